@@ -1,0 +1,223 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Backends an engine runs on.
+const (
+	BackendCPU  = "cpu"
+	BackendGPU  = "gpu"
+	BackendAuto = "auto"
+)
+
+// Params are the user's settings for one run. Zero values mean "the
+// engine's default"; engines write the values they used into Result.Params.
+type Params struct {
+	Algorithm string `json:"algorithm"`
+	Backend   string `json:"backend"`
+
+	// Blocks is the number of parallel searches (PSPM's TB, the number of
+	// climbers or CPU workers' searches); Threads the parallel moves per
+	// search (PSPM's TPB). K is the sync interval: the global best becomes
+	// every search's start every K temperature steps (Lam et al.'s Se).
+	Blocks  int `json:"blocks"`
+	Threads int `json:"threads"`
+	K       int `json:"k"`
+
+	// Simulated annealing schedule: T from T0 down to TEnd, multiplied by
+	// Alpha each step, Sweeps (Lam et al.'s Sp) × N iterations per step.
+	T0     float64 `json:"t0"`
+	TEnd   float64 `json:"tend"`
+	Alpha  float64 `json:"alpha"`
+	Sweeps int     `json:"sweeps"`
+
+	// TimeLimit stops the run; 0 means the engine's schedule alone decides
+	// (engines without a natural end pick a default).
+	TimeLimit time.Duration `json:"time_limit_ns"`
+	Seed      uint64        `json:"seed"`
+	// Workers is the number of CPU goroutines; 0 means all cores.
+	Workers int `json:"workers"`
+	// Target stops the run once a tour of at most this length is found
+	// (0: none).
+	Target int64 `json:"target"`
+	// Start is an optional starting tour (0-based).
+	Start []int `json:"-"`
+	// Extra carries engine-specific options ("pivot": "rkbi", ...).
+	Extra map[string]string `json:"extra,omitempty"`
+}
+
+// Snapshot is the state of a running engine at one moment. The receiver
+// owns the slices.
+type Snapshot struct {
+	Tour        []int         // the current tour (nil if unchanged since the last snapshot)
+	Length      int64         // its length
+	Best        []int         // best tour so far
+	BestLength  int64         // its length
+	Temperature float64       // SA temperature, 0 for other methods
+	Step        int64         // temperature steps, ILS kicks or passes done
+	Progress    float64       // 0..1 of the schedule or time budget
+	Moves       int64         // moves evaluated so far
+	Elapsed     time.Duration // since the start of Solve
+}
+
+// Result is the outcome of a run: the best tour, validated, with its
+// length recomputed exactly on the CPU.
+type Result struct {
+	Tour      []int         // best tour, 0-based
+	Length    int64         // exact length of Tour
+	Moves     int64         // moves evaluated (solution space exploration)
+	Steps     int64         // temperature steps, kicks or passes
+	Elapsed   time.Duration // wall time of the search
+	Device    string        // "cpu: 2 cores, AMD EPYC", "NVIDIA H100 (sm_90)"
+	Algorithm string
+	Backend   string
+	Params    Params // the parameters used, defaults filled in
+	Stopped   bool   // cancelled or time limit before the schedule ended
+}
+
+// MovesPerSecond is the solution space exploration speed (Lam et al., Eq. 4).
+func (r Result) MovesPerSecond() float64 {
+	if r.Elapsed <= 0 {
+		return 0
+	}
+	return float64(r.Moves) / r.Elapsed.Seconds()
+}
+
+// Engine is one algorithm on one backend.
+type Engine interface {
+	// Name is the algorithm's registry name ("pspm", "2opt-ils", ...).
+	Name() string
+	// Backend is BackendCPU or BackendGPU.
+	Backend() string
+	// Describe is a one-line description for menus and help.
+	Describe() string
+	// Available returns nil when the engine can run here, else why not.
+	Available() error
+	// Solve runs until the schedule ends, the time limit passes, the target
+	// is reached or ctx is cancelled, sending snapshots to snaps (which may
+	// be nil; make it with Latest) through a Sink, never blocking on it. It returns the best tour found,
+	// also when stopped early.
+	Solve(ctx context.Context, in *Instance, p Params, snaps chan Snapshot) (Result, error)
+}
+
+var (
+	regMu    sync.RWMutex
+	registry = map[[2]string]Engine{}
+)
+
+// Register adds e to the registry; a later registration of the same
+// (name, backend) replaces the earlier one.
+func Register(e Engine) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	registry[[2]string{e.Name(), e.Backend()}] = e
+}
+
+// Engines returns every registered engine, sorted by name then backend.
+func Engines() []Engine {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	out := make([]Engine, 0, len(registry))
+	for _, e := range registry {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Name() != out[j].Name() {
+			return out[i].Name() < out[j].Name()
+		}
+		return out[i].Backend() < out[j].Backend()
+	})
+	return out
+}
+
+// Algorithms returns the registered algorithm names, sorted, without duplicates.
+func Algorithms() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range Engines() {
+		if !seen[e.Name()] {
+			seen[e.Name()] = true
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// ErrUnknownEngine is returned by Lookup for an unregistered pair.
+var ErrUnknownEngine = errors.New("unknown engine")
+
+// Lookup returns the engine for (algorithm, backend) with backend "cpu" or "gpu".
+func Lookup(algorithm, backend string) (Engine, error) {
+	regMu.RLock()
+	e, ok := registry[[2]string{algorithm, backend}]
+	regMu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("%w: no %q engine for backend %q (have: %s)", ErrUnknownEngine, algorithm, backend, strings.Join(Algorithms(), ", "))
+	}
+	return e, nil
+}
+
+// Resolve picks the engine for a user's (algorithm, backend) choice.
+// Backend "auto" takes the GPU engine when it is available and otherwise
+// the CPU one; note then says why the GPU was not used (empty if it was).
+// Backend "gpu" returns an error when the GPU engine is unavailable.
+func Resolve(algorithm, backend string) (e Engine, note string, err error) {
+	if algorithm == "" {
+		algorithm = "auto"
+	}
+	switch backend {
+	case BackendCPU, BackendGPU:
+		e, err = Lookup(algorithm, backend)
+		if err != nil {
+			return nil, "", err
+		}
+		if aerr := e.Available(); aerr != nil {
+			return nil, "", fmt.Errorf("%s on %s is not available: %w", algorithm, backend, aerr)
+		}
+		return e, "", nil
+	case BackendAuto, "":
+		g, gerr := Lookup(algorithm, BackendGPU)
+		if gerr == nil {
+			if aerr := g.Available(); aerr == nil {
+				return g, "", nil
+			} else {
+				note = fmt.Sprintf("GPU not used (%v); running %s on the CPU", aerr, algorithm)
+			}
+		} else {
+			note = fmt.Sprintf("no GPU engine for %s; running it on the CPU", algorithm)
+		}
+		c, cerr := Lookup(algorithm, BackendCPU)
+		if cerr != nil {
+			return nil, "", cerr
+		}
+		return c, note, nil
+	}
+	return nil, "", fmt.Errorf("unknown backend %q (want cpu, gpu or auto)", backend)
+}
+
+// Finish validates tour, recomputes its length exactly and fills a Result.
+// Every engine ends through it, so no engine reports an unchecked tour.
+func Finish(in *Instance, e Engine, p Params, tour []int, moves, steps int64, start time.Time, stopped bool, device string) (Result, error) {
+	if err := ValidateTour(tour, in.N); err != nil {
+		return Result{}, fmt.Errorf("%s/%s produced an invalid tour: %v", e.Name(), e.Backend(), err)
+	}
+	return Result{
+		Tour:      append([]int(nil), tour...),
+		Length:    TourLength(in, tour),
+		Moves:     moves,
+		Steps:     steps,
+		Elapsed:   time.Since(start),
+		Device:    device,
+		Algorithm: e.Name(),
+		Backend:   e.Backend(),
+		Params:    p,
+		Stopped:   stopped,
+	}, nil
+}

@@ -1,0 +1,186 @@
+package solver
+
+import (
+	"fmt"
+	"math"
+)
+
+// Metric is a TSPLIB95 EDGE_WEIGHT_TYPE.
+type Metric int
+
+// The supported edge weight types (TSPLIB95 section 2).
+const (
+	Explicit Metric = iota
+	Euc2D
+	Ceil2D
+	Att
+	Geo
+	Man2D
+	Max2D
+	Euc3D
+	Man3D
+	Max3D
+)
+
+var metricNames = [...]string{"EXPLICIT", "EUC_2D", "CEIL_2D", "ATT", "GEO", "MAN_2D", "MAX_2D", "EUC_3D", "MAN_3D", "MAX_3D"}
+
+// String returns the TSPLIB keyword of m.
+func (m Metric) String() string {
+	if m < 0 || int(m) >= len(metricNames) {
+		return fmt.Sprintf("Metric(%d)", int(m))
+	}
+	return metricNames[m]
+}
+
+// ParseMetric returns the Metric named by a TSPLIB EDGE_WEIGHT_TYPE keyword.
+func ParseMetric(s string) (Metric, bool) {
+	for i, n := range metricNames {
+		if n == s {
+			return Metric(i), true
+		}
+	}
+	return 0, false
+}
+
+// Is3D reports whether m uses three coordinates.
+func (m Metric) Is3D() bool { return m == Euc3D || m == Man3D || m == Max3D }
+
+// Instance is one symmetric TSP instance. Cities are numbered 0..N-1 in
+// the order of the file; TSPLIB node ids are these plus one.
+type Instance struct {
+	Name    string // NAME
+	Comment string // COMMENT
+	Path    string // file it was read from, if any
+	N       int    // DIMENSION
+	Metric  Metric // EDGE_WEIGHT_TYPE
+
+	// X, Y (and Z for 3-D metrics) are the node coordinates. For an
+	// EXPLICIT instance they hold the DISPLAY_DATA_SECTION when present
+	// and are nil otherwise; they are then for drawing only.
+	X, Y, Z []float64
+
+	// Matrix is the full N×N distance matrix of an EXPLICIT instance,
+	// row-major; nil for coordinate instances.
+	Matrix []int32
+
+	// FixedEdges are the FIXED_EDGES_SECTION pairs (0-based).
+	FixedEdges [][2]int
+
+	// Optimum is the known optimal tour length, or 0 when unknown.
+	Optimum int64
+	// OptimumSource says where Optimum came from (a file path, "--optimum").
+	OptimumSource string
+
+	// geo holds latitude and longitude in radians for GEO instances.
+	geoLat, geoLon []float64
+}
+
+// HasCoords reports whether the instance has coordinates to draw.
+func (in *Instance) HasCoords() bool { return len(in.X) == in.N && in.N > 0 }
+
+// HasOptimum reports whether a known optimum is attached.
+func (in *Instance) HasOptimum() bool { return in.Optimum > 0 }
+
+// Prepare precomputes what the distance function needs (GEO radians). The
+// TSPLIB reader and NewCoordInstance call it; call it again after changing
+// coordinates by hand.
+func (in *Instance) Prepare() {
+	if in.Metric != Geo {
+		return
+	}
+	in.geoLat = make([]float64, in.N)
+	in.geoLon = make([]float64, in.N)
+	for i := 0; i < in.N; i++ {
+		in.geoLat[i] = geoRadians(in.X[i])
+		in.geoLon[i] = geoRadians(in.Y[i])
+	}
+}
+
+// NewCoordInstance builds a coordinate instance. z may be nil for 2-D metrics.
+func NewCoordInstance(name string, m Metric, x, y, z []float64) *Instance {
+	in := &Instance{Name: name, N: len(x), Metric: m, X: x, Y: y, Z: z}
+	in.Prepare()
+	return in
+}
+
+// NewMatrixInstance builds an EXPLICIT instance from a full n×n row-major matrix.
+func NewMatrixInstance(name string, n int, matrix []int32) *Instance {
+	return &Instance{Name: name, N: n, Metric: Explicit, Matrix: matrix}
+}
+
+// nint rounds to the nearest integer as TSPLIB95 does: (int)(x + 0.5).
+func nint(x float64) int64 { return int64(x + 0.5) }
+
+const (
+	geoPI  = 3.141592
+	geoRRR = 6378.388
+)
+
+func geoRadians(v float64) float64 {
+	deg := float64(int64(v))
+	min := v - deg
+	return geoPI * (deg + 5.0*min/3.0) / 180.0
+}
+
+// Dist returns the TSPLIB95 distance between cities i and j (0-based).
+func (in *Instance) Dist(i, j int) int64 {
+	switch in.Metric {
+	case Euc2D:
+		dx, dy := in.X[i]-in.X[j], in.Y[i]-in.Y[j]
+		return nint(math.Sqrt(dx*dx + dy*dy))
+	case Explicit:
+		return int64(in.Matrix[i*in.N+j])
+	case Ceil2D:
+		dx, dy := in.X[i]-in.X[j], in.Y[i]-in.Y[j]
+		return int64(math.Ceil(math.Sqrt(dx*dx + dy*dy)))
+	case Att:
+		dx, dy := in.X[i]-in.X[j], in.Y[i]-in.Y[j]
+		r := math.Sqrt((dx*dx + dy*dy) / 10.0)
+		t := nint(r)
+		if float64(t) < r {
+			return t + 1
+		}
+		return t
+	case Geo:
+		if i == j {
+			return 0
+		}
+		q1 := math.Cos(in.geoLon[i] - in.geoLon[j])
+		q2 := math.Cos(in.geoLat[i] - in.geoLat[j])
+		q3 := math.Cos(in.geoLat[i] + in.geoLat[j])
+		return int64(geoRRR*math.Acos(0.5*((1.0+q1)*q2-(1.0-q1)*q3)) + 1.0)
+	case Man2D:
+		return nint(math.Abs(in.X[i]-in.X[j]) + math.Abs(in.Y[i]-in.Y[j]))
+	case Max2D:
+		return max(nint(math.Abs(in.X[i]-in.X[j])), nint(math.Abs(in.Y[i]-in.Y[j])))
+	case Euc3D:
+		dx, dy, dz := in.X[i]-in.X[j], in.Y[i]-in.Y[j], in.Z[i]-in.Z[j]
+		return nint(math.Sqrt(dx*dx + dy*dy + dz*dz))
+	case Man3D:
+		return nint(math.Abs(in.X[i]-in.X[j]) + math.Abs(in.Y[i]-in.Y[j]) + math.Abs(in.Z[i]-in.Z[j]))
+	case Max3D:
+		return max(nint(math.Abs(in.X[i]-in.X[j])), nint(math.Abs(in.Y[i]-in.Y[j])), nint(math.Abs(in.Z[i]-in.Z[j])))
+	}
+	panic("solver: unknown metric " + in.Metric.String())
+}
+
+// DistMatrix returns the full n×n matrix of distances as int32, or nil
+// when n*n exceeds maxEntries. Engines use it to trade memory for speed on
+// small instances.
+func (in *Instance) DistMatrix(maxEntries int) []int32 {
+	if in.Matrix != nil {
+		return in.Matrix
+	}
+	n := in.N
+	if n*n > maxEntries {
+		return nil
+	}
+	m := make([]int32, n*n)
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			d := int32(in.Dist(i, j))
+			m[i*n+j], m[j*n+i] = d, d
+		}
+	}
+	return m
+}

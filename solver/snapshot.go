@@ -1,0 +1,84 @@
+package solver
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// DefaultSnapshotInterval bounds how often an engine sends snapshots.
+const DefaultSnapshotInterval = 50 * time.Millisecond
+
+// Sink sends snapshots to a channel at a bounded rate without ever
+// blocking: when the reader has not taken the previous snapshot, the new
+// one replaces it, so the reader always sees the newest state. A nil
+// channel makes every call a no-op.
+type Sink struct {
+	ch       chan Snapshot
+	interval time.Duration
+	next     time.Time
+	start    time.Time
+	sent     atomic.Int64
+}
+
+// NewSink returns a Sink that sends at most one snapshot per interval
+// (DefaultSnapshotInterval if interval <= 0). start is the run's start,
+// used for Snapshot.Elapsed.
+func NewSink(ch chan Snapshot, interval time.Duration, start time.Time) *Sink {
+	if interval <= 0 {
+		interval = DefaultSnapshotInterval
+	}
+	return &Sink{ch: ch, interval: interval, start: start}
+}
+
+// Due reports whether a snapshot should be built now. It is cheap enough
+// for an inner loop that checks it every few thousand moves.
+func (s *Sink) Due() bool {
+	if s == nil || s.ch == nil {
+		return false
+	}
+	return !time.Now().Before(s.next)
+}
+
+// Send offers snap, filling Elapsed, and schedules the next one. It never
+// blocks. Call Force to send regardless of the interval (the final state).
+func (s *Sink) Send(snap Snapshot) {
+	if s == nil || s.ch == nil {
+		return
+	}
+	now := time.Now()
+	s.next = now.Add(s.interval)
+	snap.Elapsed = now.Sub(s.start)
+	offer(s.ch, snap)
+	s.sent.Add(1)
+}
+
+// Sent returns how many snapshots were offered.
+func (s *Sink) Sent() int64 {
+	if s == nil {
+		return 0
+	}
+	return s.sent.Load()
+}
+
+// offer puts snap into ch, replacing an unread snapshot if the buffer is
+// full. With an unbuffered channel and no waiting reader, it drops snap.
+func offer(ch chan Snapshot, snap Snapshot) {
+	select {
+	case ch <- snap:
+		return
+	default:
+	}
+	// Buffer full: take back what the reader has not read yet, then retry once.
+	select {
+	case <-ch:
+	default:
+	}
+	select {
+	case ch <- snap:
+	default:
+	}
+}
+
+// Latest returns a channel suited to Sink: buffered with one slot, so a
+// slow reader only ever finds the newest snapshot.
+func Latest() chan Snapshot { return make(chan Snapshot, 1) }

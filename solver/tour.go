@@ -1,0 +1,53 @@
+package solver
+
+import "fmt"
+
+// ValidateTour checks that t is a permutation of 0..n-1.
+func ValidateTour(t []int, n int) error {
+	if len(t) != n {
+		return fmt.Errorf("tour has %d cities, instance has %d", len(t), n)
+	}
+	seen := make([]bool, n)
+	for i, c := range t {
+		if c < 0 || c >= n {
+			return fmt.Errorf("tour position %d: city %d out of range 1..%d", i+1, c+1, n)
+		}
+		if seen[c] {
+			return fmt.Errorf("tour position %d: city %d visited twice", i+1, c+1)
+		}
+		seen[c] = true
+	}
+	return nil
+}
+
+// TourLength returns the exact length of the closed tour t.
+func TourLength(in *Instance, t []int) int64 {
+	if len(t) < 2 {
+		return 0
+	}
+	var s int64
+	prev := t[len(t)-1]
+	for _, c := range t {
+		s += in.Dist(prev, c)
+		prev = c
+	}
+	return s
+}
+
+// GapPercent returns 100*(length-optimum)/optimum, or NaN-free 0 and false
+// when the optimum is unknown.
+func GapPercent(length, optimum int64) (float64, bool) {
+	if optimum <= 0 {
+		return 0, false
+	}
+	return 100 * float64(length-optimum) / float64(optimum), true
+}
+
+// IdentityTour returns 0, 1, ..., n-1.
+func IdentityTour(n int) []int {
+	t := make([]int, n)
+	for i := range t {
+		t[i] = i
+	}
+	return t
+}
