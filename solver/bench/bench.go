@@ -1,0 +1,75 @@
+// Package bench runs benchmark and reproduction suites ("cpu", "gpu",
+// "lam", "oneil", "rocki", "delevacq", "luong") over the engine registry and
+// writes their tables as markdown and CSV. `tsp bench --suite NAME` is its
+// front end. Engines are found through the solver registry, so this package
+// imports no engine package; the caller links the engines in.
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options control a suite run.
+type Options struct {
+	TSPLIBDir string        // folder of .tsp files and optima.csv
+	OutDir    string        // where markdown, CSV and plots go ("" = none)
+	Time      time.Duration // time budget per run (0 = the suite's default)
+	Runs      int           // runs per configuration (0 = the suite's default)
+	Workers   int           // CPU workers (0 = all cores)
+	Quick     bool          // a short version for smoke tests
+	Instances []string      // restrict to these instances (nil = the suite's list)
+	Log       io.Writer     // progress lines (may be nil)
+}
+
+// Suite runs one named suite, printing its table last to out.
+type Suite func(ctx context.Context, opt Options, out io.Writer) error
+
+var (
+	mu     sync.Mutex
+	suites = map[string]suiteEntry{}
+)
+
+type suiteEntry struct {
+	run  Suite
+	desc string
+}
+
+// Register adds a suite under name.
+func Register(name, description string, s Suite) {
+	mu.Lock()
+	defer mu.Unlock()
+	suites[name] = suiteEntry{s, description}
+}
+
+// Names returns the registered suite names with their descriptions.
+func Names() []string {
+	mu.Lock()
+	defer mu.Unlock()
+	var out []string
+	for n, e := range suites {
+		out = append(out, n+"\t"+e.desc)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Run runs the named suite.
+func Run(ctx context.Context, name string, opt Options, out io.Writer) error {
+	mu.Lock()
+	e, ok := suites[name]
+	mu.Unlock()
+	if !ok {
+		var names []string
+		for _, n := range Names() {
+			names = append(names, strings.SplitN(n, "\t", 2)[0])
+		}
+		return fmt.Errorf("unknown suite %q (have: %s)", name, strings.Join(names, ", "))
+	}
+	return e.run(ctx, opt, out)
+}
