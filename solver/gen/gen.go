@@ -1,0 +1,244 @@
+// Package gen generates random and structured EUC_2D instances for tests,
+// benchmarks and the bundled samples. Two kinds have a known optimum that
+// is proved, not guessed: points on a circle (the angular order) and an
+// even grid (a serpentine tour of unit steps).
+//
+// Every coordinate is an integer, so an instance written to a TSPLIB file
+// and read back has exactly the same distances, and the stated optimum
+// holds for the file as well as for the generated Instance.
+package gen
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// Kinds lists the supported instance kinds.
+var Kinds = []string{"uniform", "clustered", "circle", "grid"}
+
+// GridSpacing is the distance between neighbouring points of a grid
+// instance, so a grid of n points has the optimum n*GridSpacing.
+const GridSpacing = 100
+
+// MaxCircle is the largest circle instance. The radius grows as n²
+// (see CircleRadius); beyond this size single edges would no longer fit
+// the int32 distance matrices some engines use.
+const MaxCircle = 20000
+
+// MaxN bounds every kind, so a typo cannot ask for gigabytes.
+const MaxN = 10_000_000
+
+// Generate returns an EUC_2D instance of the given kind with n cities from
+// the seed. Kinds: uniform (points uniform in a square), clustered
+// (Gaussian clusters of about 100 points), circle (points on a circle in
+// angular order) and grid (rows × cols points, n = rows*cols with an even
+// side). For circle and grid, Optimum is set to the exact TSPLIB length
+// of the known optimal tour (see OptimalTour) and also stated in the
+// COMMENT. The same (kind, n, seed) always gives the same instance.
+func Generate(kind string, n int, seed uint64) (*solver.Instance, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("gen: n must be at least 1, got %d", n)
+	}
+	if n > MaxN {
+		return nil, fmt.Errorf("gen: n = %d is larger than the supported %d", n, MaxN)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x7473706c6162)) // "tsplab"
+	var (
+		in   *solver.Instance
+		what string
+	)
+	switch kind {
+	case "uniform":
+		side := squareSide(n)
+		x, y := make([]float64, n), make([]float64, n)
+		pts := newPointSet(n)
+		for i := 0; i < n; i++ {
+			for {
+				px, py := rng.Int64N(side+1), rng.Int64N(side+1)
+				if pts.add(px, py) {
+					x[i], y[i] = float64(px), float64(py)
+					break
+				}
+			}
+		}
+		in = solver.NewCoordInstance(fmt.Sprintf("uniform-%d", n), solver.Euc2D, x, y, nil)
+		what = fmt.Sprintf("%d points uniform in [0,%d]^2, seed %d", n, side, seed)
+	case "clustered":
+		side := squareSide(n)
+		k := max(1, (n+50)/100)
+		cx, cy := make([]float64, k), make([]float64, k)
+		for c := range k {
+			cx[c], cy[c] = rng.Float64()*float64(side), rng.Float64()*float64(side)
+		}
+		sigma := float64(side) / (6 * math.Sqrt(float64(k)))
+		x, y := make([]float64, n), make([]float64, n)
+		pts := newPointSet(n)
+		for i := 0; i < n; i++ {
+			c := i % k
+			for tries := 0; ; tries++ {
+				px := clamp(math.Round(cx[c]+sigma*rng.NormFloat64()), 0, float64(side))
+				py := clamp(math.Round(cy[c]+sigma*rng.NormFloat64()), 0, float64(side))
+				// Duplicates are legal in TSPLIB; avoid them while that is cheap.
+				if pts.add(int64(px), int64(py)) || tries > 100 {
+					x[i], y[i] = px, py
+					break
+				}
+			}
+		}
+		in = solver.NewCoordInstance(fmt.Sprintf("clustered-%d", n), solver.Euc2D, x, y, nil)
+		what = fmt.Sprintf("%d points in %d Gaussian clusters (sigma %.0f) in [0,%d]^2, seed %d", n, k, sigma, side, seed)
+	case "circle":
+		if n > MaxCircle {
+			return nil, fmt.Errorf("gen: circle supports n up to %d (its radius grows as n²), got %d", MaxCircle, n)
+		}
+		r := CircleRadius(n)
+		x, y := make([]float64, n), make([]float64, n)
+		for i := 0; i < n; i++ {
+			a := 2 * math.Pi * float64(i) / float64(n)
+			x[i] = math.Round(r + r*math.Cos(a))
+			y[i] = math.Round(r + r*math.Sin(a))
+		}
+		in = solver.NewCoordInstance(fmt.Sprintf("circle-%d", n), solver.Euc2D, x, y, nil)
+		what = fmt.Sprintf("%d points on a circle of radius %.0f in angular order", n, r)
+	case "grid":
+		rows, cols, err := GridShape(n)
+		if err != nil {
+			return nil, err
+		}
+		x, y := make([]float64, n), make([]float64, n)
+		for r := 0; r < rows; r++ {
+			for c := 0; c < cols; c++ {
+				x[r*cols+c], y[r*cols+c] = float64(c*GridSpacing), float64(r*GridSpacing)
+			}
+		}
+		in = solver.NewCoordInstance(fmt.Sprintf("grid-%dx%d", rows, cols), solver.Euc2D, x, y, nil)
+		what = fmt.Sprintf("%d×%d grid, spacing %d", rows, cols, GridSpacing)
+	default:
+		return nil, fmt.Errorf("gen: unknown kind %q (want %s)", kind, strings.Join(Kinds, ", "))
+	}
+	in.Comment = "TSP Lab gen: " + what
+	if t, err := OptimalTour(kind, n); err == nil {
+		in.Optimum = solver.TourLength(in, t)
+		in.OptimumSource = "gen: " + kind
+		in.Comment += fmt.Sprintf("; optimum %d", in.Optimum)
+	}
+	return in, nil
+}
+
+// OptimalTour returns the known optimal tour (0-based) of Generate(kind,
+// n, seed) for any seed: the angular order for circle, a serpentine of
+// unit steps for grid. Other kinds have no known optimum and give an error.
+func OptimalTour(kind string, n int) ([]int, error) {
+	switch kind {
+	case "circle":
+		if n < 1 || n > MaxCircle {
+			return nil, fmt.Errorf("gen: circle supports n from 1 to %d, got %d", MaxCircle, n)
+		}
+		return solver.IdentityTour(n), nil
+	case "grid":
+		rows, cols, err := GridShape(n)
+		if err != nil {
+			return nil, err
+		}
+		return gridTour(rows, cols), nil
+	}
+	return nil, fmt.Errorf("gen: no known optimal tour for kind %q", kind)
+}
+
+// GridShape returns the layout Generate uses for a grid of n points: the
+// factorisation rows × cols = n closest to a square with rows even and
+// both sides at least 2. Such a grid has a tour of n unit steps, which is
+// optimal because no two points are closer than one step. An n with no
+// such factorisation (odd n, or n < 4) is an error.
+func GridShape(n int) (rows, cols int, err error) {
+	if n < 4 || n%2 != 0 {
+		return 0, 0, fmt.Errorf("gen: grid needs an even n of at least 4 (rows × cols with an even side, so the optimum is n·%d), got %d", GridSpacing, n)
+	}
+	best := 2 // n is even, so 2 × n/2 always works
+	for r := 3; r*r <= n; r++ {
+		if n%r == 0 && (r%2 == 0 || (n/r)%2 == 0) {
+			best = r
+		}
+	}
+	rows, cols = best, n/best
+	if rows%2 != 0 {
+		rows, cols = cols, rows
+	}
+	if rows < 2 || cols < 2 {
+		return 0, 0, fmt.Errorf("gen: grid of %d points has no layout with both sides at least 2", n)
+	}
+	return rows, cols, nil
+}
+
+// gridTour walks row 0 left to right, snakes through columns 1..cols-1
+// of the other rows (rows is even, so it ends in column 1 of the last
+// row) and comes back down column 0: every step is one spacing.
+func gridTour(rows, cols int) []int {
+	t := make([]int, 0, rows*cols)
+	for c := 0; c < cols; c++ {
+		t = append(t, c)
+	}
+	for r := 1; r < rows; r++ {
+		if r%2 == 1 {
+			for c := cols - 1; c >= 1; c-- {
+				t = append(t, r*cols+c)
+			}
+		} else {
+			for c := 1; c < cols; c++ {
+				t = append(t, r*cols+c)
+			}
+		}
+	}
+	for r := rows - 1; r >= 1; r-- {
+		t = append(t, r*cols)
+	}
+	return t
+}
+
+// CircleRadius is the radius Generate uses for n points on a circle. The
+// angular tour is optimal under TSPLIB's rounded distances because of the
+// following bound. On the exact regular n-gon with chords c1 (neighbours)
+// < c2 (two apart) ≤ every longer chord, any tour other than the angular
+// one has at least two edges that are not c1 (n-1 neighbour edges already
+// force the last one), so it is at least n·c1 + 2(c2-c1) long. Rounding
+// each coordinate to an integer moves a point by at most √½ and nint adds
+// at most ½, so every TSPLIB distance is within 2 of the exact chord: the
+// angular tour is below n·(c1+2) and any other above n·c1 + 2(c2-c1) -
+// 2n. With c2 - c1 = 2r(sin 2π/n - sin π/n) ≥ 2n no other tour is
+// shorter. The radius is at least 1000 so small instances draw well.
+func CircleRadius(n int) float64 {
+	r := 1000.0
+	if n >= 4 {
+		fn := float64(n)
+		need := fn / (math.Sin(2*math.Pi/fn) - math.Sin(math.Pi/fn))
+		r = max(r, math.Ceil(need*1.01))
+	}
+	return r
+}
+
+// squareSide is the side of the square uniform and clustered points are
+// drawn from: about 1000 units per point spacing, so rounding to integer
+// coordinates changes distances by well under one percent.
+func squareSide(n int) int64 {
+	return 1000 * int64(math.Ceil(math.Sqrt(float64(n))))
+}
+
+func clamp(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
+
+// pointSet remembers integer points to avoid duplicates.
+type pointSet map[[2]int64]struct{}
+
+func newPointSet(n int) pointSet { return make(pointSet, n) }
+
+func (s pointSet) add(x, y int64) bool {
+	k := [2]int64{x, y}
+	if _, ok := s[k]; ok {
+		return false
+	}
+	s[k] = struct{}{}
+	return true
+}
