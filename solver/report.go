@@ -1,0 +1,66 @@
+package solver
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+)
+
+// Report is the record of one run, as `tsp solve --json` writes it and
+// the app exports it. Optimum and GapPercent are null when the optimum is
+// unknown; Tour holds 1-based node ids, as in TSPLIB files.
+type Report struct {
+	Instance       string   `json:"instance"`
+	Dimension      int      `json:"dimension"`
+	Algorithm      string   `json:"algorithm"`
+	Backend        string   `json:"backend"`
+	Device         string   `json:"device"`
+	Seed           uint64   `json:"seed"`
+	Params         Params   `json:"params"`
+	Length         int64    `json:"length"`
+	Optimum        *int64   `json:"optimum"`
+	GapPercent     *float64 `json:"gap_percent"`
+	ElapsedSeconds float64  `json:"elapsed_seconds"`
+	MovesEvaluated int64    `json:"moves_evaluated"`
+	MovesPerSecond float64  `json:"moves_per_second"`
+	Stopped        bool     `json:"stopped"`
+	Tour           []int    `json:"tour"`
+}
+
+// NewReport builds the Report of result r on instance in. The optimum is
+// taken from in (after any override the caller applied to in.Optimum).
+func NewReport(in *Instance, r Result) Report {
+	rep := Report{
+		Instance:       in.Name,
+		Dimension:      in.N,
+		Algorithm:      r.Algorithm,
+		Backend:        r.Backend,
+		Device:         r.Device,
+		Seed:           r.Params.Seed,
+		Params:         r.Params,
+		Length:         r.Length,
+		ElapsedSeconds: r.Elapsed.Seconds(),
+		MovesEvaluated: r.Moves,
+		MovesPerSecond: r.MovesPerSecond(),
+		Stopped:        r.Stopped,
+		Tour:           make([]int, len(r.Tour)),
+	}
+	for i, c := range r.Tour {
+		rep.Tour[i] = c + 1
+	}
+	if in.HasOptimum() {
+		opt := in.Optimum
+		rep.Optimum = &opt
+		if g, ok := GapPercent(r.Length, opt); ok && !math.IsNaN(g) && !math.IsInf(g, 0) {
+			rep.GapPercent = &g
+		}
+	}
+	return rep
+}
+
+// WriteJSON writes the report as indented JSON followed by a newline.
+func (rep Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}
