@@ -1,0 +1,234 @@
+package tour
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// Random returns a uniformly random permutation of 0..n-1 (n ≤ 0 gives an
+// empty tour).
+func Random(n int, rng *rand.Rand) []int {
+	t := solver.IdentityTour(max(n, 0))
+	rng.Shuffle(len(t), func(i, j int) { t[i], t[j] = t[j], t[i] })
+	return t
+}
+
+// NearestNeighbor returns the nearest-neighbour tour from city start
+// (clamped into 0..n-1): repeatedly go to the nearest unvisited city. With
+// nb it looks at the candidate list first and falls back to a search over
+// all unvisited cities only when every candidate is visited; that search
+// uses a bucket grid for 2-D Euclidean-like instances, so 100 000 cities
+// take well under a second. With nb nil it scans all cities at every step
+// (O(n²)). Ties go to the lower city index in the scan.
+func NearestNeighbor(in *solver.Instance, start int, nb *Neighbors) []int {
+	n := in.N
+	if n <= 0 {
+		return []int{}
+	}
+	start = min(max(start, 0), n-1)
+	t := make([]int, 0, n)
+	if nb == nil || nb.K == 0 || nb.N() != n {
+		visited := make([]bool, n)
+		cur := start
+		visited[cur] = true
+		t = append(t, cur)
+		for len(t) < n {
+			best, bd := -1, int64(0)
+			for j := 0; j < n; j++ {
+				if visited[j] {
+					continue
+				}
+				if d := in.Dist(cur, j); best < 0 || d < bd {
+					best, bd = j, d
+				}
+			}
+			cur = best
+			visited[cur] = true
+			t = append(t, cur)
+		}
+		return t
+	}
+	all := make([]int32, n)
+	for i := range all {
+		all[i] = int32(i)
+	}
+	left := newPointSet(in, all)
+	cur := start
+	left.Remove(cur)
+	t = append(t, cur)
+	for len(t) < n {
+		next := -1
+		for _, c := range nb.Of(cur) { // nearest first
+			if left.Has(int(c)) {
+				next = int(c)
+				break
+			}
+		}
+		if next < 0 {
+			next = left.Nearest(cur)
+		}
+		cur = next
+		left.Remove(cur)
+		t = append(t, cur)
+	}
+	return t
+}
+
+// candEdge is a candidate edge for GreedyEdge.
+type candEdge struct {
+	d    int64
+	a, b int32
+}
+
+// GreedyEdge returns the greedy-edge tour (the "greedy" or "multiple
+// fragment" heuristic, Johnson & McGeoch 1997 section 2.2): take the
+// candidate edges from nb shortest first and keep an edge when both ends
+// have degree < 2 and it closes no cycle (union-find); then join the
+// fragments' ends nearest-neighbour fashion, from the end of one fragment
+// to the nearest free end of another. nb nil builds k=10 nearest
+// neighbours. Works for every metric, including EXPLICIT, and for n = 1,
+// 2, 3.
+func GreedyEdge(in *solver.Instance, nb *Neighbors) []int {
+	n := in.N
+	if n <= 3 {
+		return solver.IdentityTour(max(n, 0))
+	}
+	if nb == nil || nb.N() != n {
+		nb = NearestNeighbors(in, 10)
+	}
+	edges := make([]candEdge, 0, n*nb.K)
+	for i := range n {
+		for _, j := range nb.Of(i) {
+			a, b := int32(i), j
+			if a > b {
+				// Keep (b, a) once: skip if i is also in j's list, where
+				// it is added from j's side.
+				if nb.Contains(int(b), int(a)) {
+					continue
+				}
+				a, b = b, a
+			}
+			edges = append(edges, candEdge{in.Dist(int(a), int(b)), a, b})
+		}
+	}
+	slices.SortFunc(edges, func(x, y candEdge) int {
+		if c := cmp.Compare(x.d, y.d); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.a, y.a); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.b, y.b)
+	})
+
+	// adj[2i], adj[2i+1] are the fragment neighbours of i (-1: none).
+	adj := make([]int32, 2*n)
+	for i := range adj {
+		adj[i] = -1
+	}
+	deg := make([]uint8, n)
+	uf := newUnionFind(n)
+	link := func(a, b int32) {
+		adj[2*int(a)+int(deg[a])] = b
+		adj[2*int(b)+int(deg[b])] = a
+		deg[a]++
+		deg[b]++
+	}
+	added := 0
+	for _, e := range edges {
+		if deg[e.a] >= 2 || deg[e.b] >= 2 || !uf.union(e.a, e.b) {
+			continue
+		}
+		link(e.a, e.b)
+		if added++; added == n-1 {
+			break
+		}
+	}
+
+	// Join the fragments. otherEnd walks a fragment from one end to the
+	// other; ends holds the free ends (degree < 2) of untouched fragments.
+	otherEnd := func(e int32) int32 {
+		prev, cur := int32(-1), e
+		for {
+			nx := adj[2*cur]
+			if nx == prev || nx < 0 {
+				nx = adj[2*cur+1]
+			}
+			if nx < 0 || nx == prev {
+				return cur
+			}
+			prev, cur = cur, nx
+		}
+	}
+	var endList []int32
+	for i := range n {
+		if deg[i] < 2 {
+			endList = append(endList, int32(i))
+		}
+	}
+	if len(endList) > 0 {
+		ends := newPointSet(in, endList)
+		first := endList[0]
+		ends.Remove(int(first))
+		cur := otherEnd(first)
+		ends.Remove(int(cur))
+		for ends.Len() > 0 {
+			next := int32(ends.Nearest(int(cur)))
+			ends.Remove(int(next))
+			far := otherEnd(next)
+			ends.Remove(int(far))
+			link(cur, next)
+			cur = far
+		}
+		link(cur, first)
+	}
+
+	t := make([]int, 0, n)
+	prev, c := int32(-1), int32(0)
+	for range n {
+		t = append(t, int(c))
+		nx := adj[2*c]
+		if nx == prev {
+			nx = adj[2*c+1]
+		}
+		prev, c = c, nx
+	}
+	return t
+}
+
+// unionFind is a disjoint-set forest with path halving and union by size.
+type unionFind struct{ parent, size []int32 }
+
+func newUnionFind(n int) *unionFind {
+	u := &unionFind{make([]int32, n), make([]int32, n)}
+	for i := range u.parent {
+		u.parent[i] = int32(i)
+		u.size[i] = 1
+	}
+	return u
+}
+
+func (u *unionFind) find(x int32) int32 {
+	for u.parent[x] != x {
+		u.parent[x] = u.parent[u.parent[x]]
+		x = u.parent[x]
+	}
+	return x
+}
+
+// union merges the sets of a and b and reports whether they were apart.
+func (u *unionFind) union(a, b int32) bool {
+	a, b = u.find(a), u.find(b)
+	if a == b {
+		return false
+	}
+	if u.size[a] < u.size[b] {
+		a, b = b, a
+	}
+	u.parent[b] = a
+	u.size[a] += u.size[b]
+	return true
+}

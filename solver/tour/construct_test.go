@@ -1,0 +1,132 @@
+package tour
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+func TestConstructionValid(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	sizes := []int{1, 2, 3, 4, 5, 6, 7, 10, 31, 100, 200}
+	for _, n := range sizes {
+		for _, in := range testInstances(n, rng) {
+			mustValid(t, in, Random(n, rng), "Random")
+			mustValid(t, in, NearestNeighbor(in, rng.IntN(n), nil), "NearestNeighbor(nil)")
+			nb := NearestNeighbors(in, 5)
+			mustValid(t, in, NearestNeighbor(in, rng.IntN(n), nb), "NearestNeighbor(nb)")
+			mustValid(t, in, GreedyEdge(in, nil), "GreedyEdge(nil)")
+			mustValid(t, in, GreedyEdge(in, nb), "GreedyEdge(nb)")
+			mustValid(t, in, GreedyEdge(in, QuadrantNeighbors(in, 8)), "GreedyEdge(quadrant)")
+			mustValid(t, in, SpaceFillingCurve(in), "SpaceFillingCurve")
+		}
+	}
+}
+
+func TestConstructionOtherMetrics(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, m := range []solver.Metric{solver.Ceil2D, solver.Att, solver.Geo, solver.Man2D, solver.Max2D, solver.Euc3D} {
+		for _, n := range []int{1, 2, 3, 9, 60} {
+			x, y, z := make([]float64, n), make([]float64, n), make([]float64, n)
+			for i := range n {
+				x[i], y[i], z[i] = rng.Float64()*80-40, rng.Float64()*160-80, rng.Float64()*50
+			}
+			in := solver.NewCoordInstance(m.String(), m, x, y, z)
+			nb := NearestNeighbors(in, 6)
+			mustValid(t, in, NearestNeighbor(in, 0, nb), "NearestNeighbor")
+			mustValid(t, in, GreedyEdge(in, nb), "GreedyEdge")
+			mustValid(t, in, SpaceFillingCurve(in), "SpaceFillingCurve")
+		}
+	}
+}
+
+func TestNearestNeighborMatchesScan(t *testing.T) {
+	// With distinct distances, the candidate-list version must give the
+	// same tour as the O(n²) scan: lists and the fallback both find the
+	// nearest unvisited city.
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 20 {
+		n := 2 + rng.IntN(300)
+		in := randomEuc(n, 1e6, rng)
+		start := rng.IntN(n)
+		want := NearestNeighbor(in, start, nil)
+		got := NearestNeighbor(in, start, NearestNeighbors(in, 1+trial%6))
+		if solver.TourLength(in, got) != solver.TourLength(in, want) {
+			t.Fatalf("n=%d: NN with lists has length %d, scan %d", n, solver.TourLength(in, got), solver.TourLength(in, want))
+		}
+		if got[0] != start {
+			t.Fatalf("NN tour starts at %d, want %d", got[0], start)
+		}
+	}
+}
+
+func TestConstructionBeatsRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{50, 200, 1000} {
+		for _, in := range []*solver.Instance{randomEuc(n, 1000, rng), randomExplicit(n, rng)} {
+			r := solver.TourLength(in, Random(n, rng))
+			nn := solver.TourLength(in, NearestNeighbor(in, 0, NearestNeighbors(in, 8)))
+			g := solver.TourLength(in, GreedyEdge(in, nil))
+			if nn >= r || g >= r {
+				t.Errorf("%s n=%d: random %d, NN %d, greedy %d: construction should beat random", in.Name, n, r, nn, g)
+			}
+			if in.Metric == solver.Euc2D {
+				s := solver.TourLength(in, SpaceFillingCurve(in))
+				if s >= r {
+					t.Errorf("n=%d: space-filling curve %d not better than random %d", n, s, r)
+				}
+				// Greedy is typically 15-20% above optimal, space-filling
+				// curve 25-40%, both far below random (~n/√n times worse).
+				if 2*g >= r || 2*s >= r {
+					t.Errorf("n=%d: greedy %d / curve %d not even twice better than random %d", n, g, s, r)
+				}
+			}
+		}
+	}
+}
+
+func TestGreedyUsesShortEdges(t *testing.T) {
+	// Cities on a line: greedy must find the optimal tour (there the only
+	// fragment is the whole line, closed by the one long edge).
+	n := 40
+	x, y := make([]float64, n), make([]float64, n)
+	perm := rand.New(rand.NewPCG(9, 9)).Perm(n)
+	for i, p := range perm {
+		x[i] = float64(p) * 10
+	}
+	in := solver.NewCoordInstance("line", solver.Euc2D, x, y, nil)
+	if got, want := solver.TourLength(in, GreedyEdge(in, nil)), int64(2*10*(n-1)); got != want {
+		t.Fatalf("greedy on a line: %d, want %d", got, want)
+	}
+	if got, want := solver.TourLength(in, SpaceFillingCurve(in)), int64(2*10*(n-1)); got != want {
+		t.Fatalf("curve on a line: %d, want %d", got, want)
+	}
+}
+
+func TestHilbertIndexBijective(t *testing.T) {
+	// On the coarsest levels the curve visits every cell once and moves
+	// between neighbouring cells: check a 2^16 curve restricted to the
+	// first 4096 positions is a path of unit steps.
+	seen := map[uint64][2]uint32{}
+	for x := uint32(0); x < 64; x++ {
+		for y := uint32(0); y < 64; y++ {
+			d := hilbertIndex(x, y)
+			if _, dup := seen[d]; dup {
+				t.Fatalf("index %d twice", d)
+			}
+			seen[d] = [2]uint32{x, y}
+		}
+	}
+	for d := uint64(0); d+1 < 4096; d++ {
+		a, ok1 := seen[d]
+		b, ok2 := seen[d+1]
+		if !ok1 || !ok2 {
+			t.Fatalf("curve leaves the 64×64 corner at %d", d)
+		}
+		dx, dy := int(a[0])-int(b[0]), int(a[1])-int(b[1])
+		if dx*dx+dy*dy != 1 {
+			t.Fatalf("step %d→%d jumps from %v to %v", d, d+1, a, b)
+		}
+	}
+}

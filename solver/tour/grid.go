@@ -1,0 +1,183 @@
+package tour
+
+import (
+	"math"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// pointSet is a shrinking set of cities that answers "nearest member to
+// city c". For Euclidean-like 2-D instances it buckets the members in a
+// uniform grid of about two members per cell and searches rings of cells
+// outwards (Bentley 1992 uses the same idea, "semidynamic" point sets);
+// the grid is rebuilt smaller as members leave, so a search never walks
+// mostly empty cells. For other instances it scans the members linearly.
+type pointSet struct {
+	in      *solver.Instance
+	members []int32 // compact list of members (linear mode and rebuilds)
+	where   []int32 // index of a city in members, -1 if absent
+
+	grid bool
+	// grid mode
+	minX, minY, cell float64
+	nx, ny           int
+	cells            [][]int32
+	slot             []int32 // index of a city inside its cell
+	cellOf           []int32
+}
+
+// newPointSet returns a set holding the given cities.
+func newPointSet(in *solver.Instance, cities []int32) *pointSet {
+	s := &pointSet{in: in, members: append([]int32(nil), cities...), where: make([]int32, in.N)}
+	for i := range s.where {
+		s.where[i] = -1
+	}
+	for i, c := range s.members {
+		s.where[c] = int32(i)
+	}
+	s.grid = euclidLike(in)
+	if s.grid {
+		s.slot = make([]int32, in.N)
+		s.cellOf = make([]int32, in.N)
+		s.rebuild()
+	}
+	return s
+}
+
+// Len returns the number of members.
+func (s *pointSet) Len() int { return len(s.members) }
+
+// Has reports whether c is a member.
+func (s *pointSet) Has(c int) bool { return s.where[c] >= 0 }
+
+func (s *pointSet) rebuild() {
+	m := len(s.members)
+	if m == 0 {
+		s.cells = nil
+		return
+	}
+	minX, minY := math.Inf(1), math.Inf(1)
+	maxX, maxY := math.Inf(-1), math.Inf(-1)
+	for _, c := range s.members {
+		x, y := s.in.X[c], s.in.Y[c]
+		minX, maxX = min(minX, x), max(maxX, x)
+		minY, maxY = min(minY, y), max(maxY, y)
+	}
+	w, h := maxX-minX, maxY-minY
+	cells := max(1, m/2)
+	var cell float64
+	switch {
+	case w <= 0 && h <= 0:
+		cell = 1
+	case w <= 0 || h <= 0:
+		cell = max(w, h) / float64(cells)
+	default:
+		cell = math.Sqrt(w * h / float64(cells))
+	}
+	s.minX, s.minY, s.cell = minX, minY, cell
+	s.nx = min(int(w/cell)+1, cells+1)
+	s.ny = min(int(h/cell)+1, cells+1)
+	s.cells = make([][]int32, s.nx*s.ny)
+	for _, c := range s.members {
+		k := s.cellIndex(s.in.X[c], s.in.Y[c])
+		s.cellOf[c] = int32(k)
+		s.slot[c] = int32(len(s.cells[k]))
+		s.cells[k] = append(s.cells[k], c)
+	}
+}
+
+func (s *pointSet) cellXY(x, y float64) (int, int) {
+	cx := int((x - s.minX) / s.cell)
+	cy := int((y - s.minY) / s.cell)
+	return min(max(cx, 0), s.nx-1), min(max(cy, 0), s.ny-1)
+}
+
+func (s *pointSet) cellIndex(x, y float64) int {
+	cx, cy := s.cellXY(x, y)
+	return cy*s.nx + cx
+}
+
+// Remove deletes c from the set (a no-op if absent).
+func (s *pointSet) Remove(c int) {
+	i := s.where[c]
+	if i < 0 {
+		return
+	}
+	last := s.members[len(s.members)-1]
+	s.members[i] = last
+	s.where[last] = i
+	s.members = s.members[:len(s.members)-1]
+	s.where[c] = -1
+	if !s.grid {
+		return
+	}
+	k := s.cellOf[c]
+	cl := s.cells[k]
+	j := s.slot[c]
+	lc := cl[len(cl)-1]
+	cl[j] = lc
+	s.slot[lc] = j
+	s.cells[k] = cl[:len(cl)-1]
+	if len(s.members) > 0 && len(s.members)*4 < len(s.cells) {
+		s.rebuild()
+	}
+}
+
+// Nearest returns the member nearest to city c by the exact metric (c
+// itself excluded), or -1 when there is none.
+func (s *pointSet) Nearest(c int) int {
+	if !s.grid {
+		best, bd := -1, int64(math.MaxInt64)
+		for _, m := range s.members {
+			if int(m) == c {
+				continue
+			}
+			if d := s.in.Dist(c, int(m)); d < bd || (d == bd && int(m) < best) {
+				best, bd = int(m), d
+			}
+		}
+		return best
+	}
+	if len(s.members) == 0 || (len(s.members) == 1 && int(s.members[0]) == c) {
+		return -1
+	}
+	x, y := s.in.X[c], s.in.Y[c]
+	cx, cy := s.cellXY(x, y)
+	best, bd := -1, math.Inf(1)
+	maxR := max(s.nx, s.ny)
+	for r := 0; r <= maxR; r++ {
+		// Cells in ring r are at least (r-1)*cell away from (x, y),
+		// which lies somewhere inside its own cell (or is clamped to the
+		// border, which only brings the grid nearer).
+		if best >= 0 {
+			lb := float64(r-1) * s.cell
+			if lb > 0 && lb*lb > bd {
+				break
+			}
+		}
+		for gy := cy - r; gy <= cy+r; gy++ {
+			if gy < 0 || gy >= s.ny {
+				continue
+			}
+			step := 2 * r
+			if gy == cy-r || gy == cy+r || r == 0 {
+				step = 1
+			}
+			for gx := cx - r; gx <= cx+r; gx += step {
+				if gx < 0 || gx >= s.nx {
+					continue
+				}
+				for _, m := range s.cells[gy*s.nx+gx] {
+					if int(m) == c {
+						continue
+					}
+					dx, dy := s.in.X[m]-x, s.in.Y[m]-y
+					if d := dx*dx + dy*dy; d < bd || (d == bd && int(m) < best) {
+						best, bd = int(m), d
+					}
+				}
+			}
+		}
+	}
+	return best
+}

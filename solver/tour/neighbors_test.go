@@ -1,0 +1,129 @@
+package tour
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// bruteNeighbors returns, for city i, the distances of the k nearest.
+func bruteDists(in *solver.Instance, i, k int) []int64 {
+	var ds []int64
+	for j := range in.N {
+		if j != i {
+			ds = append(ds, in.Dist(i, j))
+		}
+	}
+	slices.Sort(ds)
+	return ds[:k]
+}
+
+func checkLists(t *testing.T, in *solver.Instance, nb *Neighbors, k int, exact bool) {
+	t.Helper()
+	wantK := min(k, in.N-1)
+	if nb.K != wantK || len(nb.List) != in.N*wantK {
+		t.Fatalf("%s n=%d k=%d: K=%d len=%d, want K=%d", in.Name, in.N, k, nb.K, len(nb.List), wantK)
+	}
+	for i := range in.N {
+		row := nb.Of(i)
+		seen := map[int32]bool{}
+		var ds []int64
+		for _, c := range row {
+			if int(c) == i || c < 0 || int(c) >= in.N || seen[c] {
+				t.Fatalf("%s: city %d has bad candidate %d in %v", in.Name, i, c, row)
+			}
+			seen[c] = true
+			ds = append(ds, in.Dist(i, int(c)))
+		}
+		if !slices.IsSorted(ds) {
+			t.Fatalf("%s: candidates of %d not ascending: %v", in.Name, i, ds)
+		}
+		if exact {
+			if want := bruteDists(in, i, wantK); !slices.Equal(ds, want) {
+				t.Fatalf("%s n=%d: city %d has distances %v, brute force %v", in.Name, in.N, i, ds, want)
+			}
+		}
+	}
+}
+
+func TestNearestNeighborsBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, n := range []int{1, 2, 3, 4, 5, 17, 100, 400} {
+		ins := testInstances(n, rng)
+		ins = append(ins,
+			randomGridEuc(n, 5, solver.Ceil2D, rng),
+			randomGridEuc(n, 30, solver.Att, rng),
+			randomGridEuc(n, 10, solver.Man2D, rng))
+		for _, in := range ins {
+			for _, k := range []int{0, 1, 3, 8, 500} {
+				checkLists(t, in, NearestNeighbors(in, k), k, true)
+			}
+		}
+	}
+}
+
+func TestQuadrantNeighbors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	// Two far clusters: plain neighbours stay inside a cluster, quadrant
+	// neighbours must reach across for the cluster's border cities.
+	n := 200
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range n {
+		x[i], y[i] = rng.Float64()*10, rng.Float64()*10
+		if i%2 == 1 {
+			x[i] += 1000
+		}
+	}
+	in := solver.NewCoordInstance("clusters", solver.Euc2D, x, y, nil)
+	q := QuadrantNeighbors(in, 8)
+	checkLists(t, in, q, 8, false)
+	across := 0
+	for i := range n {
+		for _, c := range q.Of(i) {
+			if (int(c)%2 == 1) != (i%2 == 1) {
+				across++
+			}
+		}
+	}
+	if across == 0 {
+		t.Fatal("quadrant neighbours never cross between clusters")
+	}
+	plain := NearestNeighbors(in, 8)
+	for i := range n {
+		for _, c := range plain.Of(i) {
+			if (int(c)%2 == 1) != (i%2 == 1) {
+				t.Fatalf("plain neighbour %d of %d crosses clusters", c, i)
+			}
+		}
+	}
+	// Per-quadrant contents: each city's list holds the nearest min(2,
+	// available) cities of each quadrant.
+	for i := range n {
+		for quad := range 4 {
+			var ds []int64
+			for j := range n {
+				if j != i && quadrant(x[j]-x[i], y[j]-y[i]) == quad {
+					ds = append(ds, in.Dist(i, j))
+				}
+			}
+			slices.Sort(ds)
+			var got []int64
+			for _, c := range q.Of(i) {
+				if quadrant(x[c]-x[i], y[c]-y[i]) == quad {
+					got = append(got, in.Dist(i, int(c)))
+				}
+			}
+			need := ds[:min(2, len(ds))]
+			if len(got) < len(need) || !slices.Equal(got[:len(need)], need) {
+				t.Fatalf("city %d quadrant %d: got %v, nearest %v", i, quad, got, need)
+			}
+		}
+	}
+	for _, n := range []int{1, 2, 3, 5, 50} {
+		for _, in := range testInstances(n, rng) {
+			checkLists(t, in, QuadrantNeighbors(in, 8), 8, false)
+		}
+	}
+}

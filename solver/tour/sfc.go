@@ -1,0 +1,91 @@
+package tour
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// hilbertOrder is the resolution of the space-filling curve: coordinates
+// are scaled onto a 2^16 × 2^16 grid.
+const hilbertOrder = 16
+
+// SpaceFillingCurve returns the cities in the order a Hilbert curve over
+// the bounding box of their coordinates visits them (Bartholdi &
+// Platzman's space-filling-curve heuristic; Johnson & McGeoch 1997
+// section 2.3 report it about 25% above optimal on uniform instances, but
+// it runs in O(n log n) with no distance evaluations). 3-D instances use
+// their x and y; cities in one grid cell keep their file order. Instances
+// without coordinates in the metric (EXPLICIT, even with display data)
+// get the nearest-neighbour tour from city 0 instead.
+func SpaceFillingCurve(in *solver.Instance) []int {
+	n := in.N
+	if n <= 0 {
+		return []int{}
+	}
+	if in.Metric == solver.Explicit || len(in.X) != n || len(in.Y) != n {
+		var nb *Neighbors
+		if n > 2000 {
+			nb = NearestNeighbors(in, 8)
+		}
+		return NearestNeighbor(in, 0, nb)
+	}
+	minX, minY := math.Inf(1), math.Inf(1)
+	maxX, maxY := math.Inf(-1), math.Inf(-1)
+	for i := range n {
+		minX, maxX = min(minX, in.X[i]), max(maxX, in.X[i])
+		minY, maxY = min(minY, in.Y[i]), max(maxY, in.Y[i])
+	}
+	// One scale for both axes keeps the curve's cells square.
+	span := max(maxX-minX, maxY-minY)
+	scale := 0.0
+	if span > 0 && !math.IsInf(span, 0) {
+		scale = float64(uint32(1)<<hilbertOrder-1) / span
+	}
+	keys := make([]uint64, n)
+	for i := range n {
+		x := uint32(clampUnit((in.X[i] - minX) * scale))
+		y := uint32(clampUnit((in.Y[i] - minY) * scale))
+		keys[i] = hilbertIndex(x, y)
+	}
+	t := solver.IdentityTour(n)
+	slices.SortStableFunc(t, func(a, b int) int { return cmp.Compare(keys[a], keys[b]) })
+	return t
+}
+
+// clampUnit keeps a scaled coordinate on the grid (NaN becomes 0).
+func clampUnit(v float64) float64 {
+	if !(v > 0) {
+		return 0
+	}
+	return min(v, float64(uint32(1)<<hilbertOrder-1))
+}
+
+// hilbertIndex returns the position of grid cell (x, y) along the Hilbert
+// curve of order hilbertOrder: at each level, from the coarsest, add the
+// quadrant's rank times the quadrant's area, then rotate or reflect the
+// coordinates into that quadrant's frame.
+func hilbertIndex(x, y uint32) uint64 {
+	const side = uint32(1) << hilbertOrder
+	var d uint64
+	for s := side / 2; s > 0; s /= 2 {
+		var rx, ry uint32
+		if x&s != 0 {
+			rx = 1
+		}
+		if y&s != 0 {
+			ry = 1
+		}
+		d += uint64(s) * uint64(s) * uint64((3*rx)^ry)
+		if ry == 0 {
+			if rx == 1 {
+				x = side - 1 - x
+				y = side - 1 - y
+			}
+			x, y = y, x
+		}
+	}
+	return d
+}
