@@ -1,0 +1,56 @@
+package tsplib
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Error is a problem found in a TSPLIB file. Its message is one line:
+// "FILE:LINE: problem" (or "FILE: problem" when no line applies).
+type Error struct {
+	File string // the file name given to the reader
+	Line int    // 1-based line number, 0 when unknown
+	Msg  string // what is wrong, without the file and line
+}
+
+// Error returns "FILE:LINE: problem".
+func (e *Error) Error() string {
+	f := e.File
+	if f == "" {
+		f = "<input>"
+	}
+	if e.Line <= 0 {
+		return f + ": " + e.Msg
+	}
+	return f + ":" + strconv.Itoa(e.Line) + ": " + e.Msg
+}
+
+func errorf(file string, line int, format string, args ...any) *Error {
+	return &Error{File: file, Line: line, Msg: oneLine(fmt.Sprintf(format, args...))}
+}
+
+// oneLine keeps a message on one line and bounded in length, whatever
+// bytes the input quoted into it.
+func oneLine(s string) string {
+	const max = 300
+	b := make([]rune, 0, len(s))
+	for _, r := range s {
+		if r == '\n' || r == '\r' {
+			r = ' '
+		}
+		b = append(b, r)
+		if len(b) >= max {
+			b = append(b, '…')
+			break
+		}
+	}
+	return string(b)
+}
+
+// quote shows an input token in a message, shortened when long.
+func quote(s string) string {
+	if len(s) > 40 {
+		s = s[:40] + "..."
+	}
+	return strconv.Quote(s)
+}

@@ -1,0 +1,333 @@
+package tsplib
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// OptimaFile is the name of the CSV of known optima looked for beside an
+// instance and in the optima directories.
+const OptimaFile = "optima.csv"
+
+// OptimaEnv names the environment variable holding one more directory
+// with an optima.csv, searched by Load.
+const OptimaEnv = "TSPLIB_OPTIMA"
+
+// csvTable is a CSV file with a header row.
+type csvTable struct {
+	header []string
+	col    map[string]int // lower-case column name -> index
+	rows   [][]string
+	lines  []int
+}
+
+// maxCSVSize bounds an optima CSV: it is a small table.
+const maxCSVSize = 64 << 20
+
+func readCSV(path string) (*csvTable, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: oneLine(err.Error())}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxCSVSize+1))
+	if err != nil {
+		return nil, &Error{File: path, Msg: oneLine(err.Error())}
+	}
+	if len(data) > maxCSVSize {
+		return nil, &Error{File: path, Line: 1, Msg: "file too large for a table of optima"}
+	}
+	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
+	r := csv.NewReader(bytes.NewReader(data))
+	r.FieldsPerRecord = -1
+	r.TrimLeadingSpace = true
+	r.Comment = '#'
+	tab := &csvTable{col: map[string]int{}}
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		line, _ := r.FieldPos(0)
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return nil, &Error{File: path, Line: pe.Line, Msg: oneLine(pe.Err.Error())}
+			}
+			return nil, &Error{File: path, Line: line, Msg: oneLine(err.Error())}
+		}
+		if tab.header == nil {
+			tab.header = rec
+			for i, h := range rec {
+				h = strings.ToLower(strings.TrimSpace(h))
+				if _, dup := tab.col[h]; dup && h != "" {
+					return nil, &Error{File: path, Line: line, Msg: "column " + quote(h) + " given twice in the header"}
+				}
+				tab.col[h] = i
+			}
+			for _, need := range []string{"name", "optimum"} {
+				if _, ok := tab.col[need]; !ok {
+					return nil, &Error{File: path, Line: line, Msg: "header has no " + quote(need) + " column (want a header row naming name and optimum)"}
+				}
+			}
+			continue
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		for len(rec) < len(tab.header) {
+			rec = append(rec, "")
+		}
+		tab.rows = append(tab.rows, rec)
+		tab.lines = append(tab.lines, line)
+	}
+	if tab.header == nil {
+		return nil, &Error{File: path, Line: 1, Msg: "empty file: want a header row naming name and optimum"}
+	}
+	return tab, nil
+}
+
+// ReadOptima reads a CSV of known optima: a header row naming the columns,
+// with "name" and "optimum" among them in any order (other columns are
+// ignored), then one row per instance. A row with an empty optimum is
+// skipped; a later row for the same name wins.
+func ReadOptima(path string) (map[string]int64, error) {
+	tab, err := readCSV(path)
+	if err != nil {
+		return nil, err
+	}
+	nc, oc := tab.col["name"], tab.col["optimum"]
+	out := make(map[string]int64, len(tab.rows))
+	for i, rec := range tab.rows {
+		name := strings.TrimSpace(rec[nc])
+		v := strings.TrimSpace(rec[oc])
+		if name == "" || v == "" {
+			continue
+		}
+		opt, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || opt < 0 {
+			return nil, &Error{File: path, Line: tab.lines[i], Msg: "optimum " + quote(v) + " of " + quote(name) + " is not a non-negative integer"}
+		}
+		out[name] = opt
+	}
+	return out, nil
+}
+
+// instanceNames returns the names an instance is known by, best first: the
+// file's base name without .tsp, then its NAME.
+func instanceNames(in *solver.Instance) []string {
+	var names []string
+	if in.Path != "" {
+		names = append(names, strings.TrimSuffix(filepath.Base(in.Path), ".tsp"))
+	}
+	if in.Name != "" && (len(names) == 0 || names[0] != in.Name) {
+		names = append(names, in.Name)
+	}
+	return names
+}
+
+// FindOptimum looks up the known optimal tour length of in, without
+// changing it. It tries, in order: optima.csv beside in.Path; optima.csv in
+// each of dirs (a dir may also name a .csv file directly); the length of
+// NAME.opt.tour beside in.Path or in an opt/ folder beside it. Names are
+// matched as the file's base name without .tsp first, then in.Name. source
+// is the file the value came from. Unreadable or broken files are skipped.
+func FindOptimum(in *solver.Instance, dirs ...string) (opt int64, source string, ok bool) {
+	if in == nil {
+		return 0, "", false
+	}
+	names := instanceNames(in)
+	var csvs []string
+	if in.Path != "" {
+		csvs = append(csvs, filepath.Join(filepath.Dir(in.Path), OptimaFile))
+	}
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		if strings.HasSuffix(strings.ToLower(d), ".csv") {
+			csvs = append(csvs, d)
+		} else {
+			csvs = append(csvs, filepath.Join(d, OptimaFile))
+		}
+	}
+	for _, c := range csvs {
+		m, err := ReadOptima(c)
+		if err != nil {
+			continue
+		}
+		for _, n := range names {
+			if v, found := m[n]; found {
+				return v, c, true
+			}
+		}
+	}
+	if in.Path == "" {
+		return 0, "", false
+	}
+	for _, p := range optTourCandidates(in.Path, in) {
+		tour, err := ReadTour(p, in.N)
+		if err != nil || !hasFixedEdges(in, tour) {
+			continue
+		}
+		return solver.TourLength(in, tour), p, true
+	}
+	return 0, "", false
+}
+
+// hasFixedEdges reports whether tour uses every fixed edge of in: an
+// optimal tour of a variant without them says nothing about this one.
+func hasFixedEdges(in *solver.Instance, tour []int) bool {
+	if len(in.FixedEdges) == 0 {
+		return true
+	}
+	n := len(tour)
+	pos := make([]int, n)
+	for i, c := range tour {
+		pos[c] = i
+	}
+	for _, e := range in.FixedEdges {
+		d := pos[e[0]] - pos[e[1]]
+		if d != 1 && d != -1 && d != n-1 && d != 1-n {
+			return false
+		}
+	}
+	return true
+}
+
+func optTourCandidates(instancePath string, in *solver.Instance) []string {
+	dir := filepath.Dir(instancePath)
+	names := []string{strings.TrimSuffix(filepath.Base(instancePath), ".tsp")}
+	if in != nil && in.Name != "" && in.Name != names[0] {
+		names = append(names, in.Name)
+	}
+	var out []string
+	for _, n := range names {
+		for _, d := range []string{dir, filepath.Join(dir, "opt")} {
+			p := filepath.Join(d, n+".opt.tour")
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// OptTourPath returns the path of the optimal tour NAME.opt.tour found
+// beside instancePath or in an opt/ folder beside it (NAME being the file's
+// base name without .tsp, then in.Name when in is not nil), or "".
+func OptTourPath(instancePath string, in *solver.Instance) string {
+	if c := optTourCandidates(instancePath, in); len(c) > 0 {
+		return c[0]
+	}
+	return ""
+}
+
+// Load reads the instance at path (see Read) and attaches its known
+// optimum (see FindOptimum), searching optimaDirs and then the directory
+// named by $TSPLIB_OPTIMA.
+func Load(path string, optimaDirs ...string) (*solver.Instance, error) {
+	in, err := Read(path)
+	if err != nil {
+		return nil, err
+	}
+	dirs := append([]string(nil), optimaDirs...)
+	if d := os.Getenv(OptimaEnv); d != "" {
+		dirs = append(dirs, d)
+	}
+	if opt, src, ok := FindOptimum(in, dirs...); ok {
+		in.Optimum, in.OptimumSource = opt, src
+	}
+	return in, nil
+}
+
+// AppendOptimum records the optimum of instance name in the CSV at
+// csvPath. It creates the file with the header
+// name,dimension,edge_weight_type,optimum when missing, replaces the row of
+// name when there is one, and adds a row otherwise; other rows and columns
+// are kept. The file is replaced atomically.
+func AppendOptimum(csvPath, name string, dim int, ewt string, opt int64) error {
+	var tab *csvTable
+	if _, err := os.Stat(csvPath); err == nil {
+		tab, err = readCSV(csvPath)
+		if err != nil {
+			return err
+		}
+	} else if errors.Is(err, os.ErrNotExist) {
+		tab = &csvTable{header: []string{"name", "dimension", "edge_weight_type", "optimum"},
+			col: map[string]int{"name": 0, "dimension": 1, "edge_weight_type": 2, "optimum": 3}}
+	} else {
+		return &Error{File: csvPath, Msg: oneLine(err.Error())}
+	}
+	row := make([]string, len(tab.header))
+	set := func(col, v string) {
+		if i, ok := tab.col[col]; ok {
+			row[i] = v
+		}
+	}
+	set("name", name)
+	set("dimension", strconv.Itoa(dim))
+	set("edge_weight_type", ewt)
+	set("optimum", strconv.FormatInt(opt, 10))
+	replaced := false
+	nc := tab.col["name"]
+	for i, r := range tab.rows {
+		if strings.TrimSpace(r[nc]) == name {
+			// Keep the other columns of the old row.
+			for j := range row {
+				if row[j] == "" && j < len(r) {
+					row[j] = r[j]
+				}
+			}
+			if !replaced {
+				tab.rows[i] = row
+				replaced = true
+			} else {
+				tab.rows[i] = nil // a duplicate row: drop it
+			}
+		}
+	}
+	if !replaced {
+		tab.rows = append(tab.rows, row)
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.Write(tab.header)
+	for _, r := range tab.rows {
+		if r != nil {
+			w.Write(r)
+		}
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return &Error{File: csvPath, Msg: oneLine(err.Error())}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(csvPath), ".optima-*.csv")
+	if err != nil {
+		return &Error{File: csvPath, Msg: oneLine(err.Error())}
+	}
+	_, werr := tmp.Write(buf.Bytes())
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp.Name(), 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), csvPath)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return &Error{File: csvPath, Msg: oneLine(werr.Error())}
+	}
+	return nil
+}

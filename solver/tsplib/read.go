@@ -1,0 +1,687 @@
+package tsplib
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// Limits on what the reader accepts.
+const (
+	// MaxDimension is the largest DIMENSION accepted for any instance.
+	MaxDimension = math.MaxInt32
+	// MaxExplicitDimension is the largest DIMENSION of an EXPLICIT instance:
+	// its full N×N matrix stays within 2^28 entries (1 GiB of int32).
+	MaxExplicitDimension = 1 << 14
+	// MaxCoord bounds the magnitude of a coordinate so that every TSPLIB
+	// distance between two nodes fits in an int32 (the engines' matrices)
+	// and every tour length fits in an int64.
+	MaxCoord = 1 << 28
+)
+
+// Read reads the TSPLIB95 instance in the file at path. See Parse.
+func Read(path string) (*solver.Instance, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: oneLine(err.Error())}
+	}
+	defer f.Close()
+	in, err := Parse(bufio.NewReaderSize(f, 64<<10), path)
+	if err != nil {
+		return nil, err
+	}
+	in.Path = path
+	return in, nil
+}
+
+// Parse reads a TSPLIB95 symmetric TSP instance (TYPE TSP) from r;
+// filename is used in error messages and, when NAME is absent, for the
+// instance name. It accepts coordinate instances (EUC_2D, CEIL_2D, ATT,
+// GEO, MAN_2D, MAX_2D, EUC_3D, MAN_3D, MAX_3D) and EXPLICIT instances in
+// all nine matrix formats, with DISPLAY_DATA_SECTION (drawing coordinates
+// for EXPLICIT instances, stored in X and Y) and FIXED_EDGES_SECTION. Every
+// problem is returned as an *Error naming the file and line. The instance
+// is Prepared; its Path is left empty (Read sets it).
+func Parse(r io.Reader, filename string) (*solver.Instance, error) {
+	p := &parser{lx: newLexer(r, filename), file: filename, dim: -1}
+	if err := p.parse(); err != nil {
+		return nil, err
+	}
+	return p.build()
+}
+
+// parser holds what the header and sections have said so far.
+type parser struct {
+	lx   *lexer
+	file string
+
+	name, typ, comment string
+	seen               map[string]int // keyword -> line first given
+
+	dim        int // -1 until DIMENSION
+	metric     solver.Metric
+	haveMetric bool
+	ewf        string // EDGE_WEIGHT_FORMAT
+	ewfLine    int
+	nodeType   string // NODE_COORD_TYPE
+	dispType   string // DISPLAY_DATA_TYPE
+
+	x, y, z    []float64 // node coordinates in node order
+	dx, dy     []float64 // display coordinates
+	weights    []int32   // EDGE_WEIGHT_SECTION in file order (full matrix for FULL_MATRIX)
+	fixed      [][2]int
+	fixDeg     map[int]int // fixed edges per node
+	fixUF      map[int]int // union–find parent over fixed-edge nodes
+	lastLine   int
+	endedByEOF bool
+}
+
+func (p *parser) errf(line int, format string, args ...any) error {
+	return errorf(p.file, line, format, args...)
+}
+
+// the TSPLIB types and edge weight types this reader knows but does not solve.
+var unsupportedTypes = map[string]string{
+	"ATSP": "asymmetric TSP",
+	"SOP":  "sequential ordering problem",
+	"HCP":  "Hamiltonian cycle problem",
+	"CVRP": "capacitated vehicle routing problem",
+	"TOUR": "a tour, not an instance: read it with ReadTour",
+}
+
+var unsupportedMetrics = map[string]bool{
+	"XRAY1": true, "XRAY2": true, "SPECIAL": true, "GEOM": true, "GEOM_MEEUS": true,
+	"TOR_2D": true, "TOR_3D": true, "EUC_3D_CEIL": true, "ATT_CEIL": true,
+}
+
+var matrixFormats = map[string]bool{
+	"FULL_MATRIX": true, "UPPER_ROW": true, "LOWER_ROW": true, "UPPER_DIAG_ROW": true,
+	"LOWER_DIAG_ROW": true, "UPPER_COL": true, "LOWER_COL": true, "UPPER_DIAG_COL": true,
+	"LOWER_DIAG_COL": true,
+}
+
+func (p *parser) parse() error {
+	p.seen = map[string]int{}
+	for {
+		t, err := p.lx.next()
+		if err != nil {
+			return err
+		}
+		p.lastLine = t.line
+		if t.eof {
+			return nil
+		}
+		key := strings.ToUpper(t.text)
+		if key == ":" {
+			return p.errf(t.line, "unexpected ':' where a keyword should be")
+		}
+		if key == "EOF" {
+			p.endedByEOF = true
+			return nil
+		}
+		if strings.HasSuffix(key, "_SECTION") {
+			if l, dup := p.seen[key]; dup {
+				return p.errf(t.line, "%s given twice (first on line %d)", key, l)
+			}
+			p.seen[key] = t.line
+			p.lx.skipColon()
+			if err := p.section(key, t.line); err != nil {
+				return err
+			}
+			continue
+		}
+		if isNumber(t.text) {
+			return p.errf(t.line, "unexpected data %s where a keyword should be (more data than DIMENSION declares?)", quote(t.text))
+		}
+		rest, err := p.lx.restOfLine()
+		if err != nil {
+			return err
+		}
+		val := strings.TrimSpace(rest)
+		val = strings.TrimSpace(strings.TrimPrefix(val, ":"))
+		if err := p.header(key, val, t.line); err != nil {
+			return err
+		}
+	}
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	c := s[0]
+	return c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9')
+}
+
+func firstField(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
+func (p *parser) header(key, val string, line int) error {
+	switch key {
+	case "NAME", "TYPE", "DIMENSION", "EDGE_WEIGHT_TYPE", "EDGE_WEIGHT_FORMAT",
+		"NODE_COORD_TYPE", "DISPLAY_DATA_TYPE", "CAPACITY", "EDGE_DATA_FORMAT":
+		if l, dup := p.seen[key]; dup {
+			return p.errf(line, "%s given twice (first on line %d)", key, l)
+		}
+		p.seen[key] = line
+	}
+	switch key {
+	case "NAME":
+		p.name = val
+	case "COMMENT":
+		if p.comment != "" {
+			p.comment += "\n"
+		}
+		p.comment += val
+	case "TYPE":
+		t := strings.ToUpper(firstField(val))
+		if t == "TSP" {
+			p.typ = t
+			return nil
+		}
+		if what, ok := unsupportedTypes[t]; ok {
+			return p.errf(line, "TYPE %s (%s) is not supported: only TYPE TSP (symmetric) is", t, what)
+		}
+		return p.errf(line, "unknown TYPE %s (want TSP)", quote(val))
+	case "DIMENSION":
+		n, err := strconv.ParseInt(val, 10, 64)
+		if err != nil {
+			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+				return p.errf(line, "DIMENSION %s is too large (max %d)", quote(val), MaxDimension)
+			}
+			return p.errf(line, "DIMENSION %s is not an integer", quote(val))
+		}
+		if n < 1 {
+			return p.errf(line, "DIMENSION %d must be at least 1", n)
+		}
+		if n > MaxDimension {
+			return p.errf(line, "DIMENSION %d is too large (max %d)", n, MaxDimension)
+		}
+		p.dim = int(n)
+	case "EDGE_WEIGHT_TYPE":
+		t := strings.ToUpper(val)
+		m, ok := solver.ParseMetric(t)
+		if !ok {
+			if unsupportedMetrics[t] {
+				return p.errf(line, "EDGE_WEIGHT_TYPE %s is not supported (supported: EXPLICIT, EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, EUC_3D, MAN_3D, MAX_3D)", t)
+			}
+			return p.errf(line, "unknown EDGE_WEIGHT_TYPE %s", quote(val))
+		}
+		p.metric, p.haveMetric = m, true
+	case "EDGE_WEIGHT_FORMAT":
+		f := strings.ToUpper(val)
+		switch {
+		case matrixFormats[f], f == "FUNCTION":
+		case f == "EDGE_LIST" || f == "ADJ_LIST":
+			return p.errf(line, "EDGE_WEIGHT_FORMAT %s is not supported (it is an EDGE_DATA_FORMAT for HCP files)", f)
+		default:
+			return p.errf(line, "unknown EDGE_WEIGHT_FORMAT %s", quote(val))
+		}
+		p.ewf, p.ewfLine = f, line
+	case "NODE_COORD_TYPE":
+		t := strings.ToUpper(val)
+		switch t {
+		case "TWOD_COORDS", "THREED_COORDS", "NO_COORDS":
+		default:
+			return p.errf(line, "unknown NODE_COORD_TYPE %s (want TWOD_COORDS, THREED_COORDS or NO_COORDS)", quote(val))
+		}
+		p.nodeType = t
+	case "DISPLAY_DATA_TYPE":
+		t := strings.ToUpper(val)
+		switch t {
+		case "COORD_DISPLAY", "TWOD_DISPLAY", "NO_DISPLAY":
+		default:
+			return p.errf(line, "unknown DISPLAY_DATA_TYPE %s (want COORD_DISPLAY, TWOD_DISPLAY or NO_DISPLAY)", quote(val))
+		}
+		p.dispType = t
+	case "CAPACITY":
+		return p.errf(line, "CAPACITY belongs to CVRP files, which are not supported")
+	case "EDGE_DATA_FORMAT":
+		return p.errf(line, "EDGE_DATA_FORMAT belongs to HCP files, which are not supported")
+	default:
+		// Other KEY : value lines carry nothing the distances depend on;
+		// later TSPLIB dialects add such keys, so they are ignored.
+		if !isKeyword(key) {
+			return p.errf(line, "unknown keyword %s", quote(key))
+		}
+	}
+	return nil
+}
+
+// isKeyword reports whether s looks like a TSPLIB keyword: A-Z, 0-9, _.
+func isKeyword(s string) bool {
+	if s == "" || len(s) > 64 || s[0] < 'A' || s[0] > 'Z' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *parser) needDim(section string, line int) error {
+	if p.dim < 0 {
+		return p.errf(line, "%s before DIMENSION", section)
+	}
+	return nil
+}
+
+func (p *parser) section(key string, line int) error {
+	switch key {
+	case "NODE_COORD_SECTION":
+		if err := p.needDim(key, line); err != nil {
+			return err
+		}
+		d := 0
+		switch {
+		case p.nodeType == "NO_COORDS":
+			return p.errf(line, "NODE_COORD_SECTION with NODE_COORD_TYPE NO_COORDS")
+		case p.nodeType == "THREED_COORDS":
+			d = 3
+		case p.nodeType == "TWOD_COORDS":
+			d = 2
+		case p.haveMetric && p.metric.Is3D():
+			d = 3
+		case p.haveMetric:
+			d = 2
+		default:
+			return p.errf(line, "NODE_COORD_SECTION before EDGE_WEIGHT_TYPE or NODE_COORD_TYPE: 2-D or 3-D is unknown")
+		}
+		if p.haveMetric && p.metric != solver.Explicit && p.metric.Is3D() != (d == 3) {
+			return p.errf(line, "NODE_COORD_TYPE %s does not fit EDGE_WEIGHT_TYPE %s", p.nodeType, p.metric)
+		}
+		xs, err := p.coords(key, d)
+		if err != nil {
+			return err
+		}
+		p.x, p.y = xs[0], xs[1]
+		if d == 3 {
+			p.z = xs[2]
+		}
+	case "DISPLAY_DATA_SECTION":
+		if err := p.needDim(key, line); err != nil {
+			return err
+		}
+		xs, err := p.coords(key, 2)
+		if err != nil {
+			return err
+		}
+		p.dx, p.dy = xs[0], xs[1]
+	case "EDGE_WEIGHT_SECTION":
+		return p.edgeWeights(line)
+	case "FIXED_EDGES_SECTION":
+		return p.fixedEdges(line)
+	case "DEMAND_SECTION", "DEPOT_SECTION":
+		return p.errf(line, "%s belongs to CVRP files, which are not supported", key)
+	case "EDGE_DATA_SECTION":
+		return p.errf(line, "EDGE_DATA_SECTION belongs to HCP files, which are not supported")
+	case "TOUR_SECTION":
+		return p.errf(line, "TOUR_SECTION in an instance file is not supported: read tours with ReadTour")
+	default:
+		return p.errf(line, "unknown section %s", quote(key))
+	}
+	return nil
+}
+
+// coords reads DIMENSION records "id c1 .. cd", one per line, ids 1..N in
+// any order, and returns the coordinates in node order.
+func (p *parser) coords(section string, d int) ([][]float64, error) {
+	n := p.dim
+	cols := make([][]float64, d)
+	var ids []int32
+	var lines []int32
+	inOrder := true
+	count := 0
+	for count < n {
+		t, err := p.lx.next()
+		if err != nil {
+			return nil, err
+		}
+		if t.eof || !isNumber(t.text) {
+			at := t.line
+			found := "end of file"
+			if !t.eof {
+				found = quote(t.text)
+			}
+			return nil, p.errf(at, "%s ended after %d of %d nodes (found %s)", section, count, n, found)
+		}
+		id, err := strconv.ParseInt(t.text, 10, 64)
+		if err != nil {
+			return nil, p.errf(t.line, "%s: node id %s is not an integer", section, quote(t.text))
+		}
+		if id < 1 || id > int64(n) {
+			return nil, p.errf(t.line, "%s: node id %d out of range 1..%d", section, id, n)
+		}
+		for k := 0; k < d; k++ {
+			c, err := p.lx.next()
+			if err != nil {
+				return nil, err
+			}
+			if c.eof || c.line != t.line {
+				return nil, p.errf(t.line, "%s: node %d has %d coordinates, want %d", section, id, k, d)
+			}
+			v, err := strconv.ParseFloat(c.text, 64)
+			if err != nil {
+				return nil, p.errf(c.line, "%s: node %d: coordinate %s is not a number", section, id, quote(c.text))
+			}
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, p.errf(c.line, "%s: node %d: coordinate %s is not a finite number", section, id, quote(c.text))
+			}
+			if math.Abs(v) > MaxCoord {
+				return nil, p.errf(c.line, "%s: node %d: coordinate %s is out of range (|c| <= %d)", section, id, quote(c.text), MaxCoord)
+			}
+			cols[k] = append(cols[k], v)
+		}
+		if nt, err := p.lx.peek(); err != nil {
+			return nil, err
+		} else if !nt.eof && nt.line == t.line {
+			return nil, p.errf(t.line, "%s: node %d has extra field %s (want id and %d coordinates)", section, id, quote(nt.text), d)
+		}
+		if int64(count+1) != id {
+			inOrder = false
+		}
+		ids = append(ids, int32(id))
+		lines = append(lines, int32(t.line))
+		count++
+	}
+	if inOrder {
+		return cols, nil
+	}
+	// Ids came out of order: place each record at its id, now that n
+	// records back the allocation.
+	out := make([][]float64, d)
+	for k := range out {
+		out[k] = make([]float64, n)
+	}
+	seen := make([]int32, n) // line of the record that gave the id
+	for r, id := range ids {
+		i := int(id) - 1
+		if seen[i] != 0 {
+			return nil, p.errf(int(lines[r]), "%s: node id %d given twice (first on line %d)", section, id, seen[i])
+		}
+		seen[i] = lines[r]
+		for k := 0; k < d; k++ {
+			out[k][i] = cols[k][r]
+		}
+	}
+	return out, nil
+}
+
+// weightCount returns how many weights a matrix format holds for n nodes.
+func weightCount(format string, n int) int {
+	switch format {
+	case "FULL_MATRIX":
+		return n * n
+	case "UPPER_ROW", "LOWER_ROW", "UPPER_COL", "LOWER_COL":
+		return n * (n - 1) / 2
+	default: // the DIAG formats
+		return n * (n + 1) / 2
+	}
+}
+
+func (p *parser) edgeWeights(line int) error {
+	if err := p.needDim("EDGE_WEIGHT_SECTION", line); err != nil {
+		return err
+	}
+	if !p.haveMetric {
+		return p.errf(line, "EDGE_WEIGHT_SECTION before EDGE_WEIGHT_TYPE")
+	}
+	if p.metric != solver.Explicit {
+		return p.errf(line, "EDGE_WEIGHT_SECTION in an instance with EDGE_WEIGHT_TYPE %s (want EXPLICIT)", p.metric)
+	}
+	if p.ewf == "" {
+		return p.errf(line, "EDGE_WEIGHT_SECTION before EDGE_WEIGHT_FORMAT")
+	}
+	if !matrixFormats[p.ewf] {
+		return p.errf(line, "EDGE_WEIGHT_FORMAT %s (line %d) cannot give an EXPLICIT matrix: want FULL_MATRIX, UPPER_ROW, LOWER_ROW, UPPER_DIAG_ROW, LOWER_DIAG_ROW, UPPER_COL, LOWER_COL, UPPER_DIAG_COL or LOWER_DIAG_COL", p.ewf, p.ewfLine)
+	}
+	n := p.dim
+	if n > MaxExplicitDimension {
+		return p.errf(line, "EXPLICIT DIMENSION %d is too large (max %d: the full matrix would exceed 2^28 entries)", n, MaxExplicitDimension)
+	}
+	want := weightCount(p.ewf, n)
+	full := p.ewf == "FULL_MATRIX"
+	for len(p.weights) < want {
+		t, err := p.lx.next()
+		if err != nil {
+			return err
+		}
+		if t.eof || !isNumber(t.text) {
+			found := "end of file"
+			if !t.eof {
+				found = quote(t.text)
+			}
+			return p.errf(t.line, "EDGE_WEIGHT_SECTION ended after %d of %d weights (%s, DIMENSION %d; found %s)", len(p.weights), want, p.ewf, n, found)
+		}
+		w, err := parseWeight(t.text)
+		if err != nil {
+			return p.errf(t.line, "EDGE_WEIGHT_SECTION: weight %s %v", quote(t.text), err)
+		}
+		k := len(p.weights)
+		if full {
+			i, j := k/n, k%n
+			if j < i && p.weights[j*n+i] != w {
+				return p.errf(t.line, "FULL_MATRIX is not symmetric: w(%d,%d) = %d but w(%d,%d) = %d (TYPE TSP is symmetric)", i+1, j+1, w, j+1, i+1, p.weights[j*n+i])
+			}
+		}
+		p.weights = append(p.weights, w)
+	}
+	return nil
+}
+
+func parseWeight(s string) (int32, error) {
+	v, err := strconv.ParseInt(s, 10, 32)
+	if err == nil {
+		return int32(v), nil
+	}
+	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+		return 0, fmt.Errorf("is out of the int32 range")
+	}
+	// Some writers print integral weights as floats ("12.0").
+	f, ferr := strconv.ParseFloat(s, 64)
+	if ferr != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("is not a number")
+	}
+	if f != math.Trunc(f) {
+		return 0, fmt.Errorf("is not an integer")
+	}
+	if f < math.MinInt32 || f > math.MaxInt32 {
+		return 0, fmt.Errorf("is out of the int32 range")
+	}
+	return int32(f), nil
+}
+
+// fixedEdges reads pairs of node ids up to -1 (or the next keyword / EOF).
+func (p *parser) fixedEdges(line int) error {
+	if err := p.needDim("FIXED_EDGES_SECTION", line); err != nil {
+		return err
+	}
+	n := p.dim
+	for {
+		t, err := p.lx.peek()
+		if err != nil {
+			return err
+		}
+		if t.eof || !isNumber(t.text) {
+			return nil // tolerate a missing -1
+		}
+		p.lx.next()
+		a, err := strconv.ParseInt(t.text, 10, 64)
+		if err != nil {
+			return p.errf(t.line, "FIXED_EDGES_SECTION: node id %s is not an integer", quote(t.text))
+		}
+		if a == -1 {
+			return nil
+		}
+		u, err := p.lx.next()
+		if err != nil {
+			return err
+		}
+		if u.eof || !isNumber(u.text) {
+			return p.errf(t.line, "FIXED_EDGES_SECTION: edge from node %d has no second node", a)
+		}
+		b, err := strconv.ParseInt(u.text, 10, 64)
+		if err != nil {
+			return p.errf(u.line, "FIXED_EDGES_SECTION: node id %s is not an integer", quote(u.text))
+		}
+		for _, v := range [2]struct {
+			id   int64
+			line int
+		}{{a, t.line}, {b, u.line}} {
+			if v.id < 1 || v.id > int64(n) {
+				return p.errf(v.line, "FIXED_EDGES_SECTION: node id %d out of range 1..%d", v.id, n)
+			}
+		}
+		if a == b {
+			return p.errf(u.line, "FIXED_EDGES_SECTION: edge %d-%d is a loop", a, b)
+		}
+		p.fixed = append(p.fixed, [2]int{int(a - 1), int(b - 1)})
+		if err := p.checkFixed(u.line); err != nil {
+			return err
+		}
+	}
+}
+
+// checkFixed checks the newest fixed edge: no node has more than two fixed
+// edges, the same edge is not given twice, and the fixed edges close no
+// cycle shorter than a full tour. It keeps a union–find over the nodes that
+// fixed edges touch, sized by the data.
+func (p *parser) checkFixed(line int) error {
+	if p.fixDeg == nil {
+		p.fixDeg, p.fixUF = map[int]int{}, map[int]int{}
+	}
+	e := p.fixed[len(p.fixed)-1]
+	a, b := e[0], e[1]
+	p.fixDeg[a]++
+	p.fixDeg[b]++
+	for _, v := range e {
+		if p.fixDeg[v] > 2 {
+			return p.errf(line, "FIXED_EDGES_SECTION: node %d is in more than two fixed edges", v+1)
+		}
+	}
+	ra, rb := p.find(a), p.find(b)
+	if ra == rb {
+		if len(p.fixed) == p.dim && p.dim >= 3 {
+			return nil // the fixed edges are a whole tour
+		}
+		return p.errf(line, "FIXED_EDGES_SECTION: edge %d-%d closes a cycle that is not a whole tour", a+1, b+1)
+	}
+	p.fixUF[ra] = rb
+	return nil
+}
+
+func (p *parser) find(v int) int {
+	root := v
+	for {
+		r, ok := p.fixUF[root]
+		if !ok {
+			break
+		}
+		root = r
+	}
+	for v != root {
+		next := p.fixUF[v]
+		p.fixUF[v] = root
+		v = next
+	}
+	return root
+}
+
+// build checks that everything needed is present and assembles the instance.
+func (p *parser) build() (*solver.Instance, error) {
+	end := p.lastLine
+	if p.dim < 0 {
+		return nil, p.errf(end, "missing DIMENSION")
+	}
+	if !p.haveMetric {
+		return nil, p.errf(end, "missing EDGE_WEIGHT_TYPE")
+	}
+	name := strings.TrimSpace(p.name)
+	if name == "" {
+		name = filepath.Base(p.file)
+	}
+	name = strings.TrimSuffix(name, ".tsp")
+	in := &solver.Instance{
+		Name:       name,
+		Comment:    p.comment,
+		N:          p.dim,
+		Metric:     p.metric,
+		FixedEdges: p.fixed,
+	}
+	if p.metric == solver.Explicit {
+		if p.weights == nil {
+			return nil, p.errf(end, "missing EDGE_WEIGHT_SECTION (EDGE_WEIGHT_TYPE EXPLICIT)")
+		}
+		in.Matrix = fullMatrix(p.ewf, p.dim, p.weights)
+		switch {
+		case p.dx != nil:
+			in.X, in.Y = p.dx, p.dy
+		case p.x != nil:
+			in.X, in.Y = p.x, p.y
+		}
+	} else {
+		if p.x == nil {
+			return nil, p.errf(end, "missing NODE_COORD_SECTION (EDGE_WEIGHT_TYPE %s)", p.metric)
+		}
+		in.X, in.Y, in.Z = p.x, p.y, p.z
+	}
+	in.Prepare()
+	return in, nil
+}
+
+// fullMatrix expands the weights of a matrix format into the full
+// symmetric n×n row-major matrix. Because the matrix is symmetric, a
+// column-wise format lists the same pairs in the same order as the
+// row-wise format of the other triangle (UPPER_COL = LOWER_ROW, ...).
+func fullMatrix(format string, n int, w []int32) []int32 {
+	if format == "FULL_MATRIX" {
+		return w
+	}
+	m := make([]int32, n*n)
+	k := 0
+	set := func(i, j int) {
+		m[i*n+j], m[j*n+i] = w[k], w[k]
+		k++
+	}
+	switch format {
+	case "UPPER_ROW", "LOWER_COL":
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				set(i, j)
+			}
+		}
+	case "LOWER_ROW", "UPPER_COL":
+		for i := 0; i < n; i++ {
+			for j := 0; j < i; j++ {
+				set(i, j)
+			}
+		}
+	case "UPPER_DIAG_ROW", "LOWER_DIAG_COL":
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				set(i, j)
+			}
+		}
+	case "LOWER_DIAG_ROW", "UPPER_DIAG_COL":
+		for i := 0; i < n; i++ {
+			for j := 0; j <= i; j++ {
+				set(i, j)
+			}
+		}
+	}
+	return m
+}

@@ -1,0 +1,161 @@
+package tsplib
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// ReadTour reads the TSPLIB TOUR file at path (.tour, .opt.tour) for an
+// instance of n cities. See ParseTour.
+func ReadTour(path string, n int) ([]int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: oneLine(err.Error())}
+	}
+	defer f.Close()
+	return ParseTour(bufio.NewReaderSize(f, 64<<10), path, n)
+}
+
+// ParseTour reads a TSPLIB TOUR file from r and returns its first tour as
+// 0-based cities. The TOUR_SECTION lists 1-based node ids and ends with -1
+// or at the end of the file. The tour must visit each of the n cities
+// exactly once; n <= 0 means "as many as the file's DIMENSION says". A
+// DIMENSION in the file must equal n. Problems are *Error values naming
+// filename and the line.
+func ParseTour(r io.Reader, filename string, n int) ([]int, error) {
+	lx := newLexer(r, filename)
+	dim := -1
+	seen := map[string]int{}
+	for {
+		t, err := lx.next()
+		if err != nil {
+			return nil, err
+		}
+		if t.eof {
+			return nil, errorf(filename, t.line, "missing TOUR_SECTION")
+		}
+		key := strings.ToUpper(t.text)
+		if key == "TOUR_SECTION" {
+			lx.skipColon()
+			if n <= 0 {
+				if dim < 0 {
+					return nil, errorf(filename, t.line, "TOUR_SECTION before DIMENSION and no instance size given")
+				}
+				n = dim
+			}
+			return tourSection(lx, filename, n)
+		}
+		if strings.HasSuffix(key, "_SECTION") {
+			return nil, errorf(filename, t.line, "%s in a tour file is not supported", quote(t.text))
+		}
+		if key == ":" || isNumber(key) || !isKeyword(key) {
+			return nil, errorf(filename, t.line, "unexpected %s where a keyword should be", quote(t.text))
+		}
+		if key == "EOF" {
+			return nil, errorf(filename, t.line, "missing TOUR_SECTION")
+		}
+		rest, err := lx.restOfLine()
+		if err != nil {
+			return nil, err
+		}
+		val := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), ":"))
+		if key != "COMMENT" {
+			if l, dup := seen[key]; dup {
+				return nil, errorf(filename, t.line, "%s given twice (first on line %d)", key, l)
+			}
+			seen[key] = t.line
+		}
+		switch key {
+		case "TYPE":
+			if ty := strings.ToUpper(firstField(val)); ty != "TOUR" {
+				return nil, errorf(filename, t.line, "TYPE %s is not a tour (want TYPE TOUR)", quote(val))
+			}
+		case "DIMENSION":
+			d, err := strconv.ParseInt(val, 10, 64)
+			if err != nil || d < 1 || d > MaxDimension {
+				return nil, errorf(filename, t.line, "DIMENSION %s is not an integer in 1..%d", quote(val), MaxDimension)
+			}
+			if n > 0 && int(d) != n {
+				return nil, errorf(filename, t.line, "tour DIMENSION %d does not match the instance's %d cities", d, n)
+			}
+			dim = int(d)
+		}
+	}
+}
+
+// tourSection reads node ids up to -1, EOF or a keyword.
+func tourSection(lx *lexer, file string, n int) ([]int, error) {
+	var tour []int
+	var lines []int32
+	last := 0
+	for {
+		t, err := lx.next()
+		if err != nil {
+			return nil, err
+		}
+		if t.eof || !isNumber(t.text) {
+			if !t.eof {
+				last = t.line
+			}
+			break
+		}
+		last = t.line
+		id, err := strconv.ParseInt(t.text, 10, 64)
+		if err != nil {
+			return nil, errorf(file, t.line, "TOUR_SECTION: node id %s is not an integer", quote(t.text))
+		}
+		if id == -1 {
+			break
+		}
+		if id < 1 || id > int64(n) {
+			return nil, errorf(file, t.line, "TOUR_SECTION: node id %d out of range 1..%d", id, n)
+		}
+		if len(tour) >= n {
+			return nil, errorf(file, t.line, "TOUR_SECTION has more than %d nodes", n)
+		}
+		tour = append(tour, int(id-1))
+		lines = append(lines, int32(t.line))
+	}
+	if len(tour) != n {
+		return nil, errorf(file, last, "TOUR_SECTION has %d nodes, want %d", len(tour), n)
+	}
+	first := make([]int32, n)
+	for i, c := range tour {
+		if first[c] != 0 {
+			return nil, errorf(file, int(lines[i]), "TOUR_SECTION: node %d visited twice (first on line %d)", c+1, first[c])
+		}
+		first[c] = lines[i]
+	}
+	return tour, nil
+}
+
+// WriteTour writes tour (0-based cities) as a TSPLIB TOUR file: NAME,
+// COMMENT (one line per line of comment, omitted when empty), TYPE,
+// DIMENSION, TOUR_SECTION with 1-based ids, -1 and EOF.
+func WriteTour(w io.Writer, name, comment string, tour []int) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "NAME : %s\n", oneLine(name))
+	writeComment(bw, comment)
+	fmt.Fprintf(bw, "TYPE : TOUR\nDIMENSION : %d\nTOUR_SECTION\n", len(tour))
+	var buf []byte
+	for _, c := range tour {
+		buf = strconv.AppendInt(buf[:0], int64(c)+1, 10)
+		buf = append(buf, '\n')
+		bw.Write(buf)
+	}
+	bw.WriteString("-1\nEOF\n")
+	return bw.Flush()
+}
+
+func writeComment(bw *bufio.Writer, comment string) {
+	if comment == "" {
+		return
+	}
+	for _, l := range strings.Split(strings.ReplaceAll(comment, "\r\n", "\n"), "\n") {
+		fmt.Fprintf(bw, "COMMENT : %s\n", strings.ReplaceAll(l, "\r", " "))
+	}
+}

@@ -1,0 +1,158 @@
+package tsplib
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tsplab/tsplab/internal/testdata"
+	"github.com/tsplab/tsplab/solver"
+)
+
+// optimaRow is one row of the TSPLIB folder's optima.csv.
+type optimaRow struct {
+	dim    int
+	metric string
+	opt    int64
+}
+
+func readOptimaRows(t *testing.T, dir string) map[string]optimaRow {
+	t.Helper()
+	recs, err := readCSV(filepath.Join(dir, "optima.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]optimaRow{}
+	for _, r := range recs.rows {
+		var row optimaRow
+		row.dim = int(mustInt(t, r[recs.col["dimension"]]))
+		row.metric = r[recs.col["edge_weight_type"]]
+		row.opt = mustInt(t, r[recs.col["optimum"]])
+		rows[r[recs.col["name"]]] = row
+	}
+	return rows
+}
+
+// TestAllInstancesLoad reads every instance of the TSPLIB folder and checks
+// DIMENSION and EDGE_WEIGHT_TYPE against optima.csv.
+func TestAllInstancesLoad(t *testing.T) {
+	dir := testdata.Need(t)
+	rows := readOptimaRows(t, dir)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.tsp"))
+	if len(files) != 112 || len(rows) != 112 {
+		t.Errorf("found %d .tsp files and %d optima rows, want 112 each", len(files), len(rows))
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".tsp")
+		if testing.Short() && len(rows[name].metric) > 0 && rows[name].dim > 20000 {
+			continue
+		}
+		in, err := Read(f)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		row, ok := rows[name]
+		if !ok {
+			t.Errorf("%s: no row in optima.csv", name)
+			continue
+		}
+		if in.N != row.dim {
+			t.Errorf("%s: N = %d, optima.csv says %d", name, in.N, row.dim)
+		}
+		if in.Metric.String() != row.metric {
+			t.Errorf("%s: metric %v, optima.csv says %s", name, in.Metric, row.metric)
+		}
+		if in.Path != f {
+			t.Errorf("%s: Path = %q", name, in.Path)
+		}
+		if strings.HasSuffix(in.Name, ".tsp") || in.Name == "" {
+			t.Errorf("%s: Name = %q", name, in.Name)
+		}
+		checkInstance(t, name, in)
+	}
+}
+
+// checkInstance asserts the invariants every parsed instance keeps.
+func checkInstance(t *testing.T, name string, in *solver.Instance) {
+	t.Helper()
+	n := in.N
+	if n < 1 {
+		t.Fatalf("%s: N = %d", name, n)
+	}
+	if in.Metric == solver.Explicit {
+		if len(in.Matrix) != n*n {
+			t.Fatalf("%s: matrix has %d entries, want %d", name, len(in.Matrix), n*n)
+		}
+		for i := 0; i < n; i++ {
+			for j := 0; j < i; j++ {
+				if in.Matrix[i*n+j] != in.Matrix[j*n+i] {
+					t.Fatalf("%s: matrix not symmetric at (%d,%d)", name, i, j)
+				}
+			}
+		}
+		if in.X != nil && (len(in.X) != n || len(in.Y) != n) {
+			t.Fatalf("%s: display coordinates have %d/%d entries, want %d", name, len(in.X), len(in.Y), n)
+		}
+		return
+	}
+	if len(in.X) != n || len(in.Y) != n {
+		t.Fatalf("%s: coordinates have %d/%d entries, want %d", name, len(in.X), len(in.Y), n)
+	}
+	if in.Metric.Is3D() != (len(in.Z) == n) {
+		t.Fatalf("%s: Z has %d entries for %v", name, len(in.Z), in.Metric)
+	}
+}
+
+func mustInt(t *testing.T, s string) int64 {
+	t.Helper()
+	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestOptimalToursMatchOptima evaluates each opt/*.opt.tour on its
+// instance: its length must equal the optimum in optima.csv. Together the
+// tours cover EUC_2D, CEIL_2D, ATT and GEO.
+func TestOptimalToursMatchOptima(t *testing.T) {
+	dir := testdata.Need(t)
+	rows := readOptimaRows(t, dir)
+	tours, _ := filepath.Glob(filepath.Join(dir, "opt", "*.opt.tour"))
+	if len(tours) != 25 {
+		t.Errorf("found %d optimal tours, want 25", len(tours))
+	}
+	metrics := map[solver.Metric]bool{}
+	for _, tp := range tours {
+		name := strings.TrimSuffix(filepath.Base(tp), ".opt.tour")
+		if testing.Short() && rows[name].dim > 20000 {
+			continue
+		}
+		in, err := Read(filepath.Join(dir, name+".tsp"))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		tour, err := ReadTour(tp, in.N)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if err := solver.ValidateTour(tour, in.N); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if got, want := solver.TourLength(in, tour), rows[name].opt; got != want {
+			t.Errorf("%s (%v): optimal tour length %d, optima.csv says %d", name, in.Metric, got, want)
+		}
+		metrics[in.Metric] = true
+	}
+	if !testing.Short() {
+		for _, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D, solver.Att, solver.Geo} {
+			if !metrics[m] {
+				t.Errorf("no optimal tour checked %v", m)
+			}
+		}
+	}
+}
