@@ -1,0 +1,13 @@
+// Package assets holds the files the app ships inside its binary: the
+// icon (drawn by icon_gen.go) and the bundled sample instances with their
+// known optima (generated with `tsp gen` into samples/).
+package assets
+
+import _ "embed"
+
+//go:generate go run icon_gen.go
+
+// IconPNG is the application icon, a 512×512 PNG.
+//
+//go:embed icon.png
+var IconPNG []byte
