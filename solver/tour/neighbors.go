@@ -6,8 +6,6 @@ import (
 	"slices"
 	"sync"
 
-	"gonum.org/v1/gonum/spatial/kdtree"
-
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -56,7 +54,6 @@ func euclidLike(in *solver.Instance) bool {
 // NearestNeighbors returns the k nearest cities of every city (k is
 // clipped to n-1; k < 0 counts as 0). For the 2-D Euclidean-like metrics
 // (EUC_2D, CEIL_2D, ATT) candidates come from a k-d tree
-// (gonum.org/v1/gonum/spatial/kdtree) over the coordinates and are then
 // sorted by the exact metric; every other instance (EXPLICIT, GEO, 3-D,
 // MAN_2D, MAX_2D) is searched by brute force in O(n²). Both run on all
 // cores.
@@ -68,15 +65,16 @@ func NearestNeighbors(in *solver.Instance, k int) *Neighbors {
 		return nb
 	}
 	if euclidLike(in) {
-		tree, _ := newKDTree(in)
+		tree := newKDTree(in)
 		parallelFor(n, func(lo, hi int) {
 			cand := make([]int32, 0, k+1)
+			keep := newFloatHeap(k + 1)
 			for i := lo; i < hi; i++ {
-				keep := kdtree.NewNKeeper(k + 1)
-				tree.NearestSet(keep, &kdPoint{x: in.X[i], y: in.Y[i], id: int32(i)})
+				keep.reset()
+				searchKD(tree.Root, &kdPoint{x: in.X[i], y: in.Y[i], id: int32(i)}, keep)
 				cand = cand[:0]
-				for _, c := range keep.Heap {
-					if id := c.Comparable.(*kdPoint).id; int(id) != i {
+				for _, id := range keep.id {
+					if int(id) != i {
 						cand = append(cand, id)
 					}
 				}
@@ -120,22 +118,25 @@ func QuadrantNeighbors(in *solver.Instance, k int) *Neighbors {
 		return NearestNeighbors(in, k)
 	}
 	near := NearestNeighbors(in, k)
-	tree, _ := newKDTree(in)
+	tree := newKDTree(in)
 	per := k / 4
 	nb := &Neighbors{K: k, List: make([]int32, n*k)}
 	parallelFor(n, func(lo, hi int) {
 		chosen := make([]int32, 0, k)
+		keep := &quadKeeper{}
+		for q := range keep.h {
+			keep.h[q] = newFloatHeap(per)
+		}
 		for i := lo; i < hi; i++ {
 			chosen = chosen[:0]
 			q := &kdPoint{x: in.X[i], y: in.Y[i], id: int32(i)}
-			for quad := range 4 {
-				keep := &quadKeeper{NKeeper: kdtree.NewNKeeper(per), center: q, quad: quad}
-				tree.NearestSet(keep, q)
-				for _, c := range keep.Heap {
-					if c.Comparable != nil {
-						chosen = append(chosen, c.Comparable.(*kdPoint).id)
-					}
-				}
+			keep.center = q
+			for _, h := range keep.h {
+				h.reset()
+			}
+			searchKD(tree.Root, q, keep)
+			for _, h := range keep.h {
+				chosen = append(chosen, h.id...)
 			}
 			for _, c := range near.Of(i) {
 				if len(chosen) == k {
@@ -153,14 +154,37 @@ func QuadrantNeighbors(in *solver.Instance, k int) *Neighbors {
 }
 
 // sortByDist sorts cities ascending by their exact distance from i, ties
-// by index.
+// by index. Lists are short: an insertion sort on precomputed distances.
 func sortByDist(in *solver.Instance, i int, cs []int32) {
-	slices.SortFunc(cs, func(a, b int32) int {
-		if c := cmp.Compare(in.Dist(i, int(a)), in.Dist(i, int(b))); c != 0 {
-			return c
+	if len(cs) > 32 {
+		es := make([]distEntry, len(cs))
+		for x, c := range cs {
+			es[x] = distEntry{in.Dist(i, int(c)), c}
 		}
-		return cmp.Compare(a, b)
-	})
+		slices.SortFunc(es, func(a, b distEntry) int {
+			if a.d != b.d {
+				return cmp.Compare(a.d, b.d)
+			}
+			return cmp.Compare(a.id, b.id)
+		})
+		for x, e := range es {
+			cs[x] = e.id
+		}
+		return
+	}
+	var buf [32]int64
+	ds := buf[:0]
+	for _, c := range cs {
+		ds = append(ds, in.Dist(i, int(c)))
+	}
+	for a := 1; a < len(cs); a++ {
+		d, c := ds[a], cs[a]
+		b := a
+		for ; b > 0 && (ds[b-1] > d || (ds[b-1] == d && cs[b-1] > c)); b-- {
+			ds[b], cs[b] = ds[b-1], cs[b-1]
+		}
+		ds[b], cs[b] = d, c
+	}
 }
 
 // parallelFor runs fn over [0,n) split into contiguous chunks, one
@@ -242,100 +266,4 @@ func (h *distHeap) offer(d int64, id int32, k int) {
 		s[c], s[p] = s[p], s[c]
 		p = c
 	}
-}
-
-// kdPoint is a city in the k-d tree.
-type kdPoint struct {
-	x, y float64
-	id   int32
-}
-
-var (
-	_ kdtree.Comparable = (*kdPoint)(nil)
-	_ kdtree.Interface  = kdPoints(nil)
-	_ kdtree.Keeper     = (*quadKeeper)(nil)
-)
-
-// Compare implements kdtree.Comparable.
-func (p *kdPoint) Compare(c kdtree.Comparable, d kdtree.Dim) float64 {
-	q := c.(*kdPoint)
-	if d == 0 {
-		return p.x - q.x
-	}
-	return p.y - q.y
-}
-
-// Dims implements kdtree.Comparable.
-func (p *kdPoint) Dims() int { return 2 }
-
-// Distance implements kdtree.Comparable: the squared Euclidean distance.
-func (p *kdPoint) Distance(c kdtree.Comparable) float64 {
-	q := c.(*kdPoint)
-	dx, dy := p.x-q.x, p.y-q.y
-	return dx*dx + dy*dy
-}
-
-// kdPoints is the list the tree is built from.
-type kdPoints []*kdPoint
-
-func (p kdPoints) Index(i int) kdtree.Comparable         { return p[i] }
-func (p kdPoints) Len() int                              { return len(p) }
-func (p kdPoints) Slice(start, end int) kdtree.Interface { return p[start:end] }
-func (p kdPoints) Pivot(d kdtree.Dim) int {
-	return kdtree.Partition(kdPlane{p, d}, kdtree.MedianOfRandoms(kdPlane{p, d}, 100))
-}
-
-// kdPlane sorts kdPoints along one dimension.
-type kdPlane struct {
-	p kdPoints
-	d kdtree.Dim
-}
-
-func (p kdPlane) Len() int { return len(p.p) }
-func (p kdPlane) Less(i, j int) bool {
-	if p.d == 0 {
-		return p.p[i].x < p.p[j].x
-	}
-	return p.p[i].y < p.p[j].y
-}
-func (p kdPlane) Swap(i, j int)                          { p.p[i], p.p[j] = p.p[j], p.p[i] }
-func (p kdPlane) Slice(start, end int) kdtree.SortSlicer { return kdPlane{p.p[start:end], p.d} }
-
-// newKDTree builds a k-d tree over the instance's 2-D coordinates.
-func newKDTree(in *solver.Instance) (*kdtree.Tree, kdPoints) {
-	pts := make(kdPoints, in.N)
-	backing := make([]kdPoint, in.N)
-	for i := range pts {
-		backing[i] = kdPoint{x: in.X[i], y: in.Y[i], id: int32(i)}
-		pts[i] = &backing[i]
-	}
-	return kdtree.New(slices.Clone(pts), false), pts
-}
-
-// quadKeeper keeps only the points of one quadrant around center.
-type quadKeeper struct {
-	*kdtree.NKeeper
-	center *kdPoint
-	quad   int
-}
-
-// Keep implements kdtree.Keeper.
-func (k *quadKeeper) Keep(c kdtree.ComparableDist) {
-	p := c.Comparable.(*kdPoint)
-	if p.id == k.center.id || quadrant(p.x-k.center.x, p.y-k.center.y) != k.quad {
-		return
-	}
-	k.NKeeper.Keep(c)
-}
-
-// quadrant numbers the four quadrants of (dx, dy) 0..3.
-func quadrant(dx, dy float64) int {
-	q := 0
-	if dx < 0 {
-		q |= 1
-	}
-	if dy < 0 {
-		q |= 2
-	}
-	return q
 }
