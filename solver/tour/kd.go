@@ -1,0 +1,213 @@
+package tour
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/spatial/kdtree"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// The k-d tree is gonum's (spatial/kdtree, built with kdtree.New); the
+// searches below walk its exported nodes with typed keepers instead of
+// NearestSet, which boxes every candidate into an interface: at 100 000
+// cities that is most of the time.
+
+// kdPoint is a city in the k-d tree.
+type kdPoint struct {
+	x, y float64
+	id   int32
+}
+
+var (
+	_ kdtree.Comparable = (*kdPoint)(nil)
+	_ kdtree.Interface  = kdPoints(nil)
+	_ keeper            = (*floatHeap)(nil)
+	_ keeper            = (*quadKeeper)(nil)
+)
+
+// Compare implements kdtree.Comparable.
+func (p *kdPoint) Compare(c kdtree.Comparable, d kdtree.Dim) float64 {
+	q := c.(*kdPoint)
+	if d == 0 {
+		return p.x - q.x
+	}
+	return p.y - q.y
+}
+
+// Dims implements kdtree.Comparable.
+func (p *kdPoint) Dims() int { return 2 }
+
+// Distance implements kdtree.Comparable: the squared Euclidean distance.
+func (p *kdPoint) Distance(c kdtree.Comparable) float64 {
+	q := c.(*kdPoint)
+	dx, dy := p.x-q.x, p.y-q.y
+	return dx*dx + dy*dy
+}
+
+// kdPoints is the list the tree is built from.
+type kdPoints []*kdPoint
+
+func (p kdPoints) Index(i int) kdtree.Comparable         { return p[i] }
+func (p kdPoints) Len() int                              { return len(p) }
+func (p kdPoints) Slice(start, end int) kdtree.Interface { return p[start:end] }
+func (p kdPoints) Pivot(d kdtree.Dim) int {
+	return kdtree.Partition(kdPlane{p, d}, kdtree.MedianOfRandoms(kdPlane{p, d}, 100))
+}
+
+// kdPlane sorts kdPoints along one dimension.
+type kdPlane struct {
+	p kdPoints
+	d kdtree.Dim
+}
+
+func (p kdPlane) Len() int { return len(p.p) }
+func (p kdPlane) Less(i, j int) bool {
+	if p.d == 0 {
+		return p.p[i].x < p.p[j].x
+	}
+	return p.p[i].y < p.p[j].y
+}
+func (p kdPlane) Swap(i, j int)                          { p.p[i], p.p[j] = p.p[j], p.p[i] }
+func (p kdPlane) Slice(start, end int) kdtree.SortSlicer { return kdPlane{p.p[start:end], p.d} }
+
+// newKDTree builds a k-d tree over the instance's 2-D coordinates.
+func newKDTree(in *solver.Instance) *kdtree.Tree {
+	backing := make([]kdPoint, in.N)
+	pts := make(kdPoints, in.N)
+	for i := range pts {
+		backing[i] = kdPoint{x: in.X[i], y: in.Y[i], id: int32(i)}
+		pts[i] = &backing[i]
+	}
+	return kdtree.New(pts, false)
+}
+
+// keeper collects the points a k-d search offers.
+type keeper interface {
+	// keep offers p at squared distance d2 from the query.
+	keep(p *kdPoint, d2 float64)
+	// bound is the squared distance beyond which nothing more is kept.
+	bound() float64
+}
+
+// searchKD offers k every point of the subtree at n that may lie within
+// k's bound of q, nearer side first.
+func searchKD(n *kdtree.Node, q *kdPoint, k keeper) {
+	for n != nil {
+		p := n.Point.(*kdPoint)
+		dx, dy := p.x-q.x, p.y-q.y
+		k.keep(p, dx*dx+dy*dy)
+		var c float64
+		if n.Plane == 0 {
+			c = q.x - p.x
+		} else {
+			c = q.y - p.y
+		}
+		near, far := n.Left, n.Right
+		if c > 0 {
+			near, far = far, near
+		}
+		searchKD(near, q, k)
+		if c*c > k.bound() {
+			return
+		}
+		n = far
+	}
+}
+
+// floatHeap keeps the cap nearest points offered: a max-heap on the
+// squared distance.
+type floatHeap struct {
+	d   []float64
+	id  []int32
+	max int
+}
+
+func newFloatHeap(capacity int) *floatHeap {
+	return &floatHeap{d: make([]float64, 0, capacity), id: make([]int32, 0, capacity), max: capacity}
+}
+
+func (h *floatHeap) reset() { h.d, h.id = h.d[:0], h.id[:0] }
+
+func (h *floatHeap) bound() float64 {
+	if len(h.d) < h.max {
+		return math.Inf(1)
+	}
+	if h.max == 0 {
+		return -1
+	}
+	return h.d[0]
+}
+
+func (h *floatHeap) keep(p *kdPoint, d2 float64) {
+	if len(h.d) < h.max {
+		h.d = append(h.d, d2)
+		h.id = append(h.id, p.id)
+		for c := len(h.d) - 1; c > 0; {
+			par := (c - 1) / 2
+			if h.d[c] <= h.d[par] {
+				break
+			}
+			h.swap(c, par)
+			c = par
+		}
+		return
+	}
+	if h.max == 0 || d2 >= h.d[0] {
+		return
+	}
+	h.d[0], h.id[0] = d2, p.id
+	for par := 0; ; {
+		c := 2*par + 1
+		if c >= len(h.d) {
+			break
+		}
+		if c+1 < len(h.d) && h.d[c+1] > h.d[c] {
+			c++
+		}
+		if h.d[c] <= h.d[par] {
+			break
+		}
+		h.swap(c, par)
+		par = c
+	}
+}
+
+func (h *floatHeap) swap(i, j int) {
+	h.d[i], h.d[j] = h.d[j], h.d[i]
+	h.id[i], h.id[j] = h.id[j], h.id[i]
+}
+
+// quadKeeper keeps the nearest points of each quadrant around center
+// (the center itself excluded) in one search.
+type quadKeeper struct {
+	center *kdPoint
+	h      [4]*floatHeap
+}
+
+func (k *quadKeeper) keep(p *kdPoint, d2 float64) {
+	if p.id == k.center.id {
+		return
+	}
+	k.h[quadrant(p.x-k.center.x, p.y-k.center.y)].keep(p, d2)
+}
+
+func (k *quadKeeper) bound() float64 {
+	b := -1.0
+	for _, h := range k.h {
+		b = max(b, h.bound())
+	}
+	return b
+}
+
+// quadrant numbers the four quadrants of (dx, dy) 0..3.
+func quadrant(dx, dy float64) int {
+	q := 0
+	if dx < 0 {
+		q |= 1
+	}
+	if dy < 0 {
+		q |= 2
+	}
+	return q
+}
