@@ -30,6 +30,9 @@ type lexer struct {
 	r    *bufio.Reader
 	file string
 	line int // line of the next unread byte
+	// lastText is the line of the last non-blank byte read: where the
+	// end of the file is reported.
+	lastText int
 	buf  []byte
 
 	peeked bool
@@ -88,6 +91,11 @@ func (lx *lexer) skipSpace() {
 	}
 }
 
+// eofLine is the line to report a problem found at the end of the file.
+func (lx *lexer) eofLine() int {
+	return max(lx.lastText, 1)
+}
+
 // next returns the next token. Words end at whitespace or ':'; a ':' is a
 // token of its own.
 func (lx *lexer) next() (token, error) {
@@ -124,8 +132,9 @@ func (lx *lexer) next() (token, error) {
 		return token{}, errorf(lx.file, line, "read error: %v", lx.err)
 	}
 	if len(lx.buf) == 0 {
-		return token{line: line, eof: true}, nil
+		return token{line: lx.eofLine(), eof: true}, nil
 	}
+	lx.lastText = line
 	return token{text: string(lx.buf), line: line}, nil
 }
 
@@ -158,6 +167,9 @@ func (lx *lexer) restOfLine() (string, error) {
 		}
 		if len(lx.buf) >= MaxLineLength {
 			return "", errorf(lx.file, line, "line too long (more than %d bytes)", MaxLineLength)
+		}
+		if !isSpace(c) {
+			lx.lastText = line
 		}
 		lx.buf = append(lx.buf, c)
 	}

@@ -101,6 +101,12 @@ var unsupportedMetrics = map[string]bool{
 	"TOR_2D": true, "TOR_3D": true, "EUC_3D_CEIL": true, "ATT_CEIL": true,
 }
 
+var knownKeys = map[string]bool{
+	"NAME": true, "TYPE": true, "COMMENT": true, "DIMENSION": true, "CAPACITY": true,
+	"EDGE_WEIGHT_TYPE": true, "EDGE_WEIGHT_FORMAT": true, "EDGE_DATA_FORMAT": true,
+	"NODE_COORD_TYPE": true, "DISPLAY_DATA_TYPE": true,
+}
+
 var matrixFormats = map[string]bool{
 	"FULL_MATRIX": true, "UPPER_ROW": true, "LOWER_ROW": true, "UPPER_DIAG_ROW": true,
 	"LOWER_DIAG_ROW": true, "UPPER_COL": true, "LOWER_COL": true, "UPPER_DIAG_COL": true,
@@ -145,7 +151,11 @@ func (p *parser) parse() error {
 			return err
 		}
 		val := strings.TrimSpace(rest)
+		colon := strings.HasPrefix(val, ":")
 		val = strings.TrimSpace(strings.TrimPrefix(val, ":"))
+		if !colon && !knownKeys[key] {
+			return p.errf(t.line, "unknown keyword %s", quote(t.text))
+		}
 		if err := p.header(key, val, t.line); err != nil {
 			return err
 		}

@@ -1,0 +1,455 @@
+package tsplib
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+func mustParse(t *testing.T, name, text string) *solver.Instance {
+	t.Helper()
+	in, err := Parse(strings.NewReader(text), name)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	checkInstance(t, name, in)
+	return in
+}
+
+// sym5 is the symmetric 5×5 matrix every explicit-format test encodes.
+var sym5 = [5][5]int32{
+	{0, 3, 4, 2, 7},
+	{3, 0, 4, 6, 3},
+	{4, 4, 0, 5, 8},
+	{2, 6, 5, 0, 6},
+	{7, 3, 8, 6, 0},
+}
+
+// TestExplicitFormats reads sym5 written by hand in every
+// EDGE_WEIGHT_FORMAT, with weights breaking across lines at odd places.
+func TestExplicitFormats(t *testing.T) {
+	formats := map[string]string{
+		"FULL_MATRIX": "0 3 4 2 7\n3 0 4 6 3\n4 4 0 5 8\n2 6 5 0 6\n7 3 8 6 0\n",
+		// row i lists w(i,j) for j > i
+		"UPPER_ROW": "3 4 2 7 4 6\n3 5 8\n6\n",
+		// row i lists w(i,j) for j < i
+		"LOWER_ROW": "3 4 4\n2 6 5 7 3 8 6\n",
+		// row i lists w(i,j) for j >= i
+		"UPPER_DIAG_ROW": "0 3 4 2 7 0 4 6 3 0 5 8 0 6 0\n",
+		// row i lists w(i,j) for j <= i
+		"LOWER_DIAG_ROW": "0\n3 0\n4 4 0\n2 6 5 0\n7 3 8 6 0\n",
+		// column j lists w(i,j) for i < j
+		"UPPER_COL": "3\n4 4\n2 6 5\n7 3 8 6\n",
+		// column j lists w(i,j) for i > j
+		"LOWER_COL": "3 4 2 7\n4 6 3\n5 8\n6\n",
+		// column j lists w(i,j) for i <= j
+		"UPPER_DIAG_COL": "0 3 0 4 4 0 2 6 5 0 7 3 8 6 0\n",
+		// column j lists w(i,j) for i >= j
+		"LOWER_DIAG_COL": "0 3 4 2 7\n0 4 6 3\n0 5 8\n0 6\n0\n",
+	}
+	for f, data := range formats {
+		text := "NAME: m5\nTYPE: TSP\nDIMENSION: 5\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: " + f + "\nEDGE_WEIGHT_SECTION\n" + data + "EOF\n"
+		in := mustParse(t, f, text)
+		if in.Metric != solver.Explicit || in.N != 5 || in.HasCoords() {
+			t.Errorf("%s: metric %v N %d coords %v", f, in.Metric, in.N, in.HasCoords())
+		}
+		for i := 0; i < 5; i++ {
+			for j := 0; j < 5; j++ {
+				if got := in.Dist(i, j); got != int64(sym5[i][j]) {
+					t.Errorf("%s: d(%d,%d) = %d, want %d", f, i+1, j+1, got, sym5[i][j])
+				}
+			}
+		}
+		if got := solver.TourLength(in, []int{0, 1, 2, 3, 4}); got != 3+4+5+6+7 {
+			t.Errorf("%s: tour 1-2-3-4-5 has length %d, want 25", f, got)
+		}
+	}
+}
+
+// TestDisplayData checks that DISPLAY_DATA_SECTION of an EXPLICIT instance
+// becomes X and Y, ids in any order.
+func TestDisplayData(t *testing.T) {
+	in := mustParse(t, "d3", `NAME : d3
+TYPE : TSP
+DIMENSION : 3
+EDGE_WEIGHT_TYPE : EXPLICIT
+EDGE_WEIGHT_FORMAT : UPPER_ROW
+DISPLAY_DATA_TYPE : TWOD_DISPLAY
+EDGE_WEIGHT_SECTION
+ 1 2
+ 3
+DISPLAY_DATA_SECTION
+ 3 30.5 31
+ 1 10 11
+ 2 20 21.25
+EOF
+`)
+	wantX, wantY := []float64{10, 20, 30.5}, []float64{11, 21.25, 31}
+	for i := range wantX {
+		if in.X[i] != wantX[i] || in.Y[i] != wantY[i] {
+			t.Errorf("node %d at (%v,%v), want (%v,%v)", i+1, in.X[i], in.Y[i], wantX[i], wantY[i])
+		}
+	}
+	if in.Dist(0, 2) != 2 || in.Dist(1, 2) != 3 {
+		t.Errorf("d(1,3)=%d d(2,3)=%d, want 2 and 3", in.Dist(0, 2), in.Dist(1, 2))
+	}
+}
+
+func coordFile(metric string, coords string) string {
+	n := len(strings.Split(strings.TrimSpace(coords), "\n"))
+	return fmt.Sprintf("NAME: c\nTYPE: TSP\nDIMENSION: %d\nEDGE_WEIGHT_TYPE: %s\nNODE_COORD_SECTION\n%sEOF\n", n, metric, coords)
+}
+
+// TestCoordinateMetrics checks each coordinate metric against distances
+// computed by hand from the TSPLIB95 definitions.
+func TestCoordinateMetrics(t *testing.T) {
+	cases := []struct {
+		metric string
+		coords string
+		want   [][3]int64 // i, j (1-based), distance
+	}{
+		// sqrt(2) = 1.41 -> 1; 2.5 -> (int)(3.0) = 3
+		{"EUC_2D", "1 0 0\n2 3 4\n3 1 1\n4 2.5 0\n", [][3]int64{{1, 2, 5}, {1, 3, 1}, {1, 4, 3}, {2, 3, 4}}},
+		{"CEIL_2D", "1 0 0\n2 3 4\n3 1 1\n4 2.5 0\n", [][3]int64{{1, 2, 5}, {1, 3, 2}, {1, 4, 3}, {2, 3, 4}}},
+		// r = sqrt(100/10) = 3.16, t = 3 < r -> 4; r = sqrt(25/10) = 1.58, t = 2 -> 2
+		{"ATT", "1 0 0\n2 10 0\n3 3 4\n", [][3]int64{{1, 2, 4}, {1, 3, 2}}},
+		// one degree of longitude on the equator: 6378.388 * pi/180 = 111.3, + 1 -> 112;
+		// 0.30 is 30 minutes: 55.7 + 1 -> 56; distinct nodes on one point: 1
+		{"GEO", "1 0 0\n2 0 1\n3 0 0.30\n4 0 0\n", [][3]int64{{1, 2, 112}, {1, 3, 56}, {1, 4, 1}, {1, 1, 0}}},
+		{"MAN_2D", "1 0 0\n2 1.4 2.3\n3 1.2 1.2\n", [][3]int64{{1, 2, 4}, {1, 3, 2}}},
+		{"MAX_2D", "1 0 0\n2 1.4 2.6\n3 -3 1\n", [][3]int64{{1, 2, 3}, {1, 3, 3}, {2, 3, 4}}},
+		{"EUC_3D", "1 0 0 0\n2 1 2 2\n3 1 1 1\n", [][3]int64{{1, 2, 3}, {1, 3, 2}, {2, 3, 1}}},
+		{"MAN_3D", "1 0 0 0\n2 1 2 2\n3 0.4 0.4 0.4\n", [][3]int64{{1, 2, 5}, {1, 3, 1}}},
+		{"MAX_3D", "1 0 0 0\n2 1 2 2.6\n3 0 0 -4\n", [][3]int64{{1, 2, 3}, {1, 3, 4}, {2, 3, 7}}},
+	}
+	for _, c := range cases {
+		in := mustParse(t, c.metric, coordFile(c.metric, c.coords))
+		if in.Metric.String() != c.metric {
+			t.Errorf("%s: metric %v", c.metric, in.Metric)
+		}
+		for _, w := range c.want {
+			if got := in.Dist(int(w[0]-1), int(w[1]-1)); got != w[2] {
+				t.Errorf("%s: d(%d,%d) = %d, want %d", c.metric, w[0], w[1], got, w[2])
+			}
+			if got := in.Dist(int(w[1]-1), int(w[0]-1)); got != w[2] {
+				t.Errorf("%s: d(%d,%d) = %d, want %d", c.metric, w[1], w[0], got, w[2])
+			}
+		}
+	}
+}
+
+// TestHeaderStyles reads the same instance with both KEY styles, CRLF,
+// trailing spaces, tabs, no EOF, NAME with .tsp and a TYPE oddity.
+func TestHeaderStyles(t *testing.T) {
+	base := "1 0 0\n2 3 4\n3 6 0\n"
+	variants := map[string]string{
+		"colon-space": "NAME : t3\nTYPE : TSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n" + base + "EOF\n",
+		"colon-glued": "NAME: t3\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n" + base + "EOF\n",
+		"no-space":    "NAME:t3\nTYPE:TSP\nDIMENSION:3\nEDGE_WEIGHT_TYPE:EUC_2D\nNODE_COORD_SECTION:\n" + base,
+		"crlf":        strings.ReplaceAll("NAME: t3\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n"+base+"EOF\n", "\n", "\r\n"),
+		"trailing":    "NAME: t3.tsp  \nTYPE: TSP (M.~Hofmeister)\nDIMENSION: 3   \nEDGE_WEIGHT_TYPE:\tEUC_2D \t\nNODE_COORD_SECTION   \n 1\t0 0  \n  2 3\t4\n3 6 0   \n\nEOF   \n\n",
+		"no-eof":      "NAME: t3\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 3 4\n3 6 0",
+		"lower-case":  "name: t3\ntype: tsp\ndimension: 3\nedge_weight_type: euc_2d\nnode_coord_section\n" + base,
+		"bom-comment": "\xEF\xBB\xBFNAME: t3\nCOMMENT: first\nCOMMENT : second\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nEDGE_WEIGHT_FORMAT: FUNCTION\nDISPLAY_DATA_TYPE: COORD_DISPLAY\nNODE_COORD_SECTION\n" + base + "EOF\n",
+	}
+	for v, text := range variants {
+		in := mustParse(t, v, text)
+		if in.Name != "t3" || in.N != 3 || in.Metric != solver.Euc2D {
+			t.Errorf("%s: name %q N %d metric %v", v, in.Name, in.N, in.Metric)
+		}
+		if got := solver.TourLength(in, []int{0, 1, 2}); got != 16 {
+			t.Errorf("%s: length %d, want 16", v, got)
+		}
+		if in.X[2] != 6 || in.Y[1] != 4 {
+			t.Errorf("%s: coordinates %v %v", v, in.X, in.Y)
+		}
+	}
+	in := mustParse(t, "c", variants["bom-comment"])
+	if in.Comment != "first\nsecond" {
+		t.Errorf("comment %q, want both lines", in.Comment)
+	}
+	if in := mustParse(t, "noname.tsp", "DIMENSION: 1\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 5 5\n"); in.Name != "noname" {
+		t.Errorf("name without NAME is %q, want the file's base name", in.Name)
+	}
+}
+
+// TestEdgeCases: 1, 2 and 3 cities, all on one point, collinear, node ids
+// out of order, a fixed edge before the coordinates.
+func TestEdgeCases(t *testing.T) {
+	one := mustParse(t, "one", coordFile("EUC_2D", "1 7 7\n"))
+	if one.N != 1 || solver.TourLength(one, []int{0}) != 0 {
+		t.Errorf("one city: N %d", one.N)
+	}
+	two := mustParse(t, "two", coordFile("EUC_2D", "1 0 0\n2 0 10\n"))
+	if got := solver.TourLength(two, []int{0, 1}); got != 20 {
+		t.Errorf("two cities: length %d, want 20", got)
+	}
+	same := mustParse(t, "same", coordFile("CEIL_2D", "1 2 2\n2 2 2\n3 2 2\n"))
+	if got := solver.TourLength(same, []int{0, 1, 2}); got != 0 {
+		t.Errorf("three cities on one point: length %d, want 0", got)
+	}
+	line := mustParse(t, "line", coordFile("EUC_2D", "1 0 0\n2 0 5\n3 0 -7\n4 0 12\n"))
+	if got := solver.TourLength(line, []int{2, 0, 1, 3}); got != 38 {
+		t.Errorf("collinear: length %d, want 38", got)
+	}
+	shuffled := mustParse(t, "shuffled", coordFile("EUC_2D", "3 30 0\n1 10 0\n2 20 0\n"))
+	if shuffled.X[0] != 10 || shuffled.X[1] != 20 || shuffled.X[2] != 30 {
+		t.Errorf("ids out of order: X = %v", shuffled.X)
+	}
+	fixed := mustParse(t, "fixed", "NAME: f\nTYPE: TSP\nDIMENSION: 4\nEDGE_WEIGHT_TYPE: EUC_2D\nFIXED_EDGES_SECTION\n1 3\n4 2\n-1\nNODE_COORD_SECTION\n1 0 0\n2 1 0\n3 1 1\n4 0 1\nEOF\n")
+	if len(fixed.FixedEdges) != 2 || fixed.FixedEdges[0] != [2]int{0, 2} || fixed.FixedEdges[1] != [2]int{3, 1} {
+		t.Errorf("fixed edges %v, want [[0 2] [3 1]]", fixed.FixedEdges)
+	}
+	whole := mustParse(t, "whole", "DIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nFIXED_EDGES_SECTION\n1 2\n2 3\n3 1\nNODE_COORD_SECTION\n1 0 0\n2 1 0\n3 1 1\n")
+	if len(whole.FixedEdges) != 3 {
+		t.Errorf("fixed edges forming the whole tour: %v", whole.FixedEdges)
+	}
+	neg := mustParse(t, "neg", coordFile("EUC_2D", "1 -1.5e2 +3\n2 -150 -1\n"))
+	if neg.X[0] != -150 || neg.Y[0] != 3 || neg.Dist(0, 1) != 4 {
+		t.Errorf("signed/exponent coordinates: %v %v", neg.X, neg.Y)
+	}
+	float := mustParse(t, "floatw", "DIMENSION: 2\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: UPPER_ROW\nEDGE_WEIGHT_SECTION\n12.0\n")
+	if float.Dist(0, 1) != 12 {
+		t.Errorf("weight 12.0 read as %d", float.Dist(0, 1))
+	}
+}
+
+// TestErrors checks that bad input yields one *Error that names the file,
+// the line and the problem.
+func TestErrors(t *testing.T) {
+	head := "NAME: x\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n" // data starts on line 6
+	explicit3 := "DIMENSION: 3\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: UPPER_ROW\nEDGE_WEIGHT_SECTION\n" // data on line 5
+	cases := []struct {
+		text string
+		line int
+		msg  string
+	}{
+		{"", 1, "missing DIMENSION"},
+		{"NAME: x\nTYPE: ATSP\n", 2, "TYPE ATSP (asymmetric TSP) is not supported"},
+		{"TYPE: HCP\n", 1, "TYPE HCP"},
+		{"TYPE: CVRP\n", 1, "TYPE CVRP"},
+		{"TYPE: SOP\n", 1, "TYPE SOP"},
+		{"TYPE: TOUR\n", 1, "ReadTour"},
+		{"TYPE: FOO\n", 1, "unknown TYPE"},
+		{"DIMENSION: 3\nEDGE_WEIGHT_TYPE: XRAY1\n", 2, "EDGE_WEIGHT_TYPE XRAY1 is not supported"},
+		{"EDGE_WEIGHT_TYPE: XRAY2\n", 1, "XRAY2 is not supported"},
+		{"EDGE_WEIGHT_TYPE: SPECIAL\n", 1, "SPECIAL is not supported"},
+		{"EDGE_WEIGHT_TYPE: GEOM\n", 1, "GEOM is not supported"},
+		{"EDGE_WEIGHT_TYPE: EUC_4D\n", 1, "unknown EDGE_WEIGHT_TYPE"},
+		{"EDGE_WEIGHT_FORMAT: EDGE_LIST\n", 1, "EDGE_WEIGHT_FORMAT EDGE_LIST is not supported"},
+		{"EDGE_WEIGHT_FORMAT: DIAGONAL\n", 1, "unknown EDGE_WEIGHT_FORMAT"},
+		{"DIMENSION: 3\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: FUNCTION\nEDGE_WEIGHT_SECTION\n1 2 3\n", 4, "EDGE_WEIGHT_FORMAT FUNCTION (line 3) cannot give an EXPLICIT matrix"},
+		{"DIMENSION: -4\n", 1, "DIMENSION -4 must be at least 1"},
+		{"DIMENSION: 0\n", 1, "DIMENSION 0 must be at least 1"},
+		{"DIMENSION: 99999999999\n", 1, "DIMENSION 99999999999 is too large"},
+		{"DIMENSION: 999999999999999999999999\n", 1, "too large"},
+		{"DIMENSION: three\n", 1, "not an integer"},
+		{"DIMENSION: 3\nDIMENSION: 3\n", 2, "DIMENSION given twice (first on line 1)"},
+		{"CAPACITY: 3\n", 1, "CVRP"},
+		{"EDGE_DATA_FORMAT: EDGE_LIST\n", 1, "HCP"},
+		{"NODE_COORD_TYPE: FOURD\n", 1, "unknown NODE_COORD_TYPE"},
+		{"DISPLAY_DATA_TYPE: PICTURE\n", 1, "unknown DISPLAY_DATA_TYPE"},
+		{"hello world\n", 1, "unknown keyword"},
+		{"NAME: x\n: y\n", 2, "unexpected ':'"},
+		{"NAME: x\nDEMAND_SECTION\n", 2, "DEMAND_SECTION belongs to CVRP"},
+		{"NAME: x\nEDGE_DATA_SECTION\n", 2, "HCP"},
+		{"NAME: x\nFOO_SECTION\n", 2, "unknown section"},
+		{"NAME: x\nTOUR_SECTION\n", 2, "TOUR_SECTION in an instance file"},
+		{"NODE_COORD_SECTION\n1 0 0\n", 1, "NODE_COORD_SECTION before DIMENSION"},
+		{"DISPLAY_DATA_SECTION\n1 0 0\n", 1, "DISPLAY_DATA_SECTION before DIMENSION"},
+		{"EDGE_WEIGHT_SECTION\n1\n", 1, "EDGE_WEIGHT_SECTION before DIMENSION"},
+		{"DIMENSION: 2\nEDGE_WEIGHT_SECTION\n1\n", 2, "EDGE_WEIGHT_SECTION before EDGE_WEIGHT_TYPE"},
+		{"DIMENSION: 2\nNODE_COORD_SECTION\n1 0 0\n", 2, "before EDGE_WEIGHT_TYPE"},
+		{"DIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\n", 2, "missing NODE_COORD_SECTION"},
+		{"DIMENSION: 3\nNODE_COORD_TYPE: TWOD_COORDS\nNODE_COORD_SECTION\n1 0 0\n2 0 0\n3 0 0\n", 6, "missing EDGE_WEIGHT_TYPE"},
+		{"DIMENSION: 3\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: UPPER_ROW\n", 3, "missing EDGE_WEIGHT_SECTION"},
+		{"DIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_3D\nNODE_COORD_TYPE: TWOD_COORDS\nNODE_COORD_SECTION\n", 4, "does not fit EDGE_WEIGHT_TYPE EUC_3D"},
+		{"DIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_TYPE: NO_COORDS\nNODE_COORD_SECTION\n", 4, "NO_COORDS"},
+		{head + "1 0 0\n2 1 1\n", 7, "NODE_COORD_SECTION ended after 2 of 3 nodes (found end of file)"},
+		{head + "1 0 0\n2 1 1\nEOF\n", 8, "ended after 2 of 3 nodes (found \"EOF\")"},
+		{head + "1 0 0\n2 1\n3 2 2\n", 7, "node 2 has 1 coordinates, want 2"},
+		{head + "1 0 0\n2 1 1 1\n3 2 2\n", 7, "node 2 has extra field \"1\""},
+		{head + "1 0 0\n2 1 1\n3 2 2\n4 3 3\n", 9, "unexpected data \"4\" where a keyword should be (more data than DIMENSION declares?)"},
+		{head + "1 0 0\n1 1 1\n3 2 2\n", 7, "node id 1 given twice (first on line 6)"},
+		{head + "1 0 0\n0 1 1\n", 7, "node id 0 out of range 1..3"},
+		{head + "1 0 0\n4 1 1\n", 7, "node id 4 out of range 1..3"},
+		{head + "1 0 0\n2.5 1 1\n", 7, "node id \"2.5\" is not an integer"},
+		{head + "1 0 0\n2 NaN 1\n", 7, "not a finite number"},
+		{head + "1 0 0\n2 1 -Inf\n", 7, "not a finite number"},
+		{head + "1 0 0\n2 1 1e300\n", 7, "out of range"},
+		{head + "1 0 0\n2 1 x1\n", 7, "coordinate \"x1\" is not a number"},
+		{head + "1 0 0\n2 1 1\n3 2 2\nNODE_COORD_SECTION\n", 9, "NODE_COORD_SECTION given twice (first on line 5)"},
+		{"DIMENSION: 3\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: FULL_MATRIX\nEDGE_WEIGHT_SECTION\n0 1 2\n1 0 3\n2 4 0\n", 7, "FULL_MATRIX is not symmetric: w(3,2) = 4 but w(2,3) = 3"},
+		{explicit3 + "1 2\n", 5, "EDGE_WEIGHT_SECTION ended after 2 of 3 weights"},
+		{explicit3 + "1 2\n3 4\n", 6, "unexpected data \"4\""},
+		{explicit3 + "1 2.5 3\n", 5, "weight \"2.5\" is not an integer"},
+		{explicit3 + "1 2\n9999999999\n", 6, "out of the int32 range"},
+		{explicit3 + "1 2\n1e300\n", 6, "out of the int32 range"},
+		{explicit3 + "1 2\n-x\n", 6, "is not a number"},
+		{"DIMENSION: 3\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_SECTION\n1 2 3\n", 3, "EDGE_WEIGHT_SECTION before EDGE_WEIGHT_FORMAT"},
+		{"DIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nEDGE_WEIGHT_FORMAT: UPPER_ROW\nEDGE_WEIGHT_SECTION\n1 2 3\n", 4, "EDGE_WEIGHT_SECTION in an instance with EDGE_WEIGHT_TYPE EUC_2D"},
+		{"DIMENSION: 20000\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: UPPER_ROW\nEDGE_WEIGHT_SECTION\n1 2 3\n", 4, "EXPLICIT DIMENSION 20000 is too large (max 16384"},
+		{"DIMENSION: 3\nFIXED_EDGES_SECTION\n1 4\n-1\n", 3, "node id 4 out of range 1..3"},
+		{"DIMENSION: 3\nFIXED_EDGES_SECTION\n2 2\n-1\n", 3, "edge 2-2 is a loop"},
+		{"DIMENSION: 3\nFIXED_EDGES_SECTION\n2.0 2\n-1\n", 3, "node id \"2.0\" is not an integer"},
+		{"DIMENSION: 4\nFIXED_EDGES_SECTION\n1 2\n1 3\n4 1\n-1\n", 5, "node 1 is in more than two fixed edges"},
+		{"DIMENSION: 4\nFIXED_EDGES_SECTION\n1 2\n2 3\n3 1\n-1\n", 5, "closes a cycle that is not a whole tour"},
+		{"DIMENSION: 4\nFIXED_EDGES_SECTION\n1 2\n2 1\n-1\n", 4, "closes a cycle"},
+		{"DIMENSION: 4\nFIXED_EDGES_SECTION\n1 2\n2\n", 4, "edge from node 2 has no second node"},
+		{"FIXED_EDGES_SECTION\n1 2\n-1\n", 1, "FIXED_EDGES_SECTION before DIMENSION"},
+		{"NAME: x\nCOMMENT: " + strings.Repeat("x", MaxLineLength+10) + "\n", 2, "line too long"},
+		{head + "1 0 " + strings.Repeat("9", 1000) + "\n", 6, "token too long"},
+	}
+	for _, c := range cases {
+		_, err := Parse(strings.NewReader(c.text), "bad.tsp")
+		checkError(t, c.text, err, "bad.tsp", c.line, c.msg)
+	}
+}
+
+func checkError(t *testing.T, text string, err error, file string, line int, msg string) {
+	t.Helper()
+	short := text
+	if len(short) > 80 {
+		short = short[:80] + "..."
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Errorf("%q: error %v (%T), want *Error", short, err, err)
+		return
+	}
+	if e.File != file || e.Line != line || !strings.Contains(e.Msg, msg) {
+		t.Errorf("%q:\n got  %v\n want %s:%d: ...%s...", short, err, file, line, msg)
+	}
+	s := err.Error()
+	if strings.ContainsAny(s, "\n\r") || !strings.HasPrefix(s, fmt.Sprintf("%s:%d: ", file, line)) {
+		t.Errorf("%q: message %q is not one line FILE:LINE: problem", short, s)
+	}
+}
+
+func TestReadMissingFile(t *testing.T) {
+	_, err := Read("/nonexistent/x.tsp")
+	var e *Error
+	if !errors.As(err, &e) || e.File != "/nonexistent/x.tsp" || !strings.Contains(err.Error(), "/nonexistent/x.tsp") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+// heapGrowth returns the bytes allocated while f runs.
+func heapGrowth(f func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	f()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc
+}
+
+// TestHugeDimension: a short file claiming a huge DIMENSION fails at once,
+// without allocating by the claim.
+func TestHugeDimension(t *testing.T) {
+	cases := []struct{ text, msg string }{
+		{"NAME: big\nTYPE: TSP\nDIMENSION: 99999999999\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\nEOF\n", "too large"},
+		{"NAME: big\nTYPE: TSP\nDIMENSION: 2000000000\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 1 1\nEOF\n", "ended after 2 of 2000000000 nodes"},
+		{"NAME: big\nTYPE: TSP\nDIMENSION: 2000000000\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n2000000000 0 0\n5 1 1\nEOF\n", "ended after 2 of 2000000000 nodes"},
+		{"NAME: big\nTYPE: TSP\nDIMENSION: 16384\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: FULL_MATRIX\nEDGE_WEIGHT_SECTION\n0 1 2\nEOF\n", "ended after 3 of 268435456 weights"},
+		{"DIMENSION: 2000000000\nFIXED_EDGES_SECTION\n1 1999999999\n-1\nTOUR_SECTION\n", "TOUR_SECTION"},
+	}
+	for _, c := range cases {
+		var err error
+		grew := heapGrowth(func() { _, err = Parse(strings.NewReader(c.text), "big.tsp") })
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: error %v, want %q", c.text[:40], err, c.msg)
+		}
+		if grew > 1<<20 {
+			t.Errorf("%q: allocated %d bytes for a %d-byte file", c.text[:40], grew, len(c.text))
+		}
+	}
+}
+
+// repeatReader yields prefix, then s repeated n times, then suffix, without
+// holding them in memory.
+func repeatReader(prefix, s string, n int, suffix string) io.Reader {
+	return io.MultiReader(strings.NewReader(prefix), &repeater{s: s, n: n}, strings.NewReader(suffix))
+}
+
+type repeater struct {
+	s   string
+	n   int
+	off int
+}
+
+func (r *repeater) Read(p []byte) (int, error) {
+	k := 0
+	for k < len(p) && r.n > 0 {
+		c := copy(p[k:], r.s[r.off:])
+		k += c
+		r.off += c
+		if r.off == len(r.s) {
+			r.off = 0
+			r.n--
+		}
+	}
+	if k == 0 {
+		return 0, io.EOF
+	}
+	return k, nil
+}
+
+// TestLongLines feeds 20 MB lines: a header line, a single token, extra
+// data after a section, and (without -short) a valid matrix written on one
+// line. Each ends in an error, or a result, without holding the line in
+// memory.
+func TestLongLines(t *testing.T) {
+	const size = 20 << 20
+	head := "NAME: long\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n"
+	cases := []struct {
+		r    io.Reader
+		line int
+		msg  string
+	}{
+		{repeatReader("NAME: long\nCOMMENT: ", "x", size, "\n"), 2, "line too long"},
+		{repeatReader(head+"1 ", "7", size, " 0\n"), 6, "token too long"},
+		{repeatReader(head+"1 0 0\n2 1 1\n3 2 2\n", "4 ", size/2, "\n"), 9, "unexpected data \"4\""},
+		{repeatReader(head+"1 0 0 ", "5 ", size/2, "\n"), 6, "node 1 has extra field \"5\""},
+		{repeatReader("NAME: long\n", "\n", size, "x"), size + 2, "unknown keyword"},
+		{repeatReader("NAME: long\n", " ", size, "x"), 2, "unknown keyword"},
+	}
+	for _, c := range cases {
+		var err error
+		grew := heapGrowth(func() { _, err = Parse(c.r, "long.tsp") })
+		checkError(t, c.msg, err, "long.tsp", c.line, c.msg)
+		if grew > 8<<20 {
+			t.Errorf("%s: allocated %d bytes", c.msg, grew)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	// A valid EXPLICIT instance whose whole matrix is one 20 MB line.
+	n := 3163 // n(n-1)/2 = 5M weights of 2 bytes each
+	r := repeatReader(fmt.Sprintf("DIMENSION: %d\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: UPPER_ROW\nEDGE_WEIGHT_SECTION\n", n), "7 ", n*(n-1)/2, "\nEOF\n")
+	in, err := Parse(r, "oneline.tsp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.N != n || in.Dist(0, n-1) != 7 || in.Dist(5, 5) != 0 {
+		t.Errorf("one-line matrix: N %d, d(1,n) %d", in.N, in.Dist(0, n-1))
+	}
+}
+
+func TestFiniteCoordsOnly(t *testing.T) {
+	for _, v := range []string{"NaN", "nan", "Inf", "+Inf", "-inf", "infinity"} {
+		_, err := Parse(strings.NewReader(coordFile("EUC_2D", "1 0 "+v+"\n")), "f.tsp")
+		if err == nil {
+			t.Errorf("coordinate %s accepted", v)
+		}
+	}
+	if _, err := Parse(strings.NewReader(coordFile("EUC_2D", "1 0 1e8\n2 0 -2.68e8\n")), "f.tsp"); err != nil {
+		t.Errorf("large finite coordinates: %v", err)
+	}
+}

@@ -1,0 +1,121 @@
+package tsplib
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// WriteInstance writes in as a TSPLIB95 TYPE TSP file. A coordinate
+// instance gets a NODE_COORD_SECTION (3 coordinates for the 3-D metrics)
+// printed so that reading it back gives identical float64 values; an
+// EXPLICIT instance gets its matrix as FULL_MATRIX, with its drawing
+// coordinates as DISPLAY_DATA_SECTION. COMMENT lines and fixed edges are
+// kept.
+func WriteInstance(w io.Writer, in *solver.Instance) error {
+	if in == nil {
+		return fmt.Errorf("tsplib: WriteInstance: nil instance")
+	}
+	n := in.N
+	if n < 1 {
+		return fmt.Errorf("tsplib: WriteInstance %s: N = %d, want at least 1", in.Name, n)
+	}
+	if _, ok := solver.ParseMetric(in.Metric.String()); !ok {
+		return fmt.Errorf("tsplib: WriteInstance %s: unknown metric %v", in.Name, in.Metric)
+	}
+	explicit := in.Metric == solver.Explicit
+	if explicit && len(in.Matrix) != n*n {
+		return fmt.Errorf("tsplib: WriteInstance %s: matrix has %d entries, want %d", in.Name, len(in.Matrix), n*n)
+	}
+	hasXY := len(in.X) == n && len(in.Y) == n
+	if !explicit && !hasXY {
+		return fmt.Errorf("tsplib: WriteInstance %s: %d/%d coordinates, want %d", in.Name, len(in.X), len(in.Y), n)
+	}
+	is3D := in.Metric.Is3D()
+	if is3D && len(in.Z) != n {
+		return fmt.Errorf("tsplib: WriteInstance %s: %d z coordinates, want %d", in.Name, len(in.Z), n)
+	}
+	for _, c := range [][]float64{in.X, in.Y, in.Z} {
+		for i, v := range c {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("tsplib: WriteInstance %s: city %d has a coordinate that is not a finite number", in.Name, i+1)
+			}
+		}
+	}
+	for _, e := range in.FixedEdges {
+		if e[0] < 0 || e[0] >= n || e[1] < 0 || e[1] >= n {
+			return fmt.Errorf("tsplib: WriteInstance %s: fixed edge %d-%d out of range", in.Name, e[0]+1, e[1]+1)
+		}
+	}
+	name := in.Name
+	if name == "" {
+		name = "unnamed"
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	fmt.Fprintf(bw, "NAME : %s\n", oneLine(name))
+	writeComment(bw, in.Comment)
+	fmt.Fprintf(bw, "TYPE : TSP\nDIMENSION : %d\nEDGE_WEIGHT_TYPE : %s\n", n, in.Metric)
+	var buf []byte
+	if explicit {
+		bw.WriteString("EDGE_WEIGHT_FORMAT : FULL_MATRIX\n")
+		if hasXY {
+			bw.WriteString("DISPLAY_DATA_TYPE : TWOD_DISPLAY\n")
+		} else {
+			bw.WriteString("DISPLAY_DATA_TYPE : NO_DISPLAY\n")
+		}
+	}
+	if len(in.FixedEdges) > 0 {
+		bw.WriteString("FIXED_EDGES_SECTION\n")
+		for _, e := range in.FixedEdges {
+			fmt.Fprintf(bw, "%d %d\n", e[0]+1, e[1]+1)
+		}
+		bw.WriteString("-1\n")
+	}
+	if explicit {
+		bw.WriteString("EDGE_WEIGHT_SECTION\n")
+		for i := 0; i < n; i++ {
+			buf = buf[:0]
+			for j := 0; j < n; j++ {
+				if j > 0 {
+					buf = append(buf, ' ')
+				}
+				buf = strconv.AppendInt(buf, int64(in.Matrix[i*n+j]), 10)
+			}
+			buf = append(buf, '\n')
+			bw.Write(buf)
+		}
+		if hasXY {
+			bw.WriteString("DISPLAY_DATA_SECTION\n")
+		}
+	} else {
+		bw.WriteString("NODE_COORD_SECTION\n")
+	}
+	if hasXY {
+		for i := 0; i < n; i++ {
+			buf = strconv.AppendInt(buf[:0], int64(i)+1, 10)
+			buf = appendCoord(append(buf, ' '), in.X[i])
+			buf = appendCoord(append(buf, ' '), in.Y[i])
+			if is3D {
+				buf = appendCoord(append(buf, ' '), in.Z[i])
+			}
+			buf = append(buf, '\n')
+			bw.Write(buf)
+		}
+	}
+	bw.WriteString("EOF\n")
+	return bw.Flush()
+}
+
+// appendCoord prints v in the shortest form that parses back to exactly
+// v: plain decimals for the usual magnitudes, exponent form otherwise.
+func appendCoord(buf []byte, v float64) []byte {
+	a := math.Abs(v)
+	if v == 0 || (a >= 1e-6 && a < 1e21) {
+		return strconv.AppendFloat(buf, v, 'f', -1, 64)
+	}
+	return strconv.AppendFloat(buf, v, 'g', -1, 64)
+}
