@@ -62,7 +62,11 @@ func ParseTour(r io.Reader, filename string, n int) ([]int, error) {
 		if err != nil {
 			return nil, err
 		}
-		val := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), ":"))
+		rest = strings.TrimSpace(rest)
+		if !strings.HasPrefix(rest, ":") && !knownKeys[key] {
+			return nil, errorf(filename, t.line, "unexpected %s where a keyword should be", quote(t.text))
+		}
+		val := strings.TrimSpace(strings.TrimPrefix(rest, ":"))
 		if key != "COMMENT" {
 			if l, dup := seen[key]; dup {
 				return nil, errorf(filename, t.line, "%s given twice (first on line %d)", key, l)

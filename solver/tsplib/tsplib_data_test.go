@@ -156,3 +156,36 @@ func TestOptimalToursMatchOptima(t *testing.T) {
 		}
 	}
 }
+
+// readData reads NAME.tsp of the TSPLIB folder, skipping when absent.
+func readData(t *testing.T, name string) *solver.Instance {
+	t.Helper()
+	in, err := Read(testdata.Instance(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+// TestLoadData attaches the optimum from the folder's optima.csv, matching
+// the file name before NAME (linhp318 says NAME: lin318).
+func TestLoadData(t *testing.T) {
+	dir := testdata.Need(t)
+	rows := readOptimaRows(t, dir)
+	for _, name := range []string{"a280", "linhp318", "lin318", "ulysses16", "gr17", "sw24978"} {
+		in, err := Load(filepath.Join(dir, name+".tsp"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Optimum != rows[name].opt || in.OptimumSource != filepath.Join(dir, "optima.csv") {
+			t.Errorf("%s: optimum %d from %q, want %d from optima.csv", name, in.Optimum, in.OptimumSource, rows[name].opt)
+		}
+	}
+	in := readData(t, "a280")
+	if p := OptTourPath(in.Path, in); p != filepath.Join(dir, "opt", "a280.opt.tour") {
+		t.Errorf("OptTourPath(a280) = %q", p)
+	}
+	if p := OptTourPath(filepath.Join(dir, "gr17.tsp"), nil); p != "" {
+		t.Errorf("OptTourPath(gr17) = %q, want none", p)
+	}
+}
