@@ -33,7 +33,7 @@ type lexer struct {
 	// lastText is the line of the last non-blank byte read: where the
 	// end of the file is reported.
 	lastText int
-	buf  []byte
+	buf      []byte
 
 	peeked bool
 	tok    token

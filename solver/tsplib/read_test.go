@@ -222,7 +222,7 @@ func TestEdgeCases(t *testing.T) {
 // TestErrors checks that bad input yields one *Error that names the file,
 // the line and the problem.
 func TestErrors(t *testing.T) {
-	head := "NAME: x\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n" // data starts on line 6
+	head := "NAME: x\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n"                    // data starts on line 6
 	explicit3 := "DIMENSION: 3\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: UPPER_ROW\nEDGE_WEIGHT_SECTION\n" // data on line 5
 	cases := []struct {
 		text string
