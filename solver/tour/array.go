@@ -1,0 +1,207 @@
+package tour
+
+import "fmt"
+
+// Array is a tour stored as the sequence of cities with a position index:
+// Tour[p] is the city at position p and Pos[c] the position of city c, so
+// Next, Prev and Between are O(1) and a 2-opt move costs the length of the
+// shorter side (Bentley 1992). Positions are cyclic: position p and
+// p+n are the same.
+type Array struct {
+	Tour []int
+	Pos  []int
+}
+
+// NewArray returns the array form of tour t. t is copied: the Array owns
+// its slices.
+func NewArray(t []int) *Array {
+	a := &Array{Tour: append([]int(nil), t...), Pos: make([]int, len(t))}
+	for p, c := range a.Tour {
+		a.Pos[c] = p
+	}
+	return a
+}
+
+// Len returns the number of cities.
+func (a *Array) Len() int { return len(a.Tour) }
+
+// At returns the city at position p (cyclic: any integer p is allowed).
+func (a *Array) At(p int) int { return a.Tour[a.wrap(p)] }
+
+// wrap maps any integer position into 0..n-1.
+func (a *Array) wrap(p int) int {
+	n := len(a.Tour)
+	p %= n
+	if p < 0 {
+		p += n
+	}
+	return p
+}
+
+// Next returns the city after c.
+func (a *Array) Next(c int) int {
+	p := a.Pos[c] + 1
+	if p == len(a.Tour) {
+		p = 0
+	}
+	return a.Tour[p]
+}
+
+// Prev returns the city before c.
+func (a *Array) Prev(c int) int {
+	p := a.Pos[c] - 1
+	if p < 0 {
+		p = len(a.Tour) - 1
+	}
+	return a.Tour[p]
+}
+
+// Between reports whether b lies on the forward path from a to c, ends
+// included.
+func (a *Array) Between(x, b, c int) bool {
+	px, pb, pc := a.Pos[x], a.Pos[b], a.Pos[c]
+	if px <= pc {
+		return px <= pb && pb <= pc
+	}
+	return pb >= px || pb <= pc
+}
+
+// Reverse2Opt reverses the cities at positions i..j (inclusive, cyclic:
+// i > j wraps around the end). It reverses whichever of that segment and
+// its complement is shorter; both give the same cyclic tour (possibly
+// traversed the other way), so callers must re-read positions through
+// Pos afterwards rather than assume which cities moved.
+func (a *Array) Reverse2Opt(i, j int) {
+	n := len(a.Tour)
+	if n < 2 {
+		return
+	}
+	i, j = a.wrap(i), a.wrap(j)
+	l := j - i + 1 // segment length
+	if l <= 0 {
+		l += n
+	}
+	if 2*l > n {
+		i, j, l = a.wrap(j+1), a.wrap(i-1), n-l
+	}
+	for k := 0; k < l/2; k++ {
+		p, q := i+k, j-k
+		if p >= n {
+			p -= n
+		}
+		if q < 0 {
+			q += n
+		}
+		cp, cq := a.Tour[p], a.Tour[q]
+		a.Tour[p], a.Tour[q] = cq, cp
+		a.Pos[cq], a.Pos[cp] = p, q
+	}
+}
+
+// Apply2Opt performs the 2-opt move that Delta2Opt(in, a, i, j) prices:
+// edges (t[i], t[i+1]) and (t[j], t[j+1]) become (t[i], t[j]) and
+// (t[i+1], t[j+1]), by reversing positions i+1..j (or the shorter
+// complement). i == j is a no-op.
+func (a *Array) Apply2Opt(i, j int) {
+	if a.wrap(i) == a.wrap(j) {
+		return
+	}
+	a.Reverse2Opt(i+1, j)
+}
+
+// Swap exchanges the cities at positions i and j.
+func (a *Array) Swap(i, j int) {
+	i, j = a.wrap(i), a.wrap(j)
+	ci, cj := a.Tour[i], a.Tour[j]
+	a.Tour[i], a.Tour[j] = cj, ci
+	a.Pos[cj], a.Pos[ci] = i, j
+}
+
+// Relocate moves city c to between city u and its successor (LWSA's
+// move, Lam et al.), shifting the cities of the shorter side by one. u ==
+// c or u == Prev(c) leave the tour as it is.
+func (a *Array) Relocate(c, u int) { a.OrOpt(a.Pos[c], 1, u, false) }
+
+// OrOpt moves the segment of l cities at positions i..i+l-1 (cyclic) to
+// between city u and its successor, in its own orientation or reversed.
+// It shifts the cities on the shorter side of the move by l. A u inside
+// the segment or just before it (no move) leaves the tour as it is, as
+// does l < 1 or l > n-2.
+func (a *Array) OrOpt(i, l, u int, reversed bool) {
+	n := len(a.Tour)
+	if l < 1 || l > n-2 {
+		return
+	}
+	i = a.wrap(i)
+	pu := a.Pos[u]
+	off := pu - i // offset of u from the segment start
+	if off < 0 {
+		off += n
+	}
+	if off < l || off == n-1 {
+		return
+	}
+	var buf [8]int
+	seg := buf[:0]
+	if l > len(buf) {
+		seg = make([]int, 0, l)
+	}
+	for k := range l {
+		seg = append(seg, a.Tour[a.wrap(i+k)])
+	}
+	put := func(p, c int) {
+		a.Tour[p] = c
+		a.Pos[c] = p
+	}
+	first := 0 // position where the segment lands
+	if fwd := off - l + 1; fwd <= n-l-fwd {
+		// Shift the fwd cities after the segment (up to u) back by l.
+		for k := range fwd {
+			put(a.wrap(i+k), a.Tour[a.wrap(i+l+k)])
+		}
+		first = a.wrap(i + fwd)
+	} else {
+		// Shift the cities after u up to the segment forward by l.
+		for k := range n - l - fwd {
+			src := a.wrap(i - 1 - k)
+			put(a.wrap(src+l), a.Tour[src])
+		}
+		first = a.wrap(pu + 1)
+	}
+	for k, c := range seg {
+		if reversed {
+			c = seg[l-1-k]
+		}
+		put(a.wrap(first+k), c)
+	}
+}
+
+// Set replaces the tour by t (same length), reusing the slices.
+func (a *Array) Set(t []int) {
+	if len(t) != len(a.Tour) {
+		a.Tour = make([]int, len(t))
+		a.Pos = make([]int, len(t))
+	}
+	copy(a.Tour, t)
+	for p, c := range a.Tour {
+		a.Pos[c] = p
+	}
+}
+
+// Clone returns an independent copy of a.
+func (a *Array) Clone() *Array {
+	return &Array{Tour: append([]int(nil), a.Tour...), Pos: append([]int(nil), a.Pos...)}
+}
+
+// Check verifies that Tour is a permutation and Pos its inverse.
+func (a *Array) Check() error {
+	if len(a.Pos) != len(a.Tour) {
+		return fmt.Errorf("tour has %d cities, position index %d", len(a.Tour), len(a.Pos))
+	}
+	for p, c := range a.Tour {
+		if c < 0 || c >= len(a.Tour) || a.Pos[c] != p {
+			return fmt.Errorf("position %d holds city %d but the index disagrees", p, c)
+		}
+	}
+	return nil
+}
