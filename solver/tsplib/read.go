@@ -647,6 +647,13 @@ func (p *parser) build() (*solver.Instance, error) {
 		if p.x == nil {
 			return nil, p.errf(end, "missing NODE_COORD_SECTION (EDGE_WEIGHT_TYPE %s)", p.metric)
 		}
+		if p.metric.Is3D() != (p.z != nil) {
+			d := 2
+			if p.z != nil {
+				d = 3
+			}
+			return nil, p.errf(p.seen["EDGE_WEIGHT_TYPE"], "EDGE_WEIGHT_TYPE %s does not fit the %d-D NODE_COORD_SECTION (line %d)", p.metric, d, p.seen["NODE_COORD_SECTION"])
+		}
 		in.X, in.Y, in.Z = p.x, p.y, p.z
 	}
 	in.Prepare()
