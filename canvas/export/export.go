@@ -1,0 +1,274 @@
+// Package export draws a TSP tour as a PNG, SVG or PDF picture through
+// gonum/plot's vg backends (vgimg, vgsvg, vgpdf). It knows nothing of Fyne,
+// so the command line links it without the GUI toolkit; package canvas
+// re-exports it for the app (canvas.Export).
+package export
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// Formats Write supports.
+const (
+	FormatPNG = "png"
+	FormatSVG = "svg"
+	FormatPDF = "pdf"
+)
+
+// MaxSize bounds the width and height of an exported picture.
+const MaxSize = 16384
+
+// DotLimit is the number of cities above which Write draws no dots, only
+// the tour: beyond it dots would merge into a grey blot and cost time.
+const DotLimit = 20000
+
+// Colours of an exported picture.
+var (
+	exportBackground = color.White
+	exportTour       = color.RGBA{R: 0x1f, G: 0x4e, B: 0x9a, A: 0xff}
+	exportBest       = color.RGBA{R: 0xb0, G: 0xb8, B: 0xc8, A: 0xff}
+	exportOptimal    = color.RGBA{R: 0x6c, G: 0xc0, B: 0x70, A: 0x90}
+	exportCity       = color.RGBA{R: 0xc0, G: 0x39, B: 0x2b, A: 0xff}
+	exportText       = color.Black
+)
+
+// Picture is what an exported picture shows (the same fields as
+// canvas.Scene).
+type Picture struct {
+	Instance *solver.Instance
+	Tour     []int  // tour to draw (0-based); nil draws the cities alone
+	Best     []int  // optional second tour (the best so far), drawn beneath Tour
+	Optimal  []int  // optional optimal tour overlay, drawn faint
+	Title    string // e.g. "a280 — 2587 (0.31% above 2579)"
+}
+
+// FormatOf returns the export format named by path's extension: "png",
+// "svg" or "pdf" (any letter case), or an error naming the file.
+func FormatOf(path string) (string, error) {
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+	switch ext {
+	case FormatPNG, FormatSVG, FormatPDF:
+		return ext, nil
+	case "":
+		return "", fmt.Errorf("%s: no file extension: want .png, .svg or .pdf", path)
+	}
+	return "", fmt.Errorf("%s: unknown picture format %q: want .png, .svg or .pdf", path, "."+ext)
+}
+
+// Height returns the height Write uses for width when none is
+// given: the instance's aspect ratio plus room for the title.
+func Height(s Picture, width int) int {
+	if s.Instance == nil || !s.Instance.HasCoords() {
+		return width
+	}
+	minX, minY, maxX, maxY := bounds(s.Instance)
+	bw, bh := maxX-minX, maxY-minY
+	m, title := layout(width)
+	inner := float64(width) - 2*m
+	h := inner
+	switch {
+	case bw > 0 && bh > 0:
+		h = inner * bh / bw
+	case bw > 0:
+		h = inner / 4 // collinear along x: a thin strip
+	}
+	h = math.Max(h, inner/4)
+	h = math.Min(h, 4*inner)
+	return min(MaxSize, int(math.Ceil(h+2*m+title)))
+}
+
+// Write draws s as a picture of width × height pixels (points for SVG and
+// PDF) in format "png", "svg" or "pdf" and writes it to w: the optimal tour
+// as a faint overlay when set, the best tour beneath the tour, the tour as
+// a closed polyline, the cities as dots (none above DotLimit cities) and
+// the title at the top. The aspect ratio of the instance is kept. A height
+// of 0 or less takes Height. An instance without coordinates
+// (EXPLICIT without DISPLAY_DATA_SECTION) or an invalid tour is an error.
+func Write(w io.Writer, format string, s Picture, width, height int) error {
+	in := s.Instance
+	if in == nil {
+		return fmt.Errorf("export: no instance to draw")
+	}
+	if !in.HasCoords() {
+		return fmt.Errorf("export: %s has no coordinates to draw (an EXPLICIT instance without DISPLAY_DATA_SECTION)", in.Name)
+	}
+	for _, t := range []struct {
+		name string
+		tour []int
+	}{{"tour", s.Tour}, {"best tour", s.Best}, {"optimal tour", s.Optimal}} {
+		if t.tour != nil {
+			if err := solver.ValidateTour(t.tour, in.N); err != nil {
+				return fmt.Errorf("export: %s: %v", t.name, err)
+			}
+		}
+	}
+	if width <= 0 || width > MaxSize {
+		return fmt.Errorf("export: width %d out of range 1..%d", width, MaxSize)
+	}
+	if height <= 0 {
+		height = Height(s, width)
+	}
+	if height > MaxSize {
+		return fmt.Errorf("export: height %d out of range 1..%d", height, MaxSize)
+	}
+	W, H := vg.Length(width), vg.Length(height)
+	switch format {
+	case FormatPNG:
+		// 72 dpi makes one point one pixel.
+		c := vgimg.NewWith(vgimg.UseWH(W, H), vgimg.UseDPI(72), vgimg.UseBackgroundColor(exportBackground))
+		draw(c, s, width, height)
+		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
+		return err
+	case FormatSVG:
+		c := vgsvg.New(W, H)
+		fillBackground(c, W, H)
+		draw(c, s, width, height)
+		_, err := c.WriteTo(w)
+		return err
+	case FormatPDF:
+		c := vgpdf.New(W, H)
+		fillBackground(c, W, H)
+		draw(c, s, width, height)
+		_, err := c.WriteTo(w)
+		return err
+	}
+	return fmt.Errorf("export: unknown format %q (want png, svg or pdf)", format)
+}
+
+func fillBackground(c vg.Canvas, w, h vg.Length) {
+	var p vg.Path
+	p.Move(vg.Point{})
+	p.Line(vg.Point{X: w})
+	p.Line(vg.Point{X: w, Y: h})
+	p.Line(vg.Point{Y: h})
+	p.Close()
+	c.SetColor(exportBackground)
+	c.Fill(p)
+}
+
+// layout returns the margin and the title band height for a width.
+func layout(width int) (margin, title float64) {
+	margin = math.Max(4, math.Min(24, float64(width)/40))
+	return margin, titleSize(width) * 2
+}
+
+func titleSize(width int) float64 { return math.Max(6, math.Min(18, float64(width)/45)) }
+
+func bounds(in *solver.Instance) (minX, minY, maxX, maxY float64) {
+	minX, minY = math.Inf(1), math.Inf(1)
+	maxX, maxY = math.Inf(-1), math.Inf(-1)
+	for i := 0; i < in.N; i++ {
+		minX, maxX = math.Min(minX, in.X[i]), math.Max(maxX, in.X[i])
+		minY, maxY = math.Min(minY, in.Y[i]), math.Max(maxY, in.Y[i])
+	}
+	return
+}
+
+// project returns the map from a city to its point on a width × height
+// picture (origin bottom left, y up): the cities' bounding box scaled to
+// fit below the title, aspect ratio kept, centred.
+func project(in *solver.Instance, width, height int) func(i int) vg.Point {
+	m, titleH := layout(width)
+	areaW := math.Max(1, float64(width)-2*m)
+	areaH := math.Max(1, float64(height)-2*m-titleH)
+	minX, minY, maxX, maxY := bounds(in)
+	bw, bh := maxX-minX, maxY-minY
+	scale := math.Inf(1)
+	if bw > 0 {
+		scale = areaW / bw
+	}
+	if bh > 0 {
+		scale = math.Min(scale, areaH/bh)
+	}
+	if math.IsInf(scale, 1) {
+		scale = 1 // all cities on one point
+	}
+	offX := m + (areaW-bw*scale)/2
+	offY := m + (areaH-bh*scale)/2
+	return func(i int) vg.Point {
+		return vg.Point{X: vg.Length(offX + (in.X[i]-minX)*scale), Y: vg.Length(offY + (in.Y[i]-minY)*scale)}
+	}
+}
+
+// draw paints s on c (origin bottom left, y up, as TSPLIB coordinates).
+func draw(c vg.Canvas, s Picture, width, height int) {
+	in := s.Instance
+	m, titleH := layout(width)
+	pt := project(in, width, height)
+	n := in.N
+	lineW := 1.5
+	switch {
+	case n > 20000:
+		lineW = 0.4
+	case n > 2000:
+		lineW = 0.7
+	case n > 300:
+		lineW = 1
+	}
+	stroke := func(t []int, clr color.Color, wd float64) {
+		if len(t) < 2 {
+			return
+		}
+		var p vg.Path
+		p.Move(pt(t[0]))
+		for _, city := range t[1:] {
+			p.Line(pt(city))
+		}
+		p.Close()
+		c.SetColor(clr)
+		c.SetLineWidth(vg.Length(wd))
+		c.Stroke(p)
+	}
+	stroke(s.Optimal, exportOptimal, lineW*3)
+	stroke(s.Best, exportBest, lineW*1.5)
+	stroke(s.Tour, exportTour, lineW)
+
+	if n <= DotLimit {
+		r := 2.5
+		switch {
+		case n > 5000:
+			r = 0.7
+		case n > 1000:
+			r = 1.2
+		case n > 200:
+			r = 1.8
+		}
+		c.SetColor(exportCity)
+		var p vg.Path
+		for i := 0; i < n; i++ {
+			q := pt(i)
+			p.Move(vg.Point{X: q.X + vg.Length(r), Y: q.Y})
+			p.Arc(q, vg.Length(r), 0, 2*math.Pi)
+			p.Close()
+		}
+		c.Fill(p)
+	}
+
+	title := s.Title
+	if title == "" {
+		title = fmt.Sprintf("%s — %d cities", in.Name, n)
+	}
+	face := font.DefaultCache.Lookup(font.Font{Typeface: "Liberation", Variant: "Sans"}, font.Length(titleSize(width)))
+	if face.Face != nil {
+		c.SetColor(exportText)
+		base := float64(height) - m/2 - titleH*0.75
+		c.FillString(face, vg.Point{X: vg.Length(m), Y: vg.Length(base)}, title)
+	}
+}
+
+// plot registers the Liberation fonts with font.DefaultCache in its init.
+var _ = plot.DefaultFont

@@ -1,0 +1,194 @@
+package export
+
+import (
+	"bytes"
+	"encoding/xml"
+	"image"
+	"image/png"
+	"io"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// ring returns n cities on a circle and the angular tour.
+func ring(n int) (*solver.Instance, []int) {
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range n {
+		a := 2 * math.Pi * float64(i) / float64(n)
+		x[i], y[i] = 500+400*math.Cos(a), 300+200*math.Sin(a)
+	}
+	return solver.NewCoordInstance("ring", solver.Euc2D, x, y, nil), solver.IdentityTour(n)
+}
+
+func TestFormatOf(t *testing.T) {
+	for path, want := range map[string]string{"a.png": "png", "dir/B.SVG": "svg", "x.y.pdf": "pdf"} {
+		if got, err := FormatOf(path); err != nil || got != want {
+			t.Errorf("FormatOf(%q) = %q, %v; want %q", path, got, err, want)
+		}
+	}
+	for _, path := range []string{"a.jpg", "noext", "a.png.txt"} {
+		_, err := FormatOf(path)
+		if err == nil || !strings.Contains(err.Error(), path) {
+			t.Errorf("FormatOf(%q): err = %v, want an error naming the file", path, err)
+		}
+	}
+}
+
+func TestExportPNGDrawsTour(t *testing.T) {
+	in, tour := ring(12)
+	s := Picture{Instance: in, Tour: tour, Title: "ring — 12 cities"}
+	const w = 400
+	h := Height(s, w)
+	var buf bytes.Buffer
+	if err := Write(&buf, FormatPNG, s, w, h); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&buf)
+	if err != nil {
+		t.Fatalf("not a PNG: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != w || b.Dy() != h {
+		t.Fatalf("size %v, want %dx%d", b, w, h)
+	}
+	// Aspect ratio kept: the ring is twice as wide as tall.
+	if h >= w {
+		t.Errorf("height %d for a 2:1 instance at width %d", h, w)
+	}
+	pt := project(in, w, h)
+	dark := func(x, y float64) bool {
+		// Look in a 3×3 neighbourhood: antialiased thin lines.
+		for dx := -1; dx <= 1; dx++ {
+			for dy := -1; dy <= 1; dy++ {
+				r, g, b, _ := img.At(int(x)+dx, h-int(y)+dy).RGBA()
+				if r+g+b < 3*0xe000 {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for i := range tour {
+		a, b := pt(tour[i]), pt(tour[(i+1)%len(tour)])
+		mx, my := float64(a.X+b.X)/2, float64(a.Y+b.Y)/2
+		if !dark(mx, my) {
+			t.Errorf("edge %d-%d: no ink at its midpoint (%.0f,%.0f)", tour[i], tour[(i+1)%len(tour)], mx, my)
+		}
+	}
+	// The ring's centre is empty, the title band is not.
+	c := pt(0)
+	cx, cy := float64(w)/2, float64(c.Y)
+	if dark(cx, cy) {
+		t.Errorf("ink at the empty centre (%.0f,%.0f)", cx, cy)
+	}
+	if !hasInk(img, image.Rect(0, 0, w, 24)) {
+		t.Error("no title drawn at the top")
+	}
+}
+
+func hasInk(img image.Image, r image.Rectangle) bool {
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if cr, cg, cb, _ := img.At(x, y).RGBA(); cr+cg+cb < 3*0xc000 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func TestExportSVG(t *testing.T) {
+	in, tour := ring(30)
+	var buf bytes.Buffer
+	if err := Write(&buf, FormatSVG, Picture{Instance: in, Tour: tour, Optimal: tour}, 300, 0); err != nil {
+		t.Fatal(err)
+	}
+	dec := xml.NewDecoder(&buf)
+	paths, svgRoot := 0, false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("SVG does not parse as XML: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			if se.Name.Local == "svg" {
+				svgRoot = true
+			}
+			if se.Name.Local == "path" {
+				paths++
+			}
+		}
+	}
+	if !svgRoot || paths < 3 {
+		t.Errorf("svg root %v, %d paths: want an <svg> with tour, overlay and dots", svgRoot, paths)
+	}
+}
+
+func TestExportPDF(t *testing.T) {
+	in, tour := ring(30)
+	var buf bytes.Buffer
+	if err := Write(&buf, FormatPDF, Picture{Instance: in, Tour: tour}, 300, 200); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	if !bytes.HasPrefix(b, []byte("%PDF-")) || !bytes.Contains(b[max(0, len(b)-32):], []byte("%%EOF")) {
+		t.Errorf("not a PDF: starts %q, ends %q", b[:min(8, len(b))], b[max(0, len(b)-16):])
+	}
+}
+
+func TestExportErrors(t *testing.T) {
+	in, tour := ring(5)
+	explicit := solver.NewMatrixInstance("mat", 3, []int32{0, 1, 2, 1, 0, 3, 2, 3, 0})
+	cases := []struct {
+		name   string
+		s      Picture
+		format string
+		width  int
+		want   string
+	}{
+		{"explicit", Picture{Instance: explicit}, "png", 100, "no coordinates"},
+		{"nil", Picture{}, "png", 100, "no instance"},
+		{"bad tour", Picture{Instance: in, Tour: []int{0, 1, 1, 2, 3}}, "svg", 100, "visited twice"},
+		{"short tour", Picture{Instance: in, Tour: tour[:3]}, "svg", 100, "tour has 3 cities"},
+		{"format", Picture{Instance: in}, "gif", 100, "unknown format"},
+		{"width", Picture{Instance: in}, "png", 0, "width 0"},
+	}
+	for _, c := range cases {
+		err := Write(io.Discard, c.format, c.s, c.width, 0)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want it to mention %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestExportDegenerate(t *testing.T) {
+	// All cities on one point, and collinear cities: no division by zero.
+	same := solver.NewCoordInstance("same", solver.Euc2D, []float64{5, 5, 5}, []float64{7, 7, 7}, nil)
+	line := solver.NewCoordInstance("line", solver.Euc2D, []float64{0, 1, 2, 3}, []float64{0, 0, 0, 0}, nil)
+	one := solver.NewCoordInstance("one", solver.Euc2D, []float64{1}, []float64{1}, nil)
+	for _, in := range []*solver.Instance{same, line, one} {
+		for _, f := range []string{FormatPNG, FormatSVG, FormatPDF} {
+			if err := Write(io.Discard, f, Picture{Instance: in, Tour: solver.IdentityTour(in.N)}, 120, 0); err != nil {
+				t.Errorf("%s %s: %v", in.Name, f, err)
+			}
+		}
+	}
+}
+
+func BenchmarkExport100k(b *testing.B) {
+	in, tour := ring(100000)
+	for _, f := range []string{FormatPNG, FormatSVG, FormatPDF} {
+		b.Run(f, func(b *testing.B) {
+			for b.Loop() {
+				if err := Write(io.Discard, f, Picture{Instance: in, Tour: tour}, 1600, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
