@@ -1,0 +1,92 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// engine is a GPU engine of a CUDA build.
+type engine struct {
+	base
+	solve func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error)
+}
+
+var _ solver.Engine = engine{}
+
+// Available reports whether a CUDA device can run the kernels: nil, or an
+// error wrapping ErrNoDriver or ErrNoDevice that says what is missing.
+func (engine) Available() error {
+	_, err := getDevice()
+	return err
+}
+
+// Solve runs the engine on the GPU (see the package documentation).
+func (e engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	if _, err := metricCode(in); err != nil {
+		return solver.Result{}, err
+	}
+	return e.solve(ctx, e, in, p, snaps)
+}
+
+func init() {
+	impl := map[string]func(context.Context, solver.Engine, *solver.Instance, solver.Params, chan solver.Snapshot) (solver.Result, error){
+		AlgoPSPM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
+			return solvePSPM(ctx, e, in, p, s, p.Blocks, p.Threads)
+		},
+		AlgoSSPM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
+			return solvePSPM(ctx, e, in, p, s, 1, p.Threads)
+		},
+		AlgoPSSM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
+			return solvePSPM(ctx, e, in, p, s, p.Blocks, 1)
+		},
+		AlgoTwoOptClimb: twoOptClimb,
+		AlgoTwoOptILS: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
+			return twoOptILS(ctx, e, in, p, s, false)
+		},
+		AlgoAuto: solveAuto,
+	}
+	for _, a := range algorithms {
+		solver.Register(engine{base{a.name, a.desc}, impl[a.name]})
+	}
+}
+
+// solveAuto is the GPU auto engine: the GPU's whole-neighbourhood 2-opt
+// descends from a greedy tour (many moves per pass, where it beats the
+// CPU most, on large n), then the CPU auto engine, when registered, spends
+// the rest of the time from that tour; without it, GPU 2opt-ils does.
+func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	start := time.Now()
+	if p.TimeLimit <= 0 {
+		p.TimeLimit = 10 * time.Second
+	}
+	cpu, err := solver.Lookup(AlgoAuto, solver.BackendCPU)
+	if err != nil || cpu.Available() != nil {
+		r, err := twoOptILS(ctx, e, in, p, snaps, false)
+		r.Algorithm = AlgoAuto
+		return r, err
+	}
+	q := p
+	r1, err := twoOptILS(ctx, e, in, q, nil, true)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	q.Start = r1.Tour
+	q.Backend = solver.BackendCPU
+	q.TimeLimit = p.TimeLimit - time.Since(start)
+	if q.TimeLimit <= 0 || ctx.Err() != nil {
+		return solver.Finish(in, e, p, r1.Tour, r1.Moves, r1.Steps, start, true, r1.Device)
+	}
+	r2, err := cpu.Solve(ctx, in, q, snaps)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	t := r2.Tour
+	if r1.Length < r2.Length {
+		t = r1.Tour
+	}
+	return solver.Finish(in, e, p, t, r1.Moves+r2.Moves, r1.Steps+r2.Steps, start, r2.Stopped, r1.Device+" + "+r2.Device)
+}

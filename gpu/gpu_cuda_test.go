@@ -1,0 +1,379 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+	"time"
+
+	"gorgonia.org/cu"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tsplib"
+)
+
+// needDevice skips the test with the reason when no GPU can run kernels.
+func needDevice(t testing.TB) *device {
+	t.Helper()
+	d, err := getDevice()
+	if err != nil {
+		t.Skipf("no usable CUDA device: %v", err)
+	}
+	return d
+}
+
+func randomInstance(n int, m solver.Metric, scale float64, seed uint64) *solver.Instance {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] = math.Floor(rng.Float64() * scale)
+		y[i] = math.Floor(rng.Float64() * scale)
+	}
+	return solver.NewCoordInstance(fmt.Sprintf("rand%d", n), m, x, y, nil)
+}
+
+func TestIntDistMatchesCPU(t *testing.T) {
+	d := needDevice(t)
+	for _, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D, solver.Att} {
+		in := randomInstance(2000, m, 20000, 3)
+		code, _ := metricCode(in)
+		const pairs = 100000
+		rng := rand.New(rand.NewPCG(9, 9))
+		a, b := make([]int32, pairs), make([]int32, pairs)
+		for k := range a {
+			a[k], b[k] = int32(rng.IntN(in.N)), int32(rng.IntN(in.N))
+		}
+		got := make([]int32, pairs)
+		err := d.do(func() error {
+			var bufs buffers
+			defer bufs.freeAll()
+			xy, _ := bufs.alloc(int64(8 * in.N))
+			pa, _ := bufs.alloc(4 * pairs)
+			pb, _ := bufs.alloc(4 * pairs)
+			po, err := bufs.alloc(4 * pairs)
+			if err != nil {
+				return err
+			}
+			htod(xy, shiftedCoords(in))
+			htod(pa, a)
+			htod(pb, b)
+			if err := d.launch("dist_check_"+metricSuffix[code], (pairs+255)/256, 1, 256, 0, d.stream, xy, pa, pb, int64(pairs), po); err != nil {
+				return err
+			}
+			if err := d.stream.Synchronize(); err != nil {
+				return err
+			}
+			return dtoh(got, po)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		off := 0
+		for k := range a {
+			want := in.Dist(int(a[k]), int(b[k]))
+			if diff := int64(got[k]) - want; diff != 0 {
+				off++
+				if diff > 1 || diff < -1 {
+					t.Fatalf("%s: d(%d,%d) GPU %d, CPU %d", m, a[k], b[k], got[k], want)
+				}
+			}
+		}
+		// Fast-math square roots may round a distance at a .5 tie the other
+		// way; the engines' lengths are recomputed exactly on the CPU.
+		if off > pairs/10000 {
+			t.Errorf("%s: %d of %d GPU distances differ from the CPU's by one", m, off, pairs)
+		}
+		t.Logf("%s: %d of %d distances differ by one", m, off, pairs)
+	}
+}
+
+// cpuFloatDelta is the 2-opt delta of (i, j) in float64 on the kernel's
+// scaled coordinates.
+func cpuFloatDelta(pts []float32, i, j, n int) float64 {
+	p := func(k int) (float64, float64) { return float64(pts[4*k]), float64(pts[4*k+1]) }
+	dist := func(a, b int) float64 {
+		ax, ay := p(a)
+		bx, by := p(b)
+		return math.Hypot(ax-bx, ay-by)
+	}
+	return dist(i, j) + dist(i+1, (j+1)%n) - dist(i, i+1) - dist(j, (j+1)%n)
+}
+
+func TestDebugDeltasMatchCPU(t *testing.T) {
+	needDevice(t)
+	for _, m := range []solver.Metric{solver.Euc2D, solver.Att} {
+		in := randomInstance(300, m, 10000, 5)
+		tr := randomTour(in.N, rand.New(rand.NewPCG(1, 2)))
+		got, pts, err := debugDeltas(in, tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := in.N
+		checked := 0
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				g := got[i*n+j]
+				if !validMove(i, j, n) {
+					if !math.IsInf(float64(g), 1) {
+						t.Fatalf("(%d,%d) is no move but got delta %v", i, j, g)
+					}
+					continue
+				}
+				f := cpuFloatDelta(pts, i, j, n)
+				if math.Abs(float64(g)-f) > 1e-5*40000+1e-3 {
+					t.Fatalf("%s (%d,%d): GPU %v, CPU float %v", m, i, j, g, f)
+				}
+				// Four TSPLIB roundings: the exact integer delta is within 2 of
+				// the real-valued one (ATT: its pseudo-Euclidean rounding).
+				ex := float64(exactDelta(in, tr, i, j))
+				if math.Abs(ex-f/rawScale(in)) > 4.01 {
+					t.Fatalf("%s (%d,%d): exact %v, float %v", m, i, j, ex, f/rawScale(in))
+				}
+				checked++
+			}
+		}
+		if checked != int(movesPerPass(n)) {
+			t.Fatalf("checked %d moves, want %d", checked, movesPerPass(n))
+		}
+	}
+}
+
+func TestEvalTilesFindTileMinimum(t *testing.T) {
+	needDevice(t)
+	for _, n := range []int{5, 7, 1000, 1025, 2500} {
+		in := randomInstance(n, solver.Euc2D, 50000, uint64(n))
+		tr := randomTour(n, rand.New(rand.NewPCG(uint64(n), 3)))
+		tbs, err := evalTiles(in, tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pts := make([]float32, 4*n)
+		tourPoints(shiftedCoords(in), 1, tr, pts)
+		T, tiles := evalGrid(n)
+		if len(tbs) != tiles {
+			t.Fatalf("n=%d: %d tiles, want %d", n, len(tbs), tiles)
+		}
+		k := 0
+		for bi := 0; bi < T; bi++ {
+			for bj := bi; bj < T; bj++ {
+				want, wi, wj := math.Inf(1), -1, -1
+				for i := bi * evalTile; i < min(n, (bi+1)*evalTile); i++ {
+					for j := bj * evalTile; j < min(n, (bj+1)*evalTile); j++ {
+						if validMove(i, j, n) {
+							if f := cpuFloatDelta(pts, i, j, n); f < want {
+								want, wi, wj = f, i, j
+							}
+						}
+					}
+				}
+				g := tbs[k]
+				k++
+				if wi < 0 {
+					if g.I >= 0 {
+						t.Fatalf("n=%d tile (%d,%d): no move, GPU reported (%d,%d)", n, bi, bj, g.I, g.J)
+					}
+					continue
+				}
+				if !validMove(int(g.I), int(g.J), n) {
+					t.Fatalf("n=%d tile (%d,%d): GPU reported invalid move (%d,%d)", n, bi, bj, g.I, g.J)
+				}
+				gf := cpuFloatDelta(pts, int(g.I), int(g.J), n)
+				if math.Abs(gf-float64(g.Delta)) > 0.05 || gf > want+0.05 {
+					t.Fatalf("n=%d tile (%d,%d): GPU (%d,%d) delta %v (CPU %v), CPU best (%d,%d) %v", n, bi, bj, g.I, g.J, g.Delta, gf, wi, wj, want)
+				}
+				ex := exactDelta(in, tr, int(g.I), int(g.J))
+				if math.Abs(float64(ex)-gf) > 2.01 {
+					t.Fatalf("n=%d: exact delta %d of the reported move, float %v", n, ex, gf)
+				}
+			}
+		}
+	}
+}
+
+func quickParams(seed uint64) solver.Params {
+	return solver.Params{T0: 100, TEnd: 1, Alpha: 0.8, Sweeps: 2, K: 5, Seed: seed, Blocks: 64, TimeLimit: 300 * time.Millisecond}
+}
+
+func TestEnginesReturnValidTours(t *testing.T) {
+	needDevice(t)
+	in := randomInstance(200, solver.Euc2D, 1000, 11)
+	for _, a := range algorithms {
+		e, err := solver.Lookup(a.name, solver.BackendGPU)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snaps := solver.Latest()
+		r, err := e.Solve(context.Background(), in, quickParams(1), snaps)
+		if err != nil {
+			t.Fatalf("%s: %v", a.name, err)
+		}
+		if err := solver.ValidateTour(r.Tour, in.N); err != nil {
+			t.Fatalf("%s: %v", a.name, err)
+		}
+		if r.Length != solver.TourLength(in, r.Tour) || r.Moves <= 0 {
+			t.Fatalf("%s: length %d (exact %d), moves %d", a.name, r.Length, solver.TourLength(in, r.Tour), r.Moves)
+		}
+		select {
+		case s := <-snaps:
+			if s.BestLength <= 0 || solver.ValidateTour(s.Best, in.N) != nil {
+				t.Fatalf("%s: bad snapshot %d", a.name, s.BestLength)
+			}
+		default:
+			t.Fatalf("%s sent no snapshot", a.name)
+		}
+		t.Logf("%s: %d in %v, %.3g moves/s on %s", a.name, r.Length, r.Elapsed, r.MovesPerSecond(), r.Device)
+	}
+}
+
+func TestPSPMSameSeedSameResult(t *testing.T) {
+	needDevice(t)
+	in := randomInstance(150, solver.Euc2D, 1000, 12)
+	e, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
+	p := quickParams(42)
+	p.TimeLimit = 0
+	r1, err := e.Solve(context.Background(), in, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := e.Solve(context.Background(), in, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r1.Length != r2.Length || fmt.Sprint(r1.Tour) != fmt.Sprint(r2.Tour) {
+		t.Fatalf("same seed, different results: %d vs %d", r1.Length, r2.Length)
+	}
+	p.Seed = 43
+	r3, _ := e.Solve(context.Background(), in, p, nil)
+	t.Logf("seed 42: %d, seed 43: %d", r1.Length, r3.Length)
+}
+
+func TestILSDescentDeterministicAndLocallyOptimal(t *testing.T) {
+	needDevice(t)
+	in := randomInstance(3000, solver.Euc2D, 100000, 13)
+	e, _ := solver.Lookup(AlgoTwoOptILS, solver.BackendGPU)
+	r1, err := twoOptILS(context.Background(), e, in, solver.Params{}, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, _ := twoOptILS(context.Background(), e, in, solver.Params{}, nil, true)
+	if r1.Length != r2.Length {
+		t.Fatalf("descent not deterministic: %d vs %d", r1.Length, r2.Length)
+	}
+	// No exact improving 2-opt move may remain.
+	for i := 0; i < in.N; i++ {
+		for j := i + 2; j < in.N; j++ {
+			if validMove(i, j, in.N) && exactDelta(in, r1.Tour, i, j) < 0 {
+				t.Fatalf("improving move (%d,%d) left: %d", i, j, exactDelta(in, r1.Tour, i, j))
+			}
+		}
+	}
+}
+
+func TestPSPMUsesSharedMemoryWhenItFits(t *testing.T) {
+	d := needDevice(t)
+	err := d.do(func() error {
+		for _, n := range []int{100, 493, 5000, 20000, 70000} {
+			pl, err := d.planPSPM(n, 32, metricEuc2D)
+			if err != nil {
+				return err
+			}
+			t.Logf("n=%d: %s shared=%d B use=%d blocks/SM=%d", n, pl.kernel, pl.shared, pl.useShared, pl.perSM)
+			if n <= 493 && pl.useShared&1 == 0 {
+				return fmt.Errorf("n=%d: lists not in shared memory", n)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestStartStopLeavesMemory(t *testing.T) {
+	d := needDevice(t)
+	in := randomInstance(60, solver.Euc2D, 1000, 14)
+	cycles := 1000
+	if testing.Short() {
+		cycles = 100
+	}
+	engines := []string{AlgoPSPM, AlgoTwoOptILS}
+	run := func(k int) {
+		e, _ := solver.Lookup(engines[k%2], solver.BackendGPU)
+		ctx, cancel := context.WithCancel(context.Background())
+		p := solver.Params{T0: 10, TEnd: 5, Alpha: 0.5, Sweeps: 1, K: 1, Blocks: 8, TimeLimit: time.Millisecond, Seed: uint64(k)}
+		if k%3 == 0 {
+			cancel()
+		}
+		if _, err := e.Solve(ctx, in, p, nil); err != nil && !errors.Is(err, context.Canceled) {
+			t.Fatalf("cycle %d: %v", k, err)
+		}
+		cancel()
+	}
+	run(0)
+	run(1)
+	var free0, free1 int64
+	d.do(func() (err error) { free0, _, err = cu.MemInfo(); return })
+	for k := 0; k < cycles; k++ {
+		run(k)
+	}
+	d.do(func() (err error) { free1, _, err = cu.MemInfo(); return })
+	t.Logf("%d start/stop cycles: free device memory %d -> %d bytes", cycles, free0, free1)
+	if free1 != free0 {
+		t.Fatalf("device memory changed over %d cycles: %d -> %d free bytes", cycles, free0, free1)
+	}
+}
+
+// TestReportRates prints the figures docs/PERF.md records; it runs only
+// with TSPLAB_GPU_REPORT=1 (on the device machine).
+func TestReportRates(t *testing.T) {
+	if os.Getenv("TSPLAB_GPU_REPORT") == "" {
+		t.Skip("set TSPLAB_GPU_REPORT=1 to print the GPU rates")
+	}
+	needDevice(t)
+	for _, n := range []int{1000, 2000, 5000, 10000, 33810, 50000, 100000} {
+		passes := max(3, int(2e11/float64(movesPerPass(n))/40))
+		r, dev, err := EvalRate(n, passes, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Printf("eval n=%d %.4g moves/s %s\n", n, r, dev)
+	}
+}
+
+// lamInstances are the 20 TSPLIB instances from rd100 to d493 of the
+// PSPM quality table (our choice of 20 EUC_2D instances in that range).
+var lamInstances = []string{"rd100", "eil101", "lin105", "pr107", "pr124", "bier127", "ch130", "pr136", "pr144", "ch150",
+	"pr152", "u159", "rat195", "d198", "ts225", "gil262", "a280", "lin318", "pcb442", "d493"}
+
+// TestReportLam prints PSPM's SSES and error on Lam et al.'s 20 instances
+// under their schedule (TSPLAB_GPU_REPORT=1, TSPLIB_DIR set).
+func TestReportLam(t *testing.T) {
+	if os.Getenv("TSPLAB_GPU_REPORT") == "" {
+		t.Skip("set TSPLAB_GPU_REPORT=1 to print the PSPM figures")
+	}
+	needDevice(t)
+	dir := os.Getenv("TSPLIB_DIR")
+	e, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
+	var sumGap, sumRate float64
+	for _, name := range lamInstances {
+		in, err := tsplib.Load(dir+"/"+name+".tsp", dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 1}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gap, _ := solver.GapPercent(r.Length, in.Optimum)
+		sumGap += gap
+		sumRate += r.MovesPerSecond()
+		fmt.Printf("pspm %s n=%d len=%d opt=%d gap=%.3f%% time=%.2fs SSES=%.4g blocks=%d\n", name, in.N, r.Length, in.Optimum, gap, r.Elapsed.Seconds(), r.MovesPerSecond(), r.Params.Blocks)
+	}
+	fmt.Printf("pspm mean gap %.3f%% mean SSES %.4g\n", sumGap/20, sumRate/20)
+}

@@ -1,0 +1,331 @@
+package gpu
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+// Metric codes shared with gpu/kernels/common.cuh.
+const (
+	metricEuc2D  = 1
+	metricCeil2D = 2
+	metricAtt    = 3
+)
+
+// metricCode returns the kernels' code for in's metric, or an error that
+// names the instance and why it cannot run on the GPU.
+func metricCode(in *solver.Instance) (int, error) {
+	if in == nil || in.N < 5 {
+		return 0, fmt.Errorf("%w: the GPU engines need at least 5 cities", ErrUnsupported)
+	}
+	if !in.HasCoords() {
+		return 0, fmt.Errorf("%w: %s is %s without coordinates (the kernels compute distances from coordinates)", ErrUnsupported, in.Name, in.Metric)
+	}
+	switch in.Metric {
+	case solver.Euc2D:
+		return metricEuc2D, nil
+	case solver.Ceil2D:
+		return metricCeil2D, nil
+	case solver.Att:
+		return metricAtt, nil
+	}
+	return 0, fmt.Errorf("%w: %s uses %s; the GPU kernels implement EUC_2D, CEIL_2D and ATT", ErrUnsupported, in.Name, in.Metric)
+}
+
+// shiftedCoords returns the coordinates moved so that the smallest is 0
+// (float32 keeps more digits of the differences), as float32 pairs.
+func shiftedCoords(in *solver.Instance) []float32 {
+	mx, my := math.Inf(1), math.Inf(1)
+	for i := 0; i < in.N; i++ {
+		mx = math.Min(mx, in.X[i])
+		my = math.Min(my, in.Y[i])
+	}
+	xy := make([]float32, 2*in.N)
+	for i := 0; i < in.N; i++ {
+		xy[2*i] = float32(in.X[i] - mx)
+		xy[2*i+1] = float32(in.Y[i] - my)
+	}
+	return xy
+}
+
+// rawScale is the factor that turns in's distance into a plain Euclidean
+// distance of scaled coordinates, for the float 2-opt kernels (ATT is
+// sqrt(d²/10)).
+func rawScale(in *solver.Instance) float64 {
+	if in.Metric == solver.Att {
+		return 1 / math.Sqrt(10)
+	}
+	return 1
+}
+
+// tourPoints fills dst (4 float32 per position) with the tour-ordered
+// layout of twoopt.cu: x, y, e = d(k, k+1), 0; xy are shifted coordinates.
+func tourPoints(xy []float32, scale float64, t []int, dst []float32) {
+	n := len(t)
+	for k, c := range t {
+		d := t[(k+1)%n]
+		x, y := float64(xy[2*c])*scale, float64(xy[2*c+1])*scale
+		x2, y2 := float64(xy[2*d])*scale, float64(xy[2*d+1])*scale
+		dst[4*k] = float32(x)
+		dst[4*k+1] = float32(y)
+		dst[4*k+2] = float32(math.Hypot(x-x2, y-y2))
+		dst[4*k+3] = 0
+	}
+}
+
+// twoOptMove is a 2-opt move on tour positions: it replaces the edges
+// (i, i+1) and (j, j+1) by (i, j) and (i+1, j+1), reversing i+1..j.
+type twoOptMove struct {
+	I, J  int
+	Delta int64 // exact, from integer TSPLIB distances
+}
+
+// exactDelta returns the exact change of length of the move (i, j) on t.
+func exactDelta(in *solver.Instance, t []int, i, j int) int64 {
+	n := len(t)
+	a, b, c, d := t[i], t[i+1], t[j], t[(j+1)%n]
+	return in.Dist(a, c) + in.Dist(b, d) - in.Dist(a, b) - in.Dist(c, d)
+}
+
+// validMove reports whether (i, j) is a 2-opt move of a tour of n cities.
+func validMove(i, j, n int) bool {
+	return i >= 0 && j <= n-1 && j >= i+2 && !(i == 0 && j == n-1)
+}
+
+// selectMoves re-checks each candidate the GPU proposed with exact integer
+// distances, keeps the improving ones, and picks, best first, a set whose
+// edge ranges [i, j] are pairwise disjoint, so all of them can be applied
+// in one pass with their deltas unchanged. The result is sorted by i.
+func selectMoves(in *solver.Instance, t []int, cands []twoOptMove) []twoOptMove {
+	n := len(t)
+	var ok []twoOptMove
+	for _, m := range cands {
+		if !validMove(m.I, m.J, n) {
+			continue
+		}
+		m.Delta = exactDelta(in, t, m.I, m.J)
+		if m.Delta < 0 {
+			ok = append(ok, m)
+		}
+	}
+	sort.Slice(ok, func(a, b int) bool {
+		if ok[a].Delta != ok[b].Delta {
+			return ok[a].Delta < ok[b].Delta
+		}
+		if ok[a].I != ok[b].I {
+			return ok[a].I < ok[b].I
+		}
+		return ok[a].J < ok[b].J
+	})
+	var chosen []twoOptMove // sorted by I, disjoint
+	for _, m := range ok {
+		k := sort.Search(len(chosen), func(x int) bool { return chosen[x].I > m.I })
+		if k > 0 && chosen[k-1].J >= m.I {
+			continue
+		}
+		if k < len(chosen) && chosen[k].I <= m.J {
+			continue
+		}
+		chosen = append(chosen, twoOptMove{})
+		copy(chosen[k+1:], chosen[k:])
+		chosen[k] = m
+	}
+	return chosen
+}
+
+// applyMoves reverses the segments of disjoint moves in place and returns
+// the total exact delta.
+func applyMoves(t []int, moves []twoOptMove) int64 {
+	var sum int64
+	for _, m := range moves {
+		reverse(t, m.I+1, m.J)
+		sum += m.Delta
+	}
+	return sum
+}
+
+func reverse(t []int, a, b int) {
+	for a < b {
+		t[a], t[b] = t[b], t[a]
+		a++
+		b--
+	}
+}
+
+// nextToTour turns a successor array into a tour starting at city 0.
+func nextToTour(next []int32) ([]int, error) {
+	n := len(next)
+	t := make([]int, 0, n)
+	seen := make([]bool, n)
+	c := 0
+	for k := 0; k < n; k++ {
+		if c < 0 || c >= n || seen[c] {
+			return nil, fmt.Errorf("successor array is not one cycle (city %d repeats or is out of range after %d steps)", c, k)
+		}
+		seen[c] = true
+		t = append(t, c)
+		c = int(next[c])
+	}
+	if c != 0 {
+		return nil, fmt.Errorf("successor array does not close its cycle")
+	}
+	return t, nil
+}
+
+// tourToNext turns a tour into its successor array.
+func tourToNext(t []int) []int32 {
+	next := make([]int32, len(t))
+	for k, c := range t {
+		next[c] = int32(t[(k+1)%len(t)])
+	}
+	return next
+}
+
+// doubleBridge applies a random double-bridge kick (Martin, Otto and
+// Felten) to t in place: cut into A B C D, rejoin as A C B D. To keep it
+// local (and cheap to re-optimise) the three cut points lie in a window of
+// at most w positions.
+func doubleBridge(t []int, rng *rand.Rand, w int) {
+	n := len(t)
+	if n < 8 {
+		return
+	}
+	w = min(max(w, 8), n)
+	s := rng.IntN(n - w + 1)
+	cuts := []int{1 + rng.IntN(w-1), 1 + rng.IntN(w-1), 1 + rng.IntN(w-1)}
+	sort.Ints(cuts)
+	p1, p2, p3 := s+cuts[0], s+cuts[1], s+cuts[2]
+	if p1 == p2 || p2 == p3 {
+		return
+	}
+	b := append([]int(nil), t[p1:p2]...)
+	c := t[p2:p3]
+	copy(t[p1:], c)
+	copy(t[p1+len(c):], b)
+}
+
+// polish2Opt is an exact first-improvement 2-opt with neighbour lists and
+// don't-look bits on the CPU: the last step of the GPU 2-opt engines, so
+// the tour they return is 2-opt optimal for the integer TSPLIB distances
+// (over nb's candidates), whatever the float kernels missed.
+func polish2Opt(in *solver.Instance, t []int, nb *tour.Neighbors) {
+	n := len(t)
+	if n < 5 {
+		return
+	}
+	pos := make([]int, n)
+	for k, c := range t {
+		pos[c] = k
+	}
+	active := make([]bool, n)
+	queue := make([]int, 0, n)
+	for _, c := range t {
+		active[c] = true
+		queue = append(queue, c)
+	}
+	succ := func(c int) int { return t[(pos[c]+1)%n] }
+	pred := func(c int) int { return t[(pos[c]+n-1)%n] }
+	// rev reverses the tour path from city a to city b (positions
+	// pos[a]..pos[b] going forward), choosing the shorter side.
+	rev := func(a, b int) {
+		i, j := pos[a], pos[b]
+		l := (j - i + n) % n
+		if 2*(l+1) > n {
+			i, j = (j+1)%n, (i+n-1)%n
+			l = n - 2 - l
+		}
+		for s := 0; s < (l+1)/2; s++ {
+			x, y := (i+s)%n, (j-s+n)%n
+			t[x], t[y] = t[y], t[x]
+			pos[t[x]] = x
+			pos[t[y]] = y
+		}
+	}
+	for len(queue) > 0 {
+		a := queue[0]
+		queue = queue[1:]
+		active[a] = false
+		improved := false
+		for dir := 0; dir < 2 && !improved; dir++ {
+			var b int
+			if dir == 0 {
+				b = succ(a)
+			} else {
+				b = pred(a)
+			}
+			dab := in.Dist(a, b)
+			for _, c32 := range nb.Of(a) {
+				c := int(c32)
+				dac := in.Dist(a, c)
+				if dac >= dab {
+					break
+				}
+				var d int
+				if dir == 0 {
+					d = succ(c)
+				} else {
+					d = pred(c)
+				}
+				if c == b || d == a {
+					continue
+				}
+				delta := dac + in.Dist(b, d) - dab - in.Dist(c, d)
+				if delta < 0 {
+					if dir == 0 {
+						rev(b, c) // a b ... c d -> a c ... b d
+					} else {
+						rev(c, b) // d c ... b a -> d b ... c a
+					}
+					for _, x := range []int{a, b, c, d} {
+						if !active[x] {
+							active[x] = true
+							queue = append(queue, x)
+						}
+					}
+					improved = true
+					break
+				}
+			}
+		}
+	}
+}
+
+// randomTour returns a random permutation of n cities.
+func randomTour(n int, rng *rand.Rand) []int {
+	t := solver.IdentityTour(n)
+	rng.Shuffle(n, func(i, j int) { t[i], t[j] = t[j], t[i] })
+	return t
+}
+
+// defaultSchedule fills the simulated annealing defaults of Lam et al.'s
+// Table 1 (T0 = 10000, Tend = 0.1, alpha = 0.99, Sp = 10, Se = k = 100).
+func defaultSchedule(p *solver.Params) {
+	if p.T0 <= 0 {
+		p.T0 = 10000
+	}
+	if p.TEnd <= 0 {
+		p.TEnd = 0.1
+	}
+	if p.Alpha <= 0 || p.Alpha >= 1 {
+		p.Alpha = 0.99
+	}
+	if p.Sweeps <= 0 {
+		p.Sweeps = 10
+	}
+	if p.K <= 0 {
+		p.K = 100
+	}
+}
+
+// scheduleSteps is the number of temperature steps from T0 down to TEnd.
+func scheduleSteps(p solver.Params) int {
+	if p.T0 <= p.TEnd {
+		return 1
+	}
+	return int(math.Ceil(math.Log(p.TEnd/p.T0) / math.Log(p.Alpha)))
+}

@@ -1,0 +1,367 @@
+// pspm.cu: Lam et al.'s parallel simulated annealing for the TSP on the
+// GPU, PSPM (parallel searches x parallel moves) with LWSA.
+//
+// Reference: Lam, Yuen, Wong et al., "Parallel simulated annealing for the
+// TSP on GPUs" (the paper issue 4 and the CPU references in solver/cpu
+// follow): Alg. 2 (LWSA: the best solution is written only before a worse
+// move is accepted), Eq. 3 (the per-block state kept in shared memory when
+// it fits), Eq. 4 (solution space exploration speed, SSES = moves
+// evaluated per second), Table 1 (the schedule: T0 = 10000, Tend = 0.1,
+// alpha = 0.99, Sp = 10 sweeps of N iterations per temperature, Se = 100).
+//
+// Grid = TB blocks, each one search; block = TPB threads (rounded up to
+// whole warps), each evaluating one random relocation move per iteration.
+// The block's tour is a doubly linked list (next/prev, 16-bit indices when
+// n < 65536) plus two caches that make a move cost two distances instead
+// of six: e[x] = d(x, next x) and rem[x] = d(prev x, x) + d(x, next x) -
+// d(prev x, next x), the gain of taking x out. Accepted moves update the
+// five cities whose caches change.
+//
+// One launch anneals `steps` temperature steps; pspm_sync then reduces the
+// blocks' archived bests on the device and the next launch starts every
+// block from the global best (the synchronisation every Se = k temperature
+// steps; no host round trip between them: the launches queue on a stream).
+#include "common.cuh"
+
+#define PSPM_MAXWARPS 32
+
+template <typename IDX>
+struct PspmState {
+    const float2 *xy;
+    IDX *next, *prev;
+    int *e, *rem;
+};
+
+template <int METRIC, typename IDX>
+__device__ __forceinline__ int pdist(const PspmState<IDX> &s, int a, int b) {
+    float2 p = s.xy[a], q = s.xy[b];
+    return int_dist<METRIC>(p.x, p.y, q.x, q.y);
+}
+
+// Rebuild prev, e and rem from next (all threads; ends with a barrier).
+template <int METRIC, typename IDX>
+__device__ void pspm_rebuild(PspmState<IDX> &s, int n) {
+    for (int x = threadIdx.x; x < n; x += blockDim.x) s.prev[s.next[x]] = (IDX)x;
+    __syncthreads();
+    for (int x = threadIdx.x; x < n; x += blockDim.x) s.e[x] = pdist<METRIC>(s, x, s.next[x]);
+    __syncthreads();
+    for (int x = threadIdx.x; x < n; x += blockDim.x) {
+        int pv = s.prev[x];
+        s.rem[x] = s.e[pv] + s.e[x] - pdist<METRIC>(s, pv, s.next[x]);
+    }
+    __syncthreads();
+}
+
+// warp_min returns the minimum of v over the full warp.
+__device__ __forceinline__ int warp_min(int v) {
+#if __CUDA_ARCH__ >= 800
+    return __reduce_min_sync(0xffffffffu, v);
+#else
+    for (int off = 16; off > 0; off >>= 1) v = min(v, __shfl_xor_sync(0xffffffffu, v, off));
+    return v;
+#endif
+}
+
+// pspm_anneal runs `steps` temperature steps of itersPerStep iterations.
+// State per block b (global, int32): cur[b*n ..] the current tour as a
+// next array, curCost[b]; arch[b*n ..] and archCost[b] the LWSA archive.
+// fromBest != 0: every block starts from gbest/gbestCost instead.
+// useShared: bit 0 = lists and caches in shared memory, bit 1 = coordinates
+// too (else global memory, read through the cache).
+template <int METRIC, typename IDX>
+__device__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long long *curCost, int *arch,
+                            long long *archCost, const int *gbest, const long long *gbestCost, int fromBest,
+                            long long iterStart, int steps, long long itersPerStep, long long stepStart,
+                            double T0, double alpha, int tpb, unsigned long long seed, int useShared,
+                            IDX *gscratch, int *gscratchInt) {
+    extern __shared__ unsigned char smem[];
+    __shared__ int swkey[PSPM_MAXWARPS];
+    __shared__ int smove[3];
+    __shared__ long long scost[2];  // current, archived best
+
+    const int b = blockIdx.x;
+    PspmState<IDX> s;
+    unsigned char *sp = smem;
+    if (useShared & 2) {
+        float2 *x2 = (float2 *)sp;
+        for (int k = threadIdx.x; k < n; k += blockDim.x) x2[k] = xy[k];
+        s.xy = x2;
+        sp += (size_t)n * sizeof(float2);
+    } else {
+        s.xy = xy;
+    }
+    if (useShared & 1) {
+        s.e = (int *)sp;
+        s.rem = s.e + n;
+        s.next = (IDX *)(s.rem + n);
+        s.prev = s.next + n;
+    } else {
+        s.e = gscratchInt + (size_t)b * 2 * n;
+        s.rem = s.e + n;
+        s.next = gscratch + (size_t)b * 2 * n;
+        s.prev = s.next + n;
+    }
+
+    // Load: the block's tour (or the global best) into the list.
+    const int *src = fromBest ? gbest : cur + (size_t)b * n;
+    for (int x = threadIdx.x; x < n; x += blockDim.x) s.next[x] = (IDX)src[x];
+    if (threadIdx.x == 0) {
+        scost[0] = fromBest ? gbestCost[0] : curCost[b];
+        scost[1] = archCost[b];
+    }
+    __syncthreads();
+    pspm_rebuild<METRIC>(s, n);
+
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int nwarps = (blockDim.x + 31) >> 5;
+    const uint32_t tkey = stream_key(seed, (uint32_t)(b * 1024 + tid));
+    const uint32_t bkey = stream_key(seed ^ 0x5bd1e995ull, (uint32_t)b);
+    long long cost = scost[0], best = scost[1];
+    long long iters = (long long)steps * itersPerStep;
+    float T = (float)(T0 * pow(alpha, (double)stepStart));
+    long long nextStep = itersPerStep;
+
+    for (long long it = 0; it < iters; it++) {
+        if (it == nextStep) {
+            nextStep += itersPerStep;
+            T = (float)(T0 * pow(alpha, (double)(stepStart + it / itersPerStep)));
+        }
+        const uint32_t ctr = (uint32_t)(iterStart + it);
+        // Evaluate: a random relocation move (take c out, put it after p).
+        int key = 0x7fffffff, c = 0, p = 0, delta = 0;
+        if (tid < tpb) {
+            c = bounded(ctr_rand(tkey, 2u * ctr), n);
+            p = bounded(ctr_rand(tkey, 2u * ctr + 1u), n - 1);
+            p += (p >= c);
+            if (p != (int)s.prev[c]) {
+                int q = s.next[p];
+                delta = pdist<METRIC>(s, p, c) + pdist<METRIC>(s, c, q) - s.e[p] - s.rem[c];
+                int dc = max(-(1 << 25), min(delta, 1 << 25));
+                key = dc * 32 + lane;
+            }
+        }
+        // Reduce: the block's best move (warp minimum, then across warps).
+        int wk = warp_min(key);
+        int winKey, winner;
+        if (nwarps == 1) {
+            winKey = wk;
+            winner = wk & 31;
+        } else {
+            if (lane == 0) swkey[warp] = wk;
+            __syncthreads();
+            winKey = swkey[0];
+            int ww = 0;
+            for (int w = 1; w < nwarps; w++)
+                if (swkey[w] < winKey) {
+                    winKey = swkey[w];
+                    ww = w;
+                }
+            winner = ww * 32 + (winKey & 31);
+            __syncthreads();
+        }
+        if (winKey == 0x7fffffff) continue;
+        // Metropolis on the winner (the same uniform in every thread).
+        int wdelta, wc, wp;
+        if (nwarps == 1) {
+            wdelta = __shfl_sync(0xffffffffu, delta, winner);
+            wc = __shfl_sync(0xffffffffu, c, winner);
+            wp = __shfl_sync(0xffffffffu, p, winner);
+        } else {
+            if (tid == winner) {
+                smove[0] = delta;
+                smove[1] = c;
+                smove[2] = p;
+            }
+            __syncthreads();
+            wdelta = smove[0];
+            wc = smove[1];
+            wp = smove[2];
+        }
+        bool accept = wdelta <= 0;
+        if (!accept) {
+            float u = (float)(ctr_rand(bkey, ctr) >> 8) * (1.0f / 16777216.0f);
+            accept = u < __expf(-(float)wdelta / T);
+        }
+        if (!accept) {
+            if (nwarps > 1) __syncthreads();
+            continue;
+        }
+        // LWSA (Alg. 2): archive the current tour only when it is the best
+        // seen and a worse move is about to replace it.
+        if (wdelta > 0 && cost < best) {
+            int *dst = arch + (size_t)b * n;
+            for (int x = tid; x < n; x += blockDim.x) dst[x] = s.next[x];
+            best = cost;
+        }
+        // Apply: relink, then refresh the caches of a, b, c, p, q.
+        int ca = s.prev[wc], cb = s.next[wc], cq = s.next[wp];
+        __syncthreads();
+        if (tid == 0) {
+            s.next[ca] = (IDX)cb;
+            s.prev[cb] = (IDX)ca;
+            s.next[wp] = (IDX)wc;
+            s.prev[wc] = (IDX)wp;
+            s.next[wc] = (IDX)cq;
+            s.prev[cq] = (IDX)wc;
+        }
+        __syncthreads();
+        if (tid < 3) {
+            int x = tid == 0 ? ca : (tid == 1 ? wp : wc);
+            s.e[x] = pdist<METRIC>(s, x, s.next[x]);
+        }
+        __syncthreads();
+        if (tid < 5) {
+            int x = tid == 0 ? ca : (tid == 1 ? cb : (tid == 2 ? wc : (tid == 3 ? wp : cq)));
+            int pv = s.prev[x];
+            s.rem[x] = s.e[pv] + s.e[x] - pdist<METRIC>(s, pv, s.next[x]);
+        }
+        __syncthreads();
+        cost += wdelta;
+    }
+    // Store: flush the archive if the current tour is the best, and save
+    // the current tour for the next launch.
+    if (cost < best) {
+        int *dst = arch + (size_t)b * n;
+        for (int x = tid; x < n; x += blockDim.x) dst[x] = s.next[x];
+        best = cost;
+    }
+    int *dc = cur + (size_t)b * n;
+    for (int x = tid; x < n; x += blockDim.x) dc[x] = s.next[x];
+    if (tid == 0) {
+        curCost[b] = cost;
+        archCost[b] = best;
+    }
+}
+
+#define PSPM_KERNEL(NAME, METRIC, IDX)                                                                       \
+    extern "C" __global__ void NAME(const float2 *xy, long long n, int *cur, long long *curCost, int *arch,     \
+                                    long long *archCost, const int *gbest, const long long *gbestCost,         \
+                                    long long fromBest, long long iterStart, long long steps,                  \
+                                    long long itersPerStep, long long stepStart, double T0, double alpha,      \
+                                    long long tpb, unsigned long long seed, long long useShared,               \
+                                    IDX *gscratch, int *gscratchInt) {                                         \
+        pspm_anneal<METRIC, IDX>(xy, (int)n, cur, curCost, arch, archCost, gbest, gbestCost, (int)fromBest,    \
+                                 iterStart, (int)steps, itersPerStep, stepStart, T0, alpha, (int)tpb, seed,    \
+                                 (int)useShared, gscratch, gscratchInt);                                       \
+    }
+
+PSPM_KERNEL(pspm_anneal_euc_u16, METRIC_EUC_2D, unsigned short)
+PSPM_KERNEL(pspm_anneal_euc_u32, METRIC_EUC_2D, int)
+PSPM_KERNEL(pspm_anneal_ceil_u16, METRIC_CEIL_2D, unsigned short)
+PSPM_KERNEL(pspm_anneal_ceil_u32, METRIC_CEIL_2D, int)
+PSPM_KERNEL(pspm_anneal_att_u16, METRIC_ATT, unsigned short)
+PSPM_KERNEL(pspm_anneal_att_u32, METRIC_ATT, int)
+
+// pspm_sync is the device-side synchronisation: one block finds the block
+// with the lowest archived cost (ties: the lowest block number) and copies
+// its tour to gbest, where the next pspm_anneal launch and the host's
+// snapshot copy read it.
+extern "C" __global__ void pspm_sync(const long long *archCost, long long blocks, const int *arch, long long n,
+                                     int *gbest, long long *gbestCost, int *gbestBlock) {
+    __shared__ long long sc[1024];
+    __shared__ int sb[1024];
+    long long bc = 0x7fffffffffffffffll;
+    int bb = 0x7fffffff;
+    for (int k = threadIdx.x; k < (int)blocks; k += blockDim.x) {
+        long long v = archCost[k];
+        if (v < bc) {
+            bc = v;
+            bb = k;
+        }
+    }
+    sc[threadIdx.x] = bc;
+    sb[threadIdx.x] = bb;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s) {
+            long long o = sc[threadIdx.x + s];
+            int ob = sb[threadIdx.x + s];
+            if (o < sc[threadIdx.x] || (o == sc[threadIdx.x] && ob < sb[threadIdx.x])) {
+                sc[threadIdx.x] = o;
+                sb[threadIdx.x] = ob;
+            }
+        }
+        __syncthreads();
+    }
+    int w = sb[0];
+    const int *src = arch + (size_t)w * n;
+    for (int x = threadIdx.x; x < (int)n; x += blockDim.x) gbest[x] = src[x];
+    if (threadIdx.x == 0) {
+        gbestCost[0] = sc[0];
+        gbestBlock[0] = w;
+    }
+}
+
+// pspm_tour_cost computes the cost of the tour in next-array form next
+// (one block per tour, blocks tours at stride n) into cost[block] using the
+// integer metric; pspm_init uses it to start the archive.
+template <int METRIC>
+__device__ void tour_cost(const float2 *xy, const int *next, int n, long long *out) {
+    __shared__ long long red[1024];
+    long long sum = 0;
+    for (int x = threadIdx.x; x < n; x += blockDim.x) {
+        float2 p = xy[x], q = xy[next[x]];
+        sum += int_dist<METRIC>(p.x, p.y, q.x, q.y);
+    }
+    red[threadIdx.x] = sum;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s) red[threadIdx.x] += red[threadIdx.x + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) *out = red[0];
+}
+
+// pspm_init gives every block its start: the tour start (next-array form)
+// when start != 0, else a random permutation drawn by Fisher-Yates from
+// the block's own counter stream. Then cost, archive = start.
+template <int METRIC>
+__device__ void pspm_init_impl(const float2 *xy, int n, const int *start, int *cur, long long *curCost, int *arch,
+                               long long *archCost, unsigned long long seed) {
+    const int b = blockIdx.x;
+    int *c = cur + (size_t)b * n, *a = arch + (size_t)b * n;
+    if (start) {
+        for (int x = threadIdx.x; x < n; x += blockDim.x) c[x] = start[x];
+    } else if (threadIdx.x == 0) {
+        // arch as scratch: a random order of the cities, then its next array.
+        uint32_t key = stream_key(seed ^ 0x9e3779b97f4a7c15ull, (uint32_t)b);
+        for (int k = 0; k < n; k++) a[k] = k;
+        for (int k = n - 1; k > 0; k--) {
+            int r = bounded(ctr_rand(key, (uint32_t)k), k + 1);
+            int t = a[k];
+            a[k] = a[r];
+            a[r] = t;
+        }
+        for (int k = 0; k < n; k++) c[a[k]] = a[(k + 1) % n];
+    }
+    __syncthreads();
+    for (int x = threadIdx.x; x < n; x += blockDim.x) a[x] = c[x];
+    __syncthreads();
+    tour_cost<METRIC>(xy, c, n, curCost + b);
+    __syncthreads();
+    if (threadIdx.x == 0) archCost[b] = curCost[b];
+}
+
+#define PSPM_INIT(NAME, METRIC)                                                                              \
+    extern "C" __global__ void NAME(const float2 *xy, long long n, const int *start, int *cur,               \
+                                    long long *curCost, int *arch, long long *archCost,                      \
+                                    unsigned long long seed) {                                               \
+        pspm_init_impl<METRIC>(xy, (int)n, start, cur, curCost, arch, archCost, seed);                       \
+    }
+PSPM_INIT(pspm_init_euc, METRIC_EUC_2D)
+PSPM_INIT(pspm_init_ceil, METRIC_CEIL_2D)
+PSPM_INIT(pspm_init_att, METRIC_ATT)
+
+// int_dist_check writes the GPU's integer distance of pairs (a[k], b[k])
+// so tests can compare it with the CPU's TSPLIB distance.
+#define DIST_CHECK(NAME, METRIC)                                                                             \
+    extern "C" __global__ void NAME(const float2 *xy, const int *a, const int *b, long long m, int *out) {    \
+        long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;                                       \
+        if (k < m) {                                                                                         \
+            float2 p = xy[a[k]], q = xy[b[k]];                                                               \
+            out[k] = int_dist<METRIC>(p.x, p.y, q.x, q.y);                                                   \
+        }                                                                                                    \
+    }
+DIST_CHECK(dist_check_euc, METRIC_EUC_2D)
+DIST_CHECK(dist_check_ceil, METRIC_CEIL_2D)
+DIST_CHECK(dist_check_att, METRIC_ATT)

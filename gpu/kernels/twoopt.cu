@@ -1,0 +1,298 @@
+// twoopt.cu: whole-neighbourhood 2-opt evaluation on tour-ordered
+// coordinates, and the in-place apply step of the random-restart climber.
+//
+// References:
+//  - M. A. O'Neil and M. Burtscher, "Rethinking the parallelization of
+//    random-restart hill climbing: a case study in optimizing a 2-opt TSP
+//    solver for GPU execution", GPGPU-8, 2015: a climber per block, the
+//    inner loop over tiles of coordinates, block reduction of the best
+//    move, parallel segment reversal (twoopt_apply).
+//  - K. Rocki and R. Suda, "Accelerating 2-opt and 3-opt local search using
+//    GPU in the travelling salesman problem", 2012: coordinates stored in
+//    tour order so that a move (i, j) reads positions i, i+1, j, j+1 with no
+//    indirection, and the neighbourhood split into tiles so any n runs
+//    (twoopt_eval: no shared-memory size limit).
+//
+// Layout. pts[t*n + k] = (x, y, e, 0) for tour t and position k, where
+// (x, y) are the coordinates of the k-th city of the tour and
+// e = d(k, k+1 mod n) is the length of the tour edge that leaves it.
+// The move (i, j), 0 <= i, i+2 <= j <= n-1, (i, j) != (0, n-1), replaces the
+// edges (i, i+1) and (j, j+1) by (i, j) and (i+1, j+1) (reverses positions
+// i+1..j); its delta is D(i, j) + D(i+1, j+1) - e_i - e_j.
+//
+// Why float and fast math are enough: the GPU only ranks moves. Every move
+// the engines apply is re-checked with exact integer TSPLIB distances on
+// the CPU (or the final tour is polished there), so float rounding can cost
+// a move, never a wrong length.
+#include "common.cuh"
+
+#define EVAL_THREADS 128
+#define EVAL_ROWS 8                              // rows (i values) per thread
+#define EVAL_TILE (EVAL_THREADS * EVAL_ROWS)     // a tile is EVAL_TILE x EVAL_TILE moves
+#define FINF __int_as_float(0x7f800000)
+
+// TileBest is one tile's best move (layout shared with gpu/twoopt.go).
+struct TileBest {
+    float delta;
+    int i, j;
+    int pad;
+};
+
+__device__ __forceinline__ float fdist(float4 a, float4 b) {
+    float dx = a.x - b.x, dy = a.y - b.y;
+    return sqrtf(dx * dx + dy * dy);
+}
+
+__device__ __forceinline__ int clampPos(int c, int n) {
+    // Position n stands for position 0 (the edge n-1 -> 0 closes the tour);
+    // positions past it only occur in masked tiles.
+    return c < n ? c : (c == n ? 0 : n - 1);
+}
+
+// tileCoords maps a linear tile number onto the upper triangle bj >= bi of
+// a T x T grid of tiles, row by row.
+__device__ __forceinline__ void tileCoords(int t, int T, int &bi, int &bj) {
+    // Row bi starts at s(bi) = bi*T - bi*(bi-1)/2. Solve by a float guess
+    // then fix up (T <= ~2^16, so the guess is off by at most one).
+    float fT = (float)T + 0.5f;
+    int r = (int)(fT - sqrtf(fT * fT - 2.0f * (float)t));
+    if (r < 0) r = 0;
+    if (r > T - 1) r = T - 1;
+    while (r > 0 && r * T - r * (r - 1) / 2 > t) r--;
+    while (r + 1 < T && (r + 1) * T - (r + 1) * r / 2 <= t) r++;
+    bi = r;
+    bj = r + (t - (r * T - r * (r - 1) / 2));
+}
+
+// evalTile: phase 2 of twoopt_eval. Thread rows i0..i0+R-1 stay in
+// registers; each step reads one column point from shared memory (a
+// broadcast: every thread reads the same address) and computes R+1 new
+// distances, which serve 2R moves: D(r, c) is the "D(i, j)" of move
+// (r, c) and the "D(i+1, j+1)" of move (r-1, c-1). So a move costs
+// (R+1)/R square roots instead of the 4 of a plain kernel or the 2 of one
+// that caches the tour edges. The loop keeps only the running minimum
+// and the column where it fell; the row is recovered after the loop.
+template <bool MASK>
+__device__ __forceinline__ void evalTile(const float4 *__restrict__ P, const float4 *col, int n,
+                                          int I0, int J0, float &bestOut, int &biOut, int &bjOut) {
+    const int R = EVAL_ROWS;
+    int i0 = I0 + threadIdx.x * R;
+    float4 rp[R + 1];
+    float a[R];
+#pragma unroll
+    for (int r = 0; r <= R; r++) rp[r] = P[clampPos(i0 + r, n)];
+#pragma unroll
+    for (int r = 0; r < R; r++) a[r] = -rp[r].z;
+
+    float Q[R];  // Q[r] = D(i0+r, c-1) - e(i0+r) - e(c-1)
+    {
+        float4 cp = col[0];
+#pragma unroll
+        for (int r = 0; r < R; r++) Q[r] = fdist(rp[r], cp) + a[r] - cp.z;
+    }
+    float best = FINF;
+    int bk = 0;
+#pragma unroll 2
+    for (int k = 1; k <= EVAL_TILE; k++) {
+        float4 cp = col[k];
+        float D[R + 1];
+#pragma unroll
+        for (int r = 0; r <= R; r++) D[r] = fdist(rp[r], cp);
+        float m = FINF;
+        int j = J0 + k - 1;
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            float d = Q[r] + D[r + 1];
+            if (MASK) {
+                int i = i0 + r;
+                bool ok = (j >= i + 2) && (j <= n - 1) && !(i == 0 && j == n - 1);
+                d = ok ? d : FINF;
+            }
+            m = fminf(m, d);
+        }
+        if (m < best) {
+            best = m;
+            bk = k;
+        }
+#pragma unroll
+        for (int r = 0; r < R; r++) Q[r] = D[r] + a[r] - cp.z;
+    }
+    // Recover the row of the best move in column bk-1.
+    bestOut = FINF;
+    biOut = -1;
+    bjOut = -1;
+    if (best < FINF) {
+        int j = J0 + bk - 1;
+        float4 c0 = col[bk - 1], c1 = col[bk];
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            int i = i0 + r;
+            bool ok = (j >= i + 2) && (j <= n - 1) && !(i == 0 && j == n - 1);
+            float d = (fdist(rp[r], c0) + a[r] - c0.z) + fdist(rp[r + 1], c1);
+            if (ok && d < bestOut) {
+                bestOut = d;
+                biOut = i;
+                bjOut = j;
+            }
+        }
+        if (biOut < 0) bestOut = FINF;
+    }
+}
+
+// blockBest reduces (delta, i, j) over the block: warp shuffles on a
+// 64-bit key (ordered delta, position in the tile) so ties break the same
+// way on every run, then one value per warp through shared memory.
+__device__ __forceinline__ void blockBest(float delta, int i, int j, int I0, int J0, TileBest *out) {
+    __shared__ unsigned long long wkey[EVAL_THREADS / 32];
+    unsigned long long key = ~0ull;
+    if (i >= 0)
+        key = ((unsigned long long)float_key(delta) << 32) |
+              (unsigned)((i - I0) * (EVAL_TILE + 1) + (j - J0));
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+        unsigned long long o = __shfl_xor_sync(0xffffffffu, key, off);
+        key = o < key ? o : key;
+    }
+    if ((threadIdx.x & 31) == 0) wkey[threadIdx.x >> 5] = key;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < EVAL_THREADS / 32; w++) key = wkey[w] < key ? wkey[w] : key;
+        TileBest tb;
+        if (key == ~0ull) {
+            tb.delta = FINF;
+            tb.i = -1;
+            tb.j = -1;
+        } else {
+            uint32_t lo = (uint32_t)key;
+            tb.i = I0 + (int)(lo / (EVAL_TILE + 1));
+            tb.j = J0 + (int)(lo % (EVAL_TILE + 1));
+            uint32_t u = (uint32_t)(key >> 32);
+            u = (u & 0x80000000u) ? (u & 0x7fffffffu) : ~u;
+            tb.delta = __uint_as_float(u);
+        }
+        tb.pad = 0;
+        *out = tb;
+    }
+}
+
+// twoopt_eval evaluates every 2-opt move of a batch of tours.
+// Grid: x = tile of the upper triangle (tilesPerTour = T(T+1)/2 with
+// T = ceil(n / EVAL_TILE)), y = tour. Block: EVAL_THREADS threads.
+// Output: out[tour * tilesPerTour + tile] = the tile's best move.
+extern "C" __global__ void __launch_bounds__(EVAL_THREADS)
+twoopt_eval(const float4 *__restrict__ pts, long long n_, long long T_, TileBest *out) {
+    const int n = (int)n_, T = (int)T_;
+    const int tilesPerTour = T * (T + 1) / 2;
+    const float4 *P = pts + (size_t)blockIdx.y * n;
+    __shared__ float4 col[EVAL_TILE + 1];
+
+    // Phase 1 (load): the tile's column points, position J0..J0+TILE.
+    int bi, bj;
+    tileCoords(blockIdx.x, T, bi, bj);
+    int I0 = bi * EVAL_TILE, J0 = bj * EVAL_TILE;
+    for (int k = threadIdx.x; k <= EVAL_TILE; k += EVAL_THREADS) col[k] = P[clampPos(J0 + k, n)];
+    __syncthreads();
+
+    // Phase 2 (evaluate): interior tiles need no bounds checks.
+    float best;
+    int bi_, bj_;
+    // bj > bi+1: in the tile just right of the diagonal, (I0+TILE-1, J0) is
+    // no move (j = i+1).
+    bool interior = (bj > bi + 1) && (J0 + EVAL_TILE <= n - 1) && (I0 + EVAL_TILE <= n);
+    if (interior)
+        evalTile<false>(P, col, n, I0, J0, best, bi_, bj_);
+    else
+        evalTile<true>(P, col, n, I0, J0, best, bi_, bj_);
+
+    // Phase 3 (reduce): the tile's best move.
+    blockBest(best, bi_, bj_, I0, J0, out + (size_t)blockIdx.y * tilesPerTour + blockIdx.x);
+}
+
+// twoopt_eval_debug writes the delta of every move (i, j) of tour 0 into
+// deltas[i*n + j] (+inf where (i, j) is not a move), computed like the fast
+// kernel, so tests can compare each delta with the CPU's.
+extern "C" __global__ void twoopt_eval_debug(const float4 *__restrict__ pts, long long n_, float *deltas) {
+    const int n = (int)n_;
+    long long id = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (id >= (long long)n * n) return;
+    int i = (int)(id / n), j = (int)(id % n);
+    bool ok = (j >= i + 2) && (j <= n - 1) && !(i == 0 && j == n - 1);
+    float d = FINF;
+    if (ok) {
+        float4 pi = pts[i], pi1 = pts[i + 1], pj = pts[j], pj1 = pts[(j + 1) % n];
+        d = (fdist(pi, pj) - pi.z - pj.z) + fdist(pi1, pj1);
+    }
+    deltas[id] = d;
+}
+
+// twoopt_apply is the apply phase of O'Neil & Burtscher's climber: one
+// block per tour reduces the tiles' best moves, and when the best improves
+// by more than eps it reverses positions i+1..j in parallel (coordinates,
+// city ids and the edge lengths, which reverse one place shifted) and
+// recomputes the two new edges. improved[tour] says whether it moved.
+extern "C" __global__ void twoopt_apply(float4 *pts, int *city, long long n_, const TileBest *tb,
+                                        long long tiles_, int *improved, double eps) {
+    const int n = (int)n_;
+    const int tiles = (int)tiles_;
+    float4 *P = pts + (size_t)blockIdx.x * n;
+    int *C = city + (size_t)blockIdx.x * n;
+    const TileBest *B = tb + (size_t)blockIdx.x * tiles;
+    __shared__ unsigned long long wkey[32];
+    __shared__ int si, sj;
+
+    // Reduce: the best of the tiles (ties: lowest tile number).
+    unsigned long long key = ~0ull;
+    for (int t = threadIdx.x; t < tiles; t += blockDim.x) {
+        TileBest b = B[t];
+        if (b.i >= 0) {
+            unsigned long long k = ((unsigned long long)float_key(b.delta) << 32) | (unsigned)t;
+            key = k < key ? k : key;
+        }
+    }
+    for (int off = 16; off > 0; off >>= 1) {
+        unsigned long long o = __shfl_xor_sync(0xffffffffu, key, off);
+        key = o < key ? o : key;
+    }
+    if ((threadIdx.x & 31) == 0) wkey[threadIdx.x >> 5] = key;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < (int)(blockDim.x + 31) / 32; w++) key = wkey[w] < key ? wkey[w] : key;
+        si = -1;
+        sj = -1;
+        if (key != ~0ull) {
+            TileBest b = B[(uint32_t)key];
+            if (b.delta < -(float)eps) {
+                si = b.i;
+                sj = b.j;
+            }
+        }
+        improved[blockIdx.x] = si >= 0 ? 1 : 0;
+    }
+    __syncthreads();
+    int i = si, j = sj;
+    if (i < 0) return;
+
+    // Reverse: positions a..b hold the segment; its edges a..b-1 reverse too.
+    float *F = (float *)P;
+    int a = i + 1, b = j, L = b - a + 1;
+    for (int k = threadIdx.x; k < L / 2; k += blockDim.x) {
+        int p = a + k, q = b - k;
+        float px = F[4 * p], py = F[4 * p + 1], qx = F[4 * q], qy = F[4 * q + 1];
+        F[4 * p] = qx; F[4 * p + 1] = qy; F[4 * q] = px; F[4 * q + 1] = py;
+        int cp = C[p];
+        C[p] = C[q];
+        C[q] = cp;
+    }
+    for (int k = threadIdx.x; k < (L - 1) / 2; k += blockDim.x) {
+        int p = a + k, q = b - 1 - k;
+        float pe = F[4 * p + 2];
+        F[4 * p + 2] = F[4 * q + 2];
+        F[4 * q + 2] = pe;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        int j1 = (j + 1) % n;
+        F[4 * i + 2] = sqrtf((F[4 * i] - F[4 * a]) * (F[4 * i] - F[4 * a]) + (F[4 * i + 1] - F[4 * a + 1]) * (F[4 * i + 1] - F[4 * a + 1]));
+        F[4 * j + 2] = sqrtf((F[4 * j] - F[4 * j1]) * (F[4 * j] - F[4 * j1]) + (F[4 * j + 1] - F[4 * j1 + 1]) * (F[4 * j + 1] - F[4 * j1 + 1]));
+    }
+}

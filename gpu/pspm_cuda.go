@@ -1,0 +1,292 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+	"unsafe"
+
+	"gorgonia.org/cu"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+var metricSuffix = map[int]string{metricEuc2D: "euc", metricCeil2D: "ceil", metricAtt: "att"}
+
+func init() {
+	for _, m := range []string{"euc", "ceil", "att"} {
+		registerKernels("pspm_anneal_"+m+"_u16", "pspm_anneal_"+m+"_u32", "pspm_init_"+m, "dist_check_"+m)
+	}
+	registerKernels("pspm_sync")
+}
+
+// pspmPlan is the launch configuration of one PSPM run.
+type pspmPlan struct {
+	kernel    string
+	blockDim  int
+	shared    int // dynamic shared bytes
+	useShared int // bit 0 lists, bit 1 coordinates
+	idxBytes  int
+	perSM     int
+}
+
+// planPSPM picks the index width and what goes in shared memory (Lam et
+// al. Eq. 3, generalised by the occupancy API): the layout that keeps the
+// most blocks resident per SM, preferring shared coordinates on a tie.
+func (d *device) planPSPM(n, tpb, metric int) (pspmPlan, error) {
+	pl := pspmPlan{blockDim: (tpb + 31) / 32 * 32, idxBytes: 2}
+	idx := "u16"
+	if n >= 65535 {
+		pl.idxBytes, idx = 4, "u32"
+	}
+	pl.kernel = "pspm_anneal_" + metricSuffix[metric] + "_" + idx
+	fn := d.fns[pl.kernel]
+	lists := n * (8 + 2*pl.idxBytes)
+	coords := n * 8
+	bestPer := -1
+	for _, opt := range []struct{ use, bytes int }{{3, lists + coords}, {1, lists}, {0, 0}} {
+		if opt.bytes > 227*1024 {
+			continue
+		}
+		if opt.bytes > 48*1024 {
+			if err := setMaxDynamicShared(fn, opt.bytes); err != nil {
+				continue
+			}
+		}
+		per, err := fn.MaxActiveBlocksPerMultiProcessor(pl.blockDim, int64(opt.bytes))
+		if err != nil || per <= 0 {
+			continue
+		}
+		if per > bestPer {
+			bestPer = per
+			pl.useShared, pl.shared, pl.perSM = opt.use, opt.bytes, per
+		}
+	}
+	if bestPer <= 0 {
+		return pl, fmt.Errorf("no launch configuration fits %s with %d threads per block", pl.kernel, tpb)
+	}
+	return pl, nil
+}
+
+// solvePSPM runs PSPM with tb blocks (0: from occupancy) of tpb threads.
+func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, tb, tpb int) (solver.Result, error) {
+	start := time.Now()
+	d, err := getDevice()
+	if err != nil {
+		return solver.Result{}, err
+	}
+	metric, err := metricCode(in)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	n := in.N
+	defaultSchedule(&p)
+	if tpb <= 0 {
+		tpb = 32
+	}
+	if tpb > 1024 {
+		return solver.Result{}, fmt.Errorf("pspm: %d threads per block; the most is 1024", tpb)
+	}
+	steps := scheduleSteps(p)
+	itersPerStep := int64(n) * int64(p.Sweeps)
+	sink := solver.NewSink(snaps, 0, start)
+	var deadline time.Time
+	if p.TimeLimit > 0 {
+		deadline = start.Add(p.TimeLimit)
+	}
+
+	var (
+		pl                                   pspmPlan
+		bufs                                 buffers
+		xyD, cur, curCost, arch, archCost    cu.DevicePtr
+		gbest, gbestCost, gbestBlock, startD cu.DevicePtr
+		scratch, scratchInt                  cu.DevicePtr
+		host                                 [2]pinned
+		evDone                               [2]cu.Event
+		evSync                               cu.Event
+	)
+	defer d.do(func() error {
+		bufs.freeAll()
+		for i := range host {
+			host[i].free()
+		}
+		for i := range evDone {
+			if evDone[i] != (cu.Event{}) {
+				cu.DestroyEvent(&evDone[i])
+			}
+		}
+		if evSync != (cu.Event{}) {
+			cu.DestroyEvent(&evSync)
+		}
+		return nil
+	})
+	err = d.do(func() error {
+		var err error
+		if pl, err = d.planPSPM(n, tpb, metric); err != nil {
+			return err
+		}
+		if tb <= 0 {
+			tb = pl.perSM * d.info.Multiprocs
+		}
+		// Keep the per-block state within a quarter of the device memory.
+		if maxTB := int(d.info.GlobalMemory / 4 / (int64(n) * 24)); tb > maxTB {
+			tb = max(1, maxTB)
+		}
+		alloc := func(dst *cu.DevicePtr, bytes int64) {
+			if err == nil {
+				*dst, err = bufs.alloc(bytes)
+			}
+		}
+		alloc(&xyD, int64(8*n))
+		alloc(&cur, int64(tb)*int64(n)*4)
+		alloc(&curCost, int64(tb)*8)
+		alloc(&arch, int64(tb)*int64(n)*4)
+		alloc(&archCost, int64(tb)*8)
+		alloc(&gbest, int64(n)*4)
+		alloc(&gbestCost, 8)
+		alloc(&gbestBlock, 8)
+		if pl.useShared&1 == 0 {
+			alloc(&scratch, int64(tb)*int64(n)*2*int64(pl.idxBytes))
+			alloc(&scratchInt, int64(tb)*int64(n)*8)
+		}
+		if err != nil {
+			return err
+		}
+		if err := htod(xyD, shiftedCoords(in)); err != nil {
+			return err
+		}
+		if len(p.Start) == n {
+			if startD, err = bufs.alloc(int64(4 * n)); err != nil {
+				return err
+			}
+			if err := htod(startD, tourToNext(p.Start)); err != nil {
+				return err
+			}
+		}
+		for i := range host {
+			if host[i], err = allocPinned(4*n + 8); err != nil {
+				return err
+			}
+			if evDone[i], err = cu.MakeEvent(cu.DisableTiming); err != nil {
+				return err
+			}
+		}
+		if evSync, err = cu.MakeEvent(cu.DisableTiming); err != nil {
+			return err
+		}
+		return d.launch("pspm_init_"+metricSuffix[metric], tb, 1, 256, 0, d.stream, xyD, n, startD, cur, curCost, arch, archCost, p.Seed)
+	})
+	if err != nil {
+		return solver.Result{}, err
+	}
+	p.Blocks, p.Threads = tb, tpb
+
+	// Launches: at most ~2^18 iterations each (a responsive cancel), a
+	// device-side sync every K temperature steps, then an asynchronous copy
+	// of the global best into pinned memory on the copy stream.
+	stepsPerLaunch := max(1, min(p.K, int((1<<18)/itersPerStep)))
+	var iter int64
+	step := 0
+	chunk := 0
+	pending := -1 // buffer whose copy is queued and not yet read
+	var bestTour []int
+	bestLen := int64(-1)
+	readBack := func(slot int) error {
+		if err := evDone[slot].Synchronize(); err != nil {
+			return fmt.Errorf("pspm on %s failed: %v", d.label, err)
+		}
+		next := host[slot].int32s(n)
+		t, err := nextToTour(append([]int32(nil), next...))
+		if err != nil {
+			return fmt.Errorf("pspm: the device returned a broken tour: %v", err)
+		}
+		bestTour = t
+		bestLen = *(*int64)(unsafe.Add(host[slot].p, 4*n))
+		return nil
+	}
+	stopped := false
+	for step < steps {
+		if chunk > 0 && (ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline))) {
+			stopped = true
+			break
+		}
+		syncAt := min(steps, (step/p.K+1)*p.K)
+		slot := chunk % 2
+		err := d.do(func() error {
+			fromBest := int64(0)
+			if step > 0 && step%p.K == 0 {
+				fromBest = 1
+			}
+			for step < syncAt {
+				s := min(stepsPerLaunch, syncAt-step)
+				if err := d.launch(pl.kernel, tb, 1, pl.blockDim, pl.shared, d.stream,
+					xyD, n, cur, curCost, arch, archCost, gbest, gbestCost, fromBest, iter, s, itersPerStep, step,
+					p.T0, p.Alpha, tpb, p.Seed, pl.useShared, scratch, scratchInt); err != nil {
+					return err
+				}
+				fromBest = 0
+				iter += int64(s) * itersPerStep
+				step += s
+			}
+			// The copy of the previous sync must finish before gbest changes.
+			if pending >= 0 {
+				if err := d.stream.Wait(evDone[pending], 0); err != nil {
+					return err
+				}
+			}
+			if err := d.launch("pspm_sync", 1, 1, 1024, 0, d.stream, archCost, tb, arch, n, gbest, gbestCost, gbestBlock); err != nil {
+				return err
+			}
+			if err := evSync.Record(d.stream); err != nil {
+				return err
+			}
+			if err := d.copy.Wait(evSync, 0); err != nil {
+				return err
+			}
+			if err := cu.MemcpyDtoHAsync(host[slot].p, gbest, int64(4*n), d.copy); err != nil {
+				return err
+			}
+			if err := cu.MemcpyDtoHAsync(unsafe.Add(host[slot].p, 4*n), gbestCost, 8, d.copy); err != nil {
+				return err
+			}
+			if err := evDone[slot].Record(d.copy); err != nil {
+				return err
+			}
+			// Read the previous sync's copy while this chunk runs.
+			if pending >= 0 && sink.Due() {
+				if err := readBack(pending); err != nil {
+					return err
+				}
+			}
+			pending = slot
+			return nil
+		})
+		if err != nil {
+			return solver.Result{}, err
+		}
+		chunk++
+		if bestTour != nil && sink.Due() {
+			T := p.T0 * math.Pow(p.Alpha, float64(step))
+			sink.Send(solver.Snapshot{Best: bestTour, BestLength: bestLen, Length: bestLen, Temperature: T, Step: int64(step),
+				Progress: float64(step) / float64(steps), Moves: iter * int64(tb) * int64(tpb)})
+			bestTour = nil
+		}
+		if p.Target > 0 && bestLen >= 0 && bestLen <= p.Target {
+			break
+		}
+	}
+	if pending >= 0 {
+		if err := d.do(func() error { return readBack(pending) }); err != nil {
+			return solver.Result{}, err
+		}
+	}
+	if bestTour == nil {
+		return solver.Result{}, fmt.Errorf("pspm: stopped before the first synchronisation")
+	}
+	moves := iter * int64(tb) * int64(tpb)
+	sink.Send(solver.Snapshot{Best: bestTour, BestLength: bestLen, Length: bestLen, Step: int64(step), Progress: float64(step) / float64(steps), Moves: moves})
+	return solver.Finish(in, e, p, bestTour, moves, int64(step), start, stopped, d.label)
+}

@@ -1,0 +1,493 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"gorgonia.org/cu"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+func init() {
+	registerKernels("twoopt_eval", "twoopt_eval_debug", "twoopt_apply")
+}
+
+// Launch geometry of twoopt_eval (must match twoopt.cu).
+const (
+	evalThreads = 128
+	evalTile    = 1024
+)
+
+// tileBest mirrors TileBest in twoopt.cu.
+type tileBest struct {
+	Delta float32
+	I, J  int32
+	_     int32
+}
+
+// evalGrid returns T (tiles per side) and the tiles per tour.
+func evalGrid(n int) (T, tiles int) {
+	T = (n + evalTile - 1) / evalTile
+	return T, T * (T + 1) / 2
+}
+
+// movesPerPass is the size of the 2-opt neighbourhood of n cities.
+func movesPerPass(n int) int64 { return int64(n) * int64(n-3) / 2 }
+
+// twoOptBatch is B tours of n cities in the tour-ordered layout on the
+// device, with the per-tile best moves of the last evaluation.
+type twoOptBatch struct {
+	d      *device
+	n, B   int
+	T      int
+	tiles  int
+	bufs   buffers
+	pts    cu.DevicePtr // B*n float4
+	city   cu.DevicePtr // B*n int32
+	best   cu.DevicePtr // B*tiles tileBest
+	flags  cu.DevicePtr // B int32
+	hostTB []tileBest
+}
+
+// newBatch allocates a batch (context thread).
+func (d *device) newBatch(n, B int) (*twoOptBatch, error) {
+	b := &twoOptBatch{d: d, n: n, B: B}
+	b.T, b.tiles = evalGrid(n)
+	var err error
+	if b.pts, err = b.bufs.alloc(int64(B) * int64(n) * 16); err != nil {
+		return nil, err
+	}
+	if b.city, err = b.bufs.alloc(int64(B) * int64(n) * 4); err != nil {
+		b.bufs.freeAll()
+		return nil, err
+	}
+	if b.best, err = b.bufs.alloc(int64(B) * int64(b.tiles) * 16); err != nil {
+		b.bufs.freeAll()
+		return nil, err
+	}
+	if b.flags, err = b.bufs.alloc(int64(B) * 4); err != nil {
+		b.bufs.freeAll()
+		return nil, err
+	}
+	b.hostTB = make([]tileBest, B*b.tiles)
+	return b, nil
+}
+
+func (b *twoOptBatch) free() { b.bufs.freeAll() }
+
+// upload sets tour k of the batch (context thread).
+func (b *twoOptBatch) upload(k int, xy []float32, scale float64, t []int) error {
+	pts := make([]float32, 4*b.n)
+	tourPoints(xy, scale, t, pts)
+	city := make([]int32, b.n)
+	for i, c := range t {
+		city[i] = int32(c)
+	}
+	if err := htod(b.pts+cu.DevicePtr(16*k*b.n), pts); err != nil {
+		return err
+	}
+	return htod(b.city+cu.DevicePtr(4*k*b.n), city)
+}
+
+// eval queues one evaluation of every move of every tour.
+func (b *twoOptBatch) eval() error {
+	return b.d.launch("twoopt_eval", b.tiles, b.B, evalThreads, 0, b.d.stream, b.pts, b.n, b.T, b.best)
+}
+
+// applyBest queues the climbers' apply step.
+func (b *twoOptBatch) applyBest(eps float64) error {
+	return b.d.launch("twoopt_apply", b.B, 1, 256, 0, b.d.stream, b.pts, b.city, b.n, b.best, b.tiles, b.flags, eps)
+}
+
+// fetchBest waits for the stream and copies the tiles' best moves back.
+func (b *twoOptBatch) fetchBest() error {
+	if err := b.d.stream.Synchronize(); err != nil {
+		return fmt.Errorf("2-opt evaluation failed: %v", err)
+	}
+	return dtoh(b.hostTB, b.best)
+}
+
+// EvalRate measures the 2-opt evaluation kernel alone: moves evaluated per
+// second over a batch of random tours of n random cities sized to fill the
+// GPU, timed with device events over passes launches after a warm-up. It
+// backs the "gpu" bench suite's first table.
+func EvalRate(n, passes int, seed uint64) (movesPerSec float64, device string, err error) {
+	d, err := getDevice()
+	if err != nil {
+		return 0, "", err
+	}
+	if n < 5 {
+		return 0, "", fmt.Errorf("EvalRate: n = %d, need at least 5", n)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x2077))
+	_, tiles := evalGrid(n)
+	B := max(1, (16*d.info.Multiprocs+tiles-1)/tiles)
+	xy := make([]float32, 2*n)
+	for i := range xy {
+		xy[i] = float32(rng.Float64() * 100000)
+	}
+	err = d.do(func() error {
+		b, err := d.newBatch(n, B)
+		if err != nil {
+			return err
+		}
+		defer b.free()
+		for k := 0; k < B; k++ {
+			if err := b.upload(k, xy, 1, randomTour(n, rng)); err != nil {
+				return err
+			}
+		}
+		start, err := cu.MakeEvent(cu.DefaultEvent)
+		if err != nil {
+			return err
+		}
+		defer cu.DestroyEvent(&start)
+		stop, err := cu.MakeEvent(cu.DefaultEvent)
+		if err != nil {
+			return err
+		}
+		defer cu.DestroyEvent(&stop)
+		for w := 0; w < 3; w++ {
+			if err := b.eval(); err != nil {
+				return err
+			}
+		}
+		if err := start.Record(b.d.stream); err != nil {
+			return err
+		}
+		for p := 0; p < passes; p++ {
+			if err := b.eval(); err != nil {
+				return err
+			}
+		}
+		if err := stop.Record(b.d.stream); err != nil {
+			return err
+		}
+		if err := stop.Synchronize(); err != nil {
+			return fmt.Errorf("2-opt evaluation failed: %v", err)
+		}
+		ms, err := start.Elapsed(stop)
+		if err != nil {
+			return err
+		}
+		movesPerSec = float64(movesPerPass(n)) * float64(B) * float64(passes) / (ms / 1000)
+		return nil
+	})
+	return movesPerSec, d.label, err
+}
+
+// debugDeltas returns the per-move deltas the debug kernel computes for
+// tour t (n*n floats, +Inf where (i, j) is no move). Tests only.
+func debugDeltas(in *solver.Instance, t []int) ([]float32, []float32, error) {
+	d, err := getDevice()
+	if err != nil {
+		return nil, nil, err
+	}
+	n := in.N
+	xy := shiftedCoords(in)
+	pts := make([]float32, 4*n)
+	tourPoints(xy, rawScale(in), t, pts)
+	out := make([]float32, n*n)
+	err = d.do(func() error {
+		var bufs buffers
+		defer bufs.freeAll()
+		p, err := bufs.alloc(int64(16 * n))
+		if err != nil {
+			return err
+		}
+		o, err := bufs.alloc(int64(4 * n * n))
+		if err != nil {
+			return err
+		}
+		if err := htod(p, pts); err != nil {
+			return err
+		}
+		if err := d.launch("twoopt_eval_debug", (n*n+255)/256, 1, 256, 0, d.stream, p, n, o); err != nil {
+			return err
+		}
+		if err := d.stream.Synchronize(); err != nil {
+			return err
+		}
+		return dtoh(out, o)
+	})
+	return out, pts, err
+}
+
+// evalTiles runs the fast kernel on one tour and returns its tiles' best
+// moves. Tests only.
+func evalTiles(in *solver.Instance, t []int) ([]tileBest, error) {
+	d, err := getDevice()
+	if err != nil {
+		return nil, err
+	}
+	var out []tileBest
+	err = d.do(func() error {
+		b, err := d.newBatch(in.N, 1)
+		if err != nil {
+			return err
+		}
+		defer b.free()
+		if err := b.upload(0, shiftedCoords(in), rawScale(in), t); err != nil {
+			return err
+		}
+		if err := b.eval(); err != nil {
+			return err
+		}
+		if err := b.fetchBest(); err != nil {
+			return err
+		}
+		out = append(out, b.hostTB...)
+		return nil
+	})
+	return out, err
+}
+
+// twoOptLocalSearch runs GPU passes on tour t (batch slot 0) until no
+// candidate survives the exact re-check: each pass evaluates the whole
+// neighbourhood, takes every tile's best move, and applies the improving,
+// pairwise disjoint ones (Rocki & Suda's many moves per pass). It returns
+// the number of moves evaluated and passes run.
+func twoOptLocalSearch(ctx context.Context, b *twoOptBatch, in *solver.Instance, xy []float32, scale float64, t []int, deadline time.Time) (moves, passes int64, err error) {
+	cands := make([]twoOptMove, 0, b.tiles)
+	for {
+		if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
+			return moves, passes, nil
+		}
+		err = b.d.do(func() error {
+			if err := b.upload(0, xy, scale, t); err != nil {
+				return err
+			}
+			if err := b.eval(); err != nil {
+				return err
+			}
+			return b.fetchBest()
+		})
+		if err != nil {
+			return moves, passes, err
+		}
+		passes++
+		moves += movesPerPass(b.n)
+		cands = cands[:0]
+		for _, tb := range b.hostTB[:b.tiles] {
+			if tb.I >= 0 && tb.Delta < 0 {
+				cands = append(cands, twoOptMove{I: int(tb.I), J: int(tb.J)})
+			}
+		}
+		sel := selectMoves(in, t, cands)
+		if len(sel) == 0 {
+			return moves, passes, nil
+		}
+		applyMoves(t, sel)
+	}
+}
+
+// twoOptILS is the 2opt-ils engine: Rocki & Suda's GPU 2-opt inside
+// iterated local search. Start: Params.Start or a greedy-edge tour; kick:
+// a segment-local double bridge; accept a kicked tour when it is no worse.
+func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, descentOnly bool) (solver.Result, error) {
+	start := time.Now()
+	d, err := getDevice()
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if _, err := metricCode(in); err != nil {
+		return solver.Result{}, err
+	}
+	if p.TimeLimit <= 0 && !descentOnly {
+		p.TimeLimit = 10 * time.Second
+	}
+	var deadline time.Time
+	if p.TimeLimit > 0 {
+		deadline = start.Add(p.TimeLimit)
+	}
+	sink := solver.NewSink(snaps, 0, start)
+	rng := rand.New(rand.NewPCG(p.Seed, 0x1f5))
+	nb := tour.NearestNeighbors(in, 10)
+	var cur []int
+	if len(p.Start) == in.N {
+		cur = append([]int(nil), p.Start...)
+	} else {
+		cur = tour.GreedyEdge(in, nb)
+	}
+	xy, scale := shiftedCoords(in), rawScale(in)
+	var b *twoOptBatch
+	if err := d.do(func() (err error) { b, err = d.newBatch(in.N, 1); return err }); err != nil {
+		return solver.Result{}, err
+	}
+	defer d.do(func() error { b.free(); return nil })
+
+	var moves, steps int64
+	mv, ps, err := twoOptLocalSearch(ctx, b, in, xy, scale, cur, deadline)
+	moves += mv
+	if err != nil {
+		return solver.Result{}, err
+	}
+	polish2Opt(in, cur, nb)
+	best := append([]int(nil), cur...)
+	bestLen := solver.TourLength(in, best)
+	_ = ps
+	stopped := false
+	for !descentOnly {
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			stopped = true
+			break
+		}
+		if p.Target > 0 && bestLen <= p.Target {
+			break
+		}
+		copy(cur, best)
+		doubleBridge(cur, rng, 100)
+		mv, _, err := twoOptLocalSearch(ctx, b, in, xy, scale, cur, deadline)
+		moves += mv
+		if err != nil {
+			return solver.Result{}, err
+		}
+		polish2Opt(in, cur, nb)
+		steps++
+		if l := solver.TourLength(in, cur); l <= bestLen {
+			bestLen = l
+			copy(best, cur)
+		}
+		if sink.Due() {
+			sink.Send(solver.Snapshot{Tour: append([]int(nil), cur...), Length: bestLen, Best: append([]int(nil), best...), BestLength: bestLen,
+				Step: steps, Moves: moves, Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
+		}
+	}
+	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: steps, Moves: moves, Progress: 1})
+	return solver.Finish(in, e, p, best, moves, steps, start, stopped, d.label)
+}
+
+// twoOptClimb is the 2opt-climb engine: O'Neil & Burtscher's random-restart
+// hill climbing with one climber per tour of a batch sized to fill the GPU.
+// Each round queues 32 (evaluate, apply) pairs; climbers at a local
+// minimum are then scored exactly on the CPU and restarted from a new
+// random tour. The best climber's tour is polished with exact 2-opt.
+func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	start := time.Now()
+	d, err := getDevice()
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if _, err := metricCode(in); err != nil {
+		return solver.Result{}, err
+	}
+	if p.TimeLimit <= 0 {
+		p.TimeLimit = 10 * time.Second
+	}
+	deadline := start.Add(p.TimeLimit)
+	n := in.N
+	_, tiles := evalGrid(n)
+	B := p.Blocks
+	if B <= 0 {
+		// enough tiles to give every SM several blocks, within memory
+		B = max(1, (8*d.info.Multiprocs+tiles-1)/tiles)
+		B = min(B, max(1, int((1<<30)/(int64(n)*20))))
+	}
+	p.Blocks = B
+	rng := rand.New(rand.NewPCG(p.Seed, 0xc11b))
+	sink := solver.NewSink(snaps, 0, start)
+	xy, scale := shiftedCoords(in), rawScale(in)
+	var b *twoOptBatch
+	if err := d.do(func() (err error) { b, err = d.newBatch(n, B); return err }); err != nil {
+		return solver.Result{}, err
+	}
+	defer d.do(func() error { b.free(); return nil })
+	restart := func(k int) error {
+		t := randomTour(n, rng)
+		if k == 0 && len(p.Start) == n {
+			t = append([]int(nil), p.Start...)
+		}
+		return b.upload(k, xy, scale, t)
+	}
+	if err := d.do(func() error {
+		for k := 0; k < B; k++ {
+			if err := restart(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return solver.Result{}, err
+	}
+	var best []int
+	bestLen := int64(-1)
+	var moves, climbs int64
+	flags := make([]int32, B)
+	city := make([]int32, B*n)
+	stopped := false
+	for {
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			stopped = true
+			break
+		}
+		err := d.do(func() error {
+			for r := 0; r < 32; r++ {
+				if err := b.eval(); err != nil {
+					return err
+				}
+				if err := b.applyBest(1e-3); err != nil {
+					return err
+				}
+			}
+			if err := d.stream.Synchronize(); err != nil {
+				return fmt.Errorf("2-opt climb failed: %v", err)
+			}
+			if err := dtoh(flags, b.flags); err != nil {
+				return err
+			}
+			return dtoh(city, b.city)
+		})
+		if err != nil {
+			return solver.Result{}, err
+		}
+		moves += 32 * int64(B) * movesPerPass(n)
+		var done []int
+		for k := 0; k < B; k++ {
+			if flags[k] != 0 {
+				continue
+			}
+			done = append(done, k)
+			t := make([]int, n)
+			for i := range t {
+				t[i] = int(city[k*n+i])
+			}
+			climbs++
+			if l := solver.TourLength(in, t); bestLen < 0 || l < bestLen {
+				best, bestLen = t, l
+			}
+		}
+		if err := d.do(func() error {
+			for _, k := range done {
+				if err := restart(k); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			return solver.Result{}, err
+		}
+		if sink.Due() && best != nil {
+			sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves,
+				Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
+		}
+		if p.Target > 0 && bestLen >= 0 && bestLen <= p.Target {
+			break
+		}
+	}
+	if best == nil { // no climber finished: take climber 0 as it stands
+		best = make([]int, n)
+		for i := range best {
+			best[i] = int(city[i])
+		}
+	}
+	polish2Opt(in, best, tour.NearestNeighbors(in, 10))
+	bestLen = solver.TourLength(in, best)
+	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves, Progress: 1})
+	return solver.Finish(in, e, p, best, moves, climbs, start, stopped, d.label)
+}
