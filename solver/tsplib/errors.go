@@ -3,6 +3,7 @@ package tsplib
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Error is a problem found in a TSPLIB file. Its message is one line:
@@ -15,7 +16,7 @@ type Error struct {
 
 // Error returns "FILE:LINE: problem".
 func (e *Error) Error() string {
-	f := e.File
+	f := strings.NewReplacer("\n", " ", "\r", " ").Replace(e.File)
 	if f == "" {
 		f = "<input>"
 	}

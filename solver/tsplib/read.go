@@ -465,6 +465,9 @@ func (p *parser) edgeWeights(line int) error {
 	}
 	want := weightCount(p.ewf, n)
 	full := p.ewf == "FULL_MATRIX"
+	// Non-nil even when no weight is due (one city, UPPER_ROW); grown as
+	// weights arrive, never sized by the declared DIMENSION alone.
+	p.weights = make([]int32, 0, min(want, 1<<16))
 	for len(p.weights) < want {
 		t, err := p.lx.next()
 		if err != nil {

@@ -213,6 +213,13 @@ func TestEdgeCases(t *testing.T) {
 	if neg.X[0] != -150 || neg.Y[0] != 3 || neg.Dist(0, 1) != 4 {
 		t.Errorf("signed/exponent coordinates: %v %v", neg.X, neg.Y)
 	}
+	for _, f := range []string{"UPPER_ROW", "LOWER_COL", "FULL_MATRIX", "LOWER_DIAG_ROW"} {
+		data := map[bool]string{true: "0\n", false: ""}[strings.Contains(f, "DIAG") || f == "FULL_MATRIX"]
+		in := mustParse(t, "one-"+f, "DIMENSION: 1\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: "+f+"\nEDGE_WEIGHT_SECTION\n"+data+"EOF\n")
+		if in.N != 1 || len(in.Matrix) != 1 {
+			t.Errorf("one city, %s: N %d, matrix %v", f, in.N, in.Matrix)
+		}
+	}
 	float := mustParse(t, "floatw", "DIMENSION: 2\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: UPPER_ROW\nEDGE_WEIGHT_SECTION\n12.0\n")
 	if float.Dist(0, 1) != 12 {
 		t.Errorf("weight 12.0 read as %d", float.Dist(0, 1))
@@ -453,5 +460,22 @@ func TestFiniteCoordsOnly(t *testing.T) {
 	}
 	if _, err := Parse(strings.NewReader(coordFile("EUC_2D", "1 0 1e8\n2 0 -2.68e8\n")), "f.tsp"); err != nil {
 		t.Errorf("large finite coordinates: %v", err)
+	}
+}
+
+func TestErrorString(t *testing.T) {
+	cases := []struct {
+		e    Error
+		want string
+	}{
+		{Error{File: "a.tsp", Line: 3, Msg: "bad"}, "a.tsp:3: bad"},
+		{Error{File: "a.tsp", Msg: "gone"}, "a.tsp: gone"},
+		{Error{File: "odd\nname", Line: 1, Msg: "x"}, "odd name:1: x"},
+		{Error{Line: 2, Msg: "x"}, "<input>:2: x"},
+	}
+	for _, c := range cases {
+		if got := c.e.Error(); got != c.want {
+			t.Errorf("Error() = %q, want %q", got, c.want)
+		}
 	}
 }
