@@ -41,7 +41,7 @@ var (
 	exportBackground = color.White
 	exportTour       = color.RGBA{R: 0x1f, G: 0x4e, B: 0x9a, A: 0xff}
 	exportBest       = color.RGBA{R: 0xb0, G: 0xb8, B: 0xc8, A: 0xff}
-	exportOptimal    = color.RGBA{R: 0x6c, G: 0xc0, B: 0x70, A: 0x90}
+	exportOptimal    = color.NRGBA{R: 0x4c, G: 0xb0, B: 0x50, A: 0x80}
 	exportCity       = color.RGBA{R: 0xc0, G: 0x39, B: 0x2b, A: 0xff}
 	exportText       = color.Black
 )

@@ -71,17 +71,23 @@ func Generate(kind string, n int, seed uint64) (*solver.Instance, error) {
 		side := squareSide(n)
 		k := max(1, (n+50)/100)
 		cx, cy := make([]float64, k), make([]float64, k)
-		for c := range k {
-			cx[c], cy[c] = rng.Float64()*float64(side), rng.Float64()*float64(side)
-		}
 		sigma := float64(side) / (6 * math.Sqrt(float64(k)))
+		// Centres at least 2 sigma inside the square, so redrawing points
+		// that fall outside rarely happens.
+		for c := range k {
+			cx[c] = 2*sigma + rng.Float64()*(float64(side)-4*sigma)
+			cy[c] = 2*sigma + rng.Float64()*(float64(side)-4*sigma)
+		}
 		x, y := make([]float64, n), make([]float64, n)
 		pts := newPointSet(n)
 		for i := 0; i < n; i++ {
 			c := i % k
 			for tries := 0; ; tries++ {
-				px := clamp(math.Round(cx[c]+sigma*rng.NormFloat64()), 0, float64(side))
-				py := clamp(math.Round(cy[c]+sigma*rng.NormFloat64()), 0, float64(side))
+				px := math.Round(cx[c] + sigma*rng.NormFloat64())
+				py := math.Round(cy[c] + sigma*rng.NormFloat64())
+				if px < 0 || py < 0 || px > float64(side) || py > float64(side) {
+					continue // redraw rather than pile points up on the border
+				}
 				// Duplicates are legal in TSPLIB; avoid them while that is cheap.
 				if pts.add(int64(px), int64(py)) || tries > 100 {
 					x[i], y[i] = px, py
@@ -226,8 +232,6 @@ func CircleRadius(n int) float64 {
 func squareSide(n int) int64 {
 	return 1000 * int64(math.Ceil(math.Sqrt(float64(n))))
 }
-
-func clamp(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
 
 // pointSet remembers integer points to avoid duplicates.
 type pointSet map[[2]int64]struct{}
