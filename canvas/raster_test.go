@@ -1,0 +1,255 @@
+package canvas
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// square returns four cities on the corners of a 100×100 square.
+func square() *solver.Instance {
+	return solver.NewCoordInstance("square", solver.Euc2D, []float64{0, 100, 100, 0}, []float64{0, 0, 100, 100}, nil)
+}
+
+func countColor(img *image.RGBA, c color.RGBA) int {
+	n := 0
+	for i := 0; i+3 < len(img.Pix); i += 4 {
+		if img.Pix[i] == c.R && img.Pix[i+1] == c.G && img.Pix[i+2] == c.B {
+			n++
+		}
+	}
+	return n
+}
+
+func at(img *image.RGBA, x, y int) color.RGBA { return img.RGBAAt(x, y) }
+
+func TestRenderDrawsTourEdges(t *testing.T) {
+	in := square()
+	st := DefaultStyle()
+	img := RenderImage(Scene{Instance: in, Tour: []int{0, 1, 2, 3}}, 200, 200, st)
+	tr := NewTransform(SceneBounds(in), FitView(SceneBounds(in)), 200, 200)
+	// The middle of every edge of the square is tour-coloured.
+	for _, e := range [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 0}} {
+		x0, y0 := tr.Apply(in.X[e[0]], in.Y[e[0]])
+		x1, y1 := tr.Apply(in.X[e[1]], in.Y[e[1]])
+		mx, my := int((x0+x1)/2+0.5), int((y0+y1)/2+0.5)
+		if got := at(img, mx, my); got != st.Tour {
+			t.Errorf("edge %v midpoint (%d,%d) = %v, want tour colour %v", e, mx, my, got, st.Tour)
+		}
+	}
+	if got := at(img, 100, 100); got != st.Background {
+		t.Errorf("centre = %v, want background %v", got, st.Background)
+	}
+	// The cities are drawn on top, at the corners.
+	x, y := tr.Apply(0, 0)
+	if got := at(img, int(x+0.5), int(y+0.5)); got != st.City {
+		t.Errorf("city 0 at (%v,%v) = %v, want city colour", x, y, got)
+	}
+	// y grows upwards: city 0 (y=0) is below city 3 (y=100).
+	_, y3 := tr.Apply(0, 100)
+	if !(y > y3) {
+		t.Errorf("city 0 at pixel y %v should be below city 3 at %v", y, y3)
+	}
+}
+
+func TestRenderCrossingTourDiffersFromSquare(t *testing.T) {
+	in := square()
+	st := DefaultStyle()
+	a := RenderImage(Scene{Instance: in, Tour: []int{0, 1, 2, 3}}, 100, 100, st)
+	b := RenderImage(Scene{Instance: in, Tour: []int{0, 2, 1, 3}}, 100, 100, st)
+	if got := at(b, 50, 50); got != st.Tour {
+		t.Errorf("crossing tour: centre = %v, want tour colour", got)
+	}
+	if got := at(a, 50, 50); got == st.Tour {
+		t.Errorf("square tour: centre is tour-coloured")
+	}
+}
+
+func TestRenderLayersAndInvalidTours(t *testing.T) {
+	in := square()
+	st := DefaultStyle()
+	img := RenderImage(Scene{Instance: in, Best: []int{0, 1, 2, 3}, Optimal: []int{0, 2, 1, 3}}, 100, 100, st)
+	if countColor(img, st.Best) == 0 {
+		t.Error("best tour not drawn")
+	}
+	if countColor(img, st.Optimal) == 0 {
+		t.Error("optimal overlay not drawn")
+	}
+	// A tour of the wrong length or with out-of-range cities never panics.
+	RenderImage(Scene{Instance: in, Tour: []int{0, 1}}, 50, 50, st)
+	var r Rasterizer
+	dst := image.NewRGBA(image.Rect(0, 0, 50, 50))
+	r.Render(dst, Scene{Instance: in, Tour: []int{0, 1, 9, -1}}, View{Zoom: 1}, st)
+	// No instance, or no coordinates: background only.
+	for _, s := range []Scene{{}, {Instance: solver.NewMatrixInstance("m", 2, []int32{0, 1, 1, 0}), Tour: []int{0, 1}}} {
+		img := RenderImage(s, 30, 20, st)
+		if n := countColor(img, st.Background); n != 30*20 {
+			t.Errorf("scene %v: %d background pixels, want all %d", s.Instance, n, 600)
+		}
+	}
+}
+
+func TestDashedLineLeavesGaps(t *testing.T) {
+	st := DefaultStyle()
+	img := image.NewRGBA(image.Rect(0, 0, 64, 8))
+	fill(img, st.Background)
+	line(img, 0, 4, 63, 4, st.Optimal, 4)
+	on := countColor(img, st.Optimal)
+	if on != 32 {
+		t.Errorf("dashed 64-pixel line: %d pixels on, want 32", on)
+	}
+	fill(img, st.Background)
+	line(img, 0, 4, 63, 4, st.Optimal, 0)
+	if on := countColor(img, st.Optimal); on != 64 {
+		t.Errorf("solid 64-pixel line: %d pixels on, want 64", on)
+	}
+}
+
+func TestLineClipping(t *testing.T) {
+	c := color.RGBA{255, 0, 0, 255}
+	img := image.NewRGBA(image.Rect(0, 0, 100, 50))
+	// Entirely outside: nothing drawn.
+	line(img, -500, -10, 500, -20, c, 0)
+	line(img, 200, 0, 300, 49, c, 0)
+	if n := countColor(img, c); n != 0 {
+		t.Fatalf("segments outside the image drew %d pixels", n)
+	}
+	// Crossing the image from far away: exactly one pixel per column.
+	line(img, -1e6, 25, 1e6, 25, c, 0)
+	if n := countColor(img, c); n != 100 {
+		t.Errorf("horizontal line through the image drew %d pixels, want 100", n)
+	}
+	// A diagonal from outside to outside through the corners.
+	img = image.NewRGBA(image.Rect(0, 0, 50, 50))
+	line(img, -10, -10, 60, 60, c, 0)
+	for i := 0; i < 50; i++ {
+		if at(img, i, i) != c {
+			t.Fatalf("diagonal pixel (%d,%d) not drawn", i, i)
+		}
+	}
+}
+
+func TestTransformRoundTrip(t *testing.T) {
+	b := Bounds{-5, 10, 95, 60}
+	for _, v := range []View{FitView(b), {CX: 3, CY: 40, Zoom: 7.5}} {
+		tr := NewTransform(b, v, 640, 480)
+		for _, p := range [][2]float64{{0, 0}, {-5, 10}, {95, 60}, {33.3, 44.4}} {
+			px, py := tr.Apply(p[0], p[1])
+			x, y := tr.Invert(px, py)
+			if math.Abs(x-p[0]) > 1e-9 || math.Abs(y-p[1]) > 1e-9 {
+				t.Errorf("view %+v: %v -> (%v,%v) -> (%v,%v)", v, p, px, py, x, y)
+			}
+		}
+	}
+	// Fitted, the bounds lie inside the image with the margin.
+	tr := NewTransform(b, FitView(b), 640, 480)
+	x0, y0 := tr.Apply(b.MinX, b.MaxY)
+	x1, y1 := tr.Apply(b.MaxX, b.MinY)
+	m := Margin * 480
+	if x0 < m-1e-9 || y0 < m-1e-9 || x1 > 640-m+1e-9 || y1 > 480-m+1e-9 {
+		t.Errorf("fitted bounds map to (%v,%v)-(%v,%v), outside the %v margin", x0, y0, x1, y1, m)
+	}
+}
+
+func TestGeoIsDrawnNorthUp(t *testing.T) {
+	// GEO: X is latitude, Y longitude. A city further north must be higher.
+	in := solver.NewCoordInstance("geo", solver.Geo, []float64{10, 50}, []float64{5, 5}, nil)
+	_, yS := WorldXY(in, 0)
+	_, yN := WorldXY(in, 1)
+	if !(yN > yS) {
+		t.Errorf("northern city world y %v not above southern %v", yN, yS)
+	}
+}
+
+// stripInstance returns n uniform random cities in a 1000×1000 square and
+// a short tour through them (a boustrophedon over vertical strips), like a
+// good tour: edges a few pixels long at full-HD.
+func stripInstance(n int, seed uint64) (*solver.Instance, []int) {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i], y[i] = rng.Float64()*1000, rng.Float64()*1000
+	}
+	in := solver.NewCoordInstance("strip", solver.Euc2D, x, y, nil)
+	strips := int(math.Sqrt(float64(n) / 2))
+	tour := solver.IdentityTour(n)
+	stripOf := func(c int) int { return min(int(x[c]/1000*float64(strips)), strips-1) }
+	sort.Slice(tour, func(a, b int) bool {
+		sa, sb := stripOf(tour[a]), stripOf(tour[b])
+		if sa != sb {
+			return sa < sb
+		}
+		if sa%2 == 0 {
+			return y[tour[a]] < y[tour[b]]
+		}
+		return y[tour[a]] > y[tour[b]]
+	})
+	return in, tour
+}
+
+func TestStripTourIsShort(t *testing.T) {
+	in, tour := stripInstance(2000, 1)
+	if err := solver.ValidateTour(tour, in.N); err != nil {
+		t.Fatal(err)
+	}
+	random := solver.IdentityTour(in.N)
+	if l, r := solver.TourLength(in, tour), solver.TourLength(in, random); l*5 > r {
+		t.Errorf("strip tour %d not much shorter than the file-order tour %d", l, r)
+	}
+}
+
+// BenchmarkRender100k draws a 100,000-city instance with its current and
+// best tours at 1920×1080 (the canvas's 16 ms budget).
+func BenchmarkRender100k(b *testing.B) {
+	in, tour := stripInstance(100000, 7)
+	best := append([]int(nil), tour...)
+	best[10], best[20] = best[20], best[10]
+	img := image.NewRGBA(image.Rect(0, 0, 1920, 1080))
+	var r Rasterizer
+	s := Scene{Instance: in, Tour: tour, Best: best}
+	v := FitView(SceneBounds(in))
+	st := DefaultStyle()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.Render(img, s, v, st)
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/frame")
+}
+
+// BenchmarkRender100kZoomed draws the same scene zoomed 8× (most edges
+// clipped away).
+func BenchmarkRender100kZoomed(b *testing.B) {
+	in, tour := stripInstance(100000, 7)
+	img := image.NewRGBA(image.Rect(0, 0, 1920, 1080))
+	var r Rasterizer
+	v := FitView(SceneBounds(in))
+	v.Zoom = 8
+	s := Scene{Instance: in, Tour: tour}
+	st := DefaultStyle()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.Render(img, s, v, st)
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/frame")
+}
+
+// BenchmarkRender100kRandomTour is the worst case: a random permutation,
+// whose edges cross the whole image.
+func BenchmarkRender100kRandomTour(b *testing.B) {
+	in, _ := stripInstance(100000, 7)
+	img := image.NewRGBA(image.Rect(0, 0, 1920, 1080))
+	var r Rasterizer
+	s := Scene{Instance: in, Tour: solver.IdentityTour(in.N)}
+	v := FitView(SceneBounds(in))
+	st := DefaultStyle()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.Render(img, s, v, st)
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/frame")
+}

@@ -1,0 +1,316 @@
+package canvas
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	fcanvas "fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// Zoom limits of the TourView.
+const (
+	MinZoom = 0.25
+	MaxZoom = 2000
+)
+
+// TourView is a Fyne widget that shows a scene: cities, the current tour,
+// the best tour and the optimal overlay, drawn as one raster. The wheel
+// zooms about the pointer, dragging pans, a double tap fits the instance
+// to the widget. Call its methods on the Fyne goroutine (from others, via
+// fyne.Do); the renderer draws only when Fyne asks, so a running solver is
+// never slowed by drawing.
+type TourView struct {
+	widget.BaseWidget
+
+	mu     sync.Mutex
+	scene  Scene
+	bounds Bounds
+	view   View
+	style  Style
+	rast   Rasterizer
+	img    *image.RGBA
+	draws  int
+
+	// OnViewChanged, if set, is called after a zoom, pan or fit.
+	OnViewChanged func(View)
+}
+
+var (
+	_ fyne.Widget         = (*TourView)(nil)
+	_ fyne.Scrollable     = (*TourView)(nil)
+	_ fyne.Draggable      = (*TourView)(nil)
+	_ fyne.DoubleTappable = (*TourView)(nil)
+)
+
+// NewTourView returns an empty TourView with DefaultStyle.
+func NewTourView() *TourView {
+	t := &TourView{style: DefaultStyle(), view: View{Zoom: 1}, bounds: Bounds{0, 0, 1, 1}}
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+// SetScene replaces what the view shows. A new instance is fitted to the
+// widget; a new tour of the same instance keeps the zoom and pan.
+func (t *TourView) SetScene(s Scene) {
+	t.mu.Lock()
+	if s.Instance != t.scene.Instance {
+		t.bounds = SceneBounds(s.Instance)
+		t.view = FitView(t.bounds)
+	}
+	t.scene = s
+	t.mu.Unlock()
+	t.Refresh()
+}
+
+// SetTours replaces the current and best tours and keeps the rest of the
+// scene. A nil tour keeps the one shown; use SetScene to clear tours.
+func (t *TourView) SetTours(tour, best []int) {
+	t.mu.Lock()
+	if tour != nil {
+		t.scene.Tour = tour
+	}
+	if best != nil {
+		t.scene.Best = best
+	}
+	t.mu.Unlock()
+	t.Refresh()
+}
+
+// SetTitle sets the line shown at the top left of the view.
+func (t *TourView) SetTitle(title string) {
+	t.mu.Lock()
+	t.scene.Title = title
+	t.mu.Unlock()
+	t.Refresh()
+}
+
+// Scene returns what the view shows now.
+func (t *TourView) Scene() Scene {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.scene
+}
+
+// View returns the current zoom and pan.
+func (t *TourView) View() View {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.view
+}
+
+// SetView sets the zoom and pan.
+func (t *TourView) SetView(v View) {
+	t.mu.Lock()
+	v.Zoom = math.Min(math.Max(v.Zoom, MinZoom), MaxZoom)
+	t.view = v
+	t.mu.Unlock()
+	t.changed()
+}
+
+// SetStyle replaces the palette.
+func (t *TourView) SetStyle(st Style) {
+	t.mu.Lock()
+	t.style = st
+	t.mu.Unlock()
+	t.Refresh()
+}
+
+// Style returns the palette.
+func (t *TourView) Style() Style {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.style
+}
+
+// Draws returns how many times the raster has been generated; tests use
+// it to check that updates are coalesced.
+func (t *TourView) Draws() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.draws
+}
+
+// Fit shows the whole instance.
+func (t *TourView) Fit() {
+	t.mu.Lock()
+	t.view = FitView(t.bounds)
+	t.mu.Unlock()
+	t.changed()
+}
+
+func (t *TourView) changed() {
+	t.Refresh()
+	if t.OnViewChanged != nil {
+		t.OnViewChanged(t.View())
+	}
+}
+
+// transform returns the transform for the widget's size in Fyne units.
+func (t *TourView) transform() Transform {
+	sz := t.Size()
+	return NewTransform(t.bounds, t.view, int(math.Max(float64(sz.Width), 1)), int(math.Max(float64(sz.Height), 1)))
+}
+
+// ZoomAt multiplies the zoom by factor keeping the world point under pos
+// (in widget coordinates) in place.
+func (t *TourView) ZoomAt(factor float64, pos fyne.Position) {
+	if factor <= 0 {
+		return
+	}
+	t.mu.Lock()
+	tr := t.transform()
+	wx, wy := tr.Invert(float64(pos.X), float64(pos.Y))
+	z := math.Min(math.Max(t.view.Zoom*factor, MinZoom), MaxZoom)
+	scale := tr.Scale / t.view.Zoom * z
+	t.view.Zoom = z
+	t.view.CX = wx - (float64(pos.X)-tr.HalfW)/scale
+	t.view.CY = wy + (float64(pos.Y)-tr.HalfH)/scale
+	t.mu.Unlock()
+	t.changed()
+}
+
+// PanBy moves the picture by (dx, dy) widget units.
+func (t *TourView) PanBy(dx, dy float32) {
+	t.mu.Lock()
+	tr := t.transform()
+	t.view.CX -= float64(dx) / tr.Scale
+	t.view.CY += float64(dy) / tr.Scale
+	t.mu.Unlock()
+	t.changed()
+}
+
+// Scrolled zooms about the pointer: each wheel notch is 15%.
+func (t *TourView) Scrolled(ev *fyne.ScrollEvent) {
+	notches := float64(ev.Scrolled.DY) / 10 // GLFW sends ±10 per notch
+	if notches == 0 {
+		return
+	}
+	t.ZoomAt(math.Pow(1.15, notches), ev.Position)
+}
+
+// Dragged pans the picture with the pointer.
+func (t *TourView) Dragged(ev *fyne.DragEvent) { t.PanBy(ev.Dragged.DX, ev.Dragged.DY) }
+
+// DragEnd ends a pan.
+func (t *TourView) DragEnd() {}
+
+// DoubleTapped fits the instance to the widget.
+func (t *TourView) DoubleTapped(*fyne.PointEvent) { t.Fit() }
+
+// Image renders what the view shows at w×h pixels with its zoom and pan.
+func (t *TourView) Image(w, h int) *image.RGBA {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	t.rast.Render(img, t.scene, t.view, t.style)
+	return img
+}
+
+// generate is the raster's generator: it redraws into a reused image.
+func (t *TourView) generate(w, h int) image.Image {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if w <= 0 || h <= 0 {
+		w, h = 1, 1
+	}
+	if t.img == nil || t.img.Rect.Dx() != w || t.img.Rect.Dy() != h {
+		t.img = image.NewRGBA(image.Rect(0, 0, w, h))
+	}
+	t.rast.Render(t.img, t.scene, t.view, t.style)
+	t.draws++
+	return t.img
+}
+
+// CreateRenderer implements fyne.Widget.
+func (t *TourView) CreateRenderer() fyne.WidgetRenderer {
+	r := &tourViewRenderer{view: t, raster: fcanvas.NewRaster(t.generate)}
+	r.title = fcanvas.NewText("", t.style.City)
+	r.title.TextSize = theme.TextSize()
+	r.empty = fcanvas.NewText("", t.style.City)
+	r.empty.Alignment = fyne.TextAlignCenter
+	r.update()
+	return r
+}
+
+type tourViewRenderer struct {
+	view   *TourView
+	raster *fcanvas.Raster
+	title  *fcanvas.Text
+	empty  *fcanvas.Text
+}
+
+func (r *tourViewRenderer) update() {
+	s := r.view.Scene()
+	r.title.Text = s.Title
+	switch {
+	case s.Instance == nil:
+		r.empty.Text = "no instance"
+	case !s.Instance.HasCoords():
+		r.empty.Text = "no coordinates to draw (" + s.Instance.Metric.String() + " without display data)"
+	default:
+		r.empty.Text = ""
+	}
+}
+
+func (r *tourViewRenderer) Layout(size fyne.Size) {
+	r.raster.Resize(size)
+	r.raster.Move(fyne.NewPos(0, 0))
+	pad := theme.Padding()
+	r.title.Move(fyne.NewPos(pad, pad))
+	r.title.Resize(r.title.MinSize())
+	r.empty.Resize(fyne.NewSize(size.Width, r.empty.MinSize().Height))
+	r.empty.Move(fyne.NewPos(0, (size.Height-r.empty.MinSize().Height)/2))
+}
+
+func (r *tourViewRenderer) MinSize() fyne.Size { return fyne.NewSize(120, 90) }
+
+func (r *tourViewRenderer) Refresh() {
+	r.update()
+	r.title.Refresh()
+	r.empty.Refresh()
+	r.raster.Refresh()
+}
+
+func (r *tourViewRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.raster, r.title, r.empty}
+}
+
+func (r *tourViewRenderer) Destroy() {}
+
+// SceneFor builds the scene of in with the given tours and a title that
+// names the instance, the tour length and the gap to the known optimum.
+func SceneFor(in *solver.Instance, tour, best, optimal []int) Scene {
+	s := Scene{Instance: in, Tour: tour, Best: best, Optimal: optimal}
+	if in == nil {
+		return s
+	}
+	if len(best) == in.N {
+		s.Title = TitleFor(in, best)
+	} else {
+		s.Title = TitleFor(in, tour)
+	}
+	return s
+}
+
+// TitleFor returns "name — length (gap% above optimum)" for tour, or the
+// instance's name and size when tour is empty.
+func TitleFor(in *solver.Instance, tour []int) string {
+	if in == nil {
+		return ""
+	}
+	if len(tour) != in.N {
+		return fmt.Sprintf("%s — %d cities", in.Name, in.N)
+	}
+	l := solver.TourLength(in, tour)
+	if g, ok := solver.GapPercent(l, in.Optimum); ok {
+		return fmt.Sprintf("%s — %d (%.2f%% above %d)", in.Name, l, g, in.Optimum)
+	}
+	return fmt.Sprintf("%s — %d", in.Name, l)
+}

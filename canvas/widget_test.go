@@ -1,0 +1,189 @@
+package canvas
+
+import (
+	"bytes"
+	"image"
+	imgdraw "image/draw"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+)
+
+func toRGBA(img image.Image) *image.RGBA {
+	if r, ok := img.(*image.RGBA); ok {
+		return r
+	}
+	r := image.NewRGBA(img.Bounds())
+	imgdraw.Draw(r, r.Rect, img, img.Bounds().Min, imgdraw.Src)
+	return r
+}
+
+func TestTourViewShowsTourInWindow(t *testing.T) {
+	test.NewTempApp(t)
+	tv := NewTourView()
+	w := test.NewWindow(tv)
+	defer w.Close()
+	w.Resize(fyne.NewSize(300, 200))
+	in := square()
+	tv.SetScene(SceneFor(in, []int{0, 1, 2, 3}, nil, nil))
+	img := toRGBA(w.Canvas().Capture())
+	if n := countColor(img, TourColor); n < 100 {
+		t.Errorf("window shows %d tour-coloured pixels, want the square's outline", n)
+	}
+	if !strings.Contains(tv.Scene().Title, "square — 400") {
+		t.Errorf("title %q does not name the tour length 400", tv.Scene().Title)
+	}
+	// Clearing the tour removes it from the picture.
+	tv.SetScene(Scene{Instance: in})
+	if n := countColor(toRGBA(w.Canvas().Capture()), TourColor); n != 0 {
+		t.Errorf("after clearing, %d tour-coloured pixels remain", n)
+	}
+}
+
+func TestTourViewZoomPanFit(t *testing.T) {
+	test.NewTempApp(t)
+	tv := NewTourView()
+	w := test.NewWindow(tv)
+	defer w.Close()
+	w.SetPadded(false)
+	w.Resize(fyne.NewSize(400, 400))
+	tv.SetScene(Scene{Instance: square(), Tour: []int{0, 1, 2, 3}})
+	fit := tv.View()
+	if fit.Zoom != 1 || fit.CX != 50 || fit.CY != 50 {
+		t.Fatalf("new instance view %+v, want fitted (50,50) zoom 1", fit)
+	}
+	var changes int
+	tv.OnViewChanged = func(View) { changes++ }
+
+	// Zooming in about a point keeps the world point under it in place.
+	pos := fyne.NewPos(100, 300)
+	before := tv.transform()
+	wx, wy := before.Invert(100, 300)
+	tv.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: pos}, Scrolled: fyne.Delta{DY: 10}})
+	v := tv.View()
+	if !(v.Zoom > 1.1) {
+		t.Fatalf("scroll up: zoom %v, want > 1", v.Zoom)
+	}
+	after := tv.transform()
+	px, py := after.Apply(wx, wy)
+	if math.Abs(px-100) > 1e-6 || math.Abs(py-300) > 1e-6 {
+		t.Errorf("point under the pointer moved to (%v,%v)", px, py)
+	}
+	// Dragging right and down moves the picture: the centre goes left and up in the world.
+	tv.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(200, 200)}, Dragged: fyne.Delta{DX: 40, DY: 20}})
+	tv.DragEnd()
+	v2 := tv.View()
+	if !(v2.CX < v.CX) || !(v2.CY > v.CY) {
+		t.Errorf("drag (40,20): centre %v,%v -> %v,%v", v.CX, v.CY, v2.CX, v2.CY)
+	}
+	// A double tap fits again.
+	test.DoubleTap(tv)
+	if got := tv.View(); got != fit {
+		t.Errorf("after double tap view %+v, want %+v", got, fit)
+	}
+	if changes < 3 {
+		t.Errorf("OnViewChanged called %d times, want at least 3", changes)
+	}
+	// Zoom stays within limits.
+	for i := 0; i < 200; i++ {
+		tv.ZoomAt(2, pos)
+	}
+	if z := tv.View().Zoom; z != MaxZoom {
+		t.Errorf("zoom %v after zooming far in, want the limit %v", z, MaxZoom)
+	}
+}
+
+func TestTourViewSetToursKeepsView(t *testing.T) {
+	test.NewTempApp(t)
+	tv := NewTourView()
+	w := test.NewWindow(tv)
+	defer w.Close()
+	w.Resize(fyne.NewSize(200, 200))
+	in := square()
+	tv.SetScene(Scene{Instance: in})
+	tv.ZoomAt(3, fyne.NewPos(50, 50))
+	v := tv.View()
+	tv.SetTours([]int{0, 1, 2, 3}, []int{0, 2, 1, 3})
+	if tv.View() != v {
+		t.Errorf("new tours changed the view")
+	}
+	s := tv.Scene()
+	if len(s.Tour) != 4 || len(s.Best) != 4 {
+		t.Errorf("scene tours %v %v", s.Tour, s.Best)
+	}
+	tv.SetTours(nil, nil)
+	if len(tv.Scene().Tour) != 4 {
+		t.Errorf("nil tour cleared the tour")
+	}
+	img := tv.Image(120, 80)
+	if img.Rect.Dx() != 120 || img.Rect.Dy() != 80 {
+		t.Errorf("Image size %v", img.Rect)
+	}
+}
+
+func TestCurvePlotsAndCSV(t *testing.T) {
+	test.NewTempApp(t)
+	c := NewCurve()
+	w := test.NewWindow(c)
+	defer w.Close()
+	w.Resize(fyne.NewSize(300, 120))
+	c.SetOptimum(900)
+	for i, b := range []int64{2000, 1500, 1500, 1500, 1200, 1000} {
+		c.Add(CurvePoint{Elapsed: time.Duration(i+1) * 100 * time.Millisecond, Best: b})
+	}
+	pts := c.Points()
+	// The three equal values collapse into two points (the first and the latest time).
+	if len(pts) != 5 {
+		t.Fatalf("%d points kept, want 5: %v", len(pts), pts)
+	}
+	if pts[2].Best != 1500 || pts[2].Elapsed != 400*time.Millisecond {
+		t.Errorf("plateau end %+v, want 1500 at 400ms", pts[2])
+	}
+	st := DefaultCurveStyle()
+	img := c.Image(300, 120)
+	if countColor(img, st.Line) < 50 {
+		t.Error("curve line not drawn")
+	}
+	if countColor(img, st.Optimum) == 0 {
+		t.Error("optimum line not drawn")
+	}
+	var buf bytes.Buffer
+	if err := WriteCurveCSV(&buf, pts); err != nil {
+		t.Fatal(err)
+	}
+	want := "elapsed_s,best_length\n0.100,2000\n0.200,1500\n0.400,1500\n0.500,1200\n0.600,1000\n"
+	if buf.String() != want {
+		t.Errorf("CSV:\n%s\nwant:\n%s", buf.String(), want)
+	}
+	tmax, lo, hi := CurveRange(pts, 900, 2*time.Second)
+	if tmax != 2*time.Second || lo != 900 || hi != 2000 {
+		t.Errorf("range %v %d %d", tmax, lo, hi)
+	}
+	c.Reset()
+	if len(c.Points()) != 0 {
+		t.Error("Reset kept points")
+	}
+}
+
+func TestCurveBoundsItsPoints(t *testing.T) {
+	c := NewCurve()
+	for i := 0; i < MaxCurvePoints*2; i++ {
+		c.add(CurvePoint{Elapsed: time.Duration(i), Best: int64(1e9 - i)})
+	}
+	pts := c.Points()
+	if len(pts) > MaxCurvePoints {
+		t.Errorf("%d points kept, limit %d", len(pts), MaxCurvePoints)
+	}
+	if pts[len(pts)-1].Best != int64(1e9-(MaxCurvePoints*2-1)) {
+		t.Errorf("last point %+v is not the newest", pts[len(pts)-1])
+	}
+	for i := 1; i < len(pts); i++ {
+		if pts[i].Elapsed <= pts[i-1].Elapsed {
+			t.Fatalf("points out of order at %d", i)
+		}
+	}
+}
