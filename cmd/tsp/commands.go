@@ -1,0 +1,310 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/tsplab/tsplab/canvas/export"
+	"github.com/tsplab/tsplab/gpu"
+	"github.com/tsplab/tsplab/internal/testdata"
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bench"
+	"github.com/tsplab/tsplab/solver/gen"
+	"github.com/tsplab/tsplab/solver/tsplib"
+)
+
+func cmdInfo(_ context.Context, e *env, args []string) error {
+	fs := newFlags(e, "info", "FILE", "Prints the instance's name, type, dimension, distance type and known optimum.")
+	optima := fs.String("optima", "", "also look for optima.csv in `DIR`")
+	pos, err := parse(fs, "info", args, 1, 1)
+	if err != nil {
+		return err
+	}
+	in, err := loadInstance(pos[0], *optima, 0)
+	if err != nil {
+		return err
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "name: %s\n", in.Name)
+	fmt.Fprintf(w, "file: %s\n", pos[0])
+	if in.Comment != "" {
+		fmt.Fprintf(w, "comment: %s\n", oneLine(in.Comment))
+	}
+	fmt.Fprintf(w, "type: TSP\n")
+	fmt.Fprintf(w, "dimension: %d\n", in.N)
+	fmt.Fprintf(w, "edge_weight_type: %s\n", in.Metric)
+	switch {
+	case in.Metric != solver.Explicit:
+		fmt.Fprintf(w, "coordinates: node coordinates\n")
+	case in.HasCoords():
+		fmt.Fprintf(w, "coordinates: display data (drawing only)\n")
+	default:
+		fmt.Fprintf(w, "coordinates: none\n")
+	}
+	if len(in.FixedEdges) > 0 {
+		fmt.Fprintf(w, "fixed_edges: %d\n", len(in.FixedEdges))
+	}
+	if in.HasOptimum() {
+		fmt.Fprintf(w, "optimum: %d (from %s)\n", in.Optimum, in.OptimumSource)
+	} else {
+		fmt.Fprintf(w, "optimum: unknown\n")
+	}
+	return nil
+}
+
+func cmdEval(_ context.Context, e *env, args []string) error {
+	fs := newFlags(e, "eval", "FILE TOUR", "Prints the length of the tour; the last line of output is the integer length.\nA tour that is not a permutation of the cities fails (exit 1).")
+	optima := fs.String("optima", "", "also look for optima.csv in `DIR`")
+	optimum := fs.Int64("optimum", 0, "known optimum `N` for the gap")
+	pos, err := parse(fs, "eval", args, 2, 2)
+	if err != nil {
+		return err
+	}
+	in, err := loadInstance(pos[0], *optima, *optimum)
+	if err != nil {
+		return err
+	}
+	tour, err := tsplib.ReadTour(pos[1], in.N)
+	if err != nil {
+		return err
+	}
+	if err := solver.ValidateTour(tour, in.N); err != nil {
+		return fmt.Errorf("%s: %v", pos[1], err)
+	}
+	l := solver.TourLength(in, tour)
+	fmt.Fprintf(e.stdout, "instance: %s (%d cities)\n", in.Name, in.N)
+	if g, ok := solver.GapPercent(l, in.Optimum); ok {
+		fmt.Fprintf(e.stdout, "gap: %.4f%% above the optimum %d\n", g, in.Optimum)
+	}
+	fmt.Fprintf(e.stdout, "%d\n", l)
+	return nil
+}
+
+func cmdGen(_ context.Context, e *env, args []string) error {
+	fs := newFlags(e, "gen", "--kind uniform|clustered|circle|grid --n N [--seed S] [--out FILE]",
+		"Generates an EUC_2D instance with integer coordinates. circle and grid have a known optimum:\n"+
+			"it goes into the COMMENT and, with --out, into optima.csv beside the file.\n"+
+			"grid needs an even n (rows × cols with an even side, as close to square as possible).")
+	kind := fs.String("kind", "", "uniform, clustered, circle or grid")
+	n := fs.Int("n", 0, "number of cities")
+	seed := fs.Uint64("seed", 1, "random seed")
+	out := fs.String("out", "", "write the instance to `FILE` (default: stdout); its base name is the instance's NAME")
+	optTour := fs.Bool("opt-tour", false, "for circle and grid, also write NAME.opt.tour beside --out")
+	if _, err := parse(fs, "gen", args, 0, 0); err != nil {
+		return err
+	}
+	if *kind == "" || *n == 0 {
+		return usagef("gen", "--kind and --n are required")
+	}
+	valid := false
+	for _, k := range gen.Kinds {
+		valid = valid || k == *kind
+	}
+	if !valid {
+		return usagef("gen", "--kind %q: want %s", *kind, strings.Join(gen.Kinds, ", "))
+	}
+	in, err := gen.Generate(*kind, *n, *seed)
+	if err != nil {
+		return err
+	}
+	if *out == "" || *out == "-" {
+		if *optTour {
+			return usagef("gen", "--opt-tour needs --out")
+		}
+		return tsplib.WriteInstance(e.stdout, in)
+	}
+	name := strings.TrimSuffix(filepath.Base(*out), ".tsp")
+	in.Name = name
+	if err := writeFile(*out, func(w io.Writer) error { return tsplib.WriteInstance(w, in) }); err != nil {
+		return err
+	}
+	if in.HasOptimum() {
+		csv := filepath.Join(filepath.Dir(*out), tsplib.OptimaFile)
+		if err := tsplib.AppendOptimum(csv, name, in.N, in.Metric.String(), in.Optimum); err != nil {
+			return err
+		}
+		if *optTour {
+			t, err := gen.OptimalTour(*kind, *n)
+			if err != nil {
+				return err
+			}
+			p := filepath.Join(filepath.Dir(*out), name+".opt.tour")
+			comment := fmt.Sprintf("optimal tour, length %d", in.Optimum)
+			if err := writeFile(p, func(w io.Writer) error { return tsplib.WriteTour(w, name+".opt.tour", comment, t) }); err != nil {
+				return err
+			}
+		}
+	}
+	fmt.Fprintf(e.stderr, "tsp: wrote %s (%d cities", *out, in.N)
+	if in.HasOptimum() {
+		fmt.Fprintf(e.stderr, ", optimum %d", in.Optimum)
+	}
+	fmt.Fprintln(e.stderr, ")")
+	return nil
+}
+
+func cmdRender(_ context.Context, e *env, args []string) error {
+	fs := newFlags(e, "render", "FILE [--tour TOUR] --out X.png|X.svg|X.pdf [--width PX]",
+		"Draws the cities, the tour and a title with its length and gap. The format follows --out's extension.")
+	tourPath := fs.String("tour", "", "TSPLIB `TOUR` file to draw")
+	out := fs.String("out", "", "picture to write: .png, .svg or .pdf")
+	width := fs.Int("width", 1200, "width in pixels (points for SVG and PDF); the height follows the aspect ratio")
+	height := fs.Int("height", 0, "height (0: from the aspect ratio)")
+	optimal := fs.Bool("optimal", false, "draw the optimal tour (NAME.opt.tour beside FILE) as a faint overlay")
+	optima := fs.String("optima", "", "also look for optima.csv in `DIR`")
+	optimum := fs.Int64("optimum", 0, "known optimum `N` for the gap in the title")
+	pos, err := parse(fs, "render", args, 1, 1)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		return usagef("render", "--out is required")
+	}
+	if *width <= 0 || *width > export.MaxSize || *height < 0 || *height > export.MaxSize {
+		return usagef("render", "--width and --height must be within 1..%d", export.MaxSize)
+	}
+	format, err := export.FormatOf(*out)
+	if err != nil {
+		return usagef("render", "%v", err)
+	}
+	in, err := loadInstance(pos[0], *optima, *optimum)
+	if err != nil {
+		return err
+	}
+	if !in.HasCoords() {
+		return fmt.Errorf("%s: %s has no coordinates to draw (EXPLICIT without DISPLAY_DATA_SECTION)", pos[0], in.Name)
+	}
+	s := export.Picture{Instance: in, Title: fmt.Sprintf("%s — %d cities", in.Name, in.N)}
+	if *tourPath != "" {
+		t, err := tsplib.ReadTour(*tourPath, in.N)
+		if err != nil {
+			return err
+		}
+		s.Tour = t
+		s.Title = title(in, solver.TourLength(in, t))
+	}
+	if *optimal {
+		if p := tsplib.OptTourPath(pos[0], in); p != "" {
+			t, err := tsplib.ReadTour(p, in.N)
+			if err != nil {
+				return err
+			}
+			s.Optimal = t
+		}
+	}
+	return writeFile(*out, func(w io.Writer) error { return export.Write(w, format, s, *width, *height) })
+}
+
+// title is a picture's title: name, length and gap.
+func title(in *solver.Instance, length int64) string {
+	if g, ok := solver.GapPercent(length, in.Optimum); ok {
+		return fmt.Sprintf("%s — %d (%.2f%% above %d)", in.Name, length, g, in.Optimum)
+	}
+	return fmt.Sprintf("%s — %d", in.Name, length)
+}
+
+func cmdBench(ctx context.Context, e *env, args []string) error {
+	about := "Runs a benchmark or reproduction suite over the registered engines; its table is printed last.\n\nSuites:\n"
+	for _, s := range bench.Names() {
+		name, desc, _ := strings.Cut(s, "\t")
+		about += fmt.Sprintf("  %-10s %s\n", name, desc)
+	}
+	fs := newFlags(e, "bench", "--suite NAME [flags]", strings.TrimRight(about, "\n"))
+	var opt bench.Options
+	suite := fs.String("suite", "", "suite `NAME`")
+	fs.DurationVar(&opt.Time, "time", 0, "time budget per run (0: the suite's default)")
+	fs.IntVar(&opt.Runs, "runs", 0, "runs per configuration (0: the suite's default)")
+	fs.StringVar(&opt.OutDir, "out", "", "write markdown, CSV and plots to `DIR`")
+	fs.BoolVar(&opt.Quick, "quick", false, "a short version for smoke tests")
+	fs.IntVar(&opt.Workers, "workers", 0, "CPU workers (0: all cores)")
+	instances := fs.String("instances", "", "comma-separated instance names (default: the suite's list)")
+	fs.StringVar(&opt.TSPLIBDir, "tsplib", "", "TSPLIB folder (default: $TSPLIB_DIR or ../shared/tsplib beside the repository)")
+	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	if _, err := parse(fs, "bench", args, 0, 0); err != nil {
+		return err
+	}
+	if *suite == "" {
+		return usagef("bench", "--suite is required (have: %s)", strings.Join(suiteNames(), ", "))
+	}
+	if opt.Time < 0 || opt.Runs < 0 || opt.Workers < 0 {
+		return usagef("bench", "--time, --runs and --workers must not be negative")
+	}
+	if *instances != "" {
+		for _, s := range strings.Split(*instances, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				opt.Instances = append(opt.Instances, strings.TrimSuffix(s, ".tsp"))
+			}
+		}
+	}
+	if opt.TSPLIBDir == "" {
+		opt.TSPLIBDir = testdata.TSPLIBDir()
+	}
+	if !*quiet {
+		opt.Log = e.stderr
+	}
+	if opt.OutDir != "" {
+		if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
+			return err
+		}
+	}
+	return bench.Run(ctx, *suite, opt, e.stdout)
+}
+
+func suiteNames() []string {
+	var out []string
+	for _, s := range bench.Names() {
+		name, _, _ := strings.Cut(s, "\t")
+		out = append(out, name)
+	}
+	if len(out) == 0 {
+		out = []string{"none registered"}
+	}
+	return out
+}
+
+func cmdEngines(_ context.Context, e *env, args []string) error {
+	fs := newFlags(e, "engines", "", "Lists the registered engines: algorithm, backend, whether it can run here, and what it does.")
+	if _, err := parse(fs, "engines", args, 0, 0); err != nil {
+		return err
+	}
+	for _, eng := range solver.Engines() {
+		status := "ready"
+		if err := eng.Available(); err != nil {
+			status = "unavailable: " + oneLine(err.Error())
+		}
+		fmt.Fprintf(e.stdout, "%-12s %-4s %s — %s\n", eng.Name(), eng.Backend(), eng.Describe(), status)
+	}
+	return nil
+}
+
+func cmdVersion(_ context.Context, e *env, args []string) error {
+	fs := newFlags(e, "version", "", "Prints the version, the Go version, whether CUDA kernels are built in, and the GPUs found.")
+	if _, err := parse(fs, "version", args, 0, 0); err != nil {
+		return err
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "tsp %s\n", version)
+	fmt.Fprintf(w, "go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	if gpu.BuiltWithCUDA() {
+		fmt.Fprintf(w, "cuda: kernels built in\n")
+	} else {
+		fmt.Fprintf(w, "cuda: not built in (build with `make gpu`)\n")
+	}
+	devs, err := gpu.Devices()
+	switch {
+	case err != nil && gpu.BuiltWithCUDA():
+		fmt.Fprintf(w, "gpu: none (%s)\n", oneLine(err.Error()))
+	case err == nil && len(devs) == 0:
+		fmt.Fprintf(w, "gpu: none\n")
+	}
+	for i, d := range devs {
+		fmt.Fprintf(w, "gpu %d: %s (compute capability %d.%d, sm_%d%d, %d SMs, %.1f GiB)\n",
+			i, d.Name, d.Major, d.Minor, d.Major, d.Minor, d.Multiprocs, float64(d.GlobalMemory)/(1<<30))
+	}
+	return nil
+}

@@ -1,0 +1,408 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/gpu"
+	"github.com/tsplab/tsplab/internal/testdata"
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tsplib"
+)
+
+// tsp runs the command line and returns its exit code, stdout and stderr.
+func tsp(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	return tspCtx(t, context.Background(), args...)
+}
+
+func tspCtx(t *testing.T, ctx context.Context, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := runCtx(ctx, args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// oneErrorLine checks stderr is exactly one line "tsp: ..." containing want.
+func oneErrorLine(t *testing.T, stderr string, want ...string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "tsp: ") {
+		t.Fatalf("stderr is not one 'tsp: ' line: %q", stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(lines[0], w) {
+			t.Errorf("stderr %q does not mention %q", lines[0], w)
+		}
+	}
+}
+
+// genCircle writes circle-N.tsp (with optima.csv and the .opt.tour) into a
+// temporary folder and returns its path.
+func genCircle(t *testing.T, n int) string {
+	t.Helper()
+	dir := t.TempDir()
+	p := filepath.Join(dir, fmt.Sprintf("circle-%d.tsp", n))
+	if code, _, stderr := tsp(t, "gen", "--kind", "circle", "--n", strconv.Itoa(n), "--out", p, "--opt-tour"); code != 0 {
+		t.Fatalf("gen: exit %d: %s", code, stderr)
+	}
+	return p
+}
+
+func writeTestFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+func TestHelpAndUsage(t *testing.T) {
+	if code, out, _ := tsp(t, "help"); code != 0 || !strings.Contains(out, "tsp solve") {
+		t.Errorf("help: exit %d, %q", code, out)
+	}
+	if code, out, _ := tsp(t, "-h"); code != 0 || !strings.Contains(out, "Exit codes") {
+		t.Errorf("-h: exit %d, %q", code, out)
+	}
+	if code, out, _ := tsp(t, "solve", "-h"); code != 0 || !strings.Contains(out, "-backend") || !strings.Contains(out, "testclimb") {
+		t.Errorf("solve -h: exit %d, %q", code, out)
+	}
+	if code, out, _ := tsp(t, "help", "render"); code != 0 || !strings.Contains(out, "-width") {
+		t.Errorf("help render: exit %d, %q", code, out)
+	}
+	for _, args := range [][]string{
+		{}, {"frobnicate"}, {"help", "nothing"},
+		{"solve"}, {"solve", "a.tsp", "b.tsp"}, {"solve", "a.tsp", "--nope"},
+		{"solve", "a.tsp", "--backend", "tpu"}, {"solve", "a.tsp", "--time", "-1s"},
+		{"solve", "a.tsp", "--blocks", "x"}, {"solve", "a.tsp", "--alpha", "1.5"},
+		{"eval", "a.tsp"}, {"info"}, {"gen", "--kind", "circle"}, {"gen", "--kind", "spiral", "--n", "5"},
+		{"render", "a.tsp"}, {"render", "a.tsp", "--out", "x.gif"}, {"render", "a.tsp", "--out", "x.png", "--width", "0"},
+		{"bench"}, {"version", "extra"},
+	} {
+		code, _, stderr := tsp(t, args...)
+		if code != 2 || stderr == "" {
+			t.Errorf("tsp %v: exit %d (want 2), stderr %q", args, code, stderr)
+		}
+	}
+}
+
+func TestGenInfoEval(t *testing.T) {
+	p := genCircle(t, 60)
+	dir := filepath.Dir(p)
+	opt, err := tsplib.ReadOptima(filepath.Join(dir, "optima.csv"))
+	if err != nil || opt["circle-60"] <= 0 {
+		t.Fatalf("optima.csv: %v %v", opt, err)
+	}
+	code, out, _ := tsp(t, "info", p)
+	for _, want := range []string{"name: circle-60", "dimension: 60", "edge_weight_type: EUC_2D", fmt.Sprintf("optimum: %d", opt["circle-60"])} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("info: exit %d, output %q lacks %q", code, out, want)
+		}
+	}
+	code, out, stderr := tsp(t, "eval", p, filepath.Join(dir, "circle-60.opt.tour"))
+	if code != 0 || lastLine(out) != strconv.FormatInt(opt["circle-60"], 10) {
+		t.Errorf("eval opt tour: exit %d, last line %q, want %d (%s)", code, lastLine(out), opt["circle-60"], stderr)
+	}
+	// A tour in another order has its own length.
+	tour := filepath.Join(dir, "zigzag.tour")
+	var b strings.Builder
+	b.WriteString("TYPE : TOUR\nDIMENSION : 60\nTOUR_SECTION\n")
+	for i := 0; i < 60; i += 2 {
+		fmt.Fprintf(&b, "%d\n", i+1)
+	}
+	for i := 1; i < 60; i += 2 {
+		fmt.Fprintf(&b, "%d\n", i+1)
+	}
+	b.WriteString("-1\nEOF\n")
+	writeTestFile(t, dir, "zigzag.tour", b.String())
+	in, err := tsplib.Read(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []int
+	for i := 0; i < 60; i += 2 {
+		order = append(order, i)
+	}
+	for i := 1; i < 60; i += 2 {
+		order = append(order, i)
+	}
+	code, out, _ = tsp(t, "eval", p, tour)
+	if want := strconv.FormatInt(solver.TourLength(in, order), 10); code != 0 || lastLine(out) != want {
+		t.Errorf("eval zigzag: exit %d, last line %q, want %s", code, lastLine(out), want)
+	}
+
+	// gen of a grid adds its row to the same optima.csv.
+	g := filepath.Join(dir, "g.tsp")
+	if code, _, stderr := tsp(t, "gen", "--kind", "grid", "--n", "24", "--out", g); code != 0 {
+		t.Fatalf("gen grid: %d %s", code, stderr)
+	}
+	opt, _ = tsplib.ReadOptima(filepath.Join(dir, "optima.csv"))
+	if opt["g"] != 2400 || opt["circle-60"] == 0 {
+		t.Errorf("optima.csv after grid: %v", opt)
+	}
+	// uniform: no optimum row; stdout when no --out.
+	code, out, _ = tsp(t, "gen", "--kind", "uniform", "--n", "10", "--seed", "5")
+	if code != 0 || !strings.Contains(out, "NODE_COORD_SECTION") || !strings.Contains(out, "DIMENSION : 10") {
+		t.Errorf("gen to stdout: exit %d, %q", code, out)
+	}
+	// A grid with odd n fails with a clear line.
+	code, _, stderr = tsp(t, "gen", "--kind", "grid", "--n", "25", "--out", filepath.Join(dir, "odd.tsp"))
+	if code != 1 {
+		t.Errorf("gen odd grid: exit %d", code)
+	}
+	oneErrorLine(t, stderr, "even n")
+}
+
+func TestEvalBadTours(t *testing.T) {
+	p := genCircle(t, 5)
+	dir := filepath.Dir(p)
+	dup := writeTestFile(t, dir, "dup.tour", "TYPE : TOUR\nTOUR_SECTION\n1\n2\n2\n4\n5\n-1\nEOF\n")
+	code, out, stderr := tsp(t, "eval", p, dup)
+	if code != 1 || out != "" {
+		t.Errorf("duplicate city: exit %d, stdout %q", code, out)
+	}
+	oneErrorLine(t, stderr, dup+":")
+	short := writeTestFile(t, dir, "short.tour", "TOUR_SECTION\n1\n2\n3\n-1\n")
+	code, _, stderr = tsp(t, "eval", p, short)
+	if code != 1 {
+		t.Errorf("short tour: exit %d", code)
+	}
+	oneErrorLine(t, stderr, short)
+	code, _, stderr = tsp(t, "eval", p, filepath.Join(dir, "missing.tour"))
+	if code != 1 {
+		t.Errorf("missing tour: exit %d", code)
+	}
+	oneErrorLine(t, stderr, "missing.tour")
+}
+
+func TestBadInstanceFiles(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeTestFile(t, dir, "bad.tsp", "NAME : bad\nTYPE : TSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 x 1\n3 1 1\nEOF\n")
+	for _, cmd := range [][]string{{"info", bad}, {"solve", bad, "--algo", "testclimb"}, {"render", bad, "--out", filepath.Join(dir, "x.png")}} {
+		code, _, stderr := tsp(t, cmd...)
+		if code != 1 {
+			t.Errorf("%v: exit %d", cmd, code)
+		}
+		oneErrorLine(t, stderr, bad+":7:")
+	}
+	code, _, stderr := tsp(t, "info", filepath.Join(dir, "nothere.tsp"))
+	if code != 1 {
+		t.Errorf("missing file: exit %d", code)
+	}
+	oneErrorLine(t, stderr, "nothere.tsp")
+}
+
+func TestSolveJSONAndOut(t *testing.T) {
+	p := genCircle(t, 40)
+	dir := filepath.Dir(p)
+	jsonPath, tourPath := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.tour")
+	code, out, stderr := tsp(t, "solve", p, "--algo", "testclimb", "--backend", "cpu", "--seed", "3",
+		"--json", jsonPath, "--out", tourPath, "--quiet")
+	if code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	if stderr != "" {
+		t.Errorf("--quiet wrote to stderr: %q", stderr)
+	}
+	if !strings.Contains(out, "circle-40: length") {
+		t.Errorf("summary %q", out)
+	}
+	data, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep map[string]any
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatalf("report is not JSON: %v", err)
+	}
+	for _, k := range []string{"instance", "dimension", "algorithm", "backend", "device", "seed", "params", "length", "optimum", "gap_percent", "elapsed_seconds", "moves_evaluated", "moves_per_second", "tour"} {
+		if _, ok := rep[k]; !ok {
+			t.Errorf("report lacks %q", k)
+		}
+	}
+	if rep["instance"] != "circle-40" || rep["dimension"].(float64) != 40 || rep["algorithm"] != "testclimb" || rep["seed"].(float64) != 3 || rep["optimum"] == nil || rep["gap_percent"] == nil {
+		t.Errorf("report: %v", rep)
+	}
+	// The tour is 1-based, a permutation, and --out holds the same tour.
+	var ids []int
+	for _, v := range rep["tour"].([]any) {
+		ids = append(ids, int(v.(float64))-1)
+	}
+	if err := solver.ValidateTour(ids, 40); err != nil {
+		t.Fatalf("report tour: %v", err)
+	}
+	written, err := tsplib.ReadTour(tourPath, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ids {
+		if ids[i] != written[i] {
+			t.Fatalf("--out tour differs from the report at %d", i)
+		}
+	}
+	code, evalOut, _ := tsp(t, "eval", p, tourPath)
+	if code != 0 || lastLine(evalOut) != strconv.Itoa(int(rep["length"].(float64))) {
+		t.Errorf("eval of --out: %q, report length %v", lastLine(evalOut), rep["length"])
+	}
+	// --json - writes only JSON on stdout; --optimum overrides the optimum.
+	code, out, _ = tsp(t, "solve", p, "--algo", "testclimb", "--json", "-", "--quiet", "--optimum", "1000")
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || rep["optimum"].(float64) != 1000 {
+		t.Errorf("--json -: exit %d, %q", code, out)
+	}
+}
+
+func TestSolveProgressAndNote(t *testing.T) {
+	p := genCircle(t, 20)
+	code, _, stderr := tsp(t, "solve", p, "--algo", "testwait", "--time", "300ms")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "note:") || !strings.Contains(stderr, "CPU") {
+		t.Errorf("auto backend without a GPU engine: no note in %q", stderr)
+	}
+	if !strings.Contains(stderr, "moves/s") || !strings.Contains(stderr, "best ") || !strings.Contains(stderr, "gap ") {
+		t.Errorf("no progress line in %q", stderr)
+	}
+	if strings.Contains(stderr, "\r") {
+		t.Errorf("carriage return in non-terminal progress: %q", stderr)
+	}
+}
+
+func TestSolveInterrupted(t *testing.T) {
+	p := genCircle(t, 30)
+	dir := filepath.Dir(p)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel) // as Ctrl-C does through signal.NotifyContext
+	jsonPath, tourPath := filepath.Join(dir, "i.json"), filepath.Join(dir, "i.tour")
+	code, _, stderr := tspCtx(t, ctx, "solve", p, "--algo", "testwait", "--backend", "cpu", "--json", jsonPath, "--out", tourPath, "--quiet")
+	if code != 0 {
+		t.Fatalf("interrupted solve: exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Stopped bool  `json:"stopped"`
+		Tour    []int `json:"tour"`
+	}
+	data, err := os.ReadFile(jsonPath)
+	if err != nil || json.Unmarshal(data, &rep) != nil || !rep.Stopped || len(rep.Tour) != 30 {
+		t.Errorf("report after interrupt: %s %v", data, err)
+	}
+	if _, err := tsplib.ReadTour(tourPath, 30); err != nil {
+		t.Errorf("tour after interrupt: %v", err)
+	}
+}
+
+func TestSolveGPUBackendWithoutCUDA(t *testing.T) {
+	if gpu.BuiltWithCUDA() {
+		t.Skip("built with CUDA")
+	}
+	p := genCircle(t, 10)
+	for _, algo := range []string{"testclimb", "auto"} {
+		code, _, stderr := tsp(t, "solve", p, "--algo", algo, "--backend", "gpu")
+		if code != 1 {
+			t.Errorf("--algo %s --backend gpu: exit %d", algo, code)
+		}
+		oneErrorLine(t, stderr, "CUDA")
+	}
+}
+
+func TestRender(t *testing.T) {
+	p := genCircle(t, 50)
+	dir := filepath.Dir(p)
+	opt := filepath.Join(dir, "circle-50.opt.tour")
+	for _, f := range []string{"png", "svg", "pdf"} {
+		out := filepath.Join(dir, "r."+f)
+		code, _, stderr := tsp(t, "render", p, "--tour", opt, "--out", out, "--width", "300", "--optimal")
+		if code != 0 {
+			t.Fatalf("render %s: exit %d: %s", f, code, stderr)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch f {
+		case "png":
+			img, err := png.Decode(bytes.NewReader(data))
+			if err != nil || img.Bounds().Dx() != 300 {
+				t.Errorf("png: %v", err)
+			}
+		case "svg":
+			if !bytes.Contains(data, []byte("<svg")) || !bytes.Contains(data, []byte("<path")) || !bytes.Contains(data, []byte("0.00% above")) {
+				t.Errorf("svg lacks svg, path or the title's gap")
+			}
+		case "pdf":
+			if !bytes.HasPrefix(data, []byte("%PDF-")) || !bytes.Contains(data, []byte("%%EOF")) {
+				t.Errorf("pdf header or EOF missing")
+			}
+		}
+	}
+	explicit := writeTestFile(t, dir, "m.tsp", "NAME : m\nTYPE : TSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EXPLICIT\nEDGE_WEIGHT_FORMAT : FULL_MATRIX\nEDGE_WEIGHT_SECTION\n0 1 2\n1 0 3\n2 3 0\nEOF\n")
+	code, _, stderr := tsp(t, "render", explicit, "--out", filepath.Join(dir, "m.png"))
+	if code != 1 {
+		t.Errorf("explicit render: exit %d", code)
+	}
+	oneErrorLine(t, stderr, "no coordinates")
+}
+
+func TestVersion(t *testing.T) {
+	code, out, _ := tsp(t, "version")
+	for _, want := range []string{"tsp " + version, "go1", "cuda:"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("version: exit %d, %q lacks %q", code, out, want)
+		}
+	}
+}
+
+func TestTSPLIBInfoEval(t *testing.T) {
+	a280 := testdata.Instance(t, "a280")
+	code, out, _ := tsp(t, "info", a280)
+	if code != 0 || !strings.Contains(out, "dimension: 280") || !strings.Contains(out, "optimum: 2579") {
+		t.Errorf("info a280: %d %q", code, out)
+	}
+	opt := filepath.Join(filepath.Dir(a280), "opt", "a280.opt.tour")
+	if _, err := os.Stat(opt); err != nil {
+		t.Skip("a280.opt.tour not found")
+	}
+	code, out, _ = tsp(t, "eval", a280, opt)
+	if code != 0 || lastLine(out) != "2579" {
+		t.Errorf("eval a280 optimal tour: %d %q", code, out)
+	}
+}
+
+// TestQualityFloor is issue 2's floor: a280 with the default engine within
+// 5% of its optimum after a 2 s run.
+func TestQualityFloor(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2 s solve; skipped with -short")
+	}
+	a280 := testdata.Instance(t, "a280")
+	if _, err := solver.Lookup("auto", solver.BackendCPU); err != nil {
+		t.Skip("no CPU auto engine registered yet")
+	}
+	code, out, stderr := tsp(t, "solve", a280, "--backend", "cpu", "--time", "2s", "--json", "-", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep solver.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.GapPercent == nil || *rep.GapPercent > 5 {
+		t.Errorf("a280 after 2 s: length %d, gap %v (want ≤ 5%%)", rep.Length, rep.GapPercent)
+	}
+	t.Logf("a280, %s/%s, 2 s: length %d, gap %.2f%%", rep.Algorithm, rep.Backend, rep.Length, *rep.GapPercent)
+}
