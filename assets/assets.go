@@ -3,7 +3,7 @@
 // known optima (generated with `tsp gen` into samples/).
 package assets
 
-import _ "embed"
+import "embed"
 
 //go:generate go run icon_gen.go
 
@@ -11,3 +11,10 @@ import _ "embed"
 //
 //go:embed icon.png
 var IconPNG []byte
+
+// Samples holds the bundled instances under samples/: NAME.tsp files, the
+// optimal tours NAME.opt.tour where known, and optima.csv (name,
+// dimension, edge_weight_type, optimum).
+//
+//go:embed samples/*.tsp samples/*.opt.tour samples/optima.csv
+var Samples embed.FS
