@@ -231,6 +231,13 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	if *suite == "" {
 		return usagef("bench", "--suite is required (have: %s)", strings.Join(suiteNames(), ", "))
 	}
+	known := false
+	for _, n := range suiteNames() {
+		known = known || n == *suite
+	}
+	if !known {
+		return usagef("bench", "unknown suite %q (have: %s)", *suite, strings.Join(suiteNames(), ", "))
+	}
 	if opt.Time < 0 || opt.Runs < 0 || opt.Workers < 0 {
 		return usagef("bench", "--time, --runs and --workers must not be negative")
 	}

@@ -1,15 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -92,7 +95,7 @@ func TestHelpAndUsage(t *testing.T) {
 		{"solve", "a.tsp", "--blocks", "x"}, {"solve", "a.tsp", "--alpha", "1.5"},
 		{"eval", "a.tsp"}, {"info"}, {"gen", "--kind", "circle"}, {"gen", "--kind", "spiral", "--n", "5"},
 		{"render", "a.tsp"}, {"render", "a.tsp", "--out", "x.gif"}, {"render", "a.tsp", "--out", "x.png", "--width", "0"},
-		{"bench"}, {"version", "extra"},
+		{"bench"}, {"bench", "--suite", "no-such-suite"}, {"version", "extra"},
 	} {
 		code, _, stderr := tsp(t, args...)
 		if code != 2 || stderr == "" {
@@ -303,6 +306,40 @@ func TestSolveInterrupted(t *testing.T) {
 	}
 	if _, err := tsplib.ReadTour(tourPath, 30); err != nil {
 		t.Errorf("tour after interrupt: %v", err)
+	}
+}
+
+// TestSolveSIGINT sends a real SIGINT to the test process while run
+// solves: the run stops, exits 0 and still writes its tour.
+func TestSolveSIGINT(t *testing.T) {
+	p := genCircle(t, 30)
+	tourPath := filepath.Join(filepath.Dir(p), "sig.tour")
+	pr, pw := io.Pipe()
+	var out bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"solve", p, "--algo", "testwait", "--backend", "cpu", "--time", "20s", "--out", tourPath}, strings.NewReader(""), &out, pw)
+		pw.Close()
+	}()
+	// The first progress line means run's signal handler is in place.
+	sc := bufio.NewScanner(pr)
+	if !sc.Scan() {
+		t.Fatal("no progress line")
+	}
+	go io.Copy(io.Discard, pr)
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Skipf("cannot signal: %v", err)
+	}
+	select {
+	case code := <-done:
+		if code != 0 || !strings.Contains(out.String(), "stopped early") {
+			t.Errorf("after SIGINT: exit %d, stdout %q", code, out.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("SIGINT did not stop the run")
+	}
+	if _, err := tsplib.ReadTour(tourPath, 30); err != nil {
+		t.Errorf("tour after SIGINT: %v", err)
 	}
 }
 
