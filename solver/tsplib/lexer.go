@@ -57,35 +57,44 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
-func (lx *lexer) readByte() (byte, bool) {
+// chunk returns the bytes buffered and not yet consumed, reading more when
+// none are; it returns nil at the end of the input or on a read error
+// (kept in lx.err). Callers scan the chunk and Discard what they consume,
+// so the lexer runs in tight loops over memory rather than a call a byte.
+func (lx *lexer) chunk() []byte {
 	if lx.err != nil {
-		return 0, false
+		return nil
 	}
-	c, err := lx.r.ReadByte()
-	if err != nil {
-		if !errors.Is(err, io.EOF) {
-			lx.err = err
+	n := lx.r.Buffered()
+	if n == 0 {
+		if _, err := lx.r.Peek(1); err != nil {
+			if !errors.Is(err, io.EOF) {
+				lx.err = err
+			}
+			return nil
 		}
-		return 0, false
+		n = lx.r.Buffered()
 	}
-	return c, true
+	b, _ := lx.r.Peek(n)
+	return b
 }
-
-func (lx *lexer) unreadByte() { lx.r.UnreadByte() }
 
 // skipSpace skips whitespace, counting newlines.
 func (lx *lexer) skipSpace() {
 	for {
-		c, ok := lx.readByte()
-		if !ok {
+		b := lx.chunk()
+		if b == nil {
 			return
 		}
-		if c == '\n' {
-			lx.line++
-			continue
+		i := 0
+		for i < len(b) && isSpace(b[i]) {
+			if b[i] == '\n' {
+				lx.line++
+			}
+			i++
 		}
-		if !isSpace(c) {
-			lx.unreadByte()
+		lx.r.Discard(i)
+		if i < len(b) {
 			return
 		}
 	}
@@ -106,27 +115,36 @@ func (lx *lexer) next() (token, error) {
 	lx.skipSpace()
 	line := lx.line
 	lx.buf = lx.buf[:0]
+scan:
 	for {
-		c, ok := lx.readByte()
-		if !ok {
+		b := lx.chunk()
+		if b == nil {
 			break
 		}
-		if isSpace(c) {
-			lx.unreadByte()
-			break
-		}
-		if c == ':' {
-			if len(lx.buf) == 0 {
-				lx.buf = append(lx.buf, c)
-			} else {
-				lx.unreadByte()
+		i := 0
+		for i < len(b) {
+			c := b[i]
+			if isSpace(c) {
+				lx.buf = append(lx.buf, b[:i]...)
+				lx.r.Discard(i)
+				break scan
 			}
-			break
+			if c == ':' {
+				if len(lx.buf) == 0 && i == 0 {
+					i = 1 // a lone ':'
+				}
+				lx.buf = append(lx.buf, b[:i]...)
+				lx.r.Discard(i)
+				break scan
+			}
+			if len(lx.buf)+i >= MaxTokenLength {
+				lx.buf = append(lx.buf, b[:i]...)
+				return token{}, errorf(lx.file, line, "token too long (more than %d bytes): %s", MaxTokenLength, quote(string(lx.buf)))
+			}
+			i++
 		}
-		if len(lx.buf) >= MaxTokenLength {
-			return token{}, errorf(lx.file, line, "token too long (more than %d bytes): %s", MaxTokenLength, quote(string(lx.buf)))
-		}
-		lx.buf = append(lx.buf, c)
+		lx.buf = append(lx.buf, b...)
+		lx.r.Discard(len(b))
 	}
 	if lx.err != nil {
 		return token{}, errorf(lx.file, line, "read error: %v", lx.err)
@@ -156,41 +174,57 @@ func (lx *lexer) peek() (token, error) {
 func (lx *lexer) restOfLine() (string, error) {
 	line := lx.line
 	lx.buf = lx.buf[:0]
+scan:
 	for {
-		c, ok := lx.readByte()
-		if !ok {
+		b := lx.chunk()
+		if b == nil {
 			break
 		}
-		if c == '\n' {
-			lx.line++
-			break
+		i := 0
+		for i < len(b) && b[i] != '\n' {
+			i++
 		}
-		if len(lx.buf) >= MaxLineLength {
+		if len(lx.buf)+i > MaxLineLength {
 			return "", errorf(lx.file, line, "line too long (more than %d bytes)", MaxLineLength)
 		}
-		if !isSpace(c) {
-			lx.lastText = line
+		lx.buf = append(lx.buf, b[:i]...)
+		if i < len(b) {
+			lx.r.Discard(i + 1)
+			lx.line++
+			break scan
 		}
-		lx.buf = append(lx.buf, c)
+		lx.r.Discard(i)
 	}
 	if lx.err != nil {
 		return "", errorf(lx.file, line, "read error: %v", lx.err)
 	}
+	for _, c := range lx.buf {
+		if !isSpace(c) {
+			lx.lastText = line
+			break
+		}
+	}
 	return string(lx.buf), nil
 }
 
-// skipColon consumes a ':' if it is the next non-blank byte on the current line.
+// skipColon consumes a ':' if it is the next non-blank byte on the current
+// line, and the blanks before it.
 func (lx *lexer) skipColon() {
 	for {
-		c, ok := lx.readByte()
-		if !ok {
+		b := lx.chunk()
+		if b == nil {
 			return
 		}
-		if c == ':' {
+		i := 0
+		for i < len(b) && b[i] != '\n' && isSpace(b[i]) {
+			i++
+		}
+		if i < len(b) && b[i] == ':' {
+			lx.r.Discard(i + 1)
 			return
 		}
-		if c == '\n' || !isSpace(c) {
-			lx.unreadByte()
+		lx.r.Discard(i)
+		if i < len(b) {
 			return
 		}
 	}

@@ -383,30 +383,30 @@ func TestHugeDimension(t *testing.T) {
 // repeatReader yields prefix, then s repeated n times, then suffix, without
 // holding them in memory.
 func repeatReader(prefix, s string, n int, suffix string) io.Reader {
-	return io.MultiReader(strings.NewReader(prefix), &repeater{s: s, n: n}, strings.NewReader(suffix))
+	k := max(1, (64<<10)/len(s)) // copies of s per block
+	return io.MultiReader(strings.NewReader(prefix), &repeater{block: strings.Repeat(s, k), per: k, unit: len(s), n: n}, strings.NewReader(suffix))
 }
 
+// repeater reads n copies of a unit string, a block of per copies at a time.
 type repeater struct {
-	s   string
-	n   int
-	off int
+	block     string
+	per, unit int
+	n         int // copies left
+	off       int // offset into the current block
 }
 
 func (r *repeater) Read(p []byte) (int, error) {
-	k := 0
-	for k < len(p) && r.n > 0 {
-		c := copy(p[k:], r.s[r.off:])
-		k += c
-		r.off += c
-		if r.off == len(r.s) {
-			r.off = 0
-			r.n--
-		}
-	}
-	if k == 0 {
+	if r.n == 0 {
 		return 0, io.EOF
 	}
-	return k, nil
+	avail := min(r.per, r.n)*r.unit - r.off
+	c := copy(p, r.block[r.off:r.off+avail])
+	r.off += c
+	if r.off == min(r.per, r.n)*r.unit {
+		r.n -= min(r.per, r.n)
+		r.off = 0
+	}
+	return c, nil
 }
 
 // TestLongLines feeds 20 MB lines: a header line, a single token, extra
