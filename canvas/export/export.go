@@ -32,8 +32,8 @@ const (
 // MaxSize bounds the width and height of an exported picture.
 const MaxSize = 16384
 
-// DotLimit is the number of cities above which Write draws no dots, only
-// the tour: beyond it dots would merge into a grey blot and cost time.
+// DotLimit is the number of cities above which Write draws no dots when
+// it draws a tour (they would bury it), and tiny squares when it does not.
 const DotLimit = 20000
 
 // Colours of an exported picture.
@@ -94,7 +94,7 @@ func Height(s Picture, width int) int {
 // Write draws s as a picture of width × height pixels (points for SVG and
 // PDF) in format "png", "svg" or "pdf" and writes it to w: the optimal tour
 // as a faint overlay when set, the best tour beneath the tour, the tour as
-// a closed polyline, the cities as dots (none above DotLimit cities) and
+// a closed polyline, the cities as dots (see DotLimit) and
 // the title at the top. The aspect ratio of the instance is kept. A height
 // of 0 or less takes Height. An instance without coordinates
 // (EXPLICIT without DISPLAY_DATA_SECTION) or an invalid tour is an error.
@@ -237,7 +237,8 @@ func draw(c vg.Canvas, s Picture, width, height int) {
 	stroke(s.Best, exportBest, lineW*1.5)
 	stroke(s.Tour, exportTour, lineW)
 
-	if n <= DotLimit {
+	switch {
+	case n <= DotLimit:
 		r := 2.5
 		switch {
 		case n > 5000:
@@ -253,6 +254,29 @@ func draw(c vg.Canvas, s Picture, width, height int) {
 			q := pt(i)
 			p.Move(vg.Point{X: q.X + vg.Length(r), Y: q.Y})
 			p.Arc(q, vg.Length(r), 0, 2*math.Pi)
+			p.Close()
+		}
+		c.Fill(p)
+	case s.Tour == nil && s.Best == nil && s.Optimal == nil:
+		// Many cities and no tour: tiny squares, or the picture is empty.
+		if ic, ok := c.(*vgimg.Canvas); ok {
+			// Straight into the pixels: a path of 100k squares is slow to fill.
+			img := ic.Image()
+			for i := 0; i < n; i++ {
+				q := pt(i)
+				img.Set(int(q.X), height-1-int(q.Y), exportCity)
+			}
+			break
+		}
+		const h = 0.4
+		c.SetColor(exportCity)
+		var p vg.Path
+		for i := 0; i < n; i++ {
+			q := pt(i)
+			p.Move(vg.Point{X: q.X - h, Y: q.Y - h})
+			p.Line(vg.Point{X: q.X + h, Y: q.Y - h})
+			p.Line(vg.Point{X: q.X + h, Y: q.Y + h})
+			p.Line(vg.Point{X: q.X - h, Y: q.Y + h})
 			p.Close()
 		}
 		c.Fill(p)

@@ -192,3 +192,19 @@ func BenchmarkExport100k(b *testing.B) {
 		})
 	}
 }
+
+func TestExportManyCitiesWithoutTour(t *testing.T) {
+	in, _ := ring(DotLimit + 5000)
+	var buf bytes.Buffer
+	if err := Write(&buf, FormatPNG, Picture{Instance: in}, 300, 0); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	if !hasInk(img, image.Rect(0, b.Dy()/2, b.Dx()/4, b.Dy()/2+20)) {
+		t.Error("no cities drawn at the ring's left end")
+	}
+}

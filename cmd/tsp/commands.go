@@ -101,6 +101,9 @@ func cmdGen(_ context.Context, e *env, args []string) error {
 	if *kind == "" || *n == 0 {
 		return usagef("gen", "--kind and --n are required")
 	}
+	if *n < 0 {
+		return usagef("gen", "--n %d: want a positive number of cities", *n)
+	}
 	valid := false
 	for _, k := range gen.Kinds {
 		valid = valid || k == *kind
