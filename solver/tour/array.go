@@ -31,6 +31,12 @@ func (a *Array) At(p int) int { return a.Tour[a.wrap(p)] }
 // wrap maps any integer position into 0..n-1.
 func (a *Array) wrap(p int) int {
 	n := len(a.Tour)
+	if uint(p) < uint(n) {
+		return p
+	}
+	if p >= n && p < 2*n {
+		return p - n
+	}
 	p %= n
 	if p < 0 {
 		p += n

@@ -114,15 +114,7 @@ func GreedyEdge(in *solver.Instance, nb *Neighbors) []int {
 			edges = append(edges, candEdge{in.Dist(int(a), int(b)), a, b})
 		}
 	}
-	slices.SortFunc(edges, func(x, y candEdge) int {
-		if c := cmp.Compare(x.d, y.d); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(x.a, y.a); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.b, y.b)
-	})
+	sortEdges(edges)
 
 	// adj[2i], adj[2i+1] are the fragment neighbours of i (-1: none).
 	adj := make([]int32, 2*n)
@@ -148,8 +140,121 @@ func GreedyEdge(in *solver.Instance, nb *Neighbors) []int {
 		}
 	}
 
-	// Join the fragments. otherEnd walks a fragment from one end to the
-	// other; ends holds the free ends (degree < 2) of untouched fragments.
+	// Greedy matching on the candidate lists leaves fragments. Continue
+	// the greedy process on their free ends (degree < 2): candidate
+	// edges between each end and its nearest other ends, shortest
+	// first, in rounds until one path remains or a round adds nothing.
+	for added < n-1 {
+		var ends []int32
+		for i := range n {
+			if deg[i] < 2 {
+				ends = append(ends, int32(i))
+			}
+		}
+		before := added
+		for _, e := range endEdges(in, ends, 6) {
+			if deg[e.a] >= 2 || deg[e.b] >= 2 || !uf.union(e.a, e.b) {
+				continue
+			}
+			link(e.a, e.b)
+			if added++; added == n-1 {
+				break
+			}
+		}
+		if added == before {
+			break
+		}
+	}
+	if added < n-1 {
+		joinFragments(in, adj, deg, link)
+	}
+	// One path remains: close it.
+	var ends []int32
+	for i := range n {
+		for d := deg[i]; d < 2; d++ {
+			ends = append(ends, int32(i))
+		}
+	}
+	if len(ends) == 2 {
+		link(ends[0], ends[1])
+	}
+
+	t := make([]int, 0, n)
+	prev, c := int32(-1), int32(0)
+	for range n {
+		t = append(t, int(c))
+		nx := adj[2*c]
+		if nx == prev {
+			nx = adj[2*c+1]
+		}
+		prev, c = c, nx
+	}
+	return t
+}
+
+// endEdges returns candidate edges between each of the given cities and
+// its k nearest others among them, shortest first, each edge once.
+func endEdges(in *solver.Instance, ends []int32, k int) []candEdge {
+	m := len(ends)
+	k = min(k, m-1)
+	if k <= 0 {
+		return nil
+	}
+	edges := make([]candEdge, 0, m*k)
+	add := func(a, b int32) {
+		if a > b {
+			a, b = b, a
+		}
+		edges = append(edges, candEdge{in.Dist(int(a), int(b)), a, b})
+	}
+	if euclidLike(in) {
+		tree := newKDTree(in, ends...)
+		keep := newFloatHeap(k + 1)
+		for _, e := range ends {
+			keep.reset()
+			searchKD(tree.Root, &kdPoint{x: in.X[e], y: in.Y[e], id: e}, keep)
+			for _, c := range keep.id {
+				if c != e {
+					add(e, c)
+				}
+			}
+		}
+	} else {
+		h := make(distHeap, 0, k)
+		for _, e := range ends {
+			h = h[:0]
+			for _, c := range ends {
+				if c != e {
+					h.offer(in.Dist(int(e), int(c)), c, k)
+				}
+			}
+			for _, x := range h {
+				add(e, x.id)
+			}
+		}
+	}
+	sortEdges(edges)
+	return slices.CompactFunc(edges, func(x, y candEdge) bool { return x.a == y.a && x.b == y.b })
+}
+
+// sortEdges sorts candidate edges by length, then by their ends.
+func sortEdges(edges []candEdge) {
+	slices.SortFunc(edges, func(x, y candEdge) int {
+		if c := cmp.Compare(x.d, y.d); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.a, y.a); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.b, y.b)
+	})
+}
+
+// joinFragments links the fragments of adj (a path cover, deg < 2 at the
+// ends) into one path, nearest-neighbour fashion: from the far end of
+// the current path to the nearest free end of another fragment. It is
+// the fallback when greedy rounds stop making progress.
+func joinFragments(in *solver.Instance, adj []int32, deg []uint8, link func(a, b int32)) {
 	otherEnd := func(e int32) int32 {
 		prev, cur := int32(-1), e
 		for {
@@ -164,39 +269,27 @@ func GreedyEdge(in *solver.Instance, nb *Neighbors) []int {
 		}
 	}
 	var endList []int32
-	for i := range n {
+	for i := range deg {
 		if deg[i] < 2 {
 			endList = append(endList, int32(i))
 		}
 	}
-	if len(endList) > 0 {
-		ends := newPointSet(in, endList)
-		first := endList[0]
-		ends.Remove(int(first))
-		cur := otherEnd(first)
-		ends.Remove(int(cur))
-		for ends.Len() > 0 {
-			next := int32(ends.Nearest(int(cur)))
-			ends.Remove(int(next))
-			far := otherEnd(next)
-			ends.Remove(int(far))
-			link(cur, next)
-			cur = far
-		}
-		link(cur, first)
+	if len(endList) == 0 {
+		return
 	}
-
-	t := make([]int, 0, n)
-	prev, c := int32(-1), int32(0)
-	for range n {
-		t = append(t, int(c))
-		nx := adj[2*c]
-		if nx == prev {
-			nx = adj[2*c+1]
-		}
-		prev, c = c, nx
+	ends := newPointSet(in, endList)
+	first := endList[0]
+	ends.Remove(int(first))
+	cur := otherEnd(first)
+	ends.Remove(int(cur))
+	for ends.Len() > 0 {
+		next := int32(ends.Nearest(int(cur)))
+		ends.Remove(int(next))
+		far := otherEnd(next)
+		ends.Remove(int(far))
+		link(cur, next)
+		cur = far
 	}
-	return t
 }
 
 // unionFind is a disjoint-set forest with path halving and union by size.

@@ -71,12 +71,21 @@ func (p kdPlane) Less(i, j int) bool {
 func (p kdPlane) Swap(i, j int)                          { p.p[i], p.p[j] = p.p[j], p.p[i] }
 func (p kdPlane) Slice(start, end int) kdtree.SortSlicer { return kdPlane{p.p[start:end], p.d} }
 
-// newKDTree builds a k-d tree over the instance's 2-D coordinates.
-func newKDTree(in *solver.Instance) *kdtree.Tree {
-	backing := make([]kdPoint, in.N)
-	pts := make(kdPoints, in.N)
+// newKDTree builds a k-d tree over the instance's 2-D coordinates, of
+// all cities or only of those listed in subset.
+func newKDTree(in *solver.Instance, subset ...int32) *kdtree.Tree {
+	m := in.N
+	if subset != nil {
+		m = len(subset)
+	}
+	backing := make([]kdPoint, m)
+	pts := make(kdPoints, m)
 	for i := range pts {
-		backing[i] = kdPoint{x: in.X[i], y: in.Y[i], id: int32(i)}
+		c := int32(i)
+		if subset != nil {
+			c = subset[i]
+		}
+		backing[i] = kdPoint{x: in.X[c], y: in.Y[c], id: c}
 		pts[i] = &backing[i]
 	}
 	return kdtree.New(pts, false)
