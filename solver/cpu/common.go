@@ -1,0 +1,311 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// maxMatrixEntries bounds the distance matrix an engine builds (4 bytes
+// each: 64 MiB, n up to 4096). Larger instances compute distances.
+const maxMatrixEntries = 1 << 24
+
+// checkEvery is how many moves a worker makes between looks at the clock,
+// the context, the target and the snapshot sink.
+const checkEvery = 4096
+
+// DefaultTimeLimit is the time budget of the engines without a natural end
+// (the climbers and the iterated local searches) when Params.TimeLimit is 0.
+const DefaultTimeLimit = 10 * time.Second
+
+// dist gives distances between cities from a matrix when it fits, else
+// from the instance's distance function.
+type dist struct {
+	m  []int32
+	n  int
+	in *solver.Instance
+}
+
+func newDist(in *solver.Instance) *dist {
+	return &dist{m: in.DistMatrix(maxMatrixEntries), n: in.N, in: in}
+}
+
+func (d *dist) at(a, b int32) int64 {
+	if d.m != nil {
+		return int64(d.m[int(a)*d.n+int(b)])
+	}
+	return d.in.Dist(int(a), int(b))
+}
+
+// rng is a worker's private PCG stream.
+type rng struct{ p rand.PCG }
+
+// splitmix64 scrambles seeds so that neighbouring seeds and stream indices
+// give unrelated streams.
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// newRNG returns stream number stream of seed.
+func newRNG(seed uint64, stream uint64) *rng {
+	r := &rng{}
+	r.p.Seed(splitmix64(seed), splitmix64(stream^0x5851f42d4c957f2d))
+	return r
+}
+
+// intn returns a uniform integer in [0, n) (Lemire's multiply-shift; the
+// bias for n far below 2^64 is negligible).
+func (r *rng) intn(n int) int {
+	hi, _ := bits.Mul64(r.p.Uint64(), uint64(n))
+	return int(hi)
+}
+
+// float64 returns a uniform float in [0, 1).
+func (r *rng) float64() float64 { return float64(r.p.Uint64()>>11) / (1 << 53) }
+
+// shuffle permutes t uniformly.
+func (r *rng) shuffle(t []int32) {
+	for i := len(t) - 1; i > 0; i-- {
+		j := r.intn(i + 1)
+		t[i], t[j] = t[j], t[i]
+	}
+}
+
+// randomTour returns a uniformly random permutation of 0..n-1.
+func (r *rng) randomTour(n int) []int32 {
+	t := make([]int32, n)
+	for i := range t {
+		t[i] = int32(i)
+	}
+	r.shuffle(t)
+	return t
+}
+
+func workers(p solver.Params) int {
+	if p.Workers > 0 {
+		return p.Workers
+	}
+	return runtime.NumCPU()
+}
+
+func deviceName(w int) string {
+	return fmt.Sprintf("cpu: %d workers on %d cores", w, runtime.NumCPU())
+}
+
+func to32(t []int) []int32 {
+	o := make([]int32, len(t))
+	for i, c := range t {
+		o[i] = int32(c)
+	}
+	return o
+}
+
+func toInt(t []int32) []int {
+	o := make([]int, len(t))
+	for i, c := range t {
+		o[i] = int(c)
+	}
+	return o
+}
+
+func tourLen(d *dist, t []int32) int64 {
+	var s int64
+	prev := t[len(t)-1]
+	for _, c := range t {
+		s += d.at(prev, c)
+		prev = c
+	}
+	return s
+}
+
+// extraInt reads an integer option from Params.Extra.
+func extraInt(p solver.Params, key string, def int) (int, error) {
+	s, ok := p.Extra[key]
+	if !ok || s == "" {
+		return def, nil
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("option %s=%q: want a non-negative integer", key, s)
+	}
+	return v, nil
+}
+
+// checkStart validates Params.Start against the instance.
+func checkStart(in *solver.Instance, p solver.Params) error {
+	if p.Start == nil {
+		return nil
+	}
+	if err := solver.ValidateTour(p.Start, in.N); err != nil {
+		return fmt.Errorf("start tour: %v", err)
+	}
+	return nil
+}
+
+// control is what the workers of one run share: the stop flag, the moves
+// counters, the global best and the snapshot sink. Workers look at it
+// every checkEvery moves.
+type control struct {
+	ctx      context.Context
+	start    time.Time
+	deadline time.Time // zero: none
+	target   int64
+	stop     atomic.Bool
+	stopped  atomic.Bool // stopped before the natural end
+	moves    []paddedCounter
+
+	mu       sync.Mutex
+	sink     *solver.Sink
+	best     []int32
+	bestLen  atomic.Int64
+	progress func() (step int64, frac float64, temp float64)
+}
+
+type paddedCounter struct {
+	v atomic.Int64
+	_ [56]byte
+}
+
+func newControl(ctx context.Context, p solver.Params, nworkers int, snaps chan solver.Snapshot, start time.Time) *control {
+	c := &control{ctx: ctx, start: start, target: p.Target, moves: make([]paddedCounter, nworkers)}
+	if p.TimeLimit > 0 {
+		c.deadline = start.Add(p.TimeLimit)
+	}
+	c.sink = solver.NewSink(snaps, 0, start)
+	c.bestLen.Store(math.MaxInt64)
+	return c
+}
+
+// done reports whether the run must stop now (cancelled, out of time,
+// target reached or another worker said so) and records why.
+func (c *control) done() bool {
+	if c.stop.Load() {
+		return true
+	}
+	if c.ctx.Err() != nil || (!c.deadline.IsZero() && !time.Now().Before(c.deadline)) {
+		c.stopped.Store(true)
+		c.stop.Store(true)
+		return true
+	}
+	return false
+}
+
+// timeFrac is the fraction of the time budget spent (0 without one).
+func (c *control) timeFrac() float64 {
+	if c.deadline.IsZero() {
+		return 0
+	}
+	f := float64(time.Since(c.start)) / float64(c.deadline.Sub(c.start))
+	return min(max(f, 0), 1)
+}
+
+// offer records t (length l) as the global best if it is better. It
+// copies t. It stops the run when the target is reached.
+func (c *control) offer(t []int32, l int64) {
+	if l >= c.bestLen.Load() {
+		return
+	}
+	c.mu.Lock()
+	if l < c.bestLen.Load() {
+		c.best = append(c.best[:0], t...)
+		c.bestLen.Store(l)
+	}
+	c.mu.Unlock()
+	if c.target > 0 && l <= c.target {
+		c.stop.Store(true)
+	}
+}
+
+// offerFn is offer for a tour that is costly to build: build is called
+// only when l improves the global best.
+func (c *control) offerFn(l int64, build func(dst []int32) []int32) {
+	if l >= c.bestLen.Load() {
+		return
+	}
+	c.mu.Lock()
+	if l < c.bestLen.Load() {
+		c.best = build(c.best[:0])
+		c.bestLen.Store(l)
+	}
+	c.mu.Unlock()
+	if c.target > 0 && l <= c.target {
+		c.stop.Store(true)
+	}
+}
+
+// totalMoves sums the workers' published move counters.
+func (c *control) totalMoves() int64 {
+	var s int64
+	for i := range c.moves {
+		s += c.moves[i].v.Load()
+	}
+	return s
+}
+
+// snapshotDue reports whether a snapshot should be built now.
+func (c *control) snapshotDue() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sink.Due()
+}
+
+// snapshot sends the current state; cur may be nil. It copies what it sends.
+func (c *control) snapshot(cur []int32, curLen int64, step int64, frac, temp float64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := solver.Snapshot{
+		Length:      curLen,
+		Temperature: temp,
+		Step:        step,
+		Progress:    max(frac, c.timeFrac()),
+		Moves:       c.totalMoves(),
+	}
+	if cur != nil {
+		s.Tour = toInt(cur)
+	}
+	if c.best != nil {
+		s.Best = toInt(c.best)
+		s.BestLength = c.bestLen.Load()
+	} else if cur != nil {
+		s.Best = toInt(cur)
+		s.BestLength = curLen
+	}
+	c.sink.Send(s)
+}
+
+// trivial handles instances with fewer than 4 cities, where every tour has
+// the same length: it returns the start tour or the identity.
+func trivial(in *solver.Instance, e solver.Engine, p solver.Params, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
+	t := p.Start
+	if t == nil {
+		t = solver.IdentityTour(in.N)
+	}
+	if in.N > 0 {
+		sink := solver.NewSink(snaps, 0, start)
+		l := solver.TourLength(in, t)
+		sink.Send(solver.Snapshot{Tour: append([]int(nil), t...), Length: l, Best: append([]int(nil), t...), BestLength: l, Progress: 1})
+	}
+	return solver.Finish(in, e, p, t, 0, 0, start, false, deviceName(workers(p)))
+}
+
+// baseEngine carries the registry identity shared by every CPU engine.
+type baseEngine struct {
+	name, desc string
+}
+
+func (b baseEngine) Name() string     { return b.name }
+func (b baseEngine) Backend() string  { return solver.BackendCPU }
+func (b baseEngine) Describe() string { return b.desc }
+func (b baseEngine) Available() error { return nil }

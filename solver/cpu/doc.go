@@ -1,0 +1,37 @@
+// Package cpu holds the CPU engines of TSP Lab, registered in the solver
+// registry under the backend "cpu". Importing the package (for its side
+// effects) registers them:
+//
+//	sa          light-weight simulated annealing, LWSA (Lam et al., Algorithm 2):
+//	            one independent search per worker, the best kept
+//	sspm        one search, Pm moves per iteration spread over the workers (Lam et al.'s SSPM)
+//	pssm        Ps searches, global best exchanged every Se temperature steps (PSSM)
+//	pspm        Blocks searches × Threads moves per iteration, global best every K steps
+//	            (the CPU reference for the GPU engine of the same name)
+//	2opt-climb  random-restart best-improvement 2-opt hill climbing (O'Neil and Burtscher)
+//	swap-climb  random-restart best-improvement pair-exchange climbing (Luong et al.)
+//	2opt-ils    iterated 2-opt + Or-opt local search with neighbour lists and
+//	            don't-look bits (Rocki and Suda's algorithm done sequentially)
+//	3opt-ils    iterated 3-opt local search, first improvement or random-k-best
+//	            pivoting (Delévacq et al.)
+//	auto        the strongest of them for a time budget, chosen by measurement
+//
+// References:
+//
+//   - Lam, Chow, Lam: "A study of the parallel simulated annealing on GPUs"
+//     (LWSA, SSPM, PSSM, PSPM; Table 1 gives the default schedule).
+//   - O'Neil, Burtscher: "Rethinking the parallelization of random-restart
+//     hill climbing: a case study in optimizing a 2-opt TSP solver for GPU
+//     execution", GPGPU-8, 2015.
+//   - Rocki, Suda: "Accelerating 2-opt and 3-opt local search using GPU in
+//     the travelling salesman problem", CCGrid 2012.
+//   - Delévacq, Delisle, Krajecki: "Parallel GPU implementation of iterated
+//     local search for the travelling salesman problem", LION 6, 2012.
+//   - Luong, Melab, Talbi: "GPU computing for parallel local search
+//     metaheuristic algorithms", IEEE Trans. Computers 62(1), 2013.
+//
+// Every engine is deterministic for a given Params.Seed and Params.Workers
+// when it runs by its schedule or a step budget (not by time): each worker or
+// search owns a PCG stream derived from the seed, and nothing depends on
+// goroutine timing except where the run stops.
+package cpu

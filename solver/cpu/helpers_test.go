@@ -1,0 +1,49 @@
+package cpu
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// uniformInstance returns n cities uniform in a 1000×1000 square (EUC_2D).
+func uniformInstance(n int, seed uint64) *solver.Instance {
+	r := rand.New(rand.NewPCG(seed, 7))
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i], y[i] = math.Floor(r.Float64()*1000), math.Floor(r.Float64()*1000)
+	}
+	return solver.NewCoordInstance("uniform", solver.Euc2D, x, y, nil)
+}
+
+// circleInstance puts n cities on a circle of the given radius, in a
+// shuffled order; the optimum is the tour around the circle.
+func circleInstance(n int, radius float64, seed uint64) (*solver.Instance, int64) {
+	r := rand.New(rand.NewPCG(seed, 9))
+	perm := r.Perm(n)
+	x, y := make([]float64, n), make([]float64, n)
+	for i := 0; i < n; i++ {
+		a := 2 * math.Pi * float64(i) / float64(n)
+		x[perm[i]], y[perm[i]] = radius*math.Cos(a), radius*math.Sin(a)
+	}
+	in := solver.NewCoordInstance("circle", solver.Euc2D, x, y, nil)
+	around := make([]int, n)
+	for i := range around {
+		around[i] = perm[i]
+	}
+	return in, solver.TourLength(in, around)
+}
+
+// gridInstance returns a rows×cols unit grid (EUC_2D, shuffled); with an
+// even number of points its optimum is rows·cols.
+func gridInstance(rows, cols int, seed uint64) *solver.Instance {
+	n := rows * cols
+	r := rand.New(rand.NewPCG(seed, 11))
+	perm := r.Perm(n)
+	x, y := make([]float64, n), make([]float64, n)
+	for i := 0; i < n; i++ {
+		x[perm[i]], y[perm[i]] = float64(i%cols), float64(i/cols)
+	}
+	return solver.NewCoordInstance("grid", solver.Euc2D, x, y, nil)
+}

@@ -1,0 +1,319 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// Defaults of the simulated annealing engines: Lam et al., Table 1.
+const (
+	DefaultT0     = 10000.0 // initial temperature
+	DefaultTEnd   = 0.1     // final temperature
+	DefaultAlpha  = 0.99    // cooling factor per temperature step
+	DefaultSweeps = 10      // Sp: N·Sp iterations per temperature step
+	DefaultK      = 100     // Se: temperature steps between global-best exchanges
+	// DefaultThreads is PSPM's moves per iteration of one search: a warp
+	// of 32, the GPU engine's unit, so that the CPU reference and the GPU
+	// engine run the same method with the same numbers.
+	DefaultThreads = 32
+)
+
+// saDefaults fills the schedule's zero fields and checks the result.
+func saDefaults(p *solver.Params) error {
+	if p.T0 == 0 {
+		p.T0 = DefaultT0
+	}
+	if p.TEnd == 0 {
+		p.TEnd = DefaultTEnd
+	}
+	if p.Alpha == 0 {
+		p.Alpha = DefaultAlpha
+	}
+	if p.Sweeps == 0 {
+		p.Sweeps = DefaultSweeps
+	}
+	if p.K == 0 {
+		p.K = DefaultK
+	}
+	switch {
+	case !(p.T0 > 0) || math.IsInf(p.T0, 0):
+		return fmt.Errorf("t0 = %g: want a positive temperature", p.T0)
+	case !(p.TEnd > 0) || p.TEnd >= p.T0:
+		return fmt.Errorf("tend = %g: want 0 < tend < t0 = %g", p.TEnd, p.T0)
+	case !(p.Alpha > 0 && p.Alpha < 1):
+		return fmt.Errorf("alpha = %g: want 0 < alpha < 1", p.Alpha)
+	case p.Sweeps < 0:
+		return fmt.Errorf("sweeps = %d: want a positive number", p.Sweeps)
+	case p.K < 0:
+		return fmt.Errorf("k = %d: want a positive number", p.K)
+	case p.Blocks < 0 || p.Threads < 0:
+		return fmt.Errorf("blocks = %d, threads = %d: want positive numbers", p.Blocks, p.Threads)
+	}
+	return nil
+}
+
+// temperatures lists the schedule: T0, T0·α, ... while above TEnd.
+func temperatures(p solver.Params) []float64 {
+	var ts []float64
+	for t := p.T0; t > p.TEnd && len(ts) < 1<<20; t *= p.Alpha {
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+// saSearch is one LWSA search (Lam et al., Algorithm 2): the solution is
+// a doubly linked list, a move relocates one city, and the best solution
+// is written only when a worse move is about to be accepted while the
+// current solution is the best seen — so improving moves cost O(1) and the
+// O(n) copy happens once per local minimum left, not once per improvement.
+type saSearch struct {
+	d          *dist
+	n          int
+	next, prev []int32
+	cur        int64
+	bestNext   []int32
+	bestLen    int64
+	r          *rng
+	steps      int64 // temperature steps done
+}
+
+func newSearch(d *dist, t []int32, r *rng) *saSearch {
+	s := &saSearch{d: d, n: len(t), next: make([]int32, len(t)), prev: make([]int32, len(t)), bestNext: make([]int32, len(t)), r: r}
+	s.load(t, tourLen(d, t))
+	return s
+}
+
+// load makes t (of length l) the current and the best solution.
+func (s *saSearch) load(t []int32, l int64) {
+	n := len(t)
+	for i, c := range t {
+		s.next[c] = t[(i+1)%n]
+		s.prev[c] = t[(i+n-1)%n]
+	}
+	copy(s.bestNext, s.next)
+	s.cur, s.bestLen = l, l
+}
+
+// bestLength is the length of the best solution this search has seen.
+func (s *saSearch) bestLength() int64 { return min(s.cur, s.bestLen) }
+
+// walk appends the tour given by next, from city 0, to dst.
+func walk(next []int32, dst []int32) []int32 {
+	c := int32(0)
+	for range next {
+		dst = append(dst, c)
+		c = next[c]
+	}
+	return dst
+}
+
+// current appends the current tour to dst.
+func (s *saSearch) current(dst []int32) []int32 { return walk(s.next, dst) }
+
+// best appends the best tour seen to dst.
+func (s *saSearch) best(dst []int32) []int32 {
+	if s.cur <= s.bestLen {
+		return walk(s.next, dst)
+	}
+	return walk(s.bestNext, dst)
+}
+
+// propose draws a relocation: city c moves between a and next[a]. It
+// returns the change of length.
+func (s *saSearch) propose() (c, a int32, delta int64) {
+	n := s.n
+	c = int32(s.r.intn(n))
+	p := s.prev[c]
+	for {
+		a = int32(s.r.intn(n))
+		if a != c && a != p {
+			break
+		}
+	}
+	nx, b := s.next[c], s.next[a]
+	d := s.d
+	delta = d.at(p, nx) - d.at(p, c) - d.at(c, nx) + d.at(a, c) + d.at(c, b) - d.at(a, b)
+	return
+}
+
+// metropolis decides whether a move of the given delta is taken at t.
+func metropolis(r *rng, delta int64, t float64) bool {
+	return delta <= 0 || r.float64() < math.Exp(-float64(delta)/t)
+}
+
+// apply relocates c between a and next[a]; a worse move first saves the
+// current solution when it is the best seen (the light-weight rule).
+func (s *saSearch) apply(c, a int32, delta int64) {
+	if delta > 0 && s.cur < s.bestLen {
+		copy(s.bestNext, s.next)
+		s.bestLen = s.cur
+	}
+	p, nx := s.prev[c], s.next[c]
+	s.next[p], s.prev[nx] = nx, p
+	b := s.next[a]
+	s.next[a], s.prev[c] = c, a
+	s.next[c], s.prev[b] = b, c
+	s.cur += delta
+}
+
+// iterate performs one iteration: pm proposals, the best of them tested
+// by Metropolis at temperature t.
+func (s *saSearch) iterate(t float64, pm int) {
+	c, a, delta := s.propose()
+	for k := 1; k < pm; k++ {
+		c2, a2, d2 := s.propose()
+		if d2 < delta {
+			c, a, delta = c2, a2, d2
+		}
+	}
+	if metropolis(s.r, delta, t) {
+		s.apply(c, a, delta)
+	}
+}
+
+// saRun runs nsearch LWSA searches with pm moves per iteration over the
+// workers, exchanging the global best every p.K temperature steps when
+// exchange is set. Search b owns PCG stream b, so results do not depend
+// on the number of workers.
+func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, nsearch, pm int, exchange bool) (solver.Result, error) {
+	start := time.Now()
+	w := min(workers(p), nsearch)
+	temps := temperatures(p)
+	d := newDist(in)
+	c := newControl(ctx, p, w, snaps, start)
+
+	searches := make([]*saSearch, nsearch)
+	for b := range searches {
+		r := newRNG(p.Seed, uint64(b))
+		var t []int32
+		if p.Start != nil {
+			t = to32(p.Start)
+		} else {
+			t = r.randomTour(in.N)
+		}
+		searches[b] = newSearch(d, t, r)
+	}
+	epoch := len(temps)
+	if exchange && p.K > 0 {
+		epoch = p.K
+	}
+	iters := in.N * p.Sweeps
+	var moves int64
+	for e0 := 0; e0 < len(temps) && !c.stop.Load(); e0 += epoch {
+		e1 := min(e0+epoch, len(temps))
+		var wg sync.WaitGroup
+		for wk := 0; wk < w; wk++ {
+			wg.Add(1)
+			go func(wk int) {
+				defer wg.Done()
+				var buf []int32
+				local := c.moves[wk].v.Load()
+				for b := wk; b < nsearch; b += w {
+					s := searches[b]
+					for st := e0; st < e1; st++ {
+						t := temps[st]
+						for it := 0; it < iters; {
+							chunk := min(iters-it, max(1, checkEvery/pm))
+							for k := 0; k < chunk; k++ {
+								s.iterate(t, pm)
+							}
+							it += chunk
+							local += int64(chunk * pm)
+							c.moves[wk].v.Store(local)
+							c.offerFn(s.bestLength(), s.best)
+							if c.done() {
+								return
+							}
+							if c.snapshotDue() {
+								buf = s.current(buf[:0])
+								c.snapshot(buf, s.cur, int64(st), float64(st)/float64(len(temps)), t)
+							}
+						}
+						s.steps = int64(st + 1)
+					}
+				}
+			}(wk)
+		}
+		wg.Wait()
+		if exchange {
+			gb := 0
+			for b, s := range searches {
+				if s.bestLength() < searches[gb].bestLength() {
+					gb = b
+				}
+			}
+			bt := searches[gb].best(nil)
+			bl := searches[gb].bestLength()
+			for _, s := range searches {
+				s.load(bt, bl)
+			}
+		}
+	}
+	var steps int64
+	for _, s := range searches {
+		c.offerFn(s.bestLength(), s.best)
+		steps = max(steps, s.steps)
+	}
+	moves = c.totalMoves()
+	stopped := c.stopped.Load() || (c.stop.Load() && steps < int64(len(temps)))
+	last := searches[0]
+	c.snapshot(last.current(nil), last.cur, steps, float64(steps)/float64(max(1, len(temps))), 0)
+	p.Workers = w
+	return solver.Finish(in, e, p, toInt(c.best), moves, steps, start, stopped, deviceName(w))
+}
+
+// saEngine is sa, pssm and pspm: saRun with different search counts.
+type saEngine struct {
+	baseEngine
+	kind string // "sa", "pssm", "pspm"
+}
+
+func (e saEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	if err := checkStart(in, p); err != nil {
+		return solver.Result{}, err
+	}
+	if err := saDefaults(&p); err != nil {
+		return solver.Result{}, err
+	}
+	p.Algorithm, p.Backend = e.name, solver.BackendCPU
+	if p.Workers == 0 {
+		p.Workers = workers(p)
+	}
+	if in.N < 4 {
+		return trivial(in, e, p, snaps, time.Now())
+	}
+	switch e.kind {
+	case "sa":
+		// One independent LWSA search per worker; no exchange.
+		if p.Blocks == 0 {
+			p.Blocks = p.Workers
+		}
+		p.Threads = 1
+		return saRun(ctx, e, in, p, snaps, p.Blocks, 1, false)
+	case "pssm":
+		if p.Blocks == 0 {
+			p.Blocks = p.Workers
+		}
+		p.Threads = 1
+		return saRun(ctx, e, in, p, snaps, p.Blocks, 1, true)
+	default: // pspm
+		if p.Blocks == 0 {
+			p.Blocks = p.Workers
+		}
+		if p.Threads == 0 {
+			p.Threads = DefaultThreads
+		}
+		return saRun(ctx, e, in, p, snaps, p.Blocks, p.Threads, true)
+	}
+}
+
+func init() {
+	solver.Register(saEngine{baseEngine{"sa", "light-weight simulated annealing (LWSA, Lam et al.): relocation moves, one search per core, best kept"}, "sa"})
+	solver.Register(saEngine{baseEngine{"pssm", "parallel searches, single move (Lam et al.): Blocks LWSA searches, global best exchanged every K temperature steps"}, "pssm"})
+	solver.Register(saEngine{baseEngine{"pspm", "parallel searches, parallel moves (Lam et al.): Blocks searches × Threads moves per iteration, global best every K steps"}, "pspm"})
+}

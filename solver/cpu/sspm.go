@@ -1,0 +1,181 @@
+package cpu
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// barrier is a reusable spinning barrier for a fixed number of goroutines.
+// It spins briefly and then yields, so an oversubscribed machine does not
+// burn a core per waiter.
+type barrier struct {
+	n     int32
+	count atomic.Int32
+	gen   atomic.Uint32
+}
+
+func (b *barrier) wait() {
+	g := b.gen.Load()
+	if b.count.Add(1) == b.n {
+		b.count.Store(0)
+		b.gen.Add(1)
+		return
+	}
+	for i := 0; b.gen.Load() == g; i++ {
+		if i > 100 {
+			runtime.Gosched()
+		}
+	}
+}
+
+// candidate is a worker's best proposal of one SSPM iteration.
+type candidate struct {
+	delta int64
+	c, a  int32
+	j     int32 // index of the move among the Pm, for a deterministic tie-break
+	_     [40]byte
+}
+
+// sspmEngine is Lam et al.'s SSPM on the CPU: one solution, Pm moves per
+// iteration evaluated in parallel by the workers, the best of them tested
+// by Metropolis. Each worker keeps a replica of the solution and applies
+// the same chosen move, so one barrier per iteration suffices; the
+// Metropolis draw comes from a stream every worker holds an identical copy
+// of. Worker w proposes moves w, w+W, ... from its own stream.
+type sspmEngine struct{ baseEngine }
+
+func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	if err := checkStart(in, p); err != nil {
+		return solver.Result{}, err
+	}
+	if err := saDefaults(&p); err != nil {
+		return solver.Result{}, err
+	}
+	p.Algorithm, p.Backend = e.name, solver.BackendCPU
+	if p.Workers == 0 {
+		p.Workers = workers(p)
+	}
+	if p.Threads == 0 {
+		p.Threads = p.Workers // Pm = all cores (their CPU SSPM)
+	}
+	p.Blocks = 1
+	if in.N < 4 {
+		return trivial(in, e, p, snaps, time.Now())
+	}
+	w := min(p.Workers, p.Threads)
+	if w == 1 {
+		return saRun(ctx, e, in, p, snaps, 1, p.Threads, false)
+	}
+	return sspmParallel(ctx, e, in, p, snaps, w)
+}
+
+func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, w int) (solver.Result, error) {
+	start := time.Now()
+	temps := temperatures(p)
+	d := newDist(in)
+	c := newControl(ctx, p, w, snaps, start)
+	pm := p.Threads
+
+	var t0 []int32
+	if p.Start != nil {
+		t0 = to32(p.Start)
+	} else {
+		t0 = newRNG(p.Seed, 1<<32).randomTour(in.N)
+	}
+	var slots [2][]candidate
+	slots[0], slots[1] = make([]candidate, w), make([]candidate, w)
+	bar := &barrier{n: int32(w)}
+	// haltAt is the global iteration after whose barrier every worker
+	// stops; worker 0 sets it before the barrier. An iteration number, not
+	// a flag: a fast worker 0 may set it one iteration ahead of a slow
+	// worker's read.
+	var haltAt atomic.Int64
+	haltAt.Store(-1)
+	iters := in.N * p.Sweeps
+	checkIters := max(1, checkEvery/pm)
+	reps := make([]*saSearch, w)
+	for wk := range reps {
+		reps[wk] = newSearch(d, t0, newRNG(p.Seed, uint64(wk)))
+	}
+	var stepsDone atomic.Int64
+
+	var wg sync.WaitGroup
+	for wk := 0; wk < w; wk++ {
+		wg.Add(1)
+		go func(wk int) {
+			defer wg.Done()
+			s := reps[wk]
+			dec := newRNG(p.Seed, 1<<33) // identical on every worker
+			par := 0
+			var moves int64
+			var buf []int32
+			g := int64(-1) // global iteration
+			for st, t := range temps {
+				for it := 0; it < iters; it++ {
+					g++
+					best := candidate{delta: 1<<62 - 1, j: -1}
+					for j := wk; j < pm; j += w {
+						cc, a, delta := s.propose()
+						if delta < best.delta {
+							best = candidate{delta: delta, c: cc, a: a, j: int32(j)}
+						}
+					}
+					slots[par][wk] = best
+					if wk == 0 && it%checkIters == 0 {
+						moves = int64(st)*int64(iters)*int64(pm) + int64(it)*int64(pm)
+						c.moves[0].v.Store(moves)
+						c.offerFn(s.bestLength(), s.best)
+						if c.done() {
+							haltAt.Store(g)
+						} else if c.snapshotDue() {
+							buf = s.current(buf[:0])
+							c.snapshot(buf, s.cur, int64(st), float64(st)/float64(len(temps)), t)
+						}
+					}
+					bar.wait()
+					if h := haltAt.Load(); h >= 0 && h <= g {
+						return
+					}
+					win := slots[par][0]
+					for _, x := range slots[par][1:] {
+						if x.j >= 0 && (x.delta < win.delta || (x.delta == win.delta && x.j < win.j)) {
+							win = x
+						}
+					}
+					if metropolis(dec, win.delta, t) {
+						if wk == 0 {
+							s.apply(win.c, win.a, win.delta)
+						} else {
+							s.bestLen = s.cur // replicas do not keep a best
+							s.apply(win.c, win.a, win.delta)
+						}
+					}
+					par ^= 1
+				}
+				if wk == 0 {
+					stepsDone.Store(int64(st + 1))
+				}
+			}
+			if wk == 0 {
+				c.moves[0].v.Store(int64(len(temps)) * int64(iters) * int64(pm))
+			}
+		}(wk)
+	}
+	wg.Wait()
+	s := reps[0]
+	c.offerFn(s.bestLength(), s.best)
+	steps := stepsDone.Load()
+	c.snapshot(s.current(nil), s.cur, steps, float64(steps)/float64(len(temps)), 0)
+	stopped := steps < int64(len(temps))
+	p.Workers = w
+	return solver.Finish(in, e, p, toInt(c.best), c.totalMoves(), steps, start, stopped, deviceName(w))
+}
+
+func init() {
+	solver.Register(sspmEngine{baseEngine{"sspm", "single search, parallel moves (Lam et al.): Threads (Pm) moves per iteration over the cores, the best tested by Metropolis"}})
+}
