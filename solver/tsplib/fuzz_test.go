@@ -3,6 +3,7 @@ package tsplib
 import (
 	"bytes"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -109,4 +110,81 @@ func FuzzParseTour(f *testing.F) {
 			seen[c] = true
 		}
 	})
+}
+
+// TestMutatedInputs is a deterministic, structure-aware companion of
+// FuzzParse that runs in every `go test`: it deletes, repeats, swaps and
+// truncates lines of valid files and splices in keywords and odd numbers,
+// and checks each result as FuzzParse does.
+func TestMutatedInputs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	pieces := []string{"EOF", "-1", "0", "1", "3", "99999999999", "NaN", "1e400", ":", "NODE_COORD_SECTION",
+		"EDGE_WEIGHT_SECTION", "DISPLAY_DATA_SECTION", "FIXED_EDGES_SECTION", "DIMENSION: 2", "DIMENSION: 1",
+		"EDGE_WEIGHT_TYPE: EXPLICIT", "EDGE_WEIGHT_TYPE: EUC_3D", "EDGE_WEIGHT_FORMAT: UPPER_ROW",
+		"NODE_COORD_TYPE: THREED_COORDS", "TYPE: TOUR", "\r", "\t", ""}
+	iterations := 20000
+	if testing.Short() {
+		iterations = 2000
+	}
+	accepted := 0
+	for it := 0; it < iterations; it++ {
+		lines := strings.Split(fuzzSeeds[rng.IntN(len(fuzzSeeds))], "\n")
+		for m := rng.IntN(2); m >= 0; m-- {
+			if len(lines) == 0 {
+				break
+			}
+			i := rng.IntN(len(lines))
+			switch rng.IntN(6) {
+			case 0:
+				lines = append(lines[:i], lines[i+1:]...)
+			case 1:
+				lines = append(lines[:i+1], lines[i:]...)
+			case 2:
+				j := rng.IntN(len(lines))
+				lines[i], lines[j] = lines[j], lines[i]
+			case 3:
+				lines = lines[:i]
+			case 4:
+				lines[i] += " " + pieces[rng.IntN(len(pieces))]
+			default:
+				lines = append(lines[:i], append([]string{pieces[rng.IntN(len(pieces))]}, lines[i:]...)...)
+			}
+		}
+		data := []byte(strings.Join(lines, "\n"))
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("panic %v on\n%s", r, data)
+				}
+			}()
+			in, err := Parse(bytes.NewReader(data), "m.tsp")
+			if err != nil {
+				var e *Error
+				if !errors.As(err, &e) || strings.ContainsAny(err.Error(), "\r\n") {
+					t.Fatalf("error %q is not a one-line *Error", err)
+				}
+				return
+			}
+			accepted++
+			checkInstance(t, "mutated", in)
+			for i := 0; i < in.N; i++ {
+				for j := 0; j < in.N; j++ {
+					_ = in.Dist(i, j)
+				}
+			}
+			var buf bytes.Buffer
+			if err := WriteInstance(&buf, in); err != nil {
+				t.Fatalf("WriteInstance: %v on\n%s", err, data)
+			}
+			if _, err := Parse(&buf, "again.tsp"); err != nil {
+				t.Fatalf("reading back: %v on\n%s", err, data)
+			}
+		}()
+	}
+	// The mutations must leave a fair share of files valid, or the
+	// round-trip checks above test nothing.
+	if accepted < iterations/20 {
+		t.Errorf("only %d of %d mutated files parsed", accepted, iterations)
+	}
+	t.Logf("%d of %d mutated files parsed", accepted, iterations)
 }
