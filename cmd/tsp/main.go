@@ -3,8 +3,19 @@
 // engines, generates instances with known optima, renders tours to PNG,
 // SVG and PDF, and runs the benchmark suites.
 //
+//	tsp info a280.tsp
+//	tsp eval a280.tsp a280.opt.tour          # last line: 2579
+//	tsp solve a280.tsp --time 2s --out a280.tour --json run.json
+//	tsp solve a280.tsp --algo pspm --backend gpu --blocks 4224 --threads 32 --k 100
+//	tsp gen --kind circle --n 200 --seed 1 --out circle-200.tsp
+//	tsp render a280.tsp --tour a280.tour --out a280.png --width 1200
+//	tsp bench --suite cpu --time 10s --out docs/results
+//	tsp version
+//
 // Exit codes: 0 done, 1 failed (one line on stderr, "tsp: FILE:LINE:
-// problem" for bad input), 2 usage. Run `tsp help` for the commands.
+// problem" for bad input), 2 usage. Run `tsp help` for the commands and
+// `tsp help COMMAND` for a command's flags. Flags may come before or after
+// the file arguments.
 package main
 
 import (
