@@ -41,8 +41,8 @@ func WriteInstance(w io.Writer, in *solver.Instance) error {
 	}
 	for _, c := range [][]float64{in.X, in.Y, in.Z} {
 		for i, v := range c {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("tsplib: WriteInstance %s: city %d has a coordinate that is not a finite number", in.Name, i+1)
+			if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > MaxCoord {
+				return fmt.Errorf("tsplib: WriteInstance %s: city %d has coordinate %v, want a finite number within ±%d", in.Name, i+1, v, MaxCoord)
 			}
 		}
 	}

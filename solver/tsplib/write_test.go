@@ -210,6 +210,7 @@ func TestWriteInstanceRejects(t *testing.T) {
 		{Name: "short", N: 3, Metric: solver.Euc2D, X: []float64{1}, Y: []float64{1}},
 		{Name: "no-z", N: 1, Metric: solver.Euc3D, X: []float64{1}, Y: []float64{1}},
 		{Name: "nan", N: 1, Metric: solver.Euc2D, X: []float64{math.NaN()}, Y: []float64{1}},
+		{Name: "far", N: 1, Metric: solver.Euc2D, X: []float64{1e9}, Y: []float64{1}},
 		{Name: "matrix", N: 2, Metric: solver.Explicit, Matrix: []int32{0}},
 		{Name: "metric", N: 1, Metric: solver.Metric(99), X: []float64{1}, Y: []float64{1}},
 		{Name: "fixed", N: 2, Metric: solver.Euc2D, X: []float64{1, 2}, Y: []float64{1, 2}, FixedEdges: [][2]int{{0, 2}}},
