@@ -198,6 +198,8 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 				return err
 			}
 			s.Optimal = t
+		} else {
+			fmt.Fprintf(e.stderr, "tsp: note: no optimal tour beside %s (looked for %s.opt.tour)\n", pos[0], in.Name)
 		}
 	}
 	return writeFile(*out, func(w io.Writer) error { return export.Write(w, format, s, *width, *height) })

@@ -262,6 +262,12 @@ func TestSolveJSONAndOut(t *testing.T) {
 	if code != 0 || lastLine(evalOut) != strconv.Itoa(int(rep["length"].(float64))) {
 		t.Errorf("eval of --out: %q, report length %v", lastLine(evalOut), rep["length"])
 	}
+	// A missing output folder fails before the run.
+	code, _, stderr = tsp(t, "solve", p, "--algo", "testclimb", "--out", filepath.Join(dir, "no", "x.tour"))
+	if code != 1 {
+		t.Errorf("--out into a missing folder: exit %d", code)
+	}
+	oneErrorLine(t, stderr, "does not exist")
 	// --json - writes only JSON on stdout; --optimum overrides the optimum.
 	code, out, _ = tsp(t, "solve", p, "--algo", "testclimb", "--json", "-", "--quiet", "--optimum", "1000")
 	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || rep["optimum"].(float64) != 1000 {

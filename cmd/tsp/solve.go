@@ -51,12 +51,18 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		return usagef("solve", "--blocks, --threads, --k, --sweeps and --workers must not be negative")
 	case p.TimeLimit < 0:
 		return usagef("solve", "--time must not be negative")
-	case p.T0 < 0 || p.TEnd < 0 || p.Alpha < 0 || p.Alpha >= 1 && p.Alpha != 0:
+	case p.T0 < 0 || p.TEnd < 0 || p.Alpha < 0 || p.Alpha >= 1:
 		return usagef("solve", "--t0 and --tend must not be negative and --alpha must be in (0,1)")
 	case *optimum < 0 || p.Target < 0:
 		return usagef("solve", "--optimum and --target must not be negative")
 	case p.Backend != solver.BackendCPU && p.Backend != solver.BackendGPU && p.Backend != solver.BackendAuto:
 		return usagef("solve", "--backend %q: want cpu, gpu or auto", p.Backend)
+	}
+	// Check where the results go before a long run, not after it.
+	for _, o := range []struct{ flag, path string }{{"--out", *out}, {"--json", *jsonOut}} {
+		if err := checkOutputDir(o.flag, o.path); err != nil {
+			return err
+		}
 	}
 	in, err := loadInstance(pos[0], *optima, *optimum)
 	if err != nil {
@@ -158,6 +164,19 @@ func loadInstance(path, optimaDir string, optimum int64) (*solver.Instance, erro
 		in.Optimum, in.OptimumSource = optimum, "--optimum"
 	}
 	return in, nil
+}
+
+// checkOutputDir fails when path's directory does not exist ("" and "-"
+// are fine).
+func checkOutputDir(flag, path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("%s %s: folder %s does not exist", flag, path, dir)
+	}
+	return nil
 }
 
 // writeFile creates path, lets fill write it, and closes it; any error
