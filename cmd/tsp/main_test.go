@@ -449,3 +449,19 @@ func TestQualityFloor(t *testing.T) {
 	}
 	t.Logf("a280, %s/%s, 2 s: length %d, gap %.2f%%", rep.Algorithm, rep.Backend, rep.Length, *rep.GapPercent)
 }
+
+func TestProgressLine(t *testing.T) {
+	in := solver.NewCoordInstance("x", solver.Euc2D, []float64{0, 3}, []float64{0, 4}, nil)
+	in.Optimum = 100
+	p := &progress{in: in, terminal: true, limit: 4 * time.Second}
+	got := p.line(solver.Snapshot{Length: 120, BestLength: 110, Moves: 2000, Elapsed: 2 * time.Second})
+	for _, want := range []string{"[##########..........]", "length 120", "best 110", "gap 10.00%", "1e+03 moves/s", "2.0s"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("progress line %q lacks %q", got, want)
+		}
+	}
+	p.terminal = false
+	if got := p.line(solver.Snapshot{Progress: 1}); strings.Contains(got, "[") {
+		t.Errorf("plain line has a bar: %q", got)
+	}
+}

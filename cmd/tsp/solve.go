@@ -85,7 +85,7 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	stopProgress := make(chan struct{})
 	if !*quiet {
 		snaps = solver.Latest()
-		pr := newProgress(e.stderr, in)
+		pr := newProgress(e.stderr, in, p.TimeLimit)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -201,14 +201,15 @@ func writeFile(path string, fill func(io.Writer) error) error {
 type progress struct {
 	w        io.Writer
 	in       *solver.Instance
+	limit    time.Duration // the run's time limit, for the bar when the engine gives no progress
 	terminal bool
 	every    time.Duration
 	last     time.Time
 	drawn    bool
 }
 
-func newProgress(w io.Writer, in *solver.Instance) *progress {
-	p := &progress{w: w, in: in, every: time.Second}
+func newProgress(w io.Writer, in *solver.Instance, limit time.Duration) *progress {
+	p := &progress{w: w, in: in, limit: limit, every: time.Second}
 	if f, ok := w.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			p.terminal, p.every = true, 100*time.Millisecond
@@ -256,7 +257,11 @@ func (p *progress) line(s solver.Snapshot) string {
 	var b strings.Builder
 	if p.terminal {
 		const width = 20
-		full := int(s.Progress*width + 0.5)
+		frac := s.Progress
+		if frac <= 0 && p.limit > 0 {
+			frac = s.Elapsed.Seconds() / p.limit.Seconds()
+		}
+		full := int(frac*width + 0.5)
 		full = max(0, min(width, full))
 		b.WriteString("[" + strings.Repeat("#", full) + strings.Repeat(".", width-full) + "] ")
 	}

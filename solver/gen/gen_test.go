@@ -19,7 +19,11 @@ func TestGenerateKinds(t *testing.T) {
 			if in.N != n || len(in.X) != n || len(in.Y) != n || in.Metric != solver.Euc2D {
 				t.Fatalf("%s %d: got N=%d len(X)=%d metric %v", kind, n, in.N, len(in.X), in.Metric)
 			}
+			side := float64(squareSide(n))
 			for i := range n {
+				if (kind == "uniform" || kind == "clustered") && (in.X[i] > side || in.Y[i] > side) {
+					t.Fatalf("%s %d: city %d at (%v,%v) outside [0,%v]^2", kind, n, i, in.X[i], in.Y[i], side)
+				}
 				if in.X[i] != math.Trunc(in.X[i]) || in.Y[i] != math.Trunc(in.Y[i]) || in.X[i] < 0 || in.Y[i] < 0 {
 					t.Fatalf("%s %d: city %d at (%v,%v): want non-negative integers", kind, n, i, in.X[i], in.Y[i])
 				}
