@@ -86,7 +86,7 @@ func TestIntDistMatchesCPU(t *testing.T) {
 		}
 		// Fast-math square roots may round a distance at a .5 tie the other
 		// way; the engines' lengths are recomputed exactly on the CPU.
-		if off > pairs/10000 {
+		if off > pairs/1000 {
 			t.Errorf("%s: %d of %d GPU distances differ from the CPU's by one", m, off, pairs)
 		}
 		t.Logf("%s: %d of %d distances differ by one", m, off, pairs)
@@ -131,9 +131,10 @@ func TestDebugDeltasMatchCPU(t *testing.T) {
 				}
 				// Four TSPLIB roundings: the exact integer delta is within 2 of
 				// the real-valued one (ATT: its pseudo-Euclidean rounding).
+				// (pts are scaled so that f is in the metric's units.)
 				ex := float64(exactDelta(in, tr, i, j))
-				if math.Abs(ex-f/rawScale(in)) > 4.01 {
-					t.Fatalf("%s (%d,%d): exact %v, float %v", m, i, j, ex, f/rawScale(in))
+				if math.Abs(ex-f) > 4.01 {
+					t.Fatalf("%s (%d,%d): exact %v, float %v", m, i, j, ex, f)
 				}
 				checked++
 			}
@@ -283,7 +284,7 @@ func TestPSPMUsesSharedMemoryWhenItFits(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			t.Logf("n=%d: %s shared=%d B use=%d blocks/SM=%d", n, pl.kernel, pl.shared, pl.useShared, pl.perSM)
+			t.Logf("n=%d: %s shared=%d B use=%d searches/block=%d searches/SM=%d", n, pl.kernel, pl.shared, pl.useShared, pl.perBlock, pl.perSM)
 			if n <= 493 && pl.useShared&1 == 0 {
 				return fmt.Errorf("n=%d: lists not in shared memory", n)
 			}

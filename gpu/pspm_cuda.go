@@ -18,7 +18,10 @@ var metricSuffix = map[int]string{metricEuc2D: "euc", metricCeil2D: "ceil", metr
 
 func init() {
 	for _, m := range []string{"euc", "ceil", "att"} {
-		registerKernels("pspm_anneal_"+m+"_u16", "pspm_anneal_"+m+"_u32", "pspm_init_"+m, "dist_check_"+m)
+		for _, v := range []string{"_u16_w", "_u32_w", "_u16_b", "_u32_b"} {
+			registerKernels("pspm_anneal_" + m + v)
+		}
+		registerKernels("pspm_init_"+m, "dist_check_"+m)
 	}
 	registerKernels("pspm_sync")
 }
@@ -26,47 +29,76 @@ func init() {
 // pspmPlan is the launch configuration of one PSPM run.
 type pspmPlan struct {
 	kernel    string
+	perBlock  int // searches per CUDA block (a warp each), 1 in block mode
 	blockDim  int
 	shared    int // dynamic shared bytes
 	useShared int // bit 0 lists, bit 1 coordinates
 	idxBytes  int
-	perSM     int
+	perSM     int // resident searches per SM
 }
 
-// planPSPM picks the index width and what goes in shared memory (Lam et
-// al. Eq. 3, generalised by the occupancy API): the layout that keeps the
-// most blocks resident per SM, preferring shared coordinates on a tie.
+func align16(x int) int { return (x + 15) &^ 15 }
+
+// planPSPM picks the index width, the searches per block and what goes in
+// shared memory (Lam et al. Eq. 3, generalised by the occupancy API): the
+// layout that keeps the most searches resident per SM, preferring shared
+// memory, then fewer searches per block, on a tie.
 func (d *device) planPSPM(n, tpb, metric int) (pspmPlan, error) {
-	pl := pspmPlan{blockDim: (tpb + 31) / 32 * 32, idxBytes: 2}
+	pl := pspmPlan{idxBytes: 2}
 	idx := "u16"
 	if n >= 65535 {
 		pl.idxBytes, idx = 4, "u32"
 	}
-	pl.kernel = "pspm_anneal_" + metricSuffix[metric] + "_" + idx
+	warpMode := tpb <= 32
+	mode := "_b"
+	spbs := []int{1}
+	if warpMode {
+		mode = "_w"
+		spbs = []int{1, 2, 4, 8}
+	}
+	pl.kernel = "pspm_anneal_" + metricSuffix[metric] + "_" + idx + mode
 	fn := d.fns[pl.kernel]
-	lists := n * (8 + 2*pl.idxBytes)
-	coords := n * 8
-	bestPer := -1
-	for _, opt := range []struct{ use, bytes int }{{3, lists + coords}, {1, lists}, {0, 0}} {
-		if opt.bytes > 227*1024 {
-			continue
+	lists := align16(n * (8 + 2*pl.idxBytes))
+	coords := align16(n * 8)
+	best := -1
+	for _, spb := range spbs {
+		blockDim := 32 * spb
+		if !warpMode {
+			blockDim = (tpb + 31) / 32 * 32
 		}
-		if opt.bytes > 48*1024 {
-			if err := setMaxDynamicShared(fn, opt.bytes); err != nil {
+		for _, use := range []int{3, 1, 0} {
+			bytes := 0
+			if use&2 != 0 {
+				bytes += coords
+			}
+			if use&1 != 0 {
+				bytes += spb * lists
+			}
+			if bytes > 227*1024 {
 				continue
 			}
-		}
-		per, err := fn.MaxActiveBlocksPerMultiProcessor(pl.blockDim, int64(opt.bytes))
-		if err != nil || per <= 0 {
-			continue
-		}
-		if per > bestPer {
-			bestPer = per
-			pl.useShared, pl.shared, pl.perSM = opt.use, opt.bytes, per
+			if bytes > 48*1024 {
+				if err := setMaxDynamicShared(fn, bytes); err != nil {
+					continue
+				}
+			}
+			per, err := fn.MaxActiveBlocksPerMultiProcessor(blockDim, int64(bytes))
+			if err != nil || per <= 0 {
+				continue
+			}
+			if per*spb > best {
+				best = per * spb
+				pl.perBlock, pl.blockDim, pl.useShared, pl.shared, pl.perSM = spb, blockDim, use, bytes, per*spb
+			}
 		}
 	}
-	if bestPer <= 0 {
-		return pl, fmt.Errorf("no launch configuration fits %s with %d threads per block", pl.kernel, tpb)
+	if best <= 0 {
+		return pl, fmt.Errorf("no launch configuration fits %s with %d threads per search", pl.kernel, tpb)
+	}
+	if pl.shared > 48*1024 {
+		if err := setMaxDynamicShared(fn, pl.shared); err != nil {
+			return pl, err
+		}
 	}
 	return pl, nil
 }
@@ -129,7 +161,7 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 			return err
 		}
 		if tb <= 0 {
-			tb = pl.perSM * d.info.Multiprocs
+			tb = pl.perSM * d.info.Multiprocs // Blocks default: a full wave
 		}
 		// Keep the per-block state within a quarter of the device memory.
 		if maxTB := int(d.info.GlobalMemory / 4 / (int64(n) * 24)); tb > maxTB {
@@ -222,9 +254,10 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 			}
 			for step < syncAt {
 				s := min(stepsPerLaunch, syncAt-step)
-				if err := d.launch(pl.kernel, tb, 1, pl.blockDim, pl.shared, d.stream,
+				grid := (tb + pl.perBlock - 1) / pl.perBlock
+				if err := d.launch(pl.kernel, grid, 1, pl.blockDim, pl.shared, d.stream,
 					xyD, n, cur, curCost, arch, archCost, gbest, gbestCost, fromBest, iter, s, itersPerStep, step,
-					p.T0, p.Alpha, tpb, p.Seed, pl.useShared, scratch, scratchInt); err != nil {
+					p.T0, p.Alpha, tpb, p.Seed, pl.useShared, scratch, scratchInt, tb); err != nil {
 					return err
 				}
 				fromBest = 0

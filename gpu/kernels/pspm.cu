@@ -9,8 +9,11 @@
 // evaluated per second), Table 1 (the schedule: T0 = 10000, Tend = 0.1,
 // alpha = 0.99, Sp = 10 sweeps of N iterations per temperature, Se = 100).
 //
-// Grid = TB blocks, each one search; block = TPB threads (rounded up to
-// whole warps), each evaluating one random relocation move per iteration.
+// TB searches, each a team of TPB threads evaluating one random relocation
+// move per thread and iteration. With TPB <= 32 a search is one warp and a
+// CUDA block holds several searches (they share the block's copy of the
+// coordinates, and more of them fit on an SM than the 32-blocks-per-SM
+// limit allows); with TPB > 32 a search is a whole block.
 // The block's tour is a doubly linked list (next/prev, 16-bit indices when
 // n < 65536) plus two caches that make a move cost two distances instead
 // of six: e[x] = d(x, next x) and rem[x] = d(prev x, x) + d(x, next x) -
@@ -38,18 +41,41 @@ __device__ __forceinline__ int pdist(const PspmState<IDX> &s, int a, int b) {
     return int_dist<METRIC>(p.x, p.y, q.x, q.y);
 }
 
-// Rebuild prev, e and rem from next (all threads; ends with a barrier).
-template <int METRIC, typename IDX>
-__device__ void pspm_rebuild(PspmState<IDX> &s, int n) {
-    for (int x = threadIdx.x; x < n; x += blockDim.x) s.prev[s.next[x]] = (IDX)x;
-    __syncthreads();
-    for (int x = threadIdx.x; x < n; x += blockDim.x) s.e[x] = pdist<METRIC>(s, x, s.next[x]);
-    __syncthreads();
-    for (int x = threadIdx.x; x < n; x += blockDim.x) {
+// Team is the set of threads that run one search: a warp (searches per
+// block = warps per block, no block barriers) or the whole block (one
+// search of more than 32 threads).
+template <bool WARP>
+struct Team {
+    int t, size;  // rank in the team, team size
+    __device__ Team() {
+        if (WARP) {
+            t = threadIdx.x & 31;
+            size = 32;
+        } else {
+            t = threadIdx.x;
+            size = blockDim.x;
+        }
+    }
+    __device__ __forceinline__ void sync() const {
+        if (WARP)
+            __syncwarp();
+        else
+            __syncthreads();
+    }
+};
+
+// Rebuild prev, e and rem from next (the whole team; ends synchronised).
+template <int METRIC, typename IDX, bool WARP>
+__device__ void pspm_rebuild(PspmState<IDX> &s, int n, const Team<WARP> &tm) {
+    for (int x = tm.t; x < n; x += tm.size) s.prev[s.next[x]] = (IDX)x;
+    tm.sync();
+    for (int x = tm.t; x < n; x += tm.size) s.e[x] = pdist<METRIC>(s, x, s.next[x]);
+    tm.sync();
+    for (int x = tm.t; x < n; x += tm.size) {
         int pv = s.prev[x];
         s.rem[x] = s.e[pv] + s.e[x] - pdist<METRIC>(s, pv, s.next[x]);
     }
-    __syncthreads();
+    tm.sync();
 }
 
 // warp_min returns the minimum of v over the full warp.
@@ -63,34 +89,43 @@ __device__ __forceinline__ int warp_min(int v) {
 }
 
 // pspm_anneal runs `steps` temperature steps of itersPerStep iterations.
-// State per block b (global, int32): cur[b*n ..] the current tour as a
+// State per search b (global, int32): cur[b*n ..] the current tour as a
 // next array, curCost[b]; arch[b*n ..] and archCost[b] the LWSA archive.
-// fromBest != 0: every block starts from gbest/gbestCost instead.
+// fromBest != 0: every search starts from gbest/gbestCost instead.
 // useShared: bit 0 = lists and caches in shared memory, bit 1 = coordinates
-// too (else global memory, read through the cache).
-template <int METRIC, typename IDX>
+// too (else global memory, read through the cache). WARP: each warp of the
+// block is one search (TPB <= 32); else the block is one search.
+template <int METRIC, typename IDX, bool WARP>
 __device__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long long *curCost, int *arch,
                             long long *archCost, const int *gbest, const long long *gbestCost, int fromBest,
                             long long iterStart, int steps, long long itersPerStep, long long stepStart,
                             double T0, double alpha, int tpb, unsigned long long seed, int useShared,
-                            IDX *gscratch, int *gscratchInt) {
-    extern __shared__ unsigned char smem[];
+                            IDX *gscratch, int *gscratchInt, int searches) {
+    extern __shared__ __align__(16) unsigned char smem[];
     __shared__ int swkey[PSPM_MAXWARPS];
     __shared__ int smove[3];
-    __shared__ long long scost[2];  // current, archived best
 
-    const int b = blockIdx.x;
+    const Team<WARP> tm;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int perBlock = WARP ? (blockDim.x >> 5) : 1;
+    const int slot = WARP ? warp : 0;
+    const int b = blockIdx.x * perBlock + slot;
     PspmState<IDX> s;
     unsigned char *sp = smem;
+    // Load (1/2): coordinates, shared by the block's searches.
     if (useShared & 2) {
         float2 *x2 = (float2 *)sp;
         for (int k = threadIdx.x; k < n; k += blockDim.x) x2[k] = xy[k];
         s.xy = x2;
-        sp += (size_t)n * sizeof(float2);
+        sp += ((size_t)n * sizeof(float2) + 15) & ~(size_t)15;
     } else {
         s.xy = xy;
     }
+    __syncthreads();
+    if (b >= searches) return;  // only whole warps of a WARP block return
+    const size_t listBytes = ((size_t)n * (8 + 2 * sizeof(IDX)) + 15) & ~(size_t)15;
     if (useShared & 1) {
+        sp += listBytes * slot;
         s.e = (int *)sp;
         s.rem = s.e + n;
         s.next = (IDX *)(s.rem + n);
@@ -102,21 +137,18 @@ __device__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long
         s.prev = s.next + n;
     }
 
-    // Load: the block's tour (or the global best) into the list.
+    // Load (2/2): the search's tour (or the global best) into the list.
     const int *src = fromBest ? gbest : cur + (size_t)b * n;
-    for (int x = threadIdx.x; x < n; x += blockDim.x) s.next[x] = (IDX)src[x];
-    if (threadIdx.x == 0) {
-        scost[0] = fromBest ? gbestCost[0] : curCost[b];
-        scost[1] = archCost[b];
-    }
-    __syncthreads();
-    pspm_rebuild<METRIC>(s, n);
+    for (int x = tm.t; x < n; x += tm.size) s.next[x] = (IDX)src[x];
+    long long cost = fromBest ? gbestCost[0] : curCost[b];
+    long long best = archCost[b];
+    tm.sync();
+    pspm_rebuild<METRIC, IDX, WARP>(s, n, tm);
 
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int nwarps = (blockDim.x + 31) >> 5;
+    const int tid = tm.t;
+    const int nwarps = WARP ? 1 : (blockDim.x + 31) >> 5;
     const uint32_t tkey = stream_key(seed, (uint32_t)(b * 1024 + tid));
     const uint32_t bkey = stream_key(seed ^ 0x5bd1e995ull, (uint32_t)b);
-    long long cost = scost[0], best = scost[1];
     long long iters = (long long)steps * itersPerStep;
     float T = (float)(T0 * pow(alpha, (double)stepStart));
     long long nextStep = itersPerStep;
@@ -127,11 +159,13 @@ __device__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long
             T = (float)(T0 * pow(alpha, (double)(stepStart + it / itersPerStep)));
         }
         const uint32_t ctr = (uint32_t)(iterStart + it);
-        // Evaluate: a random relocation move (take c out, put it after p).
+        // Evaluate: a random relocation move (take c out, put it after p);
+        // one counter-based draw gives both cities.
         int key = 0x7fffffff, c = 0, p = 0, delta = 0;
         if (tid < tpb) {
-            c = bounded(ctr_rand(tkey, 2u * ctr), n);
-            p = bounded(ctr_rand(tkey, 2u * ctr + 1u), n - 1);
+            uint32_t r = ctr_rand(tkey, ctr);
+            c = bounded(r, n);
+            p = bounded((r ^ (r >> 15)) * 0x2c1b3c6du, n - 1);
             p += (p >= c);
             if (p != (int)s.prev[c]) {
                 int q = s.next[p];
@@ -140,10 +174,10 @@ __device__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long
                 key = dc * 32 + lane;
             }
         }
-        // Reduce: the block's best move (warp minimum, then across warps).
+        // Reduce: the team's best move (warp minimum, then across warps).
         int wk = warp_min(key);
         int winKey, winner;
-        if (nwarps == 1) {
+        if (WARP || nwarps == 1) {
             winKey = wk;
             winner = wk & 31;
         } else {
@@ -162,7 +196,7 @@ __device__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long
         if (winKey == 0x7fffffff) continue;
         // Metropolis on the winner (the same uniform in every thread).
         int wdelta, wc, wp;
-        if (nwarps == 1) {
+        if (WARP || nwarps == 1) {
             wdelta = __shfl_sync(0xffffffffu, delta, winner);
             wc = __shfl_sync(0xffffffffu, c, winner);
             wp = __shfl_sync(0xffffffffu, p, winner);
@@ -183,74 +217,85 @@ __device__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long
             accept = u < __expf(-(float)wdelta / T);
         }
         if (!accept) {
-            if (nwarps > 1) __syncthreads();
+            if (!WARP && nwarps > 1) __syncthreads();
             continue;
         }
         // LWSA (Alg. 2): archive the current tour only when it is the best
         // seen and a worse move is about to replace it.
         if (wdelta > 0 && cost < best) {
             int *dst = arch + (size_t)b * n;
-            for (int x = tid; x < n; x += blockDim.x) dst[x] = s.next[x];
+            for (int x = tid; x < n; x += tm.size) dst[x] = s.next[x];
             best = cost;
         }
-        // Apply: relink, then refresh the caches of a, b, c, p, q.
+        // Apply: relink (six distinct slots, one thread each), then refresh
+        // e of a, p, c and rem of a, b, c, p, q from the new links.
         int ca = s.prev[wc], cb = s.next[wc], cq = s.next[wp];
-        __syncthreads();
-        if (tid == 0) {
-            s.next[ca] = (IDX)cb;
-            s.prev[cb] = (IDX)ca;
-            s.next[wp] = (IDX)wc;
-            s.prev[wc] = (IDX)wp;
-            s.next[wc] = (IDX)cq;
-            s.prev[cq] = (IDX)wc;
+        tm.sync();
+        switch (tid) {
+            case 0: s.next[ca] = (IDX)cb; break;
+            case 1: s.prev[cb] = (IDX)ca; break;
+            case 2: s.next[wp] = (IDX)wc; break;
+            case 3: s.prev[wc] = (IDX)wp; break;
+            case 4: s.next[wc] = (IDX)cq; break;
+            case 5: s.prev[cq] = (IDX)wc; break;
         }
-        __syncthreads();
+        tm.sync();
+        int ev = 0, rv = 0, ex = -1, rx = -1;
         if (tid < 3) {
-            int x = tid == 0 ? ca : (tid == 1 ? wp : wc);
-            s.e[x] = pdist<METRIC>(s, x, s.next[x]);
+            ex = tid == 0 ? ca : (tid == 1 ? wp : wc);
+            ev = pdist<METRIC>(s, ex, s.next[ex]);
+        } else if (tid < 8) {
+            rx = tid == 3 ? ca : (tid == 4 ? cb : (tid == 5 ? wc : (tid == 6 ? wp : cq)));
+            int pv = s.prev[rx], nx = s.next[rx];
+            rv = pdist<METRIC>(s, pv, rx) + pdist<METRIC>(s, rx, nx) - pdist<METRIC>(s, pv, nx);
         }
-        __syncthreads();
-        if (tid < 5) {
-            int x = tid == 0 ? ca : (tid == 1 ? cb : (tid == 2 ? wc : (tid == 3 ? wp : cq)));
-            int pv = s.prev[x];
-            s.rem[x] = s.e[pv] + s.e[x] - pdist<METRIC>(s, pv, s.next[x]);
-        }
-        __syncthreads();
+        if (ex >= 0) s.e[ex] = ev;
+        if (rx >= 0) s.rem[rx] = rv;
+        tm.sync();
         cost += wdelta;
     }
     // Store: flush the archive if the current tour is the best, and save
     // the current tour for the next launch.
     if (cost < best) {
         int *dst = arch + (size_t)b * n;
-        for (int x = tid; x < n; x += blockDim.x) dst[x] = s.next[x];
+        for (int x = tid; x < n; x += tm.size) dst[x] = s.next[x];
         best = cost;
     }
     int *dc = cur + (size_t)b * n;
-    for (int x = tid; x < n; x += blockDim.x) dc[x] = s.next[x];
+    for (int x = tid; x < n; x += tm.size) dc[x] = s.next[x];
     if (tid == 0) {
         curCost[b] = cost;
         archCost[b] = best;
     }
 }
 
-#define PSPM_KERNEL(NAME, METRIC, IDX)                                                                       \
+#define PSPM_KERNEL(NAME, METRIC, IDX, WARP)                                                                 \
     extern "C" __global__ void NAME(const float2 *xy, long long n, int *cur, long long *curCost, int *arch,     \
                                     long long *archCost, const int *gbest, const long long *gbestCost,         \
                                     long long fromBest, long long iterStart, long long steps,                  \
                                     long long itersPerStep, long long stepStart, double T0, double alpha,      \
                                     long long tpb, unsigned long long seed, long long useShared,               \
-                                    IDX *gscratch, int *gscratchInt) {                                         \
-        pspm_anneal<METRIC, IDX>(xy, (int)n, cur, curCost, arch, archCost, gbest, gbestCost, (int)fromBest,    \
-                                 iterStart, (int)steps, itersPerStep, stepStart, T0, alpha, (int)tpb, seed,    \
-                                 (int)useShared, gscratch, gscratchInt);                                       \
+                                    IDX *gscratch, int *gscratchInt, long long searches) {                     \
+        pspm_anneal<METRIC, IDX, WARP>(xy, (int)n, cur, curCost, arch, archCost, gbest, gbestCost,             \
+                                       (int)fromBest, iterStart, (int)steps, itersPerStep, stepStart, T0,      \
+                                       alpha, (int)tpb, seed, (int)useShared, gscratch, gscratchInt,           \
+                                       (int)searches);                                                         \
     }
 
-PSPM_KERNEL(pspm_anneal_euc_u16, METRIC_EUC_2D, unsigned short)
-PSPM_KERNEL(pspm_anneal_euc_u32, METRIC_EUC_2D, int)
-PSPM_KERNEL(pspm_anneal_ceil_u16, METRIC_CEIL_2D, unsigned short)
-PSPM_KERNEL(pspm_anneal_ceil_u32, METRIC_CEIL_2D, int)
-PSPM_KERNEL(pspm_anneal_att_u16, METRIC_ATT, unsigned short)
-PSPM_KERNEL(pspm_anneal_att_u32, METRIC_ATT, int)
+// Kernel names: pspm_anneal_<metric>_<index bits>_<w: a search per warp,
+// b: a search per block>.
+PSPM_KERNEL(pspm_anneal_euc_u16_w, METRIC_EUC_2D, unsigned short, true)
+PSPM_KERNEL(pspm_anneal_euc_u32_w, METRIC_EUC_2D, int, true)
+PSPM_KERNEL(pspm_anneal_ceil_u16_w, METRIC_CEIL_2D, unsigned short, true)
+PSPM_KERNEL(pspm_anneal_ceil_u32_w, METRIC_CEIL_2D, int, true)
+PSPM_KERNEL(pspm_anneal_att_u16_w, METRIC_ATT, unsigned short, true)
+PSPM_KERNEL(pspm_anneal_att_u32_w, METRIC_ATT, int, true)
+PSPM_KERNEL(pspm_anneal_euc_u16_b, METRIC_EUC_2D, unsigned short, false)
+PSPM_KERNEL(pspm_anneal_euc_u32_b, METRIC_EUC_2D, int, false)
+PSPM_KERNEL(pspm_anneal_ceil_u16_b, METRIC_CEIL_2D, unsigned short, false)
+PSPM_KERNEL(pspm_anneal_ceil_u32_b, METRIC_CEIL_2D, int, false)
+PSPM_KERNEL(pspm_anneal_att_u16_b, METRIC_ATT, unsigned short, false)
+PSPM_KERNEL(pspm_anneal_att_u32_b, METRIC_ATT, int, false)
 
 // pspm_sync is the device-side synchronisation: one block finds the block
 // with the lowest archived cost (ties: the lowest block number) and copies

@@ -43,6 +43,10 @@ __device__ __forceinline__ float fdist(float4 a, float4 b) {
     return sqrtf(dx * dx + dy * dy);
 }
 
+__device__ __forceinline__ bool validMoveDev(int i, int j, int n) {
+    return (i >= 0) && (j >= i + 2) && (j <= n - 1) && !(i == 0 && j == n - 1);
+}
+
 __device__ __forceinline__ int clampPos(int c, int n) {
     // Position n stands for position 0 (the edge n-1 -> 0 closes the tour);
     // positions past it only occur in masked tiles.
@@ -71,12 +75,31 @@ __device__ __forceinline__ void tileCoords(int t, int T, int &bi, int &bj) {
 // (r, c) and the "D(i+1, j+1)" of move (r-1, c-1). So a move costs
 // (R+1)/R square roots instead of the 4 of a plain kernel or the 2 of one
 // that caches the tour edges. The loop keeps only the running minimum
-// and the column where it fell; the row is recovered after the loop.
-template <bool MASK>
+// and the column where it fell; the row is recovered after the loop,
+// where validity is checked: the two non-moves the unmasked loop may see,
+// (i, i+1) at the corner of a tile beside the diagonal and (0, n-1), have
+// delta 0 up to rounding, so they can only hide a tile whose best move
+// does not improve.
+// Columns k = kStart..kEnd of the tile (column k is move column J0+k-1).
+// DIAG: a tile on the diagonal, where row i only pairs with j >= i+2 and
+// rows past n-1 are padding; the warp starts at its first valid column.
+template <bool DIAG>
 __device__ __forceinline__ void evalTile(const float4 *__restrict__ P, const float4 *col, int n,
-                                          int I0, int J0, float &bestOut, int &biOut, int &bjOut) {
+                                          int I0, int J0, int kEnd, float &bestOut, int &biOut, int &bjOut) {
     const int R = EVAL_ROWS;
     int i0 = I0 + threadIdx.x * R;
+    int kStart = 1;
+    int lim[R];
+    if (DIAG) {
+        int warpRow0 = I0 + (threadIdx.x & ~31) * R;
+        kStart = max(1, warpRow0 + 3 - J0);
+#pragma unroll
+        for (int r = 0; r < R; r++) lim[r] = (i0 + r < n) ? i0 + r + 3 - J0 : 0x7fffffff;
+    }
+    bestOut = FINF;
+    biOut = -1;
+    bjOut = -1;
+    if (kStart > kEnd) return;
     float4 rp[R + 1];
     float a[R];
 #pragma unroll
@@ -86,28 +109,23 @@ __device__ __forceinline__ void evalTile(const float4 *__restrict__ P, const flo
 
     float Q[R];  // Q[r] = D(i0+r, c-1) - e(i0+r) - e(c-1)
     {
-        float4 cp = col[0];
+        float4 cp = col[kStart - 1];
 #pragma unroll
         for (int r = 0; r < R; r++) Q[r] = fdist(rp[r], cp) + a[r] - cp.z;
     }
     float best = FINF;
     int bk = 0;
 #pragma unroll 2
-    for (int k = 1; k <= EVAL_TILE; k++) {
+    for (int k = kStart; k <= kEnd; k++) {
         float4 cp = col[k];
         float D[R + 1];
 #pragma unroll
         for (int r = 0; r <= R; r++) D[r] = fdist(rp[r], cp);
         float m = FINF;
-        int j = J0 + k - 1;
 #pragma unroll
         for (int r = 0; r < R; r++) {
             float d = Q[r] + D[r + 1];
-            if (MASK) {
-                int i = i0 + r;
-                bool ok = (j >= i + 2) && (j <= n - 1) && !(i == 0 && j == n - 1);
-                d = ok ? d : FINF;
-            }
+            if (DIAG) d = (k >= lim[r]) ? d : FINF;
             m = fminf(m, d);
         }
         if (m < best) {
@@ -118,18 +136,14 @@ __device__ __forceinline__ void evalTile(const float4 *__restrict__ P, const flo
         for (int r = 0; r < R; r++) Q[r] = D[r] + a[r] - cp.z;
     }
     // Recover the row of the best move in column bk-1.
-    bestOut = FINF;
-    biOut = -1;
-    bjOut = -1;
     if (best < FINF) {
         int j = J0 + bk - 1;
         float4 c0 = col[bk - 1], c1 = col[bk];
 #pragma unroll
         for (int r = 0; r < R; r++) {
             int i = i0 + r;
-            bool ok = (j >= i + 2) && (j <= n - 1) && !(i == 0 && j == n - 1);
             float d = (fdist(rp[r], c0) + a[r] - c0.z) + fdist(rp[r + 1], c1);
-            if (ok && d < bestOut) {
+            if (validMoveDev(i, j, n) && d < bestOut) {
                 bestOut = d;
                 biOut = i;
                 bjOut = j;
@@ -190,19 +204,17 @@ twoopt_eval(const float4 *__restrict__ pts, long long n_, long long T_, TileBest
     int bi, bj;
     tileCoords(blockIdx.x, T, bi, bj);
     int I0 = bi * EVAL_TILE, J0 = bj * EVAL_TILE;
-    for (int k = threadIdx.x; k <= EVAL_TILE; k += EVAL_THREADS) col[k] = P[clampPos(J0 + k, n)];
+    for (int k = threadIdx.x; k <= EVAL_TILE; k += EVAL_THREADS) col[k] = P[clampPos(J0 + k, n)];  // k = n-J0: the wrap to position 0
     __syncthreads();
 
-    // Phase 2 (evaluate): interior tiles need no bounds checks.
+    // Phase 2 (evaluate): tiles off the diagonal need no bounds checks.
+    int kEnd = min(EVAL_TILE, n - J0);
     float best;
     int bi_, bj_;
-    // bj > bi+1: in the tile just right of the diagonal, (I0+TILE-1, J0) is
-    // no move (j = i+1).
-    bool interior = (bj > bi + 1) && (J0 + EVAL_TILE <= n - 1) && (I0 + EVAL_TILE <= n);
-    if (interior)
-        evalTile<false>(P, col, n, I0, J0, best, bi_, bj_);
+    if (bj > bi)
+        evalTile<false>(P, col, n, I0, J0, kEnd, best, bi_, bj_);
     else
-        evalTile<true>(P, col, n, I0, J0, best, bi_, bj_);
+        evalTile<true>(P, col, n, I0, J0, kEnd, best, bi_, bj_);
 
     // Phase 3 (reduce): the tile's best move.
     blockBest(best, bi_, bj_, I0, J0, out + (size_t)blockIdx.y * tilesPerTour + blockIdx.x);
