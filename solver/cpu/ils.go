@@ -1,0 +1,267 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+// ilsConfig is one iterated local search: the move set, the pivoting,
+// the acceptance and how the workers cooperate.
+type ilsConfig struct {
+	orOpt, threeOpt bool
+	acceptEqual     bool   // accept a kick that ties (drift on plateaus)
+	start           string // "greedy" or "nn"
+	neighbors       int    // candidate list size
+	maxSeg          int    // kick segment length bound
+	sync            int    // kicks per worker between best exchanges (0: independent)
+}
+
+// ilsEngine is 2opt-ils, 3opt-ils and auto.
+type ilsEngine struct {
+	baseEngine
+	cfg ilsConfig
+}
+
+// Options read from Params.Extra by the iterated local searches.
+const (
+	// OptKicks bounds the kicks per worker; with no time limit the run is
+	// then deterministic for a seed and a worker count.
+	OptKicks = "kicks"
+	// OptPivot selects the pivoting rule: "first" (default) or "rkbi".
+	OptPivot = "pivot"
+	// OptRKBI is k of random-k-best-improvement pivoting (default 3).
+	OptRKBI = "rkbi_k"
+	// OptSync is the kicks per worker between global-best exchanges.
+	OptSync = "sync"
+	// OptSegment bounds the length of a kick's segments.
+	OptSegment = "segment"
+	// OptNeighbors is the candidate list size.
+	OptNeighbors = "neighbors"
+)
+
+func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	start := time.Now()
+	if err := checkStart(in, p); err != nil {
+		return solver.Result{}, err
+	}
+	cfg := e.cfg
+	kicks, err := extraInt(p, OptKicks, 0)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	rkbi := 0
+	switch pv := p.Extra[OptPivot]; pv {
+	case "", "first", "fi":
+	case "rkbi":
+		if rkbi, err = extraInt(p, OptRKBI, 3); err != nil {
+			return solver.Result{}, err
+		}
+		rkbi = max(rkbi, 1)
+	default:
+		return solver.Result{}, fmt.Errorf("option pivot=%q: want first or rkbi", pv)
+	}
+	if cfg.sync, err = extraInt(p, OptSync, cfg.sync); err != nil {
+		return solver.Result{}, err
+	}
+	if cfg.maxSeg, err = extraInt(p, OptSegment, cfg.maxSeg); err != nil {
+		return solver.Result{}, err
+	}
+	if cfg.neighbors, err = extraInt(p, OptNeighbors, cfg.neighbors); err != nil {
+		return solver.Result{}, err
+	}
+	cfg.neighbors = max(cfg.neighbors, 2)
+	cfg.maxSeg = max(cfg.maxSeg, 1)
+	p.Algorithm, p.Backend = e.name, solver.BackendCPU
+	if p.TimeLimit == 0 && kicks == 0 {
+		p.TimeLimit = DefaultTimeLimit
+	}
+	w := workers(p)
+	p.Workers = w
+	p.Blocks = w
+	if in.N < 8 {
+		return exactSmall(in, e, p, snaps, start)
+	}
+	nb := tour.NearestNeighbors(in, cfg.neighbors)
+	d := newDist(in)
+	c := newControl(ctx, p, w, snaps, start)
+
+	var t0 []int32
+	switch {
+	case p.Start != nil:
+		t0 = to32(p.Start)
+	case cfg.start == "nn":
+		t0 = to32(tour.NearestNeighbor(in, 0, nb))
+	default:
+		t0 = to32(tour.GreedyEdge(in, nb))
+	}
+	searches := make([]*ls, w)
+	kicksDone := make([]paddedCounter, w)
+	for i := range searches {
+		s := newLS(d, nb.List, nb.K, t0)
+		s.orOpt, s.threeOpt, s.rkbi = cfg.orOpt, cfg.threeOpt, rkbi
+		s.r = newRNG(p.Seed, uint64(i))
+		s.record = true
+		searches[i] = s
+	}
+	c.offer(t0, searches[0].length)
+	budget := kicks
+	frac := func() float64 {
+		if budget > 0 {
+			var k int64
+			for i := range kicksDone {
+				k += kicksDone[i].v.Load()
+			}
+			return float64(k) / float64(int64(budget)*int64(w))
+		}
+		return 0
+	}
+	totalKicks := func() int64 {
+		var k int64
+		for i := range kicksDone {
+			k += kicksDone[i].v.Load()
+		}
+		return k
+	}
+
+	epoch := cfg.sync
+	if epoch <= 0 {
+		epoch = 1 << 62
+	}
+	if budget > 0 {
+		epoch = min(epoch, budget)
+	}
+	first := true
+	for done := 0; !c.stop.Load() && (budget == 0 || done < budget); done += epoch {
+		n := epoch
+		if budget > 0 {
+			n = min(epoch, budget-done)
+		}
+		var wg sync.WaitGroup
+		for wk := 0; wk < w; wk++ {
+			wg.Add(1)
+			go func(wk int) {
+				defer wg.Done()
+				s := searches[wk]
+				var buf []int32
+				last := s.moves
+				check := func() bool {
+					c.moves[wk].v.Store(s.moves)
+					last = s.moves
+					if c.done() {
+						return true
+					}
+					if c.snapshotDue() {
+						buf = append(buf[:0], s.tour...)
+						c.snapshot(buf, s.length, totalKicks(), frac(), 0)
+					}
+					return false
+				}
+				if first {
+					s.pushAll()
+					if !s.optimize(check) {
+						return
+					}
+					c.offer(s.tour, s.length)
+				}
+				for k := 0; k < n; k++ {
+					if s.moves-last >= checkEvery && check() {
+						return
+					}
+					s.journal, s.saved = s.journal[:0], s.saved[:0]
+					old := s.length
+					s.kick(cfg.maxSeg)
+					if !s.optimize(check) {
+						// stopped inside: go back to the last accepted tour
+						s.undo()
+						s.length = old
+						for s.size > 0 {
+							s.pop()
+						}
+						return
+					}
+					kicksDone[wk].v.Add(1)
+					if s.length < old || (cfg.acceptEqual && s.length == old) {
+						if s.length < old {
+							c.offer(s.tour, s.length)
+						}
+						continue
+					}
+					s.undo()
+					s.length = old
+				}
+				c.moves[wk].v.Store(s.moves)
+			}(wk)
+		}
+		wg.Wait()
+		first = false
+		if cfg.sync > 0 && w > 1 {
+			b := 0
+			for i, s := range searches {
+				if s.length < searches[b].length {
+					b = i
+				}
+			}
+			for i, s := range searches {
+				if i != b && s.length > searches[b].length {
+					copy(s.tour, searches[b].tour)
+					copy(s.pos, searches[b].pos)
+					s.length = searches[b].length
+				}
+			}
+		}
+	}
+	for _, s := range searches {
+		c.offer(s.tour, s.length)
+	}
+	steps := totalKicks()
+	c.snapshot(nil, c.bestLen.Load(), steps, max(frac(), 1), 0)
+	stopped := c.stopped.Load() || (budget > 0 && c.stop.Load())
+	return solver.Finish(in, e, p, toInt(c.best), c.totalMoves(), steps, start, stopped, deviceName(w))
+}
+
+// exactSmall solves instances of fewer than 8 cities by enumeration
+// (at most 6! tours), where local search moves have no room.
+func exactSmall(in *solver.Instance, e solver.Engine, p solver.Params, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
+	n := in.N
+	if n < 4 {
+		return trivial(in, e, p, snaps, start)
+	}
+	perm := solver.IdentityTour(n)
+	best := append([]int(nil), perm...)
+	bestLen := solver.TourLength(in, perm)
+	var moves int64
+	var rec func(k int)
+	rec = func(k int) {
+		if k == n {
+			moves++
+			if l := solver.TourLength(in, perm); l < bestLen {
+				bestLen = l
+				copy(best, perm)
+			}
+			return
+		}
+		for i := k; i < n; i++ {
+			perm[k], perm[i] = perm[i], perm[k]
+			rec(k + 1)
+			perm[k], perm[i] = perm[i], perm[k]
+		}
+	}
+	rec(1)
+	sink := solver.NewSink(snaps, 0, start)
+	sink.Send(solver.Snapshot{Tour: append([]int(nil), best...), Length: bestLen, Best: append([]int(nil), best...), BestLength: bestLen, Progress: 1, Moves: moves})
+	return solver.Finish(in, e, p, best, moves, 1, start, false, deviceName(workers(p)))
+}
+
+func init() {
+	solver.Register(ilsEngine{baseEngine{"2opt-ils", "iterated local search, 2-opt + Or-opt with neighbour lists and don't-look bits, double-bridge kicks (Rocki & Suda's method, sequential)"},
+		ilsConfig{orOpt: true, start: "greedy", neighbors: 8, maxSeg: 30}})
+	solver.Register(ilsEngine{baseEngine{"3opt-ils", "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
+		ilsConfig{orOpt: true, threeOpt: true, start: "nn", neighbors: 8, maxSeg: 30}})
+	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for the time budget: Or-opt iterated local search on all cores with a shared best"},
+		ilsConfig{orOpt: true, threeOpt: true, acceptEqual: true, start: "greedy", neighbors: 8, maxSeg: 30, sync: 0}})
+}

@@ -1,0 +1,591 @@
+package cpu
+
+// ls is a local search over an array tour with a position index: 2-opt
+// and Or-opt moves from neighbour lists, driven by a queue of cities whose
+// don't-look bit is off (Bentley 1992), every move applied as one to three
+// reversals of the shorter side. Optionally sequential 3-opt moves
+// (two 2-opt steps, Lin–Kernighan style, depth 3) and random-k-best
+// pivoting. A journal of the reversals and kick rewrites lets an iterated
+// local search undo a rejected kick in the time it took to make it.
+type ls struct {
+	d    *dist
+	n    int
+	tour []int32 // position → city
+	pos  []int32 // city → position
+	nb   []int32 // k nearest of city c: nb[c*k : c*k+k]
+	k    int
+
+	length int64
+	moves  int64 // moves evaluated
+
+	// queue of cities to examine (don't-look bit off: inq set).
+	queue      []int32
+	head, size int
+	inq        []bool
+
+	orOpt    bool // Or-opt segment moves (1–3 cities, both orientations)
+	threeOpt bool // sequential 3-opt (depth-3 LK-style) moves
+	rkbi     int  // >0: random-k-best-improvement pivoting among this many
+	r        *rng
+
+	record  bool
+	journal []jop
+	saved   []int32 // kick windows' old contents
+	cands   []lsMove
+}
+
+// jop is one journal entry: a reversal of positions i..j (exactly that
+// range), or a window of w cities from position i whose old contents
+// start at saved[j].
+type jop struct {
+	i, j, w int32
+}
+
+// lsMove is an improving move found by the neighbourhood scan, kept for
+// random-k-best pivoting.
+type lsMove struct {
+	kind        int8 // 2: 2-opt, 3: Or-opt, 4: 3-opt
+	a, b, c, dd int32
+	e, f        int32
+	rev         bool
+	delta       int64
+}
+
+func newLS(d *dist, nb []int32, k int, t []int32) *ls {
+	n := len(t)
+	s := &ls{d: d, n: n, nb: nb, k: k, tour: make([]int32, n), pos: make([]int32, n),
+		queue: make([]int32, n), inq: make([]bool, n)}
+	s.set(t)
+	return s
+}
+
+// set loads tour t.
+func (s *ls) set(t []int32) {
+	copy(s.tour, t)
+	for i, c := range s.tour {
+		s.pos[c] = int32(i)
+	}
+	s.length = tourLen(s.d, s.tour)
+}
+
+func (s *ls) succ(c int32) int32 {
+	p := s.pos[c] + 1
+	if int(p) == s.n {
+		p = 0
+	}
+	return s.tour[p]
+}
+
+func (s *ls) pred(c int32) int32 {
+	p := s.pos[c] - 1
+	if p < 0 {
+		p = int32(s.n - 1)
+	}
+	return s.tour[p]
+}
+
+// push turns c's don't-look bit off.
+func (s *ls) push(c int32) {
+	if s.inq[c] {
+		return
+	}
+	s.inq[c] = true
+	t := s.head + s.size
+	if t >= s.n {
+		t -= s.n
+	}
+	s.queue[t] = c
+	s.size++
+}
+
+func (s *ls) pop() int32 {
+	c := s.queue[s.head]
+	s.head++
+	if s.head == s.n {
+		s.head = 0
+	}
+	s.size--
+	s.inq[c] = false
+	return c
+}
+
+// pushAll queues every city in tour order.
+func (s *ls) pushAll() {
+	for _, c := range s.tour {
+		s.push(c)
+	}
+}
+
+// reverseExact reverses the cities at positions i, i+1, ..., j (cyclic).
+func (s *ls) reverseExact(i, j int32) {
+	n := int32(s.n)
+	l := j - i
+	if l < 0 {
+		l += n
+	}
+	l++
+	for k := l / 2; k > 0; k-- {
+		a, b := s.tour[i], s.tour[j]
+		s.tour[i], s.pos[b] = b, i
+		s.tour[j], s.pos[a] = a, j
+		i++
+		if i == n {
+			i = 0
+		}
+		j--
+		if j < 0 {
+			j = n - 1
+		}
+	}
+}
+
+// reverse reverses the path at positions i..j, or the rest of the tour
+// when that is shorter (the same cyclic tour, mirrored).
+func (s *ls) reverse(i, j int32) {
+	n := int32(s.n)
+	l := j - i
+	if l < 0 {
+		l += n
+	}
+	l++
+	if 2*l > n {
+		i, j = j+1, i-1
+		if i == n {
+			i = 0
+		}
+		if j < 0 {
+			j = n - 1
+		}
+		if l == n {
+			return
+		}
+	}
+	s.reverseExact(i, j)
+	if s.record {
+		s.journal = append(s.journal, jop{i: i, j: j})
+	}
+}
+
+// move2 replaces the tour edges (a,b) and (c,dd) by (a,c) and (b,dd),
+// where walking from a to b and on reaches c before dd.
+func (s *ls) move2(a, b, c, dd int32) {
+	if s.succ(a) == b {
+		s.reverse(s.pos[b], s.pos[c])
+	} else {
+		s.reverse(s.pos[c], s.pos[b])
+	}
+}
+
+// moveOr moves the segment s1..s2 (s1 before s2 in the tour direction
+// where p = the city before s1) between c and dd = the city after c in
+// that direction; reversed puts s2 next to c. The segment and the edge
+// must not overlap.
+func (s *ls) moveOr(p, s1, s2, nx, c, dd int32, reversed bool) {
+	s.move2(p, s1, c, dd) // p–c … nx–s2…s1–dd
+	s.move2(p, c, nx, s2) // p–nx … c–s2…s1–dd
+	if !reversed {
+		s.move2(c, s2, s1, dd) // c–s1…s2–dd
+	}
+}
+
+// undo reverts the journal.
+func (s *ls) undo() {
+	for k := len(s.journal) - 1; k >= 0; k-- {
+		op := s.journal[k]
+		if op.w == 0 {
+			s.reverseExact(op.i, op.j)
+			continue
+		}
+		p := op.i
+		for x := int32(0); x < op.w; x++ {
+			c := s.saved[op.j+x]
+			s.tour[p], s.pos[c] = c, p
+			p++
+			if int(p) == s.n {
+				p = 0
+			}
+		}
+	}
+	s.journal = s.journal[:0]
+	s.saved = s.saved[:0]
+}
+
+// optimize runs the queue until every don't-look bit is on, or until
+// stop returns true (checked every few thousand moves evaluated).
+func (s *ls) optimize(stop func() bool) bool {
+	next := s.moves + checkEvery
+	for s.size > 0 {
+		if s.moves >= next {
+			if stop() {
+				return false
+			}
+			next = s.moves + checkEvery
+		}
+		c := s.pop()
+		if s.improveCity(c) {
+			s.push(c)
+		}
+	}
+	return true
+}
+
+// improveCity looks for an improving move around c and applies it.
+func (s *ls) improveCity(c int32) bool {
+	if s.rkbi > 0 {
+		return s.improveRKBI(c)
+	}
+	if s.try2opt(c, nil) {
+		return true
+	}
+	if s.orOpt && s.tryOr(c, nil) {
+		return true
+	}
+	if s.threeOpt && s.try3opt(c, nil) {
+		return true
+	}
+	return false
+}
+
+// improveRKBI collects the improving moves around c and applies one of
+// the rkbi best, chosen at random (Delévacq et al.'s pivoting rule).
+func (s *ls) improveRKBI(c int32) bool {
+	s.cands = s.cands[:0]
+	s.try2opt(c, &s.cands)
+	if s.orOpt {
+		s.tryOr(c, &s.cands)
+	}
+	if len(s.cands) == 0 && s.threeOpt {
+		return s.try3opt(c, nil)
+	}
+	if len(s.cands) == 0 {
+		return false
+	}
+	// partial selection of the rkbi best
+	k := min(s.rkbi, len(s.cands))
+	for i := 0; i < k; i++ {
+		m := i
+		for j := i + 1; j < len(s.cands); j++ {
+			if s.cands[j].delta < s.cands[m].delta {
+				m = j
+			}
+		}
+		s.cands[i], s.cands[m] = s.cands[m], s.cands[i]
+	}
+	s.applyMove(s.cands[s.r.intn(k)])
+	return true
+}
+
+func (s *ls) applyMove(m lsMove) {
+	switch m.kind {
+	case 2:
+		s.move2(m.a, m.b, m.c, m.dd)
+		s.push(m.a)
+		s.push(m.b)
+		s.push(m.c)
+		s.push(m.dd)
+	case 3:
+		s.moveOr(m.a, m.b, m.c, m.dd, m.e, m.f, m.rev)
+		for _, x := range [...]int32{m.a, m.b, m.c, m.dd, m.e, m.f} {
+			s.push(x)
+		}
+	}
+	s.length += m.delta
+}
+
+// try2opt tries the 2-opt moves that add an edge from t1 to one of its
+// neighbours. With out nil it applies the first improving move; otherwise
+// it appends every improving move to out and applies none.
+func (s *ls) try2opt(t1 int32, out *[]lsMove) bool {
+	d := s.d
+	nb := s.nb[int(t1)*s.k : int(t1)*s.k+s.k]
+	found := false
+	for dir := 0; dir < 2; dir++ {
+		var t2 int32
+		if dir == 0 {
+			t2 = s.succ(t1)
+		} else {
+			t2 = s.pred(t1)
+		}
+		d12 := d.at(t1, t2)
+		for _, t3 := range nb {
+			d13 := d.at(t1, t3)
+			if d13 >= d12 {
+				break
+			}
+			var t4 int32
+			if dir == 0 {
+				t4 = s.succ(t3)
+			} else {
+				t4 = s.pred(t3)
+			}
+			s.moves++
+			if t3 == t2 || t4 == t1 {
+				continue
+			}
+			delta := d13 + d.at(t2, t4) - d12 - d.at(t3, t4)
+			if delta < 0 {
+				m := lsMove{kind: 2, a: t1, b: t2, c: t3, dd: t4, delta: delta}
+				if out == nil {
+					s.applyMove(m)
+					return true
+				}
+				*out = append(*out, m)
+				found = true
+			}
+		}
+	}
+	return found
+}
+
+// tryOr tries moving a segment of 1–3 cities that starts or ends at c
+// next to a neighbour of one of its ends.
+func (s *ls) tryOr(c int32, out *[]lsMove) bool {
+	d := s.d
+	found := false
+	for l := 1; l <= 3 && l <= s.n-5; l++ {
+		for side := 0; side < 2; side++ {
+			if l == 1 && side == 1 {
+				break
+			}
+			// the segment s1..s2 in the forward direction
+			s1, s2 := c, c
+			if side == 0 {
+				for i := 1; i < l; i++ {
+					s2 = s.succ(s2)
+				}
+			} else {
+				for i := 1; i < l; i++ {
+					s1 = s.pred(s1)
+				}
+			}
+			p, nx := s.pred(s1), s.succ(s2)
+			g := d.at(p, s1) + d.at(s2, nx) - d.at(p, nx)
+			if g <= 0 {
+				continue
+			}
+			p1, p2 := s.pos[s1], s.pos[s2]
+			inSeg := func(x int32) bool {
+				px := s.pos[x]
+				if p1 <= p2 {
+					return px >= p1 && px <= p2
+				}
+				return px >= p1 || px <= p2
+			}
+			for end := 0; end < 2; end++ {
+				e := s1
+				if end == 1 {
+					e = s2
+				}
+				for _, x := range s.nb[int(e)*s.k : int(e)*s.k+s.k] {
+					dex := d.at(e, x)
+					if dex >= g {
+						break
+					}
+					if inSeg(x) {
+						continue
+					}
+					for yd := 0; yd < 2; yd++ {
+						var y int32
+						if yd == 0 {
+							y = s.succ(x)
+						} else {
+							y = s.pred(x)
+						}
+						s.moves++
+						if inSeg(y) {
+							continue
+						}
+						// e next to x, the other end next to y
+						o := s2
+						if end == 1 {
+							o = s1
+						}
+						delta := dex + d.at(o, y) - d.at(x, y) - g
+						if delta >= 0 {
+							continue
+						}
+						// the edge as (c, dd) in the forward direction
+						cc, dd := x, y
+						if yd == 1 {
+							cc, dd = y, x
+						}
+						// s1 next to cc means the same orientation
+						var rev bool
+						if end == 0 {
+							rev = yd == 1 // s1–x with x = dd: reversed
+						} else {
+							rev = yd == 0 // s2–x with x = cc: reversed
+						}
+						m := lsMove{kind: 3, a: p, b: s1, c: s2, dd: nx, e: cc, f: dd, rev: rev, delta: delta}
+						if out == nil {
+							s.applyMove(m)
+							return true
+						}
+						*out = append(*out, m)
+						found = true
+					}
+				}
+			}
+		}
+	}
+	return found
+}
+
+// try3opt tries sequential 3-opt moves from t1 made of two 2-opt steps
+// (Lin–Kernighan style at depth 3): t2 beside t1, t3 a neighbour of t2
+// with a positive partial gain, the first 2-opt step applied tentatively,
+// then t5 a neighbour of t4 closing a second 2-opt step. Breadth 5 at each
+// level. The applied move is kept only when the total gain is positive.
+func (s *ls) try3opt(t1 int32, _ *[]lsMove) bool {
+	d := s.d
+	const breadth = 5
+	for dir := 0; dir < 2; dir++ {
+		var t2 int32
+		if dir == 0 {
+			t2 = s.succ(t1)
+		} else {
+			t2 = s.pred(t1)
+		}
+		d12 := d.at(t1, t2)
+		tried := 0
+		for _, t3 := range s.nb[int(t2)*s.k : int(t2)*s.k+s.k] {
+			g1 := d12 - d.at(t2, t3)
+			if g1 <= 0 || tried >= breadth {
+				break
+			}
+			if t3 == t1 || t3 == s.succ(t2) || t3 == s.pred(t2) {
+				continue
+			}
+			// t4: the neighbour of t3 on t2's side, so that removing
+			// (t1,t2), (t4,t3) and adding (t2,t3), (t4,t1) is a 2-opt move
+			var t4 int32
+			if s.succ(t1) == t2 {
+				t4 = s.pred(t3)
+			} else {
+				t4 = s.succ(t3)
+			}
+			if t4 == t1 {
+				continue
+			}
+			tried++
+			s.moves++
+			d34 := d.at(t3, t4)
+			gain := g1 + d34 - d.at(t4, t1)
+			if gain > 0 {
+				s.move2(t2, t1, t3, t4)
+				s.length -= gain
+				s.push(t1)
+				s.push(t2)
+				s.push(t3)
+				s.push(t4)
+				return true
+			}
+			g2 := g1 + d34 // gain before the edge from t4 is added
+			// apply the step tentatively; the tour now closes with (t4,t1),
+			// the edge the second step breaks again
+			j0 := len(s.journal)
+			rec := s.record
+			s.record = true
+			s.move2(t2, t1, t3, t4)
+			tried2 := 0
+			for _, t5 := range s.nb[int(t4)*s.k : int(t4)*s.k+s.k] {
+				g := g2 - d.at(t4, t5)
+				if g <= 0 || tried2 >= breadth {
+					break
+				}
+				if t5 == t1 || t5 == s.succ(t4) || t5 == s.pred(t4) {
+					continue
+				}
+				var t6 int32
+				if s.succ(t1) == t4 {
+					t6 = s.pred(t5)
+				} else {
+					t6 = s.succ(t5)
+				}
+				if t6 == t1 {
+					continue
+				}
+				tried2++
+				s.moves++
+				gain := g + d.at(t5, t6) - d.at(t6, t1)
+				if gain > 0 {
+					s.move2(t4, t1, t5, t6)
+					if !rec {
+						s.journal = s.journal[:j0]
+					}
+					s.record = rec
+					s.length -= gain
+					for _, x := range [...]int32{t1, t2, t3, t4, t5, t6} {
+						s.push(x)
+					}
+					return true
+				}
+			}
+			// undo the tentative step
+			for k := len(s.journal) - 1; k >= j0; k-- {
+				op := s.journal[k]
+				s.reverseExact(op.i, op.j)
+			}
+			s.journal = s.journal[:j0]
+			s.record = rec
+		}
+	}
+	return false
+}
+
+// kick applies a segment-local double bridge: in a window of at most
+// 3·maxSeg+1 cities from a random position, two adjacent segments B and C
+// swap places (A B C D → A C B D), so the kick costs O(window). The six
+// cities at the changed edges are queued.
+func (s *ls) kick(maxSeg int) {
+	n := s.n
+	maxSeg = max(1, min(maxSeg, (n-2)/3))
+	la := 1 + s.r.intn(maxSeg)
+	lb := 1 + s.r.intn(maxSeg)
+	i0 := int32(s.r.intn(n)) // position of the last city of A
+	// B = positions i0+1 .. i0+la, C = i0+la+1 .. i0+la+lb
+	w := la + lb
+	start := i0 + 1
+	if int(start) == n {
+		start = 0
+	}
+	base := len(s.saved)
+	p := start
+	for x := 0; x < w; x++ {
+		s.saved = append(s.saved, s.tour[p])
+		p++
+		if int(p) == n {
+			p = 0
+		}
+	}
+	old := s.saved[base : base+w]
+	a := s.tour[i0]
+	b1, b2 := old[0], old[la-1]
+	c1, c2 := old[la], old[w-1]
+	dpos := p
+	dcity := s.tour[dpos]
+	d := s.d
+	s.length += d.at(a, c1) + d.at(c2, b1) + d.at(b2, dcity) - d.at(a, b1) - d.at(b2, c1) - d.at(c2, dcity)
+	// write C then B
+	p = start
+	for _, c := range old[la:] {
+		s.tour[p], s.pos[c] = c, p
+		p++
+		if int(p) == n {
+			p = 0
+		}
+	}
+	for _, c := range old[:la] {
+		s.tour[p], s.pos[c] = c, p
+		p++
+		if int(p) == n {
+			p = 0
+		}
+	}
+	if s.record {
+		s.journal = append(s.journal, jop{i: start, j: int32(base), w: int32(w)})
+	}
+	for _, c := range [...]int32{a, b1, b2, c1, c2, dcity} {
+		s.push(c)
+	}
+}
