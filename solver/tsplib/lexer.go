@@ -112,8 +112,34 @@ func (lx *lexer) next() (token, error) {
 		lx.peeked = false
 		return lx.tok, nil
 	}
+	line, eof, err := lx.scan()
+	if err != nil || eof {
+		return token{line: line, eof: eof}, err
+	}
+	return token{text: string(lx.buf), line: line}, nil
+}
+
+// nextRaw is next without allocating: the word is returned in a buffer
+// that the next call overwrites. Data sections use it for their numbers.
+func (lx *lexer) nextRaw() (word []byte, line int, eof bool, err error) {
+	if lx.peeked {
+		lx.peeked = false
+		return []byte(lx.tok.text), lx.tok.line, lx.tok.eof, nil
+	}
+	line, eof, err = lx.scan()
+	return lx.buf, line, eof, err
+}
+
+// unread pushes back a word returned by nextRaw, so that next returns it.
+func (lx *lexer) unread(word []byte, line int, eof bool) {
+	lx.tok, lx.peeked = token{text: string(word), line: line, eof: eof}, true
+}
+
+// scan reads the next word into lx.buf and returns its line, or eof with
+// the line to report the end of the file on.
+func (lx *lexer) scan() (line int, eof bool, err error) {
 	lx.skipSpace()
-	line := lx.line
+	line = lx.line
 	lx.buf = lx.buf[:0]
 scan:
 	for {
@@ -139,7 +165,7 @@ scan:
 			}
 			if len(lx.buf)+i >= MaxTokenLength {
 				lx.buf = append(lx.buf, b[:i]...)
-				return token{}, errorf(lx.file, line, "token too long (more than %d bytes): %s", MaxTokenLength, quote(string(lx.buf)))
+				return line, false, errorf(lx.file, line, "token too long (more than %d bytes): %s", MaxTokenLength, quote(string(lx.buf)))
 			}
 			i++
 		}
@@ -147,13 +173,32 @@ scan:
 		lx.r.Discard(len(b))
 	}
 	if lx.err != nil {
-		return token{}, errorf(lx.file, line, "read error: %v", lx.err)
+		return line, false, errorf(lx.file, line, "read error: %v", lx.err)
 	}
 	if len(lx.buf) == 0 {
-		return token{line: lx.eofLine(), eof: true}, nil
+		return lx.eofLine(), true, nil
 	}
 	lx.lastText = line
-	return token{text: string(lx.buf), line: line}, nil
+	return line, false, nil
+}
+
+// lineDone skips blanks up to the end of the current line and reports
+// whether nothing else is on it. It must not be called with a token peeked.
+func (lx *lexer) lineDone() bool {
+	for {
+		b := lx.chunk()
+		if b == nil {
+			return true
+		}
+		i := 0
+		for i < len(b) && b[i] != '\n' && isSpace(b[i]) {
+			i++
+		}
+		lx.r.Discard(i)
+		if i < len(b) {
+			return b[i] == '\n'
+		}
+	}
 }
 
 // peek returns the next token without consuming it.

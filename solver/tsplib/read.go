@@ -162,8 +162,10 @@ func (p *parser) parse() error {
 	}
 }
 
-func isNumber(s string) bool {
-	if s == "" {
+// isNumber reports whether a word starts like a number, so that it is
+// data rather than a keyword.
+func isNumber[S string | []byte](s S) bool {
+	if len(s) == 0 {
 		return false
 	}
 	c := s[0]
@@ -357,55 +359,56 @@ func (p *parser) coords(section string, d int) ([][]float64, error) {
 	inOrder := true
 	count := 0
 	for count < n {
-		t, err := p.lx.next()
+		w, line, eof, err := p.lx.nextRaw()
 		if err != nil {
 			return nil, err
 		}
-		if t.eof || !isNumber(t.text) {
-			at := t.line
+		if eof || !isNumber(w) {
 			found := "end of file"
-			if !t.eof {
-				found = quote(t.text)
+			if !eof {
+				found = quote(string(w))
 			}
-			return nil, p.errf(at, "%s ended after %d of %d nodes (found %s)", section, count, n, found)
+			return nil, p.errf(line, "%s ended after %d of %d nodes (found %s)", section, count, n, found)
 		}
-		id, err := strconv.ParseInt(t.text, 10, 64)
+		id, err := strconv.ParseInt(string(w), 10, 64)
 		if err != nil {
-			return nil, p.errf(t.line, "%s: node id %s is not an integer", section, quote(t.text))
+			return nil, p.errf(line, "%s: node id %s is not an integer", section, quote(string(w)))
 		}
 		if id < 1 || id > int64(n) {
-			return nil, p.errf(t.line, "%s: node id %d out of range 1..%d", section, id, n)
+			return nil, p.errf(line, "%s: node id %d out of range 1..%d", section, id, n)
 		}
 		for k := 0; k < d; k++ {
-			c, err := p.lx.next()
+			c, cline, eof, err := p.lx.nextRaw()
 			if err != nil {
 				return nil, err
 			}
-			if c.eof || c.line != t.line {
-				return nil, p.errf(t.line, "%s: node %d has %d coordinates, want %d", section, id, k, d)
+			if eof || cline != line {
+				return nil, p.errf(line, "%s: node %d has %d coordinates, want %d", section, id, k, d)
 			}
-			v, err := strconv.ParseFloat(c.text, 64)
+			v, err := strconv.ParseFloat(string(c), 64)
 			if err != nil {
-				return nil, p.errf(c.line, "%s: node %d: coordinate %s is not a number", section, id, quote(c.text))
+				return nil, p.errf(cline, "%s: node %d: coordinate %s is not a number", section, id, quote(string(c)))
 			}
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, p.errf(c.line, "%s: node %d: coordinate %s is not a finite number", section, id, quote(c.text))
+				return nil, p.errf(cline, "%s: node %d: coordinate %s is not a finite number", section, id, quote(string(c)))
 			}
 			if math.Abs(v) > MaxCoord {
-				return nil, p.errf(c.line, "%s: node %d: coordinate %s is out of range (|c| <= %d)", section, id, quote(c.text), MaxCoord)
+				return nil, p.errf(cline, "%s: node %d: coordinate %s is out of range (|c| <= %d)", section, id, quote(string(c)), MaxCoord)
 			}
 			cols[k] = append(cols[k], v)
 		}
-		if nt, err := p.lx.peek(); err != nil {
-			return nil, err
-		} else if !nt.eof && nt.line == t.line {
-			return nil, p.errf(t.line, "%s: node %d has extra field %s (want id and %d coordinates)", section, id, quote(nt.text), d)
+		if !p.lx.lineDone() {
+			extra, err := p.lx.next()
+			if err != nil {
+				return nil, err
+			}
+			return nil, p.errf(line, "%s: node %d has extra field %s (want id and %d coordinates)", section, id, quote(extra.text), d)
 		}
 		if int64(count+1) != id {
 			inOrder = false
 		}
 		ids = append(ids, int32(id))
-		lines = append(lines, int32(t.line))
+		lines = append(lines, int32(line))
 		count++
 	}
 	if inOrder {
@@ -469,26 +472,26 @@ func (p *parser) edgeWeights(line int) error {
 	// weights arrive, never sized by the declared DIMENSION alone.
 	p.weights = make([]int32, 0, min(want, 1<<16))
 	for len(p.weights) < want {
-		t, err := p.lx.next()
+		word, line, eof, err := p.lx.nextRaw()
 		if err != nil {
 			return err
 		}
-		if t.eof || !isNumber(t.text) {
+		if eof || !isNumber(word) {
 			found := "end of file"
-			if !t.eof {
-				found = quote(t.text)
+			if !eof {
+				found = quote(string(word))
 			}
-			return p.errf(t.line, "EDGE_WEIGHT_SECTION ended after %d of %d weights (%s, DIMENSION %d; found %s)", len(p.weights), want, p.ewf, n, found)
+			return p.errf(line, "EDGE_WEIGHT_SECTION ended after %d of %d weights (%s, DIMENSION %d; found %s)", len(p.weights), want, p.ewf, n, found)
 		}
-		w, err := parseWeight(t.text)
+		w, err := parseWeight(word)
 		if err != nil {
-			return p.errf(t.line, "EDGE_WEIGHT_SECTION: weight %s %v", quote(t.text), err)
+			return p.errf(line, "EDGE_WEIGHT_SECTION: weight %s %v", quote(string(word)), err)
 		}
 		k := len(p.weights)
 		if full {
 			i, j := k/n, k%n
 			if j < i && p.weights[j*n+i] != w {
-				return p.errf(t.line, "FULL_MATRIX is not symmetric: w(%d,%d) = %d but w(%d,%d) = %d (TYPE TSP is symmetric)", i+1, j+1, w, j+1, i+1, p.weights[j*n+i])
+				return p.errf(line, "FULL_MATRIX is not symmetric: w(%d,%d) = %d but w(%d,%d) = %d (TYPE TSP is symmetric)", i+1, j+1, w, j+1, i+1, p.weights[j*n+i])
 			}
 		}
 		p.weights = append(p.weights, w)
@@ -496,7 +499,13 @@ func (p *parser) edgeWeights(line int) error {
 	return nil
 }
 
-func parseWeight(s string) (int32, error) {
+// parseWeight parses an integer weight without allocating in the common
+// case: digits with an optional sign.
+func parseWeight(b []byte) (int32, error) {
+	if v, ok := parseSmallInt(b); ok {
+		return v, nil
+	}
+	s := string(b)
 	v, err := strconv.ParseInt(s, 10, 32)
 	if err == nil {
 		return int32(v), nil
@@ -704,4 +713,27 @@ func fullMatrix(format string, n int, w []int32) []int32 {
 		}
 	}
 	return m
+}
+
+// parseSmallInt parses an optional sign and at most 9 decimal digits.
+func parseSmallInt(b []byte) (int32, bool) {
+	neg := false
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		neg = b[0] == '-'
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	var v int32
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int32(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
 }
