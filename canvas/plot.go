@@ -37,13 +37,19 @@ func DefaultCurveStyle() CurveStyle {
 }
 
 // CurveRange returns the axes of a plot of pts: time from 0 to tmax (at
-// least xmax) and length from lo to hi, including the optimum when known.
+// least xmax) and length from lo to hi, including the optimum when known
+// and leaving out the first point when there are more than two.
 func CurveRange(pts []CurvePoint, optimum int64, xmax time.Duration) (tmax time.Duration, lo, hi int64) {
 	tmax = xmax
 	lo, hi = math.MaxInt64, math.MinInt64
-	for _, p := range pts {
+	for i, p := range pts {
 		tmax = max(tmax, p.Elapsed)
-		lo, hi = min(lo, p.Best), max(hi, p.Best)
+		lo = min(lo, p.Best)
+		// The first point is usually the random start, far above the
+		// rest: it is drawn clipped so the descent stays readable.
+		if i > 0 || len(pts) <= 2 {
+			hi = max(hi, p.Best)
+		}
 	}
 	if optimum > 0 && len(pts) > 0 {
 		lo = min(lo, optimum)
