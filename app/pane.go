@@ -1,0 +1,358 @@
+package app
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/data/binding"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/tsplab/tsplab/canvas"
+	"github.com/tsplab/tsplab/solver"
+)
+
+// Pane is one run's view: its canvas, numbers, progress bar, convergence
+// plot, buttons and settings. The single view has one; compare mode two.
+type Pane struct {
+	Name     string // "single", "left", "right": the Preferences prefix
+	Runner   *Runner
+	View     *canvas.TourView
+	Curve    *canvas.Curve
+	settings *settingsForm
+	win      fyne.Window
+
+	in      *solver.Instance
+	optimal []int
+	tour    []int
+	best    []int
+
+	progress binding.Float
+	numbers  map[string]binding.String
+	status   binding.String
+
+	runBtn, pauseBtn, stepBtn, stopBtn, resetBtn, fitBtn *widget.Button
+
+	// targetGap, when > 0, records when the best tour first came within
+	// this gap (percent) of the optimum.
+	targetGap float64
+	targetAt  time.Duration // 0: not reached
+	// OnFinish, if set, is called on the Fyne goroutine when a run ends.
+	OnFinish func(*Pane)
+	// OnUpdate, if set, is called on the Fyne goroutine after each update.
+	OnUpdate func(*Pane, Progress)
+}
+
+// The live numbers, in display order.
+var numberKeys = []string{"Length", "Best", "Gap", "Temperature", "Moves", "Moves/s", "Elapsed"}
+
+// NewPane builds a pane whose settings persist under name in prefs.
+func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window) *Pane {
+	p := &Pane{Name: name, Runner: NewRunner(), View: canvas.NewTourView(), Curve: canvas.NewCurve(), win: win}
+	p.settings = newSettingsForm(prefs, name+".", def)
+	p.progress = binding.NewFloat()
+	p.status = binding.NewString()
+	_ = p.status.Set("no instance")
+	p.numbers = map[string]binding.String{}
+	for _, k := range numberKeys {
+		p.numbers[k] = binding.NewString()
+		_ = p.numbers[k].Set("–")
+	}
+	p.Runner.OnUpdate = func(pr Progress) { fyne.Do(func() { p.apply(pr) }) }
+	p.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), p.Run)
+	p.runBtn.Importance = widget.HighImportance
+	p.pauseBtn = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), p.Pause)
+	p.stepBtn = widget.NewButtonWithIcon("Step", theme.MediaSkipNextIcon(), p.Step)
+	p.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), p.Stop)
+	p.resetBtn = widget.NewButtonWithIcon("Reset", theme.MediaReplayIcon(), p.Reset)
+	p.fitBtn = widget.NewButtonWithIcon("Fit", theme.ZoomFitIcon(), p.View.Fit)
+	p.refreshButtons()
+	return p
+}
+
+// Instance returns the instance the pane shows.
+func (p *Pane) Instance() *solver.Instance { return p.in }
+
+// SetInstance shows in (with its optimal tour, if known) and resets any
+// run.
+func (p *Pane) SetInstance(in *solver.Instance, optimal []int) {
+	p.Runner.Reset()
+	p.in, p.optimal = in, optimal
+	p.clear()
+	_ = p.status.Set("ready")
+	p.refreshButtons()
+}
+
+// clear forgets the run's tours, numbers and curve.
+func (p *Pane) clear() {
+	p.tour, p.best, p.targetAt = nil, nil, 0
+	p.View.SetScene(canvas.SceneFor(p.in, nil, nil, p.optimal))
+	p.Curve.Reset()
+	if p.in != nil {
+		p.Curve.SetOptimum(p.in.Optimum)
+	}
+	_ = p.progress.Set(0)
+	for _, k := range numberKeys {
+		_ = p.numbers[k].Set("–")
+	}
+	if p.in != nil && p.in.HasOptimum() {
+		_ = p.numbers["Gap"].Set(fmt.Sprintf("optimum %d", p.in.Optimum))
+	}
+}
+
+// Settings returns the pane's parsed settings.
+func (p *Pane) Settings() (Settings, error) { return p.settings.Settings() }
+
+// SetSettings replaces the pane's settings.
+func (p *Pane) SetSettings(s Settings) { p.settings.Set(s) }
+
+func (p *Pane) showError(err error) {
+	if p.win != nil {
+		dialog.ShowError(err, p.win)
+	}
+	_ = p.status.Set(err.Error())
+}
+
+// Run starts a run, or resumes a paused one.
+func (p *Pane) Run() {
+	if err := p.run(false, 0); err != nil {
+		p.showError(err)
+	}
+}
+
+// RunFor starts a run with the time limit budget (0: the settings' own),
+// as compare mode does for both panes.
+func (p *Pane) RunFor(budget time.Duration) error { return p.run(false, budget) }
+
+func (p *Pane) run(step bool, budget time.Duration) error {
+	switch p.Runner.State() {
+	case Running:
+		return nil
+	case Paused:
+		var err error
+		if step {
+			err = p.Runner.Step()
+		} else {
+			err = p.Runner.Resume()
+		}
+		p.refreshButtons()
+		return err
+	}
+	s, err := p.settings.Settings()
+	if err != nil {
+		return err
+	}
+	if budget > 0 {
+		s.TimeLimit = budget
+	}
+	if p.in == nil {
+		return fmt.Errorf("no instance loaded: pick one in the list or open a file")
+	}
+	p.clear()
+	p.Curve.SetTimeSpan(s.TimeLimit)
+	params := s.Params()
+	if p.in.HasOptimum() && p.targetGap > 0 {
+		// The engine keeps going: the target gap is only recorded.
+		params.Target = 0
+	}
+	if step {
+		err = p.Runner.StepFrom(p.in, params)
+	} else {
+		err = p.Runner.Start(p.in, params)
+	}
+	if err != nil {
+		return err
+	}
+	_ = p.status.Set("running " + p.Runner.Last().Engine)
+	p.refreshButtons()
+	return nil
+}
+
+// Pause pauses the run.
+func (p *Pane) Pause() { p.Runner.Pause() }
+
+// Step runs one sync interval (from the start when idle), then pauses.
+func (p *Pane) Step() {
+	if err := p.run(true, 0); err != nil {
+		p.showError(err)
+	}
+}
+
+// Stop ends the run; the best tour stays on the canvas.
+func (p *Pane) Stop() {
+	p.Runner.Stop()
+	p.refreshButtons()
+}
+
+// Reset forgets the run and shows the bare instance.
+func (p *Pane) Reset() {
+	p.Runner.Reset()
+	p.clear()
+	_ = p.status.Set("ready")
+	p.refreshButtons()
+}
+
+// apply shows an update; it runs on the Fyne goroutine.
+func (p *Pane) apply(pr Progress) {
+	if p.in == nil || p.Runner.State() == Idle && pr.State != Idle {
+		return // reset meanwhile
+	}
+	if pr.Tour != nil {
+		p.tour = pr.Tour
+	}
+	if pr.Best != nil {
+		p.best = pr.Best
+	}
+	if pr.State == Running {
+		p.View.SetScene(canvas.SceneFor(p.in, p.tour, p.best, p.optimal))
+	} else {
+		// A paused or finished run shows its best tour as the tour.
+		p.View.SetScene(canvas.SceneFor(p.in, p.best, nil, p.optimal))
+	}
+	if pr.BestLength > 0 {
+		p.Curve.Add(canvas.CurvePoint{Elapsed: pr.Elapsed, Best: pr.BestLength})
+		if g, ok := solver.GapPercent(pr.BestLength, p.in.Optimum); ok && p.targetGap > 0 && p.targetAt == 0 && g <= p.targetGap {
+			p.targetAt = max(pr.Elapsed, time.Nanosecond)
+		}
+	}
+	p.setNumbers(pr)
+	_ = p.progress.Set(pr.Fraction)
+	st := pr.State.String()
+	if pr.Engine != "" {
+		st += " · " + pr.Engine
+	}
+	if pr.Note != "" {
+		st += " · " + pr.Note
+	}
+	_ = p.status.Set(st)
+	p.refreshButtons()
+	if p.OnUpdate != nil {
+		p.OnUpdate(p, pr)
+	}
+	if pr.State == Done && p.OnFinish != nil {
+		p.OnFinish(p)
+	}
+}
+
+func (p *Pane) setNumbers(pr Progress) {
+	set := func(k, v string) { _ = p.numbers[k].Set(v) }
+	if pr.Length > 0 {
+		set("Length", fmt.Sprint(pr.Length))
+	}
+	if pr.BestLength > 0 {
+		set("Best", fmt.Sprint(pr.BestLength))
+		if g, ok := solver.GapPercent(pr.BestLength, p.in.Optimum); ok {
+			set("Gap", fmt.Sprintf("%.2f %%", g))
+		} else {
+			set("Gap", "optimum unknown")
+		}
+	}
+	if pr.Temperature > 0 {
+		set("Temperature", fmt.Sprintf("%.4g (step %d)", pr.Temperature, pr.Steps))
+	} else {
+		set("Temperature", fmt.Sprintf("– (step %d)", pr.Steps))
+	}
+	set("Moves", FormatCount(float64(pr.Moves)))
+	set("Moves/s", FormatCount(pr.MovesPerSecond()))
+	set("Elapsed", fmt.Sprintf("%.1f s", pr.Elapsed.Seconds()))
+}
+
+// FormatCount writes n with a k, M, G or T suffix.
+func FormatCount(n float64) string {
+	switch a := math.Abs(n); {
+	case a >= 1e12:
+		return fmt.Sprintf("%.2f T", n/1e12)
+	case a >= 1e9:
+		return fmt.Sprintf("%.2f G", n/1e9)
+	case a >= 1e6:
+		return fmt.Sprintf("%.2f M", n/1e6)
+	case a >= 1e4:
+		return fmt.Sprintf("%.1f k", n/1e3)
+	}
+	return fmt.Sprintf("%.0f", n)
+}
+
+// refreshButtons enables the buttons that make sense in the run's state.
+func (p *Pane) refreshButtons() {
+	st := p.Runner.State()
+	en := func(b *widget.Button, on bool) {
+		if on {
+			b.Enable()
+		} else {
+			b.Disable()
+		}
+	}
+	has := p.in != nil
+	en(p.runBtn, has && st != Running)
+	if st == Paused {
+		p.runBtn.SetText("Resume")
+	} else {
+		p.runBtn.SetText("Run")
+	}
+	en(p.pauseBtn, st == Running)
+	en(p.stepBtn, has && st != Running)
+	en(p.stopBtn, st == Running || st == Paused)
+	en(p.resetBtn, has)
+	p.settings.SetEnabled(st != Running && st != Paused)
+}
+
+// Buttons is the row of run controls.
+func (p *Pane) Buttons() fyne.CanvasObject {
+	return container.NewGridWithColumns(3, p.runBtn, p.pauseBtn, p.stepBtn, p.stopBtn, p.resetBtn, p.fitBtn)
+}
+
+// Numbers is the grid of live numbers, the progress bar and status line.
+func (p *Pane) Numbers() fyne.CanvasObject {
+	var cells []fyne.CanvasObject
+	for _, k := range numberKeys {
+		name := widget.NewLabel(k)
+		name.TextStyle = fyne.TextStyle{Bold: true}
+		val := widget.NewLabelWithData(p.numbers[k])
+		val.Truncation = fyne.TextTruncateEllipsis
+		cells = append(cells, name, val)
+	}
+	status := widget.NewLabelWithData(p.status)
+	status.Wrapping = fyne.TextWrapWord
+	status.Importance = widget.LowImportance
+	return container.NewVBox(
+		container.New(layout.NewFormLayout(), cells...),
+		widget.NewProgressBarWithData(p.progress),
+		status,
+	)
+}
+
+// SettingsObject is the settings form.
+func (p *Pane) SettingsObject() fyne.CanvasObject { return p.settings.Object() }
+
+// Side is the single view's right-hand column: buttons, numbers, plot and
+// settings.
+func (p *Pane) Side() fyne.CanvasObject {
+	curve := container.NewGridWrap(fyne.NewSize(330, 150), p.Curve)
+	top := container.NewVBox(p.Buttons(), p.Numbers(), widget.NewLabel("Best length against time"), curve)
+	return container.NewBorder(top, nil, nil, nil, container.NewVScroll(p.SettingsObject()))
+}
+
+// Compact is a compare-mode pane: the canvas above, the numbers and plot
+// below, the settings folded away.
+func (p *Pane) Compact(title string) fyne.CanvasObject {
+	acc := widget.NewAccordion(widget.NewAccordionItem("Settings", p.SettingsObject()))
+	head := widget.NewLabel(title)
+	head.TextStyle = fyne.TextStyle{Bold: true}
+	curve := container.NewGridWrap(fyne.NewSize(300, 120), p.Curve)
+	bottom := container.NewVBox(p.Buttons(), container.NewGridWithColumns(2, p.Numbers(), curve), acc)
+	split := container.NewVSplit(container.NewBorder(head, nil, nil, nil, p.View), container.NewVScroll(bottom))
+	split.Offset = 0.55
+	return split
+}
+
+// CurveCSV writes the convergence curve as CSV.
+func (p *Pane) CurveCSV() []canvas.CurvePoint { return p.Curve.Points() }
+
+// TargetReached returns when the best tour first came within the target
+// gap, or false.
+func (p *Pane) TargetReached() (time.Duration, bool) { return p.targetAt, p.targetAt > 0 }

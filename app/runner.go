@@ -1,0 +1,443 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// RunState is where a Runner stands.
+type RunState int
+
+// The states of a Runner.
+const (
+	Idle    RunState = iota // nothing run yet, or reset
+	Running                 // a segment is running
+	Paused                  // stopped after Pause or Step; Resume or Step continue
+	Done                    // the run ended (schedule, time limit, target or Stop); its best tour is kept
+)
+
+// String names the state for the status line.
+func (s RunState) String() string {
+	switch s {
+	case Idle:
+		return "idle"
+	case Running:
+		return "running"
+	case Paused:
+		return "paused"
+	case Done:
+		return "done"
+	}
+	return fmt.Sprintf("RunState(%d)", int(s))
+}
+
+// UpdateInterval is the least time between two updates a Runner delivers:
+// the canvas and the numbers change at most 30 times a second.
+const UpdateInterval = time.Second / 30
+
+// Progress is what a Runner reports: the newest snapshot, with counters
+// summed over every segment of the run (a run paused and resumed is
+// several Solve calls).
+type Progress struct {
+	State       RunState
+	Tour        []int // current tour (nil when unchanged since the last update)
+	Best        []int // best tour of the whole run (nil when unchanged)
+	Length      int64
+	BestLength  int64
+	Temperature float64
+	Steps       int64
+	Moves       int64
+	Elapsed     time.Duration
+	Fraction    float64 // 0..1 of the time budget or schedule
+	Engine      string  // "pspm/cpu"
+	Note        string  // backend fallback note, or the error that ended the run
+}
+
+// MovesPerSecond is the run's solution space exploration speed.
+func (p Progress) MovesPerSecond() float64 {
+	if p.Elapsed <= 0 {
+		return 0
+	}
+	return float64(p.Moves) / p.Elapsed.Seconds()
+}
+
+// Runner runs one engine on one instance and turns its snapshots into
+// at most 30 updates a second. Pause, Step and Resume are built on the
+// engine interface alone: Pause cancels the running Solve and keeps its
+// best tour, temperature and counters; Resume starts a new Solve from the
+// best tour (Params.Start) at the temperature reached (Params.T0) with the
+// rest of the time budget; Step does the same but cancels the new Solve
+// once it reports K more temperature steps (one PSPM sync interval), then
+// pauses. Its methods are safe for concurrent use; OnUpdate is called from
+// the runner's own goroutine (wrap UI changes in fyne.Do).
+type Runner struct {
+	// OnUpdate receives every update, at most one per UpdateInterval,
+	// and a final one when a segment ends.
+	OnUpdate func(Progress)
+
+	mu       sync.Mutex
+	in       *solver.Instance
+	params   solver.Params
+	engine   solver.Engine
+	note     string
+	state    RunState
+	cancel   context.CancelFunc
+	pausing  bool // the running segment was cancelled by Pause
+	stepping bool // the running segment stops after K steps
+	seg      int  // segment number, so a stale segment never reports
+
+	// Totals of the finished segments.
+	moves   int64
+	steps   int64
+	elapsed time.Duration
+
+	best        []int
+	bestLength  int64
+	temperature float64
+	last        Progress
+	result      *solver.Result
+	err         error
+	done        chan struct{} // closed when the running segment has ended
+}
+
+// NewRunner returns an idle Runner.
+func NewRunner() *Runner { return &Runner{} }
+
+// State returns where the runner stands.
+func (r *Runner) State() RunState {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.state
+}
+
+// Last returns the newest progress.
+func (r *Runner) Last() Progress {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.last
+}
+
+// Best returns the best tour of the run (nil before any) and its length.
+func (r *Runner) Best() ([]int, int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]int(nil), r.best...), r.bestLength
+}
+
+// Result returns the run's result with counters summed over its
+// segments, or false before the first segment has ended.
+func (r *Runner) Result() (solver.Result, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.result == nil {
+		return solver.Result{}, false
+	}
+	return *r.result, true
+}
+
+// Err returns the error that ended the last segment, if any.
+func (r *Runner) Err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// Start begins a new run of params on in, forgetting any earlier run.
+// It fails when the runner is running or the engine cannot be resolved.
+func (r *Runner) Start(in *solver.Instance, params solver.Params) error {
+	return r.begin(in, params, false)
+}
+
+// StepFrom begins a new run that pauses after one sync interval.
+func (r *Runner) StepFrom(in *solver.Instance, params solver.Params) error {
+	return r.begin(in, params, true)
+}
+
+func (r *Runner) begin(in *solver.Instance, params solver.Params, step bool) error {
+	if in == nil {
+		return errors.New("no instance loaded")
+	}
+	e, note, err := solver.Resolve(params.Algorithm, params.Backend)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state == Running {
+		return errors.New("a run is in progress")
+	}
+	r.in, r.params, r.engine, r.note = in, params, e, note
+	r.moves, r.steps, r.elapsed = 0, 0, 0
+	r.best, r.bestLength, r.temperature = nil, 0, 0
+	r.result, r.err = nil, nil
+	r.last = Progress{Engine: engineName(e), Note: note}
+	r.launch(step, nil, 0)
+	return nil
+}
+
+// Resume continues a paused run until its budget ends.
+func (r *Runner) Resume() error { return r.cont(false) }
+
+// Step runs one sync interval (K temperature steps) from where a paused
+// run stands, then pauses again.
+func (r *Runner) Step() error { return r.cont(true) }
+
+func (r *Runner) cont(step bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state != Paused {
+		return fmt.Errorf("cannot continue a run that is %s", r.state)
+	}
+	var left time.Duration
+	if tl := r.params.TimeLimit; tl > 0 {
+		left = tl - r.elapsed
+		if left <= 0 {
+			r.state = Done
+			r.last.State = Done
+			return errors.New("the time budget is spent")
+		}
+	}
+	r.launch(step, r.best, left)
+	return nil
+}
+
+// launch starts a segment; r.mu is held.
+func (r *Runner) launch(step bool, start []int, left time.Duration) {
+	p := r.params
+	if start != nil {
+		p.Start = append([]int(nil), start...)
+		if r.temperature > 0 {
+			p.T0 = r.temperature
+		}
+		if p.TEnd > 0 && p.T0 < p.TEnd {
+			p.T0 = p.TEnd
+		}
+	}
+	if left > 0 {
+		p.TimeLimit = left
+	}
+	k := int64(p.K)
+	if k <= 0 {
+		k = 1
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r.cancel = cancel
+	r.state, r.pausing, r.stepping = Running, step, step
+	r.last.State = Running
+	r.seg++
+	r.done = make(chan struct{})
+	go r.segment(ctx, cancel, r.seg, r.engine, r.in, p, k, r.done)
+}
+
+type solveOutcome struct {
+	res solver.Result
+	err error
+}
+
+// segment runs one Solve and forwards its snapshots at most every
+// UpdateInterval.
+func (r *Runner) segment(ctx context.Context, cancel context.CancelFunc, seg int, e solver.Engine, in *solver.Instance, p solver.Params, k int64, done chan struct{}) {
+	defer close(done)
+	defer cancel()
+	snaps := solver.Latest()
+	out := make(chan solveOutcome, 1)
+	go func() {
+		res, err := e.Solve(ctx, in, p, snaps)
+		out <- solveOutcome{res, err}
+	}()
+	tick := time.NewTicker(UpdateInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+			select {
+			case s := <-snaps:
+				if pr, ok := r.absorb(seg, s); ok {
+					if pr.stepDone(k) {
+						cancel()
+					}
+					r.emit(pr.Progress)
+				}
+			default:
+			}
+		case o := <-out:
+			select {
+			case s := <-snaps:
+				r.absorb(seg, s)
+			default:
+			}
+			if pr, ok := r.finish(seg, o); ok {
+				r.emit(pr)
+			}
+			return
+		}
+	}
+}
+
+type segProgress struct {
+	Progress
+	segSteps int64
+	stepping bool
+}
+
+func (p segProgress) stepDone(k int64) bool { return p.stepping && p.segSteps >= k }
+
+// absorb folds a snapshot of segment seg into the run's totals.
+func (r *Runner) absorb(seg int, s solver.Snapshot) (segProgress, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if seg != r.seg {
+		return segProgress{}, false
+	}
+	pr := r.last
+	pr.State = r.state
+	pr.Tour = s.Tour
+	pr.Best = nil
+	if s.Tour != nil || s.Length > 0 {
+		pr.Length = s.Length
+	}
+	if len(s.Best) > 0 && (r.bestLength == 0 || s.BestLength < r.bestLength) {
+		r.best, r.bestLength = s.Best, s.BestLength
+		pr.Best = s.Best
+	}
+	pr.BestLength = r.bestLength
+	if s.Temperature > 0 {
+		r.temperature = s.Temperature
+	}
+	pr.Temperature = s.Temperature
+	pr.Steps = r.steps + s.Step
+	pr.Moves = r.moves + s.Moves
+	pr.Elapsed = r.elapsed + s.Elapsed
+	pr.Fraction = r.fraction(pr.Elapsed, s.Progress)
+	r.last = pr
+	return segProgress{Progress: pr, segSteps: s.Step, stepping: r.stepping}, true
+}
+
+// fraction is the share of the run done: of the time budget when there is
+// one, else the engine's own progress.
+func (r *Runner) fraction(elapsed time.Duration, engine float64) float64 {
+	if tl := r.params.TimeLimit; tl > 0 {
+		f := float64(elapsed) / float64(tl)
+		if engine > f && r.elapsed == 0 {
+			f = engine
+		}
+		return min(f, 1)
+	}
+	return min(max(engine, 0), 1)
+}
+
+// finish ends segment seg with its outcome.
+func (r *Runner) finish(seg int, o solveOutcome) (Progress, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if seg != r.seg {
+		return Progress{}, false
+	}
+	pr := r.last
+	pr.Tour, pr.Best = nil, nil
+	if o.err != nil {
+		r.err = o.err
+		pr.Note = o.err.Error()
+		r.state = Done
+		pr.State = Done
+		r.last = pr
+		return pr, true
+	}
+	res := o.res
+	if len(res.Tour) == r.in.N && (r.bestLength == 0 || res.Length <= r.bestLength) {
+		r.best, r.bestLength = res.Tour, res.Length
+		pr.Best = res.Tour
+	}
+	r.moves += res.Moves
+	r.steps += res.Steps
+	r.elapsed += res.Elapsed
+	total := res
+	total.Tour = append([]int(nil), r.best...)
+	total.Length = r.bestLength
+	total.Moves, total.Steps, total.Elapsed = r.moves, r.steps, r.elapsed
+	total.Params = r.params
+	total.Params.Start = nil
+	r.result = &total
+
+	pr.BestLength = r.bestLength
+	pr.Moves, pr.Steps, pr.Elapsed = r.moves, r.steps, r.elapsed
+	pr.Fraction = r.fraction(r.elapsed, 1)
+	budgetLeft := r.params.TimeLimit <= 0 || r.elapsed < r.params.TimeLimit
+	if r.pausing && res.Stopped && budgetLeft {
+		r.state = Paused
+	} else {
+		r.state = Done
+		if r.params.TimeLimit <= 0 || !res.Stopped {
+			pr.Fraction = 1
+		}
+	}
+	pr.State = r.state
+	r.last = pr
+	return pr, true
+}
+
+func (r *Runner) emit(p Progress) {
+	if f := r.OnUpdate; f != nil {
+		f(p)
+	}
+}
+
+// Pause stops the running segment and keeps what it found; Resume or
+// Step continue from there.
+func (r *Runner) Pause() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state == Running && r.cancel != nil {
+		r.pausing = true
+		r.cancel()
+	}
+}
+
+// Stop ends the run; its best tour is kept.
+func (r *Runner) Stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch r.state {
+	case Running:
+		r.pausing = false
+		r.stepping = false
+		if r.cancel != nil {
+			r.cancel()
+		}
+	case Paused:
+		r.state = Done
+		r.last.State = Done
+	}
+}
+
+// Wait blocks until the running segment, if any, has ended and reported.
+func (r *Runner) Wait() {
+	r.mu.Lock()
+	d := r.done
+	r.mu.Unlock()
+	if d != nil {
+		<-d
+	}
+}
+
+// Reset stops any run and forgets it.
+func (r *Runner) Reset() {
+	r.mu.Lock()
+	if r.cancel != nil {
+		r.cancel()
+	}
+	r.seg++ // the cancelled segment no longer reports
+	r.state = Idle
+	r.moves, r.steps, r.elapsed = 0, 0, 0
+	r.best, r.bestLength, r.temperature = nil, 0, 0
+	r.result, r.err = nil, nil
+	r.last = Progress{}
+	r.mu.Unlock()
+}
+
+func engineName(e solver.Engine) string { return e.Name() + "/" + e.Backend() }

@@ -1,0 +1,116 @@
+// Command tsplab is TSP Lab's desktop app: open a TSPLIB instance, run
+// local search on the GPU or on all CPU cores, watch the tour improve,
+// compare two engines side by side and export the result.
+//
+//	tsplab [--open FILE] [--algo NAME] [--backend B] [--run DURATION] [--compare] [--screenshot OUT.png]
+//
+// With --screenshot the window is saved as a PNG once the run (if any)
+// has ended, and the app exits: the README's pictures and the tests use it.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"fyne.io/fyne/v2"
+	fyneapp "fyne.io/fyne/v2/app"
+
+	"github.com/tsplab/tsplab/app"
+	"github.com/tsplab/tsplab/solver"
+)
+
+// version is set by the Makefile (-ldflags -X main.version=...).
+var version = "dev"
+
+func main() {
+	fs := flag.NewFlagSet("tsplab", flag.ContinueOnError)
+	open := fs.String("open", "", "TSPLIB `file` to open (or the name of a bundled sample, e.g. clustered-1000)")
+	algo := fs.String("algo", "", "algorithm `name` for the single view ("+listAlgorithms()+")")
+	backend := fs.String("backend", "", "backend: cpu, gpu or auto")
+	run := fs.Duration("run", 0, "start a run at once, with this time `budget` (e.g. 5s)")
+	compare := fs.Bool("compare", false, "open in compare mode (two panes)")
+	shot := fs.String("screenshot", "", "save the window as a PNG `file` after the run, then exit")
+	showVersion := fs.Bool("version", false, "print the version and exit")
+	if err := fs.Parse(os.Args[1:]); err != nil {
+		os.Exit(2)
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "tsplab: unexpected argument %q (use --open FILE)\n", fs.Arg(0))
+		os.Exit(2)
+	}
+	if *showVersion {
+		fmt.Println("tsplab", version)
+		return
+	}
+	switch *backend {
+	case "", solver.BackendCPU, solver.BackendGPU, solver.BackendAuto:
+	default:
+		fmt.Fprintf(os.Stderr, "tsplab: --backend %q: want cpu, gpu or auto\n", *backend)
+		os.Exit(2)
+	}
+	if *run < 0 {
+		fmt.Fprintln(os.Stderr, "tsplab: --run must not be negative")
+		os.Exit(2)
+	}
+
+	a := fyneapp.NewWithID(app.ID)
+	ui := app.New(a, app.Options{Open: *open, Algo: *algo, Backend: *backend, Run: *run, Compare: *compare})
+	exit := 0
+	if *run > 0 || *shot != "" {
+		first := true
+		ui.OnLoad(func(in *solver.Instance, err error) {
+			if !first {
+				return
+			}
+			first = false
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "tsplab:", err)
+				exit = 1
+			} else if *run > 0 {
+				if err := ui.RunFor(*run); err != nil {
+					fmt.Fprintln(os.Stderr, "tsplab:", err)
+					exit = 1
+				}
+			}
+			if *shot != "" {
+				go screenshotWhenDone(ui, *shot, &exit)
+			}
+		})
+	}
+	ui.Win.ShowAndRun()
+	os.Exit(exit)
+}
+
+// screenshotWhenDone waits for the runs to end, lets the last update
+// reach the screen, saves the window and quits.
+func screenshotWhenDone(ui *app.App, path string, exit *int) {
+	deadline := time.Now().Add(10 * time.Minute)
+	for ui.Running() && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond)
+	fyne.DoAndWait(func() {
+		img, note := ui.Capture()
+		if note != "" {
+			fmt.Fprintln(os.Stderr, "tsplab: screenshot:", note)
+		}
+		if err := app.SaveScreenshot(img, path); err != nil {
+			fmt.Fprintln(os.Stderr, "tsplab:", err)
+			*exit = 1
+		}
+		ui.FyneApp.Quit()
+	})
+}
+
+func listAlgorithms() string {
+	s := ""
+	for i, a := range solver.Algorithms() {
+		if i > 0 {
+			s += ", "
+		}
+		s += a
+	}
+	return s
+}
