@@ -1,0 +1,219 @@
+package cpu
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// OptRestarts bounds the number of climbs (random restarts) of the
+// climbing engines; with no time limit the run is then deterministic.
+const OptRestarts = "restarts"
+
+// climbEngine is random-restart best-improvement hill climbing over the
+// whole 2-opt neighbourhood (O'Neil and Burtscher) or the whole
+// pair-exchange neighbourhood (Luong et al.): each climb starts from a
+// random tour, evaluates every move of the neighbourhood, applies the best
+// one and repeats until none improves; climbs repeat until the time or
+// the restart budget is spent, the global best kept. Climb i uses PCG
+// stream i and runs on worker i mod Workers, so results do not depend on
+// timing when the budget is a number of restarts.
+type climbEngine struct {
+	baseEngine
+	swap bool
+}
+
+func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	start := time.Now()
+	if err := checkStart(in, p); err != nil {
+		return solver.Result{}, err
+	}
+	restarts, err := extraInt(p, OptRestarts, 0)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	p.Algorithm, p.Backend = e.name, solver.BackendCPU
+	if p.TimeLimit == 0 && restarts == 0 {
+		p.TimeLimit = DefaultTimeLimit
+	}
+	w := workers(p)
+	p.Workers, p.Blocks = w, w
+	if in.N < 8 {
+		return exactSmall(in, e, p, snaps, start)
+	}
+	d := newDist(in)
+	c := newControl(ctx, p, w, snaps, start)
+	var climbsDone paddedCounter
+	n := in.N
+
+	var wg sync.WaitGroup
+	for wk := 0; wk < w; wk++ {
+		wg.Add(1)
+		go func(wk int) {
+			defer wg.Done()
+			var moves int64
+			last := int64(0)
+			check := func(t []int32, l int64) bool {
+				c.moves[wk].v.Store(moves)
+				last = moves
+				c.offer(t, l)
+				if c.done() {
+					return true
+				}
+				if c.snapshotDue() {
+					c.snapshot(t, l, climbsDone.v.Load(), c.timeFrac(), 0)
+				}
+				return false
+			}
+			for i := wk; restarts == 0 || i < restarts; i += w {
+				r := newRNG(p.Seed, uint64(i))
+				var t []int32
+				if i == 0 && p.Start != nil {
+					t = to32(p.Start)
+				} else {
+					t = r.randomTour(n)
+				}
+				l := tourLen(d, t)
+				for {
+					var best int64
+					var bi, bj int
+					var aborted bool
+					abort := func(evaluated int64) bool {
+						moves += evaluated
+						if moves-last >= checkEvery && check(t, l) {
+							aborted = true
+						}
+						return aborted
+					}
+					if e.swap {
+						best, bi, bj = bestSwap(d, t, abort)
+					} else {
+						best, bi, bj = best2opt(d, t, abort)
+					}
+					if aborted {
+						return
+					}
+					if best >= 0 {
+						break
+					}
+					if e.swap {
+						t[bi], t[bj] = t[bj], t[bi]
+					} else {
+						for a, b := bi+1, bj; a < b; a, b = a+1, b-1 {
+							t[a], t[b] = t[b], t[a]
+						}
+					}
+					l += best
+				}
+				climbsDone.v.Add(1)
+				if check(t, l) {
+					return
+				}
+			}
+			c.moves[wk].v.Store(moves)
+		}(wk)
+	}
+	wg.Wait()
+	steps := climbsDone.v.Load()
+	c.snapshot(nil, c.bestLen.Load(), steps, 1, 0)
+	stopped := c.stopped.Load() || (restarts > 0 && steps < int64(restarts))
+	return solver.Finish(in, e, p, toInt(c.best), c.totalMoves(), steps, start, stopped, deviceName(w))
+}
+
+// best2opt returns the most negative 2-opt delta over all pairs of
+// non-adjacent tour edges (t[i],t[i+1]) and (t[j],t[j+1]), i < j, and the
+// pair; a delta ≥ 0 means t is 2-optimal. Ties go to the first pair in
+// row order. abort is told the moves evaluated every few rows and ends
+// the scan (with no move) when it returns true.
+func best2opt(d *dist, t []int32, abort func(evaluated int64) bool) (best int64, bi, bj int) {
+	n := len(t)
+	best = 0
+	var pending int64
+	for i := 0; i < n-2; i++ {
+		pending += int64(n - i - 2)
+		if pending >= checkEvery {
+			if abort(pending) {
+				return 0, 0, 0
+			}
+			pending = 0
+		}
+		a, b := t[i], t[i+1]
+		dab := d.at(a, b)
+		jmax := n - 1
+		if i == 0 {
+			jmax = n - 2 // (t[n-1], t[0]) touches t[0]
+		}
+		if d.m != nil {
+			ra, rb := d.m[int(a)*n:int(a)*n+n], d.m[int(b)*n:int(b)*n+n]
+			for j := i + 2; j <= jmax; j++ {
+				c, dd := t[j], t[0]
+				if j+1 < n {
+					dd = t[j+1]
+				}
+				delta := int64(ra[c]) + int64(rb[dd]) - dab - int64(d.m[int(c)*n+int(dd)])
+				if delta < best {
+					best, bi, bj = delta, i, j
+				}
+			}
+			continue
+		}
+		for j := i + 2; j <= jmax; j++ {
+			c, dd := t[j], t[(j+1)%n]
+			delta := d.at(a, c) + d.at(b, dd) - dab - d.at(c, dd)
+			if delta < best {
+				best, bi, bj = delta, i, j
+			}
+		}
+	}
+	abort(pending)
+	return
+}
+
+// swapDelta is the change of length when the cities at positions i < j
+// exchange places.
+func swapDelta(d *dist, t []int32, i, j int) int64 {
+	n := len(t)
+	a, b := t[i], t[j]
+	ap, an := t[(i+n-1)%n], t[(i+1)%n]
+	bp, bn := t[(j+n-1)%n], t[(j+1)%n]
+	switch {
+	case j == i+1: // … ap a b bn …
+		return d.at(ap, b) + d.at(a, bn) - d.at(ap, a) - d.at(b, bn)
+	case i == 0 && j == n-1: // … bp b | a an …
+		return d.at(bp, a) + d.at(b, an) - d.at(bp, b) - d.at(a, an)
+	}
+	return d.at(ap, b) + d.at(b, an) + d.at(bp, a) + d.at(a, bn) -
+		d.at(ap, a) - d.at(a, an) - d.at(bp, b) - d.at(b, bn)
+}
+
+// bestSwap returns the most negative pair-exchange delta over all pairs
+// of positions i < j and the pair (Luong et al.'s swap neighbourhood of
+// n(n-1)/2 moves). Ties go to the first pair in row order. abort is as
+// for best2opt.
+func bestSwap(d *dist, t []int32, abort func(evaluated int64) bool) (best int64, bi, bj int) {
+	n := len(t)
+	var pending int64
+	for i := 0; i < n-1; i++ {
+		pending += int64(n - i - 1)
+		if pending >= checkEvery {
+			if abort(pending) {
+				return 0, 0, 0
+			}
+			pending = 0
+		}
+		for j := i + 1; j < n; j++ {
+			if delta := swapDelta(d, t, i, j); delta < best {
+				best, bi, bj = delta, i, j
+			}
+		}
+	}
+	abort(pending)
+	return
+}
+
+func init() {
+	solver.Register(climbEngine{baseEngine{"2opt-climb", "random-restart best-improvement 2-opt hill climbing over the whole neighbourhood (O'Neil & Burtscher), one climber per core"}, false})
+	solver.Register(climbEngine{baseEngine{"swap-climb", "random-restart best-improvement pair-exchange hill climbing (Luong et al.'s swap neighbourhood)"}, true})
+}
