@@ -1,6 +1,8 @@
 package tsplib
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -45,9 +47,6 @@ func TestAllInstancesLoad(t *testing.T) {
 	}
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".tsp")
-		if testing.Short() && len(rows[name].metric) > 0 && rows[name].dim > 20000 {
-			continue
-		}
 		in, err := Read(f)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -71,6 +70,22 @@ func TestAllInstancesLoad(t *testing.T) {
 			t.Errorf("%s: Name = %q", name, in.Name)
 		}
 		checkInstance(t, name, in)
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Metric == solver.Explicit && in.HasCoords() != bytes.Contains(raw, []byte("DISPLAY_DATA_SECTION")) {
+			t.Errorf("%s: has coordinates %v, but DISPLAY_DATA_SECTION present is %v", name, in.HasCoords(), !in.HasCoords())
+		}
+		if (len(in.FixedEdges) > 0) != bytes.Contains(raw, []byte("FIXED_EDGES_SECTION")) {
+			t.Errorf("%s: fixed edges %v", name, in.FixedEdges)
+		}
+	}
+	if in := readData(t, "linhp318"); len(in.FixedEdges) != 1 || in.FixedEdges[0] != [2]int{0, 213} || in.Name != "lin318" {
+		t.Errorf("linhp318: NAME %q, fixed edges %v, want lin318 and [[0 213]]", in.Name, in.FixedEdges)
+	}
+	if in := readData(t, "ulysses22"); in.Name != "ulysses22" {
+		t.Errorf("ulysses22: NAME %q, want it without .tsp", in.Name)
 	}
 }
 
@@ -127,9 +142,6 @@ func TestOptimalToursMatchOptima(t *testing.T) {
 	metrics := map[solver.Metric]bool{}
 	for _, tp := range tours {
 		name := strings.TrimSuffix(filepath.Base(tp), ".opt.tour")
-		if testing.Short() && rows[name].dim > 20000 {
-			continue
-		}
 		in, err := Read(filepath.Join(dir, name+".tsp"))
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -148,11 +160,9 @@ func TestOptimalToursMatchOptima(t *testing.T) {
 		}
 		metrics[in.Metric] = true
 	}
-	if !testing.Short() {
-		for _, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D, solver.Att, solver.Geo} {
-			if !metrics[m] {
-				t.Errorf("no optimal tour checked %v", m)
-			}
+	for _, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D, solver.Att, solver.Geo} {
+		if !metrics[m] {
+			t.Errorf("no optimal tour checked %v", m)
 		}
 	}
 }
