@@ -1,7 +1,9 @@
 package tsplib
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"strconv"
 	"strings"
 )
@@ -54,4 +56,24 @@ func quote(s string) string {
 		s = s[:40] + "..."
 	}
 	return strconv.Quote(s)
+}
+
+// fileError reports a failure to open, read or write a file, without
+// repeating the path that *fs.PathError already names.
+func fileError(path string, err error) *Error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		err = pe.Err
+	}
+	return &Error{File: path, Msg: oneLine(err.Error())}
+}
+
+// bareError drops the operation and path of an *fs.PathError: the *Error
+// around it names the file already.
+func bareError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

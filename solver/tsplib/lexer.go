@@ -173,7 +173,7 @@ scan:
 		lx.r.Discard(len(b))
 	}
 	if lx.err != nil {
-		return line, false, errorf(lx.file, line, "read error: %v", lx.err)
+		return line, false, errorf(lx.file, line, "read error: %v", bareError(lx.err))
 	}
 	if len(lx.buf) == 0 {
 		return lx.eofLine(), true, nil
@@ -241,7 +241,7 @@ scan:
 		lx.r.Discard(i)
 	}
 	if lx.err != nil {
-		return "", errorf(lx.file, line, "read error: %v", lx.err)
+		return "", errorf(lx.file, line, "read error: %v", bareError(lx.err))
 	}
 	for _, c := range lx.buf {
 		if !isSpace(c) {

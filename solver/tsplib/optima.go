@@ -35,12 +35,12 @@ const maxCSVSize = 64 << 20
 func readCSV(path string) (*csvTable, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &Error{File: path, Msg: oneLine(err.Error())}
+		return nil, fileError(path, err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxCSVSize+1))
 	if err != nil {
-		return nil, &Error{File: path, Msg: oneLine(err.Error())}
+		return nil, fileError(path, err)
 	}
 	if len(data) > maxCSVSize {
 		return nil, &Error{File: path, Line: 1, Msg: "file too large for a table of optima"}
@@ -265,7 +265,7 @@ func AppendOptimum(csvPath, name string, dim int, ewt string, opt int64) error {
 		tab = &csvTable{header: []string{"name", "dimension", "edge_weight_type", "optimum"},
 			col: map[string]int{"name": 0, "dimension": 1, "edge_weight_type": 2, "optimum": 3}}
 	} else {
-		return &Error{File: csvPath, Msg: oneLine(err.Error())}
+		return fileError(csvPath, err)
 	}
 	row := make([]string, len(tab.header))
 	set := func(col, v string) {
@@ -308,11 +308,11 @@ func AppendOptimum(csvPath, name string, dim int, ewt string, opt int64) error {
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
-		return &Error{File: csvPath, Msg: oneLine(err.Error())}
+		return fileError(csvPath, err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(csvPath), ".optima-*.csv")
 	if err != nil {
-		return &Error{File: csvPath, Msg: oneLine(err.Error())}
+		return fileError(csvPath, err)
 	}
 	_, werr := tmp.Write(buf.Bytes())
 	cerr := tmp.Close()
@@ -327,7 +327,7 @@ func AppendOptimum(csvPath, name string, dim int, ewt string, opt int64) error {
 	}
 	if werr != nil {
 		os.Remove(tmp.Name())
-		return &Error{File: csvPath, Msg: oneLine(werr.Error())}
+		return fileError(csvPath, werr)
 	}
 	return nil
 }

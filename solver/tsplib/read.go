@@ -30,7 +30,7 @@ const (
 func Read(path string) (*solver.Instance, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &Error{File: path, Msg: oneLine(err.Error())}
+		return nil, fileError(path, err)
 	}
 	defer f.Close()
 	in, err := Parse(bufio.NewReaderSize(f, 64<<10), path)

@@ -343,8 +343,13 @@ func checkError(t *testing.T, text string, err error, file string, line int, msg
 func TestReadMissingFile(t *testing.T) {
 	_, err := Read("/nonexistent/x.tsp")
 	var e *Error
-	if !errors.As(err, &e) || e.File != "/nonexistent/x.tsp" || !strings.Contains(err.Error(), "/nonexistent/x.tsp") {
+	if !errors.As(err, &e) || e.File != "/nonexistent/x.tsp" || err.Error() != "/nonexistent/x.tsp: no such file or directory" {
 		t.Errorf("missing file: %v", err)
+	}
+	dir := t.TempDir()
+	_, err = Read(dir)
+	if !errors.As(err, &e) || e.File != dir || strings.Count(err.Error(), dir) != 1 {
+		t.Errorf("reading a directory: %v", err)
 	}
 }
 

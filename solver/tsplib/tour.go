@@ -14,7 +14,7 @@ import (
 func ReadTour(path string, n int) ([]int, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &Error{File: path, Msg: oneLine(err.Error())}
+		return nil, fileError(path, err)
 	}
 	defer f.Close()
 	return ParseTour(bufio.NewReaderSize(f, 64<<10), path, n)
