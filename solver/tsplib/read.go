@@ -73,21 +73,20 @@ type parser struct {
 	nodeType   string // NODE_COORD_TYPE
 	dispType   string // DISPLAY_DATA_TYPE
 
-	x, y, z    []float64 // node coordinates in node order
-	dx, dy     []float64 // display coordinates
-	weights    []int32   // EDGE_WEIGHT_SECTION in file order (full matrix for FULL_MATRIX)
-	fixed      [][2]int
-	fixDeg     map[int]int // fixed edges per node
-	fixUF      map[int]int // union–find parent over fixed-edge nodes
-	lastLine   int
-	endedByEOF bool
+	x, y, z  []float64 // node coordinates in node order
+	dx, dy   []float64 // display coordinates
+	weights  []int32   // EDGE_WEIGHT_SECTION in file order (full matrix for FULL_MATRIX)
+	fixed    [][2]int
+	fixDeg   map[int]int // fixed edges per node
+	fixUF    map[int]int // union–find parent over fixed-edge nodes
+	lastLine int
 }
 
 func (p *parser) errf(line int, format string, args ...any) error {
 	return errorf(p.file, line, format, args...)
 }
 
-// the TSPLIB types and edge weight types this reader knows but does not solve.
+// unsupportedTypes are the TSPLIB TYPEs this reader knows but does not solve.
 var unsupportedTypes = map[string]string{
 	"ATSP": "asymmetric TSP",
 	"SOP":  "sequential ordering problem",
@@ -96,17 +95,21 @@ var unsupportedTypes = map[string]string{
 	"TOUR": "a tour, not an instance: read it with ReadTour",
 }
 
+// unsupportedMetrics are EDGE_WEIGHT_TYPEs of TSPLIB95 and its dialects
+// (LKH, Concorde) that this reader names as unsupported.
 var unsupportedMetrics = map[string]bool{
 	"XRAY1": true, "XRAY2": true, "SPECIAL": true, "GEOM": true, "GEOM_MEEUS": true,
 	"TOR_2D": true, "TOR_3D": true, "EUC_3D_CEIL": true, "ATT_CEIL": true,
 }
 
+// knownKeys are the TSPLIB95 specification keywords (KEY : value).
 var knownKeys = map[string]bool{
 	"NAME": true, "TYPE": true, "COMMENT": true, "DIMENSION": true, "CAPACITY": true,
 	"EDGE_WEIGHT_TYPE": true, "EDGE_WEIGHT_FORMAT": true, "EDGE_DATA_FORMAT": true,
 	"NODE_COORD_TYPE": true, "DISPLAY_DATA_TYPE": true,
 }
 
+// matrixFormats are the EDGE_WEIGHT_FORMATs that give an EXPLICIT matrix.
 var matrixFormats = map[string]bool{
 	"FULL_MATRIX": true, "UPPER_ROW": true, "LOWER_ROW": true, "UPPER_DIAG_ROW": true,
 	"LOWER_DIAG_ROW": true, "UPPER_COL": true, "LOWER_COL": true, "UPPER_DIAG_COL": true,
@@ -129,7 +132,6 @@ func (p *parser) parse() error {
 			return p.errf(t.line, "unexpected ':' where a keyword should be")
 		}
 		if key == "EOF" {
-			p.endedByEOF = true
 			return nil
 		}
 		if strings.HasSuffix(key, "_SECTION") {
