@@ -6,6 +6,9 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"testing/iotest"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
 // fuzzSeeds are small valid and broken instance files.
@@ -40,6 +43,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in, err := Parse(bytes.NewReader(data), "fuzz.tsp")
+		sameAsOneByte(t, data, in, err)
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) || e.File != "fuzz.tsp" || strings.ContainsAny(err.Error(), "\r\n") {
@@ -157,7 +161,10 @@ func TestMutatedInputs(t *testing.T) {
 					t.Fatalf("panic %v on\n%s", r, data)
 				}
 			}()
-			in, err := Parse(bytes.NewReader(data), "m.tsp")
+			in, err := Parse(bytes.NewReader(data), "fuzz.tsp")
+			if it%8 == 0 {
+				sameAsOneByte(t, data, in, err)
+			}
 			if err != nil {
 				var e *Error
 				if !errors.As(err, &e) || strings.ContainsAny(err.Error(), "\r\n") {
@@ -187,4 +194,18 @@ func TestMutatedInputs(t *testing.T) {
 		t.Errorf("only %d of %d mutated files parsed", accepted, iterations)
 	}
 	t.Logf("%d of %d mutated files parsed", accepted, iterations)
+}
+
+// sameAsOneByte parses data again one byte per Read, so that every token
+// and line end falls on a read boundary, and requires the same outcome.
+func sameAsOneByte(t *testing.T, data []byte, in *solver.Instance, err error) {
+	t.Helper()
+	in2, err2 := Parse(iotest.OneByteReader(bytes.NewReader(data)), "fuzz.tsp")
+	if (err == nil) != (err2 == nil) || (err != nil && err.Error() != err2.Error()) {
+		t.Fatalf("whole read: %v; one byte per read: %v", err, err2)
+	}
+	if err == nil && (in.N != in2.N || in.Metric != in2.Metric || in.Name != in2.Name || in.Comment != in2.Comment ||
+		len(in.X) != len(in2.X) || len(in.Matrix) != len(in2.Matrix) || len(in.FixedEdges) != len(in2.FixedEdges)) {
+		t.Fatalf("whole read and one byte per read differ: %+v vs %+v", in, in2)
+	}
 }

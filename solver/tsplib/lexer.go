@@ -41,10 +41,7 @@ type lexer struct {
 }
 
 func newLexer(r io.Reader, file string) *lexer {
-	br, ok := r.(*bufio.Reader)
-	if !ok {
-		br = bufio.NewReaderSize(r, 64<<10)
-	}
+	br := bufio.NewReaderSize(&crReader{r: r}, 64<<10)
 	lx := &lexer{r: br, file: file, line: 1}
 	// A UTF-8 byte order mark is not part of the data.
 	if b, err := br.Peek(3); err == nil && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
@@ -273,4 +270,52 @@ func (lx *lexer) skipColon() {
 			return
 		}
 	}
+}
+
+// crReader turns a lone '\r' (old Mac line ends) into '\n', so that line
+// numbers count "\n", "\r\n" and "\r" alike; the '\r' of "\r\n" stays
+// and is skipped as a blank. A '\r' that ends one read is held back until
+// the next byte shows which it is.
+type crReader struct {
+	r       io.Reader
+	pending bool // a '\r' held back from the previous read
+}
+
+func (c *crReader) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	off := 0
+	if c.pending {
+		off = 1
+	}
+	n, err := c.r.Read(p[off:])
+	total := off + n
+	if c.pending {
+		switch {
+		case n > 0 && p[1] == '\n':
+			p[0], c.pending = '\r', false
+		case n > 0 || err != nil:
+			p[0], c.pending = '\n', false
+		default:
+			return 0, nil // no byte yet to decide on
+		}
+	}
+	for i := off; i < total; i++ {
+		if p[i] != '\r' {
+			continue
+		}
+		switch {
+		case i+1 < total:
+			if p[i+1] != '\n' {
+				p[i] = '\n'
+			}
+		case err != nil:
+			p[i] = '\n'
+		default:
+			total--
+			c.pending = true
+		}
+	}
+	return total, err
 }

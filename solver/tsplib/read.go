@@ -1,7 +1,6 @@
 package tsplib
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -33,7 +32,7 @@ func Read(path string) (*solver.Instance, error) {
 		return nil, fileError(path, err)
 	}
 	defer f.Close()
-	in, err := Parse(bufio.NewReaderSize(f, 64<<10), path)
+	in, err := Parse(f, path)
 	if err != nil {
 		return nil, err
 	}

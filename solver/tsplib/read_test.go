@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/tsplab/tsplab/solver"
 )
@@ -482,5 +483,54 @@ func TestErrorString(t *testing.T) {
 		if got := c.e.Error(); got != c.want {
 			t.Errorf("Error() = %q, want %q", got, c.want)
 		}
+	}
+}
+
+// TestLineEnds reads the same files with "\n", "\r\n" and lone "\r" line
+// ends, whole and one byte per Read (so that every line end falls on a
+// read boundary): same instances, same error lines.
+func TestLineEnds(t *testing.T) {
+	good := coordFile("EUC_2D", "1 0 0\n2 3 4\n3 6 0\n")
+	bad := "NAME: x\n\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 1\n"
+	for _, nl := range []string{"\n", "\r\n", "\r", "\r\r\n"} {
+		for _, oneByte := range []bool{false, true} {
+			wrap := func(s string) io.Reader {
+				var r io.Reader = strings.NewReader(strings.ReplaceAll(s, "\n", nl))
+				if oneByte {
+					r = iotest.OneByteReader(r)
+				}
+				return r
+			}
+			in, err := Parse(wrap(good), "le.tsp")
+			if err != nil {
+				t.Errorf("%q one byte %v: %v", nl, oneByte, err)
+				continue
+			}
+			if in.N != 3 || solver.TourLength(in, []int{0, 1, 2}) != 16 || in.Name != "c" {
+				t.Errorf("%q one byte %v: N %d name %q", nl, oneByte, in.N, in.Name)
+			}
+			want := 7
+			if nl == "\r\r\n" {
+				want = 13 // "\r" then "\r\n": two line ends each
+			}
+			_, err = Parse(wrap(bad), "le.tsp")
+			checkError(t, fmt.Sprintf("%q one byte %v", nl, oneByte), err, "le.tsp", want, "node 2 has 1 coordinates")
+			tour, err := ParseTour(wrap("TOUR_SECTION\n2\n1\n3\n-1\nEOF\n"), "le.tour", 3)
+			if err != nil || tour[0] != 1 {
+				t.Errorf("%q one byte %v: tour %v %v", nl, oneByte, tour, err)
+			}
+		}
+	}
+}
+
+// TestReadFailure: an I/O error while reading becomes an *Error with the line.
+func TestReadFailure(t *testing.T) {
+	r := io.MultiReader(strings.NewReader("NAME: x\nDIMENSION: 3\n"), iotest.ErrReader(errors.New("disk on fire")))
+	_, err := Parse(r, "io.tsp")
+	checkError(t, "io error", err, "io.tsp", 3, "read error: disk on fire")
+	// No EOF keyword: the reader must read on and meet the timeout.
+	r = iotest.TimeoutReader(strings.NewReader("DIMENSION: 2\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 3 4\n"))
+	if _, err := Parse(r, "slow.tsp"); err == nil || !strings.Contains(err.Error(), "timeout") {
+		t.Errorf("timeout reader: %v", err)
 	}
 }

@@ -17,7 +17,7 @@ func ReadTour(path string, n int) ([]int, error) {
 		return nil, fileError(path, err)
 	}
 	defer f.Close()
-	return ParseTour(bufio.NewReaderSize(f, 64<<10), path, n)
+	return ParseTour(f, path, n)
 }
 
 // ParseTour reads a TSPLIB TOUR file from r and returns its first tour as
