@@ -194,6 +194,11 @@ func swapDelta(d *dist, t []int32, i, j int) int64 {
 // for best2opt.
 func bestSwap(d *dist, t []int32, abort func(evaluated int64) bool) (best int64, bi, bj int) {
 	n := len(t)
+	// rem[j]: the two tour edges at position j, removed by any swap of j
+	rem := make([]int64, n)
+	for j := range t {
+		rem[j] = d.at(t[(j+n-1)%n], t[j]) + d.at(t[j], t[(j+1)%n])
+	}
 	var pending int64
 	for i := 0; i < n-1; i++ {
 		pending += int64(n - i - 1)
@@ -203,9 +208,28 @@ func bestSwap(d *dist, t []int32, abort func(evaluated int64) bool) (best int64,
 			}
 			pending = 0
 		}
-		for j := i + 1; j < n; j++ {
-			if delta := swapDelta(d, t, i, j); delta < best {
+		if delta := swapDelta(d, t, i, i+1); delta < best {
+			best, bi, bj = delta, i, i+1
+		}
+		a, ap, an := t[i], t[(i+n-1)%n], t[i+1]
+		jmax := n - 1
+		if i == 0 {
+			jmax = n - 2 // (0, n-1) are neighbours: below
+		}
+		for j := i + 2; j <= jmax; j++ {
+			b, bp := t[j], t[j-1]
+			bn := t[0]
+			if j+1 < n {
+				bn = t[j+1]
+			}
+			delta := d.at(ap, b) + d.at(b, an) + d.at(bp, a) + d.at(a, bn) - rem[i] - rem[j]
+			if delta < best {
 				best, bi, bj = delta, i, j
+			}
+		}
+		if i == 0 {
+			if delta := swapDelta(d, t, 0, n-1); delta < best {
+				best, bi, bj = delta, 0, n-1
 			}
 		}
 	}

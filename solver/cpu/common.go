@@ -163,7 +163,7 @@ type control struct {
 	deadline time.Time // zero: none
 	target   int64
 	stop     atomic.Bool
-	stopped  atomic.Bool // stopped before the natural end
+	stopped  atomic.Bool // cancelled, out of time or target reached
 	moves    []paddedCounter
 
 	mu       sync.Mutex
@@ -224,6 +224,7 @@ func (c *control) offer(t []int32, l int64) {
 	}
 	c.mu.Unlock()
 	if c.target > 0 && l <= c.target {
+		c.stopped.Store(true)
 		c.stop.Store(true)
 	}
 }
@@ -241,6 +242,7 @@ func (c *control) offerFn(l int64, build func(dst []int32) []int32) {
 	}
 	c.mu.Unlock()
 	if c.target > 0 && l <= c.target {
+		c.stopped.Store(true)
 		c.stop.Store(true)
 	}
 }

@@ -260,7 +260,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 		steps = max(steps, s.steps)
 	}
 	moves = c.totalMoves()
-	stopped := c.stopped.Load() || (c.stop.Load() && steps < int64(len(temps)))
+	stopped := c.stopped.Load()
 	last := searches[0]
 	c.snapshot(last.current(nil), last.cur, steps, float64(steps)/float64(max(1, len(temps))), 0)
 	p.Workers = w

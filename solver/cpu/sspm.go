@@ -171,7 +171,7 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	c.offerFn(s.bestLength(), s.best)
 	steps := stepsDone.Load()
 	c.snapshot(s.current(nil), s.cur, steps, float64(steps)/float64(len(temps)), 0)
-	stopped := steps < int64(len(temps))
+	stopped := c.stopped.Load() || steps < int64(len(temps))
 	p.Workers = w
 	return solver.Finish(in, e, p, toInt(c.best), c.totalMoves(), steps, start, stopped, deviceName(w))
 }

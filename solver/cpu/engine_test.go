@@ -1,0 +1,350 @@
+package cpu
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+var allEngines = []string{"sa", "sspm", "pssm", "pspm", "2opt-climb", "swap-climb", "2opt-ils", "3opt-ils", "auto"}
+
+// budgetParams returns parameters that end each engine by a step budget,
+// not by time, so that runs are deterministic and short.
+func budgetParams(name string, seed uint64, workers int) solver.Params {
+	p := solver.Params{Seed: seed, Workers: workers}
+	switch name {
+	case "sa", "sspm", "pssm", "pspm":
+		p.T0, p.TEnd, p.Alpha, p.Sweeps, p.K = 200, 1, 0.8, 4, 5
+		if name == "pspm" {
+			p.Blocks, p.Threads = 3, 4
+		}
+	case "2opt-climb", "swap-climb":
+		p.Extra = map[string]string{OptRestarts: "3"}
+	default:
+		p.Extra = map[string]string{OptKicks: "300"}
+	}
+	return p
+}
+
+func solve(t *testing.T, name string, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) solver.Result {
+	t.Helper()
+	e, err := solver.Lookup(name, solver.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Solve(context.Background(), in, p, snaps)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		t.Fatalf("%s: invalid tour: %v", name, err)
+	}
+	if got := solver.TourLength(in, res.Tour); got != res.Length {
+		t.Fatalf("%s: length %d, exact %d", name, res.Length, got)
+	}
+	return res
+}
+
+func TestEnginesRegistered(t *testing.T) {
+	for _, name := range allEngines {
+		e, err := solver.Lookup(name, solver.BackendCPU)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Name() != name || e.Backend() != solver.BackendCPU || e.Describe() == "" || e.Available() != nil {
+			t.Fatalf("%s: bad identity %q/%q %q", name, e.Name(), e.Backend(), e.Describe())
+		}
+	}
+}
+
+// TestEnginesImprove: every engine returns a valid tour of exact length,
+// much shorter than a random tour, counts moves and reports its params.
+func TestEnginesImprove(t *testing.T) {
+	in := uniformInstance(80, 3)
+	random := solver.TourLength(in, toInt(newRNG(1, 1).randomTour(in.N)))
+	for _, name := range allEngines {
+		t.Run(name, func(t *testing.T) {
+			res := solve(t, name, in, budgetParams(name, 1, 2), nil)
+			if res.Length >= random*2/3 {
+				t.Errorf("length %d, a random tour is %d", res.Length, random)
+			}
+			if res.Moves <= 0 || res.Steps <= 0 {
+				t.Errorf("moves %d, steps %d", res.Moves, res.Steps)
+			}
+			if res.Params.Algorithm != name || res.Params.Workers <= 0 || res.Algorithm != name {
+				t.Errorf("params not filled: %+v", res.Params)
+			}
+			if res.Stopped {
+				t.Errorf("a run that ended by its budget says Stopped")
+			}
+		})
+	}
+}
+
+func TestSADefaults(t *testing.T) {
+	in := uniformInstance(10, 1)
+	e, _ := solver.Lookup("pspm", solver.BackendCPU)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := e.Solve(ctx, in, solver.Params{Workers: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := res.Params
+	if p.T0 != DefaultT0 || p.TEnd != DefaultTEnd || p.Alpha != DefaultAlpha || p.Sweeps != DefaultSweeps || p.K != DefaultK || p.Threads != DefaultThreads || p.Blocks != 2 {
+		t.Fatalf("defaults not filled: %+v", p)
+	}
+	if !res.Stopped {
+		t.Fatal("a cancelled run must say Stopped")
+	}
+}
+
+func TestDeterminism(t *testing.T) {
+	in := uniformInstance(70, 4)
+	for _, name := range allEngines {
+		t.Run(name, func(t *testing.T) {
+			a := solve(t, name, in, budgetParams(name, 42, 2), nil)
+			b := solve(t, name, in, budgetParams(name, 42, 2), nil)
+			if !slices.Equal(a.Tour, b.Tour) || a.Moves != b.Moves {
+				t.Fatalf("same seed and workers, different runs: %d/%d moves %d/%d", a.Length, b.Length, a.Moves, b.Moves)
+			}
+		})
+	}
+}
+
+// TestCancellation: a run far longer than the test is cancelled and still
+// returns a valid best tour, marked Stopped.
+func TestCancellation(t *testing.T) {
+	in := uniformInstance(400, 5)
+	for _, name := range allEngines {
+		t.Run(name, func(t *testing.T) {
+			e, _ := solver.Lookup(name, solver.BackendCPU)
+			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+			defer cancel()
+			p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Hour}
+			res, err := e.Solve(ctx, in, p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+				t.Fatal(err)
+			}
+			if !res.Stopped {
+				t.Fatal("cancelled run not marked Stopped")
+			}
+		})
+	}
+}
+
+// TestTimeLimit: the time limit ends a run whose schedule is far longer.
+func TestTimeLimit(t *testing.T) {
+	in := uniformInstance(300, 6)
+	for _, name := range []string{"pspm", "auto"} {
+		res := solve(t, name, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 30 * time.Millisecond}, nil)
+		if !res.Stopped {
+			t.Fatalf("%s: time limit not marked Stopped", name)
+		}
+	}
+}
+
+// TestTargetStopsEarly: with a loose target every engine stops as soon as
+// it holds a tour at least that short, long before its budget.
+func TestTargetStopsEarly(t *testing.T) {
+	in := uniformInstance(200, 7)
+	ref := solve(t, "2opt-ils", in, solver.Params{Seed: 1, Workers: 1, Extra: map[string]string{OptKicks: "200"}}, nil)
+	for _, name := range allEngines {
+		t.Run(name, func(t *testing.T) {
+			target := ref.Length * 13 / 10
+			p := solver.Params{Seed: 2, Workers: 2, Target: target, TimeLimit: time.Minute}
+			switch name {
+			case "swap-climb":
+				target = ref.Length * 3 // pair exchange from random tours is weak
+			case "sa", "sspm", "pssm", "pspm":
+				// a schedule long enough to pass the target half way
+				p.T0, p.TEnd, p.Alpha, p.Sweeps = 1000, 0.1, 0.95, 20
+				if name == "sspm" {
+					p.Sweeps = 4 // a barrier per iteration: slow under -race
+				}
+				target = ref.Length * 2
+			}
+			p.Target = target
+			res := solve(t, name, in, p, nil)
+			if res.Length > target {
+				t.Fatalf("stopped at %d above the target %d", res.Length, target)
+			}
+			if !res.Stopped {
+				t.Fatalf("target run not marked Stopped")
+			}
+		})
+	}
+}
+
+func TestCircleAndGridOptimum(t *testing.T) {
+	circle, copt := circleInstance(120, 500, 1)
+	grid := gridInstance(10, 12, 2)
+	for _, name := range []string{"auto", "2opt-ils", "3opt-ils"} {
+		p := solver.Params{Seed: 3, Workers: 2, Extra: map[string]string{OptKicks: "3000"}}
+		if res := solve(t, name, circle, p, nil); res.Length != copt {
+			t.Errorf("%s circle: %d, optimum %d", name, res.Length, copt)
+		}
+		if name == "2opt-ils" {
+			continue // 2-opt + Or-opt may stall on grids; the others must not
+		}
+		if res := solve(t, name, grid, p, nil); res.Length != 120 {
+			t.Errorf("%s 10×12 grid: %d, optimum 120", name, res.Length)
+		}
+	}
+	// the default auto run, by time, on a larger grid
+	g := gridInstance(20, 20, 3)
+	if res := solve(t, "auto", g, solver.Params{Seed: 1, TimeLimit: 2 * time.Second, Target: 400}, nil); res.Length != 400 {
+		t.Errorf("auto 20×20 grid: %d, optimum 400", res.Length)
+	}
+}
+
+// TestStart: a given start tour is used (a climber from the optimum stays
+// there; an ILS never returns worse than its start).
+func TestStart(t *testing.T) {
+	in, copt := circleInstance(60, 300, 2)
+	e, _ := solver.Lookup("2opt-ils", solver.BackendCPU)
+	opt := solve(t, "auto", in, solver.Params{Seed: 1, Extra: map[string]string{OptKicks: "500"}}, nil)
+	if opt.Length != copt {
+		t.Fatalf("auto circle: %d, want %d", opt.Length, copt)
+	}
+	res, err := e.Solve(context.Background(), in, solver.Params{Start: opt.Tour, Extra: map[string]string{OptKicks: "1"}}, nil)
+	if err != nil || res.Length != copt {
+		t.Fatalf("from the optimum: %d, %v", res.Length, err)
+	}
+	res = solve(t, "2opt-climb", in, solver.Params{Start: opt.Tour, Workers: 1, Extra: map[string]string{OptRestarts: "1"}}, nil)
+	if res.Length != copt {
+		t.Fatalf("climber from the optimum: %d", res.Length)
+	}
+	if _, err := e.Solve(context.Background(), in, solver.Params{Start: []int{0, 1, 1}}, nil); err == nil {
+		t.Fatal("an invalid start tour was accepted")
+	}
+}
+
+func TestBadParams(t *testing.T) {
+	in := uniformInstance(20, 1)
+	for _, c := range []struct {
+		name string
+		p    solver.Params
+	}{
+		{"pspm", solver.Params{Alpha: 1.5}},
+		{"sa", solver.Params{T0: 1, TEnd: 2}},
+		{"sspm", solver.Params{Sweeps: -1}},
+		{"3opt-ils", solver.Params{Extra: map[string]string{OptPivot: "best-ever"}}},
+		{"auto", solver.Params{Extra: map[string]string{OptKicks: "many"}}},
+		{"2opt-climb", solver.Params{Extra: map[string]string{OptRestarts: "-3"}}},
+	} {
+		e, _ := solver.Lookup(c.name, solver.BackendCPU)
+		if _, err := e.Solve(context.Background(), in, c.p, nil); err == nil {
+			t.Errorf("%s %+v: no error", c.name, c.p)
+		}
+	}
+}
+
+func TestSmallInstances(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		in := uniformInstance(n, uint64(n))
+		for _, name := range allEngines {
+			p := budgetParams(name, 1, 2)
+			res := solve(t, name, in, p, nil)
+			if n >= 4 && n < 8 && (name == "auto" || name == "2opt-ils") {
+				// enumeration: no tour is shorter
+				if best := bruteForce(in); res.Length != best {
+					t.Errorf("%s n=%d: %d, optimum %d", name, n, res.Length, best)
+				}
+			}
+		}
+	}
+}
+
+func bruteForce(in *solver.Instance) int64 {
+	perm := solver.IdentityTour(in.N)
+	best := solver.TourLength(in, perm)
+	var rec func(k int)
+	rec = func(k int) {
+		if k == in.N {
+			best = min(best, solver.TourLength(in, perm))
+			return
+		}
+		for i := k; i < in.N; i++ {
+			perm[k], perm[i] = perm[i], perm[k]
+			rec(k + 1)
+			perm[k], perm[i] = perm[i], perm[k]
+		}
+	}
+	rec(1)
+	return best
+}
+
+// TestSnapshots: snapshots stream while an engine runs and the last one
+// carries the final best.
+func TestSnapshots(t *testing.T) {
+	in := uniformInstance(300, 8)
+	for _, name := range []string{"sa", "sspm", "auto", "2opt-climb"} {
+		t.Run(name, func(t *testing.T) {
+			ch := make(chan solver.Snapshot, 1000)
+			p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 300 * time.Millisecond}
+			res := solve(t, name, in, p, ch)
+			close(ch)
+			var all []solver.Snapshot
+			for s := range ch {
+				all = append(all, s)
+			}
+			if len(all) < 2 {
+				t.Fatalf("%d snapshots in 300 ms", len(all))
+			}
+			last := all[len(all)-1]
+			if last.BestLength != res.Length || solver.TourLength(in, last.Best) != res.Length {
+				t.Fatalf("last snapshot best %d, result %d", last.BestLength, res.Length)
+			}
+			for _, s := range all {
+				if s.Moves < 0 || s.Progress < 0 || s.Progress > 1 || s.Elapsed <= 0 {
+					t.Fatalf("bad snapshot %+v", s)
+				}
+				if s.Tour != nil && solver.ValidateTour(s.Tour, in.N) != nil {
+					t.Fatal("snapshot tour invalid")
+				}
+			}
+		})
+	}
+}
+
+func TestClimbDeltas(t *testing.T) {
+	in := uniformInstance(40, 9)
+	d := newDist(in)
+	r := newRNG(9, 0)
+	for trial := 0; trial < 200; trial++ {
+		tr := r.randomTour(in.N)
+		l := tourLen(d, tr)
+		i, j := r.intn(in.N), r.intn(in.N)
+		if i == j {
+			continue
+		}
+		i, j = min(i, j), max(i, j)
+		delta := swapDelta(d, tr, i, j)
+		tr[i], tr[j] = tr[j], tr[i]
+		if got := tourLen(d, tr); got != l+delta {
+			t.Fatalf("swap %d,%d: delta %d, exact change %d", i, j, delta, got-l)
+		}
+		if best, bi, bj := bestSwap(d, tr, func(int64) bool { return false }); best < 0 {
+			l = tourLen(d, tr)
+			tr[bi], tr[bj] = tr[bj], tr[bi]
+			if got := tourLen(d, tr); got != l+best {
+				t.Fatalf("best swap %d,%d: delta %d, exact change %d", bi, bj, best, got-l)
+			}
+		}
+		best, bi, bj := best2opt(d, tr, func(int64) bool { return false })
+		l = tourLen(d, tr)
+		if best < 0 {
+			slices.Reverse(tr[bi+1 : bj+1])
+			if got := tourLen(d, tr); got != l+best {
+				t.Fatalf("2-opt %d,%d: delta %d, exact change %d", bi, bj, best, got-l)
+			}
+		}
+	}
+}
