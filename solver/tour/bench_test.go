@@ -28,6 +28,20 @@ func BenchmarkQuadrantNeighbors100k(b *testing.B) {
 	}
 }
 
+// BenchmarkQuadrantNeighborsCollinear100k: three quadrants are empty for
+// every city, the case bounding boxes keep from becoming O(n²).
+func BenchmarkQuadrantNeighborsCollinear100k(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	x, y := make([]float64, 100_000), make([]float64, 100_000)
+	for i := range x {
+		x[i] = rng.Float64() * 1e6
+	}
+	in := solver.NewCoordInstance("line", solver.Euc2D, x, y, nil)
+	for b.Loop() {
+		QuadrantNeighbors(in, 8)
+	}
+}
+
 func BenchmarkGreedyEdge100k(b *testing.B) {
 	in := bench100k(b)
 	nb := NearestNeighbors(in, 10)

@@ -143,8 +143,12 @@ func GreedyEdge(in *solver.Instance, nb *Neighbors) []int {
 	// Greedy matching on the candidate lists leaves fragments. Continue
 	// the greedy process on their free ends (degree < 2): candidate
 	// edges between each end and its nearest other ends, shortest
-	// first, in rounds until one path remains or a round adds nothing.
+	// first, in rounds until one path remains or a round joins fewer
+	// than an eighth of the fragments (many coincident cities make the
+	// candidates pile up on a few ends); the rest is joined
+	// nearest-neighbour fashion.
 	for added < n-1 {
+		need := n - 1 - added
 		var ends []int32
 		for i := range n {
 			if deg[i] < 2 {
@@ -161,7 +165,7 @@ func GreedyEdge(in *solver.Instance, nb *Neighbors) []int {
 				break
 			}
 		}
-		if added == before {
+		if 8*(added-before) < need {
 			break
 		}
 	}

@@ -130,3 +130,45 @@ func TestHilbertIndexBijective(t *testing.T) {
 		}
 	}
 }
+
+func TestDegenerateInstances(t *testing.T) {
+	// All cities on one point, and all on one vertical line: every
+	// construction stays valid, and on one point every tour has length 0.
+	for _, n := range []int{1, 2, 3, 4, 50, 3000} {
+		same := make([]float64, n)
+		for i := range same {
+			same[i] = 7
+		}
+		col := make([]float64, n)
+		for i := range col {
+			col[i] = float64(i % 97)
+		}
+		for _, in := range []*solver.Instance{
+			solver.NewCoordInstance("point", solver.Euc2D, same, same, nil),
+			solver.NewCoordInstance("column", solver.Ceil2D, same, col, nil),
+		} {
+			nb := NearestNeighbors(in, 10)
+			checkLists(t, in, nb, 10, n <= 200)
+			q := QuadrantNeighbors(in, 8)
+			checkLists(t, in, q, 8, false)
+			tours := map[string][]int{
+				"nn":     NearestNeighbor(in, n/2, nb),
+				"greedy": GreedyEdge(in, nb),
+				"quad":   GreedyEdge(in, q),
+				"sfc":    SpaceFillingCurve(in),
+			}
+			for what, tr := range tours {
+				mustValid(t, in, tr, what)
+				if in.Name == "point" && solver.TourLength(in, tr) != 0 {
+					t.Errorf("%s on one point: length %d", what, solver.TourLength(in, tr))
+				}
+			}
+			if in.Name == "column" && n >= 97 {
+				// Optimal: up the column and back, 2·96.
+				if g := solver.TourLength(in, tours["greedy"]); g != 2*96 {
+					t.Errorf("greedy on a column of %d: %d, want %d", n, g, 2*96)
+				}
+			}
+		}
+	}
+}

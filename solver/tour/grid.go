@@ -123,8 +123,9 @@ func (s *pointSet) Remove(c int) {
 	}
 }
 
-// Nearest returns the member nearest to city c by the exact metric (c
-// itself excluded), or -1 when there is none.
+// Nearest returns a member nearest to city c by the exact metric (c
+// itself excluded; which one among ties is unspecified), or -1 when there
+// is none.
 func (s *pointSet) Nearest(c int) int {
 	if !s.grid {
 		best, bd := -1, int64(math.MaxInt64)
@@ -132,8 +133,11 @@ func (s *pointSet) Nearest(c int) int {
 			if int(m) == c {
 				continue
 			}
-			if d := s.in.Dist(c, int(m)); d < bd || (d == bd && int(m) < best) {
+			if d := s.in.Dist(c, int(m)); d < bd {
 				best, bd = int(m), d
+				if d == 0 {
+					break // a coincident city: nothing is nearer
+				}
 			}
 		}
 		return best
@@ -172,8 +176,11 @@ func (s *pointSet) Nearest(c int) int {
 						continue
 					}
 					dx, dy := s.in.X[m]-x, s.in.Y[m]-y
-					if d := dx*dx + dy*dy; d < bd || (d == bd && int(m) < best) {
+					if d := dx*dx + dy*dy; d < bd {
 						best, bd = int(m), d
+						if d == 0 {
+							return best // a coincident city: nothing is nearer
+						}
 					}
 				}
 			}

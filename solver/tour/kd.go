@@ -62,18 +62,46 @@ type kdPlane struct {
 }
 
 func (p kdPlane) Len() int { return len(p.p) }
+
+// Less orders by the plane's coordinate, ties by city index: a total
+// order keeps the tree balanced when many cities share a coordinate.
 func (p kdPlane) Less(i, j int) bool {
-	if p.d == 0 {
-		return p.p[i].x < p.p[j].x
+	a, b := p.p[i], p.p[j]
+	va, vb := a.x, b.x
+	if p.d != 0 {
+		va, vb = a.y, b.y
 	}
-	return p.p[i].y < p.p[j].y
+	return va < vb || (va == vb && a.id < b.id)
 }
 func (p kdPlane) Swap(i, j int)                          { p.p[i], p.p[j] = p.p[j], p.p[i] }
 func (p kdPlane) Slice(start, end int) kdtree.SortSlicer { return kdPlane{p.p[start:end], p.d} }
 
+// Bounds implements kdtree.Bounder: the bounding box of the points.
+func (p kdPoints) Bounds() *kdtree.Bounding {
+	if len(p) == 0 {
+		return nil
+	}
+	lo, hi := *p[0], *p[0]
+	for _, q := range p[1:] {
+		lo.x, lo.y = min(lo.x, q.x), min(lo.y, q.y)
+		hi.x, hi.y = max(hi.x, q.x), max(hi.y, q.y)
+	}
+	return &kdtree.Bounding{Min: &lo, Max: &hi}
+}
+
 // newKDTree builds a k-d tree over the instance's 2-D coordinates, of
 // all cities or only of those listed in subset.
 func newKDTree(in *solver.Instance, subset ...int32) *kdtree.Tree {
+	return buildKDTree(in, false, subset)
+}
+
+// newBoundedKDTree is newKDTree with a bounding box in every node, which
+// lets searches skip whole subtrees (see keeper.skip).
+func newBoundedKDTree(in *solver.Instance) *kdtree.Tree {
+	return buildKDTree(in, true, nil)
+}
+
+func buildKDTree(in *solver.Instance, bounding bool, subset []int32) *kdtree.Tree {
 	m := in.N
 	if subset != nil {
 		m = len(subset)
@@ -88,7 +116,7 @@ func newKDTree(in *solver.Instance, subset ...int32) *kdtree.Tree {
 		backing[i] = kdPoint{x: in.X[c], y: in.Y[c], id: c}
 		pts[i] = &backing[i]
 	}
-	return kdtree.New(pts, false)
+	return kdtree.New(pts, bounding)
 }
 
 // keeper collects the points a k-d search offers.
@@ -97,12 +125,25 @@ type keeper interface {
 	keep(p *kdPoint, d2 float64)
 	// bound is the squared distance beyond which nothing more is kept.
 	bound() float64
+	// skip reports whether nothing inside box b can be kept.
+	skip(q *kdPoint, b *kdtree.Bounding) bool
+}
+
+// boxDist2 returns the squared distance from q to the box b.
+func boxDist2(q *kdPoint, b *kdtree.Bounding) float64 {
+	lo, hi := b.Min.(*kdPoint), b.Max.(*kdPoint)
+	dx := max(lo.x-q.x, 0, q.x-hi.x)
+	dy := max(lo.y-q.y, 0, q.y-hi.y)
+	return dx*dx + dy*dy
 }
 
 // searchKD offers k every point of the subtree at n that may lie within
 // k's bound of q, nearer side first.
 func searchKD(n *kdtree.Node, q *kdPoint, k keeper) {
 	for n != nil {
+		if n.Bounding != nil && k.skip(q, n.Bounding) {
+			return
+		}
 		p := n.Point.(*kdPoint)
 		dx, dy := p.x-q.x, p.y-q.y
 		k.keep(p, dx*dx+dy*dy)
@@ -117,7 +158,7 @@ func searchKD(n *kdtree.Node, q *kdPoint, k keeper) {
 			near, far = far, near
 		}
 		searchKD(near, q, k)
-		if c*c > k.bound() {
+		if c*c >= k.bound() {
 			return
 		}
 		n = far
@@ -146,6 +187,10 @@ func (h *floatHeap) bound() float64 {
 		return -1
 	}
 	return h.d[0]
+}
+
+func (h *floatHeap) skip(q *kdPoint, b *kdtree.Bounding) bool {
+	return len(h.d) == h.max && boxDist2(q, b) >= h.bound()
 }
 
 func (h *floatHeap) keep(p *kdPoint, d2 float64) {
@@ -199,6 +244,26 @@ func (k *quadKeeper) keep(p *kdPoint, d2 float64) {
 		return
 	}
 	k.h[quadrant(p.x-k.center.x, p.y-k.center.y)].keep(p, d2)
+}
+
+// skip reports whether box b lies, for every quadrant it meets, beyond
+// that quadrant's bound. This keeps searches short when a quadrant is
+// empty (a city on the hull, collinear cities), where bound stays
+// infinite.
+func (k *quadKeeper) skip(q *kdPoint, b *kdtree.Bounding) bool {
+	lo, hi := b.Min.(*kdPoint), b.Max.(*kdPoint)
+	d2 := boxDist2(q, b)
+	for quad, h := range k.h {
+		right := quad&1 == 0 // dx >= 0
+		up := quad&2 == 0    // dy >= 0
+		if (right && hi.x < q.x) || (!right && lo.x >= q.x) || (up && hi.y < q.y) || (!up && lo.y >= q.y) {
+			continue // the box misses this quadrant
+		}
+		if len(h.d) < h.max || d2 < h.bound() {
+			return false
+		}
+	}
+	return true
 }
 
 func (k *quadKeeper) bound() float64 {

@@ -118,7 +118,7 @@ func QuadrantNeighbors(in *solver.Instance, k int) *Neighbors {
 		return NearestNeighbors(in, k)
 	}
 	near := NearestNeighbors(in, k)
-	tree := newKDTree(in)
+	tree := newBoundedKDTree(in)
 	per := k / 4
 	nb := &Neighbors{K: k, List: make([]int32, n*k)}
 	parallelFor(n, func(lo, hi int) {

@@ -98,12 +98,40 @@ func TestQuadrantNeighbors(t *testing.T) {
 			}
 		}
 	}
-	// Per-quadrant contents: each city's list holds the nearest min(2,
-	// available) cities of each quadrant.
-	for i := range n {
+	checkQuadrants(t, in, q, 2)
+	// Collinear cities: three quadrants are empty for every city.
+	line := make([]float64, 300)
+	zero := make([]float64, 300)
+	for i := range line {
+		line[i] = float64(rng.IntN(1000))
+	}
+	for _, in := range []*solver.Instance{
+		solver.NewCoordInstance("hline", solver.Euc2D, line, zero, nil),
+		solver.NewCoordInstance("vline", solver.Euc2D, zero, line, nil),
+		randomGridEuc(300, 6, solver.Euc2D, rng),
+		randomEuc(300, 100, rng),
+	} {
+		q := QuadrantNeighbors(in, 12)
+		checkLists(t, in, q, 12, false)
+		checkQuadrants(t, in, q, 3)
+	}
+	for _, n := range []int{1, 2, 3, 5, 50} {
+		for _, in := range testInstances(n, rng) {
+			checkLists(t, in, QuadrantNeighbors(in, 8), 8, false)
+		}
+	}
+}
+
+// checkQuadrants verifies that every city's list holds, for each
+// quadrant, the distances of the per nearest cities of that quadrant
+// (fewer when the quadrant has fewer).
+func checkQuadrants(t *testing.T, in *solver.Instance, q *Neighbors, per int) {
+	t.Helper()
+	x, y := in.X, in.Y
+	for i := range in.N {
 		for quad := range 4 {
 			var ds []int64
-			for j := range n {
+			for j := range in.N {
 				if j != i && quadrant(x[j]-x[i], y[j]-y[i]) == quad {
 					ds = append(ds, in.Dist(i, j))
 				}
@@ -115,15 +143,10 @@ func TestQuadrantNeighbors(t *testing.T) {
 					got = append(got, in.Dist(i, int(c)))
 				}
 			}
-			need := ds[:min(2, len(ds))]
+			need := ds[:min(per, len(ds))]
 			if len(got) < len(need) || !slices.Equal(got[:len(need)], need) {
-				t.Fatalf("city %d quadrant %d: got %v, nearest %v", i, quad, got, need)
+				t.Fatalf("%s city %d quadrant %d: got %v, nearest %v", in.Name, i, quad, got, need)
 			}
-		}
-	}
-	for _, n := range []int{1, 2, 3, 5, 50} {
-		for _, in := range testInstances(n, rng) {
-			checkLists(t, in, QuadrantNeighbors(in, 8), 8, false)
 		}
 	}
 }
