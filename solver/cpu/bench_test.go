@@ -1,0 +1,133 @@
+package cpu
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+// The benchmarks time each engine's inner loop on 1000 uniform cities and
+// report moves evaluated per second (Lam et al.'s solution space
+// exploration speed), the figure to compare with the papers' CPU columns.
+
+func reportMoves(b *testing.B, moves int64) {
+	b.ReportMetric(float64(moves)/b.Elapsed().Seconds(), "moves/s")
+}
+
+// BenchmarkLWSA: one LWSA iteration (propose a relocation, Metropolis,
+// apply) at a mid-schedule temperature.
+func BenchmarkLWSA(b *testing.B) {
+	in := uniformInstance(1000, 1)
+	r := newRNG(1, 0)
+	s := newSearch(newDist(in), r.randomTour(in.N), r)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.iterate(20, 1)
+	}
+	reportMoves(b, int64(b.N))
+}
+
+// BenchmarkPSPMBlock: one iteration of a PSPM search with 32 moves.
+func BenchmarkPSPMBlock(b *testing.B) {
+	in := uniformInstance(1000, 1)
+	r := newRNG(1, 0)
+	s := newSearch(newDist(in), r.randomTour(in.N), r)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.iterate(20, DefaultThreads)
+	}
+	reportMoves(b, int64(b.N)*DefaultThreads)
+}
+
+// BenchmarkBest2Opt: one full best-improvement 2-opt scan (2opt-climb).
+func BenchmarkBest2Opt(b *testing.B) {
+	in := uniformInstance(1000, 1)
+	d := newDist(in)
+	t := newRNG(1, 0).randomTour(in.N)
+	var moves int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		best2opt(d, t, func(e int64) bool { moves += e; return false })
+	}
+	reportMoves(b, moves)
+}
+
+// BenchmarkBestSwap: one full best-improvement pair-exchange scan (swap-climb).
+func BenchmarkBestSwap(b *testing.B) {
+	in := uniformInstance(1000, 1)
+	d := newDist(in)
+	t := newRNG(1, 0).randomTour(in.N)
+	var moves int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		bestSwap(d, t, func(e int64) bool { moves += e; return false })
+	}
+	reportMoves(b, moves)
+}
+
+// benchKicks times kick + local search + accept/undo on one worker.
+func benchKicks(b *testing.B, or, three bool, rkbi int) {
+	in := uniformInstance(1000, 1)
+	nb := tour.NearestNeighbors(in, 8)
+	s := newLS(newDist(in), nb.List, nb.K, to32(tour.GreedyEdge(in, nb)))
+	s.orOpt, s.threeOpt, s.rkbi = or, three, rkbi
+	s.r = newRNG(1, 0)
+	s.record = true
+	s.pushAll()
+	never := func() bool { return false }
+	s.optimize(never)
+	m0 := s.moves
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.journal, s.saved = s.journal[:0], s.saved[:0]
+		old := s.length
+		s.kick(30)
+		s.optimize(never)
+		if s.length > old {
+			s.undo()
+			s.length = old
+		}
+	}
+	reportMoves(b, s.moves-m0)
+}
+
+// BenchmarkILS2Opt: one kick of 2opt-ils (2-opt + Or-opt).
+func BenchmarkILS2Opt(b *testing.B) { benchKicks(b, true, false, 0) }
+
+// BenchmarkILS3Opt: one kick of 3opt-ils and auto (3-opt + Or-opt).
+func BenchmarkILS3Opt(b *testing.B) { benchKicks(b, true, true, 0) }
+
+// BenchmarkILS3OptRKBI: one kick of 3opt-ils with random-3-best pivoting.
+func BenchmarkILS3OptRKBI(b *testing.B) { benchKicks(b, true, true, 3) }
+
+// BenchmarkEngines runs each registered engine for a fixed budget on all
+// cores, the figure `tsp bench --suite cpu` reports.
+func BenchmarkEngines(b *testing.B) {
+	in := uniformInstance(1000, 2)
+	for _, name := range allEngines {
+		b.Run(name, func(b *testing.B) {
+			e, _ := solver.Lookup(name, solver.BackendCPU)
+			var moves int64
+			for i := 0; i < b.N; i++ {
+				p := solver.Params{Seed: uint64(i)}
+				switch name {
+				case "sa", "sspm", "pssm", "pspm":
+					p.T0, p.TEnd, p.Alpha = 100, 10, 0.9
+				case "2opt-climb", "swap-climb":
+					p.Extra = map[string]string{OptRestarts: "1"}
+					p.TimeLimit = 200e6
+				default:
+					p.Extra = map[string]string{OptKicks: "2000"}
+				}
+				res, err := e.Solve(context.Background(), in, p, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				moves += res.Moves
+			}
+			reportMoves(b, moves)
+		})
+	}
+}
