@@ -1,0 +1,73 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/internal/testdata"
+	_ "github.com/tsplab/tsplab/solver/cpu" // the engines the suite runs
+)
+
+func TestCPUSuiteQuick(t *testing.T) {
+	dir := testdata.Need(t)
+	testdata.Instance(t, "a280")
+	out := t.TempDir()
+	var buf, log bytes.Buffer
+	opt := Options{TSPLIBDir: dir, OutDir: out, Quick: true, Time: 200 * time.Millisecond, Instances: []string{"a280"}, Log: &log}
+	if err := Run(context.Background(), "cpu", opt, &buf); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, e := range CPUEngines {
+		if !strings.Contains(md, "| a280 | 280 | "+e+" |") {
+			t.Errorf("table lacks a row for %s:\n%s", e, md)
+		}
+	}
+	if !strings.Contains(md, "cores") || !strings.Contains(md, "LKH-3") {
+		t.Errorf("notes lack the machine or the reference:\n%s", md)
+	}
+	f, err := os.Open(filepath.Join(out, "cpu.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1+len(CPUEngines) || recs[0][7] != "gap %" {
+		t.Fatalf("csv: %q", recs)
+	}
+	// auto's gap on a280 is a real number well below 10 %
+	for _, r := range recs[1:] {
+		if r[2] == "auto" && (r[7] == "" || r[7][0] == '-' || len(r[7]) > 4) {
+			t.Errorf("auto gap %q", r[7])
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "cpu.md")); err != nil {
+		t.Fatal(err)
+	}
+	if log.Len() == 0 {
+		t.Error("no progress lines")
+	}
+}
+
+func TestCPUSuiteErrors(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Run(context.Background(), "cpu", Options{}, &buf); err == nil {
+		t.Fatal("no TSPLIB folder: no error")
+	}
+	err := Run(context.Background(), "cpu", Options{TSPLIBDir: t.TempDir(), Instances: []string{"nosuch"}}, &buf)
+	if err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Fatalf("missing instance: %v", err)
+	}
+	if a, o := cpuBudgets(Options{}); a != 10*time.Second || o != 2*time.Second {
+		t.Fatalf("default budgets %v %v", a, o)
+	}
+}
