@@ -62,7 +62,7 @@ func (a *Array) Prev(c int) int {
 	return a.Tour[p]
 }
 
-// Between reports whether b lies on the forward path from a to c, ends
+// Between reports whether b lies on the forward path from x to c, ends
 // included.
 func (a *Array) Between(x, b, c int) bool {
 	px, pb, pc := a.Pos[x], a.Pos[b], a.Pos[c]

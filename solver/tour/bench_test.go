@@ -143,3 +143,19 @@ func BenchmarkLinkedRelocate(b *testing.B) {
 		k++
 	}
 }
+
+// BenchmarkTwoOpt100k: 2-opt with neighbour lists and don't-look bits
+// from the greedy tour of 100 000 uniform cities.
+func BenchmarkTwoOpt100k(b *testing.B) {
+	in := bench100k(b)
+	nb := NearestNeighbors(in, 8)
+	g := GreedyEdge(in, nb)
+	var a *Array
+	for b.Loop() {
+		b.StopTimer()
+		a = NewArray(g)
+		b.StartTimer()
+		TwoOpt(in, a, nb)
+	}
+	b.ReportMetric(100*float64(solver.TourLength(in, a.Tour)-solver.TourLength(in, g))/float64(solver.TourLength(in, g)), "%change")
+}

@@ -82,7 +82,14 @@ func TestTSPLIBConstruction(t *testing.T) {
 			if g < in.Optimum || (in.Metric != solver.Explicit && 2*g > 3*in.Optimum) {
 				t.Errorf("%s: greedy %d, optimum %d", name, g, in.Optimum)
 			}
-			t.Logf("%s %s n=%d: greedy %.1f%% above optimum", name, in.Metric, in.N, 100*float64(g-in.Optimum)/float64(in.Optimum))
+			a := tour.NewArray(tours["greedy"])
+			delta, _ := tour.TwoOpt(in, a, nb)
+			o := solver.TourLength(in, a.Tour)
+			if o != g+delta || o < in.Optimum || (in.Metric != solver.Explicit && 10*o > 13*in.Optimum) {
+				t.Errorf("%s: greedy %d, 2-opt delta %d, after %d, optimum %d", name, g, delta, o, in.Optimum)
+			}
+			t.Logf("%s %s n=%d: greedy %.1f%% above optimum, then 2-opt %.1f%%", name, in.Metric, in.N,
+				100*float64(g-in.Optimum)/float64(in.Optimum), 100*float64(o-in.Optimum)/float64(in.Optimum))
 		}
 	}
 }

@@ -1,0 +1,91 @@
+package tour
+
+import "github.com/tsplab/tsplab/solver"
+
+// TwoOpt improves a in place with first-improvement 2-opt over the
+// candidate lists nb, with "don't look" bits (Bentley 1992; Johnson &
+// McGeoch 1997 section 3.3): a queue holds the cities worth looking at,
+// initially all; for city x, each of its two tour edges (x, y) is tried
+// against every candidate c with d(x, c) < d(x, y) (the gain criterion:
+// a move that adds (x, c) can only improve if that edge is shorter than
+// the one it replaces); an improving move is applied at once and its four
+// endpoints go back on the queue. It stops at a local optimum of this
+// neighbourhood (a final pass over all cities confirms it) and returns
+// the total delta (new length − old length, ≤
+// 0) and the number of moves evaluated.
+func TwoOpt(in *solver.Instance, a *Array, nb *Neighbors) (delta, evaluated int64) {
+	n := a.Len()
+	if n < 4 || nb == nil || nb.K == 0 {
+		return 0, 0
+	}
+	queue := make([]int32, n) // circular FIFO of active cities
+	inQueue := make([]bool, n)
+	head, size := 0, 0
+	push := func(c int) {
+		if !inQueue[c] {
+			inQueue[c] = true
+			queue[(head+size)%n] = int32(c)
+			size++
+		}
+	}
+	// Don't-look bits miss moves whose candidate city changed edges
+	// while the looking city slept: repeat whole passes until one finds
+	// nothing, so the result is a true local optimum.
+	for improved := true; improved; {
+		improved = false
+		for _, c := range a.Tour {
+			push(c)
+		}
+		for size > 0 {
+			x := int(queue[head])
+			head = (head + 1) % n
+			size--
+			inQueue[x] = false
+		dirs:
+			for _, succ := range [2]bool{true, false} {
+				var y int
+				if succ {
+					y = a.Next(x)
+				} else {
+					y = a.Prev(x)
+				}
+				dxy := in.Dist(x, y)
+				for _, c32 := range nb.Of(x) {
+					c := int(c32)
+					dxc := in.Dist(x, c)
+					if dxc >= dxy {
+						break
+					}
+					var d int
+					if succ {
+						d = a.Next(c)
+					} else {
+						d = a.Prev(c)
+					}
+					if c == y || d == x {
+						continue
+					}
+					evaluated++
+					// Remove (x, y) and (c, d), add (x, c) and (y, d).
+					g := dxc + in.Dist(y, d) - dxy - in.Dist(c, d)
+					if g >= 0 {
+						continue
+					}
+					if succ {
+						a.Apply2Opt(a.Pos[x], a.Pos[c])
+					} else {
+						a.Apply2Opt(a.Pos[y], a.Pos[d])
+					}
+					delta += g
+					improved = true
+					push(x)
+					push(y)
+					push(c)
+					push(d)
+					break dirs
+				}
+			}
+		}
+	}
+	return delta, evaluated
+}

@@ -1,0 +1,48 @@
+package tour
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+func TestTwoOpt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	for _, n := range []int{1, 2, 3, 4, 5, 8, 30, 200, 1000} {
+		for _, in := range testInstances(n, rng) {
+			nb := NearestNeighbors(in, 8)
+			for _, start := range [][]int{Random(n, rng), GreedyEdge(in, nb)} {
+				a := NewArray(start)
+				before := solver.TourLength(in, a.Tour)
+				delta, _ := TwoOpt(in, a, nb)
+				after := solver.TourLength(in, a.Tour)
+				mustValid(t, in, a.Tour, "TwoOpt")
+				if err := a.Check(); err != nil {
+					t.Fatal(err)
+				}
+				if delta != after-before || delta > 0 {
+					t.Fatalf("%s n=%d: delta %d, lengths %d → %d", in.Name, n, delta, before, after)
+				}
+				// Local optimum: no candidate move passing the gain
+				// criterion (the new edge (x, c) shorter than the tour
+				// edge (x, y) it replaces) improves.
+				for _, x := range a.Tour {
+					for _, c := range nb.Of(x) {
+						c := int(c)
+						if in.Dist(x, int(c)) < in.Dist(x, a.Next(x)) {
+							if d := Delta2Opt(in, a, a.Pos[x], a.Pos[c]); d < 0 {
+								t.Fatalf("%s n=%d: improving move after %d, %d left: %d", in.Name, n, x, c, d)
+							}
+						}
+						if in.Dist(x, c) < in.Dist(x, a.Prev(x)) {
+							if d := Delta2Opt(in, a, a.Pos[x]-1, a.Pos[c]-1); d < 0 {
+								t.Fatalf("%s n=%d: improving move before %d, %d left: %d", in.Name, n, x, c, d)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
