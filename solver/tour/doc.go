@@ -7,6 +7,15 @@
 // exact integer TSPLIB distances of solver.Instance.Dist, so a negative
 // delta is an improvement.
 //
+// Construction: Random, NearestNeighbor, GreedyEdge, SpaceFillingCurve.
+// Candidates: NearestNeighbors (k-d tree for EUC_2D, CEIL_2D and ATT,
+// brute force otherwise) and QuadrantNeighbors. Tours: Array (positions,
+// 2-opt by reversing the shorter side) and Linked (Lam et al.'s doubly
+// linked list). Moves, each a Delta function and an apply method: 2-opt,
+// relocation of one city (LWSA), Or-opt (segments of 1–3 cities, both
+// orientations), pair swap, double bridge. TwoOpt is a complete 2-opt
+// local search with neighbour lists and don't-look bits.
+//
 // References:
 //
 //   - D. S. Johnson and L. A. McGeoch, "The traveling salesman problem: a
