@@ -1,0 +1,141 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"gorgonia.org/cu"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// lsEngine is a GPU engine of the second GPU issue (3opt-ils, swap-climb).
+// Unlike the first issue's engines it also runs instances without
+// coordinates or with other metrics, through the distance matrix.
+type lsEngine struct {
+	base
+	solve func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error)
+}
+
+var _ solver.Engine = lsEngine{}
+
+// Available reports whether a CUDA device can run the kernels.
+func (lsEngine) Available() error {
+	_, err := getDevice()
+	return err
+}
+
+// Solve runs the engine on the GPU.
+func (e lsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	if in == nil || in.N < 5 {
+		return solver.Result{}, fmt.Errorf("%w: the GPU engines need at least 5 cities", ErrUnsupported)
+	}
+	if p.Start != nil {
+		if err := solver.ValidateTour(p.Start, in.N); err != nil {
+			return solver.Result{}, fmt.Errorf("start tour: %v", err)
+		}
+	}
+	return e.solve(ctx, e, in, p, snaps)
+}
+
+func init() {
+	impl := map[string]func(context.Context, solver.Engine, *solver.Instance, solver.Params, chan solver.Snapshot) (solver.Result, error){
+		AlgoThreeOptILS: solveThreeOptILS,
+		AlgoSwapClimb:   solveSwapClimb,
+	}
+	for _, a := range extraAlgorithms {
+		solver.Register(lsEngine{base{a.name, a.desc}, impl[a.name]})
+	}
+	registerKernels("swap_apply", "threeopt_apply")
+	for _, s := range []string{"mat", "euc", "ceil", "att"} {
+		registerKernels("swap_eval_"+s, "swap_deltas_"+s, "threeopt_eval_"+s, "threeopt_deltas_"+s)
+	}
+}
+
+// lsDist is where the swap and 3-opt kernels take distances from: the
+// kernel suffix ("mat", "euc", "ceil", "att") and the device buffers
+// (xy for coordinates, mat for the matrix; the other is 0).
+type lsDist struct {
+	suffix  string
+	xy, mat cu.DevicePtr
+}
+
+// lsDistMode decides between the matrix and the coordinates for in and
+// the user's OptDist choice.
+func lsDistMode(in *solver.Instance, choice string) (matrix bool, err error) {
+	code, cerr := metricCode(in)
+	switch choice {
+	case "matrix":
+		if in.Matrix == nil && int64(in.N)*int64(in.N) > 1<<28 {
+			return false, fmt.Errorf("%w: a %d x %d distance matrix does not fit the GPU engines' 1 GiB limit", ErrUnsupported, in.N, in.N)
+		}
+		return true, nil
+	case "coords":
+		if cerr != nil {
+			return false, cerr
+		}
+		return false, nil
+	case "":
+		switch {
+		case in.Matrix != nil:
+			return true, nil
+		case cerr != nil: // a metric the kernels do not compute: the matrix, while it is small
+			if in.N > 2*MatrixMaxN {
+				return false, cerr
+			}
+			return true, nil
+		}
+		return in.N <= MatrixMaxN || code == 0, nil
+	}
+	return false, fmt.Errorf("option %s=%q: want matrix or coords", OptDist, choice)
+}
+
+// newLSDist uploads in's distances (context thread).
+func newLSDist(bufs *buffers, in *solver.Instance, matrix bool) (lsDist, error) {
+	if matrix {
+		m := in.DistMatrix(in.N * in.N)
+		p, err := bufs.alloc(int64(len(m)) * 4)
+		if err != nil {
+			return lsDist{}, err
+		}
+		if err := htod(p, m); err != nil {
+			return lsDist{}, err
+		}
+		return lsDist{suffix: "mat", mat: p}, nil
+	}
+	code, err := metricCode(in)
+	if err != nil {
+		return lsDist{}, err
+	}
+	xy := shiftedCoords(in)
+	p, err := bufs.alloc(int64(len(xy)) * 4)
+	if err != nil {
+		return lsDist{}, err
+	}
+	if err := htod(p, xy); err != nil {
+		return lsDist{}, err
+	}
+	return lsDist{suffix: metricSuffix[code], xy: p}, nil
+}
+
+// extraInt reads an integer option from p.Extra (def when absent).
+func extraInt(p solver.Params, key string, def int) (int, error) {
+	s, ok := p.Extra[key]
+	if !ok || s == "" {
+		return def, nil
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("option %s=%q: not an integer", key, s)
+	}
+	return v, nil
+}
+
+// lsBest mirrors LSBest in localsearch.cuh.
+type lsBest struct {
+	Delta   int32
+	A, B, C int32
+}

@@ -1,0 +1,135 @@
+// swap.cu: the pair-exchange (swap) neighbourhood generated on the GPU, one
+// thread per neighbour, for random-restart best-improvement hill climbing.
+//
+// Reference: T. V. Luong, N. Melab and E.-G. Talbi, "GPU computing for
+// parallel local search metaheuristic algorithms", IEEE Transactions on
+// Computers 62(1):173-185, 2013. Section 4 (neighbourhood generation on the
+// GPU): each thread owns one neighbour and finds the move it stands for
+// from its thread id alone, with a one-to-two index mapping onto the upper
+// triangle of the n x n move matrix (swap_pair below, our derivation);
+// the CPU only launches and reads back the best move. Their thread
+// control (launch sizes tried in waves, a failed launch falling back to the
+// last good one) lives on the host, in gpu/swap_cuda.go.
+//
+// Layout. tours[b*n + p] is the city at position p of climber b. The move
+// k, 0 <= k < n(n-1)/2, swaps the cities at positions i < j.
+#include "localsearch.cuh"
+
+// swap_pair maps a move index k onto (i, j), 0 <= i < j < n, row by row:
+// row i holds the n-1-i moves (i, i+1) .. (i, n-1) and starts at
+// S(i) = i*(2n-1-i)/2. i is the largest row with S(i) <= k, the smaller
+// root of i^2 - (2n-1)i + 2k = 0 rounded down; one double square root,
+// then an exact integer fix-up.
+__device__ __forceinline__ void swap_pair(long long k, int n, int &i, int &j) {
+    double b = 2.0 * n - 1.0;
+    long long r = (long long)((b - sqrt(b * b - 8.0 * (double)k)) * 0.5);
+    if (r < 0) r = 0;
+    if (r > n - 2) r = n - 2;
+    while (r > 0 && r * (2LL * n - 1 - r) / 2 > k) r--;
+    while (r < n - 2 && (r + 1) * (2LL * n - 2 - r) / 2 <= k) r++;
+    i = (int)r;
+    j = (int)(k - r * (2LL * n - 1 - r) / 2 + r + 1);
+}
+
+// swap_delta is the exact change of length when the cities at positions
+// i < j of tour t swap (the three cases of the CPU's swapDelta).
+template <int METRIC>
+__device__ __forceinline__ int swap_delta(const float2 *xy, const int *mat, int n, const int *t, int i, int j) {
+    int a = t[i], b = t[j];
+    int ap = t[i == 0 ? n - 1 : i - 1], an = t[i + 1];
+    int bp = t[j - 1], bn = t[j == n - 1 ? 0 : j + 1];
+#define D(u, v) ls_dist<METRIC>(xy, mat, n, (u), (v))
+    if (j == i + 1) {  // ... ap a b bn ...
+        return D(ap, b) + D(a, bn) - D(ap, a) - D(b, bn);
+    }
+    if (i == 0 && j == n - 1) {  // ... bp b | a an ...
+        return D(bp, a) + D(b, an) - D(bp, b) - D(a, an);
+    }
+    return D(ap, b) + D(b, an) + D(bp, a) + D(a, bn) - D(ap, a) - D(a, an) - D(bp, b) - D(b, bn);
+#undef D
+}
+
+// swap_eval: phase 1, evaluate. Grid (gridDim.x blocks per climber,
+// climbers). Each thread evaluates move blockIdx.x*blockDim.x+threadIdx.x
+// of climber blockIdx.y; the block reduces to its best move, written to
+// out[climber*gridDim.x + blockIdx.x]. Climbers whose flag is 0 are at a
+// local minimum (waiting for a restart from the host) and are skipped.
+template <int METRIC>
+__device__ void swap_eval(const float2 *xy, const int *mat, long long n_, const int *tours, const int *flags, LSBest *out) {
+    int n = (int)n_, b = blockIdx.y;
+    if (flags[b] == 0) return;  // uniform over the block
+    const int *t = tours + (size_t)b * n;
+    long long m = (long long)n * (n - 1) / 2;
+    long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    LSBest v = {0x7fffffff, -1, -1, -1};
+    if (k < m) {
+        int i, j;
+        swap_pair(k, n, i, j);
+        v.delta = swap_delta<METRIC>(xy, mat, n, t, i, j);
+        v.a = i;
+        v.b = j;
+    }
+    v = ls_block_min(v);
+    if (threadIdx.x == 0) out[(size_t)b * gridDim.x + blockIdx.x] = v;
+}
+
+// swap_apply: phase 2, reduce and apply. One block per climber reduces the
+// blocks' best moves; an improving one is applied in place (flag stays 1,
+// passes counts the evaluations), otherwise the climber is at a local
+// minimum (flag 0). Enqueued after every swap_eval, so many iterations run
+// without a host round trip.
+__device__ void swap_apply_impl(int *tours, long long n_, const LSBest *blockBest, long long blocks, int *flags, long long *passes) {
+    int n = (int)n_, b = blockIdx.x;
+    if (flags[b] == 0) return;
+    LSBest v = {0x7fffffff, -1, -1, -1};
+    for (long long x = threadIdx.x; x < blocks; x += blockDim.x) {
+        LSBest o = blockBest[(size_t)b * blocks + x];
+        if (ls_better(o, v)) v = o;
+    }
+    v = ls_block_min(v);
+    if (threadIdx.x == 0) {
+        passes[b]++;
+        if (v.a >= 0 && v.delta < 0) {
+            int *t = tours + (size_t)b * n;
+            int c = t[v.a];
+            t[v.a] = t[v.b];
+            t[v.b] = c;
+        } else {
+            flags[b] = 0;
+        }
+    }
+}
+
+extern "C" __global__ void swap_apply(int *tours, long long n, const LSBest *blockBest, long long blocks, int *flags, long long *passes) {
+    swap_apply_impl(tours, n, blockBest, blocks, flags, passes);
+}
+
+// swap_deltas_*: every move's delta and pair for one tour (tests only: they
+// check the mapping and the deltas against the CPU).
+template <int METRIC>
+__device__ void swap_deltas(const float2 *xy, const int *mat, long long n_, const int *t, int *delta, int *pi, int *pj) {
+    int n = (int)n_;
+    long long m = (long long)n * (n - 1) / 2;
+    long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= m) return;
+    int i, j;
+    swap_pair(k, n, i, j);
+    pi[k] = i;
+    pj[k] = j;
+    delta[k] = swap_delta<METRIC>(xy, mat, n, t, i, j);
+}
+
+#define SWAP_KERNELS(SUFFIX, METRIC)                                                                                     \
+    extern "C" __global__ void swap_eval_##SUFFIX(const float2 *xy, const int *mat, long long n, const int *tours,    \
+                                                  const int *flags, LSBest *out) {                                    \
+        swap_eval<METRIC>(xy, mat, n, tours, flags, out);                                                              \
+    }                                                                                                                  \
+    extern "C" __global__ void swap_deltas_##SUFFIX(const float2 *xy, const int *mat, long long n, const int *t,      \
+                                                    int *delta, int *pi, int *pj) {                                   \
+        swap_deltas<METRIC>(xy, mat, n, t, delta, pi, pj);                                                             \
+    }
+
+SWAP_KERNELS(mat, METRIC_MATRIX)
+SWAP_KERNELS(euc, METRIC_EUC_2D)
+SWAP_KERNELS(ceil, METRIC_CEIL_2D)
+SWAP_KERNELS(att, METRIC_ATT)

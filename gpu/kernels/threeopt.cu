@@ -1,0 +1,193 @@
+// threeopt.cu: sampled 3-opt segment reconnections for iterated local
+// search, Delévacq et al.'s ILS-RKBI_blocks.
+//
+// Reference: A. Delévacq, P. Delisle and M. Krajecki, "Parallel GPU
+// implementation of iterated local search for the travelling salesman
+// problem", Learning and Intelligent Optimization (LION 6), LNCS 7219,
+// pp. 372-377, Springer, 2012. Their GPU 3-opt splits one local-search
+// step into an evaluation kernel, in which every thread samples 3-opt
+// moves and keeps its best, a reduction of each block to its best move, and
+// a replacement kernel that picks the move to apply with random-k-best-
+// improvement (RKBI) pivoting: one of the k best improving block results,
+// at random. The iterated local search (double-bridge kicks, acceptance)
+// runs on the host (gpu/threeopt_cuda.go).
+//
+// Layout. tour[p] is the city at position p, pos[c] the position of city
+// c, nbr[c*K + r] the r-th nearest neighbour of c. A move (x, y, z, type),
+// 0 <= x < y < z < n, removes the tour edges leaving positions x, y and z:
+// with a = t[x], b = t[x+1], c = t[y], d = t[y+1], e = t[z], f = t[z+1],
+// S1 = b..c and S2 = d..e, it reconnects the path A = f..a as one of the
+// four pure 3-opt reconnections
+//   type 0: A S2 S1    adds (a,d) (e,b) (c,f)
+//   type 1: A S2 S1r   adds (a,d) (e,c) (b,f)
+//   type 2: A S2r S1   adds (a,e) (d,b) (c,f)
+//   type 3: A S1r S2r  adds (a,c) (b,e) (d,f)
+// and the LSBest record is (delta, x, y, z*4 + type).
+//
+// Sampling. A uniformly random triple almost never improves a good tour,
+// so most samples are guided by the candidate lists: x is uniform, y is
+// chosen so that the new edge (a, d) joins a to one of its nearest
+// neighbours, z so that (b, .) or (c, .) joins a neighbour as well; one
+// sample in four is a uniform triple. All four reconnections of a triple
+// are evaluated (4 moves per sample).
+#include "localsearch.cuh"
+
+// three_delta returns the delta of reconnection type of the triple.
+template <int METRIC>
+__device__ __forceinline__ int three_delta(const float2 *xy, const int *mat, int n, int a, int b, int c, int d, int e, int f,
+                                           int type) {
+#define D(u, v) ls_dist<METRIC>(xy, mat, n, (u), (v))
+    int removed = D(a, b) + D(c, d) + D(e, f);
+    switch (type) {
+        case 0: return D(a, d) + D(e, b) + D(c, f) - removed;
+        case 1: return D(a, d) + D(e, c) + D(b, f) - removed;
+        case 2: return D(a, e) + D(d, b) + D(c, f) - removed;
+        default: return D(a, c) + D(b, e) + D(d, f) - removed;
+    }
+#undef D
+}
+
+__device__ __forceinline__ void sort3(int &x, int &y, int &z) {
+    int t;
+    if (x > y) { t = x; x = y; y = t; }
+    if (y > z) { t = y; y = z; z = t; }
+    if (x > y) { t = x; x = y; y = t; }
+}
+
+// threeopt_eval: phase 1, evaluate. Each thread draws `samples` triples
+// from its own counter-based stream (seed, global thread id, iteration),
+// evaluates the four reconnections of each and keeps its best; the block's
+// best goes to out[blockIdx.x]. Only improving moves are kept (a block
+// with none writes a = -1).
+template <int METRIC>
+__device__ void threeopt_eval(const float2 *xy, const int *mat, long long n_, const int *tour, const int *pos, const int *nbr,
+                              long long K_, unsigned long long seed, long long iter, long long samples, LSBest *out) {
+    int n = (int)n_, K = (int)K_;
+    uint32_t key = stream_key(seed, blockIdx.x * blockDim.x + threadIdx.x);
+    uint32_t ctr = (uint32_t)iter * (uint32_t)(samples * 4);
+    LSBest best = {0, -1, -1, -1};
+    for (int s = 0; s < samples; s++) {
+        uint32_t r0 = ctr_rand(key, ctr++), r1 = ctr_rand(key, ctr++), r2 = ctr_rand(key, ctr++), r3 = ctr_rand(key, ctr++);
+        int x = bounded(r0, n), y, z;
+        if ((r3 & 3) == 0 || K == 0) {  // a uniform triple
+            y = bounded(r1, n);
+            z = bounded(r2, n);
+        } else {
+            int a = tour[x];
+            int c1 = nbr[(size_t)a * K + bounded(r1, K)];
+            y = pos[c1] - 1;  // then d = t[y+1] = c1: new edge (a, c1)
+            if (y < 0) y = n - 1;
+            int from = (r3 & 4) ? tour[x + 1 == n ? 0 : x + 1] : tour[y];
+            int c2 = nbr[(size_t)from * K + bounded(r2, K)];
+            z = pos[c2] - ((r3 & 8) ? 1 : 0);
+            if (z < 0) z = n - 1;
+        }
+        sort3(x, y, z);
+        if (x == y || y == z || z >= n) continue;
+        int a = tour[x], b = tour[x + 1], c = tour[y], d = tour[y + 1], e = tour[z], f = tour[z + 1 == n ? 0 : z + 1];
+#pragma unroll
+        for (int type = 0; type < 4; type++) {
+            int delta = three_delta<METRIC>(xy, mat, n, a, b, c, d, e, f, type);
+            LSBest v = {delta, x, y, z * 4 + type};
+            if (delta < 0 && ls_better(v, best)) best = v;
+        }
+    }
+    best = ls_block_min(best);
+    if (threadIdx.x == 0) out[blockIdx.x] = best;
+}
+
+// three_src returns the old position of the city that lands at offset o
+// (0 <= o < z-x) of the rewritten range x+1..z for the reconnection type.
+__device__ __forceinline__ int three_src(int x, int y, int z, int type, int o) {
+    int l1 = y - x, l2 = z - y;
+    switch (type) {
+        case 0: return o < l2 ? y + 1 + o : x + 1 + (o - l2);
+        case 1: return o < l2 ? y + 1 + o : y - (o - l2);
+        case 2: return o < l2 ? z - o : x + 1 + (o - l2);
+        default: return o < l1 ? y - o : z - (o - l1);
+    }
+}
+
+// threeopt_apply_impl: phase 2, replacement. One block: thread 0 ranks the
+// blocks' improving moves and picks one of the k best at random (RKBI;
+// k = 1 is best improvement); the block rewrites positions x+1..z through
+// scratch and updates pos. state[0] counts evaluation rounds, state[1] the
+// moves applied, state[2] the last round that found one; *len tracks the
+// tour length in the kernels' distances.
+__device__ void threeopt_apply_impl(int *tour, int *pos, long long n_, const LSBest *blockBest, long long blocks, long long k,
+                                    unsigned long long seed, long long iter, int *scratch, long long *state, long long *len) {
+    __shared__ LSBest pick;
+    if (threadIdx.x == 0) {
+        LSBest top[8];
+        int kk = (int)min(max(k, 1LL), 8LL), have = 0;
+        for (long long x = 0; x < blocks; x++) {
+            LSBest v = blockBest[x];
+            if (v.a < 0 || v.delta >= 0) continue;
+            // insert v into the sorted top list (distinct moves only)
+            int p = have;
+            bool dup = false;
+            for (int q = 0; q < have; q++) {
+                if (top[q].delta == v.delta && top[q].a == v.a && top[q].b == v.b && top[q].c == v.c) dup = true;
+            }
+            if (dup) continue;
+            while (p > 0 && ls_better(v, top[p - 1])) p--;
+            if (p >= kk) continue;
+            for (int q = min(have, kk - 1); q > p; q--) top[q] = top[q - 1];
+            top[p] = v;
+            have = min(have + 1, kk);
+        }
+        state[0]++;
+        if (have == 0) {
+            pick.a = -1;
+        } else {
+            pick = top[bounded(ctr_rand(stream_key(seed, 0x7ffffff0u), (uint32_t)iter), have)];
+            state[1]++;
+            state[2] = state[0];
+            *len += pick.delta;
+        }
+    }
+    __syncthreads();
+    if (pick.a < 0) return;
+    int x = pick.a, y = pick.b, z = pick.c >> 2, type = pick.c & 3, L = z - x;
+    for (int o = threadIdx.x; o < L; o += blockDim.x) scratch[o] = tour[three_src(x, y, z, type, o)];
+    __syncthreads();
+    for (int o = threadIdx.x; o < L; o += blockDim.x) {
+        int c = scratch[o];
+        tour[x + 1 + o] = c;
+        pos[c] = x + 1 + o;
+    }
+}
+
+extern "C" __global__ void threeopt_apply(int *tour, int *pos, long long n, const LSBest *blockBest, long long blocks, long long k,
+                                          unsigned long long seed, long long iter, int *scratch, long long *state, long long *len) {
+    threeopt_apply_impl(tour, pos, n, blockBest, blocks, k, seed, iter, scratch, state, len);
+}
+
+// threeopt_deltas_*: the delta of each listed move (x, y, z*4+type) on one
+// tour (tests only: checked against the CPU's exact deltas).
+template <int METRIC>
+__device__ void threeopt_deltas(const float2 *xy, const int *mat, long long n_, const int *tour, const int *moves, long long m,
+                                int *delta) {
+    int n = (int)n_;
+    long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= m) return;
+    int x = moves[3 * k], y = moves[3 * k + 1], zt = moves[3 * k + 2], z = zt >> 2;
+    delta[k] = three_delta<METRIC>(xy, mat, n, tour[x], tour[x + 1], tour[y], tour[y + 1], tour[z], tour[z + 1 == n ? 0 : z + 1],
+                                   zt & 3);
+}
+
+#define THREEOPT_KERNELS(SUFFIX, METRIC)                                                                                   \
+    extern "C" __global__ void threeopt_eval_##SUFFIX(const float2 *xy, const int *mat, long long n, const int *tour,     \
+                                                      const int *pos, const int *nbr, long long K, unsigned long long seed, \
+                                                      long long iter, long long samples, LSBest *out) {                   \
+        threeopt_eval<METRIC>(xy, mat, n, tour, pos, nbr, K, seed, iter, samples, out);                                  \
+    }                                                                                                                    \
+    extern "C" __global__ void threeopt_deltas_##SUFFIX(const float2 *xy, const int *mat, long long n, const int *tour,   \
+                                                        const int *moves, long long m, int *delta) {                      \
+        threeopt_deltas<METRIC>(xy, mat, n, tour, moves, m, delta);                                                      \
+    }
+
+THREEOPT_KERNELS(mat, METRIC_MATRIX)
+THREEOPT_KERNELS(euc, METRIC_EUC_2D)
+THREEOPT_KERNELS(ceil, METRIC_CEIL_2D)
+THREEOPT_KERNELS(att, METRIC_ATT)

@@ -1,0 +1,368 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"gorgonia.org/cu"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// swapMoves is the size of the pair-exchange neighbourhood of n cities.
+func swapMoves(n int) int64 { return int64(n) * int64(n-1) / 2 }
+
+// SwapLaunchCandidates are the block sizes swap-climb's thread control
+// tries, one wave each, smallest first (Luong et al.: launch
+// configurations are tried in waves, and a launch that fails falls back to
+// the last one that worked).
+var SwapLaunchCandidates = []int{32, 64, 128, 256, 512, 1024}
+
+// LaunchTrial is one wave of the thread control: a block size and the
+// median time of its evaluation launches, or the error that ended the
+// waves.
+type LaunchTrial struct {
+	Block int
+	Ms    float64
+	Err   error
+}
+
+// swapBatch is B swap climbers of n cities on the device.
+type swapBatch struct {
+	d      *device
+	n, B   int
+	m      int64
+	dist   lsDist
+	bufs   buffers
+	tours  cu.DevicePtr // B*n int32
+	flags  cu.DevicePtr // B int32: 1 climbing, 0 at a local minimum
+	passes cu.DevicePtr // B int64: evaluations of the whole neighbourhood
+	best   cu.DevicePtr // B*maxBlocks lsBest
+	block  int          // threads per block (thread control)
+	maxGX  int
+}
+
+// newSwapBatch allocates a batch (context thread).
+func (d *device) newSwapBatch(in *solver.Instance, B int, matrix bool) (*swapBatch, error) {
+	n := in.N
+	b := &swapBatch{d: d, n: n, B: B, m: swapMoves(n), block: 256}
+	b.maxGX = int((b.m + int64(SwapLaunchCandidates[0]) - 1) / int64(SwapLaunchCandidates[0]))
+	if b.maxGX > 1<<31-1 {
+		return nil, fmt.Errorf("%w: %d cities is too many for one-thread-per-neighbour swap", ErrUnsupported, n)
+	}
+	var err error
+	fail := func(e error) (*swapBatch, error) { b.bufs.freeAll(); return nil, e }
+	if b.dist, err = newLSDist(&b.bufs, in, matrix); err != nil {
+		return fail(err)
+	}
+	if b.tours, err = b.bufs.alloc(int64(B) * int64(n) * 4); err != nil {
+		return fail(err)
+	}
+	if b.flags, err = b.bufs.alloc(int64(B) * 4); err != nil {
+		return fail(err)
+	}
+	if b.passes, err = b.bufs.alloc(int64(B) * 8); err != nil {
+		return fail(err)
+	}
+	if err := htod(b.passes, make([]int64, B)); err != nil {
+		return fail(err)
+	}
+	if b.best, err = b.bufs.alloc(int64(B) * int64(b.maxGX) * 16); err != nil {
+		return fail(err)
+	}
+	return b, nil
+}
+
+func (b *swapBatch) free() { b.bufs.freeAll() }
+
+// gx is the number of blocks per climber for the current block size.
+func (b *swapBatch) gx() int { return int((b.m + int64(b.block) - 1) / int64(b.block)) }
+
+// upload sets climber k's tour and marks it climbing (context thread).
+func (b *swapBatch) upload(k int, t []int) error {
+	c := make([]int32, b.n)
+	for i, v := range t {
+		c[i] = int32(v)
+	}
+	if err := htod(b.tours+cu.DevicePtr(4*k*b.n), c); err != nil {
+		return err
+	}
+	return htod(b.flags+cu.DevicePtr(4*k), []int32{1})
+}
+
+// eval queues one evaluation of every climber's whole neighbourhood.
+func (b *swapBatch) eval() error {
+	return b.d.launch("swap_eval_"+b.dist.suffix, b.gx(), b.B, b.block, 0, b.d.stream,
+		b.dist.xy, b.dist.mat, b.n, b.tours, b.flags, b.best)
+}
+
+// apply queues the reduce-and-apply step.
+func (b *swapBatch) apply() error {
+	return b.d.launch("swap_apply", b.B, 1, 256, 0, b.d.stream, b.tours, b.n, b.best, b.gx(), b.flags, b.passes)
+}
+
+// tune is the thread control: each wave times evaluation launches with one
+// block size from cands (median of 3 after a warm-up, CUDA events); the
+// fastest wins. A launch error ends the waves and the last good size
+// stays. It returns every wave's outcome (context thread).
+func (b *swapBatch) tune(cands []int) ([]LaunchTrial, error) {
+	start, err := cu.MakeEvent(cu.DefaultEvent)
+	if err != nil {
+		return nil, err
+	}
+	defer cu.DestroyEvent(&start)
+	stop, err := cu.MakeEvent(cu.DefaultEvent)
+	if err != nil {
+		return nil, err
+	}
+	defer cu.DestroyEvent(&stop)
+	var trials []LaunchTrial
+	bestBlock, bestMs := 0, 0.0
+	for _, c := range cands {
+		if c < SwapLaunchCandidates[0] && c > 0 {
+			trials = append(trials, LaunchTrial{Block: c, Err: fmt.Errorf("block %d is below the smallest size the buffers allow (%d)", c, SwapLaunchCandidates[0])})
+			break
+		}
+		b.block = c
+		if err := b.eval(); err != nil { // warm-up; a bad configuration fails here
+			trials = append(trials, LaunchTrial{Block: c, Err: err})
+			break
+		}
+		var ms []float64
+		for r := 0; r < 3; r++ {
+			if err = start.Record(b.d.stream); err == nil {
+				if err = b.eval(); err == nil {
+					if err = stop.Record(b.d.stream); err == nil {
+						if err = stop.Synchronize(); err == nil {
+							var t float64
+							t, err = start.Elapsed(stop)
+							ms = append(ms, float64(t))
+						}
+					}
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+		if err != nil {
+			trials = append(trials, LaunchTrial{Block: c, Err: err})
+			break
+		}
+		med := median3(ms)
+		trials = append(trials, LaunchTrial{Block: c, Ms: med})
+		if bestBlock == 0 || med < bestMs {
+			bestBlock, bestMs = c, med
+		}
+	}
+	if bestBlock == 0 {
+		return trials, errors.New("swap thread control: no launch configuration worked")
+	}
+	b.block = bestBlock
+	return trials, nil
+}
+
+func median3(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), v...)
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+	return s[len(s)/2]
+}
+
+// swapTuned caches the thread control's choice per (n, climbers, kernel),
+// so it runs once per shape in a process.
+var swapTuned sync.Map
+
+type swapTuneKey struct {
+	n, B   int
+	suffix string
+}
+
+// solveSwapClimb is the swap-climb engine: Luong et al.'s GPU local search
+// with the pair-exchange neighbourhood, as random-restart best-improvement
+// hill climbing. B climbers (a batch sized to fill the GPU, or
+// Params.Blocks) climb together: each launch evaluates every neighbour of
+// every climber (one thread per neighbour) and the apply kernel makes each
+// climber's best improving swap, 16 iterations per host round trip.
+// Climbers at a local minimum are scored exactly on the CPU and restarted
+// from a random tour.
+func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	start := time.Now()
+	d, err := getDevice()
+	if err != nil {
+		return solver.Result{}, err
+	}
+	matrix, err := lsDistMode(in, p.Extra[OptDist])
+	if err != nil {
+		return solver.Result{}, err
+	}
+	p.Algorithm, p.Backend = AlgoSwapClimb, solver.BackendGPU
+	if p.TimeLimit <= 0 {
+		p.TimeLimit = 10 * time.Second
+	}
+	deadline := start.Add(p.TimeLimit)
+	n := in.N
+	m := swapMoves(n)
+	B := p.Blocks
+	if B <= 0 {
+		B = int(min(max(int64(1<<19)/m, 1), 4096))
+	}
+	p.Blocks = B
+	rng := rand.New(rand.NewPCG(p.Seed, 0x5a9))
+	sink := solver.NewSink(snaps, 0, start)
+	var b *swapBatch
+	var trials []LaunchTrial
+	usedStart := false
+	restart := func(k int) error {
+		if k == 0 && len(p.Start) == n && !usedStart {
+			usedStart = true
+			return b.upload(k, p.Start)
+		}
+		return b.upload(k, randomTour(n, rng))
+	}
+	err = d.do(func() (err error) {
+		if b, err = d.newSwapBatch(in, B, matrix); err != nil {
+			return err
+		}
+		for k := 0; k < B; k++ {
+			if err := restart(k); err != nil {
+				return err
+			}
+		}
+		key := swapTuneKey{n, B, b.dist.suffix}
+		if blk, ok := swapTuned.Load(key); ok {
+			b.block = blk.(int)
+		} else {
+			if trials, err = b.tune(SwapLaunchCandidates); err != nil {
+				return err
+			}
+			swapTuned.Store(key, b.block)
+		}
+		// the tuning waves evaluated without applying: reset the counters
+		return htod(b.passes, make([]int64, B))
+	})
+	if err != nil {
+		if b != nil {
+			d.do(func() error { b.free(); return nil })
+		}
+		return solver.Result{}, err
+	}
+	defer d.do(func() error { b.free(); return nil })
+	p.Threads = b.block
+	if len(trials) > 0 {
+		p.Extra = copyExtra(p.Extra)
+		p.Extra["launch_waves"] = fmt.Sprint(len(trials))
+	}
+
+	var best []int
+	bestLen := int64(-1)
+	var climbs int64
+	flags := make([]int32, B)
+	passes := make([]int64, B)
+	city := make([]int32, B*n)
+	stopped := false
+	for {
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			stopped = true
+			break
+		}
+		err := d.do(func() error {
+			for r := 0; r < 16; r++ {
+				if err := b.eval(); err != nil {
+					return err
+				}
+				if err := b.apply(); err != nil {
+					return err
+				}
+			}
+			if err := d.stream.Synchronize(); err != nil {
+				return fmt.Errorf("swap climb failed: %v", err)
+			}
+			if err := dtoh(flags, b.flags); err != nil {
+				return err
+			}
+			if err := dtoh(passes, b.passes); err != nil {
+				return err
+			}
+			return dtoh(city, b.tours)
+		})
+		if err != nil {
+			return solver.Result{}, err
+		}
+		var done []int
+		for k := 0; k < B; k++ {
+			if flags[k] != 0 {
+				continue
+			}
+			done = append(done, k)
+			t := make([]int, n)
+			for i := range t {
+				t[i] = int(city[k*n+i])
+			}
+			climbs++
+			if l := solver.TourLength(in, t); bestLen < 0 || l < bestLen {
+				best, bestLen = t, l
+			}
+		}
+		if err := d.do(func() error {
+			for _, k := range done {
+				if err := restart(k); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			return solver.Result{}, err
+		}
+		moves := sum64(passes) * m
+		if sink.Due() && best != nil {
+			sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves,
+				Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
+		}
+		if p.Target > 0 && bestLen >= 0 && bestLen <= p.Target {
+			break
+		}
+	}
+	if best == nil { // no climber reached a local minimum: take climber 0 as it stands
+		if err := d.do(func() error { return dtoh(city, b.tours) }); err != nil {
+			return solver.Result{}, err
+		}
+		best = make([]int, n)
+		for i := range best {
+			best[i] = int(city[i])
+		}
+		bestLen = solver.TourLength(in, best)
+	}
+	moves := sum64(passes) * m
+	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves, Progress: 1})
+	return solver.Finish(in, e, p, best, moves, climbs, start, stopped, d.label)
+}
+
+func sum64(v []int64) int64 {
+	var s int64
+	for _, x := range v {
+		s += x
+	}
+	return s
+}
+
+// copyExtra returns a copy of m that the engine may add to.
+func copyExtra(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m)+1)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,235 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+// threeOptMove is (x, y, z, type) as in threeopt.cu.
+type threeOptMove struct{ x, y, z, typ int }
+
+// cpuReconnect builds the tour that move mv makes of t, from the
+// reconnections' definitions (A S2 S1, A S2 S1r, A S2r S1, A S1r S2r).
+func cpuReconnect(t []int, mv threeOptMove) []int {
+	s1 := append([]int(nil), t[mv.x+1:mv.y+1]...)
+	s2 := append([]int(nil), t[mv.y+1:mv.z+1]...)
+	rev := func(s []int) []int {
+		r := make([]int, len(s))
+		for i, v := range s {
+			r[len(s)-1-i] = v
+		}
+		return r
+	}
+	var mid []int
+	switch mv.typ {
+	case 0:
+		mid = append(s2, s1...)
+	case 1:
+		mid = append(s2, rev(s1)...)
+	case 2:
+		mid = append(rev(s2), s1...)
+	default:
+		mid = append(rev(s1), rev(s2)...)
+	}
+	out := append([]int(nil), t[:mv.x+1]...)
+	out = append(out, mid...)
+	return append(out, t[mv.z+1:]...)
+}
+
+// randomMoves draws moves, the corner cases first.
+func randomMoves(n, count int, rng *rand.Rand) []threeOptMove {
+	var out []threeOptMove
+	for typ := 0; typ < 4; typ++ {
+		out = append(out, threeOptMove{0, 1, 2, typ}, threeOptMove{0, n / 2, n - 1, typ}, threeOptMove{n - 3, n - 2, n - 1, typ})
+	}
+	for len(out) < count {
+		p := rng.Perm(n)[:3]
+		x, y, z := p[0], p[1], p[2]
+		if x > y {
+			x, y = y, x
+		}
+		if y > z {
+			y, z = z, y
+		}
+		if x > y {
+			x, y = y, x
+		}
+		out = append(out, threeOptMove{x, y, z, rng.IntN(4)})
+	}
+	return out
+}
+
+func TestThreeOptDeltasMatchCPU(t *testing.T) {
+	d := needDevice(t)
+	cases := []struct {
+		in     *solver.Instance
+		matrix bool
+	}{
+		{randomInstance(7, solver.Euc2D, 1000, 1), true},
+		{randomInstance(250, solver.Euc2D, 10000, 2), true},
+		{randomInstance(250, solver.Euc2D, 10000, 3), false},
+		{randomInstance(180, solver.Ceil2D, 10000, 4), false},
+		{randomInstance(180, solver.Att, 10000, 5), false},
+		{matrixInstance(40, 6), true},
+	}
+	for _, c := range cases {
+		in := c.in
+		rng := rand.New(rand.NewPCG(uint64(in.N), 8))
+		tr := randomTour(in.N, rng)
+		moves := randomMoves(in.N, 3000, rng)
+		flat := make([]int32, 0, 3*len(moves))
+		for _, mv := range moves {
+			flat = append(flat, int32(mv.x), int32(mv.y), int32(mv.z*4+mv.typ))
+		}
+		got := make([]int32, len(moves))
+		for k := range got {
+			got[k] = -12345
+		}
+		err := d.do(func() error {
+			var bufs buffers
+			defer bufs.freeAll()
+			dist, err := newLSDist(&bufs, in, c.matrix)
+			if err != nil {
+				return err
+			}
+			tp, _ := bufs.alloc(int64(4 * in.N))
+			mp, _ := bufs.alloc(int64(4 * len(flat)))
+			op, err := bufs.alloc(int64(4 * len(got)))
+			if err != nil {
+				return err
+			}
+			c32 := make([]int32, in.N)
+			for i, v := range tr {
+				c32[i] = int32(v)
+			}
+			htod(tp, c32)
+			htod(mp, flat)
+			htod(op, got)
+			if err := d.launch("threeopt_deltas_"+dist.suffix, (len(moves)+127)/128, 1, 128, 0, d.stream, dist.xy, dist.mat, in.N, tp, mp, len(moves), op); err != nil {
+				return err
+			}
+			if err := d.stream.Synchronize(); err != nil {
+				return err
+			}
+			return dtoh(got, op)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := solver.TourLength(in, tr)
+		off := 0
+		for k, mv := range moves {
+			nt := cpuReconnect(tr, mv)
+			if err := solver.ValidateTour(nt, in.N); err != nil {
+				t.Fatalf("reconnection %+v: %v", mv, err)
+			}
+			want := solver.TourLength(in, nt) - base
+			if diff := int64(got[k]) - want; diff != 0 {
+				if c.matrix || diff > 6 || diff < -6 {
+					t.Fatalf("%s (matrix %v) move %+v: GPU delta %d, CPU %d", in.Name, c.matrix, mv, got[k], want)
+				}
+				off++
+			}
+		}
+		if off*100 > len(moves) {
+			t.Errorf("%s: %d of %d GPU deltas differ from the CPU's", in.Name, off, len(moves))
+		}
+	}
+}
+
+func TestThreeOptApplyMatchesCPU(t *testing.T) {
+	d := needDevice(t)
+	in := randomInstance(3000, solver.Euc2D, 100000, 9)
+	rng := rand.New(rand.NewPCG(2, 2))
+	nb := tour.NearestNeighbors(in, 8)
+	for trial, mv := range randomMoves(in.N, 40, rng) {
+		tr := randomTour(in.N, rng)
+		want := cpuReconnect(tr, mv)
+		got := make([]int, in.N)
+		pos := make([]int32, in.N)
+		length := []int64{0}
+		err := d.do(func() error {
+			o, err := d.newThreeOpt(in, nb, true, 3, 32, 1, 1, 5)
+			if err != nil {
+				return err
+			}
+			defer o.free()
+			if err := o.upload(tr, 1000000); err != nil {
+				return err
+			}
+			// three block results: the move, a non-move and a worse move
+			bb := []lsBest{{Delta: -1, A: -1, B: -1, C: -1}, {Delta: -1 << 30, A: int32(mv.x), B: int32(mv.y), C: int32(mv.z*4 + mv.typ)}, {Delta: 5, A: 0, B: 1, C: 8}}
+			if err := htod(o.best, bb); err != nil {
+				return err
+			}
+			if err := d.launch("threeopt_apply", 1, 1, 1024, 0, d.stream, o.tour, o.pos, o.n, o.best, 3, 1, o.seed, 1, o.scratch, o.state, o.length); err != nil {
+				return err
+			}
+			if err := d.stream.Synchronize(); err != nil {
+				return err
+			}
+			if err := o.download(got); err != nil {
+				return err
+			}
+			dtoh(length, o.length)
+			return dtoh(pos, o.pos)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p := range want {
+			if got[p] != want[p] {
+				t.Fatalf("move %d %+v: position %d holds %d, want %d", trial, mv, p, got[p], want[p])
+			}
+			if int(pos[got[p]]) != p {
+				t.Fatalf("move %d %+v: pos[%d] = %d, want %d", trial, mv, got[p], pos[got[p]], p)
+			}
+		}
+		if length[0] != 1000000-(1<<30) {
+			t.Fatalf("device length %d: the applied move's delta was not added", length[0])
+		}
+	}
+}
+
+func TestThreeOptILSEngine(t *testing.T) {
+	needDevice(t)
+	e, err := solver.Lookup(AlgoThreeOptILS, solver.BackendGPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		in   *solver.Instance
+		dist string
+	}{{randomInstance(400, solver.Euc2D, 10000, 31), "coords"}, {randomInstance(400, solver.Euc2D, 10000, 31), "matrix"}, {matrixInstance(80, 32), ""}} {
+		in := c.in
+		greedy := solver.TourLength(in, tour.GreedyEdge(in, tour.NearestNeighbors(in, 10)))
+		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, TimeLimit: time.Second, Extra: map[string]string{OptDist: c.dist}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := solver.ValidateTour(r.Tour, in.N); err != nil {
+			t.Fatal(err)
+		}
+		if r.Length != solver.TourLength(in, r.Tour) || r.Moves <= 0 {
+			t.Fatalf("%s: length %d (exact %d), moves %d", in.Name, r.Length, solver.TourLength(in, r.Tour), r.Moves)
+		}
+		if r.Length >= greedy {
+			t.Fatalf("%s (%s): 3opt-ils %d did not improve on the greedy start %d", in.Name, c.dist, r.Length, greedy)
+		}
+		t.Logf("%s (%s): greedy %d -> %d, %d kicks, %.3g moves/s", in.Name, c.dist, greedy, r.Length, r.Steps, r.MovesPerSecond())
+	}
+	// bad options are one-line errors
+	in := randomInstance(50, solver.Euc2D, 1000, 1)
+	for _, ex := range []map[string]string{{OptRKBI: "0"}, {OptRKBI: "x"}, {OptSamples: "0"}, {OptDist: "disk"}} {
+		if _, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 100 * time.Millisecond, Extra: ex}, nil); err == nil {
+			t.Fatalf("options %v: no error", ex)
+		}
+	}
+}
