@@ -56,11 +56,12 @@ func main() {
 	}
 
 	a := fyneapp.NewWithID(app.ID)
-	ui := app.New(a, app.Options{Open: *open, Algo: *algo, Backend: *backend, Run: *run, Compare: *compare})
 	exit := 0
+	var ui *app.App
+	opts := app.Options{Open: *open, Algo: *algo, Backend: *backend, Run: *run, Compare: *compare}
 	if *run > 0 || *shot != "" {
 		first := true
-		ui.OnLoad(func(in *solver.Instance, err error) {
+		opts.OnLoad = func(in *solver.Instance, err error) {
 			if !first {
 				return
 			}
@@ -77,8 +78,9 @@ func main() {
 			if *shot != "" {
 				go screenshotWhenDone(ui, *shot, &exit)
 			}
-		})
+		}
 	}
+	ui = app.New(a, opts)
 	ui.Win.ShowAndRun()
 	os.Exit(exit)
 }

@@ -61,6 +61,9 @@ type Options struct {
 	Backend string        // backend for the single pane
 	Run     time.Duration // start a run at once with this time limit (0: no)
 	Compare bool          // open in compare mode
+	// OnLoad, if set, is called on the Fyne goroutine after every load,
+	// the first one included (see App.OnLoad).
+	OnLoad func(*solver.Instance, error)
 }
 
 // App is the TSP Lab window and everything in it.
@@ -105,6 +108,9 @@ func New(a fyne.App, opts Options) *App {
 	a.SetIcon(Icon)
 	ap := &App{FyneApp: a, prefs: a.Preferences(), selected: -1}
 	ap.Win = a.NewWindow("TSP Lab")
+	if opts.OnLoad != nil {
+		ap.onLoad = append(ap.onLoad, opts.OnLoad)
+	}
 	ap.Win.SetIcon(Icon)
 	ap.loading = binding.NewString()
 
@@ -457,7 +463,7 @@ func (a *App) Open(path string) {
 	_ = a.loading.Set("loading " + filepath.Base(path) + "…")
 	go func() {
 		in, opt, err := LoadInstance(path)
-		fyne.Do(func() {
+		uiDo(func() {
 			if seq != a.loadSeq {
 				return
 			}

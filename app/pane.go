@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -27,6 +28,11 @@ type Pane struct {
 	settings *settingsForm
 	win      fyne.Window
 
+	// mu serialises the pane's UI changes. With the real driver they all
+	// run on the Fyne goroutine anyway; the test driver runs fyne.Do on
+	// the caller's goroutine, so the runner's updates need it.
+	mu sync.Mutex
+
 	in      *solver.Instance
 	optimal []int
 	tour    []int
@@ -41,12 +47,17 @@ type Pane struct {
 	// targetGap, when > 0, records when the best tour first came within
 	// this gap (percent) of the optimum.
 	targetGap float64
+	tmu       sync.Mutex    // guards targetAt, read by the other pane's summary
 	targetAt  time.Duration // 0: not reached
 	// OnFinish, if set, is called on the Fyne goroutine when a run ends.
 	OnFinish func(*Pane)
 	// OnUpdate, if set, is called on the Fyne goroutine after each update.
 	OnUpdate func(*Pane, Progress)
 }
+
+// uiDo runs f on the Fyne goroutine. Tests replace it with a queue that
+// the test goroutine drains, as the real driver's event loop would.
+var uiDo = fyne.Do
 
 // The live numbers, in display order.
 var numberKeys = []string{"Length", "Best", "Gap", "Temperature", "Moves", "Moves/s", "Elapsed"}
@@ -63,7 +74,7 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 		p.numbers[k] = binding.NewString()
 		_ = p.numbers[k].Set("–")
 	}
-	p.Runner.OnUpdate = func(pr Progress) { fyne.Do(func() { p.apply(pr) }) }
+	p.Runner.OnUpdate = func(pr Progress) { uiDo(func() { p.apply(pr) }) }
 	p.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), p.Run)
 	p.runBtn.Importance = widget.HighImportance
 	p.pauseBtn = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), p.Pause)
@@ -81,6 +92,8 @@ func (p *Pane) Instance() *solver.Instance { return p.in }
 // SetInstance shows in (with its optimal tour, if known) and resets any
 // run.
 func (p *Pane) SetInstance(in *solver.Instance, optimal []int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.Runner.Reset()
 	p.in, p.optimal = in, optimal
 	p.clear()
@@ -90,7 +103,10 @@ func (p *Pane) SetInstance(in *solver.Instance, optimal []int) {
 
 // clear forgets the run's tours, numbers and curve.
 func (p *Pane) clear() {
-	p.tour, p.best, p.targetAt = nil, nil, 0
+	p.tour, p.best = nil, nil
+	p.tmu.Lock()
+	p.targetAt = 0
+	p.tmu.Unlock()
 	p.View.SetScene(canvas.SceneFor(p.in, nil, nil, p.optimal))
 	p.Curve.Reset()
 	if p.in != nil {
@@ -130,6 +146,8 @@ func (p *Pane) Run() {
 func (p *Pane) RunFor(budget time.Duration) error { return p.run(false, budget) }
 
 func (p *Pane) run(step bool, budget time.Duration) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	switch p.Runner.State() {
 	case Running:
 		return nil
@@ -185,12 +203,16 @@ func (p *Pane) Step() {
 
 // Stop ends the run; the best tour stays on the canvas.
 func (p *Pane) Stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.Runner.Stop()
 	p.refreshButtons()
 }
 
 // Reset forgets the run and shows the bare instance.
 func (p *Pane) Reset() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.Runner.Reset()
 	p.clear()
 	_ = p.status.Set("ready")
@@ -199,6 +221,15 @@ func (p *Pane) Reset() {
 
 // apply shows an update; it runs on the Fyne goroutine.
 func (p *Pane) apply(pr Progress) {
+	p.mu.Lock()
+	locked := true
+	unlock := func() {
+		if locked {
+			locked = false
+			p.mu.Unlock()
+		}
+	}
+	defer unlock()
 	if p.in == nil || p.Runner.State() == Idle && pr.State != Idle {
 		return // reset meanwhile
 	}
@@ -216,8 +247,12 @@ func (p *Pane) apply(pr Progress) {
 	}
 	if pr.BestLength > 0 {
 		p.Curve.Add(canvas.CurvePoint{Elapsed: pr.Elapsed, Best: pr.BestLength})
-		if g, ok := solver.GapPercent(pr.BestLength, p.in.Optimum); ok && p.targetGap > 0 && p.targetAt == 0 && g <= p.targetGap {
-			p.targetAt = max(pr.Elapsed, time.Nanosecond)
+		if g, ok := solver.GapPercent(pr.BestLength, p.in.Optimum); ok && p.targetGap > 0 && g <= p.targetGap {
+			p.tmu.Lock()
+			if p.targetAt == 0 {
+				p.targetAt = max(pr.Elapsed, time.Nanosecond)
+			}
+			p.tmu.Unlock()
 		}
 	}
 	p.setNumbers(pr)
@@ -231,6 +266,7 @@ func (p *Pane) apply(pr Progress) {
 	}
 	_ = p.status.Set(st)
 	p.refreshButtons()
+	unlock() // the callbacks may look at the other pane
 	if p.OnUpdate != nil {
 		p.OnUpdate(p, pr)
 	}
@@ -355,4 +391,8 @@ func (p *Pane) CurveCSV() []canvas.CurvePoint { return p.Curve.Points() }
 
 // TargetReached returns when the best tour first came within the target
 // gap, or false.
-func (p *Pane) TargetReached() (time.Duration, bool) { return p.targetAt, p.targetAt > 0 }
+func (p *Pane) TargetReached() (time.Duration, bool) {
+	p.tmu.Lock()
+	defer p.tmu.Unlock()
+	return p.targetAt, p.targetAt > 0
+}

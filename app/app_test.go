@@ -1,0 +1,465 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"image"
+	imgdraw "image/draw"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/tsplab/tsplab/canvas"
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tsplib"
+)
+
+// uiQueue stands for the Fyne event loop: the test driver would run
+// fyne.Do on the caller's goroutine, racing with the test; the tests
+// instead run every UI change on their own goroutine with pump.
+var uiQueue = make(chan func(), 1<<16)
+
+func init() { uiDo = func(f func()) { uiQueue <- f } }
+
+// pump runs queued UI changes until cond holds.
+func pump(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		select {
+		case f := <-uiQueue:
+			f()
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+}
+
+// settle waits for p's running segment to end and applies its updates.
+func settle(t *testing.T, p *Pane) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { p.Runner.Wait(); close(done) }()
+	pump(t, "the run to end", func() bool {
+		select {
+		case <-done:
+			return true
+		default:
+			return false
+		}
+	})
+	for {
+		select {
+		case f := <-uiQueue:
+			f()
+		default:
+			return
+		}
+	}
+}
+
+// newTestApp builds the app on the test driver with the samples extracted
+// into a temporary cache, and waits for the first instance to load.
+func newTestApp(t *testing.T, opts Options) (*App, chan error) {
+	t.Helper()
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	a := test.NewTempApp(t)
+	loads := make(chan error, 16)
+	opts.OnLoad = func(_ *solver.Instance, err error) { loads <- err }
+	ap := New(a, opts)
+	t.Cleanup(func() {
+		for _, p := range []*Pane{ap.Single, ap.Left, ap.Right} {
+			p.Runner.Reset()
+			settle(t, p)
+		}
+		ap.Win.Close()
+	})
+	ap.Win.Resize(fyne.NewSize(1200, 800))
+	return ap, loads
+}
+
+func waitLoad(t *testing.T, loads chan error) error {
+	t.Helper()
+	pump(t, "an instance to load", func() bool { return len(loads) > 0 })
+	return <-loads
+}
+
+func rgba(img image.Image) *image.RGBA {
+	r := image.NewRGBA(img.Bounds())
+	imgdraw.Draw(r, r.Rect, img, img.Bounds().Min, imgdraw.Src)
+	return r
+}
+
+func countTourPixels(img image.Image) int {
+	r := rgba(img)
+	n := 0
+	c := canvas.TourColor
+	for i := 0; i+3 < len(r.Pix); i += 4 {
+		if r.Pix[i] == c.R && r.Pix[i+1] == c.G && r.Pix[i+2] == c.B {
+			n++
+		}
+	}
+	return n
+}
+
+func fakeSettings(limit time.Duration) Settings {
+	return Settings{Algorithm: "fake", Backend: solver.BackendCPU, TimeLimit: limit, Seed: 2}
+}
+
+func TestBrowserListsSamplesAndLoadsThem(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	// The window opens on the first bundled sample.
+	if err := waitLoad(t, loads); err != nil {
+		t.Fatal(err)
+	}
+	if len(ap.Entries()) < 2 {
+		t.Fatalf("%d bundled samples listed", len(ap.Entries()))
+	}
+	first := ap.Entries()[0]
+	in := ap.Single.Instance()
+	if in == nil || in.N != first.Dimension {
+		t.Fatalf("loaded %v, want the first entry (n=%d)", in, first.Dimension)
+	}
+	if first.Optimum == 0 || !strings.Contains(first.Summary(), "opt") {
+		t.Errorf("first sample %+v: no known optimum shown", first)
+	}
+	// The canvas shows the instance at once, with its optimal tour overlay.
+	if s := ap.Single.View.Scene(); s.Instance != in || len(s.Optimal) != in.N {
+		t.Errorf("canvas scene: instance %v, optimal %d cities", s.Instance == in, len(s.Optimal))
+	}
+	// The down arrow moves to the next instance.
+	ap.typedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	if err := waitLoad(t, loads); err != nil {
+		t.Fatal(err)
+	}
+	if got := ap.Single.Instance().N; got != ap.Entries()[1].Dimension {
+		t.Errorf("after the down arrow: n=%d, want entry 1's %d", got, ap.Entries()[1].Dimension)
+	}
+	ap.typedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
+	if err := waitLoad(t, loads); err != nil {
+		t.Fatal(err)
+	}
+	if ap.Single.Instance().N != first.Dimension {
+		t.Errorf("after the up arrow: n=%d", ap.Single.Instance().N)
+	}
+}
+
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const tinyTSP = "NAME : tiny\nTYPE : TSP\nDIMENSION : 5\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 10 0\n3 10 10\n4 0 10\n5 5 15\nEOF\n"
+
+func TestFolderBadFileAndDrop(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	dir := t.TempDir()
+	good := writeFile(t, dir, "tiny.tsp", tinyTSP)
+	bad := writeFile(t, dir, "bad.tsp", "NAME : bad\nTYPE : TSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 x 1\n")
+	writeFile(t, dir, "optima.csv", "name,optimum\ntiny,42\n")
+	writeFile(t, dir, "notes.txt", "not an instance")
+
+	ap.ShowFolder(dir)
+	es := ap.Entries()
+	if len(es) != 2 {
+		t.Fatalf("folder lists %d entries, want the 2 .tsp files: %+v", len(es), es)
+	}
+	var tiny Entry
+	for _, e := range es {
+		if e.Name == "tiny" {
+			tiny = e
+		}
+	}
+	if tiny.Dimension != 5 || tiny.Metric != "EUC_2D" || tiny.Type != "TSP" || tiny.Optimum != 42 {
+		t.Errorf("tiny entry %+v", tiny)
+	}
+
+	// A bad file: the reader's FILE:LINE error in a dialog, the app keeps going.
+	ap.Open(bad)
+	err := waitLoad(t, loads)
+	if err == nil || !strings.Contains(err.Error(), "bad.tsp:7") {
+		t.Fatalf("loading the bad file: error %v, want one naming bad.tsp:7", err)
+	}
+	if ap.Win.Canvas().Overlays().Top() == nil {
+		t.Error("no error dialog shown")
+	}
+	ap.Win.Canvas().Overlays().Remove(ap.Win.Canvas().Overlays().Top())
+
+	// Dropping a .tsp opens it and adds it to the recent files.
+	ap.dropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(good), storage.NewFileURI(filepath.Join(dir, "notes.txt"))})
+	if err := waitLoad(t, loads); err != nil {
+		t.Fatal(err)
+	}
+	if in := ap.Single.Instance(); in == nil || in.Name != "tiny" || in.Optimum != 42 {
+		t.Fatalf("after the drop the instance is %+v", in)
+	}
+	recent := ap.FyneApp.Preferences().StringList(PrefRecent)
+	if len(recent) == 0 || recent[0] != good {
+		t.Errorf("recent files %v, want %s first", recent, good)
+	}
+	if ap.source.Selected != SourceRecent || len(ap.Entries()) == 0 || ap.Entries()[0].Path != good {
+		t.Errorf("the list does not show the recent files")
+	}
+}
+
+func TestRunAndStopFromTheButtons(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	p.SetSettings(fakeSettings(20 * time.Second))
+	test.Tap(p.runBtn)
+	if st := p.Runner.State(); st != Running {
+		t.Fatalf("after tapping Run the state is %v", st)
+	}
+	pump(t, "a best tour", func() bool { return p.Runner.Last().BestLength > 0 })
+	test.Tap(p.stopBtn)
+	settle(t, p)
+	if st := p.Runner.State(); st != Done {
+		t.Fatalf("after tapping Stop the state is %v", st)
+	}
+	best, length := p.Runner.Best()
+	// The canvas keeps the best tour, drawn in the tour colour.
+	s := p.View.Scene()
+	if len(s.Tour) != p.Instance().N || solver.TourLength(p.Instance(), s.Tour) != length {
+		t.Errorf("canvas tour of length %d, best is %d", solver.TourLength(p.Instance(), s.Tour), length)
+	}
+	if n := countTourPixels(ap.Win.Canvas().Capture()); n < 50 {
+		t.Errorf("the window shows %d tour-coloured pixels", n)
+	}
+	if len(best) == 0 {
+		t.Fatal("no best tour kept")
+	}
+	if v, _ := p.numbers["Best"].Get(); v != strconv.FormatInt(length, 10) {
+		t.Errorf("Best shows %q, want %d", v, length)
+	}
+	if v, _ := p.numbers["Gap"].Get(); !strings.HasSuffix(v, "%") {
+		t.Errorf("Gap shows %q, want a percentage (the sample's optimum is known)", v)
+	}
+	if len(p.Curve.Points()) == 0 {
+		t.Error("the convergence plot is empty")
+	}
+	if !p.runBtn.Disabled() && p.stopBtn.Disabled() == false {
+		t.Error("Stop still enabled after the run ended")
+	}
+	// Reset clears the tour but keeps the instance.
+	test.Tap(p.resetBtn)
+	if s := p.View.Scene(); s.Tour != nil || s.Instance == nil {
+		t.Errorf("after Reset: tour %v, instance %v", s.Tour != nil, s.Instance != nil)
+	}
+	if len(p.Curve.Points()) != 0 {
+		t.Error("Reset kept the curve")
+	}
+}
+
+func TestPauseStepResume(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	s := fakeSettings(20 * time.Second)
+	s.K = 2
+	p.SetSettings(s)
+	test.Tap(p.stepBtn)
+	settle(t, p)
+	if st := p.Runner.State(); st != Paused {
+		t.Fatalf("after Step the state is %v, want paused", st)
+	}
+	if p.runBtn.Text != "Resume" || p.pauseBtn.Disabled() == false {
+		t.Errorf("paused: run button %q, pause enabled %v", p.runBtn.Text, !p.pauseBtn.Disabled())
+	}
+	steps := p.Runner.Last().Steps
+	test.Tap(p.stepBtn)
+	settle(t, p)
+	if got := p.Runner.Last().Steps; got < steps+2 {
+		t.Errorf("second step: %d steps, want at least %d", got, steps+2)
+	}
+	test.Tap(p.runBtn) // resume
+	pump(t, "the resumed run", func() bool { return p.Runner.Last().Steps > steps+50 })
+	test.Tap(p.pauseBtn)
+	settle(t, p)
+	if st := p.Runner.State(); st != Paused {
+		t.Errorf("after Pause the state is %v", st)
+	}
+}
+
+func TestSettingsPersistAndGPUDisabled(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	f := ap.Single.settings
+	test.Type(f.entries[0], "8") // blocks: "0" + "8"
+	s, err := f.Settings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Blocks != 8 && s.Blocks != 80 {
+		t.Fatalf("blocks %d after typing 8", s.Blocks)
+	}
+	prefs := ap.FyneApp.Preferences()
+	if got := prefs.String("single.blocks"); got != f.entries[0].Text {
+		t.Errorf("preference single.blocks = %q, entry shows %q", got, f.entries[0].Text)
+	}
+	// A new form on the same preferences reads the saved value back.
+	again := newSettingsForm(prefs, "single.", defaultSingle())
+	if s2, _ := again.Settings(); s2.Blocks != s.Blocks {
+		t.Errorf("reloaded blocks %d, saved %d", s2.Blocks, s.Blocks)
+	}
+	// A bad value gives a one-line error naming the field.
+	f.entries[2].SetText("many")
+	if _, err := f.Settings(); err == nil || !strings.Contains(err.Error(), "sync interval k") {
+		t.Errorf("bad k: %v", err)
+	}
+	f.entries[2].SetText("10")
+	// Without CUDA the GPU button is disabled and the reason shown.
+	f.algoSelect.SetSelected("pspm")
+	if GPUStatus("pspm") != nil {
+		if !f.backendBtns[solver.BackendGPU].Disabled() {
+			t.Error("GPU button enabled although pspm cannot run on the GPU")
+		}
+		if !strings.HasPrefix(f.gpuNote.Text, "GPU disabled: ") || !f.gpuNote.Visible() {
+			t.Errorf("GPU note %q (visible %v)", f.gpuNote.Text, f.gpuNote.Visible())
+		}
+	}
+	test.Tap(f.backendBtns[solver.BackendCPU])
+	if b, _ := f.backend.Get(); b != solver.BackendCPU || prefs.String("single.backend") != "cpu" {
+		t.Errorf("backend %q, saved %q", b, prefs.String("single.backend"))
+	}
+}
+
+func TestCompareModeAndExport(t *testing.T) {
+	ap, loads := newTestApp(t, Options{Compare: true})
+	waitLoad(t, loads)
+	if !ap.Compare() || len(ap.Panes()) != 2 {
+		t.Fatal("compare mode not on")
+	}
+	// Default pair: sspm against pspm on the GPU, or a second CPU engine.
+	l, r := defaultCompare()
+	if l.Algorithm != "sspm" && l.Backend != solver.BackendCPU {
+		t.Errorf("default left pane %+v", l)
+	}
+	if GPUStatus("pspm") != nil && r.Backend != solver.BackendCPU {
+		t.Errorf("without a GPU the right pane defaults to %+v", r)
+	}
+	ap.Left.SetSettings(fakeSettings(time.Second))
+	rs := fakeSettings(time.Second)
+	rs.Algorithm = "fake2"
+	ap.Right.SetSettings(rs)
+	_ = ap.targetGap.Set("1000") // any tour is within 1000% of the optimum
+	if err := ap.RunCompareFor(300 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, ap.Left)
+	settle(t, ap.Right)
+	for _, p := range ap.Panes() {
+		res, ok := p.Runner.Result()
+		if !ok || res.Params.TimeLimit != 300*time.Millisecond {
+			t.Errorf("pane %s: result %v, time limit %v, want the shared 300ms budget", p.Name, ok, res.Params.TimeLimit)
+		}
+	}
+	sum := ap.Summary()
+	for _, want := range []string{"A fake/cpu", "B fake2/cpu", "moves/s", "B/A =", "reached"} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("summary %q lacks %q", sum, want)
+		}
+	}
+
+	dir := t.TempDir()
+	// PNG: both panes side by side in one picture.
+	files, err := ap.ExportFile(filepath.Join(dir, "both.png"), ExportPNG, 300, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Open(files[0])
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 2*300+4 || b.Dy() != 200 {
+		t.Errorf("compare PNG is %v, want 604×200", b)
+	}
+	// SVG: one document with a nested <svg> per pane.
+	files, err = ap.ExportFile(filepath.Join(dir, "both.svg"), ExportSVG, 300, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, _ := os.ReadFile(files[0])
+	if n := strings.Count(string(svg), "<svg"); n != 3 || !strings.Contains(string(svg), `<svg x="300"`) {
+		t.Errorf("compare SVG has %d <svg> elements", n)
+	}
+	// Tours, CSV and JSON: one file per pane.
+	files, err = ap.ExportFile(filepath.Join(dir, "run.tour"), ExportTour, 0, 0)
+	if err != nil || len(files) != 2 {
+		t.Fatalf("tour export: %v %v", files, err)
+	}
+	tour, err := tsplib.ReadTour(files[1], ap.Right.Instance().N)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, bl := ap.Right.Runner.Best(); solver.TourLength(ap.Right.Instance(), tour) != bl {
+		t.Errorf("exported tour length %d, best %d", solver.TourLength(ap.Right.Instance(), tour), bl)
+	}
+	files, err = ap.ExportFile(filepath.Join(dir, "run.csv"), ExportCSV, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	csv, _ := os.ReadFile(files[0])
+	if !strings.HasPrefix(string(csv), "elapsed_s,best_length\n") || strings.Count(string(csv), "\n") < 2 {
+		t.Errorf("CSV %q", csv)
+	}
+	files, err = ap.ExportFile(filepath.Join(dir, "run.json"), ExportJSON, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep solver.Report
+	data, _ := os.ReadFile(files[0])
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Algorithm != "fake" || rep.Length <= 0 || len(rep.Tour) != ap.Left.Instance().N {
+		t.Errorf("report %+v", rep)
+	}
+
+	// Back to the single view: a single PNG of the chosen size.
+	ap.SetCompare(false)
+	var buf bytes.Buffer
+	if err := ap.Single.WriteExport(&buf, ExportPNG, 320, 240); err != nil {
+		t.Fatal(err)
+	}
+	if img, err := png.Decode(&buf); err != nil || img.Bounds().Dx() != 320 || img.Bounds().Dy() != 240 {
+		t.Errorf("single PNG: %v %v", err, img.Bounds())
+	}
+	if err := ap.Single.WriteExport(&buf, ExportJSON, 0, 0); err == nil {
+		t.Error("JSON report of a pane that never ran succeeded")
+	}
+}
+
+func TestCheckAndButtonsExist(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	test.Tap(ap.compareCheck)
+	if !ap.Compare() {
+		t.Error("tapping Compare did not switch to compare mode")
+	}
+	if !ap.FyneApp.Preferences().Bool(PrefCompare) {
+		t.Error("compare mode not saved")
+	}
+	test.Tap(ap.compareCheck)
+	if ap.Compare() {
+		t.Error("tapping Compare again did not switch back")
+	}
+}

@@ -1,0 +1,200 @@
+package app
+
+import (
+	"math"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// ring returns n cities on a circle: the optimum is the circle order.
+func ring(n int) *solver.Instance {
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range x {
+		// A regular polygon, scaled so rounding keeps it convex.
+		a := 2 * 3.141592653589793 * float64(i) / float64(n)
+		x[i], y[i] = 1000+1000*cos(a), 1000+1000*sin(a)
+	}
+	in := solver.NewCoordInstance("ring", solver.Euc2D, x, y, nil)
+	in.Optimum = solver.TourLength(in, solver.IdentityTour(n))
+	return in
+}
+
+// waitFor polls cond until it holds or a generous timeout passes.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+type recorder struct {
+	mu  sync.Mutex
+	ups []Progress
+}
+
+func (r *recorder) add(p Progress) { r.mu.Lock(); r.ups = append(r.ups, p); r.mu.Unlock() }
+func (r *recorder) all() []Progress {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Progress(nil), r.ups...)
+}
+
+func TestRunnerRunsToTheTimeLimit(t *testing.T) {
+	in := ring(60)
+	r := NewRunner()
+	var rec recorder
+	r.OnUpdate = rec.add
+	if err := r.Start(in, solver.Params{Algorithm: "fake", Backend: "cpu", TimeLimit: 300 * time.Millisecond, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Start(in, solver.Params{Algorithm: "fake", Backend: "cpu"}); err == nil {
+		t.Error("a second Start while running succeeded")
+	}
+	r.Wait()
+	if st := r.State(); st != Done {
+		t.Fatalf("state %v after the time limit, want done", st)
+	}
+	res, ok := r.Result()
+	if !ok {
+		t.Fatal("no result")
+	}
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		t.Fatal(err)
+	}
+	if res.Length != solver.TourLength(in, res.Tour) {
+		t.Errorf("result length %d, tour is %d", res.Length, solver.TourLength(in, res.Tour))
+	}
+	ups := rec.all()
+	if len(ups) < 2 {
+		t.Fatalf("%d updates, want several", len(ups))
+	}
+	last := ups[len(ups)-1]
+	if last.State != Done || last.BestLength != res.Length || last.Fraction != 1 {
+		t.Errorf("last update %+v, want done with the result's length and full progress", last)
+	}
+	// Updates are rate-limited: never more than one per UpdateInterval
+	// (plus the final one), whatever the engine's snapshot rate.
+	if max := int(res.Elapsed/UpdateInterval) + 2; len(ups) > max {
+		t.Errorf("%d updates in %v, more than one per %v", len(ups), res.Elapsed, UpdateInterval)
+	}
+	// The best length never gets worse from one update to the next.
+	for i := 1; i < len(ups); i++ {
+		if ups[i].BestLength > ups[i-1].BestLength && ups[i-1].BestLength > 0 {
+			t.Fatalf("best length rose from %d to %d", ups[i-1].BestLength, ups[i].BestLength)
+		}
+	}
+	if ups[0].Engine != "fake/cpu" {
+		t.Errorf("engine %q", ups[0].Engine)
+	}
+}
+
+func TestRunnerPauseResumeStop(t *testing.T) {
+	in := ring(80)
+	r := NewRunner()
+	if err := r.Resume(); err == nil {
+		t.Error("Resume of an idle runner succeeded")
+	}
+	if err := r.Start(in, solver.Params{Algorithm: "fake", Backend: "cpu", TimeLimit: 5 * time.Second, T0: 50, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a first update", func() bool { return r.Last().BestLength > 0 })
+	r.Pause()
+	r.Wait()
+	if st := r.State(); st != Paused {
+		t.Fatalf("state %v after Pause, want paused", st)
+	}
+	best, bestLen := r.Best()
+	if len(best) != in.N || bestLen != solver.TourLength(in, best) {
+		t.Fatalf("paused best %d cities, length %d", len(best), bestLen)
+	}
+	before := r.Last()
+	calls := fakeCalls()
+	if err := r.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the resumed Solve", func() bool { return fakeCalls() > calls })
+	p := lastFakeParams()
+	if len(p.Start) != in.N {
+		t.Fatalf("resumed without the best tour as start")
+	}
+	if solver.TourLength(in, p.Start) != bestLen {
+		t.Errorf("resumed from a tour of length %d, best was %d", solver.TourLength(in, p.Start), bestLen)
+	}
+	if p.T0 <= 0 || p.T0 >= 50 {
+		t.Errorf("resumed at T0 %v, want the cooled temperature below 50", p.T0)
+	}
+	if p.TimeLimit <= 0 || p.TimeLimit >= 5*time.Second {
+		t.Errorf("resumed with time limit %v, want what is left of 5s", p.TimeLimit)
+	}
+	waitFor(t, "progress after resuming", func() bool { return r.Last().Moves > before.Moves })
+	r.Stop()
+	r.Wait()
+	if st := r.State(); st != Done {
+		t.Fatalf("state %v after Stop, want done", st)
+	}
+	res, _ := r.Result()
+	if res.Length > bestLen {
+		t.Errorf("after Stop the best is %d, worse than %d before", res.Length, bestLen)
+	}
+	if res.Moves < before.Moves {
+		t.Errorf("moves %d after two segments, fewer than the first segment's %d", res.Moves, before.Moves)
+	}
+	if !res.Stopped {
+		t.Error("result of a stopped run not marked Stopped")
+	}
+}
+
+func TestRunnerStep(t *testing.T) {
+	in := ring(40)
+	r := NewRunner()
+	if err := r.StepFrom(in, solver.Params{Algorithm: "fake", Backend: "cpu", K: 3, TimeLimit: 10 * time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	r.Wait()
+	if st := r.State(); st != Paused {
+		t.Fatalf("state %v after a step, want paused", st)
+	}
+	first := r.Last().Steps
+	if first < 3 {
+		t.Fatalf("one step did %d temperature steps, want at least k=3", first)
+	}
+	if err := r.Step(); err != nil {
+		t.Fatal(err)
+	}
+	r.Wait()
+	if st, s := r.State(), r.Last().Steps; st != Paused || s < first+3 {
+		t.Errorf("second step: state %v, steps %d (first %d)", st, s, first)
+	}
+	r.Stop()
+	if st := r.State(); st != Done {
+		t.Errorf("Stop of a paused run: state %v", st)
+	}
+	r.Reset()
+	if b, _ := r.Best(); r.State() != Idle || b != nil {
+		t.Errorf("after Reset: state %v, best %v", r.State(), b)
+	}
+}
+
+func TestRunnerErrors(t *testing.T) {
+	r := NewRunner()
+	if err := r.Start(nil, solver.Params{Algorithm: "fake"}); err == nil {
+		t.Error("Start without an instance succeeded")
+	}
+	if err := r.Start(ring(10), solver.Params{Algorithm: "no-such", Backend: "cpu"}); err == nil || !strings.Contains(err.Error(), "no-such") {
+		t.Errorf("unknown algorithm: %v", err)
+	}
+	if err := r.Start(ring(10), solver.Params{Algorithm: "pspm", Backend: "gpu"}); err == nil {
+		t.Error("pspm on the GPU started in a build without CUDA")
+	}
+}
+
+func cos(a float64) float64 { return math.Cos(a) }
+func sin(a float64) float64 { return math.Sin(a) }
