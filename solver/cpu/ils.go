@@ -17,6 +17,7 @@ type ilsConfig struct {
 	acceptEqual     bool   // accept a kick that ties (drift on plateaus)
 	start           string // "greedy" or "nn"
 	neighbors       int    // candidate list size
+	candidates      string // "nearest" or "quadrant"
 	maxSeg          int    // kick segment length bound
 	sync            int    // kicks per worker between best exchanges (0: independent)
 }
@@ -42,6 +43,10 @@ const (
 	OptSegment = "segment"
 	// OptNeighbors is the candidate list size.
 	OptNeighbors = "neighbors"
+	// OptCandidates selects the candidate lists: "nearest" (the k nearest
+	// cities) or "quadrant" (k/4 nearest in each quadrant, for clustered
+	// instances).
+	OptCandidates = "candidates"
 )
 
 func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
@@ -86,7 +91,19 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 	if in.N < 8 {
 		return exactSmall(in, e, p, snaps, start)
 	}
-	nb := tour.NearestNeighbors(in, cfg.neighbors)
+	var nb *tour.Neighbors
+	cand := cfg.candidates
+	if c, ok := p.Extra[OptCandidates]; ok {
+		cand = c
+	}
+	switch cand {
+	case "", "nearest":
+		nb = tour.NearestNeighbors(in, cfg.neighbors)
+	case "quadrant":
+		nb = tour.QuadrantNeighbors(in, cfg.neighbors)
+	default:
+		return solver.Result{}, fmt.Errorf("option candidates=%q: want nearest or quadrant", cand)
+	}
 	d := newDist(in)
 	c := newControl(ctx, p, w, snaps, start)
 
@@ -262,6 +279,6 @@ func init() {
 		ilsConfig{orOpt: true, start: "greedy", neighbors: 8, maxSeg: 30}})
 	solver.Register(ilsEngine{baseEngine{"3opt-ils", "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
 		ilsConfig{orOpt: true, threeOpt: true, start: "nn", neighbors: 8, maxSeg: 30}})
-	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for the time budget: Or-opt iterated local search on all cores with a shared best"},
-		ilsConfig{orOpt: true, threeOpt: true, acceptEqual: true, start: "greedy", neighbors: 8, maxSeg: 30, sync: 0}})
+	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for a time budget: iterated 2-opt + Or-opt + sequential 3-opt local search with quadrant candidates, one search per core, best kept"},
+		ilsConfig{orOpt: true, threeOpt: true, acceptEqual: true, start: "greedy", neighbors: 8, candidates: "quadrant", maxSeg: 30, sync: 0}})
 }
