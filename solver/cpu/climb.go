@@ -48,16 +48,33 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 	var climbsDone paddedCounter
 	n := in.N
 
+	// each worker's best climb: (length, climb index, tour), so that the
+	// result does not depend on which worker offered a tie first
+	type climbBest struct {
+		l    int64
+		i    int
+		tour []int32
+	}
+	bests := make([]climbBest, w)
 	var wg sync.WaitGroup
 	for wk := 0; wk < w; wk++ {
 		wg.Add(1)
 		go func(wk int) {
 			defer wg.Done()
 			var moves int64
+			mine := &bests[wk]
+			mine.l = -1
+			ci := 0
+			keep := func(t []int32, l int64) {
+				if mine.l < 0 || l < mine.l {
+					mine.l, mine.i, mine.tour = l, ci, append(mine.tour[:0], t...)
+				}
+			}
 			last := int64(0)
 			check := func(t []int32, l int64) bool {
 				c.moves[wk].v.Store(moves)
 				last = moves
+				keep(t, l)
 				c.offer(t, l)
 				if c.done() {
 					return true
@@ -68,6 +85,7 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 				return false
 			}
 			for i := wk; restarts == 0 || i < restarts; i += w {
+				ci = i
 				r := newRNG(p.Seed, uint64(i))
 				var t []int32
 				if i == 0 && p.Start != nil {
@@ -116,10 +134,20 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 		}(wk)
 	}
 	wg.Wait()
+	b := -1
+	for i, x := range bests {
+		if x.l >= 0 && (b < 0 || x.l < bests[b].l || (x.l == bests[b].l && x.i < bests[b].i)) {
+			b = i
+		}
+	}
+	best := c.best
+	if b >= 0 {
+		best = bests[b].tour
+	}
 	steps := climbsDone.v.Load()
 	c.snapshot(nil, c.bestLen.Load(), steps, 1, 0)
 	stopped := c.stopped.Load() || (restarts > 0 && steps < int64(restarts))
-	return solver.Finish(in, e, p, toInt(c.best), c.totalMoves(), steps, start, stopped, deviceName(w))
+	return solver.Finish(in, e, p, toInt(best), c.totalMoves(), steps, start, stopped, deviceName(w))
 }
 
 // best2opt returns the most negative 2-opt delta over all pairs of

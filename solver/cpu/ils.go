@@ -232,13 +232,19 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 			}
 		}
 	}
-	for _, s := range searches {
+	// the result: the shortest search, ties to the lowest index (not the
+	// first offered, which depends on timing)
+	b := 0
+	for i, s := range searches {
 		c.offer(s.tour, s.length)
+		if s.length < searches[b].length {
+			b = i
+		}
 	}
 	steps := totalKicks()
 	c.snapshot(nil, c.bestLen.Load(), steps, max(frac(), 1), 0)
 	stopped := c.stopped.Load() || (budget > 0 && c.stop.Load())
-	return solver.Finish(in, e, p, toInt(c.best), c.totalMoves(), steps, start, stopped, deviceName(w))
+	return solver.Finish(in, e, p, toInt(searches[b].tour), c.totalMoves(), steps, start, stopped, deviceName(w))
 }
 
 // exactSmall solves instances of fewer than 8 cities by enumeration

@@ -255,16 +255,21 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 		}
 	}
 	var steps int64
-	for _, s := range searches {
+	gb := 0
+	for b, s := range searches {
 		c.offerFn(s.bestLength(), s.best)
 		steps = max(steps, s.steps)
+		if s.bestLength() < searches[gb].bestLength() {
+			gb = b
+		}
 	}
 	moves = c.totalMoves()
 	stopped := c.stopped.Load()
 	last := searches[0]
 	c.snapshot(last.current(nil), last.cur, steps, float64(steps)/float64(max(1, len(temps))), 0)
 	p.Workers = w
-	return solver.Finish(in, e, p, toInt(c.best), moves, steps, start, stopped, deviceName(w))
+	// the shortest search, ties to the lowest index (not the first offered)
+	return solver.Finish(in, e, p, toInt(searches[gb].best(nil)), moves, steps, start, stopped, deviceName(w))
 }
 
 // saEngine is sa, pssm and pspm: saRun with different search counts.
