@@ -1,0 +1,226 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image/color"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tsplib"
+)
+
+// NotFound stands in a table for a paper's figure that could not be found
+// verbatim: the suites never guess a published number.
+const NotFound = "n/a (not found)"
+
+// GPUTwoOptDescent runs the GPU's whole-neighbourhood 2-opt (many
+// improving moves per pass, as in 2opt-ils) from start until the first
+// local minimum, and returns the tour, the passes and moves evaluated, the
+// time and the device. Package gpu sets it in builds with CUDA; it is nil
+// otherwise.
+var GPUTwoOptDescent func(in *solver.Instance, start []int) (tour []int, passes, moves int64, elapsed time.Duration, device string, err error)
+
+// repro is what the reproduction suites share: options, progress lines,
+// instance loading, engine lookup and the GPU's description.
+type repro struct {
+	ctx    context.Context
+	opt    Options
+	name   string
+	device string // the GPU, from a Result, or why there is none
+}
+
+func newRepro(ctx context.Context, name string, opt Options) (*repro, error) {
+	if opt.TSPLIBDir == "" {
+		return nil, fmt.Errorf("%s suite: no TSPLIB folder (set TSPLIB_DIR or pass --tsplib)", name)
+	}
+	return &repro{ctx: ctx, opt: opt, name: name, device: "not used yet"}, nil
+}
+
+func (r *repro) logf(format string, a ...any) {
+	if r.opt.Log != nil {
+		fmt.Fprintf(r.opt.Log, r.name+": "+format+"\n", a...)
+	}
+}
+
+// load reads an instance of the suite's list from the TSPLIB folder.
+func (r *repro) load(name string) (*solver.Instance, error) {
+	return tsplib.Load(filepath.Join(r.opt.TSPLIBDir, name+".tsp"), r.opt.TSPLIBDir)
+}
+
+// engine returns the engine for (algo, backend) or nil; for the GPU the
+// reason it is missing becomes the suite's device line.
+func (r *repro) engine(algo, backend string) solver.Engine {
+	e, err := solver.Lookup(algo, backend)
+	if err == nil {
+		err = e.Available()
+	}
+	if err != nil {
+		if backend == solver.BackendGPU && !strings.HasPrefix(r.device, "NVIDIA") {
+			r.device = "GPU unavailable: " + err.Error()
+		}
+		return nil
+	}
+	return e
+}
+
+// solve runs e (nil: not available) and records the GPU's name.
+func (r *repro) solve(e solver.Engine, in *solver.Instance, p solver.Params) (solver.Result, bool) {
+	if e == nil || r.ctx.Err() != nil {
+		return solver.Result{}, false
+	}
+	if p.Workers == 0 {
+		p.Workers = r.opt.Workers
+	}
+	res, err := e.Solve(r.ctx, in, p, nil)
+	if err != nil {
+		r.logf("%s/%s on %s: %v", e.Name(), e.Backend(), in.Name, err)
+		return solver.Result{}, false
+	}
+	if e.Backend() == solver.BackendGPU {
+		r.device = res.Device
+	}
+	return res, true
+}
+
+// runs is the number of runs per configuration: opt.Runs, else def
+// (Quick: 1).
+func (r *repro) runs(def int) int {
+	if r.opt.Runs > 0 {
+		return r.opt.Runs
+	}
+	if r.opt.Quick {
+		return 1
+	}
+	return def
+}
+
+// budget is the time per run: opt.Time, else def (Quick: quick).
+func (r *repro) budget(def, quick time.Duration) time.Duration {
+	if r.opt.Time > 0 {
+		return r.opt.Time
+	}
+	if r.opt.Quick {
+		return quick
+	}
+	return def
+}
+
+// instances returns opt.Instances, else list (Quick: quick).
+func (r *repro) instances(list, quick []string) []string {
+	if len(r.opt.Instances) > 0 {
+		return r.opt.Instances
+	}
+	if r.opt.Quick {
+		return quick
+	}
+	return list
+}
+
+// machine is the notes line naming the GPU and the CPU.
+func (r *repro) machine() string {
+	return fmt.Sprintf("GPU: %s; CPU: %s (CPU engines on all cores unless --workers).", r.device, HostCPU())
+}
+
+// finish saves the tables (one markdown and CSV file each) and prints them.
+func (r *repro) finish(tables []*Table, bases []string, out interface{ Write([]byte) (int, error) }) error {
+	if r.opt.OutDir != "" {
+		for i, t := range tables {
+			if err := t.Save(r.opt.OutDir, bases[i]); err != nil {
+				return err
+			}
+		}
+	}
+	for i, t := range tables {
+		if i > 0 {
+			fmt.Fprintln(out)
+		}
+		if err := t.Markdown(out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// gapOf returns the percent above the optimum, or "n/a".
+func gapOf(length int64, in *solver.Instance) (float64, string) {
+	g, ok := solver.GapPercent(length, in.Optimum)
+	if !ok {
+		return 0, "n/a"
+	}
+	return g, fmt.Sprintf("%.2f", g)
+}
+
+func fmtG(v float64) string {
+	if v == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+func fmtSec(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
+
+// Series is one line of a plot: a name and its (x, y) points.
+type Series struct {
+	Name string
+	X, Y []float64
+}
+
+// SavePlot draws series as lines with points into dir/base.png (log-scaled
+// axes when asked), for the suites' "moves/s against n" figures. Series
+// with no points are left out; with none at all nothing is written.
+func SavePlot(dir, base, title, xLabel, yLabel string, logX, logY bool, series ...Series) error {
+	if dir == "" {
+		return nil
+	}
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yLabel
+	if logX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	if logY {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	p.Legend.Top = true
+	p.Legend.Left = true
+	colors := []color.RGBA{{R: 0x1f, G: 0x77, B: 0xb4, A: 255}, {R: 0xd6, G: 0x27, B: 0x28, A: 255}, {R: 0x2c, G: 0xa0, B: 0x2c, A: 255}, {R: 0xff, G: 0x7f, B: 0x0e, A: 255}}
+	drawn := 0
+	for i, s := range series {
+		var pts plotter.XYs
+		for k := range s.X {
+			if k < len(s.Y) && (!logX || s.X[k] > 0) && (!logY || s.Y[k] > 0) {
+				pts = append(pts, plotter.XY{X: s.X[k], Y: s.Y[k]})
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		l, sc, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return err
+		}
+		l.Color = colors[i%len(colors)]
+		sc.Color = colors[i%len(colors)]
+		p.Add(l, sc)
+		p.Legend.Add(s.Name, l, sc)
+		drawn++
+	}
+	if drawn == 0 {
+		return nil
+	}
+	if err := p.Save(16*vg.Centimeter, 10*vg.Centimeter, filepath.Join(dir, base+".png")); err != nil {
+		return errors.New("saving plot " + base + ".png: " + err.Error())
+	}
+	return nil
+}
