@@ -3,6 +3,7 @@ package cpu
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -20,6 +21,10 @@ type ilsConfig struct {
 	candidates      string // "nearest" or "quadrant"
 	maxSeg          int    // kick segment length bound
 	sync            int    // kicks per worker between best exchanges (0: independent)
+	// stale, when > 0, times n is the number of kicks without an
+	// improvement after which a worker escapes: it goes back to its best
+	// tour and applies a burst of kicks it accepts whatever they cost.
+	stale int
 }
 
 // ilsEngine is 2opt-ils, 3opt-ils and auto.
@@ -39,6 +44,10 @@ const (
 	OptRKBI = "rkbi_k"
 	// OptSync is the kicks per worker between global-best exchanges.
 	OptSync = "sync"
+	// OptStale is the escape threshold: after stale·n kicks without an
+	// improvement a worker restarts from its best tour perturbed by a burst
+	// of kicks (0: never).
+	OptStale = "stale"
 	// OptSegment bounds the length of a kick's segments.
 	OptSegment = "segment"
 	// OptNeighbors is the candidate list size.
@@ -71,6 +80,9 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 		return solver.Result{}, fmt.Errorf("option pivot=%q: want first or rkbi", pv)
 	}
 	if cfg.sync, err = extraInt(p, OptSync, cfg.sync); err != nil {
+		return solver.Result{}, err
+	}
+	if cfg.stale, err = extraInt(p, OptStale, cfg.stale); err != nil {
 		return solver.Result{}, err
 	}
 	if cfg.maxSeg, err = extraInt(p, OptSegment, cfg.maxSeg); err != nil {
@@ -118,12 +130,20 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 	}
 	searches := make([]*ls, w)
 	kicksDone := make([]paddedCounter, w)
+	// escapes: each worker's best tour, kept apart from its current one
+	// only once the worker has escaped (written lazily, at the escape)
+	wbest := make([][]int32, w)
+	wbestLen := make([]int64, w)
+	stale := make([]int, w)
+	staleLimit := cfg.stale * in.N
+	burst := min(max(2, in.N/30), 50)
 	for i := range searches {
 		s := newLS(d, nb.List, nb.K, t0)
 		s.orOpt, s.threeOpt, s.rkbi = cfg.orOpt, cfg.threeOpt, rkbi
 		s.r = newRNG(p.Seed, uint64(i))
 		s.record = true
 		searches[i] = s
+		wbestLen[i] = math.MaxInt64
 	}
 	c.offer(t0, searches[0].length)
 	budget := kicks
@@ -202,14 +222,38 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 						return
 					}
 					kicksDone[wk].v.Add(1)
-					if s.length < old || (cfg.acceptEqual && s.length == old) {
-						if s.length < old {
+					if s.length < old {
+						stale[wk] = 0
+						if s.length < wbestLen[wk] {
 							c.offer(s.tour, s.length)
 						}
 						continue
 					}
-					s.undo()
-					s.length = old
+					stale[wk]++
+					if s.length > old || !cfg.acceptEqual {
+						s.undo()
+						s.length = old
+					}
+					if staleLimit > 0 && stale[wk] >= staleLimit {
+						// escape: from the best tour, a burst of kicks taken
+						// whatever they cost, then a local search
+						stale[wk] = 0
+						if s.length < wbestLen[wk] {
+							wbest[wk] = append(wbest[wk][:0], s.tour...)
+							wbestLen[wk] = s.length
+						} else if s.length > wbestLen[wk] {
+							s.set(wbest[wk])
+						}
+						s.record = false
+						for j := 0; j < burst; j++ {
+							s.kick(cfg.maxSeg)
+						}
+						s.record = true
+						s.journal, s.saved = s.journal[:0], s.saved[:0]
+						if !s.optimize(check) {
+							return
+						}
+					}
 				}
 				c.moves[wk].v.Store(s.moves)
 			}(wk)
@@ -234,17 +278,22 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 	}
 	// the result: the shortest search, ties to the lowest index (not the
 	// first offered, which depends on timing)
-	b := 0
+	var best []int32
+	bestLen := int64(math.MaxInt64)
 	for i, s := range searches {
-		c.offer(s.tour, s.length)
-		if s.length < searches[b].length {
-			b = i
+		t, l := s.tour, s.length
+		if wbestLen[i] < l {
+			t, l = wbest[i], wbestLen[i]
+		}
+		c.offer(t, l)
+		if l < bestLen {
+			best, bestLen = t, l
 		}
 	}
 	steps := totalKicks()
 	c.snapshot(nil, c.bestLen.Load(), steps, max(frac(), 1), 0)
 	stopped := c.stopped.Load() || (budget > 0 && c.stop.Load())
-	return solver.Finish(in, e, p, toInt(searches[b].tour), c.totalMoves(), steps, start, stopped, deviceName(w))
+	return solver.Finish(in, e, p, toInt(best), c.totalMoves(), steps, start, stopped, deviceName(w))
 }
 
 // exactSmall solves instances of fewer than 8 cities by enumeration
@@ -286,5 +335,5 @@ func init() {
 	solver.Register(ilsEngine{baseEngine{"3opt-ils", "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
 		ilsConfig{orOpt: true, threeOpt: true, start: "nn", neighbors: 8, maxSeg: 30}})
 	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for a time budget: iterated 2-opt + Or-opt + sequential 3-opt local search with quadrant candidates, one search per core, best kept"},
-		ilsConfig{orOpt: true, threeOpt: true, acceptEqual: true, start: "greedy", neighbors: 8, candidates: "quadrant", maxSeg: 30, sync: 0}})
+		ilsConfig{orOpt: true, threeOpt: true, acceptEqual: true, start: "greedy", neighbors: 8, candidates: "quadrant", maxSeg: 30, stale: 20}})
 }
