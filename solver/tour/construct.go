@@ -216,7 +216,7 @@ func endEdges(in *solver.Instance, ends []int32, k int) []candEdge {
 		keep := newFloatHeap(k + 1)
 		for _, e := range ends {
 			keep.reset()
-			searchKD(tree.Root, &kdPoint{x: in.X[e], y: in.Y[e], id: e}, keep)
+			searchKD(tree.Root, &kdPoint{x: in.X[e], y: in.Y[e], id: e}, keep, -1)
 			for _, c := range keep.id {
 				if c != e {
 					add(e, c)

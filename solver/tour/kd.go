@@ -63,16 +63,26 @@ type kdPlane struct {
 
 func (p kdPlane) Len() int { return len(p.p) }
 
-// Less orders by the plane's coordinate, ties by city index: a total
-// order keeps the tree balanced when many cities share a coordinate.
+// Less orders by the plane's coordinate, ties by the other coordinate
+// and then by city index. The total order keeps the tree balanced when
+// many cities share a coordinate, and on collinear cities it makes the
+// degenerate plane split along the line, so that node boxes still
+// separate (searches prune by boxes, see searchKD).
 func (p kdPlane) Less(i, j int) bool {
 	a, b := p.p[i], p.p[j]
-	va, vb := a.x, b.x
+	va, vb, wa, wb := a.x, b.x, a.y, b.y
 	if p.d != 0 {
-		va, vb = a.y, b.y
+		va, vb, wa, wb = wa, wb, va, vb
 	}
-	return va < vb || (va == vb && a.id < b.id)
+	if va != vb {
+		return va < vb
+	}
+	if wa != wb {
+		return wa < wb
+	}
+	return a.id < b.id
 }
+
 func (p kdPlane) Swap(i, j int)                          { p.p[i], p.p[j] = p.p[j], p.p[i] }
 func (p kdPlane) Slice(start, end int) kdtree.SortSlicer { return kdPlane{p.p[start:end], p.d} }
 
@@ -90,15 +100,10 @@ func (p kdPoints) Bounds() *kdtree.Bounding {
 }
 
 // newKDTree builds a k-d tree over the instance's 2-D coordinates, of
-// all cities or only of those listed in subset.
+// all cities or only of those listed in subset, with a bounding box in
+// every node, which lets searches skip whole subtrees (see keeper.skip).
 func newKDTree(in *solver.Instance, subset ...int32) *kdtree.Tree {
-	return buildKDTree(in, false, subset)
-}
-
-// newBoundedKDTree is newKDTree with a bounding box in every node, which
-// lets searches skip whole subtrees (see keeper.skip).
-func newBoundedKDTree(in *solver.Instance) *kdtree.Tree {
-	return buildKDTree(in, true, nil)
+	return buildKDTree(in, true, subset)
 }
 
 func buildKDTree(in *solver.Instance, bounding bool, subset []int32) *kdtree.Tree {
@@ -125,8 +130,10 @@ type keeper interface {
 	keep(p *kdPoint, d2 float64)
 	// bound is the squared distance beyond which nothing more is kept.
 	bound() float64
-	// skip reports whether nothing inside box b can be kept.
-	skip(q *kdPoint, b *kdtree.Bounding) bool
+	// skip reports whether nothing inside box b can be kept; c2 is the
+	// squared distance from q to the splitting plane before b (-1 when b
+	// is on the near side).
+	skip(q *kdPoint, b *kdtree.Bounding, c2 float64) bool
 }
 
 // boxDist2 returns the squared distance from q to the box b.
@@ -138,30 +145,35 @@ func boxDist2(q *kdPoint, b *kdtree.Bounding) float64 {
 }
 
 // searchKD offers k every point of the subtree at n that may lie within
-// k's bound of q, nearer side first.
-func searchKD(n *kdtree.Node, q *kdPoint, k keeper) {
+// k's bound of q, nearer side first. c2 is the squared distance from q
+// to the parent's splitting plane when n is on the far side of it, -1
+// otherwise; k.skip decides from it whether to read n's box.
+func searchKD(n *kdtree.Node, q *kdPoint, k keeper, c2 float64) {
 	for n != nil {
-		if n.Bounding != nil && k.skip(q, n.Bounding) {
+		if n.Bounding != nil && k.skip(q, n.Bounding, c2) {
 			return
 		}
 		p := n.Point.(*kdPoint)
 		dx, dy := p.x-q.x, p.y-q.y
 		k.keep(p, dx*dx+dy*dy)
-		var c float64
-		if n.Plane == 0 {
-			c = q.x - p.x
-		} else {
-			c = q.y - p.y
+		c, tie := q.x-p.x, q.y-p.y
+		if n.Plane != 0 {
+			c, tie = tie, c
 		}
+		// On a tie the tree is split by the other coordinate (see
+		// kdPlane.Less): follow it to the nearer side.
 		near, far := n.Left, n.Right
-		if c > 0 {
+		if c > 0 || (c == 0 && tie > 0) {
 			near, far = far, near
 		}
-		searchKD(near, q, k)
+		searchKD(near, q, k, -1)
+		// The far side lies beyond the splitting plane; when the plane
+		// is degenerate (c == 0 for cities sharing a coordinate) or a
+		// quadrant is still empty, its box may still rule it out.
 		if c*c >= k.bound() {
 			return
 		}
-		n = far
+		n, c2 = far, c*c
 	}
 }
 
@@ -189,8 +201,11 @@ func (h *floatHeap) bound() float64 {
 	return h.d[0]
 }
 
-func (h *floatHeap) skip(q *kdPoint, b *kdtree.Bounding) bool {
-	return len(h.d) == h.max && boxDist2(q, b) >= h.bound()
+// skip looks at the box only on the far side of a plane that gave
+// nothing (c2 == 0, a coordinate shared with the query): reading boxes
+// costs more than it saves otherwise.
+func (h *floatHeap) skip(q *kdPoint, b *kdtree.Bounding, c2 float64) bool {
+	return c2 == 0 && len(h.d) == h.max && boxDist2(q, b) >= h.bound()
 }
 
 func (h *floatHeap) keep(p *kdPoint, d2 float64) {
@@ -250,7 +265,10 @@ func (k *quadKeeper) keep(p *kdPoint, d2 float64) {
 // that quadrant's bound. This keeps searches short when a quadrant is
 // empty (a city on the hull, collinear cities), where bound stays
 // infinite.
-func (k *quadKeeper) skip(q *kdPoint, b *kdtree.Bounding) bool {
+func (k *quadKeeper) skip(q *kdPoint, b *kdtree.Bounding, c2 float64) bool {
+	if c2 < 0 {
+		return false // near side: reading every box costs more than it saves
+	}
 	lo, hi := b.Min.(*kdPoint), b.Max.(*kdPoint)
 	d2 := boxDist2(q, b)
 	for quad, h := range k.h {

@@ -71,7 +71,7 @@ func NearestNeighbors(in *solver.Instance, k int) *Neighbors {
 			keep := newFloatHeap(k + 1)
 			for i := lo; i < hi; i++ {
 				keep.reset()
-				searchKD(tree.Root, &kdPoint{x: in.X[i], y: in.Y[i], id: int32(i)}, keep)
+				searchKD(tree.Root, &kdPoint{x: in.X[i], y: in.Y[i], id: int32(i)}, keep, -1)
 				cand = cand[:0]
 				for _, id := range keep.id {
 					if int(id) != i {
@@ -118,7 +118,7 @@ func QuadrantNeighbors(in *solver.Instance, k int) *Neighbors {
 		return NearestNeighbors(in, k)
 	}
 	near := NearestNeighbors(in, k)
-	tree := newBoundedKDTree(in)
+	tree := newKDTree(in)
 	per := k / 4
 	nb := &Neighbors{K: k, List: make([]int32, n*k)}
 	parallelFor(n, func(lo, hi int) {
@@ -134,7 +134,7 @@ func QuadrantNeighbors(in *solver.Instance, k int) *Neighbors {
 			for _, h := range keep.h {
 				h.reset()
 			}
-			searchKD(tree.Root, q, keep)
+			searchKD(tree.Root, q, keep, -1)
 			for _, h := range keep.h {
 				chosen = append(chosen, h.id...)
 			}
