@@ -130,7 +130,7 @@ func checkMove(t *testing.T, in *solver.Instance, a *Array, l *Linked, rng *rand
 func TestMovesProperty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	sizes := []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 20, 57, 200}
-	steps := 3000
+	steps := 1500
 	if testing.Short() {
 		steps = 500
 	}

@@ -50,7 +50,7 @@ func checkLists(t *testing.T, in *solver.Instance, nb *Neighbors, k int, exact b
 
 func TestNearestNeighborsBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for _, n := range []int{1, 2, 3, 4, 5, 17, 100, 400} {
+	for _, n := range []int{1, 2, 3, 4, 5, 17, 100, 250} {
 		ins := testInstances(n, rng)
 		ins = append(ins,
 			randomGridEuc(n, 5, solver.Ceil2D, rng),

@@ -26,7 +26,7 @@ func TestTSPLIBConstruction(t *testing.T) {
 	}
 	// The race detector makes this slow: skip the large files (the
 	// 100k-city paths have their own benchmarks).
-	maxN, maxSize := int64(1500), int64(600<<10)
+	maxN, maxSize := int64(1000), int64(600<<10)
 	if testing.Short() {
 		maxN, maxSize = 400, 64<<10
 	}
