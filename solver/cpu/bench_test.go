@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
@@ -129,5 +130,43 @@ func BenchmarkEngines(b *testing.B) {
 			}
 			reportMoves(b, moves)
 		})
+	}
+}
+
+// BenchmarkDist compares the matrix with inline EUC_2D computation for a
+// kick of auto's local search at several sizes; matrixMaxEUC2D follows it.
+func BenchmarkDist(b *testing.B) {
+	for _, n := range []int{500, 1000, 2000, 5000} {
+		for _, mode := range []string{"matrix", "coords"} {
+			b.Run(fmt.Sprintf("n=%d/%s", n, mode), func(b *testing.B) {
+				old := matrixMaxEUC2D
+				defer func() { matrixMaxEUC2D = old }()
+				if mode == "matrix" {
+					matrixMaxEUC2D = 1 << 30
+				} else {
+					matrixMaxEUC2D = 0
+				}
+				in := uniformInstance(n, 1)
+				nb := tour.QuadrantNeighbors(in, 8)
+				s := newLS(newDist(in), nb.List, nb.K, to32(tour.GreedyEdge(in, nb)))
+				s.orOpt, s.threeOpt = true, true
+				s.r = newRNG(1, 0)
+				s.record = true
+				s.pushAll()
+				never := func() bool { return false }
+				s.optimize(never)
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					s.journal, s.saved = s.journal[:0], s.saved[:0]
+					old := s.length
+					s.kick(30)
+					s.optimize(never)
+					if s.length > old {
+						s.undo()
+						s.length = old
+					}
+				}
+			})
+		}
 	}
 }
