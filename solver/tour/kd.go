@@ -247,17 +247,19 @@ func (h *floatHeap) swap(i, j int) {
 	h.id[i], h.id[j] = h.id[j], h.id[i]
 }
 
-// quadKeeper keeps the nearest points of each quadrant around center
-// (the center itself excluded) in one search.
+// quadKeeper keeps the nearest points of each quadrant around center,
+// and the nearest of all (the center itself excluded), in one search.
 type quadKeeper struct {
 	center *kdPoint
 	h      [4]*floatHeap
+	all    *floatHeap // the nearest of any quadrant, to fill up with
 }
 
 func (k *quadKeeper) keep(p *kdPoint, d2 float64) {
 	if p.id == k.center.id {
 		return
 	}
+	k.all.keep(p, d2)
 	k.h[quadrant(p.x-k.center.x, p.y-k.center.y)].keep(p, d2)
 }
 
@@ -271,6 +273,9 @@ func (k *quadKeeper) skip(q *kdPoint, b *kdtree.Bounding, c2 float64) bool {
 	}
 	lo, hi := b.Min.(*kdPoint), b.Max.(*kdPoint)
 	d2 := boxDist2(q, b)
+	if len(k.all.d) < k.all.max || d2 < k.all.bound() {
+		return false
+	}
 	for quad, h := range k.h {
 		right := quad&1 == 0 // dx >= 0
 		up := quad&2 == 0    // dy >= 0
@@ -285,7 +290,7 @@ func (k *quadKeeper) skip(q *kdPoint, b *kdtree.Bounding, c2 float64) bool {
 }
 
 func (k *quadKeeper) bound() float64 {
-	b := -1.0
+	b := k.all.bound()
 	for _, h := range k.h {
 		b = max(b, h.bound())
 	}

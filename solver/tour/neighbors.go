@@ -117,13 +117,13 @@ func QuadrantNeighbors(in *solver.Instance, k int) *Neighbors {
 	if !euclidLike(in) || k < 4 {
 		return NearestNeighbors(in, k)
 	}
-	near := NearestNeighbors(in, k)
 	tree := newKDTree(in)
 	per := k / 4
 	nb := &Neighbors{K: k, List: make([]int32, n*k)}
 	parallelFor(n, func(lo, hi int) {
 		chosen := make([]int32, 0, k)
-		keep := &quadKeeper{}
+		nearest := make([]int32, 0, k)
+		keep := &quadKeeper{all: newFloatHeap(k)}
 		for q := range keep.h {
 			keep.h[q] = newFloatHeap(per)
 		}
@@ -131,6 +131,7 @@ func QuadrantNeighbors(in *solver.Instance, k int) *Neighbors {
 			chosen = chosen[:0]
 			q := &kdPoint{x: in.X[i], y: in.Y[i], id: int32(i)}
 			keep.center = q
+			keep.all.reset()
 			for _, h := range keep.h {
 				h.reset()
 			}
@@ -138,7 +139,9 @@ func QuadrantNeighbors(in *solver.Instance, k int) *Neighbors {
 			for _, h := range keep.h {
 				chosen = append(chosen, h.id...)
 			}
-			for _, c := range near.Of(i) {
+			nearest = append(nearest[:0], keep.all.id...)
+			sortByDist(in, i, nearest)
+			for _, c := range nearest {
 				if len(chosen) == k {
 					break
 				}
