@@ -16,6 +16,30 @@
 //	            pivoting (Delévacq et al.)
 //	auto        the strongest of them for a time budget, chosen by measurement
 //
+// Defaults. The simulated annealing engines take Lam et al.'s Table 1
+// schedule (T0 10000, TEnd 0.1, alpha 0.99, N·10 iterations per step,
+// exchange every K = 100 steps) and end with it; pspm runs Blocks =
+// Workers searches of Threads = 32 moves per iteration (a warp, as the GPU
+// engine). The climbers and the iterated local searches have no natural
+// end and run DefaultTimeLimit (10 s) unless Params.TimeLimit or a budget
+// in Params.Extra says otherwise. Result.Params holds the values used.
+//
+// Params.Extra options:
+//
+//	kicks=N        ILS engines: N kicks per worker (deterministic, no default time limit)
+//	restarts=N     climbers: N climbs in all (deterministic, no default time limit)
+//	pivot=rkbi     3opt-ils (any ILS): random-k-best-improvement pivoting
+//	rkbi_k=K       its k (default 3)
+//	candidates=nearest|quadrant  candidate lists (auto: quadrant)
+//	neighbors=K    candidate list size (default 8)
+//	segment=L      longest segment of a kick's double bridge (default 30)
+//	sync=N         ILS: kicks per worker between global-best exchanges (default 0: none)
+//	stale=S        ILS: escape after S·n kicks without improvement (auto: 20; others: never)
+//
+// auto was chosen by measurement (tsp bench --suite cpu): on the 2-core
+// development machine it is the strongest engine on every instance of the
+// suite; see the package's README paragraph in the project documentation.
+//
 // References:
 //
 //   - Lam, Chow, Lam: "A study of the parallel simulated annealing on GPUs"
