@@ -38,7 +38,8 @@
 //
 // auto was chosen by measurement (tsp bench --suite cpu): on the 2-core
 // development machine it is the strongest engine on every instance of the
-// suite; see the package's README paragraph in the project documentation.
+// suite, ahead of 3opt-ils and 2opt-ils, and far ahead of the annealers
+// and climbers, which are there to reproduce the papers.
 //
 // References:
 //
