@@ -184,11 +184,10 @@ type control struct {
 	stopped  atomic.Bool // cancelled, out of time or target reached
 	moves    []paddedCounter
 
-	mu       sync.Mutex
-	sink     *solver.Sink
-	best     []int32
-	bestLen  atomic.Int64
-	progress func() (step int64, frac float64, temp float64)
+	mu      sync.Mutex
+	sink    *solver.Sink
+	best    []int32
+	bestLen atomic.Int64
 }
 
 type paddedCounter struct {
