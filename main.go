@@ -59,7 +59,7 @@ func main() {
 	exit := 0
 	var ui *app.App
 	opts := app.Options{Open: *open, Algo: *algo, Backend: *backend, Run: *run, Compare: *compare}
-	if *run > 0 || *shot != "" {
+	if *shot != "" || *run > 0 {
 		first := true
 		opts.OnLoad = func(in *solver.Instance, err error) {
 			if !first {
@@ -69,11 +69,9 @@ func main() {
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "tsplab:", err)
 				exit = 1
-			} else if *run > 0 {
-				if err := ui.RunFor(*run); err != nil {
-					fmt.Fprintln(os.Stderr, "tsplab:", err)
-					exit = 1
-				}
+			} else if *run > 0 && !ui.Running() {
+				fmt.Fprintln(os.Stderr, "tsplab: the run did not start")
+				exit = 1
 			}
 			if *shot != "" {
 				go screenshotWhenDone(ui, *shot, &exit)

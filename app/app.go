@@ -59,7 +59,7 @@ type Options struct {
 	Open    string        // a .tsp file, or the name of a bundled sample
 	Algo    string        // algorithm for the single pane (empty: keep the saved one)
 	Backend string        // backend for the single pane
-	Run     time.Duration // start a run at once with this time limit (0: no)
+	Run     time.Duration // once the first instance is loaded, run the panes on screen with this budget (0: no)
 	Compare bool          // open in compare mode
 	// OnLoad, if set, is called on the Fyne goroutine after every load,
 	// the first one included (see App.OnLoad).
@@ -108,6 +108,17 @@ func New(a fyne.App, opts Options) *App {
 	a.SetIcon(Icon)
 	ap := &App{FyneApp: a, prefs: a.Preferences(), selected: -1}
 	ap.Win = a.NewWindow("TSP Lab")
+	if opts.Run > 0 {
+		first := true
+		ap.onLoad = append(ap.onLoad, func(in *solver.Instance, err error) {
+			if first && err == nil {
+				if rerr := ap.RunFor(opts.Run); rerr != nil {
+					dialog.ShowError(rerr, ap.Win)
+				}
+			}
+			first = false
+		})
+	}
 	if opts.OnLoad != nil {
 		ap.onLoad = append(ap.onLoad, opts.OnLoad)
 	}

@@ -386,9 +386,6 @@ func (p *Pane) Compact(title string) fyne.CanvasObject {
 	return split
 }
 
-// CurveCSV writes the convergence curve as CSV.
-func (p *Pane) CurveCSV() []canvas.CurvePoint { return p.Curve.Points() }
-
 // TargetReached returns when the best tour first came within the target
 // gap, or false.
 func (p *Pane) TargetReached() (time.Duration, bool) {
