@@ -100,8 +100,11 @@ func screenshotWhenDone(ui *app.App, path string, exit *int) {
 			fmt.Fprintln(os.Stderr, "tsplab:", err)
 			*exit = 1
 		}
-		ui.FyneApp.Quit()
 	})
+	// Let Fyne finish writing Preferences (it saves in the background)
+	// before the process ends.
+	time.Sleep(300 * time.Millisecond)
+	fyne.Do(ui.FyneApp.Quit)
 }
 
 func listAlgorithms() string {

@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/tsplab/tsplab/canvas"
+	"github.com/tsplab/tsplab/internal/testdata"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
@@ -461,5 +462,39 @@ func TestCheckAndButtonsExist(t *testing.T) {
 	test.Tap(ap.compareCheck)
 	if ap.Compare() {
 		t.Error("tapping Compare again did not switch back")
+	}
+}
+
+func TestScanTSPLIBFolder(t *testing.T) {
+	dir := testdata.Need(t)
+	es, err := ScanFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]Entry{}
+	for _, e := range es {
+		byName[e.Name] = e
+		if e.Err != "" {
+			t.Errorf("%s: %s", e.Name, e.Err)
+		}
+	}
+	a, ok := byName["a280"]
+	if !ok {
+		t.Skip("a280.tsp not in the TSPLIB folder")
+	}
+	if a.Dimension != 280 || a.Metric != "EUC_2D" || a.Optimum != 2579 || !a.OptTour {
+		t.Errorf("a280 entry %+v, want n=280 EUC_2D optimum 2579 with an optimal tour", a)
+	}
+	for i := 1; i < len(es); i++ {
+		if es[i].Dimension < es[i-1].Dimension {
+			t.Fatalf("entries not sorted by dimension at %d", i)
+		}
+	}
+	in, opt, err := LoadInstance(a.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Optimum != 2579 || len(opt) != 280 || solver.TourLength(in, opt) != 2579 {
+		t.Errorf("a280 loaded with optimum %d and an optimal tour of %d cities", in.Optimum, len(opt))
 	}
 }
