@@ -21,8 +21,8 @@ const threeOptNeighbors = 10
 // round trip, and threeOptPatience the rounds in a row without an improving
 // sample after which the tour counts as 3-opt optimal.
 const (
-	threeOptRounds   = 16
-	threeOptPatience = 8
+	threeOptRounds   = 8
+	threeOptPatience = 6
 )
 
 // threeOpt is one 3-opt local search on the device: the tour (positions

@@ -233,3 +233,70 @@ func TestThreeOptILSEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestThreeOptApplyRKBI checks the replacement kernel's random-k-best
+// pivoting: over many rounds it applies only the k best distinct improving
+// moves of the block results (duplicates and non-improving ones ignored),
+// and each of them at least once.
+func TestThreeOptApplyRKBI(t *testing.T) {
+	d := needDevice(t)
+	in := randomInstance(500, solver.Euc2D, 10000, 13)
+	nb := tour.NearestNeighbors(in, 8)
+	tr := randomTour(in.N, rand.New(rand.NewPCG(6, 6)))
+	mv := func(delta int32, x, y, z, typ int32) lsBest { return lsBest{Delta: delta, A: x, B: y, C: z*4 + typ} }
+	// ranks: -90 (twice, from two blocks), -80, -70 are the 3 best; -60 and
+	// +5 must never be applied; a = -1 is a block without a move.
+	bb := []lsBest{mv(-60, 1, 2, 3, 0), mv(-90, 10, 20, 30, 1), {Delta: -1000, A: -1, B: -1, C: -1}, mv(-80, 40, 50, 60, 2),
+		mv(-90, 10, 20, 30, 1), mv(5, 70, 80, 90, 3), mv(-70, 100, 200, 300, 3)}
+	want := map[int]threeOptMove{-90: {10, 20, 30, 1}, -80: {40, 50, 60, 2}, -70: {100, 200, 300, 3}}
+	seen := map[int]int{}
+	err := d.do(func() error {
+		o, err := d.newThreeOpt(in, nb, true, len(bb), 32, 1, 3, 77)
+		if err != nil {
+			return err
+		}
+		defer o.free()
+		if err := htod(o.best, bb); err != nil {
+			return err
+		}
+		got := make([]int, in.N)
+		length := []int64{0}
+		for it := 1; it <= 60; it++ {
+			if err := o.upload(tr, 0); err != nil {
+				return err
+			}
+			if err := d.launch("threeopt_apply", 1, 1, 256, 0, d.stream, o.tour, o.pos, o.n, o.best, len(bb), 3, o.seed, it, o.scratch, o.state, o.length); err != nil {
+				return err
+			}
+			if err := d.stream.Synchronize(); err != nil {
+				return err
+			}
+			if err := o.download(got); err != nil {
+				return err
+			}
+			if err := dtoh(length, o.length); err != nil {
+				return err
+			}
+			m, ok := want[int(length[0])]
+			if !ok {
+				t.Errorf("round %d applied a move of delta %d, not one of the 3 best", it, length[0])
+				continue
+			}
+			exp := cpuReconnect(tr, m)
+			for p := range exp {
+				if got[p] != exp[p] {
+					t.Errorf("round %d: the tour is not the CPU's reconnection %+v", it, m)
+					break
+				}
+			}
+			seen[int(length[0])]++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 3 {
+		t.Fatalf("picked %v over 60 rounds: want each of the 3 best at least once", seen)
+	}
+}

@@ -108,34 +108,41 @@ __device__ __forceinline__ int three_src(int x, int y, int z, int type, int o) {
     }
 }
 
-// threeopt_apply_impl: phase 2, replacement. One block: thread 0 ranks the
-// blocks' improving moves and picks one of the k best at random (RKBI;
-// k = 1 is best improvement); the block rewrites positions x+1..z through
-// scratch and updates pos. state[0] counts evaluation rounds, state[1] the
-// moves applied, state[2] the last round that found one; *len tracks the
-// tour length in the kernels' distances.
+// threeopt_apply_impl: phase 2, replacement. One block ranks the blocks'
+// improving moves and picks one of the k best at random (RKBI; k = 1 is
+// best improvement): k block reductions, each for the best move ordered
+// strictly after the previous pick (ls_better is a total order on distinct
+// moves, so duplicates from several blocks count once). The block then
+// rewrites positions x+1..z through scratch and updates pos. state[0]
+// counts evaluation rounds, state[1] the moves applied, state[2] the last
+// round that found one; *len tracks the tour length in the kernels'
+// distances.
 __device__ void threeopt_apply_impl(int *tour, int *pos, long long n_, const LSBest *blockBest, long long blocks, long long k,
                                     unsigned long long seed, long long iter, int *scratch, long long *state, long long *len) {
     __shared__ LSBest pick;
-    if (threadIdx.x == 0) {
-        LSBest top[8];
-        int kk = (int)min(max(k, 1LL), 8LL), have = 0;
-        for (long long x = 0; x < blocks; x++) {
-            LSBest v = blockBest[x];
-            if (v.a < 0 || v.delta >= 0) continue;
-            // insert v into the sorted top list (distinct moves only)
-            int p = have;
-            bool dup = false;
-            for (int q = 0; q < have; q++) {
-                if (top[q].delta == v.delta && top[q].a == v.a && top[q].b == v.b && top[q].c == v.c) dup = true;
-            }
-            if (dup) continue;
-            while (p > 0 && ls_better(v, top[p - 1])) p--;
-            if (p >= kk) continue;
-            for (int q = min(have, kk - 1); q > p; q--) top[q] = top[q - 1];
-            top[p] = v;
-            have = min(have + 1, kk);
+    __shared__ LSBest top[8];
+    __shared__ int have;
+    int kk = (int)min(max(k, 1LL), 8LL);
+    if (threadIdx.x == 0) have = 0;
+    LSBest last = {-0x7fffffff - 1, -1, -1, -1};  // before every move in the order
+    for (int q = 0; q < kk; q++) {
+        LSBest v = {0x7fffffff, -1, -1, -1};
+        for (long long x = threadIdx.x; x < blocks; x += blockDim.x) {
+            LSBest o = blockBest[x];
+            if (o.a < 0 || o.delta >= 0) continue;
+            if (q > 0 && !ls_better(last, o)) continue;
+            if (ls_better(o, v)) v = o;
         }
+        v = ls_block_min(v);  // ends with a barrier
+        if (threadIdx.x == 0) {
+            top[q] = v;
+            if (v.a >= 0) have = q + 1;
+        }
+        __syncthreads();
+        if (top[q].a < 0) break;
+        last = top[q];
+    }
+    if (threadIdx.x == 0) {
         state[0]++;
         if (have == 0) {
             pick.a = -1;

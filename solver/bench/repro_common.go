@@ -35,6 +35,7 @@ type repro struct {
 	opt    Options
 	name   string
 	device string // the GPU, from a Result, or why there is none
+	err    error  // the last engine error, for the tables
 }
 
 func newRepro(ctx context.Context, name string, opt Options) (*repro, error) {
@@ -82,6 +83,7 @@ func (r *repro) solve(e solver.Engine, in *solver.Instance, p solver.Params) (so
 	res, err := e.Solve(r.ctx, in, p, nil)
 	if err != nil {
 		r.logf("%s/%s on %s: %v", e.Name(), e.Backend(), in.Name, err)
+		r.err = err
 		return solver.Result{}, false
 	}
 	if e.Backend() == solver.BackendGPU {

@@ -73,7 +73,7 @@ func runOneil(ctx context.Context, opt Options, out io.Writer) error {
 		}
 		kr := 0.0
 		if GPUEvalRate != nil && gc != nil {
-			passes := max(3, int(2e11/(float64(n)*float64(n)/2)/4))
+			passes := evalPasses(n)
 			if v, dev, err := GPUEvalRate(n, passes, 1); err == nil {
 				kr, r.device = v, dev
 			} else {
