@@ -238,6 +238,9 @@ func TestBadParams(t *testing.T) {
 		{"3opt-ils", solver.Params{Extra: map[string]string{OptPivot: "best-ever"}}},
 		{"auto", solver.Params{Extra: map[string]string{OptKicks: "many"}}},
 		{"2opt-climb", solver.Params{Extra: map[string]string{OptRestarts: "-3"}}},
+		{"auto", solver.Params{Extra: map[string]string{OptCandidates: "farthest"}}},
+		{"auto", solver.Params{Extra: map[string]string{OptThreeOpt: "maybe"}}},
+		{"auto", solver.Params{Extra: map[string]string{OptAccept: "worse"}}},
 	} {
 		e, _ := solver.Lookup(c.name, solver.BackendCPU)
 		if _, err := e.Solve(context.Background(), in, c.p, nil); err == nil {
@@ -345,6 +348,20 @@ func TestClimbDeltas(t *testing.T) {
 			if got := tourLen(d, tr); got != l+best {
 				t.Fatalf("2-opt %d,%d: delta %d, exact change %d", bi, bj, best, got-l)
 			}
+		}
+	}
+}
+
+// TestCandidateOptions: every candidate list choice gives a valid tour
+// near the others' on a clustered instance.
+func TestCandidateOptions(t *testing.T) {
+	in := uniformInstance(150, 12)
+	for _, c := range []string{"nearest", "quadrant", "union", "mixed"} {
+		p := solver.Params{Seed: 1, Workers: 2, Extra: map[string]string{OptKicks: "300", OptCandidates: c, OptThreeOpt: "off", OptAccept: "better"}}
+		res := solve(t, "auto", in, p, nil)
+		ref := solve(t, "2opt-ils", in, solver.Params{Seed: 1, Workers: 1, Extra: map[string]string{OptKicks: "300"}}, nil)
+		if float64(res.Length) > 1.05*float64(ref.Length) {
+			t.Errorf("candidates=%s: %d, 2opt-ils %d", c, res.Length, ref.Length)
 		}
 	}
 }

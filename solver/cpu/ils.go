@@ -1,9 +1,11 @@
 package cpu
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -48,13 +50,20 @@ const (
 	// improvement a worker restarts from its best tour perturbed by a burst
 	// of kicks (0: never).
 	OptStale = "stale"
+	// OptThreeOpt turns the sequential 3-opt moves on or off ("on", "off").
+	OptThreeOpt = "threeopt"
+	// OptAccept is the kick acceptance: "better" (strictly shorter) or
+	// "equal" (also ties, to drift across plateaus).
+	OptAccept = "accept"
 	// OptSegment bounds the length of a kick's segments.
 	OptSegment = "segment"
 	// OptNeighbors is the candidate list size.
 	OptNeighbors = "neighbors"
 	// OptCandidates selects the candidate lists: "nearest" (the k nearest
-	// cities) or "quadrant" (k/4 nearest in each quadrant, for clustered
-	// instances).
+	// cities), "quadrant" (k/4 nearest in each quadrant, for clustered
+	// instances), "union" (both lists merged) or "mixed" (nearest for
+	// even-numbered workers, quadrant
+	// for odd ones: auto's default, robust on both kinds).
 	OptCandidates = "candidates"
 )
 
@@ -82,6 +91,26 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 	if cfg.sync, err = extraInt(p, OptSync, cfg.sync); err != nil {
 		return solver.Result{}, err
 	}
+	if v, ok := p.Extra[OptThreeOpt]; ok {
+		switch v {
+		case "0", "false", "off":
+			cfg.threeOpt = false
+		case "1", "true", "on":
+			cfg.threeOpt = true
+		default:
+			return solver.Result{}, fmt.Errorf("option threeopt=%q: want on or off", v)
+		}
+	}
+	if v, ok := p.Extra[OptAccept]; ok {
+		switch v {
+		case "better":
+			cfg.acceptEqual = false
+		case "equal":
+			cfg.acceptEqual = true
+		default:
+			return solver.Result{}, fmt.Errorf("option accept=%q: want better or equal", v)
+		}
+	}
 	if cfg.stale, err = extraInt(p, OptStale, cfg.stale); err != nil {
 		return solver.Result{}, err
 	}
@@ -103,7 +132,9 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 	if in.N < 8 {
 		return exactSmall(in, e, p, snaps, start)
 	}
-	var nb *tour.Neighbors
+	// nb: the candidate lists; nbOdd those of the odd-numbered workers
+	// ("mixed": nearest for the even workers, quadrant for the odd ones)
+	var nb, nbOdd *tour.Neighbors
 	cand := cfg.candidates
 	if c, ok := p.Extra[OptCandidates]; ok {
 		cand = c
@@ -113,8 +144,18 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 		nb = tour.NearestNeighbors(in, cfg.neighbors)
 	case "quadrant":
 		nb = tour.QuadrantNeighbors(in, cfg.neighbors)
+	case "union":
+		nb = unionNeighbors(in, tour.NearestNeighbors(in, cfg.neighbors), tour.QuadrantNeighbors(in, cfg.neighbors))
+	case "mixed":
+		nb = tour.NearestNeighbors(in, cfg.neighbors)
+		if w > 1 {
+			nbOdd = tour.QuadrantNeighbors(in, cfg.neighbors)
+		}
 	default:
-		return solver.Result{}, fmt.Errorf("option candidates=%q: want nearest or quadrant", cand)
+		return solver.Result{}, fmt.Errorf("option candidates=%q: want nearest, quadrant or mixed", cand)
+	}
+	if nbOdd == nil {
+		nbOdd = nb
 	}
 	d := newDist(in)
 	c := newControl(ctx, p, w, snaps, start)
@@ -138,7 +179,11 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 	staleLimit := cfg.stale * in.N
 	burst := min(max(2, in.N/30), 50)
 	for i := range searches {
-		s := newLS(d, nb.List, nb.K, t0)
+		l := nb
+		if i%2 == 1 {
+			l = nbOdd
+		}
+		s := newLS(d, l.List, l.K, t0)
 		s.orOpt, s.threeOpt, s.rkbi = cfg.orOpt, cfg.threeOpt, rkbi
 		s.r = newRNG(p.Seed, uint64(i))
 		s.record = true
@@ -296,6 +341,31 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 	return solver.Finish(in, e, p, toInt(best), c.totalMoves(), steps, start, stopped, deviceName(w))
 }
 
+// unionNeighbors merges two candidate lists of every city: the union,
+// nearest first, padded to a fixed width by repeating the farthest one (a
+// repeat costs one evaluation; scans stop at the first too-far candidate).
+func unionNeighbors(in *solver.Instance, a, b *tour.Neighbors) *tour.Neighbors {
+	k := a.K + b.K
+	out := &tour.Neighbors{K: k, List: make([]int32, 0, in.N*k)}
+	row := make([]int32, 0, k)
+	for i := 0; i < in.N; i++ {
+		row = append(row[:0], a.Of(i)...)
+		for _, c := range b.Of(i) {
+			if !slices.Contains(row, c) {
+				row = append(row, c)
+			}
+		}
+		slices.SortStableFunc(row, func(x, y int32) int {
+			return cmp.Compare(in.Dist(i, int(x)), in.Dist(i, int(y)))
+		})
+		for len(row) < k && len(row) > 0 {
+			row = append(row, row[len(row)-1])
+		}
+		out.List = append(out.List, row...)
+	}
+	return out
+}
+
 // exactSmall solves instances of fewer than 8 cities by enumeration
 // (at most 6! tours), where local search moves have no room.
 func exactSmall(in *solver.Instance, e solver.Engine, p solver.Params, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
@@ -334,6 +404,6 @@ func init() {
 		ilsConfig{orOpt: true, start: "greedy", neighbors: 8, maxSeg: 30}})
 	solver.Register(ilsEngine{baseEngine{"3opt-ils", "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
 		ilsConfig{orOpt: true, threeOpt: true, start: "nn", neighbors: 8, maxSeg: 30}})
-	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for a time budget: iterated 2-opt + Or-opt + sequential 3-opt local search with quadrant candidates, one search per core, best kept"},
-		ilsConfig{orOpt: true, threeOpt: true, acceptEqual: true, start: "greedy", neighbors: 8, candidates: "quadrant", maxSeg: 30, stale: 20}})
+	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for a time budget: iterated 2-opt + Or-opt + sequential 3-opt local search, one search per core (nearest and quadrant candidates alternating), stagnation escapes, best kept"},
+		ilsConfig{orOpt: true, threeOpt: true, acceptEqual: true, start: "greedy", neighbors: 8, candidates: "mixed", maxSeg: 30, stale: 20}})
 }
