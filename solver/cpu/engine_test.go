@@ -365,3 +365,24 @@ func TestCandidateOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestDegenerateInstances: all cities on one point, and collinear cities
+// (optimum: twice the span), with every engine.
+func TestDegenerateInstances(t *testing.T) {
+	n := 40
+	same := solver.NewCoordInstance("point", solver.Euc2D, make([]float64, n), make([]float64, n), nil)
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] = float64((i * 17) % n * 10) // a shuffled line from 0 to 390
+	}
+	line := solver.NewCoordInstance("line", solver.Euc2D, x, y, nil)
+	for _, name := range allEngines {
+		if res := solve(t, name, same, budgetParams(name, 1, 2), nil); res.Length != 0 {
+			t.Errorf("%s on one point: %d", name, res.Length)
+		}
+		res := solve(t, name, line, budgetParams(name, 1, 2), nil)
+		if (name == "auto" || name == "2opt-ils" || name == "3opt-ils") && res.Length != 780 {
+			t.Errorf("%s on a line: %d, optimum 780", name, res.Length)
+		}
+	}
+}
