@@ -12,11 +12,16 @@ import (
 
 // Defaults of the simulated annealing engines: Lam et al., Table 1.
 const (
-	DefaultT0     = 10000.0 // initial temperature
-	DefaultTEnd   = 0.1     // final temperature
-	DefaultAlpha  = 0.99    // cooling factor per temperature step
-	DefaultSweeps = 10      // Sp: N·Sp iterations per temperature step
-	DefaultK      = 100     // Se: temperature steps between global-best exchanges
+	// DefaultT0 is the initial temperature.
+	DefaultT0 = 10000.0
+	// DefaultTEnd is the final temperature.
+	DefaultTEnd = 0.1
+	// DefaultAlpha is the cooling factor per temperature step.
+	DefaultAlpha = 0.99
+	// DefaultSweeps is Sp: N·Sp iterations per temperature step.
+	DefaultSweeps = 10
+	// DefaultK is Se: temperature steps between global-best exchanges.
+	DefaultK = 100
 	// DefaultThreads is PSPM's moves per iteration of one search: a warp
 	// of 32, the GPU engine's unit, so that the CPU reference and the GPU
 	// engine run the same method with the same numbers.
