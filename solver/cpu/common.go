@@ -53,10 +53,17 @@ func newDist(in *solver.Instance) *dist {
 	return d
 }
 
+// at inlines the matrix lookup; the other paths cost a call.
 func (d *dist) at(a, b int32) int64 {
 	if d.m != nil {
 		return int64(d.m[int(a)*d.n+int(b)])
 	}
+	return d.other(a, b)
+}
+
+// other computes EUC_2D from the coordinates (the TSPLIB nint, exactly as
+// in.Dist) or asks the instance.
+func (d *dist) other(a, b int32) int64 {
 	if d.x != nil {
 		dx, dy := d.x[a]-d.x[b], d.y[a]-d.y[b]
 		return int64(math.Sqrt(dx*dx+dy*dy) + 0.5)
