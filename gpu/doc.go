@@ -5,6 +5,32 @@
 // Every engine registers itself with the solver registry in init, so
 // importing this package (for its side effect or for Info) is all a caller
 // does.
+//
+// Engines (backend "gpu"; names shared with the CPU engines):
+//
+//   - pspm, sspm, pssm: Lam et al.'s parallel simulated annealing with
+//     LWSA (kernels/pspm.cu). sspm is PSPM with one search, pssm with one
+//     thread per search.
+//   - 2opt-climb: O'Neil & Burtscher's random-restart 2-opt hill climbing,
+//     a climber per tour of a batch (kernels/twoopt.cu, twoopt_apply).
+//   - 2opt-ils: Rocki & Suda's whole-neighbourhood GPU 2-opt inside
+//     iterated local search, many disjoint moves applied per pass.
+//   - auto: GPU 2-opt descent, then the CPU auto engine for the rest of
+//     the time.
+//
+// Build: scripts/build-gpu.sh compiles gpu/kernels/*.cu into one fatbin
+// (SASS sm_70/80/90 + PTX) that device_cuda.go embeds; the kernels are
+// looked up by name through a registry (registerKernels) when the one
+// CUDA context starts. Every CUDA call runs on one locked OS thread (the
+// context goroutine, device.do).
+//
+// Exactness: kernels rank moves in float; every tour an engine returns
+// goes through solver.Finish (validated, length recomputed with exact
+// integer TSPLIB distances), the 2-opt engines re-check every move the GPU
+// proposes with exact integer deltas before applying it on the CPU, or
+// polish the climbers' result with exact 2-opt. Only coordinate instances
+// with EUC_2D, CEIL_2D or ATT distances run on the GPU; others get an error
+// wrapping ErrUnsupported.
 package gpu
 
 // DeviceInfo describes one CUDA device.

@@ -362,7 +362,11 @@ func TestReportLam(t *testing.T) {
 	dir := os.Getenv("TSPLIB_DIR")
 	e, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
 	var sumGap, sumRate float64
-	for _, name := range lamInstances {
+	names := lamInstances
+	if only := os.Getenv("TSPLAB_LAM_ONLY"); only != "" {
+		names = []string{only}
+	}
+	for _, name := range names {
 		in, err := tsplib.Load(dir+"/"+name+".tsp", dir)
 		if err != nil {
 			t.Fatal(err)
@@ -377,4 +381,27 @@ func TestReportLam(t *testing.T) {
 		fmt.Printf("pspm %s n=%d len=%d opt=%d gap=%.3f%% time=%.2fs SSES=%.4g blocks=%d\n", name, in.N, r.Length, in.Optimum, gap, r.Elapsed.Seconds(), r.MovesPerSecond(), r.Params.Blocks)
 	}
 	fmt.Printf("pspm mean gap %.3f%% mean SSES %.4g\n", sumGap/20, sumRate/20)
+}
+
+func TestPSPMBlockModeAndDeterminism(t *testing.T) {
+	needDevice(t)
+	in := randomInstance(120, solver.Euc2D, 1000, 15)
+	e, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
+	for _, threads := range []int{1, 7, 32, 64, 96} {
+		p := quickParams(7)
+		p.TimeLimit = 0
+		p.Threads = threads
+		r1, err := e.Solve(context.Background(), in, p, nil)
+		if err != nil {
+			t.Fatalf("threads %d: %v", threads, err)
+		}
+		r2, _ := e.Solve(context.Background(), in, p, nil)
+		if r1.Length != r2.Length || r1.Length != solver.TourLength(in, r1.Tour) {
+			t.Fatalf("threads %d: %d vs %d", threads, r1.Length, r2.Length)
+		}
+		if want := int64(r1.Params.Blocks) * int64(threads); r1.Moves%want != 0 {
+			t.Fatalf("threads %d: %d moves is no multiple of blocks x threads %d", threads, r1.Moves, want)
+		}
+		t.Logf("threads %d: %d", threads, r1.Length)
+	}
 }

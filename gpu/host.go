@@ -53,6 +53,19 @@ func shiftedCoords(in *solver.Instance) []float32 {
 	return xy
 }
 
+// coordSpan is the largest coordinate range of in (x or y).
+func coordSpan(in *solver.Instance) float64 {
+	if in.N == 0 {
+		return 0
+	}
+	x0, x1, y0, y1 := in.X[0], in.X[0], in.Y[0], in.Y[0]
+	for i := 1; i < in.N; i++ {
+		x0, x1 = math.Min(x0, in.X[i]), math.Max(x1, in.X[i])
+		y0, y1 = math.Min(y0, in.Y[i]), math.Max(y1, in.Y[i])
+	}
+	return math.Max(x1-x0, y1-y0)
+}
+
 // rawScale is the factor that turns in's distance into a plain Euclidean
 // distance of scaled coordinates, for the float 2-opt kernels (ATT is
 // sqrt(d²/10)).
@@ -224,10 +237,6 @@ func polish2Opt(in *solver.Instance, t []int, nb *tour.Neighbors) {
 	}
 	active := make([]bool, n)
 	queue := make([]int, 0, n)
-	for _, c := range t {
-		active[c] = true
-		queue = append(queue, c)
-	}
 	succ := func(c int) int { return t[(pos[c]+1)%n] }
 	pred := func(c int) int { return t[(pos[c]+n-1)%n] }
 	// rev reverses the tour path from city a to city b (positions
@@ -246,7 +255,28 @@ func polish2Opt(in *solver.Instance, t []int, nb *tour.Neighbors) {
 			pos[t[y]] = y
 		}
 	}
-	for len(queue) > 0 {
+	// Don't-look bits miss moves whose candidate's orientation flipped
+	// inside a reversed segment, so sweep again until a sweep moves nothing.
+	for moved := true; moved; {
+		moved = false
+		for _, c := range t {
+			active[c] = true
+			queue = append(queue, c)
+		}
+		for len(queue) > 0 {
+			if polishStep(in, t, nb, pos, active, &queue, succ, pred, rev) {
+				moved = true
+			}
+		}
+	}
+}
+
+// polishStep examines the first queued city; it reports whether it
+// applied a move.
+func polishStep(in *solver.Instance, t []int, nb *tour.Neighbors, pos []int, active []bool, q *[]int,
+	succ, pred func(int) int, rev func(a, b int)) bool {
+	queue := *q
+	{
 		a := queue[0]
 		queue = queue[1:]
 		active[a] = false
@@ -292,6 +322,8 @@ func polish2Opt(in *solver.Instance, t []int, nb *tour.Neighbors) {
 				}
 			}
 		}
+		*q = queue
+		return improved
 	}
 }
 

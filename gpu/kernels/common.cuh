@@ -57,9 +57,11 @@ __device__ __forceinline__ int int_dist(float x1, float y1, float x2, float y2) 
     if (METRIC == METRIC_EUC_2D) {
         return (int)(sqrtf(s) + 0.5f);
     } else if (METRIC == METRIC_CEIL_2D) {
-        // Correctly rounded root: perfect squares (common with integer
-        // coordinates) must not round up to the next integer.
-        return (int)ceilf(__fsqrt_rn(s));
+        // In double: a perfect square (common with integer coordinates)
+        // must not round up to the next integer, so the sum of squares and
+        // the root must both be exact.
+        double ddx = (double)dx, ddy = (double)dy;
+        return (int)ceil(sqrt(ddx * ddx + ddy * ddy));
     } else {  // ATT pseudo-Euclidean
         float r = sqrtf(s * 0.1f);
         int t = (int)(r + 0.5f);

@@ -95,15 +95,15 @@ __device__ __forceinline__ int warp_min(int v) {
 // useShared: bit 0 = lists and caches in shared memory, bit 1 = coordinates
 // too (else global memory, read through the cache). WARP: each warp of the
 // block is one search (TPB <= 32); else the block is one search.
-template <int METRIC, typename IDX, bool WARP>
-__device__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long long *curCost, int *arch,
+template <int METRIC, typename IDX, bool WARP, int MODE, bool FULL>
+__device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long long *curCost, int *arch,
                             long long *archCost, const int *gbest, const long long *gbestCost, int fromBest,
                             long long iterStart, int steps, long long itersPerStep, long long stepStart,
                             double T0, double alpha, int tpb, unsigned long long seed, int useShared,
                             IDX *gscratch, int *gscratchInt, int searches) {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ int swkey[PSPM_MAXWARPS];
-    __shared__ int smove[3];
+    __shared__ int smove[5];
 
     const Team<WARP> tm;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -113,7 +113,10 @@ __device__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long
     PspmState<IDX> s;
     unsigned char *sp = smem;
     // Load (1/2): coordinates, shared by the block's searches.
-    if (useShared & 2) {
+    // MODE is useShared as a template constant: pointers derived from smem
+    // then compile to shared-memory loads (LDS, 32-bit addresses) instead
+    // of generic ones.
+    if (MODE & 2) {
         float2 *x2 = (float2 *)sp;
         for (int k = threadIdx.x; k < n; k += blockDim.x) x2[k] = xy[k];
         s.xy = x2;
@@ -124,7 +127,7 @@ __device__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long
     __syncthreads();
     if (b >= searches) return;  // only whole warps of a WARP block return
     const size_t listBytes = ((size_t)n * (8 + 2 * sizeof(IDX)) + 15) & ~(size_t)15;
-    if (useShared & 1) {
+    if (MODE & 1) {
         sp += listBytes * slot;
         s.e = (int *)sp;
         s.rem = s.e + n;
@@ -144,34 +147,37 @@ __device__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long
     long long best = archCost[b];
     tm.sync();
     pspm_rebuild<METRIC, IDX, WARP>(s, n, tm);
+    (void)useShared;
 
     const int tid = tm.t;
     const int nwarps = WARP ? 1 : (blockDim.x + 31) >> 5;
-    const uint32_t tkey = stream_key(seed, (uint32_t)(b * 1024 + tid));
-    const uint32_t bkey = stream_key(seed ^ 0x5bd1e995ull, (uint32_t)b);
-    long long iters = (long long)steps * itersPerStep;
-    float T = (float)(T0 * pow(alpha, (double)stepStart));
-    long long nextStep = itersPerStep;
-
-    for (long long it = 0; it < iters; it++) {
-        if (it == nextStep) {
-            nextStep += itersPerStep;
-            T = (float)(T0 * pow(alpha, (double)(stepStart + it / itersPerStep)));
-        }
-        const uint32_t ctr = (uint32_t)(iterStart + it);
+    uint32_t tkey = stream_key(seed, (uint32_t)(b * 1024 + tid));
+    uint32_t bkey = stream_key(seed ^ 0x5bd1e995ull, (uint32_t)b);
+    // Opaque to the optimiser: under a register cap it would otherwise
+    // recompute the keys (three mixes each) in every iteration.
+    asm volatile("" : "+r"(tkey), "+r"(bkey));
+    const int ips = (int)itersPerStep;
+  for (int st = 0; st < steps; st++) {
+    // The temperature of this step; Metropolis uses exp2(-delta * nl2T).
+    const float T = (float)(T0 * pow(alpha, (double)(stepStart + st)));
+    const float nl2T = -1.4426950408889634f / T;
+    const uint32_t ctr0 = (uint32_t)(iterStart + (long long)st * itersPerStep);
+    for (int it = 0; it < ips; it++) {
+        const uint32_t ctr = ctr0 + (uint32_t)it;
         // Evaluate: a random relocation move (take c out, put it after p);
         // one counter-based draw gives both cities.
-        int key = 0x7fffffff, c = 0, p = 0, delta = 0;
-        if (tid < tpb) {
+        int key = 0x7fffffff, c = 0, p = 0, delta = 0, dpc = 0, dcq = 0;
+        if (FULL || tid < tpb) {
             uint32_t r = ctr_rand(tkey, ctr);
             c = bounded(r, n);
             p = bounded((r ^ (r >> 15)) * 0x2c1b3c6du, n - 1);
             p += (p >= c);
             if (p != (int)s.prev[c]) {
                 int q = s.next[p];
-                delta = pdist<METRIC>(s, p, c) + pdist<METRIC>(s, c, q) - s.e[p] - s.rem[c];
-                int dc = max(-(1 << 25), min(delta, 1 << 25));
-                key = dc * 32 + lane;
+                dpc = pdist<METRIC>(s, p, c);
+                dcq = pdist<METRIC>(s, c, q);
+                delta = dpc + dcq - s.e[p] - s.rem[c];
+                key = delta * 32 + lane;  // |delta| < 2^25: planPSPM checks the span
             }
         }
         // Reduce: the team's best move (warp minimum, then across warps).
@@ -197,14 +203,16 @@ __device__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long
         // Metropolis on the winner (the same uniform in every thread).
         int wdelta, wc, wp;
         if (WARP || nwarps == 1) {
-            wdelta = __shfl_sync(0xffffffffu, delta, winner);
+            wdelta = winKey >> 5;  // arithmetic shift: the key is delta*32 + lane
             wc = __shfl_sync(0xffffffffu, c, winner);
             wp = __shfl_sync(0xffffffffu, p, winner);
         } else {
-            if (tid == winner) {
+            if (tid == winner) {  // everything the apply step needs, at once
                 smove[0] = delta;
                 smove[1] = c;
                 smove[2] = p;
+                smove[3] = dpc;
+                smove[4] = dcq;
             }
             __syncthreads();
             wdelta = smove[0];
@@ -214,7 +222,7 @@ __device__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long
         bool accept = wdelta <= 0;
         if (!accept) {
             float u = (float)(ctr_rand(bkey, ctr) >> 8) * (1.0f / 16777216.0f);
-            accept = u < __expf(-(float)wdelta / T);
+            accept = u < exp2f((float)wdelta * nl2T);
         }
         if (!accept) {
             if (!WARP && nwarps > 1) __syncthreads();
@@ -227,33 +235,44 @@ __device__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long
             for (int x = tid; x < n; x += tm.size) dst[x] = s.next[x];
             best = cost;
         }
-        // Apply: relink (six distinct slots, one thread each), then refresh
-        // e of a, p, c and rem of a, b, c, p, q from the new links.
+        // Apply. The new edges a-b, p-c, c-q need no new distance: d(p, c)
+        // and d(c, q) come from the winner, d(a, b) = e[a] + e[c] - rem[c].
+        // Phase 1 relinks (six distinct slots; prev = next + n) and writes
+        // the three e values, a thread each; phase 2 refreshes rem of a, b,
+        // c, p, q from the new links, one distance each (rem = e + n).
         int ca = s.prev[wc], cb = s.next[wc], cq = s.next[wp];
-        tm.sync();
-        switch (tid) {
-            case 0: s.next[ca] = (IDX)cb; break;
-            case 1: s.prev[cb] = (IDX)ca; break;
-            case 2: s.next[wp] = (IDX)wc; break;
-            case 3: s.prev[wc] = (IDX)wp; break;
-            case 4: s.next[wc] = (IDX)cq; break;
-            case 5: s.prev[cq] = (IDX)wc; break;
+        int eab = s.e[ca] + s.e[wc] - s.rem[wc];
+        int wpc = __shfl_sync(0xffffffffu, dpc, winner & 31);
+        int wcq = __shfl_sync(0xffffffffu, dcq, winner & 31);
+        if (!WARP && nwarps > 1) {  // the winner may sit in another warp
+            wpc = smove[3];
+            wcq = smove[4];
         }
         tm.sync();
-        int ev = 0, rv = 0, ex = -1, rx = -1;
-        if (tid < 3) {
-            ex = tid == 0 ? ca : (tid == 1 ? wp : wc);
-            ev = pdist<METRIC>(s, ex, s.next[ex]);
-        } else if (tid < 8) {
-            rx = tid == 3 ? ca : (tid == 4 ? cb : (tid == 5 ? wc : (tid == 6 ? wp : cq)));
-            int pv = s.prev[rx], nx = s.next[rx];
-            rv = pdist<METRIC>(s, pv, rx) + pdist<METRIC>(s, rx, nx) - pdist<METRIC>(s, pv, nx);
+        // One thread writes the nine words: in SIMT a warp pays per
+        // instruction, and handing each thread its own slot costs more
+        // selects than the stores themselves.
+        if (tid == 0) {
+            s.next[ca] = (IDX)cb;
+            s.prev[cb] = (IDX)ca;
+            s.next[wp] = (IDX)wc;
+            s.prev[wc] = (IDX)wp;
+            s.next[wc] = (IDX)cq;
+            s.prev[cq] = (IDX)wc;
+            s.e[ca] = eab;
+            s.e[wp] = wpc;
+            s.e[wc] = wcq;
         }
-        if (ex >= 0) s.e[ex] = ev;
-        if (rx >= 0) s.rem[rx] = rv;
+        tm.sync();
+        if (tid < 5) {
+            int x = tid == 0 ? ca : tid == 1 ? cb : tid == 2 ? wc : tid == 3 ? wp : cq;
+            int pv = s.prev[x], nx = s.next[x];
+            s.rem[x] = s.e[pv] + s.e[x] - pdist<METRIC>(s, pv, nx);
+        }
         tm.sync();
         cost += wdelta;
     }
+  }
     // Store: flush the archive if the current tour is the best, and save
     // the current tour for the next launch.
     if (cost < best) {
@@ -269,33 +288,39 @@ __device__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long
     }
 }
 
-#define PSPM_KERNEL(NAME, METRIC, IDX, WARP)                                                                 \
-    extern "C" __global__ void NAME(const float2 *xy, long long n, int *cur, long long *curCost, int *arch,     \
-                                    long long *archCost, const int *gbest, const long long *gbestCost,         \
-                                    long long fromBest, long long iterStart, long long steps,                  \
-                                    long long itersPerStep, long long stepStart, double T0, double alpha,      \
-                                    long long tpb, unsigned long long seed, long long useShared,               \
-                                    IDX *gscratch, int *gscratchInt, long long searches) {                     \
-        pspm_anneal<METRIC, IDX, WARP>(xy, (int)n, cur, curCost, arch, archCost, gbest, gbestCost,             \
-                                       (int)fromBest, iterStart, (int)steps, itersPerStep, stepStart, T0,      \
-                                       alpha, (int)tpb, seed, (int)useShared, gscratch, gscratchInt,           \
-                                       (int)searches);                                                         \
+#define PSPM_ARGS                                                                                         \
+    const float2 *xy, long long n, int *cur, long long *curCost, int *arch, long long *archCost,             \
+        const int *gbest, const long long *gbestCost, long long fromBest, long long iterStart, long long steps, \
+        long long itersPerStep, long long stepStart, double T0, double alpha, long long tpb,                  \
+        unsigned long long seed, long long useShared
+#define PSPM_CALL(METRIC, IDX, WARP, MODE, FULL)                                                              \
+    pspm_anneal<METRIC, IDX, WARP, MODE, FULL>(xy, (int)n, cur, curCost, arch, archCost, gbest, gbestCost,    \
+                                               (int)fromBest, iterStart, (int)steps, itersPerStep, stepStart, \
+                                               T0, alpha, (int)tpb, seed, (int)useShared, gscratch,           \
+                                               gscratchInt, (int)searches)
+// A kernel of each layout (FULL, a compile-time "every lane draws a move",
+// is left off: as a run-time branch it cost registers). (A variant capped at 40 registers,
+// 48 searches per SM, ran no faster on an H100: the loop is issue-bound.)
+#define PSPM_KERNEL(NAME, METRIC, IDX, WARP, MODE)                                                            \
+    extern "C" __global__ void NAME(PSPM_ARGS, IDX *gscratch, int *gscratchInt, long long searches) {         \
+        PSPM_CALL(METRIC, IDX, WARP, MODE, false);                                                            \
     }
-
 // Kernel names: pspm_anneal_<metric>_<index bits>_<w: a search per warp,
-// b: a search per block>.
-PSPM_KERNEL(pspm_anneal_euc_u16_w, METRIC_EUC_2D, unsigned short, true)
-PSPM_KERNEL(pspm_anneal_euc_u32_w, METRIC_EUC_2D, int, true)
-PSPM_KERNEL(pspm_anneal_ceil_u16_w, METRIC_CEIL_2D, unsigned short, true)
-PSPM_KERNEL(pspm_anneal_ceil_u32_w, METRIC_CEIL_2D, int, true)
-PSPM_KERNEL(pspm_anneal_att_u16_w, METRIC_ATT, unsigned short, true)
-PSPM_KERNEL(pspm_anneal_att_u32_w, METRIC_ATT, int, true)
-PSPM_KERNEL(pspm_anneal_euc_u16_b, METRIC_EUC_2D, unsigned short, false)
-PSPM_KERNEL(pspm_anneal_euc_u32_b, METRIC_EUC_2D, int, false)
-PSPM_KERNEL(pspm_anneal_ceil_u16_b, METRIC_CEIL_2D, unsigned short, false)
-PSPM_KERNEL(pspm_anneal_ceil_u32_b, METRIC_CEIL_2D, int, false)
-PSPM_KERNEL(pspm_anneal_att_u16_b, METRIC_ATT, unsigned short, false)
-PSPM_KERNEL(pspm_anneal_att_u32_b, METRIC_ATT, int, false)
+// b: a search per block><shared-memory mode: 3 lists and coordinates,
+// 1 lists, 0 nothing>. 32-bit indices mean n >= 65535:
+// never shared.
+#define PSPM_METRIC(M, METRIC)                                              \
+    PSPM_KERNEL(pspm_anneal_##M##_u16_w3, METRIC, unsigned short, true, 3)  \
+    PSPM_KERNEL(pspm_anneal_##M##_u16_w1, METRIC, unsigned short, true, 1)  \
+    PSPM_KERNEL(pspm_anneal_##M##_u16_w0, METRIC, unsigned short, true, 0)  \
+    PSPM_KERNEL(pspm_anneal_##M##_u32_w0, METRIC, int, true, 0)             \
+    PSPM_KERNEL(pspm_anneal_##M##_u16_b3, METRIC, unsigned short, false, 3) \
+    PSPM_KERNEL(pspm_anneal_##M##_u16_b1, METRIC, unsigned short, false, 1) \
+    PSPM_KERNEL(pspm_anneal_##M##_u16_b0, METRIC, unsigned short, false, 0) \
+    PSPM_KERNEL(pspm_anneal_##M##_u32_b0, METRIC, int, false, 0)
+PSPM_METRIC(euc, METRIC_EUC_2D)
+PSPM_METRIC(ceil, METRIC_CEIL_2D)
+PSPM_METRIC(att, METRIC_ATT)
 
 // pspm_sync is the device-side synchronisation: one block finds the block
 // with the lowest archived cost (ties: the lowest block number) and copies

@@ -1,0 +1,150 @@
+package gpu
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+func hostInstance(n int, seed uint64) *solver.Instance {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] = math.Floor(rng.Float64() * 1000)
+		y[i] = math.Floor(rng.Float64() * 1000)
+	}
+	return solver.NewCoordInstance("h", solver.Euc2D, x, y, nil)
+}
+
+func TestSelectMovesDisjointExactAndApplied(t *testing.T) {
+	in := hostInstance(300, 1)
+	rng := rand.New(rand.NewPCG(2, 2))
+	tr := randomTour(in.N, rng)
+	var cands []twoOptMove
+	for k := 0; k < 400; k++ {
+		i := rng.IntN(in.N - 2)
+		j := i + 2 + rng.IntN(in.N-i-2)
+		cands = append(cands, twoOptMove{I: i, J: j})
+	}
+	cands = append(cands, twoOptMove{I: 0, J: in.N - 1}, twoOptMove{I: 5, J: 6}) // no moves
+	sel := selectMoves(in, tr, cands)
+	if len(sel) == 0 {
+		t.Fatal("no improving move selected on a random tour")
+	}
+	for k, m := range sel {
+		if !validMove(m.I, m.J, in.N) || m.Delta >= 0 || m.Delta != exactDelta(in, tr, m.I, m.J) {
+			t.Fatalf("bad selected move %+v (exact %d)", m, exactDelta(in, tr, m.I, m.J))
+		}
+		if k > 0 && sel[k-1].J >= m.I {
+			t.Fatalf("moves %+v and %+v overlap", sel[k-1], m)
+		}
+	}
+	before := solver.TourLength(in, tr)
+	sum := applyMoves(tr, sel)
+	if err := solver.ValidateTour(tr, in.N); err != nil {
+		t.Fatal(err)
+	}
+	if after := solver.TourLength(in, tr); after != before+sum {
+		t.Fatalf("length %d after moves, want %d + %d", after, before, sum)
+	}
+}
+
+func TestNextArrayRoundTrip(t *testing.T) {
+	tr := randomTour(50, rand.New(rand.NewPCG(3, 3)))
+	back, err := nextToTour(tourToNext(tr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Same cycle, rotated to start at city 0.
+	k := 0
+	for tr[k] != 0 {
+		k++
+	}
+	for i := range back {
+		if back[i] != tr[(k+i)%len(tr)] {
+			t.Fatalf("round trip differs at %d", i)
+		}
+	}
+	if _, err := nextToTour([]int32{1, 0, 3, 2}); err == nil {
+		t.Fatal("two cycles accepted")
+	}
+	if _, err := nextToTour([]int32{1, 9, 0}); err == nil {
+		t.Fatal("out-of-range successor accepted")
+	}
+}
+
+func TestDoubleBridgeKeepsPermutation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for k := 0; k < 200; k++ {
+		tr := randomTour(40+k, rng)
+		doubleBridge(tr, rng, 30)
+		if err := solver.ValidateTour(tr, 40+k); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestPolish2OptReachesLocalOptimum(t *testing.T) {
+	in := hostInstance(400, 5)
+	tr := randomTour(in.N, rand.New(rand.NewPCG(5, 5)))
+	nb := tour.NearestNeighbors(in, 10)
+	before := solver.TourLength(in, tr)
+	polish2Opt(in, tr, nb)
+	if err := solver.ValidateTour(tr, in.N); err != nil {
+		t.Fatal(err)
+	}
+	after := solver.TourLength(in, tr)
+	if after >= before {
+		t.Fatalf("polish did not improve: %d -> %d", before, after)
+	}
+	// No improving 2-opt move remains whose new edge (a, c) joins neighbour-
+	// list candidates and is shorter than a tour edge at a or c (the moves
+	// the neighbour-list search is complete for).
+	pos := make([]int, in.N)
+	for k, c := range tr {
+		pos[c] = k
+	}
+	for a := 0; a < in.N; a++ {
+		for _, c := range nb.Of(a) {
+			// The move that adds (a, c) and removes (a, succ a).
+			i, j := pos[a], pos[int(c)]
+			short := in.Dist(a, int(c)) < in.Dist(a, tr[(i+1)%in.N])
+			if i > j {
+				i, j = j, i
+			}
+			if validMove(i, j, in.N) && short && exactDelta(in, tr, i, j) < 0 {
+				t.Fatalf("improving move (%d,%d) left after polish", i, j)
+			}
+		}
+	}
+}
+
+func TestMetricSupport(t *testing.T) {
+	m := solver.NewMatrixInstance("m", 5, make([]int32, 25))
+	if _, err := metricCode(m); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("EXPLICIT: got %v, want ErrUnsupported", err)
+	}
+	g := hostInstance(10, 6)
+	g.Metric = solver.Geo
+	if _, err := metricCode(g); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("GEO: got %v", err)
+	}
+	if c, err := metricCode(hostInstance(10, 7)); err != nil || c != metricEuc2D {
+		t.Fatalf("EUC_2D: %d %v", c, err)
+	}
+}
+
+func TestScheduleDefaults(t *testing.T) {
+	var p solver.Params
+	defaultSchedule(&p)
+	if p.T0 != 10000 || p.TEnd != 0.1 || p.Alpha != 0.99 || p.Sweeps != 10 || p.K != 100 {
+		t.Fatalf("defaults %+v", p)
+	}
+	if s := scheduleSteps(p); s != 1146 {
+		t.Fatalf("steps %d, want 1146", s)
+	}
+}
