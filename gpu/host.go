@@ -271,60 +271,55 @@ func polish2Opt(in *solver.Instance, t []int, nb *tour.Neighbors) {
 	}
 }
 
-// polishStep examines the first queued city; it reports whether it
-// applied a move.
+// polishStep pops the first queued city a and applies the first improving
+// move that adds an edge from a to one of its candidates; it reports
+// whether it moved.
 func polishStep(in *solver.Instance, t []int, nb *tour.Neighbors, pos []int, active []bool, q *[]int,
 	succ, pred func(int) int, rev func(a, b int)) bool {
-	queue := *q
-	{
-		a := queue[0]
-		queue = queue[1:]
-		active[a] = false
-		improved := false
-		for dir := 0; dir < 2 && !improved; dir++ {
-			var b int
-			if dir == 0 {
-				b = succ(a)
-			} else {
-				b = pred(a)
-			}
-			dab := in.Dist(a, b)
-			for _, c32 := range nb.Of(a) {
-				c := int(c32)
-				dac := in.Dist(a, c)
-				if dac >= dab {
-					break
-				}
-				var d int
-				if dir == 0 {
-					d = succ(c)
-				} else {
-					d = pred(c)
-				}
-				if c == b || d == a {
-					continue
-				}
-				delta := dac + in.Dist(b, d) - dab - in.Dist(c, d)
-				if delta < 0 {
-					if dir == 0 {
-						rev(b, c) // a b ... c d -> a c ... b d
-					} else {
-						rev(c, b) // d c ... b a -> d b ... c a
-					}
-					for _, x := range []int{a, b, c, d} {
-						if !active[x] {
-							active[x] = true
-							queue = append(queue, x)
-						}
-					}
-					improved = true
-					break
-				}
-			}
+	a := (*q)[0]
+	*q = (*q)[1:]
+	active[a] = false
+	for dir := 0; dir < 2; dir++ {
+		var b int
+		if dir == 0 {
+			b = succ(a)
+		} else {
+			b = pred(a)
 		}
-		*q = queue
-		return improved
+		dab := in.Dist(a, b)
+		for _, c32 := range nb.Of(a) {
+			c := int(c32)
+			dac := in.Dist(a, c)
+			if dac >= dab {
+				break
+			}
+			var d int
+			if dir == 0 {
+				d = succ(c)
+			} else {
+				d = pred(c)
+			}
+			if c == b || d == a {
+				continue
+			}
+			if dac+in.Dist(b, d)-dab-in.Dist(c, d) >= 0 {
+				continue
+			}
+			if dir == 0 {
+				rev(b, c) // a b ... c d -> a c ... b d
+			} else {
+				rev(c, b) // d c ... b a -> d b ... c a
+			}
+			for _, x := range []int{a, b, c, d} {
+				if !active[x] {
+					active[x] = true
+					*q = append(*q, x)
+				}
+			}
+			return true
+		}
 	}
+	return false
 }
 
 // randomTour returns a random permutation of n cities.
