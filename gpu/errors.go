@@ -2,6 +2,10 @@ package gpu
 
 import "errors"
 
+// ErrNotBuilt is why every GPU engine is unavailable in a build without
+// the cuda tag (defined in both builds so callers can test for it).
+var ErrNotBuilt = errors.New("this binary was built without CUDA kernels (build with `make gpu`)")
+
 // ErrNoDriver is wrapped by Available when no usable NVIDIA driver is
 // present (not installed, too old, or only the toolkit's stub library).
 var ErrNoDriver = errors.New("no NVIDIA driver")

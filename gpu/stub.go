@@ -4,14 +4,9 @@ package gpu
 
 import (
 	"context"
-	"errors"
 
 	"github.com/tsplab/tsplab/solver"
 )
-
-// ErrNotBuilt is why every GPU engine is unavailable in a build without
-// the cuda tag.
-var ErrNotBuilt = errors.New("this binary was built without CUDA kernels (build with `make gpu`)")
 
 // BuiltWithCUDA reports whether the CUDA kernels are compiled in.
 func BuiltWithCUDA() bool { return false }
