@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -68,12 +69,7 @@ const Margin = 0.04
 // WorldXY returns the drawing coordinates of city i: x to the right and y
 // up. GEO instances store latitude in X and longitude in Y, so they are
 // swapped to put north up and east right.
-func WorldXY(in *solver.Instance, i int) (x, y float64) {
-	if in.Metric == solver.Geo {
-		return in.Y[i], in.X[i]
-	}
-	return in.X[i], in.Y[i]
-}
+func WorldXY(in *solver.Instance, i int) (x, y float64) { return export.WorldXY(in, i) }
 
 // SceneBounds returns the bounding box of the instance's cities, or a unit
 // box when it has no coordinates.

@@ -168,12 +168,23 @@ func layout(width int) (margin, title float64) {
 
 func titleSize(width int) float64 { return math.Max(6, math.Min(18, float64(width)/45)) }
 
+// WorldXY returns the drawing coordinates of city i: x to the right and y
+// up. GEO instances store latitude in X and longitude in Y, so they are
+// swapped to put north up and east right.
+func WorldXY(in *solver.Instance, i int) (x, y float64) {
+	if in.Metric == solver.Geo {
+		return in.Y[i], in.X[i]
+	}
+	return in.X[i], in.Y[i]
+}
+
 func bounds(in *solver.Instance) (minX, minY, maxX, maxY float64) {
 	minX, minY = math.Inf(1), math.Inf(1)
 	maxX, maxY = math.Inf(-1), math.Inf(-1)
 	for i := 0; i < in.N; i++ {
-		minX, maxX = math.Min(minX, in.X[i]), math.Max(maxX, in.X[i])
-		minY, maxY = math.Min(minY, in.Y[i]), math.Max(maxY, in.Y[i])
+		x, y := WorldXY(in, i)
+		minX, maxX = math.Min(minX, x), math.Max(maxX, x)
+		minY, maxY = math.Min(minY, y), math.Max(maxY, y)
 	}
 	return
 }
@@ -200,7 +211,8 @@ func project(in *solver.Instance, width, height int) func(i int) vg.Point {
 	offX := m + (areaW-bw*scale)/2
 	offY := m + (areaH-bh*scale)/2
 	return func(i int) vg.Point {
-		return vg.Point{X: vg.Length(offX + (in.X[i]-minX)*scale), Y: vg.Length(offY + (in.Y[i]-minY)*scale)}
+		x, y := WorldXY(in, i)
+		return vg.Point{X: vg.Length(offX + (x-minX)*scale), Y: vg.Length(offY + (y-minY)*scale)}
 	}
 }
 

@@ -208,3 +208,14 @@ func TestExportManyCitiesWithoutTour(t *testing.T) {
 		t.Error("no cities drawn at the ring's left end")
 	}
 }
+
+func TestGeoWorldXYPutsNorthUp(t *testing.T) {
+	// GEO stores latitude in X and longitude in Y: the city further north
+	// must come out higher, the one further east further right.
+	in := solver.NewCoordInstance("geo", solver.Geo, []float64{10, 50}, []float64{5, 40}, nil)
+	x0, y0 := WorldXY(in, 0)
+	x1, y1 := WorldXY(in, 1)
+	if !(y1 > y0 && x1 > x0) {
+		t.Fatalf("north/east not up/right: (%v,%v) vs (%v,%v)", x0, y0, x1, y1)
+	}
+}
