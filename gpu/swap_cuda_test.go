@@ -285,3 +285,36 @@ func matrixInstance(n int, seed uint64) *solver.Instance {
 	}
 	return solver.NewMatrixInstance("mat", n, m)
 }
+
+// BenchmarkSwapEval times one evaluation of the whole swap neighbourhood
+// of 3,000 cities (matrix distances, block size from the thread control)
+// and reports moves evaluated per second.
+func BenchmarkSwapEval(b *testing.B) {
+	d := needDevice(b)
+	in := randomInstance(3000, solver.Euc2D, 100000, 1)
+	var err error
+	err = d.do(func() error {
+		sb, err := d.newSwapBatch(in, 1, true)
+		if err != nil {
+			return err
+		}
+		defer sb.free()
+		if err := sb.upload(0, randomTour(in.N, rand.New(rand.NewPCG(1, 1)))); err != nil {
+			return err
+		}
+		if _, err := sb.tune(SwapLaunchCandidates); err != nil {
+			return err
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if err := sb.eval(); err != nil {
+				return err
+			}
+		}
+		return d.stream.Synchronize()
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(swapMoves(in.N))*float64(b.N)/b.Elapsed().Seconds(), "moves/s")
+}

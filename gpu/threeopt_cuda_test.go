@@ -300,3 +300,35 @@ func TestThreeOptApplyRKBI(t *testing.T) {
 		t.Fatalf("picked %v over 60 rounds: want each of the 3 best at least once", seen)
 	}
 }
+
+// BenchmarkThreeOptRound times one (evaluate, replace) round of the 3-opt
+// local search on 3,000 cities and reports moves evaluated per second.
+func BenchmarkThreeOptRound(b *testing.B) {
+	d := needDevice(b)
+	in := randomInstance(3000, solver.Euc2D, 100000, 1)
+	nb := tour.NearestNeighbors(in, threeOptNeighbors)
+	var o *threeOpt
+	err := d.do(func() (err error) {
+		if o, err = d.newThreeOpt(in, nb, false, 4*d.info.Multiprocs, 256, 4, 3, 1); err != nil {
+			return err
+		}
+		return o.upload(randomTour(in.N, rand.New(rand.NewPCG(1, 1))), 0)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.do(func() error { o.free(); return nil })
+	b.ResetTimer()
+	err = d.do(func() error {
+		for i := 0; i < b.N; i++ {
+			if err := o.round(); err != nil {
+				return err
+			}
+		}
+		return d.stream.Synchronize()
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(o.movesPerRound())*float64(b.N)/b.Elapsed().Seconds(), "moves/s")
+}

@@ -18,13 +18,10 @@ import (
 )
 
 // TestReproSuitesQuick runs every reproduction suite in Quick mode on a
-// tiny instance list: without a GPU engine each still fills its CPU
+// tiny instance list (a few seconds, so also under -short): without a GPU engine each still fills its CPU
 // columns, says the GPU is unavailable, cites its paper and writes its
 // files.
 func TestReproSuitesQuick(t *testing.T) {
-	if !testing.Short() {
-		t.Skip("runs with -short (Quick mode smoke test)")
-	}
 	dir := testdata.Need(t)
 	cases := []struct {
 		suite, inst string
@@ -65,9 +62,6 @@ func TestReproSuitesQuick(t *testing.T) {
 // TestLamCPUColumnsAreReal checks that lam's Table 2 fills the CPU columns
 // with measured numbers (a positive rate and a gap within 0..1000 %).
 func TestLamCPUColumnsAreReal(t *testing.T) {
-	if !testing.Short() {
-		t.Skip("runs with -short")
-	}
 	dir := testdata.Need(t)
 	testdata.Instance(t, "rd100")
 	out := t.TempDir()
@@ -146,3 +140,19 @@ func TestEvalPasses(t *testing.T) {
 }
 
 func fmtScan(s string, v *float64) (int, error) { return fmt.Sscan(s, v) }
+
+// BenchmarkCPUTwoOptPass is the CPU reference of the rocki suite: one full
+// 2-opt pass over 2,000 random cities (reports moves/s).
+func BenchmarkCPUTwoOptPass(b *testing.B) {
+	n := 2000
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i], y[i] = float64((i*7919)%10007), float64((i*104729)%10009)
+	}
+	var moves int64
+	for i := 0; i < b.N; i++ {
+		_, _, _, m := cpuTwoOptPass(x, y, n)
+		moves += m
+	}
+	b.ReportMetric(float64(moves)/b.Elapsed().Seconds(), "moves/s")
+}
