@@ -31,8 +31,8 @@ vet: deps
 
 # The cuda variant is compiled and vetted too, so GPU code never lands broken.
 vet-cuda:
-	@scripts/cuda-toolkit.sh
-	@scripts/build-gpu.sh --kernels-only
+	@sh scripts/cuda-toolkit.sh
+	@sh scripts/build-gpu.sh fatbin
 	CGO_LDFLAGS=-L$(CUDA_STUBS) $(GO) vet -tags cuda ./...
 	CGO_LDFLAGS=-L$(CUDA_STUBS) $(GO) build -tags cuda -o /dev/null ./cmd/tsp
 
@@ -42,8 +42,8 @@ race: deps
 test: vet vet-cuda race
 
 gpu: deps
-	@scripts/cuda-toolkit.sh
-	@scripts/build-gpu.sh
+	@sh scripts/cuda-toolkit.sh
+	@sh scripts/build-gpu.sh
 
 package: deps
 	@scripts/package.sh
