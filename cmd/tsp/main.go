@@ -192,8 +192,7 @@ func parse(fs *flag.FlagSet, name string, args []string, minPos, maxPos int) ([]
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fs.Usage()
-				return nil, errHelp
+				return nil, errHelp // fs.Parse has printed the usage
 			}
 			return nil, usagef(name, "%v", err)
 		}

@@ -88,6 +88,11 @@ func TestHelpAndUsage(t *testing.T) {
 	if code, out, _ := tsp(t, "help", "render"); code != 0 || !strings.Contains(out, "-width") {
 		t.Errorf("help render: exit %d, %q", code, out)
 	}
+	for _, args := range [][]string{{"solve", "-h"}, {"help", "solve"}, {"info", "--help"}} {
+		if _, out, _ := tsp(t, args...); strings.Count(out, "Usage: tsp ") != 1 {
+			t.Errorf("tsp %v: usage printed %d times, want once", args, strings.Count(out, "Usage: tsp "))
+		}
+	}
 	for _, args := range [][]string{
 		{}, {"frobnicate"}, {"help", "nothing"},
 		{"solve"}, {"solve", "a.tsp", "b.tsp"}, {"solve", "a.tsp", "--nope"},
