@@ -66,7 +66,7 @@ type lsDist struct {
 // lsDistMode decides between the matrix and the coordinates for in and
 // the user's OptDist choice.
 func lsDistMode(in *solver.Instance, choice string) (matrix bool, err error) {
-	code, cerr := metricCode(in)
+	_, cerr := metricCode(in)
 	switch choice {
 	case "matrix":
 		if in.Matrix == nil && int64(in.N)*int64(in.N) > 1<<28 {
@@ -83,12 +83,12 @@ func lsDistMode(in *solver.Instance, choice string) (matrix bool, err error) {
 		case in.Matrix != nil:
 			return true, nil
 		case cerr != nil: // a metric the kernels do not compute: the matrix, while it is small
-			if in.N > 2*MatrixMaxN {
+			if in.N > MatrixMaxN {
 				return false, cerr
 			}
 			return true, nil
 		}
-		return in.N <= MatrixMaxN || code == 0, nil
+		return false, nil
 	}
 	return false, fmt.Errorf("option %s=%q: want matrix or coords", OptDist, choice)
 }

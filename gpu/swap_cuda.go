@@ -195,7 +195,7 @@ type swapTuneKey struct {
 // hill climbing. B climbers (a batch sized to fill the GPU, or
 // Params.Blocks) climb together: each launch evaluates every neighbour of
 // every climber (one thread per neighbour) and the apply kernel makes each
-// climber's best improving swap, 16 iterations per host round trip.
+// climber's best improving swap, up to 16 iterations per host round trip.
 // Climbers at a local minimum are scored exactly on the CPU and restarted
 // from a random tour.
 func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
@@ -266,6 +266,9 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 		p.Extra["launch_waves"] = fmt.Sprint(len(trials))
 	}
 
+	// iterations per host round trip: 16, fewer when one evaluation is so
+	// large (about 1e9 moves and up) that 16 would overrun the time limit
+	rounds := int(min(max(int64(1e9)/(int64(B)*m), 1), 16))
 	var best []int
 	bestLen := int64(-1)
 	var climbs int64
@@ -279,7 +282,7 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 			break
 		}
 		err := d.do(func() error {
-			for r := 0; r < 16; r++ {
+			for r := 0; r < rounds; r++ {
 				if err := b.eval(); err != nil {
 					return err
 				}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"gorgonia.org/cu"
+
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -109,6 +111,35 @@ func TestSwapDeltasMatchCPU(t *testing.T) {
 		}
 		if off*100 > k {
 			t.Errorf("%s n=%d: %d of %d GPU deltas differ from the CPU's", c.m, c.n, off, k)
+		}
+	}
+}
+
+// TestSwapPairMappingLargeN checks the one-to-two index mapping over every
+// move of 6,000 and 16,500 cities (the float and the double root), and a
+// sample of the deltas.
+func TestSwapPairMappingLargeN(t *testing.T) {
+	d := needDevice(t)
+	if testing.Short() {
+		t.Skip("a 16,500-city neighbourhood (136 million moves): not under -short")
+	}
+	for _, n := range []int{6000, 16500} {
+		in := randomInstance(n, solver.Euc2D, 100000, uint64(n))
+		tr := randomTour(n, rand.New(rand.NewPCG(uint64(n), 5)))
+		pi, pj, delta := swapDeltasOnGPU(t, d, in, tr, false)
+		k := 0
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				if int(pi[k]) != i || int(pj[k]) != j {
+					t.Fatalf("n=%d: move %d maps to (%d,%d), want (%d,%d)", n, k, pi[k], pj[k], i, j)
+				}
+				if k%9973 == 0 {
+					if diff := int64(delta[k]) - cpuSwapDelta(in, tr, i, j); diff > 8 || diff < -8 {
+						t.Fatalf("n=%d: swap (%d,%d) GPU delta %d, CPU off by %d", n, i, j, delta[k], diff)
+					}
+				}
+				k++
+			}
 		}
 	}
 }
@@ -242,7 +273,8 @@ func TestSwapClimbEngine(t *testing.T) {
 	}
 	for _, in := range []*solver.Instance{randomInstance(120, solver.Euc2D, 10000, 21), matrixInstance(60, 22)} {
 		snaps := solver.Latest()
-		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 3, TimeLimit: 500 * time.Millisecond}, snaps)
+		// the exact matrix, so the climbers' minima are swap-optimal exactly
+		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 3, TimeLimit: 500 * time.Millisecond, Extra: map[string]string{OptDist: "matrix"}}, snaps)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -287,34 +319,76 @@ func matrixInstance(n int, seed uint64) *solver.Instance {
 }
 
 // BenchmarkSwapEval times one evaluation of the whole swap neighbourhood
-// of 3,000 cities (matrix distances, block size from the thread control)
-// and reports moves evaluated per second.
+// of 3,000 cities (distances from the matrix or from coordinates, block
+// size from the thread control) and reports moves evaluated per second.
 func BenchmarkSwapEval(b *testing.B) {
 	d := needDevice(b)
 	in := randomInstance(3000, solver.Euc2D, 100000, 1)
-	var err error
-	err = d.do(func() error {
-		sb, err := d.newSwapBatch(in, 1, true)
-		if err != nil {
+	for _, mode := range []string{"matrix", "coords"} {
+		b.Run(mode, func(b *testing.B) {
+			err := d.do(func() error {
+				sb, err := d.newSwapBatch(in, 1, mode == "matrix")
+				if err != nil {
+					return err
+				}
+				defer sb.free()
+				if err := sb.upload(0, randomTour(in.N, rand.New(rand.NewPCG(1, 1)))); err != nil {
+					return err
+				}
+				if _, err := sb.tune(SwapLaunchCandidates); err != nil {
+					return err
+				}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if err := sb.eval(); err != nil {
+						return err
+					}
+				}
+				return d.stream.Synchronize()
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(swapMoves(in.N))*float64(b.N)/b.Elapsed().Seconds(), "moves/s")
+		})
+	}
+}
+
+// TestSwapAndThreeOptFreeDeviceMemory runs both engines many times with
+// tiny time limits and checks that device memory ends where it started.
+func TestSwapAndThreeOptFreeDeviceMemory(t *testing.T) {
+	d := needDevice(t)
+	in := randomInstance(300, solver.Euc2D, 10000, 41)
+	free := func() int64 {
+		var f int64
+		if err := d.do(func() error {
+			v, _, err := cu.MemInfo()
+			f = v
 			return err
+		}); err != nil {
+			t.Fatal(err)
 		}
-		defer sb.free()
-		if err := sb.upload(0, randomTour(in.N, rand.New(rand.NewPCG(1, 1)))); err != nil {
-			return err
-		}
-		if _, err := sb.tune(SwapLaunchCandidates); err != nil {
-			return err
-		}
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			if err := sb.eval(); err != nil {
-				return err
+		return f
+	}
+	sw, _ := solver.Lookup(AlgoSwapClimb, solver.BackendGPU)
+	th, _ := solver.Lookup(AlgoThreeOptILS, solver.BackendGPU)
+	run := func() {
+		for _, e := range []solver.Engine{sw, th} {
+			if _, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, TimeLimit: time.Millisecond}, nil); err != nil {
+				t.Fatal(err)
 			}
 		}
-		return d.stream.Synchronize()
-	})
-	if err != nil {
-		b.Fatal(err)
 	}
-	b.ReportMetric(float64(swapMoves(in.N))*float64(b.N)/b.Elapsed().Seconds(), "moves/s")
+	run() // warm-up: the first run tunes and loads what stays
+	before := free()
+	cycles := 100
+	if testing.Short() {
+		cycles = 20
+	}
+	for i := 0; i < cycles; i++ {
+		run()
+	}
+	if after := free(); after < before-(1<<20) {
+		t.Fatalf("device memory free went from %d to %d bytes after %d start/stop cycles", before, after, cycles)
+	}
 }

@@ -187,7 +187,7 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 	for _, t := range []*Table{sp, q} {
 		t.Notes = append(t.Notes, "Paper: "+luongCite+"; its TSP speedup and quality figures "+NotFound+".",
 			r.machine(),
-			fmt.Sprintf("Each engine runs %v per instance, %d run(s) (scaled; the instance list is not). GPU: swap-climb, one thread per neighbour with the one-to-two index mapping, best-improvement reduction, a batch of climbers per launch; threads per block chosen by the thread control (waves of block sizes 32..1024 timed with CUDA events, a failed launch falling back to the last good size). Distances from the exact integer matrix in device memory up to 4096 cities, from coordinates above.", T, runs),
+			fmt.Sprintf("Each engine runs %v per instance, %d run(s) (scaled; the instance list is not). GPU: swap-climb, one thread per neighbour with the one-to-two index mapping, best-improvement reduction, a batch of climbers per launch; threads per block chosen by the thread control (waves of block sizes 32..1024 timed with CUDA events, a failed launch falling back to the last good size). Distances computed from the coordinates in float (the engine's default; the exact integer matrix, as in the paper, is the option dist=matrix (solver.Params.Extra) and measured half as fast); lengths are recomputed exactly on the CPU.", T, runs),
 			"CPU: the CPU swap-climb (random-restart best-improvement over the whole swap neighbourhood) on 1 worker and on all cores. Instances: the project's choice (the paper's TSP list was not at hand).")
 	}
 	return r.finish([]*Table{sp, q}, []string{"luong-speedup", "luong-quality"}, out)
