@@ -3,11 +3,11 @@
 //
 // Reference: T. V. Luong, N. Melab and E.-G. Talbi, "GPU computing for
 // parallel local search metaheuristic algorithms", IEEE Transactions on
-// Computers 62(1):173-185, 2013. Section 4 (neighbourhood generation on the
-// GPU): each thread owns one neighbour and finds the move it stands for
+// Computers 62(1):173-185, 2013: the neighbourhood generated on the
+// GPU, where each thread owns one neighbour and finds the move it stands for
 // from its thread id alone, with a one-to-two index mapping onto the upper
 // triangle of the n x n move matrix (swap_pair below, our derivation);
-// the CPU only launches and reads back the best move. Their thread
+// here the best move is also applied on the device (swap_apply). Their thread
 // control (launch sizes tried in waves, a failed launch falling back to the
 // last good one) lives on the host, in gpu/swap_cuda.go.
 //
