@@ -309,7 +309,9 @@ func (r *Runner) absorb(seg int, s solver.Snapshot) (segProgress, bool) {
 	if s.Temperature > 0 {
 		r.temperature = s.Temperature
 	}
-	pr.Temperature = s.Temperature
+	// The final snapshot of an annealer carries no temperature: keep
+	// showing the last one the run reached.
+	pr.Temperature = r.temperature
 	pr.Steps = r.steps + s.Step
 	pr.Moves = r.moves + s.Moves
 	pr.Elapsed = r.elapsed + s.Elapsed
