@@ -166,7 +166,7 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		bufs                                 buffers
 		xyD, cur, curCost, arch, archCost    cu.DevicePtr
 		gbest, gbestCost, gbestBlock, startD cu.DevicePtr
-		scratch, scratchInt                  cu.DevicePtr
+		scratch                              cu.DevicePtr
 		host                                 [2]pinned
 		evDone                               [2]cu.Event
 		evSync                               cu.Event
@@ -212,8 +212,8 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		alloc(&gbestCost, 8)
 		alloc(&gbestBlock, 8)
 		if pl.useShared&1 == 0 {
-			alloc(&scratch, int64(tb)*int64(n)*2*int64(pl.idxBytes))
-			alloc(&scratchInt, int64(tb)*int64(n)*8)
+			// A node per city and search (kernels/pspm.cu PspmNode: e, rem, next, prev).
+			alloc(&scratch, int64(tb)*int64(n)*int64(8+2*pl.idxBytes))
 		}
 		if err != nil {
 			return err
@@ -288,7 +288,7 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 				grid := (tb + pl.perBlock - 1) / pl.perBlock
 				if err := d.launch(pl.kernel, grid, 1, pl.blockDim, pl.shared, d.stream,
 					xyD, n, cur, curCost, arch, archCost, gbest, gbestCost, fromBest, iter, s, itersPerStep, step,
-					p.T0, p.Alpha, tpb, p.Seed, pl.useShared, scratch, scratchInt, tb); err != nil {
+					p.T0, p.Alpha, tpb, p.Seed, pl.useShared, scratch, tb); err != nil {
 					return err
 				}
 				fromBest = 0

@@ -17,8 +17,9 @@
 // The block's tour is a doubly linked list (next/prev, 16-bit indices when
 // n < 65536) plus two caches that make a move cost two distances instead
 // of six: e[x] = d(x, next x) and rem[x] = d(prev x, x) + d(x, next x) -
-// d(prev x, next x), the gain of taking x out. Accepted moves update the
-// five cities whose caches change.
+// d(prev x, next x), the gain of taking x out. The four live in one record
+// per city (PspmNode), so one address serves every field of a city.
+// Accepted moves update the five cities whose caches change.
 //
 // One launch anneals `steps` temperature steps; pspm_sync then reduces the
 // blocks' archived bests on the device and the next launch starts every
@@ -28,11 +29,19 @@
 
 #define PSPM_MAXWARPS 32
 
+// PspmNode is one city's part of a search's state: the cached edge length
+// e = d(x, next x), the removal gain rem, and the links (12 bytes with
+// 16-bit indices, 16 with 32-bit ones).
+template <typename IDX>
+struct PspmNode {
+    int e, rem;
+    IDX next, prev;
+};
+
 template <typename IDX>
 struct PspmState {
     const float2 *xy;
-    IDX *next, *prev;
-    int *e, *rem;
+    PspmNode<IDX> *nd;
 };
 
 template <int METRIC, typename IDX>
@@ -67,13 +76,14 @@ struct Team {
 // Rebuild prev, e and rem from next (the whole team; ends synchronised).
 template <int METRIC, typename IDX, bool WARP>
 __device__ void pspm_rebuild(PspmState<IDX> &s, int n, const Team<WARP> &tm) {
-    for (int x = tm.t; x < n; x += tm.size) s.prev[s.next[x]] = (IDX)x;
+    PspmNode<IDX> *nd = s.nd;
+    for (int x = tm.t; x < n; x += tm.size) nd[nd[x].next].prev = (IDX)x;
     tm.sync();
-    for (int x = tm.t; x < n; x += tm.size) s.e[x] = pdist<METRIC>(s, x, s.next[x]);
+    for (int x = tm.t; x < n; x += tm.size) nd[x].e = pdist<METRIC>(s, x, nd[x].next);
     tm.sync();
     for (int x = tm.t; x < n; x += tm.size) {
-        int pv = s.prev[x];
-        s.rem[x] = s.e[pv] + s.e[x] - pdist<METRIC>(s, pv, s.next[x]);
+        int pv = nd[x].prev;
+        nd[x].rem = nd[pv].e + nd[x].e - pdist<METRIC>(s, pv, nd[x].next);
     }
     tm.sync();
 }
@@ -92,18 +102,37 @@ __device__ __forceinline__ int warp_min(int v) {
 // State per search b (global, int32): cur[b*n ..] the current tour as a
 // next array, curCost[b]; arch[b*n ..] and archCost[b] the LWSA archive.
 // fromBest != 0: every search starts from gbest/gbestCost instead.
-// useShared: bit 0 = lists and caches in shared memory, bit 1 = coordinates
-// too (else global memory, read through the cache). WARP: each warp of the
-// block is one search (TPB <= 32); else the block is one search.
+// MODE: bit 0 = the nodes in shared memory (else in gscratch, global),
+// bit 1 = coordinates too (else global memory, read through the cache).
+// WARP: each warp of the block is one search (TPB <= 32); else the block
+// is one search.
+//
+// The loop is bound by instruction issue (docs/PERF.md, section PSPM), so
+// an iteration is written for the fewest warp instructions:
+//   - one 32-bit draw gives both cities: c is the high word of r*n, p the
+//     high word of (its low word, the fraction) * (n-1); no modulo;
+//   - every lane evaluates a move; invalid ones (p = prev c, lanes past
+//     tpb) get the largest key by a select, not a branch;
+//   - Metropolis is one compare: every 32 iterations each lane draws the
+//     uniform u of one of them and turns it into the integer threshold
+//     ceil(-T ln u), so that "u < exp(-delta/T)" reads "delta < threshold"
+//     (u lies in (0, 1), so improving moves pass; an all-invalid team's
+//     key never does); an iteration takes its threshold from lane
+//     (counter mod 32) with one shuffle;
+//   - the winner's own loads (a = prev c, q = next p, rem c) and distances
+//     travel by shuffle instead of being loaded again;
+//   - the relink and the cache refresh are straight-line code that every
+//     lane runs (equal values to equal addresses): the warp never
+//     diverges in the accept path.
 template <int METRIC, typename IDX, bool WARP, int MODE, bool FULL>
 __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long long *curCost, int *arch,
                             long long *archCost, const int *gbest, const long long *gbestCost, int fromBest,
                             long long iterStart, int steps, long long itersPerStep, long long stepStart,
                             double T0, double alpha, int tpb, unsigned long long seed, int useShared,
-                            IDX *gscratch, int *gscratchInt, int searches) {
+                            PspmNode<IDX> *gscratch, int searches) {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ int swkey[PSPM_MAXWARPS];
-    __shared__ int smove[5];
+    __shared__ int smove[8];
 
     const Team<WARP> tm;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -126,23 +155,16 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     }
     __syncthreads();
     if (b >= searches) return;  // only whole warps of a WARP block return
-    const size_t listBytes = ((size_t)n * (8 + 2 * sizeof(IDX)) + 15) & ~(size_t)15;
-    if (MODE & 1) {
-        sp += listBytes * slot;
-        s.e = (int *)sp;
-        s.rem = s.e + n;
-        s.next = (IDX *)(s.rem + n);
-        s.prev = s.next + n;
-    } else {
-        s.e = gscratchInt + (size_t)b * 2 * n;
-        s.rem = s.e + n;
-        s.next = gscratch + (size_t)b * 2 * n;
-        s.prev = s.next + n;
-    }
+    const size_t listBytes = ((size_t)n * sizeof(PspmNode<IDX>) + 15) & ~(size_t)15;
+    if (MODE & 1)
+        s.nd = (PspmNode<IDX> *)(sp + listBytes * slot);
+    else
+        s.nd = gscratch + (size_t)b * n;
+    PspmNode<IDX> *const nd = s.nd;
 
     // Load (2/2): the search's tour (or the global best) into the list.
     const int *src = fromBest ? gbest : cur + (size_t)b * n;
-    for (int x = tm.t; x < n; x += tm.size) s.next[x] = (IDX)src[x];
+    for (int x = tm.t; x < n; x += tm.size) nd[x].next = (IDX)src[x];
     long long cost = fromBest ? gbestCost[0] : curCost[b];
     long long best = archCost[b];
     tm.sync();
@@ -151,6 +173,10 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
 
     const int tid = tm.t;
     const int nwarps = WARP ? 1 : (blockDim.x + 31) >> 5;
+    const bool active = FULL || tid < tpb;  // lanes past tpb draw no move
+    const uint32_t nn = (uint32_t)n, nm1 = (uint32_t)(n - 1);
+    // The refresh phase: lane k refreshes rem of the k-th of (a, b, c, p, q).
+    const int rsel = min(lane, 4);
     uint32_t tkey = stream_key(seed, (uint32_t)(b * 1024 + tid));
     uint32_t bkey = stream_key(seed ^ 0x5bd1e995ull, (uint32_t)b);
     // Opaque to the optimiser: under a register cap it would otherwise
@@ -158,28 +184,49 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     asm volatile("" : "+r"(tkey), "+r"(bkey));
     const int ips = (int)itersPerStep;
   for (int st = 0; st < steps; st++) {
-    // The temperature of this step; Metropolis uses exp2(-delta * nl2T).
+    // The temperature of this step; a threshold is ceil(-T ln u) =
+    // ceil(negTln2 * log2 u).
     const float T = (float)(T0 * pow(alpha, (double)(stepStart + st)));
-    const float nl2T = -1.4426950408889634f / T;
+    const float negTln2 = -0.6931471805599453f * T;
     const uint32_t ctr0 = (uint32_t)(iterStart + (long long)st * itersPerStep);
-    for (int it = 0; it < ips; it++) {
-        const uint32_t ctr = ctr0 + (uint32_t)it;
-        // Evaluate: a random relocation move (take c out, put it after p);
-        // one counter-based draw gives both cities.
-        int key = 0x7fffffff, c = 0, p = 0, delta = 0, dpc = 0, dcq = 0;
-        if (FULL || tid < tpb) {
-            uint32_t r = ctr_rand(tkey, ctr);
-            c = bounded(r, n);
-            p = bounded((r ^ (r >> 15)) * 0x2c1b3c6du, n - 1);
-            p += (p >= c);
-            if (p != (int)s.prev[c]) {
-                int q = s.next[p];
-                dpc = pdist<METRIC>(s, p, c);
-                dcq = pdist<METRIC>(s, c, q);
-                delta = dpc + dcq - s.e[p] - s.rem[c];
-                key = delta * 32 + lane;  // |delta| < 2^25: planPSPM checks the span
-            }
-        }
+    for (int it0 = 0; it0 < ips; it0 += 32) {
+      // Metropolis thresholds of the counters ctrB .. ctrB+31: lane L
+      // holds the one of the counter that is L mod 32, drawn from the
+      // stream (bkey, counter) every thread of the search shares. The cap
+      // stays above any real delta (< 2^25) and below an all-invalid
+      // team's (0x7fffffff >> 5); every threshold is >= 1, so delta <= 0
+      // always passes, as Metropolis wants.
+      const uint32_t ctrB = ctr0 + (uint32_t)it0;
+      const uint32_t ctrEnd = ctrB + (uint32_t)min(32, ips - it0);
+      int thr;
+      {
+          const uint32_t rb = ctr_rand(bkey, ctrB + (((uint32_t)lane - ctrB) & 31u));
+          // 23 bits + 1/2: exact in float, so u < 1; the floor of 1 keeps
+          // delta = 0 accepted where the fast log2 of u ~ 1 rounds to 0.
+          const float u = ((float)(rb >> 9) + 0.5f) * (1.0f / 8388608.0f);
+          thr = max(1, (int)ceilf(fminf(negTln2 * __log2f(u), 33554430.0f)));
+      }
+      // Opaque: computed once per batch, not re-derived in every iteration.
+      asm volatile("" : "+r"(thr));
+      for (uint32_t ctr = ctrB; ctr != ctrEnd; ctr++) {
+        // Evaluate: a random relocation move (take c out from between a
+        // and b, put it between p and q) from one counter-based draw.
+        const uint32_t r = ctr_rand(tkey, ctr);
+        const unsigned long long rn = (unsigned long long)r * nn;
+        const int c = (int)(rn >> 32);
+        int p = (int)__umulhi((uint32_t)rn, nm1);
+        p += (p >= c);
+        const int a = nd[c].prev;
+        const int remc = nd[c].rem;
+        const int q = nd[p].next;
+        const int dpc = pdist<METRIC>(s, p, c);
+        const int dcq = pdist<METRIC>(s, c, q);
+        const int delta = dpc + dcq - nd[p].e - remc;
+        // p = a is no move (c already follows p); |delta| < 2^25: planPSPM
+        // checks the coordinate span.
+        const int key = (active && p != a) ? delta * 32 + lane : 0x7fffffff;
+        // This iteration's threshold, from lane ctr mod 32.
+        const int th = __shfl_sync(0xffffffffu, thr, (int)ctr);
         // Reduce: the team's best move (warp minimum, then across warps).
         int wk = warp_min(key);
         int winKey, winner;
@@ -199,89 +246,86 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
             winner = ww * 32 + (winKey & 31);
             __syncthreads();
         }
-        if (winKey == 0x7fffffff) continue;
-        // Metropolis on the winner (the same uniform in every thread).
-        int wdelta, wc, wp;
+        // Metropolis on the winner: one compare (see above).
+        const int wdelta = winKey >> 5;  // arithmetic shift: the key is delta*32 + lane
+        if (wdelta >= th) continue;
+        // The winner's move and what it loaded, to every thread.
+        int wc, wp, wa, wq, wpc, wcq, wrem;
         if (WARP || nwarps == 1) {
-            wdelta = winKey >> 5;  // arithmetic shift: the key is delta*32 + lane
             wc = __shfl_sync(0xffffffffu, c, winner);
             wp = __shfl_sync(0xffffffffu, p, winner);
+            wa = __shfl_sync(0xffffffffu, a, winner);
+            wq = __shfl_sync(0xffffffffu, q, winner);
+            wpc = __shfl_sync(0xffffffffu, dpc, winner);
+            wcq = __shfl_sync(0xffffffffu, dcq, winner);
+            wrem = __shfl_sync(0xffffffffu, remc, winner);
         } else {
-            if (tid == winner) {  // everything the apply step needs, at once
-                smove[0] = delta;
-                smove[1] = c;
-                smove[2] = p;
-                smove[3] = dpc;
-                smove[4] = dcq;
+            if (tid == winner) {
+                smove[0] = c;
+                smove[1] = p;
+                smove[2] = a;
+                smove[3] = q;
+                smove[4] = dpc;
+                smove[5] = dcq;
+                smove[6] = remc;
             }
             __syncthreads();
-            wdelta = smove[0];
-            wc = smove[1];
-            wp = smove[2];
-        }
-        bool accept = wdelta <= 0;
-        if (!accept) {
-            float u = (float)(ctr_rand(bkey, ctr) >> 8) * (1.0f / 16777216.0f);
-            accept = u < exp2f((float)wdelta * nl2T);
-        }
-        if (!accept) {
-            if (!WARP && nwarps > 1) __syncthreads();
-            continue;
+            wc = smove[0];
+            wp = smove[1];
+            wa = smove[2];
+            wq = smove[3];
+            wpc = smove[4];
+            wcq = smove[5];
+            wrem = smove[6];
         }
         // LWSA (Alg. 2): archive the current tour only when it is the best
         // seen and a worse move is about to replace it.
         if (wdelta > 0 && cost < best) {
             int *dst = arch + (size_t)b * n;
-            for (int x = tid; x < n; x += tm.size) dst[x] = s.next[x];
+            for (int x = tid; x < n; x += tm.size) dst[x] = nd[x].next;
             best = cost;
         }
         // Apply. The new edges a-b, p-c, c-q need no new distance: d(p, c)
         // and d(c, q) come from the winner, d(a, b) = e[a] + e[c] - rem[c].
-        // Phase 1 relinks (six distinct slots; prev = next + n) and writes
-        // the three e values, a thread each; phase 2 refreshes rem of a, b,
-        // c, p, q from the new links, one distance each (rem = e + n).
-        int ca = s.prev[wc], cb = s.next[wc], cq = s.next[wp];
-        int eab = s.e[ca] + s.e[wc] - s.rem[wc];
-        int wpc = __shfl_sync(0xffffffffu, dpc, winner & 31);
-        int wcq = __shfl_sync(0xffffffffu, dcq, winner & 31);
-        if (!WARP && nwarps > 1) {  // the winner may sit in another warp
-            wpc = smove[3];
-            wcq = smove[4];
+        const int wb = nd[wc].next;
+        const int eab = nd[wa].e + nd[wc].e - wrem;
+        tm.sync();
+        // Relink (six slots) and the three new e values: every lane of a
+        // warp stores the same word (one instruction each, no branch); in
+        // block mode one thread does. The order handles p = b and q = a.
+        if (WARP || tid == 0) {
+            nd[wa].next = (IDX)wb;
+            nd[wb].prev = (IDX)wa;
+            nd[wp].next = (IDX)wc;
+            nd[wc].prev = (IDX)wp;
+            nd[wc].next = (IDX)wq;
+            nd[wq].prev = (IDX)wc;
+            nd[wa].e = eab;
+            nd[wp].e = wpc;
+            nd[wc].e = wcq;
         }
         tm.sync();
-        // One thread writes the nine words: in SIMT a warp pays per
-        // instruction, and handing each thread its own slot costs more
-        // selects than the stores themselves.
-        if (tid == 0) {
-            s.next[ca] = (IDX)cb;
-            s.prev[cb] = (IDX)ca;
-            s.next[wp] = (IDX)wc;
-            s.prev[wc] = (IDX)wp;
-            s.next[wc] = (IDX)cq;
-            s.prev[cq] = (IDX)wc;
-            s.e[ca] = eab;
-            s.e[wp] = wpc;
-            s.e[wc] = wcq;
-        }
-        tm.sync();
-        if (tid < 5) {
-            int x = tid == 0 ? ca : tid == 1 ? cb : tid == 2 ? wc : tid == 3 ? wp : cq;
-            int pv = s.prev[x], nx = s.next[x];
-            s.rem[x] = s.e[pv] + s.e[x] - pdist<METRIC>(s, pv, nx);
+        // Refresh rem of a, b, c, p, q from the new links, one distance
+        // each; lanes 4..31 repeat q's (same value, same address).
+        if (WARP || tid < 5) {
+            const int x = rsel == 0 ? wa : rsel == 1 ? wb : rsel == 2 ? wc : rsel == 3 ? wp : wq;
+            const int pv = nd[x].prev, nx = nd[x].next;
+            nd[x].rem = nd[pv].e + nd[x].e - pdist<METRIC>(s, pv, nx);
         }
         tm.sync();
         cost += wdelta;
+      }
     }
   }
     // Store: flush the archive if the current tour is the best, and save
     // the current tour for the next launch.
     if (cost < best) {
         int *dst = arch + (size_t)b * n;
-        for (int x = tid; x < n; x += tm.size) dst[x] = s.next[x];
+        for (int x = tid; x < n; x += tm.size) dst[x] = nd[x].next;
         best = cost;
     }
     int *dc = cur + (size_t)b * n;
-    for (int x = tid; x < n; x += tm.size) dc[x] = s.next[x];
+    for (int x = tid; x < n; x += tm.size) dc[x] = nd[x].next;
     if (tid == 0) {
         curCost[b] = cost;
         archCost[b] = best;
@@ -297,12 +341,12 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     pspm_anneal<METRIC, IDX, WARP, MODE, FULL>(xy, (int)n, cur, curCost, arch, archCost, gbest, gbestCost,    \
                                                (int)fromBest, iterStart, (int)steps, itersPerStep, stepStart, \
                                                T0, alpha, (int)tpb, seed, (int)useShared, gscratch,           \
-                                               gscratchInt, (int)searches)
+                                               (int)searches)
 // A kernel of each layout (FULL, a compile-time "every lane draws a move",
 // is left off: as a run-time branch it cost registers). (A variant capped at 40 registers,
 // 48 searches per SM, ran no faster on an H100: the loop is issue-bound.)
 #define PSPM_KERNEL(NAME, METRIC, IDX, WARP, MODE)                                                            \
-    extern "C" __global__ void NAME(PSPM_ARGS, IDX *gscratch, int *gscratchInt, long long searches) {         \
+    extern "C" __global__ void NAME(PSPM_ARGS, PspmNode<IDX> *gscratch, long long searches) {                 \
         PSPM_CALL(METRIC, IDX, WARP, MODE, false);                                                            \
     }
 // Kernel names: pspm_anneal_<metric>_<index bits>_<w: a search per warp,
