@@ -107,10 +107,17 @@ __device__ __forceinline__ int warp_min(int v) {
 // WARP: each warp of the block is one search (TPB <= 32); else the block
 // is one search.
 //
-// The loop is bound by instruction issue (docs/PERF.md, section PSPM), so
-// an iteration is written for the fewest warp instructions:
-//   - one 32-bit draw gives both cities: c is the high word of r*n, p the
-//     high word of (its low word, the fraction) * (n-1); no modulo;
+// Two limits bind the loop (docs/PERF.md, section PSPM): instruction
+// issue and shared-memory bank passes (a warp load of 32 random addresses
+// takes ~3.5 passes, ~6 for 64-bit coordinates). Measured on an H100: 30%
+// fewer instructions gave 8% more moves/s; the stratified draw below, with
+// more instructions but conflict-free loads of c and p, 7% more again. So:
+//   - stratified draws: the team shares two uniform bases per iteration
+//     and each thread adds its own random offset that keeps its residue
+//     mod 32 (see the loop), so the team's c (and nearly all its p) fall
+//     in distinct banks, while each thread's (c, p) is uniform as before;
+//   - no modulo: multiply-high of a 32-bit draw, and its low word (the
+//     fraction) for a second value;
 //   - every lane evaluates a move; invalid ones (p = prev c, lanes past
 //     tpb) get the largest key by a select, not a branch;
 //   - Metropolis is one compare: every 32 iterations each lane draws the
@@ -119,6 +126,7 @@ __device__ __forceinline__ int warp_min(int v) {
 //     (u lies in (0, 1), so improving moves pass; an all-invalid team's
 //     key never does); an iteration takes its threshold from lane
 //     (counter mod 32) with one shuffle;
+//   - one record per city (PspmNode): one address for all of its fields;
 //   - the winner's own loads (a = prev c, q = next p, rem c) and distances
 //     travel by shuffle instead of being loaded again;
 //   - the relink and the cache refresh are straight-line code that every
@@ -174,7 +182,11 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     const int tid = tm.t;
     const int nwarps = WARP ? 1 : (blockDim.x + 31) >> 5;
     const bool active = FULL || tid < tpb;  // lanes past tpb draw no move
-    const uint32_t nn = (uint32_t)n, nm1 = (uint32_t)(n - 1);
+    const uint32_t nn = (uint32_t)n, nm1 = (uint32_t)max(n - 1, 1);
+    // Stratified draws (see the loop): this thread's c is base_c + oc mod
+    // n with oc = lc + 32k, k < kcN, so oc < n; likewise p over n - 1.
+    const uint32_t lc = (uint32_t)tid % nn, kcN = (nn - lc + 31) >> 5;
+    const uint32_t lp = (uint32_t)tid % nm1, kpN = (nm1 - lp + 31) >> 5;
     // The refresh phase: lane k refreshes rem of the k-th of (a, b, c, p, q).
     const int rsel = min(lane, 4);
     uint32_t tkey = stream_key(seed, (uint32_t)(b * 1024 + tid));
@@ -199,22 +211,40 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
       const uint32_t ctrB = ctr0 + (uint32_t)it0;
       const uint32_t ctrEnd = ctrB + (uint32_t)min(32, ips - it0);
       int thr;
+      uint32_t bsh;  // the base draw of the counter that is L mod 32
       {
           const uint32_t rb = ctr_rand(bkey, ctrB + (((uint32_t)lane - ctrB) & 31u));
           // 23 bits + 1/2: exact in float, so u < 1; the floor of 1 keeps
           // delta = 0 accepted where the fast log2 of u ~ 1 rounds to 0.
           const float u = ((float)(rb >> 9) + 0.5f) * (1.0f / 8388608.0f);
           thr = max(1, (int)ceilf(fminf(negTln2 * __log2f(u), 33554430.0f)));
+          bsh = ctr_rand(bkey ^ 0x632be5abu, ctrB + (((uint32_t)lane - ctrB) & 31u));
       }
       // Opaque: computed once per batch, not re-derived in every iteration.
-      asm volatile("" : "+r"(thr));
+      asm volatile("" : "+r"(thr), "+r"(bsh));
       for (uint32_t ctr = ctrB; ctr != ctrEnd; ctr++) {
         // Evaluate: a random relocation move (take c out from between a
-        // and b, put it between p and q) from one counter-based draw.
+        // and b, put it between p and q). Stratified so that a warp's
+        // shared-memory loads of c and p do not collide in banks: the team
+        // shares uniform bases bc in [0, n) and bp in [0, n - 1) (drawn
+        // per iteration from the search's stream, fetched like the
+        // threshold), thread t adds its own random offset
+        // oc = (t mod n) + 32k < n, so c = bc + oc mod n is uniform for
+        // every thread, and a warp's c are distinct (n >= 32) and in
+        // distinct banks (record stride 12 bytes: bank 3c + field mod 32;
+        // coordinates: c mod 16 per half warp); p the same way over n - 1
+        // values, then skipping c. Each thread's move has the distribution
+        // it had with independent draws; a warp's moves no longer repeat c.
+        const uint32_t bs = __shfl_sync(0xffffffffu, bsh, (int)ctr);
+        const unsigned long long bw = (unsigned long long)bs * nn;
         const uint32_t r = ctr_rand(tkey, ctr);
-        const unsigned long long rn = (unsigned long long)r * nn;
-        const int c = (int)(rn >> 32);
-        int p = (int)__umulhi((uint32_t)rn, nm1);
+        const unsigned long long rw = (unsigned long long)r * kcN;
+        uint32_t uc = (uint32_t)(bw >> 32) + lc + ((uint32_t)(rw >> 32) << 5);
+        uc = min(uc, uc - nn);  // unsigned: subtracts n once when uc >= n
+        uint32_t up = __umulhi((uint32_t)bw, nm1) + lp + (__umulhi((uint32_t)rw, kpN) << 5);
+        up = min(up, up - nm1);
+        const int c = (int)uc;
+        int p = (int)up;
         p += (p >= c);
         const int a = nd[c].prev;
         const int remc = nd[c].rem;
