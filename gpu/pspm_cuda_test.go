@@ -17,7 +17,7 @@ import (
 // the fast square root, which is off by one on about 2 in 10^4 edges
 // (TestIntDistMatchesCPU), hence the small tolerance. It covers a search
 // per warp (threads 32 and 7), a search per block (64), the three
-// coordinate metrics and a size whose state lives partly in global memory.
+// coordinate metrics and a larger instance (n = 3000).
 func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 	needDevice(t)
 	e, err := solver.Lookup(AlgoPSPM, solver.BackendGPU)
