@@ -272,6 +272,13 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	stopped := false
 	for step < steps {
+		// At most one chunk in flight: the previous chunk's copy (queued
+		// after its kernels) must be done before the next is queued.
+		if pending >= 0 {
+			if err := d.do(func() error { return evDone[pending].Synchronize() }); err != nil {
+				return solver.Result{}, fmt.Errorf("pspm on %s failed: %v", d.label, err)
+			}
+		}
 		if chunk > 0 && (ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline))) {
 			stopped = true
 			break
@@ -294,6 +301,18 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 				fromBest = 0
 				iter += int64(s) * itersPerStep
 				step += s
+				// More launches in this chunk: wait for this one before
+				// queueing the next, so a stop or the time limit is seen
+				// within about one launch (≤ 2^18 iterations) instead of
+				// after everything the host managed to queue.
+				if step < syncAt {
+					if err := d.stream.Synchronize(); err != nil {
+						return fmt.Errorf("pspm on %s failed: %v", d.label, err)
+					}
+					if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
+						break
+					}
+				}
 			}
 			// The copy of the previous sync must finish before gbest changes.
 			if pending >= 0 {

@@ -5,6 +5,7 @@ package gpu
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/tsplab/tsplab/solver"
 )
@@ -31,6 +32,8 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		{150, 32, solver.Euc2D},
 		{150, 7, solver.Euc2D},
 		{150, 64, solver.Euc2D},
+		{493, 48, solver.Euc2D}, // a search per block with a partial last warp
+		{300, 40, solver.Att},
 		{200, 32, solver.Ceil2D},
 		{200, 32, solver.Att},
 		{3000, 32, solver.Euc2D},
@@ -62,5 +65,30 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		}
 		t.Logf("n=%d threads=%d %v: device %d, exact %d, result %d (identity %d), %.3g moves/s",
 			c.n, c.threads, c.metric, s.BestLength, exact, r.Length, start, r.MovesPerSecond())
+	}
+}
+
+// TestPSPMHonoursTimeLimit: a schedule of minutes stopped by a 300 ms time
+// limit returns its best tour (marked Stopped) soon after the limit, not
+// after the launches the host had queued ahead of the GPU. The bound is
+// generous (behaviour, not speed): one launch is at most 2^18 iterations.
+func TestPSPMHonoursTimeLimit(t *testing.T) {
+	needDevice(t)
+	e, err := solver.Lookup(AlgoPSPM, solver.BackendGPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := randomInstance(5000, solver.Euc2D, 100000, 77)
+	p := solver.Params{Seed: 3, TimeLimit: 300 * time.Millisecond} // Lam's schedule: 1146 steps of 50,000 iterations
+	start := time.Now()
+	r, err := e.Solve(context.Background(), in, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 3*time.Second || !r.Stopped {
+		t.Fatalf("stopped after %v (Stopped=%v); limit 300ms", took, r.Stopped)
+	}
+	if err := solver.ValidateTour(r.Tour, in.N); err != nil {
+		t.Fatal(err)
 	}
 }
