@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 backup=$(mktemp)
 cp FyneApp.toml "$backup"
 trap 'cp "$backup" FyneApp.toml; rm -f "$backup"' EXIT
-go run fyne.io/fyne/v2/cmd/fyne package -os linux -release
+go tool fyne package -os linux -release
 mkdir -p dist
 mv "TSP Lab.tar.xz" dist/tsplab-linux-amd64.tar.xz
 echo "package: dist/tsplab-linux-amd64.tar.xz"
