@@ -447,29 +447,7 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 			return solver.Result{}, err
 		}
 		moves += 32 * int64(B) * movesPerPass(n)
-		var done []int
-		for k := 0; k < B; k++ {
-			if flags[k] != 0 {
-				continue
-			}
-			done = append(done, k)
-			t := make([]int, n)
-			for i := range t {
-				t[i] = int(city[k*n+i])
-			}
-			climbs++
-			if l := solver.TourLength(in, t); bestLen < 0 || l < bestLen {
-				best, bestLen = t, l
-			}
-		}
-		if err := d.do(func() error {
-			for _, k := range done {
-				if err := restart(k); err != nil {
-					return err
-				}
-			}
-			return nil
-		}); err != nil {
+		if err := harvestClimbers(d, in, flags, city, &best, &bestLen, &climbs, restart); err != nil {
 			return solver.Result{}, err
 		}
 		if sink.Due() && best != nil {
