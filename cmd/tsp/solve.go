@@ -140,7 +140,13 @@ func summary(in *solver.Instance, r solver.Result) string {
 		fmt.Fprintf(&b, " (gap %.2f%% to %d)", g, in.Optimum)
 	}
 	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %d moves (%.3g/s)", r.Algorithm, r.Backend, r.Device, r.Elapsed.Seconds(), r.Moves, r.MovesPerSecond())
-	if r.Stopped {
+	switch {
+	case !r.Stopped:
+	case r.Params.Target > 0 && r.Length <= r.Params.Target:
+		b.WriteString(", target reached")
+	case r.Params.TimeLimit > 0 && r.Elapsed >= r.Params.TimeLimit:
+		b.WriteString(", time limit reached")
+	default:
 		b.WriteString(", stopped early")
 	}
 	return b.String()
