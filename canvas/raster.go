@@ -63,8 +63,12 @@ func (b Bounds) Width() float64 { return b.MaxX - b.MinX }
 func (b Bounds) Height() float64 { return b.MaxY - b.MinY }
 
 // Margin is the fraction of the shorter image side left empty around a
-// fitted instance.
-const Margin = 0.04
+// fitted instance; MinMargin is the least margin, in pixels or Fyne units,
+// enough to keep the title line at the top clear of the tour.
+const (
+	Margin    = 0.04
+	MinMargin = 28
+)
 
 // WorldXY returns the drawing coordinates of city i: x to the right and y
 // up. GEO instances store latitude in X and longitude in Y, so they are
@@ -94,7 +98,7 @@ func FitView(b Bounds) View {
 // FitScale is the pixels per world unit that fits b into a w×h image with
 // Margin around it.
 func FitScale(b Bounds, w, h float64) float64 {
-	m := Margin * math.Min(w, h)
+	m := math.Max(Margin*math.Min(w, h), math.Min(MinMargin, math.Min(w, h)/6))
 	bw, bh := b.Width(), b.Height()
 	if bw <= 0 {
 		bw = 1

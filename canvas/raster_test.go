@@ -150,7 +150,7 @@ func TestTransformRoundTrip(t *testing.T) {
 	tr := NewTransform(b, FitView(b), 640, 480)
 	x0, y0 := tr.Apply(b.MinX, b.MaxY)
 	x1, y1 := tr.Apply(b.MaxX, b.MinY)
-	m := Margin * 480
+	m := math.Max(Margin*480, MinMargin) // 28 px: the title line stays clear
 	if x0 < m-1e-9 || y0 < m-1e-9 || x1 > 640-m+1e-9 || y1 > 480-m+1e-9 {
 		t.Errorf("fitted bounds map to (%v,%v)-(%v,%v), outside the %v margin", x0, y0, x1, y1, m)
 	}
