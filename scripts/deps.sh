@@ -12,7 +12,7 @@ for p in "${pkgs[@]}"; do
 done
 
 if ! command -v go >/dev/null 2>&1; then
-	echo "deps: Go is not on PATH; install Go 1.24 or newer from https://go.dev/dl/ (for example to /usr/local/go) and add /usr/local/go/bin to PATH" >&2
+	echo "deps: Go is not on PATH; install Go 1.26 or newer from https://go.dev/dl/ (for example to /usr/local/go) and add /usr/local/go/bin to PATH" >&2
 	exit 1
 fi
 
