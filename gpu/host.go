@@ -222,111 +222,13 @@ func doubleBridge(t []int, rng *rand.Rand, w int) {
 	copy(t[p1+len(c):], b)
 }
 
-// polish2Opt is an exact first-improvement 2-opt with neighbour lists and
-// don't-look bits on the CPU: the last step of the GPU 2-opt engines, so
-// the tour they return is 2-opt optimal for the integer TSPLIB distances
-// (over nb's candidates), whatever the float kernels missed.
+// polish2Opt makes t 2-opt optimal on the CPU with the exact integer
+// TSPLIB distances (over nb's candidates): the last step of the GPU 2-opt
+// engines, whatever the float kernels missed. It is tour.TwoOpt on t.
 func polish2Opt(in *solver.Instance, t []int, nb *tour.Neighbors) {
-	n := len(t)
-	if n < 5 {
-		return
-	}
-	pos := make([]int, n)
-	for k, c := range t {
-		pos[c] = k
-	}
-	active := make([]bool, n)
-	queue := make([]int, 0, n)
-	succ := func(c int) int { return t[(pos[c]+1)%n] }
-	pred := func(c int) int { return t[(pos[c]+n-1)%n] }
-	// rev reverses the tour path from city a to city b (positions
-	// pos[a]..pos[b] going forward), choosing the shorter side.
-	rev := func(a, b int) {
-		i, j := pos[a], pos[b]
-		l := (j - i + n) % n
-		if 2*(l+1) > n {
-			i, j = (j+1)%n, (i+n-1)%n
-			l = n - 2 - l
-		}
-		for s := 0; s < (l+1)/2; s++ {
-			x, y := (i+s)%n, (j-s+n)%n
-			t[x], t[y] = t[y], t[x]
-			pos[t[x]] = x
-			pos[t[y]] = y
-		}
-	}
-	// Don't-look bits miss moves whose candidate's orientation flipped
-	// inside a reversed segment, so sweep again until a sweep moves nothing.
-	for moved := true; moved; {
-		moved = false
-		for _, c := range t {
-			active[c] = true
-			queue = append(queue, c)
-		}
-		for len(queue) > 0 {
-			if polishStep(in, t, nb, pos, active, &queue, succ, pred, rev) {
-				moved = true
-			}
-		}
-	}
-}
-
-// polishStep pops the first queued city a and applies the first improving
-// move that adds an edge from a to one of its candidates; it reports
-// whether it moved.
-func polishStep(in *solver.Instance, t []int, nb *tour.Neighbors, pos []int, active []bool, q *[]int,
-	succ, pred func(int) int, rev func(a, b int)) bool {
-	a := (*q)[0]
-	*q = (*q)[1:]
-	active[a] = false
-	for dir := 0; dir < 2; dir++ {
-		var b int
-		if dir == 0 {
-			b = succ(a)
-		} else {
-			b = pred(a)
-		}
-		dab := in.Dist(a, b)
-		for _, c32 := range nb.Of(a) {
-			c := int(c32)
-			dac := in.Dist(a, c)
-			if dac >= dab {
-				break
-			}
-			var d int
-			if dir == 0 {
-				d = succ(c)
-			} else {
-				d = pred(c)
-			}
-			if c == b || d == a {
-				continue
-			}
-			if dac+in.Dist(b, d)-dab-in.Dist(c, d) >= 0 {
-				continue
-			}
-			if dir == 0 {
-				rev(b, c) // a b ... c d -> a c ... b d
-			} else {
-				rev(c, b) // d c ... b a -> d b ... c a
-			}
-			for _, x := range []int{a, b, c, d} {
-				if !active[x] {
-					active[x] = true
-					*q = append(*q, x)
-				}
-			}
-			return true
-		}
-	}
-	return false
-}
-
-// randomTour returns a random permutation of n cities.
-func randomTour(n int, rng *rand.Rand) []int {
-	t := solver.IdentityTour(n)
-	rng.Shuffle(n, func(i, j int) { t[i], t[j] = t[j], t[i] })
-	return t
+	a := tour.NewArray(t)
+	tour.TwoOpt(in, a, nb)
+	copy(t, a.Tour)
 }
 
 // defaultSchedule fills the simulated annealing defaults of Lam et al.'s

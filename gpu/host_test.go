@@ -23,7 +23,7 @@ func hostInstance(n int, seed uint64) *solver.Instance {
 func TestSelectMovesDisjointExactAndApplied(t *testing.T) {
 	in := hostInstance(300, 1)
 	rng := rand.New(rand.NewPCG(2, 2))
-	tr := randomTour(in.N, rng)
+	tr := tour.Random(in.N, rng)
 	var cands []twoOptMove
 	for k := 0; k < 400; k++ {
 		i := rng.IntN(in.N - 2)
@@ -54,7 +54,7 @@ func TestSelectMovesDisjointExactAndApplied(t *testing.T) {
 }
 
 func TestNextArrayRoundTrip(t *testing.T) {
-	tr := randomTour(50, rand.New(rand.NewPCG(3, 3)))
+	tr := tour.Random(50, rand.New(rand.NewPCG(3, 3)))
 	back, err := nextToTour(tourToNext(tr))
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func TestNextArrayRoundTrip(t *testing.T) {
 func TestDoubleBridgeKeepsPermutation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	for k := 0; k < 200; k++ {
-		tr := randomTour(40+k, rng)
+		tr := tour.Random(40+k, rng)
 		doubleBridge(tr, rng, 30)
 		if err := solver.ValidateTour(tr, 40+k); err != nil {
 			t.Fatal(err)
@@ -90,7 +90,7 @@ func TestDoubleBridgeKeepsPermutation(t *testing.T) {
 
 func TestPolish2OptReachesLocalOptimum(t *testing.T) {
 	in := hostInstance(400, 5)
-	tr := randomTour(in.N, rand.New(rand.NewPCG(5, 5)))
+	tr := tour.Random(in.N, rand.New(rand.NewPCG(5, 5)))
 	nb := tour.NearestNeighbors(in, 10)
 	before := solver.TourLength(in, tr)
 	polish2Opt(in, tr, nb)

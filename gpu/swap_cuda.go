@@ -13,6 +13,7 @@ import (
 	"gorgonia.org/cu"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // swapMoves is the size of the pair-exchange neighbourhood of n cities.
@@ -230,7 +231,7 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 			usedStart = true
 			return b.upload(k, p.Start)
 		}
-		return b.upload(k, randomTour(n, rng))
+		return b.upload(k, tour.Random(n, rng))
 	}
 	err = d.do(func() (err error) {
 		if b, err = d.newSwapBatch(in, B, matrix); err != nil {

@@ -82,7 +82,7 @@ func TestThreeOptDeltasMatchCPU(t *testing.T) {
 	for _, c := range cases {
 		in := c.in
 		rng := rand.New(rand.NewPCG(uint64(in.N), 8))
-		tr := randomTour(in.N, rng)
+		tr := tour.Random(in.N, rng)
 		moves := randomMoves(in.N, 3000, rng)
 		flat := make([]int32, 0, 3*len(moves))
 		for _, mv := range moves {
@@ -150,7 +150,7 @@ func TestThreeOptApplyMatchesCPU(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	nb := tour.NearestNeighbors(in, 8)
 	for trial, mv := range randomMoves(in.N, 40, rng) {
-		tr := randomTour(in.N, rng)
+		tr := tour.Random(in.N, rng)
 		want := cpuReconnect(tr, mv)
 		got := make([]int, in.N)
 		pos := make([]int32, in.N)
@@ -242,7 +242,7 @@ func TestThreeOptApplyRKBI(t *testing.T) {
 	d := needDevice(t)
 	in := randomInstance(500, solver.Euc2D, 10000, 13)
 	nb := tour.NearestNeighbors(in, 8)
-	tr := randomTour(in.N, rand.New(rand.NewPCG(6, 6)))
+	tr := tour.Random(in.N, rand.New(rand.NewPCG(6, 6)))
 	mv := func(delta int32, x, y, z, typ int32) lsBest { return lsBest{Delta: delta, A: x, B: y, C: z*4 + typ} }
 	// ranks: -90 (twice, from two blocks), -80, -70 are the 3 best; -60 and
 	// +5 must never be applied; a = -1 is a block without a move.
@@ -312,7 +312,7 @@ func BenchmarkThreeOptRound(b *testing.B) {
 		if o, err = d.newThreeOpt(in, nb, false, 4*d.info.Multiprocs, 256, 4, 3, 1); err != nil {
 			return err
 		}
-		return o.upload(randomTour(in.N, rand.New(rand.NewPCG(1, 1))), 0)
+		return o.upload(tour.Random(in.N, rand.New(rand.NewPCG(1, 1))), 0)
 	})
 	if err != nil {
 		b.Fatal(err)

@@ -139,7 +139,7 @@ func EvalRate(n, passes int, seed uint64) (movesPerSec float64, device string, e
 		}
 		defer b.free()
 		for k := 0; k < B; k++ {
-			if err := b.upload(k, xy, 1, randomTour(n, rng)); err != nil {
+			if err := b.upload(k, xy, 1, tour.Random(n, rng)); err != nil {
 				return err
 			}
 		}
@@ -399,7 +399,7 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	}
 	defer d.do(func() error { b.free(); return nil })
 	restart := func(k int) error {
-		t := randomTour(n, rng)
+		t := tour.Random(n, rng)
 		if k == 0 && len(p.Start) == n {
 			t = append([]int(nil), p.Start...)
 		}
