@@ -1,7 +1,5 @@
 package gpu
 
-import "github.com/tsplab/tsplab/solver"
-
 // Algorithm names of the GPU engines; they are shared with the CPU engines
 // so the registry pairs them (solver.Resolve picks the backend).
 const (
@@ -10,28 +8,54 @@ const (
 	AlgoPSSM        = "pssm"
 	AlgoTwoOptClimb = "2opt-climb"
 	AlgoTwoOptILS   = "2opt-ils"
+	AlgoThreeOptILS = "3opt-ils"
+	AlgoSwapClimb   = "swap-climb"
 	AlgoAuto        = "auto"
 )
 
-// algorithms lists every GPU engine with its menu description, in the
-// order the stub and the CUDA build register them.
-var algorithms = []struct{ name, desc string }{
-	{AlgoPSPM, "PSPM simulated annealing with LWSA on the GPU (Lam et al.): blocks x threads relocation moves, device-side global best every k steps"},
-	{AlgoSSPM, "SSPM on the GPU: PSPM with one block (one search, threads parallel moves)"},
-	{AlgoPSSM, "PSSM on the GPU: PSPM with one thread per block (parallel searches, one move each)"},
-	{AlgoTwoOptClimb, "random-restart best-improvement 2-opt, a climber per tour on the GPU (O'Neil & Burtscher)"},
-	{AlgoTwoOptILS, "whole-neighbourhood 2-opt on the GPU inside iterated local search, many moves per pass, double-bridge kicks (Rocki & Suda)"},
-	{AlgoAuto, "from 10,000 cities a GPU 2-opt descent from a greedy tour, then the CPU auto engine for the rest of the time; below that the CPU auto engine alone (measured better)"},
+// algorithm is one row of the GPU algorithm table: the registry name, the
+// menu description, and which instances the engine takes.
+type algorithm struct {
+	name, desc string
+	// anyMetric: the engine also runs instances without coordinates or with
+	// a metric the kernels do not compute, through an n×n distance matrix
+	// in device memory; the others need EUC_2D, CEIL_2D or ATT coordinates.
+	anyMetric bool
 }
 
-// base carries the registry identity shared by stub and real engines.
-type base struct{ name, desc string }
+// algorithms is the one table of GPU engines, in registration (menu) order.
+// Both builds register every row (engine.go); the CUDA build pairs each
+// name with its solve function (solvers in engines_cuda.go).
+var algorithms = []algorithm{
+	{name: AlgoPSPM, desc: "PSPM simulated annealing with LWSA on the GPU (Lam et al.): blocks x threads relocation moves, device-side global best every k steps"},
+	{name: AlgoSSPM, desc: "SSPM on the GPU: PSPM with one block (one search, threads parallel moves)"},
+	{name: AlgoPSSM, desc: "PSSM on the GPU: PSPM with one thread per block (parallel searches, one move each)"},
+	{name: AlgoTwoOptClimb, desc: "random-restart best-improvement 2-opt, a climber per tour on the GPU (O'Neil & Burtscher)"},
+	{name: AlgoTwoOptILS, desc: "whole-neighbourhood 2-opt on the GPU inside iterated local search, many moves per pass, double-bridge kicks (Rocki & Suda)"},
+	{name: AlgoAuto, desc: "from 10,000 cities a GPU 2-opt descent from a greedy tour, then the CPU auto engine for the rest of the time; below that the CPU auto engine alone (measured better)"},
+	{name: AlgoThreeOptILS, anyMetric: true, desc: "3-opt iterated local search on the GPU (Delévacq et al.'s ILS-RKBI_blocks): threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks"},
+	{name: AlgoSwapClimb, anyMetric: true, desc: "random-restart best-improvement pair-exchange climbing on the GPU (Luong et al.): one thread per neighbour, index mapping, launch sizes tuned in waves"},
+}
 
-// Name returns the algorithm's registry name.
-func (b base) Name() string { return b.name }
+// Options read from solver.Params.Extra by the GPU 3opt-ils and swap-climb
+// engines.
+const (
+	// OptDist selects the kernels' distances: "coords" (computed from the
+	// coordinates in float, as the 2-opt kernels do: off by one in about 2
+	// of 10^4 pairs), "matrix" (the exact integer matrix in device memory,
+	// as Luong et al. keep it) or "" (coordinates for EUC_2D, CEIL_2D and
+	// ATT, measured twice as fast as the matrix at 3,000 cities on an H100;
+	// the matrix for other metrics and EXPLICIT instances, up to MatrixMaxN
+	// cities unless the instance carries its matrix).
+	OptDist = "dist"
+	// OptRKBI is k of 3opt-ils's random-k-best-improvement replacement
+	// (1 = best improvement; default 3, at most 8).
+	OptRKBI = "rkbi_k"
+	// OptSamples is the 3-opt samples per thread per evaluation (default 4).
+	OptSamples = "samples"
+)
 
-// Backend returns solver.BackendGPU.
-func (b base) Backend() string { return solver.BackendGPU }
-
-// Describe returns the one-line description.
-func (b base) Describe() string { return b.desc }
+// MatrixMaxN is the largest n for which the swap and 3-opt engines build
+// an n×n distance matrix (256 MiB of int32) for a metric the kernels do
+// not compute.
+const MatrixMaxN = 8192

@@ -2,6 +2,44 @@
 
 package gpu
 
-import "github.com/tsplab/tsplab/solver/bench"
+import (
+	"context"
+	"time"
 
-func init() { bench.GPUEvalRate = EvalRate }
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bench"
+)
+
+// The bench suites measure the GPU through these hooks (the gpu, oneil and
+// rocki suites).
+func init() {
+	bench.GPUEvalRate = EvalRate
+	bench.GPUTwoOptDescent = TwoOptDescent
+}
+
+// TwoOptDescent runs 2opt-ils's GPU local search (whole-neighbourhood
+// passes, many disjoint improving moves applied per pass) from start until
+// no improving move survives the exact re-check, for the rocki suite. It
+// returns the tour, the passes and moves evaluated, the time and the
+// device.
+func TwoOptDescent(in *solver.Instance, start []int) (t []int, passes, moves int64, elapsed time.Duration, device string, err error) {
+	d, err := getDevice()
+	if err != nil {
+		return nil, 0, 0, 0, "", err
+	}
+	if _, err := metricCode(in); err != nil {
+		return nil, 0, 0, 0, "", err
+	}
+	if err := solver.ValidateTour(start, in.N); err != nil {
+		return nil, 0, 0, 0, "", err
+	}
+	var b *twoOptBatch
+	if err := d.do(func() (err error) { b, err = d.newBatch(in.N, 1); return err }); err != nil {
+		return nil, 0, 0, 0, "", err
+	}
+	defer d.do(func() error { b.free(); return nil })
+	t = append([]int(nil), start...)
+	t0 := time.Now()
+	moves, passes, err = twoOptLocalSearch(context.Background(), b, in, shiftedCoords(in), rawScale(in), t, time.Time{})
+	return t, passes, moves, time.Since(t0), d.label, err
+}

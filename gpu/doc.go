@@ -2,9 +2,9 @@
 // API (gorgonia.org/cu). It is built with the build tag "cuda"; without it
 // the package is a stub whose engines report why they are missing.
 //
-// Every engine registers itself with the solver registry in init, so
-// importing this package (for its side effect or for Info) is all a caller
-// does.
+// The engines are the rows of one table (algos.go); engine.go registers
+// every row with the solver registry in init, so importing this package for
+// its side effect is all a caller does.
 //
 // Engines (backend "gpu"; names shared with the CPU engines):
 //
@@ -15,6 +15,11 @@
 //     a climber per tour of a batch (kernels/twoopt.cu, twoopt_apply).
 //   - 2opt-ils: Rocki & Suda's whole-neighbourhood GPU 2-opt inside
 //     iterated local search, many disjoint moves applied per pass.
+//   - 3opt-ils: Delévacq et al.'s 3-opt iterated local search with
+//     random-k-best-improvement pivoting (kernels/threeopt.cu).
+//   - swap-climb: Luong et al.'s generic GPU local search with the
+//     pair-exchange neighbourhood, one thread per neighbour
+//     (kernels/swap.cu).
 //   - auto: GPU 2-opt descent, then the CPU auto engine for the rest of
 //     the time.
 //
@@ -28,9 +33,10 @@
 // goes through solver.Finish (validated, length recomputed with exact
 // integer TSPLIB distances), the 2-opt engines re-check every move the GPU
 // proposes with exact integer deltas before applying it on the CPU, or
-// polish the climbers' result with exact 2-opt. Only coordinate instances
-// with EUC_2D, CEIL_2D or ATT distances run on the GPU; others get an error
-// wrapping ErrUnsupported.
+// polish the climbers' result with exact 2-opt. The 2-opt and PSPM engines
+// take coordinate instances with EUC_2D, CEIL_2D or ATT distances; 3opt-ils
+// and swap-climb also others, through a distance matrix. An instance an
+// engine cannot take gets an error wrapping ErrUnsupported.
 package gpu
 
 // DeviceInfo describes one CUDA device.

@@ -10,49 +10,31 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// engine is a GPU engine of a CUDA build.
-type engine struct {
-	base
-	solve func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error)
-}
-
-var _ solver.Engine = engine{}
-
-// Available reports whether a CUDA device can run the kernels: nil, or an
+// available reports whether a CUDA device can run the kernels: nil, or an
 // error wrapping ErrNoDriver or ErrNoDevice that says what is missing.
-func (engine) Available() error {
+func available() error {
 	_, err := getDevice()
 	return err
 }
 
-// Solve runs the engine on the GPU (see the package documentation).
-func (e engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
-	if _, err := metricCode(in); err != nil {
-		return solver.Result{}, err
-	}
-	return e.solve(ctx, e, in, p, snaps)
-}
-
-func init() {
-	impl := map[string]func(context.Context, solver.Engine, *solver.Instance, solver.Params, chan solver.Snapshot) (solver.Result, error){
-		AlgoPSPM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
-			return solvePSPM(ctx, e, in, p, s, p.Blocks, p.Threads)
-		},
-		AlgoSSPM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
-			return solvePSPM(ctx, e, in, p, s, 1, p.Threads)
-		},
-		AlgoPSSM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
-			return solvePSPM(ctx, e, in, p, s, p.Blocks, 1)
-		},
-		AlgoTwoOptClimb: twoOptClimb,
-		AlgoTwoOptILS: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
-			return twoOptILS(ctx, e, in, p, s, false)
-		},
-		AlgoAuto: solveAuto,
-	}
-	for _, a := range algorithms {
-		solver.Register(engine{base{a.name, a.desc}, impl[a.name]})
-	}
+// solvers pairs every row of the algorithm table with its implementation.
+var solvers = map[string]solveFunc{
+	AlgoPSPM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
+		return solvePSPM(ctx, e, in, p, s, p.Blocks, p.Threads)
+	},
+	AlgoSSPM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
+		return solvePSPM(ctx, e, in, p, s, 1, p.Threads)
+	},
+	AlgoPSSM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
+		return solvePSPM(ctx, e, in, p, s, p.Blocks, 1)
+	},
+	AlgoTwoOptClimb: twoOptClimb,
+	AlgoTwoOptILS: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
+		return twoOptILS(ctx, e, in, p, s, false)
+	},
+	AlgoThreeOptILS: solveThreeOptILS,
+	AlgoSwapClimb:   solveSwapClimb,
+	AlgoAuto:        solveAuto,
 }
 
 // autoGPUDescentMinN is the size from which GPU auto starts with the GPU's

@@ -10,25 +10,48 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-func TestEveryGPUAlgorithmIsRegistered(t *testing.T) {
+// Without CUDA every row of the algorithm table is still registered (menus
+// list it with the reason), and every entry point says the kernels are not
+// built instead of running or panicking.
+func TestStubRegistersEveryAlgorithmUnavailable(t *testing.T) {
+	registered := map[string]bool{}
+	for _, e := range solver.Engines() {
+		if e.Backend() == solver.BackendGPU {
+			registered[e.Name()] = true
+		}
+	}
+	if len(registered) != len(algorithms) {
+		t.Errorf("%d GPU engines registered, the table has %d rows", len(registered), len(algorithms))
+	}
 	for _, a := range algorithms {
+		if !registered[a.name] {
+			t.Errorf("%s: in the table but not registered", a.name)
+			continue
+		}
 		e, err := solver.Lookup(a.name, solver.BackendGPU)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if e.Describe() == "" || e.Backend() != solver.BackendGPU {
-			t.Fatalf("%s: bad identity", a.name)
+		if e.Describe() != a.desc {
+			t.Errorf("%s: Describe = %q, want the table's %q", a.name, e.Describe(), a.desc)
 		}
-		if BuiltWithCUDA() {
-			t.Fatal("stub build claims CUDA")
+		if !errors.Is(e.Available(), ErrNotBuilt) {
+			t.Errorf("%s: Available = %v, want ErrNotBuilt", a.name, e.Available())
 		}
-		{
-			if !errors.Is(e.Available(), ErrNotBuilt) {
-				t.Fatalf("%s: Available = %v, want ErrNotBuilt", a.name, e.Available())
-			}
-			if _, err := e.Solve(context.Background(), hostInstance(10, 8), solver.Params{}, nil); !errors.Is(err, ErrNotBuilt) {
-				t.Fatalf("%s: Solve = %v", a.name, err)
-			}
+		if _, err := e.Solve(context.Background(), hostInstance(10, 8), solver.Params{}, nil); !errors.Is(err, ErrNotBuilt) {
+			t.Errorf("%s: Solve = %v, want ErrNotBuilt", a.name, err)
 		}
+	}
+	if _, err := Devices(); !errors.Is(err, ErrNotBuilt) {
+		t.Errorf("Devices = %v, want ErrNotBuilt", err)
+	}
+}
+
+// Asking for the GPU backend in a build without CUDA is an error that
+// carries the reason, never a GPU engine that then fails.
+func TestStubResolveGPUSaysNotBuilt(t *testing.T) {
+	e, _, err := solver.Resolve(AlgoPSPM, solver.BackendGPU)
+	if !errors.Is(err, ErrNotBuilt) {
+		t.Fatalf("Resolve(pspm, gpu) = %v, %v; want an error wrapping ErrNotBuilt", e, err)
 	}
 }

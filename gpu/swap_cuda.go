@@ -16,6 +16,13 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
+func init() {
+	registerKernels("swap_apply")
+	for _, s := range []string{"mat", "euc", "ceil", "att"} {
+		registerKernels("swap_eval_"+s, "swap_deltas_"+s)
+	}
+}
+
 // swapMoves is the size of the pair-exchange neighbourhood of n cities.
 func swapMoves(n int) int64 { return int64(n) * int64(n-1) / 2 }
 

@@ -14,6 +14,13 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
+func init() {
+	registerKernels("threeopt_apply")
+	for _, s := range []string{"mat", "euc", "ceil", "att"} {
+		registerKernels("threeopt_eval_"+s, "threeopt_deltas_"+s)
+	}
+}
+
 // threeOptNeighbors is the candidate list size that guides 3-opt sampling.
 const threeOptNeighbors = 10
 

@@ -3,7 +3,6 @@
 package gpu
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 
@@ -12,48 +11,8 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// lsEngine is a GPU engine of the second GPU issue (3opt-ils, swap-climb).
-// Unlike the first issue's engines it also runs instances without
-// coordinates or with other metrics, through the distance matrix.
-type lsEngine struct {
-	base
-	solve func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error)
-}
-
-var _ solver.Engine = lsEngine{}
-
-// Available reports whether a CUDA device can run the kernels.
-func (lsEngine) Available() error {
-	_, err := getDevice()
-	return err
-}
-
-// Solve runs the engine on the GPU.
-func (e lsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
-	if in == nil || in.N < 5 {
-		return solver.Result{}, fmt.Errorf("%w: the GPU engines need at least 5 cities", ErrUnsupported)
-	}
-	if p.Start != nil {
-		if err := solver.ValidateTour(p.Start, in.N); err != nil {
-			return solver.Result{}, fmt.Errorf("start tour: %v", err)
-		}
-	}
-	return e.solve(ctx, e, in, p, snaps)
-}
-
-func init() {
-	impl := map[string]func(context.Context, solver.Engine, *solver.Instance, solver.Params, chan solver.Snapshot) (solver.Result, error){
-		AlgoThreeOptILS: solveThreeOptILS,
-		AlgoSwapClimb:   solveSwapClimb,
-	}
-	for _, a := range extraAlgorithms {
-		solver.Register(lsEngine{base{a.name, a.desc}, impl[a.name]})
-	}
-	registerKernels("swap_apply", "threeopt_apply")
-	for _, s := range []string{"mat", "euc", "ceil", "att"} {
-		registerKernels("swap_eval_"+s, "swap_deltas_"+s, "threeopt_eval_"+s, "threeopt_deltas_"+s)
-	}
-}
+// What the swap-climb and 3opt-ils engines share (kernels/localsearch.cuh):
+// the distance source and the block-best record.
 
 // lsDist is where the swap and 3-opt kernels take distances from: the
 // kernel suffix ("mat", "euc", "ceil", "att") and the device buffers

@@ -1,0 +1,65 @@
+package gpu
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// engine is a GPU engine: a row of the algorithm table. In a build without
+// CUDA it is unavailable (ErrNotBuilt) and Solve says so; with CUDA, Solve
+// checks what every GPU engine needs and runs the row's solve function.
+type engine struct{ algorithm }
+
+var _ solver.Engine = engine{}
+
+// solveFunc is the body of one GPU engine; e is the engine itself (for
+// solver.Finish), p the caller's parameters.
+type solveFunc func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error)
+
+// Name returns the algorithm's registry name.
+func (e engine) Name() string { return e.name }
+
+// Backend returns solver.BackendGPU.
+func (engine) Backend() string { return solver.BackendGPU }
+
+// Describe returns the one-line description.
+func (e engine) Describe() string { return e.desc }
+
+// Available reports whether a CUDA device can run the kernels: nil, or an
+// error (ErrNotBuilt, or wrapping ErrNoDriver or ErrNoDevice) that says
+// what is missing.
+func (engine) Available() error { return available() }
+
+// Solve runs the engine on the GPU (see the package documentation). An
+// instance the engine cannot take gets an error wrapping ErrUnsupported.
+func (e engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	if err := available(); err != nil {
+		return solver.Result{}, err
+	}
+	if in == nil || in.N < 5 {
+		return solver.Result{}, fmt.Errorf("%w: the GPU engines need at least 5 cities", ErrUnsupported)
+	}
+	if !e.anyMetric {
+		if _, err := metricCode(in); err != nil {
+			return solver.Result{}, err
+		}
+	}
+	if p.Start != nil {
+		if err := solver.ValidateTour(p.Start, in.N); err != nil {
+			return solver.Result{}, fmt.Errorf("start tour: %v", err)
+		}
+	}
+	solve := solvers[e.name]
+	if solve == nil {
+		return solver.Result{}, fmt.Errorf("gpu: engine %s has no implementation in this build", e.name)
+	}
+	return solve(ctx, e, in, p, snaps)
+}
+
+func init() {
+	for _, a := range algorithms {
+		solver.Register(engine{a})
+	}
+}
