@@ -23,10 +23,11 @@ func init() {
 // returns the tour, the passes and moves evaluated, the time and the
 // device.
 func TwoOptDescent(in *solver.Instance, start []int) (t []int, passes, moves int64, elapsed time.Duration, device string, err error) {
-	d, err := getDevice()
+	r, err := newRun()
 	if err != nil {
 		return nil, 0, 0, 0, "", err
 	}
+	defer r.close()
 	if _, err := metricCode(in); err != nil {
 		return nil, 0, 0, 0, "", err
 	}
@@ -34,12 +35,12 @@ func TwoOptDescent(in *solver.Instance, start []int) (t []int, passes, moves int
 		return nil, 0, 0, 0, "", err
 	}
 	var b *twoOptBatch
-	if err := d.do(func() (err error) { b, err = d.newBatch(in.N, 1); return err }); err != nil {
+	if err := r.do(func() (err error) { b, err = r.newBatch(in.N, 1); return err }); err != nil {
 		return nil, 0, 0, 0, "", err
 	}
-	defer d.do(func() error { b.free(); return nil })
+	defer r.do(func() error { b.free(); return nil })
 	t = append([]int(nil), start...)
 	t0 := time.Now()
 	moves, passes, err = twoOptLocalSearch(context.Background(), b, in, shiftedCoords(in), rawScale(in), t, time.Time{})
-	return t, passes, moves, time.Since(t0), d.label, err
+	return t, passes, moves, time.Since(t0), r.d.label, err
 }

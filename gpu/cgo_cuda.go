@@ -39,8 +39,6 @@ static int tsplab_host_alloc(void **p, size_t n) {
 	return (int)cuMemHostAlloc(p, n, 0);
 }
 
-static int tsplab_host_free(void *p) { return (int)cuMemFreeHost(p); }
-
 static int tsplab_func_max_dyn_smem(void *fn, int bytes) {
 	return (int)cuFuncSetAttribute((CUfunction)fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
 }
@@ -67,18 +65,26 @@ func initError() error {
 		return nil
 	}
 	switch r {
-	case 100: // CUDA_ERROR_NO_DEVICE
+	case C.CUDA_ERROR_NO_DEVICE:
 		return fmt.Errorf("%w: the CUDA driver found no GPU", ErrNoDevice)
-	case 34: // CUDA_ERROR_STUB_LIBRARY
+	case C.CUDA_ERROR_STUB_LIBRARY:
 		return fmt.Errorf("%w: libcuda is the toolkit's stub, not an NVIDIA driver", ErrNoDriver)
-	case 35: // CUDA_ERROR_INSUFFICIENT_DRIVER
-		return fmt.Errorf("%w: the NVIDIA driver is too old for these kernels", ErrNoDriver)
+	case C.CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, C.CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
+		return fmt.Errorf("%w: the NVIDIA driver does not match the CUDA library it was loaded with", ErrNoDriver)
 	}
 	return fmt.Errorf("%w: cuInit failed: %s (%d)", ErrNoDriver, C.GoString(C.tsplab_err_name(C.int(r))), r)
 }
 
+// attrSharedOptin is CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+// which gorgonia.org/cu v0.9.6 does not name: the most dynamic shared
+// memory a kernel may opt in to (227 KiB on sm_90, 163 KiB on sm_80, 96 KiB
+// on sm_70).
+const attrSharedOptin = C.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+
 // pinned is page-locked host memory, so device-to-host copies on the
-// snapshot stream run asynchronously.
+// snapshot stream run asynchronously. gorgonia.org/cu v0.9.6 frees such
+// memory (MemFreeHost) but has no call that allocates it, hence
+// cuMemHostAlloc here.
 type pinned struct {
 	p unsafe.Pointer
 	n int
@@ -92,11 +98,13 @@ func allocPinned(n int) (pinned, error) {
 	return pinned{p, n}, nil
 }
 
-func (h *pinned) free() {
-	if h.p != nil {
-		C.tsplab_host_free(h.p)
-		h.p = nil
+func (h *pinned) free() error {
+	if h.p == nil {
+		return nil
 	}
+	err := cu.MemFreeHost(h.p)
+	h.p = nil
+	return err
 }
 
 func (h pinned) int32s(k int) []int32 { return unsafe.Slice((*int32)(h.p), k) }

@@ -10,7 +10,7 @@ import "github.com/tsplab/tsplab/solver"
 // measured exactly, the shortest is kept in best/bestLen, climbs counts
 // them, and restart starts each of them again from a new random tour on
 // the context goroutine.
-func harvestClimbers(d *device, in *solver.Instance, flags, city []int32, best *[]int, bestLen, climbs *int64, restart func(k int) error) error {
+func harvestClimbers(r *run, in *solver.Instance, flags, city []int32, best *[]int, bestLen, climbs *int64, restart func(k int) error) error {
 	n := len(city) / len(flags)
 	var done []int
 	for k, f := range flags {
@@ -27,7 +27,7 @@ func harvestClimbers(d *device, in *solver.Instance, flags, city []int32, best *
 			*best, *bestLen = t, l
 		}
 	}
-	return d.do(func() error {
+	return r.do(func() error {
 		for _, k := range done {
 			if err := restart(k); err != nil {
 				return err

@@ -24,22 +24,35 @@ var fatbin string
 func BuiltWithCUDA() bool { return true }
 
 // kernelNames is the kernel registry: every function the module must
-// provide, looked up once when the context starts. A file that adds
+// provide, looked up when the context is loaded. A file that adds
 // kernels calls registerKernels from its init (see twoopt_cuda.go).
 var kernelNames []string
 
 func registerKernels(names ...string) { kernelNames = append(kernelNames, names...) }
 
-// device is the one CUDA context of the process and the goroutine that
-// owns it. A CUDA context is current on one OS thread, so every CUDA call
-// runs inside do, on that locked thread, in submission order.
+// device is the process's CUDA context (the device's primary context) with
+// the kernels loaded and the device's limits. Work on it runs in runs
+// (run.go): each has its own OS thread with the context current and its own
+// streams, so two runs never wait on each other's kernels or copies.
 type device struct {
-	work   chan func()
 	info   DeviceInfo
-	fns    map[string]cu.Function
-	stream cu.Stream // kernels
-	copy   cu.Stream // snapshot copies, overlapping the kernels
 	label  string
+	limits limits
+
+	mu     sync.Mutex
+	dev    cu.Device
+	ctx    cu.CUContext
+	fns    map[string]cu.Function
+	active int   // runs open
+	fault  error // a sticky error seen by a run: the context must be reset
+}
+
+// limits are what the kernels' launch configurations read from the device
+// instead of assuming one GPU.
+type limits struct {
+	maxThreads   int // threads per block
+	sharedOptin  int // dynamic shared memory a kernel may opt in to, bytes
+	sharedStatic int // shared memory per block without the opt-in, bytes
 }
 
 var (
@@ -48,7 +61,7 @@ var (
 	devErr  error
 )
 
-// getDevice starts the context goroutine on first use.
+// getDevice opens the context on first use.
 func getDevice() (*device, error) {
 	devOnce.Do(func() { theDev, devErr = openDevice() })
 	return theDev, devErr
@@ -58,28 +71,33 @@ func openDevice() (*device, error) {
 	if err := initError(); err != nil {
 		return nil, err
 	}
-	d := &device{work: make(chan func())}
-	ready := make(chan error, 1)
-	go d.loop(ready)
-	if err := <-ready; err != nil {
+	d := &device{}
+	err := onLockedThread(func() error {
+		if err := d.describe(); err != nil {
+			return err
+		}
+		return d.load()
+	})
+	if err != nil {
 		return nil, err
 	}
 	return d, nil
 }
 
-func (d *device) loop(ready chan<- error) {
-	runtime.LockOSThread() // never unlocked: this thread owns the context
-	if err := d.setup(); err != nil {
-		ready <- err
-		return
-	}
-	ready <- nil
-	for f := range d.work {
-		f()
-	}
+// onLockedThread runs f on an OS thread of its own (the context is current
+// per thread) and returns its error.
+func onLockedThread(f func() error) error {
+	done := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		done <- f()
+	}()
+	return <-done
 }
 
-func (d *device) setup() error {
+// describe fills the device's identity and limits.
+func (d *device) describe() error {
 	n, err := cu.NumDevices()
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrNoDriver, err)
@@ -93,17 +111,32 @@ func (d *device) setup() error {
 	}
 	d.info = infos[0]
 	d.label = fmt.Sprintf("%s (sm_%d%d, %d SMs)", d.info.Name, d.info.Major, d.info.Minor, d.info.Multiprocs)
-	dev, err := cu.GetDevice(0)
-	if err != nil {
+	if d.dev, err = cu.GetDevice(0); err != nil {
 		return fmt.Errorf("cuDeviceGet: %v", err)
 	}
-	ctx, err := dev.RetainPrimaryCtx()
+	if d.limits.maxThreads, err = d.dev.Attribute(cu.MaxThreadsPerBlock); err != nil {
+		return err
+	}
+	if d.limits.sharedStatic, err = d.dev.Attribute(cu.MaxSharedMemoryPerBlock); err != nil {
+		return err
+	}
+	if d.limits.sharedOptin, err = d.dev.Attribute(cu.DeviceAttribute(attrSharedOptin)); err != nil {
+		return err
+	}
+	return nil
+}
+
+// load makes the primary context current on this thread and loads the
+// kernels (d.mu held or not yet shared).
+func (d *device) load() error {
+	ctx, err := d.dev.RetainPrimaryCtx()
 	if err != nil {
 		return fmt.Errorf("retaining the primary context of %s: %v", d.info.Name, err)
 	}
 	if err := cu.SetCurrentContext(ctx); err != nil {
 		return fmt.Errorf("making the context current: %v", err)
 	}
+	d.ctx = ctx
 	if len(fatbin) == 0 {
 		return errors.New("the kernel fatbin is empty: rebuild with scripts/build-gpu.sh")
 	}
@@ -119,28 +152,31 @@ func (d *device) setup() error {
 		}
 		d.fns[name] = fn
 	}
-	if d.stream, err = cu.MakeStream(cu.NonBlocking); err != nil {
-		return fmt.Errorf("creating a stream: %v", err)
-	}
-	if d.copy, err = cu.MakeStream(cu.NonBlocking); err != nil {
-		return fmt.Errorf("creating a stream: %v", err)
-	}
 	return nil
 }
 
-// do runs f on the context's thread and returns its error; a panic in f
-// becomes an error instead of killing the context goroutine.
-func (d *device) do(f func() error) error {
-	done := make(chan error, 1)
-	d.work <- func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- fmt.Errorf("gpu: panic on the context thread: %v", r)
-			}
-		}()
-		done <- f()
-	}
-	return <-done
+// reset replaces a context that a sticky error (an illegal address, a
+// failed launch) has made unusable: every later CUDA call in it would fail.
+// It runs when the last open run closes (d.mu held).
+func (d *device) reset() error {
+	return onLockedThread(func() error {
+		if err := d.dev.ResetPrimaryCtx(); err != nil {
+			return fmt.Errorf("resetting the context of %s after %v: %v", d.info.Name, d.fault, err)
+		}
+		if err := d.load(); err != nil {
+			return err
+		}
+		d.fault = nil
+		return nil
+	})
+}
+
+// fn returns the kernel name of the current context.
+func (d *device) fn(name string) (cu.Function, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	f, ok := d.fns[name]
+	return f, ok
 }
 
 // Devices lists the CUDA devices, or says why there are none.
@@ -208,54 +244,4 @@ func args(vals ...any) []unsafe.Pointer {
 		ptrs[i] = unsafe.Pointer(&slots[i])
 	}
 	return ptrs
-}
-
-// launch starts kernel name on stream s (context thread only).
-func (d *device) launch(name string, gx, gy, block, shared int, s cu.Stream, a ...any) error {
-	fn, ok := d.fns[name]
-	if !ok {
-		return fmt.Errorf("gpu: kernel %s is not registered", name)
-	}
-	if err := fn.Launch(gx, gy, 1, block, 1, 1, shared, s, args(a...)); err != nil {
-		return fmt.Errorf("launching %s (grid %dx%d, block %d, shared %d B): %v", name, gx, gy, block, shared, err)
-	}
-	return nil
-}
-
-// buffers tracks device allocations so a run frees all of them (context
-// thread only).
-type buffers struct{ ptrs []cu.DevicePtr }
-
-func (b *buffers) alloc(bytes int64) (cu.DevicePtr, error) {
-	if bytes <= 0 {
-		bytes = 8
-	}
-	p, err := cu.MemAlloc(bytes)
-	if err != nil {
-		free, total, _ := cu.MemInfo()
-		return 0, fmt.Errorf("allocating %d MiB on the GPU (%d of %d MiB free): %v", bytes>>20, free>>20, total>>20, err)
-	}
-	b.ptrs = append(b.ptrs, p)
-	return p, nil
-}
-
-func (b *buffers) freeAll() {
-	for _, p := range b.ptrs {
-		cu.MemFree(p)
-	}
-	b.ptrs = nil
-}
-
-func htod[T any](dst cu.DevicePtr, src []T) error {
-	if len(src) == 0 {
-		return nil
-	}
-	return cu.MemcpyHtoD(dst, unsafe.Pointer(&src[0]), int64(len(src))*int64(unsafe.Sizeof(src[0])))
-}
-
-func dtoh[T any](dst []T, src cu.DevicePtr) error {
-	if len(dst) == 0 {
-		return nil
-	}
-	return cu.MemcpyDtoH(unsafe.Pointer(&dst[0]), src, int64(len(dst))*int64(unsafe.Sizeof(dst[0])))
 }

@@ -29,6 +29,19 @@ func needDevice(t testing.TB) *device {
 	return d
 }
 
+// needRun opens a run for the test (closed when the test ends), or skips
+// the test when no GPU can run kernels.
+func needRun(t testing.TB) *run {
+	t.Helper()
+	needDevice(t)
+	r, err := newRun()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.close)
+	return r
+}
+
 func randomInstance(n int, m solver.Metric, scale float64, seed uint64) *solver.Instance {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	x, y := make([]float64, n), make([]float64, n)
@@ -40,7 +53,7 @@ func randomInstance(n int, m solver.Metric, scale float64, seed uint64) *solver.
 }
 
 func TestIntDistMatchesCPU(t *testing.T) {
-	d := needDevice(t)
+	r := needRun(t)
 	for _, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D, solver.Att} {
 		in := randomInstance(2000, m, 20000, 3)
 		code, _ := metricCode(in)
@@ -51,7 +64,7 @@ func TestIntDistMatchesCPU(t *testing.T) {
 			a[k], b[k] = int32(rng.IntN(in.N)), int32(rng.IntN(in.N))
 		}
 		got := make([]int32, pairs)
-		err := d.do(func() error {
+		err := r.do(func() error {
 			var bufs buffers
 			defer bufs.freeAll()
 			xy, _ := bufs.alloc(int64(8 * in.N))
@@ -64,10 +77,10 @@ func TestIntDistMatchesCPU(t *testing.T) {
 			htod(xy, shiftedCoords(in))
 			htod(pa, a)
 			htod(pb, b)
-			if err := d.launch("dist_check_"+metricSuffix[code], (pairs+255)/256, 1, 256, 0, d.stream, xy, pa, pb, int64(pairs), po); err != nil {
+			if err := r.launch("dist_check_"+metricSuffix[code], (pairs+255)/256, 1, 256, 0, r.stream, xy, pa, pb, int64(pairs), po); err != nil {
 				return err
 			}
-			if err := d.stream.Synchronize(); err != nil {
+			if err := r.stream.Synchronize(); err != nil {
 				return err
 			}
 			return dtoh(got, po)
@@ -278,10 +291,10 @@ func TestILSDescentDeterministicAndLocallyOptimal(t *testing.T) {
 }
 
 func TestPSPMUsesSharedMemoryWhenItFits(t *testing.T) {
-	d := needDevice(t)
-	err := d.do(func() error {
+	r := needRun(t)
+	err := r.do(func() error {
 		for _, n := range []int{100, 493, 5000, 20000, 70000} {
-			pl, err := d.planPSPM(n, 32, metricEuc2D)
+			pl, err := r.planPSPM(n, 32, metricEuc2D)
 			if err != nil {
 				return err
 			}
@@ -298,7 +311,7 @@ func TestPSPMUsesSharedMemoryWhenItFits(t *testing.T) {
 }
 
 func TestStartStopLeavesMemory(t *testing.T) {
-	d := needDevice(t)
+	r := needRun(t)
 	in := randomInstance(60, solver.Euc2D, 1000, 14)
 	cycles := 1000
 	if testing.Short() {
@@ -320,11 +333,11 @@ func TestStartStopLeavesMemory(t *testing.T) {
 	run(0)
 	run(1)
 	var free0, free1 int64
-	d.do(func() (err error) { free0, _, err = cu.MemInfo(); return })
+	r.do(func() (err error) { free0, _, err = cu.MemInfo(); return })
 	for k := 0; k < cycles; k++ {
 		run(k)
 	}
-	d.do(func() (err error) { free1, _, err = cu.MemInfo(); return })
+	r.do(func() (err error) { free1, _, err = cu.MemInfo(); return })
 	t.Logf("%d start/stop cycles: free device memory %d -> %d bytes", cycles, free0, free1)
 	if free1 != free0 {
 		t.Fatalf("device memory changed over %d cycles: %d -> %d free bytes", cycles, free0, free1)

@@ -43,7 +43,7 @@ func align16(x int) int { return (x + 15) &^ 15 }
 // shared memory (Lam et al. Eq. 3, generalised by the occupancy API): the
 // layout that keeps the most searches resident per SM, preferring shared
 // memory, then fewer searches per block, on a tie.
-func (d *device) planPSPM(n, tpb, metric int) (pspmPlan, error) {
+func (r *run) planPSPM(n, tpb, metric int) (pspmPlan, error) {
 	pl := pspmPlan{idxBytes: 2}
 	idx := "u16"
 	if n >= 65535 {
@@ -75,7 +75,7 @@ func (d *device) planPSPM(n, tpb, metric int) (pspmPlan, error) {
 				continue
 			}
 			name := prefix + variant
-			fn := d.fns[name]
+			fn := r.d.fns[name]
 			bytes := 0
 			if use&2 != 0 {
 				bytes += coords
@@ -123,7 +123,7 @@ func (d *device) planPSPM(n, tpb, metric int) (pspmPlan, error) {
 		return pl, fmt.Errorf("no launch configuration fits %s with %d threads per search", pl.kernel, tpb)
 	}
 	if pl.shared > 48*1024 {
-		if err := setMaxDynamicShared(d.fns[pl.kernel], pl.shared); err != nil {
+		if err := setMaxDynamicShared(r.d.fns[pl.kernel], pl.shared); err != nil {
 			return pl, err
 		}
 	}
@@ -133,10 +133,11 @@ func (d *device) planPSPM(n, tpb, metric int) (pspmPlan, error) {
 // solvePSPM runs PSPM with tb blocks (0: from occupancy) of tpb threads.
 func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, tb, tpb int) (solver.Result, error) {
 	start := time.Now()
-	d, err := getDevice()
+	r, err := newRun()
 	if err != nil {
 		return solver.Result{}, err
 	}
+	defer r.close()
 	metric, err := metricCode(in)
 	if err != nil {
 		return solver.Result{}, err
@@ -171,7 +172,7 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		evDone                               [2]cu.Event
 		evSync                               cu.Event
 	)
-	defer d.do(func() error {
+	defer r.do(func() error {
 		bufs.freeAll()
 		for i := range host {
 			host[i].free()
@@ -186,16 +187,16 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		}
 		return nil
 	})
-	err = d.do(func() error {
+	err = r.do(func() error {
 		var err error
-		if pl, err = d.planPSPM(n, tpb, metric); err != nil {
+		if pl, err = r.planPSPM(n, tpb, metric); err != nil {
 			return err
 		}
 		if tb <= 0 {
-			tb = pl.perSM * d.info.Multiprocs // Blocks default: a full wave
+			tb = pl.perSM * r.d.info.Multiprocs // Blocks default: a full wave
 		}
 		// Keep the per-block state within a quarter of the device memory.
-		if maxTB := int(d.info.GlobalMemory / 4 / (int64(n) * 24)); tb > maxTB {
+		if maxTB := int(r.d.info.GlobalMemory / 4 / (int64(n) * 24)); tb > maxTB {
 			tb = max(1, maxTB)
 		}
 		alloc := func(dst *cu.DevicePtr, bytes int64) {
@@ -240,7 +241,7 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		if evSync, err = cu.MakeEvent(cu.DisableTiming); err != nil {
 			return err
 		}
-		return d.launch("pspm_init_"+metricSuffix[metric], tb, 1, 256, 0, d.stream, xyD, n, startD, cur, curCost, arch, archCost, p.Seed)
+		return r.launch("pspm_init_"+metricSuffix[metric], tb, 1, 256, 0, r.stream, xyD, n, startD, cur, curCost, arch, archCost, p.Seed)
 	})
 	if err != nil {
 		return solver.Result{}, err
@@ -259,7 +260,7 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	bestLen := int64(-1)
 	readBack := func(slot int) error {
 		if err := evDone[slot].Synchronize(); err != nil {
-			return fmt.Errorf("pspm on %s failed: %v", d.label, err)
+			return fmt.Errorf("pspm on %s failed: %w", r.d.label, err)
 		}
 		next := host[slot].int32s(n)
 		t, err := nextToTour(append([]int32(nil), next...))
@@ -275,8 +276,8 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		// At most one chunk in flight: the previous chunk's copy (queued
 		// after its kernels) must be done before the next is queued.
 		if pending >= 0 {
-			if err := d.do(func() error { return evDone[pending].Synchronize() }); err != nil {
-				return solver.Result{}, fmt.Errorf("pspm on %s failed: %v", d.label, err)
+			if err := r.do(func() error { return evDone[pending].Synchronize() }); err != nil {
+				return solver.Result{}, fmt.Errorf("pspm on %s failed: %w", r.d.label, err)
 			}
 		}
 		if chunk > 0 && (ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline))) {
@@ -285,7 +286,7 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		}
 		syncAt := min(steps, (step/p.K+1)*p.K)
 		slot := chunk % 2
-		err := d.do(func() error {
+		err := r.do(func() error {
 			fromBest := int64(0)
 			if step > 0 && step%p.K == 0 {
 				fromBest = 1
@@ -293,7 +294,7 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 			for step < syncAt {
 				s := min(stepsPerLaunch, syncAt-step)
 				grid := (tb + pl.perBlock - 1) / pl.perBlock
-				if err := d.launch(pl.kernel, grid, 1, pl.blockDim, pl.shared, d.stream,
+				if err := r.launch(pl.kernel, grid, 1, pl.blockDim, pl.shared, r.stream,
 					xyD, n, cur, curCost, arch, archCost, gbest, gbestCost, fromBest, iter, s, itersPerStep, step,
 					p.T0, p.Alpha, tpb, p.Seed, pl.useShared, scratch, tb); err != nil {
 					return err
@@ -306,8 +307,8 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 				// within about one launch (≤ 2^18 iterations) instead of
 				// after everything the host managed to queue.
 				if step < syncAt {
-					if err := d.stream.Synchronize(); err != nil {
-						return fmt.Errorf("pspm on %s failed: %v", d.label, err)
+					if err := r.stream.Synchronize(); err != nil {
+						return fmt.Errorf("pspm on %s failed: %w", r.d.label, err)
 					}
 					if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
 						break
@@ -316,26 +317,26 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 			}
 			// The copy of the previous sync must finish before gbest changes.
 			if pending >= 0 {
-				if err := d.stream.Wait(evDone[pending], 0); err != nil {
+				if err := r.stream.Wait(evDone[pending], 0); err != nil {
 					return err
 				}
 			}
-			if err := d.launch("pspm_sync", 1, 1, 1024, 0, d.stream, archCost, tb, arch, n, gbest, gbestCost, gbestBlock); err != nil {
+			if err := r.launch("pspm_sync", 1, 1, 1024, 0, r.stream, archCost, tb, arch, n, gbest, gbestCost, gbestBlock); err != nil {
 				return err
 			}
-			if err := evSync.Record(d.stream); err != nil {
+			if err := evSync.Record(r.stream); err != nil {
 				return err
 			}
-			if err := d.copy.Wait(evSync, 0); err != nil {
+			if err := r.copy.Wait(evSync, 0); err != nil {
 				return err
 			}
-			if err := cu.MemcpyDtoHAsync(host[slot].p, gbest, int64(4*n), d.copy); err != nil {
+			if err := cu.MemcpyDtoHAsync(host[slot].p, gbest, int64(4*n), r.copy); err != nil {
 				return err
 			}
-			if err := cu.MemcpyDtoHAsync(unsafe.Add(host[slot].p, 4*n), gbestCost, 8, d.copy); err != nil {
+			if err := cu.MemcpyDtoHAsync(unsafe.Add(host[slot].p, 4*n), gbestCost, 8, r.copy); err != nil {
 				return err
 			}
-			if err := evDone[slot].Record(d.copy); err != nil {
+			if err := evDone[slot].Record(r.copy); err != nil {
 				return err
 			}
 			// Read the previous sync's copy while this chunk runs.
@@ -362,7 +363,7 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		}
 	}
 	if pending >= 0 {
-		if err := d.do(func() error { return readBack(pending) }); err != nil {
+		if err := r.do(func() error { return readBack(pending) }); err != nil {
 			return solver.Result{}, err
 		}
 	}
@@ -371,5 +372,5 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	moves := iter * int64(tb) * int64(tpb)
 	sink.Send(solver.Snapshot{Best: bestTour, BestLength: bestLen, Length: bestLen, Step: int64(step), Progress: float64(step) / float64(steps), Moves: moves})
-	return solver.Finish(in, e, p, bestTour, moves, int64(step), start, stopped, d.label)
+	return solver.Finish(in, e, p, bestTour, moves, int64(step), start, stopped, r.d.label)
 }

@@ -43,7 +43,7 @@ type LaunchTrial struct {
 
 // swapBatch is B swap climbers of n cities on the device.
 type swapBatch struct {
-	d      *device
+	r      *run
 	n, B   int
 	m      int64
 	dist   lsDist
@@ -57,9 +57,9 @@ type swapBatch struct {
 }
 
 // newSwapBatch allocates a batch (context thread).
-func (d *device) newSwapBatch(in *solver.Instance, B int, matrix bool) (*swapBatch, error) {
+func (r *run) newSwapBatch(in *solver.Instance, B int, matrix bool) (*swapBatch, error) {
 	n := in.N
-	b := &swapBatch{d: d, n: n, B: B, m: swapMoves(n), block: 256}
+	b := &swapBatch{r: r, n: n, B: B, m: swapMoves(n), block: 256}
 	b.maxGX = int((b.m + int64(SwapLaunchCandidates[0]) - 1) / int64(SwapLaunchCandidates[0]))
 	if b.maxGX > 1<<31-1 {
 		return nil, fmt.Errorf("%w: %d cities is too many for one-thread-per-neighbour swap", ErrUnsupported, n)
@@ -106,13 +106,13 @@ func (b *swapBatch) upload(k int, t []int) error {
 
 // eval queues one evaluation of every climber's whole neighbourhood.
 func (b *swapBatch) eval() error {
-	return b.d.launch("swap_eval_"+b.dist.suffix, b.gx(), b.B, b.block, 0, b.d.stream,
+	return b.r.launch("swap_eval_"+b.dist.suffix, b.gx(), b.B, b.block, 0, b.r.stream,
 		b.dist.xy, b.dist.mat, b.n, b.tours, b.flags, b.best)
 }
 
 // apply queues the reduce-and-apply step.
 func (b *swapBatch) apply() error {
-	return b.d.launch("swap_apply", b.B, 1, 256, 0, b.d.stream, b.tours, b.n, b.best, b.gx(), b.flags, b.passes)
+	return b.r.launch("swap_apply", b.B, 1, 256, 0, b.r.stream, b.tours, b.n, b.best, b.gx(), b.flags, b.passes)
 }
 
 // tune is the thread control: each wave times evaluation launches with one
@@ -144,9 +144,9 @@ func (b *swapBatch) tune(cands []int) ([]LaunchTrial, error) {
 		}
 		var ms []float64
 		for r := 0; r < 3; r++ {
-			if err = start.Record(b.d.stream); err == nil {
+			if err = start.Record(b.r.stream); err == nil {
 				if err = b.eval(); err == nil {
-					if err = stop.Record(b.d.stream); err == nil {
+					if err = stop.Record(b.r.stream); err == nil {
 						if err = stop.Synchronize(); err == nil {
 							var t float64
 							t, err = start.Elapsed(stop)
@@ -208,10 +208,11 @@ type swapTuneKey struct {
 // from a random tour.
 func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
-	d, err := getDevice()
+	r, err := newRun()
 	if err != nil {
 		return solver.Result{}, err
 	}
+	defer r.close()
 	matrix, err := lsDistMode(in, p.Extra[OptDist])
 	if err != nil {
 		return solver.Result{}, err
@@ -240,8 +241,8 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 		}
 		return b.upload(k, tour.Random(n, rng))
 	}
-	err = d.do(func() (err error) {
-		if b, err = d.newSwapBatch(in, B, matrix); err != nil {
+	err = r.do(func() (err error) {
+		if b, err = r.newSwapBatch(in, B, matrix); err != nil {
 			return err
 		}
 		for k := 0; k < B; k++ {
@@ -263,11 +264,11 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 	})
 	if err != nil {
 		if b != nil {
-			d.do(func() error { b.free(); return nil })
+			r.do(func() error { b.free(); return nil })
 		}
 		return solver.Result{}, err
 	}
-	defer d.do(func() error { b.free(); return nil })
+	defer r.do(func() error { b.free(); return nil })
 	p.Threads = b.block
 	if len(trials) > 0 {
 		p.Extra = copyExtra(p.Extra)
@@ -289,7 +290,7 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 			stopped = true
 			break
 		}
-		err := d.do(func() error {
+		err := r.do(func() error {
 			for r := 0; r < rounds; r++ {
 				if err := b.eval(); err != nil {
 					return err
@@ -298,8 +299,8 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 					return err
 				}
 			}
-			if err := d.stream.Synchronize(); err != nil {
-				return fmt.Errorf("swap climb failed: %v", err)
+			if err := r.stream.Synchronize(); err != nil {
+				return fmt.Errorf("swap climb failed: %w", err)
 			}
 			if err := dtoh(flags, b.flags); err != nil {
 				return err
@@ -312,7 +313,7 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 		if err != nil {
 			return solver.Result{}, err
 		}
-		if err := harvestClimbers(d, in, flags, city, &best, &bestLen, &climbs, restart); err != nil {
+		if err := harvestClimbers(r, in, flags, city, &best, &bestLen, &climbs, restart); err != nil {
 			return solver.Result{}, err
 		}
 		moves := sum64(passes) * m
@@ -325,7 +326,7 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 		}
 	}
 	if best == nil { // no climber reached a local minimum: take climber 0 as it stands
-		if err := d.do(func() error { return dtoh(city, b.tours) }); err != nil {
+		if err := r.do(func() error { return dtoh(city, b.tours) }); err != nil {
 			return solver.Result{}, err
 		}
 		best = make([]int, n)
@@ -336,7 +337,7 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 	}
 	moves := sum64(passes) * m
 	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves, Progress: 1})
-	return solver.Finish(in, e, p, best, moves, climbs, start, stopped, d.label)
+	return solver.Finish(in, e, p, best, moves, climbs, start, stopped, r.d.label)
 }
 
 func sum64(v []int64) int64 {

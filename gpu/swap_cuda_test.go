@@ -22,14 +22,14 @@ func cpuSwapDelta(in *solver.Instance, t []int, i, j int) int64 {
 }
 
 // swapDeltasOnGPU runs the debug kernel: every move's (i, j) and delta.
-func swapDeltasOnGPU(t *testing.T, d *device, in *solver.Instance, tr []int, matrix bool) (pi, pj, delta []int32) {
+func swapDeltasOnGPU(t *testing.T, r *run, in *solver.Instance, tr []int, matrix bool) (pi, pj, delta []int32) {
 	t.Helper()
 	m := int(swapMoves(in.N))
 	pi, pj, delta = make([]int32, m), make([]int32, m), make([]int32, m)
 	for k := range pi {
 		pi[k], pj[k], delta[k] = -7, -7, -7 // poison: every entry must be written
 	}
-	err := d.do(func() error {
+	err := r.do(func() error {
 		var bufs buffers
 		defer bufs.freeAll()
 		dist, err := newLSDist(&bufs, in, matrix)
@@ -60,10 +60,10 @@ func swapDeltasOnGPU(t *testing.T, d *device, in *solver.Instance, tr []int, mat
 		htod(dp, delta)
 		htod(ip, pi)
 		htod(jp, pj)
-		if err := d.launch("swap_deltas_"+dist.suffix, (m+127)/128, 1, 128, 0, d.stream, dist.xy, dist.mat, in.N, tp, dp, ip, jp); err != nil {
+		if err := r.launch("swap_deltas_"+dist.suffix, (m+127)/128, 1, 128, 0, r.stream, dist.xy, dist.mat, in.N, tp, dp, ip, jp); err != nil {
 			return err
 		}
-		if err := d.stream.Synchronize(); err != nil {
+		if err := r.stream.Synchronize(); err != nil {
 			return err
 		}
 		dtoh(delta, dp)
@@ -77,7 +77,7 @@ func swapDeltasOnGPU(t *testing.T, d *device, in *solver.Instance, tr []int, mat
 }
 
 func TestSwapDeltasMatchCPU(t *testing.T) {
-	d := needDevice(t)
+	r := needRun(t)
 	cases := []struct {
 		m      solver.Metric
 		n      int
@@ -89,7 +89,7 @@ func TestSwapDeltasMatchCPU(t *testing.T) {
 	for _, c := range cases {
 		in := randomInstance(c.n, c.m, 5000, uint64(c.n))
 		tr := tour.Random(in.N, rand.New(rand.NewPCG(uint64(c.n), 3)))
-		pi, pj, delta := swapDeltasOnGPU(t, d, in, tr, c.matrix)
+		pi, pj, delta := swapDeltasOnGPU(t, r, in, tr, c.matrix)
 		k, off := 0, 0
 		for i := 0; i < in.N; i++ {
 			for j := i + 1; j < in.N; j++ {
@@ -120,14 +120,14 @@ func TestSwapDeltasMatchCPU(t *testing.T) {
 // move of 6,000 and 16,500 cities (the float and the double root), and a
 // sample of the deltas.
 func TestSwapPairMappingLargeN(t *testing.T) {
-	d := needDevice(t)
+	r := needRun(t)
 	if testing.Short() {
 		t.Skip("a 16,500-city neighbourhood (136 million moves): not under -short")
 	}
 	for _, n := range []int{6000, 16500} {
 		in := randomInstance(n, solver.Euc2D, 100000, uint64(n))
 		tr := tour.Random(n, rand.New(rand.NewPCG(uint64(n), 5)))
-		pi, pj, delta := swapDeltasOnGPU(t, d, in, tr, false)
+		pi, pj, delta := swapDeltasOnGPU(t, r, in, tr, false)
 		k := 0
 		for i := 0; i < n; i++ {
 			for j := i + 1; j < n; j++ {
@@ -159,15 +159,15 @@ func cpuBestSwap(in *solver.Instance, t []int) (best int64, bi, bj int) {
 }
 
 func TestSwapApplyMakesCPUBestMove(t *testing.T) {
-	d := needDevice(t)
+	r := needRun(t)
 	in := randomInstance(300, solver.Euc2D, 10000, 11)
 	rng := rand.New(rand.NewPCG(4, 4))
 	tours := [][]int{tour.Random(in.N, rng), tour.Random(in.N, rng), tour.Random(in.N, rng)}
 	got := make([]int32, len(tours)*in.N)
 	flags := make([]int32, len(tours))
 	passes := make([]int64, len(tours))
-	err := d.do(func() error {
-		b, err := d.newSwapBatch(in, len(tours), true)
+	err := r.do(func() error {
+		b, err := r.newSwapBatch(in, len(tours), true)
 		if err != nil {
 			return err
 		}
@@ -184,7 +184,7 @@ func TestSwapApplyMakesCPUBestMove(t *testing.T) {
 		if err := b.apply(); err != nil {
 			return err
 		}
-		if err := d.stream.Synchronize(); err != nil {
+		if err := r.stream.Synchronize(); err != nil {
 			return err
 		}
 		dtoh(flags, b.flags)
@@ -213,12 +213,12 @@ func TestSwapApplyMakesCPUBestMove(t *testing.T) {
 }
 
 func TestSwapThreadControlFallsBack(t *testing.T) {
-	d := needDevice(t)
+	r := needRun(t)
 	in := randomInstance(400, solver.Euc2D, 10000, 12)
 	var trials []LaunchTrial
 	var chosen int
-	err := d.do(func() error {
-		b, err := d.newSwapBatch(in, 2, false)
+	err := r.do(func() error {
+		b, err := r.newSwapBatch(in, 2, false)
 		if err != nil {
 			return err
 		}
@@ -242,14 +242,14 @@ func TestSwapThreadControlFallsBack(t *testing.T) {
 		t.Fatalf("chose block %d after a failed launch, want 64 or 128", chosen)
 	}
 	// the context still works after the failed launch
-	if err := contextWorks(d); err != nil {
+	if err := contextWorks(r); err != nil {
 		t.Fatalf("after the failed launch: %v", err)
 	}
 }
 
 // contextWorks allocates and copies, to show the context is usable.
-func contextWorks(d *device) error {
-	return d.do(func() error {
+func contextWorks(r *run) error {
+	return r.do(func() error {
 		var bufs buffers
 		defer bufs.freeAll()
 		p, err := bufs.alloc(64)
@@ -323,12 +323,12 @@ func matrixInstance(n int, seed uint64) *solver.Instance {
 // of 3,000 cities (distances from the matrix or from coordinates, block
 // size from the thread control) and reports moves evaluated per second.
 func BenchmarkSwapEval(b *testing.B) {
-	d := needDevice(b)
+	r := needRun(b)
 	in := randomInstance(3000, solver.Euc2D, 100000, 1)
 	for _, mode := range []string{"matrix", "coords"} {
 		b.Run(mode, func(b *testing.B) {
-			err := d.do(func() error {
-				sb, err := d.newSwapBatch(in, 1, mode == "matrix")
+			err := r.do(func() error {
+				sb, err := r.newSwapBatch(in, 1, mode == "matrix")
 				if err != nil {
 					return err
 				}
@@ -345,7 +345,7 @@ func BenchmarkSwapEval(b *testing.B) {
 						return err
 					}
 				}
-				return d.stream.Synchronize()
+				return r.stream.Synchronize()
 			})
 			if err != nil {
 				b.Fatal(err)
@@ -358,11 +358,11 @@ func BenchmarkSwapEval(b *testing.B) {
 // TestSwapAndThreeOptFreeDeviceMemory runs both engines many times with
 // tiny time limits and checks that device memory ends where it started.
 func TestSwapAndThreeOptFreeDeviceMemory(t *testing.T) {
-	d := needDevice(t)
+	r := needRun(t)
 	in := randomInstance(300, solver.Euc2D, 10000, 41)
 	free := func() int64 {
 		var f int64
-		if err := d.do(func() error {
+		if err := r.do(func() error {
 			v, _, err := cu.MemInfo()
 			f = v
 			return err

@@ -35,7 +35,7 @@ const (
 // threeOpt is one 3-opt local search on the device: the tour (positions
 // and their inverse), the candidate lists, the blocks' best moves.
 type threeOpt struct {
-	d          *device
+	r          *run
 	n          int
 	dist       lsDist
 	bufs       buffers
@@ -56,8 +56,8 @@ type threeOpt struct {
 func (o *threeOpt) movesPerRound() int64 { return int64(o.G) * int64(o.T) * int64(o.S) * 4 }
 
 // newThreeOpt allocates the search (context thread).
-func (d *device) newThreeOpt(in *solver.Instance, nb *tour.Neighbors, matrix bool, G, T, S, k int, seed uint64) (*threeOpt, error) {
-	o := &threeOpt{d: d, n: in.N, G: G, T: T, S: S, k: k, seed: seed, K: nb.K}
+func (r *run) newThreeOpt(in *solver.Instance, nb *tour.Neighbors, matrix bool, G, T, S, k int, seed uint64) (*threeOpt, error) {
+	o := &threeOpt{r: r, n: in.N, G: G, T: T, S: S, k: k, seed: seed, K: nb.K}
 	fail := func(e error) (*threeOpt, error) { o.bufs.freeAll(); return nil, e }
 	var err error
 	if o.dist, err = newLSDist(&o.bufs, in, matrix); err != nil {
@@ -111,11 +111,11 @@ func (o *threeOpt) upload(t []int, length int64) error {
 // round queues one evaluation and one replacement.
 func (o *threeOpt) round() error {
 	o.iter++
-	if err := o.d.launch("threeopt_eval_"+o.dist.suffix, o.G, 1, o.T, 0, o.d.stream,
+	if err := o.r.launch("threeopt_eval_"+o.dist.suffix, o.G, 1, o.T, 0, o.r.stream,
 		o.dist.xy, o.dist.mat, o.n, o.tour, o.pos, o.nbr, o.K, o.seed, o.iter, o.S, o.best); err != nil {
 		return err
 	}
-	return o.d.launch("threeopt_apply", 1, 1, 1024, 0, o.d.stream,
+	return o.r.launch("threeopt_apply", 1, 1, 1024, 0, o.r.stream,
 		o.tour, o.pos, o.n, o.best, o.G, o.k, o.seed, o.iter, o.scratch, o.state, o.length)
 }
 
@@ -136,7 +136,7 @@ func (o *threeOpt) download(dst []int) error {
 // run and whether the search stopped early.
 func (o *threeOpt) localSearch(ctx context.Context, deadline time.Time) (rounds int64, early bool, err error) {
 	state := make([]int64, 3)
-	err = o.d.do(func() error {
+	err = o.r.do(func() error {
 		if err := dtoh(state, o.state); err != nil {
 			return err
 		}
@@ -151,14 +151,14 @@ func (o *threeOpt) localSearch(ctx context.Context, deadline time.Time) (rounds 
 		if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
 			return state[0] - r0, true, nil
 		}
-		err := o.d.do(func() error {
+		err := o.r.do(func() error {
 			for r := 0; r < threeOptRounds; r++ {
 				if err := o.round(); err != nil {
 					return err
 				}
 			}
-			if err := o.d.stream.Synchronize(); err != nil {
-				return fmt.Errorf("3-opt local search failed: %v", err)
+			if err := o.r.stream.Synchronize(); err != nil {
+				return fmt.Errorf("3-opt local search failed: %w", err)
 			}
 			return dtoh(state, o.state)
 		})
@@ -179,10 +179,11 @@ func (o *threeOpt) localSearch(ctx context.Context, deadline time.Time) (rounds 
 // search, accept when no worse (exact length on the CPU).
 func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
-	d, err := getDevice()
+	r, err := newRun()
 	if err != nil {
 		return solver.Result{}, err
 	}
+	defer r.close()
 	matrix, err := lsDistMode(in, p.Extra[OptDist])
 	if err != nil {
 		return solver.Result{}, err
@@ -207,7 +208,7 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 	}
 	deadline := start.Add(p.TimeLimit)
 	if p.Blocks <= 0 {
-		p.Blocks = 4 * d.info.Multiprocs
+		p.Blocks = 4 * r.d.info.Multiprocs
 	}
 	if p.Threads <= 0 {
 		p.Threads = 256
@@ -223,8 +224,8 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 		cur = tour.GreedyEdge(in, nb)
 	}
 	var o *threeOpt
-	err = d.do(func() (err error) {
-		if o, err = d.newThreeOpt(in, nb, matrix, p.Blocks, p.Threads, S, k, p.Seed); err != nil {
+	err = r.do(func() (err error) {
+		if o, err = r.newThreeOpt(in, nb, matrix, p.Blocks, p.Threads, S, k, p.Seed); err != nil {
 			return err
 		}
 		return o.upload(cur, solver.TourLength(in, cur))
@@ -232,19 +233,19 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 	if err != nil {
 		return solver.Result{}, err
 	}
-	defer d.do(func() error { o.free(); return nil })
+	defer r.do(func() error { o.free(); return nil })
 
 	var rounds, kicks int64
 	best := append([]int(nil), cur...)
 	bestLen := int64(-1)
 	stopped := false
 	for {
-		r, early, err := o.localSearch(ctx, deadline)
-		rounds += r
+		lsRounds, early, err := o.localSearch(ctx, deadline)
+		rounds += lsRounds
 		if err != nil {
 			return solver.Result{}, err
 		}
-		if err := d.do(func() error { return o.download(cur) }); err != nil {
+		if err := r.do(func() error { return o.download(cur) }); err != nil {
 			return solver.Result{}, err
 		}
 		if l := solver.TourLength(in, cur); bestLen < 0 || l <= bestLen {
@@ -265,11 +266,11 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 		copy(cur, best)
 		doubleBridge(cur, rng, 100)
 		kicks++
-		if err := d.do(func() error { return o.upload(cur, solver.TourLength(in, cur)) }); err != nil {
+		if err := r.do(func() error { return o.upload(cur, solver.TourLength(in, cur)) }); err != nil {
 			return solver.Result{}, err
 		}
 	}
 	moves := rounds * o.movesPerRound()
 	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: kicks, Moves: moves, Progress: 1})
-	return solver.Finish(in, e, p, best, moves, kicks, start, stopped, d.label)
+	return solver.Finish(in, e, p, best, moves, kicks, start, stopped, r.d.label)
 }

@@ -67,7 +67,7 @@ func randomMoves(n, count int, rng *rand.Rand) []threeOptMove {
 }
 
 func TestThreeOptDeltasMatchCPU(t *testing.T) {
-	d := needDevice(t)
+	r := needRun(t)
 	cases := []struct {
 		in     *solver.Instance
 		matrix bool
@@ -92,7 +92,7 @@ func TestThreeOptDeltasMatchCPU(t *testing.T) {
 		for k := range got {
 			got[k] = -12345
 		}
-		err := d.do(func() error {
+		err := r.do(func() error {
 			var bufs buffers
 			defer bufs.freeAll()
 			dist, err := newLSDist(&bufs, in, c.matrix)
@@ -112,10 +112,10 @@ func TestThreeOptDeltasMatchCPU(t *testing.T) {
 			htod(tp, c32)
 			htod(mp, flat)
 			htod(op, got)
-			if err := d.launch("threeopt_deltas_"+dist.suffix, (len(moves)+127)/128, 1, 128, 0, d.stream, dist.xy, dist.mat, in.N, tp, mp, len(moves), op); err != nil {
+			if err := r.launch("threeopt_deltas_"+dist.suffix, (len(moves)+127)/128, 1, 128, 0, r.stream, dist.xy, dist.mat, in.N, tp, mp, len(moves), op); err != nil {
 				return err
 			}
-			if err := d.stream.Synchronize(); err != nil {
+			if err := r.stream.Synchronize(); err != nil {
 				return err
 			}
 			return dtoh(got, op)
@@ -145,7 +145,7 @@ func TestThreeOptDeltasMatchCPU(t *testing.T) {
 }
 
 func TestThreeOptApplyMatchesCPU(t *testing.T) {
-	d := needDevice(t)
+	r := needRun(t)
 	in := randomInstance(3000, solver.Euc2D, 100000, 9)
 	rng := rand.New(rand.NewPCG(2, 2))
 	nb := tour.NearestNeighbors(in, 8)
@@ -155,8 +155,8 @@ func TestThreeOptApplyMatchesCPU(t *testing.T) {
 		got := make([]int, in.N)
 		pos := make([]int32, in.N)
 		length := []int64{0}
-		err := d.do(func() error {
-			o, err := d.newThreeOpt(in, nb, true, 3, 32, 1, 1, 5)
+		err := r.do(func() error {
+			o, err := r.newThreeOpt(in, nb, true, 3, 32, 1, 1, 5)
 			if err != nil {
 				return err
 			}
@@ -169,10 +169,10 @@ func TestThreeOptApplyMatchesCPU(t *testing.T) {
 			if err := htod(o.best, bb); err != nil {
 				return err
 			}
-			if err := d.launch("threeopt_apply", 1, 1, 1024, 0, d.stream, o.tour, o.pos, o.n, o.best, 3, 1, o.seed, 1, o.scratch, o.state, o.length); err != nil {
+			if err := r.launch("threeopt_apply", 1, 1, 1024, 0, r.stream, o.tour, o.pos, o.n, o.best, 3, 1, o.seed, 1, o.scratch, o.state, o.length); err != nil {
 				return err
 			}
-			if err := d.stream.Synchronize(); err != nil {
+			if err := r.stream.Synchronize(); err != nil {
 				return err
 			}
 			if err := o.download(got); err != nil {
@@ -239,7 +239,7 @@ func TestThreeOptILSEngine(t *testing.T) {
 // moves of the block results (duplicates and non-improving ones ignored),
 // and each of them at least once.
 func TestThreeOptApplyRKBI(t *testing.T) {
-	d := needDevice(t)
+	r := needRun(t)
 	in := randomInstance(500, solver.Euc2D, 10000, 13)
 	nb := tour.NearestNeighbors(in, 8)
 	tr := tour.Random(in.N, rand.New(rand.NewPCG(6, 6)))
@@ -250,8 +250,8 @@ func TestThreeOptApplyRKBI(t *testing.T) {
 		mv(-90, 10, 20, 30, 1), mv(5, 70, 80, 90, 3), mv(-70, 100, 200, 300, 3)}
 	want := map[int]threeOptMove{-90: {10, 20, 30, 1}, -80: {40, 50, 60, 2}, -70: {100, 200, 300, 3}}
 	seen := map[int]int{}
-	err := d.do(func() error {
-		o, err := d.newThreeOpt(in, nb, true, len(bb), 32, 1, 3, 77)
+	err := r.do(func() error {
+		o, err := r.newThreeOpt(in, nb, true, len(bb), 32, 1, 3, 77)
 		if err != nil {
 			return err
 		}
@@ -265,10 +265,10 @@ func TestThreeOptApplyRKBI(t *testing.T) {
 			if err := o.upload(tr, 0); err != nil {
 				return err
 			}
-			if err := d.launch("threeopt_apply", 1, 1, 256, 0, d.stream, o.tour, o.pos, o.n, o.best, len(bb), 3, o.seed, it, o.scratch, o.state, o.length); err != nil {
+			if err := r.launch("threeopt_apply", 1, 1, 256, 0, r.stream, o.tour, o.pos, o.n, o.best, len(bb), 3, o.seed, it, o.scratch, o.state, o.length); err != nil {
 				return err
 			}
-			if err := d.stream.Synchronize(); err != nil {
+			if err := r.stream.Synchronize(); err != nil {
 				return err
 			}
 			if err := o.download(got); err != nil {
@@ -304,12 +304,12 @@ func TestThreeOptApplyRKBI(t *testing.T) {
 // BenchmarkThreeOptRound times one (evaluate, replace) round of the 3-opt
 // local search on 3,000 cities and reports moves evaluated per second.
 func BenchmarkThreeOptRound(b *testing.B) {
-	d := needDevice(b)
+	r := needRun(b)
 	in := randomInstance(3000, solver.Euc2D, 100000, 1)
 	nb := tour.NearestNeighbors(in, threeOptNeighbors)
 	var o *threeOpt
-	err := d.do(func() (err error) {
-		if o, err = d.newThreeOpt(in, nb, false, 4*d.info.Multiprocs, 256, 4, 3, 1); err != nil {
+	err := r.do(func() (err error) {
+		if o, err = r.newThreeOpt(in, nb, false, 4*r.d.info.Multiprocs, 256, 4, 3, 1); err != nil {
 			return err
 		}
 		return o.upload(tour.Random(in.N, rand.New(rand.NewPCG(1, 1))), 0)
@@ -317,15 +317,15 @@ func BenchmarkThreeOptRound(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer d.do(func() error { o.free(); return nil })
+	defer r.do(func() error { o.free(); return nil })
 	b.ResetTimer()
-	err = d.do(func() error {
+	err = r.do(func() error {
 		for i := 0; i < b.N; i++ {
 			if err := o.round(); err != nil {
 				return err
 			}
 		}
-		return d.stream.Synchronize()
+		return r.stream.Synchronize()
 	})
 	if err != nil {
 		b.Fatal(err)

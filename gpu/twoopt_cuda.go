@@ -43,7 +43,7 @@ func movesPerPass(n int) int64 { return int64(n) * int64(n-3) / 2 }
 // twoOptBatch is B tours of n cities in the tour-ordered layout on the
 // device, with the per-tile best moves of the last evaluation.
 type twoOptBatch struct {
-	d      *device
+	r      *run
 	n, B   int
 	T      int
 	tiles  int
@@ -56,8 +56,8 @@ type twoOptBatch struct {
 }
 
 // newBatch allocates a batch (context thread).
-func (d *device) newBatch(n, B int) (*twoOptBatch, error) {
-	b := &twoOptBatch{d: d, n: n, B: B}
+func (r *run) newBatch(n, B int) (*twoOptBatch, error) {
+	b := &twoOptBatch{r: r, n: n, B: B}
 	b.T, b.tiles = evalGrid(n)
 	var err error
 	if b.pts, err = b.bufs.alloc(int64(B) * int64(n) * 16); err != nil {
@@ -97,18 +97,18 @@ func (b *twoOptBatch) upload(k int, xy []float32, scale float64, t []int) error 
 
 // eval queues one evaluation of every move of every tour.
 func (b *twoOptBatch) eval() error {
-	return b.d.launch("twoopt_eval", b.tiles, b.B, evalThreads, 0, b.d.stream, b.pts, b.n, b.T, b.best)
+	return b.r.launch("twoopt_eval", b.tiles, b.B, evalThreads, 0, b.r.stream, b.pts, b.n, b.T, b.best)
 }
 
 // applyBest queues the climbers' apply step.
 func (b *twoOptBatch) applyBest(eps float64) error {
-	return b.d.launch("twoopt_apply", b.B, 1, 256, 0, b.d.stream, b.pts, b.city, b.n, b.best, b.tiles, b.flags, eps)
+	return b.r.launch("twoopt_apply", b.B, 1, 256, 0, b.r.stream, b.pts, b.city, b.n, b.best, b.tiles, b.flags, eps)
 }
 
 // fetchBest waits for the stream and copies the tiles' best moves back.
 func (b *twoOptBatch) fetchBest() error {
-	if err := b.d.stream.Synchronize(); err != nil {
-		return fmt.Errorf("2-opt evaluation failed: %v", err)
+	if err := b.r.stream.Synchronize(); err != nil {
+		return fmt.Errorf("2-opt evaluation failed: %w", err)
 	}
 	return dtoh(b.hostTB, b.best)
 }
@@ -118,22 +118,23 @@ func (b *twoOptBatch) fetchBest() error {
 // GPU, timed with device events over passes launches after a warm-up. It
 // backs the "gpu" bench suite's first table.
 func EvalRate(n, passes int, seed uint64) (movesPerSec float64, device string, err error) {
-	d, err := getDevice()
+	r, err := newRun()
 	if err != nil {
 		return 0, "", err
 	}
+	defer r.close()
 	if n < 5 {
 		return 0, "", fmt.Errorf("EvalRate: n = %d, need at least 5", n)
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x2077))
 	_, tiles := evalGrid(n)
-	B := max(1, (16*d.info.Multiprocs+tiles-1)/tiles)
+	B := max(1, (16*r.d.info.Multiprocs+tiles-1)/tiles)
 	xy := make([]float32, 2*n)
 	for i := range xy {
 		xy[i] = float32(rng.Float64() * 100000)
 	}
-	err = d.do(func() error {
-		b, err := d.newBatch(n, B)
+	err = r.do(func() error {
+		b, err := r.newBatch(n, B)
 		if err != nil {
 			return err
 		}
@@ -158,7 +159,7 @@ func EvalRate(n, passes int, seed uint64) (movesPerSec float64, device string, e
 				return err
 			}
 		}
-		if err := start.Record(b.d.stream); err != nil {
+		if err := start.Record(b.r.stream); err != nil {
 			return err
 		}
 		for p := 0; p < passes; p++ {
@@ -166,11 +167,11 @@ func EvalRate(n, passes int, seed uint64) (movesPerSec float64, device string, e
 				return err
 			}
 		}
-		if err := stop.Record(b.d.stream); err != nil {
+		if err := stop.Record(b.r.stream); err != nil {
 			return err
 		}
 		if err := stop.Synchronize(); err != nil {
-			return fmt.Errorf("2-opt evaluation failed: %v", err)
+			return fmt.Errorf("2-opt evaluation failed: %w", err)
 		}
 		ms, err := start.Elapsed(stop)
 		if err != nil {
@@ -179,22 +180,23 @@ func EvalRate(n, passes int, seed uint64) (movesPerSec float64, device string, e
 		movesPerSec = float64(movesPerPass(n)) * float64(B) * float64(passes) / (ms / 1000)
 		return nil
 	})
-	return movesPerSec, d.label, err
+	return movesPerSec, r.d.label, err
 }
 
 // debugDeltas returns the per-move deltas the debug kernel computes for
 // tour t (n*n floats, +Inf where (i, j) is no move). Tests only.
 func debugDeltas(in *solver.Instance, t []int) ([]float32, []float32, error) {
-	d, err := getDevice()
+	r, err := newRun()
 	if err != nil {
 		return nil, nil, err
 	}
+	defer r.close()
 	n := in.N
 	xy := shiftedCoords(in)
 	pts := make([]float32, 4*n)
 	tourPoints(xy, rawScale(in), t, pts)
 	out := make([]float32, n*n)
-	err = d.do(func() error {
+	err = r.do(func() error {
 		var bufs buffers
 		defer bufs.freeAll()
 		p, err := bufs.alloc(int64(16 * n))
@@ -208,10 +210,10 @@ func debugDeltas(in *solver.Instance, t []int) ([]float32, []float32, error) {
 		if err := htod(p, pts); err != nil {
 			return err
 		}
-		if err := d.launch("twoopt_eval_debug", (n*n+255)/256, 1, 256, 0, d.stream, p, n, o); err != nil {
+		if err := r.launch("twoopt_eval_debug", (n*n+255)/256, 1, 256, 0, r.stream, p, n, o); err != nil {
 			return err
 		}
-		if err := d.stream.Synchronize(); err != nil {
+		if err := r.stream.Synchronize(); err != nil {
 			return err
 		}
 		return dtoh(out, o)
@@ -222,13 +224,14 @@ func debugDeltas(in *solver.Instance, t []int) ([]float32, []float32, error) {
 // evalTiles runs the fast kernel on one tour and returns its tiles' best
 // moves. Tests only.
 func evalTiles(in *solver.Instance, t []int) ([]tileBest, error) {
-	d, err := getDevice()
+	r, err := newRun()
 	if err != nil {
 		return nil, err
 	}
+	defer r.close()
 	var out []tileBest
-	err = d.do(func() error {
-		b, err := d.newBatch(in.N, 1)
+	err = r.do(func() error {
+		b, err := r.newBatch(in.N, 1)
 		if err != nil {
 			return err
 		}
@@ -259,7 +262,7 @@ func twoOptLocalSearch(ctx context.Context, b *twoOptBatch, in *solver.Instance,
 		if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
 			return moves, passes, nil
 		}
-		err = b.d.do(func() error {
+		err = b.r.do(func() error {
 			if err := b.upload(0, xy, scale, t); err != nil {
 				return err
 			}
@@ -292,10 +295,11 @@ func twoOptLocalSearch(ctx context.Context, b *twoOptBatch, in *solver.Instance,
 // a segment-local double bridge; accept a kicked tour when it is no worse.
 func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, descentOnly bool) (solver.Result, error) {
 	start := time.Now()
-	d, err := getDevice()
+	r, err := newRun()
 	if err != nil {
 		return solver.Result{}, err
 	}
+	defer r.close()
 	if _, err := metricCode(in); err != nil {
 		return solver.Result{}, err
 	}
@@ -317,10 +321,10 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	xy, scale := shiftedCoords(in), rawScale(in)
 	var b *twoOptBatch
-	if err := d.do(func() (err error) { b, err = d.newBatch(in.N, 1); return err }); err != nil {
+	if err := r.do(func() (err error) { b, err = r.newBatch(in.N, 1); return err }); err != nil {
 		return solver.Result{}, err
 	}
-	defer d.do(func() error { b.free(); return nil })
+	defer r.do(func() error { b.free(); return nil })
 
 	var moves, steps int64
 	mv, ps, err := twoOptLocalSearch(ctx, b, in, xy, scale, cur, deadline)
@@ -360,7 +364,7 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		}
 	}
 	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: steps, Moves: moves, Progress: 1})
-	return solver.Finish(in, e, p, best, moves, steps, start, stopped, d.label)
+	return solver.Finish(in, e, p, best, moves, steps, start, stopped, r.d.label)
 }
 
 // twoOptClimb is the 2opt-climb engine: O'Neil & Burtscher's random-restart
@@ -370,10 +374,11 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 // random tour. The best climber's tour is polished with exact 2-opt.
 func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
-	d, err := getDevice()
+	r, err := newRun()
 	if err != nil {
 		return solver.Result{}, err
 	}
+	defer r.close()
 	if _, err := metricCode(in); err != nil {
 		return solver.Result{}, err
 	}
@@ -386,7 +391,7 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	B := p.Blocks
 	if B <= 0 {
 		// enough tiles to give every SM several blocks, within memory
-		B = max(1, (8*d.info.Multiprocs+tiles-1)/tiles)
+		B = max(1, (8*r.d.info.Multiprocs+tiles-1)/tiles)
 		B = min(B, max(1, int((1<<30)/(int64(n)*20))))
 	}
 	p.Blocks = B
@@ -394,10 +399,10 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	sink := solver.NewSink(snaps, 0, start)
 	xy, scale := shiftedCoords(in), rawScale(in)
 	var b *twoOptBatch
-	if err := d.do(func() (err error) { b, err = d.newBatch(n, B); return err }); err != nil {
+	if err := r.do(func() (err error) { b, err = r.newBatch(n, B); return err }); err != nil {
 		return solver.Result{}, err
 	}
-	defer d.do(func() error { b.free(); return nil })
+	defer r.do(func() error { b.free(); return nil })
 	restart := func(k int) error {
 		t := tour.Random(n, rng)
 		if k == 0 && len(p.Start) == n {
@@ -405,7 +410,7 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 		}
 		return b.upload(k, xy, scale, t)
 	}
-	if err := d.do(func() error {
+	if err := r.do(func() error {
 		for k := 0; k < B; k++ {
 			if err := restart(k); err != nil {
 				return err
@@ -426,7 +431,7 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 			stopped = true
 			break
 		}
-		err := d.do(func() error {
+		err := r.do(func() error {
 			for r := 0; r < 32; r++ {
 				if err := b.eval(); err != nil {
 					return err
@@ -435,8 +440,8 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 					return err
 				}
 			}
-			if err := d.stream.Synchronize(); err != nil {
-				return fmt.Errorf("2-opt climb failed: %v", err)
+			if err := r.stream.Synchronize(); err != nil {
+				return fmt.Errorf("2-opt climb failed: %w", err)
 			}
 			if err := dtoh(flags, b.flags); err != nil {
 				return err
@@ -447,7 +452,7 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 			return solver.Result{}, err
 		}
 		moves += 32 * int64(B) * movesPerPass(n)
-		if err := harvestClimbers(d, in, flags, city, &best, &bestLen, &climbs, restart); err != nil {
+		if err := harvestClimbers(r, in, flags, city, &best, &bestLen, &climbs, restart); err != nil {
 			return solver.Result{}, err
 		}
 		if sink.Due() && best != nil {
@@ -467,5 +472,5 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	polish2Opt(in, best, tour.NearestNeighbors(in, 10))
 	bestLen = solver.TourLength(in, best)
 	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves, Progress: 1})
-	return solver.Finish(in, e, p, best, moves, climbs, start, stopped, d.label)
+	return solver.Finish(in, e, p, best, moves, climbs, start, stopped, r.d.label)
 }

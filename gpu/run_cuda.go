@@ -1,0 +1,237 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"unsafe"
+
+	"gorgonia.org/cu"
+)
+
+// run is one engine run's share of the device: an OS thread of its own
+// with the context current (every CUDA call of the run executes there, in
+// order, through do), a stream for its kernels and one for its snapshot
+// copies, and its device allocations. Runs are independent: two runs, from
+// two panes of the app say, queue on different streams and wait only on
+// their own events, so their kernels overlap on the GPU.
+type run struct {
+	d      *device
+	work   chan func()
+	stream cu.Stream // kernels
+	copy   cu.Stream // snapshot copies, overlapping the kernels
+	bufs   buffers
+	closed bool
+}
+
+// newRun opens a run on the device (opening the device on first use).
+// After a sticky fault the device is reset first, once no run is open; a
+// run asked for while others still hold the broken context gets an error.
+func newRun() (*run, error) {
+	d, err := getDevice()
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	if d.fault != nil {
+		if d.active > 0 {
+			d.mu.Unlock()
+			return nil, fmt.Errorf("the GPU context is unusable after %v and is reset when the runs still using it end", d.fault)
+		}
+		if err := d.reset(); err != nil {
+			d.mu.Unlock()
+			return nil, err
+		}
+	}
+	d.active++
+	ctx := d.ctx
+	d.mu.Unlock()
+	r := &run{d: d, work: make(chan func())}
+	ready := make(chan error, 1)
+	go r.loop(ctx, ready)
+	if err := <-ready; err != nil {
+		d.mu.Lock()
+		d.active--
+		d.mu.Unlock()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *run) loop(ctx cu.CUContext, ready chan<- error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	err := cu.SetCurrentContext(ctx)
+	if err == nil {
+		r.stream, err = cu.MakeStream(cu.NonBlocking)
+	}
+	if err == nil {
+		r.copy, err = cu.MakeStream(cu.NonBlocking)
+	}
+	if err != nil {
+		r.destroyStreams()
+		ready <- fmt.Errorf("starting a GPU run: %w", err)
+		return
+	}
+	ready <- nil
+	for f := range r.work {
+		f()
+	}
+}
+
+func (r *run) destroyStreams() {
+	for _, s := range []*cu.Stream{&r.stream, &r.copy} {
+		if *s != (cu.Stream{}) {
+			s.Destroy()
+		}
+	}
+}
+
+// do runs f on the run's thread and returns its error; a panic in f
+// becomes an error. An error that leaves the context unusable (see sticky)
+// marks the device for a reset.
+func (r *run) do(f func() error) error {
+	done := make(chan error, 1)
+	r.work <- func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- fmt.Errorf("gpu: panic on the context thread: %v", p)
+			}
+		}()
+		err := f()
+		if err != nil {
+			r.checkFault(err)
+		}
+		done <- err
+	}
+	return <-done
+}
+
+// checkFault marks the device for a reset when err, or the context's state
+// after it (an error may reach the host wrapped as text), is sticky (the
+// run's thread).
+func (r *run) checkFault(err error) {
+	s := stickyFault(err)
+	if s == nil {
+		s = stickyFault(cu.Synchronize())
+	}
+	if s == nil {
+		return
+	}
+	r.d.mu.Lock()
+	if r.d.fault == nil {
+		r.d.fault = s
+	}
+	r.d.mu.Unlock()
+}
+
+// close frees the run's allocations and streams and ends its thread; the
+// last run to close after a sticky fault resets the context. Safe to call
+// twice.
+func (r *run) close() {
+	if r.closed {
+		return
+	}
+	r.closed = true
+	r.do(func() error {
+		err := r.bufs.freeAll()
+		r.destroyStreams()
+		return err
+	})
+	close(r.work)
+	d := r.d
+	d.mu.Lock()
+	d.active--
+	if d.fault != nil && d.active == 0 {
+		d.reset() // an error here is reported by the next newRun
+	}
+	d.mu.Unlock()
+}
+
+// sticky lists the CUDA errors after which the context is unusable: every
+// later call in it returns the same error until the context is destroyed.
+var sticky = []error{cu.IllegalAddress, cu.LaunchFailed, cu.MisalignedAddress, cu.HardwareStackError,
+	cu.IllegalInstruction, cu.InvalidAddressSpace, cu.InvalidPc, cu.Assert, cu.LaunchTimeout, cu.EccUncorrectable}
+
+// stickyFault returns the sticky CUDA error err wraps, or nil.
+func stickyFault(err error) error {
+	for _, s := range sticky {
+		if errors.Is(err, s) {
+			return s
+		}
+	}
+	return nil
+}
+
+// launch starts kernel name on stream s (the run's thread only).
+func (r *run) launch(name string, gx, gy, block, shared int, s cu.Stream, a ...any) error {
+	fn, ok := r.d.fn(name)
+	if !ok {
+		return fmt.Errorf("gpu: kernel %s is not registered", name)
+	}
+	if err := fn.Launch(gx, gy, 1, block, 1, 1, shared, s, args(a...)); err != nil {
+		return fmt.Errorf("launching %s (grid %dx%d, block %d, shared %d B): %w", name, gx, gy, block, shared, err)
+	}
+	return nil
+}
+
+// sync waits for the run's kernel stream; what names the work for the
+// error.
+func (r *run) sync(what string) error {
+	if err := r.stream.Synchronize(); err != nil {
+		return fmt.Errorf("%s on %s failed: %w", what, r.d.label, err)
+	}
+	return nil
+}
+
+// buffers tracks device allocations so a run frees all of them (the run's
+// thread only).
+type buffers struct{ ptrs []cu.DevicePtr }
+
+func (b *buffers) alloc(bytes int64) (cu.DevicePtr, error) {
+	if bytes <= 0 {
+		bytes = 8
+	}
+	p, err := cu.MemAlloc(bytes)
+	if err != nil {
+		free, total, _ := cu.MemInfo()
+		return 0, fmt.Errorf("allocating %d MiB on the GPU (%d of %d MiB free): %w", bytes>>20, free>>20, total>>20, err)
+	}
+	b.ptrs = append(b.ptrs, p)
+	return p, nil
+}
+
+// freeAll frees every allocation and returns the first error (a failed
+// free means the context is broken: the caller's run reports it).
+func (b *buffers) freeAll() error {
+	var first error
+	for _, p := range b.ptrs {
+		if err := cu.MemFree(p); err != nil && first == nil {
+			first = fmt.Errorf("freeing GPU memory: %w", err)
+		}
+	}
+	b.ptrs = nil
+	return first
+}
+
+// freeMemory is the device memory free now, in bytes (the run's thread).
+func freeMemory() (int64, error) {
+	free, _, err := cu.MemInfo()
+	return free, err
+}
+
+func htod[T any](dst cu.DevicePtr, src []T) error {
+	if len(src) == 0 {
+		return nil
+	}
+	return cu.MemcpyHtoD(dst, unsafe.Pointer(&src[0]), int64(len(src))*int64(unsafe.Sizeof(src[0])))
+}
+
+func dtoh[T any](dst []T, src cu.DevicePtr) error {
+	if len(dst) == 0 {
+		return nil
+	}
+	return cu.MemcpyDtoH(unsafe.Pointer(&dst[0]), src, int64(len(dst))*int64(unsafe.Sizeof(dst[0])))
+}
