@@ -18,7 +18,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/tsplab/tsplab/canvas"
-	"github.com/tsplab/tsplab/internal/testdata"
+	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
@@ -466,7 +466,7 @@ func TestCheckAndButtonsExist(t *testing.T) {
 }
 
 func TestScanTSPLIBFolder(t *testing.T) {
-	dir := testdata.Need(t)
+	dir := tsplibdir.Need(t)
 	es, err := ScanFolder(dir)
 	if err != nil {
 		t.Fatal(err)

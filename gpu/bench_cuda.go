@@ -7,15 +7,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/bench"
 )
-
-// The bench suites measure the GPU through these hooks (the gpu, oneil and
-// rocki suites).
-func init() {
-	bench.GPUEvalRate = EvalRate
-	bench.GPUTwoOptDescent = TwoOptDescent
-}
 
 // TwoOptDescent runs 2opt-ils's GPU local search (whole-neighbourhood
 // passes, many disjoint improving moves applied per pass) from start until

@@ -9,11 +9,11 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/tsplab/tsplab/bench"
 	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/gpu"
-	"github.com/tsplab/tsplab/internal/testdata"
+	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/bench"
 	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
@@ -254,7 +254,7 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if opt.TSPLIBDir == "" {
-		opt.TSPLIBDir = testdata.TSPLIBDir()
+		opt.TSPLIBDir = tsplibdir.TSPLIBDir()
 	}
 	if !*quiet {
 		opt.Log = e.stderr

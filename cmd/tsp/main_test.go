@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/gpu"
-	"github.com/tsplab/tsplab/internal/testdata"
+	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
@@ -416,7 +416,7 @@ func TestVersion(t *testing.T) {
 }
 
 func TestTSPLIBInfoEval(t *testing.T) {
-	a280 := testdata.Instance(t, "a280")
+	a280 := tsplibdir.Instance(t, "a280")
 	code, out, _ := tsp(t, "info", a280)
 	if code != 0 || !strings.Contains(out, "dimension: 280") || !strings.Contains(out, "optimum: 2579") {
 		t.Errorf("info a280: %d %q", code, out)
@@ -437,7 +437,7 @@ func TestQualityFloor(t *testing.T) {
 	if testing.Short() {
 		t.Skip("2 s solve; skipped with -short")
 	}
-	a280 := testdata.Instance(t, "a280")
+	a280 := tsplibdir.Instance(t, "a280")
 	if _, err := solver.Lookup("auto", solver.BackendCPU); err != nil {
 		t.Skip("no CPU auto engine registered yet")
 	}

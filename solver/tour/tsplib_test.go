@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tsplab/tsplab/internal/testdata"
+	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tour"
 	"github.com/tsplab/tsplab/solver/tsplib"
@@ -19,7 +19,7 @@ import (
 // space-filling curve's bound of twice the optimum, and the k-d tree
 // lists must agree with brute force.
 func TestTSPLIBConstruction(t *testing.T) {
-	dir := testdata.Need(t)
+	dir := tsplibdir.Need(t)
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.tsp"))
 	if len(paths) == 0 {
 		t.Skip("no .tsp files in " + dir)

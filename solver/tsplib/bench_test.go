@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tsplab/tsplab/internal/testdata"
+	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -59,7 +59,7 @@ func BenchmarkParseMatrix(b *testing.B) {
 
 // BenchmarkReadPla85900 reads the largest TSPLIB instance from disk.
 func BenchmarkReadPla85900(b *testing.B) {
-	p := filepath.Join(testdata.Need(b), "pla85900.tsp")
+	p := filepath.Join(tsplibdir.Need(b), "pla85900.tsp")
 	st, err := os.Stat(p)
 	if err != nil {
 		b.Skip(err)

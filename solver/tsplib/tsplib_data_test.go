@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tsplab/tsplab/internal/testdata"
+	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -39,7 +39,7 @@ func readOptimaRows(t *testing.T, dir string) map[string]optimaRow {
 // TestAllInstancesLoad reads every instance of the TSPLIB folder and checks
 // DIMENSION and EDGE_WEIGHT_TYPE against optima.csv.
 func TestAllInstancesLoad(t *testing.T) {
-	dir := testdata.Need(t)
+	dir := tsplibdir.Need(t)
 	rows := readOptimaRows(t, dir)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.tsp"))
 	if len(files) != 112 || len(rows) != 112 {
@@ -133,7 +133,7 @@ func mustInt(t *testing.T, s string) int64 {
 // instance: its length must equal the optimum in optima.csv. Together the
 // tours cover EUC_2D, CEIL_2D, ATT and GEO.
 func TestOptimalToursMatchOptima(t *testing.T) {
-	dir := testdata.Need(t)
+	dir := tsplibdir.Need(t)
 	rows := readOptimaRows(t, dir)
 	tours, _ := filepath.Glob(filepath.Join(dir, "opt", "*.opt.tour"))
 	if len(tours) != 25 {
@@ -170,7 +170,7 @@ func TestOptimalToursMatchOptima(t *testing.T) {
 // readData reads NAME.tsp of the TSPLIB folder, skipping when absent.
 func readData(t *testing.T, name string) *solver.Instance {
 	t.Helper()
-	in, err := Read(testdata.Instance(t, name))
+	in, err := Read(tsplibdir.Instance(t, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func readData(t *testing.T, name string) *solver.Instance {
 // TestLoadData attaches the optimum from the folder's optima.csv, matching
 // the file name before NAME (linhp318 says NAME: lin318).
 func TestLoadData(t *testing.T) {
-	dir := testdata.Need(t)
+	dir := tsplibdir.Need(t)
 	rows := readOptimaRows(t, dir)
 	for _, name := range []string{"a280", "linhp318", "lin318", "ulysses16", "gr17", "sw24978"} {
 		in, err := Load(filepath.Join(dir, name+".tsp"))

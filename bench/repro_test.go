@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsplab/tsplab/internal/testdata"
+	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
 	_ "github.com/tsplab/tsplab/solver/cpu" // the engines the suites run
 )
@@ -22,7 +22,7 @@ import (
 // columns, says the GPU is unavailable, cites its paper and writes its
 // files.
 func TestReproSuitesQuick(t *testing.T) {
-	dir := testdata.Need(t)
+	dir := tsplibdir.Need(t)
 	cases := []struct {
 		suite, inst string
 		files       []string
@@ -36,7 +36,7 @@ func TestReproSuitesQuick(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.suite, func(t *testing.T) {
-			testdata.Instance(t, c.inst)
+			tsplibdir.Instance(t, c.inst)
 			out := t.TempDir()
 			var buf, log bytes.Buffer
 			opt := Options{TSPLIBDir: dir, OutDir: out, Quick: true, Time: 100 * time.Millisecond, Instances: []string{c.inst}, Log: &log}
@@ -62,8 +62,8 @@ func TestReproSuitesQuick(t *testing.T) {
 // TestLamCPUColumnsAreReal checks that lam's Table 2 fills the CPU columns
 // with measured numbers (a positive rate and a gap within 0..1000 %).
 func TestLamCPUColumnsAreReal(t *testing.T) {
-	dir := testdata.Need(t)
-	testdata.Instance(t, "rd100")
+	dir := tsplibdir.Need(t)
+	tsplibdir.Instance(t, "rd100")
 	out := t.TempDir()
 	opt := Options{TSPLIBDir: dir, OutDir: out, Quick: true, Time: 100 * time.Millisecond, Instances: []string{"rd100"}}
 	if err := Run(context.Background(), "lam", opt, &bytes.Buffer{}); err != nil {

@@ -10,13 +10,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsplab/tsplab/internal/testdata"
+	"github.com/tsplab/tsplab/internal/tsplibdir"
 	_ "github.com/tsplab/tsplab/solver/cpu" // the engines the suite runs
 )
 
 func TestCPUSuiteQuick(t *testing.T) {
-	dir := testdata.Need(t)
-	testdata.Instance(t, "a280")
+	dir := tsplibdir.Need(t)
+	tsplibdir.Instance(t, "a280")
 	out := t.TempDir()
 	var buf, log bytes.Buffer
 	opt := Options{TSPLIBDir: dir, OutDir: out, Quick: true, Time: 200 * time.Millisecond, Instances: []string{"a280"}, Log: &log}

@@ -10,16 +10,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsplab/tsplab/internal/testdata"
+	"github.com/tsplab/tsplab/internal/tsplibdir"
 )
 
 // TestGPUSuiteWithoutGPU runs the gpu suite in a build without CUDA (this
 // test binary links no GPU engines): the table still comes out, with the
 // CPU side filled in and the GPU side marked n/a, and says why.
 func TestGPUSuiteWithoutGPU(t *testing.T) {
-	dir := testdata.Need(t)
-	testdata.Instance(t, "rd100")
-	testdata.Instance(t, "a280")
+	dir := tsplibdir.Need(t)
+	tsplibdir.Instance(t, "rd100")
+	tsplibdir.Instance(t, "a280")
 	out := t.TempDir()
 	var buf bytes.Buffer
 	opt := Options{TSPLIBDir: dir, OutDir: out, Quick: true, Time: 150 * time.Millisecond, Instances: []string{"rd100"}}

@@ -1,0 +1,117 @@
+// Package tsplibdir finds the TSPLIB95 folder that tests, benchmarks and
+// `tsp bench` read: $TSPLIB_DIR, or ../shared/tsplib beside the repository.
+// The data is never copied into the repository.
+//
+// The package does not import testing, so the tsp binary that uses
+// TSPLIBDir does not link the test framework; the helpers for tests take
+// the small interfaces below, which testing.TB and *testing.M satisfy.
+package tsplibdir
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+)
+
+// TSPLIBDir returns the TSPLIB folder, or "" when it is absent.
+func TSPLIBDir() string {
+	if d := os.Getenv("TSPLIB_DIR"); d != "" {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			return d
+		}
+		return ""
+	}
+	root := ModuleRoot()
+	if root == "" {
+		return ""
+	}
+	d := filepath.Join(root, "..", "shared", "tsplib")
+	if st, err := os.Stat(d); err == nil && st.IsDir() {
+		return d
+	}
+	return ""
+}
+
+// ModuleRoot returns the directory holding go.mod, searching upward from
+// the working directory, or "".
+func ModuleRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// TB is the part of testing.TB that Need and Instance use.
+type TB interface {
+	Helper()
+	Skip(args ...any)
+	Skipf(format string, args ...any)
+}
+
+// skipped counts the tests that Need or Instance skipped in this process,
+// for the summary line Main prints.
+var skipped atomic.Int64
+
+// Need returns the TSPLIB folder or skips tb with a message saying how to
+// provide it.
+func Need(tb TB) string {
+	tb.Helper()
+	d := TSPLIBDir()
+	if d == "" {
+		skipped.Add(1)
+		tb.Skip("TSPLIB data not found: set TSPLIB_DIR or put the instances in ../shared/tsplib beside the repository")
+	}
+	return d
+}
+
+// Instance returns the path of NAME.tsp in the TSPLIB folder, skipping tb
+// when the folder or the file is absent.
+func Instance(tb TB, name string) string {
+	tb.Helper()
+	p := filepath.Join(Need(tb), name+".tsp")
+	if _, err := os.Stat(p); err != nil {
+		skipped.Add(1)
+		tb.Skipf("%s not found in the TSPLIB folder", p)
+	}
+	return p
+}
+
+// Runner is the part of *testing.M that Main uses.
+type Runner interface{ Run() int }
+
+// RequireEnv names the environment variable that turns missing TSPLIB
+// data into a failing test package instead of skipped tests.
+const RequireEnv = "TSPLAB_REQUIRE_TSPLIB"
+
+// Main runs a package's tests (call it from TestMain) and exits. When
+// tests were skipped for want of TSPLIB data it prints one summary line to
+// stderr (shown by `go test` in a package directory or with -v), and with
+// $TSPLAB_REQUIRE_TSPLIB set it fails the package, which `go test ./...`
+// shows in its summary.
+func Main(m Runner) {
+	os.Exit(finish(m.Run(), os.Stderr))
+}
+
+func finish(code int, w io.Writer) int {
+	n := skipped.Load()
+	if n == 0 {
+		return code
+	}
+	fmt.Fprintf(w, "TSPLIB data missing: %d tests skipped (set TSPLIB_DIR or put the instances in ../shared/tsplib; %s=1 makes this a failure)\n", n, RequireEnv)
+	if os.Getenv(RequireEnv) != "" && code == 0 {
+		return 1
+	}
+	return code
+}
