@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bound"
+)
+
+// boundReport is the JSON record of `tsp bound`.
+type boundReport struct {
+	Instance          string   `json:"instance"`
+	Dimension         int      `json:"dimension"`
+	LowerBound        int64    `json:"lower_bound"`
+	Estimate          float64  `json:"ascent_estimate"`
+	Optimal           bool     `json:"optimal"`
+	Optimum           *int64   `json:"optimum"`
+	BelowOptimum      *float64 `json:"below_optimum_percent"`
+	Iterations        int      `json:"iterations"`
+	ElapsedSeconds    float64  `json:"elapsed_seconds"`
+	EvaluationSeconds float64  `json:"evaluation_seconds"`
+	Stopped           bool     `json:"stopped"`
+}
+
+func cmdBound(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "bound", "FILE [--time D] [--json FILE|-]",
+		"Computes the Held–Karp lower bound: every tour is at least this long. Subgradient\n"+
+			"ascent on node penalties over a sparse candidate graph, then an exact minimum 1-tree\n"+
+			"of the complete graph under the best penalties, so the bound is proven.\n"+
+			"Ctrl-C ends the ascent and still prints the bound of the penalties found so far.")
+	timeFlag := fs.Duration("time", 0, "time limit for the whole computation, e.g. 10s (0: the ascent's schedule decides)")
+	jsonOut := fs.String("json", "", "write the result as JSON to `FILE` (- for stdout)")
+	optima := fs.String("optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
+	optimum := fs.Int64("optimum", 0, "known optimum `N`, to show how far below it the bound lies")
+	period := fs.Int("period", 0, "cap on the ascent's first period (0: default; -1: N/2 as in LKH)")
+	neighbors := fs.Int("neighbors", 0, "quadrant neighbours per city in the candidate graph (0: default)")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	pos, err := parse(fs, "bound", args, 1, 1)
+	if err != nil {
+		return err
+	}
+	switch {
+	case *timeFlag < 0:
+		return usagef("bound", "--time must not be negative")
+	case *optimum < 0 || *neighbors < 0 || *period < -1:
+		return usagef("bound", "--optimum and --neighbors must not be negative, --period not below -1")
+	}
+	if err := checkOutputDir("--json", *jsonOut); err != nil {
+		return err
+	}
+	in, err := loadInstance(pos[0], *optima, *optimum)
+	if err != nil {
+		return err
+	}
+	opts := bound.Options{Time: *timeFlag, MaxPeriod: *period, Neighbors: *neighbors}
+	if !*quiet {
+		opts.Progress = func(p bound.Progress) {
+			fmt.Fprintf(e.stderr, "tsp: iteration %d  estimate %.0f  %.1fs\n", p.Iteration, p.Estimate, p.Elapsed.Seconds())
+		}
+	}
+	// Ctrl-C ends the ascent only; the bound found so far is still proven
+	// and printed.
+	stop := make(chan struct{})
+	var once sync.Once
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			once.Do(func() { close(stop) })
+		case <-done:
+		}
+	}()
+	res, err := bound.StopAscent(context.WithoutCancel(ctx), stop, in, opts)
+	close(done)
+	if err != nil {
+		return err
+	}
+	rep := boundReport{
+		Instance: in.Name, Dimension: in.N, LowerBound: res.Bound, Estimate: res.Estimate,
+		Optimal: res.Optimal, Iterations: res.Iterations, ElapsedSeconds: res.Elapsed.Seconds(),
+		EvaluationSeconds: res.Evaluation.Seconds(), Stopped: res.Stopped,
+	}
+	if in.HasOptimum() {
+		opt := in.Optimum
+		below := 100 * float64(opt-res.Bound) / float64(opt)
+		rep.Optimum, rep.BelowOptimum = &opt, &below
+	}
+	write := func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	if *jsonOut == "-" {
+		return write(e.stdout)
+	}
+	if *jsonOut != "" {
+		if err := writeFile(*jsonOut, write); err != nil {
+			return err
+		}
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "instance: %s (%d cities)\n", in.Name, in.N)
+	fmt.Fprintf(w, "iterations: %d\n", res.Iterations)
+	fmt.Fprintf(w, "time: %.2f s (exact evaluation %.2f s)\n", res.Elapsed.Seconds(), res.Evaluation.Seconds())
+	if res.Stopped {
+		fmt.Fprintf(w, "ascent: stopped early\n")
+	}
+	if res.Optimal {
+		fmt.Fprintf(w, "optimal: the minimum 1-tree is a tour\n")
+	}
+	if rep.BelowOptimum != nil {
+		fmt.Fprintf(w, "gap: %.3f%% below the optimum %d\n", *rep.BelowOptimum, in.Optimum)
+	}
+	fmt.Fprintf(w, "%d\n", res.Bound)
+	return nil
+}
+
+// lowerBoundFor computes a bound for the gap line of solve and info when
+// the optimum is unknown, within limit.
+func lowerBoundFor(ctx context.Context, in *solver.Instance, limit time.Duration) (bound.Result, error) {
+	return bound.Compute(ctx, in, bound.Options{Time: limit})
+}

@@ -1,0 +1,228 @@
+package bound
+
+import (
+	"math"
+	"math/bits"
+	"sync"
+	"sync/atomic"
+)
+
+// sparseBoruvka computes minimum 1-trees of the candidate graph by
+// Borůvka's algorithm on all cores: every round each city finds its
+// cheapest edge out of its component, the components keep the cheapest of
+// their cities' by an atomic minimum over keys that pack the weight above
+// the edge's index, and the chosen edges join components. A city with no
+// edge out of its component never gets one again, so it leaves the
+// working set. This is the algorithm the GPU version runs too; on few
+// cores Prim's algorithm (sparseTree) is faster.
+type sparseBoruvka struct {
+	g      *graph
+	rev    []int32 // index of the reverse of every edge
+	comp   []int32
+	best   []atomic.Uint64
+	active []int32
+	next   []int32
+	roots  []int32
+	uf     *unionFind
+	deg    []int32
+	nbrX   []int32 // xor of the tree neighbours of every city
+}
+
+func newSparseBoruvka(g *graph) *sparseBoruvka {
+	n := len(g.off) - 1
+	s := &sparseBoruvka{g: g, rev: make([]int32, len(g.adj)), comp: make([]int32, n),
+		best: make([]atomic.Uint64, n), active: make([]int32, 0, n), next: make([]int32, n),
+		roots: make([]int32, 0, n), uf: newUnionFind(n), deg: make([]int32, n), nbrX: make([]int32, n)}
+	parallelFor(n, func(lo, hi int) {
+		for u := lo; u < hi; u++ {
+			for e := g.off[u]; e < g.off[u+1]; e++ {
+				v := g.adj[e]
+				row := g.adj[g.off[v]:g.off[v+1]]
+				// rows are sorted: binary search for u
+				a, b := 0, len(row)
+				for a < b {
+					m := (a + b) / 2
+					if row[m] < int32(u) {
+						a = m + 1
+					} else {
+						b = m
+					}
+				}
+				s.rev[e] = g.off[v] + int32(a)
+			}
+		}
+	})
+	return s
+}
+
+const noKey = math.MaxUint64
+
+// run computes a minimum 1-tree under Precision·d + π_i + π_j, leaving the
+// degrees in s.deg, and returns its weight minus 2·Σπ; ok is false when
+// the weights do not fit the packed keys (the caller then uses Prim).
+func (s *sparseBoruvka) run(pi []int64) (w int64, ok bool) {
+	g := s.g
+	n := len(s.comp)
+	minPi, maxPi := int64(math.MaxInt64), int64(math.MinInt64)
+	for _, p := range pi {
+		minPi, maxPi = min(minPi, p), max(maxPi, p)
+	}
+	var maxD int64
+	for _, d := range g.d {
+		maxD = max(maxD, int64(d))
+	}
+	idxBits := uint(bits.Len(uint(len(g.adj))))
+	base := 2 * minPi
+	if span := Precision*maxD + 2*maxPi - base; span < 0 || bits.Len64(uint64(span)) > int(64-idxBits) {
+		return 0, false
+	}
+	mask := uint64(1)<<idxBits - 1
+	for i := range n {
+		s.comp[i] = int32(i)
+		s.uf.p[i], s.uf.size[i] = int32(i), 1
+		s.deg[i], s.nbrX[i] = 0, 0
+		s.best[i].Store(noKey)
+	}
+	s.active = s.active[:n]
+	for i := range s.active {
+		s.active[i] = int32(i)
+	}
+	s.roots = append(s.roots[:0], s.active...)
+	var sum int64
+	joined := 0
+	for joined < n-1 && len(s.active) > 0 {
+		// Each active city offers its cheapest edge out of its component;
+		// the cities without one leave the working set.
+		act := s.active
+		parallelFor(len(act), func(lo, hi int) {
+			out := lo
+			for _, u := range act[lo:hi] {
+				cu := s.comp[u]
+				k := uint64(noKey)
+				pu := pi[u] - base
+				for e := g.off[u]; e < g.off[u+1]; e++ {
+					v := g.adj[e]
+					if s.comp[v] == cu {
+						continue
+					}
+					ce := min(e, s.rev[e])
+					key := uint64(Precision*int64(g.d[e])+pu+pi[v])<<idxBits | uint64(ce)
+					k = min(k, key)
+				}
+				if k == noKey {
+					continue
+				}
+				s.next[out] = u
+				out++
+				atomicMinU(&s.best[cu], k)
+			}
+			// mark the end of this chunk's survivors
+			for x := out; x < hi; x++ {
+				s.next[x] = -1
+			}
+		})
+		na := 0
+		for _, u := range s.next[:len(act)] {
+			if u >= 0 {
+				s.active[na] = u
+				na++
+			}
+		}
+		s.active = s.active[:na]
+		// Join along every component's cheapest edge.
+		grew := false
+		for _, r := range s.roots {
+			k := s.best[r].Load()
+			if k == noKey {
+				continue
+			}
+			s.best[r].Store(noKey)
+			e := int32(k & mask)
+			v := g.adj[e]
+			u := s.edgeTail(e)
+			if s.uf.union(u, v) {
+				grew = true
+				joined++
+				sum += int64(k>>idxBits) + base
+				s.deg[u]++
+				s.deg[v]++
+				s.nbrX[u] ^= v
+				s.nbrX[v] ^= u
+			}
+		}
+		if !grew {
+			break
+		}
+		nr := 0
+		for _, r := range s.roots {
+			if s.uf.find(r) == r {
+				s.roots[nr] = r
+				nr++
+			}
+		}
+		s.roots = s.roots[:nr]
+		parallelFor(n, func(lo, hi int) {
+			for u := lo; u < hi; u++ {
+				s.comp[u] = s.uf.root(int32(u))
+			}
+		})
+	}
+	// The leaf whose second-cheapest candidate edge is dearest.
+	type pick struct {
+		w           int64
+		leaf, other int32
+	}
+	top := pick{w: math.MinInt64, leaf: -1, other: -1}
+	var mu sync.Mutex
+	parallelFor(n, func(lo, hi int) {
+		b := pick{w: math.MinInt64, leaf: -1, other: -1}
+		for v := lo; v < hi; v++ {
+			if s.deg[v] != 1 {
+				continue
+			}
+			nbr := s.nbrX[v]
+			bw, bj := int64(math.MaxInt64), int32(-1)
+			for e := g.off[v]; e < g.off[v+1]; e++ {
+				j := g.adj[e]
+				if j == nbr {
+					continue
+				}
+				if ww := Precision*int64(g.d[e]) + pi[v] + pi[j]; ww < bw {
+					bw, bj = ww, j
+				}
+			}
+			if bj >= 0 && bw > b.w {
+				b = pick{bw, int32(v), bj}
+			}
+		}
+		mu.Lock()
+		if b.leaf >= 0 && (b.w > top.w || (b.w == top.w && b.leaf < top.leaf)) {
+			top = b
+		}
+		mu.Unlock()
+	})
+	if top.leaf >= 0 {
+		sum += top.w
+		s.deg[top.leaf]++
+		s.deg[top.other]++
+	}
+	var spi int64
+	for _, p := range pi {
+		spi += p
+	}
+	return sum - 2*spi, true
+}
+
+// edgeTail returns the city whose row holds edge e.
+func (s *sparseBoruvka) edgeTail(e int32) int32 {
+	return s.g.adj[s.rev[e]]
+}
+
+func atomicMinU(a *atomic.Uint64, v uint64) {
+	for {
+		o := a.Load()
+		if v >= o || a.CompareAndSwap(o, v) {
+			return
+		}
+	}
+}

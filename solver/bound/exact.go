@@ -1,0 +1,323 @@
+package bound
+
+import (
+	"context"
+	"errors"
+	"math"
+	"sync/atomic"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// oneTree is a minimum 1-tree under the weights
+// Precision·d(i,j) + π_i + π_j: a spanning tree and one more edge at a leaf.
+type oneTree struct {
+	parent []int32 // tree edges (i, parent[i]); -1 at the root
+	leaf   int32   // the special leaf
+	extra  int32   // the other end of its second edge
+	weight int64   // the 1-tree's weight minus 2·Σπ, scaled by Precision
+	degree []int32 // degrees in the 1-tree
+}
+
+// evaluate returns the minimum 1-tree of the complete graph under the
+// penalties pi: by Borůvka's algorithm over a k-d tree for 2-D
+// Euclidean-like instances (kd may be nil otherwise) and by Prim's
+// algorithm on the complete graph otherwise. cand, when not nil, gives each
+// city's candidate edges as a first guess of its cheapest ones.
+func evaluate(ctx context.Context, in *solver.Instance, kd *kdTree, g *graph, pi []int64) (*oneTree, error) {
+	var parent []int32
+	var err error
+	if kd != nil {
+		parent, err = boruvkaKD(ctx, kd, g, pi)
+	} else {
+		parent, err = primDense(ctx, in, pi)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return completeOneTree(in, kd, parent, pi), nil
+}
+
+// completeOneTree adds to the spanning tree the second edge of the leaf
+// where that edge is dearest, searched over the complete graph.
+func completeOneTree(in *solver.Instance, kd *kdTree, parent []int32, pi []int64) *oneTree {
+	n := in.N
+	deg := make([]int32, n)
+	var sum int64
+	for i, p := range parent {
+		if p >= 0 {
+			deg[i]++
+			deg[p]++
+			sum += Precision*in.Dist(i, int(p)) + pi[i] + pi[p]
+		}
+	}
+	// A leaf's tree edge is one of its cheapest (cut property), so its
+	// second-cheapest edge is its cheapest edge to any other city.
+	nbr := make([]int32, n) // the tree neighbour of each leaf
+	for i, p := range parent {
+		if p >= 0 {
+			if deg[i] == 1 {
+				nbr[i] = p
+			}
+			if deg[p] == 1 {
+				nbr[p] = int32(i)
+			}
+		}
+	}
+	best := make([]edgeKey, n)
+	parallelFor(n, func(lo, hi int) {
+		q := &query{t: kd, pi: pi, skip: -2}
+		for v := lo; v < hi; v++ {
+			if deg[v] != 1 {
+				continue
+			}
+			if kd != nil {
+				q.i, q.ex, q.best = int32(v), nbr[v], noEdge
+				q.run()
+				best[v] = q.best
+				continue
+			}
+			b := noEdge
+			for j := 0; j < n; j++ {
+				if j == v || int32(j) == nbr[v] {
+					continue
+				}
+				if k := mkKey(Precision*in.Dist(v, j)+pi[v]+pi[j], int32(v), int32(j)); k.less(b) {
+					b = k
+				}
+			}
+			best[v] = b
+		}
+	})
+	t := &oneTree{parent: parent, leaf: -1, extra: -1, degree: deg}
+	top := int64(math.MinInt64)
+	for v := range n {
+		if deg[v] == 1 && best[v].a >= 0 && best[v].w > top {
+			top = best[v].w
+			t.leaf = int32(v)
+			t.extra = best[v].a + best[v].b - int32(v)
+		}
+	}
+	if t.leaf >= 0 {
+		sum += top
+		deg[t.leaf]++
+		deg[t.extra]++
+	}
+	var spi int64
+	for _, p := range pi {
+		spi += p
+	}
+	t.weight = sum - 2*spi
+	return t
+}
+
+// primDense is Prim's algorithm on the complete graph, O(n²).
+func primDense(ctx context.Context, in *solver.Instance, pi []int64) ([]int32, error) {
+	n := in.N
+	parent := make([]int32, n)
+	key := make([]int64, n)
+	done := make([]bool, n)
+	for i := range key {
+		key[i] = math.MaxInt64
+		parent[i] = -1
+	}
+	if n == 0 {
+		return parent, nil
+	}
+	key[0] = 0
+	for it := range n {
+		if it&1023 == 1023 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		u, bk := -1, int64(math.MaxInt64)
+		for i := range n {
+			if !done[i] && (u < 0 || key[i] < bk) {
+				u, bk = i, key[i]
+			}
+		}
+		done[u] = true
+		for j := range n {
+			if done[j] {
+				continue
+			}
+			if w := Precision*in.Dist(u, j) + pi[u] + pi[j]; w < key[j] {
+				key[j] = w
+				parent[j] = int32(u)
+			}
+		}
+	}
+	return parent, nil
+}
+
+// boruvkaKD is Borůvka's algorithm on the complete graph: every round each
+// component takes its cheapest outgoing edge. A city's candidate edges give
+// a first bound; a k-d tree search then looks for anything cheaper, pruning
+// boxes all in the city's component and boxes whose nearest point plus
+// smallest penalty already costs more than the component's best so far.
+func boruvkaKD(ctx context.Context, kd *kdTree, g *graph, pi []int64) ([]int32, error) {
+	in := kd.in
+	n := in.N
+	kd.setPenalties(pi)
+	uf := newUnionFind(n)
+	comp := make([]int32, n)
+	local := make([]edgeKey, n)
+	compBest := make([]atomic.Int64, n)
+	win := make([]edgeKey, n)
+	edges := make([][2]int32, 0, max(n-1, 0))
+	for len(edges) < n-1 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for i := range comp {
+			comp[i] = uf.find(int32(i))
+		}
+		kd.setComponents(comp)
+		for i := range compBest {
+			compBest[i].Store(math.MaxInt64)
+		}
+		// Candidate edges first: a cheap bound for every component.
+		parallelFor(n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				b := noEdge
+				if g != nil {
+					for e := g.off[i]; e < g.off[i+1]; e++ {
+						j := g.adj[e]
+						if comp[j] == comp[i] {
+							continue
+						}
+						if k := mkKey(Precision*int64(g.d[e])+pi[i]+pi[j], int32(i), j); k.less(b) {
+							b = k
+						}
+					}
+				}
+				local[i] = b
+				atomicMin(&compBest[comp[i]], b.w)
+			}
+		})
+		parallelFor(n, func(lo, hi int) {
+			q := &query{t: kd, pi: pi, comp: comp, ex: -1}
+			for i := lo; i < hi; i++ {
+				c := comp[i]
+				q.i, q.skip, q.best = int32(i), c, local[i]
+				q.limit = func() int64 { return compBest[c].Load() }
+				q.run()
+				local[i] = q.best
+				atomicMin(&compBest[c], q.best.w)
+			}
+		})
+		// The cheapest edge of every component, ties by end points.
+		for i := range n {
+			win[i] = noEdge
+		}
+		for i := range n {
+			if c := comp[i]; local[i].less(win[c]) {
+				win[c] = local[i]
+			}
+		}
+		grew := false
+		for c := range n {
+			if k := win[c]; k.a >= 0 && uf.union(k.a, k.b) {
+				edges = append(edges, [2]int32{k.a, k.b})
+				grew = true
+			}
+		}
+		if !grew {
+			return nil, errors.New("bound: spanning tree search found no edge between components")
+		}
+	}
+	return treeParents(n, edges), nil
+}
+
+func atomicMin(a *atomic.Int64, v int64) {
+	for {
+		o := a.Load()
+		if v >= o || a.CompareAndSwap(o, v) {
+			return
+		}
+	}
+}
+
+// treeParents roots the tree with the given edges at city 0.
+func treeParents(n int, edges [][2]int32) []int32 {
+	off := make([]int32, n+1)
+	for _, e := range edges {
+		off[e[0]+1]++
+		off[e[1]+1]++
+	}
+	for i := range n {
+		off[i+1] += off[i]
+	}
+	adj := make([]int32, 2*len(edges))
+	fill := append([]int32(nil), off[:n]...)
+	for _, e := range edges {
+		adj[fill[e[0]]] = e[1]
+		fill[e[0]]++
+		adj[fill[e[1]]] = e[0]
+		fill[e[1]]++
+	}
+	parent := make([]int32, n)
+	for i := range parent {
+		parent[i] = -2
+	}
+	if n == 0 {
+		return parent
+	}
+	parent[0] = -1
+	stack := []int32{0}
+	for len(stack) > 0 {
+		u := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, v := range adj[off[u]:off[u+1]] {
+			if parent[v] == -2 {
+				parent[v] = u
+				stack = append(stack, v)
+			}
+		}
+	}
+	return parent
+}
+
+// unionFind is a disjoint-set forest with path halving and union by size.
+type unionFind struct {
+	p    []int32
+	size []int32
+}
+
+func newUnionFind(n int) *unionFind {
+	u := &unionFind{p: make([]int32, n), size: make([]int32, n)}
+	for i := range u.p {
+		u.p[i] = int32(i)
+		u.size[i] = 1
+	}
+	return u
+}
+
+func (u *unionFind) find(x int32) int32 {
+	for u.p[x] != x {
+		u.p[x] = u.p[u.p[x]]
+		x = u.p[x]
+	}
+	return x
+}
+
+// root is find without path compression, safe to call concurrently
+// while nothing is joined.
+func (u *unionFind) root(x int32) int32 {
+	for u.p[x] != x {
+		x = u.p[x]
+	}
+	return x
+}
+
+func (u *unionFind) union(a, b int32) bool {
+	a, b = u.find(a), u.find(b)
+	if a == b {
+		return false
+	}
+	if u.size[a] < u.size[b] {
+		a, b = b, a
+	}
+	u.p[b] = a
+	u.size[a] += u.size[b]
+	return true
+}

@@ -1,0 +1,121 @@
+package bound
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+// graph is the sparse candidate graph of the ascent, symmetric, in
+// compressed rows: the neighbours of city i are adj[off[i]:off[i+1]],
+// ascending, with their TSPLIB distances in d.
+type graph struct {
+	off []int32
+	adj []int32
+	d   []int32
+}
+
+// buildGraph joins every city to its k quadrant neighbours (nearest
+// neighbours when the instance has no 2-D Euclidean-like coordinates), in
+// both directions, and adds the edges of tree (parent links, -1 at the
+// root), which keeps the graph connected.
+func buildGraph(in *solver.Instance, k int, tree []int32) (*graph, error) {
+	n := in.N
+	nb := tour.QuadrantNeighbors(in, k)
+	cnt := make([]int32, n+1)
+	for i := range n {
+		for _, j := range nb.Of(i) {
+			cnt[i+1]++
+			cnt[j+1]++
+		}
+		if p := tree[i]; p >= 0 {
+			cnt[i+1]++
+			cnt[p+1]++
+		}
+	}
+	for i := range n {
+		cnt[i+1] += cnt[i]
+	}
+	raw := make([]int32, cnt[n])
+	fill := append([]int32(nil), cnt[:n]...)
+	add := func(a, b int32) {
+		raw[fill[a]] = b
+		fill[a]++
+	}
+	for i := range n {
+		for _, j := range nb.Of(i) {
+			add(int32(i), j)
+			add(j, int32(i))
+		}
+		if p := tree[i]; p >= 0 {
+			add(int32(i), p)
+			add(p, int32(i))
+		}
+	}
+	// Sort and deduplicate every row, then compact.
+	g := &graph{off: make([]int32, n+1)}
+	rowLen := make([]int32, n)
+	parallelFor(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := raw[cnt[i]:cnt[i+1]]
+			slices.Sort(row)
+			row = slices.Compact(row)
+			rowLen[i] = int32(len(row))
+		}
+	})
+	for i := range n {
+		g.off[i+1] = g.off[i] + rowLen[i]
+	}
+	g.adj = make([]int32, g.off[n])
+	g.d = make([]int32, g.off[n])
+	var bad error
+	var mu sync.Mutex
+	parallelFor(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			copy(g.adj[g.off[i]:g.off[i+1]], raw[cnt[i]:cnt[i]+rowLen[i]])
+			for e := g.off[i]; e < g.off[i+1]; e++ {
+				d := in.Dist(i, int(g.adj[e]))
+				if d < 0 || d > math.MaxInt32/2 {
+					mu.Lock()
+					bad = fmt.Errorf("bound: distance %d between cities %d and %d is out of range", d, i+1, g.adj[e]+1)
+					mu.Unlock()
+				}
+				g.d[e] = int32(d)
+			}
+		}
+	})
+	return g, bad
+}
+
+// parallelFor runs fn over [0,n) split into chunks, on all cores.
+func parallelFor(n int, fn func(lo, hi int)) {
+	w := min(runtime.GOMAXPROCS(0), n)
+	if w <= 1 || n < 512 {
+		fn(0, n)
+		return
+	}
+	chunk := max(256, n/(w*8))
+	var next int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range w {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				lo := next
+				next += chunk
+				mu.Unlock()
+				if lo >= n {
+					return
+				}
+				fn(lo, min(lo+chunk, n))
+			}
+		})
+	}
+	wg.Wait()
+}

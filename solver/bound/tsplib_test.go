@@ -1,0 +1,114 @@
+package bound
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/internal/testdata"
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tsplib"
+)
+
+// Every instance of the TSPLIB folder with a known optimum: the bound never
+// exceeds it. A short ascent per instance keeps the test's time bounded;
+// the exact evaluation on the complete graph is what this checks. Under
+// -short instances above 5000 cities are skipped.
+func TestBoundBelowOptimumTSPLIB(t *testing.T) {
+	dir := testdata.Need(t)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.tsp"))
+	checked := 0
+	for _, f := range files {
+		in, err := tsplib.Load(f, dir)
+		// The optimum TSPLIB lists for a fixed-edge instance (linhp318) is
+		// the length of the Hamiltonian path between the fixed edge's
+		// ends, not of a tour: it says nothing about a tour's bound.
+		if err != nil || !in.HasOptimum() || len(in.FixedEdges) > 0 {
+			continue
+		}
+		if testing.Short() && in.N > 5000 {
+			continue
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".tsp")
+		t.Run(name, func(t *testing.T) {
+			res, err := Compute(context.Background(), in, Options{Time: time.Second, MaxPeriod: 30})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Bound > in.Optimum {
+				t.Fatalf("bound %d above the optimum %d", res.Bound, in.Optimum)
+			}
+			if res.Bound <= 0 {
+				t.Fatalf("bound %d", res.Bound)
+			}
+			if res.Optimal && res.Bound != in.Optimum {
+				t.Fatalf("1-tree is a tour of length %d, but the optimum is %d", res.Bound, in.Optimum)
+			}
+		})
+		checked++
+	}
+	if checked == 0 {
+		t.Skip("no instance with a known optimum in " + dir)
+	}
+}
+
+// The floors: how close the default ascent gets. pr2392 and fnl4461 run
+// unless -short; usa13509 and pla85900 (about a minute on two cores) only
+// with TSPLAB_BOUND_LONG=1.
+func TestBoundQualityTSPLIB(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	cases := []struct {
+		name  string
+		floor float64 // percent below the optimum
+		long  bool
+	}{{"pr2392", 1.5, false}, {"fnl4461", 1, false}, {"usa13509", 1, true}, {"pla85900", 1, true}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.long && os.Getenv("TSPLAB_BOUND_LONG") == "" {
+				t.Skip("set TSPLAB_BOUND_LONG=1")
+			}
+			p := testdata.Instance(t, c.name)
+			in, err := tsplib.Load(p, filepath.Dir(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !in.HasOptimum() {
+				t.Skip("no known optimum")
+			}
+			res, err := Compute(context.Background(), in, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			below := 100 * float64(in.Optimum-res.Bound) / float64(in.Optimum)
+			t.Logf("%s: bound %d, %.3f%% below the optimum, %d iterations, %v", c.name, res.Bound, below, res.Iterations, res.Elapsed)
+			if res.Bound > in.Optimum || below > c.floor {
+				t.Errorf("bound %d is %.3f%% below the optimum %d (floor %.1f%%)", res.Bound, below, in.Optimum, c.floor)
+			}
+		})
+	}
+}
+
+func TestTinyAndCancelled(t *testing.T) {
+	in := solver.NewCoordInstance("three", solver.Euc2D, []float64{0, 3, 0}, []float64{0, 0, 4}, nil)
+	res, err := Compute(context.Background(), in, Options{})
+	if err != nil || res.Bound != 12 || !res.Optimal {
+		t.Fatalf("three cities: %+v %v", res, err)
+	}
+	big := randomInstance(3000, solver.Euc2D, 9)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Compute(ctx, big, Options{}); err == nil {
+		t.Fatal("a cancelled context gave no error")
+	}
+	stop := make(chan struct{})
+	close(stop)
+	res, err = StopAscent(context.Background(), stop, big, Options{})
+	if err != nil || !res.Stopped || res.Bound <= 0 {
+		t.Fatalf("stopped ascent: %+v %v", res.Bound, err)
+	}
+}
