@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsplab/tsplab/internal/testdata"
+	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
@@ -18,7 +18,7 @@ import (
 // the exact evaluation on the complete graph is what this checks. Under
 // -short instances above 5000 cities are skipped.
 func TestBoundBelowOptimumTSPLIB(t *testing.T) {
-	dir := testdata.Need(t)
+	dir := tsplibdir.Need(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.tsp"))
 	checked := 0
 	for _, f := range files {
@@ -72,7 +72,7 @@ func TestBoundQualityTSPLIB(t *testing.T) {
 			if c.long && os.Getenv("TSPLAB_BOUND_LONG") == "" {
 				t.Skip("set TSPLAB_BOUND_LONG=1")
 			}
-			p := testdata.Instance(t, c.name)
+			p := tsplibdir.Instance(t, c.name)
 			in, err := tsplib.Load(p, filepath.Dir(p))
 			if err != nil {
 				t.Fatal(err)
