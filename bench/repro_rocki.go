@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tour"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 const rockiCite = `K. Rocki and R. Suda, "Accelerating 2-opt and 3-opt local search using GPU in the travelling salesman problem", 12th IEEE/ACM International Symposium on Cluster, Cloud and Grid Computing (CCGrid), pp. 705-706, 2012`
@@ -115,8 +116,8 @@ func runRocki(ctx context.Context, opt Options, out io.Writer) error {
 		}
 		n := in.N
 		m := int64(n) * int64(n-3) / 2
-		nb := tour.NearestNeighbors(in, 10)
-		greedy := tour.GreedyEdge(in, nb)
+		nb := neighbor.Nearest(in, 10)
+		greedy := construct.Greedy(in, nb)
 		_, gg := gapOf(solver.TourLength(in, greedy), in)
 
 		// GPU: the evaluation kernel's rate gives the pass time; the

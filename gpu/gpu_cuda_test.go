@@ -15,7 +15,7 @@ import (
 	"gorgonia.org/cu"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tour"
+	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -123,7 +123,7 @@ func TestDebugDeltasMatchCPU(t *testing.T) {
 	needDevice(t)
 	for _, m := range []solver.Metric{solver.Euc2D, solver.Att} {
 		in := randomInstance(300, m, 10000, 5)
-		tr := tour.Random(in.N, rand.New(rand.NewPCG(1, 2)))
+		tr := construct.Random(in.N, rand.New(rand.NewPCG(1, 2)))
 		got, pts, err := debugDeltas(in, tr)
 		if err != nil {
 			t.Fatal(err)
@@ -163,7 +163,7 @@ func TestEvalTilesFindTileMinimum(t *testing.T) {
 	needDevice(t)
 	for _, n := range []int{5, 7, 1000, 1025, 2500} {
 		in := randomInstance(n, solver.Euc2D, 50000, uint64(n))
-		tr := tour.Random(n, rand.New(rand.NewPCG(uint64(n), 3)))
+		tr := construct.Random(n, rand.New(rand.NewPCG(uint64(n), 3)))
 		tbs, err := evalTiles(in, tr)
 		if err != nil {
 			t.Fatal(err)

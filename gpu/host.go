@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
@@ -225,7 +226,7 @@ func doubleBridge(t []int, rng *rand.Rand, w int) {
 // polish2Opt makes t 2-opt optimal on the CPU with the exact integer
 // TSPLIB distances (over nb's candidates): the last step of the GPU 2-opt
 // engines, whatever the float kernels missed. It is tour.TwoOpt on t.
-func polish2Opt(in *solver.Instance, t []int, nb *tour.Neighbors) {
+func polish2Opt(in *solver.Instance, t []int, nb *neighbor.Lists) {
 	a := tour.NewArray(t)
 	tour.TwoOpt(in, a, nb)
 	copy(t, a.Tour)

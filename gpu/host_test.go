@@ -7,7 +7,8 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tour"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 func hostInstance(n int, seed uint64) *solver.Instance {
@@ -23,7 +24,7 @@ func hostInstance(n int, seed uint64) *solver.Instance {
 func TestSelectMovesDisjointExactAndApplied(t *testing.T) {
 	in := hostInstance(300, 1)
 	rng := rand.New(rand.NewPCG(2, 2))
-	tr := tour.Random(in.N, rng)
+	tr := construct.Random(in.N, rng)
 	var cands []twoOptMove
 	for k := 0; k < 400; k++ {
 		i := rng.IntN(in.N - 2)
@@ -54,7 +55,7 @@ func TestSelectMovesDisjointExactAndApplied(t *testing.T) {
 }
 
 func TestNextArrayRoundTrip(t *testing.T) {
-	tr := tour.Random(50, rand.New(rand.NewPCG(3, 3)))
+	tr := construct.Random(50, rand.New(rand.NewPCG(3, 3)))
 	back, err := nextToTour(tourToNext(tr))
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +81,7 @@ func TestNextArrayRoundTrip(t *testing.T) {
 func TestDoubleBridgeKeepsPermutation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	for k := 0; k < 200; k++ {
-		tr := tour.Random(40+k, rng)
+		tr := construct.Random(40+k, rng)
 		doubleBridge(tr, rng, 30)
 		if err := solver.ValidateTour(tr, 40+k); err != nil {
 			t.Fatal(err)
@@ -90,8 +91,8 @@ func TestDoubleBridgeKeepsPermutation(t *testing.T) {
 
 func TestPolish2OptReachesLocalOptimum(t *testing.T) {
 	in := hostInstance(400, 5)
-	tr := tour.Random(in.N, rand.New(rand.NewPCG(5, 5)))
-	nb := tour.NearestNeighbors(in, 10)
+	tr := construct.Random(in.N, rand.New(rand.NewPCG(5, 5)))
+	nb := neighbor.Nearest(in, 10)
 	before := solver.TourLength(in, tr)
 	polish2Opt(in, tr, nb)
 	if err := solver.ValidateTour(tr, in.N); err != nil {

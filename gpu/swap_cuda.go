@@ -13,7 +13,7 @@ import (
 	"gorgonia.org/cu"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tour"
+	"github.com/tsplab/tsplab/solver/construct"
 )
 
 func init() {
@@ -239,7 +239,7 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 			usedStart = true
 			return b.upload(k, p.Start)
 		}
-		return b.upload(k, tour.Random(n, rng))
+		return b.upload(k, construct.Random(n, rng))
 	}
 	err = r.do(func() (err error) {
 		if b, err = r.newSwapBatch(in, B, matrix); err != nil {

@@ -11,7 +11,7 @@ import (
 	"gorgonia.org/cu"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tour"
+	"github.com/tsplab/tsplab/solver/construct"
 )
 
 // cpuSwapDelta is the exact change of length when positions i < j swap.
@@ -88,7 +88,7 @@ func TestSwapDeltasMatchCPU(t *testing.T) {
 	}
 	for _, c := range cases {
 		in := randomInstance(c.n, c.m, 5000, uint64(c.n))
-		tr := tour.Random(in.N, rand.New(rand.NewPCG(uint64(c.n), 3)))
+		tr := construct.Random(in.N, rand.New(rand.NewPCG(uint64(c.n), 3)))
 		pi, pj, delta := swapDeltasOnGPU(t, r, in, tr, c.matrix)
 		k, off := 0, 0
 		for i := 0; i < in.N; i++ {
@@ -126,7 +126,7 @@ func TestSwapPairMappingLargeN(t *testing.T) {
 	}
 	for _, n := range []int{6000, 16500} {
 		in := randomInstance(n, solver.Euc2D, 100000, uint64(n))
-		tr := tour.Random(n, rand.New(rand.NewPCG(uint64(n), 5)))
+		tr := construct.Random(n, rand.New(rand.NewPCG(uint64(n), 5)))
 		pi, pj, delta := swapDeltasOnGPU(t, r, in, tr, false)
 		k := 0
 		for i := 0; i < n; i++ {
@@ -162,7 +162,7 @@ func TestSwapApplyMakesCPUBestMove(t *testing.T) {
 	r := needRun(t)
 	in := randomInstance(300, solver.Euc2D, 10000, 11)
 	rng := rand.New(rand.NewPCG(4, 4))
-	tours := [][]int{tour.Random(in.N, rng), tour.Random(in.N, rng), tour.Random(in.N, rng)}
+	tours := [][]int{construct.Random(in.N, rng), construct.Random(in.N, rng), construct.Random(in.N, rng)}
 	got := make([]int32, len(tours)*in.N)
 	flags := make([]int32, len(tours))
 	passes := make([]int64, len(tours))
@@ -224,7 +224,7 @@ func TestSwapThreadControlFallsBack(t *testing.T) {
 		}
 		defer b.free()
 		for k := 0; k < 2; k++ {
-			b.upload(k, tour.Random(in.N, rand.New(rand.NewPCG(1, uint64(k)))))
+			b.upload(k, construct.Random(in.N, rand.New(rand.NewPCG(1, uint64(k)))))
 		}
 		// 2048 threads per block exceeds every GPU's limit: the waves stop
 		// there and the faster of 64 and 128 stays.
@@ -333,7 +333,7 @@ func BenchmarkSwapEval(b *testing.B) {
 					return err
 				}
 				defer sb.free()
-				if err := sb.upload(0, tour.Random(in.N, rand.New(rand.NewPCG(1, 1)))); err != nil {
+				if err := sb.upload(0, construct.Random(in.N, rand.New(rand.NewPCG(1, 1)))); err != nil {
 					return err
 				}
 				if _, err := sb.tune(SwapLaunchCandidates); err != nil {

@@ -11,7 +11,8 @@ import (
 	"gorgonia.org/cu"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tour"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 func init() {
@@ -56,7 +57,7 @@ type threeOpt struct {
 func (o *threeOpt) movesPerRound() int64 { return int64(o.G) * int64(o.T) * int64(o.S) * 4 }
 
 // newThreeOpt allocates the search (context thread).
-func (r *run) newThreeOpt(in *solver.Instance, nb *tour.Neighbors, matrix bool, G, T, S, k int, seed uint64) (*threeOpt, error) {
+func (r *run) newThreeOpt(in *solver.Instance, nb *neighbor.Lists, matrix bool, G, T, S, k int, seed uint64) (*threeOpt, error) {
 	o := &threeOpt{r: r, n: in.N, G: G, T: T, S: S, k: k, seed: seed, K: nb.K}
 	fail := func(e error) (*threeOpt, error) { o.bufs.freeAll(); return nil, e }
 	var err error
@@ -216,12 +217,12 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 	p.Threads = min(max(32, p.Threads/32*32), 1024)
 	sink := solver.NewSink(snaps, 0, start)
 	rng := rand.New(rand.NewPCG(p.Seed, 0x3097))
-	nb := tour.NearestNeighbors(in, threeOptNeighbors)
+	nb := neighbor.Nearest(in, threeOptNeighbors)
 	var cur []int
 	if len(p.Start) == in.N {
 		cur = append([]int(nil), p.Start...)
 	} else {
-		cur = tour.GreedyEdge(in, nb)
+		cur = construct.Greedy(in, nb)
 	}
 	var o *threeOpt
 	err = r.do(func() (err error) {

@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tour"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 // threeOptMove is (x, y, z, type) as in threeopt.cu.
@@ -82,7 +83,7 @@ func TestThreeOptDeltasMatchCPU(t *testing.T) {
 	for _, c := range cases {
 		in := c.in
 		rng := rand.New(rand.NewPCG(uint64(in.N), 8))
-		tr := tour.Random(in.N, rng)
+		tr := construct.Random(in.N, rng)
 		moves := randomMoves(in.N, 3000, rng)
 		flat := make([]int32, 0, 3*len(moves))
 		for _, mv := range moves {
@@ -148,9 +149,9 @@ func TestThreeOptApplyMatchesCPU(t *testing.T) {
 	r := needRun(t)
 	in := randomInstance(3000, solver.Euc2D, 100000, 9)
 	rng := rand.New(rand.NewPCG(2, 2))
-	nb := tour.NearestNeighbors(in, 8)
+	nb := neighbor.Nearest(in, 8)
 	for trial, mv := range randomMoves(in.N, 40, rng) {
-		tr := tour.Random(in.N, rng)
+		tr := construct.Random(in.N, rng)
 		want := cpuReconnect(tr, mv)
 		got := make([]int, in.N)
 		pos := make([]int32, in.N)
@@ -209,7 +210,7 @@ func TestThreeOptILSEngine(t *testing.T) {
 		dist string
 	}{{randomInstance(400, solver.Euc2D, 10000, 31), "coords"}, {randomInstance(400, solver.Euc2D, 10000, 31), "matrix"}, {matrixInstance(80, 32), ""}} {
 		in := c.in
-		greedy := solver.TourLength(in, tour.GreedyEdge(in, tour.NearestNeighbors(in, 10)))
+		greedy := solver.TourLength(in, construct.Greedy(in, neighbor.Nearest(in, 10)))
 		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, TimeLimit: time.Second, Extra: map[string]string{OptDist: c.dist}}, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -241,8 +242,8 @@ func TestThreeOptILSEngine(t *testing.T) {
 func TestThreeOptApplyRKBI(t *testing.T) {
 	r := needRun(t)
 	in := randomInstance(500, solver.Euc2D, 10000, 13)
-	nb := tour.NearestNeighbors(in, 8)
-	tr := tour.Random(in.N, rand.New(rand.NewPCG(6, 6)))
+	nb := neighbor.Nearest(in, 8)
+	tr := construct.Random(in.N, rand.New(rand.NewPCG(6, 6)))
 	mv := func(delta int32, x, y, z, typ int32) lsBest { return lsBest{Delta: delta, A: x, B: y, C: z*4 + typ} }
 	// ranks: -90 (twice, from two blocks), -80, -70 are the 3 best; -60 and
 	// +5 must never be applied; a = -1 is a block without a move.
@@ -306,13 +307,13 @@ func TestThreeOptApplyRKBI(t *testing.T) {
 func BenchmarkThreeOptRound(b *testing.B) {
 	r := needRun(b)
 	in := randomInstance(3000, solver.Euc2D, 100000, 1)
-	nb := tour.NearestNeighbors(in, threeOptNeighbors)
+	nb := neighbor.Nearest(in, threeOptNeighbors)
 	var o *threeOpt
 	err := r.do(func() (err error) {
 		if o, err = r.newThreeOpt(in, nb, false, 4*r.d.info.Multiprocs, 256, 4, 3, 1); err != nil {
 			return err
 		}
-		return o.upload(tour.Random(in.N, rand.New(rand.NewPCG(1, 1))), 0)
+		return o.upload(construct.Random(in.N, rand.New(rand.NewPCG(1, 1))), 0)
 	})
 	if err != nil {
 		b.Fatal(err)

@@ -11,7 +11,8 @@ import (
 	"gorgonia.org/cu"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tour"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 func init() {
@@ -140,7 +141,7 @@ func EvalRate(n, passes int, seed uint64) (movesPerSec float64, device string, e
 		}
 		defer b.free()
 		for k := 0; k < B; k++ {
-			if err := b.upload(k, xy, 1, tour.Random(n, rng)); err != nil {
+			if err := b.upload(k, xy, 1, construct.Random(n, rng)); err != nil {
 				return err
 			}
 		}
@@ -312,12 +313,12 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	sink := solver.NewSink(snaps, 0, start)
 	rng := rand.New(rand.NewPCG(p.Seed, 0x1f5))
-	nb := tour.NearestNeighbors(in, 10)
+	nb := neighbor.Nearest(in, 10)
 	var cur []int
 	if len(p.Start) == in.N {
 		cur = append([]int(nil), p.Start...)
 	} else {
-		cur = tour.GreedyEdge(in, nb)
+		cur = construct.Greedy(in, nb)
 	}
 	xy, scale := shiftedCoords(in), rawScale(in)
 	var b *twoOptBatch
@@ -404,7 +405,7 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	}
 	defer r.do(func() error { b.free(); return nil })
 	restart := func(k int) error {
-		t := tour.Random(n, rng)
+		t := construct.Random(n, rng)
 		if k == 0 && len(p.Start) == n {
 			t = append([]int(nil), p.Start...)
 		}
@@ -469,7 +470,7 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 			best[i] = int(city[i])
 		}
 	}
-	polish2Opt(in, best, tour.NearestNeighbors(in, 10))
+	polish2Opt(in, best, neighbor.Nearest(in, 10))
 	bestLen = solver.TourLength(in, best)
 	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves, Progress: 1})
 	return solver.Finish(in, e, p, best, moves, climbs, start, stopped, r.d.label)

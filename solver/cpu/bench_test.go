@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tour"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 // The benchmarks time each engine's inner loop on 1000 uniform cities and
@@ -71,8 +72,8 @@ func BenchmarkBestSwap(b *testing.B) {
 // benchKicks times kick + local search + accept/undo on one worker.
 func benchKicks(b *testing.B, or, three bool, rkbi int) {
 	in := uniformInstance(1000, 1)
-	nb := tour.NearestNeighbors(in, 8)
-	s := newLS(newDist(in), nb.List, nb.K, to32(tour.GreedyEdge(in, nb)))
+	nb := neighbor.Nearest(in, 8)
+	s := newLS(newDist(in), nb.List, nb.K, to32(construct.Greedy(in, nb)))
 	s.orOpt, s.threeOpt, s.rkbi = or, three, rkbi
 	s.r = newRNG(1, 0)
 	s.record = true
@@ -147,8 +148,8 @@ func BenchmarkDist(b *testing.B) {
 					matrixMaxEUC2D = 0
 				}
 				in := uniformInstance(n, 1)
-				nb := tour.QuadrantNeighbors(in, 8)
-				s := newLS(newDist(in), nb.List, nb.K, to32(tour.GreedyEdge(in, nb)))
+				nb := neighbor.Quadrant(in, 8)
+				s := newLS(newDist(in), nb.List, nb.K, to32(construct.Greedy(in, nb)))
 				s.orOpt, s.threeOpt = true, true
 				s.r = newRNG(1, 0)
 				s.record = true

@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tour"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 // ilsConfig is one iterated local search: the move set, the pivoting,
@@ -134,22 +135,22 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 	}
 	// nb: the candidate lists; nbOdd those of the odd-numbered workers
 	// ("mixed": nearest for the even workers, quadrant for the odd ones)
-	var nb, nbOdd *tour.Neighbors
+	var nb, nbOdd *neighbor.Lists
 	cand := cfg.candidates
 	if c, ok := p.Extra[OptCandidates]; ok {
 		cand = c
 	}
 	switch cand {
 	case "", "nearest":
-		nb = tour.NearestNeighbors(in, cfg.neighbors)
+		nb = neighbor.Nearest(in, cfg.neighbors)
 	case "quadrant":
-		nb = tour.QuadrantNeighbors(in, cfg.neighbors)
+		nb = neighbor.Quadrant(in, cfg.neighbors)
 	case "union":
-		nb = unionNeighbors(in, tour.NearestNeighbors(in, cfg.neighbors), tour.QuadrantNeighbors(in, cfg.neighbors))
+		nb = unionNeighbors(in, neighbor.Nearest(in, cfg.neighbors), neighbor.Quadrant(in, cfg.neighbors))
 	case "mixed":
-		nb = tour.NearestNeighbors(in, cfg.neighbors)
+		nb = neighbor.Nearest(in, cfg.neighbors)
 		if w > 1 {
-			nbOdd = tour.QuadrantNeighbors(in, cfg.neighbors)
+			nbOdd = neighbor.Quadrant(in, cfg.neighbors)
 		}
 	default:
 		return solver.Result{}, fmt.Errorf("option candidates=%q: want nearest, quadrant or mixed", cand)
@@ -165,9 +166,9 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 	case p.Start != nil:
 		t0 = to32(p.Start)
 	case cfg.start == "nn":
-		t0 = to32(tour.NearestNeighbor(in, 0, nb))
+		t0 = to32(construct.NearestNeighbor(in, 0, nb))
 	default:
-		t0 = to32(tour.GreedyEdge(in, nb))
+		t0 = to32(construct.Greedy(in, nb))
 	}
 	searches := make([]*ls, w)
 	kicksDone := make([]paddedCounter, w)
@@ -344,9 +345,9 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 // unionNeighbors merges two candidate lists of every city: the union,
 // nearest first, padded to a fixed width by repeating the farthest one (a
 // repeat costs one evaluation; scans stop at the first too-far candidate).
-func unionNeighbors(in *solver.Instance, a, b *tour.Neighbors) *tour.Neighbors {
+func unionNeighbors(in *solver.Instance, a, b *neighbor.Lists) *neighbor.Lists {
 	k := a.K + b.K
-	out := &tour.Neighbors{K: k, List: make([]int32, 0, in.N*k)}
+	out := &neighbor.Lists{K: k, List: make([]int32, 0, in.N*k)}
 	row := make([]int32, 0, k)
 	for i := 0; i < in.N; i++ {
 		row = append(row[:0], a.Of(i)...)

@@ -5,13 +5,13 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tour"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 func newTestLS(t *testing.T, n int, seed uint64) (*ls, *solver.Instance) {
 	t.Helper()
 	in := uniformInstance(n, seed)
-	nb := tour.NearestNeighbors(in, 8)
+	nb := neighbor.Nearest(in, 8)
 	r := newRNG(seed, 0)
 	s := newLS(newDist(in), nb.List, nb.K, r.randomTour(n))
 	s.r = r

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 var benchSink int64
@@ -14,64 +16,11 @@ func bench100k(b *testing.B) *solver.Instance {
 	return randomEuc(100_000, 1e6, rand.New(rand.NewPCG(1, 1)))
 }
 
-func BenchmarkNearestNeighbors100k(b *testing.B) {
-	in := bench100k(b)
-	for b.Loop() {
-		NearestNeighbors(in, 10)
-	}
-}
-
-func BenchmarkQuadrantNeighbors100k(b *testing.B) {
-	in := bench100k(b)
-	for b.Loop() {
-		QuadrantNeighbors(in, 10)
-	}
-}
-
-// BenchmarkQuadrantNeighborsCollinear100k: three quadrants are empty for
-// every city, the case bounding boxes keep from becoming O(n²).
-func BenchmarkQuadrantNeighborsCollinear100k(b *testing.B) {
-	rng := rand.New(rand.NewPCG(3, 3))
-	x, y := make([]float64, 100_000), make([]float64, 100_000)
-	for i := range x {
-		x[i] = rng.Float64() * 1e6
-	}
-	in := solver.NewCoordInstance("line", solver.Euc2D, x, y, nil)
-	for b.Loop() {
-		QuadrantNeighbors(in, 8)
-	}
-}
-
-func BenchmarkGreedyEdge100k(b *testing.B) {
-	in := bench100k(b)
-	nb := NearestNeighbors(in, 10)
-	b.ResetTimer()
-	for b.Loop() {
-		GreedyEdge(in, nb)
-	}
-}
-
-func BenchmarkNearestNeighbor100k(b *testing.B) {
-	in := bench100k(b)
-	nb := NearestNeighbors(in, 10)
-	b.ResetTimer()
-	for b.Loop() {
-		NearestNeighbor(in, 0, nb)
-	}
-}
-
-func BenchmarkSpaceFillingCurve100k(b *testing.B) {
-	in := bench100k(b)
-	for b.Loop() {
-		SpaceFillingCurve(in)
-	}
-}
-
 func benchMoves(b *testing.B) (*solver.Instance, *Array, *Linked, []int) {
 	b.Helper()
 	rng := rand.New(rand.NewPCG(2, 2))
 	in := randomEuc(10_000, 1e6, rng)
-	t := Random(in.N, rng)
+	t := construct.Random(in.N, rng)
 	idx := make([]int, 4096)
 	for i := range idx {
 		idx[i] = rng.IntN(in.N)
@@ -148,8 +97,8 @@ func BenchmarkLinkedRelocate(b *testing.B) {
 // from the greedy tour of 100 000 uniform cities.
 func BenchmarkTwoOpt100k(b *testing.B) {
 	in := bench100k(b)
-	nb := NearestNeighbors(in, 8)
-	g := GreedyEdge(in, nb)
+	nb := neighbor.Nearest(in, 8)
+	g := construct.Greedy(in, nb)
 	var a *Array
 	for b.Loop() {
 		b.StopTimer()

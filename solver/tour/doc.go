@@ -1,36 +1,29 @@
 // Package tour holds what the engines do to a tour: the array and doubly
-// linked representations, the local-search moves with their O(1) length
-// deltas, the construction heuristics and the candidate neighbour lists.
+// linked representations and the local-search moves with their O(1)
+// length deltas. Start tours come from package construct, candidate lists
+// from package neighbor.
 //
 // Tours are []int permutations of the cities 0..n-1, closed (the last city
 // connects to the first). Every delta is new length − old length, in the
 // exact integer TSPLIB distances of solver.Instance.Dist, so a negative
 // delta is an improvement.
 //
-// Construction: Random, NearestNeighbor, GreedyEdge, SpaceFillingCurve.
-// Candidates: NearestNeighbors (k-d tree for EUC_2D, CEIL_2D and ATT,
-// brute force otherwise) and QuadrantNeighbors. Tours: Array (positions,
-// 2-opt by reversing the shorter side) and Linked (Lam et al.'s doubly
-// linked list). Moves, each a Delta function and an apply method: 2-opt,
-// relocation of one city (LWSA), Or-opt (segments of 1–3 cities, both
-// orientations), pair swap, double bridge. TwoOpt is a complete 2-opt
-// local search with neighbour lists and don't-look bits.
+// Tours: Array (positions, 2-opt by reversing the shorter side) and
+// Linked (Lam et al.'s doubly linked list). Moves, each a Delta function
+// and an apply method: 2-opt, relocation of one city (LWSA), Or-opt
+// (segments of 1–3 cities, both orientations), pair swap, double bridge.
+// TwoOpt is a complete 2-opt local search with neighbour lists and
+// don't-look bits.
 //
 // References:
 //
 //   - D. S. Johnson and L. A. McGeoch, "The traveling salesman problem: a
 //     case study in local optimization", in E. H. L. Aarts and J. K.
 //     Lenstra (eds.), Local Search in Combinatorial Optimization, Wiley,
-//     1997, pp. 215–310: nearest neighbour, greedy (multiple fragment),
-//     space-filling curve, Or-opt, neighbour lists and quadrant neighbours,
-//     "don't look" bits.
+//     1997, pp. 215–310: Or-opt, neighbour lists, "don't look" bits.
 //   - J. L. Bentley, "Fast algorithms for geometric traveling salesman
-//     problems", ORSA Journal on Computing 4(4), 1992, pp. 387–411: k-d
-//     trees for nearest-neighbour searches during construction, 2-opt and
-//     Or-opt on arrays by reversing the shorter side.
-//   - J. J. Bartholdi and L. K. Platzman, "An O(N log N) planar travelling
-//     salesman heuristic based on spacefilling curves", Operations
-//     Research Letters 1(4), 1982: the space-filling-curve tour.
+//     problems", ORSA Journal on Computing 4(4), 1992, pp. 387–411: 2-opt
+//     and Or-opt on arrays by reversing the shorter side.
 //   - O. Martin, S. W. Otto and E. W. Felten, "Large-step Markov chains for
 //     the traveling salesman problem", Complex Systems 5, 1991: the double
 //     bridge kick.

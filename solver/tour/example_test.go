@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
@@ -20,10 +22,10 @@ func Example() {
 		y = append(y, float64(i/4)*10)
 	}
 	in := solver.NewCoordInstance("grid12", solver.Euc2D, x, y, nil)
-	nb := tour.NearestNeighbors(in, 5)
+	nb := neighbor.Nearest(in, 5)
 
 	rng := rand.New(rand.NewPCG(1, 2))
-	a := tour.NewArray(tour.Random(in.N, rng))
+	a := tour.NewArray(construct.Random(in.N, rng))
 	length := solver.TourLength(in, a.Tour)
 	fmt.Println("random start shorter than 200:", length < 200)
 
@@ -43,7 +45,7 @@ func Example() {
 		}
 	}
 	fmt.Println("2-opt length:", length, "exact:", solver.TourLength(in, a.Tour))
-	fmt.Println("greedy:", solver.TourLength(in, tour.GreedyEdge(in, nb)))
+	fmt.Println("greedy:", solver.TourLength(in, construct.Greedy(in, nb)))
 	// Output:
 	// random start shorter than 200: false
 	// 2-opt length: 128 exact: 128

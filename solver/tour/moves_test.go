@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
 )
 
 // sameCycle reports whether a and l hold the same undirected cycle.
@@ -136,7 +137,7 @@ func TestMovesProperty(t *testing.T) {
 	}
 	for _, n := range sizes {
 		for _, in := range testInstances(n, rng) {
-			tour := Random(n, rng)
+			tour := construct.Random(n, rng)
 			a, l := NewArray(tour), NewLinked(tour)
 			for range steps {
 				checkMove(t, in, a, l, rng)

@@ -1,6 +1,9 @@
 package tour
 
-import "github.com/tsplab/tsplab/solver"
+import (
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
+)
 
 // TwoOpt improves a in place with first-improvement 2-opt over the
 // candidate lists nb, with "don't look" bits (Bentley 1992; Johnson &
@@ -13,7 +16,7 @@ import "github.com/tsplab/tsplab/solver"
 // neighbourhood (a final pass over all cities confirms it) and returns
 // the total delta (new length − old length, ≤
 // 0) and the number of moves evaluated.
-func TwoOpt(in *solver.Instance, a *Array, nb *Neighbors) (delta, evaluated int64) {
+func TwoOpt(in *solver.Instance, a *Array, nb *neighbor.Lists) (delta, evaluated int64) {
 	n := a.Len()
 	if n < 4 || nb == nil || nb.K == 0 {
 		return 0, 0

@@ -5,14 +5,16 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 func TestTwoOpt(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	for _, n := range []int{1, 2, 3, 4, 5, 8, 30, 200, 1000} {
 		for _, in := range testInstances(n, rng) {
-			nb := NearestNeighbors(in, 8)
-			for _, start := range [][]int{Random(n, rng), GreedyEdge(in, nb)} {
+			nb := neighbor.Nearest(in, 8)
+			for _, start := range [][]int{construct.Random(n, rng), construct.Greedy(in, nb)} {
 				a := NewArray(start)
 				before := solver.TourLength(in, a.Tour)
 				delta, _ := TwoOpt(in, a, nb)

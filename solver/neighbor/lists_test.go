@@ -1,6 +1,7 @@
-package tour
+package neighbor
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -20,7 +21,7 @@ func bruteDists(in *solver.Instance, i, k int) []int64 {
 	return ds[:k]
 }
 
-func checkLists(t *testing.T, in *solver.Instance, nb *Neighbors, k int, exact bool) {
+func checkLists(t *testing.T, in *solver.Instance, nb *Lists, k int, exact bool) {
 	t.Helper()
 	wantK := min(k, in.N-1)
 	if nb.K != wantK || len(nb.List) != in.N*wantK {
@@ -58,13 +59,13 @@ func TestNearestNeighborsBruteForce(t *testing.T) {
 			randomGridEuc(n, 10, solver.Man2D, rng))
 		for _, in := range ins {
 			for _, k := range []int{0, 1, 3, 8, 500} {
-				checkLists(t, in, NearestNeighbors(in, k), k, true)
+				checkLists(t, in, Nearest(in, k), k, true)
 			}
 		}
 	}
 }
 
-func TestQuadrantNeighbors(t *testing.T) {
+func TestQuadrant(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	// Two far clusters: plain neighbours stay inside a cluster, quadrant
 	// neighbours must reach across for the cluster's border cities.
@@ -77,7 +78,7 @@ func TestQuadrantNeighbors(t *testing.T) {
 		}
 	}
 	in := solver.NewCoordInstance("clusters", solver.Euc2D, x, y, nil)
-	q := QuadrantNeighbors(in, 8)
+	q := Quadrant(in, 8)
 	checkLists(t, in, q, 8, false)
 	across := 0
 	for i := range n {
@@ -90,7 +91,7 @@ func TestQuadrantNeighbors(t *testing.T) {
 	if across == 0 {
 		t.Fatal("quadrant neighbours never cross between clusters")
 	}
-	plain := NearestNeighbors(in, 8)
+	plain := Nearest(in, 8)
 	for i := range n {
 		for _, c := range plain.Of(i) {
 			if (int(c)%2 == 1) != (i%2 == 1) {
@@ -111,13 +112,13 @@ func TestQuadrantNeighbors(t *testing.T) {
 		randomGridEuc(300, 6, solver.Euc2D, rng),
 		randomEuc(300, 100, rng),
 	} {
-		q := QuadrantNeighbors(in, 12)
+		q := Quadrant(in, 12)
 		checkLists(t, in, q, 12, false)
 		checkQuadrants(t, in, q, 3)
 	}
 	for _, n := range []int{1, 2, 3, 5, 50} {
 		for _, in := range testInstances(n, rng) {
-			checkLists(t, in, QuadrantNeighbors(in, 8), 8, false)
+			checkLists(t, in, Quadrant(in, 8), 8, false)
 		}
 	}
 }
@@ -125,7 +126,7 @@ func TestQuadrantNeighbors(t *testing.T) {
 // checkQuadrants verifies that every city's list holds, for each
 // quadrant, the distances of the per nearest cities of that quadrant
 // (fewer when the quadrant has fewer).
-func checkQuadrants(t *testing.T, in *solver.Instance, q *Neighbors, per int) {
+func checkQuadrants(t *testing.T, in *solver.Instance, q *Lists, per int) {
 	t.Helper()
 	x, y := in.X, in.Y
 	for i := range in.N {
@@ -148,5 +149,45 @@ func checkQuadrants(t *testing.T, in *solver.Instance, q *Neighbors, per int) {
 				t.Fatalf("%s city %d quadrant %d: got %v, nearest %v", in.Name, i, quad, got, need)
 			}
 		}
+	}
+}
+
+func TestDegenerateLists(t *testing.T) {
+	// All cities on one point, and all on one vertical line.
+	for _, n := range []int{1, 2, 3, 4, 50, 3000} {
+		same := make([]float64, n)
+		for i := range same {
+			same[i] = 7
+		}
+		col := make([]float64, n)
+		for i := range col {
+			col[i] = float64(i % 97)
+		}
+		for _, in := range []*solver.Instance{
+			solver.NewCoordInstance("point", solver.Euc2D, same, same, nil),
+			solver.NewCoordInstance("column", solver.Ceil2D, same, col, nil),
+		} {
+			checkLists(t, in, Nearest(in, 10), 10, n <= 200)
+			checkLists(t, in, Quadrant(in, 8), 8, false)
+		}
+	}
+}
+
+func TestContextCancelled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, in := range []*solver.Instance{randomEuc(5000, 1000, rng), randomExplicit(300, rng)} {
+		if nb, err := NearestContext(ctx, in, 8); err == nil || nb != nil {
+			t.Errorf("%s: NearestContext on a cancelled context: %v, %v", in.Name, nb, err)
+		}
+		if nb, err := QuadrantContext(ctx, in, 8); err == nil || nb != nil {
+			t.Errorf("%s: QuadrantContext on a cancelled context: %v, %v", in.Name, nb, err)
+		}
+		nb, err := NearestContext(context.Background(), in, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLists(t, in, nb, 8, true)
 	}
 }

@@ -1,4 +1,4 @@
-package tour
+package construct
 
 import (
 	"cmp"
@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 // hilbertOrder is the resolution of the space-filling curve: coordinates
@@ -26,9 +27,9 @@ func SpaceFillingCurve(in *solver.Instance) []int {
 		return []int{}
 	}
 	if in.Metric == solver.Explicit || len(in.X) != n || len(in.Y) != n {
-		var nb *Neighbors
+		var nb *neighbor.Lists
 		if n > 2000 {
-			nb = NearestNeighbors(in, 8)
+			nb = neighbor.Nearest(in, 8)
 		}
 		return NearestNeighbor(in, 0, nb)
 	}

@@ -1,4 +1,4 @@
-package tour
+package neighbor
 
 import (
 	"math"
@@ -6,13 +6,13 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// pointSet is a shrinking set of cities that answers "nearest member to
+// PointSet is a shrinking set of cities that answers "nearest member to
 // city c". For Euclidean-like 2-D instances it buckets the members in a
 // uniform grid of about two members per cell and searches rings of cells
 // outwards (Bentley 1992 uses the same idea, "semidynamic" point sets);
 // the grid is rebuilt smaller as members leave, so a search never walks
 // mostly empty cells. For other instances it scans the members linearly.
-type pointSet struct {
+type PointSet struct {
 	in      *solver.Instance
 	members []int32 // compact list of members (linear mode and rebuilds)
 	where   []int32 // index of a city in members, -1 if absent
@@ -26,16 +26,16 @@ type pointSet struct {
 	cellOf           []int32
 }
 
-// newPointSet returns a set holding the given cities.
-func newPointSet(in *solver.Instance, cities []int32) *pointSet {
-	s := &pointSet{in: in, members: append([]int32(nil), cities...), where: make([]int32, in.N)}
+// NewPointSet returns a set holding the given cities.
+func NewPointSet(in *solver.Instance, cities []int32) *PointSet {
+	s := &PointSet{in: in, members: append([]int32(nil), cities...), where: make([]int32, in.N)}
 	for i := range s.where {
 		s.where[i] = -1
 	}
 	for i, c := range s.members {
 		s.where[c] = int32(i)
 	}
-	s.grid = euclidLike(in)
+	s.grid = EuclidLike(in)
 	if s.grid {
 		s.slot = make([]int32, in.N)
 		s.cellOf = make([]int32, in.N)
@@ -45,12 +45,12 @@ func newPointSet(in *solver.Instance, cities []int32) *pointSet {
 }
 
 // Len returns the number of members.
-func (s *pointSet) Len() int { return len(s.members) }
+func (s *PointSet) Len() int { return len(s.members) }
 
 // Has reports whether c is a member.
-func (s *pointSet) Has(c int) bool { return s.where[c] >= 0 }
+func (s *PointSet) Has(c int) bool { return s.where[c] >= 0 }
 
-func (s *pointSet) rebuild() {
+func (s *PointSet) rebuild() {
 	m := len(s.members)
 	if m == 0 {
 		s.cells = nil
@@ -86,19 +86,19 @@ func (s *pointSet) rebuild() {
 	}
 }
 
-func (s *pointSet) cellXY(x, y float64) (int, int) {
+func (s *PointSet) cellXY(x, y float64) (int, int) {
 	cx := int((x - s.minX) / s.cell)
 	cy := int((y - s.minY) / s.cell)
 	return min(max(cx, 0), s.nx-1), min(max(cy, 0), s.ny-1)
 }
 
-func (s *pointSet) cellIndex(x, y float64) int {
+func (s *PointSet) cellIndex(x, y float64) int {
 	cx, cy := s.cellXY(x, y)
 	return cy*s.nx + cx
 }
 
 // Remove deletes c from the set (a no-op if absent).
-func (s *pointSet) Remove(c int) {
+func (s *PointSet) Remove(c int) {
 	i := s.where[c]
 	if i < 0 {
 		return
@@ -126,7 +126,7 @@ func (s *pointSet) Remove(c int) {
 // Nearest returns a member nearest to city c by the exact metric (c
 // itself excluded; which one among ties is unspecified), or -1 when there
 // is none.
-func (s *pointSet) Nearest(c int) int {
+func (s *PointSet) Nearest(c int) int {
 	if !s.grid {
 		best, bd := -1, int64(math.MaxInt64)
 		for _, m := range s.members {

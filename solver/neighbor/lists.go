@@ -1,28 +1,30 @@
-package tour
+package neighbor
 
 import (
 	"cmp"
+	"context"
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tsplab/tsplab/solver"
 )
 
-// Neighbors holds K candidate neighbours for every city, row-major: the
+// Lists holds K candidate neighbours for every city, row-major: the
 // candidates of city i are List[i*K : (i+1)*K], ascending by the exact
 // TSPLIB distance in.Dist(i, ·) (ties by city index), never i itself.
-type Neighbors struct {
+type Lists struct {
 	K    int
 	List []int32
 }
 
 // Of returns the K candidates of city i, nearest first. The slice aliases
 // nb.List: do not modify it.
-func (nb *Neighbors) Of(i int) []int32 { return nb.List[i*nb.K : (i+1)*nb.K : (i+1)*nb.K] }
+func (nb *Lists) Of(i int) []int32 { return nb.List[i*nb.K : (i+1)*nb.K : (i+1)*nb.K] }
 
 // N returns the number of cities the lists cover.
-func (nb *Neighbors) N() int {
+func (nb *Lists) N() int {
 	if nb.K == 0 {
 		return 0
 	}
@@ -30,20 +32,15 @@ func (nb *Neighbors) N() int {
 }
 
 // Contains reports whether j is among the candidates of i.
-func (nb *Neighbors) Contains(i, j int) bool {
-	for _, c := range nb.Of(i) {
-		if int(c) == j {
-			return true
-		}
-	}
-	return false
+func (nb *Lists) Contains(i, j int) bool {
+	return slices.Contains(nb.Of(i), int32(j))
 }
 
-// euclidLike reports whether the instance's distance is a non-decreasing
+// EuclidLike reports whether the instance's distance is a non-decreasing
 // function of the Euclidean distance between 2-D coordinates (EUC_2D,
 // CEIL_2D, ATT), so that geometric searches over the plane find the
 // exact-metric nearest cities.
-func euclidLike(in *solver.Instance) bool {
+func EuclidLike(in *solver.Instance) bool {
 	switch in.Metric {
 	case solver.Euc2D, solver.Ceil2D, solver.Att:
 		return len(in.X) == in.N && len(in.Y) == in.N && in.N > 0
@@ -51,22 +48,32 @@ func euclidLike(in *solver.Instance) bool {
 	return false
 }
 
-// NearestNeighbors returns the k nearest cities of every city (k is
+// Nearest returns the k nearest cities of every city (k is
 // clipped to n-1; k < 0 counts as 0). For the 2-D Euclidean-like metrics
 // (EUC_2D, CEIL_2D, ATT) candidates come from a k-d tree
 // sorted by the exact metric; every other instance (EXPLICIT, GEO, 3-D,
 // MAN_2D, MAX_2D) is searched by brute force in O(n²). Both run on all
 // cores.
-func NearestNeighbors(in *solver.Instance, k int) *Neighbors {
+func Nearest(in *solver.Instance, k int) *Lists {
+	nb, _ := NearestContext(context.Background(), in, k)
+	return nb
+}
+
+// NearestContext is Nearest that gives up when ctx is done, returning
+// ctx's error and no lists.
+func NearestContext(ctx context.Context, in *solver.Instance, k int) (*Lists, error) {
 	n := in.N
 	k = min(max(k, 0), max(n-1, 0))
-	nb := &Neighbors{K: k, List: make([]int32, n*k)}
+	nb := &Lists{K: k, List: make([]int32, n*k)}
 	if k == 0 {
-		return nb
+		return nb, nil
 	}
-	if euclidLike(in) {
+	if EuclidLike(in) {
 		tree := newKDTree(in)
-		parallelFor(n, func(lo, hi int) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		err := parallelFor(ctx, n, func(lo, hi int) {
 			cand := make([]int32, 0, k+1)
 			keep := newFloatHeap(k + 1)
 			for i := lo; i < hi; i++ {
@@ -82,9 +89,12 @@ func NearestNeighbors(in *solver.Instance, k int) *Neighbors {
 				copy(nb.List[i*k:(i+1)*k], cand[:k])
 			}
 		})
-		return nb
+		if err != nil {
+			return nil, err
+		}
+		return nb, nil
 	}
-	parallelFor(n, func(lo, hi int) {
+	err := parallelFor(ctx, n, func(lo, hi int) {
 		h := make(distHeap, 0, k)
 		for i := lo; i < hi; i++ {
 			h = h[:0]
@@ -100,27 +110,40 @@ func NearestNeighbors(in *solver.Instance, k int) *Neighbors {
 			sortByDist(in, i, row)
 		}
 	})
-	return nb
+	if err != nil {
+		return nil, err
+	}
+	return nb, nil
 }
 
-// QuadrantNeighbors returns k candidates per city: the k/4 nearest in each
+// Quadrant returns k candidates per city: the k/4 nearest in each
 // of the four quadrants around the city (dx ≥ 0 or < 0 times dy ≥ 0 or
 // < 0; coincident cities count as the first quadrant), filled up to k with
 // the nearest cities not yet chosen, sorted by the exact metric. Quadrant
 // candidates help on clustered instances, where plain nearest neighbours
 // never leave a cluster (Johnson & McGeoch 1997, section 3.3). For
 // instances without 2-D Euclidean-like coordinates it equals
-// NearestNeighbors.
-func QuadrantNeighbors(in *solver.Instance, k int) *Neighbors {
+// Nearest.
+func Quadrant(in *solver.Instance, k int) *Lists {
+	nb, _ := QuadrantContext(context.Background(), in, k)
+	return nb
+}
+
+// QuadrantContext is Quadrant that gives up when ctx is done, returning
+// ctx's error and no lists.
+func QuadrantContext(ctx context.Context, in *solver.Instance, k int) (*Lists, error) {
 	n := in.N
 	k = min(max(k, 0), max(n-1, 0))
-	if !euclidLike(in) || k < 4 {
-		return NearestNeighbors(in, k)
+	if !EuclidLike(in) || k < 4 {
+		return NearestContext(ctx, in, k)
 	}
 	tree := newKDTree(in)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	per := k / 4
-	nb := &Neighbors{K: k, List: make([]int32, n*k)}
-	parallelFor(n, func(lo, hi int) {
+	nb := &Lists{K: k, List: make([]int32, n*k)}
+	err := parallelFor(ctx, n, func(lo, hi int) {
 		chosen := make([]int32, 0, k)
 		nearest := make([]int32, 0, k)
 		keep := &quadKeeper{all: newFloatHeap(k)}
@@ -153,7 +176,10 @@ func QuadrantNeighbors(in *solver.Instance, k int) *Neighbors {
 			copy(nb.List[i*k:(i+1)*k], chosen)
 		}
 	})
-	return nb
+	if err != nil {
+		return nil, err
+	}
+	return nb, nil
 }
 
 // sortByDist sorts cities ascending by their exact distance from i, ties
@@ -191,25 +217,27 @@ func sortByDist(in *solver.Instance, i int, cs []int32) {
 }
 
 // parallelFor runs fn over [0,n) split into contiguous chunks, one
-// goroutine per core.
-func parallelFor(n int, fn func(lo, hi int)) {
-	w := min(runtime.GOMAXPROCS(0), n)
-	if w <= 1 || n < 256 {
+// goroutine per core. It looks at ctx before every chunk and returns
+// ctx's error when it stopped early.
+func parallelFor(ctx context.Context, n int, fn func(lo, hi int)) error {
+	if n < 256 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		fn(0, n)
-		return
+		return nil
 	}
-	// Chunks smaller than n/w balance uneven work (clustered instances).
-	chunk := max(64, n/(w*8))
-	var next int
-	var mu sync.Mutex
+	w := max(min(runtime.GOMAXPROCS(0), n), 1)
+	// Chunks smaller than n/w balance uneven work (clustered instances);
+	// the upper bound keeps a cancelled context noticed within a few
+	// milliseconds.
+	chunk := min(max(64, n/(w*8)), 4096)
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range w {
 		wg.Go(func() {
-			for {
-				mu.Lock()
-				lo := next
-				next += chunk
-				mu.Unlock()
+			for ctx.Err() == nil {
+				lo := int(next.Add(int64(chunk))) - chunk
 				if lo >= n {
 					return
 				}
@@ -218,6 +246,44 @@ func parallelFor(n int, fn func(lo, hi int)) {
 		})
 	}
 	wg.Wait()
+	return ctx.Err()
+}
+
+// Among calls visit(e, c) for every city e of cities and each city c
+// among its about k nearest others in cities (the k nearest by the exact
+// metric; for Euclidean-like instances, the k+1 nearest by the plane's
+// distance, e itself left out). It searches a k-d tree of the subset for
+// Euclidean-like instances and scans the subset otherwise.
+func Among(in *solver.Instance, cities []int32, k int, visit func(e, c int32)) {
+	if k <= 0 {
+		return
+	}
+	if EuclidLike(in) {
+		tree := newKDTree(in, cities...)
+		keep := newFloatHeap(k + 1)
+		for _, e := range cities {
+			keep.reset()
+			searchKD(tree.Root, &kdPoint{x: in.X[e], y: in.Y[e], id: e}, keep, -1)
+			for _, c := range keep.id {
+				if c != e {
+					visit(e, c)
+				}
+			}
+		}
+		return
+	}
+	h := make(distHeap, 0, k)
+	for _, e := range cities {
+		h = h[:0]
+		for _, c := range cities {
+			if c != e {
+				h.offer(in.Dist(int(e), int(c)), c, k)
+			}
+		}
+		for _, x := range h {
+			visit(e, x.id)
+		}
+	}
 }
 
 // distHeap is a bounded max-heap of (distance, city), used to keep the k

@@ -1,10 +1,11 @@
-package tour
+package construct
 
 import (
 	"math/rand/v2"
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 func TestConstructionValid(t *testing.T) {
@@ -14,11 +15,11 @@ func TestConstructionValid(t *testing.T) {
 		for _, in := range testInstances(n, rng) {
 			mustValid(t, in, Random(n, rng), "Random")
 			mustValid(t, in, NearestNeighbor(in, rng.IntN(n), nil), "NearestNeighbor(nil)")
-			nb := NearestNeighbors(in, 5)
+			nb := neighbor.Nearest(in, 5)
 			mustValid(t, in, NearestNeighbor(in, rng.IntN(n), nb), "NearestNeighbor(nb)")
-			mustValid(t, in, GreedyEdge(in, nil), "GreedyEdge(nil)")
-			mustValid(t, in, GreedyEdge(in, nb), "GreedyEdge(nb)")
-			mustValid(t, in, GreedyEdge(in, QuadrantNeighbors(in, 8)), "GreedyEdge(quadrant)")
+			mustValid(t, in, Greedy(in, nil), "Greedy(nil)")
+			mustValid(t, in, Greedy(in, nb), "Greedy(nb)")
+			mustValid(t, in, Greedy(in, neighbor.Quadrant(in, 8)), "Greedy(quadrant)")
 			mustValid(t, in, SpaceFillingCurve(in), "SpaceFillingCurve")
 		}
 	}
@@ -33,9 +34,9 @@ func TestConstructionOtherMetrics(t *testing.T) {
 				x[i], y[i], z[i] = rng.Float64()*80-40, rng.Float64()*160-80, rng.Float64()*50
 			}
 			in := solver.NewCoordInstance(m.String(), m, x, y, z)
-			nb := NearestNeighbors(in, 6)
+			nb := neighbor.Nearest(in, 6)
 			mustValid(t, in, NearestNeighbor(in, 0, nb), "NearestNeighbor")
-			mustValid(t, in, GreedyEdge(in, nb), "GreedyEdge")
+			mustValid(t, in, Greedy(in, nb), "Greedy")
 			mustValid(t, in, SpaceFillingCurve(in), "SpaceFillingCurve")
 		}
 	}
@@ -51,7 +52,7 @@ func TestNearestNeighborMatchesScan(t *testing.T) {
 		in := randomEuc(n, 1e6, rng)
 		start := rng.IntN(n)
 		want := NearestNeighbor(in, start, nil)
-		got := NearestNeighbor(in, start, NearestNeighbors(in, 1+trial%6))
+		got := NearestNeighbor(in, start, neighbor.Nearest(in, 1+trial%6))
 		if solver.TourLength(in, got) != solver.TourLength(in, want) {
 			t.Fatalf("n=%d: NN with lists has length %d, scan %d", n, solver.TourLength(in, got), solver.TourLength(in, want))
 		}
@@ -66,8 +67,8 @@ func TestConstructionBeatsRandom(t *testing.T) {
 	for _, n := range []int{50, 200, 1000} {
 		for _, in := range []*solver.Instance{randomEuc(n, 1000, rng), randomExplicit(n, rng)} {
 			r := solver.TourLength(in, Random(n, rng))
-			nn := solver.TourLength(in, NearestNeighbor(in, 0, NearestNeighbors(in, 8)))
-			g := solver.TourLength(in, GreedyEdge(in, nil))
+			nn := solver.TourLength(in, NearestNeighbor(in, 0, neighbor.Nearest(in, 8)))
+			g := solver.TourLength(in, Greedy(in, nil))
 			if nn >= r || g >= r {
 				t.Errorf("%s n=%d: random %d, NN %d, greedy %d: construction should beat random", in.Name, n, r, nn, g)
 			}
@@ -96,7 +97,7 @@ func TestGreedyUsesShortEdges(t *testing.T) {
 		x[i] = float64(p) * 10
 	}
 	in := solver.NewCoordInstance("line", solver.Euc2D, x, y, nil)
-	if got, want := solver.TourLength(in, GreedyEdge(in, nil)), int64(2*10*(n-1)); got != want {
+	if got, want := solver.TourLength(in, Greedy(in, nil)), int64(2*10*(n-1)); got != want {
 		t.Fatalf("greedy on a line: %d, want %d", got, want)
 	}
 	if got, want := solver.TourLength(in, SpaceFillingCurve(in)), int64(2*10*(n-1)); got != want {
@@ -147,14 +148,12 @@ func TestDegenerateInstances(t *testing.T) {
 			solver.NewCoordInstance("point", solver.Euc2D, same, same, nil),
 			solver.NewCoordInstance("column", solver.Ceil2D, same, col, nil),
 		} {
-			nb := NearestNeighbors(in, 10)
-			checkLists(t, in, nb, 10, n <= 200)
-			q := QuadrantNeighbors(in, 8)
-			checkLists(t, in, q, 8, false)
+			nb := neighbor.Nearest(in, 10)
+			q := neighbor.Quadrant(in, 8)
 			tours := map[string][]int{
 				"nn":     NearestNeighbor(in, n/2, nb),
-				"greedy": GreedyEdge(in, nb),
-				"quad":   GreedyEdge(in, q),
+				"greedy": Greedy(in, nb),
+				"quad":   Greedy(in, q),
 				"sfc":    SpaceFillingCurve(in),
 			}
 			for what, tr := range tours {

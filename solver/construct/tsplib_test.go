@@ -1,4 +1,4 @@
-package tour_test
+package construct_test
 
 import (
 	"os"
@@ -9,6 +9,8 @@ import (
 
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
@@ -44,7 +46,7 @@ func TestTSPLIBConstruction(t *testing.T) {
 			continue
 		}
 		name := strings.TrimSuffix(filepath.Base(p), ".tsp")
-		nb := tour.NearestNeighbors(in, 8)
+		nb := neighbor.Nearest(in, 8)
 		if in.N <= 1500 {
 			for i := 0; i < in.N; i += 1 + in.N/50 {
 				var all []int64
@@ -64,10 +66,10 @@ func TestTSPLIBConstruction(t *testing.T) {
 			}
 		}
 		tours := map[string][]int{
-			"nn":       tour.NearestNeighbor(in, 0, nb),
-			"greedy":   tour.GreedyEdge(in, nb),
-			"quadrant": tour.GreedyEdge(in, tour.QuadrantNeighbors(in, 8)),
-			"sfc":      tour.SpaceFillingCurve(in),
+			"nn":       construct.NearestNeighbor(in, 0, nb),
+			"greedy":   construct.Greedy(in, nb),
+			"quadrant": construct.Greedy(in, neighbor.Quadrant(in, 8)),
+			"sfc":      construct.SpaceFillingCurve(in),
 		}
 		for what, tr := range tours {
 			if err := solver.ValidateTour(tr, in.N); err != nil {

@@ -1,11 +1,13 @@
-package tour
+package construct
 
 import (
 	"cmp"
+	"context"
 	"math/rand/v2"
 	"slices"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 // Random returns a uniformly random permutation of 0..n-1 (n ≤ 0 gives an
@@ -23,10 +25,21 @@ func Random(n int, rng *rand.Rand) []int {
 // uses a bucket grid for 2-D Euclidean-like instances, so 100 000 cities
 // take well under a second. With nb nil it scans all cities at every step
 // (O(n²)). Ties go to the lower city index in the scan.
-func NearestNeighbor(in *solver.Instance, start int, nb *Neighbors) []int {
+func NearestNeighbor(in *solver.Instance, start int, nb *neighbor.Lists) []int {
+	t, _ := NearestNeighborContext(context.Background(), in, start, nb)
+	return t
+}
+
+// checkEvery is how many construction steps go between looks at the
+// context.
+const checkEvery = 1024
+
+// NearestNeighborContext is NearestNeighbor that gives up when ctx is
+// done, returning ctx's error and no tour.
+func NearestNeighborContext(ctx context.Context, in *solver.Instance, start int, nb *neighbor.Lists) ([]int, error) {
 	n := in.N
 	if n <= 0 {
-		return []int{}
+		return []int{}, nil
 	}
 	start = min(max(start, 0), n-1)
 	t := make([]int, 0, n)
@@ -36,6 +49,9 @@ func NearestNeighbor(in *solver.Instance, start int, nb *Neighbors) []int {
 		visited[cur] = true
 		t = append(t, cur)
 		for len(t) < n {
+			if len(t)%checkEvery == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			best, bd := -1, int64(0)
 			for j := 0; j < n; j++ {
 				if visited[j] {
@@ -49,17 +65,20 @@ func NearestNeighbor(in *solver.Instance, start int, nb *Neighbors) []int {
 			visited[cur] = true
 			t = append(t, cur)
 		}
-		return t
+		return t, nil
 	}
 	all := make([]int32, n)
 	for i := range all {
 		all[i] = int32(i)
 	}
-	left := newPointSet(in, all)
+	left := neighbor.NewPointSet(in, all)
 	cur := start
 	left.Remove(cur)
 	t = append(t, cur)
 	for len(t) < n {
+		if len(t)%checkEvery == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		next := -1
 		for _, c := range nb.Of(cur) { // nearest first
 			if left.Has(int(c)) {
@@ -74,16 +93,16 @@ func NearestNeighbor(in *solver.Instance, start int, nb *Neighbors) []int {
 		left.Remove(cur)
 		t = append(t, cur)
 	}
-	return t
+	return t, nil
 }
 
-// candEdge is a candidate edge for GreedyEdge.
+// candEdge is a candidate edge for Greedy.
 type candEdge struct {
 	d    int64
 	a, b int32
 }
 
-// GreedyEdge returns the greedy-edge tour (the "greedy" or "multiple
+// Greedy returns the greedy-edge tour (the "greedy" or "multiple
 // fragment" heuristic, Johnson & McGeoch 1997 section 2.2): take the
 // candidate edges from nb shortest first and keep an edge when both ends
 // have degree < 2 and it closes no cycle (union-find); then join the
@@ -91,13 +110,23 @@ type candEdge struct {
 // to the nearest free end of another. nb nil builds k=10 nearest
 // neighbours. Works for every metric, including EXPLICIT, and for n = 1,
 // 2, 3.
-func GreedyEdge(in *solver.Instance, nb *Neighbors) []int {
+func Greedy(in *solver.Instance, nb *neighbor.Lists) []int {
+	t, _ := GreedyContext(context.Background(), in, nb)
+	return t
+}
+
+// GreedyContext is Greedy that gives up when ctx is done, returning ctx's
+// error and no tour.
+func GreedyContext(ctx context.Context, in *solver.Instance, nb *neighbor.Lists) ([]int, error) {
 	n := in.N
 	if n <= 3 {
-		return solver.IdentityTour(max(n, 0))
+		return solver.IdentityTour(max(n, 0)), nil
 	}
 	if nb == nil || nb.N() != n {
-		nb = NearestNeighbors(in, 10)
+		var err error
+		if nb, err = neighbor.NearestContext(ctx, in, 10); err != nil {
+			return nil, err
+		}
 	}
 	edges := make([]candEdge, 0, n*nb.K)
 	for i := range n {
@@ -114,7 +143,13 @@ func GreedyEdge(in *solver.Instance, nb *Neighbors) []int {
 			edges = append(edges, candEdge{in.Dist(int(a), int(b)), a, b})
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	sortEdges(edges)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 
 	// adj[2i], adj[2i+1] are the fragment neighbours of i (-1: none).
 	adj := make([]int32, 2*n)
@@ -148,6 +183,9 @@ func GreedyEdge(in *solver.Instance, nb *Neighbors) []int {
 	// candidates pile up on a few ends); the rest is joined
 	// nearest-neighbour fashion.
 	for added < n-1 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		need := n - 1 - added
 		var ends []int32
 		for i := range n {
@@ -170,7 +208,9 @@ func GreedyEdge(in *solver.Instance, nb *Neighbors) []int {
 		}
 	}
 	if added < n-1 {
-		joinFragments(in, adj, deg, link)
+		if err := joinFragments(ctx, in, adj, deg, link); err != nil {
+			return nil, err
+		}
 	}
 	// One path remains: close it.
 	var ends []int32
@@ -193,7 +233,7 @@ func GreedyEdge(in *solver.Instance, nb *Neighbors) []int {
 		}
 		prev, c = c, nx
 	}
-	return t
+	return t, nil
 }
 
 // endEdges returns candidate edges between each of the given cities and
@@ -205,38 +245,12 @@ func endEdges(in *solver.Instance, ends []int32, k int) []candEdge {
 		return nil
 	}
 	edges := make([]candEdge, 0, m*k)
-	add := func(a, b int32) {
+	neighbor.Among(in, ends, k, func(a, b int32) {
 		if a > b {
 			a, b = b, a
 		}
 		edges = append(edges, candEdge{in.Dist(int(a), int(b)), a, b})
-	}
-	if euclidLike(in) {
-		tree := newKDTree(in, ends...)
-		keep := newFloatHeap(k + 1)
-		for _, e := range ends {
-			keep.reset()
-			searchKD(tree.Root, &kdPoint{x: in.X[e], y: in.Y[e], id: e}, keep, -1)
-			for _, c := range keep.id {
-				if c != e {
-					add(e, c)
-				}
-			}
-		}
-	} else {
-		h := make(distHeap, 0, k)
-		for _, e := range ends {
-			h = h[:0]
-			for _, c := range ends {
-				if c != e {
-					h.offer(in.Dist(int(e), int(c)), c, k)
-				}
-			}
-			for _, x := range h {
-				add(e, x.id)
-			}
-		}
-	}
+	})
 	sortEdges(edges)
 	return slices.CompactFunc(edges, func(x, y candEdge) bool { return x.a == y.a && x.b == y.b })
 }
@@ -258,7 +272,7 @@ func sortEdges(edges []candEdge) {
 // ends) into one path, nearest-neighbour fashion: from the far end of
 // the current path to the nearest free end of another fragment. It is
 // the fallback when greedy rounds stop making progress.
-func joinFragments(in *solver.Instance, adj []int32, deg []uint8, link func(a, b int32)) {
+func joinFragments(ctx context.Context, in *solver.Instance, adj []int32, deg []uint8, link func(a, b int32)) error {
 	otherEnd := func(e int32) int32 {
 		prev, cur := int32(-1), e
 		for {
@@ -279,14 +293,17 @@ func joinFragments(in *solver.Instance, adj []int32, deg []uint8, link func(a, b
 		}
 	}
 	if len(endList) == 0 {
-		return
+		return nil
 	}
-	ends := newPointSet(in, endList)
+	ends := neighbor.NewPointSet(in, endList)
 	first := endList[0]
 	ends.Remove(int(first))
 	cur := otherEnd(first)
 	ends.Remove(int(cur))
-	for ends.Len() > 0 {
+	for k := 0; ends.Len() > 0; k++ {
+		if k%checkEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		next := int32(ends.Nearest(int(cur)))
 		ends.Remove(int(next))
 		far := otherEnd(next)
@@ -294,6 +311,7 @@ func joinFragments(in *solver.Instance, adj []int32, deg []uint8, link func(a, b
 		link(cur, next)
 		cur = far
 	}
+	return nil
 }
 
 // unionFind is a disjoint-set forest with path halving and union by size.
