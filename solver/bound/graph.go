@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tour"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 // graph is the sparse candidate graph of the ascent, symmetric, in
@@ -26,7 +26,7 @@ type graph struct {
 // root), which keeps the graph connected.
 func buildGraph(in *solver.Instance, k int, tree []int32) (*graph, error) {
 	n := in.N
-	nb := tour.QuadrantNeighbors(in, k)
+	nb := neighbor.Quadrant(in, k)
 	cnt := make([]int32, n+1)
 	for i := range n {
 		for _, j := range nb.Of(i) {
