@@ -247,7 +247,7 @@ func (r *Runner) segment(ctx context.Context, cancel context.CancelFunc, seg int
 	snaps := solver.Latest()
 	out := make(chan solveOutcome, 1)
 	go func() {
-		res, err := e.Solve(ctx, in, p, snaps)
+		res, err := solver.Run(ctx, e, in, p, snaps)
 		out <- solveOutcome{res, err}
 	}()
 	tick := time.NewTicker(UpdateInterval)

@@ -58,13 +58,19 @@ type Params struct {
 type Snapshot struct {
 	Tour        []int         // the current tour (nil if unchanged since the last snapshot)
 	Length      int64         // its length
-	Best        []int         // best tour so far
+	Best        []int         // best tour so far (nil: none yet, or unchanged)
 	BestLength  int64         // its length
 	Temperature float64       // SA temperature, 0 for other methods
 	Step        int64         // temperature steps, ILS kicks or passes done
 	Progress    float64       // 0..1 of the schedule or time budget
 	Moves       int64         // moves evaluated so far
 	Elapsed     time.Duration // since the start of Solve
+
+	// Phase is the part of the run the engine is in ("" when the engine
+	// does not say: read it as PhaseSearch); PhaseProgress is the fraction
+	// of that phase done, 0..1, or negative when unknown.
+	Phase         Phase
+	PhaseProgress float64
 }
 
 // Result is the outcome of a run: the best tour, validated, with its
@@ -79,7 +85,10 @@ type Result struct {
 	Algorithm string
 	Backend   string
 	Params    Params // the parameters used, defaults filled in
-	Stopped   bool   // cancelled or time limit before the schedule ended
+	// Stopped is true when the run ended before its schedule did (time
+	// limit, target or interrupt); StopReason says which.
+	Stopped    bool
+	StopReason StopReason
 }
 
 // MovesPerSecond is the solution space exploration speed (Lam et al., Eq. 4).
@@ -204,20 +213,27 @@ func Resolve(algorithm, backend string) (e Engine, note string, err error) {
 
 // Finish validates tour, recomputes its length exactly and fills a Result.
 // Every engine ends through it, so no engine reports an unchecked tour.
+// stopped says the engine ended before its schedule (context, time limit
+// or target); Finish sets StopReason from it, the target and the time
+// budget, and Run refines it with the context.
 func Finish(in *Instance, e Engine, p Params, tour []int, moves, steps int64, start time.Time, stopped bool, device string) (Result, error) {
 	if err := ValidateTour(tour, in.N); err != nil {
-		return Result{}, fmt.Errorf("%s/%s produced an invalid tour: %v", e.Name(), e.Backend(), err)
+		return Result{StopReason: StopError}, fmt.Errorf("%s/%s produced an invalid tour: %v", e.Name(), e.Backend(), err)
 	}
+	length := TourLength(in, tour)
+	elapsed := time.Since(start)
+	reason := stopReason(p, length, elapsed, stopped)
 	return Result{
-		Tour:      append([]int(nil), tour...),
-		Length:    TourLength(in, tour),
-		Moves:     moves,
-		Steps:     steps,
-		Elapsed:   time.Since(start),
-		Device:    device,
-		Algorithm: e.Name(),
-		Backend:   e.Backend(),
-		Params:    p,
-		Stopped:   stopped,
+		Tour:       append([]int(nil), tour...),
+		Length:     length,
+		Moves:      moves,
+		Steps:      steps,
+		Elapsed:    elapsed,
+		Device:     device,
+		Algorithm:  e.Name(),
+		Backend:    e.Backend(),
+		Params:     p,
+		Stopped:    reason.Early(),
+		StopReason: reason,
 	}, nil
 }

@@ -10,21 +10,22 @@ import (
 // the app exports it. Optimum and GapPercent are null when the optimum is
 // unknown; Tour holds 1-based node ids, as in TSPLIB files.
 type Report struct {
-	Instance       string   `json:"instance"`
-	Dimension      int      `json:"dimension"`
-	Algorithm      string   `json:"algorithm"`
-	Backend        string   `json:"backend"`
-	Device         string   `json:"device"`
-	Seed           uint64   `json:"seed"`
-	Params         Params   `json:"params"`
-	Length         int64    `json:"length"`
-	Optimum        *int64   `json:"optimum"`
-	GapPercent     *float64 `json:"gap_percent"`
-	ElapsedSeconds float64  `json:"elapsed_seconds"`
-	MovesEvaluated int64    `json:"moves_evaluated"`
-	MovesPerSecond float64  `json:"moves_per_second"`
-	Stopped        bool     `json:"stopped"`
-	Tour           []int    `json:"tour"`
+	Instance       string     `json:"instance"`
+	Dimension      int        `json:"dimension"`
+	Algorithm      string     `json:"algorithm"`
+	Backend        string     `json:"backend"`
+	Device         string     `json:"device"`
+	Seed           uint64     `json:"seed"`
+	Params         Params     `json:"params"`
+	Length         int64      `json:"length"`
+	Optimum        *int64     `json:"optimum"`
+	GapPercent     *float64   `json:"gap_percent"`
+	ElapsedSeconds float64    `json:"elapsed_seconds"`
+	MovesEvaluated int64      `json:"moves_evaluated"`
+	MovesPerSecond float64    `json:"moves_per_second"`
+	Stopped        bool       `json:"stopped"`
+	StopReason     StopReason `json:"stop_reason,omitempty"`
+	Tour           []int      `json:"tour"`
 }
 
 // NewReport builds the Report of result r on instance in. The optimum is
@@ -43,6 +44,7 @@ func NewReport(in *Instance, r Result) Report {
 		MovesEvaluated: r.Moves,
 		MovesPerSecond: r.MovesPerSecond(),
 		Stopped:        r.Stopped,
+		StopReason:     r.StopReason,
 		Tour:           make([]int, len(r.Tour)),
 	}
 	for i, c := range r.Tour {

@@ -18,6 +18,7 @@ type Sink struct {
 	next     time.Time
 	start    time.Time
 	sent     atomic.Int64
+	phase    Phase // the last phase sent by SendPhase
 }
 
 // NewSink returns a Sink that sends at most one snapshot per interval

@@ -343,7 +343,7 @@ func TestSolveSIGINT(t *testing.T) {
 	}
 	select {
 	case code := <-done:
-		if code != 0 || !strings.Contains(out.String(), "stopped early") {
+		if code != 0 || !strings.Contains(out.String(), "interrupted") {
 			t.Errorf("after SIGINT: exit %d, stdout %q", code, out.String())
 		}
 	case <-time.After(10 * time.Second):

@@ -92,7 +92,7 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 			pr.loop(snaps, stopProgress)
 		}()
 	}
-	res, serr := eng.Solve(ctx, in, p, snaps)
+	res, serr := solver.Run(ctx, eng, in, p, snaps)
 	close(stopProgress)
 	wg.Wait()
 	if serr != nil {
@@ -140,14 +140,8 @@ func summary(in *solver.Instance, r solver.Result) string {
 		fmt.Fprintf(&b, " (gap %.2f%% to %d)", g, in.Optimum)
 	}
 	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %d moves (%.3g/s)", r.Algorithm, r.Backend, r.Device, r.Elapsed.Seconds(), r.Moves, r.MovesPerSecond())
-	switch {
-	case !r.Stopped:
-	case r.Params.Target > 0 && r.Length <= r.Params.Target:
-		b.WriteString(", target reached")
-	case r.Params.TimeLimit > 0 && r.Elapsed >= r.Params.TimeLimit:
-		b.WriteString(", time limit reached")
-	default:
-		b.WriteString(", stopped early")
+	if r.StopReason.Early() {
+		b.WriteString(", " + r.StopReason.Describe())
 	}
 	return b.String()
 }

@@ -8,25 +8,26 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// TestSummarySaysWhyARunEnded: a run ended by its time limit or by
-// reaching its target is not reported as stopped early; an interrupted one is.
+// TestSummarySaysWhyARunEnded: the summary names the result's stop reason
+// and says nothing when the schedule ended.
 func TestSummarySaysWhyARunEnded(t *testing.T) {
 	in := solver.NewCoordInstance("sq", solver.Euc2D, []float64{0, 1, 1, 0}, []float64{0, 0, 1, 1}, nil)
 	base := solver.Result{Length: 4, Elapsed: 2 * time.Second, Stopped: true, Params: solver.Params{TimeLimit: 2 * time.Second}}
+	phrases := []string{"time limit reached", "target reached", "interrupted"}
 	cases := []struct {
-		mod  func(r *solver.Result)
-		want string
+		reason solver.StopReason
+		want   string
 	}{
-		{func(r *solver.Result) {}, "time limit reached"},
-		{func(r *solver.Result) { r.Params.Target = 4; r.Elapsed = time.Second }, "target reached"},
-		{func(r *solver.Result) { r.Elapsed = time.Second }, "stopped early"},
-		{func(r *solver.Result) { r.Stopped = false }, ""},
+		{solver.StopTime, "time limit reached"},
+		{solver.StopTarget, "target reached"},
+		{solver.StopInterrupt, "interrupted"},
+		{solver.StopDone, ""},
 	}
 	for _, c := range cases {
 		r := base
-		c.mod(&r)
+		r.StopReason = c.reason
 		got := summary(in, r)
-		for _, w := range []string{"time limit reached", "target reached", "stopped early"} {
+		for _, w := range phrases {
 			if strings.Contains(got, w) != (w == c.want) {
 				t.Errorf("summary %q: want only %q", got, c.want)
 			}

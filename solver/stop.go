@@ -1,0 +1,91 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// StopReason says why a run ended.
+type StopReason string
+
+// The reasons a run ends.
+const (
+	// StopDone: the engine's schedule ended or its search converged.
+	StopDone StopReason = "done"
+	// StopTime: the time limit (Params.TimeLimit, the engine's default
+	// budget, or the caller's context deadline) passed.
+	StopTime StopReason = "time"
+	// StopTarget: a tour of at most Params.Target was found.
+	StopTarget StopReason = "target"
+	// StopInterrupt: the caller cancelled the context (Ctrl-C, Stop, Pause).
+	StopInterrupt StopReason = "interrupt"
+	// StopError: the engine failed; Result holds no tour.
+	StopError StopReason = "error"
+)
+
+// Early reports whether the run ended before its schedule did: on time,
+// target or interrupt.
+func (r StopReason) Early() bool {
+	return r == StopTime || r == StopTarget || r == StopInterrupt
+}
+
+// Describe is the phrase a summary line uses ("time limit reached").
+func (r StopReason) Describe() string {
+	switch r {
+	case StopDone:
+		return "schedule done"
+	case StopTime:
+		return "time limit reached"
+	case StopTarget:
+		return "target reached"
+	case StopInterrupt:
+		return "interrupted"
+	case StopError:
+		return "failed"
+	}
+	return "stopped"
+}
+
+// stopReason classifies a finished run from what Finish knows: whether
+// the engine stopped early, the target and the time budget. Run refines it
+// with the context.
+func stopReason(p Params, length int64, elapsed time.Duration, stopped bool) StopReason {
+	switch {
+	case p.Target > 0 && length <= p.Target:
+		return StopTarget
+	case !stopped:
+		return StopDone
+	case p.TimeLimit > 0 && elapsed >= p.TimeLimit:
+		return StopTime
+	}
+	return StopInterrupt
+}
+
+// Run solves in with e and records in Result.StopReason why the run ended,
+// using the context to tell an interrupt (cancelled) from a deadline. Front
+// ends call Run rather than Engine.Solve so that every backend reports the
+// same reasons.
+func Run(ctx context.Context, e Engine, in *Instance, p Params, snaps chan Snapshot) (Result, error) {
+	res, err := e.Solve(ctx, in, p, snaps)
+	if err != nil {
+		res.StopReason = StopError
+		return res, err
+	}
+	switch {
+	case p.Target > 0 && res.Length <= p.Target && len(res.Tour) > 0:
+		res.StopReason = StopTarget
+	case errors.Is(ctx.Err(), context.Canceled) && res.Stopped:
+		res.StopReason = StopInterrupt
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) && res.Stopped:
+		res.StopReason = StopTime
+	case res.Stopped:
+		// Engines stop early only on the context, the target or their time
+		// budget; the first two are ruled out above.
+		res.StopReason = StopTime
+	default:
+		res.StopReason = StopDone
+	}
+	res.Stopped = res.StopReason.Early()
+	return res, nil
+}
