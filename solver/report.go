@@ -10,16 +10,19 @@ import (
 // the app exports it. Optimum and GapPercent are null when the optimum is
 // unknown; Tour holds 1-based node ids, as in TSPLIB files.
 type Report struct {
-	Instance       string     `json:"instance"`
-	Dimension      int        `json:"dimension"`
-	Algorithm      string     `json:"algorithm"`
-	Backend        string     `json:"backend"`
-	Device         string     `json:"device"`
-	Seed           uint64     `json:"seed"`
-	Params         Params     `json:"params"`
-	Length         int64      `json:"length"`
-	Optimum        *int64     `json:"optimum"`
-	GapPercent     *float64   `json:"gap_percent"`
+	Instance   string   `json:"instance"`
+	Dimension  int      `json:"dimension"`
+	Algorithm  string   `json:"algorithm"`
+	Backend    string   `json:"backend"`
+	Device     string   `json:"device"`
+	Seed       uint64   `json:"seed"`
+	Params     Params   `json:"params"`
+	Length     int64    `json:"length"`
+	Optimum    *int64   `json:"optimum"`
+	GapPercent *float64 `json:"gap_percent"`
+	// LowerBound is a proven lower bound of the optimum (Held–Karp, see
+	// solver/bound) when one was computed, null otherwise.
+	LowerBound     *int64     `json:"lower_bound"`
 	ElapsedSeconds float64    `json:"elapsed_seconds"`
 	MovesEvaluated int64      `json:"moves_evaluated"`
 	MovesPerSecond float64    `json:"moves_per_second"`

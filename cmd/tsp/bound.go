@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sync"
-	"time"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
@@ -63,20 +61,7 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stderr, "tsp: iteration %d  estimate %.0f  %.1fs\n", p.Iteration, p.Estimate, p.Elapsed.Seconds())
 		}
 	}
-	// Ctrl-C ends the ascent only; the bound found so far is still proven
-	// and printed.
-	stop := make(chan struct{})
-	var once sync.Once
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-ctx.Done():
-			once.Do(func() { close(stop) })
-		case <-done:
-		}
-	}()
-	res, err := bound.StopAscent(context.WithoutCancel(ctx), stop, in, opts)
-	close(done)
+	res, err := boundUntilStopped(ctx, in, opts)
 	if err != nil {
 		return err
 	}
@@ -120,8 +105,24 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// lowerBoundFor computes a bound for the gap line of solve and info when
-// the optimum is unknown, within limit.
-func lowerBoundFor(ctx context.Context, in *solver.Instance, limit time.Duration) (bound.Result, error) {
-	return bound.Compute(ctx, in, bound.Options{Time: limit})
+// boundUntilStopped runs the bound computation; cancelling ctx (Ctrl-C)
+// ends only the ascent, and the bound of the penalties found so far is
+// still proven and returned.
+func boundUntilStopped(ctx context.Context, in *solver.Instance, opts bound.Options) (bound.Result, error) {
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			close(stop)
+		case <-done:
+		}
+	}()
+	defer close(done)
+	return bound.StopAscent(context.WithoutCancel(ctx), stop, in, opts)
+}
+
+// gapLine says how far length lies above a computed lower bound.
+func gapLine(length int64, r bound.Result) string {
+	return fmt.Sprintf("gap ≤ %.2f %% (above the lower bound %d)", r.GapPercent(length), r.Bound)
 }

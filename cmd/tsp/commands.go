@@ -8,19 +8,22 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/tsplab/tsplab/bench"
 	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/gpu"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
-func cmdInfo(_ context.Context, e *env, args []string) error {
+func cmdInfo(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "info", "FILE", "Prints the instance's name, type, dimension, distance type and known optimum.")
 	optima := fs.String("optima", "", "also look for optima.csv in `DIR`")
+	boundFor := fs.Duration("bound", 5*time.Second, "when the optimum is unknown, spend up to `D` on a lower bound (0: none)")
 	pos, err := parse(fs, "info", args, 1, 1)
 	if err != nil {
 		return err
@@ -53,6 +56,13 @@ func cmdInfo(_ context.Context, e *env, args []string) error {
 		fmt.Fprintf(w, "optimum: %d (from %s)\n", in.Optimum, in.OptimumSource)
 	} else {
 		fmt.Fprintf(w, "optimum: unknown\n")
+		if *boundFor > 0 {
+			r, err := boundUntilStopped(ctx, in, bound.Options{Time: *boundFor})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "lower_bound: %d (Held–Karp, %.2f s; every tour is at least this long)\n", r.Bound, r.Elapsed.Seconds())
+		}
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tsplab/tsplab/gpu"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -29,6 +30,7 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		optima   = fs.String("optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
 		quiet    = fs.Bool("quiet", false, "no progress and no summary on stderr")
 		timeFlag = fs.Duration("time", 0, "time limit, e.g. 2s or 1m (0: the engine's schedule decides)")
+		boundFor = fs.Duration("bound", 10*time.Second, "when the optimum is unknown, spend up to `D` after the run on a lower bound for the gap (0: none)")
 	)
 	fs.StringVar(&p.Algorithm, "algo", "auto", "algorithm `NAME` (auto: the strongest for the time budget)")
 	fs.StringVar(&p.Backend, "backend", "auto", "cpu, gpu or auto (GPU when available, else CPU)")
@@ -116,7 +118,18 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
+	var lb *bound.Result
+	if !in.HasOptimum() && *boundFor > 0 && ctx.Err() == nil {
+		if r, err := boundUntilStopped(ctx, in, bound.Options{Time: *boundFor}); err == nil {
+			lb = &r
+		} else if !*quiet {
+			fmt.Fprintf(e.stderr, "tsp: no lower bound: %v\n", err)
+		}
+	}
 	rep := solver.NewReport(in, res)
+	if lb != nil {
+		rep.LowerBound = &lb.Bound
+	}
 	if *jsonOut == "-" {
 		if err := rep.WriteJSON(e.stdout); err != nil {
 			return err
@@ -128,6 +141,9 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 			}
 		}
 		fmt.Fprintln(e.stdout, summary(in, res))
+		if lb != nil {
+			fmt.Fprintln(e.stdout, gapLine(res.Length, *lb))
+		}
 	}
 	return nil
 }
