@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"github.com/tsplab/tsplab/solver"
@@ -102,8 +103,7 @@ type twoOptMove struct {
 // exactDelta returns the exact change of length of the move (i, j) on t.
 func exactDelta(in *solver.Instance, t []int, i, j int) int64 {
 	n := len(t)
-	a, b, c, d := t[i], t[i+1], t[j], t[(j+1)%n]
-	return in.Dist(a, c) + in.Dist(b, d) - in.Dist(a, b) - in.Dist(c, d)
+	return tour.Delta2OptEdges(tour.LazyDist(in), int32(t[i]), int32(t[i+1]), int32(t[j]), int32(t[(j+1)%n]))
 }
 
 // validMove reports whether (i, j) is a 2-opt move of a tour of n cities.
@@ -212,15 +212,9 @@ func doubleBridge(t []int, rng *rand.Rand, w int) {
 	w = min(max(w, 8), n)
 	s := rng.IntN(n - w + 1)
 	cuts := []int{1 + rng.IntN(w-1), 1 + rng.IntN(w-1), 1 + rng.IntN(w-1)}
-	sort.Ints(cuts)
-	p1, p2, p3 := s+cuts[0], s+cuts[1], s+cuts[2]
-	if p1 == p2 || p2 == p3 {
-		return
-	}
-	b := append([]int(nil), t[p1:p2]...)
-	c := t[p2:p3]
-	copy(t[p1:], c)
-	copy(t[p1+len(c):], b)
+	slices.Sort(cuts)
+	win := t[s : s+w]
+	copy(win, tour.DoubleBridgeAt(win, cuts[0], cuts[1], cuts[2]))
 }
 
 // polish2Opt makes t 2-opt optimal on the CPU with the exact integer

@@ -8,6 +8,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // The benchmarks time each engine's inner loop on 1000 uniform cities and
@@ -23,7 +24,7 @@ func reportMoves(b *testing.B, moves int64) {
 func BenchmarkLWSA(b *testing.B) {
 	in := uniformInstance(1000, 1)
 	r := newRNG(1, 0)
-	s := newSearch(newDist(in), r.randomTour(in.N), r)
+	s := newSearch(tour.NewDist(in), r.randomTour(in.N), r)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		s.iterate(20, 1)
@@ -35,7 +36,7 @@ func BenchmarkLWSA(b *testing.B) {
 func BenchmarkPSPMBlock(b *testing.B) {
 	in := uniformInstance(1000, 1)
 	r := newRNG(1, 0)
-	s := newSearch(newDist(in), r.randomTour(in.N), r)
+	s := newSearch(tour.NewDist(in), r.randomTour(in.N), r)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		s.iterate(20, DefaultThreads)
@@ -46,7 +47,7 @@ func BenchmarkPSPMBlock(b *testing.B) {
 // BenchmarkBest2Opt: one full best-improvement 2-opt scan (2opt-climb).
 func BenchmarkBest2Opt(b *testing.B) {
 	in := uniformInstance(1000, 1)
-	d := newDist(in)
+	d := tour.NewDist(in)
 	t := newRNG(1, 0).randomTour(in.N)
 	var moves int64
 	b.ResetTimer()
@@ -59,7 +60,7 @@ func BenchmarkBest2Opt(b *testing.B) {
 // BenchmarkBestSwap: one full best-improvement pair-exchange scan (swap-climb).
 func BenchmarkBestSwap(b *testing.B) {
 	in := uniformInstance(1000, 1)
-	d := newDist(in)
+	d := tour.NewDist(in)
 	t := newRNG(1, 0).randomTour(in.N)
 	var moves int64
 	b.ResetTimer()
@@ -73,7 +74,7 @@ func BenchmarkBestSwap(b *testing.B) {
 func benchKicks(b *testing.B, or, three bool, rkbi int) {
 	in := uniformInstance(1000, 1)
 	nb := neighbor.Nearest(in, 8)
-	s := newLS(newDist(in), nb.List, nb.K, to32(construct.Greedy(in, nb)))
+	s := newLS(tour.NewDist(in), nb.List, nb.K, to32(construct.Greedy(in, nb)))
 	s.orOpt, s.threeOpt, s.rkbi = or, three, rkbi
 	s.r = newRNG(1, 0)
 	s.record = true
@@ -135,21 +136,19 @@ func BenchmarkEngines(b *testing.B) {
 }
 
 // BenchmarkDist compares the matrix with inline EUC_2D computation for a
-// kick of auto's local search at several sizes; matrixMaxEUC2D follows it.
+// kick of auto's local search at several sizes; tour.MatrixMaxEUC2D
+// follows it.
 func BenchmarkDist(b *testing.B) {
 	for _, n := range []int{500, 1000, 2000, 5000} {
 		for _, mode := range []string{"matrix", "coords"} {
 			b.Run(fmt.Sprintf("n=%d/%s", n, mode), func(b *testing.B) {
-				old := matrixMaxEUC2D
-				defer func() { matrixMaxEUC2D = old }()
+				eucMax := 0
 				if mode == "matrix" {
-					matrixMaxEUC2D = 1 << 30
-				} else {
-					matrixMaxEUC2D = 0
+					eucMax = 1 << 30
 				}
 				in := uniformInstance(n, 1)
 				nb := neighbor.Quadrant(in, 8)
-				s := newLS(newDist(in), nb.List, nb.K, to32(construct.Greedy(in, nb)))
+				s := newLS(tour.NewDistMatrixMax(in, eucMax), nb.List, nb.K, to32(construct.Greedy(in, nb)))
 				s.orOpt, s.threeOpt = true, true
 				s.r = newRNG(1, 0)
 				s.record = true

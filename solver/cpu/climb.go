@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // OptRestarts bounds the number of climbs (random restarts) of the
@@ -43,7 +44,7 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 	if in.N < 8 {
 		return exactSmall(in, e, p, snaps, start)
 	}
-	d := newDist(in)
+	d := tour.NewDist(in)
 	c := newControl(ctx, p, w, snaps, start)
 	var climbsDone paddedCounter
 	n := in.N
@@ -93,7 +94,7 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 				} else {
 					t = r.randomTour(n)
 				}
-				l := tourLen(d, t)
+				l := d.Length(t)
 				for {
 					var best int64
 					var bi, bj int
@@ -155,8 +156,9 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 // pair; a delta ≥ 0 means t is 2-optimal. Ties go to the first pair in
 // row order. abort is told the moves evaluated every few rows and ends
 // the scan (with no move) when it returns true.
-func best2opt(d *dist, t []int32, abort func(evaluated int64) bool) (best int64, bi, bj int) {
+func best2opt(d *tour.Dist, t []int32, abort func(evaluated int64) bool) (best int64, bi, bj int) {
 	n := len(t)
+	m := d.Matrix()
 	best = 0
 	var pending int64
 	for i := 0; i < n-2; i++ {
@@ -168,19 +170,19 @@ func best2opt(d *dist, t []int32, abort func(evaluated int64) bool) (best int64,
 			pending = 0
 		}
 		a, b := t[i], t[i+1]
-		dab := d.at(a, b)
+		dab := d.At(a, b)
 		jmax := n - 1
 		if i == 0 {
 			jmax = n - 2 // (t[n-1], t[0]) touches t[0]
 		}
-		if d.m != nil {
-			ra, rb := d.m[int(a)*n:int(a)*n+n], d.m[int(b)*n:int(b)*n+n]
+		if m != nil {
+			ra, rb := m[int(a)*n:int(a)*n+n], m[int(b)*n:int(b)*n+n]
 			for j := i + 2; j <= jmax; j++ {
 				c, dd := t[j], t[0]
 				if j+1 < n {
 					dd = t[j+1]
 				}
-				delta := int64(ra[c]) + int64(rb[dd]) - dab - int64(d.m[int(c)*n+int(dd)])
+				delta := int64(ra[c]) + int64(rb[dd]) - dab - int64(m[int(c)*n+int(dd)])
 				if delta < best {
 					best, bi, bj = delta, i, j
 				}
@@ -189,7 +191,7 @@ func best2opt(d *dist, t []int32, abort func(evaluated int64) bool) (best int64,
 		}
 		for j := i + 2; j <= jmax; j++ {
 			c, dd := t[j], t[(j+1)%n]
-			delta := d.at(a, c) + d.at(b, dd) - dab - d.at(c, dd)
+			delta := d.At(a, c) + d.At(b, dd) - dab - d.At(c, dd)
 			if delta < best {
 				best, bi, bj = delta, i, j
 			}
@@ -201,31 +203,21 @@ func best2opt(d *dist, t []int32, abort func(evaluated int64) bool) (best int64,
 
 // swapDelta is the change of length when the cities at positions i < j
 // exchange places.
-func swapDelta(d *dist, t []int32, i, j int) int64 {
+func swapDelta(d *tour.Dist, t []int32, i, j int) int64 {
 	n := len(t)
-	a, b := t[i], t[j]
-	ap, an := t[(i+n-1)%n], t[(i+1)%n]
-	bp, bn := t[(j+n-1)%n], t[(j+1)%n]
-	switch {
-	case j == i+1: // … ap a b bn …
-		return d.at(ap, b) + d.at(a, bn) - d.at(ap, a) - d.at(b, bn)
-	case i == 0 && j == n-1: // … bp b | a an …
-		return d.at(bp, a) + d.at(b, an) - d.at(bp, b) - d.at(a, an)
-	}
-	return d.at(ap, b) + d.at(b, an) + d.at(bp, a) + d.at(a, bn) -
-		d.at(ap, a) - d.at(a, an) - d.at(bp, b) - d.at(b, bn)
+	return tour.DeltaSwapEdges(d, t[(i+n-1)%n], t[i], t[(i+1)%n], t[(j+n-1)%n], t[j], t[(j+1)%n])
 }
 
 // bestSwap returns the most negative pair-exchange delta over all pairs
 // of positions i < j and the pair (Luong et al.'s swap neighbourhood of
 // n(n-1)/2 moves). Ties go to the first pair in row order. abort is as
 // for best2opt.
-func bestSwap(d *dist, t []int32, abort func(evaluated int64) bool) (best int64, bi, bj int) {
+func bestSwap(d *tour.Dist, t []int32, abort func(evaluated int64) bool) (best int64, bi, bj int) {
 	n := len(t)
 	// rem[j]: the two tour edges at position j, removed by any swap of j
 	rem := make([]int64, n)
 	for j := range t {
-		rem[j] = d.at(t[(j+n-1)%n], t[j]) + d.at(t[j], t[(j+1)%n])
+		rem[j] = d.At(t[(j+n-1)%n], t[j]) + d.At(t[j], t[(j+1)%n])
 	}
 	var pending int64
 	for i := 0; i < n-1; i++ {
@@ -250,7 +242,7 @@ func bestSwap(d *dist, t []int32, abort func(evaluated int64) bool) (best int64,
 			if j+1 < n {
 				bn = t[j+1]
 			}
-			delta := d.at(ap, b) + d.at(b, an) + d.at(bp, a) + d.at(a, bn) - rem[i] - rem[j]
+			delta := d.At(ap, b) + d.At(b, an) + d.At(bp, a) + d.At(a, bn) - rem[i] - rem[j]
 			if delta < best {
 				best, bi, bj = delta, i, j
 			}

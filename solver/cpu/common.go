@@ -15,10 +15,6 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// maxMatrixEntries bounds the distance matrix an engine builds (4 bytes
-// each: 64 MiB, n up to 4096). Larger instances compute distances.
-const maxMatrixEntries = 1 << 24
-
 // checkEvery is how many moves a worker makes between looks at the clock,
 // the context, the target and the snapshot sink.
 const checkEvery = 4096
@@ -26,50 +22,6 @@ const checkEvery = 4096
 // DefaultTimeLimit is the time budget of the engines without a natural end
 // (the climbers and the iterated local searches) when Params.TimeLimit is 0.
 const DefaultTimeLimit = 10 * time.Second
-
-// dist gives distances between cities: from a matrix when it fits in a
-// cache-friendly size, computed inline from the coordinates for EUC_2D
-// (the TSPLIB nint of the Euclidean distance, exactly as in.Dist), else
-// from the instance's distance function.
-type dist struct {
-	m    []int32
-	n    int
-	x, y []float64 // EUC_2D coordinates when m is nil
-	in   *solver.Instance
-}
-
-// matrixMaxEUC2D is the largest EUC_2D instance given a matrix: beyond
-// it the matrix outgrows the caches and computing sqrt from coordinates
-// that stay in L1/L2 is faster (measured with BenchmarkDist).
-var matrixMaxEUC2D = 1000
-
-func newDist(in *solver.Instance) *dist {
-	d := &dist{n: in.N, in: in}
-	if in.Metric == solver.Euc2D && in.Matrix == nil && in.N > matrixMaxEUC2D {
-		d.x, d.y = in.X, in.Y
-		return d
-	}
-	d.m = in.DistMatrix(maxMatrixEntries)
-	return d
-}
-
-// at inlines the matrix lookup; the other paths cost a call.
-func (d *dist) at(a, b int32) int64 {
-	if d.m != nil {
-		return int64(d.m[int(a)*d.n+int(b)])
-	}
-	return d.other(a, b)
-}
-
-// other computes EUC_2D from the coordinates (the TSPLIB nint, exactly as
-// in.Dist) or asks the instance.
-func (d *dist) other(a, b int32) int64 {
-	if d.x != nil {
-		dx, dy := d.x[a]-d.x[b], d.y[a]-d.y[b]
-		return int64(math.Sqrt(dx*dx+dy*dy) + 0.5)
-	}
-	return d.in.Dist(int(a), int(b))
-}
 
 // rng is a worker's private PCG stream.
 type rng struct{ p rand.PCG }
@@ -143,16 +95,6 @@ func toInt(t []int32) []int {
 		o[i] = int(c)
 	}
 	return o
-}
-
-func tourLen(d *dist, t []int32) int64 {
-	var s int64
-	prev := t[len(t)-1]
-	for _, c := range t {
-		s += d.at(prev, c)
-		prev = c
-	}
-	return s
 }
 
 // extraInt reads an integer option from Params.Extra.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tour"
 )
 
 var allEngines = []string{"sa", "sspm", "pssm", "pspm", "2opt-climb", "swap-climb", "2opt-ils", "3opt-ils", "auto"}
@@ -319,11 +320,11 @@ func TestSnapshots(t *testing.T) {
 
 func TestClimbDeltas(t *testing.T) {
 	in := uniformInstance(40, 9)
-	d := newDist(in)
+	d := tour.NewDist(in)
 	r := newRNG(9, 0)
 	for trial := 0; trial < 200; trial++ {
 		tr := r.randomTour(in.N)
-		l := tourLen(d, tr)
+		l := d.Length(tr)
 		i, j := r.intn(in.N), r.intn(in.N)
 		if i == j {
 			continue
@@ -331,21 +332,21 @@ func TestClimbDeltas(t *testing.T) {
 		i, j = min(i, j), max(i, j)
 		delta := swapDelta(d, tr, i, j)
 		tr[i], tr[j] = tr[j], tr[i]
-		if got := tourLen(d, tr); got != l+delta {
+		if got := d.Length(tr); got != l+delta {
 			t.Fatalf("swap %d,%d: delta %d, exact change %d", i, j, delta, got-l)
 		}
 		if best, bi, bj := bestSwap(d, tr, func(int64) bool { return false }); best < 0 {
-			l = tourLen(d, tr)
+			l = d.Length(tr)
 			tr[bi], tr[bj] = tr[bj], tr[bi]
-			if got := tourLen(d, tr); got != l+best {
+			if got := d.Length(tr); got != l+best {
 				t.Fatalf("best swap %d,%d: delta %d, exact change %d", bi, bj, best, got-l)
 			}
 		}
 		best, bi, bj := best2opt(d, tr, func(int64) bool { return false })
-		l = tourLen(d, tr)
+		l = d.Length(tr)
 		if best < 0 {
 			slices.Reverse(tr[bi+1 : bj+1])
-			if got := tourLen(d, tr); got != l+best {
+			if got := d.Length(tr); got != l+best {
 				t.Fatalf("2-opt %d,%d: delta %d, exact change %d", bi, bj, best, got-l)
 			}
 		}

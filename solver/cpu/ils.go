@@ -12,6 +12,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // ilsConfig is one iterated local search: the move set, the pivoting,
@@ -158,7 +159,7 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 	if nbOdd == nil {
 		nbOdd = nb
 	}
-	d := newDist(in)
+	d := tour.NewDist(in)
 	c := newControl(ctx, p, w, snaps, start)
 
 	var t0 []int32

@@ -1,5 +1,7 @@
 package cpu
 
+import "github.com/tsplab/tsplab/solver/tour"
+
 // ls is a local search over an array tour with a position index: 2-opt
 // and Or-opt moves from neighbour lists, driven by a queue of cities whose
 // don't-look bit is off (Bentley 1992), every move applied as one to three
@@ -8,7 +10,7 @@ package cpu
 // pivoting. A journal of the reversals and kick rewrites lets an iterated
 // local search undo a rejected kick in the time it took to make it.
 type ls struct {
-	d    *dist
+	d    *tour.Dist
 	n    int
 	tour []int32 // position → city
 	pos  []int32 // city → position
@@ -51,7 +53,7 @@ type lsMove struct {
 	delta       int64
 }
 
-func newLS(d *dist, nb []int32, k int, t []int32) *ls {
+func newLS(d *tour.Dist, nb []int32, k int, t []int32) *ls {
 	n := len(t)
 	s := &ls{d: d, n: n, nb: nb, k: k, tour: make([]int32, n), pos: make([]int32, n),
 		queue: make([]int32, n), inq: make([]bool, n)}
@@ -65,7 +67,7 @@ func (s *ls) set(t []int32) {
 	for i, c := range s.tour {
 		s.pos[c] = int32(i)
 	}
-	s.length = tourLen(s.d, s.tour)
+	s.length = s.d.Length(s.tour)
 }
 
 func (s *ls) succ(c int32) int32 {
@@ -306,9 +308,9 @@ func (s *ls) try2opt(t1 int32, out *[]lsMove) bool {
 		} else {
 			t2 = s.pred(t1)
 		}
-		d12 := d.at(t1, t2)
+		d12 := d.At(t1, t2)
 		for _, t3 := range nb {
-			d13 := d.at(t1, t3)
+			d13 := d.At(t1, t3)
 			if d13 >= d12 {
 				break
 			}
@@ -322,7 +324,7 @@ func (s *ls) try2opt(t1 int32, out *[]lsMove) bool {
 			if t3 == t2 || t4 == t1 {
 				continue
 			}
-			delta := d13 + d.at(t2, t4) - d12 - d.at(t3, t4)
+			delta := d13 + d.At(t2, t4) - d12 - d.At(t3, t4)
 			if delta < 0 {
 				m := lsMove{kind: 2, a: t1, b: t2, c: t3, dd: t4, delta: delta}
 				if out == nil {
@@ -359,7 +361,7 @@ func (s *ls) tryOr(c int32, out *[]lsMove) bool {
 				}
 			}
 			p, nx := s.pred(s1), s.succ(s2)
-			g := d.at(p, s1) + d.at(s2, nx) - d.at(p, nx)
+			g := d.At(p, s1) + d.At(s2, nx) - d.At(p, nx)
 			if g <= 0 {
 				continue
 			}
@@ -377,7 +379,7 @@ func (s *ls) tryOr(c int32, out *[]lsMove) bool {
 					e = s2
 				}
 				for _, x := range s.nb[int(e)*s.k : int(e)*s.k+s.k] {
-					dex := d.at(e, x)
+					dex := d.At(e, x)
 					if dex >= g {
 						break
 					}
@@ -400,7 +402,7 @@ func (s *ls) tryOr(c int32, out *[]lsMove) bool {
 						if end == 1 {
 							o = s1
 						}
-						delta := dex + d.at(o, y) - d.at(x, y) - g
+						delta := dex + d.At(o, y) - d.At(x, y) - g
 						if delta >= 0 {
 							continue
 						}
@@ -446,10 +448,10 @@ func (s *ls) try3opt(t1 int32, _ *[]lsMove) bool {
 		} else {
 			t2 = s.pred(t1)
 		}
-		d12 := d.at(t1, t2)
+		d12 := d.At(t1, t2)
 		tried := 0
 		for _, t3 := range s.nb[int(t2)*s.k : int(t2)*s.k+s.k] {
-			g1 := d12 - d.at(t2, t3)
+			g1 := d12 - d.At(t2, t3)
 			if g1 <= 0 || tried >= breadth {
 				break
 			}
@@ -469,8 +471,8 @@ func (s *ls) try3opt(t1 int32, _ *[]lsMove) bool {
 			}
 			tried++
 			s.moves++
-			d34 := d.at(t3, t4)
-			gain := g1 + d34 - d.at(t4, t1)
+			d34 := d.At(t3, t4)
+			gain := g1 + d34 - d.At(t4, t1)
 			if gain > 0 {
 				s.move2(t2, t1, t3, t4)
 				s.length -= gain
@@ -489,7 +491,7 @@ func (s *ls) try3opt(t1 int32, _ *[]lsMove) bool {
 			s.move2(t2, t1, t3, t4)
 			tried2 := 0
 			for _, t5 := range s.nb[int(t4)*s.k : int(t4)*s.k+s.k] {
-				g := g2 - d.at(t4, t5)
+				g := g2 - d.At(t4, t5)
 				if g <= 0 || tried2 >= breadth {
 					break
 				}
@@ -507,7 +509,7 @@ func (s *ls) try3opt(t1 int32, _ *[]lsMove) bool {
 				}
 				tried2++
 				s.moves++
-				gain := g + d.at(t5, t6) - d.at(t6, t1)
+				gain := g + d.At(t5, t6) - d.At(t6, t1)
 				if gain > 0 {
 					s.move2(t4, t1, t5, t6)
 					if !rec {
@@ -564,8 +566,7 @@ func (s *ls) kick(maxSeg int) {
 	c1, c2 := old[la], old[w-1]
 	dpos := p
 	dcity := s.tour[dpos]
-	d := s.d
-	s.length += d.at(a, c1) + d.at(c2, b1) + d.at(b2, dcity) - d.at(a, b1) - d.at(b2, c1) - d.at(c2, dcity)
+	s.length += tour.DeltaDoubleBridgeEdges(s.d, a, b1, b2, c1, c2, dcity)
 	// write C then B
 	p = start
 	for _, c := range old[la:] {

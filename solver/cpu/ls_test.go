@@ -6,6 +6,7 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tour"
 )
 
 func newTestLS(t *testing.T, n int, seed uint64) (*ls, *solver.Instance) {
@@ -13,7 +14,7 @@ func newTestLS(t *testing.T, n int, seed uint64) (*ls, *solver.Instance) {
 	in := uniformInstance(n, seed)
 	nb := neighbor.Nearest(in, 8)
 	r := newRNG(seed, 0)
-	s := newLS(newDist(in), nb.List, nb.K, r.randomTour(n))
+	s := newLS(tour.NewDist(in), nb.List, nb.K, r.randomTour(n))
 	s.r = r
 	return s, in
 }
@@ -48,7 +49,7 @@ func TestMoveDeltas(t *testing.T) {
 				if a == c || b == c || dd == a {
 					continue
 				}
-				delta := d.at(a, c) + d.at(b, dd) - d.at(a, b) - d.at(c, dd)
+				delta := d.At(a, c) + d.At(b, dd) - d.At(a, b) - d.At(c, dd)
 				s.applyMove(lsMove{kind: 2, a: a, b: b, c: c, dd: dd, delta: delta})
 				checkLS(t, s, in, "2-opt")
 				continue
@@ -74,11 +75,11 @@ func TestMoveDeltas(t *testing.T) {
 			rev := s.r.intn(2) == 1
 			var delta int64
 			if rev {
-				delta = d.at(c, s2) + d.at(s1, dd)
+				delta = d.At(c, s2) + d.At(s1, dd)
 			} else {
-				delta = d.at(c, s1) + d.at(s2, dd)
+				delta = d.At(c, s1) + d.At(s2, dd)
 			}
-			delta += d.at(p, nx) - d.at(p, s1) - d.at(s2, nx) - d.at(c, dd)
+			delta += d.At(p, nx) - d.At(p, s1) - d.At(s2, nx) - d.At(c, dd)
 			s.applyMove(lsMove{kind: 3, a: p, b: s1, c: s2, dd: nx, e: c, f: dd, rev: rev, delta: delta})
 			checkLS(t, s, in, "or-opt")
 			// the segment sits between c and dd

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // Defaults of the simulated annealing engines: Lam et al., Table 1.
@@ -77,19 +78,20 @@ func temperatures(p solver.Params) []float64 {
 // current solution is the best seen — so improving moves cost O(1) and the
 // O(n) copy happens once per local minimum left, not once per improvement.
 type saSearch struct {
-	d          *dist
-	n          int
-	next, prev []int32
-	cur        int64
-	bestNext   []int32
-	bestLen    int64
-	r          *rng
-	steps      int64 // temperature steps done
+	d        *tour.Dist
+	n        int
+	l        tour.Linked
+	cur      int64
+	bestNext []int32
+	bestLen  int64
+	r        *rng
+	steps    int64 // temperature steps done
 }
 
-func newSearch(d *dist, t []int32, r *rng) *saSearch {
-	s := &saSearch{d: d, n: len(t), next: make([]int32, len(t)), prev: make([]int32, len(t)), bestNext: make([]int32, len(t)), r: r}
-	s.load(t, tourLen(d, t))
+func newSearch(d *tour.Dist, t []int32, r *rng) *saSearch {
+	n := len(t)
+	s := &saSearch{d: d, n: n, l: tour.Linked{Next: make([]int32, n), Prev: make([]int32, n)}, bestNext: make([]int32, n), r: r}
+	s.load(t, d.Length(t))
 	return s
 }
 
@@ -97,10 +99,10 @@ func newSearch(d *dist, t []int32, r *rng) *saSearch {
 func (s *saSearch) load(t []int32, l int64) {
 	n := len(t)
 	for i, c := range t {
-		s.next[c] = t[(i+1)%n]
-		s.prev[c] = t[(i+n-1)%n]
+		s.l.Next[c] = t[(i+1)%n]
+		s.l.Prev[c] = t[(i+n-1)%n]
 	}
-	copy(s.bestNext, s.next)
+	copy(s.bestNext, s.l.Next)
 	s.cur, s.bestLen = l, l
 }
 
@@ -118,12 +120,12 @@ func walk(next []int32, dst []int32) []int32 {
 }
 
 // current appends the current tour to dst.
-func (s *saSearch) current(dst []int32) []int32 { return walk(s.next, dst) }
+func (s *saSearch) current(dst []int32) []int32 { return walk(s.l.Next, dst) }
 
 // best appends the best tour seen to dst.
 func (s *saSearch) best(dst []int32) []int32 {
 	if s.cur <= s.bestLen {
-		return walk(s.next, dst)
+		return walk(s.l.Next, dst)
 	}
 	return walk(s.bestNext, dst)
 }
@@ -133,17 +135,14 @@ func (s *saSearch) best(dst []int32) []int32 {
 func (s *saSearch) propose() (c, a int32, delta int64) {
 	n := s.n
 	c = int32(s.r.intn(n))
-	p := s.prev[c]
+	p := s.l.Prev[c]
 	for {
 		a = int32(s.r.intn(n))
 		if a != c && a != p {
 			break
 		}
 	}
-	nx, b := s.next[c], s.next[a]
-	d := s.d
-	delta = d.at(p, nx) - d.at(p, c) - d.at(c, nx) + d.at(a, c) + d.at(c, b) - d.at(a, b)
-	return
+	return c, a, tour.DeltaInsertEdges(s.d, p, c, c, s.l.Next[c], a, s.l.Next[a], false)
 }
 
 // metropolis decides whether a move of the given delta is taken at t.
@@ -155,14 +154,10 @@ func metropolis(r *rng, delta int64, t float64) bool {
 // current solution when it is the best seen (the light-weight rule).
 func (s *saSearch) apply(c, a int32, delta int64) {
 	if delta > 0 && s.cur < s.bestLen {
-		copy(s.bestNext, s.next)
+		copy(s.bestNext, s.l.Next)
 		s.bestLen = s.cur
 	}
-	p, nx := s.prev[c], s.next[c]
-	s.next[p], s.prev[nx] = nx, p
-	b := s.next[a]
-	s.next[a], s.prev[c] = c, a
-	s.next[c], s.prev[b] = b, c
+	s.l.Relocate(int(c), int(a))
 	s.cur += delta
 }
 
@@ -189,7 +184,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 	start := time.Now()
 	w := min(workers(p), nsearch)
 	temps := temperatures(p)
-	d := newDist(in)
+	d := tour.NewDist(in)
 	c := newControl(ctx, p, w, snaps, start)
 
 	searches := make([]*saSearch, nsearch)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // barrier is a reusable spinning barrier for a fixed number of goroutines.
@@ -87,7 +88,7 @@ func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Par
 func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, w int) (solver.Result, error) {
 	start := time.Now()
 	temps := temperatures(p)
-	d := newDist(in)
+	d := tour.NewDist(in)
 	c := newControl(ctx, p, w, snaps, start)
 	pm := p.Threads
 

@@ -30,45 +30,50 @@ func benchMoves(b *testing.B) (*solver.Instance, *Array, *Linked, []int) {
 
 func BenchmarkDelta2Opt(b *testing.B) {
 	in, a, _, idx := benchMoves(b)
+	d := NewDist(in)
 	k := 0
 	for b.Loop() {
-		benchSink += Delta2Opt(in, a, idx[k&4095], idx[(k+1)&4095])
+		benchSink += Delta2Opt(d, a, idx[k&4095], idx[(k+1)&4095])
 		k++
 	}
 }
 
 func BenchmarkDeltaRelocate(b *testing.B) {
 	in, a, _, idx := benchMoves(b)
+	d := NewDist(in)
 	k := 0
 	for b.Loop() {
-		benchSink += DeltaRelocate(in, a, idx[k&4095], idx[(k+1)&4095])
+		benchSink += DeltaRelocate(d, a, idx[k&4095], idx[(k+1)&4095])
 		k++
 	}
 }
 
 func BenchmarkDeltaLinkedRelocate(b *testing.B) {
 	in, _, l, idx := benchMoves(b)
+	d := NewDist(in)
 	k := 0
 	for b.Loop() {
-		benchSink += DeltaLinkedRelocate(in, l, idx[k&4095], idx[(k+1)&4095])
+		benchSink += DeltaLinkedRelocate(d, l, idx[k&4095], idx[(k+1)&4095])
 		k++
 	}
 }
 
 func BenchmarkDeltaOrOpt(b *testing.B) {
 	in, a, _, idx := benchMoves(b)
+	d := NewDist(in)
 	k := 0
 	for b.Loop() {
-		benchSink += DeltaOrOpt(in, a, idx[k&4095], 1+k%3, idx[(k+1)&4095], k&1 == 0)
+		benchSink += DeltaOrOpt(d, a, idx[k&4095], 1+k%3, idx[(k+1)&4095], k&1 == 0)
 		k++
 	}
 }
 
 func BenchmarkDeltaSwap(b *testing.B) {
 	in, a, _, idx := benchMoves(b)
+	d := NewDist(in)
 	k := 0
 	for b.Loop() {
-		benchSink += DeltaSwap(in, a, idx[k&4095], idx[(k+1)&4095])
+		benchSink += DeltaSwap(d, a, idx[k&4095], idx[(k+1)&4095])
 		k++
 	}
 }

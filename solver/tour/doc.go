@@ -5,8 +5,13 @@
 //
 // Tours are []int permutations of the cities 0..n-1, closed (the last city
 // connects to the first). Every delta is new length − old length, in the
-// exact integer TSPLIB distances of solver.Instance.Dist, so a negative
-// delta is an improvement.
+// exact integer TSPLIB distances of solver.Instance.Dist (read through
+// Dist, a matrix or inline EUC_2D), so a negative delta is an improvement.
+// This is the one move layer: the CPU engines price their moves with the
+// Delta...Edges functions on their own int32 tours, the simulated
+// annealing engines keep their solution in a Linked, and the Array and
+// Linked forms, property-tested against recomputed lengths, are the
+// oracle the engines' tests compare with.
 //
 // Tours: Array (positions, 2-opt by reversing the shorter side) and
 // Linked (Lam et al.'s doubly linked list). Moves, each a Delta function

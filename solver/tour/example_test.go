@@ -35,7 +35,7 @@ func Example() {
 			c := a.Tour[i]
 			for _, d := range nb.Of(c) {
 				j := a.Pos[d]
-				if delta := tour.Delta2Opt(in, a, i, j); delta < 0 {
+				if delta := tour.Delta2Opt(tour.NewDist(in), a, i, j); delta < 0 {
 					a.Apply2Opt(i, j)
 					length += delta
 					improved = true
@@ -57,7 +57,7 @@ func ExampleLinked_Relocate() {
 	in := solver.NewCoordInstance("line", solver.Euc2D,
 		[]float64{0, 10, 20, 30, 40}, []float64{0, 0, 0, 0, 0}, nil)
 	l := tour.NewLinked([]int{0, 2, 1, 3, 4})
-	delta := tour.DeltaLinkedRelocate(in, l, 2, 1) // put 2 between 1 and 3
+	delta := tour.DeltaLinkedRelocate(tour.NewDist(in), l, 2, 1) // put 2 between 1 and 3
 	l.Relocate(2, 1)
 	fmt.Println(l.Tour(0), delta)
 	// Output: [0 1 2 3 4] -20

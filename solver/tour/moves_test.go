@@ -26,6 +26,7 @@ func sameCycle(a *Array, l *Linked) bool {
 func checkMove(t *testing.T, in *solver.Instance, a *Array, l *Linked, rng *rand.Rand) {
 	t.Helper()
 	n := in.N
+	d := NewDist(in)
 	before := solver.TourLength(in, a.Tour)
 	lTour := l.Tour(0)
 	if got := solver.TourLength(in, lTour); got != before {
@@ -39,13 +40,13 @@ func checkMove(t *testing.T, in *solver.Instance, a *Array, l *Linked, rng *rand
 		i, j := rng.IntN(n), rng.IntN(n)
 		what = "2-opt"
 		t1, t2, t3, t4 := a.At(i), a.At(i+1), a.At(j), a.At(j+1)
-		da = Delta2Opt(in, a, i, j)
+		da = Delta2Opt(d, a, i, j)
 		a.Apply2Opt(i, j)
 		if same {
-			dl = DeltaLinked2Opt(in, l, t1, t3)
+			dl = DeltaLinked2Opt(d, l, t1, t3)
 			l.Apply2Opt(t1, t3)
 		} else {
-			dl = DeltaLinked2Opt(in, l, t2, t4)
+			dl = DeltaLinked2Opt(d, l, t2, t4)
 			l.Apply2Opt(t2, t4)
 		}
 		if i%n != j%n && n >= 4 && !(a.Next(t1) == t3 || a.Prev(t1) == t3) && t2 != t3 && t4 != t1 {
@@ -55,13 +56,13 @@ func checkMove(t *testing.T, in *solver.Instance, a *Array, l *Linked, rng *rand
 		c, u := rng.IntN(n), rng.IntN(n)
 		what = "relocate"
 		v := a.Next(u)
-		da = DeltaRelocate(in, a, c, u)
+		da = DeltaRelocate(d, a, c, u)
 		a.Relocate(c, u)
 		if same {
-			dl = DeltaLinkedRelocate(in, l, c, u)
+			dl = DeltaLinkedRelocate(d, l, c, u)
 			l.Relocate(c, u)
 		} else {
-			dl = DeltaLinkedRelocate(in, l, c, v)
+			dl = DeltaLinkedRelocate(d, l, c, v)
 			l.Relocate(c, v)
 		}
 		if n >= 3 && u != c && v != c && (a.Next(u) != c || a.Next(c) != v) {
@@ -72,22 +73,22 @@ func checkMove(t *testing.T, in *solver.Instance, a *Array, l *Linked, rng *rand
 		what = "or-opt"
 		v := a.Next(u)
 		s, e := a.At(i), a.At(i+sl-1)
-		da = DeltaOrOpt(in, a, i, sl, u, rev)
+		da = DeltaOrOpt(d, a, i, sl, u, rev)
 		a.OrOpt(i, sl, u, rev)
 		if same {
-			dl = DeltaLinkedOrOpt(in, l, s, sl, u, rev)
+			dl = DeltaLinkedOrOpt(d, l, s, sl, u, rev)
 			l.OrOpt(s, sl, u, rev)
 		} else {
-			dl = DeltaLinkedOrOpt(in, l, e, sl, v, rev)
+			dl = DeltaLinkedOrOpt(d, l, e, sl, v, rev)
 			l.OrOpt(e, sl, v, rev)
 		}
 	case 3:
 		i, j := rng.IntN(n), rng.IntN(n)
 		what = "swap"
 		x, y := a.At(i), a.At(j)
-		da = DeltaSwap(in, a, i, j)
+		da = DeltaSwap(d, a, i, j)
 		a.Swap(i, j)
-		dl = DeltaLinkedSwap(in, l, x, y)
+		dl = DeltaLinkedSwap(d, l, x, y)
 		l.Swap(x, y)
 		if a.At(i) != y || a.At(j) != x {
 			t.Fatalf("swap %d,%d did not exchange %d and %d", i, j, x, y)
@@ -98,7 +99,7 @@ func checkMove(t *testing.T, in *solver.Instance, a *Array, l *Linked, rng *rand
 		if n >= 4 && !validCuts(n, p1, p2, p3) {
 			t.Fatalf("DoubleBridgeCuts(%d) = %d %d %d", n, p1, p2, p3)
 		}
-		da = DeltaDoubleBridge(in, a.Tour, p1, p2, p3)
+		da = DeltaDoubleBridge(d, a.Tour, p1, p2, p3)
 		nt := DoubleBridgeAt(a.Tour, p1, p2, p3)
 		if err := solver.ValidateTour(nt, n); err != nil {
 			t.Fatal(err)

@@ -21,6 +21,7 @@ func TwoOpt(in *solver.Instance, a *Array, nb *neighbor.Lists) (delta, evaluated
 	if n < 4 || nb == nil || nb.K == 0 {
 		return 0, 0
 	}
+	dist := LazyDist(in)
 	queue := make([]int32, n) // circular FIFO of active cities
 	inQueue := make([]bool, n)
 	head, size := 0, 0
@@ -52,10 +53,10 @@ func TwoOpt(in *solver.Instance, a *Array, nb *neighbor.Lists) (delta, evaluated
 				} else {
 					y = a.Prev(x)
 				}
-				dxy := in.Dist(x, y)
+				dxy := dist.At(int32(x), int32(y))
 				for _, c32 := range nb.Of(x) {
 					c := int(c32)
-					dxc := in.Dist(x, c)
+					dxc := dist.At(int32(x), c32)
 					if dxc >= dxy {
 						break
 					}
@@ -70,7 +71,7 @@ func TwoOpt(in *solver.Instance, a *Array, nb *neighbor.Lists) (delta, evaluated
 					}
 					evaluated++
 					// Remove (x, y) and (c, d), add (x, c) and (y, d).
-					g := dxc + in.Dist(y, d) - dxy - in.Dist(c, d)
+					g := dxc + dist.At(int32(y), int32(d)) - dxy - dist.At(c32, int32(d))
 					if g >= 0 {
 						continue
 					}

@@ -26,6 +26,7 @@ func TestTwoOpt(t *testing.T) {
 				if delta != after-before || delta > 0 {
 					t.Fatalf("%s n=%d: delta %d, lengths %d → %d", in.Name, n, delta, before, after)
 				}
+				dist := NewDist(in)
 				// Local optimum: no candidate move passing the gain
 				// criterion (the new edge (x, c) shorter than the tour
 				// edge (x, y) it replaces) improves.
@@ -33,13 +34,13 @@ func TestTwoOpt(t *testing.T) {
 					for _, c := range nb.Of(x) {
 						c := int(c)
 						if in.Dist(x, int(c)) < in.Dist(x, a.Next(x)) {
-							if d := Delta2Opt(in, a, a.Pos[x], a.Pos[c]); d < 0 {
-								t.Fatalf("%s n=%d: improving move after %d, %d left: %d", in.Name, n, x, c, d)
+							if g := Delta2Opt(dist, a, a.Pos[x], a.Pos[c]); g < 0 {
+								t.Fatalf("%s n=%d: improving move after %d, %d left: %d", in.Name, n, x, c, g)
 							}
 						}
 						if in.Dist(x, c) < in.Dist(x, a.Prev(x)) {
-							if d := Delta2Opt(in, a, a.Pos[x]-1, a.Pos[c]-1); d < 0 {
-								t.Fatalf("%s n=%d: improving move before %d, %d left: %d", in.Name, n, x, c, d)
+							if g := Delta2Opt(dist, a, a.Pos[x]-1, a.Pos[c]-1); g < 0 {
+								t.Fatalf("%s n=%d: improving move before %d, %d left: %d", in.Name, n, x, c, g)
 							}
 						}
 					}

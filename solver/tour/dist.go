@@ -1,0 +1,97 @@
+package tour
+
+import (
+	"math"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// MaxMatrixEntries bounds the distance matrix NewDist builds (4 bytes
+// each: 64 MiB, n up to 4096). Larger instances compute distances.
+const MaxMatrixEntries = 1 << 24
+
+// MatrixMaxEUC2D is the largest EUC_2D instance NewDist gives a matrix:
+// beyond it the matrix outgrows the caches and computing the square root
+// from coordinates that stay in L1/L2 is faster (measured with the CPU
+// engines' BenchmarkDist).
+const MatrixMaxEUC2D = 1000
+
+// Dist gives the exact TSPLIB distance between two cities, as
+// solver.Instance.Dist does, in the form the moves' deltas read fastest:
+// from a matrix when one fits in a cache-friendly size, computed inline
+// from the coordinates for EUC_2D, else from the instance's distance
+// function. A Dist is read-only and safe for concurrent use.
+type Dist struct {
+	m    []int32
+	n    int
+	x, y []float64 // EUC_2D coordinates when m is nil
+	in   *solver.Instance
+}
+
+// NewDist returns the distances of in with a matrix when in has one, or
+// when it has at most MaxMatrixEntries entries and in is not an EUC_2D
+// instance of more than MatrixMaxEUC2D cities.
+func NewDist(in *solver.Instance) *Dist { return NewDistMatrixMax(in, MatrixMaxEUC2D) }
+
+// NewDistMatrixMax is NewDist with the EUC_2D matrix bound set to
+// eucMax cities (0: never a matrix for EUC_2D coordinates).
+func NewDistMatrixMax(in *solver.Instance, eucMax int) *Dist {
+	d := &Dist{n: in.N, in: in}
+	if in.Metric == solver.Euc2D && in.Matrix == nil && in.N > eucMax {
+		d.x, d.y = in.X, in.Y
+		return d
+	}
+	d.m = in.DistMatrix(MaxMatrixEntries)
+	return d
+}
+
+// LazyDist returns the distances of in without building a matrix: for a
+// one-off pass over few pairs, where building one would cost more than
+// the pass.
+func LazyDist(in *solver.Instance) *Dist {
+	d := &Dist{n: in.N, in: in, m: in.Matrix}
+	if in.Metric == solver.Euc2D && in.Matrix == nil {
+		d.x, d.y = in.X, in.Y
+	}
+	return d
+}
+
+// At returns the distance between cities a and b. The matrix lookup
+// inlines; the other paths cost a call.
+func (d *Dist) At(a, b int32) int64 {
+	if d.m != nil {
+		return int64(d.m[int(a)*d.n+int(b)])
+	}
+	return d.other(a, b)
+}
+
+// Matrix returns the row-major distance matrix, or nil when d computes
+// distances. Callers must not modify it.
+func (d *Dist) Matrix() []int32 { return d.m }
+
+// N returns the number of cities.
+func (d *Dist) N() int { return d.n }
+
+// other computes EUC_2D from the coordinates (the TSPLIB nint, exactly as
+// in.Dist) or asks the instance.
+func (d *Dist) other(a, b int32) int64 {
+	if d.x != nil {
+		dx, dy := d.x[a]-d.x[b], d.y[a]-d.y[b]
+		return int64(math.Sqrt(dx*dx+dy*dy) + 0.5)
+	}
+	return d.in.Dist(int(a), int(b))
+}
+
+// Length returns the length of the closed tour t.
+func (d *Dist) Length(t []int32) int64 {
+	if len(t) == 0 {
+		return 0
+	}
+	var s int64
+	prev := t[len(t)-1]
+	for _, c := range t {
+		s += d.At(prev, c)
+		prev = c
+	}
+	return s
+}
