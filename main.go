@@ -19,6 +19,11 @@ import (
 
 	"github.com/tsplab/tsplab/app"
 	"github.com/tsplab/tsplab/solver"
+
+	// The CPU engines register themselves; the gpu package registers the
+	// CUDA engines (stubs that say why they are unavailable without CUDA).
+	_ "github.com/tsplab/tsplab/gpu"
+	_ "github.com/tsplab/tsplab/solver/cpu"
 )
 
 // version is set by the Makefile (-ldflags -X main.version=...).

@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"image"
 	imgdraw "image/draw"
 	"image/png"
@@ -18,10 +19,28 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/tsplab/tsplab/canvas"
+	"github.com/tsplab/tsplab/internal/fakeengine"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/session"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
+
+// errNoDevice is why the fake "nogpu" GPU engine cannot run.
+var errNoDevice = errors.New("no device in this test")
+
+// The tests' engines: "fake" runs on the CPU and on a pretended GPU,
+// "fake2" on the CPU, "nogpu" on the CPU with a GPU engine that is not
+// available, so every GPU path of the UI is tested on any machine.
+func init() {
+	fakeengine.Register(
+		fakeengine.Engine{Algo: "fake"},
+		fakeengine.Engine{Algo: "fake", On: solver.BackendGPU},
+		fakeengine.Engine{Algo: "fake2"},
+		fakeengine.Engine{Algo: "nogpu"},
+		fakeengine.Engine{Algo: "nogpu", On: solver.BackendGPU, Unavailable: errNoDevice},
+	)
+}
 
 // uiQueue stands for the Fyne event loop: the test driver would run
 // fyne.Do on the caller's goroutine, racing with the test; the tests
@@ -225,13 +244,13 @@ func TestRunAndStopFromTheButtons(t *testing.T) {
 	p := ap.Single
 	p.SetSettings(fakeSettings(20 * time.Second))
 	test.Tap(p.runBtn)
-	if st := p.Runner.State(); st != Running {
+	if st := p.Runner.State(); st != session.Running {
 		t.Fatalf("after tapping Run the state is %v", st)
 	}
 	pump(t, "a best tour", func() bool { return p.Runner.Last().BestLength > 0 })
 	test.Tap(p.stopBtn)
 	settle(t, p)
-	if st := p.Runner.State(); st != Done {
+	if st := p.Runner.State(); st != session.Done {
 		t.Fatalf("after tapping Stop the state is %v", st)
 	}
 	best, length := p.Runner.Best()
@@ -255,8 +274,9 @@ func TestRunAndStopFromTheButtons(t *testing.T) {
 	if len(p.Curve.Points()) == 0 {
 		t.Error("the convergence plot is empty")
 	}
-	if !p.runBtn.Disabled() && p.stopBtn.Disabled() == false {
-		t.Error("Stop still enabled after the run ended")
+	if p.runBtn.Disabled() || !p.stopBtn.Disabled() || !p.pauseBtn.Disabled() {
+		t.Errorf("after the run: Run disabled %v, Stop disabled %v, Pause disabled %v; want Run only",
+			p.runBtn.Disabled(), p.stopBtn.Disabled(), p.pauseBtn.Disabled())
 	}
 	// Reset clears the tour but keeps the instance.
 	test.Tap(p.resetBtn)
@@ -277,7 +297,7 @@ func TestPauseStepResume(t *testing.T) {
 	p.SetSettings(s)
 	test.Tap(p.stepBtn)
 	settle(t, p)
-	if st := p.Runner.State(); st != Paused {
+	if st := p.Runner.State(); st != session.Paused {
 		t.Fatalf("after Step the state is %v, want paused", st)
 	}
 	if p.runBtn.Text != "Resume" || p.pauseBtn.Disabled() == false {
@@ -293,7 +313,7 @@ func TestPauseStepResume(t *testing.T) {
 	pump(t, "the resumed run", func() bool { return p.Runner.Last().Steps > steps+50 })
 	test.Tap(p.pauseBtn)
 	settle(t, p)
-	if st := p.Runner.State(); st != Paused {
+	if st := p.Runner.State(); st != session.Paused {
 		t.Errorf("after Pause the state is %v", st)
 	}
 }
@@ -302,13 +322,14 @@ func TestSettingsPersistAndGPUDisabled(t *testing.T) {
 	ap, loads := newTestApp(t, Options{})
 	waitLoad(t, loads)
 	f := ap.Single.settings
-	test.Type(f.entries[0], "8") // blocks: "0" + "8"
+	f.entries[0].SetText("")
+	test.Type(f.entries[0], "8") // blocks
 	s, err := f.Settings()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Blocks != 8 && s.Blocks != 80 {
-		t.Fatalf("blocks %d after typing 8", s.Blocks)
+	if s.Blocks != 8 {
+		t.Fatalf("blocks %d after typing 8 into the empty field", s.Blocks)
 	}
 	prefs := ap.FyneApp.Preferences()
 	if got := prefs.String("single.blocks"); got != f.entries[0].Text {
@@ -325,15 +346,24 @@ func TestSettingsPersistAndGPUDisabled(t *testing.T) {
 		t.Errorf("bad k: %v", err)
 	}
 	f.entries[2].SetText("10")
-	// Without CUDA the GPU button is disabled and the reason shown.
-	f.algoSelect.SetSelected("pspm")
-	if GPUStatus("pspm") != nil {
-		if !f.backendBtns[solver.BackendGPU].Disabled() {
-			t.Error("GPU button enabled although pspm cannot run on the GPU")
-		}
-		if !strings.HasPrefix(f.gpuNote.Text, "GPU disabled: ") || !f.gpuNote.Visible() {
-			t.Errorf("GPU note %q (visible %v)", f.gpuNote.Text, f.gpuNote.Visible())
-		}
+	// An algorithm whose GPU engine cannot run here: the GPU button is
+	// disabled and the reason shown.
+	f.algoSelect.SetSelected("nogpu")
+	if !f.backendBtns[solver.BackendGPU].Disabled() {
+		t.Error("GPU button enabled although nogpu cannot run on the GPU")
+	}
+	if !f.gpuNote.Visible() || !strings.Contains(f.gpuNote.Text, errNoDevice.Error()) {
+		t.Errorf("GPU note %q (visible %v), want the engine's reason", f.gpuNote.Text, f.gpuNote.Visible())
+	}
+	// One whose GPU engine can run: the button is enabled, no note.
+	f.algoSelect.SetSelected("fake")
+	if f.backendBtns[solver.BackendGPU].Disabled() || f.gpuNote.Visible() {
+		t.Errorf("fake has a usable GPU engine: GPU button disabled %v, note %q shown %v",
+			f.backendBtns[solver.BackendGPU].Disabled(), f.gpuNote.Text, f.gpuNote.Visible())
+	}
+	test.Tap(f.backendBtns[solver.BackendGPU])
+	if got, _ := f.Settings(); got.Backend != solver.BackendGPU {
+		t.Errorf("backend %q after tapping GPU", got.Backend)
 	}
 	test.Tap(f.backendBtns[solver.BackendCPU])
 	if b, _ := f.backend.Get(); b != solver.BackendCPU || prefs.String("single.backend") != "cpu" {
@@ -347,13 +377,16 @@ func TestCompareModeAndExport(t *testing.T) {
 	if !ap.Compare() || len(ap.Panes()) != 2 {
 		t.Fatal("compare mode not on")
 	}
-	// Default pair: sspm against pspm on the GPU, or a second CPU engine.
+	// The default pair runs as it stands: both resolve to an engine that
+	// is available here (this registry has no pspm, so B is on the CPU).
 	l, r := defaultCompare()
-	if l.Algorithm != "sspm" && l.Backend != solver.BackendCPU {
-		t.Errorf("default left pane %+v", l)
+	for _, s := range []Settings{l, r} {
+		if _, _, err := solver.Resolve(s.Algorithm, s.Backend); err != nil {
+			t.Errorf("default compare pane %+v cannot run: %v", s, err)
+		}
 	}
-	if GPUStatus("pspm") != nil && r.Backend != solver.BackendCPU {
-		t.Errorf("without a GPU the right pane defaults to %+v", r)
+	if l.Backend != solver.BackendCPU || r.Backend != solver.BackendCPU {
+		t.Errorf("without a GPU pspm the defaults are %s/%s and %s/%s, want two CPU panes", l.Algorithm, l.Backend, r.Algorithm, r.Backend)
 	}
 	ap.Left.SetSettings(fakeSettings(time.Second))
 	rs := fakeSettings(time.Second)

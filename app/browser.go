@@ -1,14 +1,19 @@
 package app
 
 import (
-	"bufio"
+	"cmp"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
+	"slices"
 	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/assets"
 	"github.com/tsplab/tsplab/solver/tsplib"
@@ -53,111 +58,41 @@ func (e Entry) Summary() string {
 	return strings.Join(parts, " · ")
 }
 
-// maxHeaderLines bounds how far ReadHeader looks for the keywords.
-const maxHeaderLines = 200
-
-// ReadHeader reads the specification part of the TSPLIB file at path (up
-// to its first section) into an Entry; Optimum is left 0.
-func ReadHeader(path string) (Entry, error) {
+// ReadEntry describes the instance file at path from its header (read by
+// tsplib.ReadHeader, not the whole file), its known optimum (from the
+// optima tables, tsplib.KnownOptimum) and whether an optimal tour lies
+// beside it. A file whose header cannot be read gets Err.
+func ReadEntry(path string) Entry {
 	e := Entry{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), Path: path}
-	f, err := os.Open(path)
+	h, err := tsplib.ReadHeader(path)
 	if err != nil {
-		return e, err
+		e.Err = err.Error()
+		return e
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for line := 1; sc.Scan() && line <= maxHeaderLines; line++ {
-		text := strings.TrimSpace(sc.Text())
-		key, val, ok := strings.Cut(text, ":")
-		key = strings.ToUpper(strings.TrimSpace(key))
-		if !ok {
-			if strings.HasSuffix(key, "_SECTION") || key == "EOF" {
-				break
-			}
-			continue
-		}
-		val = strings.TrimSpace(val)
-		switch key {
-		case "TYPE":
-			e.Type = strings.ToUpper(firstWord(val))
-		case "DIMENSION":
-			n, err := strconv.Atoi(firstWord(val))
-			if err != nil || n <= 0 {
-				return e, fmt.Errorf("%s:%d: DIMENSION %q is not a positive whole number", path, line, val)
-			}
-			e.Dimension = n
-		case "EDGE_WEIGHT_TYPE":
-			e.Metric = strings.ToUpper(firstWord(val))
-		}
-		if strings.HasSuffix(key, "_SECTION") {
-			break
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return e, fmt.Errorf("%s: %v", path, err)
-	}
-	return e, nil
-}
-
-func firstWord(s string) string {
-	if f := strings.Fields(s); len(f) > 0 {
-		return f[0]
-	}
-	return ""
+	e.Dimension, e.Type, e.Metric = h.Dimension, h.Type, h.Metric
+	e.Optimum, _, _ = tsplib.KnownOptimum(path, h.Name)
+	e.OptTour = tsplib.OptTourPath(path, nil) != ""
+	return e
 }
 
 // ScanFolder lists every .tsp file in dir (not its subfolders), sorted by
-// dimension then name, with header facts and known optima from
-// optima.csv in dir or in $TSPLIB_OPTIMA. A file whose header cannot be
-// read is listed with Err set.
+// dimension then name; see ReadEntry.
 func ScanFolder(dir string) ([]Entry, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	optima := optimaFor(dir)
 	var out []Entry
 	for _, de := range des {
 		if de.IsDir() || !strings.EqualFold(filepath.Ext(de.Name()), ".tsp") {
 			continue
 		}
-		p := filepath.Join(dir, de.Name())
-		e, err := ReadHeader(p)
-		if err != nil {
-			e.Err = err.Error()
-		}
-		e.Optimum = optima[e.Name]
-		e.OptTour = tsplib.OptTourPath(p, nil) != ""
-		out = append(out, e)
+		out = append(out, ReadEntry(filepath.Join(dir, de.Name())))
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Dimension != out[j].Dimension {
-			return out[i].Dimension < out[j].Dimension
-		}
-		return out[i].Name < out[j].Name
+	slices.SortStableFunc(out, func(a, b Entry) int {
+		return cmp.Or(cmp.Compare(a.Dimension, b.Dimension), strings.Compare(a.Name, b.Name))
 	})
 	return out, nil
-}
-
-// optimaFor returns the known optima of the instances in dir: optima.csv
-// in dir over the one $TSPLIB_OPTIMA names.
-func optimaFor(dir string) map[string]int64 {
-	optima := map[string]int64{}
-	for _, c := range []string{os.Getenv(tsplib.OptimaEnv), dir} {
-		if c == "" {
-			continue
-		}
-		if !strings.HasSuffix(strings.ToLower(c), ".csv") {
-			c = filepath.Join(c, tsplib.OptimaFile)
-		}
-		if m, err := tsplib.ReadOptima(c); err == nil {
-			for k, v := range m {
-				optima[k] = v
-			}
-		}
-	}
-	return optima
 }
 
 // ExtractSamples copies the bundled samples into dir (created if needed)
@@ -199,4 +134,110 @@ func SamplesDir() string {
 		base = os.TempDir()
 	}
 	return filepath.Join(base, "tsplab", "samples")
+}
+
+// ShowSource fills the list from the bundled samples, the last folder or
+// the recent files.
+func (a *App) ShowSource(src string) {
+	var entries []Entry
+	var err error
+	switch src {
+	case SourceSamples:
+		if a.samplesDir != "" {
+			entries, err = ScanFolder(a.samplesDir)
+		}
+	case SourceFolder:
+		a.folder = a.prefs.String(PrefFolder)
+		if a.folder != "" {
+			entries, err = ScanFolder(a.folder)
+		}
+	case SourceRecent:
+		for _, p := range a.prefs.StringList(PrefRecent) {
+			entries = append(entries, ReadEntry(p))
+		}
+	}
+	if err != nil {
+		dialog.ShowError(err, a.Win)
+	}
+	a.setEntries(entries)
+	if a.source.Selected != src {
+		a.source.SetSelected(src)
+	}
+}
+
+func (a *App) setEntries(entries []Entry) {
+	a.entries = entries
+	a.selected = -1
+	a.list.UnselectAll()
+	a.list.Refresh()
+}
+
+// Entries returns the listed instances.
+func (a *App) Entries() []Entry { return a.entries }
+
+// Select selects list entry i and shows its instance.
+func (a *App) Select(i int) {
+	if i < 0 || i >= len(a.entries) {
+		return
+	}
+	a.list.Select(i)
+	a.list.ScrollTo(i)
+}
+
+// typedKey moves through the list with the arrow keys.
+func (a *App) typedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyDown:
+		a.Select(a.selected + 1)
+	case fyne.KeyUp:
+		if a.selected > 0 {
+			a.Select(a.selected - 1)
+		}
+	}
+}
+
+// ShowFolder lists every .tsp file in dir and remembers it.
+func (a *App) ShowFolder(dir string) {
+	a.prefs.SetString(PrefFolder, dir)
+	a.ShowSource(SourceFolder)
+}
+
+// browserView is the window's left column: where the list comes from,
+// the open buttons, the list of instances and the loading line.
+func (a *App) browserView() fyne.CanvasObject {
+	a.source = widget.NewSelect([]string{SourceSamples, SourceFolder, SourceRecent}, func(s string) { a.ShowSource(s) })
+	openFile := widget.NewButtonWithIcon("Open file…", theme.FileIcon(), a.openFileDialog)
+	openFolder := widget.NewButtonWithIcon("Open folder…", theme.FolderOpenIcon(), a.openFolderDialog)
+	a.list = widget.NewList(
+		func() int { return len(a.entries) },
+		func() fyne.CanvasObject {
+			name := widget.NewLabel("instance")
+			name.TextStyle = fyne.TextStyle{Bold: true}
+			name.Truncation = fyne.TextTruncateEllipsis
+			info := widget.NewLabel("n · type · optimum")
+			info.Importance = widget.LowImportance
+			info.Truncation = fyne.TextTruncateEllipsis
+			return container.NewVBox(name, info)
+		},
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			if id >= len(a.entries) {
+				return
+			}
+			box := o.(*fyne.Container)
+			box.Objects[0].(*widget.Label).SetText(a.entries[id].Name)
+			box.Objects[1].(*widget.Label).SetText(a.entries[id].Summary())
+		},
+	)
+	a.list.OnSelected = func(id widget.ListItemID) {
+		if id != a.selected {
+			a.selected = id
+			a.Open(a.entries[id].Path)
+		}
+	}
+	loading := widget.NewLabelWithData(a.loading)
+	loading.Wrapping = fyne.TextWrapWord
+	loading.Importance = widget.LowImportance
+	return container.NewBorder(
+		container.NewVBox(a.source, container.NewGridWithColumns(2, openFile, openFolder)),
+		loading, nil, nil, a.list)
 }

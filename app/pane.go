@@ -16,13 +16,14 @@ import (
 
 	"github.com/tsplab/tsplab/canvas"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/session"
 )
 
 // Pane is one run's view: its canvas, numbers, progress bar, convergence
 // plot, buttons and settings. The single view has one; compare mode two.
 type Pane struct {
 	Name     string // "single", "left", "right": the Preferences prefix
-	Runner   *Runner
+	Runner   *session.Runner
 	View     *canvas.TourView
 	Curve    *canvas.Curve
 	settings *settingsForm
@@ -49,10 +50,8 @@ type Pane struct {
 	targetGap float64
 	tmu       sync.Mutex    // guards targetAt, read by the other pane's summary
 	targetAt  time.Duration // 0: not reached
-	// OnFinish, if set, is called on the Fyne goroutine when a run ends.
-	OnFinish func(*Pane)
 	// OnUpdate, if set, is called on the Fyne goroutine after each update.
-	OnUpdate func(*Pane, Progress)
+	OnUpdate func(*Pane, session.Progress)
 }
 
 // uiDo runs f on the Fyne goroutine. Tests replace it with a queue that
@@ -64,7 +63,7 @@ var numberKeys = []string{"Length", "Best", "Gap", "Temperature", "Moves", "Move
 
 // NewPane builds a pane whose settings persist under name in prefs.
 func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window) *Pane {
-	p := &Pane{Name: name, Runner: NewRunner(), View: canvas.NewTourView(), Curve: canvas.NewCurve(), win: win}
+	p := &Pane{Name: name, Runner: session.NewRunner(), View: canvas.NewTourView(), Curve: canvas.NewCurve(), win: win}
 	p.settings = newSettingsForm(prefs, name+".", def)
 	p.progress = binding.NewFloat()
 	p.status = binding.NewString()
@@ -74,7 +73,7 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 		p.numbers[k] = binding.NewString()
 		_ = p.numbers[k].Set("–")
 	}
-	p.Runner.OnUpdate = func(pr Progress) { uiDo(func() { p.apply(pr) }) }
+	p.Runner.OnUpdate = func(pr session.Progress) { uiDo(func() { p.apply(pr) }) }
 	p.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), p.Run)
 	p.runBtn.Importance = widget.HighImportance
 	p.pauseBtn = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), p.Pause)
@@ -149,9 +148,9 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch p.Runner.State() {
-	case Running:
+	case session.Running:
 		return nil
-	case Paused:
+	case session.Paused:
 		var err error
 		if step {
 			err = p.Runner.Step()
@@ -220,7 +219,7 @@ func (p *Pane) Reset() {
 }
 
 // apply shows an update; it runs on the Fyne goroutine.
-func (p *Pane) apply(pr Progress) {
+func (p *Pane) apply(pr session.Progress) {
 	p.mu.Lock()
 	locked := true
 	unlock := func() {
@@ -230,7 +229,7 @@ func (p *Pane) apply(pr Progress) {
 		}
 	}
 	defer unlock()
-	if p.in == nil || p.Runner.State() == Idle && pr.State != Idle {
+	if p.in == nil || p.Runner.State() == session.Idle && pr.State != session.Idle {
 		return // reset meanwhile
 	}
 	if pr.Tour != nil {
@@ -239,7 +238,7 @@ func (p *Pane) apply(pr Progress) {
 	if pr.Best != nil {
 		p.best = pr.Best
 	}
-	if pr.State == Running {
+	if pr.State == session.Running {
 		p.View.SetScene(canvas.SceneFor(p.in, p.tour, p.best, p.optimal))
 	} else {
 		// A paused or finished run shows its best tour as the tour.
@@ -270,12 +269,9 @@ func (p *Pane) apply(pr Progress) {
 	if p.OnUpdate != nil {
 		p.OnUpdate(p, pr)
 	}
-	if pr.State == Done && p.OnFinish != nil {
-		p.OnFinish(p)
-	}
 }
 
-func (p *Pane) setNumbers(pr Progress) {
+func (p *Pane) setNumbers(pr session.Progress) {
 	set := func(k, v string) { _ = p.numbers[k].Set(v) }
 	if pr.Length > 0 {
 		set("Length", fmt.Sprint(pr.Length))
@@ -324,17 +320,17 @@ func (p *Pane) refreshButtons() {
 		}
 	}
 	has := p.in != nil
-	en(p.runBtn, has && st != Running)
-	if st == Paused {
+	en(p.runBtn, has && st != session.Running)
+	if st == session.Paused {
 		p.runBtn.SetText("Resume")
 	} else {
 		p.runBtn.SetText("Run")
 	}
-	en(p.pauseBtn, st == Running)
-	en(p.stepBtn, has && st != Running)
-	en(p.stopBtn, st == Running || st == Paused)
+	en(p.pauseBtn, st == session.Running)
+	en(p.stepBtn, has && st != session.Running)
+	en(p.stopBtn, st == session.Running || st == session.Paused)
 	en(p.resetBtn, has)
-	p.settings.SetEnabled(st != Running && st != Paused)
+	p.settings.SetEnabled(st != session.Running && st != session.Paused)
 }
 
 // Buttons is the row of run controls.

@@ -144,10 +144,44 @@ func FindOptimum(in *solver.Instance, dirs ...string) (opt int64, source string,
 	if in == nil {
 		return 0, "", false
 	}
-	names := instanceNames(in)
+	if opt, source, ok := tableOptimum(in.Path, instanceNames(in), dirs); ok {
+		return opt, source, true
+	}
+	if in.Path == "" {
+		return 0, "", false
+	}
+	for _, p := range optTourCandidates(in.Path, in) {
+		tour, err := ReadTour(p, in.N)
+		if err != nil || !hasFixedEdges(in, tour) {
+			continue
+		}
+		return solver.TourLength(in, tour), p, true
+	}
+	return 0, "", false
+}
+
+// KnownOptimum looks up the optimum of the instance file at path in the
+// tables of known optima, as FindOptimum and Load do, without reading the
+// instance: optima.csv beside path, then each of dirs (a directory or a
+// .csv file), then the one $TSPLIB_OPTIMA names. name is the instance's
+// NAME, tried after the file's base name without .tsp ("" to skip it).
+func KnownOptimum(path, name string, dirs ...string) (opt int64, source string, ok bool) {
+	names := []string{strings.TrimSuffix(filepath.Base(path), ".tsp")}
+	if name != "" && name != names[0] {
+		names = append(names, name)
+	}
+	if d := os.Getenv(OptimaEnv); d != "" {
+		dirs = append(dirs[:len(dirs):len(dirs)], d)
+	}
+	return tableOptimum(path, names, dirs)
+}
+
+// tableOptimum finds the first of names in optima.csv beside path (when
+// path is not empty), then in each of dirs.
+func tableOptimum(path string, names, dirs []string) (int64, string, bool) {
 	var csvs []string
-	if in.Path != "" {
-		csvs = append(csvs, filepath.Join(filepath.Dir(in.Path), OptimaFile))
+	if path != "" {
+		csvs = append(csvs, filepath.Join(filepath.Dir(path), OptimaFile))
 	}
 	for _, d := range dirs {
 		if d == "" {
@@ -169,16 +203,6 @@ func FindOptimum(in *solver.Instance, dirs ...string) (opt int64, source string,
 				return v, c, true
 			}
 		}
-	}
-	if in.Path == "" {
-		return 0, "", false
-	}
-	for _, p := range optTourCandidates(in.Path, in) {
-		tour, err := ReadTour(p, in.N)
-		if err != nil || !hasFixedEdges(in, tour) {
-			continue
-		}
-		return solver.TourLength(in, tour), p, true
 	}
 	return 0, "", false
 }

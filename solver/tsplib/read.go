@@ -49,17 +49,25 @@ func Read(path string) (*solver.Instance, error) {
 // problem is returned as an *Error naming the file and line. The instance
 // is Prepared; its Path is left empty (Read sets it).
 func Parse(r io.Reader, filename string) (*solver.Instance, error) {
-	p := &parser{lx: newLexer(r, filename), file: filename, dim: -1}
+	p := newParser(r, filename)
 	if err := p.parse(); err != nil {
 		return nil, err
 	}
 	return p.build()
 }
 
+func newParser(r io.Reader, filename string) *parser {
+	return &parser{lx: newLexer(r, filename), file: filename, dim: -1}
+}
+
 // parser holds what the header and sections have said so far.
 type parser struct {
 	lx   *lexer
 	file string
+	// headerOnly stops parse at the first section keyword.
+	headerOnly bool
+	// sectionLine is the line of the first section keyword (0: none yet).
+	sectionLine int
 
 	name, typ, comment string
 	seen               map[string]int // keyword -> line first given
@@ -134,6 +142,10 @@ func (p *parser) parse() error {
 			return nil
 		}
 		if strings.HasSuffix(key, "_SECTION") {
+			if p.headerOnly {
+				p.sectionLine = t.line
+				return nil
+			}
 			if l, dup := p.seen[key]; dup {
 				return p.errf(t.line, "%s given twice (first on line %d)", key, l)
 			}

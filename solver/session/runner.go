@@ -1,4 +1,10 @@
-package app
+// Package session runs one engine on one instance as a session the user
+// steers: start, pause, step one sync interval, resume from the best tour
+// at the temperature reached, stop, reset. It turns the engine's
+// snapshots into at most 30 progress updates a second with counters summed
+// over the session's segments. It knows nothing of the user interface:
+// the desktop app drives it, and the command line can too.
+package session
 
 import (
 	"context"
@@ -74,7 +80,8 @@ func (p Progress) MovesPerSecond() float64 {
 // rest of the time budget; Step does the same but cancels the new Solve
 // once it reports K more temperature steps (one PSPM sync interval), then
 // pauses. Its methods are safe for concurrent use; OnUpdate is called from
-// the runner's own goroutine (wrap UI changes in fyne.Do).
+// the runner's own goroutine (a user interface hands it to its own
+// event loop).
 type Runner struct {
 	// OnUpdate receives every update, at most one per UpdateInterval,
 	// and a final one when a segment ends.

@@ -1,14 +1,26 @@
-package app
+package session
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/tsplab/tsplab/internal/fakeengine"
 	"github.com/tsplab/tsplab/solver"
 )
+
+// errNoDevice is why the fake GPU engine cannot run.
+var errNoDevice = errors.New("no device in this test")
+
+func init() {
+	fakeengine.Register(
+		fakeengine.Engine{Algo: "fake"},
+		fakeengine.Engine{Algo: "fake", On: solver.BackendGPU, Unavailable: errNoDevice},
+	)
+}
 
 // ring returns n cities on a circle: the optimum is the circle order.
 func ring(n int) *solver.Instance {
@@ -116,12 +128,12 @@ func TestRunnerPauseResumeStop(t *testing.T) {
 		t.Fatalf("paused best %d cities, length %d", len(best), bestLen)
 	}
 	before := r.Last()
-	calls := fakeCalls()
+	calls := fakeengine.Calls()
 	if err := r.Resume(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the resumed Solve", func() bool { return fakeCalls() > calls })
-	p := lastFakeParams()
+	waitFor(t, "the resumed Solve", func() bool { return fakeengine.Calls() > calls })
+	p := fakeengine.LastParams()
 	if len(p.Start) != in.N {
 		t.Fatalf("resumed without the best tour as start")
 	}
@@ -191,8 +203,22 @@ func TestRunnerErrors(t *testing.T) {
 	if err := r.Start(ring(10), solver.Params{Algorithm: "no-such", Backend: "cpu"}); err == nil || !strings.Contains(err.Error(), "no-such") {
 		t.Errorf("unknown algorithm: %v", err)
 	}
-	if err := r.Start(ring(10), solver.Params{Algorithm: "pspm", Backend: "gpu"}); err == nil {
-		t.Error("pspm on the GPU started in a build without CUDA")
+	// An engine that cannot run here is refused with its reason, and
+	// the runner stays idle.
+	err := r.Start(ring(10), solver.Params{Algorithm: "fake", Backend: solver.BackendGPU})
+	if !errors.Is(err, errNoDevice) {
+		t.Errorf("an unavailable GPU engine: %v, want its reason %q", err, errNoDevice)
+	}
+	if st := r.State(); st != Idle {
+		t.Errorf("state %v after a refused start, want idle", st)
+	}
+	// Backend auto falls back to the CPU engine and says why.
+	if err := r.Start(ring(10), solver.Params{Algorithm: "fake", Backend: solver.BackendAuto, TimeLimit: 50 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	r.Wait()
+	if last := r.Last(); last.Engine != "fake/cpu" || !strings.Contains(last.Note, errNoDevice.Error()) {
+		t.Errorf("auto ran %q with note %q, want fake/cpu and the GPU's reason", last.Engine, last.Note)
 	}
 }
 

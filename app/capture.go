@@ -1,0 +1,62 @@
+package app
+
+import (
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+
+	"fyne.io/fyne/v2/driver/software"
+)
+
+// Capture returns the window's picture: window.Canvas().Capture(). When
+// the OpenGL read-back gives a blank image (Mesa's software GL under
+// Xvfb reads an empty front buffer), it renders the same content at the
+// same size with Fyne's software painter instead, and says so in the
+// second result.
+func (a *App) Capture() (image.Image, string) {
+	img := a.Win.Canvas().Capture()
+	if !Uniform(img) {
+		return img, ""
+	}
+	content := a.Win.Content()
+	size := a.Win.Canvas().Size()
+	c := software.NewCanvas()
+	c.SetScale(a.Win.Canvas().Scale())
+	c.SetContent(content)
+	c.Resize(size)
+	img = c.Capture()
+	a.Win.SetContent(content)
+	return img, "the OpenGL read-back was blank; rendered the window's content with the software painter"
+}
+
+// Uniform reports whether every pixel of img has the same colour.
+func Uniform(img image.Image) bool {
+	b := img.Bounds()
+	if b.Empty() {
+		return true
+	}
+	r0, g0, b0, a0 := img.At(b.Min.X, b.Min.Y).RGBA()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bb, aa := img.At(x, y).RGBA()
+			if r != r0 || g != g0 || bb != b0 || aa != a0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// SaveScreenshot writes the window as a PNG file.
+func SaveScreenshot(img image.Image, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	return f.Close()
+}

@@ -1,0 +1,140 @@
+package app
+
+import (
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tsplib"
+)
+
+func (a *App) openFileDialog() {
+	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
+		if err != nil {
+			dialog.ShowError(err, a.Win)
+			return
+		}
+		if rc == nil {
+			return
+		}
+		path := rc.URI().Path()
+		rc.Close()
+		a.Open(path)
+	}, a.Win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".tsp"}))
+	if dir := a.prefs.String(PrefFolder); dir != "" {
+		if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
+			d.SetLocation(l)
+		}
+	}
+	d.Resize(fyne.NewSize(800, 560))
+	d.Show()
+}
+
+func (a *App) openFolderDialog() {
+	d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
+		if err != nil {
+			dialog.ShowError(err, a.Win)
+			return
+		}
+		if l != nil {
+			a.ShowFolder(l.Path())
+		}
+	}, a.Win)
+	d.Resize(fyne.NewSize(800, 560))
+	d.Show()
+}
+
+// dropped opens the .tsp files dropped onto the window: they join the
+// recent files, which the list then shows; the first is opened.
+func (a *App) dropped(_ fyne.Position, uris []fyne.URI) {
+	var paths []string
+	for _, u := range uris {
+		if strings.EqualFold(u.Extension(), ".tsp") && u.Scheme() == "file" {
+			paths = append(paths, u.Path())
+		}
+	}
+	if len(paths) == 0 {
+		dialog.ShowInformation("Not a TSPLIB file", "Drop .tsp files to open them.", a.Win)
+		return
+	}
+	for i := len(paths) - 1; i >= 0; i-- {
+		a.addRecent(paths[i])
+	}
+	a.ShowSource(SourceRecent)
+	a.Select(0)
+}
+
+func (a *App) addRecent(path string) {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	list := []string{path}
+	for _, p := range a.prefs.StringList(PrefRecent) {
+		if p != path && len(list) < MaxRecent {
+			list = append(list, p)
+		}
+	}
+	a.prefs.SetStringList(PrefRecent, list)
+}
+
+// Open loads the instance at path in the background and shows it in every
+// pane; a reader error is shown in a dialog. Only the newest of several
+// quick Opens (arrowing through a folder) is shown.
+func (a *App) Open(path string) {
+	a.loadSeq++
+	seq := a.loadSeq
+	_ = a.loading.Set("loading " + filepath.Base(path) + "…")
+	go func() {
+		in, opt, err := LoadInstance(path)
+		uiDo(func() {
+			if seq != a.loadSeq {
+				return
+			}
+			a.loaded(path, in, opt, err)
+		})
+	}()
+}
+
+func (a *App) loaded(path string, in *solver.Instance, opt []int, err error) {
+	if err != nil {
+		_ = a.loading.Set("")
+		dialog.ShowError(err, a.Win)
+	} else {
+		_ = a.loading.Set("")
+		if !strings.HasPrefix(path, a.samplesDir+string(filepath.Separator)) || a.samplesDir == "" {
+			a.addRecent(path)
+		}
+		for _, p := range []*Pane{a.Single, a.Left, a.Right} {
+			p.SetInstance(in, opt)
+		}
+		a.Win.SetTitle("TSP Lab — " + in.Name)
+	}
+	for _, f := range a.onLoad {
+		f(in, err)
+	}
+}
+
+// LoadInstance reads a TSPLIB file with its known optimum, and its
+// optimal tour when an .opt.tour lies beside it (nil otherwise; a broken
+// optimal tour is ignored).
+func LoadInstance(path string) (*solver.Instance, []int, error) {
+	in, err := tsplib.Load(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	var opt []int
+	if p := tsplib.OptTourPath(path, in); p != "" {
+		if t, err := tsplib.ReadTour(p, in.N); err == nil {
+			opt = t
+			if !in.HasOptimum() {
+				in.Optimum, in.OptimumSource = solver.TourLength(in, t), p
+			}
+		}
+	}
+	return in, opt, nil
+}

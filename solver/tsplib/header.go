@@ -1,0 +1,65 @@
+package tsplib
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Header is the specification part of a TSPLIB instance file: what a
+// browser shows before the file is loaded.
+type Header struct {
+	Name      string // NAME, or the file's base name without .tsp when absent
+	Type      string // TYPE (always TSP: other types are errors)
+	Comment   string // COMMENT lines, joined by newlines
+	Dimension int    // DIMENSION
+	Metric    string // EDGE_WEIGHT_TYPE as written in capitals ("EUC_2D")
+	Format    string // EDGE_WEIGHT_FORMAT, for EXPLICIT instances
+}
+
+// ReadHeader reads the header of the instance file at path: its keywords
+// up to the first section, checked as Read checks them (the same
+// FILE:LINE errors), without reading the data.
+func ReadHeader(path string) (Header, error) {
+	// Stat before Open: opening a FIFO would block until it has a writer.
+	st, err := os.Stat(path)
+	if err != nil {
+		return Header{}, fileError(path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return Header{}, &Error{File: path, Msg: "not a regular file"}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return Header{}, fileError(path, err)
+	}
+	defer f.Close()
+	return ParseHeader(f, path)
+}
+
+// ParseHeader reads the header of an instance from r; see ReadHeader.
+// filename names r in errors and gives the name when NAME is absent. A
+// header that ends before any section, or lacks DIMENSION, is an error.
+func ParseHeader(r io.Reader, filename string) (Header, error) {
+	p := newParser(r, filename)
+	p.headerOnly = true
+	if err := p.parse(); err != nil {
+		return Header{}, err
+	}
+	if p.dim < 0 {
+		line := p.sectionLine
+		if line == 0 {
+			line = p.lastLine
+		}
+		return Header{}, p.errf(line, "no DIMENSION in the header")
+	}
+	h := Header{Name: p.name, Type: p.typ, Comment: p.comment, Dimension: p.dim, Format: p.ewf}
+	if p.haveMetric {
+		h.Metric = p.metric.String()
+	}
+	if h.Name == "" {
+		h.Name = strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename))
+	}
+	return h, nil
+}
