@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsplab/tsplab/canvas"
+	"github.com/tsplab/tsplab/tourview"
 )
 
 // TestXvfbScreenshot starts the real app binary in a real X window on a
@@ -65,7 +65,7 @@ poll:
 			break poll
 		case <-time.After(200 * time.Millisecond):
 			if img, err := readXWD(filepath.Join(dir, "fb", "Xvfb_screen0")); err == nil {
-				seen = max(seen, countColor(img, canvas.TourColor))
+				seen = max(seen, countColor(img, tourview.TourColor))
 			}
 		}
 	}
@@ -91,7 +91,7 @@ poll:
 	if n := countColors(img, 50); n < 50 {
 		t.Errorf("screenshot has %d colours: a blank window?", n)
 	}
-	if n := countColor(img, canvas.TourColor); n < 100 {
+	if n := countColor(img, tourview.TourColor); n < 100 {
 		t.Errorf("screenshot shows %d tour-coloured pixels, want the tour", n)
 	}
 	if d := os.Getenv("TSPLAB_SCREENSHOT_DIR"); d != "" {

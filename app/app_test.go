@@ -18,12 +18,12 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/tsplab/tsplab/canvas"
 	"github.com/tsplab/tsplab/internal/fakeengine"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/session"
 	"github.com/tsplab/tsplab/solver/tsplib"
+	"github.com/tsplab/tsplab/tourview"
 )
 
 // errNoDevice is why the fake "nogpu" GPU engine cannot run.
@@ -124,7 +124,7 @@ func rgba(img image.Image) *image.RGBA {
 func countTourPixels(img image.Image) int {
 	r := rgba(img)
 	n := 0
-	c := canvas.TourColor
+	c := tourview.TourColor
 	for i := 0; i+3 < len(r.Pix); i += 4 {
 		if r.Pix[i] == c.R && r.Pix[i+1] == c.G && r.Pix[i+2] == c.B {
 			n++

@@ -19,10 +19,10 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/tsplab/tsplab/canvas"
-	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tsplib"
+	"github.com/tsplab/tsplab/tourview"
+	"github.com/tsplab/tsplab/tourview/export"
 )
 
 // Export kinds: pictures of the canvas, the tour, the convergence curve,
@@ -48,7 +48,7 @@ var exportChoices = []struct{ label, kind string }{
 
 // ExportScene is what a pane's picture export shows: the canvas's scene
 // (current tour while running, best tour, optimal overlay, title).
-func (p *Pane) ExportScene() canvas.Scene { return p.View.Scene() }
+func (p *Pane) ExportScene() export.Scene { return p.View.Scene() }
 
 // WriteExport writes one pane's export of kind to w; width and height
 // size pictures (height 0 keeps the instance's aspect ratio).
@@ -58,7 +58,7 @@ func (p *Pane) WriteExport(w io.Writer, kind string, width, height int) error {
 	}
 	switch kind {
 	case ExportPNG, ExportSVG, ExportPDF:
-		return canvas.Export(w, kind, p.ExportScene(), width, height)
+		return export.Write(w, kind, p.ExportScene(), width, height)
 	case ExportTour:
 		tour, length := p.Runner.Best()
 		if tour == nil {
@@ -68,7 +68,7 @@ func (p *Pane) WriteExport(w io.Writer, kind string, width, height int) error {
 		comment := fmt.Sprintf("length %d, %s/%s, TSP Lab", length, res.Algorithm, res.Backend)
 		return tsplib.WriteTour(w, p.in.Name+".tour", comment, tour)
 	case ExportCSV:
-		return canvas.WriteCurveCSV(w, p.Curve.Points())
+		return tourview.WriteCurveCSV(w, p.Curve.Points())
 	case ExportJSON:
 		res, ok := p.Runner.Result()
 		if !ok {

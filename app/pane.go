@@ -14,9 +14,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/tsplab/tsplab/canvas"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/session"
+	"github.com/tsplab/tsplab/tourview"
+	"github.com/tsplab/tsplab/tourview/export"
 )
 
 // Pane is one run's view: its canvas, numbers, progress bar, convergence
@@ -24,8 +25,8 @@ import (
 type Pane struct {
 	Name     string // "single", "left", "right": the Preferences prefix
 	Runner   *session.Runner
-	View     *canvas.TourView
-	Curve    *canvas.Curve
+	View     *tourview.TourView
+	Curve    *tourview.Curve
 	settings *settingsForm
 	win      fyne.Window
 
@@ -63,7 +64,7 @@ var numberKeys = []string{"Length", "Best", "Gap", "Temperature", "Moves", "Move
 
 // NewPane builds a pane whose settings persist under name in prefs.
 func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window) *Pane {
-	p := &Pane{Name: name, Runner: session.NewRunner(), View: canvas.NewTourView(), Curve: canvas.NewCurve(), win: win}
+	p := &Pane{Name: name, Runner: session.NewRunner(), View: tourview.NewTourView(), Curve: tourview.NewCurve(), win: win}
 	p.settings = newSettingsForm(prefs, name+".", def)
 	p.progress = binding.NewFloat()
 	p.status = binding.NewString()
@@ -106,7 +107,7 @@ func (p *Pane) clear() {
 	p.tmu.Lock()
 	p.targetAt = 0
 	p.tmu.Unlock()
-	p.View.SetScene(canvas.SceneFor(p.in, nil, nil, p.optimal))
+	p.View.SetScene(export.SceneFor(p.in, nil, nil, p.optimal))
 	p.Curve.Reset()
 	if p.in != nil {
 		p.Curve.SetOptimum(p.in.Optimum)
@@ -239,13 +240,13 @@ func (p *Pane) apply(pr session.Progress) {
 		p.best = pr.Best
 	}
 	if pr.State == session.Running {
-		p.View.SetScene(canvas.SceneFor(p.in, p.tour, p.best, p.optimal))
+		p.View.SetScene(export.SceneFor(p.in, p.tour, p.best, p.optimal))
 	} else {
 		// A paused or finished run shows its best tour as the tour.
-		p.View.SetScene(canvas.SceneFor(p.in, p.best, nil, p.optimal))
+		p.View.SetScene(export.SceneFor(p.in, p.best, nil, p.optimal))
 	}
 	if pr.BestLength > 0 {
-		p.Curve.Add(canvas.CurvePoint{Elapsed: pr.Elapsed, Best: pr.BestLength})
+		p.Curve.Add(tourview.CurvePoint{Elapsed: pr.Elapsed, Best: pr.BestLength})
 		if g, ok := solver.GapPercent(pr.BestLength, p.in.Optimum); ok && p.targetGap > 0 && g <= p.targetGap {
 			p.tmu.Lock()
 			if p.targetAt == 0 {

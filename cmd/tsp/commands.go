@@ -11,13 +11,13 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/bench"
-	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/gpu"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/tsplib"
+	"github.com/tsplab/tsplab/tourview/export"
 )
 
 func cmdInfo(ctx context.Context, e *env, args []string) error {
@@ -192,14 +192,13 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 	if !in.HasCoords() {
 		return fmt.Errorf("%s: %s has no coordinates to draw (EXPLICIT without DISPLAY_DATA_SECTION)", pos[0], in.Name)
 	}
-	s := export.Picture{Instance: in, Title: fmt.Sprintf("%s — %d cities", in.Name, in.N)}
+	s := export.Scene{Instance: in}
 	if *tourPath != "" {
 		t, err := tsplib.ReadTour(*tourPath, in.N)
 		if err != nil {
 			return err
 		}
 		s.Tour = t
-		s.Title = title(in, solver.TourLength(in, t))
 	}
 	if *optimal {
 		if p := tsplib.OptTourPath(pos[0], in); p != "" {
@@ -212,15 +211,8 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 			fmt.Fprintf(e.stderr, "tsp: note: no optimal tour beside %s (looked for %s.opt.tour)\n", pos[0], in.Name)
 		}
 	}
+	s.Title = export.TitleFor(in, s.Tour)
 	return writeFile(*out, func(w io.Writer) error { return export.Write(w, format, s, *width, *height) })
-}
-
-// title is a picture's title: name, length and gap.
-func title(in *solver.Instance, length int64) string {
-	if g, ok := solver.GapPercent(length, in.Optimum); ok {
-		return fmt.Sprintf("%s — %d (%.2f%% above %d)", in.Name, length, g, in.Optimum)
-	}
-	return fmt.Sprintf("%s — %d", in.Name, length)
 }
 
 func cmdBench(ctx context.Context, e *env, args []string) error {

@@ -1,17 +1,16 @@
-package canvas
+package tourview
 
 import (
-	"fmt"
 	"image"
 	"math"
 	"sync"
 
 	"fyne.io/fyne/v2"
-	fcanvas "fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/tourview/export"
 )
 
 // Zoom limits of the TourView.
@@ -30,13 +29,12 @@ type TourView struct {
 	widget.BaseWidget
 
 	mu     sync.Mutex
-	scene  Scene
-	bounds Bounds
+	scene  export.Scene
+	bounds export.Bounds
 	view   View
 	style  Style
 	rast   Rasterizer
 	img    *image.RGBA
-	draws  int
 
 	// OnViewChanged, if set, is called after a zoom, pan or fit.
 	OnViewChanged func(View)
@@ -51,17 +49,17 @@ var (
 
 // NewTourView returns an empty TourView with DefaultStyle.
 func NewTourView() *TourView {
-	t := &TourView{style: DefaultStyle(), view: View{Zoom: 1}, bounds: Bounds{0, 0, 1, 1}}
+	t := &TourView{style: DefaultStyle(), view: View{Zoom: 1}, bounds: export.Bounds{MinX: 0, MinY: 0, MaxX: 1, MaxY: 1}}
 	t.ExtendBaseWidget(t)
 	return t
 }
 
 // SetScene replaces what the view shows. A new instance is fitted to the
 // widget; a new tour of the same instance keeps the zoom and pan.
-func (t *TourView) SetScene(s Scene) {
+func (t *TourView) SetScene(s export.Scene) {
 	t.mu.Lock()
 	if s.Instance != t.scene.Instance {
-		t.bounds = SceneBounds(s.Instance)
+		t.bounds = export.BoundsOf(s.Instance)
 		t.view = FitView(t.bounds)
 	}
 	t.scene = s
@@ -92,7 +90,7 @@ func (t *TourView) SetTitle(title string) {
 }
 
 // Scene returns what the view shows now.
-func (t *TourView) Scene() Scene {
+func (t *TourView) Scene() export.Scene {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.scene
@@ -112,29 +110,6 @@ func (t *TourView) SetView(v View) {
 	t.view = v
 	t.mu.Unlock()
 	t.changed()
-}
-
-// SetStyle replaces the palette.
-func (t *TourView) SetStyle(st Style) {
-	t.mu.Lock()
-	t.style = st
-	t.mu.Unlock()
-	t.Refresh()
-}
-
-// Style returns the palette.
-func (t *TourView) Style() Style {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.style
-}
-
-// Draws returns how many times the raster has been generated; tests use
-// it to check that updates are coalesced.
-func (t *TourView) Draws() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.draws
 }
 
 // Fit shows the whole instance.
@@ -224,16 +199,15 @@ func (t *TourView) generate(w, h int) image.Image {
 		t.img = image.NewRGBA(image.Rect(0, 0, w, h))
 	}
 	t.rast.Render(t.img, t.scene, t.view, t.style)
-	t.draws++
 	return t.img
 }
 
 // CreateRenderer implements fyne.Widget.
 func (t *TourView) CreateRenderer() fyne.WidgetRenderer {
-	r := &tourViewRenderer{view: t, raster: fcanvas.NewRaster(t.generate)}
-	r.title = fcanvas.NewText("", t.style.City)
+	r := &tourViewRenderer{view: t, raster: canvas.NewRaster(t.generate)}
+	r.title = canvas.NewText("", t.style.City)
 	r.title.TextSize = theme.TextSize()
-	r.empty = fcanvas.NewText("", t.style.City)
+	r.empty = canvas.NewText("", t.style.City)
 	r.empty.Alignment = fyne.TextAlignCenter
 	r.update()
 	return r
@@ -241,9 +215,9 @@ func (t *TourView) CreateRenderer() fyne.WidgetRenderer {
 
 type tourViewRenderer struct {
 	view   *TourView
-	raster *fcanvas.Raster
-	title  *fcanvas.Text
-	empty  *fcanvas.Text
+	raster *canvas.Raster
+	title  *canvas.Text
+	empty  *canvas.Text
 }
 
 func (r *tourViewRenderer) update() {
@@ -283,34 +257,3 @@ func (r *tourViewRenderer) Objects() []fyne.CanvasObject {
 }
 
 func (r *tourViewRenderer) Destroy() {}
-
-// SceneFor builds the scene of in with the given tours and a title that
-// names the instance, the tour length and the gap to the known optimum.
-func SceneFor(in *solver.Instance, tour, best, optimal []int) Scene {
-	s := Scene{Instance: in, Tour: tour, Best: best, Optimal: optimal}
-	if in == nil {
-		return s
-	}
-	if len(best) == in.N {
-		s.Title = TitleFor(in, best)
-	} else {
-		s.Title = TitleFor(in, tour)
-	}
-	return s
-}
-
-// TitleFor returns "name — length (gap% above optimum)" for tour, or the
-// instance's name and size when tour is empty.
-func TitleFor(in *solver.Instance, tour []int) string {
-	if in == nil {
-		return ""
-	}
-	if len(tour) != in.N {
-		return fmt.Sprintf("%s — %d cities", in.Name, in.N)
-	}
-	l := solver.TourLength(in, tour)
-	if g, ok := solver.GapPercent(l, in.Optimum); ok {
-		return fmt.Sprintf("%s — %d (%.2f%% above %d)", in.Name, l, g, in.Optimum)
-	}
-	return fmt.Sprintf("%s — %d", in.Name, l)
-}

@@ -39,7 +39,7 @@ func TestFormatOf(t *testing.T) {
 
 func TestExportPNGDrawsTour(t *testing.T) {
 	in, tour := ring(12)
-	s := Picture{Instance: in, Tour: tour, Title: "ring — 12 cities"}
+	s := Scene{Instance: in, Tour: tour, Title: "ring — 12 cities"}
 	const w = 400
 	h := Height(s, w)
 	var buf bytes.Buffer
@@ -102,7 +102,7 @@ func hasInk(img image.Image, r image.Rectangle) bool {
 func TestExportSVG(t *testing.T) {
 	in, tour := ring(30)
 	var buf bytes.Buffer
-	if err := Write(&buf, FormatSVG, Picture{Instance: in, Tour: tour, Optimal: tour}, 300, 0); err != nil {
+	if err := Write(&buf, FormatSVG, Scene{Instance: in, Tour: tour, Optimal: tour}, 300, 0); err != nil {
 		t.Fatal(err)
 	}
 	dec := xml.NewDecoder(&buf)
@@ -132,7 +132,7 @@ func TestExportSVG(t *testing.T) {
 func TestExportPDF(t *testing.T) {
 	in, tour := ring(30)
 	var buf bytes.Buffer
-	if err := Write(&buf, FormatPDF, Picture{Instance: in, Tour: tour}, 300, 200); err != nil {
+	if err := Write(&buf, FormatPDF, Scene{Instance: in, Tour: tour}, 300, 200); err != nil {
 		t.Fatal(err)
 	}
 	b := buf.Bytes()
@@ -146,17 +146,17 @@ func TestExportErrors(t *testing.T) {
 	explicit := solver.NewMatrixInstance("mat", 3, []int32{0, 1, 2, 1, 0, 3, 2, 3, 0})
 	cases := []struct {
 		name   string
-		s      Picture
+		s      Scene
 		format string
 		width  int
 		want   string
 	}{
-		{"explicit", Picture{Instance: explicit}, "png", 100, "no coordinates"},
-		{"nil", Picture{}, "png", 100, "no instance"},
-		{"bad tour", Picture{Instance: in, Tour: []int{0, 1, 1, 2, 3}}, "svg", 100, "visited twice"},
-		{"short tour", Picture{Instance: in, Tour: tour[:3]}, "svg", 100, "tour has 3 cities"},
-		{"format", Picture{Instance: in}, "gif", 100, "unknown format"},
-		{"width", Picture{Instance: in}, "png", 0, "width 0"},
+		{"explicit", Scene{Instance: explicit}, "png", 100, "no coordinates"},
+		{"nil", Scene{}, "png", 100, "no instance"},
+		{"bad tour", Scene{Instance: in, Tour: []int{0, 1, 1, 2, 3}}, "svg", 100, "visited twice"},
+		{"short tour", Scene{Instance: in, Tour: tour[:3]}, "svg", 100, "tour has 3 cities"},
+		{"format", Scene{Instance: in}, "gif", 100, "unknown format"},
+		{"width", Scene{Instance: in}, "png", 0, "width 0"},
 	}
 	for _, c := range cases {
 		err := Write(io.Discard, c.format, c.s, c.width, 0)
@@ -173,7 +173,7 @@ func TestExportDegenerate(t *testing.T) {
 	one := solver.NewCoordInstance("one", solver.Euc2D, []float64{1}, []float64{1}, nil)
 	for _, in := range []*solver.Instance{same, line, one} {
 		for _, f := range []string{FormatPNG, FormatSVG, FormatPDF} {
-			if err := Write(io.Discard, f, Picture{Instance: in, Tour: solver.IdentityTour(in.N)}, 120, 0); err != nil {
+			if err := Write(io.Discard, f, Scene{Instance: in, Tour: solver.IdentityTour(in.N)}, 120, 0); err != nil {
 				t.Errorf("%s %s: %v", in.Name, f, err)
 			}
 		}
@@ -185,7 +185,7 @@ func BenchmarkExport100k(b *testing.B) {
 	for _, f := range []string{FormatPNG, FormatSVG, FormatPDF} {
 		b.Run(f, func(b *testing.B) {
 			for b.Loop() {
-				if err := Write(io.Discard, f, Picture{Instance: in, Tour: tour}, 1600, 0); err != nil {
+				if err := Write(io.Discard, f, Scene{Instance: in, Tour: tour}, 1600, 0); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -196,7 +196,7 @@ func BenchmarkExport100k(b *testing.B) {
 func TestExportManyCitiesWithoutTour(t *testing.T) {
 	in, _ := ring(DotLimit + 5000)
 	var buf bytes.Buffer
-	if err := Write(&buf, FormatPNG, Picture{Instance: in}, 300, 0); err != nil {
+	if err := Write(&buf, FormatPNG, Scene{Instance: in}, 300, 0); err != nil {
 		t.Fatal(err)
 	}
 	img, err := png.Decode(&buf)
@@ -217,5 +217,29 @@ func TestGeoWorldXYPutsNorthUp(t *testing.T) {
 	x1, y1 := WorldXY(in, 1)
 	if !(y1 > y0 && x1 > x0) {
 		t.Fatalf("north/east not up/right: (%v,%v) vs (%v,%v)", x0, y0, x1, y1)
+	}
+}
+
+func TestSceneForTitles(t *testing.T) {
+	in := solver.NewCoordInstance("sq", solver.Euc2D, []float64{0, 100, 100, 0}, []float64{0, 0, 100, 100}, nil)
+	if got := SceneFor(in, nil, nil, nil).Title; got != "sq — 4 cities" {
+		t.Errorf("no tour: title %q", got)
+	}
+	// The best tour names the title when it is whole; else the current one.
+	if got := SceneFor(in, []int{0, 2, 1, 3}, []int{0, 1, 2, 3}, nil).Title; got != "sq — 400" {
+		t.Errorf("best square: title %q, want sq — 400", got)
+	}
+	if got := SceneFor(in, []int{0, 1, 2, 3}, []int{0}, nil).Title; got != "sq — 400" {
+		t.Errorf("partial best: title %q, want the tour's length", got)
+	}
+	in.Optimum = 320
+	if got := TitleFor(in, []int{0, 1, 2, 3}); got != "sq — 400 (25.00% above 320)" {
+		t.Errorf("with optimum: title %q", got)
+	}
+	if TitleFor(nil, nil) != "" {
+		t.Error("nil instance has a title")
+	}
+	if b := BoundsOf(in); b != (Bounds{0, 0, 100, 100}) || b.Width() != 100 || b.Height() != 100 {
+		t.Errorf("BoundsOf = %+v", b)
 	}
 }

@@ -1,4 +1,4 @@
-package canvas
+package tourview
 
 import (
 	"image"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/tourview/export"
 )
 
 // square returns four cities on the corners of a 100×100 square.
@@ -31,8 +32,8 @@ func at(img *image.RGBA, x, y int) color.RGBA { return img.RGBAAt(x, y) }
 func TestRenderDrawsTourEdges(t *testing.T) {
 	in := square()
 	st := DefaultStyle()
-	img := RenderImage(Scene{Instance: in, Tour: []int{0, 1, 2, 3}}, 200, 200, st)
-	tr := NewTransform(SceneBounds(in), FitView(SceneBounds(in)), 200, 200)
+	img := RenderImage(export.Scene{Instance: in, Tour: []int{0, 1, 2, 3}}, 200, 200, st)
+	tr := NewTransform(export.BoundsOf(in), FitView(export.BoundsOf(in)), 200, 200)
 	// The middle of every edge of the square is tour-coloured.
 	for _, e := range [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 0}} {
 		x0, y0 := tr.Apply(in.X[e[0]], in.Y[e[0]])
@@ -60,8 +61,8 @@ func TestRenderDrawsTourEdges(t *testing.T) {
 func TestRenderCrossingTourDiffersFromSquare(t *testing.T) {
 	in := square()
 	st := DefaultStyle()
-	a := RenderImage(Scene{Instance: in, Tour: []int{0, 1, 2, 3}}, 100, 100, st)
-	b := RenderImage(Scene{Instance: in, Tour: []int{0, 2, 1, 3}}, 100, 100, st)
+	a := RenderImage(export.Scene{Instance: in, Tour: []int{0, 1, 2, 3}}, 100, 100, st)
+	b := RenderImage(export.Scene{Instance: in, Tour: []int{0, 2, 1, 3}}, 100, 100, st)
 	if got := at(b, 50, 50); got != st.Tour {
 		t.Errorf("crossing tour: centre = %v, want tour colour", got)
 	}
@@ -73,7 +74,7 @@ func TestRenderCrossingTourDiffersFromSquare(t *testing.T) {
 func TestRenderLayersAndInvalidTours(t *testing.T) {
 	in := square()
 	st := DefaultStyle()
-	img := RenderImage(Scene{Instance: in, Best: []int{0, 1, 2, 3}, Optimal: []int{0, 2, 1, 3}}, 100, 100, st)
+	img := RenderImage(export.Scene{Instance: in, Best: []int{0, 1, 2, 3}, Optimal: []int{0, 2, 1, 3}}, 100, 100, st)
 	if countColor(img, st.Best) == 0 {
 		t.Error("best tour not drawn")
 	}
@@ -81,12 +82,12 @@ func TestRenderLayersAndInvalidTours(t *testing.T) {
 		t.Error("optimal overlay not drawn")
 	}
 	// A tour of the wrong length or with out-of-range cities never panics.
-	RenderImage(Scene{Instance: in, Tour: []int{0, 1}}, 50, 50, st)
+	RenderImage(export.Scene{Instance: in, Tour: []int{0, 1}}, 50, 50, st)
 	var r Rasterizer
 	dst := image.NewRGBA(image.Rect(0, 0, 50, 50))
-	r.Render(dst, Scene{Instance: in, Tour: []int{0, 1, 9, -1}}, View{Zoom: 1}, st)
+	r.Render(dst, export.Scene{Instance: in, Tour: []int{0, 1, 9, -1}}, View{Zoom: 1}, st)
 	// No instance, or no coordinates: background only.
-	for _, s := range []Scene{{}, {Instance: solver.NewMatrixInstance("m", 2, []int32{0, 1, 1, 0}), Tour: []int{0, 1}}} {
+	for _, s := range []export.Scene{{}, {Instance: solver.NewMatrixInstance("m", 2, []int32{0, 1, 1, 0}), Tour: []int{0, 1}}} {
 		img := RenderImage(s, 30, 20, st)
 		if n := countColor(img, st.Background); n != 30*20 {
 			t.Errorf("scene %v: %d background pixels, want all %d", s.Instance, n, 600)
@@ -135,7 +136,7 @@ func TestLineClipping(t *testing.T) {
 }
 
 func TestTransformRoundTrip(t *testing.T) {
-	b := Bounds{-5, 10, 95, 60}
+	b := export.Bounds{MinX: -5, MinY: 10, MaxX: 95, MaxY: 60}
 	for _, v := range []View{FitView(b), {CX: 3, CY: 40, Zoom: 7.5}} {
 		tr := NewTransform(b, v, 640, 480)
 		for _, p := range [][2]float64{{0, 0}, {-5, 10}, {95, 60}, {33.3, 44.4}} {
@@ -153,16 +154,6 @@ func TestTransformRoundTrip(t *testing.T) {
 	m := math.Max(Margin*480, MinMargin) // 28 px: the title line stays clear
 	if x0 < m-1e-9 || y0 < m-1e-9 || x1 > 640-m+1e-9 || y1 > 480-m+1e-9 {
 		t.Errorf("fitted bounds map to (%v,%v)-(%v,%v), outside the %v margin", x0, y0, x1, y1, m)
-	}
-}
-
-func TestGeoIsDrawnNorthUp(t *testing.T) {
-	// GEO: X is latitude, Y longitude. A city further north must be higher.
-	in := solver.NewCoordInstance("geo", solver.Geo, []float64{10, 50}, []float64{5, 5}, nil)
-	_, yS := WorldXY(in, 0)
-	_, yN := WorldXY(in, 1)
-	if !(yN > yS) {
-		t.Errorf("northern city world y %v not above southern %v", yN, yS)
 	}
 }
 
@@ -211,8 +202,8 @@ func BenchmarkRender100k(b *testing.B) {
 	best[10], best[20] = best[20], best[10]
 	img := image.NewRGBA(image.Rect(0, 0, 1920, 1080))
 	var r Rasterizer
-	s := Scene{Instance: in, Tour: tour, Best: best}
-	v := FitView(SceneBounds(in))
+	s := export.Scene{Instance: in, Tour: tour, Best: best}
+	v := FitView(export.BoundsOf(in))
 	st := DefaultStyle()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -227,9 +218,9 @@ func BenchmarkRender100kZoomed(b *testing.B) {
 	in, tour := stripInstance(100000, 7)
 	img := image.NewRGBA(image.Rect(0, 0, 1920, 1080))
 	var r Rasterizer
-	v := FitView(SceneBounds(in))
+	v := FitView(export.BoundsOf(in))
 	v.Zoom = 8
-	s := Scene{Instance: in, Tour: tour}
+	s := export.Scene{Instance: in, Tour: tour}
 	st := DefaultStyle()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -244,8 +235,8 @@ func BenchmarkRender100kRandomTour(b *testing.B) {
 	in, _ := stripInstance(100000, 7)
 	img := image.NewRGBA(image.Rect(0, 0, 1920, 1080))
 	var r Rasterizer
-	s := Scene{Instance: in, Tour: solver.IdentityTour(in.N)}
-	v := FitView(SceneBounds(in))
+	s := export.Scene{Instance: in, Tour: solver.IdentityTour(in.N)}
+	v := FitView(export.BoundsOf(in))
 	st := DefaultStyle()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -1,4 +1,4 @@
-package canvas
+package tourview
 
 import (
 	"encoding/binary"
@@ -6,8 +6,8 @@ import (
 	"image/color"
 	"math"
 
-	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/tourview/export"
 )
 
 // Style is the palette of a rasterised scene.
@@ -53,15 +53,6 @@ type View struct {
 	Zoom   float64
 }
 
-// Bounds is an axis-aligned rectangle in world coordinates.
-type Bounds struct{ MinX, MinY, MaxX, MaxY float64 }
-
-// Width returns the extent of b along x.
-func (b Bounds) Width() float64 { return b.MaxX - b.MinX }
-
-// Height returns the extent of b along y.
-func (b Bounds) Height() float64 { return b.MaxY - b.MinY }
-
 // Margin is the fraction of the shorter image side left empty around a
 // fitted instance; MinMargin is the least margin, in pixels or Fyne units,
 // enough to keep the title line at the top clear of the tour.
@@ -70,34 +61,14 @@ const (
 	MinMargin = 28
 )
 
-// WorldXY returns the drawing coordinates of city i: x to the right and y
-// up. GEO instances store latitude in X and longitude in Y, so they are
-// swapped to put north up and east right.
-func WorldXY(in *solver.Instance, i int) (x, y float64) { return export.WorldXY(in, i) }
-
-// SceneBounds returns the bounding box of the instance's cities, or a unit
-// box when it has no coordinates.
-func SceneBounds(in *solver.Instance) Bounds {
-	if in == nil || !in.HasCoords() {
-		return Bounds{0, 0, 1, 1}
-	}
-	b := Bounds{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
-	for i := 0; i < in.N; i++ {
-		x, y := WorldXY(in, i)
-		b.MinX, b.MaxX = min(b.MinX, x), max(b.MaxX, x)
-		b.MinY, b.MaxY = min(b.MinY, y), max(b.MaxY, y)
-	}
-	return b
-}
-
 // FitView returns the view that shows all of b (Zoom 1, centred).
-func FitView(b Bounds) View {
+func FitView(b export.Bounds) View {
 	return View{CX: (b.MinX + b.MaxX) / 2, CY: (b.MinY + b.MaxY) / 2, Zoom: 1}
 }
 
 // FitScale is the pixels per world unit that fits b into a w×h image with
 // Margin around it.
-func FitScale(b Bounds, w, h float64) float64 {
+func FitScale(b export.Bounds, w, h float64) float64 {
 	m := math.Max(Margin*math.Min(w, h), math.Min(MinMargin, math.Min(w, h)/6))
 	bw, bh := b.Width(), b.Height()
 	if bw <= 0 {
@@ -122,7 +93,7 @@ type Transform struct {
 
 // NewTransform returns the transform of view v for a w×h image showing
 // an instance whose cities span b.
-func NewTransform(b Bounds, v View, w, h int) Transform {
+func NewTransform(b export.Bounds, v View, w, h int) Transform {
 	z := v.Zoom
 	if z <= 0 {
 		z = 1
@@ -153,17 +124,17 @@ type Rasterizer struct {
 
 	boundsOf *solver.Instance
 	boundsN  int
-	bounds   Bounds
+	bounds   export.Bounds
 }
 
 // clampLimit keeps projected coordinates far outside any image but small
 // enough for exact int32 and float64 clipping arithmetic.
 const clampLimit = 1 << 24
 
-// Bounds returns SceneBounds(in), cached for the last instance drawn.
-func (r *Rasterizer) Bounds(in *solver.Instance) Bounds {
+// Bounds returns export.BoundsOf(in), cached for the last instance drawn.
+func (r *Rasterizer) Bounds(in *solver.Instance) export.Bounds {
 	if in != r.boundsOf || in == nil || in.N != r.boundsN {
-		r.boundsOf, r.bounds = in, SceneBounds(in)
+		r.boundsOf, r.bounds = in, export.BoundsOf(in)
 		if in != nil {
 			r.boundsN = in.N
 		}
@@ -175,7 +146,7 @@ func (r *Rasterizer) Bounds(in *solver.Instance) Bounds {
 // overlay (dashed), the best tour, the current tour, then the cities.
 // Instances without coordinates (EXPLICIT without display data) draw as
 // the background alone.
-func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
+func (r *Rasterizer) Render(dst *image.RGBA, s export.Scene, v View, st Style) {
 	fill(dst, st.Background)
 	in := s.Instance
 	if in == nil || !in.HasCoords() {
@@ -211,7 +182,7 @@ func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 
 // RenderImage draws s into a new w×h image with the view that fits the
 // whole instance.
-func RenderImage(s Scene, w, h int, st Style) *image.RGBA {
+func RenderImage(s export.Scene, w, h int, st Style) *image.RGBA {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	var r Rasterizer
 	r.Render(img, s, FitView(r.Bounds(s.Instance)), st)
@@ -228,7 +199,7 @@ func (r *Rasterizer) project(in *solver.Instance, t Transform, w, h int) {
 	}
 	r.px, r.py, r.inside = r.px[:in.N], r.py[:in.N], r.inside[:in.N]
 	for i := 0; i < in.N; i++ {
-		x, y := WorldXY(in, i)
+		x, y := export.WorldXY(in, i)
 		px, py := t.Apply(x, y)
 		ix := int32(math.Floor(clamp(px, -clampLimit, clampLimit) + 0.5))
 		iy := int32(math.Floor(clamp(py, -clampLimit, clampLimit) + 0.5))

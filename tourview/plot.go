@@ -1,4 +1,4 @@
-package canvas
+package tourview
 
 import (
 	"encoding/csv"
@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	fcanvas "fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -225,9 +225,9 @@ func (c *Curve) generate(w, h int) image.Image {
 // CreateRenderer implements fyne.Widget.
 func (c *Curve) CreateRenderer() fyne.WidgetRenderer {
 	col := DefaultStyle().City
-	r := &curveRenderer{c: c, raster: fcanvas.NewRaster(c.generate),
-		hi: fcanvas.NewText("", col), lo: fcanvas.NewText("", col), t: fcanvas.NewText("", col)}
-	for _, txt := range []*fcanvas.Text{r.hi, r.lo, r.t} {
+	r := &curveRenderer{c: c, raster: canvas.NewRaster(c.generate),
+		hi: canvas.NewText("", col), lo: canvas.NewText("", col), t: canvas.NewText("", col)}
+	for _, txt := range []*canvas.Text{r.hi, r.lo, r.t} {
 		txt.TextSize = theme.CaptionTextSize()
 	}
 	r.t.Alignment = fyne.TextAlignTrailing
@@ -237,8 +237,8 @@ func (c *Curve) CreateRenderer() fyne.WidgetRenderer {
 
 type curveRenderer struct {
 	c         *Curve
-	raster    *fcanvas.Raster
-	hi, lo, t *fcanvas.Text
+	raster    *canvas.Raster
+	hi, lo, t *canvas.Text
 }
 
 func (r *curveRenderer) update() {

@@ -1,4 +1,4 @@
-package canvas
+package tourview
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+
+	"github.com/tsplab/tsplab/tourview/export"
 )
 
 func toRGBA(img image.Image) *image.RGBA {
@@ -29,7 +31,7 @@ func TestTourViewShowsTourInWindow(t *testing.T) {
 	defer w.Close()
 	w.Resize(fyne.NewSize(300, 200))
 	in := square()
-	tv.SetScene(SceneFor(in, []int{0, 1, 2, 3}, nil, nil))
+	tv.SetScene(export.SceneFor(in, []int{0, 1, 2, 3}, nil, nil))
 	img := toRGBA(w.Canvas().Capture())
 	if n := countColor(img, TourColor); n < 100 {
 		t.Errorf("window shows %d tour-coloured pixels, want the square's outline", n)
@@ -38,7 +40,7 @@ func TestTourViewShowsTourInWindow(t *testing.T) {
 		t.Errorf("title %q does not name the tour length 400", tv.Scene().Title)
 	}
 	// Clearing the tour removes it from the picture.
-	tv.SetScene(Scene{Instance: in})
+	tv.SetScene(export.Scene{Instance: in})
 	if n := countColor(toRGBA(w.Canvas().Capture()), TourColor); n != 0 {
 		t.Errorf("after clearing, %d tour-coloured pixels remain", n)
 	}
@@ -51,7 +53,7 @@ func TestTourViewZoomPanFit(t *testing.T) {
 	defer w.Close()
 	w.SetPadded(false)
 	w.Resize(fyne.NewSize(400, 400))
-	tv.SetScene(Scene{Instance: square(), Tour: []int{0, 1, 2, 3}})
+	tv.SetScene(export.Scene{Instance: square(), Tour: []int{0, 1, 2, 3}})
 	fit := tv.View()
 	if fit.Zoom != 1 || fit.CX != 50 || fit.CY != 50 {
 		t.Fatalf("new instance view %+v, want fitted (50,50) zoom 1", fit)
@@ -104,7 +106,7 @@ func TestTourViewSetToursKeepsView(t *testing.T) {
 	defer w.Close()
 	w.Resize(fyne.NewSize(200, 200))
 	in := square()
-	tv.SetScene(Scene{Instance: in})
+	tv.SetScene(export.Scene{Instance: in})
 	tv.ZoomAt(3, fyne.NewPos(50, 50))
 	v := tv.View()
 	tv.SetTours([]int{0, 1, 2, 3}, []int{0, 2, 1, 3})

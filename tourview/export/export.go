@@ -1,7 +1,8 @@
-// Package export draws a TSP tour as a PNG, SVG or PDF picture through
-// gonum/plot's vg backends (vgimg, vgsvg, vgpdf). It knows nothing of Fyne,
-// so the command line links it without the GUI toolkit; package canvas
-// re-exports it for the app (canvas.Export).
+// Package export holds what a picture of a tour shows (Scene, its title
+// and bounds) and draws it as a PNG, SVG or PDF picture through gonum/plot's
+// vg backends (vgimg, vgsvg, vgpdf). It knows nothing of Fyne, so the
+// command line links it without the GUI toolkit; package tourview draws the
+// same Scene live in the app.
 package export
 
 import (
@@ -46,14 +47,66 @@ var (
 	exportText       = color.Black
 )
 
-// Picture is what an exported picture shows (the same fields as
-// canvas.Scene).
-type Picture struct {
+// Scene is what a picture of a tour shows, live in the app or exported.
+type Scene struct {
 	Instance *solver.Instance
 	Tour     []int  // tour to draw (0-based); nil draws the cities alone
 	Best     []int  // optional second tour (the best so far), drawn beneath Tour
 	Optimal  []int  // optional optimal tour overlay, drawn faint
-	Title    string // e.g. "a280 — 2587 (0.31% above 2579)"
+	Title    string // e.g. "a280 — 2587 (0.31% above 2579)"; see TitleFor
+}
+
+// SceneFor builds the scene of in with the given tours and a title that
+// names the instance, the tour length and the gap to the known optimum
+// (of best when it is a whole tour, else of tour).
+func SceneFor(in *solver.Instance, tour, best, optimal []int) Scene {
+	s := Scene{Instance: in, Tour: tour, Best: best, Optimal: optimal}
+	if len(best) > 0 && in != nil && len(best) == in.N {
+		s.Title = TitleFor(in, best)
+	} else {
+		s.Title = TitleFor(in, tour)
+	}
+	return s
+}
+
+// TitleFor returns "name — length (gap% above optimum)" for tour, or
+// "name — n cities" when tour is not a whole tour of in.
+func TitleFor(in *solver.Instance, tour []int) string {
+	if in == nil {
+		return ""
+	}
+	if len(tour) != in.N {
+		return fmt.Sprintf("%s — %d cities", in.Name, in.N)
+	}
+	l := solver.TourLength(in, tour)
+	if g, ok := solver.GapPercent(l, in.Optimum); ok {
+		return fmt.Sprintf("%s — %d (%.2f%% above %d)", in.Name, l, g, in.Optimum)
+	}
+	return fmt.Sprintf("%s — %d", in.Name, l)
+}
+
+// Bounds is an axis-aligned rectangle in world coordinates (see WorldXY).
+type Bounds struct{ MinX, MinY, MaxX, MaxY float64 }
+
+// Width returns the extent of b along x.
+func (b Bounds) Width() float64 { return b.MaxX - b.MinX }
+
+// Height returns the extent of b along y.
+func (b Bounds) Height() float64 { return b.MaxY - b.MinY }
+
+// BoundsOf returns the bounding box of the instance's cities in world
+// coordinates, or a unit box when it has none.
+func BoundsOf(in *solver.Instance) Bounds {
+	if in == nil || !in.HasCoords() || in.N == 0 {
+		return Bounds{0, 0, 1, 1}
+	}
+	b := Bounds{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+	for i := 0; i < in.N; i++ {
+		x, y := WorldXY(in, i)
+		b.MinX, b.MaxX = min(b.MinX, x), max(b.MaxX, x)
+		b.MinY, b.MaxY = min(b.MinY, y), max(b.MaxY, y)
+	}
+	return b
 }
 
 // FormatOf returns the export format named by path's extension: "png",
@@ -71,12 +124,12 @@ func FormatOf(path string) (string, error) {
 
 // Height returns the height Write uses for width when none is
 // given: the instance's aspect ratio plus room for the title.
-func Height(s Picture, width int) int {
+func Height(s Scene, width int) int {
 	if s.Instance == nil || !s.Instance.HasCoords() {
 		return width
 	}
-	minX, minY, maxX, maxY := bounds(s.Instance)
-	bw, bh := maxX-minX, maxY-minY
+	b := BoundsOf(s.Instance)
+	bw, bh := b.Width(), b.Height()
 	m, title := layout(width)
 	inner := float64(width) - 2*m
 	h := inner
@@ -98,7 +151,7 @@ func Height(s Picture, width int) int {
 // the title at the top. The aspect ratio of the instance is kept. A height
 // of 0 or less takes Height. An instance without coordinates
 // (EXPLICIT without DISPLAY_DATA_SECTION) or an invalid tour is an error.
-func Write(w io.Writer, format string, s Picture, width, height int) error {
+func Write(w io.Writer, format string, s Scene, width, height int) error {
 	in := s.Instance
 	if in == nil {
 		return fmt.Errorf("export: no instance to draw")
@@ -178,17 +231,6 @@ func WorldXY(in *solver.Instance, i int) (x, y float64) {
 	return in.X[i], in.Y[i]
 }
 
-func bounds(in *solver.Instance) (minX, minY, maxX, maxY float64) {
-	minX, minY = math.Inf(1), math.Inf(1)
-	maxX, maxY = math.Inf(-1), math.Inf(-1)
-	for i := 0; i < in.N; i++ {
-		x, y := WorldXY(in, i)
-		minX, maxX = math.Min(minX, x), math.Max(maxX, x)
-		minY, maxY = math.Min(minY, y), math.Max(maxY, y)
-	}
-	return
-}
-
 // project returns the map from a city to its point on a width × height
 // picture (origin bottom left, y up): the cities' bounding box scaled to
 // fit below the title, aspect ratio kept, centred.
@@ -196,8 +238,8 @@ func project(in *solver.Instance, width, height int) func(i int) vg.Point {
 	m, titleH := layout(width)
 	areaW := math.Max(1, float64(width)-2*m)
 	areaH := math.Max(1, float64(height)-2*m-titleH)
-	minX, minY, maxX, maxY := bounds(in)
-	bw, bh := maxX-minX, maxY-minY
+	b := BoundsOf(in)
+	minX, minY, bw, bh := b.MinX, b.MinY, b.Width(), b.Height()
 	scale := math.Inf(1)
 	if bw > 0 {
 		scale = areaW / bw
@@ -217,7 +259,7 @@ func project(in *solver.Instance, width, height int) func(i int) vg.Point {
 }
 
 // draw paints s on c (origin bottom left, y up, as TSPLIB coordinates).
-func draw(c vg.Canvas, s Picture, width, height int) {
+func draw(c vg.Canvas, s Scene, width, height int) {
 	in := s.Instance
 	m, titleH := layout(width)
 	pt := project(in, width, height)
@@ -296,7 +338,7 @@ func draw(c vg.Canvas, s Picture, width, height int) {
 
 	title := s.Title
 	if title == "" {
-		title = fmt.Sprintf("%s — %d cities", in.Name, n)
+		title = TitleFor(in, s.Tour)
 	}
 	face := font.DefaultCache.Lookup(font.Font{Typeface: "Liberation", Variant: "Sans"}, font.Length(titleSize(width)))
 	if face.Face != nil {
