@@ -41,6 +41,10 @@ func (e engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 	if in == nil || in.N < 5 {
 		return solver.Result{}, fmt.Errorf("%w: the GPU engines need at least 5 cities", ErrUnsupported)
 	}
+	// The same settings are refused with the same message on both backends.
+	if err := solver.Validate(e, in, p); err != nil {
+		return solver.Result{}, err
+	}
 	if !e.anyMetric {
 		if _, err := metricCode(in); err != nil {
 			return solver.Result{}, err

@@ -49,7 +49,7 @@ const autoGPUDescentMinN = 10000
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	if p.TimeLimit <= 0 {
-		p.TimeLimit = 10 * time.Second
+		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	cpu, err := solver.Lookup(AlgoAuto, solver.BackendCPU)
 	if err != nil || cpu.Available() != nil {

@@ -227,29 +227,13 @@ func polish2Opt(in *solver.Instance, t []int, nb *neighbor.Lists) {
 }
 
 // defaultSchedule fills the simulated annealing defaults of Lam et al.'s
-// Table 1 (T0 = 10000, Tend = 0.1, alpha = 0.99, Sp = 10, Se = k = 100).
-func defaultSchedule(p *solver.Params) {
-	if p.T0 <= 0 {
-		p.T0 = 10000
-	}
-	if p.TEnd <= 0 {
-		p.TEnd = 0.1
-	}
-	if p.Alpha <= 0 || p.Alpha >= 1 {
-		p.Alpha = 0.99
-	}
-	if p.Sweeps <= 0 {
-		p.Sweeps = 10
-	}
-	if p.K <= 0 {
-		p.K = 100
-	}
+// Table 1 and checks the schedule: solver.Schedule, the same defaults and
+// errors as the CPU engines.
+func defaultSchedule(p *solver.Params) error {
+	q, err := solver.Schedule(*p)
+	*p = q
+	return err
 }
 
 // scheduleSteps is the number of temperature steps from T0 down to TEnd.
-func scheduleSteps(p solver.Params) int {
-	if p.T0 <= p.TEnd {
-		return 1
-	}
-	return int(math.Ceil(math.Log(p.TEnd/p.T0) / math.Log(p.Alpha)))
-}
+func scheduleSteps(p solver.Params) int { return solver.ScheduleSteps(p) }

@@ -141,11 +141,24 @@ func TestMetricSupport(t *testing.T) {
 
 func TestScheduleDefaults(t *testing.T) {
 	var p solver.Params
-	defaultSchedule(&p)
+	if err := defaultSchedule(&p); err != nil {
+		t.Fatal(err)
+	}
 	if p.T0 != 10000 || p.TEnd != 0.1 || p.Alpha != 0.99 || p.Sweeps != 10 || p.K != 100 {
 		t.Fatalf("defaults %+v", p)
 	}
 	if s := scheduleSteps(p); s != 1146 {
 		t.Fatalf("steps %d, want 1146", s)
+	}
+	// The GPU host refuses what the CPU engines refuse, with the same
+	// error, instead of replacing it.
+	for _, bad := range []solver.Params{{Alpha: 1}, {Alpha: 1.5}, {T0: 1, TEnd: 2}, {Sweeps: -1}} {
+		q := bad
+		err := defaultSchedule(&q)
+		_, want := solver.Schedule(bad)
+		var pe *solver.ParamError
+		if !errors.As(err, &pe) || want == nil || err.Error() != want.Error() {
+			t.Errorf("%+v: got %v, want %v", bad, err, want)
+		}
 	}
 }

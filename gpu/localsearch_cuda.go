@@ -4,7 +4,6 @@ package gpu
 
 import (
 	"fmt"
-	"strconv"
 
 	"gorgonia.org/cu"
 
@@ -37,7 +36,7 @@ func lsDistMode(in *solver.Instance, choice string) (matrix bool, err error) {
 			return false, cerr
 		}
 		return false, nil
-	case "":
+	case "", "auto":
 		switch {
 		case in.Matrix != nil:
 			return true, nil
@@ -49,7 +48,7 @@ func lsDistMode(in *solver.Instance, choice string) (matrix bool, err error) {
 		}
 		return false, nil
 	}
-	return false, fmt.Errorf("option %s=%q: want matrix or coords", OptDist, choice)
+	return false, fmt.Errorf("option %s=%q: want auto, matrix or coords", OptDist, choice)
 }
 
 // newLSDist uploads in's distances (context thread).
@@ -78,19 +77,6 @@ func newLSDist(bufs *buffers, in *solver.Instance, matrix bool) (lsDist, error) 
 		return lsDist{}, err
 	}
 	return lsDist{suffix: metricSuffix[code], xy: p}, nil
-}
-
-// extraInt reads an integer option from p.Extra (def when absent).
-func extraInt(p solver.Params, key string, def int) (int, error) {
-	s, ok := p.Extra[key]
-	if !ok || s == "" {
-		return def, nil
-	}
-	v, err := strconv.Atoi(s)
-	if err != nil {
-		return 0, fmt.Errorf("option %s=%q: not an integer", key, s)
-	}
-	return v, nil
 }
 
 // lsBest mirrors LSBest in localsearch.cuh.

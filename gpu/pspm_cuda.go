@@ -147,7 +147,9 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if span := coordSpan(in); span > 4e6 {
 		return solver.Result{}, fmt.Errorf("%w: pspm needs coordinates within a span of 4e6 (%s spans %.3g)", ErrUnsupported, in.Name, span)
 	}
-	defaultSchedule(&p)
+	if err := defaultSchedule(&p); err != nil {
+		return solver.Result{}, err
+	}
 	if tpb <= 0 {
 		tpb = 32
 	}

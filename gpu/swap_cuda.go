@@ -219,7 +219,7 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 	}
 	p.Algorithm, p.Backend = AlgoSwapClimb, solver.BackendGPU
 	if p.TimeLimit <= 0 {
-		p.TimeLimit = 10 * time.Second
+		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	deadline := start.Add(p.TimeLimit)
 	n := in.N

@@ -189,23 +189,19 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 	if err != nil {
 		return solver.Result{}, err
 	}
-	k, err := extraInt(p, OptRKBI, 3)
+	// solver.Validate (engine.Solve) has checked both against the table.
+	opts := solver.OptionsFor(e.Name(), e.Backend())
+	k, err := opts.Int(p, OptRKBI)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	S, err := extraInt(p, OptSamples, 4)
+	S, err := opts.Int(p, OptSamples)
 	if err != nil {
 		return solver.Result{}, err
-	}
-	if k < 1 || k > 8 {
-		return solver.Result{}, fmt.Errorf("option %s=%d: want 1..8", OptRKBI, k)
-	}
-	if S < 1 {
-		return solver.Result{}, fmt.Errorf("option %s=%d: want at least 1", OptSamples, S)
 	}
 	p.Algorithm, p.Backend = AlgoThreeOptILS, solver.BackendGPU
 	if p.TimeLimit <= 0 {
-		p.TimeLimit = 10 * time.Second
+		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	deadline := start.Add(p.TimeLimit)
 	if p.Blocks <= 0 {

@@ -305,7 +305,7 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		return solver.Result{}, err
 	}
 	if p.TimeLimit <= 0 && !descentOnly {
-		p.TimeLimit = 10 * time.Second
+		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	var deadline time.Time
 	if p.TimeLimit > 0 {
@@ -384,7 +384,7 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 		return solver.Result{}, err
 	}
 	if p.TimeLimit <= 0 {
-		p.TimeLimit = 10 * time.Second
+		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	deadline := start.Add(p.TimeLimit)
 	n := in.N

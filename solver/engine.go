@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -168,6 +169,9 @@ func Lookup(algorithm, backend string) (Engine, error) {
 	e, ok := registry[[2]string{algorithm, backend}]
 	regMu.RUnlock()
 	if !ok {
+		if !slices.Contains(Algorithms(), algorithm) {
+			return nil, &ParamError{Flag: "--algo", Value: algorithm, Range: "one of " + strings.Join(Algorithms(), ", "), Err: ErrUnknownEngine}
+		}
 		return nil, fmt.Errorf("%w: no %q engine for backend %q (have: %s)", ErrUnknownEngine, algorithm, backend, strings.Join(Algorithms(), ", "))
 	}
 	return e, nil
@@ -208,7 +212,7 @@ func Resolve(algorithm, backend string) (e Engine, note string, err error) {
 		}
 		return c, note, nil
 	}
-	return nil, "", fmt.Errorf("unknown backend %q (want cpu, gpu or auto)", backend)
+	return nil, "", &ParamError{Flag: "--backend", Value: backend, Range: "one of cpu, gpu, auto"}
 }
 
 // Finish validates tour, recomputes its length exactly and fills a Result.

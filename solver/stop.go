@@ -62,11 +62,15 @@ func stopReason(p Params, length int64, elapsed time.Duration, stopped bool) Sto
 	return StopInterrupt
 }
 
-// Run solves in with e and records in Result.StopReason why the run ended,
+// Run checks p against e and in (Validate: a *ParamError when a setting
+// is out of range), solves in with e and records in Result.StopReason why the run ended,
 // using the context to tell an interrupt (cancelled) from a deadline. Front
 // ends call Run rather than Engine.Solve so that every backend reports the
 // same reasons.
 func Run(ctx context.Context, e Engine, in *Instance, p Params, snaps chan Snapshot) (Result, error) {
+	if err := Validate(e, in, p); err != nil {
+		return Result{StopReason: StopError}, err
+	}
 	res, err := e.Solve(ctx, in, p, snaps)
 	if err != nil {
 		res.StopReason = StopError

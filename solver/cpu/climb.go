@@ -31,7 +31,11 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 	if err := checkStart(in, p); err != nil {
 		return solver.Result{}, err
 	}
-	restarts, err := extraInt(p, OptRestarts, 0)
+	opts, err := options(e, in, p)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	restarts, err := opts.Int(p, OptRestarts)
 	if err != nil {
 		return solver.Result{}, err
 	}

@@ -7,7 +7,6 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"runtime"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,8 +19,9 @@ import (
 const checkEvery = 4096
 
 // DefaultTimeLimit is the time budget of the engines without a natural end
-// (the climbers and the iterated local searches) when Params.TimeLimit is 0.
-const DefaultTimeLimit = 10 * time.Second
+// (the climbers and the iterated local searches) when Params.TimeLimit is 0:
+// solver.DefaultTimeLimit, the same on both backends.
+const DefaultTimeLimit = solver.DefaultTimeLimit
 
 // rng is a worker's private PCG stream.
 type rng struct{ p rand.PCG }
@@ -97,17 +97,14 @@ func toInt(t []int32) []int {
 	return o
 }
 
-// extraInt reads an integer option from Params.Extra.
-func extraInt(p solver.Params, key string, def int) (int, error) {
-	s, ok := p.Extra[key]
-	if !ok || s == "" {
-		return def, nil
+// options checks p against engine e and the instance (solver.Validate,
+// the check both backends share) and returns e's options, from which the
+// engine reads its Params.Extra settings.
+func options(e solver.Engine, in *solver.Instance, p solver.Params) (solver.OptionSet, error) {
+	if err := solver.Validate(e, in, p); err != nil {
+		return nil, err
 	}
-	v, err := strconv.Atoi(s)
-	if err != nil || v < 0 {
-		return 0, fmt.Errorf("option %s=%q: want a non-negative integer", key, s)
-	}
-	return v, nil
+	return solver.OptionsFor(e.Name(), e.Backend()), nil
 }
 
 // checkStart validates Params.Start against the instance.

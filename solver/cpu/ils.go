@@ -16,7 +16,8 @@ import (
 )
 
 // ilsConfig is one iterated local search: the move set, the pivoting,
-// the acceptance and how the workers cooperate.
+// the acceptance and how the workers cooperate. An engine fixes orOpt and
+// start; the other fields come from its options (solver.OptionsFor).
 type ilsConfig struct {
 	orOpt, threeOpt bool
 	acceptEqual     bool   // accept a kick that ties (drift on plateaus)
@@ -69,61 +70,55 @@ const (
 	OptCandidates = "candidates"
 )
 
+// config reads the run's settings: e's configuration with the options of
+// p (solver's option table holds their defaults per engine), the kicks
+// budget and rkbi's k (0: first improvement).
+func (e ilsEngine) config(in *solver.Instance, p solver.Params) (cfg ilsConfig, kicks, rkbi int, err error) {
+	opts, err := options(e, in, p)
+	if err != nil {
+		return cfg, 0, 0, err
+	}
+	cfg = e.cfg
+	var pivot, accept string
+	for _, r := range []error{
+		get(&kicks, opts.Int, p, OptKicks),
+		get(&pivot, opts.Choice, p, OptPivot),
+		get(&rkbi, opts.Int, p, OptRKBI),
+		get(&cfg.sync, opts.Int, p, OptSync),
+		get(&cfg.threeOpt, opts.Bool, p, OptThreeOpt),
+		get(&accept, opts.Choice, p, OptAccept),
+		get(&cfg.stale, opts.Int, p, OptStale),
+		get(&cfg.maxSeg, opts.Int, p, OptSegment),
+		get(&cfg.neighbors, opts.Int, p, OptNeighbors),
+		get(&cfg.candidates, opts.Choice, p, OptCandidates),
+	} {
+		if r != nil {
+			return cfg, 0, 0, r
+		}
+	}
+	if pivot != "rkbi" {
+		rkbi = 0
+	}
+	cfg.acceptEqual = accept == "equal"
+	return cfg, kicks, rkbi, nil
+}
+
+// get stores option name of p, read by read, in dst.
+func get[T any](dst *T, read func(solver.Params, string) (T, error), p solver.Params, name string) error {
+	v, err := read(p, name)
+	*dst = v
+	return err
+}
+
 func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	if err := checkStart(in, p); err != nil {
 		return solver.Result{}, err
 	}
-	cfg := e.cfg
-	kicks, err := extraInt(p, OptKicks, 0)
+	cfg, kicks, rkbi, err := e.config(in, p)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	rkbi := 0
-	switch pv := p.Extra[OptPivot]; pv {
-	case "", "first", "fi":
-	case "rkbi":
-		if rkbi, err = extraInt(p, OptRKBI, 3); err != nil {
-			return solver.Result{}, err
-		}
-		rkbi = max(rkbi, 1)
-	default:
-		return solver.Result{}, fmt.Errorf("option pivot=%q: want first or rkbi", pv)
-	}
-	if cfg.sync, err = extraInt(p, OptSync, cfg.sync); err != nil {
-		return solver.Result{}, err
-	}
-	if v, ok := p.Extra[OptThreeOpt]; ok {
-		switch v {
-		case "0", "false", "off":
-			cfg.threeOpt = false
-		case "1", "true", "on":
-			cfg.threeOpt = true
-		default:
-			return solver.Result{}, fmt.Errorf("option threeopt=%q: want on or off", v)
-		}
-	}
-	if v, ok := p.Extra[OptAccept]; ok {
-		switch v {
-		case "better":
-			cfg.acceptEqual = false
-		case "equal":
-			cfg.acceptEqual = true
-		default:
-			return solver.Result{}, fmt.Errorf("option accept=%q: want better or equal", v)
-		}
-	}
-	if cfg.stale, err = extraInt(p, OptStale, cfg.stale); err != nil {
-		return solver.Result{}, err
-	}
-	if cfg.maxSeg, err = extraInt(p, OptSegment, cfg.maxSeg); err != nil {
-		return solver.Result{}, err
-	}
-	if cfg.neighbors, err = extraInt(p, OptNeighbors, cfg.neighbors); err != nil {
-		return solver.Result{}, err
-	}
-	cfg.neighbors = max(cfg.neighbors, 2)
-	cfg.maxSeg = max(cfg.maxSeg, 1)
 	p.Algorithm, p.Backend = e.name, solver.BackendCPU
 	if p.TimeLimit == 0 && kicks == 0 {
 		p.TimeLimit = DefaultTimeLimit
@@ -137,11 +132,7 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 	// nb: the candidate lists; nbOdd those of the odd-numbered workers
 	// ("mixed": nearest for the even workers, quadrant for the odd ones)
 	var nb, nbOdd *neighbor.Lists
-	cand := cfg.candidates
-	if c, ok := p.Extra[OptCandidates]; ok {
-		cand = c
-	}
-	switch cand {
+	switch cand := cfg.candidates; cand {
 	case "", "nearest":
 		nb = neighbor.Nearest(in, cfg.neighbors)
 	case "quadrant":
@@ -403,9 +394,9 @@ func exactSmall(in *solver.Instance, e solver.Engine, p solver.Params, snaps cha
 
 func init() {
 	solver.Register(ilsEngine{baseEngine{"2opt-ils", "iterated local search, 2-opt + Or-opt with neighbour lists and don't-look bits, double-bridge kicks (Rocki & Suda's method, sequential)"},
-		ilsConfig{orOpt: true, start: "greedy", neighbors: 8, maxSeg: 30}})
+		ilsConfig{orOpt: true, start: "greedy"}})
 	solver.Register(ilsEngine{baseEngine{"3opt-ils", "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
-		ilsConfig{orOpt: true, threeOpt: true, start: "nn", neighbors: 8, maxSeg: 30}})
+		ilsConfig{orOpt: true, start: "nn"}})
 	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for a time budget: iterated 2-opt + Or-opt + sequential 3-opt local search, one search per core (nearest and quadrant candidates alternating), stagnation escapes, best kept"},
-		ilsConfig{orOpt: true, threeOpt: true, acceptEqual: true, start: "greedy", neighbors: 8, candidates: "mixed", maxSeg: 30, stale: 20}})
+		ilsConfig{orOpt: true, start: "greedy"}})
 }

@@ -2,7 +2,6 @@ package cpu
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"sync"
 	"time"
@@ -11,56 +10,34 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// Defaults of the simulated annealing engines: Lam et al., Table 1.
+// Defaults of the simulated annealing engines: Lam et al., Table 1, the
+// same on both backends (solver's option table).
 const (
 	// DefaultT0 is the initial temperature.
-	DefaultT0 = 10000.0
+	DefaultT0 = solver.DefaultT0
 	// DefaultTEnd is the final temperature.
-	DefaultTEnd = 0.1
+	DefaultTEnd = solver.DefaultTEnd
 	// DefaultAlpha is the cooling factor per temperature step.
-	DefaultAlpha = 0.99
+	DefaultAlpha = solver.DefaultAlpha
 	// DefaultSweeps is Sp: N·Sp iterations per temperature step.
-	DefaultSweeps = 10
+	DefaultSweeps = solver.DefaultSweeps
 	// DefaultK is Se: temperature steps between global-best exchanges.
-	DefaultK = 100
+	DefaultK = solver.DefaultK
 	// DefaultThreads is PSPM's moves per iteration of one search: a warp
 	// of 32, the GPU engine's unit, so that the CPU reference and the GPU
 	// engine run the same method with the same numbers.
-	DefaultThreads = 32
+	DefaultThreads = solver.DefaultThreads
 )
 
-// saDefaults fills the schedule's zero fields and checks the result.
-func saDefaults(p *solver.Params) error {
-	if p.T0 == 0 {
-		p.T0 = DefaultT0
+// saDefaults checks p against engine e and the instance (solver.Validate,
+// the check both backends share) and fills the schedule's zero fields.
+func saDefaults(e solver.Engine, in *solver.Instance, p *solver.Params) error {
+	if err := solver.Validate(e, in, *p); err != nil {
+		return err
 	}
-	if p.TEnd == 0 {
-		p.TEnd = DefaultTEnd
-	}
-	if p.Alpha == 0 {
-		p.Alpha = DefaultAlpha
-	}
-	if p.Sweeps == 0 {
-		p.Sweeps = DefaultSweeps
-	}
-	if p.K == 0 {
-		p.K = DefaultK
-	}
-	switch {
-	case !(p.T0 > 0) || math.IsInf(p.T0, 0):
-		return fmt.Errorf("t0 = %g: want a positive temperature", p.T0)
-	case !(p.TEnd > 0) || p.TEnd >= p.T0:
-		return fmt.Errorf("tend = %g: want 0 < tend < t0 = %g", p.TEnd, p.T0)
-	case !(p.Alpha > 0 && p.Alpha < 1):
-		return fmt.Errorf("alpha = %g: want 0 < alpha < 1", p.Alpha)
-	case p.Sweeps < 0:
-		return fmt.Errorf("sweeps = %d: want a positive number", p.Sweeps)
-	case p.K < 0:
-		return fmt.Errorf("k = %d: want a positive number", p.K)
-	case p.Blocks < 0 || p.Threads < 0:
-		return fmt.Errorf("blocks = %d, threads = %d: want positive numbers", p.Blocks, p.Threads)
-	}
-	return nil
+	q, err := solver.Schedule(*p)
+	*p = q
+	return err
 }
 
 // temperatures lists the schedule: T0, T0·α, ... while above TEnd.
@@ -282,7 +259,7 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Param
 	if err := checkStart(in, p); err != nil {
 		return solver.Result{}, err
 	}
-	if err := saDefaults(&p); err != nil {
+	if err := saDefaults(e, in, &p); err != nil {
 		return solver.Result{}, err
 	}
 	p.Algorithm, p.Backend = e.name, solver.BackendCPU

@@ -59,7 +59,7 @@ func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Par
 	if err := checkStart(in, p); err != nil {
 		return solver.Result{}, err
 	}
-	if err := saDefaults(&p); err != nil {
+	if err := saDefaults(e, in, &p); err != nil {
 		return solver.Result{}, err
 	}
 	p.Algorithm, p.Backend = e.name, solver.BackendCPU

@@ -1,0 +1,671 @@
+package solver
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// OptionKind is the type of an option's value.
+type OptionKind string
+
+// The kinds of option values.
+const (
+	KindInt    OptionKind = "int"
+	KindFloat  OptionKind = "float"
+	KindChoice OptionKind = "choice"
+	KindBool   OptionKind = "on/off"
+)
+
+// Option describes one engine setting: its name, type, default, allowed
+// range and meaning. An option is either a Params field (Field: blocks,
+// threads, k, t0, tend, alpha, sweeps, workers; 0 there means "the
+// default") or a key of Params.Extra (set with `tsp solve --opt
+// name=value`; absent means the default).
+type Option struct {
+	Name  string
+	Kind  OptionKind
+	Field bool
+	// Default is the default as text; "" when it depends on the instance
+	// or the device, and then Auto says how it is chosen ("all cores").
+	Default string
+	Auto    string
+	// Min and Max bound an int or float value, inclusive unless MinOpen or
+	// MaxOpen; Max is +Inf when there is no upper bound.
+	Min, Max         float64
+	MinOpen, MaxOpen bool
+	// Choices are the values of a choice option.
+	Choices []string
+	Doc     string
+}
+
+// Flag is how a front end names the option: "--blocks" for a Params
+// field, "--opt rkbi_k" for an Extra key.
+func (o Option) Flag() string {
+	if o.Field {
+		return "--" + o.Name
+	}
+	return "--opt " + o.Name
+}
+
+// Range describes the allowed values: "1..1024", "0 < x < 1", "first|rkbi".
+func (o Option) Range() string {
+	switch o.Kind {
+	case KindChoice:
+		return strings.Join(o.Choices, "|")
+	case KindBool:
+		return "on|off"
+	}
+	lo, hi := fmtNum(o.Min), fmtNum(o.Max)
+	switch {
+	case math.IsInf(o.Max, 1) && o.MinOpen:
+		return "> " + lo
+	case math.IsInf(o.Max, 1):
+		return ">= " + lo
+	case o.MinOpen || o.MaxOpen:
+		l, h := "<=", "<="
+		if o.MinOpen {
+			l = "<"
+		}
+		if o.MaxOpen {
+			h = "<"
+		}
+		return fmt.Sprintf("%s %s x %s %s", lo, l, h, hi)
+	}
+	return lo + ".." + hi
+}
+
+// fmtNum formats a bound: integers without a fraction, powers of two
+// above 2^20 as 2^k.
+func fmtNum(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+		if v >= 1<<20 {
+			if e := math.Log2(v); e == math.Trunc(e) {
+				return fmt.Sprintf("2^%d", int(e))
+			}
+		}
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// parse turns text into the option's canonical text and numeric value,
+// checking its type and range.
+func (o Option) parse(s string) (string, float64, error) {
+	s = strings.TrimSpace(s)
+	bad := func() error { return &ParamError{Flag: o.Flag(), Value: s, Range: o.Range()} }
+	switch o.Kind {
+	case KindChoice:
+		if !slices.Contains(o.Choices, s) {
+			return "", 0, bad()
+		}
+		return s, 0, nil
+	case KindBool:
+		switch strings.ToLower(s) {
+		case "on", "true", "1", "yes":
+			return "on", 1, nil
+		case "off", "false", "0", "no":
+			return "off", 0, nil
+		}
+		return "", 0, bad()
+	case KindInt:
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || !o.inRange(float64(v)) {
+			return "", 0, bad()
+		}
+		return strconv.FormatInt(v, 10), float64(v), nil
+	case KindFloat:
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsNaN(v) || !o.inRange(v) {
+			return "", 0, bad()
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64), v, nil
+	}
+	return "", 0, fmt.Errorf("option %s: unknown kind %q", o.Name, o.Kind)
+}
+
+func (o Option) inRange(v float64) bool {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return false
+	}
+	if v < o.Min || (o.MinOpen && v == o.Min) {
+		return false
+	}
+	if v > o.Max || (o.MaxOpen && v == o.Max) {
+		return false
+	}
+	return true
+}
+
+// ParamError is a setting outside what the engine can take: a usage error
+// (the CLI exits 2 on it). Flag names the flag ("--blocks", "--opt rkbi_k"),
+// Value the value given, Range what is allowed; Why adds the reason when
+// the range depends on the instance or the device.
+type ParamError struct {
+	Flag  string
+	Value string
+	Range string
+	Why   string
+	// Err is an underlying sentinel (ErrUnknownEngine), if any.
+	Err error
+}
+
+// Error is one line: "--blocks 100000000 is out of range: want 0..671 (…)".
+func (e *ParamError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", e.Flag, e.Value)
+	switch {
+	case e.Range == "":
+		b.WriteString(" is not allowed")
+	case strings.HasPrefix(e.Range, "one of"):
+		fmt.Fprintf(&b, " is unknown: want %s", e.Range)
+	default:
+		fmt.Fprintf(&b, " is out of range: want %s", e.Range)
+	}
+	if e.Why != "" {
+		fmt.Fprintf(&b, " (%s)", e.Why)
+	}
+	return b.String()
+}
+
+// Unwrap returns the underlying sentinel error.
+func (e *ParamError) Unwrap() error { return e.Err }
+
+// Limits of every engine, whatever the backend: what the engines and the
+// memory can take. A value past one is refused by Validate.
+const (
+	// MaxBlocks bounds the parallel searches (each holds a tour).
+	MaxBlocks = 1 << 20
+	// MaxThreads bounds the moves per search per iteration (a CUDA
+	// block's most threads).
+	MaxThreads = 1024
+	// MaxWorkers bounds the CPU goroutines.
+	MaxWorkers = 1024
+	// MaxK bounds the temperature steps between global-best exchanges.
+	MaxK = 1 << 30
+	// MaxSweeps bounds the iterations per temperature step, in multiples of n.
+	MaxSweeps = 1 << 20
+	// MaxTourCells bounds blocks × n and workers × n: the tours the
+	// parallel searches hold at once (2^27 cities in all, 1 GiB of int).
+	MaxTourCells = 1 << 27
+	// MaxScheduleSteps bounds the temperature steps of an annealing
+	// schedule (log(tend/t0) / log(alpha)).
+	MaxScheduleSteps = 1 << 20
+	// MaxTimeLimit bounds Params.TimeLimit.
+	MaxTimeLimit = 366 * 24 * time.Hour
+)
+
+// Defaults of the simulated annealing engines on both backends: Lam et
+// al., Table 1.
+const (
+	// DefaultT0 is the initial temperature.
+	DefaultT0 = 10000.0
+	// DefaultTEnd is the final temperature.
+	DefaultTEnd = 0.1
+	// DefaultAlpha is the cooling factor per temperature step.
+	DefaultAlpha = 0.99
+	// DefaultSweeps is Sp: N·Sp iterations per temperature step.
+	DefaultSweeps = 10
+	// DefaultK is Se: temperature steps between global-best exchanges.
+	DefaultK = 100
+	// DefaultThreads is PSPM's moves per iteration of one search: a warp
+	// of 32, the GPU's unit, on both backends.
+	DefaultThreads = 32
+)
+
+// DefaultTimeLimit is the time budget of the engines without a natural end
+// (climbers, iterated local searches, auto) when Params.TimeLimit is 0, on
+// both backends.
+const DefaultTimeLimit = 10 * time.Second
+
+var inf = math.Inf(1)
+
+// The options, each defined once; engine rows below pick them and may
+// change the default.
+var (
+	optBlocks = Option{Name: "blocks", Kind: KindInt, Field: true, Min: 1, Max: MaxBlocks,
+		Doc: "parallel searches (PSPM's thread blocks TB; climbers per launch)"}
+	optThreads = Option{Name: "threads", Kind: KindInt, Field: true, Min: 1, Max: MaxThreads, Default: strconv.Itoa(DefaultThreads),
+		Doc: "moves tried in parallel per search per iteration (PSPM's threads per block TPB)"}
+	optK = Option{Name: "k", Kind: KindInt, Field: true, Min: 1, Max: MaxK, Default: strconv.Itoa(DefaultK),
+		Doc: "sync interval: every search restarts from the global best every k temperature steps (Lam et al.'s Se)"}
+	optT0 = Option{Name: "t0", Kind: KindFloat, Field: true, Min: 0, MinOpen: true, Max: 1e15, Default: fmtNum(DefaultT0),
+		Doc: "initial temperature of the annealing schedule"}
+	optTEnd = Option{Name: "tend", Kind: KindFloat, Field: true, Min: 0, MinOpen: true, Max: 1e15, Default: fmtNum(DefaultTEnd),
+		Doc: "final temperature (below t0)"}
+	optAlpha = Option{Name: "alpha", Kind: KindFloat, Field: true, Min: 0, MinOpen: true, Max: 1, MaxOpen: true, Default: fmtNum(DefaultAlpha),
+		Doc: "cooling factor: T is multiplied by alpha every temperature step"}
+	optSweeps = Option{Name: "sweeps", Kind: KindInt, Field: true, Min: 1, Max: MaxSweeps, Default: strconv.Itoa(DefaultSweeps),
+		Doc: "iterations per temperature step, in multiples of n (Lam et al.'s Sp)"}
+	optWorkers = Option{Name: "workers", Kind: KindInt, Field: true, Min: 1, Max: MaxWorkers, Auto: "all cores",
+		Doc: "CPU goroutines; with a step budget, the same seed and workers give the same run"}
+
+	optKicks = Option{Name: "kicks", Kind: KindInt, Min: 0, Max: math.MaxInt32, Default: "0",
+		Doc: "kicks per worker (0: until the time limit); with no time limit the run is deterministic"}
+	optRestarts = Option{Name: "restarts", Kind: KindInt, Min: 0, Max: math.MaxInt32, Default: "0",
+		Doc: "climbs in all (0: until the time limit); with no time limit the run is deterministic"}
+	optPivot = Option{Name: "pivot", Kind: KindChoice, Choices: []string{"first", "rkbi"}, Default: "first",
+		Doc: "pivoting rule: first improvement or random-k-best improvement"}
+	optRKBI = Option{Name: "rkbi_k", Kind: KindInt, Min: 1, Max: 64, Default: "3",
+		Doc: "k of random-k-best-improvement (1: best improvement)"}
+	optSync = Option{Name: "sync", Kind: KindInt, Min: 0, Max: math.MaxInt32, Default: "0",
+		Doc: "kicks per worker between global-best exchanges (0: independent workers)"}
+	optStale = Option{Name: "stale", Kind: KindInt, Min: 0, Max: 1 << 20, Default: "0",
+		Doc: "escape after stale·n kicks without an improvement: restart from the best tour with a burst of kicks (0: never)"}
+	optThreeOpt = Option{Name: "threeopt", Kind: KindBool, Default: "off",
+		Doc: "sequential 3-opt moves besides 2-opt and Or-opt"}
+	optAccept = Option{Name: "accept", Kind: KindChoice, Choices: []string{"better", "equal"}, Default: "better",
+		Doc: "kick acceptance: strictly shorter, or also ties (drift across plateaus)"}
+	optSegment = Option{Name: "segment", Kind: KindInt, Min: 1, Max: 1 << 20, Default: "30",
+		Doc: "longest segment of a kick's double bridge"}
+	optNeighbors = Option{Name: "neighbors", Kind: KindInt, Min: 2, Max: 64, Default: "8",
+		Doc: "candidate list size"}
+	optCandidates = Option{Name: "candidates", Kind: KindChoice, Choices: []string{"nearest", "quadrant", "union", "mixed"}, Default: "nearest",
+		Doc: "candidate lists: k nearest, k/4 nearest per quadrant, their union, or nearest on even workers and quadrant on odd ones"}
+
+	optDist = Option{Name: "dist", Kind: KindChoice, Choices: []string{"auto", "coords", "matrix"}, Default: "auto",
+		Doc: "kernel distances: computed from coordinates in float, the exact integer matrix in device memory, or auto (coordinates where the kernels compute the metric)"}
+	optSamples = Option{Name: "samples", Kind: KindInt, Min: 1, Max: 1024, Default: "4",
+		Doc: "3-opt samples per thread per evaluation"}
+)
+
+// with returns o with another default.
+func (o Option) with(def string) Option { o.Default, o.Auto = def, ""; return o }
+
+// auto returns o with a default computed per instance or device.
+func (o Option) auto(how string) Option { o.Default, o.Auto = "", how; return o }
+
+// upTo returns o with a lower upper bound.
+func (o Option) upTo(max float64) Option { o.Max = max; return o }
+
+// schedule is the annealing schedule every SA engine takes.
+var schedule = []Option{optT0, optTEnd, optAlpha, optSweeps}
+
+// ilsOptions are the CPU iterated local searches' options; the engines
+// differ in their defaults.
+func ilsOptions(threeOpt, accept, candidates, stale string) []Option {
+	return []Option{optWorkers, optKicks, optPivot, optRKBI, optSync, optStale.with(stale), optThreeOpt.with(threeOpt),
+		optAccept.with(accept), optSegment, optNeighbors, optCandidates.with(candidates)}
+}
+
+func cat(parts ...[]Option) []Option { return slices.Concat(parts...) }
+
+// optionTable lists every engine's options by (algorithm, backend).
+var optionTable = map[[2]string][]Option{
+	{"sa", BackendCPU}:   cat([]Option{optWorkers, optBlocks.auto("workers")}, schedule),
+	{"pssm", BackendCPU}: cat([]Option{optWorkers, optBlocks.auto("workers"), optK}, schedule),
+	{"pspm", BackendCPU}: cat([]Option{optWorkers, optBlocks.auto("workers"), optThreads, optK}, schedule),
+	{"sspm", BackendCPU}: cat([]Option{optWorkers, optThreads.auto("workers")}, schedule),
+
+	{"2opt-climb", BackendCPU}: {optWorkers, optRestarts},
+	{"swap-climb", BackendCPU}: {optWorkers, optRestarts},
+
+	{"2opt-ils", BackendCPU}: ilsOptions("off", "better", "nearest", "0"),
+	{"3opt-ils", BackendCPU}: ilsOptions("on", "better", "nearest", "0"),
+	{"auto", BackendCPU}:     ilsOptions("on", "equal", "mixed", "20"),
+
+	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK}, schedule),
+	{"sspm", BackendGPU}: cat([]Option{optThreads}, schedule),
+	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK}, schedule),
+
+	{"2opt-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device")},
+	{"2opt-ils", BackendGPU}:   {},
+	{"3opt-ils", BackendGPU}:   {optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optSamples, optDist},
+	{"swap-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches"), optDist},
+	{"auto", BackendGPU}:       {optWorkers},
+}
+
+// OptionSet is one engine's options.
+type OptionSet []Option
+
+// OptionsFor returns the options of the engine (algorithm, backend), in
+// display order; nil for an engine without any.
+func OptionsFor(algorithm, backend string) OptionSet {
+	return slices.Clone(optionTable[[2]string{algorithm, backend}])
+}
+
+// Lookup returns the option called name.
+func (s OptionSet) Lookup(name string) (Option, bool) {
+	for _, o := range s {
+		if o.Name == name {
+			return o, true
+		}
+	}
+	return Option{}, false
+}
+
+// Names lists the options' names.
+func (s OptionSet) Names() []string {
+	out := make([]string, len(s))
+	for i, o := range s {
+		out[i] = o.Name
+	}
+	return out
+}
+
+// fieldNames are the Params fields an Option may stand for.
+var fieldNames = []string{"blocks", "threads", "k", "t0", "tend", "alpha", "sweeps", "workers"}
+
+// fieldOptions are the Params field options with their widest ranges.
+var fieldOptions = OptionSet{optBlocks, optThreads, optK, optT0, optTEnd, optAlpha, optSweeps, optWorkers}
+
+// Field returns the value of the Params field called name (0: unset).
+func (p Params) Field(name string) float64 {
+	switch name {
+	case "blocks":
+		return float64(p.Blocks)
+	case "threads":
+		return float64(p.Threads)
+	case "k":
+		return float64(p.K)
+	case "t0":
+		return p.T0
+	case "tend":
+		return p.TEnd
+	case "alpha":
+		return p.Alpha
+	case "sweeps":
+		return float64(p.Sweeps)
+	case "workers":
+		return float64(p.Workers)
+	}
+	return 0
+}
+
+// setField sets the Params field called name; v is in range.
+func (p *Params) setField(name string, v float64) {
+	switch name {
+	case "blocks":
+		p.Blocks = int(v)
+	case "threads":
+		p.Threads = int(v)
+	case "k":
+		p.K = int(v)
+	case "t0":
+		p.T0 = v
+	case "tend":
+		p.TEnd = v
+	case "alpha":
+		p.Alpha = v
+	case "sweeps":
+		p.Sweeps = int(v)
+	case "workers":
+		p.Workers = int(v)
+	}
+}
+
+// Set parses one "name=value" setting, as `tsp solve --opt` takes it, into
+// p: a Params field by its flag name, or any other name into Params.Extra.
+// A field's value is checked here; an Extra value is checked by Validate,
+// against the engine that will run. "name=" removes an Extra key (back to
+// the default).
+func (p *Params) Set(setting string) error {
+	name, value, ok := strings.Cut(setting, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return &ParamError{Flag: "--opt", Value: setting, Range: "name=value"}
+	}
+	if o, ok := fieldOptions.Lookup(name); ok {
+		if strings.TrimSpace(value) == "0" {
+			p.setField(name, 0) // 0: the default, as on the flags
+			return nil
+		}
+		_, v, err := o.parse(value)
+		if err != nil {
+			return err
+		}
+		p.setField(name, v)
+		return nil
+	}
+	if p.Extra == nil {
+		p.Extra = map[string]string{}
+	}
+	if value == "" {
+		delete(p.Extra, name)
+		return nil
+	}
+	p.Extra[name] = strings.TrimSpace(value)
+	return nil
+}
+
+// Int returns the int option name of this set from p: Params.Extra's
+// value, else the default. An invalid value is an error naming the option.
+// A default that depends on the instance reads as 0.
+func (s OptionSet) Int(p Params, name string) (int, error) {
+	v, err := s.value(p, name)
+	return int(v), err
+}
+
+// Float returns a float option like Int.
+func (s OptionSet) Float(p Params, name string) (float64, error) {
+	return s.value(p, name)
+}
+
+// Bool returns an on/off option like Int.
+func (s OptionSet) Bool(p Params, name string) (bool, error) {
+	v, err := s.value(p, name)
+	return v != 0, err
+}
+
+// Choice returns a choice option like Int.
+func (s OptionSet) Choice(p Params, name string) (string, error) {
+	o, ok := s.Lookup(name)
+	if !ok {
+		return "", fmt.Errorf("option %s: not an option of this engine", name)
+	}
+	text := o.Default
+	if v, ok := p.Extra[name]; ok && v != "" {
+		text = v
+	}
+	c, _, err := o.parse(text)
+	return c, err
+}
+
+func (s OptionSet) value(p Params, name string) (float64, error) {
+	o, ok := s.Lookup(name)
+	if !ok {
+		return 0, fmt.Errorf("option %s: not an option of this engine", name)
+	}
+	text := o.Default
+	if o.Field {
+		if v := p.Field(name); v != 0 {
+			text = strconv.FormatFloat(v, 'g', -1, 64)
+		}
+	} else if v, ok := p.Extra[name]; ok && v != "" {
+		text = v
+	}
+	if text == "" {
+		return 0, nil
+	}
+	_, v, err := o.parse(text)
+	return v, err
+}
+
+// WithDefaults returns p with every zero field option of the set that has
+// a fixed default filled in (t0, tend, alpha, sweeps, k, threads), as the
+// engine will run it. Defaults that depend on the instance or the device
+// stay 0; EffectiveOptions computes them.
+func (s OptionSet) WithDefaults(p Params) Params {
+	for _, o := range s {
+		if !o.Field || o.Default == "" || p.Field(o.Name) != 0 {
+			continue
+		}
+		if _, v, err := o.parse(o.Default); err == nil {
+			p.setField(o.Name, v)
+		}
+	}
+	return p
+}
+
+// Tuner is implemented by engines whose option defaults or limits depend
+// on the instance or the device (the GPU engines: blocks from the
+// occupancy API, threads per block from the device). Tune returns opts
+// with Default set to the value that will run and Max narrowed to what the
+// device takes; it must not start a long computation.
+type Tuner interface {
+	Tune(in *Instance, opts OptionSet) OptionSet
+}
+
+// EffectiveOptions returns e's options with the defaults that will run on
+// in and the ranges allowed there: the table's values, then what depends
+// on the instance (workers: all cores; blocks and workers: at most
+// MaxTourCells / n), then the engine's own (Tuner). in may be nil (no
+// instance chosen yet).
+func EffectiveOptions(e Engine, in *Instance) OptionSet {
+	set := OptionsFor(e.Name(), e.Backend())
+	cores := strconv.Itoa(runtime.NumCPU())
+	for i := range set {
+		o := &set[i]
+		switch {
+		case o.Name == "workers" && o.Default == "":
+			o.Default = cores
+		case o.Auto == "workers" && e.Backend() == BackendCPU:
+			o.Default = cores
+		}
+		if in != nil && in.N > 0 && (o.Name == "blocks" || o.Name == "workers") {
+			o.Max = math.Min(o.Max, math.Max(1, float64(MaxTourCells/in.N)))
+		}
+	}
+	if t, ok := e.(Tuner); ok && in != nil {
+		set = t.Tune(in, set)
+	}
+	return set
+}
+
+// Validate checks p against what engine e can take on instance in (nil:
+// only what does not depend on it): every field option the engine uses,
+// every Params.Extra key (which must be one of e's options), the time limit
+// and target, the annealing schedule's t0 > tend and its length, and the
+// memory of the parallel searches. It returns a *ParamError naming the
+// flag and the allowed range. Run calls it; front ends may call it
+// earlier to refuse a run before it starts.
+func Validate(e Engine, in *Instance, p Params) error {
+	if p.TimeLimit < 0 || p.TimeLimit > MaxTimeLimit {
+		return &ParamError{Flag: "--time", Value: p.TimeLimit.String(), Range: "0 (none).." + MaxTimeLimit.String()}
+	}
+	if p.Target < 0 {
+		return &ParamError{Flag: "--target", Value: strconv.FormatInt(p.Target, 10), Range: ">= 0 (0: none)"}
+	}
+	set := EffectiveOptions(e, in)
+	// Field options: the engine's range where it uses the field, else the
+	// widest range (so a stray --blocks is still bounded the same on every
+	// backend).
+	for _, wide := range fieldOptions {
+		v := p.Field(wide.Name)
+		if v == 0 {
+			continue
+		}
+		o, ok := set.Lookup(wide.Name)
+		if !ok {
+			o = wide
+		}
+		if !o.inRange(v) || (o.Kind == KindInt && v != math.Trunc(v)) {
+			pe := &ParamError{Flag: o.Flag(), Value: strconv.FormatFloat(v, 'g', -1, 64), Range: o.Range() + " (0: default)"}
+			if ok && o.Max < wide.Max && v <= wide.Max {
+				pe.Why = fmt.Sprintf("for %s/%s", e.Name(), e.Backend())
+				if in != nil && (o.Name == "blocks" || o.Name == "workers") && o.Max == math.Max(1, float64(MaxTourCells/max(in.N, 1))) {
+					pe.Why = fmt.Sprintf("for %d cities: %s × cities at most 2^27", in.N, o.Name)
+				}
+			}
+			return pe
+		}
+	}
+	if in != nil && in.N > 0 {
+		for _, f := range []string{"blocks", "workers"} {
+			if v := p.Field(f); v > float64(MaxTourCells/in.N) {
+				return &ParamError{Flag: "--" + f, Value: fmtNum(v), Range: fmt.Sprintf("0..%d", max(1, MaxTourCells/in.N)),
+					Why: fmt.Sprintf("for %d cities: %s × cities at most 2^27", in.N, f)}
+			}
+		}
+	}
+	keys := make([]string, 0, len(p.Extra))
+	for k := range p.Extra {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		o, ok := set.Lookup(k)
+		if !ok || o.Field {
+			if slices.Contains(outputKeys, k) {
+				continue
+			}
+			have := "none"
+			var extra []string
+			for _, o := range set {
+				if !o.Field {
+					extra = append(extra, o.Name)
+				}
+			}
+			if len(extra) > 0 {
+				have = strings.Join(extra, ", ")
+			}
+			return &ParamError{Flag: "--opt", Value: k, Range: "one of the options of " + e.Name() + "/" + e.Backend() + ": " + have}
+		}
+		if p.Extra[k] == "" {
+			continue
+		}
+		if _, _, err := o.parse(p.Extra[k]); err != nil {
+			return err
+		}
+	}
+	if _, ok := set.Lookup("t0"); ok {
+		if _, err := Schedule(p); err != nil {
+			return err
+		}
+	} else if p.T0 > 0 && p.TEnd > 0 && p.T0 <= p.TEnd {
+		// An engine without a schedule ignores both, but the pair is a
+		// mistake wherever it is given.
+		return &ParamError{Flag: "--t0", Value: fmtNum(p.T0), Range: "> tend = " + fmtNum(p.TEnd), Why: "the schedule cools from t0 down to tend"}
+	}
+	return nil
+}
+
+// Schedule returns p with the annealing schedule's unset fields (t0, tend,
+// alpha, sweeps, k) at their defaults, checked: each in its range, t0
+// above tend and at most MaxScheduleSteps temperature steps. Every
+// simulated annealing engine, on either backend, starts from it, so the
+// same Params run the same schedule or fail with the same *ParamError.
+func Schedule(p Params) (Params, error) {
+	for _, o := range []Option{optT0, optTEnd, optAlpha, optSweeps, optK} {
+		v := p.Field(o.Name)
+		if v == 0 {
+			_, v, _ = o.parse(o.Default)
+			p.setField(o.Name, v)
+			continue
+		}
+		if !o.inRange(v) {
+			return p, &ParamError{Flag: o.Flag(), Value: strconv.FormatFloat(v, 'g', -1, 64), Range: o.Range() + " (0: default)"}
+		}
+	}
+	if p.T0 <= p.TEnd {
+		return p, &ParamError{Flag: "--t0", Value: fmtNum(p.T0), Range: "> tend = " + fmtNum(p.TEnd), Why: "the schedule cools from t0 down to tend"}
+	}
+	if steps := ScheduleSteps(p); steps > MaxScheduleSteps {
+		hi := math.Pow(p.TEnd/p.T0, 1.0/MaxScheduleSteps)
+		return p, &ParamError{Flag: "--alpha", Value: fmtNum(p.Alpha), Range: fmt.Sprintf("0 < x <= %.9g", hi),
+			Why: fmt.Sprintf("from t0 %s to tend %s the schedule would take %d temperature steps, at most 2^20", fmtNum(p.T0), fmtNum(p.TEnd), steps)}
+	}
+	return p, nil
+}
+
+// ScheduleSteps is the number of temperature steps from T0 down to TEnd
+// (T0, T0·α, … while above TEnd) of a schedule Schedule has accepted.
+func ScheduleSteps(p Params) int {
+	if p.T0 <= p.TEnd || !(p.Alpha > 0 && p.Alpha < 1) {
+		return 1
+	}
+	s := math.Ceil(math.Log(p.TEnd/p.T0) / math.Log(p.Alpha))
+	if s > math.MaxInt32 {
+		return math.MaxInt32
+	}
+	return int(s)
+}
+
+// outputKeys are Params.Extra keys an engine writes into Result.Params to
+// report what it chose; they are accepted back (a report's parameters
+// rerun as they are) and ignored.
+var outputKeys = []string{"launch_waves"}

@@ -1,0 +1,274 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// optEngine is a fake engine with the name of a real one, so the option
+// table applies to it; tuned narrows threads as a device would.
+type optEngine struct {
+	name, backend string
+	maxThreads    float64
+}
+
+func (f optEngine) Name() string     { return f.name }
+func (f optEngine) Backend() string  { return f.backend }
+func (f optEngine) Describe() string { return "test engine" }
+func (f optEngine) Available() error { return nil }
+func (f optEngine) Solve(ctx context.Context, in *Instance, p Params, _ chan Snapshot) (Result, error) {
+	return Finish(in, f, p, IdentityTour(in.N), 0, 0, time.Now(), false, "test")
+}
+
+type tunedEngine struct{ optEngine }
+
+func (f tunedEngine) Tune(in *Instance, set OptionSet) OptionSet {
+	for i := range set {
+		switch set[i].Name {
+		case "threads":
+			set[i].Max = f.maxThreads
+		case "blocks":
+			set[i].Default = "4224"
+		}
+	}
+	return set
+}
+
+func square(n int) *Instance {
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i], y[i] = float64(i%100), float64(i/100)
+	}
+	return NewCoordInstance("grid", Euc2D, x, y, nil)
+}
+
+func TestValidate(t *testing.T) {
+	small, big := square(100), square(200000)
+	cpuILS := optEngine{name: "auto", backend: BackendCPU}
+	cpuPSPM := optEngine{name: "pspm", backend: BackendCPU}
+	gpu3 := optEngine{name: "3opt-ils", backend: BackendGPU}
+	gpuPSPM := tunedEngine{optEngine{name: "pspm", backend: BackendGPU, maxThreads: 512}}
+	cases := []struct {
+		name string
+		e    Engine
+		in   *Instance
+		p    Params
+		flag string // "" when p is fine
+		want string // in the message
+	}{
+		{"defaults", cpuPSPM, small, Params{}, "", ""},
+		{"all fields set", cpuPSPM, small, Params{Blocks: 4, Threads: 64, K: 10, T0: 100, TEnd: 1, Alpha: 0.9, Sweeps: 2, Workers: 2}, "", ""},
+		{"blocks near MaxInt64", cpuPSPM, small, Params{Blocks: math.MaxInt64 / 2}, "--blocks", "out of range: want 1..2^20"},
+		{"negative blocks", cpuPSPM, small, Params{Blocks: -1}, "--blocks", "1..2^20"},
+		{"blocks × n past the memory bound", cpuPSPM, big, Params{Blocks: 1000}, "--blocks", "for 200000 cities"},
+		{"workers × n past the memory bound", cpuILS, big, Params{Workers: 1000}, "--workers", "want 1..671"},
+		{"workers past the most", cpuILS, small, Params{Workers: 100000000}, "--workers", "1..1024"},
+		{"threads near MaxInt64", cpuPSPM, small, Params{Threads: math.MaxInt64}, "--threads", "1..1024"},
+		{"threads past the device's", gpuPSPM, small, Params{Threads: 1024}, "--threads", "1..512"},
+		{"sweeps near MaxInt64", cpuPSPM, small, Params{Sweeps: math.MaxInt64 - 1}, "--sweeps", "1..2^20"},
+		{"k negative", cpuPSPM, small, Params{K: -5}, "--k", "1..2^30"},
+		{"t0 below tend", cpuPSPM, small, Params{T0: 1, TEnd: 2}, "--t0", "> tend = 2"},
+		{"t0 below the default tend", gpuPSPM, small, Params{T0: 0.05}, "--t0", "> tend = 0.1"},
+		{"alpha 1", cpuPSPM, small, Params{Alpha: 1}, "--alpha", "0 < x < 1"},
+		{"alpha 1 on the GPU", gpuPSPM, small, Params{Alpha: 1}, "--alpha", "0 < x < 1"},
+		{"alpha too close to 1", cpuPSPM, small, Params{Alpha: 0.9999999999}, "--alpha", "temperature steps"},
+		{"t0 infinite", cpuPSPM, small, Params{T0: math.Inf(1)}, "--t0", "out of range"},
+		{"t0 NaN", cpuPSPM, small, Params{T0: math.NaN()}, "--t0", "out of range"},
+		{"stray blocks bounded too", cpuILS, small, Params{Blocks: 1 << 40}, "--blocks", "1..2^20"},
+		{"time negative", cpuILS, small, Params{TimeLimit: -time.Second}, "--time", ""},
+		{"target negative", cpuILS, small, Params{Target: -1}, "--target", ""},
+		{"known option", cpuILS, small, Params{Extra: map[string]string{"kicks": "10", "pivot": "rkbi", "threeopt": "off"}}, "", ""},
+		{"unknown option", cpuILS, small, Params{Extra: map[string]string{"rkbi": "3"}}, "--opt", "kicks, pivot"},
+		{"option of another engine", cpuILS, small, Params{Extra: map[string]string{"samples": "3"}}, "--opt", "unknown"},
+		{"option bad int", cpuILS, small, Params{Extra: map[string]string{"kicks": "many"}}, "--opt kicks", "0..2147483647"},
+		{"option negative", cpuILS, small, Params{Extra: map[string]string{"sync": "-1"}}, "--opt sync", "0.."},
+		{"option bad choice", cpuILS, small, Params{Extra: map[string]string{"candidates": "farthest"}}, "--opt candidates", "nearest|quadrant|union|mixed"},
+		{"rkbi_k 8 on the GPU", gpu3, small, Params{Extra: map[string]string{"rkbi_k": "8"}}, "", ""},
+		{"rkbi_k 9 on the GPU", gpu3, small, Params{Extra: map[string]string{"rkbi_k": "9"}}, "--opt rkbi_k", "1..8"},
+		{"rkbi_k 9 on the CPU", optEngine{name: "3opt-ils", backend: BackendCPU}, small, Params{Extra: map[string]string{"rkbi_k": "9"}}, "", ""},
+		{"samples negative on the GPU", gpu3, small, Params{Extra: map[string]string{"samples": "-4"}}, "--opt samples", "1..1024"},
+		{"an engine's report read back", optEngine{name: "swap-climb", backend: BackendGPU}, small, Params{Extra: map[string]string{"launch_waves": "3"}}, "", ""},
+		{"no instance yet", cpuPSPM, nil, Params{Blocks: 1000}, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := Validate(c.e, c.in, c.p)
+			if c.flag == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			var pe *ParamError
+			if !errors.As(err, &pe) {
+				t.Fatalf("want a *ParamError for %s, got %v", c.flag, err)
+			}
+			if pe.Flag != c.flag || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("got %q (flag %q), want flag %s and %q", err, pe.Flag, c.flag, c.want)
+			}
+		})
+	}
+}
+
+// TestBackendsRefuseAlike: for every algorithm on both backends, a value
+// out of the widest range is refused with the same message.
+func TestBackendsRefuseAlike(t *testing.T) {
+	in := square(100)
+	for _, algo := range []string{"pspm", "sspm", "pssm", "3opt-ils", "2opt-climb", "swap-climb", "auto"} {
+		for _, p := range []Params{
+			{Blocks: 1 << 21}, {Threads: 1 << 40}, {Alpha: 1.5}, {T0: 1, TEnd: 5}, {Sweeps: -2}, {K: -1},
+			{TimeLimit: -1}, {Workers: 5000},
+		} {
+			ec := Validate(optEngine{name: algo, backend: BackendCPU}, in, p)
+			eg := Validate(optEngine{name: algo, backend: BackendGPU}, in, p)
+			if ec == nil || eg == nil {
+				t.Errorf("%s %+v: cpu %v, gpu %v: both must refuse", algo, p, ec, eg)
+				continue
+			}
+			var pc, pg *ParamError
+			if !errors.As(ec, &pc) || !errors.As(eg, &pg) || pc.Flag != pg.Flag || pc.Range != pg.Range {
+				t.Errorf("%s %+v: cpu %q, gpu %q", algo, p, ec, eg)
+			}
+		}
+	}
+}
+
+func TestParamsSet(t *testing.T) {
+	cases := []struct {
+		in      string
+		ok      bool
+		check   func(p Params) bool
+		comment string
+	}{
+		{"blocks=64", true, func(p Params) bool { return p.Blocks == 64 }, "a field by its flag name"},
+		{"alpha=0.95", true, func(p Params) bool { return p.Alpha == 0.95 }, ""},
+		{"blocks=0", true, func(p Params) bool { return p.Blocks == 0 }, "0: the default"},
+		{"blocks=-3", false, nil, ""},
+		{"blocks=1e99", false, nil, ""},
+		{"alpha=1", false, nil, ""},
+		{"threads=x", false, nil, ""},
+		{"rkbi_k=5", true, func(p Params) bool { return p.Extra["rkbi_k"] == "5" }, "an Extra key"},
+		{" pivot = rkbi ", true, func(p Params) bool { return p.Extra["pivot"] == "rkbi" }, "spaces trimmed"},
+		{"kicks", false, nil, "no ="},
+		{"=3", false, nil, "no name"},
+	}
+	for _, c := range cases {
+		var p Params
+		err := p.Set(c.in)
+		if (err == nil) != c.ok {
+			t.Errorf("Set(%q): %v", c.in, err)
+			continue
+		}
+		if c.ok && !c.check(p) {
+			t.Errorf("Set(%q) gave %+v", c.in, p)
+		}
+		var pe *ParamError
+		if !c.ok && !errors.As(err, &pe) {
+			t.Errorf("Set(%q): %v is not a *ParamError", c.in, err)
+		}
+	}
+	p := Params{Extra: map[string]string{"kicks": "5"}}
+	if err := p.Set("kicks="); err != nil || len(p.Extra) != 0 {
+		t.Errorf("kicks= should remove the key: %v %v", p.Extra, err)
+	}
+}
+
+func TestOptionSetReads(t *testing.T) {
+	auto := OptionsFor("auto", BackendCPU)
+	ils := OptionsFor("2opt-ils", BackendCPU)
+	p := Params{Extra: map[string]string{"neighbors": "12", "threeopt": "off"}}
+	if v, err := auto.Int(p, "neighbors"); err != nil || v != 12 {
+		t.Errorf("neighbors: %d %v", v, err)
+	}
+	if v, err := auto.Int(Params{}, "stale"); err != nil || v != 20 {
+		t.Errorf("auto's stale default: %d %v", v, err)
+	}
+	if v, err := ils.Int(Params{}, "stale"); err != nil || v != 0 {
+		t.Errorf("2opt-ils's stale default: %d %v", v, err)
+	}
+	if v, err := auto.Bool(p, "threeopt"); err != nil || v {
+		t.Errorf("threeopt off: %v %v", v, err)
+	}
+	if v, err := auto.Bool(Params{}, "threeopt"); err != nil || !v {
+		t.Errorf("auto's threeopt default: %v %v", v, err)
+	}
+	if v, err := auto.Choice(Params{}, "accept"); err != nil || v != "equal" {
+		t.Errorf("auto's accept default: %q %v", v, err)
+	}
+	if _, err := auto.Int(Params{Extra: map[string]string{"segment": "0"}}, "segment"); err == nil {
+		t.Error("segment 0 accepted")
+	}
+	if _, err := auto.Int(Params{}, "samples"); err == nil {
+		t.Error("an option of another engine read")
+	}
+	// rkbi_k is one option: the same doc and default everywhere, only
+	// the GPU's upper bound differs.
+	c, _ := OptionsFor("3opt-ils", BackendCPU).Lookup("rkbi_k")
+	g, _ := OptionsFor("3opt-ils", BackendGPU).Lookup("rkbi_k")
+	if c.Doc != g.Doc || c.Default != g.Default || g.Max != 8 {
+		t.Errorf("rkbi_k: cpu %+v, gpu %+v", c, g)
+	}
+}
+
+func TestEveryOptionIsWellFormed(t *testing.T) {
+	for key, set := range optionTable {
+		for _, o := range set {
+			if o.Doc == "" || (o.Default == "") == (o.Auto == "") {
+				t.Errorf("%v %s: doc and exactly one of Default, Auto needed: %+v", key, o.Name, o)
+			}
+			if o.Default != "" {
+				if _, _, err := o.parse(o.Default); err != nil {
+					t.Errorf("%v %s: default %q outside its own range: %v", key, o.Name, o.Default, err)
+				}
+			}
+		}
+	}
+}
+
+func TestScheduleSameForBothBackends(t *testing.T) {
+	p, err := Schedule(Params{})
+	if err != nil || p.T0 != DefaultT0 || p.TEnd != DefaultTEnd || p.Alpha != DefaultAlpha || p.Sweeps != DefaultSweeps || p.K != DefaultK {
+		t.Fatalf("%+v %v", p, err)
+	}
+	if s := ScheduleSteps(p); s != 1146 {
+		t.Fatalf("steps %d, want 1146 (log(1e-5)/log(0.99))", s)
+	}
+}
+
+func TestEffectiveOptions(t *testing.T) {
+	in := square(200000)
+	set := EffectiveOptions(optEngine{name: "pspm", backend: BackendCPU}, in)
+	b, _ := set.Lookup("blocks")
+	w, _ := set.Lookup("workers")
+	if b.Default == "" || b.Default != w.Default || b.Max != MaxTourCells/200000 {
+		t.Errorf("cpu pspm on 200k: blocks %+v, workers %+v", b, w)
+	}
+	set = EffectiveOptions(tunedEngine{optEngine{name: "pspm", backend: BackendGPU, maxThreads: 1024}}, square(10))
+	if b, _ := set.Lookup("blocks"); b.Default != "4224" {
+		t.Errorf("gpu pspm: the engine's default not taken: %+v", b)
+	}
+}
+
+func TestRunValidates(t *testing.T) {
+	in := square(10)
+	_, err := Run(context.Background(), optEngine{name: "pspm", backend: BackendCPU}, in, Params{Alpha: 2}, nil)
+	var pe *ParamError
+	if !errors.As(err, &pe) || pe.Flag != "--alpha" {
+		t.Fatalf("Run: %v", err)
+	}
+}
+
+func TestUnknownAlgorithmIsAUsageError(t *testing.T) {
+	_, _, err := Resolve("no-such-algo", BackendCPU)
+	var pe *ParamError
+	if !errors.As(err, &pe) || pe.Flag != "--algo" || !errors.Is(err, ErrUnknownEngine) {
+		t.Fatalf("got %v", err)
+	}
+	if _, _, err := Resolve("auto", "tpu"); !errors.As(err, &pe) || pe.Flag != "--backend" {
+		t.Fatalf("backend: got %v", err)
+	}
+}
