@@ -282,7 +282,10 @@ func suiteNames() []string {
 }
 
 func cmdEngines(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "engines", "", "Lists the registered engines: algorithm, backend, whether it can run here, and what it does.")
+	fs := newFlags(e, "engines", "[--verbose]", "Lists the registered engines: algorithm, backend, whether it can run here, and what it does.\n"+
+		"With --verbose, also each engine's options: the flag that sets it (--opt NAME=VALUE for the\n"+
+		"engine-specific ones), its type, default and allowed range, and what it does.")
+	verbose := fs.Bool("verbose", false, "list each engine's options")
 	if _, err := parse(fs, "engines", args, 0, 0); err != nil {
 		return err
 	}
@@ -292,8 +295,29 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 			status = "unavailable: " + oneLine(err.Error())
 		}
 		fmt.Fprintf(e.stdout, "%-12s %-4s %s — %s\n", eng.Name(), eng.Backend(), eng.Describe(), status)
+		if *verbose {
+			writeOptions(e.stdout, solver.EffectiveOptions(eng, nil))
+		}
 	}
 	return nil
+}
+
+// writeOptions lists an engine's options, one a line, indented under it.
+func writeOptions(w io.Writer, set solver.OptionSet) {
+	if len(set) == 0 {
+		fmt.Fprintf(w, "    (no options besides --time, --seed and --target)\n")
+		return
+	}
+	for _, o := range set {
+		def := o.Default
+		switch {
+		case o.Auto != "" && def != "":
+			def += " (" + o.Auto + ")"
+		case o.Auto != "":
+			def = o.Auto
+		}
+		fmt.Fprintf(w, "    %-18s %-6s default %s; range %s\n        %s\n", o.Flag(), o.Kind, def, o.Range(), o.Doc)
+	}
 }
 
 func cmdVersion(_ context.Context, e *env, args []string) error {

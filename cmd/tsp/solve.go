@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -43,6 +44,9 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&p.Sweeps, "sweeps", 0, "iterations per temperature step, in multiples of n (0: default)")
 	fs.IntVar(&p.Workers, "workers", 0, "CPU goroutines (0: all cores)")
 	fs.Int64Var(&p.Target, "target", 0, "stop once a tour of at most this `length` is found (0: none)")
+	fs.Func("opt", "engine option `NAME=VALUE`, repeatable (the options of each engine: 'tsp engines --verbose')", func(s string) error {
+		return paramUsage(p.Set(s))
+	})
 	pos, err := parse(fs, "solve", args, 1, 1)
 	if err != nil {
 		return err
@@ -72,6 +76,9 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	}
 	eng, note, err := solver.Resolve(p.Algorithm, p.Backend)
 	if err != nil {
+		if err := paramUsage(err); isUsage(err) {
+			return err
+		}
 		if p.Backend == solver.BackendGPU {
 			if _, derr := gpu.Devices(); derr != nil {
 				return fmt.Errorf("--backend gpu: %v", derr)
@@ -81,6 +88,11 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	}
 	if note != "" && !*quiet {
 		fmt.Fprintf(e.stderr, "tsp: note: %s\n", note)
+	}
+	// Every setting against what this engine takes on this instance,
+	// before the run (the engine checks the same again).
+	if err := solver.Validate(eng, in, p); err != nil {
+		return paramUsage(err)
 	}
 	var snaps chan solver.Snapshot
 	var wg sync.WaitGroup
@@ -291,4 +303,20 @@ func (p *progress) line(s solver.Snapshot) string {
 	}
 	fmt.Fprintf(&b, "  %.3g moves/s  %.1fs", mps, s.Elapsed.Seconds())
 	return b.String()
+}
+
+// paramUsage turns a *solver.ParamError (a setting out of range, an
+// unknown algorithm or option) into a usage error of solve: exit code 2.
+func paramUsage(err error) error {
+	var pe *solver.ParamError
+	if errors.As(err, &pe) {
+		return usagef("solve", "%s", pe.Error())
+	}
+	return err
+}
+
+// isUsage reports whether err is a usage error.
+func isUsage(err error) bool {
+	var ue *usageError
+	return errors.As(err, &ue)
 }

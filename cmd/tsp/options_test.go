@@ -1,0 +1,80 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSolveOpt: --opt sets an engine option (it reaches the report), and a
+// bad or unknown one is a usage error (exit 2) naming the option and what
+// is allowed, on the first line of stderr.
+func TestSolveOpt(t *testing.T) {
+	p := genCircle(t, 40)
+	jsonPath := filepath.Join(filepath.Dir(p), "run.json")
+	code, _, stderr := tsp(t, "solve", p, "--algo", "2opt-ils", "--backend", "cpu", "--workers", "1",
+		"--opt", "kicks=20", "--opt", "pivot=rkbi", "--opt", "rkbi_k=2", "--json", jsonPath, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Params struct {
+			Extra map[string]string `json:"extra"`
+		} `json:"params"`
+		StopReason string `json:"stop_reason"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Params.Extra["kicks"] != "20" || rep.Params.Extra["rkbi_k"] != "2" || rep.StopReason != "done" {
+		t.Errorf("report: %+v", rep)
+	}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--opt", "kicks=-1"}, []string{"--opt kicks -1", "0.."}},
+		{[]string{"--opt", "rkbi=3"}, []string{"--opt rkbi", "kicks, pivot, rkbi_k"}},
+		{[]string{"--opt", "pivot=best"}, []string{"first|rkbi"}},
+		{[]string{"--opt", "nonsense"}, []string{"name=value"}},
+		{[]string{"--opt", "blocks=1e12"}, []string{"--blocks", "1..2^20"}},
+		{[]string{"--workers", "5000"}, []string{"--workers 5000", "1..1024"}},
+		{[]string{"--algo", "no-such"}, []string{"--algo no-such", "2opt-ils"}},
+	} {
+		args := append([]string{"solve", p, "--backend", "cpu", "--algo", "2opt-ils", "--quiet"}, c.args...)
+		code, _, stderr := tsp(t, args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", c.args, code, stderr)
+			continue
+		}
+		first := strings.SplitN(stderr, "\n", 2)[0]
+		for _, w := range c.want {
+			if !strings.Contains(first, w) {
+				t.Errorf("%v: %q does not say %q", c.args, first, w)
+			}
+		}
+	}
+}
+
+// TestEnginesVerbose lists every option of the table with its range.
+func TestEnginesVerbose(t *testing.T) {
+	code, out, stderr := tsp(t, "engines", "--verbose")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, w := range []string{"--opt rkbi_k", "range 1..8", "range 1..64", "--opt samples", "--alpha", "0 < x < 1", "--opt candidates", "nearest|quadrant|union|mixed", "(all cores)"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("engines --verbose does not show %q", w)
+		}
+	}
+	_, plain, _ := tsp(t, "engines")
+	if strings.Contains(plain, "--opt") {
+		t.Error("engines without --verbose lists options")
+	}
+}
