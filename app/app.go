@@ -38,6 +38,7 @@ const ID = "io.github.tsplab.tsplab"
 const (
 	PrefRecent    = "recent"     // recent files, newest first
 	PrefFolder    = "folder"     // the folder last opened
+	PrefFolders   = "folders"    // folders in the source menu, newest first
 	PrefCompare   = "compare"    // compare mode on
 	PrefTargetGap = "target_gap" // compare mode's target gap, percent
 	PrefBudget    = "budget_s"   // compare mode's shared time budget, seconds
@@ -45,6 +46,9 @@ const (
 
 // MaxRecent is how many recent files are remembered.
 const MaxRecent = 12
+
+// MaxFolders is how many folders the source menu remembers.
+const MaxFolders = 8
 
 // Icon is the application icon as a Fyne resource.
 var Icon = fyne.NewStaticResource("icon.png", assets.IconPNG)
@@ -74,10 +78,12 @@ type App struct {
 	list       *widget.List
 	selected   int
 	source     *widget.Select
+	showing    string            // what the list shows: a source or a folder's label
+	folderOf   map[string]string // folder label in the source menu -> path
 	folder     string
 	samplesDir string
 	loadSeq    int
-	loading    binding.String
+	message    *widget.Label // loading news or the last reader error
 	onLoad     []func(*solver.Instance, error)
 
 	compare      bool
@@ -90,10 +96,9 @@ type App struct {
 	summary      binding.String
 }
 
-// Sources of the instance list.
+// Sources of the instance list, besides the folders the user opened.
 const (
 	SourceSamples = "Bundled samples"
-	SourceFolder  = "Folder"
 	SourceRecent  = "Recent files"
 )
 
@@ -101,6 +106,7 @@ const (
 // does not show the window.
 func New(a fyne.App, opts Options) *App {
 	a.SetIcon(Icon)
+	a.Settings().SetTheme(NewTheme(a.Settings().Theme()))
 	ap := &App{FyneApp: a, prefs: a.Preferences(), selected: -1}
 	ap.Win = a.NewWindow("TSP Lab")
 	if opts.Run > 0 {
@@ -118,7 +124,6 @@ func New(a fyne.App, opts Options) *App {
 		ap.onLoad = append(ap.onLoad, opts.OnLoad)
 	}
 	ap.Win.SetIcon(Icon)
-	ap.loading = binding.NewString()
 
 	ap.Single = NewPane("single", ap.prefs, defaultSingle(), ap.Win)
 	l, r := defaultCompare()
@@ -162,7 +167,11 @@ func New(a fyne.App, opts Options) *App {
 	ap.SetCompare(opts.Compare || (opts.Open == "" && ap.prefs.Bool(PrefCompare)))
 	ap.ShowSource(SourceSamples)
 	if opts.Open != "" {
-		ap.Open(ap.resolveOpen(opts.Open))
+		if p := ap.resolveOpen(opts.Open); ap.samplesDir != "" && filepath.Dir(p) == ap.samplesDir {
+			ap.Open(p)
+		} else {
+			ap.OpenFile(p)
+		}
 	} else if len(ap.entries) > 0 {
 		ap.Select(0)
 	}
@@ -221,7 +230,7 @@ func (a *App) build() fyne.CanvasObject {
 
 	// Centre: one pane, or two.
 	a.singleView = container.NewHSplit(a.Single.View, a.Single.Side())
-	a.singleView.(*container.Split).Offset = 0.68
+	a.singleView.(*container.Split).Offset = 0.64
 
 	a.compareView = a.compareViewObject()
 

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/internal/fakeengine"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
@@ -210,16 +211,40 @@ func TestFolderBadFileAndDrop(t *testing.T) {
 		t.Errorf("tiny entry %+v", tiny)
 	}
 
-	// A bad file: the reader's FILE:LINE error in a dialog, the app keeps going.
+	// A bad file: the reader's one-line FILE:LINE error in the window;
+	// the instance on screen stays loaded.
+	before, title := ap.Single.Instance(), ap.Win.Title()
 	ap.Open(bad)
 	err := waitLoad(t, loads)
 	if err == nil || !strings.Contains(err.Error(), "bad.tsp:7") {
 		t.Fatalf("loading the bad file: error %v, want one naming bad.tsp:7", err)
 	}
-	if ap.Win.Canvas().Overlays().Top() == nil {
-		t.Error("no error dialog shown")
+	if msg := ap.Message(); msg != err.Error() || strings.Contains(msg, "\n") {
+		t.Errorf("the window says %q, want the one-line error %q", msg, err.Error())
 	}
-	ap.Win.Canvas().Overlays().Remove(ap.Win.Canvas().Overlays().Top())
+	if ap.message.Importance != widget.DangerImportance || !ap.message.Visible() {
+		t.Error("the error line is not shown in the error colour")
+	}
+	for _, p := range []*Pane{ap.Single, ap.Left, ap.Right} {
+		if p.Instance() != before {
+			t.Errorf("pane %s lost its instance after the bad file", p.Name)
+		}
+	}
+	if ap.Win.Title() != title {
+		t.Errorf("title %q after the bad file, was %q", ap.Win.Title(), title)
+	}
+	if ap.Win.Canvas().Overlays().Top() != nil {
+		t.Error("a modal dialog for a bad file: the line in the window is enough")
+	}
+	// Runs still start on the instance kept.
+	ap.Single.SetSettings(fakeSettings(100 * time.Millisecond))
+	if err := ap.Single.RunFor(0); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, ap.Single)
+	if res, ok := ap.Single.Runner.Result(); !ok || len(res.Tour) != before.N {
+		t.Errorf("a run after the bad file: result %v with %d cities, want %d", ok, len(res.Tour), before.N)
+	}
 
 	// Dropping a .tsp opens it and adds it to the recent files.
 	ap.dropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(good), storage.NewFileURI(filepath.Join(dir, "notes.txt"))})

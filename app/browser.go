@@ -11,7 +11,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -136,8 +135,9 @@ func SamplesDir() string {
 	return filepath.Join(base, "tsplab", "samples")
 }
 
-// ShowSource fills the list from the bundled samples, the last folder or
-// the recent files.
+// ShowSource fills the list from src: SourceSamples, SourceRecent, or
+// a folder (its path, or its label in the source menu). A folder that
+// cannot be read leaves the list empty and says why in the message line.
 func (a *App) ShowSource(src string) {
 	var entries []Entry
 	var err error
@@ -146,24 +146,34 @@ func (a *App) ShowSource(src string) {
 		if a.samplesDir != "" {
 			entries, err = ScanFolder(a.samplesDir)
 		}
-	case SourceFolder:
-		a.folder = a.prefs.String(PrefFolder)
-		if a.folder != "" {
-			entries, err = ScanFolder(a.folder)
-		}
 	case SourceRecent:
 		for _, p := range a.prefs.StringList(PrefRecent) {
 			entries = append(entries, ReadEntry(p))
 		}
+	default:
+		dir := src
+		if d, ok := a.folderOf[src]; ok {
+			dir = d
+		}
+		a.addFolder(dir)
+		src = folderLabel(dir)
+		a.folder = dir
+		entries, err = ScanFolder(dir)
 	}
 	if err != nil {
-		dialog.ShowError(err, a.Win)
+		a.setMessage(err.Error(), true)
 	}
 	a.setEntries(entries)
 	if a.source.Selected != src {
+		a.showing = src
 		a.source.SetSelected(src)
 	}
+	a.showing = src
 }
+
+// Source returns what the list shows: SourceSamples, SourceRecent or a
+// folder's label (see FolderLabel).
+func (a *App) Source() string { return a.showing }
 
 func (a *App) setEntries(entries []Entry) {
 	a.entries = entries
@@ -196,16 +206,91 @@ func (a *App) typedKey(ev *fyne.KeyEvent) {
 	}
 }
 
-// ShowFolder lists every .tsp file in dir and remembers it.
+// ShowFolder lists every .tsp file in dir; dir joins the folders of the
+// source menu (remembered in Preferences) and becomes the file dialog's
+// starting place.
 func (a *App) ShowFolder(dir string) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
 	a.prefs.SetString(PrefFolder, dir)
-	a.ShowSource(SourceFolder)
+	a.ShowSource(dir)
 }
 
+// folderLabel is how the source menu names a folder: its path, with the
+// home directory as ~.
+func folderLabel(dir string) string {
+	if home, err := os.UserHomeDir(); err == nil && home != "" && home != "/" {
+		if rel, err := filepath.Rel(home, dir); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.Join("~", rel)
+		}
+	}
+	return dir
+}
+
+// FolderLabel is the source-menu label of folder dir.
+func FolderLabel(dir string) string { return folderLabel(dir) }
+
+// addFolder puts dir first among the remembered folders (at most
+// MaxFolders) and refreshes the source menu. The bundled samples' folder
+// has its own entry and is not added.
+func (a *App) addFolder(dir string) {
+	if dir == "" || dir == a.samplesDir {
+		return
+	}
+	list := []string{dir}
+	for _, d := range a.prefs.StringList(PrefFolders) {
+		if d != dir && len(list) < MaxFolders {
+			list = append(list, d)
+		}
+	}
+	a.prefs.SetStringList(PrefFolders, list)
+	a.refreshSources()
+}
+
+// refreshSources rebuilds the source menu: the samples, the recent files,
+// then the remembered folders, newest first.
+func (a *App) refreshSources() {
+	opts := []string{SourceSamples, SourceRecent}
+	a.folderOf = map[string]string{}
+	for _, d := range a.prefs.StringList(PrefFolders) {
+		l := folderLabel(d)
+		if _, dup := a.folderOf[l]; dup || l == SourceSamples || l == SourceRecent {
+			continue
+		}
+		a.folderOf[l] = d
+		opts = append(opts, l)
+	}
+	a.source.SetOptions(opts)
+}
+
+// Sources returns the source menu's choices.
+func (a *App) Sources() []string { return append([]string(nil), a.source.Options...) }
+
+// setMessage shows one line under the list: loading news, or an error
+// (in the error colour) such as a file that could not be read.
+func (a *App) setMessage(text string, isErr bool) {
+	a.message.SetText(text)
+	if isErr {
+		a.message.Importance = widget.DangerImportance
+	} else {
+		a.message.Importance = widget.MediumImportance
+	}
+	a.message.Refresh()
+}
+
+// Message returns the line under the list.
+func (a *App) Message() string { return a.message.Text }
+
 // browserView is the window's left column: where the list comes from,
-// the open buttons, the list of instances and the loading line.
+// the open buttons, the list of instances and the message line.
 func (a *App) browserView() fyne.CanvasObject {
-	a.source = widget.NewSelect([]string{SourceSamples, SourceFolder, SourceRecent}, func(s string) { a.ShowSource(s) })
+	a.source = widget.NewSelect(nil, func(s string) {
+		if s != a.showing {
+			a.ShowSource(s)
+		}
+	})
+	a.refreshSources()
 	openFile := widget.NewButtonWithIcon("Open file…", theme.FileIcon(), a.openFileDialog)
 	openFolder := widget.NewButtonWithIcon("Open folder…", theme.FolderOpenIcon(), a.openFolderDialog)
 	a.list = widget.NewList(
@@ -214,10 +299,7 @@ func (a *App) browserView() fyne.CanvasObject {
 			name := widget.NewLabel("instance")
 			name.TextStyle = fyne.TextStyle{Bold: true}
 			name.Truncation = fyne.TextTruncateEllipsis
-			info := widget.NewLabel("n · type · optimum")
-			info.Importance = widget.LowImportance
-			info.Truncation = fyne.TextTruncateEllipsis
-			return container.NewVBox(name, info)
+			return container.NewVBox(name, newSecondaryLabel("n · type · optimum", false))
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			if id >= len(a.entries) {
@@ -225,7 +307,7 @@ func (a *App) browserView() fyne.CanvasObject {
 			}
 			box := o.(*fyne.Container)
 			box.Objects[0].(*widget.Label).SetText(a.entries[id].Name)
-			box.Objects[1].(*widget.Label).SetText(a.entries[id].Summary())
+			box.Objects[1].(*secondaryLabel).SetText(a.entries[id].Summary())
 		},
 	)
 	a.list.OnSelected = func(id widget.ListItemID) {
@@ -234,10 +316,9 @@ func (a *App) browserView() fyne.CanvasObject {
 			a.Open(a.entries[id].Path)
 		}
 	}
-	loading := widget.NewLabelWithData(a.loading)
-	loading.Wrapping = fyne.TextWrapWord
-	loading.Importance = widget.LowImportance
+	a.message = widget.NewLabel("")
+	a.message.Wrapping = fyne.TextWrapWord
 	return container.NewBorder(
 		container.NewVBox(a.source, container.NewGridWithColumns(2, openFile, openFolder)),
-		loading, nil, nil, a.list)
+		a.message, nil, nil, a.list)
 }

@@ -23,7 +23,7 @@ func (a *App) openFileDialog() {
 		}
 		path := rc.URI().Path()
 		rc.Close()
-		a.Open(path)
+		a.OpenFile(path)
 	}, a.Win)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".tsp"}))
 	if dir := a.prefs.String(PrefFolder); dir != "" {
@@ -47,6 +47,24 @@ func (a *App) openFolderDialog() {
 	}, a.Win)
 	d.Resize(fyne.NewSize(800, 560))
 	d.Show()
+}
+
+// OpenFile shows the folder of the file at path in the list, with the
+// file selected, and opens it: a file from another folder brings its
+// neighbours along. A file the folder listing does not show (not a .tsp)
+// is opened alone.
+func (a *App) OpenFile(path string) {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	a.ShowFolder(filepath.Dir(path))
+	for i, e := range a.entries {
+		if e.Path == path {
+			a.Select(i)
+			return
+		}
+	}
+	a.Open(path)
 }
 
 // dropped opens the .tsp files dropped onto the window: they join the
@@ -83,12 +101,13 @@ func (a *App) addRecent(path string) {
 }
 
 // Open loads the instance at path in the background and shows it in every
-// pane; a reader error is shown in a dialog. Only the newest of several
-// quick Opens (arrowing through a folder) is shown.
+// pane. A reader error is shown as one line under the list and leaves the
+// instance on screen as it was. Only the newest of several quick Opens
+// (arrowing through a folder) is shown.
 func (a *App) Open(path string) {
 	a.loadSeq++
 	seq := a.loadSeq
-	_ = a.loading.Set("loading " + filepath.Base(path) + "…")
+	a.setMessage(string(solver.PhaseReading)+" "+filepath.Base(path)+"…", false)
 	go func() {
 		in, opt, err := LoadInstance(path)
 		uiDo(func() {
@@ -102,12 +121,12 @@ func (a *App) Open(path string) {
 
 func (a *App) loaded(path string, in *solver.Instance, opt []int, err error) {
 	if err != nil {
-		_ = a.loading.Set("")
-		dialog.ShowError(err, a.Win)
+		a.setMessage(err.Error(), true)
 	} else {
-		_ = a.loading.Set("")
+		a.setMessage("", false)
 		if !strings.HasPrefix(path, a.samplesDir+string(filepath.Separator)) || a.samplesDir == "" {
 			a.addRecent(path)
+			a.addFolder(filepath.Dir(path))
 		}
 		for _, p := range []*Pane{a.Single, a.Left, a.Right} {
 			p.SetInstance(in, opt)

@@ -42,7 +42,12 @@ type Pane struct {
 
 	progress binding.Float
 	numbers  map[string]binding.String
-	status   binding.String
+	status   *secondaryLabel
+	// bar shows the share of the run done, or of a set-up phase whose
+	// progress the engine knows; busy stands in for it while a phase of
+	// unknown length runs.
+	bar  *widget.ProgressBar
+	busy *widget.ProgressBarInfinite
 
 	runBtn, pauseBtn, stepBtn, stopBtn, resetBtn, fitBtn *widget.Button
 
@@ -67,8 +72,11 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 	p := &Pane{Name: name, Runner: session.NewRunner(), View: tourview.NewTourView(), Curve: tourview.NewCurve(), win: win}
 	p.settings = newSettingsForm(prefs, name+".", def)
 	p.progress = binding.NewFloat()
-	p.status = binding.NewString()
-	_ = p.status.Set("no instance")
+	p.status = newSecondaryLabel("no instance", true)
+	p.bar = widget.NewProgressBarWithData(p.progress)
+	p.busy = widget.NewProgressBarInfinite()
+	p.busy.Stop()
+	p.busy.Hide()
 	p.numbers = map[string]binding.String{}
 	for _, k := range numberKeys {
 		p.numbers[k] = binding.NewString()
@@ -97,7 +105,7 @@ func (p *Pane) SetInstance(in *solver.Instance, optimal []int) {
 	p.Runner.Reset()
 	p.in, p.optimal = in, optimal
 	p.clear()
-	_ = p.status.Set("ready")
+	p.setStatus("ready")
 	p.refreshButtons()
 }
 
@@ -127,11 +135,33 @@ func (p *Pane) Settings() (Settings, error) { return p.settings.Settings() }
 // SetSettings replaces the pane's settings.
 func (p *Pane) SetSettings(s Settings) { p.settings.Set(s) }
 
+// Status returns the pane's status line.
+func (p *Pane) Status() string { return p.status.Text() }
+
+func (p *Pane) setStatus(s string) { p.status.SetText(s) }
+
+// showBusy shows the bar for a phase of unknown length (on) or the
+// determinate bar (off).
+func (p *Pane) showBusy(on bool) {
+	if on == p.busy.Visible() {
+		return
+	}
+	if on {
+		p.bar.Hide()
+		p.busy.Show()
+		p.busy.Start()
+	} else {
+		p.busy.Stop()
+		p.busy.Hide()
+		p.bar.Show()
+	}
+}
+
 func (p *Pane) showError(err error) {
 	if p.win != nil {
 		dialog.ShowError(err, p.win)
 	}
-	_ = p.status.Set(err.Error())
+	p.setStatus(err.Error())
 }
 
 // Run starts a run, or resumes a paused one.
@@ -186,7 +216,7 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 	if err != nil {
 		return err
 	}
-	_ = p.status.Set("running " + p.Runner.Last().Engine)
+	p.setStatus("running " + p.Runner.Last().Engine)
 	p.refreshButtons()
 	return nil
 }
@@ -215,7 +245,7 @@ func (p *Pane) Reset() {
 	defer p.mu.Unlock()
 	p.Runner.Reset()
 	p.clear()
-	_ = p.status.Set("ready")
+	p.setStatus("ready")
 	p.refreshButtons()
 }
 
@@ -240,7 +270,13 @@ func (p *Pane) apply(pr session.Progress) {
 		p.best = pr.Best
 	}
 	if pr.State == session.Running {
-		p.View.SetScene(export.SceneFor(p.in, p.tour, p.best, p.optimal))
+		// The first tour is drawn as soon as the engine has one: the
+		// best tour when it has sent no current one.
+		tour := p.tour
+		if tour == nil {
+			tour = p.best
+		}
+		p.View.SetScene(export.SceneFor(p.in, tour, p.best, p.optimal))
 	} else {
 		// A paused or finished run shows its best tour as the tour.
 		p.View.SetScene(export.SceneFor(p.in, p.best, nil, p.optimal))
@@ -256,15 +292,10 @@ func (p *Pane) apply(pr session.Progress) {
 		}
 	}
 	p.setNumbers(pr)
-	_ = p.progress.Set(pr.Fraction)
-	st := pr.State.String()
-	if pr.Engine != "" {
-		st += " · " + pr.Engine
-	}
-	if pr.Note != "" {
-		st += " · " + pr.Note
-	}
-	_ = p.status.Set(st)
+	frac, busy := BarFraction(pr)
+	_ = p.progress.Set(frac)
+	p.showBusy(busy)
+	p.setStatus(StatusLine(pr))
 	p.refreshButtons()
 	unlock() // the callbacks may look at the other pane
 	if p.OnUpdate != nil {
@@ -293,6 +324,43 @@ func (p *Pane) setNumbers(pr session.Progress) {
 	set("Moves", FormatCount(float64(pr.Moves)))
 	set("Moves/s", FormatCount(pr.MovesPerSecond()))
 	set("Elapsed", fmt.Sprintf("%.1f s", pr.Elapsed.Seconds()))
+}
+
+// StatusLine is a pane's status: the state, the engine, the phase while
+// running (with its progress when known) and any note, joined by " · ".
+func StatusLine(pr session.Progress) string {
+	st := pr.State.String()
+	if pr.Engine != "" {
+		st += " · " + pr.Engine
+	}
+	if pr.State == session.Running && pr.Phase != "" {
+		ph := string(pr.Phase)
+		if pr.PhaseProgress >= 0 {
+			ph += fmt.Sprintf(" %.0f %%", 100*min(pr.PhaseProgress, 1))
+		} else if pr.Phase != solver.PhaseSearch {
+			ph += "…"
+		}
+		st += " · " + ph
+	}
+	if pr.Note != "" {
+		st += " · " + pr.Note
+	}
+	return st
+}
+
+// BarFraction is what a pane's progress bar shows: during a set-up phase
+// (anything before the search) the phase's own progress when the engine
+// knows it, or busy (an indeterminate bar) when it does not; otherwise
+// the share of the time budget or schedule done.
+func BarFraction(pr session.Progress) (fraction float64, busy bool) {
+	setup := pr.State == session.Running && pr.Phase != "" && pr.Phase != solver.PhaseSearch
+	if !setup {
+		return pr.Fraction, false
+	}
+	if pr.PhaseProgress < 0 {
+		return pr.Fraction, true
+	}
+	return min(pr.PhaseProgress, 1), false
 }
 
 // FormatCount writes n with a k, M, G or T suffix.
@@ -349,37 +417,40 @@ func (p *Pane) Numbers() fyne.CanvasObject {
 		val.Truncation = fyne.TextTruncateEllipsis
 		cells = append(cells, name, val)
 	}
-	status := widget.NewLabelWithData(p.status)
-	status.Wrapping = fyne.TextWrapWord
-	status.Importance = widget.LowImportance
 	return container.NewVBox(
 		container.New(layout.NewFormLayout(), cells...),
-		widget.NewProgressBarWithData(p.progress),
-		status,
+		container.NewStack(p.bar, p.busy),
+		p.status,
 	)
 }
 
-// SettingsObject is the settings form.
-func (p *Pane) SettingsObject() fyne.CanvasObject { return p.settings.Object() }
-
-// Side is the single view's right-hand column: buttons, numbers, plot and
-// settings.
+// Side is the single view's right-hand column, top to bottom: the run
+// buttons, the solver controls (algorithm, backend, blocks, threads per
+// block, sync k, time limit), the live numbers with the progress bar and
+// status, the convergence plot, and the annealing schedule folded away.
+// The controls come first so that they are on screen without scrolling
+// in a 1280×800 window.
 func (p *Pane) Side() fyne.CanvasObject {
 	curve := container.NewGridWrap(fyne.NewSize(330, 150), p.Curve)
-	top := container.NewVBox(p.Buttons(), p.Numbers(), widget.NewLabel("Best length against time"), curve)
-	return container.NewBorder(top, nil, nil, nil, container.NewVScroll(p.SettingsObject()))
+	more := widget.NewAccordion(widget.NewAccordionItem("Schedule and seed", p.settings.Advanced()))
+	return container.NewVScroll(container.NewVBox(
+		p.Buttons(), p.settings.Primary(), widget.NewSeparator(),
+		p.Numbers(), widget.NewLabel("Best length against time"), curve, more))
 }
 
-// Compact is a compare-mode pane: the canvas above, the numbers and plot
-// below, the settings folded away.
+// Compact is a compare-mode pane: the canvas above; below, the buttons,
+// the algorithm and backend with the main controls, the numbers and the
+// plot, the schedule folded away. Each pane picks its own engine, so one
+// can run on the CPU and the other on the GPU.
 func (p *Pane) Compact(title string) fyne.CanvasObject {
-	acc := widget.NewAccordion(widget.NewAccordionItem("Settings", p.SettingsObject()))
 	head := widget.NewLabel(title)
 	head.TextStyle = fyne.TextStyle{Bold: true}
 	curve := container.NewGridWrap(fyne.NewSize(300, 120), p.Curve)
-	bottom := container.NewVBox(p.Buttons(), container.NewGridWithColumns(2, p.Numbers(), curve), acc)
+	more := widget.NewAccordion(widget.NewAccordionItem("Schedule and seed", p.settings.Advanced()))
+	bottom := container.NewVBox(p.Buttons(), p.settings.Primary(),
+		container.NewGridWithColumns(2, p.Numbers(), curve), more)
 	split := container.NewVSplit(container.NewBorder(head, nil, nil, nil, p.View), container.NewVScroll(bottom))
-	split.Offset = 0.55
+	split.Offset = 0.5
 	return split
 }
 

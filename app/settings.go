@@ -97,7 +97,8 @@ type settingsForm struct {
 	backendBtns map[string]*widget.Button
 	backendRow  *fyne.Container
 	gpuNote     *widget.Label
-	form        *widget.Form
+	form        *widget.Form // blocks, threads, k, time limit
+	more        *widget.Form // schedule and seed
 	entries     []*widget.Entry
 }
 
@@ -165,16 +166,18 @@ func (f *settingsForm) build() {
 		it.HintText = hint
 		return it
 	}
-	f.form = widget.NewForm(
-		item("Blocks", entry(f.blocks, "0"), HelpBlocks),
-		item("Threads/block", entry(f.threads, "0"), HelpThreads),
-		item("Sync k", entry(f.k, "0"), HelpK),
-		item("T0", entry(f.t0, "0"), HelpT0),
-		item("T end", entry(f.tEnd, "0"), HelpTEnd),
-		item("Alpha", entry(f.alpha, "0"), HelpAlpha),
-		item("Time limit (s)", entry(f.timeLimit, "10"), HelpTime),
-		item("Seed", entry(f.seed, "1"), HelpSeed),
-	)
+	blocks := item("Blocks", entry(f.blocks, "0"), HelpBlocks)
+	threads := item("Threads/block", entry(f.threads, "0"), HelpThreads)
+	k := item("Sync k", entry(f.k, "0"), HelpK)
+	t0 := item("T0", entry(f.t0, "0"), HelpT0)
+	tEnd := item("T end", entry(f.tEnd, "0"), HelpTEnd)
+	alpha := item("Alpha", entry(f.alpha, "0"), HelpAlpha)
+	timeLimit := item("Time limit (s)", entry(f.timeLimit, "10"), HelpTime)
+	seed := item("Seed", entry(f.seed, "1"), HelpSeed)
+	// The controls a user changes from run to run come first; the
+	// annealing schedule and the seed are folded below.
+	f.form = widget.NewForm(blocks, threads, k, timeLimit)
+	f.more = widget.NewForm(t0, tEnd, alpha, seed)
 	f.backendRow = container.NewGridWithColumns(3, btns...)
 	if a, _ := f.algorithm.Get(); a != "" {
 		if !contains(algos, a) && len(algos) > 0 {
@@ -249,13 +252,17 @@ func (f *settingsForm) refreshBackend() {
 	f.algoHelp.SetText(desc)
 }
 
-// Object is the form's widget tree.
-func (f *settingsForm) Object() fyne.CanvasObject {
+// Primary is the part of the form a pane shows first: algorithm,
+// backend, blocks, threads per block, sync k and the time limit.
+func (f *settingsForm) Primary() fyne.CanvasObject {
 	return container.NewVBox(
 		widget.NewForm(widget.NewFormItem("Algorithm", f.algoSelect), widget.NewFormItem("Backend", f.backendRow)),
 		f.algoHelp, f.gpuNote, f.form,
 	)
 }
+
+// Advanced is the rest of the form: the annealing schedule and the seed.
+func (f *settingsForm) Advanced() fyne.CanvasObject { return f.more }
 
 // Settings parses the form; a bad field gives a one-line error naming it.
 func (f *settingsForm) Settings() (Settings, error) {

@@ -21,8 +21,9 @@ type Engine struct {
 	// Unavailable, when not nil, is what Available returns: an engine
 	// that cannot run here, as a GPU engine on a machine without one.
 	Unavailable error
-	// SetupDelay is spent in a "start tour" phase before the first tour
-	// exists, as a real engine building candidate lists would.
+	// SetupDelay is spent in the start-tour phase (solver.PhaseStart)
+	// before the first tour exists, as a real engine building candidate
+	// lists would.
 	SetupDelay time.Duration
 }
 
@@ -141,15 +142,15 @@ func (e Engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 				Best: append([]int(nil), best...), BestLength: bestLen,
 				Temperature: t, Step: steps, Moves: moves,
 				Progress: float64(time.Since(start)) / float64(limit),
-			}, "search", -1))
+			}, solver.PhaseSearch, solver.UnknownProgress))
 		}
 		time.Sleep(200 * time.Microsecond)
 	}
 	return solver.Finish(in, e, p, best, moves, steps, start, stopped, "test")
 }
 
-// setup spends SetupDelay in a "start tour" phase with known progress,
-// sending snapshots without a tour. It reports whether ctx or the time
+// setup spends SetupDelay in the start-tour phase with known progress,
+// sending phase snapshots without a tour. It reports whether ctx or the time
 // limit ended it.
 func (e Engine) setup(ctx context.Context, sink *solver.Sink, start time.Time, limit time.Duration) bool {
 	for {
@@ -161,14 +162,14 @@ func (e Engine) setup(ctx context.Context, sink *solver.Sink, start time.Time, l
 			return false
 		}
 		if sink.Due() {
-			sink.Send(snapshot(solver.Snapshot{}, "start tour", float64(el)/float64(e.SetupDelay)))
+			sink.SendPhase(solver.PhaseStart, float64(el)/float64(e.SetupDelay))
 		}
 		time.Sleep(time.Millisecond)
 	}
 }
 
 // snapshot marks s with the phase the engine is in.
-func snapshot(s solver.Snapshot, phase string, progress float64) solver.Snapshot {
-	_, _ = phase, progress
+func snapshot(s solver.Snapshot, phase solver.Phase, progress float64) solver.Snapshot {
+	s.Phase, s.PhaseProgress = phase, progress
 	return s
 }

@@ -62,6 +62,12 @@ type Progress struct {
 	Fraction    float64 // 0..1 of the time budget or schedule
 	Engine      string  // "pspm/cpu"
 	Note        string  // backend fallback note, or the error that ended the run
+
+	// Phase is the part of the run the engine reports it is in
+	// (solver.PhaseSearch when it does not say); PhaseProgress the
+	// fraction of that phase done, 0..1, or negative when unknown.
+	Phase         solver.Phase
+	PhaseProgress float64
 }
 
 // MovesPerSecond is the run's solution space exploration speed.
@@ -319,9 +325,15 @@ func (r *Runner) absorb(seg int, s solver.Snapshot) (segProgress, bool) {
 	// The final snapshot of an annealer carries no temperature: keep
 	// showing the last one the run reached.
 	pr.Temperature = r.temperature
-	pr.Steps = r.steps + s.Step
-	pr.Moves = r.moves + s.Moves
-	pr.Elapsed = r.elapsed + s.Elapsed
+	// A snapshot that only announces a phase carries no counters: the
+	// totals never go back.
+	pr.Steps = max(pr.Steps, r.steps+s.Step)
+	pr.Moves = max(pr.Moves, r.moves+s.Moves)
+	pr.Elapsed = max(pr.Elapsed, r.elapsed+s.Elapsed)
+	pr.Phase, pr.PhaseProgress = s.Phase, s.PhaseProgress
+	if pr.Phase == "" {
+		pr.Phase, pr.PhaseProgress = solver.PhaseSearch, solver.UnknownProgress
+	}
 	pr.Fraction = r.fraction(pr.Elapsed, s.Progress)
 	r.last = pr
 	return segProgress{Progress: pr, segSteps: s.Step, stepping: r.stepping}, true
@@ -349,6 +361,7 @@ func (r *Runner) finish(seg int, o solveOutcome) (Progress, bool) {
 	}
 	pr := r.last
 	pr.Tour, pr.Best = nil, nil
+	pr.Phase, pr.PhaseProgress = "", 0
 	if o.err != nil {
 		r.err = o.err
 		pr.Note = o.err.Error()

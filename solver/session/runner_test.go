@@ -224,3 +224,48 @@ func TestRunnerErrors(t *testing.T) {
 
 func cos(a float64) float64 { return math.Cos(a) }
 func sin(a float64) float64 { return math.Sin(a) }
+
+func TestRunnerReportsPhases(t *testing.T) {
+	fakeengine.Register(fakeengine.Engine{Algo: "slowstart", SetupDelay: 300 * time.Millisecond})
+	in := ring(50)
+	r := NewRunner()
+	var rec recorder
+	r.OnUpdate = rec.add
+	if err := r.Start(in, solver.Params{Algorithm: "slowstart", Backend: solver.BackendCPU, TimeLimit: time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	r.Wait()
+	ups := rec.all()
+	var setup, search int
+	lastPhaseProgress := -1.0
+	for i, u := range ups {
+		switch u.Phase {
+		case solver.PhaseStart:
+			setup++
+			if search > 0 {
+				t.Fatalf("update %d: back in the start-tour phase after the search began", i)
+			}
+			if u.PhaseProgress < lastPhaseProgress || u.PhaseProgress > 1 {
+				t.Errorf("update %d: start-tour progress %v after %v", i, u.PhaseProgress, lastPhaseProgress)
+			}
+			lastPhaseProgress = u.PhaseProgress
+			if u.BestLength != 0 || u.Best != nil {
+				t.Errorf("update %d: a best tour during set-up", i)
+			}
+		case solver.PhaseSearch:
+			search++
+			if u.PhaseProgress >= 0 {
+				t.Errorf("update %d: search progress %v, want unknown", i, u.PhaseProgress)
+			}
+		}
+		if i > 0 && (u.Moves < ups[i-1].Moves || u.Steps < ups[i-1].Steps) {
+			t.Fatalf("update %d: counters went back (%d moves after %d)", i, u.Moves, ups[i-1].Moves)
+		}
+	}
+	if setup == 0 || search == 0 {
+		t.Errorf("%d start-tour and %d search updates, want both phases seen", setup, search)
+	}
+	if last := ups[len(ups)-1]; last.State != Done || last.Phase != "" {
+		t.Errorf("last update: state %v phase %q, want done and no phase", last.State, last.Phase)
+	}
+}
