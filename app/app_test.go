@@ -318,7 +318,7 @@ func TestPauseStepResume(t *testing.T) {
 	waitLoad(t, loads)
 	p := ap.Single
 	s := fakeSettings(20 * time.Second)
-	s.K = 2
+	s.Options = map[string]string{"k": "2"}
 	p.SetSettings(s)
 	test.Tap(p.stepBtn)
 	settle(t, p)
@@ -353,8 +353,8 @@ func TestSettingsPersistAndGPUDisabled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Blocks != 8 {
-		t.Fatalf("blocks %d after typing 8 into the empty field", s.Blocks)
+	if s.Options["blocks"] != "8" {
+		t.Fatalf("blocks %q after typing 8 into the empty field", s.Options["blocks"])
 	}
 	prefs := ap.FyneApp.Preferences()
 	if got := prefs.String("single.blocks"); got != f.entries[0].Text {
@@ -362,12 +362,12 @@ func TestSettingsPersistAndGPUDisabled(t *testing.T) {
 	}
 	// A new form on the same preferences reads the saved value back.
 	again := newSettingsForm(prefs, "single.", defaultSingle())
-	if s2, _ := again.Settings(); s2.Blocks != s.Blocks {
-		t.Errorf("reloaded blocks %d, saved %d", s2.Blocks, s.Blocks)
+	if s2, _ := again.Settings(); s2.Options["blocks"] != s.Options["blocks"] {
+		t.Errorf("reloaded blocks %q, saved %q", s2.Options["blocks"], s.Options["blocks"])
 	}
 	// A bad value gives a one-line error naming the field.
 	f.entries[2].SetText("many")
-	if _, err := f.Settings(); err == nil || !strings.Contains(err.Error(), "sync interval k") {
+	if _, err := f.Settings(); err == nil || !strings.Contains(err.Error(), "Sync k") {
 		t.Errorf("bad k: %v", err)
 	}
 	f.entries[2].SetText("10")

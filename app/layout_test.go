@@ -3,6 +3,7 @@ package app
 import (
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -218,7 +219,7 @@ func TestOpenFileShowsItsFolderAndRecentPersist(t *testing.T) {
 	if ap.selected < 0 || ap.Entries()[ap.selected].Path != tiny {
 		t.Errorf("the opened file is not the selected entry")
 	}
-	if !contains(ap.Sources(), label) {
+	if !slices.Contains(ap.Sources(), label) {
 		t.Errorf("the source menu %v lacks the folder %q", ap.Sources(), label)
 	}
 	// Open folder lists that folder.
@@ -246,7 +247,7 @@ func TestOpenFileShowsItsFolderAndRecentPersist(t *testing.T) {
 		t.Errorf("after a restart the recent list is %+v", again.Entries())
 	}
 	for _, d := range []string{dir, other} {
-		if !contains(again.Sources(), FolderLabel(d)) {
+		if !slices.Contains(again.Sources(), FolderLabel(d)) {
 			t.Errorf("after a restart the source menu %v lacks %q", again.Sources(), FolderLabel(d))
 		}
 	}

@@ -104,6 +104,7 @@ func (p *Pane) SetInstance(in *solver.Instance, optimal []int) {
 	defer p.mu.Unlock()
 	p.Runner.Reset()
 	p.in, p.optimal = in, optimal
+	p.settings.SetInstance(in)
 	p.clear()
 	p.setStatus("ready")
 	p.refreshButtons()

@@ -328,6 +328,18 @@ func OptionsFor(algorithm, backend string) OptionSet {
 	return slices.Clone(optionTable[[2]string{algorithm, backend}])
 }
 
+// HasOptionTable reports whether the option table lists the engine
+// (algorithm, backend), with or without options.
+func HasOptionTable(algorithm, backend string) bool {
+	_, ok := optionTable[[2]string{algorithm, backend}]
+	return ok
+}
+
+// FieldOptions are the Params field options (blocks, threads, k, t0,
+// tend, alpha, sweeps, workers) with their widest ranges: what a front end
+// offers for an engine the table does not list.
+func FieldOptions() OptionSet { return slices.Clone(fieldOptions) }
+
 // Lookup returns the option called name.
 func (s OptionSet) Lookup(name string) (Option, bool) {
 	for _, o := range s {

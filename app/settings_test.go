@@ -1,0 +1,126 @@
+package app
+
+import (
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/tsplab/tsplab/internal/fakeengine"
+	"github.com/tsplab/tsplab/solver"
+)
+
+// tunedFake stands for a GPU engine that fills its defaults and limits
+// from the device (solver.Tuner): 4224 blocks, at most 512 threads.
+type tunedFake struct{ fakeengine.Engine }
+
+func (tunedFake) Tune(in *solver.Instance, set solver.OptionSet) solver.OptionSet {
+	for i := range set {
+		switch set[i].Name {
+		case "blocks":
+			set[i].Default = "4224"
+		case "threads":
+			set[i].Max = 512
+		}
+	}
+	return set
+}
+
+// The option table's swap-climb rows apply to fakes of that name (a name
+// that sorts after the other tests' engines, so their defaults stay).
+func init() {
+	solver.Register(fakeengine.Engine{Algo: "swap-climb"})
+	solver.Register(tunedFake{fakeengine.Engine{Algo: "swap-climb", On: solver.BackendGPU}})
+}
+
+func row(t *testing.T, f *settingsForm, name string) optionRow {
+	t.Helper()
+	for _, r := range f.rows {
+		if r.opt.Name == name {
+			return r
+		}
+	}
+	t.Fatalf("no field for %s; have %d fields", name, len(f.rows))
+	return optionRow{}
+}
+
+func grid(n int) *solver.Instance {
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i], y[i] = float64(i%1000), float64(i/1000)
+	}
+	return solver.NewCoordInstance("grid", solver.Euc2D, x, y, nil)
+}
+
+// TestSettingsFieldsFromTheOptionTable: the fields are the chosen engine's
+// options; each shows the value that will run on this instance and device
+// and the range allowed there, and a value outside it is refused with the
+// field's name and the range.
+func TestSettingsFieldsFromTheOptionTable(t *testing.T) {
+	a := test.NewTempApp(t)
+	f := newSettingsForm(a.Preferences(), "opts.", Settings{Algorithm: "swap-climb", Backend: solver.BackendCPU, Seed: 1})
+	f.SetInstance(grid(200000))
+
+	w := row(t, f, "workers")
+	if e := w.item.Widget.(*widget.Entry); e.PlaceHolder != strconv.Itoa(runtime.NumCPU()) {
+		t.Errorf("workers shows %q, want the cores %d", e.PlaceHolder, runtime.NumCPU())
+	}
+	if !strings.Contains(w.item.HintText, "range 1..671") {
+		t.Errorf("workers on 200000 cities: hint %q, want the range 1..671", w.item.HintText)
+	}
+	r := row(t, f, "restarts")
+	if r.item.Widget.(*widget.Entry).PlaceHolder != "0" {
+		t.Errorf("restarts shows %q", r.item.Widget.(*widget.Entry).PlaceHolder)
+	}
+	_ = r.value.Set("-1")
+	if _, err := f.Settings(); err == nil || !strings.Contains(err.Error(), "restarts -1") || !strings.Contains(err.Error(), "0..") {
+		t.Errorf("restarts -1: %v", err)
+	}
+	_ = r.value.Set("5")
+	s, err := f.Settings()
+	if err != nil || s.Params().Extra["restarts"] != "5" {
+		t.Fatalf("restarts 5: %+v, %v", s.Options, err)
+	}
+	_ = w.value.Set("1000")
+	if _, err := f.Settings(); err == nil || !strings.Contains(err.Error(), "Workers 1000") || !strings.Contains(err.Error(), "200000 cities") {
+		t.Errorf("workers 1000 on 200000 cities: %v", err)
+	}
+	_ = w.value.Set("")
+
+	test.Tap(f.backendBtns[solver.BackendGPU])
+	b := row(t, f, "blocks").item.Widget.(*widget.Entry)
+	if b.PlaceHolder != "4224" {
+		t.Errorf("GPU blocks shows %q, want the device's 4224", b.PlaceHolder)
+	}
+	th := row(t, f, "threads")
+	if !strings.Contains(th.item.HintText, "range 1..512") || th.item.Widget.(*widget.Entry).PlaceHolder == "" {
+		t.Errorf("GPU threads: %q, hint %q", th.item.Widget.(*widget.Entry).PlaceHolder, th.item.HintText)
+	}
+	_ = th.value.Set("1024")
+	if _, err := f.Settings(); err == nil || !strings.Contains(err.Error(), "Threads/block 1024") || !strings.Contains(err.Error(), "1..512") {
+		t.Errorf("threads past the device's: %v", err)
+	}
+	_ = th.value.Set("")
+	d := row(t, f, "dist").item.Widget.(*widget.Select)
+	if d.Selected != "default (auto)" || !strings.Contains(strings.Join(d.Options, " "), "matrix") {
+		t.Errorf("dist: %q of %v", d.Selected, d.Options)
+	}
+	d.SetSelected("matrix")
+	if s, err := f.Settings(); err != nil || s.Params().Extra["dist"] != "matrix" {
+		t.Errorf("dist matrix: %+v %v", s.Options, err)
+	}
+	// The CPU engine has no dist option: back on the CPU the field is gone
+	// and the value saved for the GPU is not sent.
+	test.Tap(f.backendBtns[solver.BackendCPU])
+	for _, r := range f.rows {
+		if r.opt.Name == "dist" {
+			t.Error("the CPU form shows the GPU's dist")
+		}
+	}
+	if s, err := f.Settings(); err != nil || s.Options["dist"] != "" || s.Options["restarts"] != "5" {
+		t.Errorf("CPU settings: %+v %v", s.Options, err)
+	}
+}
