@@ -116,7 +116,7 @@ func TestSolverControlsVisibleAt1280x800(t *testing.T) {
 		"blocks":        f.entries[0],
 		"threads/block": f.entries[1],
 		"sync k":        f.entries[2],
-		"time limit":    f.entries[6],
+		"time limit":    f.timeItem,
 		"Run":           ap.Single.runBtn,
 	}
 	var lowest float32
