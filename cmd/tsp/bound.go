@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tsplab/tsplab/gpu"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 )
@@ -19,6 +20,7 @@ type boundReport struct {
 	Optimal           bool     `json:"optimal"`
 	Optimum           *int64   `json:"optimum"`
 	BelowOptimum      *float64 `json:"below_optimum_percent"`
+	Backend           string   `json:"backend"`
 	Iterations        int      `json:"iterations"`
 	ElapsedSeconds    float64  `json:"elapsed_seconds"`
 	EvaluationSeconds float64  `json:"evaluation_seconds"`
@@ -38,6 +40,7 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 	period := fs.Int("period", 0, "cap on the ascent's first period (0: default; -1: N/2 as in LKH)")
 	neighbors := fs.Int("neighbors", 0, "quadrant neighbours per city in the candidate graph (0: default)")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	backend := fs.String("backend", "auto", "where the ascent runs: cpu, gpu or auto (the GPU when there is one)")
 	pos, err := parse(fs, "bound", args, 1, 1)
 	if err != nil {
 		return err
@@ -48,6 +51,9 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 	case *optimum < 0 || *neighbors < 0 || *period < -1:
 		return usagef("bound", "--optimum and --neighbors must not be negative, --period not below -1")
 	}
+	if *backend != solver.BackendCPU && *backend != solver.BackendGPU && *backend != solver.BackendAuto {
+		return usagef("bound", "--backend %q: want cpu, gpu or auto", *backend)
+	}
 	if err := checkOutputDir("--json", *jsonOut); err != nil {
 		return err
 	}
@@ -56,6 +62,17 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	opts := bound.Options{Time: *timeFlag, MaxPeriod: *period, Neighbors: *neighbors}
+	switch *backend {
+	case solver.BackendGPU:
+		if _, err := gpu.Devices(); err != nil {
+			return fmt.Errorf("--backend gpu: %v", err)
+		}
+		opts.Device = gpu.BoundDevice
+	case solver.BackendAuto:
+		if _, err := gpu.Devices(); err == nil {
+			opts.Device = gpu.BoundDevice
+		}
+	}
 	if !*quiet {
 		opts.Progress = func(p bound.Progress) {
 			fmt.Fprintf(e.stderr, "tsp: iteration %d  estimate %.0f  %.1fs\n", p.Iteration, p.Estimate, p.Elapsed.Seconds())
@@ -67,8 +84,11 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 	}
 	rep := boundReport{
 		Instance: in.Name, Dimension: in.N, LowerBound: res.Bound, Estimate: res.Estimate,
-		Optimal: res.Optimal, Iterations: res.Iterations, ElapsedSeconds: res.Elapsed.Seconds(),
+		Optimal: res.Optimal, Iterations: res.Iterations, Backend: solver.BackendCPU, ElapsedSeconds: res.Elapsed.Seconds(),
 		EvaluationSeconds: res.Evaluation.Seconds(), Stopped: res.Stopped,
+	}
+	if res.Device {
+		rep.Backend = solver.BackendGPU
 	}
 	if in.HasOptimum() {
 		opt := in.Optimum
@@ -90,7 +110,7 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "instance: %s (%d cities)\n", in.Name, in.N)
-	fmt.Fprintf(w, "iterations: %d\n", res.Iterations)
+	fmt.Fprintf(w, "iterations: %d (%s)\n", res.Iterations, rep.Backend)
 	fmt.Fprintf(w, "time: %.2f s (exact evaluation %.2f s)\n", res.Elapsed.Seconds(), res.Evaluation.Seconds())
 	if res.Stopped {
 		fmt.Fprintf(w, "ascent: stopped early\n")

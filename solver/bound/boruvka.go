@@ -30,28 +30,13 @@ type sparseBoruvka struct {
 
 func newSparseBoruvka(g *graph) *sparseBoruvka {
 	n := len(g.off) - 1
-	s := &sparseBoruvka{g: g, rev: make([]int32, len(g.adj)), comp: make([]int32, n),
+	s := &sparseBoruvka{g: g, comp: make([]int32, n),
 		best: make([]atomic.Uint64, n), active: make([]int32, 0, n), next: make([]int32, n),
 		roots: make([]int32, 0, n), uf: newUnionFind(n), deg: make([]int32, n), nbrX: make([]int32, n)}
-	parallelFor(n, func(lo, hi int) {
-		for u := lo; u < hi; u++ {
-			for e := g.off[u]; e < g.off[u+1]; e++ {
-				v := g.adj[e]
-				row := g.adj[g.off[v]:g.off[v+1]]
-				// rows are sorted: binary search for u
-				a, b := 0, len(row)
-				for a < b {
-					m := (a + b) / 2
-					if row[m] < int32(u) {
-						a = m + 1
-					} else {
-						b = m
-					}
-				}
-				s.rev[e] = g.off[v] + int32(a)
-			}
-		}
-	})
+	if g.rev == nil {
+		g.rev = reverseEdges(g)
+	}
+	s.rev = g.rev
 	return s
 }
 
@@ -167,36 +152,39 @@ func (s *sparseBoruvka) run(pi []int64) (w int64, ok bool) {
 			}
 		})
 	}
-	// The leaf whose second-cheapest candidate edge is dearest.
+	// The leaf whose second-cheapest candidate edge is dearest, ties by
+	// the larger edge index (as the GPU's atomic maximum picks it).
 	type pick struct {
 		w           int64
+		e           int32
 		leaf, other int32
 	}
-	top := pick{w: math.MinInt64, leaf: -1, other: -1}
+	better := func(a, b pick) bool { return a.w > b.w || (a.w == b.w && a.e > b.e) }
+	top := pick{w: math.MinInt64, e: -1, leaf: -1, other: -1}
 	var mu sync.Mutex
 	parallelFor(n, func(lo, hi int) {
-		b := pick{w: math.MinInt64, leaf: -1, other: -1}
+		b := top
 		for v := lo; v < hi; v++ {
 			if s.deg[v] != 1 {
 				continue
 			}
 			nbr := s.nbrX[v]
-			bw, bj := int64(math.MaxInt64), int32(-1)
+			c := pick{w: math.MaxInt64, e: -1, leaf: int32(v), other: -1}
 			for e := g.off[v]; e < g.off[v+1]; e++ {
 				j := g.adj[e]
 				if j == nbr {
 					continue
 				}
-				if ww := Precision*int64(g.d[e]) + pi[v] + pi[j]; ww < bw {
-					bw, bj = ww, j
+				if ww := Precision*int64(g.d[e]) + pi[v] + pi[j]; ww < c.w {
+					c.w, c.e, c.other = ww, e, j
 				}
 			}
-			if bj >= 0 && bw > b.w {
-				b = pick{bw, int32(v), bj}
+			if c.e >= 0 && better(c, b) {
+				b = c
 			}
 		}
 		mu.Lock()
-		if b.leaf >= 0 && (b.w > top.w || (b.w == top.w && b.leaf < top.leaf)) {
+		if b.e >= 0 && better(b, top) {
 			top = b
 		}
 		mu.Unlock()

@@ -33,9 +33,16 @@ type Options struct {
 	// most every ProgressInterval while the ascent improves.
 	Progress func(Progress)
 
-	// parallel forces Borůvka on all cores (1) or Prim (-1) for the
-	// ascent's 1-trees; 0 chooses by the number of cores.
-	parallel int
+	// Device, when not nil, opens the accelerator that runs the ascent
+	// (gpu.BoundDevice); the candidate graph and the exact evaluation
+	// stay on the host.
+	Device func() (Device, error)
+
+	// Boruvka makes the CPU ascent compute its 1-trees by Borůvka's
+	// algorithm, as the GPU does, whatever the number of cores (by
+	// default Prim's algorithm runs below four cores): with it CPU and GPU
+	// ascents take the same steps.
+	Boruvka bool
 }
 
 // defaultMaxPeriod is the first period's cap for n cities: 5·10⁶/n within
@@ -48,9 +55,9 @@ func defaultMaxPeriod(n int) int { return min(max(5_000_000/n, 100), 1000) }
 // sparseMST returns the 1-tree function the ascent calls on g and the
 // degrees it leaves: Borůvka on all cores when there are at least four
 // and the weights fit its packed keys, Prim otherwise.
-func sparseMST(g *graph, pi []int64, parallel int) (func([]int64) int64, []int32) {
+func sparseMST(g *graph, pi []int64, boruvka bool) (func([]int64) int64, []int32) {
 	prim := newSparseTree(g)
-	if parallel < 0 || (parallel == 0 && runtime.GOMAXPROCS(0) < 4) {
+	if !boruvka && runtime.GOMAXPROCS(0) < 4 {
 		return prim.run, prim.deg
 	}
 	bor := newSparseBoruvka(g)
@@ -96,6 +103,8 @@ type Result struct {
 	// Optimal reports that the final 1-tree is a tour: Bound is then the
 	// optimum.
 	Optimal bool
+	// Device reports that the ascent ran on Options.Device.
+	Device bool
 	// Stopped reports that the time limit or the context ended the ascent
 	// before its schedule.
 	Stopped bool
@@ -179,8 +188,24 @@ func compute(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opt
 		}
 		return !deadline.IsZero() && time.Now().After(deadline)
 	}
-	var best int64
-	best, res.Iterations, res.Stopped = ascent(res.g, res.Pi, opts, start, halt)
+	var dev Device
+	if opts.Device != nil {
+		if dev, err = opts.Device(); err != nil {
+			return Result{}, err
+		}
+		res.Device = true
+	} else {
+		run, deg := sparseMST(res.g, res.Pi, opts.Boruvka)
+		dev = &cpuDevice{g: res.g, pi: make([]int64, n), bestPi: make([]int64, n), lastV: make([]int64, n), run: run, deg: deg}
+	}
+	best, iters, stopped, err := ascent(dev, res.g, res.Pi, opts, start, halt)
+	if cerr := dev.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	res.Iterations, res.Stopped = iters, stopped
 	res.Estimate = float64(best) / Precision
 	t1 := time.Now()
 	tree, err := evaluate(ctx, in, res.kd, res.g, res.Pi)
@@ -214,22 +239,93 @@ func ceilDiv(a, b int64) int64 {
 	return q
 }
 
-// ascent raises the penalties pi by subgradient ascent on the candidate
-// graph g with LKH's rules (see the package comment), leaving in pi the
-// penalties of the best 1-tree found. It returns that 1-tree's weight
-// minus 2·Σπ, the number of 1-trees computed, and whether halt ended it.
-func ascent(g *graph, pi []int64, opts Options, start time.Time, halt func() bool) (best int64, iters int, stopped bool) {
+// Device runs the ascent's arithmetic on an accelerator: it keeps the
+// candidate graph, the penalties, the last subgradient and the degrees of
+// the last 1-tree, so that an iteration moves only a few numbers between
+// host and device. The schedule (step sizes, periods, when to keep the
+// best) stays in this package. Weights and penalties are in units of
+// 1/Precision, as everywhere here.
+type Device interface {
+	// Start takes the graph, sets all penalties to zero and computes the
+	// first 1-tree: its weight minus 2·Σπ and its norm Σ(d_i − 2)².
+	Start(g Graph) (w, norm int64, err error)
+	// Step adds t·(7·v + 3·v_last)/10 (integer division, truncated) to
+	// the penalty of every city whose degree excess v = d − 2 is not zero,
+	// remembers v as v_last for every city, and computes the next 1-tree.
+	Step(t int64) (w, norm int64, err error)
+	// KeepBest records the current penalties as the best.
+	KeepBest() error
+	// Best copies the best penalties into pi.
+	Best(pi []int64) error
+	// Close frees the device's resources.
+	Close() error
+}
+
+// Graph is the candidate graph handed to a Device, in compressed rows:
+// the neighbours of city i are Adj[Off[i]:Off[i+1]], ascending, at TSPLIB
+// distance Dist[e]; Rev[e] is the index of the reverse of edge e. It holds
+// a spanning tree, so every minimum 1-tree of it exists.
+type Graph struct {
+	Off, Adj, Dist, Rev []int32
+}
+
+// cpuDevice is the Device on the host's cores.
+type cpuDevice struct {
+	g      *graph
+	pi     []int64
+	bestPi []int64
+	lastV  []int64
+	run    func([]int64) int64
+	deg    []int32
+}
+
+func (c *cpuDevice) tree() (int64, int64) {
+	w := c.run(c.pi)
+	var norm int64
+	for _, d := range c.deg {
+		v := int64(d) - 2
+		norm += v * v
+	}
+	return w, norm
+}
+
+func (c *cpuDevice) Start(Graph) (int64, int64, error) {
+	clear(c.pi)
+	w, norm := c.tree()
+	return w, norm, nil
+}
+
+func (c *cpuDevice) Step(t int64) (int64, int64, error) {
+	for i, d := range c.deg {
+		v := int64(d) - 2
+		if v != 0 {
+			c.pi[i] += t * (7*v + 3*c.lastV[i]) / 10
+		}
+		c.lastV[i] = v
+	}
+	w, norm := c.tree()
+	return w, norm, nil
+}
+
+func (c *cpuDevice) KeepBest() error       { copy(c.bestPi, c.pi); return nil }
+func (c *cpuDevice) Best(pi []int64) error { copy(pi, c.bestPi); return nil }
+func (c *cpuDevice) Close() error          { return nil }
+
+// ascent raises the penalties by subgradient ascent on the candidate
+// graph g with LKH's rules (see the package comment), on dev, leaving in
+// pi the penalties of the best 1-tree found. It returns that 1-tree's
+// weight minus 2·Σπ, the number of 1-trees computed, and whether halt
+// ended it.
+func ascent(dev Device, g *graph, pi []int64, opts Options, start time.Time, halt func() bool) (best int64, iters int, stopped bool, err error) {
 	n := len(pi)
-	run, deg := sparseMST(g, pi, opts.parallel)
-	w := run(pi)
+	w, norm, err := dev.Start(g.export())
+	if err != nil {
+		return 0, 0, false, err
+	}
 	iters = 1
 	best = w
-	bestPi := append([]int64(nil), pi...)
-	lastV := make([]int64, n)
-	norm := int64(0)
-	for i, d := range deg {
-		lastV[i] = int64(d) - 2
-		norm += lastV[i] * lastV[i]
+	if err := dev.KeepBest(); err != nil {
+		return 0, 0, false, err
 	}
 	initialPeriod := max(n/2, 100)
 	switch {
@@ -242,30 +338,24 @@ func ascent(g *graph, pi []int64, opts Options, start time.Time, halt func() boo
 	t := int64(Precision) // LKH's INITIAL_STEP_SIZE of 1
 	initialPhase := true
 	lastReport := time.Now()
+	finish := func() (int64, int, bool, error) {
+		return best, iters, stopped, dev.Best(pi)
+	}
 	for ; period > 0 && t > 0 && norm != 0; period, t = period/2, t/2 {
 		for p := 1; t > 0 && p <= period && norm != 0; p++ {
 			if halt() {
 				stopped = true
-				copy(pi, bestPi)
-				return best, iters, stopped
+				return finish()
 			}
-			for i, d := range deg {
-				v := int64(d) - 2
-				if v != 0 {
-					pi[i] += t * (7*v + 3*lastV[i]) / 10
-				}
-				lastV[i] = v
+			if w, norm, err = dev.Step(t); err != nil {
+				return 0, iters, false, err
 			}
-			w = run(pi)
 			iters++
-			norm = 0
-			for _, d := range deg {
-				v := int64(d) - 2
-				norm += v * v
-			}
 			if w > best {
 				best = w
-				copy(bestPi, pi)
+				if err := dev.KeepBest(); err != nil {
+					return 0, iters, false, err
+				}
 				if initialPhase {
 					t *= 2
 				}
@@ -283,6 +373,5 @@ func ascent(g *graph, pi []int64, opts Options, start time.Time, halt func() boo
 			}
 		}
 	}
-	copy(pi, bestPi)
-	return best, iters, false
+	return finish()
 }

@@ -86,3 +86,82 @@ func TestSparseBoruvkaMatchesPrim(t *testing.T) {
 		}
 	}
 }
+
+// Alpha-nearness: tree edges have α = 0, so every city's tree neighbours
+// are among its 5 alpha candidates whenever it has at most 5 of them,
+// and the path maximum agrees with a walk up the tree.
+func TestAlphaCandidates(t *testing.T) {
+	in := randomInstance(1500, solver.Euc2D, 4)
+	res, err := Compute(context.Background(), in, Options{MaxPeriod: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const k = 5
+	nb, err := res.AlphaCandidates(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nb.K != k || nb.N() != in.N {
+		t.Fatalf("lists of %d×%d", nb.N(), nb.K)
+	}
+	par := res.tree.parent
+	adj := make([][]int32, in.N)
+	for v, u := range par {
+		if u >= 0 {
+			adj[v] = append(adj[v], u)
+			adj[u] = append(adj[u], int32(v))
+		}
+	}
+	missing := 0
+	for i := range in.N {
+		row := nb.Of(i)
+		for x := 1; x < k; x++ {
+			if in.Dist(i, int(row[x-1])) > in.Dist(i, int(row[x])) {
+				t.Fatalf("city %d: list not ascending by distance", i)
+			}
+		}
+		if len(adj[i]) > k {
+			continue
+		}
+		for _, j := range adj[i] {
+			if !nb.Contains(i, int(j)) {
+				missing++ // only when j is not among the quadrant pool
+			}
+		}
+	}
+	if missing > in.N/100 {
+		t.Errorf("%d tree neighbours missing from the alpha lists", missing)
+	}
+	w := func(i, j int32) int64 { return Precision*in.Dist(int(i), int(j)) + res.Pi[i] + res.Pi[j] }
+	pm := newPathMax(par, w)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 300 {
+		a, b := int32(rng.IntN(in.N)), int32(rng.IntN(in.N))
+		if a == b {
+			continue
+		}
+		// naive: mark a's ancestors, climb from b
+		anc := map[int32]int64{}
+		m := int64(-1 << 62)
+		for v := a; ; v = par[v] {
+			anc[v] = m
+			if par[v] < 0 {
+				break
+			}
+			m = max(m, w(v, par[v]))
+		}
+		m2 := int64(-1 << 62)
+		v := b
+		for {
+			if am, ok := anc[v]; ok {
+				m2 = max(m2, am)
+				break
+			}
+			m2 = max(m2, w(v, par[v]))
+			v = par[v]
+		}
+		if got := pm.max(a, b); got != m2 {
+			t.Fatalf("path max %d–%d: %d, want %d", a, b, got, m2)
+		}
+	}
+}

@@ -18,6 +18,7 @@ type graph struct {
 	off []int32
 	adj []int32
 	d   []int32
+	rev []int32 // filled by export
 }
 
 // buildGraph joins every city to its k quadrant neighbours (nearest
@@ -118,4 +119,30 @@ func parallelFor(n int, fn func(lo, hi int)) {
 		})
 	}
 	wg.Wait()
+}
+
+// export returns g as a Graph, with the reverse of every edge.
+func (g *graph) export() Graph {
+	if g.rev == nil {
+		g.rev = reverseEdges(g)
+	}
+	return Graph{Off: g.off, Adj: g.adj, Dist: g.d, Rev: g.rev}
+}
+
+// reverseEdges returns for every edge (u, v) the index of (v, u): rows are
+// sorted, so a binary search in v's row finds it.
+func reverseEdges(g *graph) []int32 {
+	n := len(g.off) - 1
+	rev := make([]int32, len(g.adj))
+	parallelFor(n, func(lo, hi int) {
+		for u := lo; u < hi; u++ {
+			for e := g.off[u]; e < g.off[u+1]; e++ {
+				v := g.adj[e]
+				row := g.adj[g.off[v]:g.off[v+1]]
+				i, _ := slices.BinarySearch(row, int32(u))
+				rev[e] = g.off[v] + int32(i)
+			}
+		}
+	})
+	return rev
 }

@@ -1,0 +1,211 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"unsafe"
+
+	"gorgonia.org/cu"
+
+	"github.com/tsplab/tsplab/solver/bound"
+)
+
+func init() {
+	registerKernels("bound_step", "bound_pisum", "bound_minedge", "bound_hook", "bound_link", "bound_jump",
+		"bound_relabel", "bound_leaf", "bound_addleaf", "bound_norm")
+}
+
+// boundState mirrors BoundState in kernels/bound.cu.
+type boundState struct {
+	Sum, PiSum, Norm, Joined, LeafKey, Overflow uint64
+}
+
+// boundBlock is the block size of every bound kernel (a multiple of the
+// warp size: the reductions add up warps).
+const boundBlock = 256
+
+// boundDevice runs the Held–Karp ascent's 1-trees on the GPU: the
+// candidate graph, the penalties and the degrees live on the device; an
+// iteration reads back one boundState per Borůvka round.
+type boundDevice struct {
+	r                      *run
+	n                      int
+	idxBits                int64
+	offset                 int64
+	off, adj, dist, rev    cu.DevicePtr
+	pi, bestPi, deg, lastv cu.DevicePtr
+	comp, best, nbrx, done cu.DevicePtr
+	ptr, ptr2, st          cu.DevicePtr
+	host                   boundState
+}
+
+var _ bound.Device = (*boundDevice)(nil)
+
+// BoundDevice opens the GPU for the Held–Karp ascent of solver/bound
+// (bound.Options.Device).
+func BoundDevice() (bound.Device, error) {
+	r, err := newRun()
+	if err != nil {
+		return nil, err
+	}
+	return &boundDevice{r: r}, nil
+}
+
+func (b *boundDevice) Start(g bound.Graph) (int64, int64, error) {
+	var w, norm int64
+	err := b.r.do(func() error {
+		n := len(g.Off) - 1
+		E := len(g.Adj)
+		b.n = n
+		b.idxBits = int64(bits.Len(uint(E)))
+		// Keys hold weight+offset in 63-idxBits bits: the offset centres
+		// the range, so weights of either sign up to 2^(62-idxBits) fit;
+		// beyond, the kernels raise the overflow flag.
+		b.offset = int64(1) << (62 - b.idxBits)
+		alloc := func(p *cu.DevicePtr, bytes int) error {
+			var err error
+			*p, err = b.r.bufs.alloc(int64(bytes))
+			return err
+		}
+		for _, a := range []struct {
+			p     *cu.DevicePtr
+			bytes int
+		}{{&b.off, 4 * (n + 1)}, {&b.adj, 4 * E}, {&b.dist, 4 * E}, {&b.rev, 4 * E},
+			{&b.pi, 8 * n}, {&b.bestPi, 8 * n}, {&b.deg, 4 * n}, {&b.lastv, 4 * n},
+			{&b.comp, 4 * n}, {&b.best, 8 * n}, {&b.nbrx, 4 * n}, {&b.done, 4 * n},
+			{&b.ptr, 4 * n}, {&b.ptr2, 4 * n}, {&b.st, int(unsafe.Sizeof(boundState{}))}} {
+			if err := alloc(a.p, a.bytes); err != nil {
+				return err
+			}
+		}
+		for _, c := range []struct {
+			d cu.DevicePtr
+			h []int32
+		}{{b.off, g.Off}, {b.adj, g.Adj}, {b.dist, g.Dist}, {b.rev, g.Rev}} {
+			if err := htod(c.d, c.h); err != nil {
+				return err
+			}
+		}
+		zero := make([]int64, n)
+		if err := htod(b.pi, zero); err != nil {
+			return err
+		}
+		if err := htod(b.lastv, make([]int32, n)); err != nil {
+			return err
+		}
+		if err := htod(b.deg, make([]int32, n)); err != nil {
+			return err
+		}
+		if err := htod(b.st, []boundState{{}}); err != nil {
+			return err
+		}
+		var err error
+		w, norm, err = b.tree(0)
+		return err
+	})
+	return w, norm, err
+}
+
+func (b *boundDevice) Step(t int64) (int64, int64, error) {
+	var w, norm int64
+	err := b.r.do(func() error {
+		var err error
+		w, norm, err = b.tree(t)
+		return err
+	})
+	return w, norm, err
+}
+
+// tree moves the penalties by step t (0: not at all) and computes the
+// next minimum 1-tree (the run's thread).
+func (b *boundDevice) tree(t int64) (int64, int64, error) {
+	r, n := b.r, b.n
+	grid := (n + boundBlock - 1) / boundBlock
+	s := r.stream
+	if err := r.launch("bound_step", grid, 1, boundBlock, 0, s, n, t, b.pi, b.deg, b.lastv, b.comp, b.best, b.nbrx, b.done, b.st); err != nil {
+		return 0, 0, err
+	}
+	if err := r.launch("bound_pisum", grid, 1, boundBlock, 0, s, n, b.pi, b.st); err != nil {
+		return 0, 0, err
+	}
+	last := uint64(0)
+	for {
+		if err := r.launch("bound_minedge", grid, 1, boundBlock, 0, s, n, b.off, b.adj, b.dist, b.rev, b.pi, b.comp, b.best, b.done, b.offset, b.idxBits, b.st); err != nil {
+			return 0, 0, err
+		}
+		if err := r.launch("bound_hook", grid, 1, boundBlock, 0, s, n, b.adj, b.rev, b.comp, b.best, b.ptr, b.idxBits); err != nil {
+			return 0, 0, err
+		}
+		if err := r.launch("bound_link", grid, 1, boundBlock, 0, s, n, b.adj, b.rev, b.comp, b.best, b.ptr, b.ptr2, b.deg, b.nbrx, b.offset, b.idxBits, b.st); err != nil {
+			return 0, 0, err
+		}
+		if err := r.launch("bound_jump", grid, 1, boundBlock, 0, s, n, b.comp, b.ptr2, b.ptr); err != nil {
+			return 0, 0, err
+		}
+		if err := r.launch("bound_relabel", grid, 1, boundBlock, 0, s, n, b.comp, b.ptr, b.best); err != nil {
+			return 0, 0, err
+		}
+		if err := b.readState(); err != nil {
+			return 0, 0, err
+		}
+		if b.host.Overflow != 0 {
+			return 0, 0, errors.New("gpu: 1-tree weights out of the packed key's range")
+		}
+		if b.host.Joined >= uint64(n-1) {
+			break
+		}
+		if b.host.Joined == last {
+			return 0, 0, fmt.Errorf("gpu: the candidate graph is not connected (%d of %d tree edges)", last, n-1)
+		}
+		last = b.host.Joined
+	}
+	if err := r.launch("bound_leaf", grid, 1, boundBlock, 0, s, n, b.off, b.adj, b.dist, b.pi, b.deg, b.nbrx, b.offset, b.idxBits, b.st); err != nil {
+		return 0, 0, err
+	}
+	if err := r.launch("bound_addleaf", 1, 1, 1, 0, s, b.adj, b.rev, b.deg, b.offset, b.idxBits, b.st); err != nil {
+		return 0, 0, err
+	}
+	if err := r.launch("bound_norm", grid, 1, boundBlock, 0, s, n, b.deg, b.st); err != nil {
+		return 0, 0, err
+	}
+	if err := b.readState(); err != nil {
+		return 0, 0, err
+	}
+	return int64(b.host.Sum) - 2*int64(b.host.PiSum), int64(b.host.Norm), nil
+}
+
+func (b *boundDevice) readState() error {
+	if err := b.r.sync("the bound's 1-tree"); err != nil {
+		return err
+	}
+	h := []boundState{{}}
+	if err := dtoh(h, b.st); err != nil {
+		return err
+	}
+	b.host = h[0]
+	return nil
+}
+
+func (b *boundDevice) KeepBest() error {
+	return b.r.do(func() error {
+		// On the run's stream, so the next step's kernels wait for it.
+		return cu.MemcpyDtoDAsync(b.bestPi, b.pi, int64(8*b.n), b.r.stream)
+	})
+}
+
+func (b *boundDevice) Best(pi []int64) error {
+	return b.r.do(func() error {
+		if err := b.r.sync("the bound's ascent"); err != nil {
+			return err
+		}
+		return dtoh(pi, b.bestPi)
+	})
+}
+
+func (b *boundDevice) Close() error {
+	b.r.close()
+	return nil
+}

@@ -1,0 +1,148 @@
+package bound
+
+import (
+	"cmp"
+	"errors"
+	"math"
+	"math/bits"
+	"slices"
+
+	"github.com/tsplab/tsplab/solver/neighbor"
+)
+
+// AlphaCandidates returns k candidates per city chosen by alpha-nearness
+// (Helsgaun 2000, section 4.1): α(i,j) is how much the minimum spanning
+// tree under the final penalties grows when it must contain edge (i, j),
+// the edge's weight minus the dearest edge on the tree path from i to j
+// (0 for tree edges). Candidates are drawn from the 2k quadrant
+// neighbours of each city (at least 16), the k with the smallest α kept
+// (ties by weight), and listed as neighbor.Lists lists are: ascending by
+// distance, so the engines take them like any other lists. The special
+// leaf's extra edge is ignored (it only matters for one city).
+func (r Result) AlphaCandidates(k int) (*neighbor.Lists, error) {
+	if r.in == nil || r.tree == nil {
+		return nil, errors.New("bound: no 1-tree: compute the bound first")
+	}
+	in := r.in
+	n := in.N
+	k = min(max(k, 0), n-1)
+	pool := neighbor.Quadrant(in, min(max(2*k, 16), n-1))
+	lift := newPathMax(r.tree.parent, func(i, j int32) int64 {
+		return Precision*in.Dist(int(i), int(j)) + r.Pi[i] + r.Pi[j]
+	})
+	out := &neighbor.Lists{K: k, List: make([]int32, n*k)}
+	type cand struct {
+		alpha, w int64
+		j        int32
+	}
+	parallelFor(n, func(lo, hi int) {
+		cs := make([]cand, 0, pool.K)
+		for i := lo; i < hi; i++ {
+			cs = cs[:0]
+			for _, j := range pool.Of(i) {
+				w := Precision*in.Dist(i, int(j)) + r.Pi[i] + r.Pi[j]
+				cs = append(cs, cand{w - lift.max(int32(i), j), w, j})
+			}
+			slices.SortFunc(cs, func(a, b cand) int {
+				if c := cmp.Compare(a.alpha, b.alpha); c != 0 {
+					return c
+				}
+				if c := cmp.Compare(a.w, b.w); c != 0 {
+					return c
+				}
+				return cmp.Compare(a.j, b.j)
+			})
+			row := out.List[i*k : (i+1)*k]
+			for x := range row {
+				row[x] = cs[x].j
+			}
+			slices.SortFunc(row, func(a, b int32) int {
+				if c := cmp.Compare(in.Dist(i, int(a)), in.Dist(i, int(b))); c != 0 {
+					return c
+				}
+				return cmp.Compare(a, b)
+			})
+		}
+	})
+	return out, nil
+}
+
+// pathMax answers "the dearest edge on the tree path between i and j" by
+// binary lifting: up[l][v] is v's 2^l-th ancestor and top[l][v] the
+// dearest edge on the way there.
+type pathMax struct {
+	depth []int32
+	up    [][]int32
+	top   [][]int64
+}
+
+func newPathMax(parent []int32, weight func(i, j int32) int64) *pathMax {
+	n := len(parent)
+	p := &pathMax{depth: make([]int32, n)}
+	// Depths in an order where parents come first.
+	order := make([]int32, 0, n)
+	kids := make([][]int32, n)
+	root := int32(0)
+	for v, u := range parent {
+		if u < 0 {
+			root = int32(v)
+		} else {
+			kids[u] = append(kids[u], int32(v))
+		}
+	}
+	order = append(order, root)
+	for x := 0; x < len(order); x++ {
+		for _, c := range kids[order[x]] {
+			p.depth[c] = p.depth[order[x]] + 1
+			order = append(order, c)
+		}
+	}
+	maxDepth := slices.Max(p.depth)
+	levels := max(bits.Len32(uint32(maxDepth)), 1)
+	p.up = make([][]int32, levels)
+	p.top = make([][]int64, levels)
+	p.up[0] = make([]int32, n)
+	p.top[0] = make([]int64, n)
+	for v, u := range parent {
+		if u < 0 {
+			p.up[0][v], p.top[0][v] = int32(v), math.MinInt64
+		} else {
+			p.up[0][v], p.top[0][v] = u, weight(int32(v), u)
+		}
+	}
+	for l := 1; l < levels; l++ {
+		up, top := make([]int32, n), make([]int64, n)
+		pu, pt := p.up[l-1], p.top[l-1]
+		for v := range n {
+			m := pu[v]
+			up[v] = pu[m]
+			top[v] = max(pt[v], pt[m])
+		}
+		p.up[l], p.top[l] = up, top
+	}
+	return p
+}
+
+// max returns the dearest edge weight on the path between a and b.
+func (p *pathMax) max(a, b int32) int64 {
+	best := int64(math.MinInt64)
+	if p.depth[a] < p.depth[b] {
+		a, b = b, a
+	}
+	for diff, l := p.depth[a]-p.depth[b], 0; diff > 0; diff, l = diff>>1, l+1 {
+		if diff&1 != 0 {
+			best = max(best, p.top[l][a])
+			a = p.up[l][a]
+		}
+	}
+	if a == b {
+		return best
+	}
+	for l := len(p.up) - 1; l >= 0; l-- {
+		if p.up[l][a] != p.up[l][b] {
+			best = max(best, p.top[l][a], p.top[l][b])
+			a, b = p.up[l][a], p.up[l][b]
+		}
+	}
+	return max(best, p.top[0][a], p.top[0][b])
+}
