@@ -14,7 +14,9 @@ import (
 )
 
 func init() {
-	registerKernels("bound_step", "bound_pisum", "bound_minedge", "bound_hook", "bound_link", "bound_jump",
+	// Optional: a fatbin built before these kernels still serves the
+	// other engines.
+	registerOptionalKernels("bound_step", "bound_pisum", "bound_minedge", "bound_hook", "bound_link", "bound_jump",
 		"bound_relabel", "bound_leaf", "bound_addleaf", "bound_norm")
 }
 

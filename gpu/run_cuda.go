@@ -169,7 +169,7 @@ func stickyFault(err error) error {
 func (r *run) launch(name string, gx, gy, block, shared int, s cu.Stream, a ...any) error {
 	fn, ok := r.d.fn(name)
 	if !ok {
-		return fmt.Errorf("gpu: kernel %s is not registered", name)
+		return fmt.Errorf("gpu: kernel %s is not registered or not in the fatbin (rebuild it: scripts/build-gpu.sh fatbin)", name)
 	}
 	if err := fn.Launch(gx, gy, 1, block, 1, 1, shared, s, args(a...)); err != nil {
 		return fmt.Errorf("launching %s (grid %dx%d, block %d, shared %d B): %w", name, gx, gy, block, shared, err)

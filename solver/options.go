@@ -264,8 +264,8 @@ var (
 		Doc: "longest segment of a kick's double bridge"}
 	optNeighbors = Option{Name: "neighbors", Kind: KindInt, Min: 2, Max: 64, Default: "8",
 		Doc: "candidate list size"}
-	optCandidates = Option{Name: "candidates", Kind: KindChoice, Choices: []string{"nearest", "quadrant", "union", "mixed"}, Default: "nearest",
-		Doc: "candidate lists: k nearest, k/4 nearest per quadrant, their union, or nearest on even workers and quadrant on odd ones"}
+	optCandidates = Option{Name: "candidates", Kind: KindChoice, Choices: []string{"nearest", "quadrant", "union", "mixed", "alpha"}, Default: "nearest",
+		Doc: "candidate lists: k nearest, k/4 nearest per quadrant, their union, nearest on even workers and quadrant on odd ones, or the k alpha-nearest of a Held–Karp ascent (which takes up to a fifth of the time limit)"}
 
 	optDist = Option{Name: "dist", Kind: KindChoice, Choices: []string{"auto", "coords", "matrix"}, Default: "auto",
 		Doc: "kernel distances: computed from coordinates in float, the exact integer matrix in device memory, or auto (coordinates where the kernels compute the metric)"}

@@ -79,6 +79,13 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	res, err := boundUntilStopped(ctx, in, opts)
+	if err != nil && *backend == solver.BackendAuto && opts.Device != nil && ctx.Err() == nil {
+		if !*quiet {
+			fmt.Fprintf(e.stderr, "tsp: note: the GPU ascent failed (%v); running it on the CPU\n", oneLine(err.Error()))
+		}
+		opts.Device = nil
+		res, err = boundUntilStopped(ctx, in, opts)
+	}
 	if err != nil {
 		return err
 	}

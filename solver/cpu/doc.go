@@ -30,8 +30,9 @@
 //	restarts=N     climbers: N climbs in all (deterministic, no default time limit)
 //	pivot=rkbi     3opt-ils (any ILS): random-k-best-improvement pivoting
 //	rkbi_k=K       its k (default 3)
-//	candidates=nearest|quadrant|union|mixed  candidate lists: k nearest, k/4 per quadrant,
-//	               their union, or nearest on even workers and quadrant on odd ones (auto)
+//	candidates=nearest|quadrant|union|mixed|alpha  candidate lists: k nearest, k/4 per quadrant,
+//	               their union, nearest on even workers and quadrant on odd ones (auto),
+//	               or alpha-nearness from a Held–Karp ascent (solver/bound)
 //	threeopt=on|off  sequential 3-opt moves (3opt-ils, auto: on)
 //	accept=better|equal  kick acceptance (auto: equal, others: better)
 //	neighbors=K    candidate list size (default 8)

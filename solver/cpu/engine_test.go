@@ -357,7 +357,7 @@ func TestClimbDeltas(t *testing.T) {
 // near the others' on a clustered instance.
 func TestCandidateOptions(t *testing.T) {
 	in := uniformInstance(150, 12)
-	for _, c := range []string{"nearest", "quadrant", "union", "mixed"} {
+	for _, c := range []string{"nearest", "quadrant", "union", "mixed", "alpha"} {
 		p := solver.Params{Seed: 1, Workers: 2, Extra: map[string]string{OptKicks: "300", OptCandidates: c, OptThreeOpt: "off", OptAccept: "better"}}
 		res := solve(t, "auto", in, p, nil)
 		ref := solve(t, "2opt-ils", in, solver.Params{Seed: 1, Workers: 1, Extra: map[string]string{OptKicks: "300"}}, nil)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
@@ -64,9 +65,10 @@ const (
 	OptNeighbors = "neighbors"
 	// OptCandidates selects the candidate lists: "nearest" (the k nearest
 	// cities), "quadrant" (k/4 nearest in each quadrant, for clustered
-	// instances), "union" (both lists merged) or "mixed" (nearest for
-	// even-numbered workers, quadrant
-	// for odd ones: auto's default, robust on both kinds).
+	// instances), "union" (both lists merged), "mixed" (nearest for
+	// even-numbered workers, quadrant for odd ones: auto's default, robust
+	// on both kinds) or "alpha" (alpha-nearness of a Held–Karp ascent,
+	// see solver/bound).
 	OptCandidates = "candidates"
 )
 
@@ -144,8 +146,21 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 		if w > 1 {
 			nbOdd = neighbor.Quadrant(in, cfg.neighbors)
 		}
+	case "alpha":
+		// The ascent's share of the budget: a fifth of the time limit
+		// (its own schedule when there is none).
+		res, err := bound.Compute(ctx, in, bound.Options{Time: p.TimeLimit / 5})
+		if err == nil {
+			nb, err = res.AlphaCandidates(cfg.neighbors)
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				return solver.Result{}, fmt.Errorf("alpha candidates: %v", err)
+			}
+			nb = neighbor.Quadrant(in, cfg.neighbors) // stopped: any lists do for the tour kept
+		}
 	default:
-		return solver.Result{}, fmt.Errorf("option candidates=%q: want nearest, quadrant or mixed", cand)
+		return solver.Result{}, fmt.Errorf("option candidates=%q: want nearest, quadrant, union, mixed or alpha", cand)
 	}
 	if nbOdd == nil {
 		nbOdd = nb
