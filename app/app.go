@@ -181,15 +181,15 @@ func New(a fyne.App, opts Options) *App {
 // defaultSingle is the single pane's first-run settings: the strongest
 // combination, wherever it runs best.
 func defaultSingle() Settings {
-	return Settings{Algorithm: firstRegistered("auto", "pspm", "sspm"), Backend: solver.BackendAuto, TimeLimit: 10 * time.Second, Seed: 1}
+	return Settings{Algorithm: firstRegistered("auto", "pspm", "sspm"), Backend: solver.BackendAuto, TimeLimit: solver.DefaultTimeLimit, Seed: 1}
 }
 
 // defaultCompare is compare mode's first-run pair: CPU sspm against GPU
 // pspm, or on a machine without a usable GPU two CPU engines (sspm
 // against auto).
 func defaultCompare() (Settings, Settings) {
-	l := Settings{Algorithm: firstRegistered("sspm", "sa", "pspm"), Backend: solver.BackendCPU, TimeLimit: 10 * time.Second, Seed: 1}
-	r := Settings{Algorithm: "pspm", Backend: solver.BackendGPU, TimeLimit: 10 * time.Second, Seed: 1}
+	l := Settings{Algorithm: firstRegistered("sspm", "sa", "pspm"), Backend: solver.BackendCPU, TimeLimit: solver.DefaultTimeLimit, Seed: 1}
+	r := Settings{Algorithm: "pspm", Backend: solver.BackendGPU, TimeLimit: solver.DefaultTimeLimit, Seed: 1}
 	if GPUStatus("pspm") != nil {
 		r.Algorithm, r.Backend = firstRegistered("auto", "pspm", "pssm"), solver.BackendCPU
 	}

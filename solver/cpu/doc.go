@@ -24,21 +24,12 @@
 // end and run DefaultTimeLimit (10 s) unless Params.TimeLimit or a budget
 // in Params.Extra says otherwise. Result.Params holds the values used.
 //
-// Params.Extra options:
-//
-//	kicks=N        ILS engines: N kicks per worker (deterministic, no default time limit)
-//	restarts=N     climbers: N climbs in all (deterministic, no default time limit)
-//	pivot=rkbi     3opt-ils (any ILS): random-k-best-improvement pivoting
-//	rkbi_k=K       its k (default 3)
-//	candidates=nearest|quadrant|union|mixed|alpha  candidate lists: k nearest, k/4 per quadrant,
-//	               their union, nearest on even workers and quadrant on odd ones (auto),
-//	               or alpha-nearness from a Held–Karp ascent (solver/bound)
-//	threeopt=on|off  sequential 3-opt moves (3opt-ils, auto: on)
-//	accept=better|equal  kick acceptance (auto: equal, others: better)
-//	neighbors=K    candidate list size (default 8)
-//	segment=L      longest segment of a kick's double bridge (default 30)
-//	sync=N         ILS: kicks per worker between global-best exchanges (default 0: none)
-//	stale=S        ILS: escape after S·n kicks without improvement (auto: 20; others: never)
+// Options. Each engine's settings (the Params fields it reads and its
+// Params.Extra keys: kicks, restarts, pivot, rkbi_k, candidates, threeopt,
+// accept, neighbors, segment, sync, stale) with their types, defaults and
+// ranges are rows of solver's option table (solver.OptionsFor); the engines
+// read them through it, solver.Validate checks them, and `tsp engines
+// --verbose` lists them.
 //
 // auto was chosen by measurement (tsp bench --suite cpu): on the 2-core
 // development machine it is the strongest engine on every instance of the

@@ -1,0 +1,64 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// TestTuneShowsWhatRuns: the default an engine's Tune reports for an
+// instance is the value the engine then runs with (Result.Params), and the
+// threads' bound is the device's.
+func TestTuneShowsWhatRuns(t *testing.T) {
+	needDevice(t)
+	in := randomInstance(493, solver.Euc2D, 1000, 3)
+	for _, algo := range []string{AlgoPSPM, AlgoTwoOptClimb, AlgoThreeOptILS, AlgoSwapClimb} {
+		e, err := solver.Lookup(algo, solver.BackendGPU)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set := solver.EffectiveOptions(e, in)
+		b, ok := set.Lookup("blocks")
+		if !ok || b.Default == "" {
+			t.Errorf("%s: no blocks default for %d cities: %+v", algo, in.N, b)
+			continue
+		}
+		res, err := solver.Run(context.Background(), e, in, solver.Params{Seed: 1, TimeLimit: 300 * time.Millisecond}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", algo, err)
+		}
+		if got := strconv.Itoa(res.Params.Blocks); got != b.Default {
+			t.Errorf("%s: Tune says %s blocks, the run used %s", algo, b.Default, got)
+		}
+		if th, ok := set.Lookup("threads"); ok && int(th.Max) != needDevice(t).limits.maxThreads {
+			t.Errorf("%s: threads up to %g, the device takes %d", algo, th.Max, needDevice(t).limits.maxThreads)
+		}
+	}
+}
+
+// TestGPURefusesLikeCPU: settings out of range are refused before any
+// launch, with the error the CPU engine gives for the same Params.
+func TestGPURefusesLikeCPU(t *testing.T) {
+	needDevice(t)
+	in := randomInstance(200, solver.Euc2D, 1000, 4)
+	for _, p := range []solver.Params{{Alpha: 1}, {T0: 1, TEnd: 2}, {Blocks: 1 << 30}, {Sweeps: -1}} {
+		g, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
+		c, cerr := solver.Lookup(AlgoPSPM, solver.BackendCPU)
+		_, gerr := g.Solve(context.Background(), in, p, nil)
+		var pe *solver.ParamError
+		if !errors.As(gerr, &pe) {
+			t.Errorf("%+v: the GPU gave %v, want a ParamError", p, gerr)
+		}
+		if cerr == nil {
+			if _, err := c.Solve(context.Background(), in, p, nil); err == nil || err.Error() != gerr.Error() {
+				t.Errorf("%+v: cpu %v, gpu %v", p, err, gerr)
+			}
+		}
+	}
+}
