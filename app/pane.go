@@ -56,6 +56,8 @@ type Pane struct {
 	targetGap float64
 	tmu       sync.Mutex    // guards targetAt, read by the other pane's summary
 	targetAt  time.Duration // 0: not reached
+	// bound is the instance's lower bound when it has no known optimum.
+	bound paneBound
 	// OnUpdate, if set, is called on the Fyne goroutine after each update.
 	OnUpdate func(*Pane, session.Progress)
 }
@@ -105,6 +107,7 @@ func (p *Pane) SetInstance(in *solver.Instance, optimal []int) {
 	p.Runner.Reset()
 	p.in, p.optimal = in, optimal
 	p.settings.SetInstance(in)
+	p.startBound()
 	p.clear()
 	p.setStatus("ready")
 	p.refreshButtons()
@@ -120,6 +123,9 @@ func (p *Pane) clear() {
 	p.Curve.Reset()
 	if p.in != nil {
 		p.Curve.SetOptimum(p.in.Optimum)
+		if lb := p.bound.value; lb > 0 && !p.in.HasOptimum() {
+			p.Curve.SetOptimum(lb) // the proven lower bound as the line
+		}
 	}
 	_ = p.progress.Set(0)
 	for _, k := range numberKeys {
@@ -127,6 +133,8 @@ func (p *Pane) clear() {
 	}
 	if p.in != nil && p.in.HasOptimum() {
 		_ = p.numbers["Gap"].Set(fmt.Sprintf("optimum %d", p.in.Optimum))
+	} else if p.bound.value > 0 {
+		_ = p.numbers["Gap"].Set(fmt.Sprintf("lower bound %d", p.bound.value))
 	}
 }
 
@@ -313,6 +321,8 @@ func (p *Pane) setNumbers(pr session.Progress) {
 		set("Best", fmt.Sprint(pr.BestLength))
 		if g, ok := solver.GapPercent(pr.BestLength, p.in.Optimum); ok {
 			set("Gap", fmt.Sprintf("%.2f %%", g))
+		} else if lb := p.bound.value; lb > 0 {
+			set("Gap", boundGap(pr.BestLength, lb))
 		} else {
 			set("Gap", "optimum unknown")
 		}

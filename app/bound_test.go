@@ -1,0 +1,46 @@
+package app
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// An instance without a known optimum gets a lower bound in the
+// background: the gap line and the plot's line show it, and a run's gap is
+// then a proven "≤" above it.
+func TestPaneShowsLowerBound(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	rng := rand.New(rand.NewPCG(3, 3))
+	x, y := make([]float64, 400), make([]float64, 400)
+	for i := range x {
+		x[i], y[i] = float64(rng.IntN(5000)), float64(rng.IntN(5000))
+	}
+	in := solver.NewCoordInstance("u400", solver.Euc2D, x, y, nil)
+	p.SetInstance(in, nil)
+	pump(t, "the lower bound", func() bool {
+		v, _ := p.numbers["Gap"].Get()
+		return strings.HasPrefix(v, "lower bound ")
+	})
+	lb := p.bound.value
+	if lb <= 0 {
+		t.Fatalf("bound %d", lb)
+	}
+	p.SetSettings(fakeSettings(300 * time.Millisecond))
+	if err := p.RunFor(0); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, p)
+	_, length := p.Runner.Best()
+	if length < lb {
+		t.Fatalf("a tour of length %d below the bound %d", length, lb)
+	}
+	if v, _ := p.numbers["Gap"].Get(); !strings.Contains(v, "above the lower bound") {
+		t.Errorf("Gap shows %q", v)
+	}
+}
