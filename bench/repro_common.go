@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
@@ -221,8 +223,12 @@ func SavePlot(dir, base, title, xLabel, yLabel string, logX, logY bool, series .
 	if drawn == 0 {
 		return nil
 	}
-	if err := p.Save(16*vg.Centimeter, 10*vg.Centimeter, filepath.Join(dir, base+".png")); err != nil {
-		return errors.New("saving plot " + base + ".png: " + err.Error())
+	wt, err := p.WriterTo(16*vg.Centimeter, 10*vg.Centimeter, "png")
+	if err != nil {
+		return errors.New("drawing plot " + base + ".png: " + err.Error())
 	}
-	return nil
+	return atomicfile.Write(filepath.Join(dir, base+".png"), func(w io.Writer) error {
+		_, err := wt.WriteTo(w)
+		return err
+	})
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/tsplab/tsplab/internal/atomicfile"
 )
 
 // Table is one result table of a suite: a title, a header row, data rows
@@ -90,27 +92,16 @@ func (t *Table) CSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// Save writes dir/base.md and dir/base.csv, creating dir if needed.
+// Save writes dir/base.md and dir/base.csv, creating dir if needed; each
+// file is replaced whole or not at all.
 func (t *Table) Save(dir, base string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	write := func(name string, f func(io.Writer) error) error {
-		p := filepath.Join(dir, name)
-		fh, err := os.Create(p)
-		if err != nil {
-			return err
-		}
-		if err := f(fh); err != nil {
-			fh.Close()
-			return fmt.Errorf("%s: %w", p, err)
-		}
-		return fh.Close()
-	}
-	if err := write(base+".md", t.Markdown); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, base+".md"), t.Markdown); err != nil {
 		return err
 	}
-	return write(base+".csv", t.CSV)
+	return atomicfile.Write(filepath.Join(dir, base+".csv"), t.CSV)
 }
 
 // HostCPU describes this machine's processor for result tables: the model

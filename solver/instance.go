@@ -66,7 +66,9 @@ type Instance struct {
 	// FixedEdges are the FIXED_EDGES_SECTION pairs (0-based).
 	FixedEdges [][2]int
 
-	// Optimum is the known optimal tour length, or 0 when unknown.
+	// Optimum is the known optimal tour length. It is known when
+	// OptimumSource is set or Optimum > 0, so an optimum of 0 (all cities
+	// in one place) is told from none.
 	Optimum int64
 	// OptimumSource says where Optimum came from (a file path, "--optimum").
 	OptimumSource string
@@ -79,7 +81,7 @@ type Instance struct {
 func (in *Instance) HasCoords() bool { return len(in.X) == in.N && in.N > 0 }
 
 // HasOptimum reports whether a known optimum is attached.
-func (in *Instance) HasOptimum() bool { return in.Optimum > 0 }
+func (in *Instance) HasOptimum() bool { return in.Optimum > 0 || in.OptimumSource != "" }
 
 // Prepare precomputes what the distance function needs (GEO radians). The
 // TSPLIB reader and NewCoordInstance call it; call it again after changing

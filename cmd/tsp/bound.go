@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/tsplab/tsplab/gpu"
 	"github.com/tsplab/tsplab/solver"
@@ -45,19 +46,20 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case *timeFlag < 0:
-		return usagef("bound", "--time must not be negative")
-	case *optimum < 0 || *neighbors < 0 || *period < -1:
-		return usagef("bound", "--optimum and --neighbors must not be negative, --period not below -1")
-	}
 	if *backend != solver.BackendCPU && *backend != solver.BackendGPU && *backend != solver.BackendAuto {
 		return usagef("bound", "--backend %q: want cpu, gpu or auto", *backend)
 	}
-	if err := checkOutputDir("--json", *jsonOut); err != nil {
+	if err := checkTime("bound", "time", *timeFlag); err != nil {
 		return err
 	}
-	in, err := loadInstance(pos[0], *optima, *optimum)
+	if err := checkInts("bound", intRange{"optimum", *optimum, 0, math.MaxInt64},
+		intRange{"neighbors", int64(*neighbors), 0, maxNeighbors}, intRange{"period", int64(*period), -1, math.MaxInt32}); err != nil {
+		return err
+	}
+	if err := checkTargets("bound", []string{pos[0]}, target{"--json", *jsonOut}); err != nil {
+		return err
+	}
+	in, err := loadInstance(pos[0], *optima, *optimum, given(fs, "optimum"))
 	if err != nil {
 		return err
 	}
@@ -97,7 +99,7 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 	if res.Device {
 		rep.Backend = solver.BackendGPU
 	}
-	if in.HasOptimum() {
+	if in.HasOptimum() && in.Optimum > 0 {
 		opt := in.Optimum
 		below := 100 * float64(opt-res.Bound) / float64(opt)
 		rep.Optimum, rep.BelowOptimum = &opt, &below

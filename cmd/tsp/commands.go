@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -28,7 +30,7 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	in, err := loadInstance(pos[0], *optima, 0)
+	in, err := loadInstance(pos[0], *optima, 0, false)
 	if err != nil {
 		return err
 	}
@@ -75,7 +77,10 @@ func cmdEval(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	in, err := loadInstance(pos[0], *optima, *optimum)
+	if err := checkInts("eval", intRange{"optimum", *optimum, 0, math.MaxInt64}); err != nil {
+		return err
+	}
+	in, err := loadInstance(pos[0], *optima, *optimum, given(fs, "optimum"))
 	if err != nil {
 		return err
 	}
@@ -88,8 +93,10 @@ func cmdEval(_ context.Context, e *env, args []string) error {
 	}
 	l := solver.TourLength(in, tour)
 	fmt.Fprintf(e.stdout, "instance: %s (%d cities)\n", in.Name, in.N)
-	if g, ok := solver.GapPercent(l, in.Optimum); ok {
+	if g, ok := solver.GapPercent(l, in.Optimum); ok && in.HasOptimum() {
 		fmt.Fprintf(e.stdout, "gap: %.4f%% above the optimum %d\n", g, in.Optimum)
+	} else if in.HasOptimum() {
+		fmt.Fprintf(e.stdout, "optimum: %d (no relative gap to an optimum of 0)\n", in.Optimum)
 	}
 	fmt.Fprintf(e.stdout, "%d\n", l)
 	return nil
@@ -111,8 +118,8 @@ func cmdGen(_ context.Context, e *env, args []string) error {
 	if *kind == "" || *n == 0 {
 		return usagef("gen", "--kind and --n are required")
 	}
-	if *n < 0 {
-		return usagef("gen", "--n %d: want a positive number of cities", *n)
+	if err := checkInts("gen", intRange{"n", int64(*n), 1, maxCities}); err != nil {
+		return err
 	}
 	valid := false
 	for _, k := range gen.Kinds {
@@ -120,6 +127,9 @@ func cmdGen(_ context.Context, e *env, args []string) error {
 	}
 	if !valid {
 		return usagef("gen", "--kind %q: want %s", *kind, strings.Join(gen.Kinds, ", "))
+	}
+	if err := checkTargets("gen", nil, target{"--out", *out}); err != nil {
+		return err
 	}
 	in, err := gen.Generate(*kind, *n, *seed)
 	if err != nil {
@@ -185,7 +195,13 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return usagef("render", "%v", err)
 	}
-	in, err := loadInstance(pos[0], *optima, *optimum)
+	if err := checkInts("render", intRange{"optimum", *optimum, 0, math.MaxInt64}); err != nil {
+		return err
+	}
+	if err := checkTargets("render", []string{pos[0], *tourPath}, target{"--out", *out}); err != nil {
+		return err
+	}
+	in, err := loadInstance(pos[0], *optima, *optimum, given(fs, "optimum"))
 	if err != nil {
 		return err
 	}
@@ -213,6 +229,13 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 	}
 	s.Title = export.TitleFor(in, s.Tour)
 	return writeFile(*out, func(w io.Writer) error { return export.Write(w, format, s, *width, *height) })
+}
+
+// given reports whether the flag name was set on the command line.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 func cmdBench(ctx context.Context, e *env, args []string) error {
@@ -245,8 +268,11 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	if !known {
 		return usagef("bench", "unknown suite %q (have: %s)", *suite, strings.Join(suiteNames(), ", "))
 	}
-	if opt.Time < 0 || opt.Runs < 0 || opt.Workers < 0 {
-		return usagef("bench", "--time, --runs and --workers must not be negative")
+	if err := checkInts("bench", intRange{"runs", int64(opt.Runs), 0, maxRuns}, intRange{"workers", int64(opt.Workers), 0, maxWorkers}); err != nil {
+		return err
+	}
+	if err := checkTime("bench", "time", opt.Time); err != nil {
+		return err
 	}
 	if *instances != "" {
 		for _, s := range strings.Split(*instances, ",") {

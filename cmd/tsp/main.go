@@ -12,10 +12,17 @@
 //	tsp bench --suite cpu --time 10s --out docs/results
 //	tsp version
 //
-// Exit codes: 0 done, 1 failed (one line on stderr, "tsp: FILE:LINE:
-// problem" for bad input), 2 usage. Run `tsp help` for the commands and
-// `tsp help COMMAND` for a command's flags. Flags may come before or after
-// the file arguments.
+// Exit codes: 0 done; 1 failed (one line on stderr, "tsp: FILE:LINE:
+// problem" for bad input); 2 usage (an unknown command or flag, a value out
+// of its range: one line naming the flag and the range); 130 interrupted by
+// SIGINT (Ctrl-C) and 143 by SIGTERM, after solve has written its best tour
+// and report. Run `tsp help` for the commands and `tsp help COMMAND` for a
+// command's flags. Flags may come before or after the file arguments.
+//
+// Output files (--out, --json) are written to a temporary file in the same
+// folder, synced and renamed over the target, so a target is either its
+// previous content or the complete new one, never a part. An existing
+// target is replaced; the input file never is (naming it is a usage error).
 package main
 
 import (
@@ -27,6 +34,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -37,17 +45,51 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
+// Exit codes beyond 0, 1 and 2: a run stopped by a signal exits 128 plus
+// the signal's number, as a shell reports a process the signal killed.
+const (
+	exitInterrupt = 128 + 2  // SIGINT
+	exitTerminate = 128 + 15 // SIGTERM
+)
+
 // run executes the command line args and returns the exit code. SIGINT and
-// SIGTERM cancel the running command (solve still writes its best tour);
-// a second signal kills the process as usual.
+// SIGTERM cancel the running command alike: solve stops, keeps its best
+// tour and still writes its outputs, and the exit code says the run was
+// interrupted. A second signal removes the temporary files of outputs
+// still being written and exits at once with the same code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	var code atomic.Int32
 	go func() {
-		<-ctx.Done()
-		stop() // the next Ctrl-C is the default: exit at once
+		sig, ok := <-sigs
+		if !ok {
+			return
+		}
+		code.Store(int32(signalCode(sig)))
+		cancel()
+		if _, ok := <-sigs; ok {
+			removeTemps()
+			fmt.Fprintf(stderr, "tsp: interrupted again: exiting without finishing the outputs\n")
+			os.Exit(int(code.Load()))
+		}
 	}()
-	return runCtx(ctx, args, stdin, stdout, stderr)
+	c := runCtx(ctx, args, stdin, stdout, stderr)
+	if sc := int(code.Load()); sc != 0 && (c == 0 || c == exitInterrupt) {
+		return sc
+	}
+	return c
+}
+
+// signalCode is the exit code after sig.
+func signalCode(sig os.Signal) int {
+	if sig == syscall.SIGTERM {
+		return exitTerminate
+	}
+	return exitInterrupt
 }
 
 // command is one subcommand.
@@ -94,9 +136,21 @@ func usagef(cmd, format string, args ...any) error {
 // errHelp asks for the subcommand's help on stdout and exit code 0.
 var errHelp = errors.New("help requested")
 
-// runCtx is run with a given context, so tests can stop a solve as Ctrl-C does.
+// runCtx is run with a given context, so tests can stop a solve as Ctrl-C
+// does. A command whose output to stdout failed (a full disk, a closed
+// pipe) fails with exit code 1 even when it finished otherwise.
 func runCtx(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	out := &checkedWriter{w: stdout}
+	code := dispatch(ctx, args, &env{stdin: stdin, stdout: out, stderr: stderr})
+	if out.err != nil && code != 2 {
+		fmt.Fprintf(stderr, "tsp: writing to stdout: %s\n", oneLine(out.err.Error()))
+		return 1
+	}
+	return code
+}
+
+func dispatch(ctx context.Context, args []string, e *env) int {
+	stdout, stderr := e.stdout, e.stderr
 	if len(args) == 0 {
 		topUsage(stderr)
 		return 2
@@ -109,7 +163,7 @@ func runCtx(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 				_ = c.run(ctx, e, []string{"-h"})
 				return 0
 			}
-			fmt.Fprintf(stderr, "tsp: unknown command %q\n", args[1])
+			fmt.Fprintf(stderr, "tsp: unknown command %q\nRun 'tsp help' for the commands.\n", args[1])
 			return 2
 		}
 		topUsage(stdout)
@@ -130,12 +184,33 @@ func runCtx(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	case errors.Is(err, errHelp):
 		return 0
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "tsp %s: %s\nRun 'tsp help %s' for usage.\n", c.name, oneLine(ue.msg), c.name)
+		fmt.Fprintf(stderr, "tsp %s: %s\nUsage: tsp %s %s (run 'tsp help %s' for the flags)\n", c.name, oneLine(ue.msg), c.name, c.usage, c.name)
 		return 2
+	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		fmt.Fprintf(stderr, "tsp: %s: interrupted\n", c.name)
+		return exitInterrupt
 	default:
 		fmt.Fprintf(stderr, "tsp: %s\n", oneLine(err.Error()))
 		return 1
 	}
+}
+
+// checkedWriter remembers the first write error, so that a command whose
+// output was lost does not exit 0.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
 }
 
 func findCommand(name string) (command, bool) {
@@ -157,7 +232,7 @@ func topUsage(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "\nRun 'tsp help COMMAND' (or 'tsp COMMAND -h') for its flags.\n")
-	fmt.Fprintf(w, "Exit codes: 0 done, 1 failed, 2 usage.\n")
+	fmt.Fprintf(w, "Exit codes: 0 done, 1 failed, 2 usage, 130 interrupted (SIGINT), 143 terminated (SIGTERM).\n")
 }
 
 // oneLine keeps an error message on a single line.
@@ -190,10 +265,16 @@ func newFlags(e *env, name, synopsis, about string) *flag.FlagSet {
 // and checks the number of positional arguments is within [minPos, maxPos].
 func parse(fs *flag.FlagSet, name string, args []string, minPos, maxPos int) ([]string, error) {
 	var pos []string
+	// The flag package prints the usage on every parse error; the help goes
+	// to stdout only when asked for, and an error is one line on stderr.
+	printUsage := fs.Usage
+	fs.Usage = func() {}
+	defer func() { fs.Usage = printUsage }()
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return nil, errHelp // fs.Parse has printed the usage
+				printUsage()
+				return nil, errHelp
 			}
 			return nil, usagef(name, "%v", err)
 		}

@@ -43,7 +43,7 @@ func TestSolveOpt(t *testing.T) {
 		{[]string{"--opt", "rkbi=3"}, []string{"--opt rkbi", "kicks, pivot, rkbi_k"}},
 		{[]string{"--opt", "pivot=best"}, []string{"first|rkbi"}},
 		{[]string{"--opt", "nonsense"}, []string{"name=value"}},
-		{[]string{"--opt", "blocks=1e12"}, []string{"--blocks", "1..2^20"}},
+		{[]string{"--opt", "blocks=1e12"}, []string{"--blocks", "1..65536"}},
 		{[]string{"--workers", "5000"}, []string{"--workers 5000", "1..1024"}},
 		{[]string{"--algo", "no-such"}, []string{"--algo no-such", "2opt-ils"}},
 	} {

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,20 +19,26 @@ import (
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
+// errInterrupted ends a solve that a signal stopped, after its outputs
+// are written: the exit code says the run did not end on its own terms.
+var errInterrupted = fmt.Errorf("interrupted: %w", context.Canceled)
+
 func cmdSolve(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "solve", "FILE [flags]",
 		"Solves the instance with the engine for (--algo, --backend) and prints a summary.\n"+
-			"Progress goes to stderr; Ctrl-C stops the run and still writes --out and --json.\n\n"+
+			"Progress goes to stderr. Ctrl-C or SIGTERM stops the run, still writes --out and --json\n"+
+			"(a second one exits at once, leaving any earlier file as it was) and exits 130 (143 for SIGTERM).\n"+
+			"Output files are replaced whole: written beside the target, synced, then renamed over it.\n\n"+
 			"Algorithms: "+strings.Join(solver.Algorithms(), ", ")+" (see 'tsp engines').")
 	var (
 		p        solver.Params
 		seed     = fs.Uint64("seed", 1, "random seed (the same seed and workers give the same run)")
-		out      = fs.String("out", "", "write the best tour to this TSPLIB `TOUR` file")
+		out      = fs.String("out", "", "write the best tour to this TSPLIB `TOUR` file (- for stdout)")
 		jsonOut  = fs.String("json", "", "write the run report as JSON to `FILE` (- for stdout)")
-		optimum  = fs.Int64("optimum", 0, "known optimum `N` (overrides optima.csv and .opt.tour)")
+		optimum  = fs.Int64("optimum", 0, "known optimum `N` (overrides optima.csv and .opt.tour; 0 counts when given)")
 		optima   = fs.String("optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
 		quiet    = fs.Bool("quiet", false, "no progress and no summary on stderr")
-		timeFlag = fs.Duration("time", 0, "time limit, e.g. 2s or 1m (0: the engine's schedule decides)")
+		timeFlag = fs.Duration("time", 0, "time limit, e.g. 2s or 1m, at most 8784h (0: the engine's schedule decides)")
 		boundFor = fs.Duration("bound", 10*time.Second, "when the optimum is unknown, spend up to `D` after the run on a lower bound for the gap (0: none)")
 	)
 	fs.StringVar(&p.Algorithm, "algo", "auto", "algorithm `NAME` (auto: the strongest for the time budget)")
@@ -52,27 +60,17 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	p.Seed, p.TimeLimit = *seed, *timeFlag
-	switch {
-	case p.Blocks < 0 || p.Threads < 0 || p.K < 0 || p.Sweeps < 0 || p.Workers < 0:
-		return usagef("solve", "--blocks, --threads, --k, --sweeps and --workers must not be negative")
-	case p.TimeLimit < 0:
-		return usagef("solve", "--time must not be negative")
-	case p.T0 < 0 || p.TEnd < 0 || p.Alpha < 0 || p.Alpha >= 1:
-		return usagef("solve", "--t0 and --tend must not be negative and --alpha must be in (0,1)")
-	case *optimum < 0 || p.Target < 0:
-		return usagef("solve", "--optimum and --target must not be negative")
-	case p.Backend != solver.BackendCPU && p.Backend != solver.BackendGPU && p.Backend != solver.BackendAuto:
-		return usagef("solve", "--backend %q: want cpu, gpu or auto", p.Backend)
-	}
-	// Check where the results go before a long run, not after it.
-	for _, o := range []struct{ flag, path string }{{"--out", *out}, {"--json", *jsonOut}} {
-		if err := checkOutputDir(o.flag, o.path); err != nil {
-			return err
-		}
-	}
-	in, err := loadInstance(pos[0], *optima, *optimum)
-	if err != nil {
+	optimumGiven := given(fs, "optimum")
+	// The engine settings are checked against the engine's table once the
+	// engine and the instance are known (solver.Validate below).
+	if err := checkInts("solve", intRange{"optimum", *optimum, 0, math.MaxInt64}); err != nil {
 		return err
+	}
+	if err := checkTime("solve", "bound", *boundFor); err != nil {
+		return err
+	}
+	if *out == "-" && *jsonOut == "-" {
+		return usagef("solve", "--out - and --json - both write to stdout: send one of them to a file")
 	}
 	eng, note, err := solver.Resolve(p.Algorithm, p.Backend)
 	if err != nil {
@@ -86,18 +84,39 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		}
 		return err
 	}
-	if note != "" && !*quiet {
-		fmt.Fprintf(e.stderr, "tsp: note: %s\n", note)
+	// Every setting against what this engine takes, before the instance is
+	// read, and again on this instance below (the engine checks the same).
+	if err := solver.Validate(eng, nil, p); err != nil {
+		return paramUsage(err)
 	}
-	// Every setting against what this engine takes on this instance,
-	// before the run (the engine checks the same again).
+	// Check where the results go before a long run, not after it.
+	if err := checkTargets("solve", []string{pos[0]}, target{"--out", *out}, target{"--json", *jsonOut}); err != nil {
+		return err
+	}
+	in, err := loadInstance(pos[0], *optima, *optimum, optimumGiven)
+	if err != nil {
+		return err
+	}
 	if err := solver.Validate(eng, in, p); err != nil {
 		return paramUsage(err)
 	}
+	if note != "" && !*quiet {
+		fmt.Fprintf(e.stderr, "tsp: note: %s\n", note)
+	}
+	res, err := solveWithProgress(ctx, e, eng, in, p, *quiet)
+	if err != nil {
+		return err
+	}
+	return finishSolve(ctx, e, in, res, outputs{tour: *out, json: *jsonOut, bound: *boundFor, quiet: *quiet})
+}
+
+// solveWithProgress runs eng, showing its snapshots on stderr unless
+// quiet, and checks the tour it returns.
+func solveWithProgress(ctx context.Context, e *env, eng solver.Engine, in *solver.Instance, p solver.Params, quiet bool) (solver.Result, error) {
 	var snaps chan solver.Snapshot
 	var wg sync.WaitGroup
 	stopProgress := make(chan struct{})
-	if !*quiet {
+	if !quiet {
 		snaps = solver.Latest()
 		pr := newProgress(e.stderr, in, p.TimeLimit)
 		wg.Add(1)
@@ -110,7 +129,7 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	close(stopProgress)
 	wg.Wait()
 	if serr != nil {
-		return fmt.Errorf("%s/%s: %v", eng.Name(), eng.Backend(), serr)
+		return res, fmt.Errorf("%s/%s: %v", eng.Name(), eng.Backend(), serr)
 	}
 	if res.Algorithm == "" {
 		res.Algorithm = eng.Name()
@@ -119,22 +138,46 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		res.Backend = eng.Backend()
 	}
 	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
-		return fmt.Errorf("%s/%s returned an invalid tour: %v", eng.Name(), eng.Backend(), err)
+		return res, fmt.Errorf("%s/%s returned an invalid tour: %v", eng.Name(), eng.Backend(), err)
 	}
 	if res.Params.Seed == 0 {
 		res.Params.Seed = p.Seed
 	}
-	if *out != "" {
+	return res, nil
+}
+
+// outputs are where a solve's results go.
+type outputs struct {
+	tour, json string        // --out and --json: a path, "-" for stdout, "" for none
+	bound      time.Duration // time for a lower bound when the optimum is unknown
+	quiet      bool
+}
+
+// finishSolve writes the tour, computes a lower bound when the optimum is
+// unknown, writes the report and prints the summary. An output that fails
+// does not stop the others or the summary; the errors are returned
+// together. The summary goes to stdout unless an output took it, then to
+// stderr (unless quiet). The tour is written first, so that an interrupt
+// during the bound still finds it.
+func finishSolve(ctx context.Context, e *env, in *solver.Instance, res solver.Result, o outputs) error {
+	var errs []error
+	if o.tour != "" {
 		comment := fmt.Sprintf("length %d, %s/%s, seed %d, %.2f s", res.Length, res.Algorithm, res.Backend, res.Params.Seed, res.Elapsed.Seconds())
-		if err := writeFile(*out, func(w io.Writer) error { return tsplib.WriteTour(w, in.Name, comment, res.Tour) }); err != nil {
-			return err
+		write := func(w io.Writer) error { return tsplib.WriteTour(w, in.Name, comment, res.Tour) }
+		if o.tour == "-" {
+			bw := bufio.NewWriter(e.stdout)
+			if err := write(bw); err == nil {
+				bw.Flush()
+			}
+		} else if err := writeFile(o.tour, write); err != nil {
+			errs = append(errs, fmt.Errorf("--out: %v", err))
 		}
 	}
 	var lb *bound.Result
-	if !in.HasOptimum() && *boundFor > 0 && ctx.Err() == nil {
-		if r, err := boundUntilStopped(ctx, in, bound.Options{Time: *boundFor}); err == nil {
+	if !in.HasOptimum() && o.bound > 0 && ctx.Err() == nil {
+		if r, err := boundUntilStopped(ctx, in, bound.Options{Time: o.bound}); err == nil {
 			lb = &r
-		} else if !*quiet {
+		} else if !o.quiet {
 			fmt.Fprintf(e.stderr, "tsp: no lower bound: %v\n", err)
 		}
 	}
@@ -142,20 +185,30 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if lb != nil {
 		rep.LowerBound = &lb.Bound
 	}
-	if *jsonOut == "-" {
-		if err := rep.WriteJSON(e.stdout); err != nil {
-			return err
+	if o.json == "-" {
+		_ = rep.WriteJSON(e.stdout) // a stdout failure is reported once, by runCtx
+	} else if o.json != "" {
+		if err := writeFile(o.json, rep.WriteJSON); err != nil {
+			errs = append(errs, fmt.Errorf("--json: %v", err))
 		}
-	} else {
-		if *jsonOut != "" {
-			if err := writeFile(*jsonOut, rep.WriteJSON); err != nil {
-				return err
-			}
+	}
+	lines := []string{summary(in, res)}
+	if lb != nil {
+		lines = append(lines, gapLine(res.Length, *lb))
+	}
+	for _, l := range lines {
+		switch {
+		case o.tour != "-" && o.json != "-":
+			fmt.Fprintln(e.stdout, l)
+		case !o.quiet:
+			fmt.Fprintln(e.stderr, "tsp: "+l)
 		}
-		fmt.Fprintln(e.stdout, summary(in, res))
-		if lb != nil {
-			fmt.Fprintln(e.stdout, gapLine(res.Length, *lb))
-		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	if ctx.Err() != nil {
+		return errInterrupted
 	}
 	return nil
 }
@@ -174,9 +227,9 @@ func summary(in *solver.Instance, r solver.Result) string {
 	return b.String()
 }
 
-// loadInstance reads a TSPLIB file with its known optimum; optimum > 0
-// overrides it.
-func loadInstance(path, optimaDir string, optimum int64) (*solver.Instance, error) {
+// loadInstance reads a TSPLIB file with its known optimum; a given
+// optimum (even 0) overrides it.
+func loadInstance(path, optimaDir string, optimum int64, given bool) (*solver.Instance, error) {
 	var dirs []string
 	if optimaDir != "" {
 		dirs = append(dirs, optimaDir)
@@ -188,40 +241,10 @@ func loadInstance(path, optimaDir string, optimum int64) (*solver.Instance, erro
 	if in.Name == "" {
 		in.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
-	if optimum > 0 {
+	if given || optimum > 0 {
 		in.Optimum, in.OptimumSource = optimum, "--optimum"
 	}
 	return in, nil
-}
-
-// checkOutputDir fails when path's directory does not exist ("" and "-"
-// are fine).
-func checkOutputDir(flag, path string) error {
-	if path == "" || path == "-" {
-		return nil
-	}
-	dir := filepath.Dir(path)
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return fmt.Errorf("%s %s: folder %s does not exist", flag, path, dir)
-	}
-	return nil
-}
-
-// writeFile creates path, lets fill write it, and closes it; any error
-// names the file.
-func writeFile(path string, fill func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err // *PathError names the file
-	}
-	if err := fill(f); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %v", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("%s: %v", path, err)
-	}
-	return nil
 }
 
 // progress shows snapshots on stderr: a bar redrawn in place on a

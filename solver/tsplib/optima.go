@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/tsplab/tsplab/solver"
 )
@@ -33,9 +34,9 @@ type csvTable struct {
 const maxCSVSize = 64 << 20
 
 func readCSV(path string) (*csvTable, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
-		return nil, fileError(path, err)
+		return nil, err
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxCSVSize+1))
@@ -93,6 +94,24 @@ func readCSV(path string) (*csvTable, error) {
 		return nil, &Error{File: path, Line: 1, Msg: "empty file: want a header row naming name and optimum"}
 	}
 	return tab, nil
+}
+
+// openRegular opens path for reading only when it is a regular file: a
+// FIFO or a device found where a table of optima is looked for would block
+// the open or the read for ever.
+func openRegular(path string) (*os.File, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &Error{File: path, Line: 1, Msg: "not a regular file"}
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	return f, nil
 }
 
 // ReadOptima reads a CSV of known optima: a header row naming the columns,

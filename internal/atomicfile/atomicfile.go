@@ -1,0 +1,131 @@
+// Package atomicfile writes output files whole or not at all: the content
+// goes to a temporary file in the target's folder, which is synced and
+// renamed over the target. A reader, a crash, a full disk or a second
+// Ctrl-C then finds either the previous file or the complete new one.
+package atomicfile
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// Resolve follows path to the file a link points to, so that replacing the
+// file keeps the link; a path that does not resolve is returned as is.
+func Resolve(path string) string {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		return r
+	}
+	return path
+}
+
+// TempPattern is the os.CreateTemp pattern of path's temporary files: a
+// hidden name beside it that says what it will become.
+func TempPattern(path string) string { return "." + filepath.Base(path) + ".tmp-*" }
+
+// temps are the temporary files being written, removed by a second
+// interrupt before the process exits.
+var temps struct {
+	sync.Mutex
+	names map[string]bool
+}
+
+func addTemp(name string) {
+	temps.Lock()
+	defer temps.Unlock()
+	if temps.names == nil {
+		temps.names = map[string]bool{}
+	}
+	temps.names[name] = true
+}
+
+func dropTemp(name string) {
+	temps.Lock()
+	defer temps.Unlock()
+	delete(temps.names, name)
+}
+
+// RemoveTemps deletes the temporary files that Write calls are writing
+// now; a process about to exit on a second interrupt calls it.
+func RemoveTemps() {
+	temps.Lock()
+	defer temps.Unlock()
+	for n := range temps.names {
+		os.Remove(n)
+	}
+}
+
+// Write writes path atomically: fill writes a temporary file in the
+// same folder, which is synced and renamed over path, so that path holds
+// either its previous content or all of the new one, whatever fails or
+// interrupts the write. An existing file keeps its permissions; a new one
+// gets 0644. Any error names the file.
+func Write(path string, fill func(io.Writer) error) (err error) {
+	real := Resolve(path)
+	mode := fs.FileMode(0o644)
+	if st, err := os.Stat(real); err == nil {
+		if !st.Mode().IsRegular() {
+			return fmt.Errorf("%s is not a regular file", path)
+		}
+		mode = st.Mode().Perm()
+	}
+	dir := filepath.Dir(real)
+	f, err := os.CreateTemp(dir, TempPattern(real))
+	if err != nil {
+		return err // *PathError names the file
+	}
+	tmp := f.Name()
+	addTemp(tmp)
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+		dropTemp(tmp)
+	}()
+	w := bufio.NewWriterSize(f, 1<<16)
+	if err := fill(w); err != nil {
+		return fmt.Errorf("%s: %v", path, unwrapPath(err))
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("%s: %v", path, unwrapPath(err))
+	}
+	if err := f.Chmod(mode); err != nil {
+		return fmt.Errorf("%s: %v", path, unwrapPath(err))
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("%s: %v", path, unwrapPath(err))
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("%s: %v", path, unwrapPath(err))
+	}
+	if err := os.Rename(tmp, real); err != nil {
+		return fmt.Errorf("%s: %v", path, unwrapPath(err))
+	}
+	// The rename is durable once the folder is synced; a folder that
+	// cannot be synced (some file systems) still has the complete file.
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// unwrapPath drops the temporary file's name from a *PathError: messages
+// name the target instead.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
