@@ -224,6 +224,9 @@ func Finish(in *Instance, e Engine, p Params, tour []int, moves, steps int64, st
 	if err := ValidateTour(tour, in.N); err != nil {
 		return Result{StopReason: StopError}, fmt.Errorf("%s/%s produced an invalid tour: %v", e.Name(), e.Backend(), err)
 	}
+	if err := in.CheckFixedEdges(tour); err != nil {
+		return Result{StopReason: StopError}, fmt.Errorf("%s/%s: %v", e.Name(), e.Backend(), err)
+	}
 	length := TourLength(in, tour)
 	elapsed := time.Since(start)
 	reason := stopReason(p, length, elapsed, stopped)

@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -62,14 +63,31 @@ func stopReason(p Params, length int64, elapsed time.Duration, stopped bool) Sto
 	return StopInterrupt
 }
 
+// FixedEdgesKeeper is implemented by engines whose every tour uses the
+// instance's fixed edges (FIXED_EDGES_SECTION).
+type FixedEdgesKeeper interface {
+	KeepsFixedEdges() bool
+}
+
+// KeepsFixedEdges reports whether e keeps fixed edges in its tours.
+func KeepsFixedEdges(e Engine) bool {
+	k, ok := e.(FixedEdgesKeeper)
+	return ok && k.KeepsFixedEdges()
+}
+
 // Run checks p against e and in (Validate: a *ParamError when a setting
-// is out of range), solves in with e and records in Result.StopReason why the run ended,
+// is out of range), refuses an instance with fixed edges for an engine
+// that does not keep them, solves in with e and records in
+// Result.StopReason why the run ended,
 // using the context to tell an interrupt (cancelled) from a deadline. Front
 // ends call Run rather than Engine.Solve so that every backend reports the
 // same reasons.
 func Run(ctx context.Context, e Engine, in *Instance, p Params, snaps chan Snapshot) (Result, error) {
 	if err := Validate(e, in, p); err != nil {
 		return Result{StopReason: StopError}, err
+	}
+	if len(in.FixedEdges) > 0 && !KeepsFixedEdges(e) {
+		return Result{StopReason: StopError}, fmt.Errorf("%s has %d fixed edges (FIXED_EDGES_SECTION) and %s/%s does not keep them: use auto, 2opt-ils or 3opt-ils on the CPU", in.Name, len(in.FixedEdges), e.Name(), e.Backend())
 	}
 	res, err := e.Solve(ctx, in, p, snaps)
 	if err != nil {

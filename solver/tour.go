@@ -20,6 +20,33 @@ func ValidateTour(t []int, n int) error {
 	return nil
 }
 
+// CheckFixedEdges reports the first fixed edge (FIXED_EDGES_SECTION) that
+// the tour t, a permutation of the cities, does not use, or nil when it
+// uses them all.
+func (in *Instance) CheckFixedEdges(t []int) error {
+	if len(in.FixedEdges) == 0 {
+		return nil
+	}
+	n := len(t)
+	pos := make([]int, in.N)
+	for i, c := range t {
+		if c >= 0 && c < in.N {
+			pos[c] = i
+		}
+	}
+	for _, e := range in.FixedEdges {
+		a, b := e[0], e[1]
+		if a < 0 || a >= in.N || b < 0 || b >= in.N {
+			return fmt.Errorf("fixed edge %d-%d: city out of range 1..%d", a+1, b+1, in.N)
+		}
+		d := pos[a] - pos[b]
+		if n < 2 || (d != 1 && d != -1 && d != n-1 && d != 1-n) {
+			return fmt.Errorf("tour does not use the fixed edge %d-%d", a+1, b+1)
+		}
+	}
+	return nil
+}
+
 // TourLength returns the exact length of the closed tour t.
 func TourLength(in *Instance, t []int) int64 {
 	if len(t) < 2 {

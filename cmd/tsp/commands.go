@@ -91,6 +91,9 @@ func cmdEval(_ context.Context, e *env, args []string) error {
 	if err := solver.ValidateTour(tour, in.N); err != nil {
 		return fmt.Errorf("%s: %v", pos[1], err)
 	}
+	if err := in.CheckFixedEdges(tour); err != nil {
+		return fmt.Errorf("%s: %v", pos[1], err)
+	}
 	l := solver.TourLength(in, tour)
 	fmt.Fprintf(e.stdout, "instance: %s (%d cities)\n", in.Name, in.N)
 	if g, ok := solver.GapPercent(l, in.Optimum); ok && in.HasOptimum() {

@@ -143,11 +143,7 @@ func GreedyContext(ctx context.Context, in *solver.Instance, nb *neighbor.Lists)
 			edges = append(edges, candEdge{in.Dist(int(a), int(b)), a, b})
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	sortEdges(edges)
-	if err := ctx.Err(); err != nil {
+	if _, err := neighbor.Await(ctx, func() bool { sortEdges(edges); return true }); err != nil {
 		return nil, err
 	}
 

@@ -171,3 +171,37 @@ func TestDegenerateInstances(t *testing.T) {
 		}
 	}
 }
+
+func TestKeepFixed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for _, n := range []int{2, 3, 5, 12, 200} {
+		in := randomEuc(n, 1000, rng)
+		// Paths of fixed edges over a random permutation: cut it into
+		// pieces, every piece's consecutive cities joined.
+		perm := rng.Perm(n)
+		for i := 0; i+1 < n; i++ {
+			if rng.IntN(3) > 0 {
+				in.FixedEdges = append(in.FixedEdges, [2]int{perm[i], perm[i+1]})
+			}
+		}
+		for _, order := range [][]int{solver.IdentityTour(n), Random(n, rng), Greedy(in, nil)} {
+			got := KeepFixed(in, order)
+			mustValid(t, in, got, "KeepFixed")
+			if err := in.CheckFixedEdges(got); err != nil {
+				t.Fatalf("n=%d: %v (fixed %v, tour %v)", n, err, in.FixedEdges, got)
+			}
+		}
+		// Fixed edges closing a whole tour give that tour.
+		in.FixedEdges = nil
+		for i := range n {
+			in.FixedEdges = append(in.FixedEdges, [2]int{perm[i], perm[(i+1)%n]})
+		}
+		if n > 2 {
+			got := KeepFixed(in, Random(n, rng))
+			mustValid(t, in, got, "KeepFixed(cycle)")
+			if err := in.CheckFixedEdges(got); err != nil {
+				t.Fatalf("n=%d, fixed cycle: %v", n, err)
+			}
+		}
+	}
+}

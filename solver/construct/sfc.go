@@ -1,7 +1,6 @@
 package construct
 
 import (
-	"cmp"
 	"math"
 	"slices"
 
@@ -45,14 +44,20 @@ func SpaceFillingCurve(in *solver.Instance) []int {
 	if span > 0 && !math.IsInf(span, 0) {
 		scale = float64(uint32(1)<<hilbertOrder-1) / span
 	}
+	// Sort (curve index, city) pairs packed into one word: the index has
+	// 2·hilbertOrder = 32 bits, the city the low 32, so ties keep the
+	// file order and a plain integer sort does the work.
 	keys := make([]uint64, n)
 	for i := range n {
 		x := uint32(clampUnit((in.X[i] - minX) * scale))
 		y := uint32(clampUnit((in.Y[i] - minY) * scale))
-		keys[i] = hilbertIndex(x, y)
+		keys[i] = hilbertIndex(x, y)<<32 | uint64(i)
 	}
-	t := solver.IdentityTour(n)
-	slices.SortStableFunc(t, func(a, b int) int { return cmp.Compare(keys[a], keys[b]) })
+	slices.Sort(keys)
+	t := make([]int, n)
+	for p, k := range keys {
+		t[p] = int(uint32(k))
+	}
 	return t
 }
 

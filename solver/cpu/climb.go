@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"time"
 
@@ -39,11 +40,19 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 	if err != nil {
 		return solver.Result{}, err
 	}
+	if err := refuseFixed(in, e.name); err != nil {
+		return solver.Result{}, err
+	}
 	p.Algorithm, p.Backend = e.name, solver.BackendCPU
 	if p.TimeLimit == 0 && restarts == 0 {
 		p.TimeLimit = DefaultTimeLimit
 	}
-	w := workers(p)
+	// a climber's tour, its best tour and the swap scan's removed-edge
+	// lengths
+	w, err := countSearches("workers", p.Workers, runtime.NumCPU(), in.N, 4+4+8)
+	if err != nil {
+		return solver.Result{}, err
+	}
 	p.Workers, p.Blocks = w, w
 	if in.N < 8 {
 		return exactSmall(in, e, p, snaps, start)

@@ -77,6 +77,41 @@ func workers(p solver.Params) int {
 	return runtime.NumCPU()
 }
 
+// maxSearches bounds the workers, searches or parallel moves an engine
+// accepts, whatever the memory: more than a thousand goroutines or moves
+// per step only slow a run down on any machine these engines run on.
+const maxSearches = 1024
+
+// searchMemory is the memory the per-search state of one run may take
+// (tours, position indices, queues): the parallel searches are capped so
+// that they fit.
+const searchMemory = 1 << 30
+
+// searchLimit returns how many searches of bytesPerCity bytes per city fit
+// in searchMemory for n cities, at least 1 and at most maxSearches.
+func searchLimit(n, bytesPerCity int) int {
+	per := bytesPerCity*max(n, 1) + 16<<10 // a goroutine's stack and bookkeeping
+	return max(1, min(maxSearches, searchMemory/per))
+}
+
+// countSearches returns the number of parallel searches to run: asked
+// (the option's value, 0 for the default def) capped by searchLimit. An
+// explicit value above the limit is an error naming the option; the
+// default is capped silently.
+func countSearches(option string, asked, def, n, bytesPerCity int) (int, error) {
+	limit := searchLimit(n, bytesPerCity)
+	if asked < 0 {
+		return 0, fmt.Errorf("%s = %d: want a positive number", option, asked)
+	}
+	if asked == 0 {
+		return min(def, limit), nil
+	}
+	if asked > limit {
+		return 0, fmt.Errorf("%s = %d: at most %d for %d cities (each search keeps its own tour; together they may take %d MiB)", option, asked, limit, n, searchMemory>>20)
+	}
+	return asked, nil
+}
+
 func deviceName(w int) string {
 	return fmt.Sprintf("cpu: %d workers on %d cores", w, runtime.NumCPU())
 }
@@ -107,7 +142,8 @@ func options(e solver.Engine, in *solver.Instance, p solver.Params) (solver.Opti
 	return solver.OptionsFor(e.Name(), e.Backend()), nil
 }
 
-// checkStart validates Params.Start against the instance.
+// checkStart validates Params.Start against the instance, its fixed
+// edges included.
 func checkStart(in *solver.Instance, p solver.Params) error {
 	if p.Start == nil {
 		return nil
@@ -115,7 +151,19 @@ func checkStart(in *solver.Instance, p solver.Params) error {
 	if err := solver.ValidateTour(p.Start, in.N); err != nil {
 		return fmt.Errorf("start tour: %v", err)
 	}
+	if err := in.CheckFixedEdges(p.Start); err != nil {
+		return fmt.Errorf("start tour: %v", err)
+	}
 	return nil
+}
+
+// refuseFixed is the error of an engine that cannot keep fixed edges in
+// its tours, for an instance that has some.
+func refuseFixed(in *solver.Instance, name string) error {
+	if len(in.FixedEdges) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s has %d fixed edges (FIXED_EDGES_SECTION) and %s does not keep them: use auto, 2opt-ils or 3opt-ils", in.Name, len(in.FixedEdges), name)
 }
 
 // control is what the workers of one run share: the stop flag, the moves
@@ -128,10 +176,12 @@ type control struct {
 	target   int64
 	stop     atomic.Bool
 	stopped  atomic.Bool // cancelled, out of time or target reached
+	optimal  atomic.Bool // a tour of length 0 was found: nothing is shorter
 	moves    []paddedCounter
 
 	mu      sync.Mutex
 	sink    *solver.Sink
+	phase   solver.Phase
 	best    []int32
 	bestLen atomic.Int64
 }
@@ -148,7 +198,51 @@ func newControl(ctx context.Context, p solver.Params, nworkers int, snaps chan s
 	}
 	c.sink = solver.NewSink(snaps, 0, start)
 	c.bestLen.Store(math.MaxInt64)
+	c.phase = solver.PhaseSearch
 	return c
+}
+
+// setupContext returns a context that ends with the run: at the
+// deadline, or when the run's context ends. Set-up steps (candidate
+// lists, start tours) take it so that they give up in time.
+func (c *control) setupContext() (context.Context, context.CancelFunc) {
+	if c.deadline.IsZero() {
+		return context.WithCancel(c.ctx)
+	}
+	return context.WithDeadline(c.ctx, c.deadline)
+}
+
+// setPhase records the phase the run is in and says so at once.
+func (c *control) setPhase(ph solver.Phase) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.phase = ph
+	c.sink.SendPhase(ph, solver.UnknownProgress)
+}
+
+// heartbeat sends a snapshot of the best tour so far every interval
+// until the returned function is called: set-up steps cannot report
+// their own progress, and a front end must still see the run move.
+func (c *control) heartbeat(interval time.Duration) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		tk := time.NewTicker(interval)
+		defer tk.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tk.C:
+				c.snapshot(nil, c.bestLen.Load(), 0, 0, 0)
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
 }
 
 // done reports whether the run must stop now (cancelled, out of time,
@@ -186,8 +280,18 @@ func (c *control) offer(t []int32, l int64) {
 		c.bestLen.Store(l)
 	}
 	c.mu.Unlock()
+	c.reached(l)
+}
+
+// reached stops the run when a tour of length l ends it: the target, or
+// length 0, which no tour can beat (TSPLIB distances are not negative).
+func (c *control) reached(l int64) {
 	if c.target > 0 && l <= c.target {
 		c.stopped.Store(true)
+		c.stop.Store(true)
+	}
+	if l == 0 {
+		c.optimal.Store(true)
 		c.stop.Store(true)
 	}
 }
@@ -204,10 +308,7 @@ func (c *control) offerFn(l int64, build func(dst []int32) []int32) {
 		c.bestLen.Store(l)
 	}
 	c.mu.Unlock()
-	if c.target > 0 && l <= c.target {
-		c.stopped.Store(true)
-		c.stop.Store(true)
-	}
+	c.reached(l)
 }
 
 // totalMoves sums the workers' published move counters.
@@ -231,11 +332,16 @@ func (c *control) snapshot(cur []int32, curLen int64, step int64, frac, temp flo
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := solver.Snapshot{
-		Length:      curLen,
-		Temperature: temp,
-		Step:        step,
-		Progress:    max(frac, c.timeFrac()),
-		Moves:       c.totalMoves(),
+		Length:        curLen,
+		Temperature:   temp,
+		Step:          step,
+		Progress:      max(frac, c.timeFrac()),
+		Moves:         c.totalMoves(),
+		Phase:         c.phase,
+		PhaseProgress: solver.UnknownProgress,
+	}
+	if c.phase == solver.PhaseSearch {
+		s.PhaseProgress = s.Progress
 	}
 	if cur != nil {
 		s.Tour = toInt(cur)

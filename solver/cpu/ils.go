@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -112,6 +113,15 @@ func get[T any](dst *T, read func(solver.Params, string) (T, error), p solver.Pa
 	return err
 }
 
+// KeepsFixedEdges reports that the iterated local searches keep an
+// instance's fixed edges in every tour: no move removes one.
+func (e ilsEngine) KeepsFixedEdges() bool { return true }
+
+// lsBytesPerCity is the memory one worker's local search takes per city:
+// tour, positions and queue (int32), the don't-look bits, and the best
+// tour kept for escapes.
+const lsBytesPerCity = 4 + 4 + 4 + 1 + 4
+
 func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	if err := checkStart(in, p); err != nil {
@@ -121,103 +131,196 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 	if err != nil {
 		return solver.Result{}, err
 	}
+	o := ilsOptions{cfg: cfg, kicks: kicks, rkbi: min(rkbi, maxSearches)}
 	p.Algorithm, p.Backend = e.name, solver.BackendCPU
-	if p.TimeLimit == 0 && kicks == 0 {
+	if p.TimeLimit == 0 && o.kicks == 0 {
 		p.TimeLimit = DefaultTimeLimit
 	}
-	w := workers(p)
-	p.Workers = w
-	p.Blocks = w
+	w, err := countSearches("workers", p.Workers, runtime.NumCPU(), in.N, lsBytesPerCity)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	p.Workers, p.Blocks = w, w
 	if in.N < 8 {
 		return exactSmall(in, e, p, snaps, start)
 	}
-	// nb: the candidate lists; nbOdd those of the odd-numbered workers
-	// ("mixed": nearest for the even workers, quadrant for the odd ones)
-	var nb, nbOdd *neighbor.Lists
-	switch cand := cfg.candidates; cand {
-	case "", "nearest":
-		nb = neighbor.Nearest(in, cfg.neighbors)
-	case "quadrant":
-		nb = neighbor.Quadrant(in, cfg.neighbors)
-	case "union":
-		nb = unionNeighbors(in, neighbor.Nearest(in, cfg.neighbors), neighbor.Quadrant(in, cfg.neighbors))
-	case "mixed":
-		nb = neighbor.Nearest(in, cfg.neighbors)
-		if w > 1 {
-			nbOdd = neighbor.Quadrant(in, cfg.neighbors)
-		}
-	case "alpha":
-		// The ascent's share of the budget: a fifth of the time limit
-		// (its own schedule when there is none).
-		res, err := bound.Compute(ctx, in, bound.Options{Time: p.TimeLimit / 5})
-		if err == nil {
-			nb, err = res.AlphaCandidates(cfg.neighbors)
-		}
-		if err != nil {
-			if ctx.Err() == nil {
-				return solver.Result{}, fmt.Errorf("alpha candidates: %v", err)
-			}
-			nb = neighbor.Quadrant(in, cfg.neighbors) // stopped: any lists do for the tour kept
-		}
-	default:
-		return solver.Result{}, fmt.Errorf("option candidates=%q: want nearest, quadrant, union, mixed or alpha", cand)
-	}
-	if nbOdd == nil {
-		nbOdd = nb
-	}
-	d := tour.NewDist(in)
-	c := newControl(ctx, p, w, snaps, start)
+	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, start: start, c: newControl(ctx, p, w, snaps, start)}
+	return r.run()
+}
 
-	var t0 []int32
-	switch {
-	case p.Start != nil:
-		t0 = to32(p.Start)
-	case cfg.start == "nn":
-		t0 = to32(construct.NearestNeighbor(in, 0, nb))
-	default:
-		t0 = to32(construct.Greedy(in, nb))
-	}
-	searches := make([]*ls, w)
-	kicksDone := make([]paddedCounter, w)
+// ilsOptions are one run's settings: the configuration and the budget.
+type ilsOptions struct {
+	cfg   ilsConfig
+	kicks int // kicks per worker (0: until the time limit)
+	rkbi  int // >0: random-k-best-improvement pivoting among this many
+}
+
+// ilsRun is one run of an iterated local search: set-up (candidate lists,
+// start tour), then w workers, each a local search with don't-look bits
+// that kicks its tour and keeps the kick when the tour does not get
+// longer, exchanging the best tour every cfg.sync kicks.
+type ilsRun struct {
+	e     ilsEngine
+	in    *solver.Instance
+	p     solver.Params
+	o     ilsOptions
+	w     int
+	start time.Time
+	c     *control
+
+	searches  []*ls
+	kicksDone []paddedCounter
 	// escapes: each worker's best tour, kept apart from its current one
 	// only once the worker has escaped (written lazily, at the escape)
-	wbest := make([][]int32, w)
-	wbestLen := make([]int64, w)
-	stale := make([]int, w)
-	staleLimit := cfg.stale * in.N
-	burst := min(max(2, in.N/30), 50)
-	for i := range searches {
+	wbest      [][]int32
+	wbestLen   []int64
+	stale      []int
+	staleLimit int
+	burst      int
+}
+
+// run performs the phases and returns the best tour found, also when the
+// time runs out or the context ends during set-up.
+func (r *ilsRun) run() (solver.Result, error) {
+	c := r.c
+	// A first tour at once, cheap enough for a million cities, so that a
+	// run stopped during set-up still returns one.
+	c.setPhase(solver.PhaseStart)
+	first := r.quickTour()
+	c.offer(first, tour.LazyDist(r.in).Length(first))
+	c.snapshot(first, c.bestLen.Load(), 0, 0, 0)
+	if c.done() {
+		return r.finish(nil) // a tour of length 0, the target, or no time left
+	}
+
+	setup, cancel := c.setupContext()
+	defer cancel()
+	beat := c.heartbeat(500 * time.Millisecond)
+	nb, nbOdd, err := r.candidates(setup)
+	var t0 []int32
+	if err == nil {
+		t0, err = r.startTour(setup, nb)
+	}
+	beat()
+	if err != nil && setup.Err() == nil {
+		return solver.Result{}, err
+	}
+	if err != nil || c.done() {
+		return r.finish(nil)
+	}
+	d := tour.NewDist(r.in)
+	c.offer(t0, d.Length(t0))
+	r.searches = make([]*ls, r.w)
+	r.kicksDone = make([]paddedCounter, r.w)
+	r.wbest = make([][]int32, r.w)
+	r.wbestLen = make([]int64, r.w)
+	r.stale = make([]int, r.w)
+	r.staleLimit = r.o.cfg.stale * r.in.N
+	r.burst = min(max(2, r.in.N/30), 50)
+	for i := range r.searches {
 		l := nb
 		if i%2 == 1 {
 			l = nbOdd
 		}
 		s := newLS(d, l.List, l.K, t0)
-		s.orOpt, s.threeOpt, s.rkbi = cfg.orOpt, cfg.threeOpt, rkbi
-		s.r = newRNG(p.Seed, uint64(i))
+		s.orOpt, s.threeOpt, s.rkbi = r.o.cfg.orOpt, r.o.cfg.threeOpt, r.o.rkbi
+		s.r = newRNG(r.p.Seed, uint64(i))
 		s.record = true
-		searches[i] = s
-		wbestLen[i] = math.MaxInt64
+		s.setFixed(r.in.FixedEdges)
+		r.searches[i] = s
+		r.wbestLen[i] = math.MaxInt64
 	}
-	c.offer(t0, searches[0].length)
-	budget := kicks
-	frac := func() float64 {
-		if budget > 0 {
-			var k int64
-			for i := range kicksDone {
-				k += kicksDone[i].v.Load()
-			}
-			return float64(k) / float64(int64(budget)*int64(w))
-		}
-		return 0
-	}
-	totalKicks := func() int64 {
-		var k int64
-		for i := range kicksDone {
-			k += kicksDone[i].v.Load()
-		}
-		return k
-	}
+	r.search()
+	return r.finish(r.searches)
+}
 
+// quickTour is the start tour when one is given, else the
+// space-filling-curve tour (the identity without coordinates), with the
+// fixed edges put in.
+func (r *ilsRun) quickTour() []int32 {
+	if r.p.Start != nil {
+		return to32(r.p.Start)
+	}
+	var t []int
+	if r.in.Metric != solver.Explicit && r.in.HasCoords() {
+		t = construct.SpaceFillingCurve(r.in)
+	} else {
+		t = solver.IdentityTour(r.in.N)
+	}
+	return to32(construct.KeepFixed(r.in, t))
+}
+
+// candidates builds the candidate lists: nb for the even-numbered
+// workers, nbOdd for the odd ones (they differ only for "mixed": nearest
+// for the even workers, quadrant for the odd ones).
+func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err error) {
+	r.c.setPhase(solver.PhaseNeighbours)
+	k := r.o.cfg.neighbors
+	switch cand := r.o.cfg.candidates; cand {
+	case "", "nearest":
+		nb, err = neighbor.NearestContext(ctx, r.in, k)
+	case "quadrant":
+		nb, err = neighbor.QuadrantContext(ctx, r.in, k)
+	case "union":
+		var a, b *neighbor.Lists
+		if a, err = neighbor.NearestContext(ctx, r.in, k); err == nil {
+			if b, err = neighbor.QuadrantContext(ctx, r.in, k); err == nil {
+				nb = unionNeighbors(r.in, a, b)
+			}
+		}
+	case "mixed":
+		nb, err = neighbor.NearestContext(ctx, r.in, k)
+		if err == nil && r.w > 1 {
+			nbOdd, err = neighbor.QuadrantContext(ctx, r.in, k)
+		}
+	case "alpha":
+		// The ascent's share of the budget: a fifth of the time limit
+		// (its own schedule when there is none).
+		r.c.setPhase(solver.PhaseBound)
+		res, berr := bound.Compute(ctx, r.in, bound.Options{Time: r.p.TimeLimit / 5})
+		if berr == nil {
+			nb, berr = res.AlphaCandidates(k)
+		}
+		if berr != nil {
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			return nil, nil, fmt.Errorf("alpha candidates: %v", berr)
+		}
+	default:
+		return nil, nil, fmt.Errorf("option candidates=%q: want nearest, quadrant, union, mixed or alpha", cand)
+	}
+	if nbOdd == nil {
+		nbOdd = nb
+	}
+	return nb, nbOdd, err
+}
+
+// startTour is the given start tour, or the engine's construction (greedy
+// or nearest neighbour) with the fixed edges put in.
+func (r *ilsRun) startTour(ctx context.Context, nb *neighbor.Lists) ([]int32, error) {
+	if r.p.Start != nil {
+		return to32(r.p.Start), nil
+	}
+	r.c.setPhase(solver.PhaseStart)
+	var t []int
+	var err error
+	if r.o.cfg.start == "nn" {
+		t, err = construct.NearestNeighborContext(ctx, r.in, 0, nb)
+	} else {
+		t, err = construct.GreedyContext(ctx, r.in, nb)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return to32(construct.KeepFixed(r.in, t)), nil
+}
+
+// search runs the workers: a descent from the start tour, then kicks, in
+// epochs of cfg.sync kicks between best-tour exchanges.
+func (r *ilsRun) search() {
+	cfg, c := r.o.cfg, r.c
+	budget := r.o.kicks
 	epoch := cfg.sync
 	if epoch <= 0 {
 		epoch = 1 << 62
@@ -225,6 +328,7 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 	if budget > 0 {
 		epoch = min(epoch, budget)
 	}
+	c.setPhase(solver.PhaseDescent)
 	first := true
 	for done := 0; !c.stop.Load() && (budget == 0 || done < budget); done += epoch {
 		n := epoch
@@ -232,121 +336,172 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 			n = min(epoch, budget-done)
 		}
 		var wg sync.WaitGroup
-		for wk := 0; wk < w; wk++ {
-			wg.Add(1)
-			go func(wk int) {
-				defer wg.Done()
-				s := searches[wk]
-				var buf []int32
-				last := s.moves
-				check := func() bool {
-					c.moves[wk].v.Store(s.moves)
-					last = s.moves
-					if c.done() {
-						return true
-					}
-					if c.snapshotDue() {
-						buf = append(buf[:0], s.tour...)
-						c.snapshot(buf, s.length, totalKicks(), frac(), 0)
-					}
-					return false
-				}
-				if first {
-					s.pushAll()
-					if !s.optimize(check) {
-						return
-					}
-					c.offer(s.tour, s.length)
-				}
-				for k := 0; k < n; k++ {
-					if s.moves-last >= checkEvery && check() {
-						return
-					}
-					s.journal, s.saved = s.journal[:0], s.saved[:0]
-					old := s.length
-					s.kick(cfg.maxSeg)
-					if !s.optimize(check) {
-						// stopped inside: go back to the last accepted tour
-						s.undo()
-						s.length = old
-						for s.size > 0 {
-							s.pop()
-						}
-						return
-					}
-					kicksDone[wk].v.Add(1)
-					if s.length < old {
-						stale[wk] = 0
-						if s.length < wbestLen[wk] {
-							c.offer(s.tour, s.length)
-						}
-						continue
-					}
-					stale[wk]++
-					if s.length > old || !cfg.acceptEqual {
-						s.undo()
-						s.length = old
-					}
-					if staleLimit > 0 && stale[wk] >= staleLimit {
-						// escape: from the best tour, a burst of kicks taken
-						// whatever they cost, then a local search
-						stale[wk] = 0
-						if s.length < wbestLen[wk] {
-							wbest[wk] = append(wbest[wk][:0], s.tour...)
-							wbestLen[wk] = s.length
-						} else if s.length > wbestLen[wk] {
-							s.set(wbest[wk])
-						}
-						s.record = false
-						for j := 0; j < burst; j++ {
-							s.kick(cfg.maxSeg)
-						}
-						s.record = true
-						s.journal, s.saved = s.journal[:0], s.saved[:0]
-						if !s.optimize(check) {
-							return
-						}
-					}
-				}
-				c.moves[wk].v.Store(s.moves)
-			}(wk)
+		for wk := range r.w {
+			wg.Go(func() { r.work(wk, n, first) })
 		}
 		wg.Wait()
 		first = false
-		if cfg.sync > 0 && w > 1 {
-			b := 0
-			for i, s := range searches {
-				if s.length < searches[b].length {
-					b = i
-				}
-			}
-			for i, s := range searches {
-				if i != b && s.length > searches[b].length {
-					copy(s.tour, searches[b].tour)
-					copy(s.pos, searches[b].pos)
-					s.length = searches[b].length
-				}
-			}
+		if cfg.sync > 0 && r.w > 1 {
+			r.exchange()
 		}
 	}
-	// the result: the shortest search, ties to the lowest index (not the
-	// first offered, which depends on timing)
+}
+
+// exchange gives every worker the shortest tour among them.
+func (r *ilsRun) exchange() {
+	b := 0
+	for i, s := range r.searches {
+		if s.length < r.searches[b].length {
+			b = i
+		}
+	}
+	for i, s := range r.searches {
+		if i != b && s.length > r.searches[b].length {
+			copy(s.tour, r.searches[b].tour)
+			copy(s.pos, r.searches[b].pos)
+			s.length = r.searches[b].length
+		}
+	}
+}
+
+// kicksPerCheck is how many kicks a worker makes at most between looks
+// at the clock when its kicks evaluate few moves (every distance 0, or
+// tiny instances).
+const kicksPerCheck = 64
+
+// work is worker wk's part of one epoch: the first descent when first is
+// set, then n kicks, each followed by a local search and kept or undone.
+func (r *ilsRun) work(wk, n int, first bool) {
+	cfg, c := r.o.cfg, r.c
+	s := r.searches[wk]
+	var buf []int32
+	last := s.moves
+	check := func() bool {
+		c.moves[wk].v.Store(s.moves)
+		last = s.moves
+		if c.done() {
+			return true
+		}
+		if c.snapshotDue() {
+			// the best so far also while a long descent runs
+			c.offer(s.tour, s.length)
+			buf = append(buf[:0], s.tour...)
+			c.snapshot(buf, s.length, r.totalKicks(), r.frac(), 0)
+		}
+		return false
+	}
+	if first {
+		s.pushAll()
+		if !s.optimize(check) {
+			return
+		}
+		c.offer(s.tour, s.length)
+		if wk == 0 {
+			c.setPhase(solver.PhaseSearch)
+		}
+	}
+	for k := 0; k < n; k++ {
+		if (s.moves-last >= checkEvery || k%kicksPerCheck == 0) && check() {
+			return
+		}
+		s.journal, s.saved = s.journal[:0], s.saved[:0]
+		old := s.length
+		s.kick(cfg.maxSeg)
+		if !s.optimize(check) {
+			// stopped inside: go back to the last accepted tour
+			s.undo()
+			s.length = old
+			for s.size > 0 {
+				s.pop()
+			}
+			return
+		}
+		r.kicksDone[wk].v.Add(1)
+		if s.length < old {
+			r.stale[wk] = 0
+			if s.length < r.wbestLen[wk] {
+				c.offer(s.tour, s.length)
+			}
+			continue
+		}
+		r.stale[wk]++
+		if s.length > old || !cfg.acceptEqual {
+			s.undo()
+			s.length = old
+		}
+		if r.staleLimit > 0 && r.stale[wk] >= r.staleLimit && !r.escape(wk, check) {
+			return
+		}
+	}
+	c.moves[wk].v.Store(s.moves)
+}
+
+// escape takes worker wk out of a long stagnation: from its best tour, a
+// burst of kicks accepted whatever they cost, then a local search. It
+// returns false when the run stopped during the local search.
+func (r *ilsRun) escape(wk int, check func() bool) bool {
+	s := r.searches[wk]
+	r.stale[wk] = 0
+	if s.length < r.wbestLen[wk] {
+		r.wbest[wk] = append(r.wbest[wk][:0], s.tour...)
+		r.wbestLen[wk] = s.length
+	} else if s.length > r.wbestLen[wk] {
+		s.set(r.wbest[wk])
+	}
+	s.record = false
+	for range r.burst {
+		s.kick(r.o.cfg.maxSeg)
+	}
+	s.record = true
+	s.journal, s.saved = s.journal[:0], s.saved[:0]
+	return s.optimize(check)
+}
+
+// totalKicks sums the kicks of all workers.
+func (r *ilsRun) totalKicks() int64 {
+	var k int64
+	for i := range r.kicksDone {
+		k += r.kicksDone[i].v.Load()
+	}
+	return k
+}
+
+// frac is the fraction of the kick budget spent (0 without one).
+func (r *ilsRun) frac() float64 {
+	if r.o.kicks <= 0 {
+		return 0
+	}
+	return float64(r.totalKicks()) / float64(int64(r.o.kicks)*int64(r.w))
+}
+
+// finish returns the shortest tour: the shortest search (ties to the
+// lowest index, not to the first offered, which depends on timing), or
+// the global best when that is strictly shorter (a tour offered during a
+// search that the stop then undid, or the set-up's tour).
+func (r *ilsRun) finish(searches []*ls) (solver.Result, error) {
+	c := r.c
 	var best []int32
 	bestLen := int64(math.MaxInt64)
 	for i, s := range searches {
 		t, l := s.tour, s.length
-		if wbestLen[i] < l {
-			t, l = wbest[i], wbestLen[i]
+		if r.wbestLen[i] < l {
+			t, l = r.wbest[i], r.wbestLen[i]
 		}
 		c.offer(t, l)
 		if l < bestLen {
 			best, bestLen = t, l
 		}
 	}
-	steps := totalKicks()
-	c.snapshot(nil, c.bestLen.Load(), steps, max(frac(), 1), 0)
-	stopped := c.stopped.Load() || (budget > 0 && c.stop.Load())
-	return solver.Finish(in, e, p, toInt(best), c.totalMoves(), steps, start, stopped, deviceName(w))
+	if g := c.bestLen.Load(); g < bestLen {
+		best, bestLen = c.best, g
+	}
+	steps := r.totalKicks()
+	c.snapshot(nil, bestLen, steps, max(r.frac(), 1), 0)
+	stopped := c.stopped.Load() || (r.o.kicks > 0 && c.stop.Load() && !c.optimal.Load()) || searches == nil
+	if c.optimal.Load() {
+		stopped = false
+	}
+	return solver.Finish(r.in, r.e, r.p, toInt(best), c.totalMoves(), steps, r.start, stopped, deviceName(r.w))
 }
 
 // unionNeighbors merges two candidate lists of every city: the union,
@@ -382,16 +537,19 @@ func exactSmall(in *solver.Instance, e solver.Engine, p solver.Params, snaps cha
 		return trivial(in, e, p, snaps, start)
 	}
 	perm := solver.IdentityTour(n)
-	best := append([]int(nil), perm...)
-	bestLen := solver.TourLength(in, perm)
+	var best []int
+	bestLen := int64(math.MaxInt64)
 	var moves int64
 	var rec func(k int)
 	rec = func(k int) {
 		if k == n {
 			moves++
+			if in.CheckFixedEdges(perm) != nil {
+				return
+			}
 			if l := solver.TourLength(in, perm); l < bestLen {
+				best = append(best[:0], perm...)
 				bestLen = l
-				copy(best, perm)
 			}
 			return
 		}
@@ -409,9 +567,9 @@ func exactSmall(in *solver.Instance, e solver.Engine, p solver.Params, snaps cha
 
 func init() {
 	solver.Register(ilsEngine{baseEngine{"2opt-ils", "iterated local search, 2-opt + Or-opt with neighbour lists and don't-look bits, double-bridge kicks (Rocki & Suda's method, sequential)"},
-		ilsConfig{orOpt: true, start: "greedy"}})
+		ilsConfig{orOpt: true, start: "greedy", neighbors: 8, maxSeg: 30}})
 	solver.Register(ilsEngine{baseEngine{"3opt-ils", "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
-		ilsConfig{orOpt: true, start: "nn"}})
+		ilsConfig{orOpt: true, threeOpt: true, start: "nn", neighbors: 8, maxSeg: 30}})
 	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for a time budget: iterated 2-opt + Or-opt + sequential 3-opt local search, one search per core (nearest and quadrant candidates alternating), stagnation escapes, best kept"},
-		ilsConfig{orOpt: true, start: "greedy"}})
+		ilsConfig{orOpt: true, threeOpt: true, acceptEqual: true, start: "greedy", neighbors: 8, candidates: "mixed", maxSeg: 30, stale: 20}})
 }

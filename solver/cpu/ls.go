@@ -34,6 +34,11 @@ type ls struct {
 	journal []jop
 	saved   []int32 // kick windows' old contents
 	cands   []lsMove
+
+	// fixed holds the fixed-edge partners of city c at fixed[2c] and
+	// fixed[2c+1] (-1: none); nil when the instance has no fixed edges.
+	// No move removes a fixed edge.
+	fixed []int32
 }
 
 // jop is one journal entry: a reversal of positions i..j (exactly that
@@ -46,11 +51,49 @@ type jop struct {
 // lsMove is an improving move found by the neighbourhood scan, kept for
 // random-k-best pivoting.
 type lsMove struct {
-	kind        int8 // 2: 2-opt, 3: Or-opt, 4: 3-opt
+	kind        moveKind
 	a, b, c, dd int32
 	e, f        int32
 	rev         bool
 	delta       int64
+}
+
+// moveKind tells the moves apart in lsMove.
+type moveKind int8
+
+const (
+	// move2Opt replaces (a,b) and (c,dd) by (a,c) and (b,dd).
+	move2Opt moveKind = iota + 1
+	// moveOrOpt moves the segment b..c (a before it, dd after it) between
+	// e and f, reversed when rev.
+	moveOrOpt
+)
+
+// setFixed records the instance's fixed edges, which no move may remove.
+func (s *ls) setFixed(edges [][2]int) {
+	if len(edges) == 0 {
+		s.fixed = nil
+		return
+	}
+	s.fixed = make([]int32, 2*s.n)
+	for i := range s.fixed {
+		s.fixed[i] = -1
+	}
+	for _, e := range edges {
+		for _, ab := range [2][2]int{{e[0], e[1]}, {e[1], e[0]}} {
+			a, b := ab[0], int32(ab[1])
+			if s.fixed[2*a] < 0 {
+				s.fixed[2*a] = b
+			} else {
+				s.fixed[2*a+1] = b
+			}
+		}
+	}
+}
+
+// isFixed reports whether the edge (a, b) is fixed.
+func (s *ls) isFixed(a, b int32) bool {
+	return s.fixed != nil && (s.fixed[2*a] == b || s.fixed[2*a+1] == b)
 }
 
 func newLS(d *tour.Dist, nb []int32, k int, t []int32) *ls {
@@ -213,11 +256,13 @@ func (s *ls) undo() {
 }
 
 // optimize runs the queue until every don't-look bit is on, or until
-// stop returns true (checked every few thousand moves evaluated).
+// stop returns true. stop is asked every few thousand moves evaluated and
+// every few thousand cities examined, so that a search whose moves are
+// all cut short (every distance 0) still looks at the clock.
 func (s *ls) optimize(stop func() bool) bool {
 	next := s.moves + checkEvery
-	for s.size > 0 {
-		if s.moves >= next {
+	for pops := 1; s.size > 0; pops++ {
+		if s.moves >= next || pops%checkEvery == 0 {
 			if stop() {
 				return false
 			}
@@ -242,7 +287,7 @@ func (s *ls) improveCity(c int32) bool {
 	if s.orOpt && s.tryOr(c, nil) {
 		return true
 	}
-	if s.threeOpt && s.try3opt(c, nil) {
+	if s.threeOpt && s.try3opt(c) {
 		return true
 	}
 	return false
@@ -257,7 +302,7 @@ func (s *ls) improveRKBI(c int32) bool {
 		s.tryOr(c, &s.cands)
 	}
 	if len(s.cands) == 0 && s.threeOpt {
-		return s.try3opt(c, nil)
+		return s.try3opt(c)
 	}
 	if len(s.cands) == 0 {
 		return false
@@ -279,13 +324,13 @@ func (s *ls) improveRKBI(c int32) bool {
 
 func (s *ls) applyMove(m lsMove) {
 	switch m.kind {
-	case 2:
+	case move2Opt:
 		s.move2(m.a, m.b, m.c, m.dd)
 		s.push(m.a)
 		s.push(m.b)
 		s.push(m.c)
 		s.push(m.dd)
-	case 3:
+	case moveOrOpt:
 		s.moveOr(m.a, m.b, m.c, m.dd, m.e, m.f, m.rev)
 		for _, x := range [...]int32{m.a, m.b, m.c, m.dd, m.e, m.f} {
 			s.push(x)
@@ -308,6 +353,9 @@ func (s *ls) try2opt(t1 int32, out *[]lsMove) bool {
 		} else {
 			t2 = s.pred(t1)
 		}
+		if s.isFixed(t1, t2) {
+			continue
+		}
 		d12 := d.At(t1, t2)
 		for _, t3 := range nb {
 			d13 := d.At(t1, t3)
@@ -321,12 +369,12 @@ func (s *ls) try2opt(t1 int32, out *[]lsMove) bool {
 				t4 = s.pred(t3)
 			}
 			s.moves++
-			if t3 == t2 || t4 == t1 {
+			if t3 == t2 || t4 == t1 || s.isFixed(t3, t4) {
 				continue
 			}
 			delta := d13 + d.At(t2, t4) - d12 - d.At(t3, t4)
 			if delta < 0 {
-				m := lsMove{kind: 2, a: t1, b: t2, c: t3, dd: t4, delta: delta}
+				m := lsMove{kind: move2Opt, a: t1, b: t2, c: t3, dd: t4, delta: delta}
 				if out == nil {
 					s.applyMove(m)
 					return true
@@ -339,120 +387,144 @@ func (s *ls) try2opt(t1 int32, out *[]lsMove) bool {
 	return found
 }
 
+// orSeg is a segment s1..s2 of Or-opt (s1 first in the tour direction),
+// the cities p before it and nx after it, its positions p1..p2, and g,
+// the length saved by taking it out (closing p–nx).
+type orSeg struct {
+	p, s1, s2, nx int32
+	p1, p2        int32
+	g             int64
+}
+
+// contains reports whether city x, at position px, lies in the segment.
+func (g *orSeg) contains(px int32) bool {
+	if g.p1 <= g.p2 {
+		return px >= g.p1 && px <= g.p2
+	}
+	return px >= g.p1 || px <= g.p2
+}
+
+// orSegment returns the segment of l cities that starts (side 0) or ends
+// (side 1) at c, and whether taking it out saves anything without
+// removing a fixed edge.
+func (s *ls) orSegment(c int32, l, side int) (orSeg, bool) {
+	s1, s2 := c, c
+	for i := 1; i < l; i++ {
+		if side == 0 {
+			s2 = s.succ(s2)
+		} else {
+			s1 = s.pred(s1)
+		}
+	}
+	p, nx := s.pred(s1), s.succ(s2)
+	if s.isFixed(p, s1) || s.isFixed(s2, nx) {
+		return orSeg{}, false
+	}
+	g := s.d.At(p, s1) + s.d.At(s2, nx) - s.d.At(p, nx)
+	return orSeg{p: p, s1: s1, s2: s2, nx: nx, p1: s.pos[s1], p2: s.pos[s2], g: g}, g > 0
+}
+
 // tryOr tries moving a segment of 1–3 cities that starts or ends at c
-// next to a neighbour of one of its ends.
+// next to a neighbour of one of its ends. With out nil it applies the
+// first improving move; otherwise it appends every improving move to out.
 func (s *ls) tryOr(c int32, out *[]lsMove) bool {
-	d := s.d
 	found := false
 	for l := 1; l <= 3 && l <= s.n-5; l++ {
 		for side := 0; side < 2; side++ {
 			if l == 1 && side == 1 {
 				break
 			}
-			// the segment s1..s2 in the forward direction
-			s1, s2 := c, c
-			if side == 0 {
-				for i := 1; i < l; i++ {
-					s2 = s.succ(s2)
-				}
-			} else {
-				for i := 1; i < l; i++ {
-					s1 = s.pred(s1)
-				}
-			}
-			p, nx := s.pred(s1), s.succ(s2)
-			g := d.At(p, s1) + d.At(s2, nx) - d.At(p, nx)
-			if g <= 0 {
+			seg, ok := s.orSegment(c, l, side)
+			if !ok {
 				continue
 			}
-			p1, p2 := s.pos[s1], s.pos[s2]
-			inSeg := func(x int32) bool {
-				px := s.pos[x]
-				if p1 <= p2 {
-					return px >= p1 && px <= p2
+			if s.tryInsert(&seg, out) {
+				if out == nil {
+					return true
 				}
-				return px >= p1 || px <= p2
-			}
-			for end := 0; end < 2; end++ {
-				e := s1
-				if end == 1 {
-					e = s2
-				}
-				for _, x := range s.nb[int(e)*s.k : int(e)*s.k+s.k] {
-					dex := d.At(e, x)
-					if dex >= g {
-						break
-					}
-					if inSeg(x) {
-						continue
-					}
-					for yd := 0; yd < 2; yd++ {
-						var y int32
-						if yd == 0 {
-							y = s.succ(x)
-						} else {
-							y = s.pred(x)
-						}
-						s.moves++
-						if inSeg(y) {
-							continue
-						}
-						// e next to x, the other end next to y
-						o := s2
-						if end == 1 {
-							o = s1
-						}
-						delta := dex + d.At(o, y) - d.At(x, y) - g
-						if delta >= 0 {
-							continue
-						}
-						// the edge as (c, dd) in the forward direction
-						cc, dd := x, y
-						if yd == 1 {
-							cc, dd = y, x
-						}
-						// s1 next to cc means the same orientation
-						var rev bool
-						if end == 0 {
-							rev = yd == 1 // s1–x with x = dd: reversed
-						} else {
-							rev = yd == 0 // s2–x with x = cc: reversed
-						}
-						m := lsMove{kind: 3, a: p, b: s1, c: s2, dd: nx, e: cc, f: dd, rev: rev, delta: delta}
-						if out == nil {
-							s.applyMove(m)
-							return true
-						}
-						*out = append(*out, m)
-						found = true
-					}
-				}
+				found = true
 			}
 		}
 	}
 	return found
 }
 
+// tryInsert tries putting seg between a neighbour x of one of its ends
+// and x's successor or predecessor y, the end next to x.
+func (s *ls) tryInsert(seg *orSeg, out *[]lsMove) bool {
+	d := s.d
+	found := false
+	for end := 0; end < 2; end++ {
+		e, o := seg.s1, seg.s2 // e goes next to x, o next to y
+		if end == 1 {
+			e, o = seg.s2, seg.s1
+		}
+		for _, x := range s.nb[int(e)*s.k : int(e)*s.k+s.k] {
+			dex := d.At(e, x)
+			if dex >= seg.g {
+				break
+			}
+			if seg.contains(s.pos[x]) {
+				continue
+			}
+			for yd := 0; yd < 2; yd++ {
+				y := s.succ(x)
+				if yd == 1 {
+					y = s.pred(x)
+				}
+				s.moves++
+				if seg.contains(s.pos[y]) || s.isFixed(x, y) {
+					continue
+				}
+				delta := dex + d.At(o, y) - d.At(x, y) - seg.g
+				if delta >= 0 {
+					continue
+				}
+				// the edge as (cc, dd) in the forward direction; s1 next
+				// to cc keeps the segment's orientation
+				cc, dd := x, y
+				if yd == 1 {
+					cc, dd = y, x
+				}
+				rev := (end == 0) == (yd == 1)
+				m := lsMove{kind: moveOrOpt, a: seg.p, b: seg.s1, c: seg.s2, dd: seg.nx, e: cc, f: dd, rev: rev, delta: delta}
+				if out == nil {
+					s.applyMove(m)
+					return true
+				}
+				*out = append(*out, m)
+				found = true
+			}
+		}
+	}
+	return found
+}
+
+// breadth3 is how many candidates try3opt follows at each of its two
+// levels.
+const breadth3 = 5
+
 // try3opt tries sequential 3-opt moves from t1 made of two 2-opt steps
 // (Lin–Kernighan style at depth 3): t2 beside t1, t3 a neighbour of t2
 // with a positive partial gain, the first 2-opt step applied tentatively,
-// then t5 a neighbour of t4 closing a second 2-opt step. Breadth 5 at each
-// level. The applied move is kept only when the total gain is positive.
-func (s *ls) try3opt(t1 int32, _ *[]lsMove) bool {
+// then t5 a neighbour of t4 closing a second 2-opt step (close3opt).
+// Breadth breadth3 at each level. The applied move is kept only when the
+// total gain is positive.
+func (s *ls) try3opt(t1 int32) bool {
 	d := s.d
-	const breadth = 5
 	for dir := 0; dir < 2; dir++ {
-		var t2 int32
-		if dir == 0 {
-			t2 = s.succ(t1)
-		} else {
+		t2 := s.succ(t1)
+		if dir == 1 {
 			t2 = s.pred(t1)
+		}
+		if s.isFixed(t1, t2) {
+			continue
 		}
 		d12 := d.At(t1, t2)
 		tried := 0
 		for _, t3 := range s.nb[int(t2)*s.k : int(t2)*s.k+s.k] {
 			g1 := d12 - d.At(t2, t3)
-			if g1 <= 0 || tried >= breadth {
+			if g1 <= 0 || tried >= breadth3 {
 				break
 			}
 			if t3 == t1 || t3 == s.succ(t2) || t3 == s.pred(t2) {
@@ -460,78 +532,81 @@ func (s *ls) try3opt(t1 int32, _ *[]lsMove) bool {
 			}
 			// t4: the neighbour of t3 on t2's side, so that removing
 			// (t1,t2), (t4,t3) and adding (t2,t3), (t4,t1) is a 2-opt move
-			var t4 int32
+			t4 := s.succ(t3)
 			if s.succ(t1) == t2 {
 				t4 = s.pred(t3)
-			} else {
-				t4 = s.succ(t3)
 			}
-			if t4 == t1 {
+			if t4 == t1 || s.isFixed(t3, t4) {
 				continue
 			}
 			tried++
 			s.moves++
 			d34 := d.At(t3, t4)
-			gain := g1 + d34 - d.At(t4, t1)
-			if gain > 0 {
+			if gain := g1 + d34 - d.At(t4, t1); gain > 0 {
 				s.move2(t2, t1, t3, t4)
 				s.length -= gain
-				s.push(t1)
-				s.push(t2)
-				s.push(t3)
-				s.push(t4)
+				for _, x := range [...]int32{t1, t2, t3, t4} {
+					s.push(x)
+				}
 				return true
 			}
-			g2 := g1 + d34 // gain before the edge from t4 is added
-			// apply the step tentatively; the tour now closes with (t4,t1),
-			// the edge the second step breaks again
-			j0 := len(s.journal)
-			rec := s.record
-			s.record = true
-			s.move2(t2, t1, t3, t4)
-			tried2 := 0
-			for _, t5 := range s.nb[int(t4)*s.k : int(t4)*s.k+s.k] {
-				g := g2 - d.At(t4, t5)
-				if g <= 0 || tried2 >= breadth {
-					break
-				}
-				if t5 == t1 || t5 == s.succ(t4) || t5 == s.pred(t4) {
-					continue
-				}
-				var t6 int32
-				if s.succ(t1) == t4 {
-					t6 = s.pred(t5)
-				} else {
-					t6 = s.succ(t5)
-				}
-				if t6 == t1 {
-					continue
-				}
-				tried2++
-				s.moves++
-				gain := g + d.At(t5, t6) - d.At(t6, t1)
-				if gain > 0 {
-					s.move2(t4, t1, t5, t6)
-					if !rec {
-						s.journal = s.journal[:j0]
-					}
-					s.record = rec
-					s.length -= gain
-					for _, x := range [...]int32{t1, t2, t3, t4, t5, t6} {
-						s.push(x)
-					}
-					return true
-				}
+			if s.close3opt(t1, t2, t3, t4, g1+d34) {
+				return true
 			}
-			// undo the tentative step
-			for k := len(s.journal) - 1; k >= j0; k-- {
-				op := s.journal[k]
-				s.reverseExact(op.i, op.j)
-			}
-			s.journal = s.journal[:j0]
-			s.record = rec
 		}
 	}
+	return false
+}
+
+// close3opt applies the first step (t1,t2),(t3,t4) → (t2,t3),(t4,t1)
+// tentatively and looks for a second 2-opt step that breaks (t4,t1)
+// again with a positive total gain; g2 is the gain before (t4,t1) is
+// added. It keeps both steps when one is found and undoes the first
+// otherwise.
+func (s *ls) close3opt(t1, t2, t3, t4 int32, g2 int64) bool {
+	d := s.d
+	j0 := len(s.journal)
+	rec := s.record
+	s.record = true
+	s.move2(t2, t1, t3, t4)
+	tried := 0
+	for _, t5 := range s.nb[int(t4)*s.k : int(t4)*s.k+s.k] {
+		g := g2 - d.At(t4, t5)
+		if g <= 0 || tried >= breadth3 {
+			break
+		}
+		if t5 == t1 || t5 == s.succ(t4) || t5 == s.pred(t4) {
+			continue
+		}
+		t6 := s.succ(t5)
+		if s.succ(t1) == t4 {
+			t6 = s.pred(t5)
+		}
+		if t6 == t1 || s.isFixed(t5, t6) {
+			continue
+		}
+		tried++
+		s.moves++
+		if gain := g + d.At(t5, t6) - d.At(t6, t1); gain > 0 {
+			s.move2(t4, t1, t5, t6)
+			if !rec {
+				s.journal = s.journal[:j0]
+			}
+			s.record = rec
+			s.length -= gain
+			for _, x := range [...]int32{t1, t2, t3, t4, t5, t6} {
+				s.push(x)
+			}
+			return true
+		}
+	}
+	// undo the tentative step
+	for k := len(s.journal) - 1; k >= j0; k-- {
+		op := s.journal[k]
+		s.reverseExact(op.i, op.j)
+	}
+	s.journal = s.journal[:j0]
+	s.record = rec
 	return false
 }
 
@@ -542,9 +617,19 @@ func (s *ls) try3opt(t1 int32, _ *[]lsMove) bool {
 func (s *ls) kick(maxSeg int) {
 	n := s.n
 	maxSeg = max(1, min(maxSeg, (n-2)/3))
-	la := 1 + s.r.intn(maxSeg)
-	lb := 1 + s.r.intn(maxSeg)
-	i0 := int32(s.r.intn(n)) // position of the last city of A
+	var la, lb int
+	var i0 int32 // position of the last city of A
+	for try := 0; ; try++ {
+		la = 1 + s.r.intn(maxSeg)
+		lb = 1 + s.r.intn(maxSeg)
+		i0 = int32(s.r.intn(n))
+		if s.fixed == nil || !s.kickBreaksFixed(i0, la, lb) {
+			break
+		}
+		if try == 8 {
+			return // fixed edges everywhere near: no kick this time
+		}
+	}
 	// B = positions i0+1 .. i0+la, C = i0+la+1 .. i0+la+lb
 	w := la + lb
 	start := i0 + 1
@@ -589,4 +674,11 @@ func (s *ls) kick(maxSeg int) {
 	for _, c := range [...]int32{a, b1, b2, c1, c2, dcity} {
 		s.push(c)
 	}
+}
+
+// kickBreaksFixed reports whether the kick with A ending at position i0
+// and segments of la and lb cities would remove a fixed edge.
+func (s *ls) kickBreaksFixed(i0 int32, la, lb int) bool {
+	at := func(k int) int32 { return s.tour[(int(i0)+k)%s.n] }
+	return s.isFixed(at(0), at(1)) || s.isFixed(at(la), at(la+1)) || s.isFixed(at(la+lb), at(la+lb+1))
 }

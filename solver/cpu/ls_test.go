@@ -50,7 +50,7 @@ func TestMoveDeltas(t *testing.T) {
 					continue
 				}
 				delta := d.At(a, c) + d.At(b, dd) - d.At(a, b) - d.At(c, dd)
-				s.applyMove(lsMove{kind: 2, a: a, b: b, c: c, dd: dd, delta: delta})
+				s.applyMove(lsMove{kind: move2Opt, a: a, b: b, c: c, dd: dd, delta: delta})
 				checkLS(t, s, in, "2-opt")
 				continue
 			}
@@ -80,7 +80,7 @@ func TestMoveDeltas(t *testing.T) {
 				delta = d.At(c, s1) + d.At(s2, dd)
 			}
 			delta += d.At(p, nx) - d.At(p, s1) - d.At(s2, nx) - d.At(c, dd)
-			s.applyMove(lsMove{kind: 3, a: p, b: s1, c: s2, dd: nx, e: c, f: dd, rev: rev, delta: delta})
+			s.applyMove(lsMove{kind: moveOrOpt, a: p, b: s1, c: s2, dd: nx, e: c, f: dd, rev: rev, delta: delta})
 			checkLS(t, s, in, "or-opt")
 			// the segment sits between c and dd
 			want := s1

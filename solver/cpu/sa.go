@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sync"
 	"time"
@@ -179,7 +180,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 	if exchange && p.K > 0 {
 		epoch = p.K
 	}
-	iters := in.N * p.Sweeps
+	iters := stepIters(in.N, p.Sweeps)
 	var moves int64
 	for e0 := 0; e0 < len(temps) && !c.stop.Load(); e0 += epoch {
 		e1 := min(e0+epoch, len(temps))
@@ -262,36 +263,71 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Param
 	if err := saDefaults(e, in, &p); err != nil {
 		return solver.Result{}, err
 	}
-	p.Algorithm, p.Backend = e.name, solver.BackendCPU
-	if p.Workers == 0 {
-		p.Workers = workers(p)
+	if err := refuseFixed(in, e.name); err != nil {
+		return solver.Result{}, err
 	}
+	if err := saWorkers(&p); err != nil {
+		return solver.Result{}, err
+	}
+	p.Algorithm, p.Backend = e.name, solver.BackendCPU
 	if in.N < 4 {
 		return trivial(in, e, p, snaps, time.Now())
 	}
+	// One search per worker unless Blocks says otherwise.
+	blocks, err := countSearches("blocks", p.Blocks, p.Workers, in.N, saBytesPerCity)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	p.Blocks = blocks
 	switch e.kind {
 	case "sa":
-		// One independent LWSA search per worker; no exchange.
-		if p.Blocks == 0 {
-			p.Blocks = p.Workers
-		}
+		// Independent LWSA searches; no exchange.
 		p.Threads = 1
 		return saRun(ctx, e, in, p, snaps, p.Blocks, 1, false)
 	case "pssm":
-		if p.Blocks == 0 {
-			p.Blocks = p.Workers
-		}
 		p.Threads = 1
 		return saRun(ctx, e, in, p, snaps, p.Blocks, 1, true)
 	default: // pspm
-		if p.Blocks == 0 {
-			p.Blocks = p.Workers
-		}
 		if p.Threads == 0 {
 			p.Threads = DefaultThreads
 		}
 		return saRun(ctx, e, in, p, snaps, p.Blocks, p.Threads, true)
 	}
+}
+
+// saBytesPerCity is the memory of one LWSA search per city: successor,
+// predecessor and best successor arrays (int32).
+const saBytesPerCity = 12
+
+// saWorkers fills and bounds Workers and bounds Threads (moves per
+// iteration) for the annealing engines.
+func saWorkers(p *solver.Params) error {
+	switch {
+	case p.Workers < 0 || p.Workers > maxSearches:
+		return fmt.Errorf("workers = %d: want 1 to %d", p.Workers, maxSearches)
+	case p.Threads > maxSearches:
+		return fmt.Errorf("threads = %d: at most %d moves per iteration", p.Threads, maxSearches)
+	}
+	if p.Workers == 0 {
+		p.Workers = min(workers(*p), maxSearches)
+	}
+	return nil
+}
+
+// maxIters bounds the iterations of one temperature step: N·Sweeps would
+// overflow for huge Sweeps, and 2^32 iterations outlast any time limit.
+const maxIters = 1 << 32
+
+// stepIters returns N·Sweeps, the iterations of one temperature step,
+// without overflow, at most maxIters.
+func stepIters(n, sweeps int) int {
+	if n <= 0 || sweeps <= 0 {
+		return 0
+	}
+	if sweeps > maxIters/n {
+		return maxIters
+	}
+	return n * sweeps
 }
 
 func init() {

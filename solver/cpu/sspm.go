@@ -62,10 +62,13 @@ func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Par
 	if err := saDefaults(e, in, &p); err != nil {
 		return solver.Result{}, err
 	}
-	p.Algorithm, p.Backend = e.name, solver.BackendCPU
-	if p.Workers == 0 {
-		p.Workers = workers(p)
+	if err := refuseFixed(in, e.name); err != nil {
+		return solver.Result{}, err
 	}
+	if err := saWorkers(&p); err != nil {
+		return solver.Result{}, err
+	}
+	p.Algorithm, p.Backend = e.name, solver.BackendCPU
 	if p.Threads == 0 {
 		p.Threads = p.Workers // Pm = all cores (their CPU SSPM)
 	}
@@ -107,7 +110,7 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	// worker's read.
 	var haltAt atomic.Int64
 	haltAt.Store(-1)
-	iters := in.N * p.Sweeps
+	iters := stepIters(in.N, p.Sweeps)
 	checkIters := max(1, checkEvery/pm)
 	reps := make([]*saSearch, w)
 	for wk := range reps {

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"gonum.org/v1/gonum/spatial/kdtree"
+
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -69,11 +71,11 @@ func NearestContext(ctx context.Context, in *solver.Instance, k int) (*Lists, er
 		return nb, nil
 	}
 	if EuclidLike(in) {
-		tree := newKDTree(in)
-		if err := ctx.Err(); err != nil {
+		tree, err := Await(ctx, func() *kdtree.Tree { return newKDTree(in) })
+		if err != nil {
 			return nil, err
 		}
-		err := parallelFor(ctx, n, func(lo, hi int) {
+		err = parallelFor(ctx, n, func(lo, hi int) {
 			cand := make([]int32, 0, k+1)
 			keep := newFloatHeap(k + 1)
 			for i := lo; i < hi; i++ {
@@ -137,13 +139,13 @@ func QuadrantContext(ctx context.Context, in *solver.Instance, k int) (*Lists, e
 	if !EuclidLike(in) || k < 4 {
 		return NearestContext(ctx, in, k)
 	}
-	tree := newKDTree(in)
-	if err := ctx.Err(); err != nil {
+	tree, err := Await(ctx, func() *kdtree.Tree { return newKDTree(in) })
+	if err != nil {
 		return nil, err
 	}
 	per := k / 4
 	nb := &Lists{K: k, List: make([]int32, n*k)}
-	err := parallelFor(ctx, n, func(lo, hi int) {
+	err = parallelFor(ctx, n, func(lo, hi int) {
 		chosen := make([]int32, 0, k)
 		nearest := make([]int32, 0, k)
 		keep := &quadKeeper{all: newFloatHeap(k)}
@@ -213,6 +215,29 @@ func sortByDist(in *solver.Instance, i int, cs []int32) {
 			ds[b], cs[b] = ds[b-1], cs[b-1]
 		}
 		ds[b], cs[b] = d, c
+	}
+}
+
+// Await runs fn, a step that cannot stop part-way (building a k-d tree,
+// sorting), and returns its result, or ctx's error as soon as ctx is
+// done. A step given up on finishes in the background and its result is
+// dropped: the caller returns in time, at the cost of that step's
+// remaining work.
+func Await[T any](ctx context.Context, fn func() T) (T, error) {
+	var zero T
+	if err := ctx.Err(); err != nil {
+		return zero, err
+	}
+	if ctx.Done() == nil {
+		return fn(), nil
+	}
+	done := make(chan T, 1)
+	go func() { done <- fn() }()
+	select {
+	case v := <-done:
+		return v, nil
+	case <-ctx.Done():
+		return zero, ctx.Err()
 	}
 }
 

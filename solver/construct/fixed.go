@@ -1,0 +1,56 @@
+package construct
+
+import "github.com/tsplab/tsplab/solver"
+
+// KeepFixed returns a tour that uses every fixed edge of in
+// (FIXED_EDGES_SECTION) and otherwise follows the order of t: the cities
+// come in t's order, except that meeting either end of a path of fixed
+// edges brings the whole path, and the cities inside a path wait for it.
+// Fixed edges that close a whole tour give that tour. Without fixed edges
+// it returns t itself. t must be a permutation of the cities; in's fixed
+// edges must form paths (the TSPLIB reader checks both).
+func KeepFixed(in *solver.Instance, t []int) []int {
+	if len(in.FixedEdges) == 0 {
+		return t
+	}
+	n := in.N
+	adj := make([]int32, 2*n) // the fixed partners of c: adj[2c], adj[2c+1]
+	for i := range adj {
+		adj[i] = -1
+	}
+	for _, e := range in.FixedEdges {
+		for _, ab := range [2][2]int{{e[0], e[1]}, {e[1], e[0]}} {
+			a, b := ab[0], int32(ab[1])
+			if adj[2*a] < 0 {
+				adj[2*a] = b
+			} else if adj[2*a+1] < 0 && adj[2*a] != b {
+				adj[2*a+1] = b
+			}
+		}
+	}
+	visited := make([]bool, n)
+	out := make([]int, 0, n)
+	walk := func(c int) { // from c along fixed edges until a visited city
+		prev := int32(-1)
+		for cur := int32(c); cur >= 0 && !visited[cur]; {
+			visited[cur] = true
+			out = append(out, int(cur))
+			next := adj[2*cur]
+			if next == prev || (next >= 0 && visited[next]) {
+				next = adj[2*cur+1]
+			}
+			prev, cur = cur, next
+		}
+	}
+	for _, c := range t {
+		if !visited[c] && adj[2*c+1] < 0 { // a free city or the end of a path
+			walk(c)
+		}
+	}
+	for _, c := range t { // what is left lies on a cycle of fixed edges
+		if !visited[c] {
+			walk(c)
+		}
+	}
+	return out
+}

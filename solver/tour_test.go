@@ -1,0 +1,25 @@
+package solver
+
+import "testing"
+
+func TestCheckFixedEdges(t *testing.T) {
+	in := NewCoordInstance("six", Euc2D, []float64{0, 1, 2, 3, 4, 5}, make([]float64, 6), nil)
+	if err := in.CheckFixedEdges([]int{3, 1, 0, 2, 5, 4}); err != nil {
+		t.Fatalf("no fixed edges: %v", err)
+	}
+	in.FixedEdges = [][2]int{{0, 1}, {4, 3}}
+	for _, c := range []struct {
+		tour []int
+		ok   bool
+	}{
+		{[]int{0, 1, 2, 3, 4, 5}, true},
+		{[]int{1, 2, 5, 4, 3, 0}, true}, // 0–1 closes the cycle
+		{[]int{2, 5, 3, 4, 0, 1}, true},
+		{[]int{0, 2, 1, 3, 4, 5}, false},
+		{[]int{0, 1, 2, 3, 5, 4}, false},
+	} {
+		if err := in.CheckFixedEdges(c.tour); (err == nil) != c.ok {
+			t.Errorf("%v: %v, want ok=%v", c.tour, err, c.ok)
+		}
+	}
+}
