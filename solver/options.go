@@ -275,6 +275,18 @@ var (
 		Doc: "kernel distances: computed from coordinates in float, the exact integer matrix in device memory, or auto (coordinates where the kernels compute the metric)"}
 	optSamples = Option{Name: "samples", Kind: KindInt, Min: 1, Max: 1024, Default: "4",
 		Doc: "3-opt samples per thread per evaluation"}
+
+	// or-ils (GPU windowed iterated local search)
+	optWindow = Option{Name: "window", Kind: KindInt, Min: 32, Max: 2048, Auto: "512; 1024 from 200,000 cities",
+		Doc: "most cities of one tour window (a warp's iterated local search, endpoints fixed)"}
+	optWindowKicks = Option{Name: "wkicks", Kind: KindInt, Min: 0, Max: 1 << 20, Auto: "the window size, fewer when a round would pass 60 ms",
+		Doc: "kicks per window per round (the partition shifts every round)"}
+	optReplicas = Option{Name: "replicas", Kind: KindInt, Min: 0, Max: 64, Auto: "warps that fill the device, at most 16",
+		Doc: "warps searching each window from different random streams; the best is kept"}
+	optGlobal = Option{Name: "global", Kind: KindFloat, Min: 0, Max: 3600, Auto: "1; 2 from 200,000 cities",
+		Doc: "seconds between global 2-opt descents on the CPU (the moves between windows); 0: none"}
+	optStart = Option{Name: "start", Kind: KindChoice, Choices: []string{"greedy", "sfc"}, Auto: "greedy; sfc from 200,000 cities",
+		Doc: "start tour: greedy edge or the space-filling curve"}
 )
 
 // with returns o with another default.
@@ -321,6 +333,7 @@ var optionTable = map[[2]string][]Option{
 	{"3opt-ils", BackendGPU}:   {optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optSamples, optDist},
 	{"swap-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches"), optDist},
 	{"auto", BackendGPU}:       {optWorkers},
+	{"or-ils", BackendGPU}:     {optWindow, optWindowKicks, optReplicas, optGlobal, optStart, optSegment},
 }
 
 // OptionSet is one engine's options.

@@ -1,0 +1,86 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/internal/tsplibdir"
+	"github.com/tsplab/tsplab/solver"
+)
+
+func TestTTQSuiteQuick(t *testing.T) {
+	dir := tsplibdir.Need(t)
+	tsplibdir.Instance(t, "a280")
+	out := t.TempDir()
+	var buf bytes.Buffer
+	opt := Options{TSPLIBDir: dir, OutDir: out, Quick: true, Time: 300 * time.Millisecond, Instances: []string{"a280", "uniform-2000"}}
+	if err := Run(context.Background(), "ttq", opt, &buf); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, want := range []string{"| a280 | 280 | optimum | auto cpu |", "| uniform-2000 | 2000 | 0.7124·√(N·A) | auto cpu |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("table lacks %q:\n%s", want, md)
+		}
+	}
+	f, err := os.Open(filepath.Join(out, "ttq-curves.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the CPU curve of a280 is a running minimum that ends at the result
+	var prev float64 = math.Inf(1)
+	n := 0
+	for _, r := range recs[1:] {
+		if r[0] != "a280" || r[1] != "auto cpu" {
+			continue
+		}
+		var l float64
+		if _, err := fmtSscan(r[3], &l); err != nil {
+			t.Fatal(err)
+		}
+		if l >= prev {
+			t.Fatalf("curve not strictly decreasing: %v", recs)
+		}
+		prev = l
+		n++
+	}
+	if n == 0 {
+		t.Fatalf("no CPU curve for a280: %v", recs)
+	}
+	if _, err := os.Stat(filepath.Join(out, "ttq-a280.png")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTTQReferenceAndBudget(t *testing.T) {
+	in := solver.NewCoordInstance("u", solver.Euc2D, []float64{0, 100, 100, 0}, []float64{0, 0, 100, 100}, nil)
+	ref, name := ttqReference(in, true)
+	if name != "0.7124·√(N·A)" || math.Abs(ref-0.7124*math.Sqrt(4*100*100)) > 1e-9 {
+		t.Fatalf("uniform reference %v %q", ref, name)
+	}
+	if _, name := ttqReference(in, false); name != "" {
+		t.Fatalf("a TSPLIB instance without optimum got reference %q", name)
+	}
+	in.Optimum = 400
+	if ref, name := ttqReference(in, true); ref != 400 || name != "optimum" {
+		t.Fatalf("with optimum: %v %q", ref, name)
+	}
+	if ttqBudget(Options{}, 2392) != 20*time.Second || ttqBudget(Options{}, 85900) != time.Minute || ttqBudget(Options{Quick: true}, 85900) != 3*time.Second {
+		t.Fatal("budgets")
+	}
+}
+
+func fmtSscan(s string, v *float64) (int, error) { return fmt.Sscan(s, v) }

@@ -1,0 +1,30 @@
+package gpu
+
+// AlgoOrILS is the GPU engine of windowed iterated local search: 2-opt and
+// Or-opt with neighbour lists and don't-look bits, segment-local double
+// bridges, in thousands of tour windows at once (kernels/oropt.cu).
+const AlgoOrILS = "or-ils"
+
+// orILSDesc is or-ils's menu description.
+const orILSDesc = "iterated 2-opt + Or-opt local search in thousands of tour windows at once on the GPU (a warp per window, endpoints fixed, partition shifted every round), double-bridge kicks, space-filling-curve or greedy start"
+
+// Options read from solver.Params.Extra by the GPU or-ils engine (and GPU
+// auto, which runs it from AutoOrILSMinN cities).
+const (
+	// OptWindow is the most cities of one window (default 512, 1024 from
+	// 200,000 cities; 32..2048).
+	OptWindow = "window"
+	// OptWindowKicks is the kicks per window per round (default: the
+	// window size, fewer when a round would outlast roundTarget).
+	OptWindowKicks = "wkicks"
+	// OptStart is the start tour: "sfc" (Hilbert curve, default from
+	// 200,000 cities) or "greedy" (greedy edge, default below).
+	OptStart = "start"
+	// OptGlobal is the seconds between two global 2-opt descents on the
+	// CPU (whole tour, candidate lists over every city: the moves between
+	// windows); 0 for none. Default 1, 2 from 200,000 cities.
+	OptGlobal = "global"
+	// OptReplicas is the warps that search each window from different
+	// random streams (default: enough to fill the GPU, at most 16).
+	OptReplicas = "replicas"
+)

@@ -1,0 +1,458 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"time"
+
+	"gorgonia.org/cu"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+func init() {
+	registerKernels("oropt_windows", "oropt_commit")
+}
+
+// orK is OR_K of kernels/oropt.cu: neighbours per city in a window.
+const orK = 8
+
+// orBlockShared is the dynamic shared memory a block of windows may take:
+// 1 to 4 warps (windows) per block, as many as fit.
+const orBlockShared = 200 << 10
+
+// orWarps returns the windows (warps) per block for windows of L cities.
+func orWarps(L int) int { return max(1, min(4, orBlockShared/orWindowBytes(L))) }
+
+// orRoundTarget is how long one round (a launch of every window, then the
+// commit) should last: short enough that the time limit and a Ctrl-C act
+// within a fraction of a second and the partition shifts often, long
+// enough that loading windows and building their neighbour lists stays a
+// small part of a round.
+const orRoundTarget = 60 * time.Millisecond
+
+// orStartSFCMinN is the size from which or-ils starts from the
+// space-filling curve instead of the greedy tour (greedy needs neighbour
+// lists over the whole instance first, about a second per million cities
+// on 16 cores, and its long closing edges cross windows).
+const orStartSFCMinN = 200000
+
+// orWindowBytes mirrors or_win_bytes in oropt.cu.
+func orWindowBytes(L int) int {
+	b := 16*L + 2*L*4 + 2*L*orK + L
+	return (b + 15) &^ 15
+}
+
+// orRun is the device state of one or-ils run.
+type orRun struct {
+	run              *run
+	n, L, W, R, wpb  int
+	metric           int
+	bufs             buffers
+	xy, tour         cu.DevicePtr
+	ord, gain        cu.DevicePtr
+	evals, total     cu.DevicePtr
+	shared, cshared  int
+	hostEval, hostTo []uint64
+}
+
+// orGeometry returns the windows and replicas of a run of n cities with
+// windows of at most L cities on d.
+func orGeometry(d *device, n, L, replicas int) (W, R int, err error) {
+	fn, ok := d.fn("oropt_windows")
+	if !ok {
+		return 0, 0, fmt.Errorf("gpu: kernel oropt_windows is not in the fatbin (rebuild it: scripts/build-gpu.sh fatbin)")
+	}
+	W = (n + L - 1) / L
+	if replicas > 0 {
+		return W, replicas, nil
+	}
+	wpb := orWarps(L)
+	shared := wpb * orWindowBytes(L)
+	blocks, err := fn.MaxActiveBlocksPerMultiProcessor(32*wpb, int64(shared))
+	if err != nil {
+		return 0, 0, err
+	}
+	slots := max(1, blocks) * wpb * d.info.Multiprocs
+	return W, min(16, max(1, slots/W)), nil
+}
+
+// newOrRun allocates the buffers and uploads the coordinates and tour t
+// (the run's thread).
+func newOrRun(ru *run, in *solver.Instance, t []int32, L, replicas int) (*orRun, error) {
+	metric, err := metricCode(in)
+	if err != nil {
+		return nil, err
+	}
+	d := ru.d
+	r := &orRun{run: ru, n: in.N, L: L, metric: metric, wpb: orWarps(L)}
+	r.shared = r.wpb * orWindowBytes(L)
+	r.cshared = r.wpb * L * 4
+	for _, k := range []struct {
+		name  string
+		bytes int
+	}{{"oropt_windows", r.shared}, {"oropt_commit", r.cshared}} {
+		fn, ok := d.fn(k.name)
+		if !ok {
+			return nil, fmt.Errorf("gpu: kernel %s is not in the fatbin (rebuild it: scripts/build-gpu.sh fatbin)", k.name)
+		}
+		if k.bytes > 48<<10 {
+			if err := setMaxDynamicShared(fn, k.bytes); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if r.W, r.R, err = orGeometry(d, in.N, L, replicas); err != nil {
+		return nil, err
+	}
+	n := int64(in.N)
+	alloc := func(p *cu.DevicePtr, bytes int64) {
+		if err == nil {
+			*p, err = r.bufs.alloc(bytes)
+		}
+	}
+	alloc(&r.xy, 16*n)
+	alloc(&r.tour, 4*n)
+	alloc(&r.ord, 2*int64(r.W)*int64(r.R)*int64(L))
+	alloc(&r.gain, 8*int64(r.W)*int64(r.R))
+	alloc(&r.evals, 8)
+	alloc(&r.total, 8)
+	if err != nil {
+		r.bufs.freeAll()
+		return nil, err
+	}
+	xy := make([]float64, 2*in.N)
+	for i := 0; i < in.N; i++ {
+		xy[2*i], xy[2*i+1] = in.X[i], in.Y[i]
+	}
+	r.hostEval, r.hostTo = make([]uint64, 1), make([]uint64, 1)
+	if err = htod(r.xy, xy); err == nil {
+		err = htod(r.tour, t)
+	}
+	if err == nil {
+		err = htod(r.evals, r.hostEval)
+	}
+	if err == nil {
+		err = htod(r.total, r.hostTo)
+	}
+	if err != nil {
+		r.bufs.freeAll()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *orRun) free() { r.bufs.freeAll() }
+
+// round queues one round: every window searched from offset off with
+// kicks kicks, then the best replica of each committed. It waits for both
+// and returns the total gain so far and the moves evaluated so far.
+func (r *orRun) round(off int64, kicks int, seed uint64, maxSeg int) (gain, evals uint64, err error) {
+	d := r.run
+	g := (r.W*r.R + r.wpb - 1) / r.wpb
+	if err := d.launch("oropt_windows", g, 1, 32*r.wpb, r.shared, d.stream,
+		r.xy, r.tour, r.n, off, r.W, r.L, r.R, kicks, seed, maxSeg, r.metric, r.ord, r.gain, r.evals); err != nil {
+		return 0, 0, err
+	}
+	if err := d.launch("oropt_commit", (r.W+r.wpb-1)/r.wpb, 1, 32*r.wpb, r.cshared, d.stream,
+		r.tour, r.n, off, r.W, r.L, r.R, r.ord, r.gain, r.total); err != nil {
+		return 0, 0, err
+	}
+	if err := d.sync("or-ils round"); err != nil {
+		return 0, 0, err
+	}
+	if err := dtoh(r.hostTo, r.total); err != nil {
+		return 0, 0, err
+	}
+	if err := dtoh(r.hostEval, r.evals); err != nil {
+		return 0, 0, err
+	}
+	return r.hostTo[0], r.hostEval[0], nil
+}
+
+// orOptions are or-ils's settings, from Params.Extra.
+type orOptions struct {
+	window, kicks, replicas, maxSeg int
+	start                           string
+	global                          time.Duration // between global 2-opt passes on the CPU (0: none)
+}
+
+func parseOrOptions(p solver.Params, n int) (orOptions, error) {
+	o := orOptions{window: 512, maxSeg: 30, global: time.Second}
+	if n >= orStartSFCMinN {
+		o.window, o.global = 1024, 2*time.Second
+	}
+	geti := func(key string, v *int, lo, hi int) error {
+		s, ok := p.Extra[key]
+		if !ok || s == "" {
+			return nil
+		}
+		x, err := strconv.Atoi(s)
+		if err != nil || x < lo || x > hi {
+			return fmt.Errorf("option %s=%q: want an integer from %d to %d", key, s, lo, hi)
+		}
+		*v = x
+		return nil
+	}
+	if err := geti(OptWindow, &o.window, 32, 2048); err != nil {
+		return o, err
+	}
+	if err := geti(OptWindowKicks, &o.kicks, 0, 1<<20); err != nil {
+		return o, err
+	}
+	if err := geti(OptReplicas, &o.replicas, 0, 64); err != nil {
+		return o, err
+	}
+	if err := geti("segment", &o.maxSeg, 1, 512); err != nil {
+		return o, err
+	}
+	if p.Extra[OptWindowKicks] == "" {
+		o.kicks = o.window
+	}
+	if v, ok := p.Extra[OptGlobal]; ok && v != "" {
+		sec, err := strconv.ParseFloat(v, 64)
+		if err != nil || sec < 0 || sec > 3600 {
+			return o, fmt.Errorf("option %s=%q: want seconds from 0 (none) to 3600", OptGlobal, v)
+		}
+		o.global = time.Duration(sec * float64(time.Second))
+	}
+	o.start = p.Extra[OptStart]
+	switch o.start {
+	case "":
+		o.start = "greedy"
+		if n >= orStartSFCMinN {
+			o.start = "sfc"
+		}
+	case "sfc", "greedy":
+	default:
+		return o, fmt.Errorf("option start=%q: want sfc or greedy", o.start)
+	}
+	return o, nil
+}
+
+// solveOrILS is the or-ils engine. Each round cuts the tour into windows
+// of consecutive positions at a random offset and runs the windowed
+// iterated local search of kernels/oropt.cu in all of them at once; the
+// tour on the device only ever gets shorter (a window commits its best
+// replica when that gained), so the current tour is the best one.
+func solveOrILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	start := time.Now()
+	if p.TimeLimit <= 0 {
+		p.TimeLimit = solver.DefaultTimeLimit
+	}
+	ph, err := orILS(ctx, in, p, snaps, start, false)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	return solver.Finish(in, e, p, ph.tour, ph.moves, ph.steps, start, ph.stopped, ph.device)
+}
+
+// orPhase is what an or-ils run hands back: its best tour (exact length)
+// and counters, and whether it stopped at the limit or at a stall.
+type orPhase struct {
+	tour         []int
+	length       int64
+	moves, steps int64
+	stopped      bool // the time limit or ctx ended it
+	stalled      bool // stopStalled ended it
+	device       string
+}
+
+// orStall is how the or-ils phase of GPU auto decides that the windows
+// and the global passes are spent: less than orStallFrac of the length
+// gained over the last orStallWindow.
+const (
+	orStallWindow = time.Second
+	orStallFrac   = 1e-3
+)
+
+// orILS runs the windowed search until the deadline of p (from start),
+// ctx, the target or, with stopStalled, a stall (see orStall).
+func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time, stopStalled bool) (orPhase, error) {
+	var ph orPhase
+	ru, err := newRun()
+	if err != nil {
+		return ph, err
+	}
+	defer ru.close()
+	deadline := start.Add(p.TimeLimit)
+	o, err := parseOrOptions(p, in.N)
+	if err != nil {
+		return ph, err
+	}
+	interval := solver.DefaultSnapshotInterval
+	if in.N > 200000 {
+		interval = 250 * time.Millisecond // a snapshot copies the whole tour
+	}
+	sink := solver.NewSink(snaps, interval, start)
+	var cur []int
+	var nb *neighbor.Lists
+	switch {
+	case len(p.Start) == in.N:
+		if err := solver.ValidateTour(p.Start, in.N); err != nil {
+			return ph, fmt.Errorf("start tour: %v", err)
+		}
+		cur = append([]int(nil), p.Start...)
+	case o.start == "sfc":
+		cur = construct.SpaceFillingCurve(in)
+	default:
+		nb = neighbor.Nearest(in, 10)
+		cur = construct.Greedy(in, nb)
+	}
+	nbReady := make(chan *neighbor.Lists, 1)
+	if o.global > 0 {
+		go func(nb *neighbor.Lists) {
+			if nb == nil {
+				nb = neighbor.Nearest(in, 10)
+			}
+			nbReady <- nb
+		}(nb)
+	}
+	lastGlobal := time.Now()
+	length := solver.TourLength(in, cur)
+	sink.Send(solver.Snapshot{Tour: cur, Length: length, Best: cur, BestLength: length,
+		Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
+	t32 := make([]int32, in.N)
+	for i, c := range cur {
+		t32[i] = int32(c)
+	}
+	L := min(o.window, in.N)
+	var r *orRun
+	if err := ru.do(func() (err error) { r, err = newOrRun(ru, in, t32, L, o.replicas); return err }); err != nil {
+		return ph, err
+	}
+	type mark struct {
+		t time.Time
+		l int64
+	}
+	var hist []mark // (time, length) after each round, for the stall test
+	globals := 0
+	lastGlobalDur := time.Duration(0)
+	defer ru.do(func() error { r.free(); return nil })
+
+	rng := rand.New(rand.NewPCG(p.Seed, 0x0e11))
+	length0 := length
+	var globalDelta int64
+	var evals, globalEvals uint64
+	var kicksDone, rounds int64
+	kicks := 0 // the first round is the descent alone
+	perKick := time.Duration(0)
+	stopped := false
+	download := func() error {
+		return ru.do(func() error { return dtoh(t32, r.tour) })
+	}
+	toInts := func() []int {
+		out := make([]int, in.N)
+		for i, c := range t32 {
+			out[i] = int(c)
+		}
+		return out
+	}
+	for {
+		if ctx.Err() != nil || !time.Now().Before(deadline) {
+			stopped = true
+			break
+		}
+		if p.Target > 0 && length <= p.Target {
+			break
+		}
+		left := time.Until(deadline)
+		if rounds > 0 && perKick > 0 {
+			kicks = o.kicks
+			if lim := int(orRoundTarget / perKick); kicks > lim {
+				kicks = max(1, lim)
+			}
+			if lim := int(left / perKick); kicks > lim {
+				kicks = max(1, lim)
+			}
+		}
+		off := rng.Int64N(int64(in.N))
+		seed := p.Seed*0x9E3779B97F4A7C15 + uint64(rounds)
+		t0 := time.Now()
+		var gain uint64
+		err := ru.do(func() (err error) {
+			gain, evals, err = r.round(off, kicks, seed, o.maxSeg)
+			return err
+		})
+		if err != nil {
+			return ph, err
+		}
+		dt := time.Since(t0)
+		if kicks > 0 {
+			perKick = dt / time.Duration(kicks)
+		} else {
+			perKick = max(dt/64, time.Microsecond)
+		}
+		rounds++
+		kicksDone += int64(kicks) * int64(r.W) * int64(r.R)
+		length = length0 - int64(gain) + globalDelta
+		if o.global > 0 && time.Since(lastGlobal) >= o.global && time.Until(deadline) > 2*lastGlobalDur+o.global/4 {
+			if nb == nil {
+				select {
+				case nb = <-nbReady:
+				default:
+				}
+			}
+			if nb != nil {
+				// moves between windows: a 2-opt descent over the whole
+				// tour with global candidate lists, on the CPU
+				if err := download(); err != nil {
+					return ph, err
+				}
+				g0 := time.Now()
+				a := tour.NewArray(toInts())
+				dl, ev := tour.TwoOpt(in, a, nb)
+				globals++
+				globalDelta += dl
+				length += dl
+				globalEvals += uint64(ev)
+				for i, c := range a.Tour {
+					t32[i] = int32(c)
+				}
+				if err := ru.do(func() error { return htod(r.tour, t32) }); err != nil {
+					return ph, err
+				}
+				lastGlobal = time.Now()
+				lastGlobalDur = lastGlobal.Sub(g0)
+			}
+		}
+		now := time.Now()
+		hist = append(hist, mark{now, length})
+		for len(hist) > 1 && now.Sub(hist[1].t) >= orStallWindow {
+			hist = hist[1:]
+		}
+		if stopStalled && (o.global == 0 || globals >= 2) && now.Sub(hist[0].t) >= orStallWindow &&
+			float64(hist[0].l-length) < orStallFrac*float64(length) {
+			ph.stalled = true
+			break
+		}
+		if sink.Due() {
+			if err := download(); err != nil {
+				return ph, err
+			}
+			t := toInts()
+			sink.Send(solver.Snapshot{Tour: t, Length: length, Best: t, BestLength: length, Step: kicksDone,
+				Moves: int64(evals + globalEvals), Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
+		}
+	}
+	if err := download(); err != nil {
+		return ph, err
+	}
+	best := toInts()
+	progress := 1.0
+	if ph.stalled {
+		progress = float64(time.Since(start)) / float64(p.TimeLimit)
+	}
+	sink.Send(solver.Snapshot{Tour: best, Length: length, Best: best, BestLength: length, Step: kicksDone,
+		Moves: int64(evals + globalEvals), Progress: progress})
+	ph.tour, ph.length, ph.moves, ph.steps, ph.stopped = best, length, int64(evals+globalEvals), kicksDone, stopped
+	ph.device = fmt.Sprintf("%s, %d windows of ≤%d cities × %d replicas", ru.d.label, r.W, r.L, r.R)
+	return ph, nil
+}
