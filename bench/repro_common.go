@@ -223,6 +223,14 @@ func SavePlot(dir, base, title, xLabel, yLabel string, logX, logY bool, series .
 	if drawn == 0 {
 		return nil
 	}
+	// A log axis over one value would be padded to ±1 around it, below
+	// zero: give it a factor of two either side instead.
+	if logX && p.X.Min == p.X.Max {
+		p.X.Min, p.X.Max = p.X.Min/2, p.X.Max*2
+	}
+	if logY && p.Y.Min == p.Y.Max {
+		p.Y.Min, p.Y.Max = p.Y.Min/2, p.Y.Max*2
+	}
 	wt, err := p.WriterTo(16*vg.Centimeter, 10*vg.Centimeter, "png")
 	if err != nil {
 		return errors.New("drawing plot " + base + ".png: " + err.Error())

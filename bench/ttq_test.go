@@ -84,3 +84,16 @@ func TestTTQReferenceAndBudget(t *testing.T) {
 }
 
 func fmtSscan(s string, v *float64) (int, error) { return fmt.Sscan(s, v) }
+
+// TestSavePlotLogOneValue: a log-scale plot whose points share one value
+// on an axis (a run at the optimum from its first snapshot) still draws.
+func TestSavePlotLogOneValue(t *testing.T) {
+	dir := t.TempDir()
+	s := Series{Name: "flat", X: []float64{0.5, 2}, Y: []float64{1e-3, 1e-3}}
+	if err := SavePlot(dir, "flat", "t", "x", "y", true, true, s, Series{Name: "dot", X: []float64{1}, Y: []float64{1e-3}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := SavePlot(dir, "dot", "t", "x", "y", true, true, Series{Name: "dot", X: []float64{1}, Y: []float64{2}}); err != nil {
+		t.Fatal(err)
+	}
+}
