@@ -160,10 +160,11 @@ func (s *sparseBoruvka) run(pi []int64) (w int64, ok bool) {
 		leaf, other int32
 	}
 	better := func(a, b pick) bool { return a.w > b.w || (a.w == b.w && a.e > b.e) }
-	top := pick{w: math.MinInt64, e: -1, leaf: -1, other: -1}
+	none := pick{w: math.MinInt64, e: -1, leaf: -1, other: -1}
+	top := none
 	var mu sync.Mutex
 	parallelFor(n, func(lo, hi int) {
-		b := top
+		b := none
 		for v := lo; v < hi; v++ {
 			if s.deg[v] != 1 {
 				continue
