@@ -1,5 +1,5 @@
 # TSP Lab — build, run and test.
-#   make run      install what Fyne needs, build, open the app on a bundled sample
+#   make run      install what Fyne needs, build (the CUDA variant when an NVIDIA GPU is present), open the app on a bundled sample
 #   make test     the same setup, go vet (plain and -tags cuda), go test -race ./... (fuzz seeds included)
 #   make gpu      build bin/tsp and bin/tsplab with the CUDA kernels (installs the toolkit when nvcc is missing)
 #   make package  a Linux desktop package (tar.xz) in dist/
@@ -22,8 +22,21 @@ build: deps
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/tsp ./cmd/tsp
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/tsplab .
 
+# With an NVIDIA driver and a GPU (scripts/nvidia-present.sh) `make run`
+# builds the CUDA variant, as `make gpu` does, and opens it with the GPU
+# backend; otherwise the CPU variant. The check runs only for that goal.
+ifneq ($(filter run,$(MAKECMDGOALS)),)
+HAVE_NVIDIA := $(shell sh scripts/nvidia-present.sh && echo yes)
+endif
+ifeq ($(HAVE_NVIDIA),yes)
+run: gpu
+	@echo "run: NVIDIA GPU found: the CUDA variant"
+	$(BIN)/tsplab --open $(SAMPLE) --backend gpu
+else
 run: build
+	@echo "run: no NVIDIA GPU: the CPU variant"
 	$(BIN)/tsplab --open $(SAMPLE)
+endif
 
 vet: deps
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }

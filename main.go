@@ -6,16 +6,23 @@
 //
 // With --screenshot the window is saved as a PNG once the run (if any)
 // has ended, and the app exits: the README's pictures and the tests use it.
+// Without a display (no X server or Wayland compositor, as on a GPU
+// server) --screenshot draws the window with Fyne's software renderer
+// instead of opening it.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/tsplab/tsplab/app"
 	"github.com/tsplab/tsplab/solver"
@@ -60,8 +67,18 @@ func main() {
 		os.Exit(2)
 	}
 
-	a := fyneapp.NewWithID(app.ID)
+	useCLocaleFix()
+	headless := *shot != "" && !haveDisplay()
+	var a fyne.App
+	if headless {
+		// Fyne's in-memory driver paints with the software renderer;
+		// Preferences live in memory, so no saved settings play a part.
+		a = test.NewApp()
+	} else {
+		a = fyneapp.NewWithID(app.ID)
+	}
 	exit := 0
+	done := make(chan struct{})
 	var ui *app.App
 	opts := app.Options{Open: *open, Algo: *algo, Backend: *backend, Run: *run, Compare: *compare}
 	if *shot != "" || *run > 0 {
@@ -79,9 +96,30 @@ func main() {
 				exit = 1
 			}
 			if *shot != "" {
-				go screenshotWhenDone(ui, *shot, &exit)
+				go screenshotWhenDone(ui, *shot, &exit, done)
 			}
 		}
+	}
+	if headless {
+		// Fyne's in-memory driver has no event loop of its own: the
+		// window is built and shown on another goroutine than main, as
+		// Fyne's checks expect for work outside its loop.
+		built := make(chan struct{})
+		go func() {
+			a.Settings().SetTheme(theme.DefaultTheme())
+			ui = app.New(a, opts)
+			ui.Win.Show()
+			close(built)
+		}()
+		<-built
+		// The first load starts the capture (OnLoad above).
+		select {
+		case <-done:
+		case <-time.After(*run + 15*time.Minute):
+			fmt.Fprintln(os.Stderr, "tsplab: screenshot: nothing was loaded")
+			exit = 1
+		}
+		os.Exit(exit)
 	}
 	ui = app.New(a, opts)
 	ui.Win.ShowAndRun()
@@ -89,8 +127,9 @@ func main() {
 }
 
 // screenshotWhenDone waits for the runs to end, lets the last update
-// reach the screen, saves the window and quits.
-func screenshotWhenDone(ui *app.App, path string, exit *int) {
+// reach the screen, saves the window, quits and closes done.
+func screenshotWhenDone(ui *app.App, path string, exit *int, done chan struct{}) {
+	defer close(done)
 	deadline := time.Now().Add(10 * time.Minute)
 	for ui.Running() && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
@@ -110,6 +149,50 @@ func screenshotWhenDone(ui *app.App, path string, exit *int) {
 	// before the process ends.
 	time.Sleep(300 * time.Millisecond)
 	fyne.Do(ui.FyneApp.Quit)
+}
+
+// haveDisplay reports whether a window can be opened: always on macOS and
+// Windows; elsewhere when $WAYLAND_DISPLAY is set, or $DISPLAY names an X
+// server (a local display ":N" only when its socket exists).
+func haveDisplay() bool {
+	switch runtime.GOOS {
+	case "darwin", "windows", "android", "ios":
+		return true
+	}
+	if os.Getenv("WAYLAND_DISPLAY") != "" {
+		return true
+	}
+	d := os.Getenv("DISPLAY")
+	if d == "" {
+		return false
+	}
+	if rest, ok := strings.CutPrefix(d, ":"); ok {
+		num, _, _ := strings.Cut(rest, ".")
+		if _, err := os.Stat("/tmp/.X11-unix/X" + num); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// useCLocaleFix gives Fyne a language under the C or POSIX locale. Fyne
+// reads the language from $LC_ALL, $LC_MESSAGES or $LANG (the first one
+// set) and prints "Fyne error: Error parsing user locale" for C, POSIX or
+// none; its messages are English then anyway, so the variable that decides
+// (or $LANG when none is set) becomes en_US.UTF-8 for this process.
+func useCLocaleFix() {
+	name := "LANG"
+	for _, v := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if os.Getenv(v) != "" {
+			name = v
+			break
+		}
+	}
+	lang, _, _ := strings.Cut(os.Getenv(name), ".")
+	lang, _, _ = strings.Cut(lang, "@")
+	if lang == "" || lang == "C" || lang == "POSIX" {
+		os.Setenv(name, "en_US.UTF-8")
+	}
 }
 
 func listAlgorithms() string {

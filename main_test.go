@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,11 +33,7 @@ func TestXvfbScreenshot(t *testing.T) {
 		t.Skip("Xvfb is not installed (apt-get install xvfb): skipping the real-window test")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "tsplab")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildApp(t)
 	display, stop := startXvfb(t, xvfb, filepath.Join(dir, "fb"))
 	defer stop()
 
@@ -44,7 +41,9 @@ func TestXvfbScreenshot(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--open", "clustered-1000", "--algo", "pspm", "--backend", "cpu", "--run", "2s", "--screenshot", shot)
-	cmd.Env = append(os.Environ(), "DISPLAY="+display,
+	// Under the C locale Fyne finds no language; the app must still print
+	// no "Fyne error" lines.
+	cmd.Env = append(cLocaleEnv(), "DISPLAY="+display,
 		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -75,6 +74,9 @@ poll:
 	if seen < 100 {
 		t.Errorf("the X framebuffer never showed the tour colour (max %d pixels)\n%s", seen, out.String())
 	}
+	if e := fyneErrors(out.String()); e != "" {
+		t.Errorf("Fyne errors on the terminal under LANG=C:\n%s", e)
+	}
 
 	f, err := os.Open(shot)
 	if err != nil {
@@ -98,6 +100,149 @@ poll:
 		data, _ := os.ReadFile(shot)
 		if err := os.WriteFile(filepath.Join(d, "xvfb-single.png"), data, 0o644); err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildErr  error
+	buildDir  string
+)
+
+// TestMain removes the binary the tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// buildApp builds the app once for all the tests that run it.
+func buildApp(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "tsplab-test-")
+		if buildErr != nil {
+			return
+		}
+		builtBin = filepath.Join(buildDir, "tsplab")
+		out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", builtBin, ".").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return builtBin
+}
+
+// cLocaleEnv is the environment with the C locale and no display.
+func cLocaleEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "LANG", "LC_ALL", "LC_MESSAGES", "LANGUAGE", "DISPLAY", "WAYLAND_DISPLAY":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "LANG=C")
+}
+
+// fyneErrors returns the "Fyne error" lines of out, one per line, but
+// for Fyne's own race in reloading preferences.json while it rewrites the
+// file (its file watcher can read the file between truncation and write,
+// most often when the app quits; the values in memory are kept), which
+// has nothing to do with what the tests check.
+func fyneErrors(out string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "Fyne error") && !strings.Contains(l, "Preferences load error") {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// TestScreenshotWithoutDisplay runs the app binary with no display at
+// all: --screenshot draws the window with Fyne's software renderer, and
+// the picture shows the window with the tour.
+func TestScreenshotWithoutDisplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the test that builds and runs the app")
+	}
+	bin := buildApp(t)
+	dir := t.TempDir()
+	shot := filepath.Join(dir, "headless.png")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--open", "clustered-1000", "--algo", "sspm", "--backend", "cpu", "--run", "1s", "--screenshot", shot)
+	cmd.Env = append(cLocaleEnv(), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("tsplab without a display: %v\n%s", err, out)
+	}
+	if e := fyneErrors(string(out)); e != "" || strings.Contains(string(out), "Error in Fyne call thread") {
+		t.Errorf("Fyne errors on the terminal:\n%s", out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v\n%s", err, out)
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() < 800 || b.Dy() < 500 {
+		t.Errorf("screenshot is %v, want the window's size", b)
+	}
+	if n := countColors(img, 50); n < 50 {
+		t.Errorf("screenshot has %d colours: a blank window?", n)
+	}
+	if n := countColor(img, tourview.TourColor); n < 100 {
+		t.Errorf("screenshot shows %d tour-coloured pixels, want the tour", n)
+	}
+}
+
+// TestMakeRunPicksTheVariant checks what `make run` would do (make -n)
+// with an nvidia-smi that lists a GPU and with one that finds no driver.
+func TestMakeRunPicksTheVariant(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	for _, c := range []struct {
+		name, smi string
+		want      []string
+		not       []string
+	}{
+		{"GPU", "echo 'GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-0)'", []string{"build-gpu.sh", "--backend gpu", "CUDA variant"}, []string{"CPU variant"}},
+		{"no driver", "echo 'NVIDIA-SMI has failed because it could not communicate with the NVIDIA driver.'; exit 9", []string{"go build", "CPU variant"}, []string{"build-gpu.sh", "--backend gpu"}},
+	} {
+		bin := t.TempDir()
+		if err := os.WriteFile(filepath.Join(bin, "nvidia-smi"), []byte("#!/bin/sh\n"+c.smi+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("make", "-n", "run")
+		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: make -n run: %v\n%s", c.name, err, out)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(string(out), w) {
+				t.Errorf("%s: make -n run lacks %q:\n%s", c.name, w, out)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(string(out), w) {
+				t.Errorf("%s: make -n run has %q:\n%s", c.name, w, out)
+			}
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/tsplab/tsplab/internal/fakeengine"
@@ -118,6 +119,8 @@ func TestSolverControlsVisibleAt1280x800(t *testing.T) {
 		"sync k":        f.entries[2],
 		"time limit":    f.timeItem,
 		"Run":           ap.Single.runBtn,
+		"progress bar":  ap.Single.bar,
+		"status line":   ap.Single.status,
 	}
 	var lowest float32
 	for name, o := range controls {
@@ -285,5 +288,30 @@ func TestCompareCPUPaneAgainstGPUPane(t *testing.T) {
 	}
 	if sum := ap.Summary(); !strings.Contains(sum, "A fake/cpu") || !strings.Contains(sum, "B fake/gpu") {
 		t.Errorf("summary %q, want A on the CPU and B on the GPU", sum)
+	}
+}
+
+func TestRunFromTheAppIsValidatedAsTheCLIs(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	p.SetSettings(fakeSettings(time.Second))
+	p.settings.entries[0].SetText("100000000") // blocks
+	test.Tap(p.runBtn)
+	if st := p.Runner.State(); st != session.Idle {
+		t.Fatalf("a run with 100000000 blocks started (state %v)", st)
+	}
+	in := p.Instance()
+	s, _ := p.Settings()
+	e, _, _ := solver.Resolve(s.Algorithm, s.Backend)
+	want := solver.Validate(e, in, s.Params())
+	if want == nil {
+		t.Fatal("solver.Validate accepts 100000000 blocks: the test proves nothing")
+	}
+	if got := p.Status(); got != want.Error() {
+		t.Errorf("status %q, want the solver's one-line error %q", got, want.Error())
+	}
+	if ap.Win.Canvas().Overlays().Top() == nil {
+		t.Error("no error dialog for a refused run")
 	}
 }

@@ -418,7 +418,7 @@ func (p *Pane) Buttons() fyne.CanvasObject {
 	return container.NewGridWithColumns(3, p.runBtn, p.pauseBtn, p.stepBtn, p.stopBtn, p.resetBtn, p.fitBtn)
 }
 
-// Numbers is the grid of live numbers, the progress bar and status line.
+// Numbers is the grid of live numbers.
 func (p *Pane) Numbers() fyne.CanvasObject {
 	var cells []fyne.CanvasObject
 	for _, k := range numberKeys {
@@ -428,37 +428,39 @@ func (p *Pane) Numbers() fyne.CanvasObject {
 		val.Truncation = fyne.TextTruncateEllipsis
 		cells = append(cells, name, val)
 	}
-	return container.NewVBox(
-		container.New(layout.NewFormLayout(), cells...),
-		container.NewStack(p.bar, p.busy),
-		p.status,
-	)
+	return container.New(layout.NewFormLayout(), cells...)
+}
+
+// Progress is the progress bar and the status line (state, engine,
+// phase).
+func (p *Pane) Progress() fyne.CanvasObject {
+	return container.NewVBox(container.NewStack(p.bar, p.busy), p.status)
 }
 
 // Side is the single view's right-hand column, top to bottom: the run
-// buttons, the solver controls (algorithm, backend, blocks, threads per
-// block, sync k, time limit), the live numbers with the progress bar and
-// status, the convergence plot, and the annealing schedule folded away.
-// The controls come first so that they are on screen without scrolling
-// in a 1280×800 window.
+// buttons, the progress bar and status line, the solver controls
+// (algorithm, backend, blocks, threads per block, sync k, time limit),
+// the live numbers, the convergence plot, and the annealing schedule
+// folded away. Everything up to the controls is on screen without
+// scrolling in a 1280×800 window.
 func (p *Pane) Side() fyne.CanvasObject {
 	curve := container.NewGridWrap(fyne.NewSize(330, 150), p.Curve)
 	more := widget.NewAccordion(widget.NewAccordionItem("Schedule and seed", p.settings.Advanced()))
 	return container.NewVScroll(container.NewVBox(
-		p.Buttons(), p.settings.Primary(), widget.NewSeparator(),
+		p.Buttons(), p.Progress(), p.settings.Primary(), widget.NewSeparator(),
 		p.Numbers(), widget.NewLabel("Best length against time"), curve, more))
 }
 
 // Compact is a compare-mode pane: the canvas above; below, the buttons,
-// the algorithm and backend with the main controls, the numbers and the
-// plot, the schedule folded away. Each pane picks its own engine, so one
+// the progress bar and status, the algorithm and backend with the main
+// controls, the numbers and the plot, the schedule folded away. Each pane picks its own engine, so one
 // can run on the CPU and the other on the GPU.
 func (p *Pane) Compact(title string) fyne.CanvasObject {
 	head := widget.NewLabel(title)
 	head.TextStyle = fyne.TextStyle{Bold: true}
 	curve := container.NewGridWrap(fyne.NewSize(300, 120), p.Curve)
 	more := widget.NewAccordion(widget.NewAccordionItem("Schedule and seed", p.settings.Advanced()))
-	bottom := container.NewVBox(p.Buttons(), p.settings.Primary(),
+	bottom := container.NewVBox(p.Buttons(), p.Progress(), p.settings.Primary(),
 		container.NewGridWithColumns(2, p.Numbers(), curve), more)
 	split := container.NewVSplit(container.NewBorder(head, nil, nil, nil, p.View), container.NewVScroll(bottom))
 	split.Offset = 0.5

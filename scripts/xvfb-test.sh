@@ -2,17 +2,20 @@
 # xvfb-test.sh — the desktop app in a real X window, without a desktop.
 #
 #   scripts/xvfb-test.sh                 run TestXvfbScreenshot (skips when Xvfb is missing)
+#                                        and TestScreenshotWithoutDisplay (no X server at all)
 #   scripts/xvfb-test.sh --screenshots   also write docs/screenshots/single.png and compare.png
 #
 # TestXvfbScreenshot (main_test.go) builds bin-less: it compiles the app
 # into a temporary folder, starts Xvfb on a free display with -fbdir,
 # runs `tsplab --open clustered-1000 --run 2s --screenshot OUT.png`, and
-# checks the X server's framebuffer and the screenshot for the tour.
+# checks the X server's framebuffer and the screenshot for the tour, and
+# that the C locale prints no "Fyne error" lines. TestScreenshotWithoutDisplay
+# runs the same with DISPLAY unset: Fyne's software renderer draws it.
 set -eu
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
 
-$GO test -count=1 -run '^TestXvfbScreenshot$' -v .
+$GO test -count=1 -run '^(TestXvfbScreenshot|TestScreenshotWithoutDisplay)$' -v .
 
 [ "${1:-}" = "--screenshots" ] || exit 0
 

@@ -161,7 +161,9 @@ func (r *Runner) Err() error {
 }
 
 // Start begins a new run of params on in, forgetting any earlier run.
-// It fails when the runner is running or the engine cannot be resolved.
+// It fails when the runner is running, the engine cannot be resolved or
+// params are outside what the engine can take on in (solver.Validate: a
+// *solver.ParamError naming the setting and its range).
 func (r *Runner) Start(in *solver.Instance, params solver.Params) error {
 	return r.begin(in, params, false)
 }
@@ -177,6 +179,12 @@ func (r *Runner) begin(in *solver.Instance, params solver.Params, step bool) err
 	}
 	e, note, err := solver.Resolve(params.Algorithm, params.Backend)
 	if err != nil {
+		return err
+	}
+	// The same limits as the command line's, checked before the run
+	// starts so that a bad setting is refused at once, not reported as
+	// the end of a run.
+	if err := solver.Validate(e, in, params); err != nil {
 		return err
 	}
 	r.mu.Lock()

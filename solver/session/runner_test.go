@@ -203,6 +203,22 @@ func TestRunnerErrors(t *testing.T) {
 	if err := r.Start(ring(10), solver.Params{Algorithm: "no-such", Backend: "cpu"}); err == nil || !strings.Contains(err.Error(), "no-such") {
 		t.Errorf("unknown algorithm: %v", err)
 	}
+	// Settings outside what the engine takes are refused before the run,
+	// with the CLI's one-line error naming the setting and its range.
+	var pe *solver.ParamError
+	for _, p := range []solver.Params{
+		{Algorithm: "fake", Backend: solver.BackendCPU, Blocks: 1 << 62},
+		{Algorithm: "fake", Backend: solver.BackendCPU, TimeLimit: -time.Second},
+		{Algorithm: "fake", Backend: solver.BackendCPU, T0: 1, TEnd: 5},
+	} {
+		err := r.Start(ring(10), p)
+		if !errors.As(err, &pe) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%+v: %v, want a one-line *solver.ParamError", p, err)
+		}
+		if st := r.State(); st != Idle {
+			t.Errorf("state %v after a refused start, want idle", st)
+		}
+	}
 	// An engine that cannot run here is refused with its reason, and
 	// the runner stays idle.
 	err := r.Start(ring(10), solver.Params{Algorithm: "fake", Backend: solver.BackendGPU})
