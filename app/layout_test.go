@@ -295,23 +295,37 @@ func TestRunFromTheAppIsValidatedAsTheCLIs(t *testing.T) {
 	ap, loads := newTestApp(t, Options{})
 	waitLoad(t, loads)
 	p := ap.Single
-	p.SetSettings(fakeSettings(time.Second))
-	p.settings.entries[0].SetText("100000000") // blocks
-	test.Tap(p.runBtn)
-	if st := p.Runner.State(); st != session.Idle {
-		t.Fatalf("a run with 100000000 blocks started (state %v)", st)
-	}
 	in := p.Instance()
-	s, _ := p.Settings()
-	e, _, _ := solver.Resolve(s.Algorithm, s.Backend)
-	want := solver.Validate(e, in, s.Params())
-	if want == nil {
-		t.Fatal("solver.Validate accepts 100000000 blocks: the test proves nothing")
-	}
-	if got := p.Status(); got != want.Error() {
-		t.Errorf("status %q, want the solver's one-line error %q", got, want.Error())
-	}
-	if ap.Win.Canvas().Overlays().Top() == nil {
-		t.Error("no error dialog for a refused run")
+	// 1,000,000 blocks is within the widest range (1..2^20) but not for
+	// this instance (blocks × cities at most 2^27): solver.Validate's
+	// check, which depends on the instance, refuses it. 100,000,000 is
+	// beyond any range: the form refuses it.
+	for _, blocks := range []string{"1000000", "100000000"} {
+		s := fakeSettings(time.Second)
+		s.Options = map[string]string{"blocks": blocks}
+		p.SetSettings(s)
+		var want error
+		if _, err := p.Settings(); err != nil {
+			want = err
+		} else {
+			e, _, _ := solver.Resolve(s.Algorithm, s.Backend)
+			want = solver.Validate(e, in, s.Params())
+		}
+		if want == nil {
+			t.Fatalf("blocks %s on %d cities passes validation: the test proves nothing", blocks, in.N)
+		}
+		test.Tap(p.runBtn)
+		if st := p.Runner.State(); st != session.Idle {
+			t.Fatalf("a run with %s blocks started (state %v)", blocks, st)
+		}
+		if got := p.Status(); got != want.Error() || strings.Contains(got, "\n") {
+			t.Errorf("blocks %s: status %q, want the one-line error %q", blocks, got, want.Error())
+		}
+		top := ap.Win.Canvas().Overlays().Top()
+		if top == nil {
+			t.Errorf("blocks %s: no error dialog for a refused run", blocks)
+		} else {
+			ap.Win.Canvas().Overlays().Remove(top)
+		}
 	}
 }
