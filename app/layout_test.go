@@ -3,6 +3,7 @@ package app
 import (
 	"image/color"
 	"math"
+	"strconv"
 	"slices"
 	"strings"
 	"testing"
@@ -292,38 +293,48 @@ func TestCompareCPUPaneAgainstGPUPane(t *testing.T) {
 }
 
 func TestRunFromTheAppIsValidatedAsTheCLIs(t *testing.T) {
-	ap, loads := newTestApp(t, Options{})
-	waitLoad(t, loads)
+	ap, loads := newTestApp(t, Options{Open: "clustered-1000"})
+	if err := waitLoad(t, loads); err != nil {
+		t.Fatal(err)
+	}
 	p := ap.Single
 	in := p.Instance()
-	// 1,000,000 blocks is within the widest range (1..2^20) but not for
-	// this instance (blocks × cities at most 2^27): solver.Validate's
-	// check, which depends on the instance, refuses it. 100,000,000 is
-	// beyond any range: the form refuses it.
-	for _, blocks := range []string{"1000000", "100000000"} {
+	// The most blocks any engine takes, refused on this instance because
+	// blocks × cities passes the memory bound, and twice that, beyond any
+	// range: the CLI refuses both, and so must a run from the app.
+	if solver.MaxBlocks*in.N <= solver.MaxTourCells {
+		t.Skipf("%d blocks fit %d cities: no instance-dependent refusal to test", solver.MaxBlocks, in.N)
+	}
+	for _, blocks := range []int{solver.MaxBlocks, 2 * solver.MaxBlocks} {
 		s := fakeSettings(time.Second)
-		s.Options = map[string]string{"blocks": blocks}
+		s.Options = map[string]string{"blocks": strconv.Itoa(blocks)}
 		p.SetSettings(s)
-		var want error
-		if _, err := p.Settings(); err != nil {
-			want = err
-		} else {
-			e, _, _ := solver.Resolve(s.Algorithm, s.Backend)
+		_, formErr := p.Settings()
+		e, _, _ := solver.Resolve(s.Algorithm, s.Backend)
+		// The CLI's check refuses it too (Params drops a value that does
+		// not parse, so the field is set directly).
+		pp := s.Params()
+		pp.Blocks = blocks
+		if err := solver.Validate(e, in, pp); err == nil {
+			t.Fatalf("solver.Validate takes %d blocks on %d cities: the test proves nothing", blocks, in.N)
+		}
+		want := formErr
+		if want == nil {
 			want = solver.Validate(e, in, s.Params())
 		}
 		if want == nil {
-			t.Fatalf("blocks %s on %d cities passes validation: the test proves nothing", blocks, in.N)
+			t.Fatalf("blocks %d: the app would run what the CLI refuses", blocks)
 		}
 		test.Tap(p.runBtn)
 		if st := p.Runner.State(); st != session.Idle {
-			t.Fatalf("a run with %s blocks started (state %v)", blocks, st)
+			t.Fatalf("a run with %d blocks started (state %v)", blocks, st)
 		}
 		if got := p.Status(); got != want.Error() || strings.Contains(got, "\n") {
-			t.Errorf("blocks %s: status %q, want the one-line error %q", blocks, got, want.Error())
+			t.Errorf("blocks %d: status %q, want the one-line error %q", blocks, got, want.Error())
 		}
 		top := ap.Win.Canvas().Overlays().Top()
 		if top == nil {
-			t.Errorf("blocks %s: no error dialog for a refused run", blocks)
+			t.Errorf("blocks %d: no error dialog for a refused run", blocks)
 		} else {
 			ap.Win.Canvas().Overlays().Remove(top)
 		}
