@@ -3,8 +3,8 @@ package app
 import (
 	"image/color"
 	"math"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"runtime"
 	"strconv"
 	"strings"
@@ -68,8 +69,8 @@ func TestSettingsFieldsFromTheOptionTable(t *testing.T) {
 	if e := w.item.Widget.(*widget.Entry); e.PlaceHolder != strconv.Itoa(runtime.NumCPU()) {
 		t.Errorf("workers shows %q, want the cores %d", e.PlaceHolder, runtime.NumCPU())
 	}
-	if !strings.Contains(w.item.HintText, "range 1..671") {
-		t.Errorf("workers on 200000 cities: hint %q, want the range 1..671", w.item.HintText)
+	if want := fmt.Sprintf("range 1..%d", solver.MaxTourCells/200000); !strings.Contains(w.item.HintText, want) {
+		t.Errorf("workers on 200000 cities: hint %q, want the %s (workers × cities at most solver.MaxTourCells)", w.item.HintText, want)
 	}
 	r := row(t, f, "restarts")
 	if r.item.Widget.(*widget.Entry).PlaceHolder != "0" {
