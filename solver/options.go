@@ -237,9 +237,9 @@ var (
 		Doc: "moves tried in parallel per search per iteration (PSPM's threads per block TPB)"}
 	optK = Option{Name: "k", Kind: KindInt, Field: true, Min: 1, Max: MaxK, Default: strconv.Itoa(DefaultK),
 		Doc: "sync interval: every search restarts from the global best every k temperature steps (Lam et al.'s Se)"}
-	optT0 = Option{Name: "t0", Kind: KindFloat, Field: true, Min: 0, MinOpen: true, Max: 1e15, Default: fmtNum(DefaultT0),
+	optT0 = Option{Name: "t0", Kind: KindFloat, Field: true, Min: 0, MinOpen: true, Max: inf, Default: fmtNum(DefaultT0),
 		Doc: "initial temperature of the annealing schedule"}
-	optTEnd = Option{Name: "tend", Kind: KindFloat, Field: true, Min: 0, MinOpen: true, Max: 1e15, Default: fmtNum(DefaultTEnd),
+	optTEnd = Option{Name: "tend", Kind: KindFloat, Field: true, Min: 0, MinOpen: true, Max: inf, Default: fmtNum(DefaultTEnd),
 		Doc: "final temperature (below t0)"}
 	optAlpha = Option{Name: "alpha", Kind: KindFloat, Field: true, Min: 0, MinOpen: true, Max: 1, MaxOpen: true, Default: fmtNum(DefaultAlpha),
 		Doc: "cooling factor: T is multiplied by alpha every temperature step"}
@@ -332,8 +332,11 @@ var optionTable = map[[2]string][]Option{
 	{"2opt-ils", BackendGPU}:   {},
 	{"3opt-ils", BackendGPU}:   {optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optSamples, optDist},
 	{"swap-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches"), optDist},
-	{"auto", BackendGPU}:       {optWorkers},
 	{"or-ils", BackendGPU}:     {optWindow, optWindowKicks, optReplicas, optGlobal, optStart, optSegment},
+	// GPU auto ends with (or is, below its size threshold) the CPU auto
+	// engine, which reads these; or-ils, which it starts with on large
+	// instances, keeps its own defaults.
+	{"auto", BackendGPU}: ilsOptions("on", "equal", "mixed", "20"),
 }
 
 // OptionSet is one engine's options.
