@@ -175,7 +175,16 @@ func finishSolve(ctx context.Context, e *env, in *solver.Instance, res solver.Re
 	}
 	var lb *bound.Result
 	if !in.HasOptimum() && o.bound > 0 && ctx.Err() == nil {
-		if r, err := boundUntilStopped(ctx, in, bound.Options{Time: o.bound}); err == nil {
+		bopts := bound.Options{Time: o.bound}
+		if res.Backend == solver.BackendGPU {
+			bopts.Device = gpu.BoundDevice // the ascent where the run was
+		}
+		r, err := boundUntilStopped(ctx, in, bopts)
+		if err != nil && bopts.Device != nil && ctx.Err() == nil {
+			bopts.Device = nil
+			r, err = boundUntilStopped(ctx, in, bopts)
+		}
+		if err == nil {
 			lb = &r
 		} else if !o.quiet {
 			fmt.Fprintf(e.stderr, "tsp: no lower bound: %v\n", err)

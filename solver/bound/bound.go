@@ -168,6 +168,13 @@ func compute(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opt
 		return Result{}, err
 	}
 	evalCost := time.Since(t0)
+	// When the time limit leaves no room for an ascent and a second
+	// evaluation, the penalty-free 1-tree is the bound.
+	if opts.Time > 0 && time.Since(start)+2*evalCost >= opts.Time {
+		res.Stopped = true
+		res.Estimate = float64(tree0.weight) / Precision
+		return finishResult(res, tree0, evalCost, start), nil
+	}
 	res.g, err = buildGraph(in, opts.Neighbors, tree0.parent)
 	if err != nil {
 		return Result{}, err
@@ -216,6 +223,11 @@ func compute(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opt
 		tree = tree0
 		clear(res.Pi)
 	}
+	return finishResult(res, tree, time.Since(t1)+evalCost, start), nil
+}
+
+// finishResult fills in the bound of the evaluated 1-tree tree.
+func finishResult(res Result, tree *oneTree, eval time.Duration, start time.Time) Result {
 	res.tree = tree
 	res.Bound = ceilDiv(tree.weight, Precision)
 	res.Optimal = true
@@ -225,9 +237,9 @@ func compute(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opt
 			break
 		}
 	}
-	res.Evaluation = time.Since(t1) + evalCost
+	res.Evaluation = eval
 	res.Elapsed = time.Since(start)
-	return res, nil
+	return res
 }
 
 // ceilDiv returns ⌈a/b⌉ for b > 0.

@@ -105,6 +105,14 @@ func TestTinyAndCancelled(t *testing.T) {
 	if _, err := Compute(ctx, big, Options{}); err == nil {
 		t.Fatal("a cancelled context gave no error")
 	}
+	// A time limit too short for an ascent gives the penalty-free bound.
+	res, err = Compute(context.Background(), big, Options{Time: time.Nanosecond})
+	if err != nil || !res.Stopped || res.Iterations != 0 || res.Bound <= 0 {
+		t.Fatalf("no time: bound %d after %d iterations, stopped %v, %v", res.Bound, res.Iterations, res.Stopped, err)
+	}
+	if _, err := res.AlphaCandidates(5); err != nil {
+		t.Fatal(err)
+	}
 	stop := make(chan struct{})
 	close(stop)
 	res, err = StopAscent(context.Background(), stop, big, Options{})
