@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"time"
 
 	"gorgonia.org/cu"
@@ -189,50 +188,47 @@ func parseOrOptions(p solver.Params, n int) (orOptions, error) {
 	if n >= orStartSFCMinN {
 		o.window, o.global = 1024, 2*time.Second
 	}
-	geti := func(key string, v *int, lo, hi int) error {
-		s, ok := p.Extra[key]
-		if !ok || s == "" {
+	// The types and ranges are solver's option table's: the same parser
+	// and messages as every other engine.
+	opts := solver.OptionsFor(AlgoOrILS, solver.BackendGPU)
+	set := func(key string) bool { return p.Extra[key] != "" }
+	geti := func(key string, v *int) error {
+		if !set(key) {
 			return nil
 		}
-		x, err := strconv.Atoi(s)
-		if err != nil || x < lo || x > hi {
-			return fmt.Errorf("option %s=%q: want an integer from %d to %d", key, s, lo, hi)
+		x, err := opts.Int(p, key)
+		if err == nil {
+			*v = x
 		}
-		*v = x
-		return nil
+		return err
 	}
-	if err := geti(OptWindow, &o.window, 32, 2048); err != nil {
-		return o, err
+	for _, f := range []struct {
+		key string
+		v   *int
+	}{{OptWindow, &o.window}, {OptWindowKicks, &o.kicks}, {OptReplicas, &o.replicas}, {"segment", &o.maxSeg}} {
+		if err := geti(f.key, f.v); err != nil {
+			return o, err
+		}
 	}
-	if err := geti(OptWindowKicks, &o.kicks, 0, 1<<20); err != nil {
-		return o, err
-	}
-	if err := geti(OptReplicas, &o.replicas, 0, 64); err != nil {
-		return o, err
-	}
-	if err := geti("segment", &o.maxSeg, 1, 512); err != nil {
-		return o, err
-	}
-	if p.Extra[OptWindowKicks] == "" {
+	if !set(OptWindowKicks) {
 		o.kicks = o.window
 	}
-	if v, ok := p.Extra[OptGlobal]; ok && v != "" {
-		sec, err := strconv.ParseFloat(v, 64)
-		if err != nil || sec < 0 || sec > 3600 {
-			return o, fmt.Errorf("option %s=%q: want seconds from 0 (none) to 3600", OptGlobal, v)
+	if set(OptGlobal) {
+		sec, err := opts.Float(p, OptGlobal)
+		if err != nil {
+			return o, err
 		}
 		o.global = time.Duration(sec * float64(time.Second))
 	}
-	o.start = p.Extra[OptStart]
-	switch o.start {
-	case "":
-		o.start = "greedy"
-		if n >= orStartSFCMinN {
-			o.start = "sfc"
+	o.start = "greedy"
+	if n >= orStartSFCMinN {
+		o.start = "sfc"
+	}
+	if set(OptStart) {
+		var err error
+		if o.start, err = opts.Choice(p, OptStart); err != nil {
+			return o, err
 		}
-	case "sfc", "greedy":
-	default:
-		return o, fmt.Errorf("option start=%q: want sfc or greedy", o.start)
 	}
 	return o, nil
 }

@@ -62,3 +62,26 @@ func TestGPURefusesLikeCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestOrOptionsFromTheTable: or-ils reads its options through solver's
+// table (same ranges and messages as Validate) and keeps its
+// instance-dependent defaults.
+func TestOrOptionsFromTheTable(t *testing.T) {
+	o, err := parseOrOptions(solver.Params{}, 1000)
+	if err != nil || o.window != 512 || o.kicks != 512 || o.start != "greedy" || o.global != time.Second {
+		t.Fatalf("defaults at 1000 cities: %+v %v", o, err)
+	}
+	o, err = parseOrOptions(solver.Params{Extra: map[string]string{OptWindow: "64", OptGlobal: "0.5", OptStart: "sfc"}}, 1000)
+	if err != nil || o.window != 64 || o.kicks != 64 || o.start != "sfc" || o.global != 500*time.Millisecond {
+		t.Fatalf("set: %+v %v", o, err)
+	}
+	for _, bad := range []map[string]string{{OptWindow: "16"}, {"segment": "513"}, {OptGlobal: "-1"}, {OptStart: "random"}} {
+		_, err := parseOrOptions(solver.Params{Extra: bad}, 1000)
+		var pe *solver.ParamError
+		e, _ := solver.Lookup(AlgoOrILS, solver.BackendGPU)
+		verr := solver.Validate(e, nil, solver.Params{Extra: bad})
+		if !errors.As(err, &pe) || verr == nil || err.Error() != verr.Error() {
+			t.Errorf("%v: parse %v, Validate %v", bad, err, verr)
+		}
+	}
+}

@@ -332,7 +332,7 @@ var optionTable = map[[2]string][]Option{
 	{"2opt-ils", BackendGPU}:   {},
 	{"3opt-ils", BackendGPU}:   {optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optSamples, optDist},
 	{"swap-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches"), optDist},
-	{"or-ils", BackendGPU}:     {optWindow, optWindowKicks, optReplicas, optGlobal, optStart, optSegment},
+	{"or-ils", BackendGPU}:     {optWindow, optWindowKicks, optReplicas, optGlobal, optStart, optSegment.upTo(512)},
 	// GPU auto ends with (or is, below its size threshold) the CPU auto
 	// engine, which reads these; or-ils, which it starts with on large
 	// instances, keeps its own defaults.
