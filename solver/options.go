@@ -408,6 +408,23 @@ func (p Params) Field(name string) float64 {
 	return 0
 }
 
+// fieldText is the Params field called name as text, integers exactly.
+func (p Params) fieldText(name string) string {
+	switch name {
+	case "blocks":
+		return strconv.Itoa(p.Blocks)
+	case "threads":
+		return strconv.Itoa(p.Threads)
+	case "k":
+		return strconv.Itoa(p.K)
+	case "sweeps":
+		return strconv.Itoa(p.Sweeps)
+	case "workers":
+		return strconv.Itoa(p.Workers)
+	}
+	return strconv.FormatFloat(p.Field(name), 'g', -1, 64)
+}
+
 // setField sets the Params field called name; v is in range.
 func (p *Params) setField(name string, v float64) {
 	switch name {
@@ -596,11 +613,11 @@ func Validate(e Engine, in *Instance, p Params) error {
 			o = wide
 		}
 		if !o.inRange(v) || (o.Kind == KindInt && v != math.Trunc(v)) {
-			pe := &ParamError{Flag: o.Flag(), Value: strconv.FormatFloat(v, 'g', -1, 64), Range: o.Range() + " (0: default)"}
+			pe := &ParamError{Flag: o.Flag(), Value: p.fieldText(wide.Name), Range: o.Range() + " (0: default)"}
 			if ok && o.Max < wide.Max && v <= wide.Max {
 				pe.Why = fmt.Sprintf("for %s/%s", e.Name(), e.Backend())
 				if in != nil && (o.Name == "blocks" || o.Name == "workers") && o.Max == math.Max(1, float64(MaxTourCells/max(in.N, 1))) {
-					pe.Why = fmt.Sprintf("for %d cities: %s × cities at most 2^25", in.N, o.Name)
+					pe.Why = fmt.Sprintf("for %d cities: %s × cities at most %s", in.N, o.Name, fmtNum(MaxTourCells))
 				}
 			}
 			return pe
@@ -609,8 +626,8 @@ func Validate(e Engine, in *Instance, p Params) error {
 	if in != nil && in.N > 0 {
 		for _, f := range []string{"blocks", "workers"} {
 			if v := p.Field(f); v > float64(MaxTourCells/in.N) {
-				return &ParamError{Flag: "--" + f, Value: fmtNum(v), Range: fmt.Sprintf("0..%d", max(1, MaxTourCells/in.N)),
-					Why: fmt.Sprintf("for %d cities: %s × cities at most 2^25", in.N, f)}
+				return &ParamError{Flag: "--" + f, Value: p.fieldText(f), Range: fmt.Sprintf("0..%d", max(1, MaxTourCells/in.N)),
+					Why: fmt.Sprintf("for %d cities: %s × cities at most %s", in.N, f, fmtNum(MaxTourCells))}
 			}
 		}
 	}
@@ -670,7 +687,7 @@ func Schedule(p Params) (Params, error) {
 			continue
 		}
 		if !o.inRange(v) {
-			return p, &ParamError{Flag: o.Flag(), Value: strconv.FormatFloat(v, 'g', -1, 64), Range: o.Range() + " (0: default)"}
+			return p, &ParamError{Flag: o.Flag(), Value: p.fieldText(o.Name), Range: o.Range() + " (0: default)"}
 		}
 	}
 	if p.T0 <= p.TEnd {
@@ -679,7 +696,7 @@ func Schedule(p Params) (Params, error) {
 	if steps := ScheduleSteps(p); steps > MaxScheduleSteps {
 		hi := math.Pow(p.TEnd/p.T0, 1.0/MaxScheduleSteps)
 		return p, &ParamError{Flag: "--alpha", Value: fmtNum(p.Alpha), Range: fmt.Sprintf("0 < x <= %.9g", hi),
-			Why: fmt.Sprintf("from t0 %s to tend %s the schedule would take %d temperature steps, at most 2^20", fmtNum(p.T0), fmtNum(p.TEnd), steps)}
+			Why: fmt.Sprintf("from t0 %s to tend %s the schedule would take %d temperature steps, at most %s", fmtNum(p.T0), fmtNum(p.TEnd), steps, fmtNum(MaxScheduleSteps))}
 	}
 	return p, nil
 }

@@ -272,3 +272,21 @@ func TestUnknownAlgorithmIsAUsageError(t *testing.T) {
 		t.Fatalf("backend: got %v", err)
 	}
 }
+
+// TestParamErrorShowsTheValueGiven: an integer far past its range is
+// shown as typed, not in floating point.
+func TestParamErrorShowsTheValueGiven(t *testing.T) {
+	e := optEngine{name: "pspm", backend: BackendCPU}
+	for _, c := range []struct {
+		p    Params
+		want string
+	}{
+		{Params{Blocks: 4611686018427387904}, "--blocks 4611686018427387904 "},
+		{Params{Sweeps: math.MaxInt64 - 1}, "--sweeps 9223372036854775806 "},
+		{Params{Workers: 100000000}, "--workers 100000000 "},
+	} {
+		if err := Validate(e, square(100), c.p); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("got %v, want it to start %q", err, c.want)
+		}
+	}
+}
