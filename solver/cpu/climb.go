@@ -3,6 +3,7 @@ package cpu
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -57,111 +58,137 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 	if in.N < 8 {
 		return exactSmall(in, e, p, snaps, start)
 	}
-	d := tour.NewDist(in)
-	c := newControl(ctx, p, w, snaps, start)
-	var climbsDone paddedCounter
-	n := in.N
+	r := &climbRun{e: e, in: in, p: p, restarts: restarts, w: w, start: start,
+		d: tour.NewDist(in), c: newControl(ctx, p, w, snaps, start), bests: make([]climbBest, w)}
+	return r.run()
+}
 
-	// each worker's best climb: (length, climb index, tour), so that the
-	// result does not depend on which worker offered a tie first
-	type climbBest struct {
-		l    int64
-		i    int
-		tour []int32
-	}
-	bests := make([]climbBest, w)
+// climbBest is a worker's best climb: (length, climb index, tour), so
+// that the result does not depend on which worker offered a tie first.
+type climbBest struct {
+	l    int64 // -1: none yet
+	i    int
+	tour []int32
+}
+
+// climbRun is one run of a climbing engine: w workers, climb i on worker
+// i mod w.
+type climbRun struct {
+	e          climbEngine
+	in         *solver.Instance
+	p          solver.Params
+	restarts   int // 0: until the time limit
+	w          int
+	start      time.Time
+	d          *tour.Dist
+	c          *control
+	climbsDone paddedCounter
+	bests      []climbBest
+}
+
+// run climbs on every worker and returns the best climb.
+func (r *climbRun) run() (solver.Result, error) {
+	c := r.c
 	var wg sync.WaitGroup
-	for wk := 0; wk < w; wk++ {
-		wg.Add(1)
-		go func(wk int) {
-			defer wg.Done()
-			var moves int64
-			mine := &bests[wk]
-			mine.l = -1
-			ci := 0
-			keep := func(t []int32, l int64) {
-				if mine.l < 0 || l < mine.l {
-					mine.l, mine.i, mine.tour = l, ci, append(mine.tour[:0], t...)
-				}
-			}
-			last := int64(0)
-			check := func(t []int32, l int64) bool {
-				c.moves[wk].v.Store(moves)
-				last = moves
-				keep(t, l)
-				c.offer(t, l)
-				if c.done() {
-					return true
-				}
-				if c.snapshotDue() {
-					c.snapshot(t, l, climbsDone.v.Load(), c.timeFrac(), 0)
-				}
-				return false
-			}
-			for i := wk; restarts == 0 || i < restarts; i += w {
-				ci = i
-				r := newRNG(p.Seed, uint64(i))
-				var t []int32
-				if i == 0 && p.Start != nil {
-					t = to32(p.Start)
-				} else {
-					t = r.randomTour(n)
-				}
-				l := d.Length(t)
-				for {
-					var best int64
-					var bi, bj int
-					var aborted bool
-					abort := func(evaluated int64) bool {
-						moves += evaluated
-						if moves-last >= checkEvery && check(t, l) {
-							aborted = true
-						}
-						return aborted
-					}
-					if e.swap {
-						best, bi, bj = bestSwap(d, t, abort)
-					} else {
-						best, bi, bj = best2opt(d, t, abort)
-					}
-					if aborted {
-						return
-					}
-					if best >= 0 {
-						break
-					}
-					if e.swap {
-						t[bi], t[bj] = t[bj], t[bi]
-					} else {
-						for a, b := bi+1, bj; a < b; a, b = a+1, b-1 {
-							t[a], t[b] = t[b], t[a]
-						}
-					}
-					l += best
-				}
-				climbsDone.v.Add(1)
-				if check(t, l) {
-					return
-				}
-			}
-			c.moves[wk].v.Store(moves)
-		}(wk)
+	for wk := range r.w {
+		wg.Go(func() { r.climber(wk) })
 	}
 	wg.Wait()
 	b := -1
-	for i, x := range bests {
-		if x.l >= 0 && (b < 0 || x.l < bests[b].l || (x.l == bests[b].l && x.i < bests[b].i)) {
+	for i, x := range r.bests {
+		if x.l >= 0 && (b < 0 || x.l < r.bests[b].l || (x.l == r.bests[b].l && x.i < r.bests[b].i)) {
 			b = i
 		}
 	}
 	best := c.best
 	if b >= 0 {
-		best = bests[b].tour
+		best = r.bests[b].tour
 	}
-	steps := climbsDone.v.Load()
+	steps := r.climbsDone.v.Load()
 	c.snapshot(nil, c.bestLen.Load(), steps, 1, 0)
-	stopped := c.stopped.Load() || (restarts > 0 && steps < int64(restarts))
-	return solver.Finish(in, e, p, toInt(best), c.totalMoves(), steps, start, stopped, deviceName(w))
+	stopped := c.stopped.Load() || (r.restarts > 0 && steps < int64(r.restarts) && !c.optimal.Load())
+	return solver.Finish(r.in, r.e, r.p, toInt(best), c.totalMoves(), steps, r.start, stopped, deviceName(r.w))
+}
+
+// climber is worker wk: climbs wk, wk+w, ... until the budget, the time
+// or the context ends.
+func (r *climbRun) climber(wk int) {
+	c := r.c
+	var moves, last int64
+	mine := &r.bests[wk]
+	mine.l = -1
+	ci := 0
+	// check publishes the worker's state: its moves, its best climb, the
+	// global best, a snapshot when one is due; it reports whether to stop.
+	check := func(t []int32, l int64) bool {
+		c.moves[wk].v.Store(moves)
+		last = moves
+		if mine.l < 0 || l < mine.l {
+			mine.l, mine.i, mine.tour = l, ci, append(mine.tour[:0], t...)
+		}
+		c.offer(t, l)
+		if c.done() {
+			return true
+		}
+		if c.snapshotDue() {
+			c.snapshot(t, l, r.climbsDone.v.Load(), c.timeFrac(), 0)
+		}
+		return false
+	}
+	for i := wk; r.restarts == 0 || i < r.restarts; i += r.w {
+		ci = i
+		t, l, ok := r.climb(i, func(t []int32, l, evaluated int64) bool {
+			moves += evaluated
+			return moves-last >= checkEvery && check(t, l)
+		})
+		if !ok {
+			return
+		}
+		r.climbsDone.v.Add(1)
+		if check(t, l) {
+			return
+		}
+	}
+	c.moves[wk].v.Store(moves)
+}
+
+// climb performs climb i: from a random tour (the start tour for climb
+// 0), the best move of the whole neighbourhood until none improves. It
+// tells abort the moves evaluated every few thousand and gives up when
+// abort returns true (ok false).
+func (r *climbRun) climb(i int, abort func(t []int32, l, evaluated int64) bool) (t []int32, l int64, ok bool) {
+	if i == 0 && r.p.Start != nil {
+		t = to32(r.p.Start)
+	} else {
+		t = newRNG(r.p.Seed, uint64(i)).randomTour(r.in.N)
+	}
+	l = r.d.Length(t)
+	for {
+		aborted := false
+		stop := func(evaluated int64) bool {
+			aborted = aborted || abort(t, l, evaluated)
+			return aborted
+		}
+		var best int64
+		var bi, bj int
+		if r.e.swap {
+			best, bi, bj = bestSwap(r.d, t, stop)
+		} else {
+			best, bi, bj = best2opt(r.d, t, stop)
+		}
+		if aborted {
+			return nil, 0, false
+		}
+		if best >= 0 {
+			return t, l, true
+		}
+		if r.e.swap {
+			t[bi], t[bj] = t[bj], t[bi]
+		} else {
+			slices.Reverse(t[bi+1 : bj+1])
+		}
+		l += best
+	}
 }
 
 // best2opt returns the most negative 2-opt delta over all pairs of
