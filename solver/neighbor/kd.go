@@ -178,7 +178,10 @@ func searchKD(n *kdtree.Node, q *kdPoint, k keeper, c2 float64) {
 }
 
 // floatHeap keeps the cap nearest points offered: a max-heap on the
-// squared distance.
+// squared distance. It is written out rather than built on
+// container/heap: this is the inner loop of every k-d search, and the
+// interface calls of heap.Fix made QuadrantNeighbors on 100 000 cities
+// about 15 % slower (BenchmarkQuadrantNeighbors100k, minimum of 3).
 type floatHeap struct {
 	d   []float64
 	id  []int32

@@ -2,6 +2,7 @@ package neighbor
 
 import (
 	"cmp"
+	"container/heap"
 	"context"
 	"runtime"
 	"slices"
@@ -185,36 +186,21 @@ func QuadrantContext(ctx context.Context, in *solver.Instance, k int) (*Lists, e
 }
 
 // sortByDist sorts cities ascending by their exact distance from i, ties
-// by index. Lists are short: an insertion sort on precomputed distances.
+// by index.
 func sortByDist(in *solver.Instance, i int, cs []int32) {
-	if len(cs) > 32 {
-		es := make([]distEntry, len(cs))
-		for x, c := range cs {
-			es[x] = distEntry{in.Dist(i, int(c)), c}
-		}
-		slices.SortFunc(es, func(a, b distEntry) int {
-			if a.d != b.d {
-				return cmp.Compare(a.d, b.d)
-			}
-			return cmp.Compare(a.id, b.id)
-		})
-		for x, e := range es {
-			cs[x] = e.id
-		}
-		return
-	}
-	var buf [32]int64
-	ds := buf[:0]
+	var buf [32]distEntry
+	es := buf[:0]
 	for _, c := range cs {
-		ds = append(ds, in.Dist(i, int(c)))
+		es = append(es, distEntry{in.Dist(i, int(c)), c})
 	}
-	for a := 1; a < len(cs); a++ {
-		d, c := ds[a], cs[a]
-		b := a
-		for ; b > 0 && (ds[b-1] > d || (ds[b-1] == d && cs[b-1] > c)); b-- {
-			ds[b], cs[b] = ds[b-1], cs[b-1]
+	slices.SortFunc(es, func(a, b distEntry) int {
+		if a.d != b.d {
+			return cmp.Compare(a.d, b.d)
 		}
-		ds[b], cs[b] = d, c
+		return cmp.Compare(a.id, b.id)
+	})
+	for x, e := range es {
+		cs[x] = e.id
 	}
 }
 
@@ -311,8 +297,9 @@ func Among(in *solver.Instance, cities []int32, k int, visit func(e, c int32)) {
 	}
 }
 
-// distHeap is a bounded max-heap of (distance, city), used to keep the k
-// smallest while scanning.
+// distHeap is a bounded max-heap of (distance, city) on container/heap,
+// used to keep the k smallest while scanning: the farthest kept is at the
+// top.
 type distHeap []distEntry
 
 type distEntry struct {
@@ -320,44 +307,36 @@ type distEntry struct {
 	id int32
 }
 
-func (h distEntry) less(o distEntry) bool { // "further than" in heap order
-	return h.d > o.d || (h.d == o.d && h.id > o.id)
+var _ heap.Interface = (*distHeap)(nil)
+
+// farther orders entries by distance, then by city.
+func (e distEntry) farther(o distEntry) bool {
+	return e.d > o.d || (e.d == o.d && e.id > o.id)
+}
+
+func (h distHeap) Len() int           { return len(h) }
+func (h distHeap) Less(i, j int) bool { return h[i].farther(h[j]) }
+func (h distHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *distHeap) Push(x any)        { *h = append(*h, x.(distEntry)) }
+func (h *distHeap) Pop() any {
+	s := *h
+	e := s[len(s)-1]
+	*h = s[:len(s)-1]
+	return e
 }
 
 // offer adds (d, id) if the heap holds fewer than k entries or id is
-// nearer than the furthest kept.
+// nearer than the farthest kept. Most offers end at the first test.
 func (h *distHeap) offer(d int64, id int32, k int) {
 	e := distEntry{d, id}
-	s := *h
-	if len(s) < k {
-		s = append(s, e)
-		for c := len(s) - 1; c > 0; {
-			p := (c - 1) / 2
-			if !s[c].less(s[p]) {
-				break
-			}
-			s[c], s[p] = s[p], s[c]
-			c = p
-		}
-		*h = s
+	if len(*h) < k {
+		*h = append(*h, e)
+		heap.Fix(h, len(*h)-1)
 		return
 	}
-	if !s[0].less(e) {
+	if k == 0 || !(*h)[0].farther(e) {
 		return
 	}
-	s[0] = e
-	for p := 0; ; {
-		c := 2*p + 1
-		if c >= len(s) {
-			break
-		}
-		if c+1 < len(s) && s[c+1].less(s[c]) {
-			c++
-		}
-		if !s[c].less(s[p]) {
-			break
-		}
-		s[c], s[p] = s[p], s[c]
-		p = c
-	}
+	(*h)[0] = e
+	heap.Fix(h, 0)
 }
