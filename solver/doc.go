@@ -10,4 +10,12 @@
 // solver knows nothing of Fyne or CUDA: the GPU engines in package gpu and
 // the CPU engines implement the same Engine interface, so callers never
 // branch on the backend.
+//
+// Settings are one table for both backends: every engine's options (the
+// Params fields it reads and its Params.Extra keys) with type, default,
+// range and meaning (OptionsFor, EffectiveOptions for an instance and a
+// device), one parser (Params.Set) and one check (Validate, returning a
+// *ParamError that names the flag and the range). Front ends run an engine
+// through Run, which checks the settings and records in Result.StopReason
+// why the run ended.
 package solver

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -242,10 +243,18 @@ func TestBadParams(t *testing.T) {
 		{"auto", solver.Params{Extra: map[string]string{OptCandidates: "farthest"}}},
 		{"auto", solver.Params{Extra: map[string]string{OptThreeOpt: "maybe"}}},
 		{"auto", solver.Params{Extra: map[string]string{OptAccept: "worse"}}},
+		// These once panicked in make, ran out of memory or overflowed.
+		{"sa", solver.Params{Blocks: 1 << 62}},
+		{"pspm", solver.Params{Threads: 1 << 40}},
+		{"sa", solver.Params{Sweeps: 1 << 62}},
+		{"auto", solver.Params{Workers: 100000000}},
+		{"2opt-ils", solver.Params{Extra: map[string]string{"rkbi": "3"}}},
 	} {
 		e, _ := solver.Lookup(c.name, solver.BackendCPU)
-		if _, err := e.Solve(context.Background(), in, c.p, nil); err == nil {
-			t.Errorf("%s %+v: no error", c.name, c.p)
+		_, err := e.Solve(context.Background(), in, c.p, nil)
+		var pe *solver.ParamError
+		if !errors.As(err, &pe) {
+			t.Errorf("%s %+v: %v, want a *solver.ParamError", c.name, c.p, err)
 		}
 	}
 }
