@@ -23,6 +23,12 @@
 //   - auto: GPU 2-opt descent, then the CPU auto engine for the rest of
 //     the time.
 //
+// Besides the engines, BoundDevice runs the Held–Karp lower bound's
+// subgradient ascent of solver/bound on the GPU: Borůvka minimum 1-trees
+// of the sparse candidate graph in integer arithmetic (kernels/bound.cu),
+// step for step the CPU's; the proof on the complete graph stays on the
+// host.
+//
 // Build: scripts/build-gpu.sh compiles gpu/kernels/*.cu into one fatbin
 // (SASS sm_70/80/90 + PTX) that device_cuda.go embeds; the kernels are
 // looked up by name through a registry (registerKernels) when the one
