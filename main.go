@@ -2,7 +2,8 @@
 // local search on the GPU or on all CPU cores, watch the tour improve,
 // compare two engines side by side and export the result.
 //
-//	tsplab [--open FILE] [--algo NAME] [--backend B] [--run DURATION] [--compare] [--screenshot OUT.png]
+//	tsplab [--open FILE] [--algo NAME] [--backend B] [--run DURATION] [--compare [--a ALGO/B] [--b ALGO/B]]
+//	       [--size WxH] [--screenshot OUT.png]
 //
 // With --screenshot the window is saved as a PNG once the run (if any)
 // has ended, and the app exits: the README's pictures and the tests use it.
@@ -43,6 +44,9 @@ func main() {
 	backend := fs.String("backend", "", "backend: cpu, gpu or auto")
 	run := fs.Duration("run", 0, "start a run at once, with this time `budget` (e.g. 5s)")
 	compare := fs.Bool("compare", false, "open in compare mode (two panes)")
+	paneA := fs.String("a", "", "compare pane A as `algo/backend` (e.g. auto/cpu)")
+	paneB := fs.String("b", "", "compare pane B as `algo/backend` (e.g. auto/gpu)")
+	size := fs.String("size", "", "window size `WxH` in pixels (e.g. 1600x1000)")
 	shot := fs.String("screenshot", "", "save the window as a PNG `file` after the run, then exit")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(os.Args[1:]); err != nil {
@@ -62,6 +66,24 @@ func main() {
 		fmt.Fprintf(os.Stderr, "tsplab: --backend %q: want cpu, gpu or auto\n", *backend)
 		os.Exit(2)
 	}
+	var winSize fyne.Size
+	if *size != "" {
+		var w, h int
+		if n, err := fmt.Sscanf(*size, "%dx%d", &w, &h); err != nil || n != 2 || w < 200 || h < 150 || w > 16384 || h > 16384 {
+			fmt.Fprintf(os.Stderr, "tsplab: --size %q: want WxH, from 200x150 to 16384x16384\n", *size)
+			os.Exit(2)
+		}
+		winSize = fyne.NewSize(float32(w), float32(h))
+	}
+	for _, c := range []struct{ flag, v string }{{"--a", *paneA}, {"--b", *paneB}} {
+		if c.v == "" {
+			continue
+		}
+		if _, b, _ := strings.Cut(c.v, "/"); b != "" && b != solver.BackendCPU && b != solver.BackendGPU && b != solver.BackendAuto {
+			fmt.Fprintf(os.Stderr, "tsplab: %s %q: the backend after / is cpu, gpu or auto\n", c.flag, c.v)
+			os.Exit(2)
+		}
+	}
 	if *run < 0 {
 		fmt.Fprintln(os.Stderr, "tsplab: --run must not be negative")
 		os.Exit(2)
@@ -80,7 +102,7 @@ func main() {
 	exit := 0
 	done := make(chan struct{})
 	var ui *app.App
-	opts := app.Options{Open: *open, Algo: *algo, Backend: *backend, Run: *run, Compare: *compare}
+	opts := app.Options{Open: *open, Algo: *algo, Backend: *backend, A: *paneA, B: *paneB, Run: *run, Compare: *compare, Size: winSize}
 	if *shot != "" || *run > 0 {
 		first := true
 		opts.OnLoad = func(in *solver.Instance, err error) {

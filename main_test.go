@@ -170,43 +170,63 @@ func fyneErrors(out string) string {
 }
 
 // TestScreenshotWithoutDisplay runs the app binary with no display at
-// all: --screenshot draws the window with Fyne's software renderer, and
-// the picture shows the window with the tour.
+// all, once in the single view and once in compare mode with the panes and
+// the window size from the flags: --screenshot draws the window with
+// Fyne's software renderer, and the picture shows the window with the
+// tour.
 func TestScreenshotWithoutDisplay(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the test that builds and runs the app")
 	}
 	bin := buildApp(t)
-	dir := t.TempDir()
-	shot := filepath.Join(dir, "headless.png")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--open", "clustered-1000", "--algo", "sspm", "--backend", "cpu", "--run", "1s", "--screenshot", shot)
-	cmd.Env = append(cLocaleEnv(), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("tsplab without a display: %v\n%s", err, out)
-	}
-	if e := fyneErrors(string(out)); e != "" || strings.Contains(string(out), "Error in Fyne call thread") {
-		t.Errorf("Fyne errors on the terminal:\n%s", out)
-	}
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatalf("no screenshot: %v\n%s", err, out)
-	}
-	img, err := png.Decode(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b := img.Bounds(); b.Dx() < 800 || b.Dy() < 500 {
-		t.Errorf("screenshot is %v, want the window's size", b)
-	}
-	if n := countColors(img, 50); n < 50 {
-		t.Errorf("screenshot has %d colours: a blank window?", n)
-	}
-	if n := countColor(img, tourview.TourColor); n < 100 {
-		t.Errorf("screenshot shows %d tour-coloured pixels, want the tour", n)
+	for _, c := range []struct {
+		name string
+		args []string
+		w, h int // 0: the default size
+	}{
+		{"single", []string{"--open", "clustered-1000", "--algo", "sspm", "--backend", "cpu", "--run", "1s"}, 0, 0},
+		{"compare", []string{"--open", "grid-20x20", "--compare", "--a", "sspm/cpu", "--b", "auto/cpu", "--run", "1s", "--size", "1200x760"}, 1200, 760},
+	} {
+		dir := t.TempDir()
+		shot := filepath.Join(dir, c.name+".png")
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		cmd := exec.CommandContext(ctx, bin, append(c.args, "--screenshot", shot)...)
+		cmd.Env = append(cLocaleEnv(), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: tsplab without a display: %v\n%s", c.name, err, out)
+		}
+		if e := fyneErrors(string(out)); e != "" || strings.Contains(string(out), "Error in Fyne call thread") {
+			t.Errorf("%s: Fyne errors on the terminal:\n%s", c.name, out)
+		}
+		f, err := os.Open(shot)
+		if err != nil {
+			t.Fatalf("%s: no screenshot: %v\n%s", c.name, err, out)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := img.Bounds()
+		if c.w > 0 && (b.Dx() != c.w || b.Dy() != c.h) {
+			t.Errorf("%s: screenshot is %v, want %dx%d (--size)", c.name, b, c.w, c.h)
+		} else if b.Dx() < 800 || b.Dy() < 500 {
+			t.Errorf("%s: screenshot is %v, want the window's size", c.name, b)
+		}
+		if n := countColors(img, 50); n < 50 {
+			t.Errorf("%s: screenshot has %d colours: a blank window?", c.name, n)
+		}
+		if n := countColor(img, tourview.TourColor); n < 100 {
+			t.Errorf("%s: screenshot shows %d tour-coloured pixels, want the tour", c.name, n)
+		}
+		if d := os.Getenv("TSPLAB_SCREENSHOT_DIR"); d != "" {
+			data, _ := os.ReadFile(shot)
+			if err := os.WriteFile(filepath.Join(d, "headless-"+c.name+".png"), data, 0o644); err != nil {
+				t.Error(err)
+			}
+		}
 	}
 }
 

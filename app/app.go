@@ -55,11 +55,16 @@ var Icon = fyne.NewStaticResource("icon.png", assets.IconPNG)
 
 // Options are the command line's choices.
 type Options struct {
-	Open    string        // a .tsp file, or the name of a bundled sample
-	Algo    string        // algorithm for the single pane (empty: keep the saved one)
-	Backend string        // backend for the single pane
+	Open    string // a .tsp file, or the name of a bundled sample
+	Algo    string // algorithm for the single pane (empty: keep the saved one)
+	Backend string // backend for the single pane
+	// A and B choose compare mode's panes as "ALGORITHM/BACKEND" (either
+	// part may be empty: keep the saved one), e.g. "auto/cpu", "auto/gpu".
+	A, B    string
 	Run     time.Duration // once the first instance is loaded, run the panes on screen with this budget (0: no)
 	Compare bool          // open in compare mode
+	// Size, if not zero, is the window's size (screenshots).
+	Size fyne.Size
 	// OnLoad, if set, is called on the Fyne goroutine after every load,
 	// the first one included, with the instance or the reader's error.
 	OnLoad func(*solver.Instance, error)
@@ -129,15 +134,13 @@ func New(a fyne.App, opts Options) *App {
 	l, r := defaultCompare()
 	ap.Left = NewPane("left", ap.prefs, l, ap.Win)
 	ap.Right = NewPane("right", ap.prefs, r, ap.Win)
-	if opts.Algo != "" || opts.Backend != "" {
-		s, _ := ap.Single.Settings()
-		if opts.Algo != "" {
-			s.Algorithm = opts.Algo
-		}
-		if opts.Backend != "" {
-			s.Backend = opts.Backend
-		}
-		ap.Single.SetSettings(s)
+	ap.Single.choose(opts.Algo, opts.Backend)
+	for _, c := range []struct {
+		p      *Pane
+		choice string
+	}{{ap.Left, opts.A}, {ap.Right, opts.B}} {
+		algo, backend, _ := strings.Cut(c.choice, "/")
+		c.p.choose(algo, backend)
 	}
 	ap.budget = binding.BindPreferenceString(PrefBudget, ap.prefs)
 	if v, _ := ap.budget.Get(); v == "" {
@@ -155,6 +158,9 @@ func New(a fyne.App, opts Options) *App {
 
 	ap.Win.SetContent(ap.build())
 	ap.Win.Resize(fyne.NewSize(1400, 880))
+	if !opts.Size.IsZero() {
+		ap.Win.Resize(opts.Size)
+	}
 	ap.Win.SetMaster()
 	ap.Win.SetOnDropped(ap.dropped)
 	ap.Win.Canvas().SetOnTypedKey(ap.typedKey)
@@ -230,7 +236,7 @@ func (a *App) build() fyne.CanvasObject {
 
 	// Centre: one pane, or two.
 	a.singleView = container.NewHSplit(a.Single.View, a.Single.Side())
-	a.singleView.(*container.Split).Offset = 0.64
+	a.singleView.(*container.Split).Offset = 0.6
 
 	a.compareView = a.compareViewObject()
 
@@ -240,7 +246,7 @@ func (a *App) build() fyne.CanvasObject {
 
 	a.body = container.NewStack(a.singleView)
 	split := container.NewHSplit(browser, container.NewBorder(top, nil, nil, nil, a.body))
-	split.Offset = 0.17
+	split.Offset = 0.2
 	return split
 }
 

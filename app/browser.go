@@ -291,8 +291,9 @@ func (a *App) browserView() fyne.CanvasObject {
 		}
 	})
 	a.refreshSources()
-	openFile := widget.NewButtonWithIcon("Open file…", theme.FileIcon(), a.openFileDialog)
-	openFolder := widget.NewButtonWithIcon("Open folder…", theme.FolderOpenIcon(), a.openFolderDialog)
+	// Short labels: the column is narrow; the icons say file and folder.
+	openFile := widget.NewButtonWithIcon("Open…", theme.FileIcon(), a.openFileDialog)
+	openFolder := widget.NewButtonWithIcon("Folder…", theme.FolderOpenIcon(), a.openFolderDialog)
 	a.list = widget.NewList(
 		func() int { return len(a.entries) },
 		func() fyne.CanvasObject {

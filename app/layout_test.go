@@ -258,13 +258,17 @@ func TestOpenFileShowsItsFolderAndRecentPersist(t *testing.T) {
 }
 
 func TestCompareCPUPaneAgainstGPUPane(t *testing.T) {
-	ap, loads := newTestApp(t, Options{Compare: true})
+	// The panes chosen as on the command line: --a fake/cpu --b fake/gpu.
+	ap, loads := newTestApp(t, Options{Compare: true, A: "fake/cpu", B: "fake/gpu"})
 	waitLoad(t, loads)
-	l := fakeSettings(time.Second)
-	r := fakeSettings(time.Second)
-	r.Backend = solver.BackendGPU
-	ap.Left.SetSettings(l)
-	ap.Right.SetSettings(r)
+	for _, c := range []struct {
+		p             *Pane
+		algo, backend string
+	}{{ap.Left, "fake", solver.BackendCPU}, {ap.Right, "fake", solver.BackendGPU}} {
+		if s, err := c.p.Settings(); err != nil || s.Algorithm != c.algo || s.Backend != c.backend {
+			t.Fatalf("pane %s: %s/%s (%v), want %s/%s", c.p.Name, s.Algorithm, s.Backend, err, c.algo, c.backend)
+		}
+	}
 	// The right pane's GPU choice is kept: its GPU button is enabled.
 	if ap.Right.settings.backendBtns[solver.BackendGPU].Disabled() {
 		t.Fatal("the GPU button of pane B is disabled for an algorithm with a usable GPU engine")

@@ -138,6 +138,21 @@ func (p *Pane) clear() {
 	}
 }
 
+// choose sets the pane's algorithm and backend where they are not empty.
+func (p *Pane) choose(algo, backend string) {
+	if algo == "" && backend == "" {
+		return
+	}
+	s, _ := p.Settings()
+	if algo != "" {
+		s.Algorithm = algo
+	}
+	if backend != "" {
+		s.Backend = backend
+	}
+	p.SetSettings(s)
+}
+
 // Settings returns the pane's parsed settings.
 func (p *Pane) Settings() (Settings, error) { return p.settings.Settings() }
 
@@ -437,6 +452,9 @@ func (p *Pane) Progress() fyne.CanvasObject {
 	return container.NewVBox(container.NewStack(p.bar, p.busy), p.status)
 }
 
+// settingsWidth is the most width the settings form asks for.
+const settingsWidth = 400
+
 // Side is the single view's right-hand column, top to bottom: the run
 // buttons, the progress bar and status line, the solver controls
 // (algorithm, backend, blocks, threads per block, sync k, time limit),
@@ -445,23 +463,24 @@ func (p *Pane) Progress() fyne.CanvasObject {
 // scrolling in a 1280×800 window.
 func (p *Pane) Side() fyne.CanvasObject {
 	curve := container.NewGridWrap(fyne.NewSize(330, 150), p.Curve)
-	more := widget.NewAccordion(widget.NewAccordionItem("Schedule and seed", p.settings.Advanced()))
+	more := widget.NewAccordion(widget.NewAccordionItem("Schedule and seed", narrow(p.settings.Advanced(), settingsWidth)))
 	return container.NewVScroll(container.NewVBox(
-		p.Buttons(), p.Progress(), p.settings.Primary(), widget.NewSeparator(),
+		p.Buttons(), p.Progress(), narrow(p.settings.Primary(), settingsWidth), widget.NewSeparator(),
 		p.Numbers(), widget.NewLabel("Best length against time"), curve, more))
 }
 
 // Compact is a compare-mode pane: the canvas above; below, the buttons,
-// the progress bar and status, the algorithm and backend with the main
-// controls, the numbers and the plot, the schedule folded away. Each pane picks its own engine, so one
-// can run on the CPU and the other on the GPU.
+// the progress bar and status, the numbers and the plot, and the
+// settings folded away (half a window is too narrow to show them beside
+// the rest). Each pane picks its own engine, so one can run on the CPU
+// and the other on the GPU.
 func (p *Pane) Compact(title string) fyne.CanvasObject {
 	head := widget.NewLabel(title)
 	head.TextStyle = fyne.TextStyle{Bold: true}
 	curve := container.NewGridWrap(fyne.NewSize(300, 120), p.Curve)
-	more := widget.NewAccordion(widget.NewAccordionItem("Schedule and seed", p.settings.Advanced()))
-	bottom := container.NewVBox(p.Buttons(), p.Progress(), p.settings.Primary(),
-		container.NewGridWithColumns(2, p.Numbers(), curve), more)
+	settings := widget.NewAccordion(widget.NewAccordionItem("Settings",
+		narrow(container.NewVBox(p.settings.Primary(), p.settings.Advanced()), settingsWidth)))
+	bottom := container.NewVBox(p.Buttons(), p.Progress(), p.Numbers(), curve, settings)
 	split := container.NewVSplit(container.NewBorder(head, nil, nil, nil, p.View), container.NewVScroll(bottom))
 	split.Offset = 0.5
 	return split

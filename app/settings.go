@@ -21,8 +21,8 @@ import (
 // Help texts of the settings every engine shares; the engines' own
 // options take theirs from solver's option table.
 const (
-	HelpTime = "seconds before the run stops; 0 = the schedule alone decides"
-	HelpSeed = "random seed; the same seed repeats a run"
+	HelpTime = "seconds; 0 = the schedule decides"
+	HelpSeed = "the same seed repeats a run"
 )
 
 // Settings are one pane's solver choices, persisted in Preferences.
@@ -278,7 +278,10 @@ func (f *settingsForm) rebuildFields() {
 			w = e
 		}
 		it := widget.NewFormItem(label(o.Name), w)
-		it.HintText = fmt.Sprintf("%s; default %s; range %s", o.Doc, def, o.Range())
+		// The hint is one line of canvas text that sets the form's least
+		// width: the value that will run and the range fit a side column,
+		// the option's doc does not (tsp engines --verbose has it).
+		it.HintText = fmt.Sprintf("default %s; range %s", def, o.Range())
 		f.rows = append(f.rows, optionRow{opt: o, value: v, item: it})
 		if slices.Contains(primary, o.Name) {
 			mainItems = append(mainItems, it)

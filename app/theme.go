@@ -4,6 +4,7 @@ import (
 	"image/color"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -82,3 +83,34 @@ func (l *secondaryLabel) SetText(s string) {
 
 // Text returns the label's text.
 func (l *secondaryLabel) Text() string { return l.seg.Text }
+
+// narrowLayout lays its objects out at the size it is given but asks for
+// at most width in MinSize: the settings form's one-line hints are
+// longer than a side column, and without the cap they would widen the
+// column and push the panes past the window's edge (a hint that does not
+// fit is cut at the column's edge instead).
+type narrowLayout struct{ width float32 }
+
+func (l narrowLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+func (l narrowLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objs {
+		if !o.Visible() {
+			continue
+		}
+		s = s.Max(o.MinSize())
+	}
+	s.Width = min(s.Width, l.width)
+	return s
+}
+
+// narrow wraps o so that it asks for at most width; see narrowLayout.
+func narrow(o fyne.CanvasObject, width float32) fyne.CanvasObject {
+	return container.New(narrowLayout{width}, o)
+}
