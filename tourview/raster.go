@@ -6,7 +6,6 @@ import (
 	"image/color"
 	"math"
 
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/tourview/export"
 )
 
@@ -18,14 +17,10 @@ type Style struct {
 	Best       color.RGBA // the best tour, drawn beneath the current one
 	Optimal    color.RGBA // the optimal overlay, drawn dashed
 	// CityRadius is the half-width in pixels of a city's square dot
-	// (0: one pixel). Above MaxDotCities cities, dots are one pixel.
+	// (0: one pixel) where cities are sparse; where they are dense (see
+	// Rasterizer) dots are one pixel, faded or left out.
 	CityRadius int
 }
-
-// MaxDotCities is the instance size above which cities are drawn as
-// single pixels whatever Style.CityRadius says, so large instances stay
-// readable and fast.
-const MaxDotCities = 5000
 
 // TourColor is the colour of the current tour in DefaultStyle; tests and
 // screenshot checks look for it.
@@ -115,71 +110,6 @@ func (t Transform) Invert(px, py float64) (x, y float64) {
 	return (px-t.HalfW)/t.Scale + t.CX, (t.HalfH-py)/t.Scale + t.CY
 }
 
-// Rasterizer draws scenes into RGBA images. It keeps its projection
-// buffers and the last instance's bounds between calls, so redrawing the
-// same instance allocates nothing; it is not safe for concurrent use.
-type Rasterizer struct {
-	px, py []int32 // pixel position of each city, clamped to ±clampLimit
-	inside []bool  // whether the city lies inside the image
-
-	boundsOf *solver.Instance
-	boundsN  int
-	bounds   export.Bounds
-}
-
-// clampLimit keeps projected coordinates far outside any image but small
-// enough for exact int32 and float64 clipping arithmetic.
-const clampLimit = 1 << 24
-
-// Bounds returns export.BoundsOf(in), cached for the last instance drawn.
-func (r *Rasterizer) Bounds(in *solver.Instance) export.Bounds {
-	if in != r.boundsOf || in == nil || in.N != r.boundsN {
-		r.boundsOf, r.bounds = in, export.BoundsOf(in)
-		if in != nil {
-			r.boundsN = in.N
-		}
-	}
-	return r.bounds
-}
-
-// Render draws scene s into dst through view v: background, the optimal
-// overlay (dashed), the best tour, the current tour, then the cities.
-// Instances without coordinates (EXPLICIT without display data) draw as
-// the background alone.
-func (r *Rasterizer) Render(dst *image.RGBA, s export.Scene, v View, st Style) {
-	fill(dst, st.Background)
-	in := s.Instance
-	if in == nil || !in.HasCoords() {
-		return
-	}
-	w, h := dst.Rect.Dx(), dst.Rect.Dy()
-	t := NewTransform(r.Bounds(in), v, w, h)
-	r.project(in, t, w, h)
-	if len(s.Optimal) == in.N {
-		r.polyline(dst, s.Optimal, st.Optimal, 4)
-	}
-	if len(s.Best) == in.N {
-		r.polyline(dst, s.Best, st.Best, 0)
-	}
-	if len(s.Tour) == in.N {
-		r.polyline(dst, s.Tour, st.Tour, 0)
-	}
-	rad := st.CityRadius
-	if in.N > MaxDotCities {
-		rad = 0
-	}
-	col := pack(st.City)
-	for i := 0; i < in.N; i++ {
-		if rad == 0 {
-			if r.inside[i] {
-				binary.LittleEndian.PutUint32(dst.Pix[int(r.py[i])*dst.Stride+int(r.px[i])*4:], col)
-			}
-			continue
-		}
-		dot(dst, int(r.px[i]), int(r.py[i]), rad, st.City)
-	}
-}
-
 // RenderImage draws s into a new w×h image with the view that fits the
 // whole instance.
 func RenderImage(s export.Scene, w, h int, st Style) *image.RGBA {
@@ -187,25 +117,6 @@ func RenderImage(s export.Scene, w, h int, st Style) *image.RGBA {
 	var r Rasterizer
 	r.Render(img, s, FitView(r.Bounds(s.Instance)), st)
 	return img
-}
-
-// project fills r.px, r.py with the rounded pixel position of every city
-// and r.inside with whether it lies in the w×h image.
-func (r *Rasterizer) project(in *solver.Instance, t Transform, w, h int) {
-	if cap(r.px) < in.N {
-		r.px = make([]int32, in.N)
-		r.py = make([]int32, in.N)
-		r.inside = make([]bool, in.N)
-	}
-	r.px, r.py, r.inside = r.px[:in.N], r.py[:in.N], r.inside[:in.N]
-	for i := 0; i < in.N; i++ {
-		x, y := export.WorldXY(in, i)
-		px, py := t.Apply(x, y)
-		ix := int32(math.Floor(clamp(px, -clampLimit, clampLimit) + 0.5))
-		iy := int32(math.Floor(clamp(py, -clampLimit, clampLimit) + 0.5))
-		r.px[i], r.py[i] = ix, iy
-		r.inside[i] = uint32(ix) < uint32(w) && uint32(iy) < uint32(h)
-	}
 }
 
 func clamp(v, lo, hi float64) float64 {
@@ -221,30 +132,6 @@ func clamp(v, lo, hi float64) float64 {
 // pack returns c as the little-endian uint32 of its RGBA bytes.
 func pack(c color.RGBA) uint32 {
 	return uint32(c.R) | uint32(c.G)<<8 | uint32(c.B)<<16 | uint32(c.A)<<24
-}
-
-// polyline draws the closed tour; with dash > 0 it alternates dash pixels
-// on and off. Edges with both ends inside the image skip clipping.
-func (r *Rasterizer) polyline(dst *image.RGBA, tour []int, c color.RGBA, dash int) {
-	n := len(tour)
-	if n < 2 {
-		return
-	}
-	col := pack(c)
-	m := uint(len(r.px))
-	prev := tour[n-1]
-	for _, cur := range tour {
-		if uint(cur) >= m || uint(prev) >= m {
-			prev = cur
-			continue
-		}
-		if r.inside[prev] && r.inside[cur] {
-			bresenham(dst.Pix, dst.Stride, int(r.px[prev]), int(r.py[prev]), int(r.px[cur]), int(r.py[cur]), col, dash)
-		} else {
-			line(dst, float64(r.px[prev]), float64(r.py[prev]), float64(r.px[cur]), float64(r.py[cur]), c, dash)
-		}
-		prev = cur
-	}
 }
 
 // fill paints the whole image c, doubling copies of the first row.
@@ -310,34 +197,9 @@ func outcode(x, y, xmax, ymax float64) int {
 // With dash > 0 it alternates dash pixels on and dash pixels off.
 func line(dst *image.RGBA, x0, y0, x1, y1 float64, c color.RGBA, dash int) {
 	w, h := dst.Rect.Dx(), dst.Rect.Dy()
-	xmax, ymax := float64(w)-1, float64(h)-1
-	c0, c1 := outcode(x0, y0, xmax, ymax), outcode(x1, y1, xmax, ymax)
-	for c0|c1 != 0 {
-		if c0&c1 != 0 {
-			return // both ends on the same outer side
-		}
-		co := c0
-		if co == 0 {
-			co = c1
-		}
-		var x, y float64
-		switch {
-		case co&outTop != 0:
-			x, y = x0+(x1-x0)*(0-y0)/(y1-y0), 0
-		case co&outBottom != 0:
-			x, y = x0+(x1-x0)*(ymax-y0)/(y1-y0), ymax
-		case co&outRight != 0:
-			x, y = xmax, y0+(y1-y0)*(xmax-x0)/(x1-x0)
-		default:
-			x, y = 0, y0+(y1-y0)*(0-x0)/(x1-x0)
-		}
-		if co == c0 {
-			x0, y0 = x, y
-			c0 = outcode(x0, y0, xmax, ymax)
-		} else {
-			x1, y1 = x, y
-			c1 = outcode(x1, y1, xmax, ymax)
-		}
+	x0, y0, x1, y1, ok := clip(x0, y0, x1, y1, float64(w)-1, float64(h)-1)
+	if !ok {
+		return
 	}
 	ix0, iy0 := int(x0+0.5), int(y0+0.5)
 	ix1, iy1 := int(x1+0.5), int(y1+0.5)

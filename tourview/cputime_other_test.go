@@ -1,0 +1,8 @@
+//go:build !unix
+
+package tourview
+
+import "time"
+
+// cpuTime is not measured on this system.
+func cpuTime() time.Duration { return 0 }

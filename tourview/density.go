@@ -1,0 +1,695 @@
+package tourview
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/tourview/export"
+)
+
+// StepBudget bounds the pixels one frame steps through while drawing
+// tour edges. A good tour of a million cities steps about 1.5 million
+// (edges a pixel or two long); a random tour of 100,000 cities at full HD
+// would step 50 million. Beyond the budget, edges longer than a threshold
+// are sampled (see Rasterizer), which keeps a frame within its time.
+const StepBudget = 4_000_000
+
+// Densities, in cities per visible pixel, where dots change: up to
+// SparseDots each city is a CityRadius square on top of the tour; above
+// it, one pixel beneath the tour, fading out until FadedDots, where a
+// drawn tour covers them all anyway.
+const (
+	SparseDots = 0.01
+	FadedDots  = 0.05
+)
+
+// DenseTour is the tour's mean overlap (pixels it steps per visible
+// pixel) above which the best tour is not drawn beneath it: it would be
+// covered everywhere.
+const DenseTour = 0.5
+
+// The layers of a frame, each a buffer of per-pixel counts.
+const (
+	layerOptimal = iota
+	layerDots
+	layerBest
+	layerTour
+	numLayers
+)
+
+// gatherBatch is how many cities' pixels accumulate loads at a time.
+const gatherBatch = 256
+
+// parallelSteps is the least number of pixels to step for which the
+// edges are drawn by several goroutines, each into its own buffers.
+const parallelSteps = 2_000_000
+
+// lutMax is the largest per-pixel count the tone maps tell apart.
+const lutMax = 1023
+
+// blend is one tone-map entry: a colour premultiplied by its alpha
+// (0..256) and 256 minus the alpha.
+type blend struct{ r, g, b, inv uint32 }
+
+// FrameStats describes the level of detail of the last frame drawn.
+type FrameStats struct {
+	Inside   int     // cities inside the image
+	Density  float64 // cities per pixel of the visible part of the instance
+	Overlap  float64 // tour pixels stepped per visible pixel (edges per pixel)
+	Steps    int64   // pixels stepped along edges, at most about StepBudget
+	Sampled  int     // edges longer than this many pixels were sampled; 0: none were
+	DotAlpha float64 // alpha of a one-city dot (0: dots left out)
+	DotsOver bool    // whether dots were drawn over the tour
+}
+
+// Rasterizer draws scenes into RGBA images with a level of detail chosen
+// from the density of the view. Tours (the current one, the best one
+// beneath it and the dashed optimal overlay) are not painted edge by edge:
+// each edge adds to a per-pixel count (integer Bresenham, clipped to the image,
+// spread over goroutines with a buffer each), and the counts are then
+// tone-mapped over the background, so where many edges cross a pixel it is
+// brighter and hotter, and where one does it is plain tour colour. The
+// alpha of one edge falls as the mean overlap grows, so a million-city tour
+// shows its structure rather than a filled square. Cities are squares on
+// top while sparse, single faded pixels beneath the tour as they get
+// denser, and left out when the tour covers them (FadedDots); where the
+// tour itself is dense (DenseTour) the best tour is left out too. Past
+// StepBudget, an edge of s pixels longer than the threshold T is drawn
+// with probability T/s and weight s/T (chosen by a hash of its two cities,
+// so an edge that stays in the tour stays drawn from frame to frame): the
+// expected counts are unchanged and a random tour of 100,000 cities costs
+// about what a good one does.
+//
+// A Rasterizer keeps its buffers and the last instance's world
+// coordinates between calls, so redrawing the same instance allocates
+// nothing; it is not safe for concurrent use.
+type Rasterizer struct {
+	boundsOf *solver.Instance
+	boundsN  int
+	bounds   export.Bounds
+	wx, wy   []float64 // world coordinates of each city (export.WorldXY)
+
+	pts []pixel // pixel position of each city, clamped to ±clampLimit
+
+	w, h       int
+	workers    int                   // goroutines of the step at hand
+	rowWorkers int                   // goroutines compositing rows
+	accWorkers int                   // goroutines that drew the edges, each into its buffers
+	acc        [numLayers][][]uint16 // per layer, per worker: counts per pixel
+	cnt        []int64               // edges sampled per length (threshold)
+	lut        [numLayers][]blend
+	used       [numLayers]bool
+	stats      FrameStats
+	wg         sync.WaitGroup
+}
+
+// pixel is a city's position in the image; x and y side by side, so
+// following a tour costs one cache miss per city.
+type pixel struct{ x, y int32 }
+
+// in reports whether p lies in the w×h image.
+func (p pixel) in(w, h int) bool { return uint32(p.x) < uint32(w) && uint32(p.y) < uint32(h) }
+
+// clampLimit keeps projected coordinates far outside any image but small
+// enough for exact int32 and float64 clipping arithmetic.
+const clampLimit = 1 << 24
+
+// Bounds returns export.BoundsOf(in), cached for the last instance drawn.
+func (r *Rasterizer) Bounds(in *solver.Instance) export.Bounds {
+	r.cache(in)
+	return r.bounds
+}
+
+// cache keeps in's bounds and world coordinates.
+func (r *Rasterizer) cache(in *solver.Instance) {
+	if in == r.boundsOf && in != nil && in.N == r.boundsN {
+		return
+	}
+	r.boundsOf, r.bounds, r.boundsN = in, export.BoundsOf(in), 0
+	r.wx, r.wy = r.wx[:0], r.wy[:0]
+	if in == nil {
+		return
+	}
+	r.boundsN = in.N
+	if in.HasCoords() {
+		for i := 0; i < in.N; i++ {
+			x, y := export.WorldXY(in, i)
+			r.wx, r.wy = append(r.wx, x), append(r.wy, y)
+		}
+	}
+}
+
+// Stats returns the level of detail of the last frame.
+func (r *Rasterizer) Stats() FrameStats { return r.stats }
+
+// parallel runs f(k, lo, hi) over [0, n) split into r.workers parts.
+func (r *Rasterizer) parallel(n int, f func(k, lo, hi int)) {
+	if r.workers == 1 {
+		f(0, 0, n)
+		return
+	}
+	r.wg.Add(r.workers)
+	for k := 0; k < r.workers; k++ {
+		go func(k int) {
+			defer r.wg.Done()
+			f(k, n*k/r.workers, n*(k+1)/r.workers)
+		}(k)
+	}
+	r.wg.Wait()
+}
+
+// Render draws scene s into dst through view v: background, the optimal
+// overlay (dashed), the best tour, the current tour and the cities, at the
+// level of detail the view's density calls for (see Rasterizer).
+// Instances without coordinates (EXPLICIT without display data) draw as
+// the background alone.
+func (r *Rasterizer) Render(dst *image.RGBA, s export.Scene, v View, st Style) {
+	in := s.Instance
+	r.stats = FrameStats{}
+	w, h := dst.Rect.Dx(), dst.Rect.Dy()
+	if in == nil || !in.HasCoords() || in.N == 0 || w == 0 || h == 0 {
+		fill(dst, st.Background)
+		return
+	}
+	r.cache(in)
+	t := NewTransform(r.bounds, v, w, h)
+	r.workers = 1
+	if in.N >= 20000 {
+		r.workers = min(runtime.GOMAXPROCS(0), 4)
+	}
+	r.project(t, w, h)
+	r.rowWorkers = min(runtime.GOMAXPROCS(0), 4, max(1, w*h/100_000))
+
+	// The visible part of the instance's bounding box, in pixels.
+	x0, y0 := t.Apply(r.bounds.MinX, r.bounds.MaxY)
+	x1, y1 := t.Apply(r.bounds.MaxX, r.bounds.MinY)
+	area := (math.Min(x1, float64(w)) - math.Max(x0, 0) + 1) * (math.Min(y1, float64(h)) - math.Max(y0, 0) + 1)
+	area = math.Max(area, 1)
+	r.stats.Density = float64(r.stats.Inside) / area
+
+	var tours [numLayers][]int
+	if len(s.Optimal) == in.N {
+		tours[layerOptimal] = s.Optimal
+	}
+	if len(s.Tour) == in.N {
+		tours[layerTour] = s.Tour
+	}
+	if len(s.Best) == in.N && !sameTour(s.Best, s.Tour) {
+		tours[layerBest] = s.Best
+	}
+	drawn := tours[layerTour] != nil || tours[layerBest] != nil
+
+	// Dots: squares on top while sparse; then single pixels beneath a
+	// tour, fading out; without a tour, tone-mapped like the edges.
+	rho := r.stats.Density
+	rad := 0
+	dotAlpha := 1.0
+	switch {
+	case rho <= SparseDots:
+		rad = st.CityRadius
+		r.stats.DotsOver = true
+	case drawn:
+		dotAlpha = math.Max(0, math.Log(FadedDots/rho)/math.Log(FadedDots/SparseDots))
+	default:
+		r.stats.DotsOver = true
+	}
+	r.stats.DotAlpha = dotAlpha
+
+	r.resize(w, h)
+	sampled, sums := r.threshold(tours, w, h)
+	if tours[layerBest] != nil && float64(sums[layerTour])/area > DenseTour {
+		// The best tour would lie under the tour everywhere: leave it out.
+		tours[layerBest], sums[layerBest] = nil, 0
+		if sampled > 0 {
+			sampled, sums = r.threshold(tours, w, h)
+		}
+	}
+	r.stats.Sampled = sampled
+	for l := range r.used {
+		r.used[l] = tours[l] != nil
+	}
+	r.used[layerDots] = dotAlpha > 0
+	var total int64
+	for _, v := range sums {
+		total += v
+	}
+	r.stats.Overlap = float64(total) / area
+	// Few steps are cheaper on one goroutine than summing buffers.
+	if total < parallelSteps && len(r.pts) < 4*parallelSteps {
+		r.workers = 1
+	}
+	r.ensure()
+
+	// Tone maps.
+	if r.used[layerDots] {
+		m := 0.0
+		if !drawn {
+			m = rho
+		}
+		r.setLUT(layerDots, st.City, st.City, dotAlpha, m)
+	}
+	if r.used[layerOptimal] {
+		r.setLUT(layerOptimal, st.Optimal, st.Optimal, 1, float64(sums[layerOptimal])/area)
+	}
+	if r.used[layerBest] {
+		r.setLUT(layerBest, st.Best, st.Best, 1, float64(sums[layerBest])/area)
+	}
+	if r.used[layerTour] {
+		r.setLUT(layerTour, st.Tour, hot(st.Tour), 1, float64(sums[layerTour])/area)
+	}
+
+	steps := make([]int64, r.workers)
+	r.parallel(r.workers, func(k, _, _ int) {
+		steps[k] = r.accumulate(k, tours, rad, sampled)
+	})
+	for _, v := range steps {
+		r.stats.Steps += v
+	}
+	r.accWorkers, r.workers = r.workers, r.rowWorkers
+	order := [...]int{layerOptimal, layerDots, layerBest, layerTour}
+	if r.stats.DotsOver {
+		order = [...]int{layerOptimal, layerBest, layerTour, layerDots}
+	}
+	r.parallel(h, func(_, lo, hi int) { r.composite(dst, lo, hi, order, st.Background) })
+}
+
+// sameTour reports whether a and b are the same tour slice or equal.
+func sameTour(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// hot is the colour the densest tour pixels take: c lightened towards a
+// pale yellow.
+func hot(c color.RGBA) color.RGBA {
+	mix := func(a, b uint8) uint8 { return uint8((uint32(a) + 2*uint32(b)) / 3) }
+	return color.RGBA{R: mix(c.R, 255), G: mix(c.G, 240), B: mix(c.B, 190), A: 255}
+}
+
+// setLUT fills layer l's tone map: a pixel with count c gets colour lo
+// blended towards hi as c grows past a few times the mean overlap m, with
+// alpha peak for one count while m is small (sparse: plain lines) and
+// growing with log(c) from a floor when it is large.
+func (r *Rasterizer) setLUT(l int, lo, hi color.RGBA, peak, m float64) {
+	if cap(r.lut[l]) < lutMax+1 {
+		r.lut[l] = make([]blend, lutMax+1)
+	}
+	lut := r.lut[l][:lutMax+1]
+	lut[0] = blend{inv: 256}
+	for c := 1; c <= lutMax; c++ {
+		a, t := 1.0, 0.0
+		if m > 0.5 {
+			a = math.Min(1, math.Max(0.3, math.Log1p(float64(c))/math.Log1p(3*m)))
+			t = math.Min(1, math.Max(0, math.Log(float64(c)/(2*m))/math.Log(8)))
+		}
+		a *= peak
+		ai := uint32(math.Round(a * 256))
+		mix := func(x, y uint8) uint32 { return uint32(math.Round(float64(x)*(1-t) + float64(y)*t)) }
+		lut[c] = blend{r: mix(lo.R, hi.R) * ai, g: mix(lo.G, hi.G) * ai, b: mix(lo.B, hi.B) * ai, inv: 256 - ai}
+	}
+	r.lut[l] = lut
+}
+
+// resize sets the frame size and the number of workers' buffers.
+func (r *Rasterizer) resize(w, h int) {
+	if w != r.w || h != r.h {
+		r.w, r.h = w, h
+		r.acc = [numLayers][][]uint16{}
+	}
+}
+
+// ensure allocates the count buffers of the layers in use; composite
+// leaves them zero after each frame.
+func (r *Rasterizer) ensure() {
+	for l := range r.acc {
+		if !r.used[l] {
+			continue
+		}
+		for len(r.acc[l]) < r.workers {
+			r.acc[l] = append(r.acc[l], make([]uint16, r.w*r.h))
+		}
+	}
+}
+
+// project fills r.pts with the rounded pixel position of every city and
+// counts those inside the w×h image.
+func (r *Rasterizer) project(t Transform, w, h int) {
+	n := len(r.wx)
+	if cap(r.pts) < n {
+		r.pts = make([]pixel, n)
+	}
+	r.pts = r.pts[:n]
+	counts := make([]int, r.workers)
+	r.parallel(n, func(k, lo, hi int) {
+		c := 0
+		for i := lo; i < hi; i++ {
+			px, py := t.Apply(r.wx[i], r.wy[i])
+			p := pixel{int32(math.Floor(clamp(px, -clampLimit, clampLimit) + 0.5)), int32(math.Floor(clamp(py, -clampLimit, clampLimit) + 0.5))}
+			r.pts[i] = p
+			if p.in(w, h) {
+				c++
+			}
+		}
+		counts[k] = c
+	})
+	for _, c := range counts {
+		r.stats.Inside += c
+	}
+}
+
+// edgeLen returns the pixels an edge from p to q steps in a w×h image:
+// its longer side, bounded by what fits in the image, 0 when it lies
+// wholly beyond one side.
+func edgeLen(p, q pixel, w, h int) int {
+	if (p.x < 0 && q.x < 0) || (p.y < 0 && q.y < 0) || (p.x >= int32(w) && q.x >= int32(w)) || (p.y >= int32(h) && q.y >= int32(h)) {
+		return 0
+	}
+	return int(min(max(abs32(q.x-p.x), abs32(q.y-p.y)), int32(w+h)))
+}
+
+func abs32(v int32) int32 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// thresholdSample is how many edges of each tour threshold looks at.
+const thresholdSample = 1 << 15
+
+// threshold returns the edge length beyond which edges are sampled so
+// that a frame steps about StepBudget pixels (0 when every edge fits in
+// the budget), and the pixels each tour layer would step unsampled. Both
+// are estimated from an even sample of each tour's edges.
+func (r *Rasterizer) threshold(tours [numLayers][]int, w, h int) (int, [numLayers]int64) {
+	var sums [numLayers]int64
+	maxLen := w + h
+	if cap(r.cnt) < maxLen+1 {
+		r.cnt = make([]int64, maxLen+1)
+	}
+	cnt := r.cnt[:maxLen+1]
+	clear(cnt)
+	m := uint(len(r.pts))
+	for l, tour := range tours {
+		n := len(tour)
+		if n == 0 {
+			continue
+		}
+		q := max(1, n/thresholdSample)
+		for i := 0; i < n; i += q {
+			a, b := tour[(i+n-1)%n], tour[i]
+			if uint(a) >= m || uint(b) >= m {
+				continue
+			}
+			s := edgeLen(r.pts[a], r.pts[b], w, h)
+			cnt[s] += int64(q)
+			sums[l] += int64(s) * int64(q)
+		}
+	}
+	var total int64
+	for _, v := range sums {
+		total += v
+	}
+	if total <= StepBudget {
+		return 0, sums
+	}
+	// cost(T) = Σ_{s<T} s·cnt[s] + T·Σ_{s≥T} cnt[s] grows with T: take
+	// the largest T whose cost fits the budget.
+	var above int64
+	for _, c := range cnt[1:] {
+		above += c
+	}
+	var below int64
+	T := 1
+	for ; T < maxLen; T++ {
+		if below+int64(T+1)*(above-cnt[T]) > StepBudget {
+			break
+		}
+		below += int64(T) * cnt[T]
+		above -= cnt[T]
+	}
+	return T, sums
+}
+
+// edgeHash mixes the two cities of an edge, either way round, into 32 bits
+// (the splitmix64 finaliser).
+func edgeHash(a, b int) uint32 {
+	if a > b {
+		a, b = b, a
+	}
+	z := uint64(a)<<32 ^ uint64(b) + 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return uint32(z ^ z>>31)
+}
+
+// accumulate adds worker k's share of the frame to its buffers: its slice
+// of the cities as dots and of each tour's edges. It returns the pixels
+// stepped.
+func (r *Rasterizer) accumulate(k int, tours [numLayers][]int, rad, sampled int) int64 {
+	w, h := r.w, r.h
+	var steps int64
+	if r.used[layerDots] {
+		acc := r.acc[layerDots][k]
+		n := len(r.pts)
+		for i := n * k / r.workers; i < n*(k+1)/r.workers; i++ {
+			p := r.pts[i]
+			x, y := int(p.x), int(p.y)
+			if rad == 0 {
+				if p.in(w, h) {
+					acc[y*w+x]++
+				}
+				continue
+			}
+			for yy := max(y-rad, 0); yy <= min(y+rad, h-1); yy++ {
+				for xx := max(x-rad, 0); xx <= min(x+rad, w-1); xx++ {
+					acc[yy*w+xx] = 1
+				}
+			}
+		}
+	}
+	pts := r.pts
+	m := uint(len(pts))
+	for l, tour := range tours {
+		if tour == nil {
+			continue
+		}
+		acc := r.acc[l][k]
+		dash := 0
+		if l == layerOptimal {
+			dash = 4
+		}
+		n := len(tour)
+		lo, hi := n*k/r.workers, n*(k+1)/r.workers
+		a := tour[(lo+n-1)%n]
+		var p pixel
+		if uint(a) < m {
+			p = pts[a]
+		}
+		// Cities come in batches, gathered in a tight loop first: the
+		// loads are independent, so their cache misses overlap, which
+		// they do not between the steps of plot.
+		var batch [gatherBatch]pixel
+		for lo < hi {
+			cities := tour[lo:min(lo+gatherBatch, hi)]
+			lo += len(cities)
+			for i, b := range cities {
+				if uint(b) < m {
+					batch[i] = pts[b]
+				}
+			}
+			for i, b := range cities {
+				if uint(b) >= m || uint(a) >= m {
+					a, p = b, batch[i]
+					continue
+				}
+				q := batch[i]
+				wgt := uint32(1)
+				if sampled > 0 {
+					if s := edgeLen(p, q, w, h); s > sampled {
+						if uint64(edgeHash(a, b)&0xffff)*uint64(s) >= uint64(sampled)<<16 {
+							a, p = b, q
+							continue
+						}
+						wgt = uint32((s + sampled/2) / sampled)
+					}
+				}
+				if p.in(w, h) && q.in(w, h) {
+					if dx, dy := q.x-p.x, q.y-p.y; uint32(dx+1) <= 2 && uint32(dy+1) <= 2 {
+						// An edge to a neighbouring pixel (most of a
+						// dense good tour): its first pixel alone, as plot.
+						if dx|dy != 0 {
+							o := int(p.y)*w + int(p.x)
+							acc[o] = uint16(min(uint32(acc[o])+wgt, 0xffff))
+							steps++
+						}
+					} else {
+						steps += plot(acc, w, int(p.x), int(p.y), int(q.x), int(q.y), wgt, dash)
+					}
+				} else {
+					steps += plotClipped(acc, w, h, float64(p.x), float64(p.y), float64(q.x), float64(q.y), wgt, dash)
+				}
+				a, p = b, q
+			}
+		}
+	}
+	return steps
+}
+
+// plot adds wgt to the counts along the integer line from (x0, y0) to
+// (x1, y1), leaving out its last pixel (the next edge's first), so a
+// closed tour counts each pixel it passes once; with dash > 0 it
+// alternates dash pixels on and off. Both ends must lie inside the w-wide
+// image. It returns the pixels stepped.
+func plot(acc []uint16, w, x0, y0, x1, y1 int, wgt uint32, dash int) int64 {
+	dx, dy := x1-x0, y1-y0
+	sx, sy := 1, w
+	if dx < 0 {
+		dx, sx = -dx, -1
+	}
+	if dy < 0 {
+		dy, sy = -dy, -w
+	}
+	major, minor, n, m := sx, sy, dx, dy
+	if dy > dx {
+		major, minor, n, m = sy, sx, dy, dx
+	}
+	o := y0*w + x0
+	e := n / 2
+	if dash > 0 {
+		for i := 0; i < n; i++ {
+			if (i/dash)&1 == 0 {
+				acc[o] = uint16(min(uint32(acc[o])+wgt, 0xffff))
+			}
+			o += major
+			e -= m
+			if e < 0 {
+				e += n
+				o += minor
+			}
+		}
+		return int64(n)
+	}
+	for i := 0; i < n; i++ {
+		acc[o] = uint16(min(uint32(acc[o])+wgt, 0xffff))
+		o += major
+		e -= m
+		if e < 0 {
+			e += n
+			o += minor
+		}
+	}
+	return int64(n)
+}
+
+// plotClipped clips the segment to the w×h image (Cohen–Sutherland) and
+// plots what is left.
+func plotClipped(acc []uint16, w, h int, x0, y0, x1, y1 float64, wgt uint32, dash int) int64 {
+	x0, y0, x1, y1, ok := clip(x0, y0, x1, y1, float64(w-1), float64(h-1))
+	if !ok {
+		return 0
+	}
+	ix0, iy0 := min(max(int(x0+0.5), 0), w-1), min(max(int(y0+0.5), 0), h-1)
+	ix1, iy1 := min(max(int(x1+0.5), 0), w-1), min(max(int(y1+0.5), 0), h-1)
+	return plot(acc, w, ix0, iy0, ix1, iy1, wgt, dash)
+}
+
+// composite paints rows [y0, y1) of dst the background, blends the
+// layers' counts over it in the given order, layer by layer, and zeroes
+// the counts for the next frame.
+func (r *Rasterizer) composite(dst *image.RGBA, y0, y1 int, order [numLayers]int, bg color.RGBA) {
+	w := r.w
+	bgRow := make([]byte, w*4)
+	bgRow[0], bgRow[1], bgRow[2], bgRow[3] = bg.R, bg.G, bg.B, bg.A
+	for n := 4; n < len(bgRow); n *= 2 {
+		copy(bgRow[n:], bgRow[:n])
+	}
+	for y := y0; y < y1; y++ {
+		base := y * w
+		pix := dst.Pix[y*dst.Stride : y*dst.Stride+w*4]
+		copy(pix, bgRow)
+		for _, l := range order {
+			if !r.used[l] {
+				continue
+			}
+			bufs := r.acc[l][:r.accWorkers]
+			row := bufs[0][base : base+w]
+			for _, b := range bufs[1:] {
+				// Sum the other workers' counts into the first's.
+				rb := b[base : base+w]
+				rb = rb[:len(row)]
+				for x, v := range rb {
+					row[x] = uint16(min(uint32(row[x])+uint32(v), 0xffff))
+				}
+				clear(rb)
+			}
+			blendRow(pix, row, r.lut[l][:lutMax+1])
+		}
+	}
+}
+
+// blendRow blends one layer's row of counts over a row of pixels and
+// zeroes the counts.
+func blendRow(pix []byte, row []uint16, lut []blend) {
+	pix = pix[:len(row)*4]
+	for x, c := range row {
+		if c == 0 {
+			continue
+		}
+		row[x] = 0
+		e := lut[min(c, lutMax)]
+		p := pix[x*4 : x*4+4 : x*4+4]
+		p[0] = uint8((uint32(p[0])*e.inv + e.r) >> 8)
+		p[1] = uint8((uint32(p[1])*e.inv + e.g) >> 8)
+		p[2] = uint8((uint32(p[2])*e.inv + e.b) >> 8)
+		p[3] = 255
+	}
+}
+
+// clip clips a segment to [0, xmax] × [0, ymax] (Cohen–Sutherland); ok is
+// false when nothing is left.
+func clip(x0, y0, x1, y1, xmax, ymax float64) (cx0, cy0, cx1, cy1 float64, ok bool) {
+	c0, c1 := outcode(x0, y0, xmax, ymax), outcode(x1, y1, xmax, ymax)
+	for c0|c1 != 0 {
+		if c0&c1 != 0 {
+			return 0, 0, 0, 0, false // both ends beyond the same side
+		}
+		co := c0
+		if co == 0 {
+			co = c1
+		}
+		var x, y float64
+		switch {
+		case co&outTop != 0:
+			x, y = x0+(x1-x0)*(0-y0)/(y1-y0), 0
+		case co&outBottom != 0:
+			x, y = x0+(x1-x0)*(ymax-y0)/(y1-y0), ymax
+		case co&outRight != 0:
+			x, y = xmax, y0+(y1-y0)*(xmax-x0)/(x1-x0)
+		default:
+			x, y = 0, y0+(y1-y0)*(0-x0)/(x1-x0)
+		}
+		if co == c0 {
+			x0, y0 = x, y
+			c0 = outcode(x0, y0, xmax, ymax)
+		} else {
+			x1, y1 = x, y
+			c1 = outcode(x1, y1, xmax, ymax)
+		}
+	}
+	return x0, y0, x1, y1, true
+}
