@@ -30,9 +30,9 @@ func TwoOptDescent(in *solver.Instance, start []int) (t []int, passes, moves int
 	if err := r.do(func() (err error) { b, err = r.newBatch(in.N, 1); return err }); err != nil {
 		return nil, 0, 0, 0, "", err
 	}
-	defer r.do(func() error { b.free(); return nil })
+	defer r.do(b.free)
 	t = append([]int(nil), start...)
 	t0 := time.Now()
-	moves, passes, err = twoOptLocalSearch(context.Background(), b, in, shiftedCoords(in), rawScale(in), t, time.Time{})
+	moves, passes, _, err = twoOptLocalSearch(context.Background(), b, in, shiftedCoords(in), rawScale(in), t, time.Time{})
 	return t, passes, moves, time.Since(t0), r.d.label, err
 }

@@ -67,16 +67,25 @@ func TestIntDistMatchesCPU(t *testing.T) {
 		err := r.do(func() error {
 			var bufs buffers
 			defer bufs.freeAll()
-			xy, _ := bufs.alloc(int64(8 * in.N))
-			pa, _ := bufs.alloc(4 * pairs)
-			pb, _ := bufs.alloc(4 * pairs)
-			po, err := bufs.alloc(4 * pairs)
-			if err != nil {
+			var xy, pa, pb, po cu.DevicePtr
+			var err error
+			for _, x := range []struct {
+				p     *cu.DevicePtr
+				bytes int64
+			}{{&xy, int64(8 * in.N)}, {&pa, 4 * pairs}, {&pb, 4 * pairs}, {&po, 4 * pairs}} {
+				if *x.p, err = bufs.alloc(x.bytes); err != nil {
+					return err
+				}
+			}
+			if err := htod(xy, shiftedCoords(in)); err != nil {
 				return err
 			}
-			htod(xy, shiftedCoords(in))
-			htod(pa, a)
-			htod(pb, b)
+			if err := htod(pa, a); err != nil {
+				return err
+			}
+			if err := htod(pb, b); err != nil {
+				return err
+			}
 			if err := r.launch("dist_check_"+metricSuffix[code], (pairs+255)/256, 1, 256, 0, r.stream, xy, pa, pb, int64(pairs), po); err != nil {
 				return err
 			}
@@ -264,8 +273,13 @@ func TestPSPMSameSeedSameResult(t *testing.T) {
 		t.Fatalf("same seed, different results: %d vs %d", r1.Length, r2.Length)
 	}
 	p.Seed = 43
-	r3, _ := e.Solve(context.Background(), in, p, nil)
-	t.Logf("seed 42: %d, seed 43: %d", r1.Length, r3.Length)
+	r3, err := e.Solve(context.Background(), in, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(r1.Tour) == fmt.Sprint(r3.Tour) {
+		t.Fatalf("seeds 42 and 43 gave the same tour: the seed does not reach the kernels")
+	}
 }
 
 func TestILSDescentDeterministicAndLocallyOptimal(t *testing.T) {
@@ -276,7 +290,10 @@ func TestILSDescentDeterministicAndLocallyOptimal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, _ := twoOptILS(context.Background(), e, in, solver.Params{}, nil, true)
+	r2, err := twoOptILS(context.Background(), e, in, solver.Params{}, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if r1.Length != r2.Length {
 		t.Fatalf("descent not deterministic: %d vs %d", r1.Length, r2.Length)
 	}
@@ -332,32 +349,40 @@ func TestStartStopLeavesMemory(t *testing.T) {
 	}
 	run(0)
 	run(1)
-	var free0, free1 int64
-	r.do(func() (err error) { free0, _, err = cu.MemInfo(); return })
+	free0, err := runFreeMemory(r)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for k := 0; k < cycles; k++ {
 		run(k)
 	}
-	r.do(func() (err error) { free1, _, err = cu.MemInfo(); return })
+	free1, err := runFreeMemory(r)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("%d start/stop cycles: free device memory %d -> %d bytes", cycles, free0, free1)
 	if free1 != free0 {
 		t.Fatalf("device memory changed over %d cycles: %d -> %d free bytes", cycles, free0, free1)
 	}
 }
 
-// TestReportRates prints the figures docs/PERF.md records; it runs only
-// with TSPLAB_GPU_REPORT=1 (on the device machine).
-func TestReportRates(t *testing.T) {
-	if os.Getenv("TSPLAB_GPU_REPORT") == "" {
-		t.Skip("set TSPLAB_GPU_REPORT=1 to print the GPU rates")
-	}
-	needDevice(t)
+// BenchmarkEvalRate measures the 2-opt evaluation kernel alone (moves
+// evaluated per second, the figure docs/PERF.md records) at sizes from
+// 1,000 to 100,000 cities.
+func BenchmarkEvalRate(b *testing.B) {
+	needDevice(b)
 	for _, n := range []int{1000, 2000, 5000, 10000, 33810, 50000, 100000} {
-		passes := max(3, int(2e11/float64(movesPerPass(n))/40))
-		r, dev, err := EvalRate(n, passes, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Printf("eval n=%d %.4g moves/s %s\n", n, r, dev)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			passes := max(3, int(2e11/float64(movesPerPass(n))/40))
+			var rate float64
+			for b.Loop() {
+				var err error
+				if rate, _, err = EvalRate(n, passes, 1); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(rate, "moves/s")
+		})
 	}
 }
 
@@ -366,35 +391,38 @@ func TestReportRates(t *testing.T) {
 var lamInstances = []string{"rd100", "eil101", "lin105", "pr107", "pr124", "bier127", "ch130", "pr136", "pr144", "ch150",
 	"pr152", "u159", "rat195", "d198", "ts225", "gil262", "a280", "lin318", "pcb442", "d493"}
 
-// TestReportLam prints PSPM's SSES and error on Lam et al.'s 20 instances
-// under their schedule (TSPLAB_GPU_REPORT=1, TSPLIB_DIR set).
-func TestReportLam(t *testing.T) {
-	if os.Getenv("TSPLAB_GPU_REPORT") == "" {
-		t.Skip("set TSPLAB_GPU_REPORT=1 to print the PSPM figures")
-	}
-	needDevice(t)
+// BenchmarkPSPMLam runs PSPM under Lam et al.'s schedule on their 20
+// instances (TSPLIB_DIR; TSPLAB_LAM_ONLY=name for one) and reports the
+// mean SSES (moves/s) and the mean error against the optimum.
+func BenchmarkPSPMLam(b *testing.B) {
+	needDevice(b)
 	dir := os.Getenv("TSPLIB_DIR")
+	if dir == "" {
+		b.Skip("set TSPLIB_DIR to the TSPLIB folder")
+	}
 	e, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
-	var sumGap, sumRate float64
 	names := lamInstances
 	if only := os.Getenv("TSPLAB_LAM_ONLY"); only != "" {
 		names = []string{only}
 	}
-	for _, name := range names {
-		in, err := tsplib.Load(dir+"/"+name+".tsp", dir)
-		if err != nil {
-			t.Fatal(err)
+	for b.Loop() {
+		var sumGap, sumRate float64
+		for _, name := range names {
+			in, err := tsplib.Load(dir+"/"+name+".tsp", dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			r, err := e.Solve(context.Background(), in, solver.Params{Seed: 1}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			gap, _ := solver.GapPercent(r.Length, in.Optimum)
+			sumGap += gap
+			sumRate += r.MovesPerSecond()
 		}
-		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 1}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gap, _ := solver.GapPercent(r.Length, in.Optimum)
-		sumGap += gap
-		sumRate += r.MovesPerSecond()
-		fmt.Printf("pspm %s n=%d len=%d opt=%d gap=%.3f%% time=%.2fs SSES=%.4g blocks=%d\n", name, in.N, r.Length, in.Optimum, gap, r.Elapsed.Seconds(), r.MovesPerSecond(), r.Params.Blocks)
+		b.ReportMetric(sumGap/float64(len(names)), "gap%")
+		b.ReportMetric(sumRate/float64(len(names)), "moves/s")
 	}
-	fmt.Printf("pspm mean gap %.3f%% mean SSES %.4g\n", sumGap/20, sumRate/20)
 }
 
 func TestPSPMBlockModeAndDeterminism(t *testing.T) {
@@ -409,12 +437,16 @@ func TestPSPMBlockModeAndDeterminism(t *testing.T) {
 		if err != nil {
 			t.Fatalf("threads %d: %v", threads, err)
 		}
-		r2, _ := e.Solve(context.Background(), in, p, nil)
-		if r1.Length != r2.Length || r1.Length != solver.TourLength(in, r1.Tour) {
-			t.Fatalf("threads %d: %d vs %d", threads, r1.Length, r2.Length)
+		r2, err := e.Solve(context.Background(), in, p, nil)
+		if err != nil {
+			t.Fatalf("threads %d, again: %v", threads, err)
 		}
-		if want := int64(r1.Params.Blocks) * int64(threads); r1.Moves%want != 0 {
-			t.Fatalf("threads %d: %d moves is no multiple of blocks x threads %d", threads, r1.Moves, want)
+		checkResult(t, fmt.Sprintf("threads %d", threads), in, r1)
+		if fmt.Sprint(r1.Tour) != fmt.Sprint(r2.Tour) {
+			t.Fatalf("threads %d: the same seed gave %d, then %d", threads, r1.Length, r2.Length)
+		}
+		if r1.Params.Threads != threads {
+			t.Fatalf("threads %d: the result says %d ran", threads, r1.Params.Threads)
 		}
 		t.Logf("threads %d: %d", threads, r1.Length)
 	}

@@ -1,13 +1,16 @@
 package gpu
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -237,3 +240,70 @@ func defaultSchedule(p *solver.Params) error {
 
 // scheduleSteps is the number of temperature steps from T0 down to TEnd.
 func scheduleSteps(p solver.Params) int { return solver.ScheduleSteps(p) }
+
+// untilStop runs f, a CPU set-up step that takes no context (candidate
+// lists, a start tour), on a goroutine of its own and returns its result,
+// or ok = false as soon as ctx ends or the deadline (zero: none) passes;
+// f then finishes in the background and its result is dropped.
+func untilStop[T any](ctx context.Context, deadline time.Time, f func() T) (v T, ok bool) {
+	done := make(chan T, 1)
+	go func() { done <- f() }()
+	var timeout <-chan time.Time
+	if !deadline.IsZero() {
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case v = <-done:
+		return v, true
+	case <-ctx.Done():
+	case <-timeout:
+	}
+	return v, false
+}
+
+// startTour builds the candidate lists (k per city) and the start tour
+// (Params.Start or a greedy tour) on the CPU, saying which phase it is in;
+// for a million cities this takes seconds, so it gives way to ctx and the
+// deadline (zero: none): ok is false when they came first.
+func startTour(ctx context.Context, deadline time.Time, in *solver.Instance, p solver.Params, k int, sink *solver.Sink) (nb *neighbor.Lists, t []int, ok bool) {
+	sink.SendPhase(solver.PhaseNeighbours, solver.UnknownProgress)
+	if nb, ok = untilStop(ctx, deadline, func() *neighbor.Lists { return neighbor.Nearest(in, k) }); !ok {
+		return nil, nil, false
+	}
+	if len(p.Start) == in.N {
+		return nb, slices.Clone(p.Start), true
+	}
+	sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
+	if !deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
+	t, err := construct.GreedyContext(ctx, in, nb)
+	if err != nil {
+		return nil, nil, false
+	}
+	l := solver.TourLength(in, t)
+	sink.Send(solver.Snapshot{Tour: t, Best: t, Length: l, BestLength: l, Phase: solver.PhaseStart, PhaseProgress: 1})
+	return nb, t, true
+}
+
+// finishEarly ends a run that the deadline or ctx stopped before its
+// set-up produced a start tour: the space-filling-curve tour (or
+// Params.Start), which takes a fraction of the set-up's time, is reported.
+func finishEarly(in *solver.Instance, e solver.Engine, p solver.Params, start time.Time, sink *solver.Sink, device string) (solver.Result, error) {
+	t := p.Start
+	if len(t) != in.N {
+		t = construct.SpaceFillingCurve(in)
+	}
+	l := solver.TourLength(in, t)
+	sink.Send(solver.Snapshot{Best: t, BestLength: l, Length: l, Progress: 1})
+	return solver.Finish(in, e, p, t, 0, 0, start, true, device)
+}
+
+// usableMemory is the part of free device memory one run may plan to take:
+// 7/8 of it, less 256 MiB for the context, other runs' launches and the
+// driver.
+func usableMemory(free int64) int64 { return max(0, free/8*7-256<<20) }

@@ -54,6 +54,13 @@ func lsDistMode(in *solver.Instance, choice string) (matrix bool, err error) {
 // newLSDist uploads in's distances (context thread).
 func newLSDist(bufs *buffers, in *solver.Instance, matrix bool) (lsDist, error) {
 	if matrix {
+		free, _, err := cu.MemInfo()
+		if err != nil {
+			return lsDist{}, err
+		}
+		if bytes := int64(in.N) * int64(in.N) * 4; bytes > usableMemory(free) {
+			return lsDist{}, fmt.Errorf("%w: the %d x %d distance matrix takes %d MiB; %d MiB of GPU memory are free", ErrUnsupported, in.N, in.N, bytes>>20, free>>20)
+		}
 		m := in.DistMatrix(in.N * in.N)
 		p, err := bufs.alloc(int64(len(m)) * 4)
 		if err != nil {

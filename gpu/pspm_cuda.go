@@ -37,6 +37,17 @@ type pspmPlan struct {
 	perSM     int // resident searches per SM
 }
 
+// blockBytes is the device memory one search takes: its current tour and
+// archive (next arrays), their costs, and its node records when they do
+// not live in shared memory.
+func (pl pspmPlan) blockBytes(n int) int64 {
+	b := int64(n)*8 + 16
+	if pl.useShared&1 == 0 {
+		b += int64(n) * int64(8+2*pl.idxBytes)
+	}
+	return b
+}
+
 func align16(x int) int { return (x + 15) &^ 15 }
 
 // planPSPM picks the index width, the searches per block and what goes in
@@ -83,10 +94,10 @@ func (r *run) planPSPM(n, tpb, metric int) (pspmPlan, error) {
 			if use&1 != 0 {
 				bytes += spb * lists
 			}
-			if bytes > 227*1024 {
+			if bytes > r.d.limits.sharedOptin {
 				continue
 			}
-			if bytes > 48*1024 {
+			if bytes > r.d.limits.sharedStatic {
 				if err := setMaxDynamicShared(fn, bytes); err != nil {
 					continue
 				}
@@ -122,7 +133,7 @@ func (r *run) planPSPM(n, tpb, metric int) (pspmPlan, error) {
 	if best <= 0 {
 		return pl, fmt.Errorf("no launch configuration fits %s with %d threads per search", pl.kernel, tpb)
 	}
-	if pl.shared > 48*1024 {
+	if pl.shared > r.d.limits.sharedStatic {
 		if err := setMaxDynamicShared(r.d.fns[pl.kernel], pl.shared); err != nil {
 			return pl, err
 		}
@@ -130,19 +141,51 @@ func (r *run) planPSPM(n, tpb, metric int) (pspmPlan, error) {
 	return pl, nil
 }
 
-// solvePSPM runs PSPM with tb blocks (0: from occupancy) of tpb threads.
+// pspmReduceThreads is the block size of pspm_sync and pspm_init
+// (PSPM_REDUCE_THREADS in kernels/pspm.cu): their tree reductions need a
+// power of two, and their shared arrays hold this many values.
+const pspmReduceThreads = 1024
+
+// pspmLaunchIters is the most iterations per search one annealing launch
+// runs when the searches fill one wave of the GPU (about 0.2 s on an H100
+// at d493): a stop or the time limit is seen within about a launch. More
+// searches than a wave get proportionally fewer iterations per launch.
+const pspmLaunchIters = 1 << 18
+
+// pspmRun is one PSPM run on the device: the schedule, the launch plan,
+// the device state of tb searches and the double-buffered pinned copies of
+// the global best.
+type pspmRun struct {
+	r                         *run
+	in                        *solver.Instance
+	p                         solver.Params
+	n, tb, tpb, metric, steps int
+	itersPerStep, launchIters int64
+	pl                        pspmPlan
+
+	xy, cur, curCost, arch, archCost    cu.DevicePtr
+	gbest, gbestCost, gbestBlock, start cu.DevicePtr
+	scratch                             cu.DevicePtr
+	host                                [2]pinned
+	evDone                              [2]cu.Event
+	evSync                              cu.Event
+
+	iter     int64 // iterations queued per search
+	chunks   int   // synchronisations queued
+	pending  int   // host buffer whose copy is queued and not yet read, or -1
+	bestTour []int // the last global best read back (nil once sent)
+	bestLen  int64
+}
+
+// solvePSPM runs PSPM with tb blocks (0: from occupancy and memory) of tpb
+// threads: Lam et al.'s schedule, a device-side synchronisation every K
+// temperature steps, snapshots from the synchronisations' copies.
 func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, tb, tpb int) (solver.Result, error) {
 	start := time.Now()
-	r, err := newRun()
-	if err != nil {
-		return solver.Result{}, err
-	}
-	defer r.close()
 	metric, err := metricCode(in)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	n := in.N
 	// Move deltas travel as delta*32 + lane in an int32 key.
 	if span := coordSpan(in); span > 4e6 {
 		return solver.Result{}, fmt.Errorf("%w: pspm needs coordinates within a span of 4e6 (%s spans %.3g)", ErrUnsupported, in.Name, span)
@@ -153,226 +196,298 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if tpb <= 0 {
 		tpb = 32
 	}
-	if tpb > 1024 {
-		return solver.Result{}, fmt.Errorf("pspm: %d threads per block; the most is 1024", tpb)
+	r, err := newRun()
+	if err != nil {
+		return solver.Result{}, err
 	}
-	steps := scheduleSteps(p)
-	itersPerStep := int64(n) * int64(p.Sweeps)
+	defer r.close()
+	if tpb > r.d.limits.maxThreads {
+		return solver.Result{}, fmt.Errorf("pspm: %d threads per block; the most is %d", tpb, r.d.limits.maxThreads)
+	}
+	s := &pspmRun{r: r, in: in, p: p, n: in.N, tb: tb, tpb: tpb, metric: metric, pending: -1, bestLen: -1,
+		steps: scheduleSteps(p), itersPerStep: int64(in.N) * int64(p.Sweeps)}
+	defer r.do(func() error { return s.free() })
+	if err := r.do(s.setUp); err != nil {
+		return solver.Result{}, err
+	}
+	p.Blocks, p.Threads = s.tb, tpb
+
 	sink := solver.NewSink(snaps, 0, start)
 	var deadline time.Time
 	if p.TimeLimit > 0 {
 		deadline = start.Add(p.TimeLimit)
 	}
-
-	var (
-		pl                                   pspmPlan
-		bufs                                 buffers
-		xyD, cur, curCost, arch, archCost    cu.DevicePtr
-		gbest, gbestCost, gbestBlock, startD cu.DevicePtr
-		scratch                              cu.DevicePtr
-		host                                 [2]pinned
-		evDone                               [2]cu.Event
-		evSync                               cu.Event
-	)
-	defer r.do(func() error {
-		bufs.freeAll()
-		for i := range host {
-			host[i].free()
+	stop := func() bool { return ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) }
+	lastSent := start
+	send := func() {
+		if s.bestTour == nil || !sink.Due() {
+			return
 		}
-		for i := range evDone {
-			if evDone[i] != (cu.Event{}) {
-				cu.DestroyEvent(&evDone[i])
-			}
-		}
-		if evSync != (cu.Event{}) {
-			cu.DestroyEvent(&evSync)
-		}
-		return nil
-	})
-	err = r.do(func() error {
-		var err error
-		if pl, err = r.planPSPM(n, tpb, metric); err != nil {
-			return err
-		}
-		if tb <= 0 {
-			tb = pl.perSM * r.d.info.Multiprocs // Blocks default: a full wave
-		}
-		// Keep the per-block state within a quarter of the device memory.
-		if maxTB := int(r.d.info.GlobalMemory / 4 / (int64(n) * 24)); tb > maxTB {
-			tb = max(1, maxTB)
-		}
-		alloc := func(dst *cu.DevicePtr, bytes int64) {
-			if err == nil {
-				*dst, err = bufs.alloc(bytes)
-			}
-		}
-		alloc(&xyD, int64(8*n))
-		alloc(&cur, int64(tb)*int64(n)*4)
-		alloc(&curCost, int64(tb)*8)
-		alloc(&arch, int64(tb)*int64(n)*4)
-		alloc(&archCost, int64(tb)*8)
-		alloc(&gbest, int64(n)*4)
-		alloc(&gbestCost, 8)
-		alloc(&gbestBlock, 8)
-		if pl.useShared&1 == 0 {
-			// A node per city and search (kernels/pspm.cu PspmNode: e, rem, next, prev).
-			alloc(&scratch, int64(tb)*int64(n)*int64(8+2*pl.idxBytes))
-		}
-		if err != nil {
-			return err
-		}
-		if err := htod(xyD, shiftedCoords(in)); err != nil {
-			return err
-		}
-		if len(p.Start) == n {
-			if startD, err = bufs.alloc(int64(4 * n)); err != nil {
-				return err
-			}
-			if err := htod(startD, tourToNext(p.Start)); err != nil {
-				return err
-			}
-		}
-		for i := range host {
-			if host[i], err = allocPinned(4*n + 8); err != nil {
-				return err
-			}
-			if evDone[i], err = cu.MakeEvent(cu.DisableTiming); err != nil {
-				return err
-			}
-		}
-		if evSync, err = cu.MakeEvent(cu.DisableTiming); err != nil {
-			return err
-		}
-		return r.launch("pspm_init_"+metricSuffix[metric], tb, 1, 256, 0, r.stream, xyD, n, startD, cur, curCost, arch, archCost, p.Seed)
-	})
-	if err != nil {
-		return solver.Result{}, err
-	}
-	p.Blocks, p.Threads = tb, tpb
-
-	// Launches: at most ~2^18 iterations each (a responsive cancel), a
-	// device-side sync every K temperature steps, then an asynchronous copy
-	// of the global best into pinned memory on the copy stream.
-	stepsPerLaunch := max(1, min(p.K, int((1<<18)/itersPerStep)))
-	var iter int64
-	step := 0
-	chunk := 0
-	pending := -1 // buffer whose copy is queued and not yet read
-	var bestTour []int
-	bestLen := int64(-1)
-	readBack := func(slot int) error {
-		if err := evDone[slot].Synchronize(); err != nil {
-			return fmt.Errorf("pspm on %s failed: %w", r.d.label, err)
-		}
-		next := host[slot].int32s(n)
-		t, err := nextToTour(append([]int32(nil), next...))
-		if err != nil {
-			return fmt.Errorf("pspm: the device returned a broken tour: %v", err)
-		}
-		bestTour = t
-		bestLen = *(*int64)(unsafe.Add(host[slot].p, 4*n))
-		return nil
+		lastSent = time.Now()
+		step := s.step()
+		T := p.T0 * math.Pow(p.Alpha, float64(step))
+		sink.Send(solver.Snapshot{Best: s.bestTour, BestLength: s.bestLen, Length: s.bestLen, Temperature: T, Step: int64(step),
+			Progress: float64(step) / float64(s.steps), Moves: s.moves()})
+		s.bestTour = nil
 	}
 	stopped := false
-	for step < steps {
-		// At most one chunk in flight: the previous chunk's copy (queued
-		// after its kernels) must be done before the next is queued.
-		if pending >= 0 {
-			if err := r.do(func() error { return evDone[pending].Synchronize() }); err != nil {
+	total := int64(s.steps) * s.itersPerStep
+	for s.iter < total {
+		// At most one synchronisation in flight: the previous one's copy
+		// (queued after its kernels) is done before the next is queued.
+		if s.pending >= 0 {
+			if err := r.do(func() error { return s.evDone[s.pending].Synchronize() }); err != nil {
 				return solver.Result{}, fmt.Errorf("pspm on %s failed: %w", r.d.label, err)
 			}
 		}
-		if chunk > 0 && (ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline))) {
+		if s.chunks > 0 && stop() {
 			stopped = true
 			break
 		}
-		syncAt := min(steps, (step/p.K+1)*p.K)
-		slot := chunk % 2
-		err := r.do(func() error {
-			fromBest := int64(0)
-			if step > 0 && step%p.K == 0 {
-				fromBest = 1
-			}
-			for step < syncAt {
-				s := min(stepsPerLaunch, syncAt-step)
-				grid := (tb + pl.perBlock - 1) / pl.perBlock
-				if err := r.launch(pl.kernel, grid, 1, pl.blockDim, pl.shared, r.stream,
-					xyD, n, cur, curCost, arch, archCost, gbest, gbestCost, fromBest, iter, s, itersPerStep, step,
-					p.T0, p.Alpha, tpb, p.Seed, pl.useShared, scratch, tb); err != nil {
-					return err
-				}
-				fromBest = 0
-				iter += int64(s) * itersPerStep
-				step += s
-				// More launches in this chunk: wait for this one before
-				// queueing the next, so a stop or the time limit is seen
-				// within about one launch (≤ 2^18 iterations) instead of
-				// after everything the host managed to queue.
-				if step < syncAt {
-					if err := r.stream.Synchronize(); err != nil {
-						return fmt.Errorf("pspm on %s failed: %w", r.d.label, err)
-					}
-					if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
-						break
-					}
-				}
-			}
-			// The copy of the previous sync must finish before gbest changes.
-			if pending >= 0 {
-				if err := r.stream.Wait(evDone[pending], 0); err != nil {
-					return err
-				}
-			}
-			if err := r.launch("pspm_sync", 1, 1, 1024, 0, r.stream, archCost, tb, arch, n, gbest, gbestCost, gbestBlock); err != nil {
-				return err
-			}
-			if err := evSync.Record(r.stream); err != nil {
-				return err
-			}
-			if err := r.copy.Wait(evSync, 0); err != nil {
-				return err
-			}
-			if err := cu.MemcpyDtoHAsync(host[slot].p, gbest, int64(4*n), r.copy); err != nil {
-				return err
-			}
-			if err := cu.MemcpyDtoHAsync(unsafe.Add(host[slot].p, 4*n), gbestCost, 8, r.copy); err != nil {
-				return err
-			}
-			if err := evDone[slot].Record(r.copy); err != nil {
-				return err
-			}
-			// Read the previous sync's copy while this chunk runs.
-			if pending >= 0 && sink.Due() {
-				if err := readBack(pending); err != nil {
-					return err
-				}
-			}
-			pending = slot
-			return nil
-		})
-		if err != nil {
+		if err := r.do(func() error {
+			return s.queueChunk(stop, func() bool { return sink.Due() && time.Since(lastSent) >= time.Second }, send)
+		}); err != nil {
 			return solver.Result{}, err
 		}
-		chunk++
-		if bestTour != nil && sink.Due() {
-			T := p.T0 * math.Pow(p.Alpha, float64(step))
-			sink.Send(solver.Snapshot{Best: bestTour, BestLength: bestLen, Length: bestLen, Temperature: T, Step: int64(step),
-				Progress: float64(step) / float64(steps), Moves: iter * int64(tb) * int64(tpb)})
-			bestTour = nil
-		}
-		if p.Target > 0 && bestLen >= 0 && bestLen <= p.Target {
+		send()
+		if p.Target > 0 && s.bestLen >= 0 && s.bestLen <= p.Target {
 			break
 		}
 	}
-	if pending >= 0 {
-		if err := r.do(func() error { return readBack(pending) }); err != nil {
+	if s.pending >= 0 {
+		if err := r.do(func() error { return s.readBack(s.pending) }); err != nil {
 			return solver.Result{}, err
 		}
 	}
-	if bestTour == nil {
+	if s.bestTour == nil {
 		return solver.Result{}, fmt.Errorf("pspm: stopped before the first synchronisation")
 	}
-	moves := iter * int64(tb) * int64(tpb)
-	sink.Send(solver.Snapshot{Best: bestTour, BestLength: bestLen, Length: bestLen, Step: int64(step), Progress: float64(step) / float64(steps), Moves: moves})
-	return solver.Finish(in, e, p, bestTour, moves, int64(step), start, stopped, r.d.label)
+	best, bestLen := s.bestTour, s.bestLen
+	sink.Send(solver.Snapshot{Best: best, BestLength: bestLen, Length: bestLen, Step: int64(s.step()), Progress: float64(s.step()) / float64(s.steps), Moves: s.moves()})
+	return solver.Finish(in, e, p, best, s.moves(), int64(s.step()), start, stopped, r.d.label)
+}
+
+// step is the temperature step the queued iterations have reached.
+func (s *pspmRun) step() int { return int(s.iter / s.itersPerStep) }
+
+// moves is the number of moves evaluated: every thread of every search one
+// per iteration.
+func (s *pspmRun) moves() int64 { return s.iter * int64(s.tb) * int64(s.tpb) }
+
+// setUp plans the launch, sizes the searches to the device memory,
+// allocates the state and queues pspm_init (the run's thread).
+func (s *pspmRun) setUp() error {
+	r, n := s.r, s.n
+	var err error
+	if s.pl, err = r.planPSPM(n, s.tpb, s.metric); err != nil {
+		return err
+	}
+	free, _, err := cu.MemInfo()
+	if err != nil {
+		return err
+	}
+	fixed := int64(n)*16 + 64 // coordinates, global best, start tour
+	maxTB := (usableMemory(free) - fixed) / s.pl.blockBytes(n)
+	maxTB = min(maxTB, int64(math.MaxInt32)/int64(s.pl.perBlock))
+	if maxTB < 1 {
+		return fmt.Errorf("pspm: one search of %d cities needs %d MiB of GPU memory; %d MiB are free", n, s.pl.blockBytes(n)>>20, free>>20)
+	}
+	switch {
+	case s.tb <= 0:
+		s.tb = int(min(int64(s.pl.perSM*r.d.info.Multiprocs), maxTB)) // a full wave
+	case int64(s.tb) > maxTB:
+		return fmt.Errorf("pspm: %d blocks of %d cities need %d MiB of GPU memory; %d MiB are free, enough for %d blocks",
+			s.tb, n, int64(s.tb)*s.pl.blockBytes(n)>>20, free>>20, maxTB)
+	}
+	// Iterations per launch: whole temperature steps while a step is short,
+	// else parts of one; fewer when more searches than a wave share it.
+	wave := int64(s.pl.perSM * r.d.info.Multiprocs)
+	budget := max(1, min(pspmLaunchIters, pspmLaunchIters*wave/int64(s.tb)))
+	if s.itersPerStep <= budget {
+		s.launchIters = s.itersPerStep * int64(max(1, min(s.p.K, int(budget/s.itersPerStep))))
+	} else {
+		s.launchIters = budget
+	}
+	alloc := func(dst *cu.DevicePtr, bytes int64) {
+		if err == nil {
+			*dst, err = r.bufs.alloc(bytes)
+		}
+	}
+	tb := int64(s.tb)
+	alloc(&s.xy, int64(8*n))
+	alloc(&s.cur, tb*int64(n)*4)
+	alloc(&s.curCost, tb*8)
+	alloc(&s.arch, tb*int64(n)*4)
+	alloc(&s.archCost, tb*8)
+	alloc(&s.gbest, int64(n)*4)
+	alloc(&s.gbestCost, 8)
+	alloc(&s.gbestBlock, 8)
+	if s.pl.useShared&1 == 0 {
+		// A node per city and search (kernels/pspm.cu PspmNode: e, rem, next, prev).
+		alloc(&s.scratch, tb*int64(n)*int64(8+2*s.pl.idxBytes))
+	}
+	if len(s.p.Start) == n {
+		alloc(&s.start, int64(4*n))
+	}
+	if err != nil {
+		return err
+	}
+	if err := htod(s.xy, shiftedCoords(s.in)); err != nil {
+		return err
+	}
+	if s.start != 0 {
+		if err := htod(s.start, tourToNext(s.p.Start)); err != nil {
+			return err
+		}
+	}
+	for i := range s.host {
+		if s.host[i], err = allocPinned(4*n + 8); err != nil {
+			return err
+		}
+		if s.evDone[i], err = cu.MakeEvent(cu.DisableTiming); err != nil {
+			return err
+		}
+	}
+	if s.evSync, err = cu.MakeEvent(cu.DisableTiming); err != nil {
+		return err
+	}
+	return r.launch("pspm_init_"+metricSuffix[s.metric], s.tb, 1, pspmReduceThreads/4, 0, r.stream,
+		s.xy, n, s.start, s.cur, s.curCost, s.arch, s.archCost, s.p.Seed)
+}
+
+// queueChunk queues the launches up to the next synchronisation (every K
+// temperature steps), the synchronisation, and the asynchronous copy of
+// the global best into pinned memory on the copy stream; it reads the
+// previous synchronisation's copy while the new chunk runs (the run's
+// thread). Between launches it waits for the stream, so stop is seen
+// within about one launch, and it takes an extra global best for a
+// snapshot when one is due (gbest is read by the searches only at a
+// chunk's first launch, right after a synchronisation rewrote it).
+func (s *pspmRun) queueChunk(stop, due func() bool, send func()) error {
+	r := s.r
+	k := int64(s.p.K)
+	total := int64(s.steps) * s.itersPerStep
+	syncAt := min(total, (s.iter/s.itersPerStep/k+1)*k*s.itersPerStep)
+	fromBest := int64(0)
+	if s.chunks > 0 {
+		fromBest = 1
+	}
+	grid := (s.tb + s.pl.perBlock - 1) / s.pl.perBlock
+	for s.iter < syncAt {
+		end := min(syncAt, s.iter+s.launchIters)
+		if err := r.launch(s.pl.kernel, grid, 1, s.pl.blockDim, s.pl.shared, r.stream,
+			s.xy, s.n, s.cur, s.curCost, s.arch, s.archCost, s.gbest, s.gbestCost, fromBest, s.iter, end, s.itersPerStep,
+			s.p.T0, s.p.Alpha, s.tpb, s.p.Seed, s.scratch, s.tb); err != nil {
+			return err
+		}
+		fromBest = 0
+		s.iter = end
+		if s.iter < syncAt {
+			if err := r.sync("pspm"); err != nil {
+				return err
+			}
+			if stop() {
+				break
+			}
+			if due() {
+				if err := s.peek(); err != nil {
+					return err
+				}
+				send()
+			}
+		}
+	}
+	// The copy of the previous synchronisation must finish before gbest changes.
+	if s.pending >= 0 {
+		if err := r.stream.Wait(s.evDone[s.pending], 0); err != nil {
+			return err
+		}
+	}
+	slot := s.chunks % 2
+	if err := s.queueSync(slot); err != nil {
+		return err
+	}
+	// Read the previous synchronisation's copy while this chunk runs.
+	if s.pending >= 0 {
+		if err := s.readBack(s.pending); err != nil {
+			return err
+		}
+	}
+	s.pending = slot
+	s.chunks++
+	return nil
+}
+
+// queueSync queues pspm_sync and the copy of its result into host buffer
+// slot, recording evDone[slot] when the copy is done.
+func (s *pspmRun) queueSync(slot int) error {
+	r := s.r
+	if err := r.launch("pspm_sync", 1, 1, pspmReduceThreads, 0, r.stream, s.archCost, s.tb, s.arch, s.n, s.gbest, s.gbestCost, s.gbestBlock); err != nil {
+		return err
+	}
+	if err := s.evSync.Record(r.stream); err != nil {
+		return err
+	}
+	if err := r.copy.Wait(s.evSync, 0); err != nil {
+		return err
+	}
+	if err := cu.MemcpyDtoHAsync(s.host[slot].p, s.gbest, int64(4*s.n), r.copy); err != nil {
+		return err
+	}
+	if err := cu.MemcpyDtoHAsync(unsafe.Add(s.host[slot].p, 4*s.n), s.gbestCost, 8, r.copy); err != nil {
+		return err
+	}
+	return s.evDone[slot].Record(r.copy)
+}
+
+// peek reads the best of the searches' archives between two launches of
+// a long chunk (the stream is idle), so a snapshot comes at least every
+// second however long the chunks are. It supersedes the pending copy.
+func (s *pspmRun) peek() error {
+	slot := 0
+	if s.pending >= 0 {
+		// gbest may change only once the pending copy is done
+		if err := s.evDone[s.pending].Synchronize(); err != nil {
+			return err
+		}
+		slot = 1 - s.pending
+	}
+	if err := s.queueSync(slot); err != nil {
+		return err
+	}
+	s.pending = -1
+	return s.readBack(slot)
+}
+
+// readBack waits for the copy into host buffer slot and takes its tour.
+func (s *pspmRun) readBack(slot int) error {
+	if err := s.evDone[slot].Synchronize(); err != nil {
+		return fmt.Errorf("pspm on %s failed: %w", s.r.d.label, err)
+	}
+	next := s.host[slot].int32s(s.n)
+	t, err := nextToTour(append([]int32(nil), next...))
+	if err != nil {
+		return fmt.Errorf("pspm: the device returned a broken tour: %v", err)
+	}
+	s.bestTour = t
+	s.bestLen = *(*int64)(unsafe.Add(s.host[slot].p, 4*s.n))
+	return nil
+}
+
+// free releases the pinned buffers and events (the device buffers go with
+// the run).
+func (s *pspmRun) free() error {
+	var first error
+	for i := range s.host {
+		if err := s.host[i].free(); err != nil && first == nil {
+			first = err
+		}
+		if s.evDone[i] != (cu.Event{}) {
+			cu.DestroyEvent(&s.evDone[i])
+		}
+	}
+	if s.evSync != (cu.Event{}) {
+		cu.DestroyEvent(&s.evSync)
+	}
+	return first
 }

@@ -216,12 +216,6 @@ func (b *buffers) freeAll() error {
 	return first
 }
 
-// freeMemory is the device memory free now, in bytes (the run's thread).
-func freeMemory() (int64, error) {
-	free, _, err := cu.MemInfo()
-	return free, err
-}
-
 func htod[T any](dst cu.DevicePtr, src []T) error {
 	if len(src) == 0 {
 		return nil
@@ -234,4 +228,10 @@ func dtoh[T any](dst []T, src cu.DevicePtr) error {
 		return nil
 	}
 	return cu.MemcpyDtoH(unsafe.Pointer(&dst[0]), src, int64(len(dst))*int64(unsafe.Sizeof(dst[0])))
+}
+
+// runFreeMemory is the device memory free now, in bytes.
+func runFreeMemory(r *run) (free int64, err error) {
+	err = r.do(func() (err error) { free, _, err = cu.MemInfo(); return err })
+	return free, err
 }

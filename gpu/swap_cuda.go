@@ -6,7 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -87,7 +89,7 @@ func (r *run) newSwapBatch(in *solver.Instance, B int, matrix bool) (*swapBatch,
 	return b, nil
 }
 
-func (b *swapBatch) free() { b.bufs.freeAll() }
+func (b *swapBatch) free() error { return b.bufs.freeAll() }
 
 // gx is the number of blocks per climber for the current block size.
 func (b *swapBatch) gx() int { return int((b.m + int64(b.block) - 1) / int64(b.block)) }
@@ -180,12 +182,8 @@ func median3(v []float64) float64 {
 	if len(v) == 0 {
 		return 0
 	}
-	s := append([]float64(nil), v...)
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
+	s := slices.Clone(v)
+	slices.Sort(s)
 	return s[len(s)/2]
 }
 
@@ -208,137 +206,194 @@ type swapTuneKey struct {
 // from a random tour.
 func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
+	matrix, err := lsDistMode(in, p.Extra[OptDist])
+	if err != nil {
+		return solver.Result{}, err
+	}
 	r, err := newRun()
 	if err != nil {
 		return solver.Result{}, err
 	}
 	defer r.close()
-	matrix, err := lsDistMode(in, p.Extra[OptDist])
-	if err != nil {
-		return solver.Result{}, err
-	}
 	p.Algorithm, p.Backend = AlgoSwapClimb, solver.BackendGPU
 	if p.TimeLimit <= 0 {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	deadline := start.Add(p.TimeLimit)
-	n := in.N
-	m := swapMoves(n)
-	B := p.Blocks
-	if B <= 0 {
-		B = int(min(max(int64(1<<19)/m, 1), 4096))
-	}
-	p.Blocks = B
-	rng := rand.New(rand.NewPCG(p.Seed, 0x5a9))
-	sink := solver.NewSink(snaps, 0, start)
-	var b *swapBatch
-	var trials []LaunchTrial
-	usedStart := false
-	restart := func(k int) error {
-		if k == 0 && len(p.Start) == n && !usedStart {
-			usedStart = true
-			return b.upload(k, p.Start)
+	c := &swapClimb{r: r, in: in, p: p, rng: rand.New(rand.NewPCG(p.Seed, 0x5a9)), bestLen: -1}
+	defer r.do(func() error {
+		if c.b != nil {
+			return c.b.free()
 		}
-		return b.upload(k, construct.Random(n, rng))
-	}
-	err = r.do(func() (err error) {
-		if b, err = r.newSwapBatch(in, B, matrix); err != nil {
-			return err
-		}
-		for k := 0; k < B; k++ {
-			if err := restart(k); err != nil {
-				return err
-			}
-		}
-		key := swapTuneKey{n, B, b.dist.suffix}
-		if blk, ok := swapTuned.Load(key); ok {
-			b.block = blk.(int)
-		} else {
-			if trials, err = b.tune(SwapLaunchCandidates); err != nil {
-				return err
-			}
-			swapTuned.Store(key, b.block)
-		}
-		// the tuning waves evaluated without applying: reset the counters
-		return htod(b.passes, make([]int64, B))
+		return nil
 	})
-	if err != nil {
-		if b != nil {
-			r.do(func() error { b.free(); return nil })
-		}
+	if err := c.setUp(matrix); err != nil {
 		return solver.Result{}, err
 	}
-	defer r.do(func() error { b.free(); return nil })
-	p.Threads = b.block
-	if len(trials) > 0 {
-		p.Extra = copyExtra(p.Extra)
-		p.Extra["launch_waves"] = fmt.Sprint(len(trials))
-	}
-
-	// iterations per host round trip: 16, fewer when one evaluation is so
-	// large (about 1e9 moves and up) that 16 would overrun the time limit
-	rounds := int(min(max(int64(1e9)/(int64(B)*m), 1), 16))
-	var best []int
-	bestLen := int64(-1)
-	var climbs int64
-	flags := make([]int32, B)
-	passes := make([]int64, B)
-	city := make([]int32, B*n)
+	p = c.p
+	sink := solver.NewSink(snaps, 0, start)
 	stopped := false
 	for {
 		if ctx.Err() != nil || time.Now().After(deadline) {
 			stopped = true
 			break
 		}
-		err := r.do(func() error {
-			for r := 0; r < rounds; r++ {
-				if err := b.eval(); err != nil {
-					return err
-				}
-				if err := b.apply(); err != nil {
-					return err
-				}
-			}
-			if err := r.stream.Synchronize(); err != nil {
-				return fmt.Errorf("swap climb failed: %w", err)
-			}
-			if err := dtoh(flags, b.flags); err != nil {
-				return err
-			}
-			if err := dtoh(passes, b.passes); err != nil {
-				return err
-			}
-			return dtoh(city, b.tours)
-		})
-		if err != nil {
+		if err := c.climb(); err != nil {
 			return solver.Result{}, err
 		}
-		if err := harvestClimbers(r, in, flags, city, &best, &bestLen, &climbs, restart); err != nil {
-			return solver.Result{}, err
-		}
-		moves := sum64(passes) * m
-		if sink.Due() && best != nil {
-			sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves,
+		if sink.Due() && c.best != nil {
+			sink.Send(solver.Snapshot{Best: append([]int(nil), c.best...), BestLength: c.bestLen, Length: c.bestLen, Step: c.climbs, Moves: c.moves(),
 				Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
 		}
-		if p.Target > 0 && bestLen >= 0 && bestLen <= p.Target {
+		if p.Target > 0 && c.bestLen >= 0 && c.bestLen <= p.Target {
 			break
 		}
 	}
-	if best == nil { // no climber reached a local minimum: take climber 0 as it stands
-		if err := r.do(func() error { return dtoh(city, b.tours) }); err != nil {
-			return solver.Result{}, err
-		}
-		best = make([]int, n)
-		for i := range best {
-			best[i] = int(city[i])
-		}
-		bestLen = solver.TourLength(in, best)
+	if err := c.takeClimberZero(); err != nil {
+		return solver.Result{}, err
 	}
-	moves := sum64(passes) * m
-	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves, Progress: 1})
-	return solver.Finish(in, e, p, best, moves, climbs, start, stopped, r.d.label)
+	sink.Send(solver.Snapshot{Best: append([]int(nil), c.best...), BestLength: c.bestLen, Length: c.bestLen, Step: c.climbs, Moves: c.moves(), Progress: 1})
+	return solver.Finish(in, e, p, c.best, c.moves(), c.climbs, start, stopped, r.d.label)
 }
+
+// swapClimb is one swap-climb run: the batch of climbers on the device,
+// the host's copies of their state, and the best local minimum so far.
+type swapClimb struct {
+	r         *run
+	in        *solver.Instance
+	p         solver.Params // with the batch size and block size chosen
+	b         *swapBatch
+	rng       *rand.Rand
+	usedStart bool
+	rounds    int // (evaluate, apply) pairs per host round trip
+
+	flags  []int32
+	passes []int64
+	city   []int32
+
+	best    []int
+	bestLen int64
+	climbs  int64
+}
+
+// setUp sizes the batch (from the device memory when Params.Blocks is 0),
+// uploads every climber's start and runs the thread control once per
+// shape.
+func (c *swapClimb) setUp(matrix bool) error {
+	n := c.in.N
+	m := swapMoves(n)
+	free, err := runFreeMemory(c.r)
+	if err != nil {
+		return err
+	}
+	perClimber := int64(n)*4 + 12 + (m+int64(SwapLaunchCandidates[0])-1)/int64(SwapLaunchCandidates[0])*16
+	maxB := usableMemory(free) / perClimber
+	B := c.p.Blocks
+	if B <= 0 {
+		B = int(max(1, min(int64(1<<19)/m, 4096, maxB)))
+	} else if int64(B) > maxB {
+		return fmt.Errorf("swap-climb: %d climbers of %d cities need %d MiB of GPU memory; %d MiB are free, enough for %d", B, n, int64(B)*perClimber>>20, free>>20, maxB)
+	}
+	c.p.Blocks = B
+	var trials []LaunchTrial
+	err = c.r.do(func() (err error) {
+		if c.b, err = c.r.newSwapBatch(c.in, B, matrix); err != nil {
+			return err
+		}
+		for k := 0; k < B; k++ {
+			if err := c.restart(k); err != nil {
+				return err
+			}
+		}
+		key := swapTuneKey{n, B, c.b.dist.suffix}
+		if blk, ok := swapTuned.Load(key); ok {
+			c.b.block = blk.(int)
+		} else {
+			if trials, err = c.b.tune(SwapLaunchCandidates); err != nil {
+				return err
+			}
+			swapTuned.Store(key, c.b.block)
+		}
+		// the tuning waves evaluated without applying: reset the counters
+		return htod(c.b.passes, make([]int64, B))
+	})
+	if err != nil {
+		return err
+	}
+	c.p.Threads = c.b.block
+	if len(trials) > 0 {
+		c.p.Extra = maps.Clone(c.p.Extra)
+		if c.p.Extra == nil {
+			c.p.Extra = map[string]string{}
+		}
+		c.p.Extra["launch_waves"] = fmt.Sprint(len(trials))
+	}
+	// iterations per host round trip: 16, fewer when one evaluation is so
+	// large (about 1e9 moves and up) that 16 would overrun the time limit
+	c.rounds = int(min(max(int64(1e9)/(int64(B)*m), 1), 16))
+	c.flags, c.passes, c.city = make([]int32, B), make([]int64, B), make([]int32, B*n)
+	return nil
+}
+
+// restart starts climber k from the start tour (climber 0, once) or a
+// random tour (the run's thread).
+func (c *swapClimb) restart(k int) error {
+	if k == 0 && len(c.p.Start) == c.in.N && !c.usedStart {
+		c.usedStart = true
+		return c.b.upload(k, c.p.Start)
+	}
+	return c.b.upload(k, construct.Random(c.in.N, c.rng))
+}
+
+// climb queues rounds of (evaluate, apply), copies the climbers back, and
+// harvests and restarts the ones at a local minimum.
+func (c *swapClimb) climb() error {
+	b := c.b
+	err := c.r.do(func() error {
+		for k := 0; k < c.rounds; k++ {
+			if err := b.eval(); err != nil {
+				return err
+			}
+			if err := b.apply(); err != nil {
+				return err
+			}
+		}
+		if err := c.r.sync("swap climb"); err != nil {
+			return err
+		}
+		if err := dtoh(c.flags, b.flags); err != nil {
+			return err
+		}
+		if err := dtoh(c.passes, b.passes); err != nil {
+			return err
+		}
+		return dtoh(c.city, b.tours)
+	})
+	if err != nil {
+		return err
+	}
+	return harvestClimbers(c.r, c.in, c.flags, c.city, &c.best, &c.bestLen, &c.climbs, c.restart)
+}
+
+// takeClimberZero makes climber 0, as it stands, the result when no
+// climber reached a local minimum.
+func (c *swapClimb) takeClimberZero() error {
+	if c.best != nil {
+		return nil
+	}
+	if err := c.r.do(func() error { return dtoh(c.city, c.b.tours) }); err != nil {
+		return err
+	}
+	c.best = make([]int, c.in.N)
+	for i := range c.best {
+		c.best[i] = int(c.city[i])
+	}
+	c.bestLen = solver.TourLength(c.in, c.best)
+	return nil
+}
+
+// moves is the number of moves evaluated by the applied passes.
+func (c *swapClimb) moves() int64 { return sum64(c.passes) * swapMoves(c.in.N) }
 
 func sum64(v []int64) int64 {
 	var s int64
@@ -346,13 +401,4 @@ func sum64(v []int64) int64 {
 		s += x
 	}
 	return s
-}
-
-// copyExtra returns a copy of m that the engine may add to.
-func copyExtra(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m)+1)
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }

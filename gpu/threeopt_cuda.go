@@ -11,7 +11,6 @@ import (
 	"gorgonia.org/cu"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
@@ -90,7 +89,7 @@ func (r *run) newThreeOpt(in *solver.Instance, nb *neighbor.Lists, matrix bool, 
 	return o, nil
 }
 
-func (o *threeOpt) free() { o.bufs.freeAll() }
+func (o *threeOpt) free() error { return o.bufs.freeAll() }
 
 // upload sets the tour, its inverse and its length (context thread).
 func (o *threeOpt) upload(t []int, length int64) error {
@@ -213,13 +212,11 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 	p.Threads = min(max(32, p.Threads/32*32), 1024)
 	sink := solver.NewSink(snaps, 0, start)
 	rng := rand.New(rand.NewPCG(p.Seed, 0x3097))
-	nb := neighbor.Nearest(in, threeOptNeighbors)
-	var cur []int
-	if len(p.Start) == in.N {
-		cur = append([]int(nil), p.Start...)
-	} else {
-		cur = construct.Greedy(in, nb)
+	nb, cur, ok := startTour(ctx, deadline, in, p, threeOptNeighbors, sink)
+	if !ok {
+		return finishEarly(in, e, p, start, sink, r.d.label)
 	}
+	sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	var o *threeOpt
 	err = r.do(func() (err error) {
 		if o, err = r.newThreeOpt(in, nb, matrix, p.Blocks, p.Threads, S, k, p.Seed); err != nil {
@@ -230,7 +227,7 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 	if err != nil {
 		return solver.Result{}, err
 	}
-	defer r.do(func() error { o.free(); return nil })
+	defer r.do(o.free)
 
 	var rounds, kicks int64
 	best := append([]int(nil), cur...)

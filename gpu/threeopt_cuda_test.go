@@ -318,7 +318,7 @@ func BenchmarkThreeOptRound(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer r.do(func() error { o.free(); return nil })
+	defer r.do(o.free)
 	b.ResetTimer()
 	err = r.do(func() error {
 		for i := 0; i < b.N; i++ {

@@ -80,7 +80,7 @@ func (r *run) newBatch(n, B int) (*twoOptBatch, error) {
 	return b, nil
 }
 
-func (b *twoOptBatch) free() { b.bufs.freeAll() }
+func (b *twoOptBatch) free() error { return b.bufs.freeAll() }
 
 // upload sets tour k of the batch (context thread).
 func (b *twoOptBatch) upload(k int, xy []float32, scale float64, t []int) error {
@@ -96,9 +96,38 @@ func (b *twoOptBatch) upload(k int, xy []float32, scale float64, t []int) error 
 	return htod(b.city+cu.DevicePtr(4*k*b.n), city)
 }
 
+// evalChunkTiles is the most tiles one evaluation launch covers (about
+// 3e10 moves, well under a second on the GPUs measured): a pass over a
+// larger tour (from about 185,000 cities) is split so that a stop or the
+// time limit is seen between launches.
+const evalChunkTiles = 1 << 15
+
 // eval queues one evaluation of every move of every tour.
 func (b *twoOptBatch) eval() error {
-	return b.r.launch("twoopt_eval", b.tiles, b.B, evalThreads, 0, b.r.stream, b.pts, b.n, b.T, b.best)
+	_, err := b.evalPass(nil)
+	return err
+}
+
+// evalPass queues an evaluation of every move of every tour, in launches
+// of at most evalChunkTiles tiles. With several launches it waits for each
+// and asks stop between them; complete is false when stop said yes (the
+// tiles' results are then partial).
+func (b *twoOptBatch) evalPass(stop func() bool) (complete bool, err error) {
+	for t0 := 0; t0 < b.tiles; t0 += evalChunkTiles {
+		if t0 > 0 {
+			if err := b.r.sync("2-opt evaluation"); err != nil {
+				return false, err
+			}
+			if stop != nil && stop() {
+				return false, nil
+			}
+		}
+		cnt := min(evalChunkTiles, b.tiles-t0)
+		if err := b.r.launch("twoopt_eval", cnt, b.B, evalThreads, 0, b.r.stream, b.pts, b.n, b.T, b.best, t0); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // applyBest queues the climbers' apply step.
@@ -108,8 +137,8 @@ func (b *twoOptBatch) applyBest(eps float64) error {
 
 // fetchBest waits for the stream and copies the tiles' best moves back.
 func (b *twoOptBatch) fetchBest() error {
-	if err := b.r.stream.Synchronize(); err != nil {
-		return fmt.Errorf("2-opt evaluation failed: %w", err)
+	if err := b.r.sync("2-opt evaluation"); err != nil {
+		return err
 	}
 	return dtoh(b.hostTB, b.best)
 }
@@ -256,24 +285,31 @@ func evalTiles(in *solver.Instance, t []int) ([]tileBest, error) {
 // candidate survives the exact re-check: each pass evaluates the whole
 // neighbourhood, takes every tile's best move, and applies the improving,
 // pairwise disjoint ones (Rocki & Suda's many moves per pass). It returns
-// the number of moves evaluated and passes run.
-func twoOptLocalSearch(ctx context.Context, b *twoOptBatch, in *solver.Instance, xy []float32, scale float64, t []int, deadline time.Time) (moves, passes int64, err error) {
-	cands := make([]twoOptMove, 0, b.tiles)
+// the number of moves evaluated and passes run, and converged: no
+// improving move is left (false when ctx or the deadline stopped it).
+func twoOptLocalSearch(ctx context.Context, b *twoOptBatch, in *solver.Instance, xy []float32, scale float64, t []int, deadline time.Time) (moves, passes int64, converged bool, err error) {
+	cands := make([]twoOptMove, 0, min(b.tiles, 1<<20))
+	stop := func() bool { return ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) }
 	for {
-		if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
-			return moves, passes, nil
+		if stop() {
+			return moves, passes, false, nil
 		}
+		complete := false
 		err = b.r.do(func() error {
 			if err := b.upload(0, xy, scale, t); err != nil {
 				return err
 			}
-			if err := b.eval(); err != nil {
+			var err error
+			if complete, err = b.evalPass(stop); err != nil || !complete {
 				return err
 			}
 			return b.fetchBest()
 		})
 		if err != nil {
-			return moves, passes, err
+			return moves, passes, false, err
+		}
+		if !complete {
+			return moves, passes, false, nil
 		}
 		passes++
 		moves += movesPerPass(b.n)
@@ -285,7 +321,7 @@ func twoOptLocalSearch(ctx context.Context, b *twoOptBatch, in *solver.Instance,
 		}
 		sel := selectMoves(in, t, cands)
 		if len(sel) == 0 {
-			return moves, passes, nil
+			return moves, passes, true, nil
 		}
 		applyMoves(t, sel)
 	}
@@ -313,32 +349,34 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	sink := solver.NewSink(snaps, 0, start)
 	rng := rand.New(rand.NewPCG(p.Seed, 0x1f5))
-	nb := neighbor.Nearest(in, 10)
-	var cur []int
-	if len(p.Start) == in.N {
-		cur = append([]int(nil), p.Start...)
-	} else {
-		cur = construct.Greedy(in, nb)
+	nb, cur, ok := startTour(ctx, deadline, in, p, 10, sink)
+	if !ok {
+		return finishEarly(in, e, p, start, sink, r.d.label)
 	}
+	sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	xy, scale := shiftedCoords(in), rawScale(in)
 	var b *twoOptBatch
 	if err := r.do(func() (err error) { b, err = r.newBatch(in.N, 1); return err }); err != nil {
 		return solver.Result{}, err
 	}
-	defer r.do(func() error { b.free(); return nil })
+	defer r.do(b.free)
 
 	var moves, steps int64
-	mv, ps, err := twoOptLocalSearch(ctx, b, in, xy, scale, cur, deadline)
+	mv, _, converged, err := twoOptLocalSearch(ctx, b, in, xy, scale, cur, deadline)
 	moves += mv
 	if err != nil {
 		return solver.Result{}, err
 	}
-	polish2Opt(in, cur, nb)
+	// The exact polish fixes what the float kernels missed near a local
+	// minimum; from a tour the deadline cut short it would be a whole CPU
+	// 2-opt run, so it is left out then.
+	if converged {
+		polish2Opt(in, cur, nb)
+	}
 	best := append([]int(nil), cur...)
 	bestLen := solver.TourLength(in, best)
-	_ = ps
-	stopped := false
-	for !descentOnly {
+	stopped := !converged
+	for !descentOnly && !stopped {
 		if ctx.Err() != nil || time.Now().After(deadline) {
 			stopped = true
 			break
@@ -348,12 +386,14 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		}
 		copy(cur, best)
 		doubleBridge(cur, rng, 100)
-		mv, _, err := twoOptLocalSearch(ctx, b, in, xy, scale, cur, deadline)
+		mv, _, converged, err := twoOptLocalSearch(ctx, b, in, xy, scale, cur, deadline)
 		moves += mv
 		if err != nil {
 			return solver.Result{}, err
 		}
-		polish2Opt(in, cur, nb)
+		if converged {
+			polish2Opt(in, cur, nb)
+		}
 		steps++
 		if l := solver.TourLength(in, cur); l <= bestLen {
 			bestLen = l
@@ -389,11 +429,19 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	deadline := start.Add(p.TimeLimit)
 	n := in.N
 	_, tiles := evalGrid(n)
+	free, err := runFreeMemory(r)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	perClimber := int64(n)*20 + int64(tiles)*16 + 4 // points, cities, tile bests, flag
+	maxB := int(min(usableMemory(free)/perClimber, 1<<20))
 	B := p.Blocks
 	if B <= 0 {
 		// enough tiles to give every SM several blocks, within memory
 		B = max(1, (8*r.d.info.Multiprocs+tiles-1)/tiles)
-		B = min(B, max(1, int((1<<30)/(int64(n)*20))))
+		B = max(1, min(B, maxB))
+	} else if B > maxB {
+		return solver.Result{}, fmt.Errorf("2opt-climb: %d climbers of %d cities need %d MiB of GPU memory, %d MiB are free: at most %d", B, n, int64(B)*perClimber>>20, free>>20, maxB)
 	}
 	p.Blocks = B
 	rng := rand.New(rand.NewPCG(p.Seed, 0xc11b))
@@ -403,7 +451,7 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	if err := r.do(func() (err error) { b, err = r.newBatch(n, B); return err }); err != nil {
 		return solver.Result{}, err
 	}
-	defer r.do(func() error { b.free(); return nil })
+	defer r.do(b.free)
 	restart := func(k int) error {
 		t := construct.Random(n, rng)
 		if k == 0 && len(p.Start) == n {
@@ -411,8 +459,12 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 		}
 		return b.upload(k, xy, scale, t)
 	}
+	stop := func() bool { return ctx.Err() != nil || time.Now().After(deadline) }
 	if err := r.do(func() error {
 		for k := 0; k < B; k++ {
+			if k%64 == 0 && stop() {
+				return nil
+			}
 			if err := restart(k); err != nil {
 				return err
 			}
@@ -421,6 +473,10 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	}); err != nil {
 		return solver.Result{}, err
 	}
+	// (evaluate, apply) pairs per host round trip: 32, fewer when one pass
+	// of the batch is so large (about 1e9 moves and up) that 32 would
+	// overrun the time limit.
+	rounds := int(min(max(int64(3e10)/(int64(B)*movesPerPass(n)), 1), 32))
 	var best []int
 	bestLen := int64(-1)
 	var moves, climbs int64
@@ -428,21 +484,26 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	city := make([]int32, B*n)
 	stopped := false
 	for {
-		if ctx.Err() != nil || time.Now().After(deadline) {
+		if stop() {
 			stopped = true
 			break
 		}
+		complete := true
 		err := r.do(func() error {
-			for r := 0; r < 32; r++ {
-				if err := b.eval(); err != nil {
+			for k := 0; k < rounds && complete; k++ {
+				var err error
+				if complete, err = b.evalPass(stop); err != nil {
 					return err
 				}
-				if err := b.applyBest(1e-3); err != nil {
-					return err
+				if complete {
+					if err := b.applyBest(1e-3); err != nil {
+						return err
+					}
+					moves += int64(B) * movesPerPass(n)
 				}
 			}
-			if err := r.stream.Synchronize(); err != nil {
-				return fmt.Errorf("2-opt climb failed: %w", err)
+			if err := r.sync("2-opt climb"); err != nil {
+				return err
 			}
 			if err := dtoh(flags, b.flags); err != nil {
 				return err
@@ -452,7 +513,6 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 		if err != nil {
 			return solver.Result{}, err
 		}
-		moves += 32 * int64(B) * movesPerPass(n)
 		if err := harvestClimbers(r, in, flags, city, &best, &bestLen, &climbs, restart); err != nil {
 			return solver.Result{}, err
 		}
@@ -469,8 +529,12 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 		for i := range best {
 			best[i] = int(city[i])
 		}
+	} else if nb, ok := untilStop(ctx, deadline.Add(time.Second), func() *neighbor.Lists { return neighbor.Nearest(in, 10) }); ok {
+		// A climber's local minimum: the exact polish fixes what the float
+		// kernel missed (cheap from there). A tour cut short is not
+		// polished: that would be a whole CPU 2-opt run.
+		polish2Opt(in, best, nb)
 	}
-	polish2Opt(in, best, neighbor.Nearest(in, 10))
 	bestLen = solver.TourLength(in, best)
 	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves, Progress: 1})
 	return solver.Finish(in, e, p, best, moves, climbs, start, stopped, r.d.label)

@@ -14,7 +14,8 @@
 
 // ls_dist returns the integer distance between cities a and b.
 template <int METRIC>
-__device__ __forceinline__ int ls_dist(const float2 *__restrict__ xy, const int *__restrict__ mat, int n, int a, int b) {
+__device__ __forceinline__ int ls_dist(const float2 *__restrict__ xy, const int *__restrict__ mat, int n, int a,
+                                       int b) {
     if (METRIC == METRIC_MATRIX) {
         return __ldg(&mat[(size_t)a * (size_t)n + (size_t)b]);
     } else {

@@ -21,10 +21,11 @@
 // per city (PspmNode), so one address serves every field of a city.
 // Accepted moves update the five cities whose caches change.
 //
-// One launch anneals `steps` temperature steps; pspm_sync then reduces the
-// blocks' archived bests on the device and the next launch starts every
-// block from the global best (the synchronisation every Se = k temperature
-// steps; no host round trip between them: the launches queue on a stream).
+// One launch anneals a range of iterations (whole temperature steps, or a
+// part of one when a step is long); pspm_sync then reduces the blocks'
+// archived bests on the device and the next launch starts every block from
+// the global best (the synchronisation every Se = k temperature steps; no
+// host round trip between them: the launches queue on a stream).
 #include "common.cuh"
 
 #define PSPM_MAXWARPS 32
@@ -98,11 +99,15 @@ __device__ __forceinline__ int warp_min(int v) {
 #endif
 }
 
-// pspm_anneal runs `steps` temperature steps of itersPerStep iterations.
+// pspm_anneal runs iterations [iterStart, iterEnd) of the schedule: the
+// iteration counter is also the random streams' counter, and iteration i
+// belongs to temperature step i / itersPerStep, so any split of the
+// schedule into launches draws the same moves and thresholds.
 // State per search b (global, int32): cur[b*n ..] the current tour as a
 // next array, curCost[b]; arch[b*n ..] and archCost[b] the LWSA archive.
 // fromBest != 0: every search starts from gbest/gbestCost instead.
-// MODE: bit 0 = the nodes in shared memory (else in gscratch, global),
+// MODE (a template constant, so pointers into smem compile to shared-memory
+// loads): bit 0 = the nodes in shared memory (else in gscratch, global),
 // bit 1 = coordinates too (else global memory, read through the cache).
 // WARP: each warp of the block is one search (TPB <= 32); else the block
 // is one search.
@@ -132,12 +137,12 @@ __device__ __forceinline__ int warp_min(int v) {
 //   - the relink and the cache refresh are straight-line code that every
 //     lane runs (equal values to equal addresses): the warp never
 //     diverges in the accept path.
-template <int METRIC, typename IDX, bool WARP, int MODE, bool FULL>
-__device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long long *curCost, int *arch,
-                            long long *archCost, const int *gbest, const long long *gbestCost, int fromBest,
-                            long long iterStart, int steps, long long itersPerStep, long long stepStart,
-                            double T0, double alpha, int tpb, unsigned long long seed, int useShared,
-                            PspmNode<IDX> *gscratch, int searches) {
+template <int METRIC, typename IDX, bool WARP, int MODE>
+__device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long long *curCost,
+                                            int *arch, long long *archCost, const int *gbest,
+                                            const long long *gbestCost, int fromBest, long long iterStart,
+                                            long long iterEnd, long long itersPerStep, double T0, double alpha, int tpb,
+                                            unsigned long long seed, PspmNode<IDX> *gscratch, int searches) {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ int swkey[PSPM_MAXWARPS];
     __shared__ int smove[8];
@@ -150,9 +155,6 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     PspmState<IDX> s;
     unsigned char *sp = smem;
     // Load (1/2): coordinates, shared by the block's searches.
-    // MODE is useShared as a template constant: pointers derived from smem
-    // then compile to shared-memory loads (LDS, 32-bit addresses) instead
-    // of generic ones.
     if (MODE & 2) {
         float2 *x2 = (float2 *)sp;
         for (int k = threadIdx.x; k < n; k += blockDim.x) x2[k] = xy[k];
@@ -177,11 +179,10 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     long long best = archCost[b];
     tm.sync();
     pspm_rebuild<METRIC, IDX, WARP>(s, n, tm);
-    (void)useShared;
 
     const int tid = tm.t;
     const int nwarps = WARP ? 1 : (blockDim.x + 31) >> 5;
-    const bool active = FULL || tid < tpb;  // lanes past tpb draw no move
+    const bool active = tid < tpb;  // lanes past tpb draw no move
     const uint32_t nn = (uint32_t)n, nm1 = (uint32_t)max(n - 1, 1);
     // Stratified draws (see the loop): this thread's c is base_c + oc mod
     // n with oc = lc + 32k, k < kcN, so oc < n; likewise p over n - 1.
@@ -194,159 +195,161 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     // Opaque to the optimiser: under a register cap it would otherwise
     // recompute the keys (three mixes each) in every iteration.
     asm volatile("" : "+r"(tkey), "+r"(bkey));
-    const int ips = (int)itersPerStep;
-  for (int st = 0; st < steps; st++) {
-    // The temperature of this step; a threshold is ceil(-T ln u) =
-    // ceil(negTln2 * log2 u).
-    const float T = (float)(T0 * pow(alpha, (double)(stepStart + st)));
-    const float negTln2 = -0.6931471805599453f * T;
-    const uint32_t ctr0 = (uint32_t)(iterStart + (long long)st * itersPerStep);
-    for (int it0 = 0; it0 < ips; it0 += 32) {
-      // Metropolis thresholds of the counters ctrB .. ctrB+31: lane L
-      // holds the one of the counter that is L mod 32, drawn from the
-      // stream (bkey, counter) every thread of the search shares. The cap
-      // stays above any real delta (< 2^25) and below an all-invalid
-      // team's (0x7fffffff >> 5); every threshold is >= 1, so delta <= 0
-      // always passes, as Metropolis wants.
-      const uint32_t ctrB = ctr0 + (uint32_t)it0;
-      const uint32_t ctrEnd = ctrB + (uint32_t)min(32, ips - it0);
-      int thr;
-      uint32_t bsh;  // the base draw of the counter that is L mod 32
-      {
-          const uint32_t rb = ctr_rand(bkey, ctrB + (((uint32_t)lane - ctrB) & 31u));
-          // 23 bits + 1/2: exact in float, so u < 1; the floor of 1 keeps
-          // delta = 0 accepted where the fast log2 of u ~ 1 rounds to 0.
-          const float u = ((float)(rb >> 9) + 0.5f) * (1.0f / 8388608.0f);
-          thr = max(1, (int)ceilf(fminf(negTln2 * __log2f(u), 33554430.0f)));
-          bsh = ctr_rand(bkey ^ 0x632be5abu, ctrB + (((uint32_t)lane - ctrB) & 31u));
-      }
-      // Opaque: computed once per batch, not re-derived in every iteration.
-      asm volatile("" : "+r"(thr), "+r"(bsh));
-      for (uint32_t ctr = ctrB; ctr != ctrEnd; ctr++) {
-        // Evaluate: a random relocation move (take c out from between a
-        // and b, put it between p and q). Stratified so that a warp's
-        // shared-memory loads of c and p do not collide in banks: the team
-        // shares uniform bases bc in [0, n) and bp in [0, n - 1) (drawn
-        // per iteration from the search's stream, fetched like the
-        // threshold), thread t adds its own random offset
-        // oc = (t mod n) + 32k < n, so c = bc + oc mod n is uniform for
-        // every thread, and a warp's c are distinct (n >= 32) and in
-        // distinct banks (record stride 12 bytes: bank 3c + field mod 32;
-        // coordinates: c mod 16 per half warp); p the same way over n - 1
-        // values, then skipping c. Each thread's move has the distribution
-        // it had with independent draws; a warp's moves no longer repeat c.
-        const uint32_t bs = __shfl_sync(0xffffffffu, bsh, (int)ctr);
-        const unsigned long long bw = (unsigned long long)bs * nn;
-        const uint32_t r = ctr_rand(tkey, ctr);
-        const unsigned long long rw = (unsigned long long)r * kcN;
-        uint32_t uc = (uint32_t)(bw >> 32) + lc + ((uint32_t)(rw >> 32) << 5);
-        uc = min(uc, uc - nn);  // unsigned: subtracts n once when uc >= n
-        uint32_t up = __umulhi((uint32_t)bw, nm1) + lp + (__umulhi((uint32_t)rw, kpN) << 5);
-        up = min(up, up - nm1);
-        const int c = (int)uc;
-        int p = (int)up;
-        p += (p >= c);
-        const int a = nd[c].prev;
-        const int remc = nd[c].rem;
-        const int q = nd[p].next;
-        const int dpc = pdist<METRIC>(s, p, c);
-        const int dcq = pdist<METRIC>(s, c, q);
-        const int delta = dpc + dcq - nd[p].e - remc;
-        // p = a is no move (c already follows p); |delta| < 2^25: planPSPM
-        // checks the coordinate span.
-        const int key = (active && p != a) ? delta * 32 + lane : 0x7fffffff;
-        // This iteration's threshold, from lane ctr mod 32.
-        const int th = __shfl_sync(0xffffffffu, thr, (int)ctr);
-        // Reduce: the team's best move (warp minimum, then across warps).
-        int wk = warp_min(key);
-        int winKey, winner;
-        if (WARP || nwarps == 1) {
-            winKey = wk;
-            winner = wk & 31;
-        } else {
-            if (lane == 0) swkey[warp] = wk;
-            __syncthreads();
-            winKey = swkey[0];
-            int ww = 0;
-            for (int w = 1; w < nwarps; w++)
-                if (swkey[w] < winKey) {
-                    winKey = swkey[w];
-                    ww = w;
-                }
-            winner = ww * 32 + (winKey & 31);
-            __syncthreads();
-        }
-        // Metropolis on the winner: one compare (see above).
-        const int wdelta = winKey >> 5;  // arithmetic shift: the key is delta*32 + lane
-        if (wdelta >= th) continue;
-        // The winner's move and what it loaded, to every thread.
-        int wc, wp, wa, wq, wpc, wcq, wrem;
-        if (WARP || nwarps == 1) {
-            wc = __shfl_sync(0xffffffffu, c, winner);
-            wp = __shfl_sync(0xffffffffu, p, winner);
-            wa = __shfl_sync(0xffffffffu, a, winner);
-            wq = __shfl_sync(0xffffffffu, q, winner);
-            wpc = __shfl_sync(0xffffffffu, dpc, winner);
-            wcq = __shfl_sync(0xffffffffu, dcq, winner);
-            wrem = __shfl_sync(0xffffffffu, remc, winner);
-        } else {
-            if (tid == winner) {
-                smove[0] = c;
-                smove[1] = p;
-                smove[2] = a;
-                smove[3] = q;
-                smove[4] = dpc;
-                smove[5] = dcq;
-                smove[6] = remc;
+    for (long long it = iterStart; it < iterEnd;) {
+        // The temperature of this step; a threshold is ceil(-T ln u) =
+        // ceil(negTln2 * log2 u).
+        const long long step = it / itersPerStep;
+        const float T = (float)(T0 * pow(alpha, (double)step));
+        const float negTln2 = -0.6931471805599453f * T;
+        const uint32_t ctr0 = (uint32_t)it;
+        const int ips = (int)(min(iterEnd, (step + 1) * itersPerStep) - it);  // this step's part
+        it += ips;
+        for (int it0 = 0; it0 < ips; it0 += 32) {
+            // Metropolis thresholds of the counters ctrB .. ctrB+31: lane L
+            // holds the one of the counter that is L mod 32, drawn from the
+            // stream (bkey, counter) every thread of the search shares. The cap
+            // stays above any real delta (< 2^25) and below an all-invalid
+            // team's (0x7fffffff >> 5); every threshold is >= 1, so delta <= 0
+            // always passes, as Metropolis wants.
+            const uint32_t ctrB = ctr0 + (uint32_t)it0;
+            const uint32_t ctrEnd = ctrB + (uint32_t)min(32, ips - it0);
+            int thr;
+            uint32_t bsh;  // the base draw of the counter that is L mod 32
+            {
+                const uint32_t rb = ctr_rand(bkey, ctrB + (((uint32_t)lane - ctrB) & 31u));
+                // 23 bits + 1/2: exact in float, so u < 1; the floor of 1 keeps
+                // delta = 0 accepted where the fast log2 of u ~ 1 rounds to 0.
+                const float u = ((float)(rb >> 9) + 0.5f) * (1.0f / 8388608.0f);
+                thr = max(1, (int)ceilf(fminf(negTln2 * __log2f(u), 33554430.0f)));
+                bsh = ctr_rand(bkey ^ 0x632be5abu, ctrB + (((uint32_t)lane - ctrB) & 31u));
             }
-            __syncthreads();
-            wc = smove[0];
-            wp = smove[1];
-            wa = smove[2];
-            wq = smove[3];
-            wpc = smove[4];
-            wcq = smove[5];
-            wrem = smove[6];
+            // Opaque: computed once per batch, not re-derived in every iteration.
+            asm volatile("" : "+r"(thr), "+r"(bsh));
+            for (uint32_t ctr = ctrB; ctr != ctrEnd; ctr++) {
+                // Evaluate: a random relocation move (take c out from between a
+                // and b, put it between p and q). Stratified so that a warp's
+                // shared-memory loads of c and p do not collide in banks: the team
+                // shares uniform bases bc in [0, n) and bp in [0, n - 1) (drawn
+                // per iteration from the search's stream, fetched like the
+                // threshold), thread t adds its own random offset
+                // oc = (t mod n) + 32k < n, so c = bc + oc mod n is uniform for
+                // every thread, and a warp's c are distinct (n >= 32) and in
+                // distinct banks (record stride 12 bytes: bank 3c + field mod 32;
+                // coordinates: c mod 16 per half warp); p the same way over n - 1
+                // values, then skipping c. Each thread's move has the distribution
+                // it had with independent draws; a warp's moves no longer repeat c.
+                const uint32_t bs = __shfl_sync(0xffffffffu, bsh, (int)ctr);
+                const unsigned long long bw = (unsigned long long)bs * nn;
+                const uint32_t r = ctr_rand(tkey, ctr);
+                const unsigned long long rw = (unsigned long long)r * kcN;
+                uint32_t uc = (uint32_t)(bw >> 32) + lc + ((uint32_t)(rw >> 32) << 5);
+                uc = min(uc, uc - nn);  // unsigned: subtracts n once when uc >= n
+                uint32_t up = __umulhi((uint32_t)bw, nm1) + lp + (__umulhi((uint32_t)rw, kpN) << 5);
+                up = min(up, up - nm1);
+                const int c = (int)uc;
+                int p = (int)up;
+                p += (p >= c);
+                const int a = nd[c].prev;
+                const int remc = nd[c].rem;
+                const int q = nd[p].next;
+                const int dpc = pdist<METRIC>(s, p, c);
+                const int dcq = pdist<METRIC>(s, c, q);
+                const int delta = dpc + dcq - nd[p].e - remc;
+                // p = a is no move (c already follows p); |delta| < 2^25: planPSPM
+                // checks the coordinate span.
+                const int key = (active && p != a) ? delta * 32 + lane : 0x7fffffff;
+                // This iteration's threshold, from lane ctr mod 32.
+                const int th = __shfl_sync(0xffffffffu, thr, (int)ctr);
+                // Reduce: the team's best move (warp minimum, then across warps).
+                int wk = warp_min(key);
+                int winKey, winner;
+                if (WARP || nwarps == 1) {
+                    winKey = wk;
+                    winner = wk & 31;
+                } else {
+                    if (lane == 0) swkey[warp] = wk;
+                    __syncthreads();
+                    winKey = swkey[0];
+                    int ww = 0;
+                    for (int w = 1; w < nwarps; w++)
+                        if (swkey[w] < winKey) {
+                            winKey = swkey[w];
+                            ww = w;
+                        }
+                    winner = ww * 32 + (winKey & 31);
+                    __syncthreads();
+                }
+                // Metropolis on the winner: one compare (see above).
+                const int wdelta = winKey >> 5;  // arithmetic shift: the key is delta*32 + lane
+                if (wdelta >= th) continue;
+                // The winner's move and what it loaded, to every thread.
+                int wc, wp, wa, wq, wpc, wcq, wrem;
+                if (WARP || nwarps == 1) {
+                    wc = __shfl_sync(0xffffffffu, c, winner);
+                    wp = __shfl_sync(0xffffffffu, p, winner);
+                    wa = __shfl_sync(0xffffffffu, a, winner);
+                    wq = __shfl_sync(0xffffffffu, q, winner);
+                    wpc = __shfl_sync(0xffffffffu, dpc, winner);
+                    wcq = __shfl_sync(0xffffffffu, dcq, winner);
+                    wrem = __shfl_sync(0xffffffffu, remc, winner);
+                } else {
+                    if (tid == winner) {
+                        smove[0] = c;
+                        smove[1] = p;
+                        smove[2] = a;
+                        smove[3] = q;
+                        smove[4] = dpc;
+                        smove[5] = dcq;
+                        smove[6] = remc;
+                    }
+                    __syncthreads();
+                    wc = smove[0];
+                    wp = smove[1];
+                    wa = smove[2];
+                    wq = smove[3];
+                    wpc = smove[4];
+                    wcq = smove[5];
+                    wrem = smove[6];
+                }
+                // LWSA (Alg. 2): archive the current tour only when it is the best
+                // seen and a worse move is about to replace it.
+                if (wdelta > 0 && cost < best) {
+                    int *dst = arch + (size_t)b * n;
+                    for (int x = tid; x < n; x += tm.size) dst[x] = nd[x].next;
+                    best = cost;
+                }
+                // Apply. The new edges a-b, p-c, c-q need no new distance: d(p, c)
+                // and d(c, q) come from the winner, d(a, b) = e[a] + e[c] - rem[c].
+                const int wb = nd[wc].next;
+                const int eab = nd[wa].e + nd[wc].e - wrem;
+                tm.sync();
+                // Relink (six slots) and the three new e values: every lane of a
+                // warp stores the same word (one instruction each, no branch); in
+                // block mode one thread does. The order handles p = b and q = a.
+                if (WARP || tid == 0) {
+                    nd[wa].next = (IDX)wb;
+                    nd[wb].prev = (IDX)wa;
+                    nd[wp].next = (IDX)wc;
+                    nd[wc].prev = (IDX)wp;
+                    nd[wc].next = (IDX)wq;
+                    nd[wq].prev = (IDX)wc;
+                    nd[wa].e = eab;
+                    nd[wp].e = wpc;
+                    nd[wc].e = wcq;
+                }
+                tm.sync();
+                // Refresh rem of a, b, c, p, q from the new links, one distance
+                // each; lanes 4..31 repeat q's (same value, same address).
+                if (WARP || tid < 5) {
+                    const int x = rsel == 0 ? wa : rsel == 1 ? wb : rsel == 2 ? wc : rsel == 3 ? wp : wq;
+                    const int pv = nd[x].prev, nx = nd[x].next;
+                    nd[x].rem = nd[pv].e + nd[x].e - pdist<METRIC>(s, pv, nx);
+                }
+                tm.sync();
+                cost += wdelta;
+            }
         }
-        // LWSA (Alg. 2): archive the current tour only when it is the best
-        // seen and a worse move is about to replace it.
-        if (wdelta > 0 && cost < best) {
-            int *dst = arch + (size_t)b * n;
-            for (int x = tid; x < n; x += tm.size) dst[x] = nd[x].next;
-            best = cost;
-        }
-        // Apply. The new edges a-b, p-c, c-q need no new distance: d(p, c)
-        // and d(c, q) come from the winner, d(a, b) = e[a] + e[c] - rem[c].
-        const int wb = nd[wc].next;
-        const int eab = nd[wa].e + nd[wc].e - wrem;
-        tm.sync();
-        // Relink (six slots) and the three new e values: every lane of a
-        // warp stores the same word (one instruction each, no branch); in
-        // block mode one thread does. The order handles p = b and q = a.
-        if (WARP || tid == 0) {
-            nd[wa].next = (IDX)wb;
-            nd[wb].prev = (IDX)wa;
-            nd[wp].next = (IDX)wc;
-            nd[wc].prev = (IDX)wp;
-            nd[wc].next = (IDX)wq;
-            nd[wq].prev = (IDX)wc;
-            nd[wa].e = eab;
-            nd[wp].e = wpc;
-            nd[wc].e = wcq;
-        }
-        tm.sync();
-        // Refresh rem of a, b, c, p, q from the new links, one distance
-        // each; lanes 4..31 repeat q's (same value, same address).
-        if (WARP || tid < 5) {
-            const int x = rsel == 0 ? wa : rsel == 1 ? wb : rsel == 2 ? wc : rsel == 3 ? wp : wq;
-            const int pv = nd[x].prev, nx = nd[x].next;
-            nd[x].rem = nd[pv].e + nd[x].e - pdist<METRIC>(s, pv, nx);
-        }
-        tm.sync();
-        cost += wdelta;
-      }
     }
-  }
     // Store: flush the archive if the current tour is the best, and save
     // the current tour for the next launch.
     if (cost < best) {
@@ -362,22 +365,20 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     }
 }
 
-#define PSPM_ARGS                                                                                         \
-    const float2 *xy, long long n, int *cur, long long *curCost, int *arch, long long *archCost,             \
-        const int *gbest, const long long *gbestCost, long long fromBest, long long iterStart, long long steps, \
-        long long itersPerStep, long long stepStart, double T0, double alpha, long long tpb,                  \
-        unsigned long long seed, long long useShared
-#define PSPM_CALL(METRIC, IDX, WARP, MODE, FULL)                                                              \
-    pspm_anneal<METRIC, IDX, WARP, MODE, FULL>(xy, (int)n, cur, curCost, arch, archCost, gbest, gbestCost,    \
-                                               (int)fromBest, iterStart, (int)steps, itersPerStep, stepStart, \
-                                               T0, alpha, (int)tpb, seed, (int)useShared, gscratch,           \
-                                               (int)searches)
-// A kernel of each layout (FULL, a compile-time "every lane draws a move",
-// is left off: as a run-time branch it cost registers). (A variant capped at 40 registers,
-// 48 searches per SM, ran no faster on an H100: the loop is issue-bound.)
-#define PSPM_KERNEL(NAME, METRIC, IDX, WARP, MODE)                                                            \
-    extern "C" __global__ void NAME(PSPM_ARGS, PspmNode<IDX> *gscratch, long long searches) {                 \
-        PSPM_CALL(METRIC, IDX, WARP, MODE, false);                                                            \
+// PSPM_KERNEL gives the template of each layout the C name the host looks
+// up (a module exports templates only under mangled names). Every
+// parameter is 8 bytes wide (the host packs 8-byte slots). (A variant
+// capped at 40 registers, 48 searches per SM, ran no faster on an H100: the
+// loop is issue-bound.)
+#define PSPM_KERNEL(NAME, METRIC, IDX, WARP, MODE)                                                                 \
+    extern "C" __global__ void NAME(const float2 *xy, long long n, int *cur, long long *curCost, int *arch,        \
+                                    long long *archCost, const int *gbest, const long long *gbestCost,             \
+                                    long long fromBest, long long iterStart, long long iterEnd,                    \
+                                    long long itersPerStep, double T0, double alpha, long long tpb,                \
+                                    unsigned long long seed, PspmNode<IDX> *gscratch, long long searches) {        \
+        pspm_anneal<METRIC, IDX, WARP, MODE>(xy, (int)n, cur, curCost, arch, archCost, gbest, gbestCost,           \
+                                             (int)fromBest, iterStart, iterEnd, itersPerStep, T0, alpha, (int)tpb, \
+                                             seed, gscratch, (int)searches);                                       \
     }
 // Kernel names: pspm_anneal_<metric>_<index bits>_<w: a search per warp,
 // b: a search per block><shared-memory mode: 3 lists and coordinates,
@@ -400,10 +401,17 @@ PSPM_METRIC(att, METRIC_ATT)
 // with the lowest archived cost (ties: the lowest block number) and copies
 // its tour to gbest, where the next pspm_anneal launch and the host's
 // snapshot copy read it.
-extern "C" __global__ void pspm_sync(const long long *archCost, long long blocks, const int *arch, long long n,
-                                     int *gbest, long long *gbestCost, int *gbestBlock) {
-    __shared__ long long sc[1024];
-    __shared__ int sb[1024];
+// PSPM_REDUCE_THREADS is the block size of pspm_sync and pspm_init: their
+// tree reductions halve blockDim.x, so it is a power of two, and their
+// shared arrays hold one value per thread (gpu/pspm_cuda.go launches them
+// with pspmReduceThreads, the same number).
+#define PSPM_REDUCE_THREADS 1024
+
+extern "C" __global__ void __launch_bounds__(PSPM_REDUCE_THREADS)
+    pspm_sync(const long long *archCost, long long blocks, const int *arch, long long n, int *gbest,
+              long long *gbestCost, int *gbestBlock) {
+    __shared__ long long sc[PSPM_REDUCE_THREADS];
+    __shared__ int sb[PSPM_REDUCE_THREADS];
     long long bc = 0x7fffffffffffffffll;
     int bb = 0x7fffffff;
     for (int k = threadIdx.x; k < (int)blocks; k += blockDim.x) {
@@ -441,7 +449,7 @@ extern "C" __global__ void pspm_sync(const long long *archCost, long long blocks
 // integer metric; pspm_init uses it to start the archive.
 template <int METRIC>
 __device__ void tour_cost(const float2 *xy, const int *next, int n, long long *out) {
-    __shared__ long long red[1024];
+    __shared__ long long red[PSPM_REDUCE_THREADS];
     long long sum = 0;
     for (int x = threadIdx.x; x < n; x += blockDim.x) {
         float2 p = xy[x], q = xy[next[x]];
@@ -486,11 +494,11 @@ __device__ void pspm_init_impl(const float2 *xy, int n, const int *start, int *c
     if (threadIdx.x == 0) archCost[b] = curCost[b];
 }
 
-#define PSPM_INIT(NAME, METRIC)                                                                              \
-    extern "C" __global__ void NAME(const float2 *xy, long long n, const int *start, int *cur,               \
-                                    long long *curCost, int *arch, long long *archCost,                      \
-                                    unsigned long long seed) {                                               \
-        pspm_init_impl<METRIC>(xy, (int)n, start, cur, curCost, arch, archCost, seed);                       \
+#define PSPM_INIT(NAME, METRIC)                                                                        \
+    extern "C" __global__ void __launch_bounds__(PSPM_REDUCE_THREADS)                                  \
+        NAME(const float2 *xy, long long n, const int *start, int *cur, long long *curCost, int *arch, \
+             long long *archCost, unsigned long long seed) {                                           \
+        pspm_init_impl<METRIC>(xy, (int)n, start, cur, curCost, arch, archCost, seed);                 \
     }
 PSPM_INIT(pspm_init_euc, METRIC_EUC_2D)
 PSPM_INIT(pspm_init_ceil, METRIC_CEIL_2D)
@@ -498,13 +506,13 @@ PSPM_INIT(pspm_init_att, METRIC_ATT)
 
 // int_dist_check writes the GPU's integer distance of pairs (a[k], b[k])
 // so tests can compare it with the CPU's TSPLIB distance.
-#define DIST_CHECK(NAME, METRIC)                                                                             \
-    extern "C" __global__ void NAME(const float2 *xy, const int *a, const int *b, long long m, int *out) {    \
-        long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;                                       \
-        if (k < m) {                                                                                         \
-            float2 p = xy[a[k]], q = xy[b[k]];                                                               \
-            out[k] = int_dist<METRIC>(p.x, p.y, q.x, q.y);                                                   \
-        }                                                                                                    \
+#define DIST_CHECK(NAME, METRIC)                                                                           \
+    extern "C" __global__ void NAME(const float2 *xy, const int *a, const int *b, long long m, int *out) { \
+        long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;                                    \
+        if (k < m) {                                                                                       \
+            float2 p = xy[a[k]], q = xy[b[k]];                                                             \
+            out[k] = int_dist<METRIC>(p.x, p.y, q.x, q.y);                                                 \
+        }                                                                                                  \
     }
 DIST_CHECK(dist_check_euc, METRIC_EUC_2D)
 DIST_CHECK(dist_check_ceil, METRIC_CEIL_2D)

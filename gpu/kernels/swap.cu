@@ -63,7 +63,8 @@ __device__ __forceinline__ int swap_delta(const float2 *xy, const int *mat, int 
 // out[climber*gridDim.x + blockIdx.x]. Climbers whose flag is 0 are at a
 // local minimum (waiting for a restart from the host) and are skipped.
 template <int METRIC>
-__device__ void swap_eval(const float2 *xy, const int *mat, long long n_, const int *tours, const int *flags, LSBest *out) {
+__device__ void swap_eval(const float2 *xy, const int *mat, long long n_, const int *tours, const int *flags,
+                          LSBest *out) {
     int n = (int)n_, b = blockIdx.y;
     if (flags[b] == 0) return;  // uniform over the block
     const int *t = tours + (size_t)b * n;
@@ -86,7 +87,8 @@ __device__ void swap_eval(const float2 *xy, const int *mat, long long n_, const 
 // passes counts the evaluations), otherwise the climber is at a local
 // minimum (flag 0). Enqueued after every swap_eval, so many iterations run
 // without a host round trip.
-__device__ void swap_apply_impl(int *tours, long long n_, const LSBest *blockBest, long long blocks, int *flags, long long *passes) {
+__device__ void swap_apply_impl(int *tours, long long n_, const LSBest *blockBest, long long blocks, int *flags,
+                                long long *passes) {
     int n = (int)n_, b = blockIdx.x;
     if (flags[b] == 0) return;
     LSBest v = {0x7fffffff, -1, -1, -1};
@@ -108,14 +110,16 @@ __device__ void swap_apply_impl(int *tours, long long n_, const LSBest *blockBes
     }
 }
 
-extern "C" __global__ void swap_apply(int *tours, long long n, const LSBest *blockBest, long long blocks, int *flags, long long *passes) {
+extern "C" __global__ void swap_apply(int *tours, long long n, const LSBest *blockBest, long long blocks, int *flags,
+                                      long long *passes) {
     swap_apply_impl(tours, n, blockBest, blocks, flags, passes);
 }
 
 // swap_deltas_*: every move's delta and pair for one tour (tests only: they
 // check the mapping and the deltas against the CPU).
 template <int METRIC>
-__device__ void swap_deltas(const float2 *xy, const int *mat, long long n_, const int *t, int *delta, int *pi, int *pj) {
+__device__ void swap_deltas(const float2 *xy, const int *mat, long long n_, const int *t, int *delta, int *pi,
+                            int *pj) {
     int n = (int)n_;
     long long m = (long long)n * (n - 1) / 2;
     long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -127,14 +131,14 @@ __device__ void swap_deltas(const float2 *xy, const int *mat, long long n_, cons
     delta[k] = swap_delta<METRIC>(xy, mat, n, t, i, j);
 }
 
-#define SWAP_KERNELS(SUFFIX, METRIC)                                                                                     \
-    extern "C" __global__ void swap_eval_##SUFFIX(const float2 *xy, const int *mat, long long n, const int *tours,    \
-                                                  const int *flags, LSBest *out) {                                    \
-        swap_eval<METRIC>(xy, mat, n, tours, flags, out);                                                              \
-    }                                                                                                                  \
-    extern "C" __global__ void swap_deltas_##SUFFIX(const float2 *xy, const int *mat, long long n, const int *t,      \
-                                                    int *delta, int *pi, int *pj) {                                   \
-        swap_deltas<METRIC>(xy, mat, n, t, delta, pi, pj);                                                             \
+#define SWAP_KERNELS(SUFFIX, METRIC)                                                                               \
+    extern "C" __global__ void swap_eval_##SUFFIX(const float2 *xy, const int *mat, long long n, const int *tours, \
+                                                  const int *flags, LSBest *out) {                                 \
+        swap_eval<METRIC>(xy, mat, n, tours, flags, out);                                                          \
+    }                                                                                                              \
+    extern "C" __global__ void swap_deltas_##SUFFIX(const float2 *xy, const int *mat, long long n, const int *t,   \
+                                                    int *delta, int *pi, int *pj) {                                \
+        swap_deltas<METRIC>(xy, mat, n, t, delta, pi, pj);                                                         \
     }
 
 SWAP_KERNELS(mat, METRIC_MATRIX)

@@ -34,24 +34,40 @@
 
 // three_delta returns the delta of reconnection type of the triple.
 template <int METRIC>
-__device__ __forceinline__ int three_delta(const float2 *xy, const int *mat, int n, int a, int b, int c, int d, int e, int f,
-                                           int type) {
+__device__ __forceinline__ int three_delta(const float2 *xy, const int *mat, int n, int a, int b, int c, int d, int e,
+                                           int f, int type) {
 #define D(u, v) ls_dist<METRIC>(xy, mat, n, (u), (v))
     int removed = D(a, b) + D(c, d) + D(e, f);
     switch (type) {
-        case 0: return D(a, d) + D(e, b) + D(c, f) - removed;
-        case 1: return D(a, d) + D(e, c) + D(b, f) - removed;
-        case 2: return D(a, e) + D(d, b) + D(c, f) - removed;
-        default: return D(a, c) + D(b, e) + D(d, f) - removed;
+        case 0:
+            return D(a, d) + D(e, b) + D(c, f) - removed;
+        case 1:
+            return D(a, d) + D(e, c) + D(b, f) - removed;
+        case 2:
+            return D(a, e) + D(d, b) + D(c, f) - removed;
+        default:
+            return D(a, c) + D(b, e) + D(d, f) - removed;
     }
 #undef D
 }
 
 __device__ __forceinline__ void sort3(int &x, int &y, int &z) {
     int t;
-    if (x > y) { t = x; x = y; y = t; }
-    if (y > z) { t = y; y = z; z = t; }
-    if (x > y) { t = x; x = y; y = t; }
+    if (x > y) {
+        t = x;
+        x = y;
+        y = t;
+    }
+    if (y > z) {
+        t = y;
+        y = z;
+        z = t;
+    }
+    if (x > y) {
+        t = x;
+        x = y;
+        y = t;
+    }
 }
 
 // threeopt_eval: phase 1, evaluate. Each thread draws `samples` triples
@@ -60,14 +76,16 @@ __device__ __forceinline__ void sort3(int &x, int &y, int &z) {
 // best goes to out[blockIdx.x]. Only improving moves are kept (a block
 // with none writes a = -1).
 template <int METRIC>
-__device__ void threeopt_eval(const float2 *xy, const int *mat, long long n_, const int *tour, const int *pos, const int *nbr,
-                              long long K_, unsigned long long seed, long long iter, long long samples, LSBest *out) {
+__device__ void threeopt_eval(const float2 *xy, const int *mat, long long n_, const int *tour, const int *pos,
+                              const int *nbr, long long K_, unsigned long long seed, long long iter, long long samples,
+                              LSBest *out) {
     int n = (int)n_, K = (int)K_;
     uint32_t key = stream_key(seed, blockIdx.x * blockDim.x + threadIdx.x);
     uint32_t ctr = (uint32_t)iter * (uint32_t)(samples * 4);
     LSBest best = {0, -1, -1, -1};
     for (int s = 0; s < samples; s++) {
-        uint32_t r0 = ctr_rand(key, ctr++), r1 = ctr_rand(key, ctr++), r2 = ctr_rand(key, ctr++), r3 = ctr_rand(key, ctr++);
+        uint32_t r0 = ctr_rand(key, ctr++), r1 = ctr_rand(key, ctr++), r2 = ctr_rand(key, ctr++),
+                 r3 = ctr_rand(key, ctr++);
         int x = bounded(r0, n), y, z;
         if ((r3 & 3) == 0 || K == 0) {  // a uniform triple
             y = bounded(r1, n);
@@ -101,10 +119,14 @@ __device__ void threeopt_eval(const float2 *xy, const int *mat, long long n_, co
 __device__ __forceinline__ int three_src(int x, int y, int z, int type, int o) {
     int l1 = y - x, l2 = z - y;
     switch (type) {
-        case 0: return o < l2 ? y + 1 + o : x + 1 + (o - l2);
-        case 1: return o < l2 ? y + 1 + o : y - (o - l2);
-        case 2: return o < l2 ? z - o : x + 1 + (o - l2);
-        default: return o < l1 ? y - o : z - (o - l1);
+        case 0:
+            return o < l2 ? y + 1 + o : x + 1 + (o - l2);
+        case 1:
+            return o < l2 ? y + 1 + o : y - (o - l2);
+        case 2:
+            return o < l2 ? z - o : x + 1 + (o - l2);
+        default:
+            return o < l1 ? y - o : z - (o - l1);
     }
 }
 
@@ -117,8 +139,9 @@ __device__ __forceinline__ int three_src(int x, int y, int z, int type, int o) {
 // counts evaluation rounds, state[1] the moves applied, state[2] the last
 // round that found one; *len tracks the tour length in the kernels'
 // distances.
-__device__ void threeopt_apply_impl(int *tour, int *pos, long long n_, const LSBest *blockBest, long long blocks, long long k,
-                                    unsigned long long seed, long long iter, int *scratch, long long *state, long long *len) {
+__device__ void threeopt_apply_impl(int *tour, int *pos, long long n_, const LSBest *blockBest, long long blocks,
+                                    long long k, unsigned long long seed, long long iter, int *scratch,
+                                    long long *state, long long *len) {
     __shared__ LSBest pick;
     __shared__ LSBest top[8];
     __shared__ int have;
@@ -165,33 +188,34 @@ __device__ void threeopt_apply_impl(int *tour, int *pos, long long n_, const LSB
     }
 }
 
-extern "C" __global__ void threeopt_apply(int *tour, int *pos, long long n, const LSBest *blockBest, long long blocks, long long k,
-                                          unsigned long long seed, long long iter, int *scratch, long long *state, long long *len) {
+extern "C" __global__ void threeopt_apply(int *tour, int *pos, long long n, const LSBest *blockBest, long long blocks,
+                                          long long k, unsigned long long seed, long long iter, int *scratch,
+                                          long long *state, long long *len) {
     threeopt_apply_impl(tour, pos, n, blockBest, blocks, k, seed, iter, scratch, state, len);
 }
 
 // threeopt_deltas_*: the delta of each listed move (x, y, z*4+type) on one
 // tour (tests only: checked against the CPU's exact deltas).
 template <int METRIC>
-__device__ void threeopt_deltas(const float2 *xy, const int *mat, long long n_, const int *tour, const int *moves, long long m,
-                                int *delta) {
+__device__ void threeopt_deltas(const float2 *xy, const int *mat, long long n_, const int *tour, const int *moves,
+                                long long m, int *delta) {
     int n = (int)n_;
     long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= m) return;
     int x = moves[3 * k], y = moves[3 * k + 1], zt = moves[3 * k + 2], z = zt >> 2;
-    delta[k] = three_delta<METRIC>(xy, mat, n, tour[x], tour[x + 1], tour[y], tour[y + 1], tour[z], tour[z + 1 == n ? 0 : z + 1],
-                                   zt & 3);
+    delta[k] = three_delta<METRIC>(xy, mat, n, tour[x], tour[x + 1], tour[y], tour[y + 1], tour[z],
+                                   tour[z + 1 == n ? 0 : z + 1], zt & 3);
 }
 
-#define THREEOPT_KERNELS(SUFFIX, METRIC)                                                                                   \
-    extern "C" __global__ void threeopt_eval_##SUFFIX(const float2 *xy, const int *mat, long long n, const int *tour,     \
-                                                      const int *pos, const int *nbr, long long K, unsigned long long seed, \
-                                                      long long iter, long long samples, LSBest *out) {                   \
-        threeopt_eval<METRIC>(xy, mat, n, tour, pos, nbr, K, seed, iter, samples, out);                                  \
-    }                                                                                                                    \
-    extern "C" __global__ void threeopt_deltas_##SUFFIX(const float2 *xy, const int *mat, long long n, const int *tour,   \
-                                                        const int *moves, long long m, int *delta) {                      \
-        threeopt_deltas<METRIC>(xy, mat, n, tour, moves, m, delta);                                                      \
+#define THREEOPT_KERNELS(SUFFIX, METRIC)                                                                              \
+    extern "C" __global__ void threeopt_eval_##SUFFIX(                                                                \
+        const float2 *xy, const int *mat, long long n, const int *tour, const int *pos, const int *nbr, long long K,  \
+        unsigned long long seed, long long iter, long long samples, LSBest *out) {                                    \
+        threeopt_eval<METRIC>(xy, mat, n, tour, pos, nbr, K, seed, iter, samples, out);                               \
+    }                                                                                                                 \
+    extern "C" __global__ void threeopt_deltas_##SUFFIX(const float2 *xy, const int *mat, long long n,                \
+                                                        const int *tour, const int *moves, long long m, int *delta) { \
+        threeopt_deltas<METRIC>(xy, mat, n, tour, moves, m, delta);                                                   \
     }
 
 THREEOPT_KERNELS(mat, METRIC_MATRIX)

@@ -27,8 +27,8 @@
 #include "common.cuh"
 
 #define EVAL_THREADS 128
-#define EVAL_ROWS 8                              // rows (i values) per thread
-#define EVAL_TILE (EVAL_THREADS * EVAL_ROWS)     // a tile is EVAL_TILE x EVAL_TILE moves
+#define EVAL_ROWS 8                           // rows (i values) per thread
+#define EVAL_TILE (EVAL_THREADS * EVAL_ROWS)  // a tile is EVAL_TILE x EVAL_TILE moves
 #define FINF __int_as_float(0x7f800000)
 
 // TileBest is one tile's best move (layout shared with gpu/twoopt.go).
@@ -84,8 +84,8 @@ __device__ __forceinline__ void tileCoords(int t, int T, int &bi, int &bj) {
 // DIAG: a tile on the diagonal, where row i only pairs with j >= i+2 and
 // rows past n-1 are padding; the warp starts at its first valid column.
 template <bool DIAG>
-__device__ __forceinline__ void evalTile(const float4 *__restrict__ P, const float4 *col, int n,
-                                          int I0, int J0, int kEnd, float &bestOut, int &biOut, int &bjOut) {
+__device__ __forceinline__ void evalTile(const float4 *__restrict__ P, const float4 *col, int n, int I0, int J0,
+                                         int kEnd, float &bestOut, int &biOut, int &bjOut) {
     const int R = EVAL_ROWS;
     int i0 = I0 + threadIdx.x * R;
     int kStart = 1;
@@ -159,9 +159,7 @@ __device__ __forceinline__ void evalTile(const float4 *__restrict__ P, const flo
 __device__ __forceinline__ void blockBest(float delta, int i, int j, int I0, int J0, TileBest *out) {
     __shared__ unsigned long long wkey[EVAL_THREADS / 32];
     unsigned long long key = ~0ull;
-    if (i >= 0)
-        key = ((unsigned long long)float_key(delta) << 32) |
-              (unsigned)((i - I0) * (EVAL_TILE + 1) + (j - J0));
+    if (i >= 0) key = ((unsigned long long)float_key(delta) << 32) | (unsigned)((i - I0) * (EVAL_TILE + 1) + (j - J0));
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) {
         unsigned long long o = __shfl_xor_sync(0xffffffffu, key, off);
@@ -189,22 +187,27 @@ __device__ __forceinline__ void blockBest(float delta, int i, int j, int I0, int
     }
 }
 
-// twoopt_eval evaluates every 2-opt move of a batch of tours.
+// twoopt_eval evaluates the 2-opt moves of tiles tile0 .. tile0+gridDim.x-1
+// of a batch of tours (a whole pass is tile0 = 0 and one block per tile;
+// the host splits the passes of very large tours into several launches so
+// that a stop is seen between them).
 // Grid: x = tile of the upper triangle (tilesPerTour = T(T+1)/2 with
 // T = ceil(n / EVAL_TILE)), y = tour. Block: EVAL_THREADS threads.
 // Output: out[tour * tilesPerTour + tile] = the tile's best move.
 extern "C" __global__ void __launch_bounds__(EVAL_THREADS)
-twoopt_eval(const float4 *__restrict__ pts, long long n_, long long T_, TileBest *out) {
+    twoopt_eval(const float4 *__restrict__ pts, long long n_, long long T_, TileBest *out, long long tile0) {
     const int n = (int)n_, T = (int)T_;
     const int tilesPerTour = T * (T + 1) / 2;
+    const int tile = (int)tile0 + (int)blockIdx.x;
     const float4 *P = pts + (size_t)blockIdx.y * n;
     __shared__ float4 col[EVAL_TILE + 1];
 
     // Phase 1 (load): the tile's column points, position J0..J0+TILE.
     int bi, bj;
-    tileCoords(blockIdx.x, T, bi, bj);
+    tileCoords(tile, T, bi, bj);
     int I0 = bi * EVAL_TILE, J0 = bj * EVAL_TILE;
-    for (int k = threadIdx.x; k <= EVAL_TILE; k += EVAL_THREADS) col[k] = P[clampPos(J0 + k, n)];  // k = n-J0: the wrap to position 0
+    for (int k = threadIdx.x; k <= EVAL_TILE; k += EVAL_THREADS)
+        col[k] = P[clampPos(J0 + k, n)];  // k = n-J0: the wrap to position 0
     __syncthreads();
 
     // Phase 2 (evaluate): tiles off the diagonal need no bounds checks.
@@ -217,7 +220,7 @@ twoopt_eval(const float4 *__restrict__ pts, long long n_, long long T_, TileBest
         evalTile<true>(P, col, n, I0, J0, kEnd, best, bi_, bj_);
 
     // Phase 3 (reduce): the tile's best move.
-    blockBest(best, bi_, bj_, I0, J0, out + (size_t)blockIdx.y * tilesPerTour + blockIdx.x);
+    blockBest(best, bi_, bj_, I0, J0, out + (size_t)blockIdx.y * tilesPerTour + tile);
 }
 
 // twoopt_eval_debug writes the delta of every move (i, j) of tour 0 into
@@ -242,8 +245,8 @@ extern "C" __global__ void twoopt_eval_debug(const float4 *__restrict__ pts, lon
 // by more than eps it reverses positions i+1..j in parallel (coordinates,
 // city ids and the edge lengths, which reverse one place shifted) and
 // recomputes the two new edges. improved[tour] says whether it moved.
-extern "C" __global__ void twoopt_apply(float4 *pts, int *city, long long n_, const TileBest *tb,
-                                        long long tiles_, int *improved, double eps) {
+extern "C" __global__ void twoopt_apply(float4 *pts, int *city, long long n_, const TileBest *tb, long long tiles_,
+                                        int *improved, double eps) {
     const int n = (int)n_;
     const int tiles = (int)tiles_;
     float4 *P = pts + (size_t)blockIdx.x * n;
@@ -290,7 +293,10 @@ extern "C" __global__ void twoopt_apply(float4 *pts, int *city, long long n_, co
     for (int k = threadIdx.x; k < L / 2; k += blockDim.x) {
         int p = a + k, q = b - k;
         float px = F[4 * p], py = F[4 * p + 1], qx = F[4 * q], qy = F[4 * q + 1];
-        F[4 * p] = qx; F[4 * p + 1] = qy; F[4 * q] = px; F[4 * q + 1] = py;
+        F[4 * p] = qx;
+        F[4 * p + 1] = qy;
+        F[4 * q] = px;
+        F[4 * q + 1] = py;
         int cp = C[p];
         C[p] = C[q];
         C[q] = cp;
@@ -304,7 +310,9 @@ extern "C" __global__ void twoopt_apply(float4 *pts, int *city, long long n_, co
     __syncthreads();
     if (threadIdx.x == 0) {
         int j1 = (j + 1) % n;
-        F[4 * i + 2] = sqrtf((F[4 * i] - F[4 * a]) * (F[4 * i] - F[4 * a]) + (F[4 * i + 1] - F[4 * a + 1]) * (F[4 * i + 1] - F[4 * a + 1]));
-        F[4 * j + 2] = sqrtf((F[4 * j] - F[4 * j1]) * (F[4 * j] - F[4 * j1]) + (F[4 * j + 1] - F[4 * j1 + 1]) * (F[4 * j + 1] - F[4 * j1 + 1]));
+        F[4 * i + 2] = sqrtf((F[4 * i] - F[4 * a]) * (F[4 * i] - F[4 * a]) +
+                             (F[4 * i + 1] - F[4 * a + 1]) * (F[4 * i + 1] - F[4 * a + 1]));
+        F[4 * j + 2] = sqrtf((F[4 * j] - F[4 * j1]) * (F[4 * j] - F[4 * j1]) +
+                             (F[4 * j + 1] - F[4 * j1 + 1]) * (F[4 * j + 1] - F[4 * j1 + 1]));
     }
 }
