@@ -31,9 +31,17 @@
 //
 // Build: scripts/build-gpu.sh compiles gpu/kernels/*.cu into one fatbin
 // (SASS sm_70/80/90 + PTX) that device_cuda.go embeds; the kernels are
-// looked up by name through a registry (registerKernels) when the one
-// CUDA context starts. Every CUDA call runs on one locked OS thread (the
-// context goroutine, device.do).
+// looked up by name through a registry (registerKernels) when the
+// process's CUDA context (the device's primary context) is loaded.
+//
+// Runs: every engine call opens a run (run_cuda.go): an OS thread of its
+// own with the context current, where all of the run's CUDA calls execute
+// in order (run.do), a kernel stream and a copy stream, and the run's
+// allocations, freed when it closes. Runs share nothing else, so a CPU
+// pane, a GPU pane or two GPU panes run at the same time without waiting
+// on each other. A refused launch or allocation ends its run with one
+// error line; a sticky fault (an illegal address, say) also marks the
+// context, which is reset once the runs using it have closed.
 //
 // Exactness: kernels rank moves in float; every tour an engine returns
 // goes through solver.Finish (validated, length recomputed with exact

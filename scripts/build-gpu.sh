@@ -1,7 +1,7 @@
 #!/bin/sh
 # build-gpu.sh builds the CUDA variant: every gpu/kernels/*.cu into one
 # fatbin (SASS for sm_70, sm_80, sm_90 and compute_90 PTX for newer GPUs),
-# embedded by gpu/kernels_cuda.go, then bin/tsp and bin/tsplab with
+# embedded by gpu/device_cuda.go, then bin/tsp and bin/tsplab with
 # -tags cuda. It installs the toolkit first when nvcc is missing.
 # Usage: scripts/build-gpu.sh [fatbin]   (fatbin: only the kernels)
 set -eu
@@ -14,7 +14,7 @@ for f in gpu/kernels/*.cu; do
 	printf '#include "%s"\n' "$PWD/$f" >>"$UNITY"
 done
 # -use_fast_math: the kernels rank moves in float; every applied move is
-# re-checked with exact integer distances on the CPU (see twoopt.cu).
+# re-checked with exact integer distances on the CPU (gpu/doc.go, "Exactness").
 $NVCC -O3 -use_fast_math -fatbin -I gpu/kernels \
 	-gencode arch=compute_70,code=sm_70 \
 	-gencode arch=compute_80,code=sm_80 \

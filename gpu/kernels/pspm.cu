@@ -2,8 +2,8 @@
 // GPU, PSPM (parallel searches x parallel moves) with LWSA.
 //
 // Reference: Lam, Yuen, Wong et al., "Parallel simulated annealing for the
-// TSP on GPUs" (the paper issue 4 and the CPU references in solver/cpu
-// follow): Alg. 2 (LWSA: the best solution is written only before a worse
+// TSP on GPUs" (the paper the CPU references in solver/cpu follow too):
+// Alg. 2 (LWSA: the best solution is written only before a worse
 // move is accepted), Eq. 3 (the per-block state kept in shared memory when
 // it fits), Eq. 4 (solution space exploration speed, SSES = moves
 // evaluated per second), Table 1 (the schedule: T0 = 10000, Tend = 0.1,
@@ -237,7 +237,7 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
                 // distinct banks (record stride 12 bytes: bank 3c + field mod 32;
                 // coordinates: c mod 16 per half warp); p the same way over n - 1
                 // values, then skipping c. Each thread's move has the distribution
-                // it had with independent draws; a warp's moves no longer repeat c.
+                // it had with independent draws; a warp's moves do not repeat c.
                 const uint32_t bs = __shfl_sync(0xffffffffu, bsh, (int)ctr);
                 const unsigned long long bw = (unsigned long long)bs * nn;
                 const uint32_t r = ctr_rand(tkey, ctr);
