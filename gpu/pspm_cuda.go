@@ -207,12 +207,13 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	s := &pspmRun{r: r, in: in, p: p, n: in.N, tb: tb, tpb: tpb, metric: metric, pending: -1, bestLen: -1,
 		steps: scheduleSteps(p), itersPerStep: int64(in.N) * int64(p.Sweeps)}
 	defer r.do(func() error { return s.free() })
+	sink := solver.NewSink(snaps, 0, start)
+	sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	if err := r.do(s.setUp); err != nil {
 		return solver.Result{}, err
 	}
 	p.Blocks, p.Threads = s.tb, tpb
-
-	sink := solver.NewSink(snaps, 0, start)
+	sink.SendPhase(solver.PhaseSearch, 0)
 	var deadline time.Time
 	if p.TimeLimit > 0 {
 		deadline = start.Add(p.TimeLimit)
@@ -226,7 +227,8 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		lastSent = time.Now()
 		step := s.step()
 		T := p.T0 * math.Pow(p.Alpha, float64(step))
-		sink.Send(solver.Snapshot{Best: s.bestTour, BestLength: s.bestLen, Length: s.bestLen, Temperature: T, Step: int64(step),
+		sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: float64(step) / float64(s.steps),
+			Best: s.bestTour, BestLength: s.bestLen, Length: s.bestLen, Temperature: T, Step: int64(step),
 			Progress: float64(step) / float64(s.steps), Moves: s.moves()})
 		s.bestTour = nil
 	}

@@ -242,7 +242,8 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 			return solver.Result{}, err
 		}
 		if sink.Due() && c.best != nil {
-			sink.Send(solver.Snapshot{Best: append([]int(nil), c.best...), BestLength: c.bestLen, Length: c.bestLen, Step: c.climbs, Moves: c.moves(),
+			sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: float64(time.Since(start)) / float64(p.TimeLimit),
+				Best: append([]int(nil), c.best...), BestLength: c.bestLen, Length: c.bestLen, Step: c.climbs, Moves: c.moves(),
 				Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
 		}
 		if p.Target > 0 && c.bestLen >= 0 && c.bestLen <= p.Target {

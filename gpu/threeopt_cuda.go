@@ -247,7 +247,8 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 			copy(best, cur)
 		}
 		if sink.Due() {
-			sink.Send(solver.Snapshot{Tour: append([]int(nil), cur...), Length: solver.TourLength(in, cur), Best: append([]int(nil), best...),
+			sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: float64(time.Since(start)) / float64(p.TimeLimit),
+				Tour: append([]int(nil), cur...), Length: solver.TourLength(in, cur), Best: append([]int(nil), best...),
 				BestLength: bestLen, Step: kicks, Moves: rounds * o.movesPerRound(), Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
 		}
 		if early || ctx.Err() != nil || time.Now().After(deadline) {

@@ -400,7 +400,8 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 			copy(best, cur)
 		}
 		if sink.Due() {
-			sink.Send(solver.Snapshot{Tour: append([]int(nil), cur...), Length: bestLen, Best: append([]int(nil), best...), BestLength: bestLen,
+			sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: float64(time.Since(start)) / float64(p.TimeLimit),
+				Tour: append([]int(nil), cur...), Length: bestLen, Best: append([]int(nil), best...), BestLength: bestLen,
 				Step: steps, Moves: moves, Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
 		}
 	}
@@ -446,6 +447,7 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	p.Blocks = B
 	rng := rand.New(rand.NewPCG(p.Seed, 0xc11b))
 	sink := solver.NewSink(snaps, 0, start)
+	sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	xy, scale := shiftedCoords(in), rawScale(in)
 	var b *twoOptBatch
 	if err := r.do(func() (err error) { b, err = r.newBatch(n, B); return err }); err != nil {
@@ -517,7 +519,8 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 			return solver.Result{}, err
 		}
 		if sink.Due() && best != nil {
-			sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves,
+			sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: float64(time.Since(start)) / float64(p.TimeLimit),
+				Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves,
 				Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
 		}
 		if p.Target > 0 && bestLen >= 0 && bestLen <= p.Target {
@@ -529,11 +532,14 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 		for i := range best {
 			best[i] = int(city[i])
 		}
-	} else if nb, ok := untilStop(ctx, deadline.Add(time.Second), func() *neighbor.Lists { return neighbor.Nearest(in, 10) }); ok {
+	} else {
 		// A climber's local minimum: the exact polish fixes what the float
 		// kernel missed (cheap from there). A tour cut short is not
 		// polished: that would be a whole CPU 2-opt run.
-		polish2Opt(in, best, nb)
+		sink.SendPhase(solver.PhasePolish, solver.UnknownProgress)
+		if nb, ok := untilStop(ctx, deadline.Add(time.Second), func() *neighbor.Lists { return neighbor.Nearest(in, 10) }); ok {
+			polish2Opt(in, best, nb)
+		}
 	}
 	bestLen = solver.TourLength(in, best)
 	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves, Progress: 1})
