@@ -12,7 +12,8 @@ import (
 )
 
 // GPUEvalRate measures the GPU 2-opt evaluation kernel alone (moves
-// evaluated per second for n random cities, over passes timed launches).
+// evaluated per second for n random cities, over passes timed launches;
+// passes <= 0 lets the GPU package choose them from its batch size).
 // Package gpu sets it in builds with CUDA; it is nil otherwise.
 var GPUEvalRate func(n, passes int, seed uint64) (movesPerSec float64, device string, err error)
 

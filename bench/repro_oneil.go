@@ -73,8 +73,7 @@ func runOneil(ctx context.Context, opt Options, out io.Writer) error {
 		}
 		kr := 0.0
 		if GPUEvalRate != nil && gc != nil {
-			passes := evalPasses(n)
-			if v, dev, err := GPUEvalRate(n, passes, 1); err == nil {
+			if v, dev, err := GPUEvalRate(n, 0, 1); err == nil {
 				kr, r.device = v, dev
 			} else {
 				r.logf("kernel rate n=%d: %v", n, err)

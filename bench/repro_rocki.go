@@ -124,8 +124,7 @@ func runRocki(ctx context.Context, opt Options, out io.Writer) error {
 		// descent is the 2opt-ils local search from the greedy tour.
 		gPass, gRate := "n/a", 0.0
 		if GPUEvalRate != nil {
-			passes := evalPasses(n)
-			if v, dev, err := GPUEvalRate(n, passes, 1); err == nil {
+			if v, dev, err := GPUEvalRate(n, 0, 1); err == nil {
 				gRate, r.device = v, dev
 				gPass = fmt.Sprintf("%.4g", float64(m)/v*1000)
 			} else {
@@ -184,16 +183,4 @@ func runRocki(ctx context.Context, opt Options, out io.Writer) error {
 		fmt.Sprintf("CPU: one core, the same full pass in float64 (scaled from its first rows past 5e7 moves); the CPU descent (one best move per pass, as in the paper's sequential code) runs for n <= %d and stops after %v (scaled: a time limit, never the instance list).", rockiCPUDescentMax, limit),
 		"Instances: the project's choice from berlin52 to pla85900 (the paper's exact list was not at hand).")
 	return r.finish([]*Table{t}, []string{"rocki"}, out)
-}
-
-// evalPasses is the number of timed launches of the 2-opt evaluation kernel
-// for n cities: about 3e10 moves in all (about 20 ms on an H100), at
-// least 3 and at most 1000 launches. The batch size is estimated as the gpu
-// package sizes it for a 132-SM GPU; it only sets how long the timing runs.
-func evalPasses(n int) int {
-	T := (n + 1023) / 1024
-	tiles := T * (T + 1) / 2
-	B := max(1, (16*132+tiles-1)/tiles)
-	perLaunch := float64(B) * float64(n) * float64(n-3) / 2
-	return int(min(max(3e10/perLaunch, 3), 1000))
 }

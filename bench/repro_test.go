@@ -127,18 +127,6 @@ func TestCPUTwoOptPassFindsBestMove(t *testing.T) {
 	}
 }
 
-func TestEvalPasses(t *testing.T) {
-	for _, n := range []int{52, 1000, 18512, 85900} {
-		p := evalPasses(n)
-		if p < 3 || p > 1000 {
-			t.Fatalf("n=%d: %d passes", n, p)
-		}
-	}
-	if evalPasses(52) <= evalPasses(85900) {
-		t.Fatal("small n should time more launches than large n")
-	}
-}
-
 func fmtScan(s string, v *float64) (int, error) { return fmt.Sscan(s, v) }
 
 // BenchmarkCPUTwoOptPass is the CPU reference of the rocki suite: one full
