@@ -47,12 +47,14 @@ type device struct {
 	label  string
 	limits limits
 
-	mu     sync.Mutex
-	dev    cu.Device
-	ctx    cu.CUContext
-	fns    map[string]cu.Function
-	active int   // runs open
-	fault  error // a sticky error seen by a run: the context must be reset
+	mu      sync.Mutex
+	dev     cu.Device
+	ctx     cu.CUContext
+	fns     map[string]cu.Function
+	active  int   // runs open
+	fault   error // a sticky error seen by a run: the context must be reset
+	lost    error // the reset after a fault failed: the GPU is unusable
+	retains int   // primary-context retains to release before a reset
 }
 
 // limits are what the kernels' launch configurations read from the device
@@ -145,6 +147,7 @@ func (d *device) load() error {
 		return fmt.Errorf("making the context current: %v", err)
 	}
 	d.ctx = ctx
+	d.retains++
 	if len(fatbin) == 0 {
 		return errors.New("the kernel fatbin is empty: rebuild with scripts/build-gpu.sh")
 	}
@@ -171,17 +174,31 @@ func (d *device) load() error {
 // reset replaces a context that a sticky error (an illegal address, a
 // failed launch) has made unusable: every later CUDA call in it would fail.
 // It runs when the last open run closes (d.mu held).
+//
+// CUDA documents such errors as ending CUDA for the process; some drivers
+// let a reset primary context be used again. When this one does not, the
+// device stays lost: every later run and Available say so in one line
+// (ErrContextLost), and the app and CLI can still run on the CPU.
 func (d *device) reset() error {
-	return onLockedThread(func() error {
-		if err := d.dev.ResetPrimaryCtx(); err != nil {
-			return fmt.Errorf("resetting the context of %s after %v: %v", d.info.Name, d.fault, err)
+	if d.lost != nil {
+		return d.lost
+	}
+	err := onLockedThread(func() error {
+		cu.SetCurrentContext(cu.CUContext{})
+		for ; d.retains > 0; d.retains-- {
+			d.dev.ReleasePrimaryCtx()
 		}
-		if err := d.load(); err != nil {
+		if err := d.dev.ResetPrimaryCtx(); err != nil {
 			return err
 		}
-		d.fault = nil
-		return nil
+		return d.load()
 	})
+	if err != nil {
+		d.lost = fmt.Errorf("%w: %s after %v (%v); restart the program to use the GPU again", ErrContextLost, d.info.Name, d.fault, err)
+		return d.lost
+	}
+	d.fault = nil
+	return nil
 }
 
 // fn returns the kernel name of the current context.

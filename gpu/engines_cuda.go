@@ -13,8 +13,13 @@ import (
 // available reports whether a CUDA device can run the kernels: nil, or an
 // error wrapping ErrNoDriver or ErrNoDevice that says what is missing.
 func available() error {
-	_, err := getDevice()
-	return err
+	d, err := getDevice()
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.lost
 }
 
 // solvers pairs every row of the algorithm table with its implementation.

@@ -35,6 +35,10 @@ func newRun() (*run, error) {
 		return nil, err
 	}
 	d.mu.Lock()
+	if d.lost != nil {
+		d.mu.Unlock()
+		return nil, d.lost
+	}
 	if d.fault != nil {
 		if d.active > 0 {
 			d.mu.Unlock()

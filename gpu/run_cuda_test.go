@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -173,11 +175,30 @@ func TestRefusedRunsLeaveTheContextUsable(t *testing.T) {
 	afterFaultRunWorks(t, "a refused launch")
 }
 
-// A kernel that faults (an illegal address: a sticky error that leaves the
-// context unusable) ends its run with an error; once the run closes, the
-// context is reset and the next run works.
-func TestStickyFaultResetsTheContext(t *testing.T) {
+// A kernel that faults with an illegal address (a sticky error: CUDA
+// documents it as ending CUDA for the process) ends its run with one error
+// line; then either the reset context works again, or every later run and
+// Available say in one line that the GPU is lost (ErrContextLost), so the
+// program can go on on the CPU. The fault runs in a child process (this
+// test binary again), so it cannot break the other device tests.
+func TestStickyFaultEndsItsRunClearly(t *testing.T) {
 	needDevice(t)
+	if os.Getenv("TSPLAB_FAULT_CHILD") != "" {
+		stickyFaultChild(t)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestStickyFaultEndsItsRunClearly$", "-test.v")
+	cmd.Env = append(os.Environ(), "TSPLAB_FAULT_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		t.Log("child: " + l)
+	}
+	if err != nil {
+		t.Fatalf("the child test failed: %v", err)
+	}
+}
+
+func stickyFaultChild(t *testing.T) {
 	r, err := newRun()
 	if err != nil {
 		t.Fatal(err)
@@ -192,11 +213,27 @@ func TestStickyFaultResetsTheContext(t *testing.T) {
 	if !errors.Is(err, cu.IllegalAddress) {
 		t.Fatalf("want an error wrapping IllegalAddress, got %v", err)
 	}
-	if _, err := newRun(); err == nil {
+	if r2, err := newRun(); err == nil {
+		r2.close()
 		t.Fatal("a run opened while the faulted run still holds the broken context")
 	}
 	r.close()
+	if err := available(); err != nil {
+		oneLine(t, "Available after the fault", err)
+		if !errors.Is(err, ErrContextLost) {
+			t.Fatalf("Available after an unrecovered fault: %v, want ErrContextLost", err)
+		}
+		e, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
+		_, err := e.Solve(context.Background(), randomInstance(100, solver.Euc2D, 1000, 33), quickParams(1), nil)
+		if !errors.Is(err, ErrContextLost) {
+			t.Fatalf("a run after an unrecovered fault: %v, want ErrContextLost", err)
+		}
+		oneLine(t, "a run after the fault", err)
+		t.Log("the driver did not let the context recover; the GPU reports itself lost")
+		return
+	}
 	afterFaultRunWorks(t, "an illegal address")
+	t.Log("the reset context works again")
 }
 
 // On a million cities every set-up phase (candidate lists, the start tour,

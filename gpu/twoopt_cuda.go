@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	registerKernels("twoopt_eval", "twoopt_eval_debug", "twoopt_apply")
+	registerKernels("twoopt_eval", "twoopt_eval_range", "twoopt_eval_debug", "twoopt_apply")
 }
 
 // Launch geometry of twoopt_eval (must match twoopt.cu).
@@ -113,6 +113,9 @@ func (b *twoOptBatch) eval() error {
 // and asks stop between them; complete is false when stop said yes (the
 // tiles' results are then partial).
 func (b *twoOptBatch) evalPass(stop func() bool) (complete bool, err error) {
+	if b.tiles <= evalChunkTiles {
+		return true, b.r.launch("twoopt_eval", b.tiles, b.B, evalThreads, 0, b.r.stream, b.pts, b.n, b.T, b.best)
+	}
 	for t0 := 0; t0 < b.tiles; t0 += evalChunkTiles {
 		if t0 > 0 {
 			if err := b.r.sync("2-opt evaluation"); err != nil {
@@ -123,7 +126,7 @@ func (b *twoOptBatch) evalPass(stop func() bool) (complete bool, err error) {
 			}
 		}
 		cnt := min(evalChunkTiles, b.tiles-t0)
-		if err := b.r.launch("twoopt_eval", cnt, b.B, evalThreads, 0, b.r.stream, b.pts, b.n, b.T, b.best, t0); err != nil {
+		if err := b.r.launch("twoopt_eval_range", cnt, b.B, evalThreads, 0, b.r.stream, b.pts, b.n, b.T, b.best, t0); err != nil {
 			return false, err
 		}
 	}
