@@ -29,7 +29,14 @@ var binPath string
 // with it.
 var buildErr error
 
+// asTSP is the environment variable that makes this test binary act as
+// the tsp command, with the test engines linked in.
+const asTSP = "TSPLAB_TEST_AS_TSP"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(asTSP) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	tsplibdir.Main(mainRunner{m})
 }
 
@@ -412,6 +419,48 @@ func TestBinarySignalOtherCommands(t *testing.T) {
 	if code := exitCode(t, cmd); code != 143 {
 		t.Errorf("bench after SIGTERM: exit %d, want 143 (stderr %q)", code, stderr.all())
 	}
+}
+
+// TestBinaryStuckEngine: an engine that ignores the signal does not keep
+// tsp alive: it exits stopGrace after SIGTERM with exit code 143 and no
+// partial output. (This test binary stands in for tsp, to link an engine
+// that hangs.)
+func TestBinaryStuckEngine(t *testing.T) {
+	p := genInstance(t, 20)
+	dir := filepath.Dir(p)
+	self, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	cmd := exec.Command(self, "solve", p, "--algo", "testhang", "--backend", "cpu", "--out", filepath.Join(dir, "h.tour"), "--bound", "0")
+	cmd.Env = append(os.Environ(), asTSP+"=1")
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	t.Cleanup(func() { cmd.Process.Kill() })
+	stderr := newLineReader(pr)
+	stderr.waitFor(t, "length ")
+	sent := time.Now()
+	cmd.Process.Signal(syscall.SIGTERM)
+	if code := exitCode(t, cmd); code != 143 {
+		t.Errorf("exit %d, want 143", code)
+	}
+	if d := time.Since(sent); d < stopGrace || d > stopGrace+5*time.Second {
+		t.Errorf("exited %v after SIGTERM, want about %v", d, stopGrace)
+	}
+	if s := stderr.all(); !strings.Contains(s, "still running") {
+		t.Errorf("stderr does not say why it exited: %q", s)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "h.tour")); err == nil {
+		t.Error("a tour was written by a run that never ended")
+	}
+	noTemps(t, dir)
 }
 
 // TestBinarySecondSignal: a second Ctrl-C, at any moment of the output

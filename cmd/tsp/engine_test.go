@@ -14,6 +14,26 @@ import (
 func init() {
 	solver.Register(testClimb{})
 	solver.Register(testWait{})
+	solver.Register(testHang{})
+}
+
+// testHang ignores its context and its time limit for a minute, as a
+// stuck engine would.
+type testHang struct{}
+
+func (testHang) Name() string     { return "testhang" }
+func (testHang) Backend() string  { return solver.BackendCPU }
+func (testHang) Describe() string { return "test only: ignores cancellation for a minute" }
+func (testHang) Available() error { return nil }
+
+func (e testHang) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	start := time.Now()
+	sink := solver.NewSink(snaps, 0, start)
+	t := solver.IdentityTour(in.N)
+	l := solver.TourLength(in, t)
+	sink.Send(solver.Snapshot{Length: l, BestLength: l, Moves: 1})
+	time.Sleep(time.Minute)
+	return solver.Finish(in, e, p, t, 1, 1, start, true, "cpu: test")
 }
 
 type testClimb struct{}

@@ -16,7 +16,8 @@
 // problem" for bad input); 2 usage (an unknown command or flag, a value out
 // of its range: one line naming the flag and the range); 130 interrupted by
 // SIGINT (Ctrl-C) and 143 by SIGTERM, after solve has written its best tour
-// and report. Run `tsp help` for the commands and `tsp help COMMAND` for a
+// and report (a second signal, or 5 s without the command ending, exits at
+// once, leaving no partial file). Run `tsp help` for the commands and `tsp help COMMAND` for a
 // command's flags. Flags may come before or after the file arguments.
 //
 // Output files (--out, --json) are written to a temporary file in the same
@@ -36,6 +37,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // version is set at build time: -ldflags "-X main.version=v1.2.3".
@@ -52,30 +54,47 @@ const (
 	exitTerminate = 128 + 15 // SIGTERM
 )
 
+// stopGrace is how long a command may take to wind up after the first
+// signal (an engine to stop, the outputs to be written) before tsp exits
+// without it: a stuck engine never keeps the process alive.
+const stopGrace = 5 * time.Second
+
 // run executes the command line args and returns the exit code. SIGINT and
 // SIGTERM cancel the running command alike: solve stops, keeps its best
 // tour and still writes its outputs, and the exit code says the run was
-// interrupted. A second signal removes the temporary files of outputs
-// still being written and exits at once with the same code.
+// interrupted. A second signal, or stopGrace passing without the command
+// ending, removes the temporary files of outputs still being written and
+// exits at once with the same code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
+	done := make(chan struct{})
+	defer close(done)
 	var code atomic.Int32
 	go func() {
-		sig, ok := <-sigs
-		if !ok {
+		var sig os.Signal
+		select {
+		case sig = <-sigs:
+		case <-done:
 			return
 		}
 		code.Store(int32(signalCode(sig)))
 		cancel()
-		if _, ok := <-sigs; ok {
-			removeTemps()
-			fmt.Fprintf(stderr, "tsp: interrupted again: exiting without finishing the outputs\n")
-			os.Exit(int(code.Load()))
+		var why string
+		select {
+		case <-sigs:
+			why = "interrupted again"
+		case <-time.After(stopGrace):
+			why = fmt.Sprintf("still running %v after the signal", stopGrace)
+		case <-done:
+			return
 		}
+		removeTemps()
+		fmt.Fprintf(stderr, "tsp: %s: exiting without finishing the outputs\n", why)
+		os.Exit(int(code.Load()))
 	}()
 	c := runCtx(ctx, args, stdin, stdout, stderr)
 	if sc := int(code.Load()); sc != 0 && (c == 0 || c == exitInterrupt) {

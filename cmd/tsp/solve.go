@@ -27,7 +27,8 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "solve", "FILE [flags]",
 		"Solves the instance with the engine for (--algo, --backend) and prints a summary.\n"+
 			"Progress goes to stderr. Ctrl-C or SIGTERM stops the run, still writes --out and --json\n"+
-			"(a second one exits at once, leaving any earlier file as it was) and exits 130 (143 for SIGTERM).\n"+
+			"and exits 130 (143 for SIGTERM); a second signal, or 5 s without the run ending, exits at once,\n"+
+			"leaving each output as it was before.\n"+
 			"Output files are replaced whole: written beside the target, synced, then renamed over it.\n\n"+
 			"Algorithms: "+strings.Join(solver.Algorithms(), ", ")+" (see 'tsp engines').")
 	var (
