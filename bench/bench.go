@@ -24,6 +24,7 @@ type Options struct {
 	Workers   int           // CPU workers (0 = all cores)
 	Quick     bool          // a short version for smoke tests
 	Instances []string      // restrict to these instances (nil = the suite's list)
+	PapersDir string        // the papers' CSV tables ("" = PapersDir())
 	Log       io.Writer     // progress lines (may be nil)
 }
 

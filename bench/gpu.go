@@ -17,11 +17,10 @@ import (
 // Package gpu sets it in builds with CUDA; it is nil otherwise.
 var GPUEvalRate func(n, passes int, seed uint64) (movesPerSec float64, device string, err error)
 
-// LamInstances are the 20 TSPLIB instances of the PSPM quality table: Lam
-// et al. report 20 instances from rd100 to d493; this is our choice of 20
-// EUC_2D instances in that range (their exact list was not at hand).
-var LamInstances = []string{"rd100", "eil101", "lin105", "pr107", "pr124", "bier127", "ch130", "pr136", "pr144", "ch150",
-	"pr152", "u159", "rat195", "d198", "ts225", "gil262", "a280", "lin318", "pcb442", "d493"}
+// LamInstances are Lam et al.'s 20 TSPLIB instances, in the order of their
+// Table 2.
+var LamInstances = []string{"rd100", "eil101", "bier127", "ch150", "kroA150", "pr152", "u159", "rat195", "ts225", "tsp225",
+	"gil262", "pr264", "a280", "pr299", "lin318", "rd400", "fl417", "pr439", "pcb442", "d493"}
 
 // climbInstances are the instances of the 2opt-climb comparison.
 var climbInstances = []string{"a280", "pcb442", "d493", "rat783"}

@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,13 +39,15 @@ type repro struct {
 	name   string
 	device string // the GPU, from a Result, or why there is none
 	err    error  // the last engine error, for the tables
+	papers *papers
 }
 
 func newRepro(ctx context.Context, name string, opt Options) (*repro, error) {
 	if opt.TSPLIBDir == "" {
 		return nil, fmt.Errorf("%s suite: no TSPLIB folder (set TSPLIB_DIR or pass --tsplib)", name)
 	}
-	return &repro{ctx: ctx, opt: opt, name: name, device: "not used yet"}, nil
+	r := &repro{ctx: ctx, opt: opt, name: name, device: "not used yet", papers: newPapers(opt.PapersDir)}
+	return r, nil
 }
 
 func (r *repro) logf(format string, a ...any) {
@@ -133,8 +136,13 @@ func (r *repro) machine() string {
 	return fmt.Sprintf("GPU: %s; CPU: %s (CPU engines on all cores unless --workers).", r.device, HostCPU())
 }
 
-// finish saves the tables (one markdown and CSV file each) and prints them.
+// finish saves the tables (one markdown and CSV file each) and prints them;
+// every table gets the line saying where its paper column came from.
 func (r *repro) finish(tables []*Table, bases []string, out interface{ Write([]byte) (int, error) }) error {
+	note := r.papers.note()
+	for _, t := range tables {
+		t.Notes = append(t.Notes, note)
+	}
 	if r.opt.OutDir != "" {
 		for i, t := range tables {
 			if err := t.Save(r.opt.OutDir, bases[i]); err != nil {
@@ -178,8 +186,9 @@ type Series struct {
 }
 
 // SavePlot draws series as lines with points into dir/base.png (log-scaled
-// axes when asked), for the suites' "moves/s against n" figures. Series
-// with no points are left out; with none at all nothing is written.
+// axes when asked), for the suites' figures, and writes the points drawn
+// beside it as dir/base.csv (series, x, y). Series with no points are left
+// out; with none at all nothing is written.
 func SavePlot(dir, base, title, xLabel, yLabel string, logX, logY bool, series ...Series) error {
 	if dir == "" {
 		return nil
@@ -200,6 +209,7 @@ func SavePlot(dir, base, title, xLabel, yLabel string, logX, logY bool, series .
 	p.Legend.Left = true
 	colors := []color.RGBA{{R: 0x1f, G: 0x77, B: 0xb4, A: 255}, {R: 0xd6, G: 0x27, B: 0x28, A: 255}, {R: 0x2c, G: 0xa0, B: 0x2c, A: 255}, {R: 0xff, G: 0x7f, B: 0x0e, A: 255}}
 	drawn := 0
+	data := &Table{Header: []string{"series", xLabel, yLabel}}
 	for i, s := range series {
 		var pts plotter.XYs
 		for k := range s.X {
@@ -209,6 +219,9 @@ func SavePlot(dir, base, title, xLabel, yLabel string, logX, logY bool, series .
 		}
 		if len(pts) == 0 {
 			continue
+		}
+		for _, pt := range pts {
+			data.AddRow(s.Name, strconv.FormatFloat(pt.X, 'g', -1, 64), strconv.FormatFloat(pt.Y, 'g', 6, 64))
 		}
 		l, sc, err := plotter.NewLinePoints(pts)
 		if err != nil {
@@ -234,6 +247,9 @@ func SavePlot(dir, base, title, xLabel, yLabel string, logX, logY bool, series .
 	wt, err := p.WriterTo(16*vg.Centimeter, 10*vg.Centimeter, "png")
 	if err != nil {
 		return errors.New("drawing plot " + base + ".png: " + err.Error())
+	}
+	if err := atomicfile.Write(filepath.Join(dir, base+".csv"), data.CSV); err != nil {
+		return err
 	}
 	return atomicfile.Write(filepath.Join(dir, base+".png"), func(w io.Writer) error {
 		_, err := wt.WriteTo(w)

@@ -4,63 +4,41 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
 )
 
-const delevacqCite = `A. Delévacq, P. Delisle and M. Krajecki, "Parallel GPU implementation of iterated local search for the travelling salesman problem", Learning and Intelligent Optimization (LION 6), LNCS 7219, pp. 372-377, Springer, 2012`
+// delevacqCite names Delévacq, Delisle and Krajecki's paper as its text
+// gives it (no venue or year is printed).
+const delevacqCite = `A. Delévacq, P. Delisle and M. Krajecki, "Parallelization Strategies for Local Search Algorithms on Graphics Processing Units" (venue and year not printed)`
 
-const luongCite = `T. V. Luong, N. Melab and E.-G. Talbi, "GPU computing for parallel local search metaheuristic algorithms", IEEE Transactions on Computers 62(1):173-185, 2013`
+// delevacqHardware is the paper's hardware.
+const delevacqHardware = "paper: NVIDIA Fermi C2050 (CUDA 4.1); the CPU of its sequential times is not named"
 
-// DelevacqInstances span the paper's range, 100 to 3038 cities (its exact
-// list was not at hand).
-var DelevacqInstances = []string{"kroA100", "ch130", "kroA200", "a280", "lin318", "pcb442", "d657", "rat783", "pr1002", "pr2392", "pcb3038"}
+// luongCite names Luong, Melab and Talbi's paper as its text gives it.
+const luongCite = `T. V. Luong, N. Melab and E.-G. Talbi, "GPU Computing for Parallel Local Search Metaheuristic Algorithms", IEEE Transactions on Computers (year not printed)`
 
-// LuongInstances are the luong suite's instances (the paper's TSP list was
-// not at hand).
-var LuongInstances = []string{"eil101", "kroA200", "a280", "pcb442", "rat783", "pr1002", "pr2392", "pcb3038", "fnl4461"}
+// luongHardware is the configuration whose figures the luong suite shows
+// (the newest of the paper's four).
+const luongHardware = "paper: Xeon E5620 (one core) + Tesla M2050 (448 GPU cores)"
+
+// DelevacqInstances are Delévacq et al.'s five instances.
+var DelevacqInstances = []string{"kroA100", "lin318", "rat783", "fl1577", "pcb3038"}
+
+// delevacqNbSol are the population sizes of their Tables 1 and 3.
+var delevacqNbSol = []string{"1", "8", "64", "512", "2048"}
+
+// LuongInstances are Luong et al.'s TSP instances (Table 6).
+var LuongInstances = []string{"eil101", "d198", "pcb442", "rat783", "d1291", "pr2392", "fnl4461", "rl5915"}
+
+// luongIterations is the tabu search's length in the paper's protocol.
+const luongIterations = 10000
 
 func init() {
-	Register("delevacq", "Delévacq et al. reproduced: GPU 3opt-ils (ILS-RKBI_blocks) against the sequential CPU ILS and all cores, speedup and quality, 100..3038 cities", runDelevacq)
-	Register("luong", "Luong et al. reproduced: GPU swap-climb (neighbourhood on the GPU, thread control) against one CPU core and all cores, speedup and quality", runLuong)
-}
-
-// trio is one instance's runs of a GPU engine and its CPU counterpart on
-// one core and on all cores.
-type trio struct {
-	res [3][]solver.Result // GPU, CPU 1 core, CPU all cores
-}
-
-func (tr *trio) mean(e int, f func(solver.Result) float64) (float64, bool) {
-	if len(tr.res[e]) == 0 {
-		return 0, false
-	}
-	s := 0.0
-	for _, x := range tr.res[e] {
-		s += f(x)
-	}
-	return s / float64(len(tr.res[e])), true
-}
-
-// runTrio runs algo on the GPU, on one CPU core and on all cores.
-func (r *repro) runTrio(in *solver.Instance, algo string, runs int, T time.Duration, cpuExtra map[string]string) *trio {
-	g := r.engine(algo, solver.BackendGPU)
-	c := r.engine(algo, solver.BackendCPU)
-	tr := &trio{}
-	for k := 0; k < runs; k++ {
-		seed := uint64(k + 1)
-		if x, ok := r.solve(g, in, solver.Params{Seed: seed, TimeLimit: T}); ok {
-			tr.res[0] = append(tr.res[0], x)
-		}
-		if x, ok := r.solve(c, in, solver.Params{Seed: seed, TimeLimit: T, Workers: 1, Extra: cpuExtra}); ok {
-			tr.res[1] = append(tr.res[1], x)
-		}
-		if x, ok := r.solve(c, in, solver.Params{Seed: seed, TimeLimit: T, Workers: r.opt.Workers}); ok {
-			tr.res[2] = append(tr.res[2], x)
-		}
-	}
-	return tr
+	Register("delevacq", "Delévacq et al. reproduced: kroA100 .. pcb3038, 20/10 trials, Table 1 (first improvement) and Table 3 (ILS-RKBI_blocks) beside their figures", runDelevacq)
+	Register("luong", "Luong et al. reproduced: their 8 TSP instances, 10,000 tabu iterations over the swap neighbourhood, 30 runs, time and acceleration over one core with and without thread control", runLuong)
 }
 
 func perSec(v func(solver.Result) int64) func(solver.Result) float64 {
@@ -86,21 +64,31 @@ func valCell(v float64, ok bool, format string) string {
 	return fmt.Sprintf(format, v)
 }
 
+// delevacqTrials is their trial count: 20 below 1000 cities, 10 above.
+func delevacqTrials(n int) int {
+	if n < 1000 {
+		return 20
+	}
+	return 10
+}
+
 func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 	r, err := newRepro(ctx, "delevacq", opt)
 	if err != nil {
 		return err
 	}
 	names := r.instances(DelevacqInstances, []string{"kroA100"})
-	T := r.budget(1500*time.Millisecond, 200*time.Millisecond)
-	runs := r.runs(1)
-	sp := &Table{Title: "Delévacq et al.: speedup of the GPU ILS (ILS-RKBI_blocks) over the sequential ILS, equal time",
-		Header: []string{"instance", "n", "GPU kicks/s", "CPU 1-core kicks/s", "CPU all-core kicks/s", "speedup (kicks/s) vs 1 core", "vs all cores",
-			"GPU moves/s", "CPU 1-core moves/s", "paper speedup"}}
-	q := &Table{Title: "Delévacq et al.: solution quality at equal time (% above optimum)",
-		Header: []string{"instance", "n", "GPU 3opt-ils gap %", "CPU 1-core gap %", "CPU all-core gap %", "runs", "paper GPU gap %", "paper sequential gap %"}}
+	T := r.budget(2*time.Second, 200*time.Millisecond)
+	p1 := r.papers.table("delevacq-table1.csv")
+	p3 := r.papers.table("delevacq-table3.csv")
+	pp := r.papers.table("delevacq-text-rkbi-params.csv")
+	t1 := &Table{Title: "Delévacq et al. Table 1: first-improvement ILS (don't-look bits, fixed radius, 40 candidates), sequential CPU beside the paper's GPU strategies",
+		Header: []string{"instance", "nb_sol", "trials", "CPU FI kicks/s (1 core)", "CPU FI freq", "CPU FI Δavg %", "GPU FI strategies", "paper speedup T", "paper BG", "paper BS", "paper freq", "paper Δavg %"}}
+	t3 := &Table{Title: "Delévacq et al. Table 3: ILS-RKBI_blocks on the GPU against the sequential ILS, speedup (ILS iterations per second) and quality",
+		Header: []string{"instance", "nb_sol", "trials", "it_total/k (paper)", "GPU kicks/s", "CPU 1-core kicks/s", "speedup", "paper speedup", "GPU freq", "paper freq", "GPU Δavg %", "paper Δavg %", "CPU 1-core Δavg %"}}
 	kicks := perSec(func(x solver.Result) int64 { return x.Steps })
-	moves := func(x solver.Result) float64 { return x.MovesPerSecond() }
+	gRK := r.engine("3opt-ils", solver.BackendGPU)
+	cIL := r.engine("3opt-ils", solver.BackendCPU)
 	for _, name := range names {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -109,29 +97,69 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		tr := r.runTrio(in, "3opt-ils", runs, T, map[string]string{"pivot": "rkbi"})
-		gk, okg := tr.mean(0, kicks)
-		ck, okc := tr.mean(1, kicks)
-		ak, oka := tr.mean(2, kicks)
-		gm, _ := tr.mean(0, moves)
-		cm, _ := tr.mean(1, moves)
-		sp.AddRow(name, in.N, valCell(gk, okg, "%.0f"), valCell(ck, okc, "%.0f"), valCell(ak, oka, "%.0f"), ratioCell(gk, ck, okg, okc), ratioCell(gk, ak, okg, oka),
-			valCell(gm, okg, "%.3g"), valCell(cm, okc, "%.3g"), NotFound)
+		trials := r.runs(delevacqTrials(in.N))
 		gap := func(x solver.Result) float64 { g, _ := gapOf(x.Length, in); return g }
-		gg, _ := tr.mean(0, gap)
-		cg, _ := tr.mean(1, gap)
-		ag, _ := tr.mean(2, gap)
-		q.AddRow(name, in.N, valCell(gg, okg, "%.2f"), valCell(cg, okc, "%.2f"), valCell(ag, oka, "%.2f"), runs, NotFound, NotFound)
-		r.logf("%s: kicks/s GPU %.0f CPU1 %.0f CPU %.0f; gap %.2f / %.2f / %.2f", name, gk, ck, ak, gg, cg, ag)
+		freq := func(l lamRuns) (float64, bool) {
+			return l.mean(func(x solver.Result) float64 {
+				if in.Optimum > 0 && x.Length <= in.Optimum {
+					return 1
+				}
+				return 0
+			})
+		}
+		var fi, rkG, rkC lamRuns
+		for k := 0; k < trials; k++ {
+			seed := uint64(k + 1)
+			if x, ok := r.solve(cIL, in, solver.Params{Seed: seed, TimeLimit: T, Workers: 1, Extra: map[string]string{"pivot": "first", "neighbors": "40"}}); ok {
+				fi = append(fi, x)
+			}
+			if x, ok := r.solve(cIL, in, solver.Params{Seed: seed, TimeLimit: T, Workers: 1, Extra: map[string]string{"pivot": "rkbi"}}); ok {
+				rkC = append(rkC, x)
+			}
+			if x, ok := r.solve(gRK, in, solver.Params{Seed: seed, TimeLimit: T}); ok {
+				rkG = append(rkG, x)
+			}
+		}
+		fk, okf := fi.mean(kicks)
+		ff, _ := freq(fi)
+		fg, _ := fi.mean(gap)
+		for _, nb := range delevacqNbSol {
+			ours := []any{"not reproduced (one solution per search)", "", ""}
+			if nb == "1" {
+				ours = []any{valCell(fk, okf, "%.0f"), valCell(ff, okf, "%.2f"), valCell(fg, okf, "%.3f")}
+			}
+			t1.AddRow(name, nb, trials, ours[0], ours[1], ours[2], "not implemented here",
+				p1.cell("Speedup ILS-FI_thread (T)", name, nb), p1.cell("Speedup ILS-FI_block^global (BG)", name, nb), p1.cell("Speedup ILS-FI_block^shared (BS)", name, nb),
+				p1.cell("freq (frequency of finding the known optimum)", name, nb), p1.cell("Δavg (average % deviation from optimum)", name, nb))
+		}
+		gk, okg := rkG.mean(kicks)
+		ck, okc := rkC.mean(kicks)
+		gf, _ := freq(rkG)
+		gg, _ := rkG.mean(gap)
+		cg, _ := rkC.mean(gap)
+		budget := pp.cell("it_total (as printed)", name) + " / " + pp.cell("k = evaluated neighbours (as printed)", name)
+		for _, nb := range delevacqNbSol {
+			row := []any{name, nb, trials, budget}
+			if nb == "1" {
+				row = append(row, valCell(gk, okg, "%.0f"), valCell(ck, okc, "%.0f"), ratioCell(gk, ck, okg, okc), p3.cell("Speedup ILS-RKBI_blocks", name, nb),
+					valCell(gf, okg, "%.2f"), p3.cell("freq (frequency of finding the known optimum)", name, nb), valCell(gg, okg, "%.3f"),
+					p3.cell("Δavg (average % deviation from optimum)", name, nb), valCell(cg, okc, "%.3f"))
+			} else {
+				row = append(row, "not reproduced (one solution per search)", "", "", p3.cell("Speedup ILS-RKBI_blocks", name, nb), "",
+					p3.cell("freq (frequency of finding the known optimum)", name, nb), "", p3.cell("Δavg (average % deviation from optimum)", name, nb), "")
+			}
+			t3.AddRow(row...)
+		}
+		r.logf("%s: FI %.0f kicks/s; RKBI GPU %.0f CPU %.0f kicks/s; gap GPU %.3f CPU %.3f", name, fk, gk, ck, gg, cg)
 	}
-	sp.AddRow("best", "", "", "", "", "", "", "", "", "up to 6.02 (Fermi GPU)")
-	for _, t := range []*Table{sp, q} {
-		t.Notes = append(t.Notes, "Paper: "+delevacqCite+"; its figures (abstract): speedups of up to 6.02 with solution quality similar to the sequential implementation, on instances of 100 to 3038 cities, on a Fermi GPU; per-instance figures "+NotFound+".",
-			r.machine(),
-			fmt.Sprintf("Each engine runs %v per instance, %d run(s) (scaled: the paper averaged more runs; the instance list is not scaled). GPU: 3opt-ils on the GPU (sampled 3-opt reconnections, block reduction, random-3-best replacement, double-bridge kicks); sequential: the CPU 3opt-ils on 1 worker with random-k-best pivoting; all cores: the CPU 3opt-ils on every core.", T, runs),
-			"Speedup here is the ratio of ILS iterations (kicks) per second at equal time; the paper compared running times of the same search. Instances: the project's choice over the paper's range.")
-	}
-	return r.finish([]*Table{sp, q}, []string{"delevacq-speedup", "delevacq-quality"}, out)
+	common := []string{"Paper: " + delevacqCite + "; " + delevacqHardware + ".", r.machine(),
+		fmt.Sprintf("Trials: 20 below 1000 cities, 10 above (the paper's), each of %v (a time budget: the engines take no per-solution iteration limit, so the paper's it_total is not enforced; speedup is the ratio of ILS iterations (kicks) per second, which for the same number of iterations is the paper's time ratio). freq: share of trials ending at the known optimum; Δavg: mean %% above it.", T),
+		"Instances: the paper's five (kroA100, lin318, rat783, fl1577, pcb3038)."}
+	t1.Notes = append(t1.Notes, common...)
+	t1.Notes = append(t1.Notes, "Ours: the sequential ILS (CPU 3opt-ils, 1 core: nearest-neighbour start, 3-opt with Or-opt, first improvement, 40 candidates, double-bridge kicks, accept if shorter). The paper's GPU first-improvement strategies (FI_thread, FI_block global/shared) have no engine in this project; their printed speedups are shown for reference.")
+	t3.Notes = append(t3.Notes, common...)
+	t3.Notes = append(t3.Notes, "GPU: 3opt-ils (ILS-RKBI_blocks: threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks) on one solution, so only the nb_sol = 1 row is measured; sequential: CPU 3opt-ils on 1 core with random-k-best pivoting. it_total/k: the paper's per-instance budgets as printed (Sect. 5.2).")
+	return r.finish([]*Table{t1, t3}, []string{"delevacq-table1", "delevacq-table3"}, out)
 }
 
 func runLuong(ctx context.Context, opt Options, out io.Writer) error {
@@ -140,15 +168,25 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 		return err
 	}
 	names := r.instances(LuongInstances, []string{"eil101"})
-	T := r.budget(1500*time.Millisecond, 200*time.Millisecond)
-	runs := r.runs(1)
-	sp := &Table{Title: "Luong et al.: swap neighbourhood generated on the GPU, moves evaluated per second and speedup",
-		Header: []string{"instance", "n", "neighbours n(n-1)/2", "GPU moves/s", "threads/block (thread control)", "climbers", "CPU 1-core moves/s", "CPU all-core moves/s",
-			"speedup vs 1 core", "vs all cores", "paper speedup"}}
-	q := &Table{Title: "Luong et al.: quality of random-restart swap hill climbing at equal time (% above optimum)",
-		Header: []string{"instance", "n", "GPU gap %", "GPU climbs", "CPU 1-core gap %", "CPU 1-core climbs", "CPU all-core gap %", "CPU all-core climbs", "paper gap %"}}
-	moves := func(x solver.Result) float64 { return x.MovesPerSecond() }
-	var xs, gy, cy, ay []float64
+	T := r.budget(500*time.Millisecond, 100*time.Millisecond)
+	runs := r.runs(30)
+	p6 := r.papers.table("luong-table6-tsp.csv")
+	p7 := r.papers.table("luong-table7-tsp-threadcontrol.csv")
+	paperCell := func(t *paperTable, name, version string) string {
+		for _, row := range t.where("instance", name) {
+			if len(row) > 5 && strings.Contains(row[2], "M2050") && row[4] == version {
+				return row[5]
+			}
+		}
+		return PaperNA
+	}
+	t := &Table{Title: fmt.Sprintf("Luong et al. Tables 6-7: %d tabu search iterations over the swap neighbourhood, time (s) and acceleration over one CPU core", luongIterations),
+		Header: []string{"instance", "n", "neighbours", "runs", "CPU 1 core s", "GPU s (thread control)", "acceleration", "GPU s (256 threads/block)", "acceleration",
+			"threads/block chosen", "paper GPU (Table 6)", "paper GPUTex (Table 6)", "paper with thread control (Table 7)"}}
+	g := r.engine("swap-climb", solver.BackendGPU)
+	c := r.engine("swap-climb", solver.BackendCPU)
+	mps := func(x solver.Result) float64 { return x.MovesPerSecond() }
+	var xs, gy, ny, cy []float64
 	for _, name := range names {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -157,38 +195,47 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		tr := r.runTrio(in, "swap-climb", runs, T, nil)
-		gm, okg := tr.mean(0, moves)
-		cm, okc := tr.mean(1, moves)
-		am, oka := tr.mean(2, moves)
-		tpb, cl := "n/a", "n/a"
-		if okg {
-			tpb, cl = fmt.Sprint(tr.res[0][0].Params.Threads), fmt.Sprint(tr.res[0][0].Params.Blocks)
+		m := float64(in.N) * float64(in.N-1) / 2
+		var gt, gn, cr lamRuns
+		for k := 0; k < runs; k++ {
+			seed := uint64(k + 1)
+			if x, ok := r.solve(g, in, solver.Params{Seed: seed, TimeLimit: T, Blocks: 1}); ok {
+				gt = append(gt, x)
+			}
+			if x, ok := r.solve(g, in, solver.Params{Seed: seed, TimeLimit: T, Blocks: 1, Threads: 256}); ok {
+				gn = append(gn, x)
+			}
+			if x, ok := r.solve(c, in, solver.Params{Seed: seed, TimeLimit: T, Workers: 1}); ok {
+				cr = append(cr, x)
+			}
 		}
-		sp.AddRow(name, in.N, int64(in.N)*int64(in.N-1)/2, valCell(gm, okg, "%.3g"), tpb, cl, valCell(cm, okc, "%.3g"), valCell(am, oka, "%.3g"),
-			ratioCell(gm, cm, okg, okc), ratioCell(gm, am, okg, oka), NotFound)
-		gap := func(x solver.Result) float64 { g, _ := gapOf(x.Length, in); return g }
-		steps := func(x solver.Result) float64 { return float64(x.Steps) }
-		gg, _ := tr.mean(0, gap)
-		cg, _ := tr.mean(1, gap)
-		ag, _ := tr.mean(2, gap)
-		gs, _ := tr.mean(0, steps)
-		cs, _ := tr.mean(1, steps)
-		as, _ := tr.mean(2, steps)
-		q.AddRow(name, in.N, valCell(gg, okg, "%.2f"), valCell(gs, okg, "%.0f"), valCell(cg, okc, "%.2f"), valCell(cs, okc, "%.0f"), valCell(ag, oka, "%.2f"), valCell(as, oka, "%.0f"), NotFound)
-		r.logf("%s: moves/s GPU %.3g CPU1 %.3g CPU %.3g", name, gm, cm, am)
+		iterTime := func(l lamRuns) (float64, bool) {
+			v, ok := l.mean(mps)
+			if !ok || v <= 0 {
+				return 0, false
+			}
+			return luongIterations * m / v, true
+		}
+		ts, okt := iterTime(gt)
+		ns, okn := iterTime(gn)
+		cs, okc := iterTime(cr)
+		tpb := "n/a"
+		if okt {
+			tpb = fmt.Sprint(gt[0].Params.Threads)
+		}
+		t.AddRow(name, in.N, int64(m), runs, valCell(cs, okc, "%.3g"), valCell(ts, okt, "%.3g"), ratioCell(cs, ts, okc, okt), valCell(ns, okn, "%.3g"), ratioCell(cs, ns, okc, okn),
+			tpb, paperCell(p6, name, "GPU"), paperCell(p6, name, "GPUTex"), paperCell(p7, name, "GPUTex"))
+		r.logf("%s: 10,000 iterations: CPU %.3g s, GPU %.3g s (tc) %.3g s (256)", name, cs, ts, ns)
 		xs = append(xs, float64(in.N))
-		gy, cy, ay = append(gy, gm), append(cy, cm), append(ay, am)
+		gy, ny, cy = append(gy, ts), append(ny, ns), append(cy, cs)
 	}
-	if err := SavePlot(opt.OutDir, "luong-moves", "Swap neighbourhood: moves evaluated per second against n", "cities", "moves/s", true, true,
-		Series{Name: "GPU swap-climb", X: xs, Y: gy}, Series{Name: "CPU, 1 core", X: xs, Y: cy}, Series{Name: "CPU, all cores", X: xs, Y: ay}); err != nil {
+	if err := SavePlot(opt.OutDir, "luong-time", fmt.Sprintf("%d swap-neighbourhood tabu iterations: time against n", luongIterations), "cities", "seconds", true, true,
+		Series{Name: "GPU, thread control", X: xs, Y: gy}, Series{Name: "GPU, 256 threads/block", X: xs, Y: ny}, Series{Name: "CPU, 1 core", X: xs, Y: cy}); err != nil {
 		return err
 	}
-	for _, t := range []*Table{sp, q} {
-		t.Notes = append(t.Notes, "Paper: "+luongCite+"; its TSP speedup and quality figures "+NotFound+".",
-			r.machine(),
-			fmt.Sprintf("Each engine runs %v per instance, %d run(s) (scaled; the instance list is not). GPU: swap-climb, one thread per neighbour with the one-to-two index mapping, best-improvement reduction, a batch of climbers per launch; threads per block chosen by the thread control (waves of block sizes 32..1024 timed with CUDA events, a failed launch falling back to the last good size). Distances computed from the coordinates in float (the engine's default; the exact integer matrix, as in the paper, is the option dist=matrix (solver.Params.Extra) and measured half as fast); lengths are recomputed exactly on the CPU.", T, runs),
-			"CPU: the CPU swap-climb (random-restart best-improvement over the whole swap neighbourhood) on 1 worker and on all cores. Instances: the project's choice (the paper's TSP list was not at hand).")
-	}
-	return r.finish([]*Table{sp, q}, []string{"luong-speedup", "luong-quality"}, out)
+	t.Notes = append(t.Notes, "Paper: "+luongCite+"; "+luongHardware+"; paper cells as printed, \"a×b\" = GPU time a s at acceleration b over one core, \".\" = a failed run.",
+		r.machine(),
+		fmt.Sprintf("Time of %d iterations = %d × n(n-1)/2 swap evaluations at the rate measured on one search: GPU swap-climb with one climber (the neighbourhood on the GPU, one thread per neighbour, best-improvement reduction; with thread control, or fixed at the paper's 256 threads per block), CPU swap-climb on one core; %d run(s) of %v each, mean rate. A tabu iteration also keeps a tabu list, which this project's engines have not: the time is that of the neighbourhood evaluation and selection, which is what the paper's GPU accelerates; the engines restart at local minima, where a tabu search would go on.", luongIterations, luongIterations, runs, T),
+		"Instances: the paper's eight (Table 6). Plot: luong-time.png (CSV beside it).")
+	return r.finish([]*Table{t}, []string{"luong"}, out)
 }

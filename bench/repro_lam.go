@@ -9,16 +9,56 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// Lam et al.'s paper as the lam suite cites it. Its full bibliographic
-// entry was not at hand: the figures below come from the project's issue 4,
-// which quotes them, not from the paper itself.
-const lamCite = "Lam et al., PSPM: parallel simulated annealing on the GPU with LWSA (full reference: " + NotFound + "; the averages quoted are those of the project's issue 4)"
+// lamCite names Lam et al.'s paper as its text gives it (no venue or year
+// is printed).
+const lamCite = "Y. M. Lam et al., \"Parallel neighbourhood search on many-core platforms\" (PSPM simulated annealing on an NVIDIA Tesla C2050; venue and year not printed)"
 
-// lamTPB are the threads per block of Lam et al.'s Table 4.
-var lamTPB = []int{4, 8, 16, 24, 32, 48}
+// lamHardware is the paper's hardware, from its Sect. 5.1.
+const lamHardware = "paper: NVIDIA Tesla C2050 (GPU PSPM) and 2x Intel Xeon X5650, 12 cores (CPU SSPM, PSSM)"
+
+// lamValues are the Pm (CPU SSPM) and TPB (GPU PSPM) values of Table 4.
+var lamValues = []int{4, 8, 12, 24, 32, 48}
+
+// lamSchedule is the paper's Table 1 schedule: Ts 10000, Te 0.1, alpha
+// 0.99, Sp 10 sweeps, Se 100 temperature steps between best-solution
+// exchanges; Quick cools faster (alpha 0.9) to run in seconds.
+func (r *repro) lamSchedule() solver.Params {
+	p := solver.Params{T0: 10000, TEnd: 0.1, Alpha: 0.99, Sweeps: 10, K: 100}
+	if r.opt.Quick {
+		p.Alpha = 0.9
+	}
+	return p
+}
 
 func init() {
-	Register("lam", "Lam et al. reproduced: Table 2 (SSES, SEC of CPU SSPM / CPU PSSM / GPU PSPM on 20 instances), Table 3 (time to SSPM's best, error at equal time), Table 4 (TPB 4..48)", runLam)
+	Register("lam", "Lam et al. reproduced: Tables 2-4 on their 20 instances (rd100..d493), 10 runs, their Table 1 schedule run to its end; CPU SSPM, CPU PSSM, GPU PSPM", runLam)
+}
+
+// lamRuns holds one engine's runs on one instance.
+type lamRuns []solver.Result
+
+func (l lamRuns) mean(f func(solver.Result) float64) (float64, bool) {
+	if len(l) == 0 {
+		return 0, false
+	}
+	s := 0.0
+	for _, x := range l {
+		s += f(x)
+	}
+	return s / float64(len(l)), true
+}
+
+func (l lamRuns) best() (solver.Result, bool) {
+	if len(l) == 0 {
+		return solver.Result{}, false
+	}
+	b := l[0]
+	for _, x := range l[1:] {
+		if x.Length < b.Length {
+			b = x
+		}
+	}
+	return b, true
 }
 
 func runLam(ctx context.Context, opt Options, out io.Writer) error {
@@ -27,149 +67,248 @@ func runLam(ctx context.Context, opt Options, out io.Writer) error {
 		return err
 	}
 	names := r.instances(LamInstances, []string{"rd100"})
-	runs := r.runs(1)
-	cpuT := r.budget(time.Second, 150*time.Millisecond)
-	gpuT := 2 * cpuT
+	runs := r.runs(10)
+	sched := r.lamSchedule()
 	gp := r.engine("pspm", solver.BackendGPU)
 	cs := r.engine("sspm", solver.BackendCPU)
 	cp := r.engine("pssm", solver.BackendCPU)
+	pt2 := r.papers.table("lam-table2.csv")
+	pt3 := r.papers.table("lam-table3.csv")
+	pt4 := r.papers.table("lam-table4.csv")
 
-	t2 := &Table{Title: "Lam et al. Table 2: SSES (moves/s, Eq. 4) and SEC (% above optimum, Eq. 5)",
-		Header: []string{"instance", "n", "CPU SSPM SSES", "CPU PSSM SSES", "GPU PSPM SSES", "CPU SSPM SEC %", "CPU PSSM SEC %", "GPU PSPM SEC %", "GPU/SSPM SSES", "GPU/PSSM SSES", "paper SSES (PSPM)", "paper SEC % (PSPM)"}}
-	t3 := &Table{Title: "Lam et al. Table 3: GPU PSPM's time to reach CPU SSPM's best, and errors at equal time",
-		Header: []string{"instance", "CPU SSPM best", "CPU SSPM s", "GPU PSPM s to reach it", "speedup", "GPU PSPM SEC % at <= SSPM's time", "CPU SSPM SEC %", "paper speedup", "paper SEC %"}}
-	type acc struct{ sses, sec float64 }
-	var sum [3]acc
+	// Pm = Ps = TPB = 12 as in Table 1; the GPU's TB is the engine's full
+	// wave on this device (the paper's 98 filled its 14 SMs).
+	sspmP := func(seed uint64) solver.Params { p := sched; p.Seed, p.Threads = seed, 12; return p }
+	pssmP := func(seed uint64) solver.Params { p := sched; p.Seed, p.Blocks = seed, 12; return p }
+	pspmP := func(seed uint64) solver.Params { p := sched; p.Seed, p.Threads = seed, 12; return p }
+
+	t2 := &Table{Title: "Lam et al. Table 2: SSES (10^6 moves/s) and SEC (% above optimum), full schedule, mean of the runs",
+		Header: []string{"instance", "n", "runs",
+			"CPU SSPM SSES", "paper", "CPU SSPM SEC %", "paper",
+			"CPU PSSM SSES", "paper", "CPU PSSM SEC %", "paper",
+			"GPU PSPM SSES", "paper", "GPU PSPM SEC %", "paper",
+			"GPU/SSPM SSES", "paper", "GPU/PSSM SSES", "paper"}}
+	t3 := &Table{Title: "Lam et al. Table 3: throughput TC (10^-2 /s: 1 / mean time to reach CPU SSPM's best) and SEC % at GPU PSPM's time to it",
+		Header: []string{"instance", "threshold (SSPM best)",
+			"TC CPU SSPM", "paper", "TC GPU PSPM", "paper", "GPU speedup", "paper",
+			"SEC CPU SSPM %", "paper", "SEC CPU PSSM %", "paper", "SEC GPU PSPM %", "paper"}}
+	mps := func(x solver.Result) float64 { return x.MovesPerSecond() / 1e6 }
+	secs := func(x solver.Result) float64 { return x.Elapsed.Seconds() }
+	var sum [3][2]float64
 	var cnt [3]int
+	var sumTC [2]float64
+	var cntTC [2]int
+	var sumConv [3]float64
+	var cntConv [3]int
 	for _, name := range names {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		in, err := r.load(name)
 		if err != nil {
 			return err
 		}
-		var res [3][]solver.Result
+		sec := func(x solver.Result) float64 { g, _ := gapOf(x.Length, in); return g }
+		var res [3]lamRuns
 		for k := 0; k < runs; k++ {
 			seed := uint64(k + 1)
-			if x, ok := r.solve(cs, in, solver.Params{Seed: seed, TimeLimit: cpuT}); ok {
-				res[0] = append(res[0], x)
-			}
-			if x, ok := r.solve(cp, in, solver.Params{Seed: seed, TimeLimit: cpuT}); ok {
-				res[1] = append(res[1], x)
-			}
-			if x, ok := r.solve(gp, in, solver.Params{Seed: seed, TimeLimit: gpuT}); ok {
-				res[2] = append(res[2], x)
+			for e, eng := range []solver.Engine{cs, cp, gp} {
+				p := []func(uint64) solver.Params{sspmP, pssmP, pspmP}[e](seed)
+				if x, ok := r.solve(eng, in, p); ok {
+					res[e] = append(res[e], x)
+				}
 			}
 		}
-		var sses, sec [3]float64
+		var ss, se [3]float64
 		var have [3]bool
 		for e := range res {
-			for _, x := range res[e] {
-				g, _ := gapOf(x.Length, in)
-				sses[e] += x.MovesPerSecond() / float64(len(res[e]))
-				sec[e] += g / float64(len(res[e]))
-				have[e] = true
-			}
+			ss[e], have[e] = res[e].mean(mps)
+			se[e], _ = res[e].mean(sec)
 			if have[e] {
-				sum[e].sses += sses[e]
-				sum[e].sec += sec[e]
+				sum[e][0] += ss[e]
+				sum[e][1] += se[e]
 				cnt[e]++
 			}
 		}
-		cell := func(e int, v float64, f string) string {
-			if !have[e] {
-				return "n/a"
-			}
-			return fmt.Sprintf(f, v)
-		}
 		ratio := func(a, b int) string {
-			if !have[a] || !have[b] || sses[b] == 0 {
+			if !have[a] || !have[b] || ss[b] == 0 {
 				return "n/a"
 			}
-			return fmt.Sprintf("%.1fx", sses[a]/sses[b])
+			return fmt.Sprintf("%.1f", ss[a]/ss[b])
 		}
-		t2.AddRow(name, in.N, cell(0, sses[0], "%.3g"), cell(1, sses[1], "%.3g"), cell(2, sses[2], "%.3g"),
-			cell(0, sec[0], "%.2f"), cell(1, sec[1], "%.2f"), cell(2, sec[2], "%.2f"), ratio(2, 0), ratio(2, 1), NotFound, NotFound)
-		r.logf("%s: SSES %.3g / %.3g / %.3g, SEC %.2f / %.2f / %.2f", name, sses[0], sses[1], sses[2], sec[0], sec[1], sec[2])
+		t2.AddRow(name, in.N, runs,
+			valCell(ss[0], have[0], "%.2f"), pt2.cell("CPU SSPM SSES (10^6 solutions/s)", name), valCell(se[0], have[0], "%.2f"), pt2.cell("CPU SSPM SEC (%)", name),
+			valCell(ss[1], have[1], "%.2f"), pt2.cell("CPU PSSM SSES (10^6 solutions/s)", name), valCell(se[1], have[1], "%.2f"), pt2.cell("CPU PSSM SEC (%)", name),
+			valCell(ss[2], have[2], "%.1f"), pt2.cell("GPU PSPM SSES (10^6 solutions/s)", name), valCell(se[2], have[2], "%.2f"), pt2.cell("GPU PSPM SEC (%)", name),
+			ratio(2, 0), pt2.cell("SSES speedup of GPU over CPU SSPM", name), ratio(2, 1), pt2.cell("SSES speedup of GPU over CPU PSSM", name))
+		r.logf("%s: SSES %.3g / %.3g / %.3g e6, SEC %.2f / %.2f / %.2f", name, ss[0], ss[1], ss[2], se[0], se[1], se[2])
 
-		// Table 3, on the first run's seed: GPU PSPM with SSPM's best as
-		// the target; the equal-time error is Table 2's GPU run when it
-		// ended within SSPM's time, else a run limited to that time.
-		if len(res[0]) > 0 {
-			s := res[0][0]
-			sg, _ := gapOf(s.Length, in)
-			reach, speed, eq := "n/a", "n/a", "n/a"
-			if x, ok := r.solve(gp, in, solver.Params{Seed: 1, Target: s.Length, TimeLimit: gpuT}); ok {
-				if x.Length <= s.Length {
-					reach = fmtSec(x.Elapsed)
-					speed = fmt.Sprintf("%.1fx", s.Elapsed.Seconds()/max(x.Elapsed.Seconds(), 1e-9))
-				} else {
-					reach = "> " + fmtSec(x.Elapsed) + " (not reached)"
+		// Table 3: the threshold is the best CPU SSPM tour of the runs
+		// above; each implementation's time to reach it is averaged over
+		// the runs (trials), each trial stopped at 5x SSPM's mean time.
+		thr, ok := res[0].best()
+		if !ok {
+			t3.AddRow(name, "n/a", "n/a", pt3.cell("Throughput TC CPU SSPM (10^-2 solutions/s)", name), "n/a", pt3.cell("Throughput TC GPU PSPM (10^-2 solutions/s)", name),
+				"n/a", pt3.cell("Throughput GPU speedup", name), "n/a", pt3.cell("Convergence SEC CPU SSPM (%)", name), "n/a", pt3.cell("Convergence SEC CPU PSSM (%)", name),
+				"n/a", pt3.cell("Convergence SEC GPU PSPM (%)", name))
+			continue
+		}
+		meanT, _ := res[0].mean(secs)
+		cap := time.Duration(5 * meanT * float64(time.Second))
+		var tc [2]float64
+		var tcOK [2]bool
+		var reachN [2]int
+		for e, eng := range []solver.Engine{cs, gp} {
+			var sumRT float64
+			for k := 0; k < runs && eng != nil; k++ {
+				p := []func(uint64) solver.Params{sspmP, pspmP}[e](uint64(100 + k))
+				p.Target, p.TimeLimit = thr.Length, cap
+				if x, ok := r.solve(eng, in, p); ok && x.Length <= thr.Length {
+					sumRT += x.Elapsed.Seconds()
+					reachN[e]++
 				}
 			}
-			if len(res[2]) > 0 && res[2][0].Elapsed <= s.Elapsed {
-				g, _ := gapOf(res[2][0].Length, in)
-				eq = fmt.Sprintf("%.2f (%.2f s)", g, res[2][0].Elapsed.Seconds())
-			} else if x, ok := r.solve(gp, in, solver.Params{Seed: 1, TimeLimit: s.Elapsed}); ok {
-				g, _ := gapOf(x.Length, in)
-				eq = fmt.Sprintf("%.2f (%.2f s)", g, x.Elapsed.Seconds())
+			if reachN[e] > 0 {
+				tc[e], tcOK[e] = float64(reachN[e])/sumRT, true
+				sumTC[e] += tc[e] * 100
+				cntTC[e]++
 			}
-			t3.AddRow(name, s.Length, fmtSec(s.Elapsed), reach, speed, eq, fmt.Sprintf("%.2f", sg), NotFound, NotFound)
 		}
+		tcCell := func(e int) string {
+			if !tcOK[e] {
+				if e == 1 && gp == nil {
+					return "n/a"
+				}
+				return fmt.Sprintf("not reached in %d trials of %.1f s", runs, cap.Seconds())
+			}
+			s := fmt.Sprintf("%.2f", tc[e]*100)
+			if reachN[e] < runs {
+				s += fmt.Sprintf(" (%d/%d reached)", reachN[e], runs)
+			}
+			return s
+		}
+		speed := "n/a"
+		if tcOK[0] && tcOK[1] {
+			speed = fmt.Sprintf("%.1f", tc[1]/tc[0])
+		}
+		// Convergence: every implementation runs for GPU PSPM's mean time
+		// to the threshold (none without a GPU figure).
+		conv := [3]string{"n/a", "n/a", "n/a"}
+		if tcOK[1] {
+			limit := time.Duration(float64(time.Second) / tc[1])
+			for e, eng := range []solver.Engine{cs, cp, gp} {
+				var l lamRuns
+				for k := 0; k < runs && eng != nil; k++ {
+					p := []func(uint64) solver.Params{sspmP, pssmP, pspmP}[e](uint64(200 + k))
+					p.TimeLimit = limit
+					if x, ok := r.solve(eng, in, p); ok {
+						l = append(l, x)
+					}
+				}
+				if v, ok := l.mean(sec); ok {
+					conv[e] = fmt.Sprintf("%.2f", v)
+					sumConv[e] += v
+					cntConv[e]++
+				}
+			}
+		}
+		t3.AddRow(name, thr.Length, tcCell(0), pt3.cell("Throughput TC CPU SSPM (10^-2 solutions/s)", name), tcCell(1), pt3.cell("Throughput TC GPU PSPM (10^-2 solutions/s)", name),
+			speed, pt3.cell("Throughput GPU speedup", name), conv[0], pt3.cell("Convergence SEC CPU SSPM (%)", name), conv[1], pt3.cell("Convergence SEC CPU PSSM (%)", name),
+			conv[2], pt3.cell("Convergence SEC GPU PSPM (%)", name))
 	}
-	mean := func(e int, f func(acc) float64, format string) string {
-		if cnt[e] == 0 {
+	avg := func(s float64, n int, f string) string {
+		if n == 0 {
 			return "n/a"
 		}
-		return fmt.Sprintf(format, f(sum[e])/float64(cnt[e]))
+		return fmt.Sprintf(f, s/float64(n))
 	}
-	ss := func(a acc) float64 { return a.sses }
-	sc := func(a acc) float64 { return a.sec }
 	mr := func(a, b int) string {
-		if cnt[a] == 0 || cnt[b] == 0 || sum[b].sses == 0 {
+		if cnt[a] == 0 || cnt[b] == 0 || sum[b][0] == 0 {
 			return "n/a"
 		}
-		return fmt.Sprintf("%.1fx", (sum[a].sses/float64(cnt[a]))/(sum[b].sses/float64(cnt[b])))
+		return fmt.Sprintf("%.1f", (sum[a][0]/float64(cnt[a]))/(sum[b][0]/float64(cnt[b])))
 	}
-	t2.AddRow("mean", "", mean(0, ss, "%.3g"), mean(1, ss, "%.3g"), mean(2, ss, "%.3g"), mean(0, sc, "%.2f"), mean(1, sc, "%.2f"), mean(2, sc, "%.2f"),
-		mr(2, 0)+" (paper 99x)", mr(2, 1)+" (paper 38.7x)", "4.57e8 (Tesla C2050)", "2.2")
+	t2.AddRow("average", "", "", avg(sum[0][0], cnt[0], "%.2f"), pt2.cell("CPU SSPM SSES (10^6 solutions/s)", "average"), avg(sum[0][1], cnt[0], "%.2f"), pt2.cell("CPU SSPM SEC (%)", "average"),
+		avg(sum[1][0], cnt[1], "%.2f"), pt2.cell("CPU PSSM SSES (10^6 solutions/s)", "average"), avg(sum[1][1], cnt[1], "%.2f"), pt2.cell("CPU PSSM SEC (%)", "average"),
+		avg(sum[2][0], cnt[2], "%.1f"), pt2.cell("GPU PSPM SSES (10^6 solutions/s)", "average"), avg(sum[2][1], cnt[2], "%.2f"), pt2.cell("GPU PSPM SEC (%)", "average"),
+		mr(2, 0), pt2.cell("SSES speedup of GPU over CPU SSPM", "average"), mr(2, 1), pt2.cell("SSES speedup of GPU over CPU PSSM", "average"))
+	t3.AddRow("average", "", avg(sumTC[0], cntTC[0], "%.2f"), pt3.cell("Throughput TC CPU SSPM (10^-2 solutions/s)", "average"),
+		avg(sumTC[1], cntTC[1], "%.2f"), pt3.cell("Throughput TC GPU PSPM (10^-2 solutions/s)", "average"), "", pt3.cell("Throughput GPU speedup", "average"),
+		avg(sumConv[0], cntConv[0], "%.2f"), pt3.cell("Convergence SEC CPU SSPM (%)", "average"), avg(sumConv[1], cntConv[1], "%.2f"), pt3.cell("Convergence SEC CPU PSSM (%)", "average"),
+		avg(sumConv[2], cntConv[2], "%.2f"), pt3.cell("Convergence SEC GPU PSPM (%)", "average"))
 
-	// Table 4: PSPM's scaling with the threads per block.
-	t4 := &Table{Title: "Lam et al. Table 4: GPU PSPM against threads per block (TPB)",
-		Header: []string{"instance", "TPB", "blocks", "SSES (moves/s)", "SEC %", "time s", "paper SSES", "paper SEC %"}}
-	tpbInst := "d493"
-	if r.opt.Quick || len(r.opt.Instances) > 0 {
-		tpbInst = names[len(names)-1]
+	// Table 4: Pm (CPU SSPM) and TPB (GPU PSPM) swept, the full schedule,
+	// means over the instances (one run each unless --runs).
+	t4 := &Table{Title: "Lam et al. Table 4: CPU SSPM against Pm and GPU PSPM against TPB, means over the instances",
+		Header: []string{"Pm / TPB", "instances", "CPU SSPM SSES", "paper", "CPU SSPM SEC %", "paper", "GPU PSPM SSES", "paper", "GPU PSPM SEC %", "paper", "GPU/SSPM SSES", "paper"}}
+	runs4 := 1
+	if r.opt.Runs > 0 {
+		runs4 = r.opt.Runs
 	}
-	var xs, ys []float64
-	if in, err := r.load(tpbInst); err == nil {
-		for _, tpb := range lamTPB {
-			r.err = nil
-			x, ok := r.solve(gp, in, solver.Params{Seed: 1, Threads: tpb, TimeLimit: gpuT})
-			if !ok {
-				why := "n/a"
-				if r.err != nil {
-					why = "failed: " + r.err.Error()
-				}
-				t4.AddRow(tpbInst, tpb, why, "n/a", "n/a", "n/a", NotFound, NotFound)
-				continue
-			}
-			_, g := gapOf(x.Length, in)
-			t4.AddRow(tpbInst, tpb, x.Params.Blocks, fmtG(x.MovesPerSecond()), g, fmtSec(x.Elapsed), NotFound, NotFound)
-			xs, ys = append(xs, float64(tpb)), append(ys, x.MovesPerSecond())
+	var xs, cy, gy, pcy, pgy, pxs []float64
+	for _, v := range lamValues {
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
-	} else {
+		var acc [2]lamRuns
+		var gapSum [2]float64
+		for _, name := range names {
+			in, err := r.load(name)
+			if err != nil {
+				return err
+			}
+			for k := 0; k < runs4; k++ {
+				for e, eng := range []solver.Engine{cs, gp} {
+					p := sched
+					p.Seed, p.Threads = uint64(k+1), v
+					r.err = nil
+					if x, ok := r.solve(eng, in, p); ok {
+						acc[e] = append(acc[e], x)
+						g, _ := gapOf(x.Length, in)
+						gapSum[e] += g
+					}
+				}
+			}
+		}
+		var sv [2]float64
+		var ok [2]bool
+		var gv [2]float64
+		for e := range acc {
+			sv[e], ok[e] = acc[e].mean(mps)
+			if ok[e] {
+				gv[e] = gapSum[e] / float64(len(acc[e]))
+			}
+		}
+		key := fmt.Sprint(v)
+		t4.AddRow(v, len(names), valCell(sv[0], ok[0], "%.2f"), pt4.cell("CPU SSPM SSES (10^6 solutions/s)", key), valCell(gv[0], ok[0], "%.2f"), pt4.cell("CPU SSPM SEC (%)", key),
+			valCell(sv[1], ok[1], "%.1f"), pt4.cell("GPU PSPM SSES (10^6 solutions/s)", key), valCell(gv[1], ok[1], "%.2f"), pt4.cell("GPU PSPM SEC (%)", key),
+			ratioCell(sv[1], sv[0], ok[1], ok[0]), pt4.cell("SSES speedup of GPU", key))
+		xs = append(xs, float64(v))
+		cy, gy = append(cy, sv[0]), append(gy, sv[1])
+		if a, okA := paperFloat(pt4.cell("CPU SSPM SSES (10^6 solutions/s)", key)); okA {
+			if b, okB := paperFloat(pt4.cell("GPU PSPM SSES (10^6 solutions/s)", key)); okB {
+				pxs, pcy, pgy = append(pxs, float64(v)), append(pcy, a), append(pgy, b)
+			}
+		}
+	}
+	if err := SavePlot(r.opt.OutDir, "lam-fig4", "Lam et al. Fig. 4: SSES against Pm (CPU SSPM) and TPB (GPU PSPM)", "Pm / TPB", "SSES (10^6 moves/s)", false, true,
+		Series{Name: "GPU PSPM (ours)", X: xs, Y: gy}, Series{Name: "CPU SSPM (ours)", X: xs, Y: cy},
+		Series{Name: "GPU PSPM (paper, Tesla C2050)", X: pxs, Y: pgy}, Series{Name: "CPU SSPM (paper, 2x Xeon X5650)", X: pxs, Y: pcy}); err != nil {
 		return err
 	}
-	if err := SavePlot(r.opt.OutDir, "lam-tpb", "GPU PSPM: SSES against threads per block ("+tpbInst+")", "threads per block", "moves/s", false, true,
-		Series{Name: "GPU PSPM", X: xs, Y: ys}); err != nil {
-		return err
+	schedNote := fmt.Sprintf("Schedule (Table 1): T0 %g, Tend %g, alpha %g, Sp %d sweeps, Se %d steps between best-solution exchanges, Pm = Ps = TPB = 12; every run goes to the end of its schedule (no time limit). GPU PSPM's TB: the engine's full wave on this device (the paper's 98 filled 14 SMs).",
+		sched.T0, sched.TEnd, sched.Alpha, sched.Sweeps, sched.K)
+	if r.opt.Quick {
+		schedNote += " Quick: alpha 0.9 instead of 0.99 (about 10x fewer temperature steps) and one run."
 	}
-	scaled := fmt.Sprintf("Scaled to run in minutes: %d run(s) per instance instead of the paper's 10 (the instance list is not scaled); CPU SSPM and PSSM stop at the end of their schedule or after %v, GPU PSPM after %v.", runs, cpuT, gpuT)
 	for _, t := range []*Table{t2, t3, t4} {
-		t.Notes = append(t.Notes, "Paper: "+lamCite+".", r.machine(), scaled,
-			"Schedule: Lam et al.'s Table 1 defaults of each engine (T0 10000, Tend 0.1, alpha 0.99, Sp 10); SSES = moves evaluated per second, SEC = % above the TSPLIB optimum.",
-			"The 20 instances are this project's choice of 20 EUC_2D TSPLIB instances from rd100 to d493 (the paper's own list was not at hand).")
+		t.Notes = append(t.Notes, "Paper: "+lamCite+"; "+lamHardware+".", r.machine(), schedNote,
+			fmt.Sprintf("Instances: Lam et al.'s 20 (Table 2's list, rd100 .. d493)%s; %d run(s) each.", map[bool]string{true: " restricted by --instances or --quick", false: ""}[len(names) != len(LamInstances)], runs),
+			"SSES = 2-opt/relocation moves evaluated per second (Eq. 4), in 10^6/s; SEC = % above the TSPLIB optimum (Eq. 5).")
 	}
-	t2.Notes = append(t2.Notes, "Caveat: the CPU runs are cut at the time limit, far before the end of their schedule (the paper ran every schedule to its end), so their SEC is that of a still-hot annealing and the SSES ratios compare a full GPU schedule with a few CPU steps; run with --time to give the CPU more.")
-	t3.Notes = append(t3.Notes, "GPU PSPM checks its time limit and target between temperature-step batches, so its times include that granularity.", "Equal time: the GPU run of Table 2 when it ended within SSPM's time (its schedule ended first), else a GPU run limited to SSPM's time.")
+	t3.Notes = append(t3.Notes, "Threshold: the best CPU SSPM tour of Table 2's runs. TC: trials (as many as the runs, new seeds) each stopped on reaching the threshold or at 5x SSPM's mean schedule time; TC = reached trials / their summed time, in 10^-2 per second. Convergence: each implementation runs for GPU PSPM's mean time to the threshold, SEC averaged over the runs.",
+		"GPU PSPM checks its time limit and target between batches of temperature steps, so its times include that granularity. CPU PSSM's TC is not measured (the paper reports none).")
+	t4.Notes = append(t4.Notes, fmt.Sprintf("%d run(s) per instance and value (the paper does not say how many); the CPU's Pm and the GPU's TPB are both Params.Threads.", runs4),
+		"Plot: lam-fig4.png (CSV beside it), ours beside the paper's Table 4 (which its Fig. 4 draws).")
 	return r.finish([]*Table{t2, t3, t4}, []string{"lam-table2", "lam-table3", "lam-table4"}, out)
 }

@@ -5,20 +5,39 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-const rockiCite = `K. Rocki and R. Suda, "Accelerating 2-opt and 3-opt local search using GPU in the travelling salesman problem", 12th IEEE/ACM International Symposium on Cluster, Cloud and Grid Computing (CCGrid), pp. 705-706, 2012`
+// rockiCite names Rocki and Suda's paper as its text gives it.
+const rockiCite = `K. Rocki and R. Suda, "High Performance GPU Accelerated Local Optimization in TSP", IPDPSW 2013 (IEEE), pp. 1788-1796`
 
-// RockiInstances are the rocki suite's instances, berlin52 to pla85900
-// (the paper's exact list was not at hand: this is the project's choice
-// over the same range).
-var RockiInstances = []string{"berlin52", "kroA100", "ch150", "kroA200", "a280", "pcb442", "rat783", "pr1002", "pr2392", "pcb3038",
-	"fnl4461", "rl5915", "pla7397", "rl11849", "usa13509", "d18512", "pla33810", "pla85900"}
+// rockiHardware is the paper's hardware for Table II.
+const rockiHardware = "paper: GeForce GTX 680 (CUDA 5), CPU Intel Core i7-3960X"
+
+// RockiInstances are the 27 instances of Rocki and Suda's Table II, in its
+// order.
+var RockiInstances = []string{"berlin52", "kroE100", "ch130", "ch150", "kroA200", "ts225", "pr299", "pr439", "rat783", "vm1084",
+	"pr2392", "pcb3038", "fl3795", "fnl4461", "rl5934", "pla7397", "usa13509", "d15112", "d18512", "sw24978",
+	"pla33810", "pla85900", "sra104815", "usa115475", "ara238025", "lra498378", "lrb744710"}
+
+// rockiGPUDescentMax is the largest n whose GPU descent from the greedy
+// tour the suite runs by default (the paper's own times pass an hour
+// beyond it).
+const rockiGPUDescentMax = 33810
+
+// GPUOnePass times one full 2-opt evaluation of a tour on the GPU: the
+// kernel, the host-to-device and device-to-host copies. Package gpu sets it
+// in builds with CUDA; it is nil otherwise.
+var GPUOnePass func(in *solver.Instance, t []int, reps int) (kernel, h2d, d2h time.Duration, device string, err error)
 
 // rockiCPUDescentMax is the largest n whose CPU descent the suite runs
 // (a sequential full-neighbourhood descent grows like n^3).
@@ -88,25 +107,64 @@ func cpuDescent(in *solver.Instance, t []int, limit time.Duration) (passes, move
 	return passes, moves, time.Since(start), false
 }
 
+// rockiLoad loads a Table II instance, or generates a uniform one of the
+// same size (the size read from the name's digits) when the TSPLIB folder
+// lacks it; generated says which.
+func (r *repro) rockiLoad(name string) (in *solver.Instance, generated bool, err error) {
+	in, err = r.load(name)
+	if err == nil {
+		return in, false, nil
+	}
+	if _, serr := os.Stat(filepath.Join(r.opt.TSPLIBDir, name+".tsp")); serr == nil {
+		return nil, false, err // present but unreadable: say so
+	}
+	digits := strings.TrimLeftFunc(name, func(c rune) bool { return c < '0' || c > '9' })
+	n, aerr := strconv.Atoi(digits)
+	if aerr != nil || n < 5 {
+		return nil, false, err
+	}
+	g, gerr := gen.Generate("uniform", n, 1)
+	if gerr != nil {
+		return nil, false, gerr
+	}
+	g.Name = name + " (generated)"
+	return g, true, nil
+}
+
+func fmtDur(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "n/a"
+	case d < time.Millisecond:
+		return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond))
+	case d < time.Second:
+		return fmt.Sprintf("%.3f ms", float64(d)/float64(time.Millisecond))
+	default:
+		return fmt.Sprintf("%.3f s", d.Seconds())
+	}
+}
+
 func runRocki(ctx context.Context, opt Options, out io.Writer) error {
 	r, err := newRepro(ctx, "rocki", opt)
 	if err != nil {
 		return err
 	}
-	names := r.instances(RockiInstances, []string{"berlin52", "kroA100"})
+	names := r.instances(RockiInstances, []string{"berlin52", "kroE100"})
 	limit := r.budget(3*time.Second, 300*time.Millisecond)
-	t := &Table{Title: "Rocki & Suda Table II: one full 2-opt pass, checks per second, and greedy to the first local minimum",
-		Header: []string{"instance", "n", "moves per pass", "GPU pass ms (amortized)", "GPU checks/s", "CPU pass ms (1 core)", "CPU checks/s", "pass speedup",
-			"GPU descent s (passes)", "CPU descent s (passes)", "greedy gap %", "2-opt minimum gap % (GPU)", "paper GPU pass", "paper speedup"}}
-	var xs, gy, cy []float64
-	if GPUEvalRate == nil || GPUTwoOptDescent == nil {
+	pt := r.papers.table("rocki-table2.csv")
+	t := &Table{Title: "Rocki & Suda Table II: one full 2-opt pass (kernel, copies, total, checks/s) and the first 2-opt minimum from a greedy (multiple fragment) tour",
+		Header: []string{"instance", "n", "GPU kernel, full pass", "paper", "host to device", "paper", "device to host", "paper", "GPU total", "paper",
+			"checks/s (millions)", "paper", "time to first minimum (GPU)", "paper", "initial length", "paper", "optimized length", "paper",
+			"CPU pass, 1 core", "CPU checks/s (millions)", "GPU/CPU pass", "CPU time to first minimum (1 core)"}}
+	var xs, gy, cy, px, py, sx, sy []float64
+	if GPUOnePass == nil || GPUTwoOptDescent == nil {
 		r.device = "GPU unavailable: this binary was built without CUDA (make gpu)"
 	}
 	for _, name := range names {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		in, err := r.load(name)
+		in, generated, err := r.rockiLoad(name)
 		if err != nil {
 			return err
 		}
@@ -118,30 +176,35 @@ func runRocki(ctx context.Context, opt Options, out io.Writer) error {
 		m := int64(n) * int64(n-3) / 2
 		nb := neighbor.Nearest(in, 10)
 		greedy := construct.Greedy(in, nb)
-		_, gg := gapOf(solver.TourLength(in, greedy), in)
+		initLen := solver.TourLength(in, greedy)
 
-		// GPU: the evaluation kernel's rate gives the pass time; the
-		// descent is the 2opt-ils local search from the greedy tour.
-		gPass, gRate := "n/a", 0.0
-		if GPUEvalRate != nil {
-			if v, dev, err := GPUEvalRate(n, 0, 1); err == nil {
-				gRate, r.device = v, dev
-				gPass = fmt.Sprintf("%.4g", float64(m)/v*1000)
+		kern, h2d, d2h := time.Duration(0), time.Duration(0), time.Duration(0)
+		if GPUOnePass != nil {
+			if k, h, d, dev, err := GPUOnePass(in, greedy, 5); err == nil {
+				kern, h2d, d2h, r.device = k, h, d, dev
 			} else {
 				r.device = "GPU unavailable: " + err.Error()
 			}
 		}
-		gDesc, gMin := "n/a", "n/a"
-		if GPUTwoOptDescent != nil && gRate > 0 {
+		gRate := 0.0
+		if kern > 0 {
+			gRate = float64(m) / kern.Seconds()
+		}
+		desc, optLen := "n/a", "n/a"
+		switch {
+		case GPUTwoOptDescent == nil || kern == 0:
+		case n > rockiGPUDescentMax && len(r.opt.Instances) == 0:
+			desc = fmt.Sprintf("not run (n > %d)", rockiGPUDescentMax)
+		default:
 			if tr, passes, _, el, _, err := GPUTwoOptDescent(in, append([]int(nil), greedy...)); err == nil {
-				gDesc = fmt.Sprintf("%.3f (%d)", el.Seconds(), passes)
-				_, gMin = gapOf(solver.TourLength(in, tr), in)
+				desc = fmt.Sprintf("%s (%d passes)", fmtDur(el), passes)
+				optLen = fmt.Sprint(solver.TourLength(in, tr))
 			} else {
 				r.logf("%s: GPU descent: %v", name, err)
 			}
 		}
 
-		// CPU: one core, the same full pass in float64; past 2e8 moves the
+		// CPU: one core, the same full pass in float64; past 1e8 moves the
 		// pass is timed over its first rows and scaled to the whole.
 		x, y := tourCoords(in, greedy)
 		rows := n
@@ -152,35 +215,57 @@ func runRocki(ctx context.Context, opt Options, out io.Writer) error {
 		_, _, _, cm := cpuTwoOptPass(x, y, rows)
 		el := time.Since(st)
 		cRate := float64(cm) / max(el.Seconds(), 1e-9)
-		cPass := fmt.Sprintf("%.4g", float64(m)/cRate*1000)
+		cPass := fmtDur(time.Duration(float64(m) / cRate * float64(time.Second)))
 		if rows < n {
 			cPass += " (scaled)"
 		}
-		cDesc := "n/a (n > " + fmt.Sprint(rockiCPUDescentMax) + ")"
+		cDesc := fmt.Sprintf("not run (n > %d)", rockiCPUDescentMax)
 		if n <= rockiCPUDescentMax {
 			p, _, del, done := cpuDescent(in, append([]int(nil), greedy...), limit)
-			cDesc = fmt.Sprintf("%.3f (%d)", del.Seconds(), p)
+			cDesc = fmt.Sprintf("%s (%d passes)", fmtDur(del), p)
 			if !done {
-				cDesc = fmt.Sprintf("> %.1f (%d, stopped)", del.Seconds(), p)
+				cDesc = fmt.Sprintf("> %s (%d passes, stopped)", fmtDur(del), p)
 			}
 		}
 		speed := "n/a"
 		if gRate > 0 {
 			speed = fmt.Sprintf("%.0fx", gRate/cRate)
 		}
-		t.AddRow(name, n, m, gPass, fmtG(gRate), cPass, fmtG(cRate), speed, gDesc, cDesc, gg, gMin, NotFound, NotFound)
-		r.logf("%s: GPU %.3g checks/s, CPU %.3g, descent GPU %s CPU %s", name, gRate, cRate, gDesc, cDesc)
+		total := time.Duration(0)
+		if kern > 0 {
+			total = kern + h2d + d2h
+		}
+		label := name
+		if generated {
+			label = name + " (generated uniform, same n)"
+		}
+		t.AddRow(label, n, fmtDur(kern), pt.cell("GPU kernel time full 2-opt", name), fmtDur(h2d), pt.cell("Host to device copy time", name),
+			fmtDur(d2h), pt.cell("Device to host copy time", name), fmtDur(total), pt.cell("GPU total time", name),
+			valCell(gRate/1e6, gRate > 0, "%.2f"), pt.cell("2-opt checks/s (Millions)", name), desc, pt.cell("Time to first minimum (2-opt from MF)", name),
+			initLen, pt.cell("Initial Length", name), optLen, pt.cell("Optimized Length", name),
+			cPass, fmt.Sprintf("%.2f", cRate/1e6), speed, cDesc)
+		r.logf("%s: GPU kernel %s (%.3g checks/s), CPU %.3g checks/s, descent %s", name, fmtDur(kern), gRate, cRate, desc)
 		xs, gy, cy = append(xs, float64(n)), append(gy, gRate), append(cy, cRate)
+		if gRate > 0 {
+			sx, sy = append(sx, float64(n)), append(sy, gRate/cRate)
+		}
+		if v, ok := paperFloat(pt.cell("2-opt checks/s (Millions)", name)); ok {
+			px, py = append(px, float64(n)), append(py, v*1e6)
+		}
 	}
-	t.AddRow("all", "", "", "", fmtG(maxF(gy)), "", fmtG(maxF(cy)), "", "", "", "", "", "n/a (not found); > 430 GFLOPS on a Tesla C2075", "about 100x for 2-opt (220x for 3-opt)")
 	if err := SavePlot(opt.OutDir, "rocki-checks", "2-opt checks per second against n (Rocki & Suda Table II)", "cities", "checks per second", true, true,
-		Series{Name: "GPU (kernel)", X: xs, Y: gy}, Series{Name: "CPU, 1 core", X: xs, Y: cy}); err != nil {
+		Series{Name: "GPU kernel, one pass (ours)", X: xs, Y: gy}, Series{Name: "CPU, 1 core (ours)", X: xs, Y: cy}, Series{Name: "GTX 680 (paper)", X: px, Y: py}); err != nil {
 		return err
 	}
-	t.Notes = append(t.Notes, "Paper: "+rockiCite+"; its figures (abstract): the time to find the best 2-opt move about 100 times shorter than a sequential CPU code, more than 220-fold for 3-opt, over 430 GFLOPS on one Tesla C2075; its per-instance Table II figures "+NotFound+".",
+	if err := SavePlot(opt.OutDir, "rocki-fig10", "Rocki & Suda Fig. 10 (ours): speedup of one 2-opt pass, GPU over one CPU core", "cities", "speedup", true, true,
+		Series{Name: "GPU kernel / CPU 1 core", X: sx, Y: sy}); err != nil {
+		return err
+	}
+	t.Notes = append(t.Notes, "Paper: "+rockiCite+"; "+rockiHardware+". Its Fig. 10 (speedup over an OpenCL code on a Xeon E5-2690) keeps no values; rocki-fig10.png draws ours against one CPU core, rocki-checks.png our checks/s beside Table II's (CSVs beside them).",
 		r.machine(),
-		"GPU pass = n(n-3)/2 moves over the 2-opt evaluation kernel's rate (CUDA events, random cities of the same n, batched to fill the GPU for small n, so below about 4,000 cities it is a pass's share of a batched launch, not the latency of one pass). GPU descent: whole-neighbourhood passes from the greedy-edge tour, many disjoint improving moves applied per pass (2opt-ils's local search), until no improving move survives the exact re-check.",
-		fmt.Sprintf("CPU: one core, the same full pass in float64 (scaled from its first rows past 5e7 moves); the CPU descent (one best move per pass, as in the paper's sequential code) runs for n <= %d and stops after %v (scaled: a time limit, never the instance list).", rockiCPUDescentMax, limit),
-		"Instances: the project's choice from berlin52 to pla85900 (the paper's exact list was not at hand).")
+		"GPU: the tour's points copied to the device, one launch of the 2-opt evaluation kernel over all n(n-3)/2 moves, the per-tile best moves copied back, each timed with the stream synchronized (median of 5 after a warm-up). Distances are computed from coordinates (no lookup table), as in the paper.",
+		fmt.Sprintf("Time to first minimum: from the greedy-edge (multiple fragment) tour, whole-neighbourhood passes on the GPU with many disjoint improving moves applied per pass (2opt-ils's local search) until no improving move survives the exact re-check; run for n <= %d by default. Optimized length: that minimum's exact length.", rockiGPUDescentMax),
+		fmt.Sprintf("CPU: one core, the same full pass in float64 (scaled from its first rows past 1e8 moves); its time to first minimum applies the best move of each full pass (as a sequential code does), for n <= %d, stopped after %v.", rockiCPUDescentMax, limit),
+		"Instances: Table II's 27; those the TSPLIB folder lacks are uniform random instances of the same size, marked generated: their timing columns compare, their lengths do not.")
 	return r.finish([]*Table{t}, []string{"rocki"}, out)
 }

@@ -17,36 +17,67 @@ import (
 	_ "github.com/tsplab/tsplab/solver/cpu" // the engines the suites run
 )
 
-// TestReproSuitesQuick runs every reproduction suite in Quick mode on a
-// tiny instance list (a few seconds, so also under -short): without a GPU engine each still fills its CPU
-// columns, says the GPU is unavailable, cites its paper and writes its
-// files.
+// needPapers returns the papers' folder or skips the test.
+func needPapers(t *testing.T) string {
+	t.Helper()
+	d := PapersDir()
+	if d == "" {
+		t.Skipf("the papers' tables are absent (set $%s or put them in ../shared/papers)", PapersEnv)
+	}
+	if _, err := os.Stat(filepath.Join(d, "lam-table2.csv")); err != nil {
+		t.Skipf("the papers' tables are absent: %v", err)
+	}
+	return d
+}
+
+// TestReproSuitesQuick runs every reproduction suite in Quick mode on one
+// instance (a few seconds, so also under -short): without a GPU engine each
+// still fills its CPU columns, says the GPU is unavailable, cites its paper,
+// writes its files, and fills its paper columns from the papers' CSVs.
 func TestReproSuitesQuick(t *testing.T) {
 	dir := tsplibdir.Need(t)
+	papersDir := needPapers(t)
 	cases := []struct {
 		suite, inst string
 		files       []string
 		want        []string
 	}{
-		{"lam", "rd100", []string{"lam-table2.md", "lam-table3.csv", "lam-table4.md"}, []string{"| rd100 | 100 |", "99x", "Table 4"}},
-		{"oneil", "d18512", []string{"oneil.md", "oneil.csv", "oneil-moves.png"}, []string{"d18512[:200]", "K40", "O'Neil"}},
-		{"rocki", "berlin52", []string{"rocki.md", "rocki.csv", "rocki-checks.png"}, []string{"| berlin52 | 52 | 1274 |", "C2075"}},
-		{"delevacq", "kroA100", []string{"delevacq-speedup.md", "delevacq-quality.csv"}, []string{"| kroA100 | 100 |", "6.02", "LION 6"}},
-		{"luong", "eil101", []string{"luong-speedup.md", "luong-quality.csv", "luong-moves.png"}, []string{"| eil101 | 101 | 5050 |", "Transactions on Computers"}},
+		// rd100's Table 2 row: GPU PSPM SSES 456.8, SEC 0.14; average speedup 99.0.
+		{"lam", "rd100", []string{"lam-table2.md", "lam-table3.csv", "lam-table4.md", "lam-fig4.png", "lam-fig4.csv"},
+			[]string{"| rd100 | 100 | 1 |", "| 456.8 |", "| 0.14 |", "| 99.0 |", "| 48.31 |", "| 909.7 |", "Tesla C2050"}},
+		{"oneil", "d18512", []string{"oneil.md", "oneil-tspgpu.csv", "oneil-quality.md", "oneil-fig6.png", "oneil-fig6.csv"},
+			[]string{"d18512[:200]", "60 billion", "K40", "| 36235 |", "TSP_GPU 2.3 on the H100, as measured for the issue"}},
+		{"rocki", "berlin52", []string{"rocki.md", "rocki.csv", "rocki-checks.png", "rocki-checks.csv"},
+			[]string{"| berlin52 | 52 |", "| 20 µs |", "| 76.56 |", "| 8930 |", "GTX 680"}},
+		{"delevacq", "kroA100", []string{"delevacq-table1.md", "delevacq-table3.csv"},
+			[]string{"| kroA100 | 1 |", "| 25.06 |", "| 7.83 |", "1, 120, 000 / 5, 500", "Fermi C2050"}},
+		{"luong", "eil101", []string{"luong.md", "luong.csv", "luong-time.png"},
+			[]string{"| eil101 | 101 | 5050 |", "| 0.4×4.3 |", "Tesla M2050"}},
 	}
 	for _, c := range cases {
 		t.Run(c.suite, func(t *testing.T) {
 			tsplibdir.Instance(t, c.inst)
 			out := t.TempDir()
 			var buf, log bytes.Buffer
-			opt := Options{TSPLIBDir: dir, OutDir: out, Quick: true, Time: 100 * time.Millisecond, Instances: []string{c.inst}, Log: &log}
+			opt := Options{TSPLIBDir: dir, OutDir: out, Quick: true, Time: 100 * time.Millisecond, Instances: []string{c.inst}, Log: &log, PapersDir: papersDir}
 			if err := Run(context.Background(), c.suite, opt, &buf); err != nil {
 				t.Fatal(err)
 			}
 			md := buf.String()
-			for _, w := range append(c.want, "GPU unavailable", "cores", NotFound) {
+			want := c.want
+			if solverHasGPU() {
+				want = append(want, "NVIDIA")
+			} else {
+				want = append(want, "GPU unavailable")
+			}
+			for _, w := range append(want, "cores", "Paper columns read at run time") {
 				if !strings.Contains(md, w) {
 					t.Errorf("%s: output lacks %q:\n%s", c.suite, w, md)
+				}
+			}
+			for _, bad := range []string{"6.02", "about 100", "430 GFLOPS", NotFound, "Paper columns not available"} {
+				if strings.Contains(md, bad) {
+					t.Errorf("%s: output has %q", c.suite, bad)
 				}
 			}
 			for _, f := range c.files {
@@ -56,6 +87,86 @@ func TestReproSuitesQuick(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// solverHasGPU reports whether a GPU engine can run here.
+func solverHasGPU() bool {
+	e, err := solver.Lookup("2opt-climb", solver.BackendGPU)
+	return err == nil && e.Available() == nil
+}
+
+// TestPapersAbsent: without the papers' folder a suite still runs, says so
+// in one line and marks the paper columns not available.
+func TestPapersAbsent(t *testing.T) {
+	dir := tsplibdir.Need(t)
+	tsplibdir.Instance(t, "eil101")
+	var buf bytes.Buffer
+	opt := Options{TSPLIBDir: dir, Quick: true, Time: 50 * time.Millisecond, Instances: []string{"eil101"}, PapersDir: filepath.Join(t.TempDir(), "none")}
+	if err := Run(context.Background(), "luong", opt, &buf); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	if !strings.Contains(md, "Paper columns not available") || !strings.Contains(md, "| "+PaperNA+" |") {
+		t.Fatalf("no 'not available' note or cell:\n%s", md)
+	}
+	if strings.Contains(md, "0.4×") {
+		t.Fatalf("a paper figure without the papers:\n%s", md)
+	}
+}
+
+// TestInstanceListsMatchPapers: the suites' instance lists are the papers'
+// own, in their order.
+func TestInstanceListsMatchPapers(t *testing.T) {
+	p := newPapers(needPapers(t))
+	first := func(file string, col int) []string {
+		tb := p.table(file)
+		if tb == nil {
+			t.Fatalf("%s unreadable: %v", file, p.errs)
+		}
+		var out []string
+		for _, r := range tb.rows {
+			if r[col] == "average" || (len(out) > 0 && out[len(out)-1] == r[col]) {
+				continue
+			}
+			out = append(out, r[col])
+		}
+		return out
+	}
+	for _, c := range []struct {
+		file string
+		list []string
+	}{{"lam-table2.csv", LamInstances}, {"rocki-table2.csv", RockiInstances}, {"delevacq-table3.csv", DelevacqInstances}, {"luong-table6-tsp.csv", nil}} {
+		got := first(c.file, 0)
+		want := c.list
+		if want == nil {
+			want = LuongInstances
+			seen := map[string]bool{}
+			var uniq []string
+			for _, g := range got {
+				if !seen[g] {
+					seen[g] = true
+					uniq = append(uniq, g)
+				}
+			}
+			got = uniq
+		}
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%s lists %v, the suite %v", c.file, got, want)
+		}
+	}
+}
+
+func TestPaperFloat(t *testing.T) {
+	for in, want := range map[string]float64{"4.6": 4.6, "1, 120, 000": 1120000, "76.56": 76.56, "20 µs": 20} {
+		if v, ok := paperFloat(in); !ok || v != want {
+			t.Errorf("paperFloat(%q) = %v, %v; want %v", in, v, ok, want)
+		}
+	}
+	for _, in := range []string{"-", ".", ""} {
+		if _, ok := paperFloat(in); ok {
+			t.Errorf("paperFloat(%q) parsed a placeholder", in)
+		}
 	}
 }
 
@@ -79,12 +190,12 @@ func TestLamCPUColumnsAreReal(t *testing.T) {
 		t.Fatal(err)
 	}
 	row := recs[1]
-	if row[0] != "rd100" || row[4] != "n/a" {
+	if row[0] != "rd100" || (!solverHasGPU() && row[11] != "n/a") {
 		t.Fatalf("row %q: want rd100 with no GPU figure", row)
 	}
 	var sses, sec float64
-	if _, err := fmtScan(row[2], &sses); err != nil || sses <= 0 {
-		t.Fatalf("SSPM SSES %q", row[2])
+	if _, err := fmtScan(row[3], &sses); err != nil || sses <= 0 {
+		t.Fatalf("SSPM SSES %q", row[3])
 	}
 	if _, err := fmtScan(row[5], &sec); err != nil || sec < 0 || sec > 1000 {
 		t.Fatalf("SSPM SEC %q", row[5])

@@ -4,6 +4,8 @@ package gpu
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -35,4 +37,67 @@ func TwoOptDescent(in *solver.Instance, start []int) (t []int, passes, moves int
 	t0 := time.Now()
 	moves, passes, _, err = twoOptLocalSearch(context.Background(), b, in, shiftedCoords(in), rawScale(in), t, time.Time{})
 	return t, passes, moves, time.Since(t0), r.d.label, err
+}
+
+// OnePass times one full 2-opt neighbourhood evaluation of tour t on the
+// device, as Rocki and Suda's Table II does: the host-to-device copy of
+// the tour's points, the evaluation kernel alone, and the device-to-host
+// copy of its per-tile best moves, each measured with the stream
+// synchronized (the median of reps repetitions each). It is for the rocki
+// suite.
+func OnePass(in *solver.Instance, t []int, reps int) (kernel, h2d, d2h time.Duration, device string, err error) {
+	r, err := newRun()
+	if err != nil {
+		return 0, 0, 0, "", err
+	}
+	defer r.close()
+	if _, err := metricCode(in); err != nil {
+		return 0, 0, 0, "", err
+	}
+	if err := solver.ValidateTour(t, in.N); err != nil {
+		return 0, 0, 0, "", err
+	}
+	reps = max(reps, 1)
+	var ks, hs, ds []time.Duration
+	err = r.do(func() error {
+		b, err := r.newBatch(in.N, 1)
+		if err != nil {
+			return err
+		}
+		defer b.free()
+		xy, scale := shiftedCoords(in), rawScale(in)
+		for k := 0; k <= reps; k++ { // the first round warms up
+			t0 := time.Now()
+			if err := b.upload(0, xy, scale, t); err != nil {
+				return err
+			}
+			if err := r.stream.Synchronize(); err != nil {
+				return err
+			}
+			t1 := time.Now()
+			if err := b.eval(); err != nil {
+				return err
+			}
+			if err := r.stream.Synchronize(); err != nil {
+				return fmt.Errorf("2-opt evaluation failed: %w", err)
+			}
+			t2 := time.Now()
+			if err := dtoh(b.hostTB, b.best); err != nil {
+				return err
+			}
+			t3 := time.Now()
+			if k > 0 {
+				hs, ks, ds = append(hs, t1.Sub(t0)), append(ks, t2.Sub(t1)), append(ds, t3.Sub(t2))
+			}
+		}
+		return nil
+	})
+	med := func(v []time.Duration) time.Duration {
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	if err != nil {
+		return 0, 0, 0, r.d.label, err
+	}
+	return med(ks), med(hs), med(ds), r.d.label, nil
 }

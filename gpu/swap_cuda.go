@@ -307,7 +307,11 @@ func (c *swapClimb) setUp(matrix bool) error {
 			}
 		}
 		key := swapTuneKey{n, B, c.b.dist.suffix}
-		if blk, ok := swapTuned.Load(key); ok {
+		if c.p.Threads > 0 {
+			// A block size given: no thread control (tuning is what the
+			// threads option's auto default, 0, asks for).
+			c.b.block = min(max(SwapLaunchCandidates[0], c.p.Threads/32*32), 1024)
+		} else if blk, ok := swapTuned.Load(key); ok {
 			c.b.block = blk.(int)
 		} else {
 			if trials, err = c.b.tune(SwapLaunchCandidates); err != nil {

@@ -146,6 +146,24 @@ func (b *twoOptBatch) fetchBest() error {
 	return dtoh(b.hostTB, b.best)
 }
 
+// evalBatch is the number of tours EvalRate evaluates per launch: enough
+// tiles to give each of sms multiprocessors 16 blocks.
+func evalBatch(n, sms int) int {
+	_, tiles := evalGrid(n)
+	return max(1, (16*sms+tiles-1)/tiles)
+}
+
+// EvalBatch is the number of tours EvalRate evaluates per launch for n
+// cities on this machine's GPU, so a caller can size its passes to a
+// kernel time.
+func EvalBatch(n int) (int, error) {
+	d, err := getDevice()
+	if err != nil {
+		return 0, err
+	}
+	return evalBatch(n, d.info.Multiprocs), nil
+}
+
 // EvalRate measures the 2-opt evaluation kernel alone: moves evaluated per
 // second over a batch of random tours of n random cities sized to fill the
 // GPU, timed with device events over passes launches after a warm-up
@@ -161,8 +179,7 @@ func EvalRate(n, passes int, seed uint64) (movesPerSec float64, device string, e
 		return 0, "", fmt.Errorf("EvalRate: n = %d, need at least 5", n)
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x2077))
-	_, tiles := evalGrid(n)
-	B := max(1, (16*r.d.info.Multiprocs+tiles-1)/tiles)
+	B := evalBatch(n, r.d.info.Multiprocs)
 	if passes <= 0 {
 		passes = int(min(max(3e10/(float64(B)*float64(movesPerPass(n))), 3), 1000))
 	}

@@ -13,4 +13,6 @@ import (
 func init() {
 	bench.GPUEvalRate = gpu.EvalRate
 	bench.GPUTwoOptDescent = gpu.TwoOptDescent
+	bench.GPUOnePass = gpu.OnePass
+	bench.GPUEvalBatch = gpu.EvalBatch
 }

@@ -257,6 +257,7 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&opt.Workers, "workers", 0, "CPU workers (0: all cores)")
 	instances := fs.String("instances", "", "comma-separated instance names (default: the suite's list)")
 	fs.StringVar(&opt.TSPLIBDir, "tsplib", "", "TSPLIB folder (default: $TSPLIB_DIR or ../shared/tsplib beside the repository)")
+	fs.StringVar(&opt.PapersDir, "papers", "", "folder of the papers' tables as CSV, for the paper columns (default: $"+bench.PapersEnv+" or ../shared/papers beside the repository)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	if _, err := parse(fs, "bench", args, 0, 0); err != nil {
 		return err
