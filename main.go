@@ -9,7 +9,9 @@
 // has ended, and the app exits: the README's pictures and the tests use it.
 // Without a display (no X server or Wayland compositor, as on a GPU
 // server) --screenshot draws the window with Fyne's software renderer
-// instead of opening it.
+// instead of opening it. Built with -tags headless, the binary has no
+// window driver at all (it links neither OpenGL nor X11) and only takes
+// screenshots: for GPU servers without those libraries.
 package main
 
 import (
@@ -21,7 +23,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	fyneapp "fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
@@ -90,14 +91,18 @@ func main() {
 	}
 
 	useCLocaleFix()
-	headless := *shot != "" && !haveDisplay()
+	if windowless && *shot == "" {
+		fmt.Fprintln(os.Stderr, "tsplab: this build has no window driver (built with -tags headless): use --screenshot FILE")
+		os.Exit(2)
+	}
+	headless := *shot != "" && (windowless || !haveDisplay())
 	var a fyne.App
 	if headless {
 		// Fyne's in-memory driver paints with the software renderer;
 		// Preferences live in memory, so no saved settings play a part.
 		a = test.NewApp()
 	} else {
-		a = fyneapp.NewWithID(app.ID)
+		a = newWindowedApp()
 	}
 	exit := 0
 	done := make(chan struct{})

@@ -104,14 +104,15 @@ poll:
 	}
 }
 
+// builds are the app binaries the tests built, by build tags ("" or
+// "headless"), each built once.
 var (
-	buildOnce sync.Once
-	builtBin  string
-	buildErr  error
-	buildDir  string
+	buildMu  sync.Mutex
+	builds   = map[string]string{}
+	buildDir string
 )
 
-// TestMain removes the binary the tests built.
+// TestMain removes the binaries the tests built.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if buildDir != "" {
@@ -120,24 +121,34 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// buildApp builds the app once for all the tests that run it.
-func buildApp(t *testing.T) string {
+// buildApp builds the app (with the given build tags) once for all the
+// tests that run it.
+func buildApp(t *testing.T, tags ...string) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "tsplab-test-")
-		if buildErr != nil {
-			return
-		}
-		builtBin = filepath.Join(buildDir, "tsplab")
-		out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", builtBin, ".").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	key := strings.Join(tags, ",")
+	if bin, ok := builds[key]; ok {
+		return bin
 	}
-	return builtBin
+	if buildDir == "" {
+		d, err := os.MkdirTemp("", "tsplab-test-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		buildDir = d
+	}
+	bin := filepath.Join(buildDir, "tsplab-"+strings.ReplaceAll(key, ",", "-"))
+	args := []string{"build", "-o", bin}
+	if key != "" {
+		args = append(args, "-tags", key)
+	}
+	out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), append(args, ".")...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build %s: %v\n%s", key, err, out)
+	}
+	builds[key] = bin
+	return bin
 }
 
 // cLocaleEnv is the environment with the C locale and no display.
@@ -170,23 +181,24 @@ func fyneErrors(out string) string {
 }
 
 // TestScreenshotWithoutDisplay runs the app binary with no display at
-// all, once in the single view and once in compare mode with the panes and
-// the window size from the flags: --screenshot draws the window with
-// Fyne's software renderer, and the picture shows the window with the
-// tour.
+// all, once in the single view and once, built with -tags headless (no
+// window driver), in compare mode with the panes and the window size from
+// the flags: --screenshot draws the window with Fyne's software renderer,
+// and the picture shows the window with the tour.
 func TestScreenshotWithoutDisplay(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the test that builds and runs the app")
 	}
-	bin := buildApp(t)
 	for _, c := range []struct {
 		name string
+		tags []string
 		args []string
 		w, h int // 0: the default size
 	}{
-		{"single", []string{"--open", "clustered-1000", "--algo", "sspm", "--backend", "cpu", "--run", "1s"}, 0, 0},
-		{"compare", []string{"--open", "grid-20x20", "--compare", "--a", "sspm/cpu", "--b", "auto/cpu", "--run", "1s", "--size", "1200x760"}, 1200, 760},
+		{"single", nil, []string{"--open", "clustered-1000", "--algo", "sspm", "--backend", "cpu", "--run", "1s"}, 0, 0},
+		{"compare", []string{"headless"}, []string{"--open", "grid-20x20", "--compare", "--a", "sspm/cpu", "--b", "auto/cpu", "--run", "1s", "--size", "1200x760"}, 1200, 760},
 	} {
+		bin := buildApp(t, c.tags...)
 		dir := t.TempDir()
 		shot := filepath.Join(dir, c.name+".png")
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -227,6 +239,30 @@ func TestScreenshotWithoutDisplay(t *testing.T) {
 				t.Error(err)
 			}
 		}
+	}
+}
+
+// TestHeadlessBuildHasNoWindowDriver: -tags headless links neither GLFW
+// nor OpenGL, and asks for --screenshot.
+func TestHeadlessBuildHasNoWindowDriver(t *testing.T) {
+	out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-deps", "-tags", "headless", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.Contains(dep, "go-gl/") || strings.HasSuffix(dep, "/driver/glfw") {
+			t.Errorf("the headless build depends on %s", dep)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	cmd := exec.Command(buildApp(t, "headless"), "--open", "grid-20x20")
+	cmd.Env = cLocaleEnv()
+	msg, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(msg), "--screenshot") {
+		t.Errorf("the headless build without --screenshot: %v, %q; want exit 2 asking for --screenshot", err, msg)
 	}
 }
 

@@ -1,0 +1,12 @@
+//go:build headless
+
+package main
+
+import "fyne.io/fyne/v2"
+
+// windowless reports that this build cannot open a window: it has no
+// window driver, so it neither links nor needs OpenGL and X11.
+const windowless = true
+
+// newWindowedApp is never called in a headless build.
+func newWindowedApp() fyne.App { panic("tsplab: built with -tags headless: no window driver") }
