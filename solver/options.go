@@ -262,6 +262,8 @@ var (
 		Doc: "escape after stale·n kicks without an improvement: restart from the best tour with a burst of kicks (0: never)"}
 	optThreeOpt = Option{Name: "threeopt", Kind: KindBool, Default: "off",
 		Doc: "sequential 3-opt moves besides 2-opt and Or-opt"}
+	optDepth = Option{Name: "depth", Kind: KindInt, Min: 1, Max: 3, Default: "1",
+		Doc: "steps of a sequential move after its first 2-opt step, Lin–Kernighan style (1: 3-opt, 2: 4-opt, 3: 5-opt); with threeopt on"}
 	optAccept = Option{Name: "accept", Kind: KindChoice, Choices: []string{"better", "equal"}, Default: "better",
 		Doc: "kick acceptance: strictly shorter, or also ties (drift across plateaus)"}
 	optSegment = Option{Name: "segment", Kind: KindInt, Min: 1, Max: 1 << 20, Default: "30",
@@ -305,7 +307,7 @@ var schedule = []Option{optT0, optTEnd, optAlpha, optSweeps}
 // differ in their defaults.
 func ilsOptions(threeOpt, accept, candidates, stale string) []Option {
 	return []Option{optWorkers, optKicks, optPivot, optRKBI, optSync, optStale.with(stale), optThreeOpt.with(threeOpt),
-		optAccept.with(accept), optSegment, optNeighbors, optCandidates.with(candidates)}
+		optDepth, optAccept.with(accept), optSegment, optNeighbors, optCandidates.with(candidates)}
 }
 
 func cat(parts ...[]Option) []Option { return slices.Concat(parts...) }

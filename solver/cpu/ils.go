@@ -27,6 +27,7 @@ type ilsConfig struct {
 	neighbors       int    // candidate list size
 	candidates      string // "nearest" or "quadrant"
 	maxSeg          int    // kick segment length bound
+	depth           int    // steps of a sequential move after the first
 	sync            int    // kicks per worker between best exchanges (0: independent)
 	// stale, when > 0, times n is the number of kicks without an
 	// improvement after which a worker escapes: it goes back to its best
@@ -57,6 +58,9 @@ const (
 	OptStale = "stale"
 	// OptThreeOpt turns the sequential 3-opt moves on or off ("on", "off").
 	OptThreeOpt = "threeopt"
+	// OptDepth is the number of 2-opt steps a sequential move makes after
+	// its first (1: 3-opt, up to 3: 5-opt).
+	OptDepth = "depth"
 	// OptAccept is the kick acceptance: "better" (strictly shorter) or
 	// "equal" (also ties, to drift across plateaus).
 	OptAccept = "accept"
@@ -89,6 +93,7 @@ func (e ilsEngine) config(in *solver.Instance, p solver.Params) (cfg ilsConfig, 
 		get(&rkbi, opts.Int, p, OptRKBI),
 		get(&cfg.sync, opts.Int, p, OptSync),
 		get(&cfg.threeOpt, opts.Bool, p, OptThreeOpt),
+		get(&cfg.depth, opts.Int, p, OptDepth),
 		get(&accept, opts.Choice, p, OptAccept),
 		get(&cfg.stale, opts.Int, p, OptStale),
 		get(&cfg.maxSeg, opts.Int, p, OptSegment),
@@ -224,6 +229,7 @@ func (r *ilsRun) run() (solver.Result, error) {
 		}
 		s := newLS(d, l.List, l.K, t0)
 		s.orOpt, s.threeOpt, s.rkbi = r.o.cfg.orOpt, r.o.cfg.threeOpt, r.o.rkbi
+		s.depth = min(max(r.o.cfg.depth, 1), maxDepth)
 		s.r = newRNG(r.p.Seed, uint64(i))
 		s.record = true
 		s.setFixed(r.in.FixedEdges)

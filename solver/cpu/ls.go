@@ -27,7 +27,10 @@ type ls struct {
 
 	orOpt    bool // Or-opt segment moves (1–3 cities, both orientations)
 	threeOpt bool // sequential 3-opt (depth-3 LK-style) moves
-	rkbi     int  // >0: random-k-best-improvement pivoting among this many
+	depth    int  // steps after the first of a sequential move (1: 3-opt), at most maxDepth
+	chain    [2 * maxDepth]int32
+	chainLen int
+	rkbi     int // >0: random-k-best-improvement pivoting among this many
 	r        *rng
 
 	record  bool
@@ -99,7 +102,7 @@ func (s *ls) isFixed(a, b int32) bool {
 func newLS(d *tour.Dist, nb []int32, k int, t []int32) *ls {
 	n := len(t)
 	s := &ls{d: d, n: n, nb: nb, k: k, tour: make([]int32, n), pos: make([]int32, n),
-		queue: make([]int32, n), inq: make([]bool, n)}
+		queue: make([]int32, n), inq: make([]bool, n), depth: 1}
 	s.set(t)
 	return s
 }
@@ -559,27 +562,63 @@ func (s *ls) try3opt(t1 int32) bool {
 }
 
 // close3opt applies the first step (t1,t2),(t3,t4) → (t2,t3),(t4,t1)
-// tentatively and looks for a second 2-opt step that breaks (t4,t1)
-// again with a positive total gain; g2 is the gain before (t4,t1) is
-// added. It keeps both steps when one is found and undoes the first
-// otherwise.
+// tentatively and looks for further 2-opt steps (extend) that break
+// (t4,t1) again with a positive total gain; g2 is the gain before (t4,t1)
+// is added. It keeps the steps when it finds such a chain and undoes the
+// first step otherwise.
 func (s *ls) close3opt(t1, t2, t3, t4 int32, g2 int64) bool {
-	d := s.d
 	j0 := len(s.journal)
 	rec := s.record
 	s.record = true
 	s.move2(t2, t1, t3, t4)
+	ok := s.extend(t1, t4, g2, 0)
+	if !ok {
+		s.undoTo(j0)
+	} else if !rec {
+		s.journal = s.journal[:j0]
+	}
+	s.record = rec
+	if ok {
+		for _, x := range [...]int32{t1, t2, t3, t4} {
+			s.push(x)
+		}
+		for _, x := range s.chain[:s.chainLen] {
+			s.push(x)
+		}
+	}
+	return ok
+}
+
+// extendBreadth is how many candidates each further step of a
+// sequential move follows: the second step as many as the first, deeper
+// steps fewer.
+var extendBreadth = [maxDepth]int{breadth3, 3, 2}
+
+// maxDepth bounds the steps after the first of a sequential move: up to
+// a 5-opt move.
+const maxDepth = 3
+
+// extend looks for a 2-opt step that breaks the tentative edge (last, t1)
+// and closes the tour with a positive total gain, given g2, the gain of
+// the chain before (last, t1) was added. A step that does not close with
+// a gain is applied tentatively and extended again, up to s.depth steps
+// (a move of up to s.depth+2 exchanged edges). On success the steps stay
+// applied, the length is updated and the steps' cities are in
+// s.chain[:s.chainLen].
+func (s *ls) extend(t1, last int32, g2 int64, level int) bool {
+	d := s.d
 	tried := 0
-	for _, t5 := range s.nb[int(t4)*s.k : int(t4)*s.k+s.k] {
-		g := g2 - d.At(t4, t5)
-		if g <= 0 || tried >= breadth3 {
+	breadth := extendBreadth[min(level, len(extendBreadth)-1)]
+	for _, t5 := range s.nb[int(last)*s.k : int(last)*s.k+s.k] {
+		g := g2 - d.At(last, t5)
+		if g <= 0 || tried >= breadth {
 			break
 		}
-		if t5 == t1 || t5 == s.succ(t4) || t5 == s.pred(t4) {
+		if t5 == t1 || t5 == s.succ(last) || t5 == s.pred(last) {
 			continue
 		}
 		t6 := s.succ(t5)
-		if s.succ(t1) == t4 {
+		if s.succ(t1) == last {
 			t6 = s.pred(t5)
 		}
 		if t6 == t1 || s.isFixed(t5, t6) {
@@ -587,27 +626,33 @@ func (s *ls) close3opt(t1, t2, t3, t4 int32, g2 int64) bool {
 		}
 		tried++
 		s.moves++
-		if gain := g + d.At(t5, t6) - d.At(t6, t1); gain > 0 {
-			s.move2(t4, t1, t5, t6)
-			if !rec {
-				s.journal = s.journal[:j0]
-			}
-			s.record = rec
+		d56 := d.At(t5, t6)
+		s.chain[2*level], s.chain[2*level+1] = t5, t6
+		if gain := g + d56 - d.At(t6, t1); gain > 0 {
+			s.move2(last, t1, t5, t6)
 			s.length -= gain
-			for _, x := range [...]int32{t1, t2, t3, t4, t5, t6} {
-				s.push(x)
-			}
+			s.chainLen = 2*level + 2
 			return true
 		}
+		if level+1 < s.depth {
+			mark := len(s.journal)
+			s.move2(last, t1, t5, t6)
+			if s.extend(t1, t6, g+d56, level+1) {
+				return true
+			}
+			s.undoTo(mark)
+		}
 	}
-	// undo the tentative step
-	for k := len(s.journal) - 1; k >= j0; k-- {
+	return false
+}
+
+// undoTo reverts the journal's reversals after entry mark.
+func (s *ls) undoTo(mark int) {
+	for k := len(s.journal) - 1; k >= mark; k-- {
 		op := s.journal[k]
 		s.reverseExact(op.i, op.j)
 	}
-	s.journal = s.journal[:j0]
-	s.record = rec
-	return false
+	s.journal = s.journal[:mark]
 }
 
 // kick applies a segment-local double bridge: in a window of at most

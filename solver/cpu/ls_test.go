@@ -101,10 +101,12 @@ func TestLocalSearchAndUndo(t *testing.T) {
 		name      string
 		or, three bool
 		rkbi      int
-	}{{"2opt", false, false, 0}, {"2opt+or", true, false, 0}, {"3opt", true, true, 0}, {"3opt-rkbi", true, true, 3}} {
+		depth     int
+	}{{"2opt", false, false, 0, 1}, {"2opt+or", true, false, 0, 1}, {"3opt", true, true, 0, 1}, {"3opt-rkbi", true, true, 3, 1},
+		{"4opt", true, true, 0, 2}, {"5opt", true, true, 0, 3}, {"5opt-rkbi", true, true, 3, 3}} {
 		t.Run(cfg.name, func(t *testing.T) {
 			s, in := newTestLS(t, 300, 5)
-			s.orOpt, s.threeOpt, s.rkbi = cfg.or, cfg.three, cfg.rkbi
+			s.orOpt, s.threeOpt, s.rkbi, s.depth = cfg.or, cfg.three, cfg.rkbi, cfg.depth
 			start := s.length
 			s.pushAll()
 			s.optimize(func() bool { return false })
