@@ -26,10 +26,36 @@
 //
 // Options. Each engine's settings (the Params fields it reads and its
 // Params.Extra keys: kicks, restarts, pivot, rkbi_k, candidates, threeopt,
-// accept, neighbors, segment, sync, stale) with their types, defaults and
+// depth, accept, neighbors, segment, sync, stale) with their types, defaults and
 // ranges are rows of solver's option table (solver.OptionsFor); the engines
 // read them through it, solver.Validate checks them, and `tsp engines
 // --verbose` lists them.
+//
+// Phases. The iterated local searches start from a space-filling-curve
+// tour at once (O(n log n), no distance evaluations), then build the
+// candidate lists and the start tour (greedy or nearest neighbour) under a
+// context that ends at the deadline, then descend and kick. Each phase is
+// reported in Snapshot.Phase, with a snapshot of the best tour at least
+// twice a second during set-up, so a run stopped in any phase returns the
+// best tour it has, and a front end sees a tour within the first second
+// even for a million cities.
+//
+// Limits. Every loop looks at the clock and the context on iterations
+// (cities examined, kicks, scan rows), not only on counted moves, so runs
+// whose moves are all cut short (identical points) still end in time; a
+// tour of length 0 ends a run as done. Workers, blocks and threads are
+// bounded by a memory budget for the searches' tours and by a count
+// (errors name the option and the bound), and N·Sweeps saturates.
+//
+// Fixed edges (FIXED_EDGES_SECTION). 2opt-ils, 3opt-ils and auto keep them
+// in every tour (start tours through construct.KeepFixed; no move and no
+// kick removes one); the other engines refuse such instances, and
+// solver.Run refuses engines that do not keep them before they run.
+//
+// Moves. The deltas come from package tour (tour.Dist and the
+// Delta...Edges functions); the sequential move of 3opt-ils and auto is a
+// chain of 2-opt steps, Lin–Kernighan style, of depth 1 (3-opt, the
+// default) to 3 (5-opt) after its first step (option depth).
 //
 // auto was chosen by measurement (tsp bench --suite cpu): on the 2-core
 // development machine it is the strongest engine on every instance of the
