@@ -83,6 +83,19 @@ func (in *Instance) HasCoords() bool { return len(in.X) == in.N && in.N > 0 }
 // HasOptimum reports whether a known optimum is attached.
 func (in *Instance) HasOptimum() bool { return in.Optimum > 0 || in.OptimumSource != "" }
 
+// Gap returns how far length lies above the known optimum, in percent,
+// and false when the optimum is unknown. A known optimum of 0 (every city
+// in one place) gives 0 for a tour of length 0 and no ratio otherwise.
+func (in *Instance) Gap(length int64) (float64, bool) {
+	switch {
+	case !in.HasOptimum():
+		return 0, false
+	case in.Optimum == 0:
+		return 0, length == 0
+	}
+	return GapPercent(length, in.Optimum)
+}
+
 // Prepare precomputes what the distance function needs (GEO radians). The
 // TSPLIB reader and NewCoordInstance call it; call it again after changing
 // coordinates by hand.

@@ -56,7 +56,7 @@ func NewReport(in *Instance, r Result) Report {
 	if in.HasOptimum() {
 		opt := in.Optimum
 		rep.Optimum = &opt
-		if g, ok := GapPercent(r.Length, opt); ok && !math.IsNaN(g) && !math.IsInf(g, 0) {
+		if g, ok := in.Gap(r.Length); ok && !math.IsNaN(g) && !math.IsInf(g, 0) {
 			rep.GapPercent = &g
 		}
 	}

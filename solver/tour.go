@@ -62,12 +62,9 @@ func TourLength(in *Instance, t []int) int64 {
 }
 
 // GapPercent returns 100*(length-optimum)/optimum, or NaN-free 0 and false
-// when the optimum is unknown (0) or, being 0, gives no ratio. A tour of
-// length 0 is optimal: its gap is 0 whatever the optimum is known to be.
+// when the optimum is unknown (0). Instance.Gap also handles a known
+// optimum of 0.
 func GapPercent(length, optimum int64) (float64, bool) {
-	if length == 0 && optimum == 0 {
-		return 0, true
-	}
 	if optimum <= 0 {
 		return 0, false
 	}

@@ -96,7 +96,7 @@ func cmdEval(_ context.Context, e *env, args []string) error {
 	}
 	l := solver.TourLength(in, tour)
 	fmt.Fprintf(e.stdout, "instance: %s (%d cities)\n", in.Name, in.N)
-	if g, ok := solver.GapPercent(l, in.Optimum); ok && in.HasOptimum() {
+	if g, ok := in.Gap(l); ok {
 		fmt.Fprintf(e.stdout, "gap: %.4f%% above the optimum %d\n", g, in.Optimum)
 	} else if in.HasOptimum() {
 		fmt.Fprintf(e.stdout, "optimum: %d (no relative gap to an optimum of 0)\n", in.Optimum)

@@ -227,7 +227,7 @@ func finishSolve(ctx context.Context, e *env, in *solver.Instance, res solver.Re
 func summary(in *solver.Instance, r solver.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: length %d", in.Name, r.Length)
-	if g, ok := solver.GapPercent(r.Length, in.Optimum); ok {
+	if g, ok := in.Gap(r.Length); ok {
 		fmt.Fprintf(&b, " (gap %.2f%% to %d)", g, in.Optimum)
 	}
 	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %d moves (%.3g/s)", r.Algorithm, r.Backend, r.Device, r.Elapsed.Seconds(), r.Moves, r.MovesPerSecond())
@@ -327,7 +327,7 @@ func (p *progress) line(s solver.Snapshot) string {
 		b.WriteString("[" + strings.Repeat("#", full) + strings.Repeat(".", width-full) + "] ")
 	}
 	fmt.Fprintf(&b, "length %d  best %d", s.Length, s.BestLength)
-	if g, ok := solver.GapPercent(s.BestLength, p.in.Optimum); ok {
+	if g, ok := p.in.Gap(s.BestLength); ok {
 		fmt.Fprintf(&b, "  gap %.2f%%", g)
 	}
 	mps := 0.0
