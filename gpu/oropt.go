@@ -20,8 +20,8 @@ const (
 	// OptStart is the start tour: "sfc" (Hilbert curve, default from
 	// 200,000 cities) or "greedy" (greedy edge, default below).
 	OptStart = "start"
-	// OptGlobal is the seconds between two global 2-opt descents on the
-	// CPU (whole tour, candidate lists over every city: the moves between
+	// OptGlobal is the seconds between two global 2-opt and Or-opt
+	// descents on the CPU (whole tour, candidate lists over every city: the moves between
 	// windows); 0 for none. Default 1, 2 from 200,000 cities.
 	OptGlobal = "global"
 	// OptReplicas is the warps that search each window from different

@@ -290,31 +290,43 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 	sink := solver.NewSink(snaps, interval, start)
 	var cur []int
 	var nb *neighbor.Lists
+	// the set-up phases hold the time limit too: a greedy start that
+	// cannot finish in time falls back to the space-filling curve
+	cctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
 	switch {
 	case len(p.Start) == in.N:
 		if err := solver.ValidateTour(p.Start, in.N); err != nil {
 			return ph, fmt.Errorf("start tour: %v", err)
 		}
 		cur = append([]int(nil), p.Start...)
-	case o.start == "sfc":
+	case o.start == "greedy":
+		sink.SendPhase(solver.PhaseNeighbours, solver.UnknownProgress)
+		if nb, err = neighbor.NearestContext(cctx, in, 10); err == nil {
+			sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
+			cur, err = construct.GreedyContext(cctx, in, nb)
+		}
+		if err != nil {
+			nb, cur = nil, nil
+		}
+	}
+	if cur == nil {
+		sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
 		cur = construct.SpaceFillingCurve(in)
-	default:
-		nb = neighbor.Nearest(in, 10)
-		cur = construct.Greedy(in, nb)
 	}
 	nbReady := make(chan *neighbor.Lists, 1)
 	if o.global > 0 {
 		go func(nb *neighbor.Lists) {
 			if nb == nil {
-				nb = neighbor.Nearest(in, 10)
+				nb, _ = neighbor.NearestContext(cctx, in, 10) // nil when the run ended first
 			}
 			nbReady <- nb
 		}(nb)
 	}
 	lastGlobal := time.Now()
 	length := solver.TourLength(in, cur)
-	sink.Send(solver.Snapshot{Tour: cur, Length: length, Best: cur, BestLength: length,
-		Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
+	sink.Send(solver.Snapshot{Tour: cur, Length: length, Best: cur, BestLength: length, Phase: solver.PhaseSearch,
+		PhaseProgress: float64(time.Since(start)) / float64(p.TimeLimit), Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
 	t32 := make([]int32, in.N)
 	for i, c := range cur {
 		t32[i] = int32(c)
@@ -397,14 +409,16 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 				}
 			}
 			if nb != nil {
-				// moves between windows: a 2-opt descent over the whole
-				// tour with global candidate lists, on the CPU
+				// moves between windows: 2-opt then Or-opt descents over
+				// the whole tour with global candidate lists, on the CPU
 				if err := download(); err != nil {
 					return ph, err
 				}
 				g0 := time.Now()
 				a := tour.NewArray(toInts())
 				dl, ev := tour.TwoOpt(in, a, nb)
+				dl2, ev2 := globalOrOpt(in, a, nb)
+				dl, ev = dl+dl2, ev+ev2
 				globals++
 				globalDelta += dl
 				length += dl
@@ -434,8 +448,9 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 				return ph, err
 			}
 			t := toInts()
+			f := float64(time.Since(start)) / float64(p.TimeLimit)
 			sink.Send(solver.Snapshot{Tour: t, Length: length, Best: t, BestLength: length, Step: kicksDone,
-				Moves: int64(evals + globalEvals), Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
+				Moves: int64(evals + globalEvals), Progress: f, Phase: solver.PhaseSearch, PhaseProgress: f})
 		}
 	}
 	if err := download(); err != nil {
@@ -447,7 +462,7 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 		progress = float64(time.Since(start)) / float64(p.TimeLimit)
 	}
 	sink.Send(solver.Snapshot{Tour: best, Length: length, Best: best, BestLength: length, Step: kicksDone,
-		Moves: int64(evals + globalEvals), Progress: progress})
+		Moves: int64(evals + globalEvals), Progress: progress, Phase: solver.PhaseSearch, PhaseProgress: progress})
 	ph.tour, ph.length, ph.moves, ph.steps, ph.stopped = best, length, int64(evals+globalEvals), kicksDone, stopped
 	ph.device = fmt.Sprintf("%s, %d windows of ≤%d cities × %d replicas", ru.d.label, r.W, r.L, r.R)
 	return ph, nil

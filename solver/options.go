@@ -286,7 +286,7 @@ var (
 	optReplicas = Option{Name: "replicas", Kind: KindInt, Min: 0, Max: 64, Auto: "warps that fill the device, at most 16",
 		Doc: "warps searching each window from different random streams; the best is kept"}
 	optGlobal = Option{Name: "global", Kind: KindFloat, Min: 0, Max: 3600, Auto: "1; 2 from 200,000 cities",
-		Doc: "seconds between global 2-opt descents on the CPU (the moves between windows); 0: none"}
+		Doc: "seconds between global 2-opt and Or-opt descents on the CPU (the moves between windows); 0: none"}
 	optStart = Option{Name: "start", Kind: KindChoice, Choices: []string{"greedy", "sfc"}, Auto: "greedy; sfc from 200,000 cities",
 		Doc: "start tour: greedy edge or the space-filling curve"}
 )
