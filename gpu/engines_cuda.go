@@ -5,6 +5,7 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -58,9 +59,10 @@ const AutoOrILSMinN = 50000
 const autoHandOverMaxN = 200000
 
 // solveAuto is the GPU auto engine. From AutoOrILSMinN cities: or-ils
-// (GPU windows, global 2-opt passes on the CPU) until it stalls, then the
-// CPU auto engine from its tour for the rest of the time (up to
-// autoHandOverMaxN cities; above, or-ils to the end). Below
+// (GPU windows, global 2-opt and Or-opt passes on the CPU) with, up to
+// autoHandOverMaxN cities, the CPU auto engine searching beside it; when
+// or-ils stalls, the CPU auto engine goes on from the better tour for the
+// rest of the time (above autoHandOverMaxN, or-ils to the end). Below
 // AutoOrILSMinN: the CPU auto engine alone when registered, else GPU
 // 2opt-ils.
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
@@ -71,16 +73,53 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	cpu, err := solver.Lookup(AlgoAuto, solver.BackendCPU)
 	hasCPU := err == nil && cpu.Available() == nil
 	if in.N >= AutoOrILSMinN {
-		ph, err := orILS(ctx, in, p, snaps, start, hasCPU && in.N <= autoHandOverMaxN)
+		// Up to autoHandOverMaxN cities the CPU auto engine searches beside
+		// the GPU from the start (on all cores but two, which the GPU's
+		// host thread and the global passes use); when or-ils stalls, the
+		// better of the two tours goes on in the CPU auto engine.
+		handOver := hasCPU && in.N <= autoHandOverMaxN
+		side := make(chan solver.Result, 1)
+		sctx, cancelSide := context.WithCancel(ctx)
+		defer cancelSide()
+		if handOver {
+			q := p
+			q.Backend, q.Start = solver.BackendCPU, nil
+			if q.Workers == 0 {
+				q.Workers = max(1, runtime.NumCPU()-2)
+			}
+			go func() {
+				r, err := cpu.Solve(sctx, in, q, nil)
+				if err != nil {
+					r = solver.Result{}
+				}
+				side <- r
+			}()
+		}
+		ph, err := orILS(ctx, in, p, snaps, start, handOver)
+		var sr solver.Result
+		if handOver {
+			cancelSide()
+			sr = <-side
+		}
 		if err != nil {
 			return solver.Result{}, err
 		}
+		best, bestLen, device := ph.tour, ph.length, ph.device
+		moves, steps := ph.moves+sr.Moves, ph.steps+sr.Steps
+		if sr.Tour != nil {
+			device += " beside " + sr.Device
+			if sr.Length < bestLen {
+				best, bestLen = sr.Tour, sr.Length
+				offerSnapshot(snaps, solver.Snapshot{Tour: best, Length: bestLen, Best: best, BestLength: bestLen, Moves: moves, Step: steps,
+					Phase: solver.PhaseSearch, Elapsed: time.Since(start), Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
+			}
+		}
 		left := p.TimeLimit - time.Since(start)
-		if !ph.stalled || left <= 0 || ctx.Err() != nil || (p.Target > 0 && ph.length <= p.Target) {
-			return solver.Finish(in, e, p, ph.tour, ph.moves, ph.steps, start, ph.stopped, ph.device)
+		if !ph.stalled || left <= 0 || ctx.Err() != nil || (p.Target > 0 && bestLen <= p.Target) {
+			return solver.Finish(in, e, p, best, moves, steps, start, ph.stopped || left <= 0 || ctx.Err() != nil, device)
 		}
 		q := p
-		q.Backend, q.Start, q.TimeLimit = solver.BackendCPU, ph.tour, left
+		q.Backend, q.Start, q.TimeLimit = solver.BackendCPU, best, left
 		fwd, wait := shiftSnapshots(snaps, time.Since(start))
 		r2, err := cpu.Solve(ctx, in, q, fwd)
 		wait()
@@ -88,11 +127,10 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 			return solver.Result{}, err
 		}
 		t := r2.Tour
-		if ph.length < r2.Length {
-			t = ph.tour
+		if bestLen < r2.Length {
+			t = best
 		}
-		return solver.Finish(in, e, p, t, ph.moves+r2.Moves, ph.steps+r2.Steps, start, r2.Stopped,
-			ph.device+"; then "+r2.Device)
+		return solver.Finish(in, e, p, t, moves+r2.Moves, steps+r2.Steps, start, r2.Stopped, device+"; then "+r2.Device)
 	}
 	if !hasCPU {
 		r, err := twoOptILS(ctx, e, in, p, snaps, false)
@@ -122,21 +160,29 @@ func shiftSnapshots(snaps chan solver.Snapshot, offset time.Duration) (chan solv
 		defer close(done)
 		for s := range ch {
 			s.Elapsed += offset
-			// keep the newest: replace an unread snapshot
-			select {
-			case snaps <- s:
-				continue
-			default:
-			}
-			select {
-			case <-snaps:
-			default:
-			}
-			select {
-			case snaps <- s:
-			default:
-			}
+			offerSnapshot(snaps, s)
 		}
 	}()
 	return ch, func() { close(ch); <-done }
+}
+
+// offerSnapshot puts s into snaps without blocking, replacing an unread
+// snapshot (the keep-latest rule of solver.Sink). A nil snaps drops it.
+func offerSnapshot(snaps chan solver.Snapshot, s solver.Snapshot) {
+	if snaps == nil {
+		return
+	}
+	select {
+	case snaps <- s:
+		return
+	default:
+	}
+	select {
+	case <-snaps:
+	default:
+	}
+	select {
+	case snaps <- s:
+	default:
+	}
 }

@@ -11,8 +11,7 @@ const orILSDesc = "iterated 2-opt + Or-opt local search in thousands of tour win
 // Options read from solver.Params.Extra by the GPU or-ils engine (and GPU
 // auto, which runs it from AutoOrILSMinN cities).
 const (
-	// OptWindow is the most cities of one window (default 512, 1024 from
-	// 200,000 cities; 32..2048).
+	// OptWindow is the most cities of one window (default 1024; 32..2048).
 	OptWindow = "window"
 	// OptWindowKicks is the kicks per window per round (default: the
 	// window size, fewer when a round would outlast roundTarget).

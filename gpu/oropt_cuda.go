@@ -184,9 +184,11 @@ type orOptions struct {
 }
 
 func parseOrOptions(p solver.Params, n int) (orOptions, error) {
-	o := orOptions{window: 512, maxSeg: 30, global: time.Second}
+	// Windows of 1,024 cities: on pla85900 (20 s, H100) 1.53 % against
+	// 1.77 % with 512 and global passes; 128 and 256 were worse still.
+	o := orOptions{window: 1024, maxSeg: 30, global: time.Second}
 	if n >= orStartSFCMinN {
-		o.window, o.global = 1024, 2*time.Second
+		o.global = 2 * time.Second
 	}
 	// The types and ranges are solver's option table's: the same parser
 	// and messages as every other engine.

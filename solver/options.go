@@ -279,7 +279,7 @@ var (
 		Doc: "3-opt samples per thread per evaluation"}
 
 	// or-ils (GPU windowed iterated local search)
-	optWindow = Option{Name: "window", Kind: KindInt, Min: 32, Max: 2048, Auto: "512; 1024 from 200,000 cities",
+	optWindow = Option{Name: "window", Kind: KindInt, Min: 32, Max: 2048, Default: "1024",
 		Doc: "most cities of one tour window (a warp's iterated local search, endpoints fixed)"}
 	optWindowKicks = Option{Name: "wkicks", Kind: KindInt, Min: 0, Max: 1 << 20, Auto: "the window size, fewer when a round would pass 60 ms",
 		Doc: "kicks per window per round (the partition shifts every round)"}
