@@ -182,6 +182,11 @@ type ilsRun struct {
 	stale      []int
 	staleLimit int
 	burst      int
+
+	// the first descents of workers 0 and 1, for the workers with the
+	// same candidate lists: closed when done, the tour nil when stopped
+	descended [2]chan struct{}
+	descent   [2][]int32
 }
 
 // run performs the phases and returns the best tour found, also when the
@@ -222,6 +227,7 @@ func (r *ilsRun) run() (solver.Result, error) {
 	r.stale = make([]int, r.w)
 	r.staleLimit = r.o.cfg.stale * r.in.N
 	r.burst = min(max(2, r.in.N/30), 50)
+	r.descended = [2]chan struct{}{make(chan struct{}), make(chan struct{})}
 	for i := range r.searches {
 		l := nb
 		if i%2 == 1 {
@@ -396,15 +402,8 @@ func (r *ilsRun) work(wk, n int, first bool) {
 		}
 		return false
 	}
-	if first {
-		s.pushAll()
-		if !s.optimize(check) {
-			return
-		}
-		c.offer(s.tour, s.length)
-		if wk == 0 {
-			c.setPhase(solver.PhaseSearch)
-		}
+	if first && !r.descend(wk, check) {
+		return
 	}
 	for k := 0; k < n; k++ {
 		if (s.moves-last >= checkEvery || k%kicksPerCheck == 0) && check() {
@@ -461,6 +460,41 @@ func (r *ilsRun) escape(wk int, check func() bool) bool {
 	s.record = true
 	s.journal, s.saved = s.journal[:0], s.saved[:0]
 	return s.optimize(check)
+}
+
+// descend makes worker wk's tour a local optimum of its moves: workers 0
+// and 1 descend from the start tour (they hold the two kinds of candidate
+// lists); the others, whose descent would repeat one of theirs move for
+// move (the descent draws no random numbers unless rkbi pivoting is on),
+// take the result of the worker with their lists. It returns false when
+// the run stopped first.
+func (r *ilsRun) descend(wk int, check func() bool) bool {
+	s, c := r.searches[wk], r.c
+	if wk >= 2 && r.o.rkbi == 0 {
+		from := wk % 2
+		<-r.descended[from]
+		if r.descent[from] == nil {
+			return false
+		}
+		s.set(r.descent[from])
+		return true
+	}
+	s.pushAll()
+	ok := s.optimize(check)
+	if wk < 2 {
+		if ok && r.w > 2 {
+			r.descent[wk] = slices.Clone(s.tour)
+		}
+		close(r.descended[wk])
+	}
+	if !ok {
+		return false
+	}
+	c.offer(s.tour, s.length)
+	if wk == 0 {
+		c.setPhase(solver.PhaseSearch)
+	}
+	return true
 }
 
 // totalKicks sums the kicks of all workers.

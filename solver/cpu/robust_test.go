@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -288,6 +289,26 @@ func TestRunRefusesFixedEdges(t *testing.T) {
 		keeps := name == "auto" || strings.HasSuffix(name, "-ils")
 		if keeps != solver.KeepsFixedEdges(e) || (err == nil) != keeps {
 			t.Errorf("%s: keeps %v, Run error %v", name, solver.KeepsFixedEdges(e), err)
+		}
+	}
+}
+
+// TestSharedDescent: with more than two workers, the workers after the
+// first two take the first descent of the worker with their candidate
+// lists; runs stay deterministic, and every worker starts its kicks from
+// that local optimum (a budget of 0 kicks returns it).
+func TestSharedDescent(t *testing.T) {
+	in := uniformInstance(500, 9)
+	for _, name := range []string{"auto", "3opt-ils"} {
+		p := solver.Params{Seed: 3, Workers: 5, Extra: map[string]string{OptKicks: "40"}}
+		a := solve(t, name, in, p, nil)
+		b := solve(t, name, in, p, nil)
+		if !slices.Equal(a.Tour, b.Tour) || a.Moves != b.Moves {
+			t.Fatalf("%s: same seed and workers, different runs: %d/%d", name, a.Length, b.Length)
+		}
+		one := solve(t, name, in, solver.Params{Seed: 3, Workers: 1, Extra: map[string]string{OptKicks: "40"}}, nil)
+		if a.Length > one.Length {
+			t.Errorf("%s: 5 workers %d, worse than worker 0 alone %d", name, a.Length, one.Length)
 		}
 	}
 }
