@@ -40,7 +40,7 @@ func TestXvfbScreenshot(t *testing.T) {
 	shot := filepath.Join(dir, "single.png")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--open", "clustered-1000", "--algo", "pspm", "--backend", "cpu", "--run", "2s", "--screenshot", shot)
+	cmd := exec.CommandContext(ctx, bin, "--open", "clustered-1000", "--algo", "pspm", "--backend", "cpu", "--run", "2s", "--size", "1280x800", "--screenshot", shot)
 	// Under the C locale Fyne finds no language; the app must still print
 	// no "Fyne error" lines.
 	cmd.Env = append(cLocaleEnv(), "DISPLAY="+display,
@@ -87,8 +87,8 @@ poll:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := img.Bounds(); b.Dx() < 800 || b.Dy() < 500 || b.Dx() > 1600 || b.Dy() > 1000 {
-		t.Errorf("screenshot is %v, want the window's size", b)
+	if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 800 {
+		t.Errorf("screenshot is %v, want the window's 1280x800 (--size)", b)
 	}
 	if n := countColors(img, 50); n < 50 {
 		t.Errorf("screenshot has %d colours: a blank window?", n)
@@ -238,6 +238,35 @@ func TestScreenshotWithoutDisplay(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(d, "headless-"+c.name+".png"), data, 0o644); err != nil {
 				t.Error(err)
 			}
+		}
+	}
+}
+
+// TestCLocaleFix: whichever of $LC_ALL, $LC_MESSAGES and $LANG decides
+// the language, a C or POSIX value (or none) becomes one Fyne can parse,
+// and a real locale is left alone.
+func TestCLocaleFix(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		name string // the variable that should decide afterwards
+		want string
+	}{
+		{map[string]string{}, "LANG", "en_US.UTF-8"},
+		{map[string]string{"LANG": "C"}, "LANG", "en_US.UTF-8"},
+		{map[string]string{"LANG": "C.UTF-8"}, "LANG", "en_US.UTF-8"},
+		{map[string]string{"LANG": "de_DE.UTF-8", "LC_ALL": "POSIX"}, "LC_ALL", "en_US.UTF-8"},
+		{map[string]string{"LC_MESSAGES": "C", "LANG": "fr_FR.UTF-8"}, "LC_MESSAGES", "en_US.UTF-8"},
+		{map[string]string{"LANG": "fr_FR.UTF-8"}, "LANG", "fr_FR.UTF-8"},
+	} {
+		for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+			t.Setenv(k, c.env[k])
+			if c.env[k] == "" {
+				os.Unsetenv(k)
+			}
+		}
+		useCLocaleFix()
+		if got := os.Getenv(c.name); got != c.want {
+			t.Errorf("%v: %s=%q after the fix, want %q", c.env, c.name, got, c.want)
 		}
 	}
 }
