@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsplab/tsplab/tourview"
+	"github.com/tsplab/tsplab/tourview/export"
 )
 
 // TestXvfbScreenshot starts the real app binary in a real X window on a
@@ -64,7 +64,7 @@ poll:
 			break poll
 		case <-time.After(200 * time.Millisecond):
 			if img, err := readXWD(filepath.Join(dir, "fb", "Xvfb_screen0")); err == nil {
-				seen = max(seen, countColor(img, tourview.TourColor))
+				seen = max(seen, countColor(img, export.TourColor))
 			}
 		}
 	}
@@ -93,7 +93,7 @@ poll:
 	if n := countColors(img, 50); n < 50 {
 		t.Errorf("screenshot has %d colours: a blank window?", n)
 	}
-	if n := countColor(img, tourview.TourColor); n < 100 {
+	if n := countColor(img, export.TourColor); n < 100 {
 		t.Errorf("screenshot shows %d tour-coloured pixels, want the tour", n)
 	}
 	if d := os.Getenv("TSPLAB_SCREENSHOT_DIR"); d != "" {
@@ -230,7 +230,7 @@ func TestScreenshotWithoutDisplay(t *testing.T) {
 		if n := countColors(img, 50); n < 50 {
 			t.Errorf("%s: screenshot has %d colours: a blank window?", c.name, n)
 		}
-		if n := countColor(img, tourview.TourColor); n < 100 {
+		if n := countColor(img, export.TourColor); n < 100 {
 			t.Errorf("%s: screenshot shows %d tour-coloured pixels, want the tour", c.name, n)
 		}
 		if d := os.Getenv("TSPLAB_SCREENSHOT_DIR"); d != "" {

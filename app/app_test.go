@@ -24,7 +24,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/session"
 	"github.com/tsplab/tsplab/solver/tsplib"
-	"github.com/tsplab/tsplab/tourview"
+	"github.com/tsplab/tsplab/tourview/export"
 )
 
 // errNoDevice is why the fake "nogpu" GPU engine cannot run.
@@ -125,7 +125,7 @@ func rgba(img image.Image) *image.RGBA {
 func countTourPixels(img image.Image) int {
 	r := rgba(img)
 	n := 0
-	c := tourview.TourColor
+	c := export.TourColor
 	for i := 0; i+3 < len(r.Pix); i += 4 {
 		if r.Pix[i] == c.R && r.Pix[i+1] == c.G && r.Pix[i+2] == c.B {
 			n++

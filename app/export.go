@@ -21,7 +21,6 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tsplib"
-	"github.com/tsplab/tsplab/tourview"
 	"github.com/tsplab/tsplab/tourview/export"
 )
 
@@ -68,7 +67,7 @@ func (p *Pane) WriteExport(w io.Writer, kind string, width, height int) error {
 		comment := fmt.Sprintf("length %d, %s/%s, TSP Lab", length, res.Algorithm, res.Backend)
 		return tsplib.WriteTour(w, p.in.Name+".tour", comment, tour)
 	case ExportCSV:
-		return tourview.WriteCurveCSV(w, p.Curve.Points())
+		return export.WriteCurveCSV(w, p.Curve.Points())
 	case ExportJSON:
 		res, ok := p.Runner.Result()
 		if !ok {

@@ -306,7 +306,7 @@ func (p *Pane) apply(pr session.Progress) {
 		p.View.SetScene(export.SceneFor(p.in, p.best, nil, p.optimal))
 	}
 	if pr.BestLength > 0 {
-		p.Curve.Add(tourview.CurvePoint{Elapsed: pr.Elapsed, Best: pr.BestLength})
+		p.Curve.Add(export.CurvePoint{Elapsed: pr.Elapsed, Best: pr.BestLength})
 		if g, ok := solver.GapPercent(pr.BestLength, p.in.Optimum); ok && p.targetGap > 0 && g <= p.targetGap {
 			p.tmu.Lock()
 			if p.targetAt == 0 {

@@ -31,13 +31,13 @@ type TourView struct {
 	mu     sync.Mutex
 	scene  export.Scene
 	bounds export.Bounds
-	view   View
-	style  Style
-	rast   Rasterizer
+	view   export.View
+	style  export.Style
+	rast   export.Rasterizer
 	img    *image.RGBA
 
 	// OnViewChanged, if set, is called after a zoom, pan or fit.
-	OnViewChanged func(View)
+	OnViewChanged func(export.View)
 }
 
 var (
@@ -49,7 +49,7 @@ var (
 
 // NewTourView returns an empty TourView with DefaultStyle.
 func NewTourView() *TourView {
-	t := &TourView{style: DefaultStyle(), view: View{Zoom: 1}, bounds: export.Bounds{MinX: 0, MinY: 0, MaxX: 1, MaxY: 1}}
+	t := &TourView{style: export.DefaultStyle(), view: export.View{Zoom: 1}, bounds: export.Bounds{MinX: 0, MinY: 0, MaxX: 1, MaxY: 1}}
 	t.ExtendBaseWidget(t)
 	return t
 }
@@ -60,7 +60,7 @@ func (t *TourView) SetScene(s export.Scene) {
 	t.mu.Lock()
 	if s.Instance != t.scene.Instance {
 		t.bounds = export.BoundsOf(s.Instance)
-		t.view = FitView(t.bounds)
+		t.view = export.FitView(t.bounds)
 	}
 	t.scene = s
 	t.mu.Unlock()
@@ -96,15 +96,15 @@ func (t *TourView) Scene() export.Scene {
 	return t.scene
 }
 
-// View returns the current zoom and pan.
-func (t *TourView) View() View {
+// export.View returns the current zoom and pan.
+func (t *TourView) View() export.View {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.view
 }
 
 // SetView sets the zoom and pan.
-func (t *TourView) SetView(v View) {
+func (t *TourView) SetView(v export.View) {
 	t.mu.Lock()
 	v.Zoom = math.Min(math.Max(v.Zoom, MinZoom), MaxZoom)
 	t.view = v
@@ -115,7 +115,7 @@ func (t *TourView) SetView(v View) {
 // Fit shows the whole instance.
 func (t *TourView) Fit() {
 	t.mu.Lock()
-	t.view = FitView(t.bounds)
+	t.view = export.FitView(t.bounds)
 	t.mu.Unlock()
 	t.changed()
 }
@@ -128,9 +128,9 @@ func (t *TourView) changed() {
 }
 
 // transform returns the transform for the widget's size in Fyne units.
-func (t *TourView) transform() Transform {
+func (t *TourView) transform() export.Transform {
 	sz := t.Size()
-	return NewTransform(t.bounds, t.view, int(math.Max(float64(sz.Width), 1)), int(math.Max(float64(sz.Height), 1)))
+	return export.NewTransform(t.bounds, t.view, int(math.Max(float64(sz.Width), 1)), int(math.Max(float64(sz.Height), 1)))
 }
 
 // ZoomAt multiplies the zoom by factor keeping the world point under pos

@@ -3,6 +3,7 @@ package tourview
 import (
 	"bytes"
 	"image"
+	"image/color"
 	imgdraw "image/draw"
 	"math"
 	"strings"
@@ -12,6 +13,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/tourview/export"
 )
 
@@ -33,7 +37,7 @@ func TestTourViewShowsTourInWindow(t *testing.T) {
 	in := square()
 	tv.SetScene(export.SceneFor(in, []int{0, 1, 2, 3}, nil, nil))
 	img := toRGBA(w.Canvas().Capture())
-	if n := countColor(img, TourColor); n < 100 {
+	if n := countColor(img, export.TourColor); n < 100 {
 		t.Errorf("window shows %d tour-coloured pixels, want the square's outline", n)
 	}
 	if !strings.Contains(tv.Scene().Title, "square — 400") {
@@ -41,7 +45,7 @@ func TestTourViewShowsTourInWindow(t *testing.T) {
 	}
 	// Clearing the tour removes it from the picture.
 	tv.SetScene(export.Scene{Instance: in})
-	if n := countColor(toRGBA(w.Canvas().Capture()), TourColor); n != 0 {
+	if n := countColor(toRGBA(w.Canvas().Capture()), export.TourColor); n != 0 {
 		t.Errorf("after clearing, %d tour-coloured pixels remain", n)
 	}
 }
@@ -59,7 +63,7 @@ func TestTourViewZoomPanFit(t *testing.T) {
 		t.Fatalf("new instance view %+v, want fitted (50,50) zoom 1", fit)
 	}
 	var changes int
-	tv.OnViewChanged = func(View) { changes++ }
+	tv.OnViewChanged = func(export.View) { changes++ }
 
 	// Zooming in about a point keeps the world point under it in place.
 	pos := fyne.NewPos(100, 300)
@@ -135,7 +139,7 @@ func TestCurvePlotsAndCSV(t *testing.T) {
 	w.Resize(fyne.NewSize(300, 120))
 	c.SetOptimum(900)
 	for i, b := range []int64{2000, 1500, 1500, 1500, 1200, 1000} {
-		c.Add(CurvePoint{Elapsed: time.Duration(i+1) * 100 * time.Millisecond, Best: b})
+		c.Add(export.CurvePoint{Elapsed: time.Duration(i+1) * 100 * time.Millisecond, Best: b})
 	}
 	pts := c.Points()
 	// The three equal values collapse into two points (the first and the latest time).
@@ -145,7 +149,7 @@ func TestCurvePlotsAndCSV(t *testing.T) {
 	if pts[2].Best != 1500 || pts[2].Elapsed != 400*time.Millisecond {
 		t.Errorf("plateau end %+v, want 1500 at 400ms", pts[2])
 	}
-	st := DefaultCurveStyle()
+	st := export.DefaultCurveStyle()
 	img := c.Image(300, 120)
 	if countColor(img, st.Line) < 50 {
 		t.Error("curve line not drawn")
@@ -154,14 +158,14 @@ func TestCurvePlotsAndCSV(t *testing.T) {
 		t.Error("optimum line not drawn")
 	}
 	var buf bytes.Buffer
-	if err := WriteCurveCSV(&buf, pts); err != nil {
+	if err := export.WriteCurveCSV(&buf, pts); err != nil {
 		t.Fatal(err)
 	}
 	want := "elapsed_s,best_length\n0.100,2000\n0.200,1500\n0.400,1500\n0.500,1200\n0.600,1000\n"
 	if buf.String() != want {
 		t.Errorf("CSV:\n%s\nwant:\n%s", buf.String(), want)
 	}
-	tmax, lo, hi := CurveRange(pts, 900, 2*time.Second)
+	tmax, lo, hi := export.CurveRange(pts, 900, 2*time.Second)
 	if tmax != 2*time.Second || lo != 900 || hi != 1500 { // the first point (2000) is left out
 		t.Errorf("range %v %d %d", tmax, lo, hi)
 	}
@@ -174,7 +178,7 @@ func TestCurvePlotsAndCSV(t *testing.T) {
 func TestCurveBoundsItsPoints(t *testing.T) {
 	c := NewCurve()
 	for i := 0; i < MaxCurvePoints*2; i++ {
-		c.add(CurvePoint{Elapsed: time.Duration(i), Best: int64(1e9 - i)})
+		c.add(export.CurvePoint{Elapsed: time.Duration(i), Best: int64(1e9 - i)})
 	}
 	pts := c.Points()
 	if len(pts) > MaxCurvePoints {
@@ -188,4 +192,64 @@ func TestCurveBoundsItsPoints(t *testing.T) {
 			t.Fatalf("points out of order at %d", i)
 		}
 	}
+}
+
+func TestTourViewDenseInWindow(t *testing.T) {
+	test.NewTempApp(t)
+	tv := NewTourView()
+	w := test.NewWindow(tv)
+	defer w.Close()
+	w.Resize(fyne.NewSize(500, 400))
+	s := goodScene(t, "clustered", 85900)
+	tv.SetScene(export.SceneFor(s.Instance, s.Tour, nil, nil))
+	img := toRGBA(w.Canvas().Capture())
+	if n := hueCount(img); n < 20000 {
+		t.Errorf("window shows %d pixels of the tour's hue for an 85,900-city tour", n)
+	}
+	if n := countColor(img, export.DefaultStyle().City); n > 500 {
+		t.Errorf("%d city-coloured pixels: dots cover the tour", n)
+	}
+	tv.SetScene(export.Scene{Instance: s.Instance})
+	if n := hueCount(toRGBA(w.Canvas().Capture())); n != 0 {
+		t.Errorf("cities alone: %d pixels of the tour's hue", n)
+	}
+}
+
+// square returns four cities on the corners of a 100×100 square.
+func square() *solver.Instance {
+	return solver.NewCoordInstance("square", solver.Euc2D, []float64{0, 100, 100, 0}, []float64{0, 0, 100, 100}, nil)
+}
+
+// countColor returns how many pixels of img have c's colour.
+func countColor(img *image.RGBA, c color.RGBA) int {
+	n := 0
+	for i := 0; i+3 < len(img.Pix); i += 4 {
+		if img.Pix[i] == c.R && img.Pix[i+1] == c.G && img.Pix[i+2] == c.B {
+			n++
+		}
+	}
+	return n
+}
+
+// hueCount returns how many pixels of img have the tour's hue in
+// export.DefaultStyle: red well above blue, green below red.
+func hueCount(img *image.RGBA) int {
+	n := 0
+	for i := 0; i+3 < len(img.Pix); i += 4 {
+		if int(img.Pix[i])-int(img.Pix[i+2]) >= 60 && img.Pix[i+1] < img.Pix[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// goodScene returns kind's instance of n cities and a space-filling-curve
+// tour through them.
+func goodScene(t testing.TB, kind string, n int) export.Scene {
+	t.Helper()
+	in, err := gen.Generate(kind, n, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return export.Scene{Instance: in, Tour: construct.SpaceFillingCurve(in)}
 }

@@ -1,12 +1,14 @@
-// Package export holds what a picture of a tour shows (Scene, its title
-// and bounds) and draws it as a PNG, SVG or PDF picture through gonum/plot's
-// vg backends (vgimg, vgsvg, vgpdf). It knows nothing of Fyne, so the
-// command line links it without the GUI toolkit; package tourview draws the
-// same Scene live in the app.
+// Package export draws what a run shows without Fyne: the Scene of a tour
+// (instance, current, best and optimal tours, title), the Rasterizer that
+// draws it at a level of detail chosen from the view's density (the app's
+// canvas), convergence curves, and pictures written as PNG, SVG or PDF
+// through gonum/plot's vg backends. The command line links it without the
+// GUI toolkit; package tourview wraps it in widgets.
 package export
 
 import (
 	"fmt"
+	"image"
 	"image/color"
 	"io"
 	"math"
@@ -33,8 +35,12 @@ const (
 // MaxSize bounds the width and height of an exported picture.
 const MaxSize = 16384
 
-// DotLimit is the number of cities above which Write draws no dots when
-// it draws a tour (they would bury it), and tiny squares when it does not.
+// DotLimit is the number of cities above which Write draws the tours and
+// cities as the app's canvas does (Rasterizer: dots fading out with the
+// density, edges tone-mapped by how many cross a pixel), into the PNG's
+// pixels and as an embedded image in SVG and PDF, whose vector paths of
+// 100,000s of edges would be tens of megabytes and show a solid block.
+// The title stays text. Up to DotLimit, everything is vector.
 const DotLimit = 20000
 
 // Colours of an exported picture.
@@ -46,6 +52,20 @@ var (
 	exportCity       = color.RGBA{R: 0xc0, G: 0x39, B: 0x2b, A: 0xff}
 	exportText       = color.Black
 )
+
+// exportStyle is the Rasterizer palette of pictures above DotLimit
+// cities: the vector colours on white, the densest tour pixels darker.
+func exportStyle() Style {
+	return Style{
+		Background: color.RGBA{R: 255, G: 255, B: 255, A: 255},
+		City:       exportCity,
+		Tour:       exportTour,
+		Dense:      color.RGBA{R: 0x0a, G: 0x1a, B: 0x3a, A: 0xff},
+		Best:       exportBest,
+		Optimal:    color.RGBA{R: 0xa6, G: 0xd8, B: 0xa8, A: 0xff},
+		CityRadius: 1,
+	}
+}
 
 // Scene is what a picture of a tour shows, live in the app or exported.
 type Scene struct {
@@ -262,16 +282,41 @@ func project(in *solver.Instance, width, height int) func(i int) vg.Point {
 func draw(c vg.Canvas, s Scene, width, height int) {
 	in := s.Instance
 	m, titleH := layout(width)
-	pt := project(in, width, height)
-	n := in.N
-	lineW := 1.5
+	if in.N > DotLimit {
+		drawRaster(c, s, width, height)
+	} else {
+		drawVector(c, s, width, height)
+	}
+
+	title := s.Title
+	if title == "" {
+		title = TitleFor(in, s.Tour)
+	}
+	face := font.DefaultCache.Lookup(font.Font{Typeface: "Liberation", Variant: "Sans"}, font.Length(titleSize(width)))
+	if face.Face != nil {
+		c.SetColor(exportText)
+		base := float64(height) - m/2 - titleH*0.75
+		c.FillString(face, vg.Point{X: vg.Length(m), Y: vg.Length(base)}, title)
+	}
+}
+
+// drawVector draws the tours of s as paths and its cities as discs, with
+// line widths and radii that shrink as the cities grow in number.
+func drawVector(c vg.Canvas, s Scene, width, height int) {
+	pt := project(s.Instance, width, height)
+	n := s.Instance.N
+	lineW, r := 1.5, 2.5
 	switch {
-	case n > 20000:
-		lineW = 0.4
+	case n > 5000:
+		lineW, r = 0.7, 0.7
 	case n > 2000:
-		lineW = 0.7
+		lineW, r = 0.7, 1.2
+	case n > 1000:
+		lineW, r = 1, 1.2
 	case n > 300:
-		lineW = 1
+		lineW, r = 1, 1.8
+	case n > 200:
+		r = 1.8
 	}
 	stroke := func(t []int, clr color.Color, wd float64) {
 		if len(t) < 2 {
@@ -290,62 +335,28 @@ func draw(c vg.Canvas, s Scene, width, height int) {
 	stroke(s.Optimal, exportOptimal, lineW*3)
 	stroke(s.Best, exportBest, lineW*1.5)
 	stroke(s.Tour, exportTour, lineW)
+	c.SetColor(exportCity)
+	var p vg.Path
+	for i := 0; i < n; i++ {
+		q := pt(i)
+		p.Move(vg.Point{X: q.X + vg.Length(r), Y: q.Y})
+		p.Arc(q, vg.Length(r), 0, 2*math.Pi)
+		p.Close()
+	}
+	c.Fill(p)
+}
 
-	switch {
-	case n <= DotLimit:
-		r := 2.5
-		switch {
-		case n > 5000:
-			r = 0.7
-		case n > 1000:
-			r = 1.2
-		case n > 200:
-			r = 1.8
-		}
-		c.SetColor(exportCity)
-		var p vg.Path
-		for i := 0; i < n; i++ {
-			q := pt(i)
-			p.Move(vg.Point{X: q.X + vg.Length(r), Y: q.Y})
-			p.Arc(q, vg.Length(r), 0, 2*math.Pi)
-			p.Close()
-		}
-		c.Fill(p)
-	case s.Tour == nil && s.Best == nil && s.Optimal == nil:
-		// Many cities and no tour: tiny squares, or the picture is empty.
-		if ic, ok := c.(*vgimg.Canvas); ok {
-			// Straight into the pixels: a path of 100k squares is slow to fill.
-			img := ic.Image()
-			for i := 0; i < n; i++ {
-				q := pt(i)
-				img.Set(int(q.X), height-1-int(q.Y), exportCity)
-			}
-			break
-		}
-		const h = 0.4
-		c.SetColor(exportCity)
-		var p vg.Path
-		for i := 0; i < n; i++ {
-			q := pt(i)
-			p.Move(vg.Point{X: q.X - h, Y: q.Y - h})
-			p.Line(vg.Point{X: q.X + h, Y: q.Y - h})
-			p.Line(vg.Point{X: q.X + h, Y: q.Y + h})
-			p.Line(vg.Point{X: q.X - h, Y: q.Y + h})
-			p.Close()
-		}
-		c.Fill(p)
-	}
-
-	title := s.Title
-	if title == "" {
-		title = TitleFor(in, s.Tour)
-	}
-	face := font.DefaultCache.Lookup(font.Font{Typeface: "Liberation", Variant: "Sans"}, font.Length(titleSize(width)))
-	if face.Face != nil {
-		c.SetColor(exportText)
-		base := float64(height) - m/2 - titleH*0.75
-		c.FillString(face, vg.Point{X: vg.Length(m), Y: vg.Length(base)}, title)
-	}
+// drawRaster draws the tours and cities of s with the Rasterizer into the
+// picture's drawing area (below the title, inside the margin) as one image.
+func drawRaster(c vg.Canvas, s Scene, width, height int) {
+	m, titleH := layout(width)
+	aw := max(1, int(float64(width)-2*m))
+	ah := max(1, int(float64(height)-2*m-titleH))
+	img := image.NewRGBA(image.Rect(0, 0, aw, ah))
+	var r Rasterizer
+	r.Render(img, Scene{Instance: s.Instance, Tour: s.Tour, Best: s.Best, Optimal: s.Optimal}, FitView(r.Bounds(s.Instance)), exportStyle())
+	min := vg.Point{X: vg.Length(m), Y: vg.Length(m)}
+	c.DrawImage(vg.Rectangle{Min: min, Max: vg.Point{X: min.X + vg.Length(aw), Y: min.Y + vg.Length(ah)}}, img)
 }
 
 // plot registers the Liberation fonts with font.DefaultCache in its init.

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/gen"
 )
 
 // ring returns n cities on a circle and the angular tour.
@@ -241,5 +243,56 @@ func TestSceneForTitles(t *testing.T) {
 	}
 	if b := BoundsOf(in); b != (Bounds{0, 0, 100, 100}) || b.Width() != 100 || b.Height() != 100 {
 		t.Errorf("BoundsOf = %+v", b)
+	}
+}
+
+func TestExportLargeUsesCanvasLevelOfDetail(t *testing.T) {
+	in, err := gen.Generate("uniform", 85900, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Scene{Instance: in, Tour: construct.SpaceFillingCurve(in)}
+	var buf bytes.Buffer
+	if err := Write(&buf, FormatPNG, s, 1000, 0); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The tour (blue) covers much of the picture; the cities (red dots),
+	// which would bury it, are faded out.
+	blue, red := 0, 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			r, g, bl = r>>8, g>>8, bl>>8
+			switch {
+			case int(bl)-int(r) >= 40 && bl > g:
+				blue++
+			case int(r)-int(bl) >= 60 && r > g:
+				red++
+			}
+		}
+	}
+	if blue < b.Dx()*b.Dy()/8 {
+		t.Errorf("PNG of an 85,900-city tour: %d tour-blue pixels of %d", blue, b.Dx()*b.Dy())
+	}
+	if red != 0 {
+		t.Errorf("PNG of an 85,900-city tour: %d city-red pixels over the tour", red)
+	}
+	// SVG and PDF embed the same raster instead of 85,900-edge paths.
+	for _, f := range []string{FormatSVG, FormatPDF} {
+		buf.Reset()
+		if err := Write(&buf, f, s, 1000, 0); err != nil {
+			t.Fatal(err)
+		}
+		if buf.Len() > 4<<20 {
+			t.Errorf("%s of 85,900 cities is %d bytes", f, buf.Len())
+		}
+		if f == FormatSVG && !strings.Contains(buf.String(), "<image") {
+			t.Error("SVG above DotLimit has no embedded image")
+		}
 	}
 }

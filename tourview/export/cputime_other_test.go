@@ -1,6 +1,6 @@
 //go:build !unix
 
-package tourview
+package export
 
 import "time"
 

@@ -1,4 +1,4 @@
-package tourview
+package export
 
 import (
 	"bytes"
@@ -8,13 +8,9 @@ import (
 	"runtime"
 	"testing"
 
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
-
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/gen"
-	"github.com/tsplab/tsplab/tourview/export"
 )
 
 // tourHue reports whether c has the hue of the tour in DefaultStyle
@@ -39,7 +35,7 @@ func hueCount(img *image.RGBA) int {
 // boxArea returns the pixels of the instance's fitted bounding box in a
 // w×h image.
 func boxArea(in *solver.Instance, w, h int) float64 {
-	b := export.BoundsOf(in)
+	b := BoundsOf(in)
 	t := NewTransform(b, FitView(b), w, h)
 	x0, y0 := t.Apply(b.MinX, b.MaxY)
 	x1, y1 := t.Apply(b.MaxX, b.MinY)
@@ -48,27 +44,27 @@ func boxArea(in *solver.Instance, w, h int) float64 {
 
 // goodScene returns kind's instance of n cities and a space-filling-curve
 // tour through them (short edges, like a good tour).
-func goodScene(t testing.TB, kind string, n int) export.Scene {
+func goodScene(t testing.TB, kind string, n int) Scene {
 	t.Helper()
 	in, err := gen.Generate(kind, n, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return export.Scene{Instance: in, Tour: construct.SpaceFillingCurve(in)}
+	return Scene{Instance: in, Tour: construct.SpaceFillingCurve(in)}
 }
 
 // checkTourVisible renders s and the cities alone at w×h and checks that
 // the tour shows: at least minFrac of the instance's box has the tour's
 // hue, the cities alone have none of it, and no pixel has the cities'
 // colour on top of the tour.
-func checkTourVisible(t *testing.T, s export.Scene, w, h int, minFrac float64) {
+func checkTourVisible(t *testing.T, s Scene, w, h int, minFrac float64) {
 	t.Helper()
 	st := DefaultStyle()
 	var r Rasterizer
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	r.Render(img, s, FitView(r.Bounds(s.Instance)), st)
 	stats := r.Stats()
-	dots := RenderImage(export.Scene{Instance: s.Instance}, w, h, st)
+	dots := RenderImage(Scene{Instance: s.Instance}, w, h, st)
 	area := boxArea(s.Instance, w, h)
 	got := hueCount(img)
 	if float64(got) < minFrac*area {
@@ -144,7 +140,7 @@ func TestRandomTourIsSampledWithinBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := export.Scene{Instance: in, Tour: construct.Random(in.N, rand.New(rand.NewPCG(5, 6)))}
+	s := Scene{Instance: in, Tour: construct.Random(in.N, rand.New(rand.NewPCG(5, 6)))}
 	var r Rasterizer
 	img := image.NewRGBA(image.Rect(0, 0, 1920, 1080))
 	r.Render(img, s, FitView(r.Bounds(in)), DefaultStyle())
@@ -174,7 +170,7 @@ func TestParallelRenderMatchesSerial(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := export.Scene{Instance: in, Tour: construct.Random(in.N, rand.New(rand.NewPCG(1, 1))), Best: construct.SpaceFillingCurve(in)}
+	s := Scene{Instance: in, Tour: construct.Random(in.N, rand.New(rand.NewPCG(1, 1))), Best: construct.SpaceFillingCurve(in)}
 	render := func(procs int) *image.RGBA {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		var r Rasterizer
@@ -188,26 +184,5 @@ func TestParallelRenderMatchesSerial(t *testing.T) {
 	one, four := render(1), render(4)
 	if !bytes.Equal(one.Pix, four.Pix) {
 		t.Error("rendering on four goroutines differs from one")
-	}
-}
-
-func TestTourViewDenseInWindow(t *testing.T) {
-	test.NewTempApp(t)
-	tv := NewTourView()
-	w := test.NewWindow(tv)
-	defer w.Close()
-	w.Resize(fyne.NewSize(500, 400))
-	s := goodScene(t, "clustered", 85900)
-	tv.SetScene(export.SceneFor(s.Instance, s.Tour, nil, nil))
-	img := toRGBA(w.Canvas().Capture())
-	if n := hueCount(img); n < 20000 {
-		t.Errorf("window shows %d pixels of the tour's hue for an 85,900-city tour", n)
-	}
-	if n := countColor(img, DefaultStyle().City); n > 500 {
-		t.Errorf("%d city-coloured pixels: dots cover the tour", n)
-	}
-	tv.SetScene(export.Scene{Instance: s.Instance})
-	if n := hueCount(toRGBA(w.Canvas().Capture())); n != 0 {
-		t.Errorf("cities alone: %d pixels of the tour's hue", n)
 	}
 }

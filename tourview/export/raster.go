@@ -1,12 +1,10 @@
-package tourview
+package export
 
 import (
 	"encoding/binary"
 	"image"
 	"image/color"
 	"math"
-
-	"github.com/tsplab/tsplab/tourview/export"
 )
 
 // Style is the palette of a rasterised scene.
@@ -14,6 +12,7 @@ type Style struct {
 	Background color.RGBA
 	City       color.RGBA
 	Tour       color.RGBA // the current tour
+	Dense      color.RGBA // the most crowded pixels of the current tour
 	Best       color.RGBA // the best tour, drawn beneath the current one
 	Optimal    color.RGBA // the optimal overlay, drawn dashed
 	// CityRadius is the half-width in pixels of a city's square dot
@@ -34,6 +33,7 @@ func DefaultStyle() Style {
 		Background: color.RGBA{R: 24, G: 26, B: 32, A: 255},
 		City:       color.RGBA{R: 225, G: 228, B: 235, A: 255},
 		Tour:       TourColor,
+		Dense:      color.RGBA{R: 255, G: 210, B: 137, A: 255},
 		Best:       color.RGBA{R: 60, G: 200, B: 120, A: 255},
 		Optimal:    color.RGBA{R: 90, G: 150, B: 255, A: 255},
 		CityRadius: 1,
@@ -57,13 +57,13 @@ const (
 )
 
 // FitView returns the view that shows all of b (Zoom 1, centred).
-func FitView(b export.Bounds) View {
+func FitView(b Bounds) View {
 	return View{CX: (b.MinX + b.MaxX) / 2, CY: (b.MinY + b.MaxY) / 2, Zoom: 1}
 }
 
 // FitScale is the pixels per world unit that fits b into a w×h image with
 // Margin around it.
-func FitScale(b export.Bounds, w, h float64) float64 {
+func FitScale(b Bounds, w, h float64) float64 {
 	m := math.Max(Margin*math.Min(w, h), math.Min(MinMargin, math.Min(w, h)/6))
 	bw, bh := b.Width(), b.Height()
 	if bw <= 0 {
@@ -88,7 +88,7 @@ type Transform struct {
 
 // NewTransform returns the transform of view v for a w×h image showing
 // an instance whose cities span b.
-func NewTransform(b export.Bounds, v View, w, h int) Transform {
+func NewTransform(b Bounds, v View, w, h int) Transform {
 	z := v.Zoom
 	if z <= 0 {
 		z = 1
@@ -112,7 +112,7 @@ func (t Transform) Invert(px, py float64) (x, y float64) {
 
 // RenderImage draws s into a new w×h image with the view that fits the
 // whole instance.
-func RenderImage(s export.Scene, w, h int, st Style) *image.RGBA {
+func RenderImage(s Scene, w, h int, st Style) *image.RGBA {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	var r Rasterizer
 	r.Render(img, s, FitView(r.Bounds(s.Instance)), st)

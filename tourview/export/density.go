@@ -1,4 +1,4 @@
-package tourview
+package export
 
 import (
 	"image"
@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/tourview/export"
 )
 
 // StepBudget bounds the pixels one frame steps through while drawing
@@ -90,8 +89,8 @@ type FrameStats struct {
 type Rasterizer struct {
 	boundsOf *solver.Instance
 	boundsN  int
-	bounds   export.Bounds
-	wx, wy   []float64 // world coordinates of each city (export.WorldXY)
+	bounds   Bounds
+	wx, wy   []float64 // world coordinates of each city (WorldXY)
 
 	pts []pixel // pixel position of each city, clamped to ±clampLimit
 
@@ -118,8 +117,8 @@ func (p pixel) in(w, h int) bool { return uint32(p.x) < uint32(w) && uint32(p.y)
 // enough for exact int32 and float64 clipping arithmetic.
 const clampLimit = 1 << 24
 
-// Bounds returns export.BoundsOf(in), cached for the last instance drawn.
-func (r *Rasterizer) Bounds(in *solver.Instance) export.Bounds {
+// Bounds returns BoundsOf(in), cached for the last instance drawn.
+func (r *Rasterizer) Bounds(in *solver.Instance) Bounds {
 	r.cache(in)
 	return r.bounds
 }
@@ -129,7 +128,7 @@ func (r *Rasterizer) cache(in *solver.Instance) {
 	if in == r.boundsOf && in != nil && in.N == r.boundsN {
 		return
 	}
-	r.boundsOf, r.bounds, r.boundsN = in, export.BoundsOf(in), 0
+	r.boundsOf, r.bounds, r.boundsN = in, BoundsOf(in), 0
 	r.wx, r.wy = r.wx[:0], r.wy[:0]
 	if in == nil {
 		return
@@ -137,7 +136,7 @@ func (r *Rasterizer) cache(in *solver.Instance) {
 	r.boundsN = in.N
 	if in.HasCoords() {
 		for i := 0; i < in.N; i++ {
-			x, y := export.WorldXY(in, i)
+			x, y := WorldXY(in, i)
 			r.wx, r.wy = append(r.wx, x), append(r.wy, y)
 		}
 	}
@@ -167,7 +166,7 @@ func (r *Rasterizer) parallel(n int, f func(k, lo, hi int)) {
 // level of detail the view's density calls for (see Rasterizer).
 // Instances without coordinates (EXPLICIT without display data) draw as
 // the background alone.
-func (r *Rasterizer) Render(dst *image.RGBA, s export.Scene, v View, st Style) {
+func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 	in := s.Instance
 	r.stats = FrameStats{}
 	w, h := dst.Rect.Dx(), dst.Rect.Dy()
@@ -259,7 +258,7 @@ func (r *Rasterizer) Render(dst *image.RGBA, s export.Scene, v View, st Style) {
 		r.setLUT(layerBest, st.Best, st.Best, 1, float64(sums[layerBest])/area)
 	}
 	if r.used[layerTour] {
-		r.setLUT(layerTour, st.Tour, hot(st.Tour), 1, float64(sums[layerTour])/area)
+		r.setLUT(layerTour, st.Tour, st.Dense, 1, float64(sums[layerTour])/area)
 	}
 
 	steps := make([]int64, r.workers)
@@ -291,13 +290,6 @@ func sameTour(a, b []int) bool {
 		}
 	}
 	return true
-}
-
-// hot is the colour the densest tour pixels take: c lightened towards a
-// pale yellow.
-func hot(c color.RGBA) color.RGBA {
-	mix := func(a, b uint8) uint8 { return uint8((uint32(a) + 2*uint32(b)) / 3) }
-	return color.RGBA{R: mix(c.R, 255), G: mix(c.G, 240), B: mix(c.B, 190), A: 255}
 }
 
 // setLUT fills layer l's tone map: a pixel with count c gets colour lo
@@ -502,7 +494,7 @@ func (r *Rasterizer) accumulate(k int, tours [numLayers][]int, rad, sampled int)
 		}
 		// Cities come in batches, gathered in a tight loop first: the
 		// loads are independent, so their cache misses overlap, which
-		// they do not between the steps of plot.
+		// they do not between the steps of plotLine.
 		var batch [gatherBatch]pixel
 		for lo < hi {
 			cities := tour[lo:min(lo+gatherBatch, hi)]
@@ -531,14 +523,14 @@ func (r *Rasterizer) accumulate(k int, tours [numLayers][]int, rad, sampled int)
 				if p.in(w, h) && q.in(w, h) {
 					if dx, dy := q.x-p.x, q.y-p.y; uint32(dx+1) <= 2 && uint32(dy+1) <= 2 {
 						// An edge to a neighbouring pixel (most of a
-						// dense good tour): its first pixel alone, as plot.
+						// dense good tour): its first pixel alone, as plotLine.
 						if dx|dy != 0 {
 							o := int(p.y)*w + int(p.x)
 							acc[o] = uint16(min(uint32(acc[o])+wgt, 0xffff))
 							steps++
 						}
 					} else {
-						steps += plot(acc, w, int(p.x), int(p.y), int(q.x), int(q.y), wgt, dash)
+						steps += plotLine(acc, w, int(p.x), int(p.y), int(q.x), int(q.y), wgt, dash)
 					}
 				} else {
 					steps += plotClipped(acc, w, h, float64(p.x), float64(p.y), float64(q.x), float64(q.y), wgt, dash)
@@ -550,12 +542,12 @@ func (r *Rasterizer) accumulate(k int, tours [numLayers][]int, rad, sampled int)
 	return steps
 }
 
-// plot adds wgt to the counts along the integer line from (x0, y0) to
+// plotLine adds wgt to the counts along the integer line from (x0, y0) to
 // (x1, y1), leaving out its last pixel (the next edge's first), so a
 // closed tour counts each pixel it passes once; with dash > 0 it
 // alternates dash pixels on and off. Both ends must lie inside the w-wide
 // image. It returns the pixels stepped.
-func plot(acc []uint16, w, x0, y0, x1, y1 int, wgt uint32, dash int) int64 {
+func plotLine(acc []uint16, w, x0, y0, x1, y1 int, wgt uint32, dash int) int64 {
 	dx, dy := x1-x0, y1-y0
 	sx, sy := 1, w
 	if dx < 0 {
@@ -597,7 +589,7 @@ func plot(acc []uint16, w, x0, y0, x1, y1 int, wgt uint32, dash int) int64 {
 }
 
 // plotClipped clips the segment to the w×h image (Cohen–Sutherland) and
-// plots what is left.
+// plots what is left (plotLine).
 func plotClipped(acc []uint16, w, h int, x0, y0, x1, y1 float64, wgt uint32, dash int) int64 {
 	x0, y0, x1, y1, ok := clip(x0, y0, x1, y1, float64(w-1), float64(h-1))
 	if !ok {
@@ -605,7 +597,7 @@ func plotClipped(acc []uint16, w, h int, x0, y0, x1, y1 float64, wgt uint32, das
 	}
 	ix0, iy0 := min(max(int(x0+0.5), 0), w-1), min(max(int(y0+0.5), 0), h-1)
 	ix1, iy1 := min(max(int(x1+0.5), 0), w-1), min(max(int(y1+0.5), 0), h-1)
-	return plot(acc, w, ix0, iy0, ix1, iy1, wgt, dash)
+	return plotLine(acc, w, ix0, iy0, ix1, iy1, wgt, dash)
 }
 
 // composite paints rows [y0, y1) of dst the background, blends the

@@ -1,4 +1,4 @@
-package tourview
+package export
 
 import (
 	"image"
@@ -10,7 +10,6 @@ import (
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/gen"
-	"github.com/tsplab/tsplab/tourview/export"
 )
 
 // square returns four cities on the corners of a 100×100 square.
@@ -33,8 +32,8 @@ func at(img *image.RGBA, x, y int) color.RGBA { return img.RGBAAt(x, y) }
 func TestRenderDrawsTourEdges(t *testing.T) {
 	in := square()
 	st := DefaultStyle()
-	img := RenderImage(export.Scene{Instance: in, Tour: []int{0, 1, 2, 3}}, 200, 200, st)
-	tr := NewTransform(export.BoundsOf(in), FitView(export.BoundsOf(in)), 200, 200)
+	img := RenderImage(Scene{Instance: in, Tour: []int{0, 1, 2, 3}}, 200, 200, st)
+	tr := NewTransform(BoundsOf(in), FitView(BoundsOf(in)), 200, 200)
 	// The middle of every edge of the square is tour-coloured.
 	for _, e := range [][2]int{{0, 1}, {1, 2}, {2, 3}, {3, 0}} {
 		x0, y0 := tr.Apply(in.X[e[0]], in.Y[e[0]])
@@ -62,8 +61,8 @@ func TestRenderDrawsTourEdges(t *testing.T) {
 func TestRenderCrossingTourDiffersFromSquare(t *testing.T) {
 	in := square()
 	st := DefaultStyle()
-	a := RenderImage(export.Scene{Instance: in, Tour: []int{0, 1, 2, 3}}, 100, 100, st)
-	b := RenderImage(export.Scene{Instance: in, Tour: []int{0, 2, 1, 3}}, 100, 100, st)
+	a := RenderImage(Scene{Instance: in, Tour: []int{0, 1, 2, 3}}, 100, 100, st)
+	b := RenderImage(Scene{Instance: in, Tour: []int{0, 2, 1, 3}}, 100, 100, st)
 	if got := at(b, 50, 50); got != st.Tour {
 		t.Errorf("crossing tour: centre = %v, want tour colour", got)
 	}
@@ -75,7 +74,7 @@ func TestRenderCrossingTourDiffersFromSquare(t *testing.T) {
 func TestRenderLayersAndInvalidTours(t *testing.T) {
 	in := square()
 	st := DefaultStyle()
-	img := RenderImage(export.Scene{Instance: in, Best: []int{0, 1, 2, 3}, Optimal: []int{0, 2, 1, 3}}, 100, 100, st)
+	img := RenderImage(Scene{Instance: in, Best: []int{0, 1, 2, 3}, Optimal: []int{0, 2, 1, 3}}, 100, 100, st)
 	if countColor(img, st.Best) == 0 {
 		t.Error("best tour not drawn")
 	}
@@ -83,12 +82,12 @@ func TestRenderLayersAndInvalidTours(t *testing.T) {
 		t.Error("optimal overlay not drawn")
 	}
 	// A tour of the wrong length or with out-of-range cities never panics.
-	RenderImage(export.Scene{Instance: in, Tour: []int{0, 1}}, 50, 50, st)
+	RenderImage(Scene{Instance: in, Tour: []int{0, 1}}, 50, 50, st)
 	var r Rasterizer
 	dst := image.NewRGBA(image.Rect(0, 0, 50, 50))
-	r.Render(dst, export.Scene{Instance: in, Tour: []int{0, 1, 9, -1}}, View{Zoom: 1}, st)
+	r.Render(dst, Scene{Instance: in, Tour: []int{0, 1, 9, -1}}, View{Zoom: 1}, st)
 	// No instance, or no coordinates: background only.
-	for _, s := range []export.Scene{{}, {Instance: solver.NewMatrixInstance("m", 2, []int32{0, 1, 1, 0}), Tour: []int{0, 1}}} {
+	for _, s := range []Scene{{}, {Instance: solver.NewMatrixInstance("m", 2, []int32{0, 1, 1, 0}), Tour: []int{0, 1}}} {
 		img := RenderImage(s, 30, 20, st)
 		if n := countColor(img, st.Background); n != 30*20 {
 			t.Errorf("scene %v: %d background pixels, want all %d", s.Instance, n, 600)
@@ -137,7 +136,7 @@ func TestLineClipping(t *testing.T) {
 }
 
 func TestTransformRoundTrip(t *testing.T) {
-	b := export.Bounds{MinX: -5, MinY: 10, MaxX: 95, MaxY: 60}
+	b := Bounds{MinX: -5, MinY: 10, MaxX: 95, MaxY: 60}
 	for _, v := range []View{FitView(b), {CX: 3, CY: 40, Zoom: 7.5}} {
 		tr := NewTransform(b, v, 640, 480)
 		for _, p := range [][2]float64{{0, 0}, {-5, 10}, {95, 60}, {33.3, 44.4}} {
@@ -162,7 +161,7 @@ func TestTransformRoundTrip(t *testing.T) {
 // good tour (a space-filling curve: short edges) or a random permutation
 // (edges across the whole image, the worst case and what a run shows in its
 // first seconds), and the best tour a few swaps away.
-func benchScene(b *testing.B, n int, random bool) export.Scene {
+func benchScene(b *testing.B, n int, random bool) Scene {
 	b.Helper()
 	in, err := gen.Generate("uniform", n, 1)
 	if err != nil {
@@ -174,15 +173,15 @@ func benchScene(b *testing.B, n int, random bool) export.Scene {
 	}
 	best := append([]int(nil), tour...)
 	best[10], best[20] = best[20], best[10]
-	return export.Scene{Instance: in, Tour: tour, Best: best}
+	return Scene{Instance: in, Tour: tour, Best: best}
 }
 
 // benchRender draws s at 1920×1080 with the fitted view zoomed by zoom b.N
 // times and reports milliseconds per frame.
-func benchRender(b *testing.B, s export.Scene, zoom float64) {
+func benchRender(b *testing.B, s Scene, zoom float64) {
 	img := image.NewRGBA(image.Rect(0, 0, 1920, 1080))
 	var r Rasterizer
-	v := FitView(export.BoundsOf(s.Instance))
+	v := FitView(BoundsOf(s.Instance))
 	v.Zoom = zoom
 	st := DefaultStyle()
 	r.Render(img, s, v, st) // the first frame sizes the buffers

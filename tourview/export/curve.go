@@ -1,0 +1,108 @@
+package export
+
+import (
+	"encoding/csv"
+	"image"
+	"image/color"
+	"io"
+	"math"
+	"strconv"
+	"time"
+)
+
+// CurvePoint is one point of a convergence curve: the best tour length
+// known after Elapsed.
+type CurvePoint struct {
+	Elapsed time.Duration
+	Best    int64
+}
+
+// CurveStyle is the palette of a convergence plot.
+type CurveStyle struct {
+	Background, Axis, Line, Optimum color.RGBA
+}
+
+// DefaultCurveStyle matches DefaultStyle: the curve has the best tour's
+// colour, the optimum the optimal overlay's.
+func DefaultCurveStyle() CurveStyle {
+	s := DefaultStyle()
+	return CurveStyle{Background: s.Background, Axis: color.RGBA{R: 110, G: 115, B: 125, A: 255}, Line: s.Best, Optimum: s.Optimal}
+}
+
+// CurveRange returns the axes of a plot of pts: time from 0 to tmax (at
+// least xmax) and length from lo to hi, including the optimum when known
+// and leaving out the first point when there are more than two.
+func CurveRange(pts []CurvePoint, optimum int64, xmax time.Duration) (tmax time.Duration, lo, hi int64) {
+	tmax = xmax
+	lo, hi = math.MaxInt64, math.MinInt64
+	for i, p := range pts {
+		tmax = max(tmax, p.Elapsed)
+		lo = min(lo, p.Best)
+		// The first point is usually the random start, far above the
+		// rest: it is drawn clipped so the descent stays readable.
+		if i > 0 || len(pts) <= 2 {
+			hi = max(hi, p.Best)
+		}
+	}
+	if optimum > 0 && len(pts) > 0 {
+		lo = min(lo, optimum)
+	}
+	if len(pts) == 0 {
+		lo, hi = 0, 1
+	}
+	if hi <= lo {
+		hi = lo + 1
+	}
+	if tmax <= 0 {
+		tmax = time.Second
+	}
+	return tmax, lo, hi
+}
+
+// RenderCurve draws best length against time as a step line into dst,
+// with a frame and the optimum as a dashed line; xmax is the least time
+// the x axis spans (the run's budget, or 0).
+func RenderCurve(dst *image.RGBA, pts []CurvePoint, optimum int64, xmax time.Duration, st CurveStyle) {
+	fill(dst, st.Background)
+	w, h := dst.Rect.Dx(), dst.Rect.Dy()
+	if w < 4 || h < 4 {
+		return
+	}
+	fw, fh := float64(w-1), float64(h-1)
+	line(dst, 0, fh, fw, fh, st.Axis, 0)
+	line(dst, 0, 0, 0, fh, st.Axis, 0)
+	if len(pts) == 0 {
+		return
+	}
+	tmax, lo, hi := CurveRange(pts, optimum, xmax)
+	pad := 0.06 * fh
+	x := func(t time.Duration) float64 { return 1 + (fw-2)*float64(t)/float64(tmax) }
+	y := func(v int64) float64 { return pad + (fh-2*pad)*float64(hi-v)/float64(hi-lo) }
+	if optimum > 0 {
+		line(dst, 1, y(optimum), fw, y(optimum), st.Optimum, 3)
+	}
+	px, py := x(pts[0].Elapsed), y(pts[0].Best)
+	for _, p := range pts[1:] {
+		nx, ny := x(p.Elapsed), y(p.Best)
+		line(dst, px, py, nx, py, st.Line, 0)
+		line(dst, nx, py, nx, ny, st.Line, 0)
+		px, py = nx, ny
+	}
+	dot(dst, int(px+0.5), int(py+0.5), 1, st.Line)
+}
+
+// WriteCurveCSV writes pts as CSV with the header
+// "elapsed_s,best_length".
+func WriteCurveCSV(w io.Writer, pts []CurvePoint) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"elapsed_s", "best_length"}); err != nil {
+		return err
+	}
+	for _, p := range pts {
+		if err := cw.Write([]string{strconv.FormatFloat(p.Elapsed.Seconds(), 'f', 3, 64), strconv.FormatInt(p.Best, 10)}); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
