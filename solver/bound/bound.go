@@ -73,11 +73,12 @@ func sparseMST(g *graph, pi []int64, boruvka bool) (func([]int64) int64, []int32
 	}, deg
 }
 
-// The defaults of Options.
-const (
-	DefaultNeighbors = 10
-	ProgressInterval = 100 * time.Millisecond
-)
+// DefaultNeighbors is the number of quadrant neighbours per city in the
+// candidate graph when Options.Neighbors is 0.
+const DefaultNeighbors = 10
+
+// ProgressInterval is the least time between two Options.Progress calls.
+const ProgressInterval = 100 * time.Millisecond
 
 // Progress reports the ascent as it runs.
 type Progress struct {
