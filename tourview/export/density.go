@@ -102,6 +102,9 @@ type Rasterizer struct {
 	cnt        []int64               // edges sampled per length (threshold)
 	lut        [numLayers][]blend
 	used       [numLayers]bool
+	box        image.Rectangle   // the pixels the cities' bounding box covers
+	succ       []int32           // the city after each in the tour, when a best tour is drawn
+	bestBox    []image.Rectangle // per worker: the pixels the best tour's own edges cover
 	stats      FrameStats
 	wg         sync.WaitGroup
 }
@@ -189,6 +192,10 @@ func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 	area := (math.Min(x1, float64(w)) - math.Max(x0, 0) + 1) * (math.Min(y1, float64(h)) - math.Max(y0, 0) + 1)
 	area = math.Max(area, 1)
 	r.stats.Density = float64(r.stats.Inside) / area
+	// Every edge and dot lies in the cities' bounding box: composite
+	// blends nothing outside it.
+	pad := max(st.CityRadius, 0) + 1
+	r.box = image.Rect(int(math.Floor(x0))-pad, int(math.Floor(y0))-pad, int(math.Ceil(x1))+pad+1, int(math.Ceil(y1))+pad+1).Intersect(image.Rect(0, 0, w, h))
 
 	var tours [numLayers][]int
 	if len(s.Optimal) == in.N {
@@ -261,6 +268,27 @@ func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 		r.setLUT(layerTour, st.Tour, st.Dense, 1, float64(sums[layerTour])/area)
 	}
 
+	if r.used[layerBest] && r.used[layerTour] {
+		// The best tour is drawn where it differs from the tour: an edge
+		// both share would lie under the tour, drawn at full alpha while
+		// the best tour is drawn at all (DenseTour).
+		if cap(r.succ) < in.N {
+			r.succ = make([]int32, in.N)
+		}
+		r.succ = r.succ[:in.N]
+		prev := s.Tour[in.N-1]
+		for _, c := range s.Tour {
+			if uint(prev) < uint(in.N) && uint(c) < uint(in.N) {
+				r.succ[prev] = int32(c)
+			}
+			prev = c
+		}
+	} else {
+		r.succ = r.succ[:0]
+	}
+	for len(r.bestBox) < r.workers {
+		r.bestBox = append(r.bestBox, image.Rectangle{})
+	}
 	steps := make([]int64, r.workers)
 	r.parallel(r.workers, func(k, _, _ int) {
 		steps[k] = r.accumulate(k, tours, rad, sampled)
@@ -492,6 +520,11 @@ func (r *Rasterizer) accumulate(k int, tours [numLayers][]int, rad, sampled int)
 		if uint(a) < m {
 			p = pts[a]
 		}
+		var succ []int32
+		if l == layerBest && len(r.succ) == len(pts) {
+			succ = r.succ
+		}
+		bx0, by0, bx1, by1 := int32(w), int32(h), int32(-1), int32(-1)
 		// Cities come in batches, gathered in a tight loop first: the
 		// loads are independent, so their cache misses overlap, which
 		// they do not between the steps of plotLine.
@@ -510,6 +543,14 @@ func (r *Rasterizer) accumulate(k int, tours [numLayers][]int, rad, sampled int)
 					continue
 				}
 				q := batch[i]
+				if succ != nil {
+					if int(succ[a]) == b || int(succ[b]) == a {
+						a, p = b, q
+						continue
+					}
+					bx0, bx1 = min(bx0, p.x, q.x), max(bx1, p.x, q.x)
+					by0, by1 = min(by0, p.y, q.y), max(by1, p.y, q.y)
+				}
 				wgt := uint32(1)
 				if sampled > 0 {
 					if s := edgeLen(p, q, w, h); s > sampled {
@@ -536,6 +577,16 @@ func (r *Rasterizer) accumulate(k int, tours [numLayers][]int, rad, sampled int)
 					steps += plotClipped(acc, w, h, float64(p.x), float64(p.y), float64(q.x), float64(q.y), wgt, dash)
 				}
 				a, p = b, q
+			}
+		}
+		if l == layerBest {
+			switch {
+			case succ == nil:
+				r.bestBox[k] = r.box
+			case bx1 < 0:
+				r.bestBox[k] = image.Rectangle{} // no edge of its own
+			default:
+				r.bestBox[k] = image.Rectangle{Min: image.Pt(int(bx0), int(by0)), Max: image.Pt(int(bx1)+1, int(by1)+1)}
 			}
 		}
 	}
@@ -610,19 +661,32 @@ func (r *Rasterizer) composite(dst *image.RGBA, y0, y1 int, order [numLayers]int
 	for n := 4; n < len(bgRow); n *= 2 {
 		copy(bgRow[n:], bgRow[:n])
 	}
+	var boxes [numLayers]image.Rectangle
+	for l := range boxes {
+		boxes[l] = r.box
+	}
+	if r.used[layerBest] {
+		var b image.Rectangle
+		for _, bb := range r.bestBox[:r.accWorkers] {
+			b = b.Union(bb)
+		}
+		boxes[layerBest] = b.Intersect(r.box)
+	}
 	for y := y0; y < y1; y++ {
-		base := y * w
-		pix := dst.Pix[y*dst.Stride : y*dst.Stride+w*4]
-		copy(pix, bgRow)
+		row := dst.Pix[y*dst.Stride : y*dst.Stride+w*4]
+		copy(row, bgRow)
 		for _, l := range order {
-			if !r.used[l] {
+			if !r.used[l] || y < boxes[l].Min.Y || y >= boxes[l].Max.Y {
 				continue
 			}
+			bx0, bx1 := boxes[l].Min.X, boxes[l].Max.X
+			pix := row[bx0*4 : bx1*4]
+			base := y*w + bx0
 			bufs := r.acc[l][:r.accWorkers]
-			row := bufs[0][base : base+w]
+			row := bufs[0][base : base+bx1-bx0]
 			for _, b := range bufs[1:] {
 				// Sum the other workers' counts into the first's.
-				rb := b[base : base+w]
+				rb := b[base : base+bx1-bx0]
 				rb = rb[:len(row)]
 				for x, v := range rb {
 					row[x] = uint16(min(uint32(row[x])+uint32(v), 0xffff))

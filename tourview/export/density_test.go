@@ -186,3 +186,33 @@ func TestParallelRenderMatchesSerial(t *testing.T) {
 		t.Error("rendering on four goroutines differs from one")
 	}
 }
+
+func TestBestTourDrawnWhereItDiffers(t *testing.T) {
+	in := square()
+	st := DefaultStyle()
+	// The best tour crosses the square; the tour goes round it. The
+	// crossing shows in the best tour's colour, the sides in the tour's.
+	img := RenderImage(Scene{Instance: in, Tour: []int{0, 1, 2, 3}, Best: []int{0, 2, 1, 3}}, 100, 100, st)
+	if got := at(img, 50, 50); got != st.Best {
+		t.Errorf("centre %v, want the best tour's colour", got)
+	}
+	if countColor(img, st.Tour) < 100 {
+		t.Error("tour not drawn over the best tour")
+	}
+	// A best tour equal to the tour but for its direction adds nothing.
+	img = RenderImage(Scene{Instance: in, Tour: []int{0, 1, 2, 3}, Best: []int{3, 2, 1, 0}}, 100, 100, st)
+	if n := countColor(img, st.Best); n != 0 {
+		t.Errorf("%d best-coloured pixels for a best tour equal to the tour", n)
+	}
+	// Many cities: the swapped cities' edges show, nothing else does.
+	s := goodScene(t, "uniform", 30000)
+	best := append([]int(nil), s.Tour...)
+	best[100], best[20000] = best[20000], best[100]
+	s.Best = best
+	var r Rasterizer
+	img = image.NewRGBA(image.Rect(0, 0, 800, 600))
+	r.Render(img, s, FitView(r.Bounds(s.Instance)), st)
+	if n := countColor(img, st.Best); n < 20 {
+		t.Errorf("%d best-coloured pixels: the swap's long edges are missing", n)
+	}
+}
