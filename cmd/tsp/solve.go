@@ -326,9 +326,16 @@ func (p *progress) line(s solver.Snapshot) string {
 		full = max(0, min(width, full))
 		b.WriteString("[" + strings.Repeat("#", full) + strings.Repeat(".", width-full) + "] ")
 	}
-	fmt.Fprintf(&b, "length %d  best %d", s.Length, s.BestLength)
-	if g, ok := p.in.Gap(s.BestLength); ok {
-		fmt.Fprintf(&b, "  gap %.2f%%", g)
+	if s.Phase != "" && s.Phase != solver.PhaseSearch {
+		fmt.Fprintf(&b, "%s  ", s.Phase)
+	}
+	if s.Tour == nil && s.Best == nil && s.BestLength == 0 {
+		b.WriteString("no tour yet") // a phase-only snapshot
+	} else {
+		fmt.Fprintf(&b, "length %d  best %d", s.Length, s.BestLength)
+		if g, ok := p.in.Gap(s.BestLength); ok {
+			fmt.Fprintf(&b, "  gap %.2f%%", g)
+		}
 	}
 	mps := 0.0
 	if s.Elapsed > 0 {

@@ -213,11 +213,18 @@ func (c *control) setupContext() (context.Context, context.CancelFunc) {
 }
 
 // setPhase records the phase the run is in and says so at once.
+// Once a tour exists, the snapshot carries the best tour too, so that a
+// front end never reads a phase-only snapshot as a tour of length 0.
 func (c *control) setPhase(ph solver.Phase) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.phase = ph
-	c.sink.SendPhase(ph, solver.UnknownProgress)
+	if c.best == nil {
+		c.sink.SendPhase(ph, solver.UnknownProgress)
+		c.mu.Unlock()
+		return
+	}
+	c.mu.Unlock()
+	c.snapshot(nil, c.bestLen.Load(), 0, 0, 0)
 }
 
 // heartbeat sends a snapshot of the best tour so far every interval
