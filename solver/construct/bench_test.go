@@ -4,13 +4,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 func bench100k(b *testing.B) *solver.Instance {
 	b.Helper()
-	return randomEuc(100_000, 1e6, rand.New(rand.NewPCG(1, 1)))
+	return testinst.Euc(100_000, 1e6, rand.New(rand.NewPCG(1, 1)))
 }
 
 func BenchmarkGreedy100k(b *testing.B) {

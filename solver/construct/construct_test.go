@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
@@ -12,15 +13,15 @@ func TestConstructionValid(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	sizes := []int{1, 2, 3, 4, 5, 6, 7, 10, 31, 100, 200}
 	for _, n := range sizes {
-		for _, in := range testInstances(n, rng) {
-			mustValid(t, in, Random(n, rng), "Random")
-			mustValid(t, in, NearestNeighbor(in, rng.IntN(n), nil), "NearestNeighbor(nil)")
+		for _, in := range testinst.Mix(n, rng) {
+			testinst.MustValid(t, in, Random(n, rng), "Random")
+			testinst.MustValid(t, in, NearestNeighbor(in, rng.IntN(n), nil), "NearestNeighbor(nil)")
 			nb := neighbor.Nearest(in, 5)
-			mustValid(t, in, NearestNeighbor(in, rng.IntN(n), nb), "NearestNeighbor(nb)")
-			mustValid(t, in, Greedy(in, nil), "Greedy(nil)")
-			mustValid(t, in, Greedy(in, nb), "Greedy(nb)")
-			mustValid(t, in, Greedy(in, neighbor.Quadrant(in, 8)), "Greedy(quadrant)")
-			mustValid(t, in, SpaceFillingCurve(in), "SpaceFillingCurve")
+			testinst.MustValid(t, in, NearestNeighbor(in, rng.IntN(n), nb), "NearestNeighbor(nb)")
+			testinst.MustValid(t, in, Greedy(in, nil), "Greedy(nil)")
+			testinst.MustValid(t, in, Greedy(in, nb), "Greedy(nb)")
+			testinst.MustValid(t, in, Greedy(in, neighbor.Quadrant(in, 8)), "Greedy(quadrant)")
+			testinst.MustValid(t, in, SpaceFillingCurve(in), "SpaceFillingCurve")
 		}
 	}
 }
@@ -35,9 +36,9 @@ func TestConstructionOtherMetrics(t *testing.T) {
 			}
 			in := solver.NewCoordInstance(m.String(), m, x, y, z)
 			nb := neighbor.Nearest(in, 6)
-			mustValid(t, in, NearestNeighbor(in, 0, nb), "NearestNeighbor")
-			mustValid(t, in, Greedy(in, nb), "Greedy")
-			mustValid(t, in, SpaceFillingCurve(in), "SpaceFillingCurve")
+			testinst.MustValid(t, in, NearestNeighbor(in, 0, nb), "NearestNeighbor")
+			testinst.MustValid(t, in, Greedy(in, nb), "Greedy")
+			testinst.MustValid(t, in, SpaceFillingCurve(in), "SpaceFillingCurve")
 		}
 	}
 }
@@ -49,7 +50,7 @@ func TestNearestNeighborMatchesScan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for trial := range 20 {
 		n := 2 + rng.IntN(300)
-		in := randomEuc(n, 1e6, rng)
+		in := testinst.Euc(n, 1e6, rng)
 		start := rng.IntN(n)
 		want := NearestNeighbor(in, start, nil)
 		got := NearestNeighbor(in, start, neighbor.Nearest(in, 1+trial%6))
@@ -65,7 +66,7 @@ func TestNearestNeighborMatchesScan(t *testing.T) {
 func TestConstructionBeatsRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, n := range []int{50, 200, 1000} {
-		for _, in := range []*solver.Instance{randomEuc(n, 1000, rng), randomExplicit(n, rng)} {
+		for _, in := range []*solver.Instance{testinst.Euc(n, 1000, rng), testinst.Explicit(n, rng)} {
 			r := solver.TourLength(in, Random(n, rng))
 			nn := solver.TourLength(in, NearestNeighbor(in, 0, neighbor.Nearest(in, 8)))
 			g := solver.TourLength(in, Greedy(in, nil))
@@ -136,18 +137,8 @@ func TestDegenerateInstances(t *testing.T) {
 	// All cities on one point, and all on one vertical line: every
 	// construction stays valid, and on one point every tour has length 0.
 	for _, n := range []int{1, 2, 3, 4, 50, 3000} {
-		same := make([]float64, n)
-		for i := range same {
-			same[i] = 7
-		}
-		col := make([]float64, n)
-		for i := range col {
-			col[i] = float64(i % 97)
-		}
-		for _, in := range []*solver.Instance{
-			solver.NewCoordInstance("point", solver.Euc2D, same, same, nil),
-			solver.NewCoordInstance("column", solver.Ceil2D, same, col, nil),
-		} {
+		point, column := testinst.Degenerate(n)
+		for _, in := range []*solver.Instance{point, column} {
 			nb := neighbor.Nearest(in, 10)
 			q := neighbor.Quadrant(in, 8)
 			tours := map[string][]int{
@@ -157,7 +148,7 @@ func TestDegenerateInstances(t *testing.T) {
 				"sfc":    SpaceFillingCurve(in),
 			}
 			for what, tr := range tours {
-				mustValid(t, in, tr, what)
+				testinst.MustValid(t, in, tr, what)
 				if in.Name == "point" && solver.TourLength(in, tr) != 0 {
 					t.Errorf("%s on one point: length %d", what, solver.TourLength(in, tr))
 				}
@@ -175,7 +166,7 @@ func TestDegenerateInstances(t *testing.T) {
 func TestKeepFixed(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
 	for _, n := range []int{2, 3, 5, 12, 200} {
-		in := randomEuc(n, 1000, rng)
+		in := testinst.Euc(n, 1000, rng)
 		// Paths of fixed edges over a random permutation: cut it into
 		// pieces, every piece's consecutive cities joined.
 		perm := rng.Perm(n)
@@ -186,7 +177,7 @@ func TestKeepFixed(t *testing.T) {
 		}
 		for _, order := range [][]int{solver.IdentityTour(n), Random(n, rng), Greedy(in, nil)} {
 			got := KeepFixed(in, order)
-			mustValid(t, in, got, "KeepFixed")
+			testinst.MustValid(t, in, got, "KeepFixed")
 			if err := in.CheckFixedEdges(got); err != nil {
 				t.Fatalf("n=%d: %v (fixed %v, tour %v)", n, err, in.FixedEdges, got)
 			}
@@ -198,7 +189,7 @@ func TestKeepFixed(t *testing.T) {
 		}
 		if n > 2 {
 			got := KeepFixed(in, Random(n, rng))
-			mustValid(t, in, got, "KeepFixed(cycle)")
+			testinst.MustValid(t, in, got, "KeepFixed(cycle)")
 			if err := in.CheckFixedEdges(got); err != nil {
 				t.Fatalf("n=%d, fixed cycle: %v", n, err)
 			}

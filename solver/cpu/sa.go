@@ -257,19 +257,9 @@ type saEngine struct {
 }
 
 func (e saEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
-	if err := checkStart(in, p); err != nil {
+	if err := saPrepare(e, in, &p); err != nil {
 		return solver.Result{}, err
 	}
-	if err := saDefaults(e, in, &p); err != nil {
-		return solver.Result{}, err
-	}
-	if err := refuseFixed(in, e.name); err != nil {
-		return solver.Result{}, err
-	}
-	if err := saWorkers(&p); err != nil {
-		return solver.Result{}, err
-	}
-	p.Algorithm, p.Backend = e.name, solver.BackendCPU
 	if in.N < 4 {
 		return trivial(in, e, p, snaps, time.Now())
 	}
@@ -293,6 +283,26 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Param
 		}
 		return saRun(ctx, e, in, p, snaps, p.Blocks, p.Threads, true)
 	}
+}
+
+// saPrepare checks and completes the parameters of an annealing engine:
+// the start tour, the schedule's defaults and ranges, fixed edges (which
+// the annealers do not keep) and the workers.
+func saPrepare(e solver.Engine, in *solver.Instance, p *solver.Params) error {
+	if err := checkStart(in, *p); err != nil {
+		return err
+	}
+	if err := saDefaults(e, in, p); err != nil {
+		return err
+	}
+	if err := refuseFixed(in, e.Name()); err != nil {
+		return err
+	}
+	if err := saWorkers(p); err != nil {
+		return err
+	}
+	p.Algorithm, p.Backend = e.Name(), solver.BackendCPU
+	return nil
 }
 
 // saBytesPerCity is the memory of one LWSA search per city: successor,

@@ -56,19 +56,9 @@ type candidate struct {
 type sspmEngine struct{ baseEngine }
 
 func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
-	if err := checkStart(in, p); err != nil {
+	if err := saPrepare(e, in, &p); err != nil {
 		return solver.Result{}, err
 	}
-	if err := saDefaults(e, in, &p); err != nil {
-		return solver.Result{}, err
-	}
-	if err := refuseFixed(in, e.name); err != nil {
-		return solver.Result{}, err
-	}
-	if err := saWorkers(&p); err != nil {
-		return solver.Result{}, err
-	}
-	p.Algorithm, p.Backend = e.name, solver.BackendCPU
 	if p.Threads == 0 {
 		p.Threads = p.Workers // Pm = all cores (their CPU SSPM)
 	}

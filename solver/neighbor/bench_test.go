@@ -4,12 +4,13 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
 )
 
 func bench100k(b *testing.B) *solver.Instance {
 	b.Helper()
-	return randomEuc(100_000, 1e6, rand.New(rand.NewPCG(1, 1)))
+	return testinst.Euc(100_000, 1e6, rand.New(rand.NewPCG(1, 1)))
 }
 
 func BenchmarkNearestNeighbors100k(b *testing.B) {

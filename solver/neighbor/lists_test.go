@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -52,11 +53,11 @@ func checkLists(t *testing.T, in *solver.Instance, nb *Lists, k int, exact bool)
 func TestNearestNeighborsBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, n := range []int{1, 2, 3, 4, 5, 17, 100, 250} {
-		ins := testInstances(n, rng)
+		ins := testinst.Mix(n, rng)
 		ins = append(ins,
-			randomGridEuc(n, 5, solver.Ceil2D, rng),
-			randomGridEuc(n, 30, solver.Att, rng),
-			randomGridEuc(n, 10, solver.Man2D, rng))
+			testinst.Grid(n, 5, solver.Ceil2D, rng),
+			testinst.Grid(n, 30, solver.Att, rng),
+			testinst.Grid(n, 10, solver.Man2D, rng))
 		for _, in := range ins {
 			for _, k := range []int{0, 1, 3, 8, 500} {
 				checkLists(t, in, Nearest(in, k), k, true)
@@ -109,15 +110,15 @@ func TestQuadrant(t *testing.T) {
 	for _, in := range []*solver.Instance{
 		solver.NewCoordInstance("hline", solver.Euc2D, line, zero, nil),
 		solver.NewCoordInstance("vline", solver.Euc2D, zero, line, nil),
-		randomGridEuc(300, 6, solver.Euc2D, rng),
-		randomEuc(300, 100, rng),
+		testinst.Grid(300, 6, solver.Euc2D, rng),
+		testinst.Euc(300, 100, rng),
 	} {
 		q := Quadrant(in, 12)
 		checkLists(t, in, q, 12, false)
 		checkQuadrants(t, in, q, 3)
 	}
 	for _, n := range []int{1, 2, 3, 5, 50} {
-		for _, in := range testInstances(n, rng) {
+		for _, in := range testinst.Mix(n, rng) {
 			checkLists(t, in, Quadrant(in, 8), 8, false)
 		}
 	}
@@ -155,18 +156,8 @@ func checkQuadrants(t *testing.T, in *solver.Instance, q *Lists, per int) {
 func TestDegenerateLists(t *testing.T) {
 	// All cities on one point, and all on one vertical line.
 	for _, n := range []int{1, 2, 3, 4, 50, 3000} {
-		same := make([]float64, n)
-		for i := range same {
-			same[i] = 7
-		}
-		col := make([]float64, n)
-		for i := range col {
-			col[i] = float64(i % 97)
-		}
-		for _, in := range []*solver.Instance{
-			solver.NewCoordInstance("point", solver.Euc2D, same, same, nil),
-			solver.NewCoordInstance("column", solver.Ceil2D, same, col, nil),
-		} {
+		point, column := testinst.Degenerate(n)
+		for _, in := range []*solver.Instance{point, column} {
 			checkLists(t, in, Nearest(in, 10), 10, n <= 200)
 			checkLists(t, in, Quadrant(in, 8), 8, false)
 		}
@@ -177,7 +168,7 @@ func TestContextCancelled(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	for _, in := range []*solver.Instance{randomEuc(5000, 1000, rng), randomExplicit(300, rng)} {
+	for _, in := range []*solver.Instance{testinst.Euc(5000, 1000, rng), testinst.Explicit(300, rng)} {
 		if nb, err := NearestContext(ctx, in, 8); err == nil || nb != nil {
 			t.Errorf("%s: NearestContext on a cancelled context: %v, %v", in.Name, nb, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/neighbor"
@@ -13,13 +14,13 @@ var benchSink int64
 
 func bench100k(b *testing.B) *solver.Instance {
 	b.Helper()
-	return randomEuc(100_000, 1e6, rand.New(rand.NewPCG(1, 1)))
+	return testinst.Euc(100_000, 1e6, rand.New(rand.NewPCG(1, 1)))
 }
 
 func benchMoves(b *testing.B) (*solver.Instance, *Array, *Linked, []int) {
 	b.Helper()
 	rng := rand.New(rand.NewPCG(2, 2))
-	in := randomEuc(10_000, 1e6, rng)
+	in := testinst.Euc(10_000, 1e6, rng)
 	t := construct.Random(in.N, rng)
 	idx := make([]int, 4096)
 	for i := range idx {

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -11,7 +12,7 @@ import (
 // coordinates, the instance's function) against solver.Instance.Dist.
 func TestDistMatchesInstance(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
-	ins := append(testInstances(60, rng), randomGridEuc(60, 9, solver.Att, rng), randomEuc(1500, 1e5, rng))
+	ins := append(testinst.Mix(60, rng), testinst.Grid(60, 9, solver.Att, rng), testinst.Euc(1500, 1e5, rng))
 	for _, in := range ins {
 		for _, d := range []*Dist{NewDist(in), NewDistMatrixMax(in, 0), LazyDist(in)} {
 			if d.N() != in.N {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 )
@@ -137,7 +138,7 @@ func TestMovesProperty(t *testing.T) {
 		steps = 500
 	}
 	for _, n := range sizes {
-		for _, in := range testInstances(n, rng) {
+		for _, in := range testinst.Mix(n, rng) {
 			tour := construct.Random(n, rng)
 			a, l := NewArray(tour), NewLinked(tour)
 			for range steps {

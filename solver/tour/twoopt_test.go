@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/neighbor"
@@ -12,14 +13,14 @@ import (
 func TestTwoOpt(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	for _, n := range []int{1, 2, 3, 4, 5, 8, 30, 200, 1000} {
-		for _, in := range testInstances(n, rng) {
+		for _, in := range testinst.Mix(n, rng) {
 			nb := neighbor.Nearest(in, 8)
 			for _, start := range [][]int{construct.Random(n, rng), construct.Greedy(in, nb)} {
 				a := NewArray(start)
 				before := solver.TourLength(in, a.Tour)
 				delta, _ := TwoOpt(in, a, nb)
 				after := solver.TourLength(in, a.Tour)
-				mustValid(t, in, a.Tour, "TwoOpt")
+				testinst.MustValid(t, in, a.Tour, "TwoOpt")
 				if err := a.Check(); err != nil {
 					t.Fatal(err)
 				}

@@ -1,0 +1,70 @@
+// Package testinst makes the random and degenerate instances that the
+// tests of tour, construct and neighbor share. Only tests import it.
+package testinst
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// Euc returns a uniform random EUC_2D instance on a side×side square.
+func Euc(n int, side float64, rng *rand.Rand) *solver.Instance {
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range n {
+		x[i], y[i] = rng.Float64()*side, rng.Float64()*side
+	}
+	return solver.NewCoordInstance("rand", solver.Euc2D, x, y, nil)
+}
+
+// Grid returns an instance of metric m with integer coordinates on a
+// small grid, so that ties and coincident cities are common.
+func Grid(n, side int, m solver.Metric, rng *rand.Rand) *solver.Instance {
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range n {
+		x[i], y[i] = float64(rng.IntN(side)), float64(rng.IntN(side))
+	}
+	return solver.NewCoordInstance("grid", m, x, y, nil)
+}
+
+// Explicit returns a symmetric EXPLICIT instance with random weights.
+func Explicit(n int, rng *rand.Rand) *solver.Instance {
+	m := make([]int32, n*n)
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			d := int32(rng.IntN(1000))
+			m[i*n+j], m[j*n+i] = d, d
+		}
+	}
+	return solver.NewMatrixInstance("explicit", n, m)
+}
+
+// Mix returns a uniform, an EXPLICIT and a coarse-grid instance of size n.
+func Mix(n int, rng *rand.Rand) []*solver.Instance {
+	return []*solver.Instance{Euc(n, 1000, rng), Explicit(n, rng), Grid(n, 8, solver.Euc2D, rng)}
+}
+
+// Degenerate returns two instances of n cities that break naive
+// geometry: all on one point (EUC_2D, every tour of length 0), and all on
+// one vertical line of 97 rows (CEIL_2D).
+func Degenerate(n int) (point, column *solver.Instance) {
+	same := make([]float64, n)
+	for i := range same {
+		same[i] = 7
+	}
+	col := make([]float64, n)
+	for i := range col {
+		col[i] = float64(i % 97)
+	}
+	return solver.NewCoordInstance("point", solver.Euc2D, same, same, nil),
+		solver.NewCoordInstance("column", solver.Ceil2D, same, col, nil)
+}
+
+// MustValid fails the test when tour is not a tour of in.
+func MustValid(tb testing.TB, in *solver.Instance, tour []int, what string) {
+	tb.Helper()
+	if err := solver.ValidateTour(tour, in.N); err != nil {
+		tb.Fatalf("%s on %s n=%d: %v", what, in.Name, in.N, err)
+	}
+}
