@@ -211,6 +211,12 @@ func (r *ilsRun) run() (solver.Result, error) {
 	if err == nil {
 		t0, err = r.startTour(setup, nb)
 	}
+	var d *tour.Dist
+	if err == nil {
+		// a distance matrix for up to 4096 cities of a costly metric
+		// (GEO) takes a while too
+		d, err = neighbor.Await(setup, func() *tour.Dist { return tour.NewDist(r.in) })
+	}
 	beat()
 	if err != nil && setup.Err() == nil {
 		return solver.Result{}, err
@@ -218,7 +224,6 @@ func (r *ilsRun) run() (solver.Result, error) {
 	if err != nil || c.done() {
 		return r.finish(nil)
 	}
-	d := tour.NewDist(r.in)
 	c.offer(t0, d.Length(t0))
 	r.searches = make([]*ls, r.w)
 	r.kicksDone = make([]paddedCounter, r.w)
