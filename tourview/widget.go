@@ -20,11 +20,13 @@ const (
 )
 
 // TourView is a Fyne widget that shows a scene: cities, the current tour,
-// the best tour and the optimal overlay, drawn as one raster. The wheel
-// zooms about the pointer, dragging pans, a double tap fits the instance
-// to the widget. Call its methods on the Fyne goroutine (from others, via
-// fyne.Do); the renderer draws only when Fyne asks, so a running solver is
-// never slowed by drawing.
+// the best tour and the optimal overlay, drawn as one raster by an
+// export.Rasterizer at the level of detail the view's density calls for,
+// with a tint where the last snapshots changed the tour (export.HeatGrid).
+// The wheel zooms about the pointer, dragging pans, a double tap fits the
+// instance to the widget. Call its methods on the Fyne goroutine (from
+// others, via fyne.Do); the renderer draws only when Fyne asks, so a
+// running solver is never slowed by drawing.
 type TourView struct {
 	widget.BaseWidget
 

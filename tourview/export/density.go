@@ -63,6 +63,9 @@ type FrameStats struct {
 	Sampled  int     // edges longer than this many pixels were sampled; 0: none were
 	DotAlpha float64 // alpha of a one-city dot (0: dots left out)
 	DotsOver bool    // whether dots were drawn over the tour
+	// HeatCells is how many cells of the heat map of recent changes were
+	// tinted (see HeatGrid).
+	HeatCells int
 }
 
 // Rasterizer draws scenes into RGBA images with a level of detail chosen
@@ -107,6 +110,7 @@ type Rasterizer struct {
 	bestBox    []image.Rectangle // per worker: the pixels the best tour's own edges cover
 	stats      FrameStats
 	wg         sync.WaitGroup
+	heat       heatMap
 }
 
 // pixel is a city's position in the image; x and y side by side, so
@@ -302,6 +306,9 @@ func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 		order = [...]int{layerOptimal, layerBest, layerTour, layerDots}
 	}
 	r.parallel(h, func(_, lo, hi int) { r.composite(dst, lo, hi, order, st.Background) })
+	r.updateHeat(in, tours[layerTour], st.Heat.A != 0)
+	r.drawHeat(dst, t, st)
+	r.stats.HeatCells = r.heat.cells
 }
 
 // sameTour reports whether a and b are the same tour slice or equal.

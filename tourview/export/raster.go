@@ -13,8 +13,11 @@ type Style struct {
 	City       color.RGBA
 	Tour       color.RGBA // the current tour
 	Dense      color.RGBA // the most crowded pixels of the current tour
-	Best       color.RGBA // the best tour, drawn beneath the current one
-	Optimal    color.RGBA // the optimal overlay, drawn dashed
+	// Heat tints where the last snapshots changed the tour (see
+	// HeatGrid); an alpha of 0 draws no heat map.
+	Heat    color.RGBA
+	Best    color.RGBA // the best tour, drawn beneath the current one
+	Optimal color.RGBA // the optimal overlay, drawn dashed
 	// CityRadius is the half-width in pixels of a city's square dot
 	// (0: one pixel) where cities are sparse; where they are dense (see
 	// Rasterizer) dots are one pixel, faded or left out.
@@ -34,6 +37,7 @@ func DefaultStyle() Style {
 		City:       color.RGBA{R: 225, G: 228, B: 235, A: 255},
 		Tour:       TourColor,
 		Dense:      color.RGBA{R: 255, G: 210, B: 137, A: 255},
+		Heat:       color.RGBA{R: 235, G: 70, B: 200, A: 255},
 		Best:       color.RGBA{R: 60, G: 200, B: 120, A: 255},
 		Optimal:    color.RGBA{R: 90, G: 150, B: 255, A: 255},
 		CityRadius: 1,

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
@@ -198,12 +199,31 @@ func benchRender(b *testing.B, s Scene, zoom float64) {
 	b.ReportMetric(float64(r.Stats().Steps), "steps")
 }
 
+// benchSnapshots draws s at 1920×1080 as a run's new snapshots would come:
+// a new tour slice every frame, so the heat map of changes is updated.
+func benchSnapshots(b *testing.B, s Scene) {
+	img := image.NewRGBA(image.Rect(0, 0, 1920, 1080))
+	var r Rasterizer
+	v := FitView(r.Bounds(s.Instance))
+	st := DefaultStyle()
+	tours := [2][]int{s.Tour, append([]int(nil), s.Tour...)}
+	slices.Reverse(tours[1][1000:1100])
+	r.Render(img, s, v, st)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Tour = tours[i%2]
+		r.Render(img, s, v, st)
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/frame")
+}
+
 // BenchmarkRender100k draws a 100,000-city instance with its current and
 // best tours at 1920×1080 (the canvas's budget: 16 ms a frame).
 func BenchmarkRender100k(b *testing.B) {
 	b.Run("good", func(b *testing.B) { benchRender(b, benchScene(b, 100_000, false), 1) })
 	b.Run("random", func(b *testing.B) { benchRender(b, benchScene(b, 100_000, true), 1) })
 	b.Run("good-zoom8", func(b *testing.B) { benchRender(b, benchScene(b, 100_000, false), 8) })
+	b.Run("good-snapshots", func(b *testing.B) { benchSnapshots(b, benchScene(b, 100_000, false)) })
 }
 
 // BenchmarkRender1M draws a 1,000,000-city instance with its current and
