@@ -312,3 +312,25 @@ func TestSharedDescent(t *testing.T) {
 		}
 	}
 }
+
+// TestAnnealersCancelledDuringSetup: with the context already cancelled,
+// the annealers stop while they set up their searches and return a valid
+// tour marked stopped.
+func TestAnnealersCancelledDuringSetup(t *testing.T) {
+	in := uniformInstance(50_000, 6)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, name := range []string{"sa", "pssm", "pspm", "sspm", "2opt-climb", "swap-climb"} {
+		p := solver.Params{Seed: 1, Workers: 2}
+		if name != "sspm" && !strings.HasSuffix(name, "climb") {
+			p.Blocks = 64 // many searches to set up
+		}
+		res, err := solveWithin(t, 20*time.Second, ctx, name, in, p)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := solver.ValidateTour(res.Tour, in.N); err != nil || !res.Stopped {
+			t.Fatalf("%s: %v, stopped %v", name, err, res.Stopped)
+		}
+	}
+}

@@ -175,6 +175,12 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 			t = r.randomTour(in.N)
 		}
 		searches[b] = newSearch(d, t, r)
+		if c.done() {
+			// stopped while the searches were set up (a million
+			// cities take a few milliseconds each): run none of them
+			searches, nsearch = searches[:b+1], b+1
+			break
+		}
 	}
 	epoch := len(temps)
 	if exchange && p.K > 0 {
