@@ -200,18 +200,26 @@ func TestTourViewDenseInWindow(t *testing.T) {
 	w := test.NewWindow(tv)
 	defer w.Close()
 	w.Resize(fyne.NewSize(500, 400))
-	s := goodScene(t, "clustered", 85900)
-	tv.SetScene(export.SceneFor(s.Instance, s.Tour, nil, nil))
-	img := toRGBA(w.Canvas().Capture())
-	if n := hueCount(img); n < 20000 {
-		t.Errorf("window shows %d pixels of the tour's hue for an 85,900-city tour", n)
-	}
-	if n := countColor(img, export.DefaultStyle().City); n > 500 {
-		t.Errorf("%d city-coloured pixels: dots cover the tour", n)
-	}
-	tv.SetScene(export.Scene{Instance: s.Instance})
-	if n := hueCount(toRGBA(w.Canvas().Capture())); n != 0 {
-		t.Errorf("cities alone: %d pixels of the tour's hue", n)
+	for _, c := range []struct {
+		kind string
+		n    int
+	}{{"clustered", 85900}, {"uniform", 85900}, {"uniform", 1_000_000}} {
+		if c.n > 100_000 && testing.Short() {
+			continue
+		}
+		s := goodScene(t, c.kind, c.n)
+		tv.SetScene(export.SceneFor(s.Instance, s.Tour, nil, nil))
+		img := toRGBA(w.Canvas().Capture())
+		if n := hueCount(img); n < 20000 {
+			t.Errorf("%s: window shows %d pixels of the tour's hue", s.Instance.Name, n)
+		}
+		if n := countColor(img, export.DefaultStyle().City); n > 500 {
+			t.Errorf("%s: %d city-coloured pixels: dots cover the tour", s.Instance.Name, n)
+		}
+		tv.SetScene(export.Scene{Instance: s.Instance})
+		if n := hueCount(toRGBA(w.Canvas().Capture())); n != 0 {
+			t.Errorf("%s, cities alone: %d pixels of the tour's hue", s.Instance.Name, n)
+		}
 	}
 }
 
