@@ -385,17 +385,22 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	defer r.do(b.free)
 
+	// descend runs the GPU local search on cur, then the exact polish that
+	// fixes what the float kernels missed near a local minimum; from a tour
+	// the deadline cut short the polish would be a whole CPU 2-opt run, so
+	// it is left out then.
 	var moves, steps int64
-	mv, _, converged, err := twoOptLocalSearch(ctx, b, in, xy, scale, cur, deadline)
-	moves += mv
+	descend := func() (converged bool, err error) {
+		mv, _, converged, err := twoOptLocalSearch(ctx, b, in, xy, scale, cur, deadline)
+		moves += mv
+		if err == nil && converged {
+			polish2Opt(in, cur, nb)
+		}
+		return converged, err
+	}
+	converged, err := descend()
 	if err != nil {
 		return solver.Result{}, err
-	}
-	// The exact polish fixes what the float kernels missed near a local
-	// minimum; from a tour the deadline cut short it would be a whole CPU
-	// 2-opt run, so it is left out then.
-	if converged {
-		polish2Opt(in, cur, nb)
 	}
 	best := append([]int(nil), cur...)
 	bestLen := solver.TourLength(in, best)
@@ -410,13 +415,8 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		}
 		copy(cur, best)
 		doubleBridge(cur, rng, 100)
-		mv, _, converged, err := twoOptLocalSearch(ctx, b, in, xy, scale, cur, deadline)
-		moves += mv
-		if err != nil {
+		if _, err := descend(); err != nil {
 			return solver.Result{}, err
-		}
-		if converged {
-			polish2Opt(in, cur, nb)
 		}
 		steps++
 		if l := solver.TourLength(in, cur); l <= bestLen {
