@@ -35,7 +35,7 @@ func TwoOptDescent(in *solver.Instance, start []int) (t []int, passes, moves int
 	defer r.do(b.free)
 	t = append([]int(nil), start...)
 	t0 := time.Now()
-	moves, passes, _, err = twoOptLocalSearch(context.Background(), b, in, shiftedCoords(in), rawScale(in), t, time.Time{})
+	moves, passes, _, err = twoOptLocalSearch(context.Background(), b, in, shiftedCoords(in), rawScale(in), t, time.Time{}, nil)
 	return t, passes, moves, time.Since(t0), r.d.label, err
 }
 

@@ -241,6 +241,9 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 		if err := c.climb(); err != nil {
 			return solver.Result{}, err
 		}
+		if c.best == nil {
+			sink.SendPhase(solver.PhaseSearch, float64(time.Since(start))/float64(p.TimeLimit))
+		}
 		if sink.Due() && c.best != nil {
 			sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: float64(time.Since(start)) / float64(p.TimeLimit),
 				Best: append([]int(nil), c.best...), BestLength: c.bestLen, Length: c.bestLen, Step: c.climbs, Moves: c.moves(),

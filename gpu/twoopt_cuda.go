@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"gorgonia.org/cu"
@@ -311,7 +312,9 @@ func evalTiles(in *solver.Instance, t []int) ([]tileBest, error) {
 // pairwise disjoint ones (Rocki & Suda's many moves per pass). It returns
 // the number of moves evaluated and passes run, and converged: no
 // improving move is left (false when ctx or the deadline stopped it).
-func twoOptLocalSearch(ctx context.Context, b *twoOptBatch, in *solver.Instance, xy []float32, scale float64, t []int, deadline time.Time) (moves, passes int64, converged bool, err error) {
+//
+// pass, when not nil, is called after every applied pass (for snapshots).
+func twoOptLocalSearch(ctx context.Context, b *twoOptBatch, in *solver.Instance, xy []float32, scale float64, t []int, deadline time.Time, pass func()) (moves, passes int64, converged bool, err error) {
 	cands := make([]twoOptMove, 0, min(b.tiles, 1<<20))
 	stop := func() bool { return ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) }
 	for {
@@ -348,6 +351,9 @@ func twoOptLocalSearch(ctx context.Context, b *twoOptBatch, in *solver.Instance,
 			return moves, passes, true, nil
 		}
 		applyMoves(t, sel)
+		if pass != nil {
+			pass()
+		}
 	}
 }
 
@@ -391,7 +397,13 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	// it is left out then.
 	var moves, steps int64
 	descend := func() (converged bool, err error) {
-		mv, _, converged, err := twoOptLocalSearch(ctx, b, in, xy, scale, cur, deadline)
+		mv, _, converged, err := twoOptLocalSearch(ctx, b, in, xy, scale, cur, deadline, func() {
+			if sink.Due() {
+				l := solver.TourLength(in, cur)
+				sink.Send(solver.Snapshot{Phase: solver.PhaseDescent, PhaseProgress: solver.UnknownProgress,
+					Tour: slices.Clone(cur), Length: l, Best: slices.Clone(cur), BestLength: l, Moves: moves})
+			}
+		})
 		moves += mv
 		if err == nil && converged {
 			polish2Opt(in, cur, nb)
@@ -541,6 +553,9 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 		}
 		if err := harvestClimbers(r, in, flags, city, &best, &bestLen, &climbs, restart); err != nil {
 			return solver.Result{}, err
+		}
+		if best == nil {
+			sink.SendPhase(solver.PhaseSearch, float64(time.Since(start))/float64(p.TimeLimit))
 		}
 		if sink.Due() && best != nil {
 			sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: float64(time.Since(start)) / float64(p.TimeLimit),
