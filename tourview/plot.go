@@ -113,12 +113,7 @@ func (c *Curve) Image(w, h int) *image.RGBA {
 func (c *Curve) generate(w, h int) image.Image {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if w <= 0 || h <= 0 {
-		w, h = 1, 1
-	}
-	if c.img == nil || c.img.Rect.Dx() != w || c.img.Rect.Dy() != h {
-		c.img = image.NewRGBA(image.Rect(0, 0, w, h))
-	}
+	c.img = reuse(c.img, w, h)
 	export.RenderCurve(c.img, c.pts, c.optimum, c.xmax, c.style)
 	return c.img
 }

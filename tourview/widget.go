@@ -194,12 +194,7 @@ func (t *TourView) Image(w, h int) *image.RGBA {
 func (t *TourView) generate(w, h int) image.Image {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if w <= 0 || h <= 0 {
-		w, h = 1, 1
-	}
-	if t.img == nil || t.img.Rect.Dx() != w || t.img.Rect.Dy() != h {
-		t.img = image.NewRGBA(image.Rect(0, 0, w, h))
-	}
+	t.img = reuse(t.img, w, h)
 	t.rast.Render(t.img, t.scene, t.view, t.style)
 	return t.img
 }
@@ -259,3 +254,13 @@ func (r *tourViewRenderer) Objects() []fyne.CanvasObject {
 }
 
 func (r *tourViewRenderer) Destroy() {}
+
+// reuse returns img when it is w×h, else a new w×h image (at least 1×1),
+// so a raster's generator redraws without allocating.
+func reuse(img *image.RGBA, w, h int) *image.RGBA {
+	w, h = max(w, 1), max(h, 1)
+	if img == nil || img.Rect.Dx() != w || img.Rect.Dy() != h {
+		img = image.NewRGBA(image.Rect(0, 0, w, h))
+	}
+	return img
+}

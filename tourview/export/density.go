@@ -620,22 +620,10 @@ func plotLine(acc []uint16, w, x0, y0, x1, y1 int, wgt uint32, dash int) int64 {
 	}
 	o := y0*w + x0
 	e := n / 2
-	if dash > 0 {
-		for i := 0; i < n; i++ {
-			if (i/dash)&1 == 0 {
-				acc[o] = uint16(min(uint32(acc[o])+wgt, 0xffff))
-			}
-			o += major
-			e -= m
-			if e < 0 {
-				e += n
-				o += minor
-			}
-		}
-		return int64(n)
-	}
 	for i := 0; i < n; i++ {
-		acc[o] = uint16(min(uint32(acc[o])+wgt, 0xffff))
+		if dash <= 0 || (i/dash)&1 == 0 {
+			acc[o] = uint16(min(uint32(acc[o])+wgt, 0xffff))
+		}
 		o += major
 		e -= m
 		if e < 0 {

@@ -206,14 +206,16 @@ func Write(w io.Writer, format string, s Scene, width, height int) error {
 		draw(c, s, width, height)
 		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
 		return err
-	case FormatSVG:
-		c := vgsvg.New(W, H)
-		fillBackground(c, W, H)
-		draw(c, s, width, height)
-		_, err := c.WriteTo(w)
-		return err
-	case FormatPDF:
-		c := vgpdf.New(W, H)
+	case FormatSVG, FormatPDF:
+		var c interface {
+			vg.Canvas
+			io.WriterTo
+		}
+		if format == FormatSVG {
+			c = vgsvg.New(W, H)
+		} else {
+			c = vgpdf.New(W, H)
+		}
 		fillBackground(c, W, H)
 		draw(c, s, width, height)
 		_, err := c.WriteTo(w)

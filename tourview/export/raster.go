@@ -232,20 +232,8 @@ func bresenham(pix []byte, stride, x0, y0, x1, y1 int, col uint32, dash int) {
 		n, m = dy, dx
 	}
 	err := n / 2
-	if dash <= 0 {
-		for i := 0; i <= n; i++ {
-			binary.LittleEndian.PutUint32(pix[o:o+4], col)
-			o += major
-			err -= m
-			if err < 0 {
-				err += n
-				o += minor
-			}
-		}
-		return
-	}
 	for i := 0; i <= n; i++ {
-		if (i/dash)&1 == 0 {
+		if dash <= 0 || (i/dash)&1 == 0 {
 			binary.LittleEndian.PutUint32(pix[o:o+4], col)
 		}
 		o += major
