@@ -154,7 +154,7 @@ func runLam(ctx context.Context, opt Options, out io.Writer) error {
 			continue
 		}
 		meanT, _ := res[0].mean(secs)
-		cap := time.Duration(5 * meanT * float64(time.Second))
+		stopAt := time.Duration(5 * meanT * float64(time.Second))
 		var tc [2]float64
 		var tcOK [2]bool
 		var reachN [2]int
@@ -162,7 +162,7 @@ func runLam(ctx context.Context, opt Options, out io.Writer) error {
 			var sumRT float64
 			for k := 0; k < runs && eng != nil; k++ {
 				p := []func(uint64) solver.Params{sspmP, pspmP}[e](uint64(100 + k))
-				p.Target, p.TimeLimit = thr.Length, cap
+				p.Target, p.TimeLimit = thr.Length, stopAt
 				if x, ok := r.solve(eng, in, p); ok && x.Length <= thr.Length {
 					sumRT += x.Elapsed.Seconds()
 					reachN[e]++
@@ -179,7 +179,7 @@ func runLam(ctx context.Context, opt Options, out io.Writer) error {
 				if e == 1 && gp == nil {
 					return "n/a"
 				}
-				return fmt.Sprintf("not reached in %d trials of %.1f s", runs, cap.Seconds())
+				return fmt.Sprintf("not reached in %d trials of %.1f s", runs, stopAt.Seconds())
 			}
 			s := fmt.Sprintf("%.2f", tc[e]*100)
 			if reachN[e] < runs {

@@ -287,7 +287,7 @@ func runOneil(ctx context.Context, opt Options, out io.Writer) error {
 		q.AddRow(name, in.N, gCl, gGap, cCl, cGap, "not printed (Fig. 7 only)")
 	}
 	q.Notes = append(q.Notes, "Paper setup ("+ph.headline("Solution quality setup (Fig. 7)")+"): 100,000 independent climbers with the tuned code, error plotted only.",
-		fmt.Sprintf("Ours: 2opt-climb for %v per instance, seed 1, GPU and CPU (all cores); the climbs column says how many climbs that time held (the engines take a time budget, not a climb count). Instances: the %d smallest (by DIMENSION) of the TSPLIB folder, which holds a subset of TSPLIB.", qT, len(qNames)),
+		fmt.Sprintf("Ours: 2opt-climb for %v per instance, seed 1, GPU and CPU (all cores); the climbs column says how many climbs that time held (the engines take a time budget, not a climb count). Instances: the %d smallest (by DIMENSION) EUC_2D, CEIL_2D or ATT instances of the TSPLIB folder (a subset of TSPLIB; the kernels compute distances from coordinates).", qT, len(qNames)),
 		r.machine())
 	if len(qg) > 0 || len(qc) > 0 {
 		s := []Series{{Name: "GPU 2opt-climb", X: qx, Y: qg}}
@@ -302,7 +302,8 @@ func runOneil(ctx context.Context, opt Options, out io.Writer) error {
 }
 
 // smallestInstances returns the names of the k smallest .tsp files of dir
-// by their DIMENSION line (read from the header only).
+// by their DIMENSION whose EDGE_WEIGHT_TYPE is computed from coordinates
+// by the 2-opt kernels (EUC_2D, CEIL_2D, ATT), reading headers only.
 func smallestInstances(dir string, k int) []string {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.tsp"))
 	type inst struct {
@@ -311,7 +312,8 @@ func smallestInstances(dir string, k int) []string {
 	}
 	var all []inst
 	for _, f := range files {
-		if n := tspDimension(f); n > 0 {
+		n, typ := tspHeader(f)
+		if n > 0 && (typ == "EUC_2D" || typ == "CEIL_2D" || typ == "ATT") {
 			all = append(all, inst{strings.TrimSuffix(filepath.Base(f), ".tsp"), n})
 		}
 	}
@@ -328,25 +330,32 @@ func smallestInstances(dir string, k int) []string {
 	return out
 }
 
-// tspDimension reads the DIMENSION of a TSPLIB file's header, or 0.
-func tspDimension(path string) int {
+// tspHeader reads the DIMENSION and EDGE_WEIGHT_TYPE of a TSPLIB file's
+// header (0 and "" when absent or unreadable).
+func tspHeader(path string) (n int, weightType string) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0
+		return 0, ""
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for i := 0; sc.Scan() && i < 40; i++ {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if ok && strings.TrimSpace(k) == "DIMENSION" {
-			n, _ := strconv.Atoi(strings.TrimSpace(v))
-			return n
-		}
-		if strings.HasSuffix(strings.TrimSpace(sc.Text()), "_SECTION") {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasSuffix(line, "_SECTION") {
 			break
 		}
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		switch strings.TrimSpace(k) {
+		case "DIMENSION":
+			n, _ = strconv.Atoi(strings.TrimSpace(v))
+		case "EDGE_WEIGHT_TYPE":
+			weightType = strings.TrimSpace(v)
+		}
 	}
-	return 0
+	return n, weightType
 }
 
 func maxF(v []float64) float64 {

@@ -255,3 +255,27 @@ func BenchmarkCPUTwoOptPass(b *testing.B) {
 	}
 	b.ReportMetric(float64(moves)/b.Elapsed().Seconds(), "moves/s")
 }
+
+// TestSmallestInstances: the Fig. 7 list takes the smallest coordinate
+// instances by DIMENSION and leaves out explicit-matrix and GEO ones.
+func TestSmallestInstances(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"big":      "NAME: big\nTYPE: TSP\nDIMENSION: 300\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n",
+		"small":    "NAME: small\nTYPE: TSP\nDIMENSION : 50\nEDGE_WEIGHT_TYPE : ATT\nNODE_COORD_SECTION\n",
+		"mid":      "NAME: mid\nDIMENSION: 100\nEDGE_WEIGHT_TYPE: CEIL_2D\nNODE_COORD_SECTION\n",
+		"explicit": "NAME: explicit\nDIMENSION: 10\nEDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_SECTION\n",
+		"geo":      "NAME: geo\nDIMENSION: 12\nEDGE_WEIGHT_TYPE: GEO\nNODE_COORD_SECTION\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name+".tsp"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := strings.Join(smallestInstances(dir, 2), ","); got != "small,mid" {
+		t.Fatalf("smallest 2: %s, want small,mid", got)
+	}
+	if got := len(smallestInstances(dir, 10)); got != 3 {
+		t.Fatalf("%d instances, want the 3 coordinate ones", got)
+	}
+}
