@@ -15,7 +15,7 @@ import (
 // (edges a pixel or two long); a random tour of 100,000 cities at full HD
 // would step 50 million. Beyond the budget, edges longer than a threshold
 // are sampled (see Rasterizer), which keeps a frame within its time.
-const StepBudget = 4_000_000
+const StepBudget = 3_000_000
 
 // Densities, in cities per visible pixel, where dots change: up to
 // SparseDots each city is a CityRadius square on top of the tour; above
