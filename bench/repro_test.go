@@ -75,7 +75,7 @@ func TestReproSuitesQuick(t *testing.T) {
 					t.Errorf("%s: output lacks %q:\n%s", c.suite, w, md)
 				}
 			}
-			for _, bad := range []string{"6.02", "about 100", "430 GFLOPS", NotFound, "Paper columns not available"} {
+			for _, bad := range []string{"6.02", "about 100", "430 GFLOPS", "n/a (not found)", "Paper columns not available"} {
 				if strings.Contains(md, bad) {
 					t.Errorf("%s: output has %q", c.suite, bad)
 				}
