@@ -279,3 +279,73 @@ func TestSmallestInstances(t *testing.T) {
 		t.Fatalf("%d instances, want the 3 coordinate ones", got)
 	}
 }
+
+// TestKernelRateRunsAtLeastMinKernel: with the paper's protocol the
+// measured series are sized from a first rate so that each gives at least
+// the asked kernel time, and the best of the tries is kept.
+func TestKernelRateRunsAtLeastMinKernel(t *testing.T) {
+	oldRate, oldBatch := GPUEvalRate, GPUEvalBatch
+	defer func() { GPUEvalRate, GPUEvalBatch = oldRate, oldBatch }()
+	const n, B, rate = 1000, 7, 2e11
+	perLaunch := float64(B) * n * (n - 3) / 2
+	var calls []int
+	GPUEvalRate = func(n, passes int, seed uint64) (float64, string, error) {
+		calls = append(calls, passes)
+		return rate * (1 + float64(seed%3)/10), "fake GPU", nil
+	}
+	GPUEvalBatch = func(int) (int, error) { return B, nil }
+	r := &repro{}
+	got := r.kernelRate(n, 3, time.Second)
+	if len(calls) != 4 || calls[0] != 0 {
+		t.Fatalf("calls %v: want a default series, then 3 sized ones", calls)
+	}
+	for _, p := range calls[1:] {
+		if secs := float64(p) * perLaunch / rate; secs < 1 {
+			t.Fatalf("a series of %d launches runs %.2f s of kernel, want >= 1 s", p, secs)
+		}
+	}
+	if want := rate * 1.2; got != want {
+		t.Fatalf("rate %g, want the best of the tries %g", got, want)
+	}
+	if r.device != "fake GPU" {
+		t.Fatalf("device %q", r.device)
+	}
+}
+
+// TestRockiGeneratesMissingInstances: a Table II instance the TSPLIB folder
+// lacks becomes a generated instance of the same size, marked so.
+func TestRockiGeneratesMissingInstances(t *testing.T) {
+	r := &repro{opt: Options{TSPLIBDir: t.TempDir()}}
+	in, generated, err := r.rockiLoad("sra104815")
+	if err != nil || !generated || in.N != 104815 || !strings.Contains(in.Name, "generated") {
+		t.Fatalf("got %v, generated %v, err %v", in, generated, err)
+	}
+	if _, _, err := r.rockiLoad("nodigits"); err == nil {
+		t.Fatal("a name without a size was accepted")
+	}
+}
+
+// TestRockiCopyColumns: the one-pass hook's kernel and copy times fill
+// their columns beside the paper's.
+func TestRockiCopyColumns(t *testing.T) {
+	dir := tsplibdir.Need(t)
+	tsplibdir.Instance(t, "berlin52")
+	papersDir := needPapers(t)
+	old := GPUOnePass
+	defer func() { GPUOnePass = old }()
+	GPUOnePass = func(in *solver.Instance, tour []int, reps int) (time.Duration, time.Duration, time.Duration, string, error) {
+		if solver.ValidateTour(tour, in.N) != nil {
+			t.Errorf("hook got an invalid tour")
+		}
+		return 7 * time.Microsecond, 30 * time.Microsecond, 9 * time.Microsecond, "fake GPU", nil
+	}
+	var buf bytes.Buffer
+	opt := Options{TSPLIBDir: dir, Quick: true, Instances: []string{"berlin52"}, PapersDir: papersDir}
+	if err := Run(context.Background(), "rocki", opt, &buf); err != nil {
+		t.Fatal(err)
+	}
+	want := "| berlin52 | 52 | 7 µs | 20 µs | 30 µs | 50 µs | 9 µs | 11 µs | 46 µs | 81 µs | 182.00 | 76.56 |" // 1274 moves in 7 µs
+	if !strings.Contains(buf.String(), want) {
+		t.Fatalf("no row %q in:\n%s", want, buf.String())
+	}
+}
