@@ -25,7 +25,8 @@ type sparseBoruvka struct {
 	roots  []int32
 	uf     *unionFind
 	deg    []int32
-	nbrX   []int32 // xor of the tree neighbours of every city
+	nbrX   []int32      // xor of the tree neighbours of every city
+	quit   *atomic.Bool // as sparseTree.quit
 }
 
 func newSparseBoruvka(g *graph) *sparseBoruvka {
@@ -76,6 +77,9 @@ func (s *sparseBoruvka) run(pi []int64) (w int64, ok bool) {
 	var sum int64
 	joined := 0
 	for joined < n-1 && len(s.active) > 0 {
+		if s.quit != nil && s.quit.Load() {
+			return 0, true
+		}
 		// Each active city offers its cheapest edge out of its component;
 		// the cities without one leave the working set.
 		act := s.active

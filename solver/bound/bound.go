@@ -3,10 +3,13 @@ package bound
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 // Precision scales distances into the integer 1-tree weights: an edge
@@ -55,12 +58,15 @@ func defaultMaxPeriod(n int) int { return min(max(5_000_000/n, 100), 1000) }
 // sparseMST returns the 1-tree function the ascent calls on g and the
 // degrees it leaves: Borůvka on all cores when there are at least four
 // and the weights fit its packed keys, Prim otherwise.
-func sparseMST(g *graph, pi []int64, boruvka bool) (func([]int64) int64, []int32) {
+// Setting quit abandons a 1-tree part-way.
+func sparseMST(g *graph, pi []int64, boruvka bool, quit *atomic.Bool) (func([]int64) int64, []int32) {
 	prim := newSparseTree(g)
+	prim.quit = quit
 	if !boruvka && runtime.GOMAXPROCS(0) < 4 {
 		return prim.run, prim.deg
 	}
 	bor := newSparseBoruvka(g)
+	bor.quit = quit
 	deg := make([]int32, len(pi))
 	return func(pi []int64) int64 {
 		if w, ok := bor.run(pi); ok {
@@ -127,24 +133,44 @@ func (r Result) GapPercent(length int64) float64 {
 	return 100 * float64(length-r.Bound) / float64(r.Bound)
 }
 
-// Compute returns the Held–Karp lower bound of in. Cancelling ctx
-// abandons the computation and returns ctx's error; use StopAscent to end
-// the ascent early and still get the bound of the penalties found so far.
+// Compute returns the Held–Karp lower bound of in. Options.Time is a hard
+// limit on every phase: when the time runs out before the penalties found
+// are evaluated exactly, the bound of the penalty-free 1-tree (evaluated
+// first) is returned with Stopped set, and when even that is not ready,
+// an error that wraps context.DeadlineExceeded. Cancelling ctx abandons
+// the computation within about half a second and returns ctx's error;
+// use StopAscent to end early and still get the best bound proven so far.
 func Compute(ctx context.Context, in *solver.Instance, opts Options) (Result, error) {
 	return compute(ctx, nil, in, opts)
 }
 
-// StopAscent is like Compute, but closing stop ends only the ascent:
-// the bound of the penalties found so far is still evaluated and
-// returned, while cancelling ctx abandons the whole computation.
+// StopAscent is like Compute, but closing stop ends the computation as
+// soon as it can with the best bound proven so far: the ascent ends at
+// once, and an exact evaluation under way may run on for StopGrace, after
+// which the penalty-free 1-tree's bound is returned (Stopped set), or
+// ErrStopped when that was not evaluated yet either. Cancelling ctx
+// abandons the whole computation.
 func StopAscent(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opts Options) (Result, error) {
 	return compute(ctx, stop, in, opts)
 }
+
+// StopGrace is how long an exact evaluation under way may still run after
+// StopAscent's stop closes: enough for the final evaluation of a few
+// thousand cities, short enough that a stopped command acts within a
+// second.
+const StopGrace = 500 * time.Millisecond
+
+// ErrStopped is StopAscent's error when stop closed before any bound was
+// proven.
+var ErrStopped = errors.New("bound: stopped before a first bound was proven")
 
 func compute(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opts Options) (Result, error) {
 	start := time.Now()
 	if in == nil || in.N <= 0 {
 		return Result{}, errors.New("bound: empty instance")
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
 	}
 	n := in.N
 	res := Result{in: in, Pi: make([]int64, n)}
@@ -158,26 +184,85 @@ func compute(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opt
 	if opts.Neighbors <= 0 {
 		opts.Neighbors = DefaultNeighbors
 	}
+	// hard ends every phase: ctx, the time limit, or StopGrace after stop.
+	// soft ends the phases that add nothing to a bound already proven (the
+	// candidate graph, opening the device, the ascent): hard, or stop.
+	hard, cancelHard := context.WithCancel(ctx)
+	defer cancelHard()
+	if opts.Time > 0 {
+		var cancel context.CancelFunc
+		hard, cancel = context.WithDeadline(hard, start.Add(opts.Time))
+		defer cancel()
+	}
+	soft, cancelSoft := context.WithCancel(hard)
+	defer cancelSoft()
+	if stop != nil {
+		finished := make(chan struct{})
+		defer close(finished)
+		go func() {
+			select {
+			case <-stop:
+			case <-finished:
+				return
+			}
+			cancelSoft()
+			t := time.NewTimer(StopGrace)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				cancelHard()
+			case <-finished:
+			}
+		}()
+	}
+	// noBound is the error of a computation cut short before any bound.
+	noBound := func(err error) (Result, error) {
+		switch {
+		case ctx.Err() != nil:
+			return Result{}, ctx.Err()
+		case isClosed(stop):
+			return Result{}, ErrStopped
+		case hard.Err() != nil:
+			return Result{}, fmt.Errorf("bound: no bound within the time limit of %v: %w", opts.Time, context.DeadlineExceeded)
+		}
+		return Result{}, err
+	}
 	if euclidLike(in) {
-		res.kd = newKDTree(in)
+		kd, err := neighbor.Await(hard, func() *kdTree { return newKDTree(in) })
+		if err != nil {
+			return noBound(err)
+		}
+		res.kd = kd
 	}
 	// The penalty-free minimum 1-tree: a bound already, and its spanning
 	// tree keeps the candidate graph connected.
 	t0 := time.Now()
-	tree0, err := evaluate(ctx, in, res.kd, nil, res.Pi)
+	tree0, err := evaluate(hard, in, res.kd, nil, res.Pi)
 	if err != nil {
-		return Result{}, err
+		return noBound(err)
 	}
 	evalCost := time.Since(t0)
-	// When the time limit leaves no room for an ascent and a second
-	// evaluation, the penalty-free 1-tree is the bound.
-	if opts.Time > 0 && time.Since(start)+2*evalCost >= opts.Time {
+	// early returns the penalty-free 1-tree's bound, when the computation
+	// ends before a better one is proven.
+	early := func() (Result, error) {
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
 		res.Stopped = true
 		res.Estimate = float64(tree0.weight) / Precision
+		clear(res.Pi)
 		return finishResult(res, tree0, evalCost, start), nil
 	}
-	res.g, err = buildGraph(in, opts.Neighbors, tree0.parent)
+	// When the time limit leaves no room for an ascent and a second
+	// evaluation, the penalty-free 1-tree is the bound.
+	if soft.Err() != nil || opts.Time > 0 && time.Since(start)+2*evalCost >= opts.Time {
+		return early()
+	}
+	res.g, err = buildGraph(soft, in, opts.Neighbors, tree0.parent)
 	if err != nil {
+		if soft.Err() != nil {
+			return early()
+		}
 		return Result{}, err
 	}
 	var deadline time.Time
@@ -186,24 +271,21 @@ func compute(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opt
 		deadline = start.Add(opts.Time - 2*evalCost)
 	}
 	halt := func() bool {
-		if ctx.Err() != nil {
-			return true
-		}
-		select {
-		case <-stop:
-			return true
-		default:
-		}
-		return !deadline.IsZero() && time.Now().After(deadline)
+		return soft.Err() != nil || !deadline.IsZero() && time.Now().After(deadline)
 	}
 	var dev Device
 	if opts.Device != nil {
-		if dev, err = opts.Device(); err != nil {
+		if dev, err = openDevice(soft, opts.Device); err != nil {
+			if soft.Err() != nil {
+				return early()
+			}
 			return Result{}, err
 		}
 		res.Device = true
 	} else {
-		run, deg := sparseMST(res.g, res.Pi, opts.Boruvka)
+		quit := new(atomic.Bool)
+		defer context.AfterFunc(soft, func() { quit.Store(true) })()
+		run, deg := sparseMST(res.g, res.Pi, opts.Boruvka, quit)
 		dev = &cpuDevice{g: res.g, pi: make([]int64, n), bestPi: make([]int64, n), lastV: make([]int64, n), run: run, deg: deg}
 	}
 	best, iters, stopped, err := ascent(dev, res.g, res.Pi, opts, start, halt)
@@ -214,10 +296,16 @@ func compute(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opt
 		return Result{}, err
 	}
 	res.Iterations, res.Stopped = iters, stopped
+	if iters <= 1 && stopped {
+		return early()
+	}
 	res.Estimate = float64(best) / Precision
 	t1 := time.Now()
-	tree, err := evaluate(ctx, in, res.kd, res.g, res.Pi)
+	tree, err := evaluate(hard, in, res.kd, res.g, res.Pi)
 	if err != nil {
+		if hard.Err() != nil {
+			return early()
+		}
 		return Result{}, err
 	}
 	if tree0.weight > tree.weight {
@@ -225,6 +313,41 @@ func compute(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opt
 		clear(res.Pi)
 	}
 	return finishResult(res, tree, time.Since(t1)+evalCost, start), nil
+}
+
+// isClosed reports whether c is closed (false for a nil channel).
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// openDevice calls open, giving up when ctx is done first; a device
+// opened after that is closed in the background.
+func openDevice(ctx context.Context, open func() (Device, error)) (Device, error) {
+	type opened struct {
+		d   Device
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		d, err := open()
+		ch <- opened{d, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.d, o.err
+	case <-ctx.Done():
+		go func() {
+			if o := <-ch; o.err == nil {
+				_ = o.d.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
 }
 
 // finishResult fills in the bound of the evaluated 1-tree tree.
@@ -336,6 +459,9 @@ func ascent(dev Device, g *graph, pi []int64, opts Options, start time.Time, hal
 		return 0, 0, false, err
 	}
 	iters = 1
+	if halt() { // the first 1-tree may have been abandoned part-way
+		return 0, iters, true, nil
+	}
 	best = w
 	if err := dev.KeepBest(); err != nil {
 		return 0, 0, false, err
@@ -364,6 +490,10 @@ func ascent(dev Device, g *graph, pi []int64, opts Options, start time.Time, hal
 				return 0, iters, false, err
 			}
 			iters++
+			if halt() { // this 1-tree may have been abandoned part-way
+				stopped = true
+				return finish()
+			}
 			if w > best {
 				best = w
 				if err := dev.KeepBest(); err != nil {

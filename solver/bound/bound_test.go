@@ -35,7 +35,7 @@ func TestEvaluateMatchesDensePrim(t *testing.T) {
 				}
 			}
 			kd := newKDTree(in)
-			g, err := buildGraph(in, 6, make([]int32, in.N))
+			g, err := buildGraph(context.Background(), in, 6, make([]int32, in.N))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +65,7 @@ func TestSparseBoruvkaMatchesPrim(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := buildGraph(in, 8, t0.parent)
+		g, err := buildGraph(context.Background(), in, 8, t0.parent)
 		if err != nil {
 			t.Fatal(err)
 		}

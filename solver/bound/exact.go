@@ -35,12 +35,13 @@ func evaluate(ctx context.Context, in *solver.Instance, kd *kdTree, g *graph, pi
 	if err != nil {
 		return nil, err
 	}
-	return completeOneTree(in, kd, parent, pi), nil
+	return completeOneTree(ctx, in, kd, parent, pi)
 }
 
 // completeOneTree adds to the spanning tree the second edge of the leaf
-// where that edge is dearest, searched over the complete graph.
-func completeOneTree(in *solver.Instance, kd *kdTree, parent []int32, pi []int64) *oneTree {
+// where that edge is dearest, searched over the complete graph. It gives
+// up with ctx's error when ctx is done.
+func completeOneTree(ctx context.Context, in *solver.Instance, kd *kdTree, parent []int32, pi []int64) (*oneTree, error) {
 	n := in.N
 	deg := make([]int32, n)
 	var sum int64
@@ -65,7 +66,7 @@ func completeOneTree(in *solver.Instance, kd *kdTree, parent []int32, pi []int64
 		}
 	}
 	best := make([]edgeKey, n)
-	parallelFor(n, func(lo, hi int) {
+	err := parallelForCtx(ctx, n, func(lo, hi int) {
 		q := &query{t: kd, pi: pi, skip: -2}
 		for v := lo; v < hi; v++ {
 			if deg[v] != 1 {
@@ -89,6 +90,9 @@ func completeOneTree(in *solver.Instance, kd *kdTree, parent []int32, pi []int64
 			best[v] = b
 		}
 	})
+	if err != nil {
+		return nil, err
+	}
 	t := &oneTree{parent: parent, leaf: -1, extra: -1, degree: deg}
 	top := int64(math.MinInt64)
 	for v := range n {
@@ -108,7 +112,7 @@ func completeOneTree(in *solver.Instance, kd *kdTree, parent []int32, pi []int64
 		spi += p
 	}
 	t.weight = sum - 2*spi
-	return t
+	return t, nil
 }
 
 // primDense is Prim's algorithm on the complete graph, O(n²).
@@ -126,7 +130,7 @@ func primDense(ctx context.Context, in *solver.Instance, pi []int64) ([]int32, e
 	}
 	key[0] = 0
 	for it := range n {
-		if it&1023 == 1023 && ctx.Err() != nil {
+		if it&63 == 63 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		u, bk := -1, int64(math.MaxInt64)
@@ -176,7 +180,7 @@ func boruvkaKD(ctx context.Context, kd *kdTree, g *graph, pi []int64) ([]int32, 
 			compBest[i].Store(math.MaxInt64)
 		}
 		// Candidate edges first: a cheap bound for every component.
-		parallelFor(n, func(lo, hi int) {
+		err := parallelForCtx(ctx, n, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				b := noEdge
 				if g != nil {
@@ -194,7 +198,10 @@ func boruvkaKD(ctx context.Context, kd *kdTree, g *graph, pi []int64) ([]int32, 
 				atomicMin(&compBest[comp[i]], b.w)
 			}
 		})
-		parallelFor(n, func(lo, hi int) {
+		if err != nil {
+			return nil, err
+		}
+		err = parallelForCtx(ctx, n, func(lo, hi int) {
 			q := &query{t: kd, pi: pi, comp: comp, ex: -1}
 			for i := lo; i < hi; i++ {
 				c := comp[i]
@@ -205,6 +212,9 @@ func boruvkaKD(ctx context.Context, kd *kdTree, g *graph, pi []int64) ([]int32, 
 				atomicMin(&compBest[c], q.best.w)
 			}
 		})
+		if err != nil {
+			return nil, err
+		}
 		// The cheapest edge of every component, ties by end points.
 		for i := range n {
 			win[i] = noEdge

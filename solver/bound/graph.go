@@ -1,11 +1,13 @@
 package bound
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/neighbor"
@@ -24,10 +26,14 @@ type graph struct {
 // buildGraph joins every city to its k quadrant neighbours (nearest
 // neighbours when the instance has no 2-D Euclidean-like coordinates), in
 // both directions, and adds the edges of tree (parent links, -1 at the
-// root), which keeps the graph connected.
-func buildGraph(in *solver.Instance, k int, tree []int32) (*graph, error) {
+// root), which keeps the graph connected. It gives up with ctx's error
+// when ctx is done.
+func buildGraph(ctx context.Context, in *solver.Instance, k int, tree []int32) (*graph, error) {
 	n := in.N
-	nb := neighbor.Quadrant(in, k)
+	nb, err := neighbor.QuadrantContext(ctx, in, k)
+	if err != nil {
+		return nil, err
+	}
 	cnt := make([]int32, n+1)
 	for i := range n {
 		for _, j := range nb.Of(i) {
@@ -61,7 +67,7 @@ func buildGraph(in *solver.Instance, k int, tree []int32) (*graph, error) {
 	// Sort and deduplicate every row, then compact.
 	g := &graph{off: make([]int32, n+1)}
 	rowLen := make([]int32, n)
-	parallelFor(n, func(lo, hi int) {
+	err = parallelForCtx(ctx, n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			row := raw[cnt[i]:cnt[i+1]]
 			slices.Sort(row)
@@ -69,6 +75,9 @@ func buildGraph(in *solver.Instance, k int, tree []int32) (*graph, error) {
 			rowLen[i] = int32(len(row))
 		}
 	})
+	if err != nil {
+		return nil, err
+	}
 	for i := range n {
 		g.off[i+1] = g.off[i] + rowLen[i]
 	}
@@ -76,7 +85,7 @@ func buildGraph(in *solver.Instance, k int, tree []int32) (*graph, error) {
 	g.d = make([]int32, g.off[n])
 	var bad error
 	var mu sync.Mutex
-	parallelFor(n, func(lo, hi int) {
+	err = parallelForCtx(ctx, n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			copy(g.adj[g.off[i]:g.off[i+1]], raw[cnt[i]:cnt[i]+rowLen[i]])
 			for e := g.off[i]; e < g.off[i+1]; e++ {
@@ -90,6 +99,9 @@ func buildGraph(in *solver.Instance, k int, tree []int32) (*graph, error) {
 			}
 		}
 	})
+	if err != nil {
+		return nil, err
+	}
 	return g, bad
 }
 
@@ -119,6 +131,36 @@ func parallelFor(n int, fn func(lo, hi int)) {
 		})
 	}
 	wg.Wait()
+}
+
+// parallelForCtx is parallelFor in chunks small enough that a done ctx
+// is noticed within milliseconds: it stops handing out chunks then and
+// returns ctx's error.
+func parallelForCtx(ctx context.Context, n int, fn func(lo, hi int)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	w := min(runtime.GOMAXPROCS(0), n)
+	if w <= 1 || n < 512 {
+		fn(0, n)
+		return ctx.Err()
+	}
+	chunk := min(max(64, n/(w*8)), 2048)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range w {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				lo := int(next.Add(int64(chunk))) - chunk
+				if lo >= n {
+					return
+				}
+				fn(lo, min(lo+chunk, n))
+			}
+		})
+	}
+	wg.Wait()
+	return ctx.Err()
 }
 
 // export returns g as a Graph, with the reverse of every edge.

@@ -1,6 +1,9 @@
 package bound
 
-import "math"
+import (
+	"math"
+	"sync/atomic"
+)
 
 // sparseTree computes minimum 1-trees of the candidate graph, reusing its
 // buffers from one ascent iteration to the next.
@@ -11,6 +14,9 @@ type sparseTree struct {
 	heap   []int32 // binary min-heap of cities by key
 	pos    []int32 // place of each city in heap, -1 outside, -2 done
 	deg    []int32
+	// quit, when set, abandons a run part-way (its result is then
+	// meaningless): a stopped ascent does not wait for a 1-tree.
+	quit *atomic.Bool
 }
 
 func newSparseTree(g *graph) *sparseTree {
@@ -35,7 +41,10 @@ func (s *sparseTree) run(pi []int64) int64 {
 	var sum int64
 	s.key[0] = 0
 	s.push(0)
-	for len(s.heap) > 0 {
+	for popped := 1; len(s.heap) > 0; popped++ {
+		if popped&16383 == 0 && s.quit != nil && s.quit.Load() {
+			return 0
+		}
 		u := s.pop()
 		s.pos[u] = -2
 		if p := s.parent[u]; p >= 0 {

@@ -3,6 +3,7 @@ package cpu
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -297,6 +298,10 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 		res, berr := bound.Compute(ctx, r.in, bound.Options{Time: r.p.TimeLimit / 5})
 		if berr == nil {
 			nb, berr = res.AlphaCandidates(k)
+		} else if errors.Is(berr, context.DeadlineExceeded) && ctx.Err() == nil {
+			// Its share of the time was too short for a first 1-tree:
+			// the quadrant lists alpha-nearness refines.
+			nb, berr = neighbor.QuadrantContext(ctx, r.in, k)
 		}
 		if berr != nil {
 			if ctx.Err() != nil {
