@@ -29,19 +29,34 @@ func Resolve(path string) string {
 func TempPattern(path string) string { return "." + filepath.Base(path) + ".tmp-*" }
 
 // temps are the temporary files being written, removed by a second
-// interrupt before the process exits.
+// interrupt before the process exits. Creation and registration happen
+// under one lock, and closed stops new ones, so no temporary file can be
+// created after RemoveTemps has run.
 var temps struct {
 	sync.Mutex
-	names map[string]bool
+	names  map[string]bool
+	closed bool
 }
 
-func addTemp(name string) {
+// errClosed is returned by Write once RemoveTemps has run.
+var errClosed = errors.New("not written: the process is exiting")
+
+// createTemp creates and registers a temporary file for path in dir.
+func createTemp(dir, path string) (*os.File, error) {
 	temps.Lock()
 	defer temps.Unlock()
+	if temps.closed {
+		return nil, fmt.Errorf("%s: %w", path, errClosed)
+	}
+	f, err := os.CreateTemp(dir, TempPattern(path))
+	if err != nil {
+		return nil, err // *PathError names the file
+	}
 	if temps.names == nil {
 		temps.names = map[string]bool{}
 	}
-	temps.names[name] = true
+	temps.names[f.Name()] = true
+	return f, nil
 }
 
 func dropTemp(name string) {
@@ -51,10 +66,12 @@ func dropTemp(name string) {
 }
 
 // RemoveTemps deletes the temporary files that Write calls are writing
-// now; a process about to exit on a second interrupt calls it.
+// now, and makes later Write calls fail without creating one; a process
+// about to exit on a second interrupt calls it.
 func RemoveTemps() {
 	temps.Lock()
 	defer temps.Unlock()
+	temps.closed = true
 	for n := range temps.names {
 		os.Remove(n)
 	}
@@ -75,12 +92,11 @@ func Write(path string, fill func(io.Writer) error) (err error) {
 		mode = st.Mode().Perm()
 	}
 	dir := filepath.Dir(real)
-	f, err := os.CreateTemp(dir, TempPattern(real))
+	f, err := createTemp(dir, real)
 	if err != nil {
-		return err // *PathError names the file
+		return err
 	}
 	tmp := f.Name()
-	addTemp(tmp)
 	defer func() {
 		if err != nil {
 			f.Close()

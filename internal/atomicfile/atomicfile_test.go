@@ -84,3 +84,28 @@ func TestWriteThroughLinkAndErrors(t *testing.T) {
 	}
 	noTemps(t, dir)
 }
+
+// TestWriteAfterRemoveTemps: once RemoveTemps has run (a process exiting on
+// a second interrupt), Write creates no temporary file and leaves the
+// target as it was.
+func TestWriteAfterRemoveTemps(t *testing.T) {
+	t.Cleanup(func() {
+		temps.Lock()
+		temps.closed = false
+		temps.Unlock()
+	})
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	RemoveTemps()
+	err := Write(path, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err })
+	if !errors.Is(err, errClosed) {
+		t.Fatalf("Write after RemoveTemps: %v, want errClosed", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("target is %q, want the old content", b)
+	}
+	noTemps(t, dir)
+}
