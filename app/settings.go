@@ -119,7 +119,7 @@ type settingsForm struct {
 	seed      binding.String
 
 	algoSelect  *widget.Select
-	algoHelp    *widget.Label
+	algoHelp    *secondaryLabel
 	backendBtns map[string]*widget.Button
 	backendRow  *fyne.Container
 	gpuNote     *widget.Label
@@ -167,9 +167,9 @@ func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) 
 
 func (f *settingsForm) build() {
 	algos := solver.Algorithms()
-	f.algoHelp = widget.NewLabel("")
-	f.algoHelp.Wrapping = fyne.TextWrapWord
-	f.algoHelp.Importance = widget.LowImportance
+	// The engine's description in the readable secondary colour: Fyne's
+	// low-importance grey is too faint on the dark theme.
+	f.algoHelp = newSecondaryLabel("", true)
 	f.algoSelect = widget.NewSelect(algos, func(a string) {
 		_ = f.algorithm.Set(a)
 		f.refreshBackend()

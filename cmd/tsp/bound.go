@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -33,8 +34,10 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 		"Computes the Held–Karp lower bound: every tour is at least this long. Subgradient\n"+
 			"ascent on node penalties over a sparse candidate graph, then an exact minimum 1-tree\n"+
 			"of the complete graph under the best penalties, so the bound is proven.\n"+
-			"Ctrl-C ends the ascent and still prints the bound of the penalties found so far.")
-	timeFlag := fs.Duration("time", 0, "time limit for the whole computation, e.g. 10s (0: the ascent's schedule decides)")
+			"Ctrl-C or SIGTERM ends the computation within a second and still prints the best bound\n"+
+			"proven by then (the exact evaluation under way gets half a second, else the bound without\n"+
+			"penalties); stopped before any bound was proven, it says so and exits 130 (143).")
+	timeFlag := fs.Duration("time", 0, "hard time limit for the whole computation, e.g. 10s (0: the ascent's schedule decides)")
 	jsonOut := fs.String("json", "", "write the result as JSON to `FILE` (- for stdout)")
 	optima := fs.String("optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
 	optimum := fs.Int64("optimum", 0, "known optimum `N`, to show how far below it the bound lies")
@@ -81,14 +84,20 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	res, err := boundUntilStopped(ctx, in, opts)
-	if err != nil && *backend == solver.BackendAuto && opts.Device != nil && ctx.Err() == nil {
+	if err != nil && *backend == solver.BackendAuto && opts.Device != nil && ctx.Err() == nil && boundFailed(err) {
 		if !*quiet {
 			fmt.Fprintf(e.stderr, "tsp: note: the GPU ascent failed (%v); running it on the CPU\n", oneLine(err.Error()))
 		}
 		opts.Device = nil
 		res, err = boundUntilStopped(ctx, in, opts)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, bound.ErrStopped):
+		fmt.Fprintln(e.stderr, "tsp: no bound: stopped before the first 1-tree was evaluated")
+		return context.Canceled
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("no bound within --time %v: the first 1-tree of %d cities takes longer", *timeFlag, in.N)
+	case err != nil:
 		return err
 	}
 	rep := boundReport{
@@ -135,8 +144,8 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 }
 
 // boundUntilStopped runs the bound computation; cancelling ctx (Ctrl-C)
-// ends only the ascent, and the bound of the penalties found so far is
-// still proven and returned.
+// stops it, and it returns within bound.StopGrace with the best bound
+// proven by then (bound.ErrStopped when there is none yet).
 func boundUntilStopped(ctx context.Context, in *solver.Instance, opts bound.Options) (bound.Result, error) {
 	stop := make(chan struct{})
 	done := make(chan struct{})

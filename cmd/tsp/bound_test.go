@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // tsp bound on a circle (whose optimum is known): the last line is an
@@ -63,5 +65,85 @@ func TestSolveGapAboveBound(t *testing.T) {
 	code, out, _ = tsp(t, "info", p, "--bound", "1s")
 	if code != 0 || !strings.Contains(out, "lower_bound: ") {
 		t.Errorf("info: exit %d, %q", code, out)
+	}
+}
+
+// boundSlack is how far past its time limit a solve may end: loading the
+// instance, the last snapshot, the outputs and a busy test machine. The
+// bound used to add up to 10 s (and on a million cities far more).
+const boundSlack = 4 * time.Second
+
+// Without a known optimum and without --bound, solve computes the bound
+// alongside the run: on a large instance the command still ends within
+// its time limit (the bound is left out, saying how to get one), and with
+// time enough on a small one the summary has the proven gap.
+func TestBinarySolveBoundWithinTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates and solves 200,000 cities")
+	}
+	big := genInstance(t, 200_000)
+	r := bin(t, "solve", big, "--algo", "2opt-ils", "--backend", "cpu", "--time", "2s")
+	if r.code != 0 {
+		t.Fatalf("solve: exit %d: %s", r.code, r.stderr)
+	}
+	if r.wall > 2*time.Second+boundSlack {
+		t.Errorf("solve --time 2s took %v", r.wall)
+	}
+	if !strings.Contains(r.stdout, "gap ≤ ") && !strings.Contains(r.stderr, "no lower bound was ready within the time limit") {
+		t.Errorf("neither a gap nor a word on the missing bound: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+	small := genInstance(t, 2000)
+	r = bin(t, "solve", small, "--algo", "2opt-ils", "--backend", "cpu", "--time", "3s", "--json", "-")
+	var rep struct {
+		Length     int64  `json:"length"`
+		LowerBound *int64 `json:"lower_bound"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &rep) != nil || rep.LowerBound == nil || *rep.LowerBound > rep.Length {
+		t.Fatalf("solve --json: exit %d, %q, %s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "gap ≤ ") {
+		t.Errorf("no gap line: %s", r.stderr)
+	}
+	if r.wall > 3*time.Second+boundSlack {
+		t.Errorf("solve --time 3s took %v", r.wall)
+	}
+	// An explicit --bound is a hard limit after the run.
+	r = bin(t, "solve", big, "--algo", "2opt-ils", "--backend", "cpu", "--time", "1s", "--bound", "500ms")
+	if r.code != 0 || r.wall > 1500*time.Millisecond+boundSlack {
+		t.Errorf("solve --time 1s --bound 500ms: exit %d after %v: %s", r.code, r.wall, r.stderr)
+	}
+}
+
+// tsp bound acts on SIGTERM at once in every phase, its set-up included:
+// it exits 143 well before the watchdog would end it.
+func TestBinaryBoundSignal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates 200,000 cities")
+	}
+	p := genInstance(t, 200_000)
+	for _, after := range []time.Duration{300 * time.Millisecond, 2 * time.Second} {
+		cmd, out, stderr := start(t, "bound", p, "--backend", "cpu")
+		time.Sleep(after)
+		sent := time.Now()
+		cmd.Process.Signal(syscall.SIGTERM)
+		code := exitCode(t, cmd)
+		took := time.Since(sent)
+		if code != 143 {
+			t.Errorf("SIGTERM after %v: exit %d, want 143 (stderr %q)", after, code, stderr.all())
+		}
+		if took >= stopGrace-time.Second {
+			t.Errorf("SIGTERM after %v: exited %v later", after, took)
+		}
+		s := stderr.all()
+		if strings.Contains(s, "still running") {
+			t.Errorf("SIGTERM after %v: the watchdog ended it: %q", after, s)
+		}
+		// Either the best bound proven (the last line of stdout) or a
+		// line that says there was none yet.
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		if _, err := strconv.ParseInt(lines[len(lines)-1], 10, 64); err != nil && !strings.Contains(s, "no bound: stopped before") {
+			t.Errorf("SIGTERM after %v: stdout %q, stderr %q", after, out.String(), s)
+		}
+		t.Logf("SIGTERM after %v: exited in %v", after, took)
 	}
 }

@@ -29,7 +29,11 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 			"Progress goes to stderr. Ctrl-C or SIGTERM stops the run, still writes --out and --json\n"+
 			"and exits 130 (143 for SIGTERM); a second signal, or 5 s without the run ending, exits at once,\n"+
 			"leaving each output as it was before.\n"+
-			"Output files are replaced whole: written beside the target, synced, then renamed over it.\n\n"+
+			"Output files are replaced whole: written beside the target, synced, then renamed over it.\n"+
+			"When the optimum is unknown, a Held–Karp lower bound is computed while the engine runs\n"+
+			"(on the GPU for a GPU run, else on the CPU) and within --time, and the summary adds the\n"+
+			"proven gap above it; a bound not ready when the run ends is left out, and 'tsp bound FILE'\n"+
+			"or --bound D (up to D more after the run) gives one.\n\n"+
 			"Algorithms: "+strings.Join(solver.Algorithms(), ", ")+" (see 'tsp engines').")
 	var (
 		p        solver.Params
@@ -40,7 +44,7 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		optima   = fs.String("optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
 		quiet    = fs.Bool("quiet", false, "no progress and no summary on stderr")
 		timeFlag = fs.Duration("time", 0, "time limit, e.g. 2s or 1m, at most 8784h (0: the engine's schedule decides)")
-		boundFor = fs.Duration("bound", 10*time.Second, "when the optimum is unknown, spend up to `D` after the run on a lower bound for the gap (0: none)")
+		boundFor = fs.Duration("bound", 0, "when the optimum is unknown, spend up to `D` after the run on a lower bound for the gap, a hard limit (0: none; default: the bound alongside the run, within --time)")
 	)
 	fs.StringVar(&p.Algorithm, "algo", "auto", "algorithm `NAME` (auto: the strongest for the time budget)")
 	fs.StringVar(&p.Backend, "backend", "auto", "cpu, gpu or auto (GPU when available, else CPU)")
@@ -104,11 +108,17 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if note != "" && !*quiet {
 		fmt.Fprintf(e.stderr, "tsp: note: %s\n", note)
 	}
+	o := outputs{tour: *out, json: *jsonOut, bound: *boundFor, quiet: *quiet}
+	if !given(fs, "bound") && !in.HasOptimum() {
+		o.bound = 0
+		o.alongside = startBound(ctx, in, eng.Backend(), p.TimeLimit)
+		defer o.alongside.end()
+	}
 	res, err := solveWithProgress(ctx, e, eng, in, p, *quiet)
 	if err != nil {
 		return err
 	}
-	return finishSolve(ctx, e, in, res, outputs{tour: *out, json: *jsonOut, bound: *boundFor, quiet: *quiet})
+	return finishSolve(ctx, e, in, res, o)
 }
 
 // solveWithProgress runs eng, showing its snapshots on stderr unless
@@ -150,8 +160,79 @@ func solveWithProgress(ctx context.Context, e *env, eng solver.Engine, in *solve
 // outputs are where a solve's results go.
 type outputs struct {
 	tour, json string        // --out and --json: a path, "-" for stdout, "" for none
-	bound      time.Duration // time for a lower bound when the optimum is unknown
+	bound      time.Duration // time for a lower bound after the run when the optimum is unknown
+	alongside  *boundRun     // the lower bound computed during the run, or nil
 	quiet      bool
+}
+
+// boundShare is the part of the run's time limit that a bound computed
+// alongside the run may take: it then has returned when the run ends.
+const boundShare = 0.9
+
+// boundWait is how long the end of a run waits for a bound computed
+// alongside it: only the last moments of its exact evaluation.
+const boundWait = 250 * time.Millisecond
+
+// boundRun is a lower bound computed while the engine runs.
+type boundRun struct {
+	stop    chan struct{}
+	stopped sync.Once
+	done    chan boundOutcome
+}
+
+type boundOutcome struct {
+	r   bound.Result
+	err error
+}
+
+// startBound starts the lower bound of in alongside a run on backend with
+// the given time limit: on the GPU for a GPU run (the CPU when the device
+// fails), within boundShare of the limit. Ending the run (end) stops it.
+func startBound(ctx context.Context, in *solver.Instance, backend string, limit time.Duration) *boundRun {
+	b := &boundRun{stop: make(chan struct{}), done: make(chan boundOutcome, 1)}
+	start := time.Now()
+	share := time.Duration(float64(limit) * boundShare)
+	opts := bound.Options{Time: share}
+	if backend == solver.BackendGPU {
+		opts.Device = gpu.BoundDevice
+	}
+	// Not ctx itself: a signal ends the run, and end then stops the
+	// bound, which still returns the best one proven by then.
+	bctx := context.WithoutCancel(ctx)
+	go func() {
+		r, err := bound.StopAscent(bctx, b.stop, in, opts)
+		if err != nil && opts.Device != nil && boundFailed(err) {
+			opts.Device = nil
+			if limit > 0 {
+				opts.Time = share - time.Since(start)
+			}
+			if limit == 0 || opts.Time > 0 {
+				r, err = bound.StopAscent(bctx, b.stop, in, opts)
+			}
+		}
+		b.done <- boundOutcome{r, err}
+	}()
+	return b
+}
+
+// end stops the bound.
+func (b *boundRun) end() { b.stopped.Do(func() { close(b.stop) }) }
+
+// result stops the bound and returns it if it is ready within boundWait.
+func (b *boundRun) result() (bound.Result, bool, error) {
+	b.end()
+	select {
+	case o := <-b.done:
+		return o.r, o.err == nil, o.err
+	case <-time.After(boundWait):
+		return bound.Result{}, false, nil
+	}
+}
+
+// boundFailed reports whether err is a failure of the bound computation
+// rather than its time running out or a stop.
+func boundFailed(err error) bool {
+	return !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) && !errors.Is(err, bound.ErrStopped)
 }
 
 // finishSolve writes the tour, computes a lower bound when the optimum is
@@ -175,19 +256,40 @@ func finishSolve(ctx context.Context, e *env, in *solver.Instance, res solver.Re
 		}
 	}
 	var lb *bound.Result
+	if o.alongside != nil {
+		r, ok, err := o.alongside.result()
+		switch {
+		case ok:
+			lb = &r
+		case o.quiet:
+		case err != nil && boundFailed(err):
+			fmt.Fprintf(e.stderr, "tsp: no lower bound: %v\n", err)
+		default:
+			fmt.Fprintf(e.stderr, "tsp: no lower bound was ready within the time limit: 'tsp bound FILE' or --bound D (up to D after the run) computes one\n")
+		}
+	}
 	if !in.HasOptimum() && o.bound > 0 && ctx.Err() == nil {
 		bopts := bound.Options{Time: o.bound}
 		if res.Backend == solver.BackendGPU {
 			bopts.Device = gpu.BoundDevice // the ascent where the run was
 		}
+		start := time.Now()
 		r, err := boundUntilStopped(ctx, in, bopts)
-		if err != nil && bopts.Device != nil && ctx.Err() == nil {
+		if err != nil && bopts.Device != nil && ctx.Err() == nil && boundFailed(err) {
+			bopts.Time -= time.Since(start) // D bounds both tries together
+			if bopts.Time <= 0 {
+				bopts.Time = time.Nanosecond // no time left: no second try
+			}
 			bopts.Device = nil
 			r, err = boundUntilStopped(ctx, in, bopts)
 		}
-		if err == nil {
+		switch {
+		case err == nil:
 			lb = &r
-		} else if !o.quiet {
+		case o.quiet:
+		case errors.Is(err, context.DeadlineExceeded):
+			fmt.Fprintf(e.stderr, "tsp: no lower bound within --bound %v\n", o.bound)
+		default:
 			fmt.Fprintf(e.stderr, "tsp: no lower bound: %v\n", err)
 		}
 	}
