@@ -38,7 +38,7 @@ func (p *Pane) startBound() {
 	go func() {
 		res, err := bound.Compute(ctx, in, bound.Options{Time: boundTime})
 		if err != nil {
-			return // cancelled: another instance is on screen
+			return // cancelled (another instance is on screen), or no bound within boundTime
 		}
 		uiDo(func() { p.setBound(in, res.Bound) })
 	}()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -60,7 +61,13 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(w, "optimum: unknown\n")
 		if *boundFor > 0 {
 			r, err := boundUntilStopped(ctx, in, bound.Options{Time: *boundFor})
-			if err != nil {
+			switch {
+			case errors.Is(err, bound.ErrStopped):
+				return context.Canceled
+			case errors.Is(err, context.DeadlineExceeded):
+				fmt.Fprintf(w, "lower_bound: none within --bound %v ('tsp bound FILE' takes the time it needs)\n", *boundFor)
+				return nil
+			case err != nil:
 				return err
 			}
 			fmt.Fprintf(w, "lower_bound: %d (Held–Karp, %.2f s; every tour is at least this long)\n", r.Bound, r.Elapsed.Seconds())
