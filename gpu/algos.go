@@ -32,7 +32,7 @@ var algorithms = []algorithm{
 	{name: AlgoPSSM, desc: "PSSM on the GPU: PSPM with one thread per block (parallel searches, one move each)"},
 	{name: AlgoTwoOptClimb, desc: "random-restart best-improvement 2-opt, a climber per tour on the GPU (O'Neil & Burtscher)"},
 	{name: AlgoTwoOptILS, desc: "whole-neighbourhood 2-opt on the GPU inside iterated local search, many moves per pass, double-bridge kicks (Rocki & Suda)"},
-	{name: AlgoAuto, desc: "from 50,000 cities or-ils (windowed 2-opt + Or-opt iterated local search on the GPU, global 2-opt and Or-opt passes on the CPU) until it stalls, then the CPU auto engine from its tour (up to 200,000 cities); below 50,000 cities the CPU auto engine alone"},
+	{name: AlgoAuto, desc: "from 100,000 cities or-ils (windowed 2-opt + Or-opt iterated local search on the GPU, global 2-opt and Or-opt passes on the CPU) until it stalls, then the CPU auto engine from its tour (up to 200,000 cities); below 100,000 cities the CPU auto engine alone"},
 	{name: AlgoOrILS, desc: orILSDesc},
 	{name: AlgoThreeOptILS, anyMetric: true, desc: "3-opt iterated local search on the GPU (Delévacq et al.'s ILS-RKBI_blocks): threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks"},
 	{name: AlgoSwapClimb, anyMetric: true, desc: "random-restart best-improvement pair-exchange climbing on the GPU (Luong et al.): one thread per neighbour, index mapping, launch sizes tuned in waves"},

@@ -20,8 +20,13 @@
 //   - swap-climb: Luong et al.'s generic GPU local search with the
 //     pair-exchange neighbourhood, one thread per neighbour
 //     (kernels/swap.cu).
-//   - auto: GPU 2-opt descent, then the CPU auto engine for the rest of
-//     the time.
+//   - or-ils: iterated 2-opt + Or-opt local search in thousands of tour
+//     windows at once, a warp per window with its end cities fixed
+//     (kernels/oropt.cu, after LKH's tour-segment partitioning), global
+//     2-opt and Or-opt descents on the CPU between rounds.
+//   - auto: from 100,000 cities or-ils (with the CPU auto engine beside it
+//     and after its stall, up to 200,000 cities); below, the CPU auto
+//     engine (measured: docs/PERF.md).
 //
 // Besides the engines, BoundDevice runs the Held–Karp lower bound's
 // subgradient ascent of solver/bound on the GPU: Borůvka minimum 1-trees

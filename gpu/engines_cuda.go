@@ -46,11 +46,13 @@ var solvers = map[string]solveFunc{
 
 // AutoOrILSMinN is the size from which GPU auto starts with the or-ils
 // engine; below it the CPU auto engine runs alone. Measured on the H100
-// host (docs/PERF.md, "GPU or-ils"): on usa13509 and d18512 the CPU's
-// sixteen global searches reach 1 % in 1.2–1.7 s, or-ils in 4–6 s (its
-// windows of consecutive tour positions are thin strips on these tours),
-// and or-ils then CPU auto ended worse at 30 s (0.71 % against 0.54 %).
-const AutoOrILSMinN = 50000
+// host (docs/PERF.md, "GPU or-ils and the ttq suite"): on usa13509 and
+// d18512 the CPU's sixteen global searches reach 1 % in 1.2–1.7 s, or-ils
+// in 4–6 s (its windows of consecutive tour positions are thin strips on
+// these tours); on pla85900 or-ils with CPU auto beside it ended at 1.04 %
+// after 60 s against 1.00 % for CPU auto alone; on 100,000 uniform cities
+// at 1.15 % against 1.29 %, on 1,000,000 at 1.9 % against 11.4 %.
+const AutoOrILSMinN = 100000
 
 // autoHandOverMaxN is the largest instance on which GPU auto hands a
 // stalled or-ils tour to the CPU auto engine; above it the CPU search

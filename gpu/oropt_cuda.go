@@ -403,7 +403,10 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 		rounds++
 		kicksDone += int64(kicks) * int64(r.W) * int64(r.R)
 		length = length0 - int64(gain) + globalDelta
-		if o.global > 0 && time.Since(lastGlobal) >= o.global && time.Until(deadline) > 2*lastGlobalDur+o.global/4 {
+		// a pass is not interruptible: start one only when the last one
+		// (or, before the first, about 5 µs a city) fits twice in the time left
+		est := max(lastGlobalDur, time.Duration(in.N)*5*time.Microsecond)
+		if o.global > 0 && time.Since(lastGlobal) >= o.global && time.Until(deadline) > 2*est {
 			if nb == nil {
 				select {
 				case nb = <-nbReady:
@@ -417,9 +420,27 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 					return ph, err
 				}
 				g0 := time.Now()
+				// the pass takes seconds on a million cities: phase
+				// snapshots keep front ends informed meanwhile
+				stopTick, ticked := make(chan struct{}), make(chan struct{})
+				go func() {
+					defer close(ticked)
+					tk := time.NewTicker(500 * time.Millisecond)
+					defer tk.Stop()
+					for {
+						select {
+						case <-stopTick:
+							return
+						case <-tk.C:
+							sink.SendPhase(solver.PhaseSearch, float64(time.Since(start))/float64(p.TimeLimit))
+						}
+					}
+				}()
 				a := tour.NewArray(toInts())
 				dl, ev := tour.TwoOpt(in, a, nb)
 				dl2, ev2 := globalOrOpt(in, a, nb)
+				close(stopTick)
+				<-ticked
 				dl, ev = dl+dl2, ev+ev2
 				globals++
 				globalDelta += dl
