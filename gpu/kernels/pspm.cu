@@ -99,6 +99,129 @@ __device__ __forceinline__ int warp_min(int v) {
 #endif
 }
 
+// PspmMove is a relocation move with what its evaluation loaded: take c
+// out from between a and its successor, put it between p and q; dpc =
+// d(p, c), dcq = d(c, q), rem = rem[c].
+struct PspmMove {
+    int c, p, a, q, dpc, dcq, rem;
+};
+
+// pspm_thresholds gives lane L the Metropolis threshold and the base draw
+// of the counter in ctrB .. ctrB+31 that is L mod 32, both drawn from the
+// stream (bkey, counter) every thread of the search shares. The cap stays
+// above any real delta (< 2^25) and below an all-invalid team's
+// (0x7fffffff >> 5); every threshold is >= 1, so delta <= 0 always passes,
+// as Metropolis wants.
+__device__ __forceinline__ void pspm_thresholds(uint32_t bkey, uint32_t ctrB, int lane, float negTln2, int &thr,
+                                                uint32_t &bsh) {
+    const uint32_t rb = ctr_rand(bkey, ctrB + (((uint32_t)lane - ctrB) & 31u));
+    // 23 bits + 1/2: exact in float, so u < 1; the floor of 1 keeps
+    // delta = 0 accepted where the fast log2 of u ~ 1 rounds to 0.
+    const float u = ((float)(rb >> 9) + 0.5f) * (1.0f / 8388608.0f);
+    thr = max(1, (int)ceilf(fminf(negTln2 * __log2f(u), 33554430.0f)));
+    bsh = ctr_rand(bkey ^ 0x632be5abu, ctrB + (((uint32_t)lane - ctrB) & 31u));
+}
+
+// pspm_team_min returns the team's smallest key and the thread that holds
+// it (warp minimum, then, for a search of several warps, across warps).
+template <bool WARP>
+__device__ __forceinline__ void pspm_team_min(int key, int lane, int warp, int nwarps, int *swkey, int &winKey,
+                                              int &winner) {
+    const int wk = warp_min(key);
+    if (WARP || nwarps == 1) {
+        winKey = wk;
+        winner = wk & 31;
+    } else {
+        if (lane == 0) swkey[warp] = wk;
+        __syncthreads();
+        winKey = swkey[0];
+        int ww = 0;
+        for (int w = 1; w < nwarps; w++)
+            if (swkey[w] < winKey) {
+                winKey = swkey[w];
+                ww = w;
+            }
+        winner = ww * 32 + (winKey & 31);
+        __syncthreads();
+    }
+}
+
+// pspm_share_move gives every thread the winner's move (by shuffle within
+// a warp, through shared memory across warps).
+template <bool WARP>
+__device__ __forceinline__ PspmMove pspm_share_move(const PspmMove &m, int winner, int tid, int nwarps, int *smove) {
+    PspmMove w;
+    if (WARP || nwarps == 1) {
+        w.c = __shfl_sync(0xffffffffu, m.c, winner);
+        w.p = __shfl_sync(0xffffffffu, m.p, winner);
+        w.a = __shfl_sync(0xffffffffu, m.a, winner);
+        w.q = __shfl_sync(0xffffffffu, m.q, winner);
+        w.dpc = __shfl_sync(0xffffffffu, m.dpc, winner);
+        w.dcq = __shfl_sync(0xffffffffu, m.dcq, winner);
+        w.rem = __shfl_sync(0xffffffffu, m.rem, winner);
+        return w;
+    }
+    if (tid == winner) {
+        smove[0] = m.c;
+        smove[1] = m.p;
+        smove[2] = m.a;
+        smove[3] = m.q;
+        smove[4] = m.dpc;
+        smove[5] = m.dcq;
+        smove[6] = m.rem;
+    }
+    __syncthreads();
+    w.c = smove[0];
+    w.p = smove[1];
+    w.a = smove[2];
+    w.q = smove[3];
+    w.dpc = smove[4];
+    w.dcq = smove[5];
+    w.rem = smove[6];
+    return w;
+}
+
+// pspm_apply makes the accepted move w. The new edges a-b, p-c, c-q need no
+// new distance: d(p, c) and d(c, q) come from the winner, d(a, b) = e[a] +
+// e[c] - rem[c]. Then rem of a, b, c, p and q is refreshed from the new
+// links, one distance each: lane k refreshes the k-th (rsel = min(lane, 4);
+// lanes 4..31 repeat q's: same value, same address).
+template <int METRIC, typename IDX, bool WARP>
+__device__ __forceinline__ void pspm_apply(const PspmState<IDX> &s, const PspmMove &w, int tid, int rsel,
+                                           const Team<WARP> &tm) {
+    PspmNode<IDX> *const nd = s.nd;
+    const int wb = nd[w.c].next;
+    const int eab = nd[w.a].e + nd[w.c].e - w.rem;
+    tm.sync();
+    // Relink (six slots) and the three new e values: every lane of a warp
+    // stores the same word (one instruction each, no branch); in block mode
+    // one thread does. The order handles p = b and q = a.
+    if (WARP || tid == 0) {
+        nd[w.a].next = (IDX)wb;
+        nd[wb].prev = (IDX)w.a;
+        nd[w.p].next = (IDX)w.c;
+        nd[w.c].prev = (IDX)w.p;
+        nd[w.c].next = (IDX)w.q;
+        nd[w.q].prev = (IDX)w.c;
+        nd[w.a].e = eab;
+        nd[w.p].e = w.dpc;
+        nd[w.c].e = w.dcq;
+    }
+    tm.sync();
+    if (WARP || tid < 5) {
+        const int x = rsel == 0 ? w.a : rsel == 1 ? wb : rsel == 2 ? w.c : rsel == 3 ? w.p : w.q;
+        const int pv = nd[x].prev, nx = nd[x].next;
+        nd[x].rem = nd[pv].e + nd[x].e - pdist<METRIC>(s, pv, nx);
+    }
+    tm.sync();
+}
+
+// pspm_save copies the search's tour (the next links) to dst.
+template <typename IDX>
+__device__ __forceinline__ void pspm_save(int *dst, const PspmNode<IDX> *nd, int n, int tid, int size) {
+    for (int x = tid; x < n; x += size) dst[x] = nd[x].next;
+}
+
 // pspm_anneal runs iterations [iterStart, iterEnd) of the schedule: the
 // iteration counter is also the random streams' counter, and iteration i
 // belongs to temperature step i / itersPerStep, so any split of the
@@ -205,24 +328,12 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
         const int ips = (int)(min(iterEnd, (step + 1) * itersPerStep) - it);  // this step's part
         it += ips;
         for (int it0 = 0; it0 < ips; it0 += 32) {
-            // Metropolis thresholds of the counters ctrB .. ctrB+31: lane L
-            // holds the one of the counter that is L mod 32, drawn from the
-            // stream (bkey, counter) every thread of the search shares. The cap
-            // stays above any real delta (< 2^25) and below an all-invalid
-            // team's (0x7fffffff >> 5); every threshold is >= 1, so delta <= 0
-            // always passes, as Metropolis wants.
+            // Metropolis thresholds of the counters ctrB .. ctrB+31.
             const uint32_t ctrB = ctr0 + (uint32_t)it0;
             const uint32_t ctrEnd = ctrB + (uint32_t)min(32, ips - it0);
             int thr;
             uint32_t bsh;  // the base draw of the counter that is L mod 32
-            {
-                const uint32_t rb = ctr_rand(bkey, ctrB + (((uint32_t)lane - ctrB) & 31u));
-                // 23 bits + 1/2: exact in float, so u < 1; the floor of 1 keeps
-                // delta = 0 accepted where the fast log2 of u ~ 1 rounds to 0.
-                const float u = ((float)(rb >> 9) + 0.5f) * (1.0f / 8388608.0f);
-                thr = max(1, (int)ceilf(fminf(negTln2 * __log2f(u), 33554430.0f)));
-                bsh = ctr_rand(bkey ^ 0x632be5abu, ctrB + (((uint32_t)lane - ctrB) & 31u));
-            }
+            pspm_thresholds(bkey, ctrB, lane, negTln2, thr, bsh);
             // Opaque: computed once per batch, not re-derived in every iteration.
             asm volatile("" : "+r"(thr), "+r"(bsh));
             for (uint32_t ctr = ctrB; ctr != ctrEnd; ctr++) {
@@ -260,92 +371,22 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
                 const int key = (active && p != a) ? delta * 32 + lane : 0x7fffffff;
                 // This iteration's threshold, from lane ctr mod 32.
                 const int th = __shfl_sync(0xffffffffu, thr, (int)ctr);
-                // Reduce: the team's best move (warp minimum, then across warps).
-                int wk = warp_min(key);
+                // Reduce: the team's best move.
                 int winKey, winner;
-                if (WARP || nwarps == 1) {
-                    winKey = wk;
-                    winner = wk & 31;
-                } else {
-                    if (lane == 0) swkey[warp] = wk;
-                    __syncthreads();
-                    winKey = swkey[0];
-                    int ww = 0;
-                    for (int w = 1; w < nwarps; w++)
-                        if (swkey[w] < winKey) {
-                            winKey = swkey[w];
-                            ww = w;
-                        }
-                    winner = ww * 32 + (winKey & 31);
-                    __syncthreads();
-                }
+                pspm_team_min<WARP>(key, lane, warp, nwarps, swkey, winKey, winner);
                 // Metropolis on the winner: one compare (see above).
                 const int wdelta = winKey >> 5;  // arithmetic shift: the key is delta*32 + lane
                 if (wdelta >= th) continue;
                 // The winner's move and what it loaded, to every thread.
-                int wc, wp, wa, wq, wpc, wcq, wrem;
-                if (WARP || nwarps == 1) {
-                    wc = __shfl_sync(0xffffffffu, c, winner);
-                    wp = __shfl_sync(0xffffffffu, p, winner);
-                    wa = __shfl_sync(0xffffffffu, a, winner);
-                    wq = __shfl_sync(0xffffffffu, q, winner);
-                    wpc = __shfl_sync(0xffffffffu, dpc, winner);
-                    wcq = __shfl_sync(0xffffffffu, dcq, winner);
-                    wrem = __shfl_sync(0xffffffffu, remc, winner);
-                } else {
-                    if (tid == winner) {
-                        smove[0] = c;
-                        smove[1] = p;
-                        smove[2] = a;
-                        smove[3] = q;
-                        smove[4] = dpc;
-                        smove[5] = dcq;
-                        smove[6] = remc;
-                    }
-                    __syncthreads();
-                    wc = smove[0];
-                    wp = smove[1];
-                    wa = smove[2];
-                    wq = smove[3];
-                    wpc = smove[4];
-                    wcq = smove[5];
-                    wrem = smove[6];
-                }
+                const PspmMove w =
+                    pspm_share_move<WARP>(PspmMove{c, p, a, q, dpc, dcq, remc}, winner, tid, nwarps, smove);
                 // LWSA (Alg. 2): archive the current tour only when it is the best
                 // seen and a worse move is about to replace it.
                 if (wdelta > 0 && cost < best) {
-                    int *dst = arch + (size_t)b * n;
-                    for (int x = tid; x < n; x += tm.size) dst[x] = nd[x].next;
+                    pspm_save(arch + (size_t)b * n, nd, n, tid, tm.size);
                     best = cost;
                 }
-                // Apply. The new edges a-b, p-c, c-q need no new distance: d(p, c)
-                // and d(c, q) come from the winner, d(a, b) = e[a] + e[c] - rem[c].
-                const int wb = nd[wc].next;
-                const int eab = nd[wa].e + nd[wc].e - wrem;
-                tm.sync();
-                // Relink (six slots) and the three new e values: every lane of a
-                // warp stores the same word (one instruction each, no branch); in
-                // block mode one thread does. The order handles p = b and q = a.
-                if (WARP || tid == 0) {
-                    nd[wa].next = (IDX)wb;
-                    nd[wb].prev = (IDX)wa;
-                    nd[wp].next = (IDX)wc;
-                    nd[wc].prev = (IDX)wp;
-                    nd[wc].next = (IDX)wq;
-                    nd[wq].prev = (IDX)wc;
-                    nd[wa].e = eab;
-                    nd[wp].e = wpc;
-                    nd[wc].e = wcq;
-                }
-                tm.sync();
-                // Refresh rem of a, b, c, p, q from the new links, one distance
-                // each; lanes 4..31 repeat q's (same value, same address).
-                if (WARP || tid < 5) {
-                    const int x = rsel == 0 ? wa : rsel == 1 ? wb : rsel == 2 ? wc : rsel == 3 ? wp : wq;
-                    const int pv = nd[x].prev, nx = nd[x].next;
-                    nd[x].rem = nd[pv].e + nd[x].e - pdist<METRIC>(s, pv, nx);
-                }
-                tm.sync();
+                pspm_apply<METRIC, IDX, WARP>(s, w, tid, rsel, tm);
                 cost += wdelta;
             }
         }
@@ -353,12 +394,10 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     // Store: flush the archive if the current tour is the best, and save
     // the current tour for the next launch.
     if (cost < best) {
-        int *dst = arch + (size_t)b * n;
-        for (int x = tid; x < n; x += tm.size) dst[x] = nd[x].next;
+        pspm_save(arch + (size_t)b * n, nd, n, tid, tm.size);
         best = cost;
     }
-    int *dc = cur + (size_t)b * n;
-    for (int x = tid; x < n; x += tm.size) dc[x] = nd[x].next;
+    pspm_save(cur + (size_t)b * n, nd, n, tid, tm.size);
     if (tid == 0) {
         curCost[b] = cost;
         archCost[b] = best;
