@@ -181,6 +181,22 @@ func (r *run) launch(name string, gx, gy, block, shared int, s cu.Stream, a ...a
 	return nil
 }
 
+// block is the block size for kernel name: want (a multiple of 32), or
+// less when the kernel's registers allow fewer threads per block on this
+// device (the apply kernels' reductions take any multiple of 32 up to
+// 1024).
+func (r *run) block(name string, want int) int {
+	fn, ok := r.d.fn(name)
+	if !ok {
+		return want
+	}
+	most, err := fn.Attribute(cu.FnMaxThreadsPerBlock)
+	if err != nil || most >= want {
+		return want
+	}
+	return max(32, most/32*32)
+}
+
 // sync waits for the run's kernel stream; what names the work for the
 // error.
 func (r *run) sync(what string) error {

@@ -114,7 +114,7 @@ func (b *swapBatch) eval() error {
 
 // apply queues the reduce-and-apply step.
 func (b *swapBatch) apply() error {
-	return b.r.launch("swap_apply", b.B, 1, 256, 0, b.r.stream, b.tours, b.n, b.best, b.gx(), b.flags, b.passes)
+	return b.r.launch("swap_apply", b.B, 1, b.r.block("swap_apply", 256), 0, b.r.stream, b.tours, b.n, b.best, b.gx(), b.flags, b.passes)
 }
 
 // tune is the thread control: each wave times evaluation launches with one

@@ -115,7 +115,7 @@ func (o *threeOpt) round() error {
 		o.dist.xy, o.dist.mat, o.n, o.tour, o.pos, o.nbr, o.K, o.seed, o.iter, o.S, o.best); err != nil {
 		return err
 	}
-	return o.r.launch("threeopt_apply", 1, 1, 1024, 0, o.r.stream,
+	return o.r.launch("threeopt_apply", 1, 1, o.r.block("threeopt_apply", 1024), 0, o.r.stream,
 		o.tour, o.pos, o.n, o.best, o.G, o.k, o.seed, o.iter, o.scratch, o.state, o.length)
 }
 

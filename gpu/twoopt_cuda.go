@@ -136,7 +136,7 @@ func (b *twoOptBatch) evalPass(stop func() bool) (complete bool, err error) {
 
 // applyBest queues the climbers' apply step.
 func (b *twoOptBatch) applyBest(eps float64) error {
-	return b.r.launch("twoopt_apply", b.B, 1, 256, 0, b.r.stream, b.pts, b.city, b.n, b.best, b.tiles, b.flags, eps)
+	return b.r.launch("twoopt_apply", b.B, 1, b.r.block("twoopt_apply", 256), 0, b.r.stream, b.pts, b.city, b.n, b.best, b.tiles, b.flags, eps)
 }
 
 // fetchBest waits for the stream and copies the tiles' best moves back.

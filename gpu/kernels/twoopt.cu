@@ -31,7 +31,7 @@
 #define EVAL_TILE (EVAL_THREADS * EVAL_ROWS)  // a tile is EVAL_TILE x EVAL_TILE moves
 #define FINF __int_as_float(0x7f800000)
 
-// TileBest is one tile's best move (layout shared with gpu/twoopt.go).
+// TileBest is one tile's best move (layout shared with gpu/twoopt_cuda.go).
 struct TileBest {
     float delta;
     int i, j;
