@@ -1,6 +1,7 @@
 package bound
 
 import (
+	"github.com/tsplab/tsplab/solver/internal/unionfind"
 	"math"
 	"math/bits"
 	"sync"
@@ -23,7 +24,7 @@ type sparseBoruvka struct {
 	active []int32
 	next   []int32
 	roots  []int32
-	uf     *unionFind
+	uf     *unionfind.Sets
 	deg    []int32
 	nbrX   []int32      // xor of the tree neighbours of every city
 	quit   *atomic.Bool // as sparseTree.quit
@@ -33,7 +34,7 @@ func newSparseBoruvka(g *graph) *sparseBoruvka {
 	n := len(g.off) - 1
 	s := &sparseBoruvka{g: g, comp: make([]int32, n),
 		best: make([]atomic.Uint64, n), active: make([]int32, 0, n), next: make([]int32, n),
-		roots: make([]int32, 0, n), uf: newUnionFind(n), deg: make([]int32, n), nbrX: make([]int32, n)}
+		roots: make([]int32, 0, n), uf: unionfind.New(n), deg: make([]int32, n), nbrX: make([]int32, n)}
 	if g.rev == nil {
 		g.rev = reverseEdges(g)
 	}
@@ -63,9 +64,9 @@ func (s *sparseBoruvka) run(pi []int64) (w int64, ok bool) {
 		return 0, false
 	}
 	mask := uint64(1)<<idxBits - 1
+	s.uf.Reset()
 	for i := range n {
 		s.comp[i] = int32(i)
-		s.uf.p[i], s.uf.size[i] = int32(i), 1
 		s.deg[i], s.nbrX[i] = 0, 0
 		s.best[i].Store(noKey)
 	}
@@ -129,7 +130,7 @@ func (s *sparseBoruvka) run(pi []int64) (w int64, ok bool) {
 			e := int32(k & mask)
 			v := g.adj[e]
 			u := s.edgeTail(e)
-			if s.uf.union(u, v) {
+			if s.uf.Union(u, v) {
 				grew = true
 				joined++
 				sum += int64(k>>idxBits) + base
@@ -144,7 +145,7 @@ func (s *sparseBoruvka) run(pi []int64) (w int64, ok bool) {
 		}
 		nr := 0
 		for _, r := range s.roots {
-			if s.uf.find(r) == r {
+			if s.uf.Find(r) == r {
 				s.roots[nr] = r
 				nr++
 			}
@@ -152,7 +153,7 @@ func (s *sparseBoruvka) run(pi []int64) (w int64, ok bool) {
 		s.roots = s.roots[:nr]
 		parallelFor(n, func(lo, hi int) {
 			for u := lo; u < hi; u++ {
-				s.comp[u] = s.uf.root(int32(u))
+				s.comp[u] = s.uf.Root(int32(u))
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/internal/unionfind"
 )
 
 // oneTree is a minimum 1-tree under the weights
@@ -162,7 +163,7 @@ func boruvkaKD(ctx context.Context, kd *kdTree, g *graph, pi []int64) ([]int32, 
 	in := kd.in
 	n := in.N
 	kd.setPenalties(pi)
-	uf := newUnionFind(n)
+	uf := unionfind.New(n)
 	comp := make([]int32, n)
 	local := make([]edgeKey, n)
 	compBest := make([]atomic.Int64, n)
@@ -173,7 +174,7 @@ func boruvkaKD(ctx context.Context, kd *kdTree, g *graph, pi []int64) ([]int32, 
 			return nil, err
 		}
 		for i := range comp {
-			comp[i] = uf.find(int32(i))
+			comp[i] = uf.Find(int32(i))
 		}
 		kd.setComponents(comp)
 		for i := range compBest {
@@ -226,7 +227,7 @@ func boruvkaKD(ctx context.Context, kd *kdTree, g *graph, pi []int64) ([]int32, 
 		}
 		grew := false
 		for c := range n {
-			if k := win[c]; k.a >= 0 && uf.union(k.a, k.b) {
+			if k := win[c]; k.a >= 0 && uf.Union(k.a, k.b) {
 				edges = append(edges, [2]int32{k.a, k.b})
 				grew = true
 			}
@@ -285,49 +286,4 @@ func treeParents(n int, edges [][2]int32) []int32 {
 		}
 	}
 	return parent
-}
-
-// unionFind is a disjoint-set forest with path halving and union by size.
-type unionFind struct {
-	p    []int32
-	size []int32
-}
-
-func newUnionFind(n int) *unionFind {
-	u := &unionFind{p: make([]int32, n), size: make([]int32, n)}
-	for i := range u.p {
-		u.p[i] = int32(i)
-		u.size[i] = 1
-	}
-	return u
-}
-
-func (u *unionFind) find(x int32) int32 {
-	for u.p[x] != x {
-		u.p[x] = u.p[u.p[x]]
-		x = u.p[x]
-	}
-	return x
-}
-
-// root is find without path compression, safe to call concurrently
-// while nothing is joined.
-func (u *unionFind) root(x int32) int32 {
-	for u.p[x] != x {
-		x = u.p[x]
-	}
-	return x
-}
-
-func (u *unionFind) union(a, b int32) bool {
-	a, b = u.find(a), u.find(b)
-	if a == b {
-		return false
-	}
-	if u.size[a] < u.size[b] {
-		a, b = b, a
-	}
-	u.p[b] = a
-	u.size[a] += u.size[b]
-	return true
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/internal/unionfind"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
@@ -153,7 +154,7 @@ func GreedyContext(ctx context.Context, in *solver.Instance, nb *neighbor.Lists)
 		adj[i] = -1
 	}
 	deg := make([]uint8, n)
-	uf := newUnionFind(n)
+	uf := unionfind.New(n)
 	link := func(a, b int32) {
 		adj[2*int(a)+int(deg[a])] = b
 		adj[2*int(b)+int(deg[b])] = a
@@ -162,7 +163,7 @@ func GreedyContext(ctx context.Context, in *solver.Instance, nb *neighbor.Lists)
 	}
 	added := 0
 	for _, e := range edges {
-		if deg[e.a] >= 2 || deg[e.b] >= 2 || !uf.union(e.a, e.b) {
+		if deg[e.a] >= 2 || deg[e.b] >= 2 || !uf.Union(e.a, e.b) {
 			continue
 		}
 		link(e.a, e.b)
@@ -191,7 +192,7 @@ func GreedyContext(ctx context.Context, in *solver.Instance, nb *neighbor.Lists)
 		}
 		before := added
 		for _, e := range endEdges(in, ends, 6) {
-			if deg[e.a] >= 2 || deg[e.b] >= 2 || !uf.union(e.a, e.b) {
+			if deg[e.a] >= 2 || deg[e.b] >= 2 || !uf.Union(e.a, e.b) {
 				continue
 			}
 			link(e.a, e.b)
@@ -308,38 +309,4 @@ func joinFragments(ctx context.Context, in *solver.Instance, adj []int32, deg []
 		cur = far
 	}
 	return nil
-}
-
-// unionFind is a disjoint-set forest with path halving and union by size.
-type unionFind struct{ parent, size []int32 }
-
-func newUnionFind(n int) *unionFind {
-	u := &unionFind{make([]int32, n), make([]int32, n)}
-	for i := range u.parent {
-		u.parent[i] = int32(i)
-		u.size[i] = 1
-	}
-	return u
-}
-
-func (u *unionFind) find(x int32) int32 {
-	for u.parent[x] != x {
-		u.parent[x] = u.parent[u.parent[x]]
-		x = u.parent[x]
-	}
-	return x
-}
-
-// union merges the sets of a and b and reports whether they were apart.
-func (u *unionFind) union(a, b int32) bool {
-	a, b = u.find(a), u.find(b)
-	if a == b {
-		return false
-	}
-	if u.size[a] < u.size[b] {
-		a, b = b, a
-	}
-	u.parent[b] = a
-	u.size[a] += u.size[b]
-	return true
 }
