@@ -151,7 +151,9 @@ func Height(s Scene, width int) int {
 	b := BoundsOf(s.Instance)
 	bw, bh := b.Width(), b.Height()
 	m, title := layout(width)
-	inner := float64(width) - 2*m
+	// A width narrower than the margins leaves no drawing area: keep one
+	// pixel of it so the height stays positive.
+	inner := math.Max(1, float64(width)-2*m)
 	h := inner
 	switch {
 	case bw > 0 && bh > 0:
@@ -161,7 +163,7 @@ func Height(s Scene, width int) int {
 	}
 	h = math.Max(h, inner/4)
 	h = math.Min(h, 4*inner)
-	return min(MaxSize, int(math.Ceil(h+2*m+title)))
+	return max(1, min(MaxSize, int(math.Ceil(h+2*m+title))))
 }
 
 // Write draws s as a picture of width × height pixels (points for SVG and

@@ -182,6 +182,23 @@ func TestExportDegenerate(t *testing.T) {
 	}
 }
 
+// TestExportTinyWidths draws at every width from 1 pixel up, the height
+// from the aspect ratio: a width narrower than the margins made the height
+// negative and the PNG canvas panicked.
+func TestExportTinyWidths(t *testing.T) {
+	in, tour := ring(5)
+	for width := 1; width <= 64; width++ {
+		if h := Height(Scene{Instance: in}, width); h < 1 {
+			t.Fatalf("Height(width %d) = %d, want at least 1", width, h)
+		}
+		for _, f := range []string{FormatPNG, FormatSVG, FormatPDF} {
+			if err := Write(io.Discard, f, Scene{Instance: in, Tour: tour}, width, 0); err != nil {
+				t.Errorf("width %d %s: %v", width, f, err)
+			}
+		}
+	}
+}
+
 func BenchmarkExport100k(b *testing.B) {
 	in, tour := ring(100000)
 	for _, f := range []string{FormatPNG, FormatSVG, FormatPDF} {
