@@ -1,9 +1,6 @@
 package solver
 
-import (
-	"sync/atomic"
-	"time"
-)
+import "time"
 
 // DefaultSnapshotInterval bounds how often an engine sends snapshots.
 const DefaultSnapshotInterval = 50 * time.Millisecond
@@ -17,7 +14,6 @@ type Sink struct {
 	interval time.Duration
 	next     time.Time
 	start    time.Time
-	sent     atomic.Int64
 	phase    Phase // the last phase sent by SendPhase
 }
 
@@ -50,15 +46,6 @@ func (s *Sink) Send(snap Snapshot) {
 	s.next = now.Add(s.interval)
 	snap.Elapsed = now.Sub(s.start)
 	offer(s.ch, snap)
-	s.sent.Add(1)
-}
-
-// Sent returns how many snapshots were offered.
-func (s *Sink) Sent() int64 {
-	if s == nil {
-		return 0
-	}
-	return s.sent.Load()
 }
 
 // offer puts snap into ch, replacing an unread snapshot if the buffer is

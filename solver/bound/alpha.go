@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/tsplab/tsplab/solver/internal/parallel"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
@@ -35,7 +36,7 @@ func (r Result) AlphaCandidates(k int) (*neighbor.Lists, error) {
 		alpha, w int64
 		j        int32
 	}
-	parallelFor(n, func(lo, hi int) {
+	parallel.For(n, func(lo, hi int) {
 		cs := make([]cand, 0, pool.K)
 		for i := lo; i < hi; i++ {
 			cs = cs[:0]

@@ -1,11 +1,13 @@
 package bound
 
 import (
-	"github.com/tsplab/tsplab/solver/internal/unionfind"
 	"math"
 	"math/bits"
 	"sync"
 	"sync/atomic"
+
+	"github.com/tsplab/tsplab/solver/internal/parallel"
+	"github.com/tsplab/tsplab/solver/internal/unionfind"
 )
 
 // sparseBoruvka computes minimum 1-trees of the candidate graph by
@@ -84,7 +86,7 @@ func (s *sparseBoruvka) run(pi []int64) (w int64, ok bool) {
 		// Each active city offers its cheapest edge out of its component;
 		// the cities without one leave the working set.
 		act := s.active
-		parallelFor(len(act), func(lo, hi int) {
+		parallel.For(len(act), func(lo, hi int) {
 			out := lo
 			for _, u := range act[lo:hi] {
 				cu := s.comp[u]
@@ -151,7 +153,7 @@ func (s *sparseBoruvka) run(pi []int64) (w int64, ok bool) {
 			}
 		}
 		s.roots = s.roots[:nr]
-		parallelFor(n, func(lo, hi int) {
+		parallel.For(n, func(lo, hi int) {
 			for u := lo; u < hi; u++ {
 				s.comp[u] = s.uf.Root(int32(u))
 			}
@@ -168,7 +170,7 @@ func (s *sparseBoruvka) run(pi []int64) (w int64, ok bool) {
 	none := pick{w: math.MinInt64, e: -1, leaf: -1, other: -1}
 	top := none
 	var mu sync.Mutex
-	parallelFor(n, func(lo, hi int) {
+	parallel.For(n, func(lo, hi int) {
 		b := none
 		for v := lo; v < hi; v++ {
 			if s.deg[v] != 1 {

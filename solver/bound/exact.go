@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/internal/parallel"
 	"github.com/tsplab/tsplab/solver/internal/unionfind"
 )
 
@@ -67,7 +68,7 @@ func completeOneTree(ctx context.Context, in *solver.Instance, kd *kdTree, paren
 		}
 	}
 	best := make([]edgeKey, n)
-	err := parallelForCtx(ctx, n, func(lo, hi int) {
+	err := parallel.ForContext(ctx, n, func(lo, hi int) {
 		q := &query{t: kd, pi: pi, skip: -2}
 		for v := lo; v < hi; v++ {
 			if deg[v] != 1 {
@@ -181,7 +182,7 @@ func boruvkaKD(ctx context.Context, kd *kdTree, g *graph, pi []int64) ([]int32, 
 			compBest[i].Store(math.MaxInt64)
 		}
 		// Candidate edges first: a cheap bound for every component.
-		err := parallelForCtx(ctx, n, func(lo, hi int) {
+		err := parallel.ForContext(ctx, n, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				b := noEdge
 				if g != nil {
@@ -202,7 +203,7 @@ func boruvkaKD(ctx context.Context, kd *kdTree, g *graph, pi []int64) ([]int32, 
 		if err != nil {
 			return nil, err
 		}
-		err = parallelForCtx(ctx, n, func(lo, hi int) {
+		err = parallel.ForContext(ctx, n, func(lo, hi int) {
 			q := &query{t: kd, pi: pi, comp: comp, ex: -1}
 			for i := lo; i < hi; i++ {
 				c := comp[i]

@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/internal/parallel"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
@@ -67,7 +66,7 @@ func buildGraph(ctx context.Context, in *solver.Instance, k int, tree []int32) (
 	// Sort and deduplicate every row, then compact.
 	g := &graph{off: make([]int32, n+1)}
 	rowLen := make([]int32, n)
-	err = parallelForCtx(ctx, n, func(lo, hi int) {
+	err = parallel.ForContext(ctx, n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			row := raw[cnt[i]:cnt[i+1]]
 			slices.Sort(row)
@@ -85,7 +84,7 @@ func buildGraph(ctx context.Context, in *solver.Instance, k int, tree []int32) (
 	g.d = make([]int32, g.off[n])
 	var bad error
 	var mu sync.Mutex
-	err = parallelForCtx(ctx, n, func(lo, hi int) {
+	err = parallel.ForContext(ctx, n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			copy(g.adj[g.off[i]:g.off[i+1]], raw[cnt[i]:cnt[i]+rowLen[i]])
 			for e := g.off[i]; e < g.off[i+1]; e++ {
@@ -105,64 +104,6 @@ func buildGraph(ctx context.Context, in *solver.Instance, k int, tree []int32) (
 	return g, bad
 }
 
-// parallelFor runs fn over [0,n) split into chunks, on all cores.
-func parallelFor(n int, fn func(lo, hi int)) {
-	w := min(runtime.GOMAXPROCS(0), n)
-	if w <= 1 || n < 512 {
-		fn(0, n)
-		return
-	}
-	chunk := max(256, n/(w*8))
-	var next int
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range w {
-		wg.Go(func() {
-			for {
-				mu.Lock()
-				lo := next
-				next += chunk
-				mu.Unlock()
-				if lo >= n {
-					return
-				}
-				fn(lo, min(lo+chunk, n))
-			}
-		})
-	}
-	wg.Wait()
-}
-
-// parallelForCtx is parallelFor in chunks small enough that a done ctx
-// is noticed within milliseconds: it stops handing out chunks then and
-// returns ctx's error.
-func parallelForCtx(ctx context.Context, n int, fn func(lo, hi int)) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	w := min(runtime.GOMAXPROCS(0), n)
-	if w <= 1 || n < 512 {
-		fn(0, n)
-		return ctx.Err()
-	}
-	chunk := min(max(64, n/(w*8)), 2048)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range w {
-		wg.Go(func() {
-			for ctx.Err() == nil {
-				lo := int(next.Add(int64(chunk))) - chunk
-				if lo >= n {
-					return
-				}
-				fn(lo, min(lo+chunk, n))
-			}
-		})
-	}
-	wg.Wait()
-	return ctx.Err()
-}
-
 // export returns g as a Graph, with the reverse of every edge.
 func (g *graph) export() Graph {
 	if g.rev == nil {
@@ -176,7 +117,7 @@ func (g *graph) export() Graph {
 func reverseEdges(g *graph) []int32 {
 	n := len(g.off) - 1
 	rev := make([]int32, len(g.adj))
-	parallelFor(n, func(lo, hi int) {
+	parallel.For(n, func(lo, hi int) {
 		for u := lo; u < hi; u++ {
 			for e := g.off[u]; e < g.off[u+1]; e++ {
 				v := g.adj[e]

@@ -4,14 +4,12 @@ import (
 	"cmp"
 	"container/heap"
 	"context"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/spatial/kdtree"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/internal/parallel"
 )
 
 // Lists holds K candidate neighbours for every city, row-major: the
@@ -76,7 +74,7 @@ func NearestContext(ctx context.Context, in *solver.Instance, k int) (*Lists, er
 		if err != nil {
 			return nil, err
 		}
-		err = parallelFor(ctx, n, func(lo, hi int) {
+		err = parallel.ForContext(ctx, n, func(lo, hi int) {
 			cand := make([]int32, 0, k+1)
 			keep := newFloatHeap(k + 1)
 			for i := lo; i < hi; i++ {
@@ -97,7 +95,7 @@ func NearestContext(ctx context.Context, in *solver.Instance, k int) (*Lists, er
 		}
 		return nb, nil
 	}
-	err := parallelFor(ctx, n, func(lo, hi int) {
+	err := parallel.ForContext(ctx, n, func(lo, hi int) {
 		h := make(distHeap, 0, k)
 		for i := lo; i < hi; i++ {
 			h = h[:0]
@@ -146,7 +144,7 @@ func QuadrantContext(ctx context.Context, in *solver.Instance, k int) (*Lists, e
 	}
 	per := k / 4
 	nb := &Lists{K: k, List: make([]int32, n*k)}
-	err = parallelFor(ctx, n, func(lo, hi int) {
+	err = parallel.ForContext(ctx, n, func(lo, hi int) {
 		chosen := make([]int32, 0, k)
 		nearest := make([]int32, 0, k)
 		keep := &quadKeeper{all: newFloatHeap(k)}
@@ -225,39 +223,6 @@ func Await[T any](ctx context.Context, fn func() T) (T, error) {
 	case <-ctx.Done():
 		return zero, ctx.Err()
 	}
-}
-
-// parallelFor runs fn over [0,n) split into contiguous chunks, one
-// goroutine per core. It looks at ctx before every chunk and returns
-// ctx's error when it stopped early.
-func parallelFor(ctx context.Context, n int, fn func(lo, hi int)) error {
-	if n < 256 {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		fn(0, n)
-		return nil
-	}
-	w := max(min(runtime.GOMAXPROCS(0), n), 1)
-	// Chunks smaller than n/w balance uneven work (clustered instances);
-	// the upper bound keeps a cancelled context noticed within a few
-	// milliseconds.
-	chunk := min(max(64, n/(w*8)), 4096)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range w {
-		wg.Go(func() {
-			for ctx.Err() == nil {
-				lo := int(next.Add(int64(chunk))) - chunk
-				if lo >= n {
-					return
-				}
-				fn(lo, min(lo+chunk, n))
-			}
-		})
-	}
-	wg.Wait()
-	return ctx.Err()
 }
 
 // Among calls visit(e, c) for every city e of cities and each city c

@@ -1,0 +1,64 @@
+// Package parallel runs a loop over [0,n) on all cores in contiguous
+// chunks handed out from a shared counter, so uneven work (clustered
+// instances) stays balanced. The lower bound and the candidate lists both
+// use it.
+package parallel
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// serialBelow is the loop length under which one goroutine does all the
+// work: starting the workers would cost more than they save.
+const serialBelow = 512
+
+// For runs fn over [0,n) split into chunks, on all cores, and returns
+// when every chunk is done.
+func For(n int, fn func(lo, hi int)) {
+	w := min(runtime.GOMAXPROCS(0), n)
+	if w <= 1 || n < serialBelow {
+		fn(0, n)
+		return
+	}
+	run(w, n, max(256, n/(w*8)), func() bool { return true }, fn)
+}
+
+// ForContext is For in chunks small enough that a done ctx is noticed
+// within milliseconds: it looks at ctx before every chunk, stops handing
+// out chunks once ctx is done and returns ctx's error then.
+func ForContext(ctx context.Context, n int, fn func(lo, hi int)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	w := min(runtime.GOMAXPROCS(0), n)
+	if w <= 1 || n < serialBelow {
+		fn(0, n)
+		return nil
+	}
+	// Chunks smaller than n/w balance uneven work; the upper bound keeps a
+	// cancelled context noticed within a few milliseconds.
+	run(w, n, min(max(64, n/(w*8)), 2048), func() bool { return ctx.Err() == nil }, fn)
+	return ctx.Err()
+}
+
+// run starts w workers that take chunks of the given size until [0,n) is
+// covered or more reports false.
+func run(w, n, chunk int, more func() bool, fn func(lo, hi int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range w {
+		wg.Go(func() {
+			for more() {
+				lo := int(next.Add(int64(chunk))) - chunk
+				if lo >= n {
+					return
+				}
+				fn(lo, min(lo+chunk, n))
+			}
+		})
+	}
+	wg.Wait()
+}
