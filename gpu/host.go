@@ -286,7 +286,10 @@ func startTour(ctx context.Context, deadline time.Time, in *solver.Instance, p s
 		return nil, nil, false
 	}
 	l := solver.TourLength(in, t)
-	sink.Send(solver.Snapshot{Tour: t, Best: t, Length: l, BestLength: l, Phase: solver.PhaseStart, PhaseProgress: 1})
+	// The caller improves t in place; the snapshot's reader (the canvas, a
+	// session) keeps what it is sent, so it gets a copy of its own.
+	c := slices.Clone(t)
+	sink.Send(solver.Snapshot{Tour: c, Best: c, Length: l, BestLength: l, Phase: solver.PhaseStart, PhaseProgress: 1})
 	return nb, t, true
 }
 

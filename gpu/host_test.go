@@ -1,10 +1,13 @@
 package gpu
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
@@ -160,5 +163,35 @@ func TestScheduleDefaults(t *testing.T) {
 		if !errors.As(err, &pe) || want == nil || err.Error() != want.Error() {
 			t.Errorf("%+v: got %v, want %v", bad, err, want)
 		}
+	}
+}
+
+// The start tour startTour returns is improved in place by the engines
+// while the snapshot that announced it may still be read (drawn, kept as
+// a session's best): the two must not share memory.
+func TestStartTourSnapshotIsACopy(t *testing.T) {
+	in := hostInstance(200, 3)
+	snaps := make(chan solver.Snapshot, 16)
+	sink := solver.NewSink(snaps, time.Nanosecond, time.Now())
+	_, tr, ok := startTour(context.Background(), time.Time{}, in, solver.Params{}, 8, sink)
+	if !ok {
+		t.Fatal("startTour gave way with no deadline")
+	}
+	close(snaps)
+	var sent []int
+	for s := range snaps {
+		if s.Best != nil {
+			sent = s.Best
+		}
+	}
+	if sent == nil {
+		t.Fatal("no snapshot with the start tour")
+	}
+	want := slices.Clone(sent)
+	for i := range tr {
+		tr[i] = -1 // the engine improving its tour in place
+	}
+	if !slices.Equal(sent, want) {
+		t.Fatal("the start tour's snapshot shares memory with the tour the engine improves")
 	}
 }
