@@ -20,8 +20,8 @@ var CPUInstances = []string{"a280", "pcb442", "d493", "rat783", "pr2392"}
 // CPUEngines are the engines the cpu suite runs, strongest last.
 var CPUEngines = []string{"sa", "sspm", "pssm", "pspm", "2opt-climb", "swap-climb", "2opt-ils", "3opt-ils", "auto"}
 
-// Time budgets of the cpu suite: auto gets the full budget (the quality
-// floors of issue 3 are stated for 10 s), every other engine a fifth of
+// Time budgets of the cpu suite: auto gets the full budget (its quality
+// targets are stated for 10 s), every other engine a fifth of
 // it, at most 2 s — they are references, not contenders. The simulated
 // annealing engines stop earlier when their schedule ends.
 const (

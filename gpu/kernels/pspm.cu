@@ -1,10 +1,9 @@
 // pspm.cu: Lam et al.'s parallel simulated annealing for the TSP on the
 // GPU, PSPM (parallel searches x parallel moves) with LWSA.
 //
-// Reference: Lam, Yuen, Wong et al., "Parallel simulated annealing for the
-// TSP on GPUs" (the paper the CPU references in solver/cpu follow too):
-// Alg. 2 (LWSA: the best solution is written only before a worse
-// move is accepted), Eq. 3 (the per-block state kept in shared memory when
+// Reference: Lam et al. (cited in full in solver/cpu/doc.go): Alg. 2
+// (LWSA: the best solution is written only before a worse move is
+// accepted), Eq. 3 (the per-block state kept in shared memory when
 // it fits), Eq. 4 (solution space exploration speed, SSES = moves
 // evaluated per second), Table 1 (the schedule: T0 = 10000, Tend = 0.1,
 // alpha = 0.99, Sp = 10 sweeps of N iterations per temperature, Se = 100).

@@ -64,8 +64,10 @@
 //
 // References:
 //
-//   - Lam, Chow, Lam: "A study of the parallel simulated annealing on GPUs"
-//     (LWSA, SSPM, PSSM, PSPM; Table 1 gives the default schedule).
+//   - Y. M. Lam et al., "Parallel neighbourhood search on many-core
+//     platforms" (venue and year not printed; its latest reference is from
+//     2011): LWSA, SSPM, PSSM and PSPM on an NVIDIA Tesla C2050; Table 1
+//     gives the default schedule. The other files cite it as "Lam et al.".
 //   - O'Neil, Burtscher: "Rethinking the parallelization of random-restart
 //     hill climbing: a case study in optimizing a 2-opt TSP solver for GPU
 //     execution", GPGPU-8, 2015.

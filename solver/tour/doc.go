@@ -32,8 +32,8 @@
 //   - O. Martin, S. W. Otto and E. W. Felten, "Large-step Markov chains for
 //     the traveling salesman problem", Complex Systems 5, 1991: the double
 //     bridge kick.
-//   - Lam et al., parallel simulated annealing on the GPU with the
-//     lightweight simulated annealing move (LWSA): a solution stored as a
-//     doubly linked list, a move relocates one city between another city
+//   - Lam et al. (cited in full in solver/cpu/doc.go): the lightweight
+//     simulated annealing move (LWSA), a solution stored as a doubly
+//     linked list, a move relocates one city between another city
 //     and its successor in O(1).
 package tour
