@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // GPUEvalRate measures the GPU 2-opt evaluation kernel alone (moves
@@ -57,177 +55,39 @@ func fmtGap(v float64, ok bool) string {
 	return fmt.Sprintf("%.3f", v)
 }
 
+// gpuSuite is one run of the gpu suite: the reproduction suites' shared
+// state (options, loading, engines, the GPU's name) and the table it fills.
+type gpuSuite struct {
+	*repro
+	t *Table
+}
+
 func runGPU(ctx context.Context, opt Options, out io.Writer) error {
-	logf := func(format string, a ...any) {
-		if opt.Log != nil {
-			fmt.Fprintf(opt.Log, format+"\n", a...)
-		}
+	s := &gpuSuite{
+		repro: &repro{ctx: ctx, opt: opt, name: "gpu", device: "no GPU"},
+		t: &Table{
+			Title: "GPU engines beside the CPU (suite gpu)",
+			Header: []string{"measure", "case", "GPU engine", "GPU moves/s", "GPU gap %", "GPU s",
+				"CPU engine", "CPU moves/s", "CPU gap %", "CPU s", "GPU/CPU moves/s", "target", "paper"},
+		},
 	}
-	t := &Table{
-		Title: "GPU engines beside the CPU (suite gpu)",
-		Header: []string{"measure", "case", "GPU engine", "GPU moves/s", "GPU gap %", "GPU s",
-			"CPU engine", "CPU moves/s", "CPU gap %", "CPU s", "GPU/CPU moves/s", "target", "paper"},
-	}
-	device := "no GPU"
-	add := func(r gpuRow) {
-		ratio := "n/a"
-		if r.hasGPU && r.hasCPU && r.cRate > 0 {
-			ratio = fmt.Sprintf("%.1fx", r.gRate/r.cRate)
-		}
-		gt, ct := "n/a", "n/a"
-		if r.hasGPU && r.gTime > 0 {
-			gt = fmt.Sprintf("%.2f", r.gTime)
-		}
-		if r.hasCPU && r.cTime > 0 {
-			ct = fmt.Sprintf("%.2f", r.cTime)
-		}
-		t.AddRow(r.measure, r.inst, r.gEng, fmtRate(r.gRate, r.hasGPU), fmtGap(r.gGap, r.hasGPU && r.isGap), gt,
-			r.cEng, fmtRate(r.cRate, r.hasCPU), fmtGap(r.cGap, r.hasCPU && r.isGap), ct, ratio, r.target, r.paper)
-	}
-
-	// 1. The 2-opt evaluation kernel alone.
-	sizes := evalSizes
-	if opt.Quick {
-		sizes = []int{1000, 10000}
-	}
-	if GPUEvalRate == nil {
-		t.Notes = append(t.Notes, "2-opt evaluation rate: this binary was built without CUDA (make gpu)")
-	} else {
-		for _, n := range sizes {
-			passes := max(3, int(2e11/(float64(n)*float64(n)/2)/4))
-			rate, dev, err := GPUEvalRate(n, passes, 1)
-			if err != nil {
-				t.Notes = append(t.Notes, fmt.Sprintf("2-opt evaluation rate: %v", err))
-				break
-			}
-			device = dev
-			logf("2-opt eval n=%d: %.4g moves/s", n, rate)
-			add(gpuRow{measure: "2-opt evaluation (kernel only)", inst: fmt.Sprintf("n=%d random", n), gEng: "twoopt_eval",
-				gRate: rate, hasGPU: true, cEng: "-", target: ">= 1.5e12", paper: "O'Neil & Burtscher: 6e10 on a K40"})
-		}
-	}
-
-	load := func(name string) (*solver.Instance, error) {
-		return tsplib.Load(filepath.Join(opt.TSPLIBDir, name+".tsp"), opt.TSPLIBDir)
-	}
-	lookup := func(algo, backend string) solver.Engine {
-		e, err := solver.Lookup(algo, backend)
-		if err != nil || e.Available() != nil {
-			return nil
-		}
-		return e
-	}
-	run := func(e solver.Engine, in *solver.Instance, p solver.Params) (solver.Result, float64, bool) {
-		if e == nil {
-			return solver.Result{}, 0, false
-		}
-		r, err := e.Solve(ctx, in, p, nil)
-		if err != nil {
-			logf("%s/%s on %s: %v", e.Name(), e.Backend(), in.Name, err)
-			return solver.Result{}, 0, false
-		}
-		if e.Backend() == solver.BackendGPU {
-			device = r.Device
-		}
-		gap, _ := solver.GapPercent(r.Length, in.Optimum)
-		return r, gap, true
-	}
-
-	// 2. PSPM under Lam et al.'s schedule (Table 1 defaults) on their 20
-	// instances, beside CPU SSPM and PSSM on all cores.
-	gp := lookup("pspm", solver.BackendGPU)
-	cs := lookup("sspm", solver.BackendCPU)
-	cp := lookup("pssm", solver.BackendCPU)
-	insts := LamInstances
-	if opt.Quick {
-		insts = insts[:3]
-	}
-	if len(opt.Instances) > 0 {
-		insts = opt.Instances
-	}
+	s.evalRates()
 	cpuLimit := opt.Time
 	if cpuLimit <= 0 {
 		cpuLimit = 20 * time.Second
 	}
-	var sumG, sumS, sumP, rateG, rateS, rateP float64
-	var nG, nS, nP int
-	for _, name := range insts {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		in, err := load(name)
-		if err != nil {
-			t.Notes = append(t.Notes, fmt.Sprintf("%s: %v", name, err))
-			continue
-		}
-		rg, gg, okg := run(gp, in, solver.Params{Seed: 1})
-		rs, gs, oks := run(cs, in, solver.Params{Seed: 1, Workers: opt.Workers, TimeLimit: cpuLimit})
-		rp, gpp, okp := run(cp, in, solver.Params{Seed: 1, Workers: opt.Workers, TimeLimit: cpuLimit})
-		if okg {
-			sumG += gg
-			rateG += rg.MovesPerSecond()
-			nG++
-		}
-		if oks {
-			sumS += gs
-			rateS += rs.MovesPerSecond()
-			nS++
-		}
-		if okp {
-			sumP += gpp
-			rateP += rp.MovesPerSecond()
-			nP++
-		}
-		logf("%s: pspm %.3f%% %.3g/s, sspm %.3f%%, pssm %.3f%%", name, gg, rg.MovesPerSecond(), gs, gpp)
-		inst := fmt.Sprintf("%s (n=%d)", name, in.N)
-		add(gpuRow{measure: "SA vs CPU SSPM", inst: inst, gEng: "pspm", cEng: "sspm", gRate: rg.MovesPerSecond(), cRate: rs.MovesPerSecond(),
-			gGap: gg, cGap: gs, gTime: rg.Elapsed.Seconds(), cTime: rs.Elapsed.Seconds(), hasGPU: okg, hasCPU: oks, isGap: true})
-		add(gpuRow{measure: "SA vs CPU PSSM", inst: inst, gEng: "pspm", cEng: "pssm", gRate: rg.MovesPerSecond(), cRate: rp.MovesPerSecond(),
-			gGap: gg, cGap: gpp, gTime: rg.Elapsed.Seconds(), cTime: rp.Elapsed.Seconds(), hasGPU: okg, hasCPU: okp, isGap: true})
+	if err := s.annealing(cpuLimit); err != nil {
+		return err
 	}
-	mean := func(s float64, k int) float64 {
-		if k == 0 {
-			return 0
-		}
-		return s / float64(k)
-	}
-	add(gpuRow{measure: "PSPM SSES (Eq. 4) and mean SEC (Eq. 5)", inst: fmt.Sprintf("mean of %d instances", len(insts)), gEng: "pspm", cEng: "sspm",
-		gRate: mean(rateG, nG), cRate: mean(rateS, nS), gGap: mean(sumG, nG), cGap: mean(sumS, nS), hasGPU: nG > 0, hasCPU: nS > 0, isGap: true,
-		target: ">= 2e11 moves/s, <= 1.5%", paper: "Lam et al.: 4.57e8 moves/s, 2.2% (Tesla C2050); 99x over SSPM"})
-	add(gpuRow{measure: "PSPM SSES (Eq. 4) and mean SEC (Eq. 5)", inst: fmt.Sprintf("mean of %d instances", len(insts)), gEng: "pspm", cEng: "pssm",
-		gRate: mean(rateG, nG), cRate: mean(rateP, nP), gGap: mean(sumG, nG), cGap: mean(sumP, nP), hasGPU: nG > 0, hasCPU: nP > 0, isGap: true,
-		target: ">= 2e11 moves/s, <= 1.5%", paper: "Lam et al.: 38.7x over PSSM"})
-
-	// 3. 2opt-climb, GPU against CPU, equal time.
 	climbTime := opt.Time
 	if climbTime <= 0 {
 		climbTime = 5 * time.Second
 	}
-	gc := lookup("2opt-climb", solver.BackendGPU)
-	cc := lookup("2opt-climb", solver.BackendCPU)
-	cinsts := climbInstances
-	if opt.Quick {
-		cinsts = cinsts[:1]
+	if err := s.climbs(climbTime); err != nil {
+		return err
 	}
-	for _, name := range cinsts {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		in, err := load(name)
-		if err != nil {
-			t.Notes = append(t.Notes, fmt.Sprintf("%s: %v", name, err))
-			continue
-		}
-		p := solver.Params{Seed: 1, TimeLimit: climbTime, Workers: opt.Workers}
-		rg, gg, okg := run(gc, in, p)
-		rc, gc2, okc := run(cc, in, p)
-		add(gpuRow{measure: "2opt-climb, equal time", inst: fmt.Sprintf("%s (n=%d)", name, in.N), gEng: "2opt-climb", cEng: "2opt-climb",
-			gRate: rg.MovesPerSecond(), cRate: rc.MovesPerSecond(), gGap: gg, cGap: gc2, gTime: rg.Elapsed.Seconds(), cTime: rc.Elapsed.Seconds(),
-			hasGPU: okg, hasCPU: okc, isGap: true, paper: "O'Neil & Burtscher: GPU climber"})
-	}
-
-	t.Notes = append(t.Notes,
-		"GPU: "+device+"; CPU: "+HostCPU()+" (CPU engines on all cores unless --workers).",
+	s.t.Notes = append(s.t.Notes,
+		"GPU: "+s.device+"; CPU: "+HostCPU()+" (CPU engines on all cores unless --workers).",
 		"SA runs use Lam et al.'s Table 1 schedule (T0 10000, Tend 0.1, alpha 0.99, Sp 10 sweeps of N iterations per temperature, Se = k = 100); GPU pspm runs the whole schedule with blocks and threads from the occupancy API (threads 32), seed 1; CPU runs stop at the schedule's end or after "+cpuLimit.String()+".",
 		"SSES = moves evaluated per second (Lam et al. Eq. 4); SEC = % above the optimum (Eq. 5), one run per instance.",
 		"2-opt evaluation: whole neighbourhood (n(n-3)/2 moves) of a batch of random tours sized to fill the GPU, timed with CUDA events; float distances, each move's delta from 9 square roots per 8 moves.",
@@ -235,9 +95,157 @@ func runGPU(ctx context.Context, opt Options, out io.Writer) error {
 		"The 20 instances are Lam et al.'s own (their Table 2, rd100 .. d493).",
 	)
 	if opt.OutDir != "" {
-		if err := t.Save(opt.OutDir, "gpu"); err != nil {
+		if err := s.t.Save(opt.OutDir, "gpu"); err != nil {
 			return err
 		}
 	}
-	return t.Markdown(out)
+	return s.t.Markdown(out)
+}
+
+// add formats r as a table row.
+func (s *gpuSuite) add(r gpuRow) {
+	ratio := "n/a"
+	if r.hasGPU && r.hasCPU && r.cRate > 0 {
+		ratio = fmt.Sprintf("%.1fx", r.gRate/r.cRate)
+	}
+	gt, ct := "n/a", "n/a"
+	if r.hasGPU && r.gTime > 0 {
+		gt = fmt.Sprintf("%.2f", r.gTime)
+	}
+	if r.hasCPU && r.cTime > 0 {
+		ct = fmt.Sprintf("%.2f", r.cTime)
+	}
+	s.t.AddRow(r.measure, r.inst, r.gEng, fmtRate(r.gRate, r.hasGPU), fmtGap(r.gGap, r.hasGPU && r.isGap), gt,
+		r.cEng, fmtRate(r.cRate, r.hasCPU), fmtGap(r.cGap, r.hasCPU && r.isGap), ct, ratio, r.target, r.paper)
+}
+
+// evalRates measures the 2-opt evaluation kernel alone.
+func (s *gpuSuite) evalRates() {
+	sizes := evalSizes
+	if s.opt.Quick {
+		sizes = []int{1000, 10000}
+	}
+	if GPUEvalRate == nil {
+		s.t.Notes = append(s.t.Notes, "2-opt evaluation rate: this binary was built without CUDA (make gpu)")
+		return
+	}
+	for _, n := range sizes {
+		passes := max(3, int(2e11/(float64(n)*float64(n)/2)/4))
+		rate, dev, err := GPUEvalRate(n, passes, 1)
+		if err != nil {
+			s.t.Notes = append(s.t.Notes, fmt.Sprintf("2-opt evaluation rate: %v", err))
+			return
+		}
+		s.device = dev
+		s.logf("2-opt eval n=%d: %.4g moves/s", n, rate)
+		s.add(gpuRow{measure: "2-opt evaluation (kernel only)", inst: fmt.Sprintf("n=%d random", n), gEng: "twoopt_eval",
+			gRate: rate, hasGPU: true, cEng: "-", target: ">= 1.5e12", paper: "O'Neil & Burtscher: 6e10 on a K40"})
+	}
+}
+
+// each loads every named instance and calls fn with its name and it; an instance that
+// does not load becomes a note. It stops with ctx's error.
+func (s *gpuSuite) each(names []string, fn func(name string, in *solver.Instance)) error {
+	for _, name := range names {
+		if s.ctx.Err() != nil {
+			return s.ctx.Err()
+		}
+		in, err := s.load(name)
+		if err != nil {
+			s.t.Notes = append(s.t.Notes, fmt.Sprintf("%s: %v", name, err))
+			continue
+		}
+		fn(name, in)
+	}
+	return nil
+}
+
+// run solves in with e (nil: not available) and returns the result and
+// its percent above the optimum.
+func (s *gpuSuite) run(e solver.Engine, in *solver.Instance, p solver.Params) (solver.Result, float64, bool) {
+	r, ok := s.solve(e, in, p)
+	if !ok {
+		return r, 0, false
+	}
+	gap, _ := solver.GapPercent(r.Length, in.Optimum)
+	return r, gap, true
+}
+
+// saMeans sums one engine's gaps and rates over the instances it ran.
+type saMeans struct {
+	gap, rate float64
+	n         int
+}
+
+func (m *saMeans) add(r solver.Result, gap float64, ok bool) {
+	if ok {
+		m.gap += gap
+		m.rate += r.MovesPerSecond()
+		m.n++
+	}
+}
+
+func (m saMeans) meanGap() float64  { return m.gap / float64(max(m.n, 1)) }
+func (m saMeans) meanRate() float64 { return m.rate / float64(max(m.n, 1)) }
+
+// annealing runs PSPM under Lam et al.'s schedule (Table 1 defaults) on
+// their 20 instances, beside CPU SSPM and PSSM on all cores (stopped after
+// cpuLimit).
+func (s *gpuSuite) annealing(cpuLimit time.Duration) error {
+	gp := s.engine("pspm", solver.BackendGPU)
+	cs := s.engine("sspm", solver.BackendCPU)
+	cp := s.engine("pssm", solver.BackendCPU)
+	insts := LamInstances
+	if s.opt.Quick {
+		insts = insts[:3]
+	}
+	if len(s.opt.Instances) > 0 {
+		insts = s.opt.Instances
+	}
+	var mg, ms, mp saMeans
+	err := s.each(insts, func(name string, in *solver.Instance) {
+		rg, gg, okg := s.run(gp, in, solver.Params{Seed: 1})
+		rs, gs, oks := s.run(cs, in, solver.Params{Seed: 1, TimeLimit: cpuLimit})
+		rp, gpp, okp := s.run(cp, in, solver.Params{Seed: 1, TimeLimit: cpuLimit})
+		mg.add(rg, gg, okg)
+		ms.add(rs, gs, oks)
+		mp.add(rp, gpp, okp)
+		s.logf("%s: pspm %.3f%% %.3g/s, sspm %.3f%%, pssm %.3f%%", name, gg, rg.MovesPerSecond(), gs, gpp)
+		inst := fmt.Sprintf("%s (n=%d)", name, in.N)
+		s.add(gpuRow{measure: "SA vs CPU SSPM", inst: inst, gEng: "pspm", cEng: "sspm", gRate: rg.MovesPerSecond(), cRate: rs.MovesPerSecond(),
+			gGap: gg, cGap: gs, gTime: rg.Elapsed.Seconds(), cTime: rs.Elapsed.Seconds(), hasGPU: okg, hasCPU: oks, isGap: true})
+		s.add(gpuRow{measure: "SA vs CPU PSSM", inst: inst, gEng: "pspm", cEng: "pssm", gRate: rg.MovesPerSecond(), cRate: rp.MovesPerSecond(),
+			gGap: gg, cGap: gpp, gTime: rg.Elapsed.Seconds(), cTime: rp.Elapsed.Seconds(), hasGPU: okg, hasCPU: okp, isGap: true})
+	})
+	if err != nil {
+		return err
+	}
+	for _, c := range []struct {
+		eng   string
+		m     saMeans
+		paper string
+	}{{"sspm", ms, "Lam et al.: 4.57e8 moves/s, 2.2% (Tesla C2050); 99x over SSPM"}, {"pssm", mp, "Lam et al.: 38.7x over PSSM"}} {
+		s.add(gpuRow{measure: "PSPM SSES (Eq. 4) and mean SEC (Eq. 5)", inst: fmt.Sprintf("mean of %d instances", len(insts)), gEng: "pspm", cEng: c.eng,
+			gRate: mg.meanRate(), cRate: c.m.meanRate(), gGap: mg.meanGap(), cGap: c.m.meanGap(), hasGPU: mg.n > 0, hasCPU: c.m.n > 0, isGap: true,
+			target: ">= 2e11 moves/s, <= 1.5%", paper: c.paper})
+	}
+	return nil
+}
+
+// climbs runs 2opt-climb on the GPU and on the CPU for the same time.
+func (s *gpuSuite) climbs(climbTime time.Duration) error {
+	gc := s.engine("2opt-climb", solver.BackendGPU)
+	cc := s.engine("2opt-climb", solver.BackendCPU)
+	cinsts := climbInstances
+	if s.opt.Quick {
+		cinsts = cinsts[:1]
+	}
+	return s.each(cinsts, func(name string, in *solver.Instance) {
+		p := solver.Params{Seed: 1, TimeLimit: climbTime}
+		rg, gg, okg := s.run(gc, in, p)
+		rc, gc2, okc := s.run(cc, in, p)
+		s.add(gpuRow{measure: "2opt-climb, equal time", inst: fmt.Sprintf("%s (n=%d)", name, in.N), gEng: "2opt-climb", cEng: "2opt-climb",
+			gRate: rg.MovesPerSecond(), cRate: rc.MovesPerSecond(), gGap: gg, cGap: gc2, gTime: rg.Elapsed.Seconds(), cTime: rc.Elapsed.Seconds(),
+			hasGPU: okg, hasCPU: okc, isGap: true, paper: "O'Neil & Burtscher: GPU climber"})
+	})
 }
