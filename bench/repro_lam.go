@@ -61,46 +61,51 @@ func (l lamRuns) best() (solver.Result, bool) {
 	return b, true
 }
 
+// The three implementations the lam suite compares, as indices of
+// lamSuite.eng.
+const (
+	lamSSPM = iota // CPU SSPM
+	lamPSSM        // CPU PSSM
+	lamPSPM        // GPU PSPM
+)
+
+// lamSuite is one run of the lam suite: the shared reproduction state, the
+// engines, the paper's tables, ours, and the sums behind the average rows.
+type lamSuite struct {
+	*repro
+	names         []string
+	runs          int
+	sched         solver.Params
+	eng           [3]solver.Engine // by lamSSPM, lamPSSM, lamPSPM
+	pt2, pt3, pt4 *paperTable
+	t2, t3, t4    *Table
+
+	sum     [3][2]float64 // Table 2: SSES and SEC summed over the instances
+	cnt     [3]int
+	sumTC   [2]float64 // Table 3: TC of SSPM and PSPM (10^-2 /s)
+	cntTC   [2]int
+	sumConv [3]float64 // Table 3: convergence SEC
+	cntConv [3]int
+}
+
+// lamMPS is SSES in 10^6 moves per second.
+func lamMPS(x solver.Result) float64 { return x.MovesPerSecond() / 1e6 }
+
+// lamSecs is a run's time in seconds.
+func lamSecs(x solver.Result) float64 { return x.Elapsed.Seconds() }
+
+// lamSEC returns SEC, the percent above in's optimum, of a run on in.
+func lamSEC(in *solver.Instance) func(solver.Result) float64 {
+	return func(x solver.Result) float64 { g, _ := gapOf(x.Length, in); return g }
+}
+
 func runLam(ctx context.Context, opt Options, out io.Writer) error {
 	r, err := newRepro(ctx, "lam", opt)
 	if err != nil {
 		return err
 	}
-	names := r.instances(LamInstances, []string{"rd100"})
-	runs := r.runs(10)
-	sched := r.lamSchedule()
-	gp := r.engine("pspm", solver.BackendGPU)
-	cs := r.engine("sspm", solver.BackendCPU)
-	cp := r.engine("pssm", solver.BackendCPU)
-	pt2 := r.papers.table("lam-table2.csv")
-	pt3 := r.papers.table("lam-table3.csv")
-	pt4 := r.papers.table("lam-table4.csv")
-
-	// Pm = Ps = TPB = 12 as in Table 1; the GPU's TB is the engine's full
-	// wave on this device (the paper's 98 filled its 14 SMs).
-	sspmP := func(seed uint64) solver.Params { p := sched; p.Seed, p.Threads = seed, 12; return p }
-	pssmP := func(seed uint64) solver.Params { p := sched; p.Seed, p.Blocks = seed, 12; return p }
-	pspmP := func(seed uint64) solver.Params { p := sched; p.Seed, p.Threads = seed, 12; return p }
-
-	t2 := &Table{Title: "Lam et al. Table 2: SSES (10^6 moves/s) and SEC (% above optimum), full schedule, mean of the runs",
-		Header: []string{"instance", "n", "runs",
-			"CPU SSPM SSES", "paper", "CPU SSPM SEC %", "paper",
-			"CPU PSSM SSES", "paper", "CPU PSSM SEC %", "paper",
-			"GPU PSPM SSES", "paper", "GPU PSPM SEC %", "paper",
-			"GPU/SSPM SSES", "paper", "GPU/PSSM SSES", "paper"}}
-	t3 := &Table{Title: "Lam et al. Table 3: throughput TC (10^-2 /s: 1 / mean time to reach CPU SSPM's best) and SEC % at GPU PSPM's time to it",
-		Header: []string{"instance", "threshold (SSPM best)",
-			"TC CPU SSPM", "paper", "TC GPU PSPM", "paper", "GPU speedup", "paper",
-			"SEC CPU SSPM %", "paper", "SEC CPU PSSM %", "paper", "SEC GPU PSPM %", "paper"}}
-	mps := func(x solver.Result) float64 { return x.MovesPerSecond() / 1e6 }
-	secs := func(x solver.Result) float64 { return x.Elapsed.Seconds() }
-	var sum [3][2]float64
-	var cnt [3]int
-	var sumTC [2]float64
-	var cntTC [2]int
-	var sumConv [3]float64
-	var cntConv [3]int
-	for _, name := range names {
+	s := newLamSuite(r)
+	for _, name := range s.names {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -108,179 +113,231 @@ func runLam(ctx context.Context, opt Options, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		sec := func(x solver.Result) float64 { g, _ := gapOf(x.Length, in); return g }
-		var res [3]lamRuns
-		for k := 0; k < runs; k++ {
-			seed := uint64(k + 1)
-			for e, eng := range []solver.Engine{cs, cp, gp} {
-				p := []func(uint64) solver.Params{sspmP, pssmP, pspmP}[e](seed)
-				if x, ok := r.solve(eng, in, p); ok {
-					res[e] = append(res[e], x)
-				}
+		res := s.table2Row(name, in)
+		s.table3Row(name, in, res[lamSSPM])
+	}
+	s.averageRows()
+	if err := s.table4(); err != nil {
+		return err
+	}
+	s.notes()
+	return r.finish([]*Table{s.t2, s.t3, s.t4}, []string{"lam-table2", "lam-table3", "lam-table4"}, out)
+}
+
+func newLamSuite(r *repro) *lamSuite {
+	s := &lamSuite{
+		repro: r,
+		names: r.instances(LamInstances, []string{"rd100"}),
+		runs:  r.runs(10),
+		sched: r.lamSchedule(),
+		pt2:   r.papers.table("lam-table2.csv"),
+		pt3:   r.papers.table("lam-table3.csv"),
+		pt4:   r.papers.table("lam-table4.csv"),
+	}
+	s.eng[lamPSPM] = r.engine("pspm", solver.BackendGPU)
+	s.eng[lamSSPM] = r.engine("sspm", solver.BackendCPU)
+	s.eng[lamPSSM] = r.engine("pssm", solver.BackendCPU)
+	s.t2 = &Table{Title: "Lam et al. Table 2: SSES (10^6 moves/s) and SEC (% above optimum), full schedule, mean of the runs",
+		Header: []string{"instance", "n", "runs",
+			"CPU SSPM SSES", "paper", "CPU SSPM SEC %", "paper",
+			"CPU PSSM SSES", "paper", "CPU PSSM SEC %", "paper",
+			"GPU PSPM SSES", "paper", "GPU PSPM SEC %", "paper",
+			"GPU/SSPM SSES", "paper", "GPU/PSSM SSES", "paper"}}
+	s.t3 = &Table{Title: "Lam et al. Table 3: throughput TC (10^-2 /s: 1 / mean time to reach CPU SSPM's best) and SEC % at GPU PSPM's time to it",
+		Header: []string{"instance", "threshold (SSPM best)",
+			"TC CPU SSPM", "paper", "TC GPU PSPM", "paper", "GPU speedup", "paper",
+			"SEC CPU SSPM %", "paper", "SEC CPU PSSM %", "paper", "SEC GPU PSPM %", "paper"}}
+	s.t4 = &Table{Title: "Lam et al. Table 4: CPU SSPM against Pm and GPU PSPM against TPB, means over the instances",
+		Header: []string{"Pm / TPB", "instances", "CPU SSPM SSES", "paper", "CPU SSPM SEC %", "paper", "GPU PSPM SSES", "paper", "GPU PSPM SEC %", "paper", "GPU/SSPM SSES", "paper"}}
+	return s
+}
+
+// params are implementation impl's parameters for one run: Pm = Ps = TPB
+// = 12 as in Table 1; the GPU's TB is the engine's full wave on this
+// device (the paper's 98 filled its 14 SMs).
+func (s *lamSuite) params(impl int, seed uint64) solver.Params {
+	p := s.sched
+	p.Seed = seed
+	if impl == lamPSSM {
+		p.Blocks = 12
+	} else {
+		p.Threads = 12
+	}
+	return p
+}
+
+// table2Row runs every implementation s.runs times on in over the full
+// schedule, adds the instance's Table 2 row and returns the runs.
+func (s *lamSuite) table2Row(name string, in *solver.Instance) [3]lamRuns {
+	var res [3]lamRuns
+	for k := 0; k < s.runs; k++ {
+		seed := uint64(k + 1)
+		for impl, eng := range s.eng {
+			if x, ok := s.solve(eng, in, s.params(impl, seed)); ok {
+				res[impl] = append(res[impl], x)
 			}
 		}
-		var ss, se [3]float64
-		var have [3]bool
-		for e := range res {
-			ss[e], have[e] = res[e].mean(mps)
-			se[e], _ = res[e].mean(sec)
-			if have[e] {
-				sum[e][0] += ss[e]
-				sum[e][1] += se[e]
-				cnt[e]++
+	}
+	var ss, se [3]float64
+	var have [3]bool
+	for e := range res {
+		ss[e], have[e] = res[e].mean(lamMPS)
+		se[e], _ = res[e].mean(lamSEC(in))
+		if have[e] {
+			s.sum[e][0] += ss[e]
+			s.sum[e][1] += se[e]
+			s.cnt[e]++
+		}
+	}
+	ratio := func(a, b int) string {
+		if !have[a] || !have[b] || ss[b] == 0 {
+			return "n/a"
+		}
+		return fmt.Sprintf("%.1f", ss[a]/ss[b])
+	}
+	pt2 := s.pt2
+	s.t2.AddRow(name, in.N, s.runs,
+		valCell(ss[0], have[0], "%.2f"), pt2.cell("CPU SSPM SSES (10^6 solutions/s)", name), valCell(se[0], have[0], "%.2f"), pt2.cell("CPU SSPM SEC (%)", name),
+		valCell(ss[1], have[1], "%.2f"), pt2.cell("CPU PSSM SSES (10^6 solutions/s)", name), valCell(se[1], have[1], "%.2f"), pt2.cell("CPU PSSM SEC (%)", name),
+		valCell(ss[2], have[2], "%.1f"), pt2.cell("GPU PSPM SSES (10^6 solutions/s)", name), valCell(se[2], have[2], "%.2f"), pt2.cell("GPU PSPM SEC (%)", name),
+		ratio(2, 0), pt2.cell("SSES speedup of GPU over CPU SSPM", name), ratio(2, 1), pt2.cell("SSES speedup of GPU over CPU PSSM", name))
+	s.logf("%s: SSES %.3g / %.3g / %.3g e6, SEC %.2f / %.2f / %.2f", name, ss[0], ss[1], ss[2], se[0], se[1], se[2])
+	return res
+}
+
+// table3Row adds the instance's Table 3 row. The threshold is the best
+// CPU SSPM tour of Table 2's runs; each implementation's time to reach it
+// is averaged over the runs (trials), each trial stopped at 5x SSPM's mean
+// time.
+func (s *lamSuite) table3Row(name string, in *solver.Instance, sspm lamRuns) {
+	pt3 := s.pt3
+	thr, ok := sspm.best()
+	if !ok {
+		s.t3.AddRow(name, "n/a", "n/a", pt3.cell("Throughput TC CPU SSPM (10^-2 solutions/s)", name), "n/a", pt3.cell("Throughput TC GPU PSPM (10^-2 solutions/s)", name),
+			"n/a", pt3.cell("Throughput GPU speedup", name), "n/a", pt3.cell("Convergence SEC CPU SSPM (%)", name), "n/a", pt3.cell("Convergence SEC CPU PSSM (%)", name),
+			"n/a", pt3.cell("Convergence SEC GPU PSPM (%)", name))
+		return
+	}
+	meanT, _ := sspm.mean(lamSecs)
+	stopAt := time.Duration(5 * meanT * float64(time.Second))
+	var tc [2]float64
+	var tcOK [2]bool
+	var reachN [2]int
+	for e, impl := range []int{lamSSPM, lamPSPM} {
+		eng := s.eng[impl]
+		var sumRT float64
+		for k := 0; k < s.runs && eng != nil; k++ {
+			p := s.params(impl, uint64(100+k))
+			p.Target, p.TimeLimit = thr.Length, stopAt
+			if x, ok := s.solve(eng, in, p); ok && x.Length <= thr.Length {
+				sumRT += x.Elapsed.Seconds()
+				reachN[e]++
 			}
 		}
-		ratio := func(a, b int) string {
-			if !have[a] || !have[b] || ss[b] == 0 {
+		if reachN[e] > 0 {
+			tc[e], tcOK[e] = float64(reachN[e])/sumRT, true
+			s.sumTC[e] += tc[e] * 100
+			s.cntTC[e]++
+		}
+	}
+	tcCell := func(e int) string {
+		if !tcOK[e] {
+			if e == 1 && s.eng[lamPSPM] == nil {
 				return "n/a"
 			}
-			return fmt.Sprintf("%.1f", ss[a]/ss[b])
+			return fmt.Sprintf("not reached in %d trials of %.1f s", s.runs, stopAt.Seconds())
 		}
-		t2.AddRow(name, in.N, runs,
-			valCell(ss[0], have[0], "%.2f"), pt2.cell("CPU SSPM SSES (10^6 solutions/s)", name), valCell(se[0], have[0], "%.2f"), pt2.cell("CPU SSPM SEC (%)", name),
-			valCell(ss[1], have[1], "%.2f"), pt2.cell("CPU PSSM SSES (10^6 solutions/s)", name), valCell(se[1], have[1], "%.2f"), pt2.cell("CPU PSSM SEC (%)", name),
-			valCell(ss[2], have[2], "%.1f"), pt2.cell("GPU PSPM SSES (10^6 solutions/s)", name), valCell(se[2], have[2], "%.2f"), pt2.cell("GPU PSPM SEC (%)", name),
-			ratio(2, 0), pt2.cell("SSES speedup of GPU over CPU SSPM", name), ratio(2, 1), pt2.cell("SSES speedup of GPU over CPU PSSM", name))
-		r.logf("%s: SSES %.3g / %.3g / %.3g e6, SEC %.2f / %.2f / %.2f", name, ss[0], ss[1], ss[2], se[0], se[1], se[2])
-
-		// Table 3: the threshold is the best CPU SSPM tour of the runs
-		// above; each implementation's time to reach it is averaged over
-		// the runs (trials), each trial stopped at 5x SSPM's mean time.
-		thr, ok := res[0].best()
-		if !ok {
-			t3.AddRow(name, "n/a", "n/a", pt3.cell("Throughput TC CPU SSPM (10^-2 solutions/s)", name), "n/a", pt3.cell("Throughput TC GPU PSPM (10^-2 solutions/s)", name),
-				"n/a", pt3.cell("Throughput GPU speedup", name), "n/a", pt3.cell("Convergence SEC CPU SSPM (%)", name), "n/a", pt3.cell("Convergence SEC CPU PSSM (%)", name),
-				"n/a", pt3.cell("Convergence SEC GPU PSPM (%)", name))
-			continue
+		c := fmt.Sprintf("%.2f", tc[e]*100)
+		if reachN[e] < s.runs {
+			c += fmt.Sprintf(" (%d/%d reached)", reachN[e], s.runs)
 		}
-		meanT, _ := res[0].mean(secs)
-		stopAt := time.Duration(5 * meanT * float64(time.Second))
-		var tc [2]float64
-		var tcOK [2]bool
-		var reachN [2]int
-		for e, eng := range []solver.Engine{cs, gp} {
-			var sumRT float64
-			for k := 0; k < runs && eng != nil; k++ {
-				p := []func(uint64) solver.Params{sspmP, pspmP}[e](uint64(100 + k))
-				p.Target, p.TimeLimit = thr.Length, stopAt
-				if x, ok := r.solve(eng, in, p); ok && x.Length <= thr.Length {
-					sumRT += x.Elapsed.Seconds()
-					reachN[e]++
-				}
-			}
-			if reachN[e] > 0 {
-				tc[e], tcOK[e] = float64(reachN[e])/sumRT, true
-				sumTC[e] += tc[e] * 100
-				cntTC[e]++
-			}
-		}
-		tcCell := func(e int) string {
-			if !tcOK[e] {
-				if e == 1 && gp == nil {
-					return "n/a"
-				}
-				return fmt.Sprintf("not reached in %d trials of %.1f s", runs, stopAt.Seconds())
-			}
-			s := fmt.Sprintf("%.2f", tc[e]*100)
-			if reachN[e] < runs {
-				s += fmt.Sprintf(" (%d/%d reached)", reachN[e], runs)
-			}
-			return s
-		}
-		speed := "n/a"
-		if tcOK[0] && tcOK[1] {
-			speed = fmt.Sprintf("%.1f", tc[1]/tc[0])
-		}
-		// Convergence: every implementation runs for GPU PSPM's mean time
-		// to the threshold (none without a GPU figure).
-		conv := [3]string{"n/a", "n/a", "n/a"}
-		if tcOK[1] {
-			limit := time.Duration(float64(time.Second) / tc[1])
-			for e, eng := range []solver.Engine{cs, cp, gp} {
-				var l lamRuns
-				for k := 0; k < runs && eng != nil; k++ {
-					p := []func(uint64) solver.Params{sspmP, pssmP, pspmP}[e](uint64(200 + k))
-					p.TimeLimit = limit
-					if x, ok := r.solve(eng, in, p); ok {
-						l = append(l, x)
-					}
-				}
-				if v, ok := l.mean(sec); ok {
-					conv[e] = fmt.Sprintf("%.2f", v)
-					sumConv[e] += v
-					cntConv[e]++
-				}
-			}
-		}
-		t3.AddRow(name, thr.Length, tcCell(0), pt3.cell("Throughput TC CPU SSPM (10^-2 solutions/s)", name), tcCell(1), pt3.cell("Throughput TC GPU PSPM (10^-2 solutions/s)", name),
-			speed, pt3.cell("Throughput GPU speedup", name), conv[0], pt3.cell("Convergence SEC CPU SSPM (%)", name), conv[1], pt3.cell("Convergence SEC CPU PSSM (%)", name),
-			conv[2], pt3.cell("Convergence SEC GPU PSPM (%)", name))
+		return c
 	}
-	avg := func(s float64, n int, f string) string {
+	speed := "n/a"
+	if tcOK[0] && tcOK[1] {
+		speed = fmt.Sprintf("%.1f", tc[1]/tc[0])
+	}
+	conv := [3]string{"n/a", "n/a", "n/a"}
+	if tcOK[1] {
+		conv = s.convergence(in, time.Duration(float64(time.Second)/tc[1]))
+	}
+	s.t3.AddRow(name, thr.Length, tcCell(0), pt3.cell("Throughput TC CPU SSPM (10^-2 solutions/s)", name), tcCell(1), pt3.cell("Throughput TC GPU PSPM (10^-2 solutions/s)", name),
+		speed, pt3.cell("Throughput GPU speedup", name), conv[0], pt3.cell("Convergence SEC CPU SSPM (%)", name), conv[1], pt3.cell("Convergence SEC CPU PSSM (%)", name),
+		conv[2], pt3.cell("Convergence SEC GPU PSPM (%)", name))
+}
+
+// convergence runs every implementation for limit (GPU PSPM's mean time
+// to the threshold) and returns each one's mean SEC cell.
+func (s *lamSuite) convergence(in *solver.Instance, limit time.Duration) [3]string {
+	conv := [3]string{"n/a", "n/a", "n/a"}
+	for impl, eng := range s.eng {
+		var l lamRuns
+		for k := 0; k < s.runs && eng != nil; k++ {
+			p := s.params(impl, uint64(200+k))
+			p.TimeLimit = limit
+			if x, ok := s.solve(eng, in, p); ok {
+				l = append(l, x)
+			}
+		}
+		if v, ok := l.mean(lamSEC(in)); ok {
+			conv[impl] = fmt.Sprintf("%.2f", v)
+			s.sumConv[impl] += v
+			s.cntConv[impl]++
+		}
+	}
+	return conv
+}
+
+// averageRows adds the "average" rows of Tables 2 and 3.
+func (s *lamSuite) averageRows() {
+	avg := func(sum float64, n int, f string) string {
 		if n == 0 {
 			return "n/a"
 		}
-		return fmt.Sprintf(f, s/float64(n))
+		return fmt.Sprintf(f, sum/float64(n))
 	}
+	sum, cnt := s.sum, s.cnt
 	mr := func(a, b int) string {
 		if cnt[a] == 0 || cnt[b] == 0 || sum[b][0] == 0 {
 			return "n/a"
 		}
 		return fmt.Sprintf("%.1f", (sum[a][0]/float64(cnt[a]))/(sum[b][0]/float64(cnt[b])))
 	}
-	t2.AddRow("average", "", "", avg(sum[0][0], cnt[0], "%.2f"), pt2.cell("CPU SSPM SSES (10^6 solutions/s)", "average"), avg(sum[0][1], cnt[0], "%.2f"), pt2.cell("CPU SSPM SEC (%)", "average"),
+	pt2, pt3 := s.pt2, s.pt3
+	s.t2.AddRow("average", "", "", avg(sum[0][0], cnt[0], "%.2f"), pt2.cell("CPU SSPM SSES (10^6 solutions/s)", "average"), avg(sum[0][1], cnt[0], "%.2f"), pt2.cell("CPU SSPM SEC (%)", "average"),
 		avg(sum[1][0], cnt[1], "%.2f"), pt2.cell("CPU PSSM SSES (10^6 solutions/s)", "average"), avg(sum[1][1], cnt[1], "%.2f"), pt2.cell("CPU PSSM SEC (%)", "average"),
 		avg(sum[2][0], cnt[2], "%.1f"), pt2.cell("GPU PSPM SSES (10^6 solutions/s)", "average"), avg(sum[2][1], cnt[2], "%.2f"), pt2.cell("GPU PSPM SEC (%)", "average"),
 		mr(2, 0), pt2.cell("SSES speedup of GPU over CPU SSPM", "average"), mr(2, 1), pt2.cell("SSES speedup of GPU over CPU PSSM", "average"))
-	t3.AddRow("average", "", avg(sumTC[0], cntTC[0], "%.2f"), pt3.cell("Throughput TC CPU SSPM (10^-2 solutions/s)", "average"),
-		avg(sumTC[1], cntTC[1], "%.2f"), pt3.cell("Throughput TC GPU PSPM (10^-2 solutions/s)", "average"), "", pt3.cell("Throughput GPU speedup", "average"),
-		avg(sumConv[0], cntConv[0], "%.2f"), pt3.cell("Convergence SEC CPU SSPM (%)", "average"), avg(sumConv[1], cntConv[1], "%.2f"), pt3.cell("Convergence SEC CPU PSSM (%)", "average"),
-		avg(sumConv[2], cntConv[2], "%.2f"), pt3.cell("Convergence SEC GPU PSPM (%)", "average"))
+	s.t3.AddRow("average", "", avg(s.sumTC[0], s.cntTC[0], "%.2f"), pt3.cell("Throughput TC CPU SSPM (10^-2 solutions/s)", "average"),
+		avg(s.sumTC[1], s.cntTC[1], "%.2f"), pt3.cell("Throughput TC GPU PSPM (10^-2 solutions/s)", "average"), "", pt3.cell("Throughput GPU speedup", "average"),
+		avg(s.sumConv[0], s.cntConv[0], "%.2f"), pt3.cell("Convergence SEC CPU SSPM (%)", "average"), avg(s.sumConv[1], s.cntConv[1], "%.2f"), pt3.cell("Convergence SEC CPU PSSM (%)", "average"),
+		avg(s.sumConv[2], s.cntConv[2], "%.2f"), pt3.cell("Convergence SEC GPU PSPM (%)", "average"))
+}
 
-	// Table 4: Pm (CPU SSPM) and TPB (GPU PSPM) swept, the full schedule,
-	// means over the instances (one run each unless --runs).
-	t4 := &Table{Title: "Lam et al. Table 4: CPU SSPM against Pm and GPU PSPM against TPB, means over the instances",
-		Header: []string{"Pm / TPB", "instances", "CPU SSPM SSES", "paper", "CPU SSPM SEC %", "paper", "GPU PSPM SSES", "paper", "GPU PSPM SEC %", "paper", "GPU/SSPM SSES", "paper"}}
-	runs4 := 1
-	if r.opt.Runs > 0 {
-		runs4 = r.opt.Runs
+// runs4 is the number of runs per instance and value in Table 4: one
+// unless --runs.
+func (s *lamSuite) runs4() int {
+	if s.opt.Runs > 0 {
+		return s.opt.Runs
 	}
+	return 1
+}
+
+// table4 sweeps Pm (CPU SSPM) and TPB (GPU PSPM) over the full schedule,
+// means over the instances, and plots the sweep beside the paper's.
+func (s *lamSuite) table4() error {
+	pt4 := s.pt4
 	var xs, cy, gy, pcy, pgy, pxs []float64
 	for _, v := range lamValues {
-		if ctx.Err() != nil {
-			return ctx.Err()
+		if s.ctx.Err() != nil {
+			return s.ctx.Err()
 		}
-		var acc [2]lamRuns
-		var gapSum [2]float64
-		for _, name := range names {
-			in, err := r.load(name)
-			if err != nil {
-				return err
-			}
-			for k := 0; k < runs4; k++ {
-				for e, eng := range []solver.Engine{cs, gp} {
-					p := sched
-					p.Seed, p.Threads = uint64(k+1), v
-					r.err = nil
-					if x, ok := r.solve(eng, in, p); ok {
-						acc[e] = append(acc[e], x)
-						g, _ := gapOf(x.Length, in)
-						gapSum[e] += g
-					}
-				}
-			}
-		}
-		var sv [2]float64
-		var ok [2]bool
-		var gv [2]float64
-		for e := range acc {
-			sv[e], ok[e] = acc[e].mean(mps)
-			if ok[e] {
-				gv[e] = gapSum[e] / float64(len(acc[e]))
-			}
+		sv, gv, ok, err := s.sweepValue(v)
+		if err != nil {
+			return err
 		}
 		key := fmt.Sprint(v)
-		t4.AddRow(v, len(names), valCell(sv[0], ok[0], "%.2f"), pt4.cell("CPU SSPM SSES (10^6 solutions/s)", key), valCell(gv[0], ok[0], "%.2f"), pt4.cell("CPU SSPM SEC (%)", key),
+		s.t4.AddRow(v, len(s.names), valCell(sv[0], ok[0], "%.2f"), pt4.cell("CPU SSPM SSES (10^6 solutions/s)", key), valCell(gv[0], ok[0], "%.2f"), pt4.cell("CPU SSPM SEC (%)", key),
 			valCell(sv[1], ok[1], "%.1f"), pt4.cell("GPU PSPM SSES (10^6 solutions/s)", key), valCell(gv[1], ok[1], "%.2f"), pt4.cell("GPU PSPM SEC (%)", key),
 			ratioCell(sv[1], sv[0], ok[1], ok[0]), pt4.cell("SSES speedup of GPU", key))
 		xs = append(xs, float64(v))
@@ -291,24 +348,64 @@ func runLam(ctx context.Context, opt Options, out io.Writer) error {
 			}
 		}
 	}
-	if err := SavePlot(r.opt.OutDir, "lam-fig4", "Lam et al. Fig. 4: SSES against Pm (CPU SSPM) and TPB (GPU PSPM)", "Pm / TPB", "SSES (10^6 moves/s)", false, true,
+	return SavePlot(s.opt.OutDir, "lam-fig4", "Lam et al. Fig. 4: SSES against Pm (CPU SSPM) and TPB (GPU PSPM)", "Pm / TPB", "SSES (10^6 moves/s)", false, true,
 		Series{Name: "GPU PSPM (ours)", X: xs, Y: gy}, Series{Name: "CPU SSPM (ours)", X: xs, Y: cy},
-		Series{Name: "GPU PSPM (paper, Tesla C2050)", X: pxs, Y: pgy}, Series{Name: "CPU SSPM (paper, 2x Xeon X5650)", X: pxs, Y: pcy}); err != nil {
-		return err
+		Series{Name: "GPU PSPM (paper, Tesla C2050)", X: pxs, Y: pgy}, Series{Name: "CPU SSPM (paper, 2x Xeon X5650)", X: pxs, Y: pcy})
+}
+
+// sweepValue runs CPU SSPM with Pm = v and GPU PSPM with TPB = v on every
+// instance and returns their mean SSES and SEC (index 0: SSPM, 1: PSPM)
+// and whether each ran.
+func (s *lamSuite) sweepValue(v int) (sv, gv [2]float64, ok [2]bool, err error) {
+	var acc [2]lamRuns
+	var gapSum [2]float64
+	for _, name := range s.names {
+		in, err := s.load(name)
+		if err != nil {
+			return sv, gv, ok, err
+		}
+		for k := 0; k < s.runs4(); k++ {
+			for e, eng := range []solver.Engine{s.eng[lamSSPM], s.eng[lamPSPM]} {
+				p := s.sched
+				p.Seed, p.Threads = uint64(k+1), v
+				s.err = nil
+				if x, ok := s.solve(eng, in, p); ok {
+					acc[e] = append(acc[e], x)
+					g, _ := gapOf(x.Length, in)
+					gapSum[e] += g
+				}
+			}
+		}
 	}
+	for e := range acc {
+		sv[e], ok[e] = acc[e].mean(lamMPS)
+		if ok[e] {
+			gv[e] = gapSum[e] / float64(len(acc[e]))
+		}
+	}
+	return sv, gv, ok, nil
+}
+
+// notes adds the three tables' notes: the paper, the machines, the
+// schedule, the instances and each table's protocol.
+func (s *lamSuite) notes() {
+	sched := s.sched
 	schedNote := fmt.Sprintf("Schedule (Table 1): T0 %g, Tend %g, alpha %g, Sp %d sweeps, Se %d steps between best-solution exchanges, Pm = Ps = TPB = 12; every run goes to the end of its schedule (no time limit). GPU PSPM's TB: the engine's full wave on this device (the paper's 98 filled 14 SMs).",
 		sched.T0, sched.TEnd, sched.Alpha, sched.Sweeps, sched.K)
-	if r.opt.Quick {
+	if s.opt.Quick {
 		schedNote += " Quick: alpha 0.9 instead of 0.99 (about 10x fewer temperature steps) and one run."
 	}
-	for _, t := range []*Table{t2, t3, t4} {
-		t.Notes = append(t.Notes, "Paper: "+lamCite+"; "+lamHardware+".", r.machine(), schedNote,
-			fmt.Sprintf("Instances: Lam et al.'s 20 (Table 2's list, rd100 .. d493)%s; %d run(s) each.", map[bool]string{true: " restricted by --instances or --quick", false: ""}[len(names) != len(LamInstances)], runs),
+	restricted := ""
+	if len(s.names) != len(LamInstances) {
+		restricted = " restricted by --instances or --quick"
+	}
+	for _, t := range []*Table{s.t2, s.t3, s.t4} {
+		t.Notes = append(t.Notes, "Paper: "+lamCite+"; "+lamHardware+".", s.machine(), schedNote,
+			fmt.Sprintf("Instances: Lam et al.'s 20 (Table 2's list, rd100 .. d493)%s; %d run(s) each.", restricted, s.runs),
 			"SSES = 2-opt/relocation moves evaluated per second (Eq. 4), in 10^6/s; SEC = % above the TSPLIB optimum (Eq. 5).")
 	}
-	t3.Notes = append(t3.Notes, "Threshold: the best CPU SSPM tour of Table 2's runs. TC: trials (as many as the runs, new seeds) each stopped on reaching the threshold or at 5x SSPM's mean schedule time; TC = reached trials / their summed time, in 10^-2 per second. Convergence: each implementation runs for GPU PSPM's mean time to the threshold, SEC averaged over the runs.",
+	s.t3.Notes = append(s.t3.Notes, "Threshold: the best CPU SSPM tour of Table 2's runs. TC: trials (as many as the runs, new seeds) each stopped on reaching the threshold or at 5x SSPM's mean schedule time; TC = reached trials / their summed time, in 10^-2 per second. Convergence: each implementation runs for GPU PSPM's mean time to the threshold, SEC averaged over the runs.",
 		"GPU PSPM checks its time limit and target between batches of temperature steps, so its times include that granularity. CPU PSSM's TC is not measured (the paper reports none).")
-	t4.Notes = append(t4.Notes, fmt.Sprintf("%d run(s) per instance and value (the paper does not say how many); the CPU's Pm and the GPU's TPB are both Params.Threads.", runs4),
+	s.t4.Notes = append(s.t4.Notes, fmt.Sprintf("%d run(s) per instance and value (the paper does not say how many); the CPU's Pm and the GPU's TPB are both Params.Threads.", s.runs4()),
 		"Plot: lam-fig4.png (CSV beside it), ours beside the paper's Table 4 (which its Fig. 4 draws).")
-	return r.finish([]*Table{t2, t3, t4}, []string{"lam-table2", "lam-table3", "lam-table4"}, out)
 }
