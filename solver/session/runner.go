@@ -111,6 +111,8 @@ type Runner struct {
 
 	best        []int
 	bestLength  int64
+	exact       []int // the best tour a segment returned (validated, exact length)
+	exactLength int64
 	temperature float64
 	last        Progress
 	result      *solver.Result
@@ -195,6 +197,7 @@ func (r *Runner) begin(in *solver.Instance, params solver.Params, step bool) err
 	r.in, r.params, r.engine, r.note = in, params, e, note
 	r.moves, r.steps, r.elapsed = 0, 0, 0
 	r.best, r.bestLength, r.temperature = nil, 0, 0
+	r.exact, r.exactLength = nil, 0
 	r.result, r.err = nil, nil
 	r.last = Progress{Engine: engineName(e), Note: note}
 	r.launch(step, nil, 0)
@@ -379,9 +382,16 @@ func (r *Runner) finish(seg int, o solveOutcome) (Progress, bool) {
 		return pr, true
 	}
 	res := o.res
-	if len(res.Tour) == r.in.N && (r.bestLength == 0 || res.Length <= r.bestLength) {
-		r.best, r.bestLength = res.Tour, res.Length
-		pr.Best = res.Tour
+	// Snapshots' tours and lengths are for display: the result keeps only
+	// tours that came through solver.Finish (this segment's or an earlier
+	// one's), so its length is the exact one, never a length an engine
+	// reported while running.
+	if len(res.Tour) == r.in.N && (r.exact == nil || res.Length <= r.exactLength) {
+		r.exact, r.exactLength = res.Tour, res.Length
+	}
+	if r.exact != nil {
+		r.best, r.bestLength = r.exact, r.exactLength
+		pr.Best = r.best
 	}
 	r.moves += res.Moves
 	r.steps += res.Steps
@@ -465,6 +475,7 @@ func (r *Runner) Reset() {
 	r.state = Idle
 	r.moves, r.steps, r.elapsed = 0, 0, 0
 	r.best, r.bestLength, r.temperature = nil, 0, 0
+	r.exact, r.exactLength = nil, 0
 	r.result, r.err = nil, nil
 	r.last = Progress{}
 	r.mu.Unlock()
