@@ -93,6 +93,30 @@ func (r *repro) solve(e solver.Engine, in *solver.Instance, p solver.Params) (so
 	return res, true
 }
 
+// each loads the named instances in turn and calls fn with each name and
+// instance. It stops at ctx's end and at the first error of fn or of a
+// load; with skip set, an instance that does not load goes to skip
+// instead and the loop goes on.
+func (r *repro) each(names []string, skip func(name string, err error), fn func(name string, in *solver.Instance) error) error {
+	for _, name := range names {
+		if err := r.ctx.Err(); err != nil {
+			return err
+		}
+		in, err := r.load(name)
+		if err != nil && skip != nil {
+			skip(name, err)
+			continue
+		}
+		if err == nil {
+			err = fn(name, in)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // runs is the number of runs per configuration: opt.Runs, else def
 // (Quick: 1).
 func (r *repro) runs(def int) int {

@@ -89,14 +89,7 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 	kicks := perSec(func(x solver.Result) int64 { return x.Steps })
 	gRK := r.engine("3opt-ils", solver.BackendGPU)
 	cIL := r.engine("3opt-ils", solver.BackendCPU)
-	for _, name := range names {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		in, err := r.load(name)
-		if err != nil {
-			return err
-		}
+	err = r.each(names, nil, func(name string, in *solver.Instance) error {
 		trials := r.runs(delevacqTrials(in.N))
 		gap := func(x solver.Result) float64 { g, _ := gapOf(x.Length, in); return g }
 		freq := func(l lamRuns) (float64, bool) {
@@ -151,6 +144,10 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 			t3.AddRow(row...)
 		}
 		r.logf("%s: FI %.0f kicks/s; RKBI GPU %.0f CPU %.0f kicks/s; gap GPU %.3f CPU %.3f", name, fk, gk, ck, gg, cg)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	common := []string{"Paper: " + delevacqCite + "; " + delevacqHardware + ".", r.machine(),
 		fmt.Sprintf("Trials: 20 below 1000 cities, 10 above (the paper's), each of %v (a time budget: the engines take no per-solution iteration limit, so the paper's it_total is not enforced; speedup is the ratio of ILS iterations (kicks) per second, which for the same number of iterations is the paper's time ratio). freq: share of trials ending at the known optimum; Δavg: mean %% above it.", T),
@@ -187,14 +184,7 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 	c := r.engine("swap-climb", solver.BackendCPU)
 	mps := func(x solver.Result) float64 { return x.MovesPerSecond() }
 	var xs, gy, ny, cy []float64
-	for _, name := range names {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		in, err := r.load(name)
-		if err != nil {
-			return err
-		}
+	err = r.each(names, nil, func(name string, in *solver.Instance) error {
 		m := float64(in.N) * float64(in.N-1) / 2
 		var gt, gn, cr lamRuns
 		for k := 0; k < runs; k++ {
@@ -228,6 +218,10 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 		r.logf("%s: 10,000 iterations: CPU %.3g s, GPU %.3g s (tc) %.3g s (256)", name, cs, ts, ns)
 		xs = append(xs, float64(in.N))
 		gy, ny, cy = append(gy, ts), append(ny, ns), append(cy, cs)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if err := SavePlot(opt.OutDir, "luong-time", fmt.Sprintf("%d swap-neighbourhood tabu iterations: time against n", luongIterations), "cities", "seconds", true, true,
 		Series{Name: "GPU, thread control", X: xs, Y: gy}, Series{Name: "GPU, 256 threads/block", X: xs, Y: ny}, Series{Name: "CPU, 1 core", X: xs, Y: cy}); err != nil {

@@ -105,16 +105,13 @@ func runLam(ctx context.Context, opt Options, out io.Writer) error {
 		return err
 	}
 	s := newLamSuite(r)
-	for _, name := range s.names {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		in, err := r.load(name)
-		if err != nil {
-			return err
-		}
+	err = r.each(s.names, nil, func(name string, in *solver.Instance) error {
 		res := s.table2Row(name, in)
 		s.table3Row(name, in, res[lamSSPM])
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	s.averageRows()
 	if err := s.table4(); err != nil {
@@ -359,11 +356,7 @@ func (s *lamSuite) table4() error {
 func (s *lamSuite) sweepValue(v int) (sv, gv [2]float64, ok [2]bool, err error) {
 	var acc [2]lamRuns
 	var gapSum [2]float64
-	for _, name := range s.names {
-		in, err := s.load(name)
-		if err != nil {
-			return sv, gv, ok, err
-		}
+	err = s.each(s.names, nil, func(name string, in *solver.Instance) error {
 		for k := 0; k < s.runs4(); k++ {
 			for e, eng := range []solver.Engine{s.eng[lamSSPM], s.eng[lamPSPM]} {
 				p := s.sched
@@ -376,6 +369,10 @@ func (s *lamSuite) sweepValue(v int) (sv, gv [2]float64, ok [2]bool, err error) 
 				}
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return sv, gv, ok, err
 	}
 	for e := range acc {
 		sv[e], ok[e] = acc[e].mean(lamMPS)

@@ -261,15 +261,7 @@ func runOneil(ctx context.Context, opt Options, out io.Writer) error {
 	q := &Table{Title: fmt.Sprintf("O'Neil & Burtscher Fig. 7: best of many random-restart 2-opt climbs on the %d smallest TSPLIB instances here (%% above optimum)", len(qNames)),
 		Header: []string{"instance", "n", "GPU climbs", "GPU gap %", "CPU climbs", "CPU gap %", "paper"}}
 	var qx, qg, qc []float64
-	for _, name := range qNames {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		in, err := r.load(name)
-		if err != nil {
-			r.logf("%v", err)
-			continue
-		}
+	err = r.each(qNames, func(_ string, err error) { r.logf("%v", err) }, func(name string, in *solver.Instance) error {
 		gCl, gGap, cCl, cGap := "n/a", "n/a", "n/a", "n/a"
 		if x, ok := r.solve(gc, in, solver.Params{Seed: 1, TimeLimit: qT}); ok {
 			v, s := gapOf(x.Length, in)
@@ -285,6 +277,10 @@ func runOneil(ctx context.Context, opt Options, out io.Writer) error {
 			qc = append(qc, v)
 		}
 		q.AddRow(name, in.N, gCl, gGap, cCl, cGap, "not printed (Fig. 7 only)")
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	q.Notes = append(q.Notes, "Paper setup ("+ph.headline("Solution quality setup (Fig. 7)")+"): 100,000 independent climbers with the tuned code, error plotted only.",
 		fmt.Sprintf("Ours: 2opt-climb for %v per instance, seed 1, GPU and CPU (all cores); the climbs column says how many climbs that time held (the engines take a time budget, not a climb count). Instances: the %d smallest (by DIMENSION) EUC_2D, CEIL_2D or ATT instances of the TSPLIB folder (a subset of TSPLIB; the kernels compute distances from coordinates).", qT, len(qNames)),
