@@ -62,7 +62,12 @@ func (p *Pane) setBound(in *solver.Instance, lb int64) {
 
 // boundGap is the gap line of a tour of length l above the lower bound lb.
 // It spells "at most" out: the app's bundled font has no glyph for "≤"
-// (it drew a replacement box in the software renderer's screenshots).
+// (it drew a replacement box in the software renderer's screenshots). A
+// bound of 0 (every city on one point) gives no ratio.
 func boundGap(l, lb int64) string {
-	return fmt.Sprintf("at most %.2f %% (above the lower bound)", 100*float64(l-lb)/float64(lb))
+	g, ok := solver.GapPercent(l, lb)
+	if !ok {
+		return fmt.Sprintf("lower bound %d", lb)
+	}
+	return fmt.Sprintf("at most %.2f %% (above the lower bound)", g)
 }

@@ -44,3 +44,16 @@ func TestPaneShowsLowerBound(t *testing.T) {
 		t.Errorf("Gap shows %q", v)
 	}
 }
+
+// A bound of 0 (all cities on one point) has no ratio: the gap line says
+// so instead of a division by zero.
+func TestBoundGapZeroBound(t *testing.T) {
+	for _, l := range []int64{0, 7} {
+		if g := boundGap(l, 0); strings.Contains(g, "NaN") || strings.Contains(g, "Inf") {
+			t.Errorf("boundGap(%d, 0) = %q", l, g)
+		}
+	}
+	if g := boundGap(110, 100); g != "at most 10.00 % (above the lower bound)" {
+		t.Errorf("boundGap(110, 100) = %q", g)
+	}
+}
