@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -192,6 +193,16 @@ func firstField(s string) string {
 	return ""
 }
 
+// oneOf returns val in upper case when it is one of the allowed values
+// of the header key, and an error naming them otherwise.
+func (p *parser) oneOf(key, val string, line int, allowed ...string) (string, error) {
+	t := strings.ToUpper(val)
+	if slices.Contains(allowed, t) {
+		return t, nil
+	}
+	return "", p.errf(line, "unknown %s %s (want %s or %s)", key, quote(val), strings.Join(allowed[:len(allowed)-1], ", "), allowed[len(allowed)-1])
+}
+
 func (p *parser) header(key, val string, line int) error {
 	switch key {
 	case "NAME", "TYPE", "DIMENSION", "EDGE_WEIGHT_TYPE", "EDGE_WEIGHT_FORMAT",
@@ -255,19 +266,15 @@ func (p *parser) header(key, val string, line int) error {
 		}
 		p.ewf, p.ewfLine = f, line
 	case "NODE_COORD_TYPE":
-		t := strings.ToUpper(val)
-		switch t {
-		case "TWOD_COORDS", "THREED_COORDS", "NO_COORDS":
-		default:
-			return p.errf(line, "unknown NODE_COORD_TYPE %s (want TWOD_COORDS, THREED_COORDS or NO_COORDS)", quote(val))
+		t, err := p.oneOf(key, val, line, "TWOD_COORDS", "THREED_COORDS", "NO_COORDS")
+		if err != nil {
+			return err
 		}
 		p.nodeType = t
 	case "DISPLAY_DATA_TYPE":
-		t := strings.ToUpper(val)
-		switch t {
-		case "COORD_DISPLAY", "TWOD_DISPLAY", "NO_DISPLAY":
-		default:
-			return p.errf(line, "unknown DISPLAY_DATA_TYPE %s (want COORD_DISPLAY, TWOD_DISPLAY or NO_DISPLAY)", quote(val))
+		t, err := p.oneOf(key, val, line, "COORD_DISPLAY", "TWOD_DISPLAY", "NO_DISPLAY")
+		if err != nil {
+			return err
 		}
 		p.dispType = t
 	case "CAPACITY":
