@@ -475,3 +475,27 @@ func TestProgressLine(t *testing.T) {
 		t.Errorf("plain line has a bar: %q", got)
 	}
 }
+
+// A --optima path that does not exist is refused with one line naming it,
+// by every command that takes the flag, instead of being read as an
+// instance without a known optimum.
+func TestOptimaPathMissing(t *testing.T) {
+	p := genCircle(t, 12)
+	missing := filepath.Join(t.TempDir(), "no-such-folder")
+	for _, args := range [][]string{
+		{"info", p, "--optima", missing},
+		{"eval", p, strings.TrimSuffix(p, ".tsp") + ".opt.tour", "--optima", missing},
+		{"bound", p, "--optima", missing},
+		{"solve", p, "--time", "50ms", "--quiet", "--optima", missing},
+		{"render", p, "--out", filepath.Join(t.TempDir(), "x.png"), "--optima", missing},
+	} {
+		code, _, stderr := tsp(t, args...)
+		if code != 1 {
+			t.Errorf("tsp %v: exit %d, want 1", args, code)
+		}
+		oneErrorLine(t, stderr, "--optima", missing)
+	}
+	if code, _, stderr := tsp(t, "info", p, "--optima", filepath.Dir(p)); code != 0 {
+		t.Errorf("info with an existing --optima folder: exit %d: %s", code, stderr)
+	}
+}

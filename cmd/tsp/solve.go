@@ -344,6 +344,11 @@ func summary(in *solver.Instance, r solver.Result) string {
 func loadInstance(path, optimaDir string, optimum int64, given bool) (*solver.Instance, error) {
 	var dirs []string
 	if optimaDir != "" {
+		// A folder or table the user named that is not there is a typo,
+		// not an instance without a known optimum.
+		if _, err := os.Stat(optimaDir); err != nil {
+			return nil, fmt.Errorf("--optima %s: no such file or folder", optimaDir)
+		}
 		dirs = append(dirs, optimaDir)
 	}
 	in, err := tsplib.Load(path, dirs...)
