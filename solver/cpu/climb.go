@@ -202,12 +202,8 @@ func best2opt(d *tour.Dist, t []int32, abort func(evaluated int64) bool) (best i
 	best = 0
 	var pending int64
 	for i := 0; i < n-2; i++ {
-		pending += int64(n - i - 2)
-		if pending >= checkEvery {
-			if abort(pending) {
-				return 0, 0, 0
-			}
-			pending = 0
+		if abortRow(&pending, int64(n-i-2), abort) {
+			return 0, 0, 0
 		}
 		a, b := t[i], t[i+1]
 		dab := d.At(a, b)
@@ -241,6 +237,18 @@ func best2opt(d *tour.Dist, t []int32, abort func(evaluated int64) bool) (best i
 	return
 }
 
+// abortRow adds a row of evaluated moves to *pending and, once they reach
+// checkEvery, hands them to abort and reports what it answers.
+func abortRow(pending *int64, row int64, abort func(evaluated int64) bool) bool {
+	*pending += row
+	if *pending < checkEvery {
+		return false
+	}
+	k := *pending
+	*pending = 0
+	return abort(k)
+}
+
 // swapDelta is the change of length when the cities at positions i < j
 // exchange places.
 func swapDelta(d *tour.Dist, t []int32, i, j int) int64 {
@@ -261,12 +269,8 @@ func bestSwap(d *tour.Dist, t []int32, abort func(evaluated int64) bool) (best i
 	}
 	var pending int64
 	for i := 0; i < n-1; i++ {
-		pending += int64(n - i - 1)
-		if pending >= checkEvery {
-			if abort(pending) {
-				return 0, 0, 0
-			}
-			pending = 0
+		if abortRow(&pending, int64(n-i-1), abort) {
+			return 0, 0, 0
 		}
 		if delta := swapDelta(d, t, i, i+1); delta < best {
 			best, bi, bj = delta, i, i+1

@@ -186,6 +186,8 @@ type control struct {
 	bestLen atomic.Int64
 }
 
+// paddedCounter is a worker's counter on a cache line of its own, so
+// workers publishing counts do not slow each other down.
 type paddedCounter struct {
 	v atomic.Int64
 	_ [56]byte
@@ -319,10 +321,13 @@ func (c *control) offerFn(l int64, build func(dst []int32) []int32) {
 }
 
 // totalMoves sums the workers' published move counters.
-func (c *control) totalMoves() int64 {
+func (c *control) totalMoves() int64 { return sumCounters(c.moves) }
+
+// sumCounters sums per-worker counters.
+func sumCounters(cs []paddedCounter) int64 {
 	var s int64
-	for i := range c.moves {
-		s += c.moves[i].v.Load()
+	for i := range cs {
+		s += cs[i].v.Load()
 	}
 	return s
 }

@@ -508,13 +508,7 @@ func (r *ilsRun) descend(wk int, check func() bool) bool {
 }
 
 // totalKicks sums the kicks of all workers.
-func (r *ilsRun) totalKicks() int64 {
-	var k int64
-	for i := range r.kicksDone {
-		k += r.kicksDone[i].v.Load()
-	}
-	return k
-}
+func (r *ilsRun) totalKicks() int64 { return sumCounters(r.kicksDone) }
 
 // frac is the fraction of the kick budget spent (0 without one).
 func (r *ilsRun) frac() float64 {
