@@ -23,7 +23,65 @@ import (
 // are written: the exit code says the run did not end on its own terms.
 var errInterrupted = fmt.Errorf("interrupted: %w", context.Canceled)
 
+// solveRequest is what tsp solve's command line asks for.
+type solveRequest struct {
+	p            solver.Params
+	file         string
+	out, json    string
+	optima       string
+	optimum      int64
+	optimumGiven bool
+	quiet        bool
+	bound        time.Duration
+	boundGiven   bool
+}
+
 func cmdSolve(ctx context.Context, e *env, args []string) error {
+	r, err := parseSolve(e, args)
+	if err != nil {
+		return err
+	}
+	p := r.p
+	eng, note, err := resolveSolveEngine(p)
+	if err != nil {
+		return err
+	}
+	// Every setting against what this engine takes, before the instance is
+	// read, and again on this instance below (the engine checks the same).
+	if err := solver.Validate(eng, nil, p); err != nil {
+		return paramUsage(err)
+	}
+	// Check where the results go before a long run, not after it.
+	if err := checkTargets("solve", []string{r.file}, target{"--out", r.out}, target{"--json", r.json}); err != nil {
+		return err
+	}
+	in, err := loadInstance(r.file, r.optima, r.optimum, r.optimumGiven)
+	if err != nil {
+		return err
+	}
+	if err := solver.Validate(eng, in, p); err != nil {
+		return paramUsage(err)
+	}
+	if note != "" && !r.quiet {
+		fmt.Fprintf(e.stderr, "tsp: note: %s\n", note)
+	}
+	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet}
+	if !r.boundGiven && !in.HasOptimum() {
+		o.bound = 0
+		o.alongside = startBound(ctx, in, eng.Backend(), p.TimeLimit)
+		defer o.alongside.end()
+	}
+	res, err := solveWithProgress(ctx, e, eng, in, p, r.quiet)
+	if err != nil {
+		return err
+	}
+	return finishSolve(ctx, e, in, res, o)
+}
+
+// parseSolve reads tsp solve's flags and checks what can be checked
+// before the engine is known (the engine settings are checked against the
+// engine's table once the engine and the instance are known).
+func parseSolve(e *env, args []string) (*solveRequest, error) {
 	fs := newFlags(e, "solve", "FILE [flags]",
 		"Solves the instance with the engine for (--algo, --backend) and prints a summary.\n"+
 			"Progress goes to stderr. Ctrl-C or SIGTERM stops the run, still writes --out and --json\n"+
@@ -35,17 +93,18 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 			"proven gap above it; a bound not ready when the run ends is left out, and 'tsp bound FILE'\n"+
 			"or --bound D (up to D more after the run) gives one.\n\n"+
 			"Algorithms: "+strings.Join(solver.Algorithms(), ", ")+" (see 'tsp engines').")
+	r := &solveRequest{}
+	p := &r.p
 	var (
-		p        solver.Params
 		seed     = fs.Uint64("seed", 1, "random seed (the same seed and workers give the same run)")
-		out      = fs.String("out", "", "write the best tour to this TSPLIB `TOUR` file (- for stdout)")
-		jsonOut  = fs.String("json", "", "write the run report as JSON to `FILE` (- for stdout)")
-		optimum  = fs.Int64("optimum", 0, "known optimum `N` (overrides optima.csv and .opt.tour; 0 counts when given)")
-		optima   = fs.String("optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
-		quiet    = fs.Bool("quiet", false, "no progress and no summary on stderr")
 		timeFlag = fs.Duration("time", 0, "time limit, e.g. 2s or 1m, at most 8784h (0: the engine's schedule decides)")
-		boundFor = fs.Duration("bound", 0, "when the optimum is unknown, spend up to `D` after the run on a lower bound for the gap, a hard limit (0: none; default: the bound alongside the run, within --time)")
 	)
+	fs.StringVar(&r.out, "out", "", "write the best tour to this TSPLIB `TOUR` file (- for stdout)")
+	fs.StringVar(&r.json, "json", "", "write the run report as JSON to `FILE` (- for stdout)")
+	fs.Int64Var(&r.optimum, "optimum", 0, "known optimum `N` (overrides optima.csv and .opt.tour; 0 counts when given)")
+	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
+	fs.BoolVar(&r.quiet, "quiet", false, "no progress and no summary on stderr")
+	fs.DurationVar(&r.bound, "bound", 0, "when the optimum is unknown, spend up to `D` after the run on a lower bound for the gap, a hard limit (0: none; default: the bound alongside the run, within --time)")
 	fs.StringVar(&p.Algorithm, "algo", "auto", "algorithm `NAME` (auto: the strongest for the time budget)")
 	fs.StringVar(&p.Backend, "backend", "auto", "cpu, gpu or auto (GPU when available, else CPU)")
 	fs.IntVar(&p.Blocks, "blocks", 0, "parallel searches (PSPM's thread blocks; 0: engine default)")
@@ -62,63 +121,40 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	})
 	pos, err := parse(fs, "solve", args, 1, 1)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	r.file = pos[0]
 	p.Seed, p.TimeLimit = *seed, *timeFlag
-	optimumGiven := given(fs, "optimum")
-	// The engine settings are checked against the engine's table once the
-	// engine and the instance are known (solver.Validate below).
-	if err := checkInts("solve", intRange{"optimum", *optimum, 0, math.MaxInt64}); err != nil {
-		return err
+	r.optimumGiven = given(fs, "optimum")
+	r.boundGiven = given(fs, "bound")
+	if err := checkInts("solve", intRange{"optimum", r.optimum, 0, math.MaxInt64}); err != nil {
+		return nil, err
 	}
-	if err := checkTime("solve", "bound", *boundFor); err != nil {
-		return err
+	if err := checkTime("solve", "bound", r.bound); err != nil {
+		return nil, err
 	}
-	if *out == "-" && *jsonOut == "-" {
-		return usagef("solve", "--out - and --json - both write to stdout: send one of them to a file")
+	if r.out == "-" && r.json == "-" {
+		return nil, usagef("solve", "--out - and --json - both write to stdout: send one of them to a file")
 	}
+	return r, nil
+}
+
+// resolveSolveEngine finds the engine for (p.Algorithm, p.Backend); a GPU
+// asked for and not usable is said as the device's own error.
+func resolveSolveEngine(p solver.Params) (solver.Engine, string, error) {
 	eng, note, err := solver.Resolve(p.Algorithm, p.Backend)
-	if err != nil {
-		if err := paramUsage(err); isUsage(err) {
-			return err
+	if err == nil {
+		return eng, note, nil
+	}
+	if err := paramUsage(err); isUsage(err) {
+		return nil, "", err
+	}
+	if p.Backend == solver.BackendGPU {
+		if _, derr := gpu.Devices(); derr != nil {
+			return nil, "", fmt.Errorf("--backend gpu: %v", derr)
 		}
-		if p.Backend == solver.BackendGPU {
-			if _, derr := gpu.Devices(); derr != nil {
-				return fmt.Errorf("--backend gpu: %v", derr)
-			}
-		}
-		return err
 	}
-	// Every setting against what this engine takes, before the instance is
-	// read, and again on this instance below (the engine checks the same).
-	if err := solver.Validate(eng, nil, p); err != nil {
-		return paramUsage(err)
-	}
-	// Check where the results go before a long run, not after it.
-	if err := checkTargets("solve", []string{pos[0]}, target{"--out", *out}, target{"--json", *jsonOut}); err != nil {
-		return err
-	}
-	in, err := loadInstance(pos[0], *optima, *optimum, optimumGiven)
-	if err != nil {
-		return err
-	}
-	if err := solver.Validate(eng, in, p); err != nil {
-		return paramUsage(err)
-	}
-	if note != "" && !*quiet {
-		fmt.Fprintf(e.stderr, "tsp: note: %s\n", note)
-	}
-	o := outputs{tour: *out, json: *jsonOut, bound: *boundFor, quiet: *quiet}
-	if !given(fs, "bound") && !in.HasOptimum() {
-		o.bound = 0
-		o.alongside = startBound(ctx, in, eng.Backend(), p.TimeLimit)
-		defer o.alongside.end()
-	}
-	res, err := solveWithProgress(ctx, e, eng, in, p, *quiet)
-	if err != nil {
-		return err
-	}
-	return finishSolve(ctx, e, in, res, o)
+	return nil, "", err
 }
 
 // solveWithProgress runs eng, showing its snapshots on stderr unless
