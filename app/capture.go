@@ -1,12 +1,13 @@
 package app
 
 import (
-	"fmt"
 	"image"
 	"image/png"
-	"os"
+	"io"
 
 	"fyne.io/fyne/v2/driver/software"
+
+	"github.com/tsplab/tsplab/internal/atomicfile"
 )
 
 // Capture returns the window's picture: window.Canvas().Capture(). When
@@ -50,13 +51,5 @@ func Uniform(img image.Image) bool {
 
 // SaveScreenshot writes the window as a PNG file.
 func SaveScreenshot(img image.Image, path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %v", path, err)
-	}
-	return f.Close()
+	return atomicfile.Write(path, func(w io.Writer) error { return png.Encode(w, img) })
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tsplib"
 	"github.com/tsplab/tsplab/tourview/export"
@@ -81,12 +83,23 @@ func (p *Pane) WriteExport(w io.Writer, kind string, width, height int) error {
 // ExportFile exports the panes on screen to path. In compare mode a PNG
 // or SVG holds both panes side by side; the other kinds are written once
 // per pane, to NAME-A.EXT and NAME-B.EXT beside path. It returns the
-// files written.
+// files written. Each file is replaced whole; nothing is written when
+// any pane's export cannot be made.
 func (a *App) ExportFile(path, kind string, width, height int) ([]string, error) {
+	write, err := a.prepareExport(kind, width, height)
+	if err != nil {
+		return nil, err
+	}
+	return write(path)
+}
+
+// prepareExport makes what kind exports from the panes on screen and
+// returns the function that writes it to path as ExportFile does. It
+// fails (no tour yet, no finished run) before anything is written.
+func (a *App) prepareExport(kind string, width, height int) (write func(path string) ([]string, error), err error) {
 	panes := a.Panes()
 	if len(panes) == 1 || kind == ExportPNG || kind == ExportSVG {
 		var buf bytes.Buffer
-		var err error
 		if len(panes) == 1 {
 			err = panes[0].WriteExport(&buf, kind, width, height)
 		} else {
@@ -95,23 +108,29 @@ func (a *App) ExportFile(path, kind string, width, height int) ([]string, error)
 		if err != nil {
 			return nil, err
 		}
-		return []string{path}, os.WriteFile(path, buf.Bytes(), 0o644)
+		return func(path string) ([]string, error) { return []string{path}, writeWhole(path, buf.Bytes()) }, nil
 	}
-	ext := filepath.Ext(path)
-	base := strings.TrimSuffix(path, ext)
-	var out []string
+	parts := make([][]byte, len(panes))
 	for i, p := range panes {
 		var buf bytes.Buffer
 		if err := p.WriteExport(&buf, kind, width, height); err != nil {
-			return out, fmt.Errorf("pane %c: %w", 'A'+i, err)
+			return nil, fmt.Errorf("pane %c: %w", 'A'+i, err)
 		}
-		name := fmt.Sprintf("%s-%c%s", base, 'A'+i, ext)
-		if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
-			return out, err
-		}
-		out = append(out, name)
+		parts[i] = buf.Bytes()
 	}
-	return out, nil
+	return func(path string) ([]string, error) {
+		ext := filepath.Ext(path)
+		base := strings.TrimSuffix(path, ext)
+		var out []string
+		for i, data := range parts {
+			name := fmt.Sprintf("%s-%c%s", base, 'A'+i, ext)
+			if err := writeWhole(name, data); err != nil {
+				return out, err
+			}
+			out = append(out, name)
+		}
+		return out, nil
+	}, nil
 }
 
 // writeSideBySide draws each pane's picture at width × height and puts
@@ -224,6 +243,14 @@ func (a *App) exportDialog() {
 }
 
 func (a *App) saveDialog(kind string, width, height int) {
+	// The file dialog creates (or empties) the file it hands back, so the
+	// export is made first: one that cannot be made (no run yet) is
+	// reported without costing the user a file.
+	write, err := a.prepareExport(kind, width, height)
+	if err != nil {
+		dialog.ShowError(err, a.Win)
+		return
+	}
 	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 		if err != nil {
 			dialog.ShowError(err, a.Win)
@@ -234,7 +261,14 @@ func (a *App) saveDialog(kind string, width, height int) {
 		}
 		path := wc.URI().Path()
 		wc.Close()
-		files, err := a.ExportFile(path, kind, width, height)
+		files, err := write(path)
+		if err == nil && !slices.Contains(files, path) {
+			// Compare mode wrote NAME-A and NAME-B: the empty file the
+			// dialog made under the chosen name goes.
+			if st, serr := os.Stat(path); serr == nil && st.Size() == 0 {
+				os.Remove(path)
+			}
+		}
 		if err != nil {
 			dialog.ShowError(err, a.Win)
 			return
@@ -249,4 +283,14 @@ func (a *App) saveDialog(kind string, width, height int) {
 	d.SetFilter(storage.NewExtensionFileFilter([]string{"." + kind}))
 	d.Resize(fyne.NewSize(800, 560))
 	d.Show()
+}
+
+// writeWhole replaces path with data atomically (internal/atomicfile, as
+// the command line writes its outputs): a full disk or a crash leaves the
+// previous file, never a truncated one.
+func writeWhole(path string, data []byte) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
 }

@@ -1,0 +1,64 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// An export that cannot be made yet (no run) fails before anything is
+// written: an existing file keeps its content, in single and compare
+// mode, and the save dialog (which empties the file it hands back) is
+// not opened for it.
+func TestExportFailsBeforeWriting(t *testing.T) {
+	for _, compare := range []bool{false, true} {
+		ap, loads := newTestApp(t, Options{Compare: compare})
+		waitLoad(t, loads)
+		dir := t.TempDir()
+		for _, kind := range []string{ExportTour, ExportJSON} {
+			path := filepath.Join(dir, "keep."+kind)
+			names := []string{path, filepath.Join(dir, "keep-A."+kind), filepath.Join(dir, "keep-B."+kind)}
+			for _, n := range names {
+				if err := os.WriteFile(n, []byte("keep"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := ap.prepareExport(kind, 0, 0); err == nil {
+				t.Errorf("compare %v: %s export prepared with no run", compare, kind)
+			}
+			if files, err := ap.ExportFile(path, kind, 0, 0); err == nil {
+				t.Errorf("compare %v: %s export with no run wrote %v", compare, kind, files)
+			}
+			for _, n := range names {
+				if b, _ := os.ReadFile(n); string(b) != "keep" {
+					t.Errorf("compare %v: %s export with no run left %s as %q", compare, kind, filepath.Base(n), b)
+				}
+			}
+		}
+	}
+}
+
+// An export replaces the file whole: a new file is renamed over the old
+// one (never the old one truncated and rewritten in place).
+func TestExportReplacesWhole(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	path := filepath.Join(t.TempDir(), "pic.png")
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(path)
+	if _, err := ap.ExportFile(path, ExportPNG, 120, 90); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.SameFile(before, after) {
+		t.Error("the export rewrote the old file in place")
+	}
+	if after.Size() <= 3 || after.Mode().Perm() != 0o600 {
+		t.Errorf("export: size %d, mode %v (want the new picture with the old file's 0600)", after.Size(), after.Mode().Perm())
+	}
+}
