@@ -476,11 +476,27 @@ func (p *Params) Set(setting string) error {
 		p.Extra = map[string]string{}
 	}
 	if value == "" {
+		// Nothing is left for Validate to check the name against: a
+		// name no engine has is a typo, refused here.
+		if !anyEngineOption(name) {
+			return &ParamError{Flag: "--opt", Value: name, Range: "the name of an engine option ('tsp engines --verbose')"}
+		}
 		delete(p.Extra, name)
 		return nil
 	}
 	p.Extra[name] = strings.TrimSpace(value)
 	return nil
+}
+
+// anyEngineOption reports whether some engine of the option table has an
+// option (not a Params field) called name.
+func anyEngineOption(name string) bool {
+	for _, set := range optionTable {
+		if o, ok := OptionSet(set).Lookup(name); ok && !o.Field {
+			return true
+		}
+	}
+	return false
 }
 
 // Int returns the int option name of this set from p: Params.Extra's

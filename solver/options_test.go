@@ -175,6 +175,11 @@ func TestParamsSet(t *testing.T) {
 	if err := p.Set("kicks="); err != nil || len(p.Extra) != 0 {
 		t.Errorf("kicks= should remove the key: %v %v", p.Extra, err)
 	}
+	// A name no engine has is refused even with no value to check.
+	var pe *ParamError
+	if err := p.Set("kciks="); !errors.As(err, &pe) || pe.Value != "kciks" {
+		t.Errorf("Set(\"kciks=\"): %v, want a *ParamError naming kciks", err)
+	}
 }
 
 func TestOptionSetReads(t *testing.T) {
