@@ -17,14 +17,11 @@ import (
 // returns the tour, the passes and moves evaluated, the time and the
 // device.
 func TwoOptDescent(in *solver.Instance, start []int) (t []int, passes, moves int64, elapsed time.Duration, device string, err error) {
-	r, err := newRun()
+	r, err := newRunFor(in)
 	if err != nil {
 		return nil, 0, 0, 0, "", err
 	}
 	defer r.close()
-	if _, err := metricCode(in); err != nil {
-		return nil, 0, 0, 0, "", err
-	}
 	if err := solver.ValidateTour(start, in.N); err != nil {
 		return nil, 0, 0, 0, "", err
 	}
@@ -46,14 +43,11 @@ func TwoOptDescent(in *solver.Instance, start []int) (t []int, passes, moves int
 // synchronized (the median of reps repetitions each). It is for the rocki
 // suite.
 func OnePass(in *solver.Instance, t []int, reps int) (kernel, h2d, d2h time.Duration, device string, err error) {
-	r, err := newRun()
+	r, err := newRunFor(in)
 	if err != nil {
 		return 0, 0, 0, "", err
 	}
 	defer r.close()
-	if _, err := metricCode(in); err != nil {
-		return 0, 0, 0, "", err
-	}
 	if err := solver.ValidateTour(t, in.N); err != nil {
 		return 0, 0, 0, "", err
 	}

@@ -195,3 +195,83 @@ func TestStartTourSnapshotIsACopy(t *testing.T) {
 		t.Fatal("the start tour's snapshot shares memory with the tour the engine improves")
 	}
 }
+
+// TestILSBestKeepsTheBest walks ilsBest through a short search by hand:
+// an offered tour replaces the best only when it is no longer, a kick
+// starts from the best, the target ends the search without counting as
+// stopped, a done context does count, and the result is the best tour
+// with its exact length.
+func TestILSBestKeepsTheBest(t *testing.T) {
+	in := hostInstance(60, 7)
+	e, err := solver.Lookup(AlgoTwoOptILS, solver.BackendGPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	snaps := make(chan solver.Snapshot, 1)
+	start := time.Now()
+	p := solver.Params{TimeLimit: time.Hour}
+	b := newILSBest(in, p, start, solver.NewSink(snaps, time.Nanosecond, start))
+	ctx := context.Background()
+	deadline := start.Add(time.Hour)
+
+	good := construct.Random(in.N, rng)
+	polish2Opt(in, good, neighbor.Nearest(in, 10))
+	goodLen := solver.TourLength(in, good)
+	b.offer(good)
+	if b.length != goodLen || !slices.Equal(b.tour, good) {
+		t.Fatalf("first offer: best %d, want %d", b.length, goodLen)
+	}
+	worse := construct.Random(in.N, rng)
+	if solver.TourLength(in, worse) <= goodLen {
+		t.Fatal("a random tour is no longer than a 2-opt tour")
+	}
+	b.offer(worse)
+	if b.length != goodLen || !slices.Equal(b.tour, good) {
+		t.Fatalf("a longer tour replaced the best: %d", b.length)
+	}
+	good[0] = -1 // the best is a copy, not the caller's slice
+	if b.tour[0] == -1 {
+		t.Fatal("the best aliases the offered slice")
+	}
+
+	cur := make([]int, in.N)
+	b.kick(cur, rng)
+	if err := solver.ValidateTour(cur, in.N); err != nil {
+		t.Fatalf("kicked tour: %v", err)
+	}
+	b.snapshot(cur, 1, 10)
+	select {
+	case s := <-snaps:
+		if s.Phase != solver.PhaseSearch || s.BestLength != goodLen || s.Length != solver.TourLength(in, cur) || s.Step != 1 {
+			t.Errorf("snapshot: phase %v, best %d (want %d), length %d (want %d), step %d", s.Phase, s.BestLength, goodLen, s.Length, solver.TourLength(in, cur), s.Step)
+		}
+	default:
+		t.Error("no snapshot sent")
+	}
+
+	if end, _ := b.done(ctx, deadline); end {
+		t.Fatal("done before the deadline with no target")
+	}
+	b.p.Target = goodLen
+	if end, stopped := b.done(ctx, deadline); !end || stopped {
+		t.Fatalf("target reached: end %v, stopped %v; want true, false", end, stopped)
+	}
+	b.p.Target = 0
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if end, stopped := b.done(cctx, deadline); !end || !stopped {
+		t.Fatalf("context done: end %v, stopped %v; want true, true", end, stopped)
+	}
+	if end, stopped := b.done(ctx, start.Add(-time.Second)); !end || !stopped {
+		t.Fatalf("deadline passed: end %v, stopped %v; want true, true", end, stopped)
+	}
+
+	res, err := b.finish(e, 3, 30, true, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Length != goodLen || !res.Stopped || res.Steps != 3 || res.Moves != 30 {
+		t.Errorf("result: length %d (want %d), stopped %v, steps %d, moves %d", res.Length, goodLen, res.Stopped, res.Steps, res.Moves)
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"unsafe"
 
 	"gorgonia.org/cu"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
 // run is one engine run's share of the device: an OS thread of its own
@@ -24,6 +26,20 @@ type run struct {
 	copy   cu.Stream // snapshot copies, overlapping the kernels
 	bufs   buffers
 	closed bool
+}
+
+// newRunFor is newRun for a run on in: it refuses, and closes the run
+// again, when the kernels do not compute in's metric.
+func newRunFor(in *solver.Instance) (*run, error) {
+	r, err := newRun()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := metricCode(in); err != nil {
+		r.close()
+		return nil, err
+	}
+	return r, nil
 }
 
 // newRun opens a run on the device (opening the device on first use).

@@ -230,8 +230,7 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 	defer r.do(o.free)
 
 	var rounds, kicks int64
-	best := append([]int(nil), cur...)
-	bestLen := int64(-1)
+	best := newILSBest(in, p, start, sink)
 	stopped := false
 	for {
 		lsRounds, early, err := o.localSearch(ctx, deadline)
@@ -242,30 +241,21 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 		if err := r.do(func() error { return o.download(cur) }); err != nil {
 			return solver.Result{}, err
 		}
-		if l := solver.TourLength(in, cur); bestLen < 0 || l <= bestLen {
-			bestLen = l
-			copy(best, cur)
-		}
-		if sink.Due() {
-			sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: float64(time.Since(start)) / float64(p.TimeLimit),
-				Tour: append([]int(nil), cur...), Length: solver.TourLength(in, cur), Best: append([]int(nil), best...),
-				BestLength: bestLen, Step: kicks, Moves: rounds * o.movesPerRound(), Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
-		}
-		if early || ctx.Err() != nil || time.Now().After(deadline) {
+		best.offer(cur)
+		best.snapshot(cur, kicks, rounds*o.movesPerRound())
+		if early {
 			stopped = true
 			break
 		}
-		if p.Target > 0 && bestLen <= p.Target {
+		if end, st := best.done(ctx, deadline); end {
+			stopped = st
 			break
 		}
-		copy(cur, best)
-		doubleBridge(cur, rng, 100)
+		best.kick(cur, rng)
 		kicks++
 		if err := r.do(func() error { return o.upload(cur, solver.TourLength(in, cur)) }); err != nil {
 			return solver.Result{}, err
 		}
 	}
-	moves := rounds * o.movesPerRound()
-	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: kicks, Moves: moves, Progress: 1})
-	return solver.Finish(in, e, p, best, moves, kicks, start, stopped, r.d.label)
+	return best.finish(e, kicks, rounds*o.movesPerRound(), stopped, r.d.label)
 }

@@ -362,14 +362,11 @@ func twoOptLocalSearch(ctx context.Context, b *twoOptBatch, in *solver.Instance,
 // a segment-local double bridge; accept a kicked tour when it is no worse.
 func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, descentOnly bool) (solver.Result, error) {
 	start := time.Now()
-	r, err := newRun()
+	r, err := newRunFor(in)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	defer r.close()
-	if _, err := metricCode(in); err != nil {
-		return solver.Result{}, err
-	}
 	if p.TimeLimit <= 0 && !descentOnly {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
@@ -414,35 +411,23 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if err != nil {
 		return solver.Result{}, err
 	}
-	best := append([]int(nil), cur...)
-	bestLen := solver.TourLength(in, best)
+	best := newILSBest(in, p, start, sink)
+	best.offer(cur)
 	stopped := !converged
 	for !descentOnly && !stopped {
-		if ctx.Err() != nil || time.Now().After(deadline) {
-			stopped = true
+		if end, st := best.done(ctx, deadline); end {
+			stopped = st
 			break
 		}
-		if p.Target > 0 && bestLen <= p.Target {
-			break
-		}
-		copy(cur, best)
-		doubleBridge(cur, rng, 100)
+		best.kick(cur, rng)
 		if _, err := descend(); err != nil {
 			return solver.Result{}, err
 		}
 		steps++
-		if l := solver.TourLength(in, cur); l <= bestLen {
-			bestLen = l
-			copy(best, cur)
-		}
-		if sink.Due() {
-			sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: float64(time.Since(start)) / float64(p.TimeLimit),
-				Tour: append([]int(nil), cur...), Length: bestLen, Best: append([]int(nil), best...), BestLength: bestLen,
-				Step: steps, Moves: moves, Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
-		}
+		best.offer(cur)
+		best.snapshot(cur, steps, moves)
 	}
-	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: steps, Moves: moves, Progress: 1})
-	return solver.Finish(in, e, p, best, moves, steps, start, stopped, r.d.label)
+	return best.finish(e, steps, moves, stopped, r.d.label)
 }
 
 // twoOptClimb is the 2opt-climb engine: O'Neil & Burtscher's random-restart
@@ -452,14 +437,11 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 // random tour. The best climber's tour is polished with exact 2-opt.
 func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
-	r, err := newRun()
+	r, err := newRunFor(in)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	defer r.close()
-	if _, err := metricCode(in); err != nil {
-		return solver.Result{}, err
-	}
 	if p.TimeLimit <= 0 {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
