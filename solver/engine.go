@@ -93,11 +93,15 @@ type Result struct {
 }
 
 // MovesPerSecond is the solution space exploration speed (Lam et al., Eq. 4).
-func (r Result) MovesPerSecond() float64 {
-	if r.Elapsed <= 0 {
+func (r Result) MovesPerSecond() float64 { return MovesPerSecond(r.Moves, r.Elapsed) }
+
+// MovesPerSecond is moves evaluated in elapsed, per second (0 when no time
+// has passed): Result's, a snapshot's or a session's exploration speed.
+func MovesPerSecond(moves int64, elapsed time.Duration) float64 {
+	if elapsed <= 0 {
 		return 0
 	}
-	return float64(r.Moves) / r.Elapsed.Seconds()
+	return float64(moves) / elapsed.Seconds()
 }
 
 // Engine is one algorithm on one backend.

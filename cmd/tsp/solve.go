@@ -480,11 +480,7 @@ func (p *progress) line(s solver.Snapshot) string {
 			fmt.Fprintf(&b, "  gap %.2f%%", g)
 		}
 	}
-	mps := 0.0
-	if s.Elapsed > 0 {
-		mps = float64(s.Moves) / s.Elapsed.Seconds()
-	}
-	fmt.Fprintf(&b, "  %.3g moves/s  %.1fs", mps, s.Elapsed.Seconds())
+	fmt.Fprintf(&b, "  %.3g moves/s  %.1fs", solver.MovesPerSecond(s.Moves, s.Elapsed), s.Elapsed.Seconds())
 	return b.String()
 }
 

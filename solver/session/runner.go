@@ -71,12 +71,7 @@ type Progress struct {
 }
 
 // MovesPerSecond is the run's solution space exploration speed.
-func (p Progress) MovesPerSecond() float64 {
-	if p.Elapsed <= 0 {
-		return 0
-	}
-	return float64(p.Moves) / p.Elapsed.Seconds()
-}
+func (p Progress) MovesPerSecond() float64 { return solver.MovesPerSecond(p.Moves, p.Elapsed) }
 
 // Runner runs one engine on one instance and turns its snapshots into
 // at most 30 updates a second. Pause, Step and Resume are built on the
