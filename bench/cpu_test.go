@@ -3,7 +3,6 @@ package bench
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,15 +31,7 @@ func TestCPUSuiteQuick(t *testing.T) {
 	if !strings.Contains(md, "cores") || !strings.Contains(md, "LKH-3") {
 		t.Errorf("notes lack the machine or the reference:\n%s", md)
 	}
-	f, err := os.Open(filepath.Join(out, "cpu.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readCSV(t, filepath.Join(out, "cpu.csv"))
 	if len(recs) != 1+len(CPUEngines) || recs[0][7] != "gap %" {
 		t.Fatalf("csv: %q", recs)
 	}

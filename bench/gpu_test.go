@@ -3,8 +3,6 @@ package bench
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,15 +31,7 @@ func TestGPUSuiteWithoutGPU(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, md)
 		}
 	}
-	f, err := os.Open(filepath.Join(out, "gpu.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readCSV(t, filepath.Join(out, "gpu.csv"))
 	// header, 2 SA rows, 2 summary rows, 1 climb row
 	if len(recs) != 6 || recs[0][3] != "GPU moves/s" {
 		t.Fatalf("csv has %d records: %q", len(recs), recs)

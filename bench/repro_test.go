@@ -3,7 +3,6 @@ package bench
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"math"
 	"os"
@@ -180,15 +179,7 @@ func TestLamCPUColumnsAreReal(t *testing.T) {
 	if err := Run(context.Background(), "lam", opt, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(out, "lam-table2.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readCSV(t, filepath.Join(out, "lam-table2.csv"))
 	row := recs[1]
 	if row[0] != "rd100" || (!solverHasGPU() && row[11] != "n/a") {
 		t.Fatalf("row %q: want rd100 with no GPU figure", row)

@@ -3,7 +3,6 @@ package bench
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"math"
 	"os"
@@ -31,15 +30,7 @@ func TestTTQSuiteQuick(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, md)
 		}
 	}
-	f, err := os.Open(filepath.Join(out, "ttq-curves.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readCSV(t, filepath.Join(out, "ttq-curves.csv"))
 	// the CPU curve of a280 is a running minimum that ends at the result
 	var prev float64 = math.Inf(1)
 	n := 0

@@ -3,25 +3,20 @@ package gpu
 import (
 	"context"
 	"errors"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
+// hostInstance is n cities uniform in a 1000×1000 square (EUC_2D).
 func hostInstance(n int, seed uint64) *solver.Instance {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	x, y := make([]float64, n), make([]float64, n)
-	for i := range x {
-		x[i] = math.Floor(rng.Float64() * 1000)
-		y[i] = math.Floor(rng.Float64() * 1000)
-	}
-	return solver.NewCoordInstance("h", solver.Euc2D, x, y, nil)
+	return testinst.IntEuc(n, 1000, rand.New(rand.NewPCG(seed, 1)))
 }
 
 func TestSelectMovesDisjointExactAndApplied(t *testing.T) {

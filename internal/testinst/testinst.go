@@ -1,8 +1,10 @@
 // Package testinst makes the random and degenerate instances that the
-// tests of tour, construct and neighbor share. Only tests import it.
+// tests of tour, construct, neighbor, cpu and gpu share. Only tests import
+// it.
 package testinst
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -16,6 +18,17 @@ func Euc(n int, side float64, rng *rand.Rand) *solver.Instance {
 		x[i], y[i] = rng.Float64()*side, rng.Float64()*side
 	}
 	return solver.NewCoordInstance("rand", solver.Euc2D, x, y, nil)
+}
+
+// IntEuc returns a uniform random EUC_2D instance with integer
+// coordinates in [0, side) (the coordinates floored, so the instance
+// written to a TSPLIB file reads back the same).
+func IntEuc(n int, side float64, rng *rand.Rand) *solver.Instance {
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range n {
+		x[i], y[i] = math.Floor(rng.Float64()*side), math.Floor(rng.Float64()*side)
+	}
+	return solver.NewCoordInstance("uniform", solver.Euc2D, x, y, nil)
 }
 
 // Grid returns an instance of metric m with integer coordinates on a

@@ -4,17 +4,13 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
 )
 
 // uniformInstance returns n cities uniform in a 1000×1000 square (EUC_2D).
 func uniformInstance(n int, seed uint64) *solver.Instance {
-	r := rand.New(rand.NewPCG(seed, 7))
-	x, y := make([]float64, n), make([]float64, n)
-	for i := range x {
-		x[i], y[i] = math.Floor(r.Float64()*1000), math.Floor(r.Float64()*1000)
-	}
-	return solver.NewCoordInstance("uniform", solver.Euc2D, x, y, nil)
+	return testinst.IntEuc(n, 1000, rand.New(rand.NewPCG(seed, 7)))
 }
 
 // circleInstance puts n cities on a circle of the given radius, in a
