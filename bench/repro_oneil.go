@@ -1,12 +1,10 @@
 package bench
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -14,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // oneilCite names O'Neil and Burtscher's paper as its text gives it.
@@ -102,88 +101,123 @@ func (r *repro) kernelRate(n, tries int, minKernel time.Duration) float64 {
 	return best
 }
 
+// oneilSuite is one run of the oneil suite: the shared reproduction state,
+// the instance the throughput sizes are prefixes of, and the engines.
+type oneilSuite struct {
+	*repro
+	src    string
+	base   *solver.Instance
+	gc, cc solver.Engine // 2opt-climb on the GPU and on the CPU
+	ph     *paperTable   // the paper's headline figures
+}
+
+// climbsPerSec is a 2opt-climb run's completed climbs per second.
+func climbsPerSec(x solver.Result) float64 {
+	return float64(x.Steps) / max(x.Elapsed.Seconds(), 1e-9)
+}
+
 func runOneil(ctx context.Context, opt Options, out io.Writer) error {
 	r, err := newRepro(ctx, "oneil", opt)
 	if err != nil {
 		return err
 	}
-	src := "d18512"
+	s := &oneilSuite{repro: r, src: "d18512"}
 	if len(opt.Instances) > 0 {
-		src = opt.Instances[0]
+		s.src = opt.Instances[0]
 	}
-	sizes := oneilSizes
-	minKernel, tries := time.Second, 3
-	T := r.budget(2*time.Second, 200*time.Millisecond)
-	if opt.Quick {
-		sizes, minKernel, tries = []int{200, 500}, 0, 1
+	if s.base, err = r.load(s.src); err != nil {
+		return err
 	}
-	runs := r.runs(3)
-	base, err := r.load(src)
+	s.ph = r.papers.table("oneil-headline.csv")
+	s.gc = r.engine("2opt-climb", solver.BackendGPU)
+	s.cc = r.engine("2opt-climb", solver.BackendCPU)
+	if GPUEvalRate == nil && s.gc == nil {
+		r.device = "GPU unavailable: this binary was built without CUDA (make gpu)"
+	}
+	t, err := s.throughput()
 	if err != nil {
 		return err
 	}
-	ph := r.papers.table("oneil-headline.csv")
-	gc := r.engine("2opt-climb", solver.BackendGPU)
-	cc := r.engine("2opt-climb", solver.BackendCPU)
-	if GPUEvalRate == nil && gc == nil {
-		r.device = "GPU unavailable: this binary was built without CUDA (make gpu)"
+	c, err := s.tspgpu()
+	if err != nil {
+		return err
 	}
+	q, err := s.quality()
+	if err != nil {
+		return err
+	}
+	return r.finish([]*Table{t, c, q}, []string{"oneil", "oneil-tspgpu", "oneil-quality"}, out)
+}
 
-	// Throughput (Figs. 6 and 8).
+// throughput is Figs. 6 and 8: the kernel's and the engines' moves per
+// second on the first n cities of the source instance.
+func (s *oneilSuite) throughput() (*Table, error) {
+	opt := s.opt
+	sizes := oneilSizes
+	minKernel, tries := time.Second, 3
+	T := s.budget(2*time.Second, 200*time.Millisecond)
+	if opt.Quick {
+		sizes, minKernel, tries = []int{200, 500}, 0, 1
+	}
 	kernelCol := "GPU kernel moves/s (best of 3)"
 	if opt.Quick {
 		kernelCol = "GPU kernel moves/s (quick: one series)"
 	}
-	t := &Table{Title: "O'Neil & Burtscher Figs. 6/8: 2-opt moves evaluated per second on the first n cities of " + src,
+	t := &Table{Title: "O'Neil & Burtscher Figs. 6/8: 2-opt moves evaluated per second on the first n cities of " + s.src,
 		Header: []string{"cities", kernelCol, "GPU 2opt-climb moves/s", "GPU climbs/s", "CPU 2opt-climb moves/s", "CPU climbs/s", "GPU kernel / CPU", "paper (K40 tuned)", "paper (GPU / 20 CPU cores)"}}
 	var xs, ky, gy, cy []float64
 	for i, n := range sizes {
-		if ctx.Err() != nil {
-			return ctx.Err()
+		if s.ctx.Err() != nil {
+			return nil, s.ctx.Err()
 		}
-		in := prefixInstance(base, n)
+		in := prefixInstance(s.base, n)
 		n = in.N
 		kr := 0.0
-		if gc != nil {
-			kr = r.kernelRate(n, tries, minKernel)
+		if s.gc != nil {
+			kr = s.kernelRate(n, tries, minKernel)
 		}
 		var g, c lamRuns
-		if x, ok := r.solve(gc, in, solver.Params{Seed: 1, TimeLimit: T}); ok {
+		if x, ok := s.solve(s.gc, in, solver.Params{Seed: 1, TimeLimit: T}); ok {
 			g = append(g, x)
 		}
-		if x, ok := r.solve(cc, in, solver.Params{Seed: 1, TimeLimit: T}); ok {
+		if x, ok := s.solve(s.cc, in, solver.Params{Seed: 1, TimeLimit: T}); ok {
 			c = append(c, x)
 		}
 		mv := func(x solver.Result) float64 { return x.MovesPerSecond() }
-		cps := func(x solver.Result) float64 { return float64(x.Steps) / max(x.Elapsed.Seconds(), 1e-9) }
 		gm, okg := g.mean(mv)
-		gs, _ := g.mean(cps)
+		gs, _ := g.mean(climbsPerSec)
 		cm, okc := c.mean(mv)
-		cs, _ := c.mean(cps)
+		cs, _ := c.mean(climbsPerSec)
 		p1, p2 := "not printed (figure only)", "not printed (figure only)"
 		if i == len(sizes)-1 {
-			p1, p2 = ph.headline("Peak throughput"), ph.headline("GPU vs two Xeon E5-2680 v2 (20 cores)")
+			p1, p2 = s.ph.headline("Peak throughput"), s.ph.headline("GPU vs two Xeon E5-2680 v2 (20 cores)")
 		}
 		t.AddRow(in.Name, fmtG(kr), valCell(gm, okg, "%.3g"), valCell(gs, okg, "%.1f"), valCell(cm, okc, "%.3g"), valCell(cs, okc, "%.1f"),
 			ratioCell(kr, cm, kr > 0, okc), p1, p2)
-		r.logf("n=%d: kernel %.3g, GPU climb %.3g, CPU climb %.3g moves/s", n, kr, gm, cm)
+		s.logf("n=%d: kernel %.3g, GPU climb %.3g, CPU climb %.3g moves/s", n, kr, gm, cm)
 		xs = append(xs, float64(n))
 		ky, gy, cy = append(ky, kr), append(gy, gm), append(cy, cm)
 	}
-	if err := SavePlot(opt.OutDir, "oneil-fig6", "O'Neil & Burtscher Figs. 6/8: 2-opt moves/s against n (first n cities of "+src+")", "cities", "moves evaluated per second", true, true,
+	if err := SavePlot(opt.OutDir, "oneil-fig6", "O'Neil & Burtscher Figs. 6/8: 2-opt moves/s against n (first n cities of "+s.src+")", "cities", "moves evaluated per second", true, true,
 		Series{Name: "GPU kernel only " + strings.TrimPrefix(kernelCol, "GPU kernel moves/s "), X: xs, Y: ky}, Series{Name: "GPU 2opt-climb", X: xs, Y: gy}, Series{Name: "CPU 2opt-climb", X: xs, Y: cy}); err != nil {
-		return err
+		return nil, err
 	}
 	kernelNote := "Kernel only: the 2-opt evaluation kernel timed with CUDA events over random tours of the same n, launches sized to give at least 1 s of kernel time, best of 3 (the paper's protocol)."
 	if opt.Quick {
 		kernelNote = "Kernel only (quick): one short series of launches (about 20 ms), not the paper's >= 1 s best of 3."
 	}
 	t.Notes = append(t.Notes, "Paper: "+oneilCite+"; paper hardware: NVIDIA K40 (15 SMs), CPU 2x Xeon E5-2680 v2 (20 cores). The paper prints no per-n values (Figs. 6-8 only): the last row carries its headline figures.",
-		r.machine(), kernelNote,
+		s.machine(), kernelNote,
 		fmt.Sprintf("Engines: 2opt-climb for %v per size, seed 1. Their move counter counts n(n-3)/2 moves for every climber slot in every evaluation pass, finished slots waiting for a restart included; climbs/s counts climbs that reached a 2-opt minimum.", T),
 		"Plot: oneil-fig6.png (CSV beside it).")
+	return t, nil
+}
 
-	// Equal-time comparison with TSP_GPU 2.3.
+// tspgpu compares 2opt-climb with TSP_GPU 2.3 at equal time: climbs per
+// second and the best tour.
+func (s *oneilSuite) tspgpu() (*Table, error) {
+	opt := s.opt
+	runs := s.runs(3)
 	refs := tspgpuRefs
 	if opt.Quick {
 		refs = []tspgpuRef{tspgpuRefs[0], tspgpuRefs[2]}
@@ -191,12 +225,12 @@ func runOneil(ctx context.Context, opt Options, out io.Writer) error {
 	c := &Table{Title: "2opt-climb beside O'Neil & Burtscher's TSP_GPU 2.3: climbs per second and best tour at equal time",
 		Header: []string{"instance", "time s", "TSP_GPU climbs", "TSP_GPU climbs/s", "TSP_GPU best", "GPU climbs", "GPU climbs/s", "climbs/s ratio", "GPU best per seed", "GPU best <= TSP_GPU best", "CPU (all cores) climbs/s", "CPU best"}}
 	for _, ref := range refs {
-		if ctx.Err() != nil {
-			return ctx.Err()
+		if s.ctx.Err() != nil {
+			return nil, s.ctx.Err()
 		}
-		in, err := r.load(ref.inst)
+		in, err := s.load(ref.inst)
 		if err != nil {
-			r.logf("%v", err)
+			s.logf("%v", err)
 			continue
 		}
 		if ref.prefix > 0 {
@@ -208,7 +242,7 @@ func runOneil(ctx context.Context, opt Options, out io.Writer) error {
 		}
 		var g lamRuns
 		for k := 0; k < runs; k++ {
-			if x, ok := r.solve(gc, in, solver.Params{Seed: uint64(k + 1), TimeLimit: lim}); ok {
+			if x, ok := s.solve(s.gc, in, solver.Params{Seed: uint64(k + 1), TimeLimit: lim}); ok {
 				g = append(g, x)
 			}
 		}
@@ -222,7 +256,7 @@ func runOneil(ctx context.Context, opt Options, out io.Writer) error {
 		gClimbs, gCPS, ratio, gBest, verdict := "n/a", "n/a", "n/a", "n/a", "n/a"
 		if len(g) > 0 {
 			cl, _ := g.mean(func(x solver.Result) float64 { return float64(x.Steps) })
-			cps, _ := g.mean(func(x solver.Result) float64 { return float64(x.Steps) / max(x.Elapsed.Seconds(), 1e-9) })
+			cps, _ := g.mean(climbsPerSec)
 			gClimbs, gCPS, ratio = fmt.Sprintf("%.0f", cl), fmt.Sprintf("%.0f", cps), fmt.Sprintf("%.2f", cps/refCPS)
 			var ls []string
 			worse := 0
@@ -239,39 +273,43 @@ func runOneil(ctx context.Context, opt Options, out io.Writer) error {
 			}
 		}
 		cCPS, cBest := "n/a", "n/a"
-		if x, ok := r.solve(cc, in, solver.Params{Seed: 1, TimeLimit: lim}); ok {
-			cCPS, cBest = fmt.Sprintf("%.0f", float64(x.Steps)/max(x.Elapsed.Seconds(), 1e-9)), strconv.FormatInt(x.Length, 10)
+		if x, ok := s.solve(s.cc, in, solver.Params{Seed: 1, TimeLimit: lim}); ok {
+			cCPS, cBest = fmt.Sprintf("%.0f", climbsPerSec(x)), strconv.FormatInt(x.Length, 10)
 		}
 		c.AddRow(in.Name, fmt.Sprintf("%.2f", lim.Seconds()), fmt.Sprintf("%d (%s)", ref.climbs, ref.restarts), fmt.Sprintf("%.0f", refCPS), strings.Join(bests, " / "),
 			gClimbs, gCPS, ratio, gBest, verdict, cCPS, cBest)
-		r.logf("%s: TSP_GPU %.0f climbs/s best %d; ours %s climbs/s best %s", in.Name, refCPS, refBest, gCPS, gBest)
+		s.logf("%s: TSP_GPU %.0f climbs/s best %d; ours %s climbs/s best %s", in.Name, refCPS, refBest, gCPS, gBest)
 	}
 	c.Notes = append(c.Notes, "Reference columns (TSP_GPU ...): "+tspgpuLabel+" (built with -O3 -use_fast_math for sm_90); they are not the paper's figures.",
-		r.machine(),
+		s.machine(),
 		fmt.Sprintf("Ours: GPU 2opt-climb with a time limit equal to TSP_GPU's time (with --quick, --time may shorten it: then the row is not at equal time), seeds 1..%d; climbs = climbs completed (climbers that reached a 2-opt minimum); best = the best tour's exact length after the engine's final check (the engine finishes its best climb with a neighbour-list 2-opt pass on the CPU, which a pure climb would not have). CPU: 2opt-climb on all cores, seed 1.", runs),
 		"The move counter (moves/s elsewhere) counts n(n-3)/2 per climber slot per pass, finished slots included, so it is not a measure of useful work: compare climbs/s and the best tour.")
+	return c, nil
+}
 
-	// Quality (Fig. 7): many climbers on the smallest TSPLIB instances.
+// quality is Fig. 7: many climbers on the smallest TSPLIB instances.
+func (s *oneilSuite) quality() (*Table, error) {
+	opt := s.opt
 	qn := 63
-	qT := r.budget(time.Second, 100*time.Millisecond)
+	qT := s.budget(time.Second, 100*time.Millisecond)
 	if opt.Quick {
 		qn = 3
 	}
-	qNames := smallestInstances(r.opt.TSPLIBDir, qn)
+	qNames := smallestInstances(opt.TSPLIBDir, qn)
 	q := &Table{Title: fmt.Sprintf("O'Neil & Burtscher Fig. 7: best of many random-restart 2-opt climbs on the %d smallest TSPLIB instances here (%% above optimum)", len(qNames)),
 		Header: []string{"instance", "n", "GPU climbs", "GPU gap %", "CPU climbs", "CPU gap %", "paper"}}
 	var qx, qg, qc []float64
-	err = r.each(qNames, func(_ string, err error) { r.logf("%v", err) }, func(name string, in *solver.Instance) error {
+	err := s.each(qNames, func(_ string, err error) { s.logf("%v", err) }, func(name string, in *solver.Instance) error {
 		gCl, gGap, cCl, cGap := "n/a", "n/a", "n/a", "n/a"
-		if x, ok := r.solve(gc, in, solver.Params{Seed: 1, TimeLimit: qT}); ok {
-			v, s := gapOf(x.Length, in)
-			gCl, gGap = fmt.Sprint(x.Steps), s
+		if x, ok := s.solve(s.gc, in, solver.Params{Seed: 1, TimeLimit: qT}); ok {
+			v, txt := gapOf(x.Length, in)
+			gCl, gGap = fmt.Sprint(x.Steps), txt
 			qx, qg = append(qx, float64(in.N)), append(qg, v)
 		}
-		if x, ok := r.solve(cc, in, solver.Params{Seed: 1, TimeLimit: qT}); ok {
-			v, s := gapOf(x.Length, in)
-			cCl, cGap = fmt.Sprint(x.Steps), s
-			if gc == nil {
+		if x, ok := s.solve(s.cc, in, solver.Params{Seed: 1, TimeLimit: qT}); ok {
+			v, txt := gapOf(x.Length, in)
+			cCl, cGap = fmt.Sprint(x.Steps), txt
+			if s.gc == nil {
 				qx = append(qx, float64(in.N))
 			}
 			qc = append(qc, v)
@@ -280,21 +318,21 @@ func runOneil(ctx context.Context, opt Options, out io.Writer) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	q.Notes = append(q.Notes, "Paper setup ("+ph.headline("Solution quality setup (Fig. 7)")+"): 100,000 independent climbers with the tuned code, error plotted only.",
+	q.Notes = append(q.Notes, "Paper setup ("+s.ph.headline("Solution quality setup (Fig. 7)")+"): 100,000 independent climbers with the tuned code, error plotted only.",
 		fmt.Sprintf("Ours: 2opt-climb for %v per instance, seed 1, GPU and CPU (all cores); the climbs column says how many climbs that time held (the engines take a time budget, not a climb count). Instances: the %d smallest (by DIMENSION) EUC_2D, CEIL_2D or ATT instances of the TSPLIB folder (a subset of TSPLIB; the kernels compute distances from coordinates).", qT, len(qNames)),
-		r.machine())
+		s.machine())
 	if len(qg) > 0 || len(qc) > 0 {
-		s := []Series{{Name: "GPU 2opt-climb", X: qx, Y: qg}}
-		if gc == nil {
-			s = []Series{{Name: "CPU 2opt-climb", X: qx, Y: qc}}
+		series := []Series{{Name: "GPU 2opt-climb", X: qx, Y: qg}}
+		if s.gc == nil {
+			series = []Series{{Name: "CPU 2opt-climb", X: qx, Y: qc}}
 		}
-		if err := SavePlot(opt.OutDir, "oneil-fig7", "O'Neil & Burtscher Fig. 7: % above optimum against n", "cities", "% above optimum", true, false, s...); err != nil {
-			return err
+		if err := SavePlot(opt.OutDir, "oneil-fig7", "O'Neil & Burtscher Fig. 7: % above optimum against n", "cities", "% above optimum", true, false, series...); err != nil {
+			return nil, err
 		}
 	}
-	return r.finish([]*Table{t, c, q}, []string{"oneil", "oneil-tspgpu", "oneil-quality"}, out)
+	return q, nil
 }
 
 // smallestInstances returns the names of the k smallest .tsp files of dir
@@ -308,9 +346,9 @@ func smallestInstances(dir string, k int) []string {
 	}
 	var all []inst
 	for _, f := range files {
-		n, typ := tspHeader(f)
-		if n > 0 && (typ == "EUC_2D" || typ == "CEIL_2D" || typ == "ATT") {
-			all = append(all, inst{strings.TrimSuffix(filepath.Base(f), ".tsp"), n})
+		h, err := tsplib.ReadHeader(f)
+		if err == nil && h.Dimension > 0 && (h.Metric == "EUC_2D" || h.Metric == "CEIL_2D" || h.Metric == "ATT") {
+			all = append(all, inst{strings.TrimSuffix(filepath.Base(f), ".tsp"), h.Dimension})
 		}
 	}
 	sort.Slice(all, func(i, j int) bool {
@@ -324,40 +362,4 @@ func smallestInstances(dir string, k int) []string {
 		out = append(out, all[i].name)
 	}
 	return out
-}
-
-// tspHeader reads the DIMENSION and EDGE_WEIGHT_TYPE of a TSPLIB file's
-// header (0 and "" when absent or unreadable).
-func tspHeader(path string) (n int, weightType string) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for i := 0; sc.Scan() && i < 40; i++ {
-		line := strings.TrimSpace(sc.Text())
-		if strings.HasSuffix(line, "_SECTION") {
-			break
-		}
-		k, v, ok := strings.Cut(line, ":")
-		if !ok {
-			continue
-		}
-		switch strings.TrimSpace(k) {
-		case "DIMENSION":
-			n, _ = strconv.Atoi(strings.TrimSpace(v))
-		case "EDGE_WEIGHT_TYPE":
-			weightType = strings.TrimSpace(v)
-		}
-	}
-	return n, weightType
-}
-
-func maxF(v []float64) float64 {
-	m := 0.0
-	for _, x := range v {
-		m = max(m, x)
-	}
-	return m
 }

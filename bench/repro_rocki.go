@@ -50,6 +50,10 @@ func init() {
 // cpuTwoOptPass evaluates the 2-opt moves of rows i < rows of the tour
 // whose coordinates (in tour order) are x, y, sequentially in float64 as a
 // plain CPU code does, and returns the best move and the moves evaluated.
+// It is Table II's one-core baseline, not a search: it prices moves from
+// coordinates in floating point as the GPU kernel does (tour's deltas are
+// exact TSPLIB integers through a distance function), so both columns
+// time the same arithmetic.
 func cpuTwoOptPass(x, y []float64, rows int) (best float64, bi, bj int, moves int64) {
 	n := len(x)
 	d := func(a, b int) float64 { dx, dy := x[a]-x[b], y[a]-y[b]; return math.Sqrt(dx*dx + dy*dy) }
