@@ -17,11 +17,14 @@ import (
 // Every instance of the TSPLIB folder with a known optimum: the bound never
 // exceeds it. A short ascent per instance keeps the test's time bounded;
 // the exact evaluation on the complete graph is what this checks. Under
-// -short instances above 5000 cities are skipped.
+// -short instances above 5000 cities are skipped. The time limit is hard:
+// an instance whose first 1-tree does not fit in it (large ones under
+// -race on a loaded machine) has no bound to check and is skipped; the
+// test fails when none gets one.
 func TestBoundBelowOptimumTSPLIB(t *testing.T) {
 	dir := tsplibdir.Need(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.tsp"))
-	checked := 0
+	checked, bounded := 0, 0
 	for _, f := range files {
 		in, err := tsplib.Load(f, dir)
 		// The optimum TSPLIB lists for a fixed-edge instance (linhp318) is
@@ -36,9 +39,13 @@ func TestBoundBelowOptimumTSPLIB(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(f), ".tsp")
 		t.Run(name, func(t *testing.T) {
 			res, err := Compute(context.Background(), in, Options{Time: time.Second, MaxPeriod: 30})
+			if errors.Is(err, context.DeadlineExceeded) {
+				t.Skipf("no bound within the 1 s limit on this machine: %v", err)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
+			bounded++
 			if res.Bound > in.Optimum {
 				t.Fatalf("bound %d above the optimum %d", res.Bound, in.Optimum)
 			}
@@ -53,6 +60,9 @@ func TestBoundBelowOptimumTSPLIB(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Skip("no instance with a known optimum in " + dir)
+	}
+	if bounded == 0 {
+		t.Fatalf("none of %d instances got a bound within 1 s", checked)
 	}
 }
 
