@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/gen"
 )
@@ -229,23 +229,10 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 }
 
 // saveCSV writes only the CSV of t (for long data tables no one reads as
-// markdown).
+// markdown), replaced whole as Table.Save writes its files.
 func saveCSV(path string, t *Table) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	if err := w.Write(t.Header); err == nil {
-		err = w.WriteAll(t.Rows)
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Write(path, t.CSV)
 }

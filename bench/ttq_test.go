@@ -88,3 +88,32 @@ func TestSavePlotLogOneValue(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// saveCSV creates the folder and replaces the file whole (a new file
+// renamed over the old one, never the old one truncated in place), with
+// the same text as Table.CSV.
+func TestSaveCSVReplacesWhole(t *testing.T) {
+	tb := &Table{Header: []string{"a", "b"}, Rows: [][]string{{"1", "2"}, {"3", "x,y"}}}
+	path := filepath.Join(t.TempDir(), "sub", "c.csv")
+	if err := saveCSV(path, tb); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := saveCSV(path, tb); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.Stat(path)
+	if os.SameFile(before, after) {
+		t.Error("saveCSV rewrote the old file in place")
+	}
+	var want bytes.Buffer
+	if err := tb.CSV(&want); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != want.String() {
+		t.Errorf("saveCSV wrote %q, Table.CSV gives %q", got, want.String())
+	}
+}
