@@ -326,20 +326,23 @@ func untilStop[T any](ctx context.Context, deadline time.Time, f func() T) (v T,
 // for a million cities this takes seconds, so it gives way to ctx and the
 // deadline (zero: none): ok is false when they came first.
 func startTour(ctx context.Context, deadline time.Time, in *solver.Instance, p solver.Params, k int, sink *solver.Sink) (nb *neighbor.Lists, t []int, ok bool) {
+	if !deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
 	sink.SendPhase(solver.PhaseNeighbours, solver.UnknownProgress)
-	if nb, ok = untilStop(ctx, deadline, func() *neighbor.Lists { return neighbor.Nearest(in, k) }); !ok {
+	// The lists' search itself stops with ctx: a run that ends during its
+	// set-up leaves no search of a million cities running on every core.
+	nb, err := neighbor.NearestContext(ctx, in, k)
+	if err != nil {
 		return nil, nil, false
 	}
 	if len(p.Start) == in.N {
 		return nb, slices.Clone(p.Start), true
 	}
 	sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
-	if !deadline.IsZero() {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, deadline)
-		defer cancel()
-	}
-	t, err := construct.GreedyContext(ctx, in, nb)
+	t, err = construct.GreedyContext(ctx, in, nb)
 	if err != nil {
 		return nil, nil, false
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -268,5 +270,22 @@ func TestILSBestKeepsTheBest(t *testing.T) {
 	}
 	if res.Length != goodLen || !res.Stopped || res.Steps != 3 || res.Moves != 30 {
 		t.Errorf("result: length %d (want %d), stopped %v, steps %d, moves %d", res.Length, goodLen, res.Stopped, res.Steps, res.Moves)
+	}
+}
+
+// A run that ends during startTour's candidate lists leaves no search
+// running: startTour's own goroutines are gone when it returns (the lists
+// of 300,000 cities take seconds of every core).
+func TestStartTourStopsItsSearch(t *testing.T) {
+	in := hostInstance(300_000, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
+	if _, _, ok := startTour(ctx, time.Time{}, in, solver.Params{}, 10, nil); ok {
+		t.Skip("the lists were done within 20 ms: nothing to check on this machine")
+	}
+	buf := make([]byte, 1<<20)
+	stacks := string(buf[:runtime.Stack(buf, true)])
+	if strings.Contains(stacks, "gpu.startTour.func") {
+		t.Errorf("startTour returned with its search still running:\n%s", stacks)
 	}
 }
