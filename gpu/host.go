@@ -299,28 +299,6 @@ func defaultSchedule(p *solver.Params) error {
 // scheduleSteps is the number of temperature steps from T0 down to TEnd.
 func scheduleSteps(p solver.Params) int { return solver.ScheduleSteps(p) }
 
-// untilStop runs f, a CPU set-up step that takes no context (candidate
-// lists, a start tour), on a goroutine of its own and returns its result,
-// or ok = false as soon as ctx ends or the deadline (zero: none) passes;
-// f then finishes in the background and its result is dropped.
-func untilStop[T any](ctx context.Context, deadline time.Time, f func() T) (v T, ok bool) {
-	done := make(chan T, 1)
-	go func() { done <- f() }()
-	var timeout <-chan time.Time
-	if !deadline.IsZero() {
-		t := time.NewTimer(time.Until(deadline))
-		defer t.Stop()
-		timeout = t.C
-	}
-	select {
-	case v = <-done:
-		return v, true
-	case <-ctx.Done():
-	case <-timeout:
-	}
-	return v, false
-}
-
 // startTour builds the candidate lists (k per city) and the start tour
 // (Params.Start or a greedy tour) on the CPU, saying which phase it is in;
 // for a million cities this takes seconds, so it gives way to ctx and the

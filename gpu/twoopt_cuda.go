@@ -558,9 +558,11 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 		// kernel missed (cheap from there). A tour cut short is not
 		// polished: that would be a whole CPU 2-opt run.
 		sink.SendPhase(solver.PhasePolish, solver.UnknownProgress)
-		if nb, ok := untilStop(ctx, deadline.Add(time.Second), func() *neighbor.Lists { return neighbor.Nearest(in, 10) }); ok {
+		pctx, cancel := context.WithDeadline(ctx, deadline.Add(time.Second))
+		if nb, err := neighbor.NearestContext(pctx, in, 10); err == nil {
 			polish2Opt(in, best, nb)
 		}
+		cancel()
 	}
 	bestLen = solver.TourLength(in, best)
 	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves, Progress: 1})
