@@ -378,11 +378,6 @@ func (f *settingsForm) Primary() fyne.CanvasObject {
 // own options and the seed.
 func (f *settingsForm) Advanced() fyne.CanvasObject { return f.more }
 
-// Object is the whole form.
-func (f *settingsForm) Object() fyne.CanvasObject {
-	return container.NewVBox(f.Primary(), f.Advanced())
-}
-
 // Settings parses the form; a bad field gives a one-line error naming it
 // and the range allowed for the chosen engine on the pane's instance.
 func (f *settingsForm) Settings() (Settings, error) {

@@ -108,7 +108,6 @@ func (h *pinned) free() error {
 }
 
 func (h pinned) int32s(k int) []int32 { return unsafe.Slice((*int32)(h.p), k) }
-func (h pinned) int64s(k int) []int64 { return unsafe.Slice((*int64)(h.p), k) }
 
 // setMaxDynamicShared raises a kernel's dynamic shared memory limit (above
 // 48 KiB needs an explicit opt-in).

@@ -68,7 +68,7 @@ func TestGPURefusesLikeCPU(t *testing.T) {
 // instance-dependent defaults.
 func TestOrOptionsFromTheTable(t *testing.T) {
 	o, err := parseOrOptions(solver.Params{}, 1000)
-	if err != nil || o.window != 512 || o.kicks != 512 || o.start != "greedy" || o.global != time.Second {
+	if err != nil || o.window != 1024 || o.kicks != 1024 || o.start != "greedy" || o.global != time.Second {
 		t.Fatalf("defaults at 1000 cities: %+v %v", o, err)
 	}
 	o, err = parseOrOptions(solver.Params{Extra: map[string]string{OptWindow: "64", OptGlobal: "0.5", OptStart: "sfc"}}, 1000)

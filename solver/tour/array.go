@@ -194,11 +194,6 @@ func (a *Array) Set(t []int) {
 	}
 }
 
-// Clone returns an independent copy of a.
-func (a *Array) Clone() *Array {
-	return &Array{Tour: append([]int(nil), a.Tour...), Pos: append([]int(nil), a.Pos...)}
-}
-
 // Check verifies that Tour is a permutation and Pos its inverse.
 func (a *Array) Check() error {
 	if len(a.Pos) != len(a.Tour) {

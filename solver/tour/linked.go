@@ -34,9 +34,6 @@ func (l *Linked) Set(t []int) {
 	}
 }
 
-// Len returns the number of cities.
-func (l *Linked) Len() int { return len(l.Next) }
-
 // Tour returns the cities in order, starting at start and following Next.
 func (l *Linked) Tour(start int) []int {
 	n := len(l.Next)

@@ -127,11 +127,6 @@ func (lx *lexer) nextRaw() (word []byte, line int, eof bool, err error) {
 	return lx.buf, line, eof, err
 }
 
-// unread pushes back a word returned by nextRaw, so that next returns it.
-func (lx *lexer) unread(word []byte, line int, eof bool) {
-	lx.tok, lx.peeked = token{text: string(word), line: line, eof: eof}, true
-}
-
 // scan reads the next word into lx.buf and returns its line, or eof with
 // the line to report the end of the file on.
 func (lx *lexer) scan() (line int, eof bool, err error) {
