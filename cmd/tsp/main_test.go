@@ -498,4 +498,22 @@ func TestOptimaPathMissing(t *testing.T) {
 	if code, _, stderr := tsp(t, "info", p, "--optima", filepath.Dir(p)); code != 0 {
 		t.Errorf("info with an existing --optima folder: exit %d: %s", code, stderr)
 	}
+	// A named table that does not read, or a file that is no table, is an
+	// error naming it too (the lookup passes over such tables silently).
+	bad := filepath.Join(t.TempDir(), "optima.csv")
+	if err := os.WriteFile(bad, []byte("name,optimum\ncircle-12,abc\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []string{bad, filepath.Dir(bad)} {
+		code, _, stderr := tsp(t, "info", p, "--optima", o)
+		if code != 1 {
+			t.Errorf("info --optima %s (a broken table): exit %d, want 1", o, code)
+		}
+		oneErrorLine(t, stderr, "--optima", bad+":2")
+	}
+	code, _, stderr := tsp(t, "info", p, "--optima", p)
+	if code != 1 {
+		t.Errorf("info --optima with an instance file: exit %d, want 1", code)
+	}
+	oneErrorLine(t, stderr, "--optima", "not a folder or a .csv table")
 }

@@ -377,13 +377,35 @@ func summary(in *solver.Instance, r solver.Result) string {
 
 // loadInstance reads a TSPLIB file with its known optimum; a given
 // optimum (even 0) overrides it.
+// checkOptima checks the --optima the user named: a folder (its
+// optima.csv, when there is one, must read) or a .csv table that reads. A
+// typo or a broken table is an error naming it, not an instance without a
+// known optimum (the lookup itself passes over tables that do not read).
+func checkOptima(optima string) error {
+	st, err := os.Stat(optima)
+	if err != nil {
+		return fmt.Errorf("--optima %s: no such file or folder", optima)
+	}
+	table := filepath.Join(optima, tsplib.OptimaFile)
+	if !st.IsDir() {
+		if !strings.HasSuffix(strings.ToLower(optima), ".csv") {
+			return fmt.Errorf("--optima %s: not a folder or a .csv table of optima", optima)
+		}
+		table = optima
+	} else if _, err := os.Stat(table); err != nil {
+		return nil // a folder without a table: nothing to look up there
+	}
+	if _, err := tsplib.ReadOptima(table); err != nil {
+		return fmt.Errorf("--optima: %v", err)
+	}
+	return nil
+}
+
 func loadInstance(path, optimaDir string, optimum int64, given bool) (*solver.Instance, error) {
 	var dirs []string
 	if optimaDir != "" {
-		// A folder or table the user named that is not there is a typo,
-		// not an instance without a known optimum.
-		if _, err := os.Stat(optimaDir); err != nil {
-			return nil, fmt.Errorf("--optima %s: no such file or folder", optimaDir)
+		if err := checkOptima(optimaDir); err != nil {
+			return nil, err
 		}
 		dirs = append(dirs, optimaDir)
 	}
