@@ -15,16 +15,15 @@ import (
 )
 
 // Every instance of the TSPLIB folder with a known optimum: the bound never
-// exceeds it. A short ascent per instance keeps the test's time bounded;
-// the exact evaluation on the complete graph is what this checks. Under
-// -short instances above 5000 cities are skipped. The time limit is hard:
-// an instance whose first 1-tree does not fit in it (large ones under
-// -race on a loaded machine) has no bound to check and is skipped; the
-// test fails when none gets one.
+// exceeds it. A short ascent per instance (a capped first period, no time
+// limit, so that a loaded machine or -race changes the time it takes but
+// not what is checked) keeps the test's time bounded; the exact evaluation
+// on the complete graph is what this checks. Under -short instances above
+// 5000 cities are skipped, under -race those above 20,000.
 func TestBoundBelowOptimumTSPLIB(t *testing.T) {
 	dir := tsplibdir.Need(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.tsp"))
-	checked, bounded := 0, 0
+	checked := 0
 	for _, f := range files {
 		in, err := tsplib.Load(f, dir)
 		// The optimum TSPLIB lists for a fixed-edge instance (linhp318) is
@@ -37,15 +36,17 @@ func TestBoundBelowOptimumTSPLIB(t *testing.T) {
 			continue
 		}
 		name := strings.TrimSuffix(filepath.Base(f), ".tsp")
+		if raceDetector && in.N > 20000 {
+			// Checked by a plain go test run; under -race these
+			// few instances would take minutes.
+			t.Run(name, func(t *testing.T) { t.Skip("above 20,000 cities: not under -race") })
+			continue
+		}
 		t.Run(name, func(t *testing.T) {
-			res, err := Compute(context.Background(), in, Options{Time: time.Second, MaxPeriod: 30})
-			if errors.Is(err, context.DeadlineExceeded) {
-				t.Skipf("no bound within the 1 s limit on this machine: %v", err)
-			}
+			res, err := Compute(context.Background(), in, Options{MaxPeriod: 10})
 			if err != nil {
 				t.Fatal(err)
 			}
-			bounded++
 			if res.Bound > in.Optimum {
 				t.Fatalf("bound %d above the optimum %d", res.Bound, in.Optimum)
 			}
@@ -60,9 +61,6 @@ func TestBoundBelowOptimumTSPLIB(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Skip("no instance with a known optimum in " + dir)
-	}
-	if bounded == 0 {
-		t.Fatalf("none of %d instances got a bound within 1 s", checked)
 	}
 }
 
@@ -110,7 +108,9 @@ func TestTinyAndCancelled(t *testing.T) {
 	if err != nil || res.Bound != 12 || !res.Optimal {
 		t.Fatalf("three cities: %+v %v", res, err)
 	}
-	big := randomInstance(3000, solver.Euc2D, 9)
+	// Small enough that the first exact 1-tree fits in StopGrace on a
+	// loaded two-core machine under -race.
+	big := randomInstance(300, solver.Euc2D, 9)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Compute(ctx, big, Options{}); err == nil {
