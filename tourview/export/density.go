@@ -606,32 +606,20 @@ func (r *Rasterizer) accumulate(k int, tours [numLayers][]int, rad, sampled int)
 // alternates dash pixels on and off. Both ends must lie inside the w-wide
 // image. It returns the pixels stepped.
 func plotLine(acc []uint16, w, x0, y0, x1, y1 int, wgt uint32, dash int) int64 {
-	dx, dy := x1-x0, y1-y0
-	sx, sy := 1, w
-	if dx < 0 {
-		dx, sx = -dx, -1
-	}
-	if dy < 0 {
-		dy, sy = -dy, -w
-	}
-	major, minor, n, m := sx, sy, dx, dy
-	if dy > dx {
-		major, minor, n, m = sy, sx, dy, dx
-	}
-	o := y0*w + x0
-	e := n / 2
-	for i := 0; i < n; i++ {
+	lw := newLineWalk(x0, y0, x1, y1, 1, w)
+	o, e := lw.o, lw.n/2
+	for i := 0; i < lw.n; i++ {
 		if dash <= 0 || (i/dash)&1 == 0 {
 			acc[o] = uint16(min(uint32(acc[o])+wgt, 0xffff))
 		}
-		o += major
-		e -= m
+		o += lw.major
+		e -= lw.m
 		if e < 0 {
-			e += n
-			o += minor
+			e += lw.n
+			o += lw.minor
 		}
 	}
-	return int64(n)
+	return int64(lw.n)
 }
 
 // plotClipped clips the segment to the w×h image (Cohen–Sutherland) and

@@ -212,35 +212,42 @@ func line(dst *image.RGBA, x0, y0, x1, y1 float64, c color.RGBA, dash int) {
 	bresenham(dst.Pix, dst.Stride, ix0, iy0, ix1, iy1, pack(c), dash)
 }
 
-// bresenham plots the integer line in colour col (packed); both ends
-// must lie inside the image.
-func bresenham(pix []byte, stride, x0, y0, x1, y1 int, col uint32, dash int) {
+// lineWalk is an integer line walk (Bresenham) over a raster of px bytes
+// (or counts) a pixel and stride a row: from offset o, each of n steps
+// moves by major and, when the error runs out, by minor as well; m is the
+// extent along the minor axis. The painter and the density counter share
+// it and keep their own inner loops (a call a pixel would cost both).
+type lineWalk struct{ o, major, minor, n, m int }
+
+func newLineWalk(x0, y0, x1, y1, px, stride int) lineWalk {
 	dx, dy := x1-x0, y1-y0
-	sx, sy := 4, stride
+	sx, sy := px, stride
 	if dx < 0 {
-		dx, sx = -dx, -4
+		dx, sx = -dx, -px
 	}
 	if dy < 0 {
 		dy, sy = -dy, -stride
 	}
-	o := y0*stride + x0*4
-	// Step along the major axis; err decides the minor steps.
-	major, minor := sx, sy
-	n, m := dx, dy
 	if dy > dx {
-		major, minor = sy, sx
-		n, m = dy, dx
+		sx, sy, dx, dy = sy, sx, dy, dx
 	}
-	err := n / 2
-	for i := 0; i <= n; i++ {
+	return lineWalk{o: y0*stride + x0*px, major: sx, minor: sy, n: dx, m: dy}
+}
+
+// bresenham plots the integer line in colour col (packed); both ends
+// must lie inside the image.
+func bresenham(pix []byte, stride, x0, y0, x1, y1 int, col uint32, dash int) {
+	lw := newLineWalk(x0, y0, x1, y1, 4, stride)
+	o, err := lw.o, lw.n/2
+	for i := 0; i <= lw.n; i++ {
 		if dash <= 0 || (i/dash)&1 == 0 {
 			binary.LittleEndian.PutUint32(pix[o:o+4], col)
 		}
-		o += major
-		err -= m
+		o += lw.major
+		err -= lw.m
 		if err < 0 {
-			err += n
-			o += minor
+			err += lw.n
+			o += lw.minor
 		}
 	}
 }
