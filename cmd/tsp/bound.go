@@ -67,16 +67,8 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	opts := bound.Options{Time: *timeFlag, MaxPeriod: *period, Neighbors: *neighbors}
-	switch *backend {
-	case solver.BackendGPU:
-		if _, err := gpu.Devices(); err != nil {
-			return fmt.Errorf("--backend gpu: %v", err)
-		}
-		opts.Device = gpu.BoundDevice
-	case solver.BackendAuto:
-		if _, err := gpu.Devices(); err == nil {
-			opts.Device = gpu.BoundDevice
-		}
+	if err := chooseBoundDevice(&opts, *backend); err != nil {
+		return err
 	}
 	if !*quiet {
 		opts.Progress = func(p bound.Progress) {
@@ -100,6 +92,29 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 	case err != nil:
 		return err
 	}
+	return printBound(e, in, res, *jsonOut)
+}
+
+// chooseBoundDevice sets opts.Device for --backend: the GPU when asked
+// for (an error when there is none) or, for auto, when there is one.
+func chooseBoundDevice(opts *bound.Options, backend string) error {
+	switch backend {
+	case solver.BackendGPU:
+		if _, err := gpu.Devices(); err != nil {
+			return fmt.Errorf("--backend gpu: %v", err)
+		}
+		opts.Device = gpu.BoundDevice
+	case solver.BackendAuto:
+		if _, err := gpu.Devices(); err == nil {
+			opts.Device = gpu.BoundDevice
+		}
+	}
+	return nil
+}
+
+// printBound writes the JSON report where --json says and the summary to
+// stdout (only the JSON with --json -), the bound on the last line.
+func printBound(e *env, in *solver.Instance, res bound.Result, jsonOut string) error {
 	rep := boundReport{
 		Instance: in.Name, Dimension: in.N, LowerBound: res.Bound, Estimate: res.Estimate,
 		Optimal: res.Optimal, Iterations: res.Iterations, Backend: solver.BackendCPU, ElapsedSeconds: res.Elapsed.Seconds(),
@@ -118,11 +133,11 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	if *jsonOut == "-" {
+	if jsonOut == "-" {
 		return write(e.stdout)
 	}
-	if *jsonOut != "" {
-		if err := writeFile(*jsonOut, write); err != nil {
+	if jsonOut != "" {
+		if err := writeFile(jsonOut, write); err != nil {
 			return err
 		}
 	}
