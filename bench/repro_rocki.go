@@ -148,6 +148,72 @@ func fmtDur(d time.Duration) string {
 	}
 }
 
+// rockiGPUCols are one instance's GPU columns of Table II.
+type rockiGPUCols struct {
+	kern, h2d, d2h time.Duration // one pass: kernel, copies (0: not run)
+	rate           float64       // checks per second of the kernel (0: not run)
+	desc, optLen   string        // time to the first minimum and its length
+}
+
+// rockiGPU times one full pass of the GPU kernel over greedy (m moves)
+// and descends from greedy to the first 2-opt minimum on the GPU.
+func (r *repro) rockiGPU(name string, in *solver.Instance, greedy []int, m int64) rockiGPUCols {
+	g := rockiGPUCols{desc: "n/a", optLen: "n/a"}
+	if GPUOnePass != nil {
+		if k, h, d, dev, err := GPUOnePass(in, greedy, 5); err == nil {
+			g.kern, g.h2d, g.d2h, r.device = k, h, d, dev
+		} else {
+			r.device = "GPU unavailable: " + err.Error()
+		}
+	}
+	if g.kern > 0 {
+		g.rate = float64(m) / g.kern.Seconds()
+	}
+	switch {
+	case GPUTwoOptDescent == nil || g.kern == 0:
+	case in.N > rockiGPUDescentMax && len(r.opt.Instances) == 0:
+		g.desc = fmt.Sprintf("not run (n > %d)", rockiGPUDescentMax)
+	default:
+		if tr, passes, _, el, _, err := GPUTwoOptDescent(in, append([]int(nil), greedy...)); err == nil {
+			g.desc = fmt.Sprintf("%s (%d passes)", fmtDur(el), passes)
+			g.optLen = fmt.Sprint(solver.TourLength(in, tr))
+		} else {
+			r.logf("%s: GPU descent: %v", name, err)
+		}
+	}
+	return g
+}
+
+// rockiCPU is the one-core side: the same full pass in float64 (past 1e8
+// moves timed over its first rows and scaled to the whole) and, for small
+// instances, the descent to the first minimum within limit. It returns
+// the pass's time, its checks per second and the descent's cell.
+func rockiCPU(in *solver.Instance, greedy []int, m int64, limit time.Duration) (pass string, rate float64, descent string) {
+	n := in.N
+	x, y := tourCoords(in, greedy)
+	rows := n
+	for rows > 1 && int64(rows)*int64(n) > 1e8 {
+		rows /= 2
+	}
+	st := time.Now()
+	_, _, _, cm := cpuTwoOptPass(x, y, rows)
+	el := time.Since(st)
+	rate = float64(cm) / max(el.Seconds(), 1e-9)
+	pass = fmtDur(time.Duration(float64(m) / rate * float64(time.Second)))
+	if rows < n {
+		pass += " (scaled)"
+	}
+	descent = fmt.Sprintf("not run (n > %d)", rockiCPUDescentMax)
+	if n <= rockiCPUDescentMax {
+		p, _, del, done := cpuDescent(in, append([]int(nil), greedy...), limit)
+		descent = fmt.Sprintf("%s (%d passes)", fmtDur(del), p)
+		if !done {
+			descent = fmt.Sprintf("> %s (%d passes, stopped)", fmtDur(del), p)
+		}
+	}
+	return pass, rate, descent
+}
+
 func runRocki(ctx context.Context, opt Options, out io.Writer) error {
 	r, err := newRepro(ctx, "rocki", opt)
 	if err != nil {
@@ -182,55 +248,9 @@ func runRocki(ctx context.Context, opt Options, out io.Writer) error {
 		greedy := construct.Greedy(in, nb)
 		initLen := solver.TourLength(in, greedy)
 
-		kern, h2d, d2h := time.Duration(0), time.Duration(0), time.Duration(0)
-		if GPUOnePass != nil {
-			if k, h, d, dev, err := GPUOnePass(in, greedy, 5); err == nil {
-				kern, h2d, d2h, r.device = k, h, d, dev
-			} else {
-				r.device = "GPU unavailable: " + err.Error()
-			}
-		}
-		gRate := 0.0
-		if kern > 0 {
-			gRate = float64(m) / kern.Seconds()
-		}
-		desc, optLen := "n/a", "n/a"
-		switch {
-		case GPUTwoOptDescent == nil || kern == 0:
-		case n > rockiGPUDescentMax && len(r.opt.Instances) == 0:
-			desc = fmt.Sprintf("not run (n > %d)", rockiGPUDescentMax)
-		default:
-			if tr, passes, _, el, _, err := GPUTwoOptDescent(in, append([]int(nil), greedy...)); err == nil {
-				desc = fmt.Sprintf("%s (%d passes)", fmtDur(el), passes)
-				optLen = fmt.Sprint(solver.TourLength(in, tr))
-			} else {
-				r.logf("%s: GPU descent: %v", name, err)
-			}
-		}
-
-		// CPU: one core, the same full pass in float64; past 1e8 moves the
-		// pass is timed over its first rows and scaled to the whole.
-		x, y := tourCoords(in, greedy)
-		rows := n
-		for rows > 1 && int64(rows)*int64(n) > 1e8 {
-			rows /= 2
-		}
-		st := time.Now()
-		_, _, _, cm := cpuTwoOptPass(x, y, rows)
-		el := time.Since(st)
-		cRate := float64(cm) / max(el.Seconds(), 1e-9)
-		cPass := fmtDur(time.Duration(float64(m) / cRate * float64(time.Second)))
-		if rows < n {
-			cPass += " (scaled)"
-		}
-		cDesc := fmt.Sprintf("not run (n > %d)", rockiCPUDescentMax)
-		if n <= rockiCPUDescentMax {
-			p, _, del, done := cpuDescent(in, append([]int(nil), greedy...), limit)
-			cDesc = fmt.Sprintf("%s (%d passes)", fmtDur(del), p)
-			if !done {
-				cDesc = fmt.Sprintf("> %s (%d passes, stopped)", fmtDur(del), p)
-			}
-		}
+		g := r.rockiGPU(name, in, greedy, m)
+		kern, h2d, d2h, gRate, desc, optLen := g.kern, g.h2d, g.d2h, g.rate, g.desc, g.optLen
+		cPass, cRate, cDesc := rockiCPU(in, greedy, m, limit)
 		speed := "n/a"
 		if gRate > 0 {
 			speed = fmt.Sprintf("%.0fx", gRate/cRate)
