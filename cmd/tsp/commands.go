@@ -125,7 +125,7 @@ func cmdGen(_ context.Context, e *env, args []string) error {
 	if _, err := parse(fs, "gen", args, 0, 0); err != nil {
 		return err
 	}
-	if *kind == "" || *n == 0 {
+	if *kind == "" || !given(fs, "n") {
 		return usagef("gen", "--kind and --n are required")
 	}
 	if err := checkInts("gen", intRange{"n", int64(*n), 1, maxCities}); err != nil {

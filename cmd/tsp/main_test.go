@@ -517,3 +517,16 @@ func TestOptimaPathMissing(t *testing.T) {
 	}
 	oneErrorLine(t, stderr, "--optima", "not a folder or a .csv table")
 }
+
+// gen --n 0 says what is wrong with the value given, not that --n is
+// missing.
+func TestGenZeroCities(t *testing.T) {
+	code, _, stderr := tsp(t, "gen", "--kind", "uniform", "--n", "0")
+	if code != 2 || !strings.Contains(stderr, "--n 0 is out of range") {
+		t.Errorf("gen --n 0: exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = tsp(t, "gen", "--kind", "uniform")
+	if code != 2 || !strings.Contains(stderr, "--kind and --n are required") {
+		t.Errorf("gen without --n: exit %d, stderr %q", code, stderr)
+	}
+}
