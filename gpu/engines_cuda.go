@@ -65,8 +65,8 @@ const autoHandOverMaxN = 200000
 // autoHandOverMaxN cities, the CPU auto engine searching beside it; when
 // or-ils stalls, the CPU auto engine goes on from the better tour for the
 // rest of the time (above autoHandOverMaxN, or-ils to the end). Below
-// AutoOrILSMinN: the CPU auto engine alone when registered, else GPU
-// 2opt-ils.
+// AutoOrILSMinN, or for coordinates wider than or-ils's integer keys take
+// (orSpanOK): the CPU auto engine alone when registered, else GPU 2opt-ils.
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	if p.TimeLimit <= 0 {
@@ -74,7 +74,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	cpu, err := solver.Lookup(AlgoAuto, solver.BackendCPU)
 	hasCPU := err == nil && cpu.Available() == nil
-	if in.N >= AutoOrILSMinN {
+	if in.N >= AutoOrILSMinN && orSpanOK(in) {
 		// Up to autoHandOverMaxN cities the CPU auto engine searches beside
 		// the GPU from the start (on all cores but two, which the GPU's
 		// host thread and the global passes use); when or-ils stalls, the

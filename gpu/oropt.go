@@ -1,5 +1,7 @@
 package gpu
 
+import "github.com/tsplab/tsplab/solver"
+
 // AlgoOrILS is the GPU engine of windowed iterated local search: 2-opt and
 // Or-opt with neighbour lists and don't-look bits, segment-local double
 // bridges, in thousands of tour windows at once (kernels/oropt.cu).
@@ -27,3 +29,15 @@ const (
 	// random streams (default: enough to fill the GPU, at most 16).
 	OptReplicas = "replicas"
 )
+
+// orMaxSpan is the widest coordinate span or-ils takes: its kernel sums up
+// to six distances in int32 and ranks moves by delta + OR_BIG (2^30 - 1)
+// in a 32-bit key, so six edges of at most span·√2 each must stay below
+// 2^30 (with room to spare: 1e8·6·√2 ≈ 8.5e8).
+const orMaxSpan = 1e8
+
+// orSpanOK reports whether in's coordinates fit or-ils's integer keys
+// (see orMaxSpan); instances without coordinates do not.
+func orSpanOK(in *solver.Instance) bool {
+	return len(in.X) == in.N && in.N > 0 && coordSpan(in) <= orMaxSpan
+}

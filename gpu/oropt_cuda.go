@@ -90,6 +90,9 @@ func newOrRun(ru *run, in *solver.Instance, t []int32, L, replicas int) (*orRun,
 	if err != nil {
 		return nil, err
 	}
+	if !orSpanOK(in) {
+		return nil, fmt.Errorf("%w: or-ils needs coordinates within a span of %.0e (%s spans %.3g)", ErrUnsupported, orMaxSpan, in.Name, coordSpan(in))
+	}
 	d := ru.d
 	r := &orRun{run: ru, n: in.N, L: L, metric: metric, wpb: orWarps(L)}
 	r.shared = r.wpb * orWindowBytes(L)

@@ -1,0 +1,25 @@
+package gpu
+
+import (
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// TestOrSpanOK: or-ils (and so GPU auto's choice of it) takes coordinates
+// whose span keeps its int32 move keys exact, and refuses wider ones and
+// instances without coordinates.
+func TestOrSpanOK(t *testing.T) {
+	coords := func(span float64) *solver.Instance {
+		return solver.NewCoordInstance("s", solver.Euc2D, []float64{0, span, 0, span}, []float64{0, 0, span, span}, nil)
+	}
+	if !orSpanOK(coords(1e6)) || !orSpanOK(coords(orMaxSpan)) {
+		t.Error("a span within orMaxSpan refused")
+	}
+	if orSpanOK(coords(2.5e8)) {
+		t.Error("a span of 2.5e8 accepted: six such edges overflow the kernel's int32 keys")
+	}
+	if orSpanOK(&solver.Instance{N: 4}) {
+		t.Error("an instance without coordinates accepted")
+	}
+}
