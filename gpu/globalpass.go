@@ -20,16 +20,8 @@ func globalOrOpt(in *solver.Instance, a *tour.Array, nb *neighbor.Lists) (delta,
 	}
 	d := tour.LazyDist(in)
 	at := func(x, y int) int64 { return d.At(int32(x), int32(y)) }
-	queue := make([]int32, n)
-	inQ := make([]bool, n)
-	head, size := 0, 0
-	push := func(c int) {
-		if !inQ[c] {
-			inQ[c] = true
-			queue[(head+size)%n] = int32(c)
-			size++
-		}
-	}
+	q := tour.NewQueue(n)
+	push := func(c int) { q.Push(int32(c)) }
 	// improve tries the segments that start at c; it applies the first
 	// improving move and reports whether it did.
 	improve := func(c int) bool {
@@ -96,11 +88,8 @@ func globalOrOpt(in *solver.Instance, a *tour.Array, nb *neighbor.Lists) (delta,
 		for _, c := range a.Tour {
 			push(c)
 		}
-		for size > 0 {
-			c := int(queue[head])
-			head = (head + 1) % n
-			size--
-			inQ[c] = false
+		for q.Len() > 0 {
+			c := int(q.Pop())
 			if improve(c) {
 				improved = true
 			}

@@ -426,7 +426,7 @@ func (r *ilsRun) work(wk, n int, first bool) {
 			// stopped inside: go back to the last accepted tour
 			s.undo()
 			s.length = old
-			for s.size > 0 {
+			for s.q.Len() > 0 {
 				s.pop()
 			}
 			return

@@ -20,10 +20,8 @@ type ls struct {
 	length int64
 	moves  int64 // moves evaluated
 
-	// queue of cities to examine (don't-look bit off: inq set).
-	queue      []int32
-	head, size int
-	inq        []bool
+	// q holds the cities to examine (don't-look bit off).
+	q tour.Queue
 
 	orOpt    bool // Or-opt segment moves (1–3 cities, both orientations)
 	threeOpt bool // sequential 3-opt (depth-3 LK-style) moves
@@ -102,7 +100,7 @@ func (s *ls) isFixed(a, b int32) bool {
 func newLS(d *tour.Dist, nb []int32, k int, t []int32) *ls {
 	n := len(t)
 	s := &ls{d: d, n: n, nb: nb, k: k, tour: make([]int32, n), pos: make([]int32, n),
-		queue: make([]int32, n), inq: make([]bool, n), depth: 1}
+		q: tour.NewQueue(n), depth: 1}
 	s.set(t)
 	return s
 }
@@ -133,29 +131,9 @@ func (s *ls) pred(c int32) int32 {
 }
 
 // push turns c's don't-look bit off.
-func (s *ls) push(c int32) {
-	if s.inq[c] {
-		return
-	}
-	s.inq[c] = true
-	t := s.head + s.size
-	if t >= s.n {
-		t -= s.n
-	}
-	s.queue[t] = c
-	s.size++
-}
+func (s *ls) push(c int32) { s.q.Push(c) }
 
-func (s *ls) pop() int32 {
-	c := s.queue[s.head]
-	s.head++
-	if s.head == s.n {
-		s.head = 0
-	}
-	s.size--
-	s.inq[c] = false
-	return c
-}
+func (s *ls) pop() int32 { return s.q.Pop() }
 
 // pushAll queues every city in tour order.
 func (s *ls) pushAll() {
@@ -264,7 +242,7 @@ func (s *ls) undo() {
 // all cut short (every distance 0) still looks at the clock.
 func (s *ls) optimize(stop func() bool) bool {
 	next := s.moves + checkEvery
-	for pops := 1; s.size > 0; pops++ {
+	for pops := 1; s.q.Len() > 0; pops++ {
 		if s.moves >= next || pops%checkEvery == 0 {
 			if stop() {
 				return false

@@ -22,16 +22,8 @@ func TwoOpt(in *solver.Instance, a *Array, nb *neighbor.Lists) (delta, evaluated
 		return 0, 0
 	}
 	dist := LazyDist(in)
-	queue := make([]int32, n) // circular FIFO of active cities
-	inQueue := make([]bool, n)
-	head, size := 0, 0
-	push := func(c int) {
-		if !inQueue[c] {
-			inQueue[c] = true
-			queue[(head+size)%n] = int32(c)
-			size++
-		}
-	}
+	q := NewQueue(n)
+	push := func(c int) { q.Push(int32(c)) }
 	// Don't-look bits miss moves whose candidate city changed edges
 	// while the looking city slept: repeat whole passes until one finds
 	// nothing, so the result is a true local optimum.
@@ -40,11 +32,8 @@ func TwoOpt(in *solver.Instance, a *Array, nb *neighbor.Lists) (delta, evaluated
 		for _, c := range a.Tour {
 			push(c)
 		}
-		for size > 0 {
-			x := int(queue[head])
-			head = (head + 1) % n
-			size--
-			inQueue[x] = false
+		for q.Len() > 0 {
+			x := int(q.Pop())
 		dirs:
 			for _, succ := range [2]bool{true, false} {
 				var y int
