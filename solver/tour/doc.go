@@ -18,7 +18,8 @@
 // and an apply method: 2-opt, relocation of one city (LWSA), Or-opt
 // (segments of 1–3 cities, both orientations), pair swap, double bridge.
 // TwoOpt is a complete 2-opt local search with neighbour lists and
-// don't-look bits.
+// don't-look bits; Queue is the don't-look-bit queue it and the engines'
+// local searches share.
 //
 // References:
 //
