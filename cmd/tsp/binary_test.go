@@ -113,6 +113,13 @@ func start(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *lineReader)
 	cmd := exec.Command(binPath, args...)
 	var out bytes.Buffer
 	cmd.Stdout = &out
+	return cmd, &out, startCmd(t, cmd)
+}
+
+// startCmd starts cmd without waiting, killed when the test ends; its
+// stderr is read line by line as it comes.
+func startCmd(t *testing.T, cmd *exec.Cmd) *lineReader {
+	t.Helper()
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +130,7 @@ func start(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *lineReader)
 	}
 	pw.Close()
 	t.Cleanup(func() { cmd.Process.Kill() })
-	return cmd, &out, newLineReader(pr)
+	return newLineReader(pr)
 }
 
 // lineReader collects a child's stderr and lets a test wait for a line.
@@ -434,17 +441,7 @@ func TestBinaryStuckEngine(t *testing.T) {
 	}
 	cmd := exec.Command(self, "solve", p, "--algo", "testhang", "--backend", "cpu", "--out", filepath.Join(dir, "h.tour"), "--bound", "0")
 	cmd.Env = append(os.Environ(), asTSP+"=1")
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = pw
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pw.Close()
-	t.Cleanup(func() { cmd.Process.Kill() })
-	stderr := newLineReader(pr)
+	stderr := startCmd(t, cmd)
 	stderr.waitFor(t, "length ")
 	sent := time.Now()
 	cmd.Process.Signal(syscall.SIGTERM)
