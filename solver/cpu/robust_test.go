@@ -219,7 +219,7 @@ func TestFixedEdgesTSPLIB(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Skip("linhp318.tsp not in " + dir)
 	}
-	in, err := tsplib.Read(path)
+	in, err := tsplib.Load(path, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -159,11 +160,20 @@ func instanceNames(in *solver.Instance) []string {
 // NAME.opt.tour beside in.Path or in an opt/ folder beside it. Names are
 // matched as the file's base name without .tsp first, then in.Name. source
 // is the file the value came from. Unreadable or broken files are skipped.
+// For an instance with fixed edges a table's value is taken, as TSPLIB
+// lists it, for the Hamiltonian path between the fixed edges' ends, and the
+// fixed edges' lengths are added to make it a tour's.
 func FindOptimum(in *solver.Instance, dirs ...string) (opt int64, source string, ok bool) {
 	if in == nil {
 		return 0, "", false
 	}
 	if opt, source, ok := tableOptimum(in.Path, instanceNames(in), dirs); ok {
+		if fixed := fixedEdgesLength(in); fixed > 0 {
+			// TSPLIB lists, for an instance with fixed edges (linhp318),
+			// the shortest Hamiltonian path between the fixed edge's ends:
+			// a tour is that path closed by the fixed edges.
+			return opt + fixed, fmt.Sprintf("%s (path %d + fixed edges %d)", source, opt, fixed), true
+		}
 		return opt, source, true
 	}
 	if in.Path == "" {
@@ -177,6 +187,15 @@ func FindOptimum(in *solver.Instance, dirs ...string) (opt int64, source string,
 		return solver.TourLength(in, tour), p, true
 	}
 	return 0, "", false
+}
+
+// fixedEdgesLength is the summed length of in's fixed edges.
+func fixedEdgesLength(in *solver.Instance) int64 {
+	var l int64
+	for _, e := range in.FixedEdges {
+		l += in.Dist(e[0], e[1])
+	}
+	return l
 }
 
 // KnownOptimum looks up the optimum of the instance file at path in the
