@@ -25,6 +25,7 @@ type Options struct {
 	Quick     bool          // a short version for smoke tests
 	Instances []string      // restrict to these instances (nil = the suite's list)
 	PapersDir string        // the papers' CSV tables ("" = PapersDir())
+	Scale     float64       // multiplies the suites' iteration budgets (0 = 1: the paper's)
 	Log       io.Writer     // progress lines (may be nil)
 }
 

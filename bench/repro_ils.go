@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -37,8 +41,8 @@ var LuongInstances = []string{"eil101", "d198", "pcb442", "rat783", "d1291", "pr
 const luongIterations = 10000
 
 func init() {
-	Register("delevacq", "Delévacq et al. reproduced: kroA100 .. pcb3038, 20/10 trials, Table 1 (first improvement) and Table 3 (ILS-RKBI_blocks) beside their figures", runDelevacq)
-	Register("luong", "Luong et al. reproduced: their 8 TSP instances, 10,000 tabu iterations over the swap neighbourhood, 30 runs, time and acceleration over one core with and without thread control", runLuong)
+	Register("delevacq", "Delévacq et al. reproduced: kroA100 .. pcb3038, 20/10 trials, their iteration budgets (--scale), Table 1 (sequential first improvement) and Table 3 (ILS-RKBI_blocks population sweep nb_sol 1 .. 2048) beside their figures", runDelevacq)
+	Register("luong", "Luong et al. reproduced: their 8 TSP instances, a tabu search of 10,000 iterations over the swap neighbourhood, 30 runs (--time caps each instance), time and acceleration over one core with and without thread control", runLuong)
 }
 
 func perSec(v func(solver.Result) int64) func(solver.Result) float64 {
@@ -72,91 +76,253 @@ func delevacqTrials(n int) int {
 	return 10
 }
 
+// delevacqFITotal is it_total of their first-improvement runs (Sect. 5.1).
+const delevacqFITotal = 1048576
+
+// delevacqCPUSample is how many of a population's searches the sequential
+// side runs; its time for the population is their mean time × nb_sol (the
+// searches are independent and have the same budget).
+const delevacqCPUSample = 4
+
+// delevacqPop is one trial of a population of nb_sol searches of it_lim
+// kicks each: the best length, the GPU's wall time for the whole
+// population, the sequential time (estimated from the searches it ran)
+// and the kicks made.
+type delevacqPop struct {
+	best             int64
+	gpu, cpu         time.Duration
+	cpuRan           int
+	gpuKicks         int64
+	gpuOK, cpuOK     bool
+	gpuDevice, error string
+}
+
+// delevacqPopulation runs one trial: nb GPU searches at once (each its own
+// stream; at most 2 per CPU core in flight) and up to delevacqCPUSample of
+// the same searches one after the other on one core.
+func (r *repro) delevacqPopulation(g, c solver.Engine, in *solver.Instance, nb, itLim, blocks int, seed uint64) delevacqPop {
+	out := delevacqPop{best: -1}
+	kicks := map[string]string{"kicks": fmt.Sprint(itLim)}
+	if g != nil {
+		var mu sync.Mutex
+		sem := make(chan struct{}, min(nb, 2*runtime.NumCPU()))
+		var wg sync.WaitGroup
+		st := time.Now()
+		out.gpuOK = true
+		for s := 0; s < nb; s++ {
+			sem <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-sem }()
+				if r.ctx.Err() != nil {
+					return
+				}
+				x, err := g.Solve(r.ctx, in, solver.Params{Seed: seed*100003 + uint64(s), Blocks: blocks, Threads: 64, Extra: kicks}, nil)
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
+					out.gpuOK, out.error = false, err.Error()
+					return
+				}
+				out.gpuDevice = x.Device
+				out.gpuKicks += x.Steps
+				if out.best < 0 || x.Length < out.best {
+					out.best = x.Length
+				}
+			})
+		}
+		wg.Wait()
+		out.gpu = time.Since(st)
+		if r.ctx.Err() != nil {
+			out.gpuOK = false
+		}
+	}
+	if c != nil {
+		var sum time.Duration
+		for s := 0; s < min(nb, delevacqCPUSample); s++ {
+			x, ok := r.solve(c, in, solver.Params{Seed: seed*100003 + uint64(s), Workers: 1, Extra: map[string]string{"pivot": "rkbi", "kicks": fmt.Sprint(itLim)}})
+			if !ok {
+				break
+			}
+			sum += x.Elapsed
+			out.cpuRan++
+		}
+		if out.cpuRan > 0 {
+			out.cpuOK = true
+			out.cpu = time.Duration(float64(sum) / float64(out.cpuRan) * float64(nb))
+		}
+	}
+	return out
+}
+
+// delevacqCount parses a printed count ("1, 120, 000"), 0 when absent.
+func delevacqCount(s string) int64 {
+	v, ok := paperFloat(s)
+	if !ok {
+		return 0
+	}
+	return int64(v)
+}
+
 func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 	r, err := newRepro(ctx, "delevacq", opt)
 	if err != nil {
 		return err
 	}
 	names := r.instances(DelevacqInstances, []string{"kroA100"})
-	T := r.budget(2*time.Second, 200*time.Millisecond)
+	scale := opt.Scale
+	if scale <= 0 {
+		scale = 1
+	}
+	if opt.Quick && opt.Scale <= 0 {
+		scale = 1.0 / 2000
+	}
+	nbs := delevacqNbSol
+	if opt.Quick {
+		nbs = []string{"1", "8"}
+	}
+	suiteStart := time.Now()
+	overBudget := func() bool { return opt.Time > 0 && time.Since(suiteStart) > opt.Time }
 	p1 := r.papers.table("delevacq-table1.csv")
+	p2 := r.papers.table("delevacq-table2.csv")
 	p3 := r.papers.table("delevacq-table3.csv")
 	pp := r.papers.table("delevacq-text-rkbi-params.csv")
-	t1 := &Table{Title: "Delévacq et al. Table 1: first-improvement ILS (don't-look bits, fixed radius, 40 candidates), sequential CPU beside the paper's GPU strategies",
-		Header: []string{"instance", "nb_sol", "trials", "CPU FI kicks/s (1 core)", "CPU FI freq", "CPU FI Δavg %", "GPU FI strategies", "paper speedup T", "paper BG", "paper BS", "paper freq", "paper Δavg %"}}
-	t3 := &Table{Title: "Delévacq et al. Table 3: ILS-RKBI_blocks on the GPU against the sequential ILS, speedup (ILS iterations per second) and quality",
-		Header: []string{"instance", "nb_sol", "trials", "it_total/k (paper)", "GPU kicks/s", "CPU 1-core kicks/s", "speedup", "paper speedup", "GPU freq", "paper freq", "GPU Δavg %", "paper Δavg %", "CPU 1-core Δavg %"}}
-	kicks := perSec(func(x solver.Result) int64 { return x.Steps })
+	scaled := func(v int64) int64 { return max(1, int64(math.Round(float64(v)*scale))) }
+	t1 := &Table{Title: "Delévacq et al. Table 1: first-improvement ILS (don't-look bits, fixed radius, 40 candidates), the sequential search beside the paper's GPU strategies",
+		Header: []string{"instance", "nb_sol", "trials", "it_total (run)", "CPU FI time s (1 core)", "CPU FI freq", "CPU FI Δavg %", "GPU FI strategies", "paper speedup T", "paper BG", "paper BS", "paper freq", "paper Δavg %"}}
+	t3 := &Table{Title: "Delévacq et al. Table 3: ILS-RKBI_blocks, a population of nb_sol searches of it_total/nb_sol kicks each, GPU against the sequential search",
+		Header: []string{"instance", "nb_sol", "trials", "it_total/k (paper)", "it_lim (run)", "blocks/solution (paper Table 2)", "GPU time s", "CPU time s (1 core)", "speedup", "paper speedup", "GPU freq", "paper freq", "GPU Δavg %", "paper Δavg %"}}
 	gRK := r.engine("3opt-ils", solver.BackendGPU)
 	cIL := r.engine("3opt-ils", solver.BackendCPU)
+	skipped := 0
 	err = r.each(names, nil, func(name string, in *solver.Instance) error {
 		trials := r.runs(delevacqTrials(in.N))
-		gap := func(x solver.Result) float64 { g, _ := gapOf(x.Length, in); return g }
-		freq := func(l lamRuns) (float64, bool) {
-			return l.mean(func(x solver.Result) float64 {
-				if in.Optimum > 0 && x.Length <= in.Optimum {
-					return 1
-				}
-				return 0
-			})
+		gap := func(l int64) float64 { g, _ := gapOf(l, in); return g }
+		atOpt := func(l int64) float64 {
+			if in.Optimum > 0 && l <= in.Optimum {
+				return 1
+			}
+			return 0
 		}
-		var fi, rkG, rkC lamRuns
-		for k := 0; k < trials; k++ {
-			seed := uint64(k + 1)
-			if x, ok := r.solve(cIL, in, solver.Params{Seed: seed, TimeLimit: T, Workers: 1, Extra: map[string]string{"pivot": "first", "neighbors": "40"}}); ok {
-				fi = append(fi, x)
-			}
-			if x, ok := r.solve(cIL, in, solver.Params{Seed: seed, TimeLimit: T, Workers: 1, Extra: map[string]string{"pivot": "rkbi"}}); ok {
-				rkC = append(rkC, x)
-			}
-			if x, ok := r.solve(gRK, in, solver.Params{Seed: seed, TimeLimit: T}); ok {
-				rkG = append(rkG, x)
+		// Table 1: the sequential first-improvement search, nb_sol = 1
+		fiTotal := scaled(delevacqFITotal)
+		var fiT, fiF, fiG float64
+		fiN := 0
+		for k := 0; k < trials && !overBudget(); k++ {
+			if x, ok := r.solve(cIL, in, solver.Params{Seed: uint64(k + 1), Workers: 1, Extra: map[string]string{"pivot": "first", "neighbors": "40", "kicks": fmt.Sprint(fiTotal)}}); ok {
+				fiT += x.Elapsed.Seconds()
+				fiF += atOpt(x.Length)
+				fiG += gap(x.Length)
+				fiN++
 			}
 		}
-		fk, okf := fi.mean(kicks)
-		ff, _ := freq(fi)
-		fg, _ := fi.mean(gap)
 		for _, nb := range delevacqNbSol {
-			ours := []any{"not reproduced (one solution per search)", "", ""}
-			if nb == "1" {
-				ours = []any{valCell(fk, okf, "%.0f"), valCell(ff, okf, "%.2f"), valCell(fg, okf, "%.3f")}
+			ours := []any{"", "", "", ""}
+			if nb == "1" && fiN > 0 {
+				ours = []any{fmt.Sprint(fiTotal), fmt.Sprintf("%.3f", fiT/float64(fiN)), fmt.Sprintf("%.2f", fiF/float64(fiN)), fmt.Sprintf("%.3f", fiG/float64(fiN))}
+			} else if nb == "1" {
+				ours = []any{fmt.Sprint(fiTotal), "not run", "", ""}
 			}
-			t1.AddRow(name, nb, trials, ours[0], ours[1], ours[2], "not implemented here",
+			t1.AddRow(name, nb, fiN, ours[0], ours[1], ours[2], ours[3], "no engine here",
 				p1.cell("Speedup ILS-FI_thread (T)", name, nb), p1.cell("Speedup ILS-FI_block^global (BG)", name, nb), p1.cell("Speedup ILS-FI_block^shared (BS)", name, nb),
 				p1.cell("freq (frequency of finding the known optimum)", name, nb), p1.cell("Δavg (average % deviation from optimum)", name, nb))
 		}
-		gk, okg := rkG.mean(kicks)
-		ck, okc := rkC.mean(kicks)
-		gf, _ := freq(rkG)
-		gg, _ := rkG.mean(gap)
-		cg, _ := rkC.mean(gap)
+		// Table 3: the RKBI population sweep
+		itTotal := delevacqCount(pp.cell("it_total (as printed)", name))
 		budget := pp.cell("it_total (as printed)", name) + " / " + pp.cell("k = evaluated neighbours (as printed)", name)
-		for _, nb := range delevacqNbSol {
-			row := []any{name, nb, trials, budget}
-			if nb == "1" {
-				row = append(row, valCell(gk, okg, "%.0f"), valCell(ck, okc, "%.0f"), ratioCell(gk, ck, okg, okc), p3.cell("Speedup ILS-RKBI_blocks", name, nb),
-					valCell(gf, okg, "%.2f"), p3.cell("freq (frequency of finding the known optimum)", name, nb), valCell(gg, okg, "%.3f"),
-					p3.cell("Δavg (average % deviation from optimum)", name, nb), valCell(cg, okc, "%.3f"))
-			} else {
-				row = append(row, "not reproduced (one solution per search)", "", "", p3.cell("Speedup ILS-RKBI_blocks", name, nb), "",
-					p3.cell("freq (frequency of finding the known optimum)", name, nb), "", p3.cell("Δavg (average % deviation from optimum)", name, nb), "")
+		for _, nb := range nbs {
+			nbv, _ := strconv.Atoi(nb)
+			blocks := int(delevacqCount(p2.cell("blocks per solution at nb_sol="+nb, name)))
+			if nb != "1" {
+				blocks = int(delevacqCount(p2.cell("nb_sol="+nb, name)))
 			}
-			t3.AddRow(row...)
+			row := []any{name, nb}
+			if itTotal == 0 || blocks == 0 || overBudget() {
+				why := "not run: no it_total or blocks for it in the papers' tables"
+				if overBudget() {
+					why = "not run (suite time budget spent)"
+					skipped++
+				}
+				t3.AddRow(append(row, 0, budget, why, "", "", "", "", p3.cell("Speedup ILS-RKBI_blocks", name, nb), "",
+					p3.cell("freq (frequency of finding the known optimum)", name, nb), "", p3.cell("Δavg (average % deviation from optimum)", name, nb))...)
+				continue
+			}
+			itLim := int(max(1, scaled(itTotal)/int64(nbv)))
+			var pops []delevacqPop
+			for k := 0; k < trials; k++ {
+				pop := r.delevacqPopulation(gRK, cIL, in, nbv, itLim, blocks, uint64(k+1))
+				if pop.gpuDevice != "" {
+					r.device = pop.gpuDevice
+				}
+				if pop.error != "" {
+					r.logf("%s nb_sol %s: %s", name, nb, pop.error)
+				}
+				pops = append(pops, pop)
+				if r.ctx.Err() != nil {
+					break
+				}
+			}
+			var gT, cT, gF, gG float64
+			gN, cN := 0, 0
+			for _, p := range pops {
+				if p.gpuOK {
+					gT += p.gpu.Seconds()
+					gF += atOpt(p.best)
+					gG += gap(p.best)
+					gN++
+				}
+				if p.cpuOK {
+					cT += p.cpu.Seconds()
+					cN++
+				}
+			}
+			gt, okg := gT/float64(max(gN, 1)), gN > 0
+			ct, okc := cT/float64(max(cN, 1)), cN > 0
+			t3.AddRow(append(row, len(pops), budget, itLim, blocks, valCell(gt, okg, "%.3f"), valCell(ct, okc, "%.3f"), ratioCell(ct, gt, okc, okg), p3.cell("Speedup ILS-RKBI_blocks", name, nb),
+				valCell(gF/float64(max(gN, 1)), okg, "%.2f"), p3.cell("freq (frequency of finding the known optimum)", name, nb), valCell(gG/float64(max(gN, 1)), okg, "%.3f"),
+				p3.cell("Δavg (average % deviation from optimum)", name, nb))...)
+			r.logf("%s nb_sol %s: it_lim %d, GPU %.3f s, CPU %.3f s, Δavg %.3f", name, nb, itLim, gt, ct, gG/float64(max(gN, 1)))
 		}
-		r.logf("%s: FI %.0f kicks/s; RKBI GPU %.0f CPU %.0f kicks/s; gap GPU %.3f CPU %.3f", name, fk, gk, ck, gg, cg)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	scaleNote := "the paper's budgets"
+	if scale != 1 {
+		scaleNote = fmt.Sprintf("the paper's it_total × %g (--scale; the full budgets take hours per instance on one core), it_lim = that / nb_sol, at least 1", scale)
+	}
 	common := []string{"Paper: " + delevacqCite + "; " + delevacqHardware + ".", r.machine(),
-		fmt.Sprintf("Trials: 20 below 1000 cities, 10 above (the paper's), each of %v (a time budget: the engines take no per-solution iteration limit, so the paper's it_total is not enforced; speedup is the ratio of ILS iterations (kicks) per second, which for the same number of iterations is the paper's time ratio). freq: share of trials ending at the known optimum; Δavg: mean %% above it.", T),
+		fmt.Sprintf("Trials: 20 below 1000 cities, 10 above (the paper's) unless --runs (the trials column says how many ran). Iteration budgets: %s. freq: share of trials ending at the known optimum; Δavg: mean %% above it.", scaleNote),
 		"Instances: the paper's five (kroA100, lin318, rat783, fl1577, pcb3038)."}
+	if opt.Time > 0 {
+		common = append(common, fmt.Sprintf("Suite time budget %v (--time): rows not started by then say so (%d).", opt.Time, skipped))
+	}
 	t1.Notes = append(t1.Notes, common...)
-	t1.Notes = append(t1.Notes, "Ours: the sequential ILS (CPU 3opt-ils, 1 core: nearest-neighbour start, 3-opt with Or-opt, first improvement, 40 candidates, double-bridge kicks, accept if shorter). The paper's GPU first-improvement strategies (FI_thread, FI_block global/shared) have no engine in this project; their printed speedups are shown for reference.")
+	t1.Notes = append(t1.Notes, fmt.Sprintf("Ours: the sequential ILS (CPU 3opt-ils, 1 core: nearest-neighbour start, 3-opt with Or-opt, first improvement, 40 candidates, double-bridge kicks, accept if shorter) with it_total = %d kicks (their 1,048,576 × scale), nb_sol = 1. The paper's GPU first-improvement strategies (FI_thread, FI_block global/shared) have no engine in this project; their printed speedups are shown for reference.", scaled(delevacqFITotal)))
 	t3.Notes = append(t3.Notes, common...)
-	t3.Notes = append(t3.Notes, "GPU: 3opt-ils (ILS-RKBI_blocks: threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks) on one solution, so only the nb_sol = 1 row is measured; sequential: CPU 3opt-ils on 1 core with random-k-best pivoting. it_total/k: the paper's per-instance budgets as printed (Sect. 5.2).")
+	t3.Notes = append(t3.Notes, fmt.Sprintf("GPU: a population of nb_sol independent 3opt-ils searches (ILS-RKBI_blocks: threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks), each with the paper's blocks per solution (Table 2) × 64 threads and it_lim kicks, run at once on their own CUDA streams (at most two per CPU core in flight); time = wall time of the whole population, quality = its best tour. Sequential: the same searches (CPU 3opt-ils, 1 core, random-k-best pivoting, it_lim kicks) one after the other; up to %d of each population are run and their mean time × nb_sol is the population's time. Speedup = sequential time / GPU time, as the paper defines it. The paper's k (evaluated neighbours) is shown; our GPU round samples 4 × blocks × 64 reconnections.", delevacqCPUSample))
 	return r.finish([]*Table{t1, t3}, []string{"delevacq-table1", "delevacq-table3"}, out)
+}
+
+// luongTabu runs the swap tabu search of luongIterations iterations on e
+// until runs are done or, with a cap, until their total time passes it
+// (at least one run).
+func (r *repro) luongTabu(e solver.Engine, in *solver.Instance, runs int, capT time.Duration, p solver.Params) lamRuns {
+	var out lamRuns
+	var total time.Duration
+	for k := 0; k < runs; k++ {
+		if capT > 0 && k > 0 && total >= capT {
+			break
+		}
+		p.Seed = uint64(k + 1)
+		x, ok := r.solve(e, in, p)
+		if !ok {
+			break
+		}
+		out = append(out, x)
+		total += x.Elapsed
+	}
+	return out
 }
 
 func runLuong(ctx context.Context, opt Options, out io.Writer) error {
@@ -165,7 +331,11 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 		return err
 	}
 	names := r.instances(LuongInstances, []string{"eil101"})
-	T := r.budget(500*time.Millisecond, 100*time.Millisecond)
+	iters := luongIterations
+	if r.opt.Quick {
+		iters = 200
+	}
+	capT := r.budget(0, 2*time.Second)
 	runs := r.runs(30)
 	p6 := r.papers.table("luong-table6-tsp.csv")
 	p7 := r.papers.table("luong-table7-tsp-threadcontrol.csv")
@@ -177,45 +347,44 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 		}
 		return PaperNA
 	}
-	t := &Table{Title: fmt.Sprintf("Luong et al. Tables 6-7: %d tabu search iterations over the swap neighbourhood, time (s) and acceleration over one CPU core", luongIterations),
-		Header: []string{"instance", "n", "neighbours", "runs", "CPU 1 core s", "GPU s (thread control)", "acceleration", "GPU s (256 threads/block)", "acceleration",
-			"threads/block chosen", "paper GPU (Table 6)", "paper GPUTex (Table 6)", "paper with thread control (Table 7)"}}
+	t := &Table{Title: fmt.Sprintf("Luong et al. Tables 6-7: tabu search of %d iterations over the swap neighbourhood, time (s) and acceleration over one CPU core", iters),
+		Header: []string{"instance", "n", "neighbours", "GPU runs", "CPU 1 core s", "GPU s (thread control)", "acceleration", "threads/block chosen", "GPU s (256 threads/block)", "acceleration",
+			"paper GPU (Table 6)", "paper GPUTex (Table 6)", "paper GPUTex with thread control (Table 7)", "GPU mean best (% above opt.)"}}
 	g := r.engine("swap-climb", solver.BackendGPU)
 	c := r.engine("swap-climb", solver.BackendCPU)
-	mps := func(x solver.Result) float64 { return x.MovesPerSecond() }
+	tabu := map[string]string{"tabu": fmt.Sprint(iters)}
+	secs := func(x solver.Result) float64 { return x.Elapsed.Seconds() }
 	var xs, gy, ny, cy []float64
 	err = r.each(names, nil, func(name string, in *solver.Instance) error {
-		m := float64(in.N) * float64(in.N-1) / 2
-		var gt, gn, cr lamRuns
-		for k := 0; k < runs; k++ {
-			seed := uint64(k + 1)
-			if x, ok := r.solve(g, in, solver.Params{Seed: seed, TimeLimit: T, Blocks: 1}); ok {
-				gt = append(gt, x)
-			}
-			if x, ok := r.solve(g, in, solver.Params{Seed: seed, TimeLimit: T, Blocks: 1, Threads: 256}); ok {
-				gn = append(gn, x)
-			}
-			if x, ok := r.solve(c, in, solver.Params{Seed: seed, TimeLimit: T, Workers: 1}); ok {
-				cr = append(cr, x)
+		m := int64(in.N) * int64(in.N-1) / 2
+		gt := r.luongTabu(g, in, runs, capT, solver.Params{Extra: tabu})
+		gn := r.luongTabu(g, in, runs, capT, solver.Params{Threads: 256, Extra: tabu})
+		ts, okt := gt.mean(secs)
+		ns, okn := gn.mean(secs)
+		// one core: one run of the same search; where it cannot finish
+		// within the cap, its time is that of the iterations it ran, scaled
+		cs, okc, cNote := 0.0, false, ""
+		if x, ok := r.solve(c, in, solver.Params{Seed: 1, Workers: 1, TimeLimit: capT, Extra: tabu}); ok && x.Steps > 0 {
+			cs, okc = x.Elapsed.Seconds()*float64(iters)/float64(x.Steps), true
+			if x.Steps < int64(iters) {
+				cNote = fmt.Sprintf(" (from %d iterations)", x.Steps)
 			}
 		}
-		iterTime := func(l lamRuns) (float64, bool) {
-			v, ok := l.mean(mps)
-			if !ok || v <= 0 {
-				return 0, false
-			}
-			return luongIterations * m / v, true
-		}
-		ts, okt := iterTime(gt)
-		ns, okn := iterTime(gn)
-		cs, okc := iterTime(cr)
 		tpb := "n/a"
 		if okt {
 			tpb = fmt.Sprint(gt[0].Params.Threads)
 		}
-		t.AddRow(name, in.N, int64(m), runs, valCell(cs, okc, "%.3g"), valCell(ts, okt, "%.3g"), ratioCell(cs, ts, okc, okt), valCell(ns, okn, "%.3g"), ratioCell(cs, ns, okc, okn),
-			tpb, paperCell(p6, name, "GPU"), paperCell(p6, name, "GPUTex"), paperCell(p7, name, "GPUTex"))
-		r.logf("%s: 10,000 iterations: CPU %.3g s, GPU %.3g s (tc) %.3g s (256)", name, cs, ts, ns)
+		gap := "n/a"
+		if g, ok := gt.mean(func(x solver.Result) float64 { v, _ := gapOf(x.Length, in); return v }); ok && in.Optimum > 0 {
+			gap = fmt.Sprintf("%.2f", g)
+		}
+		runsCell := fmt.Sprint(len(gt))
+		if len(gn) != len(gt) {
+			runsCell = fmt.Sprintf("%d / %d", len(gt), len(gn))
+		}
+		t.AddRow(name, in.N, m, runsCell, valCell(cs, okc, "%.3g")+cNote, valCell(ts, okt, "%.3g"), ratioCell(cs, ts, okc, okt), tpb, valCell(ns, okn, "%.3g"), ratioCell(cs, ns, okc, okn),
+			paperCell(p6, name, "GPU"), paperCell(p6, name, "GPUTex"), paperCell(p7, name, "GPUTex"), gap)
+		r.logf("%s: %d tabu iterations: CPU %.3g s%s, GPU %.3g s (tc, %d runs) %.3g s (256, %d runs)", name, iters, cs, cNote, ts, len(gt), ns, len(gn))
 		xs = append(xs, float64(in.N))
 		gy, ny, cy = append(gy, ts), append(ny, ns), append(cy, cs)
 		return nil
@@ -223,13 +392,22 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := SavePlot(opt.OutDir, "luong-time", fmt.Sprintf("%d swap-neighbourhood tabu iterations: time against n", luongIterations), "cities", "seconds", true, true,
+	if err := SavePlot(opt.OutDir, "luong-time", fmt.Sprintf("swap-neighbourhood tabu search, %d iterations: time against n", iters), "cities", "seconds", true, true,
 		Series{Name: "GPU, thread control", X: xs, Y: gy}, Series{Name: "GPU, 256 threads/block", X: xs, Y: ny}, Series{Name: "CPU, 1 core", X: xs, Y: cy}); err != nil {
 		return err
 	}
-	t.Notes = append(t.Notes, "Paper: "+luongCite+"; "+luongHardware+"; paper cells as printed, \"a×b\" = GPU time a s at acceleration b over one core, \".\" = a failed run.",
+	capNote := "every run made"
+	if capT > 0 {
+		capNote = fmt.Sprintf("runs stop once an instance's runs of one variant have taken %v (at least one run), so the largest instances have fewer than %d", capT, runs)
+	}
+	cpuNote := "one run of the whole search per instance"
+	if capT > 0 {
+		cpuNote = fmt.Sprintf("one run per instance, stopped after %v: where it stopped early its time is the time of the iterations it made × %d / iterations (marked \"from N iterations\")", capT, iters)
+	}
+	t.Notes = append(t.Notes, "Paper: "+luongCite+"; "+luongHardware+"; paper cells as printed, \"a×b\" = GPU time a s at acceleration b over one core, \".\" = a failed run. Table 7's GPUTex column is the one with thread control.",
 		r.machine(),
-		fmt.Sprintf("Time of %d iterations = %d × n(n-1)/2 swap evaluations at the rate measured on one search: GPU swap-climb with one climber (the neighbourhood on the GPU, one thread per neighbour, best-improvement reduction; with thread control, or fixed at the paper's 256 threads per block), CPU swap-climb on one core; %d run(s) of %v each, mean rate. A tabu iteration also keeps a tabu list, which this project's engines have not: the time is that of the neighbourhood evaluation and selection, which is what the paper's GPU accelerates; the engines restart at local minima, where a tabu search would go on.", luongIterations, luongIterations, runs, T),
-		"Instances: the paper's eight (Table 6). Plot: luong-time.png (CSV beside it).")
+		fmt.Sprintf("Search (both sides): swap-climb with tabu=%d: from a random tour, every iteration evaluates all n(n-1)/2 swaps and makes the best admissible one, improving or not; a swapped pair of positions stays tabu for max(10, n/10) iterations unless it gives a new best (aspiration). GPU: one thread per neighbour (evaluation and admissibility), one block chooses and applies the move and keeps the best tour, the whole iteration on the device; thread control = block size tuned in waves of launches (Luong et al.), or fixed at their 256. Times are whole searches (setup included), mean over the runs.", iters),
+		fmt.Sprintf("Runs: the paper's %d; %s. CPU: %s.", runs, capNote, cpuNote),
+		"Instances: the paper's eight (Table 6). GPU mean best: quality, which the paper does not report. Plot: luong-time.png (CSV beside it).")
 	return r.finish([]*Table{t}, []string{"luong"}, out)
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -338,5 +339,48 @@ func TestRockiCopyColumns(t *testing.T) {
 	want := "| berlin52 | 52 | 7 µs | 20 µs | 30 µs | 50 µs | 9 µs | 11 µs | 46 µs | 81 µs | 182.00 | 76.56 |" // 1274 moves in 7 µs
 	if !strings.Contains(buf.String(), want) {
 		t.Fatalf("no row %q in:\n%s", want, buf.String())
+	}
+}
+
+// TestDelevacqQuickHonoursBudgets: the quick protocol scales it_total by
+// 1/2000 and splits it over the population (it_lim = it_total / nb_sol),
+// and the sequential first-improvement run gets 1,048,576 / 2000 kicks.
+func TestDelevacqQuickHonoursBudgets(t *testing.T) {
+	dir := tsplibdir.Need(t)
+	tsplibdir.Instance(t, "kroA100")
+	out := t.TempDir()
+	var buf bytes.Buffer
+	opt := Options{TSPLIBDir: dir, OutDir: out, Quick: true, Runs: 1, Instances: []string{"kroA100"}, PapersDir: needPapers(t)}
+	if err := Run(context.Background(), "delevacq", opt, &buf); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	// kroA100: it_total 1,120,000 -> 560; blocks per solution 120 and 70
+	for _, w := range []string{"| kroA100 | 1 | 1 | 1, 120, 000 / 5, 500 | 560 | 120 |", "| kroA100 | 8 | 1 | 1, 120, 000 / 5, 500 | 70 | 70 |", "| kroA100 | 1 | 1 | 524 |"} {
+		if !strings.Contains(md, w) {
+			t.Errorf("output lacks %q:\n%s", w, md)
+		}
+	}
+}
+
+// TestLuongQuickIsATabuSearch: the quick protocol runs the tabu search
+// (200 iterations) and times the CPU side.
+func TestLuongQuickIsATabuSearch(t *testing.T) {
+	dir := tsplibdir.Need(t)
+	tsplibdir.Instance(t, "eil101")
+	var buf bytes.Buffer
+	opt := Options{TSPLIBDir: dir, Quick: true, Instances: []string{"eil101"}, PapersDir: needPapers(t)}
+	if err := Run(context.Background(), "luong", opt, &buf); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	if !strings.Contains(md, "tabu search of 200 iterations") || !strings.Contains(md, "tabu=200") {
+		t.Fatalf("not the tabu protocol:\n%s", md)
+	}
+	row := md[strings.Index(md, "| eil101 |"):]
+	row = row[:strings.Index(row, "\n")]
+	cells := strings.Split(row, "|")
+	if v, err := strconv.ParseFloat(strings.TrimSpace(cells[5]), 64); err != nil || v <= 0 {
+		t.Fatalf("CPU time cell %q is not a time: %s", cells[5], row)
 	}
 }

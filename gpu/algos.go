@@ -54,6 +54,15 @@ const (
 	OptRKBI = "rkbi_k"
 	// OptSamples is the 3-opt samples per thread per evaluation (default 4).
 	OptSamples = "samples"
+	// OptKicks bounds 3opt-ils's kicks (ILS iterations; 0: until the time
+	// limit): Delévacq et al.'s per-solution iteration budget it_lim.
+	OptKicks = "kicks"
+	// OptTabu makes swap-climb one tabu search of that many iterations
+	// (Luong et al.'s protocol: 10,000); 0 climbs with random restarts.
+	OptTabu = "tabu"
+	// OptTenure is the iterations for which a swapped pair of positions
+	// stays tabu (default solver.TabuTenure).
+	OptTenure = "tenure"
 )
 
 // MatrixMaxN is the largest n for which the swap and 3-opt engines build

@@ -56,6 +56,7 @@ type swapBatch struct {
 	best   cu.DevicePtr // B*maxBlocks lsBest
 	block  int          // threads per block (thread control)
 	maxGX  int
+	tb     *swapTabuState // the tabu search's state (one climber), or nil
 }
 
 // newSwapBatch allocates a batch (context thread).
@@ -108,6 +109,9 @@ func (b *swapBatch) upload(k int, t []int) error {
 
 // eval queues one evaluation of every climber's whole neighbourhood.
 func (b *swapBatch) eval() error {
+	if b.tb != nil {
+		return b.tabuEval()
+	}
 	return b.r.launch("swap_eval_"+b.dist.suffix, b.gx(), b.B, b.block, 0, b.r.stream,
 		b.dist.xy, b.dist.mat, b.n, b.tours, b.flags, b.best)
 }
@@ -209,6 +213,19 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 	matrix, err := lsDistMode(in, p.Extra[OptDist])
 	if err != nil {
 		return solver.Result{}, err
+	}
+	// solver.Validate (engine.Solve) has checked both against the table.
+	opts := solver.OptionsFor(e.Name(), e.Backend())
+	tabu, err := opts.Int(p, OptTabu)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if tabu > 0 {
+		tenure, err := opts.Int(p, OptTenure)
+		if err != nil {
+			return solver.Result{}, err
+		}
+		return solveSwapTabu(ctx, e, in, p, snaps, matrix, tabu, tenure)
 	}
 	r, err := newRun()
 	if err != nil {

@@ -198,11 +198,21 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 	if err != nil {
 		return solver.Result{}, err
 	}
-	p.Algorithm, p.Backend = AlgoThreeOptILS, solver.BackendGPU
-	if p.TimeLimit <= 0 {
-		p.TimeLimit = solver.DefaultTimeLimit
+	maxKicks, err := opts.Int(p, OptKicks)
+	if err != nil {
+		return solver.Result{}, err
 	}
-	deadline := start.Add(p.TimeLimit)
+	p.Algorithm, p.Backend = AlgoThreeOptILS, solver.BackendGPU
+	var deadline time.Time
+	switch {
+	case p.TimeLimit > 0:
+		deadline = start.Add(p.TimeLimit)
+	case maxKicks > 0: // the kicks end the run
+		deadline = start.Add(100 * 365 * 24 * time.Hour)
+	default:
+		p.TimeLimit = solver.DefaultTimeLimit
+		deadline = start.Add(p.TimeLimit)
+	}
 	if p.Blocks <= 0 {
 		p.Blocks = 4 * r.d.info.Multiprocs
 	}
@@ -249,6 +259,9 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 		}
 		if end, st := best.done(ctx, deadline); end {
 			stopped = st
+			break
+		}
+		if maxKicks > 0 && kicks >= int64(maxKicks) {
 			break
 		}
 		best.kick(cur, rng)

@@ -252,6 +252,10 @@ var (
 		Doc: "kicks per worker (0: until the time limit); with no time limit the run is deterministic"}
 	optRestarts = Option{Name: "restarts", Kind: KindInt, Min: 0, Max: math.MaxInt32, Default: "0",
 		Doc: "climbs in all (0: until the time limit); with no time limit the run is deterministic"}
+	optTabu = Option{Name: "tabu", Kind: KindInt, Min: 0, Max: 1 << 30, Default: "0",
+		Doc: "iterations of one tabu search instead of random-restart climbing (Luong et al.'s protocol: 10000); 0: climb"}
+	optTenure = Option{Name: "tenure", Kind: KindInt, Min: 1, Max: 1 << 20, Auto: "n/10, at least 10",
+		Doc: "tabu search: iterations for which a swapped pair of positions may not be swapped again (unless that gives a new best)"}
 	optPivot = Option{Name: "pivot", Kind: KindChoice, Choices: []string{"first", "rkbi"}, Default: "first",
 		Doc: "pivoting rule: first improvement or random-k-best improvement"}
 	optRKBI = Option{Name: "rkbi_k", Kind: KindInt, Min: 1, Max: 64, Default: "3",
@@ -294,6 +298,18 @@ var (
 // with returns o with another default.
 func (o Option) with(def string) Option { o.Default, o.Auto = def, ""; return o }
 
+// TabuTenure is the swap tabu search's tenure for n cities: asked when it
+// is set (> 0), else the default n/10, at least 10.
+func TabuTenure(n, asked int) int {
+	if asked > 0 {
+		return asked
+	}
+	return max(10, n/10)
+}
+
+// withDoc returns o with another description.
+func (o Option) withDoc(doc string) Option { o.Doc = doc; return o }
+
 // auto returns o with a default computed per instance or device.
 func (o Option) auto(how string) Option { o.Default, o.Auto = "", how; return o }
 
@@ -320,7 +336,7 @@ var optionTable = map[[2]string][]Option{
 	{"sspm", BackendCPU}: cat([]Option{optWorkers, optThreads.auto("workers")}, schedule),
 
 	{"2opt-climb", BackendCPU}: {optWorkers, optRestarts},
-	{"swap-climb", BackendCPU}: {optWorkers, optRestarts},
+	{"swap-climb", BackendCPU}: {optWorkers, optRestarts, optTabu, optTenure},
 
 	{"2opt-ils", BackendCPU}: ilsOptions("off", "better", "nearest", "0"),
 	{"3opt-ils", BackendCPU}: ilsOptions("on", "better", "nearest", "0"),
@@ -332,8 +348,8 @@ var optionTable = map[[2]string][]Option{
 
 	{"2opt-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device")},
 	{"2opt-ils", BackendGPU}:   {},
-	{"3opt-ils", BackendGPU}:   {optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optSamples, optDist},
-	{"swap-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches"), optDist},
+	{"3opt-ils", BackendGPU}:   {optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optSamples, optDist, optKicks.withDoc("kicks (ILS iterations) in all (0: until the time limit)")},
+	{"swap-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches"), optDist, optTabu, optTenure},
 	{"or-ils", BackendGPU}:     {optWindow, optWindowKicks, optReplicas, optGlobal, optStart, optSegment.upTo(512)},
 	// GPU auto ends with (or is, below its size threshold) the CPU auto
 	// engine, which reads these; or-ils, which it starts with on large

@@ -259,6 +259,7 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	suite := fs.String("suite", "", "suite `NAME`")
 	fs.DurationVar(&opt.Time, "time", 0, "time budget per run (0: the suite's default)")
 	fs.IntVar(&opt.Runs, "runs", 0, "runs per configuration (0: the suite's default)")
+	fs.Float64Var(&opt.Scale, "scale", 0, "multiply the papers' iteration budgets (delevacq's it_total) by `F` (0: 1, the paper's)")
 	fs.StringVar(&opt.OutDir, "out", "", "write markdown, CSV and plots to `DIR`")
 	fs.BoolVar(&opt.Quick, "quick", false, "a short version for smoke tests")
 	fs.IntVar(&opt.Workers, "workers", 0, "CPU workers (0: all cores)")
@@ -284,6 +285,9 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	}
 	if err := checkTime("bench", "time", opt.Time); err != nil {
 		return err
+	}
+	if opt.Scale < 0 || opt.Scale > 1 || opt.Scale != opt.Scale {
+		return usagef("bench", "--scale %g: want 0 < F <= 1 (0: the paper's budgets)", opt.Scale)
 	}
 	if *instances != "" {
 		for _, s := range strings.Split(*instances, ",") {

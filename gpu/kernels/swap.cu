@@ -131,6 +131,78 @@ __device__ void swap_deltas(const float2 *xy, const int *mat, long long n_, cons
     delta[k] = swap_delta<METRIC>(xy, mat, n, t, i, j);
 }
 
+// Tabu search over the swap neighbourhood (Luong et al.'s protocol: a tabu
+// search of a fixed number of iterations), one search per launch pair.
+// state[0] is the iteration it, state[1] the current length, state[2] the
+// best length. tabu[k] is the first iteration at which move k may be made
+// again; a tabu move is admissible when it gives a tour shorter than the
+// best (aspiration). The same rules as the CPU's solver/cpu/tabu.go.
+
+// swap_move_index is the row-order index of the swap (i, j), i < j.
+__device__ __forceinline__ long long swap_move_index(int n, int i, int j) {
+    return (long long)i * (2LL * n - 1 - i) / 2 + (j - i - 1);
+}
+
+// swap_tabu_eval: every thread one move, the block's best admissible move
+// to out[blockIdx.x] (a = -1 when it has none).
+template <int METRIC>
+__device__ void swap_tabu_eval(const float2 *xy, const int *mat, long long n_, const int *t, const int *tabu,
+                               const long long *state, LSBest *out) {
+    int n = (int)n_;
+    long long m = (long long)n * (n - 1) / 2;
+    long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    LSBest v = {0x7fffffff, -1, -1, -1};
+    if (k < m) {
+        int i, j;
+        swap_pair(k, n, i, j);
+        int delta = swap_delta<METRIC>(xy, mat, n, t, i, j);
+        if ((long long)tabu[k] <= state[0] || state[1] + delta < state[2]) {
+            v.delta = delta;
+            v.a = i;
+            v.b = j;
+        }
+    }
+    v = ls_block_min(v);
+    if (threadIdx.x == 0) out[blockIdx.x] = v;
+}
+
+// swap_tabu_apply: one block reduces the blocks' moves and makes the best
+// admissible one, improving or not, marks it tabu for tenure iterations
+// and copies the tour to best when it is the shortest so far. With no
+// admissible move it sets state[3] (stuck) and leaves the tour.
+extern "C" __global__ void swap_tabu_apply(int *t, int *best, long long n_, const LSBest *blockBest, long long blocks,
+                                           int *tabu, long long *state, long long tenure) {
+    __shared__ int improved;
+    int n = (int)n_;
+    LSBest v = {0x7fffffff, -1, -1, -1};
+    for (long long x = threadIdx.x; x < blocks; x += blockDim.x) {
+        LSBest o = blockBest[x];
+        if (ls_better(o, v)) v = o;
+    }
+    v = ls_block_min(v);
+    if (threadIdx.x == 0) {
+        improved = 0;
+        if (v.a >= 0) {
+            int c = t[v.a];
+            t[v.a] = t[v.b];
+            t[v.b] = c;
+            tabu[swap_move_index(n, v.a, v.b)] = (int)(state[0] + 1 + tenure);
+            state[1] += v.delta;
+            state[0]++;
+            if (state[1] < state[2]) {
+                state[2] = state[1];
+                improved = 1;
+            }
+        } else {
+            state[3] = 1;
+        }
+    }
+    __syncthreads();
+    if (improved) {
+        for (int p = threadIdx.x; p < n; p += blockDim.x) best[p] = t[p];
+    }
+}
+
 #define SWAP_KERNELS(SUFFIX, METRIC)                                                                               \
     extern "C" __global__ void swap_eval_##SUFFIX(const float2 *xy, const int *mat, long long n, const int *tours, \
                                                   const int *flags, LSBest *out) {                                 \
@@ -139,6 +211,10 @@ __device__ void swap_deltas(const float2 *xy, const int *mat, long long n_, cons
     extern "C" __global__ void swap_deltas_##SUFFIX(const float2 *xy, const int *mat, long long n, const int *t,   \
                                                     int *delta, int *pi, int *pj) {                                \
         swap_deltas<METRIC>(xy, mat, n, t, delta, pi, pj);                                                         \
+    }                                                                                                              \
+    extern "C" __global__ void swap_tabu_eval_##SUFFIX(const float2 *xy, const int *mat, long long n, const int *t, \
+                                                       const int *tabu, const long long *state, LSBest *out) {       \
+        swap_tabu_eval<METRIC>(xy, mat, n, t, tabu, state, out);                                                   \
     }
 
 SWAP_KERNELS(mat, METRIC_MATRIX)

@@ -44,7 +44,22 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 	if err := refuseFixed(in, e.name); err != nil {
 		return solver.Result{}, err
 	}
+	var tabu, tenure int
+	if e.swap {
+		if tabu, err = opts.Int(p, OptTabu); err != nil {
+			return solver.Result{}, err
+		}
+		if tenure, err = opts.Int(p, OptTenure); err != nil {
+			return solver.Result{}, err
+		}
+	}
 	p.Algorithm, p.Backend = e.name, solver.BackendCPU
+	if tabu > 0 && in.N >= 8 {
+		// one sequential search: one worker; the iterations end it
+		p.Workers, p.Blocks = 1, 1
+		r := &climbRun{e: e, in: in, p: p, w: 1, start: start, d: tour.NewDist(in), c: newControl(ctx, p, 1, snaps, start)}
+		return solveSwapTabu(r, tabu, tenure)
+	}
 	if p.TimeLimit == 0 && restarts == 0 {
 		p.TimeLimit = DefaultTimeLimit
 	}

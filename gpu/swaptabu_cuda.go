@@ -1,0 +1,198 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"time"
+
+	"gorgonia.org/cu"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+)
+
+func init() {
+	registerKernels("swap_tabu_apply")
+	for _, s := range []string{"mat", "euc", "ceil", "att"} {
+		registerKernels("swap_tabu_eval_" + s)
+	}
+}
+
+// swapTabuState is the tabu search's device state beside a one-climber
+// swapBatch: the tabu list (per move index, the first iteration at which
+// the move is allowed again), the counters (iteration, current length,
+// best length, stuck) and the best tour.
+type swapTabuState struct {
+	tabu, state, best cu.DevicePtr
+	tenure            int
+}
+
+// tabuEval queues the tabu evaluation (the thread control times it as it
+// times swap_eval).
+func (b *swapBatch) tabuEval() error {
+	return b.r.launch("swap_tabu_eval_"+b.dist.suffix, b.gx(), 1, b.block, 0, b.r.stream,
+		b.dist.xy, b.dist.mat, b.n, b.tours, b.tb.tabu, b.tb.state, b.best)
+}
+
+// tabuApply queues the choice and the move of one iteration.
+func (b *swapBatch) tabuApply() error {
+	return b.r.launch("swap_tabu_apply", 1, 1, b.r.block("swap_tabu_apply", 1024), 0, b.r.stream,
+		b.tours, b.tb.best, b.n, b.best, b.gx(), b.tb.tabu, b.tb.state, b.tb.tenure)
+}
+
+// solveSwapTabu is swap-climb with the tabu option: Luong et al.'s tabu
+// search over the pair-exchange neighbourhood, the whole iteration on the
+// device (one thread per neighbour evaluates its move and whether it is
+// admissible; one block picks the best admissible move, makes it, marks it
+// tabu and keeps the best tour), so the host only queues launches and
+// reads the counters every few dozen iterations. The rules are the CPU
+// engine's (solver/cpu/tabu.go), ties included, so with exact distances
+// (dist=matrix) both follow the same trajectory.
+func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, matrix bool, iters, tenure int) (solver.Result, error) {
+	start := time.Now()
+	r, err := newRun()
+	if err != nil {
+		return solver.Result{}, err
+	}
+	defer r.close()
+	p.Algorithm, p.Backend = AlgoSwapClimb, solver.BackendGPU
+	var deadline time.Time
+	if p.TimeLimit > 0 {
+		deadline = start.Add(p.TimeLimit)
+	}
+	n := in.N
+	m := swapMoves(n)
+	if m >= 1<<31 {
+		return solver.Result{}, fmt.Errorf("%w: %d cities is too many for the swap tabu search's move indices", ErrUnsupported, n)
+	}
+	t := p.Start
+	if len(t) != n {
+		t = construct.Random(n, rand.New(rand.NewPCG(p.Seed, 0x7ab)))
+	}
+	tenure = solver.TabuTenure(n, tenure)
+	l0 := solver.TourLength(in, t)
+	var b *swapBatch
+	defer r.do(func() error {
+		if b != nil {
+			return b.free()
+		}
+		return nil
+	})
+	err = r.do(func() (err error) {
+		if b, err = r.newSwapBatch(in, 1, matrix); err != nil {
+			return err
+		}
+		b.tb = &swapTabuState{tenure: tenure}
+		if b.tb.tabu, err = b.bufs.alloc(m * 4); err != nil {
+			return err
+		}
+		if err := htod(b.tb.tabu, make([]int32, m)); err != nil {
+			return err
+		}
+		if b.tb.state, err = b.bufs.alloc(4 * 8); err != nil {
+			return err
+		}
+		if err := htod(b.tb.state, []int64{0, l0, l0, 0}); err != nil {
+			return err
+		}
+		if b.tb.best, err = b.bufs.alloc(int64(n) * 4); err != nil {
+			return err
+		}
+		if err := b.upload(0, t); err != nil {
+			return err
+		}
+		c := make([]int32, n)
+		for i, v := range t {
+			c[i] = int32(v)
+		}
+		if err := htod(b.tb.best, c); err != nil {
+			return err
+		}
+		key := swapTuneKey{n, 1, b.dist.suffix + "/tabu"}
+		if p.Threads > 0 {
+			b.block = min(max(SwapLaunchCandidates[0], p.Threads/32*32), 1024)
+		} else if blk, ok := swapTuned.Load(key); ok {
+			b.block = blk.(int)
+		} else {
+			if _, err = b.tune(SwapLaunchCandidates); err != nil {
+				return err
+			}
+			swapTuned.Store(key, b.block)
+		}
+		return nil
+	})
+	if err != nil {
+		return solver.Result{}, err
+	}
+	p.Threads = b.block
+	p.Blocks = 1
+	p.Extra = maps.Clone(p.Extra)
+	if p.Extra == nil {
+		p.Extra = map[string]string{}
+	}
+	p.Extra[OptTenure] = fmt.Sprint(tenure)
+	// iterations per host round trip: up to 64, fewer when an iteration is
+	// large enough that 64 would take long to stop
+	chunk := int(min(max(int64(2e9)/m, 1), 64))
+	sink := solver.NewSink(snaps, 0, start)
+	state := make([]int64, 4)
+	best := make([]int32, n)
+	stopped := false
+	for state[0] < int64(iters) && state[3] == 0 {
+		if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
+			stopped = true
+			break
+		}
+		k := int(min(int64(chunk), int64(iters)-state[0]))
+		due := sink.Due()
+		err := r.do(func() error {
+			for range k {
+				if err := b.tabuEval(); err != nil {
+					return err
+				}
+				if err := b.tabuApply(); err != nil {
+					return err
+				}
+			}
+			if err := r.sync("swap tabu search"); err != nil {
+				return err
+			}
+			if err := dtoh(state, b.tb.state); err != nil {
+				return err
+			}
+			if due {
+				return dtoh(best, b.tb.best)
+			}
+			return nil
+		})
+		if err != nil {
+			return solver.Result{}, err
+		}
+		if due {
+			sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: float64(state[0]) / float64(iters),
+				Best: toInts(best), BestLength: state[2], Length: state[1], Step: state[0], Moves: state[0] * m,
+				Progress: float64(state[0]) / float64(iters)})
+		}
+		if p.Target > 0 && state[2] <= p.Target {
+			break
+		}
+	}
+	if err := r.do(func() error { return dtoh(best, b.tb.best) }); err != nil {
+		return solver.Result{}, err
+	}
+	tour := toInts(best)
+	sink.Send(solver.Snapshot{Best: tour, BestLength: state[2], Length: state[1], Step: state[0], Moves: state[0] * m, Progress: 1})
+	return solver.Finish(in, e, p, tour, state[0]*m, state[0], start, stopped, r.d.label)
+}
+
+func toInts(c []int32) []int {
+	t := make([]int, len(c))
+	for i, v := range c {
+		t[i] = int(v)
+	}
+	return t
+}

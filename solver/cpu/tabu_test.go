@@ -1,0 +1,99 @@
+package cpu
+
+import (
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+// swapLocalMin climbs t with best-improvement swaps to a swap-optimal tour.
+func swapLocalMin(d *tour.Dist, t []int32) []int32 {
+	for {
+		best, i, j := bestSwap(d, t, func(int64) bool { return false })
+		if best >= 0 {
+			return t
+		}
+		t[i], t[j] = t[j], t[i]
+	}
+}
+
+func TestSwapTabuForbidsRecentSwap(t *testing.T) {
+	in := uniformInstance(40, 3)
+	d := tour.NewDist(in)
+	min := swapLocalMin(d, newRNG(1, 0).randomTour(in.N))
+	// Without a tabu list the search leaves the local minimum by its least
+	// bad swap and the next iteration undoes it: a cycle of two.
+	free := newSwapTabu(d, min, 0)
+	free.step()
+	if slices.Equal(free.t, min) || free.cur <= d.Length(min) {
+		t.Fatalf("first step from a swap-optimal tour should worsen it: %d -> %d", d.Length(min), free.cur)
+	}
+	free.step()
+	if !slices.Equal(free.t, min) {
+		t.Fatalf("with tenure 0 the second step should undo the first (cycle); it did not")
+	}
+	// With a tenure the undoing swap is tabu: the search goes elsewhere.
+	tabu := newSwapTabu(d, min, 5)
+	tabu.step()
+	var i, j = -1, -1
+	for p := range tabu.t {
+		if tabu.t[p] != min[p] {
+			if i < 0 {
+				i = p
+			} else {
+				j = p
+			}
+		}
+	}
+	k := swapMoveIndex(in.N, i, j)
+	if tabu.until[k] != 1+5 {
+		t.Fatalf("swap (%d,%d) made at iteration 0 should be tabu until iteration 6, got %d", i, j, tabu.until[k])
+	}
+	undo := swapDelta(d, tabu.t, i, j)
+	if tabu.admissible(k, undo) {
+		t.Fatalf("undoing the last swap (delta %d, back to %d, best %d) should be tabu", undo, tabu.cur+undo, tabu.bestL)
+	}
+	tabu.step()
+	if slices.Equal(tabu.t, min) {
+		t.Fatalf("the tabu search undid its last swap")
+	}
+	// Aspiration: a tabu swap that beats the best so far is admissible.
+	tabu.until[0] = 1 << 30
+	if !tabu.admissible(0, tabu.bestL-tabu.cur-1) {
+		t.Fatalf("a tabu swap reaching a new best should be admissible")
+	}
+	if tabu.admissible(0, tabu.bestL-tabu.cur) {
+		t.Fatalf("a tabu swap only equalling the best should not be admissible")
+	}
+}
+
+func TestSwapTabuHonoursIterations(t *testing.T) {
+	in := uniformInstance(60, 7)
+	m := int64(in.N) * int64(in.N-1) / 2
+	for _, iters := range []int{1, 57, 400} {
+		r := solve(t, "swap-climb", in, solver.Params{Seed: 2, Extra: map[string]string{OptTabu: itoa(iters)}}, nil)
+		if r.Steps != int64(iters) || r.Moves != int64(iters)*m {
+			t.Fatalf("tabu=%d: %d iterations and %d moves, want %d and %d", iters, r.Steps, r.Moves, iters, int64(iters)*m)
+		}
+		if r.Params.Extra[OptTenure] != "10" {
+			t.Fatalf("tenure for 60 cities should default to 10, got %q", r.Params.Extra[OptTenure])
+		}
+	}
+	// The search keeps the best tour it met: never longer than its start,
+	// and more iterations never end worse (same seed, same trajectory).
+	start := newRNG(2, 0).randomTour(in.N)
+	startLen := tour.NewDist(in).Length(start)
+	var prev int64 = -1
+	for _, iters := range []int{10, 100, 1000} {
+		r := solve(t, "swap-climb", in, solver.Params{Seed: 2, Extra: map[string]string{OptTabu: itoa(iters)}}, nil)
+		if r.Length > startLen || (prev >= 0 && r.Length > prev) {
+			t.Fatalf("tabu=%d: best %d (start %d, fewer iterations %d)", iters, r.Length, startLen, prev)
+		}
+		prev = r.Length
+	}
+}
+
+func itoa(v int) string { return strconv.Itoa(v) }
