@@ -249,6 +249,9 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 			itLim := int(max(1, scaled(itTotal)/int64(nbv)))
 			var pops []delevacqPop
 			for k := 0; k < trials; k++ {
+				if k > 0 && overBudget() {
+					break
+				}
 				pop := r.delevacqPopulation(gRK, cIL, in, nbv, itLim, blocks, uint64(k+1))
 				if pop.gpuDevice != "" {
 					r.device = pop.gpuDevice
