@@ -3,8 +3,11 @@
 package main
 
 import (
+	"time"
+
 	"github.com/tsplab/tsplab/bench"
 	"github.com/tsplab/tsplab/gpu"
+	"github.com/tsplab/tsplab/solver"
 )
 
 // The GPU suites measure the GPU's 2-opt kernels directly, outside the
@@ -15,4 +18,12 @@ func init() {
 	bench.GPUTwoOptDescent = gpu.TwoOptDescent
 	bench.GPUOnePass = gpu.OnePass
 	bench.GPUEvalBatch = gpu.EvalBatch
+	bench.GPUFIPopulation = func(in *solver.Instance, nb, itLim int, mode string, seed uint64) (int64, time.Duration, string, error) {
+		_, l, el, dev, err := gpu.FIPopulation(in, nb, itLim, mode, seed, "")
+		return l, el, dev, err
+	}
+	bench.FISequential = func(in *solver.Instance, first, count, itLim int, seed uint64) (int64, time.Duration, error) {
+		_, l, el, err := gpu.FISequential(in, first, count, itLim, seed)
+		return l, el, err
+	}
 }

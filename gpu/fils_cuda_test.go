@@ -1,0 +1,52 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// TestFIPopulationMatchesSequential: with exact distances every GPU
+// mapping runs the sequential search's moves, so the population's best is
+// the same length as on the CPU.
+func TestFIPopulationMatchesSequential(t *testing.T) {
+	needDevice(t)
+	for _, c := range []struct {
+		n, nb, kicks int
+	}{{150, 5, 40}, {400, 70, 3}} {
+		in := fiInstance(c.n, uint64(c.n))
+		_, want, _, err := FISequential(in, 0, c.nb, c.kicks, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mode := range FIModes {
+			tr, l, el, dev, err := FIPopulation(in, c.nb, c.kicks, mode, 5, "matrix")
+			if err != nil {
+				t.Fatalf("%s: %v", mode, err)
+			}
+			if err := solver.ValidateTour(tr, in.N); err != nil || l != solver.TourLength(in, tr) {
+				t.Fatalf("%s: tour %v, length %d exact %d", mode, err, l, solver.TourLength(in, tr))
+			}
+			if l != want {
+				t.Fatalf("n=%d nb=%d %s: GPU best %d, sequential %d", c.n, c.nb, mode, l, want)
+			}
+			if el <= 0 || !strings.Contains(dev, "NVIDIA") {
+				t.Fatalf("%s: time %v, device %q", mode, el, dev)
+			}
+		}
+	}
+}
+
+func TestFIPopulationRefusesSharedOverflow(t *testing.T) {
+	needDevice(t)
+	in := fiInstance(6000, 2)
+	if _, _, _, _, err := FIPopulation(in, 1, 1, "block-shared", 1, ""); err == nil || !strings.Contains(err.Error(), "shared memory") {
+		t.Fatalf("6000 cities in shared memory: %v", err)
+	}
+	if _, _, _, _, err := FIPopulation(in, 1, 1, "warp", 1, ""); err == nil {
+		t.Fatal("unknown mapping accepted")
+	}
+}
