@@ -13,6 +13,10 @@ const (
 	AlgoAuto        = "auto"
 )
 
+// OptRestarts is 2opt-climb's bound on the climbs of a run (0: until the
+// time limit), as on the CPU.
+const OptRestarts = "restarts"
+
 // algorithm is one row of the GPU algorithm table: the registry name, the
 // menu description, and which instances the engine takes.
 type algorithm struct {

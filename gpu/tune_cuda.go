@@ -13,7 +13,7 @@ var _ solver.Tuner = engine{}
 // Tune fills the options' defaults that depend on the instance and the
 // device with the values the engine will run (solver.Tuner): PSPM's blocks
 // from the occupancy API (a full wave, within a quarter of the device
-// memory), the climbers' batch sizes, 3opt-ils's 4 × SMs, and the device's
+// memory), the climbers' batch sizes (2opt-climb: its resident slots), 3opt-ils's 4 × SMs, and the device's
 // most threads per block as the threads' upper bound. Without a device it
 // returns opts as they are.
 func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSet {
@@ -67,6 +67,11 @@ func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSe
 			set("blocks", strconv.Itoa(tb), 0)
 		}
 	case AlgoTwoOptClimb:
+		var pl climbPlan
+		if err := r.do(func() (err error) { pl, err = r.planClimb(n, climbKernelFor(n)); return err }); err == nil {
+			set("blocks", strconv.Itoa(pl.slots), float64(pl.slots))
+			break
+		}
 		_, tiles := evalGrid(n)
 		b := max(1, (8*info.Multiprocs+tiles-1)/tiles)
 		set("blocks", strconv.Itoa(min(b, max(1, int((1<<30)/(int64(n)*20))))), 0)

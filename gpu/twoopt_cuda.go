@@ -363,10 +363,12 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 }
 
 // twoOptClimb is the 2opt-climb engine: O'Neil & Burtscher's random-restart
-// hill climbing with one climber per tour of a batch sized to fill the GPU.
-// Each round queues 32 (evaluate, apply) pairs; climbers at a local
-// minimum are then scored exactly on the CPU and restarted from a new
-// random tour. The best climber's tour is polished with exact 2-opt.
+// hill climbing. Tours that fit a block's shared memory run the fused
+// climber (twoOptClimbFused). Larger ones run one climber per tour of a
+// batch sized to fill the GPU: each round queues 32 (evaluate, apply)
+// pairs; climbers at a local minimum are then scored exactly on the CPU
+// and restarted from a new random tour. The best climber's tour is
+// polished with exact 2-opt.
 func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	r, err := newRunFor(in)
@@ -374,6 +376,16 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 		return solver.Result{}, err
 	}
 	defer r.close()
+	// Tours that fit a block's shared memory (about 14,000 cities on an
+	// H100) run the fused climber; larger ones the batch below.
+	var pl climbPlan
+	if err := r.do(func() (err error) { pl, err = r.planClimb(in.N, climbKernelFor(in.N)); return err }); err == nil {
+		return twoOptClimbFused(ctx, e, in, p, snaps, r, pl, start)
+	}
+	restarts, err := solver.OptionsFor(AlgoTwoOptClimb, solver.BackendGPU).Int(p, OptRestarts)
+	if err != nil {
+		return solver.Result{}, err
+	}
 	if p.TimeLimit <= 0 {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
@@ -477,6 +489,9 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 				Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
 		}
 		if p.Target > 0 && bestLen >= 0 && bestLen <= p.Target {
+			break
+		}
+		if restarts > 0 && climbs >= int64(restarts) {
 			break
 		}
 	}

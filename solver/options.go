@@ -346,7 +346,7 @@ var optionTable = map[[2]string][]Option{
 	{"sspm", BackendGPU}: cat([]Option{optThreads}, schedule),
 	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK}, schedule),
 
-	{"2opt-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device")},
+	{"2opt-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optRestarts},
 	{"2opt-ils", BackendGPU}:   {},
 	{"3opt-ils", BackendGPU}:   {optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optSamples, optDist, optKicks.withDoc("kicks (ILS iterations) in all (0: until the time limit)")},
 	{"swap-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches"), optDist, optTabu, optTenure},

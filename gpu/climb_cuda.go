@@ -1,0 +1,332 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"gorgonia.org/cu"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
+)
+
+func init() {
+	registerKernels("twoopt_climb_r2", "twoopt_climb_r4", "twoopt_climb_r8")
+}
+
+// Launch geometry and counters of the fused climber (must match
+// kernels/climb.cu).
+const (
+	climbThreads = 256
+	ctrIssued    = 0
+	ctrClimbs    = 1
+	ctrSweeps    = 2
+	ctrApplied   = 3
+	// climbSlice is the kernel time of one launch: the host sees a stop,
+	// the time limit and a better tour between launches.
+	climbSlice = 200 * time.Millisecond
+	// climbMaxN bounds the fused climber: the kernel packs positions in 16
+	// bits.
+	climbMaxN = 65535
+)
+
+// climbSharedBytes is the fused climber's dynamic shared memory for n
+// cities: the tour's coordinates and edge lengths (n+1 each, the last a
+// copy of the first), its city ids, and the candidate list.
+func climbSharedBytes(n int) int {
+	b := (n+1)*8 + (n+1)*4 + n*4
+	b = (b + 7) &^ 7
+	return b + climbThreads*8
+}
+
+// climbKernelFor names the climber variant for n cities: R rows per thread.
+// A warp's unit spans 32·R rows, and the pairs of a unit's corner that are
+// no moves are wasted, a share of about 32·R/n of a pass, so small tours
+// take fewer rows per thread; larger ones save square roots with more
+// ((R+1)/R per move).
+func climbKernelFor(n int) string {
+	switch {
+	case n < 700:
+		return "twoopt_climb_r2"
+	case n < 3000:
+		return "twoopt_climb_r4"
+	}
+	return "twoopt_climb_r8"
+}
+
+// climbPlan is a fused climber launch for one instance.
+type climbPlan struct {
+	kernel string
+	shared int
+	perSM  int
+	slots  int
+}
+
+// planClimb sizes the fused climber for n cities on r's device, or says
+// why it does not fit (the tour must fit in one block's shared memory).
+func (r *run) planClimb(n int, kernel string) (climbPlan, error) {
+	pl := climbPlan{kernel: kernel, shared: climbSharedBytes(n)}
+	if n > climbMaxN || pl.shared > r.d.limits.sharedOptin {
+		return pl, fmt.Errorf("%d cities need %d bytes of shared memory per climber, the device allows %d", n, pl.shared, r.d.limits.sharedOptin)
+	}
+	fn, ok := r.d.fn(kernel)
+	if !ok {
+		return pl, fmt.Errorf("gpu: kernel %s is not in the fatbin (rebuild it: scripts/build-gpu.sh fatbin)", kernel)
+	}
+	if pl.shared > r.d.limits.sharedStatic {
+		if err := setMaxDynamicShared(fn, pl.shared); err != nil {
+			return pl, err
+		}
+	}
+	per, err := fn.MaxActiveBlocksPerMultiProcessor(climbThreads, int64(pl.shared))
+	if err != nil {
+		return pl, err
+	}
+	if per <= 0 {
+		return pl, fmt.Errorf("no climber block of %d threads and %d bytes of shared memory fits an SM", climbThreads, pl.shared)
+	}
+	pl.perSM = per
+	pl.slots = per * r.d.info.Multiprocs
+	return pl, nil
+}
+
+// climbState is the fused climber's device memory: the coordinates, per
+// slot the saved climb, its resume flag, the best tour and its length, and
+// the counters.
+type climbState struct {
+	r                                         *run
+	n, B                                      int
+	bufs                                      buffers
+	xy, cur, resume, best, bestLen, ctr, dbgP cu.DevicePtr
+}
+
+// newClimbState allocates and initialises the state for B slots (context
+// thread). start, when it has n cities, is slot 0's first climb.
+func (r *run) newClimbState(in *solver.Instance, B int, start []int, dbg bool) (*climbState, error) {
+	n := in.N
+	s := &climbState{r: r, n: n, B: B}
+	var err error
+	alloc := func(bytes int64) cu.DevicePtr {
+		if err != nil {
+			return 0
+		}
+		var p cu.DevicePtr
+		p, err = s.bufs.alloc(bytes)
+		return p
+	}
+	s.xy = alloc(int64(8 * n))
+	s.cur = alloc(int64(B) * int64(n) * 4)
+	s.resume = alloc(int64(B) * 4)
+	s.best = alloc(int64(B) * int64(n) * 4)
+	s.bestLen = alloc(int64(B) * 8)
+	s.ctr = alloc(8 * 4)
+	if dbg {
+		s.dbgP = alloc(int64(B) * climbThreads * 8)
+	}
+	if err != nil {
+		s.bufs.freeAll()
+		return nil, err
+	}
+	xy := shiftedCoords(in)
+	if err := htod(s.xy, xy); err != nil {
+		s.bufs.freeAll()
+		return nil, err
+	}
+	resume := make([]int32, B)
+	if len(start) == n {
+		t := make([]int32, n)
+		for i, c := range start {
+			t[i] = int32(c)
+		}
+		if err := htod(s.cur, t); err != nil {
+			s.bufs.freeAll()
+			return nil, err
+		}
+		resume[0] = 1
+	}
+	bl := make([]int64, B)
+	for i := range bl {
+		bl[i] = math.MaxInt64
+	}
+	if err := htod(s.resume, resume); err != nil {
+		s.bufs.freeAll()
+		return nil, err
+	}
+	if err := htod(s.bestLen, bl); err != nil {
+		s.bufs.freeAll()
+		return nil, err
+	}
+	if err := htod(s.ctr, make([]uint64, 4)); err != nil {
+		s.bufs.freeAll()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *climbState) free() error { return s.bufs.freeAll() }
+
+// climbEps is the improvement a move must show in the kernel's float
+// deltas: above the rounding of a sum of four distances of the instance's
+// size, so float noise cannot make a climber undo and redo a move.
+func climbEps(in *solver.Instance) float64 {
+	return max(1e-3, coordSpan(in)*1e-6)
+}
+
+// launch queues one launch of the climber (context thread).
+func (s *climbState) launch(pl climbPlan, in *solver.Instance, seed uint64, slice time.Duration, maxClimbs, mode int) error {
+	metric, err := metricCode(in)
+	if err != nil {
+		return err
+	}
+	return s.r.launch(pl.kernel, s.B, 1, climbThreads, pl.shared, s.r.stream,
+		s.xy, s.n, s.cur, s.resume, s.best, s.bestLen, s.ctr, seed, int64(slice), maxClimbs, metric, climbEps(in), mode, s.dbgP)
+}
+
+// twoOptClimbFused is the 2opt-climb engine on tours that fit a block's
+// shared memory: a resident block per climber slot runs climb after climb
+// (kernels/climb.cu); between launches of climbSlice the host reads the
+// slots' best lengths, takes the best slot's tour when it is new, checks
+// it exactly, and sends snapshots.
+func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, r *run, pl climbPlan, start time.Time) (solver.Result, error) {
+	restarts, err := solver.OptionsFor(AlgoTwoOptClimb, solver.BackendGPU).Int(p, OptRestarts)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if p.TimeLimit <= 0 && restarts == 0 {
+		p.TimeLimit = solver.DefaultTimeLimit
+	}
+	deadline := start.Add(p.TimeLimit)
+	if p.TimeLimit <= 0 {
+		deadline = start.Add(solver.MaxTimeLimit)
+	}
+	n := in.N
+	B := pl.slots
+	if p.Blocks > 0 {
+		B = min(p.Blocks, pl.slots)
+	}
+	p.Blocks = B
+	sink := solver.NewSink(snaps, 0, start)
+	sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
+	var s *climbState
+	if err := r.do(func() (err error) { s, err = r.newClimbState(in, B, p.Start, false); return err }); err != nil {
+		return solver.Result{}, err
+	}
+	defer r.do(s.free)
+
+	var best []int
+	bestLen := int64(-1)
+	devBest := int64(math.MaxInt64)
+	lens := make([]int64, B)
+	ctr := make([]uint64, 4)
+	tour := make([]int32, n)
+	stopped := false
+	for {
+		left := time.Until(deadline)
+		if ctx.Err() != nil {
+			stopped = true
+			break
+		}
+		if left <= 0 {
+			break
+		}
+		slice := min(climbSlice, left)
+		k := -1
+		err := r.do(func() error {
+			if err := s.launch(pl, in, p.Seed, slice, restarts, 0); err != nil {
+				return err
+			}
+			if err := r.sync("2-opt climb"); err != nil {
+				return err
+			}
+			if err := dtoh(lens, s.bestLen); err != nil {
+				return err
+			}
+			if err := dtoh(ctr, s.ctr); err != nil {
+				return err
+			}
+			for i, l := range lens {
+				if l < devBest && (k < 0 || l < lens[k]) {
+					k = i
+				}
+			}
+			if k >= 0 {
+				devBest = lens[k]
+				return dtoh(tour, s.best+cu.DevicePtr(4*k*n))
+			}
+			return nil
+		})
+		if err != nil {
+			return solver.Result{}, err
+		}
+		if k >= 0 {
+			t := make([]int, n)
+			for i, c := range tour {
+				t[i] = int(c)
+			}
+			if err := solver.ValidateTour(t, n); err != nil {
+				return solver.Result{}, fmt.Errorf("2opt-climb: the climber returned an invalid tour: %w", err)
+			}
+			if l := solver.TourLength(in, t); bestLen < 0 || l < bestLen {
+				best, bestLen = t, l
+			}
+		}
+		climbs, moves := int64(ctr[ctrClimbs]), int64(ctr[ctrSweeps])*movesPerPass(n)
+		prog := float64(time.Since(start)) / float64(p.TimeLimit)
+		if best == nil {
+			sink.SendPhase(solver.PhaseSearch, prog)
+		} else if sink.Due() {
+			sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: prog,
+				Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves, Progress: prog})
+		}
+		if p.Target > 0 && bestLen >= 0 && bestLen <= p.Target {
+			break
+		}
+		if restarts > 0 && climbs >= int64(restarts) {
+			break
+		}
+	}
+	climbs, moves := int64(ctr[ctrClimbs]), int64(ctr[ctrSweeps])*movesPerPass(n)
+	if best == nil {
+		// No climb finished (a very short limit): slot 0's climb as the
+		// time limit left it, or the start tour.
+		best = make([]int, n)
+		for i := range best {
+			best[i] = i
+		}
+		if len(p.Start) == n {
+			copy(best, p.Start)
+		}
+		_ = r.do(func() error {
+			if ctr[ctrIssued] == 0 {
+				return nil
+			}
+			if err := dtoh(tour, s.cur); err != nil {
+				return err
+			}
+			t := make([]int, n)
+			for i, c := range tour {
+				t[i] = int(c)
+			}
+			if solver.ValidateTour(t, n) == nil {
+				best = t
+			}
+			return nil
+		})
+	} else {
+		// A climber's local minimum: the exact polish fixes what the float
+		// kernel missed (cheap from there).
+		sink.SendPhase(solver.PhasePolish, solver.UnknownProgress)
+		pctx, cancel := context.WithDeadline(ctx, deadline.Add(time.Second))
+		if nb, err := neighbor.NearestContext(pctx, in, 10); err == nil {
+			polish2Opt(in, best, nb)
+		}
+		cancel()
+	}
+	bestLen = solver.TourLength(in, best)
+	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves, Progress: 1})
+	return solver.Finish(in, e, p, best, moves, climbs, start, stopped, r.d.label)
+}

@@ -1,0 +1,309 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"gorgonia.org/cu"
+
+	"github.com/tsplab/tsplab/internal/tsplibdir"
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/tsplib"
+)
+
+// climbKernels are the fused climber's variants.
+var climbKernels = []string{"twoopt_climb_r2", "twoopt_climb_r4", "twoopt_climb_r8"}
+
+// climbEvalKeys runs one evaluation of the fused climber (mode 1) on tour t
+// and returns each thread's best move as (delta, i, j), i = -1 for none.
+func climbEvalKeys(t *testing.T, r *run, in *solver.Instance, tr []int, kernel string) (deltas []float32, is, js []int) {
+	t.Helper()
+	err := r.do(func() error {
+		pl, err := r.planClimb(in.N, kernel)
+		if err != nil {
+			return err
+		}
+		s, err := r.newClimbState(in, 1, tr, true)
+		if err != nil {
+			return err
+		}
+		defer s.free()
+		if err := s.launch(pl, in, 1, time.Second, 0, 1); err != nil {
+			return err
+		}
+		if err := r.sync("climb debug"); err != nil {
+			return err
+		}
+		keys := make([]uint64, climbThreads)
+		if err := dtoh(keys, s.dbgP); err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if k == math.MaxUint64 {
+				deltas, is, js = append(deltas, float32(math.Inf(1))), append(is, -1), append(js, -1)
+				continue
+			}
+			u := uint32(k >> 32)
+			if u&0x80000000 != 0 {
+				u &= 0x7fffffff
+			} else {
+				u = ^u
+			}
+			deltas = append(deltas, math.Float32frombits(u))
+			is, js = append(is, int(k>>16&0xffff)), append(js, int(k&0xffff))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return deltas, is, js
+}
+
+// TestClimbEvalMatchesCPU checks the fused climber's evaluation: every move
+// a thread reports is a move, its delta is the CPU's (float64 on the same
+// coordinates), and the best over the threads is the best move of the
+// whole neighbourhood, for every variant, on sizes that exercise the
+// partial units, the diagonal and the closing edge.
+func TestClimbEvalMatchesCPU(t *testing.T) {
+	r := needRun(t)
+	for _, m := range []solver.Metric{solver.Euc2D, solver.Att} {
+		for _, n := range []int{5, 6, 7, 33, 64, 65, 130, 300, 777, 2100} {
+			in := randomInstance(n, m, 10000, uint64(n))
+			tr := construct.Random(n, rand.New(rand.NewPCG(uint64(n), 9)))
+			pts := make([]float32, 4*n)
+			tourPoints(shiftedCoords(in), 1, tr, pts)
+			want := math.Inf(1)
+			for i := 0; i < n; i++ {
+				for j := i + 2; j < n; j++ {
+					if validMove(i, j, n) {
+						want = math.Min(want, cpuFloatDelta(pts, i, j, n))
+					}
+				}
+			}
+			for _, k := range climbKernels {
+				deltas, is, js := climbEvalKeys(t, r, in, tr, k)
+				got := math.Inf(1)
+				for th := range deltas {
+					if is[th] < 0 {
+						continue
+					}
+					i, j := is[th], js[th]
+					if !validMove(i, j, n) {
+						t.Fatalf("%s %s n=%d: thread %d reported (%d,%d), no move", k, m, n, th, i, j)
+					}
+					f := cpuFloatDelta(pts, i, j, n)
+					if math.Abs(float64(deltas[th])-f) > 0.05 {
+						t.Fatalf("%s %s n=%d: move (%d,%d) GPU delta %v, CPU %v", k, m, n, i, j, deltas[th], f)
+					}
+					got = math.Min(got, f)
+				}
+				if math.Abs(got-want) > 0.05 {
+					t.Fatalf("%s %s n=%d: best move delta %v over the threads, CPU best %v", k, m, n, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestClimbSlotsHoldLocalMinima runs the fused climber for two slices (the
+// first cuts climbs short, which the second resumes) and checks every
+// slot's best tour: a permutation, its length as the kernel measured it
+// equal to the CPU's up to float rounding of a few edges, and a 2-opt local
+// minimum (no move improves by more than float noise).
+func TestClimbSlotsHoldLocalMinima(t *testing.T) {
+	r := needRun(t)
+	for _, k := range climbKernels {
+		for _, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D, solver.Att} {
+			in := randomInstance(150, m, 5000, 3)
+			n, B := in.N, 6
+			lens := make([]int64, B)
+			tours := make([]int32, B*n)
+			ctr := make([]uint64, 4)
+			err := r.do(func() error {
+				pl, err := r.planClimb(n, k)
+				if err != nil {
+					return err
+				}
+				s, err := r.newClimbState(in, B, nil, false)
+				if err != nil {
+					return err
+				}
+				defer s.free()
+				for _, slice := range []time.Duration{100 * time.Microsecond, 50 * time.Millisecond} {
+					if err := s.launch(pl, in, 7, slice, 0, 0); err != nil {
+						return err
+					}
+					if err := r.sync("climb"); err != nil {
+						return err
+					}
+				}
+				if err := dtoh(lens, s.bestLen); err != nil {
+					return err
+				}
+				if err := dtoh(ctr, s.ctr); err != nil {
+					return err
+				}
+				return dtoh(tours, s.best)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ctr[ctrClimbs] == 0 || ctr[ctrSweeps] == 0 || ctr[ctrApplied] == 0 {
+				t.Fatalf("%s %s: counters %v after 50 ms", k, m, ctr)
+			}
+			pts := make([]float32, 4*n)
+			for slot := 0; slot < B; slot++ {
+				if lens[slot] == math.MaxInt64 {
+					t.Fatalf("%s %s: slot %d finished no climb", k, m, slot)
+				}
+				tr := make([]int, n)
+				for i := range tr {
+					tr[i] = int(tours[slot*n+i])
+				}
+				if err := solver.ValidateTour(tr, n); err != nil {
+					t.Fatalf("%s %s slot %d: %v", k, m, slot, err)
+				}
+				if l := solver.TourLength(in, tr); math.Abs(float64(l-lens[slot])) > 3 {
+					t.Fatalf("%s %s slot %d: kernel length %d, CPU %d", k, m, slot, lens[slot], l)
+				}
+				tourPoints(shiftedCoords(in), 1, tr, pts)
+				for i := 0; i < n; i++ {
+					for j := i + 2; j < n; j++ {
+						if validMove(i, j, n) {
+							if f := cpuFloatDelta(pts, i, j, n); f < -0.05 {
+								t.Fatalf("%s %s slot %d: move (%d,%d) still improves by %v", k, m, slot, i, j, -f)
+							}
+						}
+					}
+				}
+			}
+			t.Logf("%s %s: %d climbs, %d sweeps, %d moves applied (%.1f per sweep)", k, m, ctr[ctrClimbs], ctr[ctrSweeps], ctr[ctrApplied], float64(ctr[ctrApplied])/float64(ctr[ctrSweeps]))
+		}
+	}
+}
+
+// BenchmarkClimbVariants measures each fused climber variant on d493 and
+// the first 1000, 2000 and 4000 cities of d18512 (the instances O'Neil &
+// Burtscher's TSP_GPU was timed on for this project): climbs completed per
+// second of kernel time over a window after a warm-up slice (so that the
+// slots' first climbs, which all start together, do not skew the count),
+// with sweeps per climb and moves applied per sweep. Run it with
+// -test.bench ClimbVariants -test.benchtime 1x.
+func BenchmarkClimbVariants(b *testing.B) {
+	r := needRun(b)
+	cases := []struct {
+		name   string
+		prefix int
+	}{{"d493", 0}, {"d18512", 1000}, {"d18512", 2000}, {"d18512", 4000}}
+	for _, c := range cases {
+		p := tsplibdir.Instance(b, c.name)
+		in, err := tsplib.Load(p, filepath.Dir(p))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if c.prefix > 0 {
+			in = solver.NewCoordInstance(fmt.Sprintf("%s[:%d]", in.Name, c.prefix), in.Metric, in.X[:c.prefix], in.Y[:c.prefix], nil)
+		}
+		warm, window := 300*time.Millisecond, time.Second
+		if in.N >= 2000 {
+			warm, window = time.Second, 2*time.Second
+		}
+		for _, k := range climbKernels {
+			b.Run(in.Name+"/"+k, func(b *testing.B) {
+				for b.Loop() {
+					var c0, c1 []uint64
+					var pl climbPlan
+					var ms float64
+					err := r.do(func() error {
+						var err error
+						if pl, err = r.planClimb(in.N, k); err != nil {
+							return err
+						}
+						s, err := r.newClimbState(in, pl.slots, nil, false)
+						if err != nil {
+							return err
+						}
+						defer s.free()
+						if err := s.launch(pl, in, 1, warm, 0, 0); err != nil {
+							return err
+						}
+						if err := r.sync("climb"); err != nil {
+							return err
+						}
+						c0 = make([]uint64, 4)
+						if err := dtoh(c0, s.ctr); err != nil {
+							return err
+						}
+						start, err := cu.MakeEvent(cu.DefaultEvent)
+						if err != nil {
+							return err
+						}
+						defer cu.DestroyEvent(&start)
+						stop, err := cu.MakeEvent(cu.DefaultEvent)
+						if err != nil {
+							return err
+						}
+						defer cu.DestroyEvent(&stop)
+						if err := start.Record(r.stream); err != nil {
+							return err
+						}
+						if err := s.launch(pl, in, 2, window, 0, 0); err != nil {
+							return err
+						}
+						if err := stop.Record(r.stream); err != nil {
+							return err
+						}
+						if err := stop.Synchronize(); err != nil {
+							return err
+						}
+						if ms, err = start.Elapsed(stop); err != nil {
+							return err
+						}
+						c1 = make([]uint64, 4)
+						return dtoh(c1, s.ctr)
+					})
+					if err != nil {
+						b.Fatal(err)
+					}
+					sec := ms / 1000
+					climbs := float64(c1[ctrClimbs] - c0[ctrClimbs])
+					sweeps := float64(c1[ctrSweeps] - c0[ctrSweeps])
+					applied := float64(c1[ctrApplied] - c0[ctrApplied])
+					b.ReportMetric(climbs/sec, "climbs/s")
+					b.ReportMetric(sweeps*float64(movesPerPass(in.N))/sec, "moves/s")
+					b.ReportMetric(sweeps/max(climbs, 1), "sweeps/climb")
+					b.ReportMetric(applied/max(sweeps, 1), "applied/sweep")
+					b.ReportMetric(float64(pl.slots), "slots")
+				}
+			})
+		}
+	}
+}
+
+// TestClimbRestartsBound: with the restarts option and no time limit the
+// engine runs exactly that many climbs and returns a checked tour.
+func TestClimbRestartsBound(t *testing.T) {
+	needDevice(t)
+	in := randomInstance(120, solver.Euc2D, 1000, 8)
+	e, err := solver.Lookup(AlgoTwoOptClimb, solver.BackendGPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, Extra: map[string]string{OptRestarts: "3000"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, AlgoTwoOptClimb, in, res)
+	if res.Steps != 3000 {
+		t.Fatalf("%d climbs, want 3000", res.Steps)
+	}
+}

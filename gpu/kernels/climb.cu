@@ -1,0 +1,407 @@
+// climb.cu: the fused random-restart 2-opt climber (2opt-climb).
+//
+// One block is one climber slot and stays resident: it draws a random tour
+// (a Fisher-Yates shuffle from a counter-based stream), keeps the tour's
+// coordinates, edge lengths and city ids in shared memory, and loops
+//   evaluate every 2-opt move -> pick improving moves -> reverse in place
+// until no move improves, then scores the local minimum, keeps it when it
+// is the slot's best, and starts the next climb itself. One launch thus
+// runs many climbs with no host round trip; a launch ends after a time
+// slice, and a climb cut by it is saved and resumed by the next launch.
+//
+// References:
+//  - M. A. O'Neil and M. Burtscher, "Rethinking the parallelization of
+//    random-restart hill climbing: a case study in optimizing a 2-opt TSP
+//    solver for GPU execution", GPGPU-8, 2015: one climber per block with
+//    the tour's coordinates in shared memory, the block evaluating the
+//    whole neighbourhood and reducing to the best move.
+//  - K. Rocki and R. Suda, "Accelerating 2-opt and 3-opt local search using
+//    GPU in the travelling salesman problem", 2012: coordinates in tour
+//    order (no indirection in the inner loop) and several independent
+//    moves applied per pass.
+//
+// Evaluation. A warp owns 32*R consecutive rows (i values) per unit, R
+// per thread, held in registers, and walks a chunk of CLIMB_CW columns
+// (j values) read from shared memory by the whole warp at once (a
+// broadcast). As in twoopt.cu, one new distance per row and column serves
+// two moves: D(r, c) is "D(i, j)" of move (r, c) and "D(i+1, j+1)" of move
+// (r-1, c-1), so a move costs (R+1)/R square roots.
+//
+// Several moves per pass. Each thread keeps its best move; the improving
+// ones are candidates, and a candidate is applied when no better candidate
+// touches an edge of the segment it reverses. Those moves are pairwise
+// disjoint, so their reversals commute and their deltas add up. A move
+// whose segment is longer than n/2 reverses the complementary segment
+// instead (the same tour, the other way round), which halves the worst
+// reversal and leaves more room for other moves.
+//
+// Exactness: the kernel ranks moves in float. Every tour the engine
+// reports is validated and measured exactly on the CPU (solver.Finish);
+// the integer length computed here only ranks the slot's climbs.
+#include "common.cuh"
+
+#define CLIMB_THREADS 256
+#define CLIMB_WARPS (CLIMB_THREADS / 32)
+#define CLIMB_CW 32  // columns per unit
+#define FINF_CLIMB __int_as_float(0x7f800000)
+
+// Counters (ctr[]) shared with gpu/climb_cuda.go.
+#define CTR_ISSUED 0   // climb numbers handed out (random-tour streams)
+#define CTR_CLIMBS 1   // climbs that reached a local minimum
+#define CTR_SWEEPS 2   // full neighbourhood evaluations
+#define CTR_APPLIED 3  // moves applied
+
+__device__ __forceinline__ float cdist(float2 a, float2 b) {
+    float dx = a.x - b.x, dy = a.y - b.y;
+    return sqrtf(dx * dx + dy * dy);
+}
+
+__device__ __forceinline__ unsigned long long globaltimer_ns() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+__device__ __forceinline__ int metric_dist(int metric, float2 a, float2 b) {
+    if (metric == METRIC_CEIL_2D) return int_dist<METRIC_CEIL_2D>(a.x, a.y, b.x, b.y);
+    if (metric == METRIC_ATT) return int_dist<METRIC_ATT>(a.x, a.y, b.x, b.y);
+    return int_dist<METRIC_EUC_2D>(a.x, a.y, b.x, b.y);
+}
+
+// climbUnit evaluates moves (i, j) for the thread's rows i0..i0+R-1 and
+// columns j = c0..c1-1 (c1 <= n; P[n] = P[0], E[n] = E[0]) and folds the
+// best into (best, bi, bj). MASK: some (row, column) pairs of the unit are
+// no moves (near the diagonal, rows past n-3, or (0, n-1)); without it
+// every pair is a move.
+template <int R, bool MASK>
+__device__ __forceinline__ void climbUnit(const float2 *P, const float *E, int n, int i0, int c0, int c1, float &best,
+                                          int &bi, int &bj) {
+    float2 rp[R + 1];
+    float a[R];
+    int lo[R], hi[R];
+#pragma unroll
+    for (int r = 0; r <= R; r++) rp[r] = P[min(i0 + r, n)];
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        a[r] = -E[min(i0 + r, n)];
+        if (MASK) {
+            lo[r] = (i0 + r <= n - 3) ? i0 + r + 2 : 0x7fffffff;
+            hi[r] = (i0 + r == 0) ? n - 2 : n - 1;
+        }
+    }
+    float Q[R];  // Q[r] = D(i0+r, k-1) - e(i0+r) - e(k-1)
+    {
+        float2 cp = P[c0];
+        float ce = E[c0];
+#pragma unroll
+        for (int r = 0; r < R; r++) Q[r] = (cdist(rp[r], cp) + a[r]) - ce;
+    }
+    float ubest = FINF_CLIMB;
+    int bk = -1;
+#pragma unroll 2
+    for (int k = c0 + 1; k <= c1; k++) {
+        float2 cp = P[k];
+        float ce = E[k];
+        float D[R + 1];
+#pragma unroll
+        for (int r = 0; r <= R; r++) D[r] = cdist(rp[r], cp);
+        float m = FINF_CLIMB;
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            float d = Q[r] + D[r + 1];
+            if (MASK) d = (k - 1 >= lo[r] && k - 1 <= hi[r]) ? d : FINF_CLIMB;
+            m = fminf(m, d);
+        }
+        if (m < ubest) {
+            ubest = m;
+            bk = k;
+        }
+#pragma unroll
+        for (int r = 0; r < R; r++) Q[r] = (D[r] + a[r]) - ce;
+    }
+    if (bk >= 0 && ubest < best) {
+        // Recover the row of the unit's best move in column bk-1.
+        int j = bk - 1;
+        float2 c0p = P[j], c1p = P[bk];
+        float ce = E[j];
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            int i = i0 + r;
+            bool ok = (i <= n - 3) && (j >= i + 2) && (j <= n - 1) && !(i == 0 && j == n - 1);
+            float d = ((cdist(rp[r], c0p) + a[r]) - ce) + cdist(rp[r + 1], c1p);
+            if (ok && d < best) {
+                best = d;
+                bi = i;
+                bj = j;
+            }
+        }
+    }
+}
+
+// climbEval evaluates every move of the block's tour; each thread returns
+// its best (best = +inf and bi = -1 when it saw none).
+template <int R>
+__device__ __forceinline__ void climbEval(const float2 *P, const float *E, int n, float &best, int &bi, int &bj) {
+    const int RG = 32 * R;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    best = FINF_CLIMB;
+    bi = -1;
+    bj = -1;
+    int g = 0, ubase = 0;
+    int nu = (n - 2 + CLIMB_CW - 1) / CLIMB_CW;  // units of group 0
+    for (int u = warp;; u += CLIMB_WARPS) {
+        while (u >= ubase + nu) {
+            ubase += nu;
+            g++;
+            if (g * RG > n - 3) return;
+            nu = (n - 2 - g * RG + CLIMB_CW - 1) / CLIMB_CW;
+        }
+        int r0 = g * RG;
+        int c0 = r0 + 2 + (u - ubase) * CLIMB_CW;
+        int c1 = min(c0 + CLIMB_CW, n);
+        bool mask = (c0 < r0 + RG + 1) || (r0 + RG - 1 > n - 3) || (g == 0 && c1 == n);
+        if (mask)
+            climbUnit<R, true>(P, E, n, r0 + lane * R, c0, c1, best, bi, bj);
+        else
+            climbUnit<R, false>(P, E, n, r0 + lane * R, c0, c1, best, bi, bj);
+    }
+}
+
+// moveArc is the edge arc a move changes: edges s, s+1, ..., s+l (mod n)
+// with the positions s+1..s+l reversed; the shorter of the segment and its
+// complement.
+__device__ __forceinline__ void moveArc(int i, int j, int n, int &s, int &l) {
+    int L = j - i;
+    if (2 * L <= n) {
+        s = i;
+        l = L;
+    } else {
+        s = j;
+        l = n - L;
+    }
+}
+
+__device__ __forceinline__ bool arcsOverlap(int sa, int la, int sb, int lb, int n) {
+    int d1 = sb - sa, d2 = sa - sb;
+    if (d1 < 0) d1 += n;
+    if (d2 < 0) d2 += n;
+    return d1 <= la || d2 <= lb;
+}
+
+// Shared memory of a climber (dynamic): P[n+1] float2, E[n+1] float, C[n]
+// int, then the candidate lists.
+struct ClimbShared {
+    float2 *P;
+    float *E;
+    int *C;
+    unsigned long long *cand;  // CLIMB_THREADS compacted candidates
+};
+
+__device__ __forceinline__ void refreshEdges(ClimbShared &s, int n) {
+    for (int p = threadIdx.x; p < n; p += CLIMB_THREADS) s.E[p] = cdist(s.P[p], s.P[p + 1]);
+    __syncthreads();
+    if (threadIdx.x == 0) s.E[n] = s.E[0];
+    __syncthreads();
+}
+
+template <int R>
+__device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int *resume, int *bestTour,
+                            long long *bestLen, unsigned long long *ctr, unsigned long long seed,
+                            long long sliceNs, long long maxClimbs, int metric, float eps, int mode,
+                            unsigned long long *dbg) {
+    extern __shared__ __align__(16) unsigned char climbSmem[];
+    ClimbShared s;
+    s.P = (float2 *)climbSmem;
+    s.E = (float *)(s.P + (n + 1));
+    s.C = (int *)(s.E + (n + 1));
+    size_t off = ((size_t)((unsigned char *)(s.C + n) - climbSmem) + 7) & ~(size_t)7;
+    s.cand = (unsigned long long *)(climbSmem + off);
+    __shared__ int wcount[CLIMB_WARPS];
+    __shared__ int sflag;
+    __shared__ unsigned long long slen;
+    __shared__ unsigned long long t0;
+
+    const int slot = blockIdx.x;
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    int *Cg = cur + (size_t)slot * n;
+    unsigned long long sweeps = 0, applied = 0, climbs = 0;
+    if (tid == 0) t0 = globaltimer_ns();
+    __syncthreads();
+    const unsigned long long end = t0 + (unsigned long long)sliceNs;
+
+    for (;;) {
+        // Start: the saved climb, or a new random tour.
+        if (resume[slot] || mode == 1) {
+            for (int p = tid; p < n; p += CLIMB_THREADS) s.C[p] = Cg[p];
+            __syncthreads();
+            if (tid == 0) resume[slot] = 0;
+        } else {
+            if (tid == 0) {
+                sflag = globaltimer_ns() >= end;
+                if (!sflag) {
+                    unsigned long long id = atomicAdd(&ctr[CTR_ISSUED], 1ull);
+                    sflag = maxClimbs > 0 && id >= (unsigned long long)maxClimbs;
+                    slen = id;
+                }
+            }
+            for (int p = tid; p < n; p += CLIMB_THREADS) s.C[p] = p;
+            __syncthreads();
+            if (sflag) break;
+            if (tid == 0) {
+                uint32_t key = stream_key(seed, (uint32_t)slen);
+                for (int k = n - 1; k > 0; k--) {
+                    int q = bounded(ctr_rand(key, (uint32_t)k), k + 1);
+                    int t = s.C[k];
+                    s.C[k] = s.C[q];
+                    s.C[q] = t;
+                }
+            }
+            __syncthreads();
+        }
+        for (int p = tid; p < n; p += CLIMB_THREADS) s.P[p] = xy[s.C[p]];
+        __syncthreads();
+        if (tid == 0) s.P[n] = s.P[0];
+        __syncthreads();
+
+        // Descend.
+        int sweepsHere = 0;
+        bool converged = false;
+        for (;;) {
+            refreshEdges(s, n);
+            float best;
+            int bi, bj;
+            climbEval<R>(s.P, s.E, n, best, bi, bj);
+            sweeps++;
+            sweepsHere++;
+            if (mode == 1) {
+                dbg[tid] = bi < 0 ? ~0ull
+                                  : ((unsigned long long)float_key(best) << 32) | ((unsigned)bi << 16) | (unsigned)bj;
+                return;
+            }
+            // Compact the improving candidates (in thread order).
+            bool mine = bi >= 0 && best < -eps;
+            unsigned bal = __ballot_sync(0xffffffffu, mine);
+            if (lane == 0) wcount[warp] = __popc(bal);
+            if (tid == 0) sflag = globaltimer_ns() >= end;
+            __syncthreads();
+            int base = 0, V = 0;
+            for (int w = 0; w < CLIMB_WARPS; w++) {
+                base += (w < warp) ? wcount[w] : 0;
+                V += wcount[w];
+            }
+            unsigned long long key = 0;
+            if (mine) {
+                key = ((unsigned long long)float_key(best) << 32) | ((unsigned)bi << 16) | (unsigned)bj;
+                s.cand[base + __popc(bal & ((1u << lane) - 1))] = key;
+            }
+            bool stopNow = sflag;
+            __syncthreads();
+            if (V == 0 || sweepsHere > 8 * n + 64) {
+                converged = true;
+                break;
+            }
+            if (stopNow) break;
+            // A candidate is taken when no better one overlaps it.
+            bool take = false;
+            int sa = 0, la = 0;
+            if (mine) {
+                moveArc(bi, bj, n, sa, la);
+                take = true;
+                for (int m = 0; m < V; m++) {
+                    unsigned long long o = s.cand[m];
+                    if (o < key) {
+                        int oi = (int)((o >> 16) & 0xffff), oj = (int)(o & 0xffff);
+                        int sb, lb;
+                        moveArc(oi, oj, n, sb, lb);
+                        if (arcsOverlap(sa, la, sb, lb, n)) {
+                            take = false;
+                            break;
+                        }
+                    }
+                }
+            }
+            __syncthreads();
+            // Compact the taken moves as (s, l) pairs into cand.
+            unsigned tb = __ballot_sync(0xffffffffu, take);
+            if (lane == 0) wcount[warp] = __popc(tb);
+            __syncthreads();
+            base = 0;
+            int S = 0;
+            for (int w = 0; w < CLIMB_WARPS; w++) {
+                base += (w < warp) ? wcount[w] : 0;
+                S += wcount[w];
+            }
+            if (take) s.cand[base + __popc(tb & ((1u << lane) - 1))] = ((unsigned long long)sa << 32) | (unsigned)la;
+            __syncthreads();
+            applied += (tid == 0) ? S : 0;
+            // Reverse: each warp takes moves warp, warp+W, ...; positions
+            // s+1..s+l (mod n).
+            for (int m = warp; m < S; m += CLIMB_WARPS) {
+                unsigned long long v = s.cand[m];
+                int ms = (int)(v >> 32), ml = (int)(unsigned)v;
+                for (int k = lane; k < ml / 2; k += 32) {
+                    int p = ms + 1 + k, q = ms + ml - k;
+                    if (p >= n) p -= n;
+                    if (q >= n) q -= n;
+                    float2 tp = s.P[p];
+                    s.P[p] = s.P[q];
+                    s.P[q] = tp;
+                    int tc = s.C[p];
+                    s.C[p] = s.C[q];
+                    s.C[q] = tc;
+                }
+            }
+            __syncthreads();
+            if (tid == 0) s.P[n] = s.P[0];
+            __syncthreads();
+        }
+        if (!converged) {
+            // Time is up mid-climb: save it for the next launch.
+            for (int p = tid; p < n; p += CLIMB_THREADS) Cg[p] = s.C[p];
+            __syncthreads();
+            if (tid == 0) resume[slot] = 1;
+            break;
+        }
+        // Score the local minimum with the instance's integer distances.
+        if (tid == 0) slen = 0;
+        __syncthreads();
+        long long part = 0;
+        for (int p = tid; p < n; p += CLIMB_THREADS) part += metric_dist(metric, s.P[p], s.P[p + 1]);
+        for (int o = 16; o > 0; o >>= 1) part += __shfl_xor_sync(0xffffffffu, part, o);
+        if (lane == 0) atomicAdd(&slen, (unsigned long long)part);
+        __syncthreads();
+        climbs++;
+        long long len = (long long)slen;
+        if (len < bestLen[slot]) {
+            int *Bg = bestTour + (size_t)slot * n;
+            for (int p = tid; p < n; p += CLIMB_THREADS) Bg[p] = s.C[p];
+            __syncthreads();
+            if (tid == 0) bestLen[slot] = len;
+        }
+        __syncthreads();
+    }
+    if (tid == 0) {
+        atomicAdd(&ctr[CTR_CLIMBS], climbs);
+        atomicAdd(&ctr[CTR_SWEEPS], sweeps);
+        atomicAdd(&ctr[CTR_APPLIED], applied);
+    }
+}
+
+// twoopt_climb_rR: the climber with R rows per thread. Grid: one block per
+// climber slot (all resident); block CLIMB_THREADS; dynamic shared memory:
+// climbSharedBytes(n) of gpu/climb_cuda.go. mode 0 climbs for sliceNs
+// nanoseconds, and takes no new climb once maxClimbs (> 0) have been
+// started; mode 1 evaluates the tour cur[slot] once and writes each
+// thread's best move to dbg[blockIdx.x*CLIMB_THREADS + thread] (the
+// tests' window: key = ordered delta << 32 | i << 16 | j, ~0 for none).
+#define CLIMB_KERNEL(R)                                                                                            \
+    extern "C" __global__ void __launch_bounds__(CLIMB_THREADS)                                                     \
+        twoopt_climb_r##R(const float2 *__restrict__ xy, long long n, int *cur, int *resume, int *bestTour,         \
+                          long long *bestLen, unsigned long long *ctr, unsigned long long seed, long long sliceNs,  \
+                          long long maxClimbs, long long metric, double eps, long long mode, unsigned long long *dbg) {                  \
+        climbKernel<R>(xy, (int)n, cur, resume, bestTour, bestLen, ctr, seed, sliceNs, maxClimbs, (int)metric,        \
+                       (float)eps, (int)mode, dbg + (size_t)blockIdx.x * CLIMB_THREADS);                                        \
+    }
+CLIMB_KERNEL(2)
+CLIMB_KERNEL(4)
+CLIMB_KERNEL(8)
