@@ -81,10 +81,10 @@ const (
 // config reads the run's settings: e's configuration with the options of
 // p (solver's option table holds their defaults per engine), the kicks
 // budget and rkbi's k (0: first improvement).
-func (e ilsEngine) config(in *solver.Instance, p solver.Params) (cfg ilsConfig, kicks, rkbi int, err error) {
+func (e ilsEngine) config(in *solver.Instance, p solver.Params) (cfg ilsConfig, kicks, rkbi int, partition string, err error) {
 	opts, err := options(e, in, p)
 	if err != nil {
-		return cfg, 0, 0, err
+		return cfg, 0, 0, "", err
 	}
 	cfg = e.cfg
 	var pivot, accept string
@@ -100,16 +100,17 @@ func (e ilsEngine) config(in *solver.Instance, p solver.Params) (cfg ilsConfig, 
 		get(&cfg.maxSeg, opts.Int, p, OptSegment),
 		get(&cfg.neighbors, opts.Int, p, OptNeighbors),
 		get(&cfg.candidates, opts.Choice, p, OptCandidates),
+		get(&partition, opts.Choice, p, OptPartition),
 	} {
 		if r != nil {
-			return cfg, 0, 0, r
+			return cfg, 0, 0, "", r
 		}
 	}
 	if pivot != "rkbi" {
 		rkbi = 0
 	}
 	cfg.acceptEqual = accept == "equal"
-	return cfg, kicks, rkbi, nil
+	return cfg, kicks, rkbi, partition, nil
 }
 
 // get stores option name of p, read by read, in dst.
@@ -133,11 +134,14 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 	if err := checkStart(in, p); err != nil {
 		return solver.Result{}, err
 	}
-	cfg, kicks, rkbi, err := e.config(in, p)
+	cfg, kicks, rkbi, partition, err := e.config(in, p)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	o := ilsOptions{cfg: cfg, kicks: kicks, rkbi: min(rkbi, maxSearches)}
+	o := ilsOptions{cfg: cfg, kicks: kicks, rkbi: min(rkbi, maxSearches), partition: partition}
+	if err := e.partOptions(in, p, &o); err != nil {
+		return solver.Result{}, err
+	}
 	p.Algorithm, p.Backend = e.name, solver.BackendCPU
 	if p.TimeLimit == 0 && o.kicks == 0 {
 		p.TimeLimit = DefaultTimeLimit
@@ -159,6 +163,10 @@ type ilsOptions struct {
 	cfg   ilsConfig
 	kicks int // kicks per worker (0: until the time limit)
 	rkbi  int // >0: random-k-best-improvement pivoting among this many
+	// partition is OptPartition's value: "auto", "on" or "off"
+	partition string
+	partSeg   int     // OptPartSegment (0: partSegment)
+	partKicks float64 // OptPartKicks
 }
 
 // ilsRun is one run of an iterated local search: set-up (candidate lists,
@@ -188,6 +196,10 @@ type ilsRun struct {
 	// same candidate lists: closed when done, the tour nil when stopped
 	descended [2]chan struct{}
 	descent   [2][]int32
+
+	// partitioned: the partition search ran (partition.go), not the
+	// searches
+	partitioned bool
 }
 
 // run performs the phases and returns the best tour found, also when the
@@ -226,8 +238,13 @@ func (r *ilsRun) run() (solver.Result, error) {
 		return r.finish(nil)
 	}
 	c.offer(t0, d.Length(t0))
-	r.searches = make([]*ls, r.w)
 	r.kicksDone = make([]paddedCounter, r.w)
+	if r.usePartition() {
+		r.partitioned = true
+		r.partition(t0, nb, nbOdd, d)
+		return r.finish(nil)
+	}
+	r.searches = make([]*ls, r.w)
 	r.wbest = make([][]int32, r.w)
 	r.wbestLen = make([]int64, r.w)
 	r.stale = make([]int, r.w)
@@ -288,7 +305,8 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 		}
 	case "mixed":
 		nb, err = neighbor.NearestContext(ctx, r.in, k)
-		if err == nil && r.w > 1 {
+		// the partition search builds each segment's quadrant lists itself
+		if err == nil && r.w > 1 && !r.usePartition() {
 			nbOdd, err = neighbor.QuadrantContext(ctx, r.in, k)
 		}
 	case "alpha":
@@ -541,7 +559,7 @@ func (r *ilsRun) finish(searches []*ls) (solver.Result, error) {
 	}
 	steps := r.totalKicks()
 	c.snapshot(nil, bestLen, steps, max(r.frac(), 1), 0)
-	stopped := c.stopped.Load() || (r.o.kicks > 0 && c.stop.Load() && !c.optimal.Load()) || searches == nil
+	stopped := c.stopped.Load() || (r.o.kicks > 0 && c.stop.Load() && !c.optimal.Load()) || (searches == nil && !r.partitioned)
 	if c.optimal.Load() {
 		stopped = false
 	}

@@ -1,0 +1,604 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+// The partition search improves one tour with all workers at once. Each
+// round cuts the tour at a random offset into segments of consecutive
+// positions; a segment is a path whose two end cities stay where they
+// are. A worker takes a segment, closes it into a cycle by one fixed
+// edge (last city to first), runs the iterated local search (ls: 2-opt,
+// Or-opt, sequential 3-opt, segment-local kicks, undo) on that
+// sub-instance for a number of kicks proportional to its size, then
+// writes the path back into the same positions. Segments are disjoint,
+// so the workers never touch the same cities and the tour stays a
+// permutation; no segment ever gets longer, so neither does the tour.
+// The offset moves every round, and a global descent over the cities
+// whose candidates lay in other segments (the moves between segments)
+// follows every round.
+//
+// The ILS engines run it for instances of at least partMinN cities with
+// coordinates (an EXPLICIT matrix would need a sub-matrix per segment):
+// there the independent full-tour searches of the default scheme each
+// redo what the others did, and only the best one's work survives an
+// exchange.
+
+// partMinN is the smallest instance the auto engine runs the partition
+// search on.
+const partMinN = 10000
+
+// Partition search settings, measured on usa13509 and pla85900 (see
+// docs/PERF.md, "CPU partition search").
+const (
+	// partSegment is the largest segment: segments are as many as the
+	// workers, or a multiple of that when n/workers is larger.
+	partSegment = 5000
+	// partMinSegment is the smallest segment worth a sub-instance.
+	partMinSegment = 64
+)
+
+// Options of the partition search.
+const (
+	// OptPartition selects the partition search of the ILS engines:
+	// "auto" (the auto engine from partMinN cities with coordinates),
+	// "on" or "off".
+	OptPartition = "partition"
+	// OptPartSegment is the cities of a segment (0: partSegment).
+	OptPartSegment = "partseg"
+	// OptPartKicks is the kicks per city of a segment per round.
+	OptPartKicks = "partkicks"
+)
+
+// partOptions reads the partition search's segment size and kicks into o.
+func (e ilsEngine) partOptions(in *solver.Instance, p solver.Params, o *ilsOptions) error {
+	opts, err := options(e, in, p)
+	if err != nil {
+		return err
+	}
+	if err := get(&o.partSeg, opts.Int, p, OptPartSegment); err != nil {
+		return err
+	}
+	return get(&o.partKicks, opts.Float, p, OptPartKicks)
+}
+
+// usePartition reports whether the run takes the partition search.
+func (r *ilsRun) usePartition() bool {
+	in := r.in
+	if in.Metric == solver.Explicit || !in.HasCoords() || in.N < 4*partMinSegment {
+		return false
+	}
+	switch r.o.partition {
+	case "on":
+		return true
+	case "off":
+		return false
+	}
+	return r.e.name == "auto" && in.N >= partMinN
+}
+
+// partRun is the state of one partition search.
+type partRun struct {
+	r      *ilsRun
+	nb     [2]*neighbor.Lists // the lists alternate between rounds
+	t      []int32            // the tour: position → city
+	length int64
+	segOf  []int32 // city → its segment this round
+	local  []int32 // city → its index in its segment
+	border []bool  // city had a candidate in another segment this round
+	fixed  []int32 // fixed-edge partners of every city (two each, -1: none); nil without
+	p, rep int     // segments per round, searches per segment
+	segs   []*partSeg
+	ls     []*ls // each worker's local search, reused
+	global *ls   // the descent over the cities between segments
+	round  int64
+}
+
+// partSeg is one segment of a round, positions from..from+m-1 (cyclic),
+// as a sub-instance: its cities in path order, their coordinates, the
+// candidate lists restricted to it and its fixed edges (the closing one
+// first). Its buffers are reused from round to round.
+type partSeg struct {
+	from, m int
+	kicks   int // kicks of each of its searches this round
+	cities  []int32
+	x, y, z []float64
+	d       *tour.Dist
+	nb      []int32
+	k       int
+	edges   [][2]int
+}
+
+// partLayout returns the segments per round and the searches per segment
+// for n cities, w workers and segments of about size cities: as many
+// segments as workers (or a multiple) when they have at least size cities
+// each, else fewer, larger segments, each searched by several workers
+// from different random streams, the best one kept.
+func partLayout(n, w, size int) (p, rep int) {
+	if n >= w*size {
+		return w * max(1, (n+w*size/2)/(w*size)), 1
+	}
+	p0 := max(2, (n+size/2)/size)
+	p, rep = p0, max(1, w/p0)
+	if q := p0 + 1; q <= w && q*(w/q) > p*rep {
+		p, rep = q, max(1, w/q)
+	}
+	return min(p, n/partMinSegment), rep
+}
+
+// partition runs the partition search from tour t0 until the time limit,
+// the kicks budget or a stop.
+func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) {
+	c := r.c
+	pr := r.newPartRun(t0, nb, nbOdd, d)
+	c.setPhase(solver.PhaseSearch)
+	rng := newRNG(r.p.Seed, 1<<41)
+	budget := int64(r.o.kicks) * int64(r.w) // 0: until the time limit
+	var done int64
+	for !c.done() && (budget == 0 || done < budget) {
+		done += pr.step(rng.intn(r.in.N), budget-done)
+		c.offer(pr.t, pr.length)
+		if c.snapshotDue() {
+			c.snapshot(pr.t, pr.length, r.totalKicks(), r.frac(), 0)
+		}
+	}
+	c.offer(pr.t, pr.length)
+}
+
+// newPartRun readies a partition search of tour t0 with the global
+// candidate lists nb and nbOdd and the distances d.
+func (r *ilsRun) newPartRun(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) *partRun {
+	n := r.in.N
+	pr := &partRun{r: r, nb: [2]*neighbor.Lists{nb, nbOdd}, t: append([]int32(nil), t0...),
+		segOf: make([]int32, n), local: make([]int32, n), border: make([]bool, n)}
+	pr.length = d.Length(pr.t)
+	if len(r.in.FixedEdges) > 0 {
+		pr.fixed = make([]int32, 2*n)
+		for i := range pr.fixed {
+			pr.fixed[i] = -1
+		}
+		for _, e := range r.in.FixedEdges {
+			for _, ab := range [2][2]int{{e[0], e[1]}, {e[1], e[0]}} {
+				if pr.fixed[2*ab[0]] < 0 {
+					pr.fixed[2*ab[0]] = int32(ab[1])
+				} else {
+					pr.fixed[2*ab[0]+1] = int32(ab[1])
+				}
+			}
+		}
+	}
+	size := partSegment
+	if r.o.partSeg > 0 {
+		size = r.o.partSeg
+	}
+	pr.p, pr.rep = partLayout(n, r.w, size)
+	pr.segs = make([]*partSeg, pr.p)
+	for i := range pr.segs {
+		pr.segs[i] = &partSeg{}
+	}
+	pr.ls = make([]*ls, r.w)
+	g := newLS(d, nb.List, nb.K, pr.t)
+	g.orOpt, g.threeOpt = r.o.cfg.orOpt, r.o.cfg.threeOpt
+	g.depth = min(max(r.o.cfg.depth, 1), maxDepth)
+	g.r = newRNG(r.p.Seed, 1<<40)
+	g.setFixed(r.in.FixedEdges)
+	pr.global = g
+	return pr
+}
+
+// step is one round: the cut at position off, the segments' searches,
+// the descent between segments. It returns the kicks made (with a
+// budget, about the round's share of left).
+func (pr *partRun) step(off int, left int64) int64 {
+	t0 := time.Now()
+	pr.cut(off, left)
+	k := pr.runRound()
+	t1 := time.Now()
+	l1 := pr.length
+	pr.stitch()
+	if partDebug {
+		fmt.Fprintf(os.Stderr, "round %d (%d segs × %d, w %d): search %v stitch %v len %d stitch gain %d\n", pr.round, pr.p, pr.rep, pr.r.w, t1.Sub(t0), time.Since(t1), pr.length, l1-pr.length)
+	}
+	pr.round++
+	return k
+}
+
+// cut splits the tour from position off into this round's segments,
+// records every city's segment and local index, and gives each segment
+// its kicks (with a budget, the round's share of left).
+func (pr *partRun) cut(off int, left int64) {
+	n, p := pr.r.in.N, pr.p
+	kpc := pr.r.o.partKicks
+	var total int64
+	for i, sg := range pr.segs {
+		lo, hi := i*n/p, (i+1)*n/p
+		sg.from, sg.m = (off+lo)%n, hi-lo
+		sg.kicks = max(1, int(kpc*float64(sg.m)))
+		total += int64(sg.kicks) * int64(pr.rep)
+	}
+	if pr.r.o.kicks > 0 && total > left {
+		f := float64(left) / float64(total)
+		for _, sg := range pr.segs {
+			sg.kicks = int(math.Ceil(f * float64(sg.kicks)))
+		}
+	}
+	for i, sg := range pr.segs {
+		at := sg.from
+		for j := range sg.m {
+			ct := pr.t[at]
+			pr.segOf[ct], pr.local[ct] = int32(i), int32(j)
+			at++
+			if at == n {
+				at = 0
+			}
+		}
+	}
+}
+
+// runRound builds the segments' sub-instances, runs their searches (the
+// workers taking them in turn) and writes every improved path back. It
+// returns the kicks made.
+func (pr *partRun) runRound() int64 {
+	w := pr.r.w
+	var next atomic.Int64
+	// pool runs tasks 0..tasks-1 on the workers: task i on worker i when
+	// there are no more tasks than workers, else in turn
+	pool := func(tasks int, do func(wk, i int)) {
+		next.Store(0)
+		var wg sync.WaitGroup
+		for wk := range min(w, tasks) {
+			wg.Go(func() {
+				if tasks <= w {
+					do(wk, wk)
+					return
+				}
+				for {
+					i := int(next.Add(1) - 1)
+					if i >= tasks || pr.r.c.stop.Load() {
+						return
+					}
+					do(wk, i)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	tp := time.Now()
+	pool(pr.p, func(_, i int) { pr.prepare(i) })
+	if partDebug {
+		fmt.Fprintf(os.Stderr, "  prepare %v\n", time.Since(tp))
+	}
+	tasks := pr.p * pr.rep // at most w when rep > 1
+	deltas := make([]int64, tasks)
+	var kicks atomic.Int64
+	pool(tasks, func(wk, i int) {
+		seg, rep := i%pr.p, i/pr.p
+		ts := time.Now()
+		d, k := pr.search(wk, seg, rep)
+		if partDebug {
+			fmt.Fprintf(os.Stderr, "  task %d on %d: %v, %d kicks\n", i, wk, time.Since(ts), k)
+		}
+		deltas[i] = d
+		kicks.Add(k)
+		if pr.rep == 1 && d < 0 {
+			pr.writeBack(pr.ls[wk], pr.segs[seg])
+		}
+	})
+	if pr.rep == 1 {
+		for _, d := range deltas {
+			pr.length += d
+		}
+		return kicks.Load()
+	}
+	// several searches per segment, one per worker (task i ran on worker
+	// i, as tasks ≤ w): the best of each segment is kept
+	for seg, sg := range pr.segs {
+		best := seg
+		for i := seg + pr.p; i < tasks; i += pr.p {
+			if deltas[i] < deltas[best] {
+				best = i
+			}
+		}
+		if deltas[best] < 0 {
+			pr.writeBack(pr.ls[best], sg)
+			pr.length += deltas[best]
+		}
+	}
+	return kicks.Load()
+}
+
+// prepare builds segment i's sub-instance: its cities in path order and
+// their coordinates, the candidate lists restricted to the segment
+// (padded by repeating the last one kept, or a path neighbour) and its
+// fixed edges: the closing one, last to first, and the instance's own
+// inside the segment.
+func (pr *partRun) prepare(i int) {
+	in, n := pr.r.in, pr.r.in.N
+	sg := pr.segs[i]
+	m := sg.m
+	sg.cities = grow(sg.cities, m)
+	sg.x, sg.y = growF(sg.x, m), growF(sg.y, m)
+	var z []float64
+	if in.Z != nil {
+		sg.z = growF(sg.z, m)
+		z = sg.z
+	}
+	at := sg.from
+	for j := range m {
+		ct := pr.t[at]
+		sg.cities[j] = ct
+		sg.x[j], sg.y[j] = in.X[ct], in.Y[ct]
+		if z != nil {
+			z[j] = in.Z[ct]
+		}
+		at++
+		if at == n {
+			at = 0
+		}
+	}
+	sub := solver.NewCoordInstance(in.Name, in.Metric, sg.x, sg.y, z)
+	sg.d = tour.LazyDist(sub)
+
+	if !pr.localLists(i, sub) {
+		pr.restrict(i)
+	}
+	pr.fixEdges(i)
+}
+
+// localLists gives segment i candidate lists of its own, from a k-d tree
+// over its cities (the nearest, or the quadrant lists on the segments
+// whose turn it is under "mixed"), and marks the cities that have one of
+// their global nearest candidates outside the segment. It returns false
+// where it cannot: no Euclidean-like metric, candidate lists that are
+// not geometric (alpha, union) or a run that ended.
+func (pr *partRun) localLists(i int, sub *solver.Instance) bool {
+	kind := pr.r.o.cfg.candidates
+	if kind == "mixed" {
+		kind = "nearest"
+		if (int64(i)+pr.round)%2 == 1 {
+			kind = "quadrant"
+		}
+	}
+	if !neighbor.EuclidLike(sub) || (kind != "nearest" && kind != "quadrant" && kind != "") {
+		return false
+	}
+	var l *neighbor.Lists
+	var err error
+	if kind == "quadrant" {
+		l, err = neighbor.QuadrantContext(pr.r.c.ctx, sub, pr.nb[0].K)
+	} else {
+		l, err = neighbor.NearestContext(pr.r.c.ctx, sub, pr.nb[0].K)
+	}
+	if err != nil || l.K == 0 {
+		return false
+	}
+	sg := pr.segs[i]
+	sg.k, sg.nb = l.K, l.List
+	seg := int32(i)
+	for _, ct := range sg.cities[:sg.m] {
+		out := false
+		for _, x := range pr.nb[0].Of(int(ct)) {
+			out = out || pr.segOf[x] != seg
+		}
+		pr.border[ct] = out
+	}
+	return true
+}
+
+// restrict gives segment i the global candidate lists restricted to it.
+func (pr *partRun) restrict(i int) {
+	sg := pr.segs[i]
+	m := sg.m
+	lists := pr.nb[(int64(i)+pr.round)%2]
+	k := lists.K
+	sg.k = k
+	sg.nb = grow(sg.nb, m*k)
+	seg := int32(i)
+	for j := range m {
+		ct := sg.cities[j]
+		row := sg.nb[j*k : j*k : (j+1)*k]
+		for _, x := range lists.Of(int(ct)) {
+			if pr.segOf[x] == seg {
+				row = append(row, pr.local[x])
+			}
+		}
+		pr.border[ct] = len(row) < k
+		if len(row) == 0 {
+			if j+1 < m {
+				row = append(row, int32(j+1))
+			} else {
+				row = append(row, int32(j-1))
+			}
+		}
+		for len(row) < k {
+			row = append(row, row[len(row)-1])
+		}
+	}
+
+}
+
+func (pr *partRun) fixEdges(i int) {
+	sg := pr.segs[i]
+	m := sg.m
+	seg := int32(i)
+	sg.edges = append(sg.edges[:0], [2]int{m - 1, 0})
+	if pr.fixed != nil {
+		for j := range m {
+			ct := sg.cities[j]
+			for _, f := range pr.fixed[2*ct : 2*ct+2] {
+				if f >= 0 && pr.segOf[f] == seg && int(pr.local[f]) > j {
+					sg.edges = append(sg.edges, [2]int{j, int(pr.local[f])})
+				}
+			}
+		}
+	}
+}
+
+// search runs worker wk's iterated local search on segment seg (its
+// search number rep) from the path as it is: a descent, then the
+// segment's kicks, each kept when the segment does not get longer. It
+// returns the change of length (never positive) and the kicks made; the
+// result stays in pr.ls[wk].
+func (pr *partRun) search(wk, seg, rep int) (int64, int64) {
+	r, c := pr.r, pr.r.c
+	sg := pr.segs[seg]
+	s := pr.load(wk, sg)
+	s.orOpt, s.threeOpt, s.rkbi = r.o.cfg.orOpt, r.o.cfg.threeOpt, r.o.rkbi
+	s.depth = min(max(r.o.cfg.depth, 1), maxDepth)
+	s.r = newRNG(r.p.Seed, uint64(pr.round)<<24^uint64(seg)<<8^uint64(rep)^1<<42)
+	s.setFixed(sg.edges)
+	length0 := s.length
+
+	base := s.moves
+	check := func() bool {
+		c.moves[wk].v.Add(s.moves - base)
+		base = s.moves
+		if c.done() {
+			return true
+		}
+		if c.snapshotDue() {
+			c.snapshot(nil, c.bestLen.Load(), r.totalKicks(), r.frac(), 0)
+		}
+		return false
+	}
+	kicks := int64(0)
+	s.record = false
+	s.pushAll()
+	if s.optimize(check) {
+		s.record = true
+		last := s.moves
+		for kk := 0; kk < sg.kicks; kk++ {
+			if (s.moves-last >= checkEvery || kk%kicksPerCheck == 0) && check() {
+				break
+			}
+			last = s.moves
+			s.journal, s.saved = s.journal[:0], s.saved[:0]
+			old := s.length
+			s.kick(r.o.cfg.maxSeg)
+			if !s.optimize(check) {
+				s.undo()
+				s.length = old
+				break
+			}
+			kicks++
+			if s.length > old || (s.length == old && !r.o.cfg.acceptEqual) {
+				s.undo()
+				s.length = old
+			}
+		}
+	}
+	for s.q.Len() > 0 {
+		s.pop()
+	}
+	c.moves[wk].v.Add(s.moves - base)
+	r.kicksDone[wk].v.Add(kicks)
+	return s.length - length0, kicks
+}
+
+// load readies worker wk's local search for segment sg: the identity
+// tour (the path in order, closed by the fixed edge), reusing the
+// buffers of earlier segments.
+func (pr *partRun) load(wk int, sg *partSeg) *ls {
+	m := sg.m
+	s := pr.ls[wk]
+	if s == nil || cap(s.tour) < m {
+		s = &ls{tour: make([]int32, m, m+m/4), pos: make([]int32, m, m+m/4), q: tour.NewQueue(m + m/4)}
+		pr.ls[wk] = s
+	}
+	s.d, s.n, s.nb, s.k = sg.d, m, sg.nb[:m*sg.k], sg.k
+	s.tour, s.pos = s.tour[:m], s.pos[:m] // s.q is empty and holds m cities
+	for j := range m {
+		s.tour[j], s.pos[j] = int32(j), int32(j)
+	}
+	s.length = sg.d.Length(s.tour)
+	s.journal, s.saved = s.journal[:0], s.saved[:0]
+	return s
+}
+
+// writeBack writes the path of s, from the segment's first city to its
+// last (the closing edge left out), into the segment's positions.
+func (pr *partRun) writeBack(s *ls, sg *partSeg) {
+	n, m := pr.r.in.N, sg.m
+	p := s.pos[0]
+	step := int32(1)
+	if s.tour[(int(p)+1)%m] == int32(m-1) {
+		step = -1
+	}
+	at := sg.from
+	for range m {
+		pr.t[at] = sg.cities[s.tour[p]]
+		at++
+		if at == n {
+			at = 0
+		}
+		p += step
+		if p == int32(m) {
+			p = 0
+		} else if p < 0 {
+			p = int32(m - 1)
+		}
+	}
+}
+
+// stitch is the descent over the cities whose candidates lay in other
+// segments this round: the moves between segments, on the whole tour
+// with the global candidate lists.
+func (pr *partRun) stitch() {
+	c := pr.r.c
+	if c.stop.Load() {
+		return
+	}
+	g := pr.global
+	g.nb, g.k = pr.nb[pr.round%2].List, pr.nb[pr.round%2].K
+	copy(g.tour, pr.t)
+	for i, ct := range g.tour {
+		g.pos[ct] = int32(i)
+	}
+	g.length = pr.length
+	all := os.Getenv("TSPLAB_PART_STITCHALL") != ""
+	for _, ct := range pr.t {
+		if all || pr.border[ct] {
+			g.push(ct)
+		}
+	}
+	g.record = false
+	base := g.moves
+	g.optimize(func() bool {
+		c.moves[0].v.Add(g.moves - base)
+		base = g.moves
+		return c.done()
+	})
+	c.moves[0].v.Add(g.moves - base)
+	for g.q.Len() > 0 {
+		g.pop()
+	}
+	copy(pr.t, g.tour)
+	pr.length = g.length
+}
+
+// grow returns b resized to n, reallocating when it is too small.
+func grow(b []int32, n int) []int32 {
+	if cap(b) < n {
+		return make([]int32, n, n+n/4)
+	}
+	return b[:n]
+}
+
+// growF is grow for float64 buffers.
+func growF(b []float64, n int) []float64 {
+	if cap(b) < n {
+		return make([]float64, n, n+n/4)
+	}
+	return b[:n]
+}
+
+var partDebug = os.Getenv("TSPLAB_PART_DEBUG") != ""

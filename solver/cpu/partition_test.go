@@ -1,0 +1,209 @@
+package cpu
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+// newTestPartRun readies a partition search of the auto engine on in from
+// its greedy tour, as Solve would, with w workers and the options extra.
+func newTestPartRun(t *testing.T, in *solver.Instance, w int, extra map[string]string) *partRun {
+	t.Helper()
+	eng, err := solver.Lookup("auto", solver.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := eng.(ilsEngine)
+	p := solver.Params{Seed: 3, Workers: w, Extra: extra}
+	cfg, kicks, rkbi, part, err := e.config(in, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := ilsOptions{cfg: cfg, kicks: kicks, rkbi: rkbi, partition: part}
+	if err := e.partOptions(in, p, &o); err != nil {
+		t.Fatal(err)
+	}
+	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, start: time.Now(), c: newControl(context.Background(), p, w, nil, time.Now())}
+	r.kicksDone = make([]paddedCounter, w)
+	nb, nbq := neighbor.Nearest(in, 8), neighbor.Quadrant(in, 8)
+	t0 := to32(construct.KeepFixed(in, construct.Greedy(in, nb)))
+	return r.newPartRun(t0, nb, nbq, tour.NewDist(in))
+}
+
+// checkPartTour fails unless the partition search's tour is a permutation
+// of exactly the length it records, keeping the instance's fixed edges.
+func checkPartTour(t *testing.T, pr *partRun, what string) {
+	t.Helper()
+	in := pr.r.in
+	tr := toInt(pr.t)
+	if err := solver.ValidateTour(tr, in.N); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if got := solver.TourLength(in, tr); got != pr.length {
+		t.Fatalf("%s: recorded length %d, exact %d", what, pr.length, got)
+	}
+	if err := in.CheckFixedEdges(tr); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// TestPartitionRounds: every round keeps a valid tour of the recorded
+// length that never gets longer, the segments' end cities stay in their
+// positions while the workers search, and the tour does get shorter. Both
+// layouts: one search per segment, and several per segment (best kept).
+func TestPartitionRounds(t *testing.T) {
+	in := uniformInstance(3000, 21)
+	for _, tc := range []struct {
+		seg, p, rep int
+	}{{400, 8, 1}, {2000, 2, 2}} {
+		pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: strconv.Itoa(tc.seg), OptPartKicks: "0.5"})
+		if pr.p != tc.p || pr.rep != tc.rep {
+			t.Fatalf("segment size %d: %d segments × %d searches, want %d × %d", tc.seg, pr.p, pr.rep, tc.p, tc.rep)
+		}
+		checkPartTour(t, pr, "start")
+		start := pr.length
+		rng := newRNG(5, 0)
+		for round := range 6 {
+			before := pr.length
+			pr.cut(rng.intn(in.N), 0)
+			type end struct{ pos, city int32 }
+			var ends []end
+			for _, sg := range pr.segs {
+				last := (sg.from + sg.m - 1) % in.N
+				ends = append(ends, end{int32(sg.from), pr.t[sg.from]}, end{int32(last), pr.t[last]})
+			}
+			pr.runRound()
+			for _, e := range ends {
+				if pr.t[e.pos] != e.city {
+					t.Fatalf("round %d: position %d holds %d, the segment end %d moved", round, e.pos, pr.t[e.pos], e.city)
+				}
+			}
+			checkPartTour(t, pr, "after the segments")
+			pr.stitch()
+			pr.round++
+			checkPartTour(t, pr, "after the descent between segments")
+			if pr.length > before {
+				t.Fatalf("round %d: %d → %d, longer", round, before, pr.length)
+			}
+		}
+		if pr.length >= start {
+			t.Fatalf("segment size %d: six rounds gained nothing on the greedy tour (%d)", tc.seg, start)
+		}
+	}
+}
+
+// TestPartitionLayout: the segments cover the tour, are as many as the
+// workers (or a multiple) when large enough, and fewer, searched by
+// several workers, on smaller instances.
+func TestPartitionLayout(t *testing.T) {
+	for _, tc := range []struct{ n, w, size, p, rep int }{
+		{85900, 16, 5000, 16, 1},
+		{1000000, 16, 5000, 208, 1},
+		{13509, 16, 5000, 4, 4},
+		{18512, 16, 5000, 4, 4},
+		{13509, 2, 5000, 2, 1},
+		{13509, 2, 7000, 2, 1},
+		{300, 16, 5000, 2, 8},
+	} {
+		p, rep := partLayout(tc.n, tc.w, tc.size)
+		if p != tc.p || rep != tc.rep {
+			t.Errorf("n %d, %d workers, segments of %d: %d × %d, want %d × %d", tc.n, tc.w, tc.size, p, rep, tc.p, tc.rep)
+		}
+		if p*rep > tc.w && rep > 1 {
+			t.Errorf("n %d: %d searches for %d workers", tc.n, p*rep, tc.w)
+		}
+	}
+}
+
+// TestPartitionFixedEdges: the instance's fixed edges survive every round,
+// also where they lie inside a segment, and the engine keeps them.
+func TestPartitionFixedEdges(t *testing.T) {
+	in := uniformInstance(2000, 22)
+	nb := neighbor.Nearest(in, 8)
+	g := construct.Greedy(in, nb)
+	for i := 0; i+1 < len(g); i += 37 {
+		in.FixedEdges = append(in.FixedEdges, [2]int{g[i], g[i+1]})
+	}
+	pr := newTestPartRun(t, in, 3, map[string]string{OptPartSegment: "300"})
+	checkPartTour(t, pr, "start")
+	rng := newRNG(6, 0)
+	for range 4 {
+		pr.step(rng.intn(in.N), 0)
+		checkPartTour(t, pr, "round")
+	}
+	res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 3, Extra: map[string]string{OptPartition: "on", OptKicks: "2000"}}, nil)
+	if err := in.CheckFixedEdges(res.Tour); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPartitionDeterministic: with a kick budget and no time limit the
+// partition search gives the same tour for the same seed and workers,
+// whichever worker takes which segment.
+func TestPartitionDeterministic(t *testing.T) {
+	in := uniformInstance(1500, 23)
+	p := func() solver.Params {
+		return solver.Params{Seed: 9, Workers: 3, Extra: map[string]string{OptPartition: "on", OptPartSegment: "200", OptKicks: "1500"}}
+	}
+	a := solve(t, "auto", in, p(), nil)
+	b := solve(t, "auto", in, p(), nil)
+	if !slices.Equal(a.Tour, b.Tour) {
+		t.Fatalf("same seed and workers, different tours: %d and %d", a.Length, b.Length)
+	}
+	off := solve(t, "auto", in, solver.Params{Seed: 9, Workers: 3, Extra: map[string]string{OptPartition: "off", OptKicks: "1500"}}, nil)
+	if slices.Equal(a.Tour, off.Tour) {
+		t.Fatal("partition on and off gave the same tour: the option does nothing")
+	}
+}
+
+// TestPartitionStops: the time limit and a cancelled context end a
+// partition search, which returns its best tour marked Stopped, with
+// snapshots of real tours on the way.
+func TestPartitionStops(t *testing.T) {
+	in := uniformInstance(12000, 24)
+	t.Run("time limit", func(t *testing.T) {
+		snaps := solver.Latest()
+		var got []solver.Snapshot
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for s := range snaps {
+				got = append(got, s)
+			}
+		}()
+		res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 1500 * time.Millisecond, Extra: map[string]string{OptPartition: "on"}}, snaps)
+		close(snaps)
+		<-done
+		if !res.Stopped {
+			t.Fatal("time limit not marked Stopped")
+		}
+		for _, s := range got {
+			if s.Best != nil && solver.TourLength(in, s.Best) != s.BestLength {
+				t.Fatalf("snapshot best %d is not its tour's length", s.BestLength)
+			}
+		}
+	})
+	t.Run("cancel", func(t *testing.T) {
+		e, _ := solver.Lookup("auto", solver.BackendCPU)
+		ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+		defer cancel()
+		res, err := e.Solve(ctx, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Hour, Extra: map[string]string{OptPartition: "on"}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+			t.Fatal(err)
+		}
+		if !res.Stopped {
+			t.Fatal("cancelled run not marked Stopped")
+		}
+	})
+}
