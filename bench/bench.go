@@ -26,6 +26,8 @@ type Options struct {
 	Instances []string      // restrict to these instances (nil = the suite's list)
 	PapersDir string        // the papers' CSV tables ("" = PapersDir())
 	Scale     float64       // multiplies the suites' iteration budgets (0 = 1: the paper's)
+	Only      []string      // parts of a reproduction suite to run: its tables ("table2") or engines ("pspm"); nil = all
+	Threads   int           // parallel moves per search for the suite's annealers (0 = the paper's)
 	Log       io.Writer     // progress lines (may be nil)
 }
 

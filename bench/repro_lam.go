@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -82,6 +84,7 @@ type lamSuite struct {
 
 	sum     [3][2]float64 // Table 2: SSES and SEC summed over the instances
 	cnt     [3]int
+	sumPol  float64    // Table 2: GPU PSPM's SEC after the CPU polish, summed
 	sumTC   [2]float64 // Table 3: TC of SSPM and PSPM (10^-2 /s)
 	cntTC   [2]int
 	sumConv [3]float64 // Table 3: convergence SEC
@@ -104,21 +107,60 @@ func runLam(ctx context.Context, opt Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	for _, o := range opt.Only {
+		if !slices.Contains(lamParts, o) {
+			return fmt.Errorf("lam suite: --only %s: want some of %s", o, strings.Join(lamParts, ", "))
+		}
+	}
 	s := newLamSuite(r)
 	err = r.each(s.names, nil, func(name string, in *solver.Instance) error {
 		res := s.table2Row(name, in)
-		s.table3Row(name, in, res[lamSSPM])
+		if s.wantTable("table3") {
+			s.table3Row(name, in, res[lamSSPM])
+		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	s.averageRows()
-	if err := s.table4(); err != nil {
-		return err
+	if s.wantTable("table4") {
+		if err := s.table4(); err != nil {
+			return err
+		}
 	}
 	s.notes()
-	return r.finish([]*Table{s.t2, s.t3, s.t4}, []string{"lam-table2", "lam-table3", "lam-table4"}, out)
+	var tables []*Table
+	var bases []string
+	for i, t := range []*Table{s.t2, s.t3, s.t4} {
+		if name := fmt.Sprintf("table%d", i+2); s.wantTable(name) {
+			tables, bases = append(tables, t), append(bases, "lam-"+name)
+		}
+	}
+	return r.finish(tables, bases, out)
+}
+
+// lamParts are the names --only takes for the lam suite: its tables and
+// its engines.
+var lamParts = []string{"table2", "table3", "table4", "sspm", "pssm", "pspm"}
+
+// wantTable reports whether --only lets table name run (no table named:
+// all of them; Table 2 always runs, the others build on its runs).
+func (s *lamSuite) wantTable(name string) bool { return name == "table2" || s.wants(name, "table") }
+
+// wants reports whether --only selects part, of the kind "table" or an
+// engine name: everything when --only names nothing of that kind.
+func (s *lamSuite) wants(part, kind string) bool {
+	named := false
+	for _, o := range s.opt.Only {
+		if strings.HasPrefix(o, "table") == (kind == "table") {
+			named = true
+			if o == part {
+				return true
+			}
+		}
+	}
+	return !named
 }
 
 func newLamSuite(r *repro) *lamSuite {
@@ -131,14 +173,20 @@ func newLamSuite(r *repro) *lamSuite {
 		pt3:   r.papers.table("lam-table3.csv"),
 		pt4:   r.papers.table("lam-table4.csv"),
 	}
-	s.eng[lamPSPM] = r.engine("pspm", solver.BackendGPU)
-	s.eng[lamSSPM] = r.engine("sspm", solver.BackendCPU)
-	s.eng[lamPSSM] = r.engine("pssm", solver.BackendCPU)
+	for impl, algo := range [3]string{lamSSPM: "sspm", lamPSSM: "pssm", lamPSPM: "pspm"} {
+		if s.wants(algo, "engine") {
+			backend := solver.BackendCPU
+			if impl == lamPSPM {
+				backend = solver.BackendGPU
+			}
+			s.eng[impl] = r.engine(algo, backend)
+		}
+	}
 	s.t2 = &Table{Title: "Lam et al. Table 2: SSES (10^6 moves/s) and SEC (% above optimum), full schedule, mean of the runs",
 		Header: []string{"instance", "n", "runs",
 			"CPU SSPM SSES", "paper", "CPU SSPM SEC %", "paper",
 			"CPU PSSM SSES", "paper", "CPU PSSM SEC %", "paper",
-			"GPU PSPM SSES", "paper", "GPU PSPM SEC %", "paper",
+			"GPU PSPM SSES", "paper", "GPU PSPM SEC %", "paper", "GPU PSPM SEC % after CPU 2-opt+Or-opt",
 			"GPU/SSPM SSES", "paper", "GPU/PSSM SSES", "paper"}}
 	s.t3 = &Table{Title: "Lam et al. Table 3: throughput TC (10^-2 /s: 1 / mean time to reach CPU SSPM's best) and SEC % at GPU PSPM's time to it",
 		Header: []string{"instance", "threshold (SSPM best)",
@@ -150,17 +198,27 @@ func newLamSuite(r *repro) *lamSuite {
 }
 
 // params are implementation impl's parameters for one run: Pm = Ps = TPB
-// = 12 as in Table 1; the GPU's TB is the engine's full wave on this
-// device (the paper's 98 filled its 14 SMs).
+// = 12 as in Table 1 (Pm and TPB: --threads when set); the GPU's TB is
+// the engine's full wave on this device (the paper's 98 filled its 14
+// SMs).
 func (s *lamSuite) params(impl int, seed uint64) solver.Params {
 	p := s.sched
 	p.Seed = seed
 	if impl == lamPSSM {
 		p.Blocks = 12
 	} else {
-		p.Threads = 12
+		p.Threads = s.threads()
 	}
 	return p
+}
+
+// threads is Pm (CPU SSPM) and TPB (GPU PSPM) of Tables 2 and 3: 12
+// (Table 1) unless --threads.
+func (s *lamSuite) threads() int {
+	if s.opt.Threads > 0 {
+		return s.opt.Threads
+	}
+	return 12
 }
 
 // table2Row runs every implementation s.runs times on in over the full
@@ -177,6 +235,18 @@ func (s *lamSuite) table2Row(name string, in *solver.Instance) [3]lamRuns {
 	}
 	var ss, se [3]float64
 	var have [3]bool
+	// GPU PSPM's tours polished on the CPU (no device time): beside the
+	// paper's measure, not instead of it.
+	var pol lamRuns
+	for _, x := range res[lamPSPM] {
+		y := x
+		y.Length = polishLength(in, x.Tour)
+		pol = append(pol, y)
+	}
+	sp, haveP := pol.mean(lamSEC(in))
+	if haveP {
+		s.sumPol += sp
+	}
 	for e := range res {
 		ss[e], have[e] = res[e].mean(lamMPS)
 		se[e], _ = res[e].mean(lamSEC(in))
@@ -196,9 +266,14 @@ func (s *lamSuite) table2Row(name string, in *solver.Instance) [3]lamRuns {
 	s.t2.AddRow(name, in.N, s.runs,
 		valCell(ss[0], have[0], "%.2f"), pt2.cell("CPU SSPM SSES (10^6 solutions/s)", name), valCell(se[0], have[0], "%.2f"), pt2.cell("CPU SSPM SEC (%)", name),
 		valCell(ss[1], have[1], "%.2f"), pt2.cell("CPU PSSM SSES (10^6 solutions/s)", name), valCell(se[1], have[1], "%.2f"), pt2.cell("CPU PSSM SEC (%)", name),
-		valCell(ss[2], have[2], "%.1f"), pt2.cell("GPU PSPM SSES (10^6 solutions/s)", name), valCell(se[2], have[2], "%.2f"), pt2.cell("GPU PSPM SEC (%)", name),
+		valCell(ss[2], have[2], "%.1f"), pt2.cell("GPU PSPM SSES (10^6 solutions/s)", name), valCell(se[2], have[2], "%.2f"), pt2.cell("GPU PSPM SEC (%)", name), valCell(sp, haveP, "%.2f"),
 		ratio(2, 0), pt2.cell("SSES speedup of GPU over CPU SSPM", name), ratio(2, 1), pt2.cell("SSES speedup of GPU over CPU PSSM", name))
-	s.logf("%s: SSES %.3g / %.3g / %.3g e6, SEC %.2f / %.2f / %.2f", name, ss[0], ss[1], ss[2], se[0], se[1], se[2])
+	s.logf("%s: SSES %.3g / %.3g / %.3g e6, SEC %.2f / %.2f / %.2f (GPU after polish %.2f)", name, ss[0], ss[1], ss[2], se[0], se[1], se[2], sp)
+	for k, x := range res[lamPSPM] {
+		g, _ := gapOf(x.Length, in)
+		gp, _ := gapOf(pol[k].Length, in)
+		s.logf("%s: GPU PSPM run %d: %.4g moves/s, %.2f s, SEC %.3f, polished %.3f", name, k+1, x.MovesPerSecond(), x.Elapsed.Seconds(), g, gp)
+	}
 	return res
 }
 
@@ -303,7 +378,7 @@ func (s *lamSuite) averageRows() {
 	pt2, pt3 := s.pt2, s.pt3
 	s.t2.AddRow("average", "", "", avg(sum[0][0], cnt[0], "%.2f"), pt2.cell("CPU SSPM SSES (10^6 solutions/s)", "average"), avg(sum[0][1], cnt[0], "%.2f"), pt2.cell("CPU SSPM SEC (%)", "average"),
 		avg(sum[1][0], cnt[1], "%.2f"), pt2.cell("CPU PSSM SSES (10^6 solutions/s)", "average"), avg(sum[1][1], cnt[1], "%.2f"), pt2.cell("CPU PSSM SEC (%)", "average"),
-		avg(sum[2][0], cnt[2], "%.1f"), pt2.cell("GPU PSPM SSES (10^6 solutions/s)", "average"), avg(sum[2][1], cnt[2], "%.2f"), pt2.cell("GPU PSPM SEC (%)", "average"),
+		avg(sum[2][0], cnt[2], "%.1f"), pt2.cell("GPU PSPM SSES (10^6 solutions/s)", "average"), avg(sum[2][1], cnt[2], "%.2f"), pt2.cell("GPU PSPM SEC (%)", "average"), avg(s.sumPol, cnt[2], "%.2f"),
 		mr(2, 0), pt2.cell("SSES speedup of GPU over CPU SSPM", "average"), mr(2, 1), pt2.cell("SSES speedup of GPU over CPU PSSM", "average"))
 	s.t3.AddRow("average", "", avg(s.sumTC[0], s.cntTC[0], "%.2f"), pt3.cell("Throughput TC CPU SSPM (10^-2 solutions/s)", "average"),
 		avg(s.sumTC[1], s.cntTC[1], "%.2f"), pt3.cell("Throughput TC GPU PSPM (10^-2 solutions/s)", "average"), "", pt3.cell("Throughput GPU speedup", "average"),
@@ -387,8 +462,11 @@ func (s *lamSuite) sweepValue(v int) (sv, gv [2]float64, ok [2]bool, err error) 
 // schedule, the instances and each table's protocol.
 func (s *lamSuite) notes() {
 	sched := s.sched
-	schedNote := fmt.Sprintf("Schedule (Table 1): T0 %g, Tend %g, alpha %g, Sp %d sweeps, Se %d steps between best-solution exchanges, Pm = Ps = TPB = 12; every run goes to the end of its schedule (no time limit). GPU PSPM's TB: the engine's full wave on this device (the paper's 98 filled 14 SMs).",
-		sched.T0, sched.TEnd, sched.Alpha, sched.Sweeps, sched.K)
+	schedNote := fmt.Sprintf("Schedule (Table 1): T0 %g, Tend %g, alpha %g, Sp %d sweeps, Se %d steps between best-solution exchanges, Ps = 12, Pm = TPB = %d%s; every run goes to the end of its schedule (no time limit). GPU PSPM's TB: the engine's full wave on this device (the paper's 98 filled 14 SMs).",
+		sched.T0, sched.TEnd, sched.Alpha, sched.Sweeps, sched.K, s.threads(), map[bool]string{true: " (--threads; Table 1 adopts 12)", false: ""}[s.opt.Threads > 0])
+	if len(s.opt.Only) > 0 {
+		schedNote += fmt.Sprintf(" Run with --only %s: the other engines' columns read n/a.", strings.Join(s.opt.Only, ","))
+	}
 	if s.opt.Quick {
 		schedNote += " Quick: alpha 0.9 instead of 0.99 (about 10x fewer temperature steps) and one run."
 	}
@@ -399,8 +477,9 @@ func (s *lamSuite) notes() {
 	for _, t := range []*Table{s.t2, s.t3, s.t4} {
 		t.Notes = append(t.Notes, "Paper: "+lamCite+"; "+lamHardware+".", s.machine(), schedNote,
 			fmt.Sprintf("Instances: Lam et al.'s 20 (Table 2's list, rd100 .. d493)%s; %d run(s) each.", restricted, s.runs),
-			"SSES = 2-opt/relocation moves evaluated per second (Eq. 4), in 10^6/s; SEC = % above the TSPLIB optimum (Eq. 5).")
+			"SSES = relocation moves evaluated per second (Eq. 4: every thread's move of every search and iteration), in 10^6/s; SEC = % above the TSPLIB optimum (Eq. 5).")
 	}
+	s.t2.Notes = append(s.t2.Notes, "GPU PSPM SEC after CPU 2-opt+Or-opt: each run's tour improved by exact 2-opt and Or-opt (1-3 cities) over 10 nearest neighbours until neither improves; not part of the paper's protocol, so the SEC column beside the paper's is the annealer's own.")
 	s.t3.Notes = append(s.t3.Notes, "Threshold: the best CPU SSPM tour of Table 2's runs. TC: trials (as many as the runs, new seeds) each stopped on reaching the threshold or at 5x SSPM's mean schedule time; TC = reached trials / their summed time, in 10^-2 per second. Convergence: each implementation runs for GPU PSPM's mean time to the threshold, SEC averaged over the runs.",
 		"GPU PSPM checks its time limit and target between batches of temperature steps, so its times include that granularity. CPU PSSM's TC is not measured (the paper reports none).")
 	s.t4.Notes = append(s.t4.Notes, fmt.Sprintf("%d run(s) per instance and value (the paper does not say how many); the CPU's Pm and the GPU's TPB are both Params.Threads.", s.runs4()),

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -388,5 +389,61 @@ func TestLuongQuickIsATabuSearch(t *testing.T) {
 	cells := strings.Split(row, "|")
 	if v, err := strconv.ParseFloat(strings.TrimSpace(cells[5]), 64); err != nil || v <= 0 {
 		t.Fatalf("CPU time cell %q is not a time: %s", cells[5], row)
+	}
+}
+
+// TestLamOnlyRunsTheNamedParts: --only table2,sspm writes Table 2 alone,
+// with CPU SSPM measured and the engines not named left n/a; an unknown
+// part is refused.
+func TestLamOnlyRunsTheNamedParts(t *testing.T) {
+	dir := tsplibdir.Need(t)
+	tsplibdir.Instance(t, "rd100")
+	out := t.TempDir()
+	opt := Options{TSPLIBDir: dir, OutDir: out, Quick: true, Instances: []string{"rd100"}, Only: []string{"table2", "sspm"}, Threads: 8}
+	var buf bytes.Buffer
+	if err := Run(context.Background(), "lam", opt, &buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"lam-table3.csv", "lam-table4.csv", "lam-fig4.png"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+			t.Errorf("%s written; --only named table2 alone", f)
+		}
+	}
+	row := readCSV(t, filepath.Join(out, "lam-table2.csv"))[1]
+	var sses float64
+	if _, err := fmtScan(row[3], &sses); err != nil || sses <= 0 {
+		t.Fatalf("SSPM SSES %q", row[3])
+	}
+	if row[7] != "n/a" || row[11] != "n/a" {
+		t.Fatalf("PSSM SSES %q, PSPM SSES %q: want n/a (not named)", row[7], row[11])
+	}
+	if !strings.Contains(buf.String(), "Pm = TPB = 8 (--threads") {
+		t.Fatalf("the notes do not say --threads 8 ran:\n%s", buf.String())
+	}
+	opt.Only = []string{"table9"}
+	if err := Run(context.Background(), "lam", opt, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "table9") {
+		t.Fatalf("--only table9: err = %v", err)
+	}
+}
+
+// TestPolishLengthImproves: the CPU polish of a random tour is much
+// shorter, and polishing a tour that is already locally optimal (its
+// own polish) cannot make it longer.
+func TestPolishLengthImproves(t *testing.T) {
+	n := 300
+	x, y := make([]float64, n), make([]float64, n)
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range x {
+		x[i], y[i] = r.Float64()*1000, r.Float64()*1000
+	}
+	in := solver.NewCoordInstance("r300", solver.Euc2D, x, y, nil)
+	tr := r.Perm(n)
+	before := solver.TourLength(in, tr)
+	after := polishLength(in, tr)
+	if after >= before/3 {
+		t.Fatalf("polish %d -> %d: want a large gain on a random tour", before, after)
+	}
+	if solver.TourLength(in, tr) != before {
+		t.Fatal("polishLength changed its argument")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 	"unsafe"
 
@@ -21,15 +22,28 @@ func init() {
 		for _, v := range []string{"_u16_w3", "_u16_w1", "_u16_w0", "_u32_w0", "_u16_b3", "_u16_b1", "_u16_b0", "_u32_b0"} {
 			registerKernels("pspm_anneal_" + m + v)
 		}
+		for _, t := range pspmTeamKernels {
+			for _, v := range []string{"3", "1", "0"} {
+				registerKernels(fmt.Sprintf("pspm_anneal_%s_u16_t%dx%d%s", m, t[0], t[1], v))
+			}
+		}
 		registerKernels("pspm_init_"+m, "dist_check_"+m)
 	}
 	registerKernels("pspm_sync")
 }
 
+// pspmTeamKernels are the (lanes per search L, moves per lane M) of the
+// kernels that put 32/L searches in one warp (PSPM_TEAMS in
+// kernels/pspm.cu); a search of one warp (L = 32, M = 1) is the "_w"
+// kernel.
+var pspmTeamKernels = [][2]int{{16, 1}, {16, 2}, {8, 1}, {8, 2}, {8, 4}}
+
 // pspmPlan is the launch configuration of one PSPM run.
 type pspmPlan struct {
 	kernel    string
-	perBlock  int // searches per CUDA block (a warp each), 1 in block mode
+	perBlock  int // searches per CUDA block (32/lanes per warp), 1 in block mode
+	perWarp   int // searches per warp (32/lanes; 1 in block mode)
+	lanes     int // threads per search in a warp (0 in block mode)
 	blockDim  int
 	shared    int // dynamic shared bytes
 	useShared int // bit 0 lists, bit 1 coordinates
@@ -50,23 +64,73 @@ func (pl pspmPlan) blockBytes(n int) int64 {
 
 func align16(x int) int { return (x + 15) &^ 15 }
 
-// planPSPM picks the index width, the searches per block and what goes in
-// shared memory (Lam et al. Eq. 3, generalised by the occupancy API): the
-// layout that keeps the most searches resident per SM, preferring shared
-// memory, then fewer searches per block, on a tie.
-func (r *run) planPSPM(n, tpb, metric int) (pspmPlan, error) {
+// pspmMaxPerSM caps the searches per SM of the default wave when a warp
+// runs several searches (the "lanes" option below 32): the occupancy API
+// would allow up to 32/lanes times more searches than warps, and a
+// schedule's run time grows with the searches that share an SM.
+const pspmMaxPerSM = 64
+
+// teamLayout returns the kernel infix and the moves per lane of a search
+// of tpb moves on lanes threads of a warp, or ok = false when no kernel
+// has that layout.
+func teamLayout(tpb, lanes int) (infix string, m int, ok bool) {
+	if lanes == 32 {
+		return "w", 1, tpb <= 32
+	}
+	m = (tpb + lanes - 1) / lanes
+	if m == 3 {
+		m = 4
+	}
+	for _, t := range pspmTeamKernels {
+		if t[0] == lanes && t[1] == m {
+			return fmt.Sprintf("t%dx%d", lanes, m), m, true
+		}
+	}
+	return "", 0, false
+}
+
+// planPSPM picks the index width, the team layout (lanes threads of a
+// warp per search; 0 means 32: several searches per warp measured no
+// faster at the default wave, docs/PERF.md, section PSPM), the searches
+// per block and what goes in shared memory (Lam et al. Eq. 3,
+// generalised by the occupancy API): the layout that keeps the most
+// searches resident per SM, preferring shared memory, then fewer searches
+// per block, on a tie. tb, when set, must fill whole warps.
+func (r *run) planPSPM(n, tpb, metric, lanes, tb int) (pspmPlan, error) {
 	pl := pspmPlan{idxBytes: 2}
 	idx := "u16"
 	if n >= 65535 {
 		pl.idxBytes, idx = 4, "u32"
 	}
 	warpMode := tpb <= 32
+	if lanes == 0 {
+		lanes = 32
+	}
+	if lanes != 32 {
+		if !warpMode {
+			return pl, fmt.Errorf("pspm: lanes %d needs at most 32 threads per search (%d asked)", lanes, tpb)
+		}
+		if pl.idxBytes == 4 {
+			return pl, fmt.Errorf("pspm: lanes %d needs fewer than 65535 cities (%d)", lanes, n)
+		}
+		if tb > 0 && tb%(32/lanes) != 0 {
+			return pl, fmt.Errorf("pspm: lanes %d puts %d searches in a warp; %d blocks is not a multiple", lanes, 32/lanes, tb)
+		}
+	}
 	mode := "_b"
 	spbs := []int{1}
+	perWarp := 1
 	if warpMode {
-		mode = "_w"
-		spbs = []int{1, 2, 4, 8}
+		infix, _, ok := teamLayout(tpb, lanes)
+		if !ok {
+			return pl, fmt.Errorf("pspm: no kernel runs %d moves per search on %d lanes", tpb, lanes)
+		}
+		mode = "_" + infix
+		perWarp = 32 / lanes
+		spbs = []int{perWarp, 2 * perWarp, 4 * perWarp, 8 * perWarp}
+		pl.lanes = lanes
 	}
+	pl.perWarp = perWarp
 	prefix := "pspm_anneal_" + metricSuffix[metric] + "_" + idx + mode
 	lists := align16(n * (8 + 2*pl.idxBytes))
 	coords := align16(n * 8)
@@ -76,7 +140,7 @@ func (r *run) planPSPM(n, tpb, metric int) (pspmPlan, error) {
 	}
 	var opts []option
 	for _, spb := range spbs {
-		blockDim := 32 * spb
+		blockDim := 32 * spb / perWarp
 		if !warpMode {
 			blockDim = (tpb + 31) / 32 * 32
 		}
@@ -86,7 +150,10 @@ func (r *run) planPSPM(n, tpb, metric int) (pspmPlan, error) {
 				continue
 			}
 			name := prefix + variant
-			fn := r.d.fns[name]
+			fn, ok := r.d.fns[name]
+			if !ok {
+				continue
+			}
 			bytes := 0
 			if use&2 != 0 {
 				bytes += coords
@@ -106,7 +173,11 @@ func (r *run) planPSPM(n, tpb, metric int) (pspmPlan, error) {
 			if err != nil || per <= 0 {
 				continue
 			}
-			opts = append(opts, option{name, spb, blockDim, use, bytes, per * spb})
+			perSM := per * spb
+			if perWarp > 1 {
+				perSM = min(perSM, max(pspmMaxPerSM, spb))
+			}
+			opts = append(opts, option{name, spb, blockDim, use, bytes, perSM})
 		}
 	}
 	// The loop is bound by instruction issue more than latency once an SM
@@ -115,9 +186,22 @@ func (r *run) planPSPM(n, tpb, metric int) (pspmPlan, error) {
 	// at least 85% of the best residency (measured on an H100, d493:
 	// coordinates in shared memory at 32 searches per SM ran 5% more moves/s
 	// than coordinates in global memory at 36).
+	// With several searches per warp, lists in global memory ran at a
+	// third of the shared-memory rate (H100, d493): shared memory whenever
+	// it fits.
+	topUse := -1
+	for _, use := range []int{3, 1, 0} {
+		for _, o := range opts {
+			if o.use == use && topUse < 0 {
+				topUse = use
+			}
+		}
+	}
 	best := 0
 	for _, o := range opts {
-		best = max(best, o.perSM)
+		if perWarp == 1 || o.use == topUse {
+			best = max(best, o.perSM)
+		}
 	}
 	for _, use := range []int{3, 1, 0} {
 		for _, o := range opts {
@@ -131,7 +215,7 @@ func (r *run) planPSPM(n, tpb, metric int) (pspmPlan, error) {
 		}
 	}
 	if best <= 0 {
-		return pl, fmt.Errorf("no launch configuration fits %s with %d threads per search", pl.kernel, tpb)
+		return pl, fmt.Errorf("no launch configuration fits %s with %d threads per search", prefix, tpb)
 	}
 	if pl.shared > r.d.limits.sharedStatic {
 		if err := setMaxDynamicShared(r.d.fns[pl.kernel], pl.shared); err != nil {
@@ -160,6 +244,7 @@ type pspmRun struct {
 	in                        *solver.Instance
 	p                         solver.Params
 	n, tb, tpb, metric, steps int
+	lanes                     int // the "lanes" option (0: auto)
 	itersPerStep, launchIters int64
 	pl                        pspmPlan
 
@@ -204,7 +289,13 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if tpb > r.d.limits.maxThreads {
 		return solver.Result{}, fmt.Errorf("pspm: %d threads per block; the most is %d", tpb, r.d.limits.maxThreads)
 	}
-	s := &pspmRun{r: r, in: in, p: p, n: in.N, tb: tb, tpb: tpb, metric: metric, pending: -1, bestLen: -1,
+	lanes := 0
+	if v := p.Extra["lanes"]; v != "" && v != "auto" {
+		if lanes, err = strconv.Atoi(v); err != nil || (lanes != 8 && lanes != 16 && lanes != 32) {
+			return solver.Result{}, fmt.Errorf("pspm: lanes %q: want auto, 8, 16 or 32", v)
+		}
+	}
+	s := &pspmRun{r: r, in: in, p: p, n: in.N, tb: tb, tpb: tpb, lanes: lanes, metric: metric, pending: -1, bestLen: -1,
 		steps: scheduleSteps(p), itersPerStep: int64(in.N) * int64(p.Sweeps)}
 	defer r.do(func() error { return s.free() })
 	sink := solver.NewSink(snaps, 0, start)
@@ -281,7 +372,7 @@ func (s *pspmRun) moves() int64 { return s.iter * int64(s.tb) * int64(s.tpb) }
 func (s *pspmRun) setUp() error {
 	r, n := s.r, s.n
 	var err error
-	if s.pl, err = r.planPSPM(n, s.tpb, s.metric); err != nil {
+	if s.pl, err = r.planPSPM(n, s.tpb, s.metric, s.lanes, s.tb); err != nil {
 		return err
 	}
 	free, _, err := cu.MemInfo()
@@ -291,6 +382,7 @@ func (s *pspmRun) setUp() error {
 	fixed := int64(n)*16 + 64 // coordinates, global best, start tour
 	maxTB := (usableMemory(free) - fixed) / s.pl.blockBytes(n)
 	maxTB = min(maxTB, int64(math.MaxInt32)/int64(s.pl.perBlock))
+	maxTB -= maxTB % int64(s.pl.perWarp) // whole warps
 	if maxTB < 1 {
 		return fmt.Errorf("pspm: one search of %d cities needs %d MiB of GPU memory; %d MiB are free", n, s.pl.blockBytes(n)>>20, free>>20)
 	}
@@ -305,6 +397,9 @@ func (s *pspmRun) setUp() error {
 	// else parts of one; fewer when more searches than a wave share it.
 	wave := int64(s.pl.perSM * r.d.info.Multiprocs)
 	budget := max(1, min(pspmLaunchIters, pspmLaunchIters*wave/int64(s.tb)))
+	if s.pl.perSM > 32 {
+		budget = max(1, budget*32/int64(s.pl.perSM)) // more searches share an SM: each runs slower
+	}
 	if s.itersPerStep <= budget {
 		s.launchIters = s.itersPerStep * int64(max(1, min(s.p.K, int(budget/s.itersPerStep))))
 	} else {

@@ -4,10 +4,15 @@ package gpu
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // TestPSPMDeviceCostMatchesTour checks the kernel's incremental
@@ -17,8 +22,10 @@ import (
 // edge lengths within a few thousand moves. The device measures edges with
 // the fast square root, which is off by one on about 2 in 10^4 edges
 // (TestIntDistMatchesCPU), hence the small tolerance. It covers a search
-// per warp (threads 32 and 7), a search per block (64), the three
-// coordinate metrics and a larger instance (n = 3000).
+// per warp (threads 32 and 7), several searches per warp (lanes 8 and
+// 16, with 1, 2 and 4 moves per lane, some of them unused), a search per
+// block (64), the three coordinate metrics and a larger instance (n =
+// 3000).
 func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 	needDevice(t)
 	e, err := solver.Lookup(AlgoPSPM, solver.BackendGPU)
@@ -28,21 +35,32 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 	cases := []struct {
 		n, threads int
 		metric     solver.Metric
+		lanes      string
 	}{
-		{150, 32, solver.Euc2D},
-		{150, 7, solver.Euc2D},
-		{150, 64, solver.Euc2D},
-		{493, 48, solver.Euc2D}, // a search per block with a partial last warp
-		{300, 40, solver.Att},
-		{200, 32, solver.Ceil2D},
-		{200, 32, solver.Att},
-		{3000, 32, solver.Euc2D},
+		{150, 32, solver.Euc2D, "32"},
+		{150, 7, solver.Euc2D, "32"},
+		{150, 64, solver.Euc2D, ""},
+		{493, 48, solver.Euc2D, ""}, // a search per block with a partial last warp
+		{300, 40, solver.Att, ""},
+		{200, 32, solver.Ceil2D, ""},
+		{200, 32, solver.Att, ""},
+		{3000, 32, solver.Euc2D, ""},
+		{150, 32, solver.Euc2D, "8"},  // 4 searches per warp, 4 moves per lane
+		{150, 12, solver.Euc2D, "8"},  // 2 moves per lane, 4 of 16 unused
+		{150, 21, solver.Euc2D, "8"},  // 4 moves per lane, 11 of 32 unused
+		{150, 5, solver.Att, "8"},     // 1 move per lane
+		{200, 32, solver.Euc2D, "16"}, // 2 searches per warp, 2 moves per lane
+		{200, 12, solver.Ceil2D, "16"},
+		{3000, 32, solver.Euc2D, "8"},
 	}
 	for _, c := range cases {
 		in := randomInstance(c.n, c.metric, 1000, uint64(20+c.n+c.threads))
 		p := quickParams(5)
 		p.TimeLimit = 0
 		p.Threads = c.threads
+		if c.lanes != "" {
+			p.Extra = map[string]string{"lanes": c.lanes}
+		}
 		snaps := solver.Latest()
 		r, err := e.Solve(context.Background(), in, p, snaps)
 		if err != nil {
@@ -52,19 +70,19 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		select {
 		case s = <-snaps:
 		default:
-			t.Fatalf("n=%d threads=%d: no snapshot", c.n, c.threads)
+			t.Fatalf("n=%d threads=%d lanes %s: no snapshot", c.n, c.threads, c.lanes)
 		}
 		exact := solver.TourLength(in, s.Best)
 		tol := int64(2 + c.n/500)
 		if d := s.BestLength - exact; d < -tol || d > tol {
-			t.Fatalf("n=%d threads=%d %v: device cost %d, exact length of its tour %d", c.n, c.threads, c.metric, s.BestLength, exact)
+			t.Fatalf("n=%d threads=%d lanes %s %v: device cost %d, exact length of its tour %d", c.n, c.threads, c.lanes, c.metric, s.BestLength, exact)
 		}
 		start := solver.TourLength(in, solver.IdentityTour(in.N))
 		if r.Length >= start {
 			t.Fatalf("n=%d threads=%d %v: %d is no better than the identity tour's %d", c.n, c.threads, c.metric, r.Length, start)
 		}
-		t.Logf("n=%d threads=%d %v: device %d, exact %d, result %d (identity %d), %.3g moves/s",
-			c.n, c.threads, c.metric, s.BestLength, exact, r.Length, start, r.MovesPerSecond())
+		t.Logf("n=%d threads=%d lanes %s %v: device %d, exact %d, result %d (identity %d), %.3g moves/s, %d searches",
+			c.n, c.threads, c.lanes, c.metric, s.BestLength, exact, r.Length, start, r.MovesPerSecond(), r.Params.Blocks)
 	}
 }
 
@@ -91,4 +109,73 @@ func TestPSPMHonoursTimeLimit(t *testing.T) {
 	if err := solver.ValidateTour(r.Tour, in.N); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestPSPMLanesRejectsPartialWarps: with several searches per warp the
+// number of searches must fill whole warps; a count that does not is
+// refused with a message, not run with a warp half idle.
+func TestPSPMLanesRejectsPartialWarps(t *testing.T) {
+	needDevice(t)
+	e, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
+	in := randomInstance(100, solver.Euc2D, 1000, 5)
+	p := quickParams(2)
+	p.TimeLimit = 0
+	p.Blocks, p.Extra = 98, map[string]string{"lanes": "8"}
+	if _, err := e.Solve(context.Background(), in, p, nil); err == nil || !strings.Contains(err.Error(), "multiple") {
+		t.Fatalf("98 searches on lanes 8: err = %v, want a message about whole warps", err)
+	}
+	p.Extra = nil // auto: a layout that takes 98
+	r, err := e.Solve(context.Background(), in, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, "98 searches, auto lanes", in, r)
+}
+
+// TestPSPMLanesReport is a measurement, not a check: with
+// TSPLAB_PSPM_AB=name,name,... (TSPLIB_DIR holding the files) it runs the
+// whole default schedule on each instance for every team width
+// (TSPLAB_PSPM_LANES, default "32,16,8") and TSPLAB_PSPM_BLOCKS (searches;
+// default the engine's) and logs moves/s, the error and the error after an
+// exact 2-opt polish of the result.
+func TestPSPMLanesReport(t *testing.T) {
+	names := os.Getenv("TSPLAB_PSPM_AB")
+	if names == "" {
+		t.Skip("set TSPLAB_PSPM_AB to instance names (and TSPLIB_DIR)")
+	}
+	needDevice(t)
+	e, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
+	lanes := strings.Split(orDefault(os.Getenv("TSPLAB_PSPM_LANES"), "32,16,8"), ",")
+	blocks := strings.Split(orDefault(os.Getenv("TSPLAB_PSPM_BLOCKS"), "0"), ",")
+	dir := os.Getenv("TSPLIB_DIR")
+	for _, name := range strings.Split(names, ",") {
+		in, err := tsplib.Load(dir+"/"+name+".tsp", dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range blocks {
+			for _, l := range lanes {
+				p := solver.Params{Seed: 1, Extra: map[string]string{"lanes": l}}
+				fmt.Sscan(b, &p.Blocks)
+				r, err := e.Solve(context.Background(), in, p, nil)
+				if err != nil {
+					t.Logf("%s lanes %s blocks %s: %v", name, l, b, err)
+					continue
+				}
+				gap, _ := solver.GapPercent(r.Length, in.Optimum)
+				pt := append([]int(nil), r.Tour...)
+				polish2Opt(in, pt, neighbor.Nearest(in, 10))
+				pgap, _ := solver.GapPercent(solver.TourLength(in, pt), in.Optimum)
+				t.Logf("AB %s n=%d lanes %s searches %d: %.4g moves/s, %.2f s, gap %.3f %%, after 2-opt %.3f %%",
+					name, in.N, l, r.Params.Blocks, r.MovesPerSecond(), r.Elapsed.Seconds(), gap, pgap)
+			}
+		}
+	}
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
 }

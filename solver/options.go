@@ -285,6 +285,8 @@ var (
 
 	optDist = Option{Name: "dist", Kind: KindChoice, Choices: []string{"auto", "coords", "matrix"}, Default: "auto",
 		Doc: "kernel distances: computed from coordinates in float, the exact integer matrix in device memory, or auto (coordinates where the kernels compute the metric)"}
+	optLanes = Option{Name: "lanes", Kind: KindChoice, Choices: []string{"auto", "8", "16", "32"}, Default: "auto",
+		Doc: "threads of a warp per search (a warp runs 32/lanes searches, each lane tries threads/lanes moves); auto: 32"}
 	optSamples = Option{Name: "samples", Kind: KindInt, Min: 1, Max: 1024, Default: "4",
 		Doc: "3-opt samples per thread per evaluation"}
 
@@ -348,7 +350,7 @@ var optionTable = map[[2]string][]Option{
 	{"3opt-ils", BackendCPU}: ilsOptions("on", "better", "nearest", "0"),
 	{"auto", BackendCPU}:     ilsOptions("on", "equal", "mixed", "20"),
 
-	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK}, schedule),
+	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK, optLanes}, schedule),
 	{"sspm", BackendGPU}: cat([]Option{optThreads}, schedule),
 	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK}, schedule),
 

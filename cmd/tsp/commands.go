@@ -266,6 +266,8 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	instances := fs.String("instances", "", "comma-separated instance names (default: the suite's list)")
 	fs.StringVar(&opt.TSPLIBDir, "tsplib", "", "TSPLIB folder (default: $TSPLIB_DIR or ../shared/tsplib beside the repository)")
 	fs.StringVar(&opt.PapersDir, "papers", "", "folder of the papers' tables as CSV, for the paper columns (default: $"+bench.PapersEnv+" or ../shared/papers beside the repository)")
+	only := fs.String("only", "", "comma-separated parts of a reproduction suite to run: tables (table2, ...) and engines (pspm, ...) (default: all)")
+	fs.IntVar(&opt.Threads, "threads", 0, "parallel moves per search of the suite's annealers (0: the paper's)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	if _, err := parse(fs, "bench", args, 0, 0); err != nil {
 		return err
@@ -280,7 +282,7 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	if !known {
 		return usagef("bench", "unknown suite %q (have: %s)", *suite, strings.Join(suiteNames(), ", "))
 	}
-	if err := checkInts("bench", intRange{"runs", int64(opt.Runs), 0, maxRuns}, intRange{"workers", int64(opt.Workers), 0, maxWorkers}); err != nil {
+	if err := checkInts("bench", intRange{"runs", int64(opt.Runs), 0, maxRuns}, intRange{"workers", int64(opt.Workers), 0, maxWorkers}, intRange{"threads", int64(opt.Threads), 0, solver.MaxThreads}); err != nil {
 		return err
 	}
 	if err := checkTime("bench", "time", opt.Time); err != nil {
@@ -294,6 +296,11 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 			if s = strings.TrimSpace(s); s != "" {
 				opt.Instances = append(opt.Instances, strings.TrimSuffix(s, ".tsp"))
 			}
+		}
+	}
+	for _, s := range strings.Split(*only, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			opt.Only = append(opt.Only, strings.ToLower(s))
 		}
 	}
 	if opt.TSPLIBDir == "" {

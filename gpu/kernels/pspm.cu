@@ -8,11 +8,14 @@
 // evaluated per second), Table 1 (the schedule: T0 = 10000, Tend = 0.1,
 // alpha = 0.99, Sp = 10 sweeps of N iterations per temperature, Se = 100).
 //
-// TB searches, each a team of TPB threads evaluating one random relocation
-// move per thread and iteration. With TPB <= 32 a search is one warp and a
-// CUDA block holds several searches (they share the block's copy of the
-// coordinates, and more of them fit on an SM than the 32-blocks-per-SM
-// limit allows); with TPB > 32 a search is a whole block.
+// TB searches, each a team of threads evaluating TPB random relocation
+// moves per iteration. With TPB <= 32 a search is one warp (one move per
+// lane), or L = 16 or 8 lanes of a warp, each lane trying up to 32/L moves
+// (the "lanes" option: 32/L searches per warp share the iteration's
+// threshold, reduction and accept path); a CUDA block holds several
+// searches (they share the block's copy of the coordinates, and more of
+// them fit on an SM than the 32-blocks-per-SM limit allows); with TPB > 32
+// a search is a whole block.
 // The block's tour is a doubly linked list (next/prev, 16-bit indices when
 // n < 65536) plus two caches that make a move cost two distances instead
 // of six: e[x] = d(x, next x) and rem[x] = d(prev x, x) + d(x, next x) -
@@ -50,16 +53,18 @@ __device__ __forceinline__ int pdist(const PspmState<IDX> &s, int a, int b) {
     return int_dist<METRIC>(p.x, p.y, q.x, q.y);
 }
 
-// Team is the set of threads that run one search: a warp (searches per
-// block = warps per block, no block barriers) or the whole block (one
-// search of more than 32 threads).
-template <bool WARP>
+// Team is the set of threads that run one search: L lanes of a warp
+// (32 / L searches per warp, several warps per block, no block barriers)
+// or the whole block (one search of more than 32 threads). Warp teams
+// synchronise the whole warp: every lane of the warp runs the same
+// iteration of its own search.
+template <bool WARP, int L>
 struct Team {
     int t, size;  // rank in the team, team size
     __device__ Team() {
         if (WARP) {
-            t = threadIdx.x & 31;
-            size = 32;
+            t = threadIdx.x & (L - 1);
+            size = L;
         } else {
             t = threadIdx.x;
             size = blockDim.x;
@@ -74,8 +79,8 @@ struct Team {
 };
 
 // Rebuild prev, e and rem from next (the whole team; ends synchronised).
-template <int METRIC, typename IDX, bool WARP>
-__device__ void pspm_rebuild(PspmState<IDX> &s, int n, const Team<WARP> &tm) {
+template <int METRIC, typename IDX, bool WARP, int L>
+__device__ void pspm_rebuild(PspmState<IDX> &s, int n, const Team<WARP, L> &tm) {
     PspmNode<IDX> *nd = s.nd;
     for (int x = tm.t; x < n; x += tm.size) nd[nd[x].next].prev = (IDX)x;
     tm.sync();
@@ -105,27 +110,38 @@ struct PspmMove {
     int c, p, a, q, dpc, dcq, rem;
 };
 
-// pspm_thresholds gives lane L the Metropolis threshold and the base draw
-// of the counter in ctrB .. ctrB+31 that is L mod 32, both drawn from the
-// stream (bkey, counter) every thread of the search shares. The cap stays
-// above any real delta (< 2^25) and below an all-invalid team's
-// (0x7fffffff >> 5); every threshold is >= 1, so delta <= 0 always passes,
-// as Metropolis wants.
-__device__ __forceinline__ void pspm_thresholds(uint32_t bkey, uint32_t ctrB, int lane, float negTln2, int &thr,
+// pspm_thresholds gives rank t of a team of L the Metropolis threshold and
+// the base draw of the counter in ctrB .. ctrB+L-1 that is t mod L, both
+// drawn from the stream (bkey, counter) every thread of the search shares.
+// The cap stays above any real delta (< 2^25) and below an all-invalid
+// team's (0x7fffffff >> 5); every threshold is >= 1, so delta <= 0 always
+// passes, as Metropolis wants.
+template <int L>
+__device__ __forceinline__ void pspm_thresholds(uint32_t bkey, uint32_t ctrB, int t, float negTln2, int &thr,
                                                 uint32_t &bsh) {
-    const uint32_t rb = ctr_rand(bkey, ctrB + (((uint32_t)lane - ctrB) & 31u));
+    const uint32_t ctr = ctrB + (((uint32_t)t - ctrB) & (uint32_t)(L - 1));
+    const uint32_t rb = ctr_rand(bkey, ctr);
     // 23 bits + 1/2: exact in float, so u < 1; the floor of 1 keeps
     // delta = 0 accepted where the fast log2 of u ~ 1 rounds to 0.
     const float u = ((float)(rb >> 9) + 0.5f) * (1.0f / 8388608.0f);
     thr = max(1, (int)ceilf(fminf(negTln2 * __log2f(u), 33554430.0f)));
-    bsh = ctr_rand(bkey ^ 0x632be5abu, ctrB + (((uint32_t)lane - ctrB) & 31u));
+    bsh = ctr_rand(bkey ^ 0x632be5abu, ctr);
 }
 
-// pspm_team_min returns the team's smallest key and the thread that holds
-// it (warp minimum, then, for a search of several warps, across warps).
-template <bool WARP>
+// pspm_team_min returns the team's smallest key and the rank of the
+// thread that holds it: the lane's move index is key mod 32, and move i
+// belongs to rank i mod L (a warp team's own lanes: a shuffle tree within
+// L lanes, or the warp minimum; a block's team: across warps too).
+template <bool WARP, int L>
 __device__ __forceinline__ void pspm_team_min(int key, int lane, int warp, int nwarps, int *swkey, int &winKey,
                                               int &winner) {
+    if (WARP && L < 32) {
+#pragma unroll
+        for (int off = L / 2; off > 0; off >>= 1) key = min(key, __shfl_xor_sync(0xffffffffu, key, off));
+        winKey = key;
+        winner = key & (L - 1);
+        return;
+    }
     const int wk = warp_min(key);
     if (WARP || nwarps == 1) {
         winKey = wk;
@@ -145,19 +161,20 @@ __device__ __forceinline__ void pspm_team_min(int key, int lane, int warp, int n
     }
 }
 
-// pspm_share_move gives every thread the winner's move (by shuffle within
-// a warp, through shared memory across warps).
-template <bool WARP>
+// pspm_share_move gives every thread of the team the winner's move (by
+// shuffle within L lanes of a warp, through shared memory across warps).
+template <bool WARP, int L>
 __device__ __forceinline__ PspmMove pspm_share_move(const PspmMove &m, int winner, int tid, int nwarps, int *smove) {
     PspmMove w;
     if (WARP || nwarps == 1) {
-        w.c = __shfl_sync(0xffffffffu, m.c, winner);
-        w.p = __shfl_sync(0xffffffffu, m.p, winner);
-        w.a = __shfl_sync(0xffffffffu, m.a, winner);
-        w.q = __shfl_sync(0xffffffffu, m.q, winner);
-        w.dpc = __shfl_sync(0xffffffffu, m.dpc, winner);
-        w.dcq = __shfl_sync(0xffffffffu, m.dcq, winner);
-        w.rem = __shfl_sync(0xffffffffu, m.rem, winner);
+        const int W = WARP ? L : 32;
+        w.c = __shfl_sync(0xffffffffu, m.c, winner, W);
+        w.p = __shfl_sync(0xffffffffu, m.p, winner, W);
+        w.a = __shfl_sync(0xffffffffu, m.a, winner, W);
+        w.q = __shfl_sync(0xffffffffu, m.q, winner, W);
+        w.dpc = __shfl_sync(0xffffffffu, m.dpc, winner, W);
+        w.dcq = __shfl_sync(0xffffffffu, m.dcq, winner, W);
+        w.rem = __shfl_sync(0xffffffffu, m.rem, winner, W);
         return w;
     }
     if (tid == winner) {
@@ -180,22 +197,24 @@ __device__ __forceinline__ PspmMove pspm_share_move(const PspmMove &m, int winne
     return w;
 }
 
-// pspm_apply makes the accepted move w. The new edges a-b, p-c, c-q need no
-// new distance: d(p, c) and d(c, q) come from the winner, d(a, b) = e[a] +
-// e[c] - rem[c]. Then rem of a, b, c, p and q is refreshed from the new
-// links, one distance each: lane k refreshes the k-th (rsel = min(lane, 4);
-// lanes 4..31 repeat q's: same value, same address).
-template <int METRIC, typename IDX, bool WARP>
+// pspm_apply makes the accepted move w when acc (a team that rejected its
+// move runs along with the warp's other teams and stores nothing). The new
+// edges a-b, p-c, c-q need no new distance: d(p, c) and d(c, q) come from
+// the winner, d(a, b) = e[a] + e[c] - rem[c]. Then rem of a, b, c, p and q
+// is refreshed from the new links, one distance each: rank k refreshes the
+// k-th (rsel = min(rank, 4); ranks 4.. repeat q's: same value, same
+// address).
+template <int METRIC, typename IDX, bool WARP, int L>
 __device__ __forceinline__ void pspm_apply(const PspmState<IDX> &s, const PspmMove &w, int tid, int rsel,
-                                           const Team<WARP> &tm) {
+                                           const Team<WARP, L> &tm, bool acc) {
     PspmNode<IDX> *const nd = s.nd;
     const int wb = nd[w.c].next;
     const int eab = nd[w.a].e + nd[w.c].e - w.rem;
     tm.sync();
     // Relink (six slots) and the three new e values: every lane of a warp
-    // stores the same word (one instruction each, no branch); in block mode
-    // one thread does. The order handles p = b and q = a.
-    if (WARP || tid == 0) {
+    // team stores the same word (one instruction each, no branch); in block
+    // mode one thread does. The order handles p = b and q = a.
+    if (acc && (WARP || tid == 0)) {
         nd[w.a].next = (IDX)wb;
         nd[wb].prev = (IDX)w.a;
         nd[w.p].next = (IDX)w.c;
@@ -207,7 +226,7 @@ __device__ __forceinline__ void pspm_apply(const PspmState<IDX> &s, const PspmMo
         nd[w.c].e = w.dcq;
     }
     tm.sync();
-    if (WARP || tid < 5) {
+    if (acc && (WARP || tid < 5)) {
         const int x = rsel == 0 ? w.a : rsel == 1 ? wb : rsel == 2 ? w.c : rsel == 3 ? w.p : w.q;
         const int pv = nd[x].prev, nx = nd[x].next;
         nd[x].rem = nd[pv].e + nd[x].e - pdist<METRIC>(s, pv, nx);
@@ -259,7 +278,7 @@ __device__ __forceinline__ void pspm_save(int *dst, const PspmNode<IDX> *nd, int
 //   - the relink and the cache refresh are straight-line code that every
 //     lane runs (equal values to equal addresses): the warp never
 //     diverges in the accept path.
-template <int METRIC, typename IDX, bool WARP, int MODE>
+template <int METRIC, typename IDX, bool WARP, int L, int M, int MODE>
 __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long long *curCost,
                                             int *arch, long long *archCost, const int *gbest,
                                             const long long *gbestCost, int fromBest, long long iterStart,
@@ -268,11 +287,16 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ int swkey[PSPM_MAXWARPS];
     __shared__ int smove[8];
+    // A warp holds TPW teams (searches) of L lanes; a block team is one.
+    constexpr int TPW = WARP ? 32 / L : 1;
+    // Batch: iterations per threshold draw (one per rank of the team).
+    constexpr int BATCH = WARP ? L : 32;
+    constexpr bool SPLIT = WARP && L < 32;  // teams of one warp may disagree on acceptance
 
-    const Team<WARP> tm;
+    const Team<WARP, L> tm;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const int perBlock = WARP ? (blockDim.x >> 5) : 1;
-    const int slot = WARP ? warp : 0;
+    const int perBlock = WARP ? (blockDim.x >> 5) * TPW : 1;
+    const int slot = WARP ? warp * TPW + lane / L : 0;
     const int b = blockIdx.x * perBlock + slot;
     PspmState<IDX> s;
     unsigned char *sp = smem;
@@ -286,7 +310,8 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
         s.xy = xy;
     }
     __syncthreads();
-    if (b >= searches) return;  // only whole warps of a WARP block return
+    // Only whole warps return: the host makes searches a multiple of TPW.
+    if (b - (WARP ? slot % TPW : 0) >= searches) return;
     const size_t listBytes = ((size_t)n * sizeof(PspmNode<IDX>) + 15) & ~(size_t)15;
     if (MODE & 1)
         s.nd = (PspmNode<IDX> *)(sp + listBytes * slot);
@@ -300,18 +325,26 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     long long cost = fromBest ? gbestCost[0] : curCost[b];
     long long best = archCost[b];
     tm.sync();
-    pspm_rebuild<METRIC, IDX, WARP>(s, n, tm);
+    pspm_rebuild<METRIC, IDX, WARP, L>(s, n, tm);
 
     const int tid = tm.t;
     const int nwarps = WARP ? 1 : (blockDim.x + 31) >> 5;
-    const bool active = tid < tpb;  // lanes past tpb draw no move
     const uint32_t nn = (uint32_t)n, nm1 = (uint32_t)max(n - 1, 1);
-    // Stratified draws (see the loop): this thread's c is base_c + oc mod
-    // n with oc = lc + 32k, k < kcN, so oc < n; likewise p over n - 1.
-    const uint32_t lc = (uint32_t)tid % nn, kcN = (nn - lc + 31) >> 5;
-    const uint32_t lp = (uint32_t)tid % nm1, kpN = (nm1 - lp + 31) >> 5;
-    // The refresh phase: lane k refreshes rem of the k-th of (a, b, c, p, q).
-    const int rsel = min(lane, 4);
+    // Move j of this thread is the team's move i = tid + j*L (i < L*M <=
+    // 32 in a warp team; moves i >= tpb are drawn but never win).
+    // Stratified draws (see the loop): move i's c is base_c + oc mod n with
+    // oc = (i mod n) + 32k, k < kcN, so oc < n; likewise p over n - 1.
+    uint32_t lc[M], kcN[M], lp[M], kpN[M];
+#pragma unroll
+    for (int j = 0; j < M; j++) {
+        const uint32_t i = (uint32_t)(tid + j * L);
+        lc[j] = i % nn;
+        kcN[j] = (nn - lc[j] + 31) >> 5;
+        lp[j] = i % nm1;
+        kpN[j] = (nm1 - lp[j] + 31) >> 5;
+    }
+    // The refresh phase: rank k refreshes rem of the k-th of (a, b, c, p, q).
+    const int rsel = min(tid, 4);
     uint32_t tkey = stream_key(seed, (uint32_t)(b * 1024 + tid));
     uint32_t bkey = stream_key(seed ^ 0x5bd1e995ull, (uint32_t)b);
     // Opaque to the optimiser: under a register cap it would otherwise
@@ -326,67 +359,85 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
         const uint32_t ctr0 = (uint32_t)it;
         const int ips = (int)(min(iterEnd, (step + 1) * itersPerStep) - it);  // this step's part
         it += ips;
-        for (int it0 = 0; it0 < ips; it0 += 32) {
-            // Metropolis thresholds of the counters ctrB .. ctrB+31.
+        for (int it0 = 0; it0 < ips; it0 += BATCH) {
+            // Metropolis thresholds of the counters ctrB .. ctrB+BATCH-1.
             const uint32_t ctrB = ctr0 + (uint32_t)it0;
-            const uint32_t ctrEnd = ctrB + (uint32_t)min(32, ips - it0);
+            const uint32_t ctrEnd = ctrB + (uint32_t)min(BATCH, ips - it0);
             int thr;
-            uint32_t bsh;  // the base draw of the counter that is L mod 32
-            pspm_thresholds(bkey, ctrB, lane, negTln2, thr, bsh);
+            uint32_t bsh;  // the base draw of the counter that is rank mod BATCH
+            pspm_thresholds<BATCH>(bkey, ctrB, WARP ? tid : lane, negTln2, thr, bsh);
             // Opaque: computed once per batch, not re-derived in every iteration.
             asm volatile("" : "+r"(thr), "+r"(bsh));
             for (uint32_t ctr = ctrB; ctr != ctrEnd; ctr++) {
-                // Evaluate: a random relocation move (take c out from between a
-                // and b, put it between p and q). Stratified so that a warp's
+                // Evaluate: random relocation moves (take c out from between a
+                // and b, put it between p and q). Stratified so that a team's
                 // shared-memory loads of c and p do not collide in banks: the team
                 // shares uniform bases bc in [0, n) and bp in [0, n - 1) (drawn
                 // per iteration from the search's stream, fetched like the
-                // threshold), thread t adds its own random offset
-                // oc = (t mod n) + 32k < n, so c = bc + oc mod n is uniform for
-                // every thread, and a warp's c are distinct (n >= 32) and in
+                // threshold), move i adds its own random offset
+                // oc = (i mod n) + 32k < n, so c = bc + oc mod n is uniform for
+                // every move, and a team's c are distinct (n >= 32) and in
                 // distinct banks (record stride 12 bytes: bank 3c + field mod 32;
                 // coordinates: c mod 16 per half warp); p the same way over n - 1
-                // values, then skipping c. Each thread's move has the distribution
-                // it had with independent draws; a warp's moves do not repeat c.
-                const uint32_t bs = __shfl_sync(0xffffffffu, bsh, (int)ctr);
+                // values, then skipping c. Each move has the distribution it had
+                // with independent draws; a team's moves do not repeat c.
+                const uint32_t bs = __shfl_sync(0xffffffffu, bsh, (int)(ctr & (BATCH - 1)), WARP ? L : 32);
                 const unsigned long long bw = (unsigned long long)bs * nn;
-                const uint32_t r = ctr_rand(tkey, ctr);
-                const unsigned long long rw = (unsigned long long)r * kcN;
-                uint32_t uc = (uint32_t)(bw >> 32) + lc + ((uint32_t)(rw >> 32) << 5);
-                uc = min(uc, uc - nn);  // unsigned: subtracts n once when uc >= n
-                uint32_t up = __umulhi((uint32_t)bw, nm1) + lp + (__umulhi((uint32_t)rw, kpN) << 5);
-                up = min(up, up - nm1);
-                const int c = (int)uc;
-                int p = (int)up;
-                p += (p >= c);
-                const int a = nd[c].prev;
-                const int remc = nd[c].rem;
-                const int q = nd[p].next;
-                const int dpc = pdist<METRIC>(s, p, c);
-                const int dcq = pdist<METRIC>(s, c, q);
-                const int delta = dpc + dcq - nd[p].e - remc;
-                // p = a is no move (c already follows p); |delta| < 2^25: planPSPM
-                // checks the coordinate span.
-                const int key = (active && p != a) ? delta * 32 + lane : 0x7fffffff;
-                // This iteration's threshold, from lane ctr mod 32.
-                const int th = __shfl_sync(0xffffffffu, thr, (int)ctr);
+                const uint32_t bcBase = (uint32_t)(bw >> 32), bpBase = __umulhi((uint32_t)bw, nm1);
+                int key = 0x7fffffff;
+                PspmMove m{};
+#pragma unroll
+                for (int j = 0; j < M; j++) {
+                    const uint32_t r = ctr_rand(tkey + (uint32_t)j * 0x6a09e667u, ctr);
+                    const unsigned long long rw = (unsigned long long)r * kcN[j];
+                    uint32_t uc = bcBase + lc[j] + ((uint32_t)(rw >> 32) << 5);
+                    uc = min(uc, uc - nn);  // unsigned: subtracts n once when uc >= n
+                    uint32_t up = bpBase + lp[j] + (__umulhi((uint32_t)rw, kpN[j]) << 5);
+                    up = min(up, up - nm1);
+                    const int c = (int)uc;
+                    int p = (int)up;
+                    p += (p >= c);
+                    const int a = nd[c].prev;
+                    const int remc = nd[c].rem;
+                    const int q = nd[p].next;
+                    const int dpc = pdist<METRIC>(s, p, c);
+                    const int dcq = pdist<METRIC>(s, c, q);
+                    const int delta = dpc + dcq - nd[p].e - remc;
+                    // p = a is no move (c already follows p); |delta| < 2^25:
+                    // planPSPM checks the coordinate span.
+                    // The key's low 5 bits: the move's index in a warp team, the lane
+                    // in a block team (the reduction finds its warp).
+                    const int i = tid + j * L;
+                    const int kj = (i < tpb && p != a) ? delta * 32 + (WARP ? i : lane) : 0x7fffffff;
+                    if (M == 1 || kj < key) {
+                        key = kj;
+                        m = PspmMove{c, p, a, q, dpc, dcq, remc};
+                    }
+                }
+                // This iteration's threshold, from rank ctr mod BATCH.
+                const int th = __shfl_sync(0xffffffffu, thr, (int)(ctr & (BATCH - 1)), WARP ? L : 32);
                 // Reduce: the team's best move.
                 int winKey, winner;
-                pspm_team_min<WARP>(key, lane, warp, nwarps, swkey, winKey, winner);
+                pspm_team_min<WARP, L>(key, lane, warp, nwarps, swkey, winKey, winner);
                 // Metropolis on the winner: one compare (see above).
-                const int wdelta = winKey >> 5;  // arithmetic shift: the key is delta*32 + lane
-                if (wdelta >= th) continue;
+                const int wdelta = winKey >> 5;  // arithmetic shift: the key is delta*32 + i
+                bool acc = wdelta < th;
+                if (SPLIT) {
+                    if (!__any_sync(0xffffffffu, acc)) continue;
+                } else {
+                    if (!acc) continue;
+                    acc = true;
+                }
                 // The winner's move and what it loaded, to every thread.
-                const PspmMove w =
-                    pspm_share_move<WARP>(PspmMove{c, p, a, q, dpc, dcq, remc}, winner, tid, nwarps, smove);
+                const PspmMove w = pspm_share_move<WARP, L>(m, winner, tid, nwarps, smove);
                 // LWSA (Alg. 2): archive the current tour only when it is the best
                 // seen and a worse move is about to replace it.
-                if (wdelta > 0 && cost < best) {
+                if (acc && wdelta > 0 && cost < best) {
                     pspm_save(arch + (size_t)b * n, nd, n, tid, tm.size);
                     best = cost;
                 }
-                pspm_apply<METRIC, IDX, WARP>(s, w, tid, rsel, tm);
-                cost += wdelta;
+                pspm_apply<METRIC, IDX, WARP, L>(s, w, tid, rsel, tm, acc);
+                if (acc) cost += wdelta;
             }
         }
     }
@@ -408,29 +459,38 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
 // parameter is 8 bytes wide (the host packs 8-byte slots). (A variant
 // capped at 40 registers, 48 searches per SM, ran no faster on an H100: the
 // loop is issue-bound.)
-#define PSPM_KERNEL(NAME, METRIC, IDX, WARP, MODE)                                                                 \
-    extern "C" __global__ void NAME(const float2 *xy, long long n, int *cur, long long *curCost, int *arch,        \
-                                    long long *archCost, const int *gbest, const long long *gbestCost,             \
-                                    long long fromBest, long long iterStart, long long iterEnd,                    \
-                                    long long itersPerStep, double T0, double alpha, long long tpb,                \
-                                    unsigned long long seed, PspmNode<IDX> *gscratch, long long searches) {        \
-        pspm_anneal<METRIC, IDX, WARP, MODE>(xy, (int)n, cur, curCost, arch, archCost, gbest, gbestCost,           \
-                                             (int)fromBest, iterStart, iterEnd, itersPerStep, T0, alpha, (int)tpb, \
-                                             seed, gscratch, (int)searches);                                       \
+#define PSPM_KERNEL(NAME, METRIC, IDX, WARP, L, M, MODE)                                                          \
+    extern "C" __global__ void NAME(const float2 *xy, long long n, int *cur, long long *curCost, int *arch,         \
+                                    long long *archCost, const int *gbest, const long long *gbestCost,              \
+                                    long long fromBest, long long iterStart, long long iterEnd,                     \
+                                    long long itersPerStep, double T0, double alpha, long long tpb,                 \
+                                    unsigned long long seed, PspmNode<IDX> *gscratch, long long searches) {         \
+        pspm_anneal<METRIC, IDX, WARP, L, M, MODE>(xy, (int)n, cur, curCost, arch, archCost, gbest, gbestCost,      \
+                                                   (int)fromBest, iterStart, iterEnd, itersPerStep, T0, alpha,      \
+                                                   (int)tpb, seed, gscratch, (int)searches);                        \
     }
 // Kernel names: pspm_anneal_<metric>_<index bits>_<w: a search per warp,
-// b: a search per block><shared-memory mode: 3 lists and coordinates,
-// 1 lists, 0 nothing>. 32-bit indices mean n >= 65535:
-// never shared.
-#define PSPM_METRIC(M, METRIC)                                              \
-    PSPM_KERNEL(pspm_anneal_##M##_u16_w3, METRIC, unsigned short, true, 3)  \
-    PSPM_KERNEL(pspm_anneal_##M##_u16_w1, METRIC, unsigned short, true, 1)  \
-    PSPM_KERNEL(pspm_anneal_##M##_u16_w0, METRIC, unsigned short, true, 0)  \
-    PSPM_KERNEL(pspm_anneal_##M##_u32_w0, METRIC, int, true, 0)             \
-    PSPM_KERNEL(pspm_anneal_##M##_u16_b3, METRIC, unsigned short, false, 3) \
-    PSPM_KERNEL(pspm_anneal_##M##_u16_b1, METRIC, unsigned short, false, 1) \
-    PSPM_KERNEL(pspm_anneal_##M##_u16_b0, METRIC, unsigned short, false, 0) \
-    PSPM_KERNEL(pspm_anneal_##M##_u32_b0, METRIC, int, false, 0)
+// b: a search per block, tLxM: a search per L lanes of a warp, M moves per
+// lane><shared-memory mode: 3 lists and coordinates, 1 lists, 0 nothing>.
+// 32-bit indices mean n >= 65535: never shared.
+#define PSPM_TEAMS(M_, METRIC, L, MM)                                                    \
+    PSPM_KERNEL(pspm_anneal_##M_##_u16_t##L##x##MM##3, METRIC, unsigned short, true, L, MM, 3) \
+    PSPM_KERNEL(pspm_anneal_##M_##_u16_t##L##x##MM##1, METRIC, unsigned short, true, L, MM, 1) \
+    PSPM_KERNEL(pspm_anneal_##M_##_u16_t##L##x##MM##0, METRIC, unsigned short, true, L, MM, 0)
+#define PSPM_METRIC(M, METRIC)                                                        \
+    PSPM_KERNEL(pspm_anneal_##M##_u16_w3, METRIC, unsigned short, true, 32, 1, 3)  \
+    PSPM_KERNEL(pspm_anneal_##M##_u16_w1, METRIC, unsigned short, true, 32, 1, 1)  \
+    PSPM_KERNEL(pspm_anneal_##M##_u16_w0, METRIC, unsigned short, true, 32, 1, 0)  \
+    PSPM_KERNEL(pspm_anneal_##M##_u32_w0, METRIC, int, true, 32, 1, 0)             \
+    PSPM_KERNEL(pspm_anneal_##M##_u16_b3, METRIC, unsigned short, false, 32, 1, 3) \
+    PSPM_KERNEL(pspm_anneal_##M##_u16_b1, METRIC, unsigned short, false, 32, 1, 1) \
+    PSPM_KERNEL(pspm_anneal_##M##_u16_b0, METRIC, unsigned short, false, 32, 1, 0) \
+    PSPM_KERNEL(pspm_anneal_##M##_u32_b0, METRIC, int, false, 32, 1, 0)            \
+    PSPM_TEAMS(M, METRIC, 16, 1)                                                     \
+    PSPM_TEAMS(M, METRIC, 16, 2)                                                     \
+    PSPM_TEAMS(M, METRIC, 8, 1)                                                      \
+    PSPM_TEAMS(M, METRIC, 8, 2)                                                      \
+    PSPM_TEAMS(M, METRIC, 8, 4)
 PSPM_METRIC(euc, METRIC_EUC_2D)
 PSPM_METRIC(ceil, METRIC_CEIL_2D)
 PSPM_METRIC(att, METRIC_ATT)
