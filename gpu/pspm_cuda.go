@@ -22,9 +22,11 @@ func init() {
 		for _, v := range []string{"_u16_w3", "_u16_w1", "_u16_w0", "_u32_w0", "_u16_b3", "_u16_b1", "_u16_b0", "_u32_b0"} {
 			registerKernels("pspm_anneal_" + m + v)
 		}
+		// Optional: a fatbin built before them still loads; only the lanes
+		// option below 32 then fails.
 		for _, t := range pspmTeamKernels {
 			for _, v := range []string{"3", "1", "0"} {
-				registerKernels(fmt.Sprintf("pspm_anneal_%s_u16_t%dx%d%s", m, t[0], t[1], v))
+				registerOptionalKernels(fmt.Sprintf("pspm_anneal_%s_u16_t%dx%d%s", m, t[0], t[1], v))
 			}
 		}
 		registerKernels("pspm_init_"+m, "dist_check_"+m)
