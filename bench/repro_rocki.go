@@ -29,11 +29,6 @@ var RockiInstances = []string{"berlin52", "kroE100", "ch130", "ch150", "kroA200"
 	"pr2392", "pcb3038", "fl3795", "fnl4461", "rl5934", "pla7397", "usa13509", "d15112", "d18512", "sw24978",
 	"pla33810", "pla85900", "sra104815", "usa115475", "ara238025", "lra498378", "lrb744710"}
 
-// rockiGPUDescentMax is the largest n whose GPU descent from the greedy
-// tour the suite runs by default (the paper's own times pass an hour
-// beyond it).
-const rockiGPUDescentMax = 33810
-
 // GPUOnePass times one full 2-opt evaluation of a tour on the GPU: the
 // kernel, the host-to-device and device-to-host copies. Package gpu sets it
 // in builds with CUDA; it is nil otherwise.
@@ -171,8 +166,6 @@ func (r *repro) rockiGPU(name string, in *solver.Instance, greedy []int, m int64
 	}
 	switch {
 	case GPUTwoOptDescent == nil || g.kern == 0:
-	case in.N > rockiGPUDescentMax && len(r.opt.Instances) == 0:
-		g.desc = fmt.Sprintf("not run (n > %d)", rockiGPUDescentMax)
 	default:
 		if tr, passes, _, el, _, err := GPUTwoOptDescent(in, append([]int(nil), greedy...)); err == nil {
 			g.desc = fmt.Sprintf("%s (%d passes)", fmtDur(el), passes)
@@ -195,9 +188,19 @@ func rockiCPU(in *solver.Instance, greedy []int, m int64, limit time.Duration) (
 	for rows > 1 && int64(rows)*int64(n) > 1e8 {
 		rows /= 2
 	}
-	st := time.Now()
-	_, _, _, cm := cpuTwoOptPass(x, y, rows)
-	el := time.Since(st)
+	// best of up to 3 passes while they take under 0.2 s in all (one
+	// pass is noisy at microseconds)
+	var el time.Duration
+	var cm int64
+	for k, spent := 0, time.Duration(0); k < 3 && (k == 0 || spent < 200*time.Millisecond); k++ {
+		st := time.Now()
+		_, _, _, cm = cpuTwoOptPass(x, y, rows)
+		d := time.Since(st)
+		spent += d
+		if k == 0 || d < el {
+			el = d
+		}
+	}
 	rate = float64(cm) / max(el.Seconds(), 1e-9)
 	pass = fmtDur(time.Duration(float64(m) / rate * float64(time.Second)))
 	if rows < n {
@@ -288,8 +291,8 @@ func runRocki(ctx context.Context, opt Options, out io.Writer) error {
 	t.Notes = append(t.Notes, "Paper: "+rockiCite+"; "+rockiHardware+". Its Fig. 10 (speedup over an OpenCL code on a Xeon E5-2690) keeps no values; rocki-fig10.png draws ours against one CPU core, rocki-checks.png our checks/s beside Table II's (CSVs beside them).",
 		r.machine(),
 		"GPU: the tour's points copied to the device, one launch of the 2-opt evaluation kernel over all n(n-3)/2 moves, the per-tile best moves copied back, each timed with the stream synchronized (median of 5 after a warm-up). Distances are computed from coordinates (no lookup table), as in the paper.",
-		fmt.Sprintf("Time to first minimum: from the greedy-edge (multiple fragment) tour, whole-neighbourhood passes on the GPU with many disjoint improving moves applied per pass (2opt-ils's local search) until no improving move survives the exact re-check; run for n <= %d by default. Optimized length: that minimum's exact length.", rockiGPUDescentMax),
-		fmt.Sprintf("CPU: one core, the same full pass in float64 (scaled from its first rows past 1e8 moves); its time to first minimum applies the best move of each full pass (as a sequential code does), for n <= %d, stopped after %v.", rockiCPUDescentMax, limit),
+		"Time to first minimum: from the greedy-edge (multiple fragment) tour, whole-neighbourhood passes on the GPU with many disjoint improving moves applied per pass (2opt-ils's local search) until no improving move survives the exact re-check, on every instance. Optimized length: that minimum's exact length.",
+		fmt.Sprintf("CPU: one core, the same full pass in float64 (scaled from its first rows past 1e8 moves; best of up to 3 passes while they take under 0.2 s); its time to first minimum applies the best move of each full pass (as a sequential code does), for n <= %d, stopped after %v.", rockiCPUDescentMax, limit),
 		"Instances: Table II's 27; those the TSPLIB folder lacks are uniform random instances of the same size, marked generated: their timing columns compare, their lengths do not.")
 	return r.finish([]*Table{t}, []string{"rocki"}, out)
 }
