@@ -333,8 +333,8 @@ func runRocki(ctx context.Context, opt Options, out io.Writer) error {
 		return err
 	}
 	if err := SavePlot(opt.OutDir, "rocki-fig10", "Rocki & Suda Fig. 10 (ours): speedup of one 2-opt pass, GPU over the CPU", "cities", "speedup", true, true,
-		Series{Name: fmt.Sprintf("GPU kernel / CPU, %d cores (their Fig. 10: over a parallel CPU code)", runtime.NumCPU()), X: sx, Y: asy},
-		Series{Name: "GPU kernel / CPU, 1 core", X: sx, Y: sy}); err != nil {
+		Series{Name: fmt.Sprintf("GPU / CPU, %d cores (parallel, as Fig. 10)", runtime.NumCPU()), X: sx, Y: asy},
+		Series{Name: "GPU / CPU, 1 core", X: sx, Y: sy}); err != nil {
 		return err
 	}
 	t.Notes = append(t.Notes, "Paper: "+rockiCite+"; "+rockiHardware+". Its Fig. 10 (speedup over a parallel OpenCL CPU code on a Xeon E5-2690, 2 × 6 cores; abstract: about 5 to 45 times) keeps no values; rocki-fig10.png draws ours over the same pass on every core of this machine (rows dealt out to one goroutine per core, float64, best of up to 3) and over one core, rocki-checks.png our checks/s beside Table II's (CSVs beside them).",
