@@ -19,7 +19,8 @@
 //     random-k-best-improvement pivoting (kernels/threeopt.cu).
 //   - swap-climb: Luong et al.'s generic GPU local search with the
 //     pair-exchange neighbourhood, one thread per neighbour
-//     (kernels/swap.cu).
+//     (kernels/swap.cu): random-restart climbing, or with the tabu option
+//     their tabu search, the whole iteration on the device.
 //   - or-ils: iterated 2-opt + Or-opt local search in thousands of tour
 //     windows at once, a warp per window with its end cities fixed
 //     (kernels/oropt.cu, after LKH's tour-segment partitioning), global
@@ -28,7 +29,11 @@
 //     and after its stall, up to 200,000 cities); below, the CPU auto
 //     engine (measured: docs/PERF.md).
 //
-// Besides the engines, BoundDevice runs the Held–Karp lower bound's
+// Besides the engines, FIPopulation runs Delévacq et al.'s
+// first-improvement ILS as a population of independent searches in one
+// launch, a thread or a block per solution (kernels/fils.cu), and
+// FISequential the same searches on one core, for the delevacq suite's
+// Table 1. BoundDevice runs the Held–Karp lower bound's
 // subgradient ascent of solver/bound on the GPU: Borůvka minimum 1-trees
 // of the sparse candidate graph in integer arithmetic (kernels/bound.cu),
 // step for step the CPU's; the proof on the complete graph stays on the
