@@ -9,7 +9,8 @@
 //	pspm        Blocks searches × Threads moves per iteration, global best every K steps
 //	            (the CPU reference for the GPU engine of the same name)
 //	2opt-climb  random-restart best-improvement 2-opt hill climbing (O'Neil and Burtscher)
-//	swap-climb  random-restart best-improvement pair-exchange climbing (Luong et al.)
+//	swap-climb  random-restart best-improvement pair-exchange climbing (Luong et al.);
+//	            with the tabu option, their tabu search of that many iterations
 //	2opt-ils    iterated 2-opt + Or-opt local search with neighbour lists and
 //	            don't-look bits (Rocki and Suda's algorithm done sequentially)
 //	3opt-ils    iterated 3-opt local search, first improvement or random-k-best
