@@ -274,12 +274,14 @@ var (
 		Doc: "longest segment of a kick's double bridge"}
 	optNeighbors = Option{Name: "neighbors", Kind: KindInt, Min: 2, Max: 64, Default: "8",
 		Doc: "candidate list size"}
-	optPartition = Option{Name: "partition", Kind: KindChoice, Choices: []string{"auto", "on", "off"}, Default: "off",
-		Doc: "partition search: all workers improve one tour, each a segment of consecutive positions with fixed ends, the cut shifting every round (auto: auto's choice from 10,000 cities with coordinates)"}
+	optPartition = Option{Name: "partition", Kind: KindChoice, Choices: []string{"auto", "on", "off"}, Default: "auto",
+		Doc: "partition search: all workers improve one tour, each a segment of consecutive positions with fixed ends, the cut shifting every round (auto: on for the auto engine from 15,000 cities with coordinates)"}
 	optPartSegment = Option{Name: "partseg", Kind: KindInt, Min: 0, Max: 1 << 20, Default: "0",
 		Doc: "partition search: cities of a segment (0: about 5,000; fewer, larger segments than workers are searched by several workers each, the best kept)"}
 	optPartKicks = Option{Name: "partkicks", Kind: KindFloat, Min: 0, MinOpen: true, Max: 1000, Default: "1",
 		Doc: "partition search: kicks per city of a segment per round (the cut shifts every round)"}
+	optPartLists = Option{Name: "partlists", Kind: KindChoice, Choices: []string{"segment", "global"}, Default: "segment",
+		Doc: "partition search: a segment's candidate lists, from a k-d tree over its cities or the global lists restricted to it"}
 	optCandidates = Option{Name: "candidates", Kind: KindChoice, Choices: []string{"nearest", "quadrant", "union", "mixed", "alpha"}, Default: "nearest",
 		Doc: "candidate lists: k nearest, k/4 nearest per quadrant, their union, nearest on even workers and quadrant on odd ones, or the k alpha-nearest of a Held–Karp ascent (which takes up to a fifth of the time limit)"}
 
@@ -331,7 +333,7 @@ var schedule = []Option{optT0, optTEnd, optAlpha, optSweeps}
 // differ in their defaults.
 func ilsOptions(threeOpt, accept, candidates, stale string) []Option {
 	return []Option{optWorkers, optKicks, optPivot, optRKBI, optSync, optStale.with(stale), optThreeOpt.with(threeOpt),
-		optDepth, optAccept.with(accept), optSegment, optNeighbors, optCandidates.with(candidates), optPartition, optPartSegment, optPartKicks}
+		optDepth, optAccept.with(accept), optSegment, optNeighbors, optCandidates.with(candidates), optPartition, optPartSegment, optPartKicks, optPartLists}
 }
 
 func cat(parts ...[]Option) []Option { return slices.Concat(parts...) }

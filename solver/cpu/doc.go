@@ -58,6 +58,15 @@
 // chain of 2-opt steps, Lin–Kernighan style, of depth 1 (3-opt, the
 // default) to 3 (5-opt) after its first step (option depth).
 //
+// Large instances. From 15,000 cities with coordinates auto runs the
+// partition search (partition.go, options partition, partseg, partkicks,
+// partlists): instead of one whole-tour search per worker, of which only
+// the best survives, every round cuts the one tour into segments of
+// consecutive positions with fixed ends and all workers improve their
+// segments at once (smaller instances get fewer segments, each searched
+// by several workers, the best kept); the cut shifts every round and a
+// descent over the cities next to other segments follows.
+//
 // auto was chosen by measurement (tsp bench --suite cpu): on the 2-core
 // development machine it is the strongest engine on every instance of the
 // suite, ahead of 3opt-ils and 2opt-ils, and far ahead of the annealers

@@ -167,6 +167,7 @@ type ilsOptions struct {
 	partition string
 	partSeg   int     // OptPartSegment (0: partSegment)
 	partKicks float64 // OptPartKicks
+	partLists string  // OptPartLists
 }
 
 // ilsRun is one run of an iterated local search: set-up (candidate lists,
@@ -305,8 +306,7 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 		}
 	case "mixed":
 		nb, err = neighbor.NearestContext(ctx, r.in, k)
-		// the partition search builds each segment's quadrant lists itself
-		if err == nil && r.w > 1 && !r.usePartition() {
+		if err == nil && r.w > 1 {
 			nbOdd, err = neighbor.QuadrantContext(ctx, r.in, k)
 		}
 	case "alpha":

@@ -1,9 +1,11 @@
 package cpu
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,8 +36,11 @@ import (
 // exchange.
 
 // partMinN is the smallest instance the auto engine runs the partition
-// search on.
-const partMinN = 10000
+// search on. On the 16-core host (docs/PERF.md, "CPU partition search"),
+// 30 s: d18512 0.41 % against 0.50 % for the independent searches; on
+// usa13509 0.57 % against 0.54 % (its four segments of 3,400 cities, four
+// searches each, gain no more than sixteen whole-tour searches).
+const partMinN = 15000
 
 // Partition search settings, measured on usa13509 and pla85900 (see
 // docs/PERF.md, "CPU partition search").
@@ -57,6 +62,9 @@ const (
 	OptPartSegment = "partseg"
 	// OptPartKicks is the kicks per city of a segment per round.
 	OptPartKicks = "partkicks"
+	// OptPartLists selects a segment's candidate lists: "segment" (a k-d
+	// tree over its cities) or "global" (the global lists restricted to it).
+	OptPartLists = "partlists"
 )
 
 // partOptions reads the partition search's segment size and kicks into o.
@@ -66,6 +74,9 @@ func (e ilsEngine) partOptions(in *solver.Instance, p solver.Params, o *ilsOptio
 		return err
 	}
 	if err := get(&o.partSeg, opts.Int, p, OptPartSegment); err != nil {
+		return err
+	}
+	if err := get(&o.partLists, opts.Choice, p, OptPartLists); err != nil {
 		return err
 	}
 	return get(&o.partKicks, opts.Float, p, OptPartKicks)
@@ -348,7 +359,7 @@ func (pr *partRun) prepare(i int) {
 	sub := solver.NewCoordInstance(in.Name, in.Metric, sg.x, sg.y, z)
 	sg.d = tour.LazyDist(sub)
 
-	if !pr.localLists(i, sub) {
+	if pr.r.o.partLists == "global" || !pr.localLists(i, sub) {
 		pr.restrict(i)
 	}
 	pr.fixEdges(i)
@@ -394,24 +405,51 @@ func (pr *partRun) localLists(i int, sub *solver.Instance) bool {
 	return true
 }
 
-// restrict gives segment i the global candidate lists restricted to it.
+// restrict gives segment i the global candidate lists restricted to it:
+// both kinds merged (nearest and quadrant under "mixed"), the k nearest
+// of those inside the segment, padded by repeating the last one kept (or
+// a path neighbour when none is).
 func (pr *partRun) restrict(i int) {
 	sg := pr.segs[i]
 	m := sg.m
-	lists := pr.nb[(int64(i)+pr.round)%2]
-	k := lists.K
+	k := pr.nb[0].K
 	sg.k = k
 	sg.nb = grow(sg.nb, m*k)
 	seg := int32(i)
+	type cand struct {
+		d int64
+		x int32
+	}
+	buf := make([]cand, 0, 2*k)
 	for j := range m {
 		ct := sg.cities[j]
-		row := sg.nb[j*k : j*k : (j+1)*k]
-		for _, x := range lists.Of(int(ct)) {
-			if pr.segOf[x] == seg {
-				row = append(row, pr.local[x])
+		buf = buf[:0]
+		out := false
+		for li, lists := range pr.nb {
+			if li == 1 && lists == pr.nb[0] {
+				break
+			}
+			for _, x := range lists.Of(int(ct)) {
+				if pr.segOf[x] != seg {
+					out = out || li == 0
+					continue
+				}
+				lx := pr.local[x]
+				dup := false
+				for _, c := range buf {
+					dup = dup || c.x == lx
+				}
+				if !dup {
+					buf = append(buf, cand{sg.d.At(int32(j), lx), lx})
+				}
 			}
 		}
-		pr.border[ct] = len(row) < k
+		pr.border[ct] = out
+		slices.SortFunc(buf, func(a, b cand) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.x, b.x)) })
+		row := sg.nb[j*k : j*k : (j+1)*k]
+		for _, c := range buf[:min(k, len(buf))] {
+			row = append(row, c.x)
+		}
 		if len(row) == 0 {
 			if j+1 < m {
 				row = append(row, int32(j+1))
@@ -423,9 +461,10 @@ func (pr *partRun) restrict(i int) {
 			row = append(row, row[len(row)-1])
 		}
 	}
-
 }
 
+// fixEdges gives segment i its fixed edges: the closing one, last to
+// first, and the instance's own inside the segment.
 func (pr *partRun) fixEdges(i int) {
 	sg := pr.segs[i]
 	m := sg.m

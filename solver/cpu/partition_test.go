@@ -55,16 +55,41 @@ func checkPartTour(t *testing.T, pr *partRun, what string) {
 	}
 }
 
+// checkPartLists fails unless every segment of the round has candidate
+// lists of the global width holding cities of the segment other than the
+// city itself, nearest first.
+func checkPartLists(t *testing.T, pr *partRun) {
+	t.Helper()
+	for i, sg := range pr.segs {
+		if sg.k != pr.nb[0].K || len(sg.nb) < sg.m*sg.k {
+			t.Fatalf("segment %d: lists of %d for %d cities, want %d each", i, len(sg.nb), sg.m, pr.nb[0].K)
+		}
+		for j := range sg.m {
+			row := sg.nb[j*sg.k : (j+1)*sg.k]
+			for x, c := range row {
+				if c < 0 || int(c) >= sg.m || int(c) == j {
+					t.Fatalf("segment %d, city %d: candidate %d outside the segment or itself", i, j, c)
+				}
+				if x > 0 && sg.d.At(int32(j), c) < sg.d.At(int32(j), row[x-1]) {
+					t.Fatalf("segment %d, city %d: candidates not nearest first: %v", i, j, row)
+				}
+			}
+		}
+	}
+}
+
 // TestPartitionRounds: every round keeps a valid tour of the recorded
 // length that never gets longer, the segments' end cities stay in their
 // positions while the workers search, and the tour does get shorter. Both
-// layouts: one search per segment, and several per segment (best kept).
+// layouts (one search per segment, several per segment with the best
+// kept) and both kinds of segment candidate lists.
 func TestPartitionRounds(t *testing.T) {
 	in := uniformInstance(3000, 21)
 	for _, tc := range []struct {
 		seg, p, rep int
-	}{{400, 8, 1}, {2000, 2, 2}} {
-		pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: strconv.Itoa(tc.seg), OptPartKicks: "0.5"})
+		lists       string
+	}{{400, 8, 1, "segment"}, {2000, 2, 2, "segment"}, {400, 8, 1, "global"}} {
+		pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: strconv.Itoa(tc.seg), OptPartKicks: "0.5", OptPartLists: tc.lists})
 		if pr.p != tc.p || pr.rep != tc.rep {
 			t.Fatalf("segment size %d: %d segments × %d searches, want %d × %d", tc.seg, pr.p, pr.rep, tc.p, tc.rep)
 		}
@@ -81,6 +106,7 @@ func TestPartitionRounds(t *testing.T) {
 				ends = append(ends, end{int32(sg.from), pr.t[sg.from]}, end{int32(last), pr.t[last]})
 			}
 			pr.runRound()
+			checkPartLists(t, pr)
 			for _, e := range ends {
 				if pr.t[e.pos] != e.city {
 					t.Fatalf("round %d: position %d holds %d, the segment end %d moved", round, e.pos, pr.t[e.pos], e.city)
