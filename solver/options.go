@@ -268,6 +268,10 @@ var (
 		Doc: "sequential 3-opt moves besides 2-opt and Or-opt"}
 	optDepth = Option{Name: "depth", Kind: KindInt, Min: 1, Max: 3, Default: "1",
 		Doc: "steps of a sequential move after its first 2-opt step, Lin–Kernighan style (1: 3-opt, 2: 4-opt, 3: 5-opt); with threeopt on"}
+	optOr3 = Option{Name: "or3opt", Kind: KindBool, Default: "off",
+		Doc: "with threeopt on, also the pure 3-opt moves two 2-opt steps cannot make (a segment moved without reversal, or two neighbouring segments reversed in place)"}
+	optNearKick = Option{Name: "nearkick", Kind: KindInt, Min: 0, Max: 100, Default: "0",
+		Doc: "percentage of kicks that are double bridges cut at three cities near in the plane but anywhere on the tour (O(n) each; the others are segment-local)"}
 	optAccept = Option{Name: "accept", Kind: KindChoice, Choices: []string{"better", "equal"}, Default: "better",
 		Doc: "kick acceptance: strictly shorter, or also ties (drift across plateaus)"}
 	optSegment = Option{Name: "segment", Kind: KindInt, Min: 1, Max: 1 << 20, Default: "30",
@@ -331,9 +335,10 @@ var schedule = []Option{optT0, optTEnd, optAlpha, optSweeps}
 
 // ilsOptions are the CPU iterated local searches' options; the engines
 // differ in their defaults.
-func ilsOptions(threeOpt, accept, candidates, stale string) []Option {
+func ilsOptions(threeOpt, or3, accept, candidates, stale string) []Option {
 	return []Option{optWorkers, optKicks, optPivot, optRKBI, optSync, optStale.with(stale), optThreeOpt.with(threeOpt),
-		optDepth, optAccept.with(accept), optSegment, optNeighbors, optCandidates.with(candidates), optPartition, optPartSegment, optPartKicks, optPartLists}
+		optOr3.with(or3), optNearKick, optDepth, optAccept.with(accept), optSegment, optNeighbors, optCandidates.with(candidates),
+		optPartition, optPartSegment, optPartKicks, optPartLists}
 }
 
 func cat(parts ...[]Option) []Option { return slices.Concat(parts...) }
@@ -348,9 +353,9 @@ var optionTable = map[[2]string][]Option{
 	{"2opt-climb", BackendCPU}: {optWorkers, optRestarts},
 	{"swap-climb", BackendCPU}: {optWorkers, optRestarts, optTabu, optTenure},
 
-	{"2opt-ils", BackendCPU}: ilsOptions("off", "better", "nearest", "0"),
-	{"3opt-ils", BackendCPU}: ilsOptions("on", "better", "nearest", "0"),
-	{"auto", BackendCPU}:     ilsOptions("on", "equal", "mixed", "20"),
+	{"2opt-ils", BackendCPU}: ilsOptions("off", "off", "better", "nearest", "0"),
+	{"3opt-ils", BackendCPU}: ilsOptions("on", "off", "better", "nearest", "0"),
+	{"auto", BackendCPU}:     ilsOptions("on", "off", "equal", "mixed", "20"),
 
 	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK, optLanes}, schedule),
 	{"sspm", BackendGPU}: cat([]Option{optThreads}, schedule),
@@ -364,7 +369,7 @@ var optionTable = map[[2]string][]Option{
 	// GPU auto ends with (or is, below its size threshold) the CPU auto
 	// engine, which reads these; or-ils, which it starts with on large
 	// instances, keeps its own defaults.
-	{"auto", BackendGPU}: ilsOptions("on", "equal", "mixed", "20"),
+	{"auto", BackendGPU}: ilsOptions("on", "off", "equal", "mixed", "20"),
 }
 
 // OptionSet is one engine's options.

@@ -29,6 +29,8 @@ type ilsConfig struct {
 	candidates      string // "nearest" or "quadrant"
 	maxSeg          int    // kick segment length bound
 	depth           int    // steps of a sequential move after the first
+	or3             bool   // with threeOpt, also tryOr3's pure 3-opt moves
+	nearKick        int    // percentage of kicks that are ls.kickNear
 	sync            int    // kicks per worker between best exchanges (0: independent)
 	// stale, when > 0, times n is the number of kicks without an
 	// improvement after which a worker escapes: it goes back to its best
@@ -62,6 +64,12 @@ const (
 	// OptDepth is the number of 2-opt steps a sequential move makes after
 	// its first (1: 3-opt, up to 3: 5-opt).
 	OptDepth = "depth"
+	// OptOr3 turns on, with the sequential 3-opt moves, the pure 3-opt
+	// moves two 2-opt steps cannot make ("on", "off").
+	OptOr3 = "or3opt"
+	// OptNearKick is the percentage of kicks that are double bridges
+	// between cities near in the plane but anywhere on the tour.
+	OptNearKick = "nearkick"
 	// OptAccept is the kick acceptance: "better" (strictly shorter) or
 	// "equal" (also ties, to drift across plateaus).
 	OptAccept = "accept"
@@ -95,6 +103,8 @@ func (e ilsEngine) config(in *solver.Instance, p solver.Params) (cfg ilsConfig, 
 		get(&cfg.sync, opts.Int, p, OptSync),
 		get(&cfg.threeOpt, opts.Bool, p, OptThreeOpt),
 		get(&cfg.depth, opts.Int, p, OptDepth),
+		get(&cfg.or3, opts.Bool, p, OptOr3),
+		get(&cfg.nearKick, opts.Int, p, OptNearKick),
 		get(&accept, opts.Choice, p, OptAccept),
 		get(&cfg.stale, opts.Int, p, OptStale),
 		get(&cfg.maxSeg, opts.Int, p, OptSegment),
@@ -260,6 +270,7 @@ func (r *ilsRun) run() (solver.Result, error) {
 		s := newLS(d, l.List, l.K, t0)
 		s.orOpt, s.threeOpt, s.rkbi = r.o.cfg.orOpt, r.o.cfg.threeOpt, r.o.rkbi
 		s.depth = min(max(r.o.cfg.depth, 1), maxDepth)
+		s.or3, s.nearPct = r.o.cfg.or3, r.o.cfg.nearKick
 		s.r = newRNG(r.p.Seed, uint64(i))
 		s.record = true
 		s.setFixed(r.in.FixedEdges)
@@ -439,7 +450,7 @@ func (r *ilsRun) work(wk, n int, first bool) {
 		}
 		s.journal, s.saved = s.journal[:0], s.saved[:0]
 		old := s.length
-		s.kick(cfg.maxSeg)
+		s.perturb(cfg.maxSeg)
 		if !s.optimize(check) {
 			// stopped inside: go back to the last accepted tour
 			s.undo()

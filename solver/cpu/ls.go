@@ -26,6 +26,8 @@ type ls struct {
 	orOpt    bool // Or-opt segment moves (1–3 cities, both orientations)
 	threeOpt bool // sequential 3-opt (depth-3 LK-style) moves
 	depth    int  // steps after the first of a sequential move (1: 3-opt), at most maxDepth
+	or3      bool // with threeOpt, also the pure 3-opt moves of tryOr3
+	nearPct  int  // percentage of perturb's kicks that are kickNear
 	chain    [2 * maxDepth]int32
 	chainLen int
 	rkbi     int // >0: random-k-best-improvement pivoting among this many
@@ -517,23 +519,109 @@ func (s *ls) try3opt(t1 int32) bool {
 			if s.succ(t1) == t2 {
 				t4 = s.pred(t3)
 			}
-			if t4 == t1 || s.isFixed(t3, t4) {
+			if t4 != t1 && !s.isFixed(t3, t4) {
+				tried++
+				s.moves++
+				d34 := d.At(t3, t4)
+				if gain := g1 + d34 - d.At(t4, t1); gain > 0 {
+					s.move2(t2, t1, t3, t4)
+					s.length -= gain
+					for _, x := range [...]int32{t1, t2, t3, t4} {
+						s.push(x)
+					}
+					return true
+				}
+				if s.close3opt(t1, t2, t3, t4, g1+d34) {
+					return true
+				}
+			}
+			// the other t4
+			if s.or3 && s.tryOr3(t1, t2, t3, s.succ(t1) == t2, g1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// tryOr3 tries the pure 3-opt moves that try3opt's 2-opt steps cannot
+// reach: t4 is the neighbour of t3 away from t2 (walking from t1 to t2,
+// t4 comes after t3), so removing (t1,t2), (t3,t4) and adding (t2,t3)
+// would close the segment t2..t3 into a cycle. A third edge (t5,t6)
+// inside that segment, t5 a neighbour of t4, opens the cycle again, and
+// (t4,t5), (t6,t1) join it between t4 and t1:
+//
+//	t6 after t5:  t1 [t2..t5][t6..t3] t4 → t1 [t6..t3][t2..t5] t4 (segment moved, no reversal: or-3opt)
+//	t6 before t5: t1 [t2..t6][t5..t3] t4 → t1 [t6..t2][t3..t5] t4 (both parts reversed in place)
+//
+// fwd tells whether t2 follows t1 in the array order; g1 is
+// d(t1,t2) − d(t2,t3) > 0. It applies the first move with a positive
+// gain, breadth breadth3 over t5.
+func (s *ls) tryOr3(t1, t2, t3 int32, fwd bool, g1 int64) bool {
+	d := s.d
+	next, prev := s.succ, s.pred
+	if !fwd {
+		next, prev = s.pred, s.succ
+	}
+	t4 := next(t3)
+	if t4 == t1 || s.isFixed(t3, t4) {
+		return false
+	}
+	g2 := g1 + d.At(t3, t4)
+	// the segment t2..t3 as an array range lo..hi (cyclic)
+	lo, hi := s.pos[t2], s.pos[t3]
+	if !fwd {
+		lo, hi = hi, lo
+	}
+	inSeg := func(c int32) bool {
+		p := s.pos[c]
+		if lo <= hi {
+			return p >= lo && p <= hi
+		}
+		return p >= lo || p <= hi
+	}
+	tried := 0
+	for _, t5 := range s.nb[int(t4)*s.k : int(t4)*s.k+s.k] {
+		g := g2 - d.At(t4, t5)
+		if g <= 0 || tried >= breadth3 {
+			break
+		}
+		if !inSeg(t5) {
+			continue
+		}
+		tried++
+		for v := 0; v < 2; v++ {
+			var t6 int32
+			if v == 0 {
+				if t5 == t3 {
+					continue
+				}
+				t6 = next(t5)
+			} else {
+				if t5 == t2 {
+					continue
+				}
+				t6 = prev(t5)
+			}
+			s.moves++
+			if s.isFixed(t5, t6) {
 				continue
 			}
-			tried++
-			s.moves++
-			d34 := d.At(t3, t4)
-			if gain := g1 + d34 - d.At(t4, t1); gain > 0 {
-				s.move2(t2, t1, t3, t4)
-				s.length -= gain
-				for _, x := range [...]int32{t1, t2, t3, t4} {
-					s.push(x)
-				}
-				return true
+			gain := g + d.At(t5, t6) - d.At(t6, t1)
+			if gain <= 0 {
+				continue
 			}
-			if s.close3opt(t1, t2, t3, t4, g1+d34) {
-				return true
+			if v == 0 {
+				s.moveOr(t1, t2, t5, t6, t3, t4, false)
+			} else {
+				s.move2(t1, t2, t6, t5) // t1 [t6..t2][t5..t3] t4
+				s.move2(t2, t5, t3, t4) // t1 [t6..t2][t3..t5] t4
 			}
+			s.length -= gain
+			for _, x := range [...]int32{t1, t2, t3, t4, t5, t6} {
+				s.push(x)
+			}
+			return true
 		}
 	}
 	return false
@@ -704,4 +792,67 @@ func (s *ls) kick(maxSeg int) {
 func (s *ls) kickBreaksFixed(i0 int32, la, lb int) bool {
 	at := func(k int) int32 { return s.tour[(int(i0)+k)%s.n] }
 	return s.isFixed(at(0), at(1)) || s.isFixed(at(la), at(la+1)) || s.isFixed(at(la+lb), at(la+lb+1))
+}
+
+// perturb applies one kick: kickNear with probability nearPct %, else
+// the segment-local kick.
+func (s *ls) perturb(maxSeg int) {
+	if s.nearPct > 0 && s.r.intn(100) < s.nearPct {
+		s.kickNear(maxSeg)
+		return
+	}
+	s.kick(maxSeg)
+}
+
+// kickNear applies a double bridge whose three cut points are close in
+// the plane but may lie anywhere on the tour: a random city c, a random
+// candidate x of c and a random candidate y of x; cut after each (in
+// tour order a | b1, b2 | c1, c2 | d), it swaps the two tour paths
+// between them (A B C D → A C B D), as three reversals of the shorter
+// side (journaled, so undo reverts it). The segment-local kick cannot
+// join tour parts that are near in the plane and far apart on the tour;
+// this one does, at O(n) cost. It falls back to kick(maxSeg) when the
+// three cities are not distinct or a cut edge is fixed.
+func (s *ls) kickNear(maxSeg int) {
+	n := int32(s.n)
+	c := int32(s.r.intn(s.n))
+	x := s.nb[int(c)*s.k+s.r.intn(s.k)]
+	y := s.nb[int(x)*s.k+s.r.intn(s.k)]
+	if y == c {
+		y = s.nb[int(c)*s.k+s.r.intn(s.k)]
+	}
+	if x == y || y == c {
+		s.kick(maxSeg)
+		return
+	}
+	if s.n < 8 {
+		s.kick(maxSeg)
+		return
+	}
+	p := [3]int32{s.pos[c], s.pos[x], s.pos[y]}
+	if p[0] > p[1] {
+		p[0], p[1] = p[1], p[0]
+	}
+	if p[1] > p[2] {
+		p[1], p[2] = p[2], p[1]
+	}
+	if p[0] > p[1] {
+		p[0], p[1] = p[1], p[0]
+	}
+	at := func(i int32) int32 {
+		if i >= n {
+			i -= n
+		}
+		return s.tour[i]
+	}
+	a, b1, b2, c1, c2, d := at(p[0]), at(p[0]+1), at(p[1]), at(p[1]+1), at(p[2]), at(p[2]+1)
+	if a == d || s.isFixed(a, b1) || s.isFixed(b2, c1) || s.isFixed(c2, d) {
+		s.kick(maxSeg)
+		return
+	}
+	s.length += tour.DeltaDoubleBridgeEdges(s.d, a, b1, b2, c1, c2, d)
+	s.moveOr(a, b1, b2, c1, c2, d, false)
+	for _, v := range [...]int32{a, b1, b2, c1, c2, d} {
+		s.push(v)
+	}
 }

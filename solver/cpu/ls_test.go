@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -137,5 +138,116 @@ func TestLocalSearchAndUndo(t *testing.T) {
 				checkLS(t, s, in, "undo")
 			}
 		})
+	}
+}
+
+// TestOr3Moves applies tryOr3's pure 3-opt moves from random tours and
+// checks each against the exact length, and that some were found: from
+// a tour that 2-opt, Or-opt and the sequential 3-opt moves leave alone
+// they are the only moves left.
+func TestOr3Moves(t *testing.T) {
+	for _, n := range []int{9, 12, 40, 200} {
+		s, in := newTestLS(t, n, uint64(n)+3)
+		s.orOpt, s.threeOpt = true, true
+		found := 0
+		for round := 0; round < 50; round++ {
+			s.set(s.r.randomTour(n))
+			for trial := 0; trial < 4*n; trial++ {
+				t1 := int32(s.r.intn(n))
+				fwd := s.r.intn(2) == 0
+				t2 := s.succ(t1)
+				if !fwd {
+					t2 = s.pred(t1)
+				}
+				t3 := s.nb[int(t2)*s.k+s.r.intn(s.k)]
+				g1 := s.d.At(t1, t2) - s.d.At(t2, t3)
+				if t3 == t1 || t3 == s.succ(t2) || t3 == s.pred(t2) || g1 <= 0 {
+					continue
+				}
+				before := s.length
+				if s.tryOr3(t1, t2, t3, fwd, g1) {
+					found++
+					checkLS(t, s, in, "or-3opt")
+					if s.length >= before {
+						t.Fatalf("n=%d: or-3opt move did not shorten the tour: %d → %d", n, before, s.length)
+					}
+				}
+			}
+		}
+		if found == 0 {
+			t.Errorf("n=%d: no or-3opt move found from random tours", n)
+		}
+	}
+	// the moves improve 3-opt local optima further
+	s, in := newTestLS(t, 1000, 8)
+	s.orOpt, s.threeOpt = true, true
+	s.pushAll()
+	s.optimize(func() bool { return false })
+	l := s.length
+	s.or3 = true
+	s.pushAll()
+	s.optimize(func() bool { return false })
+	checkLS(t, s, in, "or-3opt descent")
+	if s.length >= l {
+		t.Errorf("or-3opt found nothing below a 3-opt local optimum of 1000 cities (%d)", l)
+	}
+}
+
+// TestKickNear checks the double bridge between near cities: the
+// tracked length stays exact, the tour changes, and undo restores it.
+func TestKickNear(t *testing.T) {
+	for _, n := range []int{8, 11, 300} {
+		s, in := newTestLS(t, n, uint64(n)+1)
+		s.record = true
+		changed := 0
+		for k := 0; k < 500; k++ {
+			before := slices.Clone(s.tour)
+			bl := s.length
+			s.journal, s.saved = s.journal[:0], s.saved[:0]
+			s.kickNear(3)
+			checkLS(t, s, in, "kickNear")
+			if !slices.Equal(before, s.tour) {
+				changed++
+			}
+			if k%2 == 0 {
+				s.undo()
+				s.length = bl
+				if !slices.Equal(before, s.tour) {
+					t.Fatalf("n=%d kick %d: undo did not restore the tour", n, k)
+				}
+			}
+			for s.q.Len() > 0 {
+				s.pop()
+			}
+		}
+		if changed < 400 {
+			t.Errorf("n=%d: only %d of 500 kicks changed the tour", n, changed)
+		}
+	}
+}
+
+// TestNewMovesKeepFixedEdges runs descents and kicks with every move and
+// kick on an instance with fixed edges and checks that none is removed.
+func TestNewMovesKeepFixedEdges(t *testing.T) {
+	s, in := newTestLS(t, 200, 21)
+	var edges [][2]int
+	for i := 0; i+1 < 200; i += 7 {
+		edges = append(edges, [2]int{i, i + 1})
+	}
+	in.FixedEdges = edges
+	s.set(to32(construct.KeepFixed(in, toInt(s.r.randomTour(200)))))
+	s.setFixed(edges)
+	s.orOpt, s.threeOpt, s.or3, s.depth, s.nearPct = true, true, true, 3, 50
+	s.record = true
+	s.pushAll()
+	s.optimize(func() bool { return false })
+	for k := 0; k < 300; k++ {
+		s.journal, s.saved = s.journal[:0], s.saved[:0]
+		s.perturb(10)
+		s.optimize(func() bool { return false })
+		checkLS(t, s, in, "kick+optimize")
+		if err := in.CheckFixedEdges(toInt(s.tour)); err != nil {
+			t.Fatalf("kick %d: %v", k, err)
+		}
 	}
 }
