@@ -71,11 +71,12 @@ func BenchmarkBestSwap(b *testing.B) {
 }
 
 // benchKicks times kick + local search + accept/undo on one worker.
-func benchKicks(b *testing.B, or, three bool, rkbi int) {
-	in := uniformInstance(1000, 1)
+func benchKicks(b *testing.B, n int, or, three bool, rkbi int) {
+	in := uniformInstance(n, 1)
 	nb := neighbor.Nearest(in, 8)
 	s := newLS(tour.NewDist(in), nb.List, nb.K, to32(construct.Greedy(in, nb)))
 	s.orOpt, s.threeOpt, s.rkbi = or, three, rkbi
+	s.cacheNbDist()
 	s.r = newRNG(1, 0)
 	s.record = true
 	s.pushAll()
@@ -97,13 +98,17 @@ func benchKicks(b *testing.B, or, three bool, rkbi int) {
 }
 
 // BenchmarkILS2Opt: one kick of 2opt-ils (2-opt + Or-opt).
-func BenchmarkILS2Opt(b *testing.B) { benchKicks(b, true, false, 0) }
+func BenchmarkILS2Opt(b *testing.B) { benchKicks(b, 1000, true, false, 0) }
 
 // BenchmarkILS3Opt: one kick of 3opt-ils and auto (3-opt + Or-opt).
-func BenchmarkILS3Opt(b *testing.B) { benchKicks(b, true, true, 0) }
+func BenchmarkILS3Opt(b *testing.B) { benchKicks(b, 1000, true, true, 0) }
+
+// BenchmarkILS3Opt4461: one kick of auto on 4461 cities, where the
+// distances come from the coordinates (no matrix) and reversals are long.
+func BenchmarkILS3Opt4461(b *testing.B) { benchKicks(b, 4461, true, true, 0) }
 
 // BenchmarkILS3OptRKBI: one kick of 3opt-ils with random-3-best pivoting.
-func BenchmarkILS3OptRKBI(b *testing.B) { benchKicks(b, true, true, 3) }
+func BenchmarkILS3OptRKBI(b *testing.B) { benchKicks(b, 1000, true, true, 3) }
 
 // BenchmarkEngines runs each registered engine for a fixed budget on all
 // cores, the figure `tsp bench --suite cpu` reports.

@@ -31,6 +31,7 @@ type ilsConfig struct {
 	depth           int    // steps of a sequential move after the first
 	or3             bool   // with threeOpt, also tryOr3's pure 3-opt moves
 	nearKick        int    // percentage of kicks that are ls.kickNear
+	share           string // what exchange gives: "best" to all, or "half"
 	sync            int    // kicks per worker between best exchanges (0: independent)
 	// stale, when > 0, times n is the number of kicks without an
 	// improvement after which a worker escapes: it goes back to its best
@@ -70,6 +71,10 @@ const (
 	// OptNearKick is the percentage of kicks that are double bridges
 	// between cities near in the plane but anywhere on the tour.
 	OptNearKick = "nearkick"
+	// OptShare is what the exchange every sync kicks gives: "best" (every
+	// worker takes the shortest tour) or "half" (the longer half of the
+	// workers take the tours of the shorter half).
+	OptShare = "share"
 	// OptAccept is the kick acceptance: "better" (strictly shorter) or
 	// "equal" (also ties, to drift across plateaus).
 	OptAccept = "accept"
@@ -105,6 +110,7 @@ func (e ilsEngine) config(in *solver.Instance, p solver.Params) (cfg ilsConfig, 
 		get(&cfg.depth, opts.Int, p, OptDepth),
 		get(&cfg.or3, opts.Bool, p, OptOr3),
 		get(&cfg.nearKick, opts.Int, p, OptNearKick),
+		get(&cfg.share, opts.Choice, p, OptShare),
 		get(&accept, opts.Choice, p, OptAccept),
 		get(&cfg.stale, opts.Int, p, OptStale),
 		get(&cfg.maxSeg, opts.Int, p, OptSegment),
@@ -271,6 +277,7 @@ func (r *ilsRun) run() (solver.Result, error) {
 		s.orOpt, s.threeOpt, s.rkbi = r.o.cfg.orOpt, r.o.cfg.threeOpt, r.o.rkbi
 		s.depth = min(max(r.o.cfg.depth, 1), maxDepth)
 		s.or3, s.nearPct = r.o.cfg.or3, r.o.cfg.nearKick
+		s.cacheNbDist()
 		s.r = newRNG(r.p.Seed, uint64(i))
 		s.record = true
 		s.setFixed(r.in.FixedEdges)
@@ -398,8 +405,16 @@ func (r *ilsRun) search() {
 	}
 }
 
-// exchange gives every worker the shortest tour among them.
+// exchange gives every worker the shortest tour among them, or with
+// share "half" gives each worker of the longer half the tour of one of
+// the shorter half (the longest the shortest's, and so on), so that the
+// searches that fell behind continue from the leaders' tours while the
+// leaders keep theirs.
 func (r *ilsRun) exchange() {
+	if r.o.cfg.share == "half" {
+		r.exchangeHalf()
+		return
+	}
 	b := 0
 	for i, s := range r.searches {
 		if s.length < r.searches[b].length {
@@ -412,6 +427,26 @@ func (r *ilsRun) exchange() {
 			copy(s.pos, r.searches[b].pos)
 			s.length = r.searches[b].length
 		}
+	}
+}
+
+// exchangeHalf is exchange's "half" rule.
+func (r *ilsRun) exchangeHalf() {
+	order := make([]int, r.w)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(r.searches[a].length, r.searches[b].length) })
+	for j := 0; j < r.w/2; j++ {
+		from, to := r.searches[order[j]], r.searches[order[r.w-1-j]]
+		if to.length <= from.length {
+			continue
+		}
+		copy(to.tour, from.tour)
+		copy(to.pos, from.pos)
+		to.length = from.length
+		r.wbestLen[order[r.w-1-j]] = math.MaxInt64
+		r.stale[order[r.w-1-j]] = 0
 	}
 }
 

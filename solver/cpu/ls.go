@@ -1,6 +1,10 @@
 package cpu
 
-import "github.com/tsplab/tsplab/solver/tour"
+import (
+	"math"
+
+	"github.com/tsplab/tsplab/solver/tour"
+)
 
 // ls is a local search over an array tour with a position index: 2-opt
 // and Or-opt moves from neighbour lists, driven by a queue of cities whose
@@ -28,10 +32,17 @@ type ls struct {
 	depth    int  // steps after the first of a sequential move (1: 3-opt), at most maxDepth
 	or3      bool // with threeOpt, also the pure 3-opt moves of tryOr3
 	nearPct  int  // percentage of perturb's kicks that are kickNear
-	chain    [2 * maxDepth]int32
-	chainLen int
-	rkbi     int // >0: random-k-best-improvement pivoting among this many
-	r        *rng
+	// nbd caches the distances to the candidates, nbd[c*k+i] = d(c,
+	// nb[c*k+i]) (cacheNbDist); nil: computed. Whoever changes nb, k or d
+	// after cacheNbDist must drop it.
+	nbd []int32
+	// tentative makes close3opt apply the first step and undo it also at
+	// depth 1 (the reference close3optVirtual is tested against)
+	tentative bool
+	chain     [2 * maxDepth]int32
+	chainLen  int
+	rkbi      int // >0: random-k-best-improvement pivoting among this many
+	r         *rng
 
 	record  bool
 	journal []jop
@@ -105,6 +116,39 @@ func newLS(d *tour.Dist, nb []int32, k int, t []int32) *ls {
 		q: tour.NewQueue(n), depth: 1}
 	s.set(t)
 	return s
+}
+
+// maxNbDist bounds the cached candidate distances of one search
+// (entries, 4 bytes each).
+const maxNbDist = 1 << 21
+
+// cacheNbDist caches the distances to every city's candidates, when they
+// fit the bound and an int32: the scans read them in order instead of
+// computing a square root (or reading a matrix row) per candidate.
+func (s *ls) cacheNbDist() {
+	s.nbd = nil
+	if len(s.nb) > maxNbDist || len(s.nb) != s.n*s.k {
+		return
+	}
+	nbd := make([]int32, len(s.nb))
+	for c := 0; c < s.n; c++ {
+		for i, x := range s.nb[c*s.k : c*s.k+s.k] {
+			v := s.d.At(int32(c), x)
+			if v > math.MaxInt32 {
+				return
+			}
+			nbd[c*s.k+i] = int32(v)
+		}
+	}
+	s.nbd = nbd
+}
+
+// nbDist is d(c, x) where x is c's i-th candidate.
+func (s *ls) nbDist(c int32, i int, x int32) int64 {
+	if s.nbd != nil {
+		return int64(s.nbd[int(c)*s.k+i])
+	}
+	return s.d.At(c, x)
 }
 
 // set loads tour t.
@@ -340,8 +384,8 @@ func (s *ls) try2opt(t1 int32, out *[]lsMove) bool {
 			continue
 		}
 		d12 := d.At(t1, t2)
-		for _, t3 := range nb {
-			d13 := d.At(t1, t3)
+		for i, t3 := range nb {
+			d13 := s.nbDist(t1, i, t3)
 			if d13 >= d12 {
 				break
 			}
@@ -442,8 +486,8 @@ func (s *ls) tryInsert(seg *orSeg, out *[]lsMove) bool {
 		if end == 1 {
 			e, o = seg.s2, seg.s1
 		}
-		for _, x := range s.nb[int(e)*s.k : int(e)*s.k+s.k] {
-			dex := d.At(e, x)
+		for i, x := range s.nb[int(e)*s.k : int(e)*s.k+s.k] {
+			dex := s.nbDist(e, i, x)
 			if dex >= seg.g {
 				break
 			}
@@ -505,8 +549,8 @@ func (s *ls) try3opt(t1 int32) bool {
 		}
 		d12 := d.At(t1, t2)
 		tried := 0
-		for _, t3 := range s.nb[int(t2)*s.k : int(t2)*s.k+s.k] {
-			g1 := d12 - d.At(t2, t3)
+		for i, t3 := range s.nb[int(t2)*s.k : int(t2)*s.k+s.k] {
+			g1 := d12 - s.nbDist(t2, i, t3)
 			if g1 <= 0 || tried >= breadth3 {
 				break
 			}
@@ -581,8 +625,8 @@ func (s *ls) tryOr3(t1, t2, t3 int32, fwd bool, g1 int64) bool {
 		return p >= lo || p <= hi
 	}
 	tried := 0
-	for _, t5 := range s.nb[int(t4)*s.k : int(t4)*s.k+s.k] {
-		g := g2 - d.At(t4, t5)
+	for i, t5 := range s.nb[int(t4)*s.k : int(t4)*s.k+s.k] {
+		g := g2 - s.nbDist(t4, i, t5)
 		if g <= 0 || tried >= breadth3 {
 			break
 		}
@@ -633,6 +677,9 @@ func (s *ls) tryOr3(t1, t2, t3 int32, fwd bool, g1 int64) bool {
 // is added. It keeps the steps when it finds such a chain and undoes the
 // first step otherwise.
 func (s *ls) close3opt(t1, t2, t3, t4 int32, g2 int64) bool {
+	if s.depth <= 1 && !s.tentative {
+		return s.close3optVirtual(t1, t2, t3, t4, g2)
+	}
 	j0 := len(s.journal)
 	rec := s.record
 	s.record = true
@@ -655,6 +702,75 @@ func (s *ls) close3opt(t1, t2, t3, t4 int32, g2 int64) bool {
 	return ok
 }
 
+// close3optVirtual is close3opt at depth 1 without applying the first
+// step: it finds the same second step (the same candidates in the same
+// order, so the same move) by reading the tour as it would be after the
+// first step. That step reverses the path S from t2 to t4 (walking from
+// t1 to t2); in the new tour, walking from t1 to t4, the city before x
+// is the one after it in the old tour inside S and the one before it
+// outside, with t1 before t4 and t2 before t3. Only a move with a
+// positive gain is applied, so a failed attempt reverses nothing.
+func (s *ls) close3optVirtual(t1, t2, t3, t4 int32, g2 int64) bool {
+	d := s.d
+	fwd := s.succ(t1) == t2
+	next, prev := s.succ, s.pred
+	lo, hi := s.pos[t2], s.pos[t4]
+	if !fwd {
+		next, prev = s.pred, s.succ
+		lo, hi = hi, lo
+	}
+	inS := func(c int32) bool {
+		p := s.pos[c]
+		if lo <= hi {
+			return p >= lo && p <= hi
+		}
+		return p >= lo || p <= hi
+	}
+	// newPrev is the city before c in the new tour, walking from t1 to t4
+	newPrev := func(c int32) int32 {
+		switch {
+		case c == t4:
+			return t1
+		case c == t3:
+			return t2
+		case inS(c):
+			return next(c)
+		}
+		return prev(c)
+	}
+	// t4's neighbours in the new tour: t1 and the city after it
+	nx4 := prev(t4)
+	tried := 0
+	breadth := extendBreadth[0]
+	for i, t5 := range s.nb[int(t4)*s.k : int(t4)*s.k+s.k] {
+		g := g2 - s.nbDist(t4, i, t5)
+		if g <= 0 || tried >= breadth {
+			break
+		}
+		if t5 == t1 || t5 == nx4 {
+			continue
+		}
+		t6 := newPrev(t5)
+		if t6 == t1 || s.isFixed(t5, t6) {
+			continue
+		}
+		tried++
+		s.moves++
+		if gain := g + d.At(t5, t6) - d.At(t6, t1); gain > 0 {
+			s.move2(t2, t1, t3, t4)
+			s.move2(t4, t1, t5, t6)
+			s.length -= gain
+			s.chain[0], s.chain[1] = t5, t6
+			s.chainLen = 2
+			for _, x := range [...]int32{t1, t2, t3, t4, t5, t6} {
+				s.push(x)
+			}
+			return true
+		}
+	}
+	return false
+}
+
 // extendBreadth is how many candidates each further step of a
 // sequential move follows: the second step as many as the first, deeper
 // steps fewer.
@@ -675,8 +791,8 @@ func (s *ls) extend(t1, last int32, g2 int64, level int) bool {
 	d := s.d
 	tried := 0
 	breadth := extendBreadth[min(level, len(extendBreadth)-1)]
-	for _, t5 := range s.nb[int(last)*s.k : int(last)*s.k+s.k] {
-		g := g2 - d.At(last, t5)
+	for i, t5 := range s.nb[int(last)*s.k : int(last)*s.k+s.k] {
+		g := g2 - s.nbDist(last, i, t5)
 		if g <= 0 || tried >= breadth {
 			break
 		}

@@ -251,3 +251,35 @@ func TestNewMovesKeepFixedEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestClose3optVirtual checks that the depth-1 sequential move read off
+// the tour without applying its first step makes exactly the moves of
+// the tentative version: the same descents and kicks give the same
+// tours.
+func TestClose3optVirtual(t *testing.T) {
+	for _, n := range []int{10, 57, 400} {
+		a, in := newTestLS(t, n, uint64(n)+11)
+		b, _ := newTestLS(t, n, uint64(n)+11)
+		b.tentative = true
+		for _, s := range []*ls{a, b} {
+			s.orOpt, s.threeOpt, s.record = true, true, true
+			s.pushAll()
+			s.optimize(func() bool { return false })
+		}
+		checkLS(t, a, in, "virtual descent")
+		if !slices.Equal(a.tour, b.tour) || a.moves != b.moves {
+			t.Fatalf("n=%d: descents differ (lengths %d, %d)", n, a.length, b.length)
+		}
+		for k := 0; k < 300; k++ {
+			for _, s := range []*ls{a, b} {
+				s.journal, s.saved = s.journal[:0], s.saved[:0]
+				s.kick(10)
+				s.optimize(func() bool { return false })
+			}
+			checkLS(t, a, in, "virtual kick")
+			if !slices.Equal(a.tour, b.tour) {
+				t.Fatalf("n=%d kick %d: tours differ (lengths %d, %d)", n, k, a.length, b.length)
+			}
+		}
+	}
+}
