@@ -386,10 +386,10 @@ func BenchmarkEvalRate(b *testing.B) {
 	}
 }
 
-// lamInstances are the 20 TSPLIB instances from rd100 to d493 of the
-// PSPM quality table (our choice of 20 EUC_2D instances in that range).
-var lamInstances = []string{"rd100", "eil101", "lin105", "pr107", "pr124", "bier127", "ch130", "pr136", "pr144", "ch150",
-	"pr152", "u159", "rat195", "d198", "ts225", "gil262", "a280", "lin318", "pcb442", "d493"}
+// lamInstances are Lam et al.'s 20 TSPLIB instances (their Table 2, the
+// same list as bench.LamInstances).
+var lamInstances = []string{"rd100", "eil101", "bier127", "ch150", "kroA150", "pr152", "u159", "rat195", "ts225", "tsp225",
+	"gil262", "pr264", "a280", "pr299", "lin318", "rd400", "fl417", "pr439", "pcb442", "d493"}
 
 // BenchmarkPSPMLam runs PSPM under Lam et al.'s schedule on their 20
 // instances (TSPLIB_DIR; TSPLAB_LAM_ONLY=name for one) and reports the
