@@ -87,25 +87,31 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		side := make(chan solver.Result, 1)
 		sctx, cancelSide := context.WithCancel(ctx)
 		defer cancelSide()
+		orSnaps, merged := snaps, func() {}
 		if handOver {
 			q := p
 			q.Backend, q.Start = solver.BackendCPU, nil
 			if q.Workers == 0 {
 				q.Workers = max(1, runtime.NumCPU()-2)
 			}
+			// both searches' snapshots reach snaps, each carrying the
+			// best tour of either so far
+			var sideSnaps chan solver.Snapshot
+			orSnaps, sideSnaps, merged = mergeSnapshots(snaps)
 			go func() {
-				r, err := cpu.Solve(sctx, in, q, nil)
+				r, err := cpu.Solve(sctx, in, q, sideSnaps)
 				if err != nil {
 					r = solver.Result{}
 				}
 				side <- r
 			}()
 		}
-		ph, err := orILS(ctx, in, p, snaps, start, handOver)
+		ph, err := orILS(ctx, in, p, orSnaps, start, handOver)
 		var sr solver.Result
 		if handOver {
 			cancelSide()
 			sr = <-side
+			merged()
 		}
 		if err != nil {
 			return solver.Result{}, err
@@ -170,25 +176,4 @@ func shiftSnapshots(snaps chan solver.Snapshot, offset time.Duration) (chan solv
 		}
 	}()
 	return ch, func() { close(ch); <-done }
-}
-
-// offerSnapshot puts s into snaps without blocking, replacing an unread
-// snapshot (the keep-latest rule of solver.Sink). A nil snaps drops it.
-func offerSnapshot(snaps chan solver.Snapshot, s solver.Snapshot) {
-	if snaps == nil {
-		return
-	}
-	select {
-	case snaps <- s:
-		return
-	default:
-	}
-	select {
-	case <-snaps:
-	default:
-	}
-	select {
-	case snaps <- s:
-	default:
-	}
 }

@@ -184,6 +184,7 @@ type ilsOptions struct {
 	partSeg   int     // OptPartSegment (0: partSegment)
 	partKicks float64 // OptPartKicks
 	partLists string  // OptPartLists
+	partSlice int     // OptPartSlice, milliseconds
 }
 
 // ilsRun is one run of an iterated local search: set-up (candidate lists,

@@ -62,6 +62,9 @@ const (
 	OptPartSegment = "partseg"
 	// OptPartKicks is the kicks per city of a segment per round.
 	OptPartKicks = "partkicks"
+	// OptPartSlice is the milliseconds of a round's searches (0: by
+	// kicks, OptPartKicks); a kicks budget (OptKicks) always counts kicks.
+	OptPartSlice = "partslice"
 	// OptPartLists selects a segment's candidate lists: "segment" (a k-d
 	// tree over its cities) or "global" (the global lists restricted to it).
 	OptPartLists = "partlists"
@@ -77,6 +80,9 @@ func (e ilsEngine) partOptions(in *solver.Instance, p solver.Params, o *ilsOptio
 		return err
 	}
 	if err := get(&o.partLists, opts.Choice, p, OptPartLists); err != nil {
+		return err
+	}
+	if err := get(&o.partSlice, opts.Int, p, OptPartSlice); err != nil {
 		return err
 	}
 	return get(&o.partKicks, opts.Float, p, OptPartKicks)
@@ -109,8 +115,9 @@ type partRun struct {
 	fixed  []int32 // fixed-edge partners of every city (two each, -1: none); nil without
 	p, rep int     // segments per round, searches per segment
 	segs   []*partSeg
-	ls     []*ls // each worker's local search, reused
-	global *ls   // the descent over the cities between segments
+	wide   *neighbor.Lists // 2k nearest, for "global" segment lists
+	ls     []*ls           // each worker's local search, reused
+	global *ls             // the descent over the cities between segments
 	round  int64
 }
 
@@ -197,6 +204,11 @@ func (r *ilsRun) newPartRun(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist)
 		pr.segs[i] = &partSeg{}
 	}
 	pr.ls = make([]*ls, r.w)
+	if r.o.partLists == "global" {
+		// twice as many nearest cities, so that most cities keep k of
+		// them inside their segment
+		pr.wide, _ = neighbor.NearestContext(r.c.ctx, r.in, 2*nb.K) // nil when the run ended
+	}
 	g := newLS(d, nb.List, nb.K, pr.t)
 	g.orOpt, g.threeOpt = r.o.cfg.orOpt, r.o.cfg.threeOpt
 	g.depth = min(max(r.o.cfg.depth, 1), maxDepth)
@@ -234,6 +246,9 @@ func (pr *partRun) cut(off int, left int64) {
 		lo, hi := i*n/p, (i+1)*n/p
 		sg.from, sg.m = (off+lo)%n, hi-lo
 		sg.kicks = max(1, int(kpc*float64(sg.m)))
+		if pr.r.o.partSlice > 0 && pr.r.o.kicks == 0 {
+			sg.kicks = math.MaxInt32 // the time slice ends them
+		}
 		total += int64(sg.kicks) * int64(pr.rep)
 	}
 	if pr.r.o.kicks > 0 && total > left {
@@ -291,10 +306,24 @@ func (pr *partRun) runRound() int64 {
 	tasks := pr.p * pr.rep // at most w when rep > 1
 	deltas := make([]int64, tasks)
 	var kicks atomic.Int64
+	// with a time slice, the searches of a round end together (or, when
+	// the workers take several in turn, each gets its share)
+	slice := time.Duration(pr.r.o.partSlice) * time.Millisecond
+	if pr.r.o.kicks > 0 {
+		slice = 0
+	}
+	roundEnd := time.Now().Add(slice)
 	pool(tasks, func(wk, i int) {
 		seg, rep := i%pr.p, i/pr.p
 		ts := time.Now()
-		d, k := pr.search(wk, seg, rep)
+		var end time.Time
+		switch {
+		case slice > 0 && tasks <= w:
+			end = roundEnd
+		case slice > 0:
+			end = ts.Add(slice * time.Duration(w) / time.Duration(tasks))
+		}
+		d, k := pr.search(wk, seg, rep, end)
 		if partDebug {
 			fmt.Fprintf(os.Stderr, "  task %d on %d: %v, %d kicks\n", i, wk, time.Since(ts), k)
 		}
@@ -406,7 +435,8 @@ func (pr *partRun) localLists(i int, sub *solver.Instance) bool {
 }
 
 // restrict gives segment i the global candidate lists restricted to it:
-// both kinds merged (nearest and quadrant under "mixed"), the k nearest
+// both kinds merged (the 2k nearest and, under "mixed", the quadrant
+// lists), the k nearest
 // of those inside the segment, padded by repeating the last one kept (or
 // a path neighbour when none is).
 func (pr *partRun) restrict(i int) {
@@ -425,7 +455,11 @@ func (pr *partRun) restrict(i int) {
 		ct := sg.cities[j]
 		buf = buf[:0]
 		out := false
-		for li, lists := range pr.nb {
+		from := pr.nb
+		if pr.wide != nil {
+			from[0] = pr.wide
+		}
+		for li, lists := range from {
 			if li == 1 && lists == pr.nb[0] {
 				break
 			}
@@ -486,8 +520,8 @@ func (pr *partRun) fixEdges(i int) {
 // search number rep) from the path as it is: a descent, then the
 // segment's kicks, each kept when the segment does not get longer. It
 // returns the change of length (never positive) and the kicks made; the
-// result stays in pr.ls[wk].
-func (pr *partRun) search(wk, seg, rep int) (int64, int64) {
+// result stays in pr.ls[wk]. A non-zero end stops the kicks then.
+func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 	r, c := pr.r, pr.r.c
 	sg := pr.segs[seg]
 	s := pr.load(wk, sg)
@@ -517,6 +551,9 @@ func (pr *partRun) search(wk, seg, rep int) (int64, int64) {
 		last := s.moves
 		for kk := 0; kk < sg.kicks; kk++ {
 			if (s.moves-last >= checkEvery || kk%kicksPerCheck == 0) && check() {
+				break
+			}
+			if !end.IsZero() && kk%8 == 0 && !time.Now().Before(end) {
 				break
 			}
 			last = s.moves

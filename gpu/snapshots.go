@@ -1,0 +1,65 @@
+package gpu
+
+import "github.com/tsplab/tsplab/solver"
+
+// mergeSnapshots returns two channels whose snapshots reach snaps (nil:
+// two nil channels), each with Best and BestLength replaced by the
+// shortest best tour either has sent so far, and a function that closes
+// both, once their senders are done, and waits until the last snapshot
+// is forwarded.
+func mergeSnapshots(snaps chan solver.Snapshot) (a, b chan solver.Snapshot, wait func()) {
+	if snaps == nil {
+		return nil, nil, func() {}
+	}
+	a, b = solver.Latest(), solver.Latest()
+	done := make(chan struct{})
+	go func(a, b chan solver.Snapshot) {
+		defer close(done)
+		var best []int
+		bestLen := int64(-1)
+		for a != nil || b != nil {
+			var s solver.Snapshot
+			var ok bool
+			select {
+			case s, ok = <-a:
+				if !ok {
+					a = nil
+					continue
+				}
+			case s, ok = <-b:
+				if !ok {
+					b = nil
+					continue
+				}
+			}
+			if s.Best != nil && (bestLen < 0 || s.BestLength < bestLen) {
+				best, bestLen = s.Best, s.BestLength
+			} else if best != nil {
+				s.Best, s.BestLength = best, bestLen
+			}
+			offerSnapshot(snaps, s)
+		}
+	}(a, b)
+	return a, b, func() { close(a); close(b); <-done }
+}
+
+// offerSnapshot puts s into snaps without blocking, replacing an unread
+// snapshot (the keep-latest rule of solver.Sink). A nil snaps drops it.
+func offerSnapshot(snaps chan solver.Snapshot, s solver.Snapshot) {
+	if snaps == nil {
+		return
+	}
+	select {
+	case snaps <- s:
+		return
+	default:
+	}
+	select {
+	case <-snaps:
+	default:
+	}
+	select {
+	case snaps <- s:
+	default:
+	}
+}
