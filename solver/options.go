@@ -288,8 +288,8 @@ var (
 		Doc: "partition search: kicks per city of a segment per round (the cut shifts every round)"}
 	optPartLists = Option{Name: "partlists", Kind: KindChoice, Choices: []string{"segment", "global"}, Default: "segment",
 		Doc: "partition search: a segment's candidate lists, from a k-d tree over its cities or the global lists restricted to it"}
-	optPartSlice = Option{Name: "partslice", Kind: KindInt, Min: 0, Max: 60000, Default: "0",
-		Doc: "partition search: milliseconds of a round's segment searches, which then end together (0: partkicks kicks each; a kicks budget always counts kicks)"}
+	optPartSlice = Option{Name: "partslice", Kind: KindInt, Min: 0, Max: 60000, Default: "300",
+		Doc: "partition search: milliseconds of a round's segment searches, which then end together (0: partkicks kicks each, as always with several searches per segment or a kicks budget)"}
 	optCandidates = Option{Name: "candidates", Kind: KindChoice, Choices: []string{"nearest", "quadrant", "union", "mixed", "alpha"}, Default: "nearest",
 		Doc: "candidate lists: k nearest, k/4 nearest per quadrant, their union, nearest on even workers and quadrant on odd ones, or the k alpha-nearest of a Held–Karp ascent (which takes up to a fifth of the time limit)"}
 

@@ -2,9 +2,7 @@ package cpu
 
 import (
 	"cmp"
-	"fmt"
 	"math"
-	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -21,13 +19,16 @@ import (
 // are. A worker takes a segment, closes it into a cycle by one fixed
 // edge (last city to first), runs the iterated local search (ls: 2-opt,
 // Or-opt, sequential 3-opt, segment-local kicks, undo) on that
-// sub-instance for a number of kicks proportional to its size, then
-// writes the path back into the same positions. Segments are disjoint,
+// sub-instance (candidate lists from a k-d tree over its cities) for the
+// round's time slice, or a number of kicks proportional to its size,
+// then writes the path back into the same positions. Segments are disjoint,
 // so the workers never touch the same cities and the tour stays a
 // permutation; no segment ever gets longer, so neither does the tour.
 // The offset moves every round, and a global descent over the cities
 // whose candidates lay in other segments (the moves between segments)
-// follows every round.
+// follows every round. Where there are fewer segments of partSegment
+// cities than workers, each segment is searched by several workers from
+// different random streams and the best result is kept.
 //
 // The ILS engines run it for instances of at least partMinN cities with
 // coordinates (an EXPLICIT matrix would need a sub-matrix per segment):
@@ -45,11 +46,16 @@ const partMinN = 15000
 // Partition search settings, measured on usa13509 and pla85900 (see
 // docs/PERF.md, "CPU partition search").
 const (
-	// partSegment is the largest segment: segments are as many as the
-	// workers, or a multiple of that when n/workers is larger.
+	// partSegment is the segment size aimed at: segments are as many as
+	// the workers (or a multiple) when they hold about this many cities
+	// each, else fewer, each searched by several workers.
 	partSegment = 5000
 	// partMinSegment is the smallest segment worth a sub-instance.
 	partMinSegment = 64
+	// partMinTask is the shortest time slice of one segment's search
+	// when the workers take the segments in turn (a million cities: 200
+	// segments for 16 workers).
+	partMinTask = 50 * time.Millisecond
 )
 
 // Options of the partition search.
@@ -63,7 +69,8 @@ const (
 	// OptPartKicks is the kicks per city of a segment per round.
 	OptPartKicks = "partkicks"
 	// OptPartSlice is the milliseconds of a round's searches (0: by
-	// kicks, OptPartKicks); a kicks budget (OptKicks) always counts kicks.
+	// kicks, OptPartKicks); a kicks budget (OptKicks) and several
+	// searches per segment always count kicks.
 	OptPartSlice = "partslice"
 	// OptPartLists selects a segment's candidate lists: "segment" (a k-d
 	// tree over its cities) or "global" (the global lists restricted to it).
@@ -222,15 +229,9 @@ func (r *ilsRun) newPartRun(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist)
 // the descent between segments. It returns the kicks made (with a
 // budget, about the round's share of left).
 func (pr *partRun) step(off int, left int64) int64 {
-	t0 := time.Now()
 	pr.cut(off, left)
 	k := pr.runRound()
-	t1 := time.Now()
-	l1 := pr.length
 	pr.stitch()
-	if partDebug {
-		fmt.Fprintf(os.Stderr, "round %d (%d segs × %d, w %d): search %v stitch %v len %d stitch gain %d\n", pr.round, pr.p, pr.rep, pr.r.w, t1.Sub(t0), time.Since(t1), pr.length, l1-pr.length)
-	}
 	pr.round++
 	return k
 }
@@ -246,7 +247,7 @@ func (pr *partRun) cut(off int, left int64) {
 		lo, hi := i*n/p, (i+1)*n/p
 		sg.from, sg.m = (off+lo)%n, hi-lo
 		sg.kicks = max(1, int(kpc*float64(sg.m)))
-		if pr.r.o.partSlice > 0 && pr.r.o.kicks == 0 {
+		if pr.r.o.partSlice > 0 && pr.r.o.kicks == 0 && pr.rep == 1 {
 			sg.kicks = math.MaxInt32 // the time slice ends them
 		}
 		total += int64(sg.kicks) * int64(pr.rep)
@@ -298,18 +299,16 @@ func (pr *partRun) runRound() int64 {
 		}
 		wg.Wait()
 	}
-	tp := time.Now()
 	pool(pr.p, func(_, i int) { pr.prepare(i) })
-	if partDebug {
-		fmt.Fprintf(os.Stderr, "  prepare %v\n", time.Since(tp))
-	}
 	tasks := pr.p * pr.rep // at most w when rep > 1
 	deltas := make([]int64, tasks)
 	var kicks atomic.Int64
 	// with a time slice, the searches of a round end together (or, when
-	// the workers take several in turn, each gets its share)
+	// the workers take several in turn, each gets its share, at least
+	// partMinTask); with several searches per segment, and with a kicks
+	// budget, they count kicks
 	slice := time.Duration(pr.r.o.partSlice) * time.Millisecond
-	if pr.r.o.kicks > 0 {
+	if pr.r.o.kicks > 0 || pr.rep > 1 {
 		slice = 0
 	}
 	roundEnd := time.Now().Add(slice)
@@ -321,12 +320,9 @@ func (pr *partRun) runRound() int64 {
 		case slice > 0 && tasks <= w:
 			end = roundEnd
 		case slice > 0:
-			end = ts.Add(slice * time.Duration(w) / time.Duration(tasks))
+			end = ts.Add(max(slice*time.Duration(w)/time.Duration(tasks), partMinTask))
 		}
 		d, k := pr.search(wk, seg, rep, end)
-		if partDebug {
-			fmt.Fprintf(os.Stderr, "  task %d on %d: %v, %d kicks\n", i, wk, time.Since(ts), k)
-		}
 		deltas[i] = d
 		kicks.Add(k)
 		if pr.rep == 1 && d < 0 {
@@ -640,9 +636,8 @@ func (pr *partRun) stitch() {
 		g.pos[ct] = int32(i)
 	}
 	g.length = pr.length
-	all := os.Getenv("TSPLAB_PART_STITCHALL") != ""
 	for _, ct := range pr.t {
-		if all || pr.border[ct] {
+		if pr.border[ct] {
 			g.push(ct)
 		}
 	}
@@ -676,5 +671,3 @@ func growF(b []float64, n int) []float64 {
 	}
 	return b[:n]
 }
-
-var partDebug = os.Getenv("TSPLAB_PART_DEBUG") != ""
