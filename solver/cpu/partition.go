@@ -219,6 +219,7 @@ func (r *ilsRun) newPartRun(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist)
 	g := newLS(d, nb.List, nb.K, pr.t)
 	g.orOpt, g.threeOpt = r.o.cfg.orOpt, r.o.cfg.threeOpt
 	g.depth = min(max(r.o.cfg.depth, 1), maxDepth)
+	g.or3 = r.o.cfg.or3
 	g.r = newRNG(r.p.Seed, 1<<40)
 	g.setFixed(r.in.FixedEdges)
 	pr.global = g
@@ -523,6 +524,7 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 	s := pr.load(wk, sg)
 	s.orOpt, s.threeOpt, s.rkbi = r.o.cfg.orOpt, r.o.cfg.threeOpt, r.o.rkbi
 	s.depth = min(max(r.o.cfg.depth, 1), maxDepth)
+	s.or3, s.nearPct = r.o.cfg.or3, r.o.cfg.nearKick
 	s.r = newRNG(r.p.Seed, uint64(pr.round)<<24^uint64(seg)<<8^uint64(rep)^1<<42)
 	s.setFixed(sg.edges)
 	length0 := s.length
@@ -555,7 +557,7 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 			last = s.moves
 			s.journal, s.saved = s.journal[:0], s.saved[:0]
 			old := s.length
-			s.kick(r.o.cfg.maxSeg)
+			s.perturb(r.o.cfg.maxSeg)
 			if !s.optimize(check) {
 				s.undo()
 				s.length = old
@@ -587,6 +589,7 @@ func (pr *partRun) load(wk int, sg *partSeg) *ls {
 		pr.ls[wk] = s
 	}
 	s.d, s.n, s.nb, s.k = sg.d, m, sg.nb[:m*sg.k], sg.k
+	s.cacheNbDist()
 	s.tour, s.pos = s.tour[:m], s.pos[:m] // s.q is empty and holds m cities
 	for j := range m {
 		s.tour[j], s.pos[j] = int32(j), int32(j)
@@ -630,7 +633,7 @@ func (pr *partRun) stitch() {
 		return
 	}
 	g := pr.global
-	g.nb, g.k = pr.nb[pr.round%2].List, pr.nb[pr.round%2].K
+	g.nb, g.k, g.nbd = pr.nb[pr.round%2].List, pr.nb[pr.round%2].K, nil
 	copy(g.tour, pr.t)
 	for i, ct := range g.tour {
 		g.pos[ct] = int32(i)
