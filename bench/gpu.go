@@ -15,6 +15,13 @@ import (
 // Package gpu sets it in builds with CUDA; it is nil otherwise.
 var GPUEvalRate func(n, passes int, seed uint64) (movesPerSec float64, device string, err error)
 
+// GPUClimbRate times the fused 2opt-climb kernel alone on an instance
+// (climbs and moves per second of kernel time over window, after a warm-up
+// launch, and the passes per climb); it fails when the tour does not fit
+// a block's shared memory. Package gpu sets it in builds with CUDA; it is
+// nil otherwise.
+var GPUClimbRate func(in *solver.Instance, warm, window time.Duration, seed uint64) (climbsPerSec, movesPerSec, passesPerClimb float64, device string, err error)
+
 // LamInstances are Lam et al.'s 20 TSPLIB instances, in the order of their
 // Table 2.
 var LamInstances = []string{"rd100", "eil101", "bier127", "ch150", "kroA150", "pr152", "u159", "rat195", "ts225", "tsp225",

@@ -45,14 +45,14 @@ func climbSharedBytes(n int) int {
 
 // climbKernelFor names the climber variant for n cities: R rows per thread.
 // A warp's unit spans 32·R rows, and the pairs of a unit's corner that are
-// no moves are wasted, a share of about 32·R/n of a pass, so small tours
-// take fewer rows per thread; larger ones save square roots with more
-// ((R+1)/R per move).
+// no moves are wasted, a share of about 32·R/n of a pass; more rows save
+// square roots ((R+1)/R per move) but take registers (R = 8: two blocks
+// per SM instead of four). Measured on an H100 (BenchmarkClimbVariants,
+// climbs/s): R = 4 led on d493 (45,700 against 42,400 for R = 2 and 27,600
+// for R = 8) and on the first 1000 and 2000 cities of d18512; R = 4 and 8
+// tied at 4000.
 func climbKernelFor(n int) string {
-	switch {
-	case n < 700:
-		return "twoopt_climb_r2"
-	case n < 3000:
+	if n < 5000 {
 		return "twoopt_climb_r4"
 	}
 	return "twoopt_climb_r8"
@@ -329,4 +329,78 @@ func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance,
 	bestLen = solver.TourLength(in, best)
 	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves, Progress: 1})
 	return solver.Finish(in, e, p, best, moves, climbs, start, stopped, r.d.label)
+}
+
+// ClimbRate times the fused 2opt-climb kernel alone on in, as O'Neil and
+// Burtscher time theirs: every resident climber slot climbs from random
+// tours; after a warm-up launch (so that the slots' first climbs, which
+// start together, do not skew the count) one launch of window is timed
+// with device events. It returns the climbs completed and the moves
+// evaluated (n(n-3)/2 per pass of a climber) per second of kernel time,
+// the passes per climb, and the device; an error when the tour does not
+// fit a block's shared memory.
+func ClimbRate(in *solver.Instance, warm, window time.Duration, seed uint64) (climbsPerSec, movesPerSec, passesPerClimb float64, device string, err error) {
+	r, err := newRunFor(in)
+	if err != nil {
+		return 0, 0, 0, "", err
+	}
+	defer r.close()
+	err = r.do(func() error {
+		pl, err := r.planClimb(in.N, climbKernelFor(in.N))
+		if err != nil {
+			return err
+		}
+		s, err := r.newClimbState(in, pl.slots, nil, false)
+		if err != nil {
+			return err
+		}
+		defer s.free()
+		c0, c1 := make([]uint64, 4), make([]uint64, 4)
+		if err := s.launch(pl, in, seed, warm, 0, 0); err != nil {
+			return err
+		}
+		if err := r.sync("2-opt climb"); err != nil {
+			return err
+		}
+		if err := dtoh(c0, s.ctr); err != nil {
+			return err
+		}
+		start, err := cu.MakeEvent(cu.DefaultEvent)
+		if err != nil {
+			return err
+		}
+		defer cu.DestroyEvent(&start)
+		stop, err := cu.MakeEvent(cu.DefaultEvent)
+		if err != nil {
+			return err
+		}
+		defer cu.DestroyEvent(&stop)
+		if err := start.Record(r.stream); err != nil {
+			return err
+		}
+		if err := s.launch(pl, in, seed+1, window, 0, 0); err != nil {
+			return err
+		}
+		if err := stop.Record(r.stream); err != nil {
+			return err
+		}
+		if err := stop.Synchronize(); err != nil {
+			return fmt.Errorf("2-opt climb failed: %w", err)
+		}
+		ms, err := start.Elapsed(stop)
+		if err != nil {
+			return err
+		}
+		if err := dtoh(c1, s.ctr); err != nil {
+			return err
+		}
+		sec := ms / 1000
+		climbs, passes := float64(c1[ctrClimbs]-c0[ctrClimbs]), float64(c1[ctrSweeps]-c0[ctrSweeps])
+		climbsPerSec, movesPerSec = climbs/sec, passes*float64(movesPerPass(in.N))/sec
+		if climbs > 0 {
+			passesPerClimb = passes / climbs
+		}
+		return nil
+	})
+	return climbsPerSec, movesPerSec, passesPerClimb, r.d.label, err
 }

@@ -15,6 +15,7 @@ import (
 // bench nor gpu imports the other.
 func init() {
 	bench.GPUEvalRate = gpu.EvalRate
+	bench.GPUClimbRate = gpu.ClimbRate
 	bench.GPUTwoOptDescent = gpu.TwoOptDescent
 	bench.GPUOnePass = gpu.OnePass
 	bench.GPUEvalBatch = gpu.EvalBatch
