@@ -447,3 +447,18 @@ func TestPolishLengthImproves(t *testing.T) {
 		t.Fatal("polishLength changed its argument")
 	}
 }
+
+// TestTruncatedLength: TSP_GPU's measure truncates every distance, so a
+// tour of 3-4-5 triangles and half-unit edges differs from TSPLIB's.
+func TestTruncatedLength(t *testing.T) {
+	// A 3-4-5 triangle: exact distances, both measures agree.
+	tri := solver.NewCoordInstance("tri", solver.Euc2D, []float64{0, 3, 0}, []float64{0, 0, 4}, nil)
+	if got := truncatedLength(tri, []int{0, 1, 2}); got != 12 {
+		t.Fatalf("triangle: %d, want 12", got)
+	}
+	// A 1.6 x 1.6 square: each side truncates to 1 (TSPLIB rounds to 2).
+	sq := solver.NewCoordInstance("sq", solver.Euc2D, []float64{0, 1.6, 1.6, 0}, []float64{0, 0, 1.6, 1.6}, nil)
+	if got, tsplib := truncatedLength(sq, []int{0, 1, 2, 3}), solver.TourLength(sq, []int{0, 1, 2, 3}); got != 4 || tsplib != 8 {
+		t.Fatalf("square: truncated %d (want 4), TSPLIB %d (want 8)", got, tsplib)
+	}
+}
