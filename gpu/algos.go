@@ -17,6 +17,10 @@ const (
 // time limit), as on the CPU.
 const OptRestarts = "restarts"
 
+// OptPick is 2opt-climb's rule for the moves a climber applies per pass of
+// the fused kernel: "disjoint", "best" or "spread" (solver/options.go).
+const OptPick = "pick"
+
 // algorithm is one row of the GPU algorithm table: the registry name, the
 // menu description, and which instances the engine takes.
 type algorithm struct {

@@ -26,6 +26,9 @@ const (
 	ctrClimbs    = 1
 	ctrSweeps    = 2
 	ctrApplied   = 3
+	ctrLenSum    = 4
+	// climbCounters is the length of the counter array.
+	climbCounters = 5
 	// climbSlice is the kernel time of one launch: the host sees a stop,
 	// the time limit and a better tour between launches.
 	climbSlice = 200 * time.Millisecond
@@ -102,6 +105,10 @@ type climbState struct {
 	n, B                                      int
 	bufs                                      buffers
 	xy, cur, resume, best, bestLen, ctr, dbgP cu.DevicePtr
+	// rule picks the moves of a pass (kernels/climb.cu): 0 every improving
+	// candidate no better one overlaps, 1 the best alone, 2 every
+	// candidate no candidate ahead in a hashed order overlaps.
+	rule int
 }
 
 // newClimbState allocates and initialises the state for B slots (context
@@ -123,7 +130,7 @@ func (r *run) newClimbState(in *solver.Instance, B int, start []int, dbg bool) (
 	s.resume = alloc(int64(B) * 4)
 	s.best = alloc(int64(B) * int64(n) * 4)
 	s.bestLen = alloc(int64(B) * 8)
-	s.ctr = alloc(8 * 4)
+	s.ctr = alloc(8 * climbCounters)
 	if dbg {
 		s.dbgP = alloc(int64(B) * climbThreads * 8)
 	}
@@ -160,7 +167,7 @@ func (r *run) newClimbState(in *solver.Instance, B int, start []int, dbg bool) (
 		s.bufs.freeAll()
 		return nil, err
 	}
-	if err := htod(s.ctr, make([]uint64, 4)); err != nil {
+	if err := htod(s.ctr, make([]uint64, climbCounters)); err != nil {
 		s.bufs.freeAll()
 		return nil, err
 	}
@@ -183,7 +190,7 @@ func (s *climbState) launch(pl climbPlan, in *solver.Instance, seed uint64, slic
 		return err
 	}
 	return s.r.launch(pl.kernel, s.B, 1, climbThreads, pl.shared, s.r.stream,
-		s.xy, s.n, s.cur, s.resume, s.best, s.bestLen, s.ctr, seed, int64(slice), maxClimbs, metric, climbEps(in), mode, s.dbgP)
+		s.xy, s.n, s.cur, s.resume, s.best, s.bestLen, s.ctr, seed, int64(slice), maxClimbs, metric, climbEps(in), mode, s.rule, s.dbgP)
 }
 
 // twoOptClimbFused is the 2opt-climb engine on tours that fit a block's
@@ -192,7 +199,12 @@ func (s *climbState) launch(pl climbPlan, in *solver.Instance, seed uint64, slic
 // slots' best lengths, takes the best slot's tour when it is new, checks
 // it exactly, and sends snapshots.
 func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, r *run, pl climbPlan, start time.Time) (solver.Result, error) {
-	restarts, err := solver.OptionsFor(AlgoTwoOptClimb, solver.BackendGPU).Int(p, OptRestarts)
+	opts := solver.OptionsFor(AlgoTwoOptClimb, solver.BackendGPU)
+	restarts, err := opts.Int(p, OptRestarts)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	pick, err := opts.Choice(p, OptPick)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -215,13 +227,14 @@ func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance,
 	if err := r.do(func() (err error) { s, err = r.newClimbState(in, B, p.Start, false); return err }); err != nil {
 		return solver.Result{}, err
 	}
+	s.rule = map[string]int{"disjoint": 0, "best": 1, "spread": 2}[pick]
 	defer r.do(s.free)
 
 	var best []int
 	bestLen := int64(-1)
 	devBest := int64(math.MaxInt64)
 	lens := make([]int64, B)
-	ctr := make([]uint64, 4)
+	ctr := make([]uint64, climbCounters)
 	tour := make([]int32, n)
 	stopped := false
 	for {
@@ -355,7 +368,7 @@ func ClimbRate(in *solver.Instance, warm, window time.Duration, seed uint64) (cl
 			return err
 		}
 		defer s.free()
-		c0, c1 := make([]uint64, 4), make([]uint64, 4)
+		c0, c1 := make([]uint64, climbCounters), make([]uint64, climbCounters)
 		if err := s.launch(pl, in, seed, warm, 0, 0); err != nil {
 			return err
 		}

@@ -127,7 +127,7 @@ func TestClimbSlotsHoldLocalMinima(t *testing.T) {
 			n, B := in.N, 6
 			lens := make([]int64, B)
 			tours := make([]int32, B*n)
-			ctr := make([]uint64, 4)
+			ctr := make([]uint64, climbCounters)
 			err := r.do(func() error {
 				pl, err := r.planClimb(n, k)
 				if err != nil {
@@ -239,7 +239,7 @@ func BenchmarkClimbVariants(b *testing.B) {
 						if err := r.sync("climb"); err != nil {
 							return err
 						}
-						c0 = make([]uint64, 4)
+						c0 = make([]uint64, climbCounters)
 						if err := dtoh(c0, s.ctr); err != nil {
 							return err
 						}
@@ -268,7 +268,7 @@ func BenchmarkClimbVariants(b *testing.B) {
 						if ms, err = start.Elapsed(stop); err != nil {
 							return err
 						}
-						c1 = make([]uint64, 4)
+						c1 = make([]uint64, climbCounters)
 						return dtoh(c1, s.ctr)
 					})
 					if err != nil {
@@ -305,5 +305,74 @@ func TestClimbRestartsBound(t *testing.T) {
 	checkResult(t, AlgoTwoOptClimb, in, res)
 	if res.Steps != 3000 {
 		t.Fatalf("%d climbs, want 3000", res.Steps)
+	}
+}
+
+// BenchmarkClimbRules compares the move-selection rules of a pass on d493
+// and the first 1000 cities of d18512: climbs per second of kernel time,
+// passes per climb, and the mean and best length of the local minima
+// (TSPLIB lengths as the kernel measures them), over one launch of a
+// second from the start. Run it with -test.bench ClimbRules
+// -test.benchtime 1x.
+func BenchmarkClimbRules(b *testing.B) {
+	r := needRun(b)
+	for _, c := range []struct {
+		name   string
+		prefix int
+	}{{"d493", 0}, {"d18512", 1000}} {
+		p := tsplibdir.Instance(b, c.name)
+		in, err := tsplib.Load(p, filepath.Dir(p))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if c.prefix > 0 {
+			in = solver.NewCoordInstance(fmt.Sprintf("%s[:%d]", in.Name, c.prefix), in.Metric, in.X[:c.prefix], in.Y[:c.prefix], nil)
+		}
+		for _, rule := range []int{0, 1, 2} {
+			b.Run(fmt.Sprintf("%s/rule%d", in.Name, rule), func(b *testing.B) {
+				for b.Loop() {
+					ctr := make([]uint64, climbCounters)
+					var lens []int64
+					var took time.Duration
+					err := r.do(func() error {
+						pl, err := r.planClimb(in.N, climbKernelFor(in.N))
+						if err != nil {
+							return err
+						}
+						s, err := r.newClimbState(in, pl.slots, nil, false)
+						if err != nil {
+							return err
+						}
+						defer s.free()
+						s.rule = rule
+						t0 := time.Now()
+						if err := s.launch(pl, in, 1, time.Second, 0, 0); err != nil {
+							return err
+						}
+						if err := r.sync("climb"); err != nil {
+							return err
+						}
+						took = time.Since(t0)
+						lens = make([]int64, pl.slots)
+						if err := dtoh(lens, s.bestLen); err != nil {
+							return err
+						}
+						return dtoh(ctr, s.ctr)
+					})
+					if err != nil {
+						b.Fatal(err)
+					}
+					best := int64(math.MaxInt64)
+					for _, l := range lens {
+						best = min(best, l)
+					}
+					climbs := float64(ctr[ctrClimbs])
+					b.ReportMetric(climbs/took.Seconds(), "climbs/s")
+					b.ReportMetric(float64(ctr[ctrSweeps])/max(climbs, 1), "passes/climb")
+					b.ReportMetric(float64(ctr[ctrLenSum])/max(climbs, 1), "mean-len")
+					b.ReportMetric(float64(best), "best-len")
+				}
+			})
+		}
 	}
 }

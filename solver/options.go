@@ -293,6 +293,8 @@ var (
 	optCandidates = Option{Name: "candidates", Kind: KindChoice, Choices: []string{"nearest", "quadrant", "union", "mixed", "alpha"}, Default: "nearest",
 		Doc: "candidate lists: k nearest, k/4 nearest per quadrant, their union, nearest on even workers and quadrant on odd ones, or the k alpha-nearest of a Held–Karp ascent (which takes up to a fifth of the time limit)"}
 
+	optPick = Option{Name: "pick", Kind: KindChoice, Choices: []string{"disjoint", "best", "spread"}, Default: "disjoint",
+		Doc: "moves a climber applies per pass: every improving one its threads found that no better one overlaps (disjoint), the best alone as O'Neil & Burtscher (best), or those no earlier one in a hashed order overlaps (spread)"}
 	optDist = Option{Name: "dist", Kind: KindChoice, Choices: []string{"auto", "coords", "matrix"}, Default: "auto",
 		Doc: "kernel distances: computed from coordinates in float, the exact integer matrix in device memory, or auto (coordinates where the kernels compute the metric)"}
 	optLanes = Option{Name: "lanes", Kind: KindChoice, Choices: []string{"auto", "8", "16", "32"}, Default: "auto",
@@ -365,7 +367,7 @@ var optionTable = map[[2]string][]Option{
 	{"sspm", BackendGPU}: cat([]Option{optThreads}, schedule),
 	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK}, schedule),
 
-	{"2opt-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optRestarts},
+	{"2opt-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optRestarts, optPick},
 	{"2opt-ils", BackendGPU}:   {},
 	{"3opt-ils", BackendGPU}:   {optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optSamples, optDist, optKicks.withDoc("kicks (ILS iterations) in all (0: until the time limit)")},
 	{"swap-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches"), optDist, optTabu, optTenure},

@@ -50,6 +50,7 @@
 #define CTR_CLIMBS 1   // climbs that reached a local minimum
 #define CTR_SWEEPS 2   // full neighbourhood evaluations
 #define CTR_APPLIED 3  // moves applied
+#define CTR_LENSUM 4   // sum of the completed climbs' lengths
 
 __device__ __forceinline__ float cdist(float2 a, float2 b) {
     float dx = a.x - b.x, dy = a.y - b.y;
@@ -207,7 +208,7 @@ __device__ __forceinline__ void refreshEdges(ClimbShared &s, int n) {
 template <int R>
 __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int *resume, int *bestTour,
                             long long *bestLen, unsigned long long *ctr, unsigned long long seed,
-                            long long sliceNs, long long maxClimbs, int metric, float eps, int mode,
+                            long long sliceNs, long long maxClimbs, int metric, float eps, int mode, int rule,
                             unsigned long long *dbg) {
     extern __shared__ __align__(16) unsigned char climbSmem[];
     ClimbShared s;
@@ -224,7 +225,7 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
     const int slot = blockIdx.x;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     int *Cg = cur + (size_t)slot * n;
-    unsigned long long sweeps = 0, applied = 0, climbs = 0;
+    unsigned long long sweeps = 0, applied = 0, climbs = 0, lensum = 0;
     if (tid == 0) t0 = globaltimer_ns();
     __syncthreads();
     const unsigned long long end = t0 + (unsigned long long)sliceNs;
@@ -301,19 +302,28 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
                 break;
             }
             if (stopNow) break;
-            // A candidate is taken when no better one overlaps it.
+            // A candidate is taken when no candidate ahead of it overlaps it
+            // (rule 0: ahead = better delta; rule 2: ahead in an order
+            // hashed from the move and the pass, which spreads the picks
+            // like a first-improvement search); rule 1 takes the best
+            // candidate alone (best improvement, as TSP_GPU).
             bool take = false;
             int sa = 0, la = 0;
             if (mine) {
                 moveArc(bi, bj, n, sa, la);
                 take = true;
+                uint32_t salt = (uint32_t)sweepsHere * 0x9E3779B9u;
+                unsigned long long pk = key;
+                if (rule == 2) pk = ((unsigned long long)mix32((uint32_t)key ^ salt) << 32) | (uint32_t)key;
                 for (int m = 0; m < V; m++) {
                     unsigned long long o = s.cand[m];
-                    if (o < key) {
+                    unsigned long long po = o;
+                    if (rule == 2) po = ((unsigned long long)mix32((uint32_t)o ^ salt) << 32) | (uint32_t)o;
+                    if (po < pk) {
                         int oi = (int)((o >> 16) & 0xffff), oj = (int)(o & 0xffff);
                         int sb, lb;
                         moveArc(oi, oj, n, sb, lb);
-                        if (arcsOverlap(sa, la, sb, lb, n)) {
+                        if (rule == 1 || arcsOverlap(sa, la, sb, lb, n)) {
                             take = false;
                             break;
                         }
@@ -372,6 +382,7 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
         __syncthreads();
         climbs++;
         long long len = (long long)slen;
+        lensum += (unsigned long long)len;
         if (len < bestLen[slot]) {
             int *Bg = bestTour + (size_t)slot * n;
             for (int p = tid; p < n; p += CLIMB_THREADS) Bg[p] = s.C[p];
@@ -384,6 +395,7 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
         atomicAdd(&ctr[CTR_CLIMBS], climbs);
         atomicAdd(&ctr[CTR_SWEEPS], sweeps);
         atomicAdd(&ctr[CTR_APPLIED], applied);
+        atomicAdd(&ctr[CTR_LENSUM], lensum);
     }
 }
 
@@ -398,9 +410,10 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
     extern "C" __global__ void __launch_bounds__(CLIMB_THREADS)                                                     \
         twoopt_climb_r##R(const float2 *__restrict__ xy, long long n, int *cur, int *resume, int *bestTour,         \
                           long long *bestLen, unsigned long long *ctr, unsigned long long seed, long long sliceNs,  \
-                          long long maxClimbs, long long metric, double eps, long long mode, unsigned long long *dbg) {                  \
+                          long long maxClimbs, long long metric, double eps, long long mode, long long rule,       \
+                          unsigned long long *dbg) {                                                                \
         climbKernel<R>(xy, (int)n, cur, resume, bestTour, bestLen, ctr, seed, sliceNs, maxClimbs, (int)metric,        \
-                       (float)eps, (int)mode, dbg + (size_t)blockIdx.x * CLIMB_THREADS);                                        \
+                       (float)eps, (int)mode, (int)rule, dbg + (size_t)blockIdx.x * CLIMB_THREADS);                                        \
     }
 CLIMB_KERNEL(2)
 CLIMB_KERNEL(4)
