@@ -38,7 +38,7 @@ var algorithms = []algorithm{
 	{name: AlgoPSPM, desc: "PSPM simulated annealing with LWSA on the GPU (Lam et al.): blocks x threads relocation moves, device-side global best every k steps"},
 	{name: AlgoSSPM, desc: "SSPM on the GPU: PSPM with one block (one search, threads parallel moves)"},
 	{name: AlgoPSSM, desc: "PSSM on the GPU: PSPM with one thread per block (parallel searches, one move each)"},
-	{name: AlgoTwoOptClimb, desc: "random-restart best-improvement 2-opt, a climber per tour on the GPU (O'Neil & Burtscher)"},
+	{name: AlgoTwoOptClimb, desc: "random-restart 2-opt hill climbing on the GPU (O'Neil & Burtscher): a resident block per climber, its tour in shared memory, the disjoint improving moves of each pass applied together, restarts on the device"},
 	{name: AlgoTwoOptILS, desc: "whole-neighbourhood 2-opt on the GPU inside iterated local search, many moves per pass, double-bridge kicks (Rocki & Suda)"},
 	{name: AlgoAuto, desc: "from 100,000 cities or-ils (windowed 2-opt + Or-opt iterated local search on the GPU, global 2-opt and Or-opt passes on the CPU) until it stalls, then the CPU auto engine from its tour (up to 200,000 cities); below 100,000 cities the CPU auto engine alone"},
 	{name: AlgoOrILS, desc: orILSDesc},

@@ -11,8 +11,11 @@
 //   - pspm, sspm, pssm: Lam et al.'s parallel simulated annealing with
 //     LWSA (kernels/pspm.cu). sspm is PSPM with one search, pssm with one
 //     thread per search.
-//   - 2opt-climb: O'Neil & Burtscher's random-restart 2-opt hill climbing,
-//     a climber per tour of a batch (kernels/twoopt.cu, twoopt_apply).
+//   - 2opt-climb: O'Neil & Burtscher's random-restart 2-opt hill climbing:
+//     a resident block per climber runs climb after climb with its tour in
+//     shared memory (kernels/climb.cu); tours too large for one block's
+//     shared memory run a climber per tour of a batch (kernels/twoopt.cu,
+//     twoopt_apply).
 //   - 2opt-ils: Rocki & Suda's whole-neighbourhood GPU 2-opt inside
 //     iterated local search, many disjoint moves applied per pass.
 //   - 3opt-ils: Delévacq et al.'s 3-opt iterated local search with
