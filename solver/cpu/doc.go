@@ -56,7 +56,19 @@
 // Moves. The deltas come from package tour (tour.Dist and the
 // Delta...Edges functions); the sequential move of 3opt-ils and auto is a
 // chain of 2-opt steps, Lin–Kernighan style, of depth 1 (3-opt, the
-// default) to 3 (5-opt) after its first step (option depth).
+// default) to 3 (5-opt) after its first step (option depth); at depth 1
+// it reads the second step off the tour as the first would leave it,
+// applying nothing until the move gains. Option or3opt adds the pure
+// 3-opt moves that two 2-opt steps cannot make (a segment moved without
+// reversal; two neighbouring segments reversed in place); option nearkick
+// makes a share of the kicks double bridges cut at three cities near in
+// the plane but anywhere on the tour.
+//
+// Small instances. Below 10,000 cities auto's defaults are or3opt on,
+// stale 3 (escapes after 3·n kicks without an improvement) and nearest
+// candidates for every worker (ilssmall.go; `tsp engines --verbose` and
+// solver.EffectiveOptions show them per instance): measured on pr2392
+// and fnl4461, see docs/PERF.md.
 //
 // Large instances. From 15,000 cities with coordinates auto runs the
 // partition search (partition.go, options partition, partseg, partkicks,

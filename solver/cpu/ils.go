@@ -99,6 +99,7 @@ func (e ilsEngine) config(in *solver.Instance, p solver.Params) (cfg ilsConfig, 
 	if err != nil {
 		return cfg, 0, 0, "", err
 	}
+	opts = e.Tune(in, opts) // auto's defaults for small instances
 	cfg = e.cfg
 	var pivot, accept string
 	for _, r := range []error{

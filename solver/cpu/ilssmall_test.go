@@ -1,0 +1,49 @@
+package cpu
+
+import (
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// TestSmallDefaults checks auto's defaults below and above smallN cities,
+// as the options report them and as a run reads them, and that an
+// explicit option still wins.
+func TestSmallDefaults(t *testing.T) {
+	e, _ := solver.Lookup("auto", solver.BackendCPU)
+	ie := e.(ilsEngine)
+	small, large := uniformInstance(500, 1), uniformInstance(smallN, 1)
+	for _, tc := range []struct {
+		in         *solver.Instance
+		or3        bool
+		stale      int
+		candidates string
+	}{{small, true, 3, "nearest"}, {large, false, 20, "mixed"}} {
+		opts := solver.EffectiveOptions(e, tc.in)
+		for name, want := range map[string]string{OptOr3: map[bool]string{true: "on", false: "off"}[tc.or3], OptCandidates: tc.candidates} {
+			if o, _ := opts.Lookup(name); o.Default != want {
+				t.Errorf("n=%d: %s default %q, want %q", tc.in.N, name, o.Default, want)
+			}
+		}
+		cfg, _, _, _, err := ie.config(tc.in, solver.Params{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.or3 != tc.or3 || cfg.stale != tc.stale || cfg.candidates != tc.candidates {
+			t.Errorf("n=%d: run reads or3 %v stale %d candidates %s, want %v %d %s", tc.in.N, cfg.or3, cfg.stale, cfg.candidates, tc.or3, tc.stale, tc.candidates)
+		}
+	}
+	cfg, _, _, _, err := ie.config(small, solver.Params{Extra: map[string]string{OptOr3: "off", OptStale: "20", OptCandidates: "mixed"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.or3 || cfg.stale != 20 || cfg.candidates != "mixed" {
+		t.Errorf("explicit options lost: or3 %v stale %d candidates %s", cfg.or3, cfg.stale, cfg.candidates)
+	}
+	// the other engines keep the table's defaults
+	e3, _ := solver.Lookup("3opt-ils", solver.BackendCPU)
+	cfg, _, _, _, err = e3.(ilsEngine).config(small, solver.Params{})
+	if err != nil || cfg.or3 || cfg.stale != 0 || cfg.candidates != "nearest" {
+		t.Errorf("3opt-ils: or3 %v stale %d candidates %s (%v)", cfg.or3, cfg.stale, cfg.candidates, err)
+	}
+}
