@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"slices"
 	"sync"
@@ -123,6 +124,7 @@ type partRun struct {
 	p, rep int     // segments per round, searches per segment
 	segs   []*partSeg
 	wide   *neighbor.Lists // 2k nearest, for "global" segment lists
+	ctx    context.Context // ends with the run: at the deadline or a cancel
 	ls     []*ls           // each worker's local search, reused
 	global *ls             // the descent over the cities between segments
 	round  int64
@@ -164,7 +166,9 @@ func partLayout(n, w, size int) (p, rep int) {
 // the kicks budget or a stop.
 func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) {
 	c := r.c
-	pr := r.newPartRun(t0, nb, nbOdd, d)
+	ctx, cancel := c.setupContext()
+	defer cancel()
+	pr := r.newPartRun(ctx, t0, nb, nbOdd, d)
 	c.setPhase(solver.PhaseSearch)
 	rng := newRNG(r.p.Seed, 1<<41)
 	budget := int64(r.o.kicks) * int64(r.w) // 0: until the time limit
@@ -180,10 +184,11 @@ func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) 
 }
 
 // newPartRun readies a partition search of tour t0 with the global
-// candidate lists nb and nbOdd and the distances d.
-func (r *ilsRun) newPartRun(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) *partRun {
+// candidate lists nb and nbOdd and the distances d; its steps give up on
+// building candidate lists when ctx ends.
+func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) *partRun {
 	n := r.in.N
-	pr := &partRun{r: r, nb: [2]*neighbor.Lists{nb, nbOdd}, t: append([]int32(nil), t0...),
+	pr := &partRun{r: r, ctx: ctx, nb: [2]*neighbor.Lists{nb, nbOdd}, t: append([]int32(nil), t0...),
 		segOf: make([]int32, n), local: make([]int32, n), border: make([]bool, n)}
 	pr.length = d.Length(pr.t)
 	if len(r.in.FixedEdges) > 0 {
@@ -214,7 +219,7 @@ func (r *ilsRun) newPartRun(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist)
 	if r.o.partLists == "global" {
 		// twice as many nearest cities, so that most cities keep k of
 		// them inside their segment
-		pr.wide, _ = neighbor.NearestContext(r.c.ctx, r.in, 2*nb.K) // nil when the run ended
+		pr.wide, _ = neighbor.NearestContext(pr.ctx, r.in, 2*nb.K) // nil when the run ended
 	}
 	g := newLS(d, nb.List, nb.K, pr.t)
 	g.orOpt, g.threeOpt = r.o.cfg.orOpt, r.o.cfg.threeOpt
@@ -291,7 +296,7 @@ func (pr *partRun) runRound() int64 {
 				}
 				for {
 					i := int(next.Add(1) - 1)
-					if i >= tasks || pr.r.c.stop.Load() {
+					if i >= tasks || pr.r.c.done() {
 						return
 					}
 					do(wk, i)
@@ -301,6 +306,9 @@ func (pr *partRun) runRound() int64 {
 		wg.Wait()
 	}
 	pool(pr.p, func(_, i int) { pr.prepare(i) })
+	if pr.r.c.done() {
+		return 0 // some segments may not be ready: no search this round
+	}
 	tasks := pr.p * pr.rep // at most w when rep > 1
 	deltas := make([]int64, tasks)
 	var kicks atomic.Int64
@@ -411,9 +419,9 @@ func (pr *partRun) localLists(i int, sub *solver.Instance) bool {
 	var l *neighbor.Lists
 	var err error
 	if kind == "quadrant" {
-		l, err = neighbor.QuadrantContext(pr.r.c.ctx, sub, pr.nb[0].K)
+		l, err = neighbor.QuadrantContext(pr.ctx, sub, pr.nb[0].K)
 	} else {
-		l, err = neighbor.NearestContext(pr.r.c.ctx, sub, pr.nb[0].K)
+		l, err = neighbor.NearestContext(pr.ctx, sub, pr.nb[0].K)
 	}
 	if err != nil || l.K == 0 {
 		return false

@@ -35,7 +35,7 @@ func newTestPartRun(t *testing.T, in *solver.Instance, w int, extra map[string]s
 	r.kicksDone = make([]paddedCounter, w)
 	nb, nbq := neighbor.Nearest(in, 8), neighbor.Quadrant(in, 8)
 	t0 := to32(construct.KeepFixed(in, construct.Greedy(in, nb)))
-	return r.newPartRun(t0, nb, nbq, tour.NewDist(in))
+	return r.newPartRun(context.Background(), t0, nb, nbq, tour.NewDist(in))
 }
 
 // checkPartTour fails unless the partition search's tour is a permutation
