@@ -59,16 +59,20 @@ var solvers = map[string]solveFunc{
 const AutoOrILSMinN = 100000
 
 // autoHandOverMaxN is the largest instance on which GPU auto hands a
-// stalled or-ils tour to the CPU auto engine; above it the CPU search
-// (sixteen full-size searches, candidate lists over every city) gains less
-// in the time left than the GPU windows still do.
+// stalled or-ils tour to the CPU auto engine (which starts its set-up
+// again, candidate lists over every city); above it or-ils and the CPU
+// auto engine beside it both run to the end and the better tour is kept.
+// The CPU side is there since the partition search: on 1,000,000 uniform
+// cities CPU auto alone reached 1.40 % at 30 s where or-ils had 2.09 %
+// (docs/PERF.md, "CPU partition search").
 const autoHandOverMaxN = 200000
 
 // solveAuto is the GPU auto engine. From AutoOrILSMinN cities: or-ils
-// (GPU windows, global 2-opt and Or-opt passes on the CPU) with, up to
-// autoHandOverMaxN cities, the CPU auto engine searching beside it; when
-// or-ils stalls, the CPU auto engine goes on from the better tour for the
-// rest of the time (above autoHandOverMaxN, or-ils to the end). Below
+// (GPU windows, global 2-opt and Or-opt passes on the CPU) with the CPU
+// auto engine searching beside it, the snapshots carrying the better
+// tour of the two; up to autoHandOverMaxN cities, when or-ils stalls,
+// the CPU auto engine goes on from the better tour for the rest of the
+// time (above it, both to the end). Below
 // AutoOrILSMinN, or for coordinates wider than or-ils's integer keys take
 // (orSpanOK): the CPU auto engine alone when registered, else GPU 2opt-ils.
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
@@ -79,16 +83,17 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	cpu, err := solver.Lookup(AlgoAuto, solver.BackendCPU)
 	hasCPU := err == nil && cpu.Available() == nil
 	if in.N >= AutoOrILSMinN && orSpanOK(in) {
-		// Up to autoHandOverMaxN cities the CPU auto engine searches beside
-		// the GPU from the start (on all cores but two, which the GPU's
-		// host thread and the global passes use); when or-ils stalls, the
-		// better of the two tours goes on in the CPU auto engine.
-		handOver := hasCPU && in.N <= autoHandOverMaxN
-		side := make(chan solver.Result, 1)
+		// The CPU auto engine searches beside the GPU from the start (on
+		// all cores but two, which the GPU's host thread and the global
+		// passes use); up to autoHandOverMaxN cities, when or-ils stalls,
+		// the better of the two tours goes on in the CPU auto engine.
+		side := hasCPU
+		handOver := side && in.N <= autoHandOverMaxN
+		sideRes := make(chan solver.Result, 1)
 		sctx, cancelSide := context.WithCancel(ctx)
 		defer cancelSide()
 		orSnaps, merged := snaps, func() {}
-		if handOver {
+		if side {
 			q := p
 			q.Backend, q.Start = solver.BackendCPU, nil
 			if q.Workers == 0 {
@@ -103,14 +108,14 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 				if err != nil {
 					r = solver.Result{}
 				}
-				side <- r
+				sideRes <- r
 			}()
 		}
 		ph, err := orILS(ctx, in, p, orSnaps, start, handOver)
 		var sr solver.Result
-		if handOver {
+		if side {
 			cancelSide()
-			sr = <-side
+			sr = <-sideRes
 			merged()
 		}
 		if err != nil {

@@ -235,9 +235,10 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 // the descent between segments. It returns the kicks made (with a
 // budget, about the round's share of left).
 func (pr *partRun) step(off int, left int64) int64 {
+	t0 := time.Now()
 	pr.cut(off, left)
 	k := pr.runRound()
-	pr.stitch()
+	pr.stitch(max(time.Since(t0)/2, partMinTask))
 	pr.round++
 	return k
 }
@@ -634,12 +635,16 @@ func (pr *partRun) writeBack(s *ls, sg *partSeg) {
 
 // stitch is the descent over the cities whose candidates lay in other
 // segments this round: the moves between segments, on the whole tour
-// with the global candidate lists.
-func (pr *partRun) stitch() {
+// with the global candidate lists. On a time limit it stops after limit
+// (each of its moves reverses up to half the tour: on a million cities
+// a full descent after the first round takes seconds); every move it
+// made stays, as each one shortens the tour.
+func (pr *partRun) stitch(limit time.Duration) {
 	c := pr.r.c
 	if c.stop.Load() {
 		return
 	}
+	end := time.Now().Add(limit)
 	g := pr.global
 	g.nb, g.k, g.nbd = pr.nb[pr.round%2].List, pr.nb[pr.round%2].K, nil
 	copy(g.tour, pr.t)
@@ -657,7 +662,13 @@ func (pr *partRun) stitch() {
 	g.optimize(func() bool {
 		c.moves[0].v.Add(g.moves - base)
 		base = g.moves
-		return c.done()
+		if c.done() {
+			return true
+		}
+		if c.snapshotDue() {
+			c.snapshot(nil, c.bestLen.Load(), pr.r.totalKicks(), pr.r.frac(), 0)
+		}
+		return pr.r.o.kicks == 0 && !time.Now().Before(end)
 	})
 	c.moves[0].v.Add(g.moves - base)
 	for g.q.Len() > 0 {

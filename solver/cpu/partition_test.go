@@ -113,7 +113,7 @@ func TestPartitionRounds(t *testing.T) {
 				}
 			}
 			checkPartTour(t, pr, "after the segments")
-			pr.stitch()
+			pr.stitch(time.Hour)
 			pr.round++
 			checkPartTour(t, pr, "after the descent between segments")
 			if pr.length > before {
