@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"gorgonia.org/cu"
@@ -15,12 +16,14 @@ import (
 )
 
 func init() {
-	registerKernels("twoopt_climb_r2", "twoopt_climb_r4", "twoopt_climb_r8")
+	registerKernels("twoopt_climb_r2", "twoopt_climb_r4", "twoopt_climb_r8", "twoopt_climb_r2_t128", "twoopt_climb_r4_t128")
 }
 
 // Launch geometry and counters of the fused climber (must match
 // kernels/climb.cu).
 const (
+	// climbThreads is the climber block's size, unless the kernel's name
+	// ends in _tT (T threads).
 	climbThreads = 256
 	ctrIssued    = 0
 	ctrClimbs    = 1
@@ -38,24 +41,38 @@ const (
 )
 
 // climbSharedBytes is the fused climber's dynamic shared memory for n
-// cities: the tour's coordinates and edge lengths (n+1 each, the last a
-// copy of the first), its city ids, and the candidate list.
-func climbSharedBytes(n int) int {
+// cities and blocks of threads: the tour's coordinates and edge lengths
+// (n+1 each, the last a copy of the first), its city ids, and the
+// candidate list (one per thread).
+func climbSharedBytes(n, threads int) int {
 	b := (n+1)*8 + (n+1)*4 + n*4
 	b = (b + 7) &^ 7
-	return b + climbThreads*8
+	return b + threads*8
 }
 
-// climbKernelFor names the climber variant for n cities: R rows per thread.
-// A warp's unit spans 32·R rows, and the pairs of a unit's corner that are
-// no moves are wasted, a share of about 32·R/n of a pass; more rows save
-// square roots ((R+1)/R per move) but take registers (R = 8: two blocks
-// per SM instead of four). Measured on an H100 (BenchmarkClimbVariants,
-// climbs/s): R = 4 led on d493 (45,700 against 42,400 for R = 2 and 27,600
-// for R = 8) and on the first 1000 and 2000 cities of d18512; R = 4 and 8
-// tied at 4000.
+// climbKernelThreads is the block size of climber kernel name.
+func climbKernelThreads(name string) int {
+	if strings.HasSuffix(name, "_t128") {
+		return 128
+	}
+	return climbThreads
+}
+
+// climbKernelFor names the climber variant for n cities: R rows per thread
+// and the block size. A warp's unit spans 32·R rows, and the pairs of a
+// unit's corner that are no moves are wasted, a share of about 32·R/n of a
+// pass; more rows save square roots ((R+1)/R per move) but take registers
+// (R = 8: two blocks of 256 per SM instead of four). Measured on an H100
+// (BenchmarkClimbVariants, climbs/s, same run): on d493 R = 4 with 128
+// threads 48,300, R = 2 with 128 threads 49,900, R = 4 with 256 threads
+// 40,000 (45,700 in another run), R = 8 28,000; on the first 1000 cities
+// of d18512 R = 4 with 128 threads 8,250 against 7,640 with 256; at 2000
+// and 4000 cities R = 4 with 256 threads led R = 2 and tied R = 8.
 func climbKernelFor(n int) string {
-	if n < 5000 {
+	switch {
+	case n < 1500:
+		return "twoopt_climb_r4_t128"
+	case n < 5000:
 		return "twoopt_climb_r4"
 	}
 	return "twoopt_climb_r8"
@@ -63,16 +80,18 @@ func climbKernelFor(n int) string {
 
 // climbPlan is a fused climber launch for one instance.
 type climbPlan struct {
-	kernel string
-	shared int
-	perSM  int
-	slots  int
+	kernel  string
+	threads int
+	shared  int
+	perSM   int
+	slots   int
 }
 
 // planClimb sizes the fused climber for n cities on r's device, or says
 // why it does not fit (the tour must fit in one block's shared memory).
 func (r *run) planClimb(n int, kernel string) (climbPlan, error) {
-	pl := climbPlan{kernel: kernel, shared: climbSharedBytes(n)}
+	th := climbKernelThreads(kernel)
+	pl := climbPlan{kernel: kernel, threads: th, shared: climbSharedBytes(n, th)}
 	if n > climbMaxN || pl.shared > r.d.limits.sharedOptin {
 		return pl, fmt.Errorf("%d cities need %d bytes of shared memory per climber, the device allows %d", n, pl.shared, r.d.limits.sharedOptin)
 	}
@@ -85,12 +104,12 @@ func (r *run) planClimb(n int, kernel string) (climbPlan, error) {
 			return pl, err
 		}
 	}
-	per, err := fn.MaxActiveBlocksPerMultiProcessor(climbThreads, int64(pl.shared))
+	per, err := fn.MaxActiveBlocksPerMultiProcessor(th, int64(pl.shared))
 	if err != nil {
 		return pl, err
 	}
 	if per <= 0 {
-		return pl, fmt.Errorf("no climber block of %d threads and %d bytes of shared memory fits an SM", climbThreads, pl.shared)
+		return pl, fmt.Errorf("no climber block of %d threads and %d bytes of shared memory fits an SM", th, pl.shared)
 	}
 	pl.perSM = per
 	pl.slots = per * r.d.info.Multiprocs
@@ -113,7 +132,7 @@ type climbState struct {
 
 // newClimbState allocates and initialises the state for B slots (context
 // thread). start, when it has n cities, is slot 0's first climb.
-func (r *run) newClimbState(in *solver.Instance, B int, start []int, dbg bool) (*climbState, error) {
+func (r *run) newClimbState(in *solver.Instance, B int, start []int, dbgThreads int) (*climbState, error) {
 	n := in.N
 	s := &climbState{r: r, n: n, B: B}
 	var err error
@@ -131,8 +150,8 @@ func (r *run) newClimbState(in *solver.Instance, B int, start []int, dbg bool) (
 	s.best = alloc(int64(B) * int64(n) * 4)
 	s.bestLen = alloc(int64(B) * 8)
 	s.ctr = alloc(8 * climbCounters)
-	if dbg {
-		s.dbgP = alloc(int64(B) * climbThreads * 8)
+	if dbgThreads > 0 {
+		s.dbgP = alloc(int64(B) * int64(dbgThreads) * 8)
 	}
 	if err != nil {
 		s.bufs.freeAll()
@@ -189,7 +208,7 @@ func (s *climbState) launch(pl climbPlan, in *solver.Instance, seed uint64, slic
 	if err != nil {
 		return err
 	}
-	return s.r.launch(pl.kernel, s.B, 1, climbThreads, pl.shared, s.r.stream,
+	return s.r.launch(pl.kernel, s.B, 1, pl.threads, pl.shared, s.r.stream,
 		s.xy, s.n, s.cur, s.resume, s.best, s.bestLen, s.ctr, seed, int64(slice), maxClimbs, metric, climbEps(in), mode, s.rule, s.dbgP)
 }
 
@@ -224,7 +243,7 @@ func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance,
 	sink := solver.NewSink(snaps, 0, start)
 	sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	var s *climbState
-	if err := r.do(func() (err error) { s, err = r.newClimbState(in, B, p.Start, false); return err }); err != nil {
+	if err := r.do(func() (err error) { s, err = r.newClimbState(in, B, p.Start, 0); return err }); err != nil {
 		return solver.Result{}, err
 	}
 	s.rule = map[string]int{"disjoint": 0, "best": 1, "spread": 2}[pick]
@@ -363,7 +382,7 @@ func ClimbRate(in *solver.Instance, warm, window time.Duration, seed uint64) (cl
 		if err != nil {
 			return err
 		}
-		s, err := r.newClimbState(in, pl.slots, nil, false)
+		s, err := r.newClimbState(in, pl.slots, nil, 0)
 		if err != nil {
 			return err
 		}

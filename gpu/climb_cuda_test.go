@@ -20,7 +20,7 @@ import (
 )
 
 // climbKernels are the fused climber's variants.
-var climbKernels = []string{"twoopt_climb_r2", "twoopt_climb_r4", "twoopt_climb_r8"}
+var climbKernels = []string{"twoopt_climb_r2", "twoopt_climb_r4", "twoopt_climb_r8", "twoopt_climb_r2_t128", "twoopt_climb_r4_t128"}
 
 // climbEvalKeys runs one evaluation of the fused climber (mode 1) on tour t
 // and returns each thread's best move as (delta, i, j), i = -1 for none.
@@ -31,7 +31,7 @@ func climbEvalKeys(t *testing.T, r *run, in *solver.Instance, tr []int, kernel s
 		if err != nil {
 			return err
 		}
-		s, err := r.newClimbState(in, 1, tr, true)
+		s, err := r.newClimbState(in, 1, tr, pl.threads)
 		if err != nil {
 			return err
 		}
@@ -42,7 +42,7 @@ func climbEvalKeys(t *testing.T, r *run, in *solver.Instance, tr []int, kernel s
 		if err := r.sync("climb debug"); err != nil {
 			return err
 		}
-		keys := make([]uint64, climbThreads)
+		keys := make([]uint64, pl.threads)
 		if err := dtoh(keys, s.dbgP); err != nil {
 			return err
 		}
@@ -133,7 +133,7 @@ func TestClimbSlotsHoldLocalMinima(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				s, err := r.newClimbState(in, B, nil, false)
+				s, err := r.newClimbState(in, B, nil, 0)
 				if err != nil {
 					return err
 				}
@@ -228,7 +228,7 @@ func BenchmarkClimbVariants(b *testing.B) {
 						if pl, err = r.planClimb(in.N, k); err != nil {
 							return err
 						}
-						s, err := r.newClimbState(in, pl.slots, nil, false)
+						s, err := r.newClimbState(in, pl.slots, nil, 0)
 						if err != nil {
 							return err
 						}
@@ -339,7 +339,7 @@ func BenchmarkClimbRules(b *testing.B) {
 						if err != nil {
 							return err
 						}
-						s, err := r.newClimbState(in, pl.slots, nil, false)
+						s, err := r.newClimbState(in, pl.slots, nil, 0)
 						if err != nil {
 							return err
 						}

@@ -40,8 +40,7 @@
 // the integer length computed here only ranks the slot's climbs.
 #include "common.cuh"
 
-#define CLIMB_THREADS 256
-#define CLIMB_WARPS (CLIMB_THREADS / 32)
+// A climber block has T threads (T = 256 or 128, a template parameter).
 #define CLIMB_CW 32  // columns per unit
 #define FINF_CLIMB __int_as_float(0x7f800000)
 
@@ -141,7 +140,7 @@ __device__ __forceinline__ void climbUnit(const float2 *P, const float *E, int n
 
 // climbEval evaluates every move of the block's tour; each thread returns
 // its best (best = +inf and bi = -1 when it saw none).
-template <int R>
+template <int R, int T>
 __device__ __forceinline__ void climbEval(const float2 *P, const float *E, int n, float &best, int &bi, int &bj) {
     const int RG = 32 * R;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -150,7 +149,7 @@ __device__ __forceinline__ void climbEval(const float2 *P, const float *E, int n
     bj = -1;
     int g = 0, ubase = 0;
     int nu = (n - 2 + CLIMB_CW - 1) / CLIMB_CW;  // units of group 0
-    for (int u = warp;; u += CLIMB_WARPS) {
+    for (int u = warp;; u += T / 32) {
         while (u >= ubase + nu) {
             ubase += nu;
             g++;
@@ -195,17 +194,18 @@ struct ClimbShared {
     float2 *P;
     float *E;
     int *C;
-    unsigned long long *cand;  // CLIMB_THREADS compacted candidates
+    unsigned long long *cand;  // one compacted candidate per thread
 };
 
+template <int T>
 __device__ __forceinline__ void refreshEdges(ClimbShared &s, int n) {
-    for (int p = threadIdx.x; p < n; p += CLIMB_THREADS) s.E[p] = cdist(s.P[p], s.P[p + 1]);
+    for (int p = threadIdx.x; p < n; p += T) s.E[p] = cdist(s.P[p], s.P[p + 1]);
     __syncthreads();
     if (threadIdx.x == 0) s.E[n] = s.E[0];
     __syncthreads();
 }
 
-template <int R>
+template <int R, int T>
 __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int *resume, int *bestTour,
                             long long *bestLen, unsigned long long *ctr, unsigned long long seed,
                             long long sliceNs, long long maxClimbs, int metric, float eps, int mode, int rule,
@@ -217,7 +217,7 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
     s.C = (int *)(s.E + (n + 1));
     size_t off = ((size_t)((unsigned char *)(s.C + n) - climbSmem) + 7) & ~(size_t)7;
     s.cand = (unsigned long long *)(climbSmem + off);
-    __shared__ int wcount[CLIMB_WARPS];
+    __shared__ int wcount[T / 32];
     __shared__ int sflag;
     __shared__ unsigned long long slen;
     __shared__ unsigned long long t0;
@@ -233,7 +233,7 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
     for (;;) {
         // Start: the saved climb, or a new random tour.
         if (resume[slot] || mode == 1) {
-            for (int p = tid; p < n; p += CLIMB_THREADS) s.C[p] = Cg[p];
+            for (int p = tid; p < n; p += T) s.C[p] = Cg[p];
             __syncthreads();
             if (tid == 0) resume[slot] = 0;
         } else {
@@ -245,7 +245,7 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
                     slen = id;
                 }
             }
-            for (int p = tid; p < n; p += CLIMB_THREADS) s.C[p] = p;
+            for (int p = tid; p < n; p += T) s.C[p] = p;
             __syncthreads();
             if (sflag) break;
             if (tid == 0) {
@@ -259,7 +259,7 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
             }
             __syncthreads();
         }
-        for (int p = tid; p < n; p += CLIMB_THREADS) s.P[p] = xy[s.C[p]];
+        for (int p = tid; p < n; p += T) s.P[p] = xy[s.C[p]];
         __syncthreads();
         if (tid == 0) s.P[n] = s.P[0];
         __syncthreads();
@@ -268,10 +268,10 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
         int sweepsHere = 0;
         bool converged = false;
         for (;;) {
-            refreshEdges(s, n);
+            refreshEdges<T>(s, n);
             float best;
             int bi, bj;
-            climbEval<R>(s.P, s.E, n, best, bi, bj);
+            climbEval<R, T>(s.P, s.E, n, best, bi, bj);
             sweeps++;
             sweepsHere++;
             if (mode == 1) {
@@ -286,7 +286,7 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
             if (tid == 0) sflag = globaltimer_ns() >= end;
             __syncthreads();
             int base = 0, V = 0;
-            for (int w = 0; w < CLIMB_WARPS; w++) {
+            for (int w = 0; w < T / 32; w++) {
                 base += (w < warp) ? wcount[w] : 0;
                 V += wcount[w];
             }
@@ -337,7 +337,7 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
             __syncthreads();
             base = 0;
             int S = 0;
-            for (int w = 0; w < CLIMB_WARPS; w++) {
+            for (int w = 0; w < T / 32; w++) {
                 base += (w < warp) ? wcount[w] : 0;
                 S += wcount[w];
             }
@@ -346,7 +346,7 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
             applied += (tid == 0) ? S : 0;
             // Reverse: each warp takes moves warp, warp+W, ...; positions
             // s+1..s+l (mod n).
-            for (int m = warp; m < S; m += CLIMB_WARPS) {
+            for (int m = warp; m < S; m += T / 32) {
                 unsigned long long v = s.cand[m];
                 int ms = (int)(v >> 32), ml = (int)(unsigned)v;
                 for (int k = lane; k < ml / 2; k += 32) {
@@ -367,7 +367,7 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
         }
         if (!converged) {
             // Time is up mid-climb: save it for the next launch.
-            for (int p = tid; p < n; p += CLIMB_THREADS) Cg[p] = s.C[p];
+            for (int p = tid; p < n; p += T) Cg[p] = s.C[p];
             __syncthreads();
             if (tid == 0) resume[slot] = 1;
             break;
@@ -376,7 +376,7 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
         if (tid == 0) slen = 0;
         __syncthreads();
         long long part = 0;
-        for (int p = tid; p < n; p += CLIMB_THREADS) part += metric_dist(metric, s.P[p], s.P[p + 1]);
+        for (int p = tid; p < n; p += T) part += metric_dist(metric, s.P[p], s.P[p + 1]);
         for (int o = 16; o > 0; o >>= 1) part += __shfl_xor_sync(0xffffffffu, part, o);
         if (lane == 0) atomicAdd(&slen, (unsigned long long)part);
         __syncthreads();
@@ -385,7 +385,7 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
         lensum += (unsigned long long)len;
         if (len < bestLen[slot]) {
             int *Bg = bestTour + (size_t)slot * n;
-            for (int p = tid; p < n; p += CLIMB_THREADS) Bg[p] = s.C[p];
+            for (int p = tid; p < n; p += T) Bg[p] = s.C[p];
             __syncthreads();
             if (tid == 0) bestLen[slot] = len;
         }
@@ -399,22 +399,24 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
     }
 }
 
-// twoopt_climb_rR: the climber with R rows per thread. Grid: one block per
-// climber slot (all resident); block CLIMB_THREADS; dynamic shared memory:
-// climbSharedBytes(n) of gpu/climb_cuda.go. mode 0 climbs for sliceNs
-// nanoseconds, and takes no new climb once maxClimbs (> 0) have been
-// started; mode 1 evaluates the tour cur[slot] once and writes each
-// thread's best move to dbg[blockIdx.x*CLIMB_THREADS + thread] (the
-// tests' window: key = ordered delta << 32 | i << 16 | j, ~0 for none).
-#define CLIMB_KERNEL(R)                                                                                            \
-    extern "C" __global__ void __launch_bounds__(CLIMB_THREADS)                                                     \
-        twoopt_climb_r##R(const float2 *__restrict__ xy, long long n, int *cur, int *resume, int *bestTour,         \
-                          long long *bestLen, unsigned long long *ctr, unsigned long long seed, long long sliceNs,  \
-                          long long maxClimbs, long long metric, double eps, long long mode, long long rule,       \
-                          unsigned long long *dbg) {                                                                \
-        climbKernel<R>(xy, (int)n, cur, resume, bestTour, bestLen, ctr, seed, sliceNs, maxClimbs, (int)metric,        \
-                       (float)eps, (int)mode, (int)rule, dbg + (size_t)blockIdx.x * CLIMB_THREADS);                                        \
+// twoopt_climb_rR[_tT]: the climber with R rows per thread and T threads
+// per block (256 unless the name says). Grid: one block per climber slot
+// (all resident); dynamic shared memory: climbSharedBytes of
+// gpu/climb_cuda.go. mode 0 climbs for sliceNs nanoseconds, and takes no
+// new climb once maxClimbs (> 0) have been started; mode 1 evaluates the
+// tour cur[slot] once and writes each thread's best move to
+// dbg[blockIdx.x*T + thread] (the tests' window: key = ordered delta << 32
+// | i << 16 | j, ~0 for none). rule: see the candidate loop.
+#define CLIMB_KERNEL(NAME, R, T)                                                                                   \
+    extern "C" __global__ void __launch_bounds__(T)                                                                 \
+        NAME(const float2 *__restrict__ xy, long long n, int *cur, int *resume, int *bestTour, long long *bestLen,   \
+             unsigned long long *ctr, unsigned long long seed, long long sliceNs, long long maxClimbs,               \
+             long long metric, double eps, long long mode, long long rule, unsigned long long *dbg) {               \
+        climbKernel<R, T>(xy, (int)n, cur, resume, bestTour, bestLen, ctr, seed, sliceNs, maxClimbs, (int)metric,   \
+                          (float)eps, (int)mode, (int)rule, dbg + (size_t)blockIdx.x * T);                           \
     }
-CLIMB_KERNEL(2)
-CLIMB_KERNEL(4)
-CLIMB_KERNEL(8)
+CLIMB_KERNEL(twoopt_climb_r2, 2, 256)
+CLIMB_KERNEL(twoopt_climb_r4, 4, 256)
+CLIMB_KERNEL(twoopt_climb_r8, 8, 256)
+CLIMB_KERNEL(twoopt_climb_r2_t128, 2, 128)
+CLIMB_KERNEL(twoopt_climb_r4_t128, 4, 128)
