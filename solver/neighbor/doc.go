@@ -7,8 +7,12 @@
 //
 // Every list is exact in the instance's TSPLIB metric: geometric searches
 // only choose which cities to compare, the order comes from
-// solver.Instance.Dist. The Context variants give up when the context is
-// done, so that an engine's set-up honours its deadline.
+// solver.Instance.Dist. Lists are repeatable: ties are broken by city
+// index, the k-d tree splits at exact medians (the same tree on every
+// build), and the parallel loops only split the cities among goroutines,
+// so the same instance and k give the same lists on any machine. The
+// Context variants give up when the context is done, so that an engine's
+// set-up honours its deadline.
 //
 // References:
 //

@@ -124,8 +124,12 @@ func (s *PointSet) Remove(c int) {
 }
 
 // Nearest returns a member nearest to city c by the exact metric (c
-// itself excluded; which one among ties is unspecified), or -1 when there
-// is none.
+// itself excluded), or -1 when there is none. Which one among ties is
+// unspecified but not random: it follows from the cities the set was
+// made with and the order they were removed in, so that a construction
+// repeats exactly. (Breaking ties by index would cost a scan of all the
+// members that share c's point, where the first one found ends the
+// search now.)
 func (s *PointSet) Nearest(c int) int {
 	if !s.grid {
 		best, bd := -1, int64(math.MaxInt64)

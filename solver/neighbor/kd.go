@@ -51,8 +51,44 @@ type kdPoints []*kdPoint
 func (p kdPoints) Index(i int) kdtree.Comparable         { return p[i] }
 func (p kdPoints) Len() int                              { return len(p) }
 func (p kdPoints) Slice(start, end int) kdtree.Interface { return p[start:end] }
+
+// Pivot implements kdtree.Interface: it moves the median of p along d,
+// in kdPlane's total order, to the middle, the lesser points before it
+// and the greater after, and returns its index. The median of a set is
+// unique in a total order, so the tree is a function of the cities
+// alone: however the selection runs, every build gives the same tree
+// (gonum's MedianOfRandoms, used before, draws from math/rand and gave a
+// different tree on every build).
 func (p kdPoints) Pivot(d kdtree.Dim) int {
-	return kdtree.Partition(kdPlane{p, d}, kdtree.MedianOfRandoms(kdPlane{p, d}, 100))
+	m := len(p) / 2
+	selectNth(kdPlane{p, d}, m)
+	return m
+}
+
+// selectNth reorders p so that its m-th point in kdPlane's order is at m,
+// the lesser before it and the greater after (Hoare's quickselect). The
+// partition pivots come from a splitmix64 sequence with a fixed start:
+// expected linear time on sorted or patterned inputs, and the same steps
+// on every build.
+func selectNth(p kdPlane, m int) {
+	lo, hi := 0, len(p.p)
+	state := uint64(hi)
+	for hi-lo > 1 {
+		state += 0x9e3779b97f4a7c15
+		z := state
+		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		z ^= z >> 31
+		at := lo + kdtree.Partition(kdPlane{p.p[lo:hi], p.d}, int(z%uint64(hi-lo)))
+		switch {
+		case at == m:
+			return
+		case m < at:
+			hi = at
+		default:
+			lo = at + 1
+		}
+	}
 }
 
 // kdPlane sorts kdPoints along one dimension.
@@ -86,7 +122,10 @@ func (p kdPlane) Less(i, j int) bool {
 func (p kdPlane) Swap(i, j int)                          { p.p[i], p.p[j] = p.p[j], p.p[i] }
 func (p kdPlane) Slice(start, end int) kdtree.SortSlicer { return kdPlane{p.p[start:end], p.d} }
 
-// Bounds implements kdtree.Bounder: the bounding box of the points.
+// Bounds implements kdtree.Bounder: the bounding box of the points. The
+// box's Min also carries the smallest city index inside, so that a search
+// that breaks distance ties by index can skip a box whose points all tie
+// with the farthest kept but come after it (cities sharing a point).
 func (p kdPoints) Bounds() *kdtree.Bounding {
 	if len(p) == 0 {
 		return nil
@@ -95,6 +134,7 @@ func (p kdPoints) Bounds() *kdtree.Bounding {
 	for _, q := range p[1:] {
 		lo.x, lo.y = min(lo.x, q.x), min(lo.y, q.y)
 		hi.x, hi.y = max(hi.x, q.x), max(hi.y, q.y)
+		lo.id = min(lo.id, q.id)
 	}
 	return &kdtree.Bounding{Min: &lo, Max: &hi}
 }
@@ -124,11 +164,15 @@ func buildKDTree(in *solver.Instance, bounding bool, subset []int32) *kdtree.Tre
 	return kdtree.New(pts, bounding)
 }
 
-// keeper collects the points a k-d search offers.
+// keeper collects the points a k-d search offers. Keepers order points
+// by squared distance from the query, ties by city index, so that what a
+// search keeps is the same whatever the tree's shape or the order of the
+// visit.
 type keeper interface {
 	// keep offers p at squared distance d2 from the query.
 	keep(p *kdPoint, d2 float64)
-	// bound is the squared distance beyond which nothing more is kept.
+	// bound is the squared distance beyond which nothing more is kept;
+	// a point at exactly bound may still be kept if its index is small.
 	bound() float64
 	// skip reports whether nothing inside box b can be kept; c2 is the
 	// squared distance from q to the splitting plane before b (-1 when b
@@ -161,27 +205,30 @@ func searchKD(n *kdtree.Node, q *kdPoint, k keeper, c2 float64) {
 			c, tie = tie, c
 		}
 		// On a tie the tree is split by the other coordinate (see
-		// kdPlane.Less): follow it to the nearer side.
+		// kdPlane.Less): follow it to the nearer side. Cities on q's
+		// point are split by index: the lower indices, left, come first.
 		near, far := n.Left, n.Right
 		if c > 0 || (c == 0 && tie > 0) {
 			near, far = far, near
 		}
 		searchKD(near, q, k, -1)
-		// The far side lies beyond the splitting plane; when the plane
-		// is degenerate (c == 0 for cities sharing a coordinate) or a
-		// quadrant is still empty, its box may still rule it out.
-		if c*c >= k.bound() {
+		// The far side lies beyond the splitting plane. A point exactly
+		// at the bound may still win its tie by index, so only a plane
+		// strictly beyond it ends the search; when the plane is at the
+		// bound, degenerate (c == 0 for cities sharing a coordinate) or a
+		// quadrant is still empty, the box may still rule the side out.
+		if c*c > k.bound() {
 			return
 		}
 		n, c2 = far, c*c
 	}
 }
 
-// floatHeap keeps the cap nearest points offered: a max-heap on the
-// squared distance. It is written out rather than built on
-// container/heap: this is the inner loop of every k-d search, and the
-// interface calls of heap.Fix made QuadrantNeighbors on 100 000 cities
-// about 15 % slower (BenchmarkQuadrantNeighbors100k, minimum of 3).
+// floatHeap keeps the cap nearest points offered, ties by city index: a
+// max-heap on (squared distance, index). It is written out rather than
+// built on container/heap: this is the inner loop of every k-d search,
+// and the interface calls of heap.Fix made QuadrantNeighbors on 100 000
+// cities about 15 % slower (BenchmarkQuadrantNeighbors100k, minimum of 3).
 type floatHeap struct {
 	d   []float64
 	id  []int32
@@ -204,11 +251,29 @@ func (h *floatHeap) bound() float64 {
 	return h.d[0]
 }
 
+// above reports whether entry i comes after entry j: farther, or as far
+// with a larger index.
+func (h *floatHeap) above(i, j int) bool {
+	return h.d[i] > h.d[j] || (h.d[i] == h.d[j] && h.id[i] > h.id[j])
+}
+
+// excludes reports whether the heap is full and every point at squared
+// distance at least d2 with index at least id comes after all it keeps.
+func (h *floatHeap) excludes(d2 float64, id int32) bool {
+	if len(h.d) < h.max {
+		return false
+	}
+	return h.max == 0 || d2 > h.d[0] || (d2 == h.d[0] && id > h.id[0])
+}
+
 // skip looks at the box only on the far side of a plane that gave
-// nothing (c2 == 0, a coordinate shared with the query): reading boxes
-// costs more than it saves otherwise.
+// nothing (c2 == 0, a coordinate shared with the query) or lies at the
+// bound: reading boxes costs more than it saves otherwise.
 func (h *floatHeap) skip(q *kdPoint, b *kdtree.Bounding, c2 float64) bool {
-	return c2 == 0 && len(h.d) == h.max && boxDist2(q, b) >= h.bound()
+	if c2 < 0 || len(h.d) < h.max || (c2 != 0 && c2 < h.d[0]) {
+		return false
+	}
+	return h.excludes(boxDist2(q, b), b.Min.(*kdPoint).id)
 }
 
 func (h *floatHeap) keep(p *kdPoint, d2 float64) {
@@ -217,7 +282,7 @@ func (h *floatHeap) keep(p *kdPoint, d2 float64) {
 		h.id = append(h.id, p.id)
 		for c := len(h.d) - 1; c > 0; {
 			par := (c - 1) / 2
-			if h.d[c] <= h.d[par] {
+			if !h.above(c, par) {
 				break
 			}
 			h.swap(c, par)
@@ -225,7 +290,7 @@ func (h *floatHeap) keep(p *kdPoint, d2 float64) {
 		}
 		return
 	}
-	if h.max == 0 || d2 >= h.d[0] {
+	if h.excludes(d2, p.id) {
 		return
 	}
 	h.d[0], h.id[0] = d2, p.id
@@ -234,10 +299,10 @@ func (h *floatHeap) keep(p *kdPoint, d2 float64) {
 		if c >= len(h.d) {
 			break
 		}
-		if c+1 < len(h.d) && h.d[c+1] > h.d[c] {
+		if c+1 < len(h.d) && h.above(c+1, c) {
 			c++
 		}
-		if h.d[c] <= h.d[par] {
+		if !h.above(c, par) {
 			break
 		}
 		h.swap(c, par)
@@ -276,7 +341,7 @@ func (k *quadKeeper) skip(q *kdPoint, b *kdtree.Bounding, c2 float64) bool {
 	}
 	lo, hi := b.Min.(*kdPoint), b.Max.(*kdPoint)
 	d2 := boxDist2(q, b)
-	if len(k.all.d) < k.all.max || d2 < k.all.bound() {
+	if !k.all.excludes(d2, lo.id) {
 		return false
 	}
 	for quad, h := range k.h {
@@ -285,7 +350,7 @@ func (k *quadKeeper) skip(q *kdPoint, b *kdtree.Bounding, c2 float64) bool {
 		if (right && hi.x < q.x) || (!right && lo.x >= q.x) || (up && hi.y < q.y) || (!up && lo.y >= q.y) {
 			continue // the box misses this quadrant
 		}
-		if len(h.d) < h.max || d2 < h.bound() {
+		if !h.excludes(d2, lo.id) {
 			return false
 		}
 	}

@@ -51,10 +51,13 @@ func EuclidLike(in *solver.Instance) bool {
 
 // Nearest returns the k nearest cities of every city (k is
 // clipped to n-1; k < 0 counts as 0). For the 2-D Euclidean-like metrics
-// (EUC_2D, CEIL_2D, ATT) candidates come from a k-d tree
-// sorted by the exact metric; every other instance (EXPLICIT, GEO, 3-D,
-// MAN_2D, MAX_2D) is searched by brute force in O(n²). Both run on all
-// cores.
+// (EUC_2D, CEIL_2D, ATT) the candidates are the k nearest in the plane,
+// ties by city index, found in a k-d tree and sorted by the exact metric;
+// every other instance (EXPLICIT, GEO, 3-D, MAN_2D, MAX_2D) is searched
+// by brute force in O(n²) for the k nearest by the exact metric, ties by
+// index. Both run on all cores; the lists depend on the instance and k
+// alone, never on the number of cores or goroutines, so that runs with a
+// seed repeat.
 func Nearest(in *solver.Instance, k int) *Lists {
 	nb, _ := NearestContext(context.Background(), in, k)
 	return nb
@@ -120,11 +123,12 @@ func NearestContext(ctx context.Context, in *solver.Instance, k int) (*Lists, er
 // Quadrant returns k candidates per city: the k/4 nearest in each
 // of the four quadrants around the city (dx ≥ 0 or < 0 times dy ≥ 0 or
 // < 0; coincident cities count as the first quadrant), filled up to k with
-// the nearest cities not yet chosen, sorted by the exact metric. Quadrant
-// candidates help on clustered instances, where plain nearest neighbours
-// never leave a cluster (Johnson & McGeoch 1997, section 3.3). For
-// instances without 2-D Euclidean-like coordinates it equals
-// Nearest.
+// the nearest cities not yet chosen, sorted by the exact metric. Nearest
+// means nearest in the plane, ties by city index, as for Nearest; the
+// lists are as repeatable as Nearest's. Quadrant candidates help on
+// clustered instances, where plain nearest neighbours never leave a
+// cluster (Johnson & McGeoch 1997, section 3.3). For instances without
+// 2-D Euclidean-like coordinates it equals Nearest.
 func Quadrant(in *solver.Instance, k int) *Lists {
 	nb, _ := QuadrantContext(context.Background(), in, k)
 	return nb
@@ -228,8 +232,10 @@ func Await[T any](ctx context.Context, fn func() T) (T, error) {
 // Among calls visit(e, c) for every city e of cities and each city c
 // among its about k nearest others in cities (the k nearest by the exact
 // metric; for Euclidean-like instances, the k+1 nearest by the plane's
-// distance, e itself left out). It searches a k-d tree of the subset for
-// Euclidean-like instances and scans the subset otherwise.
+// distance, e itself left out; ties by city index in both). It searches a
+// k-d tree of the subset for Euclidean-like instances and scans the
+// subset otherwise. The cities each city visits depend on the set of
+// cities alone, not on the order they are listed in.
 func Among(in *solver.Instance, cities []int32, k int, visit func(e, c int32)) {
 	if k <= 0 {
 		return

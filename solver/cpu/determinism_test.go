@@ -1,0 +1,54 @@
+package cpu
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/tsplab/tsplab/internal/testinst"
+	"github.com/tsplab/tsplab/internal/tsplibdir"
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tsplib"
+)
+
+// checkRepeats runs engine name twice with the same seed, workers and
+// kick budget and fails unless both runs give the same tour and count the
+// same moves.
+func checkRepeats(t *testing.T, name string, in *solver.Instance, kicks string) {
+	t.Helper()
+	p := budgetParams(name, 7, 2)
+	p.Extra = map[string]string{OptKicks: kicks}
+	a := solve(t, name, in, p, nil)
+	b := solve(t, name, in, p, nil)
+	if !slices.Equal(a.Tour, b.Tour) || a.Moves != b.Moves {
+		t.Fatalf("%s on %s (n=%d): same seed and budget, lengths %d/%d, moves %d/%d", name, in.Name, in.N, a.Length, b.Length, a.Moves, b.Moves)
+	}
+}
+
+// TestRepeatsOnTies: where many distances tie, the candidate lists (and
+// so the runs) once depended on how the k-d tree happened to be built;
+// auto and 3opt-ils by a kick budget must repeat exactly there too.
+func TestRepeatsOnTies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	for _, in := range []*solver.Instance{
+		gridInstance(30, 30, 3),
+		testinst.Grid(900, 25, solver.Euc2D, rng), // many coincident cities
+	} {
+		for _, name := range []string{"auto", "3opt-ils"} {
+			checkRepeats(t, name, in, "300")
+		}
+	}
+}
+
+// TestRepeatsPr2392: pr2392, whose tied distances made `tsp solve --opt
+// kicks=K` runs differ, repeats by a kick budget.
+func TestRepeatsPr2392(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	in, err := tsplib.Read(tsplibdir.Instance(t, "pr2392"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRepeats(t, "auto", in, "200")
+}
