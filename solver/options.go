@@ -272,8 +272,8 @@ var (
 		Doc: "with threeopt on, also the pure 3-opt moves two 2-opt steps cannot make (a segment moved without reversal, or two neighbouring segments reversed in place)"}
 	optNearKick = Option{Name: "nearkick", Kind: KindInt, Min: 0, Max: 100, Default: "0",
 		Doc: "percentage of kicks that are double bridges cut at three cities near in the plane but anywhere on the tour (O(n) each; the others are segment-local)"}
-	optShare = Option{Name: "share", Kind: KindChoice, Choices: []string{"best", "half"}, Default: "best",
-		Doc: "what the exchange every sync kicks gives: the shortest tour to every worker, or the tours of the shorter half of the workers to the longer half"}
+	optShare = Option{Name: "share", Kind: KindChoice, Choices: []string{"best", "half", "gpx", "gpxhalf"}, Default: "best",
+		Doc: "what the exchange every sync kicks gives: the shortest tour to every worker; the tours of the shorter half of the workers to the longer half; or the partition crossover (GPX) of all workers' tours, never longer than the shortest, to every worker (gpx) or to the longer half (gpxhalf)"}
 	optAccept = Option{Name: "accept", Kind: KindChoice, Choices: []string{"better", "equal"}, Default: "better",
 		Doc: "kick acceptance: strictly shorter, or also ties (drift across plateaus)"}
 	optSegment = Option{Name: "segment", Kind: KindInt, Min: 1, Max: 1 << 20, Default: "30",

@@ -216,6 +216,10 @@ type ilsRun struct {
 	descended [2]chan struct{}
 	descent   [2][]int32
 
+	// the partition crossover of exchangeGPX and its buffers
+	gx             gpx
+	gxChild, gxPos []int32
+
 	// partitioned: the partition search ran (partition.go), not the
 	// searches
 	partitioned bool
@@ -413,8 +417,12 @@ func (r *ilsRun) search() {
 // searches that fell behind continue from the leaders' tours while the
 // leaders keep theirs.
 func (r *ilsRun) exchange() {
-	if r.o.cfg.share == "half" {
+	switch r.o.cfg.share {
+	case "half":
 		r.exchangeHalf()
+		return
+	case "gpx", "gpxhalf":
+		r.exchangeGPX(r.o.cfg.share == "gpxhalf")
 		return
 	}
 	b := 0
@@ -449,6 +457,57 @@ func (r *ilsRun) exchangeHalf() {
 		to.length = from.length
 		r.wbestLen[order[r.w-1-j]] = math.MaxInt64
 		r.stale[order[r.w-1-j]] = 0
+	}
+}
+
+// exchangeGPX folds the workers' tours into one child by partition
+// crossover, shortest first (child = gpx(child, W) for each other worker
+// W), so the child keeps every improvement of any worker that lies in a
+// region where the tours differ independently, and is never longer than
+// the shortest. Every worker takes it, or with half only the longer half
+// of the workers (the others keep their own tours, for diversity).
+func (r *ilsRun) exchangeGPX(half bool) {
+	order := make([]int, r.w)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(r.searches[a].length, r.searches[b].length) })
+	best := r.searches[order[0]]
+	r.gxChild = append(r.gxChild[:0], best.tour...)
+	child, clen := r.gxChild, best.length
+	for _, i := range order[1:] {
+		t, l := r.gx.cross(best.d, child, clen, r.searches[i].tour, r.in.FixedEdges)
+		if l < clen {
+			copy(child, t)
+			clen = l
+		}
+	}
+	if clen < best.length {
+		r.c.offer(child, clen)
+	}
+	takers := order
+	if half {
+		takers = order[r.w-r.w/2:]
+	}
+	var pos []int32
+	for _, i := range takers {
+		s := r.searches[i]
+		if s.length <= clen {
+			continue
+		}
+		if pos == nil {
+			pos = r.gxPos[:0]
+			pos = slices.Grow(pos, len(child))[:len(child)]
+			for j, c := range child {
+				pos[c] = int32(j)
+			}
+			r.gxPos = pos
+		}
+		copy(s.tour, child)
+		copy(s.pos, pos)
+		s.length = clen
+		r.wbestLen[i] = math.MaxInt64
+		r.stale[i] = 0
 	}
 }
 

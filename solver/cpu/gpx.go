@@ -1,0 +1,290 @@
+package cpu
+
+import "github.com/tsplab/tsplab/solver/tour"
+
+// gpx is the generalized partition crossover of Whitley, Hains and Howe
+// ("Tunneling between optima: partition crossover for the TSP", GECCO
+// 2009; GPX2 for the entry test of components crossed more than twice):
+// from two tours A and B it builds the shortest child that keeps every
+// edge the two share and takes, in each independent region where they
+// differ, either A's edges or B's. The child is never longer than A.
+//
+// Shared edges are in both tours; key vertices have at least one edge
+// that is not shared; components are the key vertices joined by the
+// edges of only one tour (union-find). Shared paths run from a key vertex
+// through vertices of no other kind to the next key vertex; one whose
+// ends lie in different components is a portal of each. A component with
+// two portals (or none) is feasible: A and B each traverse it as one
+// path between the same ends, so B's path can replace A's. With more
+// portals it is feasible when B's paths inside it join the same portals
+// in pairs as A's do (then the rest of the tour still closes into one
+// cycle). A feasible component whose B edges are shorter than its A edges
+// takes B's. All in O(n) time; the buffers are reused across calls.
+type gpx struct {
+	n          int
+	posA, posB []int32
+	key        []bool
+	parent     []int32 // union-find over the key vertices
+	end        []int32 // a key vertex's shared path's other end (-1: none)
+	portal     []bool
+	crossings  []int32 // per component root: its portals
+	lenA, lenB []int64 // per component root: its A-only and B-only edges
+	state      []int8  // per component root: 0 unknown, 1 swap, -1 keep
+	pairA      []int32 // per portal: the portal A's path inside joins it to
+	pairB      []int32
+	child      []int32
+	seen       []uint32
+	stamp      uint32
+
+	// statistics of the last call
+	comps, feasible, swapped int
+}
+
+// resize prepares the buffers for n cities.
+func (g *gpx) resize(n int) {
+	if g.n == n {
+		return
+	}
+	g.n = n
+	g.posA, g.posB = make([]int32, n), make([]int32, n)
+	g.key, g.portal = make([]bool, n), make([]bool, n)
+	g.parent, g.end = make([]int32, n), make([]int32, n)
+	g.crossings, g.pairA, g.pairB = make([]int32, n), make([]int32, n), make([]int32, n)
+	g.lenA, g.lenB = make([]int64, n), make([]int64, n)
+	g.state = make([]int8, n)
+	g.child = make([]int32, n)
+	g.seen = make([]uint32, n)
+	g.stamp = 0
+}
+
+// at returns the city dir (±1) positions from city c in tour t, pos its
+// position index.
+func at(t, pos []int32, c int32, dir int32) int32 {
+	p := pos[c] + dir
+	n := int32(len(t))
+	if p == n {
+		p = 0
+	} else if p < 0 {
+		p = n - 1
+	}
+	return t[p]
+}
+
+// adjacent reports whether u and v are neighbours in the tour whose
+// position index is pos.
+func adjacent(pos []int32, u, v int32) bool {
+	d := pos[u] - pos[v]
+	n := int32(len(pos))
+	return d == 1 || d == -1 || d == n-1 || d == 1-n
+}
+
+func (g *gpx) find(v int32) int32 {
+	for g.parent[v] != v {
+		g.parent[v] = g.parent[g.parent[v]]
+		v = g.parent[v]
+	}
+	return v
+}
+
+func (g *gpx) union(u, v int32) {
+	u, v = g.find(u), g.find(v)
+	if u < v {
+		g.parent[v] = u
+	} else if v < u {
+		g.parent[u] = v
+	}
+}
+
+// cross returns the child of a (of length lenA) and b. The result is a
+// itself when no feasible component of b is shorter, else g's own buffer
+// (valid until the next call). fixed edges must be in both tours; when
+// one is not, or the child fails its check (one cycle over all cities,
+// its length recomputed), the result is a.
+func (g *gpx) cross(d *tour.Dist, a []int32, lenA int64, b []int32, fixed [][2]int) ([]int32, int64) {
+	n := len(a)
+	g.comps, g.feasible, g.swapped = 0, 0, 0
+	if n < 5 || len(b) != n {
+		return a, lenA
+	}
+	g.resize(n)
+	posA, posB := g.posA, g.posB
+	for i, c := range a {
+		posA[c] = int32(i)
+	}
+	for i, c := range b {
+		posB[c] = int32(i)
+	}
+	for _, e := range fixed {
+		u, v := int32(e[0]), int32(e[1])
+		if !adjacent(posA, u, v) || !adjacent(posB, u, v) {
+			return a, lenA
+		}
+	}
+	// 1. key vertices, and the components by union over the edges of
+	// one tour only
+	keys := 0
+	for v := int32(0); v < int32(n); v++ {
+		g.parent[v] = v
+		g.end[v] = -1
+		g.portal[v] = false
+		g.key[v] = !adjacent(posB, v, at(a, posA, v, -1)) || !adjacent(posB, v, at(a, posA, v, 1))
+		if g.key[v] {
+			keys++
+		}
+	}
+	if keys == 0 {
+		return a, lenA
+	}
+	for v := int32(0); v < int32(n); v++ {
+		if u := at(a, posA, v, 1); !adjacent(posB, v, u) {
+			g.union(u, v)
+		}
+		if u := at(b, posB, v, 1); !adjacent(posA, v, u) {
+			g.union(u, v)
+		}
+	}
+	for v := int32(0); v < int32(n); v++ {
+		if g.key[v] && g.parent[v] == v {
+			g.crossings[v], g.lenA[v], g.lenB[v], g.state[v] = 0, 0, 0, 0
+			g.comps++
+		}
+	}
+	// 2. shared paths and portals; the edge lengths of each component
+	for v := int32(0); v < int32(n); v++ {
+		if u := at(a, posA, v, 1); !adjacent(posB, v, u) {
+			g.lenA[g.find(v)] += d.At(v, u)
+		}
+		if u := at(b, posB, v, 1); !adjacent(posA, v, u) {
+			g.lenB[g.find(v)] += d.At(v, u)
+		}
+		if !g.key[v] {
+			continue
+		}
+		// a key vertex has at most one shared edge
+		dir := int32(0)
+		if adjacent(posB, v, at(a, posA, v, 1)) {
+			dir = 1
+		} else if adjacent(posB, v, at(a, posA, v, -1)) {
+			dir = -1
+		}
+		if dir == 0 {
+			continue
+		}
+		u := at(a, posA, v, dir)
+		for !g.key[u] {
+			u = at(a, posA, u, dir)
+		}
+		g.end[v] = u
+		if r := g.find(v); r != g.find(u) {
+			g.portal[v] = true
+			g.crossings[r]++
+		}
+	}
+	// 3. the components B would shorten, whether they are feasible, and
+	// the child's length
+	for v := int32(0); v < int32(n); v++ {
+		if !g.key[v] || g.parent[v] != v {
+			continue
+		}
+		if g.crossings[v] <= 2 {
+			g.feasible++
+		}
+		if g.lenB[v] < g.lenA[v] {
+			g.state[v] = 1 // swap, once feasible
+		} else {
+			g.state[v] = -1
+		}
+	}
+	// components of four or more portals: compare the pairings
+	for v := int32(0); v < int32(n); v++ {
+		if g.portal[v] {
+			g.pairA[v], g.pairB[v] = -1, -1
+		}
+	}
+	for v := int32(0); v < int32(n); v++ {
+		if !g.portal[v] {
+			continue
+		}
+		r := g.find(v)
+		if g.state[r] != 1 || g.crossings[r] <= 2 {
+			continue
+		}
+		if g.pairA[v] < 0 {
+			q := g.walk(a, posA, v)
+			g.pairA[v], g.pairA[q] = q, v
+		}
+		if g.pairB[v] < 0 {
+			q := g.walk(b, posB, v)
+			g.pairB[v], g.pairB[q] = q, v
+		}
+		if g.pairA[v] != g.pairB[v] {
+			g.state[r] = -1 // B's paths join other portals: infeasible
+		}
+	}
+	var gain int64
+	for v := int32(0); v < int32(n); v++ {
+		if g.key[v] && g.parent[v] == v && g.state[v] == 1 {
+			g.swapped++
+			gain += g.lenA[v] - g.lenB[v]
+		}
+	}
+	if g.swapped == 0 {
+		return a, lenA
+	}
+	// 4. the child: B's neighbours in swapped components, A's elsewhere;
+	// walked from city 0 it must be one cycle over every city
+	g.stamp++
+	if g.stamp == 0 {
+		clear(g.seen)
+		g.stamp = 1
+	}
+	nbrs := func(v int32) (int32, int32) {
+		if g.key[v] && g.state[g.find(v)] == 1 {
+			return at(b, posB, v, -1), at(b, posB, v, 1)
+		}
+		return at(a, posA, v, -1), at(a, posA, v, 1)
+	}
+	prev, cur := int32(-1), int32(0)
+	for i := 0; i < n; i++ {
+		if g.seen[cur] == g.stamp {
+			return a, lenA
+		}
+		g.seen[cur] = g.stamp
+		g.child[i] = cur
+		x, y := nbrs(cur)
+		next := x
+		if prev >= 0 {
+			switch prev {
+			case x:
+				next = y
+			case y:
+			default:
+				return a, lenA // not a consistent adjacency
+			}
+		}
+		prev, cur = cur, next
+	}
+	if cur != 0 {
+		return a, lenA
+	}
+	l := d.Length(g.child)
+	if l != lenA-gain || l > lenA {
+		return a, lenA
+	}
+	return g.child, l
+}
+
+// walk follows tour t (position index pos) from portal p into its
+// component, away from p's shared edge, to the next portal: the other end
+// of t's path through the component that starts at p.
+func (g *gpx) walk(t, pos []int32, p int32) int32 {
+	dir := int32(1)
+	if s := at(t, pos, p, 1); adjacent(g.posA, p, s) && adjacent(g.posB, p, s) {
+		dir = -1 // p's one shared edge leads out
+	}
+	u := at(t, pos, p, dir)
+	for !g.portal[u] {
+		u = at(t, pos, u, dir)
+	}
+	return u
+}
