@@ -30,9 +30,11 @@ type gpx struct {
 	crossings  []int32 // per component root: its portals
 	lenA, lenB []int64 // per component root: its A-only and B-only edges
 	state      []int8  // per component root: 0 unknown, 1 swap, -1 keep
+	shA        []bool  // per position of A: is the edge to the next shared
 	pairA      []int32 // per portal: the portal A's path inside joins it to
 	pairB      []int32
 	child      []int32
+	a          []int32 // the call's A, for walk
 	seen       []uint32
 	stamp      uint32
 
@@ -47,7 +49,7 @@ func (g *gpx) resize(n int) {
 	}
 	g.n = n
 	g.posA, g.posB = make([]int32, n), make([]int32, n)
-	g.key, g.portal = make([]bool, n), make([]bool, n)
+	g.key, g.portal, g.shA = make([]bool, n), make([]bool, n), make([]bool, n)
 	g.parent, g.end = make([]int32, n), make([]int32, n)
 	g.crossings, g.pairA, g.pairB = make([]int32, n), make([]int32, n), make([]int32, n)
 	g.lenA, g.lenB = make([]int64, n), make([]int64, n)
@@ -107,6 +109,8 @@ func (g *gpx) cross(d *tour.Dist, a []int32, lenA int64, b []int32, fixed [][2]i
 		return a, lenA
 	}
 	g.resize(n)
+	g.a = a
+	defer func() { g.a = nil }()
 	posA, posB := g.posA, g.posB
 	for i, c := range a {
 		posA[c] = int32(i)
@@ -120,65 +124,89 @@ func (g *gpx) cross(d *tour.Dist, a []int32, lenA int64, b []int32, fixed [][2]i
 			return a, lenA
 		}
 	}
-	// 1. key vertices, and the components by union over the edges of
-	// one tour only
+	// 1. A's shared edges (edge i joins a[i] and a[i+1]), the key
+	// vertices, and the components: union over the edges of one tour only
+	sh := g.shA
 	keys := 0
-	for v := int32(0); v < int32(n); v++ {
-		g.parent[v] = v
-		g.end[v] = -1
-		g.portal[v] = false
-		g.key[v] = !adjacent(posB, v, at(a, posA, v, -1)) || !adjacent(posB, v, at(a, posA, v, 1))
+	for i := range n {
+		j := i + 1
+		if j == n {
+			j = 0
+		}
+		sh[i] = adjacent(posB, a[i], a[j])
+	}
+	prevSh := sh[n-1]
+	for i, v := range a {
+		g.parent[v], g.end[v], g.portal[v] = v, -1, false
+		g.key[v] = !sh[i] || !prevSh
 		if g.key[v] {
 			keys++
 		}
+		prevSh = sh[i]
 	}
 	if keys == 0 {
 		return a, lenA
 	}
-	for v := int32(0); v < int32(n); v++ {
-		if u := at(a, posA, v, 1); !adjacent(posB, v, u) {
-			g.union(u, v)
+	for i := range n {
+		j := i + 1
+		if j == n {
+			j = 0
 		}
-		if u := at(b, posB, v, 1); !adjacent(posA, v, u) {
-			g.union(u, v)
+		if !sh[i] {
+			g.union(a[i], a[j])
 		}
-	}
-	for v := int32(0); v < int32(n); v++ {
-		if g.key[v] && g.parent[v] == v {
-			g.crossings[v], g.lenA[v], g.lenB[v], g.state[v] = 0, 0, 0, 0
-			g.comps++
+		if !adjacent(posA, b[i], b[j]) {
+			g.union(b[i], b[j])
 		}
 	}
-	// 2. shared paths and portals; the edge lengths of each component
-	for v := int32(0); v < int32(n); v++ {
-		if u := at(a, posA, v, 1); !adjacent(posB, v, u) {
-			g.lenA[g.find(v)] += d.At(v, u)
+	for _, v := range a {
+		if g.key[v] {
+			r := g.find(v)
+			g.parent[v] = r
+			if r == v {
+				g.crossings[v], g.lenA[v], g.lenB[v], g.state[v] = 0, 0, 0, 0
+				g.comps++
+			}
 		}
-		if u := at(b, posB, v, 1); !adjacent(posA, v, u) {
-			g.lenB[g.find(v)] += d.At(v, u)
+	}
+	for i := range n {
+		j := i + 1
+		if j == n {
+			j = 0
 		}
+		if !sh[i] {
+			g.lenA[g.parent[a[i]]] += d.At(a[i], a[j])
+		}
+		if !adjacent(posA, b[i], b[j]) {
+			g.lenB[g.parent[b[i]]] += d.At(b[i], b[j])
+		}
+	}
+	// 2. shared paths: consecutive key vertices in A's order whose
+	// A path between them is all shared; portals where the two ends lie
+	// in different components
+	first := 0
+	for !g.key[a[first]] {
+		first++
+	}
+	k := a[first]
+	for step := 1; step <= n; step++ {
+		i := first + step
+		if i >= n {
+			i -= n
+		}
+		v := a[i]
 		if !g.key[v] {
 			continue
 		}
-		// a key vertex has at most one shared edge
-		dir := int32(0)
-		if adjacent(posB, v, at(a, posA, v, 1)) {
-			dir = 1
-		} else if adjacent(posB, v, at(a, posA, v, -1)) {
-			dir = -1
+		if sh[posA[k]] {
+			g.end[k], g.end[v] = v, k
+			if rk, rv := g.parent[k], g.parent[v]; rk != rv {
+				g.portal[k], g.portal[v] = true, true
+				g.crossings[rk]++
+				g.crossings[rv]++
+			}
 		}
-		if dir == 0 {
-			continue
-		}
-		u := at(a, posA, v, dir)
-		for !g.key[u] {
-			u = at(a, posA, u, dir)
-		}
-		g.end[v] = u
-		if r := g.find(v); r != g.find(u) {
-			g.portal[v] = true
-			g.crossings[r]++
-		}
+		k = v
 	}
 	// 3. the components B would shorten, whether they are feasible, and
 	// the child's length
@@ -278,9 +306,14 @@ func (g *gpx) cross(d *tour.Dist, a []int32, lenA int64, b []int32, fixed [][2]i
 // component, away from p's shared edge, to the next portal: the other end
 // of t's path through the component that starts at p.
 func (g *gpx) walk(t, pos []int32, p int32) int32 {
+	// p's one shared edge, read off A: the one towards its path's end
+	s := at(g.a, g.posA, p, -1)
+	if g.shA[g.posA[p]] {
+		s = at(g.a, g.posA, p, 1)
+	}
 	dir := int32(1)
-	if s := at(t, pos, p, 1); adjacent(g.posA, p, s) && adjacent(g.posB, p, s) {
-		dir = -1 // p's one shared edge leads out
+	if at(t, pos, p, 1) == s {
+		dir = -1
 	}
 	u := at(t, pos, p, dir)
 	for !g.portal[u] {

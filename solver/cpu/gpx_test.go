@@ -255,3 +255,43 @@ func TestGPXFixedEdges(t *testing.T) {
 		t.Fatalf("a fixed edge missing from A: got a child of %d, want A", l)
 	}
 }
+
+// BenchmarkGPX4461 crosses two tours of 4,461 uniform cities that
+// differ in a few dozen kicks, as the workers' tours of an exchange do.
+func BenchmarkGPX4461(b *testing.B) {
+	t := &testing.T{}
+	opt, d, _ := optimisedTour(t, 4461, 1)
+	rnd := rand.New(rand.NewPCG(1, 2))
+	a := slices.Clone(opt)
+	for range 40 {
+		a = doubleBridge(a, rnd.IntN(len(a)), 1+rnd.IntN(30), 1+rnd.IntN(30))
+	}
+	var g gpx
+	la := d.Length(a)
+	b.ResetTimer()
+	for range b.N {
+		g.cross(d, a, la, opt, nil)
+	}
+}
+
+// TestAutoShareGPX runs auto with the crossover exchange, every worker
+// taking the child or the longer half, on an instance with fixed edges:
+// the tour keeps them, and the same seed repeats the run (the fold is
+// deterministic).
+func TestAutoShareGPX(t *testing.T) {
+	in := uniformInstance(700, 13)
+	for i := 0; i+1 < 700; i += 50 {
+		in.FixedEdges = append(in.FixedEdges, [2]int{i, i + 1})
+	}
+	for _, share := range []string{"gpx", "gpxhalf"} {
+		p := solver.Params{Seed: 2, Workers: 4, Extra: map[string]string{OptKicks: "1500", OptSync: "100", OptShare: share}}
+		a := solve(t, "auto", in, p, nil)
+		if err := in.CheckFixedEdges(a.Tour); err != nil {
+			t.Fatalf("%s: %v", share, err)
+		}
+		b := solve(t, "auto", in, p, nil)
+		if a.Length != b.Length {
+			t.Fatalf("%s: seed 2 gave %d, then %d", share, a.Length, b.Length)
+		}
+	}
+}

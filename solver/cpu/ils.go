@@ -217,8 +217,9 @@ type ilsRun struct {
 	descent   [2][]int32
 
 	// the partition crossover of exchangeGPX and its buffers
-	gx             gpx
-	gxChild, gxPos []int32
+	gxs   []gpx
+	gxBuf [2][][]int32 // the fold's children, one set per round parity
+	gxPos []int32
 
 	// partitioned: the partition search ran (partition.go), not the
 	// searches
@@ -461,11 +462,10 @@ func (r *ilsRun) exchangeHalf() {
 }
 
 // exchangeGPX folds the workers' tours into one child by partition
-// crossover, shortest first (child = gpx(child, W) for each other worker
-// W), so the child keeps every improvement of any worker that lies in a
-// region where the tours differ independently, and is never longer than
-// the shortest. Every worker takes it, or with half only the longer half
-// of the workers (the others keep their own tours, for diversity).
+// crossover, so the child keeps every improvement of any worker that lies
+// in a region where the tours differ independently, and is never longer
+// than the shortest. Every worker takes it, or with half only the longer
+// half of the workers (the others keep their own tours, for diversity).
 func (r *ilsRun) exchangeGPX(half bool) {
 	order := make([]int, r.w)
 	for i := range order {
@@ -473,15 +473,7 @@ func (r *ilsRun) exchangeGPX(half bool) {
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(r.searches[a].length, r.searches[b].length) })
 	best := r.searches[order[0]]
-	r.gxChild = append(r.gxChild[:0], best.tour...)
-	child, clen := r.gxChild, best.length
-	for _, i := range order[1:] {
-		t, l := r.gx.cross(best.d, child, clen, r.searches[i].tour, r.in.FixedEdges)
-		if l < clen {
-			copy(child, t)
-			clen = l
-		}
-	}
+	child, clen := r.foldGPX(order)
 	if clen < best.length {
 		r.c.offer(child, clen)
 	}
@@ -509,6 +501,61 @@ func (r *ilsRun) exchangeGPX(half bool) {
 		r.wbestLen[i] = math.MaxInt64
 		r.stale[i] = 0
 	}
+}
+
+// foldGPX crosses the workers' tours (in the given order, shortest
+// first) pairwise, the shorter of each pair as A, then the children
+// pairwise, and so on: log2(w) rounds whose crossovers run in parallel.
+// Every child is never longer than its shorter parent, so the result is
+// never longer than the shortest tour. It returns one of r's buffers.
+func (r *ilsRun) foldGPX(order []int) ([]int32, int64) {
+	n, w := r.in.N, len(order)
+	if len(r.gxs) < (w+1)/2 {
+		r.gxs = make([]gpx, (w+1)/2)
+	}
+	for lv := range r.gxBuf {
+		if len(r.gxBuf[lv]) < w {
+			r.gxBuf[lv] = make([][]int32, w)
+		}
+		for j := range r.gxBuf[lv] {
+			if len(r.gxBuf[lv][j]) != n {
+				r.gxBuf[lv][j] = make([]int32, n)
+			}
+		}
+	}
+	type part struct {
+		t []int32
+		l int64
+	}
+	cur := make([]part, w)
+	for j, i := range order {
+		cur[j] = part{r.searches[i].tour, r.searches[i].length}
+	}
+	d := r.searches[0].d
+	for lv := 0; len(cur) > 1; lv++ {
+		out := r.gxBuf[lv%2]
+		next := make([]part, (len(cur)+1)/2)
+		var wg sync.WaitGroup
+		for j := 0; j < len(cur); j += 2 {
+			if j+1 == len(cur) {
+				copy(out[j/2], cur[j].t)
+				next[j/2] = part{out[j/2], cur[j].l}
+				continue
+			}
+			wg.Go(func() {
+				a, b := cur[j], cur[j+1]
+				if b.l < a.l {
+					a, b = b, a
+				}
+				t, l := r.gxs[j/2].cross(d, a.t, a.l, b.t, r.in.FixedEdges)
+				copy(out[j/2], t)
+				next[j/2] = part{out[j/2], l}
+			})
+		}
+		wg.Wait()
+		cur = next
+	}
+	return cur[0].t, cur[0].l
 }
 
 // kicksPerCheck is how many kicks a worker makes at most between looks
