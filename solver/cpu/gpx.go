@@ -159,31 +159,8 @@ func (g *gpx) cross(d *tour.Dist, a []int32, lenA int64, b []int32, fixed [][2]i
 			g.union(b[i], b[j])
 		}
 	}
-	for _, v := range a {
-		if g.key[v] {
-			r := g.find(v)
-			g.parent[v] = r
-			if r == v {
-				g.crossings[v], g.lenA[v], g.lenB[v], g.state[v] = 0, 0, 0, 0
-				g.comps++
-			}
-		}
-	}
-	for i := range n {
-		j := i + 1
-		if j == n {
-			j = 0
-		}
-		if !sh[i] {
-			g.lenA[g.parent[a[i]]] += d.At(a[i], a[j])
-		}
-		if !adjacent(posA, b[i], b[j]) {
-			g.lenB[g.parent[b[i]]] += d.At(b[i], b[j])
-		}
-	}
 	// 2. shared paths: consecutive key vertices in A's order whose
-	// A path between them is all shared; portals where the two ends lie
-	// in different components
+	// A path between them is all shared
 	first := 0
 	for !g.key[a[first]] {
 		first++
@@ -200,58 +177,21 @@ func (g *gpx) cross(d *tour.Dist, a []int32, lenA int64, b []int32, fixed [][2]i
 		}
 		if sh[posA[k]] {
 			g.end[k], g.end[v] = v, k
-			if rk, rv := g.parent[k], g.parent[v]; rk != rv {
-				g.portal[k], g.portal[v] = true, true
-				g.crossings[rk]++
-				g.crossings[rv]++
-			}
 		}
 		k = v
 	}
-	// 3. the components B would shorten, whether they are feasible, and
-	// the child's length
-	for v := int32(0); v < int32(n); v++ {
-		if !g.key[v] || g.parent[v] != v {
-			continue
-		}
-		if g.crossings[v] <= 2 {
-			g.feasible++
-		}
-		if g.lenB[v] < g.lenA[v] {
-			g.state[v] = 1 // swap, once feasible
-		} else {
-			g.state[v] = -1
-		}
-	}
-	// components of four or more portals: compare the pairings
-	for v := int32(0); v < int32(n); v++ {
-		if g.portal[v] {
-			g.pairA[v], g.pairB[v] = -1, -1
-		}
-	}
-	for v := int32(0); v < int32(n); v++ {
-		if !g.portal[v] {
-			continue
-		}
-		r := g.find(v)
-		if g.state[r] != 1 || g.crossings[r] <= 2 {
-			continue
-		}
-		if g.pairA[v] < 0 {
-			q := g.walk(a, posA, v)
-			g.pairA[v], g.pairA[q] = q, v
-		}
-		if g.pairB[v] < 0 {
-			q := g.walk(b, posB, v)
-			g.pairB[v], g.pairB[q] = q, v
-		}
-		if g.pairA[v] != g.pairB[v] {
-			g.state[r] = -1 // B's paths join other portals: infeasible
-		}
+	// 3. portals, lengths and feasibility of the components; then the
+	// infeasible components joined by a shared path are fused into one,
+	// which may be feasible (GPX2's fusion)
+	g.classify(d, a, b)
+	g.feasible = g.countFeasible()
+	if g.fuse() {
+		g.classify(d, a, b)
+		g.feasible = g.countFeasible()
 	}
 	var gain int64
 	for v := int32(0); v < int32(n); v++ {
-		if g.key[v] && g.parent[v] == v && g.state[v] == 1 {
+		if g.key[v] && g.parent[v] == v && g.state[v] == 1 && g.lenB[v] < g.lenA[v] {
 			g.swapped++
 			gain += g.lenA[v] - g.lenB[v]
 		}
@@ -267,7 +207,7 @@ func (g *gpx) cross(d *tour.Dist, a []int32, lenA int64, b []int32, fixed [][2]i
 		g.stamp = 1
 	}
 	nbrs := func(v int32) (int32, int32) {
-		if g.key[v] && g.state[g.find(v)] == 1 {
+		if r := g.parent[v]; g.key[v] && g.state[r] == 1 && g.lenB[r] < g.lenA[r] {
 			return at(b, posB, v, -1), at(b, posB, v, 1)
 		}
 		return at(a, posA, v, -1), at(a, posA, v, 1)
@@ -300,6 +240,95 @@ func (g *gpx) cross(d *tour.Dist, a []int32, lenA int64, b []int32, fixed [][2]i
 		return a, lenA
 	}
 	return g.child, l
+}
+
+// classify finds every key vertex's component root (stored in parent),
+// the components' A-only and B-only lengths, the portals and crossings,
+// and whether each component is feasible: state 1 when it has at most two
+// portals or B's paths through it join its portals in the same pairs as
+// A's, else -1.
+func (g *gpx) classify(d *tour.Dist, a, b []int32) {
+	n := len(a)
+	g.comps = 0
+	for _, v := range a {
+		if g.key[v] {
+			r := g.find(v)
+			g.parent[v] = r
+			if r == v {
+				g.crossings[v], g.lenA[v], g.lenB[v], g.state[v] = 0, 0, 0, 1
+				g.comps++
+			}
+		}
+		g.portal[v] = false
+	}
+	for i := range n {
+		j := i + 1
+		if j == n {
+			j = 0
+		}
+		if !g.shA[i] {
+			g.lenA[g.parent[a[i]]] += d.At(a[i], a[j])
+		}
+		if !adjacent(g.posA, b[i], b[j]) {
+			g.lenB[g.parent[b[i]]] += d.At(b[i], b[j])
+		}
+	}
+	for _, v := range a {
+		if u := g.end[v]; u >= 0 && g.parent[v] != g.parent[u] {
+			g.portal[v] = true
+			g.crossings[g.parent[v]]++
+			g.pairA[v], g.pairB[v] = -1, -1
+		}
+	}
+	for _, v := range a {
+		if !g.portal[v] {
+			continue
+		}
+		r := g.parent[v]
+		if g.state[r] != 1 || g.crossings[r] <= 2 {
+			continue
+		}
+		if g.pairA[v] < 0 {
+			q := g.walk(a, g.posA, v)
+			g.pairA[v], g.pairA[q] = q, v
+		}
+		if g.pairB[v] < 0 {
+			q := g.walk(b, g.posB, v)
+			g.pairB[v], g.pairB[q] = q, v
+		}
+		if g.pairA[v] != g.pairB[v] {
+			g.state[r] = -1 // B's paths join other portals: infeasible
+		}
+	}
+}
+
+// countFeasible returns the number of feasible components.
+func (g *gpx) countFeasible() int {
+	f := 0
+	for v, k := range g.key {
+		if k && g.parent[v] == int32(v) && g.state[v] == 1 {
+			f++
+		}
+	}
+	return f
+}
+
+// fuse joins every two infeasible components linked by a shared path
+// and reports whether it joined any.
+func (g *gpx) fuse() bool {
+	fused := false
+	for v, p := range g.portal {
+		if !p {
+			continue
+		}
+		u := g.end[v]
+		ru, rv := g.find(u), g.find(int32(v))
+		if ru != rv && g.state[ru] == -1 && g.state[rv] == -1 {
+			g.union(ru, rv)
+			fused = true
+		}
+	}
+	return fused
 }
 
 // walk follows tour t (position index pos) from portal p into its
