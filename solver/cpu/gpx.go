@@ -2,12 +2,14 @@ package cpu
 
 import "github.com/tsplab/tsplab/solver/tour"
 
-// gpx is the generalized partition crossover of Whitley, Hains and Howe
-// ("Tunneling between optima: partition crossover for the TSP", GECCO
-// 2009; GPX2 for the entry test of components crossed more than twice):
-// from two tours A and B it builds the shortest child that keeps every
-// edge the two share and takes, in each independent region where they
-// differ, either A's edges or B's. The child is never longer than A.
+// gpx is the partition crossover of Whitley, Hains and Howe ("Tunneling
+// between optima: partition crossover for the TSP", GECCO 2009), with two
+// steps of its successor GPX2 (Tinós, Whitley and Ochoa, 2018): the
+// pairing test for components entered more than once, and the fusion of
+// infeasible neighbouring components. From two tours A and B it builds a
+// child that keeps every edge the two share and takes, in each
+// independent region where they differ, the shorter of A's and B's edges
+// there. The child is never longer than A.
 //
 // Shared edges are in both tours; key vertices have at least one edge
 // that is not shared; components are the key vertices joined by the
@@ -18,8 +20,10 @@ import "github.com/tsplab/tsplab/solver/tour"
 // path between the same ends, so B's path can replace A's. With more
 // portals it is feasible when B's paths inside it join the same portals
 // in pairs as A's do (then the rest of the tour still closes into one
-// cycle). A feasible component whose B edges are shorter than its A edges
-// takes B's. All in O(n) time; the buffers are reused across calls.
+// cycle). Infeasible components linked by a shared path are fused and
+// tested again. A feasible component whose B edges are shorter than its
+// A edges takes B's. All in O(n) time; the buffers are reused across
+// calls.
 type gpx struct {
 	n          int
 	posA, posB []int32
@@ -29,7 +33,7 @@ type gpx struct {
 	portal     []bool
 	crossings  []int32 // per component root: its portals
 	lenA, lenB []int64 // per component root: its A-only and B-only edges
-	state      []int8  // per component root: 0 unknown, 1 swap, -1 keep
+	state      []int8  // per component root: 1 feasible, -1 not
 	shA        []bool  // per position of A: is the edge to the next shared
 	pairA      []int32 // per portal: the portal A's path inside joins it to
 	pairB      []int32

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"runtime"
 	"slices"
 	"sync"
@@ -475,13 +474,6 @@ func (r *ilsRun) exchangeGPX(half bool) {
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(r.searches[a].length, r.searches[b].length) })
 	best := r.searches[order[0]]
 	child, clen := r.foldGPX(order)
-	if debugGPX {
-		fmt.Fprintf(os.Stderr, "gpx best %d worst %d child %d", best.length, r.searches[order[r.w-1]].length, clen)
-		for i := range r.gxs {
-			fmt.Fprintf(os.Stderr, " [%d %d %d]", r.gxs[i].comps, r.gxs[i].feasible, r.gxs[i].swapped)
-		}
-		fmt.Fprintln(os.Stderr)
-	}
 	if clen < best.length {
 		r.c.offer(child, clen)
 	}
@@ -797,5 +789,3 @@ func init() {
 	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for a time budget: iterated 2-opt + Or-opt + sequential 3-opt local search, one search per core (nearest and quadrant candidates alternating), stagnation escapes, best kept"},
 		ilsConfig{orOpt: true, threeOpt: true, acceptEqual: true, start: "greedy", neighbors: 8, candidates: "mixed", maxSeg: 30, stale: 20}})
 }
-
-var debugGPX = os.Getenv("GPXDEBUG") != ""

@@ -1,6 +1,10 @@
 package cpu
 
-import "github.com/tsplab/tsplab/solver"
+import (
+	"strconv"
+
+	"github.com/tsplab/tsplab/solver"
+)
 
 // smallN bounds the instances on which auto takes its small-instance
 // defaults (smallDefaults).
@@ -20,15 +24,36 @@ var smallDefaults = map[string]string{
 	OptCandidates: "nearest",
 }
 
+// gpxMinN is the smallest instance on which auto's workers exchange
+// their tours by partition crossover (share "gpx") every gpxSyncPerCity·n
+// kicks; below it they search independently. Measured at equal kick
+// budgets (docs/PERF.md, "Partition crossover"): on fnl4461 the crossover
+// exchange ended 0.05–0.10 % below the independent searches, on pr2392
+// 0.07–0.3 % above them (all workers on one tour fall into its traps).
+const gpxMinN = 4000
+
+// gpxSyncPerCity is auto's exchange interval, in kicks per worker per
+// city, where it takes the crossover exchange.
+const gpxSyncPerCity = 1
+
 // Tune implements solver.Tuner: auto's defaults for instances below
-// smallN cities. The other engines keep the table's.
+// smallN cities, and its crossover exchange from gpxMinN cities. The
+// other engines keep the table's.
 func (e ilsEngine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSet {
-	if e.name != "auto" || in == nil || in.N >= smallN {
+	if e.name != "auto" || in == nil {
 		return opts
 	}
 	for i := range opts {
-		if v, ok := smallDefaults[opts[i].Name]; ok {
+		if v, ok := smallDefaults[opts[i].Name]; ok && in.N < smallN {
 			opts[i].Default, opts[i].Auto = v, ""
+		}
+		if in.N >= gpxMinN {
+			switch opts[i].Name {
+			case OptShare:
+				opts[i].Default, opts[i].Auto = "gpx", ""
+			case OptSync:
+				opts[i].Default, opts[i].Auto = strconv.Itoa(gpxSyncPerCity*in.N), ""
+			}
 		}
 	}
 	return opts
