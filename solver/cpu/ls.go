@@ -33,8 +33,8 @@ type ls struct {
 	or3      bool // with threeOpt, also the pure 3-opt moves of tryOr3
 	nearPct  int  // percentage of perturb's kicks that are kickNear
 	// nbd caches the distances to the candidates, nbd[c*k+i] = d(c,
-	// nb[c*k+i]) (cacheNbDist); nil: computed. Whoever changes nb, k or d
-	// after cacheNbDist must drop it.
+	// nb[c*k+i]) (cacheNbDist, nbDists); nil: computed. Whoever changes
+	// nb, k or d after caching must drop it or cache again.
 	nbd []int32
 	// tentative makes close3opt apply the first step and undo it also at
 	// depth 1 (the reference close3optVirtual is tested against)
@@ -126,21 +126,30 @@ const maxNbDist = 1 << 21
 // fit the bound and an int32: the scans read them in order instead of
 // computing a square root (or reading a matrix row) per candidate.
 func (s *ls) cacheNbDist() {
-	s.nbd = nil
-	if len(s.nb) > maxNbDist || len(s.nb) != s.n*s.k {
-		return
+	s.nbd = nbDists(s.d, s.nb, s.n, s.k, nil)
+}
+
+// nbDists returns the candidate distances of lists nb (k per city, n
+// cities) under d, nbd[c*k+i] = d(c, nb[c*k+i]), in buf when it is large
+// enough, or nil when they exceed maxNbDist entries or an int32.
+func nbDists(d *tour.Dist, nb []int32, n, k int, buf []int32) []int32 {
+	if len(nb) > maxNbDist || len(nb) != n*k {
+		return nil
 	}
-	nbd := make([]int32, len(s.nb))
-	for c := 0; c < s.n; c++ {
-		for i, x := range s.nb[c*s.k : c*s.k+s.k] {
-			v := s.d.At(int32(c), x)
+	if cap(buf) < len(nb) {
+		buf = make([]int32, len(nb))
+	}
+	nbd := buf[:len(nb)]
+	for c := range n {
+		for i, x := range nb[c*k : c*k+k] {
+			v := d.At(int32(c), x)
 			if v > math.MaxInt32 {
-				return
+				return nil
 			}
-			nbd[c*s.k+i] = int32(v)
+			nbd[c*k+i] = int32(v)
 		}
 	}
-	s.nbd = nbd
+	return nbd
 }
 
 // nbDist is d(c, x) where x is c's i-th candidate.

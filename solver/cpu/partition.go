@@ -127,7 +127,11 @@ type partRun struct {
 	ctx    context.Context // ends with the run: at the deadline or a cancel
 	ls     []*ls           // each worker's local search, reused
 	global *ls             // the descent over the cities between segments
-	round  int64
+	// gnbd caches the global lists' candidate distances for the descent
+	// between segments, one per kind of nb (nil where they do not fit):
+	// the lists alternate between rounds, their caches with them.
+	gnbd  [2][]int32
+	round int64
 }
 
 // partSeg is one segment of a round, positions from..from+m-1 (cyclic),
@@ -222,6 +226,11 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 		pr.wide, _ = neighbor.NearestContext(pr.ctx, r.in, 2*nb.K) // nil when the run ended
 	}
 	g := newLS(d, nb.List, nb.K, pr.t)
+	pr.gnbd[0] = nbDists(d, nb.List, n, nb.K, nil)
+	pr.gnbd[1] = pr.gnbd[0]
+	if nbOdd != nb {
+		pr.gnbd[1] = nbDists(d, nbOdd.List, n, nbOdd.K, nil)
+	}
 	g.orOpt, g.threeOpt = r.o.cfg.orOpt, r.o.cfg.threeOpt
 	g.depth = min(max(r.o.cfg.depth, 1), maxDepth)
 	g.or3 = r.o.cfg.or3
@@ -598,7 +607,9 @@ func (pr *partRun) load(wk int, sg *partSeg) *ls {
 		pr.ls[wk] = s
 	}
 	s.d, s.n, s.nb, s.k = sg.d, m, sg.nb[:m*sg.k], sg.k
-	s.cacheNbDist()
+	// The segment's lists are new every round (prepare): cache their
+	// distances again, in the worker's own buffer.
+	s.nbd = nbDists(s.d, s.nb, m, s.k, s.nbd)
 	s.tour, s.pos = s.tour[:m], s.pos[:m] // s.q is empty and holds m cities
 	for j := range m {
 		s.tour[j], s.pos[j] = int32(j), int32(j)
@@ -646,7 +657,7 @@ func (pr *partRun) stitch(limit time.Duration) {
 	}
 	end := time.Now().Add(limit)
 	g := pr.global
-	g.nb, g.k, g.nbd = pr.nb[pr.round%2].List, pr.nb[pr.round%2].K, nil
+	g.nb, g.k, g.nbd = pr.nb[pr.round%2].List, pr.nb[pr.round%2].K, pr.gnbd[pr.round%2]
 	copy(g.tour, pr.t)
 	for i, ct := range g.tour {
 		g.pos[ct] = int32(i)

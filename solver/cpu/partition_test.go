@@ -15,7 +15,7 @@ import (
 
 // newTestPartRun readies a partition search of the auto engine on in from
 // its greedy tour, as Solve would, with w workers and the options extra.
-func newTestPartRun(t *testing.T, in *solver.Instance, w int, extra map[string]string) *partRun {
+func newTestPartRun(t testing.TB, in *solver.Instance, w int, extra map[string]string) *partRun {
 	t.Helper()
 	eng, err := solver.Lookup("auto", solver.BackendCPU)
 	if err != nil {

@@ -1,0 +1,75 @@
+package cpu
+
+import (
+	"testing"
+	"time"
+)
+
+// benchPartSegment times the kicks of one segment search of the
+// partition search (a 5,000-city segment of 10,000 uniform cities, the
+// auto engine's moves), with the candidates' distances cached or computed
+// from the segment's coordinates.
+func benchPartSegment(b *testing.B, cached bool) {
+	in := uniformInstance(10000, 1)
+	pr := newTestPartRun(b, in, 2, map[string]string{OptPartSegment: "5000"})
+	pr.cut(0, 0)
+	pr.prepare(0)
+	sg := pr.segs[0]
+	s := pr.load(0, sg)
+	o := pr.r.o
+	s.orOpt, s.threeOpt, s.rkbi = o.cfg.orOpt, o.cfg.threeOpt, o.rkbi
+	s.depth = min(max(o.cfg.depth, 1), maxDepth)
+	s.or3, s.nearPct = o.cfg.or3, o.cfg.nearKick
+	s.r = newRNG(1, 0)
+	s.setFixed(sg.edges)
+	if !cached {
+		s.nbd = nil
+	}
+	never := func() bool { return false }
+	s.pushAll()
+	s.optimize(never)
+	s.record = true
+	b.ResetTimer()
+	for range b.N {
+		s.journal, s.saved = s.journal[:0], s.saved[:0]
+		old := s.length
+		s.perturb(o.cfg.maxSeg)
+		s.optimize(never)
+		if s.length >= old {
+			s.undo()
+			s.length = old
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "kicks/s")
+}
+
+// BenchmarkPartSegmentKicks: a segment search's kicks, candidate
+// distances cached (as the partition search runs) or computed.
+func BenchmarkPartSegmentKicks(b *testing.B) {
+	b.Run("cached", func(b *testing.B) { benchPartSegment(b, true) })
+	b.Run("computed", func(b *testing.B) { benchPartSegment(b, false) })
+}
+
+// BenchmarkPartRound: whole rounds of the partition search on 20,000
+// uniform cities with 2 workers (4 segments of 5,000, a kick per city):
+// the segments' lists, their searches and the descent between segments.
+// It reports the kicks per second over whole rounds and the descent's
+// share of a round.
+func BenchmarkPartRound(b *testing.B) {
+	in := uniformInstance(20000, 1)
+	pr := newTestPartRun(b, in, 2, map[string]string{OptPartSegment: "5000", OptPartSlice: "0", OptPartKicks: "1"})
+	rng := newRNG(3, 0)
+	var kicks int64
+	var stitch time.Duration
+	b.ResetTimer()
+	for range b.N {
+		pr.cut(rng.intn(in.N), 0)
+		kicks += pr.runRound()
+		t0 := time.Now()
+		pr.stitch(time.Hour)
+		stitch += time.Since(t0)
+		pr.round++
+	}
+	b.ReportMetric(float64(kicks)/b.Elapsed().Seconds(), "kicks/s")
+	b.ReportMetric(float64(stitch.Milliseconds())/float64(b.N), "descent-ms/round")
+}

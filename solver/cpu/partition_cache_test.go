@@ -1,0 +1,53 @@
+package cpu
+
+import (
+	"testing"
+	"time"
+)
+
+// checkNbDist fails unless s caches its candidates' distances and every
+// cached one is the real distance.
+func checkNbDist(t *testing.T, s *ls, what string) {
+	t.Helper()
+	if s.nbd == nil {
+		t.Fatalf("%s: no candidate distances cached (%d cities, %d candidates)", what, s.n, s.k)
+	}
+	if len(s.nbd) != s.n*s.k || len(s.nb) != s.n*s.k {
+		t.Fatalf("%s: %d cached distances, %d candidates, want %d", what, len(s.nbd), len(s.nb), s.n*s.k)
+	}
+	for c := range s.n {
+		for i, x := range s.nb[c*s.k : (c+1)*s.k] {
+			if got, want := int64(s.nbd[c*s.k+i]), s.d.At(int32(c), x); got != want {
+				t.Fatalf("%s: city %d, candidate %d (%d): cached %d, distance %d", what, c, i, x, got, want)
+			}
+		}
+	}
+}
+
+// TestPartitionNbDist: the segment searches and the descent between
+// segments read cached candidate distances, and after every round (the
+// segments' lists rebuilt, the global lists alternating between nearest
+// and quadrant) each cached distance is the real one.
+func TestPartitionNbDist(t *testing.T) {
+	in := uniformInstance(3000, 25)
+	for _, lists := range []string{"segment", "global"} {
+		pr := newTestPartRun(t, in, 3, map[string]string{OptPartSegment: "500", OptPartKicks: "0.3", OptPartLists: lists})
+		rng := newRNG(7, 0)
+		for round := range 4 {
+			pr.cut(rng.intn(in.N), 0)
+			pr.runRound()
+			for wk, s := range pr.ls {
+				if s != nil {
+					checkNbDist(t, s, lists+" lists, segment search of worker "+string(rune('0'+wk)))
+				}
+			}
+			pr.stitch(time.Hour)
+			checkNbDist(t, pr.global, lists+" lists, descent between segments")
+			if want := pr.nb[pr.round%2]; &pr.global.nb[0] != &want.List[0] {
+				t.Fatalf("round %d: the descent searched other lists than this round's", round)
+			}
+			pr.round++
+			checkPartTour(t, pr, "round")
+		}
+	}
+}
