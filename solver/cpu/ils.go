@@ -220,6 +220,8 @@ type ilsRun struct {
 	gxs   []gpx
 	gxBuf [2][][]int32 // the fold's children, one set per round parity
 	gxPos []int32
+	// gxSeams: the cities a taker's edges change at
+	gxSeams []int32
 
 	// partitioned: the partition search ran (partition.go), not the
 	// searches
@@ -495,9 +497,22 @@ func (r *ilsRun) exchangeGPX(half bool) {
 			}
 			r.gxPos = pos
 		}
+		// the cities whose edges change: the seams between the parents'
+		// regions, which the worker's next local search looks at first
+		seams := r.gxSeams[:0]
+		for j, c := range child {
+			p, q := child[(j+len(child)-1)%len(child)], child[(j+1)%len(child)]
+			if a, b := s.pred(c), s.succ(c); !(a == p && b == q) && !(a == q && b == p) {
+				seams = append(seams, c)
+			}
+		}
+		r.gxSeams = seams
 		copy(s.tour, child)
 		copy(s.pos, pos)
 		s.length = clen
+		for _, c := range seams {
+			s.push(c)
+		}
 		r.wbestLen[i] = math.MaxInt64
 		r.stale[i] = 0
 	}
@@ -586,6 +601,18 @@ func (r *ilsRun) work(wk, n int, first bool) {
 	}
 	if first && !r.descend(wk, check) {
 		return
+	}
+	if s.q.Len() > 0 {
+		// the seams of a crossover child: only improving moves, kept
+		s.journal, s.saved = s.journal[:0], s.saved[:0]
+		ok := s.optimize(check)
+		for s.q.Len() > 0 {
+			s.pop()
+		}
+		if !ok {
+			return
+		}
+		c.offer(s.tour, s.length)
 	}
 	for k := 0; k < n; k++ {
 		if (s.moves-last >= checkEvery || k%kicksPerCheck == 0) && check() {
