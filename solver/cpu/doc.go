@@ -64,11 +64,12 @@
 // makes a share of the kicks double bridges cut at three cities near in
 // the plane but anywhere on the tour.
 //
-// Small instances. Below 10,000 cities auto's defaults are or3opt on,
+// Small instances. Below 15,000 cities (where auto's workers each search
+// the whole tour, below the partition search) auto's defaults are or3opt on,
 // stale 3 (escapes after 3·n kicks without an improvement) and nearest
 // candidates for every worker (ilssmall.go; `tsp engines --verbose` and
-// solver.EffectiveOptions show them per instance): measured on pr2392
-// and fnl4461, see docs/PERF.md.
+// solver.EffectiveOptions show them per instance): measured on pr2392,
+// fnl4461 and usa13509, see docs/PERF.md.
 //
 // Large instances. From 15,000 cities with coordinates auto runs the
 // partition search (partition.go, options partition, partseg, partkicks,
