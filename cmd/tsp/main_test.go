@@ -216,6 +216,37 @@ func TestBadInstanceFiles(t *testing.T) {
 	oneErrorLine(t, stderr, "nothere.tsp")
 }
 
+// TestSolveTimeFromStart: the engine gets what is left of --time after
+// the command's own set-up, and the report keeps the limit asked for.
+func TestSolveTimeFromStart(t *testing.T) {
+	for _, c := range []struct{ limit, spent, want time.Duration }{
+		{5 * time.Second, time.Second, 4 * time.Second},
+		{5 * time.Second, 6 * time.Second, time.Millisecond},
+		{0, time.Second, 0},
+	} {
+		if got := remainingLimit(c.limit, c.spent); got != c.want {
+			t.Errorf("remainingLimit(%v, %v) = %v, want %v", c.limit, c.spent, got, c.want)
+		}
+	}
+	p := genCircle(t, 40)
+	jsonPath := filepath.Join(filepath.Dir(p), "w.json")
+	if code, _, stderr := tsp(t, "solve", p, "--algo", "testwait", "--time", "200ms", "--json", jsonPath, "--quiet"); code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Params struct {
+			TimeLimit int64 `json:"time_limit_ns"`
+		} `json:"params"`
+	}
+	data, err := os.ReadFile(jsonPath)
+	if err == nil {
+		err = json.Unmarshal(data, &rep)
+	}
+	if err != nil || rep.Params.TimeLimit != int64(200*time.Millisecond) {
+		t.Errorf("report's time limit %d (%v), want the 200ms asked for", rep.Params.TimeLimit, err)
+	}
+}
+
 func TestSolveJSONAndOut(t *testing.T) {
 	p := genCircle(t, 40)
 	dir := filepath.Dir(p)

@@ -37,6 +37,7 @@ type solveRequest struct {
 }
 
 func cmdSolve(ctx context.Context, e *env, args []string) error {
+	start := time.Now()
 	r, err := parseSolve(e, args)
 	if err != nil {
 		return err
@@ -66,6 +67,10 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "tsp: note: %s\n", note)
 	}
 	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet}
+	// --time counts from the command's start: reading a large instance
+	// (a second for a million cities) is spent from the same budget.
+	limit := p.TimeLimit
+	p.TimeLimit = remainingLimit(limit, time.Since(start))
 	if !r.boundGiven && !in.HasOptimum() {
 		o.bound = 0
 		o.alongside = startBound(ctx, in, eng.Backend(), p.TimeLimit)
@@ -75,7 +80,18 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	res.Params.TimeLimit = limit // the report says the limit asked for
 	return finishSolve(ctx, e, in, res, o)
+}
+
+// remainingLimit is the engine's time limit when spent of the command's
+// limit has gone before the run (0: no limit; at least 1 ms, so that a
+// run whose budget went on reading still returns a tour).
+func remainingLimit(limit, spent time.Duration) time.Duration {
+	if limit <= 0 {
+		return limit
+	}
+	return max(limit-spent, time.Millisecond)
 }
 
 // parseSolve reads tsp solve's flags and checks what can be checked
@@ -97,7 +113,7 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 	p := &r.p
 	var (
 		seed     = fs.Uint64("seed", 1, "random seed (the same seed and workers give the same run)")
-		timeFlag = fs.Duration("time", 0, "time limit, e.g. 2s or 1m, at most 8784h (0: the engine's schedule decides)")
+		timeFlag = fs.Duration("time", 0, "time limit from the command's start, reading the instance included, e.g. 2s or 1m, at most 8784h (0: the engine's schedule decides)")
 	)
 	fs.StringVar(&r.out, "out", "", "write the best tour to this TSPLIB `TOUR` file (- for stdout)")
 	fs.StringVar(&r.json, "json", "", "write the run report as JSON to `FILE` (- for stdout)")
