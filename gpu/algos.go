@@ -40,7 +40,7 @@ var algorithms = []algorithm{
 	{name: AlgoPSSM, desc: "PSSM on the GPU: PSPM with one thread per block (parallel searches, one move each)"},
 	{name: AlgoTwoOptClimb, desc: "random-restart 2-opt hill climbing on the GPU (O'Neil & Burtscher): a resident block per climber, its tour in shared memory, the disjoint improving moves of each pass applied together, restarts on the device"},
 	{name: AlgoTwoOptILS, desc: "whole-neighbourhood 2-opt on the GPU inside iterated local search, many moves per pass, double-bridge kicks (Rocki & Suda)"},
-	{name: AlgoAuto, desc: "from 100,000 cities or-ils (windowed 2-opt + Or-opt iterated local search on the GPU, global 2-opt and Or-opt passes on the CPU) until it stalls, then the CPU auto engine from its tour (up to 200,000 cities); below 100,000 cities the CPU auto engine alone"},
+	{name: AlgoAuto, desc: "from 100,000 cities or-ils (windowed 2-opt + Or-opt iterated local search on the GPU, global 2-opt and Or-opt passes on the CPU) with the CPU auto engine searching beside it on the other cores, the better tour kept; up to 200,000 cities, once or-ils stalls, the CPU auto engine goes on alone from the better tour; below 100,000 cities the CPU auto engine alone"},
 	{name: AlgoOrILS, desc: orILSDesc},
 	{name: AlgoThreeOptILS, anyMetric: true, desc: "3-opt iterated local search on the GPU (Delévacq et al.'s ILS-RKBI_blocks): threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks"},
 	{name: AlgoSwapClimb, anyMetric: true, desc: "random-restart best-improvement pair-exchange climbing on the GPU (Luong et al.): one thread per neighbour, index mapping, launch sizes tuned in waves"},
