@@ -263,6 +263,22 @@ func TestFolderBadFileAndDrop(t *testing.T) {
 	}
 }
 
+// TestRunForShowsItsBudget: a run started with a budget (tsplab --run)
+// shows that budget in the settings form, not the form's earlier value.
+func TestRunForShowsItsBudget(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	p.SetSettings(fakeSettings(20 * time.Second))
+	if err := p.RunFor(150 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, p)
+	if v, _ := p.settings.timeLimit.Get(); v != formatFloat(0.15) {
+		t.Errorf("the form's time limit reads %q after a 150 ms run", v)
+	}
+}
+
 func TestRunAndStopFromTheButtons(t *testing.T) {
 	ap, loads := newTestApp(t, Options{})
 	waitLoad(t, loads)

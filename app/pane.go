@@ -197,7 +197,13 @@ func (p *Pane) Run() {
 
 // RunFor starts a run with the time limit budget (0: the settings' own),
 // as compare mode does for both panes.
-func (p *Pane) RunFor(budget time.Duration) error { return p.run(false, budget) }
+// The form shows the budget, so the settings on screen are the run's.
+func (p *Pane) RunFor(budget time.Duration) error {
+	if budget > 0 {
+		_ = p.settings.timeLimit.Set(formatFloat(budget.Seconds()))
+	}
+	return p.run(false, budget)
+}
 
 func (p *Pane) run(step bool, budget time.Duration) error {
 	p.mu.Lock()
