@@ -12,7 +12,6 @@ import (
 	"gorgonia.org/cu"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 func init() {
@@ -349,18 +348,9 @@ func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance,
 			return nil
 		})
 	} else {
-		// A climber's local minimum: the exact polish fixes what the float
-		// kernel missed (cheap from there).
-		sink.SendPhase(solver.PhasePolish, solver.UnknownProgress)
-		pctx, cancel := context.WithDeadline(ctx, deadline.Add(time.Second))
-		if nb, err := neighbor.NearestContext(pctx, in, 10); err == nil {
-			polish2Opt(in, best, nb)
-		}
-		cancel()
+		polishClimb(ctx, in, sink, best, deadline)
 	}
-	bestLen = solver.TourLength(in, best)
-	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves, Progress: 1})
-	return solver.Finish(in, e, p, best, moves, climbs, start, stopped, r.d.label)
+	return finishClimbs(e, in, p, sink, best, moves, climbs, start, stopped, r.d.label)
 }
 
 // ClimbRate times the fused 2opt-climb kernel alone on in, as O'Neil and
@@ -397,29 +387,7 @@ func ClimbRate(in *solver.Instance, warm, window time.Duration, seed uint64) (cl
 		if err := dtoh(c0, s.ctr); err != nil {
 			return err
 		}
-		start, err := cu.MakeEvent(cu.DefaultEvent)
-		if err != nil {
-			return err
-		}
-		defer cu.DestroyEvent(&start)
-		stop, err := cu.MakeEvent(cu.DefaultEvent)
-		if err != nil {
-			return err
-		}
-		defer cu.DestroyEvent(&stop)
-		if err := start.Record(r.stream); err != nil {
-			return err
-		}
-		if err := s.launch(pl, in, seed+1, window, 0, 0); err != nil {
-			return err
-		}
-		if err := stop.Record(r.stream); err != nil {
-			return err
-		}
-		if err := stop.Synchronize(); err != nil {
-			return fmt.Errorf("2-opt climb failed: %w", err)
-		}
-		ms, err := start.Elapsed(stop)
+		ms, err := r.timed("2-opt climb", func() error { return s.launch(pl, in, seed+1, window, 0, 0) })
 		if err != nil {
 			return err
 		}

@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"gorgonia.org/cu"
-
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
@@ -243,29 +241,7 @@ func BenchmarkClimbVariants(b *testing.B) {
 						if err := dtoh(c0, s.ctr); err != nil {
 							return err
 						}
-						start, err := cu.MakeEvent(cu.DefaultEvent)
-						if err != nil {
-							return err
-						}
-						defer cu.DestroyEvent(&start)
-						stop, err := cu.MakeEvent(cu.DefaultEvent)
-						if err != nil {
-							return err
-						}
-						defer cu.DestroyEvent(&stop)
-						if err := start.Record(r.stream); err != nil {
-							return err
-						}
-						if err := s.launch(pl, in, 2, window, 0, 0); err != nil {
-							return err
-						}
-						if err := stop.Record(r.stream); err != nil {
-							return err
-						}
-						if err := stop.Synchronize(); err != nil {
-							return err
-						}
-						if ms, err = start.Elapsed(stop); err != nil {
+						if ms, err = r.timed("climb", func() error { return s.launch(pl, in, 2, window, 0, 0) }); err != nil {
 							return err
 						}
 						c1 = make([]uint64, climbCounters)

@@ -271,3 +271,33 @@ func runFreeMemory(r *run) (free int64, err error) {
 	err = r.do(func() (err error) { free, _, err = cu.MemInfo(); return err })
 	return free, err
 }
+
+// timed runs launch on r's kernel stream between two CUDA events and
+// returns the milliseconds the device spent on it (context thread); what
+// names the work when it fails.
+func (r *run) timed(what string, launch func() error) (float64, error) {
+	start, err := cu.MakeEvent(cu.DefaultEvent)
+	if err != nil {
+		return 0, err
+	}
+	defer cu.DestroyEvent(&start)
+	stop, err := cu.MakeEvent(cu.DefaultEvent)
+	if err != nil {
+		return 0, err
+	}
+	defer cu.DestroyEvent(&stop)
+	if err := start.Record(r.stream); err != nil {
+		return 0, err
+	}
+	if err := launch(); err != nil {
+		return 0, err
+	}
+	if err := stop.Record(r.stream); err != nil {
+		return 0, err
+	}
+	if err := stop.Synchronize(); err != nil {
+		return 0, fmt.Errorf("%s failed: %w", what, err)
+	}
+	ms, err := start.Elapsed(stop)
+	return float64(ms), err
+}

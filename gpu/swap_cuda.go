@@ -126,16 +126,6 @@ func (b *swapBatch) apply() error {
 // fastest wins. A launch error ends the waves and the last good size
 // stays. It returns every wave's outcome (context thread).
 func (b *swapBatch) tune(cands []int) ([]LaunchTrial, error) {
-	start, err := cu.MakeEvent(cu.DefaultEvent)
-	if err != nil {
-		return nil, err
-	}
-	defer cu.DestroyEvent(&start)
-	stop, err := cu.MakeEvent(cu.DefaultEvent)
-	if err != nil {
-		return nil, err
-	}
-	defer cu.DestroyEvent(&stop)
 	var trials []LaunchTrial
 	bestBlock, bestMs := 0, 0.0
 	for _, c := range cands {
@@ -149,21 +139,13 @@ func (b *swapBatch) tune(cands []int) ([]LaunchTrial, error) {
 			break
 		}
 		var ms []float64
+		var err error
 		for r := 0; r < 3; r++ {
-			if err = start.Record(b.r.stream); err == nil {
-				if err = b.eval(); err == nil {
-					if err = stop.Record(b.r.stream); err == nil {
-						if err = stop.Synchronize(); err == nil {
-							var t float64
-							t, err = start.Elapsed(stop)
-							ms = append(ms, float64(t))
-						}
-					}
-				}
-			}
-			if err != nil {
+			var t float64
+			if t, err = b.r.timed("swap evaluation", b.eval); err != nil {
 				break
 			}
+			ms = append(ms, t)
 		}
 		if err != nil {
 			trials = append(trials, LaunchTrial{Block: c, Err: err})

@@ -13,7 +13,6 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
-	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 func init() {
@@ -199,36 +198,19 @@ func EvalRate(n, passes int, seed uint64) (movesPerSec float64, device string, e
 				return err
 			}
 		}
-		start, err := cu.MakeEvent(cu.DefaultEvent)
-		if err != nil {
-			return err
-		}
-		defer cu.DestroyEvent(&start)
-		stop, err := cu.MakeEvent(cu.DefaultEvent)
-		if err != nil {
-			return err
-		}
-		defer cu.DestroyEvent(&stop)
 		for w := 0; w < 3; w++ {
 			if err := b.eval(); err != nil {
 				return err
 			}
 		}
-		if err := start.Record(b.r.stream); err != nil {
-			return err
-		}
-		for p := 0; p < passes; p++ {
-			if err := b.eval(); err != nil {
-				return err
+		ms, err := r.timed("2-opt evaluation", func() error {
+			for p := 0; p < passes; p++ {
+				if err := b.eval(); err != nil {
+					return err
+				}
 			}
-		}
-		if err := stop.Record(b.r.stream); err != nil {
-			return err
-		}
-		if err := stop.Synchronize(); err != nil {
-			return fmt.Errorf("2-opt evaluation failed: %w", err)
-		}
-		ms, err := start.Elapsed(stop)
+			return nil
+		})
 		if err != nil {
 			return err
 		}
@@ -504,17 +486,9 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 			best[i] = int(city[i])
 		}
 	} else {
-		// A climber's local minimum: the exact polish fixes what the float
-		// kernel missed (cheap from there). A tour cut short is not
-		// polished: that would be a whole CPU 2-opt run.
-		sink.SendPhase(solver.PhasePolish, solver.UnknownProgress)
-		pctx, cancel := context.WithDeadline(ctx, deadline.Add(time.Second))
-		if nb, err := neighbor.NearestContext(pctx, in, 10); err == nil {
-			polish2Opt(in, best, nb)
-		}
-		cancel()
+		// A tour cut short is not polished: that would be a whole CPU
+		// 2-opt run.
+		polishClimb(ctx, in, sink, best, deadline)
 	}
-	bestLen = solver.TourLength(in, best)
-	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves, Progress: 1})
-	return solver.Finish(in, e, p, best, moves, climbs, start, stopped, r.d.label)
+	return finishClimbs(e, in, p, sink, best, moves, climbs, start, stopped, r.d.label)
 }
