@@ -115,21 +115,47 @@ func (g *gpx) cross(d *tour.Dist, a []int32, lenA int64, b []int32, fixed [][2]i
 	g.resize(n)
 	g.a = a
 	defer func() { g.a = nil }()
-	posA, posB := g.posA, g.posB
 	for i, c := range a {
-		posA[c] = int32(i)
+		g.posA[c] = int32(i)
 	}
 	for i, c := range b {
-		posB[c] = int32(i)
+		g.posB[c] = int32(i)
 	}
 	for _, e := range fixed {
 		u, v := int32(e[0]), int32(e[1])
-		if !adjacent(posA, u, v) || !adjacent(posB, u, v) {
+		if !adjacent(g.posA, u, v) || !adjacent(g.posB, u, v) {
 			return a, lenA
 		}
 	}
-	// 1. A's shared edges (edge i joins a[i] and a[i+1]), the key
-	// vertices, and the components: union over the edges of one tour only
+	if !g.components(a, b) {
+		return a, lenA
+	}
+	g.sharedPaths(a)
+	// portals, lengths and feasibility of the components; then the
+	// infeasible components joined by a shared path are fused into one,
+	// which may be feasible (GPX2's fusion)
+	g.classify(d, a, b)
+	g.feasible = g.countFeasible()
+	if g.fuse() {
+		g.classify(d, a, b)
+		g.feasible = g.countFeasible()
+	}
+	gain := g.gain(n)
+	if g.swapped == 0 || !g.build(a, b) {
+		return a, lenA
+	}
+	l := d.Length(g.child)
+	if l != lenA-gain || l > lenA {
+		return a, lenA
+	}
+	return g.child, l
+}
+
+// components marks A's shared edges (edge i joins a[i] and a[i+1]) and
+// the key vertices, and joins the key vertices into components by the
+// edges of one tour only. It returns false when the tours are the same.
+func (g *gpx) components(a, b []int32) bool {
+	n := len(a)
 	sh := g.shA
 	keys := 0
 	for i := range n {
@@ -137,7 +163,7 @@ func (g *gpx) cross(d *tour.Dist, a []int32, lenA int64, b []int32, fixed [][2]i
 		if j == n {
 			j = 0
 		}
-		sh[i] = adjacent(posB, a[i], a[j])
+		sh[i] = adjacent(g.posB, a[i], a[j])
 	}
 	prevSh := sh[n-1]
 	for i, v := range a {
@@ -149,7 +175,7 @@ func (g *gpx) cross(d *tour.Dist, a []int32, lenA int64, b []int32, fixed [][2]i
 		prevSh = sh[i]
 	}
 	if keys == 0 {
-		return a, lenA
+		return false
 	}
 	for i := range n {
 		j := i + 1
@@ -159,12 +185,17 @@ func (g *gpx) cross(d *tour.Dist, a []int32, lenA int64, b []int32, fixed [][2]i
 		if !sh[i] {
 			g.union(a[i], a[j])
 		}
-		if !adjacent(posA, b[i], b[j]) {
+		if !adjacent(g.posA, b[i], b[j]) {
 			g.union(b[i], b[j])
 		}
 	}
-	// 2. shared paths: consecutive key vertices in A's order whose
-	// A path between them is all shared
+	return true
+}
+
+// sharedPaths links consecutive key vertices in A's order whose A path
+// between them is all shared (end holds each one's partner).
+func (g *gpx) sharedPaths(a []int32) {
+	n := len(a)
 	first := 0
 	for !g.key[a[first]] {
 		first++
@@ -179,51 +210,54 @@ func (g *gpx) cross(d *tour.Dist, a []int32, lenA int64, b []int32, fixed [][2]i
 		if !g.key[v] {
 			continue
 		}
-		if sh[posA[k]] {
+		if g.shA[g.posA[k]] {
 			g.end[k], g.end[v] = v, k
 		}
 		k = v
 	}
-	// 3. portals, lengths and feasibility of the components; then the
-	// infeasible components joined by a shared path are fused into one,
-	// which may be feasible (GPX2's fusion)
-	g.classify(d, a, b)
-	g.feasible = g.countFeasible()
-	if g.fuse() {
-		g.classify(d, a, b)
-		g.feasible = g.countFeasible()
-	}
+}
+
+// gain counts the feasible components whose B side is shorter (swapped)
+// and returns what taking B's side in them saves.
+func (g *gpx) gain(n int) int64 {
 	var gain int64
 	for v := int32(0); v < int32(n); v++ {
-		if g.key[v] && g.parent[v] == v && g.state[v] == 1 && g.lenB[v] < g.lenA[v] {
+		if g.takesB(v) && g.parent[v] == v {
 			g.swapped++
 			gain += g.lenA[v] - g.lenB[v]
 		}
 	}
-	if g.swapped == 0 {
-		return a, lenA
-	}
-	// 4. the child: B's neighbours in swapped components, A's elsewhere;
-	// walked from city 0 it must be one cycle over every city
+	return gain
+}
+
+// takesB reports whether the child takes key vertex v's neighbours from
+// B: its component is feasible and B's side of it is shorter.
+func (g *gpx) takesB(v int32) bool {
+	r := g.parent[v]
+	return g.key[v] && g.state[r] == 1 && g.lenB[r] < g.lenA[r]
+}
+
+// build writes the child into g.child: B's neighbours in the swapped
+// components, A's elsewhere. Walked from city 0 it must be one cycle
+// over every city; build returns false when it is not.
+func (g *gpx) build(a, b []int32) bool {
+	n := len(a)
 	g.stamp++
 	if g.stamp == 0 {
 		clear(g.seen)
 		g.stamp = 1
 	}
-	nbrs := func(v int32) (int32, int32) {
-		if r := g.parent[v]; g.key[v] && g.state[r] == 1 && g.lenB[r] < g.lenA[r] {
-			return at(b, posB, v, -1), at(b, posB, v, 1)
-		}
-		return at(a, posA, v, -1), at(a, posA, v, 1)
-	}
 	prev, cur := int32(-1), int32(0)
 	for i := 0; i < n; i++ {
 		if g.seen[cur] == g.stamp {
-			return a, lenA
+			return false
 		}
 		g.seen[cur] = g.stamp
 		g.child[i] = cur
-		x, y := nbrs(cur)
+		x, y := at(a, g.posA, cur, -1), at(a, g.posA, cur, 1)
+		if g.takesB(cur) {
+			x, y = at(b, g.posB, cur, -1), at(b, g.posB, cur, 1)
+		}
 		next := x
 		if prev >= 0 {
 			switch prev {
@@ -231,19 +265,12 @@ func (g *gpx) cross(d *tour.Dist, a []int32, lenA int64, b []int32, fixed [][2]i
 				next = y
 			case y:
 			default:
-				return a, lenA // not a consistent adjacency
+				return false // not a consistent adjacency
 			}
 		}
 		prev, cur = cur, next
 	}
-	if cur != 0 {
-		return a, lenA
-	}
-	l := d.Length(g.child)
-	if l != lenA-gain || l > lenA {
-		return a, lenA
-	}
-	return g.child, l
+	return cur == 0
 }
 
 // classify finds every key vertex's component root (stored in parent),
