@@ -188,6 +188,13 @@ type ilsOptions struct {
 	partSlice int     // OptPartSlice, milliseconds
 }
 
+// configure gives the local search s the run's move set and pivoting.
+func (o ilsOptions) configure(s *ls) {
+	s.orOpt, s.threeOpt, s.rkbi = o.cfg.orOpt, o.cfg.threeOpt, o.rkbi
+	s.depth = min(max(o.cfg.depth, 1), maxDepth)
+	s.or3, s.nearPct = o.cfg.or3, o.cfg.nearKick
+}
+
 // ilsRun is one run of an iterated local search: set-up (candidate lists,
 // start tour), then w workers, each a local search with don't-look bits
 // that kicks its tour and keeps the kick when the tour does not get
@@ -283,9 +290,7 @@ func (r *ilsRun) run() (solver.Result, error) {
 			l = nbOdd
 		}
 		s := newLS(d, l.List, l.K, t0)
-		s.orOpt, s.threeOpt, s.rkbi = r.o.cfg.orOpt, r.o.cfg.threeOpt, r.o.rkbi
-		s.depth = min(max(r.o.cfg.depth, 1), maxDepth)
-		s.or3, s.nearPct = r.o.cfg.or3, r.o.cfg.nearKick
+		r.o.configure(s)
 		s.cacheNbDist()
 		s.r = newRNG(r.p.Seed, uint64(i))
 		s.record = true
@@ -618,17 +623,9 @@ func (r *ilsRun) work(wk, n int, first bool) {
 		if (s.moves-last >= checkEvery || k%kicksPerCheck == 0) && check() {
 			return
 		}
-		s.journal, s.saved = s.journal[:0], s.saved[:0]
-		old := s.length
-		s.perturb(cfg.maxSeg)
-		if !s.optimize(check) {
-			// stopped inside: go back to the last accepted tour
-			s.undo()
-			s.length = old
-			for s.q.Len() > 0 {
-				s.pop()
-			}
-			return
+		old, ok := s.tryKick(cfg.maxSeg, cfg.acceptEqual, check)
+		if !ok {
+			return // stopped inside: back at the last accepted tour
 		}
 		r.kicksDone[wk].v.Add(1)
 		if s.length < old {
@@ -639,10 +636,6 @@ func (r *ilsRun) work(wk, n int, first bool) {
 			continue
 		}
 		r.stale[wk]++
-		if s.length > old || !cfg.acceptEqual {
-			s.undo()
-			s.length = old
-		}
 		if r.staleLimit > 0 && r.stale[wk] >= r.staleLimit && !r.escape(wk, check) {
 			return
 		}

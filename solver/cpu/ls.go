@@ -919,6 +919,30 @@ func (s *ls) kickBreaksFixed(i0 int32, la, lb int) bool {
 	return s.isFixed(at(0), at(1)) || s.isFixed(at(la), at(la+1)) || s.isFixed(at(la+lb), at(la+lb+1))
 }
 
+// tryKick makes one step of an iterated local search: a kick (perturb),
+// the local search that repairs it, and the undo of a kick that left the
+// tour longer (or as long, unless acceptEqual). It returns the length
+// before the kick, and false when stop ended the local search inside, in
+// which case the kick is undone and the queue emptied.
+func (s *ls) tryKick(maxSeg int, acceptEqual bool, stop func() bool) (old int64, ok bool) {
+	s.journal, s.saved = s.journal[:0], s.saved[:0]
+	old = s.length
+	s.perturb(maxSeg)
+	if !s.optimize(stop) {
+		s.undo()
+		s.length = old
+		for s.q.Len() > 0 {
+			s.pop()
+		}
+		return old, false
+	}
+	if s.length > old || (s.length == old && !acceptEqual) {
+		s.undo()
+		s.length = old
+	}
+	return old, true
+}
+
 // perturb applies one kick: kickNear with probability nearPct %, else
 // the segment-local kick.
 func (s *ls) perturb(maxSeg int) {

@@ -540,9 +540,7 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 	r, c := pr.r, pr.r.c
 	sg := pr.segs[seg]
 	s := pr.load(wk, sg)
-	s.orOpt, s.threeOpt, s.rkbi = r.o.cfg.orOpt, r.o.cfg.threeOpt, r.o.rkbi
-	s.depth = min(max(r.o.cfg.depth, 1), maxDepth)
-	s.or3, s.nearPct = r.o.cfg.or3, r.o.cfg.nearKick
+	r.o.configure(s)
 	s.r = newRNG(r.p.Seed, uint64(pr.round)<<24^uint64(seg)<<8^uint64(rep)^1<<42)
 	s.setFixed(sg.edges)
 	length0 := s.length
@@ -573,19 +571,10 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 				break
 			}
 			last = s.moves
-			s.journal, s.saved = s.journal[:0], s.saved[:0]
-			old := s.length
-			s.perturb(r.o.cfg.maxSeg)
-			if !s.optimize(check) {
-				s.undo()
-				s.length = old
+			if _, ok := s.tryKick(r.o.cfg.maxSeg, r.o.cfg.acceptEqual, check); !ok {
 				break
 			}
 			kicks++
-			if s.length > old || (s.length == old && !r.o.cfg.acceptEqual) {
-				s.undo()
-				s.length = old
-			}
 		}
 	}
 	for s.q.Len() > 0 {

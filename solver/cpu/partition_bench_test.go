@@ -17,9 +17,7 @@ func benchPartSegment(b *testing.B, cached bool) {
 	sg := pr.segs[0]
 	s := pr.load(0, sg)
 	o := pr.r.o
-	s.orOpt, s.threeOpt, s.rkbi = o.cfg.orOpt, o.cfg.threeOpt, o.rkbi
-	s.depth = min(max(o.cfg.depth, 1), maxDepth)
-	s.or3, s.nearPct = o.cfg.or3, o.cfg.nearKick
+	o.configure(s)
 	s.r = newRNG(1, 0)
 	s.setFixed(sg.edges)
 	if !cached {
