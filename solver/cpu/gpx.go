@@ -1,6 +1,9 @@
 package cpu
 
-import "github.com/tsplab/tsplab/solver/tour"
+import (
+	"github.com/tsplab/tsplab/solver/internal/unionfind"
+	"github.com/tsplab/tsplab/solver/tour"
+)
 
 // gpx is the partition crossover of Whitley, Hains and Howe ("Tunneling
 // between optima: partition crossover for the TSP", GECCO 2009), with two
@@ -28,8 +31,9 @@ type gpx struct {
 	n          int
 	posA, posB []int32
 	key        []bool
-	parent     []int32 // union-find over the key vertices
-	end        []int32 // a key vertex's shared path's other end (-1: none)
+	uf         *unionfind.Sets // the components: sets of key vertices
+	parent     []int32         // per key vertex: its component's root (classify)
+	end        []int32         // a key vertex's shared path's other end (-1: none)
 	portal     []bool
 	crossings  []int32 // per component root: its portals
 	lenA, lenB []int64 // per component root: its A-only and B-only edges
@@ -54,6 +58,7 @@ func (g *gpx) resize(n int) {
 	g.n = n
 	g.posA, g.posB = make([]int32, n), make([]int32, n)
 	g.key, g.portal, g.shA = make([]bool, n), make([]bool, n), make([]bool, n)
+	g.uf = unionfind.New(n)
 	g.parent, g.end = make([]int32, n), make([]int32, n)
 	g.crossings, g.pairA, g.pairB = make([]int32, n), make([]int32, n), make([]int32, n)
 	g.lenA, g.lenB = make([]int64, n), make([]int64, n)
@@ -82,23 +87,6 @@ func adjacent(pos []int32, u, v int32) bool {
 	d := pos[u] - pos[v]
 	n := int32(len(pos))
 	return d == 1 || d == -1 || d == n-1 || d == 1-n
-}
-
-func (g *gpx) find(v int32) int32 {
-	for g.parent[v] != v {
-		g.parent[v] = g.parent[g.parent[v]]
-		v = g.parent[v]
-	}
-	return v
-}
-
-func (g *gpx) union(u, v int32) {
-	u, v = g.find(u), g.find(v)
-	if u < v {
-		g.parent[v] = u
-	} else if v < u {
-		g.parent[u] = v
-	}
 }
 
 // cross returns the child of a (of length lenA) and b. The result is a
@@ -166,6 +154,7 @@ func (g *gpx) components(a, b []int32) bool {
 		sh[i] = adjacent(g.posB, a[i], a[j])
 	}
 	prevSh := sh[n-1]
+	g.uf.Reset()
 	for i, v := range a {
 		g.parent[v], g.end[v], g.portal[v] = v, -1, false
 		g.key[v] = !sh[i] || !prevSh
@@ -183,10 +172,10 @@ func (g *gpx) components(a, b []int32) bool {
 			j = 0
 		}
 		if !sh[i] {
-			g.union(a[i], a[j])
+			g.uf.Union(a[i], a[j])
 		}
 		if !adjacent(g.posA, b[i], b[j]) {
-			g.union(b[i], b[j])
+			g.uf.Union(b[i], b[j])
 		}
 	}
 	return true
@@ -283,7 +272,7 @@ func (g *gpx) classify(d *tour.Dist, a, b []int32) {
 	g.comps = 0
 	for _, v := range a {
 		if g.key[v] {
-			r := g.find(v)
+			r := g.uf.Find(v)
 			g.parent[v] = r
 			if r == v {
 				g.crossings[v], g.lenA[v], g.lenB[v], g.state[v] = 0, 0, 0, 1
@@ -353,9 +342,9 @@ func (g *gpx) fuse() bool {
 			continue
 		}
 		u := g.end[v]
-		ru, rv := g.find(u), g.find(int32(v))
+		ru, rv := g.uf.Find(u), g.uf.Find(int32(v))
 		if ru != rv && g.state[ru] == -1 && g.state[rv] == -1 {
-			g.union(ru, rv)
+			g.uf.Union(ru, rv)
 			fused = true
 		}
 	}
