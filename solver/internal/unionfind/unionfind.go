@@ -1,7 +1,7 @@
 // Package unionfind is the disjoint-set forest (path halving, union by
-// size) that the greedy construction, the exact minimum 1-tree
-// and the partition crossover use to join fragments and components (Tarjan, "Efficiency of a good but
-// not linear set union algorithm", JACM 1975).
+// size) that the greedy construction, the exact minimum 1-tree and the
+// partition crossover use to join fragments and components (Tarjan,
+// "Efficiency of a good but not linear set union algorithm", JACM 1975).
 package unionfind
 
 // Sets is a disjoint-set forest over the elements 0..n-1.
