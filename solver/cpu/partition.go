@@ -381,10 +381,10 @@ func (pr *partRun) prepare(i int) {
 	sg := pr.segs[i]
 	m := sg.m
 	sg.cities = grow(sg.cities, m)
-	sg.x, sg.y = growF(sg.x, m), growF(sg.y, m)
+	sg.x, sg.y = grow(sg.x, m), grow(sg.y, m)
 	var z []float64
 	if in.Z != nil {
-		sg.z = growF(sg.z, m)
+		sg.z = grow(sg.z, m)
 		z = sg.z
 	}
 	at := sg.from
@@ -679,17 +679,9 @@ func (pr *partRun) stitch(limit time.Duration) {
 }
 
 // grow returns b resized to n, reallocating when it is too small.
-func grow(b []int32, n int) []int32 {
+func grow[T any](b []T, n int) []T {
 	if cap(b) < n {
-		return make([]int32, n, n+n/4)
-	}
-	return b[:n]
-}
-
-// growF is grow for float64 buffers.
-func growF(b []float64, n int) []float64 {
-	if cap(b) < n {
-		return make([]float64, n, n+n/4)
+		return make([]T, n, n+n/4)
 	}
 	return b[:n]
 }
