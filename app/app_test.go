@@ -572,3 +572,25 @@ func TestScanTSPLIBFolder(t *testing.T) {
 		t.Errorf("a280 loaded with optimum %d and an optimal tour of %d cities", in.Optimum, len(opt))
 	}
 }
+
+// TestReadEntryFixedEdges checks that an instance with fixed edges lists
+// the tour's optimum, as the loaded instance does: the table's value is the
+// path between the fixed edge's ends, and the fixed edge closes it.
+func TestReadEntryFixedEdges(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "fx.tsp", "NAME : fx\nTYPE : TSP\nDIMENSION : 4\nEDGE_WEIGHT_TYPE : EUC_2D\n"+
+		"FIXED_EDGES_SECTION\n1 3\n-1\nNODE_COORD_SECTION\n1 0 0\n2 3 0\n3 3 4\n4 0 4\nEOF\n")
+	writeFile(t, dir, "optima.csv", "name,optimum\nfx,11\n")
+	e := ReadEntry(path)
+	// Cities 1 and 3 are 5 apart: the tour is the path 1-2-4-3 (11) closed by it.
+	if e.Optimum != 16 {
+		t.Errorf("fx lists optimum %d, want 16 (path 11 + fixed edge 5)", e.Optimum)
+	}
+	in, err := tsplib.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Optimum != e.Optimum {
+		t.Errorf("loaded optimum %d, browser lists %d", in.Optimum, e.Optimum)
+	}
+}

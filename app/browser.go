@@ -70,6 +70,16 @@ func ReadEntry(path string) Entry {
 	}
 	e.Dimension, e.Type, e.Metric = h.Dimension, h.Type, h.Metric
 	e.Optimum, _, _ = tsplib.KnownOptimum(path, h.Name)
+	if e.Optimum > 0 && h.Section == "FIXED_EDGES_SECTION" {
+		// The table lists, for an instance with fixed edges, the path
+		// between their ends; the tour's optimum adds the fixed edges,
+		// which only the whole file gives (TSPLIB puts them first).
+		if in, err := tsplib.Read(path); err == nil {
+			if v, _, ok := tsplib.FindOptimum(in, os.Getenv(tsplib.OptimaEnv)); ok {
+				e.Optimum = v
+			}
+		}
+	}
 	e.OptTour = tsplib.OptTourPath(path, nil) != ""
 	return e
 }

@@ -16,6 +16,7 @@ type Header struct {
 	Dimension int    // DIMENSION
 	Metric    string // EDGE_WEIGHT_TYPE as written in capitals ("EUC_2D")
 	Format    string // EDGE_WEIGHT_FORMAT, for EXPLICIT instances
+	Section   string // the first section's keyword in capitals ("NODE_COORD_SECTION")
 }
 
 // ReadHeader reads the header of the instance file at path: its keywords
@@ -54,7 +55,7 @@ func ParseHeader(r io.Reader, filename string) (Header, error) {
 		}
 		return Header{}, p.errf(line, "no DIMENSION in the header")
 	}
-	h := Header{Name: p.name, Type: p.typ, Comment: p.comment, Dimension: p.dim, Format: p.ewf}
+	h := Header{Name: p.name, Type: p.typ, Comment: p.comment, Dimension: p.dim, Format: p.ewf, Section: p.firstSection}
 	if p.haveMetric {
 		h.Metric = p.metric.String()
 	}

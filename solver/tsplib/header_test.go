@@ -9,12 +9,12 @@ import (
 
 func TestParseHeaderStopsAtTheFirstSection(t *testing.T) {
 	// The data after the header is broken: a header read never sees it.
-	src := "NAME : tiny\nCOMMENT : five cities\nTYPE : TSP\nDIMENSION : 5\nEDGE_WEIGHT_TYPE : euc_2d\nNODE_COORD_SECTION\n1 0 0\n2 x y\n"
+	src := "NAME : tiny\nCOMMENT : five cities\nTYPE : TSP\nDIMENSION : 5\nEDGE_WEIGHT_TYPE : euc_2d\nnode_coord_section\n1 0 0\n2 x y\n"
 	h, err := ParseHeader(strings.NewReader(src), "tiny.tsp")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Header{Name: "tiny", Type: "TSP", Comment: "five cities", Dimension: 5, Metric: "EUC_2D"}
+	want := Header{Name: "tiny", Type: "TSP", Comment: "five cities", Dimension: 5, Metric: "EUC_2D", Section: "NODE_COORD_SECTION"}
 	if h != want {
 		t.Errorf("header %+v, want %+v", h, want)
 	}

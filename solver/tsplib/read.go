@@ -69,6 +69,8 @@ type parser struct {
 	headerOnly bool
 	// sectionLine is the line of the first section keyword (0: none yet).
 	sectionLine int
+	// section is that first section keyword, in capitals.
+	firstSection string
 
 	name, typ, comment string
 	seen               map[string]int // keyword -> line first given
@@ -144,7 +146,7 @@ func (p *parser) parse() error {
 		}
 		if strings.HasSuffix(key, "_SECTION") {
 			if p.headerOnly {
-				p.sectionLine = t.line
+				p.sectionLine, p.firstSection = t.line, key
 				return nil
 			}
 			if l, dup := p.seen[key]; dup {
