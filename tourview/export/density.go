@@ -189,45 +189,11 @@ func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 	}
 	r.project(t, w, h)
 	r.rowWorkers = min(runtime.GOMAXPROCS(0), 4, max(1, w*h/100_000))
+	area := r.frame(t, w, h, st)
 
-	// The visible part of the instance's bounding box, in pixels.
-	x0, y0 := t.Apply(r.bounds.MinX, r.bounds.MaxY)
-	x1, y1 := t.Apply(r.bounds.MaxX, r.bounds.MinY)
-	area := (math.Min(x1, float64(w)) - math.Max(x0, 0) + 1) * (math.Min(y1, float64(h)) - math.Max(y0, 0) + 1)
-	area = math.Max(area, 1)
-	r.stats.Density = float64(r.stats.Inside) / area
-	// Every edge and dot lies in the cities' bounding box: composite
-	// blends nothing outside it.
-	pad := max(st.CityRadius, 0) + 1
-	r.box = image.Rect(int(math.Floor(x0))-pad, int(math.Floor(y0))-pad, int(math.Ceil(x1))+pad+1, int(math.Ceil(y1))+pad+1).Intersect(image.Rect(0, 0, w, h))
-
-	var tours [numLayers][]int
-	if len(s.Optimal) == in.N {
-		tours[layerOptimal] = s.Optimal
-	}
-	if len(s.Tour) == in.N {
-		tours[layerTour] = s.Tour
-	}
-	if len(s.Best) == in.N && !sameTour(s.Best, s.Tour) {
-		tours[layerBest] = s.Best
-	}
+	tours := sceneTours(s, in.N)
 	drawn := tours[layerTour] != nil || tours[layerBest] != nil
-
-	// Dots: squares on top while sparse; then single pixels beneath a
-	// tour, fading out; without a tour, tone-mapped like the edges.
-	rho := r.stats.Density
-	rad := 0
-	dotAlpha := 1.0
-	switch {
-	case rho <= SparseDots:
-		rad = st.CityRadius
-		r.stats.DotsOver = true
-	case drawn:
-		dotAlpha = math.Max(0, math.Log(FadedDots/rho)/math.Log(FadedDots/SparseDots))
-	default:
-		r.stats.DotsOver = true
-	}
-	r.stats.DotAlpha = dotAlpha
+	rad, dotAlpha := r.dotStyle(drawn, st)
 
 	r.resize(w, h)
 	sampled, sums := r.threshold(tours, w, h)
@@ -253,43 +219,9 @@ func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 		r.workers = 1
 	}
 	r.ensure()
+	r.toneMaps(st, sums, area, drawn, dotAlpha)
+	r.bestSuccessors(s, in.N)
 
-	// Tone maps.
-	if r.used[layerDots] {
-		m := 0.0
-		if !drawn {
-			m = rho
-		}
-		r.setLUT(layerDots, st.City, st.City, dotAlpha, m)
-	}
-	if r.used[layerOptimal] {
-		r.setLUT(layerOptimal, st.Optimal, st.Optimal, 1, float64(sums[layerOptimal])/area)
-	}
-	if r.used[layerBest] {
-		r.setLUT(layerBest, st.Best, st.Best, 1, float64(sums[layerBest])/area)
-	}
-	if r.used[layerTour] {
-		r.setLUT(layerTour, st.Tour, st.Dense, 1, float64(sums[layerTour])/area)
-	}
-
-	if r.used[layerBest] && r.used[layerTour] {
-		// The best tour is drawn where it differs from the tour: an edge
-		// both share would lie under the tour, drawn at full alpha while
-		// the best tour is drawn at all (DenseTour).
-		if cap(r.succ) < in.N {
-			r.succ = make([]int32, in.N)
-		}
-		r.succ = r.succ[:in.N]
-		prev := s.Tour[in.N-1]
-		for _, c := range s.Tour {
-			if uint(prev) < uint(in.N) && uint(c) < uint(in.N) {
-				r.succ[prev] = int32(c)
-			}
-			prev = c
-		}
-	} else {
-		r.succ = r.succ[:0]
-	}
 	for len(r.bestBox) < r.workers {
 		r.bestBox = append(r.bestBox, image.Rectangle{})
 	}
@@ -309,6 +241,99 @@ func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 	r.updateHeat(in, tours[layerTour], st.Heat.A != 0)
 	r.drawHeat(dst, t, st)
 	r.stats.HeatCells = r.heat.cells
+}
+
+// frame sets the city density over the visible part of the instance's
+// bounding box and the box composite blends in (every edge and dot lies in
+// it), and returns that visible area in pixels (at least 1).
+func (r *Rasterizer) frame(t Transform, w, h int, st Style) float64 {
+	x0, y0 := t.Apply(r.bounds.MinX, r.bounds.MaxY)
+	x1, y1 := t.Apply(r.bounds.MaxX, r.bounds.MinY)
+	area := (math.Min(x1, float64(w)) - math.Max(x0, 0) + 1) * (math.Min(y1, float64(h)) - math.Max(y0, 0) + 1)
+	area = math.Max(area, 1)
+	r.stats.Density = float64(r.stats.Inside) / area
+	pad := max(st.CityRadius, 0) + 1
+	r.box = image.Rect(int(math.Floor(x0))-pad, int(math.Floor(y0))-pad, int(math.Ceil(x1))+pad+1, int(math.Ceil(y1))+pad+1).Intersect(image.Rect(0, 0, w, h))
+	return area
+}
+
+// sceneTours is the scene's tours by layer; a tour of the wrong length is
+// left out, and so is a best tour equal to the tour.
+func sceneTours(s Scene, n int) [numLayers][]int {
+	var tours [numLayers][]int
+	if len(s.Optimal) == n {
+		tours[layerOptimal] = s.Optimal
+	}
+	if len(s.Tour) == n {
+		tours[layerTour] = s.Tour
+	}
+	if len(s.Best) == n && !sameTour(s.Best, s.Tour) {
+		tours[layerBest] = s.Best
+	}
+	return tours
+}
+
+// dotStyle picks how cities are drawn at the frame's density: squares on
+// top while sparse; then single pixels beneath a tour, fading out; without
+// a tour, tone-mapped like the edges. It returns the squares' radius and
+// the dots' alpha.
+func (r *Rasterizer) dotStyle(drawn bool, st Style) (rad int, alpha float64) {
+	rho := r.stats.Density
+	alpha = 1.0
+	switch {
+	case rho <= SparseDots:
+		rad = st.CityRadius
+		r.stats.DotsOver = true
+	case drawn:
+		alpha = math.Max(0, math.Log(FadedDots/rho)/math.Log(FadedDots/SparseDots))
+	default:
+		r.stats.DotsOver = true
+	}
+	r.stats.DotAlpha = alpha
+	return rad, alpha
+}
+
+// toneMaps sets each used layer's colour table from its steps per pixel
+// of the visible area.
+func (r *Rasterizer) toneMaps(st Style, sums [numLayers]int64, area float64, drawn bool, dotAlpha float64) {
+	if r.used[layerDots] {
+		m := 0.0
+		if !drawn {
+			m = r.stats.Density
+		}
+		r.setLUT(layerDots, st.City, st.City, dotAlpha, m)
+	}
+	if r.used[layerOptimal] {
+		r.setLUT(layerOptimal, st.Optimal, st.Optimal, 1, float64(sums[layerOptimal])/area)
+	}
+	if r.used[layerBest] {
+		r.setLUT(layerBest, st.Best, st.Best, 1, float64(sums[layerBest])/area)
+	}
+	if r.used[layerTour] {
+		r.setLUT(layerTour, st.Tour, st.Dense, 1, float64(sums[layerTour])/area)
+	}
+}
+
+// bestSuccessors fills r.succ with the tour's successors when the best
+// tour is drawn beside it: the best tour is drawn where it differs from the
+// tour, since an edge both share would lie under the tour, drawn at full
+// alpha while the best tour is drawn at all (DenseTour).
+func (r *Rasterizer) bestSuccessors(s Scene, n int) {
+	if !r.used[layerBest] || !r.used[layerTour] {
+		r.succ = r.succ[:0]
+		return
+	}
+	if cap(r.succ) < n {
+		r.succ = make([]int32, n)
+	}
+	r.succ = r.succ[:n]
+	prev := s.Tour[n-1]
+	for _, c := range s.Tour {
+		if uint(prev) < uint(n) && uint(c) < uint(n) {
+			r.succ[prev] = int32(c)
+		}
+		prev = c
+	}
 }
 
 // sameTour reports whether a and b are the same tour slice or equal.
