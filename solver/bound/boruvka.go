@@ -50,22 +50,63 @@ const noKey = math.MaxUint64
 // degrees in s.deg, and returns its weight minus 2·Σπ; ok is false when
 // the weights do not fit the packed keys (the caller then uses Prim).
 func (s *sparseBoruvka) run(pi []int64) (w int64, ok bool) {
-	g := s.g
+	base, idxBits, ok := s.keyLayout(pi)
+	if !ok {
+		return 0, false
+	}
 	n := len(s.comp)
+	s.reset()
+	var sum int64
+	joined := 0
+	for joined < n-1 && len(s.active) > 0 {
+		if s.quit != nil && s.quit.Load() {
+			return 0, true
+		}
+		s.offer(pi, base, idxBits)
+		k, added := s.join(base, idxBits)
+		if k == 0 {
+			break
+		}
+		joined += k
+		sum += added
+		s.relabel()
+	}
+	if top := s.leafEdge(pi); top.leaf >= 0 {
+		sum += top.w
+		s.deg[top.leaf]++
+		s.deg[top.other]++
+	}
+	var spi int64
+	for _, p := range pi {
+		spi += p
+	}
+	return sum - 2*spi, true
+}
+
+// keyLayout packs an edge's weight above its index in one uint64 key:
+// base is subtracted from the weights, idxBits hold the index; ok is false
+// when the weights' span does not fit beside the index.
+func (s *sparseBoruvka) keyLayout(pi []int64) (base int64, idxBits uint, ok bool) {
 	minPi, maxPi := int64(math.MaxInt64), int64(math.MinInt64)
 	for _, p := range pi {
 		minPi, maxPi = min(minPi, p), max(maxPi, p)
 	}
 	var maxD int64
-	for _, d := range g.d {
+	for _, d := range s.g.d {
 		maxD = max(maxD, int64(d))
 	}
-	idxBits := uint(bits.Len(uint(len(g.adj))))
-	base := 2 * minPi
+	idxBits = uint(bits.Len(uint(len(s.g.adj))))
+	base = 2 * minPi
 	if span := Precision*maxD + 2*maxPi - base; span < 0 || bits.Len64(uint64(span)) > int(64-idxBits) {
-		return 0, false
+		return 0, 0, false
 	}
-	mask := uint64(1)<<idxBits - 1
+	return base, idxBits, true
+}
+
+// reset makes every city its own component, active and a root, of
+// degree 0.
+func (s *sparseBoruvka) reset() {
+	n := len(s.comp)
 	s.uf.Reset()
 	for i := range n {
 		s.comp[i] = int32(i)
@@ -77,107 +118,120 @@ func (s *sparseBoruvka) run(pi []int64) (w int64, ok bool) {
 		s.active[i] = int32(i)
 	}
 	s.roots = append(s.roots[:0], s.active...)
-	var sum int64
-	joined := 0
-	for joined < n-1 && len(s.active) > 0 {
-		if s.quit != nil && s.quit.Load() {
-			return 0, true
-		}
-		// Each active city offers its cheapest edge out of its component;
-		// the cities without one leave the working set.
-		act := s.active
-		parallel.For(len(act), func(lo, hi int) {
-			out := lo
-			for _, u := range act[lo:hi] {
-				cu := s.comp[u]
-				k := uint64(noKey)
-				pu := pi[u] - base
-				for e := g.off[u]; e < g.off[u+1]; e++ {
-					v := g.adj[e]
-					if s.comp[v] == cu {
-						continue
-					}
-					ce := min(e, s.rev[e])
-					key := uint64(Precision*int64(g.d[e])+pu+pi[v])<<idxBits | uint64(ce)
-					k = min(k, key)
-				}
-				if k == noKey {
+}
+
+// offer lets each active city offer its cheapest edge out of its
+// component to the component's minimum; the cities without one leave the
+// working set.
+func (s *sparseBoruvka) offer(pi []int64, base int64, idxBits uint) {
+	g := s.g
+	act := s.active
+	parallel.For(len(act), func(lo, hi int) {
+		out := lo
+		for _, u := range act[lo:hi] {
+			cu := s.comp[u]
+			k := uint64(noKey)
+			pu := pi[u] - base
+			for e := g.off[u]; e < g.off[u+1]; e++ {
+				v := g.adj[e]
+				if s.comp[v] == cu {
 					continue
 				}
-				s.next[out] = u
-				out++
-				atomicMinU(&s.best[cu], k)
+				ce := min(e, s.rev[e])
+				key := uint64(Precision*int64(g.d[e])+pu+pi[v])<<idxBits | uint64(ce)
+				k = min(k, key)
 			}
-			// mark the end of this chunk's survivors
-			for x := out; x < hi; x++ {
-				s.next[x] = -1
-			}
-		})
-		na := 0
-		for _, u := range s.next[:len(act)] {
-			if u >= 0 {
-				s.active[na] = u
-				na++
-			}
-		}
-		s.active = s.active[:na]
-		// Join along every component's cheapest edge.
-		grew := false
-		for _, r := range s.roots {
-			k := s.best[r].Load()
 			if k == noKey {
 				continue
 			}
-			s.best[r].Store(noKey)
-			e := int32(k & mask)
-			v := g.adj[e]
-			u := s.edgeTail(e)
-			if s.uf.Union(u, v) {
-				grew = true
-				joined++
-				sum += int64(k>>idxBits) + base
-				s.deg[u]++
-				s.deg[v]++
-				s.nbrX[u] ^= v
-				s.nbrX[v] ^= u
-			}
+			s.next[out] = u
+			out++
+			atomicMinU(&s.best[cu], k)
 		}
-		if !grew {
-			break
+		// mark the end of this chunk's survivors
+		for x := out; x < hi; x++ {
+			s.next[x] = -1
 		}
-		nr := 0
-		for _, r := range s.roots {
-			if s.uf.Find(r) == r {
-				s.roots[nr] = r
-				nr++
-			}
+	})
+	na := 0
+	for _, u := range s.next[:len(act)] {
+		if u >= 0 {
+			s.active[na] = u
+			na++
 		}
-		s.roots = s.roots[:nr]
-		parallel.For(n, func(lo, hi int) {
-			for u := lo; u < hi; u++ {
-				s.comp[u] = s.uf.Root(int32(u))
-			}
-		})
 	}
-	// The leaf whose second-cheapest candidate edge is dearest, ties by
-	// the larger edge index (as the GPU's atomic maximum picks it).
-	type pick struct {
-		w           int64
-		e           int32
-		leaf, other int32
+	s.active = s.active[:na]
+}
+
+// join adds every component's cheapest edge to the tree and returns how
+// many edges joined two components and their summed weight.
+func (s *sparseBoruvka) join(base int64, idxBits uint) (joined int, sum int64) {
+	g := s.g
+	mask := uint64(1)<<idxBits - 1
+	for _, r := range s.roots {
+		k := s.best[r].Load()
+		if k == noKey {
+			continue
+		}
+		s.best[r].Store(noKey)
+		e := int32(k & mask)
+		v := g.adj[e]
+		u := s.edgeTail(e)
+		if s.uf.Union(u, v) {
+			joined++
+			sum += int64(k>>idxBits) + base
+			s.deg[u]++
+			s.deg[v]++
+			s.nbrX[u] ^= v
+			s.nbrX[v] ^= u
+		}
 	}
-	better := func(a, b pick) bool { return a.w > b.w || (a.w == b.w && a.e > b.e) }
-	none := pick{w: math.MinInt64, e: -1, leaf: -1, other: -1}
+	return joined, sum
+}
+
+// relabel keeps the roots that are still roots and points every city at
+// its component's root.
+func (s *sparseBoruvka) relabel() {
+	nr := 0
+	for _, r := range s.roots {
+		if s.uf.Find(r) == r {
+			s.roots[nr] = r
+			nr++
+		}
+	}
+	s.roots = s.roots[:nr]
+	parallel.For(len(s.comp), func(lo, hi int) {
+		for u := lo; u < hi; u++ {
+			s.comp[u] = s.uf.Root(int32(u))
+		}
+	})
+}
+
+// leafPick is a leaf's second-cheapest candidate edge to other.
+type leafPick struct {
+	w           int64
+	e           int32
+	leaf, other int32
+}
+
+// leafEdge is the 1-tree's extra edge: of the spanning tree's leaves, the
+// one whose second-cheapest candidate edge is dearest, ties by the larger
+// edge index (as the GPU's atomic maximum picks it); leaf is -1 when there
+// is none.
+func (s *sparseBoruvka) leafEdge(pi []int64) leafPick {
+	g := s.g
+	better := func(a, b leafPick) bool { return a.w > b.w || (a.w == b.w && a.e > b.e) }
+	none := leafPick{w: math.MinInt64, e: -1, leaf: -1, other: -1}
 	top := none
 	var mu sync.Mutex
-	parallel.For(n, func(lo, hi int) {
+	parallel.For(len(s.comp), func(lo, hi int) {
 		b := none
 		for v := lo; v < hi; v++ {
 			if s.deg[v] != 1 {
 				continue
 			}
 			nbr := s.nbrX[v]
-			c := pick{w: math.MaxInt64, e: -1, leaf: int32(v), other: -1}
+			c := leafPick{w: math.MaxInt64, e: -1, leaf: int32(v), other: -1}
 			for e := g.off[v]; e < g.off[v+1]; e++ {
 				j := g.adj[e]
 				if j == nbr {
@@ -197,16 +251,7 @@ func (s *sparseBoruvka) run(pi []int64) (w int64, ok bool) {
 		}
 		mu.Unlock()
 	})
-	if top.leaf >= 0 {
-		sum += top.w
-		s.deg[top.leaf]++
-		s.deg[top.other]++
-	}
-	var spi int64
-	for _, p := range pi {
-		spi += p
-	}
-	return sum - 2*spi, true
+	return top
 }
 
 // edgeTail returns the city whose row holds edge e.

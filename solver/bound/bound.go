@@ -175,58 +175,14 @@ func compute(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opt
 	n := in.N
 	res := Result{in: in, Pi: make([]int64, n)}
 	if n <= 3 { // one tour only
-		res.Bound = solver.TourLength(in, solver.IdentityTour(n))
-		res.Estimate = float64(res.Bound)
-		res.Optimal = true
-		res.Elapsed = time.Since(start)
-		return res, nil
+		return res.only(start), nil
 	}
 	if opts.Neighbors <= 0 {
 		opts.Neighbors = DefaultNeighbors
 	}
-	// hard ends every phase: ctx, the time limit, or StopGrace after stop.
-	// soft ends the phases that add nothing to a bound already proven (the
-	// candidate graph, opening the device, the ascent): hard, or stop.
-	hard, cancelHard := context.WithCancel(ctx)
-	defer cancelHard()
-	if opts.Time > 0 {
-		var cancel context.CancelFunc
-		hard, cancel = context.WithDeadline(hard, start.Add(opts.Time))
-		defer cancel()
-	}
-	soft, cancelSoft := context.WithCancel(hard)
-	defer cancelSoft()
-	if stop != nil {
-		finished := make(chan struct{})
-		defer close(finished)
-		go func() {
-			select {
-			case <-stop:
-			case <-finished:
-				return
-			}
-			cancelSoft()
-			t := time.NewTimer(StopGrace)
-			defer t.Stop()
-			select {
-			case <-t.C:
-				cancelHard()
-			case <-finished:
-			}
-		}()
-	}
-	// noBound is the error of a computation cut short before any bound.
-	noBound := func(err error) (Result, error) {
-		switch {
-		case ctx.Err() != nil:
-			return Result{}, ctx.Err()
-		case isClosed(stop):
-			return Result{}, ErrStopped
-		case hard.Err() != nil:
-			return Result{}, fmt.Errorf("bound: no bound within the time limit of %v: %w", opts.Time, context.DeadlineExceeded)
-		}
-		return Result{}, err
-	}
+	hard, soft, release := phases(ctx, stop, start, opts.Time)
+	defer release()
+	noBound := func(err error) (Result, error) { return Result{}, cutShort(ctx, stop, hard, opts.Time, err) }
 	if euclidLike(in) {
 		kd, err := neighbor.Await(hard, func() *kdTree { return newKDTree(in) })
 		if err != nil {
@@ -265,28 +221,13 @@ func compute(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opt
 		}
 		return Result{}, err
 	}
-	var deadline time.Time
-	if opts.Time > 0 {
-		// Keep about twice the first evaluation for the last one.
-		deadline = start.Add(opts.Time - 2*evalCost)
-	}
-	halt := func() bool {
-		return soft.Err() != nil || !deadline.IsZero() && time.Now().After(deadline)
-	}
-	var dev Device
-	if opts.Device != nil {
-		if dev, err = openDevice(soft, opts.Device); err != nil {
-			if soft.Err() != nil {
-				return early()
-			}
-			return Result{}, err
+	halt := ascentHalt(soft, start, opts.Time, evalCost)
+	dev, err := res.ascentDevice(soft, opts)
+	if err != nil {
+		if soft.Err() != nil {
+			return early()
 		}
-		res.Device = true
-	} else {
-		quit := new(atomic.Bool)
-		defer context.AfterFunc(soft, func() { quit.Store(true) })()
-		run, deg := sparseMST(res.g, res.Pi, opts.Boruvka, quit)
-		dev = &cpuDevice{g: res.g, pi: make([]int64, n), bestPi: make([]int64, n), lastV: make([]int64, n), run: run, deg: deg}
+		return Result{}, err
 	}
 	best, iters, stopped, err := ascent(dev, res.g, res.Pi, opts, start, halt)
 	if cerr := dev.Close(); err == nil {
@@ -313,6 +254,100 @@ func compute(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opt
 		clear(res.Pi)
 	}
 	return finishResult(res, tree, time.Since(t1)+evalCost, start), nil
+}
+
+// phases makes the contexts of a computation started at start. hard ends
+// every phase: ctx, the time limit (0: none), or StopGrace after stop.
+// soft ends the phases that add nothing to a bound already proven (the
+// candidate graph, opening the device, the ascent): hard, or stop. release
+// frees them.
+func phases(ctx context.Context, stop <-chan struct{}, start time.Time, limit time.Duration) (hard, soft context.Context, release func()) {
+	hard, cancelHard := context.WithCancel(ctx)
+	cancelDeadline := func() {}
+	if limit > 0 {
+		hard, cancelDeadline = context.WithDeadline(hard, start.Add(limit))
+	}
+	soft, cancelSoft := context.WithCancel(hard)
+	finished := make(chan struct{})
+	if stop != nil {
+		go func() {
+			select {
+			case <-stop:
+			case <-finished:
+				return
+			}
+			cancelSoft()
+			t := time.NewTimer(StopGrace)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				cancelHard()
+			case <-finished:
+			}
+		}()
+	}
+	return hard, soft, func() {
+		close(finished)
+		cancelSoft()
+		cancelDeadline()
+		cancelHard()
+	}
+}
+
+// cutShort is the error of a computation cut short before any bound by
+// err: ctx's error, ErrStopped, the time limit's, or err itself.
+func cutShort(ctx context.Context, stop <-chan struct{}, hard context.Context, limit time.Duration, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case isClosed(stop):
+		return ErrStopped
+	case hard.Err() != nil:
+		return fmt.Errorf("bound: no bound within the time limit of %v: %w", limit, context.DeadlineExceeded)
+	}
+	return err
+}
+
+// ascentHalt tells the ascent to end: when soft ends, or when only about
+// twice the first evaluation's cost evalCost is left of the time limit
+// (0: none), kept for the last evaluation.
+func ascentHalt(soft context.Context, start time.Time, limit, evalCost time.Duration) func() bool {
+	var deadline time.Time
+	if limit > 0 {
+		deadline = start.Add(limit - 2*evalCost)
+	}
+	return func() bool {
+		return soft.Err() != nil || !deadline.IsZero() && time.Now().After(deadline)
+	}
+}
+
+// only is the result for an instance of at most three cities, whose one
+// tour is optimal and its own bound.
+func (res Result) only(start time.Time) Result {
+	res.Bound = solver.TourLength(res.in, solver.IdentityTour(res.in.N))
+	res.Estimate = float64(res.Bound)
+	res.Optimal = true
+	res.Elapsed = time.Since(start)
+	return res
+}
+
+// ascentDevice opens what runs the ascent's minimum spanning trees: the
+// device opts names, or the CPU's sparse Borůvka over res.g. The CPU one
+// stops its tree when soft ends.
+func (res *Result) ascentDevice(soft context.Context, opts Options) (Device, error) {
+	if opts.Device != nil {
+		dev, err := openDevice(soft, opts.Device)
+		if err != nil {
+			return nil, err
+		}
+		res.Device = true
+		return dev, nil
+	}
+	quit := new(atomic.Bool)
+	context.AfterFunc(soft, func() { quit.Store(true) })
+	run, deg := sparseMST(res.g, res.Pi, opts.Boruvka, quit)
+	n := len(res.Pi)
+	return &cpuDevice{g: res.g, pi: make([]int64, n), bestPi: make([]int64, n), lastV: make([]int64, n), run: run, deg: deg}, nil
 }
 
 // isClosed reports whether c is closed (false for a nil channel).
