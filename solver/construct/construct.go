@@ -129,8 +129,53 @@ func GreedyContext(ctx context.Context, in *solver.Instance, nb *neighbor.Lists)
 			return nil, err
 		}
 	}
-	edges := make([]candEdge, 0, n*nb.K)
+	edges := candidateEdges(in, nb)
+	if _, err := neighbor.Await(ctx, func() bool { sortEdges(edges); return true }); err != nil {
+		return nil, err
+	}
+	f := newFragments(n)
+	f.add(edges)
+
+	// Greedy matching on the candidate lists leaves fragments. Continue
+	// the greedy process on their free ends (degree < 2): candidate
+	// edges between each end and its nearest other ends, shortest
+	// first, in rounds until one path remains or a round joins fewer
+	// than an eighth of the fragments (many coincident cities make the
+	// candidates pile up on a few ends); the rest is joined
+	// nearest-neighbour fashion.
+	for f.added < n-1 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		need, before := n-1-f.added, f.added
+		f.add(endEdges(in, f.ends(), 6))
+		if 8*(f.added-before) < need {
+			break
+		}
+	}
+	if f.added < n-1 {
+		if err := joinFragments(ctx, in, f.adj, f.deg, f.link); err != nil {
+			return nil, err
+		}
+	}
+	// One path remains: close it.
+	var ends []int32
 	for i := range n {
+		for d := f.deg[i]; d < 2; d++ {
+			ends = append(ends, int32(i))
+		}
+	}
+	if len(ends) == 2 {
+		f.link(ends[0], ends[1])
+	}
+	return f.walk(), nil
+}
+
+// candidateEdges lists every candidate edge of nb once, as (a, b) with
+// a < b.
+func candidateEdges(in *solver.Instance, nb *neighbor.Lists) []candEdge {
+	edges := make([]candEdge, 0, in.N*nb.K)
+	for i := range in.N {
 		for _, j := range nb.Of(i) {
 			a, b := int32(i), j
 			if a > b {
@@ -144,93 +189,76 @@ func GreedyContext(ctx context.Context, in *solver.Instance, nb *neighbor.Lists)
 			edges = append(edges, candEdge{in.Dist(int(a), int(b)), a, b})
 		}
 	}
-	if _, err := neighbor.Await(ctx, func() bool { sortEdges(edges); return true }); err != nil {
-		return nil, err
-	}
+	return edges
+}
 
-	// adj[2i], adj[2i+1] are the fragment neighbours of i (-1: none).
-	adj := make([]int32, 2*n)
-	for i := range adj {
-		adj[i] = -1
+// fragments is a set of paths covering the cities: adj[2i], adj[2i+1]
+// are the path neighbours of i (-1: none), deg its degree, uf joins the
+// cities of a path, added counts the edges.
+type fragments struct {
+	adj   []int32
+	deg   []uint8
+	uf    *unionfind.Sets
+	added int
+}
+
+func newFragments(n int) *fragments {
+	f := &fragments{adj: make([]int32, 2*n), deg: make([]uint8, n), uf: unionfind.New(n)}
+	for i := range f.adj {
+		f.adj[i] = -1
 	}
-	deg := make([]uint8, n)
-	uf := unionfind.New(n)
-	link := func(a, b int32) {
-		adj[2*int(a)+int(deg[a])] = b
-		adj[2*int(b)+int(deg[b])] = a
-		deg[a]++
-		deg[b]++
-	}
-	added := 0
+	return f
+}
+
+// link adds the edge (a, b).
+func (f *fragments) link(a, b int32) {
+	f.adj[2*int(a)+int(f.deg[a])] = b
+	f.adj[2*int(b)+int(f.deg[b])] = a
+	f.deg[a]++
+	f.deg[b]++
+}
+
+// add takes, in order, every edge of edges that joins the free ends of
+// two different paths, until one path covers every city.
+func (f *fragments) add(edges []candEdge) {
+	n := len(f.deg)
 	for _, e := range edges {
-		if deg[e.a] >= 2 || deg[e.b] >= 2 || !uf.Union(e.a, e.b) {
+		if f.added == n-1 {
+			return
+		}
+		if f.deg[e.a] >= 2 || f.deg[e.b] >= 2 || !f.uf.Union(e.a, e.b) {
 			continue
 		}
-		link(e.a, e.b)
-		if added++; added == n-1 {
-			break
-		}
+		f.link(e.a, e.b)
+		f.added++
 	}
+}
 
-	// Greedy matching on the candidate lists leaves fragments. Continue
-	// the greedy process on their free ends (degree < 2): candidate
-	// edges between each end and its nearest other ends, shortest
-	// first, in rounds until one path remains or a round joins fewer
-	// than an eighth of the fragments (many coincident cities make the
-	// candidates pile up on a few ends); the rest is joined
-	// nearest-neighbour fashion.
-	for added < n-1 {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		need := n - 1 - added
-		var ends []int32
-		for i := range n {
-			if deg[i] < 2 {
-				ends = append(ends, int32(i))
-			}
-		}
-		before := added
-		for _, e := range endEdges(in, ends, 6) {
-			if deg[e.a] >= 2 || deg[e.b] >= 2 || !uf.Union(e.a, e.b) {
-				continue
-			}
-			link(e.a, e.b)
-			if added++; added == n-1 {
-				break
-			}
-		}
-		if 8*(added-before) < need {
-			break
-		}
-	}
-	if added < n-1 {
-		if err := joinFragments(ctx, in, adj, deg, link); err != nil {
-			return nil, err
-		}
-	}
-	// One path remains: close it.
+// ends lists the cities of degree below 2.
+func (f *fragments) ends() []int32 {
 	var ends []int32
-	for i := range n {
-		for d := deg[i]; d < 2; d++ {
+	for i, d := range f.deg {
+		if d < 2 {
 			ends = append(ends, int32(i))
 		}
 	}
-	if len(ends) == 2 {
-		link(ends[0], ends[1])
-	}
+	return ends
+}
 
+// walk is the tour the closed path makes, from city 0.
+func (f *fragments) walk() []int {
+	n := len(f.deg)
 	t := make([]int, 0, n)
 	prev, c := int32(-1), int32(0)
 	for range n {
 		t = append(t, int(c))
-		nx := adj[2*c]
+		nx := f.adj[2*c]
 		if nx == prev {
-			nx = adj[2*c+1]
+			nx = f.adj[2*c+1]
 		}
 		prev, c = c, nx
 	}
-	return t, nil
+	return t
 }
 
 // endEdges returns candidate edges between each of the given cities and
