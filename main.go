@@ -39,63 +39,20 @@ import (
 var version = "dev"
 
 func main() {
-	fs := flag.NewFlagSet("tsplab", flag.ContinueOnError)
-	open := fs.String("open", "", "TSPLIB `file` to open (or the name of a bundled sample, e.g. clustered-1000)")
-	algo := fs.String("algo", "", "algorithm `name` for the single view ("+listAlgorithms()+")")
-	backend := fs.String("backend", "", "backend: cpu, gpu or auto")
-	run := fs.Duration("run", 0, "start a run at once, with this time `budget` (e.g. 5s)")
-	compare := fs.Bool("compare", false, "open in compare mode (two panes)")
-	paneA := fs.String("a", "", "compare pane A as `algo/backend` (e.g. auto/cpu)")
-	paneB := fs.String("b", "", "compare pane B as `algo/backend` (e.g. auto/gpu)")
-	size := fs.String("size", "", "window size `WxH` in pixels (e.g. 1600x1000)")
-	shot := fs.String("screenshot", "", "save the window as a PNG `file` after the run, then exit")
-	showVersion := fs.Bool("version", false, "print the version and exit")
-	if err := fs.Parse(os.Args[1:]); err != nil {
+	f, ok := parseFlags(os.Args[1:])
+	if !ok {
 		os.Exit(2)
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "tsplab: unexpected argument %q (use --open FILE)\n", fs.Arg(0))
-		os.Exit(2)
-	}
-	if *showVersion {
+	if f.version {
 		fmt.Println("tsplab", version)
 		return
 	}
-	switch *backend {
-	case "", solver.BackendCPU, solver.BackendGPU, solver.BackendAuto:
-	default:
-		fmt.Fprintf(os.Stderr, "tsplab: --backend %q: want cpu, gpu or auto\n", *backend)
-		os.Exit(2)
-	}
-	var winSize fyne.Size
-	if *size != "" {
-		var w, h int
-		if n, err := fmt.Sscanf(*size, "%dx%d", &w, &h); err != nil || n != 2 || w < 200 || h < 150 || w > 16384 || h > 16384 {
-			fmt.Fprintf(os.Stderr, "tsplab: --size %q: want WxH, from 200x150 to 16384x16384\n", *size)
-			os.Exit(2)
-		}
-		winSize = fyne.NewSize(float32(w), float32(h))
-	}
-	for _, c := range []struct{ flag, v string }{{"--a", *paneA}, {"--b", *paneB}} {
-		if c.v == "" {
-			continue
-		}
-		if _, b, _ := strings.Cut(c.v, "/"); b != "" && b != solver.BackendCPU && b != solver.BackendGPU && b != solver.BackendAuto {
-			fmt.Fprintf(os.Stderr, "tsplab: %s %q: the backend after / is cpu, gpu or auto\n", c.flag, c.v)
-			os.Exit(2)
-		}
-	}
-	if *run < 0 {
-		fmt.Fprintln(os.Stderr, "tsplab: --run must not be negative")
-		os.Exit(2)
-	}
-
 	useCLocaleFix()
-	if windowless && *shot == "" {
+	if windowless && f.shot == "" {
 		fmt.Fprintln(os.Stderr, "tsplab: this build has no window driver (built with -tags headless): use --screenshot FILE")
 		os.Exit(2)
 	}
-	headless := *shot != "" && (windowless || !haveDisplay())
+	headless := f.shot != "" && (windowless || !haveDisplay())
 	var a fyne.App
 	if headless {
 		// Fyne's in-memory driver paints with the software renderer;
@@ -107,8 +64,8 @@ func main() {
 	exit := 0
 	done := make(chan struct{})
 	var ui *app.App
-	opts := app.Options{Open: *open, Algo: *algo, Backend: *backend, A: *paneA, B: *paneB, Run: *run, Compare: *compare, Size: winSize}
-	if *shot != "" || *run > 0 {
+	opts := app.Options{Open: f.open, Algo: f.algo, Backend: f.backend, A: f.paneA, B: f.paneB, Run: f.run, Compare: f.compare, Size: f.winSize}
+	if f.shot != "" || f.run > 0 {
 		first := true
 		opts.OnLoad = func(in *solver.Instance, err error) {
 			if !first {
@@ -118,12 +75,12 @@ func main() {
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "tsplab:", err)
 				exit = 1
-			} else if *run > 0 && !ui.Running() {
+			} else if f.run > 0 && !ui.Running() {
 				fmt.Fprintln(os.Stderr, "tsplab: the run did not start")
 				exit = 1
 			}
-			if *shot != "" {
-				go screenshotWhenDone(ui, *shot, &exit, done)
+			if f.shot != "" {
+				go screenshotWhenDone(ui, f.shot, &exit, done)
 			}
 		}
 	}
@@ -142,7 +99,7 @@ func main() {
 		// The first load starts the capture (OnLoad above).
 		select {
 		case <-done:
-		case <-time.After(*run + 15*time.Minute):
+		case <-time.After(f.run + 15*time.Minute):
 			fmt.Fprintln(os.Stderr, "tsplab: screenshot: nothing was loaded")
 			exit = 1
 		}
@@ -151,6 +108,69 @@ func main() {
 	ui = app.New(a, opts)
 	ui.Win.ShowAndRun()
 	os.Exit(exit)
+}
+
+// cliFlags are tsplab's command-line settings.
+type cliFlags struct {
+	open, algo, backend string
+	paneA, paneB        string
+	shot                string
+	run                 time.Duration
+	compare, version    bool
+	winSize             fyne.Size
+}
+
+// parseFlags reads and checks tsplab's arguments; ok is false after a
+// one-line error on stderr (the flag package prints its own).
+func parseFlags(args []string) (f cliFlags, ok bool) {
+	fs := flag.NewFlagSet("tsplab", flag.ContinueOnError)
+	fs.StringVar(&f.open, "open", "", "TSPLIB `file` to open (or the name of a bundled sample, e.g. clustered-1000)")
+	fs.StringVar(&f.algo, "algo", "", "algorithm `name` for the single view ("+listAlgorithms()+")")
+	fs.StringVar(&f.backend, "backend", "", "backend: cpu, gpu or auto")
+	fs.DurationVar(&f.run, "run", 0, "start a run at once, with this time `budget` (e.g. 5s)")
+	fs.BoolVar(&f.compare, "compare", false, "open in compare mode (two panes)")
+	fs.StringVar(&f.paneA, "a", "", "compare pane A as `algo/backend` (e.g. auto/cpu)")
+	fs.StringVar(&f.paneB, "b", "", "compare pane B as `algo/backend` (e.g. auto/gpu)")
+	size := fs.String("size", "", "window size `WxH` in pixels (e.g. 1600x1000)")
+	fs.StringVar(&f.shot, "screenshot", "", "save the window as a PNG `file` after the run, then exit")
+	fs.BoolVar(&f.version, "version", false, "print the version and exit")
+	if err := fs.Parse(args); err != nil {
+		return f, false
+	}
+	fail := func(format string, a ...any) (cliFlags, bool) {
+		fmt.Fprintf(os.Stderr, "tsplab: "+format+"\n", a...)
+		return f, false
+	}
+	if fs.NArg() > 0 {
+		return fail("unexpected argument %q (use --open FILE)", fs.Arg(0))
+	}
+	if f.version {
+		return f, true
+	}
+	switch f.backend {
+	case "", solver.BackendCPU, solver.BackendGPU, solver.BackendAuto:
+	default:
+		return fail("--backend %q: want cpu, gpu or auto", f.backend)
+	}
+	if *size != "" {
+		var w, h int
+		if n, err := fmt.Sscanf(*size, "%dx%d", &w, &h); err != nil || n != 2 || w < 200 || h < 150 || w > 16384 || h > 16384 {
+			return fail("--size %q: want WxH, from 200x150 to 16384x16384", *size)
+		}
+		f.winSize = fyne.NewSize(float32(w), float32(h))
+	}
+	for _, c := range []struct{ flag, v string }{{"--a", f.paneA}, {"--b", f.paneB}} {
+		if c.v == "" {
+			continue
+		}
+		if _, b, _ := strings.Cut(c.v, "/"); b != "" && b != solver.BackendCPU && b != solver.BackendGPU && b != solver.BackendAuto {
+			return fail("%s %q: the backend after / is cpu, gpu or auto", c.flag, c.v)
+		}
+	}
+	if f.run < 0 {
+		return fail("--run must not be negative")
+	}
+	return f, true
 }
 
 // screenshotWhenDone waits for the runs to end, lets the last update
