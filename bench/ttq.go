@@ -63,6 +63,38 @@ type ttqPoint struct {
 	len int64
 }
 
+// ttqInstance loads the suite's instance name: "uniform-N" is generated
+// (uniform, seed 1), any other name read from the TSPLIB folder.
+func (r *repro) ttqInstance(name string) (in *solver.Instance, uniform bool, err error) {
+	rest, ok := strings.CutPrefix(name, "uniform-")
+	if !ok {
+		in, err = r.load(name)
+		return in, false, err
+	}
+	var n int
+	if _, err := fmt.Sscan(rest, &n); err != nil {
+		return nil, false, fmt.Errorf("ttq suite: instance %q: want uniform-N", name)
+	}
+	in, err = gen.Generate("uniform", n, 1)
+	return in, true, err
+}
+
+// ttqReach is, for each of TTQThresholds, the first snapshot time (in
+// seconds) whose gap is within it, "—" when none is.
+func ttqReach(pts []ttqPoint, gap func(int64) float64) []string {
+	reach := make([]string, len(TTQThresholds))
+	for i, th := range TTQThresholds {
+		reach[i] = "—"
+		for _, p := range pts {
+			if gap(p.len) <= th {
+				reach[i] = fmt.Sprintf("%.2f", p.t.Seconds())
+				break
+			}
+		}
+	}
+	return reach
+}
+
 // ttqReference returns the length gaps are measured against and its name:
 // the optimum when known, else for a generated uniform instance the
 // Beardwood estimate over the bounding box.
@@ -135,18 +167,8 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 	}
 	curves := &Table{Header: []string{"instance", "engine", "elapsed_s", "best_length", "gap_percent"}}
 	for _, name := range names {
-		var in *solver.Instance
-		uniform := false
-		if rest, ok := strings.CutPrefix(name, "uniform-"); ok {
-			var n int
-			if _, err := fmt.Sscan(rest, &n); err != nil {
-				return fmt.Errorf("ttq suite: instance %q: want uniform-N", name)
-			}
-			if in, err = gen.Generate("uniform", n, 1); err != nil {
-				return err
-			}
-			uniform = true
-		} else if in, err = r.load(name); err != nil {
+		in, uniform, err := r.ttqInstance(name)
+		if err != nil {
 			return err
 		}
 		ref, refName := ttqReference(in, uniform)
@@ -175,16 +197,7 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 				}
 				return 100 * (float64(l) - ref) / ref
 			}
-			reach := make([]string, len(TTQThresholds))
-			for i, th := range TTQThresholds {
-				reach[i] = "—"
-				for _, p := range pts {
-					if gap(p.len) <= th {
-						reach[i] = fmt.Sprintf("%.2f", p.t.Seconds())
-						break
-					}
-				}
-			}
+			reach := ttqReach(pts, gap)
 			var s Series
 			s.Name = label
 			for _, p := range pts {
