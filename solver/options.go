@@ -262,6 +262,8 @@ var (
 		Doc: "k of random-k-best-improvement (1: best improvement)"}
 	optSync = Option{Name: "sync", Kind: KindInt, Min: 0, Max: math.MaxInt32, Default: "0",
 		Doc: "kicks per worker between global-best exchanges (0: independent workers)"}
+	optSyncFrom = Option{Name: "syncfrom", Kind: KindInt, Min: 0, Max: 100, Default: "0",
+		Doc: "percentage of the budget (kicks, else time) the workers search independently before the exchanges every sync kicks begin"}
 	optStale = Option{Name: "stale", Kind: KindInt, Min: 0, Max: 1 << 20, Default: "0",
 		Doc: "escape after stale·n kicks without an improvement: restart from the best tour with a burst of kicks (0: never)"}
 	optThreeOpt = Option{Name: "threeopt", Kind: KindBool, Default: "off",
@@ -342,7 +344,7 @@ var schedule = []Option{optT0, optTEnd, optAlpha, optSweeps}
 // ilsOptions are the CPU iterated local searches' options; the engines
 // differ in their defaults.
 func ilsOptions(threeOpt, or3, accept, candidates, stale string) []Option {
-	return []Option{optWorkers, optKicks, optPivot, optRKBI, optSync, optShare, optStale.with(stale), optThreeOpt.with(threeOpt),
+	return []Option{optWorkers, optKicks, optPivot, optRKBI, optSync, optSyncFrom, optShare, optStale.with(stale), optThreeOpt.with(threeOpt),
 		optOr3.with(or3), optNearKick, optDepth, optAccept.with(accept), optSegment, optNeighbors, optCandidates.with(candidates),
 		optPartition, optPartSegment, optPartKicks, optPartSlice, optPartLists}
 }

@@ -72,10 +72,17 @@ func BenchmarkBestSwap(b *testing.B) {
 
 // benchKicks times kick + local search + accept/undo on one worker.
 func benchKicks(b *testing.B, n int, or, three bool, rkbi int) {
+	benchKicksDepth(b, n, or, three, rkbi, 1)
+}
+
+// benchKicksDepth is benchKicks with sequential moves of the given depth
+// and the or-3opt moves.
+func benchKicksDepth(b *testing.B, n int, or, three bool, rkbi, depth int) {
 	in := uniformInstance(n, 1)
 	nb := neighbor.Nearest(in, 8)
 	s := newLS(tour.NewDist(in), nb.List, nb.K, to32(construct.Greedy(in, nb)))
 	s.orOpt, s.threeOpt, s.rkbi = or, three, rkbi
+	s.depth, s.or3 = depth, depth > 1
 	s.cacheNbDist()
 	s.r = newRNG(1, 0)
 	s.record = true
@@ -106,6 +113,13 @@ func BenchmarkILS3Opt(b *testing.B) { benchKicks(b, 1000, true, true, 0) }
 // BenchmarkILS3Opt4461: one kick of auto on 4461 cities, where the
 // distances come from the coordinates (no matrix) and reversals are long.
 func BenchmarkILS3Opt4461(b *testing.B) { benchKicks(b, 4461, true, true, 0) }
+
+// BenchmarkILSDepth2_4461 and BenchmarkILSDepth3_4461: one kick on 4461
+// cities with sequential moves of two and three steps after the first
+// (4- and 5-opt) and the or-3opt moves.
+func BenchmarkILSDepth2_4461(b *testing.B) { benchKicksDepth(b, 4461, true, true, 0, 2) }
+
+func BenchmarkILSDepth3_4461(b *testing.B) { benchKicksDepth(b, 4461, true, true, 0, 3) }
 
 // BenchmarkILS3OptRKBI: one kick of 3opt-ils with random-3-best pivoting.
 func BenchmarkILS3OptRKBI(b *testing.B) { benchKicks(b, 1000, true, true, 3) }

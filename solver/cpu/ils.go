@@ -33,6 +33,7 @@ type ilsConfig struct {
 	nearKick        int    // percentage of kicks that are ls.kickNear
 	share           string // what exchange gives: "best" to all, or "half"
 	sync            int    // kicks per worker between best exchanges (0: independent)
+	syncFrom        int    // percentage of the budget before the exchanges begin
 	// stale, when > 0, times n is the number of kicks without an
 	// improvement after which a worker escapes: it goes back to its best
 	// tour and applies a burst of kicks it accepts whatever they cost.
@@ -56,6 +57,10 @@ const (
 	OptRKBI = "rkbi_k"
 	// OptSync is the kicks per worker between global-best exchanges.
 	OptSync = "sync"
+	// OptSyncFrom is the percentage of the budget (kicks, else time)
+	// before the first exchange: until then the workers search
+	// independently.
+	OptSyncFrom = "syncfrom"
 	// OptStale is the escape threshold: after stale·n kicks without an
 	// improvement a worker restarts from its best tour perturbed by a burst
 	// of kicks (0: never).
@@ -107,6 +112,7 @@ func (e ilsEngine) config(in *solver.Instance, p solver.Params) (cfg ilsConfig, 
 		get(&pivot, opts.Choice, p, OptPivot),
 		get(&rkbi, opts.Int, p, OptRKBI),
 		get(&cfg.sync, opts.Int, p, OptSync),
+		get(&cfg.syncFrom, opts.Int, p, OptSyncFrom),
 		get(&cfg.threeOpt, opts.Bool, p, OptThreeOpt),
 		get(&cfg.depth, opts.Int, p, OptDepth),
 		get(&cfg.or3, opts.Bool, p, OptOr3),
@@ -413,7 +419,7 @@ func (r *ilsRun) search() {
 		}
 		wg.Wait()
 		first = false
-		if cfg.sync > 0 && r.w > 1 {
+		if cfg.sync > 0 && r.w > 1 && 100*max(r.frac(), c.timeFrac()) >= float64(cfg.syncFrom) {
 			r.exchange()
 		}
 	}

@@ -37,12 +37,26 @@ var smallDefaults = map[string]string{
 // 0.07–0.3 % above them (all workers on one tour fall into its traps).
 const gpxMinN = 4000
 
+// deepMinN and deepMaxN bound the instances on which auto's sequential
+// moves take two 2-opt steps after the first (depth 2: 4-opt) instead of
+// one. Measured on fnl4461 at equal kick budgets (docs/PERF.md, "Deeper
+// sequential moves"): one worker at 100,000 kicks with depth 2 ended
+// below one at 200,000 kicks with depth 1 on three seeds of three, at less
+// CPU time; on pr2392 the same comparison was mixed, so below deepMinN
+// (the crossover exchange's threshold too) the moves stay as they were,
+// and from 10,000 cities (usa13509) they were not measured.
+const (
+	deepMinN = gpxMinN
+	deepMaxN = 10000
+)
+
 // gpxSyncPerCity is auto's exchange interval, in kicks per worker per
 // city, where it takes the crossover exchange.
 const gpxSyncPerCity = 1
 
 // Tune implements solver.Tuner: auto's defaults for instances below
-// smallN cities, and its crossover exchange from gpxMinN cities. The
+// smallN cities, its crossover exchange from gpxMinN cities and its
+// deeper sequential moves from deepMinN to deepMaxN cities. The
 // other engines keep the table's.
 func (e ilsEngine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSet {
 	if e.name != "auto" || in == nil {
@@ -51,6 +65,9 @@ func (e ilsEngine) Tune(in *solver.Instance, opts solver.OptionSet) solver.Optio
 	for i := range opts {
 		if v, ok := smallDefaults[opts[i].Name]; ok && in.N < smallN {
 			opts[i].Default, opts[i].Auto = v, ""
+		}
+		if opts[i].Name == OptDepth && in.N >= deepMinN && in.N < deepMaxN {
+			opts[i].Default, opts[i].Auto = "2", ""
 		}
 		if in.N >= gpxMinN {
 			switch opts[i].Name {

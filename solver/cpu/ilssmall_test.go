@@ -40,6 +40,13 @@ func TestSmallDefaults(t *testing.T) {
 	if cfg.or3 || cfg.stale != 20 || cfg.candidates != "mixed" {
 		t.Errorf("explicit options lost: or3 %v stale %d candidates %s", cfg.or3, cfg.stale, cfg.candidates)
 	}
+	// depth 2 from deepMinN to deepMaxN cities only
+	for _, tc := range []struct{ n, depth int }{{deepMinN - 1, 1}, {deepMinN, 2}, {deepMaxN - 1, 2}, {deepMaxN, 1}} {
+		cfg, _, _, _, err := ie.config(uniformInstance(tc.n, 2), solver.Params{})
+		if err != nil || cfg.depth != tc.depth {
+			t.Errorf("n=%d: depth %d, want %d (%v)", tc.n, cfg.depth, tc.depth, err)
+		}
+	}
 	// the other engines keep the table's defaults
 	e3, _ := solver.Lookup("3opt-ils", solver.BackendCPU)
 	cfg, _, _, _, err = e3.(ilsEngine).config(small, solver.Params{})

@@ -36,13 +36,15 @@ type ls struct {
 	// nb[c*k+i]) (cacheNbDist, nbDists); nil: computed. Whoever changes
 	// nb, k or d after caching must drop it or cache again.
 	nbd []int32
-	// tentative makes close3opt apply the first step and undo it also at
-	// depth 1 (the reference close3optVirtual is tested against)
+	// tentative makes close3opt apply each step and undo it (the
+	// reference close3optVirtual and extendVirtual are tested against)
 	tentative bool
 	chain     [2 * maxDepth]int32
-	chainLen  int
-	rkbi      int // >0: random-k-best-improvement pivoting among this many
-	r         *rng
+	// vt holds the virtual tours of extendVirtual, one per level
+	vt       [maxDepth]vtour
+	chainLen int
+	rkbi     int // >0: random-k-best-improvement pivoting among this many
+	r        *rng
 
 	record  bool
 	journal []jop
@@ -680,14 +682,31 @@ func (s *ls) tryOr3(t1, t2, t3 int32, fwd bool, g1 int64) bool {
 	return false
 }
 
-// close3opt applies the first step (t1,t2),(t3,t4) → (t2,t3),(t4,t1)
-// tentatively and looks for further 2-opt steps (extend) that break
-// (t4,t1) again with a positive total gain; g2 is the gain before (t4,t1)
-// is added. It keeps the steps when it finds such a chain and undoes the
-// first step otherwise.
+// close3opt looks, after the first step (t1,t2),(t3,t4) → (t2,t3),(t4,t1),
+// for further 2-opt steps that break (t4,t1) again with a positive total
+// gain; g2 is the gain before (t4,t1) is added. It reads the steps off a
+// virtual tour (close3optVirtual at depth 1, extendVirtual deeper) and
+// applies a chain only when it closes with a gain; with tentative set it
+// applies every step and undoes the failed ones (extend), the reference
+// the virtual versions are tested against.
 func (s *ls) close3opt(t1, t2, t3, t4 int32, g2 int64) bool {
-	if s.depth <= 1 && !s.tentative {
-		return s.close3optVirtual(t1, t2, t3, t4, g2)
+	if !s.tentative {
+		if s.depth <= 1 {
+			return s.close3optVirtual(t1, t2, t3, t4, g2)
+		}
+		v := &s.vt[0]
+		v.reset(s)
+		v.move2(t2, t1, t3, t4)
+		if !s.extendVirtual(v, t1, t2, t3, t4, t4, g2, 0) {
+			return false
+		}
+		for _, x := range [...]int32{t1, t2, t3, t4} {
+			s.push(x)
+		}
+		for _, x := range s.chain[:s.chainLen] {
+			s.push(x)
+		}
+		return true
 	}
 	j0 := len(s.journal)
 	rec := s.record

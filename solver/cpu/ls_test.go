@@ -283,3 +283,89 @@ func TestClose3optVirtual(t *testing.T) {
 		}
 	}
 }
+
+// TestExtendVirtual checks that the deeper sequential moves found on the
+// virtual tour (no step applied until a chain closes with a gain) are
+// exactly the moves of the tentative version, which applies every step
+// and undoes it: the same descents and kicks give the same tours and the
+// same counts of moves evaluated, at depths 2 and 3, with fixed edges too.
+func TestExtendVirtual(t *testing.T) {
+	for _, depth := range []int{2, 3} {
+		for _, n := range []int{10, 23, 57, 400} {
+			a, in := newTestLS(t, n, uint64(n)+31)
+			b, _ := newTestLS(t, n, uint64(n)+31)
+			b.tentative = true
+			if n == 57 {
+				var edges [][2]int
+				for i := 0; i+1 < n; i += 9 {
+					edges = append(edges, [2]int{i, i + 1})
+				}
+				in.FixedEdges = edges
+				start := to32(construct.KeepFixed(in, toInt(a.tour)))
+				a.set(start)
+				b.set(start)
+				a.setFixed(edges)
+				b.setFixed(edges)
+			}
+			for _, s := range []*ls{a, b} {
+				s.orOpt, s.threeOpt, s.or3, s.depth, s.record = true, true, true, depth, true
+				s.pushAll()
+				s.optimize(func() bool { return false })
+			}
+			checkLS(t, a, in, "virtual descent")
+			if !slices.Equal(a.tour, b.tour) || a.moves != b.moves {
+				t.Fatalf("depth %d n=%d: descents differ (lengths %d, %d; moves %d, %d)", depth, n, a.length, b.length, a.moves, b.moves)
+			}
+			for k := 0; k < 300; k++ {
+				for _, s := range []*ls{a, b} {
+					s.journal, s.saved = s.journal[:0], s.saved[:0]
+					s.kick(10)
+					s.optimize(func() bool { return false })
+				}
+				checkLS(t, a, in, "virtual kick")
+				if err := in.CheckFixedEdges(toInt(a.tour)); err != nil {
+					t.Fatalf("depth %d n=%d kick %d: %v", depth, n, k, err)
+				}
+				if !slices.Equal(a.tour, b.tour) || a.moves != b.moves {
+					t.Fatalf("depth %d n=%d kick %d: tours differ (lengths %d, %d)", depth, n, k, a.length, b.length)
+				}
+			}
+		}
+	}
+}
+
+// TestVtourSteps applies random 2-opt steps to a virtual tour and to a
+// copy of the array tour and checks that every city's successor and
+// predecessor agree.
+func TestVtourSteps(t *testing.T) {
+	for _, n := range []int{6, 11, 100} {
+		s, _ := newTestLS(t, n, uint64(n)+3)
+		for trial := 0; trial < 200; trial++ {
+			ref, _ := newTestLS(t, n, uint64(n)+3)
+			ref.set(s.tour)
+			var v vtour
+			v.reset(s)
+			for step := 0; step <= maxDepth; step++ {
+				a := int32(s.r.intn(n))
+				c := int32(s.r.intn(n))
+				b, dd := ref.succ(a), ref.succ(c)
+				if s.r.intn(2) == 1 {
+					b, dd = ref.pred(a), ref.pred(c)
+				}
+				if a == c || b == c || dd == a {
+					continue
+				}
+				v.move2(a, b, c, dd)
+				ref.move2(a, b, c, dd)
+				for x := int32(0); x < int32(n); x++ {
+					// the virtual tour may be the mirror image
+					vs, vp := v.succ(x), v.pred(x)
+					rs, rp := ref.succ(x), ref.pred(x)
+					if !(vs == rs && vp == rp) && !(vs == rp && vp == rs) {
+						t.Fatalf("n=%d trial %d step %d: city %d has %d,%d virtually, %d,%d applied", n, trial, step, x, vp, vs, rp, rs)
+					}
+				}
+			}
+		}
+	}
+}
