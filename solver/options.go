@@ -288,8 +288,8 @@ var (
 		Doc: "partition search: cities of a segment (0: about 5,000; fewer, larger segments than workers are searched by several workers each, the best kept)"}
 	optPartKicks = Option{Name: "partkicks", Kind: KindFloat, Min: 0, MinOpen: true, Max: 1000, Default: "1",
 		Doc: "partition search: kicks per city of a segment per round (the cut shifts every round)"}
-	optPartLists = Option{Name: "partlists", Kind: KindChoice, Choices: []string{"segment", "global"}, Default: "segment",
-		Doc: "partition search: a segment's candidate lists, from a k-d tree over its cities or the global lists restricted to it"}
+	optPartLists = Option{Name: "partlists", Kind: KindChoice, Choices: []string{"segment", "global"}, Default: "global",
+		Doc: "partition search: a segment's candidate lists, from a k-d tree over its cities, or the global lists restricted to it (the same lists but at the segment's border, at a quarter of the cost)"}
 	optPartSlice = Option{Name: "partslice", Kind: KindInt, Min: 0, Max: 60000, Default: "300",
 		Doc: "partition search: milliseconds of a round's segment searches, which then end together (0: partkicks kicks each, as always with several searches per segment or a kicks budget)"}
 	optCandidates = Option{Name: "candidates", Kind: KindChoice, Choices: []string{"nearest", "quadrant", "union", "mixed", "alpha"}, Default: "nearest",

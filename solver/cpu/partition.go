@@ -20,7 +20,7 @@ import (
 // are. A worker takes a segment, closes it into a cycle by one fixed
 // edge (last city to first), runs the iterated local search (ls: 2-opt,
 // Or-opt, sequential 3-opt, segment-local kicks, undo) on that
-// sub-instance (candidate lists from a k-d tree over its cities) for the
+// sub-instance (the global candidate lists restricted to it) for the
 // round's time slice, or a number of kicks proportional to its size,
 // then writes the path back into the same positions. Segments are disjoint,
 // so the workers never touch the same cities and the tour stays a
@@ -74,7 +74,10 @@ const (
 	// searches per segment always count kicks.
 	OptPartSlice = "partslice"
 	// OptPartLists selects a segment's candidate lists: "segment" (a k-d
-	// tree over its cities) or "global" (the global lists restricted to it).
+	// tree over its cities) or "global" (the global lists restricted to
+	// it: the same lists except at the segment's border, without a k-d
+	// tree a round; on pla85900 at equal kicks as good, and a quarter of
+	// the set-up time of a round, docs/PERF.md).
 	OptPartLists = "partlists"
 )
 
@@ -409,13 +412,10 @@ func (pr *partRun) prepare(i int) {
 	pr.fixEdges(i)
 }
 
-// localLists gives segment i candidate lists of its own, from a k-d tree
-// over its cities (the nearest, or the quadrant lists on the segments
-// whose turn it is under "mixed"), and marks the cities that have one of
-// their global nearest candidates outside the segment. It returns false
-// where it cannot: no Euclidean-like metric, candidate lists that are
-// not geometric (alpha, union) or a run that ended.
-func (pr *partRun) localLists(i int, sub *solver.Instance) bool {
+// segKind is the kind of candidate lists segment i takes this round:
+// the run's kind, or under "mixed" nearest and quadrant alternating
+// between segments and rounds.
+func (pr *partRun) segKind(i int) string {
 	kind := pr.r.o.cfg.candidates
 	if kind == "mixed" {
 		kind = "nearest"
@@ -423,6 +423,16 @@ func (pr *partRun) localLists(i int, sub *solver.Instance) bool {
 			kind = "quadrant"
 		}
 	}
+	return kind
+}
+
+// localLists gives segment i candidate lists of its own, from a k-d tree
+// over its cities (segKind's kind), and marks the cities that have one of
+// their global nearest candidates outside the segment. It returns false
+// where it cannot: no Euclidean-like metric, candidate lists that are
+// not geometric (alpha, union) or a run that ended.
+func (pr *partRun) localLists(i int, sub *solver.Instance) bool {
+	kind := pr.segKind(i)
 	if !neighbor.EuclidLike(sub) || (kind != "nearest" && kind != "quadrant" && kind != "") {
 		return false
 	}
@@ -449,11 +459,17 @@ func (pr *partRun) localLists(i int, sub *solver.Instance) bool {
 	return true
 }
 
-// restrict gives segment i the global candidate lists restricted to it:
-// both kinds merged (the 2k nearest and, under "mixed", the quadrant
-// lists), the k nearest
-// of those inside the segment, padded by repeating the last one kept (or
-// a path neighbour when none is).
+// restrict gives segment i the global candidate lists restricted to it,
+// k per city, without a search of its own. Under "mixed", a segment whose
+// turn is "quadrant" takes the global quadrant candidates inside the
+// segment first and fills up with the nearest; otherwise both kinds are
+// merged (with the 2k nearest where pr.wide holds them) and the k nearest
+// inside the segment are kept. For a city whose global candidates all lie
+// in the segment these are the segment's own nearest or quadrant lists
+// (a subset's nearest cities are the whole set's where those belong to
+// it); only the cities at the segment's border get fewer, farther ones.
+// A row is padded by repeating its last candidate (or a path neighbour
+// when none is inside).
 func (pr *partRun) restrict(i int) {
 	sg := pr.segs[i]
 	m := sg.m
@@ -462,25 +478,43 @@ func (pr *partRun) restrict(i int) {
 	sg.nb = grow(sg.nb, m*k)
 	seg := int32(i)
 	type cand struct {
-		d int64
-		x int32
+		d     int64
+		x, ct int32 // local and global index
 	}
-	buf := make([]cand, 0, 2*k)
+	// from[0] first, then from[1] to fill up (first = true), or both
+	// merged by distance
+	from := pr.nb
+	if pr.wide != nil {
+		from[0] = pr.wide
+	}
+	first := false
+	if pr.nb[1] != pr.nb[0] && pr.segKind(i) == "quadrant" {
+		from = [2]*neighbor.Lists{pr.nb[1], pr.nb[0]}
+		first = true
+	}
+	// nearest first, ties by city as in the global lists
+	byDist := func(a, b cand) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.ct, b.ct)) }
+	buf := make([]cand, 0, 2*k+pr.nb[1].K)
 	for j := range m {
 		ct := sg.cities[j]
 		buf = buf[:0]
 		out := false
-		from := pr.nb
-		if pr.wide != nil {
-			from[0] = pr.wide
+		for _, x := range pr.nb[0].Of(int(ct)) {
+			out = out || pr.segOf[x] != seg
 		}
+		pr.border[ct] = out
+		kept := 0
 		for li, lists := range from {
-			if li == 1 && lists == pr.nb[0] {
+			if li == 1 && lists == from[0] {
 				break
+			}
+			if li == 1 && first {
+				// the quadrant candidates inside stay, the rest fill up
+				slices.SortFunc(buf, byDist)
+				kept = len(buf)
 			}
 			for _, x := range lists.Of(int(ct)) {
 				if pr.segOf[x] != seg {
-					out = out || li == 0
 					continue
 				}
 				lx := pr.local[x]
@@ -489,14 +523,15 @@ func (pr *partRun) restrict(i int) {
 					dup = dup || c.x == lx
 				}
 				if !dup {
-					buf = append(buf, cand{sg.d.At(int32(j), lx), lx})
+					buf = append(buf, cand{sg.d.At(int32(j), lx), lx, x})
 				}
 			}
 		}
-		pr.border[ct] = out
-		slices.SortFunc(buf, func(a, b cand) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.x, b.x)) })
+		slices.SortFunc(buf[kept:], byDist)
+		buf = buf[:min(k, len(buf))]
+		slices.SortFunc(buf, byDist)
 		row := sg.nb[j*k : j*k : (j+1)*k]
-		for _, c := range buf[:min(k, len(buf))] {
+		for _, c := range buf {
 			row = append(row, c.x)
 		}
 		if len(row) == 0 {

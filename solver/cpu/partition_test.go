@@ -233,3 +233,57 @@ func TestPartitionStops(t *testing.T) {
 		}
 	})
 }
+
+// TestPartitionRestrictedLists: the global lists restricted to a segment
+// are, for every city whose global candidates all lie in the segment,
+// exactly those candidates: the nearest on a segment whose turn is
+// "nearest", the quadrant lists on one whose turn is "quadrant" (under
+// "mixed" the two alternate), so that a segment's search sees the lists
+// a k-d tree over its cities would give it.
+func TestPartitionRestrictedLists(t *testing.T) {
+	in := uniformInstance(3000, 25)
+	pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "400", OptPartLists: "global", OptCandidates: "mixed"})
+	for round := range 2 {
+		pr.round = int64(round)
+		pr.cut(round*777, 0)
+		kinds := map[string]int{}
+		for i, sg := range pr.segs {
+			pr.prepare(i)
+			kind := pr.segKind(i)
+			want := pr.nb[0]
+			if kind == "quadrant" {
+				want = pr.nb[1]
+			}
+			for j, ct := range sg.cities[:sg.m] {
+				inside := true
+				for _, x := range want.Of(int(ct)) {
+					inside = inside && pr.segOf[x] == int32(i)
+				}
+				if !inside {
+					continue
+				}
+				kinds[kind]++
+				// the same candidates, up to cities tied at the same
+				// distance (the global lists order those by the plane's
+				// distance)
+				var got, exp []int64
+				for _, lx := range sg.nb[j*sg.k : (j+1)*sg.k] {
+					got = append(got, in.Dist(int(ct), int(sg.cities[lx])))
+				}
+				for _, x := range want.Of(int(ct)) {
+					exp = append(exp, in.Dist(int(ct), int(x)))
+				}
+				slices.Sort(got)
+				slices.Sort(exp)
+				if !slices.Equal(got, exp) {
+					t.Fatalf("round %d, segment %d (%s), city %d: candidates at %v, the global list's at %v",
+						round, i, kind, ct, got, exp)
+				}
+			}
+		}
+		if kinds["nearest"] == 0 || kinds["quadrant"] == 0 {
+			t.Fatalf("round %d: cities checked per kind %v, want both kinds", round, kinds)
+		}
+	}
+	checkPartLists(t, pr)
+}
