@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,6 +79,20 @@ func delevacqTrials(n int) int {
 
 // delevacqFITotal is it_total of their first-improvement runs (Sect. 5.1).
 const delevacqFITotal = 1048576
+
+// delevacqTimingTrials is how many of a Table 1 row's trials time all
+// three GPU mappings and the sequential twin; the further trials, up to
+// the paper's count, run the BG mapping alone for freq and Δavg (the three
+// mappings and the twin make the same moves, so their times vary little
+// between trials while the tours' quality does).
+const delevacqTimingTrials = 2
+
+// delevacqQualityOnCPU is the largest population whose quality trials
+// run on the sequential twin (the same searches, the same tours).
+const delevacqQualityOnCPU = 8
+
+// delevacqParts are the names --only takes for the delevacq suite.
+var delevacqParts = []string{"table1", "table3"}
 
 // delevacqCPUSample is how many of a population's searches the sequential
 // side runs; its time for the population is their mean time × nb_sol (the
@@ -190,6 +205,29 @@ func (r *repro) delevacqFI(in *solver.Instance, nb, itLim, trials int, over func
 		}
 		row.trials++
 		seed := uint64(k + 1)
+		quality := func(l int64) {
+			g, _ := gapOf(l, in)
+			gp += g
+			if in.Optimum > 0 && l <= in.Optimum {
+				fr++
+			}
+			qN++
+		}
+		if k >= delevacqTimingTrials {
+			// a quality trial: the population's best tour from its
+			// cheapest exact copy, the sequential twin for small
+			// populations (the GPU's one or eight blocks are slower than
+			// one core there), else the BG launch
+			if nb <= delevacqQualityOnCPU {
+				if l, _, err := FISequential(in, 0, nb, itLim, seed); err == nil {
+					quality(l)
+				}
+			} else if l, _, dev, err := GPUFIPopulation(in, nb, itLim, "block-global", seed); err == nil {
+				r.device = dev
+				quality(l)
+			}
+			continue
+		}
 		for i, m := range modes {
 			l, el, dev, err := GPUFIPopulation(in, nb, itLim, m, seed)
 			if err != nil {
@@ -205,12 +243,7 @@ func (r *repro) delevacqFI(in *solver.Instance, nb, itLim, trials int, over func
 			gT[i] += el.Seconds()
 			gN[i]++
 			if m == "block-global" {
-				g, _ := gapOf(l, in)
-				gp += g
-				if in.Optimum > 0 && l <= in.Optimum {
-					fr++
-				}
-				qN++
+				quality(l)
 			}
 		}
 		cnt := min(nb, delevacqCPUSample)
@@ -251,6 +284,12 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	for _, o := range opt.Only {
+		if !slices.Contains(delevacqParts, o) {
+			return fmt.Errorf("delevacq suite: --only %s: want some of %s", o, strings.Join(delevacqParts, ", "))
+		}
+	}
+	want := func(part string) bool { return len(opt.Only) == 0 || slices.Contains(opt.Only, part) }
 	names := r.instances(DelevacqInstances, []string{"kroA100"})
 	scale := opt.Scale
 	if scale <= 0 {
@@ -271,10 +310,10 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 	pp := r.papers.table("delevacq-text-rkbi-params.csv")
 	scaled := func(v int64) int64 { return max(1, int64(math.Round(float64(v)*scale))) }
 	t1 := &Table{Title: "Delévacq et al. Table 1: first-improvement ILS populations (don't-look bits, fixed radius, 40 candidates) on the GPU as FI_thread (T), FI_block global (BG) and shared (BS), against the same searches on one core",
-		Header: []string{"instance", "nb_sol", "trials", "it_lim (run)", "sequential s (1 core)", "GPU s T", "GPU s BG", "GPU s BS", "speedup T", "speedup BG", "speedup BS", "paper speedup T", "paper BG", "paper BS",
-			"freq", "paper freq", "Δavg %", "paper Δavg %", "CPU engine 3opt-ils FI, 1 core (nb_sol = 1)"}}
+		Header: []string{"instance", "nb_sol", "trials", "it_lim (run)", "sequential s (1 core)", "GPU s T", "GPU s BG", "GPU s BS", "speedup T", "speedup BG", "speedup BS", "paper speedup T (C2050)", "paper BG (C2050)", "paper BS (C2050)",
+			"freq", "paper freq (C2050)", "Δavg %", "paper Δavg % (C2050)", "CPU engine 3opt-ils FI, 1 core (nb_sol = 1)"}}
 	t3 := &Table{Title: "Delévacq et al. Table 3: ILS-RKBI_blocks, a population of nb_sol searches of it_total/nb_sol kicks each, GPU against the sequential search",
-		Header: []string{"instance", "nb_sol", "trials", "it_total/k (paper)", "it_lim (run)", "blocks/solution (paper Table 2)", "GPU time s", "CPU time s (1 core)", "speedup", "paper speedup", "GPU freq", "paper freq", "GPU Δavg %", "paper Δavg %"}}
+		Header: []string{"instance", "nb_sol", "trials", "it_total/k (paper)", "it_lim (run)", "blocks/solution (paper Table 2)", "GPU time s", "CPU time s (1 core)", "speedup", "paper speedup (C2050)", "GPU freq", "paper freq (C2050)", "GPU Δavg %", "paper Δavg % (C2050)"}}
 	gRK := r.engine("3opt-ils", solver.BackendGPU)
 	cIL := r.engine("3opt-ils", solver.BackendCPU)
 	skipped := 0
@@ -293,7 +332,7 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 		fiTotal := scaled(delevacqFITotal)
 		var fiT, fiF, fiG float64
 		fiN := 0
-		for k := 0; k < trials && !overBudget(); k++ {
+		for k := 0; k < trials && !overBudget() && want("table1"); k++ {
 			if x, ok := r.solve(cIL, in, solver.Params{Seed: uint64(k + 1), Workers: 1, Extra: map[string]string{"pivot": "first", "neighbors": "40", "kicks": fmt.Sprint(fiTotal)}}); ok {
 				fiT += x.Elapsed.Seconds()
 				fiF += atOpt(x.Length)
@@ -302,6 +341,9 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 			}
 		}
 		for _, nb := range delevacqNbSol {
+			if !want("table1") {
+				break
+			}
 			nbv, _ := strconv.Atoi(nb)
 			row := []any{name, nb}
 			itLim := int(max(1, fiTotal/int64(nbv)))
@@ -320,6 +362,9 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 		itTotal := delevacqCount(pp.cell("it_total (as printed)", name))
 		budget := pp.cell("it_total (as printed)", name) + " / " + pp.cell("k = evaluated neighbours (as printed)", name)
 		for _, nb := range nbs {
+			if !want("table3") {
+				break
+			}
 			nbv, _ := strconv.Atoi(nb)
 			blocks := int(delevacqCount(p2.cell("blocks per solution at nb_sol="+nb, name)))
 			if nb != "1" {
@@ -391,10 +436,17 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 		common = append(common, fmt.Sprintf("Suite time budget %v (--time): rows not started by then say so (%d).", opt.Time, skipped))
 	}
 	t1.Notes = append(t1.Notes, common...)
-	t1.Notes = append(t1.Notes, fmt.Sprintf("Search: nb_sol independent ILS of it_lim = it_total / nb_sol kicks each (it_total = %d: their 1,048,576 × scale), from the nearest-neighbour tour; local search 2-opt over 40 candidates (fixed radius, both tour neighbours, don't-look bits, first improvement), double-bridge kicks, accept if shorter. GPU (one launch for the population): T = a thread per solution, BG = a block of 64 threads per solution evaluating a city's candidates together, tour in global memory, BS = the same with tour, positions and don't-look bits in shared memory (9 bytes a city, refused above 48 KiB as the paper's BS is for pcb3038). GPU time: uploads, kernel and read-back. Sequential: the same searches on one core (the same moves in the same order; up to %d of each population run, their mean time × nb_sol); speedup = sequential / GPU time. freq and Δavg: the BG population's best tour (the three mappings run the same search). Our local search is 2-opt where the paper's is 3-opt. Last column: this project's CPU 3opt-ils (3-opt with Or-opt, first improvement, 40 candidates) with it_total kicks on one core, for reference.", scaled(delevacqFITotal), delevacqCPUSample))
+	t1.Notes = append(t1.Notes, fmt.Sprintf("Search: nb_sol independent ILS of it_lim = it_total / nb_sol kicks each (it_total = %d: their 1,048,576 × scale), from the nearest-neighbour tour; local search 2-opt over 40 candidates (fixed radius, both tour neighbours, don't-look bits, first improvement), double-bridge kicks, accept if shorter. GPU (one launch for the population): T = a thread per solution, BG = a block of 64 threads per solution evaluating a city's candidates together, tour in global memory, BS = the same with tour, positions and don't-look bits in shared memory (9 bytes a city, refused above 48 KiB as the paper's BS is for pcb3038). GPU time: uploads, kernel and read-back. Sequential: the same searches on one core (the same moves in the same order; up to %d of each population run, their mean time × nb_sol); speedup = sequential / GPU time. Times: the first %d trials of a row run all three mappings and the sequential twin (the same moves every trial, so their times vary little); every trial, up to the trials column, gives the population's best tour for freq and Δavg: from the BG launch in the timing trials, then from the sequential twin for nb_sol <= %d and the BG launch above (the three mappings and the twin make the same moves and end at the same tours). Our local search is 2-opt where the paper's is 3-opt. Last column: this project's CPU 3opt-ils (3-opt with Or-opt, first improvement, 40 candidates) with it_total kicks on one core, for reference.", scaled(delevacqFITotal), delevacqCPUSample, delevacqTimingTrials, delevacqQualityOnCPU))
 	t3.Notes = append(t3.Notes, common...)
 	t3.Notes = append(t3.Notes, fmt.Sprintf("GPU: a population of nb_sol independent 3opt-ils searches (ILS-RKBI_blocks: threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks), each with the paper's blocks per solution (Table 2) × 64 threads and it_lim kicks, run at once on their own CUDA streams (at most two per CPU core in flight); time = wall time of the whole population, quality = its best tour. Sequential: the same searches (CPU 3opt-ils, 1 core, random-k-best pivoting, it_lim kicks) one after the other; up to %d of each population are run and their mean time × nb_sol is the population's time. Speedup = sequential time / GPU time, as the paper defines it. The paper's k (evaluated neighbours) is shown; our GPU round samples 4 × blocks × 64 reconnections.", delevacqCPUSample))
-	return r.finish([]*Table{t1, t3}, []string{"delevacq-table1", "delevacq-table3"}, out)
+	var tables []*Table
+	var bases []string
+	for i, t := range []*Table{t1, t3} {
+		if want(delevacqParts[i]) {
+			tables, bases = append(tables, t), append(bases, "delevacq-"+delevacqParts[i])
+		}
+	}
+	return r.finish(tables, bases, out)
 }
 
 // luongTabu runs the swap tabu search of luongIterations iterations on e
@@ -450,6 +502,9 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 		iters = 200
 	}
 	capT := r.budget(0, 2*time.Second)
+	// the one-core reference: the whole search by default; with a cap,
+	// half of it (the GPU runs take the rest), then extrapolated
+	cpuCap := capT / 2
 	runs := r.runs(30)
 	p6 := r.papers.table("luong-table6-tsp.csv")
 	p7 := r.papers.table("luong-table7-tsp-threadcontrol.csv")
@@ -462,37 +517,35 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 		return PaperNA
 	}
 	t := &Table{Title: fmt.Sprintf("Luong et al. Tables 6-7: tabu search of %d iterations over the swap neighbourhood, time (s) and acceleration over one CPU core", iters),
-		Header: []string{"instance", "n", "neighbours", "GPU runs", "CPU 1 core s", "GPU s (thread control)", "acceleration", "threads/block chosen", "GPU s (256 threads/block)", "acceleration",
-			"paper GPU (Table 6)", "paper GPUTex (Table 6)", "paper GPUTex with thread control (Table 7)", "GPU mean best (% above opt.)"}}
+		Header: []string{"instance", "n", "neighbours", "GPU runs (tc / 256)", "CPU 1 core s", "GPU s, thread control", "acceleration", "threads/block × moves/thread chosen",
+			"GPU s, 256 threads/block, a thread per neighbour", "acceleration",
+			"paper GPU, 256 threads/block (Table 6; Tesla M2050 + Xeon E5620 core)", "paper GPUTex (Table 6; M2050)", "paper GPUTex with thread control (Table 7; M2050)", "GPU mean best (% above opt.)"}}
 	g := r.engine("swap-climb", solver.BackendGPU)
 	c := r.engine("swap-climb", solver.BackendCPU)
-	tabu := map[string]string{"tabu": fmt.Sprint(iters)}
+	tabu := func(per string) map[string]string { return map[string]string{"tabu": fmt.Sprint(iters), "per": per} }
 	secs := func(x solver.Result) float64 { return x.Elapsed.Seconds() }
 	var xs, gy, ny, cy []float64
 	err = r.each(names, nil, func(name string, in *solver.Instance) error {
 		m := int64(in.N) * int64(in.N-1) / 2
-		gt := r.luongTabu(g, in, runs, capT, solver.Params{Extra: tabu})
-		gn := r.luongTabu(g, in, runs, capT, solver.Params{Threads: 256, Extra: tabu})
+		// thread control: block size and moves per thread tuned in waves
+		// of launches; the paper's Table 6 configuration: 256 threads per
+		// block, one thread per neighbour
+		gt := r.luongTabu(g, in, runs, capT, solver.Params{Extra: tabu("0")})
+		gn := r.luongTabu(g, in, runs, capT, solver.Params{Threads: 256, Extra: tabu("1")})
 		ts, okt := gt.mean(secs)
 		ns, okn := gn.mean(secs)
-		// one core: one run of the same search; where it cannot finish
-		// within the cap, its time is that of the iterations it ran, scaled
-		cs, okc, cNote := r.luongCPU(c, in, iters, capT)
+		cs, okc, cNote := r.luongCPU(c, in, iters, cpuCap)
 		tpb := "n/a"
 		if okt {
-			tpb = fmt.Sprint(gt[0].Params.Threads)
+			tpb = fmt.Sprintf("%d × %s", gt[0].Params.Threads, gt[0].Params.Extra["per"])
 		}
 		gap := "n/a"
 		if g, ok := gt.mean(func(x solver.Result) float64 { v, _ := gapOf(x.Length, in); return v }); ok && in.Optimum > 0 {
 			gap = fmt.Sprintf("%.2f", g)
 		}
-		runsCell := fmt.Sprint(len(gt))
-		if len(gn) != len(gt) {
-			runsCell = fmt.Sprintf("%d / %d", len(gt), len(gn))
-		}
-		t.AddRow(name, in.N, m, runsCell, valCell(cs, okc, "%.3g")+cNote, valCell(ts, okt, "%.3g"), ratioCell(cs, ts, okc, okt), tpb, valCell(ns, okn, "%.3g"), ratioCell(cs, ns, okc, okn),
+		t.AddRow(name, in.N, m, fmt.Sprintf("%d / %d", len(gt), len(gn)), valCell(cs, okc, "%.3g")+cNote, valCell(ts, okt, "%.3g"), ratioCell(cs, ts, okc, okt), tpb, valCell(ns, okn, "%.3g"), ratioCell(cs, ns, okc, okn),
 			paperCell(p6, name, "GPU"), paperCell(p6, name, "GPUTex"), paperCell(p7, name, "GPUTex"), gap)
-		r.logf("%s: %d tabu iterations: CPU %.3g s%s, GPU %.3g s (tc, %d runs) %.3g s (256, %d runs)", name, iters, cs, cNote, ts, len(gt), ns, len(gn))
+		r.logf("%s: %d tabu iterations: CPU %.3g s%s, GPU %.3g s (tc %s, %d runs) %.3g s (256, %d runs)", name, iters, cs, cNote, ts, tpb, len(gt), ns, len(gn))
 		xs = append(xs, float64(in.N))
 		gy, ny, cy = append(gy, ts), append(ny, ns), append(cy, cs)
 		return nil
@@ -501,20 +554,20 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 		return err
 	}
 	if err := SavePlot(opt.OutDir, "luong-time", fmt.Sprintf("swap-neighbourhood tabu search, %d iterations: time against n", iters), "cities", "seconds", true, true,
-		Series{Name: "GPU, thread control", X: xs, Y: gy}, Series{Name: "GPU, 256 threads/block", X: xs, Y: ny}, Series{Name: "CPU, 1 core", X: xs, Y: cy}); err != nil {
+		Series{Name: "GPU, thread control", X: xs, Y: gy}, Series{Name: "GPU, 256 threads/block, a thread per neighbour", X: xs, Y: ny}, Series{Name: "CPU, 1 core", X: xs, Y: cy}); err != nil {
 		return err
 	}
 	capNote := "every run made"
 	if capT > 0 {
-		capNote = fmt.Sprintf("runs stop once an instance's runs of one variant have taken %v (at least one run), so the largest instances have fewer than %d", capT, runs)
+		capNote = fmt.Sprintf("runs stop once an instance's runs of one variant have taken %v (--time; at least one run), so the larger instances have fewer than %d (the runs column says how many; a run's time varies little between runs of the same instance)", capT, runs)
 	}
 	cpuNote := "one run of the whole search per instance"
-	if capT > 0 {
-		cpuNote = fmt.Sprintf("one run per instance, stopped after %v; where it stopped early (marked \"from N iterations\") its time is that of a one-iteration run (setup: distance matrix, start tour) plus %d - 1 times the mean time of the N - 1 further iterations of the stopped run", capT, iters)
+	if cpuCap > 0 {
+		cpuNote = fmt.Sprintf("one run per instance, stopped after %v (half of --time); where it stopped early (marked \"from N iterations\") its time is not measured but extrapolated: a one-iteration run (setup: distance matrix, start tour) plus %d - 1 times the mean time of the N - 1 further iterations of the stopped run (every iteration evaluates the whole neighbourhood, so iterations cost about the same)", cpuCap, iters)
 	}
 	t.Notes = append(t.Notes, "Paper: "+luongCite+"; "+luongHardware+"; paper cells as printed, \"a×b\" = GPU time a s at acceleration b over one core, \".\" = a failed run. Table 7's GPUTex column is the one with thread control.",
 		r.machine(),
-		fmt.Sprintf("Search (both sides): swap-climb with tabu=%d: from a random tour, every iteration evaluates all n(n-1)/2 swaps and makes the best admissible one, improving or not; a swapped pair of positions stays tabu for max(10, n/10) iterations unless it gives a new best (aspiration). GPU: one thread per neighbour (evaluation and admissibility), one block chooses and applies the move and keeps the best tour, the whole iteration on the device; thread control = block size tuned in waves of launches (Luong et al.), or fixed at their 256. Times are whole searches (setup included), mean over the runs.", iters),
+		fmt.Sprintf("Search (both sides): swap-climb with tabu=%d: from a random tour, every iteration evaluates all n(n-1)/2 swaps and makes the best admissible one, improving or not; a swapped pair of positions stays tabu for max(10, n/10) iterations unless it gives a new best (aspiration). GPU: threads evaluate the neighbours and their admissibility (tabu state a byte per move), one block chooses and applies the move and keeps the best tour, the whole iteration on the device. Thread control (Luong et al.: launch configurations tried in waves) here tunes the block size and how many consecutive neighbours a thread takes (sharing the distances along a row of the move matrix); the other column is the paper's Table 6 configuration, 256 threads per block and one thread per neighbour. Times are whole searches (setup included), mean over the runs.", iters),
 		fmt.Sprintf("Runs: the paper's %d; %s. CPU: %s.", runs, capNote, cpuNote),
 		"Instances: the paper's eight (Table 6). GPU mean best: quality, which the paper does not report. Plot: luong-time.png (CSV beside it).")
 	return r.finish([]*Table{t}, []string{"luong"}, out)

@@ -370,6 +370,29 @@ func TestDelevacqQuickHonoursBudgets(t *testing.T) {
 	}
 }
 
+// TestDelevacqOnly: --only table3 writes Table 3 alone; an unknown part
+// is refused.
+func TestDelevacqOnly(t *testing.T) {
+	dir := tsplibdir.Need(t)
+	tsplibdir.Instance(t, "kroA100")
+	out := t.TempDir()
+	opt := Options{TSPLIBDir: dir, OutDir: out, Quick: true, Runs: 1, Instances: []string{"kroA100"}, PapersDir: needPapers(t), Only: []string{"table3"}}
+	var buf bytes.Buffer
+	if err := Run(context.Background(), "delevacq", opt, &buf); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "delevacq-table1.csv")); err == nil {
+		t.Error("delevacq-table1.csv written; --only named table3 alone")
+	}
+	if rows := readCSV(t, filepath.Join(out, "delevacq-table3.csv")); len(rows) < 3 || rows[1][0] != "kroA100" {
+		t.Fatalf("Table 3 rows: %v", rows)
+	}
+	opt.Only = []string{"table2"}
+	if err := Run(context.Background(), "delevacq", opt, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "table2") {
+		t.Fatalf("--only table2: err = %v", err)
+	}
+}
+
 // TestLuongQuickIsATabuSearch: the quick protocol runs the tabu search
 // (200 iterations) and times the CPU side.
 func TestLuongQuickIsATabuSearch(t *testing.T) {

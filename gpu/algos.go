@@ -71,6 +71,10 @@ const (
 	// OptTenure is the iterations for which a swapped pair of positions
 	// stays tabu (default solver.TabuTenure).
 	OptTenure = "tenure"
+	// OptPer is the moves each thread of the tabu search's evaluation takes
+	// (1: one thread per neighbour, Luong et al.'s mapping; 0: tuned with
+	// the block size by the thread control, or 1 with a fixed --threads).
+	OptPer = "per"
 )
 
 // MatrixMaxN is the largest n for which the swap and 3-opt engines build

@@ -92,8 +92,16 @@ func (r *run) newSwapBatch(in *solver.Instance, B int, matrix bool) (*swapBatch,
 
 func (b *swapBatch) free() error { return b.bufs.freeAll() }
 
-// gx is the number of blocks per climber for the current block size.
-func (b *swapBatch) gx() int { return int((b.m + int64(b.block) - 1) / int64(b.block)) }
+// gx is the number of blocks per climber for the current block size (and,
+// for the tabu search, moves per thread).
+func (b *swapBatch) gx() int {
+	per := int64(1)
+	if b.tb != nil {
+		per = int64(max(b.tb.per, 1))
+	}
+	mb := int64(b.block) * per
+	return int((b.m + mb - 1) / mb)
+}
 
 // upload sets climber k's tour and marks it climbing (context thread).
 func (b *swapBatch) upload(k int, t []int) error {
@@ -207,7 +215,11 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 		if err != nil {
 			return solver.Result{}, err
 		}
-		return solveSwapTabu(ctx, e, in, p, snaps, matrix, tabu, tenure)
+		per, err := opts.Int(p, OptPer)
+		if err != nil {
+			return solver.Result{}, err
+		}
+		return solveSwapTabu(ctx, e, in, p, snaps, matrix, tabu, tenure, per)
 	}
 	r, err := newRun()
 	if err != nil {

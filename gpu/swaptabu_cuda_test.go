@@ -56,20 +56,48 @@ func TestSwapTabuMatchesReference(t *testing.T) {
 		start := construct.Random(in.N, rand.New(rand.NewPCG(9, 9)))
 		const iters, tenure = 150, 7
 		want, _ := refSwapTabu(in, start, iters, tenure)
-		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, Start: start,
-			Extra: map[string]string{OptDist: "matrix", OptTabu: strconv.Itoa(iters), OptTenure: strconv.Itoa(tenure)}}, nil)
+		// per: one thread per neighbour, threads whose moves cross rows,
+		// a thread longer than a row, and the thread control's choice
+		for _, per := range []int{1, 3, 8, 64, 0} {
+			r, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, Start: start,
+				Extra: map[string]string{OptDist: "matrix", OptTabu: strconv.Itoa(iters), OptTenure: strconv.Itoa(tenure), OptPer: strconv.Itoa(per)}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Steps != iters || r.Moves != iters*swapMoves(in.N) {
+				t.Fatalf("%s per %d: %d iterations, %d moves; want %d and %d", in.Name, per, r.Steps, r.Moves, iters, iters*swapMoves(in.N))
+			}
+			if r.Length != want {
+				t.Fatalf("%s per %d: GPU tabu search best %d, reference %d", in.Name, per, r.Length, want)
+			}
+			if r.Length > solver.TourLength(in, start) {
+				t.Fatalf("%s per %d: best %d is longer than the start", in.Name, per, r.Length)
+			}
+		}
+	}
+}
+
+// The moves per thread change the schedule, not the search: from
+// coordinates too (the distances are symmetric in float), on an instance
+// large enough for every per to take whole rows and parts of rows.
+func TestSwapTabuPerSameSearch(t *testing.T) {
+	needDevice(t)
+	e, _ := solver.Lookup(AlgoSwapClimb, solver.BackendGPU)
+	in := randomInstance(1500, solver.Euc2D, 100000, 13)
+	var lens []int64
+	for _, per := range []int{1, 5, 16, 0} {
+		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 3, Extra: map[string]string{OptTabu: "400", OptPer: strconv.Itoa(per)}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Steps != iters || r.Moves != iters*swapMoves(in.N) {
-			t.Fatalf("%s: %d iterations, %d moves; want %d and %d", in.Name, r.Steps, r.Moves, iters, iters*swapMoves(in.N))
+		if r.Steps != 400 {
+			t.Fatalf("per %d: %d iterations", per, r.Steps)
 		}
-		if r.Length != want {
-			t.Fatalf("%s: GPU tabu search best %d, reference %d", in.Name, r.Length, want)
-		}
-		if r.Length > solver.TourLength(in, start) {
-			t.Fatalf("%s: best %d is longer than the start", in.Name, r.Length)
-		}
+		t.Logf("per %d (ran %s, block %d): best %d in %v", per, r.Params.Extra[OptPer], r.Params.Threads, r.Length, r.Elapsed)
+		lens = append(lens, r.Length)
+	}
+	if slices.Min(lens) != slices.Max(lens) {
+		t.Fatalf("same seed, different moves per thread, different results: %v", lens)
 	}
 }
 

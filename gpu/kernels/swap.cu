@@ -137,30 +137,96 @@ __device__ void swap_deltas(const float2 *xy, const int *mat, long long n_, cons
 // best length. tabu[k] is the first iteration at which move k may be made
 // again; a tabu move is admissible when it gives a tour shorter than the
 // best (aspiration). The same rules as the CPU's solver/cpu/tabu.go.
+//
+// The evaluation reads a byte per move, flag[k] = (tabu[k] > it), instead
+// of the int32 tabu array: a quarter of the traffic, small enough to stay
+// in L2 up to several thousand cities. The apply kernel keeps the flags
+// exact with a ring of the last tenure moves (ring[it % tenure] is the move
+// made at iteration it - tenure, whose flag it clears unless the move was
+// made again since).
 
 // swap_move_index is the row-order index of the swap (i, j), i < j.
 __device__ __forceinline__ long long swap_move_index(int n, int i, int j) {
     return (long long)i * (2LL * n - 1 - i) / 2 + (j - i - 1);
 }
 
-// swap_tabu_eval: every thread one move, the block's best admissible move
-// to out[blockIdx.x] (a = -1 when it has none).
+// swap_tabu_eval: every thread evaluates per consecutive moves in row
+// order (per = 1: one thread per neighbour, Luong et al.'s mapping), the
+// block's best admissible move to out[blockIdx.x] (a = -1 when it has
+// none). Along a row (i fixed, j rising) the row's city a = t[i], its tour
+// neighbours ap, an and their two edges are read once. With A(q) = d(a,
+// t[q]) and E(q) = d(t[q], t[q+1]), the move (i, j) needs A(j-1), A(j+1),
+// E(j-1), E(j), d(ap, t[j]) and d(t[j], an); the step before, at j' = j-1,
+// already had A(j-1) = A(j'), A(j) = A(j'+1) and E(j-1) = E(j'), so each
+// further j costs four distances where a move on its own costs eight. The deltas are those of
+// swap_delta.
 template <int METRIC>
-__device__ void swap_tabu_eval(const float2 *xy, const int *mat, long long n_, const int *t, const int *tabu,
-                               const long long *state, LSBest *out) {
+__device__ void swap_tabu_eval(const float2 *xy, const int *mat, long long n_, const int *t,
+                               const unsigned char *flag, const long long *state, long long per, LSBest *out) {
     int n = (int)n_;
     long long m = (long long)n * (n - 1) / 2;
-    long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    long long k = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * per;
     LSBest v = {0x7fffffff, -1, -1, -1};
     if (k < m) {
+        long long kEnd = min(k + per, m);
+        long long cur = state[1], bestLen = state[2];
+#define D(u, w) ls_dist<METRIC>(xy, mat, n, (u), (w))
         int i, j;
         swap_pair(k, n, i, j);
-        int delta = swap_delta<METRIC>(xy, mat, n, t, i, j);
-        if ((long long)tabu[k] <= state[0] || state[1] + delta < state[2]) {
-            v.delta = delta;
-            v.a = i;
-            v.b = j;
+        int a = 0, ap = 0, an = 0, dApA = 0, dAAn = 0;     // the row's city and its two edges
+        int b = 0, bn = 0;                                  // t[j], t[j+1] (wrapping)
+        int P = 0, N = 0, Am = 0, A0 = 0, Ap = 0, Em = 0, E = 0;
+        bool fresh = true;
+        for (;;) {
+            if (fresh) {  // a new row, or the thread's first move
+                a = t[i];
+                ap = t[i == 0 ? n - 1 : i - 1];
+                an = t[i + 1];
+                dApA = D(ap, a);
+                dAAn = D(a, an);
+                int bp = t[j - 1];
+                b = t[j];
+                bn = t[j == n - 1 ? 0 : j + 1];
+                P = D(ap, b);
+                N = D(b, an);
+                Am = D(bp, a);
+                A0 = D(b, a);
+                Ap = D(a, bn);
+                Em = D(bp, b);
+                E = D(b, bn);
+                fresh = false;
+            }
+            int delta;
+            if (j == i + 1) {  // ... ap a b bn ...
+                delta = P + Ap - dApA - E;
+            } else if (i == 0 && j == n - 1) {  // ... bp b | a an ...
+                delta = Am + N - Em - dAAn;
+            } else {
+                delta = P + N + Am + Ap - dApA - dAAn - Em - E;
+            }
+            if (flag[k] == 0 || cur + delta < bestLen) {
+                LSBest c = {delta, i, j, -1};
+                if (ls_better(c, v)) v = c;
+            }
+            if (++k >= kEnd) break;
+            if (++j == n) {
+                i++;
+                j = i + 1;
+                fresh = true;
+                continue;
+            }
+            // slide to j: the old b is the new bp, the old bn the new b
+            b = bn;
+            bn = t[j == n - 1 ? 0 : j + 1];
+            Em = E;
+            Am = A0;
+            A0 = Ap;
+            Ap = D(a, bn);
+            P = D(ap, b);
+            N = D(b, an);
+            E = D(b, bn);
         }
+#undef D
     }
     v = ls_block_min(v);
     if (threadIdx.x == 0) out[blockIdx.x] = v;
@@ -168,10 +234,12 @@ __device__ void swap_tabu_eval(const float2 *xy, const int *mat, long long n_, c
 
 // swap_tabu_apply: one block reduces the blocks' moves and makes the best
 // admissible one, improving or not, marks it tabu for tenure iterations
-// and copies the tour to best when it is the shortest so far. With no
-// admissible move it sets state[3] (stuck) and leaves the tour.
+// (tabu, flag and ring; see above) and copies the tour to best when it is
+// the shortest so far. With no admissible move it sets state[3] (stuck)
+// and leaves the tour.
 extern "C" __global__ void swap_tabu_apply(int *t, int *best, long long n_, const LSBest *blockBest, long long blocks,
-                                           int *tabu, long long *state, long long tenure) {
+                                           int *tabu, unsigned char *flag, int *ring, long long *state,
+                                           long long tenure) {
     __shared__ int improved;
     int n = (int)n_;
     LSBest v = {0x7fffffff, -1, -1, -1};
@@ -183,12 +251,21 @@ extern "C" __global__ void swap_tabu_apply(int *t, int *best, long long n_, cons
     if (threadIdx.x == 0) {
         improved = 0;
         if (v.a >= 0) {
+            long long it = state[0];
             int c = t[v.a];
             t[v.a] = t[v.b];
             t[v.b] = c;
-            tabu[swap_move_index(n, v.a, v.b)] = (int)(state[0] + 1 + tenure);
+            // the move made tenure iterations ago becomes admissible at
+            // it + 1 unless it was made again since (its tabu[] is later)
+            int slot = (int)(it % tenure);
+            int old = ring[slot];
+            if (old >= 0 && (long long)tabu[old] <= it + 1) flag[old] = 0;
+            int k = (int)swap_move_index(n, v.a, v.b);
+            tabu[k] = (int)(it + 1 + tenure);
+            flag[k] = 1;
+            ring[slot] = k;
             state[1] += v.delta;
-            state[0]++;
+            state[0] = it + 1;
             if (state[1] < state[2]) {
                 state[2] = state[1];
                 improved = 1;
@@ -213,8 +290,9 @@ extern "C" __global__ void swap_tabu_apply(int *t, int *best, long long n_, cons
         swap_deltas<METRIC>(xy, mat, n, t, delta, pi, pj);                                                         \
     }                                                                                                              \
     extern "C" __global__ void swap_tabu_eval_##SUFFIX(const float2 *xy, const int *mat, long long n, const int *t, \
-                                                       const int *tabu, const long long *state, LSBest *out) {       \
-        swap_tabu_eval<METRIC>(xy, mat, n, t, tabu, state, out);                                                   \
+                                                       const unsigned char *flag, const long long *state,            \
+                                                       long long per, LSBest *out) {                                 \
+        swap_tabu_eval<METRIC>(xy, mat, n, t, flag, state, per, out);                                              \
     }
 
 SWAP_KERNELS(mat, METRIC_MATRIX)
