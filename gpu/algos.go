@@ -21,6 +21,11 @@ const OptRestarts = "restarts"
 // the fused kernel: "disjoint", "best" or "spread" (solver/options.go).
 const OptPick = "pick"
 
+// OptClimbStart is 2opt-climb's start tours: "nn" (randomized nearest
+// neighbour) or "random" (uniformly random, as O'Neil & Burtscher); see
+// solver/options.go.
+const OptClimbStart = "start"
+
 // algorithm is one row of the GPU algorithm table: the registry name, the
 // menu description, and which instances the engine takes.
 type algorithm struct {
@@ -38,7 +43,7 @@ var algorithms = []algorithm{
 	{name: AlgoPSPM, desc: "PSPM simulated annealing with LWSA on the GPU (Lam et al.): blocks x threads relocation moves, device-side global best every k steps"},
 	{name: AlgoSSPM, desc: "SSPM on the GPU: PSPM with one block (one search, threads parallel moves)"},
 	{name: AlgoPSSM, desc: "PSSM on the GPU: PSPM with one thread per block (parallel searches, one move each)"},
-	{name: AlgoTwoOptClimb, desc: "random-restart 2-opt hill climbing on the GPU (O'Neil & Burtscher): a resident block per climber, its tour in shared memory, the disjoint improving moves of each pass applied together, restarts on the device"},
+	{name: AlgoTwoOptClimb, desc: "random-restart 2-opt hill climbing on the GPU (O'Neil & Burtscher): a resident block per climber, its tour in shared memory, the disjoint improving moves of each pass applied together, restarts on the device from randomized nearest-neighbour tours (option start=random: uniformly random tours, as the paper)"},
 	{name: AlgoTwoOptILS, desc: "whole-neighbourhood 2-opt on the GPU inside iterated local search, many moves per pass, double-bridge kicks (Rocki & Suda)"},
 	{name: AlgoAuto, desc: "from 100,000 cities or-ils (windowed 2-opt + Or-opt iterated local search on the GPU, global 2-opt and Or-opt passes on the CPU) with the CPU auto engine searching beside it on the other cores, the better tour kept; up to 200,000 cities, once or-ils stalls, the CPU auto engine goes on alone from the better tour; below 100,000 cities the CPU auto engine alone"},
 	{name: AlgoOrILS, desc: orILSDesc},

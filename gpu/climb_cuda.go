@@ -127,7 +127,16 @@ type climbState struct {
 	// candidate no better one overlaps, 1 the best alone, 2 every
 	// candidate no candidate ahead in a hashed order overlaps.
 	rule int
+	// start is the climbs' start tours (kernels/climb.cu): climbStartRandom
+	// or climbStartNN.
+	start int
 }
+
+// Start tours of the fused climber (CLIMB_START_* in kernels/climb.cu).
+const (
+	climbStartRandom = 0
+	climbStartNN     = 1
+)
 
 // newClimbState allocates and initialises the state for B slots (context
 // thread). start, when it has n cities, is slot 0's first climb.
@@ -208,7 +217,7 @@ func (s *climbState) launch(pl climbPlan, in *solver.Instance, seed uint64, slic
 		return err
 	}
 	return s.r.launch(pl.kernel, s.B, 1, pl.threads, pl.shared, s.r.stream,
-		s.xy, s.n, s.cur, s.resume, s.best, s.bestLen, s.ctr, seed, int64(slice), maxClimbs, metric, climbEps(in), mode, s.rule, s.dbgP)
+		s.xy, s.n, s.cur, s.resume, s.best, s.bestLen, s.ctr, seed, int64(slice), maxClimbs, metric, climbEps(in), mode, s.rule, s.start, s.dbgP)
 }
 
 // twoOptClimbFused is the 2opt-climb engine on tours that fit a block's
@@ -223,6 +232,10 @@ func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance,
 		return solver.Result{}, err
 	}
 	pick, err := opts.Choice(p, OptPick)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	startTours, err := opts.Choice(p, OptClimbStart)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -246,6 +259,7 @@ func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance,
 		return solver.Result{}, err
 	}
 	s.rule = map[string]int{"disjoint": 0, "best": 1, "spread": 2}[pick]
+	s.start = map[string]int{"random": climbStartRandom, "nn": climbStartNN}[startTours]
 	defer r.do(s.free)
 
 	var best []int

@@ -8,6 +8,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -113,15 +116,20 @@ func TestClimbEvalMatchesCPU(t *testing.T) {
 }
 
 // TestClimbSlotsHoldLocalMinima runs the fused climber for two slices (the
-// first cuts climbs short, which the second resumes) and checks every
+// first cuts climbs short, which the second resumes), from random and from
+// nearest-neighbour starts, and checks every
 // slot's best tour: a permutation, its length as the kernel measured it
 // equal to the CPU's up to float rounding of a few edges, and a 2-opt local
 // minimum (no move improves by more than float noise).
 func TestClimbSlotsHoldLocalMinima(t *testing.T) {
 	r := needRun(t)
 	for _, k := range climbKernels {
-		for _, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D, solver.Att} {
+		for ci, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D, solver.Att} {
 			in := randomInstance(150, m, 5000, 3)
+			start := []int{climbStartRandom, climbStartNN}[ci%2]
+			if k == "twoopt_climb_r4_t128" {
+				start = climbStartNN
+			}
 			n, B := in.N, 6
 			lens := make([]int64, B)
 			tours := make([]int32, B*n)
@@ -136,6 +144,7 @@ func TestClimbSlotsHoldLocalMinima(t *testing.T) {
 					return err
 				}
 				defer s.free()
+				s.start = start
 				for _, slice := range []time.Duration{100 * time.Microsecond, 50 * time.Millisecond} {
 					if err := s.launch(pl, in, 7, slice, 0, 0); err != nil {
 						return err
@@ -184,7 +193,7 @@ func TestClimbSlotsHoldLocalMinima(t *testing.T) {
 					}
 				}
 			}
-			t.Logf("%s %s: %d climbs, %d sweeps, %d moves applied (%.1f per sweep)", k, m, ctr[ctrClimbs], ctr[ctrSweeps], ctr[ctrApplied], float64(ctr[ctrApplied])/float64(ctr[ctrSweeps]))
+			t.Logf("%s %s start %d: %d climbs, %d sweeps, %d moves applied (%.1f per sweep)", k, m, start, ctr[ctrClimbs], ctr[ctrSweeps], ctr[ctrApplied], float64(ctr[ctrApplied])/float64(ctr[ctrSweeps]))
 		}
 	}
 }
@@ -349,6 +358,185 @@ func BenchmarkClimbRules(b *testing.B) {
 					b.ReportMetric(float64(best), "best-len")
 				}
 			})
+		}
+	}
+}
+
+// climbFrom climbs once from each tour of starts with the fused climber
+// (mode 2, pick rule rule) and returns the local minima.
+func climbFrom(t testing.TB, r *run, in *solver.Instance, starts [][]int, rule int) [][]int {
+	t.Helper()
+	n, B := in.N, len(starts)
+	flat := make([]int32, 0, B*n)
+	for _, st := range starts {
+		for _, c := range st {
+			flat = append(flat, int32(c))
+		}
+	}
+	out := make([]int32, B*n)
+	err := r.do(func() error {
+		pl, err := r.planClimb(n, climbKernelFor(n))
+		if err != nil {
+			return err
+		}
+		s, err := r.newClimbState(in, B, nil, 0)
+		if err != nil {
+			return err
+		}
+		defer s.free()
+		s.rule = rule
+		if err := htod(s.cur, flat); err != nil {
+			return err
+		}
+		if err := s.launch(pl, in, 1, time.Minute, 0, 2); err != nil {
+			return err
+		}
+		if err := r.sync("climb from tours"); err != nil {
+			return err
+		}
+		return dtoh(out, s.best)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := make([][]int, B)
+	for k := range res {
+		res[k] = make([]int, n)
+		for i := range res[k] {
+			res[k][i] = int(out[k*n+i])
+		}
+		if err := solver.ValidateTour(res[k], n); err != nil {
+			t.Fatalf("climb %d: %v", k, err)
+		}
+	}
+	return res
+}
+
+// cpuBestClimb takes t to a 2-opt local minimum by best improvement over
+// the whole neighbourhood (one move per pass, as O'Neil & Burtscher's
+// climbers), with the float64 Euclidean distances d (n×n); it returns the
+// passes.
+func cpuBestClimb(d []float64, t []int, eps float64) int {
+	n := len(t)
+	for passes := 1; ; passes++ {
+		best, bi, bj := -eps, -1, -1
+		for i := 0; i < n-2; i++ {
+			a, b := t[i], t[i+1]
+			jmax := n - 1
+			if i == 0 {
+				jmax = n - 2
+			}
+			for j := i + 2; j <= jmax; j++ {
+				c, e := t[j], t[(j+1)%n]
+				if v := d[a*n+c] + d[b*n+e] - d[a*n+b] - d[c*n+e]; v < best {
+					best, bi, bj = v, i, j
+				}
+			}
+		}
+		if bi < 0 {
+			return passes
+		}
+		slices.Reverse(t[bi+1 : bj+1])
+	}
+}
+
+// TestClimbQualityMatchesBestImprovement compares the fused climber's local
+// minima with best-improvement climbs on the CPU from the same random
+// starts (d493 and the first 1000 cities of d18512): applying every
+// disjoint improving move of a pass must not leave the climbs in poorer
+// minima on average (within 1 %). It logs the means of both, of the
+// kernel's best-alone rule, and of the climbs from nearest-neighbour
+// starts.
+func TestClimbQualityMatchesBestImprovement(t *testing.T) {
+	r := needRun(t)
+	for _, c := range []struct {
+		name          string
+		prefix, count int
+	}{{"d493", 0, 128}, {"d18512", 1000, 48}} {
+		p := tsplibdir.Instance(t, c.name)
+		in, err := tsplib.Load(p, filepath.Dir(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.prefix > 0 {
+			in = solver.NewCoordInstance(fmt.Sprintf("%s[:%d]", in.Name, c.prefix), in.Metric, in.X[:c.prefix], in.Y[:c.prefix], nil)
+		}
+		n := in.N
+		starts := make([][]int, c.count)
+		for k := range starts {
+			starts[k] = construct.Random(n, rand.New(rand.NewPCG(uint64(k), 77)))
+		}
+		mean := func(ts [][]int) float64 {
+			s := 0.0
+			for _, x := range ts {
+				s += float64(solver.TourLength(in, x))
+			}
+			return s / float64(len(ts))
+		}
+		gpuDisjoint := climbFrom(t, r, in, starts, 0)
+		gpuBest := climbFrom(t, r, in, starts, 1)
+		cpu := make([][]int, len(starts))
+		passes := make([]int, len(starts))
+		d := make([]float64, n*n)
+		for a := range n {
+			for b := range n {
+				d[a*n+b] = math.Hypot(in.X[a]-in.X[b], in.Y[a]-in.Y[b])
+			}
+		}
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, runtime.NumCPU())
+		for k := range starts {
+			wg.Go(func() {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				cpu[k] = append([]int(nil), starts[k]...)
+				passes[k] = cpuBestClimb(d, cpu[k], climbEps(in))
+			})
+		}
+		wg.Wait()
+		mp := 0.0
+		for _, x := range passes {
+			mp += float64(x) / float64(len(passes))
+		}
+		md, mb, mc := mean(gpuDisjoint), mean(gpuBest), mean(cpu)
+		// Climbs from nearest-neighbour starts: the kernel's own draws,
+		// count climbs in all.
+		var nnMean, nnPasses float64
+		err = r.do(func() error {
+			pl, err := r.planClimb(n, climbKernelFor(n))
+			if err != nil {
+				return err
+			}
+			s, err := r.newClimbState(in, c.count, nil, 0)
+			if err != nil {
+				return err
+			}
+			defer s.free()
+			s.start = climbStartNN
+			if err := s.launch(pl, in, 1, time.Minute, c.count, 0); err != nil {
+				return err
+			}
+			if err := r.sync("climb"); err != nil {
+				return err
+			}
+			ctr := make([]uint64, climbCounters)
+			if err := dtoh(ctr, s.ctr); err != nil {
+				return err
+			}
+			nnMean = float64(ctr[ctrLenSum]) / float64(max(ctr[ctrClimbs], 1))
+			nnPasses = float64(ctr[ctrSweeps]) / float64(max(ctr[ctrClimbs], 1))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s, %d random starts: mean local minimum CPU best improvement %.0f (%.0f passes), GPU disjoint %.0f (%+.2f %%), GPU best alone %.0f (%+.2f %%); %d GPU climbs from nearest-neighbour starts: mean %.0f (%+.2f %%), %.0f passes",
+			in.Name, len(starts), mc, mp, md, 100*(md/mc-1), mb, 100*(mb/mc-1), c.count, nnMean, 100*(nnMean/mc-1), nnPasses)
+		if md > 1.01*mc {
+			t.Errorf("%s: the disjoint climbs' mean local minimum %.0f is more than 1 %% above best improvement's %.0f", in.Name, md, mc)
+		}
+		if nnMean >= md {
+			t.Errorf("%s: climbs from nearest-neighbour starts average %.0f, no better than from random starts (%.0f)", in.Name, nnMean, md)
 		}
 	}
 }

@@ -299,6 +299,8 @@ var (
 
 	optPick = Option{Name: "pick", Kind: KindChoice, Choices: []string{"disjoint", "best", "spread"}, Default: "disjoint",
 		Doc: "moves a climber applies per pass: every improving one its threads found that no better one overlaps (disjoint), the best alone as O'Neil & Burtscher (best), or those no earlier one in a hashed order overlaps (spread)"}
+	optClimbStart = Option{Name: "start", Kind: KindChoice, Choices: []string{"nn", "random"}, Default: "nn",
+		Doc: "climbs' start tours: randomized nearest-neighbour tours (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest) or uniformly random tours as O'Neil & Burtscher; tours over about 14,000 cities (the batch climber) always start random"}
 	optDist = Option{Name: "dist", Kind: KindChoice, Choices: []string{"auto", "coords", "matrix"}, Default: "auto",
 		Doc: "kernel distances: computed from coordinates in float, the exact integer matrix in device memory, or auto (coordinates where the kernels compute the metric)"}
 	optLanes = Option{Name: "lanes", Kind: KindChoice, Choices: []string{"auto", "8", "16", "32"}, Default: "auto",
@@ -371,7 +373,7 @@ var optionTable = map[[2]string][]Option{
 	{"sspm", BackendGPU}: cat([]Option{optThreads}, schedule),
 	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK}, schedule),
 
-	{"2opt-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optRestarts, optPick},
+	{"2opt-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optRestarts, optPick, optClimbStart},
 	{"2opt-ils", BackendGPU}:   {},
 	{"3opt-ils", BackendGPU}:   {optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optSamples, optDist, optKicks.withDoc("kicks (ILS iterations) in all (0: until the time limit)")},
 	{"swap-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches"), optDist, optTabu, optTenure, optPer},
