@@ -91,12 +91,18 @@ type climbPlan struct {
 func (r *run) planClimb(n int, kernel string) (climbPlan, error) {
 	th := climbKernelThreads(kernel)
 	pl := climbPlan{kernel: kernel, threads: th, shared: climbSharedBytes(n, th)}
-	if n > climbMaxN || pl.shared > r.d.limits.sharedOptin {
-		return pl, fmt.Errorf("%d cities need %d bytes of shared memory per climber, the device allows %d", n, pl.shared, r.d.limits.sharedOptin)
-	}
 	fn, ok := r.d.fn(kernel)
 	if !ok {
 		return pl, fmt.Errorf("gpu: kernel %s is not in the fatbin (rebuild it: scripts/build-gpu.sh fatbin)", kernel)
+	}
+	// The kernel's static shared memory (its per-warp scratch) counts
+	// against the same per-block limit.
+	static, err := fn.Attribute(cu.SharedSizeBytes)
+	if err != nil {
+		return pl, err
+	}
+	if n > climbMaxN || pl.shared+static > r.d.limits.sharedOptin {
+		return pl, fmt.Errorf("%d cities need %d bytes of shared memory per climber, the device allows %d", n, pl.shared+static, r.d.limits.sharedOptin)
 	}
 	if pl.shared > r.d.limits.sharedStatic {
 		if err := setMaxDynamicShared(fn, pl.shared); err != nil {
