@@ -359,7 +359,7 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	}
 	defer r.close()
 	if len(in.FixedEdges) > 0 {
-		return solver.Result{}, fmt.Errorf("%s has %d fixed edges (FIXED_EDGES_SECTION) and 2opt-climb does not keep them (its climbs start from random tours): use auto", in.Name, len(in.FixedEdges))
+		return solver.Result{}, fmt.Errorf("%s has %d fixed edges (FIXED_EDGES_SECTION) and 2opt-climb does not keep them (its climbs start from new tours): use auto", in.Name, len(in.FixedEdges))
 	}
 	// Tours that fit a block's shared memory (about 14,000 cities on an
 	// H100) run the fused climber; larger ones the batch below.
