@@ -39,15 +39,21 @@ const gpxMinN = 4000
 
 // deepMinN and deepMaxN bound the instances on which auto's sequential
 // moves take two 2-opt steps after the first (depth 2: 4-opt) instead of
-// one. Measured on fnl4461 at equal kick budgets (docs/PERF.md, "Deeper
-// sequential moves"): one worker at 100,000 kicks with depth 2 ended
-// below one at 200,000 kicks with depth 1 on three seeds of three, at less
-// CPU time; on pr2392 the same comparison was mixed, so below deepMinN
-// (the crossover exchange's threshold too) the moves stay as they were,
-// and from 10,000 cities (usa13509) they were not measured.
+// one, and its kicks swap segments of up to deepSegment cities instead of
+// 30. Measured on fnl4461 at equal kick budgets (docs/PERF.md, "Deeper
+// sequential moves and longer kicks"): one worker at 100,000 kicks with
+// depth 2 ended below one at 200,000 kicks with depth 1 on three seeds of
+// three, at less CPU time; 8 workers (crossover exchange) at 200,000
+// kicks each went from 0.29–0.31 % with segments of up to 30 cities to
+// 0.18–0.19 % (60), 0.15–0.21 % (100), 0.12–0.13 % (200) and 0.23 %
+// (400), and at equal CPU time 200 was ahead of 60 on both seeds. On
+// pr2392 (independent workers) depth 2 was mixed, so below deepMinN (the
+// crossover exchange's threshold too) the search stays as it was; from
+// 10,000 cities (usa13509) neither was measured.
 const (
-	deepMinN = gpxMinN
-	deepMaxN = 10000
+	deepMinN    = gpxMinN
+	deepMaxN    = 10000
+	deepSegment = 200
 )
 
 // gpxSyncPerCity is auto's exchange interval, in kicks per worker per
@@ -56,7 +62,8 @@ const gpxSyncPerCity = 1
 
 // Tune implements solver.Tuner: auto's defaults for instances below
 // smallN cities, its crossover exchange from gpxMinN cities and its
-// deeper sequential moves from deepMinN to deepMaxN cities. The
+// deeper sequential moves and longer kicks from deepMinN to deepMaxN
+// cities. The
 // other engines keep the table's.
 func (e ilsEngine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSet {
 	if e.name != "auto" || in == nil {
@@ -66,8 +73,13 @@ func (e ilsEngine) Tune(in *solver.Instance, opts solver.OptionSet) solver.Optio
 		if v, ok := smallDefaults[opts[i].Name]; ok && in.N < smallN {
 			opts[i].Default, opts[i].Auto = v, ""
 		}
-		if opts[i].Name == OptDepth && in.N >= deepMinN && in.N < deepMaxN {
-			opts[i].Default, opts[i].Auto = "2", ""
+		if in.N >= deepMinN && in.N < deepMaxN {
+			switch opts[i].Name {
+			case OptDepth:
+				opts[i].Default, opts[i].Auto = "2", ""
+			case OptSegment:
+				opts[i].Default, opts[i].Auto = strconv.Itoa(deepSegment), ""
+			}
 		}
 		if in.N >= gpxMinN {
 			switch opts[i].Name {
