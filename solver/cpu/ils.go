@@ -192,6 +192,7 @@ type ilsOptions struct {
 	partKicks float64 // OptPartKicks
 	partLists string  // OptPartLists
 	partSlice int     // OptPartSlice, milliseconds
+	partShape string  // OptPartShape
 }
 
 // configure gives the local search s the run's move set and pivoting.

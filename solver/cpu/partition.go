@@ -27,7 +27,9 @@ import (
 // permutation; no segment ever gets longer, so neither does the tour.
 // The offset moves every round, and a global descent over the cities
 // whose candidates lay in other segments (the moves between segments)
-// follows every round. Where there are fewer segments of partSegment
+// follows every round. Some rounds cut the plane into regions instead,
+// each several tour paths (partregion.go), which lets the searches join
+// passes of the tour through the same area. Where there are fewer segments of partSegment
 // cities than workers, each segment is searched by several workers from
 // different random streams and the best result is kept.
 //
@@ -96,6 +98,9 @@ func (e ilsEngine) partOptions(in *solver.Instance, p solver.Params, o *ilsOptio
 	if err := get(&o.partSlice, opts.Int, p, OptPartSlice); err != nil {
 		return err
 	}
+	if err := get(&o.partShape, opts.Choice, p, OptPartShape); err != nil {
+		return err
+	}
 	return get(&o.partKicks, opts.Float, p, OptPartKicks)
 }
 
@@ -135,6 +140,18 @@ type partRun struct {
 	// the lists alternate between rounds, their caches with them.
 	gnbd  [2][]int32
 	round int64
+	// region rounds' buffers (partregion.go): the cities' coordinates
+	// across and along the cut's direction, the cities sorted by them,
+	// the tour as an adjacency and one region's old part of it
+	ru, rv           []float64
+	ridx             []int32
+	adj, adjSaved    []int32
+	adjDeg           []int32
+	rejected, merged int64 // regions' results dropped and kept
+	// region: this round cuts the plane; gain: the length gained per kick
+	// by the last round of paths (0) and of regions (1)
+	region bool
+	gain   [2]float64
 }
 
 // partSeg is one segment of a round, positions from..from+m-1 (cyclic),
@@ -150,6 +167,13 @@ type partSeg struct {
 	nb      []int32
 	k       int
 	edges   [][2]int
+	// region rounds (partregion.go): virt[j] tells whether the pair of
+	// local cities j, j+1 (m-1, 0 for the last) is a virtual edge; first
+	// and last are the tour positions of its first and last city; order
+	// is the improved tour of the region, in local cities
+	virt        []bool
+	first, last int32
+	order       []int32
 }
 
 // partLayout returns the segments per round and the searches per segment
@@ -243,28 +267,42 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 	return pr
 }
 
-// step is one round: the cut at position off, the segments' searches,
-// the descent between segments. It returns the kicks made (with a
+// step is one round: the cut at position off (or, on a region round,
+// the plane at an angle drawn from it), the segments' searches, the
+// descent between segments; it records the round's gain per kick for
+// chooseShape. It returns the kicks made (with a
 // budget, about the round's share of left).
 func (pr *partRun) step(off int, left int64) int64 {
 	t0 := time.Now()
 	pr.cut(off, left)
+	l0 := pr.length
 	k := pr.runRound()
 	pr.stitch(max(time.Since(t0)/2, partMinTask))
+	if k > 0 {
+		g := 0
+		if pr.region {
+			g = 1
+		}
+		pr.gain[g] = float64(l0-pr.length) / float64(k)
+	}
 	pr.round++
 	return k
 }
 
-// cut splits the tour from position off into this round's segments,
-// records every city's segment and local index, and gives each segment
-// its kicks (with a budget, the round's share of left).
+// cut splits the tour into this round's segments, from position off, or
+// on a region round (partregion.go) the plane at an angle drawn from off;
+// it records every city's segment and local index, and gives each
+// segment its kicks (with a budget, the round's share of left).
 func (pr *partRun) cut(off int, left int64) {
-	n, p := pr.r.in.N, pr.p
+	pr.region = pr.chooseShape()
+	if pr.region {
+		pr.cutRegions(math.Pi * float64(off) / float64(pr.r.in.N))
+	} else {
+		pr.cutPaths(off)
+	}
 	kpc := pr.r.o.partKicks
 	var total int64
-	for i, sg := range pr.segs {
-		lo, hi := i*n/p, (i+1)*n/p
-		sg.from, sg.m = (off+lo)%n, hi-lo
+	for _, sg := range pr.segs {
 		sg.kicks = max(1, int(kpc*float64(sg.m)))
 		if pr.r.o.partSlice > 0 && pr.r.o.kicks == 0 && pr.rep == 1 {
 			sg.kicks = math.MaxInt32 // the time slice ends them
@@ -277,10 +315,20 @@ func (pr *partRun) cut(off int, left int64) {
 			sg.kicks = int(math.Ceil(f * float64(sg.kicks)))
 		}
 	}
+}
+
+// cutPaths splits the tour from position off into segments of
+// consecutive positions.
+func (pr *partRun) cutPaths(off int) {
+	n, p := pr.r.in.N, pr.p
 	for i, sg := range pr.segs {
+		lo, hi := i*n/p, (i+1)*n/p
+		sg.from, sg.m = (off+lo)%n, hi-lo
+		sg.cities = grow(sg.cities, sg.m)
 		at := sg.from
 		for j := range sg.m {
 			ct := pr.t[at]
+			sg.cities[j] = ct
 			pr.segOf[ct], pr.local[ct] = int32(i), int32(j)
 			at++
 			if at == n {
@@ -348,10 +396,14 @@ func (pr *partRun) runRound() int64 {
 		deltas[i] = d
 		kicks.Add(k)
 		if pr.rep == 1 && d < 0 {
-			pr.writeBack(pr.ls[wk], pr.segs[seg])
+			pr.keep(pr.ls[wk], pr.segs[seg])
 		}
 	})
 	if pr.rep == 1 {
+		if pr.regionRound() {
+			pr.length += pr.mergeRegions(deltas)
+			return kicks.Load()
+		}
 		for _, d := range deltas {
 			pr.length += d
 		}
@@ -367,11 +419,28 @@ func (pr *partRun) runRound() int64 {
 			}
 		}
 		if deltas[best] < 0 {
-			pr.writeBack(pr.ls[best], sg)
-			pr.length += deltas[best]
+			pr.keep(pr.ls[best], sg)
 		}
+		deltas[seg] = deltas[best]
+	}
+	if pr.regionRound() {
+		pr.length += pr.mergeRegions(deltas[:pr.p])
+		return kicks.Load()
+	}
+	for _, d := range deltas[:pr.p] {
+		pr.length += min(d, 0)
 	}
 	return kicks.Load()
+}
+
+// keep takes the improved tour of s for segment sg: into the segment's
+// positions, or on a region round into sg.order for mergeRegions.
+func (pr *partRun) keep(s *ls, sg *partSeg) {
+	if pr.regionRound() {
+		sg.order = append(sg.order[:0], s.tour[:sg.m]...)
+		return
+	}
+	pr.writeBack(s, sg)
 }
 
 // prepare builds segment i's sub-instance: its cities in path order and
@@ -380,27 +449,19 @@ func (pr *partRun) runRound() int64 {
 // fixed edges: the closing one, last to first, and the instance's own
 // inside the segment.
 func (pr *partRun) prepare(i int) {
-	in, n := pr.r.in, pr.r.in.N
+	in := pr.r.in
 	sg := pr.segs[i]
 	m := sg.m
-	sg.cities = grow(sg.cities, m)
 	sg.x, sg.y = grow(sg.x, m), grow(sg.y, m)
 	var z []float64
 	if in.Z != nil {
 		sg.z = grow(sg.z, m)
 		z = sg.z
 	}
-	at := sg.from
-	for j := range m {
-		ct := pr.t[at]
-		sg.cities[j] = ct
+	for j, ct := range sg.cities[:m] {
 		sg.x[j], sg.y[j] = in.X[ct], in.Y[ct]
 		if z != nil {
 			z[j] = in.Z[ct]
-		}
-		at++
-		if at == n {
-			at = 0
 		}
 	}
 	sub := solver.NewCoordInstance(in.Name, in.Metric, sg.x, sg.y, z)
@@ -409,7 +470,11 @@ func (pr *partRun) prepare(i int) {
 	if pr.r.o.partLists == "global" || !pr.localLists(i, sub) {
 		pr.restrict(i)
 	}
-	pr.fixEdges(i)
+	if pr.regionRound() {
+		pr.regionEdges(i)
+	} else {
+		pr.fixEdges(i)
+	}
 }
 
 // segKind is the kind of candidate lists segment i takes this round:
@@ -551,9 +616,16 @@ func (pr *partRun) restrict(i int) {
 // first, and the instance's own inside the segment.
 func (pr *partRun) fixEdges(i int) {
 	sg := pr.segs[i]
+	sg.edges = append(sg.edges[:0], [2]int{sg.m - 1, 0})
+	pr.instanceEdges(i)
+}
+
+// instanceEdges adds to segment i's fixed edges the instance's own
+// inside it.
+func (pr *partRun) instanceEdges(i int) {
+	sg := pr.segs[i]
 	m := sg.m
 	seg := int32(i)
-	sg.edges = append(sg.edges[:0], [2]int{m - 1, 0})
 	if pr.fixed != nil {
 		for j := range m {
 			ct := sg.cities[j]

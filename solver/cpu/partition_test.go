@@ -78,7 +78,7 @@ func checkPartLists(t *testing.T, pr *partRun) {
 	}
 }
 
-// TestPartitionRounds: every round keeps a valid tour of the recorded
+// TestPartitionRounds: every round of paths keeps a valid tour of the recorded
 // length that never gets longer, the segments' end cities stay in their
 // positions while the workers search, and the tour does get shorter. Both
 // layouts (one search per segment, several per segment with the best
@@ -89,7 +89,7 @@ func TestPartitionRounds(t *testing.T) {
 		seg, p, rep int
 		lists       string
 	}{{400, 8, 1, "segment"}, {2000, 2, 2, "segment"}, {400, 8, 1, "global"}} {
-		pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: strconv.Itoa(tc.seg), OptPartKicks: "0.5", OptPartLists: tc.lists})
+		pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: strconv.Itoa(tc.seg), OptPartKicks: "0.5", OptPartLists: tc.lists, OptPartShape: "path"})
 		if pr.p != tc.p || pr.rep != tc.rep {
 			t.Fatalf("segment size %d: %d segments × %d searches, want %d × %d", tc.seg, pr.p, pr.rep, tc.p, tc.rep)
 		}
@@ -286,4 +286,89 @@ func TestPartitionRestrictedLists(t *testing.T) {
 		}
 	}
 	checkPartLists(t, pr)
+}
+
+// TestPartitionRegionRounds: rounds that cut the plane into regions of
+// several tour paths keep a valid tour of the recorded length that never
+// gets longer, put the regions' gains into the tour (most of them: a
+// result that would split the tour is dropped), also with fixed edges of
+// the instance, and with several searches per region.
+func TestPartitionRegionRounds(t *testing.T) {
+	for _, tc := range []struct {
+		shape, seg string
+		fixed      bool
+	}{{"region", "400", false}, {"alternate", "400", false}, {"region", "300", true}, {"region", "1500", false}} {
+		in := uniformInstance(3000, 26)
+		if tc.fixed {
+			g := construct.Greedy(in, neighbor.Nearest(in, 8))
+			for i := 0; i+1 < len(g); i += 41 {
+				in.FixedEdges = append(in.FixedEdges, [2]int{g[i], g[i+1]})
+			}
+		}
+		pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: tc.seg, OptPartKicks: "0.5", OptPartShape: tc.shape})
+		checkPartTour(t, pr, "start")
+		start := pr.length
+		rng := newRNG(7, 0)
+		regions := 0
+		for round := range 6 {
+			before := pr.length
+			pr.cut(rng.intn(in.N), 0)
+			if pr.regionRound() {
+				regions++
+				paths := 0
+				for _, sg := range pr.segs {
+					for _, v := range sg.virt[:sg.m] {
+						if v {
+							paths++
+						}
+					}
+				}
+				if paths <= pr.p {
+					t.Fatalf("%s round %d: %d paths in %d regions, want several a region", tc.shape, round, paths, pr.p)
+				}
+			}
+			pr.runRound()
+			checkPartLists(t, pr)
+			checkPartTour(t, pr, tc.shape+" round, after the segments")
+			pr.stitch(time.Hour)
+			pr.round++
+			checkPartTour(t, pr, tc.shape+" round, after the descent between segments")
+			if pr.length > before {
+				t.Fatalf("%s round %d: %d → %d, longer", tc.shape, round, before, pr.length)
+			}
+		}
+		if regions == 0 || pr.merged == 0 || pr.merged < pr.rejected {
+			t.Fatalf("%s: %d region rounds, %d results kept, %d dropped", tc.shape, regions, pr.merged, pr.rejected)
+		}
+		if pr.length >= start {
+			t.Fatalf("%s: six rounds gained nothing on the greedy tour (%d)", tc.shape, start)
+		}
+		t.Logf("%s (segments of %s, fixed edges %v): %d → %d, %d region results kept, %d dropped", tc.shape, tc.seg, tc.fixed, start, pr.length, pr.merged, pr.rejected)
+	}
+}
+
+// TestPartitionChooseShape: under "auto" the first two rounds take paths
+// and then regions, later rounds the shape whose last round gained more
+// per kick, and every fourth round the other one.
+func TestPartitionChooseShape(t *testing.T) {
+	pr := &partRun{r: &ilsRun{o: ilsOptions{partShape: "auto"}}}
+	want := func(round int64, g0, g1 float64, region bool) {
+		t.Helper()
+		pr.round, pr.gain = round, [2]float64{g0, g1}
+		if got := pr.chooseShape(); got != region {
+			t.Fatalf("round %d, gains %v per kick: region %v, want %v", round, pr.gain, got, region)
+		}
+	}
+	want(0, 0, 0, false)
+	want(1, 5, 0, true)
+	want(2, 5, 3, false)
+	want(3, 5, 3, true) // the other one, every fourth round
+	want(4, 2, 3, true)
+	want(7, 2, 3, false)
+	for shape, region := range map[string]bool{"path": false, "region": true} {
+		pr.r.o.partShape = shape
+		for round := range int64(5) {
+			want(round, 1, 2, region)
+		}
+	}
 }
