@@ -63,8 +63,8 @@ const gpxSyncPerCity = 1
 // Tune implements solver.Tuner: auto's defaults for instances below
 // smallN cities, its crossover exchange from gpxMinN cities and its
 // deeper sequential moves and longer kicks from deepMinN to deepMaxN
-// cities. The
-// other engines keep the table's.
+// cities, and the partition search's from partMinN cities
+// (partDefaults). The other engines keep the table's.
 func (e ilsEngine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSet {
 	if e.name != "auto" || in == nil {
 		return opts
@@ -80,6 +80,9 @@ func (e ilsEngine) Tune(in *solver.Instance, opts solver.OptionSet) solver.Optio
 			case OptSegment:
 				opts[i].Default, opts[i].Auto = strconv.Itoa(deepSegment), ""
 			}
+		}
+		if v, ok := partDefaults[opts[i].Name]; ok && in.N >= partMinN {
+			opts[i].Default, opts[i].Auto = v, ""
 		}
 		if in.N >= gpxMinN {
 			switch opts[i].Name {

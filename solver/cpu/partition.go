@@ -46,6 +46,19 @@ import (
 // searches each, gain no more than sixteen whole-tour searches).
 const partMinN = 15000
 
+// partDefaults are auto's option defaults from partMinN cities, where it
+// runs the partition search: sequential moves of depth 2 (4-opt) and
+// kicks that swap segments of up to 200 cities. Measured on pla85900 with
+// 16 workers at equal kick budgets (docs/PERF.md, "Partition search on
+// pla85900"): from a 1.22 % tour, 640,000 kicks, segments of up to 30
+// cities 1.047 %, 200 0.736 % (0.757 % seed 2), 200 with depth 2 0.590 %
+// (0.621 %), ahead at equal CPU time too; from the greedy tour at 2.4
+// million kicks 0.507 % with 200.
+var partDefaults = map[string]string{
+	OptDepth:   "2",
+	OptSegment: "200",
+}
+
 // Partition search settings, measured on usa13509 and pla85900 (see
 // docs/PERF.md, "CPU partition search").
 const (
