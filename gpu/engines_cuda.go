@@ -72,9 +72,11 @@ const autoHandOverMaxN = 200000
 // auto engine searching beside it, the snapshots carrying the better
 // tour of the two; up to autoHandOverMaxN cities, when or-ils stalls,
 // the CPU auto engine goes on from the better tour for the rest of the
-// time (above it, both to the end). Below
-// AutoOrILSMinN, or for coordinates wider than or-ils's integer keys take
-// (orSpanOK): the CPU auto engine alone when registered, else GPU 2opt-ils.
+// time (above it, both to the end). From AutoCompanionMinN to
+// AutoOrILSMinN cities: the CPU auto engine with the or-ils windows as its
+// companion (solveCompanion). Below, or for coordinates wider than
+// or-ils's integer keys take (orSpanOK): the CPU auto engine alone when
+// registered, else GPU 2opt-ils.
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	if p.TimeLimit <= 0 {
@@ -94,8 +96,8 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		defer cancelSide()
 		orSnaps, merged := snaps, func() {}
 		if side {
-			q := p
-			q.Backend, q.Start = solver.BackendCPU, nil
+			q := cpuParams(p)
+			q.Start = nil
 			if q.Workers == 0 {
 				q.Workers = max(1, runtime.NumCPU()-2)
 			}
@@ -135,8 +137,8 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		if !ph.stalled || left <= 0 || ctx.Err() != nil || (p.Target > 0 && bestLen <= p.Target) {
 			return solver.Finish(in, e, p, best, moves, steps, start, ph.stopped || left <= 0 || ctx.Err() != nil, device)
 		}
-		q := p
-		q.Backend, q.Start, q.TimeLimit = solver.BackendCPU, best, left
+		q := cpuParams(p)
+		q.Start, q.TimeLimit = best, left
 		fwd, wait := shiftSnapshots(snaps, time.Since(start))
 		r2, err := cpu.Solve(ctx, in, q, fwd)
 		wait()
@@ -154,9 +156,14 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		r.Algorithm = AlgoAuto
 		return r, err
 	}
-	q := p
-	q.Backend = solver.BackendCPU
-	r, err := cpu.Solve(ctx, in, q, snaps)
+	every, err := companionEvery(p)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if useCompanion(in, every) {
+		return solveCompanion(ctx, e, cpu, in, p, snaps, start, every)
+	}
+	r, err := cpu.Solve(ctx, in, cpuParams(p), snaps)
 	if err != nil {
 		return solver.Result{}, err
 	}

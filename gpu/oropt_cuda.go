@@ -60,6 +60,10 @@ type orRun struct {
 	evals, total     cu.DevicePtr
 	shared, cshared  int
 	hostEval, hostTo []uint64
+	// done marks the end of a round; waiting on it blocks the run's
+	// thread instead of spinning, so the host core stays free for the
+	// CPU search that runs beside the windows
+	done cu.Event
 }
 
 // orGeometry returns the windows and replicas of a run of n cities with
@@ -135,6 +139,10 @@ func newOrRun(ru *run, in *solver.Instance, t []int32, L, replicas int) (*orRun,
 		xy[2*i], xy[2*i+1] = in.X[i], in.Y[i]
 	}
 	r.hostEval, r.hostTo = make([]uint64, 1), make([]uint64, 1)
+	if r.done, err = cu.MakeEvent(cu.BlockingSyncEvent | cu.DisableTiming); err != nil {
+		r.bufs.freeAll()
+		return nil, fmt.Errorf("creating an event: %w", err)
+	}
 	if err = htod(r.xy, xy); err == nil {
 		err = htod(r.tour, t)
 	}
@@ -145,13 +153,18 @@ func newOrRun(ru *run, in *solver.Instance, t []int32, L, replicas int) (*orRun,
 		err = htod(r.total, r.hostTo)
 	}
 	if err != nil {
-		r.bufs.freeAll()
+		r.free()
 		return nil, err
 	}
 	return r, nil
 }
 
-func (r *orRun) free() { r.bufs.freeAll() }
+func (r *orRun) free() {
+	if r.done != (cu.Event{}) {
+		cu.DestroyEvent(&r.done)
+	}
+	r.bufs.freeAll()
+}
 
 // round queues one round: every window searched from offset off with
 // kicks kicks, then the best replica of each committed. It waits for both
@@ -167,8 +180,11 @@ func (r *orRun) round(off int64, kicks int, seed uint64, maxSeg int) (gain, eval
 		r.tour, r.n, off, r.W, r.L, r.R, r.ord, r.gain, r.total); err != nil {
 		return 0, 0, err
 	}
-	if err := d.sync("or-ils round"); err != nil {
-		return 0, 0, err
+	if err := r.done.Record(d.stream); err != nil {
+		return 0, 0, fmt.Errorf("or-ils round on %s: %w", d.d.label, err)
+	}
+	if err := r.done.Synchronize(); err != nil {
+		return 0, 0, fmt.Errorf("or-ils round on %s failed: %w", d.d.label, err)
 	}
 	if err := dtoh(r.hostTo, r.total); err != nil {
 		return 0, 0, err

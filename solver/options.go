@@ -319,6 +319,8 @@ var (
 		Doc: "warps searching each window from different random streams; the best is kept"}
 	optGlobal = Option{Name: "global", Kind: KindFloat, Min: 0, Max: 3600, Auto: "1; 2 from 200,000 cities",
 		Doc: "seconds between global 2-opt and Or-opt descents on the CPU (the moves between windows); 0: none"}
+	optCompanion = Option{Name: "companion", Kind: KindFloat, Min: 0, Max: 60, Default: "1",
+		Doc: "GPU auto from 10,000 to 100,000 cities: seconds between the GPU windows' offers to the CPU auto engine, which folds them into its tour by partition crossover; 0: the CPU auto engine alone"}
 	optStart = Option{Name: "start", Kind: KindChoice, Choices: []string{"greedy", "sfc"}, Auto: "greedy; sfc from 200,000 cities",
 		Doc: "start tour: greedy edge or the space-filling curve"}
 )
@@ -382,8 +384,9 @@ var optionTable = map[[2]string][]Option{
 	{"or-ils", BackendGPU}:     {optWindow, optWindowKicks, optReplicas, optGlobal, optStart, optSegment.upTo(512)},
 	// GPU auto ends with (or is, below its size threshold) the CPU auto
 	// engine, which reads these; or-ils, which it starts with on large
-	// instances, keeps its own defaults.
-	{"auto", BackendGPU}: ilsOptions("on", "off", "equal", "mixed", "20"),
+	// instances, keeps its own defaults; companion and window set the GPU
+	// windows beside the CPU auto engine from 10,000 cities.
+	{"auto", BackendGPU}: cat(ilsOptions("on", "off", "equal", "mixed", "20"), []Option{optCompanion, optWindow}),
 }
 
 // OptionSet is one engine's options.

@@ -240,6 +240,10 @@ type ilsRun struct {
 	// partitioned: the partition search ran (partition.go), not the
 	// searches
 	partitioned bool
+
+	// comp exchanges tours with a search beside the run (companion.go);
+	// nil without one
+	comp *companionLink
 }
 
 // run performs the phases and returns the best tour found, also when the
@@ -278,6 +282,8 @@ func (r *ilsRun) run() (solver.Result, error) {
 		return r.finish(nil)
 	}
 	c.offer(t0, d.Length(t0))
+	r.comp = newCompanionLink(c.ctx)
+	r.comp.publish(t0, d.Length(t0))
 	r.kicksDone = make([]paddedCounter, r.w)
 	if r.usePartition() {
 		r.partitioned = true
@@ -488,6 +494,8 @@ func (r *ilsRun) exchangeGPX(half bool) {
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(r.searches[a].length, r.searches[b].length) })
 	best := r.searches[order[0]]
 	child, clen := r.foldGPX(order)
+	child, clen = r.comp.crossIn(best.d, child, clen, r.in.FixedEdges)
+	r.comp.publish(child, clen)
 	if clen < best.length {
 		r.c.offer(child, clen)
 	}

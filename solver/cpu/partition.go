@@ -218,6 +218,7 @@ func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) 
 	budget := int64(r.o.kicks) * int64(r.w) // 0: until the time limit
 	var done int64
 	for !c.done() && (budget == 0 || done < budget) {
+		pr.companion()
 		done += pr.step(rng.intn(r.in.N), budget-done)
 		c.offer(pr.t, pr.length)
 		if c.snapshotDue() {

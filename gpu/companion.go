@@ -1,0 +1,55 @@
+package gpu
+
+import (
+	"maps"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// AutoCompanionMinN is the size from which GPU auto, below AutoOrILSMinN,
+// runs the or-ils windows on the GPU as a companion of the CPU auto
+// engine (solver.Companion): the CPU engine searches on every core as it
+// would alone, and where its tour settles (each round of its partition
+// search, each crossover exchange of its whole-tour workers) it folds in
+// the windows' newest tour by partition crossover and publishes the result,
+// from which the windows go on. Measured in docs/PERF.md, "GPU auto's
+// windows as a companion of CPU auto".
+const AutoCompanionMinN = 10000
+
+// OptCompanion is GPU auto's option for the seconds between two offers of
+// the GPU windows to the CPU auto engine (default 1; 0: the CPU auto
+// engine alone).
+const OptCompanion = "companion"
+
+// companionOnly lists GPU auto's options that the CPU auto engine does
+// not take.
+var companionOnly = []string{OptCompanion, OptWindow}
+
+// cpuParams returns p for the CPU auto engine: its backend, and
+// Params.Extra without GPU auto's own options.
+func cpuParams(p solver.Params) solver.Params {
+	q := p
+	q.Backend = solver.BackendCPU
+	if p.Extra != nil {
+		q.Extra = maps.Clone(p.Extra)
+		for _, k := range companionOnly {
+			delete(q.Extra, k)
+		}
+	}
+	return q
+}
+
+// companionEvery returns the seconds between the windows' offers that p
+// asks for (OptCompanion), 0 for none.
+func companionEvery(p solver.Params) (time.Duration, error) {
+	every := time.Second
+	if p.Extra[OptCompanion] == "" {
+		return every, nil
+	}
+	sec, err := solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, OptCompanion)
+	if err != nil {
+		return 0, err
+	}
+	return time.Duration(sec * float64(time.Second)), nil
+}

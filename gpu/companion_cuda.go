@@ -1,0 +1,180 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// companionStats counts what the windows did beside the engine.
+type companionStats struct {
+	rounds, uploads int
+	evals           uint64
+	label           string
+}
+
+// runCompanion runs the or-ils windows (kernels/oropt.cu, no global
+// passes: the engine's own search supplies the moves between windows) as
+// the companion x of an engine until ctx ends or the deadline: from the
+// engine's newest tour, rounds of windows; every `every`, when they gained,
+// the windows' tour is offered; once the engine has taken the offer (its
+// next published tour has seen it) or after four periods, what the
+// windows gained since is offered too and the windows go on from the
+// engine's newest tour. Waiting for a round blocks the thread (no spin),
+// so the engine keeps every host core.
+func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *solver.Companion, deadline time.Time, every time.Duration) (companionStats, error) {
+	var st companionStats
+	o, err := parseOrOptions(p, in.N)
+	if err != nil {
+		return st, err
+	}
+	// the engine's first tour (its start tour, before its first descent)
+	var t32 []int32
+	var upLen int64
+	var upSeq uint64
+	for {
+		if ctx.Err() != nil || !time.Now().Before(deadline) {
+			return st, nil
+		}
+		if t32, upLen, upSeq, _ = x.Latest(t32); upSeq > 0 {
+			break
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	ru, err := newRun()
+	if err != nil {
+		return st, err
+	}
+	defer ru.close()
+	L := min(o.window, in.N)
+	var r *orRun
+	if err := ru.do(func() (err error) { r, err = newOrRun(ru, in, t32, L, o.replicas); return err }); err != nil {
+		return st, err
+	}
+	defer ru.do(func() error { r.free(); return nil })
+	st.label = fmt.Sprintf("%s, %d windows of ≤%d cities × %d replicas", ru.d.label, r.W, r.L, r.R)
+
+	rng := rand.New(rand.NewPCG(p.Seed, 0xc0ba))
+	download := func() error { return ru.do(func() error { return dtoh(t32, r.tour) }) }
+	upload := func() error { return ru.do(func() error { return htod(r.tour, t32) }) }
+	var gain, gainAt uint64 // the windows' total gain, and at the last upload
+	uploaded := time.Now()
+	var pending uint64 // the offer the engine has not taken yet
+	var offeredAt time.Time
+	var gainOffered uint64
+	kicks := 0 // the first round is the descent alone, and times it
+	perKick := time.Duration(0)
+	for ctx.Err() == nil && time.Now().Before(deadline) {
+		if st.rounds > 0 {
+			kicks = o.kicks
+			if lim := int(orRoundTarget / perKick); kicks > lim {
+				kicks = max(1, lim)
+			}
+			if lim := int(time.Until(deadline) / perKick); kicks > lim {
+				kicks = max(1, lim)
+			}
+		}
+		off := rng.Int64N(int64(in.N))
+		seed := p.Seed*0x9E3779B97F4A7C15 + uint64(st.rounds) + 0x5bd1e995
+		t0 := time.Now()
+		var evals uint64
+		if err := ru.do(func() (err error) { gain, evals, err = r.round(off, kicks, seed, o.maxSeg); return err }); err != nil {
+			return st, err
+		}
+		st.evals = evals
+		if dt := time.Since(t0); kicks > 0 {
+			perKick = max(dt/time.Duration(kicks), time.Nanosecond)
+		} else {
+			perKick = max(dt/64, time.Microsecond)
+		}
+		st.rounds++
+		cur := upLen - int64(gain-gainAt)
+		now := time.Now()
+		if pending == 0 {
+			if now.Sub(uploaded) < every {
+				continue
+			}
+			if gain > gainAt {
+				if err := download(); err != nil {
+					return st, err
+				}
+				pending, offeredAt, gainOffered = x.Offer(t32, cur), now, gain
+				continue
+			}
+			// nothing found since the last upload: go on from the
+			// engine's newest tour when it has a newer one
+			if seq, _, _ := x.Published(); seq == upSeq {
+				continue
+			}
+		} else {
+			if _, _, taken := x.Published(); taken < pending && now.Sub(offeredAt) < 4*every {
+				continue
+			}
+			if gain > gainOffered {
+				// what the windows found after the offer, for the
+				// engine's next fold
+				if err := download(); err != nil {
+					return st, err
+				}
+				x.Offer(t32, cur)
+			}
+			pending = 0
+		}
+		t32, upLen, upSeq, _ = x.Latest(t32)
+		if err := upload(); err != nil {
+			return st, err
+		}
+		gainAt, uploaded = gain, now
+		st.uploads++
+	}
+	return st, nil
+}
+
+// solveCompanion is GPU auto from AutoCompanionMinN to AutoOrILSMinN
+// cities: the CPU auto engine on every core with the or-ils windows as
+// its companion (runCompanion). The result is the CPU engine's, which
+// holds whatever it folded in; a failing GPU side leaves the CPU search
+// alone and is named in the device line.
+func solveCompanion(ctx context.Context, e, cpu solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time, every time.Duration) (solver.Result, error) {
+	x := &solver.Companion{}
+	gctx, stop := context.WithCancel(ctx)
+	defer stop()
+	type side struct {
+		st  companionStats
+		err error
+	}
+	done := make(chan side, 1)
+	go func() {
+		st, err := runCompanion(gctx, in, p, x, start.Add(p.TimeLimit), every)
+		done <- side{st, err}
+	}()
+	r, err := cpu.Solve(solver.WithCompanion(ctx, x), in, cpuParams(p), snaps)
+	stop()
+	g := <-done
+	if err != nil {
+		return solver.Result{}, err
+	}
+	offers, taken, folds, gained := x.Stats()
+	device := r.Device + "; GPU windows beside it"
+	if g.st.label != "" {
+		device += " (" + g.st.label + ")"
+	}
+	device += fmt.Sprintf(": %d offers, %d taken, %d shortened the tour by %d in all", offers, taken, folds, gained)
+	if g.err != nil {
+		device += fmt.Sprintf("; the GPU side stopped: %v", g.err)
+	}
+	return solver.Finish(in, e, p, r.Tour, r.Moves+int64(g.st.evals), r.Steps, start, r.Stopped, device)
+}
+
+// useCompanion reports whether GPU auto runs the windows beside the CPU
+// auto engine on in: from AutoCompanionMinN to AutoOrILSMinN cities,
+// coordinates or-ils takes (orSpanOK) and no fixed edges (the windows do
+// not keep them).
+func useCompanion(in *solver.Instance, every time.Duration) bool {
+	return every > 0 && in.N >= AutoCompanionMinN && in.N < AutoOrILSMinN && orSpanOK(in) && len(in.FixedEdges) == 0
+}

@@ -1,0 +1,109 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
+
+	// the CPU auto engine, which GPU auto runs beside the windows
+	_ "github.com/tsplab/tsplab/solver/cpu"
+)
+
+// TestCompanionWindowsExact runs the windows as the companion of a
+// stand-in engine on the CPU that publishes the greedy tour and then
+// adopts every offer: each offer must be a tour whose length, as the
+// windows computed it from their gains, is the exact CPU length, and
+// the offers must get shorter.
+func TestCompanionWindowsExact(t *testing.T) {
+	needDevice(t)
+	for _, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D, solver.Att} {
+		in := randomInstance(6000, m, 1e5, 21)
+		g := construct.Greedy(in, neighbor.Nearest(in, 10))
+		gl := solver.TourLength(in, g)
+		x := &solver.Companion{}
+		t32 := make([]int32, in.N)
+		for i, c := range g {
+			t32[i] = int32(c)
+		}
+		x.Publish(t32, gl)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		var st companionStats
+		go func() {
+			var err error
+			st, err = runCompanion(ctx, in, solver.Params{Seed: 3}, x, time.Now().Add(3*time.Second), 200*time.Millisecond)
+			done <- err
+		}()
+		offers, last := 0, gl
+		var buf []int32
+		for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			var l int64
+			var ok bool
+			if buf, l, ok = x.TakeOffer(buf); !ok {
+				continue
+			}
+			offers++
+			tr := make([]int, len(buf))
+			for i, c := range buf {
+				tr[i] = int(c)
+			}
+			if err := solver.ValidateTour(tr, in.N); err != nil {
+				t.Fatalf("%s: offer %d: %v", m, offers, err)
+			}
+			if exact := solver.TourLength(in, tr); exact != l {
+				t.Fatalf("%s: offer %d claims %d, exact %d", m, offers, l, exact)
+			}
+			if l > last {
+				t.Fatalf("%s: offer %d (%d) longer than the tour it started from (%d)", m, offers, l, last)
+			}
+			last = l
+			x.Publish(buf, l)
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if offers < 2 || last >= gl {
+			t.Fatalf("%s: %d offers, greedy %d → %d", m, offers, gl, last)
+		}
+		t.Logf("%s: greedy %d → %d (%.2f %% shorter), %d offers, %d rounds, %d uploads, %s", m, gl, last,
+			100*float64(gl-last)/float64(gl), offers, st.rounds, st.uploads, st.label)
+	}
+}
+
+// TestAutoCompanion runs GPU auto where the windows search beside the CPU
+// auto engine: a valid tour of the reported length, within the time
+// limit, with the windows' offers named in the device line.
+func TestAutoCompanion(t *testing.T) {
+	needDevice(t)
+	e, err := solver.Lookup(AlgoAuto, solver.BackendGPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := randomInstance(AutoCompanionMinN+2000, solver.Euc2D, 1e6, 5)
+	t0 := time.Now()
+	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(t0); el > 4*time.Second {
+		t.Errorf("a 3 s run took %v", el)
+	}
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		t.Fatal(err)
+	}
+	if got := solver.TourLength(in, res.Tour); got != res.Length {
+		t.Fatalf("reported %d, exact %d", res.Length, got)
+	}
+	if !strings.Contains(res.Device, "offers") {
+		t.Fatalf("device line without the windows: %s", res.Device)
+	}
+	t.Logf("%d cities, 3 s: %d; %s", in.N, res.Length, res.Device)
+}

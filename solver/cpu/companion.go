@@ -1,0 +1,122 @@
+package cpu
+
+import (
+	"context"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+// companionLink is an ILS run's side of a solver.Companion (a search
+// beside the engine, GPU auto's tour windows): where the engine's one
+// tour settles (every round of the partition search, every crossover
+// exchange of the whole-tour workers) it folds the companion's newest
+// offer into that tour by partition crossover, so the tour keeps what
+// either found in the regions where they differ and never gets longer,
+// and publishes the result for the companion to go on from. A nil link
+// (no companion in the run's context) does nothing.
+type companionLink struct {
+	x     *solver.Companion
+	offer []int32
+	seen  []uint32
+	stamp uint32
+	g     gpx
+}
+
+// newCompanionLink returns the link to the companion ctx carries, or nil.
+func newCompanionLink(ctx context.Context) *companionLink {
+	x := solver.CompanionFrom(ctx)
+	if x == nil {
+		return nil
+	}
+	return &companionLink{x: x}
+}
+
+// crossIn folds the companion's newest offer not yet taken into tour t
+// (length l): the partition crossover of the two, the shorter as A. It
+// returns the child when it is shorter than t (a buffer of the link's,
+// valid until the next call), else t and l. An offer that is not a tour
+// of t's cities, or lacks one of the fixed edges, is dropped; its length
+// is recomputed here, whatever the companion said.
+func (lk *companionLink) crossIn(d *tour.Dist, t []int32, l int64, fixed [][2]int) ([]int32, int64) {
+	if lk == nil {
+		return t, l
+	}
+	o, _, ok := lk.x.TakeOffer(lk.offer)
+	lk.offer = o
+	if !ok || !lk.isTour(o, len(t)) || !keepsFixed(o, fixed) {
+		return t, l
+	}
+	ol := d.Length(o)
+	a, la, b := t, l, o
+	if ol < l {
+		a, la, b = o, ol, t
+	}
+	child, cl := lk.g.cross(d, a, la, b, fixed)
+	if cl >= l {
+		return t, l
+	}
+	lk.x.Folded(l - cl)
+	return child, cl
+}
+
+// publish hands tour t (length l) to the companion.
+func (lk *companionLink) publish(t []int32, l int64) {
+	if lk != nil {
+		lk.x.Publish(t, l)
+	}
+}
+
+// isTour reports whether o is a permutation of 0..n-1.
+func (lk *companionLink) isTour(o []int32, n int) bool {
+	if len(o) != n {
+		return false
+	}
+	if len(lk.seen) != n {
+		lk.seen, lk.stamp = make([]uint32, n), 0
+	}
+	lk.stamp++
+	if lk.stamp == 0 {
+		clear(lk.seen)
+		lk.stamp = 1
+	}
+	for _, c := range o {
+		if c < 0 || int(c) >= n || lk.seen[c] == lk.stamp {
+			return false
+		}
+		lk.seen[c] = lk.stamp
+	}
+	return true
+}
+
+// keepsFixed reports whether every fixed edge joins neighbours of tour o.
+func keepsFixed(o []int32, fixed [][2]int) bool {
+	if len(fixed) == 0 {
+		return true
+	}
+	pos := make([]int32, len(o))
+	for i, c := range o {
+		pos[c] = int32(i)
+	}
+	for _, e := range fixed {
+		if !adjacent(pos, int32(e[0]), int32(e[1])) {
+			return false
+		}
+	}
+	return true
+}
+
+// companion folds the companion's offer into the partition search's tour
+// and publishes the tour, between two rounds.
+func (pr *partRun) companion() {
+	lk := pr.r.comp
+	if lk == nil {
+		return
+	}
+	if t, l := lk.crossIn(pr.global.d, pr.t, pr.length, pr.r.in.FixedEdges); l < pr.length {
+		copy(pr.t, t)
+		pr.length = l
+		pr.r.c.offer(pr.t, pr.length)
+	}
+	lk.publish(pr.t, pr.length)
+}
