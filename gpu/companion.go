@@ -18,7 +18,7 @@ import (
 const AutoCompanionMinN = 10000
 
 // OptCompanion is GPU auto's option for the seconds between two offers of
-// the GPU windows to the CPU auto engine (default 1; 0: the CPU auto
+// the GPU windows to the CPU auto engine (default 0.5; 0: the CPU auto
 // engine alone).
 const OptCompanion = "companion"
 
@@ -43,7 +43,7 @@ func cpuParams(p solver.Params) solver.Params {
 // companionEvery returns the seconds between the windows' offers that p
 // asks for (OptCompanion), 0 for none.
 func companionEvery(p solver.Params) (time.Duration, error) {
-	every := time.Second
+	every := 500 * time.Millisecond
 	if p.Extra[OptCompanion] == "" {
 		return every, nil
 	}

@@ -34,7 +34,7 @@ func TestCPUParams(t *testing.T) {
 		v    string
 		want time.Duration
 		ok   bool
-	}{{"", time.Second, true}, {"0", 0, true}, {"0.25", 250 * time.Millisecond, true}, {"-1", 0, false}, {"x", 0, false}} {
+	}{{"", 500 * time.Millisecond, true}, {"0", 0, true}, {"0.25", 250 * time.Millisecond, true}, {"-1", 0, false}, {"x", 0, false}} {
 		q := solver.Params{Extra: map[string]string{OptCompanion: c.v}}
 		got, err := companionEvery(q)
 		if (err == nil) != c.ok || (c.ok && got != c.want) {

@@ -45,34 +45,23 @@ var solvers = map[string]solveFunc{
 }
 
 // AutoOrILSMinN is the size from which GPU auto starts with the or-ils
-// engine; below it the CPU auto engine runs alone. Measured on the H100
-// host (docs/PERF.md, "GPU or-ils and the ttq suite"): on usa13509 and
-// d18512 the CPU's sixteen global searches reach 1 % in 1.2–1.7 s, or-ils
-// in 4–6 s (its windows of consecutive tour positions are thin strips on
-// these tours); on pla85900 or-ils with CPU auto beside it ended at 1.04 %
-// after 60 s against 1.00 % for CPU auto alone; on 100,000 uniform cities
-// at 1.15 % against 1.29 %, on 1,000,000 at 1.9 % against 11.4 %. With
-// the CPU auto engine's partition search (from 15,000 cities) both sides
-// gained: on 100,000 uniform cities GPU auto (or-ils beside the partition
-// search, then the partition search) ended at 1.01 %, CPU auto at 1.04 %;
-// below AutoOrILSMinN GPU auto is the CPU auto engine, so equal to it.
-const AutoOrILSMinN = 100000
-
-// autoHandOverMaxN is the largest instance on which GPU auto hands a
-// stalled or-ils tour to the CPU auto engine (which starts its set-up
-// again, candidate lists over every city); above it or-ils and the CPU
-// auto engine beside it both run to the end and the better tour is kept.
-// The CPU side is there since the partition search: on 1,000,000 uniform
-// cities CPU auto alone reached 1.40 % at 30 s where or-ils had 2.09 %
-// (docs/PERF.md, "CPU partition search").
-const autoHandOverMaxN = 200000
+// engine (GPU windows from the space-filling curve at once, global passes
+// on the CPU) and the CPU auto engine beside it; below it, from
+// AutoCompanionMinN cities, the CPU auto engine runs with the windows as
+// its companion. Measured on the H100 host (docs/PERF.md, "GPU or-ils and
+// the ttq suite", "CPU partition search" and "GPU auto's windows as a
+// companion of CPU auto"): on 1,000,000 uniform cities the CPU engine is
+// still building its candidate lists and greedy tour after 5 s where
+// or-ils is within 3 %; on 100,000 cities its set-up takes well under a
+// second, and or-ils beside it on 14 cores (then the CPU engine alone
+// from the better tour) ended 0.05 % behind CPU auto at 20 s, while the
+// companion leaves the CPU engine all its cores and only adds.
+const AutoOrILSMinN = 200000
 
 // solveAuto is the GPU auto engine. From AutoOrILSMinN cities: or-ils
 // (GPU windows, global 2-opt and Or-opt passes on the CPU) with the CPU
-// auto engine searching beside it, the snapshots carrying the better
-// tour of the two; up to autoHandOverMaxN cities, when or-ils stalls,
-// the CPU auto engine goes on from the better tour for the rest of the
-// time (above it, both to the end). From AutoCompanionMinN to
+// auto engine searching beside it to the end, the snapshots and the
+// result carrying the better tour of the two. From AutoCompanionMinN to
 // AutoOrILSMinN cities: the CPU auto engine with the or-ils windows as its
 // companion (solveCompanion). Below, or for coordinates wider than
 // or-ils's integer keys take (orSpanOK): the CPU auto engine alone when
@@ -87,10 +76,8 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if in.N >= AutoOrILSMinN && orSpanOK(in) {
 		// The CPU auto engine searches beside the GPU from the start (on
 		// all cores but two, which the GPU's host thread and the global
-		// passes use); up to autoHandOverMaxN cities, when or-ils stalls,
-		// the better of the two tours goes on in the CPU auto engine.
+		// passes use).
 		side := hasCPU
-		handOver := side && in.N <= autoHandOverMaxN
 		sideRes := make(chan solver.Result, 1)
 		sctx, cancelSide := context.WithCancel(ctx)
 		defer cancelSide()
@@ -113,7 +100,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 				sideRes <- r
 			}()
 		}
-		ph, err := orILS(ctx, in, p, orSnaps, start, handOver)
+		ph, err := orILS(ctx, in, p, orSnaps, start)
 		var sr solver.Result
 		if side {
 			cancelSide()
@@ -124,32 +111,15 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 			return solver.Result{}, err
 		}
 		best, bestLen, device := ph.tour, ph.length, ph.device
-		moves, steps := ph.moves+sr.Moves, ph.steps+sr.Steps
 		if sr.Tour != nil {
 			device += " beside " + sr.Device
 			if sr.Length < bestLen {
 				best, bestLen = sr.Tour, sr.Length
-				offerSnapshot(snaps, solver.Snapshot{Tour: best, Length: bestLen, Best: best, BestLength: bestLen, Moves: moves, Step: steps,
-					Phase: solver.PhaseSearch, Elapsed: time.Since(start), Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
+				offerSnapshot(snaps, solver.Snapshot{Tour: best, Length: bestLen, Best: best, BestLength: bestLen, Moves: ph.moves + sr.Moves,
+					Step: ph.steps + sr.Steps, Phase: solver.PhaseSearch, Elapsed: time.Since(start), Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
 			}
 		}
-		left := p.TimeLimit - time.Since(start)
-		if !ph.stalled || left <= 0 || ctx.Err() != nil || (p.Target > 0 && bestLen <= p.Target) {
-			return solver.Finish(in, e, p, best, moves, steps, start, ph.stopped || left <= 0 || ctx.Err() != nil, device)
-		}
-		q := cpuParams(p)
-		q.Start, q.TimeLimit = best, left
-		fwd, wait := shiftSnapshots(snaps, time.Since(start))
-		r2, err := cpu.Solve(ctx, in, q, fwd)
-		wait()
-		if err != nil {
-			return solver.Result{}, err
-		}
-		t := r2.Tour
-		if bestLen < r2.Length {
-			t = best
-		}
-		return solver.Finish(in, e, p, t, moves+r2.Moves, steps+r2.Steps, start, r2.Stopped, device+"; then "+r2.Device)
+		return solver.Finish(in, e, p, best, ph.moves+sr.Moves, ph.steps+sr.Steps, start, ph.stopped || ctx.Err() != nil, device)
 	}
 	if !hasCPU {
 		r, err := twoOptILS(ctx, e, in, p, snaps, false)
@@ -163,29 +133,13 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if useCompanion(in, every) {
 		return solveCompanion(ctx, e, cpu, in, p, snaps, start, every)
 	}
+	why := " below " + fmt.Sprint(AutoCompanionMinN) + " cities"
+	if in.N >= AutoCompanionMinN {
+		why = ""
+	}
 	r, err := cpu.Solve(ctx, in, cpuParams(p), snaps)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	return solver.Finish(in, e, p, r.Tour, r.Moves, r.Steps, start, r.Stopped, r.Device+" (GPU auto: CPU search below "+fmt.Sprint(AutoOrILSMinN)+" cities)")
-}
-
-// shiftSnapshots returns a channel whose snapshots reach snaps with
-// offset added to Elapsed (a later phase's snapshots count from the run's
-// start), and a function that closes it and waits until the last one is
-// forwarded. A nil snaps gives a nil channel.
-func shiftSnapshots(snaps chan solver.Snapshot, offset time.Duration) (chan solver.Snapshot, func()) {
-	if snaps == nil {
-		return nil, func() {}
-	}
-	ch := solver.Latest()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for s := range ch {
-			s.Elapsed += offset
-			offerSnapshot(snaps, s)
-		}
-	}()
-	return ch, func() { close(ch); <-done }
+	return solver.Finish(in, e, p, r.Tour, r.Moves, r.Steps, start, r.Stopped, r.Device+" (GPU auto: the CPU search alone"+why+")")
 }

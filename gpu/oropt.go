@@ -11,7 +11,7 @@ const AlgoOrILS = "or-ils"
 const orILSDesc = "iterated 2-opt + Or-opt local search in thousands of tour windows at once on the GPU (a warp per window, endpoints fixed, partition shifted every round), double-bridge kicks, space-filling-curve or greedy start"
 
 // Options read from solver.Params.Extra by the GPU or-ils engine (and GPU
-// auto, which runs it from AutoOrILSMinN cities).
+// auto, which runs it from AutoCompanionMinN cities).
 const (
 	// OptWindow is the most cities of one window (default 1024; 32..2048).
 	OptWindow = "window"

@@ -264,7 +264,7 @@ func solveOrILS(ctx context.Context, e solver.Engine, in *solver.Instance, p sol
 	if p.TimeLimit <= 0 {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
-	ph, err := orILS(ctx, in, p, snaps, start, false)
+	ph, err := orILS(ctx, in, p, snaps, start)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -272,27 +272,18 @@ func solveOrILS(ctx context.Context, e solver.Engine, in *solver.Instance, p sol
 }
 
 // orPhase is what an or-ils run hands back: its best tour (exact length)
-// and counters, and whether it stopped at the limit or at a stall.
+// and counters, and whether it stopped at the limit.
 type orPhase struct {
 	tour         []int
 	length       int64
 	moves, steps int64
 	stopped      bool // the time limit or ctx ended it
-	stalled      bool // stopStalled ended it
 	device       string
 }
 
-// orStall is how the or-ils phase of GPU auto decides that the windows
-// and the global passes are spent: less than orStallFrac of the length
-// gained over the last orStallWindow.
-const (
-	orStallWindow = time.Second
-	orStallFrac   = 1e-3
-)
-
 // orILS runs the windowed search until the deadline of p (from start),
-// ctx, the target or, with stopStalled, a stall (see orStall).
-func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time, stopStalled bool) (orPhase, error) {
+// ctx or the target.
+func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time) (orPhase, error) {
 	var ph orPhase
 	ru, err := newRun()
 	if err != nil {
@@ -357,11 +348,6 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 	if err := ru.do(func() (err error) { r, err = newOrRun(ru, in, t32, L, o.replicas); return err }); err != nil {
 		return ph, err
 	}
-	type mark struct {
-		t time.Time
-		l int64
-	}
-	var hist []mark // (time, length) after each round, for the stall test
 	globals := 0
 	lastGlobalDur := time.Duration(0)
 	defer ru.do(func() error { r.free(); return nil })
@@ -475,16 +461,6 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 				lastGlobalDur = lastGlobal.Sub(g0)
 			}
 		}
-		now := time.Now()
-		hist = append(hist, mark{now, length})
-		for len(hist) > 1 && now.Sub(hist[1].t) >= orStallWindow {
-			hist = hist[1:]
-		}
-		if stopStalled && (o.global == 0 || globals >= 2) && now.Sub(hist[0].t) >= orStallWindow &&
-			float64(hist[0].l-length) < orStallFrac*float64(length) {
-			ph.stalled = true
-			break
-		}
 		if sink.Due() {
 			if err := download(); err != nil {
 				return ph, err
@@ -500,9 +476,6 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 	}
 	best := toInts()
 	progress := 1.0
-	if ph.stalled {
-		progress = float64(time.Since(start)) / float64(p.TimeLimit)
-	}
 	sink.Send(solver.Snapshot{Tour: best, Length: length, Best: best, BestLength: length, Step: kicksDone,
 		Moves: int64(evals + globalEvals), Progress: progress, Phase: solver.PhaseSearch, PhaseProgress: progress})
 	ph.tour, ph.length, ph.moves, ph.steps, ph.stopped = best, length, int64(evals+globalEvals), kicksDone, stopped

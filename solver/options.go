@@ -319,8 +319,8 @@ var (
 		Doc: "warps searching each window from different random streams; the best is kept"}
 	optGlobal = Option{Name: "global", Kind: KindFloat, Min: 0, Max: 3600, Auto: "1; 2 from 200,000 cities",
 		Doc: "seconds between global 2-opt and Or-opt descents on the CPU (the moves between windows); 0: none"}
-	optCompanion = Option{Name: "companion", Kind: KindFloat, Min: 0, Max: 60, Default: "1",
-		Doc: "GPU auto from 10,000 to 100,000 cities: seconds between the GPU windows' offers to the CPU auto engine, which folds them into its tour by partition crossover; 0: the CPU auto engine alone"}
+	optCompanion = Option{Name: "companion", Kind: KindFloat, Min: 0, Max: 60, Default: "0.5",
+		Doc: "GPU auto from 10,000 to 200,000 cities: seconds between the GPU windows' offers to the CPU auto engine, which folds them into its tour by partition crossover; 0: the CPU auto engine alone"}
 	optStart = Option{Name: "start", Kind: KindChoice, Choices: []string{"greedy", "sfc"}, Auto: "greedy; sfc from 200,000 cities",
 		Doc: "start tour: greedy edge or the space-filling curve"}
 )
