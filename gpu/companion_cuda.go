@@ -164,7 +164,8 @@ func solveCompanion(ctx context.Context, e, cpu solver.Engine, in *solver.Instan
 	if g.st.label != "" {
 		device += " (" + g.st.label + ")"
 	}
-	device += fmt.Sprintf(": %d offers, %d taken, %d shortened the tour by %d in all", offers, taken, folds, gained)
+	device += fmt.Sprintf(": %d offers, %d taken, %d shortened the tour by %d in all; %.3g moves on the CPU, %.3g on the GPU", offers, taken, folds, gained,
+		float64(r.Moves), float64(g.st.evals))
 	if g.err != nil {
 		device += fmt.Sprintf("; the GPU side stopped: %v", g.err)
 	}
