@@ -40,19 +40,18 @@ const gpxMinN = 4000
 // deepMinN and deepMaxN bound the instances on which auto's sequential
 // moves take two 2-opt steps after the first (depth 2: 4-opt) instead of
 // one, and its kicks swap segments of up to deepSegment cities instead of
-// 30. Measured on fnl4461 at equal kick budgets (docs/PERF.md, "Deeper
-// sequential moves and longer kicks"): one worker at 100,000 kicks with
-// depth 2 ended below one at 200,000 kicks with depth 1 on three seeds of
-// three, at less CPU time; 8 workers (crossover exchange) at 200,000
-// kicks each went from 0.29–0.31 % with segments of up to 30 cities to
-// 0.18–0.19 % (60), 0.15–0.21 % (100), 0.12–0.13 % (200) and 0.23 %
-// (400), and at equal CPU time 200 was ahead of 60 on both seeds. On
-// pr2392 (independent workers) depth 2 was mixed, so below deepMinN (the
-// crossover exchange's threshold too) the search stays as it was; from
-// 10,000 cities (usa13509) neither was measured.
+// 30: from the crossover exchange's threshold to the partition search's.
+// Measured (docs/PERF.md, "Deeper sequential moves and longer kicks"): on
+// fnl4461, 8 workers at 200,000 kicks each went from 0.29–0.31 % with
+// segments of up to 30 cities to 0.18–0.19 % (60), 0.15–0.21 % (100),
+// 0.12–0.13 % (200) and 0.23 % (400), ahead at equal CPU time too, and
+// depth 2 was ahead of depth 1 at equal CPU time; on the 16-core host at
+// 20 s fnl4461 went from 0.25 % to 0.09–0.13 % and usa13509 at 30 s from
+// 0.35 % to 0.26 %. On pr2392 (independent workers) both were mixed, so
+// below deepMinN the search stays as it was.
 const (
 	deepMinN    = gpxMinN
-	deepMaxN    = 10000
+	deepMaxN    = smallN
 	deepSegment = 200
 )
 

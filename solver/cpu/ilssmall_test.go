@@ -40,9 +40,10 @@ func TestSmallDefaults(t *testing.T) {
 	if cfg.or3 || cfg.stale != 20 || cfg.candidates != "mixed" {
 		t.Errorf("explicit options lost: or3 %v stale %d candidates %s", cfg.or3, cfg.stale, cfg.candidates)
 	}
-	// depth 2 and long kicks from deepMinN to deepMaxN cities and for the
-	// partition search from partMinN
-	for _, tc := range []struct{ n, depth, seg int }{{deepMinN - 1, 1, 30}, {deepMinN, 2, deepSegment}, {deepMaxN - 1, 2, deepSegment}, {deepMaxN, 1, 30}, {partMinN - 1, 1, 30}, {partMinN, 2, 200}} {
+	// depth 2 and long kicks from deepMinN cities: up to deepMaxN (the
+	// partition search's threshold) for the whole-tour workers, from there
+	// for the partition search
+	for _, tc := range []struct{ n, depth, seg int }{{deepMinN - 1, 1, 30}, {deepMinN, 2, deepSegment}, {deepMaxN - 1, 2, deepSegment}, {partMinN, 2, 200}} {
 		cfg, _, _, _, err := ie.config(uniformInstance(tc.n, 2), solver.Params{})
 		if err != nil || cfg.depth != tc.depth || cfg.maxSeg != tc.seg {
 			t.Errorf("n=%d: depth %d segment %d, want %d %d (%v)", tc.n, cfg.depth, cfg.maxSeg, tc.depth, tc.seg, err)
