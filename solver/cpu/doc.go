@@ -56,9 +56,10 @@
 // Moves. The deltas come from package tour (tour.Dist and the
 // Delta...Edges functions); the sequential move of 3opt-ils and auto is a
 // chain of 2-opt steps, Lin–Kernighan style, of depth 1 (3-opt, the
-// default) to 3 (5-opt) after its first step (option depth); at depth 1
-// it reads the second step off the tour as the first would leave it,
-// applying nothing until the move gains. Option or3opt adds the pure
+// default) to 3 (5-opt) after its first step (option depth); it reads
+// the further steps off the tour as the earlier ones would leave it (at
+// depth 1 directly, deeper on a virtual tour of a few runs of the array,
+// vtour.go), applying nothing until the move gains. Option or3opt adds the pure
 // 3-opt moves that two 2-opt steps cannot make (a segment moved without
 // reversal; two neighbouring segments reversed in place); option nearkick
 // makes a share of the kicks double bridges cut at three cities near in
@@ -67,7 +68,8 @@
 // Small instances. Below 15,000 cities (where auto's workers each search
 // the whole tour, below the partition search) auto's defaults are or3opt on,
 // stale 3 (escapes after 3·n kicks without an improvement) and nearest
-// candidates for every worker (ilssmall.go; `tsp engines --verbose` and
+// candidates for every worker, and from 4,000 cities depth 2 and kicks of
+// up to 200 cities a segment (ilssmall.go; `tsp engines --verbose` and
 // solver.EffectiveOptions show them per instance): measured on pr2392,
 // fnl4461 and usa13509, see docs/PERF.md.
 //
