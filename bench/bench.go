@@ -17,18 +17,19 @@ import (
 
 // Options control a suite run.
 type Options struct {
-	TSPLIBDir string        // folder of .tsp files and optima.csv
-	OutDir    string        // where markdown, CSV and plots go ("" = none)
-	Time      time.Duration // time budget per run (0 = the suite's default)
-	Runs      int           // runs per configuration (0 = the suite's default)
-	Workers   int           // CPU workers (0 = all cores)
-	Quick     bool          // a short version for smoke tests
-	Instances []string      // restrict to these instances (nil = the suite's list)
-	PapersDir string        // the papers' CSV tables ("" = PapersDir())
-	Scale     float64       // multiplies the suites' iteration budgets (0 = 1: the paper's)
-	Only      []string      // parts of a reproduction suite to run: its tables ("table2") or engines ("pspm"); nil = all
-	Threads   int           // parallel moves per search for the suite's annealers (0 = the paper's)
-	Log       io.Writer     // progress lines (may be nil)
+	TSPLIBDir string            // folder of .tsp files and optima.csv
+	OutDir    string            // where markdown, CSV and plots go ("" = none)
+	Time      time.Duration     // time budget per run (0 = the suite's default)
+	Runs      int               // runs per configuration (0 = the suite's default)
+	Workers   int               // CPU workers (0 = all cores)
+	Quick     bool              // a short version for smoke tests
+	Instances []string          // restrict to these instances (nil = the suite's list)
+	PapersDir string            // the papers' CSV tables ("" = PapersDir())
+	Scale     float64           // multiplies the suites' iteration budgets (0 = 1: the paper's)
+	Only      []string          // parts of a reproduction suite to run: its tables ("table2") or engines ("pspm"); nil = all
+	Threads   int               // parallel moves per search for the suite's annealers (0 = the paper's)
+	Extra     map[string]string // engine options (Params.Extra), given to each engine of the suite that has them
+	Log       io.Writer         // progress lines (may be nil)
 }
 
 // Suite runs one named suite, printing its table last to out.

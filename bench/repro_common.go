@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"maps"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -80,6 +81,19 @@ func (r *repro) solve(e solver.Engine, in *solver.Instance, p solver.Params) (so
 	}
 	if p.Workers == 0 {
 		p.Workers = r.opt.Workers
+	}
+	if len(r.opt.Extra) > 0 {
+		opts := solver.OptionsFor(e.Name(), e.Backend())
+		extra := maps.Clone(p.Extra)
+		for k, v := range r.opt.Extra {
+			if _, ok := opts.Lookup(k); ok {
+				if extra == nil {
+					extra = map[string]string{}
+				}
+				extra[k] = v
+			}
+		}
+		p.Extra = extra
 	}
 	res, err := e.Solve(r.ctx, in, p, nil)
 	if err != nil {

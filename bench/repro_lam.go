@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -469,6 +470,13 @@ func (s *lamSuite) notes() {
 	}
 	if s.opt.Quick {
 		schedNote += " Quick: alpha 0.9 instead of 0.99 (about 10x fewer temperature steps) and one run."
+	}
+	if len(s.opt.Extra) > 0 {
+		var kv []string
+		for _, k := range slices.Sorted(maps.Keys(s.opt.Extra)) {
+			kv = append(kv, k+"="+s.opt.Extra[k])
+		}
+		schedNote += " Engine options (--opt, given to the engines that have them): " + strings.Join(kv, ", ") + "."
 	}
 	restricted := ""
 	if len(s.names) != len(LamInstances) {

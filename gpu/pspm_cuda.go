@@ -22,6 +22,11 @@ func init() {
 		for _, v := range []string{"_u16_w3", "_u16_w1", "_u16_w0", "_u32_w0", "_u16_b3", "_u16_b1", "_u16_b0", "_u32_b0"} {
 			registerKernels("pspm_anneal_" + m + v)
 		}
+		// Optional: a fatbin built before them still loads; only the
+		// "first" move selection then fails.
+		for _, v := range []string{"_u16_wf3", "_u16_wf1", "_u16_wf0", "_u32_wf0"} {
+			registerOptionalKernels("pspm_anneal_" + m + v)
+		}
 		// Optional: a fatbin built before them still loads; only the lanes
 		// option below 32 then fails.
 		for _, t := range pspmTeamKernels {
@@ -66,6 +71,11 @@ func (pl pspmPlan) blockBytes(n int) int64 {
 
 func align16(x int) int { return (x + 15) &^ 15 }
 
+// pspmSlotBytes is the shared memory of each search's slot for the cities
+// an accepted move changes (PSPM_SLOT_BYTES in kernels/pspm.cu), ahead of
+// the coordinates and lists.
+const pspmSlotBytes = 32
+
 // pspmMaxPerSM caps the searches per SM of the default wave when a warp
 // runs several searches (the "lanes" option below 32): the occupancy API
 // would allow up to 32/lanes times more searches than warps, and a
@@ -98,7 +108,7 @@ func teamLayout(tpb, lanes int) (infix string, m int, ok bool) {
 // generalised by the occupancy API): the layout that keeps the most
 // searches resident per SM, preferring shared memory, then fewer searches
 // per block, on a tie. tb, when set, must fill whole warps.
-func (r *run) planPSPM(n, tpb, metric, lanes, tb int) (pspmPlan, error) {
+func (r *run) planPSPM(n, tpb, metric, lanes, tb int, first bool) (pspmPlan, error) {
 	pl := pspmPlan{idxBytes: 2}
 	idx := "u16"
 	if n >= 65535 {
@@ -119,6 +129,9 @@ func (r *run) planPSPM(n, tpb, metric, lanes, tb int) (pspmPlan, error) {
 			return pl, fmt.Errorf("pspm: lanes %d puts %d searches in a warp; %d blocks is not a multiple", lanes, 32/lanes, tb)
 		}
 	}
+	if first && (!warpMode || lanes != 32) {
+		return pl, fmt.Errorf("pspm: select first needs one search per warp (at most 32 threads per search, lanes 32; %d threads, lanes %d asked)", tpb, lanes)
+	}
 	mode := "_b"
 	spbs := []int{1}
 	perWarp := 1
@@ -126,6 +139,9 @@ func (r *run) planPSPM(n, tpb, metric, lanes, tb int) (pspmPlan, error) {
 		infix, _, ok := teamLayout(tpb, lanes)
 		if !ok {
 			return pl, fmt.Errorf("pspm: no kernel runs %d moves per search on %d lanes", tpb, lanes)
+		}
+		if first {
+			infix += "f"
 		}
 		mode = "_" + infix
 		perWarp = 32 / lanes
@@ -156,7 +172,7 @@ func (r *run) planPSPM(n, tpb, metric, lanes, tb int) (pspmPlan, error) {
 			if !ok {
 				continue
 			}
-			bytes := 0
+			bytes := pspmSlotBytes * spb
 			if use&2 != 0 {
 				bytes += coords
 			}
@@ -246,7 +262,8 @@ type pspmRun struct {
 	in                        *solver.Instance
 	p                         solver.Params
 	n, tb, tpb, metric, steps int
-	lanes                     int // the "lanes" option (0: auto)
+	lanes                     int  // the "lanes" option (0: auto)
+	first                     bool // the "select" option is "first"
 	itersPerStep, launchIters int64
 	pl                        pspmPlan
 
@@ -297,7 +314,15 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 			return solver.Result{}, fmt.Errorf("pspm: lanes %q: want auto, 8, 16 or 32", v)
 		}
 	}
-	s := &pspmRun{r: r, in: in, p: p, n: in.N, tb: tb, tpb: tpb, lanes: lanes, metric: metric, pending: -1, bestLen: -1,
+	first := false
+	switch v := p.Extra["select"]; v {
+	case "", "best":
+	case "first":
+		first = true
+	default:
+		return solver.Result{}, fmt.Errorf("pspm: select %q: want best or first", v)
+	}
+	s := &pspmRun{r: r, in: in, p: p, n: in.N, tb: tb, tpb: tpb, lanes: lanes, first: first, metric: metric, pending: -1, bestLen: -1,
 		steps: scheduleSteps(p), itersPerStep: int64(in.N) * int64(p.Sweeps)}
 	defer r.do(func() error { return s.free() })
 	sink := solver.NewSink(snaps, 0, start)
@@ -374,7 +399,7 @@ func (s *pspmRun) moves() int64 { return s.iter * int64(s.tb) * int64(s.tpb) }
 func (s *pspmRun) setUp() error {
 	r, n := s.r, s.n
 	var err error
-	if s.pl, err = r.planPSPM(n, s.tpb, s.metric, s.lanes, s.tb); err != nil {
+	if s.pl, err = r.planPSPM(n, s.tpb, s.metric, s.lanes, s.tb, s.first); err != nil {
 		return err
 	}
 	free, _, err := cu.MemInfo()

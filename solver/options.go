@@ -307,6 +307,8 @@ var (
 		Doc: "kernel distances: computed from coordinates in float, the exact integer matrix in device memory, or auto (coordinates where the kernels compute the metric)"}
 	optLanes = Option{Name: "lanes", Kind: KindChoice, Choices: []string{"auto", "8", "16", "32"}, Default: "auto",
 		Doc: "threads of a warp per search (a warp runs 32/lanes searches, each lane tries threads/lanes moves); auto: 32"}
+	optSelect = Option{Name: "select", Kind: KindChoice, Choices: []string{"best", "first"}, Default: "best",
+		Doc: "move a search applies per iteration: the best of its threads' moves if it passes the Metropolis test (Lam et al.'s PSPM), or the first, in thread order, of those that pass it (the moves as consecutive proposals of one Metropolis chain; one search per warp)"}
 	optSamples = Option{Name: "samples", Kind: KindInt, Min: 1, Max: 1024, Default: "4",
 		Doc: "3-opt samples per thread per evaluation"}
 
@@ -373,7 +375,7 @@ var optionTable = map[[2]string][]Option{
 	{"3opt-ils", BackendCPU}: ilsOptions("on", "off", "better", "nearest", "0"),
 	{"auto", BackendCPU}:     ilsOptions("on", "off", "equal", "mixed", "20"),
 
-	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK, optLanes}, schedule),
+	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK, optLanes, optSelect}, schedule),
 	{"sspm", BackendGPU}: cat([]Option{optThreads}, schedule),
 	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK}, schedule),
 

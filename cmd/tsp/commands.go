@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -268,6 +269,20 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&opt.PapersDir, "papers", "", "folder of the papers' tables as CSV, for the paper columns (default: $"+bench.PapersEnv+" or ../shared/papers beside the repository)")
 	only := fs.String("only", "", "comma-separated parts of a reproduction suite to run: tables (table2, ...) and engines (pspm, ...) (default: all)")
 	fs.IntVar(&opt.Threads, "threads", 0, "parallel moves per search of the suite's annealers (0: the paper's)")
+	fs.Func("opt", "engine option `NAME=VALUE` for the suite's engines that have it, repeatable (e.g. select=first for pspm)", func(s string) error {
+		var p solver.Params
+		if err := p.Set(s); err != nil {
+			return paramUsage(err)
+		}
+		if len(p.Extra) == 0 {
+			return usagef("bench", "--opt %s: only engine options (the run's parameters are the suite's)", s)
+		}
+		if opt.Extra == nil {
+			opt.Extra = map[string]string{}
+		}
+		maps.Copy(opt.Extra, p.Extra)
+		return nil
+	})
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	if _, err := parse(fs, "bench", args, 0, 0); err != nil {
 		return err

@@ -31,6 +31,9 @@
 #include "common.cuh"
 
 #define PSPM_MAXWARPS 32
+// PSPM_SLOT_BYTES is the shared memory of a team's slot for the cities an
+// accepted move changes (five indices; gpu/pspm_cuda.go pspmSlotBytes).
+#define PSPM_SLOT_BYTES 32
 
 // PspmNode is one city's part of a search's state: the cached edge length
 // e = d(x, next x), the removal gain rem, and the links (12 bytes with
@@ -103,6 +106,18 @@ __device__ __forceinline__ int warp_min(int v) {
 #endif
 }
 
+// pspm_move_rand is the draw of a thread's move in an iteration: the
+// counter's Weyl sequence through one multiply-xorshift round (five
+// instructions where ctr_rand's mix32 takes eight). Only the top bits of
+// the draw and of its product with a small count pick the cities (see
+// the loop), and the team's shared bases come from ctr_rand.
+__device__ __forceinline__ uint32_t pspm_move_rand(uint32_t key, uint32_t ctr) {
+    uint32_t x = ctr * 0x9E3779B9u + key;
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    return x ^ (x >> 15);
+}
+
 // PspmMove is a relocation move with what its evaluation loaded: take c
 // out from between a and its successor, put it between p and q; dpc =
 // d(p, c), dcq = d(c, q), rem = rem[c].
@@ -128,24 +143,45 @@ __device__ __forceinline__ void pspm_thresholds(uint32_t bkey, uint32_t ctrB, in
     bsh = ctr_rand(bkey ^ 0x632be5abu, ctr);
 }
 
+// Move keys. A team reduces one int key per thread to its minimum; the
+// key carries the move's delta and its index i in the team (or the lane
+// in a block team), unique per thread, so the minimum names one move.
+// Selection "best" (Lam et al.'s PSPM: the team's best move, then the
+// Metropolis test on it): key = delta*32 + i, so the minimum is the
+// smallest delta. Selection "first" (the team's moves as consecutive
+// proposals of one Metropolis chain, the first accepted applied): each
+// move is tested against the iteration's threshold and an accepted one
+// gets key = i*2^26 + (delta + 2^25) (|delta| < 2^25), so the minimum is
+// the accepted move of the lowest index. Every key stays below
+// PSPM_NOKEY, the key of an invalid (or, with "first", rejected) move.
+#define PSPM_NOKEY 0x7fffffff
+#define PSPM_DBIAS (1 << 25)
+
+__device__ __forceinline__ int pspm_key_index(int key, bool first) { return first ? key >> 26 : key & 31; }
+
+__device__ __forceinline__ int pspm_key_delta(int key, bool first) {
+    // arithmetic shift: the "best" key is delta*32 + i
+    return first ? (key & ((1 << 26) - 1)) - PSPM_DBIAS : key >> 5;
+}
+
 // pspm_team_min returns the team's smallest key and the rank of the
 // thread that holds it: the lane's move index is key mod 32, and move i
 // belongs to rank i mod L (a warp team's own lanes: a shuffle tree within
 // L lanes, or the warp minimum; a block's team: across warps too).
 template <bool WARP, int L>
-__device__ __forceinline__ void pspm_team_min(int key, int lane, int warp, int nwarps, int *swkey, int &winKey,
-                                              int &winner) {
+__device__ __forceinline__ void pspm_team_min(int key, int lane, int warp, int nwarps, int *swkey, bool first,
+                                              int &winKey, int &winner) {
     if (WARP && L < 32) {
 #pragma unroll
         for (int off = L / 2; off > 0; off >>= 1) key = min(key, __shfl_xor_sync(0xffffffffu, key, off));
         winKey = key;
-        winner = key & (L - 1);
+        winner = pspm_key_index(key, first) & (L - 1);
         return;
     }
     const int wk = warp_min(key);
     if (WARP || nwarps == 1) {
         winKey = wk;
-        winner = wk & 31;
+        winner = pspm_key_index(wk, first);
     } else {
         if (lane == 0) swkey[warp] = wk;
         __syncthreads();
@@ -156,78 +192,56 @@ __device__ __forceinline__ void pspm_team_min(int key, int lane, int warp, int n
                 winKey = swkey[w];
                 ww = w;
             }
-        winner = ww * 32 + (winKey & 31);
+        winner = ww * 32 + pspm_key_index(winKey, first);
         __syncthreads();
     }
 }
 
-// pspm_share_move gives every thread of the team the winner's move (by
-// shuffle within L lanes of a warp, through shared memory across warps).
-template <bool WARP, int L>
-__device__ __forceinline__ PspmMove pspm_share_move(const PspmMove &m, int winner, int tid, int nwarps, int *smove) {
-    PspmMove w;
-    if (WARP || nwarps == 1) {
-        const int W = WARP ? L : 32;
-        w.c = __shfl_sync(0xffffffffu, m.c, winner, W);
-        w.p = __shfl_sync(0xffffffffu, m.p, winner, W);
-        w.a = __shfl_sync(0xffffffffu, m.a, winner, W);
-        w.q = __shfl_sync(0xffffffffu, m.q, winner, W);
-        w.dpc = __shfl_sync(0xffffffffu, m.dpc, winner, W);
-        w.dcq = __shfl_sync(0xffffffffu, m.dcq, winner, W);
-        w.rem = __shfl_sync(0xffffffffu, m.rem, winner, W);
-        return w;
-    }
-    if (tid == winner) {
-        smove[0] = m.c;
-        smove[1] = m.p;
-        smove[2] = m.a;
-        smove[3] = m.q;
-        smove[4] = m.dpc;
-        smove[5] = m.dcq;
-        smove[6] = m.rem;
-    }
-    __syncthreads();
-    w.c = smove[0];
-    w.p = smove[1];
-    w.a = smove[2];
-    w.q = smove[3];
-    w.dpc = smove[4];
-    w.dcq = smove[5];
-    w.rem = smove[6];
-    return w;
-}
-
-// pspm_apply makes the accepted move w when acc (a team that rejected its
-// move runs along with the warp's other teams and stores nothing). The new
-// edges a-b, p-c, c-q need no new distance: d(p, c) and d(c, q) come from
-// the winner, d(a, b) = e[a] + e[c] - rem[c]. Then rem of a, b, c, p and q
-// is refreshed from the new links, one distance each: rank k refreshes the
-// k-th (rsel = min(rank, 4); ranks 4.. repeat q's: same value, same
-// address).
+// pspm_apply makes the accepted move m of the team's winner (acc: the
+// team accepted; win: this thread is its winner). Only the winner knows
+// the move: it stores the relink (six link slots) and the three new e
+// values itself, one thread's store costing the warp the same issue slot
+// and shared-memory pass as the same store from every lane, so the move
+// needs no broadcast (seven shuffles before). The new edges a-b, p-c, c-q
+// need no new distance: d(p, c) and d(c, q) come from the evaluation,
+// d(a, b) = e[a] + e[c] - rem[c]. The winner also writes the five cities
+// whose rem changes (a, b, c, p, q) to the team's slot bc in shared
+// memory; then rank k refreshes rem of the k-th of them, one distance each
+// (rsel = min(rank, 4); ranks 4.. repeat q's: same value, same address).
+// A team that rejected runs along with the warp's other teams and stores
+// nothing. The relink order handles p = b and q = a.
 template <int METRIC, typename IDX, bool WARP, int L>
-__device__ __forceinline__ void pspm_apply(const PspmState<IDX> &s, const PspmMove &w, int tid, int rsel,
-                                           const Team<WARP, L> &tm, bool acc) {
+__device__ __forceinline__ void pspm_apply(const PspmState<IDX> &s, const PspmMove &m, bool win, bool acc, int rsel,
+                                           IDX *bc, const Team<WARP, L> &tm) {
     PspmNode<IDX> *const nd = s.nd;
-    const int wb = nd[w.c].next;
-    const int eab = nd[w.a].e + nd[w.c].e - w.rem;
-    tm.sync();
-    // Relink (six slots) and the three new e values: every lane of a warp
-    // team stores the same word (one instruction each, no branch); in block
-    // mode one thread does. The order handles p = b and q = a.
-    if (acc && (WARP || tid == 0)) {
-        nd[w.a].next = (IDX)wb;
-        nd[wb].prev = (IDX)w.a;
-        nd[w.p].next = (IDX)w.c;
-        nd[w.c].prev = (IDX)w.p;
-        nd[w.c].next = (IDX)w.q;
-        nd[w.q].prev = (IDX)w.c;
-        nd[w.a].e = eab;
-        nd[w.p].e = w.dpc;
-        nd[w.c].e = w.dcq;
+    if (win) {
+        const int wb = nd[m.c].next;
+        const int eab = nd[m.a].e + nd[m.c].e - m.rem;
+        nd[m.a].next = (IDX)wb;
+        nd[wb].prev = (IDX)m.a;
+        nd[m.p].next = (IDX)m.c;
+        nd[m.c].prev = (IDX)m.p;
+        nd[m.c].next = (IDX)m.q;
+        nd[m.q].prev = (IDX)m.c;
+        nd[m.a].e = eab;
+        nd[m.p].e = m.dpc;
+        nd[m.c].e = m.dcq;
+        if (sizeof(IDX) == 2) {
+            // one 16-byte store (bc is 16-byte aligned)
+            const uint32_t ab = (uint32_t)m.a | ((uint32_t)wb << 16), cp = (uint32_t)m.c | ((uint32_t)m.p << 16);
+            const uint32_t qq = (uint32_t)m.q | ((uint32_t)m.q << 16);
+            *(uint4 *)bc = make_uint4(ab, cp, qq, qq);
+        } else {
+            bc[0] = (IDX)m.a;
+            bc[1] = (IDX)wb;
+            bc[2] = (IDX)m.c;
+            bc[3] = (IDX)m.p;
+            bc[4] = (IDX)m.q;
+        }
     }
     tm.sync();
-    if (acc && (WARP || tid < 5)) {
-        const int x = rsel == 0 ? w.a : rsel == 1 ? wb : rsel == 2 ? w.c : rsel == 3 ? w.p : w.q;
+    if (acc && (WARP || tm.t < 5)) {
+        const int x = bc[rsel];
         const int pv = nd[x].prev, nx = nd[x].next;
         nd[x].rem = nd[pv].e + nd[x].e - pdist<METRIC>(s, pv, nx);
     }
@@ -246,7 +260,8 @@ __device__ __forceinline__ void pspm_save(int *dst, const PspmNode<IDX> *nd, int
 // schedule into launches draws the same moves and thresholds.
 // State per search b (global, int32): cur[b*n ..] the current tour as a
 // next array, curCost[b]; arch[b*n ..] and archCost[b] the LWSA archive.
-// fromBest != 0: every search starts from gbest/gbestCost instead.
+// fromBest != 0: every search starts from gbest/gbestCost instead. FIRST:
+// the "first" move selection instead of "best" (see Move keys above).
 // MODE (a template constant, so pointers into smem compile to shared-memory
 // loads): bit 0 = the nodes in shared memory (else in gscratch, global),
 // bit 1 = coordinates too (else global memory, read through the cache).
@@ -278,15 +293,15 @@ __device__ __forceinline__ void pspm_save(int *dst, const PspmNode<IDX> *nd, int
 //   - the relink and the cache refresh are straight-line code that every
 //     lane runs (equal values to equal addresses): the warp never
 //     diverges in the accept path.
-template <int METRIC, typename IDX, bool WARP, int L, int M, int MODE>
+template <int METRIC, typename IDX, bool WARP, int L, int M, int MODE, bool FIRST>
 __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long long *curCost,
                                             int *arch, long long *archCost, const int *gbest,
                                             const long long *gbestCost, int fromBest, long long iterStart,
                                             long long iterEnd, long long itersPerStep, double T0, double alpha, int tpb,
                                             unsigned long long seed, PspmNode<IDX> *gscratch, int searches) {
+    constexpr bool first = FIRST;
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ int swkey[PSPM_MAXWARPS];
-    __shared__ int smove[8];
     // A warp holds TPW teams (searches) of L lanes; a block team is one.
     constexpr int TPW = WARP ? 32 / L : 1;
     // Batch: iterations per threshold draw (one per rank of the team).
@@ -299,7 +314,11 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     const int slot = WARP ? warp * TPW + lane / L : 0;
     const int b = blockIdx.x * perBlock + slot;
     PspmState<IDX> s;
-    unsigned char *sp = smem;
+    // Dynamic shared memory: a 32-byte slot per team (the cities an
+    // accepted move changes, see pspm_apply), the coordinates (MODE & 2),
+    // the teams' lists (MODE & 1).
+    IDX *const bc = (IDX *)(smem + PSPM_SLOT_BYTES * slot);
+    unsigned char *sp = smem + PSPM_SLOT_BYTES * perBlock;
     // Load (1/2): coordinates, shared by the block's searches.
     if (MODE & 2) {
         float2 *x2 = (float2 *)sp;
@@ -382,13 +401,15 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
                 // values, then skipping c. Each move has the distribution it had
                 // with independent draws; a team's moves do not repeat c.
                 const uint32_t bs = __shfl_sync(0xffffffffu, bsh, (int)(ctr & (BATCH - 1)), WARP ? L : 32);
+                // This iteration's threshold, from rank ctr mod BATCH.
+                const int th = __shfl_sync(0xffffffffu, thr, (int)(ctr & (BATCH - 1)), WARP ? L : 32);
                 const unsigned long long bw = (unsigned long long)bs * nn;
                 const uint32_t bcBase = (uint32_t)(bw >> 32), bpBase = __umulhi((uint32_t)bw, nm1);
-                int key = 0x7fffffff;
+                int key = PSPM_NOKEY;
                 PspmMove m{};
 #pragma unroll
                 for (int j = 0; j < M; j++) {
-                    const uint32_t r = ctr_rand(tkey + (uint32_t)j * 0x6a09e667u, ctr);
+                    const uint32_t r = pspm_move_rand(tkey + (uint32_t)j * 0x6a09e667u, ctr);
                     const unsigned long long rw = (unsigned long long)r * kcN[j];
                     uint32_t uc = bcBase + lc[j] + ((uint32_t)(rw >> 32) << 5);
                     uc = min(uc, uc - nn);  // unsigned: subtracts n once when uc >= n
@@ -408,35 +429,37 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
                     // The key's low 5 bits: the move's index in a warp team, the lane
                     // in a block team (the reduction finds its warp).
                     const int i = tid + j * L;
-                    const int kj = (i < tpb && p != a) ? delta * 32 + (WARP ? i : lane) : 0x7fffffff;
+                    const int ki = WARP ? i : lane;
+                    const bool ok = i < tpb && p != a;
+                    const int kj = first ? (ok && delta < th ? (ki << 26) + (delta + PSPM_DBIAS) : PSPM_NOKEY)
+                                         : (ok ? delta * 32 + ki : PSPM_NOKEY);
                     if (M == 1 || kj < key) {
                         key = kj;
                         m = PspmMove{c, p, a, q, dpc, dcq, remc};
                     }
                 }
-                // This iteration's threshold, from rank ctr mod BATCH.
-                const int th = __shfl_sync(0xffffffffu, thr, (int)(ctr & (BATCH - 1)), WARP ? L : 32);
-                // Reduce: the team's best move.
+                // Reduce: the team's best move ("first": its first accepted one).
                 int winKey, winner;
-                pspm_team_min<WARP, L>(key, lane, warp, nwarps, swkey, winKey, winner);
-                // Metropolis on the winner: one compare (see above).
-                const int wdelta = winKey >> 5;  // arithmetic shift: the key is delta*32 + i
-                bool acc = wdelta < th;
+                pspm_team_min<WARP, L>(key, lane, warp, nwarps, swkey, first, winKey, winner);
+                // Metropolis on the winner: one compare (see above); with
+                // "first" the moves were tested one by one.
+                const int wdelta = pspm_key_delta(winKey, first);
+                bool acc = first ? winKey != PSPM_NOKEY : wdelta < th;
                 if (SPLIT) {
                     if (!__any_sync(0xffffffffu, acc)) continue;
                 } else {
                     if (!acc) continue;
                     acc = true;
                 }
-                // The winner's move and what it loaded, to every thread.
-                const PspmMove w = pspm_share_move<WARP, L>(m, winner, tid, nwarps, smove);
                 // LWSA (Alg. 2): archive the current tour only when it is the best
                 // seen and a worse move is about to replace it.
                 if (acc && wdelta > 0 && cost < best) {
                     pspm_save(arch + (size_t)b * n, nd, n, tid, tm.size);
                     best = cost;
+                    if (!SPLIT) tm.sync();  // read before the winner relinks
                 }
-                pspm_apply<METRIC, IDX, WARP, L>(s, w, tid, rsel, tm, acc);
+                if (SPLIT) tm.sync();  // the condition differs between the warp's teams
+                pspm_apply<METRIC, IDX, WARP, L>(s, m, acc && tid == winner, acc, rsel, bc, tm);
                 if (acc) cost += wdelta;
             }
         }
@@ -459,19 +482,23 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
 // parameter is 8 bytes wide (the host packs 8-byte slots). (A variant
 // capped at 40 registers, 48 searches per SM, ran no faster on an H100: the
 // loop is issue-bound.)
-#define PSPM_KERNEL(NAME, METRIC, IDX, WARP, L, M, MODE)                                                          \
+#define PSPM_KERNEL_SEL(NAME, METRIC, IDX, WARP, L, M, MODE, FIRST)                                               \
     extern "C" __global__ void NAME(const float2 *xy, long long n, int *cur, long long *curCost, int *arch,         \
                                     long long *archCost, const int *gbest, const long long *gbestCost,              \
                                     long long fromBest, long long iterStart, long long iterEnd,                     \
                                     long long itersPerStep, double T0, double alpha, long long tpb,                 \
                                     unsigned long long seed, PspmNode<IDX> *gscratch, long long searches) {         \
-        pspm_anneal<METRIC, IDX, WARP, L, M, MODE>(xy, (int)n, cur, curCost, arch, archCost, gbest, gbestCost,      \
-                                                   (int)fromBest, iterStart, iterEnd, itersPerStep, T0, alpha,      \
-                                                   (int)tpb, seed, gscratch, (int)searches);                        \
+        pspm_anneal<METRIC, IDX, WARP, L, M, MODE, FIRST>(xy, (int)n, cur, curCost, arch, archCost, gbest,         \
+                                                          gbestCost, (int)fromBest, iterStart, iterEnd,             \
+                                                          itersPerStep, T0, alpha, (int)tpb, seed, gscratch,        \
+                                                          (int)searches);                                           \
     }
+#define PSPM_KERNEL(NAME, METRIC, IDX, WARP, L, M, MODE) PSPM_KERNEL_SEL(NAME, METRIC, IDX, WARP, L, M, MODE, false)
 // Kernel names: pspm_anneal_<metric>_<index bits>_<w: a search per warp,
-// b: a search per block, tLxM: a search per L lanes of a warp, M moves per
-// lane><shared-memory mode: 3 lists and coordinates, 1 lists, 0 nothing>.
+// wf: the same with the "first" move selection, b: a search per block,
+// tLxM: a search per L lanes of a warp, M moves per lane><shared-memory
+// mode: 3 lists and coordinates, 1 lists, 0 nothing>. The selection is a
+// template constant (a run-time flag cost 9 instructions per iteration).
 // 32-bit indices mean n >= 65535: never shared.
 #define PSPM_TEAMS(M_, METRIC, L, MM)                                                    \
     PSPM_KERNEL(pspm_anneal_##M_##_u16_t##L##x##MM##3, METRIC, unsigned short, true, L, MM, 3) \
@@ -482,6 +509,10 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     PSPM_KERNEL(pspm_anneal_##M##_u16_w1, METRIC, unsigned short, true, 32, 1, 1)  \
     PSPM_KERNEL(pspm_anneal_##M##_u16_w0, METRIC, unsigned short, true, 32, 1, 0)  \
     PSPM_KERNEL(pspm_anneal_##M##_u32_w0, METRIC, int, true, 32, 1, 0)             \
+    PSPM_KERNEL_SEL(pspm_anneal_##M##_u16_wf3, METRIC, unsigned short, true, 32, 1, 3, true) \
+    PSPM_KERNEL_SEL(pspm_anneal_##M##_u16_wf1, METRIC, unsigned short, true, 32, 1, 1, true) \
+    PSPM_KERNEL_SEL(pspm_anneal_##M##_u16_wf0, METRIC, unsigned short, true, 32, 1, 0, true) \
+    PSPM_KERNEL_SEL(pspm_anneal_##M##_u32_wf0, METRIC, int, true, 32, 1, 0, true)            \
     PSPM_KERNEL(pspm_anneal_##M##_u16_b3, METRIC, unsigned short, false, 32, 1, 3) \
     PSPM_KERNEL(pspm_anneal_##M##_u16_b1, METRIC, unsigned short, false, 32, 1, 1) \
     PSPM_KERNEL(pspm_anneal_##M##_u16_b0, METRIC, unsigned short, false, 32, 1, 0) \
