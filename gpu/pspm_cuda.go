@@ -427,6 +427,12 @@ func (s *pspmRun) setUp() error {
 	if s.pl.perSM > 32 {
 		budget = max(1, budget*32/int64(s.pl.perSM)) // more searches share an SM: each runs slower
 	}
+	if s.pl.useShared&1 == 0 {
+		// Lists in global memory: an iteration costs about ten times
+		// more (n = 5000 on an H100: a 2^18-iteration launch took over 2
+		// s), so a stop would wait seconds for the launch in flight.
+		budget = max(1, budget/8)
+	}
 	if s.itersPerStep <= budget {
 		s.launchIters = s.itersPerStep * int64(max(1, min(s.p.K, int(budget/s.itersPerStep))))
 	} else {

@@ -106,18 +106,6 @@ __device__ __forceinline__ int warp_min(int v) {
 #endif
 }
 
-// pspm_move_rand is the draw of a thread's move in an iteration: the
-// counter's Weyl sequence through one multiply-xorshift round (five
-// instructions where ctr_rand's mix32 takes eight). Only the top bits of
-// the draw and of its product with a small count pick the cities (see
-// the loop), and the team's shared bases come from ctr_rand.
-__device__ __forceinline__ uint32_t pspm_move_rand(uint32_t key, uint32_t ctr) {
-    uint32_t x = ctr * 0x9E3779B9u + key;
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    return x ^ (x >> 15);
-}
-
 // PspmMove is a relocation move with what its evaluation loaded: take c
 // out from between a and its successor, put it between p and q; dpc =
 // d(p, c), dcq = d(c, q), rem = rem[c].
@@ -409,7 +397,7 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
                 PspmMove m{};
 #pragma unroll
                 for (int j = 0; j < M; j++) {
-                    const uint32_t r = pspm_move_rand(tkey + (uint32_t)j * 0x6a09e667u, ctr);
+                    const uint32_t r = ctr_rand(tkey + (uint32_t)j * 0x6a09e667u, ctr);
                     const unsigned long long rw = (unsigned long long)r * kcN[j];
                     uint32_t uc = bcBase + lc[j] + ((uint32_t)(rw >> 32) << 5);
                     uc = min(uc, uc - nn);  // unsigned: subtracts n once when uc >= n
