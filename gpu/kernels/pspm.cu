@@ -190,7 +190,7 @@ __device__ __forceinline__ void pspm_team_min(int key, int lane, int warp, int n
 // the move: it stores the relink (six link slots) and the three new e
 // values itself, one thread's store costing the warp the same issue slot
 // and shared-memory pass as the same store from every lane, so the move
-// needs no broadcast (seven shuffles before). The new edges a-b, p-c, c-q
+// needs no broadcast to the team (seven shuffles). The new edges a-b, p-c, c-q
 // need no new distance: d(p, c) and d(c, q) come from the evaluation,
 // d(a, b) = e[a] + e[c] - rem[c]. The winner also writes the five cities
 // whose rem changes (a, b, c, p, q) to the team's slot bc in shared
@@ -277,10 +277,11 @@ __device__ __forceinline__ void pspm_save(int *dst, const PspmNode<IDX> *nd, int
 //     (counter mod 32) with one shuffle;
 //   - one record per city (PspmNode): one address for all of its fields;
 //   - the winner's own loads (a = prev c, q = next p, rem c) and distances
-//     travel by shuffle instead of being loaded again;
-//   - the relink and the cache refresh are straight-line code that every
-//     lane runs (equal values to equal addresses): the warp never
-//     diverges in the accept path.
+//     stay in its registers: it relinks by itself (pspm_apply), so the
+//     move is never broadcast to the team;
+//   - the cache refresh is straight-line code that ranks 0-4 run on the
+//     five cities the winner leaves in the team's slot (every lane of a
+//     warp team runs it: equal values to equal addresses).
 template <int METRIC, typename IDX, bool WARP, int L, int M, int MODE, bool FIRST>
 __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long long *curCost,
                                             int *arch, long long *archCost, const int *gbest,
@@ -486,7 +487,8 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
 // wf: the same with the "first" move selection, b: a search per block,
 // tLxM: a search per L lanes of a warp, M moves per lane><shared-memory
 // mode: 3 lists and coordinates, 1 lists, 0 nothing>. The selection is a
-// template constant (a run-time flag cost 9 instructions per iteration).
+// template constant (a run-time flag costs about 9 instructions per
+// iteration).
 // 32-bit indices mean n >= 65535: never shared.
 #define PSPM_TEAMS(M_, METRIC, L, MM)                                                    \
     PSPM_KERNEL(pspm_anneal_##M_##_u16_t##L##x##MM##3, METRIC, unsigned short, true, L, MM, 3) \
