@@ -157,9 +157,9 @@ type partRun struct {
 	// across and along the cut's direction, the cities sorted by them,
 	// the tour as an adjacency and one region's old part of it
 	ru, rv           []float64
-	ridx             []int32
-	adj, adjSaved    []int32
-	adjDeg           []int32
+	ridx, ridx2      []int32
+	rhist            []int32
+	adj, adjDeg      []int32
 	rejected, merged int64 // regions' results dropped and kept
 	// region: this round cuts the plane; gain: the length gained per kick
 	// by the last round of paths (0) and of regions (1)
@@ -187,6 +187,7 @@ type partSeg struct {
 	virt        []bool
 	first, last int32
 	order       []int32
+	saved       []int32 // its cities' adjacency before mergeRegions applied it
 }
 
 // partLayout returns the segments per round and the searches per segment
@@ -308,10 +309,8 @@ func (pr *partRun) step(off int, left int64) int64 {
 // it records every city's segment and local index, and gives each
 // segment its kicks (with a budget, the round's share of left).
 func (pr *partRun) cut(off int, left int64) {
-	pr.region = pr.chooseShape()
-	if pr.region {
-		pr.cutRegions(math.Pi * float64(off) / float64(pr.r.in.N))
-	} else {
+	pr.region = pr.chooseShape() && pr.cutRegions(math.Pi*float64(off)/float64(pr.r.in.N))
+	if !pr.region {
 		pr.cutPaths(off)
 	}
 	kpc := pr.r.o.partKicks

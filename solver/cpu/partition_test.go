@@ -372,3 +372,56 @@ func TestPartitionChooseShape(t *testing.T) {
 		}
 	}
 }
+
+// TestPartitionCutRegions: a region cut gives every city one cell, cells
+// of about n/p cities, each listing its cities in tour order with their
+// local indices, and marks as virtual exactly the pairs that are not
+// consecutive in the tour; cities that all lie on one line across the
+// cut's direction give no region cut.
+func TestPartitionCutRegions(t *testing.T) {
+	in := uniformInstance(5000, 27)
+	pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "400"})
+	n := in.N
+	pos := make([]int32, n)
+	for at, ct := range pr.t {
+		pos[ct] = int32(at)
+	}
+	for _, angle := range []float64{0, 0.7, 2.9} {
+		if !pr.cutRegions(angle) {
+			t.Fatalf("angle %v: no cut", angle)
+		}
+		seen := 0
+		for i, sg := range pr.segs {
+			if d := sg.m - n/pr.p; d < -n/pr.p/20 || d > n/pr.p/20 {
+				t.Errorf("angle %v: cell %d holds %d cities, want about %d", angle, i, sg.m, n/pr.p)
+			}
+			seen += sg.m
+			for j, ct := range sg.cities[:sg.m] {
+				if pr.segOf[ct] != int32(i) || pr.local[ct] != int32(j) {
+					t.Fatalf("angle %v: city %d listed in cell %d at %d, recorded in %d at %d", angle, ct, i, j, pr.segOf[ct], pr.local[ct])
+				}
+				next := sg.cities[(j+1)%sg.m]
+				if j+1 < sg.m && pos[next] <= pos[ct] {
+					t.Fatalf("angle %v: cell %d not in tour order", angle, i)
+				}
+				if want := pos[next] != (pos[ct]+1)%int32(n); sg.virt[j] != want {
+					t.Fatalf("angle %v: cell %d pair %d virtual %v, want %v", angle, i, j, sg.virt[j], want)
+				}
+			}
+		}
+		if seen != n {
+			t.Fatalf("angle %v: cells hold %d cities of %d", angle, seen, n)
+		}
+	}
+	// every city on one vertical line: cut across it at angle 0 (strips
+	// by x), nothing to split by
+	x, y := make([]float64, 600), make([]float64, 600)
+	for i := range y {
+		y[i] = float64(i)
+	}
+	line := solver.NewCoordInstance("line", solver.Euc2D, x, y, nil)
+	pl := newTestPartRun(t, line, 4, map[string]string{OptPartSegment: "100"})
+	if pl.cutRegions(0) {
+		t.Fatal("cities on one line across the strips: cut into regions")
+	}
+}

@@ -60,36 +60,71 @@ func (pr *partRun) chooseShape() bool {
 // regionRound reports whether this round cuts the plane.
 func (pr *partRun) regionRound() bool { return pr.region }
 
+// regionBuckets is the resolution of cutRegions' split: the extent of
+// the cities across (and along) the cut's direction is cut into this many
+// buckets, so that a cell holds n/p cities up to about one bucket's.
+const regionBuckets = 1 << 14
+
 // cutRegions splits the cities into p cells of the plane: strips across
-// the direction at angle, each cut into cells along it, all of n/p
-// cities (ties by city index, so the cut depends on the angle alone).
-// Each cell's cities are listed in tour order; the pairs of consecutive
-// ones that are not consecutive in the tour are its virtual edges.
-func (pr *partRun) cutRegions(angle float64) {
+// the direction at angle, each cut into cells along it, all of about n/p
+// cities (by buckets of the coordinates: O(n), no sort, for a million
+// cities too). Each cell's cities are listed in tour order; the pairs of
+// consecutive ones that are not consecutive in the tour are its virtual
+// edges. It returns false, and cuts nothing, where a cell would hold
+// fewer than partMinSegment cities (cities on a line across the
+// direction, too few buckets apart).
+func (pr *partRun) cutRegions(angle float64) bool {
 	in, n, p := pr.r.in, pr.r.in.N, pr.p
 	c, s := math.Cos(angle), math.Sin(angle)
 	u, v := grow(pr.ru, n), grow(pr.rv, n)
 	pr.ru, pr.rv = u, v
-	idx := grow(pr.ridx, n)
-	pr.ridx = idx
+	all, byStrip := grow(pr.ridx, n), grow(pr.ridx2, n)
+	pr.ridx, pr.ridx2 = all, byStrip
 	for i := range n {
 		u[i] = in.X[i]*c + in.Y[i]*s
 		v[i] = in.Y[i]*c - in.X[i]*s
-		idx[i] = int32(i)
+		all[i] = int32(i)
 	}
-	by := func(key []float64) func(a, b int32) int {
-		return func(a, b int32) int { return cmp.Or(cmp.Compare(key[a], key[b]), cmp.Compare(a, b)) }
-	}
-	slices.SortFunc(idx, by(u))
+	hist := grow(pr.rhist, regionBuckets)
+	pr.rhist = hist
+	// strips across the direction, strip st holding cells lo..hi-1 and
+	// so (hi-lo)·n/p cities; segOf holds the strip for now
 	strips := max(1, int(math.Round(math.Sqrt(float64(p)))))
+	cells := func(st int) (lo, hi int) { return st * p / strips, (st + 1) * p / strips }
+	bounds := make([]int, 0, max(strips, p)+1)
+	for st := range strips + 1 {
+		lo, _ := cells(st)
+		bounds = append(bounds, lo*n/p)
+	}
+	splitByKey(all, u, bounds, hist, func(ct int32, g int) { pr.segOf[ct] = int32(g) })
+	// the cities by strip (counting sort), then each strip cut along
+	count := make([]int, strips+1)
+	for _, g := range pr.segOf {
+		count[g+1]++
+	}
 	for st := range strips {
-		lo, hi := st*p/strips, (st+1)*p/strips // its cells
-		slices.SortFunc(idx[lo*n/p:hi*n/p], by(v))
-		for cell := lo; cell < hi; cell++ {
-			for _, ct := range idx[cell*n/p : (cell+1)*n/p] {
-				pr.segOf[ct] = int32(cell)
-			}
+		count[st+1] += count[st]
+	}
+	at := slices.Clone(count[:strips])
+	for ct, g := range pr.segOf {
+		byStrip[at[g]] = int32(ct)
+		at[g]++
+	}
+	for st := range strips {
+		lo, hi := cells(st)
+		list := byStrip[count[st]:count[st+1]]
+		bounds = bounds[:0]
+		for cell := lo; cell <= hi; cell++ {
+			bounds = append(bounds, (cell-lo)*len(list)/(hi-lo))
 		}
+		splitByKey(list, v, bounds, hist, func(ct int32, g int) { pr.segOf[ct] = int32(lo + g) })
+	}
+	sizes := make([]int, p)
+	for _, g := range pr.segOf {
+		sizes[g]++
+	}
+	if slices.Min(sizes) < partMinSegment {
+		return false
 	}
 	for _, sg := range pr.segs {
 		sg.cities = sg.cities[:0]
@@ -112,6 +147,41 @@ func (pr *partRun) cutRegions(angle float64) {
 		// the closing pair, last to first: a tour edge only where the
 		// region's one path wraps around position 0
 		sg.virt = append(sg.virt, !(sg.last == int32(n-1) && sg.first == 0))
+	}
+	return true
+}
+
+// splitByKey assigns the cities to len(bounds)-1 groups by key, group g
+// taking about the cities bounds[g]..bounds[g+1]-1 of their order by key:
+// the keys' range is cut into len(hist) buckets, each going whole to the
+// group its middle city falls in, so that a group is off by at most
+// about a bucket's cities. hist is scratch space.
+func splitByKey(cities []int32, key []float64, bounds []int, hist []int32, assign func(ct int32, g int)) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, ct := range cities {
+		lo, hi = min(lo, key[ct]), max(hi, key[ct])
+	}
+	scale := 0.0
+	if hi > lo {
+		scale = float64(len(hist)-1) / (hi - lo)
+	}
+	bucket := func(ct int32) int { return int((key[ct] - lo) * scale) }
+	clear(hist)
+	for _, ct := range cities {
+		hist[bucket(ct)]++
+	}
+	// hist[b] becomes the group of bucket b
+	g, before := 0, 0
+	for b, cnt := range hist {
+		mid := before + int(cnt)/2
+		for g+2 < len(bounds) && mid >= bounds[g+1] {
+			g++
+		}
+		before += int(cnt)
+		hist[b] = int32(g)
+	}
+	for _, ct := range cities {
+		assign(ct, int(hist[bucket(ct)]))
 	}
 }
 
@@ -142,9 +212,12 @@ func (sg *partSeg) isVirtual(a, b int32) bool {
 	return false
 }
 
-// mergeRegions puts the improved regions' tours (sg.order, from
-// keepRegion) into the tour, best gain first, each kept only where the
-// tour stays one cycle, and returns the change of length.
+// mergeRegions puts the improved regions' tours (sg.order, from keep)
+// into the tour, best gain first, and returns the change of length. All
+// go in together where the tour stays one cycle; else mergeBatch tries
+// each half in turn, down to single regions, dropping a region that
+// alone would split the tour (so a round of p regions with few
+// collisions costs a few O(n) checks, not p).
 func (pr *partRun) mergeRegions(deltas []int64) int64 {
 	n := pr.r.in.N
 	adj := grow(pr.adj, 2*n)
@@ -164,20 +237,7 @@ func (pr *partRun) mergeRegions(deltas []int64) int64 {
 		return 0
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(deltas[a], deltas[b]) })
-	var total int64
-	for _, i := range order {
-		sg := pr.segs[i]
-		saved, ok := pr.applyRegion(i, sg)
-		if ok && pr.oneCycle() {
-			total += deltas[i]
-			pr.merged++
-			continue
-		}
-		for j, ct := range sg.cities[:sg.m] {
-			adj[2*ct], adj[2*ct+1] = saved[2*j], saved[2*j+1]
-		}
-		pr.rejected++
-	}
+	total := pr.mergeBatch(order, deltas)
 	// the tour from the adjacency, from the same first city
 	prev, cur := int32(-1), pr.t[0]
 	for at := range n {
@@ -191,17 +251,56 @@ func (pr *partRun) mergeRegions(deltas []int64) int64 {
 	return total
 }
 
+// mergeBatch applies the regions of batch together and keeps them where
+// the tour stays one cycle; else it takes them back and tries the two
+// halves in turn. It returns the change of length kept.
+func (pr *partRun) mergeBatch(batch []int, deltas []int64) int64 {
+	if len(batch) == 0 {
+		return 0
+	}
+	ok := true
+	applied := 0
+	for _, i := range batch {
+		applied++
+		if !pr.applyRegion(i) {
+			ok = false
+			break
+		}
+	}
+	if ok && pr.oneCycle() {
+		var sum int64
+		for _, i := range batch {
+			sum += deltas[i]
+		}
+		pr.merged += int64(len(batch))
+		return sum
+	}
+	// each region writes only its own cities' entries: take them back
+	for _, i := range batch[:applied] {
+		sg := pr.segs[i]
+		for j, ct := range sg.cities[:sg.m] {
+			pr.adj[2*ct], pr.adj[2*ct+1] = sg.saved[2*j], sg.saved[2*j+1]
+		}
+	}
+	if len(batch) == 1 {
+		pr.rejected++
+		return 0
+	}
+	h := len(batch) / 2
+	return pr.mergeBatch(batch[:h], deltas) + pr.mergeBatch(batch[h:], deltas)
+}
+
 // applyRegion writes region i's new tour into the adjacency: each of its
 // cities keeps its neighbours outside the region (the paths the virtual
-// edges stand for) and takes its new neighbours inside. It returns the
-// region's old adjacency, two entries per city in local order, and false
-// where the region's tour does not fit its cities' outside neighbours
-// (a city would get a third neighbour), the adjacency then being partly
-// written.
-func (pr *partRun) applyRegion(i int, sg *partSeg) ([]int32, bool) {
-	adj, m := pr.adj, sg.m
-	saved := grow(pr.adjSaved, 2*m)
-	pr.adjSaved = saved
+// edges stand for) and takes its new neighbours inside; the old entries
+// go to sg.saved, two per city in local order. It returns false where
+// the region's tour does not fit its cities' outside neighbours (a city
+// would get a third neighbour), the adjacency then being partly written.
+func (pr *partRun) applyRegion(i int) bool {
+	adj, sg := pr.adj, pr.segs[i]
+	m := sg.m
+	saved := grow(sg.saved, 2*m)
+	sg.saved = saved
 	seg := int32(i)
 	deg := grow(pr.adjDeg, m)
 	pr.adjDeg = deg
@@ -222,7 +321,7 @@ func (pr *partRun) applyRegion(i int, sg *partSeg) ([]int32, bool) {
 			continue
 		}
 		if deg[a] >= 2 || deg[b] >= 2 {
-			return saved, false
+			return false
 		}
 		ca, cb := sg.cities[a], sg.cities[b]
 		adj[2*ca+deg[a]] = cb
@@ -230,7 +329,7 @@ func (pr *partRun) applyRegion(i int, sg *partSeg) ([]int32, bool) {
 		adj[2*cb+deg[b]] = ca
 		deg[b]++
 	}
-	return saved, true
+	return true
 }
 
 // oneCycle reports whether the adjacency is one cycle through all cities.
