@@ -294,6 +294,8 @@ var (
 		Doc: "partition search: a segment's candidate lists, from a k-d tree over its cities, or the global lists restricted to it (the same lists but at the segment's border, at a quarter of the cost)"}
 	optPartShape = Option{Name: "partshape", Kind: KindChoice, Choices: []string{"auto", "path", "region", "alternate"}, Default: "auto",
 		Doc: "partition search: its pieces, segments of consecutive tour positions (path), cells of the plane each holding several tour paths (region), the two by turns (alternate), or the one whose last round gained more per kick, the other every fourth round (auto)"}
+	optPartDeep = Option{Name: "partdeep", Kind: KindFloat, Min: 0, Max: 1e6, Default: "10",
+		Doc: "partition search: kicks per city made with sequential moves of depth 1 before they take the depth option's steps (0: from the start)"}
 	optPartSlice = Option{Name: "partslice", Kind: KindInt, Min: 0, Max: 60000, Default: "300",
 		Doc: "partition search: milliseconds of a round's segment searches, which then end together (0: partkicks kicks each, as always with several searches per segment or a kicks budget)"}
 	optCandidates = Option{Name: "candidates", Kind: KindChoice, Choices: []string{"nearest", "quadrant", "union", "mixed", "alpha"}, Default: "nearest",
@@ -356,7 +358,7 @@ var schedule = []Option{optT0, optTEnd, optAlpha, optSweeps}
 func ilsOptions(threeOpt, or3, accept, candidates, stale string) []Option {
 	return []Option{optWorkers, optKicks, optPivot, optRKBI, optSync, optSyncFrom, optShare, optStale.with(stale), optThreeOpt.with(threeOpt),
 		optOr3.with(or3), optNearKick, optDepth, optAccept.with(accept), optSegment, optNeighbors, optCandidates.with(candidates),
-		optPartition, optPartSegment, optPartKicks, optPartSlice, optPartLists, optPartShape}
+		optPartition, optPartSegment, optPartKicks, optPartSlice, optPartLists, optPartShape, optPartDeep}
 }
 
 func cat(parts ...[]Option) []Option { return slices.Concat(parts...) }

@@ -193,6 +193,7 @@ type ilsOptions struct {
 	partLists string  // OptPartLists
 	partSlice int     // OptPartSlice, milliseconds
 	partShape string  // OptPartShape
+	partDeep  float64 // OptPartDeep
 }
 
 // configure gives the local search s the run's move set and pivoting.

@@ -425,3 +425,27 @@ func TestPartitionCutRegions(t *testing.T) {
 		t.Fatal("cities on one line across the strips: cut into regions")
 	}
 }
+
+// TestPartitionDeepAfter: the partition search's sequential moves keep
+// depth 1 until partdeep kicks per city are made, then take the depth
+// option's; partdeep 0 takes it from the start.
+func TestPartitionDeepAfter(t *testing.T) {
+	in := uniformInstance(2000, 28)
+	pr := newTestPartRun(t, in, 2, map[string]string{OptPartSegment: "500", OptPartKicks: "0.5", OptPartSlice: "0", OptDepth: "2", OptPartDeep: "1"})
+	rng := newRNG(8, 0)
+	var depths []int
+	for range 5 {
+		pr.step(rng.intn(in.N), 0)
+		depths = append(depths, pr.depth)
+	}
+	// half a kick per city a round: rounds 0 and 1 before a kick per city
+	if !slices.Equal(depths, []int{1, 1, 2, 2, 2}) {
+		t.Fatalf("depth by round %v, want [1 1 2 2 2] (kicks %d for %d cities)", depths, pr.kicks, in.N)
+	}
+	checkPartTour(t, pr, "after the rounds")
+	pr = newTestPartRun(t, in, 2, map[string]string{OptPartSegment: "500", OptDepth: "2", OptPartDeep: "0"})
+	pr.step(0, 0)
+	if pr.depth != 2 {
+		t.Fatalf("partdeep 0: depth %d in the first round, want 2", pr.depth)
+	}
+}
