@@ -172,6 +172,7 @@ type partRun struct {
 	rhist            []int32
 	adj, adjDeg      []int32
 	rejected, merged int64 // regions' results dropped and kept
+	checks           int   // one-cycle checks of this round's merge
 	// region: this round cuts the plane; gain: the length gained per kick
 	// by the last round of paths (0) and of regions (1)
 	region bool

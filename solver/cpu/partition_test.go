@@ -449,3 +449,24 @@ func TestPartitionDeepAfter(t *testing.T) {
 		t.Fatalf("partdeep 0: depth %d in the first round, want 2", pr.depth)
 	}
 }
+
+// TestPartitionMergeBounded: a region round with many regions from the
+// greedy tour, where most regions' results collide, keeps its merge
+// within maxChecks one-cycle checks and a valid tour.
+func TestPartitionMergeBounded(t *testing.T) {
+	in := uniformInstance(20000, 29)
+	pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "200", OptPartKicks: "0.2", OptPartShape: "region", OptPartSlice: "0"})
+	if pr.p < 64 {
+		t.Fatalf("%d regions, want many", pr.p)
+	}
+	pr.cut(5, 0)
+	pr.runRound()
+	checkPartTour(t, pr, "region round from greedy")
+	if pr.checks > maxChecks(pr.p) {
+		t.Fatalf("%d checks for %d regions, at most %d", pr.checks, pr.p, maxChecks(pr.p))
+	}
+	if pr.merged == 0 {
+		t.Fatalf("no region's result kept (%d dropped)", pr.rejected)
+	}
+	t.Logf("%d regions: %d kept, %d dropped, %d checks", pr.p, pr.merged, pr.rejected, pr.checks)
+}

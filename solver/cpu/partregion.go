@@ -3,6 +3,7 @@ package cpu
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -237,6 +238,7 @@ func (pr *partRun) mergeRegions(deltas []int64) int64 {
 		return 0
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(deltas[a], deltas[b]) })
+	pr.checks = 0
 	total := pr.mergeBatch(order, deltas)
 	// the tour from the adjacency, from the same first city
 	prev, cur := int32(-1), pr.t[0]
@@ -251,11 +253,24 @@ func (pr *partRun) mergeRegions(deltas []int64) int64 {
 	return total
 }
 
+// maxChecks bounds the O(n) checks of one round's merge for p regions:
+// from a poor tour most regions' results collide, and halving down to
+// every single one took 37 s on a million cities (208 regions, the
+// first region round after the greedy tour, H100 host); the results not
+// tried in time are dropped, and the round's low gain then steers
+// chooseShape to paths.
+func maxChecks(p int) int { return 4 + 2*bits.Len(uint(p)) }
+
 // mergeBatch applies the regions of batch together and keeps them where
 // the tour stays one cycle; else it takes them back and tries the two
-// halves in turn. It returns the change of length kept.
+// halves in turn, while checks are left and the run goes on. It returns
+// the change of length kept.
 func (pr *partRun) mergeBatch(batch []int, deltas []int64) int64 {
 	if len(batch) == 0 {
+		return 0
+	}
+	if pr.checks >= maxChecks(pr.p) || pr.r.c.done() {
+		pr.rejected += int64(len(batch))
 		return 0
 	}
 	ok := true
@@ -267,6 +282,7 @@ func (pr *partRun) mergeBatch(batch []int, deltas []int64) int64 {
 			break
 		}
 	}
+	pr.checks++
 	if ok && pr.oneCycle() {
 		var sum int64
 		for _, i := range batch {
