@@ -171,8 +171,9 @@ type partRun struct {
 	ridx, ridx2      []int32
 	rhist            []int32
 	adj, adjDeg      []int32
-	rejected, merged int64 // regions' results dropped and kept
-	checks           int   // one-cycle checks of this round's merge
+	rejected, merged int64     // regions' results dropped and kept
+	checks           int       // one-cycle checks of this round's merge
+	mergeEnd         time.Time // when this round's merge stops checking
 	// region: this round cuts the plane; gain: the length gained per kick
 	// by the last round of paths (0) and of regions (1)
 	region bool
@@ -378,6 +379,7 @@ func (pr *partRun) cutPaths(off int) {
 // returns the kicks made.
 func (pr *partRun) runRound() int64 {
 	w := pr.r.w
+	start := time.Now()
 	var next atomic.Int64
 	// pool runs tasks 0..tasks-1 on the workers: task i on worker i when
 	// there are no more tasks than workers, else in turn
@@ -436,7 +438,7 @@ func (pr *partRun) runRound() int64 {
 	})
 	if pr.rep == 1 {
 		if pr.regionRound() {
-			pr.length += pr.mergeRegions(deltas)
+			pr.length += pr.mergeRegions(deltas, max(time.Since(start)/4, partMinTask))
 			return kicks.Load()
 		}
 		for _, d := range deltas {
@@ -459,7 +461,7 @@ func (pr *partRun) runRound() int64 {
 		deltas[seg] = deltas[best]
 	}
 	if pr.regionRound() {
-		pr.length += pr.mergeRegions(deltas[:pr.p])
+		pr.length += pr.mergeRegions(deltas[:pr.p], max(time.Since(start)/4, partMinTask))
 		return kicks.Load()
 	}
 	for _, d := range deltas[:pr.p] {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"time"
 )
 
 // Region rounds of the partition search. A segment of consecutive tour
@@ -218,8 +219,9 @@ func (sg *partSeg) isVirtual(a, b int32) bool {
 // go in together where the tour stays one cycle; else mergeBatch tries
 // each half in turn, down to single regions, dropping a region that
 // alone would split the tour (so a round of p regions with few
-// collisions costs a few O(n) checks, not p).
-func (pr *partRun) mergeRegions(deltas []int64) int64 {
+// collisions costs a few O(n) checks, not p). It stops checking after
+// limit (a check walks the whole tour: about 0.1 s on a million cities).
+func (pr *partRun) mergeRegions(deltas []int64, limit time.Duration) int64 {
 	n := pr.r.in.N
 	adj := grow(pr.adj, 2*n)
 	pr.adj = adj
@@ -238,7 +240,7 @@ func (pr *partRun) mergeRegions(deltas []int64) int64 {
 		return 0
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(deltas[a], deltas[b]) })
-	pr.checks = 0
+	pr.checks, pr.mergeEnd = 0, time.Now().Add(limit)
 	total := pr.mergeBatch(order, deltas)
 	// the tour from the adjacency, from the same first city
 	prev, cur := int32(-1), pr.t[0]
@@ -263,15 +265,19 @@ func maxChecks(p int) int { return 4 + 2*bits.Len(uint(p)) }
 
 // mergeBatch applies the regions of batch together and keeps them where
 // the tour stays one cycle; else it takes them back and tries the two
-// halves in turn, while checks are left and the run goes on. It returns
-// the change of length kept.
+// halves in turn, while checks and time are left and the run goes on.
+// It returns the change of length kept.
 func (pr *partRun) mergeBatch(batch []int, deltas []int64) int64 {
 	if len(batch) == 0 {
 		return 0
 	}
-	if pr.checks >= maxChecks(pr.p) || pr.r.c.done() {
+	c := pr.r.c
+	if pr.checks >= maxChecks(pr.p) || c.done() || (pr.checks > 0 && time.Now().After(pr.mergeEnd)) {
 		pr.rejected += int64(len(batch))
 		return 0
+	}
+	if c.snapshotDue() {
+		c.snapshot(nil, c.bestLen.Load(), pr.r.totalKicks(), pr.r.frac(), 0)
 	}
 	ok := true
 	applied := 0
