@@ -470,3 +470,18 @@ func TestPartitionMergeBounded(t *testing.T) {
 	}
 	t.Logf("%d regions: %d kept, %d dropped, %d checks", pr.p, pr.merged, pr.rejected, pr.checks)
 }
+
+// TestPartitionRegionsDeterministic: with a kicks budget, runs whose
+// rounds cut the plane repeat for a seed and a worker count, whatever the
+// merges' timing.
+func TestPartitionRegionsDeterministic(t *testing.T) {
+	in := uniformInstance(6000, 30)
+	p := func() solver.Params {
+		return solver.Params{Seed: 4, Workers: 3, Extra: map[string]string{OptPartition: "on", OptPartSegment: "150", OptPartShape: "region", OptKicks: "3000"}}
+	}
+	a := solve(t, "auto", in, p(), nil)
+	b := solve(t, "auto", in, p(), nil)
+	if !slices.Equal(a.Tour, b.Tour) {
+		t.Fatalf("same seed and workers, different tours: %d and %d", a.Length, b.Length)
+	}
+}

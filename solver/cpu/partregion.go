@@ -272,7 +272,10 @@ func (pr *partRun) mergeBatch(batch []int, deltas []int64) int64 {
 		return 0
 	}
 	c := pr.r.c
-	if pr.checks >= maxChecks(pr.p) || c.done() || (pr.checks > 0 && time.Now().After(pr.mergeEnd)) {
+	// the time bound only under a time limit: a kicks budget's run
+	// stays repeatable
+	late := pr.r.o.kicks == 0 && pr.checks > 0 && time.Now().After(pr.mergeEnd)
+	if pr.checks >= maxChecks(pr.p) || c.done() || late {
 		pr.rejected += int64(len(batch))
 		return 0
 	}
