@@ -13,7 +13,7 @@ import (
 // that end to it. It is or-ils's move between windows, beside tour.TwoOpt:
 // a window never sees a candidate that lies in another window. It returns
 // the total delta (≤ 0) and the moves evaluated.
-func globalOrOpt(in *solver.Instance, a *tour.Array, nb *neighbor.Lists) (delta, evaluated int64) {
+func globalOrOpt(in *solver.Instance, a *tour.Array, nb *neighbor.Lists, stop func() bool) (delta, evaluated int64) {
 	n := a.Len()
 	if n < 8 || nb == nil || nb.K == 0 {
 		return 0, 0
@@ -88,7 +88,10 @@ func globalOrOpt(in *solver.Instance, a *tour.Array, nb *neighbor.Lists) (delta,
 		for _, c := range a.Tour {
 			push(c)
 		}
-		for q.Len() > 0 {
+		for pops := 1; q.Len() > 0; pops++ {
+			if stop != nil && pops%1024 == 0 && stop() {
+				return delta, evaluated
+			}
 			c := int(q.Pop())
 			if improve(c) {
 				improved = true

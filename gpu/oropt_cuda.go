@@ -408,8 +408,9 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 		rounds++
 		kicksDone += int64(kicks) * int64(r.W) * int64(r.R)
 		length = length0 - int64(gain) + globalDelta
-		// a pass is not interruptible: start one only when the last one
-		// (or, before the first, about 5 µs a city) fits twice in the time left
+		// a pass stops early at the limit, having wasted its set-up: start
+		// one only when the last one (or, before the first, about 5 µs a
+		// city) fits twice in the time left
 		est := max(lastGlobalDur, time.Duration(in.N)*5*time.Microsecond)
 		if o.global > 0 && time.Since(lastGlobal) >= o.global && time.Until(deadline) > 2*est {
 			if nb == nil {
@@ -442,8 +443,11 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 					}
 				}()
 				a := tour.NewArray(toInts())
-				dl, ev := tour.TwoOpt(in, a, nb)
-				dl2, ev2 := globalOrOpt(in, a, nb)
+				// the pass ends with the run: a valid tour and the exact
+				// delta of the moves made so far
+				end := func() bool { return ctx.Err() != nil || !time.Now().Before(deadline) }
+				dl, ev := tour.TwoOptUntil(in, a, nb, end)
+				dl2, ev2 := globalOrOpt(in, a, nb, end)
 				close(stopTick)
 				<-ticked
 				dl, ev = dl+dl2, ev+ev2

@@ -17,6 +17,18 @@ import (
 // the total delta (new length − old length, ≤
 // 0) and the number of moves evaluated.
 func TwoOpt(in *solver.Instance, a *Array, nb *neighbor.Lists) (delta, evaluated int64) {
+	return TwoOptUntil(in, a, nb, nil)
+}
+
+// stopEvery is how many queue pops the descents make between two looks at
+// their stop function: often enough to end a pass over a million cities
+// within milliseconds, seldom enough to cost nothing.
+const stopEvery = 1024
+
+// TwoOptUntil is TwoOpt that also ends, with a valid tour and the exact
+// delta of the moves made so far, once stop (nil: never) reports true; it
+// looks every stopEvery cities.
+func TwoOptUntil(in *solver.Instance, a *Array, nb *neighbor.Lists, stop func() bool) (delta, evaluated int64) {
 	n := a.Len()
 	if n < 4 || nb == nil || nb.K == 0 {
 		return 0, 0
@@ -32,7 +44,10 @@ func TwoOpt(in *solver.Instance, a *Array, nb *neighbor.Lists) (delta, evaluated
 		for _, c := range a.Tour {
 			push(c)
 		}
-		for q.Len() > 0 {
+		for pops := 1; q.Len() > 0; pops++ {
+			if stop != nil && pops%stopEvery == 0 && stop() {
+				return delta, evaluated
+			}
 			x := int(q.Pop())
 		dirs:
 			for _, succ := range [2]bool{true, false} {
