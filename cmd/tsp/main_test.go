@@ -505,6 +505,11 @@ func TestProgressLine(t *testing.T) {
 	if got := p.line(solver.Snapshot{Progress: 1}); strings.Contains(got, "[") {
 		t.Errorf("plain line has a bar: %q", got)
 	}
+	// A phase snapshot carrying only the best tour shows no length 0.
+	got = p.line(solver.Snapshot{Phase: solver.PhaseSearch, Best: []int{0, 1}, BestLength: 10, Elapsed: time.Second})
+	if strings.Contains(got, "length") || !strings.Contains(got, "best 10") {
+		t.Errorf("best-only line %q: want the best length and no current length", got)
+	}
 }
 
 // A --optima path that does not exist is refused with one line naming it,

@@ -513,7 +513,12 @@ func (p *progress) line(s solver.Snapshot) string {
 	if s.Tour == nil && s.Best == nil && s.BestLength == 0 {
 		b.WriteString("no tour yet") // a phase-only snapshot
 	} else {
-		fmt.Fprintf(&b, "length %d  best %d", s.Length, s.BestLength)
+		if s.Tour != nil || s.Length > 0 {
+			fmt.Fprintf(&b, "length %d  ", s.Length)
+		}
+		// a phase snapshot that carries only the best tour (an engine
+		// beside another between two of its own tours) has no length
+		fmt.Fprintf(&b, "best %d", s.BestLength)
 		if g, ok := p.in.Gap(s.BestLength); ok {
 			fmt.Fprintf(&b, "  gap %.2f%%", g)
 		}
