@@ -300,13 +300,31 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 		interval = 250 * time.Millisecond // a snapshot copies the whole tour
 	}
 	sink := solver.NewSink(snaps, interval, start)
+	var cur []int
+	var nb *neighbor.Lists
 	// the set-up phases hold the time limit too: a greedy start that
 	// cannot finish in time falls back to the space-filling curve
 	cctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	cur, nb, err := orStart(cctx, in, p, o, sink)
-	if err != nil {
-		return ph, err
+	switch {
+	case len(p.Start) == in.N:
+		if err := solver.ValidateTour(p.Start, in.N); err != nil {
+			return ph, fmt.Errorf("start tour: %v", err)
+		}
+		cur = append([]int(nil), p.Start...)
+	case o.start == "greedy":
+		sink.SendPhase(solver.PhaseNeighbours, solver.UnknownProgress)
+		if nb, err = neighbor.NearestContext(cctx, in, 10); err == nil {
+			sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
+			cur, err = construct.GreedyContext(cctx, in, nb)
+		}
+		if err != nil {
+			nb, cur = nil, nil
+		}
+	}
+	if cur == nil {
+		sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
+		cur = construct.SpaceFillingCurve(in)
 	}
 	nbReady := make(chan *neighbor.Lists, 1)
 	if o.global > 0 {
@@ -408,12 +426,38 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 					return ph, err
 				}
 				g0 := time.Now()
+				// the pass takes seconds on a million cities: phase
+				// snapshots keep front ends informed meanwhile
+				stopTick, ticked := make(chan struct{}), make(chan struct{})
+				go func() {
+					defer close(ticked)
+					tk := time.NewTicker(500 * time.Millisecond)
+					defer tk.Stop()
+					for {
+						select {
+						case <-stopTick:
+							return
+						case <-tk.C:
+							sink.SendPhase(solver.PhaseSearch, float64(time.Since(start))/float64(p.TimeLimit))
+						}
+					}
+				}()
+				a := tour.NewArray(toInts())
+				// the pass ends with the run: a valid tour and the exact
+				// delta of the moves made so far
 				end := func() bool { return ctx.Err() != nil || !time.Now().Before(deadline) }
-				dl, ev := globalPass(in, nb, t32, sink, start, p.TimeLimit, end)
+				dl, ev := tour.TwoOptUntil(in, a, nb, end)
+				dl2, ev2 := globalOrOpt(in, a, nb, end)
+				close(stopTick)
+				<-ticked
+				dl, ev = dl+dl2, ev+ev2
 				globals++
 				globalDelta += dl
 				length += dl
 				globalEvals += uint64(ev)
+				for i, c := range a.Tour {
+					t32[i] = int32(c)
+				}
 				if err := ru.do(func() error { return htod(r.tour, t32) }); err != nil {
 					return ph, err
 				}
@@ -441,64 +485,4 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 	ph.tour, ph.length, ph.moves, ph.steps, ph.stopped = best, length, int64(evals+globalEvals), kicksDone, stopped
 	ph.device = fmt.Sprintf("%s, %d windows of ≤%d cities × %d replicas", ru.d.label, r.W, r.L, r.R)
 	return ph, nil
-}
-
-// orStart is or-ils's start tour: p.Start when it is given (checked), the
-// greedy tour on 10 nearest neighbours when the start option asks for it
-// and ctx leaves the time, else the space-filling curve. nb is the
-// greedy's candidate lists (nil when none were built).
-func orStart(ctx context.Context, in *solver.Instance, p solver.Params, o orOptions, sink *solver.Sink) (cur []int, nb *neighbor.Lists, err error) {
-	switch {
-	case len(p.Start) == in.N:
-		if err := solver.ValidateTour(p.Start, in.N); err != nil {
-			return nil, nil, fmt.Errorf("start tour: %v", err)
-		}
-		return append([]int(nil), p.Start...), nil, nil
-	case o.start == "greedy":
-		sink.SendPhase(solver.PhaseNeighbours, solver.UnknownProgress)
-		if nb, err = neighbor.NearestContext(ctx, in, 10); err == nil {
-			sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
-			cur, err = construct.GreedyContext(ctx, in, nb)
-		}
-		if err == nil {
-			return cur, nb, nil
-		}
-	}
-	sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
-	return construct.SpaceFillingCurve(in), nil, nil
-}
-
-// globalPass runs the 2-opt then the Or-opt descent over the whole tour
-// t32 (updated in place) with the global candidate lists nb, until a local
-// optimum or end; it returns the change of length and the moves
-// evaluated. The pass takes seconds on a million cities: phase snapshots
-// every 0.5 s keep front ends informed meanwhile.
-func globalPass(in *solver.Instance, nb *neighbor.Lists, t32 []int32, sink *solver.Sink, start time.Time, limit time.Duration, end func() bool) (delta, evaluated int64) {
-	stopTick, ticked := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(ticked)
-		tk := time.NewTicker(500 * time.Millisecond)
-		defer tk.Stop()
-		for {
-			select {
-			case <-stopTick:
-				return
-			case <-tk.C:
-				sink.SendPhase(solver.PhaseSearch, float64(time.Since(start))/float64(limit))
-			}
-		}
-	}()
-	cur := make([]int, len(t32))
-	for i, c := range t32 {
-		cur[i] = int(c)
-	}
-	a := tour.NewArray(cur)
-	dl, ev := tour.TwoOptUntil(in, a, nb, end)
-	dl2, ev2 := globalOrOpt(in, a, nb, end)
-	close(stopTick)
-	<-ticked
-	for i, c := range a.Tour {
-		t32[i] = int32(c)
-	}
-	return dl + dl2, ev + ev2
 }
