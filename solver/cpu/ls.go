@@ -435,11 +435,15 @@ type orSeg struct {
 }
 
 // contains reports whether city x, at position px, lies in the segment.
-func (g *orSeg) contains(px int32) bool {
-	if g.p1 <= g.p2 {
-		return px >= g.p1 && px <= g.p2
+func (g *orSeg) contains(px int32) bool { return inArc(px, g.p1, g.p2) }
+
+// inArc reports whether position p lies in the cyclic range lo..hi of the
+// tour array (wrapping past the end when lo > hi).
+func inArc(p, lo, hi int32) bool {
+	if lo <= hi {
+		return p >= lo && p <= hi
 	}
-	return px >= g.p1 || px <= g.p2
+	return p >= lo || p <= hi
 }
 
 // orSegment returns the segment of l cities that starts (side 0) or ends
@@ -628,13 +632,7 @@ func (s *ls) tryOr3(t1, t2, t3 int32, fwd bool, g1 int64) bool {
 	if !fwd {
 		lo, hi = hi, lo
 	}
-	inSeg := func(c int32) bool {
-		p := s.pos[c]
-		if lo <= hi {
-			return p >= lo && p <= hi
-		}
-		return p >= lo || p <= hi
-	}
+	inSeg := func(c int32) bool { return inArc(s.pos[c], lo, hi) }
 	tried := 0
 	for i, t5 := range s.nb[int(t4)*s.k : int(t4)*s.k+s.k] {
 		g := g2 - s.nbDist(t4, i, t5)
@@ -747,13 +745,7 @@ func (s *ls) close3optVirtual(t1, t2, t3, t4 int32, g2 int64) bool {
 		next, prev = s.pred, s.succ
 		lo, hi = hi, lo
 	}
-	inS := func(c int32) bool {
-		p := s.pos[c]
-		if lo <= hi {
-			return p >= lo && p <= hi
-		}
-		return p >= lo || p <= hi
-	}
+	inS := func(c int32) bool { return inArc(s.pos[c], lo, hi) }
 	// newPrev is the city before c in the new tour, walking from t1 to t4
 	newPrev := func(c int32) int32 {
 		switch {
