@@ -436,34 +436,27 @@ func (pr *partRun) runRound() int64 {
 			pr.keep(pr.ls[wk], pr.segs[seg])
 		}
 	})
-	if pr.rep == 1 {
-		if pr.regionRound() {
-			pr.length += pr.mergeRegions(deltas, max(time.Since(start)/4, partMinTask))
-			return kicks.Load()
-		}
-		for _, d := range deltas {
-			pr.length += d
-		}
-		return kicks.Load()
-	}
-	// several searches per segment, one per worker (task i ran on worker
-	// i, as tasks ≤ w): the best of each segment is kept
-	for seg, sg := range pr.segs {
-		best := seg
-		for i := seg + pr.p; i < tasks; i += pr.p {
-			if deltas[i] < deltas[best] {
-				best = i
+	if pr.rep > 1 {
+		// several searches per segment, one per worker (task i ran on
+		// worker i, as tasks ≤ w): the best of each segment is kept
+		for seg, sg := range pr.segs {
+			best := seg
+			for i := seg + pr.p; i < tasks; i += pr.p {
+				if deltas[i] < deltas[best] {
+					best = i
+				}
 			}
+			if deltas[best] < 0 {
+				pr.keep(pr.ls[best], sg)
+			}
+			deltas[seg] = deltas[best]
 		}
-		if deltas[best] < 0 {
-			pr.keep(pr.ls[best], sg)
-		}
-		deltas[seg] = deltas[best]
 	}
-	if pr.regionRound() {
+	if pr.region {
 		pr.length += pr.mergeRegions(deltas[:pr.p], max(time.Since(start)/4, partMinTask))
 		return kicks.Load()
 	}
+	// a search never ends longer than it started: only gains were kept
 	for _, d := range deltas[:pr.p] {
 		pr.length += min(d, 0)
 	}
@@ -473,7 +466,7 @@ func (pr *partRun) runRound() int64 {
 // keep takes the improved tour of s for segment sg: into the segment's
 // positions, or on a region round into sg.order for mergeRegions.
 func (pr *partRun) keep(s *ls, sg *partSeg) {
-	if pr.regionRound() {
+	if pr.region {
 		sg.order = append(sg.order[:0], s.tour[:sg.m]...)
 		return
 	}
@@ -507,7 +500,7 @@ func (pr *partRun) prepare(i int) {
 	if pr.r.o.partLists == "global" || !pr.localLists(i, sub) {
 		pr.restrict(i)
 	}
-	if pr.regionRound() {
+	if pr.region {
 		pr.regionEdges(i)
 	} else {
 		pr.fixEdges(i)

@@ -313,7 +313,7 @@ func TestPartitionRegionRounds(t *testing.T) {
 		for round := range 6 {
 			before := pr.length
 			pr.cut(rng.intn(in.N), 0)
-			if pr.regionRound() {
+			if pr.region {
 				regions++
 				paths := 0
 				for _, sg := range pr.segs {

@@ -59,9 +59,6 @@ func (pr *partRun) chooseShape() bool {
 	return better
 }
 
-// regionRound reports whether this round cuts the plane.
-func (pr *partRun) regionRound() bool { return pr.region }
-
 // regionBuckets is the resolution of cutRegions' split: the extent of
 // the cities across (and along) the cut's direction is cut into this many
 // buckets, so that a cell holds n/p cities up to about one bucket's.
