@@ -462,23 +462,37 @@ func (r *ilsRun) exchange() {
 	}
 }
 
-// exchangeHalf is exchange's "half" rule.
-func (r *ilsRun) exchangeHalf() {
+// byLength is the workers' indices, shortest tour first (ties in index
+// order).
+func (r *ilsRun) byLength() []int {
 	order := make([]int, r.w)
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(r.searches[a].length, r.searches[b].length) })
+	return order
+}
+
+// take makes worker i go on from tour t (positions pos, length l): its
+// best so far and its stale count start again from there.
+func (r *ilsRun) take(i int, t, pos []int32, l int64) {
+	s := r.searches[i]
+	copy(s.tour, t)
+	copy(s.pos, pos)
+	s.length = l
+	r.wbestLen[i] = math.MaxInt64
+	r.stale[i] = 0
+}
+
+// exchangeHalf is exchange's "half" rule.
+func (r *ilsRun) exchangeHalf() {
+	order := r.byLength()
 	for j := 0; j < r.w/2; j++ {
 		from, to := r.searches[order[j]], r.searches[order[r.w-1-j]]
 		if to.length <= from.length {
 			continue
 		}
-		copy(to.tour, from.tour)
-		copy(to.pos, from.pos)
-		to.length = from.length
-		r.wbestLen[order[r.w-1-j]] = math.MaxInt64
-		r.stale[order[r.w-1-j]] = 0
+		r.take(order[r.w-1-j], from.tour, from.pos, from.length)
 	}
 }
 
@@ -488,11 +502,7 @@ func (r *ilsRun) exchangeHalf() {
 // than the shortest. Every worker takes it, or with half only the longer
 // half of the workers (the others keep their own tours, for diversity).
 func (r *ilsRun) exchangeGPX(half bool) {
-	order := make([]int, r.w)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(r.searches[a].length, r.searches[b].length) })
+	order := r.byLength()
 	best := r.searches[order[0]]
 	child, clen := r.foldGPX(order)
 	child, clen = r.comp.crossIn(best.d, child, clen, r.in.FixedEdges)
@@ -528,14 +538,10 @@ func (r *ilsRun) exchangeGPX(half bool) {
 			}
 		}
 		r.gxSeams = seams
-		copy(s.tour, child)
-		copy(s.pos, pos)
-		s.length = clen
+		r.take(i, child, pos, clen)
 		for _, c := range seams {
 			s.push(c)
 		}
-		r.wbestLen[i] = math.MaxInt64
-		r.stale[i] = 0
 	}
 }
 
