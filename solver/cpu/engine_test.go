@@ -123,21 +123,28 @@ func TestCancellation(t *testing.T) {
 	in := uniformInstance(400, 5)
 	for _, name := range allEngines {
 		t.Run(name, func(t *testing.T) {
-			e, _ := solver.Lookup(name, solver.BackendCPU)
-			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-			defer cancel()
-			p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Hour}
-			res, err := e.Solve(ctx, in, p, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := solver.ValidateTour(res.Tour, in.N); err != nil {
-				t.Fatal(err)
-			}
-			if !res.Stopped {
-				t.Fatal("cancelled run not marked Stopped")
-			}
+			checkCancelled(t, name, in, 50*time.Millisecond, nil)
 		})
+	}
+}
+
+// checkCancelled runs engine name on in for an hour with extra options,
+// cancels it after d and checks that it returns a valid tour marked
+// Stopped.
+func checkCancelled(t *testing.T, name string, in *solver.Instance, d time.Duration, extra map[string]string) {
+	t.Helper()
+	e, _ := solver.Lookup(name, solver.BackendCPU)
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	res, err := e.Solve(ctx, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Hour, Extra: extra}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		t.Fatal(err)
+	}
+	if !res.Stopped {
+		t.Fatal("cancelled run not marked Stopped")
 	}
 }
 

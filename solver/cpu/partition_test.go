@@ -218,19 +218,7 @@ func TestPartitionStops(t *testing.T) {
 		}
 	})
 	t.Run("cancel", func(t *testing.T) {
-		e, _ := solver.Lookup("auto", solver.BackendCPU)
-		ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
-		defer cancel()
-		res, err := e.Solve(ctx, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Hour, Extra: map[string]string{OptPartition: "on"}}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := solver.ValidateTour(res.Tour, in.N); err != nil {
-			t.Fatal(err)
-		}
-		if !res.Stopped {
-			t.Fatal("cancelled run not marked Stopped")
-		}
+		checkCancelled(t, "auto", in, 700*time.Millisecond, map[string]string{OptPartition: "on"})
 	})
 }
 
