@@ -71,13 +71,7 @@ func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *
 	perKick := time.Duration(0)
 	for ctx.Err() == nil && time.Now().Before(deadline) {
 		if st.rounds > 0 {
-			kicks = o.kicks
-			if lim := int(orRoundTarget / perKick); kicks > lim {
-				kicks = max(1, lim)
-			}
-			if lim := int(time.Until(deadline) / perKick); kicks > lim {
-				kicks = max(1, lim)
-			}
+			kicks = orRoundKicks(o.kicks, perKick, time.Until(deadline))
 		}
 		off := rng.Int64N(int64(in.N))
 		seed := p.Seed*0x9E3779B97F4A7C15 + uint64(st.rounds) + 0x5bd1e995

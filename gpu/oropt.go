@@ -1,6 +1,10 @@
 package gpu
 
-import "github.com/tsplab/tsplab/solver"
+import (
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
 
 // AlgoOrILS is the GPU engine of windowed iterated local search: 2-opt and
 // Or-opt with neighbour lists and don't-look bits, segment-local double
@@ -40,4 +44,25 @@ const orMaxSpan = 1e8
 // (see orMaxSpan); instances without coordinates do not.
 func orSpanOK(in *solver.Instance) bool {
 	return len(in.X) == in.N && in.N > 0 && coordSpan(in) <= orMaxSpan
+}
+
+// orRoundTarget is how long one round (a launch of every window, then the
+// commit) should last: short enough that the time limit and a Ctrl-C act
+// within a fraction of a second and the partition shifts often, long
+// enough that loading windows and building their neighbour lists stays a
+// small part of a round.
+const orRoundTarget = 60 * time.Millisecond
+
+// orRoundKicks is the kicks per window of an or-ils round after the
+// first, which timed them at perKick each (> 0): want, but no more than
+// fit in orRoundTarget or in the time left, and at least one.
+func orRoundKicks(want int, perKick, left time.Duration) int {
+	k := want
+	if lim := int(orRoundTarget / perKick); k > lim {
+		k = max(1, lim)
+	}
+	if lim := int(left / perKick); k > lim {
+		k = max(1, lim)
+	}
+	return k
 }

@@ -30,13 +30,6 @@ const orBlockShared = 200 << 10
 // orWarps returns the windows (warps) per block for windows of L cities.
 func orWarps(L int) int { return max(1, min(4, orBlockShared/orWindowBytes(L))) }
 
-// orRoundTarget is how long one round (a launch of every window, then the
-// commit) should last: short enough that the time limit and a Ctrl-C act
-// within a fraction of a second and the partition shifts often, long
-// enough that loading windows and building their neighbour lists stays a
-// small part of a round.
-const orRoundTarget = 60 * time.Millisecond
-
 // orStartSFCMinN is the size from which or-ils starts from the
 // space-filling curve instead of the greedy tour (greedy needs neighbour
 // lists over the whole instance first, about a second per million cities
@@ -378,15 +371,8 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 		if p.Target > 0 && length <= p.Target {
 			break
 		}
-		left := time.Until(deadline)
 		if rounds > 0 && perKick > 0 {
-			kicks = o.kicks
-			if lim := int(orRoundTarget / perKick); kicks > lim {
-				kicks = max(1, lim)
-			}
-			if lim := int(left / perKick); kicks > lim {
-				kicks = max(1, lim)
-			}
+			kicks = orRoundKicks(o.kicks, perKick, time.Until(deadline))
 		}
 		off := rng.Int64N(int64(in.N))
 		seed := p.Seed*0x9E3779B97F4A7C15 + uint64(rounds)

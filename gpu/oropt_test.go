@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"testing"
+	"time"
 
 	"github.com/tsplab/tsplab/solver"
 )
@@ -21,5 +22,25 @@ func TestOrSpanOK(t *testing.T) {
 	}
 	if orSpanOK(&solver.Instance{N: 4}) {
 		t.Error("an instance without coordinates accepted")
+	}
+}
+
+// TestOrRoundKicks: a round takes the kicks asked for while they fit in
+// orRoundTarget and in the time left, else as many as fit, at least one.
+func TestOrRoundKicks(t *testing.T) {
+	for _, c := range []struct {
+		want          int
+		perKick, left time.Duration
+		kicks         int
+	}{
+		{1024, time.Microsecond, time.Second, 1024},
+		{1024, 100 * time.Microsecond, time.Second, int(orRoundTarget / (100 * time.Microsecond))},
+		{1024, time.Microsecond, 300 * time.Microsecond, 300},
+		{1024, time.Second, time.Second, 1},
+		{1024, time.Microsecond, 0, 1},
+	} {
+		if k := orRoundKicks(c.want, c.perKick, c.left); k != c.kicks {
+			t.Errorf("orRoundKicks(%d, %v, %v) = %d, want %d", c.want, c.perKick, c.left, k, c.kicks)
+		}
 	}
 }
