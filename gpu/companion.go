@@ -24,7 +24,7 @@ const OptCompanion = "companion"
 
 // companionOnly lists GPU auto's options that the CPU auto engine does
 // not take.
-var companionOnly = []string{OptCompanion, OptWindow}
+var companionOnly = []string{OptCompanion, OptWindow, OptWindowMoves, OptWindowSegment}
 
 // cpuParams returns p for the CPU auto engine: its backend, and
 // Params.Extra without GPU auto's own options.

@@ -56,6 +56,7 @@ func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *
 	if err := ru.do(func() (err error) { r, err = newOrRun(ru, in, t32, L, o.replicas); return err }); err != nil {
 		return st, err
 	}
+	r.threeOpt = o.threeOpt
 	defer ru.do(func() error { r.free(); return nil })
 	st.label = fmt.Sprintf("%s, %d windows of ≤%d cities × %d replicas", ru.d.label, r.W, r.L, r.R)
 

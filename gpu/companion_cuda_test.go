@@ -20,63 +20,66 @@ import (
 // stand-in engine on the CPU that publishes the greedy tour and then
 // adopts every offer shorter than its tour: each offer must be a tour
 // whose length, as the windows computed it from their gains, is the
-// exact CPU length, shorter than the greedy tour it came from.
+// exact CPU length, shorter than the greedy tour it came from; with the
+// windows' 2-opt and Or-opt moves and with their sequential 3-opt too.
 func TestCompanionWindowsExact(t *testing.T) {
 	needDevice(t)
-	for _, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D, solver.Att} {
-		in := randomInstance(6000, m, 1e5, 21)
-		g := construct.Greedy(in, neighbor.Nearest(in, 10))
-		gl := solver.TourLength(in, g)
-		x := &solver.Companion{}
-		t32 := make([]int32, in.N)
-		for i, c := range g {
-			t32[i] = int32(c)
+	for _, moves := range []string{"or", "3opt"} {
+		for _, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D, solver.Att} {
+			in := randomInstance(6000, m, 1e5, 21)
+			g := construct.Greedy(in, neighbor.Nearest(in, 10))
+			gl := solver.TourLength(in, g)
+			x := &solver.Companion{}
+			t32 := make([]int32, in.N)
+			for i, c := range g {
+				t32[i] = int32(c)
+			}
+			x.Publish(t32, gl)
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			var st companionStats
+			go func() {
+				var err error
+				st, err = runCompanion(ctx, in, solver.Params{Seed: 3, Extra: map[string]string{OptWindowMoves: moves}}, x, time.Now().Add(3*time.Second), 200*time.Millisecond)
+				done <- err
+			}()
+			offers, last := 0, gl
+			var buf []int32
+			for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+				var l int64
+				var ok bool
+				if buf, l, ok = x.TakeOffer(buf); !ok {
+					continue
+				}
+				offers++
+				tr := make([]int, len(buf))
+				for i, c := range buf {
+					tr[i] = int(c)
+				}
+				if err := solver.ValidateTour(tr, in.N); err != nil {
+					t.Fatalf("%s: offer %d: %v", m, offers, err)
+				}
+				if exact := solver.TourLength(in, tr); exact != l {
+					t.Fatalf("%s: offer %d claims %d, exact %d", m, offers, l, exact)
+				}
+				if l >= gl {
+					t.Fatalf("%s: offer %d (%d) no shorter than the greedy tour (%d)", m, offers, l, gl)
+				}
+				if l < last {
+					last = l
+					x.Publish(buf, l)
+				}
+			}
+			cancel()
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			if offers < 2 || last >= gl {
+				t.Fatalf("%s: %d offers, greedy %d → %d", m, offers, gl, last)
+			}
+			t.Logf("%s, moves %s: greedy %d → %d (%.2f %% shorter), %d offers, %d rounds, %d uploads, %s", m, moves, gl, last,
+				100*float64(gl-last)/float64(gl), offers, st.rounds, st.uploads, st.label)
 		}
-		x.Publish(t32, gl)
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		var st companionStats
-		go func() {
-			var err error
-			st, err = runCompanion(ctx, in, solver.Params{Seed: 3}, x, time.Now().Add(3*time.Second), 200*time.Millisecond)
-			done <- err
-		}()
-		offers, last := 0, gl
-		var buf []int32
-		for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-			var l int64
-			var ok bool
-			if buf, l, ok = x.TakeOffer(buf); !ok {
-				continue
-			}
-			offers++
-			tr := make([]int, len(buf))
-			for i, c := range buf {
-				tr[i] = int(c)
-			}
-			if err := solver.ValidateTour(tr, in.N); err != nil {
-				t.Fatalf("%s: offer %d: %v", m, offers, err)
-			}
-			if exact := solver.TourLength(in, tr); exact != l {
-				t.Fatalf("%s: offer %d claims %d, exact %d", m, offers, l, exact)
-			}
-			if l >= gl {
-				t.Fatalf("%s: offer %d (%d) no shorter than the greedy tour (%d)", m, offers, l, gl)
-			}
-			if l < last {
-				last = l
-				x.Publish(buf, l)
-			}
-		}
-		cancel()
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
-		if offers < 2 || last >= gl {
-			t.Fatalf("%s: %d offers, greedy %d → %d", m, offers, gl, last)
-		}
-		t.Logf("%s: greedy %d → %d (%.2f %% shorter), %d offers, %d rounds, %d uploads, %s", m, gl, last,
-			100*float64(gl-last)/float64(gl), offers, st.rounds, st.uploads, st.label)
 	}
 }
 

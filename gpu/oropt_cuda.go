@@ -53,6 +53,9 @@ type orRun struct {
 	evals, total     cu.DevicePtr
 	shared, cshared  int
 	hostEval, hostTo []uint64
+	// threeOpt adds the sequential 3-opt moves to the windows' search
+	// (OptWindowMoves)
+	threeOpt bool
 	// done marks the end of a round; waiting on it blocks the run's
 	// thread instead of spinning, so the host core stays free for the
 	// CPU search that runs beside the windows
@@ -165,8 +168,12 @@ func (r *orRun) free() {
 func (r *orRun) round(off int64, kicks int, seed uint64, maxSeg int) (gain, evals uint64, err error) {
 	d := r.run
 	g := (r.W*r.R + r.wpb - 1) / r.wpb
+	three := 0
+	if r.threeOpt {
+		three = 1
+	}
 	if err := d.launch("oropt_windows", g, 1, 32*r.wpb, r.shared, d.stream,
-		r.xy, r.tour, r.n, off, r.W, r.L, r.R, kicks, seed, maxSeg, r.metric, r.ord, r.gain, r.evals); err != nil {
+		r.xy, r.tour, r.n, off, r.W, r.L, r.R, kicks, seed, maxSeg, r.metric, three, r.ord, r.gain, r.evals); err != nil {
 		return 0, 0, err
 	}
 	if err := d.launch("oropt_commit", (r.W+r.wpb-1)/r.wpb, 1, 32*r.wpb, r.cshared, d.stream,
@@ -192,6 +199,7 @@ func (r *orRun) round(off int64, kicks int, seed uint64, maxSeg int) (gain, eval
 type orOptions struct {
 	window, kicks, replicas, maxSeg int
 	start                           string
+	threeOpt                        bool          // OptWindowMoves "3opt"
 	global                          time.Duration // between global 2-opt passes on the CPU (0: none)
 }
 
@@ -226,6 +234,22 @@ func parseOrOptions(p solver.Params, n int) (orOptions, error) {
 	}
 	if !set(OptWindowKicks) {
 		o.kicks = o.window
+	}
+	if set(OptWindowSegment) {
+		// GPU auto's name for the windows' kick segment ("segment" is
+		// the CPU auto engine's there)
+		x, err := solver.OptionsFor(AlgoAuto, solver.BackendGPU).Int(p, OptWindowSegment)
+		if err != nil {
+			return o, err
+		}
+		o.maxSeg = x
+	}
+	if set(OptWindowMoves) {
+		m, err := opts.Choice(p, OptWindowMoves)
+		if err != nil {
+			return o, err
+		}
+		o.threeOpt = m == "3opt"
 	}
 	if set(OptGlobal) {
 		sec, err := opts.Float(p, OptGlobal)
@@ -341,6 +365,7 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 	if err := ru.do(func() (err error) { r, err = newOrRun(ru, in, t32, L, o.replicas); return err }); err != nil {
 		return ph, err
 	}
+	r.threeOpt = o.threeOpt
 	globals := 0
 	lastGlobalDur := time.Duration(0)
 	defer ru.do(func() error { r.free(); return nil })

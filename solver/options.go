@@ -319,6 +319,10 @@ var (
 		Doc: "most cities of one tour window (a warp's iterated local search, endpoints fixed)"}
 	optWindowKicks = Option{Name: "wkicks", Kind: KindInt, Min: 0, Max: 1 << 20, Auto: "the window size, fewer when a round would pass 60 ms",
 		Doc: "kicks per window per round (the partition shifts every round)"}
+	optWindowMoves = Option{Name: "wmoves", Kind: KindChoice, Choices: []string{"or", "3opt"}, Default: "or",
+		Doc: "the windows' moves: 2-opt and Or-opt, or also sequential 3-opt (segment insertions with or without reversal, two neighbouring segments reversed)"}
+	optWindowSegment = Option{Name: "wsegment", Kind: KindInt, Min: 1, Max: 512, Default: "30",
+		Doc: "GPU auto from 10,000 to 200,000 cities: most cities of a segment of the GPU windows' double-bridge kicks"}
 	optReplicas = Option{Name: "replicas", Kind: KindInt, Min: 0, Max: 64, Auto: "warps that fill the device, at most 16",
 		Doc: "warps searching each window from different random streams; the best is kept"}
 	optGlobal = Option{Name: "global", Kind: KindFloat, Min: 0, Max: 3600, Auto: "1; 2 from 200,000 cities",
@@ -385,12 +389,12 @@ var optionTable = map[[2]string][]Option{
 	{"2opt-ils", BackendGPU}:   {},
 	{"3opt-ils", BackendGPU}:   {optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optSamples, optDist, optKicks.withDoc("kicks (ILS iterations) in all (0: until the time limit)")},
 	{"swap-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches"), optDist, optTabu, optTenure, optPer},
-	{"or-ils", BackendGPU}:     {optWindow, optWindowKicks, optReplicas, optGlobal, optStart, optSegment.upTo(512)},
+	{"or-ils", BackendGPU}:     {optWindow, optWindowKicks, optWindowMoves, optReplicas, optGlobal, optStart, optSegment.upTo(512)},
 	// GPU auto ends with (or is, below its size threshold) the CPU auto
 	// engine, which reads these; or-ils, which it starts with on large
 	// instances, keeps its own defaults; companion and window set the GPU
 	// windows beside the CPU auto engine from 10,000 cities.
-	{"auto", BackendGPU}: cat(ilsOptions("on", "off", "equal", "mixed", "20"), []Option{optCompanion, optWindow}),
+	{"auto", BackendGPU}: cat(ilsOptions("on", "off", "equal", "mixed", "20"), []Option{optCompanion, optWindow, optWindowMoves, optWindowSegment}),
 }
 
 // OptionSet is one engine's options.
