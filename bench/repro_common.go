@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gonum.org/v1/plot"
@@ -37,6 +38,7 @@ type repro struct {
 	device string // the GPU, from a Result, or why there is none
 	err    error  // the last engine error, for the tables
 	papers *papers
+	logMu  sync.Mutex // progress lines may come from several goroutines
 }
 
 func newRepro(ctx context.Context, name string, opt Options) (*repro, error) {
@@ -49,6 +51,8 @@ func newRepro(ctx context.Context, name string, opt Options) (*repro, error) {
 
 func (r *repro) logf(format string, a ...any) {
 	if r.opt.Log != nil {
+		r.logMu.Lock()
+		defer r.logMu.Unlock()
 		fmt.Fprintf(r.opt.Log, r.name+": "+format+"\n", a...)
 	}
 }

@@ -43,7 +43,7 @@ const luongIterations = 10000
 
 func init() {
 	Register("delevacq", "Delévacq et al. reproduced: kroA100 .. pcb3038, 20/10 trials, their iteration budgets (--scale), Table 1 (sequential first improvement) and Table 3 (ILS-RKBI_blocks population sweep nb_sol 1 .. 2048) beside their figures", runDelevacq)
-	Register("luong", "Luong et al. reproduced: their 8 TSP instances, a tabu search of 10,000 iterations over the swap neighbourhood, 30 runs (--time caps each instance), time and acceleration over one core with and without thread control", runLuong)
+	Register("luong", "Luong et al. reproduced: their 8 TSP instances, a tabu search of 10,000 iterations over the swap neighbourhood, 30 runs, time and acceleration over one core with and without thread control (--time caps the one-core reference, then extrapolated; --workers N runs N references beside the GPU runs)", runLuong)
 }
 
 func perSec(v func(solver.Result) int64) func(solver.Result) float64 {
@@ -449,46 +449,76 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 	return r.finish(tables, bases, out)
 }
 
-// luongTabu runs the swap tabu search of luongIterations iterations on e
-// until runs are done or, with a cap, until their total time passes it
-// (at least one run).
-func (r *repro) luongTabu(e solver.Engine, in *solver.Instance, runs int, capT time.Duration, p solver.Params) lamRuns {
+// luongTabu runs the swap tabu search of luongIterations iterations on e,
+// runs times.
+func (r *repro) luongTabu(e solver.Engine, in *solver.Instance, runs int, p solver.Params) lamRuns {
 	var out lamRuns
-	var total time.Duration
 	for k := 0; k < runs; k++ {
-		if capT > 0 && k > 0 && total >= capT {
-			break
-		}
 		p.Seed = uint64(k + 1)
 		x, ok := r.solve(e, in, p)
 		if !ok {
 			break
 		}
 		out = append(out, x)
-		total += x.Elapsed
 	}
 	return out
+}
+
+// luongRef is the one-core reference of one instance: the time of the
+// whole search (measured, or extrapolated from the iterations a capped run
+// made), the iterations timed and the time per iteration.
+type luongRef struct {
+	secs, perIt float64
+	timed       int64
+	ok          bool
 }
 
 // luongCPU times the tabu search on one core: the whole search, or with a
 // cap, the iterations that fit in it; then the time of all iters is that
 // of a one-iteration run (the setup: distances, start tour) plus iters-1
-// times the mean time of the further iterations. note says how many
-// iterations the figure comes from.
-func (r *repro) luongCPU(c solver.Engine, in *solver.Instance, iters int, capT time.Duration) (secs float64, ok bool, note string) {
-	x, ok := r.solve(c, in, solver.Params{Seed: 1, Workers: 1, TimeLimit: capT, Extra: map[string]string{"tabu": fmt.Sprint(iters)}})
+// times the mean time of the further iterations. It may run beside other
+// searches, so it calls the engine itself (no shared state but the log).
+func (r *repro) luongCPU(c solver.Engine, in *solver.Instance, iters int, capT time.Duration) luongRef {
+	if c == nil {
+		return luongRef{}
+	}
+	solve := func(it int, limit time.Duration) (solver.Result, bool) {
+		x, err := c.Solve(r.ctx, in, solver.Params{Seed: 1, Workers: 1, TimeLimit: limit, Extra: map[string]string{"tabu": fmt.Sprint(it)}}, nil)
+		if err != nil {
+			r.logf("%s/%s on %s: %v", c.Name(), c.Backend(), in.Name, err)
+			return x, false
+		}
+		return x, true
+	}
+	x, ok := solve(iters, capT)
 	if !ok || x.Steps == 0 {
-		return 0, false, ""
+		return luongRef{}
 	}
 	if x.Steps >= int64(iters) {
-		return x.Elapsed.Seconds(), true, ""
+		return luongRef{secs: x.Elapsed.Seconds(), perIt: x.Elapsed.Seconds() / float64(iters), timed: x.Steps, ok: true}
 	}
-	one, ok1 := r.solve(c, in, solver.Params{Seed: 1, Workers: 1, Extra: map[string]string{"tabu": "1"}})
+	one, ok1 := solve(1, 0)
 	if !ok1 || x.Steps < 2 {
-		return x.Elapsed.Seconds() * float64(iters) / float64(x.Steps), true, fmt.Sprintf(" (from %d iterations)", x.Steps)
+		per := x.Elapsed.Seconds() / float64(x.Steps)
+		return luongRef{secs: per * float64(iters), perIt: per, timed: x.Steps, ok: true}
 	}
 	per := max(x.Elapsed-one.Elapsed, 0).Seconds() / float64(x.Steps-1)
-	return one.Elapsed.Seconds() + per*float64(iters-1), true, fmt.Sprintf(" (from %d iterations)", x.Steps)
+	return luongRef{secs: one.Elapsed.Seconds() + per*float64(iters-1), perIt: per, timed: x.Steps, ok: true}
+}
+
+// luongPaperCPU is the paper's one-core time deduced from a printed cell
+// "a×b" (GPU time a at acceleration b over one core: a·b seconds).
+func luongPaperCPU(cell string) string {
+	a, b, ok := strings.Cut(cell, "×")
+	if !ok {
+		return PaperNA
+	}
+	x, err1 := strconv.ParseFloat(a, 64)
+	y, err2 := strconv.ParseFloat(b, 64)
+	if err1 != nil || err2 != nil {
+		return PaperNA
+	}
+	return fmt.Sprintf("%.3g", x*y)
 }
 
 func runLuong(ctx context.Context, opt Options, out io.Writer) error {
@@ -501,10 +531,12 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 	if r.opt.Quick {
 		iters = 200
 	}
-	capT := r.budget(0, 2*time.Second)
-	// the one-core reference: the whole search by default; with a cap,
-	// half of it (the GPU runs take the rest), then extrapolated
-	cpuCap := capT / 2
+	// the one-core reference: the whole search unless --time caps it
+	// (then extrapolated from the iterations made); one at a time after
+	// the GPU runs of its instance, or with --workers N, N at a time
+	// beside the GPU runs (each still one search on one core)
+	cpuCap := r.opt.Time
+	beside := r.opt.Workers
 	runs := r.runs(30)
 	p6 := r.papers.table("luong-table6-tsp.csv")
 	p7 := r.papers.table("luong-table7-tsp-threadcontrol.csv")
@@ -517,58 +549,92 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 		return PaperNA
 	}
 	t := &Table{Title: fmt.Sprintf("Luong et al. Tables 6-7: tabu search of %d iterations over the swap neighbourhood, time (s) and acceleration over one CPU core", iters),
-		Header: []string{"instance", "n", "neighbours", "GPU runs (tc / 256)", "CPU 1 core s", "GPU s, thread control", "acceleration", "threads/block × moves/thread chosen",
+		Header: []string{"instance", "n", "neighbours", "GPU runs (tc / 256)", "CPU 1 core s", "CPU: iterations timed, ms per iteration", "GPU s, thread control", "acceleration", "threads/block × moves/thread chosen",
 			"GPU s, 256 threads/block, a thread per neighbour", "acceleration",
-			"paper GPU, 256 threads/block (Table 6; Tesla M2050 + Xeon E5620 core)", "paper GPUTex (Table 6; M2050)", "paper GPUTex with thread control (Table 7; M2050)", "GPU mean best (% above opt.)"}}
+			"paper GPU, 256 threads/block (Table 6; Tesla M2050 + Xeon E5620 core)", "paper GPUTex (Table 6; M2050)", "paper GPUTex with thread control (Table 7; M2050)", "paper 1 core s (Table 7 cell a×b: a·b)", "GPU mean best (% above opt.)"}}
 	g := r.engine("swap-climb", solver.BackendGPU)
 	c := r.engine("swap-climb", solver.BackendCPU)
 	tabu := func(per string) map[string]string { return map[string]string{"tabu": fmt.Sprint(iters), "per": per} }
 	secs := func(x solver.Result) float64 { return x.Elapsed.Seconds() }
-	var xs, gy, ny, cy []float64
+	type row struct {
+		name   string
+		in     *solver.Instance
+		gt, gn lamRuns
+		ref    luongRef
+	}
+	var rows []*row
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(beside, 1))
 	err = r.each(names, nil, func(name string, in *solver.Instance) error {
-		m := int64(in.N) * int64(in.N-1) / 2
+		x := &row{name: name, in: in}
+		rows = append(rows, x)
+		if beside > 0 {
+			wg.Go(func() {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				x.ref = r.luongCPU(c, in, iters, cpuCap)
+			})
+		}
 		// thread control: block size and moves per thread tuned in waves
 		// of launches; the paper's Table 6 configuration: 256 threads per
 		// block, one thread per neighbour
-		gt := r.luongTabu(g, in, runs, capT, solver.Params{Extra: tabu("0")})
-		gn := r.luongTabu(g, in, runs, capT, solver.Params{Threads: 256, Extra: tabu("1")})
-		ts, okt := gt.mean(secs)
-		ns, okn := gn.mean(secs)
-		cs, okc, cNote := r.luongCPU(c, in, iters, cpuCap)
-		tpb := "n/a"
-		if okt {
-			tpb = fmt.Sprintf("%d × %s", gt[0].Params.Threads, gt[0].Params.Extra["per"])
+		x.gt = r.luongTabu(g, in, runs, solver.Params{Extra: tabu("0")})
+		x.gn = r.luongTabu(g, in, runs, solver.Params{Threads: 256, Extra: tabu("1")})
+		if beside == 0 {
+			x.ref = r.luongCPU(c, in, iters, cpuCap)
 		}
-		gap := "n/a"
-		if g, ok := gt.mean(func(x solver.Result) float64 { v, _ := gapOf(x.Length, in); return v }); ok && in.Optimum > 0 {
-			gap = fmt.Sprintf("%.2f", g)
-		}
-		t.AddRow(name, in.N, m, fmt.Sprintf("%d / %d", len(gt), len(gn)), valCell(cs, okc, "%.3g")+cNote, valCell(ts, okt, "%.3g"), ratioCell(cs, ts, okc, okt), tpb, valCell(ns, okn, "%.3g"), ratioCell(cs, ns, okc, okn),
-			paperCell(p6, name, "GPU"), paperCell(p6, name, "GPUTex"), paperCell(p7, name, "GPUTex"), gap)
-		r.logf("%s: %d tabu iterations: CPU %.3g s%s, GPU %.3g s (tc %s, %d runs) %.3g s (256, %d runs)", name, iters, cs, cNote, ts, tpb, len(gt), ns, len(gn))
-		xs = append(xs, float64(in.N))
-		gy, ny, cy = append(gy, ts), append(ny, ns), append(cy, cs)
 		return nil
 	})
+	wg.Wait()
 	if err != nil {
 		return err
+	}
+	var xs, gy, ny, cy []float64
+	for _, x := range rows {
+		in := x.in
+		m := int64(in.N) * int64(in.N-1) / 2
+		ts, okt := x.gt.mean(secs)
+		ns, okn := x.gn.mean(secs)
+		cs, okc := x.ref.secs, x.ref.ok
+		how := "n/a"
+		if okc {
+			how = fmt.Sprintf("%d (whole search), %.3g", x.ref.timed, 1e3*x.ref.perIt)
+			if x.ref.timed < int64(iters) {
+				how = fmt.Sprintf("%d of %d (time extrapolated), %.3g", x.ref.timed, iters, 1e3*x.ref.perIt)
+			}
+		}
+		tpb := "n/a"
+		if okt {
+			tpb = fmt.Sprintf("%d × %s", x.gt[0].Params.Threads, x.gt[0].Params.Extra["per"])
+		}
+		gap := "n/a"
+		if g, ok := x.gt.mean(func(x solver.Result) float64 { v, _ := gapOf(x.Length, in); return v }); ok && in.Optimum > 0 {
+			gap = fmt.Sprintf("%.2f", g)
+		}
+		p7c := paperCell(p7, x.name, "GPUTex")
+		t.AddRow(x.name, in.N, m, fmt.Sprintf("%d / %d", len(x.gt), len(x.gn)), valCell(cs, okc, "%.3g"), how, valCell(ts, okt, "%.3g"), ratioCell(cs, ts, okc, okt), tpb, valCell(ns, okn, "%.3g"), ratioCell(cs, ns, okc, okn),
+			paperCell(p6, x.name, "GPU"), paperCell(p6, x.name, "GPUTex"), p7c, luongPaperCPU(p7c), gap)
+		r.logf("%s: %d tabu iterations: CPU %.3g s (%s), GPU %.3g s (tc %s, %d runs) %.3g s (256, %d runs)", x.name, iters, cs, how, ts, tpb, len(x.gt), ns, len(x.gn))
+		xs = append(xs, float64(in.N))
+		gy, ny, cy = append(gy, ts), append(ny, ns), append(cy, cs)
 	}
 	if err := SavePlot(opt.OutDir, "luong-time", fmt.Sprintf("swap-neighbourhood tabu search, %d iterations: time against n", iters), "cities", "seconds", true, true,
 		Series{Name: "GPU, thread control", X: xs, Y: gy}, Series{Name: "GPU, 256 threads/block, a thread per neighbour", X: xs, Y: ny}, Series{Name: "CPU, 1 core", X: xs, Y: cy}); err != nil {
 		return err
 	}
-	capNote := "every run made"
-	if capT > 0 {
-		capNote = fmt.Sprintf("runs stop once an instance's runs of one variant have taken %v (--time; at least one run), so the larger instances have fewer than %d (the runs column says how many; a run's time varies little between runs of the same instance)", capT, runs)
-	}
 	cpuNote := "one run of the whole search per instance"
 	if cpuCap > 0 {
-		cpuNote = fmt.Sprintf("one run per instance, stopped after %v (half of --time); where it stopped early (marked \"from N iterations\") its time is not measured but extrapolated: a one-iteration run (setup: distance matrix, start tour) plus %d - 1 times the mean time of the N - 1 further iterations of the stopped run (every iteration evaluates the whole neighbourhood, so iterations cost about the same)", cpuCap, iters)
+		cpuNote = fmt.Sprintf("one run per instance, stopped after %v (--time); where it stopped early (\"N of %d, time extrapolated\") the time of the whole search is not measured but extrapolated: a one-iteration run (setup: distances, start tour) plus %d - 1 times the mean time of the N - 1 further iterations of the stopped run (every iteration evaluates the whole neighbourhood, so iterations cost about the same)", cpuCap, iters, iters)
 	}
-	t.Notes = append(t.Notes, "Paper: "+luongCite+"; "+luongHardware+"; paper cells as printed, \"a×b\" = GPU time a s at acceleration b over one core, \".\" = a failed run. Table 7's GPUTex column is the one with thread control.",
+	if beside > 0 {
+		cpuNote += fmt.Sprintf("; the references ran %d at a time beside the GPU runs (--workers %d), each a single search on one core of the host", beside, beside)
+	} else {
+		cpuNote += "; the references ran one at a time, after the GPU runs of their instance"
+	}
+	t.Notes = append(t.Notes, "Paper: "+luongCite+"; "+luongHardware+"; paper cells as printed, \"a×b\" = GPU time a s at acceleration b over one core, \".\" = a failed run. Table 7's GPUTex column is the one with thread control; the paper's one-core time is deduced from it as a·b (the paper says it can be deduced so).",
 		r.machine(),
-		fmt.Sprintf("Search (both sides): swap-climb with tabu=%d: from a random tour, every iteration evaluates all n(n-1)/2 swaps and makes the best admissible one, improving or not; a swapped pair of positions stays tabu for max(10, n/10) iterations unless it gives a new best (aspiration). GPU: threads evaluate the neighbours and their admissibility (tabu state a byte per move), one block chooses and applies the move and keeps the best tour, the whole iteration on the device. Thread control (Luong et al.: launch configurations tried in waves) here tunes the block size and how many consecutive neighbours a thread takes (sharing the distances along a row of the move matrix); the other column is the paper's Table 6 configuration, 256 threads per block and one thread per neighbour. Times are whole searches (setup included), mean over the runs.", iters),
-		fmt.Sprintf("Runs: the paper's %d; %s. CPU: %s.", runs, capNote, cpuNote),
+		fmt.Sprintf("Search (both sides): swap-climb with tabu=%d: from a random tour, every iteration evaluates all n(n-1)/2 swaps and makes the best admissible one, improving or not; a swapped pair of positions stays tabu for max(10, n/10) iterations unless it gives a new best (aspiration). GPU: threads evaluate the neighbours and their admissibility (tabu state a byte per move), one block chooses and applies the move and keeps the best tour, the whole iteration on the device. Thread control (Luong et al.: launch configurations tried in waves) here tunes the block size and how many consecutive neighbours a thread takes (sharing the distances along a row of the move matrix); the other column is the paper's Table 6 configuration, 256 threads per block and one thread per neighbour. CPU: the same search on one core, the moves of a row priced from three rows of distances (matrix up to 1,000 cities, else computed from the coordinates). Times are whole searches (setup included), mean over the runs.", iters),
+		fmt.Sprintf("Runs: %d per GPU variant and instance (the paper's 30 unless --runs; the runs column says how many ran). CPU: %s.", runs, cpuNote),
 		"Instances: the paper's eight (Table 6). GPU mean best: quality, which the paper does not report. Plot: luong-time.png (CSV beside it).")
 	return r.finish([]*Table{t}, []string{"luong"}, out)
 }

@@ -491,3 +491,30 @@ func TestTruncatedLength(t *testing.T) {
 		t.Fatalf("square: truncated %d (want 4), TSPLIB %d (want 8)", got, tsplib)
 	}
 }
+
+// TestLuongCappedReferenceIsExtrapolated: with --time the one-core
+// reference stops early and its table cell says from how many iterations
+// its time comes; with --workers it runs beside the GPU runs and the
+// notes say so.
+func TestLuongCappedReferenceIsExtrapolated(t *testing.T) {
+	dir := tsplibdir.Need(t)
+	tsplibdir.Instance(t, "pcb442")
+	var buf bytes.Buffer
+	opt := Options{TSPLIBDir: dir, Quick: true, Time: 20 * time.Millisecond, Workers: 2, Instances: []string{"pcb442"}, PapersDir: needPapers(t)}
+	if err := Run(context.Background(), "luong", opt, &buf); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	row := md[strings.Index(md, "| pcb442 |"):]
+	row = row[:strings.Index(row, "\n")]
+	cells := strings.Split(row, "|")
+	if v, err := strconv.ParseFloat(strings.TrimSpace(cells[5]), 64); err != nil || v <= 0 {
+		t.Fatalf("CPU time cell %q is not a time: %s", cells[5], row)
+	}
+	if !strings.Contains(cells[6], "of 200 (time extrapolated)") {
+		t.Fatalf("a reference capped at 20 ms should be extrapolated: %q", cells[6])
+	}
+	if !strings.Contains(md, "beside the GPU runs (--workers 2)") || !strings.Contains(md, "| 26.5 |") {
+		t.Fatalf("notes lack the concurrent references, or the paper's one-core time 3.4×7.8 = 26.5 is missing:\n%s", md)
+	}
+}

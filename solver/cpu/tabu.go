@@ -39,12 +39,16 @@ type swapTabu struct {
 	bestL  int64
 	it     int32
 	rem    []int64
+	rows   [3][]int64 // distance rows of choose, n+1 each
 }
 
 func newSwapTabu(d *tour.Dist, start []int32, tenure int) *swapTabu {
 	n := len(start)
 	s := &swapTabu{d: d, n: n, tenure: int32(tenure), until: make([]int32, n*(n-1)/2),
 		t: append([]int32(nil), start...), rem: make([]int64, n)}
+	for r := range s.rows {
+		s.rows[r] = make([]int64, n+1)
+	}
 	s.cur = d.Length(s.t)
 	s.best, s.bestL = append([]int32(nil), s.t...), s.cur
 	return s
@@ -57,6 +61,14 @@ func (s *swapTabu) admissible(k int, delta int64) bool {
 
 // choose returns the best admissible swap (ok false when every swap is
 // tabu).
+//
+// Along row i (the swaps (i, j), j rising) the move needs d(ap, t[j]),
+// d(an, t[j]), d(a, t[j-1]) and d(a, t[j+1]) with a = t[i], ap and an its
+// tour neighbours: three rows of distances from one city to the tour's
+// cities, P, A and N. Row i+1's P is row i's A and its A row i's N, so
+// each row fills one new distance row and a move costs four reads instead
+// of four distance look-ups in scattered places (the same deltas, so the
+// same choices, as pricing each swap with swapDelta).
 func (s *swapTabu) choose() (best int64, bi, bj int, ok bool) {
 	n, t, d := s.n, s.t, s.d
 	for j := range t {
@@ -67,23 +79,34 @@ func (s *swapTabu) choose() (best int64, bi, bj int, ok bool) {
 			best, bi, bj, ok = delta, i, j, true
 		}
 	}
+	P, A, N := s.rows[0], s.rows[1], s.rows[2]
+	s.fill(P, t[n-1], 2)
+	s.fill(A, t[0], 1)
+	s.fill(N, t[1], 2)
 	for i := 0; i < n-1; i++ {
+		if i > 0 {
+			P, A, N = A, N, P
+			s.fill(N, t[i+1], i+2)
+		}
 		take(swapDelta(d, t, i, i+1), i, i+1)
-		a, ap, an := t[i], t[(i+n-1)%n], t[i+1]
 		jmax := n - 1
 		if i == 0 {
 			jmax = n - 2 // (0, n-1) are neighbours: below
 		}
-		k := swapMoveIndex(n, i, i+2)
-		for j := i + 2; j <= jmax; j, k = j+1, k+1 {
-			b, bp := t[j], t[j-1]
-			bn := t[0]
-			if j+1 < n {
-				bn = t[j+1]
-			}
-			delta := d.At(ap, b) + d.At(b, an) + d.At(bp, a) + d.At(a, bn) - s.rem[i] - s.rem[j]
-			if (!ok || delta < best) && (s.until[k] <= s.it || s.cur+delta < s.bestL) {
-				best, bi, bj, ok = delta, i, j, true
+		if jmax >= i+2 {
+			// the slices of the row's moves j = i+2 .. jmax, one index x =
+			// j-i-2 for all of them (no bounds checks in the loop)
+			remI, k0 := s.rem[i], swapMoveIndex(n, i, i+2)
+			pj := P[i+2 : jmax+1]
+			nj := N[i+2 : jmax+1][:len(pj)]
+			am := A[i+1 : jmax][:len(pj)]
+			ap := A[i+3 : jmax+2][:len(pj)]
+			rj := s.rem[i+2 : jmax+1][:len(pj)]
+			for x := range pj {
+				delta := pj[x] + nj[x] + am[x] + ap[x] - remI - rj[x]
+				if (!ok || delta < best) && (s.until[k0+x] <= s.it || s.cur+delta < s.bestL) {
+					best, bi, bj, ok = delta, i, i+2+x, true
+				}
 			}
 		}
 		if i == 0 {
@@ -91,6 +114,13 @@ func (s *swapTabu) choose() (best int64, bi, bj int, ok bool) {
 		}
 	}
 	return
+}
+
+// fill sets row[k] = d(c, t[k]) for k from from on, and row[n] = d(c,
+// t[0]) (the wrap-around neighbour of position n-1).
+func (s *swapTabu) fill(row []int64, c int32, from int) {
+	s.d.Row(c, s.t, from, row[:s.n])
+	row[s.n] = s.d.At(c, s.t[0])
 }
 
 // step runs one iteration; it returns false when no swap is admissible.

@@ -1,11 +1,14 @@
 package cpu
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
@@ -97,3 +100,60 @@ func TestSwapTabuHonoursIterations(t *testing.T) {
 }
 
 func itoa(v int) string { return strconv.Itoa(v) }
+
+// TestSwapTabuChooseMatchesPricingEachSwap checks the row-wise choice of
+// the tabu search against pricing every swap on its own with swapDelta
+// and the admissibility rule, ties to the first pair in row order, along
+// a search with tabu and aspiration in play: with a distance matrix, with
+// EUC_2D computed from coordinates (over MatrixMaxEUC2D cities), and with
+// the instance's own distance function (ATT, many ties, without a matrix).
+func TestSwapTabuChooseMatchesPricingEachSwap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 1))
+	att := testinst.Grid(90, 12, solver.Att, rng)
+	cases := []*tour.Dist{
+		tour.NewDist(uniformInstance(157, 4)),
+		tour.NewDist(uniformInstance(tour.MatrixMaxEUC2D+61, 5)),
+		tour.LazyDist(att),
+	}
+	for c, d := range cases {
+		if (c == 0) != (d.Matrix() != nil) {
+			t.Fatalf("case %d: matrix %v, want it only in the first case", c, d.Matrix() != nil)
+		}
+		n := d.N()
+		name := fmt.Sprintf("case %d", c)
+		s := newSwapTabu(d, newRNG(9, 0).randomTour(n), 3)
+		ref := func() (best int64, bi, bj int, ok bool) {
+			for i := 0; i < n-1; i++ {
+				for j := i + 1; j < n; j++ {
+					delta := swapDelta(d, s.t, i, j)
+					if (!ok || delta < best) && s.admissible(swapMoveIndex(n, i, j), delta) {
+						best, bi, bj, ok = delta, i, j, true
+					}
+				}
+			}
+			return
+		}
+		for step := 0; step < 25; step++ {
+			if step == 12 {
+				// many tabu moves at once, a few of them aspiring
+				for k := range s.until {
+					if rng.IntN(3) == 0 {
+						s.until[k] = s.it + 1 + int32(rng.IntN(5))
+					}
+				}
+			}
+			b1, i1, j1, ok1 := s.choose()
+			b0, i0, j0, ok0 := ref()
+			if b1 != b0 || i1 != i0 || j1 != j0 || ok1 != ok0 {
+				t.Fatalf("%s (n %d), step %d: choose gives %d at (%d,%d) ok %v, pricing each swap %d at (%d,%d) ok %v",
+					name, n, step, b1, i1, j1, ok1, b0, i0, j0, ok0)
+			}
+			if !s.step() {
+				t.Fatalf("%s: step %d: no admissible swap", name, step)
+			}
+			if got := d.Length(s.t); got != s.cur {
+				t.Fatalf("%s: step %d: tracked length %d, tour %d", name, step, s.cur, got)
+			}
+		}
+	}
+}

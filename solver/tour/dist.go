@@ -82,6 +82,29 @@ func (d *Dist) other(a, b int32) int64 {
 	return d.in.Dist(int(a), int(b))
 }
 
+// Row sets dst[k] = d(c, t[k]) for every k in [from, len(t)): the
+// distances from one city to the cities of a tour in tour order, the
+// inner loop of whole-neighbourhood evaluations, without a call per pair.
+func (d *Dist) Row(c int32, t []int32, from int, dst []int64) {
+	switch {
+	case d.m != nil:
+		row := d.m[int(c)*d.n : int(c)*d.n+d.n]
+		for k := from; k < len(t); k++ {
+			dst[k] = int64(row[t[k]])
+		}
+	case d.x != nil:
+		x, y, cx, cy := d.x, d.y, d.x[c], d.y[c]
+		for k := from; k < len(t); k++ {
+			dx, dy := cx-x[t[k]], cy-y[t[k]]
+			dst[k] = int64(math.Sqrt(dx*dx+dy*dy) + 0.5)
+		}
+	default:
+		for k := from; k < len(t); k++ {
+			dst[k] = d.in.Dist(int(c), int(t[k]))
+		}
+	}
+}
+
 // Length returns the length of the closed tour t.
 func (d *Dist) Length(t []int32) int64 {
 	if len(t) == 0 {
