@@ -118,6 +118,15 @@ type delevacqPop struct {
 func (r *repro) delevacqPopulation(g, c solver.Engine, in *solver.Instance, nb, itLim, blocks int, seed uint64) delevacqPop {
 	out := delevacqPop{best: -1}
 	kicks := map[string]string{"kicks": fmt.Sprint(itLim)}
+	if g != nil && GPURKBIPopulation != nil {
+		l, el, dev, err := GPURKBIPopulation(r.ctx, in, nb, itLim, blocks, seed*100003)
+		out.gpuOK = err == nil && r.ctx.Err() == nil
+		if err != nil {
+			out.error = err.Error()
+		}
+		out.best, out.gpu, out.gpuDevice, out.gpuKicks = l, el, dev, int64(nb)*int64(itLim)
+		g = nil
+	}
 	if g != nil {
 		var mu sync.Mutex
 		sem := make(chan struct{}, min(nb, 2*runtime.NumCPU()))
@@ -168,6 +177,13 @@ func (r *repro) delevacqPopulation(g, c solver.Engine, in *solver.Instance, nb, 
 	}
 	return out
 }
+
+// GPURKBIPopulation runs a population of nb GPU 3opt-ils searches of
+// itLim kicks each (blocks × 64 threads per solution) in shared launches
+// and returns the best length, the time and the device. Package gpu
+// provides it; the command line sets it in builds with CUDA. Without it
+// the searches run as engines on their own streams.
+var GPURKBIPopulation func(ctx context.Context, in *solver.Instance, nb, itLim, blocks int, seed uint64) (length int64, elapsed time.Duration, device string, err error)
 
 // GPUFIPopulation runs a population of first-improvement ILS searches on
 // the GPU in one of the mappings "thread", "block-global", "block-shared"
@@ -284,12 +300,19 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var tablesOnly, nbOnly []string
 	for _, o := range opt.Only {
-		if !slices.Contains(delevacqParts, o) {
-			return fmt.Errorf("delevacq suite: --only %s: want some of %s", o, strings.Join(delevacqParts, ", "))
+		switch {
+		case slices.Contains(delevacqParts, o):
+			tablesOnly = append(tablesOnly, o)
+		case strings.HasPrefix(o, "nb") && slices.Contains(delevacqNbSol, o[2:]):
+			nbOnly = append(nbOnly, o[2:])
+		default:
+			return fmt.Errorf("delevacq suite: --only %s: want some of %s, or population sizes nb1, nb8, nb64, nb512, nb2048", o, strings.Join(delevacqParts, ", "))
 		}
 	}
-	want := func(part string) bool { return len(opt.Only) == 0 || slices.Contains(opt.Only, part) }
+	want := func(part string) bool { return len(tablesOnly) == 0 || slices.Contains(tablesOnly, part) }
+	wantNB := func(nb string) bool { return len(nbOnly) == 0 || slices.Contains(nbOnly, nb) }
 	names := r.instances(DelevacqInstances, []string{"kroA100"})
 	scale := opt.Scale
 	if scale <= 0 {
@@ -344,6 +367,9 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 			if !want("table1") {
 				break
 			}
+			if !wantNB(nb) {
+				continue
+			}
 			nbv, _ := strconv.Atoi(nb)
 			row := []any{name, nb}
 			itLim := int(max(1, fiTotal/int64(nbv)))
@@ -364,6 +390,9 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 		for _, nb := range nbs {
 			if !want("table3") {
 				break
+			}
+			if !wantNB(nb) {
+				continue
 			}
 			nbv, _ := strconv.Atoi(nb)
 			blocks := int(delevacqCount(p2.cell("blocks per solution at nb_sol="+nb, name)))
@@ -438,7 +467,11 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 	t1.Notes = append(t1.Notes, common...)
 	t1.Notes = append(t1.Notes, fmt.Sprintf("Search: nb_sol independent ILS of it_lim = it_total / nb_sol kicks each (it_total = %d: their 1,048,576 × scale), from the nearest-neighbour tour; local search 2-opt over 40 candidates (fixed radius, both tour neighbours, don't-look bits, first improvement), double-bridge kicks, accept if shorter. GPU (one launch for the population): T = a thread per solution, BG = a block of 64 threads per solution evaluating a city's candidates together, tour in global memory, BS = the same with tour, positions and don't-look bits in shared memory (9 bytes a city, refused above 48 KiB as the paper's BS is for pcb3038). GPU time: uploads, kernel and read-back. Sequential: the same searches on one core (the same moves in the same order; up to %d of each population run, their mean time × nb_sol); speedup = sequential / GPU time. Times: the first %d trials of a row run all three mappings and the sequential twin (the same moves every trial, so their times vary little); every trial, up to the trials column, gives the population's best tour for freq and Δavg: from the BG launch in the timing trials, then from the sequential twin for nb_sol <= %d and the BG launch above (the three mappings and the twin make the same moves and end at the same tours). Our local search is 2-opt where the paper's is 3-opt. Last column: this project's CPU 3opt-ils (3-opt with Or-opt, first improvement, 40 candidates) with it_total kicks on one core, for reference.", scaled(delevacqFITotal), delevacqCPUSample, delevacqTimingTrials, delevacqQualityOnCPU))
 	t3.Notes = append(t3.Notes, common...)
-	t3.Notes = append(t3.Notes, fmt.Sprintf("GPU: a population of nb_sol independent 3opt-ils searches (ILS-RKBI_blocks: threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks), each with the paper's blocks per solution (Table 2) × 64 threads and it_lim kicks, run at once on their own CUDA streams (at most two per CPU core in flight); time = wall time of the whole population, quality = its best tour. Sequential: the same searches (CPU 3opt-ils, 1 core, random-k-best pivoting, it_lim kicks) one after the other; up to %d of each population are run and their mean time × nb_sol is the population's time. Speedup = sequential time / GPU time, as the paper defines it. The paper's k (evaluated neighbours) is shown; our GPU round samples 4 × blocks × 64 reconnections.", delevacqCPUSample))
+	gpuHow := "run at once on their own CUDA streams (at most two per CPU core in flight)"
+	if GPURKBIPopulation != nil {
+		gpuHow = "all in the same launches, as the paper's population: an evaluation grid of blocks per solution × nb_sol, then one replacement block per solution that also ends the local search (6 rounds without an improving sample), accepts the local minimum or goes back to the best, and kicks, so the iterated local search runs on the device and the host only queues rounds and reads the counters every 32 rounds"
+	}
+	t3.Notes = append(t3.Notes, fmt.Sprintf("GPU: a population of nb_sol independent 3opt-ils searches (ILS-RKBI_blocks: threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks), each with the paper's blocks per solution (Table 2) × 64 threads and it_lim kicks, from the greedy tour, "+gpuHow+"; time = wall time of the whole population (set-up included), quality = its best tour. Sequential: the same searches (CPU 3opt-ils, 1 core, random-k-best pivoting, it_lim kicks) one after the other; up to %d of each population are run and their mean time × nb_sol is the population's time. Speedup = sequential time / GPU time, as the paper defines it. The paper's k (evaluated neighbours) is shown; our GPU round samples 4 × blocks × 64 reconnections.", delevacqCPUSample))
 	var tables []*Table
 	var bases []string
 	for i, t := range []*Table{t1, t3} {
@@ -563,30 +596,43 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 		ref    luongRef
 	}
 	var rows []*row
+	if err := r.each(names, nil, func(name string, in *solver.Instance) error {
+		rows = append(rows, &row{name: name, in: in})
+		return nil
+	}); err != nil {
+		return err
+	}
+	// beside the GPU runs: the references queue largest first (the
+	// longest start at once), beside at a time
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, max(beside, 1))
-	err = r.each(names, nil, func(name string, in *solver.Instance) error {
-		x := &row{name: name, in: in}
-		rows = append(rows, x)
-		if beside > 0 {
+	if beside > 0 {
+		order := slices.Clone(rows)
+		slices.SortStableFunc(order, func(a, b *row) int { return b.in.N - a.in.N })
+		queue := make(chan *row, len(order))
+		for _, x := range order {
+			queue <- x
+		}
+		close(queue)
+		for range min(beside, len(order)) {
 			wg.Go(func() {
-				sem <- struct{}{}
-				defer func() { <-sem }()
-				x.ref = r.luongCPU(c, in, iters, cpuCap)
+				for x := range queue {
+					x.ref = r.luongCPU(c, x.in, iters, cpuCap)
+				}
 			})
 		}
+	}
+	for _, x := range rows {
 		// thread control: block size and moves per thread tuned in waves
 		// of launches; the paper's Table 6 configuration: 256 threads per
 		// block, one thread per neighbour
-		x.gt = r.luongTabu(g, in, runs, solver.Params{Extra: tabu("0")})
-		x.gn = r.luongTabu(g, in, runs, solver.Params{Threads: 256, Extra: tabu("1")})
+		x.gt = r.luongTabu(g, x.in, runs, solver.Params{Extra: tabu("0")})
+		x.gn = r.luongTabu(g, x.in, runs, solver.Params{Threads: 256, Extra: tabu("1")})
 		if beside == 0 {
-			x.ref = r.luongCPU(c, in, iters, cpuCap)
+			x.ref = r.luongCPU(c, x.in, iters, cpuCap)
 		}
-		return nil
-	})
+	}
 	wg.Wait()
-	if err != nil {
+	if err := r.ctx.Err(); err != nil {
 		return err
 	}
 	var xs, gy, ny, cy []float64
@@ -627,7 +673,7 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 		cpuNote = fmt.Sprintf("one run per instance, stopped after %v (--time); where it stopped early (\"N of %d, time extrapolated\") the time of the whole search is not measured but extrapolated: a one-iteration run (setup: distances, start tour) plus %d - 1 times the mean time of the N - 1 further iterations of the stopped run (every iteration evaluates the whole neighbourhood, so iterations cost about the same)", cpuCap, iters, iters)
 	}
 	if beside > 0 {
-		cpuNote += fmt.Sprintf("; the references ran %d at a time beside the GPU runs (--workers %d), each a single search on one core of the host", beside, beside)
+		cpuNote += fmt.Sprintf("; the references ran %d at a time beside the GPU runs (--workers %d), largest instance first, each a single search on one core of the host", beside, beside)
 	} else {
 		cpuNote += "; the references ran one at a time, after the GPU runs of their instance"
 	}

@@ -370,8 +370,8 @@ func TestDelevacqQuickHonoursBudgets(t *testing.T) {
 	}
 }
 
-// TestDelevacqOnly: --only table3 writes Table 3 alone; an unknown part
-// is refused.
+// TestDelevacqOnly: --only table3 writes Table 3 alone, nbN keeps one
+// population size; an unknown part is refused.
 func TestDelevacqOnly(t *testing.T) {
 	dir := tsplibdir.Need(t)
 	tsplibdir.Instance(t, "kroA100")
@@ -387,9 +387,19 @@ func TestDelevacqOnly(t *testing.T) {
 	if rows := readCSV(t, filepath.Join(out, "delevacq-table3.csv")); len(rows) < 3 || rows[1][0] != "kroA100" {
 		t.Fatalf("Table 3 rows: %v", rows)
 	}
-	opt.Only = []string{"table2"}
-	if err := Run(context.Background(), "delevacq", opt, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "table2") {
-		t.Fatalf("--only table2: err = %v", err)
+	// a population size alone: Table 3's nb_sol 8 row and no other
+	opt.Only = []string{"table3", "nb8"}
+	if err := Run(context.Background(), "delevacq", opt, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	if rows := readCSV(t, filepath.Join(out, "delevacq-table3.csv")); len(rows) != 2 || rows[1][1] != "8" {
+		t.Fatalf("--only table3,nb8: Table 3 rows %v", rows)
+	}
+	for _, bad := range []string{"table2", "nb3"} {
+		opt.Only = []string{bad}
+		if err := Run(context.Background(), "delevacq", opt, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), bad) {
+			t.Fatalf("--only %s: err = %v", bad, err)
+		}
 	}
 }
 

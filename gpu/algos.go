@@ -67,6 +67,11 @@ const (
 	OptRKBI = "rkbi_k"
 	// OptSamples is the 3-opt samples per thread per evaluation (default 4).
 	OptSamples = "samples"
+	// OptLoop is where 3opt-ils's iterated local search runs: "device"
+	// (the default: the replacement kernel ends the local search, accepts
+	// and kicks, so a run is queued rounds) or "host" (the tour comes back
+	// for every kick).
+	OptLoop = "loop"
 	// OptKicks bounds 3opt-ils's kicks (ILS iterations; 0: until the time
 	// limit): Delévacq et al.'s per-solution iteration budget it_lim.
 	OptKicks = "kicks"

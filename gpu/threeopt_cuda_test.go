@@ -5,8 +5,12 @@ package gpu
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
+
+	"gorgonia.org/cu"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
@@ -332,4 +336,144 @@ func BenchmarkThreeOptRound(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(o.movesPerRound())*float64(b.N)/b.Elapsed().Seconds(), "moves/s")
+}
+
+// TestThreeOptDeviceILSKeepsExactBest runs the device-side iterated local
+// search with the exact integer matrix: it makes exactly the kicks asked,
+// its best length (tracked from the moves' and kicks' deltas) is the exact
+// length of its best tour, both tours are permutations with their inverse
+// in step, and the tour in hand is the best at the end (accepted or gone
+// back to).
+func TestThreeOptDeviceILSKeepsExactBest(t *testing.T) {
+	r := needRun(t)
+	in := randomInstance(300, solver.Euc2D, 10000, 41)
+	nb := neighbor.Nearest(in, threeOptNeighbors)
+	start := construct.Random(in.N, rand.New(rand.NewPCG(3, 3)))
+	var o *threeOpt
+	err := r.do(func() (err error) {
+		if o, err = r.newThreeOpt(in, nb, true, 16, 64, 4, 3, 5); err != nil {
+			return err
+		}
+		return o.upload(start, solver.TourLength(in, start))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.do(o.free)
+	p := solver.Params{TimeLimit: time.Minute}
+	best := newILSBest(in, p, time.Now(), solver.NewSink(nil, 0, time.Now()))
+	kicks, rounds, stopped, err := o.deviceILS(context.Background(), time.Now().Add(time.Minute), 50, best)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kicks != 50 || stopped || rounds <= 50*threeOptPatience {
+		t.Fatalf("kicks %d (want 50), rounds %d, stopped %v", kicks, rounds, stopped)
+	}
+	tour, bt, pos := make([]int32, in.N), make([]int32, in.N), make([]int32, in.N)
+	bl := []int64{0}
+	err = r.do(func() error {
+		for _, c := range []struct {
+			dst []int32
+			src cu.DevicePtr
+		}{{tour, o.tour}, {bt, o.bestTour}, {pos, o.pos}} {
+			if err := dtoh(c.dst, c.src); err != nil {
+				return err
+			}
+		}
+		return dtoh(bl, o.bestLen)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ti, bi := make([]int, in.N), make([]int, in.N)
+	for i := range tour {
+		ti[i], bi[i] = int(tour[i]), int(bt[i])
+		if pos[tour[i]] != int32(i) {
+			t.Fatalf("pos[%d] = %d, want %d", tour[i], pos[tour[i]], i)
+		}
+	}
+	if err := solver.ValidateTour(bi, in.N); err != nil {
+		t.Fatal(err)
+	}
+	if exact := solver.TourLength(in, bi); exact != bl[0] {
+		t.Fatalf("device best length %d, exact length of the device's best tour %d", bl[0], exact)
+	}
+	if !slices.Equal(ti, bi) {
+		t.Fatalf("the tour in hand is not the best at the end")
+	}
+	if best.length != bl[0] || bl[0] >= solver.TourLength(in, start) {
+		t.Fatalf("host best %d, device best %d, start %d", best.length, bl[0], solver.TourLength(in, start))
+	}
+	t.Logf("300 cities, 50 kicks, %d rounds: random start %d -> %d", rounds, solver.TourLength(in, start), bl[0])
+}
+
+// TestThreeOptILSLoops runs the engine with the loop on the device and on
+// the host: each makes exactly the kicks asked and returns a valid tour
+// measured exactly; the device loop is deterministic for a seed and, the
+// kicks being a prefix of a longer run's, more kicks never end worse.
+func TestThreeOptILSLoops(t *testing.T) {
+	needDevice(t)
+	e, _ := solver.Lookup(AlgoThreeOptILS, solver.BackendGPU)
+	in := randomInstance(500, solver.Euc2D, 10000, 43)
+	solve := func(loop string, kicks int) solver.Result {
+		t.Helper()
+		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 4, Blocks: 20, Threads: 64, Extra: map[string]string{OptKicks: strconv.Itoa(kicks), OptLoop: loop}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := solver.ValidateTour(r.Tour, in.N); err != nil {
+			t.Fatal(err)
+		}
+		if r.Steps != int64(kicks) || r.Stopped || r.Length != solver.TourLength(in, r.Tour) {
+			t.Fatalf("loop %s, kicks %d: %d kicks, stopped %v, length %d (exact %d)", loop, kicks, r.Steps, r.Stopped, r.Length, solver.TourLength(in, r.Tour))
+		}
+		return r
+	}
+	prev := int64(-1)
+	for _, k := range []int{1, 30, 300} {
+		d := solve("device", k)
+		if again := solve("device", k); again.Length != d.Length || !slices.Equal(again.Tour, d.Tour) {
+			t.Fatalf("kicks %d: the device loop gave %d then %d for the same seed", k, d.Length, again.Length)
+		}
+		if prev >= 0 && d.Length > prev {
+			t.Fatalf("kicks %d: %d, longer than with fewer kicks (%d)", k, d.Length, prev)
+		}
+		prev = d.Length
+		h := solve("host", k)
+		t.Logf("kicks %d: device loop %d in %v, host loop %d in %v", k, d.Length, d.Elapsed, h.Length, h.Elapsed)
+	}
+}
+
+// TestThreeOptPopulationMatchesSingleSearches: a population of searches in
+// shared launches ends at the best of the same searches run one by one by
+// the engine (solution s with seed seed ^ s·0x9E3779B97F4A7C15), with the
+// kicks of all of them; exact integer distances, so the lengths compare
+// exactly.
+func TestThreeOptPopulationMatchesSingleSearches(t *testing.T) {
+	needDevice(t)
+	e, _ := solver.Lookup(AlgoThreeOptILS, solver.BackendGPU)
+	in := matrixInstance(200, 5)
+	const nb, kicks, blocks, threads, seed = 5, 20, 10, 64, 7
+	want := int64(-1)
+	for s := 0; s < nb; s++ {
+		r, err := e.Solve(context.Background(), in, solver.Params{Seed: seed ^ uint64(s)*0x9E3779B97F4A7C15, Blocks: blocks, Threads: threads,
+			Extra: map[string]string{OptKicks: strconv.Itoa(kicks)}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want < 0 || r.Length < want {
+			want = r.Length
+		}
+	}
+	tour, l, k, el, _, err := ThreeOptPopulation(context.Background(), in, nb, kicks, blocks, threads, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := solver.ValidateTour(tour, in.N); err != nil {
+		t.Fatal(err)
+	}
+	if l != solver.TourLength(in, tour) || l != want || k != nb*kicks {
+		t.Fatalf("population: length %d (exact %d), kicks %d; single searches' best %d, kicks %d", l, solver.TourLength(in, tour), k, want, nb*kicks)
+	}
+	t.Logf("%d solutions of %d kicks: best %d in %v", nb, kicks, l, el)
 }

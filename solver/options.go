@@ -258,6 +258,8 @@ var (
 		Doc: "tabu search: iterations for which a swapped pair of positions may not be swapped again (unless that gives a new best)"}
 	optPer = Option{Name: "per", Kind: KindInt, Min: 0, Max: 64, Default: "0",
 		Doc: "tabu search: moves each GPU thread evaluates, consecutive in row order (1: one thread per neighbour; 0: tuned with the block size, or 1 when threads is set)"}
+	optLoop = Option{Name: "loop", Kind: KindChoice, Choices: []string{"device", "host"}, Default: "device",
+		Doc: "where the iterated local search's loop runs: device (the kernels detect the local minimum, accept or go back to the best, and kick; the host reads the counters every few dozen rounds) or host (a copy, kick and upload per kick)"}
 	optPivot = Option{Name: "pivot", Kind: KindChoice, Choices: []string{"first", "rkbi"}, Default: "first",
 		Doc: "pivoting rule: first improvement or random-k-best improvement"}
 	optRKBI = Option{Name: "rkbi_k", Kind: KindInt, Min: 1, Max: 64, Default: "3",
@@ -387,7 +389,7 @@ var optionTable = map[[2]string][]Option{
 
 	{"2opt-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optRestarts, optPick, optClimbStart},
 	{"2opt-ils", BackendGPU}:   {},
-	{"3opt-ils", BackendGPU}:   {optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optSamples, optDist, optKicks.withDoc("kicks (ILS iterations) in all (0: until the time limit)")},
+	{"3opt-ils", BackendGPU}:   {optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optSamples, optDist, optKicks.withDoc("kicks (ILS iterations) in all (0: until the time limit)"), optLoop},
 	{"swap-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches"), optDist, optTabu, optTenure, optPer},
 	{"or-ils", BackendGPU}:     {optWindow, optWindowKicks, optWindowMoves, optReplicas, optGlobal, optStart, optSegment.upTo(512)},
 	// GPU auto ends with (or is, below its size threshold) the CPU auto

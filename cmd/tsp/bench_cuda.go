@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"time"
 
 	"github.com/tsplab/tsplab/bench"
@@ -21,6 +22,10 @@ func init() {
 	bench.GPUEvalBatch = gpu.EvalBatch
 	bench.GPUFIPopulation = func(in *solver.Instance, nb, itLim int, mode string, seed uint64) (int64, time.Duration, string, error) {
 		_, l, el, dev, err := gpu.FIPopulation(in, nb, itLim, mode, seed, "")
+		return l, el, dev, err
+	}
+	bench.GPURKBIPopulation = func(ctx context.Context, in *solver.Instance, nb, itLim, blocks int, seed uint64) (int64, time.Duration, string, error) {
+		_, l, _, el, dev, err := gpu.ThreeOptPopulation(ctx, in, nb, itLim, blocks, 64, seed)
 		return l, el, dev, err
 	}
 	bench.FISequential = func(in *solver.Instance, first, count, itLim int, seed uint64) (int64, time.Duration, error) {

@@ -70,6 +70,24 @@ __device__ __forceinline__ void sort3(int &x, int &y, int &z) {
     }
 }
 
+// The search's counters, state[THREE_*]: evaluation rounds, moves
+// applied, the last round that found an improving move, kicks made (the
+// device-side iterated local search) and whether that search has ended
+// (then every kernel of a queued round returns at once).
+#define THREE_ROUNDS 0
+#define THREE_MOVES 1
+#define THREE_LAST 2
+#define THREE_KICKS 3
+#define THREE_DONE 4
+#define THREE_STATE 5
+
+// three_seed is solution sol's seed in a population run with seed seed
+// (solution 0 has seed itself, so a single search is solution 0 of a
+// population of one).
+__device__ __forceinline__ unsigned long long three_seed(unsigned long long seed, int sol) {
+    return seed ^ ((unsigned long long)sol * 0x9E3779B97F4A7C15ull);
+}
+
 // threeopt_eval: phase 1, evaluate. Each thread draws `samples` triples
 // from its own counter-based stream (seed, global thread id, iteration),
 // evaluates the four reconnections of each and keeps its best; the block's
@@ -78,8 +96,17 @@ __device__ __forceinline__ void sort3(int &x, int &y, int &z) {
 template <int METRIC>
 __device__ void threeopt_eval(const float2 *xy, const int *mat, long long n_, const int *tour, const int *pos,
                               const int *nbr, long long K_, unsigned long long seed, long long iter, long long samples,
-                              LSBest *out) {
+                              const long long *state, LSBest *out) {
     int n = (int)n_, K = (int)K_;
+    // a population of searches: solution blockIdx.y, its own tour, counters
+    // and stream (the first solution's are those of a single search)
+    int sol = blockIdx.y;
+    tour += (size_t)sol * n;
+    pos += (size_t)sol * n;
+    state += (size_t)sol * THREE_STATE;
+    out += (size_t)sol * gridDim.x;
+    seed = three_seed(seed, sol);
+    if (state[THREE_DONE] != 0) return;  // this solution's search has ended (uniform over the block)
     uint32_t key = stream_key(seed, blockIdx.x * blockDim.x + threadIdx.x);
     uint32_t ctr = (uint32_t)iter * (uint32_t)(samples * 4);
     LSBest best = {0, -1, -1, -1};
@@ -145,6 +172,7 @@ __device__ void threeopt_apply_impl(int *tour, int *pos, long long n_, const LSB
     __shared__ LSBest pick;
     __shared__ LSBest top[8];
     __shared__ int have;
+    if (state[THREE_DONE] != 0) return;
     int kk = (int)min(max(k, 1LL), 8LL);
     if (threadIdx.x == 0) have = 0;
     LSBest last = {-0x7fffffff - 1, -1, -1, -1};  // before every move in the order
@@ -194,6 +222,113 @@ extern "C" __global__ void threeopt_apply(int *tour, int *pos, long long n, cons
     threeopt_apply_impl(tour, pos, n, blockBest, blocks, k, seed, iter, scratch, state, len);
 }
 
+// threeopt_ils_apply: the replacement of threeopt_apply, then the iterated
+// local search's step on the device once the local search has converged
+// (patience rounds in a row without an improving sample): accept the local
+// minimum when no longer than the best (copy it to best) or go back to the
+// best, end the search after maxKicks kicks, else kick: a double bridge
+// A B C D -> A C B D inside a window of w positions at a random offset
+// (three random cuts; the window's first and last cities stay, so only its
+// inner edges change), the same kick as the host loop's doubleBridge.
+// Lengths are the kernels' distances: *len tracks the tour, *bestLen the
+// best (the host measures the final tour exactly). With this kernel a
+// whole run is queued rounds with a look at the counters now and then.
+// One block per solution of a population (Delévacq et al.'s nb_sol
+// solutions, each with its blocks of the evaluation grid's row).
+template <int METRIC>
+__device__ void threeopt_ils_apply(const float2 *xy, const int *mat, int *tour, int *pos, long long n_,
+                                   const LSBest *blockBest, long long blocks, long long k, unsigned long long seed,
+                                   long long iter, int *scratch, long long *state, long long *len, int *best,
+                                   long long *bestLen, long long maxKicks, long long patience, long long window) {
+    __shared__ int act, accept, finish, s0, c0, c1, c2, w;
+    __shared__ int dOld, dNew;
+    int n = (int)n_;
+    // solution blockIdx.x of a population (see threeopt_eval)
+    int sol = blockIdx.x;
+    tour += (size_t)sol * n;
+    pos += (size_t)sol * n;
+    blockBest += (size_t)sol * blocks;
+    scratch += (size_t)sol * n;
+    state += (size_t)sol * THREE_STATE;
+    len += sol;
+    best += (size_t)sol * n;
+    bestLen += sol;
+    seed = three_seed(seed, sol);
+    threeopt_apply_impl(tour, pos, n_, blockBest, blocks, k, seed, iter, scratch, state, len);
+    __syncthreads();
+    if (threadIdx.x == 0) act = state[THREE_DONE] == 0 && state[THREE_ROUNDS] - state[THREE_LAST] >= patience;
+    __syncthreads();
+    if (!act) return;
+    if (threadIdx.x == 0) {
+        accept = *len <= *bestLen;
+        if (accept) {
+            *bestLen = *len;
+        } else {
+            *len = *bestLen;
+        }
+        finish = state[THREE_KICKS] >= maxKicks;
+    }
+    __syncthreads();
+    if (accept) {
+        for (int p = threadIdx.x; p < n; p += blockDim.x) best[p] = tour[p];
+    } else {
+        for (int p = threadIdx.x; p < n; p += blockDim.x) {
+            int c = best[p];
+            tour[p] = c;
+            pos[c] = p;
+        }
+    }
+    if (finish) {
+        if (threadIdx.x == 0) state[THREE_DONE] = 1;
+        return;
+    }
+    if (threadIdx.x == 0) {
+        uint32_t key = stream_key(seed, 0x7ffffff1u), ctr = (uint32_t)state[THREE_KICKS] * 4u;
+        w = (int)min(max(window, 8LL), (long long)n);
+        s0 = bounded(ctr_rand(key, ctr), n - w + 1);
+        int x = 1 + bounded(ctr_rand(key, ctr + 1), w - 1), y = 1 + bounded(ctr_rand(key, ctr + 2), w - 1),
+            z = 1 + bounded(ctr_rand(key, ctr + 3), w - 1);
+        sort3(x, y, z);
+        c0 = x;
+        c1 = y;
+        c2 = z;
+        dOld = 0;
+        dNew = 0;
+    }
+    __syncthreads();
+    // the window's new order through scratch: A = [0, c0), C = [c1, c2),
+    // B = [c0, c1), D = [c2, w)
+    int lc = c2 - c1;
+    for (int q = threadIdx.x; q < w; q += blockDim.x) {
+        int src = q;
+        if (q >= c0 && q < c0 + lc) {
+            src = c1 + (q - c0);
+        } else if (q >= c0 + lc && q < c2) {
+            src = c0 + (q - c0 - lc);
+        }
+        scratch[q] = tour[s0 + src];
+    }
+    __syncthreads();
+    int old = 0, nw = 0;
+    for (int q = threadIdx.x; q + 1 < w; q += blockDim.x) {
+        old += ls_dist<METRIC>(xy, mat, n, tour[s0 + q], tour[s0 + q + 1]);
+        nw += ls_dist<METRIC>(xy, mat, n, scratch[q], scratch[q + 1]);
+    }
+    atomicAdd(&dOld, old);
+    atomicAdd(&dNew, nw);
+    __syncthreads();
+    for (int q = threadIdx.x; q < w; q += blockDim.x) {
+        int c = scratch[q];
+        tour[s0 + q] = c;
+        pos[c] = s0 + q;
+    }
+    if (threadIdx.x == 0) {
+        *len += dNew - dOld;
+        state[THREE_KICKS]++;
+        state[THREE_LAST] = state[THREE_ROUNDS];
+    }
+}
+
 // threeopt_deltas_*: the delta of each listed move (x, y, z*4+type) on one
 // tour (tests only: checked against the CPU's exact deltas).
 template <int METRIC>
@@ -210,8 +345,15 @@ __device__ void threeopt_deltas(const float2 *xy, const int *mat, long long n_, 
 #define THREEOPT_KERNELS(SUFFIX, METRIC)                                                                              \
     extern "C" __global__ void threeopt_eval_##SUFFIX(                                                                \
         const float2 *xy, const int *mat, long long n, const int *tour, const int *pos, const int *nbr, long long K,  \
-        unsigned long long seed, long long iter, long long samples, LSBest *out) {                                    \
-        threeopt_eval<METRIC>(xy, mat, n, tour, pos, nbr, K, seed, iter, samples, out);                               \
+        unsigned long long seed, long long iter, long long samples, const long long *state, LSBest *out) {            \
+        threeopt_eval<METRIC>(xy, mat, n, tour, pos, nbr, K, seed, iter, samples, state, out);                        \
+    }                                                                                                                 \
+    extern "C" __global__ void threeopt_ils_apply_##SUFFIX(                                                           \
+        const float2 *xy, const int *mat, int *tour, int *pos, long long n, const LSBest *blockBest, long long blocks, \
+        long long k, unsigned long long seed, long long iter, int *scratch, long long *state, long long *len,         \
+        int *best, long long *bestLen, long long maxKicks, long long patience, long long window) {                    \
+        threeopt_ils_apply<METRIC>(xy, mat, tour, pos, n, blockBest, blocks, k, seed, iter, scratch, state, len,      \
+                                   best, bestLen, maxKicks, patience, window);                                        \
     }                                                                                                                 \
     extern "C" __global__ void threeopt_deltas_##SUFFIX(const float2 *xy, const int *mat, long long n,                \
                                                         const int *tour, const int *moves, long long m, int *delta) { \
