@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/internal/testinst"
+	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
