@@ -273,7 +273,7 @@ func (s *lamSuite) table2Row(name string, in *solver.Instance) [3]lamRuns {
 	for k, x := range res[lamPSPM] {
 		g, _ := gapOf(x.Length, in)
 		gp, _ := gapOf(pol[k].Length, in)
-		s.logf("%s: GPU PSPM run %d: %.4g moves/s, %.2f s, SEC %.3f, polished %.3f", name, k+1, x.MovesPerSecond(), x.Elapsed.Seconds(), g, gp)
+		s.logf("%s: GPU PSPM run %d: %.4g moves/s, %.2f s, SEC %.3f, polished %.3f%s", name, k+1, x.MovesPerSecond(), x.Elapsed.Seconds(), g, gp, nnFromNote(x))
 	}
 	return res
 }
@@ -482,8 +482,17 @@ func (s *lamSuite) notes() {
 	if len(s.names) != len(LamInstances) {
 		restricted = " restricted by --instances or --quick"
 	}
+	drawNote := "GPU PSPM's move draw (--opt draw): "
+	switch s.opt.Extra["draw"] {
+	case "uniform":
+		drawNote += "uniform, as Lam et al.: c and its new neighbour p uniform over the cities."
+	case "nn":
+		drawNote += "nn from the start: c uniform, its new place beside one of its nnk nearest cities (default 8), after or before it."
+	default:
+		drawNote += "auto (the engine's default): uniform as Lam et al. while T is above nnfrom (default: the mean distance from a city to its 8th nearest), then c uniform and its new place beside one of its 8 nearest cities; --opt draw=uniform gives the paper's draw throughout. The CPU engines draw uniformly."
+	}
 	for _, t := range []*Table{s.t2, s.t3, s.t4} {
-		t.Notes = append(t.Notes, "Paper: "+lamCite+"; "+lamHardware+".", s.machine(), schedNote,
+		t.Notes = append(t.Notes, "Paper: "+lamCite+"; "+lamHardware+".", s.machine(), schedNote, drawNote,
 			fmt.Sprintf("Instances: Lam et al.'s 20 (Table 2's list, rd100 .. d493)%s; %d run(s) each.", restricted, s.runs),
 			"SSES = relocation moves evaluated per second (Eq. 4: every thread's move of every search and iteration), in 10^6/s; SEC = % above the TSPLIB optimum (Eq. 5).")
 	}
@@ -492,4 +501,13 @@ func (s *lamSuite) notes() {
 		"GPU PSPM checks its time limit and target between batches of temperature steps, so its times include that granularity. CPU PSSM's TC is not measured (the paper reports none).")
 	s.t4.Notes = append(s.t4.Notes, fmt.Sprintf("%d run(s) per instance and value (the paper does not say how many); the CPU's Pm and the GPU's TPB are both Params.Threads.", s.runs4()),
 		"Plot: lam-fig4.png (CSV beside it), ours beside the paper's Table 4 (which its Fig. 4 draws).")
+}
+
+// nnFromNote is ", nn below T = ..." when a GPU PSPM run reports the
+// temperature its default draw switched at, else "".
+func nnFromNote(x solver.Result) string {
+	if v := x.Params.Extra["nnfrom"]; v != "" {
+		return ", nn below T = " + v
+	}
+	return ""
 }

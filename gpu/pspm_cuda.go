@@ -5,6 +5,7 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"strconv"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"gorgonia.org/cu"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 var metricSuffix = map[int]string{metricEuc2D: "euc", metricCeil2D: "ceil", metricAtt: "att"}
@@ -22,6 +24,8 @@ func init() {
 		for _, v := range []string{"_u16_w3", "_u16_w1", "_u16_w0", "_u32_w0", "_u16_b3", "_u16_b1", "_u16_b0", "_u32_b0"} {
 			registerKernels("pspm_anneal_" + m + v)
 		}
+		// Optional: without it the neighbour lists stay in global memory.
+		registerOptionalKernels("pspm_anneal_" + m + "_u16_w7")
 		// Optional: a fatbin built before them still loads; only the
 		// "first" move selection then fails.
 		for _, v := range []string{"_u16_wf3", "_u16_wf1", "_u16_wf0", "_u32_wf0"} {
@@ -53,7 +57,7 @@ type pspmPlan struct {
 	lanes     int // threads per search in a warp (0 in block mode)
 	blockDim  int
 	shared    int // dynamic shared bytes
-	useShared int // bit 0 lists, bit 1 coordinates
+	useShared int // bit 0 lists, bit 1 coordinates, bit 2 neighbour lists
 	idxBytes  int
 	perSM     int // resident searches per SM
 }
@@ -71,10 +75,10 @@ func (pl pspmPlan) blockBytes(n int) int64 {
 
 func align16(x int) int { return (x + 15) &^ 15 }
 
-// pspmSlotBytes is the shared memory of each search's slot for the cities
-// an accepted move changes (PSPM_SLOT_BYTES in kernels/pspm.cu), ahead of
-// the coordinates and lists.
-const pspmSlotBytes = 32
+// pspmSlotBytes is the shared memory of each search's slot: the cities an
+// accepted move changes and the batch table of thresholds and bases
+// (PSPM_SLOT_BYTES in kernels/pspm.cu), ahead of the coordinates and lists.
+const pspmSlotBytes = 32 + 16*32
 
 // pspmMaxPerSM caps the searches per SM of the default wave when a warp
 // runs several searches (the "lanes" option below 32): the occupancy API
@@ -107,8 +111,10 @@ func teamLayout(tpb, lanes int) (infix string, m int, ok bool) {
 // per block and what goes in shared memory (Lam et al. Eq. 3,
 // generalised by the occupancy API): the layout that keeps the most
 // searches resident per SM, preferring shared memory, then fewer searches
-// per block, on a tie. tb, when set, must fill whole warps.
-func (r *run) planPSPM(n, tpb, metric, lanes, tb int, first bool) (pspmPlan, error) {
+// per block, on a tie. tb, when set, must fill whole warps. nbrBytes > 0:
+// the run draws from neighbour lists of that size, which go in shared
+// memory too when that keeps the residency (variant 7).
+func (r *run) planPSPM(n, tpb, metric, lanes, tb int, first bool, nbrBytes int) (pspmPlan, error) {
 	pl := pspmPlan{idxBytes: 2}
 	idx := "u16"
 	if n >= 65535 {
@@ -162,8 +168,11 @@ func (r *run) planPSPM(n, tpb, metric, lanes, tb int, first bool) (pspmPlan, err
 		if !warpMode {
 			blockDim = (tpb + 31) / 32 * 32
 		}
-		for _, variant := range []string{"3", "1", "0"} {
+		for _, variant := range []string{"7", "3", "1", "0"} {
 			use := int(variant[0] - '0')
+			if use&4 != 0 && nbrBytes <= 0 {
+				continue
+			}
 			if pl.idxBytes == 4 && use != 0 {
 				continue
 			}
@@ -178,6 +187,9 @@ func (r *run) planPSPM(n, tpb, metric, lanes, tb int, first bool) (pspmPlan, err
 			}
 			if use&1 != 0 {
 				bytes += spb * lists
+			}
+			if use&4 != 0 {
+				bytes += align16(nbrBytes)
 			}
 			if bytes > r.d.limits.sharedOptin {
 				continue
@@ -208,7 +220,7 @@ func (r *run) planPSPM(n, tpb, metric, lanes, tb int, first bool) (pspmPlan, err
 	// third of the shared-memory rate (H100, d493): shared memory whenever
 	// it fits.
 	topUse := -1
-	for _, use := range []int{3, 1, 0} {
+	for _, use := range []int{7, 3, 1, 0} {
 		for _, o := range opts {
 			if o.use == use && topUse < 0 {
 				topUse = use
@@ -221,7 +233,7 @@ func (r *run) planPSPM(n, tpb, metric, lanes, tb int, first bool) (pspmPlan, err
 			best = max(best, o.perSM)
 		}
 	}
-	for _, use := range []int{3, 1, 0} {
+	for _, use := range []int{7, 3, 1, 0} {
 		for _, o := range opts {
 			if o.use == use && 100*o.perSM >= 85*best && (pl.kernel == "" || o.perSM > pl.perSM) {
 				pl.kernel = o.name
@@ -264,12 +276,13 @@ type pspmRun struct {
 	n, tb, tpb, metric, steps int
 	lanes                     int  // the "lanes" option (0: auto)
 	first                     bool // the "select" option is "first"
+	draw                      pspmDraw
 	itersPerStep, launchIters int64
 	pl                        pspmPlan
 
 	xy, cur, curCost, arch, archCost    cu.DevicePtr
 	gbest, gbestCost, gbestBlock, start cu.DevicePtr
-	scratch                             cu.DevicePtr
+	scratch, nbr                        cu.DevicePtr
 	host                                [2]pinned
 	evDone                              [2]cu.Event
 	evSync                              cu.Event
@@ -322,8 +335,13 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	default:
 		return solver.Result{}, fmt.Errorf("pspm: select %q: want best or first", v)
 	}
-	s := &pspmRun{r: r, in: in, p: p, n: in.N, tb: tb, tpb: tpb, lanes: lanes, first: first, metric: metric, pending: -1, bestLen: -1,
-		steps: scheduleSteps(p), itersPerStep: int64(in.N) * int64(p.Sweeps)}
+	steps := scheduleSteps(p)
+	draw, err := pspmDrawOf(in, p, tpb, lanes, first, steps)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	s := &pspmRun{r: r, in: in, p: p, n: in.N, tb: tb, tpb: tpb, lanes: lanes, first: first, draw: draw, metric: metric, pending: -1, bestLen: -1,
+		steps: steps, itersPerStep: int64(in.N) * int64(p.Sweeps)}
 	defer r.do(func() error { return s.free() })
 	sink := solver.NewSink(snaps, 0, start)
 	sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
@@ -383,6 +401,14 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		return solver.Result{}, fmt.Errorf("pspm: stopped before the first synchronisation")
 	}
 	best, bestLen := s.bestTour, s.bestLen
+	if s.draw.from > 0 && s.p.Extra["nnfrom"] == "" {
+		// Report the temperature the default chose: the run's parameters rerun as they are.
+		p.Extra = maps.Clone(p.Extra)
+		if p.Extra == nil {
+			p.Extra = map[string]string{}
+		}
+		p.Extra["nnfrom"] = strconv.FormatFloat(s.draw.from, 'g', 6, 64)
+	}
 	sink.Send(solver.Snapshot{Best: best, BestLength: bestLen, Length: bestLen, Step: int64(s.step()), Progress: float64(s.step()) / float64(s.steps), Moves: s.moves()})
 	return solver.Finish(in, e, p, best, s.moves(), int64(s.step()), start, stopped, r.d.label)
 }
@@ -399,7 +425,7 @@ func (s *pspmRun) moves() int64 { return s.iter * int64(s.tb) * int64(s.tpb) }
 func (s *pspmRun) setUp() error {
 	r, n := s.r, s.n
 	var err error
-	if s.pl, err = r.planPSPM(n, s.tpb, s.metric, s.lanes, s.tb, s.first); err != nil {
+	if s.pl, err = r.planPSPM(n, s.tpb, s.metric, s.lanes, s.tb, s.first, 2*len(s.draw.lists)); err != nil {
 		return err
 	}
 	free, _, err := cu.MemInfo()
@@ -459,8 +485,16 @@ func (s *pspmRun) setUp() error {
 	if len(s.p.Start) == n {
 		alloc(&s.start, int64(4*n))
 	}
+	if len(s.draw.lists) > 0 {
+		alloc(&s.nbr, int64(2*len(s.draw.lists)))
+	}
 	if err != nil {
 		return err
+	}
+	if s.nbr != 0 {
+		if err := cu.MemcpyHtoD(s.nbr, unsafe.Pointer(&s.draw.lists[0]), int64(2*len(s.draw.lists))); err != nil {
+			return err
+		}
 	}
 	if err := htod(s.xy, shiftedCoords(s.in)); err != nil {
 		return err
@@ -507,7 +541,7 @@ func (s *pspmRun) queueChunk(stop, due func() bool, send func()) error {
 		end := min(syncAt, s.iter+s.launchIters)
 		if err := r.launch(s.pl.kernel, grid, 1, s.pl.blockDim, s.pl.shared, r.stream,
 			s.xy, s.n, s.cur, s.curCost, s.arch, s.archCost, s.gbest, s.gbestCost, fromBest, s.iter, end, s.itersPerStep,
-			s.p.T0, s.p.Alpha, s.tpb, s.p.Seed, s.scratch, s.tb); err != nil {
+			s.p.T0, s.p.Alpha, s.tpb, s.p.Seed, s.scratch, s.tb, s.nbr, s.draw.k, s.draw.fromStep, int64(s.draw.mix)); err != nil {
 			return err
 		}
 		fromBest = 0
@@ -620,4 +654,126 @@ func (s *pspmRun) free() error {
 		cu.DestroyEvent(&s.evSync)
 	}
 	return first
+}
+
+// pspmDraw is how a run draws its moves (the "draw" option): uniform over
+// the cities, or, from temperature step fromStep on, beside one of c's k
+// nearest cities on the lanes not set in mix (lists: n*k of them, padded
+// to an even count, in the kernel's 16-bit form; nil when the run never
+// draws from them).
+type pspmDraw struct {
+	lists    []uint16
+	k        int
+	fromStep int64
+	mix      uint32  // lanes that keep the uniform draw in the neighbour phase
+	from     float64 // the temperature the neighbour phase starts below (0: from the start)
+}
+
+// pspmMixLanes are the lanes that keep the uniform draw in the neighbour
+// phase of draw auto and mixed: every other lane, so half of a team's
+// moves are Lam et al.'s and half go beside a near city.
+const pspmMixLanes = 0xaaaaaaaa
+
+// pspmDrawOf reads the draw, nnk and nnfrom options. The neighbour draw
+// needs one search per warp (lanes 32, at most 32 moves), the best-move
+// selection and fewer than 65,535 cities (16-bit lists); "nn" or "mixed"
+// asked outside that is refused, "auto" there draws uniformly. auto is
+// uniform down to nnfrom, then mixed; nn and mixed start at nnfrom when it
+// is given, else at once. nnfrom's default is the mean distance from a
+// city to its k-th nearest: around it a move that puts c beside a near
+// city passes the Metropolis test, while a uniform move, whose delta is of
+// the order of the tour's edges, seldom does.
+func pspmDrawOf(in *solver.Instance, p solver.Params, tpb, lanes int, first bool, steps int) (pspmDraw, error) {
+	d := pspmDraw{fromStep: int64(steps)}
+	mode := p.Extra["draw"]
+	switch mode {
+	case "", "auto", "mixed":
+		d.mix = pspmMixLanes
+	case "nn":
+	case "uniform":
+		return d, nil
+	default:
+		return d, fmt.Errorf("pspm: draw %q: want auto, uniform, nn or mixed", mode)
+	}
+	k := 8
+	if v := p.Extra["nnk"]; v != "" {
+		var err error
+		if k, err = strconv.Atoi(v); err != nil || k < 2 || k > 32 {
+			return d, fmt.Errorf("pspm: nnk %q: want 2 to 32", v)
+		}
+	}
+	from := -1.0
+	if v := p.Extra["nnfrom"]; v != "" {
+		var err error
+		if from, err = strconv.ParseFloat(v, 64); err != nil || from < 0 {
+			return d, fmt.Errorf("pspm: nnfrom %q: want a temperature >= 0", v)
+		}
+	}
+	if why := pspmNNUnfit(in.N, k, tpb, lanes, first); why != "" {
+		if mode == "nn" || mode == "mixed" {
+			return d, fmt.Errorf("pspm: draw %s %s", mode, why)
+		}
+		return d, nil
+	}
+	nb := neighbor.Nearest(in, k)
+	if nb.K != k {
+		return d, nil
+	}
+	d.k = k
+	d.lists = make([]uint16, (in.N*k+1)&^1)
+	for i, v := range nb.List {
+		d.lists[i] = uint16(v)
+	}
+	if from < 0 {
+		if mode == "nn" || mode == "mixed" {
+			d.fromStep = 0
+			return d, nil
+		}
+		from = 0
+		for i := 0; i < in.N; i++ {
+			from += float64(in.Dist(i, int(nb.List[i*k+k-1])))
+		}
+		from /= float64(in.N)
+	}
+	d.from = from
+	d.fromStep = pspmStepBelow(p, from, steps)
+	if d.fromStep >= int64(steps) {
+		d.lists, d.k, d.mix = nil, 0, 0
+	}
+	return d, nil
+}
+
+// pspmDefaultNbrBytes is the size of the neighbour lists a run with the
+// default draw (auto, 8 nearest) takes, or 0 when it draws uniformly.
+func pspmDefaultNbrBytes(n, tpb int) int {
+	if pspmNNUnfit(n, 8, tpb, 0, false) != "" {
+		return 0
+	}
+	return 2 * ((n*8 + 1) &^ 1)
+}
+
+// pspmNNUnfit says why the neighbour draw cannot run, or "".
+func pspmNNUnfit(n, k, tpb, lanes int, first bool) string {
+	switch {
+	case tpb > 32 || (lanes != 0 && lanes != 32):
+		return "needs one search per warp (at most 32 threads, lanes 32)"
+	case first:
+		return "needs select best"
+	case n >= 65535:
+		return fmt.Sprintf("needs fewer than 65,535 cities (%d)", n)
+	case k >= n:
+		return fmt.Sprintf("needs more than nnk = %d cities (%d)", k, n)
+	}
+	return ""
+}
+
+// pspmStepBelow is the first temperature step of p's schedule whose
+// temperature T0*alpha^step is at most t (steps when none is).
+func pspmStepBelow(p solver.Params, t float64, steps int) int64 {
+	for st := 0; st < steps; st++ {
+		if p.T0*math.Pow(p.Alpha, float64(st)) <= t {
+			return int64(st)
+		}
+	}
+	return int64(steps)
 }

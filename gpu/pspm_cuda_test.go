@@ -5,7 +5,9 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -25,8 +27,13 @@ import (
 // per warp (threads 32 and 7), several searches per warp (lanes 8 and
 // 16, with 1, 2 and 4 moves per lane, some of them unused), a search per
 // block (64), the three coordinate metrics, a larger instance (n = 3000)
-// and the "first" move selection (moves tested one by one, keys of
-// another layout).
+// the "first" move selection (moves tested one by one, keys of
+// another layout) and the move draws: uniform, from the neighbour lists on
+// half the lanes (the default's draw at these temperatures) and on all of
+// them, with the lists in shared memory and, at n = 20000, in global
+// memory; the neighbour draw's
+// e[p] is a distance the kernel computes, not the cached one, so a
+// mismatch between the two would show here too.
 func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 	needDevice(t)
 	e, err := solver.Lookup(AlgoPSPM, solver.BackendGPU)
@@ -38,27 +45,39 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		metric     solver.Metric
 		lanes      string
 		sel        string // the "select" option ("": best)
+		draw       string // the "draw" option ("": auto, nn at these temperatures)
 	}{
-		{150, 32, solver.Euc2D, "32", ""},
-		{150, 7, solver.Euc2D, "32", ""},
-		{150, 64, solver.Euc2D, "", ""},
-		{493, 48, solver.Euc2D, "", ""}, // a search per block with a partial last warp
-		{300, 40, solver.Att, "", ""},
-		{200, 32, solver.Ceil2D, "", ""},
-		{200, 32, solver.Att, "", ""},
-		{3000, 32, solver.Euc2D, "", ""},
-		{150, 32, solver.Euc2D, "8", ""},  // 4 searches per warp, 4 moves per lane
-		{150, 12, solver.Euc2D, "8", ""},  // 2 moves per lane, 4 of 16 unused
-		{150, 21, solver.Euc2D, "8", ""},  // 4 moves per lane, 11 of 32 unused
-		{150, 5, solver.Att, "8", ""},     // 1 move per lane
-		{200, 32, solver.Euc2D, "16", ""}, // 2 searches per warp, 2 moves per lane
-		{200, 12, solver.Ceil2D, "16", ""},
-		{3000, 32, solver.Euc2D, "8", ""},
-		{150, 32, solver.Euc2D, "32", "first"},
-		{150, 7, solver.Euc2D, "", "first"}, // moves past the 7th never win
-		{200, 32, solver.Att, "", "first"},
-		{200, 32, solver.Ceil2D, "", "first"},
-		{3000, 32, solver.Euc2D, "", "first"},
+		{150, 32, solver.Euc2D, "32", "", ""},
+		{150, 7, solver.Euc2D, "32", "", ""},
+		{150, 64, solver.Euc2D, "", "", ""},
+		{493, 48, solver.Euc2D, "", "", ""}, // a search per block with a partial last warp
+		{300, 40, solver.Att, "", "", ""},
+		{200, 32, solver.Ceil2D, "", "", ""},
+		{200, 32, solver.Att, "", "", ""},
+		{3000, 32, solver.Euc2D, "", "", ""},
+		{150, 32, solver.Euc2D, "8", "", ""},  // 4 searches per warp, 4 moves per lane
+		{150, 12, solver.Euc2D, "8", "", ""},  // 2 moves per lane, 4 of 16 unused
+		{150, 21, solver.Euc2D, "8", "", ""},  // 4 moves per lane, 11 of 32 unused
+		{150, 5, solver.Att, "8", "", ""},     // 1 move per lane
+		{200, 32, solver.Euc2D, "16", "", ""}, // 2 searches per warp, 2 moves per lane
+		{200, 12, solver.Ceil2D, "16", "", ""},
+		{3000, 32, solver.Euc2D, "8", "", ""},
+		{150, 32, solver.Euc2D, "32", "first", ""},
+		{150, 7, solver.Euc2D, "", "first", ""}, // moves past the 7th never win
+		{200, 32, solver.Att, "", "first", ""},
+		{200, 32, solver.Ceil2D, "", "first", ""},
+		{3000, 32, solver.Euc2D, "", "first", ""},
+		{150, 32, solver.Euc2D, "32", "", "uniform"},
+		{150, 7, solver.Euc2D, "", "", "uniform"},
+		{200, 32, solver.Att, "", "", "uniform"},
+		{3000, 32, solver.Euc2D, "", "", "uniform"},
+		{150, 7, solver.Euc2D, "", "", "nn"}, // lanes past the 7th draw too, never win
+		{200, 32, solver.Ceil2D, "", "", "nn"},
+		{300, 32, solver.Att, "", "", "nn"},
+		{20000, 32, solver.Euc2D, "", "", "nn"}, // lists in global memory
+		{150, 7, solver.Euc2D, "", "", "mixed"},
+		{3000, 32, solver.Euc2D, "", "", "mixed"},
+		{200, 32, solver.Att, "", "", "mixed"},
 	}
 	for _, c := range cases {
 		in := randomInstance(c.n, c.metric, 1000, uint64(20+c.n+c.threads))
@@ -71,6 +90,9 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		}
 		if c.sel != "" {
 			p.Extra["select"] = c.sel
+		}
+		if c.draw != "" {
+			p.Extra["draw"] = c.draw
 		}
 		snaps := solver.Latest()
 		r, err := e.Solve(context.Background(), in, p, snaps)
@@ -86,14 +108,14 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		exact := solver.TourLength(in, s.Best)
 		tol := int64(2 + c.n/500)
 		if d := s.BestLength - exact; d < -tol || d > tol {
-			t.Fatalf("n=%d threads=%d lanes %s select %s %v: device cost %d, exact length of its tour %d", c.n, c.threads, c.lanes, c.sel, c.metric, s.BestLength, exact)
+			t.Fatalf("n=%d threads=%d lanes %s select %s draw %s %v: device cost %d, exact length of its tour %d", c.n, c.threads, c.lanes, c.sel, c.draw, c.metric, s.BestLength, exact)
 		}
 		start := solver.TourLength(in, solver.IdentityTour(in.N))
 		if r.Length >= start {
 			t.Fatalf("n=%d threads=%d %v: %d is no better than the identity tour's %d", c.n, c.threads, c.metric, r.Length, start)
 		}
-		t.Logf("n=%d threads=%d lanes %s select %s %v: device %d, exact %d, result %d (identity %d), %.3g moves/s, %d searches",
-			c.n, c.threads, c.lanes, c.sel, c.metric, s.BestLength, exact, r.Length, start, r.MovesPerSecond(), r.Params.Blocks)
+		t.Logf("n=%d threads=%d lanes %s select %s draw %s %v: device %d, exact %d, result %d (identity %d), %.3g moves/s, %d searches",
+			c.n, c.threads, c.lanes, c.sel, c.draw, c.metric, s.BestLength, exact, r.Length, start, r.MovesPerSecond(), r.Params.Blocks)
 	}
 }
 
@@ -148,7 +170,8 @@ func TestPSPMLanesRejectsPartialWarps(t *testing.T) {
 // whole default schedule on each instance for every team width
 // (TSPLAB_PSPM_LANES, default "32,16,8"), TSPLAB_PSPM_BLOCKS (searches;
 // default the engine's), move selection (TSPLAB_PSPM_SELECT, default
-// "best") and seed (TSPLAB_PSPM_SEEDS, default "1") and logs moves/s, the
+// "best"), seed (TSPLAB_PSPM_SEEDS, default "1") and move draw
+// (TSPLAB_PSPM_DRAW, default "auto") and logs moves/s, the
 // error and the error after an exact 2-opt polish of the result.
 func TestPSPMLanesReport(t *testing.T) {
 	names := os.Getenv("TSPLAB_PSPM_AB")
@@ -160,6 +183,9 @@ func TestPSPMLanesReport(t *testing.T) {
 	lanes := strings.Split(orDefault(os.Getenv("TSPLAB_PSPM_LANES"), "32,16,8"), ",")
 	blocks := strings.Split(orDefault(os.Getenv("TSPLAB_PSPM_BLOCKS"), "0"), ",")
 	selects := strings.Split(orDefault(os.Getenv("TSPLAB_PSPM_SELECT"), "best"), ",")
+	// Each draw as draw[@nnfrom]: nnfrom a temperature, or xF for F times
+	// the default (the mean distance to the 8th nearest city).
+	draws := strings.Split(orDefault(os.Getenv("TSPLAB_PSPM_DRAW"), "auto"), ",")
 	seeds := strings.Split(orDefault(os.Getenv("TSPLAB_PSPM_SEEDS"), "1"), ",")
 	dir := os.Getenv("TSPLIB_DIR")
 	for _, name := range strings.Split(names, ",") {
@@ -171,20 +197,36 @@ func TestPSPMLanesReport(t *testing.T) {
 			for _, l := range lanes {
 				for _, sel := range selects {
 					for _, seed := range seeds {
-						p := solver.Params{Extra: map[string]string{"lanes": l, "select": sel}}
-						fmt.Sscan(b, &p.Blocks)
-						fmt.Sscan(seed, &p.Seed)
-						r, err := e.Solve(context.Background(), in, p, nil)
-						if err != nil {
-							t.Logf("%s lanes %s blocks %s select %s: %v", name, l, b, sel, err)
-							continue
+						for _, dw := range draws {
+							draw, from, _ := strings.Cut(dw, "@")
+							p := solver.Params{Extra: map[string]string{"lanes": l, "select": sel, "draw": draw}}
+							if f, ok := strings.CutPrefix(from, "x"); ok {
+								var x float64
+								fmt.Sscan(f, &x)
+								sp := solver.Params{T0: 10000, TEnd: 0.1, Alpha: 0.99}
+								d, err := pspmDrawOf(in, sp, 32, 0, false, scheduleSteps(sp))
+								if err != nil || d.from == 0 {
+									t.Fatalf("%s: no default nnfrom (%v)", name, err)
+								}
+								from = strconv.FormatFloat(x*d.from, 'g', 6, 64)
+							}
+							if from != "" {
+								p.Extra["nnfrom"] = from
+							}
+							fmt.Sscan(b, &p.Blocks)
+							fmt.Sscan(seed, &p.Seed)
+							r, err := e.Solve(context.Background(), in, p, nil)
+							if err != nil {
+								t.Logf("%s lanes %s blocks %s select %s: %v", name, l, b, sel, err)
+								continue
+							}
+							gap, _ := solver.GapPercent(r.Length, in.Optimum)
+							pt := append([]int(nil), r.Tour...)
+							polish2Opt(in, pt, neighbor.Nearest(in, 10))
+							pgap, _ := solver.GapPercent(solver.TourLength(in, pt), in.Optimum)
+							t.Logf("AB %s n=%d lanes %s select %s draw %s (nnfrom %s) seed %d searches %d: %.4g moves/s, %.2f s, gap %.3f %%, after 2-opt %.3f %%",
+								name, in.N, l, sel, draw, r.Params.Extra["nnfrom"], p.Seed, r.Params.Blocks, r.MovesPerSecond(), r.Elapsed.Seconds(), gap, pgap)
 						}
-						gap, _ := solver.GapPercent(r.Length, in.Optimum)
-						pt := append([]int(nil), r.Tour...)
-						polish2Opt(in, pt, neighbor.Nearest(in, 10))
-						pgap, _ := solver.GapPercent(solver.TourLength(in, pt), in.Optimum)
-						t.Logf("AB %s n=%d lanes %s select %s seed %d searches %d: %.4g moves/s, %.2f s, gap %.3f %%, after 2-opt %.3f %%",
-							name, in.N, l, sel, p.Seed, r.Params.Blocks, r.MovesPerSecond(), r.Elapsed.Seconds(), gap, pgap)
 					}
 				}
 			}
@@ -221,5 +263,105 @@ func TestPSPMSelectFirstNeedsWarpSearches(t *testing.T) {
 		if _, err := e.Solve(context.Background(), in, p, nil); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("threads %d %v: err = %v, want %q", c.threads, c.extra, err, c.want)
 		}
+	}
+}
+
+// TestPSPMDrawOptions: the neighbour draw runs only where its kernel
+// exists; asked elsewhere it is refused with a message, while the default
+// (auto) draws uniformly there; unknown values are refused.
+func TestPSPMDrawOptions(t *testing.T) {
+	needDevice(t)
+	e, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
+	in := randomInstance(100, solver.Euc2D, 1000, 5)
+	for _, c := range []struct {
+		threads int
+		extra   map[string]string
+		want    string // "": runs
+	}{
+		{64, map[string]string{"draw": "nn"}, "one search per warp"},
+		{32, map[string]string{"draw": "nn", "lanes": "16"}, "one search per warp"},
+		{32, map[string]string{"draw": "nn", "select": "first"}, "select best"},
+		{32, map[string]string{"draw": "near"}, "draw"},
+		{32, map[string]string{"draw": "mixed", "lanes": "8"}, "one search per warp"},
+		{32, map[string]string{"draw": "nn", "nnk": "1"}, "nnk"},
+		{32, map[string]string{"nnfrom": "-3"}, "nnfrom"},
+		{64, nil, ""},
+		{32, map[string]string{"lanes": "16"}, ""},
+		{32, map[string]string{"select": "first"}, ""},
+		{32, map[string]string{"draw": "nn", "nnk": "99"}, "nnk"},
+	} {
+		p := quickParams(2)
+		p.TimeLimit = 0
+		p.Threads, p.Extra = c.threads, c.extra
+		r, err := e.Solve(context.Background(), in, p, nil)
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("threads %d %v: %v", c.threads, c.extra, err)
+			} else {
+				checkResult(t, fmt.Sprint(c.extra), in, r)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("threads %d %v: err = %v, want %q", c.threads, c.extra, err, c.want)
+		}
+	}
+}
+
+// TestPSPMDrawAutoTemperature: the default draw switches to the neighbour
+// lists at the first temperature step at or below the mean distance from
+// a city to its k-th nearest (or nnfrom when given), never with draw
+// uniform, and from the start with draw nn.
+func TestPSPMDrawAutoTemperature(t *testing.T) {
+	in := randomInstance(400, solver.Euc2D, 10000, 9)
+	p := solver.Params{T0: 10000, TEnd: 0.1, Alpha: 0.99, Sweeps: 10, K: 100}
+	steps := scheduleSteps(p)
+	nb := neighbor.Nearest(in, 8)
+	mean := 0.0
+	for i := 0; i < in.N; i++ {
+		mean += float64(in.Dist(i, int(nb.Of(i)[7])))
+	}
+	mean /= float64(in.N)
+	want := 0
+	for p.T0*math.Pow(p.Alpha, float64(want)) > mean {
+		want++
+	}
+	d, err := pspmDrawOf(in, p, 32, 0, false, steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.fromStep != int64(want) || d.k != 8 || len(d.lists) != in.N*8 || math.Abs(d.from-mean) > 1e-9 || d.mix != pspmMixLanes {
+		t.Fatalf("auto: from step %d (T %.4g), k %d, %d list entries; want step %d (T %.4g), 8, %d", d.fromStep, d.from, d.k, len(d.lists), want, mean, in.N*8)
+	}
+	for i := 0; i < in.N; i++ {
+		for j, v := range nb.Of(i) {
+			if int(d.lists[i*8+j]) != int(v) {
+				t.Fatalf("list of %d, entry %d: %d, want %d", i, j, d.lists[i*8+j], v)
+			}
+		}
+	}
+	p.Extra = map[string]string{"nnfrom": "1"} // T0*0.99^st <= 1 from st = 917
+	if d, _ = pspmDrawOf(in, p, 32, 0, false, steps); d.fromStep != 917 {
+		t.Fatalf("nnfrom 1: from step %d, want 917", d.fromStep)
+	}
+	p.Extra = map[string]string{"nnfrom": "0.01"} // below Tend: never
+	if d, _ = pspmDrawOf(in, p, 32, 0, false, steps); d.fromStep != int64(steps) || d.lists != nil {
+		t.Fatalf("nnfrom below Tend: from step %d of %d, lists %d", d.fromStep, steps, len(d.lists))
+	}
+	p.Extra = map[string]string{"draw": "uniform"}
+	if d, _ = pspmDrawOf(in, p, 32, 0, false, steps); d.fromStep != int64(steps) || d.lists != nil {
+		t.Fatalf("uniform: from step %d of %d, lists %d", d.fromStep, steps, len(d.lists))
+	}
+	p.Extra = map[string]string{"draw": "nn", "nnk": "5"}
+	if d, _ = pspmDrawOf(in, p, 32, 0, false, steps); d.fromStep != 0 || d.k != 5 || len(d.lists) != in.N*5 || d.mix != 0 {
+		t.Fatalf("nn: from step %d, k %d, %d entries, mix %x", d.fromStep, d.k, len(d.lists), d.mix)
+	}
+	p.Extra = map[string]string{"draw": "mixed", "nnfrom": "1"}
+	if d, _ = pspmDrawOf(in, p, 32, 0, false, steps); d.fromStep != 917 || d.mix != pspmMixLanes {
+		t.Fatalf("mixed from T 1: from step %d, mix %x", d.fromStep, d.mix)
+	}
+	p.Extra = nil
+	if d, _ = pspmDrawOf(in, p, 32, 16, false, steps); d.lists != nil || d.fromStep != int64(steps) {
+		t.Fatalf("auto with lanes 16: lists %d, from step %d; want uniform", len(d.lists), d.fromStep)
 	}
 }

@@ -53,7 +53,7 @@ func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSe
 		}
 		var tb int
 		_ = r.do(func() error {
-			pl, err := r.planPSPM(n, tpb, metric, 0, 0, false)
+			pl, err := r.planPSPM(n, tpb, metric, 0, 0, false, pspmDefaultNbrBytes(n, tpb))
 			if err != nil {
 				return err
 			}

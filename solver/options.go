@@ -313,6 +313,12 @@ var (
 		Doc: "threads of a warp per search (a warp runs 32/lanes searches, each lane tries threads/lanes moves); auto: 32"}
 	optSelect = Option{Name: "select", Kind: KindChoice, Choices: []string{"best", "first"}, Default: "best",
 		Doc: "move a search applies per iteration: the best of its threads' moves if it passes the Metropolis test (Lam et al.'s PSPM), or the first, in thread order, of those that pass it (the moves as consecutive proposals of one Metropolis chain; one search per warp)"}
+	optDraw = Option{Name: "draw", Kind: KindChoice, Choices: []string{"auto", "uniform", "nn", "mixed"}, Default: "auto",
+		Doc: "relocation moves' draw: c and its new neighbour p uniform over the cities (uniform, Lam et al.); c uniform and its new place beside one of its nnk nearest cities, after it or before it (nn); nn on half of a search's threads, uniform on the other half (mixed); nn and mixed from the start, or from nnfrom when given; auto: uniform while the temperature is above nnfrom, mixed below (one search per warp, select best, under 65,535 cities; else uniform)"}
+	optNNK = Option{Name: "nnk", Kind: KindInt, Min: 2, Max: 32, Default: "8",
+		Doc: "draw nn: nearest cities per city that a move may put c beside"}
+	optNNFrom = Option{Name: "nnfrom", Kind: KindFloat, Min: 0, Max: 1e12, Auto: "the mean distance from a city to its nnk-th nearest",
+		Doc: "the temperature below which draw auto, nn and mixed take moves from the nearest cities"}
 	optSamples = Option{Name: "samples", Kind: KindInt, Min: 1, Max: 1024, Default: "4",
 		Doc: "3-opt samples per thread per evaluation"}
 
@@ -383,9 +389,9 @@ var optionTable = map[[2]string][]Option{
 	{"3opt-ils", BackendCPU}: ilsOptions("on", "off", "better", "nearest", "0"),
 	{"auto", BackendCPU}:     ilsOptions("on", "off", "equal", "mixed", "20"),
 
-	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK, optLanes, optSelect}, schedule),
-	{"sspm", BackendGPU}: cat([]Option{optThreads}, schedule),
-	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK}, schedule),
+	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK, optLanes, optSelect, optDraw, optNNK, optNNFrom}, schedule),
+	{"sspm", BackendGPU}: cat([]Option{optThreads, optDraw, optNNK, optNNFrom}, schedule),
+	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK, optDraw, optNNK, optNNFrom}, schedule),
 
 	{"2opt-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optRestarts, optPick, optClimbStart},
 	{"2opt-ils", BackendGPU}:   {},

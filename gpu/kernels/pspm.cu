@@ -31,9 +31,13 @@
 #include "common.cuh"
 
 #define PSPM_MAXWARPS 32
-// PSPM_SLOT_BYTES is the shared memory of a team's slot for the cities an
-// accepted move changes (five indices; gpu/pspm_cuda.go pspmSlotBytes).
-#define PSPM_SLOT_BYTES 32
+// PSPM_SLOT_BYTES is the shared memory of a team's slot (gpu/pspm_cuda.go
+// pspmSlotBytes): 32 bytes for the cities an accepted move changes (five
+// indices), then the batch table, PSPM_TABLE entries of 16 bytes: the
+// team's stratification bases and Metropolis threshold of each iteration
+// of the batch, read with one broadcast load per iteration.
+#define PSPM_TABLE 32
+#define PSPM_SLOT_BYTES (32 + 16 * PSPM_TABLE)
 
 // PspmNode is one city's part of a search's state: the cached edge length
 // e = d(x, next x), the removal gain rem, and the links (12 bytes with
@@ -50,11 +54,58 @@ struct PspmState {
     PspmNode<IDX> *nd;
 };
 
-template <int METRIC, typename IDX>
-__device__ __forceinline__ int pdist(const PspmState<IDX> &s, int a, int b) {
-    float2 p = s.xy[a], q = s.xy[b];
+// pspm_dist is the search's integer distance. EUC_2D rounds by adding 2^23
+// (float addition rounds to the nearest integer for 0 <= x < 2^23; planPSPM
+// keeps distances below 5.7e6) and reading the integer from the float's
+// bits: no float-to-int conversion, which runs on the narrow conversion
+// pipe. It differs from int_dist's floor(x + 0.5) only on exact ties (x =
+// k + 1/2 in float), like the fast square root's rare off-by-one (the
+// search tolerates both; every reported length is recomputed on the CPU).
+// Every distance the search caches or evaluates comes from here, so the
+// device's cost bookkeeping stays consistent.
+template <int METRIC>
+__device__ __forceinline__ int pspm_dist(float2 p, float2 q) {
+    if (METRIC == METRIC_EUC_2D) {
+        const float dx = p.x - q.x, dy = p.y - q.y;
+        return __float_as_int(sqrtf(dx * dx + dy * dy) + 8388608.0f) - 0x4b000000;
+    }
     return int_dist<METRIC>(p.x, p.y, q.x, q.y);
 }
+
+template <int METRIC, typename IDX>
+__device__ __forceinline__ int pdist(const PspmState<IDX> &s, int a, int b) {
+    return pspm_dist<METRIC>(s.xy[a], s.xy[b]);
+}
+
+// PspmLcg is a thread's move generator: a 64-bit multiplicative
+// congruential generator (multiplier from Steele and Vigna's tables of
+// spectrally good ones; period 2^62 from an odd state) whose high word is
+// the draw: four instructions a draw instead of a counter hash's nine, and
+// the high bits of a power-of-two generator are its good ones. Each thread seeds its own state at
+// the start of a launch from its stream key and the launch's first
+// iteration (pspm_lcg_seed), so runs replay exactly for a seed; the
+// threads' sequences start at unrelated points of the 2^64 cycle.
+struct PspmLcg {
+    unsigned long long s;  // odd
+    __device__ __forceinline__ uint32_t next() {
+        s *= 0xd1342543de82ef95ull;
+        return (uint32_t)(s >> 32);
+    }
+};
+
+__device__ __forceinline__ PspmLcg pspm_lcg_seed(uint32_t key, long long iterStart) {
+    const uint32_t lo = (uint32_t)iterStart, hi = (uint32_t)((unsigned long long)iterStart >> 32);
+    PspmLcg g;
+    g.s = ((unsigned long long)ctr_rand(key, lo) << 32) | ctr_rand(key ^ 0x3c6ef372u, lo + hi * 0x85ebca6bu) | 1u;
+    return g;
+}
+
+// PspmBool carries the move draw as a type, so that each draw gets its own
+// copy of the loop (the choice is made once per temperature step).
+template <bool B>
+struct PspmBool {
+    static constexpr bool value = B;
+};
 
 // Team is the set of threads that run one search: L lanes of a warp
 // (32 / L searches per warp, several warps per block, no block barriers)
@@ -242,19 +293,32 @@ __device__ __forceinline__ void pspm_save(int *dst, const PspmNode<IDX> *nd, int
     for (int x = tid; x < n; x += size) dst[x] = nd[x].next;
 }
 
-// pspm_anneal runs iterations [iterStart, iterEnd) of the schedule: the
-// iteration counter is also the random streams' counter, and iteration i
-// belongs to temperature step i / itersPerStep, so any split of the
-// schedule into launches draws the same moves and thresholds.
+// pspm_anneal runs iterations [iterStart, iterEnd) of the schedule:
+// iteration i belongs to temperature step i / itersPerStep, and the
+// thresholds and team bases are drawn from a counter stream indexed by i,
+// the moves from each thread's generator seeded at iterStart; the host
+// splits a run into the same launches for a given run (gpu/pspm_cuda.go,
+// queueChunk), so a seed replays exactly.
 // State per search b (global, int32): cur[b*n ..] the current tour as a
 // next array, curCost[b]; arch[b*n ..] and archCost[b] the LWSA archive.
 // fromBest != 0: every search starts from gbest/gbestCost instead. FIRST:
 // the "first" move selection instead of "best" (see Move keys above).
 // MODE (a template constant, so pointers into smem compile to shared-memory
 // loads): bit 0 = the nodes in shared memory (else in gscratch, global),
-// bit 1 = coordinates too (else global memory, read through the cache).
+// bit 1 = coordinates too (else global memory, read through the cache),
+// bit 2 = the neighbour lists too (else global memory).
 // WARP: each warp of the block is one search (TPB <= 32); else the block
-// is one search.
+// is one search. NNOK: the kernel has the neighbour-list draw.
+//
+// The move draw. Uniform (Lam et al.): c and p uniform over the cities
+// (p != c), q = next p. Neighbour (from temperature step nnStep on, when
+// the host passes lists): c uniform, v one of c's nnK nearest cities
+// (nbr[c*nnK ..], uniform over the list), and c goes in after v (p = v, q
+// = next v) or before it (p = prev v, q = v), one random bit deciding;
+// the lanes set in nnMix keep the uniform draw (a mix of both). At low
+// temperature nearly every uniform move is far worse than the threshold;
+// a neighbour move puts c beside a city near it, which is where the
+// improving moves are, while the uniform lanes keep the long jumps.
 //
 // Two limits bind the loop (docs/PERF.md, section PSPM): instruction
 // issue and shared-memory bank passes (a warp load of 32 random addresses
@@ -266,15 +330,18 @@ __device__ __forceinline__ void pspm_save(int *dst, const PspmNode<IDX> *nd, int
 //     mod 32 (see the loop), so the team's c (and nearly all its p) fall
 //     in distinct banks, while each thread's (c, p) is uniform as before;
 //   - no modulo: multiply-high of a 32-bit draw, and its low word (the
-//     fraction) for a second value;
+//     fraction) for a second value; the draw itself from a per-thread
+//     LCG (PspmLcg), three instructions;
 //   - every lane evaluates a move; invalid ones (p = prev c, lanes past
 //     tpb) get the largest key by a select, not a branch;
 //   - Metropolis is one compare: every 32 iterations each lane draws the
 //     uniform u of one of them and turns it into the integer threshold
 //     ceil(-T ln u), so that "u < exp(-delta/T)" reads "delta < threshold"
 //     (u lies in (0, 1), so improving moves pass; an all-invalid team's
-//     key never does); an iteration takes its threshold from lane
-//     (counter mod 32) with one shuffle;
+//     key never does); at the start of a batch the team writes the
+//     thresholds and stratification bases of its 32 iterations to a table
+//     in shared memory, and an iteration reads its entry with one
+//     broadcast load (instead of two shuffles and the bases' arithmetic);
 //   - one record per city (PspmNode): one address for all of its fields;
 //   - the winner's own loads (a = prev c, q = next p, rem c) and distances
 //     stay in its registers: it relinks by itself (pspm_apply), so the
@@ -282,12 +349,14 @@ __device__ __forceinline__ void pspm_save(int *dst, const PspmNode<IDX> *nd, int
 //   - the cache refresh is straight-line code that ranks 0-4 run on the
 //     five cities the winner leaves in the team's slot (every lane of a
 //     warp team runs it: equal values to equal addresses).
-template <int METRIC, typename IDX, bool WARP, int L, int M, int MODE, bool FIRST>
+template <int METRIC, typename IDX, bool WARP, int L, int M, int MODE, bool FIRST, bool NNOK>
 __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long long *curCost,
                                             int *arch, long long *archCost, const int *gbest,
                                             const long long *gbestCost, int fromBest, long long iterStart,
                                             long long iterEnd, long long itersPerStep, double T0, double alpha, int tpb,
-                                            unsigned long long seed, PspmNode<IDX> *gscratch, int searches) {
+                                            unsigned long long seed, PspmNode<IDX> *gscratch, int searches,
+                                            const unsigned short *__restrict__ nbrG, int nnK, long long nnStep,
+                                            uint32_t nnMix) {
     constexpr bool first = FIRST;
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ int swkey[PSPM_MAXWARPS];
@@ -305,10 +374,11 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     PspmState<IDX> s;
     // Dynamic shared memory: a 32-byte slot per team (the cities an
     // accepted move changes, see pspm_apply), the coordinates (MODE & 2),
-    // the teams' lists (MODE & 1).
+    // the neighbour lists (MODE & 4), the teams' lists (MODE & 1).
     IDX *const bc = (IDX *)(smem + PSPM_SLOT_BYTES * slot);
+    uint4 *const tab = (uint4 *)(smem + PSPM_SLOT_BYTES * slot + 32);
     unsigned char *sp = smem + PSPM_SLOT_BYTES * perBlock;
-    // Load (1/2): coordinates, shared by the block's searches.
+    // Load (1/2): coordinates and neighbour lists, shared by the block's searches.
     if (MODE & 2) {
         float2 *x2 = (float2 *)sp;
         for (int k = threadIdx.x; k < n; k += blockDim.x) x2[k] = xy[k];
@@ -316,6 +386,15 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
         sp += ((size_t)n * sizeof(float2) + 15) & ~(size_t)15;
     } else {
         s.xy = xy;
+    }
+    const unsigned short *nbr = nbrG;
+    if (NNOK && (MODE & 4)) {
+        // 4-byte copies: nnK*n is even (the host pads the lists).
+        uint32_t *nb2 = (uint32_t *)sp;
+        const uint32_t *src2 = (const uint32_t *)nbrG;
+        for (int k = threadIdx.x; k < (nnK * n + 1) / 2; k += blockDim.x) nb2[k] = src2[k];
+        nbr = (const unsigned short *)sp;
+        sp += ((size_t)((nnK * n + 1) & ~1) * 2 + 15) & ~(size_t)15;
     }
     __syncthreads();
     // Only whole warps return: the host makes searches a multiple of TPW.
@@ -351,13 +430,137 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
         lp[j] = i % nm1;
         kpN[j] = (nm1 - lp[j] + 31) >> 5;
     }
+    // The neighbour draw's mix: lanes whose bit is set in nnMix draw
+    // uniformly in that phase too.
+    bool uniLane[M];
+#pragma unroll
+    for (int j = 0; j < M; j++) uniLane[j] = (nnMix >> ((tid + j * L) & 31)) & 1u;
     // The refresh phase: rank k refreshes rem of the k-th of (a, b, c, p, q).
     const int rsel = min(tid, 4);
     uint32_t tkey = stream_key(seed, (uint32_t)(b * 1024 + tid));
     uint32_t bkey = stream_key(seed ^ 0x5bd1e995ull, (uint32_t)b);
-    // Opaque to the optimiser: under a register cap it would otherwise
-    // recompute the keys (three mixes each) in every iteration.
-    asm volatile("" : "+r"(tkey), "+r"(bkey));
+    PspmLcg gen = pspm_lcg_seed(tkey, iterStart);
+    // Opaque to the optimiser, which would otherwise recompute the key
+    // (three mixes) in every batch and the stratification constants in
+    // every iteration.
+    asm volatile("" : "+r"(bkey));
+    uint32_t nnO = nn, nm1O = nm1;
+    asm volatile("" : "+r"(nnO), "+r"(nm1O));
+#pragma unroll
+    for (int j = 0; j < M; j++) asm volatile("" : "+r"(lc[j]), "+r"(kcN[j]), "+r"(lp[j]), "+r"(kpN[j]));
+
+    // One batch of iterations ctrB .. ctrEnd-1 at one temperature, with
+    // the draw NNTAG::value (true: neighbour lists).
+    auto batch = [&](auto nnTag, uint32_t ctrB, uint32_t ctrEnd) {
+        constexpr bool NN = decltype(nnTag)::value;
+        for (uint32_t ctr = ctrB; ctr != ctrEnd; ctr++) {
+            // Evaluate: random relocation moves (take c out from between a
+            // and b, put it between p and q). Stratified so that a team's
+            // shared-memory loads of c and p do not collide in banks: the team
+            // shares uniform bases bc in [0, n) and bp in [0, n - 1) (drawn
+            // per iteration from the search's stream, read from the table
+            // with the threshold), move i adds its own random offset
+            // oc = (i mod n) + 32k < n, so c = bc + oc mod n is uniform for
+            // every move, and a team's c are distinct (n >= 32) and in
+            // distinct banks (record stride 12 bytes: bank 3c + field mod 32;
+            // coordinates: c mod 16 per half warp); p the same way over n - 1
+            // values, then skipping c. Each move has the distribution it had
+            // with independent draws; a team's moves do not repeat c.
+            // The bases and this iteration's threshold: entry ctr mod BATCH of
+            // the team's table (one broadcast load).
+            const uint4 tv = tab[ctr & (BATCH - 1)];
+            const uint32_t bcBase = tv.x, bpBase = tv.y;
+            const int th = (int)tv.z;
+            int key = PSPM_NOKEY;
+            PspmMove m{};
+#pragma unroll
+            for (int j = 0; j < M; j++) {
+                const uint32_t r = gen.next();
+                const unsigned long long rw = (unsigned long long)r * kcN[j];
+                uint32_t uc = bcBase + lc[j] + ((uint32_t)(rw >> 32) << 5);
+                uc = min(uc, uc - nnO);  // unsigned: subtracts n once when uc >= n
+                const int c = (int)uc;
+                int p, q, ep;
+                float2 cp, cq;
+                if (NN) {
+                    // v: entry umulhi(frac, nnK) of c's list; the fraction's bit 8
+                    // (below the bits that choose the entry) picks the side. A
+                    // uniform lane of the mix takes v uniform (p's stratified
+                    // draw) and puts c after it: Lam et al.'s move.
+                    const uint32_t fr = (uint32_t)rw;
+                    uint32_t up = bpBase + lp[j] + (__umulhi(fr, kpN[j]) << 5);
+                    up = min(up, up - nm1O);
+                    const int pu = (int)up + ((int)up >= c);
+                    const int vl = nbr[c * nnK + (int)__umulhi(fr, (uint32_t)nnK)];
+                    const int v = uniLane[j] ? pu : vl;
+                    const int vn = nd[v].next, vpv = nd[v].prev;
+                    const bool after = uniLane[j] || ((fr >> 8) & 1u);
+                    p = after ? v : vpv;
+                    q = after ? vn : v;
+                    cp = s.xy[p];
+                    cq = s.xy[q];
+                    ep = pspm_dist<METRIC>(cp, cq);  // = e[p]: same function, same pair
+                } else {
+                    uint32_t up = bpBase + lp[j] + (__umulhi((uint32_t)rw, kpN[j]) << 5);
+                    up = min(up, up - nm1O);
+                    p = (int)up;
+                    p += (p >= c);
+                    q = nd[p].next;
+#if PSPM_EP_DIST
+                    ep = pspm_dist<METRIC>(s.xy[p], s.xy[q]);
+#else
+                    ep = nd[p].e;
+#endif
+                    cp = s.xy[p];
+                    cq = s.xy[q];
+                }
+                const int a = nd[c].prev;
+                const int remc = nd[c].rem;
+                const float2 cc = s.xy[c];
+                const int dpc = pspm_dist<METRIC>(cp, cc);
+                const int dcq = pspm_dist<METRIC>(cc, cq);
+                const int delta = dpc + dcq - ep - remc;
+                // p = a is no move (c already follows p), nor is p = c (the
+                // neighbour draw's "before b"); |delta| < 2^25: planPSPM checks the
+                // coordinate span.
+                // The key's low 5 bits: the move's index in a warp team, the lane
+                // in a block team (the reduction finds its warp).
+                const int i = tid + j * L;
+                const int ki = WARP ? i : lane;
+                const bool ok = i < tpb && p != a && (!NN || p != c);
+                const int kj = first ? (ok && delta < th ? (ki << 26) + (delta + PSPM_DBIAS) : PSPM_NOKEY)
+                                     : (ok ? delta * 32 + ki : PSPM_NOKEY);
+                if (M == 1 || kj < key) {
+                    key = kj;
+                    m = PspmMove{c, p, a, q, dpc, dcq, remc};
+                }
+            }
+            // Reduce: the team's best move ("first": its first accepted one).
+            int winKey, winner;
+            pspm_team_min<WARP, L>(key, lane, warp, nwarps, swkey, first, winKey, winner);
+            // Metropolis on the winner: one compare (see above); with
+            // "first" the moves were tested one by one.
+            const int wdelta = pspm_key_delta(winKey, first);
+            bool acc = first ? winKey != PSPM_NOKEY : wdelta < th;
+            if (SPLIT) {
+                if (!__any_sync(0xffffffffu, acc)) continue;
+            } else {
+                if (!acc) continue;
+                acc = true;
+            }
+            // LWSA (Alg. 2): archive the current tour only when it is the best
+            // seen and a worse move is about to replace it.
+            if (acc && wdelta > 0 && cost < best) {
+                pspm_save(arch + (size_t)b * n, nd, n, tid, tm.size);
+                best = cost;
+                if (!SPLIT) tm.sync();  // read before the winner relinks
+            }
+            if (SPLIT) tm.sync();  // the condition differs between the warp's teams
+            pspm_apply<METRIC, IDX, WARP, L>(s, m, acc && tid == winner, acc, rsel, bc, tm);
+            if (acc) cost += wdelta;
+        }
+    };
+
     for (long long it = iterStart; it < iterEnd;) {
         // The temperature of this step; a threshold is ceil(-T ln u) =
         // ceil(negTln2 * log2 u).
@@ -367,6 +570,7 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
         const uint32_t ctr0 = (uint32_t)it;
         const int ips = (int)(min(iterEnd, (step + 1) * itersPerStep) - it);  // this step's part
         it += ips;
+        const bool nnNow = NNOK && nbrG != nullptr && step >= nnStep;
         for (int it0 = 0; it0 < ips; it0 += BATCH) {
             // Metropolis thresholds of the counters ctrB .. ctrB+BATCH-1.
             const uint32_t ctrB = ctr0 + (uint32_t)it0;
@@ -374,83 +578,19 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
             int thr;
             uint32_t bsh;  // the base draw of the counter that is rank mod BATCH
             pspm_thresholds<BATCH>(bkey, ctrB, WARP ? tid : lane, negTln2, thr, bsh);
-            // Opaque: computed once per batch, not re-derived in every iteration.
-            asm volatile("" : "+r"(thr), "+r"(bsh));
-            for (uint32_t ctr = ctrB; ctr != ctrEnd; ctr++) {
-                // Evaluate: random relocation moves (take c out from between a
-                // and b, put it between p and q). Stratified so that a team's
-                // shared-memory loads of c and p do not collide in banks: the team
-                // shares uniform bases bc in [0, n) and bp in [0, n - 1) (drawn
-                // per iteration from the search's stream, fetched like the
-                // threshold), move i adds its own random offset
-                // oc = (i mod n) + 32k < n, so c = bc + oc mod n is uniform for
-                // every move, and a team's c are distinct (n >= 32) and in
-                // distinct banks (record stride 12 bytes: bank 3c + field mod 32;
-                // coordinates: c mod 16 per half warp); p the same way over n - 1
-                // values, then skipping c. Each move has the distribution it had
-                // with independent draws; a team's moves do not repeat c.
-                const uint32_t bs = __shfl_sync(0xffffffffu, bsh, (int)(ctr & (BATCH - 1)), WARP ? L : 32);
-                // This iteration's threshold, from rank ctr mod BATCH.
-                const int th = __shfl_sync(0xffffffffu, thr, (int)(ctr & (BATCH - 1)), WARP ? L : 32);
-                const unsigned long long bw = (unsigned long long)bs * nn;
-                const uint32_t bcBase = (uint32_t)(bw >> 32), bpBase = __umulhi((uint32_t)bw, nm1);
-                int key = PSPM_NOKEY;
-                PspmMove m{};
-#pragma unroll
-                for (int j = 0; j < M; j++) {
-                    const uint32_t r = ctr_rand(tkey + (uint32_t)j * 0x6a09e667u, ctr);
-                    const unsigned long long rw = (unsigned long long)r * kcN[j];
-                    uint32_t uc = bcBase + lc[j] + ((uint32_t)(rw >> 32) << 5);
-                    uc = min(uc, uc - nn);  // unsigned: subtracts n once when uc >= n
-                    uint32_t up = bpBase + lp[j] + (__umulhi((uint32_t)rw, kpN[j]) << 5);
-                    up = min(up, up - nm1);
-                    const int c = (int)uc;
-                    int p = (int)up;
-                    p += (p >= c);
-                    const int a = nd[c].prev;
-                    const int remc = nd[c].rem;
-                    const int q = nd[p].next;
-                    const int dpc = pdist<METRIC>(s, p, c);
-                    const int dcq = pdist<METRIC>(s, c, q);
-                    const int delta = dpc + dcq - nd[p].e - remc;
-                    // p = a is no move (c already follows p); |delta| < 2^25:
-                    // planPSPM checks the coordinate span.
-                    // The key's low 5 bits: the move's index in a warp team, the lane
-                    // in a block team (the reduction finds its warp).
-                    const int i = tid + j * L;
-                    const int ki = WARP ? i : lane;
-                    const bool ok = i < tpb && p != a;
-                    const int kj = first ? (ok && delta < th ? (ki << 26) + (delta + PSPM_DBIAS) : PSPM_NOKEY)
-                                         : (ok ? delta * 32 + ki : PSPM_NOKEY);
-                    if (M == 1 || kj < key) {
-                        key = kj;
-                        m = PspmMove{c, p, a, q, dpc, dcq, remc};
-                    }
-                }
-                // Reduce: the team's best move ("first": its first accepted one).
-                int winKey, winner;
-                pspm_team_min<WARP, L>(key, lane, warp, nwarps, swkey, first, winKey, winner);
-                // Metropolis on the winner: one compare (see above); with
-                // "first" the moves were tested one by one.
-                const int wdelta = pspm_key_delta(winKey, first);
-                bool acc = first ? winKey != PSPM_NOKEY : wdelta < th;
-                if (SPLIT) {
-                    if (!__any_sync(0xffffffffu, acc)) continue;
-                } else {
-                    if (!acc) continue;
-                    acc = true;
-                }
-                // LWSA (Alg. 2): archive the current tour only when it is the best
-                // seen and a worse move is about to replace it.
-                if (acc && wdelta > 0 && cost < best) {
-                    pspm_save(arch + (size_t)b * n, nd, n, tid, tm.size);
-                    best = cost;
-                    if (!SPLIT) tm.sync();  // read before the winner relinks
-                }
-                if (SPLIT) tm.sync();  // the condition differs between the warp's teams
-                pspm_apply<METRIC, IDX, WARP, L>(s, m, acc && tid == winner, acc, rsel, bc, tm);
-                if (acc) cost += wdelta;
-            }
+            // The team's table for this batch: rank t writes the entry of the
+            // counter that is t mod BATCH (in a block team, warp 0), after
+            // every rank has read the previous batch's last entry.
+            const unsigned long long bw = (unsigned long long)bsh * nn;
+            tm.sync();
+            if (WARP || tid < 32)
+                tab[(WARP ? tid : lane) & (BATCH - 1)] =
+                    make_uint4((uint32_t)(bw >> 32), __umulhi((uint32_t)bw, nm1), (uint32_t)thr, 0u);
+            tm.sync();
+            if (NNOK && nnNow)
+                batch(PspmBool<NNOK>{}, ctrB, ctrEnd);
+            else
+                batch(PspmBool<false>{}, ctrB, ctrEnd);
         }
     }
     // Store: flush the archive if the current tour is the best, and save
@@ -471,42 +611,57 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
 // parameter is 8 bytes wide (the host packs 8-byte slots). (A variant
 // capped at 40 registers, 48 searches per SM, ran no faster on an H100: the
 // loop is issue-bound.)
-#define PSPM_KERNEL_SEL(NAME, METRIC, IDX, WARP, L, M, MODE, FIRST)                                               \
-    extern "C" __global__ void NAME(const float2 *xy, long long n, int *cur, long long *curCost, int *arch,         \
-                                    long long *archCost, const int *gbest, const long long *gbestCost,              \
-                                    long long fromBest, long long iterStart, long long iterEnd,                     \
-                                    long long itersPerStep, double T0, double alpha, long long tpb,                 \
-                                    unsigned long long seed, PspmNode<IDX> *gscratch, long long searches) {         \
-        pspm_anneal<METRIC, IDX, WARP, L, M, MODE, FIRST>(xy, (int)n, cur, curCost, arch, archCost, gbest,         \
-                                                          gbestCost, (int)fromBest, iterStart, iterEnd,             \
-                                                          itersPerStep, T0, alpha, (int)tpb, seed, gscratch,        \
-                                                          (int)searches);                                           \
+#ifndef PSPM_WARP_BOUNDS
+#define PSPM_WARP_BOUNDS __launch_bounds__(256)
+#endif
+#define PSPM_KERNEL_NN(NAME, METRIC, IDX, WARP, L, M, MODE, FIRST, NNOK, BOUNDS)                                  \
+    extern "C" __global__ void BOUNDS NAME(const float2 *xy, long long n, int *cur, long long *curCost, int *arch,  \
+                                           long long *archCost, const int *gbest, const long long *gbestCost,       \
+                                           long long fromBest, long long iterStart, long long iterEnd,              \
+                                           long long itersPerStep, double T0, double alpha, long long tpb,          \
+                                           unsigned long long seed, PspmNode<IDX> *gscratch, long long searches,    \
+                                           const unsigned short *nbr, long long nnK, long long nnStep,              \
+                                           long long nnMix) {                                                       \
+        pspm_anneal<METRIC, IDX, WARP, L, M, MODE, FIRST, NNOK>(                                                   \
+            xy, (int)n, cur, curCost, arch, archCost, gbest, gbestCost, (int)fromBest, iterStart, iterEnd,          \
+            itersPerStep, T0, alpha, (int)tpb, seed, gscratch, (int)searches, nbr, (int)nnK, nnStep,                \
+            (uint32_t)nnMix);                                                                                       \
     }
+// Warp kernels run blocks of at most 8 warps (planPSPM): the bound lets
+// the compiler keep the loop's values in registers instead of recomputing
+// them under the 64 registers a 1024-thread block would allow.
+#define PSPM_KERNEL_SEL(NAME, METRIC, IDX, WARP, L, M, MODE, FIRST) \
+    PSPM_KERNEL_NN(NAME, METRIC, IDX, WARP, L, M, MODE, FIRST, false, PSPM_WARP_BOUNDS)
 #define PSPM_KERNEL(NAME, METRIC, IDX, WARP, L, M, MODE) PSPM_KERNEL_SEL(NAME, METRIC, IDX, WARP, L, M, MODE, false)
+#define PSPM_KERNEL_W(NAME, METRIC, MODE) \
+    PSPM_KERNEL_NN(NAME, METRIC, unsigned short, true, 32, 1, MODE, false, true, PSPM_WARP_BOUNDS)
+#define PSPM_KERNEL_B(NAME, METRIC, IDX, MODE) PSPM_KERNEL_NN(NAME, METRIC, IDX, false, 32, 1, MODE, false, false, )
 // Kernel names: pspm_anneal_<metric>_<index bits>_<w: a search per warp,
 // wf: the same with the "first" move selection, b: a search per block,
 // tLxM: a search per L lanes of a warp, M moves per lane><shared-memory
-// mode: 3 lists and coordinates, 1 lists, 0 nothing>. The selection is a
-// template constant (a run-time flag costs about 9 instructions per
-// iteration).
+// mode: 7 lists, coordinates and neighbour lists, 3 lists and coordinates,
+// 1 lists, 0 nothing>. The selection is a template constant (a run-time
+// flag costs about 9 instructions per iteration). The neighbour draw is
+// in the u16 "w" kernels only (the engine's default layout).
 // 32-bit indices mean n >= 65535: never shared.
 #define PSPM_TEAMS(M_, METRIC, L, MM)                                                    \
     PSPM_KERNEL(pspm_anneal_##M_##_u16_t##L##x##MM##3, METRIC, unsigned short, true, L, MM, 3) \
     PSPM_KERNEL(pspm_anneal_##M_##_u16_t##L##x##MM##1, METRIC, unsigned short, true, L, MM, 1) \
     PSPM_KERNEL(pspm_anneal_##M_##_u16_t##L##x##MM##0, METRIC, unsigned short, true, L, MM, 0)
 #define PSPM_METRIC(M, METRIC)                                                        \
-    PSPM_KERNEL(pspm_anneal_##M##_u16_w3, METRIC, unsigned short, true, 32, 1, 3)  \
-    PSPM_KERNEL(pspm_anneal_##M##_u16_w1, METRIC, unsigned short, true, 32, 1, 1)  \
-    PSPM_KERNEL(pspm_anneal_##M##_u16_w0, METRIC, unsigned short, true, 32, 1, 0)  \
+    PSPM_KERNEL_W(pspm_anneal_##M##_u16_w7, METRIC, 7)                               \
+    PSPM_KERNEL_W(pspm_anneal_##M##_u16_w3, METRIC, 3)                               \
+    PSPM_KERNEL_W(pspm_anneal_##M##_u16_w1, METRIC, 1)                               \
+    PSPM_KERNEL_W(pspm_anneal_##M##_u16_w0, METRIC, 0)                               \
     PSPM_KERNEL(pspm_anneal_##M##_u32_w0, METRIC, int, true, 32, 1, 0)             \
     PSPM_KERNEL_SEL(pspm_anneal_##M##_u16_wf3, METRIC, unsigned short, true, 32, 1, 3, true) \
     PSPM_KERNEL_SEL(pspm_anneal_##M##_u16_wf1, METRIC, unsigned short, true, 32, 1, 1, true) \
     PSPM_KERNEL_SEL(pspm_anneal_##M##_u16_wf0, METRIC, unsigned short, true, 32, 1, 0, true) \
     PSPM_KERNEL_SEL(pspm_anneal_##M##_u32_wf0, METRIC, int, true, 32, 1, 0, true)            \
-    PSPM_KERNEL(pspm_anneal_##M##_u16_b3, METRIC, unsigned short, false, 32, 1, 3) \
-    PSPM_KERNEL(pspm_anneal_##M##_u16_b1, METRIC, unsigned short, false, 32, 1, 1) \
-    PSPM_KERNEL(pspm_anneal_##M##_u16_b0, METRIC, unsigned short, false, 32, 1, 0) \
-    PSPM_KERNEL(pspm_anneal_##M##_u32_b0, METRIC, int, false, 32, 1, 0)            \
+    PSPM_KERNEL_B(pspm_anneal_##M##_u16_b3, METRIC, unsigned short, 3)               \
+    PSPM_KERNEL_B(pspm_anneal_##M##_u16_b1, METRIC, unsigned short, 1)               \
+    PSPM_KERNEL_B(pspm_anneal_##M##_u16_b0, METRIC, unsigned short, 0)               \
+    PSPM_KERNEL_B(pspm_anneal_##M##_u32_b0, METRIC, int, 0)                          \
     PSPM_TEAMS(M, METRIC, 16, 1)                                                     \
     PSPM_TEAMS(M, METRIC, 16, 2)                                                     \
     PSPM_TEAMS(M, METRIC, 8, 1)                                                      \
