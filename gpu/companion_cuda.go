@@ -15,7 +15,14 @@ import (
 type companionStats struct {
 	rounds, uploads int
 	evals           uint64
-	label           string
+	// found is the length the windows' offers took off the tours they
+	// started from, in all: what they found before the engine's folds
+	// kept what the engine had not bettered meanwhile
+	found int64
+	// foundLate is found without the first period, the windows' search
+	// from the engine's start tour
+	foundLate int64
+	label     string
 }
 
 // runCompanion runs the or-ils windows (kernels/oropt.cu, no global
@@ -64,6 +71,7 @@ func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *
 	download := func() error { return ru.do(func() error { return dtoh(t32, r.tour) }) }
 	upload := func() error { return ru.do(func() error { return htod(r.tour, t32) }) }
 	var gain, gainAt uint64 // the windows' total gain, and at the last upload
+	lastOffer := uint64(0)  // gain at the newest offer since the last upload
 	uploaded := time.Now()
 	var pending uint64 // the offer the engine has not taken yet
 	var offeredAt time.Time
@@ -99,6 +107,7 @@ func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *
 					return st, err
 				}
 				pending, offeredAt, gainOffered = x.Offer(t32, cur), now, gain
+				lastOffer = gain
 				continue
 			}
 			// nothing found since the last upload: go on from the
@@ -117,6 +126,7 @@ func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *
 					return st, err
 				}
 				x.Offer(t32, cur)
+				lastOffer = gain
 			}
 			pending = 0
 		}
@@ -124,10 +134,24 @@ func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *
 		if err := upload(); err != nil {
 			return st, err
 		}
-		gainAt, uploaded = gain, now
+		st.addFound(lastOffer, gainAt)
+		gainAt, lastOffer, uploaded = gain, gain, now
 		st.uploads++
 	}
+	st.addFound(lastOffer, gainAt)
 	return st, nil
+}
+
+// addFound counts what the offers of one period found: the windows' gain
+// at the newest offer less their gain at the period's upload.
+func (st *companionStats) addFound(lastOffer, gainAt uint64) {
+	if lastOffer <= gainAt {
+		return
+	}
+	st.found += int64(lastOffer - gainAt)
+	if st.uploads > 0 {
+		st.foundLate += int64(lastOffer - gainAt)
+	}
 }
 
 // solveCompanion is GPU auto from AutoCompanionMinN to AutoOrILSMinN
@@ -159,8 +183,8 @@ func solveCompanion(ctx context.Context, e, cpu solver.Engine, in *solver.Instan
 	if g.st.label != "" {
 		device += " (" + g.st.label + ")"
 	}
-	device += fmt.Sprintf(": %d offers, %d taken, %d shortened the tour by %d in all; %.3g moves on the CPU, %.3g on the GPU", offers, taken, folds, gained,
-		float64(r.Moves), float64(g.st.evals))
+	device += fmt.Sprintf(": %d offers, %d taken, %d shortened the tour by %d in all (the offers had found %d, %d after the first period); %.3g moves on the CPU, %.3g on the GPU", offers, taken, folds, gained,
+		g.st.found, g.st.foundLate, float64(r.Moves), float64(g.st.evals))
 	if g.err != nil {
 		device += fmt.Sprintf("; the GPU side stopped: %v", g.err)
 	}
