@@ -169,6 +169,27 @@ func (r *repro) instances(list, quick []string) []string {
 	return list
 }
 
+// stopped returns the run's context error when err comes from the run
+// being stopped (Ctrl-C, a caller's time limit), else nil: a suite then
+// still writes the rows it measured, says so, and returns the error.
+func (r *repro) stopped(err error) error {
+	if err == nil && r.ctx.Err() == nil {
+		return nil
+	}
+	if e := r.ctx.Err(); e != nil && (err == nil || errors.Is(err, e)) {
+		return e
+	}
+	return nil
+}
+
+// stopNote is the notes line of a stopped run (none when stop is nil).
+func (r *repro) stopNote(stop error) []string {
+	if stop == nil {
+		return nil
+	}
+	return []string{fmt.Sprintf("Stopped before the end (%v): the rows are those measured until then; a row cut short counts only its finished runs, and later rows are missing or empty.", stop)}
+}
+
 // machine is the notes line naming the GPU and the CPU.
 func (r *repro) machine() string {
 	return fmt.Sprintf("GPU: %s; CPU: %s (CPU engines on all cores unless --workers).", r.device, HostCPU())

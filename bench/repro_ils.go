@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -364,7 +365,7 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 			}
 		}
 		for _, nb := range delevacqNbSol {
-			if !want("table1") {
+			if !want("table1") || r.ctx.Err() != nil {
 				break
 			}
 			if !wantNB(nb) {
@@ -417,6 +418,9 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 					break
 				}
 				pop := r.delevacqPopulation(gRK, cIL, in, nbv, itLim, blocks, uint64(k+1))
+				if r.ctx.Err() != nil {
+					break // an interrupted trial counts for nothing
+				}
 				if pop.gpuDevice != "" {
 					r.device = pop.gpuDevice
 				}
@@ -424,9 +428,9 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 					r.logf("%s nb_sol %s: %s", name, nb, pop.error)
 				}
 				pops = append(pops, pop)
-				if r.ctx.Err() != nil {
-					break
-				}
+			}
+			if len(pops) == 0 && r.ctx.Err() != nil {
+				break
 			}
 			var gT, cT, gF, gG float64
 			gN, cN := 0, 0
@@ -451,7 +455,8 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 		}
 		return nil
 	})
-	if err != nil {
+	stop := r.stopped(err)
+	if err != nil && stop == nil {
 		return err
 	}
 	scaleNote := "the paper's budgets"
@@ -476,10 +481,11 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 	var bases []string
 	for i, t := range []*Table{t1, t3} {
 		if want(delevacqParts[i]) {
+			t.Notes = append(t.Notes, r.stopNote(stop)...)
 			tables, bases = append(tables, t), append(bases, "delevacq-"+delevacqParts[i])
 		}
 	}
-	return r.finish(tables, bases, out)
+	return errors.Join(r.finish(tables, bases, out), stop)
 }
 
 // luongTabu runs the swap tabu search of luongIterations iterations on e,
@@ -632,9 +638,7 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 		}
 	}
 	wg.Wait()
-	if err := r.ctx.Err(); err != nil {
-		return err
-	}
+	stop := r.stopped(r.ctx.Err())
 	var xs, gy, ny, cy []float64
 	for _, x := range rows {
 		in := x.in
@@ -682,5 +686,6 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 		fmt.Sprintf("Search (both sides): swap-climb with tabu=%d: from a random tour, every iteration evaluates all n(n-1)/2 swaps and makes the best admissible one, improving or not; a swapped pair of positions stays tabu for max(10, n/10) iterations unless it gives a new best (aspiration). GPU: threads evaluate the neighbours and their admissibility (tabu state a byte per move), one block chooses and applies the move and keeps the best tour, the whole iteration on the device. Thread control (Luong et al.: launch configurations tried in waves) here tunes the block size and how many consecutive neighbours a thread takes (sharing the distances along a row of the move matrix); the other column is the paper's Table 6 configuration, 256 threads per block and one thread per neighbour. CPU: the same search on one core, the moves of a row priced from three rows of distances (matrix up to 1,000 cities, else computed from the coordinates). Times are whole searches (setup included), mean over the runs.", iters),
 		fmt.Sprintf("Runs: %d per GPU variant and instance (the paper's 30 unless --runs; the runs column says how many ran). CPU: %s.", runs, cpuNote),
 		"Instances: the paper's eight (Table 6). GPU mean best: quality, which the paper does not report. Plot: luong-time.png (CSV beside it).")
-	return r.finish([]*Table{t}, []string{"luong"}, out)
+	t.Notes = append(t.Notes, r.stopNote(stop)...)
+	return errors.Join(r.finish([]*Table{t}, []string{"luong"}, out), stop)
 }

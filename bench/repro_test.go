@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -526,5 +527,40 @@ func TestLuongCappedReferenceIsExtrapolated(t *testing.T) {
 	}
 	if !strings.Contains(md, "beside the GPU runs (--workers 2)") || !strings.Contains(md, "| 26.5 |") {
 		t.Fatalf("notes lack the concurrent references, or the paper's one-core time 3.4×7.8 = 26.5 is missing:\n%s", md)
+	}
+}
+
+// TestStoppedSuitesWriteWhatTheyMeasured: a suite stopped by its context
+// (Ctrl-C, a caller's time limit) still writes its tables, with a line
+// saying it was stopped, and returns the context's error; here stopped
+// during the first instance's rows (luong) and before any (delevacq).
+func TestStoppedSuitesWriteWhatTheyMeasured(t *testing.T) {
+	dir := tsplibdir.Need(t)
+	tsplibdir.Instance(t, "kroA100")
+	tsplibdir.Instance(t, "eil101")
+	for _, c := range []struct {
+		suite, inst, file string
+		after           time.Duration
+	}{{"luong", "eil101", "luong.md", 30 * time.Millisecond}, {"delevacq", "kroA100", "delevacq-table3.md", 0}} {
+		out := t.TempDir()
+		ctx, cancel := context.WithCancel(context.Background())
+		if c.after > 0 {
+			time.AfterFunc(c.after, cancel)
+		} else {
+			cancel()
+		}
+		// luong without --quick: the whole 10,000-iteration reference, long
+		// enough to be stopped in
+		opt := Options{TSPLIBDir: dir, OutDir: out, Quick: c.suite != "luong", Runs: 1, Instances: []string{c.inst}, PapersDir: needPapers(t)}
+		var buf bytes.Buffer
+		err := Run(ctx, c.suite, opt, &buf)
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("%s: err = %v, want the context's", c.suite, err)
+		}
+		md, rerr := os.ReadFile(filepath.Join(out, c.file))
+		if rerr != nil || !strings.Contains(string(md), "Stopped before the end") || !strings.Contains(buf.String(), "Stopped before the end") {
+			t.Fatalf("%s: %s (%v) lacks the stop note:\n%s", c.suite, c.file, rerr, md)
+		}
 	}
 }
