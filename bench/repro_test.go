@@ -540,7 +540,7 @@ func TestStoppedSuitesWriteWhatTheyMeasured(t *testing.T) {
 	tsplibdir.Instance(t, "eil101")
 	for _, c := range []struct {
 		suite, inst, file string
-		after           time.Duration
+		after             time.Duration
 	}{{"luong", "eil101", "luong.md", 30 * time.Millisecond}, {"delevacq", "kroA100", "delevacq-table3.md", 0}} {
 		out := t.TempDir()
 		ctx, cancel := context.WithCancel(context.Background())
