@@ -540,3 +540,34 @@ func TestClimbQualityMatchesBestImprovement(t *testing.T) {
 		}
 	}
 }
+
+// TestClimbBatchStartsNearestNeighbour: tours too large for the fused
+// climber run the batch climber, whose climbs now start by default from
+// randomized nearest-neighbour tours built on the host: a climb from one
+// needs far fewer passes than from a uniformly random tour (start=random),
+// so the first climb ends after far fewer moves evaluated, and both runs
+// return checked tours.
+func TestClimbBatchStartsNearestNeighbour(t *testing.T) {
+	r := needRun(t)
+	in := randomInstance(16000, solver.Euc2D, 1e6, 9)
+	if err := r.do(func() error { _, err := r.planClimb(in.N, climbKernelFor(in.N)); return err }); err == nil {
+		t.Skipf("%d cities fit the fused climber on this device: no batch climber to test", in.N)
+	}
+	e, _ := solver.Lookup(AlgoTwoOptClimb, solver.BackendGPU)
+	moves := map[string]int64{}
+	for _, start := range []string{"nn", "random"} {
+		res, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, TimeLimit: time.Minute, Extra: map[string]string{OptRestarts: "1", OptClimbStart: start}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkResult(t, AlgoTwoOptClimb+" start="+start, in, res)
+		if res.Steps < 1 || res.Stopped {
+			t.Fatalf("start=%s: %d climbs, stopped %v", start, res.Steps, res.Stopped)
+		}
+		moves[start] = res.Moves
+		t.Logf("start=%s: first climb in %v, %d moves evaluated, best %d", start, res.Elapsed, res.Moves, res.Length)
+	}
+	if 2*moves["nn"] > moves["random"] {
+		t.Fatalf("moves to the first local minimum: %d from nearest-neighbour starts, %d from random ones: want at most half", moves["nn"], moves["random"])
+	}
+}

@@ -14,7 +14,7 @@ import (
 // (2opt-climb, swap-climb): every climber whose flag is 0 has reached a
 // local minimum; its tour (city, B tours of n cities, as copied back) is
 // measured exactly, the shortest is kept in best/bestLen, climbs counts
-// them, and restart starts each of them again from a new random tour on
+// them, and restart starts each of them again from a new start tour on
 // the context goroutine.
 func harvestClimbers(r *run, in *solver.Instance, flags, city []int32, best *[]int, bestLen, climbs *int64, restart func(k int) error) error {
 	n := len(city) / len(flags)

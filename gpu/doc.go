@@ -15,11 +15,14 @@
 //     a resident block per climber runs climb after climb with its tour in
 //     shared memory (kernels/climb.cu); tours too large for one block's
 //     shared memory run a climber per tour of a batch (kernels/twoopt.cu,
-//     twoopt_apply).
+//     twoopt_apply), restarted from randomized nearest-neighbour tours built
+//     on the host up to 200,000 cities.
 //   - 2opt-ils: Rocki & Suda's whole-neighbourhood GPU 2-opt inside
 //     iterated local search, many disjoint moves applied per pass.
 //   - 3opt-ils: Delévacq et al.'s 3-opt iterated local search with
-//     random-k-best-improvement pivoting (kernels/threeopt.cu).
+//     random-k-best-improvement pivoting (kernels/threeopt.cu); the kick
+//     and the acceptance run on the device too (loop=host: on the host),
+//     and ThreeOptPopulation runs their populations in shared launches.
 //   - swap-climb: Luong et al.'s generic GPU local search with the
 //     pair-exchange neighbourhood, one thread per neighbour
 //     (kernels/swap.cu): random-restart climbing, or with the tabu option

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 func init() {
@@ -344,13 +345,25 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	return best.finish(e, steps, moves, stopped, r.d.label)
 }
 
+// The batch climber's host-built start tours: randomized nearest-neighbour
+// tours over this many candidates, taking the second-nearest candidate at
+// this share of the steps (the fused climber's rule), up to this many
+// cities (beyond, a tour takes too long to build for a restart).
+const (
+	climbHostNNNeighbors = 8
+	climbNNSecond        = 0.03
+	climbHostNNMaxN      = 200000
+)
+
 // twoOptClimb is the 2opt-climb engine: O'Neil & Burtscher's random-restart
 // hill climbing. Tours that fit a block's shared memory run the fused
 // climber (twoOptClimbFused). Larger ones run one climber per tour of a
 // batch sized to fill the GPU: each round queues 32 (evaluate, apply)
 // pairs; climbers at a local minimum are then scored exactly on the CPU
-// and restarted from a new random tour. The best climber's tour is
-// polished with exact 2-opt.
+// and restarted from a new start tour (start=nn, the default up to
+// climbHostNNMaxN cities: a randomized nearest-neighbour tour built on the
+// host; else uniformly random). The best climber's tour is polished with
+// exact 2-opt.
 func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	r, err := newRunFor(in)
@@ -401,10 +414,29 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 		return solver.Result{}, err
 	}
 	defer r.do(b.free)
+	// start tours: randomized nearest-neighbour tours built on the host
+	// from candidate lists (as the fused climber builds them on the
+	// device), up to climbHostNNMaxN cities and while the deadline allows;
+	// else, and with start=random, uniformly random tours
+	startTours, err := solver.OptionsFor(AlgoTwoOptClimb, solver.BackendGPU).Choice(p, OptClimbStart)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	dctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	var lists *neighbor.Lists
+	if startTours == "nn" && n <= climbHostNNMaxN {
+		lists, _ = neighbor.NearestContext(dctx, in, climbHostNNNeighbors)
+	}
 	restart := func(k int) error {
-		t := construct.Random(n, rng)
+		var t []int
 		if k == 0 && len(p.Start) == n {
 			t = append([]int(nil), p.Start...)
+		} else if lists != nil {
+			t, _ = construct.RandomizedNearestNeighborContext(dctx, in, rng.IntN(n), lists, rng, climbNNSecond)
+		}
+		if t == nil {
+			t = construct.Random(n, rng)
 		}
 		return b.upload(k, xy, scale, t)
 	}

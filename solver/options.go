@@ -306,7 +306,7 @@ var (
 	optPick = Option{Name: "pick", Kind: KindChoice, Choices: []string{"disjoint", "best", "spread"}, Default: "disjoint",
 		Doc: "moves a climber applies per pass: every improving one its threads found that no better one overlaps (disjoint), the best alone as O'Neil & Burtscher (best), or those no earlier one in a hashed order overlaps (spread)"}
 	optClimbStart = Option{Name: "start", Kind: KindChoice, Choices: []string{"nn", "random"}, Default: "nn",
-		Doc: "climbs' start tours: randomized nearest-neighbour tours (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest) or uniformly random tours as O'Neil & Burtscher; tours over about 14,000 cities (the batch climber) always start random"}
+		Doc: "climbs' start tours: randomized nearest-neighbour tours (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest) or uniformly random tours as O'Neil & Burtscher; over about 14,000 cities the batch climber builds the same kind of tours on the host, up to 200,000 cities (beyond, random)"}
 	optDist = Option{Name: "dist", Kind: KindChoice, Choices: []string{"auto", "coords", "matrix"}, Default: "auto",
 		Doc: "kernel distances: computed from coordinates in float, the exact integer matrix in device memory, or auto (coordinates where the kernels compute the metric)"}
 	optLanes = Option{Name: "lanes", Kind: KindChoice, Choices: []string{"auto", "8", "16", "32"}, Default: "auto",

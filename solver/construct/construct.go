@@ -3,6 +3,7 @@ package construct
 import (
 	"cmp"
 	"context"
+	"errors"
 	"math/rand/v2"
 	"slices"
 
@@ -68,6 +69,34 @@ func NearestNeighborContext(ctx context.Context, in *solver.Instance, start int,
 		}
 		return t, nil
 	}
+	return nearestWithLists(ctx, in, start, nb, nil, 0)
+}
+
+// RandomizedNearestNeighborContext is the nearest-neighbour tour from
+// start with the candidate lists nb (required), except that at a share
+// second of the steps (drawn from rng) it goes to the second-nearest
+// unvisited candidate instead, when the list has one: many different
+// tours about as short as the nearest-neighbour tour, as start tours of
+// random-restart climbs. It gives up when ctx is done, returning ctx's
+// error and no tour.
+func RandomizedNearestNeighborContext(ctx context.Context, in *solver.Instance, start int, nb *neighbor.Lists, rng *rand.Rand, second float64) ([]int, error) {
+	n := in.N
+	if n <= 0 {
+		return []int{}, nil
+	}
+	if nb == nil || nb.K == 0 || nb.N() != n {
+		return nil, errors.New("randomized nearest neighbour: candidate lists of the instance's cities are required")
+	}
+	return nearestWithLists(ctx, in, min(max(start, 0), n-1), nb, rng, second)
+}
+
+// nearestWithLists builds the nearest-neighbour tour over the candidate
+// lists (the fallback search when every candidate is visited), taking the
+// second unvisited candidate at a share second of the steps when rng is
+// set.
+func nearestWithLists(ctx context.Context, in *solver.Instance, start int, nb *neighbor.Lists, rng *rand.Rand, second float64) ([]int, error) {
+	n := in.N
+	t := make([]int, 0, n)
 	all := make([]int32, n)
 	for i := range all {
 		all[i] = int32(i)
@@ -80,12 +109,24 @@ func NearestNeighborContext(ctx context.Context, in *solver.Instance, start int,
 		if len(t)%checkEvery == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		next := -1
+		skip := rng != nil && rng.Float64() < second // take the second unvisited candidate
+		next, first := -1, -1
 		for _, c := range nb.Of(cur) { // nearest first
-			if left.Has(int(c)) {
+			if !left.Has(int(c)) {
+				continue
+			}
+			if !skip {
 				next = int(c)
 				break
 			}
+			if first >= 0 {
+				next = int(c)
+				break
+			}
+			first = int(c)
+		}
+		if next < 0 {
+			next = first
 		}
 		if next < 0 {
 			next = left.Nearest(cur)

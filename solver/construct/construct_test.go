@@ -1,7 +1,9 @@
 package construct
 
 import (
+	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/tsplab/tsplab/internal/testinst"
@@ -194,5 +196,45 @@ func TestKeepFixed(t *testing.T) {
 				t.Fatalf("n=%d, fixed cycle: %v", n, err)
 			}
 		}
+	}
+}
+
+// TestRandomizedNearestNeighbor: with no detours it is the nearest-
+// neighbour tour; with 3 % of the steps to the second-nearest candidate
+// it gives valid tours from the start city that differ between streams and
+// stay near the nearest-neighbour tour's length (far below a random
+// tour's); without lists it says so.
+func TestRandomizedNearestNeighbor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	in := testinst.Euc(3000, 1e6, rng)
+	nb := neighbor.Nearest(in, 8)
+	ctx := context.Background()
+	nn := NearestNeighbor(in, 17, nb)
+	same, err := RandomizedNearestNeighborContext(ctx, in, 17, nb, rand.New(rand.NewPCG(1, 1)), 0)
+	if err != nil || !slices.Equal(same, nn) {
+		t.Fatalf("second = 0: not the nearest-neighbour tour (err %v)", err)
+	}
+	ln := solver.TourLength(in, nn)
+	lr := solver.TourLength(in, Random(in.N, rng))
+	var prev []int
+	for s := uint64(1); s <= 4; s++ {
+		r, err := RandomizedNearestNeighborContext(ctx, in, 17, nb, rand.New(rand.NewPCG(s, 2)), 0.03)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := solver.ValidateTour(r, in.N); err != nil || r[0] != 17 {
+			t.Fatalf("stream %d: %v, first city %d", s, err, r[0])
+		}
+		l := solver.TourLength(in, r)
+		if slices.Equal(r, nn) || (prev != nil && slices.Equal(r, prev)) {
+			t.Fatalf("stream %d: the same tour as the nearest-neighbour tour or the previous stream's", s)
+		}
+		if float64(l) > 1.15*float64(ln) || l*5 > lr {
+			t.Fatalf("stream %d: length %d, nearest neighbour %d, random %d", s, l, ln, lr)
+		}
+		prev = r
+	}
+	if _, err := RandomizedNearestNeighborContext(ctx, in, 0, nil, rng, 0.03); err == nil {
+		t.Fatal("no candidate lists: no error")
 	}
 }
