@@ -114,15 +114,17 @@ func runLam(ctx context.Context, opt Options, out io.Writer) error {
 		}
 	}
 	s := newLamSuite(r)
-	err = r.each(s.names, nil, func(name string, in *solver.Instance) error {
-		res := s.table2Row(name, in)
-		if s.wantTable("table3") {
-			s.table3Row(name, in, res[lamSSPM])
+	if s.wantTable("table2") {
+		err = r.each(s.names, nil, func(name string, in *solver.Instance) error {
+			res := s.table2Row(name, in)
+			if s.wantTable("table3") {
+				s.table3Row(name, in, res[lamSSPM])
+			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
-		return nil
-	})
-	if err != nil {
-		return err
 	}
 	s.averageRows()
 	if s.wantTable("table4") {
@@ -146,8 +148,14 @@ func runLam(ctx context.Context, opt Options, out io.Writer) error {
 var lamParts = []string{"table2", "table3", "table4", "sspm", "pssm", "pspm"}
 
 // wantTable reports whether --only lets table name run (no table named:
-// all of them; Table 2 always runs, the others build on its runs).
-func (s *lamSuite) wantTable(name string) bool { return name == "table2" || s.wants(name, "table") }
+// all of them; Table 2 runs when named or when Table 3, which builds on
+// its runs, does; Table 4 alone skips it).
+func (s *lamSuite) wantTable(name string) bool {
+	if name == "table2" {
+		return s.wants("table2", "table") || s.wants("table3", "table")
+	}
+	return s.wants(name, "table")
+}
 
 // wants reports whether --only selects part, of the kind "table" or an
 // engine name: everything when --only names nothing of that kind.
@@ -487,9 +495,11 @@ func (s *lamSuite) notes() {
 	case "uniform":
 		drawNote += "uniform, as Lam et al.: c and its new neighbour p uniform over the cities."
 	case "nn":
-		drawNote += "nn from the start: c uniform, its new place beside one of its nnk nearest cities (default 8), after or before it."
+		drawNote += "nn: c uniform, its new place beside one of its nnk nearest cities (default 8), after or before it, from the start or below --opt nnfrom."
+	case "mixed":
+		drawNote += "mixed: nn on half of a search's threads, uniform on the other half, from the start or below --opt nnfrom."
 	default:
-		drawNote += "auto (the engine's default): uniform as Lam et al. while T is above nnfrom (default: the mean distance from a city to its 8th nearest), then c uniform and its new place beside one of its 8 nearest cities; --opt draw=uniform gives the paper's draw throughout. The CPU engines draw uniformly."
+		drawNote += "auto (the engine's default): uniform as Lam et al. while T is above nnfrom (default: 3 × the mean distance from a city to its 8th nearest), then mixed: on half of a search's threads c uniform and its new place beside one of its 8 nearest cities (after or before it), on the other half Lam et al.'s uniform move; --opt draw=uniform gives the paper's draw throughout. The CPU engines draw uniformly."
 	}
 	for _, t := range []*Table{s.t2, s.t3, s.t4} {
 		t.Notes = append(t.Notes, "Paper: "+lamCite+"; "+lamHardware+".", s.machine(), schedNote, drawNote,

@@ -564,3 +564,29 @@ func TestStoppedSuitesWriteWhatTheyMeasured(t *testing.T) {
 		}
 	}
 }
+
+// TestLamTable4AloneSkipsTable2: --only table4,sspm sweeps Pm without
+// running Table 2 first (Table 2 runs only when named or for Table 3).
+func TestLamTable4AloneSkipsTable2(t *testing.T) {
+	dir := tsplibdir.Need(t)
+	tsplibdir.Instance(t, "rd100")
+	out := t.TempDir()
+	opt := Options{TSPLIBDir: dir, OutDir: out, Quick: true, Instances: []string{"rd100"}, Only: []string{"table4", "sspm"}}
+	var buf bytes.Buffer
+	if err := Run(context.Background(), "lam", opt, &buf); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "lam-table2.csv")); err == nil {
+		t.Errorf("lam-table2.csv written; --only named table4 alone")
+	}
+	rows := readCSV(t, filepath.Join(out, "lam-table4.csv"))
+	if len(rows) != 1+len(lamValues) {
+		t.Fatalf("Table 4 has %d rows, want %d values", len(rows)-1, len(lamValues))
+	}
+	for _, row := range rows[1:] {
+		var sses float64
+		if _, err := fmtScan(row[2], &sses); err != nil || sses <= 0 {
+			t.Fatalf("Pm %s: SSPM SSES %q", row[0], row[2])
+		}
+	}
+}

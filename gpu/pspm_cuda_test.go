@@ -184,7 +184,7 @@ func TestPSPMLanesReport(t *testing.T) {
 	blocks := strings.Split(orDefault(os.Getenv("TSPLAB_PSPM_BLOCKS"), "0"), ",")
 	selects := strings.Split(orDefault(os.Getenv("TSPLAB_PSPM_SELECT"), "best"), ",")
 	// Each draw as draw[@nnfrom]: nnfrom a temperature, or xF for F times
-	// the default (the mean distance to the 8th nearest city).
+	// the mean distance to the 8th nearest city.
 	draws := strings.Split(orDefault(os.Getenv("TSPLAB_PSPM_DRAW"), "auto"), ",")
 	seeds := strings.Split(orDefault(os.Getenv("TSPLAB_PSPM_SEEDS"), "1"), ",")
 	dir := os.Getenv("TSPLIB_DIR")
@@ -208,7 +208,7 @@ func TestPSPMLanesReport(t *testing.T) {
 								if err != nil || d.from == 0 {
 									t.Fatalf("%s: no default nnfrom (%v)", name, err)
 								}
-								from = strconv.FormatFloat(x*d.from, 'g', 6, 64)
+								from = strconv.FormatFloat(x*d.from/pspmNNFromScale, 'g', 6, 64)
 							}
 							if from != "" {
 								p.Extra["nnfrom"] = from
@@ -309,9 +309,9 @@ func TestPSPMDrawOptions(t *testing.T) {
 }
 
 // TestPSPMDrawAutoTemperature: the default draw switches to the neighbour
-// lists at the first temperature step at or below the mean distance from
-// a city to its k-th nearest (or nnfrom when given), never with draw
-// uniform, and from the start with draw nn.
+// lists at the first temperature step at or below pspmNNFromScale times
+// the mean distance from a city to its k-th nearest (or nnfrom when
+// given), never with draw uniform, and from the start with draw nn.
 func TestPSPMDrawAutoTemperature(t *testing.T) {
 	in := randomInstance(400, solver.Euc2D, 10000, 9)
 	p := solver.Params{T0: 10000, TEnd: 0.1, Alpha: 0.99, Sweeps: 10, K: 100}
@@ -321,7 +321,7 @@ func TestPSPMDrawAutoTemperature(t *testing.T) {
 	for i := 0; i < in.N; i++ {
 		mean += float64(in.Dist(i, int(nb.Of(i)[7])))
 	}
-	mean /= float64(in.N)
+	mean *= pspmNNFromScale / float64(in.N)
 	want := 0
 	for p.T0*math.Pow(p.Alpha, float64(want)) > mean {
 		want++
