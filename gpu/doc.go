@@ -10,7 +10,10 @@
 //
 //   - pspm, sspm, pssm: Lam et al.'s parallel simulated annealing with
 //     LWSA (kernels/pspm.cu). sspm is PSPM with one search, pssm with one
-//     thread per search.
+//     thread per search. Moves are drawn uniformly (the paper's draw) or,
+//     by default below a temperature set from the instance's neighbour
+//     distances, half of them beside one of c's nearest cities (option
+//     draw).
 //   - 2opt-climb: O'Neil & Burtscher's random-restart 2-opt hill climbing:
 //     a resident block per climber runs climb after climb with its tour in
 //     shared memory (kernels/climb.cu); tours too large for one block's

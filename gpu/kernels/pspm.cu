@@ -506,11 +506,7 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
                     p = (int)up;
                     p += (p >= c);
                     q = nd[p].next;
-#if PSPM_EP_DIST
-                    ep = pspm_dist<METRIC>(s.xy[p], s.xy[q]);
-#else
                     ep = nd[p].e;
-#endif
                     cp = s.xy[p];
                     cq = s.xy[q];
                 }
