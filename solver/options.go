@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -98,10 +99,16 @@ func fmtNum(v float64) string {
 func (o Option) parse(s string) (string, float64, error) {
 	s = strings.TrimSpace(s)
 	bad := func() error { return &ParamError{Flag: o.Flag(), Value: s, Range: o.Range()} }
+	// A word outside a choice is "unknown: want one of a|b", a number
+	// that does not parse says so, beside the range.
+	unknown := func() error { return &ParamError{Flag: o.Flag(), Value: s, Range: "one of " + o.Range()} }
+	notNumber := func(what string) error {
+		return &ParamError{Flag: o.Flag(), Value: s, Range: o.Range(), Not: what}
+	}
 	switch o.Kind {
 	case KindChoice:
 		if !slices.Contains(o.Choices, s) {
-			return "", 0, bad()
+			return "", 0, unknown()
 		}
 		return s, 0, nil
 	case KindBool:
@@ -111,16 +118,22 @@ func (o Option) parse(s string) (string, float64, error) {
 		case "off", "false", "0", "no":
 			return "off", 0, nil
 		}
-		return "", 0, bad()
+		return "", 0, unknown()
 	case KindInt:
 		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return "", 0, notNumber("an integer")
+		}
 		if err != nil || !o.inRange(float64(v)) {
 			return "", 0, bad()
 		}
 		return strconv.FormatInt(v, 10), float64(v), nil
 	case KindFloat:
 		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(v) || !o.inRange(v) {
+		if (err != nil && !errors.Is(err, strconv.ErrRange)) || math.IsNaN(v) {
+			return "", 0, notNumber("a number")
+		}
+		if err != nil || !o.inRange(v) {
 			return "", 0, bad()
 		}
 		return strconv.FormatFloat(v, 'g', -1, 64), v, nil
@@ -150,6 +163,9 @@ type ParamError struct {
 	Value string
 	Range string
 	Why   string
+	// Not, when set, is what the value failed to be ("an integer", "a
+	// number"): the message says so instead of "out of range".
+	Not string
 	// Err is an underlying sentinel (ErrUnknownEngine), if any.
 	Err error
 }
@@ -163,6 +179,8 @@ func (e *ParamError) Error() string {
 		b.WriteString(" is not allowed")
 	case strings.HasPrefix(e.Range, "one of"):
 		fmt.Fprintf(&b, " is unknown: want %s", e.Range)
+	case e.Not != "":
+		fmt.Fprintf(&b, " is not %s: want %s", e.Not, e.Range)
 	default:
 		fmt.Fprintf(&b, " is out of range: want %s", e.Range)
 	}
