@@ -542,7 +542,7 @@ func TestClimbQualityMatchesBestImprovement(t *testing.T) {
 }
 
 // TestClimbBatchStartsNearestNeighbour: tours too large for the fused
-// climber run the batch climber, whose climbs now start by default from
+// climber run the batch climber, whose climbs start by default from
 // randomized nearest-neighbour tours built on the host: a climb from one
 // needs far fewer passes than from a uniformly random tour (start=random),
 // so the first climb ends after far fewer moves evaluated, and both runs

@@ -365,3 +365,61 @@ func TestPSPMDrawAutoTemperature(t *testing.T) {
 		t.Fatalf("auto with lanes 16: lists %d, from step %d; want uniform", len(d.lists), d.fromStep)
 	}
 }
+
+// TestPSPMDrawOfRefuses checks the draw options' host-side reading (no
+// device needed): a value the kernels cannot take is refused with a
+// message naming the option, nn or mixed outside one search per warp,
+// select best and 16-bit lists is refused, and auto there draws uniformly.
+func TestPSPMDrawOfRefuses(t *testing.T) {
+	in := randomInstance(300, solver.Euc2D, 10000, 3)
+	p := solver.Params{T0: 10000, TEnd: 0.1, Alpha: 0.99, Sweeps: 10, K: 100}
+	steps := scheduleSteps(p)
+	for _, c := range []struct {
+		extra       map[string]string
+		tpb, lanes  int
+		first       bool
+		want        string // in the error; "" when accepted
+		wantUniform bool   // accepted, drawing uniformly throughout
+	}{
+		{map[string]string{"draw": "near"}, 32, 0, false, `draw "near"`, false},
+		{map[string]string{"nnk": "1"}, 32, 0, false, "nnk", false},
+		{map[string]string{"nnk": "33"}, 32, 0, false, "nnk", false},
+		{map[string]string{"nnk": "x"}, 32, 0, false, "nnk", false},
+		{map[string]string{"nnfrom": "-1"}, 32, 0, false, "nnfrom", false},
+		{map[string]string{"nnfrom": "hot"}, 32, 0, false, "nnfrom", false},
+		{map[string]string{"draw": "nn"}, 64, 0, false, "one search per warp", false},
+		{map[string]string{"draw": "mixed"}, 32, 16, false, "one search per warp", false},
+		{map[string]string{"draw": "nn"}, 32, 0, true, "select best", false},
+		{map[string]string{"draw": "nn", "nnk": "32"}, 32, 0, false, "", false},
+		{nil, 64, 0, false, "", true},
+		{nil, 32, 0, true, "", true},
+		{map[string]string{"draw": "auto", "nnfrom": "0"}, 32, 0, false, "", true},
+	} {
+		p.Extra = c.extra
+		d, err := pspmDrawOf(in, p, c.tpb, c.lanes, c.first, steps)
+		name := fmt.Sprintf("%v tpb %d lanes %d first %v", c.extra, c.tpb, c.lanes, c.first)
+		if c.want != "" {
+			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s: err %v, want one line with %q", name, err, c.want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if uniform := d.lists == nil && d.fromStep == int64(steps); uniform != c.wantUniform {
+			t.Errorf("%s: uniform throughout %v (from step %d of %d, %d list entries), want %v", name, uniform, d.fromStep, steps, len(d.lists), c.wantUniform)
+		}
+	}
+	// Fewer than 65,535 cities only: auto draws uniformly above.
+	big := randomInstance(65535, solver.Euc2D, 1e6, 4)
+	p.Extra = nil
+	if d, err := pspmDrawOf(big, p, 32, 0, false, steps); err != nil || d.lists != nil {
+		t.Errorf("auto on 65,535 cities: %d list entries, err %v; want uniform", len(d.lists), err)
+	}
+	p.Extra = map[string]string{"draw": "nn"}
+	if _, err := pspmDrawOf(big, p, 32, 0, false, steps); err == nil || !strings.Contains(err.Error(), "65,535") {
+		t.Errorf("nn on 65,535 cities: err %v", err)
+	}
+}
