@@ -9,7 +9,8 @@ import (
 )
 
 // TestDistMatchesInstance checks every form of Dist (matrix, EUC_2D
-// coordinates, the instance's function) against solver.Instance.Dist.
+// coordinates, the instance's function) against solver.Instance.Dist:
+// At, Length and Row.
 func TestDistMatchesInstance(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	ins := append(testinst.Mix(60, rng), testinst.Grid(60, 9, solver.Att, rng), testinst.Euc(1500, 1e5, rng))
@@ -27,6 +28,23 @@ func TestDistMatchesInstance(t *testing.T) {
 			tr := construct32(in.N, rng)
 			if got, want := d.Length(tr), solver.TourLength(in, to64(tr)); got != want {
 				t.Fatalf("%s: Length %d, want %d", in.Name, got, want)
+			}
+			// Row fills dst from from on with d(c, t[k]) and leaves
+			// the entries before from alone.
+			c, from := int32(rng.IntN(in.N)), rng.IntN(in.N)
+			row := make([]int64, in.N)
+			for k := range row {
+				row[k] = -7
+			}
+			d.Row(c, tr, from, row)
+			for k, v := range row {
+				want := int64(-7)
+				if k >= from {
+					want = in.Dist(int(c), int(tr[k]))
+				}
+				if v != want {
+					t.Fatalf("%s: Row(%d, from %d)[%d] = %d, want %d", in.Name, c, from, k, v, want)
+				}
 			}
 		}
 	}
