@@ -238,3 +238,51 @@ func TestRandomizedNearestNeighbor(t *testing.T) {
 		t.Fatal("no candidate lists: no error")
 	}
 }
+
+// TestRandomizedNearestNeighborSecondAlways: with every step a detour,
+// each step goes to the second unvisited city of the current city's
+// candidate list when it has two, to the only one when it has one, and
+// else to a nearest unvisited city; a cancelled context gives its error
+// and no tour.
+func TestRandomizedNearestNeighborSecondAlways(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	in := testinst.Euc(600, 1e5, rng)
+	nb := neighbor.Nearest(in, 5)
+	r, err := RandomizedNearestNeighborContext(context.Background(), in, 42, nb, rand.New(rand.NewPCG(1, 1)), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := solver.ValidateTour(r, in.N); err != nil || r[0] != 42 {
+		t.Fatalf("%v, first city %d", err, r[0])
+	}
+	visited := make([]bool, in.N)
+	visited[r[0]] = true
+	for i := 0; i+1 < len(r); i++ {
+		cur, next := r[i], r[i+1]
+		var free []int
+		for _, c := range nb.Of(cur) {
+			if !visited[c] {
+				free = append(free, int(c))
+			}
+		}
+		switch {
+		case len(free) >= 2 && next != free[1]:
+			t.Fatalf("step %d from %d: went to %d, want the second unvisited candidate %d (of %v)", i, cur, next, free[1], free)
+		case len(free) == 1 && next != free[0]:
+			t.Fatalf("step %d from %d: went to %d, want the only unvisited candidate %d", i, cur, next, free[0])
+		case len(free) == 0:
+			for j := range visited {
+				if !visited[j] && in.Dist(cur, j) < in.Dist(cur, next) {
+					t.Fatalf("step %d from %d: went to %d, but unvisited %d is nearer", i, cur, next, j)
+				}
+			}
+		}
+		visited[next] = true
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	big := testinst.Euc(3*checkEvery, 1e5, rng)
+	if tr, err := RandomizedNearestNeighborContext(ctx, big, 0, neighbor.Nearest(big, 5), rng, 0.03); err != context.Canceled || tr != nil {
+		t.Fatalf("cancelled: %d cities, err %v; want no tour and context.Canceled", len(tr), err)
+	}
+}
