@@ -138,6 +138,8 @@ func (r *repro) rockiLoad(name string) (in *solver.Instance, generated bool, err
 	return g, true, nil
 }
 
+// fmtDur writes a measured time in the unit that suits it (µs, ms or s),
+// "n/a" for a time not measured (0).
 func fmtDur(d time.Duration) string {
 	switch {
 	case d <= 0:
@@ -268,6 +270,11 @@ func rockiCPU(in *solver.Instance, greedy []int, m int64, limit time.Duration) (
 	return pass, rate, descent
 }
 
+// runRocki reproduces Rocki and Suda's Table II: for each instance, one
+// full 2-opt pass and the descent to the first minimum from a greedy tour,
+// on the GPU and on the CPU, beside the paper's figures. The table and the
+// plots are saved after every instance, so a run stopped part way (the
+// largest descents take minutes) keeps what it measured.
 func runRocki(ctx context.Context, opt Options, out io.Writer) error {
 	r, err := newRepro(ctx, "rocki", opt)
 	if err != nil {
@@ -276,28 +283,8 @@ func runRocki(ctx context.Context, opt Options, out io.Writer) error {
 	names := r.instances(RockiInstances, []string{"berlin52", "kroE100"})
 	limit := r.budget(3*time.Second, 300*time.Millisecond)
 	pt := r.papers.table("rocki-table2.csv")
-	t := &Table{Title: "Rocki & Suda Table II: one full 2-opt pass (kernel, copies, total, checks/s) and the first 2-opt minimum from a greedy (multiple fragment) tour",
-		Header: []string{"instance", "n", "GPU kernel, full pass", "paper (GTX 680)", "host to device", "paper (GTX 680, PCIe 3.0)", "device to host", "paper (GTX 680)", "GPU total", "paper (GTX 680)",
-			"checks/s (millions)", "paper (GTX 680)", "time to first minimum (GPU)", "paper (GTX 680)", "initial length", "paper", "optimized length", "paper (GTX 680)",
-			"CPU pass, 1 core", "CPU checks/s (millions)", "GPU/CPU pass", "CPU time to first minimum (1 core)",
-			"CPU checks/s, all cores (millions)", "GPU/CPU all cores (Fig. 10)"}}
-	var xs, gy, cy, py, px, sx, sy, ay, ax, asy []float64
-	// plots draws both figures from the rows so far; the table and the
-	// figures are saved after every instance, so a run stopped part way
-	// (the largest descents take minutes) keeps what it measured
-	plots := func() error {
-		if err := SavePlot(opt.OutDir, "rocki-checks", "2-opt checks per second against n (Rocki & Suda Table II)", "cities", "checks per second", true, true,
-			Series{Name: "GPU kernel, one pass (ours)", X: xs, Y: gy}, Series{Name: "CPU, 1 core (ours)", X: xs, Y: cy}, Series{Name: "GTX 680 (paper)", X: px, Y: py},
-			Series{Name: fmt.Sprintf("CPU, %d cores (ours)", runtime.NumCPU()), X: ax, Y: ay}); err != nil {
-			return err
-		}
-		if err := SavePlot(opt.OutDir, "rocki-fig10", "Rocki & Suda Fig. 10 (ours): speedup of one 2-opt pass, GPU over the CPU", "cities", "speedup", true, true,
-			Series{Name: fmt.Sprintf("GPU / CPU, %d cores (parallel, as Fig. 10)", runtime.NumCPU()), X: sx, Y: asy},
-			Series{Name: "GPU / CPU, 1 core", X: sx, Y: sy}); err != nil {
-			return err
-		}
-		return nil
-	}
+	t := rockiTable()
+	var pl rockiPlots
 	if GPUOnePass == nil || GPUTwoOptDescent == nil {
 		r.device = "GPU unavailable: this binary was built without CUDA (make gpu)"
 	}
@@ -313,61 +300,112 @@ func runRocki(ctx context.Context, opt Options, out io.Writer) error {
 			r.logf("%s: no coordinates, skipped", name)
 			continue
 		}
-		n := in.N
-		m := int64(n) * int64(n-3) / 2
-		nb := neighbor.Nearest(in, 10)
-		greedy := construct.Greedy(in, nb)
-		initLen := solver.TourLength(in, greedy)
-
-		g := r.rockiGPU(name, in, greedy, m)
-		kern, h2d, d2h, gRate, desc, optLen := g.kern, g.h2d, g.d2h, g.rate, g.desc, g.optLen
-		cPass, cRate, cDesc := rockiCPU(in, greedy, m, limit)
-		gx, gyy := tourCoords(in, greedy)
-		aRate := cpuParallelRate(gx, gyy)
-		speed, aSpeed := "n/a", "n/a"
-		if gRate > 0 {
-			speed = fmt.Sprintf("%.0fx", gRate/cRate)
-			aSpeed = fmt.Sprintf("%.1fx", gRate/aRate)
-		}
-		total := time.Duration(0)
-		if kern > 0 {
-			total = kern + h2d + d2h
-		}
-		label := name
-		if generated {
-			label = name + " (generated uniform, same n)"
-		}
-		t.AddRow(label, n, fmtDur(kern), pt.cell("GPU kernel time full 2-opt", name), fmtDur(h2d), pt.cell("Host to device copy time", name),
-			fmtDur(d2h), pt.cell("Device to host copy time", name), fmtDur(total), pt.cell("GPU total time", name),
-			valCell(gRate/1e6, gRate > 0, "%.2f"), pt.cell("2-opt checks/s (Millions)", name), desc, pt.cell("Time to first minimum (2-opt from MF)", name),
-			initLen, pt.cell("Initial Length", name), optLen, pt.cell("Optimized Length", name),
-			cPass, fmt.Sprintf("%.2f", cRate/1e6), speed, cDesc, fmt.Sprintf("%.2f", aRate/1e6), aSpeed)
-		r.logf("%s: GPU kernel %s (%.3g checks/s), CPU %.3g checks/s, descent %s", name, fmtDur(kern), gRate, cRate, desc)
-		xs, gy, cy = append(xs, float64(n)), append(gy, gRate), append(cy, cRate)
-		ax, ay = append(ax, float64(n)), append(ay, aRate)
-		if gRate > 0 {
-			sx, sy, asy = append(sx, float64(n)), append(sy, gRate/cRate), append(asy, gRate/aRate)
-		}
-		if v, ok := paperFloat(pt.cell("2-opt checks/s (Millions)", name)); ok {
-			px, py = append(px, float64(n)), append(py, v*1e6)
-		}
+		r.rockiRow(t, &pl, pt, name, in, generated, limit)
 		if opt.OutDir != "" {
 			if err := t.Save(opt.OutDir, "rocki"); err != nil {
 				return err
 			}
-			if err := plots(); err != nil {
+			if err := pl.save(opt.OutDir); err != nil {
 				return err
 			}
 		}
 	}
-	if err := plots(); err != nil {
+	if err := pl.save(opt.OutDir); err != nil {
 		return err
 	}
-	t.Notes = append(t.Notes, "Paper: "+rockiCite+"; "+rockiHardware+". Its Fig. 10 (speedup over a parallel OpenCL CPU code on a Xeon E5-2690, 2 × 6 cores; abstract: about 5 to 45 times) keeps no values; rocki-fig10.png draws ours over the same pass on every core of this machine (rows dealt out to one goroutine per core, float64, best of up to 3) and over one core, rocki-checks.png our checks/s beside Table II's (CSVs beside them).",
+	t.Notes = append(t.Notes, r.rockiNotes(limit)...)
+	return r.finish([]*Table{t}, []string{"rocki"}, out)
+}
+
+// rockiTable is the suite's empty Table II: our columns beside the paper's.
+func rockiTable() *Table {
+	return &Table{Title: "Rocki & Suda Table II: one full 2-opt pass (kernel, copies, total, checks/s) and the first 2-opt minimum from a greedy (multiple fragment) tour",
+		Header: []string{"instance", "n", "GPU kernel, full pass", "paper (GTX 680)", "host to device", "paper (GTX 680, PCIe 3.0)", "device to host", "paper (GTX 680)", "GPU total", "paper (GTX 680)",
+			"checks/s (millions)", "paper (GTX 680)", "time to first minimum (GPU)", "paper (GTX 680)", "initial length", "paper", "optimized length", "paper (GTX 680)",
+			"CPU pass, 1 core", "CPU checks/s (millions)", "GPU/CPU pass", "CPU time to first minimum (1 core)",
+			"CPU checks/s, all cores (millions)", "GPU/CPU all cores (Fig. 10)"}}
+}
+
+// rockiRow measures one instance from its greedy tour (the GPU pass and
+// descent, the one-core pass and descent, the pass on every core), adds
+// its row to t beside the paper's cells from pt, and its points to pl.
+func (r *repro) rockiRow(t *Table, pl *rockiPlots, pt *paperTable, name string, in *solver.Instance, generated bool, limit time.Duration) {
+	n := in.N
+	m := int64(n) * int64(n-3) / 2
+	nb := neighbor.Nearest(in, 10)
+	greedy := construct.Greedy(in, nb)
+	initLen := solver.TourLength(in, greedy)
+
+	g := r.rockiGPU(name, in, greedy, m)
+	cPass, cRate, cDesc := rockiCPU(in, greedy, m, limit)
+	gx, gyy := tourCoords(in, greedy)
+	aRate := cpuParallelRate(gx, gyy)
+	speed, aSpeed := "n/a", "n/a"
+	if g.rate > 0 {
+		speed = fmt.Sprintf("%.0fx", g.rate/cRate)
+		aSpeed = fmt.Sprintf("%.1fx", g.rate/aRate)
+	}
+	total := time.Duration(0)
+	if g.kern > 0 {
+		total = g.kern + g.h2d + g.d2h
+	}
+	label := name
+	if generated {
+		label = name + " (generated uniform, same n)"
+	}
+	t.AddRow(label, n, fmtDur(g.kern), pt.cell("GPU kernel time full 2-opt", name), fmtDur(g.h2d), pt.cell("Host to device copy time", name),
+		fmtDur(g.d2h), pt.cell("Device to host copy time", name), fmtDur(total), pt.cell("GPU total time", name),
+		valCell(g.rate/1e6, g.rate > 0, "%.2f"), pt.cell("2-opt checks/s (Millions)", name), g.desc, pt.cell("Time to first minimum (2-opt from MF)", name),
+		initLen, pt.cell("Initial Length", name), g.optLen, pt.cell("Optimized Length", name),
+		cPass, fmt.Sprintf("%.2f", cRate/1e6), speed, cDesc, fmt.Sprintf("%.2f", aRate/1e6), aSpeed)
+	r.logf("%s: GPU kernel %s (%.3g checks/s), CPU %.3g checks/s, descent %s", name, fmtDur(g.kern), g.rate, cRate, g.desc)
+	pl.add(n, g.rate, cRate, aRate, pt.cell("2-opt checks/s (Millions)", name))
+}
+
+// rockiPlots are the points of the suite's two figures, one per measured
+// instance: checks per second on each side (and the paper's), and the
+// GPU's speedup over one core and over every core.
+type rockiPlots struct {
+	xs, gy, cy  []float64 // n; GPU and one-core checks/s
+	px, py      []float64 // n; the paper's checks/s
+	ax, ay      []float64 // n; all-cores checks/s
+	sx, sy, asy []float64 // n; GPU over one core and over all cores
+}
+
+// add records one instance of n cities: the GPU's, one core's and all
+// cores' checks per second (the GPU's 0 when it did not run) and the
+// paper's printed checks/s in millions.
+func (p *rockiPlots) add(n int, gRate, cRate, aRate float64, paper string) {
+	p.xs, p.gy, p.cy = append(p.xs, float64(n)), append(p.gy, gRate), append(p.cy, cRate)
+	p.ax, p.ay = append(p.ax, float64(n)), append(p.ay, aRate)
+	if gRate > 0 {
+		p.sx, p.sy, p.asy = append(p.sx, float64(n)), append(p.sy, gRate/cRate), append(p.asy, gRate/aRate)
+	}
+	if v, ok := paperFloat(paper); ok {
+		p.px, p.py = append(p.px, float64(n)), append(p.py, v*1e6)
+	}
+}
+
+// save draws both figures from the points so far into dir (nothing when
+// dir is empty): rocki-checks and rocki-fig10.
+func (p *rockiPlots) save(dir string) error {
+	if err := SavePlot(dir, "rocki-checks", "2-opt checks per second against n (Rocki & Suda Table II)", "cities", "checks per second", true, true,
+		Series{Name: "GPU kernel, one pass (ours)", X: p.xs, Y: p.gy}, Series{Name: "CPU, 1 core (ours)", X: p.xs, Y: p.cy}, Series{Name: "GTX 680 (paper)", X: p.px, Y: p.py},
+		Series{Name: fmt.Sprintf("CPU, %d cores (ours)", runtime.NumCPU()), X: p.ax, Y: p.ay}); err != nil {
+		return err
+	}
+	return SavePlot(dir, "rocki-fig10", "Rocki & Suda Fig. 10 (ours): speedup of one 2-opt pass, GPU over the CPU", "cities", "speedup", true, true,
+		Series{Name: fmt.Sprintf("GPU / CPU, %d cores (parallel, as Fig. 10)", runtime.NumCPU()), X: p.sx, Y: p.asy},
+		Series{Name: "GPU / CPU, 1 core", X: p.sx, Y: p.sy})
+}
+
+// rockiNotes are Table II's notes: the paper, this machine, and how each
+// side was measured (limit: the CPU descent's time cap).
+func (r *repro) rockiNotes(limit time.Duration) []string {
+	return []string{"Paper: " + rockiCite + "; " + rockiHardware + ". Its Fig. 10 (speedup over a parallel OpenCL CPU code on a Xeon E5-2690, 2 × 6 cores; abstract: about 5 to 45 times) keeps no values; rocki-fig10.png draws ours over the same pass on every core of this machine (rows dealt out to one goroutine per core, float64, best of up to 3) and over one core, rocki-checks.png our checks/s beside Table II's (CSVs beside them).",
 		r.machine(),
 		"GPU: the tour's points copied to the device, one launch of the 2-opt evaluation kernel over all n(n-3)/2 moves, the per-tile best moves copied back, each timed with the stream synchronized (median of 5 after a warm-up). Distances are computed from coordinates (no lookup table), as in the paper.",
 		"Time to first minimum: from the greedy-edge (multiple fragment) tour, whole-neighbourhood passes on the GPU with many disjoint improving moves applied per pass (2opt-ils's local search) until no improving move survives the exact re-check, on every instance. Optimized length: that minimum's exact length.",
 		fmt.Sprintf("CPU: one core, the same full pass in float64 (past %.0e moves timed over its first rows and scaled to the whole; best of up to 3 passes while they take under 0.5 s in all); all cores: the same, past %.0e moves; its time to first minimum applies the best move of each full pass (as a sequential code does), for n <= %d, stopped after %v.", float64(rockiCPUMoves), float64(rockiCPUParMoves), rockiCPUDescentMax, limit),
-		"Instances: Table II's 27; those the TSPLIB folder lacks are uniform random instances of the same size, marked generated: their timing columns compare, their lengths do not.")
-	return r.finish([]*Table{t}, []string{"rocki"}, out)
+		"Instances: Table II's 27; those the TSPLIB folder lacks are uniform random instances of the same size, marked generated: their timing columns compare, their lengths do not."}
 }
