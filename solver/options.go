@@ -334,9 +334,9 @@ var (
 	optDraw = Option{Name: "draw", Kind: KindChoice, Choices: []string{"auto", "uniform", "nn", "mixed"}, Default: "auto",
 		Doc: "relocation moves' draw: c and its new neighbour p uniform over the cities (uniform, Lam et al.); c uniform and its new place beside one of its nnk nearest cities, after it or before it (nn); nn on half of a search's threads, uniform on the other half (mixed); nn and mixed from the start, or from nnfrom when given; auto: uniform while the temperature is above nnfrom, mixed below (one search per warp, select best, under 65,535 cities; else uniform)"}
 	optNNK = Option{Name: "nnk", Kind: KindInt, Min: 2, Max: 32, Default: "8",
-		Doc: "draw nn: nearest cities per city that a move may put c beside"}
-	optNNFrom = Option{Name: "nnfrom", Kind: KindFloat, Min: 0, Max: 1e12, Auto: "3 × the mean distance from a city to its nnk-th nearest",
-		Doc: "the temperature below which draw auto, nn and mixed take moves from the nearest cities"}
+		Doc: "draw auto, nn and mixed: nearest cities per city that a move may put c beside"}
+	optNNFrom = Option{Name: "nnfrom", Kind: KindFloat, Min: 0, Max: math.Inf(1), Auto: "3 × the mean distance from a city to its nnk-th nearest",
+		Doc: "the temperature below which draw auto, nn and mixed take moves from the nearest cities (0: never, the draw stays uniform)"}
 	optSamples = Option{Name: "samples", Kind: KindInt, Min: 1, Max: 1024, Default: "4",
 		Doc: "3-opt samples per thread per evaluation"}
 
