@@ -514,9 +514,11 @@ func (s *lamSuite) notes() {
 }
 
 // nnFromNote is ", nn below T = ..." when a GPU PSPM run reports the
-// temperature its default draw switched at, else "".
+// temperature below which its draw takes moves from the nearest cities
+// (the default's, or --opt nnfrom), else "" (none reported, or draw
+// uniform, which ignores nnfrom).
 func nnFromNote(x solver.Result) string {
-	if v := x.Params.Extra["nnfrom"]; v != "" {
+	if v := x.Params.Extra["nnfrom"]; v != "" && x.Params.Extra["draw"] != "uniform" {
 		return ", nn below T = " + v
 	}
 	return ""
