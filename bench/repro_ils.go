@@ -560,6 +560,9 @@ func luongPaperCPU(cell string) string {
 	return fmt.Sprintf("%.3g", x*y)
 }
 
+// runLuong reproduces Luong et al.'s Tables 6 and 7: the swap tabu search
+// on the GPU with and without thread control against one core, instance by
+// instance beside the paper's cells, and a plot of the times against n.
 func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 	r, err := newRepro(ctx, "luong", opt)
 	if err != nil {
@@ -570,51 +573,69 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 	if r.opt.Quick {
 		iters = 200
 	}
-	// the one-core reference: the whole search unless --time caps it
-	// (then extrapolated from the iterations made); one at a time after
-	// the GPU runs of its instance, or with --workers N, N at a time
-	// beside the GPU runs (each still one search on one core)
-	cpuCap := r.opt.Time
-	beside := r.opt.Workers
 	runs := r.runs(30)
 	p6 := r.papers.table("luong-table6-tsp.csv")
 	p7 := r.papers.table("luong-table7-tsp-threadcontrol.csv")
-	paperCell := func(t *paperTable, name, version string) string {
-		for _, row := range t.where("instance", name) {
-			if len(row) > 5 && strings.Contains(row[2], "M2050") && row[4] == version {
-				return row[5]
-			}
-		}
-		return PaperNA
-	}
-	t := &Table{Title: fmt.Sprintf("Luong et al. Tables 6-7: tabu search of %d iterations over the swap neighbourhood, time (s) and acceleration over one CPU core", iters),
-		Header: []string{"instance", "n", "neighbours", "GPU runs (tc / 256)", "CPU 1 core s", "CPU: iterations timed, ms per iteration", "GPU s, thread control", "acceleration", "threads/block × moves/thread chosen",
-			"GPU s, 256 threads/block, a thread per neighbour", "acceleration",
-			"paper GPU, 256 threads/block (Table 6; Tesla M2050 + Xeon E5620 core)", "paper GPUTex (Table 6; M2050)", "paper GPUTex with thread control (Table 7; M2050)", "paper 1 core s (Table 7 cell a×b: a·b)", "GPU mean best (% above opt.)"}}
+	t := luongTable(iters)
 	g := r.engine("swap-climb", solver.BackendGPU)
 	c := r.engine("swap-climb", solver.BackendCPU)
-	tabu := func(per string) map[string]string { return map[string]string{"tabu": fmt.Sprint(iters), "per": per} }
-	secs := func(x solver.Result) float64 { return x.Elapsed.Seconds() }
-	type row struct {
-		name   string
-		in     *solver.Instance
-		gt, gn lamRuns
-		ref    luongRef
-	}
-	var rows []*row
+	var rows []*luongRow
 	if err := r.each(names, nil, func(name string, in *solver.Instance) error {
-		rows = append(rows, &row{name: name, in: in})
+		rows = append(rows, &luongRow{name: name, in: in})
 		return nil
 	}); err != nil {
 		return err
 	}
-	// beside the GPU runs: the references queue largest first (the
-	// longest start at once), beside at a time
+	r.luongMeasure(g, c, rows, iters, runs)
+	stop := r.stopped(r.ctx.Err())
+	var xs, gy, ny, cy []float64
+	for _, x := range rows {
+		cs, ts, ns := r.luongAddRow(t, x, iters, p6, p7)
+		xs = append(xs, float64(x.in.N))
+		gy, ny, cy = append(gy, ts), append(ny, ns), append(cy, cs)
+	}
+	if err := SavePlot(opt.OutDir, "luong-time", fmt.Sprintf("swap-neighbourhood tabu search, %d iterations: time against n", iters), "cities", "seconds", true, true,
+		Series{Name: "GPU, thread control", X: xs, Y: gy}, Series{Name: "GPU, 256 threads/block, a thread per neighbour", X: xs, Y: ny}, Series{Name: "CPU, 1 core", X: xs, Y: cy}); err != nil {
+		return err
+	}
+	t.Notes = append(t.Notes, r.luongNotes(iters, runs)...)
+	t.Notes = append(t.Notes, r.stopNote(stop)...)
+	return errors.Join(r.finish([]*Table{t}, []string{"luong"}, out), stop)
+}
+
+// luongTable is the suite's empty table: our columns beside the paper's
+// Table 6 and 7 cells, for a search of iters iterations.
+func luongTable(iters int) *Table {
+	return &Table{Title: fmt.Sprintf("Luong et al. Tables 6-7: tabu search of %d iterations over the swap neighbourhood, time (s) and acceleration over one CPU core", iters),
+		Header: []string{"instance", "n", "neighbours", "GPU runs (tc / 256)", "CPU 1 core s", "CPU: iterations timed, ms per iteration", "GPU s, thread control", "acceleration", "threads/block × moves/thread chosen",
+			"GPU s, 256 threads/block, a thread per neighbour", "acceleration",
+			"paper GPU, 256 threads/block (Table 6; Tesla M2050 + Xeon E5620 core)", "paper GPUTex (Table 6; M2050)", "paper GPUTex with thread control (Table 7; M2050)", "paper 1 core s (Table 7 cell a×b: a·b)", "GPU mean best (% above opt.)"}}
+}
+
+// luongRow is one instance's measurements: the GPU runs with thread
+// control (gt) and in the paper's Table 6 configuration (gn), and the
+// one-core reference.
+type luongRow struct {
+	name   string
+	in     *solver.Instance
+	gt, gn lamRuns
+	ref    luongRef
+}
+
+// luongMeasure runs the GPU searches of every row (g, runs of each
+// variant) and the one-core reference (c): the whole search unless --time
+// caps it (then extrapolated from the iterations made); one at a time
+// after the GPU runs of its instance, or with --workers N, N at a time
+// beside the GPU runs, largest instance first so that the longest start
+// at once (each still one search on one core).
+func (r *repro) luongMeasure(g, c solver.Engine, rows []*luongRow, iters, runs int) {
+	cpuCap, beside := r.opt.Time, r.opt.Workers
+	tabu := func(per string) map[string]string { return map[string]string{"tabu": fmt.Sprint(iters), "per": per} }
 	var wg sync.WaitGroup
 	if beside > 0 {
 		order := slices.Clone(rows)
-		slices.SortStableFunc(order, func(a, b *row) int { return b.in.N - a.in.N })
-		queue := make(chan *row, len(order))
+		slices.SortStableFunc(order, func(a, b *luongRow) int { return b.in.N - a.in.N })
+		queue := make(chan *luongRow, len(order))
 		for _, x := range order {
 			queue <- x
 		}
@@ -638,40 +659,56 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 		}
 	}
 	wg.Wait()
-	stop := r.stopped(r.ctx.Err())
-	var xs, gy, ny, cy []float64
-	for _, x := range rows {
-		in := x.in
-		m := int64(in.N) * int64(in.N-1) / 2
-		ts, okt := x.gt.mean(secs)
-		ns, okn := x.gn.mean(secs)
-		cs, okc := x.ref.secs, x.ref.ok
-		how := "n/a"
-		if okc {
-			how = fmt.Sprintf("%d (whole search), %.3g", x.ref.timed, 1e3*x.ref.perIt)
-			if x.ref.timed < int64(iters) {
-				how = fmt.Sprintf("%d of %d (time extrapolated), %.3g", x.ref.timed, iters, 1e3*x.ref.perIt)
-			}
+}
+
+// luongAddRow adds x's row to t beside the paper's cells from p6 and p7,
+// logs it, and returns the mean times in seconds of the one-core
+// reference and the two GPU variants (0 where they did not run).
+func (r *repro) luongAddRow(t *Table, x *luongRow, iters int, p6, p7 *paperTable) (cs, ts, ns float64) {
+	in := x.in
+	secs := func(res solver.Result) float64 { return res.Elapsed.Seconds() }
+	m := int64(in.N) * int64(in.N-1) / 2
+	ts, okt := x.gt.mean(secs)
+	ns, okn := x.gn.mean(secs)
+	cs, okc := x.ref.secs, x.ref.ok
+	how := "n/a"
+	if okc {
+		how = fmt.Sprintf("%d (whole search), %.3g", x.ref.timed, 1e3*x.ref.perIt)
+		if x.ref.timed < int64(iters) {
+			how = fmt.Sprintf("%d of %d (time extrapolated), %.3g", x.ref.timed, iters, 1e3*x.ref.perIt)
 		}
-		tpb := "n/a"
-		if okt {
-			tpb = fmt.Sprintf("%d × %s", x.gt[0].Params.Threads, x.gt[0].Params.Extra["per"])
-		}
-		gap := "n/a"
-		if g, ok := x.gt.mean(func(x solver.Result) float64 { v, _ := gapOf(x.Length, in); return v }); ok && in.Optimum > 0 {
-			gap = fmt.Sprintf("%.2f", g)
-		}
-		p7c := paperCell(p7, x.name, "GPUTex")
-		t.AddRow(x.name, in.N, m, fmt.Sprintf("%d / %d", len(x.gt), len(x.gn)), valCell(cs, okc, "%.3g"), how, valCell(ts, okt, "%.3g"), ratioCell(cs, ts, okc, okt), tpb, valCell(ns, okn, "%.3g"), ratioCell(cs, ns, okc, okn),
-			paperCell(p6, x.name, "GPU"), paperCell(p6, x.name, "GPUTex"), p7c, luongPaperCPU(p7c), gap)
-		r.logf("%s: %d tabu iterations: CPU %.3g s (%s), GPU %.3g s (tc %s, %d runs) %.3g s (256, %d runs)", x.name, iters, cs, how, ts, tpb, len(x.gt), ns, len(x.gn))
-		xs = append(xs, float64(in.N))
-		gy, ny, cy = append(gy, ts), append(ny, ns), append(cy, cs)
 	}
-	if err := SavePlot(opt.OutDir, "luong-time", fmt.Sprintf("swap-neighbourhood tabu search, %d iterations: time against n", iters), "cities", "seconds", true, true,
-		Series{Name: "GPU, thread control", X: xs, Y: gy}, Series{Name: "GPU, 256 threads/block, a thread per neighbour", X: xs, Y: ny}, Series{Name: "CPU, 1 core", X: xs, Y: cy}); err != nil {
-		return err
+	tpb := "n/a"
+	if okt {
+		tpb = fmt.Sprintf("%d × %s", x.gt[0].Params.Threads, x.gt[0].Params.Extra["per"])
 	}
+	gap := "n/a"
+	if g, ok := x.gt.mean(func(x solver.Result) float64 { v, _ := gapOf(x.Length, in); return v }); ok && in.Optimum > 0 {
+		gap = fmt.Sprintf("%.2f", g)
+	}
+	p7c := luongPaperCell(p7, x.name, "GPUTex")
+	t.AddRow(x.name, in.N, m, fmt.Sprintf("%d / %d", len(x.gt), len(x.gn)), valCell(cs, okc, "%.3g"), how, valCell(ts, okt, "%.3g"), ratioCell(cs, ts, okc, okt), tpb, valCell(ns, okn, "%.3g"), ratioCell(cs, ns, okc, okn),
+		luongPaperCell(p6, x.name, "GPU"), luongPaperCell(p6, x.name, "GPUTex"), p7c, luongPaperCPU(p7c), gap)
+	r.logf("%s: %d tabu iterations: CPU %.3g s (%s), GPU %.3g s (tc %s, %d runs) %.3g s (256, %d runs)", x.name, iters, cs, how, ts, tpb, len(x.gt), ns, len(x.gn))
+	return cs, ts, ns
+}
+
+// luongPaperCell is the paper's cell of an instance for the Tesla M2050
+// configuration and the named version (GPU, GPUTex) in t, PaperNA when
+// the table or the row is missing.
+func luongPaperCell(t *paperTable, name, version string) string {
+	for _, row := range t.where("instance", name) {
+		if len(row) > 5 && strings.Contains(row[2], "M2050") && row[4] == version {
+			return row[5]
+		}
+	}
+	return PaperNA
+}
+
+// luongNotes are the table's notes: the paper, this machine, the search
+// on both sides, and how the runs and the one-core reference were made.
+func (r *repro) luongNotes(iters, runs int) []string {
+	cpuCap, beside := r.opt.Time, r.opt.Workers
 	cpuNote := "one run of the whole search per instance"
 	if cpuCap > 0 {
 		cpuNote = fmt.Sprintf("one run per instance, stopped after %v (--time); where it stopped early (\"N of %d, time extrapolated\") the time of the whole search is not measured but extrapolated: a one-iteration run (setup: distances, start tour) plus %d - 1 times the mean time of the N - 1 further iterations of the stopped run (every iteration evaluates the whole neighbourhood, so iterations cost about the same)", cpuCap, iters, iters)
@@ -681,11 +718,9 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 	} else {
 		cpuNote += "; the references ran one at a time, after the GPU runs of their instance"
 	}
-	t.Notes = append(t.Notes, "Paper: "+luongCite+"; "+luongHardware+"; paper cells as printed, \"a×b\" = GPU time a s at acceleration b over one core, \".\" = a failed run. Table 7's GPUTex column is the one with thread control; the paper's one-core time is deduced from it as a·b (the paper says it can be deduced so).",
+	return []string{"Paper: " + luongCite + "; " + luongHardware + "; paper cells as printed, \"a×b\" = GPU time a s at acceleration b over one core, \".\" = a failed run. Table 7's GPUTex column is the one with thread control; the paper's one-core time is deduced from it as a·b (the paper says it can be deduced so).",
 		r.machine(),
 		fmt.Sprintf("Search (both sides): swap-climb with tabu=%d: from a random tour, every iteration evaluates all n(n-1)/2 swaps and makes the best admissible one, improving or not; a swapped pair of positions stays tabu for max(10, n/10) iterations unless it gives a new best (aspiration). GPU: threads evaluate the neighbours and their admissibility (tabu state a byte per move), one block chooses and applies the move and keeps the best tour, the whole iteration on the device. Thread control (Luong et al.: launch configurations tried in waves) here tunes the block size and how many consecutive neighbours a thread takes (sharing the distances along a row of the move matrix); the other column is the paper's Table 6 configuration, 256 threads per block and one thread per neighbour. CPU: the same search on one core, the moves of a row priced from three rows of distances (matrix up to 1,000 cities, else computed from the coordinates). Times are whole searches (setup included), mean over the runs.", iters),
 		fmt.Sprintf("Runs: %d per GPU variant and instance (the paper's 30 unless --runs; the runs column says how many ran). CPU: %s.", runs, cpuNote),
-		"Instances: the paper's eight (Table 6). GPU mean best: quality, which the paper does not report. Plot: luong-time.png (CSV beside it).")
-	t.Notes = append(t.Notes, r.stopNote(stop)...)
-	return errors.Join(r.finish([]*Table{t}, []string{"luong"}, out), stop)
+		"Instances: the paper's eight (Table 6). GPU mean best: quality, which the paper does not report. Plot: luong-time.png (CSV beside it)."}
 }
