@@ -398,6 +398,20 @@ func TestSolveGPUBackendWithoutCUDA(t *testing.T) {
 		}
 		oneErrorLine(t, stderr, "CUDA")
 	}
+	// A bad engine option is a usage error even where the engine cannot
+	// run: one line naming the option and what it takes, exit 2.
+	for _, c := range []struct{ algo, opt, want string }{
+		{"pspm", "draw=near", "--opt draw near is unknown: want one of auto|uniform|nn|mixed"},
+		{"pspm", "nnk=1", "--opt nnk 1 is out of range: want 2..32"},
+		{"3opt-ils", "loop=cpu", "--opt loop cpu is unknown: want one of device|host"},
+		{"auto", "wsegment=0", "--opt wsegment 0 is out of range: want 1..512"},
+		{"2opt-climb", "start=greedy", "--opt start greedy is unknown: want one of nn|random"},
+	} {
+		code, _, stderr := tsp(t, "solve", p, "--algo", c.algo, "--backend", "gpu", "--opt", c.opt)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("--algo %s --backend gpu --opt %s: exit %d, stderr %q; want 2 and %q", c.algo, c.opt, code, stderr, c.want)
+		}
+	}
 }
 
 func TestRender(t *testing.T) {

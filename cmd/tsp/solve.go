@@ -165,6 +165,13 @@ func resolveSolveEngine(p solver.Params) (solver.Engine, string, error) {
 	if err := paramUsage(err); isUsage(err) {
 		return nil, "", err
 	}
+	// An engine that cannot run here still has its option table: a bad
+	// setting is a usage error whatever the machine, so say that first.
+	if reg, lerr := solver.Lookup(p.Algorithm, p.Backend); lerr == nil {
+		if verr := solver.Validate(reg, nil, p); verr != nil {
+			return nil, "", paramUsage(verr)
+		}
+	}
 	if p.Backend == solver.BackendGPU {
 		if _, derr := gpu.Devices(); derr != nil {
 			return nil, "", fmt.Errorf("--backend gpu: %v", derr)
