@@ -296,196 +296,320 @@ func delevacqCount(s string) int64 {
 	return int64(v)
 }
 
+// runDelevacq reproduces Delévacq et al.'s Table 1 (first-improvement ILS
+// populations in three GPU mappings against one core) and Table 3 (the
+// ILS-RKBI_blocks population sweep), instance by instance beside the
+// paper's figures; --only picks tables and population sizes.
 func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 	r, err := newRepro(ctx, "delevacq", opt)
 	if err != nil {
 		return err
 	}
-	var tablesOnly, nbOnly []string
-	for _, o := range opt.Only {
-		switch {
-		case slices.Contains(delevacqParts, o):
-			tablesOnly = append(tablesOnly, o)
-		case strings.HasPrefix(o, "nb") && slices.Contains(delevacqNbSol, o[2:]):
-			nbOnly = append(nbOnly, o[2:])
-		default:
-			return fmt.Errorf("delevacq suite: --only %s: want some of %s, or population sizes nb1, nb8, nb64, nb512, nb2048", o, strings.Join(delevacqParts, ", "))
-		}
+	d, err := newDelevacqSuite(r, opt)
+	if err != nil {
+		return err
 	}
-	want := func(part string) bool { return len(tablesOnly) == 0 || slices.Contains(tablesOnly, part) }
-	wantNB := func(nb string) bool { return len(nbOnly) == 0 || slices.Contains(nbOnly, nb) }
-	names := r.instances(DelevacqInstances, []string{"kroA100"})
-	scale := opt.Scale
-	if scale <= 0 {
-		scale = 1
-	}
-	if opt.Quick && opt.Scale <= 0 {
-		scale = 1.0 / 2000
-	}
-	nbs := delevacqNbSol
-	if opt.Quick {
-		nbs = []string{"1", "8"}
-	}
-	suiteStart := time.Now()
-	overBudget := func() bool { return opt.Time > 0 && time.Since(suiteStart) > opt.Time }
-	p1 := r.papers.table("delevacq-table1.csv")
-	p2 := r.papers.table("delevacq-table2.csv")
-	p3 := r.papers.table("delevacq-table3.csv")
-	pp := r.papers.table("delevacq-text-rkbi-params.csv")
-	scaled := func(v int64) int64 { return max(1, int64(math.Round(float64(v)*scale))) }
-	t1 := &Table{Title: "Delévacq et al. Table 1: first-improvement ILS populations (don't-look bits, fixed radius, 40 candidates) on the GPU as FI_thread (T), FI_block global (BG) and shared (BS), against the same searches on one core",
-		Header: []string{"instance", "nb_sol", "trials", "it_lim (run)", "sequential s (1 core)", "GPU s T", "GPU s BG", "GPU s BS", "speedup T", "speedup BG", "speedup BS", "paper speedup T (C2050)", "paper BG (C2050)", "paper BS (C2050)",
-			"freq", "paper freq (C2050)", "Δavg %", "paper Δavg % (C2050)", "CPU engine 3opt-ils FI, 1 core (nb_sol = 1)"}}
-	t3 := &Table{Title: "Delévacq et al. Table 3: ILS-RKBI_blocks, a population of nb_sol searches of it_total/nb_sol kicks each, GPU against the sequential search",
-		Header: []string{"instance", "nb_sol", "trials", "it_total/k (paper)", "it_lim (run)", "blocks/solution (paper Table 2)", "GPU time s", "CPU time s (1 core)", "speedup", "paper speedup (C2050)", "GPU freq", "paper freq (C2050)", "GPU Δavg %", "paper Δavg % (C2050)"}}
-	gRK := r.engine("3opt-ils", solver.BackendGPU)
-	cIL := r.engine("3opt-ils", solver.BackendCPU)
-	skipped := 0
-	err = r.each(names, nil, func(name string, in *solver.Instance) error {
+	err = r.each(d.names, nil, func(name string, in *solver.Instance) error {
 		trials := r.runs(delevacqTrials(in.N))
-		gap := func(l int64) float64 { g, _ := gapOf(l, in); return g }
-		atOpt := func(l int64) float64 {
-			if in.Optimum > 0 && l <= in.Optimum {
-				return 1
-			}
-			return 0
-		}
-		// Table 1: the first-improvement population on the GPU in the
-		// paper's three mappings against the same searches on one core,
-		// and the CPU engine's first-improvement ILS at nb_sol = 1
-		fiTotal := scaled(delevacqFITotal)
-		var fiT, fiF, fiG float64
-		fiN := 0
-		for k := 0; k < trials && !overBudget() && want("table1"); k++ {
-			if x, ok := r.solve(cIL, in, solver.Params{Seed: uint64(k + 1), Workers: 1, Extra: map[string]string{"pivot": "first", "neighbors": "40", "kicks": fmt.Sprint(fiTotal)}}); ok {
-				fiT += x.Elapsed.Seconds()
-				fiF += atOpt(x.Length)
-				fiG += gap(x.Length)
-				fiN++
-			}
-		}
-		for _, nb := range delevacqNbSol {
-			if !want("table1") || r.ctx.Err() != nil {
-				break
-			}
-			if !wantNB(nb) {
-				continue
-			}
-			nbv, _ := strconv.Atoi(nb)
-			row := []any{name, nb}
-			itLim := int(max(1, fiTotal/int64(nbv)))
-			fi := r.delevacqFI(in, nbv, itLim, trials, overBudget)
-			row = append(row, fi.trials, itLim, fi.seq, fi.gpu[0], fi.gpu[1], fi.gpu[2], fi.speed[0], fi.speed[1], fi.speed[2],
-				p1.cell("Speedup ILS-FI_thread (T)", name, nb), p1.cell("Speedup ILS-FI_block^global (BG)", name, nb), p1.cell("Speedup ILS-FI_block^shared (BS)", name, nb),
-				fi.freq, p1.cell("freq (frequency of finding the known optimum)", name, nb), fi.gap, p1.cell("Δavg (average % deviation from optimum)", name, nb))
-			if nb == "1" && fiN > 0 {
-				row = append(row, fmt.Sprintf("%.3f s, freq %.2f, Δavg %.3f (%d kicks)", fiT/float64(fiN), fiF/float64(fiN), fiG/float64(fiN), fiTotal))
-			} else {
-				row = append(row, "")
-			}
-			t1.AddRow(row...)
-		}
-		// Table 3: the RKBI population sweep
-		itTotal := delevacqCount(pp.cell("it_total (as printed)", name))
-		budget := pp.cell("it_total (as printed)", name) + " / " + pp.cell("k = evaluated neighbours (as printed)", name)
-		for _, nb := range nbs {
-			if !want("table3") {
-				break
-			}
-			if !wantNB(nb) {
-				continue
-			}
-			nbv, _ := strconv.Atoi(nb)
-			blocks := int(delevacqCount(p2.cell("blocks per solution at nb_sol="+nb, name)))
-			if nb != "1" {
-				blocks = int(delevacqCount(p2.cell("nb_sol="+nb, name)))
-			}
-			row := []any{name, nb}
-			if itTotal == 0 || blocks == 0 || overBudget() {
-				why := "not run: no it_total or blocks for it in the papers' tables"
-				if overBudget() {
-					why = "not run (suite time budget spent)"
-					skipped++
-				}
-				t3.AddRow(append(row, 0, budget, why, "", "", "", "", p3.cell("Speedup ILS-RKBI_blocks", name, nb), "",
-					p3.cell("freq (frequency of finding the known optimum)", name, nb), "", p3.cell("Δavg (average % deviation from optimum)", name, nb))...)
-				continue
-			}
-			itLim := int(max(1, scaled(itTotal)/int64(nbv)))
-			var pops []delevacqPop
-			for k := 0; k < trials; k++ {
-				if k > 0 && overBudget() {
-					break
-				}
-				pop := r.delevacqPopulation(gRK, cIL, in, nbv, itLim, blocks, uint64(k+1))
-				if r.ctx.Err() != nil {
-					break // an interrupted trial counts for nothing
-				}
-				if pop.gpuDevice != "" {
-					r.device = pop.gpuDevice
-				}
-				if pop.error != "" {
-					r.logf("%s nb_sol %s: %s", name, nb, pop.error)
-				}
-				pops = append(pops, pop)
-			}
-			if len(pops) == 0 && r.ctx.Err() != nil {
-				break
-			}
-			var gT, cT, gF, gG float64
-			gN, cN := 0, 0
-			for _, p := range pops {
-				if p.gpuOK {
-					gT += p.gpu.Seconds()
-					gF += atOpt(p.best)
-					gG += gap(p.best)
-					gN++
-				}
-				if p.cpuOK {
-					cT += p.cpu.Seconds()
-					cN++
-				}
-			}
-			gt, okg := gT/float64(max(gN, 1)), gN > 0
-			ct, okc := cT/float64(max(cN, 1)), cN > 0
-			t3.AddRow(append(row, len(pops), budget, itLim, blocks, valCell(gt, okg, "%.3f"), valCell(ct, okc, "%.3f"), ratioCell(ct, gt, okc, okg), p3.cell("Speedup ILS-RKBI_blocks", name, nb),
-				valCell(gF/float64(max(gN, 1)), okg, "%.2f"), p3.cell("freq (frequency of finding the known optimum)", name, nb), valCell(gG/float64(max(gN, 1)), okg, "%.3f"),
-				p3.cell("Δavg (average % deviation from optimum)", name, nb))...)
-			r.logf("%s nb_sol %s: it_lim %d, GPU %.3f s, CPU %.3f s, Δavg %.3f", name, nb, itLim, gt, ct, gG/float64(max(gN, 1)))
-		}
+		d.table1(name, in, trials)
+		d.table3(name, in, trials)
 		return nil
 	})
 	stop := r.stopped(err)
 	if err != nil && stop == nil {
 		return err
 	}
-	scaleNote := "the paper's budgets"
-	if scale != 1 {
-		scaleNote = fmt.Sprintf("the paper's it_total × %g (--scale; the full budgets take hours per instance on one core), it_lim = that / nb_sol, at least 1", scale)
-	}
-	common := []string{"Paper: " + delevacqCite + "; " + delevacqHardware + ".", r.machine(),
-		fmt.Sprintf("Trials: 20 below 1000 cities, 10 above (the paper's) unless --runs (the trials column says how many ran). Iteration budgets: %s. freq: share of trials ending at the known optimum; Δavg: mean %% above it.", scaleNote),
-		"Instances: the paper's five (kroA100, lin318, rat783, fl1577, pcb3038)."}
-	if opt.Time > 0 {
-		common = append(common, fmt.Sprintf("Suite time budget %v (--time): rows not started by then say so (%d).", opt.Time, skipped))
-	}
-	t1.Notes = append(t1.Notes, common...)
-	t1.Notes = append(t1.Notes, fmt.Sprintf("Search: nb_sol independent ILS of it_lim = it_total / nb_sol kicks each (it_total = %d: their 1,048,576 × scale), from the nearest-neighbour tour; local search 2-opt over 40 candidates (fixed radius, both tour neighbours, don't-look bits, first improvement), double-bridge kicks, accept if shorter. GPU (one launch for the population): T = a thread per solution, BG = a block of 64 threads per solution evaluating a city's candidates together, tour in global memory, BS = the same with tour, positions and don't-look bits in shared memory (9 bytes a city, refused above 48 KiB as the paper's BS is for pcb3038). GPU time: uploads, kernel and read-back. Sequential: the same searches on one core (the same moves in the same order; up to %d of each population run, their mean time × nb_sol); speedup = sequential / GPU time. Times: the first %d trials of a row run all three mappings and the sequential twin (the same moves every trial, so their times vary little); every trial, up to the trials column, gives the population's best tour for freq and Δavg: from the BG launch in the timing trials, then from the sequential twin for nb_sol <= %d and the BG launch above (the three mappings and the twin make the same moves and end at the same tours). Our local search is 2-opt where the paper's is 3-opt. Last column: this project's CPU 3opt-ils (3-opt with Or-opt, first improvement, 40 candidates) with it_total kicks on one core, for reference.", scaled(delevacqFITotal), delevacqCPUSample, delevacqTimingTrials, delevacqQualityOnCPU))
-	t3.Notes = append(t3.Notes, common...)
-	gpuHow := "run at once on their own CUDA streams (at most two per CPU core in flight)"
-	if GPURKBIPopulation != nil {
-		gpuHow = "all in the same launches, as the paper's population: an evaluation grid of blocks per solution × nb_sol, then one replacement block per solution that also ends the local search (6 rounds without an improving sample), accepts the local minimum or goes back to the best, and kicks, so the iterated local search runs on the device and the host only queues rounds and reads the counters every 32 rounds"
-	}
-	t3.Notes = append(t3.Notes, fmt.Sprintf("GPU: a population of nb_sol independent 3opt-ils searches (ILS-RKBI_blocks: threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks), each with the paper's blocks per solution (Table 2) × 64 threads and it_lim kicks, from the greedy tour, "+gpuHow+"; time = wall time of the whole population (set-up included), quality = its best tour. Sequential: the same searches (CPU 3opt-ils, 1 core, random-k-best pivoting, it_lim kicks) one after the other; up to %d of each population are run and their mean time × nb_sol is the population's time. Speedup = sequential time / GPU time, as the paper defines it. The paper's k (evaluated neighbours) is shown; our GPU round samples 4 × blocks × 64 reconnections.", delevacqCPUSample))
+	d.addNotes()
 	var tables []*Table
 	var bases []string
-	for i, t := range []*Table{t1, t3} {
-		if want(delevacqParts[i]) {
+	for i, t := range []*Table{d.t1, d.t3} {
+		if d.want(delevacqParts[i]) {
 			t.Notes = append(t.Notes, r.stopNote(stop)...)
 			tables, bases = append(tables, t), append(bases, "delevacq-"+delevacqParts[i])
 		}
 	}
 	return errors.Join(r.finish(tables, bases, out), stop)
+}
+
+// delevacqSuite is one run of the delevacq suite: what --only, --scale,
+// --quick and --time ask for, the papers' tables, the two tables being
+// filled and the engines they run.
+type delevacqSuite struct {
+	r              *repro
+	names          []string
+	tablesOnly     []string // --only tables (none: both)
+	nbOnly         []string // --only population sizes (none: all)
+	scale          float64  // factor on the paper's iteration budgets
+	nbs            []string // Table 3's population sizes
+	start          time.Time
+	p1, p2, p3, pp *paperTable // the paper's Tables 1, 2, 3 and its RKBI budgets
+	t1, t3         *Table
+	gRK, cIL       solver.Engine // GPU and CPU 3opt-ils (nil: not available)
+	skipped        int           // Table 3 rows not run for the suite's time budget
+}
+
+// newDelevacqSuite reads the options (an --only part it does not know is
+// an error naming it), the papers' tables and the engines, and makes the
+// two empty tables.
+func newDelevacqSuite(r *repro, opt Options) (*delevacqSuite, error) {
+	d := &delevacqSuite{r: r}
+	for _, o := range opt.Only {
+		switch {
+		case slices.Contains(delevacqParts, o):
+			d.tablesOnly = append(d.tablesOnly, o)
+		case strings.HasPrefix(o, "nb") && slices.Contains(delevacqNbSol, o[2:]):
+			d.nbOnly = append(d.nbOnly, o[2:])
+		default:
+			return nil, fmt.Errorf("delevacq suite: --only %s: want some of %s, or population sizes nb1, nb8, nb64, nb512, nb2048", o, strings.Join(delevacqParts, ", "))
+		}
+	}
+	d.names = r.instances(DelevacqInstances, []string{"kroA100"})
+	d.scale = opt.Scale
+	if d.scale <= 0 {
+		d.scale = 1
+	}
+	if opt.Quick && opt.Scale <= 0 {
+		d.scale = 1.0 / 2000
+	}
+	d.nbs = delevacqNbSol
+	if opt.Quick {
+		d.nbs = []string{"1", "8"}
+	}
+	d.start = time.Now()
+	d.p1 = r.papers.table("delevacq-table1.csv")
+	d.p2 = r.papers.table("delevacq-table2.csv")
+	d.p3 = r.papers.table("delevacq-table3.csv")
+	d.pp = r.papers.table("delevacq-text-rkbi-params.csv")
+	d.t1, d.t3 = delevacqTable1(), delevacqTable3()
+	d.gRK = r.engine("3opt-ils", solver.BackendGPU)
+	d.cIL = r.engine("3opt-ils", solver.BackendCPU)
+	return d, nil
+}
+
+// delevacqTable1 is the suite's empty Table 1.
+func delevacqTable1() *Table {
+	return &Table{Title: "Delévacq et al. Table 1: first-improvement ILS populations (don't-look bits, fixed radius, 40 candidates) on the GPU as FI_thread (T), FI_block global (BG) and shared (BS), against the same searches on one core",
+		Header: []string{"instance", "nb_sol", "trials", "it_lim (run)", "sequential s (1 core)", "GPU s T", "GPU s BG", "GPU s BS", "speedup T", "speedup BG", "speedup BS", "paper speedup T (C2050)", "paper BG (C2050)", "paper BS (C2050)",
+			"freq", "paper freq (C2050)", "Δavg %", "paper Δavg % (C2050)", "CPU engine 3opt-ils FI, 1 core (nb_sol = 1)"}}
+}
+
+// delevacqTable3 is the suite's empty Table 3.
+func delevacqTable3() *Table {
+	return &Table{Title: "Delévacq et al. Table 3: ILS-RKBI_blocks, a population of nb_sol searches of it_total/nb_sol kicks each, GPU against the sequential search",
+		Header: []string{"instance", "nb_sol", "trials", "it_total/k (paper)", "it_lim (run)", "blocks/solution (paper Table 2)", "GPU time s", "CPU time s (1 core)", "speedup", "paper speedup (C2050)", "GPU freq", "paper freq (C2050)", "GPU Δavg %", "paper Δavg % (C2050)"}}
+}
+
+// want is whether --only asks for the table part ("table1", "table3").
+func (d *delevacqSuite) want(part string) bool {
+	return len(d.tablesOnly) == 0 || slices.Contains(d.tablesOnly, part)
+}
+
+// wantNB is whether --only asks for the population size nb ("8").
+func (d *delevacqSuite) wantNB(nb string) bool {
+	return len(d.nbOnly) == 0 || slices.Contains(d.nbOnly, nb)
+}
+
+// overBudget is whether the suite's --time budget is spent.
+func (d *delevacqSuite) overBudget() bool {
+	return d.r.opt.Time > 0 && time.Since(d.start) > d.r.opt.Time
+}
+
+// scaled is an iteration budget of the paper times --scale, at least 1.
+func (d *delevacqSuite) scaled(v int64) int64 {
+	return max(1, int64(math.Round(float64(v)*d.scale)))
+}
+
+// delevacqAtOpt is 1 when a tour of length l of in is at its known
+// optimum, else 0 (its share over trials is the paper's freq).
+func delevacqAtOpt(l int64, in *solver.Instance) float64 {
+	if in.Optimum > 0 && l <= in.Optimum {
+		return 1
+	}
+	return 0
+}
+
+// table1 adds an instance's Table 1 rows: the first-improvement population
+// on the GPU in the paper's three mappings against the same searches on
+// one core, for each population size, and the CPU engine's
+// first-improvement ILS beside nb_sol = 1.
+func (d *delevacqSuite) table1(name string, in *solver.Instance, trials int) {
+	fiTotal := d.scaled(delevacqFITotal)
+	ref := d.fiReference(in, trials, fiTotal)
+	for _, nb := range delevacqNbSol {
+		if !d.want("table1") || d.r.ctx.Err() != nil {
+			break
+		}
+		if !d.wantNB(nb) {
+			continue
+		}
+		nbv, _ := strconv.Atoi(nb)
+		itLim := int(max(1, fiTotal/int64(nbv)))
+		fi := d.r.delevacqFI(in, nbv, itLim, trials, d.overBudget)
+		p1 := d.p1
+		row := []any{name, nb, fi.trials, itLim, fi.seq, fi.gpu[0], fi.gpu[1], fi.gpu[2], fi.speed[0], fi.speed[1], fi.speed[2],
+			p1.cell("Speedup ILS-FI_thread (T)", name, nb), p1.cell("Speedup ILS-FI_block^global (BG)", name, nb), p1.cell("Speedup ILS-FI_block^shared (BS)", name, nb),
+			fi.freq, p1.cell("freq (frequency of finding the known optimum)", name, nb), fi.gap, p1.cell("Δavg (average % deviation from optimum)", name, nb)}
+		if nb == "1" {
+			row = append(row, ref)
+		} else {
+			row = append(row, "")
+		}
+		d.t1.AddRow(row...)
+	}
+}
+
+// fiReference runs the CPU engine's first-improvement ILS (40 candidates,
+// fiTotal kicks, one core) trials times on in while Table 1 is wanted and
+// the budget lasts, and returns its cell: mean time, freq and Δavg, ""
+// when no trial ran.
+func (d *delevacqSuite) fiReference(in *solver.Instance, trials int, fiTotal int64) string {
+	var fiT, fiF, fiG float64
+	fiN := 0
+	for k := 0; k < trials && !d.overBudget() && d.want("table1"); k++ {
+		if x, ok := d.r.solve(d.cIL, in, solver.Params{Seed: uint64(k + 1), Workers: 1, Extra: map[string]string{"pivot": "first", "neighbors": "40", "kicks": fmt.Sprint(fiTotal)}}); ok {
+			g, _ := gapOf(x.Length, in)
+			fiT += x.Elapsed.Seconds()
+			fiF += delevacqAtOpt(x.Length, in)
+			fiG += g
+			fiN++
+		}
+	}
+	if fiN == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.3f s, freq %.2f, Δavg %.3f (%d kicks)", fiT/float64(fiN), fiF/float64(fiN), fiG/float64(fiN), fiTotal)
+}
+
+// table3 adds an instance's Table 3 rows: the RKBI population sweep over
+// the population sizes wanted, until the run is stopped.
+func (d *delevacqSuite) table3(name string, in *solver.Instance, trials int) {
+	itTotal := delevacqCount(d.pp.cell("it_total (as printed)", name))
+	budget := d.pp.cell("it_total (as printed)", name) + " / " + d.pp.cell("k = evaluated neighbours (as printed)", name)
+	for _, nb := range d.nbs {
+		if !d.want("table3") {
+			break
+		}
+		if !d.wantNB(nb) {
+			continue
+		}
+		if !d.table3Row(name, in, nb, trials, itTotal, budget) {
+			break
+		}
+	}
+}
+
+// table3Row adds the Table 3 row of one population size nb: its trials'
+// means, or why it did not run (no budget or blocks in the papers' tables,
+// the suite's time spent). It returns false when the run was stopped
+// before any trial ended (no row then).
+func (d *delevacqSuite) table3Row(name string, in *solver.Instance, nb string, trials int, itTotal int64, budget string) bool {
+	nbv, _ := strconv.Atoi(nb)
+	blocks := int(delevacqCount(d.p2.cell("blocks per solution at nb_sol="+nb, name)))
+	if nb != "1" {
+		blocks = int(delevacqCount(d.p2.cell("nb_sol="+nb, name)))
+	}
+	p3 := d.p3
+	row := []any{name, nb}
+	if itTotal == 0 || blocks == 0 || d.overBudget() {
+		why := "not run: no it_total or blocks for it in the papers' tables"
+		if d.overBudget() {
+			why = "not run (suite time budget spent)"
+			d.skipped++
+		}
+		d.t3.AddRow(append(row, 0, budget, why, "", "", "", "", p3.cell("Speedup ILS-RKBI_blocks", name, nb), "",
+			p3.cell("freq (frequency of finding the known optimum)", name, nb), "", p3.cell("Δavg (average % deviation from optimum)", name, nb))...)
+		return true
+	}
+	itLim := int(max(1, d.scaled(itTotal)/int64(nbv)))
+	pops := d.populations(name, in, nb, trials, itLim, blocks)
+	if len(pops) == 0 && d.r.ctx.Err() != nil {
+		return false
+	}
+	m := delevacqMean(pops, in)
+	d.t3.AddRow(append(row, len(pops), budget, itLim, blocks, valCell(m.gpu, m.gpuOK, "%.3f"), valCell(m.cpu, m.cpuOK, "%.3f"), ratioCell(m.cpu, m.gpu, m.cpuOK, m.gpuOK), p3.cell("Speedup ILS-RKBI_blocks", name, nb),
+		valCell(m.freq, m.gpuOK, "%.2f"), p3.cell("freq (frequency of finding the known optimum)", name, nb), valCell(m.gap, m.gpuOK, "%.3f"),
+		p3.cell("Δavg (average % deviation from optimum)", name, nb))...)
+	d.r.logf("%s nb_sol %s: it_lim %d, GPU %.3f s, CPU %.3f s, Δavg %.3f", name, nb, itLim, m.gpu, m.cpu, m.gap)
+	return true
+}
+
+// populations runs up to trials trials of the RKBI population of nb
+// searches of itLim kicks (blocks per solution on the GPU) while the
+// budget lasts; a trial the stop interrupted counts for nothing.
+func (d *delevacqSuite) populations(name string, in *solver.Instance, nb string, trials, itLim, blocks int) []delevacqPop {
+	r := d.r
+	nbv, _ := strconv.Atoi(nb)
+	var pops []delevacqPop
+	for k := 0; k < trials; k++ {
+		if k > 0 && d.overBudget() {
+			break
+		}
+		pop := r.delevacqPopulation(d.gRK, d.cIL, in, nbv, itLim, blocks, uint64(k+1))
+		if r.ctx.Err() != nil {
+			break
+		}
+		if pop.gpuDevice != "" {
+			r.device = pop.gpuDevice
+		}
+		if pop.error != "" {
+			r.logf("%s nb_sol %s: %s", name, nb, pop.error)
+		}
+		pops = append(pops, pop)
+	}
+	return pops
+}
+
+// delevacqMeans are a Table 3 row's means over its trials: the GPU's time,
+// freq and Δavg over the trials whose GPU side ran, and the CPU's time
+// over those whose CPU side ran (0 and not ok when none did).
+type delevacqMeans struct {
+	gpu, cpu, freq, gap float64
+	gpuOK, cpuOK        bool
+}
+
+// delevacqMean averages the trials pops of a population on in.
+func delevacqMean(pops []delevacqPop, in *solver.Instance) delevacqMeans {
+	var gT, cT, gF, gG float64
+	gN, cN := 0, 0
+	for _, p := range pops {
+		if p.gpuOK {
+			g, _ := gapOf(p.best, in)
+			gT += p.gpu.Seconds()
+			gF += delevacqAtOpt(p.best, in)
+			gG += g
+			gN++
+		}
+		if p.cpuOK {
+			cT += p.cpu.Seconds()
+			cN++
+		}
+	}
+	gd := float64(max(gN, 1))
+	return delevacqMeans{gpu: gT / gd, cpu: cT / float64(max(cN, 1)), freq: gF / gd, gap: gG / gd, gpuOK: gN > 0, cpuOK: cN > 0}
+}
+
+// addNotes writes both tables' notes: the paper, this machine, the trials
+// and budgets, and how each table's searches were run and timed.
+func (d *delevacqSuite) addNotes() {
+	r, opt := d.r, d.r.opt
+	scaleNote := "the paper's budgets"
+	if d.scale != 1 {
+		scaleNote = fmt.Sprintf("the paper's it_total × %g (--scale; the full budgets take hours per instance on one core), it_lim = that / nb_sol, at least 1", d.scale)
+	}
+	common := []string{"Paper: " + delevacqCite + "; " + delevacqHardware + ".", r.machine(),
+		fmt.Sprintf("Trials: 20 below 1000 cities, 10 above (the paper's) unless --runs (the trials column says how many ran). Iteration budgets: %s. freq: share of trials ending at the known optimum; Δavg: mean %% above it.", scaleNote),
+		"Instances: the paper's five (kroA100, lin318, rat783, fl1577, pcb3038)."}
+	if opt.Time > 0 {
+		common = append(common, fmt.Sprintf("Suite time budget %v (--time): rows not started by then say so (%d).", opt.Time, d.skipped))
+	}
+	d.t1.Notes = append(d.t1.Notes, common...)
+	d.t1.Notes = append(d.t1.Notes, fmt.Sprintf("Search: nb_sol independent ILS of it_lim = it_total / nb_sol kicks each (it_total = %d: their 1,048,576 × scale), from the nearest-neighbour tour; local search 2-opt over 40 candidates (fixed radius, both tour neighbours, don't-look bits, first improvement), double-bridge kicks, accept if shorter. GPU (one launch for the population): T = a thread per solution, BG = a block of 64 threads per solution evaluating a city's candidates together, tour in global memory, BS = the same with tour, positions and don't-look bits in shared memory (9 bytes a city, refused above 48 KiB as the paper's BS is for pcb3038). GPU time: uploads, kernel and read-back. Sequential: the same searches on one core (the same moves in the same order; up to %d of each population run, their mean time × nb_sol); speedup = sequential / GPU time. Times: the first %d trials of a row run all three mappings and the sequential twin (the same moves every trial, so their times vary little); every trial, up to the trials column, gives the population's best tour for freq and Δavg: from the BG launch in the timing trials, then from the sequential twin for nb_sol <= %d and the BG launch above (the three mappings and the twin make the same moves and end at the same tours). Our local search is 2-opt where the paper's is 3-opt. Last column: this project's CPU 3opt-ils (3-opt with Or-opt, first improvement, 40 candidates) with it_total kicks on one core, for reference.", d.scaled(delevacqFITotal), delevacqCPUSample, delevacqTimingTrials, delevacqQualityOnCPU))
+	d.t3.Notes = append(d.t3.Notes, common...)
+	gpuHow := "run at once on their own CUDA streams (at most two per CPU core in flight)"
+	if GPURKBIPopulation != nil {
+		gpuHow = "all in the same launches, as the paper's population: an evaluation grid of blocks per solution × nb_sol, then one replacement block per solution that also ends the local search (6 rounds without an improving sample), accepts the local minimum or goes back to the best, and kicks, so the iterated local search runs on the device and the host only queues rounds and reads the counters every 32 rounds"
+	}
+	d.t3.Notes = append(d.t3.Notes, fmt.Sprintf("GPU: a population of nb_sol independent 3opt-ils searches (ILS-RKBI_blocks: threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks), each with the paper's blocks per solution (Table 2) × 64 threads and it_lim kicks, from the greedy tour, "+gpuHow+"; time = wall time of the whole population (set-up included), quality = its best tour. Sequential: the same searches (CPU 3opt-ils, 1 core, random-k-best pivoting, it_lim kicks) one after the other; up to %d of each population are run and their mean time × nb_sol is the population's time. Speedup = sequential time / GPU time, as the paper defines it. The paper's k (evaluated neighbours) is shown; our GPU round samples 4 × blocks × 64 reconnections.", delevacqCPUSample))
 }
 
 // luongTabu runs the swap tabu search of luongIterations iterations on e,
