@@ -42,20 +42,14 @@ var LuongInstances = []string{"eil101", "d198", "pcb442", "rat783", "d1291", "pr
 // luongIterations is the tabu search's length in the paper's protocol.
 const luongIterations = 10000
 
+// init registers the delevacq and luong suites.
 func init() {
 	Register("delevacq", "Delévacq et al. reproduced: kroA100 .. pcb3038, 20/10 trials, their iteration budgets (--scale), Table 1 (sequential first improvement) and Table 3 (ILS-RKBI_blocks population sweep nb_sol 1 .. 2048) beside their figures", runDelevacq)
 	Register("luong", "Luong et al. reproduced: their 8 TSP instances, a tabu search of 10,000 iterations over the swap neighbourhood, 30 runs, time and acceleration over one core with and without thread control (--time caps the one-core reference, then extrapolated; --workers N runs N references beside the GPU runs)", runLuong)
 }
 
-func perSec(v func(solver.Result) int64) func(solver.Result) float64 {
-	return func(x solver.Result) float64 {
-		if x.Elapsed <= 0 {
-			return 0
-		}
-		return float64(v(x)) / x.Elapsed.Seconds()
-	}
-}
-
+// ratioCell is the ratio a/b as a table cell ("2.50x"), "n/a" when
+// either side did not run or b is 0.
 func ratioCell(a, b float64, okA, okB bool) string {
 	if !okA || !okB || b == 0 {
 		return "n/a"
@@ -63,6 +57,8 @@ func ratioCell(a, b float64, okA, okB bool) string {
 	return fmt.Sprintf("%.2fx", a/b)
 }
 
+// valCell is v written with format as a table cell, "n/a" when it was
+// not measured.
 func valCell(v float64, ok bool, format string) string {
 	if !ok {
 		return "n/a"
@@ -203,88 +199,118 @@ type delevacqFIRow struct {
 	gpu, speed     [3]string
 }
 
+// delevacqFIModes are the GPU mappings of Table 1, in its column order.
+var delevacqFIModes = []string{"thread", "block-global", "block-shared"}
+
 // delevacqFI runs trials of one population size: the three GPU mappings
-// and the sequential twin.
+// and the sequential twin in the first delevacqTimingTrials trials, the
+// population's best tour alone in the further ones; over ends the row
+// early (the suite's time budget).
 func (r *repro) delevacqFI(in *solver.Instance, nb, itLim, trials int, over func() bool) delevacqFIRow {
 	row := delevacqFIRow{seq: "n/a", freq: "n/a", gap: "n/a", gpu: [3]string{"n/a", "n/a", "n/a"}, speed: [3]string{"n/a", "n/a", "n/a"}}
 	if GPUFIPopulation == nil || FISequential == nil {
 		row.seq = "not in this build"
 		return row
 	}
-	modes := []string{"thread", "block-global", "block-shared"}
-	var gT [3]float64
-	var gN [3]int
-	var sT, fr, gp float64
-	sN, qN := 0, 0
+	var s delevacqFISums
 	for k := 0; k < trials && r.ctx.Err() == nil; k++ {
 		if k > 0 && over() {
 			break
 		}
 		row.trials++
 		seed := uint64(k + 1)
-		quality := func(l int64) {
-			g, _ := gapOf(l, in)
-			gp += g
-			if in.Optimum > 0 && l <= in.Optimum {
-				fr++
-			}
-			qN++
-		}
 		if k >= delevacqTimingTrials {
-			// a quality trial: the population's best tour from its
-			// cheapest exact copy, the sequential twin for small
-			// populations (the GPU's one or eight blocks are slower than
-			// one core there), else the BG launch
-			if nb <= delevacqQualityOnCPU {
-				if l, _, err := FISequential(in, 0, nb, itLim, seed); err == nil {
-					quality(l)
+			r.delevacqFIQuality(in, nb, itLim, seed, &s)
+			continue
+		}
+		r.delevacqFITiming(in, nb, itLim, seed, k == 0, &row, &s)
+	}
+	s.fill(&row)
+	return row
+}
+
+// delevacqFISums are one Table 1 row's sums over its trials: the GPU time
+// of each mapping, the sequential time of the whole population, and the
+// quality of the trials' best tours (at the optimum, % above it).
+type delevacqFISums struct {
+	gT         [3]float64
+	gN         [3]int
+	sT, fr, gp float64
+	sN, qN     int
+}
+
+// quality counts the best tour (length l) of one trial on in.
+func (s *delevacqFISums) quality(l int64, in *solver.Instance) {
+	g, _ := gapOf(l, in)
+	s.gp += g
+	s.fr += delevacqAtOpt(l, in)
+	s.qN++
+}
+
+// fill writes the means into row's cells (those without trials keep
+// theirs): sequential and GPU times, speedups, freq and Δavg.
+func (s *delevacqFISums) fill(row *delevacqFIRow) {
+	if s.sN > 0 {
+		row.seq = fmt.Sprintf("%.3f", s.sT/float64(s.sN))
+	}
+	for i := range delevacqFIModes {
+		if s.gN[i] > 0 {
+			g := s.gT[i] / float64(s.gN[i])
+			row.gpu[i] = fmt.Sprintf("%.3f", g)
+			if s.sN > 0 {
+				row.speed[i] = fmt.Sprintf("%.2f", s.sT/float64(s.sN)/g)
+			}
+		}
+	}
+	if s.qN > 0 {
+		row.freq, row.gap = fmt.Sprintf("%.2f", s.fr/float64(s.qN)), fmt.Sprintf("%.3f", s.gp/float64(s.qN))
+	}
+}
+
+// delevacqFITiming runs one timing trial: the population in each GPU
+// mapping (the BG launch's best tour for quality) and up to
+// delevacqCPUSample of its searches on one core, scaled to the whole
+// population. The first trial's errors are logged, and a mapping refused
+// for shared memory says so in its cell.
+func (r *repro) delevacqFITiming(in *solver.Instance, nb, itLim int, seed uint64, first bool, row *delevacqFIRow, s *delevacqFISums) {
+	for i, m := range delevacqFIModes {
+		l, el, dev, err := GPUFIPopulation(in, nb, itLim, m, seed)
+		if err != nil {
+			if first {
+				r.logf("%s nb_sol %d %s: %v", in.Name, nb, m, err)
+				if strings.Contains(err.Error(), "shared memory") {
+					row.gpu[i] = "- (tour over 48 KiB of shared memory)"
 				}
-			} else if l, _, dev, err := GPUFIPopulation(in, nb, itLim, "block-global", seed); err == nil {
-				r.device = dev
-				quality(l)
 			}
 			continue
 		}
-		for i, m := range modes {
-			l, el, dev, err := GPUFIPopulation(in, nb, itLim, m, seed)
-			if err != nil {
-				if k == 0 {
-					r.logf("%s nb_sol %d %s: %v", in.Name, nb, m, err)
-					if strings.Contains(err.Error(), "shared memory") {
-						row.gpu[i] = "- (tour over 48 KiB of shared memory)"
-					}
-				}
-				continue
-			}
-			r.device = dev
-			gT[i] += el.Seconds()
-			gN[i]++
-			if m == "block-global" {
-				quality(l)
-			}
-		}
-		cnt := min(nb, delevacqCPUSample)
-		if _, el, err := FISequential(in, 0, cnt, itLim, seed); err == nil {
-			sT += el.Seconds() * float64(nb) / float64(cnt)
-			sN++
+		r.device = dev
+		s.gT[i] += el.Seconds()
+		s.gN[i]++
+		if m == "block-global" {
+			s.quality(l, in)
 		}
 	}
-	if sN > 0 {
-		row.seq = fmt.Sprintf("%.3f", sT/float64(sN))
+	cnt := min(nb, delevacqCPUSample)
+	if _, el, err := FISequential(in, 0, cnt, itLim, seed); err == nil {
+		s.sT += el.Seconds() * float64(nb) / float64(cnt)
+		s.sN++
 	}
-	for i := range modes {
-		if gN[i] > 0 {
-			g := gT[i] / float64(gN[i])
-			row.gpu[i] = fmt.Sprintf("%.3f", g)
-			if sN > 0 {
-				row.speed[i] = fmt.Sprintf("%.2f", sT/float64(sN)/g)
-			}
+}
+
+// delevacqFIQuality runs one quality trial: the population's best tour
+// from its cheapest exact copy, the sequential twin for small populations
+// (the GPU's one or eight blocks are slower than one core there), else the
+// BG launch.
+func (r *repro) delevacqFIQuality(in *solver.Instance, nb, itLim int, seed uint64, s *delevacqFISums) {
+	if nb <= delevacqQualityOnCPU {
+		if l, _, err := FISequential(in, 0, nb, itLim, seed); err == nil {
+			s.quality(l, in)
 		}
+	} else if l, _, dev, err := GPUFIPopulation(in, nb, itLim, "block-global", seed); err == nil {
+		r.device = dev
+		s.quality(l, in)
 	}
-	if qN > 0 {
-		row.freq, row.gap = fmt.Sprintf("%.2f", fr/float64(qN)), fmt.Sprintf("%.3f", gp/float64(qN))
-	}
-	return row
 }
 
 // delevacqCount parses a printed count ("1, 120, 000"), 0 when absent.

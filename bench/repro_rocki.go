@@ -41,6 +41,7 @@ var GPUOnePass func(in *solver.Instance, t []int, reps int) (kernel, h2d, d2h ti
 // (a sequential full-neighbourhood descent grows like n^3).
 const rockiCPUDescentMax = 1002
 
+// init registers the rocki suite.
 func init() {
 	Register("rocki", "Rocki & Suda reproduced: Table II, time of one full 2-opt pass, checks/s and time from a greedy tour to the first local minimum, berlin52 .. pla85900, GPU beside one CPU core", runRocki)
 }
