@@ -48,6 +48,13 @@ vet-cuda:
 	@sh scripts/build-gpu.sh fatbin
 	CGO_LDFLAGS=-L$(CUDA_STUBS) $(GO) vet -tags cuda ./...
 	CGO_LDFLAGS=-L$(CUDA_STUBS) $(GO) build -tags cuda -o /dev/null ./cmd/tsp
+	@# The cuda variant's host-side tests (option parsing, launch plans, the
+	@# PSPM draw's temperature) run wherever libcuda.so.1 loads; the device
+	@# tests among them skip without a GPU.
+	@if ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then \
+		echo "CGO_LDFLAGS=-L$(CUDA_STUBS) $(GO) test -short -tags cuda ./gpu"; \
+		CGO_LDFLAGS=-L$(CUDA_STUBS) $(GO) test -short -tags cuda ./gpu; \
+	else echo "libcuda.so.1 is not installed: the cuda variant's tests of ./gpu are not run"; fi
 
 race: deps
 	$(GO) test -race ./...
