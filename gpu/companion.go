@@ -40,6 +40,20 @@ func cpuParams(p solver.Params) solver.Params {
 	return q
 }
 
+// windowParams returns p for GPU auto's or-ils windows (the companion,
+// and the or-ils phase from AutoOrILSMinN cities): Params.Extra without
+// the CPU auto engine's "segment", which or-ils would otherwise read as
+// its windows' kick segment, with or-ils's lower ceiling; the windows take
+// OptWindowSegment instead.
+func windowParams(p solver.Params) solver.Params {
+	q := p
+	if _, ok := p.Extra["segment"]; ok {
+		q.Extra = maps.Clone(p.Extra)
+		delete(q.Extra, "segment")
+	}
+	return q
+}
+
 // companionEvery returns the seconds between the windows' offers that p
 // asks for (OptCompanion), 0 for none.
 func companionEvery(p solver.Params) (time.Duration, error) {

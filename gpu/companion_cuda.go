@@ -36,7 +36,7 @@ type companionStats struct {
 // so the engine keeps every host core.
 func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *solver.Companion, deadline time.Time, every time.Duration) (companionStats, error) {
 	var st companionStats
-	o, err := parseOrOptions(p, in.N)
+	o, err := parseOrOptions(windowParams(p), in.N)
 	if err != nil {
 		return st, err
 	}

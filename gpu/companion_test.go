@@ -43,3 +43,42 @@ func TestCPUParams(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowParams checks that GPU auto's windows get none of the CPU auto
+// engine's options that or-ils also reads: of the names both GPU auto and
+// or-ils take, only the windows' own (window, wmoves) reach them, so a
+// value in the CPU engine's range (segment up to 2^20) can never stop the
+// windows with or-ils's narrower one. The caller's map is left alone.
+func TestWindowParams(t *testing.T) {
+	auto := solver.OptionsFor(AlgoAuto, solver.BackendGPU)
+	orils := solver.OptionsFor(AlgoOrILS, solver.BackendGPU)
+	extra := map[string]string{}
+	for _, k := range auto.Names() {
+		extra[k] = "1"
+	}
+	p := solver.Params{Seed: 9, TimeLimit: time.Second, Extra: extra}
+	q := windowParams(p)
+	if q.Seed != 9 || q.TimeLimit != time.Second {
+		t.Fatalf("window params %+v", q)
+	}
+	own := map[string]bool{OptWindow: true, OptWindowMoves: true}
+	shared := 0
+	for _, k := range auto.Names() {
+		if _, ok := orils.Lookup(k); !ok {
+			continue
+		}
+		shared++
+		if _, ok := q.Extra[k]; ok != own[k] {
+			t.Errorf("option %s reaches the windows: %v, want %v", k, ok, own[k])
+		}
+	}
+	if shared < 3 {
+		t.Fatalf("only %d names shared by GPU auto and or-ils: the test lost its point", shared)
+	}
+	if len(p.Extra) != len(auto.Names()) || p.Extra["segment"] != "1" {
+		t.Fatalf("the caller's options changed: %v", p.Extra)
+	}
+	if r := windowParams(solver.Params{}); r.Extra != nil {
+		t.Fatalf("no options gave %v", r.Extra)
+	}
+}

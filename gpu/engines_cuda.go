@@ -100,7 +100,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 				sideRes <- r
 			}()
 		}
-		ph, err := orILS(ctx, in, p, orSnaps, start)
+		ph, err := orILS(ctx, in, windowParams(p), orSnaps, start)
 		var sr solver.Result
 		if side {
 			cancelSide()
