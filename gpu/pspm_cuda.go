@@ -401,13 +401,15 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		return solver.Result{}, fmt.Errorf("pspm: stopped before the first synchronisation")
 	}
 	best, bestLen := s.bestTour, s.bestLen
-	if s.draw.from > 0 && s.p.Extra["nnfrom"] == "" {
-		// Report the temperature the default chose: the run's parameters rerun as they are.
+	if s.draw.from > 0 && s.draw.lists != nil && s.p.Extra["nnfrom"] == "" {
+		// Report the temperature the default chose, in full, so that the
+		// run's parameters rerun as they are; a draw that never reached it
+		// (uniform throughout) reports none.
 		p.Extra = maps.Clone(p.Extra)
 		if p.Extra == nil {
 			p.Extra = map[string]string{}
 		}
-		p.Extra["nnfrom"] = strconv.FormatFloat(s.draw.from, 'g', 6, 64)
+		p.Extra["nnfrom"] = strconv.FormatFloat(s.draw.from, 'g', -1, 64)
 	}
 	sink.Send(solver.Snapshot{Best: best, BestLength: bestLen, Length: bestLen, Step: int64(s.step()), Progress: float64(s.step()) / float64(s.steps), Moves: s.moves()})
 	return solver.Finish(in, e, p, best, s.moves(), int64(s.step()), start, stopped, r.d.label)
