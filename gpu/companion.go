@@ -22,9 +22,16 @@ const AutoCompanionMinN = 10000
 // engine alone).
 const OptCompanion = "companion"
 
+// OptClaim is GPU auto's option for the fraction of the tour the windows
+// claim for a period when the CPU auto engine runs its partition search
+// (solver.Companion, "Division of labour"): that engine leaves the
+// claimed path alone meanwhile, and the windows search only inside it
+// (default 0.3; 0: the windows search the whole tour).
+const OptClaim = "claim"
+
 // companionOnly lists GPU auto's options that the CPU auto engine does
 // not take.
-var companionOnly = []string{OptCompanion, OptWindow, OptWindowMoves, OptWindowSegment}
+var companionOnly = []string{OptCompanion, OptClaim, OptWindow, OptWindowMoves, OptWindowSegment}
 
 // cpuParams returns p for the CPU auto engine: its backend, and
 // Params.Extra without GPU auto's own options.
@@ -66,4 +73,10 @@ func companionEvery(p solver.Params) (time.Duration, error) {
 		return 0, err
 	}
 	return time.Duration(sec * float64(time.Second)), nil
+}
+
+// companionClaim returns the fraction of the tour the windows claim
+// (OptClaim), 0 for none.
+func companionClaim(p solver.Params) (float64, error) {
+	return solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, OptClaim)
 }

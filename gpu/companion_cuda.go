@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"gorgonia.org/cu"
+
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -36,6 +38,9 @@ type companionStats struct {
 // so the engine keeps every host core.
 func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *solver.Companion, deadline time.Time, every time.Duration) (companionStats, error) {
 	var st companionStats
+	// however the windows end (a failing device too), the engine gets
+	// the claimed path back at its next publication
+	defer x.SetClaim(0, 0)
 	o, err := parseOrOptions(windowParams(p), in.N)
 	if err != nil {
 		return st, err
@@ -44,11 +49,12 @@ func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *
 	var t32 []int32
 	var upLen int64
 	var upSeq uint64
+	var cl solver.Claim
 	for {
 		if ctx.Err() != nil || !time.Now().Before(deadline) {
 			return st, nil
 		}
-		if t32, upLen, upSeq, _ = x.Latest(t32); upSeq > 0 {
+		if t32, upLen, upSeq, _, cl = x.LatestClaim(t32); upSeq > 0 {
 			break
 		}
 		time.Sleep(2 * time.Millisecond)
@@ -59,13 +65,32 @@ func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *
 	}
 	defer ru.close()
 	L := min(o.window, in.N)
+	replicas := o.replicas
+	claimW := 0
+	if cl.ID != 0 {
+		// fewer windows than over the whole tour: more replicas each
+		if err := ru.do(func() (err error) {
+			w, rr, err := claimGeometry(ru.d, cl.Len, L)
+			if replicas == 0 {
+				replicas = rr
+			}
+			claimW = w
+			return err
+		}); err != nil {
+			return st, err
+		}
+	}
 	var r *orRun
-	if err := ru.do(func() (err error) { r, err = newOrRun(ru, in, t32, L, o.replicas); return err }); err != nil {
+	if err := ru.do(func() (err error) { r, err = newOrRun(ru, in, t32, L, replicas); return err }); err != nil {
 		return st, err
 	}
 	r.threeOpt = o.threeOpt
 	defer ru.do(func() error { r.free(); return nil })
 	st.label = fmt.Sprintf("%s, %d windows of ≤%d cities × %d replicas", ru.d.label, r.W, r.L, r.R)
+	if cl.ID != 0 {
+		st.label = fmt.Sprintf("%s, claims of %d cities (%.2g of the tour) for %v each: %d windows of ≤%d cities × %d replicas", ru.d.label, cl.Len, float64(cl.Len)/float64(in.N), every, claimW, r.L, r.R)
+		return runClaims(ctx, in, p, x, deadline, every, o, ru, r, t32, upLen, cl, st)
+	}
 
 	rng := rand.New(rand.NewPCG(p.Seed, 0xc0ba))
 	download := func() error { return ru.do(func() error { return dtoh(t32, r.tour) }) }
@@ -161,6 +186,15 @@ func (st *companionStats) addFound(lastOffer, gainAt uint64) {
 // alone and is named in the device line.
 func solveCompanion(ctx context.Context, e, cpu solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time, every time.Duration) (solver.Result, error) {
 	x := &solver.Companion{}
+	f, err := companionClaim(p)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if f > 0 {
+		// before the engine's first publication, which makes the first
+		// claim
+		x.SetClaim(f, p.Seed)
+	}
 	gctx, stop := context.WithCancel(ctx)
 	defer stop()
 	type side struct {
@@ -197,4 +231,126 @@ func solveCompanion(ctx context.Context, e, cpu solver.Engine, in *solver.Instan
 // not keep them).
 func useCompanion(in *solver.Instance, every time.Duration) bool {
 	return every > 0 && in.N >= AutoCompanionMinN && in.N < AutoOrILSMinN && orSpanOK(in) && len(in.FixedEdges) == 0
+}
+
+// claimMaxReplicas bounds the replicas per window of a claim's windows.
+const claimMaxReplicas = 32
+
+// claimGeometry returns the windows over the inner cities of a claim of m
+// cities (all but its two end cities) in windows of at most L, and the
+// replicas per window that fill d, at most claimMaxReplicas.
+func claimGeometry(d *device, m, L int) (w, R int, err error) {
+	w = max(1, (m-2+L-1)/L)
+	_, full, err := orGeometry(d, w*L, L, 0)
+	if err != nil {
+		return 0, 0, err
+	}
+	// orGeometry caps at 16 what fills the device: ask for the slots
+	wpb := orWarps(L)
+	fn, _ := d.fn("oropt_windows")
+	blocks, err := fn.MaxActiveBlocksPerMultiProcessor(32*wpb, int64(wpb*orWindowBytes(L)))
+	if err != nil {
+		return 0, 0, err
+	}
+	slots := max(1, blocks) * wpb * d.info.Multiprocs
+	return w, max(full, min(claimMaxReplicas, slots/w)), nil
+}
+
+// runClaims is runCompanion's loop when the engine honours claims
+// (solver.Companion, "Division of labour"): the windows search only the
+// inner cities of the current claim, cl in the tour t32 uploaded (its
+// length upLen); after every round that gained, the claim's positions
+// come back and the tour is offered, so that the engine, which folds
+// offers where its rounds start, takes the newest; once every `every`
+// the windows ask for a new claim, and when the engine has published it
+// they offer what they found since their last offer and go on from the
+// tour it came with.
+func runClaims(ctx context.Context, in *solver.Instance, p solver.Params, x *solver.Companion, deadline time.Time, every time.Duration,
+	o orOptions, ru *run, r *orRun, t32 []int32, upLen int64, cl solver.Claim, st companionStats) (companionStats, error) {
+	rng := rand.New(rand.NewPCG(p.Seed, 0xc1a5))
+	n := in.N
+	// download copies the claim's positions of the device tour into t32
+	download := func(c solver.Claim) error {
+		return ru.do(func() error {
+			a := c.From
+			k := min(c.Len, n-a)
+			if err := dtoh(t32[a:a+k], r.tour+cu.DevicePtr(4*a)); err != nil {
+				return err
+			}
+			return dtoh(t32[:c.Len-k], r.tour)
+		})
+	}
+	upload := func() error { return ru.do(func() error { return htod(r.tour, t32) }) }
+	var gain, gainAt, lastOffer uint64 // the windows' gain in all, at the upload, at the newest offer
+	claimedAt := time.Now()
+	asked := false
+	var next []int32 // the engine's newest tour, read when it may bring a new claim
+	seen, _, _ := x.Published()
+	kicks := 0
+	perKick := time.Duration(0)
+	for ctx.Err() == nil && time.Now().Before(deadline) {
+		if st.rounds > 0 {
+			kicks = orRoundKicks(o.kicks, perKick, time.Until(deadline))
+		}
+		// the windows over the claim's inner cities, from a random shift
+		// of up to half a window
+		span := cl.Len - 2
+		w := max(1, (span+r.L-1)/r.L)
+		shift := rng.IntN(max(1, span/w/2))
+		span -= shift
+		w = max(1, (span+r.L-1)/r.L)
+		off := int64((cl.From + 1 + shift) % n)
+		seed := p.Seed*0x9E3779B97F4A7C15 + uint64(st.rounds) + 0x5bd1e995
+		t0 := time.Now()
+		var evals uint64
+		if err := ru.do(func() (err error) {
+			gain, evals, err = r.roundIn(off, int64(span), w, kicks, seed, o.maxSeg)
+			return err
+		}); err != nil {
+			return st, err
+		}
+		st.evals = evals
+		if dt := time.Since(t0); kicks > 0 {
+			perKick = max(dt/time.Duration(kicks), time.Nanosecond)
+		} else {
+			perKick = max(dt/64, time.Microsecond)
+		}
+		st.rounds++
+		if gain > lastOffer {
+			if err := download(cl); err != nil {
+				return st, err
+			}
+			x.OfferClaim(t32, upLen-int64(gain-gainAt), cl.ID)
+			lastOffer = gain
+		}
+		if !asked && time.Since(claimedAt) >= every {
+			x.AskClaim()
+			asked = true
+		}
+		if !asked {
+			continue
+		}
+		// a new claim comes with a new publication: take both
+		seq, _, _ := x.Published()
+		if seq == seen {
+			continue
+		}
+		seen = seq
+		var c solver.Claim
+		var l2 int64
+		if next, l2, _, _, c = x.LatestClaim(next); c.ID == cl.ID || c.ID == 0 {
+			continue
+		}
+		st.addFound(lastOffer, gainAt)
+		t32, next = next, t32
+		upLen, cl = l2, c
+		if err := upload(); err != nil {
+			return st, err
+		}
+		gainAt, lastOffer = gain, gain
+		claimedAt, asked = time.Now(), false
+		st.uploads++
+	}
+	st.addFound(lastOffer, gainAt)
+	return st, nil
 }

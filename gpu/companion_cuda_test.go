@@ -117,3 +117,34 @@ func TestAutoCompanion(t *testing.T) {
 	}
 	t.Logf("%d cities, 3 s: %d; %s", in.N, res.Length, res.Device)
 }
+
+// TestAutoCompanionClaims runs GPU auto where the CPU auto engine runs its
+// partition search and the windows claim a part of the tour: a valid tour
+// of the reported length within the time limit, the claims named in the
+// device line, and folds that shortened the engine's tour.
+func TestAutoCompanionClaims(t *testing.T) {
+	needDevice(t)
+	e, err := solver.Lookup(AlgoAuto, solver.BackendGPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := randomInstance(20000, solver.Euc2D, 1e6, 6)
+	t0 := time.Now()
+	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 4 * time.Second, Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(t0); el > 5*time.Second {
+		t.Errorf("a 4 s run took %v", el)
+	}
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		t.Fatal(err)
+	}
+	if got := solver.TourLength(in, res.Tour); got != res.Length {
+		t.Fatalf("reported %d, exact %d", res.Length, got)
+	}
+	if !strings.Contains(res.Device, "claims of") || strings.Contains(res.Device, " 0 shortened") {
+		t.Fatalf("device line without claims or folds: %s", res.Device)
+	}
+	t.Logf("%d cities, 4 s: %d; %s", in.N, res.Length, res.Device)
+}

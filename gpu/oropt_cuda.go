@@ -166,18 +166,26 @@ func (r *orRun) free() {
 // kicks kicks, then the best replica of each committed. It waits for both
 // and returns the total gain so far and the moves evaluated so far.
 func (r *orRun) round(off int64, kicks int, seed uint64, maxSeg int) (gain, evals uint64, err error) {
+	return r.roundIn(off, int64(r.n), r.W, kicks, seed, maxSeg)
+}
+
+// roundIn is round over the positions off..off+span-1 (cyclic) only, cut
+// into w ≤ r.W windows: the cities at off and off+span-1 stay where they
+// are, and so does every city outside.
+func (r *orRun) roundIn(off, span int64, w, kicks int, seed uint64, maxSeg int) (gain, evals uint64, err error) {
 	d := r.run
-	g := (r.W*r.R + r.wpb - 1) / r.wpb
+	w = max(1, min(w, r.W))
+	g := (w*r.R + r.wpb - 1) / r.wpb
 	three := 0
 	if r.threeOpt {
 		three = 1
 	}
 	if err := d.launch("oropt_windows", g, 1, 32*r.wpb, r.shared, d.stream,
-		r.xy, r.tour, r.n, off, r.W, r.L, r.R, kicks, seed, maxSeg, r.metric, three, r.ord, r.gain, r.evals); err != nil {
+		r.xy, r.tour, r.n, off, span, w, r.L, r.R, kicks, seed, maxSeg, r.metric, three, r.ord, r.gain, r.evals); err != nil {
 		return 0, 0, err
 	}
-	if err := d.launch("oropt_commit", (r.W+r.wpb-1)/r.wpb, 1, 32*r.wpb, r.cshared, d.stream,
-		r.tour, r.n, off, r.W, r.L, r.R, r.ord, r.gain, r.total); err != nil {
+	if err := d.launch("oropt_commit", (w+r.wpb-1)/r.wpb, 1, 32*r.wpb, r.cshared, d.stream,
+		r.tour, r.n, off, span, w, r.L, r.R, r.ord, r.gain, r.total); err != nil {
 		return 0, 0, err
 	}
 	if err := r.done.Record(d.stream); err != nil {

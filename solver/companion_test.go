@@ -44,3 +44,54 @@ func TestCompanionType(t *testing.T) {
 		t.Fatal("the context does not carry the companion")
 	}
 }
+
+// TestClaimPlacement checks the companion's claims: none before the
+// engine honours them, a new one at the first publication and after
+// every request, the same one (found again, either way round) otherwise,
+// and the tour LatestClaim returns running the claim forwards.
+func TestClaimPlacement(t *testing.T) {
+	n := 1000
+	tr := make([]int32, n)
+	for i := range tr {
+		tr[i] = int32(i)
+	}
+	x := &Companion{}
+	x.SetClaim(0.25, 1)
+	x.Publish(tr, 1)
+	if _, id := x.Claim(nil); id != 0 {
+		t.Fatal("a claim before the engine honours them")
+	}
+	x.HonourClaims()
+	x.Publish(tr, 1)
+	c1, id1 := x.Claim(nil)
+	if id1 == 0 || len(c1) != 250 {
+		t.Fatalf("claim %d of %d cities", id1, len(c1))
+	}
+	rev := slices.Clone(tr)
+	slices.Reverse(rev)
+	x.Publish(rev, 1)
+	c2, id2 := x.Claim(nil)
+	if id2 != id1 || !slices.Equal(c1, c2) {
+		t.Fatal("the claim changed without a request")
+	}
+	got, _, _, _, c := x.LatestClaim(nil)
+	if c.ID != id1 || c.Len != 250 {
+		t.Fatalf("claim in the reversed tour: %+v", c)
+	}
+	for j := range c.Len {
+		if got[(c.From+j)%n] != c1[j] {
+			t.Fatalf("position %d of the claim: %d, want %d", j, got[(c.From+j)%n], c1[j])
+		}
+	}
+	x.AskClaim()
+	x.Publish(tr, 1)
+	if _, id3 := x.Claim(nil); id3 == id1 {
+		t.Fatal("no new claim after a request")
+	}
+	// a companion that ends gives the claim back at the next publication
+	x.SetClaim(0, 0)
+	x.Publish(tr, 1)
+	if c, id := x.Claim(nil); id != 0 || len(c) != 0 {
+		t.Fatalf("claim %d of %d cities after the companion ended", id, len(c))
+	}
+}

@@ -2,8 +2,9 @@
 // don't-look bits, segment-local double-bridge kicks) run in thousands of
 // tour windows at once.
 //
-// The tour is cut into W windows of consecutive positions (offset shifted
-// every round by the host). A window's cities form a path whose two end
+// The positions off..off+span-1 (cyclic; span = n: the whole tour) are cut
+// into W windows of consecutive positions (offset shifted every round by
+// the host). A window's cities form a path whose two end
 // cities stay where they are, so every window can be rearranged
 // independently of all the others and the tour stays a tour: LKH's
 // tour-segment partitioning (Helsgaun, "An effective implementation of
@@ -467,7 +468,7 @@ __device__ int or_kick(OrWin& s, int size, int lane, uint32_t r1, uint32_t r2, u
 // outOrd[g*L ...] and the exact gain (old - new length, >= 0) to outGain[g].
 template <int METRIC>
 __device__ void oropt_windows_impl(const double2* __restrict__ xy, const int* __restrict__ tour, long long n,
-                                   long long off, int W, int L, int R, long long kicks, unsigned long long seed,
+                                   long long off, long long span, int W, int L, int R, long long kicks, unsigned long long seed,
                                    int maxSeg, bool threeOpt, unsigned short* __restrict__ outOrd,
                                    long long* __restrict__ outGain, unsigned long long* __restrict__ evalCount) {
     extern __shared__ __align__(16) unsigned char or_smem[];
@@ -478,7 +479,7 @@ __device__ void oropt_windows_impl(const double2* __restrict__ xy, const int* __
     OrWin s = or_carve(or_smem + wib * or_win_bytes(L), L);
     long long first;
     int size;
-    or_window(n, W, w, &first, &size);
+    or_window(span, W, w, &first, &size);
     long long p0 = (first + off) % n;
     // load ----------------------------------------------------------------
     for (int i = lane; i < size; i += 32) {
@@ -560,23 +561,23 @@ __device__ void oropt_windows_impl(const double2* __restrict__ xy, const int* __
 }
 
 extern "C" __global__ void __launch_bounds__(128)
-oropt_windows(const double2* __restrict__ xy, const int* __restrict__ tour, long long n, long long off, long long W,
+oropt_windows(const double2* __restrict__ xy, const int* __restrict__ tour, long long n, long long off, long long span, long long W,
               long long L, long long R, long long kicks, unsigned long long seed, long long maxSeg, long long metric,
               long long threeOpt, unsigned short* __restrict__ outOrd, long long* __restrict__ outGain,
               unsigned long long* __restrict__ evalCount) {
     if (metric == METRIC_CEIL_2D)
-        oropt_windows_impl<METRIC_CEIL_2D>(xy, tour, n, off, (int)W, (int)L, (int)R, kicks, seed, (int)maxSeg, threeOpt != 0, outOrd, outGain, evalCount);
+        oropt_windows_impl<METRIC_CEIL_2D>(xy, tour, n, off, span, (int)W, (int)L, (int)R, kicks, seed, (int)maxSeg, threeOpt != 0, outOrd, outGain, evalCount);
     else if (metric == METRIC_ATT)
-        oropt_windows_impl<METRIC_ATT>(xy, tour, n, off, (int)W, (int)L, (int)R, kicks, seed, (int)maxSeg, threeOpt != 0, outOrd, outGain, evalCount);
+        oropt_windows_impl<METRIC_ATT>(xy, tour, n, off, span, (int)W, (int)L, (int)R, kicks, seed, (int)maxSeg, threeOpt != 0, outOrd, outGain, evalCount);
     else
-        oropt_windows_impl<METRIC_EUC_2D>(xy, tour, n, off, (int)W, (int)L, (int)R, kicks, seed, (int)maxSeg, threeOpt != 0, outOrd, outGain, evalCount);
+        oropt_windows_impl<METRIC_EUC_2D>(xy, tour, n, off, span, (int)W, (int)L, (int)R, kicks, seed, (int)maxSeg, threeOpt != 0, outOrd, outGain, evalCount);
 }
 
 // oropt_commit: one warp per window. Picks the replica with the largest
 // gain (ties: the lowest) and rewrites the window's positions of the tour
 // in its order; adds the gain to *total.
 extern "C" __global__ void __launch_bounds__(128)
-oropt_commit(int* __restrict__ tour, long long n, long long off, long long W, long long L, long long R,
+oropt_commit(int* __restrict__ tour, long long n, long long off, long long span, long long W, long long L, long long R,
              const unsigned short* __restrict__ outOrd, const long long* __restrict__ outGain,
              unsigned long long* __restrict__ total) {
     extern __shared__ __align__(16) unsigned char or_csmem[];
@@ -586,7 +587,7 @@ oropt_commit(int* __restrict__ tour, long long n, long long off, long long W, lo
     int* old = (int*)or_csmem + wib * L;
     long long first;
     int size;
-    or_window(n, (int)W, w, &first, &size);
+    or_window(span, (int)W, w, &first, &size);
     long long p0 = (first + off) % n;
     int br = 0;
     long long bg = -1;

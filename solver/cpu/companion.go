@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"context"
+	"slices"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tour"
@@ -21,6 +22,8 @@ type companionLink struct {
 	seen  []uint32
 	stamp uint32
 	g     gpx
+	// the claim an offer improved, and the tour with its path put in
+	claim, spliced []int32
 }
 
 // newCompanionLink returns the link to the companion ctx carries, or nil.
@@ -47,6 +50,19 @@ func (lk *companionLink) crossIn(d *tour.Dist, t []int32, l int64, fixed [][2]in
 	if !ok || !lk.isTour(o, len(t)) || !keepsFixed(o, fixed) {
 		return t, l
 	}
+	l0 := l
+	if c, ok := lk.x.OfferedClaim(lk.claim); ok {
+		// the offer changed only the claim's inner cities: its path
+		// goes into t whole (the partition crossover alone would drop
+		// the parts of it that are infeasible components, nested
+		// reversals, where t is the shorter tour)
+		lk.claim = c
+		if st, ok := lk.splice(t, o, c); ok {
+			if sl := d.Length(st); sl < l {
+				t, l = st, sl
+			}
+		}
+	}
 	ol := d.Length(o)
 	a, la, b := t, l, o
 	if ol < l {
@@ -54,10 +70,67 @@ func (lk *companionLink) crossIn(d *tour.Dist, t []int32, l int64, fixed [][2]in
 	}
 	child, cl := lk.g.cross(d, a, la, b, fixed)
 	if cl >= l {
+		child, cl = t, l
+	}
+	if cl >= l0 {
 		return t, l
 	}
-	lk.x.Folded(l - cl)
+	lk.x.Folded(l0 - cl)
 	return child, cl
+}
+
+// splice returns t with the path of claim c (its cities, in the order
+// they were claimed) replaced by o's path between the same two end
+// cities, where both tours hold c's cities as one path between them (a
+// buffer of the link's, valid until the next call).
+func (lk *companionLink) splice(t, o, c []int32) ([]int32, bool) {
+	n, m := len(t), len(c)
+	if m < 2 || m > n {
+		return nil, false
+	}
+	lk.stamp++
+	if lk.stamp == 0 {
+		clear(lk.seen)
+		lk.stamp = 1
+	}
+	for _, ct := range c {
+		lk.seen[ct] = lk.stamp
+	}
+	first, last := c[0], c[m-1]
+	// path returns the position of first in u and the direction in which
+	// the m positions from it hold c's cities and end at last
+	path := func(u []int32) (int, int, bool) {
+		at := slices.Index(u, first)
+		for _, dir := range [2]int{1, -1} {
+			if u[((at+dir*(m-1))%n+n)%n] != last {
+				continue
+			}
+			ok := true
+			for j := range m {
+				if lk.seen[u[((at+dir*j)%n+n)%n]] != lk.stamp {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				return at, dir, true
+			}
+		}
+		return 0, 0, false
+	}
+	ta, td, ok := path(t)
+	if !ok {
+		return nil, false
+	}
+	oa, od, ok := path(o)
+	if !ok {
+		return nil, false
+	}
+	lk.spliced = append(lk.spliced[:0], t...)
+	for j := range m {
+		lk.spliced[((ta+td*j)%n+n)%n] = o[((oa+od*j)%n+n)%n]
+	}
+	return lk.spliced, true
 }
 
 // publish hands tour t (length l) to the companion.
@@ -119,4 +192,5 @@ func (pr *partRun) companion() {
 		pr.r.c.offer(pr.t, pr.length)
 	}
 	lk.publish(pr.t, pr.length)
+	pr.readClaim()
 }

@@ -284,6 +284,11 @@ func (r *ilsRun) run() (solver.Result, error) {
 	}
 	c.offer(t0, d.Length(t0))
 	r.comp = newCompanionLink(c.ctx)
+	if r.comp != nil && r.usePartition() {
+		// the partition search leaves the companion's claims alone
+		// (partclaim.go); the whole-tour workers do not
+		r.comp.x.HonourClaims()
+	}
 	r.comp.publish(t0, d.Length(t0))
 	r.kicksDone = make([]paddedCounter, r.w)
 	if r.usePartition() {

@@ -182,6 +182,17 @@ type partRun struct {
 	// (1 until partDeep kicks per city, then the run's)
 	kicks int64
 	depth int
+	// the companion's claim (partclaim.go): its cities in path order and
+	// number, claimOf[c] == claimID for its cities; this round, where it
+	// lies (one path of claimLen positions from claimFrom; claimLen 0
+	// when there is no claim or it is not one path) and the fixed-edge
+	// partners of every city (the instance's and the claim's; pr.fixed
+	// when there is no claim)
+	claim               []int32
+	claimID             uint64
+	claimOf             []uint64
+	claimFrom, claimLen int
+	rfixed, rfixedBuf   []int32
 }
 
 // partSeg is one segment of a round, positions from..from+m-1 (cyclic),
@@ -269,6 +280,7 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 			}
 		}
 	}
+	pr.rfixed = pr.fixed
 	size := partSegment
 	if r.o.partSeg > 0 {
 		size = r.o.partSeg
@@ -332,6 +344,7 @@ func (pr *partRun) cut(off int, left int64) {
 	if float64(pr.kicks) < o.partDeep*float64(pr.r.in.N) {
 		pr.depth = 1
 	}
+	pr.roundClaim()
 	pr.region = pr.chooseShape() && pr.cutRegions(math.Pi*float64(off)/float64(pr.r.in.N))
 	if !pr.region {
 		pr.cutPaths(off)
@@ -354,9 +367,13 @@ func (pr *partRun) cut(off int, left int64) {
 }
 
 // cutPaths splits the tour from position off into segments of
-// consecutive positions.
+// consecutive positions; with a claim that is one path, only the
+// positions outside it (claimCut).
 func (pr *partRun) cutPaths(off int) {
 	n, p := pr.r.in.N, pr.p
+	if pr.claimCut(off) {
+		return
+	}
 	for i, sg := range pr.segs {
 		lo, hi := i*n/p, (i+1)*n/p
 		sg.from, sg.m = (off+lo)%n, hi-lo
@@ -651,15 +668,15 @@ func (pr *partRun) fixEdges(i int) {
 }
 
 // instanceEdges adds to segment i's fixed edges the instance's own
-// inside it.
+// inside it, and the companion's claimed ones.
 func (pr *partRun) instanceEdges(i int) {
 	sg := pr.segs[i]
 	m := sg.m
 	seg := int32(i)
-	if pr.fixed != nil {
+	if pr.rfixed != nil {
 		for j := range m {
 			ct := sg.cities[j]
-			for _, f := range pr.fixed[2*ct : 2*ct+2] {
+			for _, f := range pr.rfixed[2*ct : 2*ct+2] {
 				if f >= 0 && pr.segOf[f] == seg && int(pr.local[f]) > j {
 					sg.edges = append(sg.edges, [2]int{j, int(pr.local[f])})
 				}
@@ -785,6 +802,7 @@ func (pr *partRun) stitch(limit time.Duration) {
 	end := time.Now().Add(limit)
 	g := pr.global
 	g.depth = pr.depth
+	g.fixed = pr.rfixed // the instance's fixed edges and the claim's
 	g.nb, g.k, g.nbd = pr.nb[pr.round%2].List, pr.nb[pr.round%2].K, pr.gnbd[pr.round%2]
 	copy(g.tour, pr.t)
 	for i, ct := range g.tour {

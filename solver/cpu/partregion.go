@@ -79,11 +79,19 @@ func (pr *partRun) cutRegions(angle float64) bool {
 	pr.ru, pr.rv = u, v
 	all, byStrip := grow(pr.ridx, n), grow(pr.ridx2, n)
 	pr.ridx, pr.ridx2 = all, byStrip
+	// the companion's claimed cities belong to no region (partclaim.go)
+	all = all[:0]
 	for i := range n {
 		u[i] = in.X[i]*c + in.Y[i]*s
 		v[i] = in.Y[i]*c - in.X[i]*s
-		all[i] = int32(i)
+		if pr.claimed(int32(i)) {
+			pr.segOf[i] = -1
+			pr.border[i] = false
+			continue
+		}
+		all = append(all, int32(i))
 	}
+	free := len(all)
 	hist := grow(pr.rhist, regionBuckets)
 	pr.rhist = hist
 	// strips across the direction, strip st holding cells lo..hi-1 and
@@ -93,20 +101,21 @@ func (pr *partRun) cutRegions(angle float64) bool {
 	bounds := make([]int, 0, max(strips, p)+1)
 	for st := range strips + 1 {
 		lo, _ := cells(st)
-		bounds = append(bounds, lo*n/p)
+		bounds = append(bounds, lo*free/p)
 	}
 	splitByKey(all, u, bounds, hist, func(ct int32, g int) { pr.segOf[ct] = int32(g) })
 	// the cities by strip (counting sort), then each strip cut along
 	count := make([]int, strips+1)
-	for _, g := range pr.segOf {
-		count[g+1]++
+	for _, ct := range all {
+		count[pr.segOf[ct]+1]++
 	}
 	for st := range strips {
 		count[st+1] += count[st]
 	}
 	at := slices.Clone(count[:strips])
-	for ct, g := range pr.segOf {
-		byStrip[at[g]] = int32(ct)
+	for _, ct := range all {
+		g := pr.segOf[ct]
+		byStrip[at[g]] = ct
 		at[g]++
 	}
 	for st := range strips {
@@ -119,8 +128,8 @@ func (pr *partRun) cutRegions(angle float64) bool {
 		splitByKey(list, v, bounds, hist, func(ct int32, g int) { pr.segOf[ct] = int32(lo + g) })
 	}
 	sizes := make([]int, p)
-	for _, g := range pr.segOf {
-		sizes[g]++
+	for _, ct := range all {
+		sizes[pr.segOf[ct]]++
 	}
 	if slices.Min(sizes) < partMinSegment {
 		return false
@@ -131,6 +140,9 @@ func (pr *partRun) cutRegions(angle float64) bool {
 		sg.first, sg.last = -1, -1
 	}
 	for at, ct := range pr.t {
+		if pr.segOf[ct] < 0 {
+			continue
+		}
 		sg := pr.segs[pr.segOf[ct]]
 		if len(sg.cities) > 0 {
 			sg.virt = append(sg.virt, int32(at) != sg.last+1)

@@ -1,0 +1,154 @@
+package cpu
+
+// The companion's claims in the partition search. A companion (GPU auto's
+// windows) may claim a path of the tour (solver.Companion, "Division of
+// labour"): it searches the path's inner cities alone, its two end cities
+// staying put, while the partition search leaves every edge of the path
+// alone. The two then change disjoint sets of edges (the search at most
+// the path's outer edges at its end cities), so the partition crossover
+// that folds the companion's offer in keeps the gains of both. A round
+// keeps the claimed edges that are still edges of its tour fixed (the
+// segments', the regions' and the stitch's searches); where the claim is
+// one path of the tour, the round's segments cover only the positions
+// outside it and the regions only the cities outside it, so no worker
+// spends its time on fixed edges.
+
+// readClaim reads the companion's current claim after a publication.
+func (pr *partRun) readClaim() {
+	lk := pr.r.comp
+	if lk == nil {
+		return
+	}
+	c, id := lk.x.Claim(pr.claim)
+	pr.claim = c
+	if id == pr.claimID {
+		return
+	}
+	pr.claimID = id
+	if id == 0 {
+		return
+	}
+	if pr.claimOf == nil {
+		pr.claimOf = make([]uint64, pr.r.in.N)
+	}
+	for _, ct := range pr.claim {
+		pr.claimOf[ct] = id
+	}
+}
+
+// claimed reports whether city c belongs to the current claim.
+func (pr *partRun) claimed(c int32) bool {
+	return pr.claimID != 0 && pr.claimOf[c] == pr.claimID
+}
+
+// roundClaim finds the current claim in the tour for this round: its
+// place where it is one path (claimFrom, claimLen) and the fixed-edge
+// partners of the round, the instance's with the claimed edges still in
+// the tour added.
+func (pr *partRun) roundClaim() {
+	pr.claimLen = 0
+	pr.rfixed = pr.fixed
+	n := pr.r.in.N
+	if pr.claimID == 0 || len(pr.claim) < 2 || len(pr.claim) > n/2 {
+		return
+	}
+	rf := grow(pr.rfixedBuf, 2*n)
+	pr.rfixedBuf = rf
+	if pr.fixed != nil {
+		copy(rf, pr.fixed)
+	} else {
+		for i := range rf {
+			rf[i] = -1
+		}
+	}
+	add := func(a, b int32) {
+		switch {
+		case rf[2*a] == b || rf[2*a+1] == b:
+		case rf[2*a] < 0:
+			rf[2*a] = b
+		default:
+			rf[2*a+1] = b
+		}
+	}
+	start, inRun := -1, 0
+	for i, a := range pr.t {
+		b := pr.t[(i+1)%n]
+		if pr.claimed(a) && pr.claimed(b) {
+			add(a, b)
+			add(b, a)
+		}
+		if a == pr.claim[0] {
+			start = i
+		}
+	}
+	pr.rfixed = rf
+	// one path: the claim's cities take the consecutive positions from
+	// its first city to its last, one way or the other (the order
+	// between them is the companion's, once a fold took its path)
+	m := len(pr.claim)
+	for _, dir := range [2]int{1, -1} {
+		if pr.t[((start+dir*(m-1))%n+n)%n] != pr.claim[m-1] {
+			continue
+		}
+		inRun = 0
+		for j := range m {
+			if !pr.claimed(pr.t[((start+dir*j)%n+n)%n]) {
+				break
+			}
+			inRun++
+		}
+		if inRun < m {
+			continue
+		}
+		pr.claimFrom, pr.claimLen = start, m
+		if dir < 0 {
+			pr.claimFrom = (start - (m - 1) + n) % n
+		}
+		return
+	}
+}
+
+// claimCut cuts the positions outside the claim into the round's
+// segments, when the claim is one path and they leave each segment at
+// least partMinSegment cities: p segments of about equal size, the
+// boundaries shifted by off. It returns false, having cut nothing,
+// otherwise.
+func (pr *partRun) claimCut(off int) bool {
+	n, p := pr.r.in.N, pr.p
+	free := n - pr.claimLen
+	if pr.claimLen == 0 || free < 2*p*partMinSegment {
+		return false
+	}
+	for _, ct := range pr.claim {
+		pr.segOf[ct] = -1
+		pr.border[ct] = false
+	}
+	// boundaries at s + i·free/p for i = 1..p-1, s within half a segment
+	// either way: the first and the last segment take what the shift
+	// leaves, half to one and a half segments each
+	size := free / p
+	s := off%size - size/2
+	base := pr.claimFrom + pr.claimLen
+	for i, sg := range pr.segs {
+		lo, hi := 0, free
+		if i > 0 {
+			lo = s + i*free/p
+		}
+		if i < p-1 {
+			hi = s + (i+1)*free/p
+		}
+		sg.from, sg.m = (base+lo)%n, hi-lo
+		sg.cities = grow(sg.cities, sg.m)
+		at := sg.from
+		for j := range sg.m {
+			ct := pr.t[at]
+			sg.cities[j] = ct
+			pr.segOf[ct], pr.local[ct] = int32(i), int32(j)
+			at++
+			if at == n {
+				at = 0
+			}
+		}
+	}
+	return true
+}
