@@ -68,6 +68,9 @@ func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *
 	replicas := o.replicas
 	claimW := 0
 	if cl.ID != 0 {
+		if p.Extra[OptWindow] == "" {
+			L = min(claimWindow, in.N)
+		}
 		// fewer windows than over the whole tour: more replicas each
 		if err := ru.do(func() (err error) {
 			w, rr, err := claimGeometry(ru.d, cl.Len, L)
@@ -232,6 +235,13 @@ func solveCompanion(ctx context.Context, e, cpu solver.Engine, in *solver.Instan
 func useCompanion(in *solver.Instance, every time.Duration) bool {
 	return every > 0 && in.N >= AutoCompanionMinN && in.N < AutoOrILSMinN && orSpanOK(in) && len(in.FixedEdges) == 0
 }
+
+// claimWindow is the windows' default size inside a claim: on pla85900
+// (20 s, seed 2, claims of 0.35) windows of 512 found 2.3 times what
+// windows of 1,024 found after the first period (285,145 against
+// 126,150) and ended at 0.370 against 0.403 % (docs/PERF.md, "GPU auto:
+// division of labour").
+const claimWindow = 512
 
 // claimMaxReplicas bounds the replicas per window of a claim's windows.
 const claimMaxReplicas = 32

@@ -117,6 +117,11 @@ func TestValidate(t *testing.T) {
 		{"wsegment past the most", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "513"}}, "--opt wsegment", "1..512"},
 		{"wsegment on CPU auto", cpuILS, small, Params{Extra: map[string]string{"wsegment": "30"}}, "--opt", "unknown"},
 		{"wsegment on or-ils", optEngine{name: "or-ils", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "30"}}, "--opt", "unknown"},
+		{"claim", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"claim": "0.35"}}, "", ""},
+		{"claim 0", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"claim": "0"}}, "", ""},
+		{"claim past half the tour", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"claim": "0.6"}}, "--opt claim", "out of range"},
+		{"claim negative", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"claim": "-0.1"}}, "--opt claim", "out of range"},
+		{"claim on CPU auto", cpuILS, small, Params{Extra: map[string]string{"claim": "0.3"}}, "--opt", "unknown"},
 		{"start random", optEngine{name: "2opt-climb", backend: BackendGPU}, small, Params{Extra: map[string]string{"start": "random"}}, "", ""},
 		{"start unknown", optEngine{name: "2opt-climb", backend: BackendGPU}, small, Params{Extra: map[string]string{"start": "greedy"}}, "--opt start", "nn|random"},
 	}
