@@ -88,7 +88,9 @@
 // round gained more per kick. Its searches make kicks of up to 200
 // cities a segment and, after the first 10 kicks per city, 4-opt
 // sequential moves (docs/PERF.md: pla85900 0.99 % → 0.39–0.42 % at 20 s
-// on 16 cores).
+// on 16 cores). Beside a companion search that claims a path of the tour
+// (GPU auto's option claim), its rounds leave that path alone and cut
+// only the rest (partclaim.go).
 //
 // auto was chosen by measurement (tsp bench --suite cpu): on the 2-core
 // development machine it is the strongest engine on every instance of the
