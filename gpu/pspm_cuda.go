@@ -26,6 +26,11 @@ func init() {
 		}
 		// Optional: without it the neighbour lists stay in global memory.
 		registerOptionalKernels("pspm_anneal_" + m + "_u16_w7")
+		// Optional: a fatbin built before them still loads; 33 to 64
+		// moves per search then run a search per block, uniform draw.
+		for _, v := range []string{"_u16_t32x27", "_u16_t32x23", "_u16_t32x21", "_u16_t32x20", "_u32_t32x20"} {
+			registerOptionalKernels("pspm_anneal_" + m + v)
+		}
 		// Optional: a fatbin built before them still loads; only the
 		// "first" move selection then fails.
 		for _, v := range []string{"_u16_wf3", "_u16_wf1", "_u16_wf0", "_u32_wf0"} {
@@ -86,12 +91,19 @@ const pspmSlotBytes = 32 + 16*32
 // schedule's run time grows with the searches that share an SM.
 const pspmMaxPerSM = 64
 
+// pspmWarpMoves is the most moves per iteration of a search that one warp
+// runs (32 lanes, two moves each: the "t32x2" kernels); more take a block.
+const pspmWarpMoves = 64
+
 // teamLayout returns the kernel infix and the moves per lane of a search
 // of tpb moves on lanes threads of a warp, or ok = false when no kernel
 // has that layout.
 func teamLayout(tpb, lanes int) (infix string, m int, ok bool) {
 	if lanes == 32 {
-		return "w", 1, tpb <= 32
+		if tpb > 32 {
+			return "t32x2", 2, tpb <= pspmWarpMoves
+		}
+		return "w", 1, true
 	}
 	m = (tpb + lanes - 1) / lanes
 	if m == 3 {
@@ -120,9 +132,17 @@ func (r *run) planPSPM(n, tpb, metric, lanes, tb int, first bool, nbrBytes int) 
 	if n >= 65535 {
 		pl.idxBytes, idx = 4, "u32"
 	}
-	warpMode := tpb <= 32
 	if lanes == 0 {
 		lanes = 32
+	}
+	// A search of up to 64 moves is one warp when the fatbin has the
+	// two-moves-per-lane kernel (one search per warp, select best).
+	warpMode := tpb <= 32
+	if tpb > 32 && tpb <= pspmWarpMoves && lanes == 32 && !first {
+		_, warpMode = r.d.fns["pspm_anneal_"+metricSuffix[metric]+"_"+idx+"_t32x20"]
+		if !warpMode && nbrBytes > 0 {
+			return pl, fmt.Errorf("pspm: the kernels lack the layout of %d moves per warp that the neighbour draw needs (rebuild the fatbin)", tpb)
+		}
 	}
 	if lanes != 32 {
 		if !warpMode {
@@ -135,7 +155,7 @@ func (r *run) planPSPM(n, tpb, metric, lanes, tb int, first bool, nbrBytes int) 
 			return pl, fmt.Errorf("pspm: lanes %d puts %d searches in a warp; %d blocks is not a multiple", lanes, 32/lanes, tb)
 		}
 	}
-	if first && (!warpMode || lanes != 32) {
+	if first && (tpb > 32 || lanes != 32) {
 		return pl, fmt.Errorf("pspm: select first needs one search per warp (at most 32 threads per search, lanes 32; %d threads, lanes %d asked)", tpb, lanes)
 	}
 	mode := "_b"
@@ -321,20 +341,20 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if tpb > r.d.limits.maxThreads {
 		return solver.Result{}, fmt.Errorf("pspm: %d threads per block; the most is %d", tpb, r.d.limits.maxThreads)
 	}
-	lanes := 0
-	if v := p.Extra["lanes"]; v != "" && v != "auto" {
-		if lanes, err = strconv.Atoi(v); err != nil || (lanes != 8 && lanes != 16 && lanes != 32) {
-			return solver.Result{}, fmt.Errorf("pspm: lanes %q: want auto, 8, 16 or 32", v)
-		}
+	opts := solver.OptionsFor(AlgoPSPM, solver.BackendGPU)
+	lanes := 0 // auto
+	lanesText, err := opts.Choice(p, "lanes")
+	if err != nil {
+		return solver.Result{}, fmt.Errorf("pspm: %w", err)
 	}
-	first := false
-	switch v := p.Extra["select"]; v {
-	case "", "best":
-	case "first":
-		first = true
-	default:
-		return solver.Result{}, fmt.Errorf("pspm: select %q: want best or first", v)
+	if lanesText != "auto" {
+		lanes, _ = strconv.Atoi(lanesText) // a choice of the table: 8, 16 or 32
 	}
+	sel, err := opts.Choice(p, "select")
+	if err != nil {
+		return solver.Result{}, fmt.Errorf("pspm: %w", err)
+	}
+	first := sel == "first"
 	steps := scheduleSteps(p)
 	draw, err := pspmDrawOf(in, p, tpb, lanes, first, steps)
 	if err != nil {
@@ -684,7 +704,7 @@ const pspmNNFromScale = 3
 const pspmMixLanes = 0xaaaaaaaa
 
 // pspmDrawOf reads the draw, nnk and nnfrom options. The neighbour draw
-// needs one search per warp (lanes 32, at most 32 moves), the best-move
+// needs one search per warp (lanes 32, at most 64 moves), the best-move
 // selection and fewer than 65,535 cities (16-bit lists); "nn" or "mixed"
 // asked outside that is refused, "auto" there draws uniformly. auto is
 // uniform down to nnfrom, then mixed; nn and mixed start at nnfrom when it
@@ -695,28 +715,25 @@ const pspmMixLanes = 0xaaaaaaaa
 // does.
 func pspmDrawOf(in *solver.Instance, p solver.Params, tpb, lanes int, first bool, steps int) (pspmDraw, error) {
 	d := pspmDraw{fromStep: int64(steps)}
-	mode := p.Extra["draw"]
+	opts := solver.OptionsFor(AlgoPSPM, solver.BackendGPU)
+	mode, err := opts.Choice(p, "draw")
+	if err != nil {
+		return d, fmt.Errorf("pspm: %w", err)
+	}
 	switch mode {
-	case "", "auto", "mixed":
+	case "auto", "mixed":
 		d.mix = pspmMixLanes
-	case "nn":
 	case "uniform":
 		return d, nil
-	default:
-		return d, fmt.Errorf("pspm: draw %q: want auto, uniform, nn or mixed", mode)
 	}
-	k := 8
-	if v := p.Extra["nnk"]; v != "" {
-		var err error
-		if k, err = strconv.Atoi(v); err != nil || k < 2 || k > 32 {
-			return d, fmt.Errorf("pspm: nnk %q: want 2 to 32", v)
-		}
+	k, err := opts.Int(p, "nnk")
+	if err != nil {
+		return d, fmt.Errorf("pspm: %w", err)
 	}
-	from := -1.0
-	if v := p.Extra["nnfrom"]; v != "" {
-		var err error
-		if from, err = strconv.ParseFloat(v, 64); err != nil || from < 0 {
-			return d, fmt.Errorf("pspm: nnfrom %q: want a temperature >= 0", v)
+	from := -1.0 // unset: the default below
+	if p.Extra["nnfrom"] != "" {
+		if from, err = opts.Float(p, "nnfrom"); err != nil {
+			return d, fmt.Errorf("pspm: %w", err)
 		}
 	}
 	if why := pspmNNUnfit(in.N, k, tpb, lanes, first); why != "" {
@@ -765,8 +782,8 @@ func pspmDefaultNbrBytes(n, tpb int) int {
 // pspmNNUnfit says why the neighbour draw cannot run, or "".
 func pspmNNUnfit(n, k, tpb, lanes int, first bool) string {
 	switch {
-	case tpb > 32 || (lanes != 0 && lanes != 32):
-		return "needs one search per warp (at most 32 threads, lanes 32)"
+	case tpb > pspmWarpMoves || (lanes != 0 && lanes != 32):
+		return fmt.Sprintf("needs one search per warp (at most %d threads, lanes 32)", pspmWarpMoves)
 	case first:
 		return "needs select best"
 	case n >= 65535:

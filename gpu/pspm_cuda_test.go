@@ -24,10 +24,10 @@ import (
 // edge lengths within a few thousand moves. The device measures edges with
 // the fast square root, which is off by one on about 2 in 10^4 edges
 // (TestIntDistMatchesCPU), hence the small tolerance. It covers a search
-// per warp (threads 32 and 7), several searches per warp (lanes 8 and
-// 16, with 1, 2 and 4 moves per lane, some of them unused), a search per
-// block (64), the three coordinate metrics, a larger instance (n = 3000)
-// the "first" move selection (moves tested one by one, keys of
+// per warp (threads 32 and 7; 64, 48 and 40: two moves per lane), several
+// searches per warp (lanes 8 and 16, with 1, 2 and 4 moves per lane, some
+// of them unused), a search per block (96, 80), the three coordinate
+// metrics, a larger instance (n = 3000), the "first" move selection (moves tested one by one, keys of
 // another layout) and the move draws: uniform, from the neighbour lists on
 // half the lanes (the default's draw at these temperatures) and on all of
 // them, with the lists in shared memory and, at n = 20000, in global
@@ -50,8 +50,15 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		{150, 32, solver.Euc2D, "32", "", ""},
 		{150, 7, solver.Euc2D, "32", "", ""},
 		{150, 64, solver.Euc2D, "", "", ""},
-		{493, 48, solver.Euc2D, "", "", ""}, // a search per block with a partial last warp
+		{493, 48, solver.Euc2D, "", "", ""}, // two moves on half the lanes
 		{300, 40, solver.Att, "", "", ""},
+		{150, 96, solver.Euc2D, "", "", ""}, // a search per block
+		{493, 80, solver.Euc2D, "", "", ""}, // a search per block with a partial last warp
+		{300, 64, solver.Euc2D, "", "", "uniform"},
+		{300, 33, solver.Att, "", "", "mixed"}, // one lane with two moves
+		{300, 64, solver.Euc2D, "", "", "nn"},
+		{3000, 64, solver.Euc2D, "", "", ""},
+		{200, 64, solver.Ceil2D, "", "", ""},
 		{200, 32, solver.Ceil2D, "", "", ""},
 		{200, 32, solver.Att, "", "", ""},
 		{3000, 32, solver.Euc2D, "", "", ""},
@@ -187,6 +194,7 @@ func TestPSPMLanesReport(t *testing.T) {
 	// the mean distance to the 8th nearest city.
 	draws := strings.Split(orDefault(os.Getenv("TSPLAB_PSPM_DRAW"), "auto"), ",")
 	seeds := strings.Split(orDefault(os.Getenv("TSPLAB_PSPM_SEEDS"), "1"), ",")
+	threads := strings.Split(orDefault(os.Getenv("TSPLAB_PSPM_THREADS"), "0"), ",")
 	dir := os.Getenv("TSPLIB_DIR")
 	for _, name := range strings.Split(names, ",") {
 		in, err := tsplib.Load(dir+"/"+name+".tsp", dir)
@@ -194,38 +202,41 @@ func TestPSPMLanesReport(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, b := range blocks {
-			for _, l := range lanes {
-				for _, sel := range selects {
-					for _, seed := range seeds {
-						for _, dw := range draws {
-							draw, from, _ := strings.Cut(dw, "@")
-							p := solver.Params{Extra: map[string]string{"lanes": l, "select": sel, "draw": draw}}
-							if f, ok := strings.CutPrefix(from, "x"); ok {
-								var x float64
-								fmt.Sscan(f, &x)
-								sp := solver.Params{T0: 10000, TEnd: 0.1, Alpha: 0.99}
-								d, err := pspmDrawOf(in, sp, 32, 0, false, scheduleSteps(sp))
-								if err != nil || d.from == 0 {
-									t.Fatalf("%s: no default nnfrom (%v)", name, err)
+			for _, th := range threads {
+				for _, l := range lanes {
+					for _, sel := range selects {
+						for _, seed := range seeds {
+							for _, dw := range draws {
+								draw, from, _ := strings.Cut(dw, "@")
+								p := solver.Params{Extra: map[string]string{"lanes": l, "select": sel, "draw": draw}}
+								if f, ok := strings.CutPrefix(from, "x"); ok {
+									var x float64
+									fmt.Sscan(f, &x)
+									sp := solver.Params{T0: 10000, TEnd: 0.1, Alpha: 0.99}
+									d, err := pspmDrawOf(in, sp, 32, 0, false, scheduleSteps(sp))
+									if err != nil || d.from == 0 {
+										t.Fatalf("%s: no default nnfrom (%v)", name, err)
+									}
+									from = strconv.FormatFloat(x*d.from/pspmNNFromScale, 'g', 6, 64)
 								}
-								from = strconv.FormatFloat(x*d.from/pspmNNFromScale, 'g', 6, 64)
+								if from != "" {
+									p.Extra["nnfrom"] = from
+								}
+								fmt.Sscan(b, &p.Blocks)
+								fmt.Sscan(th, &p.Threads)
+								fmt.Sscan(seed, &p.Seed)
+								r, err := e.Solve(context.Background(), in, p, nil)
+								if err != nil {
+									t.Logf("%s lanes %s blocks %s select %s: %v", name, l, b, sel, err)
+									continue
+								}
+								gap, _ := solver.GapPercent(r.Length, in.Optimum)
+								pt := append([]int(nil), r.Tour...)
+								polish2Opt(in, pt, neighbor.Nearest(in, 10))
+								pgap, _ := solver.GapPercent(solver.TourLength(in, pt), in.Optimum)
+								t.Logf("AB %s n=%d threads %d lanes %s select %s draw %s (nnfrom %s) seed %d searches %d: %.4g moves/s, %.2f s, gap %.3f %%, after 2-opt %.3f %%",
+									name, in.N, r.Params.Threads, l, sel, draw, r.Params.Extra["nnfrom"], p.Seed, r.Params.Blocks, r.MovesPerSecond(), r.Elapsed.Seconds(), gap, pgap)
 							}
-							if from != "" {
-								p.Extra["nnfrom"] = from
-							}
-							fmt.Sscan(b, &p.Blocks)
-							fmt.Sscan(seed, &p.Seed)
-							r, err := e.Solve(context.Background(), in, p, nil)
-							if err != nil {
-								t.Logf("%s lanes %s blocks %s select %s: %v", name, l, b, sel, err)
-								continue
-							}
-							gap, _ := solver.GapPercent(r.Length, in.Optimum)
-							pt := append([]int(nil), r.Tour...)
-							polish2Opt(in, pt, neighbor.Nearest(in, 10))
-							pgap, _ := solver.GapPercent(solver.TourLength(in, pt), in.Optimum)
-							t.Logf("AB %s n=%d lanes %s select %s draw %s (nnfrom %s) seed %d searches %d: %.4g moves/s, %.2f s, gap %.3f %%, after 2-opt %.3f %%",
-								name, in.N, l, sel, draw, r.Params.Extra["nnfrom"], p.Seed, r.Params.Blocks, r.MovesPerSecond(), r.Elapsed.Seconds(), gap, pgap)
 						}
 					}
 				}
@@ -278,7 +289,7 @@ func TestPSPMDrawOptions(t *testing.T) {
 		extra   map[string]string
 		want    string // "": runs
 	}{
-		{64, map[string]string{"draw": "nn"}, "one search per warp"},
+		{96, map[string]string{"draw": "nn"}, "one search per warp"},
 		{32, map[string]string{"draw": "nn", "lanes": "16"}, "one search per warp"},
 		{32, map[string]string{"draw": "nn", "select": "first"}, "select best"},
 		{32, map[string]string{"draw": "near"}, "draw"},
@@ -286,6 +297,8 @@ func TestPSPMDrawOptions(t *testing.T) {
 		{32, map[string]string{"draw": "nn", "nnk": "1"}, "nnk"},
 		{32, map[string]string{"nnfrom": "-3"}, "nnfrom"},
 		{64, nil, ""},
+		{96, nil, ""},
+		{64, map[string]string{"draw": "nn"}, ""},
 		{32, map[string]string{"lanes": "16"}, ""},
 		{32, map[string]string{"select": "first"}, ""},
 		{32, map[string]string{"draw": "nn", "nnk": "99"}, "nnk"},
@@ -381,17 +394,18 @@ func TestPSPMDrawOfRefuses(t *testing.T) {
 		want        string // in the error; "" when accepted
 		wantUniform bool   // accepted, drawing uniformly throughout
 	}{
-		{map[string]string{"draw": "near"}, 32, 0, false, `draw "near"`, false},
+		{map[string]string{"draw": "near"}, 32, 0, false, "draw near", false},
 		{map[string]string{"nnk": "1"}, 32, 0, false, "nnk", false},
 		{map[string]string{"nnk": "33"}, 32, 0, false, "nnk", false},
 		{map[string]string{"nnk": "x"}, 32, 0, false, "nnk", false},
 		{map[string]string{"nnfrom": "-1"}, 32, 0, false, "nnfrom", false},
 		{map[string]string{"nnfrom": "hot"}, 32, 0, false, "nnfrom", false},
-		{map[string]string{"draw": "nn"}, 64, 0, false, "one search per warp", false},
+		{map[string]string{"draw": "nn"}, 96, 0, false, "one search per warp", false},
+		{map[string]string{"draw": "nn"}, 64, 0, false, "", false},
 		{map[string]string{"draw": "mixed"}, 32, 16, false, "one search per warp", false},
 		{map[string]string{"draw": "nn"}, 32, 0, true, "select best", false},
 		{map[string]string{"draw": "nn", "nnk": "32"}, 32, 0, false, "", false},
-		{nil, 64, 0, false, "", true},
+		{nil, 96, 0, false, "", true},
 		{nil, 32, 0, true, "", true},
 		{map[string]string{"draw": "auto", "nnfrom": "0"}, 32, 0, false, "", true},
 	} {
@@ -421,5 +435,40 @@ func TestPSPMDrawOfRefuses(t *testing.T) {
 	p.Extra = map[string]string{"draw": "nn"}
 	if _, err := pspmDrawOf(big, p, 32, 0, false, steps); err == nil || !strings.Contains(err.Error(), "65,535") {
 		t.Errorf("nn on 65,535 cities: err %v", err)
+	}
+}
+
+// TestPSPMPlansWarpLayouts: a search of up to 64 moves is one warp (two
+// moves per lane from 33), also with the neighbour draw; more moves take a
+// block.
+func TestPSPMPlansWarpLayouts(t *testing.T) {
+	r := needRun(t)
+	nbr := pspmDefaultNbrBytes(493, 32)
+	err := r.do(func() error {
+		for _, c := range []struct {
+			tpb, metric, nbr int
+			layout           string // the kernel name's part after the index width, less the mode digit
+		}{
+			{32, metricEuc2D, nbr, "euc_u16_w"},
+			{33, metricEuc2D, nbr, "euc_u16_t32x2"},
+			{64, metricEuc2D, nbr, "euc_u16_t32x2"},
+			{64, metricCeil2D, 0, "ceil_u16_t32x2"},
+			{65, metricEuc2D, 0, "euc_u16_b"},
+			{96, metricAtt, 0, "att_u16_b"},
+		} {
+			pl, err := r.planPSPM(493, c.tpb, c.metric, 0, 0, false, c.nbr)
+			if err != nil {
+				return err
+			}
+			mode, ok := strings.CutPrefix(pl.kernel, "pspm_anneal_"+c.layout)
+			if !ok || len(mode) != 1 || mode[0] < '0' || mode[0] > '7' {
+				return fmt.Errorf("tpb %d metric %d: %s (shared %d), want %s<mode>", c.tpb, c.metric, pl.kernel, pl.useShared, c.layout)
+			}
+			t.Logf("tpb %d metric %d: %s, %d searches/SM", c.tpb, c.metric, pl.kernel, pl.perSM)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

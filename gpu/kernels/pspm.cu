@@ -14,8 +14,10 @@
 // (the "lanes" option: 32/L searches per warp share the iteration's
 // threshold, reduction and accept path); a CUDA block holds several
 // searches (they share the block's copy of the coordinates, and more of
-// them fit on an SM than the 32-blocks-per-SM limit allows); with TPB > 32
-// a search is a whole block.
+// them fit on an SM than the 32-blocks-per-SM limit allows). With 33 to
+// 64 moves (lanes 32, select best) a search is still one warp, each lane
+// trying two moves and keeping the better (the iteration's fixed part paid
+// once per 64 moves); with more a search is a whole block.
 // The block's tour is a doubly linked list (next/prev, 16-bit indices when
 // n < 65536) plus two caches that make a move cost two distances instead
 // of six: e[x] = d(x, next x) and rem[x] = d(prev x, x) + d(x, next x) -
@@ -357,6 +359,7 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
                                             unsigned long long seed, PspmNode<IDX> *gscratch, int searches,
                                             const unsigned short *__restrict__ nbrG, int nnK, long long nnStep,
                                             uint32_t nnMix) {
+    static_assert(!FIRST || L * M <= 32, "select first: a move index per move");
     constexpr bool first = FIRST;
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ int swkey[PSPM_MAXWARPS];
@@ -519,10 +522,12 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
                 // p = a is no move (c already follows p), nor is p = c (the
                 // neighbour draw's "before b"); |delta| < 2^25: planPSPM checks the
                 // coordinate span.
-                // The key's low 5 bits: the move's index in a warp team, the lane
-                // in a block team (the reduction finds its warp).
+                // The key's low 5 bits: the move's index in a warp team of at most
+                // 32 moves, else the lane (a block team: the reduction finds its
+                // warp; a warp team of 32 lanes with M moves each: the lane keeps
+                // its best move and wins with it).
                 const int i = tid + j * L;
-                const int ki = WARP ? i : lane;
+                const int ki = (WARP && L * M <= 32) ? i : lane;
                 const bool ok = i < tpb && p != a && (!NN || p != c);
                 const int kj = first ? (ok && delta < th ? (ki << 26) + (delta + PSPM_DBIAS) : PSPM_NOKEY)
                                      : (ok ? delta * 32 + ki : PSPM_NOKEY);
@@ -629,27 +634,33 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
 #define PSPM_KERNEL_SEL(NAME, METRIC, IDX, WARP, L, M, MODE, FIRST) \
     PSPM_KERNEL_NN(NAME, METRIC, IDX, WARP, L, M, MODE, FIRST, false, PSPM_WARP_BOUNDS)
 #define PSPM_KERNEL(NAME, METRIC, IDX, WARP, L, M, MODE) PSPM_KERNEL_SEL(NAME, METRIC, IDX, WARP, L, M, MODE, false)
-#define PSPM_KERNEL_W(NAME, METRIC, MODE) \
-    PSPM_KERNEL_NN(NAME, METRIC, unsigned short, true, 32, 1, MODE, false, true, PSPM_WARP_BOUNDS)
+#define PSPM_KERNEL_W(NAME, METRIC, M, MODE) \
+    PSPM_KERNEL_NN(NAME, METRIC, unsigned short, true, 32, M, MODE, false, true, PSPM_WARP_BOUNDS)
 #define PSPM_KERNEL_B(NAME, METRIC, IDX, MODE) PSPM_KERNEL_NN(NAME, METRIC, IDX, false, 32, 1, MODE, false, false, )
 // Kernel names: pspm_anneal_<metric>_<index bits>_<w: a search per warp,
 // wf: the same with the "first" move selection, b: a search per block,
-// tLxM: a search per L lanes of a warp, M moves per lane><shared-memory
-// mode: 7 lists, coordinates and neighbour lists, 3 lists and coordinates,
-// 1 lists, 0 nothing>. The selection is a template constant (a run-time
-// flag costs about 9 instructions per iteration). The neighbour draw is
-// in the u16 "w" kernels only (the engine's default layout).
-// 32-bit indices mean n >= 65535: never shared.
+// tLxM: a search per L lanes of a warp, M moves per lane (t32x2: a search
+// per warp of 33 to 64 moves)><shared-memory mode: 7 lists, coordinates
+// and neighbour lists, 3 lists and coordinates, 1 lists, 0 nothing>. The
+// selection is a template constant (a run-time flag costs about 9
+// instructions per iteration). The neighbour draw is in the u16 "w" and
+// "t32x2" kernels only (a search per warp). 32-bit indices mean n >=
+// 65535: never shared.
 #define PSPM_TEAMS(M_, METRIC, L, MM)                                                    \
     PSPM_KERNEL(pspm_anneal_##M_##_u16_t##L##x##MM##3, METRIC, unsigned short, true, L, MM, 3) \
     PSPM_KERNEL(pspm_anneal_##M_##_u16_t##L##x##MM##1, METRIC, unsigned short, true, L, MM, 1) \
     PSPM_KERNEL(pspm_anneal_##M_##_u16_t##L##x##MM##0, METRIC, unsigned short, true, L, MM, 0)
 #define PSPM_METRIC(M, METRIC)                                                        \
-    PSPM_KERNEL_W(pspm_anneal_##M##_u16_w7, METRIC, 7)                               \
-    PSPM_KERNEL_W(pspm_anneal_##M##_u16_w3, METRIC, 3)                               \
-    PSPM_KERNEL_W(pspm_anneal_##M##_u16_w1, METRIC, 1)                               \
-    PSPM_KERNEL_W(pspm_anneal_##M##_u16_w0, METRIC, 0)                               \
+    PSPM_KERNEL_W(pspm_anneal_##M##_u16_w7, METRIC, 1, 7)                            \
+    PSPM_KERNEL_W(pspm_anneal_##M##_u16_w3, METRIC, 1, 3)                            \
+    PSPM_KERNEL_W(pspm_anneal_##M##_u16_w1, METRIC, 1, 1)                            \
+    PSPM_KERNEL_W(pspm_anneal_##M##_u16_w0, METRIC, 1, 0)                            \
+    PSPM_KERNEL_W(pspm_anneal_##M##_u16_t32x27, METRIC, 2, 7)                        \
+    PSPM_KERNEL_W(pspm_anneal_##M##_u16_t32x23, METRIC, 2, 3)                        \
+    PSPM_KERNEL_W(pspm_anneal_##M##_u16_t32x21, METRIC, 2, 1)                        \
+    PSPM_KERNEL_W(pspm_anneal_##M##_u16_t32x20, METRIC, 2, 0)                        \
     PSPM_KERNEL(pspm_anneal_##M##_u32_w0, METRIC, int, true, 32, 1, 0)             \
+    PSPM_KERNEL(pspm_anneal_##M##_u32_t32x20, METRIC, int, true, 32, 2, 0)         \
     PSPM_KERNEL_SEL(pspm_anneal_##M##_u16_wf3, METRIC, unsigned short, true, 32, 1, 3, true) \
     PSPM_KERNEL_SEL(pspm_anneal_##M##_u16_wf1, METRIC, unsigned short, true, 32, 1, 1, true) \
     PSPM_KERNEL_SEL(pspm_anneal_##M##_u16_wf0, METRIC, unsigned short, true, 32, 1, 0, true) \
