@@ -27,8 +27,9 @@ func init() {
 		// Optional: without it the neighbour lists stay in global memory.
 		registerOptionalKernels("pspm_anneal_" + m + "_u16_w7")
 		// Optional: a fatbin built before them still loads; 33 to 64
-		// moves per search then run a search per block, uniform draw.
-		for _, v := range []string{"_u16_t32x27", "_u16_t32x23", "_u16_t32x21", "_u16_t32x20", "_u32_t32x20"} {
+		// moves per search then run a search per block, with draw uniform
+		// (the neighbour draw is refused).
+		for _, v := range []string{"_u16_t32x27", "_u16_t32x23", "_u16_t32x21", "_u16_t32x20"} {
 			registerOptionalKernels("pspm_anneal_" + m + v)
 		}
 		// Optional: a fatbin built before them still loads; only the
@@ -135,8 +136,8 @@ func (r *run) planPSPM(n, tpb, metric, lanes, tb int, first bool, nbrBytes int) 
 	if lanes == 0 {
 		lanes = 32
 	}
-	// A search of up to 64 moves is one warp when the fatbin has the
-	// two-moves-per-lane kernel (one search per warp, select best).
+	// A search of up to 64 moves is one warp when a kernel has the
+	// two-moves-per-lane layout (select best, 16-bit indices), else a block.
 	warpMode := tpb <= 32
 	if tpb > 32 && tpb <= pspmWarpMoves && lanes == 32 && !first {
 		_, warpMode = r.d.fns["pspm_anneal_"+metricSuffix[metric]+"_"+idx+"_t32x20"]

@@ -640,7 +640,7 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
 // Kernel names: pspm_anneal_<metric>_<index bits>_<w: a search per warp,
 // wf: the same with the "first" move selection, b: a search per block,
 // tLxM: a search per L lanes of a warp, M moves per lane (t32x2: a search
-// per warp of 33 to 64 moves)><shared-memory mode: 7 lists, coordinates
+// per warp of 33 to 64 moves, 16-bit indices only)><shared-memory mode: 7 lists, coordinates
 // and neighbour lists, 3 lists and coordinates, 1 lists, 0 nothing>. The
 // selection is a template constant (a run-time flag costs about 9
 // instructions per iteration). The neighbour draw is in the u16 "w" and
@@ -660,7 +660,6 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     PSPM_KERNEL_W(pspm_anneal_##M##_u16_t32x21, METRIC, 2, 1)                        \
     PSPM_KERNEL_W(pspm_anneal_##M##_u16_t32x20, METRIC, 2, 0)                        \
     PSPM_KERNEL(pspm_anneal_##M##_u32_w0, METRIC, int, true, 32, 1, 0)             \
-    PSPM_KERNEL(pspm_anneal_##M##_u32_t32x20, METRIC, int, true, 32, 2, 0)         \
     PSPM_KERNEL_SEL(pspm_anneal_##M##_u16_wf3, METRIC, unsigned short, true, 32, 1, 3, true) \
     PSPM_KERNEL_SEL(pspm_anneal_##M##_u16_wf1, METRIC, unsigned short, true, 32, 1, 1, true) \
     PSPM_KERNEL_SEL(pspm_anneal_##M##_u16_wf0, METRIC, unsigned short, true, 32, 1, 0, true) \
