@@ -322,11 +322,16 @@ __device__ __forceinline__ void pspm_save(int *dst, const PspmNode<IDX> *nd, int
 // a neighbour move puts c beside a city near it, which is where the
 // improving moves are, while the uniform lanes keep the long jumps.
 //
-// Two limits bind the loop (docs/PERF.md, section PSPM): instruction
-// issue and shared-memory bank passes (a warp load of 32 random addresses
-// takes ~3.5 passes, ~6 for 64-bit coordinates). Measured on an H100: 30%
-// fewer instructions gave 8% more moves/s; the stratified draw below, with
-// more instructions but conflict-free loads of c and p, 7% more again. So:
+// What binds the loop (docs/PERF.md, sections PSPM): mostly the integer
+// pipes (on an H100 half the FP32 rate: a warp instruction every second
+// cycle per scheduler), then shared-memory bank passes (a warp load of 32
+// random addresses takes ~3.5 passes, ~6 for 64-bit coordinates).
+// Measured on an H100: 30% fewer instructions gave 8% more moves/s; the
+// stratified draw below, with more instructions but conflict-free loads of
+// c and p, 7% more again; 32-bit coordinates (fewer passes, two byte
+// permutes more per city) and a draw prefetched an iteration ahead (more
+// selects) were slower; three integer instructions fewer per iteration in
+// the neighbour phase gave 4-7%. So:
 //   - stratified draws: the team shares two uniform bases per iteration
 //     and each thread adds its own random offset that keeps its residue
 //     mod 32 (see the loop), so the team's c (and nearly all its p) fall
@@ -435,9 +440,14 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     }
     // The neighbour draw's mix: lanes whose bit is set in nnMix draw
     // uniformly in that phase too.
-    bool uniLane[M];
+    // Opaque to the optimiser, which would otherwise recompute the bit in
+    // every iteration.
+    uint32_t uniLane[M];
 #pragma unroll
-    for (int j = 0; j < M; j++) uniLane[j] = (nnMix >> ((tid + j * L) & 31)) & 1u;
+    for (int j = 0; j < M; j++) {
+        uniLane[j] = (nnMix >> ((tid + j * L) & 31)) & 1u;
+        asm volatile("" : "+r"(uniLane[j]));
+    }
     // The refresh phase: rank k refreshes rem of the k-th of (a, b, c, p, q).
     const int rsel = min(tid, 4);
     uint32_t tkey = stream_key(seed, (uint32_t)(b * 1024 + tid));
@@ -456,7 +466,8 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     // the draw NNTAG::value (true: neighbour lists).
     auto batch = [&](auto nnTag, uint32_t ctrB, uint32_t ctrEnd) {
         constexpr bool NN = decltype(nnTag)::value;
-        for (uint32_t ctr = ctrB; ctr != ctrEnd; ctr++) {
+        const uint4 *tp = tab;
+        for (uint32_t ctr = ctrB; ctr != ctrEnd; ctr++, tp++) {
             // Evaluate: random relocation moves (take c out from between a
             // and b, put it between p and q). Stratified so that a team's
             // shared-memory loads of c and p do not collide in banks: the team
@@ -469,9 +480,9 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
             // coordinates: c mod 16 per half warp); p the same way over n - 1
             // values, then skipping c. Each move has the distribution it had
             // with independent draws; a team's moves do not repeat c.
-            // The bases and this iteration's threshold: entry ctr mod BATCH of
+            // The bases and this iteration's threshold: entry ctr - ctrB of
             // the team's table (one broadcast load).
-            const uint4 tv = tab[ctr & (BATCH - 1)];
+            const uint4 tv = *tp;
             const uint32_t bcBase = tv.x, bpBase = tv.y;
             const int th = (int)tv.z;
             int key = PSPM_NOKEY;
@@ -495,9 +506,9 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
                     up = min(up, up - nm1O);
                     const int pu = (int)up + ((int)up >= c);
                     const int vl = nbr[c * nnK + (int)__umulhi(fr, (uint32_t)nnK)];
-                    const int v = uniLane[j] ? pu : vl;
+                    const int v = uniLane[j] != 0 ? pu : vl;
                     const int vn = nd[v].next, vpv = nd[v].prev;
-                    const bool after = uniLane[j] || ((fr >> 8) & 1u);
+                    const bool after = (uniLane[j] | ((fr >> 8) & 1u)) != 0;
                     p = after ? v : vpv;
                     q = after ? vn : v;
                     cp = s.xy[p];
@@ -580,12 +591,13 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
             uint32_t bsh;  // the base draw of the counter that is rank mod BATCH
             pspm_thresholds<BATCH>(bkey, ctrB, WARP ? tid : lane, negTln2, thr, bsh);
             // The team's table for this batch: rank t writes the entry of the
-            // counter that is t mod BATCH (in a block team, warp 0), after
+            // counter that is t mod BATCH (in a block team, warp 0) at its
+            // offset from ctrB, so the batch reads the table in order, after
             // every rank has read the previous batch's last entry.
             const unsigned long long bw = (unsigned long long)bsh * nn;
             tm.sync();
             if (WARP || tid < 32)
-                tab[(WARP ? tid : lane) & (BATCH - 1)] =
+                tab[((uint32_t)(WARP ? tid : lane) - ctrB) & (BATCH - 1)] =
                     make_uint4((uint32_t)(bw >> 32), __umulhi((uint32_t)bw, nm1), (uint32_t)thr, 0u);
             tm.sync();
             if (NNOK && nnNow)
