@@ -36,14 +36,17 @@
 // PSPM_SLOT_BYTES is the shared memory of a team's slot (gpu/pspm_cuda.go
 // pspmSlotBytes): 32 bytes for the cities an accepted move changes (five
 // indices), then the batch table, PSPM_TABLE entries of 16 bytes: the
-// team's stratification bases and Metropolis threshold of each iteration
+// team's stratification bases, Metropolis threshold and threshold times
+// 32 (compared with the move key) of each iteration
 // of the batch, read with one broadcast load per iteration.
 #define PSPM_TABLE 32
 #define PSPM_SLOT_BYTES (32 + 16 * PSPM_TABLE)
 
 // PspmNode is one city's part of a search's state: the cached edge length
 // e = d(x, next x), the removal gain rem, and the links (12 bytes with
-// 16-bit indices, 16 with 32-bit ones).
+// 16-bit indices, 16 with 32-bit ones). e and rem are stored plus
+// PSPM_RAW (below 2^31: distances stay below 2^25), as pspm_dist_raw
+// gives them; sums of two of them less a third keep the bias.
 template <typename IDX>
 struct PspmNode {
     int e, rem;
@@ -56,27 +59,32 @@ struct PspmState {
     PspmNode<IDX> *nd;
 };
 
-// pspm_dist is the search's integer distance. EUC_2D rounds by adding 2^23
+// pspm_dist_raw is the search's integer distance plus PSPM_RAW (2^23 as a
+// float's bits). EUC_2D rounds by adding 2^23
 // (float addition rounds to the nearest integer for 0 <= x < 2^23; planPSPM
 // keeps distances below 5.7e6) and reading the integer from the float's
-// bits: no float-to-int conversion, which runs on the narrow conversion
+// bits (which are the distance plus PSPM_RAW, so the bias is free): no
+// float-to-int conversion, which runs on the narrow conversion
 // pipe. It differs from int_dist's floor(x + 0.5) only on exact ties (x =
 // k + 1/2 in float), like the fast square root's rare off-by-one (the
 // search tolerates both; every reported length is recomputed on the CPU).
 // Every distance the search caches or evaluates comes from here, so the
-// device's cost bookkeeping stays consistent.
+// device's cost bookkeeping stays consistent. The search keeps e and rem
+// with the same bias (see PspmNode), so a move's delta dpc + dcq - e[p] -
+// rem[c] needs no correction: the biases cancel.
+#define PSPM_RAW 0x4b000000
 template <int METRIC>
-__device__ __forceinline__ int pspm_dist(float2 p, float2 q) {
+__device__ __forceinline__ int pspm_dist_raw(float2 p, float2 q) {
     if (METRIC == METRIC_EUC_2D) {
         const float dx = p.x - q.x, dy = p.y - q.y;
-        return __float_as_int(sqrtf(dx * dx + dy * dy) + 8388608.0f) - 0x4b000000;
+        return __float_as_int(sqrtf(dx * dx + dy * dy) + 8388608.0f);
     }
-    return int_dist<METRIC>(p.x, p.y, q.x, q.y);
+    return int_dist<METRIC>(p.x, p.y, q.x, q.y) + PSPM_RAW;
 }
 
 template <int METRIC, typename IDX>
 __device__ __forceinline__ int pdist(const PspmState<IDX> &s, int a, int b) {
-    return pspm_dist<METRIC>(s.xy[a], s.xy[b]);
+    return pspm_dist_raw<METRIC>(s.xy[a], s.xy[b]);
 }
 
 // PspmLcg is a thread's move generator: a 64-bit multiplicative
@@ -90,8 +98,20 @@ __device__ __forceinline__ int pdist(const PspmState<IDX> &s, int a, int b) {
 struct PspmLcg {
     unsigned long long s;  // odd
     __device__ __forceinline__ uint32_t next() {
-        s *= 0xd1342543de82ef95ull;
-        return (uint32_t)(s >> 32);
+        // s *= M as the low words' wide product plus the two cross
+        // products in its high word (written out: the 64-bit multiply
+        // compiled to one more integer add).
+        const uint32_t lo = (uint32_t)s, hi = (uint32_t)(s >> 32);
+        uint32_t l, h;
+        asm("{\n\t.reg .u64 w;\n\t.reg .u32 wh;\n\t"
+            "mul.wide.u32 w, %2, 0xde82ef95;\n\t"
+            "mov.b64 {%0, wh}, w;\n\t"
+            "mad.lo.u32 wh, %2, 0xd1342543, wh;\n\t"
+            "mad.lo.u32 %1, %3, 0xde82ef95, wh;\n\t}"
+            : "=r"(l), "=r"(h)
+            : "r"(lo), "r"(hi));
+        s = ((unsigned long long)h << 32) | l;
+        return h;
     }
 };
 
@@ -161,7 +181,7 @@ __device__ __forceinline__ int warp_min(int v) {
 
 // PspmMove is a relocation move with what its evaluation loaded: take c
 // out from between a and its successor, put it between p and q; dpc =
-// d(p, c), dcq = d(c, q), rem = rem[c].
+// d(p, c), dcq = d(c, q), rem = rem[c], the three plus PSPM_RAW.
 struct PspmMove {
     int c, p, a, q, dpc, dcq, rem;
 };
@@ -331,14 +351,16 @@ __device__ __forceinline__ void pspm_save(int *dst, const PspmNode<IDX> *nd, int
 // c and p, 7% more again; 32-bit coordinates (fewer passes, two byte
 // permutes more per city) and a draw prefetched an iteration ahead (more
 // selects) were slower; three integer instructions fewer per iteration in
-// the neighbour phase gave 4-7%. So:
+// the neighbour phase gave 4-7%; about 10% fewer (e and rem kept with the
+// distance's float bias, the threshold compared with the key, the draw's
+// multiply as two 32-bit ones) gave only 2-3%. So:
 //   - stratified draws: the team shares two uniform bases per iteration
 //     and each thread adds its own random offset that keeps its residue
 //     mod 32 (see the loop), so the team's c (and nearly all its p) fall
 //     in distinct banks, while each thread's (c, p) is uniform as before;
 //   - no modulo: multiply-high of a 32-bit draw, and its low word (the
 //     fraction) for a second value; the draw itself from a per-thread
-//     LCG (PspmLcg), three instructions;
+//     LCG (PspmLcg), four multiplies;
 //   - every lane evaluates a move; invalid ones (p = prev c, lanes past
 //     tpb) get the largest key by a select, not a branch;
 //   - Metropolis is one compare: every 32 iterations each lane draws the
@@ -445,7 +467,7 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     uint32_t uniLane[M];
 #pragma unroll
     for (int j = 0; j < M; j++) {
-        uniLane[j] = (nnMix >> ((tid + j * L) & 31)) & 1u;
+        uniLane[j] = ((nnMix >> ((tid + j * L) & 31)) & 1u) << 8;  // at the side bit (see the loop)
         asm volatile("" : "+r"(uniLane[j]));
     }
     // The refresh phase: rank k refreshes rem of the k-th of (a, b, c, p, q).
@@ -466,8 +488,10 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     // the draw NNTAG::value (true: neighbour lists).
     auto batch = [&](auto nnTag, uint32_t ctrB, uint32_t ctrEnd) {
         constexpr bool NN = decltype(nnTag)::value;
-        const uint4 *tp = tab;
-        for (uint32_t ctr = ctrB; ctr != ctrEnd; ctr++, tp++) {
+        // Entry ctr - ctrB of the table is iteration ctr's: the loop runs
+        // on the table pointer alone.
+        const uint4 *const tpEnd = tab + (ctrEnd - ctrB);
+        for (const uint4 *tp = tab; tp != tpEnd; tp++) {
             // Evaluate: random relocation moves (take c out from between a
             // and b, put it between p and q). Stratified so that a team's
             // shared-memory loads of c and p do not collide in banks: the team
@@ -484,52 +508,56 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
             // the team's table (one broadcast load).
             const uint4 tv = *tp;
             const uint32_t bcBase = tv.x, bpBase = tv.y;
-            const int th = (int)tv.z;
+            const int th = (int)tv.z, th32 = (int)tv.w;  // th32 = th * 32
             int key = PSPM_NOKEY;
             PspmMove m{};
 #pragma unroll
             for (int j = 0; j < M; j++) {
                 const uint32_t r = gen.next();
-                const unsigned long long rw = (unsigned long long)r * kcN[j];
-                uint32_t uc = bcBase + lc[j] + ((uint32_t)(rw >> 32) << 5);
+                // r * kcN: the high word picks c's stratum k, the low word is
+                // the fraction left for p and v (two 32-bit multiplies: the
+                // 64-bit product's shifts and masks ran on the integer ALU).
+                const uint32_t fr = r * kcN[j];
+                uint32_t uc = bcBase + lc[j] + (__umulhi(r, kcN[j]) << 5);
                 uc = min(uc, uc - nnO);  // unsigned: subtracts n once when uc >= n
                 const int c = (int)uc;
-                int p, q, ep;
+                int p, q, epR;
                 float2 cp, cq;
                 if (NN) {
                     // v: entry umulhi(frac, nnK) of c's list; the fraction's bit 8
                     // (below the bits that choose the entry) picks the side. A
                     // uniform lane of the mix takes v uniform (p's stratified
                     // draw) and puts c after it: Lam et al.'s move.
-                    const uint32_t fr = (uint32_t)rw;
                     uint32_t up = bpBase + lp[j] + (__umulhi(fr, kpN[j]) << 5);
                     up = min(up, up - nm1O);
                     const int pu = (int)up + ((int)up >= c);
                     const int vl = nbr[c * nnK + (int)__umulhi(fr, (uint32_t)nnK)];
                     const int v = uniLane[j] != 0 ? pu : vl;
                     const int vn = nd[v].next, vpv = nd[v].prev;
-                    const bool after = (uniLane[j] | ((fr >> 8) & 1u)) != 0;
+                    uint32_t side;  // (uniLane | fr) & 0x100: one LOP3
+                    asm("lop3.b32 %0, %1, %2, 0x100, 0xa8;" : "=r"(side) : "r"(uniLane[j]), "r"(fr));
+                    const bool after = side != 0;
                     p = after ? v : vpv;
                     q = after ? vn : v;
                     cp = s.xy[p];
                     cq = s.xy[q];
-                    ep = pspm_dist<METRIC>(cp, cq);  // = e[p]: same function, same pair
+                    epR = pspm_dist_raw<METRIC>(cp, cq);  // = e[p] + PSPM_RAW: same function, same pair
                 } else {
-                    uint32_t up = bpBase + lp[j] + (__umulhi((uint32_t)rw, kpN[j]) << 5);
+                    uint32_t up = bpBase + lp[j] + (__umulhi(fr, kpN[j]) << 5);
                     up = min(up, up - nm1O);
                     p = (int)up;
                     p += (p >= c);
                     q = nd[p].next;
-                    ep = nd[p].e;
+                    epR = nd[p].e;
                     cp = s.xy[p];
                     cq = s.xy[q];
                 }
                 const int a = nd[c].prev;
                 const int remc = nd[c].rem;
                 const float2 cc = s.xy[c];
-                const int dpc = pspm_dist<METRIC>(cp, cc);
-                const int dcq = pspm_dist<METRIC>(cc, cq);
-                const int delta = dpc + dcq - ep - remc;
+                const int dpc = pspm_dist_raw<METRIC>(cp, cc);
+                const int dcq = pspm_dist_raw<METRIC>(cc, cq);
+                const int delta = dpc + dcq - epR - remc;  // the biases cancel
                 // p = a is no move (c already follows p), nor is p = c (the
                 // neighbour draw's "before b"); |delta| < 2^25: planPSPM checks the
                 // coordinate span.
@@ -553,7 +581,8 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
             // Metropolis on the winner: one compare (see above); with
             // "first" the moves were tested one by one.
             const int wdelta = pspm_key_delta(winKey, first);
-            bool acc = first ? winKey != PSPM_NOKEY : wdelta < th;
+            // (key >> 5 < th  <=>  key < th * 32)
+            bool acc = first ? winKey != PSPM_NOKEY : winKey < th32;
             if (SPLIT) {
                 if (!__any_sync(0xffffffffu, acc)) continue;
             } else {
@@ -598,7 +627,7 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
             tm.sync();
             if (WARP || tid < 32)
                 tab[((uint32_t)(WARP ? tid : lane) - ctrB) & (BATCH - 1)] =
-                    make_uint4((uint32_t)(bw >> 32), __umulhi((uint32_t)bw, nm1), (uint32_t)thr, 0u);
+                    make_uint4((uint32_t)(bw >> 32), __umulhi((uint32_t)bw, nm1), (uint32_t)thr, (uint32_t)thr << 5);
             tm.sync();
             if (NNOK && nnNow)
                 batch(PspmBool<NNOK>{}, ctrB, ctrEnd);
