@@ -129,7 +129,7 @@ func (pr *partRun) claimCut(off int) bool {
 	size := free / p
 	s := off%size - size/2
 	base := pr.claimFrom + pr.claimLen
-	for i, sg := range pr.segs {
+	for i := range pr.segs {
 		lo, hi := 0, free
 		if i > 0 {
 			lo = s + i*free/p
@@ -137,18 +137,7 @@ func (pr *partRun) claimCut(off int) bool {
 		if i < p-1 {
 			hi = s + (i+1)*free/p
 		}
-		sg.from, sg.m = (base+lo)%n, hi-lo
-		sg.cities = grow(sg.cities, sg.m)
-		at := sg.from
-		for j := range sg.m {
-			ct := pr.t[at]
-			sg.cities[j] = ct
-			pr.segOf[ct], pr.local[ct] = int32(i), int32(j)
-			at++
-			if at == n {
-				at = 0
-			}
-		}
+		pr.fillSeg(i, (base+lo)%n, hi-lo)
 	}
 	return true
 }

@@ -374,19 +374,26 @@ func (pr *partRun) cutPaths(off int) {
 	if pr.claimCut(off) {
 		return
 	}
-	for i, sg := range pr.segs {
+	for i := range pr.segs {
 		lo, hi := i*n/p, (i+1)*n/p
-		sg.from, sg.m = (off+lo)%n, hi-lo
-		sg.cities = grow(sg.cities, sg.m)
-		at := sg.from
-		for j := range sg.m {
-			ct := pr.t[at]
-			sg.cities[j] = ct
-			pr.segOf[ct], pr.local[ct] = int32(i), int32(j)
-			at++
-			if at == n {
-				at = 0
-			}
+		pr.fillSeg(i, (off+lo)%n, hi-lo)
+	}
+}
+
+// fillSeg makes segment i the m consecutive positions of the tour from
+// position from (wrapping), recording each city's segment and local index.
+func (pr *partRun) fillSeg(i, from, m int) {
+	n, sg := pr.r.in.N, pr.segs[i]
+	sg.from, sg.m = from, m
+	sg.cities = grow(sg.cities, m)
+	at := from
+	for j := range m {
+		ct := pr.t[at]
+		sg.cities[j] = ct
+		pr.segOf[ct], pr.local[ct] = int32(i), int32(j)
+		at++
+		if at == n {
+			at = 0
 		}
 	}
 }
