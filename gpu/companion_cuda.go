@@ -118,7 +118,11 @@ func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *
 			return st, err
 		}
 		st.evals = evals
-		perKick = orPerKick(time.Since(t0), kicks)
+		if dt := time.Since(t0); kicks > 0 {
+			perKick = max(dt/time.Duration(kicks), time.Nanosecond)
+		} else {
+			perKick = max(dt/64, time.Microsecond)
+		}
 		st.rounds++
 		cur := upLen - int64(gain-gainAt)
 		now := time.Now()
@@ -316,7 +320,11 @@ func runClaims(ctx context.Context, in *solver.Instance, p solver.Params, x *sol
 			return st, err
 		}
 		st.evals = evals
-		perKick = orPerKick(time.Since(t0), kicks)
+		if dt := time.Since(t0); kicks > 0 {
+			perKick = max(dt/time.Duration(kicks), time.Nanosecond)
+		} else {
+			perKick = max(dt/64, time.Microsecond)
+		}
 		st.rounds++
 		if gain > lastOffer {
 			if err := download(cl); err != nil {

@@ -73,13 +73,3 @@ func orRoundKicks(want int, perKick, left time.Duration) int {
 	}
 	return k
 }
-
-// orPerKick is the time per kick that a round of kicks kicks per window
-// taking dt implies, for orRoundKicks: the first round (no kicks, the
-// descent alone) counts as 64 kicks' worth. Always > 0.
-func orPerKick(dt time.Duration, kicks int) time.Duration {
-	if kicks > 0 {
-		return max(dt/time.Duration(kicks), time.Nanosecond)
-	}
-	return max(dt/64, time.Microsecond)
-}

@@ -44,20 +44,3 @@ func TestOrRoundKicks(t *testing.T) {
 		}
 	}
 }
-
-func TestOrPerKick(t *testing.T) {
-	for _, c := range []struct {
-		dt    time.Duration
-		kicks int
-		want  time.Duration
-	}{
-		{60 * time.Millisecond, 600, 100 * time.Microsecond},
-		{time.Nanosecond, 600, time.Nanosecond},      // never 0: orRoundKicks divides by it
-		{64 * time.Millisecond, 0, time.Millisecond}, // the descent-only first round
-		{10 * time.Microsecond, 0, time.Microsecond}, // at least a microsecond then
-	} {
-		if got := orPerKick(c.dt, c.kicks); got != c.want {
-			t.Errorf("orPerKick(%v, %d) = %v, want %v", c.dt, c.kicks, got, c.want)
-		}
-	}
-}
