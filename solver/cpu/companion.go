@@ -2,7 +2,6 @@ package cpu
 
 import (
 	"context"
-	"slices"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tour"
@@ -88,41 +87,16 @@ func (lk *companionLink) splice(t, o, c []int32) ([]int32, bool) {
 	if m < 2 || m > n {
 		return nil, false
 	}
-	lk.stamp++
-	if lk.stamp == 0 {
-		clear(lk.seen)
-		lk.stamp = 1
-	}
+	lk.newStamp(n)
 	for _, ct := range c {
 		lk.seen[ct] = lk.stamp
 	}
-	first, last := c[0], c[m-1]
-	// path returns the position of first in u and the direction in which
-	// the m positions from it hold c's cities and end at last
-	path := func(u []int32) (int, int, bool) {
-		at := slices.Index(u, first)
-		for _, dir := range [2]int{1, -1} {
-			if u[((at+dir*(m-1))%n+n)%n] != last {
-				continue
-			}
-			ok := true
-			for j := range m {
-				if lk.seen[u[((at+dir*j)%n+n)%n]] != lk.stamp {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				return at, dir, true
-			}
-		}
-		return 0, 0, false
-	}
-	ta, td, ok := path(t)
+	in := func(ct int32) bool { return lk.seen[ct] == lk.stamp }
+	ta, td, ok := pathAt(t, c[0], c[m-1], m, in)
 	if !ok {
 		return nil, false
 	}
-	oa, od, ok := path(o)
+	oa, od, ok := pathAt(o, c[0], c[m-1], m, in)
 	if !ok {
 		return nil, false
 	}
@@ -145,6 +119,19 @@ func (lk *companionLink) isTour(o []int32, n int) bool {
 	if len(o) != n {
 		return false
 	}
+	lk.newStamp(n)
+	for _, c := range o {
+		if c < 0 || int(c) >= n || lk.seen[c] == lk.stamp {
+			return false
+		}
+		lk.seen[c] = lk.stamp
+	}
+	return true
+}
+
+// newStamp starts a new marking of cities 0..n-1 in lk.seen: a city is
+// marked when its entry equals lk.stamp.
+func (lk *companionLink) newStamp(n int) {
 	if len(lk.seen) != n {
 		lk.seen, lk.stamp = make([]uint32, n), 0
 	}
@@ -153,13 +140,6 @@ func (lk *companionLink) isTour(o []int32, n int) bool {
 		clear(lk.seen)
 		lk.stamp = 1
 	}
-	for _, c := range o {
-		if c < 0 || int(c) >= n || lk.seen[c] == lk.stamp {
-			return false
-		}
-		lk.seen[c] = lk.stamp
-	}
-	return true
 }
 
 // keepsFixed reports whether every fixed edge joins neighbours of tour o.

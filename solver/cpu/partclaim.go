@@ -1,5 +1,7 @@
 package cpu
 
+import "slices"
+
 // The companion's claims in the partition search. A companion (GPU auto's
 // windows) may claim a path of the tour (solver.Companion, "Division of
 // labour"): it searches the path's inner cities alone, its two end cities
@@ -70,15 +72,10 @@ func (pr *partRun) roundClaim() {
 			rf[2*a+1] = b
 		}
 	}
-	start, inRun := -1, 0
 	for i, a := range pr.t {
-		b := pr.t[(i+1)%n]
-		if pr.claimed(a) && pr.claimed(b) {
+		if b := pr.t[(i+1)%n]; pr.claimed(a) && pr.claimed(b) {
 			add(a, b)
 			add(b, a)
-		}
-		if a == pr.claim[0] {
-			start = i
 		}
 	}
 	pr.rfixed = rf
@@ -86,26 +83,40 @@ func (pr *partRun) roundClaim() {
 	// its first city to its last, one way or the other (the order
 	// between them is the companion's, once a fold took its path)
 	m := len(pr.claim)
+	if at, dir, ok := pathAt(pr.t, pr.claim[0], pr.claim[m-1], m, pr.claimed); ok {
+		pr.claimFrom, pr.claimLen = at, m
+		if dir < 0 {
+			pr.claimFrom = (at - (m - 1) + n) % n
+		}
+	}
+}
+
+// pathAt returns the position at of city first in tour u and the
+// direction dir (+1 or -1) in which the m positions from at all hold
+// cities that in accepts and end at city last; ok is false when neither
+// direction does.
+func pathAt(u []int32, first, last int32, m int, in func(int32) bool) (at, dir int, ok bool) {
+	n := len(u)
+	at = slices.Index(u, first)
+	if at < 0 || m < 1 || m > n {
+		return 0, 0, false
+	}
 	for _, dir := range [2]int{1, -1} {
-		if pr.t[((start+dir*(m-1))%n+n)%n] != pr.claim[m-1] {
+		if u[((at+dir*(m-1))%n+n)%n] != last {
 			continue
 		}
-		inRun = 0
+		all := true
 		for j := range m {
-			if !pr.claimed(pr.t[((start+dir*j)%n+n)%n]) {
+			if !in(u[((at+dir*j)%n+n)%n]) {
+				all = false
 				break
 			}
-			inRun++
 		}
-		if inRun < m {
-			continue
+		if all {
+			return at, dir, true
 		}
-		pr.claimFrom, pr.claimLen = start, m
-		if dir < 0 {
-			pr.claimFrom = (start - (m - 1) + n) % n
-		}
-		return
 	}
+	return 0, 0, false
 }
 
 // claimCut cuts the positions outside the claim into the round's
