@@ -270,12 +270,52 @@ __device__ __forceinline__ void pspm_team_min(int key, int lane, int warp, int n
 // memory; then rank k refreshes rem of the k-th of them, one distance each
 // (rsel = min(rank, 4); ranks 4.. repeat q's: same value, same address).
 // A team that rejected runs along with the warp's other teams and stores
-// nothing. The relink order handles p = b and q = a.
-template <int METRIC, typename IDX, bool WARP, int L>
+// nothing. The relink order handles p = b and q = a. SH (a warp team with
+// its list in shared memory, 16-bit indices): the winner's loads and
+// stores are predicated instead of branched around, so the warp never
+// diverges on the accept path.
+template <int METRIC, typename IDX, bool WARP, int L, bool SH>
 __device__ __forceinline__ void pspm_apply(const PspmState<IDX> &s, const PspmMove &m, bool win, bool acc, int rsel,
                                            IDX *bc, const Team<WARP, L> &tm) {
     PspmNode<IDX> *const nd = s.nd;
-    if (win) {
+    if (SH && WARP && sizeof(IDX) == 2) {
+        // The same loads and stores, predicated on win instead of branched
+        // around: every lane runs the address arithmetic (one issue slot
+        // whether one lane or 32 run it) and the warp needs no
+        // reconvergence barrier around the winner's part.
+        const uint32_t base = (uint32_t)__cvta_generic_to_shared(nd);
+        const uint32_t ra = base + 12u * (uint32_t)m.a, rc = base + 12u * (uint32_t)m.c;
+        const uint32_t rp = base + 12u * (uint32_t)m.p, rq = base + 12u * (uint32_t)m.q;
+        const uint32_t sb = (uint32_t)__cvta_generic_to_shared(bc);
+        const uint32_t w = win;
+        uint32_t wb, ea, ec;
+        asm volatile(
+            "{\n\t.reg .pred w;\n\tsetp.ne.u32 w, %3, 0;\n\t"
+            "@w ld.shared.u16 %0, [%4+8];\n\t"
+            "@w ld.shared.u32 %1, [%5];\n\t"
+            "@w ld.shared.u32 %2, [%4];\n\t}"
+            : "=r"(wb), "=r"(ea), "=r"(ec)
+            : "r"(w), "r"(rc), "r"(ra)
+            : "memory");
+        const uint32_t eab = ea + ec - (uint32_t)m.rem;
+        const uint32_t rb = base + 12u * wb;
+        const uint32_t a = (uint32_t)m.a, c = (uint32_t)m.c, p = (uint32_t)m.p, q = (uint32_t)m.q;
+        asm volatile(
+            "{\n\t.reg .pred w;\n\tsetp.ne.u32 w, %0, 0;\n\t"
+            "@w st.shared.u16 [%1+8], %2;\n\t"   // a.next = b
+            "@w st.shared.u16 [%3+10], %4;\n\t"  // b.prev = a
+            "@w st.shared.u16 [%5+8], %6;\n\t"   // p.next = c
+            "@w st.shared.u32 [%7+8], %8;\n\t"   // c.next, c.prev = q, p
+            "@w st.shared.u16 [%9+10], %6;\n\t"  // q.prev = c
+            "@w st.shared.u32 [%1], %10;\n\t"    // e[a] = d(a, b)
+            "@w st.shared.u32 [%5], %11;\n\t"    // e[p] = d(p, c)
+            "@w st.shared.u32 [%7], %12;\n\t"    // e[c] = d(c, q)
+            "@w st.shared.v4.u32 [%13], {%14, %15, %16, %16};\n\t}"
+            :
+            : "r"(w), "r"(ra), "r"(wb), "r"(rb), "r"(a), "r"(rp), "r"(c), "r"(rc), "r"(q | (p << 16)), "r"(rq),
+              "r"(eab), "r"(m.dpc), "r"(m.dcq), "r"(sb), "r"(a | (wb << 16)), "r"(c | (p << 16)), "r"(q | (q << 16))
+            : "memory");
+    } else if (win) {
         const int wb = nd[m.c].next;
         const int eab = nd[m.a].e + nd[m.c].e - m.rem;
         nd[m.a].next = (IDX)wb;
@@ -356,7 +396,10 @@ __device__ __forceinline__ void pspm_save(int *dst, const PspmNode<IDX> *nd, int
 // multiply as two 32-bit ones) gave only 2-3%; the same loop with every
 // move rejected ran at 3.2e11 moves/s against 2.0e11: the accept path's
 // chain of dependent shared-memory round trips (relink, warp sync,
-// five-lane refresh, warp sync) takes about 35% of the time. So:
+// five-lane refresh, warp sync) takes about 35% of the time; a uniform
+// accept branch, the winner's part predicated and the lanes past tpb keyed
+// by a max instead of a compare gave about 1% (same tours), so what the
+// accept path costs is not its branches. So:
 //   - stratified draws: the team shares two uniform bases per iteration
 //     and each thread adds its own random offset that keeps its residue
 //     mod 32 (see the loop), so the team's c (and nearly all its p) fall
@@ -398,6 +441,14 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     // Batch: iterations per threshold draw (one per rank of the team).
     constexpr int BATCH = WARP ? L : 32;
     constexpr bool SPLIT = WARP && L < 32;  // teams of one warp may disagree on acceptance
+    // UK: a whole warp's team with the "best" selection keys its moves less
+    // the threshold, (delta - th) * 32 + i (delta - th lies in (-2^26, 2^25):
+    // no overflow): the same order and winner as delta * 32 + i, and the
+    // warp minimum is negative exactly when the winner passes Metropolis.
+    // The accept branch then follows a vote, which the compiler knows to be
+    // uniform: no reconvergence barrier is set up and joined in every
+    // iteration.
+    constexpr bool UK = WARP && L == 32 && !FIRST;
 
     const Team<WARP, L> tm;
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -468,6 +519,15 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     // Opaque to the optimiser, which would otherwise recompute the bit in
     // every iteration.
     uint32_t uniLane[M];
+    // UK: a move index past tpb keys at least PSPM_NOKEY through one max
+    // with this floor (opaque, like uniLane: else the compare per iteration
+    // comes back).
+    int kFloor[M];
+#pragma unroll
+    for (int j = 0; j < M; j++) {
+        kFloor[j] = tid + j * L < tpb ? (int)0x80000000 : PSPM_NOKEY;
+        asm volatile("" : "+r"(kFloor[j]));
+    }
 #pragma unroll
     for (int j = 0; j < M; j++) {
         uniLane[j] = ((nnMix >> ((tid + j * L) & 31)) & 1u) << 8;  // at the side bit (see the loop)
@@ -571,8 +631,10 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
                 const int i = tid + j * L;
                 const int ki = (WARP && L * M <= 32) ? i : lane;
                 const bool ok = i < tpb && p != a && (!NN || p != c);
+                const bool okM = p != a && (!NN || p != c);
                 const int kj = first ? (ok && delta < th ? (ki << 26) + (delta + PSPM_DBIAS) : PSPM_NOKEY)
-                                     : (ok ? delta * 32 + ki : PSPM_NOKEY);
+                                   : UK  ? max(okM ? (delta - th) * 32 + ki : PSPM_NOKEY, kFloor[j])
+                                         : (ok ? delta * 32 + ki : PSPM_NOKEY);
                 if (M == 1 || kj < key) {
                     key = kj;
                     m = PspmMove{c, p, a, q, dpc, dcq, remc};
@@ -583,10 +645,14 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
             pspm_team_min<WARP, L>(key, lane, warp, nwarps, swkey, first, winKey, winner);
             // Metropolis on the winner: one compare (see above); with
             // "first" the moves were tested one by one.
-            const int wdelta = pspm_key_delta(winKey, first);
-            // (key >> 5 < th  <=>  key < th * 32)
-            bool acc = first ? winKey != PSPM_NOKEY : winKey < th32;
-            if (SPLIT) {
+            // (key >> 5 < th  <=>  key < th * 32; UK: the key is already
+            // less th * 32, so the test is its sign)
+            const int wdelta = UK ? (winKey >> 5) + th : pspm_key_delta(winKey, first);
+            bool acc = first ? winKey != PSPM_NOKEY : UK ? winKey < 0 : winKey < th32;
+            if (UK) {
+                if (!__any_sync(0xffffffffu, winKey < 0)) continue;
+                acc = true;
+            } else if (SPLIT) {
                 if (!__any_sync(0xffffffffu, acc)) continue;
             } else {
                 if (!acc) continue;
@@ -600,7 +666,7 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
                 if (!SPLIT) tm.sync();  // read before the winner relinks
             }
             if (SPLIT) tm.sync();  // the condition differs between the warp's teams
-            pspm_apply<METRIC, IDX, WARP, L>(s, m, acc && tid == winner, acc, rsel, bc, tm);
+            pspm_apply<METRIC, IDX, WARP, L, (MODE & 1) != 0>(s, m, acc && tid == winner, acc, rsel, bc, tm);
             if (acc) cost += wdelta;
         }
     };
