@@ -25,6 +25,8 @@ type companionStats struct {
 	// from the engine's start tour
 	foundLate int64
 	label     string
+	// ready is when the windows' device state was ready
+	ready time.Time
 }
 
 // runCompanion runs the or-ils windows (kernels/oropt.cu, no global
@@ -36,7 +38,7 @@ type companionStats struct {
 // windows gained since is offered too and the windows go on from the
 // engine's newest tour. Waiting for a round blocks the thread (no spin),
 // so the engine keeps every host core.
-func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *solver.Companion, deadline time.Time, every time.Duration) (companionStats, error) {
+func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *solver.Companion, deadline time.Time, every time.Duration, claim float64) (companionStats, error) {
 	var st companionStats
 	// however the windows end (a failing device too), the engine gets
 	// the claimed path back at its next publication
@@ -45,35 +47,31 @@ func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *
 	if err != nil {
 		return st, err
 	}
-	// the engine's first tour (its start tour, before its first descent)
-	var t32 []int32
-	var upLen int64
-	var upSeq uint64
-	var cl solver.Claim
-	for {
-		if ctx.Err() != nil || !time.Now().Before(deadline) {
-			return st, nil
-		}
-		if t32, upLen, upSeq, _, cl = x.LatestClaim(t32); upSeq > 0 {
-			break
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	// the device first: its start (context, kernels) overlaps the
+	// engine's start tour instead of holding the windows back after it
 	ru, err := newRun()
 	if err != nil {
 		return st, err
 	}
 	defer ru.close()
+	// the engine's first tour (its start tour, before its first descent)
+	var t32 []int32
+	var upLen int64
+	var upSeq uint64
+	if !waitPublished(ctx, x, deadline, 0) {
+		return st, nil
+	}
+	t32, upLen, upSeq, _ = x.Latest(t32)
 	L := min(o.window, in.N)
 	replicas := o.replicas
 	claimW := 0
-	if cl.ID != 0 {
+	if claim > 0 {
 		if p.Extra[OptWindow] == "" {
 			L = min(claimWindow, in.N)
 		}
 		// fewer windows than over the whole tour: more replicas each
 		if err := ru.do(func() (err error) {
-			w, rr, err := claimGeometry(ru.d, cl.Len, L)
+			w, rr, err := claimGeometry(ru.d, solver.ClaimLen(claim, in.N), L)
 			if replicas == 0 {
 				replicas = rr
 			}
@@ -90,9 +88,25 @@ func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *
 	r.threeOpt = o.threeOpt
 	defer ru.do(func() error { r.free(); return nil })
 	st.label = fmt.Sprintf("%s, %d windows of ≤%d cities × %d replicas", ru.d.label, r.W, r.L, r.R)
-	if cl.ID != 0 {
-		st.label = fmt.Sprintf("%s, claims of %d cities (%.2g of the tour) for %v each: %d windows of ≤%d cities × %d replicas", ru.d.label, cl.Len, float64(cl.Len)/float64(in.N), every, claimW, r.L, r.R)
-		return runClaims(ctx, in, p, x, deadline, every, o, ru, r, t32, upLen, cl, st)
+	st.ready = time.Now()
+	if claim > 0 {
+		// the engine searched the whole tour until now; the claim comes
+		// with its next publication (none when the engine does not
+		// honour claims: then the windows search the whole tour)
+		x.SetClaim(claim, p.Seed)
+		seq, _, _ := x.Published()
+		if !waitPublished(ctx, x, deadline, seq) {
+			return st, nil
+		}
+		var cl solver.Claim
+		t32, upLen, upSeq, _, cl = x.LatestClaim(t32)
+		if err := ru.do(func() error { return htod(r.tour, t32) }); err != nil {
+			return st, err
+		}
+		if cl.ID != 0 {
+			st.label = fmt.Sprintf("%s, claims of %d cities (%.2g of the tour) for %v each: %d windows of ≤%d cities × %d replicas", ru.d.label, cl.Len, float64(cl.Len)/float64(in.N), every, claimW, r.L, r.R)
+			return runClaims(ctx, in, p, x, deadline, every, o, ru, r, t32, upLen, cl, st)
+		}
 	}
 
 	rng := rand.New(rand.NewPCG(p.Seed, 0xc0ba))
@@ -107,7 +121,7 @@ func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *
 	kicks := 0 // the first round is the descent alone, and times it
 	perKick := time.Duration(0)
 	for ctx.Err() == nil && time.Now().Before(deadline) {
-		if st.rounds > 0 {
+		if perKick > 0 {
 			kicks = orRoundKicks(o.kicks, perKick, time.Until(deadline))
 		}
 		off := rng.Int64N(int64(in.N))
@@ -170,6 +184,20 @@ func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *
 	return st, nil
 }
 
+// waitPublished waits until the engine has published after publication
+// seq; false when ctx ends or the deadline passes first.
+func waitPublished(ctx context.Context, x *solver.Companion, deadline time.Time, seq uint64) bool {
+	for {
+		if ctx.Err() != nil || !time.Now().Before(deadline) {
+			return false
+		}
+		if s, _, _ := x.Published(); s > seq {
+			return true
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
 // addFound counts what the offers of one period found: the windows' gain
 // at the newest offer less their gain at the period's upload.
 func (st *companionStats) addFound(lastOffer, gainAt uint64) {
@@ -193,11 +221,6 @@ func solveCompanion(ctx context.Context, e, cpu solver.Engine, in *solver.Instan
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if f > 0 {
-		// before the engine's first publication, which makes the first
-		// claim
-		x.SetClaim(f, p.Seed)
-	}
 	gctx, stop := context.WithCancel(ctx)
 	defer stop()
 	type side struct {
@@ -206,7 +229,7 @@ func solveCompanion(ctx context.Context, e, cpu solver.Engine, in *solver.Instan
 	}
 	done := make(chan side, 1)
 	go func() {
-		st, err := runCompanion(gctx, in, p, x, start.Add(p.TimeLimit), every)
+		st, err := runCompanion(gctx, in, p, x, start.Add(p.TimeLimit), every, f)
 		done <- side{st, err}
 	}()
 	r, err := cpu.Solve(solver.WithCompanion(ctx, x), in, cpuParams(p), snaps)
@@ -220,8 +243,11 @@ func solveCompanion(ctx context.Context, e, cpu solver.Engine, in *solver.Instan
 	if g.st.label != "" {
 		device += " (" + g.st.label + ")"
 	}
-	device += fmt.Sprintf(": %d offers, %d taken, %d shortened the tour by %d in all (the offers had found %d, %d after the first period); %.3g moves on the CPU, %.3g on the GPU", offers, taken, folds, gained,
-		g.st.found, g.st.foundLate, float64(r.Moves), float64(g.st.evals))
+	device += fmt.Sprintf(": %d offers, %d taken, %d shortened the tour by %d in all (the offers had found %d, %d after the first period); %.3g moves on the CPU, %.3g on the GPU; the CPU engine spent %.2f s on folds and publications",
+		offers, taken, folds, gained, g.st.found, g.st.foundLate, float64(r.Moves), float64(g.st.evals), x.SpentTime().Seconds())
+	if !g.st.ready.IsZero() {
+		device += fmt.Sprintf("; the windows were ready %.2f s after the start and ran %d rounds", g.st.ready.Sub(start).Seconds(), g.st.rounds)
+	}
 	if g.err != nil {
 		device += fmt.Sprintf("; the GPU side stopped: %v", g.err)
 	}
@@ -299,7 +325,7 @@ func runClaims(ctx context.Context, in *solver.Instance, p solver.Params, x *sol
 	kicks := 0
 	perKick := time.Duration(0)
 	for ctx.Err() == nil && time.Now().Before(deadline) {
-		if st.rounds > 0 {
+		if perKick > 0 {
 			kicks = orRoundKicks(o.kicks, perKick, time.Until(deadline))
 		}
 		// the windows over the claim's inner cities, from a random shift

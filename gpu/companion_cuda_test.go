@@ -40,7 +40,7 @@ func TestCompanionWindowsExact(t *testing.T) {
 			var st companionStats
 			go func() {
 				var err error
-				st, err = runCompanion(ctx, in, solver.Params{Seed: 3, Extra: map[string]string{OptWindowMoves: moves}}, x, time.Now().Add(3*time.Second), 200*time.Millisecond)
+				st, err = runCompanion(ctx, in, solver.Params{Seed: 3, Extra: map[string]string{OptWindowMoves: moves}}, x, time.Now().Add(3*time.Second), 200*time.Millisecond, 0)
 				done <- err
 			}()
 			offers, last := 0, gl

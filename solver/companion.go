@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"time"
 )
 
 // Companion is the tour exchange between an engine and a search running
@@ -41,6 +42,9 @@ type Companion struct {
 
 	folds  uint64 // offers that shortened the engine's tour
 	gained int64  // by how much, in all
+	// spent is the engine's time in folds and publications, in all: time
+	// its search stood still for the companion
+	spent time.Duration
 
 	claimFrac float64    // the fraction of the tour a claim holds (0: none)
 	claimRNG  *rand.Rand // the claims' offsets
@@ -126,9 +130,9 @@ func (x *Companion) AskClaim() {
 	x.mu.Unlock()
 }
 
-// claimPath returns the size of a claim of n cities: f·n, at least
+// ClaimLen returns the size of a claim of n cities: f·n, at least
 // claimMin and at most n/2 (the engine keeps at least half its tour).
-func claimPath(f float64, n int) int {
+func ClaimLen(f float64, n int) int {
 	return min(max(int(f*float64(n)+0.5), claimMin), n/2)
 }
 
@@ -145,7 +149,7 @@ func (x *Companion) placeClaim() {
 		return
 	}
 	if len(x.claim) == 0 || x.asked {
-		m := claimPath(x.claimFrac, n)
+		m := ClaimLen(x.claimFrac, n)
 		from := x.claimRNG.IntN(n)
 		x.prevClaim, x.claim = x.claim, x.prevClaim
 		x.claim = x.claim[:0]
@@ -304,6 +308,26 @@ func (x *Companion) Folded(gain int64) {
 	x.folds++
 	x.gained += gain
 	x.mu.Unlock()
+}
+
+// Spent adds d to the engine's time in folds and publications.
+func (x *Companion) Spent(d time.Duration) {
+	if x == nil {
+		return
+	}
+	x.mu.Lock()
+	x.spent += d
+	x.mu.Unlock()
+}
+
+// SpentTime returns the engine's time in folds and publications so far.
+func (x *Companion) SpentTime() time.Duration {
+	if x == nil {
+		return 0
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.spent
 }
 
 // Stats returns the offers made, those the engine took, those that

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestCompanionType checks the exchange's bookkeeping: offers replace
@@ -33,11 +34,17 @@ func TestCompanionType(t *testing.T) {
 	if !slices.Equal(got, []int32{1, 0, 2}) || l != 7 || seq != 1 || taken != 2 {
 		t.Fatalf("latest %v (%d), number %d, offers seen %d", got, l, seq, taken)
 	}
+	x.Spent(3 * time.Millisecond)
+	x.Spent(4 * time.Millisecond)
+	if d := x.SpentTime(); d != 7*time.Millisecond {
+		t.Fatalf("the engine's time on the companion: %v, want 7ms", d)
+	}
 	var nilX *Companion
 	nilX.Publish(pub, 1)
 	nilX.Offer(pub, 1)
 	nilX.Folded(3)
-	if _, _, ok := nilX.TakeOffer(nil); ok || CompanionFrom(context.Background()) != nil {
+	nilX.Spent(time.Second)
+	if _, _, ok := nilX.TakeOffer(nil); ok || nilX.SpentTime() != 0 || CompanionFrom(context.Background()) != nil {
 		t.Fatal("a nil companion is not empty")
 	}
 	if CompanionFrom(WithCompanion(context.Background(), x)) != x {

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"context"
+	"time"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tour"
@@ -54,13 +55,19 @@ func (lk *companionLink) crossIn(d *tour.Dist, t []int32, l int64, fixed [][2]in
 		// the offer changed only the claim's inner cities: its path
 		// goes into t whole (the partition crossover alone would drop
 		// the parts of it that are infeasible components, nested
-		// reversals, where t is the shorter tour)
+		// reversals, where t is the shorter tour). Outside the claim
+		// the offer is the engine's own older tour, which the partition
+		// crossover would not better: the splice is the whole fold.
 		lk.claim = c
-		if st, ok := lk.splice(t, o, c); ok {
-			if sl := d.Length(st); sl < l {
-				t, l = st, sl
-			}
+		st, gain, ok := lk.splice(d, t, o, c)
+		if !ok {
+			return t, l
 		}
+		if gain <= 0 {
+			return t, l
+		}
+		lk.x.Folded(gain)
+		return st, l - gain
 	}
 	ol := d.Length(o)
 	a, la, b := t, l, o
@@ -81,11 +88,12 @@ func (lk *companionLink) crossIn(d *tour.Dist, t []int32, l int64, fixed [][2]in
 // splice returns t with the path of claim c (its cities, in the order
 // they were claimed) replaced by o's path between the same two end
 // cities, where both tours hold c's cities as one path between them (a
-// buffer of the link's, valid until the next call).
-func (lk *companionLink) splice(t, o, c []int32) ([]int32, bool) {
+// buffer of the link's, valid until the next call), and the length that
+// takes off t: the two paths' lengths apart, as nothing else changes.
+func (lk *companionLink) splice(d *tour.Dist, t, o, c []int32) ([]int32, int64, bool) {
 	n, m := len(t), len(c)
 	if m < 2 || m > n {
-		return nil, false
+		return nil, 0, false
 	}
 	lk.newStamp(n)
 	for _, ct := range c {
@@ -94,17 +102,32 @@ func (lk *companionLink) splice(t, o, c []int32) ([]int32, bool) {
 	in := func(ct int32) bool { return lk.seen[ct] == lk.stamp }
 	ta, td, ok := pathAt(t, c[0], c[m-1], m, in)
 	if !ok {
-		return nil, false
+		return nil, 0, false
 	}
 	oa, od, ok := pathAt(o, c[0], c[m-1], m, in)
 	if !ok {
-		return nil, false
+		return nil, 0, false
 	}
 	lk.spliced = append(lk.spliced[:0], t...)
+	var gain int64
+	prevT, prevO := c[0], c[0]
 	for j := range m {
-		lk.spliced[((ta+td*j)%n+n)%n] = o[((oa+od*j)%n+n)%n]
+		ct, co := t[((ta+td*j)%n+n)%n], o[((oa+od*j)%n+n)%n]
+		lk.spliced[((ta+td*j)%n+n)%n] = co
+		if j > 0 {
+			gain += d.At(prevT, ct) - d.At(prevO, co)
+		}
+		prevT, prevO = ct, co
 	}
-	return lk.spliced, true
+	return lk.spliced, gain, true
+}
+
+// spent records the time since t0 as the engine's time spent on the
+// companion.
+func (lk *companionLink) spent(t0 time.Time) {
+	if lk != nil {
+		lk.x.Spent(time.Since(t0))
+	}
 }
 
 // publish hands tour t (length l) to the companion.
@@ -166,6 +189,7 @@ func (pr *partRun) companion() {
 	if lk == nil {
 		return
 	}
+	defer lk.spent(time.Now())
 	if t, l := lk.crossIn(pr.global.d, pr.t, pr.length, pr.r.in.FixedEdges); l < pr.length {
 		copy(pr.t, t)
 		pr.length = l

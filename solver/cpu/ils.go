@@ -510,8 +510,10 @@ func (r *ilsRun) exchangeGPX(half bool) {
 	order := r.byLength()
 	best := r.searches[order[0]]
 	child, clen := r.foldGPX(order)
+	t0 := time.Now()
 	child, clen = r.comp.crossIn(best.d, child, clen, r.in.FixedEdges)
 	r.comp.publish(child, clen)
+	r.comp.spent(t0)
 	if clen < best.length {
 		r.c.offer(child, clen)
 	}
