@@ -27,11 +27,14 @@ const OptCompanion = "companion"
 // (solver.Companion, "Division of labour"): that engine leaves the
 // claimed path alone meanwhile, and the windows search only inside it,
 // in windows of claimWindow cities unless OptWindow is set (default 0:
-// the windows search the whole tour). Measured on the H100 machine with
-// 0.35 against CPU auto alone (docs/PERF.md, "GPU auto: division of
-// labour"): level, as the windows over the whole tour were, so not the
-// default: the windows' gains now survive the fold, but the CPU engine,
-// kept off a third of the tour, finds as much less.
+// the windows search the whole tour). The first claim comes once the
+// windows' device is ready; until then the engine searches the whole
+// tour. Measured on the H100 machine with 0.35 against CPU auto alone
+// (docs/PERF.md, "GPU auto: division of labour" and "GPU auto from
+// 10,000 cities: merged window replicas"): level, as the windows over
+// the whole tour are, so not the default: the windows' gains survive
+// the fold, but the CPU engine, kept off a third of the tour, finds as
+// much less.
 const OptClaim = "claim"
 
 // companionOnly lists GPU auto's options that the CPU auto engine does
