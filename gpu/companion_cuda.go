@@ -118,26 +118,15 @@ func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *
 	var pending uint64 // the offer the engine has not taken yet
 	var offeredAt time.Time
 	var gainOffered uint64
-	kicks := 0 // the first round is the descent alone, and times it
-	perKick := time.Duration(0)
+	var clock orClock
 	for ctx.Err() == nil && time.Now().Before(deadline) {
-		if perKick > 0 {
-			kicks = orRoundKicks(o.kicks, perKick, time.Until(deadline))
-		}
 		off := rng.Int64N(int64(in.N))
-		seed := p.Seed*0x9E3779B97F4A7C15 + uint64(st.rounds) + 0x5bd1e995
-		t0 := time.Now()
-		var evals uint64
-		if err := ru.do(func() (err error) { gain, evals, err = r.round(off, kicks, seed, o.maxSeg); return err }); err != nil {
+		var err error
+		if gain, err = st.round(ru, &clock, o.kicks, p.Seed, deadline, func(kicks int, seed uint64) (uint64, uint64, error) {
+			return r.round(off, kicks, seed, o.maxSeg)
+		}); err != nil {
 			return st, err
 		}
-		st.evals = evals
-		if dt := time.Since(t0); kicks > 0 {
-			perKick = max(dt/time.Duration(kicks), time.Nanosecond)
-		} else {
-			perKick = max(dt/64, time.Microsecond)
-		}
-		st.rounds++
 		cur := upLen - int64(gain-gainAt)
 		now := time.Now()
 		if pending == 0 {
@@ -196,6 +185,24 @@ func waitPublished(ctx context.Context, x *solver.Companion, deadline time.Time,
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+// round runs one round of the windows on the run's thread through do,
+// with the kicks clock allows (of want) and the round's seed (from seed),
+// times it and counts it; it returns the windows' gain so far.
+func (st *companionStats) round(ru *run, clock *orClock, want int, seed uint64, deadline time.Time,
+	do func(kicks int, seed uint64) (gain, evals uint64, err error)) (uint64, error) {
+	kicks := clock.kicks(want, time.Until(deadline))
+	rs := seed*0x9E3779B97F4A7C15 + uint64(st.rounds) + 0x5bd1e995
+	t0 := time.Now()
+	var gain, evals uint64
+	if err := ru.do(func() (err error) { gain, evals, err = do(kicks, rs); return err }); err != nil {
+		return 0, err
+	}
+	st.evals = evals
+	clock.timed(time.Since(t0), kicks)
+	st.rounds++
+	return gain, nil
 }
 
 // addFound counts what the offers of one period found: the windows' gain
@@ -322,12 +329,8 @@ func runClaims(ctx context.Context, in *solver.Instance, p solver.Params, x *sol
 	asked := false
 	var next []int32 // the engine's newest tour, read when it may bring a new claim
 	seen, _, _ := x.Published()
-	kicks := 0
-	perKick := time.Duration(0)
+	var clock orClock
 	for ctx.Err() == nil && time.Now().Before(deadline) {
-		if perKick > 0 {
-			kicks = orRoundKicks(o.kicks, perKick, time.Until(deadline))
-		}
 		// the windows over the claim's inner cities, from a random shift
 		// of up to half a window
 		span := cl.Len - 2
@@ -336,22 +339,12 @@ func runClaims(ctx context.Context, in *solver.Instance, p solver.Params, x *sol
 		span -= shift
 		w = max(1, (span+r.L-1)/r.L)
 		off := int64((cl.From + 1 + shift) % n)
-		seed := p.Seed*0x9E3779B97F4A7C15 + uint64(st.rounds) + 0x5bd1e995
-		t0 := time.Now()
-		var evals uint64
-		if err := ru.do(func() (err error) {
-			gain, evals, err = r.roundIn(off, int64(span), w, kicks, seed, o.maxSeg)
-			return err
+		var err error
+		if gain, err = st.round(ru, &clock, o.kicks, p.Seed, deadline, func(kicks int, seed uint64) (uint64, uint64, error) {
+			return r.roundIn(off, int64(span), w, kicks, seed, o.maxSeg)
 		}); err != nil {
 			return st, err
 		}
-		st.evals = evals
-		if dt := time.Since(t0); kicks > 0 {
-			perKick = max(dt/time.Duration(kicks), time.Nanosecond)
-		} else {
-			perKick = max(dt/64, time.Microsecond)
-		}
-		st.rounds++
 		if gain > lastOffer {
 			if err := download(cl); err != nil {
 				return st, err

@@ -73,3 +73,27 @@ func orRoundKicks(want int, perKick, left time.Duration) int {
 	}
 	return k
 }
+
+// orClock sets the kicks of or-ils rounds from the time per kick of the
+// round before: none in the first, which is the descent alone and times
+// it.
+type orClock struct{ perKick time.Duration }
+
+// kicks returns the kicks of the next round: 0 before any round was
+// timed, else orRoundKicks with left the time left.
+func (c *orClock) kicks(want int, left time.Duration) int {
+	if c.perKick <= 0 {
+		return 0
+	}
+	return orRoundKicks(want, c.perKick, left)
+}
+
+// timed records a round of kicks kicks that took dt (a descent alone, 0
+// kicks, counts as 64 kicks).
+func (c *orClock) timed(dt time.Duration, kicks int) {
+	if kicks > 0 {
+		c.perKick = max(dt/time.Duration(kicks), time.Nanosecond)
+	} else {
+		c.perKick = max(dt/64, time.Microsecond)
+	}
+}

@@ -383,8 +383,7 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 	var globalDelta int64
 	var evals, globalEvals uint64
 	var kicksDone, rounds int64
-	kicks := 0 // the first round is the descent alone
-	perKick := time.Duration(0)
+	var clock orClock
 	stopped := false
 	download := func() error {
 		return ru.do(func() error { return dtoh(t32, r.tour) })
@@ -404,9 +403,7 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 		if p.Target > 0 && length <= p.Target {
 			break
 		}
-		if rounds > 0 && perKick > 0 {
-			kicks = orRoundKicks(o.kicks, perKick, time.Until(deadline))
-		}
+		kicks := clock.kicks(o.kicks, time.Until(deadline))
 		off := rng.Int64N(int64(in.N))
 		seed := p.Seed*0x9E3779B97F4A7C15 + uint64(rounds)
 		t0 := time.Now()
@@ -418,12 +415,7 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 		if err != nil {
 			return ph, err
 		}
-		dt := time.Since(t0)
-		if kicks > 0 {
-			perKick = dt / time.Duration(kicks)
-		} else {
-			perKick = max(dt/64, time.Microsecond)
-		}
+		clock.timed(time.Since(t0), kicks)
 		rounds++
 		kicksDone += int64(kicks) * int64(r.W) * int64(r.R)
 		length = length0 - int64(gain) + globalDelta

@@ -44,3 +44,29 @@ func TestOrRoundKicks(t *testing.T) {
 		}
 	}
 }
+
+// TestOrClock: no kicks before a round was timed, then the kicks the last
+// round's time per kick allows; a descent alone times at a 64th of its
+// time, at least a microsecond.
+func TestOrClock(t *testing.T) {
+	var c orClock
+	if k := c.kicks(1024, time.Second); k != 0 {
+		t.Fatalf("%d kicks before any round", k)
+	}
+	c.timed(6400*time.Microsecond, 0)
+	if k := c.kicks(1024, time.Second); k != int(orRoundTarget/(100*time.Microsecond)) || c.perKick != 100*time.Microsecond {
+		t.Fatalf("after a descent of 6.4 ms: %d kicks, %v a kick", k, c.perKick)
+	}
+	c.timed(10*time.Nanosecond, 0)
+	if c.perKick != time.Microsecond {
+		t.Fatalf("a descent of 10 ns timed at %v a kick", c.perKick)
+	}
+	c.timed(120*time.Millisecond, 100)
+	if k := c.kicks(1024, time.Second); k != int(orRoundTarget/(1200*time.Microsecond)) {
+		t.Fatalf("after 100 kicks in 120 ms: %d kicks", k)
+	}
+	c.timed(time.Nanosecond, 1000)
+	if c.perKick != time.Nanosecond {
+		t.Fatalf("a round shorter than its kicks timed at %v a kick", c.perKick)
+	}
+}

@@ -461,64 +461,6 @@ __device__ int or_kick(OrWin& s, int size, int lane, uint32_t r1, uint32_t r2, u
     return delta;
 }
 
-// or_build_nb writes the OR_K nearest cities of local city i of the
-// window (by float distance, brute force over the window) to its
-// neighbour list.
-__device__ __forceinline__ void or_build_nb(OrWin& s, int size, int i) {
-    float bd[OR_K];
-    int bi[OR_K];
-#pragma unroll
-    for (int k = 0; k < OR_K; k++) { bd[k] = 3.4e38f; bi[k] = 0; }
-    float xi = (float)s.xy[i].x, yi = (float)s.xy[i].y;
-    for (int j = 0; j < size; j++) {
-        if (j == i) continue;
-        float dx = (float)s.xy[j].x - xi, dy = (float)s.xy[j].y - yi;
-        float d = dx * dx + dy * dy;
-        if (d < bd[OR_K - 1]) {
-            // insertion sort with compile-time indices only (the
-            // arrays stay in registers)
-#pragma unroll
-            for (int k = OR_K - 1; k > 0; k--) {
-                if (d < bd[k - 1]) {
-                    bd[k] = bd[k - 1];
-                    bi[k] = bi[k - 1];
-                } else if (d < bd[k]) {
-                    bd[k] = d;
-                    bi[k] = j;
-                }
-            }
-            if (d < bd[0]) { bd[0] = d; bi[0] = j; }
-        }
-    }
-#pragma unroll
-    for (int k = 0; k < OR_K; k++) s.nb[i * OR_K + k] = bi[k];
-}
-
-// or_try_kick saves the path in bak, applies a kick drawn from stream key
-// (counter ctr) and runs the search from the kick's cities; it returns the
-// exact change of length of both (every lane).
-template <int METRIC>
-__device__ __forceinline__ long long or_try_kick(OrWin& s, int size, int lane, uint32_t key, uint32_t& ctr, int maxSeg, int& head,
-                                                 int& qsize, long long& evals, bool threeOpt) {
-    for (int i = lane; i < size; i += 32) s.bak[i] = s.ord[i];
-    __syncwarp();
-    uint32_t r1 = ctr_rand(key, ctr++), r2 = ctr_rand(key, ctr++), r3 = ctr_rand(key, ctr++);
-    int q = qsize;
-    int dk = or_kick<METRIC>(s, size, lane, r1, r2, r3, maxSeg, head, q);
-    qsize = __shfl_sync(0xffffffffu, q, 0);
-    return dk + or_search<METRIC>(s, size, lane, head, qsize, evals, threeOpt);
-}
-
-// or_restore puts the path saved in bak back.
-__device__ __forceinline__ void or_restore(OrWin& s, int size, int lane) {
-    for (int i = lane; i < size; i += 32) {
-        int c = s.bak[i];
-        s.ord[i] = c;
-        s.pos[c] = i;
-    }
-    __syncwarp();
-}
-
 // oropt_windows: one warp per (window, replica). Loads the window, builds
 // its neighbour lists, runs a local search from every city, then `kicks`
 // kicks each followed by a local search, keeping a kicked path when it is
@@ -556,7 +498,35 @@ __device__ void oropt_windows_impl(const double2* __restrict__ xy, const int* __
         return;
     }
     // neighbour lists: the K nearest cities of the window, by float distance
-    for (int i = lane; i < size; i += 32) or_build_nb(s, size, i);
+    for (int i = lane; i < size; i += 32) {
+        float bd[OR_K];
+        int bi[OR_K];
+#pragma unroll
+        for (int k = 0; k < OR_K; k++) { bd[k] = 3.4e38f; bi[k] = 0; }
+        float xi = (float)s.xy[i].x, yi = (float)s.xy[i].y;
+        for (int j = 0; j < size; j++) {
+            if (j == i) continue;
+            float dx = (float)s.xy[j].x - xi, dy = (float)s.xy[j].y - yi;
+            float d = dx * dx + dy * dy;
+            if (d < bd[OR_K - 1]) {
+                // insertion sort with compile-time indices only (the
+                // arrays stay in registers)
+#pragma unroll
+                for (int k = OR_K - 1; k > 0; k--) {
+                    if (d < bd[k - 1]) {
+                        bd[k] = bd[k - 1];
+                        bi[k] = bi[k - 1];
+                    } else if (d < bd[k]) {
+                        bd[k] = d;
+                        bi[k] = j;
+                    }
+                }
+                if (d < bd[0]) { bd[0] = d; bi[0] = j; }
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < OR_K; k++) s.nb[i * OR_K + k] = bi[k];
+    }
     __syncwarp();
     // search --------------------------------------------------------------
     int head = 0, qsize = size;
@@ -565,11 +535,22 @@ __device__ void oropt_windows_impl(const double2* __restrict__ xy, const int* __
     uint32_t key = stream_key(seed, (uint32_t)g);
     uint32_t ctr = 0;
     for (long long k = 0; k < kicks; k++) {
-        long long d = or_try_kick<METRIC>(s, size, lane, key, ctr, maxSeg, head, qsize, evals, threeOpt);
+        for (int i = lane; i < size; i += 32) s.bak[i] = s.ord[i];
+        __syncwarp();
+        uint32_t r1 = ctr_rand(key, ctr++), r2 = ctr_rand(key, ctr++), r3 = ctr_rand(key, ctr++);
+        int q = qsize;
+        int dk = or_kick<METRIC>(s, size, lane, r1, r2, r3, maxSeg, head, q);
+        qsize = __shfl_sync(0xffffffffu, q, 0);
+        long long d = dk + or_search<METRIC>(s, size, lane, head, qsize, evals, threeOpt);
         if (d <= 0) {
             gain -= d;
         } else {
-            or_restore(s, size, lane);
+            for (int i = lane; i < size; i += 32) {
+                int c = s.bak[i];
+                s.ord[i] = c;
+                s.pos[c] = i;
+            }
+            __syncwarp();
         }
     }
     for (int i = lane; i < size; i += 32) outOrd[(long long)g * L + i] = s.ord[i];

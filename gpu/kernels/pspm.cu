@@ -630,8 +630,8 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
                 // its best move and wins with it).
                 const int i = tid + j * L;
                 const int ki = (WARP && L * M <= 32) ? i : lane;
-                const bool ok = i < tpb && p != a && (!NN || p != c);
                 const bool okM = p != a && (!NN || p != c);
+                const bool ok = i < tpb && okM;
                 const int kj = first ? (ok && delta < th ? (ki << 26) + (delta + PSPM_DBIAS) : PSPM_NOKEY)
                                    : UK  ? max(okM ? (delta - th) * 32 + ki : PSPM_NOKEY, kFloor[j])
                                          : (ok ? delta * 32 + ki : PSPM_NOKEY);

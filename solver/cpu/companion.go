@@ -50,7 +50,6 @@ func (lk *companionLink) crossIn(d *tour.Dist, t []int32, l int64, fixed [][2]in
 	if !ok || !lk.isTour(o, len(t)) || !keepsFixed(o, fixed) {
 		return t, l
 	}
-	l0 := l
 	if c, ok := lk.x.OfferedClaim(lk.claim); ok {
 		// the offer changed only the claim's inner cities: its path
 		// goes into t whole (the partition crossover alone would drop
@@ -60,10 +59,7 @@ func (lk *companionLink) crossIn(d *tour.Dist, t []int32, l int64, fixed [][2]in
 		// crossover would not better: the splice is the whole fold.
 		lk.claim = c
 		st, gain, ok := lk.splice(d, t, o, c)
-		if !ok {
-			return t, l
-		}
-		if gain <= 0 {
+		if !ok || gain <= 0 {
 			return t, l
 		}
 		lk.x.Folded(gain)
@@ -76,12 +72,9 @@ func (lk *companionLink) crossIn(d *tour.Dist, t []int32, l int64, fixed [][2]in
 	}
 	child, cl := lk.g.cross(d, a, la, b, fixed)
 	if cl >= l {
-		child, cl = t, l
-	}
-	if cl >= l0 {
 		return t, l
 	}
-	lk.x.Folded(l0 - cl)
+	lk.x.Folded(l - cl)
 	return child, cl
 }
 
@@ -112,8 +105,9 @@ func (lk *companionLink) splice(d *tour.Dist, t, o, c []int32) ([]int32, int64, 
 	var gain int64
 	prevT, prevO := c[0], c[0]
 	for j := range m {
-		ct, co := t[((ta+td*j)%n+n)%n], o[((oa+od*j)%n+n)%n]
-		lk.spliced[((ta+td*j)%n+n)%n] = co
+		pt := ((ta+td*j)%n + n) % n
+		ct, co := t[pt], o[((oa+od*j)%n+n)%n]
+		lk.spliced[pt] = co
 		if j > 0 {
 			gain += d.At(prevT, ct) - d.At(prevO, co)
 		}
