@@ -663,7 +663,7 @@ type luongRef struct {
 }
 
 // luongCPU times the tabu search on one core: the whole search, or with a
-// cap, the iterations that fit in it; then the time of all iters is that
+// cap, the iterations that fit in it (two when none did); then the time of all iters is that
 // of a one-iteration run (the setup: distances, start tour) plus iters-1
 // times the mean time of the further iterations. It may run beside other
 // searches, so it calls the engine itself (no shared state but the log).
@@ -680,6 +680,12 @@ func (r *repro) luongCPU(c solver.Engine, in *solver.Instance, iters int, capT t
 		return x, true
 	}
 	x, ok := solve(iters, capT)
+	if ok && x.Steps == 0 && capT > 0 {
+		// the cap ended the search before its first iteration (the
+		// setup took it all): two iterations without it give the
+		// time of one
+		x, ok = solve(min(2, iters), 0)
+	}
 	if !ok || x.Steps == 0 {
 		return luongRef{}
 	}

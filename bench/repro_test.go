@@ -530,6 +530,29 @@ func TestLuongCappedReferenceIsExtrapolated(t *testing.T) {
 	}
 }
 
+// TestLuongReferenceCapBelowOneIteration: a cap that ends the one-core
+// reference before its first iteration still gives a time, from two
+// iterations run without it.
+func TestLuongReferenceCapBelowOneIteration(t *testing.T) {
+	dir := tsplibdir.Need(t)
+	tsplibdir.Instance(t, "pcb442")
+	var buf bytes.Buffer
+	opt := Options{TSPLIBDir: dir, Quick: true, Time: time.Nanosecond, Instances: []string{"pcb442"}, PapersDir: needPapers(t)}
+	if err := Run(context.Background(), "luong", opt, &buf); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	row := md[strings.Index(md, "| pcb442 |"):]
+	row = row[:strings.Index(row, "\n")]
+	cells := strings.Split(row, "|")
+	if v, err := strconv.ParseFloat(strings.TrimSpace(cells[5]), 64); err != nil || v <= 0 {
+		t.Fatalf("CPU time cell %q is not a time: %s", cells[5], row)
+	}
+	if !strings.Contains(cells[6], "2 of 200 (time extrapolated)") {
+		t.Fatalf("a reference capped before its first iteration should time two: %q", cells[6])
+	}
+}
+
 // TestStoppedSuitesWriteWhatTheyMeasured: a suite stopped by its context
 // (Ctrl-C, a caller's time limit) still writes its tables, with a line
 // saying it was stopped, and returns the context's error; here stopped
