@@ -494,6 +494,7 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 	sink.Send(solver.Snapshot{Tour: best, Length: length, Best: best, BestLength: length, Step: kicksDone,
 		Moves: int64(evals + globalEvals), Progress: progress, Phase: solver.PhaseSearch, PhaseProgress: progress})
 	ph.tour, ph.length, ph.moves, ph.steps, ph.stopped = best, length, int64(evals+globalEvals), kicksDone, stopped
-	ph.device = fmt.Sprintf("%s, %d windows of ≤%d cities × %d replicas", ru.d.label, r.W, r.L, r.R)
+	ph.device = fmt.Sprintf("%s, %d windows of ≤%d cities × %d replicas: %d rounds, %.3g kicks in all (%.3g a second per window replica)",
+		ru.d.label, r.W, r.L, r.R, rounds, float64(kicksDone), float64(kicksDone)/float64(r.W*r.R)/max(time.Since(start).Seconds(), 1e-9))
 	return ph, nil
 }
