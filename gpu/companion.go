@@ -14,12 +14,13 @@ import (
 // search, each crossover exchange of its whole-tour workers) it folds in
 // the windows' newest tour by partition crossover and publishes the result,
 // from which the windows go on. Measured in docs/PERF.md, "GPU auto's
-// windows as a companion of CPU auto". It is where the CPU auto engine
-// turns from whole-tour workers to its partition search: below, with the
-// workers' own crossovers, the windows measured a loss (usa13509, 30 s,
-// five paired runs: 0.027 % behind CPU auto on average, behind in four;
-// docs/PERF.md, "usa13509 with and without the windows").
-const AutoCompanionMinN = 15000
+// windows as a companion of CPU auto". Below it the windows measured a
+// loss against CPU auto alone: usa13509 (30 s, five paired runs) 0.027 %
+// behind on average, behind in four; d18512 (20 s) behind in five of six
+// paired runs, in all five on seed 1 (docs/PERF.md, "usa13509 and d18512
+// with and without the windows"). On pla85900 and 100,000 uniform cities
+// they were level or ahead.
+const AutoCompanionMinN = 50000
 
 // OptCompanion is GPU auto's option for the seconds between two offers of
 // the GPU windows to the CPU auto engine (default 0.5; 0: the CPU auto

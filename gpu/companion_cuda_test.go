@@ -128,7 +128,7 @@ func TestAutoCompanionClaims(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := randomInstance(20000, solver.Euc2D, 1e6, 6)
+	in := randomInstance(AutoCompanionMinN+5000, solver.Euc2D, 1e6, 6)
 	t0 := time.Now()
 	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 4 * time.Second, Seed: 1, Extra: map[string]string{OptClaim: "0.35"}}, nil)
 	if err != nil {

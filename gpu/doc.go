@@ -35,7 +35,7 @@
 //     (kernels/oropt.cu, after LKH's tour-segment partitioning), global
 //     2-opt and Or-opt descents on the CPU between rounds.
 //   - auto: from 200,000 cities or-ils with the CPU auto engine beside it;
-//     from 15,000 cities the CPU auto engine with the or-ils windows as its
+//     from 50,000 cities the CPU auto engine with the or-ils windows as its
 //     companion (solver.Companion: the engine folds the windows' tour into
 //     its own by partition crossover); below, the CPU auto engine
 //     (measured: docs/PERF.md).

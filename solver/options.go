@@ -348,7 +348,7 @@ var (
 	optWindowMoves = Option{Name: "wmoves", Kind: KindChoice, Choices: []string{"or", "3opt"}, Default: "or",
 		Doc: "the windows' moves: 2-opt and Or-opt, or also sequential 3-opt (segment insertions with or without reversal, two neighbouring segments reversed)"}
 	optWindowSegment = Option{Name: "wsegment", Kind: KindInt, Min: 1, Max: 512, Default: "30",
-		Doc: "GPU auto from 15,000 cities: most cities of a segment of the GPU windows' double-bridge kicks (unset: segment's value when that is given, at most 512, else 30)"}
+		Doc: "GPU auto from 50,000 cities: most cities of a segment of the GPU windows' double-bridge kicks (unset: segment's value when that is given, at most 512, else 30)"}
 	optReplicas = Option{Name: "replicas", Kind: KindInt, Min: 0, Max: 64, Auto: "warps that fill the device, at most 16",
 		Doc: "warps searching each window from different random streams; the best is kept"}
 	optGlobal = Option{Name: "global", Kind: KindFloat, Min: 0, Max: 3600, Auto: "1; 2 from 200,000 cities",
@@ -421,7 +421,7 @@ var optionTable = map[[2]string][]Option{
 	// GPU auto ends with (or is, below its size threshold) the CPU auto
 	// engine, which reads these; or-ils, which it starts with on large
 	// instances, keeps its own defaults; companion and window set the GPU
-	// windows beside the CPU auto engine from 15,000 cities.
+	// windows beside the CPU auto engine from 50,000 cities.
 	{"auto", BackendGPU}: cat(ilsOptions("on", "off", "equal", "mixed", "20"), []Option{optCompanion, optClaim, optWindow, optWindowMoves, optWindowSegment}),
 }
 
