@@ -16,7 +16,7 @@ import (
 // from which the windows go on. Measured in docs/PERF.md, "GPU auto's
 // windows as a companion of CPU auto". Below it the windows measured a
 // loss against CPU auto alone: usa13509 (30 s, five paired runs) 0.027 %
-// behind on average, behind in four; d18512 (20 s) behind in five of six
+// behind on average, behind in four; d18512 (20 s) behind in six of seven
 // paired runs, in all five on seed 1 (docs/PERF.md, "usa13509 and d18512
 // with and without the windows"). On pla85900 and 100,000 uniform cities
 // they were level or ahead.
