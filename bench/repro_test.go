@@ -510,18 +510,7 @@ func TestTruncatedLength(t *testing.T) {
 func TestLuongCappedReferenceIsExtrapolated(t *testing.T) {
 	dir := tsplibdir.Need(t)
 	tsplibdir.Instance(t, "pcb442")
-	var buf bytes.Buffer
-	opt := Options{TSPLIBDir: dir, Quick: true, Time: 20 * time.Millisecond, Workers: 2, Instances: []string{"pcb442"}, PapersDir: needPapers(t)}
-	if err := Run(context.Background(), "luong", opt, &buf); err != nil {
-		t.Fatal(err)
-	}
-	md := buf.String()
-	row := md[strings.Index(md, "| pcb442 |"):]
-	row = row[:strings.Index(row, "\n")]
-	cells := strings.Split(row, "|")
-	if v, err := strconv.ParseFloat(strings.TrimSpace(cells[5]), 64); err != nil || v <= 0 {
-		t.Fatalf("CPU time cell %q is not a time: %s", cells[5], row)
-	}
+	md, cells := luongPcb442(t, Options{TSPLIBDir: dir, Quick: true, Time: 20 * time.Millisecond, Workers: 2, Instances: []string{"pcb442"}, PapersDir: needPapers(t)})
 	if !strings.Contains(cells[6], "of 200 (time extrapolated)") {
 		t.Fatalf("a reference capped at 20 ms should be extrapolated: %q", cells[6])
 	}
@@ -536,8 +525,17 @@ func TestLuongCappedReferenceIsExtrapolated(t *testing.T) {
 func TestLuongReferenceCapBelowOneIteration(t *testing.T) {
 	dir := tsplibdir.Need(t)
 	tsplibdir.Instance(t, "pcb442")
+	_, cells := luongPcb442(t, Options{TSPLIBDir: dir, Quick: true, Time: time.Nanosecond, Instances: []string{"pcb442"}, PapersDir: needPapers(t)})
+	if !strings.Contains(cells[6], "2 of 200 (time extrapolated)") {
+		t.Fatalf("a reference capped before its first iteration should time two: %q", cells[6])
+	}
+}
+
+// luongPcb442 runs the luong suite with opt and returns its markdown and
+// the cells of pcb442's row, whose one-core time (cell 5) must be a time.
+func luongPcb442(t *testing.T, opt Options) (string, []string) {
+	t.Helper()
 	var buf bytes.Buffer
-	opt := Options{TSPLIBDir: dir, Quick: true, Time: time.Nanosecond, Instances: []string{"pcb442"}, PapersDir: needPapers(t)}
 	if err := Run(context.Background(), "luong", opt, &buf); err != nil {
 		t.Fatal(err)
 	}
@@ -548,9 +546,7 @@ func TestLuongReferenceCapBelowOneIteration(t *testing.T) {
 	if v, err := strconv.ParseFloat(strings.TrimSpace(cells[5]), 64); err != nil || v <= 0 {
 		t.Fatalf("CPU time cell %q is not a time: %s", cells[5], row)
 	}
-	if !strings.Contains(cells[6], "2 of 200 (time extrapolated)") {
-		t.Fatalf("a reference capped before its first iteration should time two: %q", cells[6])
-	}
+	return md, cells
 }
 
 // TestStoppedSuitesWriteWhatTheyMeasured: a suite stopped by its context
