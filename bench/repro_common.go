@@ -39,6 +39,7 @@ type repro struct {
 	err    error  // the last engine error, for the tables
 	papers *papers
 	logMu  sync.Mutex // progress lines may come from several goroutines
+	mu     sync.Mutex // guards device and err, which runs in parallel write
 }
 
 func newRepro(ctx context.Context, name string, opt Options) (*repro, error) {
@@ -102,11 +103,15 @@ func (r *repro) solve(e solver.Engine, in *solver.Instance, p solver.Params) (so
 	res, err := e.Solve(r.ctx, in, p, nil)
 	if err != nil {
 		r.logf("%s/%s on %s: %v", e.Name(), e.Backend(), in.Name, err)
+		r.mu.Lock()
 		r.err = err
+		r.mu.Unlock()
 		return solver.Result{}, false
 	}
 	if e.Backend() == solver.BackendGPU {
+		r.mu.Lock()
 		r.device = res.Device
+		r.mu.Unlock()
 	}
 	return res, true
 }

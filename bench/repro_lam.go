@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/tsplab/tsplab/solver"
 )
@@ -86,8 +85,9 @@ type lamSuite struct {
 	sum     [3][2]float64 // Table 2: SSES and SEC summed over the instances
 	cnt     [3]int
 	sumPol  float64    // Table 2: GPU PSPM's SEC after the CPU polish, summed
-	sumTC   [2]float64 // Table 3: TC of SSPM and PSPM (10^-2 /s)
-	cntTC   [2]int
+	sumTC   [3]float64 // Table 3: TC by implementation (10^-2 /s)
+	cntTC   [3]int
+	boundTC [3]bool    // Table 3: some instance's TC is an upper bound
 	sumConv [3]float64 // Table 3: convergence SEC
 	cntConv [3]int
 }
@@ -114,22 +114,31 @@ func runLam(ctx context.Context, opt Options, out io.Writer) error {
 		}
 	}
 	s := newLamSuite(r)
-	if s.wantTable("table2") {
+	var ins3 []lamT3In
+	var stop error
+	if s.wantTable("table2") || s.wantTable("table3") {
 		err = r.each(s.names, nil, func(name string, in *solver.Instance) error {
-			res := s.table2Row(name, in)
-			if s.wantTable("table3") {
-				s.table3Row(name, in, res[lamSSPM])
+			x := lamT3In{name: name, in: in}
+			if s.wantTable("table2") {
+				x.sspm = s.table2Row(name, in)[lamSSPM]
 			}
+			ins3 = append(ins3, x)
 			return nil
 		})
-		if err != nil {
+		if stop = r.stopped(err); err != nil && stop == nil {
 			return err
 		}
 	}
+	if s.wantTable("table3") && stop == nil {
+		s.table3(ins3)
+		stop = r.stopped(nil)
+	}
 	s.averageRows()
-	if s.wantTable("table4") {
+	if s.wantTable("table4") && stop == nil {
 		if err := s.table4(); err != nil {
-			return err
+			if stop = r.stopped(err); stop == nil {
+				return err
+			}
 		}
 	}
 	s.notes()
@@ -140,7 +149,13 @@ func runLam(ctx context.Context, opt Options, out io.Writer) error {
 			tables, bases = append(tables, t), append(bases, "lam-"+name)
 		}
 	}
-	return r.finish(tables, bases, out)
+	for _, t := range tables {
+		t.Notes = append(t.Notes, r.stopNote(stop)...)
+	}
+	if err := r.finish(tables, bases, out); err != nil {
+		return err
+	}
+	return stop
 }
 
 // lamParts are the names --only takes for the lam suite: its tables and
@@ -148,12 +163,9 @@ func runLam(ctx context.Context, opt Options, out io.Writer) error {
 var lamParts = []string{"table2", "table3", "table4", "sspm", "pssm", "pspm"}
 
 // wantTable reports whether --only lets table name run (no table named:
-// all of them; Table 2 runs when named or when Table 3, which builds on
-// its runs, does; Table 4 alone skips it).
+// all of them). Table 3 named without Table 2 runs CPU SSPM's runs of
+// Table 2 for its thresholds and nothing else of Table 2.
 func (s *lamSuite) wantTable(name string) bool {
-	if name == "table2" {
-		return s.wants("table2", "table") || s.wants("table3", "table")
-	}
 	return s.wants(name, "table")
 }
 
@@ -197,10 +209,8 @@ func newLamSuite(r *repro) *lamSuite {
 			"CPU PSSM SSES", "paper", "CPU PSSM SEC %", "paper",
 			"GPU PSPM SSES", "paper", "GPU PSPM SEC %", "paper", "GPU PSPM SEC % after CPU 2-opt+Or-opt",
 			"GPU/SSPM SSES", "paper", "GPU/PSSM SSES", "paper"}}
-	s.t3 = &Table{Title: "Lam et al. Table 3: throughput TC (10^-2 /s: 1 / mean time to reach CPU SSPM's best) and SEC % at GPU PSPM's time to it",
-		Header: []string{"instance", "threshold (SSPM best)",
-			"TC CPU SSPM", "paper", "TC GPU PSPM", "paper", "GPU speedup", "paper",
-			"SEC CPU SSPM %", "paper", "SEC CPU PSSM %", "paper", "SEC GPU PSPM %", "paper"}}
+	s.t3 = &Table{Title: "Lam et al. Table 3: throughput TC (10^-2 /s: 1 / mean time to beat CPU SSPM's best) and SEC % at GPU PSPM's mean time to it",
+		Header: table3Header}
 	s.t4 = &Table{Title: "Lam et al. Table 4: CPU SSPM against Pm and GPU PSPM against TPB, means over the instances",
 		Header: []string{"Pm / TPB", "instances", "CPU SSPM SSES", "paper", "CPU SSPM SEC %", "paper", "GPU PSPM SSES", "paper", "GPU PSPM SEC %", "paper", "GPU/SSPM SSES", "paper"}}
 	return s
@@ -286,89 +296,6 @@ func (s *lamSuite) table2Row(name string, in *solver.Instance) [3]lamRuns {
 	return res
 }
 
-// table3Row adds the instance's Table 3 row. The threshold is the best
-// CPU SSPM tour of Table 2's runs; each implementation's time to reach it
-// is averaged over the runs (trials), each trial stopped at 5x SSPM's mean
-// time.
-func (s *lamSuite) table3Row(name string, in *solver.Instance, sspm lamRuns) {
-	pt3 := s.pt3
-	thr, ok := sspm.best()
-	if !ok {
-		s.t3.AddRow(name, "n/a", "n/a", pt3.cell("Throughput TC CPU SSPM (10^-2 solutions/s)", name), "n/a", pt3.cell("Throughput TC GPU PSPM (10^-2 solutions/s)", name),
-			"n/a", pt3.cell("Throughput GPU speedup", name), "n/a", pt3.cell("Convergence SEC CPU SSPM (%)", name), "n/a", pt3.cell("Convergence SEC CPU PSSM (%)", name),
-			"n/a", pt3.cell("Convergence SEC GPU PSPM (%)", name))
-		return
-	}
-	meanT, _ := sspm.mean(lamSecs)
-	stopAt := time.Duration(5 * meanT * float64(time.Second))
-	var tc [2]float64
-	var tcOK [2]bool
-	var reachN [2]int
-	for e, impl := range []int{lamSSPM, lamPSPM} {
-		eng := s.eng[impl]
-		var sumRT float64
-		for k := 0; k < s.runs && eng != nil; k++ {
-			p := s.params(impl, uint64(100+k))
-			p.Target, p.TimeLimit = thr.Length, stopAt
-			if x, ok := s.solve(eng, in, p); ok && x.Length <= thr.Length {
-				sumRT += x.Elapsed.Seconds()
-				reachN[e]++
-			}
-		}
-		if reachN[e] > 0 {
-			tc[e], tcOK[e] = float64(reachN[e])/sumRT, true
-			s.sumTC[e] += tc[e] * 100
-			s.cntTC[e]++
-		}
-	}
-	tcCell := func(e int) string {
-		if !tcOK[e] {
-			if e == 1 && s.eng[lamPSPM] == nil {
-				return "n/a"
-			}
-			return fmt.Sprintf("not reached in %d trials of %.1f s", s.runs, stopAt.Seconds())
-		}
-		c := fmt.Sprintf("%.2f", tc[e]*100)
-		if reachN[e] < s.runs {
-			c += fmt.Sprintf(" (%d/%d reached)", reachN[e], s.runs)
-		}
-		return c
-	}
-	speed := "n/a"
-	if tcOK[0] && tcOK[1] {
-		speed = fmt.Sprintf("%.1f", tc[1]/tc[0])
-	}
-	conv := [3]string{"n/a", "n/a", "n/a"}
-	if tcOK[1] {
-		conv = s.convergence(in, time.Duration(float64(time.Second)/tc[1]))
-	}
-	s.t3.AddRow(name, thr.Length, tcCell(0), pt3.cell("Throughput TC CPU SSPM (10^-2 solutions/s)", name), tcCell(1), pt3.cell("Throughput TC GPU PSPM (10^-2 solutions/s)", name),
-		speed, pt3.cell("Throughput GPU speedup", name), conv[0], pt3.cell("Convergence SEC CPU SSPM (%)", name), conv[1], pt3.cell("Convergence SEC CPU PSSM (%)", name),
-		conv[2], pt3.cell("Convergence SEC GPU PSPM (%)", name))
-}
-
-// convergence runs every implementation for limit (GPU PSPM's mean time
-// to the threshold) and returns each one's mean SEC cell.
-func (s *lamSuite) convergence(in *solver.Instance, limit time.Duration) [3]string {
-	conv := [3]string{"n/a", "n/a", "n/a"}
-	for impl, eng := range s.eng {
-		var l lamRuns
-		for k := 0; k < s.runs && eng != nil; k++ {
-			p := s.params(impl, uint64(200+k))
-			p.TimeLimit = limit
-			if x, ok := s.solve(eng, in, p); ok {
-				l = append(l, x)
-			}
-		}
-		if v, ok := l.mean(lamSEC(in)); ok {
-			conv[impl] = fmt.Sprintf("%.2f", v)
-			s.sumConv[impl] += v
-			s.cntConv[impl]++
-		}
-	}
-	return conv
-}
-
 // averageRows adds the "average" rows of Tables 2 and 3.
 func (s *lamSuite) averageRows() {
 	avg := func(sum float64, n int, f string) string {
@@ -384,15 +311,12 @@ func (s *lamSuite) averageRows() {
 		}
 		return fmt.Sprintf("%.1f", (sum[a][0]/float64(cnt[a]))/(sum[b][0]/float64(cnt[b])))
 	}
-	pt2, pt3 := s.pt2, s.pt3
+	pt2 := s.pt2
 	s.t2.AddRow("average", "", "", avg(sum[0][0], cnt[0], "%.2f"), pt2.cell("CPU SSPM SSES (10^6 solutions/s)", "average"), avg(sum[0][1], cnt[0], "%.2f"), pt2.cell("CPU SSPM SEC (%)", "average"),
 		avg(sum[1][0], cnt[1], "%.2f"), pt2.cell("CPU PSSM SSES (10^6 solutions/s)", "average"), avg(sum[1][1], cnt[1], "%.2f"), pt2.cell("CPU PSSM SEC (%)", "average"),
 		avg(sum[2][0], cnt[2], "%.1f"), pt2.cell("GPU PSPM SSES (10^6 solutions/s)", "average"), avg(sum[2][1], cnt[2], "%.2f"), pt2.cell("GPU PSPM SEC (%)", "average"), avg(s.sumPol, cnt[2], "%.2f"),
 		mr(2, 0), pt2.cell("SSES speedup of GPU over CPU SSPM", "average"), mr(2, 1), pt2.cell("SSES speedup of GPU over CPU PSSM", "average"))
-	s.t3.AddRow("average", "", avg(s.sumTC[0], s.cntTC[0], "%.2f"), pt3.cell("Throughput TC CPU SSPM (10^-2 solutions/s)", "average"),
-		avg(s.sumTC[1], s.cntTC[1], "%.2f"), pt3.cell("Throughput TC GPU PSPM (10^-2 solutions/s)", "average"), "", pt3.cell("Throughput GPU speedup", "average"),
-		avg(s.sumConv[0], s.cntConv[0], "%.2f"), pt3.cell("Convergence SEC CPU SSPM (%)", "average"), avg(s.sumConv[1], s.cntConv[1], "%.2f"), pt3.cell("Convergence SEC CPU PSSM (%)", "average"),
-		avg(s.sumConv[2], s.cntConv[2], "%.2f"), pt3.cell("Convergence SEC GPU PSPM (%)", "average"))
+	s.averageRow3()
 }
 
 // runs4 is the number of runs per instance and value in Table 4: one
@@ -471,7 +395,7 @@ func (s *lamSuite) sweepValue(v int) (sv, gv [2]float64, ok [2]bool, err error) 
 // schedule, the instances and each table's protocol.
 func (s *lamSuite) notes() {
 	sched := s.sched
-	schedNote := fmt.Sprintf("Schedule (Table 1): T0 %g, Tend %g, alpha %g, Sp %d sweeps, Se %d steps between best-solution exchanges, Ps = 12, Pm = TPB = %d%s; every run goes to the end of its schedule (no time limit). GPU PSPM's TB: the engine's full wave on this device (the paper's 98 filled 14 SMs).",
+	schedNote := fmt.Sprintf("Schedule (Table 1): T0 %g, Tend %g, alpha %g, Sp %d sweeps, Se %d steps between best-solution exchanges, Ps = 12, Pm = TPB = %d%s; every run of Tables 2 and 4 goes to the end of its schedule (no time limit). GPU PSPM's TB: the engine's full wave on this device (the paper's 98 filled 14 SMs).",
 		sched.T0, sched.TEnd, sched.Alpha, sched.Sweeps, sched.K, s.threads(), map[bool]string{true: " (--threads; Table 1 adopts 12)", false: ""}[s.opt.Threads > 0])
 	if len(s.opt.Only) > 0 {
 		schedNote += fmt.Sprintf(" Run with --only %s: the other engines' columns read n/a.", strings.Join(s.opt.Only, ","))
@@ -507,8 +431,7 @@ func (s *lamSuite) notes() {
 			"SSES = relocation moves evaluated per second (Eq. 4: every thread's move of every search and iteration), in 10^6/s; SEC = % above the TSPLIB optimum (Eq. 5).")
 	}
 	s.t2.Notes = append(s.t2.Notes, "GPU PSPM SEC after CPU 2-opt+Or-opt: each run's tour improved by exact 2-opt and Or-opt (1-3 cities) over 10 nearest neighbours until neither improves; not part of the paper's protocol, so the SEC column beside the paper's is the annealer's own.")
-	s.t3.Notes = append(s.t3.Notes, "Threshold: the best CPU SSPM tour of Table 2's runs. TC: trials (as many as the runs, new seeds) each stopped on reaching the threshold or at 5x SSPM's mean schedule time; TC = reached trials / their summed time, in 10^-2 per second. Convergence: each implementation runs for GPU PSPM's mean time to the threshold, SEC averaged over the runs.",
-		"GPU PSPM checks its time limit and target between batches of temperature steps, so its times include that granularity. CPU PSSM's TC is not measured (the paper reports none).")
+	s.t3.Notes = append(s.t3.Notes, s.table3Notes()...)
 	s.t4.Notes = append(s.t4.Notes, fmt.Sprintf("%d run(s) per instance and value (the paper does not say how many); the CPU's Pm and the GPU's TPB are both Params.Threads.", s.runs4()),
 		"Plot: lam-fig4.png (CSV beside it), ours beside the paper's Table 4 (which its Fig. 4 draws).")
 }

@@ -1,0 +1,492 @@
+package bench
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// Lam et al.'s Table 3 by its protocol. The threshold of an instance is
+// the best tour of CPU SSPM's runs over the whole schedule (Table 2's
+// runs). A trial of an implementation runs whole schedules, each with a
+// new seed, until one of them reaches the threshold, and its time is the
+// summed time of its runs; TC is the trials over their summed time. Every
+// implementation then runs for GPU PSPM's mean time to the threshold, and
+// the convergence columns are the mean SEC of those runs. The CPU runs
+// each take one core and run side by side on the host's cores; the GPU
+// runs one at a time.
+
+// lamTrial is one trial of Table 3's throughput protocol.
+type lamTrial struct {
+	elapsed time.Duration // summed over the trial's runs
+	runs    int           // schedules started
+	reached bool          // a run reached the threshold
+	failed  bool          // a run failed or the suite was stopped: the trial does not count
+}
+
+// lamRun runs one schedule with seed, stopped on a tour of at most target
+// or after limit, and returns the run's best length, its time, and false
+// when the run failed.
+type lamRun func(seed uint64, target int64, limit time.Duration) (length int64, elapsed time.Duration, ok bool)
+
+// lamMaxRuns bounds the runs of one trial, for runs that end at once.
+const lamMaxRuns = 100000
+
+// lamTimeToThreshold is one trial: whole runs with seeds seed, seed+1, ...
+// until one ends at or below thr or the summed time reaches limit (a run
+// gets the time the trial has left).
+func lamTimeToThreshold(run lamRun, thr int64, limit time.Duration, seed uint64) lamTrial {
+	var t lamTrial
+	for t.runs < lamMaxRuns {
+		left := limit - t.elapsed
+		if left <= 0 {
+			break
+		}
+		l, el, ok := run(seed+uint64(t.runs), thr, left)
+		t.runs++
+		if !ok {
+			t.failed = true
+			break
+		}
+		t.elapsed += el
+		if l <= thr {
+			t.reached = true
+			break
+		}
+	}
+	return t
+}
+
+// lamTC is one implementation's throughput on one instance: its counted
+// trials (failed ones left out).
+type lamTC struct {
+	n, reached int
+	sum        time.Duration // the counted trials' time, reached or not
+	runs       int           // schedules started over the counted trials
+	limit      time.Duration // each trial's cap
+}
+
+// summarizeTC counts the trials that did not fail.
+func summarizeTC(trials []lamTrial, limit time.Duration) lamTC {
+	c := lamTC{limit: limit}
+	for _, t := range trials {
+		if t.failed {
+			continue
+		}
+		c.n++
+		c.sum += t.elapsed
+		c.runs += t.runs
+		if t.reached {
+			c.reached++
+		}
+	}
+	return c
+}
+
+// exact reports whether every counted trial reached the threshold.
+func (c lamTC) exact() bool { return c.n > 0 && c.reached == c.n }
+
+// tc is TC in 10^-2 per second, the trials over their summed time: exact
+// when every trial reached the threshold, else an upper bound (a trial
+// stopped at its cap would have needed at least the time it ran).
+func (c lamTC) tc() (float64, bool) {
+	if c.n == 0 || c.sum <= 0 {
+		return 0, false
+	}
+	return 100 * float64(c.n) / c.sum.Seconds(), true
+}
+
+// mean is the mean time to the threshold: a lower bound unless exact.
+func (c lamTC) mean() time.Duration {
+	if c.n == 0 {
+		return 0
+	}
+	return c.sum / time.Duration(c.n)
+}
+
+// cell is the TC cell: the value, "≤ value" with the count of trials that
+// did not reach the threshold within the cap, or n/a.
+func (c lamTC) cell() string {
+	v, ok := c.tc()
+	switch {
+	case !ok:
+		return "n/a"
+	case c.exact():
+		return fmt.Sprintf("%.2f", v)
+	case c.reached == 0:
+		return fmt.Sprintf("≤ %.2f (not reached within %s in any of %d trials)", v, fmtCap(c.limit), c.n)
+	}
+	return fmt.Sprintf("≤ %.2f (%d of %d trials reached it; %d not within %s)", v, c.reached, c.n, c.n-c.reached, fmtCap(c.limit))
+}
+
+// fmtCap writes a trial's cap as seconds.
+func fmtCap(d time.Duration) string { return fmt.Sprintf("%.3g s", d.Seconds()) }
+
+// speedupCell is GPU TC over CPU SSPM TC: exact when both are, "≥" when
+// only the SSPM figure is a bound, n/a when the GPU's is.
+func speedupCell(gpu, sspm lamTC) string {
+	g, okG := gpu.tc()
+	c, okC := sspm.tc()
+	if !okG || !okC || c == 0 || !gpu.exact() {
+		return "n/a"
+	}
+	if !sspm.exact() {
+		return fmt.Sprintf("≥ %.1f", g/c)
+	}
+	return fmt.Sprintf("%.1f", g/c)
+}
+
+// lamPool runs Table 3's runs: CPU runs on a core each, as many at once
+// as the pool has cores; GPU runs one at a time.
+type lamPool struct {
+	cpu chan struct{}
+	gpu sync.Mutex
+}
+
+func newLamPool(cores int) *lamPool { return &lamPool{cpu: make(chan struct{}, max(1, cores))} }
+
+// do runs f on a core of the pool, or alone on the GPU.
+func (p *lamPool) do(gpu bool, f func()) {
+	if gpu {
+		p.gpu.Lock()
+		defer p.gpu.Unlock()
+	} else {
+		p.cpu <- struct{}{}
+		defer func() { <-p.cpu }()
+	}
+	f()
+}
+
+// table3Cores is the number of CPU runs Table 3 runs at once: --workers,
+// else all cores but one (left to the GPU's host side).
+func (s *lamSuite) table3Cores() int {
+	if s.opt.Workers > 0 {
+		return s.opt.Workers
+	}
+	return max(1, runtime.NumCPU()-1)
+}
+
+// table3Cap is a trial's cap: --time, else a minute (Quick: a second).
+func (s *lamSuite) table3Cap() time.Duration {
+	return s.budget(time.Minute, time.Second)
+}
+
+// pssmCap is CPU PSSM's cap per trial: pssmFactor times CPU SSPM's mean
+// time to the threshold on the instance (a lower bound when some SSPM
+// trial did not reach it) when that is shorter than the cap, else the cap.
+func (s *lamSuite) pssmCap(sspm lamTC) time.Duration {
+	limit := s.table3Cap()
+	if sspm.n == 0 || sspm.mean() <= 0 {
+		return limit
+	}
+	return min(limit, time.Duration(s.pssmFactor()*float64(sspm.mean())))
+}
+
+// pssmFactor is 5 (the paper stopped CPU PSSM at 5x SSPM's time), times
+// --scale when given.
+func (s *lamSuite) pssmFactor() float64 {
+	if s.opt.Scale > 0 {
+		return 5 * s.opt.Scale
+	}
+	return 5
+}
+
+// lamT3In is one instance of Table 3: its name, the instance and CPU
+// SSPM's runs of Table 2 (none when Table 2 did not run: Table 3 then
+// runs them).
+type lamT3In struct {
+	name string
+	in   *solver.Instance
+	sspm lamRuns
+}
+
+// lamT3Out is what Table 3 measured on one instance.
+type lamT3Out struct {
+	thr     int64
+	haveThr bool
+	sspmN   int           // SSPM runs behind the threshold
+	sspmT   time.Duration // their mean time
+	tc      [3]lamTC      // by lamSSPM, lamPSSM, lamPSPM
+	conv    [3]float64    // mean SEC at GPU PSPM's time to the threshold
+	convN   [3]int
+	convAt  time.Duration
+	pssmCap time.Duration // CPU PSSM's cap per trial
+}
+
+// params3 is implementation impl's parameters in Table 3: Table 2's, on
+// one core.
+func (s *lamSuite) params3(impl int, seed uint64) solver.Params {
+	p := s.params(impl, seed)
+	if impl != lamPSPM {
+		p.Workers = 1
+	}
+	return p
+}
+
+// run3 is implementation impl's lamRun on in.
+func (s *lamSuite) run3(impl int, in *solver.Instance) lamRun {
+	return func(seed uint64, target int64, limit time.Duration) (int64, time.Duration, bool) {
+		p := s.params3(impl, seed)
+		p.Target, p.TimeLimit = target, limit
+		x, ok := s.solve(s.eng[impl], in, p)
+		return x.Length, x.Elapsed, ok
+	}
+}
+
+// table3 measures every instance's Table 3 row, the instances side by
+// side over the pool, and adds the rows in the list's order.
+func (s *lamSuite) table3(ins []lamT3In) {
+	pool := newLamPool(s.table3Cores())
+	outs := make([]lamT3Out, len(ins))
+	// The thresholds first, so that every instance's GPU trials can start
+	// as early as possible.
+	var wg sync.WaitGroup
+	for i := range ins {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			s.threshold3(pool, &ins[i])
+		}(i)
+	}
+	wg.Wait()
+	for i := range ins {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			outs[i] = s.measure3(pool, ins[i])
+		}(i)
+	}
+	wg.Wait()
+	for i, x := range ins {
+		s.addRow3(x, outs[i])
+	}
+}
+
+// threshold3 runs CPU SSPM's whole-schedule runs (seeds 1 .. runs, as
+// Table 2) when Table 2 did not.
+func (s *lamSuite) threshold3(pool *lamPool, x *lamT3In) {
+	if len(x.sspm) > 0 || s.eng[lamSSPM] == nil {
+		return
+	}
+	res := make([]solver.Result, s.runs)
+	ok := make([]bool, s.runs)
+	var wg sync.WaitGroup
+	for k := range s.runs {
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			pool.do(false, func() { res[k], ok[k] = s.solve(s.eng[lamSSPM], x.in, s.params3(lamSSPM, uint64(k+1))) })
+		}(k)
+	}
+	wg.Wait()
+	for k := range res {
+		if ok[k] {
+			x.sspm = append(x.sspm, res[k])
+		}
+	}
+}
+
+// lamTrialSeed is the first seed of trial k of implementation impl (its
+// restarts take the next ones), apart from Table 2's seeds and each other's.
+func lamTrialSeed(impl, k int) uint64 { return uint64(1_000_000*(impl+1) + 10_000*(k+1)) }
+
+// measure3 runs the trials of every implementation on one instance and
+// then the convergence runs at GPU PSPM's mean time to the threshold.
+func (s *lamSuite) measure3(pool *lamPool, x lamT3In) lamT3Out {
+	var o lamT3Out
+	best, ok := x.sspm.best()
+	if !ok {
+		return o
+	}
+	o.thr, o.haveThr, o.sspmN = best.Length, true, len(x.sspm)
+	m, _ := x.sspm.mean(lamSecs)
+	o.sspmT = time.Duration(m * float64(time.Second))
+	limit := s.table3Cap()
+	var trials [3][]lamTrial
+	var wg sync.WaitGroup // every run of the instance
+	var done [3]sync.WaitGroup
+	startTrials := func(impl int, limit time.Duration) {
+		if s.eng[impl] == nil {
+			return
+		}
+		trials[impl] = make([]lamTrial, s.runs)
+		for k := range s.runs {
+			wg.Add(1)
+			done[impl].Add(1)
+			go func(k int) {
+				defer wg.Done()
+				defer done[impl].Done()
+				pool.do(impl == lamPSPM, func() {
+					trials[impl][k] = lamTimeToThreshold(s.run3(impl, x.in), o.thr, limit, lamTrialSeed(impl, k))
+				})
+				t := trials[impl][k]
+				s.logf("%s: %s trial %d: %v after %d run(s), %.3f s", x.name, lamImplName[impl], k+1, map[bool]string{true: "reached", false: "not reached"}[t.reached], t.runs, t.elapsed.Seconds())
+			}(k)
+		}
+	}
+	startTrials(lamPSPM, limit)
+	startTrials(lamSSPM, limit)
+	// CPU PSSM's trials once SSPM's are done: capped at SSPM's mean time to
+	// the threshold (when shorter than the cap).
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		done[lamSSPM].Wait()
+		o.tc[lamSSPM] = summarizeTC(trials[lamSSPM], limit)
+		o.pssmCap = s.pssmCap(o.tc[lamSSPM])
+		startTrials(lamPSSM, o.pssmCap)
+	}()
+	done[lamPSPM].Wait()
+	o.tc[lamPSPM] = summarizeTC(trials[lamPSPM], limit)
+	var conv [3][]float64
+	var convOK [3][]bool
+	if at := o.tc[lamPSPM].mean(); at > 0 {
+		o.convAt = at
+		for impl, eng := range s.eng {
+			if eng == nil {
+				continue
+			}
+			conv[impl], convOK[impl] = make([]float64, s.runs), make([]bool, s.runs)
+			for k := range s.runs {
+				wg.Add(1)
+				go func(impl, k int) {
+					defer wg.Done()
+					pool.do(impl == lamPSPM, func() {
+						p := s.params3(impl, uint64(200+k))
+						p.TimeLimit = at
+						if r, ok := s.solve(s.eng[impl], x.in, p); ok {
+							conv[impl][k], _ = gapOf(r.Length, x.in)
+							convOK[impl][k] = true
+						}
+					})
+				}(impl, k)
+			}
+		}
+	}
+	wg.Wait()
+	o.tc[lamPSSM] = summarizeTC(trials[lamPSSM], o.pssmCap)
+	for impl := range s.eng {
+		for k := range conv[impl] {
+			if convOK[impl][k] {
+				o.conv[impl] += conv[impl][k]
+				o.convN[impl]++
+			}
+		}
+		if o.convN[impl] > 0 {
+			o.conv[impl] /= float64(o.convN[impl])
+		}
+	}
+	s.logf("%s: threshold %d (best of %d SSPM runs, mean %.3f s); TC %s / %s / %s; SEC at %.3f s: %.2f / %.2f / %.2f", x.name, o.thr, o.sspmN, o.sspmT.Seconds(),
+		o.tc[lamSSPM].cell(), o.tc[lamPSSM].cell(), o.tc[lamPSPM].cell(), o.convAt.Seconds(), o.conv[0], o.conv[1], o.conv[2])
+	return o
+}
+
+// lamImplName names the implementations in progress lines.
+var lamImplName = [3]string{lamSSPM: "CPU SSPM", lamPSSM: "CPU PSSM", lamPSPM: "GPU PSPM"}
+
+// addRow3 adds an instance's Table 3 row and its share of the average row.
+func (s *lamSuite) addRow3(x lamT3In, o lamT3Out) {
+	pt3 := s.pt3
+	name := x.name
+	thr := "n/a"
+	if o.haveThr {
+		thr = fmt.Sprint(o.thr)
+	}
+	for e := range o.tc {
+		if v, ok := o.tc[e].tc(); ok {
+			s.sumTC[e] += v
+			s.cntTC[e]++
+			if !o.tc[e].exact() {
+				s.boundTC[e] = true
+			}
+		}
+	}
+	var convCell, diffCell [3]string
+	for e := range convCell {
+		convCell[e] = valCell(o.conv[e], o.convN[e] > 0, "%.2f")
+		if o.convN[e] > 0 {
+			s.sumConv[e] += o.conv[e]
+			s.cntConv[e]++
+		}
+	}
+	for i, e := range []int{lamSSPM, lamPSSM} {
+		diffCell[i] = valCell(o.conv[e]-o.conv[lamPSPM], o.convN[e] > 0 && o.convN[lamPSPM] > 0, "%.2f")
+	}
+	at := "n/a"
+	if o.convAt > 0 {
+		at = fmt.Sprintf("%.3f", o.convAt.Seconds())
+		if !o.tc[lamPSPM].exact() {
+			at = "≥ " + at
+		}
+	}
+	sspmRuns := "n/a"
+	if o.haveThr {
+		sspmRuns = fmt.Sprintf("%d, %.3f s", o.sspmN, o.sspmT.Seconds())
+	}
+	s.t3.AddRow(name, thr, sspmRuns,
+		o.tc[lamSSPM].cell(), pt3.cell("Throughput TC CPU SSPM (10^-2 solutions/s)", name),
+		o.tc[lamPSSM].cell(), "not reported",
+		o.tc[lamPSPM].cell(), pt3.cell("Throughput TC GPU PSPM (10^-2 solutions/s)", name),
+		speedupCell(o.tc[lamPSPM], o.tc[lamSSPM]), pt3.cell("Throughput GPU speedup", name), at,
+		convCell[lamSSPM], pt3.cell("Convergence SEC CPU SSPM (%)", name), convCell[lamPSSM], pt3.cell("Convergence SEC CPU PSSM (%)", name),
+		convCell[lamPSPM], pt3.cell("Convergence SEC GPU PSPM (%)", name),
+		diffCell[0], pt3.cell("GPU improvement over CPU SSPM (SEC difference)", name), diffCell[1], pt3.cell("GPU improvement over CPU PSSM (SEC difference)", name))
+}
+
+// table3Header is Table 3's header.
+var table3Header = []string{"instance", "threshold (SSPM best)", "SSPM runs, mean time",
+	"TC CPU SSPM", "paper", "TC CPU PSSM", "paper", "TC GPU PSPM", "paper", "GPU speedup", "paper",
+	"GPU mean time to threshold s",
+	"SEC CPU SSPM %", "paper", "SEC CPU PSSM %", "paper", "SEC GPU PSPM %", "paper",
+	"SEC SSPM - GPU", "paper", "SEC PSSM - GPU", "paper"}
+
+// averageRow3 adds Table 3's average row: TC means marked "≤" when any
+// instance's TC is a bound.
+func (s *lamSuite) averageRow3() {
+	pt3 := s.pt3
+	tcAvg := func(e int) string {
+		if s.cntTC[e] == 0 {
+			return "n/a"
+		}
+		v := fmt.Sprintf("%.2f", s.sumTC[e]/float64(s.cntTC[e]))
+		if s.boundTC[e] {
+			v = "≤ " + v
+		}
+		return v
+	}
+	conv := func(e int) (float64, bool) {
+		if s.cntConv[e] == 0 {
+			return 0, false
+		}
+		return s.sumConv[e] / float64(s.cntConv[e]), true
+	}
+	c0, ok0 := conv(lamSSPM)
+	c1, ok1 := conv(lamPSSM)
+	c2, ok2 := conv(lamPSPM)
+	s.t3.AddRow("average", "", "", tcAvg(lamSSPM), pt3.cell("Throughput TC CPU SSPM (10^-2 solutions/s)", "average"),
+		tcAvg(lamPSSM), "not reported",
+		tcAvg(lamPSPM), pt3.cell("Throughput TC GPU PSPM (10^-2 solutions/s)", "average"), "", pt3.cell("Throughput GPU speedup", "average"), "",
+		valCell(c0, ok0, "%.2f"), pt3.cell("Convergence SEC CPU SSPM (%)", "average"), valCell(c1, ok1, "%.2f"), pt3.cell("Convergence SEC CPU PSSM (%)", "average"),
+		valCell(c2, ok2, "%.2f"), pt3.cell("Convergence SEC GPU PSPM (%)", "average"),
+		valCell(c0-c2, ok0 && ok2, "%.2f"), pt3.cell("GPU improvement over CPU SSPM (SEC difference)", "average"),
+		valCell(c1-c2, ok1 && ok2, "%.2f"), pt3.cell("GPU improvement over CPU PSSM (SEC difference)", "average"))
+}
+
+// table3Notes are Table 3's protocol notes: the threshold, the trials and
+// their cap, the convergence runs, the cores.
+func (s *lamSuite) table3Notes() []string {
+	thrFrom := "Table 2's CPU SSPM runs of this invocation"
+	if !s.wantTable("table2") {
+		thrFrom = fmt.Sprintf("CPU SSPM's %d runs of Table 2 (seeds 1-%d, whole schedule), run for Table 3 alone", s.runs, s.runs)
+	}
+	return []string{
+		fmt.Sprintf("Threshold: the best CPU SSPM tour of %s (the paper: the shortest path CPU SSPM found in its Sect. 5.2 runs); \"SSPM runs, mean time\" gives their count and mean schedule time.", thrFrom),
+		fmt.Sprintf("TC (time to beat the threshold, %d trials per implementation, TC = trials / their summed time, in 10^-2 per second): a trial runs whole schedules, each with a new seed, until one ends at or below the threshold (the run stops there), its time the sum of its runs' times; a trial is capped at %s (--time). A trial that did not reach the threshold within the cap counts with the time it ran, so the TC of such an instance is an upper bound, written \"≤\" with the count of trials that did not reach it; the speedup is then a lower bound (\"≥\"). The paper reports no TC for CPU PSSM (it never reached the threshold within 5x SSPM's time); ours: its trials start once SSPM's are done and are capped at %gx CPU SSPM's mean time to the threshold on the instance (the paper's 5x, times --scale) when that is shorter than the cap above.", s.runs, fmtCap(s.table3Cap()), s.pssmFactor()),
+		fmt.Sprintf("Convergence: every implementation runs %d times (new seeds) for GPU PSPM's mean time to the threshold on that instance (\"GPU mean time to threshold s\"; \"≥\" when some GPU trial did not reach it), its schedule cut there; SEC averaged over the runs. The SEC difference columns are CPU minus GPU, as the paper's improvement columns.", s.runs),
+		fmt.Sprintf("Cores: every CPU run of Table 3 takes one core (CPU SSPM at Pm %d evaluates its moves on one core, the engine's choice below 64 moves per core; CPU PSSM's 12 searches share one core, where the paper gave them 12), and %d of them run at once on the host's cores (--workers), the instances side by side; the GPU runs one at a time, beside them.", s.threads(), s.table3Cores()),
+		"GPU PSPM checks its time limit and target between batches of temperature steps, so its times include that granularity; every time is the engine's own (its set-up included).",
+	}
+}
