@@ -379,7 +379,8 @@ func (s *lamSuite) measure3(pool *lamPool, x lamT3In) lamT3Out {
 			o.conv[impl] /= float64(o.convN[impl])
 		}
 	}
-	s.logf("%s: threshold %d (best of %d SSPM runs, mean %.3f s); TC %s / %s / %s; SEC at %.3f s: %.2f / %.2f / %.2f", x.name, o.thr, o.sspmN, o.sspmT.Seconds(),
+	sses, _ := x.sspm.mean(lamMPS)
+	s.logf("%s: threshold %d (best of %d SSPM runs, mean %.3f s, %.3g e6 moves/s); TC %s / %s / %s; SEC at %.3f s: %.2f / %.2f / %.2f", x.name, o.thr, o.sspmN, o.sspmT.Seconds(), sses,
 		o.tc[lamSSPM].cell(), o.tc[lamPSSM].cell(), o.tc[lamPSPM].cell(), o.convAt.Seconds(), o.conv[0], o.conv[1], o.conv[2])
 	return o
 }
