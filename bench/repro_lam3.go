@@ -140,24 +140,74 @@ func speedupCell(gpu, sspm lamTC) string {
 }
 
 // lamPool runs Table 3's runs: CPU runs on a core each, as many at once
-// as the pool has cores; GPU runs one at a time.
+// as the pool has cores, GPU runs one at a time; a free core or the GPU
+// goes to the waiting run of the lowest priority number (the instance's
+// place in the list), so that the instances finish in their order and a
+// stopped run leaves its first rows whole.
 type lamPool struct {
-	cpu chan struct{}
-	gpu sync.Mutex
+	cpu, gpu *lamSlots
 }
 
-func newLamPool(cores int) *lamPool { return &lamPool{cpu: make(chan struct{}, max(1, cores))} }
+func newLamPool(cores int) *lamPool {
+	return &lamPool{cpu: newLamSlots(max(1, cores)), gpu: newLamSlots(1)}
+}
 
-// do runs f on a core of the pool, or alone on the GPU.
-func (p *lamPool) do(gpu bool, f func()) {
+// do runs f on a core of the pool, or alone on the GPU, once no run of a
+// lower priority number waits.
+func (p *lamPool) do(gpu bool, prio int, f func()) {
+	l := p.cpu
 	if gpu {
-		p.gpu.Lock()
-		defer p.gpu.Unlock()
-	} else {
-		p.cpu <- struct{}{}
-		defer func() { <-p.cpu }()
+		l = p.gpu
 	}
+	l.acquire(prio)
+	defer l.release()
 	f()
+}
+
+// lamSlots is a counting semaphore that serves the lowest priority number
+// first.
+type lamSlots struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	free int
+	wait map[int]int // waiters by priority
+}
+
+func newLamSlots(n int) *lamSlots {
+	l := &lamSlots{free: n, wait: map[int]int{}}
+	l.cond = sync.NewCond(&l.mu)
+	return l
+}
+
+func (l *lamSlots) acquire(prio int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.wait[prio]++
+	for l.free == 0 || l.lowerWaits(prio) {
+		l.cond.Wait()
+	}
+	if l.wait[prio]--; l.wait[prio] == 0 {
+		delete(l.wait, prio)
+	}
+	l.free--
+	l.cond.Broadcast() // a slot may still be free for the next in line
+}
+
+// lowerWaits reports whether a waiter of a lower number than prio waits.
+func (l *lamSlots) lowerWaits(prio int) bool {
+	for p := range l.wait {
+		if p < prio {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *lamSlots) release() {
+	l.mu.Lock()
+	l.free++
+	l.cond.Broadcast()
+	l.mu.Unlock()
 }
 
 // table3Cores is the number of CPU runs Table 3 runs at once: --workers,
@@ -226,12 +276,23 @@ func (s *lamSuite) params3(impl int, seed uint64) solver.Params {
 	return p
 }
 
+// solve3 runs one of Table 3's runs: false also when the suite was
+// stopped during it (the engine then returns the tour it had, which is
+// neither a trial's end nor a run of the convergence's length).
+func (s *lamSuite) solve3(impl int, in *solver.Instance, p solver.Params) (solver.Result, bool) {
+	x, ok := s.solve(s.eng[impl], in, p)
+	if !ok || x.StopReason == solver.StopInterrupt || s.ctx.Err() != nil {
+		return solver.Result{}, false
+	}
+	return x, true
+}
+
 // run3 is implementation impl's lamRun on in.
 func (s *lamSuite) run3(impl int, in *solver.Instance) lamRun {
 	return func(seed uint64, target int64, limit time.Duration) (int64, time.Duration, bool) {
 		p := s.params3(impl, seed)
 		p.Target, p.TimeLimit = target, limit
-		x, ok := s.solve(s.eng[impl], in, p)
+		x, ok := s.solve3(impl, in, p)
 		return x.Length, x.Elapsed, ok
 	}
 }
@@ -248,7 +309,7 @@ func (s *lamSuite) table3(ins []lamT3In) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			s.threshold3(pool, &ins[i])
+			s.threshold3(pool, i, &ins[i])
 		}(i)
 	}
 	wg.Wait()
@@ -256,7 +317,7 @@ func (s *lamSuite) table3(ins []lamT3In) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			outs[i] = s.measure3(pool, ins[i])
+			outs[i] = s.measure3(pool, i, ins[i])
 		}(i)
 	}
 	wg.Wait()
@@ -267,7 +328,7 @@ func (s *lamSuite) table3(ins []lamT3In) {
 
 // threshold3 runs CPU SSPM's whole-schedule runs (seeds 1 .. runs, as
 // Table 2) when Table 2 did not.
-func (s *lamSuite) threshold3(pool *lamPool, x *lamT3In) {
+func (s *lamSuite) threshold3(pool *lamPool, prio int, x *lamT3In) {
 	if len(x.sspm) > 0 || s.eng[lamSSPM] == nil {
 		return
 	}
@@ -278,7 +339,7 @@ func (s *lamSuite) threshold3(pool *lamPool, x *lamT3In) {
 		wg.Add(1)
 		go func(k int) {
 			defer wg.Done()
-			pool.do(false, func() { res[k], ok[k] = s.solve(s.eng[lamSSPM], x.in, s.params3(lamSSPM, uint64(k+1))) })
+			pool.do(false, prio, func() { res[k], ok[k] = s.solve3(lamSSPM, x.in, s.params3(lamSSPM, uint64(k+1))) })
 		}(k)
 	}
 	wg.Wait()
@@ -295,7 +356,7 @@ func lamTrialSeed(impl, k int) uint64 { return uint64(1_000_000*(impl+1) + 10_00
 
 // measure3 runs the trials of every implementation on one instance and
 // then the convergence runs at GPU PSPM's mean time to the threshold.
-func (s *lamSuite) measure3(pool *lamPool, x lamT3In) lamT3Out {
+func (s *lamSuite) measure3(pool *lamPool, prio int, x lamT3In) lamT3Out {
 	var o lamT3Out
 	best, ok := x.sspm.best()
 	if !ok {
@@ -319,7 +380,7 @@ func (s *lamSuite) measure3(pool *lamPool, x lamT3In) lamT3Out {
 			go func(k int) {
 				defer wg.Done()
 				defer done[impl].Done()
-				pool.do(impl == lamPSPM, func() {
+				pool.do(impl == lamPSPM, prio, func() {
 					trials[impl][k] = lamTimeToThreshold(s.run3(impl, x.in), o.thr, limit, lamTrialSeed(impl, k))
 				})
 				t := trials[impl][k]
@@ -354,10 +415,10 @@ func (s *lamSuite) measure3(pool *lamPool, x lamT3In) lamT3Out {
 				wg.Add(1)
 				go func(impl, k int) {
 					defer wg.Done()
-					pool.do(impl == lamPSPM, func() {
+					pool.do(impl == lamPSPM, prio, func() {
 						p := s.params3(impl, uint64(200+k))
 						p.TimeLimit = at
-						if r, ok := s.solve(s.eng[impl], x.in, p); ok {
+						if r, ok := s.solve3(impl, x.in, p); ok {
 							conv[impl][k], _ = gapOf(r.Length, x.in)
 							convOK[impl][k] = true
 						}
@@ -487,7 +548,7 @@ func (s *lamSuite) table3Notes() []string {
 		fmt.Sprintf("Threshold: the best CPU SSPM tour of %s (the paper: the shortest path CPU SSPM found in its Sect. 5.2 runs); \"SSPM runs, mean time\" gives their count and mean schedule time.", thrFrom),
 		fmt.Sprintf("TC (time to beat the threshold, %d trials per implementation, TC = trials / their summed time, in 10^-2 per second): a trial runs whole schedules, each with a new seed, until one ends at or below the threshold (the run stops there), its time the sum of its runs' times; a trial is capped at %s (--time). A trial that did not reach the threshold within the cap counts with the time it ran, so the TC of such an instance is an upper bound, written \"≤\" with the count of trials that did not reach it; the speedup is then a lower bound (\"≥\"). The paper reports no TC for CPU PSSM (it never reached the threshold within 5x SSPM's time); ours: its trials start once SSPM's are done and are capped at %gx CPU SSPM's mean time to the threshold on the instance (the paper's 5x, times --scale) when that is shorter than the cap above.", s.runs, fmtCap(s.table3Cap()), s.pssmFactor()),
 		fmt.Sprintf("Convergence: every implementation runs %d times (new seeds) for GPU PSPM's mean time to the threshold on that instance (\"GPU mean time to threshold s\"; \"≥\" when some GPU trial did not reach it), its schedule cut there; SEC averaged over the runs. The SEC difference columns are CPU minus GPU, as the paper's improvement columns.", s.runs),
-		fmt.Sprintf("Cores: every CPU run of Table 3 takes one core (CPU SSPM at Pm %d evaluates its moves on one core, the engine's choice below 64 moves per core; CPU PSSM's 12 searches share one core, where the paper gave them 12), and %d of them run at once on the host's cores (--workers), the instances side by side; the GPU runs one at a time, beside them.", s.threads(), s.table3Cores()),
+		fmt.Sprintf("Cores: every CPU run of Table 3 takes one core (CPU SSPM at Pm %d evaluates its moves on one core, the engine's choice below 64 moves per core; CPU PSSM's 12 searches share one core, where the paper gave them 12), and %d of them run at once on the host's cores (--workers), the instances side by side, a free core going to the instance earliest in the list; the GPU runs one at a time, beside them. A run cut short by a stop of the suite is not counted (the trial it belonged to neither).", s.threads(), s.table3Cores()),
 		"GPU PSPM checks its time limit and target between batches of temperature steps, so its times include that granularity; every time is the engine's own (its set-up included).",
 	}
 }

@@ -112,7 +112,7 @@ func TestLamTable3Protocol(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := lamT3In{name: "rd100", in: in}
-	s.threshold3(newLamPool(2), &x)
+	s.threshold3(newLamPool(2), 0, &x)
 	if len(x.sspm) != 3 {
 		t.Fatalf("%d SSPM runs for the threshold, want 3", len(x.sspm))
 	}
@@ -181,6 +181,96 @@ func TestLamPSSMCap(t *testing.T) {
 		}
 		if got := s.pssmCap(lamTC{}); got != c.time {
 			t.Errorf("no SSPM trials: cap %v, want --time %v", got, c.time)
+		}
+	}
+}
+
+// TestLamSlotsServeLowestFirst: a freed core goes to the waiting run of
+// the lowest priority number, whatever the order they began to wait in.
+func TestLamSlotsServeLowestFirst(t *testing.T) {
+	l := newLamSlots(1)
+	l.acquire(0) // the one slot, taken
+	got := make(chan int, 3)
+	for i, prio := range []int{5, 2, 9} {
+		go func() {
+			l.acquire(prio)
+			got <- prio
+			l.release()
+		}()
+		// wait until it waits, so the arrival order is 5, 2, 9
+		for deadline := time.Now().Add(5 * time.Second); ; {
+			l.mu.Lock()
+			n := 0
+			for _, c := range l.wait {
+				n += c
+			}
+			l.mu.Unlock()
+			if n == i+1 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the waiter never waited")
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	l.release()
+	var order []int
+	for range 3 {
+		order = append(order, <-got)
+	}
+	if fmt.Sprint(order) != "[2 5 9]" {
+		t.Fatalf("served %v, want [2 5 9]", order)
+	}
+}
+
+// lamFake is an engine for Table 3's bookkeeping: with reach it ends at
+// once on a tour of length 100; without, it runs until the suite is
+// stopped and then returns, as the engines do, the long tour it had.
+type lamFake struct {
+	name  string
+	reach bool
+}
+
+func (f lamFake) Name() string     { return f.name }
+func (f lamFake) Backend() string  { return solver.BackendCPU }
+func (f lamFake) Describe() string { return "test engine" }
+func (f lamFake) Available() error { return nil }
+func (f lamFake) Solve(ctx context.Context, in *solver.Instance, p solver.Params, _ chan solver.Snapshot) (solver.Result, error) {
+	if f.reach {
+		return solver.Result{Length: 100, Elapsed: 20 * time.Millisecond, Params: p}, nil
+	}
+	<-ctx.Done()
+	return solver.Result{Length: 1_000_000, Elapsed: time.Second, Params: p, Stopped: true, StopReason: solver.StopInterrupt}, nil
+}
+
+// TestLamTable3StoppedRunsDoNotCount: runs cut short by the suite's stop
+// count neither as trials nor as convergence runs (their tours are the
+// ones in hand at the stop): the cells read n/a, while the trials that
+// ended before the stop do count.
+func TestLamTable3StoppedRunsDoNotCount(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r, err := newRepro(ctx, "lam", Options{TSPLIBDir: "unused", Runs: 2, Time: time.Minute, Workers: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newLamSuite(r)
+	s.eng = [3]solver.Engine{lamSSPM: lamFake{name: "sspm"}, lamPSSM: lamFake{name: "pssm"}, lamPSPM: lamFake{name: "pspm", reach: true}}
+	in := solver.NewCoordInstance("sq", solver.Euc2D, []float64{0, 10, 10, 0}, []float64{0, 0, 10, 10}, nil)
+	in.Optimum = 100
+	x := lamT3In{name: "sq", in: in, sspm: lamRuns{{Length: 100, Elapsed: 10 * time.Millisecond}}}
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		cancel()
+	}()
+	s.table3([]lamT3In{x})
+	row := s.t3.Rows[0]
+	want := map[string]string{"TC CPU SSPM": "n/a", "TC CPU PSSM": "n/a", "TC GPU PSPM": "5000.00", "GPU mean time to threshold s": "0.020",
+		"SEC CPU SSPM %": "n/a", "SEC CPU PSSM %": "n/a", "SEC GPU PSPM %": "0.00"}
+	for i, h := range s.t3.Header {
+		if w, ok := want[h]; ok && row[i] != w {
+			t.Errorf("%s = %q, want %q", h, row[i], w)
 		}
 	}
 }
