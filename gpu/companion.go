@@ -22,6 +22,17 @@ import (
 // they were level or ahead.
 const AutoCompanionMinN = 50000
 
+// AutoOrILSMinN is the size from which GPU auto starts or-ils (GPU
+// windows from the space-filling curve at once, global passes on the
+// CPU) beside the CPU auto engine while that engine builds its candidate
+// lists and greedy tour, and then runs the engine with the windows as its
+// companion, as from AutoCompanionMinN (solveCompanion with early). On
+// 1,000,000 uniform cities the CPU engine's first tour comes after about
+// ten seconds where or-ils is within 5 % in one; on 100,000 cities the
+// engine's set-up takes well under a second (docs/PERF.md, "GPU or-ils
+// and the ttq suite", "GPU auto on a million cities").
+const AutoOrILSMinN = 200000
+
 // OptCompanion is GPU auto's option for the seconds between two offers of
 // the GPU windows to the CPU auto engine (default 0.5; 0: the CPU auto
 // engine alone).
@@ -75,9 +86,16 @@ func windowParams(p solver.Params) solver.Params {
 }
 
 // companionEvery returns the seconds between the windows' offers that p
-// asks for (OptCompanion), 0 for none.
-func companionEvery(p solver.Params) (time.Duration, error) {
+// asks for (OptCompanion), 0 for none. Unset: half a second below
+// AutoOrILSMinN cities, none from there: on a million cities the engine's
+// folds of the windows' tours and its publications took 8.7 s of 60, and
+// the run ended 0.09 % behind the engine alone (docs/PERF.md, "GPU auto
+// on a million cities").
+func companionEvery(p solver.Params, n int) (time.Duration, error) {
 	every := 500 * time.Millisecond
+	if n >= AutoOrILSMinN {
+		every = 0
+	}
 	if p.Extra[OptCompanion] == "" {
 		return every, nil
 	}

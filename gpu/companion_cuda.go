@@ -217,12 +217,25 @@ func (st *companionStats) addFound(lastOffer, gainAt uint64) {
 	}
 }
 
-// solveCompanion is GPU auto from AutoCompanionMinN to AutoOrILSMinN
-// cities: the CPU auto engine on every core with the or-ils windows as
-// its companion (runCompanion). The result is the CPU engine's, which
-// holds whatever it folded in; a failing GPU side leaves the CPU search
-// alone and is named in the device line.
-func solveCompanion(ctx context.Context, e, cpu solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time, every time.Duration) (solver.Result, error) {
+// solveCompanion is GPU auto from AutoCompanionMinN cities: the CPU auto
+// engine on every core with the or-ils windows as its companion
+// (runCompanion; none when every is 0). The result is the CPU engine's,
+// which holds whatever it folded in; a failing GPU side leaves the CPU
+// search alone and is named in the device line.
+//
+// With early (from AutoOrILSMinN cities) or-ils runs from the start on
+// its own tour (space-filling curve, windows, global passes) while the
+// engine builds its candidate lists and greedy tour, and stops at the
+// engine's first publication, leaving the engine its cores: the
+// snapshots carry the better tour of the two, and so does the result. On
+// a million cities that is a tour 5 % above the optimum within a second,
+// where the engine's first tour comes after about ten. Measured there at
+// 60 s (docs/PERF.md, "GPU auto on a million cities"): the engine from
+// its own greedy tour ends ahead of or-ils run to the end beside it (on
+// 14 workers), of the engine started from or-ils's tour, and of the
+// engine with the windows as its companion after the hand-over (every
+// > 0: its folds and publications took 8.7 s).
+func solveCompanion(ctx context.Context, e, cpu solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time, every time.Duration, early bool) (solver.Result, error) {
 	x := &solver.Companion{}
 	f, err := companionClaim(p)
 	if err != nil {
@@ -230,35 +243,78 @@ func solveCompanion(ctx context.Context, e, cpu solver.Engine, in *solver.Instan
 	}
 	gctx, stop := context.WithCancel(ctx)
 	defer stop()
+	deadline := start.Add(p.TimeLimit)
 	type side struct {
 		st  companionStats
 		err error
 	}
 	done := make(chan side, 1)
-	go func() {
-		st, err := runCompanion(gctx, in, p, x, start.Add(p.TimeLimit), every, f)
-		done <- side{st, err}
-	}()
-	r, err := cpu.Solve(solver.WithCompanion(ctx, x), in, cpuParams(p), snaps)
+	if every > 0 {
+		go func() {
+			st, err := runCompanion(gctx, in, p, x, deadline, every, f)
+			done <- side{st, err}
+		}()
+	} else {
+		done <- side{}
+	}
+	type orSide struct {
+		ph  orPhase
+		err error
+	}
+	orDone := make(chan orSide, 1)
+	engSnaps, merged := snaps, func() {}
+	if early {
+		var orSnaps chan solver.Snapshot
+		orSnaps, engSnaps, merged = mergeSnapshots(snaps)
+		octx, stopOr := context.WithCancel(gctx)
+		go func() {
+			waitPublished(octx, x, deadline, 0)
+			stopOr()
+		}()
+		go func() {
+			ph, err := orILS(octx, in, windowParams(p), orSnaps, start)
+			orDone <- orSide{ph, err}
+		}()
+	} else {
+		orDone <- orSide{}
+	}
+	r, err := cpu.Solve(solver.WithCompanion(ctx, x), in, cpuParams(p), engSnaps)
 	stop()
-	g := <-done
+	g, o := <-done, <-orDone
+	merged()
 	if err != nil {
 		return solver.Result{}, err
 	}
 	offers, taken, folds, gained := x.Stats()
-	device := r.Device + "; GPU windows beside it"
-	if g.st.label != "" {
-		device += " (" + g.st.label + ")"
+	device := r.Device
+	best, moves := r.Tour, r.Moves+int64(g.st.evals)
+	if early {
+		if o.err != nil {
+			device += fmt.Sprintf("; or-ils before its first tour stopped: %v", o.err)
+		} else if o.ph.tour != nil {
+			device += fmt.Sprintf("; before its first tour, or-ils (%s) reached %d", o.ph.device, o.ph.length)
+			moves += o.ph.moves
+			if o.ph.length < r.Length {
+				best = o.ph.tour
+				device += ", the result"
+			}
+		}
 	}
-	device += fmt.Sprintf(": %d offers, %d taken, %d shortened the tour by %d in all (the offers had found %d, %d after the first period); %.3g moves on the CPU, %.3g on the GPU; the CPU engine spent %.2f s on folds and publications",
-		offers, taken, folds, gained, g.st.found, g.st.foundLate, float64(r.Moves), float64(g.st.evals), x.SpentTime().Seconds())
-	if !g.st.ready.IsZero() {
-		device += fmt.Sprintf("; the windows were ready %.2f s after the start and ran %d rounds", g.st.ready.Sub(start).Seconds(), g.st.rounds)
+	if every > 0 {
+		device += "; GPU windows beside it"
+		if g.st.label != "" {
+			device += " (" + g.st.label + ")"
+		}
+		device += fmt.Sprintf(": %d offers, %d taken, %d shortened the tour by %d in all (the offers had found %d, %d after the first period); %.3g moves on the CPU, %.3g on the GPU; the CPU engine spent %.2f s on folds and publications",
+			offers, taken, folds, gained, g.st.found, g.st.foundLate, float64(r.Moves), float64(g.st.evals), x.SpentTime().Seconds())
+		if !g.st.ready.IsZero() {
+			device += fmt.Sprintf("; the windows were ready %.2f s after the start and ran %d rounds", g.st.ready.Sub(start).Seconds(), g.st.rounds)
+		}
+		if g.err != nil {
+			device += fmt.Sprintf("; the GPU side stopped: %v", g.err)
+		}
 	}
-	if g.err != nil {
-		device += fmt.Sprintf("; the GPU side stopped: %v", g.err)
-	}
-	return solver.Finish(in, e, p, r.Tour, r.Moves+int64(g.st.evals), r.Steps, start, r.Stopped, device)
+	return solver.Finish(in, e, p, best, moves, r.Steps, start, r.Stopped || ctx.Err() != nil, device)
 }
 
 // useCompanion reports whether GPU auto runs the windows beside the CPU

@@ -118,6 +118,68 @@ func TestAutoCompanion(t *testing.T) {
 	t.Logf("%d cities, 3 s: %d; %s", in.N, res.Length, res.Device)
 }
 
+// TestAutoEarlyOrILS runs GPU auto from AutoOrILSMinN cities: or-ils's
+// tour reaches the snapshots before the CPU engine's first tour, the
+// best length in them never grows, or-ils stops at the engine's first
+// tour (both named in the device line), and the result is a valid tour of
+// the reported length within the time limit.
+func TestAutoEarlyOrILS(t *testing.T) {
+	needDevice(t)
+	if testing.Short() {
+		t.Skip("a 6 s run on 200,000 cities")
+	}
+	e, err := solver.Lookup(AlgoAuto, solver.BackendGPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := randomInstance(AutoOrILSMinN, solver.Euc2D, 1e6, 6)
+	snaps := solver.Latest()
+	type seen struct {
+		n     int
+		first time.Duration
+		grew  bool
+	}
+	got := make(chan seen, 1)
+	go func() {
+		var sn seen
+		last := int64(-1)
+		for s := range snaps {
+			if s.Best == nil {
+				continue
+			}
+			if sn.n == 0 {
+				sn.first = s.Elapsed
+			}
+			sn.n++
+			if last >= 0 && s.BestLength > last {
+				sn.grew = true
+			}
+			last = s.BestLength
+		}
+		got <- sn
+	}()
+	t0 := time.Now()
+	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 6 * time.Second, Seed: 1}, snaps)
+	close(snaps)
+	sn := <-got
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(t0); el > 7*time.Second {
+		t.Errorf("a 6 s run took %v", el)
+	}
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		t.Fatal(err)
+	}
+	if got := solver.TourLength(in, res.Tour); got != res.Length {
+		t.Fatalf("reported %d, exact %d", res.Length, got)
+	}
+	if sn.n == 0 || sn.grew || !strings.Contains(res.Device, "before its first tour, or-ils") || !strings.Contains(res.Device, "offers") {
+		t.Fatalf("%d snapshots with a tour (the best grew: %v); device line %s", sn.n, sn.grew, res.Device)
+	}
+	t.Logf("%d cities, 6 s: %d; first tour at %v, %d snapshots; %s", in.N, res.Length, sn.first, sn.n, res.Device)
+}
+
 // TestAutoCompanionClaims runs GPU auto where the CPU auto engine runs its
 // partition search and the windows claim a part of the tour: a valid tour
 // of the reported length within the time limit, the claims named in the

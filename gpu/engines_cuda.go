@@ -5,7 +5,6 @@ package gpu
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -44,28 +43,13 @@ var solvers = map[string]solveFunc{
 	AlgoOrILS:       solveOrILS,
 }
 
-// AutoOrILSMinN is the size from which GPU auto starts with the or-ils
-// engine (GPU windows from the space-filling curve at once, global passes
-// on the CPU) and the CPU auto engine beside it; below it, from
-// AutoCompanionMinN cities, the CPU auto engine runs with the windows as
-// its companion. Measured on the H100 host (docs/PERF.md, "GPU or-ils and
-// the ttq suite", "CPU partition search" and "GPU auto's windows as a
-// companion of CPU auto"): on 1,000,000 uniform cities the CPU engine is
-// still building its candidate lists and greedy tour after 5 s where
-// or-ils is within 3 %; on 100,000 cities its set-up takes well under a
-// second, and or-ils beside it on 14 cores (then the CPU engine alone
-// from the better tour) ended 0.05 % behind CPU auto at 20 s, while the
-// companion leaves the CPU engine all its cores and only adds.
-const AutoOrILSMinN = 200000
-
-// solveAuto is the GPU auto engine. From AutoOrILSMinN cities: or-ils
-// (GPU windows, global 2-opt and Or-opt passes on the CPU) with the CPU
-// auto engine searching beside it to the end, the snapshots and the
-// result carrying the better tour of the two. From AutoCompanionMinN to
-// AutoOrILSMinN cities: the CPU auto engine with the or-ils windows as its
-// companion (solveCompanion). Below, or for coordinates wider than
-// or-ils's integer keys take (orSpanOK): the CPU auto engine alone when
-// registered, else GPU 2opt-ils.
+// solveAuto is the GPU auto engine. From AutoCompanionMinN cities, for
+// coordinates or-ils's integer keys take (orSpanOK) and no fixed edges:
+// the CPU auto engine on every core with the or-ils windows as its
+// companion, and from AutoOrILSMinN or-ils itself until the engine's
+// first tour (solveCompanion). Otherwise the CPU auto engine alone when
+// registered, else or-ils from AutoOrILSMinN cities and GPU 2opt-ils
+// below.
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	if p.TimeLimit <= 0 {
@@ -73,65 +57,27 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	cpu, err := solver.Lookup(AlgoAuto, solver.BackendCPU)
 	hasCPU := err == nil && cpu.Available() == nil
-	if in.N >= AutoOrILSMinN && orSpanOK(in) {
-		// The CPU auto engine searches beside the GPU from the start (on
-		// all cores but two, which the GPU's host thread and the global
-		// passes use).
-		side := hasCPU
-		sideRes := make(chan solver.Result, 1)
-		sctx, cancelSide := context.WithCancel(ctx)
-		defer cancelSide()
-		orSnaps, merged := snaps, func() {}
-		if side {
-			q := cpuParams(p)
-			q.Start = nil
-			if q.Workers == 0 {
-				q.Workers = max(1, runtime.NumCPU()-2)
-			}
-			// both searches' snapshots reach snaps, each carrying the
-			// best tour of either so far
-			var sideSnaps chan solver.Snapshot
-			orSnaps, sideSnaps, merged = mergeSnapshots(snaps)
-			go func() {
-				r, err := cpu.Solve(sctx, in, q, sideSnaps)
-				if err != nil {
-					r = solver.Result{}
-				}
-				sideRes <- r
-			}()
-		}
-		ph, err := orILS(ctx, in, windowParams(p), orSnaps, start)
-		var sr solver.Result
-		if side {
-			cancelSide()
-			sr = <-sideRes
-			merged()
-		}
+	every, err := companionEvery(p, in.N)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if in.N >= AutoOrILSMinN && orSpanOK(in) && hasCPU && len(in.FixedEdges) == 0 {
+		return solveCompanion(ctx, e, cpu, in, p, snaps, start, every, true)
+	}
+	if in.N >= AutoOrILSMinN && orSpanOK(in) && !hasCPU {
+		ph, err := orILS(ctx, in, windowParams(p), snaps, start)
 		if err != nil {
 			return solver.Result{}, err
 		}
-		best, bestLen, device := ph.tour, ph.length, ph.device
-		if sr.Tour != nil {
-			device += " beside " + sr.Device
-			if sr.Length < bestLen {
-				best, bestLen = sr.Tour, sr.Length
-				offerSnapshot(snaps, solver.Snapshot{Tour: best, Length: bestLen, Best: best, BestLength: bestLen, Moves: ph.moves + sr.Moves,
-					Step: ph.steps + sr.Steps, Phase: solver.PhaseSearch, Elapsed: time.Since(start), Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
-			}
-		}
-		return solver.Finish(in, e, p, best, ph.moves+sr.Moves, ph.steps+sr.Steps, start, ph.stopped || ctx.Err() != nil, device)
+		return solver.Finish(in, e, p, ph.tour, ph.moves, ph.steps, start, ph.stopped || ctx.Err() != nil, ph.device)
 	}
 	if !hasCPU {
 		r, err := twoOptILS(ctx, e, in, p, snaps, false)
 		r.Algorithm = AlgoAuto
 		return r, err
 	}
-	every, err := companionEvery(p)
-	if err != nil {
-		return solver.Result{}, err
-	}
 	if useCompanion(in, every) {
-		return solveCompanion(ctx, e, cpu, in, p, snaps, start, every)
+		return solveCompanion(ctx, e, cpu, in, p, snaps, start, every, false)
 	}
 	why := " below " + fmt.Sprint(AutoCompanionMinN) + " cities"
 	if in.N >= AutoCompanionMinN {
