@@ -64,6 +64,7 @@ func lamTimeToThreshold(run lamRun, thr int64, limit time.Duration, seed uint64)
 // trials (failed ones left out).
 type lamTC struct {
 	n, reached int
+	planned    int           // trials started, counted or not
 	sum        time.Duration // the counted trials' time, reached or not
 	runs       int           // schedules started over the counted trials
 	limit      time.Duration // each trial's cap
@@ -71,7 +72,7 @@ type lamTC struct {
 
 // summarizeTC counts the trials that did not fail.
 func summarizeTC(trials []lamTrial, limit time.Duration) lamTC {
-	c := lamTC{limit: limit}
+	c := lamTC{limit: limit, planned: len(trials)}
 	for _, t := range trials {
 		if t.failed {
 			continue
@@ -108,18 +109,25 @@ func (c lamTC) mean() time.Duration {
 }
 
 // cell is the TC cell: the value, "≤ value" with the count of trials that
-// did not reach the threshold within the cap, or n/a.
+// did not reach the threshold within the cap, or n/a; and how many trials
+// counted when a stop of the suite cut some short.
 func (c lamTC) cell() string {
 	v, ok := c.tc()
+	var cell string
 	switch {
 	case !ok:
-		return "n/a"
+		cell = "n/a"
 	case c.exact():
-		return fmt.Sprintf("%.2f", v)
+		cell = fmt.Sprintf("%.2f", v)
 	case c.reached == 0:
-		return fmt.Sprintf("≤ %.2f (not reached within %s in any of %d trials)", v, fmtCap(c.limit), c.n)
+		cell = fmt.Sprintf("≤ %.2f (not reached within %s in any of %d trials)", v, fmtCap(c.limit), c.n)
+	default:
+		cell = fmt.Sprintf("≤ %.2f (%d of %d trials reached it; %d not within %s)", v, c.reached, c.n, c.n-c.reached, fmtCap(c.limit))
 	}
-	return fmt.Sprintf("≤ %.2f (%d of %d trials reached it; %d not within %s)", v, c.reached, c.n, c.n-c.reached, fmtCap(c.limit))
+	if c.n < c.planned {
+		cell += fmt.Sprintf(" [%d of %d trials counted: the others were cut by the stop]", c.n, c.planned)
+	}
+	return cell
 }
 
 // fmtCap writes a trial's cap as seconds.

@@ -68,7 +68,7 @@ func TestLamTCCountsUnreachedTrials(t *testing.T) {
 	if v, ok := some.tc(); !ok || v != 40 || some.exact() || some.n != 2 {
 		t.Fatalf("one unreached: %+v, tc %v", some, v)
 	}
-	if c := some.cell(); c != "≤ 40.00 (1 of 2 trials reached it; 1 not within 4 s)" {
+	if c := some.cell(); c != "≤ 40.00 (1 of 2 trials reached it; 1 not within 4 s) [2 of 3 trials counted: the others were cut by the stop]" {
 		t.Fatalf("cell %q", c)
 	}
 	none := summarizeTC([]lamTrial{{elapsed: 4 * time.Second}}, 4*time.Second)
@@ -266,7 +266,7 @@ func TestLamTable3StoppedRunsDoNotCount(t *testing.T) {
 	}()
 	s.table3([]lamT3In{x})
 	row := s.t3.Rows[0]
-	want := map[string]string{"TC CPU SSPM": "n/a", "TC CPU PSSM": "n/a", "TC GPU PSPM": "5000.00", "GPU mean time to threshold s": "0.020",
+	want := map[string]string{"TC CPU SSPM": "n/a [0 of 2 trials counted: the others were cut by the stop]", "TC CPU PSSM": "n/a [0 of 2 trials counted: the others were cut by the stop]", "TC GPU PSPM": "5000.00", "GPU mean time to threshold s": "0.020",
 		"SEC CPU SSPM %": "n/a", "SEC CPU PSSM %": "n/a", "SEC GPU PSPM %": "0.00"}
 	for i, h := range s.t3.Header {
 		if w, ok := want[h]; ok && row[i] != w {
