@@ -350,15 +350,15 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 		nb, err = neighbor.QuadrantContext(ctx, r.in, k)
 	case "union":
 		var a, b *neighbor.Lists
-		if a, err = neighbor.NearestContext(ctx, r.in, k); err == nil {
-			if b, err = neighbor.QuadrantContext(ctx, r.in, k); err == nil {
-				nb = unionNeighbors(r.in, a, b)
-			}
+		if a, b, err = neighbor.NearestQuadrantContext(ctx, r.in, k); err == nil {
+			nb = unionNeighbors(r.in, a, b)
 		}
 	case "mixed":
-		nb, err = neighbor.NearestContext(ctx, r.in, k)
-		if err == nil && r.w > 1 {
-			nbOdd, err = neighbor.QuadrantContext(ctx, r.in, k)
+		if r.w > 1 {
+			// One search finds both.
+			nb, nbOdd, err = neighbor.NearestQuadrantContext(ctx, r.in, k)
+		} else {
+			nb, err = neighbor.NearestContext(ctx, r.in, k)
 		}
 	case "alpha":
 		// The ascent's share of the budget: a fifth of the time limit

@@ -2,112 +2,134 @@ package neighbor
 
 import (
 	"math"
-
-	"gonum.org/v1/gonum/spatial/kdtree"
+	"math/bits"
+	"slices"
+	"sync"
 
 	"github.com/tsplab/tsplab/solver"
 )
 
-// The k-d tree is gonum's (spatial/kdtree, built with kdtree.New); the
-// searches below walk its exported nodes with typed keepers instead of
-// NearestSet, which boxes every candidate into an interface: at 100 000
-// cities that is most of the time.
+// kdTree is a k-d tree over the plane laid out flat: the points in tree
+// order in one array, so that every leaf's points are contiguous, and
+// the nodes in preorder in another, each with the bounding box of its
+// points and their smallest city index. A node splits its points at
+// their exact median along the wider side of its box, in the total
+// order of kdLess; leaves hold at most kdLeaf points.
+//
+// The searches below prune by the boxes alone and keep points in the
+// total order (squared distance, city index), so what they return is a
+// function of the point set, whatever the tree's shape or the order of
+// the visit; the tree is the same on every build anyway (the selection
+// is deterministic).
+type kdTree struct {
+	pts    []kdPoint
+	nodes  []kdNode
+	leaves []int32 // the leaves, in preorder (so in the order of pts)
+}
 
-// kdPoint is a city in the k-d tree.
+// kdPoint is a city in the tree.
 type kdPoint struct {
 	x, y float64
 	id   int32
 }
 
-var (
-	_ kdtree.Comparable = (*kdPoint)(nil)
-	_ kdtree.Interface  = kdPoints(nil)
-	_ keeper            = (*floatHeap)(nil)
-	_ keeper            = (*quadKeeper)(nil)
-)
+// kdNode is a node of a kdTree. Its left child is the next node; right
+// is 0 for a leaf; parent is -1 for the root.
+type kdNode struct {
+	minX, minY, maxX, maxY float64
+	lo, hi                 int32 // the node's points are pts[lo:hi]
+	right, parent          int32
+	minID                  int32
+}
 
-// Compare implements kdtree.Comparable.
-func (p *kdPoint) Compare(c kdtree.Comparable, d kdtree.Dim) float64 {
-	q := c.(*kdPoint)
-	if d == 0 {
-		return p.x - q.x
+// kdLeaf bounds the points of a leaf. Scanning a few contiguous points
+// costs less than visiting more nodes: for Nearest and Quadrant on a
+// million uniform cities and on pla85900, leaves of 4, 8 and 16 points
+// came within a few per cent of each other, 32 was slower.
+const kdLeaf = 8
+
+// kdParallelAbove is the size of a subtree above which its two halves
+// are built by separate goroutines.
+const kdParallelAbove = 1 << 15
+
+// kdNodes returns the number of nodes of a tree of m points.
+func kdNodes(m int) int {
+	if m <= kdLeaf {
+		return 1
 	}
-	return p.y - q.y
+	return 1 + kdNodes(m/2) + kdNodes(m-m/2)
 }
 
-// Dims implements kdtree.Comparable.
-func (p *kdPoint) Dims() int { return 2 }
-
-// Distance implements kdtree.Comparable: the squared Euclidean distance.
-func (p *kdPoint) Distance(c kdtree.Comparable) float64 {
-	q := c.(*kdPoint)
-	dx, dy := p.x-q.x, p.y-q.y
-	return dx*dx + dy*dy
-}
-
-// kdPoints is the list the tree is built from.
-type kdPoints []*kdPoint
-
-func (p kdPoints) Index(i int) kdtree.Comparable         { return p[i] }
-func (p kdPoints) Len() int                              { return len(p) }
-func (p kdPoints) Slice(start, end int) kdtree.Interface { return p[start:end] }
-
-// Pivot implements kdtree.Interface: it moves the median of p along d,
-// in kdPlane's total order, to the middle, the lesser points before it
-// and the greater after, and returns its index. The median of a set is
-// unique in a total order, so the tree is a function of the cities
-// alone: however the selection runs, every build gives the same tree
-// (gonum's MedianOfRandoms, used before, draws from math/rand and gave a
-// different tree on every build).
-func (p kdPoints) Pivot(d kdtree.Dim) int {
-	m := len(p) / 2
-	selectNth(kdPlane{p, d}, m)
-	return m
-}
-
-// selectNth reorders p so that its m-th point in kdPlane's order is at m,
-// the lesser before it and the greater after (Hoare's quickselect). The
-// partition pivots come from a splitmix64 sequence with a fixed start:
-// expected linear time on sorted or patterned inputs, and the same steps
-// on every build.
-func selectNth(p kdPlane, m int) {
-	lo, hi := 0, len(p.p)
-	state := uint64(hi)
-	for hi-lo > 1 {
-		state += 0x9e3779b97f4a7c15
-		z := state
-		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-		z = (z ^ z>>27) * 0x94d049bb133111eb
-		z ^= z >> 31
-		at := lo + kdtree.Partition(kdPlane{p.p[lo:hi], p.d}, int(z%uint64(hi-lo)))
-		switch {
-		case at == m:
-			return
-		case m < at:
-			hi = at
-		default:
-			lo = at + 1
+// newKDTree builds a k-d tree over the instance's 2-D coordinates, of
+// all cities or only of those listed in subset, on all cores.
+func newKDTree(in *solver.Instance, subset ...int32) *kdTree {
+	m := in.N
+	if subset != nil {
+		m = len(subset)
+	}
+	t := &kdTree{pts: make([]kdPoint, m)}
+	for i := range t.pts {
+		c := int32(i)
+		if subset != nil {
+			c = subset[i]
+		}
+		t.pts[i] = kdPoint{x: in.X[c], y: in.Y[c], id: c}
+	}
+	if m == 0 {
+		return t
+	}
+	t.nodes = make([]kdNode, kdNodes(m))
+	t.nodes[0].parent = -1
+	var wg sync.WaitGroup
+	t.build(0, 0, m, &wg)
+	wg.Wait()
+	t.leaves = make([]int32, 0, (m+kdLeaf-1)/kdLeaf*2)
+	for i := range t.nodes {
+		if t.nodes[i].right == 0 {
+			t.leaves = append(t.leaves, int32(i))
 		}
 	}
+	return t
 }
 
-// kdPlane sorts kdPoints along one dimension.
-type kdPlane struct {
-	p kdPoints
-	d kdtree.Dim
+// build makes node ni over pts[lo:hi] and its subtree; halves above
+// kdParallelAbove points are built on other goroutines, counted in wg.
+func (t *kdTree) build(ni, lo, hi int, wg *sync.WaitGroup) {
+	for {
+		nd := &t.nodes[ni]
+		p := t.pts[lo:hi]
+		nd.lo, nd.hi = int32(lo), int32(hi)
+		nd.minX, nd.minY, nd.maxX, nd.maxY = p[0].x, p[0].y, p[0].x, p[0].y
+		nd.minID = p[0].id
+		for _, q := range p[1:] {
+			nd.minX, nd.maxX = min(nd.minX, q.x), max(nd.maxX, q.x)
+			nd.minY, nd.maxY = min(nd.minY, q.y), max(nd.maxY, q.y)
+			nd.minID = min(nd.minID, q.id)
+		}
+		if hi-lo <= kdLeaf {
+			return
+		}
+		byY := nd.maxY-nd.minY > nd.maxX-nd.minX
+		mid := (hi - lo) / 2
+		kdSelect(p, mid, byY)
+		right := ni + 1 + kdNodes(mid)
+		nd.right = int32(right)
+		t.nodes[ni+1].parent, t.nodes[right].parent = int32(ni), int32(ni)
+		if rlo, rhi := lo+mid, hi; rhi-lo > kdParallelAbove {
+			wg.Go(func() { t.build(right, rlo, rhi, wg) })
+		} else {
+			t.build(right, rlo, rhi, wg)
+		}
+		ni, hi = ni+1, lo+mid
+	}
 }
 
-func (p kdPlane) Len() int { return len(p.p) }
-
-// Less orders by the plane's coordinate, ties by the other coordinate
-// and then by city index. The total order keeps the tree balanced when
-// many cities share a coordinate, and on collinear cities it makes the
-// degenerate plane split along the line, so that node boxes still
-// separate (searches prune by boxes, see searchKD).
-func (p kdPlane) Less(i, j int) bool {
-	a, b := p.p[i], p.p[j]
+// kdLess orders points by x (by y when byY), ties by the other
+// coordinate and then by city index: a total order, so that the median
+// of a set is unique.
+func kdLess(a, b *kdPoint, byY bool) bool {
 	va, vb, wa, wb := a.x, b.x, a.y, b.y
-	if p.d != 0 {
+	if byY {
 		va, vb, wa, wb = wa, wb, va, vb
 	}
 	if va != vb {
@@ -119,250 +141,293 @@ func (p kdPlane) Less(i, j int) bool {
 	return a.id < b.id
 }
 
-func (p kdPlane) Swap(i, j int)                          { p.p[i], p.p[j] = p.p[j], p.p[i] }
-func (p kdPlane) Slice(start, end int) kdtree.SortSlicer { return kdPlane{p.p[start:end], p.d} }
-
-// Bounds implements kdtree.Bounder: the bounding box of the points. The
-// box's Min also carries the smallest city index inside, so that a search
-// that breaks distance ties by index can skip a box whose points all tie
-// with the farthest kept but come after it (cities sharing a point).
-func (p kdPoints) Bounds() *kdtree.Bounding {
-	if len(p) == 0 {
-		return nil
-	}
-	lo, hi := *p[0], *p[0]
-	for _, q := range p[1:] {
-		lo.x, lo.y = min(lo.x, q.x), min(lo.y, q.y)
-		hi.x, hi.y = max(hi.x, q.x), max(hi.y, q.y)
-		lo.id = min(lo.id, q.id)
-	}
-	return &kdtree.Bounding{Min: &lo, Max: &hi}
-}
-
-// newKDTree builds a k-d tree over the instance's 2-D coordinates, of
-// all cities or only of those listed in subset, with a bounding box in
-// every node, which lets searches skip whole subtrees (see keeper.skip).
-func newKDTree(in *solver.Instance, subset ...int32) *kdtree.Tree {
-	return buildKDTree(in, true, subset)
-}
-
-func buildKDTree(in *solver.Instance, bounding bool, subset []int32) *kdtree.Tree {
-	m := in.N
-	if subset != nil {
-		m = len(subset)
-	}
-	backing := make([]kdPoint, m)
-	pts := make(kdPoints, m)
-	for i := range pts {
-		c := int32(i)
-		if subset != nil {
-			c = subset[i]
+// kdSelect reorders p so that its m-th point in kdLess's order is at m,
+// the lesser before it and the greater after: quickselect with a
+// median-of-three pivot, which falls back to sorting the rest after
+// 2·log₂(len(p)) rounds so that no input takes quadratic time.
+func kdSelect(p []kdPoint, m int, byY bool) {
+	lo, hi := 0, len(p)-1
+	for rounds := 2 * bits.Len(uint(len(p))); hi > lo; rounds-- {
+		if hi-lo < 12 || rounds == 0 {
+			q := p[lo : hi+1]
+			slices.SortFunc(q, func(a, b kdPoint) int {
+				switch {
+				case a.id == b.id:
+					return 0
+				case kdLess(&a, &b, byY):
+					return -1
+				}
+				return 1
+			})
+			return
 		}
-		backing[i] = kdPoint{x: in.X[c], y: in.Y[c], id: c}
-		pts[i] = &backing[i]
+		mid := lo + (hi-lo)/2
+		if kdLess(&p[mid], &p[lo], byY) {
+			p[mid], p[lo] = p[lo], p[mid]
+		}
+		if kdLess(&p[hi], &p[lo], byY) {
+			p[hi], p[lo] = p[lo], p[hi]
+		}
+		if kdLess(&p[mid], &p[hi], byY) {
+			p[mid], p[hi] = p[hi], p[mid]
+		}
+		piv := p[hi] // the median of the three
+		i := lo
+		for j := lo; j < hi; j++ {
+			if kdLess(&p[j], &piv, byY) {
+				p[i], p[j] = p[j], p[i]
+				i++
+			}
+		}
+		p[i], p[hi] = p[hi], p[i]
+		switch {
+		case i == m:
+			return
+		case m < i:
+			hi = i - 1
+		default:
+			lo = i + 1
+		}
 	}
-	return kdtree.New(pts, bounding)
 }
 
-// keeper collects the points a k-d search offers. Keepers order points
-// by squared distance from the query, ties by city index, so that what a
-// search keeps is the same whatever the tree's shape or the order of the
-// visit.
-type keeper interface {
-	// keep offers p at squared distance d2 from the query.
-	keep(p *kdPoint, d2 float64)
-	// bound is the squared distance beyond which nothing more is kept;
-	// a point at exactly bound may still be kept if its index is small.
-	bound() float64
-	// skip reports whether nothing inside box b can be kept; c2 is the
-	// squared distance from q to the splitting plane before b (-1 when b
-	// is on the near side).
-	skip(q *kdPoint, b *kdtree.Bounding, c2 float64) bool
-}
-
-// boxDist2 returns the squared distance from q to the box b.
-func boxDist2(q *kdPoint, b *kdtree.Bounding) float64 {
-	lo, hi := b.Min.(*kdPoint), b.Max.(*kdPoint)
-	dx := max(lo.x-q.x, 0, q.x-hi.x)
-	dy := max(lo.y-q.y, 0, q.y-hi.y)
+// boxDist2 returns the squared distance from (x, y) to node nd's box.
+func (nd *kdNode) boxDist2(x, y float64) float64 {
+	dx := max(nd.minX-x, 0, x-nd.maxX)
+	dy := max(nd.minY-y, 0, y-nd.maxY)
 	return dx*dx + dy*dy
 }
 
-// searchKD offers k every point of the subtree at n that may lie within
-// k's bound of q, nearer side first. c2 is the squared distance from q
-// to the parent's splitting plane when n is on the far side of it, -1
-// otherwise; k.skip decides from it whether to read n's box.
-func searchKD(n *kdtree.Node, q *kdPoint, k keeper, c2 float64) {
-	for n != nil {
-		if n.Bounding != nil && k.skip(q, n.Bounding, c2) {
-			return
+// kdVisit is a node waiting on a search's stack, with the squared
+// distance from the query to its box.
+type kdVisit struct {
+	n  int32
+	d2 float64
+}
+
+// inside returns the squared distance from (x, y), a point inside node
+// nd's box, to the nearest side of the box. No point outside nd's
+// subtree is nearer to (x, y) than that: the tree's splits are lines,
+// and every point on the other side of one lies at least as far as the
+// line, which is no nearer than the box side it bounds.
+func (nd *kdNode) inside(x, y float64) float64 {
+	m := min(x-nd.minX, nd.maxX-x, y-nd.minY, nd.maxY-y)
+	return m * m
+}
+
+// nearestFrom offers h every point of the tree but self (a city index,
+// -1 for none) that may come before what h keeps, for a query (x, y)
+// inside leaf: the leaf first, then the subtrees beside its ancestors,
+// going up until h's farthest kept point lies inside the box searched
+// so far. stack is scratch space, returned for reuse.
+func (t *kdTree) nearestFrom(leaf int32, x, y float64, self int32, h *sortedKeep, stack []kdVisit) []kdVisit {
+	nd := &t.nodes[leaf]
+	for _, p := range t.pts[nd.lo:nd.hi] {
+		if p.id != self {
+			dx, dy := p.x-x, p.y-y
+			h.keep(dx*dx+dy*dy, p.id)
 		}
-		p := n.Point.(*kdPoint)
-		dx, dy := p.x-q.x, p.y-q.y
-		k.keep(p, dx*dx+dy*dy)
-		c, tie := q.x-p.x, q.y-p.y
-		if n.Plane != 0 {
-			c, tie = tie, c
+	}
+	for c, a := leaf, nd.parent; a >= 0; c, a = a, t.nodes[a].parent {
+		if t.nodes[c].inside(x, y) > h.radius2() {
+			break
 		}
-		// On a tie the tree is split by the other coordinate (see
-		// kdPlane.Less): follow it to the nearer side. Cities on q's
-		// point are split by index: the lower indices, left, come first.
-		near, far := n.Left, n.Right
-		if c > 0 || (c == 0 && tie > 0) {
-			near, far = far, near
+		s := a + 1 // c's sibling
+		if s == c {
+			s = t.nodes[a].right
 		}
-		searchKD(near, q, k, -1)
-		// The far side lies beyond the splitting plane. A point exactly
-		// at the bound may still win its tie by index, so only a plane
-		// strictly beyond it ends the search; when the plane is at the
-		// bound, degenerate (c == 0 for cities sharing a coordinate) or a
-		// quadrant is still empty, the box may still rule the side out.
-		if c*c > k.bound() {
-			return
-		}
-		n, c2 = far, c*c
+		stack = t.nearest(s, t.nodes[s].boxDist2(x, y), x, y, self, h, stack)
 	}
+	return stack
 }
 
-// floatHeap keeps the cap nearest points offered, ties by city index: a
-// max-heap on (squared distance, index). It is written out rather than
-// built on container/heap: this is the inner loop of every k-d search,
-// and the interface calls of heap.Fix made QuadrantNeighbors on 100 000
-// cities about 15 % slower (BenchmarkQuadrantNeighbors100k, minimum of 3).
-type floatHeap struct {
-	d   []float64
-	id  []int32
-	max int
-}
-
-func newFloatHeap(capacity int) *floatHeap {
-	return &floatHeap{d: make([]float64, 0, capacity), id: make([]int32, 0, capacity), max: capacity}
-}
-
-func (h *floatHeap) reset() { h.d, h.id = h.d[:0], h.id[:0] }
-
-func (h *floatHeap) bound() float64 {
-	if len(h.d) < h.max {
-		return math.Inf(1)
-	}
-	if h.max == 0 {
-		return -1
-	}
-	return h.d[0]
-}
-
-// above reports whether entry i comes after entry j: farther, or as far
-// with a larger index.
-func (h *floatHeap) above(i, j int) bool {
-	return h.d[i] > h.d[j] || (h.d[i] == h.d[j] && h.id[i] > h.id[j])
-}
-
-// excludes reports whether the heap is full and every point at squared
-// distance at least d2 with index at least id comes after all it keeps.
-func (h *floatHeap) excludes(d2 float64, id int32) bool {
-	if len(h.d) < h.max {
-		return false
-	}
-	return h.max == 0 || d2 > h.d[0] || (d2 == h.d[0] && id > h.id[0])
-}
-
-// skip looks at the box only on the far side of a plane that gave
-// nothing (c2 == 0, a coordinate shared with the query) or lies at the
-// bound: reading boxes costs more than it saves otherwise.
-func (h *floatHeap) skip(q *kdPoint, b *kdtree.Bounding, c2 float64) bool {
-	if c2 < 0 || len(h.d) < h.max || (c2 != 0 && c2 < h.d[0]) {
-		return false
-	}
-	return h.excludes(boxDist2(q, b), b.Min.(*kdPoint).id)
-}
-
-func (h *floatHeap) keep(p *kdPoint, d2 float64) {
-	if len(h.d) < h.max {
-		h.d = append(h.d, d2)
-		h.id = append(h.id, p.id)
-		for c := len(h.d) - 1; c > 0; {
-			par := (c - 1) / 2
-			if !h.above(c, par) {
+// nearest offers h every point of the subtree at node root, whose box
+// is d2 from (x, y), but self that may come before what h keeps, nearer
+// boxes first.
+func (t *kdTree) nearest(root int32, d2, x, y float64, self int32, h *sortedKeep, stack []kdVisit) []kdVisit {
+	stack = append(stack[:0], kdVisit{root, d2})
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n, d2 := v.n, v.d2
+		for {
+			nd := &t.nodes[n]
+			if h.excludes(d2, nd.minID) {
 				break
 			}
-			h.swap(c, par)
-			c = par
+			if nd.right == 0 {
+				for _, p := range t.pts[nd.lo:nd.hi] {
+					if p.id != self {
+						dx, dy := p.x-x, p.y-y
+						h.keep(dx*dx+dy*dy, p.id)
+					}
+				}
+				break
+			}
+			l, r := n+1, nd.right
+			dl, dr := t.nodes[l].boxDist2(x, y), t.nodes[r].boxDist2(x, y)
+			if dr < dl {
+				l, r, dl, dr = r, l, dr, dl
+			}
+			stack = append(stack, kdVisit{r, dr})
+			n, d2 = l, dl
 		}
-		return
 	}
-	if h.excludes(d2, p.id) {
-		return
-	}
-	h.d[0], h.id[0] = d2, p.id
-	for par := 0; ; {
-		c := 2*par + 1
-		if c >= len(h.d) {
-			break
-		}
-		if c+1 < len(h.d) && h.above(c+1, c) {
-			c++
-		}
-		if !h.above(c, par) {
-			break
-		}
-		h.swap(c, par)
-		par = c
-	}
+	return stack
 }
 
-func (h *floatHeap) swap(i, j int) {
-	h.d[i], h.d[j] = h.d[j], h.d[i]
-	h.id[i], h.id[j] = h.id[j], h.id[i]
-}
-
-// quadKeeper keeps the nearest points of each quadrant around center,
-// and the nearest of all (the center itself excluded), in one search.
+// quadKeeper keeps, for a query point, the nearest points of each
+// quadrant around it and the nearest of all.
 type quadKeeper struct {
-	center *kdPoint
-	h      [4]*floatHeap
-	all    *floatHeap // the nearest of any quadrant, to fill up with
+	h   [4]sortedKeep
+	all sortedKeep // the nearest of any quadrant, to fill up with
 }
 
-func (k *quadKeeper) keep(p *kdPoint, d2 float64) {
-	if p.id == k.center.id {
-		return
-	}
-	k.all.keep(p, d2)
-	k.h[quadrant(p.x-k.center.x, p.y-k.center.y)].keep(p, d2)
-}
-
-// skip reports whether box b lies, for every quadrant it meets, beyond
-// that quadrant's bound. This keeps searches short when a quadrant is
-// empty (a city on the hull, collinear cities), where bound stays
-// infinite.
-func (k *quadKeeper) skip(q *kdPoint, b *kdtree.Bounding, c2 float64) bool {
-	if c2 < 0 {
-		return false // near side: reading every box costs more than it saves
-	}
-	lo, hi := b.Min.(*kdPoint), b.Max.(*kdPoint)
-	d2 := boxDist2(q, b)
-	if !k.all.excludes(d2, lo.id) {
+// excludes reports whether no point of node nd, at squared distance d2
+// from (x, y) or more, can be kept: not among the nearest of all, nor
+// in any quadrant the box meets. This keeps searches short when a
+// quadrant is empty (a city on the hull, collinear cities), where that
+// quadrant never fills.
+func (k *quadKeeper) excludes(nd *kdNode, x, y, d2 float64) bool {
+	if !k.all.excludes(d2, nd.minID) {
 		return false
 	}
-	for quad, h := range k.h {
+	for quad := range k.h {
 		right := quad&1 == 0 // dx >= 0
 		up := quad&2 == 0    // dy >= 0
-		if (right && hi.x < q.x) || (!right && lo.x >= q.x) || (up && hi.y < q.y) || (!up && lo.y >= q.y) {
+		if (right && nd.maxX < x) || (!right && nd.minX >= x) || (up && nd.maxY < y) || (!up && nd.minY >= y) {
 			continue // the box misses this quadrant
 		}
-		if !h.excludes(d2, lo.id) {
+		if !k.h[quad].excludes(d2, nd.minID) {
 			return false
 		}
 	}
 	return true
 }
 
-func (k *quadKeeper) bound() float64 {
-	b := k.all.bound()
-	for _, h := range k.h {
-		b = max(b, h.bound())
+// keepQuad offers k the points of pts but self.
+func (k *quadKeeper) keepAll(pts []kdPoint, x, y float64, self int32) {
+	for _, p := range pts {
+		if p.id != self {
+			dx, dy := p.x-x, p.y-y
+			d2 := dx*dx + dy*dy
+			k.all.keep(d2, p.id)
+			k.h[quadrant(dx, dy)].keep(d2, p.id)
+		}
 	}
-	return b
+}
+
+// radius2 returns the squared distance beyond which k keeps nothing
+// more, +Inf while a quadrant or the nearest of all is not full.
+func (k *quadKeeper) radius2() float64 {
+	r := k.all.radius2()
+	for q := range k.h {
+		r = max(r, k.h[q].radius2())
+	}
+	return r
+}
+
+// quadrantsFrom is nearestFrom for a quadKeeper.
+func (t *kdTree) quadrantsFrom(leaf int32, x, y float64, self int32, k *quadKeeper, stack []kdVisit) []kdVisit {
+	nd := &t.nodes[leaf]
+	k.keepAll(t.pts[nd.lo:nd.hi], x, y, self)
+	for c, a := leaf, nd.parent; a >= 0; c, a = a, t.nodes[a].parent {
+		if t.nodes[c].inside(x, y) > k.radius2() {
+			break
+		}
+		s := a + 1 // c's sibling
+		if s == c {
+			s = t.nodes[a].right
+		}
+		stack = t.quadrants(s, t.nodes[s].boxDist2(x, y), x, y, self, k, stack)
+	}
+	return stack
+}
+
+// quadrants is nearest for a quadKeeper.
+func (t *kdTree) quadrants(root int32, d2, x, y float64, self int32, k *quadKeeper, stack []kdVisit) []kdVisit {
+	stack = append(stack[:0], kdVisit{root, d2})
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n, d2 := v.n, v.d2
+		for {
+			nd := &t.nodes[n]
+			if k.excludes(nd, x, y, d2) {
+				break
+			}
+			if nd.right == 0 {
+				k.keepAll(t.pts[nd.lo:nd.hi], x, y, self)
+				break
+			}
+			l, r := n+1, nd.right
+			dl, dr := t.nodes[l].boxDist2(x, y), t.nodes[r].boxDist2(x, y)
+			if dr < dl {
+				l, r, dl, dr = r, l, dr, dl
+			}
+			stack = append(stack, kdVisit{r, dr})
+			n, d2 = l, dl
+		}
+	}
+	return stack
+}
+
+// sortedKeep keeps the max nearest points offered, ties by city index,
+// in a slice sorted by (squared distance, index). Insertion into a short
+// sorted slice is cheaper than a heap here: most offers end at the first
+// test against the last kept.
+type sortedKeep struct {
+	d   []float64
+	id  []int32
+	max int
+}
+
+func newSortedKeep(capacity int) sortedKeep {
+	return sortedKeep{d: make([]float64, 0, capacity), id: make([]int32, 0, capacity), max: capacity}
+}
+
+func (h *sortedKeep) reset() { h.d, h.id = h.d[:0], h.id[:0] }
+
+// radius2 returns the squared distance beyond which h keeps nothing
+// more: +Inf while h is not full.
+func (h *sortedKeep) radius2() float64 {
+	n := len(h.d)
+	switch {
+	case n < h.max:
+		return math.Inf(1)
+	case n == 0:
+		return math.Inf(-1)
+	}
+	return h.d[n-1]
+}
+
+// excludes reports whether h is full and every point at squared distance
+// at least d2 with index at least id comes after all it keeps.
+func (h *sortedKeep) excludes(d2 float64, id int32) bool {
+	n := len(h.d)
+	if n < h.max {
+		return false
+	}
+	return n == 0 || d2 > h.d[n-1] || (d2 == h.d[n-1] && id > h.id[n-1])
+}
+
+func (h *sortedKeep) keep(d2 float64, id int32) {
+	if h.excludes(d2, id) {
+		return
+	}
+	n := len(h.d)
+	if n < h.max {
+		h.d, h.id = append(h.d, 0), append(h.id, 0)
+		n++
+	}
+	// Shift the kept points after (d2, id) one place up, dropping the
+	// last when full, and put (d2, id) in the gap.
+	j := n - 1
+	for j > 0 && (h.d[j-1] > d2 || (h.d[j-1] == d2 && h.id[j-1] > id)) {
+		h.d[j], h.id[j] = h.d[j-1], h.id[j-1]
+		j--
+	}
+	h.d[j], h.id[j] = d2, id
 }
 
 // quadrant numbers the four quadrants of (dx, dy) 0..3.

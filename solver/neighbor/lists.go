@@ -1,12 +1,9 @@
 package neighbor
 
 import (
-	"cmp"
 	"container/heap"
 	"context"
 	"slices"
-
-	"gonum.org/v1/gonum/spatial/kdtree"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/internal/parallel"
@@ -73,24 +70,26 @@ func NearestContext(ctx context.Context, in *solver.Instance, k int) (*Lists, er
 		return nb, nil
 	}
 	if EuclidLike(in) {
-		tree, err := Await(ctx, func() *kdtree.Tree { return newKDTree(in) })
+		tree, err := Await(ctx, func() *kdTree { return newKDTree(in) })
 		if err != nil {
 			return nil, err
 		}
-		err = parallel.ForContext(ctx, n, func(lo, hi int) {
-			cand := make([]int32, 0, k+1)
-			keep := newFloatHeap(k + 1)
-			for i := lo; i < hi; i++ {
-				keep.reset()
-				searchKD(tree.Root, &kdPoint{x: in.X[i], y: in.Y[i], id: int32(i)}, keep, -1)
-				cand = cand[:0]
-				for _, id := range keep.id {
-					if int(id) != i {
-						cand = append(cand, id)
-					}
+		// Cities are taken in the tree's order, so that a goroutine's
+		// chunk of queries searches one region of the plane (and one
+		// region of memory).
+		err = parallel.ForContext(ctx, len(tree.leaves), func(lo, hi int) {
+			keep := newSortedKeep(k)
+			var stack []kdVisit
+			var buf []distEntry
+			for _, leaf := range tree.leaves[lo:hi] {
+				nd := &tree.nodes[leaf]
+				for _, p := range tree.pts[nd.lo:nd.hi] {
+					keep.reset()
+					stack = tree.nearestFrom(leaf, p.x, p.y, p.id, &keep, stack)
+					row := nb.List[int(p.id)*k : (int(p.id)+1)*k]
+					copy(row, keep.id)
+					buf = sortByDistBuf(in, int(p.id), row, buf)
 				}
-				sortByDist(in, i, cand)
-				copy(nb.List[i*k:(i+1)*k], cand[:k])
 			}
 		})
 		if err != nil {
@@ -137,73 +136,119 @@ func Quadrant(in *solver.Instance, k int) *Lists {
 // QuadrantContext is Quadrant that gives up when ctx is done, returning
 // ctx's error and no lists.
 func QuadrantContext(ctx context.Context, in *solver.Instance, k int) (*Lists, error) {
+	quad, _, err := quadrantLists(ctx, in, k, false)
+	return quad, err
+}
+
+// NearestQuadrantContext returns NearestContext(ctx, in, k) and
+// QuadrantContext(ctx, in, k) together, at about the cost of the
+// quadrant lists alone: for Euclidean-like instances one search finds
+// both (the quadrant search keeps the k nearest of all to fill up with).
+// The two are separate Lists even where they are equal.
+func NearestQuadrantContext(ctx context.Context, in *solver.Instance, k int) (nearest, quad *Lists, err error) {
+	quad, nearest, err = quadrantLists(ctx, in, k, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	if nearest == nil { // Quadrant is Nearest here
+		nearest = &Lists{K: quad.K, List: slices.Clone(quad.List)}
+	}
+	return nearest, quad, nil
+}
+
+// quadrantLists returns the quadrant lists and, when withNearest and the
+// instance is Euclidean-like with k ≥ 4, the nearest lists found by the
+// same search (nil otherwise).
+func quadrantLists(ctx context.Context, in *solver.Instance, k int, withNearest bool) (quad, near *Lists, err error) {
 	n := in.N
 	k = min(max(k, 0), max(n-1, 0))
 	if !EuclidLike(in) || k < 4 {
-		return NearestContext(ctx, in, k)
+		quad, err = NearestContext(ctx, in, k)
+		return quad, nil, err
 	}
-	tree, err := Await(ctx, func() *kdtree.Tree { return newKDTree(in) })
+	tree, err := Await(ctx, func() *kdTree { return newKDTree(in) })
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	per := k / 4
-	nb := &Lists{K: k, List: make([]int32, n*k)}
-	err = parallel.ForContext(ctx, n, func(lo, hi int) {
-		chosen := make([]int32, 0, k)
+	quad = &Lists{K: k, List: make([]int32, n*k)}
+	if withNearest {
+		near = &Lists{K: k, List: make([]int32, n*k)}
+	}
+	err = parallel.ForContext(ctx, len(tree.leaves), func(lo, hi int) {
 		nearest := make([]int32, 0, k)
-		keep := &quadKeeper{all: newFloatHeap(k)}
+		keep := &quadKeeper{all: newSortedKeep(k)}
 		for q := range keep.h {
-			keep.h[q] = newFloatHeap(per)
+			keep.h[q] = newSortedKeep(per)
 		}
-		for i := lo; i < hi; i++ {
-			chosen = chosen[:0]
-			q := &kdPoint{x: in.X[i], y: in.Y[i], id: int32(i)}
-			keep.center = q
-			keep.all.reset()
-			for _, h := range keep.h {
-				h.reset()
-			}
-			searchKD(tree.Root, q, keep, -1)
-			for _, h := range keep.h {
-				chosen = append(chosen, h.id...)
-			}
-			nearest = append(nearest[:0], keep.all.id...)
-			sortByDist(in, i, nearest)
-			for _, c := range nearest {
-				if len(chosen) == k {
-					break
+		var stack []kdVisit
+		var buf []distEntry
+		for _, leaf := range tree.leaves[lo:hi] {
+			nd := &tree.nodes[leaf]
+			for _, p := range tree.pts[nd.lo:nd.hi] {
+				i := int(p.id)
+				keep.all.reset()
+				for q := range keep.h {
+					keep.h[q].reset()
 				}
-				if !slices.Contains(chosen, c) {
-					chosen = append(chosen, c)
+				stack = tree.quadrantsFrom(leaf, p.x, p.y, p.id, keep, stack)
+				chosen := quad.List[i*k : i*k : (i+1)*k]
+				for _, h := range keep.h {
+					chosen = append(chosen, h.id...)
 				}
+				// keep.all holds the k nearest but i, the row Nearest
+				// gives once sorted by the exact metric.
+				if near != nil {
+					nearest = near.List[i*k : (i+1)*k]
+					copy(nearest, keep.all.id)
+				} else {
+					nearest = append(nearest[:0], keep.all.id...)
+				}
+				buf = sortByDistBuf(in, i, nearest, buf)
+				for _, c := range nearest {
+					if len(chosen) == k {
+						break
+					}
+					if !slices.Contains(chosen, c) {
+						chosen = append(chosen, c)
+					}
+				}
+				buf = sortByDistBuf(in, i, chosen, buf)
 			}
-			sortByDist(in, i, chosen)
-			copy(nb.List[i*k:(i+1)*k], chosen)
 		}
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return nb, nil
+	return quad, near, nil
 }
 
 // sortByDist sorts cities ascending by their exact distance from i, ties
 // by index.
 func sortByDist(in *solver.Instance, i int, cs []int32) {
 	var buf [32]distEntry
+	sortByDistBuf(in, i, cs, buf[:0])
+}
+
+// sortByDistBuf is sortByDist with scratch space, returned for reuse.
+// Lists are short and, coming from a search by squared distance, nearly
+// sorted already: insertion sort.
+func sortByDistBuf(in *solver.Instance, i int, cs []int32, buf []distEntry) []distEntry {
 	es := buf[:0]
 	for _, c := range cs {
-		es = append(es, distEntry{in.Dist(i, int(c)), c})
-	}
-	slices.SortFunc(es, func(a, b distEntry) int {
-		if a.d != b.d {
-			return cmp.Compare(a.d, b.d)
+		e := distEntry{in.Dist(i, int(c)), c}
+		j := len(es)
+		es = append(es, e)
+		for j > 0 && es[j-1].farther(e) {
+			es[j] = es[j-1]
+			j--
 		}
-		return cmp.Compare(a.id, b.id)
-	})
+		es[j] = e
+	}
 	for x, e := range es {
 		cs[x] = e.id
 	}
+	return es
 }
 
 // Await runs fn, a step that cannot stop part-way (building a k-d tree,
@@ -242,10 +287,13 @@ func Among(in *solver.Instance, cities []int32, k int, visit func(e, c int32)) {
 	}
 	if EuclidLike(in) {
 		tree := newKDTree(in, cities...)
-		keep := newFloatHeap(k + 1)
+		keep := newSortedKeep(k + 1)
+		var stack []kdVisit
 		for _, e := range cities {
 			keep.reset()
-			searchKD(tree.Root, &kdPoint{x: in.X[e], y: in.Y[e], id: e}, keep, -1)
+			if len(tree.nodes) > 0 {
+				stack = tree.nearest(0, 0, in.X[e], in.Y[e], -1, &keep, stack)
+			}
 			for _, c := range keep.id {
 				if c != e {
 					visit(e, c)
