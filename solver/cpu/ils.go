@@ -282,14 +282,18 @@ func (r *ilsRun) run() (solver.Result, error) {
 	if err != nil || c.done() {
 		return r.finish(nil)
 	}
-	c.offer(t0, d.Length(t0))
+	l0 := d.Length(t0)
+	c.offer(t0, l0)
+	// the start tour on screen at once: the first round of a partition
+	// search on a million cities takes seconds
+	c.snapshot(t0, l0, 0, 0, 0)
 	r.comp = newCompanionLink(c.ctx)
 	if r.comp != nil && r.usePartition() {
 		// the partition search leaves the companion's claims alone
 		// (partclaim.go); the whole-tour workers do not
 		r.comp.x.HonourClaims()
 	}
-	r.comp.publish(t0, d.Length(t0))
+	r.comp.publish(t0, l0)
 	r.kicksDone = make([]paddedCounter, r.w)
 	if r.usePartition() {
 		r.partitioned = true
