@@ -1,6 +1,7 @@
 package neighbor
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"testing"
@@ -55,6 +56,13 @@ func benchLists(b *testing.B, in *solver.Instance) {
 	b.Run("quadrant", func(b *testing.B) {
 		for b.Loop() {
 			Quadrant(in, 8)
+		}
+	})
+	// both: the CPU engine's default "mixed" candidates, nearest lists
+	// for half the workers and quadrant lists for the others.
+	b.Run("both", func(b *testing.B) {
+		for b.Loop() {
+			NearestQuadrantContext(context.Background(), in, 8)
 		}
 	})
 }

@@ -225,7 +225,9 @@ func (t *kdTree) nearestFrom(leaf int32, x, y float64, self int32, h *sortedKeep
 	for _, p := range t.pts[nd.lo:nd.hi] {
 		if p.id != self {
 			dx, dy := p.x-x, p.y-y
-			h.keep(dx*dx+dy*dy, p.id)
+			if d2 := dx*dx + dy*dy; !h.excludes(d2, p.id) {
+				h.insert(d2, p.id)
+			}
 		}
 	}
 	for c, a := leaf, nd.parent; a >= 0; c, a = a, t.nodes[a].parent {
@@ -259,7 +261,9 @@ func (t *kdTree) nearest(root int32, d2, x, y float64, self int32, h *sortedKeep
 				for _, p := range t.pts[nd.lo:nd.hi] {
 					if p.id != self {
 						dx, dy := p.x-x, p.y-y
-						h.keep(dx*dx+dy*dy, p.id)
+						if d2 := dx*dx + dy*dy; !h.excludes(d2, p.id) {
+							h.insert(d2, p.id)
+						}
 					}
 				}
 				break
@@ -305,14 +309,18 @@ func (k *quadKeeper) excludes(nd *kdNode, x, y, d2 float64) bool {
 	return true
 }
 
-// keepQuad offers k the points of pts but self.
+// keepAll offers k the points of pts but self.
 func (k *quadKeeper) keepAll(pts []kdPoint, x, y float64, self int32) {
 	for _, p := range pts {
 		if p.id != self {
 			dx, dy := p.x-x, p.y-y
 			d2 := dx*dx + dy*dy
-			k.all.keep(d2, p.id)
-			k.h[quadrant(dx, dy)].keep(d2, p.id)
+			if !k.all.excludes(d2, p.id) {
+				k.all.insert(d2, p.id)
+			}
+			if h := &k.h[quadrant(dx, dy)]; !h.excludes(d2, p.id) {
+				h.insert(d2, p.id)
+			}
 		}
 	}
 }
@@ -411,10 +419,10 @@ func (h *sortedKeep) excludes(d2 float64, id int32) bool {
 	return n == 0 || d2 > h.d[n-1] || (d2 == h.d[n-1] && id > h.id[n-1])
 }
 
-func (h *sortedKeep) keep(d2 float64, id int32) {
-	if h.excludes(d2, id) {
-		return
-	}
+// insert adds the point id at squared distance d2, which h does not
+// exclude. The searches test excludes first, inlined: most offers end
+// there.
+func (h *sortedKeep) insert(d2 float64, id int32) {
 	n := len(h.d)
 	if n < h.max {
 		h.d, h.id = append(h.d, 0), append(h.id, 0)

@@ -74,9 +74,9 @@ func NearestContext(ctx context.Context, in *solver.Instance, k int) (*Lists, er
 		if err != nil {
 			return nil, err
 		}
-		// Cities are taken in the tree's order, so that a goroutine's
-		// chunk of queries searches one region of the plane (and one
-		// region of memory).
+		// Cities are taken leaf by leaf in the tree's order, so that a
+		// goroutine's chunk of queries searches one region of the plane
+		// (and of memory), each from its own leaf.
 		err = parallel.ForContext(ctx, len(tree.leaves), func(lo, hi int) {
 			keep := newSortedKeep(k)
 			var stack []kdVisit
