@@ -1,7 +1,6 @@
 package construct
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"math/rand/v2"
@@ -212,27 +211,6 @@ func GreedyContext(ctx context.Context, in *solver.Instance, nb *neighbor.Lists)
 	return f.walk(), nil
 }
 
-// candidateEdges lists every candidate edge of nb once, as (a, b) with
-// a < b.
-func candidateEdges(in *solver.Instance, nb *neighbor.Lists) []candEdge {
-	edges := make([]candEdge, 0, in.N*nb.K)
-	for i := range in.N {
-		for _, j := range nb.Of(i) {
-			a, b := int32(i), j
-			if a > b {
-				// Keep (b, a) once: skip if i is also in j's list, where
-				// it is added from j's side.
-				if nb.Contains(int(b), int(a)) {
-					continue
-				}
-				a, b = b, a
-			}
-			edges = append(edges, candEdge{in.Dist(int(a), int(b)), a, b})
-		}
-	}
-	return edges
-}
-
 // fragments is a set of paths covering the cities: adj[2i], adj[2i+1]
 // are the path neighbours of i (-1: none), deg its degree, uf joins the
 // cities of a path, added counts the edges.
@@ -319,19 +297,6 @@ func endEdges(in *solver.Instance, ends []int32, k int) []candEdge {
 	})
 	sortEdges(edges)
 	return slices.CompactFunc(edges, func(x, y candEdge) bool { return x.a == y.a && x.b == y.b })
-}
-
-// sortEdges sorts candidate edges by length, then by their ends.
-func sortEdges(edges []candEdge) {
-	slices.SortFunc(edges, func(x, y candEdge) int {
-		if c := cmp.Compare(x.d, y.d); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(x.a, y.a); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.b, y.b)
-	})
 }
 
 // joinFragments links the fragments of adj (a path cover, deg < 2 at the
