@@ -12,24 +12,28 @@ import (
 
 // candidateEdges lists every candidate edge of nb once, as (a, b) with
 // a < b, in the order of a serial scan of the cities' lists. On large
-// instances it runs on all cores: a first pass counts each city's edges,
-// a second writes them at their places.
+// instances it runs on all cores: a first pass marks which of each
+// city's candidates give an edge from its side and counts them, a second
+// writes the edges at their places.
 func candidateEdges(in *solver.Instance, nb *neighbor.Lists) []candEdge {
-	n := in.N
-	// own reports whether the candidate j of city i gives an edge from
-	// i's side: (b, a) is kept once, from j's side when i is also in j's
-	// list.
-	own := func(i int, j int32) bool { return int32(i) < j || !nb.Contains(int(j), i) }
+	n, k := in.N, nb.K
+	if k > 64 {
+		return candidateEdgesSerial(in, nb)
+	}
+	// own[i] has bit x set when the candidate j = nb.Of(i)[x] gives an
+	// edge from i's side: (b, a) is kept once, from j's side when i is
+	// also in j's list.
+	own := make([]uint64, n)
 	count := make([]int32, n+1)
 	parallel.For(n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			c := int32(0)
-			for _, j := range nb.Of(i) {
-				if own(i, j) {
-					c++
+			var m uint64
+			for x, j := range nb.Of(i) {
+				if int32(i) < j || !nb.Contains(int(j), i) {
+					m |= 1 << x
 				}
 			}
-			count[i+1] = c
+			own[i], count[i+1] = m, int32(bits.OnesCount64(m))
 		}
 	})
 	for i := range n {
@@ -39,8 +43,8 @@ func candidateEdges(in *solver.Instance, nb *neighbor.Lists) []candEdge {
 	parallel.For(n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			at := count[i]
-			for _, j := range nb.Of(i) {
-				if own(i, j) {
+			for x, j := range nb.Of(i) {
+				if own[i]&(1<<x) != 0 {
 					a, b := min(int32(i), j), max(int32(i), j)
 					edges[at] = candEdge{in.Dist(int(a), int(b)), a, b}
 					at++
@@ -48,6 +52,24 @@ func candidateEdges(in *solver.Instance, nb *neighbor.Lists) []candEdge {
 			}
 		}
 	})
+	return edges
+}
+
+// candidateEdgesSerial is candidateEdges in one scan.
+func candidateEdgesSerial(in *solver.Instance, nb *neighbor.Lists) []candEdge {
+	var edges []candEdge
+	for i := range in.N {
+		for _, j := range nb.Of(i) {
+			a, b := int32(i), j
+			if a > b {
+				if nb.Contains(int(b), int(a)) {
+					continue
+				}
+				a, b = b, a
+			}
+			edges = append(edges, candEdge{in.Dist(int(a), int(b)), a, b})
+		}
+	}
 	return edges
 }
 

@@ -11,25 +11,6 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// serialEdges is candidateEdges by its definition, one city after the
-// other.
-func serialEdges(in *solver.Instance, nb *neighbor.Lists) []candEdge {
-	var edges []candEdge
-	for i := range in.N {
-		for _, j := range nb.Of(i) {
-			a, b := int32(i), j
-			if a > b {
-				if nb.Contains(int(b), int(a)) {
-					continue
-				}
-				a, b = b, a
-			}
-			edges = append(edges, candEdge{in.Dist(int(a), int(b)), a, b})
-		}
-	}
-	return edges
-}
-
 // TestEdgesParallel: candidateEdges gives the serial scan's edges for
 // any number of cores, and sortEdges the comparison sort's order, on
 // lists full of equal lengths.
@@ -38,7 +19,7 @@ func TestEdgesParallel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	in := testinst.Grid(20_000, 150, solver.Euc2D, rng)
 	nb := neighbor.Nearest(in, 8)
-	want := serialEdges(in, nb)
+	want := candidateEdgesSerial(in, nb)
 	sorted := slices.Clone(want)
 	slices.SortFunc(sorted, compareEdges)
 	// Random edges with few distinct lengths and repeated pairs.
