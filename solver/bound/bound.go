@@ -269,6 +269,12 @@ func phases(ctx context.Context, stop <-chan struct{}, start time.Time, limit ti
 	}
 	soft, cancelSoft := context.WithCancel(hard)
 	finished := make(chan struct{})
+	if isClosed(stop) {
+		// Stopped before the start: end the soft phases now rather than
+		// when the goroutine below gets to run, which a fast phase (the
+		// candidate lists of a few hundred cities) may not wait for.
+		cancelSoft()
+	}
 	if stop != nil {
 		go func() {
 			select {
