@@ -349,6 +349,70 @@ __device__ __forceinline__ void pspm_apply(const PspmState<IDX> &s, const PspmMo
     tm.sync();
 }
 
+// PspmRole is a lane's part in pspm_apply_warp: the city of the five whose
+// record it rewrites (sel: the byte_perm selector of c, p, b or a from the
+// words c | p << 16 and c's links b | a << 16; isQ: the city is q instead)
+// and the word of that record it stores (word: 0 e, 1 rem, 2 the links).
+struct PspmRole {
+    uint32_t sel, isQ, word;
+};
+
+// pspm_role gives lane k < 15 city k mod 5 of (a, b, c, p, q) and word
+// k / 5; lanes 15..31 repeat lane 14 (q's links: the same value to the
+// same address).
+__device__ __forceinline__ PspmRole pspm_role(int lane) {
+    const int k = min(lane, 14), r = k % 5;
+    PspmRole ro;
+    ro.sel = r == 0 ? 0x76u : r == 1 ? 0x54u : r == 2 ? 0x10u : 0x32u;
+    ro.isQ = r == 4;
+    ro.word = (uint32_t)(k / 5);
+    return ro;
+}
+
+// pspm_apply_warp makes the accepted move m of lane winner for a warp team
+// of 32 lanes (16-bit indices, the list in shared memory) with the whole
+// warp: the winner's c, p and q go to every lane by two shuffles, every
+// lane reads c's links (a = prev c, b = next c), and then each lane takes
+// one of the five cities x whose record changes (a, b, c, p, q), loads its
+// old links, derives its new ones (the relink: a-b, p-c, c-q; p = b and
+// q = a are the same city twice, given the same record), loads the
+// coordinates of x and of its new neighbours P and N, and computes e =
+// d(x, N) and rem = d(P, x) + d(x, N) - d(P, N) (the biases as in
+// PspmNode; the same function on the same pairs as pspm_rebuild, so the
+// caches stay exact). Fifteen lanes hold the five records' three words (e,
+// rem, links), so one store writes all of them: eight shared-memory
+// instructions of the whole warp instead of the winner's thirteen and the
+// five-lane refresh's seven (pspm_apply).
+template <int METRIC, typename IDX>
+__device__ __forceinline__ void pspm_apply_warp(const PspmState<IDX> &s, const PspmMove &m, int winner,
+                                                const PspmRole &ro) {
+    const uint32_t w0 = __shfl_sync(0xffffffffu, (uint32_t)m.c | ((uint32_t)m.p << 16), winner);
+    const uint32_t q = __shfl_sync(0xffffffffu, (uint32_t)m.q, winner);
+    const uint32_t c = w0 & 0xffffu, p = w0 >> 16;
+    const uint32_t base = (uint32_t)__cvta_generic_to_shared(s.nd);
+    uint32_t lc, lx;
+    asm volatile("ld.shared.u32 %0, [%1+8];" : "=r"(lc) : "r"(base + 12u * c) : "memory");
+    const uint32_t b = lc & 0xffffu, a = lc >> 16;  // next c, prev c
+    const uint32_t x = ro.isQ ? q : __byte_perm(w0, lc, ro.sel) & 0xffffu;
+    const uint32_t rx = base + 12u * x;
+    asm volatile("ld.shared.u32 %0, [%1+8];" : "=r"(lx) : "r"(rx) : "memory");
+    // The relink's new links of x (next in the low half, prev in the high).
+    const uint32_t nx = x == a ? b : x == p ? c : x == c ? q : (lx & 0xffffu);
+    const uint32_t px = x == b ? a : x == c ? p : x == q ? c : (lx >> 16);
+    const float2 cx = s.xy[x], cn = s.xy[nx], cpv = s.xy[px];
+    const int dxn = pspm_dist_raw<METRIC>(cx, cn);
+    const int dpx = pspm_dist_raw<METRIC>(cpv, cx);
+    const int dpn = pspm_dist_raw<METRIC>(cpv, cn);
+    // rem in every lane (opaque: else the compiler branches around it for
+    // the lanes that store e, a reconvergence barrier in every accept).
+    int rem = dpx + dxn - dpn;
+    asm volatile("" : "+r"(rem));
+    const uint32_t v = ro.word == 0 ? (uint32_t)dxn : ro.word == 1 ? (uint32_t)rem : nx | (px << 16);
+    __syncwarp();  // every lane has read the old records
+    asm volatile("st.shared.u32 [%0], %1;" ::"r"(rx + 4u * ro.word), "r"(v) : "memory");
+    __syncwarp();
+}
+
 // pspm_save copies the search's tour (the next links) to dst.
 template <typename IDX>
 __device__ __forceinline__ void pspm_save(int *dst, const PspmNode<IDX> *nd, int n, int tid, int size) {
@@ -399,7 +463,14 @@ __device__ __forceinline__ void pspm_save(int *dst, const PspmNode<IDX> *nd, int
 // five-lane refresh, warp sync) takes about 35% of the time; a uniform
 // accept branch, the winner's part predicated and the lanes past tpb keyed
 // by a max instead of a compare gave about 1% (same tours), so what the
-// accept path costs is not its branches. So:
+// accept path costs is not its branches; nor is it its shared-memory
+// operations: the whole warp making the move (pspm_apply_warp, 19 -> 8 of
+// them, 10 instructions more) ran 0-3% slower in the kernels with
+// everything in shared memory. Cycle counters in the loop (H100, 32
+// searches per SM): an evaluation takes a warp ~510 cycles, an accept
+// ~520, with 42-66% of the iterations accepting; about 8 warps per
+// scheduler times the instructions of each part, so the loop is bound by
+// instruction issue and the accept path costs its ~65 instructions. So:
 //   - stratified draws: the team shares two uniform bases per iteration
 //     and each thread adds its own random offset that keeps its residue
 //     mod 32 (see the loop), so the team's c (and nearly all its p) fall
@@ -535,6 +606,23 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
     }
     // The refresh phase: rank k refreshes rem of the k-th of (a, b, c, p, q).
     const int rsel = min(tid, 4);
+    // WAPPLY: a whole warp's team of one move per lane, with the neighbour
+    // draw, its list in shared memory (16-bit indices) and the neighbour
+    // lists in global memory, makes an accepted move with every lane
+    // (pspm_apply_warp: 8 shared-memory instructions instead of 19, but
+    // about 10 more instructions in all). Measured on an H100 (docs/PERF.md,
+    // "PSPM: the accepted move made by the whole warp"): 4% more moves/s
+    // where the lists' global loads leave issue slots free (pcb442, d493),
+    // up to 3% fewer in the kernels with everything in shared memory, whose
+    // loop is bound by instruction issue. Not with CEIL_2D, whose distance
+    // (a double square root) is too dear to take three times.
+    constexpr bool WAPPLY = WARP && L == 32 && M == 1 && NNOK && (MODE & 1) && !(MODE & 4) && sizeof(IDX) == 2 &&
+                            METRIC != METRIC_CEIL_2D;
+    PspmRole role{};
+    if constexpr (WAPPLY) {
+        role = pspm_role(lane);
+        asm volatile("" : "+r"(role.sel), "+r"(role.isQ), "+r"(role.word));
+    }
     uint32_t tkey = stream_key(seed, (uint32_t)(b * 1024 + tid));
     uint32_t bkey = stream_key(seed ^ 0x5bd1e995ull, (uint32_t)b);
     PspmLcg gen = pspm_lcg_seed(tkey, iterStart);
@@ -611,11 +699,16 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
                     p = (int)up;
                     p += (p >= c);
                     q = nd[p].next;
-                    epR = nd[p].e;
                     cp = s.xy[p];
                     cq = s.xy[q];
+                    // e[p] from the coordinates in hand: a square root instead of a
+                    // random shared-memory load (the same function on the same pair
+                    // as the cache, so the same value).
+                    epR = WAPPLY ? pspm_dist_raw<METRIC>(cp, cq) : nd[p].e;
                 }
-                const int a = nd[c].prev;
+                // a = prev c: the warp's apply reads it (with b) from c's links,
+                // and the move's validity needs no a (below).
+                const int a = WAPPLY ? 0 : nd[c].prev;
                 const int remc = nd[c].rem;
                 const float2 cc = s.xy[c];
                 const int dpc = pspm_dist_raw<METRIC>(cp, cc);
@@ -630,7 +723,8 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
                 // its best move and wins with it).
                 const int i = tid + j * L;
                 const int ki = (WARP && L * M <= 32) ? i : lane;
-                const bool okM = p != a && (!NN || p != c);
+                // (q = next p, so p = a exactly when q = c.)
+                const bool okM = (WAPPLY ? q != c : p != a) && (!NN || p != c);
                 const bool ok = i < tpb && okM;
                 const int kj = first ? (ok && delta < th ? (ki << 26) + (delta + PSPM_DBIAS) : PSPM_NOKEY)
                                    : UK  ? max(okM ? (delta - th) * 32 + ki : PSPM_NOKEY, kFloor[j])
@@ -666,7 +760,10 @@ __device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n
                 if (!SPLIT) tm.sync();  // read before the winner relinks
             }
             if (SPLIT) tm.sync();  // the condition differs between the warp's teams
-            pspm_apply<METRIC, IDX, WARP, L, (MODE & 1) != 0>(s, m, acc && tid == winner, acc, rsel, bc, tm);
+            if constexpr (WAPPLY)
+                pspm_apply_warp<METRIC, IDX>(s, m, winner, role);
+            else
+                pspm_apply<METRIC, IDX, WARP, L, (MODE & 1) != 0>(s, m, acc && tid == winner, acc, rsel, bc, tm);
             if (acc) cost += wdelta;
         }
     };
