@@ -90,6 +90,8 @@ type lamSuite struct {
 	boundTC [3]bool    // Table 3: some instance's TC is an upper bound
 	sumConv [3]float64 // Table 3: convergence SEC
 	cntConv [3]int
+
+	priorNames []string // Table 3: instances whose SSPM and GPU columns came from --prior
 }
 
 // lamMPS is SSES in 10^6 moves per second.
@@ -130,6 +132,9 @@ func runLam(ctx context.Context, opt Options, out io.Writer) error {
 		}
 	}
 	if s.wantTable("table3") && stop == nil {
+		if err := s.attachPrior(ins3); err != nil {
+			return err
+		}
 		s.table3(ins3)
 		stop = r.stopped(nil)
 	}

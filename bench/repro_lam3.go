@@ -256,9 +256,10 @@ func (s *lamSuite) pssmFactor() float64 {
 // SSPM's runs of Table 2 (none when Table 2 did not run: Table 3 then
 // runs them).
 type lamT3In struct {
-	name string
-	in   *solver.Instance
-	sspm lamRuns
+	name  string
+	in    *solver.Instance
+	sspm  lamRuns
+	prior *lamT3Prior // the row of --prior: its SSPM and GPU columns are kept
 }
 
 // lamT3Out is what Table 3 measured on one instance.
@@ -272,6 +273,7 @@ type lamT3Out struct {
 	convN   [3]int
 	convAt  time.Duration
 	pssmCap time.Duration // CPU PSSM's cap per trial
+	prior   *lamT3Prior   // the columns kept from --prior, if any
 }
 
 // params3 is implementation impl's parameters in Table 3: Table 2's, on
@@ -337,7 +339,7 @@ func (s *lamSuite) table3(ins []lamT3In) {
 // threshold3 runs CPU SSPM's whole-schedule runs (seeds 1 .. runs, as
 // Table 2) when Table 2 did not.
 func (s *lamSuite) threshold3(pool *lamPool, prio int, x *lamT3In) {
-	if len(x.sspm) > 0 || s.eng[lamSSPM] == nil {
+	if len(x.sspm) > 0 || x.prior != nil || s.eng[lamSSPM] == nil {
 		return
 	}
 	res := make([]solver.Result, s.runs)
@@ -366,13 +368,19 @@ func lamTrialSeed(impl, k int) uint64 { return uint64(1_000_000*(impl+1) + 10_00
 // then the convergence runs at GPU PSPM's mean time to the threshold.
 func (s *lamSuite) measure3(pool *lamPool, prio int, x lamT3In) lamT3Out {
 	var o lamT3Out
-	best, ok := x.sspm.best()
-	if !ok {
-		return o
+	if o.prior = x.prior; o.prior != nil {
+		// The threshold and the SSPM and GPU columns of --prior: only
+		// CPU PSSM's trials and the convergence runs are run.
+		o.thr, o.haveThr = o.prior.thr, true
+	} else {
+		best, ok := x.sspm.best()
+		if !ok {
+			return o
+		}
+		o.thr, o.haveThr, o.sspmN = best.Length, true, len(x.sspm)
+		m, _ := x.sspm.mean(lamSecs)
+		o.sspmT = time.Duration(m * float64(time.Second))
 	}
-	o.thr, o.haveThr, o.sspmN = best.Length, true, len(x.sspm)
-	m, _ := x.sspm.mean(lamSecs)
-	o.sspmT = time.Duration(m * float64(time.Second))
 	limit := s.table3Cap()
 	var trials [3][]lamTrial
 	var wg sync.WaitGroup // every run of the instance
@@ -396,23 +404,35 @@ func (s *lamSuite) measure3(pool *lamPool, prio int, x lamT3In) lamT3Out {
 			}(k)
 		}
 	}
-	startTrials(lamPSPM, limit)
-	startTrials(lamSSPM, limit)
+	if o.prior == nil {
+		startTrials(lamPSPM, limit)
+		startTrials(lamSSPM, limit)
+	}
 	// CPU PSSM's trials once SSPM's are done: capped at SSPM's mean time to
 	// the threshold (when shorter than the cap).
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		done[lamSSPM].Wait()
-		o.tc[lamSSPM] = summarizeTC(trials[lamSSPM], limit)
-		o.pssmCap = s.pssmCap(o.tc[lamSSPM])
+		if o.prior != nil {
+			o.pssmCap = min(limit, time.Duration(s.pssmFactor()*float64(o.prior.sspmMean)))
+		} else {
+			o.tc[lamSSPM] = summarizeTC(trials[lamSSPM], limit)
+			o.pssmCap = s.pssmCap(o.tc[lamSSPM])
+		}
 		startTrials(lamPSSM, o.pssmCap)
 	}()
 	done[lamPSPM].Wait()
-	o.tc[lamPSPM] = summarizeTC(trials[lamPSPM], limit)
+	at := time.Duration(0)
+	if o.prior != nil {
+		at = o.prior.convAt
+	} else {
+		o.tc[lamPSPM] = summarizeTC(trials[lamPSPM], limit)
+		at = o.tc[lamPSPM].mean()
+	}
 	var conv [3][]float64
 	var convOK [3][]bool
-	if at := o.tc[lamPSPM].mean(); at > 0 {
+	if at > 0 {
 		o.convAt = at
 		for impl, eng := range s.eng {
 			if eng == nil {
@@ -448,6 +468,11 @@ func (s *lamSuite) measure3(pool *lamPool, prio int, x lamT3In) lamT3Out {
 			o.conv[impl] /= float64(o.convN[impl])
 		}
 	}
+	if o.prior != nil {
+		s.logf("%s: threshold %d (--prior); TC %s (--prior) / %s / %s (--prior); SEC at %.3f s (--prior): %.2f / %.2f / %.2f", x.name, o.thr,
+			o.prior.tcSSPM, o.tc[lamPSSM].cell(), o.prior.tcPSPM, o.convAt.Seconds(), o.conv[0], o.conv[1], o.conv[2])
+		return o
+	}
 	sses, _ := x.sspm.mean(lamMPS)
 	s.logf("%s: threshold %d (best of %d SSPM runs, mean %.3f s, %.3g e6 moves/s); TC %s / %s / %s; SEC at %.3f s: %.2f / %.2f / %.2f", x.name, o.thr, o.sspmN, o.sspmT.Seconds(), sses,
 		o.tc[lamSSPM].cell(), o.tc[lamPSSM].cell(), o.tc[lamPSPM].cell(), o.convAt.Seconds(), o.conv[0], o.conv[1], o.conv[2])
@@ -466,10 +491,18 @@ func (s *lamSuite) addRow3(x lamT3In, o lamT3Out) {
 		thr = fmt.Sprint(o.thr)
 	}
 	for e := range o.tc {
-		if v, ok := o.tc[e].tc(); ok {
+		v, ok := o.tc[e].tc()
+		bound := !o.tc[e].exact()
+		if p := o.prior; p != nil && e != lamPSSM {
+			v, ok, bound = p.sspmV, true, p.sspmBound
+			if e == lamPSPM {
+				v, bound = p.pspmV, p.pspmBound
+			}
+		}
+		if ok {
 			s.sumTC[e] += v
 			s.cntTC[e]++
-			if !o.tc[e].exact() {
+			if bound {
 				s.boundTC[e] = true
 			}
 		}
@@ -496,11 +529,15 @@ func (s *lamSuite) addRow3(x lamT3In, o lamT3Out) {
 	if o.haveThr {
 		sspmRuns = fmt.Sprintf("%d, %.3f s", o.sspmN, o.sspmT.Seconds())
 	}
+	tcSSPM, tcPSPM, speedup := o.tc[lamSSPM].cell(), o.tc[lamPSPM].cell(), speedupCell(o.tc[lamPSPM], o.tc[lamSSPM])
+	if p := o.prior; p != nil {
+		thr, sspmRuns, tcSSPM, tcPSPM, speedup, at = p.thrCell, p.sspmRuns, p.tcSSPM, p.tcPSPM, p.speedup, p.at
+	}
 	s.t3.AddRow(name, thr, sspmRuns,
-		o.tc[lamSSPM].cell(), pt3.cell("Throughput TC CPU SSPM (10^-2 solutions/s)", name),
+		tcSSPM, pt3.cell("Throughput TC CPU SSPM (10^-2 solutions/s)", name),
 		o.tc[lamPSSM].cell(), "not reported",
-		o.tc[lamPSPM].cell(), pt3.cell("Throughput TC GPU PSPM (10^-2 solutions/s)", name),
-		speedupCell(o.tc[lamPSPM], o.tc[lamSSPM]), pt3.cell("Throughput GPU speedup", name), at,
+		tcPSPM, pt3.cell("Throughput TC GPU PSPM (10^-2 solutions/s)", name),
+		speedup, pt3.cell("Throughput GPU speedup", name), at,
 		convCell[lamSSPM], pt3.cell("Convergence SEC CPU SSPM (%)", name), convCell[lamPSSM], pt3.cell("Convergence SEC CPU PSSM (%)", name),
 		convCell[lamPSPM], pt3.cell("Convergence SEC GPU PSPM (%)", name),
 		diffCell[0], pt3.cell("GPU improvement over CPU SSPM (SEC difference)", name), diffCell[1], pt3.cell("GPU improvement over CPU PSSM (SEC difference)", name))
@@ -552,11 +589,15 @@ func (s *lamSuite) table3Notes() []string {
 	if !s.wantTable("table2") {
 		thrFrom = fmt.Sprintf("CPU SSPM's %d runs of Table 2 (seeds 1-%d, whole schedule), run for Table 3 alone", s.runs, s.runs)
 	}
-	return []string{
+	notes := []string{
 		fmt.Sprintf("Threshold: the best CPU SSPM tour of %s (the paper: the shortest path CPU SSPM found in its Sect. 5.2 runs); \"SSPM runs, mean time\" gives their count and mean schedule time.", thrFrom),
 		fmt.Sprintf("TC (time to beat the threshold, %d trials per implementation, TC = trials / their summed time, in 10^-2 per second): a trial runs whole schedules, each with a new seed, until one ends at or below the threshold (the run stops there), its time the sum of its runs' times; a trial is capped at %s (--time). A trial that did not reach the threshold within the cap counts with the time it ran, so the TC of such an instance is an upper bound, written \"≤\" with the count of trials that did not reach it; the speedup is then a lower bound (\"≥\"). The paper reports no TC for CPU PSSM (it never reached the threshold within 5x SSPM's time); ours: its trials start once SSPM's are done and are capped at %gx CPU SSPM's mean time to the threshold on the instance (the paper's 5x, times --scale) when that is shorter than the cap above.", s.runs, fmtCap(s.table3Cap()), s.pssmFactor()),
 		fmt.Sprintf("Convergence: every implementation runs %d times (new seeds) for GPU PSPM's mean time to the threshold on that instance (\"GPU mean time to threshold s\"; \"≥\" when some GPU trial did not reach it), its schedule cut there; SEC averaged over the runs. The SEC difference columns are CPU minus GPU, as the paper's improvement columns.", s.runs),
 		fmt.Sprintf("Cores: every CPU run of Table 3 takes one core (CPU SSPM at Pm %d evaluates its moves on one core, the engine's choice below 64 moves per core; CPU PSSM's 12 searches share one core, where the paper gave them 12), and %d of them run at once on the host's cores (--workers), the instances side by side, a free core going to the instance earliest in the list; the GPU runs one at a time, beside them. A run cut short by a stop of the suite is not counted (the trial it belonged to neither).", s.threads(), s.table3Cores()),
 		"GPU PSPM checks its time limit and target between batches of temperature steps, so its times include that granularity; every time is the engine's own (its set-up included).",
 	}
+	if n := s.priorNote(); n != "" {
+		notes = append(notes, n)
+	}
+	return notes
 }
