@@ -8,34 +8,34 @@ import (
 )
 
 // AutoCompanionMinN is the size from which GPU auto, below AutoOrILSMinN,
-// runs the or-ils windows on the GPU as a companion of the CPU auto
-// engine (solver.Companion): the CPU engine searches on every core as it
-// would alone, and where its tour settles (each round of its partition
-// search, each crossover exchange of its whole-tour workers) it folds in
-// the windows' newest tour by partition crossover and publishes the result,
-// from which the windows go on. Measured in docs/PERF.md, "GPU auto's
-// windows as a companion of CPU auto". Below it the windows measured a
-// loss against CPU auto alone: usa13509 (30 s, five paired runs) 0.027 %
-// behind on average, behind in four; d18512 (20 s) behind in six of seven
-// paired runs, in all five on seed 1 (docs/PERF.md, "usa13509 and d18512
-// with and without the windows"). On pla85900 and 100,000 uniform cities
-// they were level or ahead.
+// can run the or-ils windows on the GPU as a companion of the CPU auto
+// engine (solver.Companion; asked for with OptCompanion, off by default):
+// the CPU engine searches on every core as it would alone, and where its
+// tour settles (each round of its partition search, each crossover
+// exchange of its whole-tour workers) it folds in the windows' newest
+// tour by partition crossover and publishes the result, from which the
+// windows go on. Measured in docs/PERF.md, "GPU auto's windows as a
+// companion of CPU auto". Below it the windows measured a loss against
+// CPU auto alone: usa13509 (30 s, five paired runs) 0.027 % behind on
+// average, behind in four; d18512 (20 s) behind in six of seven paired
+// runs (docs/PERF.md, "usa13509 and d18512 with and without the
+// windows"). From it, level on average: see companionEvery.
 const AutoCompanionMinN = 50000
 
 // AutoOrILSMinN is the size from which GPU auto starts or-ils (GPU
 // windows from the space-filling curve at once, global passes on the
 // CPU) beside the CPU auto engine while that engine builds its candidate
-// lists and greedy tour, and then runs the engine with the windows as its
-// companion, as from AutoCompanionMinN (solveCompanion with early). On
-// 1,000,000 uniform cities the CPU engine's first tour comes after about
-// ten seconds where or-ils is within 5 % in one; on 100,000 cities the
-// engine's set-up takes well under a second (docs/PERF.md, "GPU or-ils
-// and the ttq suite", "GPU auto on a million cities").
+// lists and greedy tour, and then runs the engine alone (solveCompanion
+// with early). On 1,000,000 uniform cities or-ils is within 5 % in under
+// a second, the engine's greedy tour 13.6 % above after about 1.5 s; on
+// 100,000 cities the engine's set-up takes a fraction of a second
+// (docs/PERF.md, "GPU or-ils and the ttq suite", "GPU auto on a million
+// cities").
 const AutoOrILSMinN = 200000
 
 // OptCompanion is GPU auto's option for the seconds between two offers of
-// the GPU windows to the CPU auto engine (default 0.5; 0: the CPU auto
-// engine alone).
+// the GPU windows to the CPU auto engine, from AutoCompanionMinN cities
+// (default 0: the CPU auto engine alone).
 const OptCompanion = "companion"
 
 // OptClaim is GPU auto's option for the fraction of the tour the windows
@@ -86,18 +86,17 @@ func windowParams(p solver.Params) solver.Params {
 }
 
 // companionEvery returns the seconds between the windows' offers that p
-// asks for (OptCompanion), 0 for none. Unset: half a second below
-// AutoOrILSMinN cities, none from there: on a million cities the engine's
-// folds of the windows' tours and its publications took 8.7 s of 60, and
-// the run ended 0.09 % behind the engine alone (docs/PERF.md, "GPU auto
-// on a million cities").
-func companionEvery(p solver.Params, n int) (time.Duration, error) {
-	every := 500 * time.Millisecond
-	if n >= AutoOrILSMinN {
-		every = 0
-	}
+// asks for (OptCompanion), 0 for none, the default. Paired runs of GPU
+// auto with the windows every half second against CPU auto alone, 60 s
+// unless said (docs/PERF.md): pla85900 0.385 / 0.389 % and 0.403 / 0.370 %
+// (20 s), 0.297 / 0.316 %, 0.344 / 0.275 % (the last with the faster
+// candidate lists): 0.02 % behind on average; 100,000 uniform cities
+// level (0.628 / 0.638 %, 0.617 / 0.609 %); a million cities 0.09 %
+// behind (the folds and publications of million-city tours took 8.7 s of
+// the engine's 60).
+func companionEvery(p solver.Params) (time.Duration, error) {
 	if p.Extra[OptCompanion] == "" {
-		return every, nil
+		return 0, nil
 	}
 	sec, err := solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, OptCompanion)
 	if err != nil {

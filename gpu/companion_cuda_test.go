@@ -89,8 +89,9 @@ func TestCompanionWindowsExact(t *testing.T) {
 }
 
 // TestAutoCompanion runs GPU auto where the windows search beside the CPU
-// auto engine: a valid tour of the reported length, within the time
-// limit, with the windows' offers named in the device line.
+// auto engine when asked for (OptCompanion): a valid tour of the reported
+// length, within the time limit, with the windows' offers named in the
+// device line; without the option the CPU engine alone.
 func TestAutoCompanion(t *testing.T) {
 	needDevice(t)
 	e, err := solver.Lookup(AlgoAuto, solver.BackendGPU)
@@ -99,7 +100,7 @@ func TestAutoCompanion(t *testing.T) {
 	}
 	in := randomInstance(AutoCompanionMinN+2000, solver.Euc2D, 1e6, 5)
 	t0 := time.Now()
-	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1}, nil)
+	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1, Extra: map[string]string{OptCompanion: "0.5"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,13 +117,21 @@ func TestAutoCompanion(t *testing.T) {
 		t.Fatalf("device line without the windows: %s", res.Device)
 	}
 	t.Logf("%d cities, 3 s: %d; %s", in.N, res.Length, res.Device)
+	alone, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: time.Second, Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(alone.Device, "offers") || !strings.Contains(alone.Device, "the CPU search alone") {
+		t.Fatalf("by default: %s", alone.Device)
+	}
 }
 
 // TestAutoEarlyOrILS runs GPU auto from AutoOrILSMinN cities: or-ils's
 // tour reaches the snapshots before the CPU engine's first tour, the
 // best length in them never grows, or-ils stops at the engine's first
-// tour (both named in the device line), and the result is a valid tour of
-// the reported length within the time limit.
+// tour (named in the device line; no windows beside the engine after it
+// by default), and the result is a valid tour of the reported length
+// within the time limit.
 func TestAutoEarlyOrILS(t *testing.T) {
 	needDevice(t)
 	if testing.Short() {
@@ -174,7 +183,7 @@ func TestAutoEarlyOrILS(t *testing.T) {
 	if got := solver.TourLength(in, res.Tour); got != res.Length {
 		t.Fatalf("reported %d, exact %d", res.Length, got)
 	}
-	if sn.n == 0 || sn.grew || !strings.Contains(res.Device, "before its first tour, or-ils") || !strings.Contains(res.Device, "offers") {
+	if sn.n == 0 || sn.grew || !strings.Contains(res.Device, "before its first tour, or-ils") || strings.Contains(res.Device, "offers") {
 		t.Fatalf("%d snapshots with a tour (the best grew: %v); device line %s", sn.n, sn.grew, res.Device)
 	}
 	t.Logf("%d cities, 6 s: %d; first tour at %v, %d snapshots; %s", in.N, res.Length, sn.first, sn.n, res.Device)
@@ -192,7 +201,7 @@ func TestAutoCompanionClaims(t *testing.T) {
 	}
 	in := randomInstance(AutoCompanionMinN+5000, solver.Euc2D, 1e6, 6)
 	t0 := time.Now()
-	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 4 * time.Second, Seed: 1, Extra: map[string]string{OptClaim: "0.35"}}, nil)
+	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 4 * time.Second, Seed: 1, Extra: map[string]string{OptCompanion: "0.5", OptClaim: "0.35"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

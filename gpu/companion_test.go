@@ -35,17 +35,11 @@ func TestCPUParams(t *testing.T) {
 		v    string
 		want time.Duration
 		ok   bool
-	}{{"", 500 * time.Millisecond, true}, {"0", 0, true}, {"0.25", 250 * time.Millisecond, true}, {"-1", 0, false}, {"x", 0, false}} {
+	}{{"", 0, true}, {"0", 0, true}, {"0.25", 250 * time.Millisecond, true}, {"-1", 0, false}, {"x", 0, false}} {
 		q := solver.Params{Extra: map[string]string{OptCompanion: c.v}}
-		got, err := companionEvery(q, AutoCompanionMinN)
+		got, err := companionEvery(q)
 		if (err == nil) != c.ok || (c.ok && got != c.want) {
 			t.Errorf("companion=%q: %v, %v", c.v, got, err)
-		}
-	}
-	// from AutoOrILSMinN cities none unless asked for
-	for v, want := range map[string]time.Duration{"": 0, "0.5": 500 * time.Millisecond} {
-		if got, err := companionEvery(solver.Params{Extra: map[string]string{OptCompanion: v}}, AutoOrILSMinN); err != nil || got != want {
-			t.Errorf("companion=%q on %d cities: %v, %v", v, AutoOrILSMinN, got, err)
 		}
 	}
 }

@@ -34,11 +34,11 @@
 //     windows at once, a warp per window with its end cities fixed
 //     (kernels/oropt.cu, after LKH's tour-segment partitioning), global
 //     2-opt and Or-opt descents on the CPU between rounds.
-//   - auto: from 200,000 cities or-ils until the CPU auto engine's first
-//     tour, then that engine alone; from 50,000 cities the CPU auto engine
-//     with the or-ils windows as its companion (solver.Companion: the
-//     engine folds the windows' tour into its own by partition crossover);
-//     below, the CPU auto engine (measured: docs/PERF.md).
+//   - auto: the CPU auto engine; from 200,000 cities or-ils until that
+//     engine's first tour; from 50,000 cities, when asked for, the or-ils
+//     windows as its companion (solver.Companion: the engine folds the
+//     windows' tour into its own by partition crossover; measured level
+//     with the engine alone on average, so off by default: docs/PERF.md).
 //
 // Besides the engines, FIPopulation runs Delévacq et al.'s
 // first-improvement ILS as a population of independent searches in one

@@ -43,13 +43,12 @@ var solvers = map[string]solveFunc{
 	AlgoOrILS:       solveOrILS,
 }
 
-// solveAuto is the GPU auto engine. From AutoCompanionMinN cities, for
-// coordinates or-ils's integer keys take (orSpanOK) and no fixed edges:
-// the CPU auto engine on every core with the or-ils windows as its
-// companion, and from AutoOrILSMinN or-ils itself until the engine's
-// first tour (solveCompanion). Otherwise the CPU auto engine alone when
-// registered, else or-ils from AutoOrILSMinN cities and GPU 2opt-ils
-// below.
+// solveAuto is the GPU auto engine: the CPU auto engine on every core,
+// and for coordinates or-ils's integer keys take (orSpanOK) and no fixed
+// edges, from AutoOrILSMinN cities or-ils before the engine's first tour,
+// and from AutoCompanionMinN the or-ils windows as the engine's companion
+// when OptCompanion asks for them (solveCompanion). Without the CPU
+// engine: or-ils from AutoOrILSMinN cities, GPU 2opt-ils below.
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	if p.TimeLimit <= 0 {
@@ -57,7 +56,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	cpu, err := solver.Lookup(AlgoAuto, solver.BackendCPU)
 	hasCPU := err == nil && cpu.Available() == nil
-	every, err := companionEvery(p, in.N)
+	every, err := companionEvery(p)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -81,7 +80,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	why := " below " + fmt.Sprint(AutoCompanionMinN) + " cities"
 	if in.N >= AutoCompanionMinN {
-		why = ""
+		why = "; --opt " + OptCompanion + "=S adds the GPU windows"
 	}
 	r, err := cpu.Solve(ctx, in, cpuParams(p), snaps)
 	if err != nil {

@@ -353,8 +353,8 @@ var (
 		Doc: "warps searching each window from different random streams; the best is kept"}
 	optGlobal = Option{Name: "global", Kind: KindFloat, Min: 0, Max: 3600, Auto: "1; 2 from 200,000 cities",
 		Doc: "seconds between global 2-opt and Or-opt descents on the CPU (the moves between windows); 0: none"}
-	optCompanion = Option{Name: "companion", Kind: KindFloat, Min: 0, Max: 60, Auto: "0.5; 0 from 200,000 cities",
-		Doc: "GPU auto from 50,000 cities: seconds between the GPU windows' offers to the CPU auto engine, which folds them into its tour by partition crossover (with claim: the seconds a claim lasts, the windows offering after every round that gained); 0: the CPU auto engine alone (from 200,000 cities after GPU or-ils's tours until the engine's first)"}
+	optCompanion = Option{Name: "companion", Kind: KindFloat, Min: 0, Max: 60, Default: "0",
+		Doc: "GPU auto from 50,000 cities: seconds between the GPU windows' offers to the CPU auto engine, which folds them into its tour by partition crossover (with claim: the seconds a claim lasts, the windows offering after every round that gained); 0: the CPU auto engine alone, the default (measured level with it on average, 0.5 s: behind on a million cities)"}
 	optClaim = Option{Name: "claim", Kind: KindFloat, Min: 0, Max: 0.5, Default: "0",
 		Doc: "GPU auto from 15,000 to 200,000 cities: the fraction of the tour the GPU windows claim for a period (companion's seconds): a path the CPU auto engine's partition search leaves alone meanwhile, searched by the windows alone (of 512 cities unless window is set), so the two improve different parts of the tour and the fold keeps both (0.35 measured level with CPU auto, as 0 is); 0: the windows search the whole tour, as the CPU does"}
 	optStart = Option{Name: "start", Kind: KindChoice, Choices: []string{"greedy", "sfc"}, Auto: "greedy; sfc from 200,000 cities",
