@@ -60,15 +60,17 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if in.N >= AutoOrILSMinN && orSpanOK(in) && hasCPU && len(in.FixedEdges) == 0 {
-		return solveCompanion(ctx, e, cpu, in, p, snaps, start, every, true)
-	}
-	if in.N >= AutoOrILSMinN && orSpanOK(in) && !hasCPU {
-		ph, err := orILS(ctx, in, windowParams(p), snaps, start)
-		if err != nil {
-			return solver.Result{}, err
+	if in.N >= AutoOrILSMinN && orSpanOK(in) {
+		if !hasCPU {
+			ph, err := orILS(ctx, in, windowParams(p), snaps, start)
+			if err != nil {
+				return solver.Result{}, err
+			}
+			return solver.Finish(in, e, p, ph.tour, ph.moves, ph.steps, start, ph.stopped || ctx.Err() != nil, ph.device)
 		}
-		return solver.Finish(in, e, p, ph.tour, ph.moves, ph.steps, start, ph.stopped || ctx.Err() != nil, ph.device)
+		if len(in.FixedEdges) == 0 {
+			return solveCompanion(ctx, e, cpu, in, p, snaps, start, every, true)
+		}
 	}
 	if !hasCPU {
 		r, err := twoOptILS(ctx, e, in, p, snaps, false)
