@@ -85,6 +85,23 @@ func windowParams(p solver.Params) solver.Params {
 	return q
 }
 
+// earlyParams returns p for or-ils before the CPU auto engine's first
+// tour (solveCompanion with early): windowParams without or-ils's global
+// passes. Their candidate lists would be built on every core while the
+// engine builds its own, which its set-up then waits on, and the first
+// pass would start 2 s in, after the engine's greedy tour on a million
+// cities (1.4 s on the 16-core H100 host, docs/PERF.md, "Final check of
+// main and the ttq suite on the large instances").
+func earlyParams(p solver.Params) solver.Params {
+	q := windowParams(p)
+	q.Extra = maps.Clone(q.Extra)
+	if q.Extra == nil {
+		q.Extra = map[string]string{}
+	}
+	q.Extra[OptGlobal] = "0"
+	return q
+}
+
 // companionEvery returns the seconds between the windows' offers that p
 // asks for (OptCompanion), 0 for none, the default. Paired runs of GPU
 // auto with the windows every half second against CPU auto alone, 60 s

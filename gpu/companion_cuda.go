@@ -224,7 +224,7 @@ func (st *companionStats) addFound(lastOffer, gainAt uint64) {
 // search alone and is named in the device line.
 //
 // With early (from AutoOrILSMinN cities) or-ils runs from the start on
-// its own tour (space-filling curve, windows, global passes) while the
+// its own tour (space-filling curve, windows; earlyParams) while the
 // engine builds its candidate lists and greedy tour, and stops at the
 // engine's first publication, leaving the engine its cores: the
 // snapshots carry the better tour of the two, and so does the result. On
@@ -274,7 +274,7 @@ func solveCompanion(ctx context.Context, e, cpu solver.Engine, in *solver.Instan
 			stopOr()
 		}()
 		go func() {
-			ph, err := orILS(octx, in, windowParams(p), orSnaps, start)
+			ph, err := orILS(octx, in, earlyParams(p), orSnaps, start)
 			orDone <- orSide{ph, err}
 		}()
 	} else {

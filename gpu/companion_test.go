@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"maps"
 	"testing"
 	"time"
 
@@ -80,5 +81,26 @@ func TestWindowParams(t *testing.T) {
 	}
 	if r := windowParams(solver.Params{}); r.Extra != nil {
 		t.Fatalf("no options gave %v", r.Extra)
+	}
+}
+
+// TestEarlyParams: or-ils before the CPU engine's first tour runs without
+// global passes, a value or-ils's option table takes, and the caller's
+// options are left alone.
+func TestEarlyParams(t *testing.T) {
+	orils := solver.OptionsFor(AlgoOrILS, solver.BackendGPU)
+	for _, extra := range []map[string]string{nil, {OptWindow: "512"}, {"segment": "100"}} {
+		p := solver.Params{Seed: 3, Extra: extra}
+		before := maps.Clone(extra)
+		q := earlyParams(p)
+		if g, err := orils.Float(q, OptGlobal); err != nil || g != 0 {
+			t.Fatalf("%v: global %v, %v", extra, g, err)
+		}
+		if _, ok := q.Extra["segment"]; ok || (extra[OptWindow] != "" && q.Extra[OptWindow] != extra[OptWindow]) {
+			t.Fatalf("%v gave %v", extra, q.Extra)
+		}
+		if !maps.Equal(extra, before) {
+			t.Fatalf("the caller's options changed: %v, were %v", extra, before)
+		}
 	}
 }
