@@ -11,6 +11,7 @@ import (
 	"gorgonia.org/cu"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bound"
 )
 
 // companionStats counts what the windows did beside the engine.
@@ -280,7 +281,7 @@ func solveCompanion(ctx context.Context, e, cpu solver.Engine, in *solver.Instan
 	} else {
 		orDone <- orSide{}
 	}
-	r, err := cpu.Solve(solver.WithCompanion(ctx, x), in, cpuParams(p), engSnaps)
+	r, err := cpu.Solve(bound.WithDevice(solver.WithCompanion(ctx, x), BoundDevice), in, cpuParams(p), engSnaps)
 	stop()
 	g, o := <-done, <-orDone
 	merged()

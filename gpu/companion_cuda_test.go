@@ -219,3 +219,29 @@ func TestAutoCompanionClaims(t *testing.T) {
 	}
 	t.Logf("%d cities, 4 s: %d; %s", in.N, res.Length, res.Device)
 }
+
+// TestAutoAlphaAscent runs GPU auto where the CPU auto engine takes
+// alpha-nearness lists (12,000 cities): the ascent behind them runs on
+// the GPU, as the device line says, and the tour is valid and exact.
+func TestAutoAlphaAscent(t *testing.T) {
+	needDevice(t)
+	e, err := solver.Lookup(AlgoAuto, solver.BackendGPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := randomInstance(12000, solver.Euc2D, 1e6, 7)
+	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		t.Fatal(err)
+	}
+	if got := solver.TourLength(in, res.Tour); got != res.Length {
+		t.Fatalf("reported %d, exact %d", res.Length, got)
+	}
+	if !strings.Contains(res.Device, "ascent iterations on the GPU") || !strings.Contains(res.Device, "its lists' ascent on the GPU") {
+		t.Fatalf("the ascent did not run on the GPU: %s", res.Device)
+	}
+	t.Logf("%d cities, 3 s: %d; %s", in.N, res.Length, res.Device)
+}

@@ -5,9 +5,11 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bound"
 )
 
 // available reports whether a CUDA device can run the kernels: nil, or an
@@ -84,9 +86,20 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if in.N >= AutoCompanionMinN {
 		why = "; --opt " + OptCompanion + "=S adds the GPU windows"
 	}
+	// the ascent behind the engine's alpha-nearness lists, where it takes
+	// them, on the GPU
+	var ascent atomic.Bool
+	ctx = bound.WithDevice(ctx, func() (bound.Device, error) {
+		ascent.Store(true)
+		return BoundDevice()
+	})
 	r, err := cpu.Solve(ctx, in, cpuParams(p), snaps)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	return solver.Finish(in, e, p, r.Tour, r.Moves, r.Steps, start, r.Stopped, r.Device+" (GPU auto: the CPU search alone"+why+")")
+	what := "the CPU search alone"
+	if ascent.Load() {
+		what = "the CPU search, its lists' ascent on the GPU"
+	}
+	return solver.Finish(in, e, p, r.Tour, r.Moves, r.Steps, start, r.Stopped, r.Device+" (GPU auto: "+what+why+")")
 }

@@ -4,10 +4,15 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
@@ -401,5 +406,48 @@ func TestDegenerateInstances(t *testing.T) {
 		if (name == "auto" || name == "2opt-ils" || name == "3opt-ils") && res.Length != 780 {
 			t.Errorf("%s on a line: %d, optimum 780", name, res.Length)
 		}
+	}
+}
+
+// TestAlphaStartBeforeAscent: with alpha-nearness lists the greedy tour on
+// the nearest lists is on the snapshot channel before the ascent opens
+// the accelerator the context carries, and that accelerator is the one
+// the ascent asks for (here it refuses, so the run reports the error).
+func TestAlphaStartBeforeAscent(t *testing.T) {
+	in := uniformInstance(2000, 13)
+	g, err := construct.GreedyContext(context.Background(), in, neighbor.Nearest(in, 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	greedy := solver.TourLength(in, g)
+	var seen atomic.Bool
+	snaps := make(chan solver.Snapshot, 64)
+	go func() {
+		for s := range snaps {
+			if s.BestLength == greedy {
+				seen.Store(true)
+			}
+		}
+	}()
+	var shownFirst atomic.Bool
+	refused := errors.New("no device in this test")
+	ctx := bound.WithDevice(context.Background(), func() (bound.Device, error) {
+		for range 500 {
+			if seen.Load() {
+				shownFirst.Store(true)
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		return nil, refused
+	})
+	e, _ := solver.Lookup("auto", solver.BackendCPU)
+	_, err = e.Solve(ctx, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 20 * time.Second, Extra: map[string]string{OptCandidates: "alpha"}}, snaps)
+	close(snaps)
+	if err == nil || !strings.Contains(err.Error(), refused.Error()) {
+		t.Errorf("the ascent did not ask the context's device: %v", err)
+	}
+	if !shownFirst.Load() {
+		t.Errorf("the greedy tour (%d) was not shown before the ascent", greedy)
 	}
 }

@@ -55,12 +55,23 @@ const (
 	deepSegment = 200
 )
 
+// alphaMinN is the smallest instance on which auto's candidate lists are
+// alpha-nearness lists from a Held–Karp ascent, up to smallN (GPU auto
+// runs the ascent on the GPU: 0.5 s on usa13509 against 4.7 s on 16
+// cores). On usa13509 at 30 s on the 16-core host (docs/PERF.md,
+// "Alpha-nearness lists from 10,000 cities"): 0.210 and 0.198 % for
+// seeds 1 and 2 against 0.263 and 0.214 % on the nearest lists, the
+// ascent's time included. In the partition search (from partMinN) the
+// same lists were level or behind on d18512 and behind on pla85900 with
+// the ascent on the GPU, over two seeds each.
+const alphaMinN = 10000
+
 // gpxSyncPerCity is auto's exchange interval, in kicks per worker per
 // city, where it takes the crossover exchange.
 const gpxSyncPerCity = 1
 
 // Tune implements solver.Tuner: auto's defaults for instances below
-// smallN cities, its crossover exchange from gpxMinN cities and its
+// smallN cities (alpha-nearness lists from alphaMinN), its crossover exchange from gpxMinN cities and its
 // deeper sequential moves and longer kicks from deepMinN to deepMaxN
 // cities, and the partition search's from partMinN cities
 // (partDefaults). The other engines keep the table's.
@@ -71,6 +82,9 @@ func (e ilsEngine) Tune(in *solver.Instance, opts solver.OptionSet) solver.Optio
 	for i := range opts {
 		if v, ok := smallDefaults[opts[i].Name]; ok && in.N < smallN {
 			opts[i].Default, opts[i].Auto = v, ""
+		}
+		if opts[i].Name == OptCandidates && in.N >= alphaMinN && in.N < smallN {
+			opts[i].Default, opts[i].Auto = "alpha", ""
 		}
 		if in.N >= deepMinN && in.N < deepMaxN {
 			switch opts[i].Name {

@@ -49,6 +49,16 @@ func TestSmallDefaults(t *testing.T) {
 			t.Errorf("n=%d: depth %d segment %d, want %d %d (%v)", tc.n, cfg.depth, cfg.maxSeg, tc.depth, tc.seg, err)
 		}
 	}
+	// alpha-nearness lists from alphaMinN cities up to smallN
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{alphaMinN - 1, "nearest"}, {alphaMinN, "alpha"}, {smallN - 1, "alpha"}, {smallN, "mixed"}} {
+		cfg, _, _, _, err := ie.config(uniformInstance(tc.n, 3), solver.Params{})
+		if err != nil || cfg.candidates != tc.want {
+			t.Errorf("n=%d: candidates %s, want %s (%v)", tc.n, cfg.candidates, tc.want, err)
+		}
+	}
 	// the other engines keep the table's defaults
 	e3, _ := solver.Lookup("3opt-ils", solver.BackendCPU)
 	cfg, _, _, _, err = e3.(ilsEngine).config(small, solver.Params{})
