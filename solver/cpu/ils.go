@@ -371,9 +371,11 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 		// A greedy tour on the nearest lists first, so that one is on
 		// screen while the ascent runs (seconds on the CPU from 10,000
 		// cities); the search starts from the greedy tour on the alpha
-		// lists, which is shorter (usa13509, 30 s on the 16-core host,
-		// seeds 1 and 2: 0.210 and 0.198 % from it against 0.226 and
-		// 0.264 % from the first, docs/PERF.md).
+		// lists, as it was measured with them (usa13509, 30 s on the
+		// 16-core host, seeds 1 and 2: 0.210 and 0.198 %; from the
+		// first, 0.226 and 0.264 %, within the spread between runs:
+		// the two greedy tours are 16.4 and 17.0 % above the optimum,
+		// docs/PERF.md).
 		if err := r.showBeforeAscent(ctx, k); err != nil {
 			return nil, nil, err
 		}
