@@ -234,12 +234,7 @@ func TestAutoAlphaAscent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
-		t.Fatal(err)
-	}
-	if got := solver.TourLength(in, res.Tour); got != res.Length {
-		t.Fatalf("reported %d, exact %d", res.Length, got)
-	}
+	checkResult(t, "auto", in, res)
 	if !strings.Contains(res.Device, "ascent iterations on the GPU") || !strings.Contains(res.Device, "its lists' ascent on the GPU") {
 		t.Fatalf("the ascent did not run on the GPU: %s", res.Device)
 	}
