@@ -165,13 +165,23 @@ const StopGrace = 500 * time.Millisecond
 var ErrStopped = errors.New("bound: stopped before a first bound was proven")
 
 func compute(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opts Options) (Result, error) {
-	start := time.Now()
 	if in == nil || in.N <= 0 {
 		return Result{}, errors.New("bound: empty instance")
 	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
+	if in.N <= 3 || opts.Progress != nil {
+		// nothing to share: one tour, or a caller that follows the
+		// ascent's progress
+		return computeOnce(ctx, stop, in, opts)
+	}
+	return shared(ctx, stop, in, opts, computeOnce)
+}
+
+// computeOnce is compute's ascent and evaluations for one caller.
+func computeOnce(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opts Options) (Result, error) {
+	start := time.Now()
 	n := in.N
 	res := Result{in: in, Pi: make([]int64, n)}
 	if n <= 3 { // one tour only

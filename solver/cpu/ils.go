@@ -381,7 +381,9 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 		}
 		// The ascent's share of the budget: a fifth of the time limit
 		// (its own schedule when there is none), on the accelerator the
-		// context carries (GPU auto's) when there is one.
+		// context carries (GPU auto's) when there is one; the same
+		// ascent under way for tsp solve's bound (or the app's) is
+		// waited for instead of run twice (solver/bound shares it).
 		r.c.setPhase(solver.PhaseBound)
 		res, berr := bound.Compute(ctx, r.in, bound.Options{Time: r.p.TimeLimit / 5, Device: bound.DeviceFrom(ctx)})
 		if berr == nil {
@@ -395,9 +397,11 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 				r.listNote += " (cut short)"
 			}
 		} else if errors.Is(berr, context.DeadlineExceeded) && ctx.Err() == nil {
-			// Its share of the time was too short for a first 1-tree:
-			// the quadrant lists alpha-nearness refines.
-			nb, berr = neighbor.QuadrantContext(ctx, r.in, k)
+			// Its share of the time was too short for a first 1-tree
+			// (or for the shared ascent to end): the nearest lists, the
+			// engines' default.
+			nb, berr = neighbor.NearestContext(ctx, r.in, k)
+			r.listNote = fmt.Sprintf("; nearest lists: no ascent for alpha-nearness lists within %v", r.p.TimeLimit/5)
 		}
 		if berr != nil {
 			if ctx.Err() != nil {

@@ -1,0 +1,138 @@
+package bound
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// One process often asks for the same ascent twice at once: tsp solve's
+// bound beside a run and the run's alpha-nearness lists, or the app's
+// bound of an instance and a run on it. On the CPU the two would share
+// the same cores, each taking twice as long. So a request for an instance
+// and options that an ascent under way already computes waits for that
+// one, and the last finished ascent is kept for the next request.
+
+// memoKey is what makes two requests the same ascent: the instance (the
+// same value, not an equal one), the options that change its steps, and
+// where its 1-trees are computed (the same steps everywhere, but a caller
+// that names a device or Borůvka asks for that one).
+type memoKey struct {
+	in                   *solver.Instance
+	neighbors, maxPeriod int
+	device, boruvka      bool
+}
+
+// flight is one ascent, under way until done closes.
+type flight struct {
+	key  memoKey
+	done chan struct{}
+	res  Result
+	err  error
+}
+
+// memo holds the ascents under way and the last finished one.
+var memo struct {
+	mu       sync.Mutex
+	flights  []*flight
+	finished *flight
+}
+
+// join returns the ascent of key that is under way or finished complete,
+// or a new flight that the caller then computes (leader true) and lands.
+func join(key memoKey) (f *flight, leader bool) {
+	memo.mu.Lock()
+	defer memo.mu.Unlock()
+	if f := memo.finished; f != nil && f.key == key {
+		return f, false
+	}
+	for _, f := range memo.flights {
+		if f.key == key {
+			return f, false
+		}
+	}
+	f = &flight{key: key, done: make(chan struct{})}
+	memo.flights = append(memo.flights, f)
+	return f, true
+}
+
+// land records the leader's outcome and wakes the waiters. Only a whole
+// ascent is kept for later requests: one cut short by its caller's time
+// limit or stop, or failed, is not what another caller asked for.
+func land(f *flight, res Result, err error) {
+	memo.mu.Lock()
+	defer memo.mu.Unlock()
+	f.res, f.err = res, err
+	f.res.g, f.res.kd = nil, nil // not needed after the computation
+	memo.flights = slices.DeleteFunc(memo.flights, func(g *flight) bool { return g == f })
+	if f.complete() {
+		memo.finished = f
+	}
+	close(f.done)
+}
+
+// complete reports whether a landed flight is a whole ascent.
+func (f *flight) complete() bool { return f.err == nil && !f.res.Stopped }
+
+// await waits for f within the caller's limits: ctx, stop and the time
+// limit from start. ok is false when f ended incomplete (the caller then
+// computes its own); err is set when the caller's own limit ended first.
+func await(ctx context.Context, stop <-chan struct{}, f *flight, start time.Time, limit time.Duration) (res Result, ok bool, err error) {
+	var deadline <-chan time.Time
+	if limit > 0 {
+		t := time.NewTimer(time.Until(start.Add(limit)))
+		defer t.Stop()
+		deadline = t.C
+	}
+	select {
+	case <-f.done:
+		if !f.complete() {
+			return Result{}, false, nil
+		}
+		res = f.res
+		res.Elapsed = time.Since(start)
+		return res, true, nil
+	case <-ctx.Done():
+		return Result{}, false, ctx.Err()
+	case <-stop:
+		return Result{}, false, ErrStopped
+	case <-deadline:
+		return Result{}, false, fmt.Errorf("bound: no bound within the time limit of %v (waiting for the same ascent under way): %w", limit, context.DeadlineExceeded)
+	}
+}
+
+// shared runs compute for in and opts once for every caller that asks at
+// the same time, and answers a later caller from the last whole ascent.
+func shared(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opts Options,
+	compute func(context.Context, <-chan struct{}, *solver.Instance, Options) (Result, error)) (Result, error) {
+	start := time.Now()
+	key := memoKey{in: in, neighbors: opts.Neighbors, maxPeriod: opts.MaxPeriod, device: opts.Device != nil, boruvka: opts.Boruvka}
+	if key.neighbors <= 0 {
+		key.neighbors = DefaultNeighbors
+	}
+	for {
+		f, leader := join(key)
+		if leader {
+			left := opts.Time
+			if left > 0 {
+				if left -= time.Since(start); left <= 0 {
+					land(f, Result{}, context.DeadlineExceeded)
+					return Result{}, fmt.Errorf("bound: no bound within the time limit of %v: %w", opts.Time, context.DeadlineExceeded)
+				}
+			}
+			o := opts
+			o.Time = left
+			res, err := compute(ctx, stop, in, o)
+			land(f, res, err)
+			return res, err
+		}
+		res, ok, err := await(ctx, stop, f, start, opts.Time)
+		if ok || err != nil {
+			return res, err
+		}
+	}
+}

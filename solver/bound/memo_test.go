@@ -1,0 +1,51 @@
+package bound
+
+import (
+	"context"
+	"sync"
+	"testing"
+)
+
+// TestSharedAscent: requests for the same instance and options at the
+// same time get one ascent (the same penalties, not a copy), a later one
+// the kept result, and other options or another instance their own.
+func TestSharedAscent(t *testing.T) {
+	in := uniformInstance(2000, 21)
+	opts := Options{MaxPeriod: 30}
+	var wg sync.WaitGroup
+	res := make([]Result, 3)
+	for i := range res {
+		wg.Go(func() {
+			r, err := Compute(context.Background(), in, opts)
+			if err != nil {
+				t.Error(err)
+			}
+			res[i] = r
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	same := func(a, b Result) bool { return &a.Pi[0] == &b.Pi[0] }
+	for i := 1; i < len(res); i++ {
+		if !same(res[0], res[i]) || res[i].Bound != res[0].Bound {
+			t.Fatalf("request %d ran its own ascent (bound %d against %d)", i, res[i].Bound, res[0].Bound)
+		}
+	}
+	later, err := StopAscent(context.Background(), nil, in, opts)
+	if err != nil || !same(later, res[0]) {
+		t.Fatalf("a later request ran its own ascent (%v)", err)
+	}
+	if _, err := later.AlphaCandidates(5); err != nil {
+		t.Fatalf("the kept result gives no candidates: %v", err)
+	}
+	other, err := Compute(context.Background(), in, Options{MaxPeriod: 20})
+	if err != nil || same(other, res[0]) {
+		t.Fatalf("other options shared the ascent (%v)", err)
+	}
+	again, err := Compute(context.Background(), uniformInstance(2000, 21), opts)
+	if err != nil || same(again, res[0]) || again.Bound != res[0].Bound {
+		t.Fatalf("an equal instance: shared %v, bound %d against %d (%v)", same(again, res[0]), again.Bound, res[0].Bound, err)
+	}
+}
