@@ -5,7 +5,7 @@ package gpu
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
+	"strings"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -88,17 +88,12 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	// the ascent behind the engine's alpha-nearness lists, where it takes
 	// them, on the GPU
-	var ascent atomic.Bool
-	ctx = bound.WithDevice(ctx, func() (bound.Device, error) {
-		ascent.Store(true)
-		return BoundDevice()
-	})
-	r, err := cpu.Solve(ctx, in, cpuParams(p), snaps)
+	r, err := cpu.Solve(bound.WithDevice(ctx, BoundDevice), in, cpuParams(p), snaps)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	what := "the CPU search alone"
-	if ascent.Load() {
+	if strings.Contains(r.Device, "ascent iterations on the GPU") {
 		what = "the CPU search, its lists' ascent on the GPU"
 	}
 	return solver.Finish(in, e, p, r.Tour, r.Moves, r.Steps, start, r.Stopped, r.Device+" (GPU auto: "+what+why+")")

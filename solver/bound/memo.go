@@ -105,15 +105,34 @@ func await(ctx context.Context, stop <-chan struct{}, f *flight, start time.Time
 	}
 }
 
+// Underway reports whether a request for in with opts would be answered
+// by an ascent another caller started (under way, or the last whole one
+// kept) rather than run by the caller.
+func Underway(in *solver.Instance, opts Options) bool {
+	key := keyOf(in, opts)
+	memo.mu.Lock()
+	defer memo.mu.Unlock()
+	if f := memo.finished; f != nil && f.key == key {
+		return true
+	}
+	return slices.ContainsFunc(memo.flights, func(f *flight) bool { return f.key == key })
+}
+
+// keyOf is the memo key of a request for in with opts.
+func keyOf(in *solver.Instance, opts Options) memoKey {
+	key := memoKey{in: in, neighbors: opts.Neighbors, maxPeriod: opts.MaxPeriod, device: opts.Device != nil, boruvka: opts.Boruvka}
+	if key.neighbors <= 0 {
+		key.neighbors = DefaultNeighbors
+	}
+	return key
+}
+
 // shared runs compute for in and opts once for every caller that asks at
 // the same time, and answers a later caller from the last whole ascent.
 func shared(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opts Options,
 	compute func(context.Context, <-chan struct{}, *solver.Instance, Options) (Result, error)) (Result, error) {
 	start := time.Now()
-	key := memoKey{in: in, neighbors: opts.Neighbors, maxPeriod: opts.MaxPeriod, device: opts.Device != nil, boruvka: opts.Boruvka}
-	if key.neighbors <= 0 {
-		key.neighbors = DefaultNeighbors
-	}
+	key := keyOf(in, opts)
 	for {
 		f, leader := join(key)
 		if leader {

@@ -33,6 +33,9 @@ func TestSharedAscent(t *testing.T) {
 			t.Fatalf("request %d ran its own ascent (bound %d against %d)", i, res[i].Bound, res[0].Bound)
 		}
 	}
+	if !Underway(in, opts) || Underway(in, Options{MaxPeriod: 20}) {
+		t.Errorf("Underway: %v for the kept ascent's options, %v for others", Underway(in, opts), Underway(in, Options{MaxPeriod: 20}))
+	}
 	later, err := StopAscent(context.Background(), nil, in, opts)
 	if err != nil || !same(later, res[0]) {
 		t.Fatalf("a later request ran its own ascent (%v)", err)

@@ -451,3 +451,21 @@ func TestAlphaStartBeforeAscent(t *testing.T) {
 		t.Errorf("the greedy tour (%d) was not shown before the ascent", greedy)
 	}
 }
+
+// TestAlphaListsTakenLater: with the ascent another caller runs (as tsp
+// solve's bound beside a run does), auto searches on the nearest lists
+// meanwhile and gives its workers the alpha lists between two epochs, as
+// the device line says; the tour is valid and exact.
+func TestAlphaListsTakenLater(t *testing.T) {
+	in := uniformInstance(500, 17)
+	go func() { _, _ = bound.Compute(context.Background(), in, bound.Options{}) }()
+	for !bound.Underway(in, bound.Options{}) {
+		time.Sleep(time.Millisecond)
+	}
+	// epochs of 500 kicks per worker between exchanges
+	res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 10 * time.Second, Extra: map[string]string{OptCandidates: "alpha", OptSync: "500", OptShare: "gpx"}}, nil)
+	t.Log(res.Device)
+	if !strings.Contains(res.Device, "taken by the search at") {
+		t.Fatalf("the alpha lists were not taken during the search: %s", res.Device)
+	}
+}

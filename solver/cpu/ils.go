@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -221,6 +222,11 @@ type ilsRun struct {
 	// listNote says how the candidate lists were made, where the device
 	// line should tell (alpha: the ascent behind them)
 	listNote string
+	pre      []int32 // the start tour shown before the ascent (nil: build one)
+	// alpha: lists from an ascent in the background (alphaLater), taken
+	// by the workers between epochs (alphaTaken)
+	alpha      atomic.Pointer[alphaLists]
+	alphaTaken bool
 	// escapes: each worker's best tour, kept apart from its current one
 	// only once the worker has escaped (written lazily, at the escape)
 	wbest      [][]int32
@@ -370,13 +376,9 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 	case "alpha":
 		// A greedy tour on the nearest lists first, so that one is on
 		// screen while the ascent runs (seconds on the CPU from 10,000
-		// cities); the search starts from the greedy tour on the alpha
-		// lists, as it was measured with them (usa13509, 30 s on the
-		// 16-core host, seeds 1 and 2: 0.210 and 0.198 %; from the
-		// first, 0.226 and 0.264 %, within the spread between runs:
-		// the two greedy tours are 16.4 and 17.0 % above the optimum,
-		// docs/PERF.md).
-		if err := r.showBeforeAscent(ctx, k); err != nil {
+		// cities).
+		near, err := r.showBeforeAscent(ctx, k)
+		if err != nil {
 			return nil, nil, err
 		}
 		// The ascent's share of the budget: a fifth of the time limit
@@ -384,24 +386,40 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 		// context carries (GPU auto's) when there is one; the same
 		// ascent under way for tsp solve's bound (or the app's) is
 		// waited for instead of run twice (solver/bound shares it).
+		opts := bound.Options{Time: r.p.TimeLimit / 5, Device: bound.DeviceFrom(ctx)}
+		if near != nil && r.o.kicks == 0 && r.o.cfg.sync > 0 && !r.usePartition() && opts.Device == nil && bound.Underway(r.in, opts) {
+			// Another caller's ascent is under way on the CPU (tsp
+			// solve's bound beside the run): the workers search on the
+			// nearest lists meanwhile, sharing the cores with it, and
+			// take the alpha lists between two epochs once it ends.
+			// Where the run computes or waits for the ascent first, on
+			// the CPU as on the GPU (0.5–1.4 s from 10,000 cities), it
+			// starts from the greedy tour on the alpha lists: usa13509,
+			// 30 s, GPU auto, 0.195–0.227 % in seven runs so, against
+			// 0.225–0.263 % in three that started from the greedy tour
+			// on the nearest lists (docs/PERF.md).
+			opts.Time = r.p.TimeLimit / 2
+			r.alphaLater(ctx, opts, k)
+			nb = near
+			break
+		}
 		r.c.setPhase(solver.PhaseBound)
-		res, berr := bound.Compute(ctx, r.in, bound.Options{Time: r.p.TimeLimit / 5, Device: bound.DeviceFrom(ctx)})
+		res, berr := bound.Compute(ctx, r.in, opts)
 		if berr == nil {
 			nb, berr = res.AlphaCandidates(k)
-			on := "the CPU"
-			if res.Device {
-				on = "the GPU"
-			}
-			r.listNote = fmt.Sprintf("; alpha-nearness lists from %d ascent iterations on %s in %.2f s", res.Iterations, on, res.Elapsed.Seconds())
-			if res.Stopped {
-				r.listNote += " (cut short)"
-			}
+			r.listNote = alphaNote(res)
+			// the search starts from the greedy tour on the alpha
+			// lists (above)
+			r.pre = nil
 		} else if errors.Is(berr, context.DeadlineExceeded) && ctx.Err() == nil {
 			// Its share of the time was too short for a first 1-tree
 			// (or for the shared ascent to end): the nearest lists, the
 			// engines' default.
-			nb, berr = neighbor.NearestContext(ctx, r.in, k)
-			r.listNote = fmt.Sprintf("; nearest lists: no ascent for alpha-nearness lists within %v", r.p.TimeLimit/5)
+			nb, berr = near, nil
+			if near == nil {
+				nb, berr = neighbor.NearestContext(ctx, r.in, k)
+			}
+			r.listNote = fmt.Sprintf("; nearest lists: no ascent for alpha-nearness lists within %v", opts.Time)
 		}
 		if berr != nil {
 			if ctx.Err() != nil {
@@ -419,23 +437,79 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 }
 
 // showBeforeAscent builds a greedy tour on the k nearest lists before
-// the ascent behind alpha-nearness lists, and shows it.
-func (r *ilsRun) showBeforeAscent(ctx context.Context, k int) error {
+// the ascent behind alpha-nearness lists, shows it and keeps it as the
+// start tour (r.pre); it returns the lists (nil with a given start tour).
+func (r *ilsRun) showBeforeAscent(ctx context.Context, k int) (*neighbor.Lists, error) {
 	if r.p.Start != nil {
-		return nil
+		return nil, nil
 	}
 	near, err := neighbor.NearestContext(ctx, r.in, k)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	t, err := r.startTour(ctx, near)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	l := tour.LazyDist(r.in).Length(t)
 	r.c.offer(t, l)
 	r.c.snapshot(t, l, 0, 0, 0)
-	return nil
+	r.pre = t
+	return near, nil
+}
+
+// alphaLists are alpha-nearness lists an ascent in the background made,
+// and the device line's note on them.
+type alphaLists struct {
+	l    *neighbor.Lists
+	note string
+}
+
+// alphaLater computes the alpha-nearness lists in the background
+// (opts names where and how long); search gives them to the workers
+// between two epochs. Without them by the end, the workers keep the
+// nearest lists.
+func (r *ilsRun) alphaLater(ctx context.Context, opts bound.Options, k int) {
+	go func() {
+		res, err := bound.Compute(ctx, r.in, opts)
+		if err != nil {
+			return
+		}
+		l, err := res.AlphaCandidates(k)
+		if err != nil {
+			return
+		}
+		r.alpha.Store(&alphaLists{l: l, note: alphaNote(res) + fmt.Sprintf(", taken by the search at %.2f s", time.Since(r.start).Seconds())})
+	}()
+	r.listNote = fmt.Sprintf("; nearest lists: no ascent for alpha-nearness lists within %v", opts.Time)
+}
+
+// takeAlpha gives every worker the background ascent's alpha lists once
+// they are there (between epochs: no worker is searching).
+func (r *ilsRun) takeAlpha() {
+	a := r.alpha.Load()
+	if a == nil || r.alphaTaken {
+		return
+	}
+	r.alphaTaken = true
+	r.listNote = a.note
+	for _, s := range r.searches {
+		s.nb, s.k = a.l.List, a.l.K
+		s.cacheNbDist()
+	}
+}
+
+// alphaNote is the device line's note on alpha lists from res.
+func alphaNote(res bound.Result) string {
+	on := "the CPU"
+	if res.Device {
+		on = "the GPU"
+	}
+	note := fmt.Sprintf("; alpha-nearness lists from %d ascent iterations on %s in %.2f s", res.Iterations, on, res.Elapsed.Seconds())
+	if res.Stopped {
+		note += " (cut short)"
+	}
+	return note
 }
 
 // startTour is the given start tour, or the engine's construction (greedy
@@ -443,6 +517,9 @@ func (r *ilsRun) showBeforeAscent(ctx context.Context, k int) error {
 func (r *ilsRun) startTour(ctx context.Context, nb *neighbor.Lists) ([]int32, error) {
 	if r.p.Start != nil {
 		return to32(r.p.Start), nil
+	}
+	if r.pre != nil {
+		return r.pre, nil
 	}
 	r.c.setPhase(solver.PhaseStart)
 	var t []int
@@ -477,6 +554,7 @@ func (r *ilsRun) search() {
 		if budget > 0 {
 			n = min(epoch, budget-done)
 		}
+		r.takeAlpha()
 		var wg sync.WaitGroup
 		for wk := range r.w {
 			wg.Go(func() { r.work(wk, n, first) })
