@@ -53,9 +53,24 @@ const OptCompanion = "companion"
 // much less.
 const OptClaim = "claim"
 
+// AutoAlphaStartMinN is the size from which GPU auto, below
+// AutoOrILSMinN, starts the CPU auto engine from the greedy tour on
+// alpha-nearness lists of a Held–Karp ascent run on the GPU (under a
+// second: 0.56–0.66 s on pla85900, 1.03 s on 100,000 uniform cities),
+// unless OptAlphaStart is "off". Paired runs at 60 s against CPU auto
+// (docs/PERF.md, "A start from the GPU's alpha lists"): pla85900 0.264,
+// 0.275, 0.255 % for seeds 1–3 against 0.283–0.309, 0.378, 0.304 %; the
+// uniform 100,000 level (0.617 against 0.624 %). Below it d18512 (30 s)
+// was behind: 0.210, 0.212 % against 0.188–0.205 %.
+const AutoAlphaStartMinN = 50000
+
+// OptAlphaStart is GPU auto's option for the start from the GPU's alpha
+// lists ("on", the default, or "off").
+const OptAlphaStart = "alphastart"
+
 // companionOnly lists GPU auto's options that the CPU auto engine does
 // not take.
-var companionOnly = []string{OptCompanion, OptClaim, OptWindow, OptWindowMoves, OptWindowSegment}
+var companionOnly = []string{OptCompanion, OptClaim, OptWindow, OptWindowMoves, OptWindowSegment, OptAlphaStart}
 
 // cpuParams returns p for the CPU auto engine: its backend, and
 // Params.Extra without GPU auto's own options.

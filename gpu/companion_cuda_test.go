@@ -240,3 +240,36 @@ func TestAutoAlphaAscent(t *testing.T) {
 	}
 	t.Logf("%d cities, 3 s: %d; %s", in.N, res.Length, res.Device)
 }
+
+// TestAutoAlphaStart runs GPU auto from AutoAlphaStartMinN cities: the CPU
+// engine starts from the greedy tour on the GPU ascent's alpha lists, as
+// the device line says, within the time limit and with a valid, exact
+// tour; with alphastart=off from its own greedy tour.
+func TestAutoAlphaStart(t *testing.T) {
+	needDevice(t)
+	e, err := solver.Lookup(AlgoAuto, solver.BackendGPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := randomInstance(AutoAlphaStartMinN+1000, solver.Euc2D, 1e6, 8)
+	t0 := time.Now()
+	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(t0); el > 4*time.Second {
+		t.Errorf("a 3 s run took %v", el)
+	}
+	checkResult(t, "auto", in, res)
+	if !strings.Contains(res.Device, "from the greedy tour on alpha-nearness lists") {
+		t.Fatalf("no start from the GPU's alpha lists: %s", res.Device)
+	}
+	t.Logf("%d cities, 3 s: %d; %s", in.N, res.Length, res.Device)
+	off, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: time.Second, Seed: 1, Extra: map[string]string{OptAlphaStart: "off"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(off.Device, "alpha-nearness") {
+		t.Fatalf("alphastart=off: %s", off.Device)
+	}
+}

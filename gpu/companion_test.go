@@ -13,12 +13,12 @@ import (
 // them), and that the caller's map is left alone.
 func TestCPUParams(t *testing.T) {
 	p := solver.Params{Backend: solver.BackendGPU, Seed: 4, Extra: map[string]string{OptCompanion: "0.5", OptWindow: "512",
-		OptWindowMoves: "3opt", OptWindowSegment: "50", "kicks": "10", "segment": "100"}}
+		OptWindowMoves: "3opt", OptWindowSegment: "50", OptAlphaStart: "off", "kicks": "10", "segment": "100"}}
 	q := cpuParams(p)
 	if q.Backend != solver.BackendCPU || q.Seed != 4 || len(q.Extra) != 2 || q.Extra["kicks"] != "10" || q.Extra["segment"] != "100" {
 		t.Fatalf("CPU params %+v", q)
 	}
-	if len(p.Extra) != 6 {
+	if len(p.Extra) != 7 {
 		t.Fatalf("the caller's options changed: %v", p.Extra)
 	}
 	cpuOpts := solver.OptionsFor(AlgoAuto, solver.BackendCPU)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/construct"
 )
 
 // available reports whether a CUDA device can run the kernels: nil, or an
@@ -86,15 +87,50 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if in.N >= AutoCompanionMinN {
 		why = "; --opt " + OptCompanion + "=S adds the GPU windows"
 	}
+	what := "the CPU search alone"
+	q := cpuParams(p)
+	if note, ok := alphaStart(ctx, in, p, &q, start); ok {
+		what = "the CPU search" + note
+	}
 	// the ascent behind the engine's alpha-nearness lists, where it takes
 	// them, on the GPU
-	r, err := cpu.Solve(bound.WithDevice(ctx, BoundDevice), in, cpuParams(p), snaps)
+	r, err := cpu.Solve(bound.WithDevice(ctx, BoundDevice), in, q, snaps)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	what := "the CPU search alone"
 	if strings.Contains(r.Device, "ascent iterations on the GPU") {
 		what = "the CPU search, its lists' ascent on the GPU"
 	}
 	return solver.Finish(in, e, p, r.Tour, r.Moves, r.Steps, start, r.Stopped, r.Device+" (GPU auto: "+what+why+")")
 }
+
+// alphaStart gives the CPU auto engine's parameters q the greedy tour on
+// alpha-nearness lists of a Held–Karp ascent on the GPU as their start,
+// from AutoAlphaStartMinN to AutoOrILSMinN cities (OptAlphaStart), and
+// the rest of the time limit from start. It returns the device line's
+// note and whether it did; on any failure (or no time for the ascent)
+// the engine builds its own start tour as without it.
+func alphaStart(ctx context.Context, in *solver.Instance, p solver.Params, q *solver.Params, start time.Time) (string, bool) {
+	if in.N < AutoAlphaStartMinN || in.N >= AutoOrILSMinN || p.Start != nil || p.Extra[OptAlphaStart] == "off" {
+		return "", false
+	}
+	res, err := bound.Compute(ctx, in, bound.Options{Time: p.TimeLimit / 10, Device: BoundDevice})
+	if err != nil {
+		return "", false
+	}
+	l, err := res.AlphaCandidates(alphaStartK)
+	if err != nil {
+		return "", false
+	}
+	t, err := construct.GreedyContext(ctx, in, l)
+	if err != nil {
+		return "", false
+	}
+	q.Start = construct.KeepFixed(in, t)
+	q.TimeLimit = max(p.TimeLimit-time.Since(start), time.Nanosecond)
+	return fmt.Sprintf(" from the greedy tour on alpha-nearness lists of %d ascent iterations on the GPU (%.2f s)", res.Iterations, time.Since(start).Seconds()), true
+}
+
+// alphaStartK is the alpha-nearness candidates per city of alphaStart's
+// greedy tour: the CPU engines' list size.
+const alphaStartK = 8
