@@ -346,12 +346,22 @@ func suiteNames() []string {
 }
 
 func cmdEngines(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "engines", "[--verbose]", "Lists the registered engines: algorithm, backend, whether it can run here, and what it does.\n"+
+	fs := newFlags(e, "engines", "[--verbose] [FILE]", "Lists the registered engines: algorithm, backend, whether it can run here, and what it does.\n"+
 		"With --verbose, also each engine's options: the flag that sets it (--opt NAME=VALUE for the\n"+
-		"engine-specific ones), its type, default and allowed range, and what it does.")
+		"engine-specific ones), its type, default and allowed range, and what it does. With a TSPLIB\n"+
+		"FILE, the defaults and ranges a run on that instance takes (auto's depend on its size).")
 	verbose := fs.Bool("verbose", false, "list each engine's options")
-	if _, err := parse(fs, "engines", args, 0, 0); err != nil {
+	pos, err := parse(fs, "engines", args, 0, 1)
+	if err != nil {
 		return err
+	}
+	var in *solver.Instance
+	if len(pos) == 1 {
+		if in, err = loadInstance(pos[0], "", 0, false); err != nil {
+			return err
+		}
+		*verbose = true
+		fmt.Fprintf(e.stdout, "options for %s (%d cities)\n", in.Name, in.N)
 	}
 	for _, eng := range solver.Engines() {
 		status := "ready"
@@ -360,7 +370,7 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 		}
 		fmt.Fprintf(e.stdout, "%-12s %-4s %s — %s\n", eng.Name(), eng.Backend(), eng.Describe(), status)
 		if *verbose {
-			writeOptions(e.stdout, solver.EffectiveOptions(eng, nil))
+			writeOptions(e.stdout, solver.EffectiveOptions(eng, in))
 		}
 	}
 	return nil

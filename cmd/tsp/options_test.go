@@ -78,3 +78,53 @@ func TestEnginesVerbose(t *testing.T) {
 		t.Error("engines without --verbose lists options")
 	}
 }
+
+// TestEnginesForFile lists the defaults a run on a given instance takes:
+// auto's candidate lists are the nearest below 10,000 cities and alpha
+// from there (to 15,000); a bad file is one error line.
+func TestEnginesForFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		n    string
+		want string
+	}{{"2000", "--opt candidates   choice default nearest"}, {"12000", "--opt candidates   choice default alpha"}} {
+		f := filepath.Join(dir, "u"+c.n+".tsp")
+		if code, _, stderr := tsp(t, "gen", "--kind", "uniform", "--n", c.n, "--seed", "1", "--out", f); code != 0 {
+			t.Fatalf("gen: %s", stderr)
+		}
+		code, out, stderr := tsp(t, "engines", f)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if !strings.Contains(out, "("+c.n+" cities)") {
+			t.Errorf("%s cities: no header in\n%s", c.n, out)
+		}
+		// GPU auto hands these options to CPU auto and shows its defaults
+		for _, eng := range []string{"auto         cpu", "auto         gpu"} {
+			if b := engineBlock(out, eng); !strings.Contains(b, c.want) {
+				t.Errorf("%s cities: no %q under %s in\n%s", c.n, c.want, eng, b)
+			}
+		}
+	}
+	code, _, stderr := tsp(t, "engines", filepath.Join(dir, "missing.tsp"))
+	if code != 1 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "missing.tsp") {
+		t.Errorf("a missing file: exit %d, %q", code, stderr)
+	}
+}
+
+// engineBlock is the part of tsp engines' output about the engine whose
+// line starts with head: that line and the indented ones after it.
+func engineBlock(out, head string) string {
+	var b []string
+	for _, line := range strings.Split(out, "\n") {
+		switch {
+		case strings.HasPrefix(line, head):
+			b = append(b, line)
+		case len(b) > 0 && strings.HasPrefix(line, " "):
+			b = append(b, line)
+		case len(b) > 0:
+			return strings.Join(b, "\n")
+		}
+	}
+	return strings.Join(b, "\n")
+}
