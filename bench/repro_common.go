@@ -88,15 +88,12 @@ func (r *repro) solve(e solver.Engine, in *solver.Instance, p solver.Params) (so
 		p.Workers = r.opt.Workers
 	}
 	if len(r.opt.Extra) > 0 {
-		opts := solver.OptionsFor(e.Name(), e.Backend())
 		extra := maps.Clone(p.Extra)
-		for k, v := range r.opt.Extra {
-			if _, ok := opts.Lookup(k); ok {
-				if extra == nil {
-					extra = map[string]string{}
-				}
-				extra[k] = v
+		for k, v := range r.extraFor(e) {
+			if extra == nil {
+				extra = map[string]string{}
 			}
+			extra[k] = v
 		}
 		p.Extra = extra
 	}
@@ -319,4 +316,20 @@ func SavePlot(dir, base, title, xLabel, yLabel string, logX, logY bool, series .
 		_, err := wt.WriteTo(w)
 		return err
 	})
+}
+
+// extraFor returns the suite's engine options (Options.Extra) that e
+// takes, nil when none.
+func (r *repro) extraFor(e solver.Engine) map[string]string {
+	var extra map[string]string
+	opts := solver.OptionsFor(e.Name(), e.Backend())
+	for k, v := range r.opt.Extra {
+		if _, ok := opts.Lookup(k); ok {
+			if extra == nil {
+				extra = map[string]string{}
+			}
+			extra[k] = v
+		}
+	}
+	return extra
 }

@@ -35,7 +35,7 @@ var TTQThresholds = []float64{5, 2, 1, 0.5, 0.2}
 const BeardwoodConstant = 0.7124
 
 func init() {
-	Register("ttq", "time to quality: GPU and CPU auto side by side on pr2392, fnl4461, usa13509, d18512, pla85900 and uniform 100,000 and 1,000,000 (best length over time, time to 5/2/1/0.5/0.2 %, PNG plot)", runTTQ)
+	Register("ttq", "time to quality: GPU and CPU auto side by side on pr2392, fnl4461, usa13509, d18512, pla85900 and uniform 100,000 and 1,000,000 (best length over time, time to 5/2/1/0.5/0.2 %, PNG plot; --runs N: seeds 1..N and their mean)", runTTQ)
 }
 
 // ttqBudget is the time per run of an instance of n cities: 20 s below
@@ -116,7 +116,7 @@ func ttqReference(in *solver.Instance, uniform bool) (float64, string) {
 // ttqRun runs e on in for d and returns the best length over time: every
 // snapshot's tour lengths (current and best, both real tours) folded into
 // a running minimum, then the exact final length.
-func ttqRun(ctx context.Context, e solver.Engine, in *solver.Instance, d time.Duration, workers int) ([]ttqPoint, solver.Result, error) {
+func ttqRun(ctx context.Context, e solver.Engine, in *solver.Instance, d time.Duration, workers int, seed uint64, extra map[string]string) ([]ttqPoint, solver.Result, error) {
 	snaps := solver.Latest()
 	var pts []ttqPoint
 	var mu sync.Mutex
@@ -141,7 +141,7 @@ func ttqRun(ctx context.Context, e solver.Engine, in *solver.Instance, d time.Du
 		}
 	}()
 	t0 := time.Now()
-	res, err := e.Solve(ctx, in, solver.Params{TimeLimit: d, Seed: 1, Workers: workers}, snaps)
+	res, err := e.Solve(ctx, in, solver.Params{TimeLimit: d, Seed: seed, Workers: workers, Extra: extra}, snaps)
 	el := time.Since(t0)
 	close(snaps)
 	<-done
@@ -160,8 +160,13 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 		return err
 	}
 	names := r.instances(TTQInstances, ttqQuick)
+	runs := max(opt.Runs, 1)
+	title := "Time to quality: auto on the GPU and on the CPU, same host, one run each (seed 1)"
+	if runs > 1 {
+		title = fmt.Sprintf("Time to quality: auto on the GPU and on the CPU, same host, %d runs each (seeds 1–%d) and their mean", runs, runs)
+	}
 	tb := &Table{
-		Title: "Time to quality: auto on the GPU and on the CPU, same host, one run each (seed 1)",
+		Title: title,
 		Header: []string{"instance", "n", "gap against", "engine", "time s", "first tour s", "length", "gap %",
 			"to 5 %", "to 2 %", "to 1 %", "to 0.5 %", "to 0.2 %"},
 	}
@@ -173,6 +178,12 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 		}
 		ref, refName := ttqReference(in, uniform)
 		d := ttqBudget(opt, in.N)
+		gap := func(l int64) float64 {
+			if ref <= 0 {
+				return math.NaN()
+			}
+			return 100 * (float64(l) - ref) / ref
+		}
 		var series []Series
 		for _, backend := range []string{solver.BackendGPU, solver.BackendCPU} {
 			e := r.engine("auto", backend)
@@ -181,43 +192,48 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 				tb.AddRow(name, in.N, refName, label, "n/a", "", "", "unavailable", "", "", "", "", "")
 				continue
 			}
-			r.logf("%s (%d cities): %s for %v", name, in.N, label, d)
-			pts, res, err := ttqRun(ctx, e, in, d, opt.Workers)
-			if err != nil {
-				r.logf("%s on %s: %v", label, name, err)
-				tb.AddRow(name, in.N, refName, label, "n/a", "", "", "error: "+err.Error(), "", "", "", "", "")
-				continue
-			}
-			if backend == solver.BackendGPU {
-				r.device = res.Device
-			}
-			gap := func(l int64) float64 {
-				if ref <= 0 {
-					return math.NaN()
+			var mean ttqMean
+			for seed := 1; seed <= runs; seed++ {
+				lbl := label
+				if runs > 1 {
+					lbl = fmt.Sprintf("%s, seed %d", label, seed)
 				}
-				return 100 * (float64(l) - ref) / ref
+				r.logf("%s (%d cities): %s for %v", name, in.N, lbl, d)
+				pts, res, err := ttqRun(ctx, e, in, d, opt.Workers, uint64(seed), r.extraFor(e))
+				if err != nil {
+					r.logf("%s on %s: %v", lbl, name, err)
+					tb.AddRow(name, in.N, refName, lbl, "n/a", "", "", "error: "+err.Error(), "", "", "", "", "")
+					continue
+				}
+				if backend == solver.BackendGPU {
+					r.device = res.Device
+				}
+				reach := ttqReach(pts, gap)
+				var s Series
+				s.Name = lbl
+				for _, p := range pts {
+					g := gap(p.len)
+					curves.AddRow(name, lbl, fmt.Sprintf("%.3f", p.t.Seconds()), p.len, fmt.Sprintf("%.4f", g))
+					s.X = append(s.X, math.Max(p.t.Seconds(), 1e-3))
+					// log scale: the optimum itself is drawn at 0.001 %
+					s.Y = append(s.Y, math.Max(g, 1e-3))
+				}
+				series = append(series, s)
+				gs := "n/a"
+				if ref > 0 {
+					gs = fmt.Sprintf("%.3f", gap(res.Length))
+				}
+				row := []any{name, in.N, refName, lbl, fmtSec(res.Elapsed), fmt.Sprintf("%.2f", pts[0].t.Seconds()), res.Length, gs}
+				for _, x := range reach {
+					row = append(row, x)
+				}
+				tb.AddRow(row...)
+				mean.add(res, pts[0].t, reach)
+				r.logf("%s %s: %d (%s %%) in %v", name, lbl, res.Length, gs, res.Elapsed.Round(time.Millisecond))
 			}
-			reach := ttqReach(pts, gap)
-			var s Series
-			s.Name = label
-			for _, p := range pts {
-				g := gap(p.len)
-				curves.AddRow(name, label, fmt.Sprintf("%.3f", p.t.Seconds()), p.len, fmt.Sprintf("%.4f", g))
-				s.X = append(s.X, math.Max(p.t.Seconds(), 1e-3))
-				// log scale: the optimum itself is drawn at 0.001 %
-				s.Y = append(s.Y, math.Max(g, 1e-3))
+			if runs > 1 && mean.n > 0 {
+				tb.AddRow(mean.row(name, in.N, refName, fmt.Sprintf("%s, mean of %d", label, mean.n), gap, ref > 0)...)
 			}
-			series = append(series, s)
-			gs := "n/a"
-			if ref > 0 {
-				gs = fmt.Sprintf("%.3f", gap(res.Length))
-			}
-			row := []any{name, in.N, refName, label, fmtSec(res.Elapsed), fmt.Sprintf("%.2f", pts[0].t.Seconds()), res.Length, gs}
-			for _, x := range reach {
-				row = append(row, x)
-			}
-			tb.AddRow(row...)
-			r.logf("%s %s: %d (%s %%) in %v", name, label, res.Length, gs, res.Elapsed.Round(time.Millisecond))
 		}
 		if opt.OutDir != "" && ref > 0 {
 			if err := SavePlot(opt.OutDir, "ttq-"+name, fmt.Sprintf("%s: gap above %s against time", name, refName),
@@ -248,4 +264,52 @@ func saveCSV(path string, t *Table) error {
 		return err
 	}
 	return atomicfile.Write(path, t.CSV)
+}
+
+// ttqMean sums an engine's runs on one instance for the mean row.
+type ttqMean struct {
+	n              int
+	elapsed, first time.Duration
+	length         float64
+	reach          [][]string // each run's times to the thresholds
+}
+
+func (m *ttqMean) add(res solver.Result, first time.Duration, reach []string) {
+	m.n++
+	m.elapsed += res.Elapsed
+	m.first += first
+	m.length += float64(res.Length)
+	m.reach = append(m.reach, reach)
+}
+
+// row is the mean row: the mean time, first tour, length and its gap, and
+// per threshold the mean time when every run reached it, else how many
+// did ("— (k of n)").
+func (m *ttqMean) row(name string, n int, refName, label string, gap func(int64) float64, hasRef bool) []any {
+	l := m.length / float64(m.n)
+	gs := "n/a"
+	if hasRef {
+		gs = fmt.Sprintf("%.3f", gap(int64(math.Round(l))))
+	}
+	row := []any{name, n, refName, label, fmtSec(m.elapsed / time.Duration(m.n)), fmt.Sprintf("%.2f", (m.first / time.Duration(m.n)).Seconds()),
+		fmt.Sprintf("%.0f", l), gs}
+	for i := range TTQThresholds {
+		sum, got := 0.0, 0
+		for _, r := range m.reach {
+			var v float64
+			if _, err := fmt.Sscan(r[i], &v); err == nil {
+				sum += v
+				got++
+			}
+		}
+		switch {
+		case got == m.n:
+			row = append(row, fmt.Sprintf("%.2f", sum/float64(got)))
+		case got == 0:
+			row = append(row, "—")
+		default:
+			row = append(row, fmt.Sprintf("— (%d of %d)", got, m.n))
+		}
+	}
+	return row
 }

@@ -117,3 +117,48 @@ func TestSaveCSVReplacesWhole(t *testing.T) {
 		t.Errorf("saveCSV wrote %q, Table.CSV gives %q", got, want.String())
 	}
 }
+
+// TestTTQRuns: with --runs 2 every engine runs seeds 1 and 2 (their own
+// rows and curves) and a mean row whose length is the runs' mean; the
+// suite's engine options reach the engine that takes them.
+func TestTTQRuns(t *testing.T) {
+	out := t.TempDir()
+	var buf bytes.Buffer
+	opt := Options{TSPLIBDir: t.TempDir(), OutDir: out, Runs: 2, Time: 200 * time.Millisecond, Instances: []string{"uniform-1500"},
+		Extra: map[string]string{"stale": "5", "companion": "0.5"}}
+	if err := Run(context.Background(), "ttq", opt, &buf); err != nil {
+		t.Fatal(err)
+	}
+	recs := readCSV(t, filepath.Join(out, "ttq.csv"))
+	lengths := map[string]float64{}
+	for _, r := range recs[1:] {
+		if r[0] != "uniform-1500" || !strings.HasPrefix(r[3], "auto cpu") {
+			continue
+		}
+		var l float64
+		if _, err := fmtSscan(r[6], &l); err != nil {
+			t.Fatalf("row %v: %v", r, err)
+		}
+		lengths[r[3]] = l
+	}
+	s1, ok1 := lengths["auto cpu, seed 1"]
+	s2, ok2 := lengths["auto cpu, seed 2"]
+	m, okm := lengths["auto cpu, mean of 2"]
+	if !ok1 || !ok2 || !okm {
+		t.Fatalf("rows %v:\n%s", lengths, buf.String())
+	}
+	if math.Abs(m-(s1+s2)/2) > 0.5 {
+		t.Errorf("mean row %v, runs %v and %v", m, s1, s2)
+	}
+	curves := readCSV(t, filepath.Join(out, "ttq-curves.csv"))
+	seen := map[string]bool{}
+	for _, r := range curves[1:] {
+		seen[r[1]] = true
+	}
+	if !seen["auto cpu, seed 1"] || !seen["auto cpu, seed 2"] {
+		t.Errorf("curves of %v", seen)
+	}
+	if !strings.Contains(buf.String(), "2 runs each (seeds 1–2)") {
+		t.Errorf("title:\n%s", buf.String())
+	}
+}
