@@ -176,7 +176,7 @@ func compute(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opt
 		// ascent's progress
 		return computeOnce(ctx, stop, in, opts)
 	}
-	return shared(ctx, stop, in, opts, computeOnce)
+	return shared(ctx, stop, in, opts)
 }
 
 // computeOnce is compute's ascent and evaluations for one caller.

@@ -47,17 +47,24 @@ var memo struct {
 func join(key memoKey) (f *flight, leader bool) {
 	memo.mu.Lock()
 	defer memo.mu.Unlock()
-	if f := memo.finished; f != nil && f.key == key {
+	if f := lookup(key); f != nil {
 		return f, false
-	}
-	for _, f := range memo.flights {
-		if f.key == key {
-			return f, false
-		}
 	}
 	f = &flight{key: key, done: make(chan struct{})}
 	memo.flights = append(memo.flights, f)
 	return f, true
+}
+
+// lookup returns the kept whole ascent of key or the one under way, nil
+// when there is neither (memo.mu held).
+func lookup(key memoKey) *flight {
+	if f := memo.finished; f != nil && f.key == key {
+		return f
+	}
+	if i := slices.IndexFunc(memo.flights, func(f *flight) bool { return f.key == key }); i >= 0 {
+		return memo.flights[i]
+	}
+	return nil
 }
 
 // land records the leader's outcome and wakes the waiters. Only a whole
@@ -109,13 +116,9 @@ func await(ctx context.Context, stop <-chan struct{}, f *flight, start time.Time
 // by an ascent another caller started (under way, or the last whole one
 // kept) rather than run by the caller.
 func Underway(in *solver.Instance, opts Options) bool {
-	key := keyOf(in, opts)
 	memo.mu.Lock()
 	defer memo.mu.Unlock()
-	if f := memo.finished; f != nil && f.key == key {
-		return true
-	}
-	return slices.ContainsFunc(memo.flights, func(f *flight) bool { return f.key == key })
+	return lookup(keyOf(in, opts)) != nil
 }
 
 // keyOf is the memo key of a request for in with opts.
@@ -127,10 +130,10 @@ func keyOf(in *solver.Instance, opts Options) memoKey {
 	return key
 }
 
-// shared runs compute for in and opts once for every caller that asks at
-// the same time, and answers a later caller from the last whole ascent.
-func shared(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opts Options,
-	compute func(context.Context, <-chan struct{}, *solver.Instance, Options) (Result, error)) (Result, error) {
+// shared runs computeOnce for in and opts once for every caller that
+// asks at the same time, and answers a later caller from the last whole
+// ascent.
+func shared(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opts Options) (Result, error) {
 	start := time.Now()
 	key := keyOf(in, opts)
 	for {
@@ -145,7 +148,7 @@ func shared(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opts
 			}
 			o := opts
 			o.Time = left
-			res, err := compute(ctx, stop, in, o)
+			res, err := computeOnce(ctx, stop, in, o)
 			land(f, res, err)
 			return res, err
 		}
