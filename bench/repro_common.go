@@ -87,13 +87,12 @@ func (r *repro) solve(e solver.Engine, in *solver.Instance, p solver.Params) (so
 	if p.Workers == 0 {
 		p.Workers = r.opt.Workers
 	}
-	if len(r.opt.Extra) > 0 {
-		extra := maps.Clone(p.Extra)
-		for k, v := range r.extraFor(e) {
-			if extra == nil {
-				extra = map[string]string{}
-			}
-			extra[k] = v
+	if extra := r.extraFor(e); extra != nil {
+		// the suite's options over the call's own, in a map of its own
+		if p.Extra != nil {
+			merged := maps.Clone(p.Extra)
+			maps.Copy(merged, extra)
+			extra = merged
 		}
 		p.Extra = extra
 	}

@@ -80,19 +80,28 @@ func (r *repro) ttqInstance(name string) (in *solver.Instance, uniform bool, err
 }
 
 // ttqReach is, for each of TTQThresholds, the first snapshot time (in
-// seconds) whose gap is within it, "—" when none is.
-func ttqReach(pts []ttqPoint, gap func(int64) float64) []string {
-	reach := make([]string, len(TTQThresholds))
+// seconds) whose gap is within it, NaN when none is.
+func ttqReach(pts []ttqPoint, gap func(int64) float64) []float64 {
+	reach := make([]float64, len(TTQThresholds))
 	for i, th := range TTQThresholds {
-		reach[i] = "—"
+		reach[i] = math.NaN()
 		for _, p := range pts {
 			if gap(p.len) <= th {
-				reach[i] = fmt.Sprintf("%.2f", p.t.Seconds())
+				reach[i] = p.t.Seconds()
 				break
 			}
 		}
 	}
 	return reach
+}
+
+// fmtReach is a time to a threshold as the table writes it: "—" when it
+// was not reached.
+func fmtReach(sec float64) string {
+	if math.IsNaN(sec) {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f", sec)
 }
 
 // ttqReference returns the length gaps are measured against and its name:
@@ -225,7 +234,7 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 				}
 				row := []any{name, in.N, refName, lbl, fmtSec(res.Elapsed), fmt.Sprintf("%.2f", pts[0].t.Seconds()), res.Length, gs}
 				for _, x := range reach {
-					row = append(row, x)
+					row = append(row, fmtReach(x))
 				}
 				tb.AddRow(row...)
 				mean.add(res, pts[0].t, reach)
@@ -271,10 +280,10 @@ type ttqMean struct {
 	n              int
 	elapsed, first time.Duration
 	length         float64
-	reach          [][]string // each run's times to the thresholds
+	reach          [][]float64 // each run's times to the thresholds (NaN: not reached)
 }
 
-func (m *ttqMean) add(res solver.Result, first time.Duration, reach []string) {
+func (m *ttqMean) add(res solver.Result, first time.Duration, reach []float64) {
 	m.n++
 	m.elapsed += res.Elapsed
 	m.first += first
@@ -296,9 +305,8 @@ func (m *ttqMean) row(name string, n int, refName, label string, gap func(int64)
 	for i := range TTQThresholds {
 		sum, got := 0.0, 0
 		for _, r := range m.reach {
-			var v float64
-			if _, err := fmt.Sscan(r[i], &v); err == nil {
-				sum += v
+			if !math.IsNaN(r[i]) {
+				sum += r[i]
 				got++
 			}
 		}
