@@ -90,7 +90,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	what := "the CPU search alone"
 	q := cpuParams(p)
 	if note, ok := alphaStart(ctx, in, p, &q, start); ok {
-		what = "the CPU search" + note
+		what += note // no GPU windows beside it: alone, from the GPU's start
 	}
 	// the ascent behind the engine's alpha-nearness lists, where it takes
 	// them, on the GPU
