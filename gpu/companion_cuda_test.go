@@ -94,33 +94,16 @@ func TestCompanionWindowsExact(t *testing.T) {
 // device line; without the option the CPU engine alone.
 func TestAutoCompanion(t *testing.T) {
 	needDevice(t)
-	e, err := solver.Lookup(AlgoAuto, solver.BackendGPU)
-	if err != nil {
-		t.Fatal(err)
-	}
 	in := randomInstance(AutoCompanionMinN+2000, solver.Euc2D, 1e6, 5)
-	t0 := time.Now()
-	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1, Extra: map[string]string{OptCompanion: "0.5"}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if el := time.Since(t0); el > 4*time.Second {
+	res, el := runAuto(t, in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1, Extra: map[string]string{OptCompanion: "0.5"}})
+	if el > 4*time.Second {
 		t.Errorf("a 3 s run took %v", el)
-	}
-	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
-		t.Fatal(err)
-	}
-	if got := solver.TourLength(in, res.Tour); got != res.Length {
-		t.Fatalf("reported %d, exact %d", res.Length, got)
 	}
 	if !strings.Contains(res.Device, "offers") {
 		t.Fatalf("device line without the windows: %s", res.Device)
 	}
 	t.Logf("%d cities, 3 s: %d; %s", in.N, res.Length, res.Device)
-	alone, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: time.Second, Seed: 1}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	alone, _ := runAuto(t, in, solver.Params{TimeLimit: time.Second, Seed: 1})
 	if strings.Contains(alone.Device, "offers") || !strings.Contains(alone.Device, "the CPU search alone") {
 		t.Fatalf("by default: %s", alone.Device)
 	}
@@ -195,24 +178,10 @@ func TestAutoEarlyOrILS(t *testing.T) {
 // device line, and folds that shortened the engine's tour.
 func TestAutoCompanionClaims(t *testing.T) {
 	needDevice(t)
-	e, err := solver.Lookup(AlgoAuto, solver.BackendGPU)
-	if err != nil {
-		t.Fatal(err)
-	}
 	in := randomInstance(AutoCompanionMinN+5000, solver.Euc2D, 1e6, 6)
-	t0 := time.Now()
-	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 4 * time.Second, Seed: 1, Extra: map[string]string{OptCompanion: "0.5", OptClaim: "0.35"}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if el := time.Since(t0); el > 5*time.Second {
+	res, el := runAuto(t, in, solver.Params{TimeLimit: 4 * time.Second, Seed: 1, Extra: map[string]string{OptCompanion: "0.5", OptClaim: "0.35"}})
+	if el > 5*time.Second {
 		t.Errorf("a 4 s run took %v", el)
-	}
-	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
-		t.Fatal(err)
-	}
-	if got := solver.TourLength(in, res.Tour); got != res.Length {
-		t.Fatalf("reported %d, exact %d", res.Length, got)
 	}
 	if !strings.Contains(res.Device, "claims of") || strings.Contains(res.Device, " 0 shortened") {
 		t.Fatalf("device line without claims or folds: %s", res.Device)
@@ -225,16 +194,8 @@ func TestAutoCompanionClaims(t *testing.T) {
 // the GPU, as the device line says, and the tour is valid and exact.
 func TestAutoAlphaAscent(t *testing.T) {
 	needDevice(t)
-	e, err := solver.Lookup(AlgoAuto, solver.BackendGPU)
-	if err != nil {
-		t.Fatal(err)
-	}
 	in := randomInstance(12000, solver.Euc2D, 1e6, 7)
-	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkResult(t, "auto", in, res)
+	res, _ := runAuto(t, in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1})
 	if !strings.Contains(res.Device, "ascent iterations on the GPU") || !strings.Contains(res.Device, "its lists' ascent on the GPU") {
 		t.Fatalf("the ascent did not run on the GPU: %s", res.Device)
 	}
@@ -247,29 +208,36 @@ func TestAutoAlphaAscent(t *testing.T) {
 // tour; with alphastart=off from its own greedy tour.
 func TestAutoAlphaStart(t *testing.T) {
 	needDevice(t)
-	e, err := solver.Lookup(AlgoAuto, solver.BackendGPU)
-	if err != nil {
-		t.Fatal(err)
-	}
 	in := randomInstance(AutoAlphaStartMinN+1000, solver.Euc2D, 1e6, 8)
-	t0 := time.Now()
-	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if el := time.Since(t0); el > 4*time.Second {
+	res, el := runAuto(t, in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1})
+	if el > 4*time.Second {
 		t.Errorf("a 3 s run took %v", el)
 	}
-	checkResult(t, "auto", in, res)
 	if !strings.Contains(res.Device, "from the greedy tour on alpha-nearness lists") {
 		t.Fatalf("no start from the GPU's alpha lists: %s", res.Device)
 	}
 	t.Logf("%d cities, 3 s: %d; %s", in.N, res.Length, res.Device)
-	off, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: time.Second, Seed: 1, Extra: map[string]string{OptAlphaStart: "off"}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	off, _ := runAuto(t, in, solver.Params{TimeLimit: time.Second, Seed: 1, Extra: map[string]string{OptAlphaStart: "off"}})
 	if strings.Contains(off.Device, "alpha-nearness") {
 		t.Fatalf("alphastart=off: %s", off.Device)
 	}
+}
+
+// runAuto runs GPU auto on in with p and fails t unless it returns a valid
+// tour of the reported length; it returns the result and the run's wall
+// time.
+func runAuto(t *testing.T, in *solver.Instance, p solver.Params) (solver.Result, time.Duration) {
+	t.Helper()
+	e, err := solver.Lookup(AlgoAuto, solver.BackendGPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	res, err := e.Solve(context.Background(), in, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	el := time.Since(t0)
+	checkResult(t, "auto", in, res)
+	return res, el
 }
