@@ -196,7 +196,7 @@ func TestAutoAlphaAscent(t *testing.T) {
 	needDevice(t)
 	in := randomInstance(12000, solver.Euc2D, 1e6, 7)
 	res, _ := runAuto(t, in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1})
-	if !strings.Contains(res.Device, "ascent iterations on the GPU") || !strings.Contains(res.Device, "its lists' ascent on the GPU") {
+	if !strings.Contains(res.Device, "ascent iterations on the GPU") || !strings.Contains(res.Device, "lists of an ascent on the GPU") {
 		t.Fatalf("the ascent did not run on the GPU: %s", res.Device)
 	}
 	t.Logf("%d cities, 3 s: %d; %s", in.N, res.Length, res.Device)
@@ -205,7 +205,8 @@ func TestAutoAlphaAscent(t *testing.T) {
 // TestAutoAlphaStart runs GPU auto from AutoAlphaStartMinN cities: the CPU
 // engine starts from the greedy tour on the GPU ascent's alpha lists, as
 // the device line says, within the time limit and with a valid, exact
-// tour; with alphastart=off from its own greedy tour.
+// tour; with alpha lists for the search as well from the same ascent;
+// with alphastart=off from its own greedy tour.
 func TestAutoAlphaStart(t *testing.T) {
 	needDevice(t)
 	in := randomInstance(AutoAlphaStartMinN+1000, solver.Euc2D, 1e6, 8)
@@ -217,6 +218,14 @@ func TestAutoAlphaStart(t *testing.T) {
 		t.Fatalf("no start from the GPU's alpha lists: %s", res.Device)
 	}
 	t.Logf("%d cities, 3 s: %d; %s", in.N, res.Length, res.Device)
+	// alpha lists for the search too: one ascent for both, as the
+	// device line says
+	both, _ := runAuto(t, in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1, Extra: map[string]string{"candidates": "alpha"}})
+	for _, want := range []string{"from the greedy tour on alpha-nearness lists", "lists of an ascent on the GPU", "the ascent shared"} {
+		if !strings.Contains(both.Device, want) {
+			t.Fatalf("candidates=alpha: no %q in %s", want, both.Device)
+		}
+	}
 	off, _ := runAuto(t, in, solver.Params{TimeLimit: time.Second, Seed: 1, Extra: map[string]string{OptAlphaStart: "off"}})
 	if strings.Contains(off.Device, "alpha-nearness") {
 		t.Fatalf("alphastart=off: %s", off.Device)

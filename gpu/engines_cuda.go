@@ -87,11 +87,9 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if in.N >= AutoCompanionMinN {
 		why = "; --opt " + OptCompanion + "=S adds the GPU windows"
 	}
-	what := "the CPU search alone"
+	what := "the CPU search alone" // no GPU windows beside it
 	q := cpuParams(p)
-	if note, ok := alphaStart(ctx, in, p, &q, start); ok {
-		what += note // no GPU windows beside it: alone, from the GPU's start
-	}
+	note, _ := alphaStart(ctx, in, p, &q, start)
 	// the ascent behind the engine's alpha-nearness lists, where it takes
 	// them, on the GPU
 	r, err := cpu.Solve(bound.WithDevice(ctx, BoundDevice), in, q, snaps)
@@ -99,9 +97,9 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		return solver.Result{}, err
 	}
 	if strings.Contains(r.Device, "ascent iterations on the GPU") {
-		what = "the CPU search, its lists' ascent on the GPU"
+		what = "the CPU search on alpha-nearness lists of an ascent on the GPU"
 	}
-	return solver.Finish(in, e, p, r.Tour, r.Moves, r.Steps, start, r.Stopped, r.Device+" (GPU auto: "+what+why+")")
+	return solver.Finish(in, e, p, r.Tour, r.Moves, r.Steps, start, r.Stopped, r.Device+" (GPU auto: "+what+note+why+")")
 }
 
 // alphaStart gives the CPU auto engine's parameters q the greedy tour on

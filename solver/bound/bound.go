@@ -115,6 +115,9 @@ type Result struct {
 	// Stopped reports that the time limit or the context ended the ascent
 	// before its schedule.
 	Stopped bool
+	// Shared reports that the ascent was another caller's (under way or
+	// the last whole one kept): Elapsed is then the wait for it.
+	Shared bool
 	// Pi holds the final penalties, in units of 1/Precision.
 	Pi []int64
 

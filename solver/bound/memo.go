@@ -101,7 +101,7 @@ func await(ctx context.Context, stop <-chan struct{}, f *flight, start time.Time
 			return Result{}, false, nil
 		}
 		res = f.res
-		res.Elapsed = time.Since(start)
+		res.Elapsed, res.Shared = time.Since(start), true
 		return res, true, nil
 	case <-ctx.Done():
 		return Result{}, false, ctx.Err()

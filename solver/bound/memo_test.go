@@ -36,9 +36,18 @@ func TestSharedAscent(t *testing.T) {
 	if !Underway(in, opts) || Underway(in, Options{MaxPeriod: 20}) {
 		t.Errorf("Underway: %v for the kept ascent's options, %v for others", Underway(in, opts), Underway(in, Options{MaxPeriod: 20}))
 	}
+	shared := 0
+	for _, r := range res {
+		if r.Shared {
+			shared++
+		}
+	}
+	if shared != len(res)-1 {
+		t.Errorf("%d of %d results marked shared, want all but the one that ran it", shared, len(res))
+	}
 	later, err := StopAscent(context.Background(), nil, in, opts)
-	if err != nil || !same(later, res[0]) {
-		t.Fatalf("a later request ran its own ascent (%v)", err)
+	if err != nil || !same(later, res[0]) || !later.Shared {
+		t.Fatalf("a later request ran its own ascent or was not marked shared (%v)", err)
 	}
 	if _, err := later.AlphaCandidates(5); err != nil {
 		t.Fatalf("the kept result gives no candidates: %v", err)

@@ -506,6 +506,11 @@ func alphaNote(res bound.Result) string {
 		on = "the GPU"
 	}
 	note := fmt.Sprintf("; alpha-nearness lists from %d ascent iterations on %s in %.2f s", res.Iterations, on, res.Elapsed.Seconds())
+	if res.Shared {
+		// the ascent of another part of the run (GPU auto's start
+		// tour) or of tsp solve's bound beside it
+		note = fmt.Sprintf("; alpha-nearness lists from %d ascent iterations on %s (the ascent shared, waited %.2f s)", res.Iterations, on, res.Elapsed.Seconds())
+	}
 	if res.Stopped {
 		note += " (cut short)"
 	}

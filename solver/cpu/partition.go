@@ -547,12 +547,15 @@ func (pr *partRun) segKind(i int) string {
 
 // localLists gives segment i candidate lists of its own, from a k-d tree
 // over its cities (segKind's kind), and marks the cities that have one of
-// their global nearest candidates outside the segment. It returns false
-// where it cannot: no Euclidean-like metric, candidate lists that are
-// not geometric (alpha, union) or a run that ended.
+// their global candidates outside the segment. Under "alpha" a city keeps
+// its alpha-nearness candidates inside the segment and fills up with its
+// nearest cities there (alphaFill), so that the cities at the segment's
+// border keep k candidates too. It returns false where it cannot: no
+// Euclidean-like metric, candidate lists that are neither geometric nor
+// alpha (union) or a run that ended.
 func (pr *partRun) localLists(i int, sub *solver.Instance) bool {
 	kind := pr.segKind(i)
-	if !neighbor.EuclidLike(sub) || (kind != "nearest" && kind != "quadrant" && kind != "") {
+	if !neighbor.EuclidLike(sub) || (kind != "nearest" && kind != "quadrant" && kind != "alpha" && kind != "") {
 		return false
 	}
 	var l *neighbor.Lists
@@ -567,6 +570,9 @@ func (pr *partRun) localLists(i int, sub *solver.Instance) bool {
 	}
 	sg := pr.segs[i]
 	sg.k, sg.nb = l.K, l.List
+	if kind == "alpha" {
+		pr.alphaFill(i, l)
+	}
 	seg := int32(i)
 	for _, ct := range sg.cities[:sg.m] {
 		out := false
@@ -578,10 +584,45 @@ func (pr *partRun) localLists(i int, sub *solver.Instance) bool {
 	return true
 }
 
+// alphaFill rewrites segment i's lists near (the segment's own nearest
+// lists, in place): each city's global candidates (the alpha-nearness
+// lists) that lie inside the segment, then its nearest cities there not
+// among them, k in all, ascending by distance as every list is. A city
+// inside the segment keeps its alpha lists; one at the border, whose
+// alpha candidates partly lie outside, gets its nearest inside instead
+// of fewer candidates.
+func (pr *partRun) alphaFill(i int, near *neighbor.Lists) {
+	sg := pr.segs[i]
+	k := near.K
+	seg := int32(i)
+	row := make([]int32, 0, 2*k)
+	for j := range sg.m {
+		row = row[:0]
+		for _, x := range pr.nb[0].Of(int(sg.cities[j])) {
+			if pr.segOf[x] == seg && len(row) < k {
+				row = append(row, pr.local[x])
+			}
+		}
+		for _, x := range near.Of(j) {
+			if len(row) < k && !slices.Contains(row, x) {
+				row = append(row, x)
+			}
+		}
+		for len(row) < k {
+			row = append(row, row[len(row)-1])
+		}
+		slices.SortStableFunc(row, func(a, b int32) int {
+			return cmp.Compare(sg.d.At(int32(j), a), sg.d.At(int32(j), b))
+		})
+		copy(near.List[j*k:(j+1)*k], row)
+	}
+}
+
 // restrict gives segment i the global candidate lists restricted to it,
 // k per city, without a search of its own. Under "mixed", a segment whose
 // turn is "quadrant" takes the global quadrant candidates inside the
-// segment first and fills up with the nearest; otherwise both kinds are
+// segment first and fills up with the nearest, and under "alpha" the
+// alpha-nearness candidates likewise; otherwise both kinds are
 // merged (with the 2k nearest where pr.wide holds them) and the k nearest
 // inside the segment are kept. For a city whose global candidates all lie
 // in the segment these are the segment's own nearest or quadrant lists
@@ -607,8 +648,15 @@ func (pr *partRun) restrict(i int) {
 		from[0] = pr.wide
 	}
 	first := false
-	if pr.nb[1] != pr.nb[0] && pr.segKind(i) == "quadrant" {
+	switch kind := pr.segKind(i); {
+	case pr.nb[1] != pr.nb[0] && kind == "quadrant":
 		from = [2]*neighbor.Lists{pr.nb[1], pr.nb[0]}
+		first = true
+	case kind == "alpha":
+		// the alpha-nearness candidates inside first (merged by
+		// distance with the 2k nearest they would mostly be dropped
+		// for nearer cities), the nearest to fill up
+		from = [2]*neighbor.Lists{pr.nb[0], from[0]}
 		first = true
 	}
 	// nearest first, ties by city as in the global lists

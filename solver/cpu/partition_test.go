@@ -473,3 +473,76 @@ func TestPartitionRegionsDeterministic(t *testing.T) {
 		t.Fatalf("same seed and workers, different tours: %d and %d", a.Length, b.Length)
 	}
 }
+
+// TestPartitionAlphaLists: under alpha-nearness lists (here quadrant lists
+// stand in for them: any lists that are not the nearest) every city of a
+// segment keeps its global candidates that lie inside the segment and
+// fills up with its nearest cities there, k distinct candidates nearest
+// first, also at the segment's border; with the segment lists built from
+// the global ones and with its own k-d tree.
+func TestPartitionAlphaLists(t *testing.T) {
+	in := uniformInstance(3000, 26)
+	for _, lists := range []string{"global", "segment"} {
+		t.Run(lists, func(t *testing.T) { testPartitionAlphaLists(t, in, lists) })
+	}
+}
+
+func testPartitionAlphaLists(t *testing.T, in *solver.Instance, lists string) {
+	pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "400", OptCandidates: "alpha", OptPartLists: lists})
+	q := neighbor.Quadrant(in, 8)
+	pr.nb = [2]*neighbor.Lists{q, q}
+	near, wide := neighbor.Nearest(in, 8), neighbor.Nearest(in, 16)
+	pr.cut(123, 0)
+	border, differ := 0, 0
+	for i, sg := range pr.segs {
+		pr.prepare(i)
+		for j, ct := range sg.cities[:sg.m] {
+			row := sg.nb[j*sg.k : (j+1)*sg.k]
+			got := map[int32]bool{}
+			for _, lx := range row {
+				got[sg.cities[lx]] = true
+			}
+			// its own k-d tree fills up to k; the global lists, from the
+			// 2k nearest that lie inside
+			want := sg.k
+			if lists == "global" {
+				pool := map[int32]bool{}
+				for _, l := range []*neighbor.Lists{q, wide} {
+					for _, x := range l.Of(int(ct)) {
+						if pr.segOf[x] == int32(i) {
+							pool[x] = true
+						}
+					}
+				}
+				want = min(want, len(pool))
+			}
+			if len(got) != want {
+				t.Fatalf("segment %d, city %d: %d distinct candidates, want %d: %v", i, ct, len(got), want, row)
+			}
+			inside := 0
+			for _, x := range q.Of(int(ct)) {
+				if pr.segOf[x] != int32(i) {
+					continue
+				}
+				inside++
+				if !got[x] {
+					t.Fatalf("segment %d, city %d: alpha candidate %d inside the segment missing from %v", i, ct, x, row)
+				}
+			}
+			if inside < sg.k {
+				border++
+			}
+			same := true
+			for _, x := range near.Of(int(ct)) {
+				same = same && got[x]
+			}
+			if !same {
+				differ++
+			}
+		}
+	}
+	if border == 0 || differ == 0 {
+		t.Fatalf("cities at a border %d, with lists other than the nearest %d: want both", border, differ)
+	}
+	checkPartLists(t, pr)
+}
