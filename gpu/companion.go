@@ -54,18 +54,22 @@ const OptCompanion = "companion"
 const OptClaim = "claim"
 
 // AutoAlphaStartMinN is the size from which GPU auto, below
-// AutoOrILSMinN, starts the CPU auto engine from the greedy tour on
+// AutoOrILSMinN, can start the CPU auto engine from the greedy tour on
 // alpha-nearness lists of a Held–Karp ascent run on the GPU (under a
-// second: 0.56–0.66 s on pla85900, 1.03 s on 100,000 uniform cities),
-// unless OptAlphaStart is "off". Paired runs at 60 s against CPU auto
-// (docs/PERF.md, "A start from the GPU's alpha lists"): pla85900 0.264,
-// 0.275, 0.255 % for seeds 1–3 against 0.283–0.309, 0.378, 0.304 %; the
-// uniform 100,000 level (0.617 against 0.624 %). Below it d18512 (30 s)
-// was behind: 0.210, 0.212 % against 0.188–0.205 %.
+// second: 0.56–0.66 s on pla85900, 1.03 s on 100,000 uniform cities)
+// when OptAlphaStart is "on". Not the default: on pla85900 at 60 s,
+// GPU and CPU auto in the same calls (docs/PERF.md, "The start from the
+// GPU's alpha lists, off by default"), the run from that start was
+// behind CPU auto from 1 to 12 s in all three seeds (0.5 % at 9.0–10.0
+// s against 5.4–7.3 s) and ended at 0.303, 0.314, 0.276 % against
+// 0.298, 0.285, 0.267 %, although the two greedy tours are equally long
+// (11.64 and 11.69 % above the optimum); earlier runs in separate calls
+// had it ahead (0.264, 0.275, 0.255 %). Below 50,000 cities d18512 (30 s)
+// was behind with it: 0.210, 0.212 % against 0.188–0.205 %.
 const AutoAlphaStartMinN = 50000
 
 // OptAlphaStart is GPU auto's option for the start from the GPU's alpha
-// lists ("on", the default, or "off").
+// lists ("on" or "off", the default).
 const OptAlphaStart = "alphastart"
 
 // companionOnly lists GPU auto's options that the CPU auto engine does

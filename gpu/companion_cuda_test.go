@@ -202,33 +202,34 @@ func TestAutoAlphaAscent(t *testing.T) {
 	t.Logf("%d cities, 3 s: %d; %s", in.N, res.Length, res.Device)
 }
 
-// TestAutoAlphaStart runs GPU auto from AutoAlphaStartMinN cities: the CPU
-// engine starts from the greedy tour on the GPU ascent's alpha lists, as
-// the device line says, within the time limit and with a valid, exact
-// tour; with alpha lists for the search as well from the same ascent;
-// with alphastart=off from its own greedy tour.
+// TestAutoAlphaStart runs GPU auto from AutoAlphaStartMinN cities: by
+// default the CPU engine builds its own start tour; with alphastart=on it
+// starts from the greedy tour on the GPU ascent's alpha lists, as the
+// device line says, within the time limit and with a valid, exact tour;
+// with alpha lists for the search as well, from the same ascent.
 func TestAutoAlphaStart(t *testing.T) {
 	needDevice(t)
 	in := randomInstance(AutoAlphaStartMinN+1000, solver.Euc2D, 1e6, 8)
-	res, el := runAuto(t, in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1})
+	def, _ := runAuto(t, in, solver.Params{TimeLimit: time.Second, Seed: 1})
+	if strings.Contains(def.Device, "alpha-nearness") {
+		t.Fatalf("by default: %s", def.Device)
+	}
+	on := map[string]string{OptAlphaStart: "on"}
+	res, el := runAuto(t, in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1, Extra: on})
 	if el > 4*time.Second {
 		t.Errorf("a 3 s run took %v", el)
 	}
 	if !strings.Contains(res.Device, "from the greedy tour on alpha-nearness lists") {
-		t.Fatalf("no start from the GPU's alpha lists: %s", res.Device)
+		t.Fatalf("alphastart=on: no start from the GPU's alpha lists: %s", res.Device)
 	}
 	t.Logf("%d cities, 3 s: %d; %s", in.N, res.Length, res.Device)
 	// alpha lists for the search too: one ascent for both, as the
 	// device line says
-	both, _ := runAuto(t, in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1, Extra: map[string]string{"candidates": "alpha"}})
+	both, _ := runAuto(t, in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1, Extra: map[string]string{OptAlphaStart: "on", "candidates": "alpha"}})
 	for _, want := range []string{"from the greedy tour on alpha-nearness lists", "lists of an ascent on the GPU", "the ascent shared"} {
 		if !strings.Contains(both.Device, want) {
 			t.Fatalf("candidates=alpha: no %q in %s", want, both.Device)
 		}
-	}
-	off, _ := runAuto(t, in, solver.Params{TimeLimit: time.Second, Seed: 1, Extra: map[string]string{OptAlphaStart: "off"}})
-	if strings.Contains(off.Device, "alpha-nearness") {
-		t.Fatalf("alphastart=off: %s", off.Device)
 	}
 }
 

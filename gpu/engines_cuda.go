@@ -109,7 +109,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 // note and whether it did; on any failure (or no time for the ascent)
 // the engine builds its own start tour as without it.
 func alphaStart(ctx context.Context, in *solver.Instance, p solver.Params, q *solver.Params, start time.Time) (string, bool) {
-	if in.N < AutoAlphaStartMinN || in.N >= AutoOrILSMinN || p.Start != nil || p.Extra[OptAlphaStart] == "off" {
+	if in.N < AutoAlphaStartMinN || in.N >= AutoOrILSMinN || p.Start != nil || p.Extra[OptAlphaStart] != "on" {
 		return "", false
 	}
 	res, err := bound.Compute(ctx, in, bound.Options{Time: p.TimeLimit / 10, Device: BoundDevice})

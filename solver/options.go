@@ -357,8 +357,8 @@ var (
 		Doc: "GPU auto from 50,000 cities: seconds between the GPU windows' offers to the CPU auto engine, which folds them into its tour by partition crossover (with claim: the seconds a claim lasts, the windows offering after every round that gained); 0: the CPU auto engine alone, the default (measured level with it on average, 0.5 s: behind on a million cities)"}
 	optClaim = Option{Name: "claim", Kind: KindFloat, Min: 0, Max: 0.5, Default: "0",
 		Doc: "GPU auto from 15,000 to 200,000 cities: the fraction of the tour the GPU windows claim for a period (companion's seconds): a path the CPU auto engine's partition search leaves alone meanwhile, searched by the windows alone (of 512 cities unless window is set), so the two improve different parts of the tour and the fold keeps both (0.35 measured level with CPU auto, as 0 is); 0: the windows search the whole tour, as the CPU does"}
-	optAlphaStart = Option{Name: "alphastart", Kind: KindChoice, Choices: []string{"on", "off"}, Default: "on",
-		Doc: "GPU auto from 50,000 to 200,000 cities: the CPU auto engine starts from the greedy tour on alpha-nearness lists of a Held–Karp ascent on the GPU (under a second on pla85900) instead of its own greedy tour (pla85900, 60 s: ahead of CPU auto in three seeds out of three, by 0.02–0.10 %; uniform 100,000 level)"}
+	optAlphaStart = Option{Name: "alphastart", Kind: KindChoice, Choices: []string{"on", "off"}, Default: "off",
+		Doc: "GPU auto from 50,000 to 200,000 cities: on: the CPU auto engine starts from the greedy tour on alpha-nearness lists of a Held–Karp ascent on the GPU (under a second on pla85900) instead of its own greedy tour; off, the default: measured on pla85900 at 60 s, behind CPU auto from 1 to 12 s in three seeds out of three and level at the end"}
 	optStart = Option{Name: "start", Kind: KindChoice, Choices: []string{"greedy", "sfc"}, Auto: "greedy; sfc from 200,000 cities",
 		Doc: "start tour: greedy edge or the space-filling curve"}
 )
