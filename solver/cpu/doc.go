@@ -78,8 +78,8 @@
 // partseg, partkicks, partlists, partshape, partdeep): instead of one
 // whole-tour search per worker, of which only the best survives, every
 // round cuts the one tour into pieces and all workers improve their
-// pieces at once (smaller instances get fewer pieces, each searched by
-// several workers, the best kept); the cut shifts every round and a
+// pieces at once (below about 1,000 cities a worker, fewer pieces, each
+// searched by several workers, the best kept); the cut shifts every round and a
 // descent over the cities next to other pieces follows. A piece is a
 // segment of consecutive positions with fixed ends, or a cell of the
 // plane whose tour paths are closed into one cycle by virtual fixed edges

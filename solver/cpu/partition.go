@@ -29,9 +29,11 @@ import (
 // whose candidates lay in other segments (the moves between segments)
 // follows every round. Some rounds cut the plane into regions instead,
 // each several tour paths (partregion.go), which lets the searches join
-// passes of the tour through the same area. Where there are fewer segments of partSegment
-// cities than workers, each segment is searched by several workers from
-// different random streams and the best result is kept.
+// passes of the tour through the same area. Where the workers would get
+// fewer than partSegment cities each, every worker gets a segment of its
+// own down to partOneEach cities; below that, each segment is searched by
+// several workers from different random streams and the best result is
+// kept.
 //
 // The ILS engines run it for instances of at least partMinN cities with
 // coordinates (an EXPLICIT matrix would need a sub-matrix per segment):
@@ -64,8 +66,19 @@ var partDefaults = map[string]string{
 const (
 	// partSegment is the segment size aimed at: segments are as many as
 	// the workers (or a multiple) when they hold about this many cities
-	// each, else fewer, each searched by several workers.
+	// each, else one per worker (partOneEach) or fewer, each searched by
+	// several workers.
 	partSegment = 5000
+	// partOneEach is the smallest segment of the layout of one segment
+	// per worker: from partOneEach to partSegment cities a worker, the
+	// tour is cut into as many segments as workers, each searched by one
+	// (time slices ending together), rather than into fewer, larger
+	// segments each searched by several workers, the best search kept
+	// and the others' work lost. Measured on d18512 on the 16-core host,
+	// 30 s, seeds 1–6 (docs/PERF.md, "The partition layout from 15,000
+	// cities"): 16 segments of 1,157 cities 0.175–0.208 %, mean 0.192 %,
+	// against 4 segments × 4 searches 0.188–0.250 %, mean 0.216 %.
+	partOneEach = 1000
 	// partMinSegment is the smallest segment worth a sub-instance.
 	partMinSegment = 64
 	// partMinTask is the shortest time slice of one segment's search
@@ -218,6 +231,20 @@ type partSeg struct {
 	saved       []int32 // its cities' adjacency before mergeRegions applied it
 }
 
+// partSize is the segment size the partition search aims at for n
+// cities and w workers: opt where the run sets it (OptPartSegment), else
+// partSegment, or n/w where that lies between partOneEach and
+// partSegment (one segment per worker).
+func partSize(n, w, opt int) int {
+	switch {
+	case opt > 0:
+		return opt
+	case n < w*partSegment && n >= w*partOneEach:
+		return n / w
+	}
+	return partSegment
+}
+
 // partLayout returns the segments per round and the searches per segment
 // for n cities, w workers and segments of about size cities: as many
 // segments as workers (or a multiple) when they have at least size cities
@@ -281,11 +308,7 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 		}
 	}
 	pr.rfixed = pr.fixed
-	size := partSegment
-	if r.o.partSeg > 0 {
-		size = r.o.partSeg
-	}
-	pr.p, pr.rep = partLayout(n, r.w, size)
+	pr.p, pr.rep = partLayout(n, r.w, partSize(n, r.w, r.o.partSeg))
 	pr.segs = make([]*partSeg, pr.p)
 	for i := range pr.segs {
 		pr.segs[i] = &partSeg{}

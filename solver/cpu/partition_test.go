@@ -138,7 +138,19 @@ func TestPartitionLayout(t *testing.T) {
 		{13509, 2, 5000, 2, 1},
 		{13509, 2, 7000, 2, 1},
 		{300, 16, 5000, 2, 8},
+		// the default size (0): one segment per worker from partOneEach
+		// cities a worker up to partSegment, else as before
+		{18512, 16, 0, 16, 1},
+		{79000, 16, 0, 16, 1},
+		{13509, 16, 0, 4, 4},
+		{85900, 16, 0, 16, 1},
+		{1000000, 16, 0, 208, 1},
+		{18512, 2, 0, 4, 1},
+		{18512, 32, 0, 4, 8},
 	} {
+		if tc.size == 0 {
+			tc.size = partSize(tc.n, tc.w, 0)
+		}
 		p, rep := partLayout(tc.n, tc.w, tc.size)
 		if p != tc.p || rep != tc.rep {
 			t.Errorf("n %d, %d workers, segments of %d: %d × %d, want %d × %d", tc.n, tc.w, tc.size, p, rep, tc.p, tc.rep)
