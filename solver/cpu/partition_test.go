@@ -152,6 +152,9 @@ func TestPartitionLayout(t *testing.T) {
 			tc.size = partSize(tc.n, tc.w, 0)
 		}
 		p, rep := partLayout(tc.n, tc.w, tc.size)
+		if got := partSize(tc.n, tc.w, 9000); got != 9000 {
+			t.Errorf("n %d, %d workers: a size asked for (9000) gives %d", tc.n, tc.w, got)
+		}
 		if p != tc.p || rep != tc.rep {
 			t.Errorf("n %d, %d workers, segments of %d: %d × %d, want %d × %d", tc.n, tc.w, tc.size, p, rep, tc.p, tc.rep)
 		}
