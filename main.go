@@ -106,6 +106,16 @@ func main() {
 		os.Exit(exit)
 	}
 	ui = app.New(a, opts)
+	if f.shot != "" {
+		// The process ends once the screenshot is saved, without
+		// quitting Fyne's loop: a quit can race Fyne's own shutdown
+		// (a window event queued as its loop closes panics with "send
+		// on closed channel" in Fyne 2.7.1).
+		go func() {
+			<-done
+			os.Exit(exit)
+		}()
+	}
 	ui.Win.ShowAndRun()
 	os.Exit(exit)
 }
@@ -174,7 +184,8 @@ func parseFlags(args []string) (f cliFlags, ok bool) {
 }
 
 // screenshotWhenDone waits for the runs to end, lets the last update
-// reach the screen, saves the window, quits and closes done.
+// reach the screen, saves the window and closes done (main then ends the
+// process).
 func screenshotWhenDone(ui *app.App, path string, exit *int, done chan struct{}) {
 	defer close(done)
 	deadline := time.Now().Add(10 * time.Minute)
@@ -195,7 +206,6 @@ func screenshotWhenDone(ui *app.App, path string, exit *int, done chan struct{})
 	// Let Fyne finish writing Preferences (it saves in the background)
 	// before the process ends.
 	time.Sleep(300 * time.Millisecond)
-	fyne.Do(ui.FyneApp.Quit)
 }
 
 // haveDisplay reports whether a window can be opened: always on macOS and
