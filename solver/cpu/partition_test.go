@@ -139,7 +139,7 @@ func TestPartitionLayout(t *testing.T) {
 		{13509, 2, 7000, 2, 1},
 		{300, 16, 5000, 2, 8},
 		// the default size (0): one segment per worker from partOneEach
-		// cities a worker up to partSegment, else as before
+		// cities a worker up to partSegment, else segments of partSegment
 		{18512, 16, 0, 16, 1},
 		{79000, 16, 0, 16, 1},
 		{13509, 16, 0, 4, 4},
