@@ -89,7 +89,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	what := "the CPU search alone" // no GPU windows beside it
 	q := cpuParams(p)
-	note, _ := alphaStart(ctx, in, p, &q, start)
+	note := alphaStart(ctx, in, p, &q, start)
 	// the ascent behind the engine's alpha-nearness lists, where it takes
 	// them, on the GPU
 	r, err := cpu.Solve(bound.WithDevice(ctx, BoundDevice), in, q, snaps)
@@ -106,27 +106,27 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 // alpha-nearness lists of a Held–Karp ascent on the GPU as their start,
 // from AutoAlphaStartMinN to AutoOrILSMinN cities (OptAlphaStart), and
 // the rest of the time limit from start. It returns the device line's
-// note and whether it did; on any failure (or no time for the ascent)
+// note, "" where it did not: on any failure (or no time for the ascent)
 // the engine builds its own start tour as without it.
-func alphaStart(ctx context.Context, in *solver.Instance, p solver.Params, q *solver.Params, start time.Time) (string, bool) {
+func alphaStart(ctx context.Context, in *solver.Instance, p solver.Params, q *solver.Params, start time.Time) string {
 	if in.N < AutoAlphaStartMinN || in.N >= AutoOrILSMinN || p.Start != nil || p.Extra[OptAlphaStart] != "on" {
-		return "", false
+		return ""
 	}
 	res, err := bound.Compute(ctx, in, bound.Options{Time: p.TimeLimit / 10, Device: BoundDevice})
 	if err != nil {
-		return "", false
+		return ""
 	}
 	l, err := res.AlphaCandidates(alphaStartK)
 	if err != nil {
-		return "", false
+		return ""
 	}
 	t, err := construct.GreedyContext(ctx, in, l)
 	if err != nil {
-		return "", false
+		return ""
 	}
 	q.Start = construct.KeepFixed(in, t)
 	q.TimeLimit = max(p.TimeLimit-time.Since(start), time.Nanosecond)
-	return fmt.Sprintf(" from the greedy tour on alpha-nearness lists of %d ascent iterations on the GPU (%.2f s)", res.Iterations, time.Since(start).Seconds()), true
+	return fmt.Sprintf(" from the greedy tour on alpha-nearness lists of %d ascent iterations on the GPU (%.2f s)", res.Iterations, time.Since(start).Seconds())
 }
 
 // alphaStartK is the alpha-nearness candidates per city of alphaStart's

@@ -505,12 +505,13 @@ func alphaNote(res bound.Result) string {
 	if res.Device {
 		on = "the GPU"
 	}
-	note := fmt.Sprintf("; alpha-nearness lists from %d ascent iterations on %s in %.2f s", res.Iterations, on, res.Elapsed.Seconds())
+	took := "in %.2f s"
 	if res.Shared {
 		// the ascent of another part of the run (GPU auto's start
 		// tour) or of tsp solve's bound beside it
-		note = fmt.Sprintf("; alpha-nearness lists from %d ascent iterations on %s (the ascent shared, waited %.2f s)", res.Iterations, on, res.Elapsed.Seconds())
+		took = "(the ascent shared, waited %.2f s)"
 	}
+	note := fmt.Sprintf("; alpha-nearness lists from %d ascent iterations on %s "+took, res.Iterations, on, res.Elapsed.Seconds())
 	if res.Stopped {
 		note += " (cut short)"
 	}
