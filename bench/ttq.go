@@ -193,55 +193,80 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 			}
 			return 100 * (float64(l) - ref) / ref
 		}
-		var series []Series
-		for _, backend := range []string{solver.BackendGPU, solver.BackendCPU} {
-			e := r.engine("auto", backend)
-			label := "auto " + backend
-			if e == nil {
-				tb.AddRow(name, in.N, refName, label, "n/a", "", "", "unavailable", "", "", "", "", "")
-				continue
-			}
-			var mean ttqMean
-			for seed := 1; seed <= runs; seed++ {
-				lbl := label
-				if runs > 1 {
-					lbl = fmt.Sprintf("%s, seed %d", label, seed)
-				}
-				r.logf("%s (%d cities): %s for %v", name, in.N, lbl, d)
-				pts, res, err := ttqRun(ctx, e, in, d, opt.Workers, uint64(seed), r.extraFor(e))
-				if err != nil {
-					r.logf("%s on %s: %v", lbl, name, err)
-					tb.AddRow(name, in.N, refName, lbl, "n/a", "", "", "error: "+err.Error(), "", "", "", "", "")
+		// Each backend's rows, curves and mean, filled seed by seed with the
+		// backends taking turns to go first (see ttqOrder), then written
+		// grouped by backend.
+		type ttqEngine struct {
+			backend, label string
+			e              solver.Engine
+			rows, curves   [][]any
+			series         []Series
+			mean           ttqMean
+		}
+		engines := []*ttqEngine{{backend: solver.BackendGPU}, {backend: solver.BackendCPU}}
+		for _, x := range engines {
+			x.label = "auto " + x.backend
+			x.e = r.engine("auto", x.backend)
+		}
+		for seed := 1; seed <= runs; seed++ {
+			for _, i := range ttqOrder(seed, len(engines)) {
+				x := engines[i]
+				if x.e == nil {
 					continue
 				}
-				if backend == solver.BackendGPU {
+				lbl := x.label
+				if runs > 1 {
+					lbl = fmt.Sprintf("%s, seed %d", x.label, seed)
+				}
+				r.logf("%s (%d cities): %s for %v", name, in.N, lbl, d)
+				pts, res, err := ttqRun(ctx, x.e, in, d, opt.Workers, uint64(seed), r.extraFor(x.e))
+				if err != nil {
+					r.logf("%s on %s: %v", lbl, name, err)
+					x.rows = append(x.rows, []any{name, in.N, refName, lbl, "n/a", "", "", "error: " + err.Error(), "", "", "", "", ""})
+					continue
+				}
+				if x.backend == solver.BackendGPU {
 					r.device = res.Device
 				}
 				reach := ttqReach(pts, gap)
-				var s Series
-				s.Name = lbl
+				var sr Series
+				sr.Name = lbl
 				for _, p := range pts {
 					g := gap(p.len)
-					curves.AddRow(name, lbl, fmt.Sprintf("%.3f", p.t.Seconds()), p.len, fmt.Sprintf("%.4f", g))
-					s.X = append(s.X, math.Max(p.t.Seconds(), 1e-3))
+					x.curves = append(x.curves, []any{name, lbl, fmt.Sprintf("%.3f", p.t.Seconds()), p.len, fmt.Sprintf("%.4f", g)})
+					sr.X = append(sr.X, math.Max(p.t.Seconds(), 1e-3))
 					// log scale: the optimum itself is drawn at 0.001 %
-					s.Y = append(s.Y, math.Max(g, 1e-3))
+					sr.Y = append(sr.Y, math.Max(g, 1e-3))
 				}
-				series = append(series, s)
+				x.series = append(x.series, sr)
 				gs := "n/a"
 				if ref > 0 {
 					gs = fmt.Sprintf("%.3f", gap(res.Length))
 				}
 				row := []any{name, in.N, refName, lbl, fmtSec(res.Elapsed), fmt.Sprintf("%.2f", pts[0].t.Seconds()), res.Length, gs}
-				for _, x := range reach {
-					row = append(row, fmtReach(x))
+				for _, v := range reach {
+					row = append(row, fmtReach(v))
 				}
-				tb.AddRow(row...)
-				mean.add(res, pts[0].t, reach)
+				x.rows = append(x.rows, row)
+				x.mean.add(res, pts[0].t, reach)
 				r.logf("%s %s: %d (%s %%) in %v", name, lbl, res.Length, gs, res.Elapsed.Round(time.Millisecond))
 			}
-			if runs > 1 && mean.n > 0 {
-				tb.AddRow(mean.row(name, in.N, refName, fmt.Sprintf("%s, mean of %d", label, mean.n), gap, ref > 0)...)
+		}
+		var series []Series
+		for _, x := range engines {
+			if x.e == nil {
+				tb.AddRow(name, in.N, refName, x.label, "n/a", "", "", "unavailable", "", "", "", "", "")
+				continue
+			}
+			for _, row := range x.rows {
+				tb.AddRow(row...)
+			}
+			for _, c := range x.curves {
+				curves.AddRow(c...)
+			}
+			series = append(series, x.series...)
+			if runs > 1 && x.mean.n > 0 {
+				tb.AddRow(x.mean.row(name, in.N, refName, fmt.Sprintf("%s, mean of %d", x.label, x.mean.n), gap, ref > 0)...)
 			}
 		}
 		if opt.OutDir != "" && ref > 0 {
@@ -255,6 +280,9 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 		"Times are wall clock from the engine's start, read from its snapshots (best length so far; both the current and the best tour of a snapshot count) and the exact final length; \"—\": not reached.",
 		"Gaps: above the optimum where optima.csv knows it, else above 0.7124·√(N·A) (A: the bounding box) for the generated uniform instances.",
 		"The plots draw gaps below 0.001 % (the optimum, or below the uniform estimate) at 0.001 %. Budgets: 20 s below 10,000 cities, 30 s up to 50,000, 60 s above (or --time); the curves are in ttq-curves.csv and ttq-INSTANCE.png.")
+	if runs > 1 {
+		tb.Notes = append(tb.Notes, "Order: seed by seed, the backends taking turns to go first (seed 1 GPU then CPU, seed 2 CPU then GPU, …), so that neither always runs later in the process.")
+	}
 	if opt.OutDir != "" {
 		if err := tb.Save(opt.OutDir, "ttq"); err != nil {
 			return err
@@ -264,6 +292,21 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 		}
 	}
 	return tb.Markdown(out)
+}
+
+// ttqOrder is the order in which the suite's n engines run seed seed:
+// their list order for odd seeds, reversed for even ones, so that with
+// several runs no engine always runs after the others (a later run of the
+// same process on the same host can fare differently).
+func ttqOrder(seed, n int) []int {
+	o := make([]int, n)
+	for i := range o {
+		o[i] = i
+		if seed%2 == 0 {
+			o[i] = n - 1 - i
+		}
+	}
+	return o
 }
 
 // saveCSV writes only the CSV of t (for long data tables no one reads as

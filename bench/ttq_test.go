@@ -162,3 +162,15 @@ func TestTTQRuns(t *testing.T) {
 		t.Errorf("title:\n%s", buf.String())
 	}
 }
+
+// TestTTQOrder: the engines take turns to go first from seed to seed.
+func TestTTQOrder(t *testing.T) {
+	for seed, want := range map[int]string{1: "[0 1]", 2: "[1 0]", 3: "[0 1]", 4: "[1 0]"} {
+		if got := fmt.Sprint(ttqOrder(seed, 2)); got != want {
+			t.Errorf("seed %d: order %s, want %s", seed, got, want)
+		}
+	}
+	if got := fmt.Sprint(ttqOrder(2, 3)); got != "[2 1 0]" {
+		t.Errorf("three engines, seed 2: %s", got)
+	}
+}
