@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsplab/tsplab/tourview/export"
+	"github.com/tsplab/tsplab/canvas/export"
 )
 
 // TestXvfbScreenshot starts the real app binary in a real X window on a

@@ -19,12 +19,12 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/internal/fakeengine"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/session"
 	"github.com/tsplab/tsplab/solver/tsplib"
-	"github.com/tsplab/tsplab/tourview/export"
 )
 
 // errNoDevice is why the fake "nogpu" GPU engine cannot run.

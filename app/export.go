@@ -20,10 +20,10 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tsplib"
-	"github.com/tsplab/tsplab/tourview/export"
 )
 
 // Export kinds: pictures of the canvas, the tour, the convergence curve,

@@ -14,10 +14,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/tsplab/tsplab/canvas"
+	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/session"
-	"github.com/tsplab/tsplab/tourview"
-	"github.com/tsplab/tsplab/tourview/export"
 )
 
 // Pane is one run's view: its canvas, numbers, progress bar, convergence
@@ -25,8 +25,8 @@ import (
 type Pane struct {
 	Name     string // "single", "left", "right": the Preferences prefix
 	Runner   *session.Runner
-	View     *tourview.TourView
-	Curve    *tourview.Curve
+	View     *canvas.TourView
+	Curve    *canvas.Curve
 	settings *settingsForm
 	win      fyne.Window
 
@@ -71,7 +71,7 @@ var numberKeys = []string{"Length", "Best", "Gap", "Temperature", "Moves", "Move
 
 // NewPane builds a pane whose settings persist under name in prefs.
 func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window) *Pane {
-	p := &Pane{Name: name, Runner: session.NewRunner(), View: tourview.NewTourView(), Curve: tourview.NewCurve(), win: win}
+	p := &Pane{Name: name, Runner: session.NewRunner(), View: canvas.NewTourView(), Curve: canvas.NewCurve(), win: win}
 	p.settings = newSettingsForm(prefs, name+".", def)
 	p.progress = binding.NewFloat()
 	p.status = newSecondaryLabel("no instance", true)

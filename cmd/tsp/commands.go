@@ -15,13 +15,13 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/bench"
+	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/gpu"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/tsplib"
-	"github.com/tsplab/tsplab/tourview/export"
 )
 
 func cmdInfo(ctx context.Context, e *env, args []string) error {

@@ -1,6 +1,6 @@
 // Package canvas draws tours: the Fyne widget that shows a run live, the
 // rasteriser behind it, and export to PNG, SVG and PDF.
-package tourview
+package canvas
 
 import "github.com/tsplab/tsplab/solver"
 

@@ -3,7 +3,7 @@
 // draws it at a level of detail chosen from the view's density (the app's
 // canvas), convergence curves, and pictures written as PNG, SVG or PDF
 // through gonum/plot's vg backends. The command line links it without the
-// GUI toolkit; package tourview wraps it in widgets.
+// GUI toolkit; package canvas wraps it in widgets.
 package export
 
 import (

@@ -1,4 +1,4 @@
-package tourview
+package canvas
 
 import (
 	"image"
@@ -6,11 +6,11 @@ import (
 	"sync"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
+	fcanvas "fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/tsplab/tsplab/tourview/export"
+	"github.com/tsplab/tsplab/canvas/export"
 )
 
 // Zoom limits of the TourView.
@@ -201,10 +201,10 @@ func (t *TourView) generate(w, h int) image.Image {
 
 // CreateRenderer implements fyne.Widget.
 func (t *TourView) CreateRenderer() fyne.WidgetRenderer {
-	r := &tourViewRenderer{view: t, raster: canvas.NewRaster(t.generate)}
-	r.title = canvas.NewText("", t.style.City)
+	r := &tourViewRenderer{view: t, raster: fcanvas.NewRaster(t.generate)}
+	r.title = fcanvas.NewText("", t.style.City)
 	r.title.TextSize = theme.TextSize()
-	r.empty = canvas.NewText("", t.style.City)
+	r.empty = fcanvas.NewText("", t.style.City)
 	r.empty.Alignment = fyne.TextAlignCenter
 	r.update()
 	return r
@@ -212,9 +212,9 @@ func (t *TourView) CreateRenderer() fyne.WidgetRenderer {
 
 type tourViewRenderer struct {
 	view   *TourView
-	raster *canvas.Raster
-	title  *canvas.Text
-	empty  *canvas.Text
+	raster *fcanvas.Raster
+	title  *fcanvas.Text
+	empty  *fcanvas.Text
 }
 
 func (r *tourViewRenderer) update() {

@@ -1,4 +1,4 @@
-package tourview
+package canvas
 
 import (
 	"fmt"
@@ -8,11 +8,11 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
+	fcanvas "fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/tsplab/tsplab/tourview/export"
+	"github.com/tsplab/tsplab/canvas/export"
 )
 
 // MaxCurvePoints bounds the points a Curve keeps; beyond it, every other
@@ -121,9 +121,9 @@ func (c *Curve) generate(w, h int) image.Image {
 // CreateRenderer implements fyne.Widget.
 func (c *Curve) CreateRenderer() fyne.WidgetRenderer {
 	col := export.DefaultStyle().City
-	r := &curveRenderer{c: c, raster: canvas.NewRaster(c.generate),
-		hi: canvas.NewText("", col), lo: canvas.NewText("", col), t: canvas.NewText("", col)}
-	for _, txt := range []*canvas.Text{r.hi, r.lo, r.t} {
+	r := &curveRenderer{c: c, raster: fcanvas.NewRaster(c.generate),
+		hi: fcanvas.NewText("", col), lo: fcanvas.NewText("", col), t: fcanvas.NewText("", col)}
+	for _, txt := range []*fcanvas.Text{r.hi, r.lo, r.t} {
 		txt.TextSize = theme.CaptionTextSize()
 	}
 	r.t.Alignment = fyne.TextAlignTrailing
@@ -133,8 +133,8 @@ func (c *Curve) CreateRenderer() fyne.WidgetRenderer {
 
 type curveRenderer struct {
 	c         *Curve
-	raster    *canvas.Raster
-	hi, lo, t *canvas.Text
+	raster    *fcanvas.Raster
+	hi, lo, t *fcanvas.Text
 }
 
 func (r *curveRenderer) update() {

@@ -1,4 +1,4 @@
-package tourview
+package canvas
 
 import (
 	"bytes"
@@ -13,10 +13,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/gen"
-	"github.com/tsplab/tsplab/tourview/export"
 )
 
 func toRGBA(img image.Image) *image.RGBA {

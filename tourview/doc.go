@@ -1,5 +1,0 @@
-// Package tourview holds the app's Fyne widgets for a run: TourView, which
-// shows a tour live with zoom and pan, and Curve, the convergence plot.
-// What they draw, and how, lives in package tourview/export, which the
-// command line uses without linking Fyne.
-package tourview
