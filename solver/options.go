@@ -42,6 +42,10 @@ type Option struct {
 	// Choices are the values of a choice option.
 	Choices []string
 	Doc     string
+	// Experimental marks an option kept for a suite or a paper's
+	// reproduction, not one a user of the engine needs: front ends list it
+	// only when asked (tsp engines --verbose --all, the app's "Advanced").
+	Experimental bool
 }
 
 // Flag is how a front end names the option: "--blocks" for a Params
