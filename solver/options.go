@@ -401,14 +401,6 @@ func cat(parts ...[]Option) []Option { return slices.Concat(parts...) }
 
 // optionTable lists every engine's options by (algorithm, backend).
 var optionTable = map[[2]string][]Option{
-	{"sa", BackendCPU}:   cat([]Option{optWorkers, optBlocks.auto("workers")}, schedule),
-	{"pssm", BackendCPU}: cat([]Option{optWorkers, optBlocks.auto("workers"), optK}, schedule),
-	{"pspm", BackendCPU}: cat([]Option{optWorkers, optBlocks.auto("workers"), optThreads, optK}, schedule),
-	{"sspm", BackendCPU}: cat([]Option{optWorkers, optThreads.auto("workers")}, schedule),
-
-	{"2opt-climb", BackendCPU}: {optWorkers, optRestarts},
-	{"swap-climb", BackendCPU}: {optWorkers, optRestarts, optTabu, optTenure},
-
 	{"2opt-ils", BackendCPU}: ilsOptions("off", "off", "better", "nearest", "0"),
 	{"3opt-ils", BackendCPU}: ilsOptions("on", "off", "better", "nearest", "0"),
 	{"auto", BackendCPU}:     ilsOptions("on", "off", "equal", "mixed", "20"),
