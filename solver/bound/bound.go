@@ -572,19 +572,3 @@ func ascent(dev Device, g *graph, pi []int64, opts Options, start time.Time, hal
 	}
 	return finish()
 }
-
-// deviceKey is the context key of WithDevice.
-type deviceKey struct{}
-
-// WithDevice returns a context carrying open, the accelerator an engine
-// computing an ascent under ctx may run it on (Options.Device): GPU auto
-// hands the CPU engine the GPU this way for its alpha-nearness lists.
-func WithDevice(ctx context.Context, open func() (Device, error)) context.Context {
-	return context.WithValue(ctx, deviceKey{}, open)
-}
-
-// DeviceFrom returns the accelerator ctx carries (WithDevice), or nil.
-func DeviceFrom(ctx context.Context) func() (Device, error) {
-	open, _ := ctx.Value(deviceKey{}).(func() (Device, error))
-	return open
-}

@@ -79,16 +79,10 @@ func (pr *partRun) cutRegions(angle float64) bool {
 	pr.ru, pr.rv = u, v
 	all, byStrip := grow(pr.ridx, n), grow(pr.ridx2, n)
 	pr.ridx, pr.ridx2 = all, byStrip
-	// the companion's claimed cities belong to no region (partclaim.go)
 	all = all[:0]
 	for i := range n {
 		u[i] = in.X[i]*c + in.Y[i]*s
 		v[i] = in.Y[i]*c - in.X[i]*s
-		if pr.claimed(int32(i)) {
-			pr.segOf[i] = -1
-			pr.border[i] = false
-			continue
-		}
 		all = append(all, int32(i))
 	}
 	free := len(all)
