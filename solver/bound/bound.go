@@ -49,10 +49,9 @@ type Options struct {
 }
 
 // defaultMaxPeriod is the first period's cap for n cities: 5·10⁶/n within
-// [100, 1000]. Measured on this project's 2-core machine: usa13509 comes
-// within 0.74 % of its optimum with 100 and 0.70 % with 300, pla85900
-// within 0.60 % with 100 (255 iterations), while pr2392 and fnl4461
-// reach 1.22 % and 0.55 % with 1000.
+// [100, 1000]: a short period for large instances, whose ascent comes
+// close enough with it, and a long one for small instances, which need it
+// (measured in docs/PERF.md).
 func defaultMaxPeriod(n int) int { return min(max(5_000_000/n, 100), 1000) }
 
 // sparseMST returns the 1-tree function the ascent calls on g and the

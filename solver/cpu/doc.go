@@ -85,8 +85,7 @@
 // area, which no segment holds together); auto takes the shape whose last
 // round gained more per kick. Its searches make kicks of up to 200
 // cities a segment and, after the first 10 kicks per city, 4-opt
-// sequential moves (docs/PERF.md: pla85900 0.99 % → 0.39–0.42 % at 20 s
-// on 16 cores).
+// sequential moves (docs/PERF.md, "Partition search on pla85900").
 //
 // auto was chosen by measurement (tsp bench --suite cpu): on the 2-core
 // development machine it is the strongest engine on every instance of the

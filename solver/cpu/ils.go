@@ -389,12 +389,10 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 			// solve's bound beside the run): the workers search on the
 			// nearest lists meanwhile, sharing the cores with it, and
 			// take the alpha lists between two epochs once it ends.
-			// Where the run computes or waits for the ascent first, on
-			// the CPU as on the GPU (0.5–1.4 s from 10,000 cities), it
-			// starts from the greedy tour on the alpha lists: usa13509,
-			// 30 s, GPU auto, 0.195–0.227 % in seven runs so, against
-			// 0.225–0.263 % in three that started from the greedy tour
-			// on the nearest lists (docs/PERF.md).
+			// Where the run computes or waits for the ascent first, it
+			// starts from the greedy tour on the alpha lists, which
+			// measured ahead of the greedy tour on the nearest lists
+			// (docs/PERF.md, "Alpha-nearness lists from 10,000 cities").
 			opts.Time = r.p.TimeLimit / 2
 			r.alphaLater(ctx, opts, k)
 			nb = near

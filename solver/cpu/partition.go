@@ -42,20 +42,16 @@ import (
 // exchange.
 
 // partMinN is the smallest instance the auto engine runs the partition
-// search on. On the 16-core host (docs/PERF.md, "CPU partition search"),
-// 30 s: d18512 0.41 % against 0.50 % for the independent searches; on
-// usa13509 0.57 % against 0.54 % (its four segments of 3,400 cities, four
-// searches each, gain no more than sixteen whole-tour searches).
+// search on: ahead of the independent searches on d18512, behind on
+// usa13509, whose few segments gain no more than the whole-tour searches
+// (docs/PERF.md, "CPU partition search").
 const partMinN = 15000
 
 // partDefaults are auto's option defaults from partMinN cities, where it
 // runs the partition search: sequential moves of depth 2 (4-opt) and
-// kicks that swap segments of up to 200 cities. Measured on pla85900 with
-// 16 workers at equal kick budgets (docs/PERF.md, "Partition search on
-// pla85900"): from a 1.22 % tour, 640,000 kicks, segments of up to 30
-// cities 1.047 %, 200 0.736 % (0.757 % seed 2), 200 with depth 2 0.590 %
-// (0.621 %), ahead at equal CPU time too; from the greedy tour at 2.4
-// million kicks 0.507 % with 200.
+// kicks that swap segments of up to 200 cities: ahead of segments of 30
+// and of depth 1 on pla85900 at equal kicks and at equal CPU time
+// (docs/PERF.md, "Partition search on pla85900").
 var partDefaults = map[string]string{
 	OptDepth:   "2",
 	OptSegment: "200",
@@ -74,10 +70,8 @@ const (
 	// tour is cut into as many segments as workers, each searched by one
 	// (time slices ending together), rather than into fewer, larger
 	// segments each searched by several workers, the best search kept
-	// and the others' work lost. Measured on d18512 on the 16-core host,
-	// 30 s, seeds 1–6 (docs/PERF.md, "The partition layout from 15,000
-	// cities"): 16 segments of 1,157 cities 0.175–0.208 %, mean 0.192 %,
-	// against 4 segments × 4 searches 0.188–0.250 %, mean 0.216 %.
+	// and the others' work lost: ahead on d18512 (docs/PERF.md, "The
+	// partition layout from 15,000 cities").
 	partOneEach = 1000
 	// partMinSegment is the smallest segment worth a sub-instance.
 	partMinSegment = 64
@@ -104,10 +98,8 @@ const (
 	// OptPartDeep is the kicks per city the partition search makes with
 	// sequential moves of depth 1 before they take OptDepth's steps (0:
 	// from the start). Early in a run a deeper move costs more than it
-	// gains: uniform 200,000 cities, 16 workers, 5 kicks per city, depth
-	// 2 ended 0.03 % behind depth 1 at 1.6 times the CPU time; later it
-	// is far ahead (pla85900 from a 1.22 % tour: 0.590 % against 0.736 %
-	// at equal kicks, docs/PERF.md).
+	// gains, later it is far ahead (docs/PERF.md, "Partition search on
+	// pla85900").
 	OptPartDeep = "partdeep"
 )
 
