@@ -34,17 +34,19 @@ type lkhSetting struct {
 	about  string      // the settings in words, for the table's notes
 }
 
-// lkhSettings are LKH-3's per-size settings, largest minN last. Below
-// 10,000 cities its defaults (alpha-nearness candidates from the
-// subgradient ascent) are its fastest start: the ascent takes seconds
-// there and finds pr2392's optimum and fnl4461's near-optimum within
-// 30 s. From 10,000 cities the ascent (quadratic in n per iteration) takes
-// minutes before the first trial, so 5 quadrant neighbours on plain
-// distances without the ascent are its fastest start there.
+// lkhSettings are LKH-3's per-size settings, largest minN last: its
+// fastest to a small gap within 10 to 60 s (docs/PERF.md has the runs).
+// Its defaults (5 alpha-nearness candidates from the subgradient ascent)
+// win on small instances such as pr2392, where the ascent takes seconds.
+// The ascent grows as n² per iteration and delays the first trial past
+// 20 s on fnl4461, so from 3,000 cities 5 quadrant neighbours on plain
+// distances without it start at once and stay ahead, from a greedy first
+// tour (the default random walk's first trial takes several times longer
+// on pla85900).
 var lkhSettings = []lkhSetting{
 	{0, nil, "its defaults (5 alpha-nearness candidates after the subgradient ascent)"},
-	{10000, [][2]string{{"CANDIDATE_SET_TYPE", "QUADRANT"}, {"SUBGRADIENT", "NO"}, {"MAX_CANDIDATES", "5"}},
-		"CANDIDATE_SET_TYPE = QUADRANT, SUBGRADIENT = NO, MAX_CANDIDATES = 5"},
+	{3000, [][2]string{{"CANDIDATE_SET_TYPE", "QUADRANT"}, {"SUBGRADIENT", "NO"}, {"MAX_CANDIDATES", "5"}, {"INITIAL_TOUR_ALGORITHM", "GREEDY"}},
+		"CANDIDATE_SET_TYPE = QUADRANT, SUBGRADIENT = NO, MAX_CANDIDATES = 5, INITIAL_TOUR_ALGORITHM = GREEDY"},
 }
 
 // lkhSettingFor is the setting for an instance of n cities.

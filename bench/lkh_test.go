@@ -76,15 +76,17 @@ func TestParseLKHLine(t *testing.T) {
 }
 
 func TestLKHSettings(t *testing.T) {
-	if p := lkhSettingFor(4461).params; len(p) != 0 {
-		t.Errorf("fnl4461 gets %v, want LKH's defaults", p)
+	if p := lkhSettingFor(2392).params; len(p) != 0 {
+		t.Errorf("pr2392 gets %v, want LKH's defaults", p)
 	}
-	got := map[string]string{}
-	for _, p := range lkhSettingFor(13509).params {
-		got[p[0]] = p[1]
-	}
-	if got["CANDIDATE_SET_TYPE"] != "QUADRANT" || got["SUBGRADIENT"] != "NO" || got["MAX_CANDIDATES"] != "5" {
-		t.Errorf("usa13509 gets %v", got)
+	for _, n := range []int{4461, 13509, 85900} {
+		got := map[string]string{}
+		for _, p := range lkhSettingFor(n).params {
+			got[p[0]] = p[1]
+		}
+		if got["CANDIDATE_SET_TYPE"] != "QUADRANT" || got["SUBGRADIENT"] != "NO" || got["MAX_CANDIDATES"] != "5" || got["INITIAL_TOUR_ALGORITHM"] != "GREEDY" {
+			t.Errorf("%d cities get %v", n, got)
+		}
 	}
 	if lkhGrace(time.Second) != 2*time.Second || lkhGrace(time.Minute) != 15*time.Second || lkhGrace(time.Hour) != 30*time.Second {
 		t.Error("grace")
