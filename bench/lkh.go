@@ -175,9 +175,11 @@ func lkhBinary(path string) (string, error) {
 // runLKH runs the LKH-3 binary bin (absolute) on in for d with seed: one
 // run (RUNS = 1) whose trials go on until its TIME_LIMIT of d, the
 // size's settings of lkhSettings, and TRACE_LEVEL = 1 so that it prints
-// every improvement. The process is killed when ctx ends (the error is
-// ctx's) or grace after d. Improvements are timed as their lines arrive;
-// those after d are left out. When LKH ends by itself, the tour it writes
+// every improvement. LKH's clock is its own user CPU time from after
+// reading its parameters, so the wall clock here is what counts: the
+// process is killed when ctx ends (the error is ctx's) or grace after d,
+// improvements are timed as their lines arrive, and those after d are
+// left out. When LKH ends by itself, the tour it writes
 // is read, validated and measured, and must be as long as the last cost
 // it reported.
 func runLKH(ctx context.Context, bin string, in *solver.Instance, d, grace time.Duration, seed uint64) (lkhResult, error) {
@@ -373,8 +375,8 @@ func lkhNote() string {
 		}
 	}
 	return LKHLabel + ": the LKH-3 binary given with --peer-lkh (built from Helsgaun's source), one process on the same host after or before the engines, never beside them: RUNS = 1, trials until TIME_LIMIT = the budget, SEED = the run's seed; " +
-		strings.Join(s, "; ") + ". Its times are wall clock from its process's start (reading the file included), each improvement timed as its trace line arrives; improvements after the budget are left out, and a process still running " +
-		"a grace period after it is killed; the tour it writes at its end is checked and measured here."
+		strings.Join(s, "; ") + ". Its times are wall clock from its process's start (reading the file included), each improvement timed as its trace line arrives (LKH's own clock, which its TIME_LIMIT uses, is its user CPU time); improvements after the budget are left out, " +
+		"and a process still running a grace period after it is killed; the tour it writes at its end is checked and measured here."
 }
 
 // fmtCities writes n with thousands separators (10,000).
