@@ -248,8 +248,9 @@ const (
 // both backends.
 const DefaultTimeLimit = 10 * time.Second
 
-// The options, each defined once; engine rows below pick them and may
-// change the default.
+// The Params field options with their widest ranges (ParamInt and
+// ParamFloat start from these), and the options of the legacy table's
+// rows, each defined once; the rows pick them and may change the default.
 var (
 	optBlocks = Option{Name: "blocks", Kind: KindInt, Field: true, Min: 1, Max: MaxBlocks,
 		Doc: "parallel searches (PSPM's thread blocks TB; climbers per launch)"}
@@ -280,42 +281,10 @@ var (
 		Doc: "tabu search: moves each GPU thread evaluates, consecutive in row order (1: one thread per neighbour; 0: tuned with the block size, or 1 when threads is set)"}
 	optLoop = Option{Name: "loop", Kind: KindChoice, Choices: []string{"device", "host"}, Default: "device",
 		Doc: "where the iterated local search's loop runs: device (the kernels detect the local minimum, accept or go back to the best, and kick; the host reads the counters every few dozen rounds) or host (a copy, kick and upload per kick)"}
-	optPivot = Option{Name: "pivot", Kind: KindChoice, Choices: []string{"first", "rkbi"}, Default: "first",
-		Doc: "pivoting rule: first improvement or random-k-best improvement"}
 	optRKBI = Option{Name: "rkbi_k", Kind: KindInt, Min: 1, Max: 64, Default: "3",
 		Doc: "k of random-k-best-improvement (1: best improvement)"}
-	optSync = Option{Name: "sync", Kind: KindInt, Min: 0, Max: math.MaxInt32, Default: "0",
-		Doc: "kicks per worker between global-best exchanges (0: independent workers)"}
-	optStale = Option{Name: "stale", Kind: KindInt, Min: 0, Max: 1 << 20, Default: "0",
-		Doc: "escape after stale·n kicks without an improvement: restart from the best tour with a burst of kicks (0: never)"}
-	optThreeOpt = Option{Name: "threeopt", Kind: KindBool, Default: "off",
-		Doc: "sequential 3-opt moves besides 2-opt and Or-opt"}
-	optDepth = Option{Name: "depth", Kind: KindInt, Min: 1, Max: 3, Default: "1",
-		Doc: "steps of a sequential move after its first 2-opt step, Lin–Kernighan style (1: 3-opt, 2: 4-opt, 3: 5-opt); with threeopt on"}
-	optOr3 = Option{Name: "or3opt", Kind: KindBool, Default: "off",
-		Doc: "with threeopt on, also the pure 3-opt moves two 2-opt steps cannot make (a segment moved without reversal, or two neighbouring segments reversed in place)"}
-	optShare = Option{Name: "share", Kind: KindChoice, Choices: []string{"best", "gpx"}, Default: "best",
-		Doc: "what the exchange every sync kicks gives every worker: the shortest tour, or the partition crossover (GPX) of all workers' tours, never longer than the shortest"}
-	optAccept = Option{Name: "accept", Kind: KindChoice, Choices: []string{"better", "equal"}, Default: "better",
-		Doc: "kick acceptance: strictly shorter, or also ties (drift across plateaus)"}
 	optSegment = Option{Name: "segment", Kind: KindInt, Min: 1, Max: 1 << 20, Default: "30",
 		Doc: "longest segment of a kick's double bridge"}
-	optNeighbors = Option{Name: "neighbors", Kind: KindInt, Min: 2, Max: 64, Default: "8",
-		Doc: "candidate list size"}
-	optPartition = Option{Name: "partition", Kind: KindChoice, Choices: []string{"auto", "on", "off"}, Default: "auto",
-		Doc: "partition search: all workers improve one tour, each a segment of consecutive positions with fixed ends, the cut shifting every round (auto: on for the auto engine from 15,000 cities with coordinates)"}
-	optPartSegment = Option{Name: "partseg", Kind: KindInt, Min: 0, Max: 1 << 20, Default: "0",
-		Doc: "partition search: cities of a segment (0: about 5,000; fewer, larger segments than workers are searched by several workers each, the best kept)"}
-	optPartKicks = Option{Name: "partkicks", Kind: KindFloat, Min: 0, MinOpen: true, Max: 1000, Default: "1",
-		Doc: "partition search: kicks per city of a segment per round (the cut shifts every round)"}
-	optPartShape = Option{Name: "partshape", Kind: KindChoice, Choices: []string{"auto", "path", "region", "alternate"}, Default: "auto",
-		Doc: "partition search: its pieces, segments of consecutive tour positions (path), cells of the plane each holding several tour paths (region), the two by turns (alternate), or the one whose last round gained more per kick, the other every fourth round (auto)"}
-	optPartDeep = Option{Name: "partdeep", Kind: KindFloat, Min: 0, Max: 1e6, Default: "10",
-		Doc: "partition search: kicks per city made with sequential moves of depth 1 before they take the depth option's steps (0: from the start)"}
-	optPartSlice = Option{Name: "partslice", Kind: KindInt, Min: 0, Max: 60000, Default: "300",
-		Doc: "partition search: milliseconds of a round's segment searches, which then end together (0: partkicks kicks each, as always with several searches per segment or a kicks budget)"}
-	optCandidates = Option{Name: "candidates", Kind: KindChoice, Choices: []string{"nearest", "quadrant", "union", "mixed", "alpha"}, Default: "nearest",
-		Doc: "candidate lists: k nearest, k/4 nearest per quadrant, their union, nearest on even workers and quadrant on odd ones, or the k alpha-nearest of a Held–Karp ascent (which takes up to a fifth of the time limit)"}
 
 	optPick = Option{Name: "pick", Kind: KindChoice, Choices: []string{"disjoint", "best", "spread"}, Default: "disjoint",
 		Doc: "moves a climber applies per pass: every improving one its threads found that no better one overlaps (disjoint), the best alone as O'Neil & Burtscher (best), or those no earlier one in a hashed order overlaps (spread)"}
@@ -375,14 +344,6 @@ func (o Option) upTo(max float64) Option { o.Max = max; return o }
 // schedule is the annealing schedule every SA engine takes.
 var schedule = []Option{optT0, optTEnd, optAlpha, optSweeps}
 
-// ilsOptions are the CPU iterated local searches' options; the engines
-// differ in their defaults.
-func ilsOptions(threeOpt, or3, accept, candidates, stale string) []Option {
-	return []Option{optWorkers, optKicks, optPivot, optRKBI, optSync, optShare, optStale.with(stale), optThreeOpt.with(threeOpt),
-		optOr3.with(or3), optDepth, optAccept.with(accept), optSegment, optNeighbors, optCandidates.with(candidates),
-		optPartition, optPartSegment, optPartKicks, optPartSlice, optPartShape, optPartDeep}
-}
-
 func cat(parts ...[]Option) []Option { return slices.Concat(parts...) }
 
 // exp returns the options marked experimental.
@@ -394,12 +355,10 @@ func exp(opts ...Option) []Option {
 	return out
 }
 
-// optionTable lists every engine's options by (algorithm, backend).
+// optionTable is the legacy table of the engines that do not declare their
+// options yet (the GPU engines): their options by (algorithm, backend).
+// An engine that declares its own (Declare) takes precedence over its row.
 var optionTable = map[[2]string][]Option{
-	{"2opt-ils", BackendCPU}: ilsOptions("off", "off", "better", "nearest", "0"),
-	{"3opt-ils", BackendCPU}: ilsOptions("on", "off", "better", "nearest", "0"),
-	{"auto", BackendCPU}:     ilsOptions("on", "off", "equal", "mixed", "20"),
-
 	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK}, schedule, exp(optLanes, optSelect, optDraw, optNNK, optNNFrom)),
 	{"sspm", BackendGPU}: cat([]Option{optThreads}, schedule, exp(optDraw, optNNK, optNNFrom)),
 	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK}, schedule, exp(optDraw, optNNK, optNNFrom)),
