@@ -201,8 +201,8 @@ func (e *ParamError) Unwrap() error { return e.Err }
 // memory can take. A value past one is refused by Validate.
 const (
 	// MaxBlocks bounds the parallel searches (each holds a tour; Lam et al.
-	// use at most 4224). 2^20 blocks of a 12-city tour took 1.6 s to set
-	// up on the CPU, past a 1 ms limit; 2^16 take 0.3 s.
+	// use at most 4224): more take seconds to set up, past a short time
+	// limit.
 	MaxBlocks = 1 << 16
 	// MaxThreads bounds the moves per search per iteration (a CUDA
 	// block's most threads).
@@ -214,9 +214,7 @@ const (
 	// MaxSweeps bounds the iterations per temperature step, in multiples of n.
 	MaxSweeps = 1 << 20
 	// MaxTourCells bounds blocks × n and workers × n: the tours the
-	// parallel searches hold at once. 2^27 cities in all took 1.8 GB and
-	// 13 s to set up on the CPU (65536 blocks of 2000 cities, a 1 ms
-	// limit); 2^25 keep it near 450 MB.
+	// parallel searches hold at once, a few hundred MB at the bound.
 	MaxTourCells = 1 << 25
 	// MaxScheduleSteps bounds the temperature steps of an annealing
 	// schedule (log(tend/t0) / log(alpha)).
