@@ -458,7 +458,7 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 				// delta of the moves made so far
 				end := func() bool { return ctx.Err() != nil || !time.Now().Before(deadline) }
 				dl, ev := tour.TwoOptUntil(in, a, nb, end)
-				dl2, ev2 := globalOrOpt(in, a, nb, end)
+				dl2, ev2 := tour.OrOptUntil(in, a, nb, end)
 				close(stopTick)
 				<-ticked
 				dl, ev = dl+dl2, ev+ev2
