@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"context"
+	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -144,4 +145,20 @@ func (l *runLoop) finish(e solver.Engine, device string) (solver.Result, error) 
 	r, err := solver.Finish(l.in, e, l.p, l.best, l.moves, l.steps, l.start, l.stopped, device)
 	r.Note = l.note
 	return r, err
+}
+
+// kick sets cur to the best tour with a segment-local double bridge (the
+// iterated local searches' kick).
+func (l *runLoop) kick(cur []int, rng *rand.Rand) {
+	copy(cur, l.best)
+	doubleBridge(cur, rng, 100)
+}
+
+// tourView is a snapshot view that shows cur, the tour in hand, beside
+// the best.
+func (l *runLoop) tourView(cur []int) func(s *solver.Snapshot) error {
+	return func(s *solver.Snapshot) error {
+		s.Tour, s.Length = slices.Clone(cur), solver.TourLength(l.in, cur)
+		return nil
+	}
 }
