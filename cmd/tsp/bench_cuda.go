@@ -25,8 +25,8 @@ func init() {
 		return l, el, dev, err
 	}
 	bench.GPURKBIPopulation = func(ctx context.Context, in *solver.Instance, nb, itLim, blocks int, seed uint64) (int64, time.Duration, string, error) {
-		_, l, _, el, dev, err := gpu.ThreeOptPopulation(ctx, in, nb, itLim, blocks, 64, seed)
-		return l, el, dev, err
+		r, err := gpu.ThreeOptPopulation(ctx, in, gpu.Population{Solutions: nb, Kicks: itLim, Blocks: blocks, Threads: 64, Seed: seed})
+		return r.Length, r.Elapsed, r.Device, err
 	}
 	bench.FISequential = func(in *solver.Instance, first, count, itLim int, seed uint64) (int64, time.Duration, error) {
 		_, l, el, err := gpu.FISequential(in, first, count, itLim, seed)
