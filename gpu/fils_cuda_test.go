@@ -23,7 +23,8 @@ func TestFIPopulationMatchesSequential(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, mode := range FIModes {
-			tr, l, el, dev, err := FIPopulation(in, c.nb, c.kicks, mode, 5, "matrix")
+			res, err := FIPopulation(in, Population{Solutions: c.nb, Kicks: c.kicks, Mode: mode, Seed: 5, Dist: "matrix"})
+			tr, l, el, dev := res.Tour, res.Length, res.Elapsed, res.Device
 			if err != nil {
 				t.Fatalf("%s: %v", mode, err)
 			}
@@ -43,10 +44,10 @@ func TestFIPopulationMatchesSequential(t *testing.T) {
 func TestFIPopulationRefusesSharedOverflow(t *testing.T) {
 	needDevice(t)
 	in := fiInstance(6000, 2)
-	if _, _, _, _, err := FIPopulation(in, 1, 1, "block-shared", 1, ""); err == nil || !strings.Contains(err.Error(), "shared memory") {
+	if _, err := FIPopulation(in, Population{Solutions: 1, Kicks: 1, Mode: "block-shared", Seed: 1}); err == nil || !strings.Contains(err.Error(), "shared memory") {
 		t.Fatalf("6000 cities in shared memory: %v", err)
 	}
-	if _, _, _, _, err := FIPopulation(in, 1, 1, "warp", 1, ""); err == nil {
+	if _, err := FIPopulation(in, Population{Solutions: 1, Kicks: 1, Mode: "warp", Seed: 1}); err == nil {
 		t.Fatal("unknown mapping accepted")
 	}
 }

@@ -21,8 +21,8 @@ func init() {
 	bench.GPUOnePass = gpu.OnePass
 	bench.GPUEvalBatch = gpu.EvalBatch
 	bench.GPUFIPopulation = func(in *solver.Instance, nb, itLim int, mode string, seed uint64) (int64, time.Duration, string, error) {
-		_, l, el, dev, err := gpu.FIPopulation(in, nb, itLim, mode, seed, "")
-		return l, el, dev, err
+		r, err := gpu.FIPopulation(in, gpu.Population{Solutions: nb, Kicks: itLim, Mode: mode, Seed: seed})
+		return r.Length, r.Elapsed, r.Device, err
 	}
 	bench.GPURKBIPopulation = func(ctx context.Context, in *solver.Instance, nb, itLim, blocks int, seed uint64) (int64, time.Duration, string, error) {
 		r, err := gpu.ThreeOptPopulation(ctx, in, gpu.Population{Solutions: nb, Kicks: itLim, Blocks: blocks, Threads: 64, Seed: seed})
