@@ -337,8 +337,7 @@ func (f *fusedClimb) step() (done bool, err error) {
 }
 
 // end offers the climbs the last launch left unfinished (the slots whose
-// resume flag is set hold them), and, when there is no tour at all (no
-// launch ran), the start tour or the identity.
+// resume flag is set hold them).
 func (f *fusedClimb) end() error {
 	B, n := f.l.p.Blocks, f.l.in.N
 	resume, cur := make([]int32, B), make([]int32, B*n)
@@ -351,19 +350,7 @@ func (f *fusedClimb) end() error {
 	if err != nil {
 		return err
 	}
-	if err := f.offerUnfinished(cur, B, func(k int) bool { return resume[k] != 0 }); err != nil {
-		return err
-	}
-	if f.l.best == nil {
-		t := make([]int, n)
-		for i := range t {
-			t[i] = i
-		}
-		if len(f.l.p.Start) == n {
-			copy(t, f.l.p.Start)
-		}
-		f.l.offer(t)
-	}
+	f.offerUnfinished(cur, B, func(k int) bool { return resume[k] != 0 })
 	return nil
 }
 

@@ -4,7 +4,6 @@ package gpu
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -62,26 +61,38 @@ func climberTour(city []int32, B, k int) []int {
 	return t
 }
 
-// offerUnfinished offers the tours of the climbs still under way (city: B
-// tours; climbing(k) says whether climber k's is one) when the run ends,
-// and says so in the run's note when no climb finished in the time given.
-func (c *climbers) offerUnfinished(city []int32, B int, climbing func(k int) bool) error {
+// offerUnfinished offers the tours of the climbs under way (city: B
+// tours; climbing(k) says whether climber k holds one) when the run ends;
+// a climber the run never started holds no tour and is passed over. With
+// no tour at all it takes Params.Start or the identity. It says so in the
+// run's note when no climb finished in the time given.
+func (c *climbers) offerUnfinished(city []int32, B int, climbing func(k int) bool) {
 	for k := range B {
 		if !climbing(k) {
 			continue
 		}
 		t := climberTour(city, B, k)
-		if err := solver.ValidateTour(t, len(t)); err != nil {
-			return fmt.Errorf("%s: a climber's tour is not a tour: %w", c.name, err)
+		if solver.ValidateTour(t, len(t)) != nil {
+			continue
 		}
 		if c.l.offer(t) {
 			c.bestDone = false
 		}
 	}
-	if c.climbs == 0 && c.l.best != nil {
+	if c.l.best == nil {
+		n := c.l.in.N
+		t := make([]int, n)
+		for i := range t {
+			t[i] = i
+		}
+		if len(c.l.p.Start) == n {
+			copy(t, c.l.p.Start)
+		}
+		c.l.offer(t)
+	}
+	if c.climbs == 0 {
 		c.l.note = "no climb finished in the time given: the tour is the best climb as the time limit left it"
 	}
-	return nil
 }
 
 // polish polishes the best tour, when it is a climb's local minimum, with

@@ -35,6 +35,7 @@ type runLoop struct {
 	// iterations; moves evaluated), for the snapshots and the result.
 	steps, moves int64
 	stopped      bool   // ctx or the deadline ended the run
+	due          bool   // a snapshot follows the step under way
 	note         string // one line for the user (solver.Result.Note)
 }
 
@@ -90,24 +91,24 @@ func (l *runLoop) reached() bool {
 	return l.p.Target > 0 && l.bestLen >= 0 && l.bestLen <= l.p.Target
 }
 
-// snapshot sends a search snapshot when one is due: the best tour, and
-// what view adds (the tour in hand); before the first tour, the phase
-// alone.
+// snapshot sends a search snapshot: the best tour, and what view adds
+// (the tour in hand); with no tour to show, the best length alone, and
+// before the first tour, the phase alone.
 func (l *runLoop) snapshot(view func(s *solver.Snapshot) error) error {
-	if !l.sink.Due() {
-		return nil
-	}
 	f := l.frac()
 	s := solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: f, Progress: f, Step: l.steps, Moves: l.moves}
 	if l.best != nil {
-		s.Best, s.BestLength, s.Length = slices.Clone(l.best), l.bestLen, l.bestLen
+		s.Best = slices.Clone(l.best)
+	}
+	if l.bestLen >= 0 {
+		s.BestLength, s.Length = l.bestLen, l.bestLen
 	}
 	if view != nil {
 		if err := view(&s); err != nil {
 			return err
 		}
 	}
-	if s.Best == nil && s.Tour == nil {
+	if s.Best == nil && s.Tour == nil && l.bestLen < 0 {
 		l.sink.SendPhase(solver.PhaseSearch, f)
 		return nil
 	}
@@ -116,20 +117,24 @@ func (l *runLoop) snapshot(view func(s *solver.Snapshot) error) error {
 }
 
 // run calls step until it reports done, the target is reached, or ctx or
-// the deadline ends the run (stopped), sending snapshots as they are due
-// (view: see snapshot).
+// the deadline ends the run (stopped). A snapshot (view: see snapshot)
+// follows each step that began when one was due; due tells the step so,
+// for engines that take their tour from the device only then.
 func (l *runLoop) run(step func() (done bool, err error), view func(s *solver.Snapshot) error) error {
 	for {
 		if l.expired() {
 			l.stopped = true
 			return nil
 		}
+		l.due = l.sink.Due()
 		done, err := step()
 		if err != nil {
 			return err
 		}
-		if err := l.snapshot(view); err != nil {
-			return err
+		if l.due {
+			if err := l.snapshot(view); err != nil {
+				return err
+			}
 		}
 		if done || l.reached() {
 			return nil

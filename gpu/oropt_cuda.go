@@ -480,7 +480,10 @@ func (w *orWalk) global() error {
 	}
 	g0 := time.Now()
 	end := func() bool {
-		l.sink.SendPhase(solver.PhaseSearch, l.frac()) // at most once per interval
+		if l.sink.Due() { // the best length so far: the tour is on its way
+			f := l.frac()
+			l.sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: f, Progress: f, BestLength: l.bestLen, Length: l.bestLen, Step: l.steps, Moves: l.moves})
+		}
 		return l.expired()
 	}
 	a := tour.NewArray(w.tour())

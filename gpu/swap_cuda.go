@@ -244,9 +244,12 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 	if err := l.run(c.climb, nil); err != nil {
 		return solver.Result{}, err
 	}
-	if err := c.offerUnfinished(c.city, c.l.p.Blocks, func(k int) bool { return c.flags[k] != 0 }); err != nil {
+	// the climbers' tours as the run left them (all of them: a step may
+	// not have run, and a restarted climber's tour is a valid one too)
+	if err := r.do(func() error { return dtoh(c.city, c.b.tours) }); err != nil {
 		return solver.Result{}, err
 	}
+	c.offerUnfinished(c.city, c.l.p.Blocks, func(int) bool { return true })
 	return l.finish(e, r.d.label)
 }
 

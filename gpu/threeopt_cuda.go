@@ -315,7 +315,7 @@ func (d *threeOptDeviceILS) take(sol int, tour bool) error {
 // tour. It is done when every solution has made its kicks.
 func (d *threeOptDeviceILS) step() (done bool, err error) {
 	o, l := d.o, d.l
-	due := l.sink.Due()
+	due := l.due
 	d.looked = false
 	err = o.r.do(func() error {
 		for range threeOptDeviceRounds {

@@ -403,9 +403,12 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	if err := l.run(c.step, nil); err != nil {
 		return solver.Result{}, err
 	}
-	if err := c.offerUnfinished(c.city, c.B, func(k int) bool { return c.flags[k] != 0 }); err != nil {
+	// the climbers' tours as the run left them (all of them: a step may
+	// not have run, and a restarted climber's tour is a valid one too)
+	if err := r.do(func() error { return dtoh(c.city, c.b.city) }); err != nil {
 		return solver.Result{}, err
 	}
+	c.offerUnfinished(c.city, c.B, func(int) bool { return true })
 	c.polish(ctx)
 	return l.finish(e, r.d.label)
 }
