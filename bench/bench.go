@@ -31,6 +31,7 @@ type Options struct {
 	Extra     map[string]string // engine options (Params.Extra), given to each engine of the suite that has them
 	Prior     string            // an earlier result CSV whose measured columns a suite keeps (lam: Table 3's threshold, CPU SSPM and GPU PSPM columns)
 	Log       io.Writer         // progress lines (may be nil)
+	GPU       GPU               // the GPU kernels and populations the suites time alone (nil: none in this build)
 }
 
 // Suite runs one named suite, printing its table last to out.

@@ -362,12 +362,13 @@ func (f *fusedClimb) end() error {
 // evaluated (n(n-3)/2 per pass of a climber) per second of kernel time,
 // the passes per climb, and the device; an error when the tour does not
 // fit a block's shared memory.
-func ClimbRate(in *solver.Instance, warm, window time.Duration, seed uint64) (climbsPerSec, movesPerSec, passesPerClimb float64, device string, err error) {
+func ClimbRate(in *solver.Instance, warm, window time.Duration, seed uint64) (KernelRate, error) {
 	r, err := newRunFor(in)
 	if err != nil {
-		return 0, 0, 0, "", err
+		return KernelRate{}, err
 	}
 	defer r.close()
+	var climbsPerSec, movesPerSec, passesPerClimb float64
 	err = r.do(func() error {
 		pl, err := r.planClimb(in.N, climbKernelFor(in.N))
 		if err != nil {
@@ -403,5 +404,5 @@ func ClimbRate(in *solver.Instance, warm, window time.Duration, seed uint64) (cl
 		}
 		return nil
 	})
-	return climbsPerSec, movesPerSec, passesPerClimb, r.d.label, err
+	return KernelRate{MovesPerSec: movesPerSec, ClimbsPerSec: climbsPerSec, PassesPerClimb: passesPerClimb, Device: r.d.label}, err
 }

@@ -18,7 +18,8 @@ func TestFIPopulationMatchesSequential(t *testing.T) {
 		n, nb, kicks int
 	}{{150, 5, 40}, {400, 70, 3}} {
 		in := fiInstance(c.n, uint64(c.n))
-		_, want, _, err := FISequential(in, 0, c.nb, c.kicks, 5)
+		seq, err := FISequential(in, 0, c.nb, Population{Kicks: c.kicks, Seed: 5})
+		want := seq.Length
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -170,15 +170,16 @@ func EvalBatch(n int) (int, error) {
 // GPU, timed with device events over passes launches after a warm-up
 // (passes <= 0: as many as make about 3e10 moves, at least 3 and at most
 // 1000). It backs the "gpu" bench suite's first table.
-func EvalRate(n, passes int, seed uint64) (movesPerSec float64, device string, err error) {
+func EvalRate(n, passes int, seed uint64) (KernelRate, error) {
 	r, err := newRun()
 	if err != nil {
-		return 0, "", err
+		return KernelRate{}, err
 	}
 	defer r.close()
 	if n < 5 {
-		return 0, "", fmt.Errorf("EvalRate: n = %d, need at least 5", n)
+		return KernelRate{}, fmt.Errorf("EvalRate: n = %d, need at least 5", n)
 	}
+	var movesPerSec float64
 	rng := rand.New(rand.NewPCG(seed, 0x2077))
 	B := evalBatch(n, r.d.info.Multiprocs)
 	if passes <= 0 {
@@ -218,7 +219,7 @@ func EvalRate(n, passes int, seed uint64) (movesPerSec float64, device string, e
 		movesPerSec = float64(movesPerPass(n)) * float64(B) * float64(passes) / (ms / 1000)
 		return nil
 	})
-	return movesPerSec, r.d.label, err
+	return KernelRate{MovesPerSec: movesPerSec, Device: r.d.label}, err
 }
 
 // twoOptLocalSearch runs GPU passes on tour t (batch slot 0) until no
