@@ -58,7 +58,7 @@ const (
 	// coordinates in float, as the 2-opt kernels do: off by one in about 2
 	// of 10^4 pairs), "matrix" (the exact integer matrix in device memory,
 	// as Luong et al. keep it) or "" (coordinates for EUC_2D, CEIL_2D and
-	// ATT, measured twice as fast as the matrix at 3,000 cities on an H100;
+	// ATT, which the kernels compute faster than they read the matrix;
 	// the matrix for other metrics and EXPLICIT instances, up to MatrixMaxN
 	// cities unless the instance carries its matrix).
 	OptDist = "dist"

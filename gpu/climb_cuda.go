@@ -61,12 +61,9 @@ func climbKernelThreads(name string) int {
 // and the block size. A warp's unit spans 32·R rows, and the pairs of a
 // unit's corner that are no moves are wasted, a share of about 32·R/n of a
 // pass; more rows save square roots ((R+1)/R per move) but take registers
-// (R = 8: two blocks of 256 per SM instead of four). Measured on an H100
-// (BenchmarkClimbVariants, climbs/s, same run): on d493 R = 4 with 128
-// threads 48,300, R = 2 with 128 threads 49,900, R = 4 with 256 threads
-// 40,000 (45,700 in another run), R = 8 28,000; on the first 1000 cities
-// of d18512 R = 4 with 128 threads 8,250 against 7,640 with 256; at 2000
-// and 4000 cities R = 4 with 256 threads led R = 2 and tied R = 8.
+// (R = 8: two blocks of 256 per SM instead of four). The sizes below are
+// where BenchmarkClimbVariants ranked the variants (docs/PERF.md, "2opt-climb:
+// a fused climber against TSP_GPU 2.3").
 func climbKernelFor(n int) string {
 	switch {
 	case n < 1500:

@@ -213,8 +213,8 @@ type orOptions struct {
 }
 
 func parseOrOptions(p solver.Params, n int) (orOptions, error) {
-	// Windows of 1,024 cities: on pla85900 (20 s, H100) 1.53 % against
-	// 1.77 % with 512 and global passes; 128 and 256 were worse still.
+	// Windows of 1,024 cities with global passes every second: the best of
+	// the sizes tried (docs/PERF.md, "GPU or-ils and the ttq suite").
 	o := orOptions{window: 1024, maxSeg: 30, global: time.Second}
 	if n >= orStartSFCMinN {
 		o.global = 2 * time.Second
