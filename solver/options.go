@@ -248,8 +248,6 @@ const (
 // both backends.
 const DefaultTimeLimit = 10 * time.Second
 
-var inf = math.Inf(1)
-
 // The options, each defined once; engine rows below pick them and may
 // change the default.
 var (
@@ -437,12 +435,18 @@ type OptionSet []Option
 // OptionsFor returns the options of the engine (algorithm, backend), in
 // display order; nil for an engine without any.
 func OptionsFor(algorithm, backend string) OptionSet {
+	if d, ok := declaredFor(algorithm, backend); ok {
+		return d.Options(nil)
+	}
 	return slices.Clone(optionTable[[2]string{algorithm, backend}])
 }
 
 // HasOptionTable reports whether the option table lists the engine
 // (algorithm, backend), with or without options.
 func HasOptionTable(algorithm, backend string) bool {
+	if _, ok := declaredFor(algorithm, backend); ok {
+		return true
+	}
 	_, ok := optionTable[[2]string{algorithm, backend}]
 	return ok
 }
@@ -581,6 +585,13 @@ func (p *Params) Set(setting string) error {
 // anyEngineOption reports whether some engine of the option table has an
 // option (not a Params field) called name.
 func anyEngineOption(name string) bool {
+	declMu.RLock()
+	defer declMu.RUnlock()
+	for _, d := range declared {
+		if o, ok := d.Options(nil).Lookup(name); ok && !o.Field {
+			return true
+		}
+	}
 	for _, set := range optionTable {
 		if o, ok := OptionSet(set).Lookup(name); ok && !o.Field {
 			return true
@@ -674,6 +685,9 @@ type Tuner interface {
 // instance chosen yet).
 func EffectiveOptions(e Engine, in *Instance) OptionSet {
 	set := OptionsFor(e.Name(), e.Backend())
+	if d, ok := declaredFor(e.Name(), e.Backend()); ok {
+		set = d.Options(in)
+	}
 	cores := strconv.Itoa(runtime.NumCPU())
 	for i := range set {
 		o := &set[i]
@@ -739,6 +753,9 @@ func Validate(e Engine, in *Instance, p Params) error {
 			}
 		}
 	}
+	if err := checkExtraKeys(set, e.Name()+"/"+e.Backend(), p); err != nil {
+		return err
+	}
 	keys := make([]string, 0, len(p.Extra))
 	for k := range p.Extra {
 		keys = append(keys, k)
@@ -746,23 +763,7 @@ func Validate(e Engine, in *Instance, p Params) error {
 	slices.Sort(keys)
 	for _, k := range keys {
 		o, ok := set.Lookup(k)
-		if !ok || o.Field {
-			if slices.Contains(outputKeys, k) {
-				continue
-			}
-			have := "none"
-			var extra []string
-			for _, o := range set {
-				if !o.Field {
-					extra = append(extra, o.Name)
-				}
-			}
-			if len(extra) > 0 {
-				have = strings.Join(extra, ", ")
-			}
-			return &ParamError{Flag: "--opt", Value: k, Range: "one of the options of " + e.Name() + "/" + e.Backend() + ": " + have}
-		}
-		if p.Extra[k] == "" {
+		if !ok || p.Extra[k] == "" {
 			continue
 		}
 		if _, _, err := o.parse(p.Extra[k]); err != nil {
