@@ -370,6 +370,15 @@ func Declare(algorithm, backend string, d Declarer) {
 	declared[[2]string{algorithm, backend}] = d
 }
 
+// optionsOn returns the options of (algorithm, backend) with their
+// defaults on in: the declared ones, else the legacy table's row.
+func optionsOn(algorithm, backend string, in *Instance) OptionSet {
+	if d, ok := declaredFor(algorithm, backend); ok {
+		return d.Options(in)
+	}
+	return slices.Clone(optionTable[[2]string{algorithm, backend}])
+}
+
 // declaredFor returns the declarations of (algorithm, backend), if any.
 func declaredFor(algorithm, backend string) (Declarer, bool) {
 	declMu.RLock()
@@ -407,3 +416,50 @@ func Configure[C any](s *Spec[C], e Engine, in *Instance, p Params) (C, error) {
 	}
 	return s.Parse(in, p)
 }
+
+// ParseKnown is Parse for an engine that hands the settings it does not
+// declare to another engine (GPU auto to CPU auto): it reads its own
+// options from p and leaves every other Extra key alone. Validate, against
+// the whole set (Inherit), checks those.
+func (s *Spec[C]) ParseKnown(in *Instance, p Params) (C, error) {
+	own := s.declared()
+	if len(p.Extra) > 0 {
+		q := p
+		q.Extra = map[string]string{}
+		for k, v := range p.Extra {
+			if _, ok := own.Lookup(k); ok {
+				q.Extra[k] = v
+			}
+		}
+		p = q
+	}
+	return s.Parse(in, p)
+}
+
+// Inherit declares the options of an engine that runs another one
+// (algorithm, backend) and passes it its settings: that engine's options,
+// with their defaults on the instance, then own's. An option own declares
+// replaces the inherited one of that name.
+func Inherit(algorithm, backend string, own Declarer) Declarer {
+	return inherited{algorithm, backend, own}
+}
+
+type inherited struct {
+	algorithm, backend string
+	own                Declarer
+}
+
+func (h inherited) Options(in *Instance) OptionSet {
+	mine := h.own.Options(in)
+	var out OptionSet
+	for _, o := range optionsOn(h.algorithm, h.backend, in) {
+		if _, dup := mine.Lookup(o.Name); !dup {
+			out = append(out, o)
+		}
+	}
+	return append(out, mine...)
+}
+
+// Options implements Declarer for a fixed set of options (an engine whose
+// options do not depend on the instance's size).
+func (s OptionSet) Options(*Instance) OptionSet { return slices.Clone(s) }

@@ -162,3 +162,30 @@ func TestConfigureValidatesFirst(t *testing.T) {
 		t.Errorf("Configure: %+v, %v", c, err)
 	}
 }
+
+type innerConfig struct{ Window int }
+
+func TestInheritAndParseKnown(t *testing.T) {
+	Declare("demo-inner", BackendCPU, demoSpec)
+	own := NewSpec(Int("window", func(c *innerConfig) *int { return &c.Window }, 1024, 32, 2048, "window"),
+		Int("stale", func(c *innerConfig) *int { return new(int) }, 5, 0, 9, "replaces the inherited stale"))
+	h := Inherit("demo-inner", BackendCPU, own)
+	got := strings.Join(h.Options(nil).Names(), ",")
+	if got != "workers,t0,kicks,rate,pivot,deep,sync,window,stale" {
+		t.Errorf("inherited names: %s", got)
+	}
+	if o, _ := h.Options(square(5000)).Lookup("sync"); o.Default != "10000" {
+		t.Errorf("inherited size default: sync %q", o.Default)
+	}
+	p := Params{Extra: map[string]string{"window": "64", "kicks": "3"}}
+	if _, err := own.Parse(nil, p); err == nil {
+		t.Errorf("Parse took an undeclared key")
+	}
+	c, err := own.ParseKnown(nil, p)
+	if err != nil || c.Window != 64 {
+		t.Errorf("ParseKnown: %+v, %v", c, err)
+	}
+	if _, err := own.ParseKnown(nil, Params{Extra: map[string]string{"window": "4"}}); err == nil {
+		t.Errorf("ParseKnown: window 4 accepted")
+	}
+}

@@ -422,11 +422,14 @@ var optionTable = map[[2]string][]Option{
 	{"3opt-ils", BackendGPU}:   {optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optSamples, optDist, optKicks.withDoc("kicks (ILS iterations) in all (0: until the time limit)"), optLoop},
 	{"swap-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches"), optDist, optTabu, optTenure, optPer},
 	{"or-ils", BackendGPU}:     {optWindow, optWindowKicks, optWindowMoves, optReplicas, optGlobal, optStart, optSegment.upTo(512)},
-	// GPU auto ends with (or is, below its size threshold) the CPU auto
-	// engine, which reads these; or-ils, which it starts with on large
-	// instances, keeps its own defaults; companion and window set the GPU
-	// windows beside the CPU auto engine from 50,000 cities.
-	{"auto", BackendGPU}: cat(ilsOptions("on", "off", "equal", "mixed", "20"), []Option{optCompanion, optClaim, optWindow, optWindowMoves, optWindowSegment, optAlphaStart}),
+}
+
+// GPU auto ends with (or is, below its size threshold) the CPU auto engine,
+// which reads that engine's options; or-ils, which it starts with on large
+// instances, keeps its own defaults; companion and window set the GPU
+// windows beside the CPU auto engine from 50,000 cities.
+func init() {
+	Declare("auto", BackendGPU, Inherit("auto", BackendCPU, OptionSet{optCompanion, optClaim, optWindow, optWindowMoves, optWindowSegment, optAlphaStart}))
 }
 
 // OptionSet is one engine's options.
@@ -435,10 +438,7 @@ type OptionSet []Option
 // OptionsFor returns the options of the engine (algorithm, backend), in
 // display order; nil for an engine without any.
 func OptionsFor(algorithm, backend string) OptionSet {
-	if d, ok := declaredFor(algorithm, backend); ok {
-		return d.Options(nil)
-	}
-	return slices.Clone(optionTable[[2]string{algorithm, backend}])
+	return optionsOn(algorithm, backend, nil)
 }
 
 // HasOptionTable reports whether the option table lists the engine
@@ -586,8 +586,12 @@ func (p *Params) Set(setting string) error {
 // option (not a Params field) called name.
 func anyEngineOption(name string) bool {
 	declMu.RLock()
-	defer declMu.RUnlock()
+	ds := make([]Declarer, 0, len(declared))
 	for _, d := range declared {
+		ds = append(ds, d)
+	}
+	declMu.RUnlock()
+	for _, d := range ds {
 		if o, ok := d.Options(nil).Lookup(name); ok && !o.Field {
 			return true
 		}
