@@ -228,20 +228,8 @@ func (s *climbState) launch(pl climbPlan, in *solver.Instance, seed uint64, slic
 // (kernels/climb.cu); between launches of climbSlice the host reads the
 // slots' best lengths, takes the best slot's tour when it is new, checks
 // it exactly, and sends snapshots.
-func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, r *run, pl climbPlan, start time.Time) (solver.Result, error) {
-	opts := solver.OptionsFor(AlgoTwoOptClimb, solver.BackendGPU)
-	restarts, err := opts.Int(p, OptRestarts)
-	if err != nil {
-		return solver.Result{}, err
-	}
-	pick, err := opts.Choice(p, OptPick)
-	if err != nil {
-		return solver.Result{}, err
-	}
-	startTours, err := opts.Choice(p, OptClimbStart)
-	if err != nil {
-		return solver.Result{}, err
-	}
+func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, cfg climbConfig, snaps chan solver.Snapshot, r *run, pl climbPlan, start time.Time) (solver.Result, error) {
+	restarts := cfg.Restarts
 	if p.TimeLimit <= 0 && restarts == 0 {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
@@ -259,8 +247,8 @@ func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance,
 		return solver.Result{}, err
 	}
 	defer r.do(f.s.free)
-	f.s.rule = map[string]int{"disjoint": 0, "best": 1, "spread": 2}[pick]
-	f.s.start = map[string]int{"random": climbStartRandom, "nn": climbStartNN}[startTours]
+	f.s.rule = map[string]int{"disjoint": 0, "best": 1, "spread": 2}[cfg.Pick]
+	f.s.start = map[string]int{"random": climbStartRandom, "nn": climbStartNN}[cfg.Start]
 	f.lens, f.ctr, f.tour = make([]int64, p.Blocks), make([]uint64, climbCounters), make([]int32, in.N)
 	if err := l.run(f.step, nil); err != nil {
 		return solver.Result{}, err

@@ -44,7 +44,7 @@ func runCompanion(ctx context.Context, in *solver.Instance, p solver.Params, x *
 	// however the windows end (a failing device too), the engine gets
 	// the claimed path back at its next publication
 	defer x.SetClaim(0, 0)
-	o, err := parseOrOptions(windowParams(p), in.N)
+	o, err := autoOrOptions(p, in.N)
 	if err != nil {
 		return st, err
 	}
@@ -275,7 +275,11 @@ func solveCompanion(ctx context.Context, e, cpu solver.Engine, in *solver.Instan
 			stopOr()
 		}()
 		go func() {
-			ph, err := orILS(octx, in, earlyParams(p), orSnaps, start)
+			o, err := autoOrOptions(earlyParams(p), in.N)
+			var ph orPhase
+			if err == nil {
+				ph, err = orILS(octx, in, earlyParams(p), o, orSnaps, start)
+			}
 			orDone <- orSide{ph, err}
 		}()
 	} else {

@@ -65,7 +65,11 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	if in.N >= AutoOrILSMinN && orSpanOK(in) {
 		if !hasCPU {
-			ph, err := orILS(ctx, in, windowParams(p), snaps, start)
+			o, err := autoOrOptions(p, in.N)
+			if err != nil {
+				return solver.Result{}, err
+			}
+			ph, err := orILS(ctx, in, windowParams(p), o, snaps, start)
 			if err != nil {
 				return solver.Result{}, err
 			}

@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"context"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -166,4 +167,12 @@ func (l *runLoop) tourView(cur []int) func(s *solver.Snapshot) error {
 		s.Tour, s.Length = slices.Clone(cur), solver.TourLength(l.in, cur)
 		return nil
 	}
+}
+
+// reportSetting records in p what the run chose for the setting key (a
+// tuned or derived value), so that Result.Params reruns as it ran; p's
+// Extra is copied first, since the caller's Params share it.
+func reportSetting(p *solver.Params, key, value string) {
+	p.Extra = maps.Clone(p.Extra)
+	_ = p.Set(key + "=" + value)
 }

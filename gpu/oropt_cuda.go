@@ -31,12 +31,6 @@ const orBlockShared = 200 << 10
 // orWarps returns the windows (warps) per block for windows of L cities.
 func orWarps(L int) int { return max(1, min(4, orBlockShared/orWindowBytes(L))) }
 
-// orStartSFCMinN is the size from which or-ils starts from the
-// space-filling curve instead of the greedy tour (greedy needs neighbour
-// lists over the whole instance first, about a second per million cities
-// on 16 cores, and its long closing edges cross windows).
-const orStartSFCMinN = 200000
-
 // orWindowBytes mirrors or_win_bytes in oropt.cu.
 func orWindowBytes(L int) int {
 	b := 16*L + 2*L*4 + 2*L*orK + L
@@ -204,80 +198,44 @@ func (r *orRun) roundIn(off, span int64, w, kicks int, seed uint64, maxSeg int) 
 	return r.hostTo[0], r.hostEval[0], nil
 }
 
-// orOptions are or-ils's settings, from Params.Extra.
+// orOptions are or-ils's settings as the run uses them.
 type orOptions struct {
 	window, kicks, replicas, maxSeg int
 	start                           string
 	threeOpt                        bool          // OptWindowMoves "3opt"
-	global                          time.Duration // between global 2-opt passes on the CPU (0: none)
+	global                          time.Duration // between global 2-opt and Or-opt passes on the CPU (0: none)
 }
 
-func parseOrOptions(p solver.Params, n int) (orOptions, error) {
-	// Windows of 1,024 cities with global passes every second: the best of
-	// the sizes tried (docs/PERF.md, "GPU or-ils and the ttq suite").
-	o := orOptions{window: 1024, maxSeg: 30, global: time.Second}
-	if n >= orStartSFCMinN {
-		o.global = 2 * time.Second
-	}
-	// The types and ranges are solver's option table's: the same parser
-	// and messages as every other engine.
-	opts := solver.OptionsFor(AlgoOrILS, solver.BackendGPU)
-	set := func(key string) bool { return p.Extra[key] != "" }
-	geti := func(key string, v *int) error {
-		if !set(key) {
-			return nil
-		}
-		x, err := opts.Int(p, key)
-		if err == nil {
-			*v = x
-		}
-		return err
-	}
-	for _, f := range []struct {
-		key string
-		v   *int
-	}{{OptWindow, &o.window}, {OptWindowKicks, &o.kicks}, {OptReplicas, &o.replicas}, {"segment", &o.maxSeg}} {
-		if err := geti(f.key, f.v); err != nil {
-			return o, err
-		}
-	}
-	if !set(OptWindowKicks) {
+// orOptionsOf turns or-ils's config into the run's settings: the kicks
+// per round default to the window size.
+func orOptionsOf(c orConfig) orOptions {
+	o := orOptions{window: c.Window, kicks: c.Kicks, replicas: c.Replicas, maxSeg: c.Segment, start: c.Start,
+		threeOpt: c.Moves == "3opt", global: time.Duration(c.Global * float64(time.Second))}
+	if o.kicks == 0 {
 		o.kicks = o.window
 	}
-	if set(OptWindowSegment) {
-		// GPU auto's name for the windows' kick segment ("segment" is
-		// the CPU auto engine's there)
-		x, err := solver.OptionsFor(AlgoAuto, solver.BackendGPU).Int(p, OptWindowSegment)
-		if err != nil {
-			return o, err
-		}
-		o.maxSeg = x
+	return o
+}
+
+// parseOrOptions reads or-ils's settings from its Params on n cities.
+func parseOrOptions(p solver.Params, n int) (orOptions, error) {
+	c, err := orSpec.Parse(&solver.Instance{N: n}, p)
+	return orOptionsOf(c), err
+}
+
+// autoOrOptions reads the windows' settings from GPU auto's Params: the
+// options it shares with or-ils (window, wmoves) and wsegment, its name
+// for the windows' kick segment (its segment is the CPU auto engine's);
+// or-ils's defaults otherwise.
+func autoOrOptions(p solver.Params, n int) (orOptions, error) {
+	c, err := orSpec.ParseKnown(&solver.Instance{N: n}, windowParams(p))
+	if err != nil {
+		return orOptions{}, err
 	}
-	if set(OptWindowMoves) {
-		m, err := opts.Choice(p, OptWindowMoves)
-		if err != nil {
-			return o, err
-		}
-		o.threeOpt = m == "3opt"
+	if c.Segment, err = solver.OptionsFor(AlgoAuto, solver.BackendGPU).Int(p, OptWindowSegment); err != nil {
+		return orOptions{}, err
 	}
-	if set(OptGlobal) {
-		sec, err := opts.Float(p, OptGlobal)
-		if err != nil {
-			return o, err
-		}
-		o.global = time.Duration(sec * float64(time.Second))
-	}
-	o.start = "greedy"
-	if n >= orStartSFCMinN {
-		o.start = "sfc"
-	}
-	if set(OptStart) {
-		var err error
-		if o.start, err = opts.Choice(p, OptStart); err != nil {
-			return o, err
-		}
-	}
-	return o, nil
+	return orOptionsOf(c), nil
 }
 
 // solveOrILS is the or-ils engine. Each round cuts the tour into windows
@@ -290,7 +248,11 @@ func solveOrILS(ctx context.Context, e solver.Engine, in *solver.Instance, p sol
 	if p.TimeLimit <= 0 {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
-	ph, err := orILS(ctx, in, p, snaps, start)
+	o, err := parseOrOptions(p, in.N)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	ph, err := orILS(ctx, in, p, o, snaps, start)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -307,19 +269,15 @@ type orPhase struct {
 	device       string
 }
 
-// orILS runs the windowed search until the deadline of p (from start),
-// ctx or the target.
-func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time) (orPhase, error) {
+// orILS runs the windowed search with settings o until the deadline of p
+// (from start), ctx or the target.
+func orILS(ctx context.Context, in *solver.Instance, p solver.Params, o orOptions, snaps chan solver.Snapshot, start time.Time) (orPhase, error) {
 	var ph orPhase
 	ru, err := newRun()
 	if err != nil {
 		return ph, err
 	}
 	defer ru.close()
-	o, err := parseOrOptions(p, in.N)
-	if err != nil {
-		return ph, err
-	}
 	interval := solver.DefaultSnapshotInterval
 	if in.N > 200000 {
 		interval = 250 * time.Millisecond // a snapshot copies the whole tour

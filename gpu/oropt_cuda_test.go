@@ -203,7 +203,7 @@ func TestOrILSEngine(t *testing.T) {
 }
 
 // TestOrOptionsWindowMoves reads the windows' move set and GPU auto's
-// kick segment from Params.Extra (host only, no device needed).
+// kick segment from GPU auto's settings (host only, no device needed).
 func TestOrOptionsWindowMoves(t *testing.T) {
 	for _, c := range []struct {
 		extra map[string]string
@@ -218,7 +218,7 @@ func TestOrOptionsWindowMoves(t *testing.T) {
 		{map[string]string{OptWindowMoves: "lk"}, false, 30, false},
 		{map[string]string{OptWindowSegment: "0"}, false, 30, false},
 	} {
-		o, err := parseOrOptions(solver.Params{Extra: c.extra}, 50000)
+		o, err := autoOrOptions(solver.Params{Extra: c.extra}, 50000)
 		if (err == nil) != c.ok {
 			t.Fatalf("%v: error %v, want ok=%v", c.extra, err, c.ok)
 		}

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -200,26 +199,16 @@ type swapTuneKey struct {
 // from a random tour.
 func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
-	matrix, err := lsDistMode(in, p.Extra[OptDist])
+	cfg, err := swapSpec.Parse(in, p)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	// solver.Validate (engine.Solve) has checked both against the table.
-	opts := solver.OptionsFor(e.Name(), e.Backend())
-	tabu, err := opts.Int(p, OptTabu)
+	matrix, err := lsDistMode(in, cfg.Dist)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if tabu > 0 {
-		tenure, err := opts.Int(p, OptTenure)
-		if err != nil {
-			return solver.Result{}, err
-		}
-		per, err := opts.Int(p, OptPer)
-		if err != nil {
-			return solver.Result{}, err
-		}
-		return solveSwapTabu(ctx, e, in, p, snaps, matrix, tabu, tenure, per)
+	if cfg.Tabu > 0 {
+		return solveSwapTabu(ctx, e, in, p, snaps, matrix, cfg.Tabu, cfg.Tenure, cfg.Per)
 	}
 	r, err := newRun()
 	if err != nil {
@@ -317,11 +306,7 @@ func (c *swapClimb) setUp(matrix bool) error {
 	}
 	c.l.p.Threads = c.b.block
 	if len(trials) > 0 {
-		c.l.p.Extra = maps.Clone(c.l.p.Extra)
-		if c.l.p.Extra == nil {
-			c.l.p.Extra = map[string]string{}
-		}
-		c.l.p.Extra["launch_waves"] = fmt.Sprint(len(trials))
+		reportSetting(&c.l.p, "launch_waves", fmt.Sprint(len(trials)))
 	}
 	// iterations per host round trip: 16, fewer when one evaluation is so
 	// large (about 1e9 moves and up) that 16 would overrun the time limit

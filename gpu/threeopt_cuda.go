@@ -422,32 +422,24 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 		return solver.Result{}, err
 	}
 	defer r.close()
-	matrix, err := lsDistMode(in, p.Extra[OptDist])
+	cfg, err := threeOptSpec.Parse(in, p)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	// solver.Validate (engine.Solve) has checked these against the table.
-	opts := solver.OptionsFor(e.Name(), e.Backend())
-	var k, S, maxKicks int
-	for _, o := range []struct {
-		key string
-		v   *int
-	}{{OptRKBI, &k}, {OptSamples, &S}, {OptKicks, &maxKicks}} {
-		if *o.v, err = opts.Int(p, o.key); err != nil {
-			return solver.Result{}, err
-		}
+	matrix, err := lsDistMode(in, cfg.Dist)
+	if err != nil {
+		return solver.Result{}, err
 	}
+	k, S, maxKicks := cfg.K, cfg.Samples, cfg.Kicks
 	p.Algorithm, p.Backend = AlgoThreeOptILS, solver.BackendGPU
 	if p.TimeLimit <= 0 && maxKicks <= 0 { // else the kicks end the run
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
+	p.Blocks = cfg.Blocks
 	if p.Blocks <= 0 {
 		p.Blocks = 4 * r.d.info.Multiprocs
 	}
-	if p.Threads <= 0 {
-		p.Threads = 256
-	}
-	p.Threads = min(max(32, p.Threads/32*32), 1024)
+	p.Threads = min(max(32, cfg.Threads/32*32), 1024)
 	l := newRunLoop(ctx, in, p, snaps, start, 0)
 	l.plateau = true
 	nb, cur, ok := startTour(ctx, l.deadline, in, p, threeOptNeighbors, l.sink)
@@ -466,7 +458,7 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 		return solver.Result{}, err
 	}
 	defer r.do(o.free)
-	if p.Extra[OptLoop] != "host" {
+	if cfg.Loop != "host" {
 		err = o.deviceILS(l, int64(maxKicks))
 	} else {
 		err = o.hostILS(l, cur, int64(maxKicks))
@@ -530,15 +522,11 @@ func ThreeOptPopulation(ctx context.Context, in *solver.Instance, pop Population
 	}
 	p := solver.Params{Algorithm: AlgoThreeOptILS, Backend: solver.BackendGPU, Seed: pop.Seed, Blocks: pop.Blocks, Threads: min(pop.Threads/32*32, 1024),
 		Extra: map[string]string{OptKicks: fmt.Sprint(pop.Kicks)}}
-	opts := solver.OptionsFor(AlgoThreeOptILS, solver.BackendGPU)
-	k, err := opts.Int(p, OptRKBI)
+	cfg, err := threeOptSpec.Parse(in, p)
 	if err != nil {
 		return PopulationResult{}, err
 	}
-	S, err := opts.Int(p, OptSamples)
-	if err != nil {
-		return PopulationResult{}, err
-	}
+	k, S := cfg.K, cfg.Samples
 	matrix, err := lsDistMode(in, "")
 	if err != nil {
 		return PopulationResult{}, err

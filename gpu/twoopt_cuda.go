@@ -383,15 +383,19 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	}
 	// Tours that fit a block's shared memory (about 14,000 cities on an
 	// H100) run the fused climber; larger ones the batch below.
+	cfg, err := climbSpec.Parse(in, p)
+	if err != nil {
+		return solver.Result{}, err
+	}
 	var pl climbPlan
 	if err := r.do(func() (err error) { pl, err = r.planClimb(in.N, climbKernelFor(in.N)); return err }); err == nil {
-		return twoOptClimbFused(ctx, e, in, p, snaps, r, pl, start)
+		return twoOptClimbFused(ctx, e, in, p, cfg, snaps, r, pl, start)
 	}
 	if p.TimeLimit <= 0 {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	l := newRunLoop(ctx, in, p, snaps, start, 0)
-	c := &batchClimb{climbers: climbers{l: l, r: r, name: AlgoTwoOptClimb}}
+	c := &batchClimb{climbers: climbers{l: l, r: r, name: AlgoTwoOptClimb}, restarts: cfg.Restarts, startTours: cfg.Start}
 	defer r.do(func() error {
 		if c.b != nil {
 			return c.b.free()
@@ -422,13 +426,15 @@ type batchClimb struct {
 	b        *twoOptBatch
 	B        int
 	restarts int
-	rounds   int // (evaluate, apply) pairs per host round trip
-	xy       []float32
-	scale    float64
-	rng      *rand.Rand
-	lists    *neighbor.Lists // for randomized nearest-neighbour starts; nil: random starts
-	flags    []int32
-	city     []int32
+	// startTours is the start option: "nn" or "random".
+	startTours string
+	rounds     int // (evaluate, apply) pairs per host round trip
+	xy         []float32
+	scale      float64
+	rng        *rand.Rand
+	lists      *neighbor.Lists // for randomized nearest-neighbour starts; nil: random starts
+	flags      []int32
+	city       []int32
 	// usedStart: climber 0 has climbed from Params.Start (once).
 	usedStart bool
 }
@@ -437,15 +443,6 @@ type batchClimb struct {
 // allocates it and uploads every climber's start tour.
 func (c *batchClimb) setUp() error {
 	l, r, n := c.l, c.r, c.l.in.N
-	opts := solver.OptionsFor(AlgoTwoOptClimb, solver.BackendGPU)
-	var err error
-	if c.restarts, err = opts.Int(l.p, OptRestarts); err != nil {
-		return err
-	}
-	startTours, err := opts.Choice(l.p, OptClimbStart)
-	if err != nil {
-		return err
-	}
 	_, tiles := evalGrid(n)
 	free, err := runFreeMemory(r)
 	if err != nil {
@@ -471,7 +468,7 @@ func (c *batchClimb) setUp() error {
 	// from candidate lists (as the fused climber builds them on the
 	// device), up to climbHostNNMaxN cities and while the deadline allows;
 	// else, and with start=random, uniformly random tours
-	if startTours == "nn" && n <= climbHostNNMaxN {
+	if c.startTours == "nn" && n <= climbHostNNMaxN {
 		dctx, cancel := context.WithDeadline(l.ctx, l.deadline)
 		c.lists, _ = neighbor.NearestContext(dctx, l.in, climbHostNNNeighbors)
 		cancel()

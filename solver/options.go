@@ -276,10 +276,6 @@ var (
 		Doc: "iterations of one tabu search instead of random-restart climbing (Luong et al.'s protocol: 10000); 0: climb"}
 	optTenure = Option{Name: "tenure", Kind: KindInt, Min: 1, Max: 1 << 20, Auto: "n/10, at least 10",
 		Doc: "tabu search: iterations for which a swapped pair of positions may not be swapped again (unless that gives a new best)"}
-	optPer = Option{Name: "per", Kind: KindInt, Min: 0, Max: 64, Default: "0",
-		Doc: "tabu search: moves each GPU thread evaluates, consecutive in row order (1: one thread per neighbour; 0: tuned with the block size, or 1 when threads is set)"}
-	optLoop = Option{Name: "loop", Kind: KindChoice, Choices: []string{"device", "host"}, Default: "device",
-		Doc: "where the iterated local search's loop runs: device (the kernels detect the local minimum, accept or go back to the best, and kick; the host reads the counters every few dozen rounds) or host (a copy, kick and upload per kick)"}
 	optPivot = Option{Name: "pivot", Kind: KindChoice, Choices: []string{"first", "rkbi"}, Default: "first",
 		Doc: "pivoting rule: first improvement or random-k-best improvement"}
 	optRKBI = Option{Name: "rkbi_k", Kind: KindInt, Min: 1, Max: 64, Default: "3",
@@ -323,12 +319,6 @@ var (
 	optCandidates = Option{Name: "candidates", Kind: KindChoice, Choices: []string{"nearest", "quadrant", "union", "mixed", "alpha"}, Default: "nearest",
 		Doc: "candidate lists: k nearest, k/4 nearest per quadrant, their union, nearest on even workers and quadrant on odd ones, or the k alpha-nearest of a Held–Karp ascent (which takes up to a fifth of the time limit)"}
 
-	optPick = Option{Name: "pick", Kind: KindChoice, Choices: []string{"disjoint", "best", "spread"}, Default: "disjoint",
-		Doc: "moves a climber applies per pass: every improving one its threads found that no better one overlaps (disjoint), the best alone as O'Neil & Burtscher (best), or those no earlier one in a hashed order overlaps (spread)"}
-	optClimbStart = Option{Name: "start", Kind: KindChoice, Choices: []string{"nn", "random"}, Default: "nn",
-		Doc: "climbs' start tours: randomized nearest-neighbour tours (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest) or uniformly random tours as O'Neil & Burtscher; over about 14,000 cities the batch climber builds the same kind of tours on the host, up to 200,000 cities (beyond, random)"}
-	optDist = Option{Name: "dist", Kind: KindChoice, Choices: []string{"auto", "coords", "matrix"}, Default: "auto",
-		Doc: "kernel distances: computed from coordinates in float, the exact integer matrix in device memory, or auto (coordinates where the kernels compute the metric)"}
 	optLanes = Option{Name: "lanes", Kind: KindChoice, Choices: []string{"auto", "8", "16", "32"}, Default: "auto",
 		Doc: "threads of a warp per search (a warp runs 32/lanes searches, each lane tries threads/lanes moves); auto: 32"}
 	optSelect = Option{Name: "select", Kind: KindChoice, Choices: []string{"best", "first"}, Default: "best",
@@ -339,30 +329,20 @@ var (
 		Doc: "draw auto, nn and mixed: nearest cities per city that a move may put c beside"}
 	optNNFrom = Option{Name: "nnfrom", Kind: KindFloat, Min: 0, Max: math.Inf(1), Auto: "3 × the mean distance from a city to its nnk-th nearest",
 		Doc: "the temperature below which draw auto, nn and mixed take moves from the nearest cities (0: never, the draw stays uniform)"}
-	optSamples = Option{Name: "samples", Kind: KindInt, Min: 1, Max: 1024, Default: "4",
-		Doc: "3-opt samples per thread per evaluation"}
 
-	// or-ils (GPU windowed iterated local search)
+	// GPU auto's windows (or-ils, in package gpu, declares its own)
 	optWindow = Option{Name: "window", Kind: KindInt, Min: 32, Max: 2048, Default: "1024",
 		Doc: "most cities of one tour window (a warp's iterated local search, endpoints fixed)"}
-	optWindowKicks = Option{Name: "wkicks", Kind: KindInt, Min: 0, Max: 1 << 20, Auto: "the window size, fewer when a round would pass 60 ms",
-		Doc: "kicks per window per round (the partition shifts every round)"}
 	optWindowMoves = Option{Name: "wmoves", Kind: KindChoice, Choices: []string{"or", "3opt"}, Default: "or",
 		Doc: "the windows' moves: 2-opt and Or-opt, or also sequential 3-opt (segment insertions with or without reversal, two neighbouring segments reversed)"}
 	optWindowSegment = Option{Name: "wsegment", Kind: KindInt, Min: 1, Max: 512, Default: "30",
 		Doc: "GPU auto from 50,000 cities: most cities of a segment of the GPU windows' double-bridge kicks (unset: segment's value when that is given, at most 512, else 30)"}
-	optReplicas = Option{Name: "replicas", Kind: KindInt, Min: 0, Max: 64, Auto: "warps that fill the device, at most 16",
-		Doc: "warps searching each window from different random streams; the best is kept"}
-	optGlobal = Option{Name: "global", Kind: KindFloat, Min: 0, Max: 3600, Auto: "1; 2 from 200,000 cities",
-		Doc: "seconds between global 2-opt and Or-opt descents on the CPU (the moves between windows); 0: none"}
 	optCompanion = Option{Name: "companion", Kind: KindFloat, Min: 0, Max: 60, Default: "0",
 		Doc: "GPU auto from 50,000 cities: seconds between the GPU windows' offers to the CPU auto engine, which folds them into its tour by partition crossover (with claim: the seconds a claim lasts, the windows offering after every round that gained); 0: the CPU auto engine alone, the default (measured level with it on average, 0.5 s: behind on a million cities)"}
 	optClaim = Option{Name: "claim", Kind: KindFloat, Min: 0, Max: 0.5, Default: "0",
 		Doc: "GPU auto from 15,000 to 200,000 cities: the fraction of the tour the GPU windows claim for a period (companion's seconds): a path the CPU auto engine's partition search leaves alone meanwhile, searched by the windows alone (of 512 cities unless window is set), so the two improve different parts of the tour and the fold keeps both (0.35 measured level with CPU auto, as 0 is); 0: the windows search the whole tour, as the CPU does"}
 	optAlphaStart = Option{Name: "alphastart", Kind: KindChoice, Choices: []string{"on", "off"}, Default: "off",
 		Doc: "GPU auto from 50,000 to 200,000 cities: on: the CPU auto engine starts from the greedy tour on alpha-nearness lists of a Held–Karp ascent on the GPU (under a second on pla85900) instead of its own greedy tour; off, the default: measured on pla85900 at 60 s, behind CPU auto from 1 to 12 s in three seeds out of three and level at the end"}
-	optStart = Option{Name: "start", Kind: KindChoice, Choices: []string{"greedy", "sfc"}, Auto: "greedy; sfc from 200,000 cities",
-		Doc: "start tour: greedy edge or the space-filling curve"}
 )
 
 // with returns o with another default.
@@ -416,12 +396,6 @@ var optionTable = map[[2]string][]Option{
 	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK, optLanes, optSelect, optDraw, optNNK, optNNFrom}, schedule),
 	{"sspm", BackendGPU}: cat([]Option{optThreads, optDraw, optNNK, optNNFrom}, schedule),
 	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK, optDraw, optNNK, optNNFrom}, schedule),
-
-	{"2opt-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optRestarts, optPick, optClimbStart},
-	{"2opt-ils", BackendGPU}:   {},
-	{"3opt-ils", BackendGPU}:   {optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optSamples, optDist, optKicks.withDoc("kicks (ILS iterations) in all (0: until the time limit)"), optLoop},
-	{"swap-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches"), optDist, optTabu, optTenure, optPer},
-	{"or-ils", BackendGPU}:     {optWindow, optWindowKicks, optWindowMoves, optReplicas, optGlobal, optStart, optSegment.upTo(512)},
 }
 
 // GPU auto ends with (or is, below its size threshold) the CPU auto engine,
