@@ -284,7 +284,7 @@ func finishEarly(in *solver.Instance, e solver.Engine, p solver.Params, start ti
 	}
 	l := solver.TourLength(in, t)
 	sink.Send(solver.Snapshot{Best: t, BestLength: l, Length: l, Progress: 1})
-	return solver.Finish(in, e, p, t, 0, 0, start, true, device)
+	return solver.Finish(in, e, p, solver.Outcome{Tour: t, Start: start, Stopped: true, Device: device})
 }
 
 // usableMemory is the part of free device memory one run may plan to take:

@@ -148,7 +148,7 @@ func (l *runLoop) run(step func() (done bool, err error), view func(s *solver.Sn
 // counters and note.
 func (l *runLoop) finish(e solver.Engine, device string) (solver.Result, error) {
 	l.sink.Send(solver.Snapshot{Best: slices.Clone(l.best), BestLength: l.bestLen, Length: l.bestLen, Step: l.steps, Moves: l.moves, Progress: 1})
-	r, err := solver.Finish(l.in, e, l.p, l.best, l.moves, l.steps, l.start, l.stopped, device)
+	r, err := solver.Finish(l.in, e, l.p, solver.Outcome{Tour: l.best, Moves: l.moves, Steps: l.steps, Start: l.start, Stopped: l.stopped, Device: device})
 	r.Note = l.note
 	return r, err
 }

@@ -9,7 +9,11 @@ import (
 // The GPU engines' settings: each engine's config struct and the one
 // declaration of each of its options (name, kind, default, range, doc,
 // tier), which the registry gathers for `tsp engines`, `--opt` and the
-// app, and Solve parses a run's Params with.
+// app, and Solve parses a run's Params with. The stable options are what
+// a user of the engine needs; the experimental ones stay for a suite or a
+// paper's reproduction (pick and start for O'Neil & Burtscher, loop,
+// samples and dist for Delévacq et al., tabu, tenure and per for Luong et
+// al., the windows' internals for the or-ils measurements).
 
 // distChoices are the kernels' distances (OptDist).
 var distChoices = []string{"auto", "coords", "matrix"}
@@ -31,7 +35,7 @@ var climbSpec = solver.NewSpec(
 	solver.Choice(OptPick, func(c *climbConfig) *string { return &c.Pick }, "disjoint", []string{"disjoint", "best", "spread"},
 		"moves a climber applies per pass: every improving one its threads found that no better one overlaps (disjoint), the best alone as O'Neil & Burtscher (best), or those no earlier one in a hashed order overlaps (spread)").Experimental(),
 	solver.Choice(OptClimbStart, func(c *climbConfig) *string { return &c.Start }, "nn", []string{"nn", "random"},
-		"climbs' start tours: randomized nearest-neighbour tours (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest) or uniformly random tours as O'Neil & Burtscher; over about 14,000 cities the batch climber builds the same kind of tours on the host, up to 200,000 cities (beyond, random)"),
+		"climbs' start tours: randomized nearest-neighbour tours (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest) or uniformly random tours as O'Neil & Burtscher; over about 14,000 cities the batch climber builds the same kind of tours on the host, up to 200,000 cities (beyond, random)").Experimental(),
 )
 
 // threeOptConfig is 3opt-ils's settings.
@@ -69,9 +73,9 @@ var swapSpec = solver.NewSpec(
 	solver.ParamInt("threads", func(c *swapConfig) *int { return &c.Threads }).Auto("tuned in waves of launches"),
 	solver.Choice(OptDist, func(c *swapConfig) *string { return &c.Dist }, "auto", distChoices, distDoc).Experimental(),
 	solver.Int(OptTabu, func(c *swapConfig) *int { return &c.Tabu }, 0, 0, 1<<30,
-		"iterations of one tabu search instead of random-restart climbing (Luong et al.'s protocol: 10000); 0: climb"),
+		"iterations of one tabu search instead of random-restart climbing (Luong et al.'s protocol: 10000); 0: climb").Experimental(),
 	solver.Int(OptTenure, func(c *swapConfig) *int { return &c.Tenure }, 0, 1, 1<<20,
-		"tabu search: iterations for which a swapped pair of positions may not be swapped again (unless that gives a new best)").Auto("n/10, at least 10"),
+		"tabu search: iterations for which a swapped pair of positions may not be swapped again (unless that gives a new best)").Auto("n/10, at least 10").Experimental(),
 	solver.Int(OptPer, func(c *swapConfig) *int { return &c.Per }, 0, 0, 64,
 		"tabu search: moves each GPU thread evaluates, consecutive in row order (1: one thread per neighbour; 0: tuned with the block size, or 1 when threads is set)").Experimental(),
 )
@@ -97,7 +101,7 @@ var orSpec = solver.NewSpec(
 	solver.Int(OptReplicas, func(c *orConfig) *int { return &c.Replicas }, 0, 0, 64,
 		"warps searching each window from different random streams; the best is kept").Auto("warps that fill the device, at most 16").Experimental(),
 	solver.Float(OptGlobal, func(c *orConfig) *float64 { return &c.Global }, 1, 0, 3600,
-		"seconds between global 2-opt and Or-opt descents on the CPU (the moves between windows); 0: none"),
+		"seconds between global 2-opt and Or-opt descents on the CPU (the moves between windows); 0: none").Experimental(),
 	solver.Choice(OptStart, func(c *orConfig) *string { return &c.Start }, "greedy", []string{"greedy", "sfc"},
 		"start tour: greedy edge or the space-filling curve"),
 	solver.Int("segment", func(c *orConfig) *int { return &c.Segment }, 30, 1, 512, "longest segment of a kick's double bridge").Experimental(),

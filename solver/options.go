@@ -270,12 +270,6 @@ var (
 
 	optKicks = Option{Name: "kicks", Kind: KindInt, Min: 0, Max: math.MaxInt32, Default: "0",
 		Doc: "kicks per worker (0: until the time limit); with no time limit the run is deterministic"}
-	optRestarts = Option{Name: "restarts", Kind: KindInt, Min: 0, Max: math.MaxInt32, Default: "0",
-		Doc: "climbs in all (0: until the time limit); with no time limit the run is deterministic"}
-	optTabu = Option{Name: "tabu", Kind: KindInt, Min: 0, Max: 1 << 30, Default: "0",
-		Doc: "iterations of one tabu search instead of random-restart climbing (Luong et al.'s protocol: 10000); 0: climb"}
-	optTenure = Option{Name: "tenure", Kind: KindInt, Min: 1, Max: 1 << 20, Auto: "n/10, at least 10",
-		Doc: "tabu search: iterations for which a swapped pair of positions may not be swapped again (unless that gives a new best)"}
 	optPivot = Option{Name: "pivot", Kind: KindChoice, Choices: []string{"first", "rkbi"}, Default: "first",
 		Doc: "pivoting rule: first improvement or random-k-best improvement"}
 	optRKBI = Option{Name: "rkbi_k", Kind: KindInt, Min: 1, Max: 64, Default: "3",
@@ -379,23 +373,24 @@ func ilsOptions(threeOpt, or3, accept, candidates, stale string) []Option {
 
 func cat(parts ...[]Option) []Option { return slices.Concat(parts...) }
 
+// exp returns the options marked experimental.
+func exp(opts ...Option) []Option {
+	out := slices.Clone(opts)
+	for i := range out {
+		out[i].Experimental = true
+	}
+	return out
+}
+
 // optionTable lists every engine's options by (algorithm, backend).
 var optionTable = map[[2]string][]Option{
-	{"sa", BackendCPU}:   cat([]Option{optWorkers, optBlocks.auto("workers")}, schedule),
-	{"pssm", BackendCPU}: cat([]Option{optWorkers, optBlocks.auto("workers"), optK}, schedule),
-	{"pspm", BackendCPU}: cat([]Option{optWorkers, optBlocks.auto("workers"), optThreads, optK}, schedule),
-	{"sspm", BackendCPU}: cat([]Option{optWorkers, optThreads.auto("workers")}, schedule),
-
-	{"2opt-climb", BackendCPU}: {optWorkers, optRestarts},
-	{"swap-climb", BackendCPU}: {optWorkers, optRestarts, optTabu, optTenure},
-
 	{"2opt-ils", BackendCPU}: ilsOptions("off", "off", "better", "nearest", "0"),
 	{"3opt-ils", BackendCPU}: ilsOptions("on", "off", "better", "nearest", "0"),
 	{"auto", BackendCPU}:     ilsOptions("on", "off", "equal", "mixed", "20"),
 
-	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK, optLanes, optSelect, optDraw, optNNK, optNNFrom}, schedule),
-	{"sspm", BackendGPU}: cat([]Option{optThreads, optDraw, optNNK, optNNFrom}, schedule),
-	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK, optDraw, optNNK, optNNFrom}, schedule),
+	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK}, schedule, exp(optLanes, optSelect, optDraw, optNNK, optNNFrom)),
+	{"sspm", BackendGPU}: cat([]Option{optThreads}, schedule, exp(optDraw, optNNK, optNNFrom)),
+	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK}, schedule, exp(optDraw, optNNK, optNNFrom)),
 }
 
 // GPU auto ends with (or is, below its size threshold) the CPU auto engine,
@@ -403,7 +398,7 @@ var optionTable = map[[2]string][]Option{
 // instances, keeps its own defaults; companion and window set the GPU
 // windows beside the CPU auto engine from 50,000 cities.
 func init() {
-	Declare("auto", BackendGPU, Inherit("auto", BackendCPU, OptionSet{optCompanion, optClaim, optWindow, optWindowMoves, optWindowSegment, optAlphaStart}))
+	Declare("auto", BackendGPU, Inherit("auto", BackendCPU, OptionSet(exp(optCompanion, optClaim, optWindow, optWindowMoves, optWindowSegment, optAlphaStart))))
 }
 
 // OptionSet is one engine's options.
