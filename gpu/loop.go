@@ -169,10 +169,11 @@ func (l *runLoop) tourView(cur []int) func(s *solver.Snapshot) error {
 	}
 }
 
-// reportSetting records in p what the run chose for the setting key (a
-// tuned or derived value), so that Result.Params reruns as it ran; p's
-// Extra is copied first, since the caller's Params share it.
-func reportSetting(p *solver.Params, key, value string) {
+// setOption sets p's option key to value (as --opt key=value does), on a
+// copy of p's Extra, which the caller's Params share: an engine records
+// what it chose so that Result.Params reruns as it ran, GPU auto sets its
+// windows' settings.
+func setOption(p *solver.Params, key, value string) {
 	p.Extra = maps.Clone(p.Extra)
 	_ = p.Set(key + "=" + value)
 }

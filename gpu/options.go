@@ -84,7 +84,6 @@ var swapSpec = solver.NewSpec(
 type orConfig struct {
 	Window   int
 	Kicks    int // per window per round (0: the window size)
-	Moves    string
 	Replicas int // 0: warps that fill the device, at most 16
 	Global   float64
 	Start    string
@@ -96,8 +95,6 @@ var orSpec = solver.NewSpec(
 		"most cities of one tour window (a warp's iterated local search, endpoints fixed)"),
 	solver.Int(OptWindowKicks, func(c *orConfig) *int { return &c.Kicks }, 0, 0, 1<<20,
 		"kicks per window per round (the partition shifts every round)").Auto("the window size, fewer when a round would pass 60 ms").Experimental(),
-	solver.Choice(OptWindowMoves, func(c *orConfig) *string { return &c.Moves }, "or", []string{"or", "3opt"},
-		"the windows' moves: 2-opt and Or-opt, or also sequential 3-opt (segment insertions with or without reversal, two neighbouring segments reversed)").Experimental(),
 	solver.Int(OptReplicas, func(c *orConfig) *int { return &c.Replicas }, 0, 0, 64,
 		"warps searching each window from different random streams; the best is kept").Auto("warps that fill the device, at most 16").Experimental(),
 	solver.Float(OptGlobal, func(c *orConfig) *float64 { return &c.Global }, 1, 0, 3600,

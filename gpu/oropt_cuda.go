@@ -48,9 +48,6 @@ type orRun struct {
 	evals, total     cu.DevicePtr
 	shared, cshared  int
 	hostEval, hostTo []uint64
-	// threeOpt adds the sequential 3-opt moves to the windows' search
-	// (OptWindowMoves)
-	threeOpt bool
 	// done marks the end of a round; waiting on it blocks the run's
 	// thread instead of spinning, so the host core stays free for the
 	// CPU search that runs beside the windows
@@ -161,20 +158,12 @@ func (r *orRun) free() {
 // kicks kicks, then the best replica of each committed. It waits for both
 // and returns the total gain so far and the moves evaluated so far.
 func (r *orRun) round(off int64, kicks int, seed uint64, maxSeg int) (gain, evals uint64, err error) {
-	return r.roundIn(off, int64(r.n), r.W, kicks, seed, maxSeg)
-}
-
-// roundIn is round over the positions off..off+span-1 (cyclic) only, cut
-// into w ≤ r.W windows: the cities at off and off+span-1 stay where they
-// are, and so does every city outside.
-func (r *orRun) roundIn(off, span int64, w, kicks int, seed uint64, maxSeg int) (gain, evals uint64, err error) {
 	d := r.run
-	w = max(1, min(w, r.W))
+	span, w := int64(r.n), r.W
 	g := (w*r.R + r.wpb - 1) / r.wpb
+	// the kernel's sequential 3-opt moves (three = 1) measured no
+	// stronger than 2-opt and Or-opt alone (docs/PERF.md, "Lever 2")
 	three := 0
-	if r.threeOpt {
-		three = 1
-	}
 	if err := d.launch("oropt_windows", g, 1, 32*r.wpb, r.shared, d.stream,
 		r.xy, r.tour, r.n, off, span, w, r.L, r.R, kicks, seed, maxSeg, r.metric, three, r.ord, r.gain, r.evals); err != nil {
 		return 0, 0, err
@@ -202,7 +191,6 @@ func (r *orRun) roundIn(off, span int64, w, kicks int, seed uint64, maxSeg int) 
 type orOptions struct {
 	window, kicks, replicas, maxSeg int
 	start                           string
-	threeOpt                        bool          // OptWindowMoves "3opt"
 	global                          time.Duration // between global 2-opt and Or-opt passes on the CPU (0: none)
 }
 
@@ -210,7 +198,7 @@ type orOptions struct {
 // per round default to the window size.
 func orOptionsOf(c orConfig) orOptions {
 	o := orOptions{window: c.Window, kicks: c.Kicks, replicas: c.Replicas, maxSeg: c.Segment, start: c.Start,
-		threeOpt: c.Moves == "3opt", global: time.Duration(c.Global * float64(time.Second))}
+		global: time.Duration(c.Global * float64(time.Second))}
 	if o.kicks == 0 {
 		o.kicks = o.window
 	}
@@ -224,7 +212,7 @@ func parseOrOptions(p solver.Params, n int) (orOptions, error) {
 }
 
 // autoOrOptions reads the windows' settings from GPU auto's Params: the
-// options it shares with or-ils (window, wmoves) and wsegment, its name
+// option it shares with or-ils (window) and wsegment, its name
 // for the windows' kick segment (its segment is the CPU auto engine's);
 // or-ils's defaults otherwise.
 func autoOrOptions(p solver.Params, n int) (orOptions, error) {
@@ -311,7 +299,6 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, o orOption
 	if err := ru.do(func() (err error) { w.r, err = newOrRun(ru, in, w.t32, min(o.window, in.N), o.replicas); return err }); err != nil {
 		return ph, err
 	}
-	w.r.threeOpt = o.threeOpt
 	defer ru.do(func() error { w.r.free(); return nil })
 	if !l.reached() {
 		if err := l.run(w.step, w.view); err != nil {

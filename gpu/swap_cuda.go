@@ -306,7 +306,7 @@ func (c *swapClimb) setUp(matrix bool) error {
 	}
 	c.l.p.Threads = c.b.block
 	if len(trials) > 0 {
-		reportSetting(&c.l.p, "launch_waves", fmt.Sprint(len(trials)))
+		setOption(&c.l.p, "launch_waves", fmt.Sprint(len(trials)))
 	}
 	// iterations per host round trip: 16, fewer when one evaluation is so
 	// large (about 1e9 moves and up) that 16 would overrun the time limit

@@ -123,8 +123,8 @@ func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p 
 		return solver.Result{}, err
 	}
 	p.Threads, p.Blocks = b.block, 1
-	reportSetting(&p, OptTenure, fmt.Sprint(tenure))
-	reportSetting(&p, OptPer, fmt.Sprint(b.tb.per))
+	setOption(&p, OptTenure, fmt.Sprint(tenure))
+	setOption(&p, OptPer, fmt.Sprint(b.tb.per))
 	l := newRunLoop(ctx, in, p, snaps, start, 0)
 	tb := &tabuRun{l: l, r: r, b: b, iters: int64(iters), m: m, state: make([]int64, 4), best: make([]int32, n)}
 	l.progress = func() float64 { return float64(tb.state[0]) / float64(iters) }

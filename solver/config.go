@@ -463,3 +463,7 @@ func (h inherited) Options(in *Instance) OptionSet {
 // Options implements Declarer for a fixed set of options (an engine whose
 // options do not depend on the instance's size).
 func (s OptionSet) Options(*Instance) OptionSet { return slices.Clone(s) }
+
+// Stable returns d without the experimental mark: an engine whose users
+// need an option that a shared declaration marks experimental.
+func (d Decl[C]) Stable() Decl[C] { d.opt.Experimental = false; return d }

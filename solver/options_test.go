@@ -101,17 +101,10 @@ func TestValidate(t *testing.T) {
 		{"nnfrom infinite", gpuPSPM, small, Params{Extra: map[string]string{"nnfrom": "+Inf"}}, "--opt nnfrom", "out of range: want >= 0"},
 		{"nnfrom not a number", gpuPSPM, small, Params{Extra: map[string]string{"nnfrom": "warm"}}, "--opt nnfrom", "--opt nnfrom warm is not a number: want >= 0"},
 		{"loop on the CPU", optEngine{name: "3opt-ils", backend: BackendCPU}, small, Params{Extra: map[string]string{"loop": "host"}}, "--opt", "unknown"},
-		{"wmoves empty on GPU auto: the default", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wmoves": ""}}, "", ""},
-		{"wmoves bad on GPU auto", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wmoves": "OR"}}, "--opt wmoves", "or|3opt"},
 		{"wsegment", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "512"}}, "", ""},
 		{"wsegment 0", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "0"}}, "--opt wsegment", "1..512"},
 		{"wsegment past the most", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "513"}}, "--opt wsegment", "1..512"},
 		{"wsegment on CPU auto", cpuILS, small, Params{Extra: map[string]string{"wsegment": "30"}}, "--opt", "unknown"},
-		{"claim", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"claim": "0.35"}}, "", ""},
-		{"claim 0", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"claim": "0"}}, "", ""},
-		{"claim past half the tour", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"claim": "0.6"}}, "--opt claim", "out of range"},
-		{"claim negative", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"claim": "-0.1"}}, "--opt claim", "out of range"},
-		{"claim on CPU auto", cpuILS, small, Params{Extra: map[string]string{"claim": "0.3"}}, "--opt", "unknown"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
