@@ -56,10 +56,6 @@ func (l *runLoop) expired() bool {
 	return l.ctx.Err() != nil || (!l.deadline.IsZero() && !time.Now().Before(l.deadline))
 }
 
-// stop is expired for the engines' inner loops (a descent, the launches
-// of one pass): it looks at the clock only.
-func (l *runLoop) stop() bool { return l.expired() }
-
 // frac is the run's progress, from 0 to 1.
 func (l *runLoop) frac() float64 {
 	if l.progress != nil {

@@ -520,7 +520,7 @@ func (c *batchClimb) step() (done bool, err error) {
 		complete := true
 		for k := 0; k < c.rounds && complete; k++ {
 			var err error
-			if complete, err = b.evalPass(l.stop); err != nil {
+			if complete, err = b.evalPass(l.expired); err != nil {
 				return err
 			}
 			if complete {
