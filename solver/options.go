@@ -552,22 +552,6 @@ func (s OptionSet) value(p Params, name string) (float64, error) {
 	return v, err
 }
 
-// WithDefaults returns p with every zero field option of the set that has
-// a fixed default filled in (t0, tend, alpha, sweeps, k, threads), as the
-// engine will run it. Defaults that depend on the instance or the device
-// stay 0; EffectiveOptions computes them.
-func (s OptionSet) WithDefaults(p Params) Params {
-	for _, o := range s {
-		if !o.Field || o.Default == "" || p.Field(o.Name) != 0 {
-			continue
-		}
-		if _, v, err := o.parse(o.Default); err == nil {
-			p.setField(o.Name, v)
-		}
-	}
-	return p
-}
-
 // Tuner is implemented by engines whose option defaults or limits depend
 // on the instance or the device (the GPU engines: blocks from the
 // occupancy API, threads per block from the device). Tune returns opts
