@@ -248,8 +248,6 @@ const (
 // both backends.
 const DefaultTimeLimit = 10 * time.Second
 
-var inf = math.Inf(1)
-
 // The options, each defined once; engine rows below pick them and may
 // change the default.
 var (
@@ -403,14 +401,6 @@ func cat(parts ...[]Option) []Option { return slices.Concat(parts...) }
 
 // optionTable lists every engine's options by (algorithm, backend).
 var optionTable = map[[2]string][]Option{
-	{"sa", BackendCPU}:   cat([]Option{optWorkers, optBlocks.auto("workers")}, schedule),
-	{"pssm", BackendCPU}: cat([]Option{optWorkers, optBlocks.auto("workers"), optK}, schedule),
-	{"pspm", BackendCPU}: cat([]Option{optWorkers, optBlocks.auto("workers"), optThreads, optK}, schedule),
-	{"sspm", BackendCPU}: cat([]Option{optWorkers, optThreads.auto("workers")}, schedule),
-
-	{"2opt-climb", BackendCPU}: {optWorkers, optRestarts},
-	{"swap-climb", BackendCPU}: {optWorkers, optRestarts, optTabu, optTenure},
-
 	{"2opt-ils", BackendCPU}: ilsOptions("off", "off", "better", "nearest", "0"),
 	{"3opt-ils", BackendCPU}: ilsOptions("on", "off", "better", "nearest", "0"),
 	{"auto", BackendCPU}:     ilsOptions("on", "off", "equal", "mixed", "20"),
@@ -424,11 +414,14 @@ var optionTable = map[[2]string][]Option{
 	{"3opt-ils", BackendGPU}:   {optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optSamples, optDist, optKicks.withDoc("kicks (ILS iterations) in all (0: until the time limit)"), optLoop},
 	{"swap-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches"), optDist, optTabu, optTenure, optPer},
 	{"or-ils", BackendGPU}:     {optWindow, optWindowKicks, optWindowMoves, optReplicas, optGlobal, optStart, optSegment.upTo(512)},
-	// GPU auto ends with (or is, below its size threshold) the CPU auto
-	// engine, which reads these; or-ils, which it starts with on large
-	// instances, keeps its own defaults; companion and window set the GPU
-	// windows beside the CPU auto engine from 50,000 cities.
-	{"auto", BackendGPU}: cat(ilsOptions("on", "off", "equal", "mixed", "20"), []Option{optCompanion, optClaim, optWindow, optWindowMoves, optWindowSegment, optAlphaStart}),
+}
+
+// GPU auto ends with (or is, below its size threshold) the CPU auto engine,
+// which reads that engine's options; or-ils, which it starts with on large
+// instances, keeps its own defaults; companion and window set the GPU
+// windows beside the CPU auto engine from 50,000 cities.
+func init() {
+	Declare("auto", BackendGPU, Inherit("auto", BackendCPU, OptionSet{optCompanion, optClaim, optWindow, optWindowMoves, optWindowSegment, optAlphaStart}))
 }
 
 // OptionSet is one engine's options.
@@ -437,12 +430,15 @@ type OptionSet []Option
 // OptionsFor returns the options of the engine (algorithm, backend), in
 // display order; nil for an engine without any.
 func OptionsFor(algorithm, backend string) OptionSet {
-	return slices.Clone(optionTable[[2]string{algorithm, backend}])
+	return optionsOn(algorithm, backend, nil)
 }
 
 // HasOptionTable reports whether the option table lists the engine
 // (algorithm, backend), with or without options.
 func HasOptionTable(algorithm, backend string) bool {
+	if _, ok := declaredFor(algorithm, backend); ok {
+		return true
+	}
 	_, ok := optionTable[[2]string{algorithm, backend}]
 	return ok
 }
@@ -581,6 +577,17 @@ func (p *Params) Set(setting string) error {
 // anyEngineOption reports whether some engine of the option table has an
 // option (not a Params field) called name.
 func anyEngineOption(name string) bool {
+	declMu.RLock()
+	ds := make([]Declarer, 0, len(declared))
+	for _, d := range declared {
+		ds = append(ds, d)
+	}
+	declMu.RUnlock()
+	for _, d := range ds {
+		if o, ok := d.Options(nil).Lookup(name); ok && !o.Field {
+			return true
+		}
+	}
 	for _, set := range optionTable {
 		if o, ok := OptionSet(set).Lookup(name); ok && !o.Field {
 			return true
@@ -674,6 +681,9 @@ type Tuner interface {
 // instance chosen yet).
 func EffectiveOptions(e Engine, in *Instance) OptionSet {
 	set := OptionsFor(e.Name(), e.Backend())
+	if d, ok := declaredFor(e.Name(), e.Backend()); ok {
+		set = d.Options(in)
+	}
 	cores := strconv.Itoa(runtime.NumCPU())
 	for i := range set {
 		o := &set[i]
@@ -739,6 +749,9 @@ func Validate(e Engine, in *Instance, p Params) error {
 			}
 		}
 	}
+	if err := checkExtraKeys(set, e.Name()+"/"+e.Backend(), p); err != nil {
+		return err
+	}
 	keys := make([]string, 0, len(p.Extra))
 	for k := range p.Extra {
 		keys = append(keys, k)
@@ -746,23 +759,7 @@ func Validate(e Engine, in *Instance, p Params) error {
 	slices.Sort(keys)
 	for _, k := range keys {
 		o, ok := set.Lookup(k)
-		if !ok || o.Field {
-			if slices.Contains(outputKeys, k) {
-				continue
-			}
-			have := "none"
-			var extra []string
-			for _, o := range set {
-				if !o.Field {
-					extra = append(extra, o.Name)
-				}
-			}
-			if len(extra) > 0 {
-				have = strings.Join(extra, ", ")
-			}
-			return &ParamError{Flag: "--opt", Value: k, Range: "one of the options of " + e.Name() + "/" + e.Backend() + ": " + have}
-		}
-		if p.Extra[k] == "" {
+		if !ok || p.Extra[k] == "" {
 			continue
 		}
 		if _, _, err := o.parse(p.Extra[k]); err != nil {

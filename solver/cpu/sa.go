@@ -31,11 +31,14 @@ const (
 )
 
 // saDefaults checks p against engine e and the instance (solver.Validate,
-// the check both backends share) and fills the schedule's zero fields.
+// the check both backends share), reads the engine's options
+// (annealSpecs) and fills the schedule's zero fields.
 func saDefaults(e solver.Engine, in *solver.Instance, p *solver.Params) error {
-	if err := solver.Validate(e, in, *p); err != nil {
+	c, err := solver.Configure(annealSpecs[e.Name()], e, in, *p)
+	if err != nil {
 		return err
 	}
+	c.apply(p)
 	q, err := solver.Schedule(*p)
 	*p = q
 	return err
