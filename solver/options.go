@@ -399,21 +399,30 @@ func ilsOptions(threeOpt, or3, accept, candidates, stale string) []Option {
 
 func cat(parts ...[]Option) []Option { return slices.Concat(parts...) }
 
+// exp returns the options marked experimental.
+func exp(opts ...Option) []Option {
+	out := slices.Clone(opts)
+	for i := range out {
+		out[i].Experimental = true
+	}
+	return out
+}
+
 // optionTable lists every engine's options by (algorithm, backend).
 var optionTable = map[[2]string][]Option{
 	{"2opt-ils", BackendCPU}: ilsOptions("off", "off", "better", "nearest", "0"),
 	{"3opt-ils", BackendCPU}: ilsOptions("on", "off", "better", "nearest", "0"),
 	{"auto", BackendCPU}:     ilsOptions("on", "off", "equal", "mixed", "20"),
 
-	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK, optLanes, optSelect, optDraw, optNNK, optNNFrom}, schedule),
-	{"sspm", BackendGPU}: cat([]Option{optThreads, optDraw, optNNK, optNNFrom}, schedule),
-	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK, optDraw, optNNK, optNNFrom}, schedule),
+	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK}, schedule, exp(optLanes, optSelect, optDraw, optNNK, optNNFrom)),
+	{"sspm", BackendGPU}: cat([]Option{optThreads}, schedule, exp(optDraw, optNNK, optNNFrom)),
+	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK}, schedule, exp(optDraw, optNNK, optNNFrom)),
 
-	{"2opt-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optRestarts, optPick, optClimbStart},
+	{"2opt-climb", BackendGPU}: cat([]Option{optBlocks.auto("climbers that fill the device"), optRestarts}, exp(optPick, optClimbStart)),
 	{"2opt-ils", BackendGPU}:   {},
-	{"3opt-ils", BackendGPU}:   {optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optSamples, optDist, optKicks.withDoc("kicks (ILS iterations) in all (0: until the time limit)"), optLoop},
-	{"swap-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches"), optDist, optTabu, optTenure, optPer},
-	{"or-ils", BackendGPU}:     {optWindow, optWindowKicks, optWindowMoves, optReplicas, optGlobal, optStart, optSegment.upTo(512)},
+	{"3opt-ils", BackendGPU}:   cat([]Option{optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optKicks.withDoc("kicks (ILS iterations) in all (0: until the time limit)")}, exp(optSamples, optDist, optLoop)),
+	{"swap-climb", BackendGPU}: cat([]Option{optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches")}, exp(optDist, optTabu, optTenure, optPer)),
+	{"or-ils", BackendGPU}:     cat([]Option{optWindow, optStart}, exp(optWindowKicks, optWindowMoves, optReplicas, optGlobal, optSegment.upTo(512))),
 }
 
 // GPU auto ends with (or is, below its size threshold) the CPU auto engine,
@@ -421,7 +430,7 @@ var optionTable = map[[2]string][]Option{
 // instances, keeps its own defaults; companion and window set the GPU
 // windows beside the CPU auto engine from 50,000 cities.
 func init() {
-	Declare("auto", BackendGPU, Inherit("auto", BackendCPU, OptionSet{optCompanion, optClaim, optWindow, optWindowMoves, optWindowSegment, optAlphaStart}))
+	Declare("auto", BackendGPU, Inherit("auto", BackendCPU, OptionSet(exp(optCompanion, optClaim, optWindow, optWindowMoves, optWindowSegment, optAlphaStart))))
 }
 
 // OptionSet is one engine's options.

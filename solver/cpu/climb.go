@@ -110,7 +110,7 @@ func (r *climbRun) run() (solver.Result, error) {
 	steps := r.climbsDone.v.Load()
 	c.snapshot(nil, c.bestLen.Load(), steps, 1, 0)
 	stopped := c.stopped.Load() || (r.restarts > 0 && steps < int64(r.restarts) && !c.optimal.Load())
-	return solver.Finish(r.in, r.e, r.p, toInt(best), c.totalMoves(), steps, r.start, stopped, deviceName(r.w))
+	return solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: toInt(best), Moves: c.totalMoves(), Steps: steps, Start: r.start, Stopped: stopped, Device: deviceName(r.w)})
 }
 
 // climber is worker wk: climbs wk, wk+w, ... until the budget, the time
