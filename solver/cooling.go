@@ -61,6 +61,15 @@ func NewCooling(t0, tend, alpha float64, iters int64, n int, budget time.Duratio
 // Fitted reports whether the schedule is fitted to a time budget.
 func (c *Cooling) Fitted() bool { return c.budget > 0 }
 
+// Reserve sets d of the budget aside for what follows the cooling (the
+// greedy descent the schedule ends in); an engine calls it once, after
+// the probe has shown its rate.
+func (c *Cooling) Reserve(d time.Duration) {
+	if c.budget > 0 && d > 0 {
+		c.budget = max(c.budget-d, time.Nanosecond)
+	}
+}
+
 // Next returns the cooling factor to apply after the coming step and the
 // iterations that step runs. t is the temperature of the coming step;
 // iters the iterations run since the cooling began and elapsed the time

@@ -90,6 +90,9 @@ type Result struct {
 	// limit, target or interrupt); StopReason says which.
 	Stopped    bool
 	StopReason StopReason
+	// Schedule is the annealing schedule that ran (nil for engines
+	// without one).
+	Schedule *ScheduleRun
 }
 
 // MovesPerSecond is the solution space exploration speed (Lam et al., Eq. 4).
