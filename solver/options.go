@@ -329,10 +329,6 @@ var (
 		Doc: "climbs' start tours: randomized nearest-neighbour tours (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest) or uniformly random tours as O'Neil & Burtscher; over about 14,000 cities the batch climber builds the same kind of tours on the host, up to 200,000 cities (beyond, random)"}
 	optDist = Option{Name: "dist", Kind: KindChoice, Choices: []string{"auto", "coords", "matrix"}, Default: "auto",
 		Doc: "kernel distances: computed from coordinates in float, the exact integer matrix in device memory, or auto (coordinates where the kernels compute the metric)"}
-	optLanes = Option{Name: "lanes", Kind: KindChoice, Choices: []string{"auto", "8", "16", "32"}, Default: "auto",
-		Doc: "threads of a warp per search (a warp runs 32/lanes searches, each lane tries threads/lanes moves); auto: 32"}
-	optSelect = Option{Name: "select", Kind: KindChoice, Choices: []string{"best", "first"}, Default: "best",
-		Doc: "move a search applies per iteration: the best of its threads' moves if it passes the Metropolis test (Lam et al.'s PSPM), or the first, in thread order, of those that pass it (the moves as consecutive proposals of one Metropolis chain; one search per warp)"}
 	optDraw = Option{Name: "draw", Kind: KindChoice, Choices: []string{"auto", "uniform", "nn", "mixed"}, Default: "auto",
 		Doc: "relocation moves' draw: c and its new neighbour p uniform over the cities (uniform, Lam et al.); c uniform and its new place beside one of its nnk nearest cities, after it or before it (nn); nn on half of a search's threads, uniform on the other half (mixed); nn and mixed from the start, or from nnfrom when given; auto: uniform while the temperature is above nnfrom, mixed below (one search per warp, select best, under 65,535 cities; else uniform)"}
 	optNNK = Option{Name: "nnk", Kind: KindInt, Min: 2, Max: 32, Default: "8",
@@ -414,7 +410,7 @@ var optionTable = map[[2]string][]Option{
 	{"3opt-ils", BackendCPU}: ilsOptions("on", "off", "better", "nearest", "0"),
 	{"auto", BackendCPU}:     ilsOptions("on", "off", "equal", "mixed", "20"),
 
-	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK}, schedule, exp(optLanes, optSelect, optDraw, optNNK, optNNFrom)),
+	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK}, schedule, exp(optDraw, optNNK, optNNFrom)),
 	{"sspm", BackendGPU}: cat([]Option{optThreads}, schedule, exp(optDraw, optNNK, optNNFrom)),
 	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK}, schedule, exp(optDraw, optNNK, optNNFrom)),
 

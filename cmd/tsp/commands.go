@@ -270,7 +270,7 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	only := fs.String("only", "", "comma-separated parts of a reproduction suite to run: tables (table2, ...) and engines (pspm, ...) (default: all)")
 	fs.StringVar(&opt.Prior, "prior", "", "lam suite: keep the threshold, CPU SSPM and GPU PSPM columns of the instances in an earlier lam-table3.csv `FILE` and run only CPU PSSM's trials and the convergence runs for them")
 	fs.IntVar(&opt.Threads, "threads", 0, "parallel moves per search of the suite's annealers (0: the paper's)")
-	fs.Func("opt", "engine option `NAME=VALUE` for the suite's engines that have it, repeatable (e.g. select=first for pspm)", func(s string) error {
+	fs.Func("opt", "engine option `NAME=VALUE` for the suite's engines that have it, repeatable (e.g. draw=uniform for pspm)", func(s string) error {
 		var p solver.Params
 		if err := p.Set(s); err != nil {
 			return paramUsage(err)
