@@ -47,8 +47,10 @@ type pspmRun struct {
 
 	iter     int64 // iterations run per search
 	fromBest bool  // the last launch ended in a synchronisation: the next starts from the global best
-	bestTour []int // the last global best read back (nil once sent)
+	bestTour []int // the last global best read back
 	bestLen  int64
+	unsent   bool  // bestTour is newer than the last snapshot
+	greedy   []int // the start of a fitted schedule (nil: none)
 }
 
 // solvePSPM runs PSPM with tb blocks (0: the default) of tpb threads:
@@ -61,6 +63,14 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	s, err := newPSPMRun(in, p, tb, tpb)
 	if err != nil {
 		return solver.Result{}, err
+	}
+	if fit && p.TimeLimit > 0 && s.draw.lists != nil && len(p.Start) != in.N {
+		// A fitted schedule starts its searches from the greedy tour
+		// (pspmSchedule.turnFitted).
+		_, t, ok := startTour(ctx, start.Add(p.TimeLimit), in, p, 8, solver.NewSink(nil, 0, start))
+		if ok {
+			s.greedy = t
+		}
 	}
 	r, err := newRun()
 	if err != nil {
@@ -82,6 +92,9 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		deadline = start.Add(s.p.TimeLimit)
 	}
 	s.sched = newPSPMSchedule(s.p, s.n, s.draw, fit, deadline)
+	if s.greedy != nil && p.T0 == 0 {
+		s.sched.coolFrom = s.draw.from
+	}
 	sink.SendPhase(solver.PhaseSearch, 0)
 	stopped, err := s.anneal(ctx, sink, deadline)
 	if err != nil {
@@ -110,7 +123,7 @@ func newPSPMRun(in *solver.Instance, p solver.Params, tb, tpb int) (*pspmRun, er
 	if tpb <= 0 {
 		tpb = 32
 	}
-	draw, err := pspmDrawOf(in, p, tpb, scheduleSteps(p))
+	draw, err := pspmDrawOf(in, p, scheduleSteps(p))
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +145,11 @@ func (s *pspmRun) anneal(ctx context.Context, sink *solver.Sink, deadline time.T
 		if err := r.do(func() error { return s.launch(seg) }); err != nil {
 			return false, fmt.Errorf("pspm on %s failed: %w", r.d.label, err)
 		}
-		s.sched.done(seg, s.iter, time.Since(begin))
+		if s.sched.done(seg, s.iter, time.Since(begin)) && s.greedy != nil {
+			if err := r.do(s.restart); err != nil {
+				return false, err
+			}
+		}
 		due := sink.Due() && time.Since(lastSent) >= time.Second
 		if seg.sync || due {
 			if err := r.do(s.syncBest); err != nil {
@@ -179,6 +196,17 @@ func (s *pspmRun) launch(seg pspmSegment) error {
 	return r.sync("pspm")
 }
 
+// restart starts every search again from the greedy tour: a fitted
+// schedule's start (the first launches, Lam's, measured the rate).
+func (s *pspmRun) restart() error {
+	if err := htod(s.start, tourToNext(s.greedy)); err != nil {
+		return err
+	}
+	s.fromBest = false
+	return s.r.launch("pspm_init_"+metricSuffix[s.metric], s.tb, 1, pspmReduceThreads/4, 0, s.r.stream,
+		s.xy, s.n, s.start, s.cur, s.curCost, s.arch, s.archCost, s.p.Seed)
+}
+
 // syncBest runs pspm_sync (the searches' best archive into the global
 // best, where the next launch that starts from it reads it) and reads the
 // global best back.
@@ -200,7 +228,7 @@ func (s *pspmRun) syncBest() error {
 	if err != nil {
 		return fmt.Errorf("pspm: the device returned a broken tour: %v", err)
 	}
-	s.bestTour = t
+	s.bestTour, s.unsent = t, true
 	s.bestLen = *(*int64)(unsafe.Add(s.host.p, 4*s.n))
 	return nil
 }
@@ -208,13 +236,13 @@ func (s *pspmRun) syncBest() error {
 // send hands the last global best to the sink when one is due, and
 // reports whether it did.
 func (s *pspmRun) send(sink *solver.Sink) bool {
-	if s.bestTour == nil || !sink.Due() {
+	if !s.unsent || !sink.Due() {
 		return false
 	}
 	prog := s.sched.progress()
 	sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: prog, Best: s.bestTour, BestLength: s.bestLen,
 		Length: s.bestLen, Temperature: s.sched.temperature(), Step: s.sched.steps(), Progress: prog, Moves: s.moves()})
-	s.bestTour = nil
+	s.unsent = false
 	return true
 }
 
@@ -248,13 +276,19 @@ func (s *pspmRun) moves() int64 { return s.iter * int64(s.tb) * int64(s.tpb) }
 func (s *pspmRun) setUp() error {
 	r, n := s.r, s.n
 	var err error
-	if s.pl, err = r.planPSPM(n, s.tpb, s.metric, s.tb, 2*len(s.draw.lists)); err != nil {
+	def := s.tb
+	if s.tb > 0 {
+		s.pl, err = r.planPSPM(n, s.tpb, s.metric, s.tb, 2*len(s.draw.lists))
+	} else {
+		s.pl, def, err = r.planDefault(n, s.tpb, s.metric, 2*len(s.draw.lists))
+	}
+	if err != nil {
 		return err
 	}
 	if !s.pl.layout.nn() {
 		s.draw = pspmDraw{fromStep: s.draw.fromStep}
 	}
-	if s.tb, err = s.searches(); err != nil {
+	if s.tb, err = s.searches(def); err != nil {
 		return err
 	}
 	s.launchIters = s.launchBudget()
@@ -272,8 +306,8 @@ func (s *pspmRun) setUp() error {
 }
 
 // searches returns the run's searches: the ones asked for, checked
-// against the device memory, or the default (pspmDefaultSearches).
-func (s *pspmRun) searches() (int, error) {
+// against the device memory, or the default def (planDefault) within it.
+func (s *pspmRun) searches(def int) (int, error) {
 	free, _, err := cu.MemInfo()
 	if err != nil {
 		return 0, err
@@ -287,7 +321,7 @@ func (s *pspmRun) searches() (int, error) {
 	if s.tb <= 0 {
 		// within the blocks option's range, which the tours on the host bound
 		maxTB = min(maxTB, max(1, int64(solver.MaxTourCells/s.n)))
-		return int(min(int64(pspmDefaultSearches(s.pl, s.r.d.info.Multiprocs)), maxTB)), nil
+		return int(min(int64(def), maxTB)), nil
 	}
 	if int64(s.tb) > maxTB {
 		return 0, fmt.Errorf("pspm: %d blocks of %d cities need %d MiB of GPU memory; %d MiB are free, enough for %d blocks",
@@ -295,10 +329,6 @@ func (s *pspmRun) searches() (int, error) {
 	}
 	return s.tb, nil
 }
-
-// pspmDefaultSearches is the default number of searches: a full wave of
-// the plan (its resident searches per SM on every SM).
-func pspmDefaultSearches(pl pspmPlan, sms int) int { return pl.perSM * sms }
 
 // launchBudget is the iterations per search of one launch: whole
 // temperature steps of Lam's schedule while a step is short, else parts of
@@ -341,7 +371,7 @@ func (s *pspmRun) alloc() error {
 	if s.pl.layout.shared&pspmSharedLists == 0 {
 		get(&s.scratch, tb*n*s.pl.recordBytes()) // a record per city and search (kernels/pspm.cu PspmNode)
 	}
-	if len(s.p.Start) == s.n {
+	if len(s.p.Start) == s.n || s.greedy != nil {
 		get(&s.start, 4*n)
 	}
 	if len(s.draw.lists) > 0 {
@@ -360,7 +390,7 @@ func (s *pspmRun) upload() error {
 	if err := htod(s.xy, shiftedCoords(s.in)); err != nil {
 		return err
 	}
-	if s.start != 0 {
+	if len(s.p.Start) == s.n {
 		return htod(s.start, tourToNext(s.p.Start))
 	}
 	return nil

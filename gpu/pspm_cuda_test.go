@@ -227,7 +227,7 @@ func TestPSPMDrawOptions(t *testing.T) {
 		extra   map[string]string
 		want    string // "": runs
 	}{
-		{96, map[string]string{"draw": "nn"}, "one search per warp"},
+		{96, map[string]string{"draw": "nn"}, ""},
 		{32, map[string]string{"lanes": "16"}, "lanes"}, // an option no more
 		{32, map[string]string{"select": "first"}, "select"},
 		{32, map[string]string{"draw": "near"}, "draw"},
@@ -262,7 +262,7 @@ func TestPSPMDrawOptions(t *testing.T) {
 // shared memory, while a full wave keeps them in global memory.
 func TestPSPMPlansWarpLayouts(t *testing.T) {
 	r := needRun(t)
-	nbr := pspmDefaultNbrBytes(493, 32)
+	nbr := pspmDefaultNbrBytes(493)
 	sms := r.d.info.Multiprocs
 	err := r.do(func() error {
 		for _, c := range []struct {
@@ -270,14 +270,14 @@ func TestPSPMPlansWarpLayouts(t *testing.T) {
 			warp                    bool
 			moves, shared           int // shared -1: any
 		}{
-			{493, 32, metricEuc2D, 0, nbr, true, 1, 7},
+			{493, 32, metricEuc2D, 0, nbr, true, 1, -1},
 			{493, 33, metricEuc2D, 0, nbr, true, 2, -1},
 			{493, 64, metricEuc2D, 0, nbr, true, 2, -1},
 			{493, 64, metricCeil2D, 0, 0, true, 2, -1},
 			{493, 65, metricEuc2D, 0, 0, false, 1, -1},
 			{493, 96, metricAtt, 0, 0, false, 1, -1},
-			{13509, 32, metricEuc2D, 0, pspmDefaultNbrBytes(13509, 32), true, 1, 0},
-			{13509, 32, metricEuc2D, sms, pspmDefaultNbrBytes(13509, 32), true, 1, pspmSharedLists},
+			{13509, 32, metricEuc2D, 0, pspmDefaultNbrBytes(13509), true, 1, 0},
+			{13509, 32, metricEuc2D, sms, pspmDefaultNbrBytes(13509), true, 1, pspmSharedLists},
 			{13509, 64, metricEuc2D, sms, 0, false, 1, pspmSharedLists},
 			{70000, 32, metricEuc2D, 0, 0, true, 1, 0},
 		} {

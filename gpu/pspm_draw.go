@@ -8,10 +8,6 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// pspmWarpMoves is the most moves per iteration of a search that one warp
-// runs (32 lanes, two moves each: the "t32x2" kernels); more take a block.
-const pspmWarpMoves = 64
-
 // pspmDraw is how a run draws its moves (the "draw" option): uniform over
 // the cities, or, from temperature step fromStep on, beside one of c's k
 // nearest cities on the lanes not set in mix (lists: n*k of them, padded
@@ -36,16 +32,15 @@ const pspmNNFromScale = 3
 const pspmMixLanes = 0xaaaaaaaa
 
 // pspmDrawOf reads the draw, nnk and nnfrom options. The neighbour draw
-// needs one search per warp (at most 64 moves) and fewer than 65,535
-// cities (16-bit lists); "nn" or "mixed" asked outside that is refused,
-// "auto" there draws uniformly. auto is
+// needs fewer than 65,535 cities (16-bit lists); "nn" or "mixed" asked
+// above is refused, "auto" there draws uniformly. auto is
 // uniform down to nnfrom, then mixed; nn and mixed start at nnfrom when it
 // is given, else at once. nnfrom's default is pspmNNFromScale times the
 // mean distance from a city to its k-th nearest: around there a move that
 // puts c beside a near city passes the Metropolis test often, while a
 // uniform move, whose delta is of the order of the tour's edges, seldom
 // does.
-func pspmDrawOf(in *solver.Instance, p solver.Params, tpb, steps int) (pspmDraw, error) {
+func pspmDrawOf(in *solver.Instance, p solver.Params, steps int) (pspmDraw, error) {
 	d := pspmDraw{fromStep: int64(steps)}
 	opts := solver.OptionsFor(AlgoPSPM, solver.BackendGPU)
 	mode, err := opts.Choice(p, "draw")
@@ -68,7 +63,7 @@ func pspmDrawOf(in *solver.Instance, p solver.Params, tpb, steps int) (pspmDraw,
 			return d, fmt.Errorf("pspm: %w", err)
 		}
 	}
-	if why := pspmNNUnfit(in.N, k, tpb); why != "" {
+	if why := pspmNNUnfit(in.N, k); why != "" {
 		if mode == "nn" || mode == "mixed" {
 			return d, fmt.Errorf("pspm: draw %s %s", mode, why)
 		}
@@ -104,18 +99,16 @@ func pspmDrawOf(in *solver.Instance, p solver.Params, tpb, steps int) (pspmDraw,
 
 // pspmDefaultNbrBytes is the size of the neighbour lists a run with the
 // default draw (auto, 8 nearest) takes, or 0 when it draws uniformly.
-func pspmDefaultNbrBytes(n, tpb int) int {
-	if pspmNNUnfit(n, 8, tpb) != "" {
+func pspmDefaultNbrBytes(n int) int {
+	if pspmNNUnfit(n, 8) != "" {
 		return 0
 	}
 	return 2 * ((n*8 + 1) &^ 1)
 }
 
 // pspmNNUnfit says why the neighbour draw cannot run, or "".
-func pspmNNUnfit(n, k, tpb int) string {
+func pspmNNUnfit(n, k int) string {
 	switch {
-	case tpb > pspmWarpMoves:
-		return fmt.Sprintf("needs one search per warp (at most %d threads)", pspmWarpMoves)
 	case n >= 65535:
 		return fmt.Sprintf("needs fewer than 65,535 cities (%d)", n)
 	case k >= n:

@@ -40,7 +40,7 @@ func TestPSPMDrawAutoTemperature(t *testing.T) {
 	for p.T0*math.Pow(p.Alpha, float64(want)) > mean {
 		want++
 	}
-	d, err := pspmDrawOf(in, p, 32, steps)
+	d, err := pspmDrawOf(in, p, steps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,60 +55,53 @@ func TestPSPMDrawAutoTemperature(t *testing.T) {
 		}
 	}
 	p.Extra = map[string]string{"nnfrom": "1"} // T0*0.99^st <= 1 from st = 917
-	if d, _ = pspmDrawOf(in, p, 32, steps); d.fromStep != 917 {
+	if d, _ = pspmDrawOf(in, p, steps); d.fromStep != 917 {
 		t.Fatalf("nnfrom 1: from step %d, want 917", d.fromStep)
 	}
 	p.Extra = map[string]string{"nnfrom": "0.01"} // below Tend: never
-	if d, _ = pspmDrawOf(in, p, 32, steps); d.fromStep != int64(steps) || d.lists != nil {
+	if d, _ = pspmDrawOf(in, p, steps); d.fromStep != int64(steps) || d.lists != nil {
 		t.Fatalf("nnfrom below Tend: from step %d of %d, lists %d", d.fromStep, steps, len(d.lists))
 	}
 	p.Extra = map[string]string{"draw": "uniform"}
-	if d, _ = pspmDrawOf(in, p, 32, steps); d.fromStep != int64(steps) || d.lists != nil {
+	if d, _ = pspmDrawOf(in, p, steps); d.fromStep != int64(steps) || d.lists != nil {
 		t.Fatalf("uniform: from step %d of %d, lists %d", d.fromStep, steps, len(d.lists))
 	}
 	p.Extra = map[string]string{"draw": "nn", "nnk": "5"}
-	if d, _ = pspmDrawOf(in, p, 32, steps); d.fromStep != 0 || d.k != 5 || len(d.lists) != in.N*5 || d.mix != 0 {
+	if d, _ = pspmDrawOf(in, p, steps); d.fromStep != 0 || d.k != 5 || len(d.lists) != in.N*5 || d.mix != 0 {
 		t.Fatalf("nn: from step %d, k %d, %d entries, mix %x", d.fromStep, d.k, len(d.lists), d.mix)
 	}
 	p.Extra = map[string]string{"draw": "mixed", "nnfrom": "1"}
-	if d, _ = pspmDrawOf(in, p, 32, steps); d.fromStep != 917 || d.mix != pspmMixLanes {
+	if d, _ = pspmDrawOf(in, p, steps); d.fromStep != 917 || d.mix != pspmMixLanes {
 		t.Fatalf("mixed from T 1: from step %d, mix %x", d.fromStep, d.mix)
-	}
-	p.Extra = nil
-	if d, _ = pspmDrawOf(in, p, 96, steps); d.lists != nil || d.fromStep != int64(steps) {
-		t.Fatalf("auto with 96 threads: lists %d, from step %d; want uniform", len(d.lists), d.fromStep)
 	}
 }
 
 // TestPSPMDrawOfRefuses checks the draw options' host-side reading (no
 // device needed): a value the kernels cannot take is refused with a
-// message naming the option, nn or mixed outside one search per warp and
-// 16-bit lists is refused, and auto there draws uniformly.
+// message naming the option, nn or mixed beyond 16-bit lists is refused,
+// and auto there draws uniformly.
 func TestPSPMDrawOfRefuses(t *testing.T) {
 	in := pointsInstance(300, solver.Euc2D, 10000, 3)
 	p := solver.Params{T0: 10000, TEnd: 0.1, Alpha: 0.99, Sweeps: 10, K: 100}
 	steps := scheduleSteps(p)
 	for _, c := range []struct {
 		extra       map[string]string
-		tpb         int
 		want        string // in the error; "" when accepted
 		wantUniform bool   // accepted, drawing uniformly throughout
 	}{
-		{map[string]string{"draw": "near"}, 32, "draw near", false},
-		{map[string]string{"nnk": "1"}, 32, "nnk", false},
-		{map[string]string{"nnk": "33"}, 32, "nnk", false},
-		{map[string]string{"nnk": "x"}, 32, "nnk", false},
-		{map[string]string{"nnfrom": "-1"}, 32, "nnfrom", false},
-		{map[string]string{"nnfrom": "hot"}, 32, "nnfrom", false},
-		{map[string]string{"draw": "nn"}, 96, "one search per warp", false},
-		{map[string]string{"draw": "nn"}, 64, "", false},
-		{map[string]string{"draw": "nn", "nnk": "32"}, 32, "", false},
-		{nil, 96, "", true},
-		{map[string]string{"draw": "auto", "nnfrom": "0"}, 32, "", true},
+		{map[string]string{"draw": "near"}, "draw near", false},
+		{map[string]string{"nnk": "1"}, "nnk", false},
+		{map[string]string{"nnk": "33"}, "nnk", false},
+		{map[string]string{"nnk": "x"}, "nnk", false},
+		{map[string]string{"nnfrom": "-1"}, "nnfrom", false},
+		{map[string]string{"nnfrom": "hot"}, "nnfrom", false},
+		{map[string]string{"draw": "nn"}, "", false},
+		{map[string]string{"draw": "nn", "nnk": "32"}, "", false},
+		{map[string]string{"draw": "auto", "nnfrom": "0"}, "", true},
 	} {
 		p.Extra = c.extra
-		d, err := pspmDrawOf(in, p, c.tpb, steps)
-		name := fmt.Sprintf("%v tpb %d", c.extra, c.tpb)
+		d, err := pspmDrawOf(in, p, steps)
+		name := fmt.Sprint(c.extra)
 		if c.want != "" {
 			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("%s: err %v, want one line with %q", name, err, c.want)
@@ -126,11 +119,11 @@ func TestPSPMDrawOfRefuses(t *testing.T) {
 	// Fewer than 65,535 cities only: auto draws uniformly above.
 	big := pointsInstance(65535, solver.Euc2D, 1e6, 4)
 	p.Extra = nil
-	if d, err := pspmDrawOf(big, p, 32, steps); err != nil || d.lists != nil {
+	if d, err := pspmDrawOf(big, p, steps); err != nil || d.lists != nil {
 		t.Errorf("auto on 65,535 cities: %d list entries, err %v; want uniform", len(d.lists), err)
 	}
 	p.Extra = map[string]string{"draw": "nn"}
-	if _, err := pspmDrawOf(big, p, 32, steps); err == nil || !strings.Contains(err.Error(), "65,535") {
+	if _, err := pspmDrawOf(big, p, steps); err == nil || !strings.Contains(err.Error(), "65,535") {
 		t.Errorf("nn on 65,535 cities: err %v", err)
 	}
 }

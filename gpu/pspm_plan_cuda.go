@@ -28,9 +28,9 @@ type pspmLayout struct {
 	name   string
 }
 
-// nn reports whether the layout has the nearest-city draw (a search per
-// warp with 16-bit indices).
-func (l pspmLayout) nn() bool { return l.warp && !l.wide }
+// nn reports whether the layout has the nearest-city draw (16-bit
+// indices, whose lists the draw takes).
+func (l pspmLayout) nn() bool { return !l.wide }
 
 // pspmLayouts are the kernels PSPM_METRIC stamps in kernels/pspm.cu, in
 // the same order: a search per warp with one move per lane in every
@@ -114,8 +114,7 @@ const pspmSlotBytes = 32 + 16*32
 
 // pspmCandidates are the layouts that run tpb moves per search on n cities
 // of the metric, warp layouts first; nbr says whether the run draws from
-// neighbour lists (which only warp layouts do, and which only then go in
-// shared memory).
+// neighbour lists (which only then go in shared memory).
 func pspmCandidates(n, tpb, metric int, nbr bool) (warp, block []pspmLayout) {
 	wide := n >= 65535
 	for _, l := range pspmLayouts {
@@ -222,4 +221,25 @@ func (r *run) planPSPM(n, tpb, metric, tb, nbrBytes int) (pspmPlan, error) {
 		}
 	}
 	return pick, nil
+}
+
+// planDefault returns the plan and the number of searches of a run whose
+// blocks are not given: a full wave (the plan's resident searches on every
+// SM); or, when a full wave keeps the city records in global memory and
+// one search per SM keeps them in shared memory, one search per SM. Fewer
+// searches, each several times faster, make longer chains in the same
+// time, which a time limit rewards (docs/PERF.md, "PSPM on 10,000+
+// cities").
+func (r *run) planDefault(n, tpb, metric, nbrBytes int) (pspmPlan, int, error) {
+	pl, err := r.planPSPM(n, tpb, metric, 0, nbrBytes)
+	if err != nil {
+		return pl, 0, err
+	}
+	sms := r.d.info.Multiprocs
+	if pl.layout.shared&pspmSharedLists == 0 {
+		if one, err := r.planPSPM(n, tpb, metric, sms, nbrBytes); err == nil && one.layout.shared&pspmSharedLists != 0 {
+			return one, sms, nil
+		}
+	}
+	return pl, pl.perSM * sms, nil
 }

@@ -30,7 +30,11 @@ type pspmSegment struct {
 // at every launch so that T reaches TEnd when the cooling's share of the
 // time is spent, then the greedy descent the schedule ends in (launches at
 // TEnd, where only moves that do not lengthen the tour pass) until the
-// limit.
+// limit. A fitted schedule draws from the neighbour lists (when the run
+// has them) from its first step on: with a fraction of Lam's iterations
+// per city, moves beside a near city are the ones that shorten a long
+// tour; its searches may restart from a start tour (pspmRun.restart),
+// at T no hotter than coolFrom when set.
 type pspmSchedule struct {
 	p        solver.Params
 	n        int
@@ -50,6 +54,7 @@ type pspmSchedule struct {
 	tLast     float64
 	descent   time.Time // when the descent began (zero: not yet)
 	lastDone  time.Time
+	coolFrom  float64          // the fitted cooling's hottest T (0: where Lam's schedule is)
 	iter      int64            // iterations run per search
 	now       func() time.Time // the clock (tests give their own)
 }
@@ -109,7 +114,7 @@ func (s *pspmSchedule) fitted(iter int64, elapsed time.Duration, budget int64) p
 // temperature is at most the draw's nnfrom (0: the lists from the start).
 func (s *pspmSchedule) nnStep(t, a float64) int64 {
 	from := s.draw.from
-	if from <= 0 || t <= from {
+	if from <= 0 || t <= from || s.cool != nil {
 		return 0
 	}
 	if a >= 1 {
@@ -120,8 +125,8 @@ func (s *pspmSchedule) nnStep(t, a float64) int64 {
 
 // done records a launch that ran: the rate, the fitted cooling's steps,
 // and whether Lam's schedule still ends before the deadline (if not, the
-// run turns to a fitted one from here).
-func (s *pspmSchedule) done(seg pspmSegment, iter int64, elapsed time.Duration) {
+// run turns to a fitted one from here, and done returns true).
+func (s *pspmSchedule) done(seg pspmSegment, iter int64, elapsed time.Duration) (turned bool) {
 	s.lastDone, s.iter = s.now(), iter
 	if elapsed > 0 {
 		s.rate = float64(iter) / elapsed.Seconds()
@@ -141,8 +146,10 @@ func (s *pspmSchedule) done(seg pspmSegment, iter int64, elapsed time.Duration) 
 		left := float64(s.lamSteps*s.ips-iter) / s.rate
 		if left > s.deadline.Sub(s.now()).Seconds() {
 			s.turnFitted(iter, elapsed)
+			return true
 		}
 	}
+	return false
 }
 
 // turnFitted starts the fitted cooling from where Lam's schedule is: its
@@ -150,10 +157,13 @@ func (s *pspmSchedule) done(seg pspmSegment, iter int64, elapsed time.Duration) 
 // the descent's share.
 func (s *pspmSchedule) turnFitted(iter int64, elapsed time.Duration) {
 	total := elapsed + s.deadline.Sub(s.now())
-	s.cool = solver.NewCooling(s.p.T0, s.p.TEnd, s.p.Alpha, s.ips, s.n, time.Duration(float64(total)*(1-pspmDescentShare)))
 	s.steps0 = iter / s.ips
 	s.sinceSync = s.steps0
 	s.t = s.p.T0 * math.Pow(s.p.Alpha, float64(s.steps0))
+	if s.coolFrom > 0 {
+		s.t = min(s.t, s.coolFrom)
+	}
+	s.cool = solver.NewCooling(s.t, s.p.TEnd, s.p.Alpha, s.ips, s.n, time.Duration(float64(total)*(1-pspmDescentShare)))
 }
 
 // ended reports whether the schedule's cooling is over (only its descent

@@ -55,11 +55,11 @@ func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSe
 		}
 		var tb int
 		_ = r.do(func() error {
-			pl, err := r.planPSPM(n, tpb, metric, 0, pspmDefaultNbrBytes(n, tpb))
+			pl, def, err := r.planDefault(n, tpb, metric, pspmDefaultNbrBytes(n))
 			if err != nil {
 				return err
 			}
-			tb = pspmDefaultSearches(pl, info.Multiprocs)
+			tb = def
 			if maxTB := int(info.GlobalMemory / 4 / pl.blockBytes(n)); tb > maxTB {
 				tb = max(1, maxTB)
 			}

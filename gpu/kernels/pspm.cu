@@ -441,7 +441,7 @@ struct PspmLaunch {
 // bit 2 = the neighbour lists too (else global memory).
 // WARP: each warp of the block is one search of M moves per lane (TPB <=
 // 32 M); else the block is one search. NNOK: the kernel has the
-// neighbour-list draw.
+// neighbour-list draw (16-bit lists).
 //
 // The move draw. Uniform (Lam et al.): c and p uniform over the cities
 // (p != c), q = next p. Neighbour (from temperature step nnStep on, when
@@ -826,12 +826,11 @@ struct PspmSearch {
     }
 #define PSPM_WARP(NAME, METRIC, M, MODE) \
     PSPM_KERNEL(NAME, METRIC, unsigned short, true, M, MODE, true, __launch_bounds__(256))
-#define PSPM_BLOCK(NAME, METRIC, IDX, MODE) PSPM_KERNEL(NAME, METRIC, IDX, false, 1, MODE, false, )
-// The layouts (gpu/pspm_cuda.go, pspmLayouts, holds the same list): a
-// search per warp with 16-bit indices and the neighbour draw, one move per
-// lane (w) or two (t32x2: TPB 33 to 64), a search per block (b: more
-// moves), and 32-bit indices (n >= 65535: never shared, no neighbour
-// draw). The digit is the shared-memory mode: 7 lists, coordinates and
+#define PSPM_BLOCK(NAME, METRIC, IDX, MODE) PSPM_KERNEL(NAME, METRIC, IDX, false, 1, MODE, sizeof(IDX) == 2, )
+// The layouts (gpu/pspm_plan_cuda.go, pspmLayouts, holds the same list):
+// a search per warp, one move per lane (w) or two (t32x2: TPB 33 to 64), a
+// search per block (b: more moves); 16-bit indices with the neighbour
+// draw, 32-bit ones (n >= 65535: never shared) without. The digit is the shared-memory mode: 7 lists, coordinates and
 // neighbour lists, 3 lists and coordinates, 1 lists, 0 nothing.
 #define PSPM_METRIC(M, METRIC)                                                       \
     PSPM_WARP(pspm_anneal_##M##_u16_w7, METRIC, 1, 7)                               \
