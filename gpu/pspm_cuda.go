@@ -301,8 +301,14 @@ func (s *pspmRun) setUp() error {
 	if s.host, err = allocPinned(4*n + 8); err != nil {
 		return err
 	}
+	// random tours, or the start tour when one was given (s.start holds
+	// the greedy tour of a fitted schedule only from restart on)
+	var from cu.DevicePtr
+	if len(s.p.Start) == n {
+		from = s.start
+	}
 	return r.launch("pspm_init_"+metricSuffix[s.metric], s.tb, 1, pspmReduceThreads/4, 0, r.stream,
-		s.xy, n, s.start, s.cur, s.curCost, s.arch, s.archCost, s.p.Seed)
+		s.xy, n, from, s.cur, s.curCost, s.arch, s.archCost, s.p.Seed)
 }
 
 // searches returns the run's searches: the ones asked for, checked
