@@ -135,8 +135,8 @@ func TestPSPMHonoursTimeLimit(t *testing.T) {
 // TestPSPMFitsScheduleToLimit: with a time limit that Lam's schedule
 // would outlast, the run follows a whole schedule fitted to it (T from T0
 // down to TEnd, then the descent), ends within about a launch of the
-// limit, says so in Result.Schedule, and its tour is far shorter than
-// Lam's schedule cut at the same limit.
+// limit, says so in Result.Schedule, and its tour is shorter than Lam's
+// schedule cut at the same limit.
 func TestPSPMFitsScheduleToLimit(t *testing.T) {
 	needDevice(t)
 	e, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
@@ -164,8 +164,8 @@ func TestPSPMFitsScheduleToLimit(t *testing.T) {
 	if cut.Schedule == nil || cut.Schedule.Fitted || !cut.Stopped {
 		t.Fatalf("alpha given: schedule %v, stopped %v", cut.Schedule, cut.Stopped)
 	}
-	if 2*r.Length > cut.Length {
-		t.Fatalf("fitted %d, Lam's cut at the limit %d: want less than half", r.Length, cut.Length)
+	if 10*r.Length > 9*cut.Length {
+		t.Fatalf("fitted %d, Lam's cut at the limit %d: want at least 10 %% shorter", r.Length, cut.Length)
 	}
 	t.Logf("fitted: %d (%v); Lam's cut: %d (%v)", r.Length, sc, cut.Length, cut.Schedule)
 }
