@@ -15,10 +15,9 @@ var _ solver.Tuner = engine{}
 // from the occupancy API (a full wave, within a quarter of the device
 // memory), the climbers' batch sizes (2opt-climb: its resident slots), 3opt-ils's 4 × SMs, and the device's
 // most threads per block as the threads' upper bound. Without a device it
-// returns opts as they are. GPU auto takes the CPU auto engine's per-size
-// defaults first (autoTune).
+// returns opts as they are. (GPU auto's per-size defaults are the CPU
+// auto engine's, which it inherits: solver.Inherit.)
 func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSet {
-	opts = e.autoTune(in, opts)
 	if in == nil || in.N < 5 || available() != nil {
 		return opts
 	}

@@ -108,20 +108,11 @@ func TestValidate(t *testing.T) {
 		{"loop on the host", gpu3, small, Params{Extra: map[string]string{"loop": "host"}}, "", ""},
 		{"loop unknown", gpu3, small, Params{Extra: map[string]string{"loop": "cpu"}}, "--opt loop", "--opt loop cpu is unknown: want one of device|host"},
 		{"loop on the CPU", optEngine{name: "3opt-ils", backend: BackendCPU}, small, Params{Extra: map[string]string{"loop": "host"}}, "--opt", "unknown"},
-		{"wmoves 3opt", optEngine{name: "or-ils", backend: BackendGPU}, small, Params{Extra: map[string]string{"wmoves": "3opt"}}, "", ""},
-		{"wmoves unknown", optEngine{name: "or-ils", backend: BackendGPU}, small, Params{Extra: map[string]string{"wmoves": "4opt"}}, "--opt wmoves", "or|3opt"},
-		{"wmoves empty on GPU auto: the default", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wmoves": ""}}, "", ""},
-		{"wmoves bad on GPU auto", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wmoves": "OR"}}, "--opt wmoves", "or|3opt"},
 		{"wsegment", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "512"}}, "", ""},
 		{"wsegment 0", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "0"}}, "--opt wsegment", "1..512"},
 		{"wsegment past the most", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "513"}}, "--opt wsegment", "1..512"},
 		{"wsegment on CPU auto", cpuILS, small, Params{Extra: map[string]string{"wsegment": "30"}}, "--opt", "unknown"},
 		{"wsegment on or-ils", optEngine{name: "or-ils", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "30"}}, "--opt", "unknown"},
-		{"claim", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"claim": "0.35"}}, "", ""},
-		{"claim 0", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"claim": "0"}}, "", ""},
-		{"claim past half the tour", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"claim": "0.6"}}, "--opt claim", "out of range"},
-		{"claim negative", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"claim": "-0.1"}}, "--opt claim", "out of range"},
-		{"claim on CPU auto", cpuILS, small, Params{Extra: map[string]string{"claim": "0.3"}}, "--opt", "unknown"},
 		{"start random", optEngine{name: "2opt-climb", backend: BackendGPU}, small, Params{Extra: map[string]string{"start": "random"}}, "", ""},
 		{"start unknown", optEngine{name: "2opt-climb", backend: BackendGPU}, small, Params{Extra: map[string]string{"start": "greedy"}}, "--opt start", "nn|random"},
 	}
@@ -241,12 +232,9 @@ func TestOptionSetReads(t *testing.T) {
 	if _, err := auto.Int(Params{}, "samples"); err == nil {
 		t.Error("an option of another engine read")
 	}
-	// rkbi_k is one option: the same doc and default everywhere, only
-	// the GPU's upper bound differs.
-	c, _ := OptionsFor("3opt-ils", BackendCPU).Lookup("rkbi_k")
-	g, _ := OptionsFor("3opt-ils", BackendGPU).Lookup("rkbi_k")
-	if c.Doc != g.Doc || c.Default != g.Default || g.Max != 8 {
-		t.Errorf("rkbi_k: cpu %+v, gpu %+v", c, g)
+	// a legacy row: GPU 3opt-ils's rkbi_k bounded at 8
+	if _, err := OptionsFor("3opt-ils", BackendGPU).Int(Params{Extra: map[string]string{"rkbi_k": "9"}}, "rkbi_k"); err == nil {
+		t.Error("GPU rkbi_k 9 accepted")
 	}
 }
 
