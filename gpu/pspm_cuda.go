@@ -5,7 +5,6 @@ package gpu
 import (
 	"context"
 	"fmt"
-	"maps"
 	"math"
 	"strconv"
 	"time"
@@ -33,6 +32,7 @@ type pspmRun struct {
 	r           *run
 	in          *solver.Instance
 	p           solver.Params
+	cfg         pspmConfig
 	n, tb, tpb  int
 	metric      int
 	draw        pspmDraw
@@ -60,7 +60,7 @@ type pspmRun struct {
 func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, tb, tpb int) (solver.Result, error) {
 	start := time.Now()
 	fit := solver.FitsToLimit(p)
-	s, err := newPSPMRun(in, p, tb, tpb)
+	s, err := newPSPMRun(e.Name(), in, p, tb, tpb)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -106,10 +106,14 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	return s.finish(e, sink, start, stopped)
 }
 
-// newPSPMRun reads the run's options and checks what the kernels need
-// (no device yet).
-func newPSPMRun(in *solver.Instance, p solver.Params, tb, tpb int) (*pspmRun, error) {
+// newPSPMRun reads engine's options and checks what the kernels need (no
+// device yet).
+func newPSPMRun(engine string, in *solver.Instance, p solver.Params, tb, tpb int) (*pspmRun, error) {
 	metric, err := metricCode(in)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := pspmSpecs[engine].Parse(in, p)
 	if err != nil {
 		return nil, err
 	}
@@ -123,11 +127,11 @@ func newPSPMRun(in *solver.Instance, p solver.Params, tb, tpb int) (*pspmRun, er
 	if tpb <= 0 {
 		tpb = 32
 	}
-	draw, err := pspmDrawOf(in, p, scheduleSteps(p))
+	draw, err := pspmDrawOf(in, cfg, p, scheduleSteps(p))
 	if err != nil {
 		return nil, err
 	}
-	return &pspmRun{in: in, p: p, n: in.N, tb: tb, tpb: tpb, metric: metric, draw: draw, bestLen: -1}, nil
+	return &pspmRun{in: in, p: p, cfg: cfg, n: in.N, tb: tb, tpb: tpb, metric: metric, draw: draw, bestLen: -1}, nil
 }
 
 // anneal runs the schedule's launches until it ends, the context is done
@@ -251,14 +255,10 @@ func (s *pspmRun) send(sink *solver.Sink) bool {
 func (s *pspmRun) finish(e solver.Engine, sink *solver.Sink, start time.Time, stopped bool) (solver.Result, error) {
 	p := s.p
 	p.Blocks, p.Threads = s.tb, s.tpb
-	if s.draw.from > 0 && s.draw.lists != nil && s.p.Extra["nnfrom"] == "" {
+	if s.draw.from > 0 && s.draw.lists != nil && s.cfg.NNFrom == nil {
 		// Report the temperature the default chose, in full, so that the
 		// run's parameters rerun as they are.
-		p.Extra = maps.Clone(p.Extra)
-		if p.Extra == nil {
-			p.Extra = map[string]string{}
-		}
-		p.Extra["nnfrom"] = strconv.FormatFloat(s.draw.from, 'g', -1, 64)
+		p = p.WithExtra("nnfrom", strconv.FormatFloat(s.draw.from, 'g', -1, 64))
 	}
 	best := s.bestTour
 	sink.Send(solver.Snapshot{Best: best, BestLength: s.bestLen, Length: s.bestLen, Step: s.sched.steps(), Progress: s.sched.progress(), Moves: s.moves()})

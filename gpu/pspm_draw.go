@@ -31,7 +31,7 @@ const pspmNNFromScale = 3
 // moves are Lam et al.'s and half go beside a near city.
 const pspmMixLanes = 0xaaaaaaaa
 
-// pspmDrawOf reads the draw, nnk and nnfrom options. The neighbour draw
+// pspmDrawOf sets up the draw of c's draw, nnk and nnfrom options. The neighbour draw
 // needs fewer than 65,535 cities (16-bit lists); "nn" or "mixed" asked
 // above is refused, "auto" there draws uniformly. auto is
 // uniform down to nnfrom, then mixed; nn and mixed start at nnfrom when it
@@ -40,28 +40,18 @@ const pspmMixLanes = 0xaaaaaaaa
 // puts c beside a near city passes the Metropolis test often, while a
 // uniform move, whose delta is of the order of the tour's edges, seldom
 // does.
-func pspmDrawOf(in *solver.Instance, p solver.Params, steps int) (pspmDraw, error) {
+func pspmDrawOf(in *solver.Instance, c pspmConfig, p solver.Params, steps int) (pspmDraw, error) {
 	d := pspmDraw{fromStep: int64(steps)}
-	opts := solver.OptionsFor(AlgoPSPM, solver.BackendGPU)
-	mode, err := opts.Choice(p, "draw")
-	if err != nil {
-		return d, fmt.Errorf("pspm: %w", err)
-	}
+	mode, k := c.Draw, c.NNK
 	switch mode {
 	case "auto", "mixed":
 		d.mix = pspmMixLanes
 	case "uniform":
 		return d, nil
 	}
-	k, err := opts.Int(p, "nnk")
-	if err != nil {
-		return d, fmt.Errorf("pspm: %w", err)
-	}
 	from := -1.0 // unset: the default below
-	if p.Extra["nnfrom"] != "" {
-		if from, err = opts.Float(p, "nnfrom"); err != nil {
-			return d, fmt.Errorf("pspm: %w", err)
-		}
+	if c.NNFrom != nil {
+		from = *c.NNFrom
 	}
 	if why := pspmNNUnfit(in.N, k); why != "" {
 		if mode == "nn" || mode == "mixed" {

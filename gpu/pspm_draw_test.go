@@ -11,6 +11,15 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
+// drawOf is pspmDrawOf of pspm's options read from p.
+func drawOf(in *solver.Instance, p solver.Params, steps int) (pspmDraw, error) {
+	c, err := pspmSpecs[AlgoPSPM].Parse(in, p)
+	if err != nil {
+		return pspmDraw{}, err
+	}
+	return pspmDrawOf(in, c, p, steps)
+}
+
 // pointsInstance is n EUC_2D cities uniform in a square of side scale.
 func pointsInstance(n int, _ solver.Metric, scale float64, seed uint64) *solver.Instance {
 	rng := rand.New(rand.NewPCG(seed, 7))
@@ -40,7 +49,7 @@ func TestPSPMDrawAutoTemperature(t *testing.T) {
 	for p.T0*math.Pow(p.Alpha, float64(want)) > mean {
 		want++
 	}
-	d, err := pspmDrawOf(in, p, steps)
+	d, err := drawOf(in, p, steps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,23 +64,23 @@ func TestPSPMDrawAutoTemperature(t *testing.T) {
 		}
 	}
 	p.Extra = map[string]string{"nnfrom": "1"} // T0*0.99^st <= 1 from st = 917
-	if d, _ = pspmDrawOf(in, p, steps); d.fromStep != 917 {
+	if d, _ = drawOf(in, p, steps); d.fromStep != 917 {
 		t.Fatalf("nnfrom 1: from step %d, want 917", d.fromStep)
 	}
 	p.Extra = map[string]string{"nnfrom": "0.01"} // below Tend: never
-	if d, _ = pspmDrawOf(in, p, steps); d.fromStep != int64(steps) || d.lists != nil {
+	if d, _ = drawOf(in, p, steps); d.fromStep != int64(steps) || d.lists != nil {
 		t.Fatalf("nnfrom below Tend: from step %d of %d, lists %d", d.fromStep, steps, len(d.lists))
 	}
 	p.Extra = map[string]string{"draw": "uniform"}
-	if d, _ = pspmDrawOf(in, p, steps); d.fromStep != int64(steps) || d.lists != nil {
+	if d, _ = drawOf(in, p, steps); d.fromStep != int64(steps) || d.lists != nil {
 		t.Fatalf("uniform: from step %d of %d, lists %d", d.fromStep, steps, len(d.lists))
 	}
 	p.Extra = map[string]string{"draw": "nn", "nnk": "5"}
-	if d, _ = pspmDrawOf(in, p, steps); d.fromStep != 0 || d.k != 5 || len(d.lists) != in.N*5 || d.mix != 0 {
+	if d, _ = drawOf(in, p, steps); d.fromStep != 0 || d.k != 5 || len(d.lists) != in.N*5 || d.mix != 0 {
 		t.Fatalf("nn: from step %d, k %d, %d entries, mix %x", d.fromStep, d.k, len(d.lists), d.mix)
 	}
 	p.Extra = map[string]string{"draw": "mixed", "nnfrom": "1"}
-	if d, _ = pspmDrawOf(in, p, steps); d.fromStep != 917 || d.mix != pspmMixLanes {
+	if d, _ = drawOf(in, p, steps); d.fromStep != 917 || d.mix != pspmMixLanes {
 		t.Fatalf("mixed from T 1: from step %d, mix %x", d.fromStep, d.mix)
 	}
 }
@@ -100,7 +109,7 @@ func TestPSPMDrawOfRefuses(t *testing.T) {
 		{map[string]string{"draw": "auto", "nnfrom": "0"}, "", true},
 	} {
 		p.Extra = c.extra
-		d, err := pspmDrawOf(in, p, steps)
+		d, err := drawOf(in, p, steps)
 		name := fmt.Sprint(c.extra)
 		if c.want != "" {
 			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
@@ -119,11 +128,60 @@ func TestPSPMDrawOfRefuses(t *testing.T) {
 	// Fewer than 65,535 cities only: auto draws uniformly above.
 	big := pointsInstance(65535, solver.Euc2D, 1e6, 4)
 	p.Extra = nil
-	if d, err := pspmDrawOf(big, p, steps); err != nil || d.lists != nil {
+	if d, err := drawOf(big, p, steps); err != nil || d.lists != nil {
 		t.Errorf("auto on 65,535 cities: %d list entries, err %v; want uniform", len(d.lists), err)
 	}
 	p.Extra = map[string]string{"draw": "nn"}
-	if _, err := pspmDrawOf(big, p, steps); err == nil || !strings.Contains(err.Error(), "65,535") {
+	if _, err := drawOf(big, p, steps); err == nil || !strings.Contains(err.Error(), "65,535") {
 		t.Errorf("nn on 65,535 cities: err %v", err)
+	}
+}
+
+// TestPSPMOptionsValidate: the GPU annealers' declared options are checked
+// before a run, each bad value refused with the option's range, and an
+// option one of them lacks (blocks on sspm) or that no longer exists
+// (lanes, select) is refused.
+func TestPSPMOptionsValidate(t *testing.T) {
+	in := pointsInstance(200, solver.Euc2D, 1000, 5)
+	for _, c := range []struct {
+		algo  string
+		extra map[string]string
+		want  string // "": accepted
+	}{
+		{AlgoPSPM, map[string]string{"draw": "nn", "nnk": "32", "nnfrom": "0"}, ""},
+		{AlgoPSPM, map[string]string{"draw": "near"}, "--opt draw near is unknown: want one of auto|uniform|nn|mixed"},
+		{AlgoSSPM, map[string]string{"draw": "x"}, "auto|uniform|nn|mixed"},
+		{AlgoPSSM, map[string]string{"nnk": "4"}, ""},
+		{AlgoPSPM, map[string]string{"nnk": "1"}, "2..32"},
+		{AlgoPSPM, map[string]string{"nnk": "eight"}, "--opt nnk eight is not an integer: want 2..32"},
+		{AlgoPSPM, map[string]string{"nnfrom": "-1"}, "out of range: want >= 0"},
+		{AlgoPSPM, map[string]string{"nnfrom": "+Inf"}, "out of range: want >= 0"},
+		{AlgoPSPM, map[string]string{"nnfrom": "warm"}, "--opt nnfrom warm is not a number: want >= 0"},
+		{AlgoPSPM, map[string]string{"lanes": "16"}, "--opt lanes"},
+		{AlgoPSPM, map[string]string{"select": "first"}, "--opt select"},
+	} {
+		e, err := solver.Lookup(c.algo, solver.BackendGPU)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = solver.Validate(e, in, solver.Params{Extra: c.extra})
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%s %v: %v", c.algo, c.extra, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %v: err %v, want %q", c.algo, c.extra, err, c.want)
+		}
+	}
+	set := solver.OptionsFor(AlgoPSPM, solver.BackendGPU)
+	for _, name := range []string{"draw", "nnk", "nnfrom"} {
+		if o, ok := set.Lookup(name); !ok || !o.Experimental {
+			t.Errorf("pspm's %s: declared %v, experimental %v; want an experimental option", name, ok, o.Experimental)
+		}
+	}
+	if _, ok := solver.OptionsFor(AlgoSSPM, solver.BackendGPU).Lookup("blocks"); ok {
+		t.Error("sspm declares blocks (it runs one search)")
 	}
 }

@@ -290,12 +290,6 @@ var (
 		Doc: "climbs' start tours: randomized nearest-neighbour tours (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest) or uniformly random tours as O'Neil & Burtscher; over about 14,000 cities the batch climber builds the same kind of tours on the host, up to 200,000 cities (beyond, random)"}
 	optDist = Option{Name: "dist", Kind: KindChoice, Choices: []string{"auto", "coords", "matrix"}, Default: "auto",
 		Doc: "kernel distances: computed from coordinates in float, the exact integer matrix in device memory, or auto (coordinates where the kernels compute the metric)"}
-	optDraw = Option{Name: "draw", Kind: KindChoice, Choices: []string{"auto", "uniform", "nn", "mixed"}, Default: "auto",
-		Doc: "relocation moves' draw: c and its new neighbour p uniform over the cities (uniform, Lam et al.); c uniform and its new place beside one of its nnk nearest cities, after it or before it (nn); nn on half of a search's threads, uniform on the other half (mixed); nn and mixed from the start, or from nnfrom when given; auto: uniform while the temperature is above nnfrom, mixed below (one search per warp, select best, under 65,535 cities; else uniform)"}
-	optNNK = Option{Name: "nnk", Kind: KindInt, Min: 2, Max: 32, Default: "8",
-		Doc: "draw auto, nn and mixed: nearest cities per city that a move may put c beside"}
-	optNNFrom = Option{Name: "nnfrom", Kind: KindFloat, Min: 0, Max: math.Inf(1), Auto: "3 × the mean distance from a city to its nnk-th nearest",
-		Doc: "the temperature below which draw auto, nn and mixed take moves from the nearest cities (0: never, the draw stays uniform)"}
 	optSamples = Option{Name: "samples", Kind: KindInt, Min: 1, Max: 1024, Default: "4",
 		Doc: "3-opt samples per thread per evaluation"}
 
@@ -353,9 +347,6 @@ func exp(opts ...Option) []Option {
 // options yet (the GPU engines): their options by (algorithm, backend).
 // An engine that declares its own (Declare) takes precedence over its row.
 var optionTable = map[[2]string][]Option{
-	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK}, schedule, exp(optDraw, optNNK, optNNFrom)),
-	{"sspm", BackendGPU}: cat([]Option{optThreads}, schedule, exp(optDraw, optNNK, optNNFrom)),
-	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK}, schedule, exp(optDraw, optNNK, optNNFrom)),
 
 	{"2opt-climb", BackendGPU}: cat([]Option{optBlocks.auto("climbers that fill the device"), optRestarts}, exp(optPick, optClimbStart)),
 	{"2opt-ils", BackendGPU}:   {},
