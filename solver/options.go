@@ -269,43 +269,16 @@ var (
 
 	optKicks = Option{Name: "kicks", Kind: KindInt, Min: 0, Max: math.MaxInt32, Default: "0",
 		Doc: "kicks per worker (0: until the time limit); with no time limit the run is deterministic"}
-	optRestarts = Option{Name: "restarts", Kind: KindInt, Min: 0, Max: math.MaxInt32, Default: "0",
-		Doc: "climbs in all (0: until the time limit); with no time limit the run is deterministic"}
-	optTabu = Option{Name: "tabu", Kind: KindInt, Min: 0, Max: 1 << 30, Default: "0",
-		Doc: "iterations of one tabu search instead of random-restart climbing (Luong et al.'s protocol: 10000); 0: climb"}
-	optTenure = Option{Name: "tenure", Kind: KindInt, Min: 1, Max: 1 << 20, Auto: "n/10, at least 10",
-		Doc: "tabu search: iterations for which a swapped pair of positions may not be swapped again (unless that gives a new best)"}
-	optPer = Option{Name: "per", Kind: KindInt, Min: 0, Max: 64, Default: "0",
-		Doc: "tabu search: moves each GPU thread evaluates, consecutive in row order (1: one thread per neighbour; 0: tuned with the block size, or 1 when threads is set)"}
-	optLoop = Option{Name: "loop", Kind: KindChoice, Choices: []string{"device", "host"}, Default: "device",
-		Doc: "where the iterated local search's loop runs: device (the kernels detect the local minimum, accept or go back to the best, and kick; the host reads the counters every few dozen rounds) or host (a copy, kick and upload per kick)"}
 	optRKBI = Option{Name: "rkbi_k", Kind: KindInt, Min: 1, Max: 64, Default: "3",
 		Doc: "k of random-k-best-improvement (1: best improvement)"}
 	optSegment = Option{Name: "segment", Kind: KindInt, Min: 1, Max: 1 << 20, Default: "30",
 		Doc: "longest segment of a kick's double bridge"}
 
-	optPick = Option{Name: "pick", Kind: KindChoice, Choices: []string{"disjoint", "best", "spread"}, Default: "disjoint",
-		Doc: "moves a climber applies per pass: every improving one its threads found that no better one overlaps (disjoint), the best alone as O'Neil & Burtscher (best), or those no earlier one in a hashed order overlaps (spread)"}
-	optClimbStart = Option{Name: "start", Kind: KindChoice, Choices: []string{"nn", "random"}, Default: "nn",
-		Doc: "climbs' start tours: randomized nearest-neighbour tours (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest) or uniformly random tours as O'Neil & Burtscher; over about 14,000 cities the batch climber builds the same kind of tours on the host, up to 200,000 cities (beyond, random)"}
-	optDist = Option{Name: "dist", Kind: KindChoice, Choices: []string{"auto", "coords", "matrix"}, Default: "auto",
-		Doc: "kernel distances: computed from coordinates in float, the exact integer matrix in device memory, or auto (coordinates where the kernels compute the metric)"}
-	optSamples = Option{Name: "samples", Kind: KindInt, Min: 1, Max: 1024, Default: "4",
-		Doc: "3-opt samples per thread per evaluation"}
-
-	// or-ils (GPU windowed iterated local search)
+	// GPU auto's windows (or-ils, in package gpu, declares its own)
 	optWindow = Option{Name: "window", Kind: KindInt, Min: 32, Max: 2048, Default: "1024",
 		Doc: "most cities of one tour window (a warp's iterated local search, endpoints fixed)"}
-	optWindowKicks = Option{Name: "wkicks", Kind: KindInt, Min: 0, Max: 1 << 20, Auto: "the window size, fewer when a round would pass 60 ms",
-		Doc: "kicks per window per round (the partition shifts every round)"}
 	optWindowSegment = Option{Name: "wsegment", Kind: KindInt, Min: 1, Max: 512, Default: "30",
 		Doc: "GPU auto from 200,000 cities: most cities of a segment of the double-bridge kicks of or-ils before the CPU engine's first tour (unset: 30)"}
-	optReplicas = Option{Name: "replicas", Kind: KindInt, Min: 0, Max: 64, Auto: "warps that fill the device, at most 16",
-		Doc: "warps searching each window from different random streams; the best is kept"}
-	optGlobal = Option{Name: "global", Kind: KindFloat, Min: 0, Max: 3600, Auto: "1; 2 from 200,000 cities",
-		Doc: "seconds between global 2-opt and Or-opt descents on the CPU (the moves between windows); 0: none"}
-	optStart = Option{Name: "start", Kind: KindChoice, Choices: []string{"greedy", "sfc"}, Auto: "greedy; sfc from 200,000 cities",
-		Doc: "start tour: greedy edge or the space-filling curve"}
 )
 
 // with returns o with another default.
@@ -346,14 +319,7 @@ func exp(opts ...Option) []Option {
 // optionTable is the legacy table of the engines that do not declare their
 // options yet (the GPU engines): their options by (algorithm, backend).
 // An engine that declares its own (Declare) takes precedence over its row.
-var optionTable = map[[2]string][]Option{
-
-	{"2opt-climb", BackendGPU}: cat([]Option{optBlocks.auto("climbers that fill the device"), optRestarts}, exp(optPick, optClimbStart)),
-	{"2opt-ils", BackendGPU}:   {},
-	{"3opt-ils", BackendGPU}:   cat([]Option{optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optKicks.withDoc("kicks (ILS iterations) in all (0: until the time limit)")}, exp(optSamples, optDist, optLoop)),
-	{"swap-climb", BackendGPU}: cat([]Option{optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches")}, exp(optDist, optTabu, optTenure, optPer)),
-	{"or-ils", BackendGPU}:     cat([]Option{optWindow, optStart}, exp(optWindowKicks, optReplicas, optGlobal, optSegment.upTo(512))),
-}
+var optionTable = map[[2]string][]Option{}
 
 // GPU auto ends with (or is, below its size threshold) the CPU auto engine,
 // which reads that engine's options; or-ils, which it starts with on large

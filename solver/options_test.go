@@ -50,7 +50,6 @@ func TestValidate(t *testing.T) {
 	small, big := square(100), square(200000)
 	cpuILS := optEngine{name: "auto", backend: BackendCPU}
 	cpuPSPM := optEngine{name: "pspm", backend: BackendCPU}
-	gpu3 := optEngine{name: "3opt-ils", backend: BackendGPU}
 	gpuPSPM := tunedEngine{optEngine{name: "pspm", backend: BackendGPU, maxThreads: 512}}
 	cases := []struct {
 		name string
@@ -89,23 +88,14 @@ func TestValidate(t *testing.T) {
 		{"option bad on/off", cpuILS, small, Params{Extra: map[string]string{"threeopt": "maybe"}}, "--opt threeopt", "unknown: want one of on|off"},
 		{"option negative", cpuILS, small, Params{Extra: map[string]string{"sync": "-1"}}, "--opt sync", "0.."},
 		{"option bad choice", cpuILS, small, Params{Extra: map[string]string{"candidates": "farthest"}}, "--opt candidates", "nearest|quadrant|union|mixed"},
-		{"rkbi_k 8 on the GPU", gpu3, small, Params{Extra: map[string]string{"rkbi_k": "8"}}, "", ""},
-		{"rkbi_k 9 on the GPU", gpu3, small, Params{Extra: map[string]string{"rkbi_k": "9"}}, "--opt rkbi_k", "1..8"},
 		{"rkbi_k 9 on the CPU", optEngine{name: "3opt-ils", backend: BackendCPU}, small, Params{Extra: map[string]string{"rkbi_k": "9"}}, "", ""},
-		{"samples negative on the GPU", gpu3, small, Params{Extra: map[string]string{"samples": "-4"}}, "--opt samples", "1..1024"},
-		{"an engine's report read back", optEngine{name: "swap-climb", backend: BackendGPU}, small, Params{Extra: map[string]string{"launch_waves": "3"}}, "", ""},
 		{"no instance yet", cpuPSPM, nil, Params{Blocks: 1000}, "", ""},
 		{"draw on the CPU", cpuPSPM, small, Params{Extra: map[string]string{"draw": "nn"}}, "--opt", "pspm/cpu: none"},
-		{"loop on the host", gpu3, small, Params{Extra: map[string]string{"loop": "host"}}, "", ""},
-		{"loop unknown", gpu3, small, Params{Extra: map[string]string{"loop": "cpu"}}, "--opt loop", "--opt loop cpu is unknown: want one of device|host"},
 		{"loop on the CPU", optEngine{name: "3opt-ils", backend: BackendCPU}, small, Params{Extra: map[string]string{"loop": "host"}}, "--opt", "unknown"},
 		{"wsegment", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "512"}}, "", ""},
 		{"wsegment 0", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "0"}}, "--opt wsegment", "1..512"},
 		{"wsegment past the most", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "513"}}, "--opt wsegment", "1..512"},
 		{"wsegment on CPU auto", cpuILS, small, Params{Extra: map[string]string{"wsegment": "30"}}, "--opt", "unknown"},
-		{"wsegment on or-ils", optEngine{name: "or-ils", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "30"}}, "--opt", "unknown"},
-		{"start random", optEngine{name: "2opt-climb", backend: BackendGPU}, small, Params{Extra: map[string]string{"start": "random"}}, "", ""},
-		{"start unknown", optEngine{name: "2opt-climb", backend: BackendGPU}, small, Params{Extra: map[string]string{"start": "greedy"}}, "--opt start", "nn|random"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -222,10 +212,6 @@ func TestOptionSetReads(t *testing.T) {
 	}
 	if _, err := auto.Int(Params{}, "samples"); err == nil {
 		t.Error("an option of another engine read")
-	}
-	// a legacy row: GPU 3opt-ils's rkbi_k bounded at 8
-	if _, err := OptionsFor("3opt-ils", BackendGPU).Int(Params{Extra: map[string]string{"rkbi_k": "9"}}, "rkbi_k"); err == nil {
-		t.Error("GPU rkbi_k 9 accepted")
 	}
 }
 

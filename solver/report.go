@@ -31,6 +31,7 @@ type Report struct {
 	// Schedule is the annealing schedule that ran, omitted for engines
 	// without one.
 	Schedule *ScheduleRun `json:"schedule,omitempty"`
+	Note     string       `json:"note,omitempty"`
 	Tour     []int        `json:"tour"`
 }
 
@@ -52,6 +53,7 @@ func NewReport(in *Instance, r Result) Report {
 		Stopped:        r.Stopped,
 		StopReason:     r.StopReason,
 		Schedule:       r.Schedule,
+		Note:           r.Note,
 		Tour:           make([]int, len(r.Tour)),
 	}
 	for i, c := range r.Tour {

@@ -256,7 +256,7 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 		about += fmt.Sprintf("  %-10s %s\n", name, desc)
 	}
 	fs := newFlags(e, "bench", "--suite NAME [flags]", strings.TrimRight(about, "\n"))
-	var opt bench.Options
+	opt := bench.Options{GPU: benchGPU()}
 	suite := fs.String("suite", "", "suite `NAME`")
 	fs.DurationVar(&opt.Time, "time", 0, "time budget per run (0: the suite's default)")
 	fs.IntVar(&opt.Runs, "runs", 0, "runs per configuration (0: the suite's default)")
