@@ -302,11 +302,6 @@ func (o Option) auto(how string) Option { o.Default, o.Auto = "", how; return o 
 // upTo returns o with a lower upper bound.
 func (o Option) upTo(max float64) Option { o.Max = max; return o }
 
-// schedule is the annealing schedule every SA engine takes.
-var schedule = []Option{optT0, optTEnd, optAlpha, optSweeps}
-
-func cat(parts ...[]Option) []Option { return slices.Concat(parts...) }
-
 // exp returns the options marked experimental.
 func exp(opts ...Option) []Option {
 	out := slices.Clone(opts)
