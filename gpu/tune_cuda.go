@@ -54,16 +54,21 @@ func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSe
 		}
 		var tb int
 		_ = r.do(func() error {
-			pl, err := r.planPSPM(n, tpb, metric, 0, 0, false, pspmDefaultNbrBytes(n, tpb))
+			pl, def, err := r.planDefault(n, tpb, metric, pspmDefaultNbrBytes(n))
 			if err != nil {
 				return err
 			}
-			tb = pl.perSM * info.Multiprocs
-			if maxTB := int(info.GlobalMemory / 4 / (int64(n) * 24)); tb > maxTB {
+			tb = def
+			if maxTB := int(info.GlobalMemory / 4 / pl.blockBytes(n)); tb > maxTB {
 				tb = max(1, maxTB)
 			}
 			return nil
 		})
+		// The default lies in the option's range (the searches' tours on
+		// the host bound it too).
+		if o, ok := opts.Lookup("blocks"); ok && o.Max > 0 {
+			tb = min(tb, int(o.Max))
+		}
 		if tb > 0 {
 			set("blocks", strconv.Itoa(tb), 0)
 		}

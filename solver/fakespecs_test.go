@@ -4,8 +4,9 @@ import "math"
 
 // The engines' options are declared by their packages (solver/cpu, gpu),
 // which solver's tests do not link: these fakes declare the Params fields
-// of the CPU annealers and climbers under their names, as those packages
-// do, so that the fake engines of the tests (optEngine) take them.
+// of the CPU annealers and climbers, and of GPU pspm, under their names,
+// as those packages do, so that the fake engines of the tests (optEngine)
+// take them.
 
 type fakeAnneal struct {
 	Workers, Blocks, Threads, K, Sweeps int
@@ -26,6 +27,8 @@ func init() {
 	Declare("pspm", BackendCPU, NewSpec(append([]Decl[fakeAnneal]{w, b, th, k}, sched...)...))
 	Declare("pssm", BackendCPU, NewSpec(append([]Decl[fakeAnneal]{w, b, k}, sched...)...))
 	Declare("sspm", BackendCPU, NewSpec(append([]Decl[fakeAnneal]{w, th.Auto("workers")}, sched...)...))
+	// the GPU annealer's fields (package gpu declares its draw options too)
+	Declare("pspm", BackendGPU, NewSpec(append([]Decl[fakeAnneal]{b.Auto("a full wave"), th, k}, sched...)...))
 	Declare("2opt-climb", BackendCPU, NewSpec(w))
 	Declare("swap-climb", BackendCPU, NewSpec(w))
 }

@@ -267,17 +267,6 @@ var (
 	optWorkers = Option{Name: "workers", Kind: KindInt, Field: true, Min: 1, Max: MaxWorkers, Auto: "all cores",
 		Doc: "CPU goroutines; with a step budget, the same seed and workers give the same run"}
 
-	optLanes = Option{Name: "lanes", Kind: KindChoice, Choices: []string{"auto", "8", "16", "32"}, Default: "auto",
-		Doc: "threads of a warp per search (a warp runs 32/lanes searches, each lane tries threads/lanes moves); auto: 32"}
-	optSelect = Option{Name: "select", Kind: KindChoice, Choices: []string{"best", "first"}, Default: "best",
-		Doc: "move a search applies per iteration: the best of its threads' moves if it passes the Metropolis test (Lam et al.'s PSPM), or the first, in thread order, of those that pass it (the moves as consecutive proposals of one Metropolis chain; one search per warp)"}
-	optDraw = Option{Name: "draw", Kind: KindChoice, Choices: []string{"auto", "uniform", "nn", "mixed"}, Default: "auto",
-		Doc: "relocation moves' draw: c and its new neighbour p uniform over the cities (uniform, Lam et al.); c uniform and its new place beside one of its nnk nearest cities, after it or before it (nn); nn on half of a search's threads, uniform on the other half (mixed); nn and mixed from the start, or from nnfrom when given; auto: uniform while the temperature is above nnfrom, mixed below (one search per warp, select best, under 65,535 cities; else uniform)"}
-	optNNK = Option{Name: "nnk", Kind: KindInt, Min: 2, Max: 32, Default: "8",
-		Doc: "draw auto, nn and mixed: nearest cities per city that a move may put c beside"}
-	optNNFrom = Option{Name: "nnfrom", Kind: KindFloat, Min: 0, Max: math.Inf(1), Auto: "3 × the mean distance from a city to its nnk-th nearest",
-		Doc: "the temperature below which draw auto, nn and mixed take moves from the nearest cities (0: never, the draw stays uniform)"}
-
 	// GPU auto's windows (or-ils, in package gpu, declares its own)
 	optWindow = Option{Name: "window", Kind: KindInt, Min: 32, Max: 2048, Default: "1024",
 		Doc: "most cities of one tour window (a warp's iterated local search, endpoints fixed)"}
@@ -294,14 +283,6 @@ func TabuTenure(n, asked int) int {
 	return max(10, n/10)
 }
 
-// auto returns o with a default computed per instance or device.
-func (o Option) auto(how string) Option { o.Default, o.Auto = "", how; return o }
-
-// schedule is the annealing schedule every SA engine takes.
-var schedule = []Option{optT0, optTEnd, optAlpha, optSweeps}
-
-func cat(parts ...[]Option) []Option { return slices.Concat(parts...) }
-
 // exp returns the options marked experimental.
 func exp(opts ...Option) []Option {
 	out := slices.Clone(opts)
@@ -312,13 +293,9 @@ func exp(opts ...Option) []Option {
 }
 
 // optionTable is the legacy table of the engines that do not declare their
-// options yet (the GPU annealers): their options by (algorithm, backend).
+// options yet (the GPU engines): their options by (algorithm, backend).
 // An engine that declares its own (Declare) takes precedence over its row.
-var optionTable = map[[2]string][]Option{
-	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK}, schedule, exp(optLanes, optSelect, optDraw, optNNK, optNNFrom)),
-	{"sspm", BackendGPU}: cat([]Option{optThreads}, schedule, exp(optDraw, optNNK, optNNFrom)),
-	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK}, schedule, exp(optDraw, optNNK, optNNFrom)),
-}
+var optionTable = map[[2]string][]Option{}
 
 // GPU auto ends with (or is, below its size threshold) the CPU auto engine,
 // which reads that engine's options; or-ils, which it starts with on large
