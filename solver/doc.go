@@ -40,6 +40,5 @@
 // before a run starts. An engine that runs another and passes it its
 // settings declares Inherit(that engine, its own spec) and reads its own
 // with Spec.ParseKnown; Params.WithExtra reports a value an engine chose
-// in Result.Params. Engines not yet converted keep a row of the legacy
-// table in options.go, read through OptionSet.Int and its kin.
+// in Result.Params.
 package solver

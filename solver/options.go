@@ -247,8 +247,7 @@ const (
 const DefaultTimeLimit = 10 * time.Second
 
 // The Params field options with their widest ranges (ParamInt and
-// ParamFloat start from these), and the options of the legacy table's
-// rows, each defined once; the rows pick them and may change the default.
+// ParamFloat start from these), and GPU auto's own options.
 var (
 	optBlocks = Option{Name: "blocks", Kind: KindInt, Field: true, Min: 1, Max: MaxBlocks,
 		Doc: "parallel searches (PSPM's thread blocks TB; climbers per launch)"}
@@ -292,11 +291,6 @@ func exp(opts ...Option) []Option {
 	return out
 }
 
-// optionTable is the legacy table of the engines that do not declare their
-// options yet (the GPU engines): their options by (algorithm, backend).
-// An engine that declares its own (Declare) takes precedence over its row.
-var optionTable = map[[2]string][]Option{}
-
 // GPU auto ends with (or is, below its size threshold) the CPU auto engine,
 // which reads that engine's options; or-ils, which it starts with on large
 // instances, keeps its own defaults but for window and wsegment.
@@ -313,19 +307,16 @@ func OptionsFor(algorithm, backend string) OptionSet {
 	return optionsOn(algorithm, backend, nil)
 }
 
-// HasOptionTable reports whether the option table lists the engine
-// (algorithm, backend), with or without options.
+// HasOptionTable reports whether the engine (algorithm, backend) declares
+// its options (Declare), with or without any.
 func HasOptionTable(algorithm, backend string) bool {
-	if _, ok := declaredFor(algorithm, backend); ok {
-		return true
-	}
-	_, ok := optionTable[[2]string{algorithm, backend}]
+	_, ok := declaredFor(algorithm, backend)
 	return ok
 }
 
 // FieldOptions are the Params field options (blocks, threads, k, t0,
 // tend, alpha, sweeps, workers) with their widest ranges: what a front end
-// offers for an engine the table does not list.
+// offers for an engine that declares no options.
 func FieldOptions() OptionSet { return slices.Clone(fieldOptions) }
 
 // Lookup returns the option called name.
@@ -454,7 +445,7 @@ func (p *Params) Set(setting string) error {
 	return nil
 }
 
-// anyEngineOption reports whether some engine of the option table has an
+// anyEngineOption reports whether some engine's declarations have an
 // option (not a Params field) called name.
 func anyEngineOption(name string) bool {
 	declMu.RLock()
@@ -465,11 +456,6 @@ func anyEngineOption(name string) bool {
 	declMu.RUnlock()
 	for _, d := range ds {
 		if o, ok := d.Options(nil).Lookup(name); ok && !o.Field {
-			return true
-		}
-	}
-	for _, set := range optionTable {
-		if o, ok := OptionSet(set).Lookup(name); ok && !o.Field {
 			return true
 		}
 	}
