@@ -64,6 +64,12 @@ type saSearch struct {
 	bestLen  int64
 	r        *rng
 	steps    int64 // temperature steps done
+	// edge[x] is d(x, next x) and gain[x] what removing x saves,
+	// d(prev x, x) + d(x, next x) - d(prev x, next x): a move's delta then
+	// takes two distances instead of six, and an applied move updates
+	// five cities (moves are mostly rejected once the search has cooled,
+	// and PSPM applies one of its Pm moves at most).
+	edge, gain []int64
 	// nb holds k nearest cities per city when the run has near moves;
 	// near turns them on (half of the moves) for the current step.
 	nb   []int32
@@ -73,7 +79,8 @@ type saSearch struct {
 
 func newSearch(d *tour.Dist, t []int32, r *rng) *saSearch {
 	n := len(t)
-	s := &saSearch{d: d, n: n, l: tour.Linked{Next: make([]int32, n), Prev: make([]int32, n)}, bestNext: make([]int32, n), r: r}
+	s := &saSearch{d: d, n: n, l: tour.Linked{Next: make([]int32, n), Prev: make([]int32, n)}, bestNext: make([]int32, n), r: r,
+		edge: make([]int64, n), gain: make([]int64, n)}
 	s.load(t, d.Length(t))
 	return s
 }
@@ -87,6 +94,24 @@ func (s *saSearch) load(t []int32, l int64) {
 	}
 	copy(s.bestNext, s.l.Next)
 	s.cur, s.bestLen = l, l
+	for c := range t {
+		s.edge[c] = s.d.At(int32(c), s.l.Next[c])
+	}
+	for c := range t {
+		s.fixGain(int32(c))
+	}
+}
+
+// fixGain recomputes what removing x saves, from the edges beside it.
+func (s *saSearch) fixGain(x int32) {
+	p, q := s.l.Prev[x], s.l.Next[x]
+	s.gain[x] = s.edge[p] + s.edge[x] - s.d.At(p, q)
+}
+
+// deltaMove prices moving c to between a and next a (a is neither c nor
+// prev c).
+func (s *saSearch) deltaMove(c, a int32) int64 {
+	return s.d.At(a, c) + s.d.At(c, s.l.Next[a]) - s.edge[a] - s.gain[c]
 }
 
 // bestLength is the length of the best solution this search has seen.
@@ -131,7 +156,7 @@ func (s *saSearch) propose() (c, a int32, delta int64) {
 			break
 		}
 	}
-	return c, a, tour.DeltaInsertEdges(s.d, p, c, c, s.l.Next[c], a, s.l.Next[a], false)
+	return c, a, s.deltaMove(c, a)
 }
 
 // metropolis decides whether a move of the given delta is taken at t.
@@ -146,8 +171,18 @@ func (s *saSearch) apply(c, a int32, delta int64) {
 		copy(s.bestNext, s.l.Next)
 		s.bestLen = s.cur
 	}
+	p, q := s.l.Prev[c], s.l.Next[c]
 	s.l.Relocate(int(c), int(a))
 	s.cur += delta
+	// the edges leaving p, a and c changed; the gains of the cities
+	// beside them with them
+	b := s.l.Next[c]
+	s.edge[p] = s.d.At(p, q)
+	s.edge[a] = s.d.At(a, c)
+	s.edge[c] = s.d.At(c, b)
+	for _, x := range [5]int32{p, q, a, b, c} {
+		s.fixGain(x)
+	}
 }
 
 // iterate performs one iteration: pm proposals, the best of them tested
@@ -425,8 +460,8 @@ func saPrepare(e solver.Engine, in *solver.Instance, p *solver.Params) error {
 }
 
 // saBytesPerCity is the memory of one LWSA search per city: successor,
-// predecessor and best successor arrays (int32).
-const saBytesPerCity = 12
+// predecessor and best successor arrays (int32), edge and gain (int64).
+const saBytesPerCity = 28
 
 // saWorkers fills and bounds Workers and bounds Threads (moves per
 // iteration) for the annealing engines.

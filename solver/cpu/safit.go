@@ -6,7 +6,6 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/neighbor"
-	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // A schedule fitted to a time limit (solver.Cooling) changes two things
@@ -64,7 +63,7 @@ func (s *saSearch) proposeNear() (c, a int32, delta int64, ok bool) {
 	if a == c || a == p {
 		return 0, 0, 0, false
 	}
-	return c, a, tour.DeltaInsertEdges(s.d, p, c, c, s.l.Next[c], a, s.l.Next[a], false), true
+	return c, a, s.deltaMove(c, a), true
 }
 
 // descend is the greedy descent a fitted schedule ends in: from the
@@ -81,7 +80,7 @@ func (s *saSearch) descend(stop func() bool) (evals int64) {
 			if c&255 == 0 && stop() {
 				return evals
 			}
-			p, q := s.l.Prev[c], s.l.Next[c]
+			p := s.l.Prev[c]
 			var best int64
 			var to int32 = -1
 			for _, x := range s.nb[int(c)*s.k : int(c+1)*s.k] {
@@ -90,7 +89,7 @@ func (s *saSearch) descend(stop func() bool) (evals int64) {
 						continue
 					}
 					evals++
-					if dl := tour.DeltaInsertEdges(s.d, p, c, c, q, a, s.l.Next[a], false); dl < best {
+					if dl := s.deltaMove(c, a); dl < best {
 						best, to = dl, a
 					}
 				}
