@@ -41,15 +41,6 @@ func saDefaults(e solver.Engine, in *solver.Instance, p *solver.Params) error {
 	return err
 }
 
-// temperatures lists the schedule: T0, T0·α, ... while above TEnd.
-func temperatures(p solver.Params) []float64 {
-	var ts []float64
-	for t := p.T0; t > p.TEnd && len(ts) < 1<<20; t *= p.Alpha {
-		ts = append(ts, t)
-	}
-	return ts
-}
-
 // saSearch is one LWSA search (Lam et al., Algorithm 2): the solution is
 // a doubly linked list, a move relocates one city, and the best solution
 // is written only when a worse move is about to be accepted while the
