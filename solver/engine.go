@@ -93,6 +93,9 @@ type Result struct {
 	// Schedule is the annealing schedule that ran (nil for engines
 	// without one).
 	Schedule *ScheduleRun
+	// Note is a remark on the run for the user, shown once (empty: none),
+	// such as a climb that could not finish in the time given.
+	Note string
 }
 
 // MovesPerSecond is the solution space exploration speed (Lam et al., Eq. 4).

@@ -408,7 +408,7 @@ var optionTable = map[[2]string][]Option{
 	{"pspm", BackendCPU}: cat([]Option{optWorkers, optBlocks.auto("workers"), optThreads, optK}, schedule),
 	{"sspm", BackendCPU}: cat([]Option{optWorkers, optThreads.auto("workers")}, schedule),
 
-	{"2opt-climb", BackendCPU}: {optWorkers, optRestarts},
+	{"2opt-climb", BackendCPU}: {optWorkers, optRestarts, optClimbStart.withDoc("climbs' start tours: randomized nearest-neighbour tours (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest), each pass's best move sought among the moves to a city's 8 nearest and the whole neighbourhood scanned when none improves (nn); or uniformly random tours, every pass over the whole neighbourhood, as O'Neil & Burtscher (random)")},
 	{"swap-climb", BackendCPU}: {optWorkers, optRestarts, optTabu, optTenure},
 
 	{"2opt-ils", BackendCPU}: ilsOptions("off", "off", "better", "nearest", "0"),

@@ -31,7 +31,10 @@ type Report struct {
 	// Schedule is the annealing schedule that ran, omitted for engines
 	// without one.
 	Schedule *ScheduleRun `json:"schedule,omitempty"`
-	Tour     []int        `json:"tour"`
+	// Note is the run's remark for the user (Result.Note), omitted when
+	// there is none.
+	Note string `json:"note,omitempty"`
+	Tour []int  `json:"tour"`
 }
 
 // NewReport builds the Report of result r on instance in. The optimum is
@@ -52,6 +55,7 @@ func NewReport(in *Instance, r Result) Report {
 		Stopped:        r.Stopped,
 		StopReason:     r.StopReason,
 		Schedule:       r.Schedule,
+		Note:           r.Note,
 		Tour:           make([]int, len(r.Tour)),
 	}
 	for i, c := range r.Tour {

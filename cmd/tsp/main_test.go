@@ -638,3 +638,20 @@ func TestSolveStopsAtOptimum(t *testing.T) {
 		t.Fatalf("summary: exit %d, %q", code, out)
 	}
 }
+
+// A climb that cannot finish in the time given says so once, after the
+// summary (a 5,000-city climb's last pass alone evaluates 12.5 million
+// moves).
+func TestSolveClimbNote(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "u5000.tsp")
+	if code, _, stderr := tsp(t, "gen", "--kind", "uniform", "--n", "5000", "--out", p); code != 0 {
+		t.Fatalf("gen: exit %d: %s", code, stderr)
+	}
+	code, out, stderr := tsp(t, "solve", p, "--algo", "2opt-climb", "--backend", "cpu", "--time", "50ms", "--bound", "0", "--quiet")
+	if code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	if strings.Count(out, "note: no climb reached a 2-opt minimum in the time given") != 1 {
+		t.Fatalf("summary %q: want the note once", out)
+	}
+}

@@ -367,6 +367,9 @@ func finishSolve(ctx context.Context, e *env, in *solver.Instance, res solver.Re
 	if res.Schedule != nil {
 		lines = append(lines, "schedule "+res.Schedule.String())
 	}
+	if res.Note != "" {
+		lines = append(lines, "note: "+res.Note)
+	}
 	if lb != nil {
 		lines = append(lines, gapLine(res.Length, *lb))
 	}
