@@ -221,12 +221,16 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 			return solver.Result{}, err
 		}
 	}
+	start0 := p.Start
+	if fit && start0 == nil {
+		start0 = fittedStart(in)
+	}
 	searches := make([]*saSearch, nsearch)
 	for b := range searches {
 		r := newRNG(p.Seed, uint64(b))
 		var t []int32
-		if p.Start != nil {
-			t = to32(p.Start)
+		if start0 != nil {
+			t = to32(start0)
 		} else {
 			t = r.randomTour(in.N)
 		}

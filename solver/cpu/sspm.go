@@ -96,9 +96,12 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 		}
 	}
 	var t0 []int32
-	if p.Start != nil {
+	switch {
+	case p.Start != nil:
 		t0 = to32(p.Start)
-	} else {
+	case fit:
+		t0 = to32(fittedStart(in))
+	default:
 		t0 = newRNG(p.Seed, 1<<32).randomTour(in.N)
 	}
 	var slots [2][]candidate
