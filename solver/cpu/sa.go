@@ -66,7 +66,25 @@ type saSearch struct {
 	nb   []int32
 	k    int
 	near bool
+	// journal lists the moves applied since the best solution, as (city,
+	// its predecessor before the move), while journaling: then bestNext is
+	// stale and the best is the current solution with the journal undone.
+	// On a large instance a cooling search sets a new best and leaves it
+	// again every few moves, and an O(n) copy each time (Lam et al.'s rule,
+	// cheap on their 100 to 493 cities) would cost more than the moves; the
+	// journal is folded into bestNext once it holds n/journalShare moves.
+	journal    []saUndo
+	journaling bool
+	scratch    tour.Linked
 }
+
+// saUndo is a journal entry: city c was moved away from after prev.
+type saUndo struct{ c, prev int32 }
+
+// journalShare sets the longest journal, n/journalShare moves: folding it
+// costs two O(n) copies, so a move costs at most 2·journalShare copied
+// entries more.
+const journalShare = 8
 
 func newSearch(d *tour.Dist, t []int32, r *rng) *saSearch {
 	n := len(t)
@@ -85,6 +103,7 @@ func (s *saSearch) load(t []int32, l int64) {
 	}
 	copy(s.bestNext, s.l.Next)
 	s.cur, s.bestLen = l, l
+	s.journal, s.journaling = s.journal[:0], false
 	for c := range t {
 		s.edge[c] = s.d.At(int32(c), s.l.Next[c])
 	}
@@ -126,7 +145,27 @@ func (s *saSearch) best(dst []int32) []int32 {
 	if s.cur <= s.bestLen {
 		return walk(s.l.Next, dst)
 	}
+	s.fold()
 	return walk(s.bestNext, dst)
+}
+
+// fold makes bestNext the best solution again: the current one with the
+// journal undone, latest move first, on a copy.
+func (s *saSearch) fold() {
+	if !s.journaling {
+		return
+	}
+	if len(s.scratch.Next) != s.n {
+		s.scratch = tour.Linked{Next: make([]int32, s.n), Prev: make([]int32, s.n)}
+	}
+	copy(s.scratch.Next, s.l.Next)
+	copy(s.scratch.Prev, s.l.Prev)
+	for i := len(s.journal) - 1; i >= 0; i-- {
+		u := s.journal[i]
+		s.scratch.Relocate(int(u.c), int(u.prev))
+	}
+	copy(s.bestNext, s.scratch.Next)
+	s.journal, s.journaling = s.journal[:0], false
 }
 
 // propose draws a relocation: city c moves between a and next[a]. It
@@ -159,10 +198,14 @@ func metropolis(r *rng, delta int64, t float64) bool {
 // current solution when it is the best seen (the light-weight rule).
 func (s *saSearch) apply(c, a int32, delta int64) {
 	if delta > 0 && s.cur < s.bestLen {
-		copy(s.bestNext, s.l.Next)
+		// the current solution is the best seen: the journal starts at it
 		s.bestLen = s.cur
+		s.journal, s.journaling = s.journal[:0], true
 	}
 	p, q := s.l.Prev[c], s.l.Next[c]
+	if s.journaling {
+		s.journal = append(s.journal, saUndo{c, p})
+	}
 	s.l.Relocate(int(c), int(a))
 	s.cur += delta
 	// the edges leaving p, a and c changed; the gains of the cities
@@ -173,6 +216,9 @@ func (s *saSearch) apply(c, a int32, delta int64) {
 	s.edge[c] = s.d.At(c, b)
 	for _, x := range [5]int32{p, q, a, b, c} {
 		s.fixGain(x)
+	}
+	if len(s.journal) > s.n/journalShare {
+		s.fold()
 	}
 }
 
@@ -190,6 +236,13 @@ func (s *saSearch) iterate(t float64, pm int) {
 		s.apply(c, a, delta)
 	}
 }
+
+// offerEvery is how often an annealing worker offers its best tour to
+// the run's: building it takes O(n), and while a search cools its best
+// improves at nearly every look, so offering at every look would cost as
+// much as the moves on a large instance. The searches' bests are offered
+// once more when the run ends.
+const offerEvery = 10 * time.Millisecond
 
 // saStep is one temperature step of a plan: its temperature and the
 // iterations each search runs at it.
@@ -281,6 +334,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 			go func(wk int) {
 				defer wg.Done()
 				var buf []int32
+				var nextOffer time.Time
 				local := c.moves[wk].v.Load()
 				for b := wk; b < nsearch; b += w {
 					s := searches[b]
@@ -295,7 +349,10 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 							it += chunk
 							local += chunk * int64(pm)
 							c.moves[wk].v.Store(local)
-							c.offerFn(s.bestLength(), s.best)
+							if now := time.Now(); !now.Before(nextOffer) {
+								c.offerFn(s.bestLength(), s.best)
+								nextOffer = now.Add(offerEvery)
+							}
 							if c.done() {
 								return
 							}
@@ -455,8 +512,9 @@ func saPrepare(e solver.Engine, in *solver.Instance, p *solver.Params) error {
 }
 
 // saBytesPerCity is the memory of one LWSA search per city: successor,
-// predecessor and best successor arrays (int32), edge and gain (int64).
-const saBytesPerCity = 28
+// predecessor, best successor and the two scratch arrays (int32), edge
+// and gain (int64), and the journal (8 bytes per journalShare cities).
+const saBytesPerCity = 5*4 + 2*8 + 8/journalShare
 
 // saWorkers fills and bounds Workers and bounds Threads (moves per
 // iteration) for the annealing engines.

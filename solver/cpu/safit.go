@@ -81,7 +81,7 @@ func (s *saSearch) proposeNear() (c, a int32, delta int64, ok bool) {
 // stop says so. It returns the moves evaluated.
 func (s *saSearch) descend(stop func() bool) (evals int64) {
 	if s.cur > s.bestLen {
-		s.load(walk(s.bestNext, make([]int32, 0, s.n)), s.bestLen)
+		s.load(s.best(make([]int32, 0, s.n)), s.bestLen)
 	}
 	for improved := true; improved; {
 		improved = false

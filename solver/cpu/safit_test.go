@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -99,5 +100,36 @@ func TestDescentReserve(t *testing.T) {
 	}
 	if got := descentReserve(2392, 8, 1, 2392, time.Second, time.Second); got != time.Second/4 {
 		t.Fatalf("reserve %v, want a quarter of what is left", got)
+	}
+}
+
+// The journal gives back the best solution seen, exactly, whether it is
+// read while journaling or after a fold: a copy kept at every new best
+// (Lam et al.'s rule as written) is compared with it throughout.
+func TestSearchJournalKeepsBest(t *testing.T) {
+	in := uniformInstance(400, 6)
+	d := tour.NewDist(in)
+	r := newRNG(4, 0)
+	s := newSearch(d, r.randomTour(in.N), r)
+	want, wantLen := s.current(nil), s.cur
+	for i := 0; i < 200000; i++ {
+		temp := 2000 * float64(200000-i) / 200000
+		c, a, delta := s.propose()
+		if !metropolis(r, delta, temp) {
+			continue
+		}
+		if delta > 0 && s.cur < wantLen {
+			want, wantLen = s.current(want[:0]), s.cur
+		}
+		s.apply(c, a, delta)
+		if i%9973 == 0 || i > 199000 {
+			if s.cur <= wantLen {
+				continue // the current solution is the best
+			}
+			got := s.best(nil)
+			if s.bestLength() != wantLen || d.Length(got) != wantLen || !slices.Equal(got, want) {
+				t.Fatalf("move %d: best %d (tour %d), want %d", i, s.bestLength(), d.Length(got), wantLen)
+			}
+		}
 	}
 }

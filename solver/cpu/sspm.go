@@ -146,6 +146,7 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 			par := 0
 			var done int64 // iterations of the steps finished
 			var buf []int32
+			var nextOffer time.Time
 			g := int64(-1) // global iteration
 			for st := int64(0); ; st++ {
 				sp := plan[st&1]
@@ -166,7 +167,10 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 					if wk == 0 {
 						if it%checkIters == 0 {
 							c.moves[0].v.Store((done + it) * int64(pm))
-							c.offerFn(s.bestLength(), s.best)
+							if now := time.Now(); !now.Before(nextOffer) {
+								c.offerFn(s.bestLength(), s.best)
+								nextOffer = now.Add(offerEvery)
+							}
 							if c.done() {
 								haltAt.Store(g)
 							} else if c.snapshotDue() {
