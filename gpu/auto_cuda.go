@@ -35,11 +35,15 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	hasCPU = hasCPU && err == nil && cpu.Available() == nil
 	if in.N >= AutoOrILSMinN && orSpanOK(in) {
 		if !hasCPU {
-			ph, err := orILS(ctx, in, windowParams(p), snaps, start)
+			wo, err := autoOrOptions(p, in.N)
 			if err != nil {
 				return solver.Result{}, err
 			}
-			return solver.Finish(in, e, p, ph.tour, ph.moves, ph.steps, start, ph.stopped || ctx.Err() != nil, ph.device)
+			ph, err := orILS(ctx, in, windowParams(p), wo, snaps, start)
+			if err != nil {
+				return solver.Result{}, err
+			}
+			return solver.Finish(in, e, p, solver.Outcome{Tour: ph.tour, Moves: ph.moves, Steps: ph.steps, Start: start, Stopped: ph.stopped || ctx.Err() != nil, Device: ph.device})
 		}
 		if len(in.FixedEdges) == 0 {
 			return solveEarly(ctx, e, aided, in, p, snaps, start)
@@ -54,7 +58,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if err != nil {
 		return solver.Result{}, err
 	}
-	res, err := solver.Finish(in, e, p, r.Tour, r.Moves, r.Steps, start, r.Stopped, r.Device+" (GPU auto: the CPU search alone)")
+	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped, Device: r.Device + " (GPU auto: the CPU search alone)"})
 	res.Stats = r.Stats
 	return res, err
 }
@@ -85,7 +89,11 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu aidedEngine, in *solve
 		stopOr()
 	}()
 	go func() {
-		ph, err := orILS(octx, in, earlyParams(p), orSnaps, start)
+		wo, err := autoOrOptions(earlyParams(p), in.N)
+		var ph orPhase
+		if err == nil {
+			ph, err = orILS(octx, in, earlyParams(p), wo, orSnaps, start)
+		}
 		orDone <- orSide{ph, err}
 	}()
 	r, err := cpu.SolveAided(ctx, in, cpuParams(p), engSnaps, first, BoundDevice)
@@ -109,7 +117,7 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu aidedEngine, in *solve
 			st.EarlyKept = true
 		}
 	}
-	res, err := solver.Finish(in, e, p, best, moves, r.Steps, start, r.Stopped || ctx.Err() != nil, device)
+	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: r.Steps, Start: start, Stopped: r.Stopped || ctx.Err() != nil, Device: device})
 	res.Stats = st
 	return res, err
 }

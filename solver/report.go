@@ -31,10 +31,8 @@ type Report struct {
 	// Schedule is the annealing schedule that ran, omitted for engines
 	// without one.
 	Schedule *ScheduleRun `json:"schedule,omitempty"`
-	// Note is the run's remark for the user (Result.Note), omitted when
-	// there is none.
-	Note string `json:"note,omitempty"`
-	Tour []int  `json:"tour"`
+	Note     string       `json:"note,omitempty"`
+	Tour     []int        `json:"tour"`
 }
 
 // NewReport builds the Report of result r on instance in. The optimum is

@@ -651,7 +651,7 @@ func TestSolveClimbNote(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("solve: exit %d: %s", code, stderr)
 	}
-	if strings.Count(out, "note: no climb reached a 2-opt minimum in the time given") != 1 {
+	if strings.Count(out, "no climb reached a 2-opt minimum in the time given") != 1 {
 		t.Fatalf("summary %q: want the note once", out)
 	}
 }

@@ -21,6 +21,10 @@ import (
 // O'Neil & Burtscher's climbs (random tours, every pass over the whole
 // neighbourhood), which the reproduction suite runs.
 
+// OptClimbStart is 2opt-climb's option for its start tours: "nn" (the
+// default climbs above) or "random" (O'Neil & Burtscher's).
+const OptClimbStart = "start"
+
 // climbNearK is the number of nearest cities a neighbour-list pass joins
 // each city to (the GPU's host-built start tours use as many).
 const climbNearK = 8

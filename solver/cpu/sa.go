@@ -31,11 +31,14 @@ const (
 )
 
 // saDefaults checks p against engine e and the instance (solver.Validate,
-// the check both backends share) and fills the schedule's zero fields.
+// the check both backends share), reads the engine's options
+// (annealSpecs) and fills the schedule's zero fields.
 func saDefaults(e solver.Engine, in *solver.Instance, p *solver.Params) error {
-	if err := solver.Validate(e, in, *p); err != nil {
+	c, err := solver.Configure(annealSpecs[e.Name()], e, in, *p)
+	if err != nil {
 		return err
 	}
+	c.apply(p)
 	q, err := solver.Schedule(*p)
 	*p = q
 	return err
@@ -421,7 +424,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 	c.snapshot(last.current(nil), last.cur, steps, frac, 0)
 	p.Workers = w
 	// the shortest search, ties to the lowest index (not the first offered)
-	res, err := solver.Finish(in, e, p, toInt(searches[gb].best(nil)), c.totalMoves(), steps, start, stopped, deviceName(w))
+	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: toInt(searches[gb].best(nil)), Moves: c.totalMoves(), Steps: steps, Start: start, Stopped: stopped, Device: deviceName(w)})
 	res.Schedule = run
 	return res, err
 }

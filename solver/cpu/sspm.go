@@ -236,7 +236,7 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	}
 	c.snapshot(s.current(nil), s.cur, steps, frac, 0)
 	p.Workers = w
-	res, err := solver.Finish(in, e, p, toInt(c.best), c.totalMoves(), steps, start, c.stopped.Load(), deviceName(w))
+	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: toInt(c.best), Moves: c.totalMoves(), Steps: steps, Start: start, Stopped: c.stopped.Load(), Device: deviceName(w)})
 	res.Schedule = run
 	return res, err
 }
