@@ -363,8 +363,10 @@ func TestSettingsPersistAndGPUDisabled(t *testing.T) {
 	ap, loads := newTestApp(t, Options{})
 	waitLoad(t, loads)
 	f := ap.Single.settings
-	f.entries[0].SetText("")
-	test.Type(f.entries[0], "8") // blocks
+	ap.Single.SetSettings(fakeSettings(0))
+	blocks := row(t, f, "blocks").entry
+	blocks.SetText("")
+	test.Type(blocks, "8")
 	s, err := f.Settings()
 	if err != nil {
 		t.Fatal(err)
@@ -373,8 +375,8 @@ func TestSettingsPersistAndGPUDisabled(t *testing.T) {
 		t.Fatalf("blocks %q after typing 8 into the empty field", s.Options["blocks"])
 	}
 	prefs := ap.FyneApp.Preferences()
-	if got := prefs.String("single.blocks"); got != f.entries[0].Text {
-		t.Errorf("preference single.blocks = %q, entry shows %q", got, f.entries[0].Text)
+	if got := prefs.String("single.blocks"); got != blocks.Text {
+		t.Errorf("preference single.blocks = %q, entry shows %q", got, blocks.Text)
 	}
 	// A new form on the same preferences reads the saved value back.
 	again := newSettingsForm(prefs, "single.", defaultSingle())
@@ -382,11 +384,12 @@ func TestSettingsPersistAndGPUDisabled(t *testing.T) {
 		t.Errorf("reloaded blocks %q, saved %q", s2.Options["blocks"], s.Options["blocks"])
 	}
 	// A bad value gives a one-line error naming the field.
-	f.entries[2].SetText("many")
-	if _, err := f.Settings(); err == nil || !strings.Contains(err.Error(), "Sync k") {
+	k := row(t, f, "k").entry
+	k.SetText("many")
+	if _, err := f.Settings(); err == nil || !strings.Contains(err.Error(), "Sync every k") {
 		t.Errorf("bad k: %v", err)
 	}
-	f.entries[2].SetText("10")
+	k.SetText("10")
 	// An algorithm whose GPU engine cannot run here: the GPU button is
 	// disabled and the reason shown.
 	f.algoSelect.SetSelected("nogpu")

@@ -51,6 +51,16 @@ type Pane struct {
 
 	runBtn, pauseBtn, stepBtn, stopBtn, resetBtn, fitBtn *widget.Button
 
+	// tempRow are the Temperature row's name and value: shown only for an
+	// engine that has a temperature.
+	tempRow []fyne.CanvasObject
+	// failed is set while the status line shows a refused run's error; a
+	// change of engine clears it.
+	failed bool
+	// settingsPanel is the pane's engine choice and settings as laid out
+	// in its view.
+	settingsPanel fyne.CanvasObject
+
 	// targetGap, when > 0, records when the best tour first came within
 	// this gap (percent) of the optimum.
 	targetGap float64
@@ -73,6 +83,7 @@ var numberKeys = []string{"Length", "Best", "Gap", "Temperature", "Moves", "Move
 func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window) *Pane {
 	p := &Pane{Name: name, Runner: session.NewRunner(), View: canvas.NewTourView(), Curve: canvas.NewCurve(), win: win}
 	p.settings = newSettingsForm(prefs, name+".", def)
+	p.settings.OnEngineChanged = p.engineChanged
 	p.progress = binding.NewFloat()
 	p.status = newSecondaryLabel("no instance", true)
 	p.bar = widget.NewProgressBarWithData(p.progress)
@@ -186,7 +197,39 @@ func (p *Pane) showError(err error) {
 		dialog.ShowError(err, p.win)
 	}
 	p.setStatus(err.Error())
+	p.failed = true
 }
+
+// engineChanged follows the form's engine: the Temperature row shows for
+// an annealer only, and a refused run's error goes.
+func (p *Pane) engineChanged(e solver.Engine) {
+	anneals := false
+	if e != nil {
+		anneals = hasSchedule(solver.OptionsFor(e.Name(), e.Backend()))
+		if !solver.HasOptionTable(e.Name(), e.Backend()) {
+			anneals = true // an engine the table does not list takes every field
+		}
+	}
+	for _, o := range p.tempRow {
+		if anneals {
+			o.Show()
+		} else {
+			o.Hide()
+		}
+	}
+	if st := p.Runner.State(); p.failed && st != session.Running && st != session.Paused {
+		p.failed = false
+		if p.in != nil {
+			p.setStatus("ready")
+		} else {
+			p.setStatus("no instance")
+		}
+	}
+}
+
+// Anneals reports whether the pane shows a temperature (its engine has
+// an annealing schedule).
+func (p *Pane) Anneals() bool { return len(p.tempRow) > 0 && p.tempRow[0].Visible() }
 
 // Run starts a run, or resumes a paused one.
 func (p *Pane) Run() {
@@ -231,13 +274,23 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 	if p.in == nil {
 		return fmt.Errorf("no instance loaded: pick one in the list or open a file")
 	}
-	p.clear()
-	p.Curve.SetTimeSpan(s.TimeLimit)
 	params := s.Params()
 	if p.in.HasOptimum() && p.targetGap > 0 {
 		// The engine keeps going: the target gap is only recorded.
 		params.Target = 0
 	}
+	// Everything the runner would refuse is refused before the previous
+	// run's result is cleared from the screen.
+	e, _, err := solver.Resolve(params.Algorithm, params.Backend)
+	if err != nil {
+		return err
+	}
+	if err := solver.Validate(e, p.in, params); err != nil {
+		return settingsError(err, e.Backend())
+	}
+	p.failed = false
+	p.clear()
+	p.Curve.SetTimeSpan(s.TimeLimit)
 	if step {
 		err = p.Runner.StepFrom(p.in, params)
 	} else {
@@ -448,47 +501,77 @@ func (p *Pane) Numbers() fyne.CanvasObject {
 		val := widget.NewLabelWithData(p.numbers[k])
 		val.Truncation = fyne.TextTruncateEllipsis
 		cells = append(cells, name, val)
+		if k == "Temperature" {
+			p.tempRow = []fyne.CanvasObject{name, val}
+		}
 	}
+	p.engineChanged(p.settings.shown)
 	return container.New(layout.NewFormLayout(), cells...)
 }
 
+// statusLines is how many lines the status line keeps room for, so that
+// the controls below it stay in place as its text changes.
+const statusLines = 3
+
+// minHeightLayout stacks its objects and asks for at least height.
+type minHeightLayout struct{ height float32 }
+
+func (l minHeightLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(fyne.NewSize(size.Width, max(o.MinSize().Height, size.Height)))
+	}
+}
+
+func (l minHeightLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	s := fyne.NewSize(0, l.height)
+	for _, o := range objs {
+		if o.Visible() {
+			s = s.Max(o.MinSize())
+		}
+	}
+	return s
+}
+
 // Progress is the progress bar and the status line (state, engine,
-// phase).
+// phase). The status wraps, never cut, in room kept for statusLines
+// lines.
 func (p *Pane) Progress() fyne.CanvasObject {
-	return container.NewVBox(container.NewStack(p.bar, p.busy), p.status)
+	line := fyne.MeasureText("Mg", theme.TextSize(), fyne.TextStyle{}).Height + theme.LineSpacing()
+	h := statusLines*line + 2*theme.InnerPadding()
+	return container.NewVBox(container.NewStack(p.bar, p.busy), container.New(minHeightLayout{h}, p.status))
 }
 
 // settingsWidth is the most width the settings form asks for.
 const settingsWidth = 400
 
 // Side is the single view's right-hand column, top to bottom: the run
-// buttons, the progress bar and status line, the solver controls
-// (algorithm, backend, blocks, threads per block, sync k, time limit),
-// the live numbers, the convergence plot, and the annealing schedule
-// folded away. Everything up to the controls is on screen without
-// scrolling in a 1280×800 window.
+// buttons, the progress bar and status line, the live numbers and the
+// convergence plot (on screen without scrolling down to a 1024×700
+// window), then the engine choice and its settings.
 func (p *Pane) Side() fyne.CanvasObject {
 	curve := container.NewGridWrap(fyne.NewSize(330, 150), p.Curve)
-	more := widget.NewAccordion(widget.NewAccordionItem("Schedule and seed", narrow(p.settings.Advanced(), settingsWidth)))
+	p.settingsPanel = container.NewVBox(p.settings.Picker(), p.settings.Fields())
 	return container.NewVScroll(container.NewVBox(
-		p.Buttons(), p.Progress(), narrow(p.settings.Primary(), settingsWidth), widget.NewSeparator(),
-		p.Numbers(), widget.NewLabel("Best length against time"), curve, more))
+		p.Buttons(), p.Progress(), p.Numbers(), curve, widget.NewSeparator(),
+		narrow(p.settingsPanel, settingsWidth)))
 }
 
-// Compact is a compare-mode pane: the canvas above; below, the buttons,
-// the progress bar and status, the numbers and the plot, and the
-// settings folded away (half a window is too narrow to show them beside
-// the rest). Each pane picks its own engine, so one can run on the CPU
-// and the other on the GPU.
+// Compact is a compare-mode pane: the engine choice at the top, the
+// canvas beneath; below, the buttons, the progress bar and status, the
+// numbers and the plot, and the engine's settings folded away (half a
+// window is too narrow to show them beside the rest). Each pane picks its
+// own engine, so one can run on the CPU and the other on the GPU.
 func (p *Pane) Compact(title string) fyne.CanvasObject {
 	head := widget.NewLabel(title)
 	head.TextStyle = fyne.TextStyle{Bold: true}
 	curve := container.NewGridWrap(fyne.NewSize(300, 120), p.Curve)
-	settings := widget.NewAccordion(widget.NewAccordionItem("Settings",
-		narrow(container.NewVBox(p.settings.Primary(), p.settings.Advanced()), settingsWidth)))
+	p.settingsPanel = p.settings.Fields()
+	settings := widget.NewAccordion(widget.NewAccordionItem("Settings", narrow(p.settingsPanel, settingsWidth)))
 	bottom := container.NewVBox(p.Buttons(), p.Progress(), p.Numbers(), curve, settings)
-	split := container.NewVSplit(container.NewBorder(head, nil, nil, nil, p.View), container.NewVScroll(bottom))
-	split.Offset = 0.5
+	top := container.NewBorder(container.NewVBox(head, narrow(p.settings.Picker(), settingsWidth)), nil, nil, nil, p.View)
+	split := container.NewVSplit(top, container.NewVScroll(bottom))
+	split.Offset = 0.55
 	return split
 }
 

@@ -72,12 +72,18 @@ func newSecondaryLabel(text string, wrap bool) *secondaryLabel {
 	return &secondaryLabel{RichText: rt, seg: seg}
 }
 
-// SetText replaces the label's text.
+// SetText replaces the label's text. The segment is replaced, not
+// changed in place: the rich text's renderer keeps the drawn lines of a
+// segment it has seen, and a wrapped text whose lines change in number
+// left the old lines drawn beside the new ones.
 func (l *secondaryLabel) SetText(s string) {
 	if l.seg.Text == s {
 		return
 	}
-	l.seg.Text = s
+	seg := *l.seg
+	seg.Text = s
+	l.seg = &seg
+	l.Segments = []widget.RichTextSegment{l.seg}
 	l.Refresh()
 }
 

@@ -1,0 +1,329 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	fcanvas "fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/tsplab/tsplab/internal/fakeengine"
+	"github.com/tsplab/tsplab/solver"
+)
+
+// Engines under real names, so the forms show the option table's rows:
+// or-ils has only a GPU engine, and it cannot run here; auto's GPU engine
+// cannot run either.
+func init() {
+	fakeengine.Register(
+		fakeengine.Engine{Algo: "pspm"},
+		fakeengine.Engine{Algo: "pspm", On: solver.BackendGPU},
+		fakeengine.Engine{Algo: "3opt-ils"},
+		fakeengine.Engine{Algo: "or-ils", On: solver.BackendGPU, Unavailable: errNoDevice},
+		fakeengine.Engine{Algo: "auto"},
+		fakeengine.Engine{Algo: "auto", On: solver.BackendGPU, Unavailable: errNoDevice},
+	)
+}
+
+// frames stands for the window driver's frame loop: like Fyne's
+// EnsureMinSize, it lays out again the parent of every object whose
+// minimum size changed since the last frame, and nothing else (no
+// resize), so a widget that changes its size without its container
+// noticing shows up as it would on screen.
+type frames struct {
+	min map[fyne.CanvasObject]fyne.Size
+}
+
+func newFrames() *frames { return &frames{min: map[fyne.CanvasObject]fyne.Size{}} }
+
+// children returns what o draws: a container's objects or a widget's
+// renderer's.
+func children(o fyne.CanvasObject) []fyne.CanvasObject {
+	switch v := o.(type) {
+	case *fyne.Container:
+		return v.Objects
+	case fyne.Widget:
+		return test.WidgetRenderer(v).Objects()
+	}
+	return nil
+}
+
+func relayout(o fyne.CanvasObject) {
+	switch v := o.(type) {
+	case *fyne.Container:
+		if v.Layout != nil {
+			v.Layout.Layout(v.Objects, v.Size())
+		}
+	case fyne.Widget:
+		test.WidgetRenderer(v).Layout(v.Size())
+	}
+}
+
+// step runs one frame over the tree under root.
+func (f *frames) step(root fyne.CanvasObject) {
+	var walk func(o fyne.CanvasObject) bool
+	walk = func(o fyne.CanvasObject) bool {
+		if !o.Visible() {
+			return false
+		}
+		changedChild := false
+		for _, c := range children(o) {
+			if walk(c) {
+				changedChild = true
+			}
+		}
+		if changedChild {
+			relayout(o)
+		}
+		m := o.MinSize()
+		old := f.min[o] // zero for an object new since the last frame
+		f.min[o] = m
+		return old != m
+	}
+	for i := 0; i < 4; i++ { // a change can move up one level a frame
+		walk(root)
+	}
+}
+
+// shownText is one text drawn on the canvas: where its glyphs go.
+type shownText struct {
+	text     string
+	pos, end fyne.Position
+}
+
+// visibleTexts lists the non-empty canvas texts under root with the box
+// their glyphs cover (the text's own width from its alignment, not the
+// box its parent gave it).
+func visibleTexts(root fyne.CanvasObject) []shownText {
+	var out []shownText
+	var walk func(o fyne.CanvasObject, at fyne.Position)
+	walk = func(o fyne.CanvasObject, at fyne.Position) {
+		if !o.Visible() {
+			return
+		}
+		pos := at.Add(o.Position())
+		if t, ok := o.(*fcanvas.Text); ok {
+			if strings.TrimSpace(t.Text) == "" {
+				return
+			}
+			m := t.MinSize()
+			x := pos.X
+			switch t.Alignment {
+			case fyne.TextAlignCenter:
+				x += (t.Size().Width - m.Width) / 2
+			case fyne.TextAlignTrailing:
+				x += t.Size().Width - m.Width
+			}
+			out = append(out, shownText{text: t.Text, pos: fyne.NewPos(x, pos.Y), end: fyne.NewPos(x+m.Width, pos.Y+m.Height)})
+			return
+		}
+		for _, c := range children(o) {
+			walk(c, pos)
+		}
+	}
+	walk(root, fyne.NewPos(-root.Position().X, -root.Position().Y))
+	return out
+}
+
+// overlaps returns a line for each pair of texts whose boxes overlap by
+// more than a pixel.
+func overlaps(ts []shownText) []string {
+	const slack = 1
+	var out []string
+	for i := range ts {
+		for j := i + 1; j < len(ts); j++ {
+			a, b := ts[i], ts[j]
+			if a.pos.X+slack < b.end.X && b.pos.X+slack < a.end.X && a.pos.Y+slack < b.end.Y && b.pos.Y+slack < a.end.Y {
+				out = append(out, fmt.Sprintf("%q at %v–%v over %q at %v–%v", a.text, a.pos, a.end, b.text, b.pos, b.end))
+			}
+		}
+	}
+	return out
+}
+
+// checkPanel fails t when two texts of the settings panel of p overlap.
+func checkPanel(t *testing.T, what string, p *Pane, fr *frames) {
+	t.Helper()
+	root := p.settingsPanel
+	fr.step(root)
+	if o := overlaps(visibleTexts(root)); len(o) > 0 {
+		t.Errorf("%s: %d overlapping texts in the settings panel, first %s", what, len(o), o[0])
+	}
+}
+
+// TestSettingsTextsNeverOverlap switches through every engine offered,
+// on every backend, and after each switch no two texts of the panel
+// overlap: the description of the previous engine, its warning and its
+// fields leave no lines behind.
+func TestSettingsTextsNeverOverlap(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	fr := newFrames()
+	p := ap.Single
+	f := p.settings
+	for _, size := range []fyne.Size{{Width: 1400, Height: 880}, {Width: 1024, Height: 700}} {
+		ap.Win.Resize(size)
+		checkPanel(t, "start", p, fr)
+		for _, algo := range f.algoSelect.Options {
+			f.algoSelect.SetSelected(algo)
+			checkPanel(t, algo, p, fr)
+			for _, b := range backends {
+				if btn := f.backendBtns[b]; !btn.Disabled() {
+					test.Tap(btn)
+					checkPanel(t, algo+"/"+b, p, fr)
+				}
+			}
+		}
+	}
+}
+
+// TestOnlyRunnableEnginesOffered: an algorithm whose only engine cannot
+// run here is not in the menu; the form names it with the reason.
+func TestOnlyRunnableEnginesOffered(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	f := ap.Single.settings
+	for _, a := range f.algoSelect.Options {
+		if a == "or-ils" {
+			t.Fatalf("or-ils offered in %v although its only engine cannot run here", f.algoSelect.Options)
+		}
+	}
+	if got := f.unavailable.Text(); !f.unavailable.Visible() || !strings.Contains(got, "or-ils") || !strings.Contains(got, errNoDevice.Error()) {
+		t.Errorf("unavailable note %q (shown %v), want or-ils with its reason", got, f.unavailable.Visible())
+	}
+	// auto runs on the CPU; its GPU button is disabled with the reason.
+	f.algoSelect.SetSelected("auto")
+	if !f.backendBtns[solver.BackendGPU].Disabled() || !strings.Contains(f.gpuNote.Text, errNoDevice.Error()) {
+		t.Errorf("auto: GPU button disabled %v, note %q", f.backendBtns[solver.BackendGPU].Disabled(), f.gpuNote.Text)
+	}
+}
+
+// TestLabelsFollowTheEngine: a CPU engine's fields are not named by GPU
+// terms, the time limit's help speaks of a schedule only for an annealer,
+// and the Temperature number shows only for one.
+func TestLabelsFollowTheEngine(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	f := p.settings
+	labels := func() []string {
+		var out []string
+		for _, r := range f.rows {
+			out = append(out, r.label.Text)
+		}
+		return out
+	}
+	p.SetSettings(Settings{Algorithm: "pspm", Backend: solver.BackendCPU, Seed: 1})
+	got := strings.Join(labels(), ",")
+	if strings.Contains(got, "Blocks") || strings.Contains(got, "Threads/block") || !strings.Contains(got, "Searches") {
+		t.Errorf("CPU pspm labels %s", got)
+	}
+	if !p.Anneals() || !strings.Contains(f.timeHelp.Text(), "schedule") {
+		t.Errorf("pspm: temperature shown %v, time help %q", p.Anneals(), f.timeHelp.Text())
+	}
+	p.SetSettings(Settings{Algorithm: "pspm", Backend: solver.BackendGPU, Seed: 1})
+	if got := strings.Join(labels(), ","); !strings.Contains(got, "Blocks") || !strings.Contains(got, "Threads/block") {
+		t.Errorf("GPU pspm labels %s", got)
+	}
+	p.SetSettings(Settings{Algorithm: "3opt-ils", Backend: solver.BackendCPU, Seed: 1})
+	if p.Anneals() || strings.Contains(f.timeHelp.Text(), "schedule") {
+		t.Errorf("3opt-ils: temperature shown %v, time help %q", p.Anneals(), f.timeHelp.Text())
+	}
+	for _, r := range f.rows {
+		if r.opt.Experimental {
+			continue
+		}
+		if r.opt.Doc != "" && !strings.Contains(r.help.Text(), r.opt.Doc) {
+			t.Errorf("%s: help %q lacks the option's doc", r.opt.Name, r.help.Text())
+		}
+	}
+}
+
+// TestFieldsValidateAsTyped: a bad value is flagged while it is typed,
+// with the range (and why it depends on the instance), and the field
+// does not pass its validation.
+func TestFieldsValidateAsTyped(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	f := p.settings
+	p.SetSettings(Settings{Algorithm: "3opt-ils", Backend: solver.BackendCPU, Seed: 1})
+	w := row(t, f, "workers")
+	for _, c := range []struct{ text, want string }{
+		{"abc", "not an integer"},
+		{"0", "or empty for the default"},
+		{"5000", "1.."},
+	} {
+		w.entry.SetText("")
+		test.Type(w.entry, c.text)
+		if err := w.entry.Validate(); err == nil {
+			t.Errorf("workers %q passes validation", c.text)
+		}
+		if !w.errMsg.Visible() || !strings.Contains(w.errMsg.Text, c.want) || !strings.Contains(w.errMsg.Text, "Workers") {
+			t.Errorf("workers %q: shown error %q (visible %v), want it to say %q", c.text, w.errMsg.Text, w.errMsg.Visible(), c.want)
+		}
+	}
+	w.entry.SetText("")
+	test.Type(w.entry, "2")
+	if w.errMsg.Visible() || w.entry.Validate() != nil {
+		t.Errorf("workers 2: error %q shown", w.errMsg.Text)
+	}
+	if !strings.Contains(w.help.Text(), "cities") {
+		t.Errorf("workers help %q does not say the range depends on the instance", w.help.Text())
+	}
+	f.timeItem.SetText("")
+	test.Type(f.timeItem, "abc")
+	if !f.timeErr.Visible() || f.timeItem.Validate() == nil {
+		t.Errorf("time limit abc: error %q shown %v", f.timeErr.Text, f.timeErr.Visible())
+	}
+	f.timeItem.SetText("3")
+	f.seedItem.SetText("")
+	test.Type(f.seedItem, "-1")
+	if !f.seedErr.Visible() || f.seedItem.Validate() == nil {
+		t.Errorf("seed -1: error %q shown %v", f.seedErr.Text, f.seedErr.Visible())
+	}
+	f.seedItem.SetText("1")
+}
+
+// TestRefusedRunKeepsTheResult: a run the settings refuse leaves the
+// previous result on screen, and the error goes when the engine changes.
+func TestRefusedRunKeepsTheResult(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	ap.Win.Canvas().Overlays() // no dialogs yet
+	p := ap.Single
+	p.SetSettings(fakeSettings(0))
+	if err := p.RunFor(200e6); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, p)
+	best, _ := p.Runner.Best()
+	shown, _ := p.numbers["Best"].Get()
+	if best == nil || shown == "–" {
+		t.Fatalf("no result to keep: best %v, shown %q", best != nil, shown)
+	}
+	w := row(t, p.settings, "workers")
+	w.entry.SetText("abc")
+	test.Tap(p.runBtn)
+	if top := ap.Win.Canvas().Overlays().Top(); top != nil {
+		ap.Win.Canvas().Overlays().Remove(top)
+	}
+	if got, _ := p.numbers["Best"].Get(); got != shown {
+		t.Errorf("after a refused run Best shows %q, was %q", got, shown)
+	}
+	if b, _ := p.Runner.Best(); b == nil {
+		t.Error("a refused run discarded the previous tour")
+	}
+	if !strings.Contains(p.Status(), "Workers") {
+		t.Errorf("status %q does not name the bad field", p.Status())
+	}
+	w.entry.SetText("")
+	p.settings.algoSelect.SetSelected("fake2")
+	if strings.Contains(p.Status(), "Workers") {
+		t.Errorf("after switching engines the status still says %q", p.Status())
+	}
+	_ = widget.NewLabel
+}
