@@ -2,14 +2,17 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	fcanvas "fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/internal/fakeengine"
 	"github.com/tsplab/tsplab/solver"
 )
@@ -326,4 +329,82 @@ func TestRefusedRunKeepsTheResult(t *testing.T) {
 		t.Errorf("after switching engines the status still says %q", p.Status())
 	}
 	_ = widget.NewLabel
+}
+
+// TestCompareSummaryGapsAndThresholds: each pane's line gives its final
+// gap, above the lower bound when the optimum is unknown, and when it
+// first came within each threshold.
+func TestCompareSummaryGapsAndThresholds(t *testing.T) {
+	curve := []export.CurvePoint{{Elapsed: 100 * time.Millisecond, Best: 1200}, {Elapsed: time.Second, Best: 1040}, {Elapsed: 3 * time.Second, Best: 1008}}
+	times := ThresholdTimes(curve, 1000)
+	want := []time.Duration{time.Second, time.Second, 3 * time.Second, 3 * time.Second, -1}
+	for i := range want {
+		if times[i] != want[i] {
+			t.Errorf("threshold %g %%: %v, want %v", GapThresholds[i], times[i], want[i])
+		}
+	}
+	a := PaneSummary{Label: "A auto/cpu", Best: 1008, Reference: 1000, Curve: curve}
+	b := PaneSummary{Label: "B auto/gpu", Best: 1030, Reference: 1000, Bound: true, Curve: curve[:2]}
+	sum := CompareSummary(a, b)
+	for _, w := range []string{"A auto/cpu: best 1008, 0.80 % above the optimum", "5 % at 1.00 s", "1 % at 3.00 s", "0.5 % –",
+		"B auto/gpu: best 1030, 3.00 % above the lower bound", "\n"} {
+		if !strings.Contains(sum, w) {
+			t.Errorf("summary %q lacks %q", sum, w)
+		}
+	}
+	if s := CompareSummary(PaneSummary{Label: "A x/cpu", Best: 5}, PaneSummary{Label: "B y/gpu"}); !strings.Contains(s, "gap unknown") || !strings.Contains(s, "no tour yet") {
+		t.Errorf("summary without a reference: %q", s)
+	}
+}
+
+// TestCompareLinksAlgorithmsAndSharesTheBudget: picking an algorithm in
+// one pane moves the other while they share one; the panes show no time
+// limit of their own and run for the budget.
+func TestCompareLinksAlgorithmsAndSharesTheBudget(t *testing.T) {
+	ap, loads := newTestApp(t, Options{Compare: true})
+	waitLoad(t, loads)
+	ap.Left.settings.algoSelect.SetSelected("pspm")
+	if s, _ := ap.Right.Settings(); s.Algorithm != "pspm" {
+		t.Errorf("pane B on %s after A picked pspm", s.Algorithm)
+	}
+	if b, _ := ap.Right.settings.backend.Get(); b == solver.BackendCPU {
+		t.Errorf("pane B moved to the CPU: %s", b)
+	}
+	ap.Right.settings.algoSelect.SetSelected("fake2")
+	ap.Left.settings.algoSelect.SetSelected("fake")
+	if s, _ := ap.Right.Settings(); s.Algorithm != "fake2" {
+		t.Errorf("pane B followed A to %s although it had its own algorithm", s.Algorithm)
+	}
+	for _, p := range ap.Panes() {
+		if p.settings.timeBox.Visible() && slices.Contains(p.settings.fields.Objects, fyne.CanvasObject(p.settings.timeBox)) {
+			t.Errorf("pane %s shows its own time limit beside the budget", p.Name)
+		}
+	}
+	_ = ap.budget.Set("0.2")
+	test.Tap(ap.Left.runBtn)
+	settle(t, ap.Left)
+	if res, ok := ap.Left.Runner.Result(); !ok || res.Params.TimeLimit != 200*time.Millisecond {
+		t.Errorf("pane A alone ran with %v, want the 0.2 s budget", res.Params.TimeLimit)
+	}
+}
+
+// TestExportDialogSizeOnlyForPictures: the size fields show for pictures
+// only.
+func TestExportDialogSizeOnlyForPictures(t *testing.T) {
+	test.NewTempApp(t)
+	f := newExportForm()
+	for i, c := range exportChoices {
+		f.kind.SetSelectedIndex(i)
+		if f.size.Visible() != isPicture(c.kind) {
+			t.Errorf("%s: size fields shown %v", c.label, f.size.Visible())
+		}
+		if w, h, err := f.Size(); !isPicture(c.kind) && (w != 0 || h != 0 || err != nil) {
+			t.Errorf("%s: size %d×%d %v", c.label, w, h, err)
+		}
+	}
+	f.kind.SetSelectedIndex(0)
+	f.width.SetText("abc")
+	if _, _, err := f.Size(); err == nil {
+		t.Error("width abc accepted")
+	}
 }

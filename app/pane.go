@@ -61,11 +61,9 @@ type Pane struct {
 	// in its view.
 	settingsPanel fyne.CanvasObject
 
-	// targetGap, when > 0, records when the best tour first came within
-	// this gap (percent) of the optimum.
-	targetGap float64
-	tmu       sync.Mutex    // guards targetAt, read by the other pane's summary
-	targetAt  time.Duration // 0: not reached
+	// budget, when set, is the time limit of every run of the pane (compare
+	// mode's shared budget); the form's own time limit is then hidden.
+	budget func() (time.Duration, error)
 	// bound is the instance's lower bound when it has no known optimum.
 	bound paneBound
 	// OnUpdate, if set, is called on the Fyne goroutine after each update.
@@ -127,9 +125,6 @@ func (p *Pane) SetInstance(in *solver.Instance, optimal []int) {
 // clear forgets the run's tours, numbers and curve.
 func (p *Pane) clear() {
 	p.tour, p.best = nil, nil
-	p.tmu.Lock()
-	p.targetAt = 0
-	p.tmu.Unlock()
 	p.View.SetScene(export.SceneFor(p.in, nil, nil, p.optimal))
 	p.Curve.Reset()
 	if p.in != nil {
@@ -242,7 +237,7 @@ func (p *Pane) Run() {
 // as compare mode does for both panes.
 // The form shows the budget, so the settings on screen are the run's.
 func (p *Pane) RunFor(budget time.Duration) error {
-	if budget > 0 {
+	if budget > 0 && p.budget == nil {
 		_ = p.settings.timeLimit.Set(formatFloat(budget.Seconds()))
 	}
 	return p.run(false, budget)
@@ -274,11 +269,13 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 	if p.in == nil {
 		return fmt.Errorf("no instance loaded: pick one in the list or open a file")
 	}
-	params := s.Params()
-	if p.in.HasOptimum() && p.targetGap > 0 {
-		// The engine keeps going: the target gap is only recorded.
-		params.Target = 0
+	if budget <= 0 && p.budget != nil {
+		if budget, err = p.budget(); err != nil {
+			return err
+		}
+		s.TimeLimit = budget
 	}
+	params := s.Params()
 	// Everything the runner would refuse is refused before the previous
 	// run's result is cleared from the screen.
 	e, _, err := solver.Resolve(params.Algorithm, params.Backend)
@@ -366,13 +363,6 @@ func (p *Pane) apply(pr session.Progress) {
 	}
 	if pr.BestLength > 0 {
 		p.Curve.Add(export.CurvePoint{Elapsed: pr.Elapsed, Best: pr.BestLength})
-		if g, ok := solver.GapPercent(pr.BestLength, p.in.Optimum); ok && p.targetGap > 0 && g <= p.targetGap {
-			p.tmu.Lock()
-			if p.targetAt == 0 {
-				p.targetAt = max(pr.Elapsed, time.Nanosecond)
-			}
-			p.tmu.Unlock()
-		}
 	}
 	p.setNumbers(pr)
 	frac, busy := BarFraction(pr)
@@ -575,10 +565,17 @@ func (p *Pane) Compact(title string) fyne.CanvasObject {
 	return split
 }
 
-// TargetReached returns when the best tour first came within the target
-// gap, or false.
-func (p *Pane) TargetReached() (time.Duration, bool) {
-	p.tmu.Lock()
-	defer p.tmu.Unlock()
-	return p.targetAt, p.targetAt > 0
+// Reference is what the pane's gaps are measured against: the known
+// optimum, else the proven lower bound once computed (0: neither), and
+// whether it is the bound.
+func (p *Pane) Reference() (ref int64, isBound bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.in == nil {
+		return 0, false
+	}
+	if p.in.HasOptimum() {
+		return p.in.Optimum, false
+	}
+	return p.bound.value, p.bound.value > 0
 }

@@ -163,11 +163,18 @@ type settingsForm struct {
 	timeErr, seedErr   *widget.Label
 	timeBox, seedBox   *fyne.Container
 
+	// shared hides the time limit: compare mode's budget is the panes'.
+	shared     bool
+	budgetNote *secondaryLabel
+
 	// shown is the engine the fields were built for.
 	shown solver.Engine
 	// OnEngineChanged, if set, is called when the chosen engine changes
 	// (the user's choice, or a fallback).
 	OnEngineChanged func(solver.Engine)
+	// OnUserAlgorithm, if set, is called when the user picks another
+	// algorithm in the menu, with the one before.
+	OnUserAlgorithm func(old, algo string)
 }
 
 // Backend choices in the order the buttons show them.
@@ -255,10 +262,14 @@ func (f *settingsForm) build() {
 		f.unavailable.Hide()
 	}
 	f.algoSelect = widget.NewSelect(algos, func(a string) {
-		if cur, _ := f.algorithm.Get(); cur != a {
+		cur, _ := f.algorithm.Get()
+		if cur != a {
 			_ = f.algorithm.Set(a)
 		}
 		f.refreshBackend()
+		if cur != a && f.OnUserAlgorithm != nil {
+			f.OnUserAlgorithm(cur, a)
+		}
 	})
 	f.backendBtns = map[string]*widget.Button{}
 	var btns []fyne.CanvasObject
@@ -291,6 +302,7 @@ func (f *settingsForm) build() {
 	f.seedItem.OnChanged = func(s string) { showFieldError(f.seedErr, checkSeed(s)) }
 	f.seedBox = newFieldRow(widget.NewLabel("Seed"), f.seedItem, f.seedHelp, f.seedErr)
 
+	f.budgetNote = newSecondaryLabel("Time limit: the compare budget above, the same for both panes", true)
 	f.fields = container.NewVBox()
 	f.advBox = container.NewVBox()
 	f.advanced = widget.NewAccordion(widget.NewAccordionItem("Advanced", f.advBox))
@@ -542,7 +554,11 @@ func (f *settingsForm) rebuildFields() {
 	f.timeHelp.SetText(timeHelpFor(set))
 	cur, _ := f.timeLimit.Get()
 	showFieldError(f.timeErr, f.checkTime(cur))
-	f.fields.Objects = append(stable, f.timeBox, f.seedBox)
+	timeRow := fyne.CanvasObject(f.timeBox)
+	if f.shared {
+		timeRow = f.budgetNote
+	}
+	f.fields.Objects = append(stable, timeRow, f.seedBox)
 	f.advBox.Objects = experimental
 	if len(experimental) == 0 {
 		f.advanced.Hide()
@@ -553,6 +569,13 @@ func (f *settingsForm) rebuildFields() {
 	f.advBox.Refresh()
 	f.advanced.Refresh()
 	f.applyEnabled()
+}
+
+// SetSharedBudget hides the time limit (on) when the pane's runs take a
+// budget set elsewhere, and says so in its place.
+func (f *settingsForm) SetSharedBudget(on bool) {
+	f.shared = on
+	f.rebuildFields()
 }
 
 // SetInstance recomputes the fields' defaults and ranges for in (the
@@ -678,7 +701,7 @@ func (f *settingsForm) Settings() (Settings, error) {
 		}
 		s.Options[r.opt.Name] = strings.TrimSpace(v)
 	}
-	if v, _ := f.timeLimit.Get(); strings.TrimSpace(v) != "" {
+	if v, _ := f.timeLimit.Get(); strings.TrimSpace(v) != "" && !f.shared {
 		if err := f.checkTime(v); err != nil {
 			return s, fmt.Errorf("settings: %w", err)
 		}
