@@ -36,11 +36,11 @@ const ID = "io.github.tsplab.tsplab"
 // Preferences keys of the app itself (pane settings live under
 // "single.", "left." and "right.").
 const (
-	PrefRecent    = "recent"     // recent files, newest first
-	PrefFolder    = "folder"     // the folder last opened
-	PrefFolders   = "folders"    // folders in the source menu, newest first
-	PrefCompare   = "compare"    // compare mode on
-	PrefBudget    = "budget_s"   // compare mode's shared time budget, seconds
+	PrefRecent  = "recent"   // recent files, newest first
+	PrefFolder  = "folder"   // the folder last opened
+	PrefFolders = "folders"  // folders in the source menu, newest first
+	PrefCompare = "compare"  // compare mode on
+	PrefBudget  = "budget_s" // compare mode's shared time budget, seconds
 )
 
 // MaxRecent is how many recent files are remembered.
