@@ -78,7 +78,12 @@ type App struct {
 	Single      *Pane
 	Left, Right *Pane
 
-	entries    []Entry
+	allEntries []Entry // what the source holds
+	entries    []Entry // what the list shows: the search's matches, sorted
+	search     *widget.Entry
+	sortBy     *widget.Select
+	current    string // the path of the instance on screen
+	checkSeq   int    // the newest list's background check
 	list       *widget.List
 	selected   int
 	source     *widget.Select

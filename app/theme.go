@@ -87,6 +87,18 @@ func (l *secondaryLabel) SetText(s string) {
 	l.Refresh()
 }
 
+// SetColor sets the text's theme colour.
+func (l *secondaryLabel) SetColor(name fyne.ThemeColorName) {
+	if l.seg.Style.ColorName == name {
+		return
+	}
+	seg := *l.seg
+	seg.Style.ColorName = name
+	l.seg = &seg
+	l.Segments = []widget.RichTextSegment{l.seg}
+	l.Refresh()
+}
+
 // Text returns the label's text.
 func (l *secondaryLabel) Text() string { return l.seg.Text }
 
