@@ -6,6 +6,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/canvas"
+	"github.com/tsplab/tsplab/solver/session"
 )
 
 // TestBrowserMarksBrokenFilesAndClearsErrors: a file whose body cannot be
@@ -121,5 +125,30 @@ func TestFolderHistoryForgetsMissingFolders(t *testing.T) {
 	}
 	if saved := ap.FyneApp.Preferences().StringList(PrefFolders); slices.Contains(saved, gone) {
 		t.Errorf("saved folders %v keep the removed one", saved)
+	}
+}
+
+// TestChangedTintEndsWithTheRun: while a run goes the view's legend names
+// the tint of recent changes; once it ends the scene is marked done, so
+// neither the tint nor its legend stays.
+func TestChangedTintEndsWithTheRun(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	p.SetSettings(fakeSettings(0))
+	if err := p.RunFor(300 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	sawLive := false
+	pump(t, "a live scene", func() bool {
+		sawLive = slices.Contains(p.View.Legend(), canvas.LegendChanged)
+		return sawLive || p.Runner.State() != session.Running
+	})
+	settle(t, p)
+	if !sawLive {
+		t.Error("the running scene had no tint of recent changes in its legend")
+	}
+	if sc := p.View.Scene(); !sc.Done || slices.Contains(p.View.Legend(), canvas.LegendChanged) {
+		t.Errorf("after the run: scene done %v, legend %v", sc.Done, p.View.Legend())
 	}
 }

@@ -358,8 +358,11 @@ func (p *Pane) apply(pr session.Progress) {
 		}
 		p.View.SetScene(export.SceneFor(p.in, tour, p.best, p.optimal))
 	} else {
-		// A paused or finished run shows its best tour as the tour.
-		p.View.SetScene(export.SceneFor(p.in, p.best, nil, p.optimal))
+		// A paused or finished run shows its best tour as the tour, with
+		// no tint of recent changes.
+		sc := export.SceneFor(p.in, p.best, nil, p.optimal)
+		sc.Done = true
+		p.View.SetScene(sc)
 	}
 	if pr.BestLength > 0 {
 		p.Curve.Add(export.CurvePoint{Elapsed: pr.Elapsed, Best: pr.BestLength})
