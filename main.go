@@ -194,6 +194,9 @@ func screenshotWhenDone(ui *app.App, path string, exit *int, done chan struct{})
 	}
 	time.Sleep(500 * time.Millisecond)
 	fyne.DoAndWait(func() {
+		for _, l := range ui.RunLines() {
+			fmt.Println("tsplab:", l)
+		}
 		img, note := ui.Capture()
 		if note != "" {
 			fmt.Fprintln(os.Stderr, "tsplab: screenshot:", note)

@@ -12,6 +12,7 @@
 package app
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -302,4 +303,25 @@ func (a *App) Running() bool {
 		}
 	}
 	return false
+}
+
+// RunLines describes the last run of each pane on screen, a line each:
+// its engine, best length, moves and moves per second (tsplab prints them
+// after --run, so a run in the app can be set beside the same run of
+// tsp solve).
+func (a *App) RunLines() []string {
+	var out []string
+	for i, p := range a.Panes() {
+		res, ok := p.Runner.Result()
+		if !ok {
+			continue
+		}
+		name := p.Name
+		if a.compare {
+			name = string(rune('A' + i))
+		}
+		out = append(out, fmt.Sprintf("%s %s/%s: length %d, %d moves in %.2f s, %.4g moves/s, stopped: %s",
+			name, res.Algorithm, res.Backend, res.Length, res.Moves, res.Elapsed.Seconds(), res.MovesPerSecond(), res.StopReason))
+	}
+	return out
 }

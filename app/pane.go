@@ -66,8 +66,67 @@ type Pane struct {
 	budget func() (time.Duration, error)
 	// bound is the instance's lower bound when it has no known optimum.
 	bound paneBound
+	throttle updateThrottle
 	// OnUpdate, if set, is called on the Fyne goroutine after each update.
 	OnUpdate func(*Pane, session.Progress)
+}
+
+// FrameInterval is the least time between two updates of a running
+// pane's screen. Every update repaints the window, which with a software
+// OpenGL (a machine without a GPU, Xvfb) costs the cores the engine runs
+// on: at the runner's 30 updates a second the window took as much CPU
+// time as the engine (docs/PERF.md).
+const FrameInterval = 250 * time.Millisecond
+
+// updateThrottle passes a runner's updates on at most once per
+// FrameInterval while the run goes on, the newest one each time (none is
+// lost at the end: an update of a run that is not running, such as its
+// last, is passed on at once, after any held one).
+type updateThrottle struct {
+	mu      sync.Mutex
+	last    time.Time
+	held    *session.Progress
+	pending bool
+}
+
+// deliver wraps send, called with each update passed on.
+func (t *updateThrottle) deliver(send func(session.Progress)) func(session.Progress) {
+	return func(pr session.Progress) {
+		// send is called under mu, so updates keep their order (it only
+		// queues the work for the Fyne goroutine).
+		t.mu.Lock()
+		if pr.State != session.Running {
+			// The run paused or ended: this update replaces any held.
+			t.held, t.last = nil, time.Now()
+			send(pr)
+			t.mu.Unlock()
+			return
+		}
+		wait := FrameInterval - time.Since(t.last)
+		if wait <= 0 && !t.pending {
+			t.last = time.Now()
+			send(pr)
+			t.mu.Unlock()
+			return
+		}
+		t.held = &pr
+		if t.pending {
+			t.mu.Unlock()
+			return
+		}
+		t.pending = true
+		t.mu.Unlock()
+		time.AfterFunc(max(wait, 0), func() {
+			t.mu.Lock()
+			defer t.mu.Unlock()
+			h := t.held
+			t.held, t.pending = nil, false
+			if h != nil {
+				t.last = time.Now()
+				send(*h)
+			}
+		})
+	}
 }
 
 // uiDo runs f on the Fyne goroutine. Tests replace it with a queue that
@@ -93,7 +152,7 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 		p.numbers[k] = binding.NewString()
 		_ = p.numbers[k].Set("–")
 	}
-	p.Runner.OnUpdate = func(pr session.Progress) { uiDo(func() { p.apply(pr) }) }
+	p.Runner.OnUpdate = p.throttle.deliver(func(pr session.Progress) { uiDo(func() { p.apply(pr) }) })
 	p.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), p.Run)
 	p.runBtn.Importance = widget.HighImportance
 	p.pauseBtn = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), p.Pause)
