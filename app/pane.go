@@ -40,13 +40,12 @@ type Pane struct {
 	tour    []int
 	best    []int
 
-	progress binding.Float
 	numbers  map[string]binding.String
 	status   *secondaryLabel
 	// bar shows the share of the run done, or of a set-up phase whose
 	// progress the engine knows; busy stands in for it while a phase of
 	// unknown length runs.
-	bar  *widget.ProgressBar
+	bar  *fractionBar
 	busy *widget.ProgressBarInfinite
 
 	runBtn, pauseBtn, stepBtn, stopBtn, resetBtn, fitBtn *widget.Button
@@ -141,9 +140,8 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 	p := &Pane{Name: name, Runner: session.NewRunner(), View: canvas.NewTourView(), Curve: canvas.NewCurve(), win: win}
 	p.settings = newSettingsForm(prefs, name+".", def)
 	p.settings.OnEngineChanged = p.engineChanged
-	p.progress = binding.NewFloat()
 	p.status = newSecondaryLabel("no instance", true)
-	p.bar = widget.NewProgressBarWithData(p.progress)
+	p.bar = newFractionBar()
 	p.busy = widget.NewProgressBarInfinite()
 	p.busy.Stop()
 	p.busy.Hide()
@@ -192,7 +190,7 @@ func (p *Pane) clear() {
 			p.Curve.SetOptimum(lb) // the proven lower bound as the line
 		}
 	}
-	_ = p.progress.Set(0)
+	p.bar.SetValue(0)
 	for _, k := range numberKeys {
 		_ = p.numbers[k].Set("–")
 	}
@@ -428,7 +426,7 @@ func (p *Pane) apply(pr session.Progress) {
 	}
 	p.setNumbers(pr)
 	frac, busy := BarFraction(pr)
-	_ = p.progress.Set(frac)
+	p.bar.SetValue(frac)
 	p.showBusy(busy)
 	p.setStatus(StatusLine(pr))
 	p.refreshButtons()
