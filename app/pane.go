@@ -40,8 +40,8 @@ type Pane struct {
 	tour    []int
 	best    []int
 
-	numbers  map[string]binding.String
-	status   *secondaryLabel
+	numbers map[string]binding.String
+	status  *secondaryLabel
 	// bar shows the share of the run done, or of a set-up phase whose
 	// progress the engine knows; busy stands in for it while a phase of
 	// unknown length runs.
@@ -64,7 +64,7 @@ type Pane struct {
 	// mode's shared budget); the form's own time limit is then hidden.
 	budget func() (time.Duration, error)
 	// bound is the instance's lower bound when it has no known optimum.
-	bound paneBound
+	bound    paneBound
 	throttle updateThrottle
 	// OnUpdate, if set, is called on the Fyne goroutine after each update.
 	OnUpdate func(*Pane, session.Progress)
