@@ -376,10 +376,11 @@ func BenchmarkEvalRate(b *testing.B) {
 			passes := max(3, int(2e11/float64(movesPerPass(n))/40))
 			var rate float64
 			for b.Loop() {
-				var err error
-				if rate, _, err = EvalRate(n, passes, 1); err != nil {
+				r, err := EvalRate(n, passes, 1)
+				if err != nil {
 					b.Fatal(err)
 				}
+				rate = r.MovesPerSec
 			}
 			b.ReportMetric(rate, "moves/s")
 		})

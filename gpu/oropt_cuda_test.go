@@ -5,25 +5,19 @@ package gpu
 import (
 	"context"
 	"fmt"
-	"math"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
-	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/neighbor"
-	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // TestOrWindowGainsExact runs or-ils rounds on the device and checks after
 // each one that the tour is still a permutation and that its exact length,
 // recomputed on the CPU, is the start length minus the gain the windows
 // reported: every delta the kernel summed (2-opt, Or-opt, kicks) equals
-// the CPU's integer delta; with and without the sequential 3-opt moves.
+// the CPU's integer delta.
 func TestOrWindowGainsExact(t *testing.T) {
 	needDevice(t)
 	cases := []struct {
@@ -41,74 +35,12 @@ func TestOrWindowGainsExact(t *testing.T) {
 		{700, solver.Euc2D, 1e6, 1024, 1, 50, 4}, // one window: the whole tour as a path
 		{100, solver.Euc2D, 1e3, 32, 2, 10, 4},   // windows of 25 cities
 	}
-	for _, three := range []bool{false, true} {
-		for _, c := range cases {
-			t.Run(fmt.Sprintf("%s_n%d_L%d_3opt=%v", c.m, c.n, c.L, three), func(t *testing.T) {
-				in := randomInstance(c.n, c.m, c.scale, uint64(c.n))
-				start := construct.SpaceFillingCurve(in)
-				l0 := solver.TourLength(in, start)
-				t32 := make([]int32, c.n)
-				for i, x := range start {
-					t32[i] = int32(x)
-				}
-				ru, err := newRun()
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer ru.close()
-				var r *orRun
-				if err := ru.do(func() (err error) { r, err = newOrRun(ru, in, t32, c.L, c.R); return err }); err != nil {
-					t.Fatal(err)
-				}
-				defer ru.do(func() error { r.free(); return nil })
-				r.threeOpt = three
-				var gain, evals uint64
-				for k := 0; k < c.rounds; k++ {
-					err := ru.do(func() (err error) {
-						gain, evals, err = r.round(int64(k*37%c.n), c.kicks, uint64(k+1), 30)
-						if err == nil {
-							err = dtoh(t32, r.tour)
-						}
-						return err
-					})
-					if err != nil {
-						t.Fatal(err)
-					}
-					got := make([]int, c.n)
-					for i, x := range t32 {
-						got[i] = int(x)
-					}
-					if err := solver.ValidateTour(got, c.n); err != nil {
-						t.Fatalf("round %d: %v", k, err)
-					}
-					if l := solver.TourLength(in, got); l != l0-int64(gain) {
-						t.Fatalf("round %d: exact length %d, device says %d - %d = %d", k, l, l0, gain, l0-int64(gain))
-					}
-				}
-				if gain == 0 || evals == 0 {
-					t.Fatalf("no gain (%d) or no moves evaluated (%d) from a space-filling-curve tour", gain, evals)
-				}
-				t.Logf("%s n=%d: %d -> %d (%.1f%%), %d moves evaluated, W=%d R=%d", c.m, c.n, l0, l0-int64(gain),
-					100*float64(gain)/float64(l0), evals, r.W, r.R)
-			})
-		}
-	}
-}
-
-// TestOrWindow3optGains descends with the 2-opt and Or-opt moves alone
-// until the windows find nothing more (same cut every round), then with
-// the sequential 3-opt moves too: those find further gains in the same
-// windows, every one exact (the tour's length recomputed on the CPU), and
-// the tour stays a tour.
-func TestOrWindow3optGains(t *testing.T) {
-	needDevice(t)
-	for _, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D, solver.Att} {
-		t.Run(m.String(), func(t *testing.T) {
-			const n, L = 4000, 512
-			in := randomInstance(n, m, 1e5, 7)
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%s_n%d_L%d", c.m, c.n, c.L), func(t *testing.T) {
+			in := randomInstance(c.n, c.m, c.scale, uint64(c.n))
 			start := construct.SpaceFillingCurve(in)
 			l0 := solver.TourLength(in, start)
-			t32 := make([]int32, n)
+			t32 := make([]int32, c.n)
 			for i, x := range start {
 				t32[i] = int32(x)
 			}
@@ -118,14 +50,14 @@ func TestOrWindow3optGains(t *testing.T) {
 			}
 			defer ru.close()
 			var r *orRun
-			if err := ru.do(func() (err error) { r, err = newOrRun(ru, in, t32, L, 1); return err }); err != nil {
+			if err := ru.do(func() (err error) { r, err = newOrRun(ru, in, t32, c.L, c.R); return err }); err != nil {
 				t.Fatal(err)
 			}
 			defer ru.do(func() error { r.free(); return nil })
-			round := func(k int) uint64 {
-				var gain uint64
+			var gain, evals uint64
+			for k := 0; k < c.rounds; k++ {
 				err := ru.do(func() (err error) {
-					gain, _, err = r.round(123, 0, uint64(k+1), 30)
+					gain, evals, err = r.round(int64(k*37%c.n), c.kicks, uint64(k+1), 30)
 					if err == nil {
 						err = dtoh(t32, r.tour)
 					}
@@ -134,35 +66,22 @@ func TestOrWindow3optGains(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got := make([]int, n)
+				got := make([]int, c.n)
 				for i, x := range t32 {
 					got[i] = int(x)
 				}
-				if err := solver.ValidateTour(got, n); err != nil {
+				if err := solver.ValidateTour(got, c.n); err != nil {
 					t.Fatalf("round %d: %v", k, err)
 				}
 				if l := solver.TourLength(in, got); l != l0-int64(gain) {
-					t.Fatalf("round %d: exact length %d, device says %d - %d", k, l, l0, gain)
+					t.Fatalf("round %d: exact length %d, device says %d - %d = %d", k, l, l0, gain, l0-int64(gain))
 				}
-				return gain
 			}
-			var orGain uint64
-			for k := 0; ; k++ {
-				g := round(k)
-				if g == orGain && k > 0 {
-					break
-				}
-				if k > 20 {
-					t.Fatal("the 2-opt and Or-opt descent did not settle in 20 rounds")
-				}
-				orGain = g
+			if gain == 0 || evals == 0 {
+				t.Fatalf("no gain (%d) or no moves evaluated (%d) from a space-filling-curve tour", gain, evals)
 			}
-			r.threeOpt = true
-			g3 := round(100)
-			if g3 <= orGain {
-				t.Fatalf("3-opt moves gained nothing beyond the 2-opt and Or-opt optimum (%d)", l0-int64(orGain))
-			}
-			t.Logf("%s: %d -> %d (2-opt, Or-opt) -> %d (3-opt too)", m, l0, l0-int64(orGain), l0-int64(g3))
+			t.Logf("%s n=%d: %d -> %d (%.1f%%), %d moves evaluated, W=%d R=%d", c.m, c.n, l0, l0-int64(gain),
+				100*float64(gain)/float64(l0), evals, r.W, r.R)
 		})
 	}
 }
@@ -208,100 +127,24 @@ func TestOrILSEngine(t *testing.T) {
 	}
 }
 
-// TestOrILSExplore prints the gap reached by or-ils settings on TSPLIB
-// instances: TSPLAB_ORILS_EXPLORE="pla85900,usa13509" with
-// TSPLAB_ORILS_CONFIGS="window=256,start=sfc;window=128" and
-// TSPLAB_ORILS_TIME=20s. A measuring aid, skipped unless set.
-func TestOrILSExplore(t *testing.T) {
-	names := os.Getenv("TSPLAB_ORILS_EXPLORE")
-	if names == "" {
-		t.Skip("TSPLAB_ORILS_EXPLORE not set")
-	}
-	needDevice(t)
-	dir := os.Getenv("TSPLIB_DIR")
-	dur, err := time.ParseDuration(os.Getenv("TSPLAB_ORILS_TIME"))
-	if err != nil {
-		dur = 10 * time.Second
-	}
-	configs := strings.Split(os.Getenv("TSPLAB_ORILS_CONFIGS"), ";")
-	e, _ := solver.Lookup(AlgoOrILS, solver.BackendGPU)
-	for _, name := range strings.Split(names, ",") {
-		var in *solver.Instance
-		var err error
-		if rest, ok := strings.CutPrefix(name, "uniform-"); ok {
-			n, _ := strconv.Atoi(rest)
-			if in, err = gen.Generate("uniform", n, 1); err == nil {
-				// the Beardwood estimate stands in for the optimum
-				x1, y1 := 0.0, 0.0
-				for i := range in.X {
-					x1, y1 = math.Max(x1, in.X[i]), math.Max(y1, in.Y[i])
-				}
-				in.Optimum = int64(0.7124 * math.Sqrt(float64(n)*x1*y1))
-			}
-		} else {
-			in, err = tsplib.Load(dir+"/"+name+".tsp", dir)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, cfg := range configs {
-			extra := map[string]string{}
-			for _, kv := range strings.Split(cfg, ",") {
-				if k, v, ok := strings.Cut(kv, "="); ok {
-					extra[k] = v
-				}
-			}
-			snaps := solver.Latest()
-			var trace []string
-			done := make(chan struct{})
-			next := 0.5
-			go func() {
-				for s := range snaps {
-					if sec := s.Elapsed.Seconds(); sec >= next && in.Optimum > 0 {
-						trace = append(trace, fmt.Sprintf("%.1fs:%.2f%%", sec, 100*float64(s.BestLength-in.Optimum)/float64(in.Optimum)))
-						next *= 2
-					}
-				}
-				close(done)
-			}()
-			res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: dur, Seed: 1, Extra: extra}, snaps)
-			close(snaps)
-			<-done
-			if err != nil {
-				t.Fatal(err)
-			}
-			gap := 0.0
-			if in.Optimum > 0 {
-				gap = 100 * float64(res.Length-in.Optimum) / float64(in.Optimum)
-			}
-			t.Logf("%s [%s]: %d gap %.3f%% in %v, %.3g kicks, %s; %s", name, cfg, res.Length, gap, res.Elapsed.Round(time.Millisecond),
-				float64(res.Steps), res.Device, strings.Join(trace, " "))
-		}
-	}
-}
-
-// TestOrOptionsWindowMoves reads the windows' move set and GPU auto's
-// kick segment from Params.Extra (host only, no device needed).
-func TestOrOptionsWindowMoves(t *testing.T) {
+// TestOrOptionsWindowSegment reads GPU auto's kick segment for its
+// windows from its settings (host only, no device needed).
+func TestOrOptionsWindowSegment(t *testing.T) {
 	for _, c := range []struct {
 		extra map[string]string
-		three bool
 		seg   int
 		ok    bool
 	}{
-		{nil, false, 30, true},
-		{map[string]string{OptWindowMoves: "or"}, false, 30, true},
-		{map[string]string{OptWindowMoves: "3opt"}, true, 30, true},
-		{map[string]string{OptWindowMoves: "3opt", OptWindowSegment: "50"}, true, 50, true},
-		{map[string]string{OptWindowMoves: "lk"}, false, 30, false},
-		{map[string]string{OptWindowSegment: "0"}, false, 30, false},
+		{nil, 30, true},
+		{map[string]string{OptWindowSegment: "50"}, 50, true},
+		{map[string]string{OptWindowSegment: "0"}, 30, false},
 	} {
-		o, err := parseOrOptions(solver.Params{Extra: c.extra}, 50000)
+		o, err := autoOrOptions(solver.Params{Extra: c.extra}, 50000)
 		if (err == nil) != c.ok {
 			t.Fatalf("%v: error %v, want ok=%v", c.extra, err, c.ok)
 		}
-		if c.ok && (o.threeOpt != c.three || o.maxSeg != c.seg) {
-			t.Fatalf("%v: threeOpt %v maxSeg %d, want %v %d", c.extra, o.threeOpt, o.maxSeg, c.three, c.seg)
+		if c.ok && o.maxSeg != c.seg {
+			t.Fatalf("%v: maxSeg %d, want %d", c.extra, o.maxSeg, c.seg)
 		}
 	}
 }

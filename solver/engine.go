@@ -90,6 +90,34 @@ type Result struct {
 	// limit, target or interrupt); StopReason says which.
 	Stopped    bool
 	StopReason StopReason
+	// Note is one line for the user about how the run went, when there is
+	// something to say (a climb that could not finish in the time given);
+	// the CLI prints it with the summary, the app in its status line.
+	Note string
+	// Stats are the run's figures that code and tests read; Device only
+	// names the hardware for people.
+	Stats Stats
+}
+
+// Stats are figures of a run beyond its tour; zero where an engine does
+// not have them.
+type Stats struct {
+	// AscentIterations counts the minimum 1-trees of the Held–Karp
+	// ascent behind alpha-nearness candidate lists (0: no such lists).
+	AscentIterations int `json:"ascent_iterations,omitempty"`
+	// AscentOnGPU reports that the ascent ran on the GPU.
+	AscentOnGPU bool `json:"ascent_on_gpu,omitempty"`
+	// AscentTime is the ascent's time, or the wait for an ascent another
+	// caller ran.
+	AscentTime time.Duration `json:"ascent_time_ns,omitempty"`
+	// AlphaListsAt is when the search took alpha-nearness lists that an
+	// ascent made beside it (0: at set-up, or never).
+	AlphaListsAt time.Duration `json:"alpha_lists_at_ns,omitempty"`
+	// EarlyLength is the length of the best tour GPU auto's or-ils gave
+	// before the CPU engine's first tour (0: it did not run); EarlyKept
+	// reports that it stayed the result.
+	EarlyLength int64 `json:"early_length,omitempty"`
+	EarlyKept   bool  `json:"early_kept,omitempty"`
 }
 
 // MovesPerSecond is the solution space exploration speed (Lam et al., Eq. 4).
@@ -219,28 +247,40 @@ func Resolve(algorithm, backend string) (e Engine, note string, err error) {
 	return nil, "", &ParamError{Flag: "--backend", Value: backend, Range: "one of cpu, gpu, auto"}
 }
 
-// Finish validates tour, recomputes its length exactly and fills a Result.
-// Every engine ends through it, so no engine reports an unchecked tour.
-// stopped says the engine ended before its schedule (context, time limit
-// or target); Finish sets StopReason from it, the target and the time
+// Outcome is what an engine hands Finish at the end of a run.
+type Outcome struct {
+	Tour  []int // the best tour found, 0-based
+	Moves int64 // moves evaluated
+	Steps int64 // temperature steps, kicks or passes
+	// Start is when Solve began: Result.Elapsed runs from it.
+	Start time.Time
+	// Stopped says the engine ended before its schedule (context, time
+	// limit or target).
+	Stopped bool
+	Device  string // Result.Device
+}
+
+// Finish validates o.Tour, recomputes its length exactly and fills a
+// Result. Every engine ends through it, so no engine reports an unchecked
+// tour. Finish sets StopReason from o.Stopped, the target and the time
 // budget, and Run refines it with the context.
-func Finish(in *Instance, e Engine, p Params, tour []int, moves, steps int64, start time.Time, stopped bool, device string) (Result, error) {
-	if err := ValidateTour(tour, in.N); err != nil {
+func Finish(in *Instance, e Engine, p Params, o Outcome) (Result, error) {
+	if err := ValidateTour(o.Tour, in.N); err != nil {
 		return Result{StopReason: StopError}, fmt.Errorf("%s/%s produced an invalid tour: %v", e.Name(), e.Backend(), err)
 	}
-	if err := in.CheckFixedEdges(tour); err != nil {
+	if err := in.CheckFixedEdges(o.Tour); err != nil {
 		return Result{StopReason: StopError}, fmt.Errorf("%s/%s: %v", e.Name(), e.Backend(), err)
 	}
-	length := TourLength(in, tour)
-	elapsed := time.Since(start)
-	reason := stopReason(p, length, elapsed, stopped)
+	length := TourLength(in, o.Tour)
+	elapsed := time.Since(o.Start)
+	reason := stopReason(p, length, elapsed, o.Stopped)
 	return Result{
-		Tour:       append([]int(nil), tour...),
+		Tour:       append([]int(nil), o.Tour...),
 		Length:     length,
-		Moves:      moves,
-		Steps:      steps,
+		Moves:      o.Moves,
+		Steps:      o.Steps,
 		Elapsed:    elapsed,
-		Device:     device,
+		Device:     o.Device,
 		Algorithm:  e.Name(),
 		Backend:    e.Backend(),
 		Params:     p,

@@ -248,8 +248,6 @@ const (
 // both backends.
 const DefaultTimeLimit = 10 * time.Second
 
-var inf = math.Inf(1)
-
 // The options, each defined once; engine rows below pick them and may
 // change the default.
 var (
@@ -272,24 +270,12 @@ var (
 
 	optKicks = Option{Name: "kicks", Kind: KindInt, Min: 0, Max: math.MaxInt32, Default: "0",
 		Doc: "kicks per worker (0: until the time limit); with no time limit the run is deterministic"}
-	optRestarts = Option{Name: "restarts", Kind: KindInt, Min: 0, Max: math.MaxInt32, Default: "0",
-		Doc: "climbs in all (0: until the time limit); with no time limit the run is deterministic"}
-	optTabu = Option{Name: "tabu", Kind: KindInt, Min: 0, Max: 1 << 30, Default: "0",
-		Doc: "iterations of one tabu search instead of random-restart climbing (Luong et al.'s protocol: 10000); 0: climb"}
-	optTenure = Option{Name: "tenure", Kind: KindInt, Min: 1, Max: 1 << 20, Auto: "n/10, at least 10",
-		Doc: "tabu search: iterations for which a swapped pair of positions may not be swapped again (unless that gives a new best)"}
-	optPer = Option{Name: "per", Kind: KindInt, Min: 0, Max: 64, Default: "0",
-		Doc: "tabu search: moves each GPU thread evaluates, consecutive in row order (1: one thread per neighbour; 0: tuned with the block size, or 1 when threads is set)"}
-	optLoop = Option{Name: "loop", Kind: KindChoice, Choices: []string{"device", "host"}, Default: "device",
-		Doc: "where the iterated local search's loop runs: device (the kernels detect the local minimum, accept or go back to the best, and kick; the host reads the counters every few dozen rounds) or host (a copy, kick and upload per kick)"}
 	optPivot = Option{Name: "pivot", Kind: KindChoice, Choices: []string{"first", "rkbi"}, Default: "first",
 		Doc: "pivoting rule: first improvement or random-k-best improvement"}
 	optRKBI = Option{Name: "rkbi_k", Kind: KindInt, Min: 1, Max: 64, Default: "3",
 		Doc: "k of random-k-best-improvement (1: best improvement)"}
 	optSync = Option{Name: "sync", Kind: KindInt, Min: 0, Max: math.MaxInt32, Default: "0",
 		Doc: "kicks per worker between global-best exchanges (0: independent workers)"}
-	optSyncFrom = Option{Name: "syncfrom", Kind: KindInt, Min: 0, Max: 100, Default: "0",
-		Doc: "percentage of the budget (kicks, else time) the workers search independently before the exchanges every sync kicks begin"}
 	optStale = Option{Name: "stale", Kind: KindInt, Min: 0, Max: 1 << 20, Default: "0",
 		Doc: "escape after stale·n kicks without an improvement: restart from the best tour with a burst of kicks (0: never)"}
 	optThreeOpt = Option{Name: "threeopt", Kind: KindBool, Default: "off",
@@ -298,10 +284,8 @@ var (
 		Doc: "steps of a sequential move after its first 2-opt step, Lin–Kernighan style (1: 3-opt, 2: 4-opt, 3: 5-opt); with threeopt on"}
 	optOr3 = Option{Name: "or3opt", Kind: KindBool, Default: "off",
 		Doc: "with threeopt on, also the pure 3-opt moves two 2-opt steps cannot make (a segment moved without reversal, or two neighbouring segments reversed in place)"}
-	optNearKick = Option{Name: "nearkick", Kind: KindInt, Min: 0, Max: 100, Default: "0",
-		Doc: "percentage of kicks that are double bridges cut at three cities near in the plane but anywhere on the tour (O(n) each; the others are segment-local)"}
-	optShare = Option{Name: "share", Kind: KindChoice, Choices: []string{"best", "half", "gpx", "gpxhalf"}, Default: "best",
-		Doc: "what the exchange every sync kicks gives: the shortest tour to every worker; the tours of the shorter half of the workers to the longer half; or the partition crossover (GPX) of all workers' tours, never longer than the shortest, to every worker (gpx) or to the longer half (gpxhalf)"}
+	optShare = Option{Name: "share", Kind: KindChoice, Choices: []string{"best", "gpx"}, Default: "best",
+		Doc: "what the exchange every sync kicks gives every worker: the shortest tour, or the partition crossover (GPX) of all workers' tours, never longer than the shortest"}
 	optAccept = Option{Name: "accept", Kind: KindChoice, Choices: []string{"better", "equal"}, Default: "better",
 		Doc: "kick acceptance: strictly shorter, or also ties (drift across plateaus)"}
 	optSegment = Option{Name: "segment", Kind: KindInt, Min: 1, Max: 1 << 20, Default: "30",
@@ -314,8 +298,6 @@ var (
 		Doc: "partition search: cities of a segment (0: about 5,000; fewer, larger segments than workers are searched by several workers each, the best kept)"}
 	optPartKicks = Option{Name: "partkicks", Kind: KindFloat, Min: 0, MinOpen: true, Max: 1000, Default: "1",
 		Doc: "partition search: kicks per city of a segment per round (the cut shifts every round)"}
-	optPartLists = Option{Name: "partlists", Kind: KindChoice, Choices: []string{"segment", "global"}, Default: "global",
-		Doc: "partition search: a segment's candidate lists, from a k-d tree over its cities, or the global lists restricted to it (the same lists but at the segment's border, at a quarter of the cost)"}
 	optPartShape = Option{Name: "partshape", Kind: KindChoice, Choices: []string{"auto", "path", "region", "alternate"}, Default: "auto",
 		Doc: "partition search: its pieces, segments of consecutive tour positions (path), cells of the plane each holding several tour paths (region), the two by turns (alternate), or the one whose last round gained more per kick, the other every fourth round (auto)"}
 	optPartDeep = Option{Name: "partdeep", Kind: KindFloat, Min: 0, Max: 1e6, Default: "10",
@@ -325,12 +307,6 @@ var (
 	optCandidates = Option{Name: "candidates", Kind: KindChoice, Choices: []string{"nearest", "quadrant", "union", "mixed", "alpha"}, Default: "nearest",
 		Doc: "candidate lists: k nearest, k/4 nearest per quadrant, their union, nearest on even workers and quadrant on odd ones, or the k alpha-nearest of a Held–Karp ascent (which takes up to a fifth of the time limit)"}
 
-	optPick = Option{Name: "pick", Kind: KindChoice, Choices: []string{"disjoint", "best", "spread"}, Default: "disjoint",
-		Doc: "moves a climber applies per pass: every improving one its threads found that no better one overlaps (disjoint), the best alone as O'Neil & Burtscher (best), or those no earlier one in a hashed order overlaps (spread)"}
-	optClimbStart = Option{Name: "start", Kind: KindChoice, Choices: []string{"nn", "random"}, Default: "nn",
-		Doc: "climbs' start tours: randomized nearest-neighbour tours (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest) or uniformly random tours as O'Neil & Burtscher; over about 14,000 cities the batch climber builds the same kind of tours on the host, up to 200,000 cities (beyond, random)"}
-	optDist = Option{Name: "dist", Kind: KindChoice, Choices: []string{"auto", "coords", "matrix"}, Default: "auto",
-		Doc: "kernel distances: computed from coordinates in float, the exact integer matrix in device memory, or auto (coordinates where the kernels compute the metric)"}
 	optLanes = Option{Name: "lanes", Kind: KindChoice, Choices: []string{"auto", "8", "16", "32"}, Default: "auto",
 		Doc: "threads of a warp per search (a warp runs 32/lanes searches, each lane tries threads/lanes moves); auto: 32"}
 	optSelect = Option{Name: "select", Kind: KindChoice, Choices: []string{"best", "first"}, Default: "best",
@@ -341,30 +317,12 @@ var (
 		Doc: "draw auto, nn and mixed: nearest cities per city that a move may put c beside"}
 	optNNFrom = Option{Name: "nnfrom", Kind: KindFloat, Min: 0, Max: math.Inf(1), Auto: "3 × the mean distance from a city to its nnk-th nearest",
 		Doc: "the temperature below which draw auto, nn and mixed take moves from the nearest cities (0: never, the draw stays uniform)"}
-	optSamples = Option{Name: "samples", Kind: KindInt, Min: 1, Max: 1024, Default: "4",
-		Doc: "3-opt samples per thread per evaluation"}
 
-	// or-ils (GPU windowed iterated local search)
+	// GPU auto's windows (or-ils, in package gpu, declares its own)
 	optWindow = Option{Name: "window", Kind: KindInt, Min: 32, Max: 2048, Default: "1024",
 		Doc: "most cities of one tour window (a warp's iterated local search, endpoints fixed)"}
-	optWindowKicks = Option{Name: "wkicks", Kind: KindInt, Min: 0, Max: 1 << 20, Auto: "the window size, fewer when a round would pass 60 ms",
-		Doc: "kicks per window per round (the partition shifts every round)"}
-	optWindowMoves = Option{Name: "wmoves", Kind: KindChoice, Choices: []string{"or", "3opt"}, Default: "or",
-		Doc: "the windows' moves: 2-opt and Or-opt, or also sequential 3-opt (segment insertions with or without reversal, two neighbouring segments reversed)"}
 	optWindowSegment = Option{Name: "wsegment", Kind: KindInt, Min: 1, Max: 512, Default: "30",
-		Doc: "GPU auto from 50,000 cities: most cities of a segment of the GPU windows' double-bridge kicks (unset: segment's value when that is given, at most 512, else 30)"}
-	optReplicas = Option{Name: "replicas", Kind: KindInt, Min: 0, Max: 64, Auto: "warps that fill the device, at most 16",
-		Doc: "warps searching each window from different random streams; the best is kept"}
-	optGlobal = Option{Name: "global", Kind: KindFloat, Min: 0, Max: 3600, Auto: "1; 2 from 200,000 cities",
-		Doc: "seconds between global 2-opt and Or-opt descents on the CPU (the moves between windows); 0: none"}
-	optCompanion = Option{Name: "companion", Kind: KindFloat, Min: 0, Max: 60, Default: "0",
-		Doc: "GPU auto from 50,000 cities: seconds between the GPU windows' offers to the CPU auto engine, which folds them into its tour by partition crossover (with claim: the seconds a claim lasts, the windows offering after every round that gained); 0: the CPU auto engine alone, the default (measured level with it on average, 0.5 s: behind on a million cities)"}
-	optClaim = Option{Name: "claim", Kind: KindFloat, Min: 0, Max: 0.5, Default: "0",
-		Doc: "GPU auto from 15,000 to 200,000 cities: the fraction of the tour the GPU windows claim for a period (companion's seconds): a path the CPU auto engine's partition search leaves alone meanwhile, searched by the windows alone (of 512 cities unless window is set), so the two improve different parts of the tour and the fold keeps both (0.35 measured level with CPU auto, as 0 is); 0: the windows search the whole tour, as the CPU does"}
-	optAlphaStart = Option{Name: "alphastart", Kind: KindChoice, Choices: []string{"on", "off"}, Default: "off",
-		Doc: "GPU auto from 50,000 to 200,000 cities: on: the CPU auto engine starts from the greedy tour on alpha-nearness lists of a Held–Karp ascent on the GPU (under a second on pla85900) instead of its own greedy tour; off, the default: measured on pla85900 at 60 s, behind CPU auto from 1 to 12 s in three seeds out of three and level at the end"}
-	optStart = Option{Name: "start", Kind: KindChoice, Choices: []string{"greedy", "sfc"}, Auto: "greedy; sfc from 200,000 cities",
-		Doc: "start tour: greedy edge or the space-filling curve"}
+		Doc: "GPU auto from 200,000 cities: most cities of a segment of the double-bridge kicks of or-ils before the CPU engine's first tour (unset: 30)"}
 )
 
 // with returns o with another default.
@@ -394,41 +352,38 @@ var schedule = []Option{optT0, optTEnd, optAlpha, optSweeps}
 // ilsOptions are the CPU iterated local searches' options; the engines
 // differ in their defaults.
 func ilsOptions(threeOpt, or3, accept, candidates, stale string) []Option {
-	return []Option{optWorkers, optKicks, optPivot, optRKBI, optSync, optSyncFrom, optShare, optStale.with(stale), optThreeOpt.with(threeOpt),
-		optOr3.with(or3), optNearKick, optDepth, optAccept.with(accept), optSegment, optNeighbors, optCandidates.with(candidates),
-		optPartition, optPartSegment, optPartKicks, optPartSlice, optPartLists, optPartShape, optPartDeep}
+	return []Option{optWorkers, optKicks, optPivot, optRKBI, optSync, optShare, optStale.with(stale), optThreeOpt.with(threeOpt),
+		optOr3.with(or3), optDepth, optAccept.with(accept), optSegment, optNeighbors, optCandidates.with(candidates),
+		optPartition, optPartSegment, optPartKicks, optPartSlice, optPartShape, optPartDeep}
 }
 
 func cat(parts ...[]Option) []Option { return slices.Concat(parts...) }
 
+// exp returns the options marked experimental.
+func exp(opts ...Option) []Option {
+	out := slices.Clone(opts)
+	for i := range out {
+		out[i].Experimental = true
+	}
+	return out
+}
+
 // optionTable lists every engine's options by (algorithm, backend).
 var optionTable = map[[2]string][]Option{
-	{"sa", BackendCPU}:   cat([]Option{optWorkers, optBlocks.auto("workers")}, schedule),
-	{"pssm", BackendCPU}: cat([]Option{optWorkers, optBlocks.auto("workers"), optK}, schedule),
-	{"pspm", BackendCPU}: cat([]Option{optWorkers, optBlocks.auto("workers"), optThreads, optK}, schedule),
-	{"sspm", BackendCPU}: cat([]Option{optWorkers, optThreads.auto("workers")}, schedule),
-
-	{"2opt-climb", BackendCPU}: {optWorkers, optRestarts},
-	{"swap-climb", BackendCPU}: {optWorkers, optRestarts, optTabu, optTenure},
-
 	{"2opt-ils", BackendCPU}: ilsOptions("off", "off", "better", "nearest", "0"),
 	{"3opt-ils", BackendCPU}: ilsOptions("on", "off", "better", "nearest", "0"),
 	{"auto", BackendCPU}:     ilsOptions("on", "off", "equal", "mixed", "20"),
 
-	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK, optLanes, optSelect, optDraw, optNNK, optNNFrom}, schedule),
-	{"sspm", BackendGPU}: cat([]Option{optThreads, optDraw, optNNK, optNNFrom}, schedule),
-	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK, optDraw, optNNK, optNNFrom}, schedule),
+	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK}, schedule, exp(optLanes, optSelect, optDraw, optNNK, optNNFrom)),
+	{"sspm", BackendGPU}: cat([]Option{optThreads}, schedule, exp(optDraw, optNNK, optNNFrom)),
+	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK}, schedule, exp(optDraw, optNNK, optNNFrom)),
+}
 
-	{"2opt-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optRestarts, optPick, optClimbStart},
-	{"2opt-ils", BackendGPU}:   {},
-	{"3opt-ils", BackendGPU}:   {optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optSamples, optDist, optKicks.withDoc("kicks (ILS iterations) in all (0: until the time limit)"), optLoop},
-	{"swap-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches"), optDist, optTabu, optTenure, optPer},
-	{"or-ils", BackendGPU}:     {optWindow, optWindowKicks, optWindowMoves, optReplicas, optGlobal, optStart, optSegment.upTo(512)},
-	// GPU auto ends with (or is, below its size threshold) the CPU auto
-	// engine, which reads these; or-ils, which it starts with on large
-	// instances, keeps its own defaults; companion and window set the GPU
-	// windows beside the CPU auto engine from 50,000 cities.
-	{"auto", BackendGPU}: cat(ilsOptions("on", "off", "equal", "mixed", "20"), []Option{optCompanion, optClaim, optWindow, optWindowMoves, optWindowSegment, optAlphaStart}),
+// GPU auto ends with (or is, below its size threshold) the CPU auto engine,
+// which reads that engine's options; or-ils, which it starts with on large
+// instances, keeps its own defaults but for window and wsegment.
+func init() {
+	Declare("auto", BackendGPU, Inherit("auto", BackendCPU, OptionSet(exp(optWindow, optWindowSegment))))
 }
 
 // OptionSet is one engine's options.
@@ -437,12 +392,15 @@ type OptionSet []Option
 // OptionsFor returns the options of the engine (algorithm, backend), in
 // display order; nil for an engine without any.
 func OptionsFor(algorithm, backend string) OptionSet {
-	return slices.Clone(optionTable[[2]string{algorithm, backend}])
+	return optionsOn(algorithm, backend, nil)
 }
 
 // HasOptionTable reports whether the option table lists the engine
 // (algorithm, backend), with or without options.
 func HasOptionTable(algorithm, backend string) bool {
+	if _, ok := declaredFor(algorithm, backend); ok {
+		return true
+	}
 	_, ok := optionTable[[2]string{algorithm, backend}]
 	return ok
 }
@@ -581,6 +539,17 @@ func (p *Params) Set(setting string) error {
 // anyEngineOption reports whether some engine of the option table has an
 // option (not a Params field) called name.
 func anyEngineOption(name string) bool {
+	declMu.RLock()
+	ds := make([]Declarer, 0, len(declared))
+	for _, d := range declared {
+		ds = append(ds, d)
+	}
+	declMu.RUnlock()
+	for _, d := range ds {
+		if o, ok := d.Options(nil).Lookup(name); ok && !o.Field {
+			return true
+		}
+	}
 	for _, set := range optionTable {
 		if o, ok := OptionSet(set).Lookup(name); ok && !o.Field {
 			return true
@@ -674,6 +643,9 @@ type Tuner interface {
 // instance chosen yet).
 func EffectiveOptions(e Engine, in *Instance) OptionSet {
 	set := OptionsFor(e.Name(), e.Backend())
+	if d, ok := declaredFor(e.Name(), e.Backend()); ok {
+		set = d.Options(in)
+	}
 	cores := strconv.Itoa(runtime.NumCPU())
 	for i := range set {
 		o := &set[i]
@@ -739,6 +711,9 @@ func Validate(e Engine, in *Instance, p Params) error {
 			}
 		}
 	}
+	if err := checkExtraKeys(set, e.Name()+"/"+e.Backend(), p); err != nil {
+		return err
+	}
 	keys := make([]string, 0, len(p.Extra))
 	for k := range p.Extra {
 		keys = append(keys, k)
@@ -746,23 +721,7 @@ func Validate(e Engine, in *Instance, p Params) error {
 	slices.Sort(keys)
 	for _, k := range keys {
 		o, ok := set.Lookup(k)
-		if !ok || o.Field {
-			if slices.Contains(outputKeys, k) {
-				continue
-			}
-			have := "none"
-			var extra []string
-			for _, o := range set {
-				if !o.Field {
-					extra = append(extra, o.Name)
-				}
-			}
-			if len(extra) > 0 {
-				have = strings.Join(extra, ", ")
-			}
-			return &ParamError{Flag: "--opt", Value: k, Range: "one of the options of " + e.Name() + "/" + e.Backend() + ": " + have}
-		}
-		if p.Extra[k] == "" {
+		if !ok || p.Extra[k] == "" {
 			continue
 		}
 		if _, _, err := o.parse(p.Extra[k]); err != nil {

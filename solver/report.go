@@ -28,6 +28,7 @@ type Report struct {
 	MovesPerSecond float64    `json:"moves_per_second"`
 	Stopped        bool       `json:"stopped"`
 	StopReason     StopReason `json:"stop_reason,omitempty"`
+	Note           string     `json:"note,omitempty"`
 	Tour           []int      `json:"tour"`
 }
 
@@ -48,6 +49,7 @@ func NewReport(in *Instance, r Result) Report {
 		MovesPerSecond: r.MovesPerSecond(),
 		Stopped:        r.Stopped,
 		StopReason:     r.StopReason,
+		Note:           r.Note,
 		Tour:           make([]int, len(r.Tour)),
 	}
 	for i, c := range r.Tour {

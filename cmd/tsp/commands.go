@@ -256,7 +256,7 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 		about += fmt.Sprintf("  %-10s %s\n", name, desc)
 	}
 	fs := newFlags(e, "bench", "--suite NAME [flags]", strings.TrimRight(about, "\n"))
-	var opt bench.Options
+	opt := bench.Options{GPU: benchGPU()}
 	suite := fs.String("suite", "", "suite `NAME`")
 	fs.DurationVar(&opt.Time, "time", 0, "time budget per run (0: the suite's default)")
 	fs.IntVar(&opt.Runs, "runs", 0, "runs per configuration (0: the suite's default)")
@@ -270,6 +270,7 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	only := fs.String("only", "", "comma-separated parts of a reproduction suite to run: tables (table2, ...) and engines (pspm, ...) (default: all)")
 	fs.StringVar(&opt.Prior, "prior", "", "lam suite: keep the threshold, CPU SSPM and GPU PSPM columns of the instances in an earlier lam-table3.csv `FILE` and run only CPU PSSM's trials and the convergence runs for them")
 	fs.IntVar(&opt.Threads, "threads", 0, "parallel moves per search of the suite's annealers (0: the paper's)")
+	fs.StringVar(&opt.PeerLKH, "peer-lkh", "", "ttq suite: also run the LKH-3 executable at `PATH` (built by you from Helsgaun's public source) on each instance, one core, its best settings for the size")
 	fs.Func("opt", "engine option `NAME=VALUE` for the suite's engines that have it, repeatable (e.g. select=first for pspm)", func(s string) error {
 		var p solver.Params
 		if err := p.Set(s); err != nil {
@@ -297,6 +298,9 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	}
 	if !known {
 		return usagef("bench", "unknown suite %q (have: %s)", *suite, strings.Join(suiteNames(), ", "))
+	}
+	if opt.PeerLKH != "" && *suite != "ttq" {
+		return usagef("bench", "--peer-lkh: only the ttq suite runs a peer (have --suite %s)", *suite)
 	}
 	if err := checkInts("bench", intRange{"runs", int64(opt.Runs), 0, maxRuns}, intRange{"workers", int64(opt.Workers), 0, maxWorkers}, intRange{"threads", int64(opt.Threads), 0, solver.MaxThreads}); err != nil {
 		return err
@@ -346,11 +350,14 @@ func suiteNames() []string {
 }
 
 func cmdEngines(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "engines", "[--verbose] [FILE]", "Lists the registered engines: algorithm, backend, whether it can run here, and what it does.\n"+
+	fs := newFlags(e, "engines", "[--verbose [--all]] [FILE]", "Lists the registered engines: algorithm, backend, whether it can run here, and what it does.\n"+
 		"With --verbose, also each engine's options: the flag that sets it (--opt NAME=VALUE for the\n"+
-		"engine-specific ones), its type, default and allowed range, and what it does. With a TSPLIB\n"+
-		"FILE, the defaults and ranges a run on that instance takes (auto's depend on its size).")
+		"engine-specific ones), its type, default and allowed range, and what it does; with --all also\n"+
+		"the experimental ones (kept for a suite or a paper's reproduction), marked so. A default that\n"+
+		"depends on the instance's size reads \"by size\"; with a TSPLIB FILE, the defaults and ranges\n"+
+		"a run on that instance takes.")
 	verbose := fs.Bool("verbose", false, "list each engine's options")
+	all := fs.Bool("all", false, "with --verbose, also the experimental options")
 	pos, err := parse(fs, "engines", args, 0, 1)
 	if err != nil {
 		return err
@@ -370,7 +377,11 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 		}
 		fmt.Fprintf(e.stdout, "%-12s %-4s %s — %s\n", eng.Name(), eng.Backend(), eng.Describe(), status)
 		if *verbose {
-			writeOptions(e.stdout, solver.EffectiveOptions(eng, in))
+			set := solver.EffectiveOptions(eng, in)
+			if !*all {
+				set = set.Stable()
+			}
+			writeOptions(e.stdout, set)
 		}
 	}
 	return nil
@@ -390,7 +401,11 @@ func writeOptions(w io.Writer, set solver.OptionSet) {
 		case o.Auto != "":
 			def = o.Auto
 		}
-		fmt.Fprintf(w, "    %-18s %-6s default %s; range %s\n        %s\n", o.Flag(), o.Kind, def, o.Range(), o.Doc)
+		tier := ""
+		if o.Experimental {
+			tier = " (experimental)"
+		}
+		fmt.Fprintf(w, "    %-18s %-6s default %s; range %s%s\n        %s\n", o.Flag(), o.Kind, def, o.Range(), tier, o.Doc)
 	}
 }
 

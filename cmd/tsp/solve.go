@@ -395,6 +395,9 @@ func summary(in *solver.Instance, r solver.Result) string {
 	if r.StopReason.Early() {
 		b.WriteString(", " + r.StopReason.Describe())
 	}
+	if r.Note != "" {
+		b.WriteString("; " + r.Note)
+	}
 	return b.String()
 }
 
