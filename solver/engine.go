@@ -97,6 +97,9 @@ type Result struct {
 	// Stats are the run's figures that code and tests read; Device only
 	// names the hardware for people.
 	Stats Stats
+	// Schedule is the annealing schedule that ran (nil for engines
+	// without one).
+	Schedule *ScheduleRun
 }
 
 // Stats are figures of a run beyond its tour; zero where an engine does

@@ -364,6 +364,9 @@ func finishSolve(ctx context.Context, e *env, in *solver.Instance, res solver.Re
 		}
 	}
 	lines := []string{summary(in, res)}
+	if res.Schedule != nil {
+		lines = append(lines, "schedule "+res.Schedule.String())
+	}
 	if lb != nil {
 		lines = append(lines, gapLine(res.Length, *lb))
 	}
