@@ -181,3 +181,31 @@ func TestUpdateThrottle(t *testing.T) {
 		}
 	}
 }
+
+// TestScheduleShownAfterTheRun: an annealer's result reports the
+// schedule it ran; the pane shows it once the run ends, and not for an
+// engine without one.
+func TestScheduleShownAfterTheRun(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	s := fakeSettings(0)
+	s.Algorithm = "annealfake"
+	p.SetSettings(s)
+	if err := p.RunFor(150 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, p)
+	res, _ := p.Runner.Result()
+	if got := p.Schedule(); res.Schedule == nil || got != "Schedule: "+res.Schedule.String() {
+		t.Errorf("schedule line %q, result's %v", got, res.Schedule)
+	}
+	p.SetSettings(fakeSettings(0))
+	if err := p.RunFor(100 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, p)
+	if got := p.Schedule(); got != "" {
+		t.Errorf("an engine without a schedule shows %q", got)
+	}
+}

@@ -28,6 +28,7 @@ func init() {
 		fakeengine.Engine{Algo: "or-ils", On: solver.BackendGPU, Unavailable: errNoDevice},
 		fakeengine.Engine{Algo: "auto"},
 		fakeengine.Engine{Algo: "auto", On: solver.BackendGPU, Unavailable: errNoDevice},
+		fakeengine.Engine{Algo: "annealfake", Schedule: true},
 	)
 }
 

@@ -56,6 +56,9 @@ type Pane struct {
 	// failed is set while the status line shows a refused run's error; a
 	// change of engine clears it.
 	failed bool
+	// schedule is the annealing schedule the last run ran (hidden for an
+	// engine without one, and while running).
+	schedule *secondaryLabel
 	// settingsPanel is the pane's engine choice and settings as laid out
 	// in its view.
 	settingsPanel fyne.CanvasObject
@@ -141,6 +144,8 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 	p.settings = newSettingsForm(prefs, name+".", def)
 	p.settings.OnEngineChanged = p.engineChanged
 	p.status = newSecondaryLabel("no instance", true)
+	p.schedule = newSecondaryLabel("", true)
+	p.schedule.Hide()
 	p.bar = newFractionBar()
 	p.busy = widget.NewProgressBarInfinite()
 	p.busy.Stop()
@@ -194,6 +199,8 @@ func (p *Pane) clear() {
 	for _, k := range numberKeys {
 		_ = p.numbers[k].Set("–")
 	}
+	p.schedule.SetText("")
+	p.schedule.Hide()
 	if p.in != nil && p.in.HasOptimum() {
 		_ = p.numbers["Gap"].Set(fmt.Sprintf("optimum %d", p.in.Optimum))
 	} else if p.bound.value > 0 {
@@ -425,6 +432,7 @@ func (p *Pane) apply(pr session.Progress) {
 		p.Curve.Add(export.CurvePoint{Elapsed: pr.Elapsed, Best: pr.BestLength})
 	}
 	p.setNumbers(pr)
+	p.showSchedule(pr)
 	frac, busy := BarFraction(pr)
 	p.bar.SetValue(frac)
 	p.showBusy(busy)
@@ -459,6 +467,31 @@ func (p *Pane) setNumbers(pr session.Progress) {
 	set("Moves", FormatCount(float64(pr.Moves)))
 	set("Moves/s", FormatCount(pr.MovesPerSecond()))
 	set("Elapsed", fmt.Sprintf("%.1f s", pr.Elapsed.Seconds()))
+}
+
+// showSchedule shows the schedule the run ran once it has ended or
+// paused (the runner's result), and hides the line otherwise.
+func (p *Pane) showSchedule(pr session.Progress) {
+	text := ""
+	if pr.State != session.Running {
+		if res, ok := p.Runner.Result(); ok && res.Schedule != nil {
+			text = "Schedule: " + res.Schedule.String()
+		}
+	}
+	p.schedule.SetText(text)
+	if text == "" {
+		p.schedule.Hide()
+	} else {
+		p.schedule.Show()
+	}
+}
+
+// Schedule returns the schedule line ("" when none is shown).
+func (p *Pane) Schedule() string {
+	if !p.schedule.Visible() {
+		return ""
+	}
+	return p.schedule.Text()
 }
 
 // StatusLine is a pane's status: the state, the engine, the phase while
@@ -556,7 +589,7 @@ func (p *Pane) Numbers() fyne.CanvasObject {
 		}
 	}
 	p.engineChanged(p.settings.shown)
-	return container.New(layout.NewFormLayout(), cells...)
+	return container.NewVBox(container.New(layout.NewFormLayout(), cells...), p.schedule)
 }
 
 // statusLines is how many lines the status line keeps room for, so that
