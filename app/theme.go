@@ -72,18 +72,13 @@ func newSecondaryLabel(text string, wrap bool) *secondaryLabel {
 	return &secondaryLabel{RichText: rt, seg: seg}
 }
 
-// SetText replaces the label's text. The segment is replaced, not
-// changed in place: the rich text's renderer keeps the drawn lines of a
-// segment it has seen, and a wrapped text whose lines change in number
-// left the old lines drawn beside the new ones.
+// SetText replaces the label's text (in its one segment: Fyne's OpenGL
+// driver did not draw a segment that replaced the first one).
 func (l *secondaryLabel) SetText(s string) {
 	if l.seg.Text == s {
 		return
 	}
-	seg := *l.seg
-	seg.Text = s
-	l.seg = &seg
-	l.Segments = []widget.RichTextSegment{l.seg}
+	l.seg.Text = s
 	l.Refresh()
 }
 
@@ -92,10 +87,7 @@ func (l *secondaryLabel) SetColor(name fyne.ThemeColorName) {
 	if l.seg.Style.ColorName == name {
 		return
 	}
-	seg := *l.seg
-	seg.Style.ColorName = name
-	l.seg = &seg
-	l.Segments = []widget.RichTextSegment{l.seg}
+	l.seg.Style.ColorName = name
 	l.Refresh()
 }
 
