@@ -97,9 +97,7 @@ func TestBrowserSecondLinesUseTheReadableColour(t *testing.T) {
 	if second.seg.Style.ColorName != ColorNameSecondaryText {
 		t.Errorf("second line colour %q", second.seg.Style.ColorName)
 	}
-	if ap.Single.status.seg.Style.ColorName != ColorNameSecondaryText {
-		t.Error("the status line does not use the readable secondary colour")
-	}
+
 	// The app's theme provides the colour.
 	if _, ok := ap.FyneApp.Settings().Theme().(Theme); !ok {
 		t.Errorf("app theme is %T, want app.Theme", ap.FyneApp.Settings().Theme())

@@ -225,16 +225,16 @@ func TestLabelsFollowTheEngine(t *testing.T) {
 	if strings.Contains(got, "Blocks") || strings.Contains(got, "Threads/block") || !strings.Contains(got, "Searches") {
 		t.Errorf("CPU pspm labels %s", got)
 	}
-	if !p.Anneals() || !strings.Contains(f.timeHelp.Text(), "schedule") {
-		t.Errorf("pspm: temperature shown %v, time help %q", p.Anneals(), f.timeHelp.Text())
+	if !p.Anneals() || !strings.Contains(f.timeHelp.Text, "schedule") {
+		t.Errorf("pspm: temperature shown %v, time help %q", p.Anneals(), f.timeHelp.Text)
 	}
 	p.SetSettings(Settings{Algorithm: "pspm", Backend: solver.BackendGPU, Seed: 1})
 	if got := strings.Join(labels(), ","); !strings.Contains(got, "Blocks") || !strings.Contains(got, "Threads/block") {
 		t.Errorf("GPU pspm labels %s", got)
 	}
 	p.SetSettings(Settings{Algorithm: "3opt-ils", Backend: solver.BackendCPU, Seed: 1})
-	if p.Anneals() || strings.Contains(f.timeHelp.Text(), "schedule") {
-		t.Errorf("3opt-ils: temperature shown %v, time help %q", p.Anneals(), f.timeHelp.Text())
+	if p.Anneals() || strings.Contains(f.timeHelp.Text, "schedule") {
+		t.Errorf("3opt-ils: temperature shown %v, time help %q", p.Anneals(), f.timeHelp.Text)
 	}
 	for _, r := range f.rows {
 		if r.opt.Experimental {

@@ -41,7 +41,7 @@ type Pane struct {
 	best    []int
 
 	numbers map[string]binding.String
-	status  *secondaryLabel
+	status  *widget.Label
 	// bar shows the share of the run done, or of a set-up phase whose
 	// progress the engine knows; busy stands in for it while a phase of
 	// unknown length runs.
@@ -143,7 +143,8 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 	p := &Pane{Name: name, Runner: session.NewRunner(), View: canvas.NewTourView(), Curve: canvas.NewCurve(), win: win}
 	p.settings = newSettingsForm(prefs, name+".", def)
 	p.settings.OnEngineChanged = p.engineChanged
-	p.status = newSecondaryLabel("no instance", true)
+	p.status = widget.NewLabel("no instance")
+	p.status.Wrapping = fyne.TextWrapWord
 	p.schedule = newSecondaryLabel("", true)
 	p.schedule.Hide()
 	p.bar = newFractionBar()
@@ -230,7 +231,7 @@ func (p *Pane) Settings() (Settings, error) { return p.settings.Settings() }
 func (p *Pane) SetSettings(s Settings) { p.settings.Set(s) }
 
 // Status returns the pane's status line.
-func (p *Pane) Status() string { return p.status.Text() }
+func (p *Pane) Status() string { return p.status.Text }
 
 func (p *Pane) setStatus(s string) { p.status.SetText(s) }
 

@@ -240,7 +240,7 @@ func checkEngineShown(t *testing.T, p *Pane, before solver.Engine) {
 		t.Errorf("pane %s: no engine chosen (%v)", p.Name, f.algoSelect.Selected)
 		return
 	}
-	if got := f.algoHelp.Text(); got != e.Describe() {
+	if got := f.algoHelp.Text; got != e.Describe() {
 		t.Errorf("pane %s on %s/%s: description %q", p.Name, e.Name(), e.Backend(), got)
 	}
 	set := f.options()
@@ -253,7 +253,7 @@ func checkEngineShown(t *testing.T, p *Pane, before solver.Engine) {
 			t.Errorf("pane %s on %s/%s: field %d is %s labelled %q", p.Name, e.Name(), e.Backend(), i, r.opt.Name, r.label.Text)
 		}
 	}
-	if got, want := f.timeHelp.Text(), timeHelpFor(set); got != want {
+	if got, want := f.timeHelp.Text, timeHelpFor(set); got != want {
 		t.Errorf("pane %s: time help %q, want %q", p.Name, got, want)
 	}
 	if sel := f.algoSelect.Selected; sel != e.Name() {

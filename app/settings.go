@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/data/binding"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/solver"
@@ -147,7 +148,7 @@ type settingsForm struct {
 
 	algoSelect  *widget.Select
 	unavailable *secondaryLabel // the algorithms that cannot run here, and why
-	algoHelp    *secondaryLabel
+	algoHelp    *widget.Label // a Label: see secondaryLabel on texts whose lines change
 	backendBtns map[string]*widget.Button
 	backendRow  *fyne.Container
 	gpuNote     *widget.Label
@@ -159,7 +160,8 @@ type settingsForm struct {
 	enabled  bool
 
 	timeItem, seedItem *widget.Entry
-	timeHelp, seedHelp *secondaryLabel
+	timeHelp           *widget.Label
+	seedHelp           *secondaryLabel
 	timeErr, seedErr   *widget.Label
 	timeBox, seedBox   *fyne.Container
 
@@ -233,7 +235,7 @@ func AvailableAlgorithms() (ok []string, unavailable map[string]string) {
 
 // newFieldRow lays out a field: label and input on one line, the help and
 // the error beneath.
-func newFieldRow(label *widget.Label, input fyne.CanvasObject, help *secondaryLabel, errMsg *widget.Label) *fyne.Container {
+func newFieldRow(label *widget.Label, input, help fyne.CanvasObject, errMsg *widget.Label) *fyne.Container {
 	head := container.NewBorder(nil, nil, container.NewGridWrap(fyne.NewSize(labelWidth, input.MinSize().Height), label), nil, input)
 	return container.NewVBox(head, help, errMsg)
 }
@@ -248,9 +250,10 @@ func newErrLabel() *widget.Label {
 
 func (f *settingsForm) build() {
 	algos, unavailable := AvailableAlgorithms()
-	// The engine's description in the readable secondary colour: Fyne's
-	// low-importance grey is too faint on the dark theme.
-	f.algoHelp = newSecondaryLabel("", true)
+	// The engine's description in the foreground colour: its lines change
+	// in number with the engine (see secondaryLabel).
+	f.algoHelp = widget.NewLabel("")
+	f.algoHelp.Wrapping = fyne.TextWrapWord
 	f.unavailable = newSecondaryLabel("", true)
 	if len(unavailable) > 0 {
 		var parts []string
@@ -288,7 +291,9 @@ func (f *settingsForm) build() {
 
 	f.timeItem = widget.NewEntryWithData(f.timeLimit)
 	f.timeItem.SetPlaceHolder("10")
-	f.timeHelp = newSecondaryLabel("", true)
+	f.timeHelp = widget.NewLabel("")
+	f.timeHelp.Wrapping = fyne.TextWrapWord
+	f.timeHelp.SizeName = theme.SizeNameCaptionText
 	f.timeErr = newErrLabel()
 	f.timeItem.Validator = f.checkTime
 	f.timeItem.OnChanged = func(s string) { showFieldError(f.timeErr, f.checkTime(s)) }
@@ -668,18 +673,19 @@ func (f *settingsForm) refreshBackend() {
 	}
 }
 
-// Picker is the engine choice: algorithm, backend, what cannot run here
-// and why.
+// Picker is the engine choice: algorithm, backend, and why the GPU
+// cannot run the algorithm when it cannot.
 func (f *settingsForm) Picker() fyne.CanvasObject {
 	return container.NewVBox(
 		container.New(layout.NewFormLayout(), widget.NewLabel("Algorithm"), f.algoSelect, widget.NewLabel("Backend"), f.backendRow),
-		f.gpuNote, f.unavailable)
+		f.gpuNote)
 }
 
 // Fields are the chosen engine's description, its stable options, the
-// time limit and the seed, and its experimental options under Advanced.
+// time limit and the seed, its experimental options under Advanced, and
+// the algorithms that cannot run here with the reason.
 func (f *settingsForm) Fields() fyne.CanvasObject {
-	return container.NewVBox(f.algoHelp, f.fields, f.advanced)
+	return container.NewVBox(f.algoHelp, f.fields, f.advanced, f.unavailable)
 }
 
 // Settings parses the form; a bad field gives a one-line error naming it

@@ -53,7 +53,10 @@ func (t Theme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
 	return t.Theme.Color(n, v)
 }
 
-// secondaryLabel is a one-line label in ColorNameSecondaryText.
+// secondaryLabel is a label in ColorNameSecondaryText. Its text may
+// change, but not the number of lines it wraps into once drawn: Fyne's
+// OpenGL driver then left the lines added out (a status line's second
+// line never appeared), so texts whose lines change are widget.Labels.
 type secondaryLabel struct {
 	*widget.RichText
 	seg *widget.TextSegment
