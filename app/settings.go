@@ -148,7 +148,7 @@ type settingsForm struct {
 
 	algoSelect  *widget.Select
 	unavailable *secondaryLabel // the algorithms that cannot run here, and why
-	algoHelp    *widget.Label // a Label: see secondaryLabel on texts whose lines change
+	algoHelp    *widget.Label   // a Label: see secondaryLabel on texts whose lines change
 	backendBtns map[string]*widget.Button
 	backendRow  *fyne.Container
 	gpuNote     *widget.Label
