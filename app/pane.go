@@ -655,7 +655,7 @@ func (p *Pane) Compact(title string) fyne.CanvasObject {
 	bottom := container.NewVBox(p.Buttons(), p.Progress(), p.Numbers(), curve, settings)
 	top := container.NewBorder(container.NewVBox(head, narrow(p.settings.Picker(), settingsWidth)), nil, nil, nil, p.View)
 	split := container.NewVSplit(top, container.NewVScroll(bottom))
-	split.Offset = 0.55
+	split.Offset = 0.62
 	return split
 }
 
