@@ -409,3 +409,60 @@ func TestExportDialogSizeOnlyForPictures(t *testing.T) {
 		t.Error("width abc accepted")
 	}
 }
+
+// TestAdvancedHoldsTheExperimentalOptions: an option marked experimental
+// is under Advanced and not among the fields shown; a stable one the
+// other way round.
+func TestAdvancedHoldsTheExperimentalOptions(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	f := ap.Single.settings
+	seen := false
+	for _, algo := range f.algoSelect.Options {
+		f.algoSelect.SetSelected(algo)
+		for _, r := range f.rows {
+			inFields := slices.Contains(f.fields.Objects, fyne.CanvasObject(r.box))
+			inAdvanced := slices.Contains(f.advBox.Objects, fyne.CanvasObject(r.box))
+			if r.opt.Experimental != inAdvanced || inFields == inAdvanced {
+				t.Errorf("%s %s (experimental %v): in the fields %v, under Advanced %v", algo, r.opt.Name, r.opt.Experimental, inFields, inAdvanced)
+			}
+			seen = seen || r.opt.Experimental
+		}
+		if hasExp := len(f.advBox.Objects) > 0; hasExp != f.advanced.Visible() {
+			t.Errorf("%s: Advanced shown %v with %d options", algo, f.advanced.Visible(), len(f.advBox.Objects))
+		}
+	}
+	if !seen {
+		t.Log("no engine here has an experimental option")
+	}
+}
+
+// TestStatusWrapsWithoutMovingTheControls: a status of two lines wraps
+// in the room kept for it; the numbers below stay where they were.
+func TestStatusWrapsWithoutMovingTheControls(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	ap.Win.Resize(fyne.NewSize(1400, 880))
+	p := ap.Single
+	fr := newFrames()
+	var length fyne.CanvasObject
+	for _, c := range test.LaidOutObjects(ap.Win.Content()) {
+		if l, ok := c.(*widget.Label); ok && l.Text == "Length" {
+			length = l
+		}
+	}
+	p.setStatus("ready")
+	fr.step(ap.Win.Content())
+	before := fyne.CurrentApp().Driver().AbsolutePositionForObject(length)
+	p.setStatus("done · auto/cpu · GPU not used (this binary was built without CUDA kernels (build with `make gpu`)); running auto on the CPU")
+	fr.step(ap.Win.Content())
+	if after := fyne.CurrentApp().Driver().AbsolutePositionForObject(length); after != before {
+		t.Errorf("the numbers moved from %v to %v when the status grew a line", before, after)
+	}
+	if p.status.Wrapping != fyne.TextWrapWord || p.status.Truncation != fyne.TextTruncateOff {
+		t.Error("the status line is cut, not wrapped")
+	}
+	if h, min := p.status.Size().Height, p.status.MinSize().Height; h < min {
+		t.Errorf("status %v tall, needs %v", h, min)
+	}
+}
