@@ -15,11 +15,14 @@ import (
 	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/internal/fakeengine"
 	"github.com/tsplab/tsplab/solver"
+	_ "github.com/tsplab/tsplab/solver/cpu"
 )
 
-// Engines under real names, so the forms show the option table's rows:
-// or-ils has only a GPU engine, and it cannot run here; auto's GPU engine
-// cannot run either.
+// Engines under real names, so the forms show the options the real CPU
+// engines declare (solver/cpu is imported for its declarations; the
+// fakes registered here replace its engines of the same names): or-ils
+// has only a GPU engine, and it cannot run here; auto's GPU engine cannot
+// run either.
 func init() {
 	fakeengine.Register(
 		fakeengine.Engine{Algo: "pspm"},

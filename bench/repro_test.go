@@ -428,10 +428,10 @@ func TestLamOnlyRunsTheNamedParts(t *testing.T) {
 	dir := tsplibdir.Need(t)
 	tsplibdir.Instance(t, "rd100")
 	out := t.TempDir()
-	// select is a GPU pspm option: CPU SSPM must run without it (an engine
+	// draw is a GPU pspm option: CPU SSPM must run without it (an engine
 	// refuses an option it does not have), and the notes name it.
 	opt := Options{TSPLIBDir: dir, OutDir: out, Quick: true, Instances: []string{"rd100"}, Only: []string{"table2", "sspm"}, Threads: 8,
-		Extra: map[string]string{"select": "first"}}
+		Extra: map[string]string{"draw": "uniform"}}
 	var buf bytes.Buffer
 	if err := Run(context.Background(), "lam", opt, &buf); err != nil {
 		t.Fatal(err)
@@ -452,7 +452,7 @@ func TestLamOnlyRunsTheNamedParts(t *testing.T) {
 	if !strings.Contains(buf.String(), "Pm = TPB = 8 (--threads") {
 		t.Fatalf("the notes do not say --threads 8 ran:\n%s", buf.String())
 	}
-	if !strings.Contains(buf.String(), "select=first") {
+	if !strings.Contains(buf.String(), "draw=uniform") {
 		t.Fatalf("the notes do not name the engine option:\n%s", buf.String())
 	}
 	opt.Only = []string{"table9"}
