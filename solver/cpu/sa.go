@@ -12,7 +12,7 @@ import (
 )
 
 // Defaults of the simulated annealing engines: Lam et al., Table 1, the
-// same on both backends (solver's option table).
+// same on both backends (solver's schedule defaults).
 const (
 	// DefaultT0 is the initial temperature.
 	DefaultT0 = solver.DefaultT0
