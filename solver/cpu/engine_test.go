@@ -156,11 +156,25 @@ func checkCancelled(t *testing.T, name string, in *solver.Instance, d time.Durat
 // TestTimeLimit: the time limit ends a run whose schedule is far longer.
 func TestTimeLimit(t *testing.T) {
 	in := uniformInstance(300, 6)
+	// pspm with alpha given runs Lam's schedule, which the limit cuts.
 	for _, name := range []string{"pspm", "auto"} {
-		res := solve(t, name, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 30 * time.Millisecond}, nil)
-		if !res.Stopped {
-			t.Fatalf("%s: time limit not marked Stopped", name)
+		p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 30 * time.Millisecond}
+		if name == "pspm" {
+			p.Alpha = 0.999
 		}
+		res := solve(t, name, in, p, nil)
+		if !res.Stopped || res.StopReason != solver.StopTime {
+			t.Fatalf("%s: time limit not marked Stopped (%v, %q)", name, res.Stopped, res.StopReason)
+		}
+	}
+	// Without alpha the schedule is fitted to the limit and ends within it.
+	start := time.Now()
+	res := solve(t, "pspm", in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 300 * time.Millisecond}, nil)
+	if res.Schedule == nil || !res.Schedule.Fitted {
+		t.Fatalf("pspm under a time limit: schedule %+v, want one fitted to the limit", res.Schedule)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Fatalf("pspm's fitted schedule ran %v past a 300ms limit", el)
 	}
 }
 
