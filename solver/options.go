@@ -296,6 +296,8 @@ var (
 		Doc: "sequential 3-opt moves besides 2-opt and Or-opt"}
 	optDepth = Option{Name: "depth", Kind: KindInt, Min: 1, Max: 3, Default: "1",
 		Doc: "steps of a sequential move after its first 2-opt step, Lin–Kernighan style (1: 3-opt, 2: 4-opt, 3: 5-opt); with threeopt on"}
+	optMove = Option{Name: "move", Kind: KindChoice, Choices: []string{"chain", "lk5"}, Default: "chain", Experimental: true,
+		Doc: "the deep move after 2-opt and Or-opt: a chain of 2-opt steps (threeopt, depth) or the sequential 5-opt move of Lin–Kernighan–Helsgaun (lk5)"}
 	optOr3 = Option{Name: "or3opt", Kind: KindBool, Default: "off",
 		Doc: "with threeopt on, also the pure 3-opt moves two 2-opt steps cannot make (a segment moved without reversal, or two neighbouring segments reversed in place)"}
 	optNearKick = Option{Name: "nearkick", Kind: KindInt, Min: 0, Max: 100, Default: "0",
@@ -395,7 +397,7 @@ var schedule = []Option{optT0, optTEnd, optAlpha, optSweeps}
 // differ in their defaults.
 func ilsOptions(threeOpt, or3, accept, candidates, stale string) []Option {
 	return []Option{optWorkers, optKicks, optPivot, optRKBI, optSync, optSyncFrom, optShare, optStale.with(stale), optThreeOpt.with(threeOpt),
-		optOr3.with(or3), optNearKick, optDepth, optAccept.with(accept), optSegment, optNeighbors, optCandidates.with(candidates),
+		optOr3.with(or3), optNearKick, optDepth, optMove, optAccept.with(accept), optSegment, optNeighbors, optCandidates.with(candidates),
 		optPartition, optPartSegment, optPartKicks, optPartSlice, optPartLists, optPartShape, optPartDeep}
 }
 

@@ -31,6 +31,7 @@ type ilsConfig struct {
 	maxSeg          int    // kick segment length bound
 	depth           int    // steps of a sequential move after the first
 	or3             bool   // with threeOpt, also tryOr3's pure 3-opt moves
+	move            string // OptMove: "chain" or "lk5"
 	nearKick        int    // percentage of kicks that are ls.kickNear
 	share           string // what exchange gives: "best" to all, or "half"
 	sync            int    // kicks per worker between best exchanges (0: independent)
@@ -71,6 +72,9 @@ const (
 	// OptDepth is the number of 2-opt steps a sequential move makes after
 	// its first (1: 3-opt, up to 3: 5-opt).
 	OptDepth = "depth"
+	// OptMove selects the deep move: "chain" (2-opt steps, threeopt and
+	// depth) or "lk5" (the sequential 5-opt move, kopt.go).
+	OptMove = "move"
 	// OptOr3 turns on, with the sequential 3-opt moves, the pure 3-opt
 	// moves two 2-opt steps cannot make ("on", "off").
 	OptOr3 = "or3opt"
@@ -117,6 +121,7 @@ func (e ilsEngine) config(in *solver.Instance, p solver.Params) (cfg ilsConfig, 
 		get(&cfg.threeOpt, opts.Bool, p, OptThreeOpt),
 		get(&cfg.depth, opts.Int, p, OptDepth),
 		get(&cfg.or3, opts.Bool, p, OptOr3),
+		get(&cfg.move, opts.Choice, p, OptMove),
 		get(&cfg.nearKick, opts.Int, p, OptNearKick),
 		get(&cfg.share, opts.Choice, p, OptShare),
 		get(&accept, opts.Choice, p, OptAccept),
@@ -202,6 +207,7 @@ func (o ilsOptions) configure(s *ls) {
 	s.orOpt, s.threeOpt, s.rkbi = o.cfg.orOpt, o.cfg.threeOpt, o.rkbi
 	s.depth = min(max(o.cfg.depth, 1), maxDepth)
 	s.or3, s.nearPct = o.cfg.or3, o.cfg.nearKick
+	o.cfg.setMove(s)
 }
 
 // ilsRun is one run of an iterated local search: set-up (candidate lists,

@@ -35,6 +35,15 @@ var kBreadth = [maxK - 1]int{5, 5, 3, 2}
 
 func newKopt() *kopt { return &kopt{breadth: kBreadth} }
 
+// setMove gives s the configuration's deep move.
+func (c ilsConfig) setMove(s *ls) {
+	if c.move != "lk5" {
+		s.k5 = nil
+	} else if s.k5 == nil {
+		s.k5 = newKopt()
+	}
+}
+
 // try5opt looks for an improving sequential move of up to 5 exchanged
 // edges from t1 and applies the first it finds.
 func (s *ls) try5opt(t1 int32) bool {
