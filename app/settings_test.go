@@ -30,9 +30,16 @@ func (tunedFake) Tune(in *solver.Instance, set solver.OptionSet) solver.OptionSe
 	return set
 }
 
-// The option table's swap-climb rows apply to fakes of that name (a name
-// that sorts after the other tests' engines, so their defaults stay).
+// fakeClimb is the config of the fake CPU swap-climb: the options the
+// real one declares in solver/cpu, which the app's tests do not link.
+type fakeClimb struct{ Workers, Restarts int }
+
+// The swap-climb options apply to fakes of that name (a name that sorts
+// after the other tests' engines, so their defaults stay).
 func init() {
+	solver.Declare("swap-climb", solver.BackendCPU, solver.NewSpec(
+		solver.ParamInt("workers", func(c *fakeClimb) *int { return &c.Workers }).Auto("all cores"),
+		solver.Int("restarts", func(c *fakeClimb) *int { return &c.Restarts }, 0, 0, 1<<31-1, "climbs in all (0: until the time limit)")))
 	solver.Register(fakeengine.Engine{Algo: "swap-climb"})
 	solver.Register(tunedFake{fakeengine.Engine{Algo: "swap-climb", On: solver.BackendGPU}})
 }

@@ -60,5 +60,5 @@ func polishClimb(ctx context.Context, in *solver.Instance, sink *solver.Sink, be
 func finishClimbs(e solver.Engine, in *solver.Instance, p solver.Params, sink *solver.Sink, best []int, moves, climbs int64, start time.Time, stopped bool, label string) (solver.Result, error) {
 	l := solver.TourLength(in, best)
 	sink.Send(solver.Snapshot{Best: append([]int(nil), best...), BestLength: l, Length: l, Step: climbs, Moves: moves, Progress: 1})
-	return solver.Finish(in, e, p, best, moves, climbs, start, stopped, label)
+	return solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: climbs, Start: start, Stopped: stopped, Device: label})
 }

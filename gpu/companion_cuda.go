@@ -317,7 +317,7 @@ func solveCompanion(ctx context.Context, e, cpu solver.Engine, in *solver.Instan
 			device += fmt.Sprintf("; the GPU side stopped: %v", g.err)
 		}
 	}
-	return solver.Finish(in, e, p, best, moves, r.Steps, start, r.Stopped || ctx.Err() != nil, device)
+	return solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: r.Steps, Start: start, Stopped: r.Stopped || ctx.Err() != nil, Device: device})
 }
 
 // useCompanion reports whether GPU auto runs the windows beside the CPU

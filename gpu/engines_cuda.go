@@ -69,7 +69,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 			if err != nil {
 				return solver.Result{}, err
 			}
-			return solver.Finish(in, e, p, ph.tour, ph.moves, ph.steps, start, ph.stopped || ctx.Err() != nil, ph.device)
+			return solver.Finish(in, e, p, solver.Outcome{Tour: ph.tour, Moves: ph.moves, Steps: ph.steps, Start: start, Stopped: ph.stopped || ctx.Err() != nil, Device: ph.device})
 		}
 		if len(in.FixedEdges) == 0 {
 			return solveCompanion(ctx, e, cpu, in, p, snaps, start, every, true)
@@ -99,7 +99,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if strings.Contains(r.Device, "ascent iterations on the GPU") {
 		what = "the CPU search on alpha-nearness lists of an ascent on the GPU"
 	}
-	return solver.Finish(in, e, p, r.Tour, r.Moves, r.Steps, start, r.Stopped, r.Device+" (GPU auto: "+what+note+why+")")
+	return solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped, Device: r.Device + " (GPU auto: " + what + note + why + ")"})
 }
 
 // alphaStart gives the CPU auto engine's parameters q the greedy tour on

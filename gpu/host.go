@@ -275,7 +275,7 @@ func (b *ilsBest) snapshot(cur []int, step, moves int64) {
 // solver.Finish (which validates it and recomputes its length).
 func (b *ilsBest) finish(e solver.Engine, steps, moves int64, stopped bool, device string) (solver.Result, error) {
 	b.sink.Send(solver.Snapshot{Best: slices.Clone(b.tour), BestLength: b.length, Length: b.length, Step: steps, Moves: moves, Progress: 1})
-	return solver.Finish(b.in, e, b.p, b.tour, moves, steps, b.start, stopped, device)
+	return solver.Finish(b.in, e, b.p, solver.Outcome{Tour: b.tour, Moves: moves, Steps: steps, Start: b.start, Stopped: stopped, Device: device})
 }
 
 // polish2Opt makes t 2-opt optimal on the CPU with the exact integer
@@ -342,7 +342,7 @@ func finishEarly(in *solver.Instance, e solver.Engine, p solver.Params, start ti
 	}
 	l := solver.TourLength(in, t)
 	sink.Send(solver.Snapshot{Best: t, BestLength: l, Length: l, Progress: 1})
-	return solver.Finish(in, e, p, t, 0, 0, start, true, device)
+	return solver.Finish(in, e, p, solver.Outcome{Tour: t, Start: start, Stopped: true, Device: device})
 }
 
 // usableMemory is the part of free device memory one run may plan to take:

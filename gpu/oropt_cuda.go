@@ -293,7 +293,7 @@ func solveOrILS(ctx context.Context, e solver.Engine, in *solver.Instance, p sol
 	if err != nil {
 		return solver.Result{}, err
 	}
-	return solver.Finish(in, e, p, ph.tour, ph.moves, ph.steps, start, ph.stopped, ph.device)
+	return solver.Finish(in, e, p, solver.Outcome{Tour: ph.tour, Moves: ph.moves, Steps: ph.steps, Start: start, Stopped: ph.stopped, Device: ph.device})
 }
 
 // orPhase is what an or-ils run hands back: its best tour (exact length)

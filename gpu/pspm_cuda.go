@@ -433,7 +433,7 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		p.Extra["nnfrom"] = strconv.FormatFloat(s.draw.from, 'g', -1, 64)
 	}
 	sink.Send(solver.Snapshot{Best: best, BestLength: bestLen, Length: bestLen, Step: int64(s.step()), Progress: float64(s.step()) / float64(s.steps), Moves: s.moves()})
-	return solver.Finish(in, e, p, best, s.moves(), int64(s.step()), start, stopped, r.d.label)
+	return solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: s.moves(), Steps: int64(s.step()), Start: start, Stopped: stopped, Device: r.d.label})
 }
 
 // step is the temperature step the queued iterations have reached.

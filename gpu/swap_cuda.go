@@ -268,7 +268,7 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 		return solver.Result{}, err
 	}
 	sink.Send(solver.Snapshot{Best: append([]int(nil), c.best...), BestLength: c.bestLen, Length: c.bestLen, Step: c.climbs, Moves: c.moves(), Progress: 1})
-	return solver.Finish(in, e, p, c.best, c.moves(), c.climbs, start, stopped, r.d.label)
+	return solver.Finish(in, e, p, solver.Outcome{Tour: c.best, Moves: c.moves(), Steps: c.climbs, Start: start, Stopped: stopped, Device: r.d.label})
 }
 
 // swapClimb is one swap-climb run: the batch of climbers on the device,

@@ -251,7 +251,7 @@ func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p 
 	}
 	tour := toInts(best)
 	sink.Send(solver.Snapshot{Best: tour, BestLength: state[2], Length: state[1], Step: state[0], Moves: state[0] * m, Progress: 1})
-	return solver.Finish(in, e, p, tour, state[0]*m, state[0], start, stopped, r.d.label)
+	return solver.Finish(in, e, p, solver.Outcome{Tour: tour, Moves: state[0] * m, Steps: state[0], Start: start, Stopped: stopped, Device: r.d.label})
 }
 
 func toInts(c []int32) []int {

@@ -11,11 +11,32 @@
 // the CPU engines implement the same Engine interface, so callers never
 // branch on the backend.
 //
-// Settings are one table for both backends: every engine's options (the
-// Params fields it reads and its Params.Extra keys) with type, default,
-// range and meaning (OptionsFor, EffectiveOptions for an instance and a
-// device), one parser (Params.Set) and one check (Validate, returning a
-// *ParamError that names the flag and the range). Front ends run an engine
-// through Run, which checks the settings and records in Result.StopReason
-// why the run ended.
+// Settings: each engine owns a config struct and declares each of its
+// options once, bound to a field of that struct, with its kind, default,
+// range, doc and tier (Int, Float, Choice, Bool; ParamInt and ParamFloat
+// for the Params fields such as --workers and --t0; .Experimental() for
+// an option kept only for a suite or a paper's reproduction). NewSpec
+// gathers the declarations, BySize adds the defaults that depend on the
+// instance's size (one SizeTable per engine), and Declare registers the
+// spec under the engine's (algorithm, backend), in a file every build
+// compiles:
+//
+//	type config struct{ Workers, Kicks int; Pivot string }
+//
+//	var spec = solver.NewSpec(
+//		solver.ParamInt("workers", func(c *config) *int { return &c.Workers }).Auto("all cores"),
+//		solver.Int("kicks", func(c *config) *int { return &c.Kicks }, 0, 0, math.MaxInt32, "kicks per worker (0: until the time limit)"),
+//		solver.Choice("pivot", func(c *config) *string { return &c.Pivot }, "first", []string{"first", "rkbi"}, "pivoting rule").Experimental(),
+//	)
+//
+//	func init() { solver.Declare("my-ils", solver.BackendCPU, spec) }
+//
+// In Solve, spec.Parse(in, p) returns the run's config, every value
+// checked (a *ParamError names the flag, the value and the range). The
+// registry's view serves the front ends: OptionsFor (the declared
+// options), EffectiveOptions (the defaults and ranges on an instance and
+// a device, with Tuner), OptionSet.Stable (without the experimental
+// ones), Params.Set (--opt name=value) and Validate, which Run calls
+// before a run starts. Engines not yet converted keep a row of the
+// legacy table in options.go, read through OptionSet.Int and its kin.
 package solver

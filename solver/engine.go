@@ -219,28 +219,40 @@ func Resolve(algorithm, backend string) (e Engine, note string, err error) {
 	return nil, "", &ParamError{Flag: "--backend", Value: backend, Range: "one of cpu, gpu, auto"}
 }
 
-// Finish validates tour, recomputes its length exactly and fills a Result.
-// Every engine ends through it, so no engine reports an unchecked tour.
-// stopped says the engine ended before its schedule (context, time limit
-// or target); Finish sets StopReason from it, the target and the time
+// Outcome is what an engine hands Finish at the end of a run.
+type Outcome struct {
+	Tour  []int // the best tour found, 0-based
+	Moves int64 // moves evaluated
+	Steps int64 // temperature steps, kicks or passes
+	// Start is when Solve began: Result.Elapsed runs from it.
+	Start time.Time
+	// Stopped says the engine ended before its schedule (context, time
+	// limit or target).
+	Stopped bool
+	Device  string // Result.Device
+}
+
+// Finish validates o.Tour, recomputes its length exactly and fills a
+// Result. Every engine ends through it, so no engine reports an unchecked
+// tour. Finish sets StopReason from o.Stopped, the target and the time
 // budget, and Run refines it with the context.
-func Finish(in *Instance, e Engine, p Params, tour []int, moves, steps int64, start time.Time, stopped bool, device string) (Result, error) {
-	if err := ValidateTour(tour, in.N); err != nil {
+func Finish(in *Instance, e Engine, p Params, o Outcome) (Result, error) {
+	if err := ValidateTour(o.Tour, in.N); err != nil {
 		return Result{StopReason: StopError}, fmt.Errorf("%s/%s produced an invalid tour: %v", e.Name(), e.Backend(), err)
 	}
-	if err := in.CheckFixedEdges(tour); err != nil {
+	if err := in.CheckFixedEdges(o.Tour); err != nil {
 		return Result{StopReason: StopError}, fmt.Errorf("%s/%s: %v", e.Name(), e.Backend(), err)
 	}
-	length := TourLength(in, tour)
-	elapsed := time.Since(start)
-	reason := stopReason(p, length, elapsed, stopped)
+	length := TourLength(in, o.Tour)
+	elapsed := time.Since(o.Start)
+	reason := stopReason(p, length, elapsed, o.Stopped)
 	return Result{
-		Tour:       append([]int(nil), tour...),
+		Tour:       append([]int(nil), o.Tour...),
 		Length:     length,
-		Moves:      moves,
-		Steps:      steps,
+		Moves:      o.Moves,
+		Steps:      o.Steps,
 		Elapsed:    elapsed,
-		Device:     device,
+		Device:     o.Device,
 		Algorithm:  e.Name(),
 		Backend:    e.Backend(),
 		Params:     p,

@@ -19,7 +19,7 @@ func (f fakeEngine) Backend() string  { return f.backend }
 func (f fakeEngine) Describe() string { return "test engine" }
 func (f fakeEngine) Available() error { return f.avail }
 func (f fakeEngine) Solve(ctx context.Context, in *Instance, p Params, snaps chan Snapshot) (Result, error) {
-	return Finish(in, f, p, IdentityTour(in.N), 0, 0, time.Now(), false, "test")
+	return Finish(in, f, p, Outcome{Tour: IdentityTour(in.N), Start: time.Now(), Device: "test"})
 }
 
 func TestResolveFallsBackAndSaysWhy(t *testing.T) {
@@ -55,14 +55,14 @@ func TestResolveFallsBackAndSaysWhy(t *testing.T) {
 func TestFinishValidatesAndRecomputes(t *testing.T) {
 	in := NewCoordInstance("sq", Euc2D, []float64{0, 3, 3, 0}, []float64{0, 0, 4, 4}, nil)
 	e := fakeEngine{"zz-finish", BackendCPU, nil}
-	r, err := Finish(in, e, Params{}, []int{0, 1, 2, 3}, 10, 1, time.Now(), false, "test")
+	r, err := Finish(in, e, Params{}, Outcome{Tour: []int{0, 1, 2, 3}, Moves: 10, Steps: 1, Start: time.Now(), Device: "test"})
 	if err != nil || r.Length != 14 {
 		t.Fatalf("square 3×4: length %d, err %v (want 14)", r.Length, err)
 	}
-	if _, err := Finish(in, e, Params{}, []int{0, 1, 1, 3}, 0, 0, time.Now(), false, ""); err == nil {
+	if _, err := Finish(in, e, Params{}, Outcome{Tour: []int{0, 1, 1, 3}, Start: time.Now()}); err == nil {
 		t.Fatal("a repeated city was accepted")
 	}
-	if _, err := Finish(in, e, Params{}, []int{0, 1, 2}, 0, 0, time.Now(), false, ""); err == nil {
+	if _, err := Finish(in, e, Params{}, Outcome{Tour: []int{0, 1, 2}, Start: time.Now()}); err == nil {
 		t.Fatal("a short tour was accepted")
 	}
 }

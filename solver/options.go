@@ -248,8 +248,6 @@ const (
 // both backends.
 const DefaultTimeLimit = 10 * time.Second
 
-var inf = math.Inf(1)
-
 // The options, each defined once; engine rows below pick them and may
 // change the default.
 var (
@@ -403,34 +401,38 @@ func ilsOptions(threeOpt, or3, accept, candidates, stale string) []Option {
 
 func cat(parts ...[]Option) []Option { return slices.Concat(parts...) }
 
+// exp returns the options marked experimental.
+func exp(opts ...Option) []Option {
+	out := slices.Clone(opts)
+	for i := range out {
+		out[i].Experimental = true
+	}
+	return out
+}
+
 // optionTable lists every engine's options by (algorithm, backend).
 var optionTable = map[[2]string][]Option{
-	{"sa", BackendCPU}:   cat([]Option{optWorkers, optBlocks.auto("workers")}, schedule),
-	{"pssm", BackendCPU}: cat([]Option{optWorkers, optBlocks.auto("workers"), optK}, schedule),
-	{"pspm", BackendCPU}: cat([]Option{optWorkers, optBlocks.auto("workers"), optThreads, optK}, schedule),
-	{"sspm", BackendCPU}: cat([]Option{optWorkers, optThreads.auto("workers")}, schedule),
-
-	{"2opt-climb", BackendCPU}: {optWorkers, optRestarts},
-	{"swap-climb", BackendCPU}: {optWorkers, optRestarts, optTabu, optTenure},
-
 	{"2opt-ils", BackendCPU}: ilsOptions("off", "off", "better", "nearest", "0"),
 	{"3opt-ils", BackendCPU}: ilsOptions("on", "off", "better", "nearest", "0"),
 	{"auto", BackendCPU}:     ilsOptions("on", "off", "equal", "mixed", "20"),
 
-	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK, optLanes, optSelect, optDraw, optNNK, optNNFrom}, schedule),
-	{"sspm", BackendGPU}: cat([]Option{optThreads, optDraw, optNNK, optNNFrom}, schedule),
-	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK, optDraw, optNNK, optNNFrom}, schedule),
+	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK}, schedule, exp(optLanes, optSelect, optDraw, optNNK, optNNFrom)),
+	{"sspm", BackendGPU}: cat([]Option{optThreads}, schedule, exp(optDraw, optNNK, optNNFrom)),
+	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK}, schedule, exp(optDraw, optNNK, optNNFrom)),
 
-	{"2opt-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optRestarts, optPick, optClimbStart},
+	{"2opt-climb", BackendGPU}: cat([]Option{optBlocks.auto("climbers that fill the device"), optRestarts}, exp(optPick, optClimbStart)),
 	{"2opt-ils", BackendGPU}:   {},
-	{"3opt-ils", BackendGPU}:   {optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optSamples, optDist, optKicks.withDoc("kicks (ILS iterations) in all (0: until the time limit)"), optLoop},
-	{"swap-climb", BackendGPU}: {optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches"), optDist, optTabu, optTenure, optPer},
-	{"or-ils", BackendGPU}:     {optWindow, optWindowKicks, optWindowMoves, optReplicas, optGlobal, optStart, optSegment.upTo(512)},
-	// GPU auto ends with (or is, below its size threshold) the CPU auto
-	// engine, which reads these; or-ils, which it starts with on large
-	// instances, keeps its own defaults; companion and window set the GPU
-	// windows beside the CPU auto engine from 50,000 cities.
-	{"auto", BackendGPU}: cat(ilsOptions("on", "off", "equal", "mixed", "20"), []Option{optCompanion, optClaim, optWindow, optWindowMoves, optWindowSegment, optAlphaStart}),
+	{"3opt-ils", BackendGPU}:   cat([]Option{optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optKicks.withDoc("kicks (ILS iterations) in all (0: until the time limit)")}, exp(optSamples, optDist, optLoop)),
+	{"swap-climb", BackendGPU}: cat([]Option{optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches")}, exp(optDist, optTabu, optTenure, optPer)),
+	{"or-ils", BackendGPU}:     cat([]Option{optWindow, optStart}, exp(optWindowKicks, optWindowMoves, optReplicas, optGlobal, optSegment.upTo(512))),
+}
+
+// GPU auto ends with (or is, below its size threshold) the CPU auto engine,
+// which reads that engine's options; or-ils, which it starts with on large
+// instances, keeps its own defaults; companion and window set the GPU
+// windows beside the CPU auto engine from 50,000 cities.
+func init() {
+	Declare("auto", BackendGPU, Inherit("auto", BackendCPU, OptionSet(exp(optCompanion, optClaim, optWindow, optWindowMoves, optWindowSegment, optAlphaStart))))
 }
 
 // OptionSet is one engine's options.
@@ -439,12 +441,15 @@ type OptionSet []Option
 // OptionsFor returns the options of the engine (algorithm, backend), in
 // display order; nil for an engine without any.
 func OptionsFor(algorithm, backend string) OptionSet {
-	return slices.Clone(optionTable[[2]string{algorithm, backend}])
+	return optionsOn(algorithm, backend, nil)
 }
 
 // HasOptionTable reports whether the option table lists the engine
 // (algorithm, backend), with or without options.
 func HasOptionTable(algorithm, backend string) bool {
+	if _, ok := declaredFor(algorithm, backend); ok {
+		return true
+	}
 	_, ok := optionTable[[2]string{algorithm, backend}]
 	return ok
 }
@@ -583,6 +588,17 @@ func (p *Params) Set(setting string) error {
 // anyEngineOption reports whether some engine of the option table has an
 // option (not a Params field) called name.
 func anyEngineOption(name string) bool {
+	declMu.RLock()
+	ds := make([]Declarer, 0, len(declared))
+	for _, d := range declared {
+		ds = append(ds, d)
+	}
+	declMu.RUnlock()
+	for _, d := range ds {
+		if o, ok := d.Options(nil).Lookup(name); ok && !o.Field {
+			return true
+		}
+	}
 	for _, set := range optionTable {
 		if o, ok := OptionSet(set).Lookup(name); ok && !o.Field {
 			return true
@@ -676,6 +692,9 @@ type Tuner interface {
 // instance chosen yet).
 func EffectiveOptions(e Engine, in *Instance) OptionSet {
 	set := OptionsFor(e.Name(), e.Backend())
+	if d, ok := declaredFor(e.Name(), e.Backend()); ok {
+		set = d.Options(in)
+	}
 	cores := strconv.Itoa(runtime.NumCPU())
 	for i := range set {
 		o := &set[i]
@@ -741,6 +760,9 @@ func Validate(e Engine, in *Instance, p Params) error {
 			}
 		}
 	}
+	if err := checkExtraKeys(set, e.Name()+"/"+e.Backend(), p); err != nil {
+		return err
+	}
 	keys := make([]string, 0, len(p.Extra))
 	for k := range p.Extra {
 		keys = append(keys, k)
@@ -748,23 +770,7 @@ func Validate(e Engine, in *Instance, p Params) error {
 	slices.Sort(keys)
 	for _, k := range keys {
 		o, ok := set.Lookup(k)
-		if !ok || o.Field {
-			if slices.Contains(outputKeys, k) {
-				continue
-			}
-			have := "none"
-			var extra []string
-			for _, o := range set {
-				if !o.Field {
-					extra = append(extra, o.Name)
-				}
-			}
-			if len(extra) > 0 {
-				have = strings.Join(extra, ", ")
-			}
-			return &ParamError{Flag: "--opt", Value: k, Range: "one of the options of " + e.Name() + "/" + e.Backend() + ": " + have}
-		}
-		if p.Extra[k] == "" {
+		if !ok || p.Extra[k] == "" {
 			continue
 		}
 		if _, _, err := o.parse(p.Extra[k]); err != nil {

@@ -21,7 +21,7 @@ func (f optEngine) Backend() string  { return f.backend }
 func (f optEngine) Describe() string { return "test engine" }
 func (f optEngine) Available() error { return nil }
 func (f optEngine) Solve(ctx context.Context, in *Instance, p Params, _ chan Snapshot) (Result, error) {
-	return Finish(in, f, p, IdentityTour(in.N), 0, 0, time.Now(), false, "test")
+	return Finish(in, f, p, Outcome{Tour: IdentityTour(in.N), Start: time.Now(), Device: "test"})
 }
 
 type tunedEngine struct{ optEngine }

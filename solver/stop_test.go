@@ -28,7 +28,7 @@ func (f stopEngine) Solve(ctx context.Context, in *Instance, p Params, _ chan Sn
 	if f.wait {
 		<-ctx.Done()
 	}
-	return Finish(in, f, p, f.tour, 1, 1, start, f.stopped, "test")
+	return Finish(in, f, p, Outcome{Tour: f.tour, Moves: 1, Steps: 1, Start: start, Stopped: f.stopped, Device: "test"})
 }
 
 func TestRunStopReason(t *testing.T) {
@@ -100,7 +100,7 @@ func TestFinishStopReasonWithoutContext(t *testing.T) {
 		{Params{Target: 13}, true, StopInterrupt},
 		{Params{TimeLimit: time.Nanosecond}, true, StopTime},
 	} {
-		r, err := Finish(in, e, c.p, []int{0, 1, 2, 3}, 0, 0, time.Now().Add(-time.Millisecond), c.stopped, "test")
+		r, err := Finish(in, e, c.p, Outcome{Tour: []int{0, 1, 2, 3}, Start: time.Now().Add(-time.Millisecond), Stopped: c.stopped, Device: "test"})
 		if err != nil || r.StopReason != c.want {
 			t.Errorf("%+v stopped=%v: %q %v, want %q", c.p, c.stopped, r.StopReason, err, c.want)
 		}

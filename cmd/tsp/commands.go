@@ -346,11 +346,14 @@ func suiteNames() []string {
 }
 
 func cmdEngines(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "engines", "[--verbose] [FILE]", "Lists the registered engines: algorithm, backend, whether it can run here, and what it does.\n"+
+	fs := newFlags(e, "engines", "[--verbose [--all]] [FILE]", "Lists the registered engines: algorithm, backend, whether it can run here, and what it does.\n"+
 		"With --verbose, also each engine's options: the flag that sets it (--opt NAME=VALUE for the\n"+
-		"engine-specific ones), its type, default and allowed range, and what it does. With a TSPLIB\n"+
-		"FILE, the defaults and ranges a run on that instance takes (auto's depend on its size).")
+		"engine-specific ones), its type, default and allowed range, and what it does; with --all also\n"+
+		"the experimental ones (kept for a suite or a paper's reproduction), marked so. A default that\n"+
+		"depends on the instance's size reads \"by size\"; with a TSPLIB FILE, the defaults and ranges\n"+
+		"a run on that instance takes.")
 	verbose := fs.Bool("verbose", false, "list each engine's options")
+	all := fs.Bool("all", false, "with --verbose, also the experimental options")
 	pos, err := parse(fs, "engines", args, 0, 1)
 	if err != nil {
 		return err
@@ -370,7 +373,11 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 		}
 		fmt.Fprintf(e.stdout, "%-12s %-4s %s — %s\n", eng.Name(), eng.Backend(), eng.Describe(), status)
 		if *verbose {
-			writeOptions(e.stdout, solver.EffectiveOptions(eng, in))
+			set := solver.EffectiveOptions(eng, in)
+			if !*all {
+				set = set.Stable()
+			}
+			writeOptions(e.stdout, set)
 		}
 	}
 	return nil
@@ -390,7 +397,11 @@ func writeOptions(w io.Writer, set solver.OptionSet) {
 		case o.Auto != "":
 			def = o.Auto
 		}
-		fmt.Fprintf(w, "    %-18s %-6s default %s; range %s\n        %s\n", o.Flag(), o.Kind, def, o.Range(), o.Doc)
+		tier := ""
+		if o.Experimental {
+			tier = " (experimental)"
+		}
+		fmt.Fprintf(w, "    %-18s %-6s default %s; range %s%s\n        %s\n", o.Flag(), o.Kind, def, o.Range(), tier, o.Doc)
 	}
 }
 

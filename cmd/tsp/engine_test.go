@@ -33,7 +33,7 @@ func (e testHang) Solve(ctx context.Context, in *solver.Instance, p solver.Param
 	l := solver.TourLength(in, t)
 	sink.Send(solver.Snapshot{Length: l, BestLength: l, Moves: 1})
 	time.Sleep(time.Minute)
-	return solver.Finish(in, e, p, t, 1, 1, start, true, "cpu: test")
+	return solver.Finish(in, e, p, solver.Outcome{Tour: t, Moves: 1, Steps: 1, Start: start, Stopped: true, Device: "cpu: test"})
 }
 
 type testClimb struct{}
@@ -75,7 +75,7 @@ func (e testClimb) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 			}
 		}
 	}
-	return solver.Finish(in, e, p, t, moves, 1, start, stopped, "cpu: test")
+	return solver.Finish(in, e, p, solver.Outcome{Tour: t, Moves: moves, Steps: 1, Start: start, Stopped: stopped, Device: "cpu: test"})
 }
 
 type testWait struct{}
@@ -99,9 +99,9 @@ func (e testWait) Solve(ctx context.Context, in *solver.Instance, p solver.Param
 	for {
 		select {
 		case <-ctx.Done():
-			return solver.Finish(in, e, p, t, 1, 1, start, true, "cpu: test")
+			return solver.Finish(in, e, p, solver.Outcome{Tour: t, Moves: 1, Steps: 1, Start: start, Stopped: true, Device: "cpu: test"})
 		case <-timeout:
-			return solver.Finish(in, e, p, t, 1, 1, start, true, "cpu: test")
+			return solver.Finish(in, e, p, solver.Outcome{Tour: t, Moves: 1, Steps: 1, Start: start, Stopped: true, Device: "cpu: test"})
 		case <-tick.C:
 			sink.Send(solver.Snapshot{Length: l, BestLength: l, Moves: 1, Progress: 0.5})
 		}

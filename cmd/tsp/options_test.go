@@ -62,9 +62,10 @@ func TestSolveOpt(t *testing.T) {
 	}
 }
 
-// TestEnginesVerbose lists every option of the table with its range.
+// TestEnginesVerbose lists every option with its range (--all: the
+// experimental ones too).
 func TestEnginesVerbose(t *testing.T) {
-	code, out, stderr := tsp(t, "engines", "--verbose")
+	code, out, stderr := tsp(t, "engines", "--verbose", "--all")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -127,4 +128,54 @@ func engineBlock(out, head string) string {
 		}
 	}
 	return strings.Join(b, "\n")
+}
+
+// optionLines are the lines of tsp engines' output that list an option.
+func optionLines(out string) []string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "    --") {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// TestEnginesVerboseTiers: tsp engines --verbose lists what a user of each
+// engine needs (at most 8 options for auto on each backend, at most 90 in
+// all, both builds, since the GPU engines declare theirs in files every
+// build compiles); --all adds the experimental ones, each marked so; a
+// default that depends on the instance's size reads "by size".
+func TestEnginesVerboseTiers(t *testing.T) {
+	_, out, _ := tsp(t, "engines", "--verbose")
+	_, all, _ := tsp(t, "engines", "--verbose", "--all")
+	stable, every := optionLines(out), optionLines(all)
+	if len(stable) > 90 {
+		t.Errorf("tsp engines --verbose lists %d options, want at most 90", len(stable))
+	}
+	for _, head := range []string{"auto         cpu", "auto         gpu"} {
+		if n := len(optionLines(engineBlock(out, head))); n == 0 || n > 8 {
+			t.Errorf("%s: %d options without --all, want 1 to 8:\n%s", head, n, engineBlock(out, head))
+		}
+	}
+	if len(every) <= len(stable) {
+		t.Errorf("--all adds nothing: %d lines against %d", len(every), len(stable))
+	}
+	marked := 0
+	for _, l := range every {
+		if strings.Contains(l, "(experimental)") {
+			marked++
+		}
+	}
+	if marked != len(every)-len(stable) {
+		t.Errorf("--all: %d lines marked (experimental), %d more than without it", marked, len(every)-len(stable))
+	}
+	for _, l := range stable {
+		if strings.Contains(l, "(experimental)") {
+			t.Errorf("an experimental option without --all: %s", l)
+		}
+	}
+	if b := engineBlock(all, "auto         cpu"); !strings.Contains(b, "--opt stale        int    default by size;") {
+		t.Errorf("auto's stale depends on the size; listed as\n%s", b)
+	}
 }

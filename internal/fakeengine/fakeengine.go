@@ -95,7 +95,7 @@ func (e Engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 	}
 	if e.SetupDelay > 0 {
 		if stopped := e.setup(ctx, sink, start, limit); stopped {
-			return solver.Finish(in, e, p, tour, 0, 0, start, true, "test")
+			return solver.Finish(in, e, p, solver.Outcome{Tour: tour, Start: start, Stopped: true, Device: "test"})
 		}
 	}
 	length := solver.TourLength(in, tour)
@@ -146,7 +146,7 @@ func (e Engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 		}
 		time.Sleep(200 * time.Microsecond)
 	}
-	return solver.Finish(in, e, p, best, moves, steps, start, stopped, "test")
+	return solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: steps, Start: start, Stopped: stopped, Device: "test"})
 }
 
 // setup spends SetupDelay in the start-tour phase with known progress,

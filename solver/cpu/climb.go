@@ -33,25 +33,13 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 	if err := checkStart(in, p); err != nil {
 		return solver.Result{}, err
 	}
-	opts, err := options(e, in, p)
+	cfg, err := solver.Configure(climbSpecs[e.name], e, in, p)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	restarts, err := opts.Int(p, OptRestarts)
-	if err != nil {
-		return solver.Result{}, err
-	}
+	restarts, tabu, tenure := cfg.Restarts, cfg.Tabu, cfg.Tenure
 	if err := refuseFixed(in, e.name); err != nil {
 		return solver.Result{}, err
-	}
-	var tabu, tenure int
-	if e.swap {
-		if tabu, err = opts.Int(p, OptTabu); err != nil {
-			return solver.Result{}, err
-		}
-		if tenure, err = opts.Int(p, OptTenure); err != nil {
-			return solver.Result{}, err
-		}
 	}
 	p.Algorithm, p.Backend = e.name, solver.BackendCPU
 	if tabu > 0 && in.N >= 8 {
@@ -122,7 +110,7 @@ func (r *climbRun) run() (solver.Result, error) {
 	steps := r.climbsDone.v.Load()
 	c.snapshot(nil, c.bestLen.Load(), steps, 1, 0)
 	stopped := c.stopped.Load() || (r.restarts > 0 && steps < int64(r.restarts) && !c.optimal.Load())
-	return solver.Finish(r.in, r.e, r.p, toInt(best), c.totalMoves(), steps, r.start, stopped, deviceName(r.w))
+	return solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: toInt(best), Moves: c.totalMoves(), Steps: steps, Start: r.start, Stopped: stopped, Device: deviceName(r.w)})
 }
 
 // climber is worker wk: climbs wk, wk+w, ... until the budget, the time

@@ -380,7 +380,7 @@ func trivial(in *solver.Instance, e solver.Engine, p solver.Params, snaps chan s
 		l := solver.TourLength(in, t)
 		sink.Send(solver.Snapshot{Tour: append([]int(nil), t...), Length: l, Best: append([]int(nil), t...), BestLength: l, Progress: 1})
 	}
-	return solver.Finish(in, e, p, t, 0, 0, start, false, deviceName(workers(p)))
+	return solver.Finish(in, e, p, solver.Outcome{Tour: t, Start: start, Device: deviceName(workers(p))})
 }
 
 // baseEngine carries the registry identity shared by every CPU engine.

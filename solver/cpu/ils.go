@@ -907,7 +907,7 @@ func (r *ilsRun) finish(searches []*ls) (solver.Result, error) {
 	if c.optimal.Load() {
 		stopped = false
 	}
-	return solver.Finish(r.in, r.e, r.p, toInt(best), c.totalMoves(), steps, r.start, stopped, deviceName(r.w)+r.listNote)
+	return solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: toInt(best), Moves: c.totalMoves(), Steps: steps, Start: r.start, Stopped: stopped, Device: deviceName(r.w) + r.listNote})
 }
 
 // unionNeighbors merges two candidate lists of every city: the union,
@@ -968,7 +968,7 @@ func exactSmall(in *solver.Instance, e solver.Engine, p solver.Params, snaps cha
 	rec(1)
 	sink := solver.NewSink(snaps, 0, start)
 	sink.Send(solver.Snapshot{Tour: append([]int(nil), best...), Length: bestLen, Best: append([]int(nil), best...), BestLength: bestLen, Progress: 1, Moves: moves})
-	return solver.Finish(in, e, p, best, moves, 1, start, false, deviceName(workers(p)))
+	return solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: 1, Start: start, Device: deviceName(workers(p))})
 }
 
 func init() {

@@ -31,11 +31,14 @@ const (
 )
 
 // saDefaults checks p against engine e and the instance (solver.Validate,
-// the check both backends share) and fills the schedule's zero fields.
+// the check both backends share), reads the engine's options
+// (annealSpecs) and fills the schedule's zero fields.
 func saDefaults(e solver.Engine, in *solver.Instance, p *solver.Params) error {
-	if err := solver.Validate(e, in, *p); err != nil {
+	c, err := solver.Configure(annealSpecs[e.Name()], e, in, *p)
+	if err != nil {
 		return err
 	}
+	c.apply(p)
 	q, err := solver.Schedule(*p)
 	*p = q
 	return err
@@ -253,7 +256,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 	c.snapshot(last.current(nil), last.cur, steps, float64(steps)/float64(max(1, len(temps))), 0)
 	p.Workers = w
 	// the shortest search, ties to the lowest index (not the first offered)
-	return solver.Finish(in, e, p, toInt(searches[gb].best(nil)), moves, steps, start, stopped, deviceName(w))
+	return solver.Finish(in, e, p, solver.Outcome{Tour: toInt(searches[gb].best(nil)), Moves: moves, Steps: steps, Start: start, Stopped: stopped, Device: deviceName(w)})
 }
 
 // saEngine is sa, pssm and pspm: saRun with different search counts.

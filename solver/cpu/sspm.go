@@ -177,7 +177,7 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	c.snapshot(s.current(nil), s.cur, steps, float64(steps)/float64(len(temps)), 0)
 	stopped := c.stopped.Load() || steps < int64(len(temps))
 	p.Workers = w
-	return solver.Finish(in, e, p, toInt(c.best), c.totalMoves(), steps, start, stopped, deviceName(w))
+	return solver.Finish(in, e, p, solver.Outcome{Tour: toInt(c.best), Moves: c.totalMoves(), Steps: steps, Start: start, Stopped: stopped, Device: deviceName(w)})
 }
 
 func init() {

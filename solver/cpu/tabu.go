@@ -177,5 +177,5 @@ func solveSwapTabu(r *climbRun, iters, tenure int) (solver.Result, error) {
 		r.p.Extra = map[string]string{}
 	}
 	r.p.Extra[OptTenure] = strconv.Itoa(int(s.tenure))
-	return solver.Finish(r.in, r.e, r.p, toInt(s.best), int64(s.it)*m, int64(s.it), r.start, stopped, deviceName(1))
+	return solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: toInt(s.best), Moves: int64(s.it) * m, Steps: int64(s.it), Start: r.start, Stopped: stopped, Device: deviceName(1)})
 }

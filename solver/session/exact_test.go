@@ -29,7 +29,7 @@ func (e roundingEngine) Solve(ctx context.Context, in *solver.Instance, p solver
 	case <-ctx.Done():
 	case <-time.After(5 * UpdateInterval):
 	}
-	return solver.Finish(in, e, p, t, 1, 1, start, false, "test")
+	return solver.Finish(in, e, p, solver.Outcome{Tour: t, Moves: 1, Steps: 1, Start: start, Device: "test"})
 }
 
 func init() { solver.Register(roundingEngine{}) }

@@ -1,0 +1,469 @@
+package solver
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Decl declares one option of an engine whose settings live in a config
+// struct C: how front ends show it (an Option: name, kind, default, range,
+// doc, tier) and the field of C its value is parsed into. Build one with
+// Int, Float, Choice, Bool, ParamInt or ParamFloat, then adjust it with
+// the chained methods (Default, Auto, UpTo, Doc, Experimental, ...).
+type Decl[C any] struct {
+	opt Option
+	set func(c *C, text string, v float64)
+}
+
+// Option returns the declared option.
+func (d Decl[C]) Option() Option { return d.opt }
+
+// Int declares an int option of C in [lo, hi] with default def.
+func Int[C any](name string, field func(*C) *int, def int, lo, hi float64, doc string) Decl[C] {
+	return Decl[C]{
+		opt: Option{Name: name, Kind: KindInt, Default: strconv.Itoa(def), Min: lo, Max: hi, Doc: doc},
+		set: func(c *C, _ string, v float64) { *field(c) = int(v) },
+	}
+}
+
+// Float declares a float option of C in [lo, hi] with default def.
+func Float[C any](name string, field func(*C) *float64, def float64, lo, hi float64, doc string) Decl[C] {
+	return Decl[C]{
+		opt: Option{Name: name, Kind: KindFloat, Default: fmtNum(def), Min: lo, Max: hi, Doc: doc},
+		set: func(c *C, _ string, v float64) { *field(c) = v },
+	}
+}
+
+// Choice declares an option of C whose value is one of choices.
+func Choice[C any](name string, field func(*C) *string, def string, choices []string, doc string) Decl[C] {
+	return Decl[C]{
+		opt: Option{Name: name, Kind: KindChoice, Default: def, Choices: slices.Clone(choices), Doc: doc},
+		set: func(c *C, text string, _ float64) { *field(c) = text },
+	}
+}
+
+// Bool declares an on/off option of C.
+func Bool[C any](name string, field func(*C) *bool, def bool, doc string) Decl[C] {
+	d := "off"
+	if def {
+		d = "on"
+	}
+	return Decl[C]{
+		opt: Option{Name: name, Kind: KindBool, Default: d, Doc: doc},
+		set: func(c *C, _ string, v float64) { *field(c) = v != 0 },
+	}
+}
+
+// ParamInt declares that C takes the int Params field called name
+// (blocks, threads, k, sweeps, workers: set with --name, 0 meaning the
+// default), with that field's widest range and shared default.
+func ParamInt[C any](name string, field func(*C) *int) Decl[C] {
+	o := fieldOption(name)
+	return Decl[C]{opt: o, set: func(c *C, _ string, v float64) { *field(c) = int(v) }}
+}
+
+// ParamFloat declares that C takes the float Params field called name (t0,
+// tend, alpha) like ParamInt.
+func ParamFloat[C any](name string, field func(*C) *float64) Decl[C] {
+	o := fieldOption(name)
+	return Decl[C]{opt: o, set: func(c *C, _ string, v float64) { *field(c) = v }}
+}
+
+// fieldOption is the Params field option called name; a name that is not
+// one is a mistake in a declaration, caught when the package loads.
+func fieldOption(name string) Option {
+	o, ok := fieldOptions.Lookup(name)
+	if !ok {
+		panic(fmt.Sprintf("solver: %q is not a Params field option (want one of %s)", name, strings.Join(fieldNames, ", ")))
+	}
+	return o
+}
+
+// Default returns d with another default, as text.
+func (d Decl[C]) Default(text string) Decl[C] { d.opt.Default, d.opt.Auto = text, ""; return d }
+
+// Auto returns d with a default computed per instance or device, how
+// saying how ("all cores"); the field is left zero for the engine to fill.
+func (d Decl[C]) Auto(how string) Decl[C] { d.opt.Default, d.opt.Auto = "", how; return d }
+
+// UpTo returns d with a lower upper bound.
+func (d Decl[C]) UpTo(hi float64) Decl[C] { d.opt.Max = hi; return d }
+
+// Open returns d with its lower and upper bounds exclusive where asked.
+func (d Decl[C]) Open(lo, hi bool) Decl[C] { d.opt.MinOpen, d.opt.MaxOpen = lo, hi; return d }
+
+// Doc returns d with another description.
+func (d Decl[C]) Doc(doc string) Decl[C] { d.opt.Doc = doc; return d }
+
+// Experimental returns d marked as kept for a suite or a paper's
+// reproduction: front ends list it only when asked.
+func (d Decl[C]) Experimental() Decl[C] { d.opt.Experimental = true; return d }
+
+// SizeRow is one row of an engine's defaults by instance size: for
+// instances of From cities up to To (exclusive; 0: no upper bound) the
+// options named in Set take those defaults (as text) and those in PerCity
+// that many times the cities, rounded down. Options a row does not name
+// keep their declared defaults.
+type SizeRow struct {
+	From, To int
+	Set      map[string]string
+	PerCity  map[string]float64
+}
+
+// holds reports whether the row covers n cities.
+func (r SizeRow) holds(n int) bool { return n >= r.From && (r.To == 0 || n < r.To) }
+
+// SizeTable is an engine's defaults by instance size: the first row that
+// holds an instance's size gives its defaults.
+type SizeTable []SizeRow
+
+// BySize is what an option whose default the table sets shows without an
+// instance: `tsp engines FILE` and the app, which have one, show the value.
+const BySize = "by size"
+
+// Row returns the row for n cities, and whether there is one.
+func (t SizeTable) Row(n int) (SizeRow, bool) {
+	for _, r := range t {
+		if r.holds(n) {
+			return r, true
+		}
+	}
+	return SizeRow{}, false
+}
+
+// sets reports whether some row sets the option called name.
+func (t SizeTable) sets(name string) bool {
+	for _, r := range t {
+		if _, ok := r.Set[name]; ok {
+			return true
+		}
+		if _, ok := r.PerCity[name]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Apply returns set with the defaults the table gives in: in nil (no
+// instance), every option some row sets shows BySize; else the row for
+// in's size sets its options' defaults and the others keep theirs.
+func (t SizeTable) Apply(in *Instance, set OptionSet) OptionSet {
+	set = slices.Clone(set)
+	if len(t) == 0 {
+		return set
+	}
+	if in == nil {
+		for i := range set {
+			if t.sets(set[i].Name) {
+				set[i].Default, set[i].Auto = "", BySize
+			}
+		}
+		return set
+	}
+	r, ok := t.Row(in.N)
+	if !ok {
+		return set
+	}
+	for i := range set {
+		if v, ok := r.Set[set[i].Name]; ok {
+			set[i].Default, set[i].Auto = v, ""
+		}
+		if f, ok := r.PerCity[set[i].Name]; ok {
+			set[i].Default, set[i].Auto = strconv.Itoa(int(f*float64(in.N))), ""
+		}
+	}
+	return set
+}
+
+// Spec is one engine's options: the declarations of its config struct C,
+// in display order, and its defaults by instance size. Parse fills a C
+// from a run's Params; Options lists the declarations for front ends.
+// Declare registers a Spec under the engine's (algorithm, backend).
+type Spec[C any] struct {
+	decls []Decl[C]
+	sizes SizeTable
+}
+
+// NewSpec returns the spec of the declarations, in display order. Two
+// declarations of one name are a mistake, caught when the package loads.
+func NewSpec[C any](decls ...Decl[C]) *Spec[C] {
+	seen := map[string]bool{}
+	for _, d := range decls {
+		if seen[d.opt.Name] {
+			panic(fmt.Sprintf("solver: option %q declared twice", d.opt.Name))
+		}
+		seen[d.opt.Name] = true
+	}
+	return &Spec[C]{decls: slices.Clone(decls)}
+}
+
+// With returns a copy of s in which the option called name defaults to
+// text: engines sharing a config struct differ in their defaults.
+func (s *Spec[C]) With(name, text string) *Spec[C] {
+	c := &Spec[C]{decls: slices.Clone(s.decls), sizes: s.sizes}
+	for i := range c.decls {
+		if c.decls[i].opt.Name == name {
+			c.decls[i] = c.decls[i].Default(text)
+			return c
+		}
+	}
+	panic(fmt.Sprintf("solver: With(%q): no such option", name))
+}
+
+// Modify returns a copy of s with the option called name replaced by
+// edit's result (another doc, range or tier).
+func (s *Spec[C]) Modify(name string, edit func(Decl[C]) Decl[C]) *Spec[C] {
+	c := &Spec[C]{decls: slices.Clone(s.decls), sizes: s.sizes}
+	for i := range c.decls {
+		if c.decls[i].opt.Name == name {
+			c.decls[i] = edit(c.decls[i])
+			return c
+		}
+	}
+	panic(fmt.Sprintf("solver: Modify(%q): no such option", name))
+}
+
+// BySize returns a copy of s with defaults by instance size.
+func (s *Spec[C]) BySize(t SizeTable) *Spec[C] {
+	for _, r := range t {
+		for name := range r.Set {
+			s.mustHave(name)
+		}
+		for name := range r.PerCity {
+			s.mustHave(name)
+		}
+	}
+	return &Spec[C]{decls: slices.Clone(s.decls), sizes: slices.Clone(t)}
+}
+
+func (s *Spec[C]) mustHave(name string) {
+	for _, d := range s.decls {
+		if d.opt.Name == name {
+			return
+		}
+	}
+	panic(fmt.Sprintf("solver: size table sets %q, which is not an option of the spec", name))
+}
+
+// Sizes returns the spec's defaults by instance size.
+func (s *Spec[C]) Sizes() SizeTable { return s.sizes }
+
+// Options returns the declared options with their defaults on in (nil:
+// the declared ones, BySize where the size table decides).
+func (s *Spec[C]) Options(in *Instance) OptionSet {
+	return s.sizes.Apply(in, s.declared())
+}
+
+// declared returns the declared options, as declared.
+func (s *Spec[C]) declared() OptionSet {
+	set := make(OptionSet, len(s.decls))
+	for i, d := range s.decls {
+		set[i] = d.opt
+	}
+	return set
+}
+
+// Parse reads p's settings into a C: each option's value from its Params
+// field (when not 0) or its Params.Extra key (when not ""), else its
+// default on in (nil: the declared one), checked against its kind and
+// range. An option whose default is computed (Auto) and that p does not
+// set is left zero for the engine to fill. A bad value, or an Extra key
+// that is not one of the options, is a *ParamError naming the flag, the
+// value and the range.
+func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
+	var c C
+	set := s.declared()
+	if in != nil {
+		set = s.sizes.Apply(in, set)
+	}
+	if err := checkExtraKeys(set, "this engine", p); err != nil {
+		return c, err
+	}
+	for i, d := range s.decls {
+		o := set[i]
+		text := o.Default
+		given := ""
+		if o.Field {
+			if v := p.Field(o.Name); v != 0 {
+				text, given = p.fieldText(o.Name), p.fieldText(o.Name)
+			}
+		} else if v := strings.TrimSpace(p.Extra[o.Name]); v != "" {
+			text, given = v, v
+		}
+		if text == "" {
+			continue
+		}
+		canon, v, err := o.parse(text)
+		if err != nil {
+			if given == "" {
+				// A declared default that does not parse is a mistake
+				// in the declaration, not in the user's settings.
+				return c, fmt.Errorf("option %s: default %q: %v", o.Name, text, err)
+			}
+			if pe, ok := err.(*ParamError); ok && o.Field {
+				pe.Range += " (0: default)"
+			}
+			return c, err
+		}
+		d.set(&c, canon, v)
+	}
+	return c, nil
+}
+
+// checkExtraKeys returns a *ParamError for the first (in name order) key
+// of p.Extra that is not an option of set (other than a Params field) nor
+// an output key; engine names the engine in the message.
+func checkExtraKeys(set OptionSet, engine string, p Params) error {
+	keys := make([]string, 0, len(p.Extra))
+	for k := range p.Extra {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if o, ok := set.Lookup(k); ok && !o.Field {
+			continue
+		}
+		if slices.Contains(outputKeys, k) {
+			continue
+		}
+		have := "none"
+		var extra []string
+		for _, o := range set {
+			if !o.Field {
+				extra = append(extra, o.Name)
+			}
+		}
+		if len(extra) > 0 {
+			have = strings.Join(extra, ", ")
+		}
+		return &ParamError{Flag: "--opt", Value: k, Range: "one of the options of " + engine + ": " + have}
+	}
+	return nil
+}
+
+// Declarer is an engine's option declarations as the registry keeps them:
+// a *Spec of any config struct.
+type Declarer interface {
+	// Options returns the options with their defaults on in (nil: the
+	// declared defaults, BySize where they depend on the instance's size).
+	Options(in *Instance) OptionSet
+}
+
+var (
+	declMu   sync.RWMutex
+	declared = map[[2]string]Declarer{}
+)
+
+// Declare registers the options of the engine (algorithm, backend), most
+// often a *Spec, for OptionsFor, EffectiveOptions, Validate, Params.Set
+// and the front ends. A later declaration replaces an earlier one. An
+// engine's package declares its options where it registers the engine,
+// in files every build compiles (so a build without the engine's backend
+// still lists them).
+func Declare(algorithm, backend string, d Declarer) {
+	declMu.Lock()
+	defer declMu.Unlock()
+	declared[[2]string{algorithm, backend}] = d
+}
+
+// optionsOn returns the options of (algorithm, backend) with their
+// defaults on in: the declared ones, else the legacy table's row.
+func optionsOn(algorithm, backend string, in *Instance) OptionSet {
+	if d, ok := declaredFor(algorithm, backend); ok {
+		return d.Options(in)
+	}
+	return slices.Clone(optionTable[[2]string{algorithm, backend}])
+}
+
+// declaredFor returns the declarations of (algorithm, backend), if any.
+func declaredFor(algorithm, backend string) (Declarer, bool) {
+	declMu.RLock()
+	defer declMu.RUnlock()
+	d, ok := declared[[2]string{algorithm, backend}]
+	return d, ok
+}
+
+// Stable returns the options of s that are not experimental: what a user
+// of the engine needs, and what front ends show unless asked for all.
+func (s OptionSet) Stable() OptionSet {
+	var out OptionSet
+	for _, o := range s {
+		if !o.Experimental {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// inf is +Inf: an option without an upper bound.
+var inf = math.Inf(1)
+
+// Inf is the upper bound of an option without one.
+var Inf = inf
+
+// Configure checks p against engine e on in (Validate: the ranges on that
+// instance and device, the schedule, the memory) and parses it into e's
+// config struct with s: the one call an engine's Solve makes to read its
+// settings.
+func Configure[C any](s *Spec[C], e Engine, in *Instance, p Params) (C, error) {
+	if err := Validate(e, in, p); err != nil {
+		var zero C
+		return zero, err
+	}
+	return s.Parse(in, p)
+}
+
+// ParseKnown is Parse for an engine that hands the settings it does not
+// declare to another engine (GPU auto to CPU auto): it reads its own
+// options from p and leaves every other Extra key alone. Validate, against
+// the whole set (Inherit), checks those.
+func (s *Spec[C]) ParseKnown(in *Instance, p Params) (C, error) {
+	own := s.declared()
+	if len(p.Extra) > 0 {
+		q := p
+		q.Extra = map[string]string{}
+		for k, v := range p.Extra {
+			if _, ok := own.Lookup(k); ok {
+				q.Extra[k] = v
+			}
+		}
+		p = q
+	}
+	return s.Parse(in, p)
+}
+
+// Inherit declares the options of an engine that runs another one
+// (algorithm, backend) and passes it its settings: that engine's options,
+// with their defaults on the instance, then own's. An option own declares
+// replaces the inherited one of that name.
+func Inherit(algorithm, backend string, own Declarer) Declarer {
+	return inherited{algorithm, backend, own}
+}
+
+type inherited struct {
+	algorithm, backend string
+	own                Declarer
+}
+
+func (h inherited) Options(in *Instance) OptionSet {
+	mine := h.own.Options(in)
+	var out OptionSet
+	for _, o := range optionsOn(h.algorithm, h.backend, in) {
+		if _, dup := mine.Lookup(o.Name); !dup {
+			out = append(out, o)
+		}
+	}
+	return append(out, mine...)
+}
+
+// Options implements Declarer for a fixed set of options (an engine whose
+// options do not depend on the instance's size).
+func (s OptionSet) Options(*Instance) OptionSet { return slices.Clone(s) }
+
+// Stable returns d without the experimental mark: an engine whose users
+// need an option that a shared declaration marks experimental.
+func (d Decl[C]) Stable() Decl[C] { d.opt.Experimental = false; return d }

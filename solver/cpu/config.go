@@ -1,0 +1,94 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// annealConfig is the settings of the annealing engines (sa, pssm, pspm,
+// sspm): the Params fields each of them declares. Zero is "not declared
+// by this engine" or "computed" (workers: all cores; blocks: the workers;
+// sspm's threads: the workers).
+type annealConfig struct {
+	Workers, Blocks, Threads, K, Sweeps int
+	T0, TEnd, Alpha                     float64
+}
+
+// apply writes c's values into p's fields, where c has one: the runs read
+// the schedule and the search counts from Params.
+func (c annealConfig) apply(p *solver.Params) {
+	set := func(dst *int, v int) {
+		if v != 0 {
+			*dst = v
+		}
+	}
+	setF := func(dst *float64, v float64) {
+		if v != 0 {
+			*dst = v
+		}
+	}
+	set(&p.Workers, c.Workers)
+	set(&p.Blocks, c.Blocks)
+	set(&p.Threads, c.Threads)
+	set(&p.K, c.K)
+	set(&p.Sweeps, c.Sweeps)
+	setF(&p.T0, c.T0)
+	setF(&p.TEnd, c.TEnd)
+	setF(&p.Alpha, c.Alpha)
+}
+
+// The annealing engines' options, each declared once.
+var (
+	annealWorkers = solver.ParamInt("workers", func(c *annealConfig) *int { return &c.Workers }).Auto("all cores")
+	annealBlocks  = solver.ParamInt("blocks", func(c *annealConfig) *int { return &c.Blocks }).Auto("workers")
+	annealThreads = solver.ParamInt("threads", func(c *annealConfig) *int { return &c.Threads })
+	annealK       = solver.ParamInt("k", func(c *annealConfig) *int { return &c.K })
+	annealT0      = solver.ParamFloat("t0", func(c *annealConfig) *float64 { return &c.T0 })
+	annealTEnd    = solver.ParamFloat("tend", func(c *annealConfig) *float64 { return &c.TEnd })
+	annealAlpha   = solver.ParamFloat("alpha", func(c *annealConfig) *float64 { return &c.Alpha })
+	annealSweeps  = solver.ParamInt("sweeps", func(c *annealConfig) *int { return &c.Sweeps })
+)
+
+// annealSpecs are the annealing engines' options by name: the schedule
+// (Lam et al., Table 1) for all, and the search counts each one uses.
+var annealSpecs = map[string]*solver.Spec[annealConfig]{
+	"sa":   solver.NewSpec(annealWorkers, annealBlocks, annealT0, annealTEnd, annealAlpha, annealSweeps),
+	"pssm": solver.NewSpec(annealWorkers, annealBlocks, annealK, annealT0, annealTEnd, annealAlpha, annealSweeps),
+	"pspm": solver.NewSpec(annealWorkers, annealBlocks, annealThreads, annealK, annealT0, annealTEnd, annealAlpha, annealSweeps),
+	"sspm": solver.NewSpec(annealWorkers, annealThreads.Auto("workers"), annealT0, annealTEnd, annealAlpha, annealSweeps),
+}
+
+// climbConfig is the settings of the climbing engines.
+type climbConfig struct {
+	Workers  int
+	Restarts int // climbs in all (0: until the time limit)
+	Tabu     int // swap-climb: iterations of one tabu search (0: climb)
+	Tenure   int // its tenure (0: solver.TabuTenure's default)
+}
+
+var (
+	climbWorkers  = solver.ParamInt("workers", func(c *climbConfig) *int { return &c.Workers }).Auto("all cores")
+	climbRestarts = solver.Int(OptRestarts, func(c *climbConfig) *int { return &c.Restarts }, 0, 0, math.MaxInt32,
+		"climbs in all (0: until the time limit); with no time limit the run is deterministic")
+)
+
+// climbSpecs are the climbing engines' options by name.
+var climbSpecs = map[string]*solver.Spec[climbConfig]{
+	"2opt-climb": solver.NewSpec(climbWorkers, climbRestarts),
+	"swap-climb": solver.NewSpec(climbWorkers, climbRestarts,
+		solver.Int(OptTabu, func(c *climbConfig) *int { return &c.Tabu }, 0, 0, 1<<30,
+			"iterations of one tabu search instead of random-restart climbing (Luong et al.'s protocol: 10000); 0: climb").Experimental(),
+		solver.Int(OptTenure, func(c *climbConfig) *int { return &c.Tenure }, 0, 1, 1<<20,
+			"tabu search: iterations for which a swapped pair of positions may not be swapped again (unless that gives a new best)").Auto("n/10, at least 10").Experimental(),
+	),
+}
+
+func init() {
+	for name, s := range annealSpecs {
+		solver.Declare(name, solver.BackendCPU, s)
+	}
+	for name, s := range climbSpecs {
+		solver.Declare(name, solver.BackendCPU, s)
+	}
+}
