@@ -66,11 +66,17 @@ const (
 // the ascent on the GPU, over two seeds each.
 const alphaMinN = 10000
 
+// alphaNeighbors is the length of auto's alpha-nearness lists: with the
+// sequential 5-opt move, 5 of them (as in LKH) were ahead of 8 on
+// usa13509 at equal CPU time (docs/PERF.md, "The sequential 5-opt move").
+const alphaNeighbors = 5
+
 // gpxSyncPerCity is auto's exchange interval, in kicks per worker per
 // city, where it takes the crossover exchange.
 const gpxSyncPerCity = 1
 
-// Tune implements solver.Tuner: auto's defaults for instances below
+// Tune implements solver.Tuner: auto's move (the sequential 5-opt move
+// at every size) and its defaults for instances below
 // smallN cities (alpha-nearness lists from alphaMinN), its crossover exchange from gpxMinN cities and its
 // deeper sequential moves and longer kicks from deepMinN to deepMaxN
 // cities, and the partition search's from partMinN cities
@@ -85,6 +91,12 @@ func (e ilsEngine) Tune(in *solver.Instance, opts solver.OptionSet) solver.Optio
 		}
 		if opts[i].Name == OptCandidates && in.N >= alphaMinN && in.N < smallN {
 			opts[i].Default, opts[i].Auto = "alpha", ""
+		}
+		if opts[i].Name == OptNeighbors && in.N >= alphaMinN && in.N < smallN {
+			opts[i].Default, opts[i].Auto = strconv.Itoa(alphaNeighbors), ""
+		}
+		if opts[i].Name == OptMove {
+			opts[i].Default, opts[i].Auto = "lk5", ""
 		}
 		if in.N >= deepMinN && in.N < deepMaxN {
 			switch opts[i].Name {
