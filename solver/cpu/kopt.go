@@ -28,12 +28,28 @@ type kopt struct {
 	// tour as a sequence of segments from segment 0, each reversed or not
 	first, last [maxK]int32
 	seq         [maxK]int8 // segment index, +1, negated when reversed
+
+	// the chain of try5opt: its most steps, the total gain of the steps
+	// applied (base), the best open step of the current one (openT,
+	// openK, openG), the cities to queue on success and the chain's
+	// added and removed edges
+	steps          int
+	base           int64
+	openT          [2 * maxK]int32
+	openK          int
+	openG          int64
+	touched        []int32
+	added, deleted [][2]int32
 }
 
 // kBreadth is the default breadth per level of the 5-opt move.
 var kBreadth = [maxK - 1]int{5, 5, 3, 2}
 
-func newKopt() *kopt { return &kopt{breadth: kBreadth} }
+func newKopt() *kopt { return &kopt{breadth: kBreadth, steps: kSteps} }
+
+// kSteps is how many 5-opt steps a chain makes at most (1: the plain
+// 5-opt move).
+const kSteps = 3
 
 // setMove gives s the configuration's deep move.
 func (c ilsConfig) setMove(s *ls) {
@@ -44,8 +60,13 @@ func (c ilsConfig) setMove(s *ls) {
 	}
 }
 
-// try5opt looks for an improving sequential move of up to 5 exchanged
-// edges from t1 and applies the first it finds.
+// try5opt looks for an improving sequential move from t1 and applies
+// the first it finds: a 5-opt step, or, where none closes with a gain, a
+// chain of them (Lin–Kernighan): the step with the best partial gain
+// that closes into a tour is applied and the search goes on from t1
+// with the closing edge as the next first removed edge, up to k5.steps
+// steps; within a chain no added edge is removed again and no removed
+// edge added. A chain that never gains is undone.
 func (s *ls) try5opt(t1 int32) bool {
 	k := s.k5
 	for dir := 0; dir < 2; dir++ {
@@ -57,8 +78,51 @@ func (s *ls) try5opt(t1 int32) bool {
 			continue
 		}
 		k.t[0], k.t[1] = t1, t2
-		if s.kStep(1, s.d.At(t1, t2)) {
+		k.base, k.touched, k.added, k.deleted = 0, k.touched[:0], k.added[:0], k.deleted[:0]
+		mark, rec, len0 := len(s.journal), s.record, s.length
+		s.record = true
+		G := s.d.At(t1, t2)
+		ok := false
+		for step := 1; ; step++ {
+			k.openK, k.openG = 0, 0
+			if s.kStep(1, G) {
+				ok = true
+				break
+			}
+			if step >= k.steps || k.openK == 0 {
+				break
+			}
+			// the best open step, closed with a loss for now
+			kk := k.openK
+			k.t = k.openT
+			s.kFeasible(kk)
+			s.kApply(kk)
+			closed := k.openG - s.d.At(k.t[2*kk-1], t1)
+			s.length -= closed - k.base
+			k.base = closed
+			for i := 0; i < kk; i++ {
+				k.deleted = append(k.deleted, [2]int32{k.t[2*i], k.t[2*i+1]})
+				if i+1 < kk {
+					k.added = append(k.added, [2]int32{k.t[2*i+1], k.t[2*i+2]})
+				}
+			}
+			k.touched = append(k.touched, k.t[:2*kk]...)
+			k.t[1] = k.t[2*kk-1]
+			G = k.openG
+		}
+		s.record = rec
+		if ok {
+			if !rec {
+				s.journal = s.journal[:mark]
+			}
+			for _, x := range k.touched {
+				s.push(x)
+			}
 			return true
+		}
+		if len(k.touched) > 0 {
+			s.undoTo(mark)
+			s.length = len0
 		}
 	}
 	return false
@@ -66,12 +130,15 @@ func (s *ls) try5opt(t1 int32) bool {
 
 // kStep extends a chain of i removed edges (t[0..2i-1]) whose removed
 // minus added lengths are G: an added edge from t[2i-1] to a candidate,
-// the removed edge beside it, then a close or a deeper step.
+// the removed edge beside it, then a close or a deeper step. At the
+// deepest level it keeps the feasible close with the largest G in
+// openT, openK and openG for the next step of a chain.
 func (s *ls) kStep(i int, G int64) bool {
 	k := s.k5
 	d := s.d
 	t1, last := k.t[0], k.t[2*i-1]
 	sl, pl := s.succ(last), s.pred(last)
+	tabu := len(k.added) > 0
 	tried := 0
 	for ci, c := range s.nb[int(last)*s.k : int(last)*s.k+s.k] {
 		g := G - s.nbDist(last, ci, c)
@@ -81,6 +148,9 @@ func (s *ls) kStep(i int, G int64) bool {
 		if c == sl || c == pl {
 			continue // a tour edge
 		}
+		if tabu && hasEdge(k.deleted, last, c) {
+			continue
+		}
 		tried++
 		k.t[2*i] = c
 		for v := 0; v < 2; v++ {
@@ -88,25 +158,40 @@ func (s *ls) kStep(i int, G int64) bool {
 			if v == 1 {
 				e = s.pred(c)
 			}
-			if s.isFixed(c, e) || k.removed(i, c, e) {
+			if s.isFixed(c, e) || k.removed(i, c, e) || (tabu && hasEdge(k.added, c, e)) {
 				continue
 			}
 			s.moves++
 			k.t[2*i+1] = e
 			G2 := g + d.At(c, e)
 			if e != t1 {
-				if gain := G2 - d.At(e, t1); gain > 0 && s.kFeasible(i+1) {
+				dc := d.At(e, t1)
+				if gain := G2 - dc; gain > 0 && s.kFeasible(i+1) {
 					s.kApply(i + 1)
-					s.length -= gain
+					s.length -= gain - k.base
 					for _, x := range k.t[:2*i+2] {
 						s.push(x)
 					}
+					k.touched = append(k.touched, k.t[:2*i+2]...)
 					return true
+				}
+				if i+1 == maxK && k.steps > 1 && G2 > k.openG && s.kFeasible(i+1) {
+					k.openT, k.openK, k.openG = k.t, i+1, G2
 				}
 			}
 			if i+1 < maxK && s.kStep(i+1, G2) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// hasEdge reports whether (a, b) is in the list, either way round.
+func hasEdge(list [][2]int32, a, b int32) bool {
+	for _, e := range list {
+		if (e[0] == a && e[1] == b) || (e[0] == b && e[1] == a) {
+			return true
 		}
 	}
 	return false
