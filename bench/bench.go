@@ -30,6 +30,7 @@ type Options struct {
 	Threads   int               // parallel moves per search for the suite's annealers (0 = the paper's)
 	Extra     map[string]string // engine options (Params.Extra), given to each engine of the suite that has them
 	Prior     string            // an earlier result CSV whose measured columns a suite keeps (lam: Table 3's threshold, CPU SSPM and GPU PSPM columns)
+	PeerLKH   string            // ttq: an LKH-3 executable run beside the engines ("" = none)
 	Log       io.Writer         // progress lines (may be nil)
 }
 

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +29,13 @@ var ttqQuick = []string{"pr2392", "usa13509"}
 // reports.
 var TTQThresholds = []float64{5, 2, 1, 0.5, 0.2}
 
+// TTQAt are the times (seconds from the start) at which the ttq suite
+// reports each run's gap, where they are within its budget.
+var TTQAt = []float64{10, 20, 30, 60}
+
+// ttqParts are the engines --only can pick in the ttq suite.
+var ttqParts = []string{"gpu", "cpu", "lkh"}
+
 // BeardwoodConstant is the asymptotic constant of the optimal tour of
 // uniform random points in a square: the optimum is about
 // 0.7124·√(N·A) (Beardwood, Halton & Hammersley; the value from
@@ -35,7 +43,7 @@ var TTQThresholds = []float64{5, 2, 1, 0.5, 0.2}
 const BeardwoodConstant = 0.7124
 
 func init() {
-	Register("ttq", "time to quality: GPU and CPU auto side by side on pr2392, fnl4461, usa13509, d18512, pla85900 and uniform 100,000 and 1,000,000 (best length over time, time to 5/2/1/0.5/0.2 %, PNG plot; --runs N: seeds 1..N and their mean)", runTTQ)
+	Register("ttq", "time to quality: GPU and CPU auto side by side on pr2392, fnl4461, usa13509, d18512, pla85900 and uniform 100,000 and 1,000,000 (best length over time, time to 5/2/1/0.5/0.2 %, gap at 10/20/30/60 s, PNG plot; --runs N: seeds 1..N and their mean; --peer-lkh PATH: an LKH-3 binary beside them; --only gpu,cpu,lkh)", runTTQ)
 }
 
 // ttqBudget is the time per run of an instance of n cities: 20 s below
@@ -93,6 +101,40 @@ func ttqReach(pts []ttqPoint, gap func(int64) float64) []float64 {
 		}
 	}
 	return reach
+}
+
+// ttqAt is, for each of TTQAt, the best length of pts at that time: 0
+// when there was no tour yet, -1 past the budget d. At d itself it is the
+// run's last point, which may come a moment after d.
+func ttqAt(pts []ttqPoint, d time.Duration) []int64 {
+	out := make([]int64, len(TTQAt))
+	for i, sec := range TTQAt {
+		at := time.Duration(sec * float64(time.Second))
+		if at > d {
+			out[i] = -1
+			continue
+		}
+		for _, p := range pts {
+			if p.t <= at || at == d {
+				out[i] = p.len
+			}
+		}
+	}
+	return out
+}
+
+// fmtAt is a length of ttqAt as the table writes its gap: "" past the
+// budget, "—" with no tour yet.
+func fmtAt(l int64, gap func(int64) float64, hasRef bool) string {
+	switch {
+	case l < 0:
+		return ""
+	case l == 0:
+		return "—"
+	case !hasRef:
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3f", gap(l))
 }
 
 // fmtReach is a time to a threshold as the table writes it: "—" when it
@@ -170,14 +212,40 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 	}
 	names := r.instances(TTQInstances, ttqQuick)
 	runs := max(opt.Runs, 1)
-	title := "Time to quality: auto on the GPU and on the CPU, same host, one run each (seed 1)"
+	for _, o := range opt.Only {
+		if !slices.Contains(ttqParts, o) {
+			return fmt.Errorf("ttq suite: --only %s: want some of %s", o, strings.Join(ttqParts, ", "))
+		}
+	}
+	wants := func(part string) bool { return len(opt.Only) == 0 || slices.Contains(opt.Only, part) }
+	var lkh string
+	if opt.PeerLKH != "" && wants("lkh") {
+		if lkh, err = lkhBinary(opt.PeerLKH); err != nil {
+			return err
+		}
+	} else if slices.Contains(opt.Only, "lkh") {
+		return fmt.Errorf("ttq suite: --only lkh needs --peer-lkh PATH")
+	}
+	var who []string
+	if wants(solver.BackendGPU) {
+		who = append(who, "auto on the GPU")
+	}
+	if wants(solver.BackendCPU) {
+		who = append(who, "auto on the CPU")
+	}
+	if lkh != "" {
+		who = append(who, "LKH-3 on one core")
+	}
+	if len(who) > 1 {
+		who = append(who[:len(who)-2], who[len(who)-2]+" and "+who[len(who)-1])
+	}
+	title := fmt.Sprintf("Time to quality: %s, same host, one run each (seed 1)", strings.Join(who, ", "))
 	if runs > 1 {
-		title = fmt.Sprintf("Time to quality: auto on the GPU and on the CPU, same host, %d runs each (seeds 1–%d) and their mean", runs, runs)
+		title = fmt.Sprintf("Time to quality: %s, same host, %d runs each (seeds 1–%d) and their mean", strings.Join(who, ", "), runs, runs)
 	}
 	tb := &Table{
-		Title: title,
-		Header: []string{"instance", "n", "gap against", "engine", "time s", "first tour s", "length", "gap %",
-			"to 5 %", "to 2 %", "to 1 %", "to 0.5 %", "to 0.2 %"},
+		Title:  title,
+		Header: ttqHeader(),
 	}
 	curves := &Table{Header: []string{"instance", "engine", "elapsed_s", "best_length", "gap_percent"}}
 	for _, name := range names {
@@ -193,42 +261,65 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 			}
 			return 100 * (float64(l) - ref) / ref
 		}
-		// Each backend's rows, curves and mean, filled seed by seed with the
-		// backends taking turns to go first (see ttqOrder), then written
-		// grouped by backend.
+		// Each engine's rows, curves and mean, filled seed by seed with the
+		// engines taking turns to go first (see ttqOrder), then written
+		// grouped by engine.
 		type ttqEngine struct {
-			backend, label string
-			e              solver.Engine
-			rows, curves   [][]any
-			series         []Series
-			mean           ttqMean
+			part, label  string
+			ok           bool // available
+			run          func(seed uint64) ([]ttqPoint, solver.Result, error)
+			rows, curves [][]any
+			series       []Series
+			mean         ttqMean
 		}
-		engines := []*ttqEngine{{backend: solver.BackendGPU}, {backend: solver.BackendCPU}}
-		for _, x := range engines {
-			x.label = "auto " + x.backend
-			x.e = r.engine("auto", x.backend)
+		var engines []*ttqEngine
+		for _, b := range []string{solver.BackendGPU, solver.BackendCPU} {
+			if !wants(b) {
+				continue
+			}
+			x := &ttqEngine{part: b, label: "auto " + b}
+			if e := r.engine("auto", b); e != nil {
+				x.ok = true
+				x.run = func(seed uint64) ([]ttqPoint, solver.Result, error) {
+					return ttqRun(ctx, e, in, d, opt.Workers, seed, r.extraFor(e))
+				}
+			}
+			engines = append(engines, x)
+		}
+		if lkh != "" {
+			engines = append(engines, &ttqEngine{part: "lkh", label: LKHLabel, ok: true,
+				run: func(seed uint64) ([]ttqPoint, solver.Result, error) {
+					return ttqRunLKH(ctx, r, lkh, in, d, seed)
+				}})
 		}
 		for seed := 1; seed <= runs; seed++ {
 			for _, i := range ttqOrder(seed, len(engines)) {
 				x := engines[i]
-				if x.e == nil {
+				if !x.ok {
 					continue
+				}
+				if err := ctx.Err(); err != nil {
+					return err
 				}
 				lbl := x.label
 				if runs > 1 {
 					lbl = fmt.Sprintf("%s, seed %d", x.label, seed)
 				}
 				r.logf("%s (%d cities): %s for %v", name, in.N, lbl, d)
-				pts, res, err := ttqRun(ctx, x.e, in, d, opt.Workers, uint64(seed), r.extraFor(x.e))
+				pts, res, err := x.run(uint64(seed))
 				if err != nil {
+					if ctx.Err() != nil {
+						return ctx.Err()
+					}
 					r.logf("%s on %s: %v", lbl, name, err)
-					x.rows = append(x.rows, []any{name, in.N, refName, lbl, "n/a", "", "", "error: " + err.Error(), "", "", "", "", ""})
+					x.rows = append(x.rows, ttqErrRow(name, in.N, refName, lbl, "error: "+err.Error()))
 					continue
 				}
-				if x.backend == solver.BackendGPU {
+				if x.part == solver.BackendGPU {
 					r.device = res.Device
 				}
 				reach := ttqReach(pts, gap)
+				at := ttqAt(pts, d)
 				var sr Series
 				sr.Name = lbl
 				for _, p := range pts {
@@ -237,6 +328,15 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 					sr.X = append(sr.X, math.Max(p.t.Seconds(), 1e-3))
 					// log scale: the optimum itself is drawn at 0.001 %
 					sr.Y = append(sr.Y, math.Max(g, 1e-3))
+				}
+				if len(pts) == 0 {
+					// the peer can end its budget without a tour
+					row := ttqErrRow(name, in.N, refName, lbl, "no tour")
+					row[4] = fmtSec(res.Elapsed)
+					x.rows = append(x.rows, row)
+					x.mean.add(res, 0, reach, at)
+					r.logf("%s %s: no tour in %v", name, lbl, res.Elapsed.Round(time.Millisecond))
+					continue
 				}
 				x.series = append(x.series, sr)
 				gs := "n/a"
@@ -247,15 +347,18 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 				for _, v := range reach {
 					row = append(row, fmtReach(v))
 				}
+				for _, l := range at {
+					row = append(row, fmtAt(l, gap, ref > 0))
+				}
 				x.rows = append(x.rows, row)
-				x.mean.add(res, pts[0].t, reach)
+				x.mean.add(res, pts[0].t, reach, at)
 				r.logf("%s %s: %d (%s %%) in %v", name, lbl, res.Length, gs, res.Elapsed.Round(time.Millisecond))
 			}
 		}
 		var series []Series
 		for _, x := range engines {
-			if x.e == nil {
-				tb.AddRow(name, in.N, refName, x.label, "n/a", "", "", "unavailable", "", "", "", "", "")
+			if !x.ok {
+				tb.AddRow(ttqErrRow(name, in.N, refName, x.label, "unavailable")...)
 				continue
 			}
 			for _, row := range x.rows {
@@ -280,8 +383,12 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 		"Times are wall clock from the engine's start, read from its snapshots (best length so far; both the current and the best tour of a snapshot count) and the exact final length; \"—\": not reached.",
 		"Gaps: above the optimum where optima.csv knows it, else above 0.7124·√(N·A) (A: the bounding box) for the generated uniform instances.",
 		"The plots draw gaps below 0.001 % (the optimum, or below the uniform estimate) at 0.001 %. Budgets: 20 s below 10,000 cities, 30 s up to 50,000, 60 s above (or --time); the curves are in ttq-curves.csv and ttq-INSTANCE.png.")
+	tb.Notes = append(tb.Notes, "Gap at 10/20/30/60 s: of the best tour by then; blank past the run's budget.")
+	if lkh != "" {
+		tb.Notes = append(tb.Notes, lkhNote())
+	}
 	if runs > 1 {
-		tb.Notes = append(tb.Notes, "Order: seed by seed, the backends taking turns to go first (seed 1 GPU then CPU, seed 2 CPU then GPU, …), so that neither always runs later in the process.")
+		tb.Notes = append(tb.Notes, "Order: seed by seed, the engines taking turns to go first (seed 1 GPU then CPU, seed 2 CPU then GPU, …), so that neither always runs later in the process.")
 	}
 	if opt.OutDir != "" {
 		if err := tb.Save(opt.OutDir, "ttq"); err != nil {
@@ -324,20 +431,31 @@ type ttqMean struct {
 	elapsed, first time.Duration
 	length         float64
 	reach          [][]float64 // each run's times to the thresholds (NaN: not reached)
+	at             [][]int64   // each run's lengths at TTQAt (see ttqAt)
+	tours          int         // runs with a tour, whose first tour and length the mean is of
 }
 
-func (m *ttqMean) add(res solver.Result, first time.Duration, reach []float64) {
+func (m *ttqMean) add(res solver.Result, first time.Duration, reach []float64, at []int64) {
 	m.n++
 	m.elapsed += res.Elapsed
-	m.first += first
-	m.length += float64(res.Length)
+	if res.Length > 0 {
+		m.tours++
+		m.first += first
+		m.length += float64(res.Length)
+	}
 	m.reach = append(m.reach, reach)
+	m.at = append(m.at, at)
 }
 
 // row is the mean row: the mean time, first tour, length and its gap, and
 // per threshold the mean time when every run reached it, else how many
 // did ("— (k of n)").
 func (m *ttqMean) row(name string, n int, refName, label string, gap func(int64) float64, hasRef bool) []any {
+	if m.tours < m.n {
+		row := ttqErrRow(name, n, refName, label, fmt.Sprintf("no tour in %d of %d", m.n-m.tours, m.n))
+		row[4] = fmtSec(m.elapsed / time.Duration(m.n))
+		return row
+	}
 	l := m.length / float64(m.n)
 	gs := "n/a"
 	if hasRef {
@@ -361,6 +479,53 @@ func (m *ttqMean) row(name string, n int, refName, label string, gap func(int64)
 		default:
 			row = append(row, fmt.Sprintf("— (%d of %d)", got, m.n))
 		}
+	}
+	for i := range TTQAt {
+		sum, got, past := 0.0, 0, false
+		for _, a := range m.at {
+			switch {
+			case a[i] < 0:
+				past = true
+			case a[i] > 0:
+				sum += gap(a[i])
+				got++
+			}
+		}
+		switch {
+		case past:
+			row = append(row, "")
+		case !hasRef:
+			row = append(row, "n/a")
+		case got == m.n:
+			row = append(row, fmt.Sprintf("%.3f", sum/float64(got)))
+		case got == 0:
+			row = append(row, "—")
+		default:
+			row = append(row, fmt.Sprintf("— (%d of %d)", got, m.n))
+		}
+	}
+	return row
+}
+
+// ttqHeader is the suite's table header: the run, its times to
+// TTQThresholds, its gaps at TTQAt.
+func ttqHeader() []string {
+	h := []string{"instance", "n", "gap against", "engine", "time s", "first tour s", "length", "gap %"}
+	for _, th := range TTQThresholds {
+		h = append(h, fmt.Sprintf("to %g %%", th))
+	}
+	for _, sec := range TTQAt {
+		h = append(h, fmt.Sprintf("gap %% at %g s", sec))
+	}
+	return h
+}
+
+// ttqErrRow is a row with no measurement: what stands in the gap column
+// and the rest blank.
+func ttqErrRow(name string, n int, refName, label, what string) []any {
+	row := []any{name, n, refName, label, "n/a", "", "", what}
+	for range len(TTQThresholds) + len(TTQAt) {
+		row = append(row, "")
 	}
 	return row
 }

@@ -125,7 +125,7 @@ func TestTTQRuns(t *testing.T) {
 	out := t.TempDir()
 	var buf bytes.Buffer
 	opt := Options{TSPLIBDir: t.TempDir(), OutDir: out, Runs: 2, Time: 200 * time.Millisecond, Instances: []string{"uniform-1500"},
-		Extra: map[string]string{"stale": "5", "companion": "0.5"}}
+		Extra: map[string]string{"stale": "5", "wsegment": "50"}}
 	if err := Run(context.Background(), "ttq", opt, &buf); err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ var algorithms = []algorithm{
 	{name: AlgoPSSM, desc: "PSSM on the GPU: PSPM with one thread per block (parallel searches, one move each)"},
 	{name: AlgoTwoOptClimb, desc: "random-restart 2-opt hill climbing on the GPU (O'Neil & Burtscher): a resident block per climber, its tour in shared memory, the disjoint improving moves of each pass applied together, restarts on the device from randomized nearest-neighbour tours (option start=random: uniformly random tours, as the paper)"},
 	{name: AlgoTwoOptILS, desc: "whole-neighbourhood 2-opt on the GPU inside iterated local search, many moves per pass, double-bridge kicks (Rocki & Suda)"},
-	{name: AlgoAuto, desc: "the CPU auto engine on every core, with the Held–Karp ascent behind its alpha-nearness lists (10,000 to 15,000 cities) on the GPU; from 50,000 cities, when the alphastart option asks for it, that engine starts from the greedy tour on alpha-nearness lists of an ascent on the GPU; from 200,000 cities or-ils (windowed 2-opt + Or-opt iterated local search on the GPU, global 2-opt and Or-opt passes on the CPU) gives the first tours while that engine builds its start tour, the better tour kept; from 50,000 cities, when the companion option asks for them, the or-ils windows improving the engine's tour on the GPU, folded into it by partition crossover every companion seconds"},
+	{name: AlgoAuto, desc: "the CPU auto engine on every core, with the Held–Karp ascent behind its alpha-nearness lists (10,000 to 15,000 cities) on the GPU; from 200,000 cities or-ils (windowed 2-opt + Or-opt iterated local search on the GPU) gives the first tours while that engine builds its start tour, the better tour kept"},
 	{name: AlgoOrILS, desc: orILSDesc},
 	{name: AlgoThreeOptILS, anyMetric: true, desc: "3-opt iterated local search on the GPU (Delévacq et al.'s ILS-RKBI_blocks): threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks"},
 	{name: AlgoSwapClimb, anyMetric: true, desc: "random-restart best-improvement pair-exchange climbing on the GPU (Luong et al.): one thread per neighbour, index mapping, launch sizes tuned in waves"},
@@ -58,7 +58,7 @@ const (
 	// coordinates in float, as the 2-opt kernels do: off by one in about 2
 	// of 10^4 pairs), "matrix" (the exact integer matrix in device memory,
 	// as Luong et al. keep it) or "" (coordinates for EUC_2D, CEIL_2D and
-	// ATT, measured twice as fast as the matrix at 3,000 cities on an H100;
+	// ATT, measured faster than the matrix, docs/PERF.md;
 	// the matrix for other metrics and EXPLICIT instances, up to MatrixMaxN
 	// cities unless the instance carries its matrix).
 	OptDist = "dist"

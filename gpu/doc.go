@@ -34,11 +34,8 @@
 //     windows at once, a warp per window with its end cities fixed
 //     (kernels/oropt.cu, after LKH's tour-segment partitioning), global
 //     2-opt and Or-opt descents on the CPU between rounds.
-//   - auto: the CPU auto engine; from 200,000 cities or-ils until that
-//     engine's first tour; from 50,000 cities, when asked for, the or-ils
-//     windows as its companion (solver.Companion: the engine folds the
-//     windows' tour into its own by partition crossover; measured level
-//     with the engine alone on average, so off by default: docs/PERF.md).
+//   - auto: the CPU auto engine, its Held–Karp ascent on the GPU; from
+//     200,000 cities or-ils until that engine's first tour.
 //
 // Besides the engines, FIPopulation runs Delévacq et al.'s
 // first-improvement ILS as a population of independent searches in one

@@ -12,10 +12,10 @@ import (
 const AlgoOrILS = "or-ils"
 
 // orILSDesc is or-ils's menu description.
-const orILSDesc = "iterated 2-opt + Or-opt local search (option wmoves: sequential 3-opt too) in thousands of tour windows at once on the GPU (a warp per window, endpoints fixed, partition shifted every round), double-bridge kicks, space-filling-curve or greedy start"
+const orILSDesc = "iterated 2-opt + Or-opt local search in thousands of tour windows at once on the GPU (a warp per window, endpoints fixed, partition shifted every round), double-bridge kicks, space-filling-curve or greedy start"
 
 // Options read from solver.Params.Extra by the GPU or-ils engine (and GPU
-// auto, which runs it from AutoCompanionMinN cities).
+// auto, which runs it from AutoOrILSMinN cities).
 const (
 	// OptWindow is the most cities of one window (default 1024; 32..2048).
 	OptWindow = "window"
@@ -29,10 +29,6 @@ const (
 	// descents on the CPU (whole tour, candidate lists over every city: the moves between
 	// windows); 0 for none. Default 1, 2 from 200,000 cities.
 	OptGlobal = "global"
-	// OptWindowMoves is the windows' moves: "or" (2-opt and Or-opt,
-	// default) or "3opt" (also sequential 3-opt: segment insertions with
-	// or without reversal, and two neighbouring segments reversed).
-	OptWindowMoves = "wmoves"
 	// OptWindowSegment is GPU auto's most cities of a segment of the
 	// windows' double-bridge kicks (or-ils's "segment"; default 30).
 	OptWindowSegment = "wsegment"

@@ -53,9 +53,6 @@ type orRun struct {
 	evals, total     cu.DevicePtr
 	shared, cshared  int
 	hostEval, hostTo []uint64
-	// threeOpt adds the sequential 3-opt moves to the windows' search
-	// (OptWindowMoves)
-	threeOpt bool
 	// done marks the end of a round; waiting on it blocks the run's
 	// thread instead of spinning, so the host core stays free for the
 	// CPU search that runs beside the windows
@@ -166,20 +163,12 @@ func (r *orRun) free() {
 // kicks kicks, then the best replica of each committed. It waits for both
 // and returns the total gain so far and the moves evaluated so far.
 func (r *orRun) round(off int64, kicks int, seed uint64, maxSeg int) (gain, evals uint64, err error) {
-	return r.roundIn(off, int64(r.n), r.W, kicks, seed, maxSeg)
-}
-
-// roundIn is round over the positions off..off+span-1 (cyclic) only, cut
-// into w ≤ r.W windows: the cities at off and off+span-1 stay where they
-// are, and so does every city outside.
-func (r *orRun) roundIn(off, span int64, w, kicks int, seed uint64, maxSeg int) (gain, evals uint64, err error) {
 	d := r.run
-	w = max(1, min(w, r.W))
+	span, w := int64(r.n), r.W
 	g := (w*r.R + r.wpb - 1) / r.wpb
+	// the kernel's sequential 3-opt moves (three = 1) measured no
+	// stronger than 2-opt and Or-opt alone (docs/PERF.md, "Lever 2")
 	three := 0
-	if r.threeOpt {
-		three = 1
-	}
 	if err := d.launch("oropt_windows", g, 1, 32*r.wpb, r.shared, d.stream,
 		r.xy, r.tour, r.n, off, span, w, r.L, r.R, kicks, seed, maxSeg, r.metric, three, r.ord, r.gain, r.evals); err != nil {
 		return 0, 0, err
@@ -207,13 +196,12 @@ func (r *orRun) roundIn(off, span int64, w, kicks int, seed uint64, maxSeg int) 
 type orOptions struct {
 	window, kicks, replicas, maxSeg int
 	start                           string
-	threeOpt                        bool          // OptWindowMoves "3opt"
 	global                          time.Duration // between global 2-opt passes on the CPU (0: none)
 }
 
 func parseOrOptions(p solver.Params, n int) (orOptions, error) {
-	// Windows of 1,024 cities: on pla85900 (20 s, H100) 1.53 % against
-	// 1.77 % with 512 and global passes; 128 and 256 were worse still.
+	// Windows of 1,024 cities: ahead of 512, 256 and 128 on pla85900
+	// (docs/PERF.md, "GPU or-ils and the ttq suite").
 	o := orOptions{window: 1024, maxSeg: 30, global: time.Second}
 	if n >= orStartSFCMinN {
 		o.global = 2 * time.Second
@@ -251,13 +239,6 @@ func parseOrOptions(p solver.Params, n int) (orOptions, error) {
 			return o, err
 		}
 		o.maxSeg = x
-	}
-	if set(OptWindowMoves) {
-		m, err := opts.Choice(p, OptWindowMoves)
-		if err != nil {
-			return o, err
-		}
-		o.threeOpt = m == "3opt"
 	}
 	if set(OptGlobal) {
 		sec, err := opts.Float(p, OptGlobal)
@@ -373,7 +354,6 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan
 	if err := ru.do(func() (err error) { r, err = newOrRun(ru, in, t32, L, o.replicas); return err }); err != nil {
 		return ph, err
 	}
-	r.threeOpt = o.threeOpt
 	globals := 0
 	lastGlobalDur := time.Duration(0)
 	defer ru.do(func() error { r.free(); return nil })

@@ -23,7 +23,7 @@ import (
 // each one that the tour is still a permutation and that its exact length,
 // recomputed on the CPU, is the start length minus the gain the windows
 // reported: every delta the kernel summed (2-opt, Or-opt, kicks) equals
-// the CPU's integer delta; with and without the sequential 3-opt moves.
+// the CPU's integer delta.
 func TestOrWindowGainsExact(t *testing.T) {
 	needDevice(t)
 	cases := []struct {
@@ -41,74 +41,12 @@ func TestOrWindowGainsExact(t *testing.T) {
 		{700, solver.Euc2D, 1e6, 1024, 1, 50, 4}, // one window: the whole tour as a path
 		{100, solver.Euc2D, 1e3, 32, 2, 10, 4},   // windows of 25 cities
 	}
-	for _, three := range []bool{false, true} {
-		for _, c := range cases {
-			t.Run(fmt.Sprintf("%s_n%d_L%d_3opt=%v", c.m, c.n, c.L, three), func(t *testing.T) {
-				in := randomInstance(c.n, c.m, c.scale, uint64(c.n))
-				start := construct.SpaceFillingCurve(in)
-				l0 := solver.TourLength(in, start)
-				t32 := make([]int32, c.n)
-				for i, x := range start {
-					t32[i] = int32(x)
-				}
-				ru, err := newRun()
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer ru.close()
-				var r *orRun
-				if err := ru.do(func() (err error) { r, err = newOrRun(ru, in, t32, c.L, c.R); return err }); err != nil {
-					t.Fatal(err)
-				}
-				defer ru.do(func() error { r.free(); return nil })
-				r.threeOpt = three
-				var gain, evals uint64
-				for k := 0; k < c.rounds; k++ {
-					err := ru.do(func() (err error) {
-						gain, evals, err = r.round(int64(k*37%c.n), c.kicks, uint64(k+1), 30)
-						if err == nil {
-							err = dtoh(t32, r.tour)
-						}
-						return err
-					})
-					if err != nil {
-						t.Fatal(err)
-					}
-					got := make([]int, c.n)
-					for i, x := range t32 {
-						got[i] = int(x)
-					}
-					if err := solver.ValidateTour(got, c.n); err != nil {
-						t.Fatalf("round %d: %v", k, err)
-					}
-					if l := solver.TourLength(in, got); l != l0-int64(gain) {
-						t.Fatalf("round %d: exact length %d, device says %d - %d = %d", k, l, l0, gain, l0-int64(gain))
-					}
-				}
-				if gain == 0 || evals == 0 {
-					t.Fatalf("no gain (%d) or no moves evaluated (%d) from a space-filling-curve tour", gain, evals)
-				}
-				t.Logf("%s n=%d: %d -> %d (%.1f%%), %d moves evaluated, W=%d R=%d", c.m, c.n, l0, l0-int64(gain),
-					100*float64(gain)/float64(l0), evals, r.W, r.R)
-			})
-		}
-	}
-}
-
-// TestOrWindow3optGains descends with the 2-opt and Or-opt moves alone
-// until the windows find nothing more (same cut every round), then with
-// the sequential 3-opt moves too: those find further gains in the same
-// windows, every one exact (the tour's length recomputed on the CPU), and
-// the tour stays a tour.
-func TestOrWindow3optGains(t *testing.T) {
-	needDevice(t)
-	for _, m := range []solver.Metric{solver.Euc2D, solver.Ceil2D, solver.Att} {
-		t.Run(m.String(), func(t *testing.T) {
-			const n, L = 4000, 512
-			in := randomInstance(n, m, 1e5, 7)
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%s_n%d_L%d", c.m, c.n, c.L), func(t *testing.T) {
+			in := randomInstance(c.n, c.m, c.scale, uint64(c.n))
 			start := construct.SpaceFillingCurve(in)
 			l0 := solver.TourLength(in, start)
-			t32 := make([]int32, n)
+			t32 := make([]int32, c.n)
 			for i, x := range start {
 				t32[i] = int32(x)
 			}
@@ -118,14 +56,14 @@ func TestOrWindow3optGains(t *testing.T) {
 			}
 			defer ru.close()
 			var r *orRun
-			if err := ru.do(func() (err error) { r, err = newOrRun(ru, in, t32, L, 1); return err }); err != nil {
+			if err := ru.do(func() (err error) { r, err = newOrRun(ru, in, t32, c.L, c.R); return err }); err != nil {
 				t.Fatal(err)
 			}
 			defer ru.do(func() error { r.free(); return nil })
-			round := func(k int) uint64 {
-				var gain uint64
+			var gain, evals uint64
+			for k := 0; k < c.rounds; k++ {
 				err := ru.do(func() (err error) {
-					gain, _, err = r.round(123, 0, uint64(k+1), 30)
+					gain, evals, err = r.round(int64(k*37%c.n), c.kicks, uint64(k+1), 30)
 					if err == nil {
 						err = dtoh(t32, r.tour)
 					}
@@ -134,35 +72,22 @@ func TestOrWindow3optGains(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got := make([]int, n)
+				got := make([]int, c.n)
 				for i, x := range t32 {
 					got[i] = int(x)
 				}
-				if err := solver.ValidateTour(got, n); err != nil {
+				if err := solver.ValidateTour(got, c.n); err != nil {
 					t.Fatalf("round %d: %v", k, err)
 				}
 				if l := solver.TourLength(in, got); l != l0-int64(gain) {
-					t.Fatalf("round %d: exact length %d, device says %d - %d", k, l, l0, gain)
+					t.Fatalf("round %d: exact length %d, device says %d - %d = %d", k, l, l0, gain, l0-int64(gain))
 				}
-				return gain
 			}
-			var orGain uint64
-			for k := 0; ; k++ {
-				g := round(k)
-				if g == orGain && k > 0 {
-					break
-				}
-				if k > 20 {
-					t.Fatal("the 2-opt and Or-opt descent did not settle in 20 rounds")
-				}
-				orGain = g
+			if gain == 0 || evals == 0 {
+				t.Fatalf("no gain (%d) or no moves evaluated (%d) from a space-filling-curve tour", gain, evals)
 			}
-			r.threeOpt = true
-			g3 := round(100)
-			if g3 <= orGain {
-				t.Fatalf("3-opt moves gained nothing beyond the 2-opt and Or-opt optimum (%d)", l0-int64(orGain))
-			}
-			t.Logf("%s: %d -> %d (2-opt, Or-opt) -> %d (3-opt too)", m, l0, l0-int64(orGain), l0-int64(g3))
+			t.Logf("%s n=%d: %d -> %d (%.1f%%), %d moves evaluated, W=%d R=%d", c.m, c.n, l0, l0-int64(gain),
+				100*float64(gain)/float64(l0), evals, r.W, r.R)
 		})
 	}
 }
@@ -280,28 +205,24 @@ func TestOrILSExplore(t *testing.T) {
 	}
 }
 
-// TestOrOptionsWindowMoves reads the windows' move set and GPU auto's
-// kick segment from Params.Extra (host only, no device needed).
-func TestOrOptionsWindowMoves(t *testing.T) {
+// TestOrOptionsWindowSegment reads GPU auto's kick segment from
+// Params.Extra (host only, no device needed).
+func TestOrOptionsWindowSegment(t *testing.T) {
 	for _, c := range []struct {
 		extra map[string]string
-		three bool
 		seg   int
 		ok    bool
 	}{
-		{nil, false, 30, true},
-		{map[string]string{OptWindowMoves: "or"}, false, 30, true},
-		{map[string]string{OptWindowMoves: "3opt"}, true, 30, true},
-		{map[string]string{OptWindowMoves: "3opt", OptWindowSegment: "50"}, true, 50, true},
-		{map[string]string{OptWindowMoves: "lk"}, false, 30, false},
-		{map[string]string{OptWindowSegment: "0"}, false, 30, false},
+		{nil, 30, true},
+		{map[string]string{OptWindowSegment: "50"}, 50, true},
+		{map[string]string{OptWindowSegment: "0"}, 30, false},
 	} {
 		o, err := parseOrOptions(solver.Params{Extra: c.extra}, 50000)
 		if (err == nil) != c.ok {
 			t.Fatalf("%v: error %v, want ok=%v", c.extra, err, c.ok)
 		}
-		if c.ok && (o.threeOpt != c.three || o.maxSeg != c.seg) {
-			t.Fatalf("%v: threeOpt %v maxSeg %d, want %v %d", c.extra, o.threeOpt, o.maxSeg, c.three, c.seg)
+		if c.ok && o.maxSeg != c.seg {
+			t.Fatalf("%v: maxSeg %d, want %d", c.extra, o.maxSeg, c.seg)
 		}
 	}
 }

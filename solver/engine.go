@@ -90,6 +90,30 @@ type Result struct {
 	// limit, target or interrupt); StopReason says which.
 	Stopped    bool
 	StopReason StopReason
+	// Stats are the run's figures that code and tests read; Device only
+	// names the hardware for people.
+	Stats Stats
+}
+
+// Stats are figures of a run beyond its tour; zero where an engine does
+// not have them.
+type Stats struct {
+	// AscentIterations counts the minimum 1-trees of the Held–Karp
+	// ascent behind alpha-nearness candidate lists (0: no such lists).
+	AscentIterations int `json:"ascent_iterations,omitempty"`
+	// AscentOnGPU reports that the ascent ran on the GPU.
+	AscentOnGPU bool `json:"ascent_on_gpu,omitempty"`
+	// AscentTime is the ascent's time, or the wait for an ascent another
+	// caller ran.
+	AscentTime time.Duration `json:"ascent_time_ns,omitempty"`
+	// AlphaListsAt is when the search took alpha-nearness lists that an
+	// ascent made beside it (0: at set-up, or never).
+	AlphaListsAt time.Duration `json:"alpha_lists_at_ns,omitempty"`
+	// EarlyLength is the length of the best tour GPU auto's or-ils gave
+	// before the CPU engine's first tour (0: it did not run); EarlyKept
+	// reports that it stayed the result.
+	EarlyLength int64 `json:"early_length,omitempty"`
+	EarlyKept   bool  `json:"early_kept,omitempty"`
 }
 
 // MovesPerSecond is the solution space exploration speed (Lam et al., Eq. 4).

@@ -286,8 +286,6 @@ var (
 		Doc: "k of random-k-best-improvement (1: best improvement)"}
 	optSync = Option{Name: "sync", Kind: KindInt, Min: 0, Max: math.MaxInt32, Default: "0",
 		Doc: "kicks per worker between global-best exchanges (0: independent workers)"}
-	optSyncFrom = Option{Name: "syncfrom", Kind: KindInt, Min: 0, Max: 100, Default: "0",
-		Doc: "percentage of the budget (kicks, else time) the workers search independently before the exchanges every sync kicks begin"}
 	optStale = Option{Name: "stale", Kind: KindInt, Min: 0, Max: 1 << 20, Default: "0",
 		Doc: "escape after stale·n kicks without an improvement: restart from the best tour with a burst of kicks (0: never)"}
 	optThreeOpt = Option{Name: "threeopt", Kind: KindBool, Default: "off",
@@ -298,10 +296,8 @@ var (
 		Doc: "the deep move after 2-opt and Or-opt: a chain of 2-opt steps (threeopt, depth) or the sequential 5-opt move of Lin–Kernighan–Helsgaun (lk5)"}
 	optOr3 = Option{Name: "or3opt", Kind: KindBool, Default: "off",
 		Doc: "with threeopt on, also the pure 3-opt moves two 2-opt steps cannot make (a segment moved without reversal, or two neighbouring segments reversed in place)"}
-	optNearKick = Option{Name: "nearkick", Kind: KindInt, Min: 0, Max: 100, Default: "0",
-		Doc: "percentage of kicks that are double bridges cut at three cities near in the plane but anywhere on the tour (O(n) each; the others are segment-local)"}
-	optShare = Option{Name: "share", Kind: KindChoice, Choices: []string{"best", "half", "gpx", "gpxhalf"}, Default: "best",
-		Doc: "what the exchange every sync kicks gives: the shortest tour to every worker; the tours of the shorter half of the workers to the longer half; or the partition crossover (GPX) of all workers' tours, never longer than the shortest, to every worker (gpx) or to the longer half (gpxhalf)"}
+	optShare = Option{Name: "share", Kind: KindChoice, Choices: []string{"best", "gpx"}, Default: "best",
+		Doc: "what the exchange every sync kicks gives every worker: the shortest tour, or the partition crossover (GPX) of all workers' tours, never longer than the shortest"}
 	optAccept = Option{Name: "accept", Kind: KindChoice, Choices: []string{"better", "equal"}, Default: "better",
 		Doc: "kick acceptance: strictly shorter, or also ties (drift across plateaus)"}
 	optSegment = Option{Name: "segment", Kind: KindInt, Min: 1, Max: 1 << 20, Default: "30",
@@ -314,8 +310,6 @@ var (
 		Doc: "partition search: cities of a segment (0: about 5,000; fewer, larger segments than workers are searched by several workers each, the best kept)"}
 	optPartKicks = Option{Name: "partkicks", Kind: KindFloat, Min: 0, MinOpen: true, Max: 1000, Default: "1",
 		Doc: "partition search: kicks per city of a segment per round (the cut shifts every round)"}
-	optPartLists = Option{Name: "partlists", Kind: KindChoice, Choices: []string{"segment", "global"}, Default: "global",
-		Doc: "partition search: a segment's candidate lists, from a k-d tree over its cities, or the global lists restricted to it (the same lists but at the segment's border, at a quarter of the cost)"}
 	optPartShape = Option{Name: "partshape", Kind: KindChoice, Choices: []string{"auto", "path", "region", "alternate"}, Default: "auto",
 		Doc: "partition search: its pieces, segments of consecutive tour positions (path), cells of the plane each holding several tour paths (region), the two by turns (alternate), or the one whose last round gained more per kick, the other every fourth round (auto)"}
 	optPartDeep = Option{Name: "partdeep", Kind: KindFloat, Min: 0, Max: 1e6, Default: "10",
@@ -349,20 +343,12 @@ var (
 		Doc: "most cities of one tour window (a warp's iterated local search, endpoints fixed)"}
 	optWindowKicks = Option{Name: "wkicks", Kind: KindInt, Min: 0, Max: 1 << 20, Auto: "the window size, fewer when a round would pass 60 ms",
 		Doc: "kicks per window per round (the partition shifts every round)"}
-	optWindowMoves = Option{Name: "wmoves", Kind: KindChoice, Choices: []string{"or", "3opt"}, Default: "or",
-		Doc: "the windows' moves: 2-opt and Or-opt, or also sequential 3-opt (segment insertions with or without reversal, two neighbouring segments reversed)"}
 	optWindowSegment = Option{Name: "wsegment", Kind: KindInt, Min: 1, Max: 512, Default: "30",
-		Doc: "GPU auto from 50,000 cities: most cities of a segment of the GPU windows' double-bridge kicks (unset: segment's value when that is given, at most 512, else 30)"}
+		Doc: "GPU auto from 200,000 cities: most cities of a segment of the double-bridge kicks of or-ils before the CPU engine's first tour (unset: 30)"}
 	optReplicas = Option{Name: "replicas", Kind: KindInt, Min: 0, Max: 64, Auto: "warps that fill the device, at most 16",
 		Doc: "warps searching each window from different random streams; the best is kept"}
 	optGlobal = Option{Name: "global", Kind: KindFloat, Min: 0, Max: 3600, Auto: "1; 2 from 200,000 cities",
 		Doc: "seconds between global 2-opt and Or-opt descents on the CPU (the moves between windows); 0: none"}
-	optCompanion = Option{Name: "companion", Kind: KindFloat, Min: 0, Max: 60, Default: "0",
-		Doc: "GPU auto from 50,000 cities: seconds between the GPU windows' offers to the CPU auto engine, which folds them into its tour by partition crossover (with claim: the seconds a claim lasts, the windows offering after every round that gained); 0: the CPU auto engine alone, the default (measured level with it on average, 0.5 s: behind on a million cities)"}
-	optClaim = Option{Name: "claim", Kind: KindFloat, Min: 0, Max: 0.5, Default: "0",
-		Doc: "GPU auto from 15,000 to 200,000 cities: the fraction of the tour the GPU windows claim for a period (companion's seconds): a path the CPU auto engine's partition search leaves alone meanwhile, searched by the windows alone (of 512 cities unless window is set), so the two improve different parts of the tour and the fold keeps both (0.35 measured level with CPU auto, as 0 is); 0: the windows search the whole tour, as the CPU does"}
-	optAlphaStart = Option{Name: "alphastart", Kind: KindChoice, Choices: []string{"on", "off"}, Default: "off",
-		Doc: "GPU auto from 50,000 to 200,000 cities: on: the CPU auto engine starts from the greedy tour on alpha-nearness lists of a Held–Karp ascent on the GPU (under a second on pla85900) instead of its own greedy tour; off, the default: measured on pla85900 at 60 s, behind CPU auto from 1 to 12 s in three seeds out of three and level at the end"}
 	optStart = Option{Name: "start", Kind: KindChoice, Choices: []string{"greedy", "sfc"}, Auto: "greedy; sfc from 200,000 cities",
 		Doc: "start tour: greedy edge or the space-filling curve"}
 )
@@ -394,9 +380,9 @@ var schedule = []Option{optT0, optTEnd, optAlpha, optSweeps}
 // ilsOptions are the CPU iterated local searches' options; the engines
 // differ in their defaults.
 func ilsOptions(threeOpt, or3, accept, candidates, stale string) []Option {
-	return []Option{optWorkers, optKicks, optPivot, optRKBI, optSync, optSyncFrom, optShare, optStale.with(stale), optThreeOpt.with(threeOpt),
-		optOr3.with(or3), optNearKick, optDepth, optMove, optAccept.with(accept), optSegment, optNeighbors, optCandidates.with(candidates),
-		optPartition, optPartSegment, optPartKicks, optPartSlice, optPartLists, optPartShape, optPartDeep}
+	return []Option{optWorkers, optKicks, optPivot, optRKBI, optSync, optShare, optStale.with(stale), optThreeOpt.with(threeOpt),
+		optOr3.with(or3), optDepth, optMove, optAccept.with(accept), optSegment, optNeighbors, optCandidates.with(candidates),
+		optPartition, optPartSegment, optPartKicks, optPartSlice, optPartShape, optPartDeep}
 }
 
 func cat(parts ...[]Option) []Option { return slices.Concat(parts...) }
@@ -424,15 +410,14 @@ var optionTable = map[[2]string][]Option{
 	{"2opt-ils", BackendGPU}:   {},
 	{"3opt-ils", BackendGPU}:   cat([]Option{optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optKicks.withDoc("kicks (ILS iterations) in all (0: until the time limit)")}, exp(optSamples, optDist, optLoop)),
 	{"swap-climb", BackendGPU}: cat([]Option{optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches")}, exp(optDist, optTabu, optTenure, optPer)),
-	{"or-ils", BackendGPU}:     cat([]Option{optWindow, optStart}, exp(optWindowKicks, optWindowMoves, optReplicas, optGlobal, optSegment.upTo(512))),
+	{"or-ils", BackendGPU}:     cat([]Option{optWindow, optStart}, exp(optWindowKicks, optReplicas, optGlobal, optSegment.upTo(512))),
 }
 
 // GPU auto ends with (or is, below its size threshold) the CPU auto engine,
 // which reads that engine's options; or-ils, which it starts with on large
-// instances, keeps its own defaults; companion and window set the GPU
-// windows beside the CPU auto engine from 50,000 cities.
+// instances, keeps its own defaults but for window and wsegment.
 func init() {
-	Declare("auto", BackendGPU, Inherit("auto", BackendCPU, OptionSet(exp(optCompanion, optClaim, optWindow, optWindowMoves, optWindowSegment, optAlphaStart))))
+	Declare("auto", BackendGPU, Inherit("auto", BackendCPU, OptionSet(exp(optWindow, optWindowSegment))))
 }
 
 // OptionSet is one engine's options.

@@ -270,6 +270,7 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	only := fs.String("only", "", "comma-separated parts of a reproduction suite to run: tables (table2, ...) and engines (pspm, ...) (default: all)")
 	fs.StringVar(&opt.Prior, "prior", "", "lam suite: keep the threshold, CPU SSPM and GPU PSPM columns of the instances in an earlier lam-table3.csv `FILE` and run only CPU PSSM's trials and the convergence runs for them")
 	fs.IntVar(&opt.Threads, "threads", 0, "parallel moves per search of the suite's annealers (0: the paper's)")
+	fs.StringVar(&opt.PeerLKH, "peer-lkh", "", "ttq suite: also run the LKH-3 executable at `PATH` (built by you from Helsgaun's public source) on each instance, one core, its best settings for the size")
 	fs.Func("opt", "engine option `NAME=VALUE` for the suite's engines that have it, repeatable (e.g. select=first for pspm)", func(s string) error {
 		var p solver.Params
 		if err := p.Set(s); err != nil {
@@ -297,6 +298,9 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	}
 	if !known {
 		return usagef("bench", "unknown suite %q (have: %s)", *suite, strings.Join(suiteNames(), ", "))
+	}
+	if opt.PeerLKH != "" && *suite != "ttq" {
+		return usagef("bench", "--peer-lkh: only the ttq suite runs a peer (have --suite %s)", *suite)
 	}
 	if err := checkInts("bench", intRange{"runs", int64(opt.Runs), 0, maxRuns}, intRange{"workers", int64(opt.Workers), 0, maxWorkers}, intRange{"threads", int64(opt.Threads), 0, solver.MaxThreads}); err != nil {
 		return err

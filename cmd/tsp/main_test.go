@@ -100,7 +100,7 @@ func TestHelpAndUsage(t *testing.T) {
 		{"solve", "a.tsp", "--blocks", "x"}, {"solve", "a.tsp", "--alpha", "1.5"},
 		{"eval", "a.tsp"}, {"info"}, {"gen", "--kind", "circle"}, {"gen", "--kind", "spiral", "--n", "5"},
 		{"render", "a.tsp"}, {"render", "a.tsp", "--out", "x.gif"}, {"render", "a.tsp", "--out", "x.png", "--width", "0"},
-		{"bench"}, {"bench", "--suite", "no-such-suite"}, {"bench", "--suite", "delevacq", "--scale", "2"}, {"bench", "--suite", "delevacq", "--scale", "-0.5"}, {"version", "extra"},
+		{"bench"}, {"bench", "--suite", "no-such-suite"}, {"bench", "--suite", "delevacq", "--scale", "2"}, {"bench", "--suite", "delevacq", "--scale", "-0.5"}, {"bench", "--suite", "cpu", "--peer-lkh", "LKH"}, {"version", "extra"},
 		{"solve", "a.tsp", "--algo", "no-such-algo"}, {"solve", "a.tsp", "--t0", "2", "--tend", "3"},
 	} {
 		code, stdout, stderr := tsp(t, args...)

@@ -49,10 +49,9 @@ type Options struct {
 }
 
 // defaultMaxPeriod is the first period's cap for n cities: 5·10⁶/n within
-// [100, 1000]. Measured on this project's 2-core machine: usa13509 comes
-// within 0.74 % of its optimum with 100 and 0.70 % with 300, pla85900
-// within 0.60 % with 100 (255 iterations), while pr2392 and fnl4461
-// reach 1.22 % and 0.55 % with 1000.
+// [100, 1000]: a short period for large instances, whose ascent comes
+// close enough with it, and a long one for small instances, which need it
+// (measured in docs/PERF.md).
 func defaultMaxPeriod(n int) int { return min(max(5_000_000/n, 100), 1000) }
 
 // sparseMST returns the 1-tree function the ascent calls on g and the
@@ -571,20 +570,4 @@ func ascent(dev Device, g *graph, pi []int64, opts Options, start time.Time, hal
 		}
 	}
 	return finish()
-}
-
-// deviceKey is the context key of WithDevice.
-type deviceKey struct{}
-
-// WithDevice returns a context carrying open, the accelerator an engine
-// computing an ascent under ctx may run it on (Options.Device): GPU auto
-// hands the CPU engine the GPU this way for its alpha-nearness lists.
-func WithDevice(ctx context.Context, open func() (Device, error)) context.Context {
-	return context.WithValue(ctx, deviceKey{}, open)
-}
-
-// DeviceFrom returns the accelerator ctx carries (WithDevice), or nil.
-func DeviceFrom(ctx context.Context) func() (Device, error) {
-	open, _ := ctx.Value(deviceKey{}).(func() (Device, error))
-	return open
 }

@@ -61,9 +61,7 @@
 // depth 1 directly, deeper on a virtual tour of a few runs of the array,
 // vtour.go), applying nothing until the move gains. Option or3opt adds the pure
 // 3-opt moves that two 2-opt steps cannot make (a segment moved without
-// reversal; two neighbouring segments reversed in place); option nearkick
-// makes a share of the kicks double bridges cut at three cities near in
-// the plane but anywhere on the tour.
+// reversal; two neighbouring segments reversed in place).
 //
 // Small instances. Below 15,000 cities (where auto's workers each search
 // the whole tour, below the partition search) auto's defaults are or3opt on,
@@ -75,7 +73,7 @@
 //
 // Large instances. From 15,000 cities with coordinates auto runs the
 // partition search (partition.go, partregion.go, options partition,
-// partseg, partkicks, partlists, partshape, partdeep): instead of one
+// partseg, partkicks, partslice, partshape, partdeep): instead of one
 // whole-tour search per worker, of which only the best survives, every
 // round cuts the one tour into pieces and all workers improve their
 // pieces at once (below about 1,000 cities a worker, fewer pieces, each
@@ -87,10 +85,7 @@
 // area, which no segment holds together); auto takes the shape whose last
 // round gained more per kick. Its searches make kicks of up to 200
 // cities a segment and, after the first 10 kicks per city, 4-opt
-// sequential moves (docs/PERF.md: pla85900 0.99 % → 0.39–0.42 % at 20 s
-// on 16 cores). Beside a companion search that claims a path of the tour
-// (GPU auto's option claim), its rounds leave that path alone and cut
-// only the rest (partclaim.go).
+// sequential moves (docs/PERF.md, "Partition search on pla85900").
 //
 // auto was chosen by measurement (tsp bench --suite cpu): on the 2-core
 // development machine it is the strongest engine on every instance of the

@@ -32,10 +32,8 @@ type ilsConfig struct {
 	depth           int    // steps of a sequential move after the first
 	or3             bool   // with threeOpt, also tryOr3's pure 3-opt moves
 	move            string // OptMove: "chain" or "lk5"
-	nearKick        int    // percentage of kicks that are ls.kickNear
-	share           string // what exchange gives: "best" to all, or "half"
+	share           string // what exchange gives: "best" or "gpx"
 	sync            int    // kicks per worker between best exchanges (0: independent)
-	syncFrom        int    // percentage of the budget before the exchanges begin
 	// stale, when > 0, times n is the number of kicks without an
 	// improvement after which a worker escapes: it goes back to its best
 	// tour and applies a burst of kicks it accepts whatever they cost.
@@ -59,10 +57,6 @@ const (
 	OptRKBI = "rkbi_k"
 	// OptSync is the kicks per worker between global-best exchanges.
 	OptSync = "sync"
-	// OptSyncFrom is the percentage of the budget (kicks, else time)
-	// before the first exchange: until then the workers search
-	// independently.
-	OptSyncFrom = "syncfrom"
 	// OptStale is the escape threshold: after stale·n kicks without an
 	// improvement a worker restarts from its best tour perturbed by a burst
 	// of kicks (0: never).
@@ -78,12 +72,9 @@ const (
 	// OptOr3 turns on, with the sequential 3-opt moves, the pure 3-opt
 	// moves two 2-opt steps cannot make ("on", "off").
 	OptOr3 = "or3opt"
-	// OptNearKick is the percentage of kicks that are double bridges
-	// between cities near in the plane but anywhere on the tour.
-	OptNearKick = "nearkick"
 	// OptShare is what the exchange every sync kicks gives: "best" (every
-	// worker takes the shortest tour) or "half" (the longer half of the
-	// workers take the tours of the shorter half).
+	// worker takes the shortest tour) or "gpx" (every worker takes the
+	// partition crossover of all workers' tours).
 	OptShare = "share"
 	// OptAccept is the kick acceptance: "better" (strictly shorter) or
 	// "equal" (also ties, to drift across plateaus).
@@ -117,12 +108,10 @@ func (e ilsEngine) config(in *solver.Instance, p solver.Params) (cfg ilsConfig, 
 		get(&pivot, opts.Choice, p, OptPivot),
 		get(&rkbi, opts.Int, p, OptRKBI),
 		get(&cfg.sync, opts.Int, p, OptSync),
-		get(&cfg.syncFrom, opts.Int, p, OptSyncFrom),
 		get(&cfg.threeOpt, opts.Bool, p, OptThreeOpt),
 		get(&cfg.depth, opts.Int, p, OptDepth),
 		get(&cfg.or3, opts.Bool, p, OptOr3),
 		get(&cfg.move, opts.Choice, p, OptMove),
-		get(&cfg.nearKick, opts.Int, p, OptNearKick),
 		get(&cfg.share, opts.Choice, p, OptShare),
 		get(&accept, opts.Choice, p, OptAccept),
 		get(&cfg.stale, opts.Int, p, OptStale),
@@ -159,6 +148,15 @@ func (e ilsEngine) KeepsFixedEdges() bool { return true }
 const lsBytesPerCity = 4 + 4 + 4 + 1 + 4
 
 func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	return e.SolveAided(ctx, in, p, snaps, nil, nil)
+}
+
+// SolveAided is Solve for an engine that runs this one inside it (GPU
+// auto): firstTour, when not nil, is closed once the start tour is ready
+// and the search begins; ascent, when not nil, opens the accelerator the
+// Held–Karp ascent behind alpha-nearness lists runs on.
+func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot,
+	firstTour chan<- struct{}, ascent func() (bound.Device, error)) (solver.Result, error) {
 	start := time.Now()
 	if err := checkStart(in, p); err != nil {
 		return solver.Result{}, err
@@ -183,7 +181,7 @@ func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Para
 	if in.N < 8 {
 		return exactSmall(in, e, p, snaps, start)
 	}
-	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, start: start, c: newControl(ctx, p, w, snaps, start)}
+	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, start: start, c: newControl(ctx, p, w, snaps, start), firstTour: firstTour, ascent: ascent}
 	return r.run()
 }
 
@@ -196,7 +194,6 @@ type ilsOptions struct {
 	partition string
 	partSeg   int     // OptPartSegment (0: partSegment)
 	partKicks float64 // OptPartKicks
-	partLists string  // OptPartLists
 	partSlice int     // OptPartSlice, milliseconds
 	partShape string  // OptPartShape
 	partDeep  float64 // OptPartDeep
@@ -206,7 +203,7 @@ type ilsOptions struct {
 func (o ilsOptions) configure(s *ls) {
 	s.orOpt, s.threeOpt, s.rkbi = o.cfg.orOpt, o.cfg.threeOpt, o.rkbi
 	s.depth = min(max(o.cfg.depth, 1), maxDepth)
-	s.or3, s.nearPct = o.cfg.or3, o.cfg.nearKick
+	s.or3 = o.cfg.or3
 	o.cfg.setMove(s)
 }
 
@@ -226,8 +223,10 @@ type ilsRun struct {
 	searches  []*ls
 	kicksDone []paddedCounter
 	// listNote says how the candidate lists were made, where the device
-	// line should tell (alpha: the ascent behind them)
+	// line should tell (alpha: the ascent behind them); stats holds the
+	// ascent's figures
 	listNote string
+	stats    solver.Stats
 	pre      []int32 // the start tour shown before the ascent (nil: build one)
 	// alpha: lists from an ascent in the background (alphaLater), taken
 	// by the workers between epochs (alphaTaken)
@@ -257,9 +256,11 @@ type ilsRun struct {
 	// searches
 	partitioned bool
 
-	// comp exchanges tours with a search beside the run (companion.go);
-	// nil without one
-	comp *companionLink
+	// firstTour is closed once the start tour is ready (nil: nobody
+	// waits for it); ascent opens the accelerator of the ascent behind
+	// alpha lists (nil: the CPU)
+	firstTour chan<- struct{}
+	ascent    func() (bound.Device, error)
 }
 
 // run performs the phases and returns the best tour found, also when the
@@ -302,13 +303,9 @@ func (r *ilsRun) run() (solver.Result, error) {
 	// the start tour on screen at once: the first round of a partition
 	// search on a million cities takes seconds
 	c.snapshot(t0, l0, 0, 0, 0)
-	r.comp = newCompanionLink(c.ctx)
-	if r.comp != nil && r.usePartition() {
-		// the partition search leaves the companion's claims alone
-		// (partclaim.go); the whole-tour workers do not
-		r.comp.x.HonourClaims()
+	if r.firstTour != nil {
+		close(r.firstTour)
 	}
-	r.comp.publish(t0, l0)
 	r.kicksDone = make([]paddedCounter, r.w)
 	if r.usePartition() {
 		r.partitioned = true
@@ -388,22 +385,20 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 			return nil, nil, err
 		}
 		// The ascent's share of the budget: a fifth of the time limit
-		// (its own schedule when there is none), on the accelerator the
-		// context carries (GPU auto's) when there is one; the same
+		// (its own schedule when there is none), on GPU auto's
+		// accelerator when it runs this engine; the same
 		// ascent under way for tsp solve's bound (or the app's) is
 		// waited for instead of run twice (solver/bound shares it).
-		opts := bound.Options{Time: r.p.TimeLimit / 5, Device: bound.DeviceFrom(ctx)}
+		opts := bound.Options{Time: r.p.TimeLimit / 5, Device: r.ascent}
 		if near != nil && r.o.kicks == 0 && r.o.cfg.sync > 0 && !r.usePartition() && opts.Device == nil && bound.Underway(r.in, opts) {
 			// Another caller's ascent is under way on the CPU (tsp
 			// solve's bound beside the run): the workers search on the
 			// nearest lists meanwhile, sharing the cores with it, and
 			// take the alpha lists between two epochs once it ends.
-			// Where the run computes or waits for the ascent first, on
-			// the CPU as on the GPU (0.5–1.4 s from 10,000 cities), it
-			// starts from the greedy tour on the alpha lists: usa13509,
-			// 30 s, GPU auto, 0.195–0.227 % in seven runs so, against
-			// 0.225–0.263 % in three that started from the greedy tour
-			// on the nearest lists (docs/PERF.md).
+			// Where the run computes or waits for the ascent first, it
+			// starts from the greedy tour on the alpha lists, which
+			// measured ahead of the greedy tour on the nearest lists
+			// (docs/PERF.md, "Alpha-nearness lists from 10,000 cities").
 			opts.Time = r.p.TimeLimit / 2
 			r.alphaLater(ctx, opts, k)
 			nb = near
@@ -413,7 +408,7 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 		res, berr := bound.Compute(ctx, r.in, opts)
 		if berr == nil {
 			nb, berr = res.AlphaCandidates(k)
-			r.listNote = alphaNote(res)
+			r.listNote, r.stats = alphaNote(res), ascentStats(res)
 			// the search starts from the greedy tour on the alpha
 			// lists (above)
 			r.pre = nil
@@ -465,10 +460,11 @@ func (r *ilsRun) showBeforeAscent(ctx context.Context, k int) (*neighbor.Lists, 
 }
 
 // alphaLists are alpha-nearness lists an ascent in the background made,
-// and the device line's note on them.
+// the device line's note on them and the ascent's figures.
 type alphaLists struct {
-	l    *neighbor.Lists
-	note string
+	l     *neighbor.Lists
+	note  string
+	stats solver.Stats
 }
 
 // alphaLater computes the alpha-nearness lists in the background
@@ -485,7 +481,7 @@ func (r *ilsRun) alphaLater(ctx context.Context, opts bound.Options, k int) {
 		if err != nil {
 			return
 		}
-		r.alpha.Store(&alphaLists{l: l, note: alphaNote(res) + fmt.Sprintf(", taken by the search at %.2f s", time.Since(r.start).Seconds())})
+		r.alpha.Store(&alphaLists{l: l, note: alphaNote(res) + " (taken during the search)", stats: ascentStats(res)})
 	}()
 	r.listNote = fmt.Sprintf("; nearest lists: no ascent for alpha-nearness lists within %v", opts.Time)
 }
@@ -498,7 +494,8 @@ func (r *ilsRun) takeAlpha() {
 		return
 	}
 	r.alphaTaken = true
-	r.listNote = a.note
+	r.listNote, r.stats = a.note, a.stats
+	r.stats.AlphaListsAt = time.Since(r.start)
 	for _, s := range r.searches {
 		s.nb, s.k = a.l.List, a.l.K
 		s.cacheNbDist()
@@ -507,21 +504,16 @@ func (r *ilsRun) takeAlpha() {
 
 // alphaNote is the device line's note on alpha lists from res.
 func alphaNote(res bound.Result) string {
-	on := "the CPU"
 	if res.Device {
-		on = "the GPU"
+		return "; alpha-nearness lists (ascent on the GPU)"
 	}
-	took := "in %.2f s"
-	if res.Shared {
-		// the ascent of another part of the run (GPU auto's start
-		// tour) or of tsp solve's bound beside it
-		took = "(the ascent shared, waited %.2f s)"
-	}
-	note := fmt.Sprintf("; alpha-nearness lists from %d ascent iterations on %s "+took, res.Iterations, on, res.Elapsed.Seconds())
-	if res.Stopped {
-		note += " (cut short)"
-	}
-	return note
+	return "; alpha-nearness lists"
+}
+
+// ascentStats are the run's figures of the ascent res behind its alpha
+// lists.
+func ascentStats(res bound.Result) solver.Stats {
+	return solver.Stats{AscentIterations: res.Iterations, AscentOnGPU: res.Device, AscentTime: res.Elapsed}
 }
 
 // startTour is the given start tour, or the engine's construction (greedy
@@ -573,24 +565,17 @@ func (r *ilsRun) search() {
 		}
 		wg.Wait()
 		first = false
-		if cfg.sync > 0 && r.w > 1 && 100*max(r.frac(), c.timeFrac()) >= float64(cfg.syncFrom) {
+		if cfg.sync > 0 && r.w > 1 {
 			r.exchange()
 		}
 	}
 }
 
 // exchange gives every worker the shortest tour among them, or with
-// share "half" gives each worker of the longer half the tour of one of
-// the shorter half (the longest the shortest's, and so on), so that the
-// searches that fell behind continue from the leaders' tours while the
-// leaders keep theirs.
+// share "gpx" their partition crossover (exchangeGPX).
 func (r *ilsRun) exchange() {
-	switch r.o.cfg.share {
-	case "half":
-		r.exchangeHalf()
-		return
-	case "gpx", "gpxhalf":
-		r.exchangeGPX(r.o.cfg.share == "gpxhalf")
+	if r.o.cfg.share == "gpx" {
+		r.exchangeGPX()
 		return
 	}
 	b := 0
@@ -630,38 +615,18 @@ func (r *ilsRun) take(i int, t, pos []int32, l int64) {
 	r.stale[i] = 0
 }
 
-// exchangeHalf is exchange's "half" rule.
-func (r *ilsRun) exchangeHalf() {
-	order := r.byLength()
-	for j := 0; j < r.w/2; j++ {
-		from, to := r.searches[order[j]], r.searches[order[r.w-1-j]]
-		if to.length <= from.length {
-			continue
-		}
-		r.take(order[r.w-1-j], from.tour, from.pos, from.length)
-	}
-}
-
 // exchangeGPX folds the workers' tours into one child by partition
 // crossover, so the child keeps every improvement of any worker that lies
 // in a region where the tours differ independently, and is never longer
-// than the shortest. Every worker takes it, or with half only the longer
-// half of the workers (the others keep their own tours, for diversity).
-func (r *ilsRun) exchangeGPX(half bool) {
+// than the shortest. Every worker takes it.
+func (r *ilsRun) exchangeGPX() {
 	order := r.byLength()
 	best := r.searches[order[0]]
 	child, clen := r.foldGPX(order)
-	t0 := time.Now()
-	child, clen = r.comp.crossIn(best.d, child, clen, r.in.FixedEdges)
-	r.comp.publish(child, clen)
-	r.comp.spent(t0)
 	if clen < best.length {
 		r.c.offer(child, clen)
 	}
 	takers := order
-	if half {
-		takers = order[r.w-r.w/2:]
-	}
 	var pos []int32
 	for _, i := range takers {
 		s := r.searches[i]
@@ -907,7 +872,9 @@ func (r *ilsRun) finish(searches []*ls) (solver.Result, error) {
 	if c.optimal.Load() {
 		stopped = false
 	}
-	return solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: toInt(best), Moves: c.totalMoves(), Steps: steps, Start: r.start, Stopped: stopped, Device: deviceName(r.w) + r.listNote})
+	res, err := solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: toInt(best), Moves: c.totalMoves(), Steps: steps, Start: r.start, Stopped: stopped, Device: deviceName(r.w) + r.listNote})
+	res.Stats = r.stats
+	return res, err
 }
 
 // unionNeighbors merges two candidate lists of every city: the union,

@@ -31,7 +31,6 @@ type ls struct {
 	threeOpt bool // sequential 3-opt (depth-3 LK-style) moves
 	depth    int  // steps after the first of a sequential move (1: 3-opt), at most maxDepth
 	or3      bool // with threeOpt, also the pure 3-opt moves of tryOr3
-	nearPct  int  // percentage of perturb's kicks that are kickNear
 	// nbd caches the distances to the candidates, nbd[c*k+i] = d(c,
 	// nb[c*k+i]) (cacheNbDist, nbDists); nil: computed. Whoever changes
 	// nb, k or d after caching must drop it or cache again.
@@ -937,7 +936,7 @@ func (s *ls) kickBreaksFixed(i0 int32, la, lb int) bool {
 	return s.isFixed(at(0), at(1)) || s.isFixed(at(la), at(la+1)) || s.isFixed(at(la+lb), at(la+lb+1))
 }
 
-// tryKick makes one step of an iterated local search: a kick (perturb),
+// tryKick makes one step of an iterated local search: a kick,
 // the local search that repairs it, and the undo of a kick that left the
 // tour longer (or as long, unless acceptEqual). It returns the length
 // before the kick, and false when stop ended the local search inside, in
@@ -945,7 +944,7 @@ func (s *ls) kickBreaksFixed(i0 int32, la, lb int) bool {
 func (s *ls) tryKick(maxSeg int, acceptEqual bool, stop func() bool) (old int64, ok bool) {
 	s.journal, s.saved = s.journal[:0], s.saved[:0]
 	old = s.length
-	s.perturb(maxSeg)
+	s.kick(maxSeg)
 	if !s.optimize(stop) {
 		s.undo()
 		s.length = old
@@ -959,67 +958,4 @@ func (s *ls) tryKick(maxSeg int, acceptEqual bool, stop func() bool) (old int64,
 		s.length = old
 	}
 	return old, true
-}
-
-// perturb applies one kick: kickNear with probability nearPct %, else
-// the segment-local kick.
-func (s *ls) perturb(maxSeg int) {
-	if s.nearPct > 0 && s.r.intn(100) < s.nearPct {
-		s.kickNear(maxSeg)
-		return
-	}
-	s.kick(maxSeg)
-}
-
-// kickNear applies a double bridge whose three cut points are close in
-// the plane but may lie anywhere on the tour: a random city c, a random
-// candidate x of c and a random candidate y of x; cut after each (in
-// tour order a | b1, b2 | c1, c2 | d), it swaps the two tour paths
-// between them (A B C D → A C B D), as three reversals of the shorter
-// side (journaled, so undo reverts it). The segment-local kick cannot
-// join tour parts that are near in the plane and far apart on the tour;
-// this one does, at O(n) cost. It falls back to kick(maxSeg) when the
-// three cities are not distinct or a cut edge is fixed.
-func (s *ls) kickNear(maxSeg int) {
-	n := int32(s.n)
-	c := int32(s.r.intn(s.n))
-	x := s.nb[int(c)*s.k+s.r.intn(s.k)]
-	y := s.nb[int(x)*s.k+s.r.intn(s.k)]
-	if y == c {
-		y = s.nb[int(c)*s.k+s.r.intn(s.k)]
-	}
-	if x == y || y == c {
-		s.kick(maxSeg)
-		return
-	}
-	if s.n < 8 {
-		s.kick(maxSeg)
-		return
-	}
-	p := [3]int32{s.pos[c], s.pos[x], s.pos[y]}
-	if p[0] > p[1] {
-		p[0], p[1] = p[1], p[0]
-	}
-	if p[1] > p[2] {
-		p[1], p[2] = p[2], p[1]
-	}
-	if p[0] > p[1] {
-		p[0], p[1] = p[1], p[0]
-	}
-	at := func(i int32) int32 {
-		if i >= n {
-			i -= n
-		}
-		return s.tour[i]
-	}
-	a, b1, b2, c1, c2, d := at(p[0]), at(p[0]+1), at(p[1]), at(p[1]+1), at(p[2]), at(p[2]+1)
-	if a == d || s.isFixed(a, b1) || s.isFixed(b2, c1) || s.isFixed(c2, d) {
-		s.kick(maxSeg)
-		return
-	}
-	s.length += tour.DeltaDoubleBridgeEdges(s.d, a, b1, b2, c1, c2, d)
-	s.moveOr(a, b1, b2, c1, c2, d, false)
-	for _, v := range [...]int32{a, b1, b2, c1, c2, d} {
-		s.push(v)
-	}
 }

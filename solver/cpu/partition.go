@@ -42,20 +42,16 @@ import (
 // exchange.
 
 // partMinN is the smallest instance the auto engine runs the partition
-// search on. On the 16-core host (docs/PERF.md, "CPU partition search"),
-// 30 s: d18512 0.41 % against 0.50 % for the independent searches; on
-// usa13509 0.57 % against 0.54 % (its four segments of 3,400 cities, four
-// searches each, gain no more than sixteen whole-tour searches).
+// search on: ahead of the independent searches on d18512, behind on
+// usa13509, whose few segments gain no more than the whole-tour searches
+// (docs/PERF.md, "CPU partition search").
 const partMinN = 15000
 
 // partDefaults are auto's option defaults from partMinN cities, where it
 // runs the partition search: sequential moves of depth 2 (4-opt) and
-// kicks that swap segments of up to 200 cities. Measured on pla85900 with
-// 16 workers at equal kick budgets (docs/PERF.md, "Partition search on
-// pla85900"): from a 1.22 % tour, 640,000 kicks, segments of up to 30
-// cities 1.047 %, 200 0.736 % (0.757 % seed 2), 200 with depth 2 0.590 %
-// (0.621 %), ahead at equal CPU time too; from the greedy tour at 2.4
-// million kicks 0.507 % with 200.
+// kicks that swap segments of up to 200 cities: ahead of segments of 30
+// and of depth 1 on pla85900 at equal kicks and at equal CPU time
+// (docs/PERF.md, "Partition search on pla85900").
 var partDefaults = map[string]string{
 	OptDepth:   "2",
 	OptSegment: "200",
@@ -74,10 +70,8 @@ const (
 	// tour is cut into as many segments as workers, each searched by one
 	// (time slices ending together), rather than into fewer, larger
 	// segments each searched by several workers, the best search kept
-	// and the others' work lost. Measured on d18512 on the 16-core host,
-	// 30 s, seeds 1–6 (docs/PERF.md, "The partition layout from 15,000
-	// cities"): 16 segments of 1,157 cities 0.175–0.208 %, mean 0.192 %,
-	// against 4 segments × 4 searches 0.188–0.250 %, mean 0.216 %.
+	// and the others' work lost: ahead on d18512 (docs/PERF.md, "The
+	// partition layout from 15,000 cities").
 	partOneEach = 1000
 	// partMinSegment is the smallest segment worth a sub-instance.
 	partMinSegment = 64
@@ -104,17 +98,9 @@ const (
 	// OptPartDeep is the kicks per city the partition search makes with
 	// sequential moves of depth 1 before they take OptDepth's steps (0:
 	// from the start). Early in a run a deeper move costs more than it
-	// gains: uniform 200,000 cities, 16 workers, 5 kicks per city, depth
-	// 2 ended 0.03 % behind depth 1 at 1.6 times the CPU time; later it
-	// is far ahead (pla85900 from a 1.22 % tour: 0.590 % against 0.736 %
-	// at equal kicks, docs/PERF.md).
+	// gains, later it is far ahead (docs/PERF.md, "Partition search on
+	// pla85900").
 	OptPartDeep = "partdeep"
-	// OptPartLists selects a segment's candidate lists: "segment" (a k-d
-	// tree over its cities) or "global" (the global lists restricted to
-	// it: the same lists except at the segment's border, without a k-d
-	// tree a round; on pla85900 at equal kicks as good, and a quarter of
-	// the set-up time of a round, docs/PERF.md).
-	OptPartLists = "partlists"
 )
 
 // partOptions reads the partition search's segment size and kicks into o.
@@ -124,9 +110,6 @@ func (e ilsEngine) partOptions(in *solver.Instance, p solver.Params, o *ilsOptio
 		return err
 	}
 	if err := get(&o.partSeg, opts.Int, p, OptPartSegment); err != nil {
-		return err
-	}
-	if err := get(&o.partLists, opts.Choice, p, OptPartLists); err != nil {
 		return err
 	}
 	if err := get(&o.partSlice, opts.Int, p, OptPartSlice); err != nil {
@@ -195,17 +178,6 @@ type partRun struct {
 	// (1 until partDeep kicks per city, then the run's)
 	kicks int64
 	depth int
-	// the companion's claim (partclaim.go): its cities in path order and
-	// number, claimOf[c] == claimID for its cities; this round, where it
-	// lies (one path of claimLen positions from claimFrom; claimLen 0
-	// when there is no claim or it is not one path) and the fixed-edge
-	// partners of every city (the instance's and the claim's; pr.fixed
-	// when there is no claim)
-	claim               []int32
-	claimID             uint64
-	claimOf             []uint64
-	claimFrom, claimLen int
-	rfixed, rfixedBuf   []int32
 }
 
 // partSeg is one segment of a round, positions from..from+m-1 (cyclic),
@@ -274,7 +246,6 @@ func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) 
 	budget := int64(r.o.kicks) * int64(r.w) // 0: until the time limit
 	var done int64
 	for !c.done() && (budget == 0 || done < budget) {
-		pr.companion()
 		done += pr.step(rng.intn(r.in.N), budget-done)
 		c.offer(pr.t, pr.length)
 		if c.snapshotDue() {
@@ -307,18 +278,15 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 			}
 		}
 	}
-	pr.rfixed = pr.fixed
 	pr.p, pr.rep = partLayout(n, r.w, partSize(n, r.w, r.o.partSeg))
 	pr.segs = make([]*partSeg, pr.p)
 	for i := range pr.segs {
 		pr.segs[i] = &partSeg{}
 	}
 	pr.ls = make([]*ls, r.w)
-	if r.o.partLists == "global" {
-		// twice as many nearest cities, so that most cities keep k of
-		// them inside their segment
-		pr.wide, _ = neighbor.NearestContext(pr.ctx, r.in, 2*nb.K) // nil when the run ended
-	}
+	// twice as many nearest cities, so that most cities keep k of them
+	// inside their segment
+	pr.wide, _ = neighbor.NearestContext(pr.ctx, r.in, 2*nb.K) // nil when the run ended
 	g := newLS(d, nb.List, nb.K, pr.t)
 	pr.gnbd[0] = nbDists(d, nb.List, n, nb.K, nil)
 	pr.gnbd[1] = pr.gnbd[0]
@@ -368,7 +336,6 @@ func (pr *partRun) cut(off int, left int64) {
 	if float64(pr.kicks) < o.partDeep*float64(pr.r.in.N) {
 		pr.depth = 1
 	}
-	pr.roundClaim()
 	pr.region = pr.chooseShape() && pr.cutRegions(math.Pi*float64(off)/float64(pr.r.in.N))
 	if !pr.region {
 		pr.cutPaths(off)
@@ -391,13 +358,9 @@ func (pr *partRun) cut(off int, left int64) {
 }
 
 // cutPaths splits the tour from position off into segments of
-// consecutive positions; with a claim that is one path, only the
-// positions outside it (claimCut).
+// consecutive positions.
 func (pr *partRun) cutPaths(off int) {
 	n, p := pr.r.in.N, pr.p
-	if pr.claimCut(off) {
-		return
-	}
 	for i := range pr.segs {
 		lo, hi := i*n/p, (i+1)*n/p
 		pr.fillSeg(i, (off+lo)%n, hi-lo)
@@ -545,9 +508,7 @@ func (pr *partRun) prepare(i int) {
 	sub := solver.NewCoordInstance(in.Name, in.Metric, sg.x, sg.y, z)
 	sg.d = tour.LazyDist(sub)
 
-	if pr.r.o.partLists == "global" || !pr.localLists(i, sub) {
-		pr.restrict(i)
-	}
+	pr.restrict(i)
 	if pr.region {
 		pr.regionEdges(i)
 	} else {
@@ -567,79 +528,6 @@ func (pr *partRun) segKind(i int) string {
 		}
 	}
 	return kind
-}
-
-// localLists gives segment i candidate lists of its own, from a k-d tree
-// over its cities (segKind's kind), and marks the cities that have one of
-// their global candidates outside the segment. Under "alpha" a city keeps
-// its alpha-nearness candidates inside the segment and fills up with its
-// nearest cities there (alphaFill), so that the cities at the segment's
-// border keep k candidates too. It returns false where it cannot: no
-// Euclidean-like metric, candidate lists that are neither geometric nor
-// alpha (union) or a run that ended.
-func (pr *partRun) localLists(i int, sub *solver.Instance) bool {
-	kind := pr.segKind(i)
-	if !neighbor.EuclidLike(sub) || (kind != "nearest" && kind != "quadrant" && kind != "alpha" && kind != "") {
-		return false
-	}
-	var l *neighbor.Lists
-	var err error
-	if kind == "quadrant" {
-		l, err = neighbor.QuadrantContext(pr.ctx, sub, pr.nb[0].K)
-	} else {
-		l, err = neighbor.NearestContext(pr.ctx, sub, pr.nb[0].K)
-	}
-	if err != nil || l.K == 0 {
-		return false
-	}
-	sg := pr.segs[i]
-	sg.k, sg.nb = l.K, l.List
-	if kind == "alpha" {
-		pr.alphaFill(i, l)
-	}
-	seg := int32(i)
-	for _, ct := range sg.cities[:sg.m] {
-		out := false
-		for _, x := range pr.nb[0].Of(int(ct)) {
-			out = out || pr.segOf[x] != seg
-		}
-		pr.border[ct] = out
-	}
-	return true
-}
-
-// alphaFill rewrites segment i's lists near (the segment's own nearest
-// lists, in place): each city's global candidates (the alpha-nearness
-// lists) that lie inside the segment, then its nearest cities there not
-// among them, k in all, ascending by distance as every list is. A city
-// inside the segment keeps its alpha lists; one at the border, whose
-// alpha candidates partly lie outside, gets its nearest inside instead
-// of fewer candidates.
-func (pr *partRun) alphaFill(i int, near *neighbor.Lists) {
-	sg := pr.segs[i]
-	k := near.K
-	seg := int32(i)
-	row := make([]int32, 0, 2*k)
-	for j := range sg.m {
-		row = row[:0]
-		for _, x := range pr.nb[0].Of(int(sg.cities[j])) {
-			if pr.segOf[x] == seg && len(row) < k {
-				row = append(row, pr.local[x])
-			}
-		}
-		for _, x := range near.Of(j) {
-			if len(row) < k && !slices.Contains(row, x) {
-				row = append(row, x)
-			}
-		}
-		for len(row) < k {
-			row = append(row, row[len(row)-1])
-		}
-		slices.SortStableFunc(row, func(a, b int32) int {
-			return cmp.Compare(sg.d.At(int32(j), a), sg.d.At(int32(j), b))
-		})
-		copy(near.List[j*k:(j+1)*k], row)
-	}
 }
 
 // restrict gives segment i the global candidate lists restricted to it,
@@ -747,15 +635,15 @@ func (pr *partRun) fixEdges(i int) {
 }
 
 // instanceEdges adds to segment i's fixed edges the instance's own
-// inside it, and the companion's claimed ones.
+// inside it.
 func (pr *partRun) instanceEdges(i int) {
 	sg := pr.segs[i]
 	m := sg.m
 	seg := int32(i)
-	if pr.rfixed != nil {
+	if pr.fixed != nil {
 		for j := range m {
 			ct := sg.cities[j]
-			for _, f := range pr.rfixed[2*ct : 2*ct+2] {
+			for _, f := range pr.fixed[2*ct : 2*ct+2] {
 				if f >= 0 && pr.segOf[f] == seg && int(pr.local[f]) > j {
 					sg.edges = append(sg.edges, [2]int{j, int(pr.local[f])})
 				}
@@ -881,7 +769,7 @@ func (pr *partRun) stitch(limit time.Duration) {
 	end := time.Now().Add(limit)
 	g := pr.global
 	g.depth = pr.depth
-	g.fixed = pr.rfixed // the instance's fixed edges and the claim's
+	g.fixed = pr.fixed
 	g.nb, g.k, g.nbd = pr.nb[pr.round%2].List, pr.nb[pr.round%2].K, pr.gnbd[pr.round%2]
 	copy(g.tour, pr.t)
 	for i, ct := range g.tour {

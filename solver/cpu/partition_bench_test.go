@@ -31,7 +31,7 @@ func benchPartSegment(b *testing.B, cached bool) {
 	for range b.N {
 		s.journal, s.saved = s.journal[:0], s.saved[:0]
 		old := s.length
-		s.perturb(o.cfg.maxSeg)
+		s.kick(o.cfg.maxSeg)
 		s.optimize(never)
 		if s.length >= old {
 			s.undo()

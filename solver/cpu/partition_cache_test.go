@@ -30,24 +30,22 @@ func checkNbDist(t *testing.T, s *ls, what string) {
 // and quadrant) each cached distance is the real one.
 func TestPartitionNbDist(t *testing.T) {
 	in := uniformInstance(3000, 25)
-	for _, lists := range []string{"segment", "global"} {
-		pr := newTestPartRun(t, in, 3, map[string]string{OptPartSegment: "500", OptPartKicks: "0.3", OptPartLists: lists})
-		rng := newRNG(7, 0)
-		for round := range 4 {
-			pr.cut(rng.intn(in.N), 0)
-			pr.runRound()
-			for wk, s := range pr.ls {
-				if s != nil {
-					checkNbDist(t, s, lists+" lists, segment search of worker "+string(rune('0'+wk)))
-				}
+	pr := newTestPartRun(t, in, 3, map[string]string{OptPartSegment: "500", OptPartKicks: "0.3"})
+	rng := newRNG(7, 0)
+	for round := range 4 {
+		pr.cut(rng.intn(in.N), 0)
+		pr.runRound()
+		for wk, s := range pr.ls {
+			if s != nil {
+				checkNbDist(t, s, "segment search of worker "+string(rune('0'+wk)))
 			}
-			pr.stitch(time.Hour)
-			checkNbDist(t, pr.global, lists+" lists, descent between segments")
-			if want := pr.nb[pr.round%2]; &pr.global.nb[0] != &want.List[0] {
-				t.Fatalf("round %d: the descent searched other lists than this round's", round)
-			}
-			pr.round++
-			checkPartTour(t, pr, "round")
 		}
+		pr.stitch(time.Hour)
+		checkNbDist(t, pr.global, "descent between segments")
+		if want := pr.nb[pr.round%2]; &pr.global.nb[0] != &want.List[0] {
+			t.Fatalf("round %d: the descent searched other lists than this round's", round)
+		}
+		pr.round++
+		checkPartTour(t, pr, "round")
 	}
 }

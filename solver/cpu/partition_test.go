@@ -82,14 +82,13 @@ func checkPartLists(t *testing.T, pr *partRun) {
 // length that never gets longer, the segments' end cities stay in their
 // positions while the workers search, and the tour does get shorter. Both
 // layouts (one search per segment, several per segment with the best
-// kept) and both kinds of segment candidate lists.
+// kept).
 func TestPartitionRounds(t *testing.T) {
 	in := uniformInstance(3000, 21)
 	for _, tc := range []struct {
 		seg, p, rep int
-		lists       string
-	}{{400, 8, 1, "segment"}, {2000, 2, 2, "segment"}, {400, 8, 1, "global"}} {
-		pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: strconv.Itoa(tc.seg), OptPartKicks: "0.5", OptPartLists: tc.lists, OptPartShape: "path"})
+	}{{400, 8, 1}, {2000, 2, 2}} {
+		pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: strconv.Itoa(tc.seg), OptPartKicks: "0.5", OptPartShape: "path"})
 		if pr.p != tc.p || pr.rep != tc.rep {
 			t.Fatalf("segment size %d: %d segments × %d searches, want %d × %d", tc.seg, pr.p, pr.rep, tc.p, tc.rep)
 		}
@@ -245,7 +244,7 @@ func TestPartitionStops(t *testing.T) {
 // a k-d tree over its cities would give it.
 func TestPartitionRestrictedLists(t *testing.T) {
 	in := uniformInstance(3000, 25)
-	pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "400", OptPartLists: "global", OptCandidates: "mixed"})
+	pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "400", OptCandidates: "mixed"})
 	for round := range 2 {
 		pr.round = int64(round)
 		pr.cut(round*777, 0)
@@ -493,17 +492,11 @@ func TestPartitionRegionsDeterministic(t *testing.T) {
 // stand in for them: any lists that are not the nearest) every city of a
 // segment keeps its global candidates that lie inside the segment and
 // fills up with its nearest cities there, k distinct candidates nearest
-// first, also at the segment's border; with the segment lists built from
-// the global ones and with its own k-d tree.
+// first, also at the segment's border (from the 2k nearest cities that
+// lie inside it).
 func TestPartitionAlphaLists(t *testing.T) {
 	in := uniformInstance(3000, 26)
-	for _, lists := range []string{"global", "segment"} {
-		t.Run(lists, func(t *testing.T) { testPartitionAlphaLists(t, in, lists) })
-	}
-}
-
-func testPartitionAlphaLists(t *testing.T, in *solver.Instance, lists string) {
-	pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "400", OptCandidates: "alpha", OptPartLists: lists})
+	pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "400", OptCandidates: "alpha"})
 	q := neighbor.Quadrant(in, 8)
 	pr.nb = [2]*neighbor.Lists{q, q}
 	near, wide := neighbor.Nearest(in, 8), neighbor.Nearest(in, 16)
@@ -517,20 +510,16 @@ func testPartitionAlphaLists(t *testing.T, in *solver.Instance, lists string) {
 			for _, lx := range row {
 				got[sg.cities[lx]] = true
 			}
-			// its own k-d tree fills up to k; the global lists, from the
-			// 2k nearest that lie inside
-			want := sg.k
-			if lists == "global" {
-				pool := map[int32]bool{}
-				for _, l := range []*neighbor.Lists{q, wide} {
-					for _, x := range l.Of(int(ct)) {
-						if pr.segOf[x] == int32(i) {
-							pool[x] = true
-						}
+			// from the 2k nearest that lie inside
+			pool := map[int32]bool{}
+			for _, l := range []*neighbor.Lists{q, wide} {
+				for _, x := range l.Of(int(ct)) {
+					if pr.segOf[x] == int32(i) {
+						pool[x] = true
 					}
 				}
-				want = min(want, len(pool))
 			}
+			want := min(sg.k, len(pool))
 			if len(got) != want {
 				t.Fatalf("segment %d, city %d: %d distinct candidates, want %d: %v", i, ct, len(got), want, row)
 			}

@@ -79,19 +79,12 @@ func (pr *partRun) cutRegions(angle float64) bool {
 	pr.ru, pr.rv = u, v
 	all, byStrip := grow(pr.ridx, n), grow(pr.ridx2, n)
 	pr.ridx, pr.ridx2 = all, byStrip
-	// the companion's claimed cities belong to no region (partclaim.go)
 	all = all[:0]
 	for i := range n {
 		u[i] = in.X[i]*c + in.Y[i]*s
 		v[i] = in.Y[i]*c - in.X[i]*s
-		if pr.claimed(int32(i)) {
-			pr.segOf[i] = -1
-			pr.border[i] = false
-			continue
-		}
 		all = append(all, int32(i))
 	}
-	free := len(all)
 	hist := grow(pr.rhist, regionBuckets)
 	pr.rhist = hist
 	// strips across the direction, strip st holding cells lo..hi-1 and
@@ -101,7 +94,7 @@ func (pr *partRun) cutRegions(angle float64) bool {
 	bounds := make([]int, 0, max(strips, p)+1)
 	for st := range strips + 1 {
 		lo, _ := cells(st)
-		bounds = append(bounds, lo*free/p)
+		bounds = append(bounds, lo*n/p)
 	}
 	splitByKey(all, u, bounds, hist, func(ct int32, g int) { pr.segOf[ct] = int32(g) })
 	// the cities by strip (counting sort), then each strip cut along
@@ -140,9 +133,6 @@ func (pr *partRun) cutRegions(angle float64) bool {
 		sg.first, sg.last = -1, -1
 	}
 	for at, ct := range pr.t {
-		if pr.segOf[ct] < 0 {
-			continue
-		}
 		sg := pr.segs[pr.segOf[ct]]
 		if len(sg.cities) > 0 {
 			sg.virt = append(sg.virt, int32(at) != sg.last+1)
@@ -266,8 +256,8 @@ func (pr *partRun) mergeRegions(deltas []int64, limit time.Duration) int64 {
 
 // maxChecks bounds the O(n) checks of one round's merge for p regions:
 // from a poor tour most regions' results collide, and halving down to
-// every single one took 37 s on a million cities (208 regions, the
-// first region round after the greedy tour, H100 host); the results not
+// every single one took tens of seconds on a million cities (the first
+// region round after the greedy tour); the results not
 // tried in time are dropped, and the round's low gain then steers
 // chooseShape to paths.
 func maxChecks(p int) int { return 4 + 2*bits.Len(uint(p)) }

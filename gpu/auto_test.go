@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"maps"
+	"slices"
 	"testing"
 	"time"
 
@@ -12,13 +13,13 @@ import (
 // parameters without the options only GPU auto takes (it would refuse
 // them), and that the caller's map is left alone.
 func TestCPUParams(t *testing.T) {
-	p := solver.Params{Backend: solver.BackendGPU, Seed: 4, Extra: map[string]string{OptCompanion: "0.5", OptWindow: "512",
-		OptWindowMoves: "3opt", OptWindowSegment: "50", OptAlphaStart: "off", "kicks": "10", "segment": "100"}}
+	p := solver.Params{Backend: solver.BackendGPU, Seed: 4, Extra: map[string]string{OptWindow: "512",
+		OptWindowSegment: "50", "kicks": "10", "segment": "100"}}
 	q := cpuParams(p)
 	if q.Backend != solver.BackendCPU || q.Seed != 4 || len(q.Extra) != 2 || q.Extra["kicks"] != "10" || q.Extra["segment"] != "100" {
 		t.Fatalf("CPU params %+v", q)
 	}
-	if len(p.Extra) != 7 {
+	if len(p.Extra) != 4 {
 		t.Fatalf("the caller's options changed: %v", p.Extra)
 	}
 	cpuOpts := solver.OptionsFor(AlgoAuto, solver.BackendCPU)
@@ -27,27 +28,22 @@ func TestCPUParams(t *testing.T) {
 			t.Fatalf("the CPU auto engine has no option %s", k)
 		}
 	}
-	for _, k := range companionOnly {
-		if _, ok := solver.OptionsFor(AlgoAuto, solver.BackendGPU).Lookup(k); !ok {
+	gpuOpts := solver.OptionsFor(AlgoAuto, solver.BackendGPU)
+	for _, k := range autoOnly {
+		if _, ok := gpuOpts.Lookup(k); !ok {
 			t.Fatalf("GPU auto has no option %s", k)
 		}
 	}
-	for _, c := range []struct {
-		v    string
-		want time.Duration
-		ok   bool
-	}{{"", 0, true}, {"0", 0, true}, {"0.25", 250 * time.Millisecond, true}, {"-1", 0, false}, {"x", 0, false}} {
-		q := solver.Params{Extra: map[string]string{OptCompanion: c.v}}
-		got, err := companionEvery(q)
-		if (err == nil) != c.ok || (c.ok && got != c.want) {
-			t.Errorf("companion=%q: %v, %v", c.v, got, err)
+	for _, k := range gpuOpts.Names() {
+		if _, ok := cpuOpts.Lookup(k); !ok && !slices.Contains(autoOnly, k) {
+			t.Fatalf("GPU auto's option %s reaches the CPU auto engine, which has none", k)
 		}
 	}
 }
 
 // TestWindowParams checks that GPU auto's windows get none of the CPU auto
 // engine's options that or-ils also reads: of the names both GPU auto and
-// or-ils take, only the windows' own (window, wmoves) reach them, so a
+// or-ils take, only the windows' own (window) reaches them, so a
 // value in the CPU engine's range (segment up to 2^20) can never stop the
 // windows with or-ils's narrower one. The caller's map is left alone.
 func TestWindowParams(t *testing.T) {
@@ -62,7 +58,7 @@ func TestWindowParams(t *testing.T) {
 	if q.Seed != 9 || q.TimeLimit != time.Second {
 		t.Fatalf("window params %+v", q)
 	}
-	own := map[string]bool{OptWindow: true, OptWindowMoves: true}
+	own := map[string]bool{OptWindow: true}
 	shared := 0
 	for _, k := range auto.Names() {
 		if _, ok := orils.Lookup(k); !ok {
@@ -73,7 +69,7 @@ func TestWindowParams(t *testing.T) {
 			t.Errorf("option %s reaches the windows: %v, want %v", k, ok, own[k])
 		}
 	}
-	if shared < 3 {
+	if shared < 2 {
 		t.Fatalf("only %d names shared by GPU auto and or-ils: the test lost its point", shared)
 	}
 	if len(p.Extra) != len(auto.Names()) || p.Extra["segment"] != "1" {

@@ -1,0 +1,115 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bound"
+)
+
+// aidedEngine is the CPU auto engine as GPU auto runs it: with a channel
+// it closes once its start tour is ready, and the accelerator the ascent
+// behind its alpha-nearness lists runs on.
+type aidedEngine interface {
+	SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot,
+		firstTour chan<- struct{}, ascent func() (bound.Device, error)) (solver.Result, error)
+}
+
+// solveAuto is the GPU auto engine: the CPU auto engine on every core
+// with the Held–Karp ascent behind its alpha-nearness lists on the GPU,
+// and for coordinates or-ils's integer keys take (orSpanOK) and no fixed
+// edges, from AutoOrILSMinN cities or-ils before the engine's first tour
+// (solveEarly). Without the CPU engine: or-ils from AutoOrILSMinN
+// cities, GPU 2opt-ils below.
+func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	start := time.Now()
+	if p.TimeLimit <= 0 {
+		p.TimeLimit = solver.DefaultTimeLimit
+	}
+	cpu, err := solver.Lookup(AlgoAuto, solver.BackendCPU)
+	aided, hasCPU := cpu.(aidedEngine)
+	hasCPU = hasCPU && err == nil && cpu.Available() == nil
+	if in.N >= AutoOrILSMinN && orSpanOK(in) {
+		if !hasCPU {
+			ph, err := orILS(ctx, in, windowParams(p), snaps, start)
+			if err != nil {
+				return solver.Result{}, err
+			}
+			return solver.Finish(in, e, p, solver.Outcome{Tour: ph.tour, Moves: ph.moves, Steps: ph.steps, Start: start, Stopped: ph.stopped || ctx.Err() != nil, Device: ph.device})
+		}
+		if len(in.FixedEdges) == 0 {
+			return solveEarly(ctx, e, aided, in, p, snaps, start)
+		}
+	}
+	if !hasCPU {
+		r, err := twoOptILS(ctx, e, in, p, snaps, false)
+		r.Algorithm = AlgoAuto
+		return r, err
+	}
+	r, err := aided.SolveAided(ctx, in, cpuParams(p), snaps, nil, BoundDevice)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped, Device: r.Device + " (GPU auto: the CPU search alone)"})
+	res.Stats = r.Stats
+	return res, err
+}
+
+// solveEarly is GPU auto from AutoOrILSMinN cities: or-ils runs from the
+// start on its own tour (space-filling curve, windows; earlyParams) while
+// the CPU auto engine builds its candidate lists and start tour, and
+// stops at the engine's first tour, leaving the engine every core; the
+// snapshots carry the better tour of the two, and so does the result.
+// Measured in docs/PERF.md, "GPU auto on a million cities": the engine
+// from its own start tour ends ahead of or-ils run to the end beside it
+// and of the engine started from or-ils's tour.
+func solveEarly(ctx context.Context, e solver.Engine, cpu aidedEngine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
+	type orSide struct {
+		ph  orPhase
+		err error
+	}
+	orDone := make(chan orSide, 1)
+	orSnaps, engSnaps, merged := mergeSnapshots(snaps)
+	octx, stopOr := context.WithCancel(ctx)
+	defer stopOr()
+	first := make(chan struct{})
+	go func() {
+		select {
+		case <-first:
+		case <-octx.Done():
+		}
+		stopOr()
+	}()
+	go func() {
+		ph, err := orILS(octx, in, earlyParams(p), orSnaps, start)
+		orDone <- orSide{ph, err}
+	}()
+	r, err := cpu.SolveAided(ctx, in, cpuParams(p), engSnaps, first, BoundDevice)
+	stopOr()
+	o := <-orDone
+	merged()
+	if err != nil {
+		return solver.Result{}, err
+	}
+	device := r.Device
+	best, moves := r.Tour, r.Moves
+	st := r.Stats
+	if o.err != nil {
+		device += fmt.Sprintf("; or-ils before its first tour stopped: %v", o.err)
+	} else if o.ph.tour != nil {
+		device += "; or-ils gave the first tours"
+		moves += o.ph.moves
+		st.EarlyLength = o.ph.length
+		if o.ph.length < r.Length {
+			best = o.ph.tour
+			st.EarlyKept = true
+		}
+	}
+	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: r.Steps, Start: start, Stopped: r.Stopped || ctx.Err() != nil, Device: device})
+	res.Stats = st
+	return res, err
+}

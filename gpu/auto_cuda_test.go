@@ -1,0 +1,108 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+
+	// the CPU auto engine, which GPU auto runs
+	_ "github.com/tsplab/tsplab/solver/cpu"
+)
+
+// TestAutoEarlyOrILS runs GPU auto from AutoOrILSMinN cities: or-ils's
+// tour reaches the snapshots before the CPU engine's first tour, the
+// best length in them never grows, or-ils stops at the engine's first
+// tour (its length in the run's statistics), and the result is a valid tour of the reported length
+// within the time limit.
+func TestAutoEarlyOrILS(t *testing.T) {
+	needDevice(t)
+	if testing.Short() {
+		t.Skip("a 6 s run on 200,000 cities")
+	}
+	e, err := solver.Lookup(AlgoAuto, solver.BackendGPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := randomInstance(AutoOrILSMinN, solver.Euc2D, 1e6, 6)
+	snaps := solver.Latest()
+	type seen struct {
+		n     int
+		first time.Duration
+		grew  bool
+	}
+	got := make(chan seen, 1)
+	go func() {
+		var sn seen
+		last := int64(-1)
+		for s := range snaps {
+			if s.Best == nil {
+				continue
+			}
+			if sn.n == 0 {
+				sn.first = s.Elapsed
+			}
+			sn.n++
+			if last >= 0 && s.BestLength > last {
+				sn.grew = true
+			}
+			last = s.BestLength
+		}
+		got <- sn
+	}()
+	t0 := time.Now()
+	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 6 * time.Second, Seed: 1}, snaps)
+	close(snaps)
+	sn := <-got
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(t0); el > 7*time.Second {
+		t.Errorf("a 6 s run took %v", el)
+	}
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		t.Fatal(err)
+	}
+	if got := solver.TourLength(in, res.Tour); got != res.Length {
+		t.Fatalf("reported %d, exact %d", res.Length, got)
+	}
+	if sn.n == 0 || sn.grew || res.Stats.EarlyLength == 0 || (res.Stats.EarlyKept && res.Stats.EarlyLength != res.Length) {
+		t.Fatalf("%d snapshots with a tour (the best grew: %v); stats %+v", sn.n, sn.grew, res.Stats)
+	}
+	t.Logf("%d cities, 6 s: %d; first tour at %v, %d snapshots; %s", in.N, res.Length, sn.first, sn.n, res.Device)
+}
+
+// TestAutoAlphaAscent runs GPU auto where the CPU auto engine takes
+// alpha-nearness lists (12,000 cities): the ascent behind them runs on
+// the GPU, as the run's statistics say, and the tour is valid and exact.
+func TestAutoAlphaAscent(t *testing.T) {
+	needDevice(t)
+	in := randomInstance(12000, solver.Euc2D, 1e6, 7)
+	res, _ := runAuto(t, in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1})
+	if !res.Stats.AscentOnGPU || res.Stats.AscentIterations == 0 {
+		t.Fatalf("the ascent did not run on the GPU: %+v", res.Stats)
+	}
+	t.Logf("%d cities, 3 s: %d; %s", in.N, res.Length, res.Device)
+}
+
+// runAuto runs GPU auto on in with p and fails t unless it returns a valid
+// tour of the reported length; it returns the result and the run's wall
+// time.
+func runAuto(t *testing.T, in *solver.Instance, p solver.Params) (solver.Result, time.Duration) {
+	t.Helper()
+	e, err := solver.Lookup(AlgoAuto, solver.BackendGPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	res, err := e.Solve(context.Background(), in, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	el := time.Since(t0)
+	checkResult(t, "auto", in, res)
+	return res, el
+}
