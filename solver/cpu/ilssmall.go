@@ -71,12 +71,18 @@ const alphaMinN = 10000
 // usa13509 at equal CPU time (docs/PERF.md, "The sequential 5-opt move").
 const alphaNeighbors = 5
 
+// lk5MaxN bounds the instances on which auto's deep move is the
+// sequential 5-opt move (kopt.go): ahead of the 2-opt-step chain on
+// pr2392 to d18512 at equal CPU time or wall clock, behind on pla85900
+// at 30 s on 2 cores (docs/PERF.md, "The sequential 5-opt move").
+const lk5MaxN = 50000
+
 // gpxSyncPerCity is auto's exchange interval, in kicks per worker per
 // city, where it takes the crossover exchange.
 const gpxSyncPerCity = 1
 
 // Tune implements solver.Tuner: auto's move (the sequential 5-opt move
-// at every size) and its defaults for instances below
+// below lk5MaxN cities) and its defaults for instances below
 // smallN cities (alpha-nearness lists from alphaMinN), its crossover exchange from gpxMinN cities and its
 // deeper sequential moves and longer kicks from deepMinN to deepMaxN
 // cities, and the partition search's from partMinN cities
@@ -95,7 +101,7 @@ func (e ilsEngine) Tune(in *solver.Instance, opts solver.OptionSet) solver.Optio
 		if opts[i].Name == OptNeighbors && in.N >= alphaMinN && in.N < smallN {
 			opts[i].Default, opts[i].Auto = strconv.Itoa(alphaNeighbors), ""
 		}
-		if opts[i].Name == OptMove {
+		if opts[i].Name == OptMove && in.N < lk5MaxN {
 			opts[i].Default, opts[i].Auto = "lk5", ""
 		}
 		if in.N >= deepMinN && in.N < deepMaxN {

@@ -59,10 +59,21 @@ func TestSmallDefaults(t *testing.T) {
 			t.Errorf("n=%d: candidates %s, want %s (%v)", tc.n, cfg.candidates, tc.want, err)
 		}
 	}
+	// the 5-opt move below lk5MaxN cities, with 5 alpha-nearness
+	// candidates where the lists are alpha's
+	for _, tc := range []struct {
+		n, k int
+		move string
+	}{{500, 8, "lk5"}, {alphaMinN, alphaNeighbors, "lk5"}, {smallN, 8, "lk5"}, {lk5MaxN - 1, 8, "lk5"}, {lk5MaxN, 8, "chain"}} {
+		cfg, _, _, _, err := ie.config(uniformInstance(tc.n, 4), solver.Params{})
+		if err != nil || cfg.move != tc.move || cfg.neighbors != tc.k {
+			t.Errorf("n=%d: move %s neighbors %d, want %s %d (%v)", tc.n, cfg.move, cfg.neighbors, tc.move, tc.k, err)
+		}
+	}
 	// the other engines keep the table's defaults
 	e3, _ := solver.Lookup("3opt-ils", solver.BackendCPU)
 	cfg, _, _, _, err = e3.(ilsEngine).config(small, solver.Params{})
-	if err != nil || cfg.or3 || cfg.stale != 0 || cfg.candidates != "nearest" {
-		t.Errorf("3opt-ils: or3 %v stale %d candidates %s (%v)", cfg.or3, cfg.stale, cfg.candidates, err)
+	if err != nil || cfg.or3 || cfg.stale != 0 || cfg.candidates != "nearest" || cfg.move != "chain" {
+		t.Errorf("3opt-ils: or3 %v stale %d candidates %s move %s (%v)", cfg.or3, cfg.stale, cfg.candidates, cfg.move, err)
 	}
 }
