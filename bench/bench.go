@@ -32,6 +32,7 @@ type Options struct {
 	Prior     string            // an earlier result CSV whose measured columns a suite keeps (lam: Table 3's threshold, CPU SSPM and GPU PSPM columns)
 	PeerLKH   string            // ttq: an LKH-3 executable run beside the engines ("" = none)
 	Log       io.Writer         // progress lines (may be nil)
+	GPU       GPU               // the GPU kernels and populations the suites time alone (nil: none in this build)
 }
 
 // Suite runs one named suite, printing its table last to out.

@@ -9,19 +9,6 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// GPUEvalRate measures the GPU 2-opt evaluation kernel alone (moves
-// evaluated per second for n random cities, over passes timed launches;
-// passes <= 0 lets the GPU package choose them from its batch size).
-// Package gpu sets it in builds with CUDA; it is nil otherwise.
-var GPUEvalRate func(n, passes int, seed uint64) (movesPerSec float64, device string, err error)
-
-// GPUClimbRate times the fused 2opt-climb kernel alone on an instance
-// (climbs and moves per second of kernel time over window, after a warm-up
-// launch, and the passes per climb); it fails when the tour does not fit
-// a block's shared memory. Package gpu sets it in builds with CUDA; it is
-// nil otherwise.
-var GPUClimbRate func(in *solver.Instance, warm, window time.Duration, seed uint64) (climbsPerSec, movesPerSec, passesPerClimb float64, device string, err error)
-
 // LamInstances are Lam et al.'s 20 TSPLIB instances, in the order of their
 // Table 2.
 var LamInstances = []string{"rd100", "eil101", "bier127", "ch150", "kroA150", "pr152", "u159", "rat195", "ts225", "tsp225",
@@ -132,13 +119,14 @@ func (s *gpuSuite) evalRates() {
 	if s.opt.Quick {
 		sizes = []int{1000, 10000}
 	}
-	if GPUEvalRate == nil {
+	if s.opt.GPU == nil {
 		s.t.Notes = append(s.t.Notes, "2-opt evaluation rate: this binary was built without CUDA (make gpu)")
 		return
 	}
 	for _, n := range sizes {
 		passes := max(3, int(2e11/(float64(n)*float64(n)/2)/4))
-		rate, dev, err := GPUEvalRate(n, passes, 1)
+		kr, err := s.opt.GPU.EvalRate(n, passes, 1)
+		rate, dev := kr.MovesPerSec, kr.Device
 		if err != nil {
 			s.t.Notes = append(s.t.Notes, fmt.Sprintf("2-opt evaluation rate: %v", err))
 			return

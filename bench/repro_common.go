@@ -22,13 +22,6 @@ import (
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
-// GPUTwoOptDescent runs the GPU's whole-neighbourhood 2-opt (many
-// improving moves per pass, as in 2opt-ils) from start until the first
-// local minimum, and returns the tour, the passes and moves evaluated, the
-// time and the device. Package gpu sets it in builds with CUDA; it is nil
-// otherwise.
-var GPUTwoOptDescent func(in *solver.Instance, start []int) (tour []int, passes, moves int64, elapsed time.Duration, device string, err error)
-
 // repro is what the reproduction suites share: options, progress lines,
 // instance loading, engine lookup and the GPU's description.
 type repro struct {

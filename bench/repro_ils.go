@@ -115,8 +115,9 @@ type delevacqPop struct {
 func (r *repro) delevacqPopulation(g, c solver.Engine, in *solver.Instance, nb, itLim, blocks int, seed uint64) delevacqPop {
 	out := delevacqPop{best: -1}
 	kicks := map[string]string{"kicks": fmt.Sprint(itLim)}
-	if g != nil && GPURKBIPopulation != nil {
-		l, el, dev, err := GPURKBIPopulation(r.ctx, in, nb, itLim, blocks, seed*100003)
+	if g != nil && r.opt.GPU != nil {
+		res, err := r.opt.GPU.ThreeOptPopulation(r.ctx, in, Population{Solutions: nb, Kicks: itLim, Blocks: blocks, Threads: 64, Seed: seed * 100003})
+		l, el, dev := res.Length, res.Elapsed, res.Device
 		out.gpuOK = err == nil && r.ctx.Err() == nil
 		if err != nil {
 			out.error = err.Error()
@@ -175,23 +176,6 @@ func (r *repro) delevacqPopulation(g, c solver.Engine, in *solver.Instance, nb, 
 	return out
 }
 
-// GPURKBIPopulation runs a population of nb GPU 3opt-ils searches of
-// itLim kicks each (blocks × 64 threads per solution) in shared launches
-// and returns the best length, the time and the device. Package gpu
-// provides it; the command line sets it in builds with CUDA. Without it
-// the searches run as engines on their own streams.
-var GPURKBIPopulation func(ctx context.Context, in *solver.Instance, nb, itLim, blocks int, seed uint64) (length int64, elapsed time.Duration, device string, err error)
-
-// GPUFIPopulation runs a population of first-improvement ILS searches on
-// the GPU in one of the mappings "thread", "block-global", "block-shared"
-// and returns the best length and the time; FISequential runs searches
-// first..first+count-1 of the same population on one core. Package gpu
-// provides both; the command line sets them in builds with CUDA.
-var (
-	GPUFIPopulation func(in *solver.Instance, nb, itLim int, mode string, seed uint64) (length int64, elapsed time.Duration, device string, err error)
-	FISequential    func(in *solver.Instance, first, count, itLim int, seed uint64) (length int64, elapsed time.Duration, err error)
-)
-
 // delevacqFIRow is one Table 1 row of ours: cells as text.
 type delevacqFIRow struct {
 	trials         int
@@ -208,7 +192,7 @@ var delevacqFIModes = []string{"thread", "block-global", "block-shared"}
 // early (the suite's time budget).
 func (r *repro) delevacqFI(in *solver.Instance, nb, itLim, trials int, over func() bool) delevacqFIRow {
 	row := delevacqFIRow{seq: "n/a", freq: "n/a", gap: "n/a", gpu: [3]string{"n/a", "n/a", "n/a"}, speed: [3]string{"n/a", "n/a", "n/a"}}
-	if GPUFIPopulation == nil || FISequential == nil {
+	if r.opt.GPU == nil {
 		row.seq = "not in this build"
 		return row
 	}
@@ -274,7 +258,8 @@ func (s *delevacqFISums) fill(row *delevacqFIRow) {
 // for shared memory says so in its cell.
 func (r *repro) delevacqFITiming(in *solver.Instance, nb, itLim int, seed uint64, first bool, row *delevacqFIRow, s *delevacqFISums) {
 	for i, m := range delevacqFIModes {
-		l, el, dev, err := GPUFIPopulation(in, nb, itLim, m, seed)
+		res, err := r.opt.GPU.FIPopulation(in, Population{Solutions: nb, Kicks: itLim, Mode: m, Seed: seed})
+		l, el, dev := res.Length, res.Elapsed, res.Device
 		if err != nil {
 			if first {
 				r.logf("%s nb_sol %d %s: %v", in.Name, nb, m, err)
@@ -292,7 +277,8 @@ func (r *repro) delevacqFITiming(in *solver.Instance, nb, itLim int, seed uint64
 		}
 	}
 	cnt := min(nb, delevacqCPUSample)
-	if _, el, err := FISequential(in, 0, cnt, itLim, seed); err == nil {
+	if res, err := r.opt.GPU.FISequential(in, 0, cnt, Population{Kicks: itLim, Seed: seed}); err == nil {
+		el := res.Elapsed
 		s.sT += el.Seconds() * float64(nb) / float64(cnt)
 		s.sN++
 	}
@@ -304,12 +290,12 @@ func (r *repro) delevacqFITiming(in *solver.Instance, nb, itLim int, seed uint64
 // BG launch.
 func (r *repro) delevacqFIQuality(in *solver.Instance, nb, itLim int, seed uint64, s *delevacqFISums) {
 	if nb <= delevacqQualityOnCPU {
-		if l, _, err := FISequential(in, 0, nb, itLim, seed); err == nil {
-			s.quality(l, in)
+		if res, err := r.opt.GPU.FISequential(in, 0, nb, Population{Kicks: itLim, Seed: seed}); err == nil {
+			s.quality(res.Length, in)
 		}
-	} else if l, _, dev, err := GPUFIPopulation(in, nb, itLim, "block-global", seed); err == nil {
-		r.device = dev
-		s.quality(l, in)
+	} else if res, err := r.opt.GPU.FIPopulation(in, Population{Solutions: nb, Kicks: itLim, Mode: "block-global", Seed: seed}); err == nil {
+		r.device = res.Device
+		s.quality(res.Length, in)
 	}
 }
 
@@ -632,7 +618,7 @@ func (d *delevacqSuite) addNotes() {
 	d.t1.Notes = append(d.t1.Notes, fmt.Sprintf("Search: nb_sol independent ILS of it_lim = it_total / nb_sol kicks each (it_total = %d: their 1,048,576 × scale), from the nearest-neighbour tour; local search 2-opt over 40 candidates (fixed radius, both tour neighbours, don't-look bits, first improvement), double-bridge kicks, accept if shorter. GPU (one launch for the population): T = a thread per solution, BG = a block of 64 threads per solution evaluating a city's candidates together, tour in global memory, BS = the same with tour, positions and don't-look bits in shared memory (9 bytes a city, refused above 48 KiB as the paper's BS is for pcb3038). GPU time: uploads, kernel and read-back. Sequential: the same searches on one core (the same moves in the same order; up to %d of each population run, their mean time × nb_sol); speedup = sequential / GPU time. Times: the first %d trials of a row run all three mappings and the sequential twin (the same moves every trial, so their times vary little); every trial, up to the trials column, gives the population's best tour for freq and Δavg: from the BG launch in the timing trials, then from the sequential twin for nb_sol <= %d and the BG launch above (the three mappings and the twin make the same moves and end at the same tours). Our local search is 2-opt where the paper's is 3-opt. Last column: this project's CPU 3opt-ils (3-opt with Or-opt, first improvement, 40 candidates) with it_total kicks on one core, for reference.", d.scaled(delevacqFITotal), delevacqCPUSample, delevacqTimingTrials, delevacqQualityOnCPU))
 	d.t3.Notes = append(d.t3.Notes, common...)
 	gpuHow := "run at once on their own CUDA streams (at most two per CPU core in flight)"
-	if GPURKBIPopulation != nil {
+	if r.opt.GPU != nil {
 		gpuHow = "all in the same launches, as the paper's population: an evaluation grid of blocks per solution × nb_sol, then one replacement block per solution that also ends the local search (6 rounds without an improving sample), accepts the local minimum or goes back to the best, and kicks, so the iterated local search runs on the device and the host only queues rounds and reads the counters every 32 rounds"
 	}
 	d.t3.Notes = append(d.t3.Notes, fmt.Sprintf("GPU: a population of nb_sol independent 3opt-ils searches (ILS-RKBI_blocks: threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks), each with the paper's blocks per solution (Table 2) × 64 threads and it_lim kicks, from the greedy tour, "+gpuHow+"; time = wall time of the whole population (set-up included), quality = its best tour. Sequential: the same searches (CPU 3opt-ils, 1 core, random-k-best pivoting, it_lim kicks) one after the other; up to %d of each population are run and their mean time × nb_sol is the population's time. Speedup = sequential time / GPU time, as the paper defines it. The paper's k (evaluated neighbours) is shown; our GPU round samples 4 × blocks × 64 reconnections.", delevacqCPUSample))

@@ -60,27 +60,24 @@ func prefixInstance(in *solver.Instance, n int) *solver.Instance {
 	return solver.NewCoordInstance(fmt.Sprintf("%s[:%d]", in.Name, n), in.Metric, in.X[:n], in.Y[:n], nil)
 }
 
-// GPUEvalBatch is the number of tours the 2-opt evaluation kernel's rate
-// measurement (GPUEvalRate) evaluates per launch for n cities on this
-// device. Package gpu sets it in builds with CUDA; it is nil otherwise.
-var GPUEvalBatch func(n int) (int, error)
-
 // kernelRate is the 2-opt evaluation kernel's best rate over tries timed
 // series of launches, or 0 without a GPU. With minKernel > 0 a first
 // default series sets the rate and the measured series are sized to run at
 // least minKernel of kernel time each.
 func (r *repro) kernelRate(n, tries int, minKernel time.Duration) float64 {
-	if GPUEvalRate == nil {
+	g := r.opt.GPU
+	if g == nil {
 		return 0
 	}
 	passes := 0
-	if minKernel > 0 && GPUEvalBatch != nil {
-		v, dev, err := GPUEvalRate(n, 0, 99)
+	if minKernel > 0 {
+		kr, err := g.EvalRate(n, 0, 99)
+		v, dev := kr.MovesPerSec, kr.Device
 		if err != nil {
 			r.logf("kernel rate n=%d: %v", n, err)
 			return 0
 		}
-		B, err := GPUEvalBatch(n)
+		B, err := g.EvalBatch(n)
 		if err != nil {
 			r.logf("kernel batch n=%d: %v", n, err)
 			return 0
@@ -91,7 +88,8 @@ func (r *repro) kernelRate(n, tries int, minKernel time.Duration) float64 {
 	}
 	best := 0.0
 	for k := 0; k < tries; k++ {
-		v, dev, err := GPUEvalRate(n, passes, uint64(k+1))
+		kr, err := g.EvalRate(n, passes, uint64(k+1))
+		v, dev := kr.MovesPerSec, kr.Device
 		if err != nil {
 			r.logf("kernel rate n=%d: %v", n, err)
 			break
@@ -141,7 +139,7 @@ func runOneil(ctx context.Context, opt Options, out io.Writer) error {
 	if s.wants("cpu") {
 		s.cc = r.engine("2opt-climb", solver.BackendCPU)
 	}
-	if GPUEvalRate == nil && s.gc == nil {
+	if r.opt.GPU == nil && s.gc == nil {
 		r.device = "GPU unavailable: this binary was built without CUDA (make gpu)"
 	}
 	var tables []*Table
@@ -230,10 +228,11 @@ func (s *oneilSuite) throughput() (*Table, error) {
 			kr = s.kernelRate(n, tries, minKernel)
 		}
 		fm, fc, fp := "n/a", "n/a", "n/a"
-		if s.gc != nil && GPUClimbRate != nil {
+		if s.gc != nil && s.opt.GPU != nil {
 			bm, bc, bp := 0.0, 0.0, 0.0
 			for k := 0; k < tries; k++ {
-				c, m, p, dev, err := GPUClimbRate(in, warm, window, uint64(k+1))
+				kr, err := s.opt.GPU.ClimbRate(in, warm, window, uint64(k+1))
+				c, m, p, dev := kr.ClimbsPerSec, kr.MovesPerSec, kr.PassesPerClimb, kr.Device
 				if err != nil {
 					s.logf("climber kernel n=%d: %v", n, err)
 					fm = "n/a (the tour exceeds a block's shared memory)"

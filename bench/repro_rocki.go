@@ -32,11 +32,6 @@ var RockiInstances = []string{"berlin52", "kroE100", "ch130", "ch150", "kroA200"
 	"pr2392", "pcb3038", "fl3795", "fnl4461", "rl5934", "pla7397", "usa13509", "d15112", "d18512", "sw24978",
 	"pla33810", "pla85900", "sra104815", "usa115475", "ara238025", "lra498378", "lrb744710"}
 
-// GPUOnePass times one full 2-opt evaluation of a tour on the GPU: the
-// kernel, the host-to-device and device-to-host copies. Package gpu sets it
-// in builds with CUDA; it is nil otherwise.
-var GPUOnePass func(in *solver.Instance, t []int, reps int) (kernel, h2d, d2h time.Duration, device string, err error)
-
 // rockiCPUDescentMax is the largest n whose CPU descent the suite runs
 // (a sequential full-neighbourhood descent grows like n^3).
 const rockiCPUDescentMax = 1002
@@ -165,9 +160,9 @@ type rockiGPUCols struct {
 // and descends from greedy to the first 2-opt minimum on the GPU.
 func (r *repro) rockiGPU(name string, in *solver.Instance, greedy []int, m int64) rockiGPUCols {
 	g := rockiGPUCols{desc: "n/a", optLen: "n/a"}
-	if GPUOnePass != nil {
-		if k, h, d, dev, err := GPUOnePass(in, greedy, 5); err == nil {
-			g.kern, g.h2d, g.d2h, r.device = k, h, d, dev
+	if r.opt.GPU != nil {
+		if pt, err := r.opt.GPU.OnePass(in, greedy, 5); err == nil {
+			g.kern, g.h2d, g.d2h, r.device = pt.Kernel, pt.Upload, pt.Download, pt.Device
 		} else {
 			r.device = "GPU unavailable: " + err.Error()
 		}
@@ -176,11 +171,11 @@ func (r *repro) rockiGPU(name string, in *solver.Instance, greedy []int, m int64
 		g.rate = float64(m) / g.kern.Seconds()
 	}
 	switch {
-	case GPUTwoOptDescent == nil || g.kern == 0:
+	case r.opt.GPU == nil || g.kern == 0:
 	default:
-		if tr, passes, _, el, _, err := GPUTwoOptDescent(in, append([]int(nil), greedy...)); err == nil {
-			g.desc = fmt.Sprintf("%s (%d passes)", fmtDur(el), passes)
-			g.optLen = fmt.Sprint(solver.TourLength(in, tr))
+		if d, err := r.opt.GPU.TwoOptDescent(in, append([]int(nil), greedy...)); err == nil {
+			g.desc = fmt.Sprintf("%s (%d passes)", fmtDur(d.Elapsed), d.Passes)
+			g.optLen = fmt.Sprint(solver.TourLength(in, d.Tour))
 		} else {
 			r.logf("%s: GPU descent: %v", name, err)
 		}
@@ -286,7 +281,7 @@ func runRocki(ctx context.Context, opt Options, out io.Writer) error {
 	pt := r.papers.table("rocki-table2.csv")
 	t := rockiTable()
 	var pl rockiPlots
-	if GPUOnePass == nil || GPUTwoOptDescent == nil {
+	if r.opt.GPU == nil {
 		r.device = "GPU unavailable: this binary was built without CUDA (make gpu)"
 	}
 	for _, name := range names {

@@ -278,17 +278,17 @@ func TestSmallestInstances(t *testing.T) {
 // measured series are sized from a first rate so that each gives at least
 // the asked kernel time, and the best of the tries is kept.
 func TestKernelRateRunsAtLeastMinKernel(t *testing.T) {
-	oldRate, oldBatch := GPUEvalRate, GPUEvalBatch
-	defer func() { GPUEvalRate, GPUEvalBatch = oldRate, oldBatch }()
 	const n, B, rate = 1000, 7, 2e11
 	perLaunch := float64(B) * n * (n - 3) / 2
 	var calls []int
-	GPUEvalRate = func(n, passes int, seed uint64) (float64, string, error) {
-		calls = append(calls, passes)
-		return rate * (1 + float64(seed%3)/10), "fake GPU", nil
+	g := &fakeGPU{
+		evalRate: func(n, passes int, seed uint64) (KernelRate, error) {
+			calls = append(calls, passes)
+			return KernelRate{MovesPerSec: rate * (1 + float64(seed%3)/10), Device: "fake GPU"}, nil
+		},
+		evalBatch: func(int) (int, error) { return B, nil },
 	}
-	GPUEvalBatch = func(int) (int, error) { return B, nil }
-	r := &repro{}
+	r := &repro{opt: Options{GPU: g}}
 	got := r.kernelRate(n, 3, time.Second)
 	if len(calls) != 4 || calls[0] != 0 {
 		t.Fatalf("calls %v: want a default series, then 3 sized ones", calls)
@@ -325,16 +325,14 @@ func TestRockiCopyColumns(t *testing.T) {
 	dir := tsplibdir.Need(t)
 	tsplibdir.Instance(t, "berlin52")
 	papersDir := needPapers(t)
-	old := GPUOnePass
-	defer func() { GPUOnePass = old }()
-	GPUOnePass = func(in *solver.Instance, tour []int, reps int) (time.Duration, time.Duration, time.Duration, string, error) {
+	g := &fakeGPU{onePass: func(in *solver.Instance, tour []int, reps int) (PassTimes, error) {
 		if solver.ValidateTour(tour, in.N) != nil {
-			t.Errorf("hook got an invalid tour")
+			t.Errorf("OnePass got an invalid tour")
 		}
-		return 7 * time.Microsecond, 30 * time.Microsecond, 9 * time.Microsecond, "fake GPU", nil
-	}
+		return PassTimes{Kernel: 7 * time.Microsecond, Upload: 30 * time.Microsecond, Download: 9 * time.Microsecond, Device: "fake GPU"}, nil
+	}}
 	var buf bytes.Buffer
-	opt := Options{TSPLIBDir: dir, Quick: true, Instances: []string{"berlin52"}, PapersDir: papersDir}
+	opt := Options{TSPLIBDir: dir, Quick: true, Instances: []string{"berlin52"}, PapersDir: papersDir, GPU: g}
 	if err := Run(context.Background(), "rocki", opt, &buf); err != nil {
 		t.Fatal(err)
 	}
@@ -359,10 +357,7 @@ func TestDelevacqQuickHonoursBudgets(t *testing.T) {
 	md := buf.String()
 	// kroA100: it_total 1,120,000 -> 560; blocks per solution 120 and 70
 	// Table 1: it_total 1,048,576 -> 524, it_lim 524 / 8 = 65 at nb_sol 8
-	gpuTrials := "0"
-	if GPUFIPopulation != nil {
-		gpuTrials = "1"
-	}
+	gpuTrials := "0" // no GPU in the options
 	for _, w := range []string{"| kroA100 | 1 | 1 | 1, 120, 000 / 5, 500 | 560 | 120 |", "| kroA100 | 8 | 1 | 1, 120, 000 / 5, 500 | 70 | 70 |",
 		"| kroA100 | 1 | " + gpuTrials + " | 524 |", "| kroA100 | 8 | " + gpuTrials + " | 65 |", "(524 kicks)"} {
 		if !strings.Contains(md, w) {
@@ -433,10 +428,10 @@ func TestLamOnlyRunsTheNamedParts(t *testing.T) {
 	dir := tsplibdir.Need(t)
 	tsplibdir.Instance(t, "rd100")
 	out := t.TempDir()
-	// select is a GPU pspm option: CPU SSPM must run without it (an engine
+	// draw is a GPU pspm option: CPU SSPM must run without it (an engine
 	// refuses an option it does not have), and the notes name it.
 	opt := Options{TSPLIBDir: dir, OutDir: out, Quick: true, Instances: []string{"rd100"}, Only: []string{"table2", "sspm"}, Threads: 8,
-		Extra: map[string]string{"select": "first"}}
+		Extra: map[string]string{"draw": "uniform"}}
 	var buf bytes.Buffer
 	if err := Run(context.Background(), "lam", opt, &buf); err != nil {
 		t.Fatal(err)
@@ -457,7 +452,7 @@ func TestLamOnlyRunsTheNamedParts(t *testing.T) {
 	if !strings.Contains(buf.String(), "Pm = TPB = 8 (--threads") {
 		t.Fatalf("the notes do not say --threads 8 ran:\n%s", buf.String())
 	}
-	if !strings.Contains(buf.String(), "select=first") {
+	if !strings.Contains(buf.String(), "draw=uniform") {
 		t.Fatalf("the notes do not name the engine option:\n%s", buf.String())
 	}
 	opt.Only = []string{"table9"}
@@ -608,4 +603,53 @@ func TestLamTable4AloneSkipsTable2(t *testing.T) {
 			t.Fatalf("Pm %s: SSPM SSES %q", row[0], row[2])
 		}
 	}
+}
+
+// fakeGPU is a GPU for the suites' tests: the methods a test sets answer,
+// the others fail.
+type fakeGPU struct {
+	evalRate  func(n, passes int, seed uint64) (KernelRate, error)
+	evalBatch func(n int) (int, error)
+	onePass   func(in *solver.Instance, t []int, reps int) (PassTimes, error)
+}
+
+var errFake = errors.New("not in this fake GPU")
+
+func (g *fakeGPU) EvalRate(n, passes int, seed uint64) (KernelRate, error) {
+	if g.evalRate == nil {
+		return KernelRate{}, errFake
+	}
+	return g.evalRate(n, passes, seed)
+}
+
+func (g *fakeGPU) EvalBatch(n int) (int, error) {
+	if g.evalBatch == nil {
+		return 0, errFake
+	}
+	return g.evalBatch(n)
+}
+
+func (g *fakeGPU) OnePass(in *solver.Instance, t []int, reps int) (PassTimes, error) {
+	if g.onePass == nil {
+		return PassTimes{}, errFake
+	}
+	return g.onePass(in, t, reps)
+}
+
+func (g *fakeGPU) ClimbRate(*solver.Instance, time.Duration, time.Duration, uint64) (KernelRate, error) {
+	return KernelRate{}, errFake
+}
+
+func (g *fakeGPU) TwoOptDescent(*solver.Instance, []int) (Descent, error) { return Descent{}, errFake }
+
+func (g *fakeGPU) ThreeOptPopulation(context.Context, *solver.Instance, Population) (PopulationResult, error) {
+	return PopulationResult{}, errFake
+}
+
+func (g *fakeGPU) FIPopulation(*solver.Instance, Population) (PopulationResult, error) {
+	return PopulationResult{}, errFake
+}
+
+func (g *fakeGPU) FISequential(*solver.Instance, int, int, Population) (PopulationResult, error) {
+	return PopulationResult{}, errFake
 }

@@ -13,18 +13,12 @@ const (
 	AlgoAuto        = "auto"
 )
 
-// OptRestarts is 2opt-climb's bound on the climbs of a run (0: until the
-// time limit), as on the CPU.
-const OptRestarts = "restarts"
-
-// OptPick is 2opt-climb's rule for the moves a climber applies per pass of
-// the fused kernel: "disjoint", "best" or "spread" (solver/options.go).
-const OptPick = "pick"
-
-// OptClimbStart is 2opt-climb's start tours: "nn" (randomized nearest
-// neighbour) or "random" (uniformly random, as O'Neil & Burtscher); see
-// solver/options.go.
-const OptClimbStart = "start"
+// The names of 2opt-climb's options (declared in options.go).
+const (
+	OptRestarts   = "restarts"
+	OptPick       = "pick"
+	OptClimbStart = "start"
+)
 
 // algorithm is one row of the GPU algorithm table: the registry name, the
 // menu description, and which instances the engine takes.
@@ -51,40 +45,21 @@ var algorithms = []algorithm{
 	{name: AlgoSwapClimb, anyMetric: true, desc: "random-restart best-improvement pair-exchange climbing on the GPU (Luong et al.): one thread per neighbour, index mapping, launch sizes tuned in waves"},
 }
 
-// Options read from solver.Params.Extra by the GPU 3opt-ils and swap-climb
-// engines.
+// The names of 3opt-ils's and swap-climb's options (declared, with their
+// defaults, ranges and docs, in options.go). dist's auto takes the
+// coordinates for EUC_2D, CEIL_2D and ATT (float distances, off by one in
+// about 2 of 10^4 pairs, faster than the matrix: docs/PERF.md), the exact
+// integer matrix for other metrics and EXPLICIT instances, up to
+// MatrixMaxN cities unless the instance carries its matrix (lsDistMode).
 const (
-	// OptDist selects the kernels' distances: "coords" (computed from the
-	// coordinates in float, as the 2-opt kernels do: off by one in about 2
-	// of 10^4 pairs), "matrix" (the exact integer matrix in device memory,
-	// as Luong et al. keep it) or "" (coordinates for EUC_2D, CEIL_2D and
-	// ATT, measured faster than the matrix, docs/PERF.md;
-	// the matrix for other metrics and EXPLICIT instances, up to MatrixMaxN
-	// cities unless the instance carries its matrix).
-	OptDist = "dist"
-	// OptRKBI is k of 3opt-ils's random-k-best-improvement replacement
-	// (1 = best improvement; default 3, at most 8).
-	OptRKBI = "rkbi_k"
-	// OptSamples is the 3-opt samples per thread per evaluation (default 4).
+	OptDist    = "dist"
+	OptRKBI    = "rkbi_k"
 	OptSamples = "samples"
-	// OptLoop is where 3opt-ils's iterated local search runs: "device"
-	// (the default: the replacement kernel ends the local search, accepts
-	// and kicks, so a run is queued rounds) or "host" (the tour comes back
-	// for every kick).
-	OptLoop = "loop"
-	// OptKicks bounds 3opt-ils's kicks (ILS iterations; 0: until the time
-	// limit): Delévacq et al.'s per-solution iteration budget it_lim.
-	OptKicks = "kicks"
-	// OptTabu makes swap-climb one tabu search of that many iterations
-	// (Luong et al.'s protocol: 10,000); 0 climbs with random restarts.
-	OptTabu = "tabu"
-	// OptTenure is the iterations for which a swapped pair of positions
-	// stays tabu (default solver.TabuTenure).
-	OptTenure = "tenure"
-	// OptPer is the moves each thread of the tabu search's evaluation takes
-	// (1: one thread per neighbour, Luong et al.'s mapping; 0: tuned with
-	// the block size by the thread control, or 1 with a fixed --threads).
-	OptPer = "per"
+	OptLoop    = "loop"
+	OptKicks   = "kicks"
+	OptTabu    = "tabu"
+	OptTenure  = "tenure"
+	OptPer     = "per"
 )
 
 // MatrixMaxN is the largest n for which the swap and 3-opt engines build

@@ -39,10 +39,8 @@ func cpuParams(p solver.Params) solver.Params {
 // windows take OptWindowSegment instead.
 func windowParams(p solver.Params) solver.Params {
 	q := p
-	if _, ok := p.Extra["segment"]; ok {
-		q.Extra = maps.Clone(p.Extra)
-		delete(q.Extra, "segment")
-	}
+	q.Extra = maps.Clone(p.Extra)
+	delete(q.Extra, "segment")
 	return q
 }
 
@@ -53,10 +51,6 @@ func windowParams(p solver.Params) solver.Params {
 // instances").
 func earlyParams(p solver.Params) solver.Params {
 	q := windowParams(p)
-	q.Extra = maps.Clone(q.Extra)
-	if q.Extra == nil {
-		q.Extra = map[string]string{}
-	}
-	q.Extra[OptGlobal] = "0"
+	setOption(&q, OptGlobal, "0")
 	return q
 }

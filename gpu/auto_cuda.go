@@ -35,7 +35,11 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	hasCPU = hasCPU && err == nil && cpu.Available() == nil
 	if in.N >= AutoOrILSMinN && orSpanOK(in) {
 		if !hasCPU {
-			ph, err := orILS(ctx, in, windowParams(p), snaps, start)
+			wo, err := autoOrOptions(p, in.N)
+			if err != nil {
+				return solver.Result{}, err
+			}
+			ph, err := orILS(ctx, in, windowParams(p), wo, snaps, start)
 			if err != nil {
 				return solver.Result{}, err
 			}
@@ -85,7 +89,11 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu aidedEngine, in *solve
 		stopOr()
 	}()
 	go func() {
-		ph, err := orILS(octx, in, earlyParams(p), orSnaps, start)
+		wo, err := autoOrOptions(earlyParams(p), in.N)
+		var ph orPhase
+		if err == nil {
+			ph, err = orILS(octx, in, earlyParams(p), wo, orSnaps, start)
+		}
 		orDone <- orSide{ph, err}
 	}()
 	r, err := cpu.SolveAided(ctx, in, cpuParams(p), engSnaps, first, BoundDevice)

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	// the CPU engines declare the options GPU auto inherits from CPU auto
+	_ "github.com/tsplab/tsplab/solver/cpu"
 )
 
 // TestCPUParams checks that the CPU auto engine gets GPU auto's

@@ -16,24 +16,25 @@ import (
 // no improving move survives the exact re-check, for the rocki suite. It
 // returns the tour, the passes and moves evaluated, the time and the
 // device.
-func TwoOptDescent(in *solver.Instance, start []int) (t []int, passes, moves int64, elapsed time.Duration, device string, err error) {
+func TwoOptDescent(in *solver.Instance, start []int) (Descent, error) {
 	r, err := newRunFor(in)
 	if err != nil {
-		return nil, 0, 0, 0, "", err
+		return Descent{}, err
 	}
 	defer r.close()
 	if err := solver.ValidateTour(start, in.N); err != nil {
-		return nil, 0, 0, 0, "", err
+		return Descent{}, err
 	}
 	var b *twoOptBatch
 	if err := r.do(func() (err error) { b, err = r.newBatch(in.N, 1); return err }); err != nil {
-		return nil, 0, 0, 0, "", err
+		return Descent{}, err
 	}
 	defer r.do(b.free)
-	t = append([]int(nil), start...)
+	d := Descent{Tour: slices.Clone(start), Device: r.d.label}
 	t0 := time.Now()
-	moves, passes, _, err = twoOptLocalSearch(context.Background(), b, in, shiftedCoords(in), rawScale(in), t, time.Time{}, nil)
-	return t, passes, moves, time.Since(t0), r.d.label, err
+	d.Moves, d.Passes, _, err = twoOptLocalSearch(context.Background(), b, in, shiftedCoords(in), rawScale(in), d.Tour, time.Time{}, nil)
+	d.Elapsed = time.Since(t0)
+	return d, err
 }
 
 // OnePass times one full 2-opt neighbourhood evaluation of tour t on the
@@ -42,14 +43,14 @@ func TwoOptDescent(in *solver.Instance, start []int) (t []int, passes, moves int
 // copy of its per-tile best moves, each measured with the stream
 // synchronized (the median of reps repetitions each). It is for the rocki
 // suite.
-func OnePass(in *solver.Instance, t []int, reps int) (kernel, h2d, d2h time.Duration, device string, err error) {
+func OnePass(in *solver.Instance, t []int, reps int) (PassTimes, error) {
 	r, err := newRunFor(in)
 	if err != nil {
-		return 0, 0, 0, "", err
+		return PassTimes{}, err
 	}
 	defer r.close()
 	if err := solver.ValidateTour(t, in.N); err != nil {
-		return 0, 0, 0, "", err
+		return PassTimes{}, err
 	}
 	reps = max(reps, 1)
 	var ks, hs, ds []time.Duration
@@ -91,7 +92,7 @@ func OnePass(in *solver.Instance, t []int, reps int) (kernel, h2d, d2h time.Dura
 		return v[len(v)/2]
 	}
 	if err != nil {
-		return 0, 0, 0, r.d.label, err
+		return PassTimes{Device: r.d.label}, err
 	}
-	return med(ks), med(hs), med(ds), r.d.label, nil
+	return PassTimes{Kernel: med(ks), Upload: med(hs), Download: med(ds), Device: r.d.label}, nil
 }

@@ -61,12 +61,9 @@ func climbKernelThreads(name string) int {
 // and the block size. A warp's unit spans 32·R rows, and the pairs of a
 // unit's corner that are no moves are wasted, a share of about 32·R/n of a
 // pass; more rows save square roots ((R+1)/R per move) but take registers
-// (R = 8: two blocks of 256 per SM instead of four). Measured on an H100
-// (BenchmarkClimbVariants, climbs/s, same run): on d493 R = 4 with 128
-// threads 48,300, R = 2 with 128 threads 49,900, R = 4 with 256 threads
-// 40,000 (45,700 in another run), R = 8 28,000; on the first 1000 cities
-// of d18512 R = 4 with 128 threads 8,250 against 7,640 with 256; at 2000
-// and 4000 cities R = 4 with 256 threads led R = 2 and tied R = 8.
+// (R = 8: two blocks of 256 per SM instead of four). The sizes below are
+// where BenchmarkClimbVariants ranked the variants (docs/PERF.md, "2opt-climb:
+// a fused climber against TSP_GPU 2.3").
 func climbKernelFor(n int) string {
 	switch {
 	case n < 1500:
@@ -231,146 +228,115 @@ func (s *climbState) launch(pl climbPlan, in *solver.Instance, seed uint64, slic
 // (kernels/climb.cu); between launches of climbSlice the host reads the
 // slots' best lengths, takes the best slot's tour when it is new, checks
 // it exactly, and sends snapshots.
-func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, r *run, pl climbPlan, start time.Time) (solver.Result, error) {
-	opts := solver.OptionsFor(AlgoTwoOptClimb, solver.BackendGPU)
-	restarts, err := opts.Int(p, OptRestarts)
-	if err != nil {
-		return solver.Result{}, err
-	}
-	pick, err := opts.Choice(p, OptPick)
-	if err != nil {
-		return solver.Result{}, err
-	}
-	startTours, err := opts.Choice(p, OptClimbStart)
-	if err != nil {
-		return solver.Result{}, err
-	}
+func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, cfg climbConfig, snaps chan solver.Snapshot, r *run, pl climbPlan, start time.Time) (solver.Result, error) {
+	restarts := cfg.Restarts
 	if p.TimeLimit <= 0 && restarts == 0 {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
-	deadline := start.Add(p.TimeLimit)
-	if p.TimeLimit <= 0 {
-		deadline = start.Add(solver.MaxTimeLimit)
+	p.Blocks = min(max(p.Blocks, 0), pl.slots)
+	if p.Blocks == 0 {
+		p.Blocks = pl.slots
 	}
-	n := in.N
-	B := pl.slots
-	if p.Blocks > 0 {
-		B = min(p.Blocks, pl.slots)
+	l := newRunLoop(ctx, in, p, snaps, start, 0)
+	if l.deadline.IsZero() { // the restarts end the run
+		l.deadline = start.Add(solver.MaxTimeLimit)
 	}
-	p.Blocks = B
-	sink := solver.NewSink(snaps, 0, start)
-	sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
-	var s *climbState
-	if err := r.do(func() (err error) { s, err = r.newClimbState(in, B, p.Start, 0); return err }); err != nil {
+	l.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
+	f := &fusedClimb{climbers: climbers{l: l, r: r, name: AlgoTwoOptClimb}, pl: pl, restarts: restarts, devBest: math.MaxInt64}
+	if err := r.do(func() (err error) { f.s, err = r.newClimbState(in, p.Blocks, p.Start, 0); return err }); err != nil {
 		return solver.Result{}, err
 	}
-	s.rule = map[string]int{"disjoint": 0, "best": 1, "spread": 2}[pick]
-	s.start = map[string]int{"random": climbStartRandom, "nn": climbStartNN}[startTours]
-	defer r.do(s.free)
+	defer r.do(f.s.free)
+	f.s.rule = map[string]int{"disjoint": 0, "best": 1, "spread": 2}[cfg.Pick]
+	f.s.start = map[string]int{"random": climbStartRandom, "nn": climbStartNN}[cfg.Start]
+	f.lens, f.ctr, f.tour = make([]int64, p.Blocks), make([]uint64, climbCounters), make([]int32, in.N)
+	if err := l.run(f.step, nil); err != nil {
+		return solver.Result{}, err
+	}
+	// The time limit is the climbers' schedule: only ctx stops them early.
+	l.stopped = ctx.Err() != nil
+	if err := f.end(); err != nil {
+		return solver.Result{}, err
+	}
+	f.polish(ctx)
+	return l.finish(e, r.d.label)
+}
 
-	var best []int
-	bestLen := int64(-1)
-	devBest := int64(math.MaxInt64)
-	lens := make([]int64, B)
-	ctr := make([]uint64, climbCounters)
-	tour := make([]int32, n)
-	stopped := false
-	for {
-		left := time.Until(deadline)
-		if ctx.Err() != nil {
-			stopped = true
-			break
+// fusedClimb is one run of the fused climber: its device state and the
+// host's copies of the slots' best lengths and the counters.
+type fusedClimb struct {
+	climbers
+	pl       climbPlan
+	s        *climbState
+	restarts int
+	devBest  int64 // the shortest slot best taken so far
+	lens     []int64
+	ctr      []uint64
+	tour     []int32
+}
+
+// step runs one launch of climbSlice (less when the deadline is nearer),
+// then takes the best slot's tour when it is shorter than any taken.
+func (f *fusedClimb) step() (done bool, err error) {
+	l, r, n := f.l, f.r, f.l.in.N
+	slice := min(climbSlice, time.Until(l.deadline))
+	k := -1
+	err = r.do(func() error {
+		if err := f.s.launch(f.pl, l.in, l.p.Seed, slice, f.restarts, 0); err != nil {
+			return err
 		}
-		if left <= 0 {
-			break
+		if err := r.sync("2-opt climb"); err != nil {
+			return err
 		}
-		slice := min(climbSlice, left)
-		k := -1
-		err := r.do(func() error {
-			if err := s.launch(pl, in, p.Seed, slice, restarts, 0); err != nil {
-				return err
+		if err := dtoh(f.lens, f.s.bestLen); err != nil {
+			return err
+		}
+		if err := dtoh(f.ctr, f.s.ctr); err != nil {
+			return err
+		}
+		for i, v := range f.lens {
+			if v < f.devBest && (k < 0 || v < f.lens[k]) {
+				k = i
 			}
-			if err := r.sync("2-opt climb"); err != nil {
-				return err
-			}
-			if err := dtoh(lens, s.bestLen); err != nil {
-				return err
-			}
-			if err := dtoh(ctr, s.ctr); err != nil {
-				return err
-			}
-			for i, l := range lens {
-				if l < devBest && (k < 0 || l < lens[k]) {
-					k = i
-				}
-			}
-			if k >= 0 {
-				devBest = lens[k]
-				return dtoh(tour, s.best+cu.DevicePtr(4*k*n))
-			}
+		}
+		if k < 0 {
 			return nil
-		})
-		if err != nil {
-			return solver.Result{}, err
 		}
-		if k >= 0 {
-			t := make([]int, n)
-			for i, c := range tour {
-				t[i] = int(c)
-			}
-			if err := solver.ValidateTour(t, n); err != nil {
-				return solver.Result{}, fmt.Errorf("2opt-climb: the climber returned an invalid tour: %w", err)
-			}
-			if l := solver.TourLength(in, t); bestLen < 0 || l < bestLen {
-				best, bestLen = t, l
-			}
+		f.devBest = f.lens[k]
+		return dtoh(f.tour, f.s.best+cu.DevicePtr(4*k*n))
+	})
+	if err != nil {
+		return false, err
+	}
+	f.climbs, l.steps, l.moves = int64(f.ctr[ctrClimbs]), int64(f.ctr[ctrClimbs]), int64(f.ctr[ctrSweeps])*movesPerPass(n)
+	if k >= 0 {
+		t := climberTour(f.tour, 1, 0)
+		if err := solver.ValidateTour(t, n); err != nil {
+			return false, fmt.Errorf("2opt-climb: the climber returned an invalid tour: %w", err)
 		}
-		climbs, moves := int64(ctr[ctrClimbs]), int64(ctr[ctrSweeps])*movesPerPass(n)
-		prog := float64(time.Since(start)) / float64(p.TimeLimit)
-		if best == nil {
-			sink.SendPhase(solver.PhaseSearch, prog)
-		} else if sink.Due() {
-			sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: prog,
-				Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves, Progress: prog})
-		}
-		if p.Target > 0 && bestLen >= 0 && bestLen <= p.Target {
-			break
-		}
-		if restarts > 0 && climbs >= int64(restarts) {
-			break
+		if l.offer(t) {
+			f.bestDone = true
 		}
 	}
-	climbs, moves := int64(ctr[ctrClimbs]), int64(ctr[ctrSweeps])*movesPerPass(n)
-	if best == nil {
-		// No climb finished (a very short limit): slot 0's climb as the
-		// time limit left it, or the start tour.
-		best = make([]int, n)
-		for i := range best {
-			best[i] = i
+	return f.restarts > 0 && f.climbs >= int64(f.restarts), nil
+}
+
+// end offers the climbs the last launch left unfinished (the slots whose
+// resume flag is set hold them).
+func (f *fusedClimb) end() error {
+	B, n := f.l.p.Blocks, f.l.in.N
+	resume, cur := make([]int32, B), make([]int32, B*n)
+	err := f.r.do(func() error {
+		if err := dtoh(resume, f.s.resume); err != nil {
+			return err
 		}
-		if len(p.Start) == n {
-			copy(best, p.Start)
-		}
-		_ = r.do(func() error {
-			if ctr[ctrIssued] == 0 {
-				return nil
-			}
-			if err := dtoh(tour, s.cur); err != nil {
-				return err
-			}
-			t := make([]int, n)
-			for i, c := range tour {
-				t[i] = int(c)
-			}
-			if solver.ValidateTour(t, n) == nil {
-				best = t
-			}
-			return nil
-		})
-	} else {
-		polishClimb(ctx, in, sink, best, deadline)
+		return dtoh(cur, f.s.cur)
+	})
+	if err != nil {
+		return err
 	}
-	return finishClimbs(e, in, p, sink, best, moves, climbs, start, stopped, r.d.label)
+	f.offerUnfinished(cur, B, func(k int) bool { return resume[k] != 0 })
+	return nil
 }
 
 // ClimbRate times the fused 2opt-climb kernel alone on in, as O'Neil and
@@ -381,12 +347,13 @@ func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance,
 // evaluated (n(n-3)/2 per pass of a climber) per second of kernel time,
 // the passes per climb, and the device; an error when the tour does not
 // fit a block's shared memory.
-func ClimbRate(in *solver.Instance, warm, window time.Duration, seed uint64) (climbsPerSec, movesPerSec, passesPerClimb float64, device string, err error) {
+func ClimbRate(in *solver.Instance, warm, window time.Duration, seed uint64) (KernelRate, error) {
 	r, err := newRunFor(in)
 	if err != nil {
-		return 0, 0, 0, "", err
+		return KernelRate{}, err
 	}
 	defer r.close()
+	var climbsPerSec, movesPerSec, passesPerClimb float64
 	err = r.do(func() error {
 		pl, err := r.planClimb(in.N, climbKernelFor(in.N))
 		if err != nil {
@@ -422,5 +389,5 @@ func ClimbRate(in *solver.Instance, warm, window time.Duration, seed uint64) (cl
 		}
 		return nil
 	})
-	return climbsPerSec, movesPerSec, passesPerClimb, r.d.label, err
+	return KernelRate{MovesPerSec: movesPerSec, ClimbsPerSec: climbsPerSec, PassesPerClimb: passesPerClimb, Device: r.d.label}, err
 }

@@ -67,20 +67,3 @@ func init() {
 		solver.Register(engine{a})
 	}
 }
-
-// autoTune gives GPU auto the CPU auto engine's per-size defaults for the
-// options it hands that engine (solver.Tuner, with the device's in a CUDA
-// build); the other GPU engines keep the table's.
-func (e engine) autoTune(in *solver.Instance, opts solver.OptionSet) solver.OptionSet {
-	if e.name != AlgoAuto {
-		return opts
-	}
-	cpu, err := solver.Lookup(AlgoAuto, solver.BackendCPU)
-	if err != nil {
-		return opts
-	}
-	if t, ok := cpu.(solver.Tuner); ok {
-		return t.Tune(in, opts)
-	}
-	return opts
-}

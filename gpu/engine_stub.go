@@ -2,8 +2,6 @@
 
 package gpu
 
-import "github.com/tsplab/tsplab/solver"
-
 // BuiltWithCUDA reports whether the CUDA kernels are compiled in.
 func BuiltWithCUDA() bool { return false }
 
@@ -16,9 +14,3 @@ func available() error { return ErrNotBuilt }
 
 // solvers is empty without CUDA.
 var solvers map[string]solveFunc
-
-// Tune implements solver.Tuner: without a device, only GPU auto's
-// defaults taken from the CPU auto engine (autoTune).
-func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSet {
-	return e.autoTune(in, opts)
-}

@@ -192,30 +192,32 @@ func fiStart(in *solver.Instance) (*neighbor.Lists, []int32) {
 // FISequential runs solutions first..first+count-1 of the population that
 // FIPopulation runs on the GPU (nearest-neighbour start, 2-opt first
 // improvement over 40 candidates with don't-look bits and a fixed radius,
-// double-bridge kicks, accept when shorter, itLim kicks each) one after
-// the other on one core, with exact distances. It returns the best tour
-// found, its exact length and the time of the searches (the candidate
-// lists and the start tour excluded, as on the GPU).
-func FISequential(in *solver.Instance, first, count, itLim int, seed uint64) (bestTour []int, length int64, elapsed time.Duration, err error) {
+// double-bridge kicks, accept when shorter, pop.Kicks kicks each, seed
+// pop.Seed) one after the other on one core, with exact distances. It
+// returns the best tour found, its exact length, the kicks and the time
+// of the searches (the candidate lists and the start tour excluded, as on
+// the GPU).
+func FISequential(in *solver.Instance, first, count int, pop Population) (PopulationResult, error) {
 	if in.N < 8 {
-		return nil, 0, 0, fmt.Errorf("first-improvement ILS: %d cities, want at least 8", in.N)
+		return PopulationResult{}, fmt.Errorf("first-improvement ILS: %d cities, want at least 8", in.N)
 	}
+	itLim, seed := pop.Kicks, pop.Seed
 	nb, start := fiStart(in)
 	dist := tour.NewDist(in)
 	d := dist.At
 	st := time.Now()
 	var best []int32
-	length = -1
+	length := int64(-1)
 	for s := first; s < first+count; s++ {
 		t, l := fiRun(in.N, d, nb, start, itLim, seed, s)
 		if length < 0 || l < length {
 			best, length = t, l
 		}
 	}
-	elapsed = time.Since(st)
-	bestTour = make([]int, len(best))
+	res := PopulationResult{Elapsed: time.Since(st), Kicks: int64(count) * int64(itLim), Device: "cpu: 1 core", Tour: make([]int, len(best))}
 	for i, c := range best {
-		bestTour[i] = int(c)
+		res.Tour[i] = int(c)
 	}
-	return bestTour, solver.TourLength(in, bestTour), elapsed, nil
+	res.Length = solver.TourLength(in, res.Tour)
+	return res, nil
 }

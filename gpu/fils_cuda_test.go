@@ -18,12 +18,14 @@ func TestFIPopulationMatchesSequential(t *testing.T) {
 		n, nb, kicks int
 	}{{150, 5, 40}, {400, 70, 3}} {
 		in := fiInstance(c.n, uint64(c.n))
-		_, want, _, err := FISequential(in, 0, c.nb, c.kicks, 5)
+		seq, err := FISequential(in, 0, c.nb, Population{Kicks: c.kicks, Seed: 5})
+		want := seq.Length
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, mode := range FIModes {
-			tr, l, el, dev, err := FIPopulation(in, c.nb, c.kicks, mode, 5, "matrix")
+			res, err := FIPopulation(in, Population{Solutions: c.nb, Kicks: c.kicks, Mode: mode, Seed: 5, Dist: "matrix"})
+			tr, l, el, dev := res.Tour, res.Length, res.Elapsed, res.Device
 			if err != nil {
 				t.Fatalf("%s: %v", mode, err)
 			}
@@ -43,10 +45,10 @@ func TestFIPopulationMatchesSequential(t *testing.T) {
 func TestFIPopulationRefusesSharedOverflow(t *testing.T) {
 	needDevice(t)
 	in := fiInstance(6000, 2)
-	if _, _, _, _, err := FIPopulation(in, 1, 1, "block-shared", 1, ""); err == nil || !strings.Contains(err.Error(), "shared memory") {
+	if _, err := FIPopulation(in, Population{Solutions: 1, Kicks: 1, Mode: "block-shared", Seed: 1}); err == nil || !strings.Contains(err.Error(), "shared memory") {
 		t.Fatalf("6000 cities in shared memory: %v", err)
 	}
-	if _, _, _, _, err := FIPopulation(in, 1, 1, "warp", 1, ""); err == nil {
+	if _, err := FIPopulation(in, Population{Solutions: 1, Kicks: 1, Mode: "warp", Seed: 1}); err == nil {
 		t.Fatal("unknown mapping accepted")
 	}
 }

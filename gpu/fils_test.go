@@ -26,7 +26,8 @@ func TestFISequentialSearch(t *testing.T) {
 	d := tour.NewDist(in)
 	var prev int64 = -1
 	for _, kicks := range []int{0, 30, 300} {
-		tr, l, _, err := FISequential(in, 0, 1, kicks, 7)
+		res, err := FISequential(in, 0, 1, Population{Kicks: kicks, Seed: 7})
+		tr, l := res.Tour, res.Length
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,10 +63,11 @@ func TestFISequentialSearch(t *testing.T) {
 		}
 	}
 	// a population's best is the best of its searches
-	_, l4, _, _ := FISequential(in, 0, 4, 20, 9)
+	r4, _ := FISequential(in, 0, 4, Population{Kicks: 20, Seed: 9})
+	l4 := r4.Length
 	for s := 0; s < 4; s++ {
-		if _, l, _, _ := FISequential(in, s, 1, 20, 9); l < l4 {
-			t.Fatalf("search %d found %d, the population of 4 reports %d", s, l, l4)
+		if r, _ := FISequential(in, s, 1, Population{Kicks: 20, Seed: 9}); r.Length < l4 {
+			t.Fatalf("search %d found %d, the population of 4 reports %d", s, r.Length, l4)
 		}
 	}
 }

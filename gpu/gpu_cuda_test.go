@@ -311,12 +311,12 @@ func TestPSPMUsesSharedMemoryWhenItFits(t *testing.T) {
 	r := needRun(t)
 	err := r.do(func() error {
 		for _, n := range []int{100, 493, 5000, 20000, 70000} {
-			pl, err := r.planPSPM(n, 32, metricEuc2D, 0, 0, false, pspmDefaultNbrBytes(n, 32))
+			pl, err := r.planPSPM(n, 32, metricEuc2D, 0, pspmDefaultNbrBytes(n))
 			if err != nil {
 				return err
 			}
-			t.Logf("n=%d: %s shared=%d B use=%d searches/block=%d searches/SM=%d", n, pl.kernel, pl.shared, pl.useShared, pl.perBlock, pl.perSM)
-			if n <= 493 && pl.useShared&1 == 0 {
+			t.Logf("n=%d: %s shared=%d B searches/block=%d searches/SM=%d", n, pl.layout.name, pl.shared, pl.perBlock, pl.perSM)
+			if n <= 493 && pl.layout.shared&pspmSharedLists == 0 {
 				return fmt.Errorf("n=%d: lists not in shared memory", n)
 			}
 		}
@@ -376,10 +376,11 @@ func BenchmarkEvalRate(b *testing.B) {
 			passes := max(3, int(2e11/float64(movesPerPass(n))/40))
 			var rate float64
 			for b.Loop() {
-				var err error
-				if rate, _, err = EvalRate(n, passes, 1); err != nil {
+				r, err := EvalRate(n, passes, 1)
+				if err != nil {
 					b.Fatal(err)
 				}
+				rate = r.MovesPerSec
 			}
 			b.ReportMetric(rate, "moves/s")
 		})

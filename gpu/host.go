@@ -220,64 +220,6 @@ func doubleBridge(t []int, rng *rand.Rand, w int) {
 	copy(win, tour.DoubleBridgeAt(win, cuts[0], cuts[1], cuts[2]))
 }
 
-// ilsBest is the best tour of an iterated local search on the GPU: each
-// local minimum is offered to it, each kick starts from it, and the run's
-// snapshots and result come from it.
-type ilsBest struct {
-	in     *solver.Instance
-	p      solver.Params // as the run reports them; TimeLimit > 0 while searching
-	start  time.Time
-	sink   *solver.Sink
-	tour   []int
-	length int64 // -1: no tour yet
-}
-
-func newILSBest(in *solver.Instance, p solver.Params, start time.Time, sink *solver.Sink) *ilsBest {
-	return &ilsBest{in: in, p: p, start: start, sink: sink, length: -1}
-}
-
-// offer keeps a copy of cur when it is no longer than the best (an
-// equal tour moves the search along a plateau).
-func (b *ilsBest) offer(cur []int) {
-	if l := solver.TourLength(b.in, cur); b.length < 0 || l <= b.length {
-		b.length = l
-		b.tour = append(b.tour[:0], cur...)
-	}
-}
-
-// done reports whether the search ends before the next kick, and whether
-// it was stopped (ctx done or the deadline passed) rather than ending on
-// its target.
-func (b *ilsBest) done(ctx context.Context, deadline time.Time) (end, stopped bool) {
-	if ctx.Err() != nil || time.Now().After(deadline) {
-		return true, true
-	}
-	return b.p.Target > 0 && b.length >= 0 && b.length <= b.p.Target, false
-}
-
-// kick sets cur to the best tour with a segment-local double bridge.
-func (b *ilsBest) kick(cur []int, rng *rand.Rand) {
-	copy(cur, b.tour)
-	doubleBridge(cur, rng, 100)
-}
-
-// snapshot sends cur and the best as a search snapshot when one is due.
-func (b *ilsBest) snapshot(cur []int, step, moves int64) {
-	if !b.sink.Due() {
-		return
-	}
-	frac := float64(time.Since(b.start)) / float64(b.p.TimeLimit)
-	b.sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: frac, Tour: slices.Clone(cur), Length: solver.TourLength(b.in, cur),
-		Best: slices.Clone(b.tour), BestLength: b.length, Step: step, Moves: moves, Progress: frac})
-}
-
-// finish sends the final snapshot and returns the best tour through
-// solver.Finish (which validates it and recomputes its length).
-func (b *ilsBest) finish(e solver.Engine, steps, moves int64, stopped bool, device string) (solver.Result, error) {
-	b.sink.Send(solver.Snapshot{Best: slices.Clone(b.tour), BestLength: b.length, Length: b.length, Step: steps, Moves: moves, Progress: 1})
-	return solver.Finish(b.in, e, b.p, solver.Outcome{Tour: b.tour, Moves: moves, Steps: steps, Start: b.start, Stopped: stopped, Device: device})
-}
-
 // polish2Opt makes t 2-opt optimal on the CPU with the exact integer
 // TSPLIB distances (over nb's candidates): the last step of the GPU 2-opt
 // engines, whatever the float kernels missed. It is tour.TwoOpt on t.

@@ -14,27 +14,17 @@ const AlgoOrILS = "or-ils"
 // orILSDesc is or-ils's menu description.
 const orILSDesc = "iterated 2-opt + Or-opt local search in thousands of tour windows at once on the GPU (a warp per window, endpoints fixed, partition shifted every round), double-bridge kicks, space-filling-curve or greedy start"
 
-// Options read from solver.Params.Extra by the GPU or-ils engine (and GPU
-// auto, which runs it from AutoOrILSMinN cities).
+// The names of or-ils's options (declared, with their defaults, ranges
+// and docs, in options.go), and wsegment, GPU auto's segment for the
+// or-ils it runs from AutoOrILSMinN cities (declared with GPU auto's
+// options in package solver, as window is).
 const (
-	// OptWindow is the most cities of one window (default 1024; 32..2048).
-	OptWindow = "window"
-	// OptWindowKicks is the kicks per window per round (default: the
-	// window size, fewer when a round would outlast roundTarget).
-	OptWindowKicks = "wkicks"
-	// OptStart is the start tour: "sfc" (Hilbert curve, default from
-	// 200,000 cities) or "greedy" (greedy edge, default below).
-	OptStart = "start"
-	// OptGlobal is the seconds between two global 2-opt and Or-opt
-	// descents on the CPU (whole tour, candidate lists over every city: the moves between
-	// windows); 0 for none. Default 1, 2 from 200,000 cities.
-	OptGlobal = "global"
-	// OptWindowSegment is GPU auto's most cities of a segment of the
-	// windows' double-bridge kicks (or-ils's "segment"; default 30).
+	OptWindow        = "window"
+	OptWindowKicks   = "wkicks"
+	OptStart         = "start"
+	OptGlobal        = "global"
 	OptWindowSegment = "wsegment"
-	// OptReplicas is the warps that search each window from different
-	// random streams (default: enough to fill the GPU, at most 16).
-	OptReplicas = "replicas"
+	OptReplicas      = "replicas"
 )
 
 // orMaxSpan is the widest coordinate span or-ils takes: its kernel sums up

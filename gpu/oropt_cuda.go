@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"gorgonia.org/cu"
@@ -29,12 +30,6 @@ const orBlockShared = 200 << 10
 
 // orWarps returns the windows (warps) per block for windows of L cities.
 func orWarps(L int) int { return max(1, min(4, orBlockShared/orWindowBytes(L))) }
-
-// orStartSFCMinN is the size from which or-ils starts from the
-// space-filling curve instead of the greedy tour (greedy needs neighbour
-// lists over the whole instance first, about a second per million cities
-// on 16 cores, and its long closing edges cross windows).
-const orStartSFCMinN = 200000
 
 // orWindowBytes mirrors or_win_bytes in oropt.cu.
 func orWindowBytes(L int) int {
@@ -192,72 +187,43 @@ func (r *orRun) round(off int64, kicks int, seed uint64, maxSeg int) (gain, eval
 	return r.hostTo[0], r.hostEval[0], nil
 }
 
-// orOptions are or-ils's settings, from Params.Extra.
+// orOptions are or-ils's settings as the run uses them.
 type orOptions struct {
 	window, kicks, replicas, maxSeg int
 	start                           string
-	global                          time.Duration // between global 2-opt passes on the CPU (0: none)
+	global                          time.Duration // between global 2-opt and Or-opt passes on the CPU (0: none)
 }
 
-func parseOrOptions(p solver.Params, n int) (orOptions, error) {
-	// Windows of 1,024 cities: ahead of 512, 256 and 128 on pla85900
-	// (docs/PERF.md, "GPU or-ils and the ttq suite").
-	o := orOptions{window: 1024, maxSeg: 30, global: time.Second}
-	if n >= orStartSFCMinN {
-		o.global = 2 * time.Second
-	}
-	// The types and ranges are solver's option table's: the same parser
-	// and messages as every other engine.
-	opts := solver.OptionsFor(AlgoOrILS, solver.BackendGPU)
-	set := func(key string) bool { return p.Extra[key] != "" }
-	geti := func(key string, v *int) error {
-		if !set(key) {
-			return nil
-		}
-		x, err := opts.Int(p, key)
-		if err == nil {
-			*v = x
-		}
-		return err
-	}
-	for _, f := range []struct {
-		key string
-		v   *int
-	}{{OptWindow, &o.window}, {OptWindowKicks, &o.kicks}, {OptReplicas, &o.replicas}, {"segment", &o.maxSeg}} {
-		if err := geti(f.key, f.v); err != nil {
-			return o, err
-		}
-	}
-	if !set(OptWindowKicks) {
+// orOptionsOf turns or-ils's config into the run's settings: the kicks
+// per round default to the window size.
+func orOptionsOf(c orConfig) orOptions {
+	o := orOptions{window: c.Window, kicks: c.Kicks, replicas: c.Replicas, maxSeg: c.Segment, start: c.Start,
+		global: time.Duration(c.Global * float64(time.Second))}
+	if o.kicks == 0 {
 		o.kicks = o.window
 	}
-	if set(OptWindowSegment) {
-		// GPU auto's name for the windows' kick segment ("segment" is
-		// the CPU auto engine's there)
-		x, err := solver.OptionsFor(AlgoAuto, solver.BackendGPU).Int(p, OptWindowSegment)
-		if err != nil {
-			return o, err
-		}
-		o.maxSeg = x
+	return o
+}
+
+// parseOrOptions reads or-ils's settings from its Params on n cities.
+func parseOrOptions(p solver.Params, n int) (orOptions, error) {
+	c, err := orSpec.Parse(&solver.Instance{N: n}, p)
+	return orOptionsOf(c), err
+}
+
+// autoOrOptions reads the windows' settings from GPU auto's Params: the
+// option it shares with or-ils (window) and wsegment, its name
+// for the windows' kick segment (its segment is the CPU auto engine's);
+// or-ils's defaults otherwise.
+func autoOrOptions(p solver.Params, n int) (orOptions, error) {
+	c, err := orSpec.ParseKnown(&solver.Instance{N: n}, windowParams(p))
+	if err != nil {
+		return orOptions{}, err
 	}
-	if set(OptGlobal) {
-		sec, err := opts.Float(p, OptGlobal)
-		if err != nil {
-			return o, err
-		}
-		o.global = time.Duration(sec * float64(time.Second))
+	if c.Segment, err = solver.OptionsFor(AlgoAuto, solver.BackendGPU).Int(p, OptWindowSegment); err != nil {
+		return orOptions{}, err
 	}
-	o.start = "greedy"
-	if n >= orStartSFCMinN {
-		o.start = "sfc"
-	}
-	if set(OptStart) {
-		var err error
-		if o.start, err = opts.Choice(p, OptStart); err != nil {
-			return o, err
-		}
-	}
-	return o, nil
+	return orOptionsOf(c), nil
 }
 
 // solveOrILS is the or-ils engine. Each round cuts the tour into windows
@@ -270,7 +236,11 @@ func solveOrILS(ctx context.Context, e solver.Engine, in *solver.Instance, p sol
 	if p.TimeLimit <= 0 {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
-	ph, err := orILS(ctx, in, p, snaps, start)
+	o, err := parseOrOptions(p, in.N)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	ph, err := orILS(ctx, in, p, o, snaps, start)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -287,194 +257,205 @@ type orPhase struct {
 	device       string
 }
 
-// orILS runs the windowed search until the deadline of p (from start),
-// ctx or the target.
-func orILS(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time) (orPhase, error) {
+// orILS runs the windowed search with settings o until the deadline of p
+// (from start), ctx or the target.
+func orILS(ctx context.Context, in *solver.Instance, p solver.Params, o orOptions, snaps chan solver.Snapshot, start time.Time) (orPhase, error) {
 	var ph orPhase
 	ru, err := newRun()
 	if err != nil {
 		return ph, err
 	}
 	defer ru.close()
-	deadline := start.Add(p.TimeLimit)
-	o, err := parseOrOptions(p, in.N)
-	if err != nil {
-		return ph, err
-	}
 	interval := solver.DefaultSnapshotInterval
 	if in.N > 200000 {
 		interval = 250 * time.Millisecond // a snapshot copies the whole tour
 	}
-	sink := solver.NewSink(snaps, interval, start)
-	var cur []int
-	var nb *neighbor.Lists
+	l := newRunLoop(ctx, in, p, snaps, start, interval)
 	// the set-up phases hold the time limit too: a greedy start that
 	// cannot finish in time falls back to the space-filling curve
-	cctx, cancel := context.WithDeadline(ctx, deadline)
+	cctx, cancel := context.WithDeadline(ctx, l.deadline)
 	defer cancel()
-	switch {
-	case len(p.Start) == in.N:
-		if err := solver.ValidateTour(p.Start, in.N); err != nil {
-			return ph, fmt.Errorf("start tour: %v", err)
-		}
-		cur = append([]int(nil), p.Start...)
-	case o.start == "greedy":
-		sink.SendPhase(solver.PhaseNeighbours, solver.UnknownProgress)
-		if nb, err = neighbor.NearestContext(cctx, in, 10); err == nil {
-			sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
-			cur, err = construct.GreedyContext(cctx, in, nb)
-		}
-		if err != nil {
-			nb, cur = nil, nil
-		}
+	cur, nb, err := orStart(cctx, l, o)
+	if err != nil {
+		return ph, err
 	}
-	if cur == nil {
-		sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
-		cur = construct.SpaceFillingCurve(in)
-	}
-	nbReady := make(chan *neighbor.Lists, 1)
+	w := &orWalk{l: l, ru: ru, o: o, nb: nb, nbReady: make(chan *neighbor.Lists, 1), lastGlobal: time.Now(),
+		rng: rand.New(rand.NewPCG(p.Seed, 0x0e11)), t32: make([]int32, in.N)}
 	if o.global > 0 {
 		go func(nb *neighbor.Lists) {
 			if nb == nil {
 				nb, _ = neighbor.NearestContext(cctx, in, 10) // nil when the run ended first
 			}
-			nbReady <- nb
+			w.nbReady <- nb
 		}(nb)
 	}
-	lastGlobal := time.Now()
-	length := solver.TourLength(in, cur)
-	sink.Send(solver.Snapshot{Tour: cur, Length: length, Best: cur, BestLength: length, Phase: solver.PhaseSearch,
-		PhaseProgress: float64(time.Since(start)) / float64(p.TimeLimit), Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
-	t32 := make([]int32, in.N)
+	w.length0 = solver.TourLength(in, cur)
+	l.bestLen = w.length0
+	f := l.frac()
+	l.sink.Send(solver.Snapshot{Tour: cur, Length: w.length0, Best: cur, BestLength: w.length0, Phase: solver.PhaseSearch, PhaseProgress: f, Progress: f})
 	for i, c := range cur {
-		t32[i] = int32(c)
+		w.t32[i] = int32(c)
 	}
-	L := min(o.window, in.N)
-	var r *orRun
-	if err := ru.do(func() (err error) { r, err = newOrRun(ru, in, t32, L, o.replicas); return err }); err != nil {
+	if err := ru.do(func() (err error) { w.r, err = newOrRun(ru, in, w.t32, min(o.window, in.N), o.replicas); return err }); err != nil {
 		return ph, err
 	}
-	globals := 0
-	lastGlobalDur := time.Duration(0)
-	defer ru.do(func() error { r.free(); return nil })
-
-	rng := rand.New(rand.NewPCG(p.Seed, 0x0e11))
-	length0 := length
-	var globalDelta int64
-	var evals, globalEvals uint64
-	var kicksDone, rounds int64
-	var clock orClock
-	stopped := false
-	download := func() error {
-		return ru.do(func() error { return dtoh(t32, r.tour) })
-	}
-	toInts := func() []int {
-		out := make([]int, in.N)
-		for i, c := range t32 {
-			out[i] = int(c)
-		}
-		return out
-	}
-	for {
-		if ctx.Err() != nil || !time.Now().Before(deadline) {
-			stopped = true
-			break
-		}
-		if p.Target > 0 && length <= p.Target {
-			break
-		}
-		kicks := clock.kicks(o.kicks, time.Until(deadline))
-		off := rng.Int64N(int64(in.N))
-		seed := p.Seed*0x9E3779B97F4A7C15 + uint64(rounds)
-		t0 := time.Now()
-		var gain uint64
-		err := ru.do(func() (err error) {
-			gain, evals, err = r.round(off, kicks, seed, o.maxSeg)
-			return err
-		})
-		if err != nil {
+	defer ru.do(func() error { w.r.free(); return nil })
+	if !l.reached() {
+		if err := l.run(w.step, w.view); err != nil {
 			return ph, err
 		}
-		clock.timed(time.Since(t0), kicks)
-		rounds++
-		kicksDone += int64(kicks) * int64(r.W) * int64(r.R)
-		length = length0 - int64(gain) + globalDelta
-		// a pass stops early at the limit, having wasted its set-up: start
-		// one only when the last one (or, before the first, about 5 µs a
-		// city) fits twice in the time left
-		est := max(lastGlobalDur, time.Duration(in.N)*5*time.Microsecond)
-		if o.global > 0 && time.Since(lastGlobal) >= o.global && time.Until(deadline) > 2*est {
-			if nb == nil {
-				select {
-				case nb = <-nbReady:
-				default:
-				}
-			}
-			if nb != nil {
-				// moves between windows: 2-opt then Or-opt descents over
-				// the whole tour with global candidate lists, on the CPU
-				if err := download(); err != nil {
-					return ph, err
-				}
-				g0 := time.Now()
-				// the pass takes seconds on a million cities: phase
-				// snapshots keep front ends informed meanwhile
-				stopTick, ticked := make(chan struct{}), make(chan struct{})
-				go func() {
-					defer close(ticked)
-					tk := time.NewTicker(500 * time.Millisecond)
-					defer tk.Stop()
-					for {
-						select {
-						case <-stopTick:
-							return
-						case <-tk.C:
-							sink.SendPhase(solver.PhaseSearch, float64(time.Since(start))/float64(p.TimeLimit))
-						}
-					}
-				}()
-				a := tour.NewArray(toInts())
-				// the pass ends with the run: a valid tour and the exact
-				// delta of the moves made so far
-				end := func() bool { return ctx.Err() != nil || !time.Now().Before(deadline) }
-				dl, ev := tour.TwoOptUntil(in, a, nb, end)
-				dl2, ev2 := globalOrOpt(in, a, nb, end)
-				close(stopTick)
-				<-ticked
-				dl, ev = dl+dl2, ev+ev2
-				globals++
-				globalDelta += dl
-				length += dl
-				globalEvals += uint64(ev)
-				for i, c := range a.Tour {
-					t32[i] = int32(c)
-				}
-				if err := ru.do(func() error { return htod(r.tour, t32) }); err != nil {
-					return ph, err
-				}
-				lastGlobal = time.Now()
-				lastGlobalDur = lastGlobal.Sub(g0)
-			}
-		}
-		if sink.Due() {
-			if err := download(); err != nil {
-				return ph, err
-			}
-			t := toInts()
-			f := float64(time.Since(start)) / float64(p.TimeLimit)
-			sink.Send(solver.Snapshot{Tour: t, Length: length, Best: t, BestLength: length, Step: kicksDone,
-				Moves: int64(evals + globalEvals), Progress: f, Phase: solver.PhaseSearch, PhaseProgress: f})
-		}
 	}
-	if err := download(); err != nil {
+	if err := w.download(); err != nil {
 		return ph, err
 	}
-	best := toInts()
-	progress := 1.0
-	sink.Send(solver.Snapshot{Tour: best, Length: length, Best: best, BestLength: length, Step: kicksDone,
-		Moves: int64(evals + globalEvals), Progress: progress, Phase: solver.PhaseSearch, PhaseProgress: progress})
-	ph.tour, ph.length, ph.moves, ph.steps, ph.stopped = best, length, int64(evals+globalEvals), kicksDone, stopped
+	best := w.tour()
+	l.sink.Send(solver.Snapshot{Tour: best, Length: l.bestLen, Best: best, BestLength: l.bestLen, Step: l.steps,
+		Moves: l.moves, Progress: 1, Phase: solver.PhaseSearch, PhaseProgress: 1})
+	ph.tour, ph.length, ph.moves, ph.steps, ph.stopped = best, l.bestLen, l.moves, l.steps, l.stopped
 	ph.device = fmt.Sprintf("%s, %d windows of ≤%d cities × %d replicas: %d rounds, %.3g kicks in all (%.3g a second per window replica)",
-		ru.d.label, r.W, r.L, r.R, rounds, float64(kicksDone), float64(kicksDone)/float64(r.W*r.R)/max(time.Since(start).Seconds(), 1e-9))
+		ru.d.label, w.r.W, w.r.L, w.r.R, w.rounds, float64(l.steps), float64(l.steps)/float64(w.r.W*w.r.R)/max(time.Since(start).Seconds(), 1e-9))
 	return ph, nil
+}
+
+// orStart is or-ils's start tour: Params.Start, the greedy tour (with the
+// candidate lists it was built on) or, when asked or when the greedy tour
+// cannot be built in time (ctx), the space-filling curve.
+func orStart(ctx context.Context, l *runLoop, o orOptions) (cur []int, nb *neighbor.Lists, err error) {
+	in := l.in
+	switch {
+	case len(l.p.Start) == in.N:
+		if err := solver.ValidateTour(l.p.Start, in.N); err != nil {
+			return nil, nil, fmt.Errorf("start tour: %v", err)
+		}
+		return slices.Clone(l.p.Start), nil, nil
+	case o.start == "greedy":
+		l.sink.SendPhase(solver.PhaseNeighbours, solver.UnknownProgress)
+		if nb, err = neighbor.NearestContext(ctx, in, 10); err == nil {
+			l.sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
+			if cur, err = construct.GreedyContext(ctx, in, nb); err == nil {
+				return cur, nb, nil
+			}
+		}
+	}
+	l.sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
+	return construct.SpaceFillingCurve(in), nil, nil
+}
+
+// orWalk is the host's side of an or-ils run: the windows on the device,
+// the tour's host copy, and the global passes between windows.
+type orWalk struct {
+	l  *runLoop
+	ru *run
+	r  *orRun
+	o  orOptions
+	// nb is the global candidate lists, once nbReady has delivered them.
+	nb      *neighbor.Lists
+	nbReady chan *neighbor.Lists
+	rng     *rand.Rand
+	t32     []int32 // the tour as last downloaded
+	clock   orClock
+
+	length0, globalDelta int64
+	evals, globalEvals   uint64
+	rounds               int64
+	lastGlobal           time.Time
+	lastGlobalDur        time.Duration
+}
+
+func (w *orWalk) download() error {
+	return w.ru.do(func() error { return dtoh(w.t32, w.r.tour) })
+}
+
+func (w *orWalk) tour() []int {
+	out := make([]int, len(w.t32))
+	for i, c := range w.t32 {
+		out[i] = int(c)
+	}
+	return out
+}
+
+// step runs one round of the windows at a random offset, then a global
+// pass when one is due.
+func (w *orWalk) step() (done bool, err error) {
+	l, in := w.l, w.l.in
+	kicks := w.clock.kicks(w.o.kicks, time.Until(l.deadline))
+	off := w.rng.Int64N(int64(in.N))
+	seed := l.p.Seed*0x9E3779B97F4A7C15 + uint64(w.rounds)
+	t0 := time.Now()
+	var gain uint64
+	err = w.ru.do(func() (err error) {
+		gain, w.evals, err = w.r.round(off, kicks, seed, w.o.maxSeg)
+		return err
+	})
+	if err != nil {
+		return false, err
+	}
+	w.clock.timed(time.Since(t0), kicks)
+	w.rounds++
+	l.steps += int64(kicks) * int64(w.r.W) * int64(w.r.R)
+	l.bestLen = w.length0 - int64(gain) + w.globalDelta
+	l.moves = int64(w.evals + w.globalEvals)
+	// a pass stops early at the limit, having wasted its set-up: start
+	// one only when the last one (or, before the first, about 5 µs a
+	// city) fits twice in the time left
+	est := max(w.lastGlobalDur, time.Duration(in.N)*5*time.Microsecond)
+	if w.o.global > 0 && time.Since(w.lastGlobal) >= w.o.global && time.Until(l.deadline) > 2*est {
+		if w.nb == nil {
+			select {
+			case w.nb = <-w.nbReady:
+			default:
+			}
+		}
+		if w.nb != nil {
+			return false, w.global()
+		}
+	}
+	return false, nil
+}
+
+// global makes the moves between windows: 2-opt then Or-opt descents over
+// the whole tour with the global candidate lists, on the CPU. The pass
+// ends with the run (a valid tour, the exact delta of the moves made so
+// far); it takes seconds on a million cities, so phase snapshots keep
+// front ends informed meanwhile.
+func (w *orWalk) global() error {
+	l := w.l
+	if err := w.download(); err != nil {
+		return err
+	}
+	g0 := time.Now()
+	end := func() bool {
+		if l.sink.Due() { // the best length so far: the tour is on its way
+			f := l.frac()
+			l.sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: f, Progress: f, BestLength: l.bestLen, Length: l.bestLen, Step: l.steps, Moves: l.moves})
+		}
+		return l.expired()
+	}
+	a := tour.NewArray(w.tour())
+	dl, ev := tour.TwoOptUntil(l.in, a, w.nb, end)
+	dl2, ev2 := tour.OrOptUntil(l.in, a, w.nb, end)
+	w.globalDelta += dl + dl2
+	l.bestLen += dl + dl2
+	w.globalEvals += uint64(ev + ev2)
+	l.moves = int64(w.evals + w.globalEvals)
+	for i, c := range a.Tour {
+		w.t32[i] = int32(c)
+	}
+	if err := w.ru.do(func() error { return htod(w.r.tour, w.t32) }); err != nil {
+		return err
+	}
+	w.lastGlobal = time.Now()
+	w.lastGlobalDur = w.lastGlobal.Sub(g0)
+	return nil
+}
+
+// view downloads the tour for a snapshot: the device's tour only ever
+// gets shorter, so it is the best too.
+func (w *orWalk) view(s *solver.Snapshot) error {
+	if err := w.download(); err != nil {
+		return err
+	}
+	t := w.tour()
+	s.Tour, s.Length, s.Best, s.BestLength = t, w.l.bestLen, t, w.l.bestLen
+	return nil
 }

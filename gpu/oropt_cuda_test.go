@@ -5,18 +5,12 @@ package gpu
 import (
 	"context"
 	"fmt"
-	"math"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
-	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/neighbor"
-	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // TestOrWindowGainsExact runs or-ils rounds on the device and checks after
@@ -133,80 +127,8 @@ func TestOrILSEngine(t *testing.T) {
 	}
 }
 
-// TestOrILSExplore prints the gap reached by or-ils settings on TSPLIB
-// instances: TSPLAB_ORILS_EXPLORE="pla85900,usa13509" with
-// TSPLAB_ORILS_CONFIGS="window=256,start=sfc;window=128" and
-// TSPLAB_ORILS_TIME=20s. A measuring aid, skipped unless set.
-func TestOrILSExplore(t *testing.T) {
-	names := os.Getenv("TSPLAB_ORILS_EXPLORE")
-	if names == "" {
-		t.Skip("TSPLAB_ORILS_EXPLORE not set")
-	}
-	needDevice(t)
-	dir := os.Getenv("TSPLIB_DIR")
-	dur, err := time.ParseDuration(os.Getenv("TSPLAB_ORILS_TIME"))
-	if err != nil {
-		dur = 10 * time.Second
-	}
-	configs := strings.Split(os.Getenv("TSPLAB_ORILS_CONFIGS"), ";")
-	e, _ := solver.Lookup(AlgoOrILS, solver.BackendGPU)
-	for _, name := range strings.Split(names, ",") {
-		var in *solver.Instance
-		var err error
-		if rest, ok := strings.CutPrefix(name, "uniform-"); ok {
-			n, _ := strconv.Atoi(rest)
-			if in, err = gen.Generate("uniform", n, 1); err == nil {
-				// the Beardwood estimate stands in for the optimum
-				x1, y1 := 0.0, 0.0
-				for i := range in.X {
-					x1, y1 = math.Max(x1, in.X[i]), math.Max(y1, in.Y[i])
-				}
-				in.Optimum = int64(0.7124 * math.Sqrt(float64(n)*x1*y1))
-			}
-		} else {
-			in, err = tsplib.Load(dir+"/"+name+".tsp", dir)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, cfg := range configs {
-			extra := map[string]string{}
-			for _, kv := range strings.Split(cfg, ",") {
-				if k, v, ok := strings.Cut(kv, "="); ok {
-					extra[k] = v
-				}
-			}
-			snaps := solver.Latest()
-			var trace []string
-			done := make(chan struct{})
-			next := 0.5
-			go func() {
-				for s := range snaps {
-					if sec := s.Elapsed.Seconds(); sec >= next && in.Optimum > 0 {
-						trace = append(trace, fmt.Sprintf("%.1fs:%.2f%%", sec, 100*float64(s.BestLength-in.Optimum)/float64(in.Optimum)))
-						next *= 2
-					}
-				}
-				close(done)
-			}()
-			res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: dur, Seed: 1, Extra: extra}, snaps)
-			close(snaps)
-			<-done
-			if err != nil {
-				t.Fatal(err)
-			}
-			gap := 0.0
-			if in.Optimum > 0 {
-				gap = 100 * float64(res.Length-in.Optimum) / float64(in.Optimum)
-			}
-			t.Logf("%s [%s]: %d gap %.3f%% in %v, %.3g kicks, %s; %s", name, cfg, res.Length, gap, res.Elapsed.Round(time.Millisecond),
-				float64(res.Steps), res.Device, strings.Join(trace, " "))
-		}
-	}
-}
-
-// TestOrOptionsWindowSegment reads GPU auto's kick segment from
-// Params.Extra (host only, no device needed).
+// TestOrOptionsWindowSegment reads GPU auto's kick segment for its
+// windows from its settings (host only, no device needed).
 func TestOrOptionsWindowSegment(t *testing.T) {
 	for _, c := range []struct {
 		extra map[string]string
@@ -217,7 +139,7 @@ func TestOrOptionsWindowSegment(t *testing.T) {
 		{map[string]string{OptWindowSegment: "50"}, 50, true},
 		{map[string]string{OptWindowSegment: "0"}, 30, false},
 	} {
-		o, err := parseOrOptions(solver.Params{Extra: c.extra}, 50000)
+		o, err := autoOrOptions(solver.Params{Extra: c.extra}, 50000)
 		if (err == nil) != c.ok {
 			t.Fatalf("%v: error %v, want ok=%v", c.extra, err, c.ok)
 		}

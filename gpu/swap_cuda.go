@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -200,26 +199,16 @@ type swapTuneKey struct {
 // from a random tour.
 func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
-	matrix, err := lsDistMode(in, p.Extra[OptDist])
+	cfg, err := swapSpec.Parse(in, p)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	// solver.Validate (engine.Solve) has checked both against the table.
-	opts := solver.OptionsFor(e.Name(), e.Backend())
-	tabu, err := opts.Int(p, OptTabu)
+	matrix, err := lsDistMode(in, cfg.Dist)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if tabu > 0 {
-		tenure, err := opts.Int(p, OptTenure)
-		if err != nil {
-			return solver.Result{}, err
-		}
-		per, err := opts.Int(p, OptPer)
-		if err != nil {
-			return solver.Result{}, err
-		}
-		return solveSwapTabu(ctx, e, in, p, snaps, matrix, tabu, tenure, per)
+	if cfg.Tabu > 0 {
+		return solveSwapTabu(ctx, e, in, p, snaps, matrix, cfg.Tabu, cfg.Tenure, cfg.Per)
 	}
 	r, err := newRun()
 	if err != nil {
@@ -230,8 +219,8 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 	if p.TimeLimit <= 0 {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
-	deadline := start.Add(p.TimeLimit)
-	c := &swapClimb{r: r, in: in, p: p, rng: rand.New(rand.NewPCG(p.Seed, 0x5a9)), bestLen: -1}
+	l := newRunLoop(ctx, in, p, snaps, start, 0)
+	c := &swapClimb{climbers: climbers{l: l, r: r, name: AlgoSwapClimb}, rng: rand.New(rand.NewPCG(p.Seed, 0x5a9))}
 	defer r.do(func() error {
 		if c.b != nil {
 			return c.b.free()
@@ -241,42 +230,22 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 	if err := c.setUp(matrix); err != nil {
 		return solver.Result{}, err
 	}
-	p = c.p
-	sink := solver.NewSink(snaps, 0, start)
-	stopped := false
-	for {
-		if ctx.Err() != nil || time.Now().After(deadline) {
-			stopped = true
-			break
-		}
-		if err := c.climb(); err != nil {
-			return solver.Result{}, err
-		}
-		if c.best == nil {
-			sink.SendPhase(solver.PhaseSearch, float64(time.Since(start))/float64(p.TimeLimit))
-		}
-		if sink.Due() && c.best != nil {
-			sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: float64(time.Since(start)) / float64(p.TimeLimit),
-				Best: append([]int(nil), c.best...), BestLength: c.bestLen, Length: c.bestLen, Step: c.climbs, Moves: c.moves(),
-				Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
-		}
-		if p.Target > 0 && c.bestLen >= 0 && c.bestLen <= p.Target {
-			break
-		}
-	}
-	if err := c.takeClimberZero(); err != nil {
+	if err := l.run(c.climb, nil); err != nil {
 		return solver.Result{}, err
 	}
-	sink.Send(solver.Snapshot{Best: append([]int(nil), c.best...), BestLength: c.bestLen, Length: c.bestLen, Step: c.climbs, Moves: c.moves(), Progress: 1})
-	return solver.Finish(in, e, p, solver.Outcome{Tour: c.best, Moves: c.moves(), Steps: c.climbs, Start: start, Stopped: stopped, Device: r.d.label})
+	// the climbers' tours as the run left them (all of them: a step may
+	// not have run, and a restarted climber's tour is a valid one too)
+	if err := r.do(func() error { return dtoh(c.city, c.b.tours) }); err != nil {
+		return solver.Result{}, err
+	}
+	c.offerUnfinished(c.city, c.l.p.Blocks, func(int) bool { return true })
+	return l.finish(e, r.d.label)
 }
 
 // swapClimb is one swap-climb run: the batch of climbers on the device,
 // the host's copies of their state, and the best local minimum so far.
 type swapClimb struct {
-	r         *run
-	in        *solver.Instance
-	p         solver.Params // with the batch size and block size chosen
+	climbers  // its loop's Params get the batch size and block size chosen
 	b         *swapBatch
 	rng       *rand.Rand
 	usedStart bool
@@ -285,17 +254,13 @@ type swapClimb struct {
 	flags  []int32
 	passes []int64
 	city   []int32
-
-	best    []int
-	bestLen int64
-	climbs  int64
 }
 
 // setUp sizes the batch (from the device memory when Params.Blocks is 0),
 // uploads every climber's start and runs the thread control once per
 // shape.
 func (c *swapClimb) setUp(matrix bool) error {
-	n := c.in.N
+	n := c.l.in.N
 	m := swapMoves(n)
 	free, err := runFreeMemory(c.r)
 	if err != nil {
@@ -303,16 +268,16 @@ func (c *swapClimb) setUp(matrix bool) error {
 	}
 	perClimber := int64(n)*4 + 12 + (m+int64(SwapLaunchCandidates[0])-1)/int64(SwapLaunchCandidates[0])*16
 	maxB := usableMemory(free) / perClimber
-	B := c.p.Blocks
+	B := c.l.p.Blocks
 	if B <= 0 {
 		B = int(max(1, min(int64(1<<19)/m, 4096, maxB)))
 	} else if int64(B) > maxB {
 		return fmt.Errorf("swap-climb: %d climbers of %d cities need %d MiB of GPU memory; %d MiB are free, enough for %d", B, n, int64(B)*perClimber>>20, free>>20, maxB)
 	}
-	c.p.Blocks = B
+	c.l.p.Blocks = B
 	var trials []LaunchTrial
 	err = c.r.do(func() (err error) {
-		if c.b, err = c.r.newSwapBatch(c.in, B, matrix); err != nil {
+		if c.b, err = c.r.newSwapBatch(c.l.in, B, matrix); err != nil {
 			return err
 		}
 		for k := 0; k < B; k++ {
@@ -321,10 +286,10 @@ func (c *swapClimb) setUp(matrix bool) error {
 			}
 		}
 		key := swapTuneKey{n, B, c.b.dist.suffix}
-		if c.p.Threads > 0 {
+		if c.l.p.Threads > 0 {
 			// A block size given: no thread control (tuning is what the
 			// threads option's auto default, 0, asks for).
-			c.b.block = min(max(SwapLaunchCandidates[0], c.p.Threads/32*32), 1024)
+			c.b.block = min(max(SwapLaunchCandidates[0], c.l.p.Threads/32*32), 1024)
 		} else if blk, ok := swapTuned.Load(key); ok {
 			c.b.block = blk.(int)
 		} else {
@@ -339,13 +304,9 @@ func (c *swapClimb) setUp(matrix bool) error {
 	if err != nil {
 		return err
 	}
-	c.p.Threads = c.b.block
+	c.l.p.Threads = c.b.block
 	if len(trials) > 0 {
-		c.p.Extra = maps.Clone(c.p.Extra)
-		if c.p.Extra == nil {
-			c.p.Extra = map[string]string{}
-		}
-		c.p.Extra["launch_waves"] = fmt.Sprint(len(trials))
+		setOption(&c.l.p, "launch_waves", fmt.Sprint(len(trials)))
 	}
 	// iterations per host round trip: 16, fewer when one evaluation is so
 	// large (about 1e9 moves and up) that 16 would overrun the time limit
@@ -357,16 +318,21 @@ func (c *swapClimb) setUp(matrix bool) error {
 // restart starts climber k from the start tour (climber 0, once) or a
 // random tour (the run's thread).
 func (c *swapClimb) restart(k int) error {
-	if k == 0 && len(c.p.Start) == c.in.N && !c.usedStart {
+	if k == 0 && len(c.l.p.Start) == c.l.in.N && !c.usedStart {
 		c.usedStart = true
-		return c.b.upload(k, c.p.Start)
+		return c.b.upload(k, c.l.p.Start)
 	}
-	return c.b.upload(k, construct.Random(c.in.N, c.rng))
+	return c.b.upload(k, construct.Random(c.l.in.N, c.rng))
 }
 
 // climb queues rounds of (evaluate, apply), copies the climbers back, and
-// harvests and restarts the ones at a local minimum.
-func (c *swapClimb) climb() error {
+// harvests and restarts the ones at a local minimum (the loop's step).
+func (c *swapClimb) climb() (done bool, err error) {
+	return false, c.roundTrip()
+}
+
+// roundTrip is climb's work.
+func (c *swapClimb) roundTrip() error {
 	b := c.b
 	err := c.r.do(func() error {
 		for k := 0; k < c.rounds; k++ {
@@ -391,28 +357,15 @@ func (c *swapClimb) climb() error {
 	if err != nil {
 		return err
 	}
-	return harvestClimbers(c.r, c.in, c.flags, c.city, &c.best, &c.bestLen, &c.climbs, c.restart)
-}
-
-// takeClimberZero makes climber 0, as it stands, the result when no
-// climber reached a local minimum.
-func (c *swapClimb) takeClimberZero() error {
-	if c.best != nil {
-		return nil
-	}
-	if err := c.r.do(func() error { return dtoh(c.city, c.b.tours) }); err != nil {
+	if err := c.harvest(c.flags, c.city, c.restart); err != nil {
 		return err
 	}
-	c.best = make([]int, c.in.N)
-	for i := range c.best {
-		c.best[i] = int(c.city[i])
-	}
-	c.bestLen = solver.TourLength(c.in, c.best)
+	c.l.steps, c.l.moves = c.climbs, c.moves()
 	return nil
 }
 
 // moves is the number of moves evaluated by the applied passes.
-func (c *swapClimb) moves() int64 { return sum64(c.passes) * swapMoves(c.in.N) }
+func (c *swapClimb) moves() int64 { return sum64(c.passes) * swapMoves(c.l.in.N) }
 
 func sum64(v []int64) int64 {
 	var s int64

@@ -5,7 +5,6 @@ package gpu
 import (
 	"context"
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"time"
 
@@ -94,10 +93,6 @@ func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p 
 	}
 	defer r.close()
 	p.Algorithm, p.Backend = AlgoSwapClimb, solver.BackendGPU
-	var deadline time.Time
-	if p.TimeLimit > 0 {
-		deadline = start.Add(p.TimeLimit)
-	}
 	n := in.N
 	m := swapMoves(n)
 	if m >= 1<<31 {
@@ -108,7 +103,6 @@ func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p 
 		t = construct.Random(n, rand.New(rand.NewPCG(p.Seed, 0x7ab)))
 	}
 	tenure = solver.TabuTenure(n, tenure)
-	l0 := solver.TourLength(in, t)
 	var b *swapBatch
 	defer r.do(func() error {
 		if b != nil {
@@ -120,138 +114,143 @@ func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p 
 		if b, err = r.newSwapBatch(in, 1, matrix); err != nil {
 			return err
 		}
-		b.tb = &swapTabuState{tenure: tenure, per: max(per, 1)}
-		if b.tb.tabu, err = b.bufs.alloc(m * 4); err != nil {
+		if err := b.setUpTabu(t, solver.TourLength(in, t), tenure, per); err != nil {
 			return err
 		}
-		if err := htod(b.tb.tabu, make([]int32, m)); err != nil {
-			return err
-		}
-		if b.tb.flag, err = b.bufs.alloc(m); err != nil {
-			return err
-		}
-		if err := htod(b.tb.flag, make([]byte, m)); err != nil {
-			return err
-		}
-		if b.tb.ring, err = b.bufs.alloc(int64(tenure) * 4); err != nil {
-			return err
-		}
-		ring := make([]int32, tenure)
-		for i := range ring {
-			ring[i] = -1
-		}
-		if err := htod(b.tb.ring, ring); err != nil {
-			return err
-		}
-		if b.tb.state, err = b.bufs.alloc(4 * 8); err != nil {
-			return err
-		}
-		if err := htod(b.tb.state, []int64{0, l0, l0, 0}); err != nil {
-			return err
-		}
-		if b.tb.best, err = b.bufs.alloc(int64(n) * 4); err != nil {
-			return err
-		}
-		if err := b.upload(0, t); err != nil {
-			return err
-		}
-		c := make([]int32, n)
-		for i, v := range t {
-			c[i] = int32(v)
-		}
-		if err := htod(b.tb.best, c); err != nil {
-			return err
-		}
-		// thread control: the block size, and the moves per thread unless
-		// asked; a fixed block size alone keeps one thread per neighbour
-		key := swapTuneKey{n, 1, fmt.Sprintf("%s/tabu/%d", b.dist.suffix, per)}
-		switch {
-		case p.Threads > 0:
-			b.block = min(max(SwapLaunchCandidates[0], p.Threads/32*32), 1024)
-		case per > 0:
-			if blk, ok := swapTuned.Load(key); ok {
-				b.block = blk.(int)
-			} else {
-				if _, err = b.tune(SwapLaunchCandidates); err != nil {
-					return err
-				}
-				swapTuned.Store(key, b.block)
-			}
-		default:
-			if c, ok := swapTuned.Load(key); ok {
-				b.block, b.tb.per = c.([2]int)[0], c.([2]int)[1]
-			} else {
-				if err = b.tuneTabu(SwapTabuPerCandidates); err != nil {
-					return err
-				}
-				swapTuned.Store(key, [2]int{b.block, b.tb.per})
-			}
-		}
-		return nil
+		return b.tuneTabuLaunch(p.Threads, per)
 	})
 	if err != nil {
 		return solver.Result{}, err
 	}
-	p.Threads = b.block
-	p.Blocks = 1
-	p.Extra = maps.Clone(p.Extra)
-	if p.Extra == nil {
-		p.Extra = map[string]string{}
-	}
-	p.Extra[OptTenure] = fmt.Sprint(tenure)
-	p.Extra[OptPer] = fmt.Sprint(b.tb.per)
+	p.Threads, p.Blocks = b.block, 1
+	setOption(&p, OptTenure, fmt.Sprint(tenure))
+	setOption(&p, OptPer, fmt.Sprint(b.tb.per))
+	l := newRunLoop(ctx, in, p, snaps, start, 0)
+	tb := &tabuRun{l: l, r: r, b: b, iters: int64(iters), m: m, state: make([]int64, 4), best: make([]int32, n)}
+	l.progress = func() float64 { return float64(tb.state[0]) / float64(iters) }
 	// iterations per host round trip: up to 64, fewer when an iteration is
 	// large enough that 64 would take long to stop
-	chunk := int(min(max(int64(2e9)/m, 1), 64))
-	sink := solver.NewSink(snaps, 0, start)
-	state := make([]int64, 4)
-	best := make([]int32, n)
-	stopped := false
-	for state[0] < int64(iters) && state[3] == 0 {
-		if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
-			stopped = true
-			break
-		}
-		k := int(min(int64(chunk), int64(iters)-state[0]))
-		due := sink.Due()
-		err := r.do(func() error {
-			for range k {
-				if err := b.tabuEval(); err != nil {
-					return err
-				}
-				if err := b.tabuApply(); err != nil {
-					return err
-				}
-			}
-			if err := r.sync("swap tabu search"); err != nil {
-				return err
-			}
-			if err := dtoh(state, b.tb.state); err != nil {
-				return err
-			}
-			if due {
-				return dtoh(best, b.tb.best)
-			}
-			return nil
-		})
-		if err != nil {
-			return solver.Result{}, err
-		}
-		if due {
-			sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: float64(state[0]) / float64(iters),
-				Best: toInts(best), BestLength: state[2], Length: state[1], Step: state[0], Moves: state[0] * m,
-				Progress: float64(state[0]) / float64(iters)})
-		}
-		if p.Target > 0 && state[2] <= p.Target {
-			break
-		}
-	}
-	if err := r.do(func() error { return dtoh(best, b.tb.best) }); err != nil {
+	tb.chunk = min(max(int64(2e9)/m, 1), 64)
+	if err := l.run(tb.step, tb.view); err != nil {
 		return solver.Result{}, err
 	}
-	tour := toInts(best)
-	sink.Send(solver.Snapshot{Best: tour, BestLength: state[2], Length: state[1], Step: state[0], Moves: state[0] * m, Progress: 1})
-	return solver.Finish(in, e, p, solver.Outcome{Tour: tour, Moves: state[0] * m, Steps: state[0], Start: start, Stopped: stopped, Device: r.d.label})
+	if err := r.do(func() error { return dtoh(tb.best, b.tb.best) }); err != nil {
+		return solver.Result{}, err
+	}
+	l.offerLen(toInts(tb.best), tb.state[2])
+	return l.finish(e, r.d.label)
+}
+
+// setUpTabu allocates and fills the tabu search's device state for start
+// tour t of length l0 (context thread).
+func (b *swapBatch) setUpTabu(t []int, l0 int64, tenure, per int) error {
+	n, m := len(t), swapMoves(len(t))
+	b.tb = &swapTabuState{tenure: tenure, per: max(per, 1)}
+	ring := make([]int32, tenure)
+	for i := range ring {
+		ring[i] = -1
+	}
+	c := make([]int32, n)
+	for i, v := range t {
+		c[i] = int32(v)
+	}
+	var err error
+	alloc := func(p *cu.DevicePtr, bytes int64, fill func(cu.DevicePtr) error) {
+		if err != nil {
+			return
+		}
+		if *p, err = b.bufs.alloc(bytes); err == nil {
+			err = fill(*p)
+		}
+	}
+	alloc(&b.tb.tabu, m*4, func(d cu.DevicePtr) error { return htod(d, make([]int32, m)) })
+	alloc(&b.tb.flag, m, func(d cu.DevicePtr) error { return htod(d, make([]byte, m)) })
+	alloc(&b.tb.ring, int64(tenure)*4, func(d cu.DevicePtr) error { return htod(d, ring) })
+	alloc(&b.tb.state, 4*8, func(d cu.DevicePtr) error { return htod(d, []int64{0, l0, l0, 0}) })
+	alloc(&b.tb.best, int64(n)*4, func(d cu.DevicePtr) error { return htod(d, c) })
+	if err != nil {
+		return err
+	}
+	return b.upload(0, t)
+}
+
+// tuneTabuLaunch is the thread control of the tabu search: the block
+// size, and the moves per thread unless asked; a fixed block size
+// (threads > 0) alone keeps one thread per neighbour (context thread).
+func (b *swapBatch) tuneTabuLaunch(threads, per int) error {
+	key := swapTuneKey{b.n, 1, fmt.Sprintf("%s/tabu/%d", b.dist.suffix, per)}
+	switch {
+	case threads > 0:
+		b.block = min(max(SwapLaunchCandidates[0], threads/32*32), 1024)
+	case per > 0:
+		if blk, ok := swapTuned.Load(key); ok {
+			b.block = blk.(int)
+			return nil
+		}
+		if _, err := b.tune(SwapLaunchCandidates); err != nil {
+			return err
+		}
+		swapTuned.Store(key, b.block)
+	default:
+		if c, ok := swapTuned.Load(key); ok {
+			b.block, b.tb.per = c.([2]int)[0], c.([2]int)[1]
+			return nil
+		}
+		if err := b.tuneTabu(SwapTabuPerCandidates); err != nil {
+			return err
+		}
+		swapTuned.Store(key, [2]int{b.block, b.tb.per})
+	}
+	return nil
+}
+
+// tabuRun is one run of the swap tabu search: the device keeps the tour
+// in hand and the best; the host reads the state (iterations, current
+// length, best length, done) every chunk iterations.
+type tabuRun struct {
+	l     *runLoop
+	r     *run
+	b     *swapBatch
+	iters int64
+	chunk int64
+	m     int64
+	state []int64
+	best  []int32
+}
+
+// step queues up to chunk iterations and reads the state back; the run
+// ends after iters iterations, when the device says so, or at the target.
+func (t *tabuRun) step() (done bool, err error) {
+	k := min(t.chunk, t.iters-t.state[0])
+	err = t.r.do(func() error {
+		for range k {
+			if err := t.b.tabuEval(); err != nil {
+				return err
+			}
+			if err := t.b.tabuApply(); err != nil {
+				return err
+			}
+		}
+		if err := t.r.sync("swap tabu search"); err != nil {
+			return err
+		}
+		return dtoh(t.state, t.b.tb.state)
+	})
+	if err != nil {
+		return false, err
+	}
+	t.l.steps, t.l.moves = t.state[0], t.state[0]*t.m
+	p := t.l.p
+	return t.state[0] >= t.iters || t.state[3] != 0 || (p.Target > 0 && t.state[2] <= p.Target), nil
+}
+
+// view downloads the best tour for a snapshot, with the device's lengths.
+func (t *tabuRun) view(s *solver.Snapshot) error {
+	if err := t.r.do(func() error { return dtoh(t.best, t.b.tb.best) }); err != nil {
+		return err
+	}
+	s.Best, s.BestLength, s.Length = toInts(t.best), t.state[2], t.state[1]
+	return nil
 }
 
 func toInts(c []int32) []int {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"gorgonia.org/cu"
@@ -229,112 +230,130 @@ func (o *threeOpt) bestSolution() (int, int64, error) {
 }
 
 // deviceILS runs the iterated local search on the device, every solution
-// of the population at once: rounds queued threeOptDeviceRounds at a time
-// until the kernels report every solution's maxKicks kicks made (0: none
-// asked, the deadline ends it), the deadline passes or ctx ends. best gets
-// the best solution's best tour and its tour in hand (by the kernels'
-// lengths; best measures them exactly); the returned counters are the
-// kicks and rounds made, summed over the solutions.
-func (o *threeOpt) deviceILS(ctx context.Context, deadline time.Time, maxKicks int64, best *ilsBest) (kicks, rounds int64, stopped bool, err error) {
+// of the population at once, in l's loop: rounds queued
+// threeOptDeviceRounds at a time until the kernels report every
+// solution's maxKicks kicks made (0: none asked, the deadline ends it),
+// the deadline passes, ctx ends or the target is reached. l gets the best
+// solution's best tour and its tour in hand (by the kernels' lengths; l
+// measures them exactly), and the kicks and moves made, summed over the
+// solutions.
+func (o *threeOpt) deviceILS(l *runLoop, maxKicks int64) error {
 	if maxKicks <= 0 {
 		maxKicks = math.MaxInt64
 	}
 	if err := o.r.do(o.startILS); err != nil {
-		return 0, 0, false, err
+		return err
 	}
-	state := make([]int64, o.P*threeState)
-	sum := func(i int) (v int64, all bool) {
-		all = true
-		for s := 0; s < o.P; s++ {
-			v += state[s*threeState+i]
-			all = all && state[s*threeState+threeDone] != 0
-		}
-		return v, all
-	}
-	cur := make([]int, o.n)
-	// take offers solution sol's best tour, then (tour too) its tour in hand
-	take := func(sol int, tour bool) error {
-		if err := o.downloadSol(cur, o.bestTour, sol); err != nil {
-			return err
-		}
-		best.offer(cur)
-		if !tour {
-			return nil
-		}
-		if err := o.downloadSol(cur, o.tour, sol); err != nil {
-			return err
-		}
-		best.offer(cur)
-		return nil
-	}
-	for {
-		if ctx.Err() != nil || time.Now().After(deadline) {
-			stopped = true
-			break
-		}
-		due := best.sink.Due()
-		var bl int64
-		var look bool
-		err := o.r.do(func() error {
-			for range threeOptDeviceRounds {
-				if err := o.ilsRound(maxKicks); err != nil {
-					return err
-				}
-			}
-			if err := o.r.stream.Synchronize(); err != nil {
-				return fmt.Errorf("3-opt iterated local search failed: %w", err)
-			}
-			if err := dtoh(state, o.state); err != nil {
+	d := &threeOptDeviceILS{o: o, l: l, maxKicks: maxKicks, state: make([]int64, o.P*threeState), cur: make([]int, o.n)}
+	err := l.run(d.step, d.view)
+	if err == nil {
+		// the best solution's best tour (before its first local minimum,
+		// its start) and its tour in hand
+		err = o.r.do(func() error {
+			if err := dtoh(d.state, o.state); err != nil {
 				return err
 			}
-			if !due && best.p.Target <= 0 {
-				return nil
-			}
-			sol, l, err := o.bestSolution()
+			sol, _, err := o.bestSolution()
 			if err != nil {
 				return err
 			}
-			bl = l
-			// before its first local minimum a search has no best yet
-			look = bl != math.MaxInt64 && (due || bl <= best.p.Target)
-			if look {
-				return take(sol, false)
-			}
-			return nil
+			return d.take(sol, true)
 		})
-		if err != nil {
-			kicks, _ = sum(threeKicks)
-			rounds, _ = sum(threeRounds)
-			return kicks, rounds, false, err
-		}
-		if _, all := sum(threeDone); all {
-			break
-		}
-		if look {
-			k, _ := sum(threeKicks)
-			r, _ := sum(threeRounds)
-			best.snapshot(cur, k, r*o.movesPerRound())
-			if end, st := best.done(ctx, deadline); end {
-				stopped = st
-				break
+	}
+	d.count()
+	return err
+}
+
+// threeOptDeviceILS is the host's side of deviceILS: the solutions'
+// state as last read back, and the tour last taken.
+type threeOptDeviceILS struct {
+	o        *threeOpt
+	l        *runLoop
+	maxKicks int64
+	state    []int64
+	cur      []int
+	looked   bool // the last step took the best solution's tour into cur
+}
+
+// sum adds state field i over the solutions; all says whether every
+// solution is done.
+func (d *threeOptDeviceILS) sum(i int) (v int64, all bool) {
+	all = true
+	for s := 0; s < d.o.P; s++ {
+		v += d.state[s*threeState+i]
+		all = all && d.state[s*threeState+threeDone] != 0
+	}
+	return v, all
+}
+
+// count sets the loop's counters: kicks, and the moves of the rounds.
+func (d *threeOptDeviceILS) count() {
+	k, _ := d.sum(threeKicks)
+	r, _ := d.sum(threeRounds)
+	d.l.steps, d.l.moves = k, r*d.o.movesPerRound()
+}
+
+// take offers solution sol's best tour, then (tour too) its tour in hand
+// (context thread).
+func (d *threeOptDeviceILS) take(sol int, tour bool) error {
+	if err := d.o.downloadSol(d.cur, d.o.bestTour, sol); err != nil {
+		return err
+	}
+	d.l.offer(d.cur)
+	if !tour {
+		return nil
+	}
+	if err := d.o.downloadSol(d.cur, d.o.tour, sol); err != nil {
+		return err
+	}
+	d.l.offer(d.cur)
+	return nil
+}
+
+// step queues threeOptDeviceRounds rounds and reads the state back; when
+// a snapshot is due or a target is set it takes the best solution's best
+// tour. It is done when every solution has made its kicks.
+func (d *threeOptDeviceILS) step() (done bool, err error) {
+	o, l := d.o, d.l
+	due := l.due
+	d.looked = false
+	err = o.r.do(func() error {
+		for range threeOptDeviceRounds {
+			if err := o.ilsRound(d.maxKicks); err != nil {
+				return err
 			}
 		}
-	}
-	// the best solution's best tour (before its first local minimum, its
-	// start) and its tour in hand
-	err = o.r.do(func() error {
-		if err := dtoh(state, o.state); err != nil {
+		if err := o.r.stream.Synchronize(); err != nil {
+			return fmt.Errorf("3-opt iterated local search failed: %w", err)
+		}
+		if err := dtoh(d.state, o.state); err != nil {
 			return err
 		}
-		sol, _, err := o.bestSolution()
+		if !due && l.p.Target <= 0 {
+			return nil
+		}
+		sol, bl, err := o.bestSolution()
 		if err != nil {
 			return err
 		}
-		return take(sol, true)
+		// before its first local minimum a search has no best yet
+		d.looked = bl != math.MaxInt64 && (due || bl <= l.p.Target)
+		if d.looked {
+			return d.take(sol, false)
+		}
+		return nil
 	})
-	kicks, _ = sum(threeKicks)
-	rounds, _ = sum(threeRounds)
-	return kicks, rounds, stopped, err
+	d.count()
+	_, all := d.sum(threeDone)
+	return all, err
+}
+
+// view shows the tour the step took beside the best.
+func (d *threeOptDeviceILS) view(s *solver.Snapshot) error {
+	if d.looked {
+		s.Tour, s.Length = slices.Clone(d.cur), solver.TourLength(d.l.in, d.cur)
+	}
+	return nil
 }
 
 // download copies the tour back (context thread, after a sync).
@@ -392,9 +411,10 @@ func (o *threeOpt) localSearch(ctx context.Context, deadline time.Time) (rounds 
 // solveThreeOptILS is the GPU 3opt-ils engine: Delévacq et al.'s
 // ILS-RKBI_blocks. The local search is the device's sampled 3-opt
 // (threeopt.cu: evaluation kernel, block reduction, replacement kernel with
-// random-k-best-improvement pivoting); around it the host runs iterated
-// local search: a segment-local double-bridge kick of the best tour, local
-// search, accept when no worse (exact length on the CPU).
+// random-k-best-improvement pivoting); around it the iterated local search
+// runs on the device (deviceILS), or with loop=host on the host: a
+// segment-local double-bridge kick of the best tour, local search, accept
+// when no worse (exact length on the CPU).
 func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	r, err := newRun()
@@ -402,49 +422,31 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 		return solver.Result{}, err
 	}
 	defer r.close()
-	matrix, err := lsDistMode(in, p.Extra[OptDist])
+	cfg, err := threeOptSpec.Parse(in, p)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	// solver.Validate (engine.Solve) has checked both against the table.
-	opts := solver.OptionsFor(e.Name(), e.Backend())
-	k, err := opts.Int(p, OptRKBI)
+	matrix, err := lsDistMode(in, cfg.Dist)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	S, err := opts.Int(p, OptSamples)
-	if err != nil {
-		return solver.Result{}, err
-	}
-	maxKicks, err := opts.Int(p, OptKicks)
-	if err != nil {
-		return solver.Result{}, err
-	}
+	k, S, maxKicks := cfg.K, cfg.Samples, cfg.Kicks
 	p.Algorithm, p.Backend = AlgoThreeOptILS, solver.BackendGPU
-	var deadline time.Time
-	switch {
-	case p.TimeLimit > 0:
-		deadline = start.Add(p.TimeLimit)
-	case maxKicks > 0: // the kicks end the run
-		deadline = start.Add(100 * 365 * 24 * time.Hour)
-	default:
+	if p.TimeLimit <= 0 && maxKicks <= 0 { // else the kicks end the run
 		p.TimeLimit = solver.DefaultTimeLimit
-		deadline = start.Add(p.TimeLimit)
 	}
+	p.Blocks = cfg.Blocks
 	if p.Blocks <= 0 {
 		p.Blocks = 4 * r.d.info.Multiprocs
 	}
-	if p.Threads <= 0 {
-		p.Threads = 256
-	}
-	p.Threads = min(max(32, p.Threads/32*32), 1024)
-	sink := solver.NewSink(snaps, 0, start)
-	rng := rand.New(rand.NewPCG(p.Seed, 0x3097))
-	nb, cur, ok := startTour(ctx, deadline, in, p, threeOptNeighbors, sink)
+	p.Threads = min(max(32, cfg.Threads/32*32), 1024)
+	l := newRunLoop(ctx, in, p, snaps, start, 0)
+	l.plateau = true
+	nb, cur, ok := startTour(ctx, l.deadline, in, p, threeOptNeighbors, l.sink)
 	if !ok {
-		return finishEarly(in, e, p, start, sink, r.d.label)
+		return finishEarly(in, e, p, start, l.sink, r.d.label)
 	}
-	sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
+	l.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	var o *threeOpt
 	err = r.do(func() (err error) {
 		if o, err = r.newThreeOpt(in, nb, matrix, p.Blocks, p.Threads, S, k, p.Seed); err != nil {
@@ -456,116 +458,110 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 		return solver.Result{}, err
 	}
 	defer r.do(o.free)
+	if cfg.Loop != "host" {
+		err = o.deviceILS(l, int64(maxKicks))
+	} else {
+		err = o.hostILS(l, cur, int64(maxKicks))
+	}
+	if err != nil {
+		return solver.Result{}, err
+	}
+	return l.finish(e, r.d.label)
+}
 
-	var rounds, kicks int64
-	best := newILSBest(in, p, start, sink)
-	stopped := false
-	if p.Extra[OptLoop] != "host" {
-		kicks, rounds, stopped, err = o.deviceILS(ctx, deadline, int64(maxKicks), best)
-		if err != nil {
-			return solver.Result{}, err
-		}
-		return best.finish(e, kicks, rounds*o.movesPerRound(), stopped, r.d.label)
-	}
-	for {
-		lsRounds, early, err := o.localSearch(ctx, deadline)
+// hostILS is the iterated local search with the kicks on the host (the
+// loop=host option): from cur, local search on the device, offer, kick the
+// best, upload, until maxKicks kicks (0: none asked), or l's loop ends.
+func (o *threeOpt) hostILS(l *runLoop, cur []int, maxKicks int64) error {
+	rng := rand.New(rand.NewPCG(l.p.Seed, 0x3097))
+	var rounds int64
+	step := func() (bool, error) {
+		lsRounds, early, err := o.localSearch(l.ctx, l.deadline)
 		rounds += lsRounds
+		l.moves = rounds * o.movesPerRound()
 		if err != nil {
-			return solver.Result{}, err
+			return false, err
 		}
-		if err := r.do(func() error { return o.download(cur) }); err != nil {
-			return solver.Result{}, err
+		if err := o.r.do(func() error { return o.download(cur) }); err != nil {
+			return false, err
 		}
-		best.offer(cur)
-		best.snapshot(cur, kicks, rounds*o.movesPerRound())
+		l.offer(cur)
 		if early {
-			stopped = true
-			break
+			l.stopped = true
+			return true, nil
 		}
-		if end, st := best.done(ctx, deadline); end {
-			stopped = st
-			break
+		if l.reached() || (maxKicks > 0 && l.steps >= maxKicks) {
+			return true, nil
 		}
-		if maxKicks > 0 && kicks >= int64(maxKicks) {
-			break
-		}
-		best.kick(cur, rng)
-		kicks++
-		if err := r.do(func() error { return o.upload(cur, solver.TourLength(in, cur)) }); err != nil {
-			return solver.Result{}, err
-		}
+		l.kick(cur, rng)
+		l.steps++
+		return false, o.r.do(func() error { return o.upload(cur, solver.TourLength(l.in, cur)) })
 	}
-	return best.finish(e, kicks, rounds*o.movesPerRound(), stopped, r.d.label)
+	return l.run(step, l.tourView(cur))
 }
 
 // ThreeOptPopulation runs Delévacq et al.'s ILS-RKBI_blocks population:
-// nb independent 3opt-ils searches of itLim kicks each from the greedy
-// tour, all in the same launches (an evaluation grid of blocks × nb,
-// threads each, and one replacement block per solution), with the
-// engine's defaults otherwise (dist, rkbi_k, samples) and the iterated
-// local search on the device. Solution s has seed seed ^ s·0x9E3779B97F4A7C15,
-// solution 0 seed itself: it makes the moves the engine makes with that
-// seed, blocks, threads and kicks. It returns the population's best tour
-// (the kernels' lengths pick the solution) with its exact length, the kicks
-// made by all solutions, the time from the neighbour lists to the result
-// and the device.
-func ThreeOptPopulation(ctx context.Context, in *solver.Instance, nb, itLim, blocks, threads int, seed uint64) (tour []int, length, kicks int64, elapsed time.Duration, device string, err error) {
+// pop.Solutions independent 3opt-ils searches of pop.Kicks kicks each from
+// the greedy tour, all in the same launches (an evaluation grid of
+// pop.Blocks × solutions, pop.Threads each, and one replacement block per
+// solution), with the engine's defaults otherwise (dist, rkbi_k, samples)
+// and the iterated local search on the device. Solution s has seed
+// pop.Seed ^ s·0x9E3779B97F4A7C15, solution 0 the seed itself: it makes
+// the moves the engine makes with that seed, blocks, threads and kicks.
+// The result's tour is the population's best (the kernels' lengths pick
+// the solution) with its exact length; Elapsed runs from the neighbour
+// lists to the result.
+func ThreeOptPopulation(ctx context.Context, in *solver.Instance, pop Population) (PopulationResult, error) {
 	start := time.Now()
-	if nb < 1 || itLim < 1 || blocks < 1 || threads < 32 || in.N < 8 {
-		return nil, 0, 0, 0, "", fmt.Errorf("3opt-ils population: %d solutions of %d kicks, %d blocks of %d threads, %d cities", nb, itLim, blocks, threads, in.N)
+	if pop.Solutions < 1 || pop.Kicks < 1 || pop.Blocks < 1 || pop.Threads < 32 || in.N < 8 {
+		return PopulationResult{}, fmt.Errorf("3opt-ils population: %d solutions of %d kicks, %d blocks of %d threads, %d cities", pop.Solutions, pop.Kicks, pop.Blocks, pop.Threads, in.N)
 	}
 	e, err := solver.Lookup(AlgoThreeOptILS, solver.BackendGPU)
 	if err != nil {
-		return nil, 0, 0, 0, "", err
+		return PopulationResult{}, err
 	}
-	p := solver.Params{Algorithm: AlgoThreeOptILS, Backend: solver.BackendGPU, Seed: seed, Blocks: blocks, Threads: min(threads/32*32, 1024),
-		Extra: map[string]string{OptKicks: fmt.Sprint(itLim)}}
-	opts := solver.OptionsFor(AlgoThreeOptILS, solver.BackendGPU)
-	k, err := opts.Int(p, OptRKBI)
+	p := solver.Params{Algorithm: AlgoThreeOptILS, Backend: solver.BackendGPU, Seed: pop.Seed, Blocks: pop.Blocks, Threads: min(pop.Threads/32*32, 1024),
+		Extra: map[string]string{OptKicks: fmt.Sprint(pop.Kicks)}}
+	cfg, err := threeOptSpec.Parse(in, p)
 	if err != nil {
-		return nil, 0, 0, 0, "", err
+		return PopulationResult{}, err
 	}
-	S, err := opts.Int(p, OptSamples)
-	if err != nil {
-		return nil, 0, 0, 0, "", err
-	}
+	k, S := cfg.K, cfg.Samples
 	matrix, err := lsDistMode(in, "")
 	if err != nil {
-		return nil, 0, 0, 0, "", err
+		return PopulationResult{}, err
 	}
 	r, err := newRun()
 	if err != nil {
-		return nil, 0, 0, 0, "", err
+		return PopulationResult{}, err
 	}
 	defer r.close()
-	far := start.Add(100 * 365 * 24 * time.Hour)
-	nbl, cur, ok := startTour(ctx, far, in, p, threeOptNeighbors, nil)
+	nbl, cur, ok := startTour(ctx, time.Time{}, in, p, threeOptNeighbors, nil)
 	if !ok {
-		return nil, 0, 0, 0, "", fmt.Errorf("3opt-ils population: stopped during the set-up: %w", ctx.Err())
+		return PopulationResult{}, fmt.Errorf("3opt-ils population: stopped during the set-up: %w", ctx.Err())
 	}
 	var o *threeOpt
 	err = r.do(func() (err error) {
-		if o, err = r.newThreeOptPop(in, nbl, matrix, blocks, p.Threads, S, k, seed, nb); err != nil {
+		if o, err = r.newThreeOptPop(in, nbl, matrix, pop.Blocks, p.Threads, S, k, pop.Seed, pop.Solutions); err != nil {
 			return err
 		}
 		return o.upload(cur, solver.TourLength(in, cur))
 	})
 	if err != nil {
-		return nil, 0, 0, 0, "", err
+		return PopulationResult{}, err
 	}
 	defer r.do(o.free)
-	p.TimeLimit = solver.DefaultTimeLimit // what ilsBest's snapshots divide by; none are sent
-	best := newILSBest(in, p, start, nil)
-	kicks, _, _, err = o.deviceILS(ctx, far, int64(itLim), best)
-	if err != nil {
-		return nil, 0, 0, 0, "", err
+	l := newRunLoop(ctx, in, p, nil, start, 0) // no snapshots, no deadline
+	l.plateau = true
+	if err := o.deviceILS(l, int64(pop.Kicks)); err != nil {
+		return PopulationResult{}, err
 	}
 	if ctx.Err() != nil {
-		return nil, 0, 0, 0, "", ctx.Err()
+		return PopulationResult{}, ctx.Err()
 	}
-	res, err := best.finish(e, kicks, 0, false, r.d.label)
+	res, err := l.finish(e, r.d.label)
 	if err != nil {
-		return nil, 0, 0, 0, "", err
+		return PopulationResult{}, err
 	}
-	return res.Tour, res.Length, kicks, time.Since(start), res.Device, nil
+	return PopulationResult{Tour: res.Tour, Length: res.Length, Kicks: l.steps, Elapsed: time.Since(start), Device: res.Device}, nil
 }

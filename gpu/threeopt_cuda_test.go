@@ -360,12 +360,12 @@ func TestThreeOptDeviceILSKeepsExactBest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.do(o.free)
-	p := solver.Params{TimeLimit: time.Minute}
-	best := newILSBest(in, p, time.Now(), solver.NewSink(nil, 0, time.Now()))
-	kicks, rounds, stopped, err := o.deviceILS(context.Background(), time.Now().Add(time.Minute), 50, best)
-	if err != nil {
+	best := newRunLoop(context.Background(), in, solver.Params{TimeLimit: time.Minute}, nil, time.Now(), 0)
+	best.plateau = true
+	if err := o.deviceILS(best, 50); err != nil {
 		t.Fatal(err)
 	}
+	kicks, rounds, stopped := best.steps, best.moves/o.movesPerRound(), best.stopped
 	if kicks != 50 || stopped || rounds <= 50*threeOptPatience {
 		t.Fatalf("kicks %d (want 50), rounds %d, stopped %v", kicks, rounds, stopped)
 	}
@@ -401,8 +401,8 @@ func TestThreeOptDeviceILSKeepsExactBest(t *testing.T) {
 	if !slices.Equal(ti, bi) {
 		t.Fatalf("the tour in hand is not the best at the end")
 	}
-	if best.length != bl[0] || bl[0] >= solver.TourLength(in, start) {
-		t.Fatalf("host best %d, device best %d, start %d", best.length, bl[0], solver.TourLength(in, start))
+	if best.bestLen != bl[0] || bl[0] >= solver.TourLength(in, start) {
+		t.Fatalf("host best %d, device best %d, start %d", best.bestLen, bl[0], solver.TourLength(in, start))
 	}
 	t.Logf("300 cities, 50 kicks, %d rounds: random start %d -> %d", rounds, solver.TourLength(in, start), bl[0])
 }
@@ -465,7 +465,8 @@ func TestThreeOptPopulationMatchesSingleSearches(t *testing.T) {
 			want = r.Length
 		}
 	}
-	tour, l, k, el, _, err := ThreeOptPopulation(context.Background(), in, nb, kicks, blocks, threads, seed)
+	res, err := ThreeOptPopulation(context.Background(), in, Population{Solutions: nb, Kicks: kicks, Blocks: blocks, Threads: threads, Seed: seed})
+	tour, l, k, el := res.Tour, res.Length, res.Kicks, res.Elapsed
 	if err != nil {
 		t.Fatal(err)
 	}

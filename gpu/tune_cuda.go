@@ -15,10 +15,9 @@ var _ solver.Tuner = engine{}
 // from the occupancy API (a full wave, within a quarter of the device
 // memory), the climbers' batch sizes (2opt-climb: its resident slots), 3opt-ils's 4 × SMs, and the device's
 // most threads per block as the threads' upper bound. Without a device it
-// returns opts as they are. GPU auto takes the CPU auto engine's per-size
-// defaults first (autoTune).
+// returns opts as they are. (GPU auto's per-size defaults are the CPU
+// auto engine's, which it inherits: solver.Inherit.)
 func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSet {
-	opts = e.autoTune(in, opts)
 	if in == nil || in.N < 5 || available() != nil {
 		return opts
 	}
@@ -55,16 +54,21 @@ func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSe
 		}
 		var tb int
 		_ = r.do(func() error {
-			pl, err := r.planPSPM(n, tpb, metric, 0, 0, false, pspmDefaultNbrBytes(n, tpb))
+			pl, def, err := r.planDefault(n, tpb, metric, pspmDefaultNbrBytes(n))
 			if err != nil {
 				return err
 			}
-			tb = pl.perSM * info.Multiprocs
-			if maxTB := int(info.GlobalMemory / 4 / (int64(n) * 24)); tb > maxTB {
+			tb = def
+			if maxTB := int(info.GlobalMemory / 4 / pl.blockBytes(n)); tb > maxTB {
 				tb = max(1, maxTB)
 			}
 			return nil
 		})
+		// The default lies in the option's range (the searches' tours on
+		// the host bound it too).
+		if o, ok := opts.Lookup("blocks"); ok && o.Max > 0 {
+			tb = min(tb, int(o.Max))
+		}
 		if tb > 0 {
 			set("blocks", strconv.Itoa(tb), 0)
 		}

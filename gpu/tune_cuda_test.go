@@ -85,3 +85,27 @@ func TestOrOptionsFromTheTable(t *testing.T) {
 		}
 	}
 }
+
+// TestPSPMDefaultBlocksInRange: on instances of 10,000 cities and more
+// the blocks default lies inside the option's own range, and the run uses
+// that default.
+func TestPSPMDefaultBlocksInRange(t *testing.T) {
+	needDevice(t)
+	e, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
+	for _, n := range []int{9847, 13509, 33810} {
+		in := randomInstance(n, solver.Euc2D, 100000, uint64(n))
+		b, ok := solver.EffectiveOptions(e, in).Lookup("blocks")
+		def, err := strconv.Atoi(b.Default)
+		if !ok || err != nil || float64(def) < b.Min || float64(def) > b.Max {
+			t.Fatalf("n %d: blocks default %q, range %g..%g", n, b.Default, b.Min, b.Max)
+		}
+		res, err := solver.Run(context.Background(), e, in, solver.Params{Seed: 1, TimeLimit: 500 * time.Millisecond}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Params.Blocks != def {
+			t.Fatalf("n %d: Tune says %d blocks, the run used %d", n, def, res.Params.Blocks)
+		}
+		t.Logf("n %d: %d blocks (range %g..%g)", n, def, b.Min, b.Max)
+	}
+}

@@ -170,15 +170,16 @@ func EvalBatch(n int) (int, error) {
 // GPU, timed with device events over passes launches after a warm-up
 // (passes <= 0: as many as make about 3e10 moves, at least 3 and at most
 // 1000). It backs the "gpu" bench suite's first table.
-func EvalRate(n, passes int, seed uint64) (movesPerSec float64, device string, err error) {
+func EvalRate(n, passes int, seed uint64) (KernelRate, error) {
 	r, err := newRun()
 	if err != nil {
-		return 0, "", err
+		return KernelRate{}, err
 	}
 	defer r.close()
 	if n < 5 {
-		return 0, "", fmt.Errorf("EvalRate: n = %d, need at least 5", n)
+		return KernelRate{}, fmt.Errorf("EvalRate: n = %d, need at least 5", n)
 	}
+	var movesPerSec float64
 	rng := rand.New(rand.NewPCG(seed, 0x2077))
 	B := evalBatch(n, r.d.info.Multiprocs)
 	if passes <= 0 {
@@ -218,7 +219,7 @@ func EvalRate(n, passes int, seed uint64) (movesPerSec float64, device string, e
 		movesPerSec = float64(movesPerPass(n)) * float64(B) * float64(passes) / (ms / 1000)
 		return nil
 	})
-	return movesPerSec, r.d.label, err
+	return KernelRate{MovesPerSec: movesPerSec, Device: r.d.label}, err
 }
 
 // twoOptLocalSearch runs GPU passes on tour t (batch slot 0) until no
@@ -285,64 +286,70 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if p.TimeLimit <= 0 && !descentOnly {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
-	var deadline time.Time
-	if p.TimeLimit > 0 {
-		deadline = start.Add(p.TimeLimit)
-	}
-	sink := solver.NewSink(snaps, 0, start)
-	rng := rand.New(rand.NewPCG(p.Seed, 0x1f5))
-	nb, cur, ok := startTour(ctx, deadline, in, p, 10, sink)
+	l := newRunLoop(ctx, in, p, snaps, start, 0)
+	l.plateau = true
+	nb, cur, ok := startTour(ctx, l.deadline, in, p, 10, l.sink)
 	if !ok {
-		return finishEarly(in, e, p, start, sink, r.d.label)
+		return finishEarly(in, e, p, start, l.sink, r.d.label)
 	}
-	sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
-	xy, scale := shiftedCoords(in), rawScale(in)
+	l.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	var b *twoOptBatch
 	if err := r.do(func() (err error) { b, err = r.newBatch(in.N, 1); return err }); err != nil {
 		return solver.Result{}, err
 	}
 	defer r.do(b.free)
-
-	// descend runs the GPU local search on cur, then the exact polish that
-	// fixes what the float kernels missed near a local minimum; from a tour
-	// the deadline cut short the polish would be a whole CPU 2-opt run, so
-	// it is left out then.
-	var moves, steps int64
-	descend := func() (converged bool, err error) {
-		mv, _, converged, err := twoOptLocalSearch(ctx, b, in, xy, scale, cur, deadline, func() {
-			if sink.Due() {
-				l := solver.TourLength(in, cur)
-				sink.Send(solver.Snapshot{Phase: solver.PhaseDescent, PhaseProgress: solver.UnknownProgress,
-					Tour: slices.Clone(cur), Length: l, Best: slices.Clone(cur), BestLength: l, Moves: moves})
-			}
-		})
-		moves += mv
-		if err == nil && converged {
-			polish2Opt(in, cur, nb)
-		}
-		return converged, err
-	}
-	converged, err := descend()
+	d := &twoOptDescent{l: l, b: b, nb: nb, xy: shiftedCoords(in), scale: rawScale(in)}
+	converged, err := d.descend(cur)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	best := newILSBest(in, p, start, sink)
-	best.offer(cur)
-	stopped := !converged
-	for !descentOnly && !stopped {
-		if end, st := best.done(ctx, deadline); end {
-			stopped = st
-			break
-		}
-		best.kick(cur, rng)
-		if _, err := descend(); err != nil {
+	l.offer(cur)
+	l.stopped = !converged
+	if !descentOnly && converged && !l.reached() {
+		rng := rand.New(rand.NewPCG(p.Seed, 0x1f5))
+		err := l.run(func() (bool, error) {
+			l.kick(cur, rng)
+			if _, err := d.descend(cur); err != nil {
+				return false, err
+			}
+			l.steps++
+			l.offer(cur)
+			return false, nil
+		}, l.tourView(cur))
+		if err != nil {
 			return solver.Result{}, err
 		}
-		steps++
-		best.offer(cur)
-		best.snapshot(cur, steps, moves)
 	}
-	return best.finish(e, steps, moves, stopped, r.d.label)
+	return l.finish(e, r.d.label)
+}
+
+// twoOptDescent is 2opt-ils's local search: the GPU passes, then the exact
+// polish that fixes what the float kernels missed near a local minimum.
+type twoOptDescent struct {
+	l     *runLoop
+	b     *twoOptBatch
+	nb    *neighbor.Lists
+	xy    []float32
+	scale float64
+}
+
+// descend improves cur in place and reports whether it reached a local
+// minimum; from a tour the deadline cut short the polish would be a whole
+// CPU 2-opt run, so it is left out then.
+func (d *twoOptDescent) descend(cur []int) (converged bool, err error) {
+	l := d.l
+	mv, _, converged, err := twoOptLocalSearch(l.ctx, d.b, l.in, d.xy, d.scale, cur, l.deadline, func() {
+		if l.sink.Due() {
+			n := solver.TourLength(l.in, cur)
+			l.sink.Send(solver.Snapshot{Phase: solver.PhaseDescent, PhaseProgress: solver.UnknownProgress,
+				Tour: slices.Clone(cur), Length: n, Best: slices.Clone(cur), BestLength: n, Moves: l.moves})
+		}
+	})
+	l.moves += mv
+	if err == nil && converged {
+		polish2Opt(l.in, cur, d.nb)
+	}
+	return converged, err
 }
 
 // The batch climber's host-built start tours: randomized nearest-neighbour
@@ -376,151 +383,167 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	}
 	// Tours that fit a block's shared memory (about 14,000 cities on an
 	// H100) run the fused climber; larger ones the batch below.
-	var pl climbPlan
-	if err := r.do(func() (err error) { pl, err = r.planClimb(in.N, climbKernelFor(in.N)); return err }); err == nil {
-		return twoOptClimbFused(ctx, e, in, p, snaps, r, pl, start)
-	}
-	restarts, err := solver.OptionsFor(AlgoTwoOptClimb, solver.BackendGPU).Int(p, OptRestarts)
+	cfg, err := climbSpec.Parse(in, p)
 	if err != nil {
 		return solver.Result{}, err
+	}
+	var pl climbPlan
+	if err := r.do(func() (err error) { pl, err = r.planClimb(in.N, climbKernelFor(in.N)); return err }); err == nil {
+		return twoOptClimbFused(ctx, e, in, p, cfg, snaps, r, pl, start)
 	}
 	if p.TimeLimit <= 0 {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
-	deadline := start.Add(p.TimeLimit)
-	n := in.N
+	l := newRunLoop(ctx, in, p, snaps, start, 0)
+	c := &batchClimb{climbers: climbers{l: l, r: r, name: AlgoTwoOptClimb}, restarts: cfg.Restarts, startTours: cfg.Start}
+	defer r.do(func() error {
+		if c.b != nil {
+			return c.b.free()
+		}
+		return nil
+	})
+	if err := c.setUp(); err != nil {
+		return solver.Result{}, err
+	}
+	if err := l.run(c.step, nil); err != nil {
+		return solver.Result{}, err
+	}
+	// the climbers' tours as the run left them (all of them: a step may
+	// not have run, and a restarted climber's tour is a valid one too)
+	if err := r.do(func() error { return dtoh(c.city, c.b.city) }); err != nil {
+		return solver.Result{}, err
+	}
+	c.offerUnfinished(c.city, c.B, func(int) bool { return true })
+	c.polish(ctx)
+	return l.finish(e, r.d.label)
+}
+
+// batchClimb is 2opt-climb on tours too large for the fused climber: B
+// climbers of the 2-opt batch, the host's copies of their state, and the
+// start tours' source.
+type batchClimb struct {
+	climbers
+	b        *twoOptBatch
+	B        int
+	restarts int
+	// startTours is the start option: "nn" or "random".
+	startTours string
+	rounds     int // (evaluate, apply) pairs per host round trip
+	xy         []float32
+	scale      float64
+	rng        *rand.Rand
+	lists      *neighbor.Lists // for randomized nearest-neighbour starts; nil: random starts
+	flags      []int32
+	city       []int32
+	// usedStart: climber 0 has climbed from Params.Start (once).
+	usedStart bool
+}
+
+// setUp sizes the batch (from the device memory when Params.Blocks is 0),
+// allocates it and uploads every climber's start tour.
+func (c *batchClimb) setUp() error {
+	l, r, n := c.l, c.r, c.l.in.N
 	_, tiles := evalGrid(n)
 	free, err := runFreeMemory(r)
 	if err != nil {
-		return solver.Result{}, err
+		return err
 	}
 	perClimber := int64(n)*20 + int64(tiles)*16 + 4 // points, cities, tile bests, flag
 	maxB := int(min(usableMemory(free)/perClimber, 1<<20))
-	B := p.Blocks
+	B := l.p.Blocks
 	if B <= 0 {
 		// enough tiles to give every SM several blocks, within memory
-		B = max(1, (8*r.d.info.Multiprocs+tiles-1)/tiles)
-		B = max(1, min(B, maxB))
+		B = max(1, min((8*r.d.info.Multiprocs+tiles-1)/tiles, maxB))
 	} else if B > maxB {
-		return solver.Result{}, fmt.Errorf("2opt-climb: %d climbers of %d cities need %d MiB of GPU memory, %d MiB are free: at most %d", B, n, int64(B)*perClimber>>20, free>>20, maxB)
+		return fmt.Errorf("2opt-climb: %d climbers of %d cities need %d MiB of GPU memory, %d MiB are free: at most %d", B, n, int64(B)*perClimber>>20, free>>20, maxB)
 	}
-	p.Blocks = B
-	rng := rand.New(rand.NewPCG(p.Seed, 0xc11b))
-	sink := solver.NewSink(snaps, 0, start)
-	sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
-	xy, scale := shiftedCoords(in), rawScale(in)
-	var b *twoOptBatch
-	if err := r.do(func() (err error) { b, err = r.newBatch(n, B); return err }); err != nil {
-		return solver.Result{}, err
+	c.B, l.p.Blocks = B, B
+	c.rng = rand.New(rand.NewPCG(l.p.Seed, 0xc11b))
+	l.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
+	c.xy, c.scale = shiftedCoords(l.in), rawScale(l.in)
+	if err := r.do(func() (err error) { c.b, err = r.newBatch(n, B); return err }); err != nil {
+		return err
 	}
-	defer r.do(b.free)
 	// start tours: randomized nearest-neighbour tours built on the host
 	// from candidate lists (as the fused climber builds them on the
 	// device), up to climbHostNNMaxN cities and while the deadline allows;
 	// else, and with start=random, uniformly random tours
-	startTours, err := solver.OptionsFor(AlgoTwoOptClimb, solver.BackendGPU).Choice(p, OptClimbStart)
-	if err != nil {
-		return solver.Result{}, err
+	if c.startTours == "nn" && n <= climbHostNNMaxN {
+		dctx, cancel := context.WithDeadline(l.ctx, l.deadline)
+		c.lists, _ = neighbor.NearestContext(dctx, l.in, climbHostNNNeighbors)
+		cancel()
 	}
-	dctx, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
-	var lists *neighbor.Lists
-	if startTours == "nn" && n <= climbHostNNMaxN {
-		lists, _ = neighbor.NearestContext(dctx, in, climbHostNNNeighbors)
-	}
-	restart := func(k int) error {
-		var t []int
-		if k == 0 && len(p.Start) == n {
-			t = append([]int(nil), p.Start...)
-		} else if lists != nil {
-			t, _ = construct.RandomizedNearestNeighborContext(dctx, in, rng.IntN(n), lists, rng, climbNNSecond)
-		}
-		if t == nil {
-			t = construct.Random(n, rng)
-		}
-		return b.upload(k, xy, scale, t)
-	}
-	stop := func() bool { return ctx.Err() != nil || time.Now().After(deadline) }
-	if err := r.do(func() error {
+	c.flags, c.city = make([]int32, B), make([]int32, B*n)
+	// (evaluate, apply) pairs per host round trip: 32, fewer when one pass
+	// of the batch is so large (about 1e9 moves and up) that 32 would
+	// overrun the time limit.
+	c.rounds = int(min(max(int64(3e10)/(int64(B)*movesPerPass(n)), 1), 32))
+	return r.do(func() error {
 		for k := 0; k < B; k++ {
-			if k%64 == 0 && stop() {
+			if k%64 == 0 && l.expired() {
 				return nil
 			}
-			if err := restart(k); err != nil {
+			if err := c.restart(k); err != nil {
 				return err
 			}
 		}
 		return nil
-	}); err != nil {
-		return solver.Result{}, err
+	})
+}
+
+// restart uploads a new start tour for climber k (the context thread):
+// Params.Start for climber 0's first climb, a randomized
+// nearest-neighbour tour when the lists are there and time allows, else
+// a uniformly random tour.
+func (c *batchClimb) restart(k int) error {
+	l, n := c.l, c.l.in.N
+	var t []int
+	if k == 0 && len(l.p.Start) == n && !c.usedStart {
+		c.usedStart = true
+		t = append([]int(nil), l.p.Start...)
+	} else if c.lists != nil {
+		dctx, cancel := context.WithDeadline(l.ctx, l.deadline)
+		t, _ = construct.RandomizedNearestNeighborContext(dctx, l.in, c.rng.IntN(n), c.lists, c.rng, climbNNSecond)
+		cancel()
 	}
-	// (evaluate, apply) pairs per host round trip: 32, fewer when one pass
-	// of the batch is so large (about 1e9 moves and up) that 32 would
-	// overrun the time limit.
-	rounds := int(min(max(int64(3e10)/(int64(B)*movesPerPass(n)), 1), 32))
-	var best []int
-	bestLen := int64(-1)
-	var moves, climbs int64
-	flags := make([]int32, B)
-	city := make([]int32, B*n)
-	stopped := false
-	for {
-		if stop() {
-			stopped = true
-			break
-		}
+	if t == nil {
+		t = construct.Random(n, c.rng)
+	}
+	return c.b.upload(k, c.xy, c.scale, t)
+}
+
+// step queues the rounds of (evaluate, apply), copies the climbers back,
+// and harvests and restarts the ones at a local minimum.
+func (c *batchClimb) step() (done bool, err error) {
+	l, b, n := c.l, c.b, c.l.in.N
+	err = c.r.do(func() error {
 		complete := true
-		err := r.do(func() error {
-			for k := 0; k < rounds && complete; k++ {
-				var err error
-				if complete, err = b.evalPass(stop); err != nil {
+		for k := 0; k < c.rounds && complete; k++ {
+			var err error
+			if complete, err = b.evalPass(l.expired); err != nil {
+				return err
+			}
+			if complete {
+				if err := b.applyBest(1e-3); err != nil {
 					return err
 				}
-				if complete {
-					if err := b.applyBest(1e-3); err != nil {
-						return err
-					}
-					moves += int64(B) * movesPerPass(n)
-				}
+				l.moves += int64(c.B) * movesPerPass(n)
 			}
-			if err := r.sync("2-opt climb"); err != nil {
-				return err
-			}
-			if err := dtoh(flags, b.flags); err != nil {
-				return err
-			}
-			return dtoh(city, b.city)
-		})
-		if err != nil {
-			return solver.Result{}, err
 		}
-		if err := harvestClimbers(r, in, flags, city, &best, &bestLen, &climbs, restart); err != nil {
-			return solver.Result{}, err
+		if err := c.r.sync("2-opt climb"); err != nil {
+			return err
 		}
-		if best == nil {
-			sink.SendPhase(solver.PhaseSearch, float64(time.Since(start))/float64(p.TimeLimit))
+		if err := dtoh(c.flags, b.flags); err != nil {
+			return err
 		}
-		if sink.Due() && best != nil {
-			sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: float64(time.Since(start)) / float64(p.TimeLimit),
-				Best: append([]int(nil), best...), BestLength: bestLen, Length: bestLen, Step: climbs, Moves: moves,
-				Progress: float64(time.Since(start)) / float64(p.TimeLimit)})
-		}
-		if p.Target > 0 && bestLen >= 0 && bestLen <= p.Target {
-			break
-		}
-		if restarts > 0 && climbs >= int64(restarts) {
-			break
-		}
+		return dtoh(c.city, b.city)
+	})
+	if err != nil {
+		return false, err
 	}
-	if best == nil { // no climber finished: take climber 0 as it stands
-		best = make([]int, n)
-		for i := range best {
-			best[i] = int(city[i])
-		}
-	} else {
-		// A tour cut short is not polished: that would be a whole CPU
-		// 2-opt run.
-		polishClimb(ctx, in, sink, best, deadline)
+	if err := c.harvest(c.flags, c.city, c.restart); err != nil {
+		return false, err
 	}
-	return finishClimbs(e, in, p, sink, best, moves, climbs, start, stopped, r.d.label)
+	l.steps = c.climbs
+	return c.restarts > 0 && c.climbs >= int64(c.restarts), nil
 }

@@ -467,3 +467,16 @@ func (s OptionSet) Options(*Instance) OptionSet { return slices.Clone(s) }
 // Stable returns d without the experimental mark: an engine whose users
 // need an option that a shared declaration marks experimental.
 func (d Decl[C]) Stable() Decl[C] { d.opt.Experimental = false; return d }
+
+// WithExtra returns p with the Params.Extra key name set to value, on a
+// copy of the map: how an engine reports in Result.Params a value it
+// chose (a computed default) without touching its caller's settings.
+func (p Params) WithExtra(name, value string) Params {
+	q := p
+	q.Extra = make(map[string]string, len(p.Extra)+1)
+	for k, v := range p.Extra {
+		q.Extra[k] = v
+	}
+	q.Extra[name] = value
+	return q
+}

@@ -189,3 +189,14 @@ func TestInheritAndParseKnown(t *testing.T) {
 		t.Errorf("ParseKnown: window 4 accepted")
 	}
 }
+
+func TestWithExtraCopies(t *testing.T) {
+	p := Params{Extra: map[string]string{"a": "1"}}
+	q := p.WithExtra("b", "2")
+	if len(p.Extra) != 1 || q.Extra["a"] != "1" || q.Extra["b"] != "2" {
+		t.Errorf("p %v, q %v", p.Extra, q.Extra)
+	}
+	if r := (Params{}).WithExtra("c", "3"); r.Extra["c"] != "3" {
+		t.Errorf("from nil: %v", r.Extra)
+	}
+}

@@ -90,6 +90,13 @@ type Result struct {
 	// limit, target or interrupt); StopReason says which.
 	Stopped    bool
 	StopReason StopReason
+	// Schedule is the annealing schedule that ran (nil for engines
+	// without one).
+	Schedule *ScheduleRun
+	// Note is one line for the user about how the run went, when there is
+	// something to say (a climb that could not finish in the time given);
+	// the CLI prints it with the summary, the app in its status line.
+	Note string
 	// Stats are the run's figures that code and tests read; Device only
 	// names the hardware for people.
 	Stats Stats

@@ -201,8 +201,8 @@ func (e *ParamError) Unwrap() error { return e.Err }
 // memory can take. A value past one is refused by Validate.
 const (
 	// MaxBlocks bounds the parallel searches (each holds a tour; Lam et al.
-	// use at most 4224). 2^20 blocks of a 12-city tour took 1.6 s to set
-	// up on the CPU, past a 1 ms limit; 2^16 take 0.3 s.
+	// use at most 4224): more take seconds to set up, past a short time
+	// limit.
 	MaxBlocks = 1 << 16
 	// MaxThreads bounds the moves per search per iteration (a CUDA
 	// block's most threads).
@@ -214,9 +214,7 @@ const (
 	// MaxSweeps bounds the iterations per temperature step, in multiples of n.
 	MaxSweeps = 1 << 20
 	// MaxTourCells bounds blocks × n and workers × n: the tours the
-	// parallel searches hold at once. 2^27 cities in all took 1.8 GB and
-	// 13 s to set up on the CPU (65536 blocks of 2000 cities, a 1 ms
-	// limit); 2^25 keep it near 450 MB.
+	// parallel searches hold at once, a few hundred MB at the bound.
 	MaxTourCells = 1 << 25
 	// MaxScheduleSteps bounds the temperature steps of an annealing
 	// schedule (log(tend/t0) / log(alpha)).
@@ -248,8 +246,9 @@ const (
 // both backends.
 const DefaultTimeLimit = 10 * time.Second
 
-// The options, each defined once; engine rows below pick them and may
-// change the default.
+// The Params field options with their widest ranges (ParamInt and
+// ParamFloat start from these), and the options of the legacy table's
+// rows, each defined once; the rows pick them and may change the default.
 var (
 	optBlocks = Option{Name: "blocks", Kind: KindInt, Field: true, Min: 1, Max: MaxBlocks,
 		Doc: "parallel searches (PSPM's thread blocks TB; climbers per launch)"}
@@ -270,87 +269,16 @@ var (
 
 	optKicks = Option{Name: "kicks", Kind: KindInt, Min: 0, Max: math.MaxInt32, Default: "0",
 		Doc: "kicks per worker (0: until the time limit); with no time limit the run is deterministic"}
-	optRestarts = Option{Name: "restarts", Kind: KindInt, Min: 0, Max: math.MaxInt32, Default: "0",
-		Doc: "climbs in all (0: until the time limit); with no time limit the run is deterministic"}
-	optTabu = Option{Name: "tabu", Kind: KindInt, Min: 0, Max: 1 << 30, Default: "0",
-		Doc: "iterations of one tabu search instead of random-restart climbing (Luong et al.'s protocol: 10000); 0: climb"}
-	optTenure = Option{Name: "tenure", Kind: KindInt, Min: 1, Max: 1 << 20, Auto: "n/10, at least 10",
-		Doc: "tabu search: iterations for which a swapped pair of positions may not be swapped again (unless that gives a new best)"}
-	optPer = Option{Name: "per", Kind: KindInt, Min: 0, Max: 64, Default: "0",
-		Doc: "tabu search: moves each GPU thread evaluates, consecutive in row order (1: one thread per neighbour; 0: tuned with the block size, or 1 when threads is set)"}
-	optLoop = Option{Name: "loop", Kind: KindChoice, Choices: []string{"device", "host"}, Default: "device",
-		Doc: "where the iterated local search's loop runs: device (the kernels detect the local minimum, accept or go back to the best, and kick; the host reads the counters every few dozen rounds) or host (a copy, kick and upload per kick)"}
-	optPivot = Option{Name: "pivot", Kind: KindChoice, Choices: []string{"first", "rkbi"}, Default: "first",
-		Doc: "pivoting rule: first improvement or random-k-best improvement"}
 	optRKBI = Option{Name: "rkbi_k", Kind: KindInt, Min: 1, Max: 64, Default: "3",
 		Doc: "k of random-k-best-improvement (1: best improvement)"}
-	optSync = Option{Name: "sync", Kind: KindInt, Min: 0, Max: math.MaxInt32, Default: "0",
-		Doc: "kicks per worker between global-best exchanges (0: independent workers)"}
-	optStale = Option{Name: "stale", Kind: KindInt, Min: 0, Max: 1 << 20, Default: "0",
-		Doc: "escape after stale·n kicks without an improvement: restart from the best tour with a burst of kicks (0: never)"}
-	optThreeOpt = Option{Name: "threeopt", Kind: KindBool, Default: "off",
-		Doc: "sequential 3-opt moves besides 2-opt and Or-opt"}
-	optDepth = Option{Name: "depth", Kind: KindInt, Min: 1, Max: 3, Default: "1",
-		Doc: "steps of a sequential move after its first 2-opt step, Lin–Kernighan style (1: 3-opt, 2: 4-opt, 3: 5-opt); with threeopt on"}
-	optMove = Option{Name: "move", Kind: KindChoice, Choices: []string{"chain", "lk5"}, Default: "chain", Experimental: true,
-		Doc: "the deep move after 2-opt and Or-opt: a chain of 2-opt steps (threeopt, depth) or the sequential 5-opt move of Lin–Kernighan–Helsgaun (lk5)"}
-	optOr3 = Option{Name: "or3opt", Kind: KindBool, Default: "off",
-		Doc: "with threeopt on, also the pure 3-opt moves two 2-opt steps cannot make (a segment moved without reversal, or two neighbouring segments reversed in place)"}
-	optShare = Option{Name: "share", Kind: KindChoice, Choices: []string{"best", "gpx"}, Default: "best",
-		Doc: "what the exchange every sync kicks gives every worker: the shortest tour, or the partition crossover (GPX) of all workers' tours, never longer than the shortest"}
-	optAccept = Option{Name: "accept", Kind: KindChoice, Choices: []string{"better", "equal"}, Default: "better",
-		Doc: "kick acceptance: strictly shorter, or also ties (drift across plateaus)"}
 	optSegment = Option{Name: "segment", Kind: KindInt, Min: 1, Max: 1 << 20, Default: "30",
 		Doc: "longest segment of a kick's double bridge"}
-	optNeighbors = Option{Name: "neighbors", Kind: KindInt, Min: 2, Max: 64, Default: "8",
-		Doc: "candidate list size"}
-	optPartition = Option{Name: "partition", Kind: KindChoice, Choices: []string{"auto", "on", "off"}, Default: "auto",
-		Doc: "partition search: all workers improve one tour, each a segment of consecutive positions with fixed ends, the cut shifting every round (auto: on for the auto engine from 15,000 cities with coordinates)"}
-	optPartSegment = Option{Name: "partseg", Kind: KindInt, Min: 0, Max: 1 << 20, Default: "0",
-		Doc: "partition search: cities of a segment (0: about 5,000; fewer, larger segments than workers are searched by several workers each, the best kept)"}
-	optPartKicks = Option{Name: "partkicks", Kind: KindFloat, Min: 0, MinOpen: true, Max: 1000, Default: "1",
-		Doc: "partition search: kicks per city of a segment per round (the cut shifts every round)"}
-	optPartShape = Option{Name: "partshape", Kind: KindChoice, Choices: []string{"auto", "path", "region", "alternate"}, Default: "auto",
-		Doc: "partition search: its pieces, segments of consecutive tour positions (path), cells of the plane each holding several tour paths (region), the two by turns (alternate), or the one whose last round gained more per kick, the other every fourth round (auto)"}
-	optPartDeep = Option{Name: "partdeep", Kind: KindFloat, Min: 0, Max: 1e6, Default: "10",
-		Doc: "partition search: kicks per city made with sequential moves of depth 1 before they take the depth option's steps (0: from the start)"}
-	optPartSlice = Option{Name: "partslice", Kind: KindInt, Min: 0, Max: 60000, Default: "300",
-		Doc: "partition search: milliseconds of a round's segment searches, which then end together (0: partkicks kicks each, as always with several searches per segment or a kicks budget)"}
-	optCandidates = Option{Name: "candidates", Kind: KindChoice, Choices: []string{"nearest", "quadrant", "union", "mixed", "alpha"}, Default: "nearest",
-		Doc: "candidate lists: k nearest, k/4 nearest per quadrant, their union, nearest on even workers and quadrant on odd ones, or the k alpha-nearest of a Held–Karp ascent (which takes up to a fifth of the time limit)"}
 
-	optPick = Option{Name: "pick", Kind: KindChoice, Choices: []string{"disjoint", "best", "spread"}, Default: "disjoint",
-		Doc: "moves a climber applies per pass: every improving one its threads found that no better one overlaps (disjoint), the best alone as O'Neil & Burtscher (best), or those no earlier one in a hashed order overlaps (spread)"}
-	optClimbStart = Option{Name: "start", Kind: KindChoice, Choices: []string{"nn", "random"}, Default: "nn",
-		Doc: "climbs' start tours: randomized nearest-neighbour tours (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest) or uniformly random tours as O'Neil & Burtscher; over about 14,000 cities the batch climber builds the same kind of tours on the host, up to 200,000 cities (beyond, random)"}
-	optDist = Option{Name: "dist", Kind: KindChoice, Choices: []string{"auto", "coords", "matrix"}, Default: "auto",
-		Doc: "kernel distances: computed from coordinates in float, the exact integer matrix in device memory, or auto (coordinates where the kernels compute the metric)"}
-	optLanes = Option{Name: "lanes", Kind: KindChoice, Choices: []string{"auto", "8", "16", "32"}, Default: "auto",
-		Doc: "threads of a warp per search (a warp runs 32/lanes searches, each lane tries threads/lanes moves); auto: 32"}
-	optSelect = Option{Name: "select", Kind: KindChoice, Choices: []string{"best", "first"}, Default: "best",
-		Doc: "move a search applies per iteration: the best of its threads' moves if it passes the Metropolis test (Lam et al.'s PSPM), or the first, in thread order, of those that pass it (the moves as consecutive proposals of one Metropolis chain; one search per warp)"}
-	optDraw = Option{Name: "draw", Kind: KindChoice, Choices: []string{"auto", "uniform", "nn", "mixed"}, Default: "auto",
-		Doc: "relocation moves' draw: c and its new neighbour p uniform over the cities (uniform, Lam et al.); c uniform and its new place beside one of its nnk nearest cities, after it or before it (nn); nn on half of a search's threads, uniform on the other half (mixed); nn and mixed from the start, or from nnfrom when given; auto: uniform while the temperature is above nnfrom, mixed below (one search per warp, select best, under 65,535 cities; else uniform)"}
-	optNNK = Option{Name: "nnk", Kind: KindInt, Min: 2, Max: 32, Default: "8",
-		Doc: "draw auto, nn and mixed: nearest cities per city that a move may put c beside"}
-	optNNFrom = Option{Name: "nnfrom", Kind: KindFloat, Min: 0, Max: math.Inf(1), Auto: "3 × the mean distance from a city to its nnk-th nearest",
-		Doc: "the temperature below which draw auto, nn and mixed take moves from the nearest cities (0: never, the draw stays uniform)"}
-	optSamples = Option{Name: "samples", Kind: KindInt, Min: 1, Max: 1024, Default: "4",
-		Doc: "3-opt samples per thread per evaluation"}
-
-	// or-ils (GPU windowed iterated local search)
+	// GPU auto's windows (or-ils, in package gpu, declares its own)
 	optWindow = Option{Name: "window", Kind: KindInt, Min: 32, Max: 2048, Default: "1024",
 		Doc: "most cities of one tour window (a warp's iterated local search, endpoints fixed)"}
-	optWindowKicks = Option{Name: "wkicks", Kind: KindInt, Min: 0, Max: 1 << 20, Auto: "the window size, fewer when a round would pass 60 ms",
-		Doc: "kicks per window per round (the partition shifts every round)"}
 	optWindowSegment = Option{Name: "wsegment", Kind: KindInt, Min: 1, Max: 512, Default: "30",
 		Doc: "GPU auto from 200,000 cities: most cities of a segment of the double-bridge kicks of or-ils before the CPU engine's first tour (unset: 30)"}
-	optReplicas = Option{Name: "replicas", Kind: KindInt, Min: 0, Max: 64, Auto: "warps that fill the device, at most 16",
-		Doc: "warps searching each window from different random streams; the best is kept"}
-	optGlobal = Option{Name: "global", Kind: KindFloat, Min: 0, Max: 3600, Auto: "1; 2 from 200,000 cities",
-		Doc: "seconds between global 2-opt and Or-opt descents on the CPU (the moves between windows); 0: none"}
-	optStart = Option{Name: "start", Kind: KindChoice, Choices: []string{"greedy", "sfc"}, Auto: "greedy; sfc from 200,000 cities",
-		Doc: "start tour: greedy edge or the space-filling curve"}
 )
 
 // with returns o with another default.
@@ -374,19 +302,6 @@ func (o Option) auto(how string) Option { o.Default, o.Auto = "", how; return o 
 // upTo returns o with a lower upper bound.
 func (o Option) upTo(max float64) Option { o.Max = max; return o }
 
-// schedule is the annealing schedule every SA engine takes.
-var schedule = []Option{optT0, optTEnd, optAlpha, optSweeps}
-
-// ilsOptions are the CPU iterated local searches' options; the engines
-// differ in their defaults.
-func ilsOptions(threeOpt, or3, accept, candidates, stale string) []Option {
-	return []Option{optWorkers, optKicks, optPivot, optRKBI, optSync, optShare, optStale.with(stale), optThreeOpt.with(threeOpt),
-		optOr3.with(or3), optDepth, optMove, optAccept.with(accept), optSegment, optNeighbors, optCandidates.with(candidates),
-		optPartition, optPartSegment, optPartKicks, optPartSlice, optPartShape, optPartDeep}
-}
-
-func cat(parts ...[]Option) []Option { return slices.Concat(parts...) }
-
 // exp returns the options marked experimental.
 func exp(opts ...Option) []Option {
 	out := slices.Clone(opts)
@@ -396,22 +311,10 @@ func exp(opts ...Option) []Option {
 	return out
 }
 
-// optionTable lists every engine's options by (algorithm, backend).
-var optionTable = map[[2]string][]Option{
-	{"2opt-ils", BackendCPU}: ilsOptions("off", "off", "better", "nearest", "0"),
-	{"3opt-ils", BackendCPU}: ilsOptions("on", "off", "better", "nearest", "0"),
-	{"auto", BackendCPU}:     ilsOptions("on", "off", "equal", "mixed", "20"),
-
-	{"pspm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optThreads, optK}, schedule, exp(optLanes, optSelect, optDraw, optNNK, optNNFrom)),
-	{"sspm", BackendGPU}: cat([]Option{optThreads}, schedule, exp(optDraw, optNNK, optNNFrom)),
-	{"pssm", BackendGPU}: cat([]Option{optBlocks.auto("a full wave: blocks per SM from the occupancy API × SMs"), optK}, schedule, exp(optDraw, optNNK, optNNFrom)),
-
-	{"2opt-climb", BackendGPU}: cat([]Option{optBlocks.auto("climbers that fill the device"), optRestarts}, exp(optPick, optClimbStart)),
-	{"2opt-ils", BackendGPU}:   {},
-	{"3opt-ils", BackendGPU}:   cat([]Option{optBlocks.auto("4 × SMs"), optThreads.with("256"), optRKBI.upTo(8), optKicks.withDoc("kicks (ILS iterations) in all (0: until the time limit)")}, exp(optSamples, optDist, optLoop)),
-	{"swap-climb", BackendGPU}: cat([]Option{optBlocks.auto("climbers that fill the device"), optThreads.auto("tuned in waves of launches")}, exp(optDist, optTabu, optTenure, optPer)),
-	{"or-ils", BackendGPU}:     cat([]Option{optWindow, optStart}, exp(optWindowKicks, optReplicas, optGlobal, optSegment.upTo(512))),
-}
+// optionTable is the legacy table of the engines that do not declare their
+// options yet (the GPU engines): their options by (algorithm, backend).
+// An engine that declares its own (Declare) takes precedence over its row.
+var optionTable = map[[2]string][]Option{}
 
 // GPU auto ends with (or is, below its size threshold) the CPU auto engine,
 // which reads that engine's options; or-ils, which it starts with on large

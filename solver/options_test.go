@@ -50,7 +50,6 @@ func TestValidate(t *testing.T) {
 	small, big := square(100), square(200000)
 	cpuILS := optEngine{name: "auto", backend: BackendCPU}
 	cpuPSPM := optEngine{name: "pspm", backend: BackendCPU}
-	gpu3 := optEngine{name: "3opt-ils", backend: BackendGPU}
 	gpuPSPM := tunedEngine{optEngine{name: "pspm", backend: BackendGPU, maxThreads: 512}}
 	cases := []struct {
 		name string
@@ -89,32 +88,14 @@ func TestValidate(t *testing.T) {
 		{"option bad on/off", cpuILS, small, Params{Extra: map[string]string{"threeopt": "maybe"}}, "--opt threeopt", "unknown: want one of on|off"},
 		{"option negative", cpuILS, small, Params{Extra: map[string]string{"sync": "-1"}}, "--opt sync", "0.."},
 		{"option bad choice", cpuILS, small, Params{Extra: map[string]string{"candidates": "farthest"}}, "--opt candidates", "nearest|quadrant|union|mixed"},
-		{"rkbi_k 8 on the GPU", gpu3, small, Params{Extra: map[string]string{"rkbi_k": "8"}}, "", ""},
-		{"rkbi_k 9 on the GPU", gpu3, small, Params{Extra: map[string]string{"rkbi_k": "9"}}, "--opt rkbi_k", "1..8"},
 		{"rkbi_k 9 on the CPU", optEngine{name: "3opt-ils", backend: BackendCPU}, small, Params{Extra: map[string]string{"rkbi_k": "9"}}, "", ""},
-		{"samples negative on the GPU", gpu3, small, Params{Extra: map[string]string{"samples": "-4"}}, "--opt samples", "1..1024"},
-		{"an engine's report read back", optEngine{name: "swap-climb", backend: BackendGPU}, small, Params{Extra: map[string]string{"launch_waves": "3"}}, "", ""},
 		{"no instance yet", cpuPSPM, nil, Params{Blocks: 1000}, "", ""},
-		{"draw nn on the GPU", gpuPSPM, small, Params{Extra: map[string]string{"draw": "nn", "nnk": "32", "nnfrom": "0"}}, "", ""},
-		{"draw unknown", gpuPSPM, small, Params{Extra: map[string]string{"draw": "near"}}, "--opt draw", "--opt draw near is unknown: want one of auto|uniform|nn|mixed"},
-		{"draw on sspm", optEngine{name: "sspm", backend: BackendGPU}, small, Params{Extra: map[string]string{"draw": "x"}}, "--opt draw", "auto|uniform|nn|mixed"},
-		{"draw on pssm", optEngine{name: "pssm", backend: BackendGPU}, small, Params{Extra: map[string]string{"nnk": "4"}}, "", ""},
 		{"draw on the CPU", cpuPSPM, small, Params{Extra: map[string]string{"draw": "nn"}}, "--opt", "pspm/cpu: none"},
-		{"nnk 1", gpuPSPM, small, Params{Extra: map[string]string{"nnk": "1"}}, "--opt nnk", "2..32"},
-		{"nnk not a number", gpuPSPM, small, Params{Extra: map[string]string{"nnk": "eight"}}, "--opt nnk", "--opt nnk eight is not an integer: want 2..32"},
-		{"nnfrom negative", gpuPSPM, small, Params{Extra: map[string]string{"nnfrom": "-1"}}, "--opt nnfrom", "out of range: want >= 0"},
-		{"nnfrom infinite", gpuPSPM, small, Params{Extra: map[string]string{"nnfrom": "+Inf"}}, "--opt nnfrom", "out of range: want >= 0"},
-		{"nnfrom not a number", gpuPSPM, small, Params{Extra: map[string]string{"nnfrom": "warm"}}, "--opt nnfrom", "--opt nnfrom warm is not a number: want >= 0"},
-		{"loop on the host", gpu3, small, Params{Extra: map[string]string{"loop": "host"}}, "", ""},
-		{"loop unknown", gpu3, small, Params{Extra: map[string]string{"loop": "cpu"}}, "--opt loop", "--opt loop cpu is unknown: want one of device|host"},
 		{"loop on the CPU", optEngine{name: "3opt-ils", backend: BackendCPU}, small, Params{Extra: map[string]string{"loop": "host"}}, "--opt", "unknown"},
 		{"wsegment", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "512"}}, "", ""},
 		{"wsegment 0", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "0"}}, "--opt wsegment", "1..512"},
 		{"wsegment past the most", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "513"}}, "--opt wsegment", "1..512"},
 		{"wsegment on CPU auto", cpuILS, small, Params{Extra: map[string]string{"wsegment": "30"}}, "--opt", "unknown"},
-		{"wsegment on or-ils", optEngine{name: "or-ils", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "30"}}, "--opt", "unknown"},
-		{"start random", optEngine{name: "2opt-climb", backend: BackendGPU}, small, Params{Extra: map[string]string{"start": "random"}}, "", ""},
-		{"start unknown", optEngine{name: "2opt-climb", backend: BackendGPU}, small, Params{Extra: map[string]string{"start": "greedy"}}, "--opt start", "nn|random"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -231,13 +212,6 @@ func TestOptionSetReads(t *testing.T) {
 	}
 	if _, err := auto.Int(Params{}, "samples"); err == nil {
 		t.Error("an option of another engine read")
-	}
-	// rkbi_k is one option: the same doc and default everywhere, only
-	// the GPU's upper bound differs.
-	c, _ := OptionsFor("3opt-ils", BackendCPU).Lookup("rkbi_k")
-	g, _ := OptionsFor("3opt-ils", BackendGPU).Lookup("rkbi_k")
-	if c.Doc != g.Doc || c.Default != g.Default || g.Max != 8 {
-		t.Errorf("rkbi_k: cpu %+v, gpu %+v", c, g)
 	}
 }
 

@@ -28,7 +28,11 @@ type Report struct {
 	MovesPerSecond float64    `json:"moves_per_second"`
 	Stopped        bool       `json:"stopped"`
 	StopReason     StopReason `json:"stop_reason,omitempty"`
-	Tour           []int      `json:"tour"`
+	// Schedule is the annealing schedule that ran, omitted for engines
+	// without one.
+	Schedule *ScheduleRun `json:"schedule,omitempty"`
+	Note     string       `json:"note,omitempty"`
+	Tour     []int        `json:"tour"`
 }
 
 // NewReport builds the Report of result r on instance in. The optimum is
@@ -48,6 +52,8 @@ func NewReport(in *Instance, r Result) Report {
 		MovesPerSecond: r.MovesPerSecond(),
 		Stopped:        r.Stopped,
 		StopReason:     r.StopReason,
+		Schedule:       r.Schedule,
+		Note:           r.Note,
 		Tour:           make([]int, len(r.Tour)),
 	}
 	for i, c := range r.Tour {

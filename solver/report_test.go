@@ -45,3 +45,31 @@ func TestReportJSON(t *testing.T) {
 		t.Errorf("gap %v, want %v", *rep.GapPercent, want)
 	}
 }
+
+// The schedule that ran goes into the report; engines without one leave
+// the key out.
+func TestReportSchedule(t *testing.T) {
+	in := NewCoordInstance("sq", Euc2D, []float64{0, 10, 10, 0}, []float64{0, 0, 10, 10}, nil)
+	r := Result{Tour: []int{0, 1, 2, 3}, Length: 40}
+	var buf bytes.Buffer
+	if err := NewReport(in, r).WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(buf.Bytes(), []byte(`"schedule"`)) {
+		t.Fatalf("no schedule: key present in %s", buf.String())
+	}
+	r.Schedule = &ScheduleRun{Fitted: true, T0: 100, TEnd: 1, LamAlpha: 0.99, Alpha0: 0.9, Alpha: 0.91, Steps: 120, TLast: 1.01, Sweeps: 10}
+	buf.Reset()
+	if err := NewReport(in, r).WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Schedule map[string]any `json:"schedule"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Schedule["fitted"] != true || m.Schedule["alpha_first"] != 0.9 || m.Schedule["steps"] != 120.0 || m.Schedule["sweeps"] != 10.0 {
+		t.Fatalf("schedule %v", m.Schedule)
+	}
+}

@@ -11,25 +11,46 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// The GPU suites measure the GPU's 2-opt kernels directly, outside the
-// engine interface; the command line wires them in here so that neither
-// bench nor gpu imports the other.
-func init() {
-	bench.GPUEvalRate = gpu.EvalRate
-	bench.GPUClimbRate = gpu.ClimbRate
-	bench.GPUTwoOptDescent = gpu.TwoOptDescent
-	bench.GPUOnePass = gpu.OnePass
-	bench.GPUEvalBatch = gpu.EvalBatch
-	bench.GPUFIPopulation = func(in *solver.Instance, nb, itLim int, mode string, seed uint64) (int64, time.Duration, string, error) {
-		_, l, el, dev, err := gpu.FIPopulation(in, nb, itLim, mode, seed, "")
-		return l, el, dev, err
-	}
-	bench.GPURKBIPopulation = func(ctx context.Context, in *solver.Instance, nb, itLim, blocks int, seed uint64) (int64, time.Duration, string, error) {
-		_, l, _, el, dev, err := gpu.ThreeOptPopulation(ctx, in, nb, itLim, blocks, 64, seed)
-		return l, el, dev, err
-	}
-	bench.FISequential = func(in *solver.Instance, first, count, itLim int, seed uint64) (int64, time.Duration, error) {
-		_, l, el, err := gpu.FISequential(in, first, count, itLim, seed)
-		return l, el, err
-	}
+// benchGPU is package gpu's kernels and populations for the bench suites:
+// the command line joins the two packages, so that neither imports the
+// other. bench's types are gpu's field for field; the methods convert.
+func benchGPU() bench.GPU { return gpuBench{} }
+
+type gpuBench struct{}
+
+func (gpuBench) EvalRate(n, passes int, seed uint64) (bench.KernelRate, error) {
+	r, err := gpu.EvalRate(n, passes, seed)
+	return bench.KernelRate(r), err
+}
+
+func (gpuBench) EvalBatch(n int) (int, error) { return gpu.EvalBatch(n) }
+
+func (gpuBench) ClimbRate(in *solver.Instance, warm, window time.Duration, seed uint64) (bench.KernelRate, error) {
+	r, err := gpu.ClimbRate(in, warm, window, seed)
+	return bench.KernelRate(r), err
+}
+
+func (gpuBench) TwoOptDescent(in *solver.Instance, start []int) (bench.Descent, error) {
+	d, err := gpu.TwoOptDescent(in, start)
+	return bench.Descent(d), err
+}
+
+func (gpuBench) OnePass(in *solver.Instance, t []int, reps int) (bench.PassTimes, error) {
+	p, err := gpu.OnePass(in, t, reps)
+	return bench.PassTimes(p), err
+}
+
+func (gpuBench) ThreeOptPopulation(ctx context.Context, in *solver.Instance, pop bench.Population) (bench.PopulationResult, error) {
+	r, err := gpu.ThreeOptPopulation(ctx, in, gpu.Population(pop))
+	return bench.PopulationResult(r), err
+}
+
+func (gpuBench) FIPopulation(in *solver.Instance, pop bench.Population) (bench.PopulationResult, error) {
+	r, err := gpu.FIPopulation(in, gpu.Population(pop))
+	return bench.PopulationResult(r), err
+}
+
+func (gpuBench) FISequential(in *solver.Instance, first, count int, pop bench.Population) (bench.PopulationResult, error) {
+	r, err := gpu.FISequential(in, first, count, gpu.Population(pop))
+	return bench.PopulationResult(r), err
 }

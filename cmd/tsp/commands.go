@@ -256,7 +256,7 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 		about += fmt.Sprintf("  %-10s %s\n", name, desc)
 	}
 	fs := newFlags(e, "bench", "--suite NAME [flags]", strings.TrimRight(about, "\n"))
-	var opt bench.Options
+	opt := bench.Options{GPU: benchGPU()}
 	suite := fs.String("suite", "", "suite `NAME`")
 	fs.DurationVar(&opt.Time, "time", 0, "time budget per run (0: the suite's default)")
 	fs.IntVar(&opt.Runs, "runs", 0, "runs per configuration (0: the suite's default)")
@@ -271,7 +271,7 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&opt.Prior, "prior", "", "lam suite: keep the threshold, CPU SSPM and GPU PSPM columns of the instances in an earlier lam-table3.csv `FILE` and run only CPU PSSM's trials and the convergence runs for them")
 	fs.IntVar(&opt.Threads, "threads", 0, "parallel moves per search of the suite's annealers (0: the paper's)")
 	fs.StringVar(&opt.PeerLKH, "peer-lkh", "", "ttq suite: also run the LKH-3 executable at `PATH` (built by you from Helsgaun's public source) on each instance, one core, its best settings for the size")
-	fs.Func("opt", "engine option `NAME=VALUE` for the suite's engines that have it, repeatable (e.g. select=first for pspm)", func(s string) error {
+	fs.Func("opt", "engine option `NAME=VALUE` for the suite's engines that have it, repeatable (e.g. draw=uniform for pspm)", func(s string) error {
 		var p solver.Params
 		if err := p.Set(s); err != nil {
 			return paramUsage(err)

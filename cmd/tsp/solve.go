@@ -364,6 +364,9 @@ func finishSolve(ctx context.Context, e *env, in *solver.Instance, res solver.Re
 		}
 	}
 	lines := []string{summary(in, res)}
+	if res.Schedule != nil {
+		lines = append(lines, "schedule "+res.Schedule.String())
+	}
 	if lb != nil {
 		lines = append(lines, gapLine(res.Length, *lb))
 	}
@@ -394,6 +397,9 @@ func summary(in *solver.Instance, r solver.Result) string {
 	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %d moves (%.3g/s)", r.Algorithm, r.Backend, r.Device, r.Elapsed.Seconds(), r.Moves, r.MovesPerSecond())
 	if r.StopReason.Early() {
 		b.WriteString(", " + r.StopReason.Describe())
+	}
+	if r.Note != "" {
+		b.WriteString("; " + r.Note)
 	}
 	return b.String()
 }

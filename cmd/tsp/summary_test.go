@@ -34,3 +34,15 @@ func TestSummarySaysWhyARunEnded(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryCarriesTheNote: a result's note ends the summary line; no
+// note, nothing added.
+func TestSummaryCarriesTheNote(t *testing.T) {
+	in := solver.NewCoordInstance("sq", solver.Euc2D, []float64{0, 1, 1, 0}, []float64{0, 0, 1, 1}, nil)
+	r := solver.Result{Length: 4, Elapsed: time.Second, StopReason: solver.StopTime, Stopped: true}
+	plain := summary(in, r)
+	r.Note = "no climb finished in the time given"
+	if got := summary(in, r); got != plain+"; no climb finished in the time given" {
+		t.Errorf("summary %q, want %q and the note", got, plain)
+	}
+}

@@ -10,12 +10,10 @@
 //
 // TB searches, each a team of threads evaluating TPB random relocation
 // moves per iteration. With TPB <= 32 a search is one warp (one move per
-// lane), or L = 16 or 8 lanes of a warp, each lane trying up to 32/L moves
-// (the "lanes" option: 32/L searches per warp share the iteration's
-// threshold, reduction and accept path); a CUDA block holds several
-// searches (they share the block's copy of the coordinates, and more of
-// them fit on an SM than the 32-blocks-per-SM limit allows). With 33 to
-// 64 moves (lanes 32, select best) a search is still one warp, each lane
+// lane); a CUDA block holds several searches (they share the block's copy
+// of the coordinates, and more of them fit on an SM than the
+// 32-blocks-per-SM limit allows). With 33 to
+// 64 moves a search is still one warp, each lane
 // trying two moves and keeping the better (the iteration's fixed part paid
 // once per 64 moves); with more a search is a whole block.
 // The block's tour is a doubly linked list (next/prev, 16-bit indices when
@@ -129,18 +127,16 @@ struct PspmBool {
     static constexpr bool value = B;
 };
 
-// Team is the set of threads that run one search: L lanes of a warp
-// (32 / L searches per warp, several warps per block, no block barriers)
-// or the whole block (one search of more than 32 threads). Warp teams
-// synchronise the whole warp: every lane of the warp runs the same
-// iteration of its own search.
-template <bool WARP, int L>
+// Team is the set of threads that run one search: a warp (several warps
+// per block, no block barriers) or the whole block (one search of more
+// than 64 moves).
+template <bool WARP>
 struct Team {
     int t, size;  // rank in the team, team size
     __device__ Team() {
         if (WARP) {
-            t = threadIdx.x & (L - 1);
-            size = L;
+            t = threadIdx.x & 31;
+            size = 32;
         } else {
             t = threadIdx.x;
             size = blockDim.x;
@@ -155,8 +151,8 @@ struct Team {
 };
 
 // Rebuild prev, e and rem from next (the whole team; ends synchronised).
-template <int METRIC, typename IDX, bool WARP, int L>
-__device__ void pspm_rebuild(PspmState<IDX> &s, int n, const Team<WARP, L> &tm) {
+template <int METRIC, typename IDX, bool WARP>
+__device__ void pspm_rebuild(PspmState<IDX> &s, int n, const Team<WARP> &tm) {
     PspmNode<IDX> *nd = s.nd;
     for (int x = tm.t; x < n; x += tm.size) nd[nd[x].next].prev = (IDX)x;
     tm.sync();
@@ -206,43 +202,22 @@ __device__ __forceinline__ void pspm_thresholds(uint32_t bkey, uint32_t ctrB, in
 
 // Move keys. A team reduces one int key per thread to its minimum; the
 // key carries the move's delta and its index i in the team (or the lane
-// in a block team), unique per thread, so the minimum names one move.
-// Selection "best" (Lam et al.'s PSPM: the team's best move, then the
-// Metropolis test on it): key = delta*32 + i, so the minimum is the
-// smallest delta. Selection "first" (the team's moves as consecutive
-// proposals of one Metropolis chain, the first accepted applied): each
-// move is tested against the iteration's threshold and an accepted one
-// gets key = i*2^26 + (delta + 2^25) (|delta| < 2^25), so the minimum is
-// the accepted move of the lowest index. Every key stays below
-// PSPM_NOKEY, the key of an invalid (or, with "first", rejected) move.
+// in a block team), unique per thread, so the minimum names one move
+// (Lam et al.'s PSPM: the team's best move, then the Metropolis test on
+// it): key = delta*32 + i, so the minimum is the smallest delta. Every
+// key stays below PSPM_NOKEY, the key of an invalid move.
 #define PSPM_NOKEY 0x7fffffff
-#define PSPM_DBIAS (1 << 25)
-
-__device__ __forceinline__ int pspm_key_index(int key, bool first) { return first ? key >> 26 : key & 31; }
-
-__device__ __forceinline__ int pspm_key_delta(int key, bool first) {
-    // arithmetic shift: the "best" key is delta*32 + i
-    return first ? (key & ((1 << 26) - 1)) - PSPM_DBIAS : key >> 5;
-}
 
 // pspm_team_min returns the team's smallest key and the rank of the
-// thread that holds it: the lane's move index is key mod 32, and move i
-// belongs to rank i mod L (a warp team's own lanes: a shuffle tree within
-// L lanes, or the warp minimum; a block's team: across warps too).
-template <bool WARP, int L>
-__device__ __forceinline__ void pspm_team_min(int key, int lane, int warp, int nwarps, int *swkey, bool first,
-                                              int &winKey, int &winner) {
-    if (WARP && L < 32) {
-#pragma unroll
-        for (int off = L / 2; off > 0; off >>= 1) key = min(key, __shfl_xor_sync(0xffffffffu, key, off));
-        winKey = key;
-        winner = pspm_key_index(key, first) & (L - 1);
-        return;
-    }
+// thread that holds it (the lane's move index is key mod 32; a block's
+// team reduces across warps too).
+template <bool WARP>
+__device__ __forceinline__ void pspm_team_min(int key, int lane, int warp, int nwarps, int *swkey, int &winKey,
+                                              int &winner) {
     const int wk = warp_min(key);
     if (WARP || nwarps == 1) {
         winKey = wk;
-        winner = pspm_key_index(wk, first);
+        winner = wk & 31;
     } else {
         if (lane == 0) swkey[warp] = wk;
         __syncthreads();
@@ -253,7 +228,7 @@ __device__ __forceinline__ void pspm_team_min(int key, int lane, int warp, int n
                 winKey = swkey[w];
                 ww = w;
             }
-        winner = ww * 32 + pspm_key_index(winKey, first);
+        winner = ww * 32 + (winKey & 31);
         __syncthreads();
     }
 }
@@ -269,14 +244,13 @@ __device__ __forceinline__ void pspm_team_min(int key, int lane, int warp, int n
 // whose rem changes (a, b, c, p, q) to the team's slot bc in shared
 // memory; then rank k refreshes rem of the k-th of them, one distance each
 // (rsel = min(rank, 4); ranks 4.. repeat q's: same value, same address).
-// A team that rejected runs along with the warp's other teams and stores
-// nothing. The relink order handles p = b and q = a. SH (a warp team with
+// The relink order handles p = b and q = a. SH (a warp team with
 // its list in shared memory, 16-bit indices): the winner's loads and
 // stores are predicated instead of branched around, so the warp never
 // diverges on the accept path.
-template <int METRIC, typename IDX, bool WARP, int L, bool SH>
+template <int METRIC, typename IDX, bool WARP, bool SH>
 __device__ __forceinline__ void pspm_apply(const PspmState<IDX> &s, const PspmMove &m, bool win, bool acc, int rsel,
-                                           IDX *bc, const Team<WARP, L> &tm) {
+                                           IDX *bc, const Team<WARP> &tm) {
     PspmNode<IDX> *const nd = s.nd;
     if (SH && WARP && sizeof(IDX) == 2) {
         // The same loads and stores, predicated on win instead of branched
@@ -419,22 +393,55 @@ __device__ __forceinline__ void pspm_save(int *dst, const PspmNode<IDX> *nd, int
     for (int x = tid; x < n; x += size) dst[x] = nd[x].next;
 }
 
-// pspm_anneal runs iterations [iterStart, iterEnd) of the schedule:
-// iteration i belongs to temperature step i / itersPerStep, and the
-// thresholds and team bases are drawn from a counter stream indexed by i,
-// the moves from each thread's generator seeded at iterStart; the host
-// splits a run into the same launches for a given run (gpu/pspm_cuda.go,
-// queueChunk), so a seed replays exactly.
+// PspmLaunch is one pspm_anneal launch's arguments, typed: the searches'
+// state in global memory and the part of the schedule the launch runs.
 // State per search b (global, int32): cur[b*n ..] the current tour as a
 // next array, curCost[b]; arch[b*n ..] and archCost[b] the LWSA archive.
-// fromBest != 0: every search starts from gbest/gbestCost instead. FIRST:
-// the "first" move selection instead of "best" (see Move keys above).
+// fromBest != 0: every search starts from gbest/gbestCost instead.
+// Iterations [iterStart, iterEnd) run; iteration i belongs to temperature
+// step (i - iterOrigin) / itersPerStep, at temperature T0 * alpha^step (a
+// schedule fitted to a time limit re-aims T0, alpha and the origin between
+// launches; Lam et al.'s schedule keeps origin 0). The thresholds and team
+// bases are drawn from a counter stream indexed by i, the moves from each
+// thread's generator seeded at iterStart; the host splits a run into the
+// same launches for a given run (gpu/pspm_cuda.go), so a seed replays
+// exactly. nbr: the neighbour lists (nnK per city) the draw uses from step
+// nnStep on, on the lanes not set in nnMix.
+template <typename IDX>
+struct PspmLaunch {
+    const float2 *xy;
+    int n;
+    int *cur;
+    long long *curCost;
+    int *arch;
+    long long *archCost;
+    const int *gbest;
+    const long long *gbestCost;
+    int fromBest;
+    long long iterStart, iterEnd, itersPerStep, iterOrigin;
+    double T0, alpha;
+    int tpb;
+    unsigned long long seed;
+    PspmNode<IDX> *gscratch;
+    int searches;
+    const unsigned short *nbr;
+    int nnK;
+    long long nnStep;
+    uint32_t nnMix;
+};
+
+// PspmSearch is one team's search in a pspm_anneal launch, in three parts:
+// load (the block's shared copies, the search's tour into its list),
+// steps (the annealing loop) and store (the tour and costs back to global
+// memory for the next launch and pspm_sync).
+//
 // MODE (a template constant, so pointers into smem compile to shared-memory
 // loads): bit 0 = the nodes in shared memory (else in gscratch, global),
 // bit 1 = coordinates too (else global memory, read through the cache),
 // bit 2 = the neighbour lists too (else global memory).
-// WARP: each warp of the block is one search (TPB <= 32); else the block
-// is one search. NNOK: the kernel has the neighbour-list draw.
+// WARP: each warp of the block is one search of M moves per lane (TPB <=
+// 32 M); else the block is one search. NNOK: the kernel has the
+// neighbour-list draw (16-bit lists).
 //
 // The move draw. Uniform (Lam et al.): c and p uniform over the cities
 // (p != c), q = next p. Neighbour (from temperature step nnStep on, when
@@ -446,34 +453,11 @@ __device__ __forceinline__ void pspm_save(int *dst, const PspmNode<IDX> *nd, int
 // a neighbour move puts c beside a city near it, which is where the
 // improving moves are, while the uniform lanes keep the long jumps.
 //
-// What binds the loop (docs/PERF.md, sections PSPM): mostly the integer
-// pipes (on an H100 half the FP32 rate: a warp instruction every second
-// cycle per scheduler), then shared-memory bank passes (a warp load of 32
-// random addresses takes ~3.5 passes, ~6 for 64-bit coordinates).
-// Measured on an H100: 30% fewer instructions gave 8% more moves/s; the
-// stratified draw below, with more instructions but conflict-free loads of
-// c and p, 7% more again; 32-bit coordinates (fewer passes, two byte
-// permutes more per city) and a draw prefetched an iteration ahead (more
-// selects) were slower; three integer instructions fewer per iteration in
-// the neighbour phase gave 4-7%; about 10% fewer (e and rem kept with the
-// distance's float bias, the threshold compared with the key, the draw's
-// multiply as two 32-bit ones) gave only 2-3%; the same loop with every
-// move rejected ran at 3.2e11 moves/s against 2.0e11: the accept path's
-// chain of dependent shared-memory round trips (relink, warp sync,
-// five-lane refresh, warp sync) takes about 35% of the time; a uniform
-// accept branch, the winner's part predicated and the lanes past tpb keyed
-// by a max instead of a compare gave about 1% (same tours), so what the
-// accept path costs is not its branches; nor is it its shared-memory
-// operations: the whole warp making the move (pspm_apply_warp, 19 -> 8 of
-// them, 10 instructions more) ran 0-3% slower in the kernels with
-// everything in shared memory. Cycle counters in the loop (H100, 32
-// searches per SM): an evaluation takes a warp ~510 cycles, an accept
-// ~520, with 42-66% of the iterations accepting; about 8 warps per
-// scheduler times the instructions of each part, so the loop is bound by
-// instruction issue and the accept path costs its ~65 instructions. So:
+// The loop is bound by instruction issue (docs/PERF.md, sections PSPM),
+// so it is written for few instructions per move:
 //   - stratified draws: the team shares two uniform bases per iteration
 //     and each thread adds its own random offset that keeps its residue
-//     mod 32 (see the loop), so the team's c (and nearly all its p) fall
+//     mod 32 (see batch), so the team's c (and nearly all its p) fall
 //     in distinct banks, while each thread's (c, p) is uniform as before;
 //   - no modulo: multiply-high of a 32-bit draw, and its low word (the
 //     fraction) for a second value; the draw itself from a per-thread
@@ -487,399 +471,379 @@ __device__ __forceinline__ void pspm_save(int *dst, const PspmNode<IDX> *nd, int
 //     key never does); at the start of a batch the team writes the
 //     thresholds and stratification bases of its 32 iterations to a table
 //     in shared memory, and an iteration reads its entry with one
-//     broadcast load (instead of two shuffles and the bases' arithmetic);
+//     broadcast load;
 //   - one record per city (PspmNode): one address for all of its fields;
 //   - the winner's own loads (a = prev c, q = next p, rem c) and distances
 //     stay in its registers: it relinks by itself (pspm_apply), so the
 //     move is never broadcast to the team;
 //   - the cache refresh is straight-line code that ranks 0-4 run on the
-//     five cities the winner leaves in the team's slot (every lane of a
-//     warp team runs it: equal values to equal addresses).
-template <int METRIC, typename IDX, bool WARP, int L, int M, int MODE, bool FIRST, bool NNOK>
-__device__ __forceinline__ void pspm_anneal(const float2 *__restrict__ xy, int n, int *cur, long long *curCost,
-                                            int *arch, long long *archCost, const int *gbest,
-                                            const long long *gbestCost, int fromBest, long long iterStart,
-                                            long long iterEnd, long long itersPerStep, double T0, double alpha, int tpb,
-                                            unsigned long long seed, PspmNode<IDX> *gscratch, int searches,
-                                            const unsigned short *__restrict__ nbrG, int nnK, long long nnStep,
-                                            uint32_t nnMix) {
-    static_assert(!FIRST || L * M <= 32, "select first: a move index per move");
-    constexpr bool first = FIRST;
-    extern __shared__ __align__(16) unsigned char smem[];
-    __shared__ int swkey[PSPM_MAXWARPS];
-    // A warp holds TPW teams (searches) of L lanes; a block team is one.
-    constexpr int TPW = WARP ? 32 / L : 1;
+//     five cities the winner leaves in the team's slot.
+template <int METRIC, typename IDX, bool WARP, int M, int MODE, bool NNOK>
+struct PspmSearch {
     // Batch: iterations per threshold draw (one per rank of the team).
-    constexpr int BATCH = WARP ? L : 32;
-    constexpr bool SPLIT = WARP && L < 32;  // teams of one warp may disagree on acceptance
-    // UK: a whole warp's team with the "best" selection keys its moves less
-    // the threshold, (delta - th) * 32 + i (delta - th lies in (-2^26, 2^25):
-    // no overflow): the same order and winner as delta * 32 + i, and the
-    // warp minimum is negative exactly when the winner passes Metropolis.
-    // The accept branch then follows a vote, which the compiler knows to be
-    // uniform: no reconvergence barrier is set up and joined in every
-    // iteration.
-    constexpr bool UK = WARP && L == 32 && !FIRST;
+    static constexpr int BATCH = 32;
+    // UK: a warp's team keys its moves less the threshold, (delta - th) *
+    // 32 + i (delta - th lies in (-2^26, 2^25): no overflow): the same
+    // order and winner as delta * 32 + i, and the warp minimum is negative
+    // exactly when the winner passes Metropolis. The accept branch then
+    // follows a vote, which the compiler knows to be uniform: no
+    // reconvergence barrier is set up and joined in every iteration.
+    static constexpr bool UK = WARP;
+    // WAPPLY: a warp's team of one move per lane, with the neighbour draw,
+    // its list in shared memory (16-bit indices) and the neighbour lists in
+    // global memory, makes an accepted move with every lane
+    // (pspm_apply_warp): faster where the lists' global loads leave issue
+    // slots free, slower where everything is in shared memory (docs/PERF.md,
+    // "PSPM: the accepted move made by the whole warp"). Not with CEIL_2D,
+    // whose distance (a double square root) is too dear to take three times.
+    static constexpr bool WAPPLY = WARP && M == 1 && NNOK && (MODE & 1) && !(MODE & 4) && sizeof(IDX) == 2 &&
+                                   METRIC != METRIC_CEIL_2D;
 
-    const Team<WARP, L> tm;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const int perBlock = WARP ? (blockDim.x >> 5) * TPW : 1;
-    const int slot = WARP ? warp * TPW + lane / L : 0;
-    const int b = blockIdx.x * perBlock + slot;
+    const PspmLaunch<IDX> &a;
+    Team<WARP> tm;
+    int lane, warp, nwarps, b, tid, rsel;
     PspmState<IDX> s;
-    // Dynamic shared memory: a 32-byte slot per team (the cities an
-    // accepted move changes, see pspm_apply), the coordinates (MODE & 2),
-    // the neighbour lists (MODE & 4), the teams' lists (MODE & 1).
-    IDX *const bc = (IDX *)(smem + PSPM_SLOT_BYTES * slot);
-    uint4 *const tab = (uint4 *)(smem + PSPM_SLOT_BYTES * slot + 32);
-    unsigned char *sp = smem + PSPM_SLOT_BYTES * perBlock;
-    // Load (1/2): coordinates and neighbour lists, shared by the block's searches.
-    if (MODE & 2) {
-        float2 *x2 = (float2 *)sp;
-        for (int k = threadIdx.x; k < n; k += blockDim.x) x2[k] = xy[k];
-        s.xy = x2;
-        sp += ((size_t)n * sizeof(float2) + 15) & ~(size_t)15;
-    } else {
-        s.xy = xy;
-    }
-    const unsigned short *nbr = nbrG;
-    if (NNOK && (MODE & 4)) {
-        // 4-byte copies: nnK*n is even (the host pads the lists).
-        uint32_t *nb2 = (uint32_t *)sp;
-        const uint32_t *src2 = (const uint32_t *)nbrG;
-        for (int k = threadIdx.x; k < (nnK * n + 1) / 2; k += blockDim.x) nb2[k] = src2[k];
-        nbr = (const unsigned short *)sp;
-        sp += ((size_t)((nnK * n + 1) & ~1) * 2 + 15) & ~(size_t)15;
-    }
-    __syncthreads();
-    // Only whole warps return: the host makes searches a multiple of TPW.
-    if (b - (WARP ? slot % TPW : 0) >= searches) return;
-    const size_t listBytes = ((size_t)n * sizeof(PspmNode<IDX>) + 15) & ~(size_t)15;
-    if (MODE & 1)
-        s.nd = (PspmNode<IDX> *)(sp + listBytes * slot);
-    else
-        s.nd = gscratch + (size_t)b * n;
-    PspmNode<IDX> *const nd = s.nd;
-
-    // Load (2/2): the search's tour (or the global best) into the list.
-    const int *src = fromBest ? gbest : cur + (size_t)b * n;
-    for (int x = tm.t; x < n; x += tm.size) nd[x].next = (IDX)src[x];
-    long long cost = fromBest ? gbestCost[0] : curCost[b];
-    long long best = archCost[b];
-    tm.sync();
-    pspm_rebuild<METRIC, IDX, WARP, L>(s, n, tm);
-
-    const int tid = tm.t;
-    const int nwarps = WARP ? 1 : (blockDim.x + 31) >> 5;
-    const uint32_t nn = (uint32_t)n, nm1 = (uint32_t)max(n - 1, 1);
-    // Move j of this thread is the team's move i = tid + j*L (i < L*M <=
-    // 32 in a warp team; moves i >= tpb are drawn but never win).
-    // Stratified draws (see the loop): move i's c is base_c + oc mod n with
-    // oc = (i mod n) + 32k, k < kcN, so oc < n; likewise p over n - 1.
+    IDX *bc;
+    uint4 *tab;
+    const unsigned short *nbr;
+    long long cost, best;
+    uint32_t nnO, nm1O, bkey;
+    // Move j of this thread is the team's move i = tid + j*32 (moves i >=
+    // tpb are drawn but never win). Stratified draws: move i's c is
+    // base_c + oc mod n with oc = (i mod n) + 32k, k < kcN, so oc < n;
+    // likewise p over n - 1.
     uint32_t lc[M], kcN[M], lp[M], kpN[M];
-#pragma unroll
-    for (int j = 0; j < M; j++) {
-        const uint32_t i = (uint32_t)(tid + j * L);
-        lc[j] = i % nn;
-        kcN[j] = (nn - lc[j] + 31) >> 5;
-        lp[j] = i % nm1;
-        kpN[j] = (nm1 - lp[j] + 31) >> 5;
-    }
     // The neighbour draw's mix: lanes whose bit is set in nnMix draw
     // uniformly in that phase too.
-    // Opaque to the optimiser, which would otherwise recompute the bit in
-    // every iteration.
     uint32_t uniLane[M];
     // UK: a move index past tpb keys at least PSPM_NOKEY through one max
-    // with this floor (opaque, like uniLane: else the compare per iteration
-    // comes back).
+    // with this floor.
     int kFloor[M];
-#pragma unroll
-    for (int j = 0; j < M; j++) {
-        kFloor[j] = tid + j * L < tpb ? (int)0x80000000 : PSPM_NOKEY;
-        asm volatile("" : "+r"(kFloor[j]));
-    }
-#pragma unroll
-    for (int j = 0; j < M; j++) {
-        uniLane[j] = ((nnMix >> ((tid + j * L) & 31)) & 1u) << 8;  // at the side bit (see the loop)
-        asm volatile("" : "+r"(uniLane[j]));
-    }
-    // The refresh phase: rank k refreshes rem of the k-th of (a, b, c, p, q).
-    const int rsel = min(tid, 4);
-    // WAPPLY: a whole warp's team of one move per lane, with the neighbour
-    // draw, its list in shared memory (16-bit indices) and the neighbour
-    // lists in global memory, makes an accepted move with every lane
-    // (pspm_apply_warp: 8 shared-memory instructions instead of 19, but
-    // about 10 more instructions in all). Measured on an H100 (docs/PERF.md,
-    // "PSPM: the accepted move made by the whole warp"): 4% more moves/s
-    // where the lists' global loads leave issue slots free (pcb442, d493),
-    // up to 3% fewer in the kernels with everything in shared memory, whose
-    // loop is bound by instruction issue. Not with CEIL_2D, whose distance
-    // (a double square root) is too dear to take three times.
-    constexpr bool WAPPLY = WARP && L == 32 && M == 1 && NNOK && (MODE & 1) && !(MODE & 4) && sizeof(IDX) == 2 &&
-                            METRIC != METRIC_CEIL_2D;
-    PspmRole role{};
-    if constexpr (WAPPLY) {
-        role = pspm_role(lane);
-        asm volatile("" : "+r"(role.sel), "+r"(role.isQ), "+r"(role.word));
-    }
-    uint32_t tkey = stream_key(seed, (uint32_t)(b * 1024 + tid));
-    uint32_t bkey = stream_key(seed ^ 0x5bd1e995ull, (uint32_t)b);
-    PspmLcg gen = pspm_lcg_seed(tkey, iterStart);
-    // Opaque to the optimiser, which would otherwise recompute the key
-    // (three mixes) in every batch and the stratification constants in
-    // every iteration.
-    asm volatile("" : "+r"(bkey));
-    uint32_t nnO = nn, nm1O = nm1;
-    asm volatile("" : "+r"(nnO), "+r"(nm1O));
-#pragma unroll
-    for (int j = 0; j < M; j++) asm volatile("" : "+r"(lc[j]), "+r"(kcN[j]), "+r"(lp[j]), "+r"(kpN[j]));
+    PspmRole role;
+    PspmLcg gen;
 
-    // One batch of iterations ctrB .. ctrEnd-1 at one temperature, with
-    // the draw NNTAG::value (true: neighbour lists).
-    auto batch = [&](auto nnTag, uint32_t ctrB, uint32_t ctrEnd) {
-        constexpr bool NN = decltype(nnTag)::value;
-        // Entry ctr - ctrB of the table is iteration ctr's: the loop runs
-        // on the table pointer alone.
+    __device__ __forceinline__ explicit PspmSearch(const PspmLaunch<IDX> &args) : a(args) {}
+
+    // load copies the coordinates and neighbour lists to shared memory
+    // (the block's searches share them), then the search's tour (or the
+    // global best) into its list, and sets up the draw; false: this warp
+    // has no search (the grid's last block).
+    __device__ __forceinline__ bool load(unsigned char *smem) {
+        const int n = a.n;
+        lane = threadIdx.x & 31;
+        warp = threadIdx.x >> 5;
+        const int perBlock = WARP ? (int)(blockDim.x >> 5) : 1;
+        const int slot = WARP ? warp : 0;
+        b = blockIdx.x * perBlock + slot;
+        // Dynamic shared memory: a slot per team (the cities an accepted
+        // move changes, see pspm_apply, and the batch table), the
+        // coordinates (MODE & 2), the neighbour lists (MODE & 4), the
+        // teams' lists (MODE & 1).
+        bc = (IDX *)(smem + PSPM_SLOT_BYTES * slot);
+        tab = (uint4 *)(smem + PSPM_SLOT_BYTES * slot + 32);
+        unsigned char *sp = smem + PSPM_SLOT_BYTES * perBlock;
+        if (MODE & 2) {
+            float2 *x2 = (float2 *)sp;
+            for (int k = threadIdx.x; k < n; k += blockDim.x) x2[k] = a.xy[k];
+            s.xy = x2;
+            sp += ((size_t)n * sizeof(float2) + 15) & ~(size_t)15;
+        } else {
+            s.xy = a.xy;
+        }
+        nbr = a.nbr;
+        if (NNOK && (MODE & 4)) {
+            // 4-byte copies: nnK*n is even (the host pads the lists).
+            uint32_t *nb2 = (uint32_t *)sp;
+            const uint32_t *src2 = (const uint32_t *)a.nbr;
+            for (int k = threadIdx.x; k < (a.nnK * n + 1) / 2; k += blockDim.x) nb2[k] = src2[k];
+            nbr = (const unsigned short *)sp;
+            sp += ((size_t)((a.nnK * n + 1) & ~1) * 2 + 15) & ~(size_t)15;
+        }
+        __syncthreads();
+        if (b >= a.searches) return false;
+        const size_t listBytes = ((size_t)n * sizeof(PspmNode<IDX>) + 15) & ~(size_t)15;
+        s.nd = (MODE & 1) ? (PspmNode<IDX> *)(sp + listBytes * slot) : a.gscratch + (size_t)b * n;
+        PspmNode<IDX> *const nd = s.nd;
+        const int *src = a.fromBest ? a.gbest : a.cur + (size_t)b * n;
+        for (int x = tm.t; x < n; x += tm.size) nd[x].next = (IDX)src[x];
+        cost = a.fromBest ? a.gbestCost[0] : a.curCost[b];
+        best = a.archCost[b];
+        tm.sync();
+        pspm_rebuild<METRIC, IDX, WARP>(s, n, tm);
+        tid = tm.t;
+        nwarps = WARP ? 1 : (blockDim.x + 31) >> 5;
+        drawSetUp();
+        return true;
+    }
+
+    // drawSetUp prepares the thread's stratification constants, its lanes'
+    // mix and key floors, and its generators.
+    __device__ __forceinline__ void drawSetUp() {
+        const uint32_t nn = (uint32_t)a.n, nm1 = (uint32_t)max(a.n - 1, 1);
+#pragma unroll
+        for (int j = 0; j < M; j++) {
+            const uint32_t i = (uint32_t)(tid + j * 32);
+            lc[j] = i % nn;
+            kcN[j] = (nn - lc[j] + 31) >> 5;
+            lp[j] = i % nm1;
+            kpN[j] = (nm1 - lp[j] + 31) >> 5;
+        }
+        // Opaque to the optimiser, which would otherwise recompute these in
+        // every iteration.
+#pragma unroll
+        for (int j = 0; j < M; j++) {
+            kFloor[j] = tid + j * 32 < a.tpb ? (int)0x80000000 : PSPM_NOKEY;
+            asm volatile("" : "+r"(kFloor[j]));
+        }
+#pragma unroll
+        for (int j = 0; j < M; j++) {
+            uniLane[j] = ((a.nnMix >> ((tid + j * 32) & 31)) & 1u) << 8;  // at the side bit (see batch)
+            asm volatile("" : "+r"(uniLane[j]));
+        }
+        // The refresh phase: rank k refreshes rem of the k-th of (a, b, c, p, q).
+        rsel = min(tid, 4);
+        role = PspmRole{};
+        if constexpr (WAPPLY) {
+            role = pspm_role(lane);
+            asm volatile("" : "+r"(role.sel), "+r"(role.isQ), "+r"(role.word));
+        }
+        const uint32_t tkey = stream_key(a.seed, (uint32_t)(b * 1024 + tid));
+        bkey = stream_key(a.seed ^ 0x5bd1e995ull, (uint32_t)b);
+        gen = pspm_lcg_seed(tkey, a.iterStart);
+        // Opaque: else the key (three mixes) is recomputed in every batch
+        // and the stratification constants in every iteration.
+        asm volatile("" : "+r"(bkey));
+        nnO = nn;
+        nm1O = nm1;
+        asm volatile("" : "+r"(nnO), "+r"(nm1O));
+#pragma unroll
+        for (int j = 0; j < M; j++) asm volatile("" : "+r"(lc[j]), "+r"(kcN[j]), "+r"(lp[j]), "+r"(kpN[j]));
+    }
+
+    // evaluate draws and evaluates the thread's M moves of the iteration
+    // whose table entry is tv, keeping the best in m; it returns its key.
+    template <bool NN>
+    __device__ __forceinline__ int evaluate(const uint4 &tv, PspmMove &m) {
+        // Stratified so that a team's shared-memory loads of c and p do not
+        // collide in banks: the team shares uniform bases in [0, n) and
+        // [0, n - 1) (from the table), move i adds its own random offset oc
+        // = (i mod n) + 32k < n, so c = base + oc mod n is uniform for every
+        // move, and a team's c are distinct (n >= 32) and in distinct banks
+        // (record stride 12 bytes: bank 3c + field mod 32; coordinates: c
+        // mod 16 per half warp); p the same way over n - 1 values, then
+        // skipping c.
+        const PspmNode<IDX> *const nd = s.nd;
+        const uint32_t bcBase = tv.x, bpBase = tv.y;
+        const int th = (int)tv.z;
+        int key = PSPM_NOKEY;
+#pragma unroll
+        for (int j = 0; j < M; j++) {
+            const uint32_t r = gen.next();
+            // r * kcN: the high word picks c's stratum k, the low word is
+            // the fraction left for p and v (two 32-bit multiplies).
+            const uint32_t fr = r * kcN[j];
+            uint32_t uc = bcBase + lc[j] + (__umulhi(r, kcN[j]) << 5);
+            uc = min(uc, uc - nnO);  // unsigned: subtracts n once when uc >= n
+            const int c = (int)uc;
+            int p, q, epR;
+            float2 cp, cq;
+            uint32_t up = bpBase + lp[j] + (__umulhi(fr, kpN[j]) << 5);
+            up = min(up, up - nm1O);
+            if (NN) {
+                // v: entry umulhi(frac, nnK) of c's list; the fraction's bit 8
+                // (below the bits that choose the entry) picks the side. A
+                // uniform lane of the mix takes v uniform (p's stratified
+                // draw) and puts c after it: Lam et al.'s move.
+                const int pu = (int)up + ((int)up >= c);
+                const int vl = nbr[c * a.nnK + (int)__umulhi(fr, (uint32_t)a.nnK)];
+                const int v = uniLane[j] != 0 ? pu : vl;
+                const int vn = nd[v].next, vpv = nd[v].prev;
+                uint32_t side;  // (uniLane | fr) & 0x100: one LOP3
+                asm("lop3.b32 %0, %1, %2, 0x100, 0xa8;" : "=r"(side) : "r"(uniLane[j]), "r"(fr));
+                const bool after = side != 0;
+                p = after ? v : vpv;
+                q = after ? vn : v;
+                cp = s.xy[p];
+                cq = s.xy[q];
+                epR = pspm_dist_raw<METRIC>(cp, cq);  // = e[p] + PSPM_RAW: same function, same pair
+            } else {
+                p = (int)up;
+                p += (p >= c);
+                q = nd[p].next;
+                cp = s.xy[p];
+                cq = s.xy[q];
+                // e[p] from the coordinates in hand where the warp applies
+                // (a square root instead of a random load; the same value).
+                epR = WAPPLY ? pspm_dist_raw<METRIC>(cp, cq) : nd[p].e;
+            }
+            // a = prev c: the warp's apply reads it (with b) from c's links.
+            const int pa = WAPPLY ? 0 : nd[c].prev;
+            const int remc = nd[c].rem;
+            const float2 cc = s.xy[c];
+            const int dpc = pspm_dist_raw<METRIC>(cp, cc);
+            const int dcq = pspm_dist_raw<METRIC>(cc, cq);
+            const int delta = dpc + dcq - epR - remc;  // the biases cancel
+            // p = a is no move (c already follows p), nor is p = c (the
+            // neighbour draw's "before b"); |delta| < 2^25: planPSPM checks
+            // the coordinate span. The key's low 5 bits: the move's index in
+            // a warp team of at most 32 moves, else the lane (a block team:
+            // the reduction finds its warp; a warp team of M moves per lane:
+            // the lane keeps its best move and wins with it).
+            const int i = tid + j * 32;
+            const int ki = (WARP && M == 1) ? i : lane;
+            // (q = next p, so p = a exactly when q = c.)
+            const bool okM = (WAPPLY ? q != c : p != pa) && (!NN || p != c);
+            const int kj = UK ? max(okM ? (delta - th) * 32 + ki : PSPM_NOKEY, kFloor[j])
+                              : (i < a.tpb && okM ? delta * 32 + ki : PSPM_NOKEY);
+            if (M == 1 || kj < key) {
+                key = kj;
+                m = PspmMove{c, p, pa, q, dpc, dcq, remc};
+            }
+        }
+        return key;
+    }
+
+    // batch runs iterations ctrB .. ctrEnd-1 at one temperature, with the
+    // draw NN (true: neighbour lists); entry ctr - ctrB of the table is
+    // iteration ctr's.
+    template <bool NN>
+    __device__ __forceinline__ void batch(uint32_t ctrB, uint32_t ctrEnd) {
         const uint4 *const tpEnd = tab + (ctrEnd - ctrB);
         for (const uint4 *tp = tab; tp != tpEnd; tp++) {
-            // Evaluate: random relocation moves (take c out from between a
-            // and b, put it between p and q). Stratified so that a team's
-            // shared-memory loads of c and p do not collide in banks: the team
-            // shares uniform bases bc in [0, n) and bp in [0, n - 1) (drawn
-            // per iteration from the search's stream, read from the table
-            // with the threshold), move i adds its own random offset
-            // oc = (i mod n) + 32k < n, so c = bc + oc mod n is uniform for
-            // every move, and a team's c are distinct (n >= 32) and in
-            // distinct banks (record stride 12 bytes: bank 3c + field mod 32;
-            // coordinates: c mod 16 per half warp); p the same way over n - 1
-            // values, then skipping c. Each move has the distribution it had
-            // with independent draws; a team's moves do not repeat c.
-            // The bases and this iteration's threshold: entry ctr - ctrB of
-            // the team's table (one broadcast load).
             const uint4 tv = *tp;
-            const uint32_t bcBase = tv.x, bpBase = tv.y;
             const int th = (int)tv.z, th32 = (int)tv.w;  // th32 = th * 32
-            int key = PSPM_NOKEY;
             PspmMove m{};
-#pragma unroll
-            for (int j = 0; j < M; j++) {
-                const uint32_t r = gen.next();
-                // r * kcN: the high word picks c's stratum k, the low word is
-                // the fraction left for p and v (two 32-bit multiplies: the
-                // 64-bit product's shifts and masks ran on the integer ALU).
-                const uint32_t fr = r * kcN[j];
-                uint32_t uc = bcBase + lc[j] + (__umulhi(r, kcN[j]) << 5);
-                uc = min(uc, uc - nnO);  // unsigned: subtracts n once when uc >= n
-                const int c = (int)uc;
-                int p, q, epR;
-                float2 cp, cq;
-                if (NN) {
-                    // v: entry umulhi(frac, nnK) of c's list; the fraction's bit 8
-                    // (below the bits that choose the entry) picks the side. A
-                    // uniform lane of the mix takes v uniform (p's stratified
-                    // draw) and puts c after it: Lam et al.'s move.
-                    uint32_t up = bpBase + lp[j] + (__umulhi(fr, kpN[j]) << 5);
-                    up = min(up, up - nm1O);
-                    const int pu = (int)up + ((int)up >= c);
-                    const int vl = nbr[c * nnK + (int)__umulhi(fr, (uint32_t)nnK)];
-                    const int v = uniLane[j] != 0 ? pu : vl;
-                    const int vn = nd[v].next, vpv = nd[v].prev;
-                    uint32_t side;  // (uniLane | fr) & 0x100: one LOP3
-                    asm("lop3.b32 %0, %1, %2, 0x100, 0xa8;" : "=r"(side) : "r"(uniLane[j]), "r"(fr));
-                    const bool after = side != 0;
-                    p = after ? v : vpv;
-                    q = after ? vn : v;
-                    cp = s.xy[p];
-                    cq = s.xy[q];
-                    epR = pspm_dist_raw<METRIC>(cp, cq);  // = e[p] + PSPM_RAW: same function, same pair
-                } else {
-                    uint32_t up = bpBase + lp[j] + (__umulhi(fr, kpN[j]) << 5);
-                    up = min(up, up - nm1O);
-                    p = (int)up;
-                    p += (p >= c);
-                    q = nd[p].next;
-                    cp = s.xy[p];
-                    cq = s.xy[q];
-                    // e[p] from the coordinates in hand: a square root instead of a
-                    // random shared-memory load (the same function on the same pair
-                    // as the cache, so the same value).
-                    epR = WAPPLY ? pspm_dist_raw<METRIC>(cp, cq) : nd[p].e;
-                }
-                // a = prev c: the warp's apply reads it (with b) from c's links,
-                // and the move's validity needs no a (below).
-                const int a = WAPPLY ? 0 : nd[c].prev;
-                const int remc = nd[c].rem;
-                const float2 cc = s.xy[c];
-                const int dpc = pspm_dist_raw<METRIC>(cp, cc);
-                const int dcq = pspm_dist_raw<METRIC>(cc, cq);
-                const int delta = dpc + dcq - epR - remc;  // the biases cancel
-                // p = a is no move (c already follows p), nor is p = c (the
-                // neighbour draw's "before b"); |delta| < 2^25: planPSPM checks the
-                // coordinate span.
-                // The key's low 5 bits: the move's index in a warp team of at most
-                // 32 moves, else the lane (a block team: the reduction finds its
-                // warp; a warp team of 32 lanes with M moves each: the lane keeps
-                // its best move and wins with it).
-                const int i = tid + j * L;
-                const int ki = (WARP && L * M <= 32) ? i : lane;
-                // (q = next p, so p = a exactly when q = c.)
-                const bool okM = (WAPPLY ? q != c : p != a) && (!NN || p != c);
-                const bool ok = i < tpb && okM;
-                const int kj = first ? (ok && delta < th ? (ki << 26) + (delta + PSPM_DBIAS) : PSPM_NOKEY)
-                                   : UK  ? max(okM ? (delta - th) * 32 + ki : PSPM_NOKEY, kFloor[j])
-                                         : (ok ? delta * 32 + ki : PSPM_NOKEY);
-                if (M == 1 || kj < key) {
-                    key = kj;
-                    m = PspmMove{c, p, a, q, dpc, dcq, remc};
-                }
-            }
-            // Reduce: the team's best move ("first": its first accepted one).
+            const int key = evaluate<NN>(tv, m);
             int winKey, winner;
-            pspm_team_min<WARP, L>(key, lane, warp, nwarps, swkey, first, winKey, winner);
-            // Metropolis on the winner: one compare (see above); with
-            // "first" the moves were tested one by one.
-            // (key >> 5 < th  <=>  key < th * 32; UK: the key is already
-            // less th * 32, so the test is its sign)
-            const int wdelta = UK ? (winKey >> 5) + th : pspm_key_delta(winKey, first);
-            bool acc = first ? winKey != PSPM_NOKEY : UK ? winKey < 0 : winKey < th32;
+            pspm_team_min<WARP>(key, lane, warp, nwarps, swkey(), winKey, winner);
+            // Metropolis on the winner: one compare (key >> 5 < th <=> key <
+            // th * 32; UK: the key is already less th * 32, so the test is
+            // its sign).
+            const int wdelta = UK ? (winKey >> 5) + th : winKey >> 5;
             if (UK) {
                 if (!__any_sync(0xffffffffu, winKey < 0)) continue;
-                acc = true;
-            } else if (SPLIT) {
-                if (!__any_sync(0xffffffffu, acc)) continue;
-            } else {
-                if (!acc) continue;
-                acc = true;
+            } else if (winKey >= th32) {
+                continue;
             }
-            // LWSA (Alg. 2): archive the current tour only when it is the best
-            // seen and a worse move is about to replace it.
-            if (acc && wdelta > 0 && cost < best) {
-                pspm_save(arch + (size_t)b * n, nd, n, tid, tm.size);
+            // LWSA (Alg. 2): archive the current tour only when it is the
+            // best seen and a worse move is about to replace it.
+            if (wdelta > 0 && cost < best) {
+                pspm_save(a.arch + (size_t)b * a.n, s.nd, a.n, tid, tm.size);
                 best = cost;
-                if (!SPLIT) tm.sync();  // read before the winner relinks
+                tm.sync();  // read before the winner relinks
             }
-            if (SPLIT) tm.sync();  // the condition differs between the warp's teams
             if constexpr (WAPPLY)
                 pspm_apply_warp<METRIC, IDX>(s, m, winner, role);
             else
-                pspm_apply<METRIC, IDX, WARP, L, (MODE & 1) != 0>(s, m, acc && tid == winner, acc, rsel, bc, tm);
-            if (acc) cost += wdelta;
-        }
-    };
-
-    for (long long it = iterStart; it < iterEnd;) {
-        // The temperature of this step; a threshold is ceil(-T ln u) =
-        // ceil(negTln2 * log2 u).
-        const long long step = it / itersPerStep;
-        const float T = (float)(T0 * pow(alpha, (double)step));
-        const float negTln2 = -0.6931471805599453f * T;
-        const uint32_t ctr0 = (uint32_t)it;
-        const int ips = (int)(min(iterEnd, (step + 1) * itersPerStep) - it);  // this step's part
-        it += ips;
-        const bool nnNow = NNOK && nbrG != nullptr && step >= nnStep;
-        for (int it0 = 0; it0 < ips; it0 += BATCH) {
-            // Metropolis thresholds of the counters ctrB .. ctrB+BATCH-1.
-            const uint32_t ctrB = ctr0 + (uint32_t)it0;
-            const uint32_t ctrEnd = ctrB + (uint32_t)min(BATCH, ips - it0);
-            int thr;
-            uint32_t bsh;  // the base draw of the counter that is rank mod BATCH
-            pspm_thresholds<BATCH>(bkey, ctrB, WARP ? tid : lane, negTln2, thr, bsh);
-            // The team's table for this batch: rank t writes the entry of the
-            // counter that is t mod BATCH (in a block team, warp 0) at its
-            // offset from ctrB, so the batch reads the table in order, after
-            // every rank has read the previous batch's last entry.
-            const unsigned long long bw = (unsigned long long)bsh * nn;
-            tm.sync();
-            if (WARP || tid < 32)
-                tab[((uint32_t)(WARP ? tid : lane) - ctrB) & (BATCH - 1)] =
-                    make_uint4((uint32_t)(bw >> 32), __umulhi((uint32_t)bw, nm1), (uint32_t)thr, (uint32_t)thr << 5);
-            tm.sync();
-            if (NNOK && nnNow)
-                batch(PspmBool<NNOK>{}, ctrB, ctrEnd);
-            else
-                batch(PspmBool<false>{}, ctrB, ctrEnd);
+                pspm_apply<METRIC, IDX, WARP, (MODE & 1) != 0>(s, m, tid == winner, true, rsel, bc, tm);
+            cost += wdelta;
         }
     }
-    // Store: flush the archive if the current tour is the best, and save
+
+    // swkey is the block team's per-warp minima (unused by warp teams).
+    __device__ __forceinline__ int *swkey() {
+        __shared__ int k[PSPM_MAXWARPS];
+        return k;
+    }
+
+    // steps runs the launch's iterations, temperature step by step, a
+    // batch of 32 iterations per threshold table.
+    __device__ __forceinline__ void steps() {
+        const uint32_t nn = (uint32_t)a.n, nm1 = (uint32_t)max(a.n - 1, 1);
+        for (long long it = a.iterStart; it < a.iterEnd;) {
+            // The temperature of this step; a threshold is ceil(-T ln u) =
+            // ceil(negTln2 * log2 u).
+            const long long step = (it - a.iterOrigin) / a.itersPerStep;
+            const float T = (float)(a.T0 * pow(a.alpha, (double)step));
+            const float negTln2 = -0.6931471805599453f * T;
+            const uint32_t ctr0 = (uint32_t)it;
+            const int ips = (int)(min(a.iterEnd, a.iterOrigin + (step + 1) * a.itersPerStep) - it);  // this step's part
+            it += ips;
+            const bool nnNow = NNOK && a.nbr != nullptr && step >= a.nnStep;
+            for (int it0 = 0; it0 < ips; it0 += BATCH) {
+                // Metropolis thresholds of the counters ctrB .. ctrB+BATCH-1.
+                const uint32_t ctrB = ctr0 + (uint32_t)it0;
+                const uint32_t ctrEnd = ctrB + (uint32_t)min(BATCH, ips - it0);
+                int thr;
+                uint32_t bsh;  // the base draw of the counter that is rank mod BATCH
+                pspm_thresholds<BATCH>(bkey, ctrB, WARP ? tid : lane, negTln2, thr, bsh);
+                // The team's table for this batch: rank t writes the entry of
+                // the counter that is t mod BATCH (in a block team, warp 0) at
+                // its offset from ctrB, so the batch reads the table in order,
+                // after every rank has read the previous batch's last entry.
+                const unsigned long long bw = (unsigned long long)bsh * nn;
+                tm.sync();
+                if (WARP || tid < 32)
+                    tab[((uint32_t)(WARP ? tid : lane) - ctrB) & (BATCH - 1)] =
+                        make_uint4((uint32_t)(bw >> 32), __umulhi((uint32_t)bw, nm1), (uint32_t)thr, (uint32_t)thr << 5);
+                tm.sync();
+                if (NNOK && nnNow)
+                    batch<NNOK>(ctrB, ctrEnd);
+                else
+                    batch<false>(ctrB, ctrEnd);
+            }
+        }
+    }
+
+    // store flushes the archive if the current tour is the best, and saves
     // the current tour for the next launch.
-    if (cost < best) {
-        pspm_save(arch + (size_t)b * n, nd, n, tid, tm.size);
-        best = cost;
+    __device__ __forceinline__ void store() {
+        if (cost < best) {
+            pspm_save(a.arch + (size_t)b * a.n, s.nd, a.n, tid, tm.size);
+            best = cost;
+        }
+        pspm_save(a.cur + (size_t)b * a.n, s.nd, a.n, tid, tm.size);
+        if (tid == 0) {
+            a.curCost[b] = cost;
+            a.archCost[b] = best;
+        }
     }
-    pspm_save(cur + (size_t)b * n, nd, n, tid, tm.size);
-    if (tid == 0) {
-        curCost[b] = cost;
-        archCost[b] = best;
-    }
-}
+};
 
-// PSPM_KERNEL gives the template of each layout the C name the host looks
-// up (a module exports templates only under mangled names). Every
-// parameter is 8 bytes wide (the host packs 8-byte slots). (A variant
-// capped at 40 registers, 48 searches per SM, ran no faster on an H100: the
-// loop is issue-bound.)
-#ifndef PSPM_WARP_BOUNDS
-#define PSPM_WARP_BOUNDS __launch_bounds__(256)
-#endif
-#define PSPM_KERNEL_NN(NAME, METRIC, IDX, WARP, L, M, MODE, FIRST, NNOK, BOUNDS)                                  \
+// PSPM_KERNEL gives each layout the C name the host looks up (a module
+// exports templates only under mangled names). Every parameter is 8 bytes
+// wide (the host packs 8-byte slots). Warp kernels run blocks of at most 8
+// warps (planPSPM): the bound lets the compiler keep the loop's values in
+// registers instead of recomputing them under the 64 registers a
+// 1024-thread block would allow.
+#define PSPM_KERNEL(NAME, METRIC, IDX, WARP, M, MODE, NNOK, BOUNDS)                                                  \
     extern "C" __global__ void BOUNDS NAME(const float2 *xy, long long n, int *cur, long long *curCost, int *arch,  \
                                            long long *archCost, const int *gbest, const long long *gbestCost,       \
                                            long long fromBest, long long iterStart, long long iterEnd,              \
-                                           long long itersPerStep, double T0, double alpha, long long tpb,          \
-                                           unsigned long long seed, PspmNode<IDX> *gscratch, long long searches,    \
-                                           const unsigned short *nbr, long long nnK, long long nnStep,              \
-                                           long long nnMix) {                                                       \
-        pspm_anneal<METRIC, IDX, WARP, L, M, MODE, FIRST, NNOK>(                                                   \
-            xy, (int)n, cur, curCost, arch, archCost, gbest, gbestCost, (int)fromBest, iterStart, iterEnd,          \
-            itersPerStep, T0, alpha, (int)tpb, seed, gscratch, (int)searches, nbr, (int)nnK, nnStep,                \
-            (uint32_t)nnMix);                                                                                       \
+                                           long long itersPerStep, long long iterOrigin, double T0, double alpha,   \
+                                           long long tpb, unsigned long long seed, PspmNode<IDX> *gscratch,         \
+                                           long long searches, const unsigned short *nbr, long long nnK,            \
+                                           long long nnStep, long long nnMix) {                                     \
+        extern __shared__ __align__(16) unsigned char smem[];                                                      \
+        const PspmLaunch<IDX> a{xy,        (int)n,     cur,     curCost,      arch,       archCost,   gbest,       \
+                                gbestCost, (int)fromBest, iterStart, iterEnd, itersPerStep, iterOrigin, T0,       \
+                                alpha,     (int)tpb,   seed,    gscratch,     (int)searches, nbr,     (int)nnK,    \
+                                nnStep,    (uint32_t)nnMix};                                                        \
+        PspmSearch<METRIC, IDX, WARP, M, MODE, NNOK> search(a);                                                    \
+        if (!search.load(smem)) return;                                                                             \
+        search.steps();                                                                                             \
+        search.store();                                                                                             \
     }
-// Warp kernels run blocks of at most 8 warps (planPSPM): the bound lets
-// the compiler keep the loop's values in registers instead of recomputing
-// them under the 64 registers a 1024-thread block would allow.
-#define PSPM_KERNEL_SEL(NAME, METRIC, IDX, WARP, L, M, MODE, FIRST) \
-    PSPM_KERNEL_NN(NAME, METRIC, IDX, WARP, L, M, MODE, FIRST, false, PSPM_WARP_BOUNDS)
-#define PSPM_KERNEL(NAME, METRIC, IDX, WARP, L, M, MODE) PSPM_KERNEL_SEL(NAME, METRIC, IDX, WARP, L, M, MODE, false)
-#define PSPM_KERNEL_W(NAME, METRIC, M, MODE) \
-    PSPM_KERNEL_NN(NAME, METRIC, unsigned short, true, 32, M, MODE, false, true, PSPM_WARP_BOUNDS)
-#define PSPM_KERNEL_B(NAME, METRIC, IDX, MODE) PSPM_KERNEL_NN(NAME, METRIC, IDX, false, 32, 1, MODE, false, false, )
-// Kernel names: pspm_anneal_<metric>_<index bits>_<w: a search per warp,
-// wf: the same with the "first" move selection, b: a search per block,
-// tLxM: a search per L lanes of a warp, M moves per lane (t32x2: a search
-// per warp of 33 to 64 moves, 16-bit indices only)><shared-memory mode: 7 lists, coordinates
-// and neighbour lists, 3 lists and coordinates, 1 lists, 0 nothing>. The
-// selection is a template constant (a run-time flag costs about 9
-// instructions per iteration). The neighbour draw is in the u16 "w" and
-// "t32x2" kernels only (a search per warp). 32-bit indices mean n >=
-// 65535: never shared.
-#define PSPM_TEAMS(M_, METRIC, L, MM)                                                    \
-    PSPM_KERNEL(pspm_anneal_##M_##_u16_t##L##x##MM##3, METRIC, unsigned short, true, L, MM, 3) \
-    PSPM_KERNEL(pspm_anneal_##M_##_u16_t##L##x##MM##1, METRIC, unsigned short, true, L, MM, 1) \
-    PSPM_KERNEL(pspm_anneal_##M_##_u16_t##L##x##MM##0, METRIC, unsigned short, true, L, MM, 0)
-#define PSPM_METRIC(M, METRIC)                                                        \
-    PSPM_KERNEL_W(pspm_anneal_##M##_u16_w7, METRIC, 1, 7)                            \
-    PSPM_KERNEL_W(pspm_anneal_##M##_u16_w3, METRIC, 1, 3)                            \
-    PSPM_KERNEL_W(pspm_anneal_##M##_u16_w1, METRIC, 1, 1)                            \
-    PSPM_KERNEL_W(pspm_anneal_##M##_u16_w0, METRIC, 1, 0)                            \
-    PSPM_KERNEL_W(pspm_anneal_##M##_u16_t32x27, METRIC, 2, 7)                        \
-    PSPM_KERNEL_W(pspm_anneal_##M##_u16_t32x23, METRIC, 2, 3)                        \
-    PSPM_KERNEL_W(pspm_anneal_##M##_u16_t32x21, METRIC, 2, 1)                        \
-    PSPM_KERNEL_W(pspm_anneal_##M##_u16_t32x20, METRIC, 2, 0)                        \
-    PSPM_KERNEL(pspm_anneal_##M##_u32_w0, METRIC, int, true, 32, 1, 0)             \
-    PSPM_KERNEL_SEL(pspm_anneal_##M##_u16_wf3, METRIC, unsigned short, true, 32, 1, 3, true) \
-    PSPM_KERNEL_SEL(pspm_anneal_##M##_u16_wf1, METRIC, unsigned short, true, 32, 1, 1, true) \
-    PSPM_KERNEL_SEL(pspm_anneal_##M##_u16_wf0, METRIC, unsigned short, true, 32, 1, 0, true) \
-    PSPM_KERNEL_SEL(pspm_anneal_##M##_u32_wf0, METRIC, int, true, 32, 1, 0, true)            \
-    PSPM_KERNEL_B(pspm_anneal_##M##_u16_b3, METRIC, unsigned short, 3)               \
-    PSPM_KERNEL_B(pspm_anneal_##M##_u16_b1, METRIC, unsigned short, 1)               \
-    PSPM_KERNEL_B(pspm_anneal_##M##_u16_b0, METRIC, unsigned short, 0)               \
-    PSPM_KERNEL_B(pspm_anneal_##M##_u32_b0, METRIC, int, 0)                          \
-    PSPM_TEAMS(M, METRIC, 16, 1)                                                     \
-    PSPM_TEAMS(M, METRIC, 16, 2)                                                     \
-    PSPM_TEAMS(M, METRIC, 8, 1)                                                      \
-    PSPM_TEAMS(M, METRIC, 8, 2)                                                      \
-    PSPM_TEAMS(M, METRIC, 8, 4)
+#define PSPM_WARP(NAME, METRIC, M, MODE) \
+    PSPM_KERNEL(NAME, METRIC, unsigned short, true, M, MODE, true, __launch_bounds__(256))
+#define PSPM_BLOCK(NAME, METRIC, IDX, MODE) PSPM_KERNEL(NAME, METRIC, IDX, false, 1, MODE, sizeof(IDX) == 2, )
+// The layouts (gpu/pspm_plan_cuda.go, pspmLayouts, holds the same list):
+// a search per warp, one move per lane (w) or two (t32x2: TPB 33 to 64), a
+// search per block (b: more moves); 16-bit indices with the neighbour
+// draw, 32-bit ones (n >= 65535: never shared) without. The digit is the shared-memory mode: 7 lists, coordinates and
+// neighbour lists, 3 lists and coordinates, 1 lists, 0 nothing.
+#define PSPM_METRIC(M, METRIC)                                                       \
+    PSPM_WARP(pspm_anneal_##M##_u16_w7, METRIC, 1, 7)                               \
+    PSPM_WARP(pspm_anneal_##M##_u16_w3, METRIC, 1, 3)                               \
+    PSPM_WARP(pspm_anneal_##M##_u16_w1, METRIC, 1, 1)                               \
+    PSPM_WARP(pspm_anneal_##M##_u16_w0, METRIC, 1, 0)                               \
+    PSPM_WARP(pspm_anneal_##M##_u16_t32x27, METRIC, 2, 7)                           \
+    PSPM_WARP(pspm_anneal_##M##_u16_t32x23, METRIC, 2, 3)                           \
+    PSPM_KERNEL(pspm_anneal_##M##_u32_w0, METRIC, int, true, 1, 0, false, __launch_bounds__(256)) \
+    PSPM_BLOCK(pspm_anneal_##M##_u16_b3, METRIC, unsigned short, 3)                 \
+    PSPM_BLOCK(pspm_anneal_##M##_u16_b1, METRIC, unsigned short, 1)                 \
+    PSPM_BLOCK(pspm_anneal_##M##_u16_b0, METRIC, unsigned short, 0)                 \
+    PSPM_BLOCK(pspm_anneal_##M##_u32_b0, METRIC, int, 0)
 PSPM_METRIC(euc, METRIC_EUC_2D)
 PSPM_METRIC(ceil, METRIC_CEIL_2D)
 PSPM_METRIC(att, METRIC_ATT)

@@ -25,6 +25,8 @@ type Engine struct {
 	// before the first tour exists, as a real engine building candidate
 	// lists would.
 	SetupDelay time.Duration
+	// Note is the result's note (solver.Result.Note).
+	Note string
 }
 
 var (
@@ -146,7 +148,9 @@ func (e Engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 		}
 		time.Sleep(200 * time.Microsecond)
 	}
-	return solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: steps, Start: start, Stopped: stopped, Device: "test"})
+	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: steps, Start: start, Stopped: stopped, Device: "test"})
+	res.Note = e.Note
+	return res, err
 }
 
 // setup spends SetupDelay in the start-tour phase with known progress,

@@ -132,16 +132,6 @@ func toInt(t []int32) []int {
 	return o
 }
 
-// options checks p against engine e and the instance (solver.Validate,
-// the check both backends share) and returns e's options, from which the
-// engine reads its Params.Extra settings.
-func options(e solver.Engine, in *solver.Instance, p solver.Params) (solver.OptionSet, error) {
-	if err := solver.Validate(e, in, p); err != nil {
-		return nil, err
-	}
-	return solver.OptionsFor(e.Name(), e.Backend()), nil
-}
-
 // checkStart validates Params.Start against the instance, its fixed
 // edges included.
 func checkStart(in *solver.Instance, p solver.Params) error {

@@ -25,12 +25,12 @@
 // end and run DefaultTimeLimit (10 s) unless Params.TimeLimit or a budget
 // in Params.Extra says otherwise. Result.Params holds the values used.
 //
-// Options. Each engine's settings (the Params fields it reads and its
-// Params.Extra keys: kicks, restarts, pivot, rkbi_k, candidates, threeopt,
-// depth, accept, neighbors, segment, sync, stale) with their types, defaults and
-// ranges are rows of solver's option table (solver.OptionsFor); the engines
-// read them through it, solver.Validate checks them, and `tsp engines
-// --verbose` lists them.
+// Options. Each engine declares its options once on a config struct of
+// its own (config.go: annealConfig for the annealers, climbConfig for the
+// climbers; ilsconfig.go: ilsOptions for the iterated local searches),
+// registered with solver.Declare and read in Solve through
+// solver.Configure, which checks every value; `tsp engines --verbose`
+// lists the stable ones and --all the experimental ones too.
 //
 // Phases. The iterated local searches start from a space-filling-curve
 // tour at once (O(n log n), no distance evaluations), then build the
@@ -61,15 +61,22 @@
 // depth 1 directly, deeper on a virtual tour of a few runs of the array,
 // vtour.go), applying nothing until the move gains. Option or3opt adds the pure
 // 3-opt moves that two 2-opt steps cannot make (a segment moved without
-// reversal; two neighbouring segments reversed in place).
+// reversal; two neighbouring segments reversed in place). Option move=lk5
+// (auto's below 50,000 cities) takes instead, after 2-opt and Or-opt, the
+// sequential 5-opt move of Lin–Kernighan–Helsgaun (kopt.go): t1..t10 over
+// the candidate lists with positive partial gains, each close checked for
+// one Hamiltonian cycle from the positions of its cities, applied as the
+// fewest reversals of its segments, in chains of up to 3 steps.
 //
-// Small instances. Below 15,000 cities (where auto's workers each search
-// the whole tour, below the partition search) auto's defaults are or3opt on,
-// stale 3 (escapes after 3·n kicks without an improvement) and nearest
-// candidates for every worker, and from 4,000 cities depth 2 and kicks of
-// up to 200 cities a segment (ilssmall.go; `tsp engines --verbose` and
-// solver.EffectiveOptions show them per instance): measured on pr2392,
-// fnl4461 and usa13509, see docs/PERF.md.
+// Defaults by size. auto's defaults that depend on the instance's size
+// are one table, autoBySize (ilsconfig.go): below 15,000 cities, where
+// each worker searches the whole tour, the pure 3-opt moves, escapes
+// after 3·n stale kicks and nearest candidates for every worker; from
+// 4,000 the crossover exchange, depth 2 and kicks of up to 200 cities;
+// alpha-nearness lists (5 a city) from 10,000; from 15,000 the partition
+// search's; the 5-opt move below 50,000.
+// `tsp engines FILE` and solver.EffectiveOptions show them per instance;
+// the measurements behind each row are in docs/PERF.md.
 //
 // Large instances. From 15,000 cities with coordinates auto runs the
 // partition search (partition.go, partregion.go, options partition,

@@ -21,7 +21,7 @@ import (
 
 // ilsConfig is one iterated local search: the move set, the pivoting,
 // the acceptance and how the workers cooperate. An engine fixes orOpt and
-// start; the other fields come from its options (solver.OptionsFor).
+// start; the other fields come from its options (ilsSpecs).
 type ilsConfig struct {
 	orOpt, threeOpt bool
 	acceptEqual     bool   // accept a kick that ties (drift on plateaus)
@@ -92,50 +92,20 @@ const (
 	OptCandidates = "candidates"
 )
 
-// config reads the run's settings: e's configuration with the options of
-// p (solver's option table holds their defaults per engine), the kicks
-// budget and rkbi's k (0: first improvement).
-func (e ilsEngine) config(in *solver.Instance, p solver.Params) (cfg ilsConfig, kicks, rkbi int, partition string, err error) {
-	opts, err := options(e, in, p)
+// config reads the run's settings: the engine's options on in (ilsSpecs,
+// auto's defaults by size included), with its own move set and start.
+func (e ilsEngine) config(in *solver.Instance, p solver.Params) (ilsOptions, error) {
+	o, err := solver.Configure(ilsSpecs[e.name], e, in, p)
 	if err != nil {
-		return cfg, 0, 0, "", err
+		return o, err
 	}
-	opts = e.Tune(in, opts) // auto's defaults for small instances
-	cfg = e.cfg
-	var pivot, accept string
-	for _, r := range []error{
-		get(&kicks, opts.Int, p, OptKicks),
-		get(&pivot, opts.Choice, p, OptPivot),
-		get(&rkbi, opts.Int, p, OptRKBI),
-		get(&cfg.sync, opts.Int, p, OptSync),
-		get(&cfg.threeOpt, opts.Bool, p, OptThreeOpt),
-		get(&cfg.depth, opts.Int, p, OptDepth),
-		get(&cfg.or3, opts.Bool, p, OptOr3),
-		get(&cfg.move, opts.Choice, p, OptMove),
-		get(&cfg.share, opts.Choice, p, OptShare),
-		get(&accept, opts.Choice, p, OptAccept),
-		get(&cfg.stale, opts.Int, p, OptStale),
-		get(&cfg.maxSeg, opts.Int, p, OptSegment),
-		get(&cfg.neighbors, opts.Int, p, OptNeighbors),
-		get(&cfg.candidates, opts.Choice, p, OptCandidates),
-		get(&partition, opts.Choice, p, OptPartition),
-	} {
-		if r != nil {
-			return cfg, 0, 0, "", r
-		}
+	o.cfg.orOpt, o.cfg.start = e.cfg.orOpt, e.cfg.start
+	if o.pivot != "rkbi" {
+		o.rkbi = 0
 	}
-	if pivot != "rkbi" {
-		rkbi = 0
-	}
-	cfg.acceptEqual = accept == "equal"
-	return cfg, kicks, rkbi, partition, nil
-}
-
-// get stores option name of p, read by read, in dst.
-func get[T any](dst *T, read func(solver.Params, string) (T, error), p solver.Params, name string) error {
-	v, err := read(p, name)
-	*dst = v
-	return err
+	o.rkbi = min(o.rkbi, maxSearches)
+	o.cfg.acceptEqual = o.accept == "equal"
+	return o, nil
 }
 
 // KeepsFixedEdges reports that the iterated local searches keep an
@@ -161,19 +131,15 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 	if err := checkStart(in, p); err != nil {
 		return solver.Result{}, err
 	}
-	cfg, kicks, rkbi, partition, err := e.config(in, p)
+	o, err := e.config(in, p)
 	if err != nil {
-		return solver.Result{}, err
-	}
-	o := ilsOptions{cfg: cfg, kicks: kicks, rkbi: min(rkbi, maxSearches), partition: partition}
-	if err := e.partOptions(in, p, &o); err != nil {
 		return solver.Result{}, err
 	}
 	p.Algorithm, p.Backend = e.name, solver.BackendCPU
 	if p.TimeLimit == 0 && o.kicks == 0 {
 		p.TimeLimit = DefaultTimeLimit
 	}
-	w, err := countSearches("workers", p.Workers, runtime.NumCPU(), in.N, lsBytesPerCity)
+	w, err := countSearches("workers", o.workers, runtime.NumCPU(), in.N, lsBytesPerCity)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -185,11 +151,15 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 	return r.run()
 }
 
-// ilsOptions are one run's settings: the configuration and the budget.
+// ilsOptions are one run's settings, the iterated local searches' config
+// struct (their options, ilsconfig.go): the configuration and the budget.
 type ilsOptions struct {
-	cfg   ilsConfig
-	kicks int // kicks per worker (0: until the time limit)
-	rkbi  int // >0: random-k-best-improvement pivoting among this many
+	cfg     ilsConfig
+	workers int    // 0: all cores
+	kicks   int    // kicks per worker (0: until the time limit)
+	rkbi    int    // >0: random-k-best-improvement pivoting among this many
+	pivot   string // "first" or "rkbi" (rkbi is 0 unless "rkbi")
+	accept  string // "better" or "equal" (cfg.acceptEqual)
 	// partition is OptPartition's value: "auto", "on" or "off"
 	partition string
 	partSeg   int     // OptPartSegment (0: partSegment)
@@ -940,9 +910,9 @@ func exactSmall(in *solver.Instance, e solver.Engine, p solver.Params, snaps cha
 
 func init() {
 	solver.Register(ilsEngine{baseEngine{"2opt-ils", "iterated local search, 2-opt + Or-opt with neighbour lists and don't-look bits, double-bridge kicks (Rocki & Suda's method, sequential)"},
-		ilsConfig{orOpt: true, start: "greedy", neighbors: 8, maxSeg: 30}})
+		ilsConfig{orOpt: true, start: "greedy"}})
 	solver.Register(ilsEngine{baseEngine{"3opt-ils", "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
-		ilsConfig{orOpt: true, threeOpt: true, start: "nn", neighbors: 8, maxSeg: 30}})
+		ilsConfig{orOpt: true, start: "nn"}})
 	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for a time budget: iterated 2-opt + Or-opt + sequential 5-opt (Lin–Kernighan) local search, sequential 3-opt from 50,000 cities; below 15,000 cities one search per core on nearest candidates (5 alpha-nearness candidates from 10,000 cities; from 4,000 the searches' tours combined by partition crossover), from 15,000 all cores on one tour, each on a segment or a cell of the plane (nearest and quadrant candidates alternating); stagnation escapes, best kept"},
-		ilsConfig{orOpt: true, threeOpt: true, acceptEqual: true, start: "greedy", neighbors: 8, candidates: "mixed", maxSeg: 30, stale: 20}})
+		ilsConfig{orOpt: true, start: "greedy"}})
 }

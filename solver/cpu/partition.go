@@ -47,16 +47,6 @@ import (
 // (docs/PERF.md, "CPU partition search").
 const partMinN = 15000
 
-// partDefaults are auto's option defaults from partMinN cities, where it
-// runs the partition search: sequential moves of depth 2 (4-opt) and
-// kicks that swap segments of up to 200 cities: ahead of segments of 30
-// and of depth 1 on pla85900 at equal kicks and at equal CPU time
-// (docs/PERF.md, "Partition search on pla85900").
-var partDefaults = map[string]string{
-	OptDepth:   "2",
-	OptSegment: "200",
-}
-
 // Partition search settings, measured on usa13509 and pla85900 (see
 // docs/PERF.md, "CPU partition search").
 const (
@@ -102,27 +92,6 @@ const (
 	// pla85900").
 	OptPartDeep = "partdeep"
 )
-
-// partOptions reads the partition search's segment size and kicks into o.
-func (e ilsEngine) partOptions(in *solver.Instance, p solver.Params, o *ilsOptions) error {
-	opts, err := options(e, in, p)
-	if err != nil {
-		return err
-	}
-	if err := get(&o.partSeg, opts.Int, p, OptPartSegment); err != nil {
-		return err
-	}
-	if err := get(&o.partSlice, opts.Int, p, OptPartSlice); err != nil {
-		return err
-	}
-	if err := get(&o.partShape, opts.Choice, p, OptPartShape); err != nil {
-		return err
-	}
-	if err := get(&o.partDeep, opts.Float, p, OptPartDeep); err != nil {
-		return err
-	}
-	return get(&o.partKicks, opts.Float, p, OptPartKicks)
-}
 
 // usePartition reports whether the run takes the partition search.
 func (r *ilsRun) usePartition() bool {

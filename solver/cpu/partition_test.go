@@ -23,12 +23,8 @@ func newTestPartRun(t testing.TB, in *solver.Instance, w int, extra map[string]s
 	}
 	e := eng.(ilsEngine)
 	p := solver.Params{Seed: 3, Workers: w, Extra: extra}
-	cfg, kicks, rkbi, part, err := e.config(in, p)
+	o, err := e.config(in, p)
 	if err != nil {
-		t.Fatal(err)
-	}
-	o := ilsOptions{cfg: cfg, kicks: kicks, rkbi: rkbi, partition: part}
-	if err := e.partOptions(in, p, &o); err != nil {
 		t.Fatal(err)
 	}
 	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, start: time.Now(), c: newControl(context.Background(), p, w, nil, time.Now())}

@@ -67,6 +67,11 @@ type saSearch struct {
 	bestLen  int64
 	r        *rng
 	steps    int64 // temperature steps done
+	// nb holds k nearest cities per city when the run has near moves;
+	// near turns them on (half of the moves) for the current step.
+	nb   []int32
+	k    int
+	near bool
 }
 
 func newSearch(d *tour.Dist, t []int32, r *rng) *saSearch {
@@ -112,8 +117,14 @@ func (s *saSearch) best(dst []int32) []int32 {
 }
 
 // propose draws a relocation: city c moves between a and next[a]. It
-// returns the change of length.
+// returns the change of length. With near moves on, half of the draws
+// put c beside one of its nearest cities.
 func (s *saSearch) propose() (c, a int32, delta int64) {
+	if s.near && s.r.p.Uint64()&1 == 0 {
+		if c, a, delta, ok := s.proposeNear(); ok {
+			return c, a, delta
+		}
+	}
 	n := s.n
 	c = int32(s.r.intn(n))
 	p := s.l.Prev[c]
@@ -157,17 +168,36 @@ func (s *saSearch) iterate(t float64, pm int) {
 	}
 }
 
+// saStep is one temperature step of a plan: its temperature and the
+// iterations each search runs at it.
+type saStep struct {
+	t     float64
+	iters int64
+}
+
 // saRun runs nsearch LWSA searches with pm moves per iteration over the
 // workers, exchanging the global best every p.K temperature steps when
 // exchange is set. Search b owns PCG stream b, so results do not depend
-// on the number of workers.
-func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, nsearch, pm int, exchange bool) (solver.Result, error) {
+// on the number of workers. With fit the schedule is fitted to the time
+// limit (solver.Cooling), has near moves and ends in a greedy descent
+// (safit.go); otherwise it is Lam et al.'s, cut by the limit where it
+// falls.
+func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, nsearch, pm int, exchange, fit bool) (solver.Result, error) {
 	start := time.Now()
 	w := min(workers(p), nsearch)
-	temps := temperatures(p)
 	d := tour.NewDist(in)
 	c := newControl(ctx, p, w, snaps, start)
 
+	var near saNear
+	if fit {
+		setup, cancel := c.setupContext()
+		var err error
+		near, err = newSANear(setup, in)
+		cancel()
+		if err != nil && ctx.Err() == nil && !c.done() {
+			return solver.Result{}, err
+		}
+	}
 	searches := make([]*saSearch, nsearch)
 	for b := range searches {
 		r := newRNG(p.Seed, uint64(b))
@@ -178,6 +208,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 			t = r.randomTour(in.N)
 		}
 		searches[b] = newSearch(d, t, r)
+		searches[b].nb, searches[b].k = near.nb, near.k
 		if c.done() {
 			// stopped while the searches were set up (a million
 			// cities take a few milliseconds each): run none of them
@@ -185,14 +216,38 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 			break
 		}
 	}
-	epoch := len(temps)
-	if exchange && p.K > 0 {
+	var budget time.Duration
+	if fit && !c.deadline.IsZero() {
+		budget = max(time.Until(c.deadline), time.Nanosecond)
+	}
+	cool := solver.NewCooling(p.T0, p.TEnd, p.Alpha, int64(stepIters(in.N, p.Sweeps)), in.N, budget)
+	// Lam's schedule is planned an exchange interval at a time (all of it
+	// without exchanges); a fitted one a step at a time, so that every
+	// step's factor uses the rate measured up to it.
+	epoch := solver.MaxScheduleSteps
+	switch {
+	case cool.Fitted():
+		epoch = 1
+	case exchange && p.K > 0:
 		epoch = p.K
 	}
-	iters := stepIters(in.N, p.Sweeps)
-	var moves int64
-	for e0 := 0; e0 < len(temps) && !c.stop.Load(); e0 += epoch {
-		e1 := min(e0+epoch, len(temps))
+	lamSteps := float64(solver.ScheduleSteps(p))
+	coolStart := time.Now()
+	t := p.T0
+	var done int64 // iterations each search has run
+	var steps int64
+	var plan []saStep
+	var lastT float64
+	for t > p.TEnd && !c.stop.Load() {
+		plan = plan[:0]
+		planned := done
+		for len(plan) < epoch && t > p.TEnd {
+			a, k := cool.Next(t, planned, time.Since(coolStart))
+			plan = append(plan, saStep{t, k})
+			planned += k
+			t *= a
+		}
+		st0 := steps
 		var wg sync.WaitGroup
 		for wk := 0; wk < w; wk++ {
 			wg.Add(1)
@@ -202,15 +257,16 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 				local := c.moves[wk].v.Load()
 				for b := wk; b < nsearch; b += w {
 					s := searches[b]
-					for st := e0; st < e1; st++ {
-						t := temps[st]
-						for it := 0; it < iters; {
-							chunk := min(iters-it, max(1, checkEvery/pm))
-							for k := 0; k < chunk; k++ {
-								s.iterate(t, pm)
+					for i, sp := range plan {
+						st := st0 + int64(i)
+						s.near = near.nb != nil && sp.t < near.from
+						for it := int64(0); it < sp.iters; {
+							chunk := min(sp.iters-it, int64(max(1, checkEvery/pm)))
+							for k := int64(0); k < chunk; k++ {
+								s.iterate(sp.t, pm)
 							}
 							it += chunk
-							local += int64(chunk * pm)
+							local += chunk * int64(pm)
 							c.moves[wk].v.Store(local)
 							c.offerFn(s.bestLength(), s.best)
 							if c.done() {
@@ -218,16 +274,30 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 							}
 							if c.snapshotDue() {
 								buf = s.current(buf[:0])
-								c.snapshot(buf, s.cur, int64(st), float64(st)/float64(len(temps)), t)
+								frac := 0.0
+								if !cool.Fitted() {
+									frac = float64(st) / lamSteps
+								}
+								c.snapshot(buf, s.cur, st, frac, sp.t)
 							}
 						}
-						s.steps = int64(st + 1)
+						s.steps = st + 1
 					}
 				}
 			}(wk)
 		}
 		wg.Wait()
-		if exchange {
+		if c.stop.Load() {
+			break
+		}
+		lastT = plan[len(plan)-1].t
+		if steps == 0 && cool.Fitted() {
+			// the probe: its rate sets the time the descent keeps
+			cool.Reserve(descentReserve(in.N, near.k, pm, plan[0].iters, time.Since(coolStart), budget))
+		}
+		steps += int64(len(plan))
+		done = planned
+		if exchange && (!cool.Fitted() || steps%int64(max(p.K, 1)) == 0) {
 			gb := 0
 			for b, s := range searches {
 				if s.bestLength() < searches[gb].bestLength() {
@@ -241,22 +311,64 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 			}
 		}
 	}
-	var steps int64
+	if reached := maxSteps(searches); reached > steps {
+		// stopped inside a plan: its last step begun
+		lastT = plan[min(int(reached-steps), len(plan))-1].t
+		steps = reached
+	}
+	cool.Done(steps, lastT)
+	run := cool.Run()
+	if cool.Fitted() && near.nb != nil && !c.stop.Load() {
+		run.Descent = saDescend(c, searches, w)
+	}
 	gb := 0
 	for b, s := range searches {
 		c.offerFn(s.bestLength(), s.best)
-		steps = max(steps, s.steps)
 		if s.bestLength() < searches[gb].bestLength() {
 			gb = b
 		}
 	}
-	moves = c.totalMoves()
 	stopped := c.stopped.Load()
 	last := searches[0]
-	c.snapshot(last.current(nil), last.cur, steps, float64(steps)/float64(max(1, len(temps))), 0)
+	frac := 1.0
+	if !cool.Fitted() {
+		frac = float64(steps) / max(1, lamSteps)
+	}
+	c.snapshot(last.current(nil), last.cur, steps, frac, 0)
 	p.Workers = w
 	// the shortest search, ties to the lowest index (not the first offered)
-	return solver.Finish(in, e, p, solver.Outcome{Tour: toInt(searches[gb].best(nil)), Moves: moves, Steps: steps, Start: start, Stopped: stopped, Device: deviceName(w)})
+	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: toInt(searches[gb].best(nil)), Moves: c.totalMoves(), Steps: steps, Start: start, Stopped: stopped, Device: deviceName(w)})
+	res.Schedule = run
+	return res, err
+}
+
+// maxSteps is the most temperature steps a search has finished.
+func maxSteps(searches []*saSearch) int64 {
+	var m int64
+	for _, s := range searches {
+		m = max(m, s.steps)
+	}
+	return m
+}
+
+// saDescend runs every search's greedy descent on the workers and returns
+// the time it took.
+func saDescend(c *control, searches []*saSearch, w int) time.Duration {
+	t0 := time.Now()
+	c.setPhase(solver.PhasePolish)
+	var wg sync.WaitGroup
+	for wk := 0; wk < w; wk++ {
+		wg.Add(1)
+		go func(wk int) {
+			defer wg.Done()
+			for b := wk; b < len(searches); b += w {
+				evals := searches[b].descend(c.done)
+				c.moves[wk].v.Add(evals)
+			}
+		}(wk)
+	}
+	wg.Wait()
+	return time.Since(t0)
 }
 
 // saEngine is sa, pssm and pspm: saRun with different search counts.
@@ -266,6 +378,7 @@ type saEngine struct {
 }
 
 func (e saEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	fit := solver.FitsToLimit(p)
 	if err := saPrepare(e, in, &p); err != nil {
 		return solver.Result{}, err
 	}
@@ -282,15 +395,15 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Param
 	case "sa":
 		// Independent LWSA searches; no exchange.
 		p.Threads = 1
-		return saRun(ctx, e, in, p, snaps, p.Blocks, 1, false)
+		return saRun(ctx, e, in, p, snaps, p.Blocks, 1, false, fit)
 	case "pssm":
 		p.Threads = 1
-		return saRun(ctx, e, in, p, snaps, p.Blocks, 1, true)
+		return saRun(ctx, e, in, p, snaps, p.Blocks, 1, true, fit)
 	default: // pspm
 		if p.Threads == 0 {
 			p.Threads = DefaultThreads
 		}
-		return saRun(ctx, e, in, p, snaps, p.Blocks, p.Threads, true)
+		return saRun(ctx, e, in, p, snaps, p.Blocks, p.Threads, true, fit)
 	}
 }
 

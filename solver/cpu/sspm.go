@@ -56,6 +56,7 @@ type candidate struct {
 type sspmEngine struct{ baseEngine }
 
 func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	fit := solver.FitsToLimit(p)
 	if err := saPrepare(e, in, &p); err != nil {
 		return solver.Result{}, err
 	}
@@ -73,7 +74,7 @@ func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Par
 	// same either way: Pm moves per iteration, the best tested by Metropolis.
 	w := max(1, min(p.Workers, p.Threads/minMovesPerWorker))
 	if w == 1 {
-		return saRun(ctx, e, in, p, snaps, 1, p.Threads, false)
+		return saRun(ctx, e, in, p, snaps, 1, p.Threads, false, fit)
 	}
 	return sspmParallel(ctx, e, in, p, snaps, w)
 }

@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	"maps"
 	"strconv"
 
 	"github.com/tsplab/tsplab/solver"
@@ -172,10 +171,6 @@ func solveSwapTabu(r *climbRun, iters, tenure int) (solver.Result, error) {
 	}
 	stopped = stopped || c.stopped.Load()
 	c.snapshot(nil, s.bestL, int64(s.it), 1, 0)
-	r.p.Extra = maps.Clone(r.p.Extra)
-	if r.p.Extra == nil {
-		r.p.Extra = map[string]string{}
-	}
-	r.p.Extra[OptTenure] = strconv.Itoa(int(s.tenure))
+	r.p = r.p.WithExtra(OptTenure, strconv.Itoa(int(s.tenure)))
 	return solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: toInt(s.best), Moves: int64(s.it) * m, Steps: int64(s.it), Start: r.start, Stopped: stopped, Device: deviceName(1)})
 }

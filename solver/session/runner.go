@@ -61,7 +61,7 @@ type Progress struct {
 	Elapsed     time.Duration
 	Fraction    float64 // 0..1 of the time budget or schedule
 	Engine      string  // "pspm/cpu"
-	Note        string  // backend fallback note, or the error that ended the run
+	Note        string  // backend fallback note, the engine's note on its result, or the error that ended the run
 
 	// Phase is the part of the run the engine reports it is in
 	// (solver.PhaseSearch when it does not say); PhaseProgress the
@@ -402,6 +402,9 @@ func (r *Runner) finish(seg int, o solveOutcome) (Progress, bool) {
 	pr.BestLength = r.bestLength
 	pr.Moves, pr.Steps, pr.Elapsed = r.moves, r.steps, r.elapsed
 	pr.Fraction = r.fraction(r.elapsed, 1)
+	if res.Note != "" {
+		pr.Note = res.Note // shown in the status line
+	}
 	budgetLeft := r.params.TimeLimit <= 0 || r.elapsed < r.params.TimeLimit
 	if r.pausing && res.Stopped && budgetLeft {
 		r.state = Paused

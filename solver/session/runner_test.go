@@ -19,6 +19,7 @@ func init() {
 	fakeengine.Register(
 		fakeengine.Engine{Algo: "fake"},
 		fakeengine.Engine{Algo: "fake", On: solver.BackendGPU, Unavailable: errNoDevice},
+		fakeengine.Engine{Algo: "fake-note", Note: "no climb finished in the time given"},
 	)
 }
 
@@ -283,5 +284,24 @@ func TestRunnerReportsPhases(t *testing.T) {
 	}
 	if last := ups[len(ups)-1]; last.State != Done || last.Phase != "" {
 		t.Errorf("last update: state %v phase %q, want done and no phase", last.State, last.Phase)
+	}
+}
+
+// TestRunnerShowsTheResultNote: the engine's note on its result reaches
+// the last update (the app's status line) and the result.
+func TestRunnerShowsTheResultNote(t *testing.T) {
+	r := NewRunner()
+	var rec recorder
+	r.OnUpdate = rec.add
+	if err := r.Start(ring(30), solver.Params{Algorithm: "fake-note", Backend: "cpu", TimeLimit: 50 * time.Millisecond, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	r.Wait()
+	ups := rec.all()
+	if len(ups) == 0 || ups[len(ups)-1].Note != "no climb finished in the time given" {
+		t.Fatalf("last update %+v: want the engine's note", ups[len(ups)-1:])
+	}
+	if res, ok := r.Result(); !ok || res.Note != "no climb finished in the time given" {
+		t.Errorf("result note %q", res.Note)
 	}
 }

@@ -1,0 +1,79 @@
+package gpu
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// TestGPUOptionsValidate: the GPU engines' declared options are checked
+// by solver.Validate (the same ranges and messages in every build), and a
+// key an engine does not declare is refused naming its options.
+func TestGPUOptionsValidate(t *testing.T) {
+	small := hostInstance(100, 1)
+	cases := []struct {
+		name, algo string
+		extra      map[string]string
+		flag, want string // flag "": accepted
+	}{
+		{"rkbi_k 8", AlgoThreeOptILS, map[string]string{"rkbi_k": "8"}, "", ""},
+		{"rkbi_k 9", AlgoThreeOptILS, map[string]string{"rkbi_k": "9"}, "--opt rkbi_k", "1..8"},
+		{"samples negative", AlgoThreeOptILS, map[string]string{"samples": "-4"}, "--opt samples", "1..1024"},
+		{"loop on the host", AlgoThreeOptILS, map[string]string{"loop": "host"}, "", ""},
+		{"loop unknown", AlgoThreeOptILS, map[string]string{"loop": "cpu"}, "--opt loop", "--opt loop cpu is unknown: want one of device|host"},
+		{"an engine's report read back", AlgoSwapClimb, map[string]string{"launch_waves": "3"}, "", ""},
+		{"tenure 0", AlgoSwapClimb, map[string]string{"tenure": "0"}, "--opt tenure", "1..2^20"},
+		{"wmoves is gone", AlgoOrILS, map[string]string{"wmoves": "3opt"}, "--opt", "unknown"},
+		{"wsegment on or-ils", AlgoOrILS, map[string]string{"wsegment": "30"}, "--opt", "unknown"},
+		{"segment past 512", AlgoOrILS, map[string]string{"segment": "513"}, "--opt segment", "1..512"},
+		{"start random", AlgoTwoOptClimb, map[string]string{"start": "random"}, "", ""},
+		{"start unknown", AlgoTwoOptClimb, map[string]string{"start": "greedy"}, "--opt start", "nn|random"},
+		{"2opt-ils has no options", AlgoTwoOptILS, map[string]string{"kicks": "3"}, "--opt", "none"},
+	}
+	for _, c := range cases {
+		e, err := solver.Lookup(c.algo, solver.BackendGPU)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = solver.Validate(e, small, solver.Params{Extra: c.extra})
+		if c.flag == "" {
+			if err != nil {
+				t.Errorf("%s: refused: %v", c.name, err)
+			}
+			continue
+		}
+		var pe *solver.ParamError
+		if !errors.As(err, &pe) || pe.Flag != c.flag || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want flag %s and %q", c.name, err, c.flag, c.want)
+		}
+	}
+}
+
+// TestGPUConfigsParse: each spec fills its config from a run's Params
+// with its defaults, the Params fields it takes and the instance's size.
+func TestGPUConfigsParse(t *testing.T) {
+	c3, err := threeOptSpec.Parse(hostInstance(100, 1), solver.Params{Blocks: 7, Extra: map[string]string{"rkbi_k": "5", "loop": "host"}})
+	if err != nil || c3 != (threeOptConfig{Blocks: 7, Threads: 256, K: 5, Samples: 4, Dist: "auto", Loop: "host"}) {
+		t.Errorf("3opt-ils: %+v %v", c3, err)
+	}
+	cs, err := swapSpec.Parse(hostInstance(100, 1), solver.Params{Threads: 64, Extra: map[string]string{"tabu": "100"}})
+	if err != nil || cs != (swapConfig{Threads: 64, Dist: "auto", Tabu: 100}) {
+		t.Errorf("swap-climb: %+v %v (tenure and blocks left for the engine)", cs, err)
+	}
+	cc, err := climbSpec.Parse(hostInstance(100, 1), solver.Params{})
+	if err != nil || cc != (climbConfig{Pick: "disjoint", Start: "nn"}) {
+		t.Errorf("2opt-climb: %+v %v", cc, err)
+	}
+	for _, c := range []struct {
+		n      int
+		global float64
+		start  string
+	}{{1000, 1, "greedy"}, {orStartSFCMinN, 2, "sfc"}} {
+		co, err := orSpec.Parse(&solver.Instance{N: c.n}, solver.Params{})
+		if err != nil || co.Global != c.global || co.Start != c.start || co.Window != 1024 || co.Segment != 30 {
+			t.Errorf("or-ils on %d cities: %+v %v", c.n, co, err)
+		}
+	}
+}

@@ -1,0 +1,119 @@
+package gpu
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
+)
+
+// pspmDraw is how a run draws its moves (the "draw" option): uniform over
+// the cities, or, from temperature step fromStep on, beside one of c's k
+// nearest cities on the lanes not set in mix (lists: n*k of them, padded
+// to an even count, in the kernel's 16-bit form; nil when the run never
+// draws from them).
+type pspmDraw struct {
+	lists    []uint16
+	k        int
+	fromStep int64
+	mix      uint32  // lanes that keep the uniform draw in the neighbour phase
+	from     float64 // the temperature the neighbour phase starts below (0: from the start)
+}
+
+// pspmNNFromScale times the mean distance from a city to its k-th nearest
+// is draw auto's default nnfrom: the best of 1, 3 and 10 on Lam et al.'s
+// hardest instances (docs/PERF.md, "The neighbour-list draw").
+const pspmNNFromScale = 3
+
+// pspmMixLanes are the lanes that keep the uniform draw in the neighbour
+// phase of draw auto and mixed: every other lane, so half of a team's
+// moves are Lam et al.'s and half go beside a near city.
+const pspmMixLanes = 0xaaaaaaaa
+
+// pspmDrawOf sets up the draw of c's draw, nnk and nnfrom options. The neighbour draw
+// needs fewer than 65,535 cities (16-bit lists); "nn" or "mixed" asked
+// above is refused, "auto" there draws uniformly. auto is
+// uniform down to nnfrom, then mixed; nn and mixed start at nnfrom when it
+// is given, else at once. nnfrom's default is pspmNNFromScale times the
+// mean distance from a city to its k-th nearest: around there a move that
+// puts c beside a near city passes the Metropolis test often, while a
+// uniform move, whose delta is of the order of the tour's edges, seldom
+// does.
+func pspmDrawOf(in *solver.Instance, c pspmConfig, p solver.Params, steps int) (pspmDraw, error) {
+	d := pspmDraw{fromStep: int64(steps)}
+	mode, k := c.Draw, c.NNK
+	switch mode {
+	case "auto", "mixed":
+		d.mix = pspmMixLanes
+	case "uniform":
+		return d, nil
+	}
+	from := -1.0 // unset: the default below
+	if c.NNFrom != nil {
+		from = *c.NNFrom
+	}
+	if why := pspmNNUnfit(in.N, k); why != "" {
+		if mode == "nn" || mode == "mixed" {
+			return d, fmt.Errorf("pspm: draw %s %s", mode, why)
+		}
+		return d, nil
+	}
+	nb := neighbor.Nearest(in, k)
+	if nb.K != k {
+		return d, nil
+	}
+	d.k = k
+	d.lists = make([]uint16, (in.N*k+1)&^1)
+	for i, v := range nb.List {
+		d.lists[i] = uint16(v)
+	}
+	if from < 0 {
+		if mode == "nn" || mode == "mixed" {
+			d.fromStep = 0
+			return d, nil
+		}
+		from = 0
+		for i := 0; i < in.N; i++ {
+			from += float64(in.Dist(i, int(nb.List[i*k+k-1])))
+		}
+		from *= pspmNNFromScale / float64(in.N)
+	}
+	d.from = from
+	d.fromStep = pspmStepBelow(p, from, steps)
+	if d.fromStep >= int64(steps) {
+		d.lists, d.k, d.mix = nil, 0, 0
+	}
+	return d, nil
+}
+
+// pspmDefaultNbrBytes is the size of the neighbour lists a run with the
+// default draw (auto, 8 nearest) takes, or 0 when it draws uniformly.
+func pspmDefaultNbrBytes(n int) int {
+	if pspmNNUnfit(n, 8) != "" {
+		return 0
+	}
+	return 2 * ((n*8 + 1) &^ 1)
+}
+
+// pspmNNUnfit says why the neighbour draw cannot run, or "".
+func pspmNNUnfit(n, k int) string {
+	switch {
+	case n >= 65535:
+		return fmt.Sprintf("needs fewer than 65,535 cities (%d)", n)
+	case k >= n:
+		return fmt.Sprintf("needs more than nnk = %d cities (%d)", k, n)
+	}
+	return ""
+}
+
+// pspmStepBelow is the first temperature step of p's schedule whose
+// temperature T0*alpha^step is at most t (steps when none is).
+func pspmStepBelow(p solver.Params, t float64, steps int) int64 {
+	for st := 0; st < steps; st++ {
+		if p.T0*math.Pow(p.Alpha, float64(st)) <= t {
+			return int64(st)
+		}
+	}
+	return int64(steps)
+}

@@ -1,0 +1,245 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"fmt"
+
+	"gorgonia.org/cu"
+)
+
+// What a PSPM layout keeps in shared memory (the digit of its kernel's
+// name, the MODE bits of kernels/pspm.cu); the rest stays in global memory.
+const (
+	pspmSharedLists  = 1 // the searches' city records
+	pspmSharedCoords = 2 // the coordinates, shared by the block's searches
+	pspmSharedNbr    = 4 // the neighbour lists of the nearest-city draw
+)
+
+// pspmLayout is one compiled pspm_anneal kernel: the metric, the index
+// width, whether a search is a warp (moves per lane 1 or 2) or a whole
+// block, and what it keeps in shared memory.
+type pspmLayout struct {
+	metric int
+	wide   bool // 32-bit city indices (n >= 65535)
+	warp   bool // a search per warp, else a search per block
+	moves  int  // moves per lane of a warp search (TPB <= 32 moves)
+	shared int  // pspmShared* bits
+	name   string
+}
+
+// nn reports whether the layout has the nearest-city draw (16-bit
+// indices, whose lists the draw takes).
+func (l pspmLayout) nn() bool { return !l.wide }
+
+// pspmLayouts are the kernels PSPM_METRIC stamps in kernels/pspm.cu, in
+// the same order: a search per warp with one move per lane in every
+// shared-memory mode, two moves per lane (TPB 33 to 64) where the lists
+// fit in shared memory, a search per block (more moves, or a warp layout
+// that does not fit), and 32-bit indices in global memory.
+var pspmLayouts = func() []pspmLayout {
+	var ls []pspmLayout
+	for _, m := range []int{metricEuc2D, metricCeil2D, metricAtt} {
+		add := func(wide, warp bool, moves int, shared ...int) {
+			for _, sh := range shared {
+				name := fmt.Sprintf("pspm_anneal_%s_u16_b%d", metricSuffix[m], sh)
+				switch {
+				case warp && moves == 2:
+					name = fmt.Sprintf("pspm_anneal_%s_u16_t32x2%d", metricSuffix[m], sh)
+				case warp:
+					name = fmt.Sprintf("pspm_anneal_%s_u16_w%d", metricSuffix[m], sh)
+				}
+				if wide {
+					name = "pspm_anneal_" + metricSuffix[m] + map[bool]string{true: "_u32_w0", false: "_u32_b0"}[warp]
+				}
+				ls = append(ls, pspmLayout{metric: m, wide: wide, warp: warp, moves: moves, shared: sh, name: name})
+			}
+		}
+		add(false, true, 1, 7, 3, 1, 0)
+		add(false, true, 2, 7, 3)
+		add(true, true, 1, 0)
+		add(false, false, 1, 3, 1, 0)
+		add(true, false, 1, 0)
+	}
+	return ls
+}()
+
+var metricSuffix = map[int]string{metricEuc2D: "euc", metricCeil2D: "ceil", metricAtt: "att"}
+
+func init() {
+	for _, l := range pspmLayouts {
+		registerKernels(l.name)
+	}
+	for _, m := range []string{"euc", "ceil", "att"} {
+		registerKernels("pspm_init_"+m, "dist_check_"+m)
+	}
+	registerKernels("pspm_sync")
+}
+
+// pspmPlan is the launch configuration of one PSPM run.
+type pspmPlan struct {
+	layout   pspmLayout
+	fn       cu.Function
+	perBlock int // searches per CUDA block (warps per block; 1 for a block search)
+	blockDim int
+	shared   int // dynamic shared bytes
+	perSM    int // resident searches per SM
+}
+
+// blockBytes is the device memory one search takes: its current tour and
+// archive (next arrays), their costs, and its city records when they do
+// not live in shared memory.
+func (pl pspmPlan) blockBytes(n int) int64 {
+	b := int64(n)*8 + 16
+	if pl.layout.shared&pspmSharedLists == 0 {
+		b += int64(n) * pl.recordBytes()
+	}
+	return b
+}
+
+// recordBytes is a city record's size (PspmNode: e, rem, next, prev).
+func (pl pspmPlan) recordBytes() int64 {
+	if pl.layout.wide {
+		return 16
+	}
+	return 12
+}
+
+func align16(x int) int { return (x + 15) &^ 15 }
+
+// pspmSlotBytes is the shared memory of each search's slot: the cities an
+// accepted move changes and the batch table of thresholds and bases
+// (PSPM_SLOT_BYTES in kernels/pspm.cu), ahead of the coordinates and lists.
+const pspmSlotBytes = 32 + 16*32
+
+// pspmCandidates are the layouts that run tpb moves per search on n cities
+// of the metric, warp layouts first; nbr says whether the run draws from
+// neighbour lists (which only then go in shared memory).
+func pspmCandidates(n, tpb, metric int, nbr bool) (warp, block []pspmLayout) {
+	wide := n >= 65535
+	for _, l := range pspmLayouts {
+		if l.metric != metric || l.wide != wide || (l.shared&pspmSharedNbr != 0 && !nbr) {
+			continue
+		}
+		switch {
+		case !l.warp:
+			block = append(block, l)
+		case tpb <= 32 && l.moves == 1, tpb > 32 && tpb <= 32*l.moves:
+			warp = append(warp, l)
+		}
+	}
+	return warp, block
+}
+
+// fit returns the plan of layout l with spb searches per block of tpb
+// moves, or ok = false when its shared memory or registers do not fit.
+func (r *run) fit(l pspmLayout, spb, n, tpb, nbrBytes int) (pspmPlan, bool) {
+	pl := pspmPlan{layout: l, perBlock: spb, blockDim: 32 * spb}
+	if !l.warp {
+		pl.blockDim = (tpb + 31) / 32 * 32
+	}
+	fn, ok := r.d.fns[l.name]
+	if !ok {
+		return pl, false
+	}
+	pl.fn = fn
+	pl.shared = pspmSlotBytes * spb
+	if l.shared&pspmSharedCoords != 0 {
+		pl.shared += align16(n * 8)
+	}
+	if l.shared&pspmSharedLists != 0 {
+		pl.shared += spb * align16(n*int(pl.recordBytes()))
+	}
+	if l.shared&pspmSharedNbr != 0 {
+		pl.shared += align16(nbrBytes)
+	}
+	if pl.shared > r.d.limits.sharedOptin {
+		return pl, false
+	}
+	if pl.shared > r.d.limits.sharedStatic && setMaxDynamicShared(fn, pl.shared) != nil {
+		return pl, false
+	}
+	per, err := fn.MaxActiveBlocksPerMultiProcessor(pl.blockDim, int64(pl.shared))
+	if err != nil || per <= 0 {
+		return pl, false
+	}
+	pl.perSM = per * spb
+	return pl, true
+}
+
+// planPSPM picks the layout of a run of tpb moves per search on n cities
+// (Lam et al. Eq. 3, generalised by the occupancy API): a warp layout when
+// one fits, else a block; among those, the one with the most in shared
+// memory that keeps enough searches resident per SM, then the most
+// resident searches, then the fewest searches per block. Enough is 85 %
+// of the best residency (the loop is bound by instruction issue once an
+// SM holds about 32 searches, and shared-memory operands save address
+// arithmetic), or, when tb searches are asked for, what a wave of tb
+// needs. nbrBytes > 0: the run draws from neighbour lists of that size.
+func (r *run) planPSPM(n, tpb, metric, tb, nbrBytes int) (pspmPlan, error) {
+	warp, block := pspmCandidates(n, tpb, metric, nbrBytes > 0)
+	var plans []pspmPlan
+	for _, l := range warp {
+		for _, spb := range []int{1, 2, 4, 8} {
+			if pl, ok := r.fit(l, spb, n, tpb, nbrBytes); ok {
+				plans = append(plans, pl)
+			}
+		}
+	}
+	if len(plans) == 0 && tpb > 32 {
+		for _, l := range block {
+			if pl, ok := r.fit(l, 1, n, tpb, nbrBytes); ok {
+				plans = append(plans, pl)
+			}
+		}
+	}
+	if len(plans) == 0 {
+		return pspmPlan{}, fmt.Errorf("pspm: no launch configuration fits %d cities with %d threads per search", n, tpb)
+	}
+	best := 0
+	for _, pl := range plans {
+		best = max(best, pl.perSM)
+	}
+	enough := (85*best + 99) / 100
+	if tb > 0 {
+		enough = min(enough, (tb+r.d.info.Multiprocs-1)/r.d.info.Multiprocs)
+	}
+	var pick pspmPlan
+	for _, sh := range []int{7, 3, 1, 0} {
+		for _, pl := range plans {
+			if pl.layout.shared == sh && pl.perSM >= enough && pl.perSM > pick.perSM {
+				pick = pl
+			}
+		}
+		if pick.perSM > 0 {
+			break
+		}
+	}
+	if pick.shared > r.d.limits.sharedStatic {
+		if err := setMaxDynamicShared(pick.fn, pick.shared); err != nil {
+			return pick, err
+		}
+	}
+	return pick, nil
+}
+
+// planDefault returns the plan and the number of searches of a run whose
+// blocks are not given: a full wave (the plan's resident searches on every
+// SM); or, when a full wave keeps the city records in global memory and
+// one search per SM keeps them in shared memory, one search per SM. Fewer
+// searches, each several times faster, make longer chains in the same
+// time, which a time limit rewards (docs/PERF.md, "PSPM on 10,000+
+// cities").
+func (r *run) planDefault(n, tpb, metric, nbrBytes int) (pspmPlan, int, error) {
+	pl, err := r.planPSPM(n, tpb, metric, 0, nbrBytes)
+	if err != nil {
+		return pl, 0, err
+	}
+	sms := r.d.info.Multiprocs
+	if pl.layout.shared&pspmSharedLists == 0 {
+		if one, err := r.planPSPM(n, tpb, metric, sms, nbrBytes); err == nil && one.layout.shared&pspmSharedLists != 0 {
+			return one, sms, nil
+		}
+	}
+	return pl, pl.perSM * sms, nil
+}

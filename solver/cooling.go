@@ -1,0 +1,209 @@
+package solver
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// Cooling plans a geometric annealing schedule from T0 down to TEnd. With
+// no time budget it is Lam et al.'s schedule as given: the factor Alpha
+// every step, Iters iterations per step. With a budget it fits the
+// schedule to it: the first step is a probe that measures the rate
+// (iterations per second); from then on every step's factor is chosen so
+// that T reaches TEnd when the budget ends at the rate measured so far,
+// so a run that turns slower or faster (a loaded machine) re-aims at its
+// deadline. Steps are shortened only when the budget would otherwise hold
+// fewer than MinFittedSteps of them, so the cooling stays gradual.
+//
+// An engine calls Next before every temperature step and Done after the
+// last; Run describes what ran. Both backends' annealers use it, so the
+// same Params plan the same kind of schedule.
+type Cooling struct {
+	t0, tend, alpha float64
+	iters           int64 // iterations per step as planned (Lam's N·Sp)
+	n               int   // cities, to report sweeps
+	budget          time.Duration
+
+	stepIters int64   // iterations of the steps after the probe
+	rate      float64 // smoothed iterations per second
+	lastIters int64
+	lastTime  time.Duration
+	run       ScheduleRun
+}
+
+// MinFittedSteps is the fewest temperature steps a fitted schedule takes:
+// below it the steps are shortened (fewer sweeps each) rather than the
+// factor lowered further, so that T never drops by more than about 9 %
+// from one step to the next.
+const MinFittedSteps = 100
+
+// probeShare is the part of a step's iterations the probe of a fitted
+// schedule runs at T0: enough to measure the rate, short enough that a
+// large instance does not spend much of a small budget on it.
+const probeShare = 10
+
+// NewCooling returns the schedule from t0 down to tend with Lam's factor
+// alpha and iters iterations per step, for n cities. budget is the time
+// the cooling may take, from its first step until T must reach tend
+// (the greedy descent the schedule ends in comes after it); 0 runs Lam's
+// schedule unchanged.
+func NewCooling(t0, tend, alpha float64, iters int64, n int, budget time.Duration) *Cooling {
+	c := &Cooling{t0: t0, tend: tend, alpha: alpha, iters: max(iters, 1), n: max(n, 1), budget: max(budget, 0)}
+	c.run = ScheduleRun{Fitted: c.budget > 0, T0: t0, TEnd: tend, LamAlpha: alpha, Sweeps: float64(c.iters) / float64(c.n)}
+	if !c.run.Fitted {
+		c.run.Alpha0, c.run.Alpha = alpha, alpha
+	}
+	return c
+}
+
+// Fitted reports whether the schedule is fitted to a time budget.
+func (c *Cooling) Fitted() bool { return c.budget > 0 }
+
+// Reserve sets d of the budget aside for what follows the cooling (the
+// greedy descent the schedule ends in); an engine calls it once, after
+// the probe has shown its rate.
+func (c *Cooling) Reserve(d time.Duration) {
+	if c.budget > 0 && d > 0 {
+		c.budget = max(c.budget-d, time.Nanosecond)
+	}
+}
+
+// Next returns the cooling factor to apply after the coming step and the
+// iterations that step runs. t is the temperature of the coming step;
+// iters the iterations run since the cooling began and elapsed the time
+// they took. The coming step is the last when t·alpha <= tend.
+func (c *Cooling) Next(t float64, iters int64, elapsed time.Duration) (alpha float64, stepIters int64) {
+	if c.budget <= 0 {
+		return c.alpha, c.iters
+	}
+	if iters <= 0 || elapsed <= 0 {
+		// The probe: a short step at t, which stays where it is.
+		return 1, max(1, c.iters/probeShare)
+	}
+	c.measure(iters, elapsed)
+	left := c.budget - elapsed
+	if c.stepIters == 0 {
+		// After the probe: Lam's steps if the budget holds MinFittedSteps
+		// of them, else shorter ones.
+		total := c.rate * c.budget.Seconds()
+		c.stepIters = max(1, min(c.iters, int64(total/MinFittedSteps)))
+		c.run.Sweeps = float64(c.stepIters) / float64(c.n)
+	}
+	alpha, settled := c.fit(t, left)
+	if c.run.Alpha0 == 0 {
+		c.run.Alpha0 = alpha
+	}
+	if settled || c.run.Alpha == 0 {
+		c.run.Alpha = alpha
+	}
+	return alpha, c.stepIters
+}
+
+// measure updates the rate from the iterations done since the last call:
+// an average weighted towards the recent steps, so that a change of load
+// shows within a few steps without one slow step swinging the plan.
+func (c *Cooling) measure(iters int64, elapsed time.Duration) {
+	di, dt := iters-c.lastIters, elapsed-c.lastTime
+	if di <= 0 || dt <= 0 {
+		return
+	}
+	r := float64(di) / dt.Seconds()
+	if c.rate == 0 {
+		c.rate = r
+	} else {
+		const w = 0.2
+		c.rate = (1-w)*c.rate + w*r
+	}
+	c.lastIters, c.lastTime = iters, elapsed
+}
+
+// fit returns the factor that takes T from t to tend in the steps that
+// fit in left at the measured rate, counting the coming step at t;
+// settled is false in the last few steps, whose factors only round the
+// schedule off to its end (they are not reported as its factor).
+func (c *Cooling) fit(t float64, left time.Duration) (a float64, settled bool) {
+	if t <= c.tend {
+		return c.alpha, false
+	}
+	steps := c.rate * left.Seconds() / float64(c.stepIters)
+	if steps <= 1 {
+		// No time for more: this step is the last.
+		return lastFactor(t, c.tend), false
+	}
+	// steps - 1 factors between the coming step's T and the last step's,
+	// which sits just above tend (Lam's rule: steps while T > tend).
+	a = math.Pow(c.tend/t, 1/(steps-1))
+	return min(max(a, lastFactor(t, c.tend)), 1-1e-12), steps > 10
+}
+
+// lastFactor is the factor that takes t just below tend, ending the
+// schedule after the coming step.
+func lastFactor(t, tend float64) float64 { return tend / t * (1 - 1e-9) }
+
+// Done records the end of the cooling: steps temperature steps run, the
+// last at temperature t.
+func (c *Cooling) Done(steps int64, t float64) {
+	c.run.Steps, c.run.TLast = steps, t
+}
+
+// Run returns the description of the schedule so far.
+func (c *Cooling) Run() *ScheduleRun {
+	r := c.run
+	return &r
+}
+
+// ScheduleRun describes the annealing schedule a run followed: Lam et
+// al.'s as given, or one fitted to the time limit.
+type ScheduleRun struct {
+	// Fitted is true when the cooling was fitted to the time limit
+	// (false: the factor Alpha every step throughout).
+	Fitted bool    `json:"fitted"`
+	T0     float64 `json:"t0"`
+	TEnd   float64 `json:"tend"`
+	// LamAlpha is the factor of the schedule as given (Params.Alpha).
+	LamAlpha float64 `json:"alpha_given"`
+	// Alpha0 and Alpha are the factors of the first and the last step
+	// (both LamAlpha when not fitted).
+	Alpha0 float64 `json:"alpha_first"`
+	Alpha  float64 `json:"alpha_last"`
+	// Steps are the temperature steps run, the probe included; TLast is
+	// the temperature of the last.
+	Steps int64   `json:"steps"`
+	TLast float64 `json:"t_last"`
+	// Sweeps are the iterations per step in multiples of the cities.
+	Sweeps float64 `json:"sweeps"`
+	// Descent is the time of the greedy descent the schedule ended in
+	// (0: none ran).
+	Descent time.Duration `json:"descent_ns"`
+}
+
+// String is the schedule in one line, as the CLI summary and the app show
+// it: "fitted to the time limit: alpha 0.9971 → 0.9969 (given 0.99), 1,220
+// steps of 10 sweeps, T 10000 → 0.1, descent 12ms".
+func (s *ScheduleRun) String() string {
+	if s == nil {
+		return ""
+	}
+	var b strings.Builder
+	if s.Fitted {
+		fmt.Fprintf(&b, "fitted to the time limit: alpha %.5g → %.5g (given %.4g)", s.Alpha0, s.Alpha, s.LamAlpha)
+	} else {
+		fmt.Fprintf(&b, "as given: alpha %.4g", s.LamAlpha)
+	}
+	fmt.Fprintf(&b, ", %d steps of %.3g sweeps, T %.4g → %.4g", s.Steps, s.Sweeps, s.T0, s.TLast)
+	if s.Descent > 0 {
+		fmt.Fprintf(&b, ", descent %v", s.Descent.Round(time.Millisecond/10))
+	}
+	return b.String()
+}
+
+// FitsToLimit reports whether an annealer fits its cooling to the time
+// limit of p, the user's Params before the defaults are filled in: a
+// limit is set and neither alpha nor sweeps is. An explicit alpha or
+// sweeps pins the schedule (the reproduction suites set both, keeping the
+// paper's protocol), which the time limit then cuts where it falls.
+func FitsToLimit(p Params) bool {
+	return p.TimeLimit > 0 && p.Alpha == 0 && p.Sweeps == 0
+}

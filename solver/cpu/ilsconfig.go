@@ -1,0 +1,123 @@
+package cpu
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// The iterated local searches' options (2opt-ils, 3opt-ils, auto), each
+// declared once on ilsOptions; the engines differ in their defaults and
+// in which options a user of each needs (the others are experimental).
+// ilsConfig's orOpt and start are the engine's own (ilsEngine.cfg).
+var ilsDecls = []solver.Decl[ilsOptions]{
+	solver.ParamInt("workers", func(o *ilsOptions) *int { return &o.workers }).Auto("all cores"),
+	solver.Int(OptKicks, func(o *ilsOptions) *int { return &o.kicks }, 0, 0, math.MaxInt32,
+		"kicks per worker (0: until the time limit); with no time limit the run is deterministic"),
+	solver.Choice(OptPivot, func(o *ilsOptions) *string { return &o.pivot }, "first", []string{"first", "rkbi"},
+		"pivoting rule: first improvement or random-k-best improvement").Experimental(),
+	solver.Int(OptRKBI, func(o *ilsOptions) *int { return &o.rkbi }, 3, 1, 64,
+		"k of random-k-best-improvement (1: best improvement)").Experimental(),
+	solver.Int(OptSync, func(o *ilsOptions) *int { return &o.cfg.sync }, 0, 0, math.MaxInt32,
+		"kicks per worker between global-best exchanges (0: independent workers)").Experimental(),
+	solver.Choice(OptShare, func(o *ilsOptions) *string { return &o.cfg.share }, "best", []string{"best", "gpx"},
+		"what the exchange every sync kicks gives every worker: the shortest tour, or the partition crossover (GPX) of all workers' tours, never longer than the shortest").Experimental(),
+	solver.Int(OptStale, func(o *ilsOptions) *int { return &o.cfg.stale }, 0, 0, 1<<20,
+		"escape after stale·n kicks without an improvement: restart from the best tour with a burst of kicks (0: never)").Experimental(),
+	solver.Bool(OptThreeOpt, func(o *ilsOptions) *bool { return &o.cfg.threeOpt }, false,
+		"sequential 3-opt moves besides 2-opt and Or-opt").Experimental(),
+	solver.Bool(OptOr3, func(o *ilsOptions) *bool { return &o.cfg.or3 }, false,
+		"with threeopt on, also the pure 3-opt moves two 2-opt steps cannot make (a segment moved without reversal, or two neighbouring segments reversed in place)").Experimental(),
+	solver.Int(OptDepth, func(o *ilsOptions) *int { return &o.cfg.depth }, 1, 1, maxDepth,
+		"steps of a sequential move after its first 2-opt step, Lin–Kernighan style (1: 3-opt, 2: 4-opt, 3: 5-opt); with threeopt on").Experimental(),
+	solver.Choice(OptMove, func(o *ilsOptions) *string { return &o.cfg.move }, "chain", []string{"chain", "lk5"},
+		"the deep move after 2-opt and Or-opt: a chain of 2-opt steps (threeopt, depth) or the sequential 5-opt move of Lin–Kernighan–Helsgaun in chains of up to 3 steps (lk5)").Experimental(),
+	solver.Choice(OptAccept, func(o *ilsOptions) *string { return &o.accept }, "better", []string{"better", "equal"},
+		"kick acceptance: strictly shorter, or also ties (drift across plateaus)").Experimental(),
+	solver.Int(OptSegment, func(o *ilsOptions) *int { return &o.cfg.maxSeg }, 30, 1, 1<<20,
+		"longest segment of a kick's double bridge").Experimental(),
+	solver.Int(OptNeighbors, func(o *ilsOptions) *int { return &o.cfg.neighbors }, 8, 2, 64,
+		"candidate list size").Experimental(),
+	solver.Choice(OptCandidates, func(o *ilsOptions) *string { return &o.cfg.candidates }, "nearest", []string{"nearest", "quadrant", "union", "mixed", "alpha"},
+		"candidate lists: k nearest, k/4 nearest per quadrant, their union, nearest on even workers and quadrant on odd ones, or the k alpha-nearest of a Held–Karp ascent (which takes up to a fifth of the time limit)"),
+	solver.Choice(OptPartition, func(o *ilsOptions) *string { return &o.partition }, "auto", []string{"auto", "on", "off"},
+		"partition search: all workers improve one tour, each a segment of consecutive positions with fixed ends, the cut shifting every round (auto: on for the auto engine from 15,000 cities with coordinates)").Experimental(),
+	solver.Int(OptPartSegment, func(o *ilsOptions) *int { return &o.partSeg }, 0, 0, 1<<20,
+		"partition search: cities of a segment (0: about 5,000; fewer, larger segments than workers are searched by several workers each, the best kept)").Experimental(),
+	solver.Float(OptPartKicks, func(o *ilsOptions) *float64 { return &o.partKicks }, 1, 0, 1000,
+		"partition search: kicks per city of a segment per round (the cut shifts every round)").Open(true, false).Experimental(),
+	solver.Int(OptPartSlice, func(o *ilsOptions) *int { return &o.partSlice }, 300, 0, 60000,
+		"partition search: milliseconds of a round's segment searches, which then end together (0: partkicks kicks each, as always with several searches per segment or a kicks budget)").Experimental(),
+	solver.Choice(OptPartShape, func(o *ilsOptions) *string { return &o.partShape }, "auto", []string{"auto", "path", "region", "alternate"},
+		"partition search: its pieces, segments of consecutive tour positions (path), cells of the plane each holding several tour paths (region), the two by turns (alternate), or the one whose last round gained more per kick, the other every fourth round (auto)").Experimental(),
+	solver.Float(OptPartDeep, func(o *ilsOptions) *float64 { return &o.partDeep }, 10, 0, 1e6,
+		"partition search: kicks per city made with sequential moves of depth 1 before they take the depth option's steps (0: from the start)").Experimental(),
+}
+
+// stable marks a declaration as one a user of the engine needs.
+func stable(d solver.Decl[ilsOptions]) solver.Decl[ilsOptions] { return d.Stable() }
+
+// ilsSpecs are the iterated local searches' options by engine name.
+var ilsSpecs = map[string]*solver.Spec[ilsOptions]{
+	"2opt-ils": solver.NewSpec(ilsDecls...).Modify(OptNeighbors, stable),
+	"3opt-ils": solver.NewSpec(ilsDecls...).With(OptThreeOpt, "on").
+		Modify(OptPivot, stable).Modify(OptRKBI, stable).Modify(OptNeighbors, stable),
+	"auto": solver.NewSpec(ilsDecls...).With(OptThreeOpt, "on").With(OptAccept, "equal").BySize(autoBySize),
+}
+
+// Thresholds of auto's defaults by size (autoBySize).
+const (
+	// gpxMinN is the smallest instance on which auto's workers exchange
+	// their tours by partition crossover every n kicks, and take deeper
+	// sequential moves and longer kicks; below it the independent
+	// searches did better (docs/PERF.md, "Partition crossover (GPX)
+	// between the whole-tour searches" and "Deeper sequential moves and
+	// longer kicks").
+	gpxMinN = 4000
+	// alphaMinN is the smallest instance on which auto's candidate lists
+	// are alpha-nearness lists of a Held–Karp ascent, up to partMinN
+	// (docs/PERF.md, "Alpha-nearness lists from 10,000 cities"); in the
+	// partition search they were level or behind.
+	alphaMinN = 10000
+	// alphaNeighbors is the length of auto's alpha-nearness lists: with
+	// the 5-opt move, 5 (as in LKH) were ahead of 8 on usa13509 at equal
+	// CPU time and at 20 s (docs/PERF.md, "The sequential 5-opt move as
+	// auto's deep move").
+	alphaNeighbors = 5
+	// lk5MaxN bounds the instances on which auto's deep move is the
+	// sequential 5-opt move (kopt.go): ahead of the 2-opt-step chain from
+	// pr2392 to d18512 at equal CPU time, behind on pla85900 at 30 s on 2
+	// cores (same section).
+	lk5MaxN = 50000
+)
+
+// autoBySize are auto's defaults by instance size, the one place they are
+// set. Below partMinN each worker searches the whole tour: the pure 3-opt
+// moves, escapes after 3·n stale kicks and the nearest lists for every
+// worker got out of the traps the quadrant lists and later escapes fell
+// into (docs/PERF.md, "Small-instance defaults up to 15,000 cities"); from
+// gpxMinN the crossover exchange every n kicks, depth 2 (4-opt) and kicks
+// of up to 200 cities a segment; from partMinN the partition search
+// (partition.go), with nearest and quadrant lists on alternate workers.
+// Below lk5MaxN the deep move is the sequential 5-opt move (kopt.go; 5
+// alpha-nearness candidates where the lists are alpha's), above it the
+// chain of 2-opt steps that threeopt, or3opt and depth set.
+var autoBySize = solver.SizeTable{
+	{From: 0, To: gpxMinN, Set: map[string]string{
+		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "1", OptSegment: "30", OptShare: "best", OptSync: "0", OptMove: "lk5"}},
+	{From: gpxMinN, To: alphaMinN, Set: map[string]string{
+		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "lk5"}, PerCity: map[string]float64{OptSync: 1}},
+	{From: alphaMinN, To: partMinN, Set: map[string]string{
+		OptOr3: "on", OptStale: "3", OptCandidates: "alpha", OptNeighbors: strconv.Itoa(alphaNeighbors), OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "lk5"}, PerCity: map[string]float64{OptSync: 1}},
+	{From: partMinN, To: lk5MaxN, Set: map[string]string{
+		OptOr3: "off", OptStale: "20", OptCandidates: "mixed", OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "lk5"}, PerCity: map[string]float64{OptSync: 1}},
+	{From: lk5MaxN, Set: map[string]string{
+		OptOr3: "off", OptStale: "20", OptCandidates: "mixed", OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "chain"}, PerCity: map[string]float64{OptSync: 1}},
+}
+
+func init() {
+	for name, s := range ilsSpecs {
+		solver.Declare(name, solver.BackendCPU, s)
+	}
+}

@@ -1,0 +1,116 @@
+package cpu
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// TestAutoDefaultsBySize checks auto's defaults at each edge of its size
+// table, as the options report them (solver.EffectiveOptions, `tsp
+// engines FILE`) and as a run reads them, and that an explicit option
+// still wins.
+func TestAutoDefaultsBySize(t *testing.T) {
+	e, _ := solver.Lookup("auto", solver.BackendCPU)
+	ie := e.(ilsEngine)
+	type want struct {
+		or3              bool
+		stale            int
+		candidates       string
+		depth, seg, sync int
+		share            string
+		move             string
+		neighbors        int
+	}
+	for _, tc := range []struct {
+		n int
+		w want
+	}{
+		{500, want{true, 3, "nearest", 1, 30, 0, "best", "lk5", 8}},
+		{gpxMinN - 1, want{true, 3, "nearest", 1, 30, 0, "best", "lk5", 8}},
+		{gpxMinN, want{true, 3, "nearest", 2, 200, gpxMinN, "gpx", "lk5", 8}},
+		{alphaMinN - 1, want{true, 3, "nearest", 2, 200, alphaMinN - 1, "gpx", "lk5", 8}},
+		{alphaMinN, want{true, 3, "alpha", 2, 200, alphaMinN, "gpx", "lk5", alphaNeighbors}},
+		{partMinN - 1, want{true, 3, "alpha", 2, 200, partMinN - 1, "gpx", "lk5", alphaNeighbors}},
+		{partMinN, want{false, 20, "mixed", 2, 200, partMinN, "gpx", "lk5", 8}},
+		{lk5MaxN - 1, want{false, 20, "mixed", 2, 200, lk5MaxN - 1, "gpx", "lk5", 8}},
+		{lk5MaxN, want{false, 20, "mixed", 2, 200, lk5MaxN, "gpx", "chain", 8}},
+	} {
+		in := uniformInstance(tc.n, 1)
+		o, err := ie.config(in, solver.Params{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := o.cfg
+		got := want{c.or3, c.stale, c.candidates, c.depth, c.maxSeg, c.sync, c.share, c.move, c.neighbors}
+		if got != tc.w {
+			t.Errorf("n=%d: run reads %+v, want %+v", tc.n, got, tc.w)
+		}
+		if !c.threeOpt || !c.acceptEqual || !c.orOpt || c.start != "greedy" {
+			t.Errorf("n=%d: auto's fixed defaults lost: %+v", tc.n, c)
+		}
+		opts := solver.EffectiveOptions(e, in)
+		for name, w := range map[string]string{OptCandidates: tc.w.candidates, OptStale: strconv.Itoa(tc.w.stale), OptSync: strconv.Itoa(tc.w.sync)} {
+			if op, _ := opts.Lookup(name); op.Default != w {
+				t.Errorf("n=%d: %s shows default %q, want %q", tc.n, name, op.Default, w)
+			}
+		}
+	}
+	small := uniformInstance(500, 1)
+	o, err := ie.config(small, solver.Params{Extra: map[string]string{OptOr3: "off", OptStale: "20", OptCandidates: "mixed", OptPivot: "rkbi"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.cfg.or3 || o.cfg.stale != 20 || o.cfg.candidates != "mixed" || o.rkbi != 3 {
+		t.Errorf("explicit options lost: %+v rkbi %d", o.cfg, o.rkbi)
+	}
+	// the other engines keep their declared defaults whatever the size
+	e3, _ := solver.Lookup("3opt-ils", solver.BackendCPU)
+	for _, n := range []int{500, partMinN} {
+		o, err = e3.(ilsEngine).config(uniformInstance(n, 2), solver.Params{})
+		c := o.cfg
+		if err != nil || c.or3 || c.stale != 0 || c.candidates != "nearest" || !c.threeOpt || c.acceptEqual || c.start != "nn" || o.rkbi != 0 {
+			t.Errorf("3opt-ils on %d cities: %+v rkbi %d (%v)", n, c, o.rkbi, err)
+		}
+	}
+	// without an instance, the sized options say so
+	if op, _ := solver.OptionsFor("auto", solver.BackendCPU).Lookup(OptStale); op.Auto != solver.BySize {
+		t.Errorf("stale without an instance: %+v", op)
+	}
+}
+
+// TestCPUOptionsWellFormed: every CPU engine declares its options with a
+// doc, exactly one of a default and a description of how it is chosen,
+// and a default inside its own range; auto keeps at most 8 stable ones.
+func TestCPUOptionsWellFormed(t *testing.T) {
+	ins := []*solver.Instance{uniformInstance(100, 1), uniformInstance(5000, 1), uniformInstance(20000, 1)}
+	for _, e := range solver.Engines() {
+		if e.Backend() != solver.BackendCPU {
+			continue
+		}
+		set := solver.OptionsFor(e.Name(), e.Backend())
+		if len(set) == 0 {
+			t.Errorf("%s declares no options", e.Name())
+		}
+		for _, o := range set {
+			if o.Doc == "" || (o.Default == "") == (o.Auto == "") {
+				t.Errorf("%s %s: doc and exactly one of Default, Auto needed: %+v", e.Name(), o.Name, o)
+			}
+		}
+		for _, in := range ins {
+			for _, o := range solver.EffectiveOptions(e, in) {
+				if o.Default == "" || o.Field {
+					continue
+				}
+				p := solver.Params{Extra: map[string]string{o.Name: o.Default}}
+				if err := solver.Validate(e, in, p); err != nil {
+					t.Errorf("%s on %d cities: default %s=%s refused: %v", e.Name(), in.N, o.Name, o.Default, err)
+				}
+			}
+		}
+	}
+	if n := len(solver.OptionsFor("auto", solver.BackendCPU).Stable()); n > 8 {
+		t.Errorf("auto: %d stable options, want at most 8", n)
+	}
+}
