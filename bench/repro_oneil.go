@@ -185,8 +185,9 @@ func (s *oneilSuite) wants(part string) bool {
 }
 
 // randomStarts are the 2opt-climb options of O'Neil and Burtscher's
-// climbers: every climb from a uniformly random tour (the GPU engine's
-// default starts from randomized nearest-neighbour tours).
+// climbers: every climb from a uniformly random tour (both engines'
+// default starts from randomized nearest-neighbour tours; the CPU's then
+// also seeks its moves in candidate lists first).
 func randomStarts(p solver.Params) solver.Params {
 	x := map[string]string{"start": "random"}
 	for k, v := range p.Extra {
@@ -252,7 +253,7 @@ func (s *oneilSuite) throughput() (*Table, error) {
 		if x, ok := s.solve(s.gc, in, randomStarts(solver.Params{Seed: 1, TimeLimit: T})); ok {
 			g = append(g, x)
 		}
-		if x, ok := s.solve(s.cc, in, solver.Params{Seed: 1, TimeLimit: T}); ok {
+		if x, ok := s.solve(s.cc, in, randomStarts(solver.Params{Seed: 1, TimeLimit: T})); ok {
 			c = append(c, x)
 		}
 		mv := func(x solver.Result) float64 { return x.MovesPerSecond() }
@@ -397,7 +398,7 @@ func (s *oneilSuite) tspgpu() (*Table, error) {
 			}
 		}
 		cCPS, cBest := "n/a", "n/a"
-		if x, ok := s.solve(s.cc, in, solver.Params{Seed: 1, TimeLimit: min(lim, tspgpuCPUMax)}); ok {
+		if x, ok := s.solve(s.cc, in, randomStarts(solver.Params{Seed: 1, TimeLimit: min(lim, tspgpuCPUMax)})); ok {
 			cCPS, cBest = fmt.Sprintf("%.0f", climbsPerSec(x)), strconv.FormatInt(x.Length, 10)
 			if lim > tspgpuCPUMax {
 				cBest += fmt.Sprintf(" (%.2f s)", tspgpuCPUMax.Seconds())
@@ -460,7 +461,7 @@ func (s *oneilSuite) quality() (*Table, error) {
 		}
 		if s.gc == nil {
 			cCl, cGap = "n/a", "n/a"
-			if x, ok := s.solve(s.cc, in, p); ok {
+			if x, ok := s.solve(s.cc, in, randomStarts(p)); ok {
 				v, txt := gapOf(x.Length, in)
 				cCl, cGap = fmt.Sprint(x.Steps), txt
 				qx, qc = append(qx, float64(in.N)), append(qc, v)

@@ -370,13 +370,13 @@ func Declare(algorithm, backend string, d Declarer) {
 	declared[[2]string{algorithm, backend}] = d
 }
 
-// optionsOn returns the options of (algorithm, backend) with their
-// defaults on in: the declared ones, else the legacy table's row.
+// optionsOn returns the declared options of (algorithm, backend) with
+// their defaults on in; nil for an engine that declares none.
 func optionsOn(algorithm, backend string, in *Instance) OptionSet {
 	if d, ok := declaredFor(algorithm, backend); ok {
 		return d.Options(in)
 	}
-	return slices.Clone(optionTable[[2]string{algorithm, backend}])
+	return nil
 }
 
 // declaredFor returns the declarations of (algorithm, backend), if any.

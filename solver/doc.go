@@ -37,6 +37,8 @@
 // options), EffectiveOptions (the defaults and ranges on an instance and
 // a device, with Tuner), OptionSet.Stable (without the experimental
 // ones), Params.Set (--opt name=value) and Validate, which Run calls
-// before a run starts. Engines not yet converted keep a row of the
-// legacy table in options.go, read through OptionSet.Int and its kin.
+// before a run starts. An engine that runs another and passes it its
+// settings declares Inherit(that engine, its own spec) and reads its own
+// with Spec.ParseKnown; Params.WithExtra reports a value an engine chose
+// in Result.Params.
 package solver

@@ -247,8 +247,7 @@ const (
 const DefaultTimeLimit = 10 * time.Second
 
 // The Params field options with their widest ranges (ParamInt and
-// ParamFloat start from these), and the options of the legacy table's
-// rows, each defined once; the rows pick them and may change the default.
+// ParamFloat start from these), and GPU auto's own options.
 var (
 	optBlocks = Option{Name: "blocks", Kind: KindInt, Field: true, Min: 1, Max: MaxBlocks,
 		Doc: "parallel searches (PSPM's thread blocks TB; climbers per launch)"}
@@ -267,22 +266,12 @@ var (
 	optWorkers = Option{Name: "workers", Kind: KindInt, Field: true, Min: 1, Max: MaxWorkers, Auto: "all cores",
 		Doc: "CPU goroutines; with a step budget, the same seed and workers give the same run"}
 
-	optKicks = Option{Name: "kicks", Kind: KindInt, Min: 0, Max: math.MaxInt32, Default: "0",
-		Doc: "kicks per worker (0: until the time limit); with no time limit the run is deterministic"}
-	optRKBI = Option{Name: "rkbi_k", Kind: KindInt, Min: 1, Max: 64, Default: "3",
-		Doc: "k of random-k-best-improvement (1: best improvement)"}
-	optSegment = Option{Name: "segment", Kind: KindInt, Min: 1, Max: 1 << 20, Default: "30",
-		Doc: "longest segment of a kick's double bridge"}
-
 	// GPU auto's windows (or-ils, in package gpu, declares its own)
 	optWindow = Option{Name: "window", Kind: KindInt, Min: 32, Max: 2048, Default: "1024",
 		Doc: "most cities of one tour window (a warp's iterated local search, endpoints fixed)"}
 	optWindowSegment = Option{Name: "wsegment", Kind: KindInt, Min: 1, Max: 512, Default: "30",
 		Doc: "GPU auto from 200,000 cities: most cities of a segment of the double-bridge kicks of or-ils before the CPU engine's first tour (unset: 30)"}
 )
-
-// with returns o with another default.
-func (o Option) with(def string) Option { o.Default, o.Auto = def, ""; return o }
 
 // TabuTenure is the swap tabu search's tenure for n cities: asked when it
 // is set (> 0), else the default n/10, at least 10.
@@ -293,15 +282,6 @@ func TabuTenure(n, asked int) int {
 	return max(10, n/10)
 }
 
-// withDoc returns o with another description.
-func (o Option) withDoc(doc string) Option { o.Doc = doc; return o }
-
-// auto returns o with a default computed per instance or device.
-func (o Option) auto(how string) Option { o.Default, o.Auto = "", how; return o }
-
-// upTo returns o with a lower upper bound.
-func (o Option) upTo(max float64) Option { o.Max = max; return o }
-
 // exp returns the options marked experimental.
 func exp(opts ...Option) []Option {
 	out := slices.Clone(opts)
@@ -310,11 +290,6 @@ func exp(opts ...Option) []Option {
 	}
 	return out
 }
-
-// optionTable is the legacy table of the engines that do not declare their
-// options yet (the GPU engines): their options by (algorithm, backend).
-// An engine that declares its own (Declare) takes precedence over its row.
-var optionTable = map[[2]string][]Option{}
 
 // GPU auto ends with (or is, below its size threshold) the CPU auto engine,
 // which reads that engine's options; or-ils, which it starts with on large
@@ -332,19 +307,16 @@ func OptionsFor(algorithm, backend string) OptionSet {
 	return optionsOn(algorithm, backend, nil)
 }
 
-// HasOptionTable reports whether the option table lists the engine
-// (algorithm, backend), with or without options.
+// HasOptionTable reports whether the engine (algorithm, backend) declares
+// its options (Declare), with or without any.
 func HasOptionTable(algorithm, backend string) bool {
-	if _, ok := declaredFor(algorithm, backend); ok {
-		return true
-	}
-	_, ok := optionTable[[2]string{algorithm, backend}]
+	_, ok := declaredFor(algorithm, backend)
 	return ok
 }
 
 // FieldOptions are the Params field options (blocks, threads, k, t0,
 // tend, alpha, sweeps, workers) with their widest ranges: what a front end
-// offers for an engine the table does not list.
+// offers for an engine that declares no options.
 func FieldOptions() OptionSet { return slices.Clone(fieldOptions) }
 
 // Lookup returns the option called name.
@@ -473,7 +445,7 @@ func (p *Params) Set(setting string) error {
 	return nil
 }
 
-// anyEngineOption reports whether some engine of the option table has an
+// anyEngineOption reports whether some engine's declarations have an
 // option (not a Params field) called name.
 func anyEngineOption(name string) bool {
 	declMu.RLock()
@@ -484,11 +456,6 @@ func anyEngineOption(name string) bool {
 	declMu.RUnlock()
 	for _, d := range ds {
 		if o, ok := d.Options(nil).Lookup(name); ok && !o.Field {
-			return true
-		}
-	}
-	for _, set := range optionTable {
-		if o, ok := OptionSet(set).Lookup(name); ok && !o.Field {
 			return true
 		}
 	}
@@ -546,22 +513,6 @@ func (s OptionSet) value(p Params, name string) (float64, error) {
 	}
 	_, v, err := o.parse(text)
 	return v, err
-}
-
-// WithDefaults returns p with every zero field option of the set that has
-// a fixed default filled in (t0, tend, alpha, sweeps, k, threads), as the
-// engine will run it. Defaults that depend on the instance or the device
-// stay 0; EffectiveOptions computes them.
-func (s OptionSet) WithDefaults(p Params) Params {
-	for _, o := range s {
-		if !o.Field || o.Default == "" || p.Field(o.Name) != 0 {
-			continue
-		}
-		if _, v, err := o.parse(o.Default); err == nil {
-			p.setField(o.Name, v)
-		}
-	}
-	return p
 }
 
 // Tuner is implemented by engines whose option defaults or limits depend

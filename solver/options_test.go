@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"errors"
+	"maps"
 	"math"
 	"strings"
 	"testing"
@@ -216,8 +217,11 @@ func TestOptionSetReads(t *testing.T) {
 }
 
 func TestEveryOptionIsWellFormed(t *testing.T) {
-	for key, set := range optionTable {
-		for _, o := range set {
+	declMu.RLock()
+	ds := maps.Clone(declared)
+	declMu.RUnlock()
+	for key, d := range ds {
+		for _, o := range d.Options(nil) {
 			if o.Doc == "" || (o.Default == "") == (o.Auto == "") {
 				t.Errorf("%v %s: doc and exactly one of Default, Auto needed: %+v", key, o.Name, o)
 			}

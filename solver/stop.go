@@ -19,6 +19,9 @@ const (
 	StopTime StopReason = "time"
 	// StopTarget: a tour of at most Params.Target was found.
 	StopTarget StopReason = "target"
+	// StopOptimum: a tour of the instance's known optimal length was
+	// found (Run stops there: nothing shorter exists).
+	StopOptimum StopReason = "optimum"
 	// StopInterrupt: the caller cancelled the context (Ctrl-C, Stop, Pause).
 	StopInterrupt StopReason = "interrupt"
 	// StopError: the engine failed; Result holds no tour.
@@ -28,7 +31,7 @@ const (
 // Early reports whether the run ended before its schedule did: on time,
 // target or interrupt.
 func (r StopReason) Early() bool {
-	return r == StopTime || r == StopTarget || r == StopInterrupt
+	return r == StopTime || r == StopTarget || r == StopOptimum || r == StopInterrupt
 }
 
 // Describe is the phrase a summary line uses ("time limit reached").
@@ -40,6 +43,8 @@ func (r StopReason) Describe() string {
 		return "time limit reached"
 	case StopTarget:
 		return "target reached"
+	case StopOptimum:
+		return "optimum reached"
 	case StopInterrupt:
 		return "interrupted"
 	case StopError:
@@ -78,8 +83,11 @@ func KeepsFixedEdges(e Engine) bool {
 // Run checks p against e and in (Validate: a *ParamError when a setting
 // is out of range), refuses an instance with fixed edges for an engine
 // that does not keep them, solves in with e and records in
-// Result.StopReason why the run ended,
-// using the context to tell an interrupt (cancelled) from a deadline. Front
+// Result.StopReason why the run ended. When in's optimum is known the run
+// stops once it has a tour of that length (StopOptimum): the engine is
+// given the optimum as its target unless the user's target comes first,
+// and Result.Params keeps the user's target. The context tells an
+// interrupt (cancelled) from a deadline. Front
 // ends call Run rather than Engine.Solve so that every backend reports the
 // same reasons.
 func Run(ctx context.Context, e Engine, in *Instance, p Params, snaps chan Snapshot) (Result, error) {
@@ -89,7 +97,15 @@ func Run(ctx context.Context, e Engine, in *Instance, p Params, snaps chan Snaps
 	if len(in.FixedEdges) > 0 && !KeepsFixedEdges(e) {
 		return Result{StopReason: StopError}, fmt.Errorf("%s has %d fixed edges (FIXED_EDGES_SECTION) and %s/%s does not keep them: use auto, 2opt-ils or 3opt-ils on the CPU", in.Name, len(in.FixedEdges), e.Name(), e.Backend())
 	}
-	res, err := e.Solve(ctx, in, p, snaps)
+	q := p
+	stopAtOptimum := in.Optimum > 0 && in.HasOptimum() && p.Target < in.Optimum
+	if stopAtOptimum {
+		q.Target = in.Optimum
+	}
+	res, err := e.Solve(ctx, in, q, snaps)
+	if stopAtOptimum {
+		res.Params.Target = p.Target
+	}
 	if err != nil {
 		res.StopReason = StopError
 		return res, err
@@ -97,6 +113,8 @@ func Run(ctx context.Context, e Engine, in *Instance, p Params, snaps chan Snaps
 	switch {
 	case p.Target > 0 && res.Length <= p.Target && len(res.Tour) > 0:
 		res.StopReason = StopTarget
+	case stopAtOptimum && res.Length <= in.Optimum && len(res.Tour) > 0:
+		res.StopReason = StopOptimum
 	case errors.Is(ctx.Err(), context.Canceled) && res.Stopped:
 		res.StopReason = StopInterrupt
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && res.Stopped:

@@ -73,6 +73,60 @@ func TestRunStopReason(t *testing.T) {
 	}
 }
 
+// targetEngine records the target it was given and returns tour.
+type targetEngine struct {
+	stopEngine
+	got *int64
+}
+
+func (f targetEngine) Solve(ctx context.Context, in *Instance, p Params, snaps chan Snapshot) (Result, error) {
+	*f.got = p.Target
+	return f.stopEngine.Solve(ctx, in, p, snaps)
+}
+
+// With a known optimum, Run gives it to the engine as the target (unless
+// the user's comes first), reports StopOptimum when a tour of that length
+// was found, and keeps the user's target in Result.Params.
+func TestRunStopsAtOptimum(t *testing.T) {
+	in := NewCoordInstance("sq", Euc2D, []float64{0, 3, 3, 0}, []float64{0, 0, 4, 4}, nil)
+	in.Optimum, in.OptimumSource = 14, "test"
+	good := []int{0, 1, 2, 3}  // length 14
+	cross := []int{0, 2, 1, 3} // length 18
+	cases := []struct {
+		name       string
+		tour       []int
+		target     int64
+		wantTarget int64
+		want       StopReason
+	}{
+		{"optimum reached", good, 0, 14, StopOptimum},
+		{"optimum not reached", cross, 0, 14, StopDone},
+		{"user's target first", good, 20, 20, StopTarget},
+		{"user's target below the optimum", good, 10, 14, StopOptimum},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got int64
+			r, err := Run(context.Background(), targetEngine{stopEngine{tour: c.tour}, &got}, in, Params{Target: c.target}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != c.wantTarget || r.StopReason != c.want || r.Params.Target != c.target {
+				t.Fatalf("engine's target %d, reason %q, reported target %d: want %d, %q, %d", got, r.StopReason, r.Params.Target, c.wantTarget, c.want, c.target)
+			}
+			if r.Stopped != c.want.Early() {
+				t.Fatalf("Stopped %v with reason %q", r.Stopped, r.StopReason)
+			}
+		})
+	}
+	// Without a known optimum nothing changes.
+	in.Optimum, in.OptimumSource = 0, ""
+	var got int64
+	if r, _ := Run(context.Background(), targetEngine{stopEngine{tour: good}, &got}, in, Params{}, nil); got != 0 || r.StopReason != StopDone {
+		t.Fatalf("no optimum: target %d, reason %q", got, r.StopReason)
+	}
+}
+
 func TestRunStopReasonError(t *testing.T) {
 	in := NewCoordInstance("sq", Euc2D, []float64{0, 3, 3, 0}, []float64{0, 0, 4, 4}, nil)
 	boom := errors.New("device lost")

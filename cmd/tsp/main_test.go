@@ -580,3 +580,78 @@ func TestGenZeroCities(t *testing.T) {
 		t.Errorf("gen without --n: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// An annealer says which schedule it ran, in the summary and the JSON:
+// fitted to a time limit, or as given when alpha is set.
+func TestSolveScheduleReport(t *testing.T) {
+	p := genCircle(t, 120)
+	dir := filepath.Dir(p)
+	jsonPath := filepath.Join(dir, "r.json")
+	code, out, stderr := tsp(t, "solve", p, "--algo", "sa", "--backend", "cpu", "--time", "300ms", "--json", jsonPath, "--quiet")
+	if code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, "\nschedule fitted to the time limit: alpha ") {
+		t.Errorf("summary lacks the fitted schedule: %q", out)
+	}
+	data, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Schedule *solver.ScheduleRun `json:"schedule"`
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Schedule == nil || !rep.Schedule.Fitted || rep.Schedule.Steps < 1 || !(rep.Schedule.Alpha0 > 0 && rep.Schedule.Alpha0 < 1) {
+		t.Fatalf("report schedule %+v", rep.Schedule)
+	}
+	code, out, stderr = tsp(t, "solve", p, "--algo", "sa", "--backend", "cpu", "--time", "10s", "--alpha", "0.9", "--quiet")
+	if code != 0 || !strings.Contains(out, "\nschedule as given: alpha 0.9, ") {
+		t.Fatalf("pinned schedule: exit %d, %q %s", code, out, stderr)
+	}
+	// Engines without a schedule print none.
+	code, out, _ = tsp(t, "solve", p, "--algo", "testclimb", "--quiet")
+	if code != 0 || strings.Contains(out, "schedule") {
+		t.Fatalf("testclimb: exit %d, %q", code, out)
+	}
+}
+
+// A run that reaches the known optimum stops there and says so, long
+// before its time limit.
+func TestSolveStopsAtOptimum(t *testing.T) {
+	p := genCircle(t, 40)
+	code, out, stderr := tsp(t, "solve", p, "--algo", "2opt-ils", "--backend", "cpu", "--time", "10m", "--json", "-", "--quiet")
+	if code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep["stop_reason"] != "optimum" || rep["length"] != rep["optimum"] || rep["stopped"] != true {
+		t.Fatalf("stop_reason %v, length %v, optimum %v, stopped %v", rep["stop_reason"], rep["length"], rep["optimum"], rep["stopped"])
+	}
+	code, out, _ = tsp(t, "solve", p, "--algo", "2opt-ils", "--backend", "cpu", "--time", "10m")
+	if code != 0 || !strings.Contains(out, "optimum reached") {
+		t.Fatalf("summary: exit %d, %q", code, out)
+	}
+}
+
+// A climb that cannot finish in the time given says so once, after the
+// summary (a 5,000-city climb's last pass alone evaluates 12.5 million
+// moves).
+func TestSolveClimbNote(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "u5000.tsp")
+	if code, _, stderr := tsp(t, "gen", "--kind", "uniform", "--n", "5000", "--out", p); code != 0 {
+		t.Fatalf("gen: exit %d: %s", code, stderr)
+	}
+	code, out, stderr := tsp(t, "solve", p, "--algo", "2opt-climb", "--backend", "cpu", "--time", "50ms", "--bound", "0", "--quiet")
+	if code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	if strings.Count(out, "no climb reached a 2-opt minimum in the time given") != 1 {
+		t.Fatalf("summary %q: want the note once", out)
+	}
+}

@@ -15,7 +15,8 @@ func TestSolveOpt(t *testing.T) {
 	p := genCircle(t, 40)
 	jsonPath := filepath.Join(filepath.Dir(p), "run.json")
 	code, _, stderr := tsp(t, "solve", p, "--algo", "2opt-ils", "--backend", "cpu", "--workers", "1",
-		"--opt", "kicks=20", "--opt", "pivot=rkbi", "--opt", "rkbi_k=2", "--json", jsonPath, "--quiet")
+		"--opt", "kicks=20", "--opt", "pivot=rkbi", "--opt", "rkbi_k=2", "--json", jsonPath, "--quiet",
+		"--optimum", "1") // below any tour: the kicks, not the optimum, end the run
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -58,9 +58,9 @@ func samePath(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
-// checkTarget checks that t.path's folder exists and takes a new file, and
-// that t.path is not a folder or a special file that a rename would
-// replace.
+// checkTarget checks that t.path is not a folder and that its folder
+// exists and takes a new file; an existing device or named pipe is taken
+// as it is (written directly, not replaced).
 func checkTarget(t target) error {
 	path := resolve(t.path)
 	dir := filepath.Dir(path)
@@ -79,8 +79,8 @@ func checkTarget(t target) error {
 		switch {
 		case st.IsDir():
 			return fmt.Errorf("%s %s is a folder: name a file", t.flag, t.path)
-		case !st.Mode().IsRegular():
-			return fmt.Errorf("%s %s is not a regular file (a device or a pipe): name a file, or - for stdout", t.flag, t.path)
+		case atomicfile.Special(st):
+			return nil
 		}
 	}
 	f, err := os.CreateTemp(dir, atomicfile.TempPattern(path))

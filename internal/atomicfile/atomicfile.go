@@ -2,6 +2,9 @@
 // goes to a temporary file in the target's folder, which is synced and
 // renamed over the target. A reader, a crash, a full disk or a second
 // Ctrl-C then finds either the previous file or the complete new one.
+// A target that exists and is neither a regular file nor a folder (a
+// device such as /dev/null, a named pipe) is written directly: renaming
+// over it would replace it, and its reader expects the data in it.
 package atomicfile
 
 import (
@@ -81,13 +84,17 @@ func RemoveTemps() {
 // same folder, which is synced and renamed over path, so that path holds
 // either its previous content or all of the new one, whatever fails or
 // interrupts the write. An existing file keeps its permissions; a new one
-// gets 0644. Any error names the file.
+// gets 0644. A device or a named pipe is written directly (Special). Any
+// error names the file.
 func Write(path string, fill func(io.Writer) error) (err error) {
 	real := Resolve(path)
 	mode := fs.FileMode(0o644)
 	if st, err := os.Stat(real); err == nil {
-		if !st.Mode().IsRegular() {
-			return fmt.Errorf("%s is not a regular file", path)
+		switch {
+		case st.IsDir():
+			return fmt.Errorf("%s is a folder", path)
+		case Special(st):
+			return writeDirect(path, real, fill)
 		}
 		mode = st.Mode().Perm()
 	}
@@ -128,6 +135,32 @@ func Write(path string, fill func(io.Writer) error) (err error) {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
+	}
+	return nil
+}
+
+// Special reports whether st is a file Write writes directly: neither a
+// regular file nor a folder (a device, a named pipe).
+func Special(st fs.FileInfo) bool { return !st.Mode().IsRegular() && !st.IsDir() }
+
+// writeDirect writes fill's output to the existing special file real
+// (named path in errors): opening a named pipe waits for its reader, as
+// any writer's does.
+func writeDirect(path, real string, fill func(io.Writer) error) error {
+	f, err := os.OpenFile(real, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, unwrapPath(err))
+	}
+	w := bufio.NewWriterSize(f, 1<<16)
+	err = fill(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, unwrapPath(err))
 	}
 	return nil
 }

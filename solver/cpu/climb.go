@@ -2,12 +2,14 @@ package cpu
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
@@ -41,6 +43,7 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 	if err := refuseFixed(in, e.name); err != nil {
 		return solver.Result{}, err
 	}
+	nearStarts := !e.swap && cfg.Start == "nn"
 	p.Algorithm, p.Backend = e.name, solver.BackendCPU
 	if tabu > 0 && in.N >= 8 {
 		// one sequential search: one worker; the iterations end it
@@ -63,6 +66,18 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 	}
 	r := &climbRun{e: e, in: in, p: p, restarts: restarts, w: w, start: start,
 		d: tour.NewDist(in), c: newControl(ctx, p, w, snaps, start), bests: make([]climbBest, w)}
+	if nearStarts {
+		setup, cancel := r.c.setupContext()
+		defer cancel()
+		r.setup = setup
+		nb, err := neighbor.NearestContext(setup, in, climbNearK)
+		if err != nil && ctx.Err() == nil && !r.c.done() {
+			return solver.Result{}, err
+		}
+		if err == nil && nb.K == climbNearK {
+			r.near = nb
+		}
+	}
 	return r.run()
 }
 
@@ -87,6 +102,10 @@ type climbRun struct {
 	c          *control
 	climbsDone paddedCounter
 	bests      []climbBest
+	// near holds the candidate lists of the default climbs (start nn),
+	// nil for O'Neil & Burtscher's; setup ends with the run.
+	near  *neighbor.Lists
+	setup context.Context
 }
 
 // run climbs on every worker and returns the best climb.
@@ -110,7 +129,21 @@ func (r *climbRun) run() (solver.Result, error) {
 	steps := r.climbsDone.v.Load()
 	c.snapshot(nil, c.bestLen.Load(), steps, 1, 0)
 	stopped := c.stopped.Load() || (r.restarts > 0 && steps < int64(r.restarts) && !c.optimal.Load())
-	return solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: toInt(best), Moves: c.totalMoves(), Steps: steps, Start: r.start, Stopped: stopped, Device: deviceName(r.w)})
+	res, err := solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: toInt(best), Moves: c.totalMoves(), Steps: steps, Start: r.start, Stopped: stopped, Device: deviceName(r.w)})
+	if steps == 0 && stopped && err == nil {
+		res.Note = r.unfinishedNote()
+	}
+	return res, err
+}
+
+// unfinishedNote says that no climb finished: the result is the best
+// tour an unfinished climb reached.
+func (r *climbRun) unfinishedNote() string {
+	what := "a 2-opt"
+	if r.e.swap {
+		what = "a pair-exchange"
+	}
+	return fmt.Sprintf("no climb reached %s minimum in the time given (%d cities): the tour is the best an unfinished climb reached; more time lets climbs finish", what, r.in.N)
 }
 
 // climber is worker wk: climbs wk, wk+w, ... until the budget, the time
@@ -160,12 +193,21 @@ func (r *climbRun) climber(wk int) {
 // tells abort the moves evaluated every few thousand and gives up when
 // abort returns true (ok false).
 func (r *climbRun) climb(i int, abort func(t []int32, l, evaluated int64) bool) (t []int32, l int64, ok bool) {
-	if i == 0 && r.p.Start != nil {
+	switch {
+	case i == 0 && r.p.Start != nil:
 		t = to32(r.p.Start)
-	} else {
+	case r.near != nil:
+		t = climbStart(r.setup, r.in, r.near, r.p.Seed, i)
+	}
+	if t == nil {
+		// a random tour, also when the run ended while a nearest-neighbour
+		// one was built: the climb's first check then offers it and stops
 		t = newRNG(r.p.Seed, uint64(i)).randomTour(r.in.N)
 	}
 	l = r.d.Length(t)
+	if r.near != nil && !r.e.swap {
+		return r.climbNear(t, l, abort)
+	}
 	for {
 		aborted := false
 		stop := func(evaluated int64) bool {
@@ -190,6 +232,35 @@ func (r *climbRun) climb(i int, abort func(t []int32, l, evaluated int64) bool) 
 		} else {
 			slices.Reverse(t[bi+1 : bj+1])
 		}
+		l += best
+	}
+}
+
+// climbNear is a climb of the default kind (start nn): best moves among
+// the candidate-list moves while one improves, then a whole-neighbourhood
+// pass; it ends when that finds no improving move either.
+func (r *climbRun) climbNear(t []int32, l int64, abort func(t []int32, l, evaluated int64) bool) ([]int32, int64, bool) {
+	pos := make([]int32, len(t))
+	for i, c := range t {
+		pos[c] = int32(i)
+	}
+	aborted := false
+	stop := func(evaluated int64) bool {
+		aborted = aborted || abort(t, l, evaluated)
+		return aborted
+	}
+	for {
+		best, bi, bj := bestNear2opt(r.d, t, pos, r.near.List, r.near.K, stop)
+		if !aborted && best >= 0 {
+			best, bi, bj = best2opt(r.d, t, stop)
+		}
+		if aborted {
+			return nil, 0, false
+		}
+		if best >= 0 {
+			return t, l, true
+		}
+		reverse2opt(t, pos, bi, bj)
 		l += best
 	}
 }

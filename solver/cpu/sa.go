@@ -12,7 +12,7 @@ import (
 )
 
 // Defaults of the simulated annealing engines: Lam et al., Table 1, the
-// same on both backends (solver's option table).
+// same on both backends (solver's schedule defaults).
 const (
 	// DefaultT0 is the initial temperature.
 	DefaultT0 = solver.DefaultT0
@@ -44,15 +44,6 @@ func saDefaults(e solver.Engine, in *solver.Instance, p *solver.Params) error {
 	return err
 }
 
-// temperatures lists the schedule: T0, T0·α, ... while above TEnd.
-func temperatures(p solver.Params) []float64 {
-	var ts []float64
-	for t := p.T0; t > p.TEnd && len(ts) < 1<<20; t *= p.Alpha {
-		ts = append(ts, t)
-	}
-	return ts
-}
-
 // saSearch is one LWSA search (Lam et al., Algorithm 2): the solution is
 // a doubly linked list, a move relocates one city, and the best solution
 // is written only when a worse move is about to be accepted while the
@@ -67,16 +58,41 @@ type saSearch struct {
 	bestLen  int64
 	r        *rng
 	steps    int64 // temperature steps done
+	// edge[x] is d(x, next x) and gain[x] what removing x saves,
+	// d(prev x, x) + d(x, next x) - d(prev x, next x): a move's delta then
+	// takes two distances instead of six, and an applied move updates
+	// five cities (moves are mostly rejected once the search has cooled,
+	// and PSPM applies one of its Pm moves at most).
+	edge, gain []int64
 	// nb holds k nearest cities per city when the run has near moves;
 	// near turns them on (half of the moves) for the current step.
 	nb   []int32
 	k    int
 	near bool
+	// journal lists the moves applied since the best solution, as (city,
+	// its predecessor before the move), while journaling: then bestNext is
+	// stale and the best is the current solution with the journal undone.
+	// On a large instance a cooling search sets a new best and leaves it
+	// again every few moves, and an O(n) copy each time (Lam et al.'s rule,
+	// cheap on their 100 to 493 cities) would cost more than the moves; the
+	// journal is folded into bestNext once it holds n/journalShare moves.
+	journal    []saUndo
+	journaling bool
+	scratch    tour.Linked
 }
+
+// saUndo is a journal entry: city c was moved away from after prev.
+type saUndo struct{ c, prev int32 }
+
+// journalShare sets the longest journal, n/journalShare moves: folding it
+// costs two O(n) copies, so a move costs at most 2·journalShare copied
+// entries more.
+const journalShare = 8
 
 func newSearch(d *tour.Dist, t []int32, r *rng) *saSearch {
 	n := len(t)
-	s := &saSearch{d: d, n: n, l: tour.Linked{Next: make([]int32, n), Prev: make([]int32, n)}, bestNext: make([]int32, n), r: r}
+	s := &saSearch{d: d, n: n, l: tour.Linked{Next: make([]int32, n), Prev: make([]int32, n)}, bestNext: make([]int32, n), r: r,
+		edge: make([]int64, n), gain: make([]int64, n)}
 	s.load(t, d.Length(t))
 	return s
 }
@@ -90,6 +106,25 @@ func (s *saSearch) load(t []int32, l int64) {
 	}
 	copy(s.bestNext, s.l.Next)
 	s.cur, s.bestLen = l, l
+	s.journal, s.journaling = s.journal[:0], false
+	for c := range t {
+		s.edge[c] = s.d.At(int32(c), s.l.Next[c])
+	}
+	for c := range t {
+		s.fixGain(int32(c))
+	}
+}
+
+// fixGain recomputes what removing x saves, from the edges beside it.
+func (s *saSearch) fixGain(x int32) {
+	p, q := s.l.Prev[x], s.l.Next[x]
+	s.gain[x] = s.edge[p] + s.edge[x] - s.d.At(p, q)
+}
+
+// deltaMove prices moving c to between a and next a (a is neither c nor
+// prev c).
+func (s *saSearch) deltaMove(c, a int32) int64 {
+	return s.d.At(a, c) + s.d.At(c, s.l.Next[a]) - s.edge[a] - s.gain[c]
 }
 
 // bestLength is the length of the best solution this search has seen.
@@ -113,7 +148,27 @@ func (s *saSearch) best(dst []int32) []int32 {
 	if s.cur <= s.bestLen {
 		return walk(s.l.Next, dst)
 	}
+	s.fold()
 	return walk(s.bestNext, dst)
+}
+
+// fold makes bestNext the best solution again: the current one with the
+// journal undone, latest move first, on a copy.
+func (s *saSearch) fold() {
+	if !s.journaling {
+		return
+	}
+	if len(s.scratch.Next) != s.n {
+		s.scratch = tour.Linked{Next: make([]int32, s.n), Prev: make([]int32, s.n)}
+	}
+	copy(s.scratch.Next, s.l.Next)
+	copy(s.scratch.Prev, s.l.Prev)
+	for i := len(s.journal) - 1; i >= 0; i-- {
+		u := s.journal[i]
+		s.scratch.Relocate(int(u.c), int(u.prev))
+	}
+	copy(s.bestNext, s.scratch.Next)
+	s.journal, s.journaling = s.journal[:0], false
 }
 
 // propose draws a relocation: city c moves between a and next[a]. It
@@ -134,7 +189,7 @@ func (s *saSearch) propose() (c, a int32, delta int64) {
 			break
 		}
 	}
-	return c, a, tour.DeltaInsertEdges(s.d, p, c, c, s.l.Next[c], a, s.l.Next[a], false)
+	return c, a, s.deltaMove(c, a)
 }
 
 // metropolis decides whether a move of the given delta is taken at t.
@@ -146,11 +201,28 @@ func metropolis(r *rng, delta int64, t float64) bool {
 // current solution when it is the best seen (the light-weight rule).
 func (s *saSearch) apply(c, a int32, delta int64) {
 	if delta > 0 && s.cur < s.bestLen {
-		copy(s.bestNext, s.l.Next)
+		// the current solution is the best seen: the journal starts at it
 		s.bestLen = s.cur
+		s.journal, s.journaling = s.journal[:0], true
+	}
+	p, q := s.l.Prev[c], s.l.Next[c]
+	if s.journaling {
+		s.journal = append(s.journal, saUndo{c, p})
 	}
 	s.l.Relocate(int(c), int(a))
 	s.cur += delta
+	// the edges leaving p, a and c changed; the gains of the cities
+	// beside them with them
+	b := s.l.Next[c]
+	s.edge[p] = s.d.At(p, q)
+	s.edge[a] = s.d.At(a, c)
+	s.edge[c] = s.d.At(c, b)
+	for _, x := range [5]int32{p, q, a, b, c} {
+		s.fixGain(x)
+	}
+	if len(s.journal) > s.n/journalShare {
+		s.fold()
+	}
 }
 
 // iterate performs one iteration: pm proposals, the best of them tested
@@ -167,6 +239,13 @@ func (s *saSearch) iterate(t float64, pm int) {
 		s.apply(c, a, delta)
 	}
 }
+
+// offerEvery is how often an annealing worker offers its best tour to
+// the run's: building it takes O(n), and while a search cools its best
+// improves at nearly every look, so offering at every look would cost as
+// much as the moves on a large instance. The searches' bests are offered
+// once more when the run ends.
+const offerEvery = 10 * time.Millisecond
 
 // saStep is one temperature step of a plan: its temperature and the
 // iterations each search runs at it.
@@ -198,12 +277,16 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 			return solver.Result{}, err
 		}
 	}
+	start0 := p.Start
+	if fit && start0 == nil {
+		start0 = fittedStart(in)
+	}
 	searches := make([]*saSearch, nsearch)
 	for b := range searches {
 		r := newRNG(p.Seed, uint64(b))
 		var t []int32
-		if p.Start != nil {
-			t = to32(p.Start)
+		if start0 != nil {
+			t = to32(start0)
 		} else {
 			t = r.randomTour(in.N)
 		}
@@ -254,6 +337,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 			go func(wk int) {
 				defer wg.Done()
 				var buf []int32
+				var nextOffer time.Time
 				local := c.moves[wk].v.Load()
 				for b := wk; b < nsearch; b += w {
 					s := searches[b]
@@ -268,7 +352,10 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 							it += chunk
 							local += chunk * int64(pm)
 							c.moves[wk].v.Store(local)
-							c.offerFn(s.bestLength(), s.best)
+							if now := time.Now(); !now.Before(nextOffer) {
+								c.offerFn(s.bestLength(), s.best)
+								nextOffer = now.Add(offerEvery)
+							}
 							if c.done() {
 								return
 							}
@@ -428,8 +515,9 @@ func saPrepare(e solver.Engine, in *solver.Instance, p *solver.Params) error {
 }
 
 // saBytesPerCity is the memory of one LWSA search per city: successor,
-// predecessor and best successor arrays (int32).
-const saBytesPerCity = 12
+// predecessor, best successor and the two scratch arrays (int32), edge
+// and gain (int64), and the journal (8 bytes per journalShare cities).
+const saBytesPerCity = 5*4 + 2*8 + 8/journalShare
 
 // saWorkers fills and bounds Workers and bounds Threads (moves per
 // iteration) for the annealing engines.

@@ -5,19 +5,27 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/neighbor"
-	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// A schedule fitted to a time limit (solver.Cooling) changes two things
-// besides the cooling factor, both as the GPU annealers do them by
-// default: below a temperature where Lam et al.'s uniform move seldom
-// passes the Metropolis test, half of the moves put c beside one of its
-// nearest cities; and the schedule ends in the greedy descent it tends to
-// (T = 0, the same move, every city tried beside each of its nearest
-// cities until none improves). A pinned schedule (an explicit alpha or
-// sweeps, as the reproduction suites give) keeps the paper's uniform move
-// and ends where its last step does.
+// A schedule fitted to a time limit (solver.Cooling) changes three things
+// besides the cooling factor. Its searches start from the space-filling-
+// curve tour instead of a random one: where t0 is hot for the instance
+// (pr2392's mean edge is 158, t0 10,000) the first steps randomize it
+// anyway, and where it is not (usa13509's mean edge is 1,479) the short
+// schedule does not spend itself undoing a random tour's long edges
+// (docs/PERF.md). As the GPU annealers do by default, below a temperature
+// where Lam et al.'s uniform move seldom passes the Metropolis test half
+// of the moves put c beside one of its nearest cities. And the schedule
+// ends in the greedy descent it tends to (T = 0, the same move, every
+// city tried beside each of its nearest cities until none improves). A
+// pinned schedule (an explicit alpha or sweeps, as the reproduction
+// suites give) keeps the paper's random start and uniform move and ends
+// where its last step does.
+
+// fittedStart is the start tour of a fitted schedule's searches.
+func fittedStart(in *solver.Instance) []int { return construct.SpaceFillingCurve(in) }
 
 // saNearK is the number of nearest cities a near move and the descent
 // put c beside (the GPU's nnk default).
@@ -64,7 +72,7 @@ func (s *saSearch) proposeNear() (c, a int32, delta int64, ok bool) {
 	if a == c || a == p {
 		return 0, 0, 0, false
 	}
-	return c, a, tour.DeltaInsertEdges(s.d, p, c, c, s.l.Next[c], a, s.l.Next[a], false), true
+	return c, a, s.deltaMove(c, a), true
 }
 
 // descend is the greedy descent a fitted schedule ends in: from the
@@ -73,7 +81,7 @@ func (s *saSearch) proposeNear() (c, a int32, delta int64, ok bool) {
 // stop says so. It returns the moves evaluated.
 func (s *saSearch) descend(stop func() bool) (evals int64) {
 	if s.cur > s.bestLen {
-		s.load(walk(s.bestNext, make([]int32, 0, s.n)), s.bestLen)
+		s.load(s.best(make([]int32, 0, s.n)), s.bestLen)
 	}
 	for improved := true; improved; {
 		improved = false
@@ -81,7 +89,7 @@ func (s *saSearch) descend(stop func() bool) (evals int64) {
 			if c&255 == 0 && stop() {
 				return evals
 			}
-			p, q := s.l.Prev[c], s.l.Next[c]
+			p := s.l.Prev[c]
 			var best int64
 			var to int32 = -1
 			for _, x := range s.nb[int(c)*s.k : int(c+1)*s.k] {
@@ -90,7 +98,7 @@ func (s *saSearch) descend(stop func() bool) (evals int64) {
 						continue
 					}
 					evals++
-					if dl := tour.DeltaInsertEdges(s.d, p, c, c, q, a, s.l.Next[a], false); dl < best {
+					if dl := s.deltaMove(c, a); dl < best {
 						best, to = dl, a
 					}
 				}

@@ -76,20 +76,32 @@ func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Par
 	if w == 1 {
 		return saRun(ctx, e, in, p, snaps, 1, p.Threads, false, fit)
 	}
-	return sspmParallel(ctx, e, in, p, snaps, w)
+	return sspmParallel(ctx, e, in, p, snaps, w, fit)
 }
 
-func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, w int) (solver.Result, error) {
+func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, w int, fit bool) (solver.Result, error) {
 	start := time.Now()
-	temps := temperatures(p)
 	d := tour.NewDist(in)
 	c := newControl(ctx, p, w, snaps, start)
 	pm := p.Threads
 
+	var near saNear
+	if fit {
+		setup, cancel := c.setupContext()
+		var err error
+		near, err = newSANear(setup, in)
+		cancel()
+		if err != nil && ctx.Err() == nil && !c.done() {
+			return solver.Result{}, err
+		}
+	}
 	var t0 []int32
-	if p.Start != nil {
+	switch {
+	case p.Start != nil:
 		t0 = to32(p.Start)
-	} else {
+	case fit:
+		t0 = to32(fittedStart(in))
+	default:
 		t0 = newRNG(p.Seed, 1<<32).randomTour(in.N)
 	}
 	var slots [2][]candidate
@@ -101,13 +113,28 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	// worker's read.
 	var haltAt atomic.Int64
 	haltAt.Store(-1)
-	iters := stepIters(in.N, p.Sweeps)
-	checkIters := max(1, checkEvery/pm)
+	checkIters := int64(max(1, checkEvery/pm))
 	reps := make([]*saSearch, w)
 	for wk := range reps {
 		reps[wk] = newSearch(d, t0, newRNG(p.Seed, uint64(wk)))
+		reps[wk].nb, reps[wk].k = near.nb, near.k
 	}
+	var budget time.Duration
+	if fit && !c.deadline.IsZero() {
+		budget = max(time.Until(c.deadline), time.Nanosecond)
+	}
+	cool := solver.NewCooling(p.T0, p.TEnd, p.Alpha, int64(stepIters(in.N, p.Sweeps)), in.N, budget)
+	lamSteps := float64(solver.ScheduleSteps(p))
+	coolStart := time.Now()
+	// plan[st&1] is step st: worker 0 writes step st+1 before the barrier
+	// of step st's last iteration, after which the others read it; iters
+	// 0 ends the schedule.
+	var plan [2]saStep
+	a, k := cool.Next(p.T0, 0, 0)
+	plan[0] = saStep{p.T0, k}
+	nextT := p.T0 * a
 	var stepsDone atomic.Int64
+	var lastT float64
 
 	var wg sync.WaitGroup
 	for wk := 0; wk < w; wk++ {
@@ -117,11 +144,17 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 			s := reps[wk]
 			dec := newRNG(p.Seed, 1<<33) // identical on every worker
 			par := 0
-			var moves int64
+			var done int64 // iterations of the steps finished
 			var buf []int32
+			var nextOffer time.Time
 			g := int64(-1) // global iteration
-			for st, t := range temps {
-				for it := 0; it < iters; it++ {
+			for st := int64(0); ; st++ {
+				sp := plan[st&1]
+				if sp.iters == 0 {
+					break
+				}
+				s.near = near.nb != nil && sp.t < near.from
+				for it := int64(0); it < sp.iters; it++ {
 					g++
 					best := candidate{delta: 1<<62 - 1, j: -1}
 					for j := wk; j < pm; j += w {
@@ -131,15 +164,33 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 						}
 					}
 					slots[par][wk] = best
-					if wk == 0 && it%checkIters == 0 {
-						moves = int64(st)*int64(iters)*int64(pm) + int64(it)*int64(pm)
-						c.moves[0].v.Store(moves)
-						c.offerFn(s.bestLength(), s.best)
-						if c.done() {
-							haltAt.Store(g)
-						} else if c.snapshotDue() {
-							buf = s.current(buf[:0])
-							c.snapshot(buf, s.cur, int64(st), float64(st)/float64(len(temps)), t)
+					if wk == 0 {
+						if it%checkIters == 0 {
+							c.moves[0].v.Store((done + it) * int64(pm))
+							if now := time.Now(); !now.Before(nextOffer) {
+								c.offerFn(s.bestLength(), s.best)
+								nextOffer = now.Add(offerEvery)
+							}
+							if c.done() {
+								haltAt.Store(g)
+							} else if c.snapshotDue() {
+								buf = s.current(buf[:0])
+								frac := 0.0
+								if !cool.Fitted() {
+									frac = float64(st) / lamSteps
+								}
+								c.snapshot(buf, s.cur, st, frac, sp.t)
+							}
+						}
+						if it == sp.iters-1 {
+							// plan the next step
+							next := saStep{}
+							if nextT > p.TEnd {
+								a, k := cool.Next(nextT, done+sp.iters, time.Since(coolStart))
+								next = saStep{nextT, k}
+								nextT *= a
+							}
+							plan[(st+1)&1] = next
 						}
 					}
 					bar.wait()
@@ -152,33 +203,42 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 							win = x
 						}
 					}
-					if metropolis(dec, win.delta, t) {
-						if wk == 0 {
-							s.apply(win.c, win.a, win.delta)
-						} else {
+					if metropolis(dec, win.delta, sp.t) {
+						if wk != 0 {
 							s.bestLen = s.cur // replicas do not keep a best
-							s.apply(win.c, win.a, win.delta)
 						}
+						s.apply(win.c, win.a, win.delta)
 					}
 					par ^= 1
 				}
+				done += sp.iters
 				if wk == 0 {
-					stepsDone.Store(int64(st + 1))
+					stepsDone.Store(st + 1)
+					lastT = sp.t
+					c.moves[0].v.Store(done * int64(pm))
 				}
-			}
-			if wk == 0 {
-				c.moves[0].v.Store(int64(len(temps)) * int64(iters) * int64(pm))
 			}
 		}(wk)
 	}
 	wg.Wait()
 	s := reps[0]
-	c.offerFn(s.bestLength(), s.best)
 	steps := stepsDone.Load()
-	c.snapshot(s.current(nil), s.cur, steps, float64(steps)/float64(len(temps)), 0)
-	stopped := c.stopped.Load() || steps < int64(len(temps))
+	stopped := c.stopped.Load() || c.stop.Load()
+	cool.Done(steps, lastT)
+	run := cool.Run()
+	if cool.Fitted() && near.nb != nil && !stopped {
+		run.Descent = saDescend(c, reps[:1], 1)
+	}
+	c.offerFn(s.bestLength(), s.best)
+	frac := 1.0
+	if !cool.Fitted() {
+		frac = float64(steps) / max(1, lamSteps)
+	}
+	c.snapshot(s.current(nil), s.cur, steps, frac, 0)
 	p.Workers = w
-	return solver.Finish(in, e, p, solver.Outcome{Tour: toInt(c.best), Moves: c.totalMoves(), Steps: steps, Start: start, Stopped: stopped, Device: deviceName(w)})
+	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: toInt(c.best), Moves: c.totalMoves(), Steps: steps, Start: start, Stopped: c.stopped.Load(), Device: deviceName(w)})
+	res.Schedule = run
+	return res, err
 }
 
 func init() {

@@ -3,6 +3,7 @@ package cpu
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/tsplab/tsplab/solver"
 )
@@ -29,5 +30,23 @@ func TestSSPMParallelPath(t *testing.T) {
 	p.Threads = 8
 	if c := solve(t, "sspm", in, p, nil); c.Params.Workers != 1 {
 		t.Fatalf("Pm=8 split over %d workers", c.Params.Workers)
+	}
+}
+
+// With a time limit the parallel path runs a schedule fitted to it, which
+// ends in its descent: the report says so and the tour is valid.
+func TestSSPMParallelFitted(t *testing.T) {
+	in := uniformInstance(200, 12)
+	p := solver.Params{Seed: 5, Workers: 2, Threads: 2 * minMovesPerWorker, TimeLimit: 300 * time.Millisecond}
+	r := solve(t, "sspm", in, p, nil)
+	if r.Params.Workers != 2 {
+		t.Fatalf("parallel path not taken: %d workers", r.Params.Workers)
+	}
+	s := r.Schedule
+	if s == nil || !s.Fitted || s.Steps < 2 || !(s.Alpha0 > 0 && s.Alpha0 < 1) {
+		t.Fatalf("schedule %+v", s)
+	}
+	if r.StopReason == solver.StopDone && s.Descent <= 0 {
+		t.Fatalf("schedule done without its descent: %+v", s)
 	}
 }
