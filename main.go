@@ -17,6 +17,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"log"
 	"os"
 	"runtime"
 	"strings"
@@ -48,6 +49,7 @@ func main() {
 		return
 	}
 	useCLocaleFix()
+	log.SetOutput(app.QuietLog(os.Stderr))
 	if windowless && f.shot == "" {
 		fmt.Fprintln(os.Stderr, "tsplab: this build has no window driver (built with -tags headless): use --screenshot FILE")
 		os.Exit(2)
@@ -194,6 +196,9 @@ func screenshotWhenDone(ui *app.App, path string, exit *int, done chan struct{})
 	}
 	time.Sleep(500 * time.Millisecond)
 	fyne.DoAndWait(func() {
+		for _, l := range ui.RunLines() {
+			fmt.Println("tsplab:", l)
+		}
 		img, note := ui.Capture()
 		if note != "" {
 			fmt.Fprintln(os.Stderr, "tsplab: screenshot:", note)

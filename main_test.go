@@ -423,3 +423,22 @@ func countColors(img image.Image, limit int) int {
 	}
 	return len(seen)
 }
+
+// TestHelpWithoutFyneErrors: under the C locale with a codeset (Docker's
+// C.UTF-8) or POSIX, tsplab --help prints its usage and no "Fyne error"
+// lines (Fyne reads the locale in its package init, before main).
+func TestHelpWithoutFyneErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the test that builds and runs the app")
+	}
+	bin := buildApp(t)
+	for _, kv := range []string{"LANG=C.UTF-8", "LANG=POSIX.UTF-8", "LC_ALL=C.UTF-8", "LC_MESSAGES=C@euro", "LANG=C"} {
+		env := append(cLocaleEnv()[:len(cLocaleEnv())-1], kv)
+		cmd := exec.Command(bin, "--help")
+		cmd.Env = env
+		out, _ := cmd.CombinedOutput()
+		if e := fyneErrors(string(out)); e != "" || !strings.Contains(string(out), "Usage of tsplab") {
+			t.Errorf("%s tsplab --help: Fyne errors %q; output starts %q", kv, e, string(out)[:min(len(out), 80)])
+		}
+	}
+}

@@ -12,6 +12,7 @@
 package app
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,12 +37,11 @@ const ID = "io.github.tsplab.tsplab"
 // Preferences keys of the app itself (pane settings live under
 // "single.", "left." and "right.").
 const (
-	PrefRecent    = "recent"     // recent files, newest first
-	PrefFolder    = "folder"     // the folder last opened
-	PrefFolders   = "folders"    // folders in the source menu, newest first
-	PrefCompare   = "compare"    // compare mode on
-	PrefTargetGap = "target_gap" // compare mode's target gap, percent
-	PrefBudget    = "budget_s"   // compare mode's shared time budget, seconds
+	PrefRecent  = "recent"   // recent files, newest first
+	PrefFolder  = "folder"   // the folder last opened
+	PrefFolders = "folders"  // folders in the source menu, newest first
+	PrefCompare = "compare"  // compare mode on
+	PrefBudget  = "budget_s" // compare mode's shared time budget, seconds
 )
 
 // MaxRecent is how many recent files are remembered.
@@ -79,7 +79,12 @@ type App struct {
 	Single      *Pane
 	Left, Right *Pane
 
-	entries    []Entry
+	allEntries []Entry // what the source holds
+	entries    []Entry // what the list shows: the search's matches, sorted
+	search     *widget.Entry
+	sortBy     *widget.Select
+	current    string // the path of the instance on screen
+	checkSeq   int    // the newest list's background check
 	list       *widget.List
 	selected   int
 	source     *widget.Select
@@ -97,7 +102,6 @@ type App struct {
 	singleView   fyne.CanvasObject
 	compareView  fyne.CanvasObject
 	budget       binding.String
-	targetGap    binding.String
 	summary      binding.String
 }
 
@@ -146,15 +150,14 @@ func New(a fyne.App, opts Options) *App {
 	if v, _ := ap.budget.Get(); v == "" {
 		_ = ap.budget.Set("10")
 	}
-	ap.targetGap = binding.BindPreferenceString(PrefTargetGap, ap.prefs)
-	if v, _ := ap.targetGap.Get(); v == "" {
-		_ = ap.targetGap.Set("5")
-	}
 	ap.summary = binding.NewString()
 	_ = ap.summary.Set("Run both to compare: same instance, same time budget.")
 	for _, p := range []*Pane{ap.Left, ap.Right} {
 		p.OnUpdate = func(*Pane, session.Progress) { ap.updateSummary() }
+		p.budget = ap.compareBudget
+		p.settings.SetSharedBudget(true)
 	}
+	ap.linkPanes()
 
 	ap.Win.SetContent(ap.build())
 	ap.Win.Resize(fyne.NewSize(1400, 880))
@@ -190,14 +193,16 @@ func defaultSingle() Settings {
 	return Settings{Algorithm: firstRegistered("auto", "pspm", "sspm"), Backend: solver.BackendAuto, TimeLimit: solver.DefaultTimeLimit, Seed: 1}
 }
 
-// defaultCompare is compare mode's first-run pair: CPU sspm against GPU
-// pspm, or on a machine without a usable GPU two CPU engines (sspm
-// against auto).
+// defaultCompare is compare mode's first-run pair: auto on the CPU
+// against auto on the GPU. Where the GPU engine cannot run, pane B keeps
+// the backend auto, which runs on the CPU and says why (another seed, so
+// that the two runs differ).
 func defaultCompare() (Settings, Settings) {
-	l := Settings{Algorithm: firstRegistered("sspm", "sa", "pspm"), Backend: solver.BackendCPU, TimeLimit: solver.DefaultTimeLimit, Seed: 1}
-	r := Settings{Algorithm: "pspm", Backend: solver.BackendGPU, TimeLimit: solver.DefaultTimeLimit, Seed: 1}
-	if GPUStatus("pspm") != nil {
-		r.Algorithm, r.Backend = firstRegistered("auto", "pspm", "pssm"), solver.BackendCPU
+	algo := firstRegistered("auto", "pspm", "sspm")
+	l := Settings{Algorithm: algo, Backend: solver.BackendCPU, TimeLimit: solver.DefaultTimeLimit, Seed: 1}
+	r := Settings{Algorithm: algo, Backend: solver.BackendGPU, TimeLimit: solver.DefaultTimeLimit, Seed: 1}
+	if GPUStatus(algo) != nil {
+		r.Backend, r.Seed = solver.BackendAuto, 2
 	}
 	return l, r
 }
@@ -298,4 +303,25 @@ func (a *App) Running() bool {
 		}
 	}
 	return false
+}
+
+// RunLines describes the last run of each pane on screen, a line each:
+// its engine, best length, moves and moves per second (tsplab prints them
+// after --run, so a run in the app can be set beside the same run of
+// tsp solve).
+func (a *App) RunLines() []string {
+	var out []string
+	for i, p := range a.Panes() {
+		res, ok := p.Runner.Result()
+		if !ok {
+			continue
+		}
+		name := p.Name
+		if a.compare {
+			name = string(rune('A' + i))
+		}
+		out = append(out, fmt.Sprintf("%s %s/%s: length %d, %d moves in %.2f s, %.4g moves/s, stopped: %s",
+			name, res.Algorithm, res.Backend, res.Length, res.Moves, res.Elapsed.Seconds(), res.MovesPerSecond(), res.StopReason))
+	}
+	return out
 }

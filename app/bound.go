@@ -47,10 +47,18 @@ func (p *Pane) startBound() {
 // setBound shows lb, the bound of in, if in is still the pane's instance.
 func (p *Pane) setBound(in *solver.Instance, lb int64) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if p.in != in || p.bound.in != in {
+		p.mu.Unlock()
 		return
 	}
+	defer func() {
+		// The gaps above the bound change: the compare summary too.
+		last := p.Runner.Last()
+		p.mu.Unlock()
+		if p.OnUpdate != nil {
+			p.OnUpdate(p, last)
+		}
+	}()
 	p.bound.value = lb
 	p.Curve.SetOptimum(lb)
 	if p.best != nil {

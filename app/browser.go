@@ -34,7 +34,7 @@ type Entry struct {
 // Summary is the entry's one-line description for the list.
 func (e Entry) Summary() string {
 	if e.Err != "" {
-		return e.Err
+		return "cannot be read: " + e.Err
 	}
 	parts := []string{}
 	if e.Dimension > 0 {
@@ -172,6 +172,8 @@ func (a *App) ShowSource(src string) {
 	}
 	if err != nil {
 		a.setMessage(err.Error(), true)
+	} else {
+		a.setMessage("", false) // a reader error belongs to the list it was shown with
 	}
 	a.setEntries(entries)
 	if a.source.Selected != src {
@@ -186,14 +188,111 @@ func (a *App) ShowSource(src string) {
 func (a *App) Source() string { return a.showing }
 
 func (a *App) setEntries(entries []Entry) {
-	a.entries = entries
+	a.allEntries = entries
+	a.applyFilter()
+	a.checkSeq++
+	go a.checkEntries(a.checkSeq, slices.Clone(entries))
+}
+
+// checkLimit is the largest file the background check reads whole.
+const checkLimit = 4 << 20
+
+// checkEntries reads the listed files up to checkLimit whole, in the
+// background, and marks those that cannot be read: a header alone does
+// not show a broken body. A newer list (seq) ends it.
+func (a *App) checkEntries(seq int, entries []Entry) {
+	for _, e := range entries {
+		if e.Err != "" {
+			continue
+		}
+		if st, err := os.Stat(e.Path); err != nil || st.Size() > checkLimit {
+			continue
+		}
+		stale := make(chan bool, 1)
+		uiDo(func() { stale <- a.checkSeq != seq })
+		if <-stale {
+			return
+		}
+		if _, err := tsplib.Read(e.Path); err != nil {
+			uiDo(func() {
+				if a.checkSeq == seq {
+					a.markBroken(e.Path, err)
+				}
+			})
+		}
+	}
+}
+
+// Sort orders of the list.
+const (
+	SortSize = "Size"
+	SortName = "Name"
+)
+
+// applyFilter shows the entries whose name holds the search text, in the
+// chosen order, keeping the instance on screen selected when it is
+// among them.
+func (a *App) applyFilter() {
+	q := strings.ToLower(strings.TrimSpace(a.search.Text))
+	var view []Entry
+	for _, e := range a.allEntries {
+		if q == "" || strings.Contains(strings.ToLower(e.Name), q) {
+			view = append(view, e)
+		}
+	}
+	if a.sortBy.Selected == SortName {
+		slices.SortStableFunc(view, func(x, y Entry) int { return strings.Compare(strings.ToLower(x.Name), strings.ToLower(y.Name)) })
+	} else {
+		slices.SortStableFunc(view, func(x, y Entry) int {
+			return cmp.Or(cmp.Compare(x.Dimension, y.Dimension), strings.Compare(x.Name, y.Name))
+		})
+	}
+	a.entries = view
 	a.selected = -1
 	a.list.UnselectAll()
+	for i, e := range view {
+		if e.Path == a.current && a.current != "" {
+			a.selected = i
+			a.list.Select(i)
+		}
+	}
 	a.list.Refresh()
 }
 
-// Entries returns the listed instances.
+// SetSearch filters the list to the names holding text.
+func (a *App) SetSearch(text string) { a.search.SetText(text) }
+
+// SetSort orders the list by SortSize or SortName.
+func (a *App) SetSort(by string) { a.sortBy.SetSelected(by) }
+
+// Entries returns the listed instances (those the search lets through).
 func (a *App) Entries() []Entry { return a.entries }
+
+// markBroken records that the file at path cannot be read, so the list
+// shows it as such.
+func (a *App) markBroken(path string, err error) {
+	for _, list := range [][]Entry{a.allEntries, a.entries} {
+		for i := range list {
+			if list[i].Path == path && list[i].Err == "" {
+				list[i].Err = err.Error()
+			}
+		}
+	}
+	a.list.Refresh()
+}
+
+// reselectCurrent selects the entry of the instance on screen again (none
+// when it is not listed), after a file that failed to load.
+func (a *App) reselectCurrent() {
+	a.selected = -1
+	a.list.UnselectAll()
+	for i, e := range a.entries {
+		if e.Path == a.current && a.current != "" {
+			a.selected = i
+			a.list.Select(i)
+		}
+	}
+}
 
 // Select selects list entry i and shows its instance.
 func (a *App) Select(i int) {
@@ -263,13 +362,23 @@ func (a *App) addFolder(dir string) {
 func (a *App) refreshSources() {
 	opts := []string{SourceSamples, SourceRecent}
 	a.folderOf = map[string]string{}
-	for _, d := range a.prefs.StringList(PrefFolders) {
+	var kept []string
+	saved := a.prefs.StringList(PrefFolders)
+	for _, d := range saved {
+		// A folder deleted or renamed since leaves the menu.
+		if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			continue
+		}
+		kept = append(kept, d)
 		l := folderLabel(d)
 		if _, dup := a.folderOf[l]; dup || l == SourceSamples || l == SourceRecent {
 			continue
 		}
 		a.folderOf[l] = d
 		opts = append(opts, l)
+	}
+	if len(kept) != len(saved) {
+		a.prefs.SetStringList(PrefFolders, kept)
 	}
 	a.source.SetOptions(opts)
 }
@@ -316,9 +425,18 @@ func (a *App) browserView() fyne.CanvasObject {
 			if id >= len(a.entries) {
 				return
 			}
+			e := a.entries[id]
 			box := o.(*fyne.Container)
-			box.Objects[0].(*widget.Label).SetText(a.entries[id].Name)
-			box.Objects[1].(*secondaryLabel).SetText(a.entries[id].Summary())
+			name := box.Objects[0].(*widget.Label)
+			name.SetText(e.Name)
+			sub := box.Objects[1].(*secondaryLabel)
+			sub.SetText(e.Summary())
+			// A file that cannot be read says so in the error colour.
+			if e.Err != "" {
+				sub.SetColor(theme.ColorNameError)
+			} else {
+				sub.SetColor(ColorNameSecondaryText)
+			}
 		},
 	)
 	a.list.OnSelected = func(id widget.ListItemID) {
@@ -329,7 +447,13 @@ func (a *App) browserView() fyne.CanvasObject {
 	}
 	a.message = widget.NewLabel("")
 	a.message.Wrapping = fyne.TextWrapWord
+	a.search = widget.NewEntry()
+	a.search.SetPlaceHolder("Search names")
+	a.search.OnChanged = func(string) { a.applyFilter() }
+	a.sortBy = widget.NewSelect([]string{SortSize, SortName}, func(string) { a.applyFilter() })
+	a.sortBy.SetSelected(SortSize)
 	return container.NewBorder(
-		container.NewVBox(a.source, container.NewGridWithColumns(2, openFile, openFolder)),
+		container.NewVBox(a.source, container.NewGridWithColumns(2, openFile, openFolder),
+			container.NewBorder(nil, nil, nil, a.sortBy, a.search)),
 		a.message, nil, nil, a.list)
 }

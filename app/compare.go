@@ -14,103 +14,176 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/tsplab/tsplab/canvas/export"
+	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/session"
 )
 
+// GapThresholds are the gaps (percent) whose first crossing compare
+// mode's summary times for each pane.
+var GapThresholds = []float64{10, 5, 2, 1, 0.5}
+
 // RunCompare starts both compare panes together with the shared budget.
 func (a *App) RunCompare() error {
-	budget, err := parsePositive(a.budget, "budget")
+	d, err := a.compareBudget()
 	if err != nil {
 		return err
 	}
-	return a.RunCompareFor(time.Duration(budget * float64(time.Second)))
+	return a.RunCompareFor(d)
+}
+
+// compareBudget is the budget control's value: the time limit of both
+// compare panes.
+func (a *App) compareBudget() (time.Duration, error) {
+	budget, err := parsePositive(a.budget, "budget")
+	if err != nil {
+		return 0, err
+	}
+	return time.Duration(budget * float64(time.Second)), nil
 }
 
 // RunCompareFor starts both compare panes together with budget d.
 func (a *App) RunCompareFor(d time.Duration) error {
-	gap, err := parsePositive(a.targetGap, "target gap")
-	if err != nil {
-		return err
-	}
 	for _, p := range []*Pane{a.Left, a.Right} {
 		p.Runner.Reset()
-		p.targetGap = gap
 	}
 	var errs []error
 	for _, p := range []*Pane{a.Left, a.Right} {
 		if err := p.RunFor(d); err != nil {
-			errs = append(errs, fmt.Errorf("pane %s: %w", strings.ToUpper(p.Name[:1])+p.Name[1:], err))
+			errs = append(errs, fmt.Errorf("pane %s: %w", paneLetter(a, p), err))
 		}
 	}
 	a.updateSummary()
 	return errors.Join(errs...)
 }
 
+func paneLetter(a *App, p *Pane) string {
+	if p == a.Right {
+		return "B"
+	}
+	return "A"
+}
+
+// linkPanes keeps pane B on pane A's algorithm while they share one:
+// picking another in A moves B too, on B's own backend (CPU against GPU),
+// so the pair compares backends; picking another algorithm in B unlinks
+// them.
+func (a *App) linkPanes() {
+	a.Left.settings.OnUserAlgorithm = func(old, algo string) {
+		to := a.Right
+		if cur, _ := to.settings.algorithm.Get(); cur == old && to.Runner.State() != session.Running {
+			s, _ := to.Settings()
+			s.Algorithm = algo
+			to.SetSettings(s)
+		}
+	}
+}
+
 func parsePositive(b binding.String, name string) (float64, error) {
 	s, _ := b.Get()
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || v <= 0 || v > 1e7 {
-		return 0, fmt.Errorf("compare: %s %q is not a positive number", name, s)
+	if err != nil || v <= 0 || v > solver.MaxTimeLimit.Seconds() {
+		return 0, fmt.Errorf("compare: %s %q is not a number of seconds above 0", name, s)
 	}
 	return v, nil
 }
 
-// Summary returns compare mode's summary line.
+// Summary returns compare mode's summary.
 func (a *App) Summary() string { s, _ := a.summary.Get(); return s }
 
-// updateSummary writes the ratio of moves per second and which pane
-// reached the target gap first.
+// updateSummary writes each pane's final gap and time to each threshold.
 func (a *App) updateSummary() {
-	_ = a.summary.Set(CompareSummary(a.Left.Runner.Last(), a.Right.Runner.Last(), a.Left, a.Right))
+	_ = a.summary.Set(CompareSummary(a.paneSummary(a.Left, "A"), a.paneSummary(a.Right, "B")))
 }
 
-// CompareSummary is the summary line of two runs: their moves per second
-// and its ratio, and which reached the target gap first and when.
-func CompareSummary(l, r session.Progress, lp, rp *Pane) string {
-	name := func(pr session.Progress, def string) string {
-		if pr.Engine != "" {
-			return pr.Engine
+// PaneSummary is what compare mode's summary says of one pane.
+type PaneSummary struct {
+	Label     string // "A auto/cpu"
+	Best      int64  // 0: no tour yet
+	Reference int64  // the optimum, or the lower bound (0: neither)
+	Bound     bool   // Reference is the lower bound
+	MovesPerS float64
+	Curve     []export.CurvePoint
+}
+
+func (a *App) paneSummary(p *Pane, letter string) PaneSummary {
+	last := p.Runner.Last()
+	name := last.Engine
+	if name == "" {
+		if s, err := p.Settings(); err == nil {
+			name = s.Algorithm + "/" + s.Backend
 		}
-		return def
 	}
-	ln, rn := "A "+name(l, "?"), "B "+name(r, "?")
-	lm, rm := l.MovesPerSecond(), r.MovesPerSecond()
+	ref, isBound := p.Reference()
+	return PaneSummary{Label: letter + " " + name, Best: last.BestLength, Reference: ref, Bound: isBound,
+		MovesPerS: last.MovesPerSecond(), Curve: p.Curve.Points()}
+}
+
+// ThresholdTimes returns, for each of GapThresholds, when the curve's
+// best first came within it above ref (negative: not reached).
+func ThresholdTimes(curve []export.CurvePoint, ref int64) []time.Duration {
+	out := make([]time.Duration, len(GapThresholds))
+	for i, thr := range GapThresholds {
+		out[i] = -1
+		for _, pt := range curve {
+			if g, ok := solver.GapPercent(pt.Best, ref); ok && g <= thr {
+				out[i] = pt.Elapsed
+				break
+			}
+		}
+	}
+	return out
+}
+
+// line is one pane's summary line: its final gap and the time to each
+// threshold.
+func (s PaneSummary) line() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s moves/s, %s: %s moves/s", ln, FormatCount(lm), rn, FormatCount(rm))
-	if lm > 0 && rm > 0 {
-		fmt.Fprintf(&b, " (B/A = %.2f×)", rm/lm)
-	}
-	b.WriteString(". ")
-	if lp == nil || rp == nil || lp.in == nil || !lp.in.HasOptimum() {
-		b.WriteString("Target gap: optimum unknown.")
-		return b.String()
-	}
-	lt, lok := lp.TargetReached()
-	rt, rok := rp.TargetReached()
-	gap := lp.targetGap
+	b.WriteString(s.Label + ": ")
 	switch {
-	case lok && (!rok || lt <= rt):
-		fmt.Fprintf(&b, "A reached %.2g%% gap first, at %.2f s", gap, lt.Seconds())
-		if rok {
-			fmt.Fprintf(&b, " (B at %.2f s)", rt.Seconds())
-		}
-	case rok:
-		fmt.Fprintf(&b, "B reached %.2g%% gap first, at %.2f s", gap, rt.Seconds())
-		if lok {
-			fmt.Fprintf(&b, " (A at %.2f s)", lt.Seconds())
-		}
+	case s.Best == 0:
+		b.WriteString("no tour yet")
+		return b.String()
+	case s.Reference == 0:
+		fmt.Fprintf(&b, "best %d, gap unknown (no optimum; lower bound not ready)", s.Best)
 	default:
-		fmt.Fprintf(&b, "Neither has reached %.2g%% gap yet", gap)
+		g, _ := solver.GapPercent(s.Best, s.Reference)
+		what := "above the optimum"
+		if s.Bound {
+			what = "above the lower bound"
+		}
+		fmt.Fprintf(&b, "best %d, %.2f %% %s", s.Best, g, what)
+		var parts []string
+		for i, t := range ThresholdTimes(s.Curve, s.Reference) {
+			if t < 0 {
+				parts = append(parts, fmt.Sprintf("%g %% –", GapThresholds[i]))
+			} else {
+				parts = append(parts, fmt.Sprintf("%g %% at %.2f s", GapThresholds[i], t.Seconds()))
+			}
+		}
+		b.WriteString("; " + strings.Join(parts, ", "))
 	}
-	b.WriteString(".")
+	if s.MovesPerS > 0 {
+		fmt.Fprintf(&b, "; %s moves/s", FormatCount(s.MovesPerS))
+	}
 	return b.String()
 }
 
-// compareViewObject is compare mode's body: the shared run bar and
-// summary above the two panes.
+// CompareSummary is compare mode's summary: a line per pane with its
+// final gap (above the optimum, or above the lower bound when the optimum
+// is unknown) and the time it took to come within each of GapThresholds.
+func CompareSummary(l, r PaneSummary) string {
+	if l.Best == 0 && r.Best == 0 {
+		return "Run both to compare: same instance, same time budget.\n" + l.Label + " against " + r.Label + "."
+	}
+	return l.line() + "\n" + r.line()
+}
+
+// compareViewObject is compare mode's body: the shared run bar (one
+// budget for both panes) and summary above the two panes.
 func (a *App) compareViewObject() fyne.CanvasObject {
 	budget := widget.NewEntryWithData(a.budget)
-	target := widget.NewEntryWithData(a.targetGap)
+	budget.Validator = func(string) error { _, err := a.compareBudget(); return err }
 	runBoth := widget.NewButtonWithIcon("Run both", theme.MediaPlayIcon(), func() {
 		if err := a.RunCompare(); err != nil {
 			dialog.ShowError(err, a.Win)
@@ -122,8 +195,7 @@ func (a *App) compareViewObject() fyne.CanvasObject {
 	summary.Wrapping = fyne.TextWrapWord
 	bar := container.NewVBox(
 		container.NewHBox(runBoth, stopBoth,
-			widget.NewLabel("Budget (s)"), container.NewGridWrap(fyne.NewSize(70, budget.MinSize().Height), budget),
-			widget.NewLabel("Target gap (%)"), container.NewGridWrap(fyne.NewSize(70, target.MinSize().Height), target)),
+			widget.NewLabel("Time budget of each pane (s)"), container.NewGridWrap(fyne.NewSize(90, budget.MinSize().Height), budget)),
 		summary)
 	return container.NewBorder(bar, nil, nil, nil,
 		container.NewGridWithColumns(2, a.Left.Compact("A"), a.Right.Compact("B")))

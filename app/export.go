@@ -16,7 +16,9 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
@@ -54,12 +56,35 @@ func (p *Pane) ExportScene() export.Scene { return p.View.Scene() }
 // WriteExport writes one pane's export of kind to w; width and height
 // size pictures (height 0 keeps the instance's aspect ratio).
 func (p *Pane) WriteExport(w io.Writer, kind string, width, height int) error {
+	return p.writeExport(w, kind, width, height, "")
+}
+
+// engineName is the engine of the pane's run ("auto/cpu"), or of its
+// settings before any run.
+func (p *Pane) engineName() string {
+	if e := p.Runner.Last().Engine; e != "" {
+		return e
+	}
+	if e := p.settings.engine(); e != nil {
+		return e.Name() + "/" + e.Backend()
+	}
+	s, _ := p.settings.Settings()
+	return s.Algorithm + "/" + s.Backend
+}
+
+// writeExport is WriteExport with the picture's title starting with
+// label (compare mode names each pane and its engine).
+func (p *Pane) writeExport(w io.Writer, kind string, width, height int, label string) error {
 	if p.in == nil {
 		return errors.New("export: no instance loaded")
 	}
 	switch kind {
 	case ExportPNG, ExportSVG, ExportPDF:
-		return export.Write(w, kind, p.ExportScene(), width, height)
+		s := p.ExportScene()
+		if label != "" {
+			s.Title = label + " · " + s.Title
+		}
+		return export.Write(w, kind, s, width, height)
 	case ExportTour:
 		tour, length := p.Runner.Best()
 		if tour == nil {
@@ -111,19 +136,21 @@ func (a *App) prepareExport(kind string, width, height int) (write func(path str
 		return func(path string) ([]string, error) { return []string{path}, writeWhole(path, buf.Bytes()) }, nil
 	}
 	parts := make([][]byte, len(panes))
+	tags := make([]string, len(panes))
 	for i, p := range panes {
 		var buf bytes.Buffer
-		if err := p.WriteExport(&buf, kind, width, height); err != nil {
+		if err := p.writeExport(&buf, kind, width, height, paneLabel(i, p)); err != nil {
 			return nil, fmt.Errorf("pane %c: %w", 'A'+i, err)
 		}
 		parts[i] = buf.Bytes()
+		tags[i] = fmt.Sprintf("%c-%s", 'A'+i, strings.ReplaceAll(p.engineName(), "/", "-"))
 	}
 	return func(path string) ([]string, error) {
 		ext := filepath.Ext(path)
 		base := strings.TrimSuffix(path, ext)
 		var out []string
 		for i, data := range parts {
-			name := fmt.Sprintf("%s-%c%s", base, 'A'+i, ext)
+			name := fmt.Sprintf("%s-%s%s", base, tags[i], ext)
 			if err := writeWhole(name, data); err != nil {
 				return out, err
 			}
@@ -133,17 +160,42 @@ func (a *App) prepareExport(kind string, width, height int) (write func(path str
 	}, nil
 }
 
-// writeSideBySide draws each pane's picture at width × height and puts
-// them side by side in one PNG (composed pixels) or SVG (nested <svg>
-// elements).
+// paneLabel names compare pane i and its engine: "A auto/cpu".
+func paneLabel(i int, p *Pane) string { return fmt.Sprintf("%c %s", 'A'+i, p.engineName()) }
+
+// gutter is the grey gap between the panes of a side-by-side picture.
+const gutter = 4
+
+// paneWidths splits width into n pictures and the gutters between them.
+func paneWidths(width, n int) ([]int, error) {
+	free := width - gutter*(n-1)
+	if free < n {
+		return nil, fmt.Errorf("export: width %d is too narrow for %d panes side by side", width, n)
+	}
+	ws := make([]int, n)
+	for i := range ws {
+		ws[i] = free / n
+	}
+	ws[n-1] += free % n
+	return ws, nil
+}
+
+// writeSideBySide draws the panes side by side in one PNG (composed
+// pixels) or SVG (nested <svg> elements) of exactly width × height (height
+// 0: the instance's aspect ratio at each pane's width), each titled with
+// its pane and engine.
 func writeSideBySide(w io.Writer, kind string, panes []*Pane, width, height int) error {
+	ws, err := paneWidths(width, len(panes))
+	if err != nil {
+		return err
+	}
 	if height <= 0 {
-		height = width * 3 / 4
+		height = max(1, export.Height(panes[0].ExportScene(), ws[0]))
 	}
 	var parts [][]byte
 	for i, p := range panes {
 		var buf bytes.Buffer
-		if err := p.WriteExport(&buf, kind, width, height); err != nil {
+		if err := p.writeExport(&buf, kind, ws[i], height, paneLabel(i, p)); err != nil {
 			return fmt.Errorf("pane %c: %w", 'A'+i, err)
 		}
 		parts = append(parts, buf.Bytes())
@@ -152,15 +204,14 @@ func writeSideBySide(w io.Writer, kind string, panes []*Pane, width, height int)
 	case ExportPNG:
 		return composePNG(w, parts)
 	case ExportSVG:
-		return composeSVG(w, parts, width, height)
+		return composeSVG(w, parts, ws, height)
 	}
 	return fmt.Errorf("export: %s cannot hold two panes", kind)
 }
 
 // composePNG decodes PNG pictures and writes them left to right, with a
-// 4-pixel grey gutter, as one PNG.
+// grey gutter between them, as one PNG.
 func composePNG(w io.Writer, parts [][]byte) error {
-	const gutter = 4
 	var imgs []image.Image
 	wsum, hmax := 0, 0
 	for _, b := range parts {
@@ -184,12 +235,16 @@ func composePNG(w io.Writer, parts [][]byte) error {
 	return png.Encode(w, out)
 }
 
-// composeSVG nests SVG documents of width × height side by side in one
-// SVG document.
-func composeSVG(w io.Writer, parts [][]byte, width, height int) error {
+// composeSVG nests SVG documents of widths ws and height side by side,
+// with the gutter between them, in one SVG document.
+func composeSVG(w io.Writer, parts [][]byte, ws []int, height int) error {
 	var b bytes.Buffer
-	total := width * len(parts)
+	total := gutter * (len(parts) - 1)
+	for _, wd := range ws {
+		total += wd
+	}
 	fmt.Fprintf(&b, "<?xml version=\"1.0\"?>\n<svg width=\"%dpt\" height=\"%dpt\" viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n", total, height, total, height)
+	x := 0
 	for i, p := range parts {
 		s := string(p)
 		start := strings.Index(s, "<svg")
@@ -200,45 +255,90 @@ func composeSVG(w io.Writer, parts [][]byte, width, height int) error {
 		if end < 0 {
 			return errors.New("export: unterminated <svg> element")
 		}
-		fmt.Fprintf(&b, "<svg x=\"%d\" y=\"0\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">", i*width, width, height, width, height)
+		fmt.Fprintf(&b, "<svg x=\"%d\" y=\"0\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">", x, ws[i], height, ws[i], height)
 		b.WriteString(s[start+end+1:])
 		b.WriteString("\n")
+		x += ws[i] + gutter
 	}
 	b.WriteString("</svg>\n")
 	_, err := w.Write(b.Bytes())
 	return err
 }
 
-// exportDialog asks what to export and where.
-func (a *App) exportDialog() {
+// isPicture reports whether kind is a picture, which has a size.
+func isPicture(kind string) bool {
+	return kind == ExportPNG || kind == ExportSVG || kind == ExportPDF
+}
+
+// exportForm is the export dialog's content: what to export and, for a
+// picture only, its size.
+type exportForm struct {
+	kind          *widget.Select
+	width, height *widget.Entry
+	size          *fyne.Container
+	content       fyne.CanvasObject
+}
+
+func newExportForm() *exportForm {
+	f := &exportForm{}
 	labels := make([]string, len(exportChoices))
 	for i, c := range exportChoices {
 		labels[i] = c.label
 	}
-	kind := widget.NewSelect(labels, nil)
-	kind.SetSelectedIndex(0)
-	width := widget.NewEntry()
-	width.SetText("1600")
-	height := widget.NewEntry()
-	height.SetText("0")
-	height.SetPlaceHolder("0 = keep aspect")
-	items := []*widget.FormItem{
-		widget.NewFormItem("What", kind),
-		widget.NewFormItem("Width", width),
-		{Text: "Height", Widget: height, HintText: "pixels for PNG, points for SVG/PDF; 0 keeps the aspect ratio"},
+	f.width = widget.NewEntry()
+	f.width.SetText("1600")
+	f.height = widget.NewEntry()
+	f.height.SetText("0")
+	f.height.SetPlaceHolder("0 = keep aspect")
+	hint := newSecondaryLabel("pixels for PNG, points for SVG/PDF; height 0 keeps the aspect ratio; in compare mode the size of the whole picture", true)
+	f.size = container.NewVBox(
+		container.New(layout.NewFormLayout(), widget.NewLabel("Width"), f.width, widget.NewLabel("Height"), f.height), hint)
+	f.kind = widget.NewSelect(labels, func(string) {
+		if isPicture(f.Kind()) {
+			f.size.Show()
+		} else {
+			f.size.Hide()
+		}
+	})
+	f.kind.SetSelectedIndex(0)
+	f.content = container.NewVBox(container.New(layout.NewFormLayout(), widget.NewLabel("What"), f.kind), f.size)
+	return f
+}
+
+// Kind is the chosen export kind.
+func (f *exportForm) Kind() string {
+	if i := f.kind.SelectedIndex(); i >= 0 {
+		return exportChoices[i].kind
 	}
-	dialog.ShowForm("Export", "Choose file…", "Cancel", items, func(ok bool) {
+	return ExportPNG
+}
+
+// Size parses the picture size (0, 0 for the other kinds).
+func (f *exportForm) Size() (int, int, error) {
+	if !isPicture(f.Kind()) {
+		return 0, 0, nil
+	}
+	wv, err1 := strconv.Atoi(strings.TrimSpace(f.width.Text))
+	hv, err2 := strconv.Atoi(strings.TrimSpace(f.height.Text))
+	if err1 != nil || err2 != nil || wv <= 0 || hv < 0 || wv > export.MaxSize || hv > export.MaxSize {
+		return 0, 0, fmt.Errorf("export: size %q × %q is not valid (width 1..%d, height 0..%d)", f.width.Text, f.height.Text, export.MaxSize, export.MaxSize)
+	}
+	return wv, hv, nil
+}
+
+// exportDialog asks what to export (and a picture's size), then where.
+func (a *App) exportDialog() {
+	f := newExportForm()
+	dialog.ShowCustomConfirm("Export", "Choose file…", "Cancel", f.content, func(ok bool) {
 		if !ok {
 			return
 		}
-		k := exportChoices[kind.SelectedIndex()].kind
-		wv, err1 := strconv.Atoi(strings.TrimSpace(width.Text))
-		hv, err2 := strconv.Atoi(strings.TrimSpace(height.Text))
-		if err1 != nil || err2 != nil || wv <= 0 || hv < 0 || wv > export.MaxSize || hv > export.MaxSize {
-			dialog.ShowError(fmt.Errorf("export: size %q × %q is not valid (width 1..%d, height 0..%d)", width.Text, height.Text, export.MaxSize, export.MaxSize), a.Win)
+		wv, hv, err := f.Size()
+		if err != nil {
+			dialog.ShowError(err, a.Win)
 			return
 		}
-		a.saveDialog(k, wv, hv)
+		a.saveDialog(f.Kind(), wv, hv)
 	}, a.Win)
 }
 

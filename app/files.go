@@ -122,8 +122,11 @@ func (a *App) Open(path string) {
 func (a *App) loaded(path string, in *solver.Instance, opt []int, err error) {
 	if err != nil {
 		a.setMessage(err.Error(), true)
+		a.markBroken(path, err)
+		a.reselectCurrent()
 	} else {
 		a.setMessage("", false)
+		a.current = path
 		if !strings.HasPrefix(path, a.samplesDir+string(filepath.Separator)) || a.samplesDir == "" {
 			a.addRecent(path)
 			a.addFolder(filepath.Dir(path))

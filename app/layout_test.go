@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/internal/fakeengine"
 	"github.com/tsplab/tsplab/solver"
@@ -96,44 +97,48 @@ func TestBrowserSecondLinesUseTheReadableColour(t *testing.T) {
 	if second.seg.Style.ColorName != ColorNameSecondaryText {
 		t.Errorf("second line colour %q", second.seg.Style.ColorName)
 	}
-	if ap.Single.status.seg.Style.ColorName != ColorNameSecondaryText {
-		t.Error("the status line does not use the readable secondary colour")
-	}
+
 	// The app's theme provides the colour.
 	if _, ok := ap.FyneApp.Settings().Theme().(Theme); !ok {
 		t.Errorf("app theme is %T, want app.Theme", ap.FyneApp.Settings().Theme())
 	}
 }
 
-func TestSolverControlsVisibleAt1280x800(t *testing.T) {
+// TestResultsVisibleWithoutScrolling: the run controls, the status, the
+// live numbers down to Elapsed and the plot are on screen without
+// scrolling at 1400×880 and at 1024×700; the engine choice too from
+// 1280×800.
+func TestResultsVisibleWithoutScrolling(t *testing.T) {
 	ap, loads := newTestApp(t, Options{})
 	waitLoad(t, loads)
-	win := fyne.NewSize(1280, 800)
-	ap.Win.Resize(win)
-	f := ap.Single.settings
-	controls := map[string]fyne.CanvasObject{
-		"algorithm":     f.algoSelect,
-		"backend CPU":   f.backendBtns[solver.BackendCPU],
-		"backend GPU":   f.backendBtns[solver.BackendGPU],
-		"blocks":        f.entries[0],
-		"threads/block": f.entries[1],
-		"sync k":        f.entries[2],
-		"time limit":    f.timeItem,
-		"Run":           ap.Single.runBtn,
-		"progress bar":  ap.Single.bar,
-		"status line":   ap.Single.status,
-	}
-	var lowest float32
-	for name, o := range controls {
-		pos, ok := visibleIn(o, ap.Win.Canvas().Size())
-		if !ok {
-			t.Errorf("%s at %v size %v: not wholly inside the %v window", name, pos, o.Size(), win)
+	p := ap.Single
+	var elapsed fyne.CanvasObject
+	for _, c := range test.LaidOutObjects(ap.Win.Content()) {
+		if l, ok := c.(*widget.Label); ok && l.Text == "Elapsed" {
+			elapsed = l
 		}
-		lowest = max(lowest, pos.Y+o.Size().Height)
 	}
-	// The controls come before the plot.
-	if pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(ap.Single.Curve); pos.Y < lowest {
-		t.Errorf("the plot starts at y=%v, above the controls' bottom %v", pos.Y, lowest)
+	if elapsed == nil {
+		t.Fatal("no Elapsed label")
+	}
+	for _, win := range []fyne.Size{{Width: 1400, Height: 880}, {Width: 1280, Height: 800}, {Width: 1024, Height: 700}} {
+		ap.Win.Resize(win)
+		controls := map[string]fyne.CanvasObject{
+			"Run":          p.runBtn,
+			"progress bar": p.bar,
+			"status line":  p.status,
+			"Elapsed":      elapsed,
+			"plot":         p.Curve,
+		}
+		if win.Width >= 1280 {
+			controls["algorithm"] = p.settings.algoSelect
+			controls["backend CPU"] = p.settings.backendBtns[solver.BackendCPU]
+		}
+		for name, o := range controls {
+			if pos, ok := visibleIn(o, ap.Win.Canvas().Size()); !ok {
+				t.Errorf("%v window: %s at %v size %v is not wholly inside", win, name, pos, o.Size())
+			}
+		}
 	}
 }
 
@@ -152,7 +157,7 @@ func TestPhaseInStatusAndBarAndFirstTourDrawn(t *testing.T) {
 		t.Errorf("status %q: the phase's progress is known, want it shown", p.Status())
 	}
 	last := p.Runner.Last()
-	if v, _ := p.progress.Get(); math.Abs(v-last.PhaseProgress) > 1e-9 || p.busy.Visible() || !p.bar.Visible() {
+	if v := p.bar.Value(); math.Abs(v-last.PhaseProgress) > 1e-9 || p.busy.Visible() || !p.bar.Visible() {
 		t.Errorf("bar %.3f (busy %v), want the phase progress %.3f on the determinate bar", v, p.busy.Visible(), last.PhaseProgress)
 	}
 	if sc := p.View.Scene(); sc.Tour != nil {

@@ -40,26 +40,95 @@ type Pane struct {
 	tour    []int
 	best    []int
 
-	progress binding.Float
-	numbers  map[string]binding.String
-	status   *secondaryLabel
+	numbers map[string]binding.String
+	status  *widget.Label
 	// bar shows the share of the run done, or of a set-up phase whose
 	// progress the engine knows; busy stands in for it while a phase of
 	// unknown length runs.
-	bar  *widget.ProgressBar
+	bar  *fractionBar
 	busy *widget.ProgressBarInfinite
 
 	runBtn, pauseBtn, stepBtn, stopBtn, resetBtn, fitBtn *widget.Button
 
-	// targetGap, when > 0, records when the best tour first came within
-	// this gap (percent) of the optimum.
-	targetGap float64
-	tmu       sync.Mutex    // guards targetAt, read by the other pane's summary
-	targetAt  time.Duration // 0: not reached
+	// tempRow are the Temperature row's name and value: shown only for an
+	// engine that has a temperature.
+	tempRow []fyne.CanvasObject
+	// failed is set while the status line shows a refused run's error; a
+	// change of engine clears it.
+	failed bool
+	// schedule is the annealing schedule the last run ran (hidden for an
+	// engine without one, and while running).
+	schedule *secondaryLabel
+	// settingsPanel is the pane's engine choice and settings as laid out
+	// in its view.
+	settingsPanel fyne.CanvasObject
+
+	// budget, when set, is the time limit of every run of the pane (compare
+	// mode's shared budget); the form's own time limit is then hidden.
+	budget func() (time.Duration, error)
 	// bound is the instance's lower bound when it has no known optimum.
-	bound paneBound
+	bound    paneBound
+	throttle updateThrottle
 	// OnUpdate, if set, is called on the Fyne goroutine after each update.
 	OnUpdate func(*Pane, session.Progress)
+}
+
+// FrameInterval is the least time between two updates of a running
+// pane's screen. Every update repaints the window, which with a software
+// OpenGL (a machine without a GPU, Xvfb) costs the cores the engine runs
+// on: at the runner's 30 updates a second the window took as much CPU
+// time as the engine (docs/PERF.md).
+const FrameInterval = 250 * time.Millisecond
+
+// updateThrottle passes a runner's updates on at most once per
+// FrameInterval while the run goes on, the newest one each time (none is
+// lost at the end: an update of a run that is not running, such as its
+// last, is passed on at once, after any held one).
+type updateThrottle struct {
+	mu      sync.Mutex
+	last    time.Time
+	held    *session.Progress
+	pending bool
+}
+
+// deliver wraps send, called with each update passed on.
+func (t *updateThrottle) deliver(send func(session.Progress)) func(session.Progress) {
+	return func(pr session.Progress) {
+		// send is called under mu, so updates keep their order (it only
+		// queues the work for the Fyne goroutine).
+		t.mu.Lock()
+		if pr.State != session.Running {
+			// The run paused or ended: this update replaces any held.
+			t.held, t.last = nil, time.Now()
+			send(pr)
+			t.mu.Unlock()
+			return
+		}
+		wait := FrameInterval - time.Since(t.last)
+		if wait <= 0 && !t.pending {
+			t.last = time.Now()
+			send(pr)
+			t.mu.Unlock()
+			return
+		}
+		t.held = &pr
+		if t.pending {
+			t.mu.Unlock()
+			return
+		}
+		t.pending = true
+		t.mu.Unlock()
+		time.AfterFunc(max(wait, 0), func() {
+			t.mu.Lock()
+			defer t.mu.Unlock()
+			h := t.held
+			t.held, t.pending = nil, false
+			if h != nil {
+				t.last = time.Now()
+				send(*h)
+			}
+		})
+	}
 }
 
 // uiDo runs f on the Fyne goroutine. Tests replace it with a queue that
@@ -73,9 +142,12 @@ var numberKeys = []string{"Length", "Best", "Gap", "Temperature", "Moves", "Move
 func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window) *Pane {
 	p := &Pane{Name: name, Runner: session.NewRunner(), View: canvas.NewTourView(), Curve: canvas.NewCurve(), win: win}
 	p.settings = newSettingsForm(prefs, name+".", def)
-	p.progress = binding.NewFloat()
-	p.status = newSecondaryLabel("no instance", true)
-	p.bar = widget.NewProgressBarWithData(p.progress)
+	p.settings.OnEngineChanged = p.engineChanged
+	p.status = widget.NewLabel("no instance")
+	p.status.Wrapping = fyne.TextWrapWord
+	p.schedule = newSecondaryLabel("", true)
+	p.schedule.Hide()
+	p.bar = newFractionBar()
 	p.busy = widget.NewProgressBarInfinite()
 	p.busy.Stop()
 	p.busy.Hide()
@@ -84,7 +156,7 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 		p.numbers[k] = binding.NewString()
 		_ = p.numbers[k].Set("–")
 	}
-	p.Runner.OnUpdate = func(pr session.Progress) { uiDo(func() { p.apply(pr) }) }
+	p.Runner.OnUpdate = p.throttle.deliver(func(pr session.Progress) { uiDo(func() { p.apply(pr) }) })
 	p.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), p.Run)
 	p.runBtn.Importance = widget.HighImportance
 	p.pauseBtn = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), p.Pause)
@@ -116,9 +188,6 @@ func (p *Pane) SetInstance(in *solver.Instance, optimal []int) {
 // clear forgets the run's tours, numbers and curve.
 func (p *Pane) clear() {
 	p.tour, p.best = nil, nil
-	p.tmu.Lock()
-	p.targetAt = 0
-	p.tmu.Unlock()
 	p.View.SetScene(export.SceneFor(p.in, nil, nil, p.optimal))
 	p.Curve.Reset()
 	if p.in != nil {
@@ -127,10 +196,12 @@ func (p *Pane) clear() {
 			p.Curve.SetOptimum(lb) // the proven lower bound as the line
 		}
 	}
-	_ = p.progress.Set(0)
+	p.bar.SetValue(0)
 	for _, k := range numberKeys {
 		_ = p.numbers[k].Set("–")
 	}
+	p.schedule.SetText("")
+	p.schedule.Hide()
 	if p.in != nil && p.in.HasOptimum() {
 		_ = p.numbers["Gap"].Set(fmt.Sprintf("optimum %d", p.in.Optimum))
 	} else if p.bound.value > 0 {
@@ -160,7 +231,7 @@ func (p *Pane) Settings() (Settings, error) { return p.settings.Settings() }
 func (p *Pane) SetSettings(s Settings) { p.settings.Set(s) }
 
 // Status returns the pane's status line.
-func (p *Pane) Status() string { return p.status.Text() }
+func (p *Pane) Status() string { return p.status.Text }
 
 func (p *Pane) setStatus(s string) { p.status.SetText(s) }
 
@@ -186,7 +257,39 @@ func (p *Pane) showError(err error) {
 		dialog.ShowError(err, p.win)
 	}
 	p.setStatus(err.Error())
+	p.failed = true
 }
+
+// engineChanged follows the form's engine: the Temperature row shows for
+// an annealer only, and a refused run's error goes.
+func (p *Pane) engineChanged(e solver.Engine) {
+	anneals := false
+	if e != nil {
+		anneals = hasSchedule(solver.OptionsFor(e.Name(), e.Backend()))
+		if !solver.HasOptionTable(e.Name(), e.Backend()) {
+			anneals = true // an engine the table does not list takes every field
+		}
+	}
+	for _, o := range p.tempRow {
+		if anneals {
+			o.Show()
+		} else {
+			o.Hide()
+		}
+	}
+	if st := p.Runner.State(); p.failed && st != session.Running && st != session.Paused {
+		p.failed = false
+		if p.in != nil {
+			p.setStatus("ready")
+		} else {
+			p.setStatus("no instance")
+		}
+	}
+}
+
+// Anneals reports whether the pane shows a temperature (its engine has
+// an annealing schedule).
+func (p *Pane) Anneals() bool { return len(p.tempRow) > 0 && p.tempRow[0].Visible() }
 
 // Run starts a run, or resumes a paused one.
 func (p *Pane) Run() {
@@ -199,7 +302,7 @@ func (p *Pane) Run() {
 // as compare mode does for both panes.
 // The form shows the budget, so the settings on screen are the run's.
 func (p *Pane) RunFor(budget time.Duration) error {
-	if budget > 0 {
+	if budget > 0 && p.budget == nil {
 		_ = p.settings.timeLimit.Set(formatFloat(budget.Seconds()))
 	}
 	return p.run(false, budget)
@@ -231,13 +334,25 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 	if p.in == nil {
 		return fmt.Errorf("no instance loaded: pick one in the list or open a file")
 	}
+	if budget <= 0 && p.budget != nil {
+		if budget, err = p.budget(); err != nil {
+			return err
+		}
+		s.TimeLimit = budget
+	}
+	params := s.Params()
+	// Everything the runner would refuse is refused before the previous
+	// run's result is cleared from the screen.
+	e, _, err := solver.Resolve(params.Algorithm, params.Backend)
+	if err != nil {
+		return err
+	}
+	if err := solver.Validate(e, p.in, params); err != nil {
+		return settingsError(err, e.Backend())
+	}
+	p.failed = false
 	p.clear()
 	p.Curve.SetTimeSpan(s.TimeLimit)
-	params := s.Params()
-	if p.in.HasOptimum() && p.targetGap > 0 {
-		// The engine keeps going: the target gap is only recorded.
-		params.Target = 0
-	}
 	if step {
 		err = p.Runner.StepFrom(p.in, params)
 	} else {
@@ -308,22 +423,19 @@ func (p *Pane) apply(pr session.Progress) {
 		}
 		p.View.SetScene(export.SceneFor(p.in, tour, p.best, p.optimal))
 	} else {
-		// A paused or finished run shows its best tour as the tour.
-		p.View.SetScene(export.SceneFor(p.in, p.best, nil, p.optimal))
+		// A paused or finished run shows its best tour as the tour, with
+		// no tint of recent changes.
+		sc := export.SceneFor(p.in, p.best, nil, p.optimal)
+		sc.Done = true
+		p.View.SetScene(sc)
 	}
 	if pr.BestLength > 0 {
 		p.Curve.Add(export.CurvePoint{Elapsed: pr.Elapsed, Best: pr.BestLength})
-		if g, ok := solver.GapPercent(pr.BestLength, p.in.Optimum); ok && p.targetGap > 0 && g <= p.targetGap {
-			p.tmu.Lock()
-			if p.targetAt == 0 {
-				p.targetAt = max(pr.Elapsed, time.Nanosecond)
-			}
-			p.tmu.Unlock()
-		}
 	}
 	p.setNumbers(pr)
+	p.showSchedule(pr)
 	frac, busy := BarFraction(pr)
-	_ = p.progress.Set(frac)
+	p.bar.SetValue(frac)
 	p.showBusy(busy)
 	p.setStatus(StatusLine(pr))
 	p.refreshButtons()
@@ -356,6 +468,31 @@ func (p *Pane) setNumbers(pr session.Progress) {
 	set("Moves", FormatCount(float64(pr.Moves)))
 	set("Moves/s", FormatCount(pr.MovesPerSecond()))
 	set("Elapsed", fmt.Sprintf("%.1f s", pr.Elapsed.Seconds()))
+}
+
+// showSchedule shows the schedule the run ran once it has ended or
+// paused (the runner's result), and hides the line otherwise.
+func (p *Pane) showSchedule(pr session.Progress) {
+	text := ""
+	if pr.State != session.Running {
+		if res, ok := p.Runner.Result(); ok && res.Schedule != nil {
+			text = "Schedule: " + res.Schedule.String()
+		}
+	}
+	p.schedule.SetText(text)
+	if text == "" {
+		p.schedule.Hide()
+	} else {
+		p.schedule.Show()
+	}
+}
+
+// Schedule returns the schedule line ("" when none is shown).
+func (p *Pane) Schedule() string {
+	if !p.schedule.Visible() {
+		return ""
+	}
+	return p.schedule.Text()
 }
 
 // StatusLine is a pane's status: the state, the engine, the phase while
@@ -448,54 +585,91 @@ func (p *Pane) Numbers() fyne.CanvasObject {
 		val := widget.NewLabelWithData(p.numbers[k])
 		val.Truncation = fyne.TextTruncateEllipsis
 		cells = append(cells, name, val)
+		if k == "Temperature" {
+			p.tempRow = []fyne.CanvasObject{name, val}
+		}
 	}
-	return container.New(layout.NewFormLayout(), cells...)
+	p.engineChanged(p.settings.shown)
+	return container.NewVBox(container.New(layout.NewFormLayout(), cells...), p.schedule)
+}
+
+// statusLines is how many lines the status line keeps room for, so that
+// the controls below it stay in place as its text changes.
+const statusLines = 3
+
+// minHeightLayout stacks its objects and asks for at least height.
+type minHeightLayout struct{ height float32 }
+
+func (l minHeightLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(fyne.NewSize(size.Width, max(o.MinSize().Height, size.Height)))
+	}
+}
+
+func (l minHeightLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	s := fyne.NewSize(0, l.height)
+	for _, o := range objs {
+		if o.Visible() {
+			s = s.Max(o.MinSize())
+		}
+	}
+	return s
 }
 
 // Progress is the progress bar and the status line (state, engine,
-// phase).
+// phase). The status wraps, never cut, in room kept for statusLines
+// lines.
 func (p *Pane) Progress() fyne.CanvasObject {
-	return container.NewVBox(container.NewStack(p.bar, p.busy), p.status)
+	line := fyne.MeasureText("Mg", theme.TextSize(), fyne.TextStyle{}).Height + theme.LineSpacing()
+	h := statusLines*line + 2*theme.InnerPadding()
+	return container.NewVBox(container.NewStack(p.bar, p.busy), container.New(minHeightLayout{h}, p.status))
 }
 
 // settingsWidth is the most width the settings form asks for.
 const settingsWidth = 400
 
 // Side is the single view's right-hand column, top to bottom: the run
-// buttons, the progress bar and status line, the solver controls
-// (algorithm, backend, blocks, threads per block, sync k, time limit),
-// the live numbers, the convergence plot, and the annealing schedule
-// folded away. Everything up to the controls is on screen without
-// scrolling in a 1280×800 window.
+// buttons, the progress bar and status line, the live numbers and the
+// convergence plot (on screen without scrolling down to a 1024×700
+// window), then the engine choice and its settings.
 func (p *Pane) Side() fyne.CanvasObject {
 	curve := container.NewGridWrap(fyne.NewSize(330, 150), p.Curve)
-	more := widget.NewAccordion(widget.NewAccordionItem("Schedule and seed", narrow(p.settings.Advanced(), settingsWidth)))
+	p.settingsPanel = container.NewVBox(p.settings.Picker(), p.settings.Fields())
 	return container.NewVScroll(container.NewVBox(
-		p.Buttons(), p.Progress(), narrow(p.settings.Primary(), settingsWidth), widget.NewSeparator(),
-		p.Numbers(), widget.NewLabel("Best length against time"), curve, more))
+		p.Buttons(), p.Progress(), p.Numbers(), curve, widget.NewSeparator(),
+		narrow(p.settingsPanel, settingsWidth)))
 }
 
-// Compact is a compare-mode pane: the canvas above; below, the buttons,
-// the progress bar and status, the numbers and the plot, and the
-// settings folded away (half a window is too narrow to show them beside
-// the rest). Each pane picks its own engine, so one can run on the CPU
-// and the other on the GPU.
+// Compact is a compare-mode pane: the engine choice at the top, the
+// canvas beneath; below, the buttons, the progress bar and status, the
+// numbers and the plot, and the engine's settings folded away (half a
+// window is too narrow to show them beside the rest). Each pane picks its
+// own engine, so one can run on the CPU and the other on the GPU.
 func (p *Pane) Compact(title string) fyne.CanvasObject {
 	head := widget.NewLabel(title)
 	head.TextStyle = fyne.TextStyle{Bold: true}
 	curve := container.NewGridWrap(fyne.NewSize(300, 120), p.Curve)
-	settings := widget.NewAccordion(widget.NewAccordionItem("Settings",
-		narrow(container.NewVBox(p.settings.Primary(), p.settings.Advanced()), settingsWidth)))
+	p.settingsPanel = p.settings.Fields()
+	settings := widget.NewAccordion(widget.NewAccordionItem("Settings", narrow(p.settingsPanel, settingsWidth)))
 	bottom := container.NewVBox(p.Buttons(), p.Progress(), p.Numbers(), curve, settings)
-	split := container.NewVSplit(container.NewBorder(head, nil, nil, nil, p.View), container.NewVScroll(bottom))
-	split.Offset = 0.5
+	top := container.NewBorder(container.NewVBox(head, narrow(p.settings.Picker(), settingsWidth)), nil, nil, nil, p.View)
+	split := container.NewVSplit(top, container.NewVScroll(bottom))
+	split.Offset = 0.62
 	return split
 }
 
-// TargetReached returns when the best tour first came within the target
-// gap, or false.
-func (p *Pane) TargetReached() (time.Duration, bool) {
-	p.tmu.Lock()
-	defer p.tmu.Unlock()
-	return p.targetAt, p.targetAt > 0
+// Reference is what the pane's gaps are measured against: the known
+// optimum, else the proven lower bound once computed (0: neither), and
+// whether it is the bound.
+func (p *Pane) Reference() (ref int64, isBound bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.in == nil {
+		return 0, false
+	}
+	if p.in.HasOptimum() {
+		return p.in.Optimum, false
+	}
+	return p.bound.value, p.bound.value > 0
 }

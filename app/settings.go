@@ -13,17 +13,16 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/data/binding"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/solver"
 )
 
-// Help texts of the settings every engine shares; the engines' own
-// options take theirs from solver's option table.
-const (
-	HelpTime = "seconds; 0 = the schedule decides"
-	HelpSeed = "the same seed repeats a run"
-)
+// HelpSeed is the seed field's help text; the time limit's depends on the
+// engine (timeHelp).
+const HelpSeed = "the same seed repeats a run"
 
 // Settings are one pane's solver choices, persisted in Preferences.
 type Settings struct {
@@ -60,46 +59,73 @@ func (s Settings) Validate() error {
 	var p solver.Params
 	for _, name := range slices.Sorted(maps.Keys(s.Options)) {
 		if err := p.Set(name + "=" + s.Options[name]); err != nil {
-			return settingsError(err)
+			return settingsError(err, solver.BackendCPU)
 		}
 	}
 	return nil
 }
 
-// labels are the form's names of the Params field options.
-var labels = map[string]string{
-	"blocks": "Blocks", "threads": "Threads/block", "k": "Sync k", "workers": "Workers",
-	"t0": "T0", "tend": "T end", "alpha": "Alpha", "sweeps": "Sweeps",
-}
-
-// primary are the options a pane shows first, above the fold; the others
-// (the annealing schedule, the engines' own options) are in Advanced.
-var primary = []string{"blocks", "threads", "k", "workers"}
-
-func label(name string) string {
-	if l, ok := labels[name]; ok {
-		return l
+// OptionLabel is the form's name of option name on backend: the Params
+// fields by what they mean there (a CPU engine has searches, not thread
+// blocks), the engines' own options by their --opt names.
+func OptionLabel(name, backend string) string {
+	gpu := backend == solver.BackendGPU
+	switch name {
+	case "blocks":
+		if gpu {
+			return "Blocks"
+		}
+		return "Searches"
+	case "threads":
+		if gpu {
+			return "Threads/block"
+		}
+		return "Moves per step"
+	case "k":
+		return "Sync every k"
+	case "workers":
+		return "Workers"
+	case "t0":
+		return "Start temperature"
+	case "tend":
+		return "End temperature"
+	case "alpha":
+		return "Cooling alpha"
+	case "sweeps":
+		return "Sweeps per step"
 	}
 	return name
 }
 
 // settingsError names the field of a *solver.ParamError by its label.
-func settingsError(err error) error {
+func settingsError(err error, backend string) error {
 	var pe *solver.ParamError
 	if !errors.As(err, &pe) {
 		return err
 	}
-	name := strings.TrimPrefix(strings.TrimPrefix(pe.Flag, "--opt "), "--")
-	q := *pe
-	q.Flag = label(name)
-	return fmt.Errorf("settings: %s", q.Error())
+	return fmt.Errorf("settings: %s", fieldError(pe, backend))
 }
 
-// optionRow is one option's field in the form.
+// fieldError is pe's message with the flag replaced by the field's label.
+func fieldError(pe *solver.ParamError, backend string) string {
+	name := strings.TrimPrefix(strings.TrimPrefix(pe.Flag, "--opt "), "--")
+	q := *pe
+	q.Flag = OptionLabel(name, backend)
+	return q.Error()
+}
+
+// optionRow is one option's field in the form: the label and the entry or
+// choice on one line, the option's doc, the value that runs and the range
+// beneath, and the field's error, shown while its text is not valid.
 type optionRow struct {
-	opt   solver.Option
-	value binding.String // "" = the default
-	item  *widget.FormItem
+	opt    solver.Option
+	value  binding.String // "" = the default
+	entry  *widget.Entry  // nil for a choice
+	choice *widget.Select // nil for an entry
+	label  *widget.Label
+	help   *secondaryLabel
+	errMsg *widget.Label
+	box    *fyne.Container
 }
 
 // settingsForm is the editable, persisted form of one pane's Settings.
@@ -108,6 +134,8 @@ type optionRow struct {
 // solver's option table, with the defaults and ranges for the chosen
 // engine on the pane's instance and device (solver.EffectiveOptions);
 // they are rebuilt when the algorithm, the backend or the instance changes.
+// Only engines that can run here are offered; the others are named with
+// the reason.
 type settingsForm struct {
 	prefix string
 	prefs  fyne.Preferences
@@ -119,23 +147,43 @@ type settingsForm struct {
 	seed      binding.String
 
 	algoSelect  *widget.Select
-	algoHelp    *secondaryLabel
+	unavailable *secondaryLabel // the algorithms that cannot run here, and why
+	algoHelp    *widget.Label   // a Label: see secondaryLabel on texts whose lines change
 	backendBtns map[string]*widget.Button
 	backendRow  *fyne.Container
 	gpuNote     *widget.Label
 
 	rows     []optionRow
-	entries  []*widget.Entry  // the option fields that are entries, then time limit and seed
-	selects  []*widget.Select // the option fields that are choices
-	main     *fyne.Container  // primary options and the time limit
-	more     *fyne.Container  // the other options and the seed
+	fields   *fyne.Container // the stable options, the time limit and the seed
+	advanced *widget.Accordion
+	advBox   *fyne.Container // the experimental options
 	enabled  bool
-	timeItem *widget.Entry
-	seedItem *widget.Entry
+
+	timeItem, seedItem *widget.Entry
+	timeHelp           *widget.Label
+	seedHelp           *secondaryLabel
+	timeErr, seedErr   *widget.Label
+	timeBox, seedBox   *fyne.Container
+
+	// shared hides the time limit: compare mode's budget is the panes'.
+	shared     bool
+	budgetNote *secondaryLabel
+
+	// shown is the engine the fields were built for.
+	shown solver.Engine
+	// OnEngineChanged, if set, is called when the chosen engine changes
+	// (the user's choice, or a fallback).
+	OnEngineChanged func(solver.Engine)
+	// OnUserAlgorithm, if set, is called when the user picks another
+	// algorithm in the menu, with the one before.
+	OnUserAlgorithm func(old, algo string)
 }
 
 // Backend choices in the order the buttons show them.
 var backends = []string{solver.BackendCPU, solver.BackendGPU, solver.BackendAuto}
+
+// labelWidth is the width of the fields' labels.
+const labelWidth = 128
 
 // newSettingsForm binds the form to prefs under prefix ("single.",
 // "left.", "right.") with def for keys never saved.
@@ -165,14 +213,66 @@ func (f *settingsForm) bind(key, d string) binding.String {
 
 func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
+// AvailableAlgorithms are the algorithms with an engine that can run
+// here; Unavailable maps each other algorithm to why it cannot.
+func AvailableAlgorithms() (ok []string, unavailable map[string]string) {
+	unavailable = map[string]string{}
+	for _, a := range solver.Algorithms() {
+		if _, _, err := solver.Resolve(a, solver.BackendAuto); err == nil {
+			ok = append(ok, a)
+			continue
+		}
+		why := "no engine can run here"
+		if e, err := solver.Lookup(a, solver.BackendGPU); err == nil {
+			if aerr := e.Available(); aerr != nil {
+				why = "GPU only: " + aerr.Error()
+			}
+		}
+		unavailable[a] = why
+	}
+	return ok, unavailable
+}
+
+// newFieldRow lays out a field: label and input on one line, the help and
+// the error beneath.
+func newFieldRow(label *widget.Label, input, help fyne.CanvasObject, errMsg *widget.Label) *fyne.Container {
+	head := container.NewBorder(nil, nil, container.NewGridWrap(fyne.NewSize(labelWidth, input.MinSize().Height), label), nil, input)
+	return container.NewVBox(head, help, errMsg)
+}
+
+func newErrLabel() *widget.Label {
+	l := widget.NewLabel("")
+	l.Wrapping = fyne.TextWrapWord
+	l.Importance = widget.DangerImportance
+	l.Hide()
+	return l
+}
+
 func (f *settingsForm) build() {
-	algos := solver.Algorithms()
-	// The engine's description in the readable secondary colour: Fyne's
-	// low-importance grey is too faint on the dark theme.
-	f.algoHelp = newSecondaryLabel("", true)
+	algos, unavailable := AvailableAlgorithms()
+	// The engine's description in the foreground colour: its lines change
+	// in number with the engine (see secondaryLabel).
+	f.algoHelp = widget.NewLabel("")
+	f.algoHelp.Wrapping = fyne.TextWrapWord
+	f.unavailable = newSecondaryLabel("", true)
+	if len(unavailable) > 0 {
+		var parts []string
+		for _, a := range slices.Sorted(maps.Keys(unavailable)) {
+			parts = append(parts, a+" ("+unavailable[a]+")")
+		}
+		f.unavailable.SetText("Not available here: " + strings.Join(parts, "; "))
+	} else {
+		f.unavailable.Hide()
+	}
 	f.algoSelect = widget.NewSelect(algos, func(a string) {
-		_ = f.algorithm.Set(a)
+		cur, _ := f.algorithm.Get()
+		if cur != a {
+			_ = f.algorithm.Set(a)
+		}
 		f.refreshBackend()
+		if cur != a && f.OnUserAlgorithm != nil {
+			f.OnUserAlgorithm(cur, a)
+		}
 	})
 	f.backendBtns = map[string]*widget.Button{}
 	var btns []fyne.CanvasObject
@@ -187,21 +287,100 @@ func (f *settingsForm) build() {
 	f.gpuNote = widget.NewLabel("")
 	f.gpuNote.Wrapping = fyne.TextWrapWord
 	f.gpuNote.Importance = widget.WarningImportance
+	f.gpuNote.Hide()
+
 	f.timeItem = widget.NewEntryWithData(f.timeLimit)
 	f.timeItem.SetPlaceHolder("10")
+	f.timeHelp = widget.NewLabel("")
+	f.timeHelp.Wrapping = fyne.TextWrapWord
+	f.timeHelp.SizeName = theme.SizeNameCaptionText
+	f.timeErr = newErrLabel()
+	f.timeItem.Validator = f.checkTime
+	f.timeItem.OnChanged = func(s string) { showFieldError(f.timeErr, f.checkTime(s)) }
+	f.timeBox = newFieldRow(widget.NewLabel("Time limit (s)"), f.timeItem, f.timeHelp, f.timeErr)
+
 	f.seedItem = widget.NewEntryWithData(f.seed)
 	f.seedItem.SetPlaceHolder("1")
-	f.main = container.NewVBox()
-	f.more = container.NewVBox()
+	f.seedHelp = newSecondaryLabel(HelpSeed, true)
+	f.seedErr = newErrLabel()
+	f.seedItem.Validator = checkSeed
+	f.seedItem.OnChanged = func(s string) { showFieldError(f.seedErr, checkSeed(s)) }
+	f.seedBox = newFieldRow(widget.NewLabel("Seed"), f.seedItem, f.seedHelp, f.seedErr)
+
+	f.budgetNote = newSecondaryLabel("Time limit: the compare budget above, the same for both panes", true)
+	f.fields = container.NewVBox()
+	f.advBox = container.NewVBox()
+	f.advanced = widget.NewAccordion(widget.NewAccordionItem("Advanced", f.advBox))
 	f.backendRow = container.NewGridWithColumns(3, btns...)
 	a, _ := f.algorithm.Get()
 	if !slices.Contains(algos, a) && len(algos) > 0 {
 		a = algos[0]
+		if slices.Contains(algos, "auto") {
+			a = "auto"
+		}
 	}
 	if a != "" {
 		f.algoSelect.SetSelected(a) // refreshes the backend and the fields
 	}
 	f.refreshBackend()
+}
+
+// showFieldError shows err under its field, or hides the line.
+func showFieldError(l *widget.Label, err error) {
+	if err == nil {
+		if l.Visible() {
+			l.SetText("")
+			l.Hide()
+		}
+		return
+	}
+	l.SetText(err.Error())
+	l.Show()
+}
+
+// hasSchedule reports whether e anneals: its options include the start
+// temperature.
+func hasSchedule(set solver.OptionSet) bool {
+	_, ok := set.Lookup("t0")
+	return ok
+}
+
+// timeHelpFor is the time limit's help for an engine with options set.
+func timeHelpFor(set solver.OptionSet) string {
+	if hasSchedule(set) {
+		return "0 or empty: the whole annealing schedule; with a limit the run stops there"
+	}
+	return fmt.Sprintf("0 or empty: %v", solver.DefaultTimeLimit)
+}
+
+// checkTime validates the time limit's text.
+func (f *settingsForm) checkTime(s string) error {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil
+	}
+	secs, err := strconv.ParseFloat(s, 64)
+	switch {
+	case err != nil || math.IsNaN(secs) || math.IsInf(secs, 0):
+		return fmt.Errorf("time limit %q is not a number of seconds", s)
+	case secs < 0:
+		return fmt.Errorf("time limit %s is negative: want 0..%.0f s", s, solver.MaxTimeLimit.Seconds())
+	case secs > solver.MaxTimeLimit.Seconds():
+		return fmt.Errorf("time limit %s s is too long: at most %.0f s (%v)", s, solver.MaxTimeLimit.Seconds(), solver.MaxTimeLimit)
+	}
+	return nil
+}
+
+// checkSeed validates the seed's text.
+func checkSeed(s string) error {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil
+	}
+	if _, err := strconv.ParseUint(s, 10, 64); err != nil {
+		return fmt.Errorf("seed %q is not a whole number from 0 to %d", s, uint64(math.MaxUint64))
+	}
+	return nil
 }
 
 // engine is the engine the form's algorithm and backend choose (nil if
@@ -210,8 +389,8 @@ func (f *settingsForm) engine() solver.Engine {
 	algo, _ := f.algorithm.Get()
 	b, _ := f.backend.Get()
 	e, _, err := solver.Resolve(algo, b)
-	if err != nil && b == solver.BackendGPU {
-		e, _ = solver.Lookup(algo, b) // unavailable here, but its options still show
+	if err != nil {
+		return nil
 	}
 	return e
 }
@@ -230,13 +409,96 @@ func (f *settingsForm) options() solver.OptionSet {
 	return set
 }
 
+// rangeWhy says why an option's range on this instance and device is
+// narrower than the option table's, or "".
+func (f *settingsForm) rangeWhy(o solver.Option) string {
+	if f.in != nil && f.in.N > 0 && (o.Name == "blocks" || o.Name == "workers") {
+		// Each search or worker holds a tour: the memory bound on all
+		// of them sets the range on large instances.
+		if o.Max == math.Max(1, float64(solver.MaxTourCells/f.in.N)) {
+			return fmt.Sprintf("on %d cities: %s × cities at most %d", f.in.N, o.Name, solver.MaxTourCells)
+		}
+		return fmt.Sprintf("narrower on larger instances: %s × cities at most %d", o.Name, solver.MaxTourCells)
+	}
+	if e := f.engine(); e != nil {
+		if base, ok := solver.OptionsFor(e.Name(), e.Backend()).Lookup(o.Name); ok && o.Max < base.Max {
+			return "this device's limit"
+		}
+	}
+	return ""
+}
+
+// helpText is the line under an option's field: what it does, the value
+// that runs when it is left empty and the range allowed here (and why it
+// is narrower than usual).
+func (f *settingsForm) helpText(o solver.Option) string {
+	def := o.Default
+	if def == "" {
+		def = o.Auto
+	}
+	r := o.Range()
+	if why := f.rangeWhy(o); why != "" {
+		r += " (" + why + ")"
+	}
+	s := fmt.Sprintf("empty: %s; range %s", def, r)
+	if o.Doc != "" {
+		s = o.Doc + ". " + s
+	}
+	return s
+}
+
+// check validates text as option o's value for the chosen engine on the
+// pane's instance: the range, and for a Params field that 0 is not typed
+// (empty is the default).
+func (f *settingsForm) check(o solver.Option, text string) error {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil
+	}
+	e := f.engine()
+	backend := solver.BackendCPU
+	if e != nil {
+		backend = e.Backend()
+	}
+	var p solver.Params
+	if o.Field && text == "0" && o.Min > 0 {
+		why := f.rangeWhy(o)
+		pe := &solver.ParamError{Flag: o.Flag(), Value: text, Range: o.Range() + ", or empty for the default", Why: why}
+		return errors.New(fieldError(pe, backend))
+	}
+	if err := p.Set(o.Name + "=" + text); err != nil {
+		var pe *solver.ParamError
+		if errors.As(err, &pe) {
+			return errors.New(fieldError(pe, backend))
+		}
+		return err
+	}
+	if e == nil {
+		return nil
+	}
+	if err := solver.Validate(e, f.in, p); err != nil {
+		var pe *solver.ParamError
+		if errors.As(err, &pe) {
+			return errors.New(fieldError(pe, backend))
+		}
+		return err
+	}
+	return nil
+}
+
 // rebuildFields makes a field per option of the chosen engine: an entry
-// whose placeholder is the value that will run, or a choice; the hint
-// says the range and what the option does.
+// whose placeholder is the value that will run, or a choice; the line
+// beneath says what the option does and its range here. Experimental
+// options go under Advanced.
 func (f *settingsForm) rebuildFields() {
-	f.rows, f.entries, f.selects = nil, nil, nil
-	var mainItems, moreItems []*widget.FormItem
-	for _, o := range f.options() {
+	f.rows = nil
+	var stable, experimental []fyne.CanvasObject
+	backend := solver.BackendCPU
+	if e := f.engine(); e != nil {
+		backend = e.Backend()
+	}
+	set := f.options()
+	for _, o := range set {
 		v := f.bind(o.Name, "")
 		if o.Field {
 			// "0" is how earlier versions saved "the default".
@@ -248,6 +510,9 @@ func (f *settingsForm) rebuildFields() {
 		if def == "" {
 			def = o.Auto
 		}
+		r := optionRow{opt: o, value: v, label: widget.NewLabel(OptionLabel(o.Name, backend)),
+			help: newSecondaryLabel(f.helpText(o), true), errMsg: newErrLabel()}
+		r.label.Truncation = fyne.TextTruncateEllipsis
 		var w fyne.CanvasObject
 		switch o.Kind {
 		case solver.KindChoice, solver.KindBool:
@@ -269,36 +534,53 @@ func (f *settingsForm) rebuildFields() {
 				}
 				_ = v.Set(s)
 			}
-			f.selects = append(f.selects, sel)
+			r.choice = sel
 			w = sel
 		default:
 			e := widget.NewEntryWithData(v)
 			e.SetPlaceHolder(def)
-			f.entries = append(f.entries, e)
+			o := o
+			errMsg := r.errMsg
+			e.Validator = func(s string) error { return f.check(o, s) }
+			e.OnChanged = func(s string) { showFieldError(errMsg, f.check(o, s)) }
+			cur, _ := v.Get()
+			showFieldError(errMsg, f.check(o, cur))
+			r.entry = e
 			w = e
 		}
-		it := widget.NewFormItem(label(o.Name), w)
-		// The hint is one line of canvas text that sets the form's least
-		// width: the value that will run and the range fit a side column,
-		// the option's doc does not (tsp engines --verbose has it).
-		it.HintText = fmt.Sprintf("default %s; range %s", def, o.Range())
-		f.rows = append(f.rows, optionRow{opt: o, value: v, item: it})
-		if slices.Contains(primary, o.Name) {
-			mainItems = append(mainItems, it)
+		r.box = newFieldRow(r.label, w, r.help, r.errMsg)
+		f.rows = append(f.rows, r)
+		if o.Experimental {
+			experimental = append(experimental, r.box)
 		} else {
-			moreItems = append(moreItems, it)
+			stable = append(stable, r.box)
 		}
 	}
-	ti := widget.NewFormItem("Time limit (s)", f.timeItem)
-	ti.HintText = HelpTime
-	si := widget.NewFormItem("Seed", f.seedItem)
-	si.HintText = HelpSeed
-	f.entries = append(f.entries, f.timeItem, f.seedItem)
-	f.main.Objects = []fyne.CanvasObject{widget.NewForm(append(mainItems, ti)...)}
-	f.more.Objects = []fyne.CanvasObject{widget.NewForm(append(moreItems, si)...)}
-	f.main.Refresh()
-	f.more.Refresh()
+	f.timeHelp.SetText(timeHelpFor(set))
+	cur, _ := f.timeLimit.Get()
+	showFieldError(f.timeErr, f.checkTime(cur))
+	timeRow := fyne.CanvasObject(f.timeBox)
+	if f.shared {
+		timeRow = f.budgetNote
+	}
+	f.fields.Objects = append(stable, timeRow, f.seedBox)
+	f.advBox.Objects = experimental
+	if len(experimental) == 0 {
+		f.advanced.Hide()
+	} else {
+		f.advanced.Show()
+	}
+	f.fields.Refresh()
+	f.advBox.Refresh()
+	f.advanced.Refresh()
 	f.applyEnabled()
+}
+
+// SetSharedBudget hides the time limit (on) when the pane's runs take a
+// budget set elsewhere, and says so in its place.
+func (f *settingsForm) SetSharedBudget(on bool) {
+	f.shared = on
+	f.rebuildFields()
 }
 
 // SetInstance recomputes the fields' defaults and ranges for in (the
@@ -319,16 +601,32 @@ func GPUStatus(algorithm string) error {
 	return e.Available()
 }
 
-// refreshBackend enables the GPU button only when the chosen algorithm
-// has an available GPU engine, shows why not otherwise, and rebuilds the
-// fields for the engine now chosen.
+// cpuStatus is GPUStatus for the CPU.
+func cpuStatus(algorithm string) error {
+	e, err := solver.Lookup(algorithm, solver.BackendCPU)
+	if err != nil {
+		return fmt.Errorf("no CPU engine for %s", algorithm)
+	}
+	return e.Available()
+}
+
+// refreshBackend enables the backend buttons whose engine can run here,
+// moves the choice to one that can, shows why the GPU cannot, and
+// rebuilds the fields for the engine now chosen.
 func (f *settingsForm) refreshBackend() {
 	algo, _ := f.algorithm.Get()
 	cur, _ := f.backend.Get()
 	gerr := GPUStatus(algo)
-	_, cpuErr := solver.Lookup(algo, solver.BackendCPU)
-	if gerr != nil && cur == solver.BackendGPU {
+	cerr := cpuStatus(algo)
+	switch {
+	case gerr != nil && cur == solver.BackendGPU:
 		cur = solver.BackendAuto
+	case cerr != nil && cur == solver.BackendCPU && gerr == nil:
+		cur = solver.BackendGPU
+	case !slices.Contains(backends, cur):
+		cur = solver.BackendAuto
+	}
+	if b, _ := f.backend.Get(); b != cur {
 		_ = f.backend.Set(cur)
 	}
 	for b, btn := range f.backendBtns {
@@ -337,7 +635,7 @@ func (f *settingsForm) refreshBackend() {
 			btn.Disable()
 		case b == solver.BackendGPU && gerr != nil:
 			btn.Disable()
-		case b == solver.BackendCPU && cpuErr != nil:
+		case b == solver.BackendCPU && cerr != nil:
 			btn.Disable()
 		default:
 			btn.Enable()
@@ -349,34 +647,46 @@ func (f *settingsForm) refreshBackend() {
 		}
 		btn.Refresh()
 	}
-	if gerr != nil {
+	switch {
+	case gerr != nil && cerr == nil:
 		f.gpuNote.SetText("GPU disabled: " + gerr.Error())
 		f.gpuNote.Show()
-	} else {
+	case cerr != nil && gerr == nil:
+		f.gpuNote.SetText("GPU only: " + cerr.Error())
+		f.gpuNote.Show()
+	default:
 		f.gpuNote.SetText("")
 		f.gpuNote.Hide()
 	}
+	e := f.engine()
 	desc := ""
-	if e := f.engine(); e != nil {
+	if e != nil {
 		desc = e.Describe()
 	}
 	f.algoHelp.SetText(desc)
 	f.rebuildFields()
+	if e != f.shown {
+		f.shown = e
+		if f.OnEngineChanged != nil {
+			f.OnEngineChanged(e)
+		}
+	}
 }
 
-// Primary is the part of the form a pane shows first: algorithm,
-// backend, the engine's main options (blocks, threads per block, sync k,
-// workers) and the time limit.
-func (f *settingsForm) Primary() fyne.CanvasObject {
+// Picker is the engine choice: algorithm, backend, and why the GPU
+// cannot run the algorithm when it cannot.
+func (f *settingsForm) Picker() fyne.CanvasObject {
 	return container.NewVBox(
-		widget.NewForm(widget.NewFormItem("Algorithm", f.algoSelect), widget.NewFormItem("Backend", f.backendRow)),
-		f.algoHelp, f.gpuNote, f.main,
-	)
+		container.New(layout.NewFormLayout(), widget.NewLabel("Algorithm"), f.algoSelect, widget.NewLabel("Backend"), f.backendRow),
+		f.gpuNote)
 }
 
-// Advanced is the rest of the form: the annealing schedule, the engine's
-// own options and the seed.
-func (f *settingsForm) Advanced() fyne.CanvasObject { return f.more }
+// Fields are the chosen engine's description, its stable options, the
+// time limit and the seed, its experimental options under Advanced, and
+// the algorithms that cannot run here with the reason.
+func (f *settingsForm) Fields() fyne.CanvasObject {
+	return container.NewVBox(f.algoHelp, f.fields, f.advanced, f.unavailable)
+}
 
 // Settings parses the form; a bad field gives a one-line error naming it
 // and the range allowed for the chosen engine on the pane's instance.
@@ -386,34 +696,39 @@ func (f *settingsForm) Settings() (Settings, error) {
 	s.Backend, _ = f.backend.Get()
 	s.Options = map[string]string{}
 	for _, r := range f.rows {
-		if v, _ := r.value.Get(); strings.TrimSpace(v) != "" {
-			s.Options[r.opt.Name] = strings.TrimSpace(v)
+		v, _ := r.value.Get()
+		if strings.TrimSpace(v) == "" {
+			continue
 		}
+		if r.entry != nil {
+			if err := f.check(r.opt, v); err != nil {
+				return s, fmt.Errorf("settings: %w", err)
+			}
+		}
+		s.Options[r.opt.Name] = strings.TrimSpace(v)
 	}
-	if v, _ := f.timeLimit.Get(); strings.TrimSpace(v) != "" {
-		secs, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		switch {
-		case err != nil || math.IsNaN(secs) || math.IsInf(secs, 0):
-			return s, fmt.Errorf("settings: time limit %q is not a number", v)
-		case secs > solver.MaxTimeLimit.Seconds():
-			return s, fmt.Errorf("settings: time limit %g s is too long (at most %v)", secs, solver.MaxTimeLimit)
+	if v, _ := f.timeLimit.Get(); strings.TrimSpace(v) != "" && !f.shared {
+		if err := f.checkTime(v); err != nil {
+			return s, fmt.Errorf("settings: %w", err)
 		}
+		secs, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
 		s.TimeLimit = time.Duration(secs * float64(time.Second))
 	}
 	if v, _ := f.seed.Get(); strings.TrimSpace(v) != "" {
-		n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
-		if err != nil {
-			return s, fmt.Errorf("settings: seed %q is not a non-negative whole number", v)
+		if err := checkSeed(v); err != nil {
+			return s, fmt.Errorf("settings: %w", err)
 		}
-		s.Seed = n
+		s.Seed, _ = strconv.ParseUint(strings.TrimSpace(v), 10, 64)
 	}
 	if err := s.Validate(); err != nil {
 		return s, err
 	}
-	if e := f.engine(); e != nil {
-		if err := solver.Validate(e, f.in, s.Params()); err != nil {
-			return s, settingsError(err)
-		}
+	e, _, err := solver.Resolve(s.Algorithm, s.Backend)
+	if err != nil {
+		return s, fmt.Errorf("settings: %w", err)
+	}
+	if err := solver.Validate(e, f.in, s.Params()); err != nil {
+		return s, settingsError(err, e.Backend())
 	}
 	return s, nil
 }
@@ -432,12 +747,17 @@ func (f *settingsForm) Set(s Settings) {
 	for name, v := range s.Options {
 		_ = f.bind(name, "").Set(v)
 	}
-	f.algoSelect.SetSelected(s.Algorithm)
+	if slices.Contains(f.algoSelect.Options, s.Algorithm) {
+		f.algoSelect.SetSelected(s.Algorithm)
+	}
 	f.refreshBackend()
 }
 
 // SetEnabled enables or disables editing (disabled while running).
 func (f *settingsForm) SetEnabled(on bool) {
+	if f.enabled == on {
+		return
+	}
 	f.enabled = on
 	if on {
 		f.algoSelect.Enable()
@@ -450,27 +770,37 @@ func (f *settingsForm) SetEnabled(on bool) {
 
 // applyEnabled enables or disables the fields.
 func (f *settingsForm) applyEnabled() {
-	for _, e := range f.entries {
+	set := func(w fyne.Disableable) {
 		if f.enabled {
-			e.Enable()
+			w.Enable()
 		} else {
-			e.Disable()
+			w.Disable()
 		}
 	}
-	for _, s := range f.selects {
-		if f.enabled {
-			s.Enable()
+	for _, r := range f.rows {
+		if r.entry != nil {
+			set(r.entry)
 		} else {
-			s.Disable()
+			set(r.choice)
 		}
 	}
+	set(f.timeItem)
+	set(f.seedItem)
 }
 
 // refreshBackendButtons disables the backend buttons while the form is
 // disabled and restores them after.
 func (f *settingsForm) refreshBackendButtons() {
 	if f.enabled {
-		f.refreshBackend()
+		for b, btn := range f.backendBtns {
+			algo, _ := f.algorithm.Get()
+			switch {
+			case b == solver.BackendGPU && GPUStatus(algo) != nil, b == solver.BackendCPU && cpuStatus(algo) != nil:
+				btn.Disable()
+			default:
+				btn.Enable()
+			}
+		}
 		return
 	}
 	for _, b := range f.backendBtns {

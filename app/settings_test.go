@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/internal/fakeengine"
 	"github.com/tsplab/tsplab/solver"
@@ -84,15 +83,15 @@ func TestSettingsFieldsFromTheOptionTable(t *testing.T) {
 	f.SetInstance(grid(200000))
 
 	w := row(t, f, "workers")
-	if e := w.item.Widget.(*widget.Entry); e.PlaceHolder != strconv.Itoa(runtime.NumCPU()) {
+	if e := w.entry; e.PlaceHolder != strconv.Itoa(runtime.NumCPU()) {
 		t.Errorf("workers shows %q, want the cores %d", e.PlaceHolder, runtime.NumCPU())
 	}
-	if want := fmt.Sprintf("range 1..%d", solver.MaxTourCells/200000); !strings.Contains(w.item.HintText, want) {
-		t.Errorf("workers on 200000 cities: hint %q, want the %s (workers × cities at most solver.MaxTourCells)", w.item.HintText, want)
+	if want := fmt.Sprintf("range 1..%d", solver.MaxTourCells/200000); !strings.Contains(w.help.Text(), want) {
+		t.Errorf("workers on 200000 cities: hint %q, want the %s (workers × cities at most solver.MaxTourCells)", w.help.Text(), want)
 	}
 	r := row(t, f, "restarts")
-	if r.item.Widget.(*widget.Entry).PlaceHolder != "0" {
-		t.Errorf("restarts shows %q", r.item.Widget.(*widget.Entry).PlaceHolder)
+	if r.entry.PlaceHolder != "0" {
+		t.Errorf("restarts shows %q", r.entry.PlaceHolder)
 	}
 	_ = r.value.Set("-1")
 	if _, err := f.Settings(); err == nil || !strings.Contains(err.Error(), "restarts -1") || !strings.Contains(err.Error(), "0..") {
@@ -110,20 +109,20 @@ func TestSettingsFieldsFromTheOptionTable(t *testing.T) {
 	_ = w.value.Set("")
 
 	test.Tap(f.backendBtns[solver.BackendGPU])
-	b := row(t, f, "blocks").item.Widget.(*widget.Entry)
+	b := row(t, f, "blocks").entry
 	if b.PlaceHolder != "4224" {
 		t.Errorf("GPU blocks shows %q, want the device's 4224", b.PlaceHolder)
 	}
 	th := row(t, f, "threads")
-	if !strings.Contains(th.item.HintText, "range 1..512") || th.item.Widget.(*widget.Entry).PlaceHolder == "" {
-		t.Errorf("GPU threads: %q, hint %q", th.item.Widget.(*widget.Entry).PlaceHolder, th.item.HintText)
+	if !strings.Contains(th.help.Text(), "range 1..512") || th.entry.PlaceHolder == "" {
+		t.Errorf("GPU threads: %q, hint %q", th.entry.PlaceHolder, th.help.Text())
 	}
 	_ = th.value.Set("1024")
 	if _, err := f.Settings(); err == nil || !strings.Contains(err.Error(), "Threads/block 1024") || !strings.Contains(err.Error(), "1..512") {
 		t.Errorf("threads past the device's: %v", err)
 	}
 	_ = th.value.Set("")
-	d := row(t, f, "dist").item.Widget.(*widget.Select)
+	d := row(t, f, "dist").choice
 	if d.Selected != "default (auto)" || !strings.Contains(strings.Join(d.Options, " "), "matrix") {
 		t.Errorf("dist: %q of %v", d.Selected, d.Options)
 	}

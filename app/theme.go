@@ -53,7 +53,10 @@ func (t Theme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
 	return t.Theme.Color(n, v)
 }
 
-// secondaryLabel is a one-line label in ColorNameSecondaryText.
+// secondaryLabel is a label in ColorNameSecondaryText. Its text may
+// change, but not the number of lines it wraps into once drawn: Fyne's
+// OpenGL driver then left the lines added out (a status line's second
+// line never appeared), so texts whose lines change are widget.Labels.
 type secondaryLabel struct {
 	*widget.RichText
 	seg *widget.TextSegment
@@ -72,12 +75,22 @@ func newSecondaryLabel(text string, wrap bool) *secondaryLabel {
 	return &secondaryLabel{RichText: rt, seg: seg}
 }
 
-// SetText replaces the label's text.
+// SetText replaces the label's text (in its one segment: Fyne's OpenGL
+// driver did not draw a segment that replaced the first one).
 func (l *secondaryLabel) SetText(s string) {
 	if l.seg.Text == s {
 		return
 	}
 	l.seg.Text = s
+	l.Refresh()
+}
+
+// SetColor sets the text's theme colour.
+func (l *secondaryLabel) SetColor(name fyne.ThemeColorName) {
+	if l.seg.Style.ColorName == name {
+		return
+	}
+	l.seg.Style.ColorName = name
 	l.Refresh()
 }
 

@@ -2,7 +2,9 @@ package canvas
 
 import (
 	"image"
+	"image/color"
 	"math"
+	"slices"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -206,6 +208,7 @@ func (t *TourView) CreateRenderer() fyne.WidgetRenderer {
 	r.title.TextSize = theme.TextSize()
 	r.empty = fcanvas.NewText("", t.style.City)
 	r.empty.Alignment = fyne.TextAlignCenter
+	r.legend = newLegend(t.style)
 	r.update()
 	return r
 }
@@ -215,10 +218,162 @@ type tourViewRenderer struct {
 	raster *fcanvas.Raster
 	title  *fcanvas.Text
 	empty  *fcanvas.Text
+	legend *legend
 }
+
+// Legend entries of the TourView, in the order they are listed.
+const (
+	LegendTour    = "tour"
+	LegendBest    = "best tour"
+	LegendOptimal = "optimal tour (dashed)"
+	LegendChanged = "recently changed"
+)
+
+// legend names what the view draws, at its bottom left: the tour, the
+// best tour beneath it, the dashed optimal overlay and the tint of
+// recent changes, each only while it is drawn.
+type legend struct {
+	bg      *fcanvas.Rectangle
+	entries []legendEntry
+}
+
+type legendEntry struct {
+	name   string
+	swatch []fyne.CanvasObject // a line, two dashes or a square
+	text   *fcanvas.Text
+	shown  bool
+}
+
+const legendSwatch = 18 // the width of an entry's sample, in Fyne units
+
+func newLegend(st export.Style) *legend {
+	l := &legend{bg: fcanvas.NewRectangle(color.NRGBA{R: st.Background.R, G: st.Background.G, B: st.Background.B, A: 200})}
+	line := func(c color.Color, w float32) fyne.CanvasObject {
+		ln := fcanvas.NewLine(c)
+		ln.StrokeWidth = w
+		return ln
+	}
+	heat := st.Heat
+	heat.A = 110
+	for _, e := range []struct {
+		name string
+		sw   []fyne.CanvasObject
+	}{
+		{LegendTour, []fyne.CanvasObject{line(st.Tour, 2)}},
+		{LegendBest, []fyne.CanvasObject{line(st.Best, 2)}},
+		{LegendOptimal, []fyne.CanvasObject{line(st.Optimal, 2), line(st.Optimal, 2)}},
+		{LegendChanged, []fyne.CanvasObject{fcanvas.NewRectangle(heat)}},
+	} {
+		t := fcanvas.NewText(e.name, st.City)
+		t.TextSize = theme.CaptionTextSize()
+		l.entries = append(l.entries, legendEntry{name: e.name, swatch: e.sw, text: t})
+	}
+	return l
+}
+
+// LegendFor lists the legend entries of what the view draws of s: the
+// tour, the best tour beneath it, the dashed optimal overlay, and the
+// tint of recent changes while a run is live.
+func LegendFor(s export.Scene) []string {
+	var out []string
+	if s.Tour != nil {
+		out = append(out, LegendTour)
+	}
+	if s.Best != nil && s.Tour != nil {
+		out = append(out, LegendBest)
+	}
+	if s.Optimal != nil {
+		out = append(out, LegendOptimal)
+	}
+	if s.Tour != nil && !s.Done && s.Instance != nil && s.Instance.N <= export.HeatLimit {
+		out = append(out, LegendChanged)
+	}
+	return out
+}
+
+// set shows the entries of what s draws.
+func (l *legend) set(s export.Scene) {
+	names := LegendFor(s)
+	for i := range l.entries {
+		e := &l.entries[i]
+		e.shown = slices.Contains(names, e.name)
+		for _, o := range append(e.swatch, e.text) {
+			if e.shown {
+				o.Show()
+			} else {
+				o.Hide()
+			}
+		}
+	}
+}
+
+// layout places the shown entries one a line at the bottom left of size.
+func (l *legend) layout(size fyne.Size) {
+	pad := theme.Padding()
+	lineH := l.entries[0].text.MinSize().Height
+	n, wmax := 0, float32(0)
+	for _, e := range l.entries {
+		if e.shown {
+			n++
+			wmax = max(wmax, e.text.MinSize().Width)
+		}
+	}
+	if n == 0 {
+		l.bg.Hide()
+		return
+	}
+	l.bg.Show()
+	w := pad + legendSwatch + pad + wmax + pad
+	h := float32(n)*lineH + 2*pad
+	top := size.Height - h - pad
+	l.bg.Move(fyne.NewPos(pad, top))
+	l.bg.Resize(fyne.NewSize(w, h))
+	y := top + pad
+	for _, e := range l.entries {
+		if !e.shown {
+			continue
+		}
+		x0, mid := 2*pad, y+lineH/2
+		switch len(e.swatch) {
+		case 2: // dashed: two dashes with a gap
+			dash := float32(legendSwatch-4) / 2
+			for k, o := range e.swatch {
+				ln := o.(*fcanvas.Line)
+				ln.Position1 = fyne.NewPos(x0+float32(k)*(dash+4), mid)
+				ln.Position2 = fyne.NewPos(x0+float32(k)*(dash+4)+dash, mid)
+			}
+		default:
+			switch o := e.swatch[0].(type) {
+			case *fcanvas.Line:
+				o.Position1 = fyne.NewPos(x0, mid)
+				o.Position2 = fyne.NewPos(x0+legendSwatch, mid)
+			default:
+				o.Move(fyne.NewPos(x0+legendSwatch/2-lineH/3, mid-lineH/3))
+				o.Resize(fyne.NewSize(2*lineH/3, 2*lineH/3))
+			}
+		}
+		e.text.Move(fyne.NewPos(x0+legendSwatch+pad, y))
+		e.text.Resize(e.text.MinSize())
+		y += lineH
+	}
+}
+
+func (l *legend) objects() []fyne.CanvasObject {
+	out := []fyne.CanvasObject{l.bg}
+	for _, e := range l.entries {
+		out = append(out, e.swatch...)
+		out = append(out, e.text)
+	}
+	return out
+}
+
+// Legend returns the names of the legend's entries for what the view
+// shows now.
+func (t *TourView) Legend() []string { return LegendFor(t.Scene()) }
 
 func (r *tourViewRenderer) update() {
 	s := r.view.Scene()
+	r.legend.set(s)
 	r.title.Text = s.Title
 	switch {
 	case s.Instance == nil:
@@ -238,19 +393,24 @@ func (r *tourViewRenderer) Layout(size fyne.Size) {
 	r.title.Resize(r.title.MinSize())
 	r.empty.Resize(fyne.NewSize(size.Width, r.empty.MinSize().Height))
 	r.empty.Move(fyne.NewPos(0, (size.Height-r.empty.MinSize().Height)/2))
+	r.legend.layout(size)
 }
 
 func (r *tourViewRenderer) MinSize() fyne.Size { return fyne.NewSize(120, 90) }
 
 func (r *tourViewRenderer) Refresh() {
 	r.update()
+	r.legend.layout(r.view.Size())
 	r.title.Refresh()
 	r.empty.Refresh()
+	for _, o := range r.legend.objects() {
+		o.Refresh()
+	}
 	r.raster.Refresh()
 }
 
 func (r *tourViewRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.raster, r.title, r.empty}
+	return append([]fyne.CanvasObject{r.raster, r.title, r.empty}, r.legend.objects()...)
 }
 
 func (r *tourViewRenderer) Destroy() {}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	fcanvas "fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/tsplab/tsplab/canvas/export"
@@ -260,4 +261,43 @@ func goodScene(t testing.TB, kind string, n int) export.Scene {
 		t.Fatal(err)
 	}
 	return export.Scene{Instance: in, Tour: construct.SpaceFillingCurve(in)}
+}
+
+// TestTourViewLegend: the legend names the dashed optimal overlay and the
+// tint of recent changes while they are drawn, as visible texts, and the
+// tint's entry goes when the run is done.
+func TestTourViewLegend(t *testing.T) {
+	test.NewTempApp(t)
+	tv := NewTourView()
+	w := test.NewWindow(tv)
+	defer w.Close()
+	w.Resize(fyne.NewSize(400, 300))
+	in := square()
+	shown := func() []string {
+		var out []string
+		for _, o := range test.WidgetRenderer(tv).Objects() {
+			if txt, ok := o.(*fcanvas.Text); ok && o.Visible() && txt.Text != "" && txt.Text != tv.Scene().Title {
+				out = append(out, txt.Text)
+			}
+		}
+		return out
+	}
+	live := export.Scene{Instance: in, Tour: []int{0, 1, 2, 3}, Optimal: []int{0, 1, 2, 3}}
+	tv.SetScene(live)
+	got := strings.Join(shown(), ",")
+	for _, want := range []string{LegendTour, LegendOptimal, LegendChanged} {
+		if !strings.Contains(got, want) {
+			t.Errorf("live scene: legend %q lacks %q", got, want)
+		}
+	}
+	done := live
+	done.Done = true
+	tv.SetScene(done)
+	if got := strings.Join(shown(), ","); strings.Contains(got, LegendChanged) || !strings.Contains(got, LegendOptimal) {
+		t.Errorf("finished run: legend %q", got)
+	}
+	tv.SetScene(export.Scene{Instance: in})
+	if got := shown(); len(got) != 0 {
+		t.Errorf("bare instance: legend %v", got)
+	}
 }

@@ -35,6 +35,6 @@ while [ ! -e "/tmp/.X11-unix/X$d" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1
 tmp=$(mktemp -d)
 export DISPLAY=":$d" XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache"
 bin/tsplab --open clustered-1000 --algo auto --backend cpu --run "${RUN:-8s}" --screenshot docs/screenshots/single.png
-bin/tsplab --open grid-20x20 --compare --run "${RUN:-8s}" --screenshot docs/screenshots/compare.png
+bin/tsplab --open clustered-1000 --compare --run "${RUN:-8s}" --screenshot docs/screenshots/compare.png
 rm -rf "$tmp"
 ls -l docs/screenshots/single.png docs/screenshots/compare.png

@@ -238,7 +238,7 @@ func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 		order = [...]int{layerOptimal, layerBest, layerTour, layerDots}
 	}
 	r.parallel(h, func(_, lo, hi int) { r.composite(dst, lo, hi, order, st.Background) })
-	r.updateHeat(in, tours[layerTour], st.Heat.A != 0)
+	r.updateHeat(in, tours[layerTour], st.Heat.A != 0 && !s.Done)
 	r.drawHeat(dst, t, st)
 	r.stats.HeatCells = r.heat.cells
 }

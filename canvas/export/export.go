@@ -74,6 +74,9 @@ type Scene struct {
 	Best     []int  // optional second tour (the best so far), drawn beneath Tour
 	Optimal  []int  // optional optimal tour overlay, drawn faint
 	Title    string // e.g. "a280 — 2587 (0.31% above 2579)"; see TitleFor
+	// Done marks the scene of a paused or finished run: nothing is
+	// changing, so no tint of recent changes is drawn (see HeatCellPx).
+	Done bool
 }
 
 // SceneFor builds the scene of in with the given tours and a title that

@@ -9,38 +9,44 @@ import (
 
 // Heat map of recent changes: where the search is working. Each time the
 // Rasterizer is given a new current tour of the same instance (a new
-// slice: a new snapshot, not a redraw of the same one), the edges that
-// were not in the previous tour add heat to the cell of a HeatGrid ×
-// HeatGrid grid over the instance that holds their midpoint, and all heat
-// decays by HeatDecay. Cells are tinted Style.Heat with an alpha that grows
-// with their share of the hottest cell's heat. Above HeatLimit cities the
-// map is not kept: finding the changed edges reads every edge's
-// predecessor at random, which would cost a large frame more than its
-// budget.
+// slice: a new snapshot, not a redraw of the same one), the midpoints of
+// the edges that were not in the previous tour are kept, for the last
+// HeatSnapshots snapshots, each snapshot's weighing HeatDecay times the
+// one after it. A frame bins them into square cells of HeatCellPx pixels
+// on screen, whatever the zoom (a cell of the instance would grow into a
+// block when zoomed in), and tints the cells Style.Heat with an alpha
+// that grows with their share of the hottest cell's weight. Above
+// HeatLimit cities the map is not kept: finding the changed edges reads
+// every edge's predecessor at random, which would cost a large frame more
+// than its budget. A scene marked Done (a paused or finished run) clears
+// it.
 const (
-	HeatGrid  = 48
-	HeatDecay = 0.85
-	HeatLimit = 250_000
-	heatAlpha = 0.4 // the tint's alpha on the hottest cell
+	HeatCellPx    = 12
+	HeatSnapshots = 16
+	HeatDecay     = 0.85
+	HeatLimit     = 250_000
+	// heatPoints bounds the midpoints kept from one snapshot; more are
+	// subsampled evenly.
+	heatPoints = 4096
+	heatAlpha  = 0.4 // the tint's alpha on the hottest cell
 )
 
-// heatMap is the Rasterizer's memory of the last snapshot.
+// heatMap is the Rasterizer's memory of the last snapshots.
 type heatMap struct {
 	of       *solver.Instance
-	last     []int     // the last current tour seen
-	prevSucc []int32   // the city after each in last
-	succ     []int32   // scratch: the city after each in the new tour
-	heat     []float32 // HeatGrid × HeatGrid, row 0 at the bottom (world y)
-	cells    int       // cells with heat, for FrameStats
+	last     []int       // the last current tour seen
+	prevSucc []int32     // the city after each in last
+	succ     []int32     // scratch: the city after each in the new tour
+	batches  [][]float64 // newest last: x, y pairs of changed edges' midpoints
+	grid     []float32   // scratch: the frame's cells
+	cells    int         // cells tinted in the last frame, for FrameStats
 }
 
-// update takes the scene's current tour into the heat map.
+// updateHeat takes the scene's current tour into the heat map.
 func (r *Rasterizer) updateHeat(in *solver.Instance, tour []int, on bool) {
 	hm := &r.heat
 	if !on || len(tour) != in.N || in.N > HeatLimit || in.N < 2 {
-		*hm = heatMap{prevSucc: hm.prevSucc, succ: hm.succ, heat: hm.heat}
-		clear(hm.heat)
-		hm.of, hm.last = nil, nil
+		hm.of, hm.last, hm.batches = nil, nil, hm.batches[:0]
 		return
 	}
 	if len(hm.last) == len(tour) && &hm.last[0] == &tour[0] && hm.of == in {
@@ -58,17 +64,14 @@ func (r *Rasterizer) updateHeat(in *solver.Instance, tour []int, on bool) {
 		}
 		prev = c
 	}
-	if len(hm.heat) != HeatGrid*HeatGrid {
-		hm.heat = make([]float32, HeatGrid*HeatGrid)
-	}
 	if hm.of != in || len(hm.prevSucc) != n {
-		clear(hm.heat)
+		hm.batches = hm.batches[:0]
 	} else {
-		b := r.bounds
-		sx := float64(HeatGrid) / math.Max(b.Width(), 1e-300)
-		sy := float64(HeatGrid) / math.Max(b.Height(), 1e-300)
-		for i := range hm.heat {
-			hm.heat[i] *= HeatDecay
+		var pts []float64
+		if len(hm.batches) == HeatSnapshots {
+			pts = hm.batches[0][:0] // reuse the oldest
+			copy(hm.batches, hm.batches[1:])
+			hm.batches = hm.batches[:HeatSnapshots-1]
 		}
 		prev := tour[n-1]
 		for _, c := range tour {
@@ -77,43 +80,65 @@ func (r *Rasterizer) updateHeat(in *solver.Instance, tour []int, on bool) {
 			if uint(a) >= uint(n) || uint(d) >= uint(n) || int(hm.prevSucc[a]) == d || int(hm.prevSucc[d]) == a {
 				continue
 			}
-			mx, my := (r.wx[a]+r.wx[d])/2, (r.wy[a]+r.wy[d])/2
-			cx := min(max(int((mx-b.MinX)*sx), 0), HeatGrid-1)
-			cy := min(max(int((my-b.MinY)*sy), 0), HeatGrid-1)
-			hm.heat[cy*HeatGrid+cx]++
+			pts = append(pts, (r.wx[a]+r.wx[d])/2, (r.wy[a]+r.wy[d])/2)
 		}
+		if k := len(pts) / 2; k > heatPoints {
+			// Evenly spaced along the tour: the picture of where it
+			// changed, at a bounded cost per frame.
+			for i := 0; i < heatPoints; i++ {
+				j := i * k / heatPoints
+				pts[2*i], pts[2*i+1] = pts[2*j], pts[2*j+1]
+			}
+			pts = pts[:2*heatPoints]
+		}
+		hm.batches = append(hm.batches, pts)
 	}
 	hm.prevSucc, hm.succ = hm.succ, hm.prevSucc
 	hm.of, hm.last = in, tour
 }
 
-// drawHeat tints dst's pixels of the heated cells, seen through t.
+// drawHeat tints dst's cells where the kept snapshots changed the tour,
+// seen through t.
 func (r *Rasterizer) drawHeat(dst *image.RGBA, t Transform, st Style) {
 	hm := &r.heat
 	hm.cells = 0
-	if hm.of == nil || st.Heat.A == 0 {
+	if hm.of == nil || st.Heat.A == 0 || len(hm.batches) == 0 {
 		return
 	}
+	frame := dst.Rect
+	gw, gh := (frame.Dx()+HeatCellPx-1)/HeatCellPx, (frame.Dy()+HeatCellPx-1)/HeatCellPx
+	if cap(hm.grid) < gw*gh {
+		hm.grid = make([]float32, gw*gh)
+	}
+	grid := hm.grid[:gw*gh]
+	clear(grid)
+	w := float32(1)
+	for b := len(hm.batches) - 1; b >= 0; b-- {
+		pts := hm.batches[b]
+		for i := 0; i+1 < len(pts); i += 2 {
+			px, py := t.Apply(pts[i], pts[i+1])
+			if px < 0 || py < 0 || px >= float64(frame.Dx()) || py >= float64(frame.Dy()) {
+				continue
+			}
+			grid[int(py)/HeatCellPx*gw+int(px)/HeatCellPx] += w
+		}
+		w *= HeatDecay
+	}
 	hottest := float32(0)
-	for _, v := range hm.heat {
+	for _, v := range grid {
 		hottest = max(hottest, v)
 	}
 	if hottest < 0.5 {
 		return // less than one changed edge's worth left anywhere
 	}
-	b := r.bounds
-	cw, ch := b.Width()/HeatGrid, b.Height()/HeatGrid
-	frame := dst.Rect
-	for cy := 0; cy < HeatGrid; cy++ {
-		for cx := 0; cx < HeatGrid; cx++ {
-			v := hm.heat[cy*HeatGrid+cx]
+	for cy := 0; cy < gh; cy++ {
+		for cx := 0; cx < gw; cx++ {
+			v := grid[cy*gw+cx]
 			if v < 0.05*hottest {
 				continue
 			}
 			hm.cells++
-			x0, y0 := t.Apply(b.MinX+float64(cx)*cw, b.MinY+float64(cy+1)*ch)
-			x1, y1 := t.Apply(b.MinX+float64(cx+1)*cw, b.MinY+float64(cy)*ch)
-			rect := image.Rect(int(math.Floor(x0)), int(math.Floor(y0)), int(math.Ceil(x1)), int(math.Ceil(y1))).Intersect(frame)
+			rect := image.Rect(cx*HeatCellPx, cy*HeatCellPx, (cx+1)*HeatCellPx, (cy+1)*HeatCellPx).Add(frame.Min).Intersect(frame)
 			a := uint32(256 * heatAlpha * math.Sqrt(float64(v/hottest)))
 			tint(dst, rect, st.Heat.R, st.Heat.G, st.Heat.B, a)
 		}

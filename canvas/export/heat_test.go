@@ -67,3 +67,53 @@ func TestHeatMapShowsWhereTheTourChanged(t *testing.T) {
 		t.Errorf("after 40 unchanged snapshots: %d heated cells", got)
 	}
 }
+
+// TestHeatStaysSmallWhenZoomedAndClearsWhenDone: zoomed in on a change,
+// the tint covers cells of HeatCellPx on screen, not a cell of the
+// instance grown into a block; a scene marked Done draws none.
+func TestHeatStaysSmallWhenZoomedAndClearsWhenDone(t *testing.T) {
+	s := goodScene(t, "uniform", 20000)
+	in := s.Instance
+	st := DefaultStyle()
+	var r Rasterizer
+	img := image.NewRGBA(image.Rect(0, 0, 800, 600))
+	fit := FitView(r.Bounds(in))
+	r.Render(img, s, fit, st)
+	next := slices.Clone(s.Tour)
+	slices.Reverse(next[5000:5040])
+	s.Tour = next
+	a, b := next[4999], next[5000]
+	// Zoom 40 about the changed edge's midpoint.
+	v := View{CX: (r.wx[a] + r.wx[b]) / 2, CY: (r.wy[a] + r.wy[b]) / 2, Zoom: 40}
+	r.Render(img, s, v, st)
+	var plain Rasterizer
+	noHeat := st
+	noHeat.Heat.A = 0
+	want := image.NewRGBA(img.Rect)
+	plain.Render(want, s, v, noHeat)
+	tinted := 0
+	for y := 0; y < 600; y++ {
+		for x := 0; x < 800; x++ {
+			if img.RGBAAt(x, y) != want.RGBAAt(x, y) {
+				tinted++
+			}
+		}
+	}
+	// The changed edges' midpoints lie in at most 4 cells (a 1/48 cell
+	// of the instance would cover 800 × 40 / 48 px on a side here).
+	if tinted == 0 || tinted > 4*HeatCellPx*HeatCellPx {
+		t.Errorf("%d tinted pixels at zoom 40, want 1 to 4 cells of %d px", tinted, HeatCellPx)
+	}
+	// The run ends: the same tour as a finished scene has no tint.
+	s.Done = true
+	r.Render(img, s, v, st)
+	if c := r.Stats().HeatCells; c != 0 {
+		t.Errorf("a finished run's scene: %d heated cells", c)
+	}
+	plain.Render(want, s, v, noHeat)
+	for i := range img.Pix {
+		if img.Pix[i] != want.Pix[i] {
+			t.Fatal("a finished run's scene is tinted")
+		}
+	}
+}

@@ -21,6 +21,9 @@ type Engine struct {
 	// Unavailable, when not nil, is what Available returns: an engine
 	// that cannot run here, as a GPU engine on a machine without one.
 	Unavailable error
+	// Schedule, when set, has the result report the schedule that ran, as
+	// the annealers do.
+	Schedule bool
 	// SetupDelay is spent in the start-tour phase (solver.PhaseStart)
 	// before the first tour exists, as a real engine building candidate
 	// lists would.
@@ -150,6 +153,9 @@ func (e Engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 	}
 	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: steps, Start: start, Stopped: stopped, Device: "test"})
 	res.Note = e.Note
+	if e.Schedule {
+		res.Schedule = &solver.ScheduleRun{T0: p.T0, TEnd: 1, LamAlpha: 0.99, Alpha0: 0.99, Alpha: 0.99, Steps: steps, Sweeps: 1}
+	}
 	return res, err
 }
 

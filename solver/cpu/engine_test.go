@@ -458,12 +458,35 @@ func TestGreedyShownBeforeAscent(t *testing.T) {
 // the run's statistics say; the tour is valid and exact.
 func TestAlphaListsTakenLater(t *testing.T) {
 	in := uniformInstance(500, 17)
-	go func() { _, _ = bound.Compute(context.Background(), in, bound.Options{}) }()
+	ascent := make(chan struct{})
+	go func() {
+		_, _ = bound.Compute(context.Background(), in, bound.Options{})
+		close(ascent)
+	}()
 	for !bound.Underway(in, bound.Options{}) {
 		time.Sleep(time.Millisecond)
 	}
+	// The run ends a few epochs after the ascent does, however long the
+	// ascent takes on a loaded machine: the lists must be taken by then.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-ascent
+		time.Sleep(5 * time.Second)
+		cancel()
+	}()
+	e, err := solver.Lookup("auto", solver.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// epochs of 500 kicks per worker between exchanges
-	res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 10 * time.Second, Extra: map[string]string{OptCandidates: "alpha", OptSync: "500", OptShare: "gpx"}}, nil)
+	res, err := e.Solve(ctx, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 5 * time.Minute, Extra: map[string]string{OptCandidates: "alpha", OptSync: "500", OptShare: "gpx"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		t.Fatal(err)
+	}
 	if res.Stats.AlphaListsAt <= 0 || res.Stats.AscentIterations == 0 {
 		t.Fatalf("the alpha lists were not taken during the search: %+v", res.Stats)
 	}

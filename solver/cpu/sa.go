@@ -28,17 +28,27 @@ const (
 	// of 32, the GPU engine's unit, so that the CPU reference and the GPU
 	// engine run the same method with the same numbers.
 	DefaultThreads = solver.DefaultThreads
+	// FittedThreads is CPU PSPM's moves per iteration when its schedule is
+	// fitted to a time limit and threads is not given: a core tries the
+	// moves of an iteration one after another, so fewer of them leave the
+	// schedule more iterations (docs/PERF.md, "CPU PSPM's moves per
+	// iteration under a time limit").
+	FittedThreads = 8
 )
 
 // saDefaults checks p against engine e and the instance (solver.Validate,
 // the check both backends share), reads the engine's options
 // (annealSpecs) and fills the schedule's zero fields.
 func saDefaults(e solver.Engine, in *solver.Instance, p *solver.Params) error {
+	fittedDefault := p.Threads == 0 && solver.FitsToLimit(*p)
 	c, err := solver.Configure(annealSpecs[e.Name()], e, in, *p)
 	if err != nil {
 		return err
 	}
 	c.apply(p)
+	if e.Name() == "pspm" && fittedDefault {
+		p.Threads = FittedThreads
+	}
 	q, err := solver.Schedule(*p)
 	*p = q
 	return err

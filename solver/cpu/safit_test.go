@@ -133,3 +133,24 @@ func TestSearchJournalKeepsBest(t *testing.T) {
 		}
 	}
 }
+
+// TestPSPMFittedThreads: a time-fitted CPU PSPM run without threads takes
+// FittedThreads moves per iteration; Lam's schedule keeps the warp of 32,
+// and threads given is kept.
+func TestPSPMFittedThreads(t *testing.T) {
+	in := uniformInstance(60, 3)
+	for _, c := range []struct {
+		limit   time.Duration
+		threads int
+		want    int
+	}{{200 * time.Millisecond, 0, FittedThreads}, {0, 0, DefaultThreads}, {200 * time.Millisecond, 5, 5}} {
+		p := solver.Params{Seed: 1, Workers: 1, TimeLimit: c.limit, Threads: c.threads}
+		if c.limit == 0 {
+			p.Alpha = 0.5 // a short schedule
+		}
+		res := solve(t, "pspm", in, p, nil)
+		if res.Params.Threads != c.want {
+			t.Errorf("limit %v, threads %d: ran %d moves per iteration, want %d", c.limit, c.threads, res.Params.Threads, c.want)
+		}
+	}
+}

@@ -1,0 +1,211 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/canvas"
+	"github.com/tsplab/tsplab/solver/session"
+)
+
+// TestBrowserMarksBrokenFilesAndClearsErrors: a file whose body cannot be
+// read is marked in the list (by the background check, before anyone
+// opens it); opening it leaves the instance on screen selected, and the
+// error line goes when the list shows another folder.
+func TestBrowserMarksBrokenFilesAndClearsErrors(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	dir := t.TempDir()
+	good := writeFile(t, dir, "tiny.tsp", tinyTSP)
+	bad := writeFile(t, dir, "bad.tsp", "NAME : bad\nTYPE : TSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 x 1\n")
+	ap.OpenFile(good)
+	if err := waitLoad(t, loads); err != nil {
+		t.Fatal(err)
+	}
+	entry := func(path string) Entry {
+		for _, e := range ap.Entries() {
+			if e.Path == path {
+				return e
+			}
+		}
+		t.Fatalf("%s not listed", path)
+		return Entry{}
+	}
+	pump(t, "the background check to mark bad.tsp", func() bool { return entry(bad).Err != "" })
+	if s := entry(bad).Summary(); !strings.Contains(s, "cannot be read") || !strings.Contains(s, "bad.tsp:7") {
+		t.Errorf("bad.tsp listed as %q", s)
+	}
+	if entry(good).Err != "" {
+		t.Errorf("tiny.tsp marked broken: %s", entry(good).Err)
+	}
+	// Opening it anyway: the error line, and the selection goes back to
+	// the instance on screen.
+	for i, e := range ap.Entries() {
+		if e.Path == bad {
+			ap.Select(i)
+		}
+	}
+	if err := waitLoad(t, loads); err == nil {
+		t.Fatal("bad.tsp loaded")
+	}
+	if ap.selected < 0 || ap.Entries()[ap.selected].Path != good {
+		t.Errorf("after the failed open the list selects %d, want tiny.tsp (on screen)", ap.selected)
+	}
+	if ap.Message() == "" {
+		t.Fatal("no error line")
+	}
+	ap.ShowSource(SourceSamples)
+	if ap.Message() != "" {
+		t.Errorf("after switching to the samples the error line still says %q", ap.Message())
+	}
+}
+
+// TestBrowserSearchAndSort: the search box keeps the names holding its
+// text; the list sorts by size or by name.
+func TestBrowserSearchAndSort(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	dir := t.TempDir()
+	writeFile(t, dir, "zeta.tsp", tinyTSP)
+	writeFile(t, dir, "alpha.tsp", strings.Replace(strings.Replace(tinyTSP, "DIMENSION : 5", "DIMENSION : 6", 1), "5 5 15\n", "5 5 15\n6 1 1\n", 1))
+	writeFile(t, dir, "beta.tsp", tinyTSP)
+	ap.ShowFolder(dir)
+	names := func() []string {
+		var out []string
+		for _, e := range ap.Entries() {
+			out = append(out, e.Name)
+		}
+		return out
+	}
+	if got := names(); !slices.Equal(got, []string{"beta", "zeta", "alpha"}) {
+		t.Errorf("by size: %v", got)
+	}
+	ap.SetSort(SortName)
+	if got := names(); !slices.Equal(got, []string{"alpha", "beta", "zeta"}) {
+		t.Errorf("by name: %v", got)
+	}
+	ap.SetSearch("ET")
+	if got := names(); !slices.Equal(got, []string{"beta", "zeta"}) {
+		t.Errorf("search ET: %v", got)
+	}
+	ap.SetSearch("nothing")
+	if len(ap.Entries()) != 0 {
+		t.Errorf("search nothing: %v", names())
+	}
+	ap.SetSearch("")
+	if len(ap.Entries()) != 3 {
+		t.Errorf("cleared search: %v", names())
+	}
+}
+
+// TestFolderHistoryForgetsMissingFolders: a remembered folder that no
+// longer exists leaves the source menu and the saved list.
+func TestFolderHistoryForgetsMissingFolders(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	keep, gone := t.TempDir(), filepath.Join(t.TempDir(), "gone")
+	if err := os.Mkdir(gone, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ap.ShowFolder(gone)
+	ap.ShowFolder(keep)
+	if !slices.Contains(ap.Sources(), FolderLabel(gone)) {
+		t.Fatalf("sources %v lack %s", ap.Sources(), gone)
+	}
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	ap.refreshSources()
+	if slices.Contains(ap.Sources(), FolderLabel(gone)) || !slices.Contains(ap.Sources(), FolderLabel(keep)) {
+		t.Errorf("sources %v after %s was removed", ap.Sources(), gone)
+	}
+	if saved := ap.FyneApp.Preferences().StringList(PrefFolders); slices.Contains(saved, gone) {
+		t.Errorf("saved folders %v keep the removed one", saved)
+	}
+}
+
+// TestChangedTintEndsWithTheRun: while a run goes the view's legend names
+// the tint of recent changes; once it ends the scene is marked done, so
+// neither the tint nor its legend stays.
+func TestChangedTintEndsWithTheRun(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	p.SetSettings(fakeSettings(0))
+	if err := p.RunFor(300 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	sawLive := false
+	pump(t, "a live scene", func() bool {
+		sawLive = slices.Contains(p.View.Legend(), canvas.LegendChanged)
+		return sawLive || p.Runner.State() != session.Running
+	})
+	settle(t, p)
+	if !sawLive {
+		t.Error("the running scene had no tint of recent changes in its legend")
+	}
+	if sc := p.View.Scene(); !sc.Done || slices.Contains(p.View.Legend(), canvas.LegendChanged) {
+		t.Errorf("after the run: scene done %v, legend %v", sc.Done, p.View.Legend())
+	}
+}
+
+// TestUpdateThrottle: a burst of updates of a running run reaches the
+// screen as a few, the newest kept; the last update of the run arrives
+// last, and nothing held from before it follows.
+func TestUpdateThrottle(t *testing.T) {
+	var th updateThrottle
+	var mu sync.Mutex
+	var got []session.Progress
+	send := th.deliver(func(pr session.Progress) { mu.Lock(); got = append(got, pr); mu.Unlock() })
+	for i := 1; i <= 200; i++ {
+		send(session.Progress{State: session.Running, Moves: int64(i)})
+	}
+	send(session.Progress{State: session.Done, Moves: 201})
+	time.Sleep(2 * FrameInterval) // any held update would have fired by now
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) > 10 {
+		t.Errorf("%d of 201 updates passed on within a frame interval", len(got))
+	}
+	if last := got[len(got)-1]; last.State != session.Done || last.Moves != 201 {
+		t.Errorf("last update passed on: %+v, want the run's end", last)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].Moves < got[i-1].Moves {
+			t.Errorf("updates out of order: %d after %d", got[i].Moves, got[i-1].Moves)
+		}
+	}
+}
+
+// TestScheduleShownAfterTheRun: an annealer's result reports the
+// schedule it ran; the pane shows it once the run ends, and not for an
+// engine without one.
+func TestScheduleShownAfterTheRun(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	s := fakeSettings(0)
+	s.Algorithm = "annealfake"
+	p.SetSettings(s)
+	if err := p.RunFor(150 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, p)
+	res, _ := p.Runner.Result()
+	if got := p.Schedule(); res.Schedule == nil || got != "Schedule: "+res.Schedule.String() {
+		t.Errorf("schedule line %q, result's %v", got, res.Schedule)
+	}
+	p.SetSettings(fakeSettings(0))
+	if err := p.RunFor(100 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, p)
+	if got := p.Schedule(); got != "" {
+		t.Errorf("an engine without a schedule shows %q", got)
+	}
+}

@@ -1,0 +1,471 @@
+package app
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	fcanvas "fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/tsplab/tsplab/canvas/export"
+	"github.com/tsplab/tsplab/internal/fakeengine"
+	"github.com/tsplab/tsplab/solver"
+	_ "github.com/tsplab/tsplab/solver/cpu"
+)
+
+// Engines under real names, so the forms show the options the real CPU
+// engines declare (solver/cpu is imported for its declarations; the
+// fakes registered here replace its engines of the same names): or-ils
+// has only a GPU engine, and it cannot run here; auto's GPU engine cannot
+// run either.
+func init() {
+	fakeengine.Register(
+		fakeengine.Engine{Algo: "pspm"},
+		fakeengine.Engine{Algo: "pspm", On: solver.BackendGPU},
+		fakeengine.Engine{Algo: "3opt-ils"},
+		fakeengine.Engine{Algo: "or-ils", On: solver.BackendGPU, Unavailable: errNoDevice},
+		fakeengine.Engine{Algo: "auto"},
+		fakeengine.Engine{Algo: "auto", On: solver.BackendGPU, Unavailable: errNoDevice},
+		fakeengine.Engine{Algo: "annealfake", Schedule: true},
+	)
+}
+
+// frames stands for the window driver's frame loop: like Fyne's
+// EnsureMinSize, it lays out again the parent of every object whose
+// minimum size changed since the last frame, and nothing else (no
+// resize), so a widget that changes its size without its container
+// noticing shows up as it would on screen.
+type frames struct {
+	min map[fyne.CanvasObject]fyne.Size
+}
+
+func newFrames() *frames { return &frames{min: map[fyne.CanvasObject]fyne.Size{}} }
+
+// children returns what o draws: a container's objects or a widget's
+// renderer's.
+func children(o fyne.CanvasObject) []fyne.CanvasObject {
+	switch v := o.(type) {
+	case *fyne.Container:
+		return v.Objects
+	case fyne.Widget:
+		return test.WidgetRenderer(v).Objects()
+	}
+	return nil
+}
+
+func relayout(o fyne.CanvasObject) {
+	switch v := o.(type) {
+	case *fyne.Container:
+		if v.Layout != nil {
+			v.Layout.Layout(v.Objects, v.Size())
+		}
+	case fyne.Widget:
+		test.WidgetRenderer(v).Layout(v.Size())
+	}
+}
+
+// step runs one frame over the tree under root.
+func (f *frames) step(root fyne.CanvasObject) {
+	var walk func(o fyne.CanvasObject) bool
+	walk = func(o fyne.CanvasObject) bool {
+		if !o.Visible() {
+			return false
+		}
+		changedChild := false
+		for _, c := range children(o) {
+			if walk(c) {
+				changedChild = true
+			}
+		}
+		if changedChild {
+			relayout(o)
+		}
+		m := o.MinSize()
+		old := f.min[o] // zero for an object new since the last frame
+		f.min[o] = m
+		return old != m
+	}
+	for i := 0; i < 4; i++ { // a change can move up one level a frame
+		walk(root)
+	}
+}
+
+// shownText is one text drawn on the canvas: where its glyphs go.
+type shownText struct {
+	text     string
+	pos, end fyne.Position
+}
+
+// visibleTexts lists the non-empty canvas texts under root with the box
+// their glyphs cover (the text's own width from its alignment, not the
+// box its parent gave it).
+func visibleTexts(root fyne.CanvasObject) []shownText {
+	var out []shownText
+	var walk func(o fyne.CanvasObject, at fyne.Position)
+	walk = func(o fyne.CanvasObject, at fyne.Position) {
+		if !o.Visible() {
+			return
+		}
+		pos := at.Add(o.Position())
+		if t, ok := o.(*fcanvas.Text); ok {
+			if strings.TrimSpace(t.Text) == "" {
+				return
+			}
+			m := t.MinSize()
+			x := pos.X
+			switch t.Alignment {
+			case fyne.TextAlignCenter:
+				x += (t.Size().Width - m.Width) / 2
+			case fyne.TextAlignTrailing:
+				x += t.Size().Width - m.Width
+			}
+			out = append(out, shownText{text: t.Text, pos: fyne.NewPos(x, pos.Y), end: fyne.NewPos(x+m.Width, pos.Y+m.Height)})
+			return
+		}
+		for _, c := range children(o) {
+			walk(c, pos)
+		}
+	}
+	walk(root, fyne.NewPos(-root.Position().X, -root.Position().Y))
+	return out
+}
+
+// overlaps returns a line for each pair of texts whose boxes overlap by
+// more than a pixel.
+func overlaps(ts []shownText) []string {
+	const slack = 1
+	var out []string
+	for i := range ts {
+		for j := i + 1; j < len(ts); j++ {
+			a, b := ts[i], ts[j]
+			if a.pos.X+slack < b.end.X && b.pos.X+slack < a.end.X && a.pos.Y+slack < b.end.Y && b.pos.Y+slack < a.end.Y {
+				out = append(out, fmt.Sprintf("%q at %v–%v over %q at %v–%v", a.text, a.pos, a.end, b.text, b.pos, b.end))
+			}
+		}
+	}
+	return out
+}
+
+// checkPanel fails t when two texts of the settings panel of p overlap.
+func checkPanel(t *testing.T, what string, p *Pane, fr *frames) {
+	t.Helper()
+	root := p.settingsPanel
+	fr.step(root)
+	if o := overlaps(visibleTexts(root)); len(o) > 0 {
+		t.Errorf("%s: %d overlapping texts in the settings panel, first %s", what, len(o), o[0])
+	}
+}
+
+// TestSettingsTextsNeverOverlap switches through every engine offered,
+// on every backend, and after each switch no two texts of the panel
+// overlap: the description of the previous engine, its warning and its
+// fields leave no lines behind.
+func TestSettingsTextsNeverOverlap(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	fr := newFrames()
+	p := ap.Single
+	f := p.settings
+	for _, size := range []fyne.Size{{Width: 1400, Height: 880}, {Width: 1024, Height: 700}} {
+		ap.Win.Resize(size)
+		checkPanel(t, "start", p, fr)
+		for _, algo := range f.algoSelect.Options {
+			f.algoSelect.SetSelected(algo)
+			checkPanel(t, algo, p, fr)
+			for _, b := range backends {
+				if btn := f.backendBtns[b]; !btn.Disabled() {
+					test.Tap(btn)
+					checkPanel(t, algo+"/"+b, p, fr)
+				}
+			}
+		}
+	}
+}
+
+// TestOnlyRunnableEnginesOffered: an algorithm whose only engine cannot
+// run here is not in the menu; the form names it with the reason.
+func TestOnlyRunnableEnginesOffered(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	f := ap.Single.settings
+	for _, a := range f.algoSelect.Options {
+		if a == "or-ils" {
+			t.Fatalf("or-ils offered in %v although its only engine cannot run here", f.algoSelect.Options)
+		}
+	}
+	if got := f.unavailable.Text(); !f.unavailable.Visible() || !strings.Contains(got, "or-ils") || !strings.Contains(got, errNoDevice.Error()) {
+		t.Errorf("unavailable note %q (shown %v), want or-ils with its reason", got, f.unavailable.Visible())
+	}
+	// auto runs on the CPU; its GPU button is disabled with the reason.
+	f.algoSelect.SetSelected("auto")
+	if !f.backendBtns[solver.BackendGPU].Disabled() || !strings.Contains(f.gpuNote.Text, errNoDevice.Error()) {
+		t.Errorf("auto: GPU button disabled %v, note %q", f.backendBtns[solver.BackendGPU].Disabled(), f.gpuNote.Text)
+	}
+}
+
+// TestLabelsFollowTheEngine: a CPU engine's fields are not named by GPU
+// terms, the time limit's help speaks of a schedule only for an annealer,
+// and the Temperature number shows only for one.
+func TestLabelsFollowTheEngine(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	f := p.settings
+	labels := func() []string {
+		var out []string
+		for _, r := range f.rows {
+			out = append(out, r.label.Text)
+		}
+		return out
+	}
+	p.SetSettings(Settings{Algorithm: "pspm", Backend: solver.BackendCPU, Seed: 1})
+	got := strings.Join(labels(), ",")
+	if strings.Contains(got, "Blocks") || strings.Contains(got, "Threads/block") || !strings.Contains(got, "Searches") {
+		t.Errorf("CPU pspm labels %s", got)
+	}
+	if !p.Anneals() || !strings.Contains(f.timeHelp.Text, "schedule") {
+		t.Errorf("pspm: temperature shown %v, time help %q", p.Anneals(), f.timeHelp.Text)
+	}
+	p.SetSettings(Settings{Algorithm: "pspm", Backend: solver.BackendGPU, Seed: 1})
+	if got := strings.Join(labels(), ","); !strings.Contains(got, "Blocks") || !strings.Contains(got, "Threads/block") {
+		t.Errorf("GPU pspm labels %s", got)
+	}
+	p.SetSettings(Settings{Algorithm: "3opt-ils", Backend: solver.BackendCPU, Seed: 1})
+	if p.Anneals() || strings.Contains(f.timeHelp.Text, "schedule") {
+		t.Errorf("3opt-ils: temperature shown %v, time help %q", p.Anneals(), f.timeHelp.Text)
+	}
+	for _, r := range f.rows {
+		if r.opt.Experimental {
+			continue
+		}
+		if r.opt.Doc != "" && !strings.Contains(r.help.Text(), r.opt.Doc) {
+			t.Errorf("%s: help %q lacks the option's doc", r.opt.Name, r.help.Text())
+		}
+	}
+}
+
+// TestFieldsValidateAsTyped: a bad value is flagged while it is typed,
+// with the range (and why it depends on the instance), and the field
+// does not pass its validation.
+func TestFieldsValidateAsTyped(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	f := p.settings
+	p.SetSettings(Settings{Algorithm: "3opt-ils", Backend: solver.BackendCPU, Seed: 1})
+	w := row(t, f, "workers")
+	for _, c := range []struct{ text, want string }{
+		{"abc", "not an integer"},
+		{"0", "or empty for the default"},
+		{"5000", "1.."},
+	} {
+		w.entry.SetText("")
+		test.Type(w.entry, c.text)
+		if err := w.entry.Validate(); err == nil {
+			t.Errorf("workers %q passes validation", c.text)
+		}
+		if !w.errMsg.Visible() || !strings.Contains(w.errMsg.Text, c.want) || !strings.Contains(w.errMsg.Text, "Workers") {
+			t.Errorf("workers %q: shown error %q (visible %v), want it to say %q", c.text, w.errMsg.Text, w.errMsg.Visible(), c.want)
+		}
+	}
+	w.entry.SetText("")
+	test.Type(w.entry, "2")
+	if w.errMsg.Visible() || w.entry.Validate() != nil {
+		t.Errorf("workers 2: error %q shown", w.errMsg.Text)
+	}
+	if !strings.Contains(w.help.Text(), "cities") {
+		t.Errorf("workers help %q does not say the range depends on the instance", w.help.Text())
+	}
+	f.timeItem.SetText("")
+	test.Type(f.timeItem, "abc")
+	if !f.timeErr.Visible() || f.timeItem.Validate() == nil {
+		t.Errorf("time limit abc: error %q shown %v", f.timeErr.Text, f.timeErr.Visible())
+	}
+	f.timeItem.SetText("3")
+	f.seedItem.SetText("")
+	test.Type(f.seedItem, "-1")
+	if !f.seedErr.Visible() || f.seedItem.Validate() == nil {
+		t.Errorf("seed -1: error %q shown %v", f.seedErr.Text, f.seedErr.Visible())
+	}
+	f.seedItem.SetText("1")
+}
+
+// TestRefusedRunKeepsTheResult: a run the settings refuse leaves the
+// previous result on screen, and the error goes when the engine changes.
+func TestRefusedRunKeepsTheResult(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	ap.Win.Canvas().Overlays() // no dialogs yet
+	p := ap.Single
+	p.SetSettings(fakeSettings(0))
+	if err := p.RunFor(200e6); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, p)
+	best, _ := p.Runner.Best()
+	shown, _ := p.numbers["Best"].Get()
+	if best == nil || shown == "–" {
+		t.Fatalf("no result to keep: best %v, shown %q", best != nil, shown)
+	}
+	w := row(t, p.settings, "workers")
+	w.entry.SetText("abc")
+	test.Tap(p.runBtn)
+	if top := ap.Win.Canvas().Overlays().Top(); top != nil {
+		ap.Win.Canvas().Overlays().Remove(top)
+	}
+	if got, _ := p.numbers["Best"].Get(); got != shown {
+		t.Errorf("after a refused run Best shows %q, was %q", got, shown)
+	}
+	if b, _ := p.Runner.Best(); b == nil {
+		t.Error("a refused run discarded the previous tour")
+	}
+	if !strings.Contains(p.Status(), "Workers") {
+		t.Errorf("status %q does not name the bad field", p.Status())
+	}
+	w.entry.SetText("")
+	p.settings.algoSelect.SetSelected("fake2")
+	if strings.Contains(p.Status(), "Workers") {
+		t.Errorf("after switching engines the status still says %q", p.Status())
+	}
+	_ = widget.NewLabel
+}
+
+// TestCompareSummaryGapsAndThresholds: each pane's line gives its final
+// gap, above the lower bound when the optimum is unknown, and when it
+// first came within each threshold.
+func TestCompareSummaryGapsAndThresholds(t *testing.T) {
+	curve := []export.CurvePoint{{Elapsed: 100 * time.Millisecond, Best: 1200}, {Elapsed: time.Second, Best: 1040}, {Elapsed: 3 * time.Second, Best: 1008}}
+	times := ThresholdTimes(curve, 1000)
+	want := []time.Duration{time.Second, time.Second, 3 * time.Second, 3 * time.Second, -1}
+	for i := range want {
+		if times[i] != want[i] {
+			t.Errorf("threshold %g %%: %v, want %v", GapThresholds[i], times[i], want[i])
+		}
+	}
+	a := PaneSummary{Label: "A auto/cpu", Best: 1008, Reference: 1000, Curve: curve}
+	b := PaneSummary{Label: "B auto/gpu", Best: 1030, Reference: 1000, Bound: true, Curve: curve[:2]}
+	sum := CompareSummary(a, b)
+	for _, w := range []string{"A auto/cpu: best 1008, 0.80 % above the optimum", "5 % at 1.00 s", "1 % at 3.00 s", "0.5 % –",
+		"B auto/gpu: best 1030, 3.00 % above the lower bound", "\n"} {
+		if !strings.Contains(sum, w) {
+			t.Errorf("summary %q lacks %q", sum, w)
+		}
+	}
+	if s := CompareSummary(PaneSummary{Label: "A x/cpu", Best: 5}, PaneSummary{Label: "B y/gpu"}); !strings.Contains(s, "gap unknown") || !strings.Contains(s, "no tour yet") {
+		t.Errorf("summary without a reference: %q", s)
+	}
+}
+
+// TestCompareLinksAlgorithmsAndSharesTheBudget: picking an algorithm in
+// one pane moves the other while they share one; the panes show no time
+// limit of their own and run for the budget.
+func TestCompareLinksAlgorithmsAndSharesTheBudget(t *testing.T) {
+	ap, loads := newTestApp(t, Options{Compare: true})
+	waitLoad(t, loads)
+	ap.Left.settings.algoSelect.SetSelected("pspm")
+	if s, _ := ap.Right.Settings(); s.Algorithm != "pspm" {
+		t.Errorf("pane B on %s after A picked pspm", s.Algorithm)
+	}
+	if b, _ := ap.Right.settings.backend.Get(); b == solver.BackendCPU {
+		t.Errorf("pane B moved to the CPU: %s", b)
+	}
+	ap.Right.settings.algoSelect.SetSelected("fake2")
+	ap.Left.settings.algoSelect.SetSelected("fake")
+	if s, _ := ap.Right.Settings(); s.Algorithm != "fake2" {
+		t.Errorf("pane B followed A to %s although it had its own algorithm", s.Algorithm)
+	}
+	for _, p := range ap.Panes() {
+		if p.settings.timeBox.Visible() && slices.Contains(p.settings.fields.Objects, fyne.CanvasObject(p.settings.timeBox)) {
+			t.Errorf("pane %s shows its own time limit beside the budget", p.Name)
+		}
+	}
+	_ = ap.budget.Set("0.2")
+	test.Tap(ap.Left.runBtn)
+	settle(t, ap.Left)
+	if res, ok := ap.Left.Runner.Result(); !ok || res.Params.TimeLimit != 200*time.Millisecond {
+		t.Errorf("pane A alone ran with %v, want the 0.2 s budget", res.Params.TimeLimit)
+	}
+}
+
+// TestExportDialogSizeOnlyForPictures: the size fields show for pictures
+// only.
+func TestExportDialogSizeOnlyForPictures(t *testing.T) {
+	test.NewTempApp(t)
+	f := newExportForm()
+	for i, c := range exportChoices {
+		f.kind.SetSelectedIndex(i)
+		if f.size.Visible() != isPicture(c.kind) {
+			t.Errorf("%s: size fields shown %v", c.label, f.size.Visible())
+		}
+		if w, h, err := f.Size(); !isPicture(c.kind) && (w != 0 || h != 0 || err != nil) {
+			t.Errorf("%s: size %d×%d %v", c.label, w, h, err)
+		}
+	}
+	f.kind.SetSelectedIndex(0)
+	f.width.SetText("abc")
+	if _, _, err := f.Size(); err == nil {
+		t.Error("width abc accepted")
+	}
+}
+
+// TestAdvancedHoldsTheExperimentalOptions: an option marked experimental
+// is under Advanced and not among the fields shown; a stable one the
+// other way round.
+func TestAdvancedHoldsTheExperimentalOptions(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	f := ap.Single.settings
+	seen := false
+	for _, algo := range f.algoSelect.Options {
+		f.algoSelect.SetSelected(algo)
+		for _, r := range f.rows {
+			inFields := slices.Contains(f.fields.Objects, fyne.CanvasObject(r.box))
+			inAdvanced := slices.Contains(f.advBox.Objects, fyne.CanvasObject(r.box))
+			if r.opt.Experimental != inAdvanced || inFields == inAdvanced {
+				t.Errorf("%s %s (experimental %v): in the fields %v, under Advanced %v", algo, r.opt.Name, r.opt.Experimental, inFields, inAdvanced)
+			}
+			seen = seen || r.opt.Experimental
+		}
+		if hasExp := len(f.advBox.Objects) > 0; hasExp != f.advanced.Visible() {
+			t.Errorf("%s: Advanced shown %v with %d options", algo, f.advanced.Visible(), len(f.advBox.Objects))
+		}
+	}
+	if !seen {
+		t.Log("no engine here has an experimental option")
+	}
+}
+
+// TestStatusWrapsWithoutMovingTheControls: a status of two lines wraps
+// in the room kept for it; the numbers below stay where they were.
+func TestStatusWrapsWithoutMovingTheControls(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	ap.Win.Resize(fyne.NewSize(1400, 880))
+	p := ap.Single
+	fr := newFrames()
+	var length fyne.CanvasObject
+	for _, c := range test.LaidOutObjects(ap.Win.Content()) {
+		if l, ok := c.(*widget.Label); ok && l.Text == "Length" {
+			length = l
+		}
+	}
+	p.setStatus("ready")
+	fr.step(ap.Win.Content())
+	before := fyne.CurrentApp().Driver().AbsolutePositionForObject(length)
+	p.setStatus("done · auto/cpu · GPU not used (this binary was built without CUDA kernels (build with `make gpu`)); running auto on the CPU")
+	fr.step(ap.Win.Content())
+	if after := fyne.CurrentApp().Driver().AbsolutePositionForObject(length); after != before {
+		t.Errorf("the numbers moved from %v to %v when the status grew a line", before, after)
+	}
+	if p.status.Wrapping != fyne.TextWrapWord || p.status.Truncation != fyne.TextTruncateOff {
+		t.Error("the status line is cut, not wrapped")
+	}
+	if h, min := p.status.Size().Height, p.status.MinSize().Height; h < min {
+		t.Errorf("status %v tall, needs %v", h, min)
+	}
+}
