@@ -61,14 +61,20 @@
 // depth 1 directly, deeper on a virtual tour of a few runs of the array,
 // vtour.go), applying nothing until the move gains. Option or3opt adds the pure
 // 3-opt moves that two 2-opt steps cannot make (a segment moved without
-// reversal; two neighbouring segments reversed in place).
+// reversal; two neighbouring segments reversed in place). Option move=lk5
+// (auto's below 50,000 cities) takes instead, after 2-opt and Or-opt, the
+// sequential 5-opt move of Lin–Kernighan–Helsgaun (kopt.go): t1..t10 over
+// the candidate lists with positive partial gains, each close checked for
+// one Hamiltonian cycle from the positions of its cities, applied as the
+// fewest reversals of its segments, in chains of up to 3 steps.
 //
 // Defaults by size. auto's defaults that depend on the instance's size
 // are one table, autoBySize (ilsconfig.go): below 15,000 cities, where
 // each worker searches the whole tour, the pure 3-opt moves, escapes
 // after 3·n stale kicks and nearest candidates for every worker; from
 // 4,000 the crossover exchange, depth 2 and kicks of up to 200 cities;
-// alpha-nearness lists from 10,000; from 15,000 the partition search's.
+// alpha-nearness lists (5 a city) from 10,000; from 15,000 the partition
+// search's; the 5-opt move below 50,000.
 // `tsp engines FILE` and solver.EffectiveOptions show them per instance;
 // the measurements behind each row are in docs/PERF.md.
 //

@@ -31,6 +31,7 @@ type ilsConfig struct {
 	maxSeg          int    // kick segment length bound
 	depth           int    // steps of a sequential move after the first
 	or3             bool   // with threeOpt, also tryOr3's pure 3-opt moves
+	move            string // OptMove: "chain" or "lk5"
 	share           string // what exchange gives: "best" or "gpx"
 	sync            int    // kicks per worker between best exchanges (0: independent)
 	// stale, when > 0, times n is the number of kicks without an
@@ -65,6 +66,9 @@ const (
 	// OptDepth is the number of 2-opt steps a sequential move makes after
 	// its first (1: 3-opt, up to 3: 5-opt).
 	OptDepth = "depth"
+	// OptMove selects the deep move: "chain" (2-opt steps, threeopt and
+	// depth) or "lk5" (the sequential 5-opt move, kopt.go).
+	OptMove = "move"
 	// OptOr3 turns on, with the sequential 3-opt moves, the pure 3-opt
 	// moves two 2-opt steps cannot make ("on", "off").
 	OptOr3 = "or3opt"
@@ -170,6 +174,7 @@ func (o ilsOptions) configure(s *ls) {
 	s.orOpt, s.threeOpt, s.rkbi = o.cfg.orOpt, o.cfg.threeOpt, o.rkbi
 	s.depth = min(max(o.cfg.depth, 1), maxDepth)
 	s.or3 = o.cfg.or3
+	o.cfg.setMove(s)
 }
 
 // ilsRun is one run of an iterated local search: set-up (candidate lists,
@@ -908,6 +913,6 @@ func init() {
 		ilsConfig{orOpt: true, start: "greedy"}})
 	solver.Register(ilsEngine{baseEngine{"3opt-ils", "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
 		ilsConfig{orOpt: true, start: "nn"}})
-	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for a time budget: iterated 2-opt + Or-opt + sequential 3-opt local search; below 15,000 cities one search per core on nearest candidates (alpha-nearness from 10,000 cities; from 4,000 the searches' tours combined by partition crossover), from 15,000 all cores on one tour, each on a segment or a cell of the plane (nearest and quadrant candidates alternating); stagnation escapes, best kept"},
+	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for a time budget: iterated 2-opt + Or-opt + sequential 5-opt (Lin–Kernighan) local search, sequential 3-opt from 50,000 cities; below 15,000 cities one search per core on nearest candidates (5 alpha-nearness candidates from 10,000 cities; from 4,000 the searches' tours combined by partition crossover), from 15,000 all cores on one tour, each on a segment or a cell of the plane (nearest and quadrant candidates alternating); stagnation escapes, best kept"},
 		ilsConfig{orOpt: true, start: "greedy"}})
 }

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/tsplab/tsplab/solver"
 )
@@ -30,6 +31,8 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"with threeopt on, also the pure 3-opt moves two 2-opt steps cannot make (a segment moved without reversal, or two neighbouring segments reversed in place)").Experimental(),
 	solver.Int(OptDepth, func(o *ilsOptions) *int { return &o.cfg.depth }, 1, 1, maxDepth,
 		"steps of a sequential move after its first 2-opt step, Lin–Kernighan style (1: 3-opt, 2: 4-opt, 3: 5-opt); with threeopt on").Experimental(),
+	solver.Choice(OptMove, func(o *ilsOptions) *string { return &o.cfg.move }, "chain", []string{"chain", "lk5"},
+		"the deep move after 2-opt and Or-opt: a chain of 2-opt steps (threeopt, depth) or the sequential 5-opt move of Lin–Kernighan–Helsgaun in chains of up to 3 steps (lk5)").Experimental(),
 	solver.Choice(OptAccept, func(o *ilsOptions) *string { return &o.accept }, "better", []string{"better", "equal"},
 		"kick acceptance: strictly shorter, or also ties (drift across plateaus)").Experimental(),
 	solver.Int(OptSegment, func(o *ilsOptions) *int { return &o.cfg.maxSeg }, 30, 1, 1<<20,
@@ -77,6 +80,16 @@ const (
 	// (docs/PERF.md, "Alpha-nearness lists from 10,000 cities"); in the
 	// partition search they were level or behind.
 	alphaMinN = 10000
+	// alphaNeighbors is the length of auto's alpha-nearness lists: with
+	// the 5-opt move, 5 (as in LKH) were ahead of 8 on usa13509 at equal
+	// CPU time and at 20 s (docs/PERF.md, "The sequential 5-opt move as
+	// auto's deep move").
+	alphaNeighbors = 5
+	// lk5MaxN bounds the instances on which auto's deep move is the
+	// sequential 5-opt move (kopt.go): ahead of the 2-opt-step chain from
+	// pr2392 to d18512 at equal CPU time, behind on pla85900 at 30 s on 2
+	// cores (same section).
+	lk5MaxN = 50000
 )
 
 // autoBySize are auto's defaults by instance size, the one place they are
@@ -87,15 +100,20 @@ const (
 // gpxMinN the crossover exchange every n kicks, depth 2 (4-opt) and kicks
 // of up to 200 cities a segment; from partMinN the partition search
 // (partition.go), with nearest and quadrant lists on alternate workers.
+// Below lk5MaxN the deep move is the sequential 5-opt move (kopt.go; 5
+// alpha-nearness candidates where the lists are alpha's), above it the
+// chain of 2-opt steps that threeopt, or3opt and depth set.
 var autoBySize = solver.SizeTable{
 	{From: 0, To: gpxMinN, Set: map[string]string{
-		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "1", OptSegment: "30", OptShare: "best", OptSync: "0"}},
+		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "1", OptSegment: "30", OptShare: "best", OptSync: "0", OptMove: "lk5"}},
 	{From: gpxMinN, To: alphaMinN, Set: map[string]string{
-		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "2", OptSegment: "200", OptShare: "gpx"}, PerCity: map[string]float64{OptSync: 1}},
+		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "lk5"}, PerCity: map[string]float64{OptSync: 1}},
 	{From: alphaMinN, To: partMinN, Set: map[string]string{
-		OptOr3: "on", OptStale: "3", OptCandidates: "alpha", OptDepth: "2", OptSegment: "200", OptShare: "gpx"}, PerCity: map[string]float64{OptSync: 1}},
-	{From: partMinN, Set: map[string]string{
-		OptOr3: "off", OptStale: "20", OptCandidates: "mixed", OptDepth: "2", OptSegment: "200", OptShare: "gpx"}, PerCity: map[string]float64{OptSync: 1}},
+		OptOr3: "on", OptStale: "3", OptCandidates: "alpha", OptNeighbors: strconv.Itoa(alphaNeighbors), OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "lk5"}, PerCity: map[string]float64{OptSync: 1}},
+	{From: partMinN, To: lk5MaxN, Set: map[string]string{
+		OptOr3: "off", OptStale: "20", OptCandidates: "mixed", OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "lk5"}, PerCity: map[string]float64{OptSync: 1}},
+	{From: lk5MaxN, Set: map[string]string{
+		OptOr3: "off", OptStale: "20", OptCandidates: "mixed", OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "chain"}, PerCity: map[string]float64{OptSync: 1}},
 }
 
 func init() {

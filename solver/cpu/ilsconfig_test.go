@@ -20,18 +20,22 @@ func TestAutoDefaultsBySize(t *testing.T) {
 		candidates       string
 		depth, seg, sync int
 		share            string
+		move             string
+		neighbors        int
 	}
 	for _, tc := range []struct {
 		n int
 		w want
 	}{
-		{500, want{true, 3, "nearest", 1, 30, 0, "best"}},
-		{gpxMinN - 1, want{true, 3, "nearest", 1, 30, 0, "best"}},
-		{gpxMinN, want{true, 3, "nearest", 2, 200, gpxMinN, "gpx"}},
-		{alphaMinN - 1, want{true, 3, "nearest", 2, 200, alphaMinN - 1, "gpx"}},
-		{alphaMinN, want{true, 3, "alpha", 2, 200, alphaMinN, "gpx"}},
-		{partMinN - 1, want{true, 3, "alpha", 2, 200, partMinN - 1, "gpx"}},
-		{partMinN, want{false, 20, "mixed", 2, 200, partMinN, "gpx"}},
+		{500, want{true, 3, "nearest", 1, 30, 0, "best", "lk5", 8}},
+		{gpxMinN - 1, want{true, 3, "nearest", 1, 30, 0, "best", "lk5", 8}},
+		{gpxMinN, want{true, 3, "nearest", 2, 200, gpxMinN, "gpx", "lk5", 8}},
+		{alphaMinN - 1, want{true, 3, "nearest", 2, 200, alphaMinN - 1, "gpx", "lk5", 8}},
+		{alphaMinN, want{true, 3, "alpha", 2, 200, alphaMinN, "gpx", "lk5", alphaNeighbors}},
+		{partMinN - 1, want{true, 3, "alpha", 2, 200, partMinN - 1, "gpx", "lk5", alphaNeighbors}},
+		{partMinN, want{false, 20, "mixed", 2, 200, partMinN, "gpx", "lk5", 8}},
+		{lk5MaxN - 1, want{false, 20, "mixed", 2, 200, lk5MaxN - 1, "gpx", "lk5", 8}},
+		{lk5MaxN, want{false, 20, "mixed", 2, 200, lk5MaxN, "gpx", "chain", 8}},
 	} {
 		in := uniformInstance(tc.n, 1)
 		o, err := ie.config(in, solver.Params{})
@@ -39,11 +43,11 @@ func TestAutoDefaultsBySize(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := o.cfg
-		got := want{c.or3, c.stale, c.candidates, c.depth, c.maxSeg, c.sync, c.share}
+		got := want{c.or3, c.stale, c.candidates, c.depth, c.maxSeg, c.sync, c.share, c.move, c.neighbors}
 		if got != tc.w {
 			t.Errorf("n=%d: run reads %+v, want %+v", tc.n, got, tc.w)
 		}
-		if !c.threeOpt || !c.acceptEqual || !c.orOpt || c.start != "greedy" || c.neighbors != 8 {
+		if !c.threeOpt || !c.acceptEqual || !c.orOpt || c.start != "greedy" {
 			t.Errorf("n=%d: auto's fixed defaults lost: %+v", tc.n, c)
 		}
 		opts := solver.EffectiveOptions(e, in)

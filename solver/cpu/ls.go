@@ -54,6 +54,10 @@ type ls struct {
 	// fixed[2c+1] (-1: none); nil when the instance has no fixed edges.
 	// No move removes a fixed edge.
 	fixed []int32
+
+	// k5, when set, makes the sequential 5-opt move (kopt.go) the
+	// move after 2-opt and Or-opt, in place of try3opt.
+	k5 *kopt
 }
 
 // jop is one journal entry: a reversal of positions i..j (exactly that
@@ -315,6 +319,9 @@ func (s *ls) optimize(stop func() bool) bool {
 
 // improveCity looks for an improving move around c and applies it.
 func (s *ls) improveCity(c int32) bool {
+	if s.k5 != nil {
+		return s.try2opt(c, nil) || (s.orOpt && s.tryOr(c, nil)) || s.try5opt(c)
+	}
 	if s.rkbi > 0 {
 		return s.improveRKBI(c)
 	}

@@ -265,6 +265,7 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 	g.orOpt, g.threeOpt = r.o.cfg.orOpt, r.o.cfg.threeOpt
 	g.depth = min(max(r.o.cfg.depth, 1), maxDepth)
 	g.or3 = r.o.cfg.or3
+	r.o.cfg.setMove(g)
 	g.r = newRNG(r.p.Seed, 1<<40)
 	g.setFixed(r.in.FixedEdges)
 	pr.global = g

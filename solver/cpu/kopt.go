@@ -1,0 +1,402 @@
+package cpu
+
+import "slices"
+
+// The sequential 5-opt move (Lin–Kernighan's basic move as Helsgaun
+// 2000 and 2009 describe it): from t1, remove the tour edge (t1,t2), add
+// (t2,t3) to a candidate t3 of t2, remove (t3,t4) with t4 beside t3, and
+// so on up to the fifth removed edge (t9,t10); after each removed edge
+// the move may close with (t2k,t1). Every partial gain (removed minus
+// added lengths before the closing edge) stays positive; a close is taken
+// when its total gain is positive and the exchange leaves one Hamiltonian
+// cycle, which the tour positions of t1..t2k tell in O(k log k)
+// (kFeasible). The first such close found is applied, as a few segment
+// reversals (kApply) that go through the journal.
+
+// maxK is the most edges a sequential move exchanges.
+const maxK = 5
+
+// kopt is the state of the 5-opt move of one local search.
+type kopt struct {
+	// breadth[i] is how many candidates the added edge i+1 follows
+	// (t3, t5, t7, t9)
+	breadth [maxK - 1]int
+	t       [2 * maxK]int32 // t1..t2k at t[0..2k-1]; removed edge i is (t[2i], t[2i+1])
+
+	// the last feasibility check: the segments in tour order (segment j
+	// runs forward in the array from first[j] to last[j]) and the new
+	// tour as a sequence of segments from segment 0, each reversed or not
+	first, last [maxK]int32
+	seq         [maxK]int8 // segment index, +1, negated when reversed
+
+	// the chain of try5opt: its most steps, the total gain of the steps
+	// applied (base), the best open step of the current one (openT,
+	// openK, openG), the cities to queue on success and the chain's
+	// added and removed edges
+	steps          int
+	base           int64
+	openT          [2 * maxK]int32
+	openK          int
+	openG          int64
+	touched        []int32
+	added, deleted [][2]int32
+}
+
+// kBreadth is the default breadth per level of the 5-opt move.
+var kBreadth = [maxK - 1]int{5, 5, 3, 2}
+
+func newKopt() *kopt { return &kopt{breadth: kBreadth, steps: kSteps} }
+
+// kSteps is how many 5-opt steps a chain makes at most (1: the plain
+// 5-opt move).
+const kSteps = 3
+
+// setMove gives s the configuration's deep move.
+func (c ilsConfig) setMove(s *ls) {
+	if c.move != "lk5" {
+		s.k5 = nil
+	} else if s.k5 == nil {
+		s.k5 = newKopt()
+	}
+}
+
+// try5opt looks for an improving sequential move from t1 and applies
+// the first it finds: a 5-opt step, or, where none closes with a gain, a
+// chain of them (Lin–Kernighan): the step with the best partial gain
+// that closes into a tour is applied and the search goes on from t1
+// with the closing edge as the next first removed edge, up to k5.steps
+// steps; within a chain no added edge is removed again and no removed
+// edge added. A chain that never gains is undone.
+func (s *ls) try5opt(t1 int32) bool {
+	k := s.k5
+	for dir := 0; dir < 2; dir++ {
+		t2 := s.succ(t1)
+		if dir == 1 {
+			t2 = s.pred(t1)
+		}
+		if s.isFixed(t1, t2) {
+			continue
+		}
+		k.t[0], k.t[1] = t1, t2
+		k.base, k.touched, k.added, k.deleted = 0, k.touched[:0], k.added[:0], k.deleted[:0]
+		mark, rec, len0 := len(s.journal), s.record, s.length
+		s.record = true
+		G := s.d.At(t1, t2)
+		ok := false
+		for step := 1; ; step++ {
+			k.openK, k.openG = 0, 0
+			if s.kStep(1, G) {
+				ok = true
+				break
+			}
+			if step >= k.steps || k.openK == 0 {
+				break
+			}
+			// the best open step, closed with a loss for now
+			kk := k.openK
+			k.t = k.openT
+			s.kFeasible(kk)
+			s.kApply(kk)
+			closed := k.openG - s.d.At(k.t[2*kk-1], t1)
+			s.length -= closed - k.base
+			k.base = closed
+			for i := 0; i < kk; i++ {
+				k.deleted = append(k.deleted, [2]int32{k.t[2*i], k.t[2*i+1]})
+				if i+1 < kk {
+					k.added = append(k.added, [2]int32{k.t[2*i+1], k.t[2*i+2]})
+				}
+			}
+			k.touched = append(k.touched, k.t[:2*kk]...)
+			k.t[1] = k.t[2*kk-1]
+			G = k.openG
+		}
+		s.record = rec
+		if ok {
+			if !rec {
+				s.journal = s.journal[:mark]
+			}
+			for _, x := range k.touched {
+				s.push(x)
+			}
+			return true
+		}
+		if len(k.touched) > 0 {
+			s.undoTo(mark)
+			s.length = len0
+		}
+	}
+	return false
+}
+
+// kStep extends a chain of i removed edges (t[0..2i-1]) whose removed
+// minus added lengths are G: an added edge from t[2i-1] to a candidate,
+// the removed edge beside it, then a close or a deeper step. At the
+// deepest level it keeps the feasible close with the largest G in
+// openT, openK and openG for the next step of a chain.
+func (s *ls) kStep(i int, G int64) bool {
+	k := s.k5
+	d := s.d
+	t1, last := k.t[0], k.t[2*i-1]
+	sl, pl := s.succ(last), s.pred(last)
+	tabu := len(k.added) > 0
+	tried := 0
+	for ci, c := range s.nb[int(last)*s.k : int(last)*s.k+s.k] {
+		g := G - s.nbDist(last, ci, c)
+		if g <= 0 || tried >= k.breadth[i-1] {
+			break
+		}
+		if c == sl || c == pl {
+			continue // a tour edge
+		}
+		if tabu && hasEdge(k.deleted, last, c) {
+			continue
+		}
+		tried++
+		k.t[2*i] = c
+		for v := 0; v < 2; v++ {
+			e := s.succ(c)
+			if v == 1 {
+				e = s.pred(c)
+			}
+			if s.isFixed(c, e) || k.removed(i, c, e) || (tabu && hasEdge(k.added, c, e)) {
+				continue
+			}
+			s.moves++
+			k.t[2*i+1] = e
+			G2 := g + d.At(c, e)
+			if e != t1 {
+				dc := d.At(e, t1)
+				if gain := G2 - dc; gain > 0 && s.kFeasible(i+1) {
+					s.kApply(i + 1)
+					s.length -= gain - k.base
+					for _, x := range k.t[:2*i+2] {
+						s.push(x)
+					}
+					k.touched = append(k.touched, k.t[:2*i+2]...)
+					return true
+				}
+				if i+1 == maxK && k.steps > 1 && G2 > k.openG && s.kFeasible(i+1) {
+					k.openT, k.openK, k.openG = k.t, i+1, G2
+				}
+			}
+			if i+1 < maxK && s.kStep(i+1, G2) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasEdge reports whether (a, b) is in the list, either way round.
+func hasEdge(list [][2]int32, a, b int32) bool {
+	for _, e := range list {
+		if (e[0] == a && e[1] == b) || (e[0] == b && e[1] == a) {
+			return true
+		}
+	}
+	return false
+}
+
+// removed reports whether the edge (a, b) is one of the first i removed
+// edges.
+func (k *kopt) removed(i int, a, b int32) bool {
+	for j := 0; j < i; j++ {
+		x, y := k.t[2*j], k.t[2*j+1]
+		if (x == a && y == b) || (x == b && y == a) {
+			return true
+		}
+	}
+	return false
+}
+
+// kFeasible reports whether removing the k edges (t[2i], t[2i+1]) and
+// adding (t[2i+1], t[2i+2]) and the closing (t[2k-1], t[0]) leaves one
+// Hamiltonian cycle. The removed edges cut the tour into k segments;
+// sorted by position, segment j runs from the later end of removed edge
+// j to the earlier end of removed edge j+1. Each end of a removed edge is
+// a slot (a city in two removed edges has two), the added edges pair the
+// slots, and the walk along segments and added edges from segment 0 must
+// meet all k segments before it returns. On success it leaves the
+// segments and the new order in k5.first, last and seq for kApply.
+func (s *ls) kFeasible(kk int) bool {
+	k := s.k5
+	n := int32(s.n)
+	// per removed edge: the position of its earlier end (the one whose
+	// array successor is the other) and which slot that end is
+	var lowPos [maxK]int32
+	var lowSlot [maxK]int8
+	var ord [maxK]int8
+	for i := 0; i < kk; i++ {
+		a, b := k.t[2*i], k.t[2*i+1]
+		pa := s.pos[a]
+		na := pa + 1
+		if na == n {
+			na = 0
+		}
+		if s.tour[na] == b {
+			lowPos[i], lowSlot[i] = pa, int8(2*i)
+		} else {
+			lowPos[i], lowSlot[i] = s.pos[b], int8(2*i+1)
+		}
+		ord[i] = int8(i)
+	}
+	// insertion sort by position (k ≤ 5)
+	for i := 1; i < kk; i++ {
+		for j := i; j > 0 && lowPos[ord[j]] < lowPos[ord[j-1]]; j-- {
+			ord[j], ord[j-1] = ord[j-1], ord[j]
+		}
+	}
+	// slot → segment, and whether the slot starts it
+	var seg [2 * maxK]int8
+	var starts [2 * maxK]bool
+	var startSlot, endSlot [maxK]int8
+	for j := 0; j < kk; j++ {
+		e := ord[j]
+		hi := lowSlot[e] ^ 1 // the later end starts segment j
+		seg[hi], starts[hi] = int8(j), true
+		startSlot[j] = hi
+		k.first[j] = k.t[hi]
+		nx := ord[(j+1)%kk]
+		lo := lowSlot[nx] // the earlier end of the next edge ends it
+		seg[lo], starts[lo] = int8(j), false
+		endSlot[j] = lo
+		k.last[j] = k.t[lo]
+	}
+	// the walk: slot 2i+1 is joined to slot 2i+2, slot 2k-1 to slot 0
+	mate := func(x int8) int8 {
+		if x == 0 {
+			return int8(2*kk - 1)
+		}
+		if int(x) == 2*kk-1 {
+			return 0
+		}
+		if x%2 == 1 {
+			return x + 1
+		}
+		return x - 1
+	}
+	k.seq[0] = 1
+	out := endSlot[0]
+	for cnt := 1; ; cnt++ {
+		in := mate(out)
+		j := seg[in]
+		if j == 0 {
+			return cnt == kk && starts[in]
+		}
+		if cnt == kk {
+			return false
+		}
+		if starts[in] {
+			k.seq[cnt] = j + 1
+			out = endSlot[j]
+		} else {
+			k.seq[cnt] = -(j + 1)
+			out = startSlot[j]
+		}
+	}
+}
+
+// kApply applies the move kFeasible accepted: the segments after
+// segment 0 are rearranged into the order k5.seq by the fewest
+// reversals of consecutive segments (kPlans), each a 2-opt move on the
+// tour (ls.move2: the shorter side reversed, journaled).
+func (s *ls) kApply(kk int) {
+	k := s.k5
+	m := kk - 1
+	if m == 0 {
+		return
+	}
+	var target [maxK - 1]int8
+	for p := 0; p < m; p++ {
+		v := k.seq[p+1]
+		if v < 0 {
+			target[p] = (-v - 2) | 8
+		} else {
+			target[p] = v - 2
+		}
+	}
+	plan := kPlans[m][kEncode(target[:m])]
+	// cur[p]: the segment index (1..) at place p after segment 0, | 8
+	// when reversed
+	var cur [maxK - 1]int8
+	for p := 0; p < m; p++ {
+		cur[p] = int8(p + 1)
+	}
+	firstOf := func(x int8) int32 {
+		if x&8 != 0 {
+			return k.last[x&7]
+		}
+		return k.first[x]
+	}
+	lastOf := func(x int8) int32 {
+		if x&8 != 0 {
+			return k.first[x&7]
+		}
+		return k.last[x]
+	}
+	for _, r := range plan {
+		i, j := int(r[0]), int(r[1])
+		a := k.last[0]
+		if i > 0 {
+			a = lastOf(cur[i-1])
+		}
+		dd := k.first[0]
+		if j < m-1 {
+			dd = firstOf(cur[j+1])
+		}
+		s.move2(a, firstOf(cur[i]), lastOf(cur[j]), dd)
+		for x, y := i, j; x <= y; x, y = x+1, y-1 {
+			cur[x], cur[y] = cur[y]^8, cur[x]^8
+		}
+	}
+}
+
+// kPlans[m] maps each arrangement of m segments (kEncode: segment index
+// 0..m-1, | 8 when reversed) to the shortest sequence of reversals of
+// places i..j that makes it from the identity, found by breadth-first
+// search at init.
+var kPlans [maxK][]([][2]int8)
+
+// kEncode packs an arrangement into an index: 4 bits per place.
+func kEncode(a []int8) int {
+	x := 0
+	for _, v := range a {
+		x = x<<4 | int(v)
+	}
+	return x
+}
+
+func init() {
+	for m := 1; m < maxK; m++ {
+		plans := make([][][2]int8, 1<<(4*m))
+		seen := make([]bool, 1<<(4*m))
+		id := make([]int8, m)
+		for p := range id {
+			id[p] = int8(p)
+		}
+		seen[kEncode(id)] = true
+		plans[kEncode(id)] = [][2]int8{}
+		queue := [][]int8{id}
+		for len(queue) > 0 {
+			a := queue[0]
+			queue = queue[1:]
+			ka := kEncode(a)
+			for i := 0; i < m; i++ {
+				for j := i; j < m; j++ {
+					b := slices.Clone(a)
+					for x, y := i, j; x <= y; x, y = x+1, y-1 {
+						b[x], b[y] = a[y]^8, a[x]^8
+					}
+					kb := kEncode(b)
+					if seen[kb] {
+						continue
+					}
+					seen[kb] = true
+					plans[kb] = append(slices.Clone(plans[ka]), [2]int8{int8(i), int8(j)})
+					queue = append(queue, b)
+				}
+			}
+		}
+		kPlans[m] = plans
+	}
+}
