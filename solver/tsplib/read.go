@@ -205,14 +205,10 @@ func (p *parser) oneOf(key, val string, line int, allowed ...string) (string, er
 	return "", p.errf(line, "unknown %s %s (want %s or %s)", key, quote(val), strings.Join(allowed[:len(allowed)-1], ", "), allowed[len(allowed)-1])
 }
 
+// header applies one "KEY : value" line of the specification part.
 func (p *parser) header(key, val string, line int) error {
-	switch key {
-	case "NAME", "TYPE", "DIMENSION", "EDGE_WEIGHT_TYPE", "EDGE_WEIGHT_FORMAT",
-		"NODE_COORD_TYPE", "DISPLAY_DATA_TYPE", "CAPACITY", "EDGE_DATA_FORMAT":
-		if l, dup := p.seen[key]; dup {
-			return p.errf(line, "%s given twice (first on line %d)", key, l)
-		}
-		p.seen[key] = line
+	if err := p.once(key, line); err != nil {
+		return err
 	}
 	switch key {
 	case "NAME":
@@ -223,50 +219,13 @@ func (p *parser) header(key, val string, line int) error {
 		}
 		p.comment += val
 	case "TYPE":
-		t := strings.ToUpper(firstField(val))
-		if t == "TSP" {
-			p.typ = t
-			return nil
-		}
-		if what, ok := unsupportedTypes[t]; ok {
-			return p.errf(line, "TYPE %s (%s) is not supported: only TYPE TSP (symmetric) is", t, what)
-		}
-		return p.errf(line, "unknown TYPE %s (want TSP)", quote(val))
+		return p.typeHeader(val, line)
 	case "DIMENSION":
-		n, err := strconv.ParseInt(val, 10, 64)
-		if err != nil {
-			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-				return p.errf(line, "DIMENSION %s is too large (max %d)", quote(val), MaxDimension)
-			}
-			return p.errf(line, "DIMENSION %s is not an integer", quote(val))
-		}
-		if n < 1 {
-			return p.errf(line, "DIMENSION %d must be at least 1", n)
-		}
-		if n > MaxDimension {
-			return p.errf(line, "DIMENSION %d is too large (max %d)", n, MaxDimension)
-		}
-		p.dim = int(n)
+		return p.dimensionHeader(val, line)
 	case "EDGE_WEIGHT_TYPE":
-		t := strings.ToUpper(val)
-		m, ok := solver.ParseMetric(t)
-		if !ok {
-			if unsupportedMetrics[t] {
-				return p.errf(line, "EDGE_WEIGHT_TYPE %s is not supported (supported: EXPLICIT, EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, EUC_3D, MAN_3D, MAX_3D)", t)
-			}
-			return p.errf(line, "unknown EDGE_WEIGHT_TYPE %s", quote(val))
-		}
-		p.metric, p.haveMetric = m, true
+		return p.edgeWeightTypeHeader(val, line)
 	case "EDGE_WEIGHT_FORMAT":
-		f := strings.ToUpper(val)
-		switch {
-		case matrixFormats[f], f == "FUNCTION":
-		case f == "EDGE_LIST" || f == "ADJ_LIST":
-			return p.errf(line, "EDGE_WEIGHT_FORMAT %s is not supported (it is an EDGE_DATA_FORMAT for HCP files)", f)
-		default:
-			return p.errf(line, "unknown EDGE_WEIGHT_FORMAT %s", quote(val))
-		}
-		p.ewf, p.ewfLine = f, line
+		return p.edgeWeightFormatHeader(val, line)
 	case "NODE_COORD_TYPE":
 		t, err := p.oneOf(key, val, line, "TWOD_COORDS", "THREED_COORDS", "NO_COORDS")
 		if err != nil {
@@ -290,6 +249,83 @@ func (p *parser) header(key, val string, line int) error {
 			return p.errf(line, "unknown keyword %s", quote(key))
 		}
 	}
+	return nil
+}
+
+// once records the line of a header key that may be given only once, and
+// returns an error when that key was already given.
+func (p *parser) once(key string, line int) error {
+	switch key {
+	case "NAME", "TYPE", "DIMENSION", "EDGE_WEIGHT_TYPE", "EDGE_WEIGHT_FORMAT",
+		"NODE_COORD_TYPE", "DISPLAY_DATA_TYPE", "CAPACITY", "EDGE_DATA_FORMAT":
+		if l, dup := p.seen[key]; dup {
+			return p.errf(line, "%s given twice (first on line %d)", key, l)
+		}
+		p.seen[key] = line
+	}
+	return nil
+}
+
+// typeHeader applies a TYPE line, accepting only TSP.
+func (p *parser) typeHeader(val string, line int) error {
+	t := strings.ToUpper(firstField(val))
+	if t == "TSP" {
+		p.typ = t
+		return nil
+	}
+	if what, ok := unsupportedTypes[t]; ok {
+		return p.errf(line, "TYPE %s (%s) is not supported: only TYPE TSP (symmetric) is", t, what)
+	}
+	return p.errf(line, "unknown TYPE %s (want TSP)", quote(val))
+}
+
+// dimensionHeader applies a DIMENSION line, checking it is an integer in
+// 1..MaxDimension.
+func (p *parser) dimensionHeader(val string, line int) error {
+	n, err := strconv.ParseInt(val, 10, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return p.errf(line, "DIMENSION %s is too large (max %d)", quote(val), MaxDimension)
+		}
+		return p.errf(line, "DIMENSION %s is not an integer", quote(val))
+	}
+	if n < 1 {
+		return p.errf(line, "DIMENSION %d must be at least 1", n)
+	}
+	if n > MaxDimension {
+		return p.errf(line, "DIMENSION %d is too large (max %d)", n, MaxDimension)
+	}
+	p.dim = int(n)
+	return nil
+}
+
+// edgeWeightTypeHeader applies an EDGE_WEIGHT_TYPE line, accepting only
+// the metrics the solver knows.
+func (p *parser) edgeWeightTypeHeader(val string, line int) error {
+	t := strings.ToUpper(val)
+	m, ok := solver.ParseMetric(t)
+	if !ok {
+		if unsupportedMetrics[t] {
+			return p.errf(line, "EDGE_WEIGHT_TYPE %s is not supported (supported: EXPLICIT, EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, EUC_3D, MAN_3D, MAX_3D)", t)
+		}
+		return p.errf(line, "unknown EDGE_WEIGHT_TYPE %s", quote(val))
+	}
+	p.metric, p.haveMetric = m, true
+	return nil
+}
+
+// edgeWeightFormatHeader applies an EDGE_WEIGHT_FORMAT line, accepting the
+// matrix formats and FUNCTION.
+func (p *parser) edgeWeightFormatHeader(val string, line int) error {
+	f := strings.ToUpper(val)
+	switch {
+	case matrixFormats[f], f == "FUNCTION":
+	case f == "EDGE_LIST" || f == "ADJ_LIST":
+		return p.errf(line, "EDGE_WEIGHT_FORMAT %s is not supported (it is an EDGE_DATA_FORMAT for HCP files)", f)
+	default:
+		return p.errf(line, "unknown EDGE_WEIGHT_FORMAT %s", quote(val))
+	}
+	p.ewf, p.ewfLine = f, line
 	return nil
 }
 
