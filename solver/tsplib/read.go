@@ -417,50 +417,12 @@ func (p *parser) coords(section string, d int) ([][]float64, error) {
 	inOrder := true
 	count := 0
 	for count < n {
-		w, line, eof, err := p.lx.nextRaw()
+		id, line, err := p.coordID(section, count)
 		if err != nil {
 			return nil, err
 		}
-		if eof || !isNumber(w) {
-			found := "end of file"
-			if !eof {
-				found = quote(string(w))
-			}
-			return nil, p.errf(line, "%s ended after %d of %d nodes (found %s)", section, count, n, found)
-		}
-		id, err := strconv.ParseInt(string(w), 10, 64)
-		if err != nil {
-			return nil, p.errf(line, "%s: node id %s is not an integer", section, quote(string(w)))
-		}
-		if id < 1 || id > int64(n) {
-			return nil, p.errf(line, "%s: node id %d out of range 1..%d", section, id, n)
-		}
-		for k := 0; k < d; k++ {
-			c, cline, eof, err := p.lx.nextRaw()
-			if err != nil {
-				return nil, err
-			}
-			if eof || cline != line {
-				return nil, p.errf(line, "%s: node %d has %d coordinates, want %d", section, id, k, d)
-			}
-			v, err := strconv.ParseFloat(string(c), 64)
-			if err != nil {
-				return nil, p.errf(cline, "%s: node %d: coordinate %s is not a number", section, id, quote(string(c)))
-			}
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, p.errf(cline, "%s: node %d: coordinate %s is not a finite number", section, id, quote(string(c)))
-			}
-			if math.Abs(v) > MaxCoord {
-				return nil, p.errf(cline, "%s: node %d: coordinate %s is out of range (|c| <= %d)", section, id, quote(string(c)), MaxCoord)
-			}
-			cols[k] = append(cols[k], v)
-		}
-		if !p.lx.lineDone() {
-			extra, err := p.lx.next()
-			if err != nil {
-				return nil, err
-			}
-			return nil, p.errf(line, "%s: node %d has extra field %s (want id and %d coordinates)", section, id, quote(extra.text), d)
+		if err := p.coordValues(section, d, id, line, cols); err != nil {
+			return nil, err
 		}
 		if int64(count+1) != id {
 			inOrder = false
@@ -474,6 +436,71 @@ func (p *parser) coords(section string, d int) ([][]float64, error) {
 	}
 	// Ids came out of order: place each record at its id, now that n
 	// records back the allocation.
+	return p.placeByID(section, cols, ids, lines)
+}
+
+// coordID reads the node id that starts a coordinate record, with its
+// line, after count records of the section have been read.
+func (p *parser) coordID(section string, count int) (int64, int, error) {
+	n := p.dim
+	w, line, eof, err := p.lx.nextRaw()
+	if err != nil {
+		return 0, 0, err
+	}
+	if eof || !isNumber(w) {
+		found := "end of file"
+		if !eof {
+			found = quote(string(w))
+		}
+		return 0, 0, p.errf(line, "%s ended after %d of %d nodes (found %s)", section, count, n, found)
+	}
+	id, err := strconv.ParseInt(string(w), 10, 64)
+	if err != nil {
+		return 0, 0, p.errf(line, "%s: node id %s is not an integer", section, quote(string(w)))
+	}
+	if id < 1 || id > int64(n) {
+		return 0, 0, p.errf(line, "%s: node id %d out of range 1..%d", section, id, n)
+	}
+	return id, line, nil
+}
+
+// coordValues reads the d coordinates of node id from the rest of its
+// line and appends them to cols, one column per dimension.
+func (p *parser) coordValues(section string, d int, id int64, line int, cols [][]float64) error {
+	for k := 0; k < d; k++ {
+		c, cline, eof, err := p.lx.nextRaw()
+		if err != nil {
+			return err
+		}
+		if eof || cline != line {
+			return p.errf(line, "%s: node %d has %d coordinates, want %d", section, id, k, d)
+		}
+		v, err := strconv.ParseFloat(string(c), 64)
+		if err != nil {
+			return p.errf(cline, "%s: node %d: coordinate %s is not a number", section, id, quote(string(c)))
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return p.errf(cline, "%s: node %d: coordinate %s is not a finite number", section, id, quote(string(c)))
+		}
+		if math.Abs(v) > MaxCoord {
+			return p.errf(cline, "%s: node %d: coordinate %s is out of range (|c| <= %d)", section, id, quote(string(c)), MaxCoord)
+		}
+		cols[k] = append(cols[k], v)
+	}
+	if !p.lx.lineDone() {
+		extra, err := p.lx.next()
+		if err != nil {
+			return err
+		}
+		return p.errf(line, "%s: node %d has extra field %s (want id and %d coordinates)", section, id, quote(extra.text), d)
+	}
+	return nil
+}
+
+// placeByID moves records read out of id order to their ids' places,
+// rejecting an id given twice; lines holds each record's line.
+func (p *parser) placeByID(section string, cols [][]float64, ids, lines []int32) ([][]float64, error) {
+	n, d := p.dim, len(cols)
 	out := make([][]float64, d)
 	for k := range out {
 		out[k] = make([]float64, n)
