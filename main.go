@@ -55,14 +55,7 @@ func main() {
 		os.Exit(2)
 	}
 	headless := f.shot != "" && (windowless || !haveDisplay())
-	var a fyne.App
-	if headless {
-		// Fyne's in-memory driver paints with the software renderer;
-		// Preferences live in memory, so no saved settings play a part.
-		a = test.NewApp()
-	} else {
-		a = newWindowedApp()
-	}
+	a := newApp(headless)
 	exit := 0
 	done := make(chan struct{})
 	var ui *app.App
@@ -120,6 +113,17 @@ func main() {
 	}
 	ui.Win.ShowAndRun()
 	os.Exit(exit)
+}
+
+// newApp returns Fyne's in-memory app when headless, and an app with
+// windows otherwise.
+func newApp(headless bool) fyne.App {
+	if headless {
+		// Fyne's in-memory driver paints with the software renderer;
+		// Preferences live in memory, so no saved settings play a part.
+		return test.NewApp()
+	}
+	return newWindowedApp()
 }
 
 // cliFlags are tsplab's command-line settings.

@@ -50,81 +50,22 @@ func Generate(kind string, n int, seed uint64) (*solver.Instance, error) {
 	var (
 		in   *solver.Instance
 		what string
+		err  error
 	)
 	switch kind {
 	case "uniform":
-		side := squareSide(n)
-		x, y := make([]float64, n), make([]float64, n)
-		pts := newPointSet(n)
-		for i := 0; i < n; i++ {
-			for {
-				px, py := rng.Int64N(side+1), rng.Int64N(side+1)
-				if pts.add(px, py) {
-					x[i], y[i] = float64(px), float64(py)
-					break
-				}
-			}
-		}
-		in = solver.NewCoordInstance(fmt.Sprintf("uniform-%d", n), solver.Euc2D, x, y, nil)
-		what = fmt.Sprintf("%d points uniform in [0,%d]^2, seed %d", n, side, seed)
+		in, what = uniform(n, seed, rng)
 	case "clustered":
-		side := squareSide(n)
-		k := max(1, (n+50)/100)
-		cx, cy := make([]float64, k), make([]float64, k)
-		sigma := float64(side) / (6 * math.Sqrt(float64(k)))
-		// Centres at least 2 sigma inside the square, so redrawing points
-		// that fall outside rarely happens.
-		for c := range k {
-			cx[c] = 2*sigma + rng.Float64()*(float64(side)-4*sigma)
-			cy[c] = 2*sigma + rng.Float64()*(float64(side)-4*sigma)
-		}
-		x, y := make([]float64, n), make([]float64, n)
-		pts := newPointSet(n)
-		for i := 0; i < n; i++ {
-			c := i % k
-			for tries := 0; ; tries++ {
-				px := math.Round(cx[c] + sigma*rng.NormFloat64())
-				py := math.Round(cy[c] + sigma*rng.NormFloat64())
-				if px < 0 || py < 0 || px > float64(side) || py > float64(side) {
-					continue // redraw rather than pile points up on the border
-				}
-				// Duplicates are legal in TSPLIB; avoid them while that is cheap.
-				if pts.add(int64(px), int64(py)) || tries > 100 {
-					x[i], y[i] = px, py
-					break
-				}
-			}
-		}
-		in = solver.NewCoordInstance(fmt.Sprintf("clustered-%d", n), solver.Euc2D, x, y, nil)
-		what = fmt.Sprintf("%d points in %d Gaussian clusters (sigma %.0f) in [0,%d]^2, seed %d", n, k, sigma, side, seed)
+		in, what = clustered(n, seed, rng)
 	case "circle":
-		if n > MaxCircle {
-			return nil, fmt.Errorf("gen: circle supports n up to %d (its radius grows as n²), got %d", MaxCircle, n)
-		}
-		r := CircleRadius(n)
-		x, y := make([]float64, n), make([]float64, n)
-		for i := 0; i < n; i++ {
-			a := 2 * math.Pi * float64(i) / float64(n)
-			x[i] = math.Round(r + r*math.Cos(a))
-			y[i] = math.Round(r + r*math.Sin(a))
-		}
-		in = solver.NewCoordInstance(fmt.Sprintf("circle-%d", n), solver.Euc2D, x, y, nil)
-		what = fmt.Sprintf("%d points on a circle of radius %.0f in angular order", n, r)
+		in, what, err = circle(n)
 	case "grid":
-		rows, cols, err := GridShape(n)
-		if err != nil {
-			return nil, err
-		}
-		x, y := make([]float64, n), make([]float64, n)
-		for r := 0; r < rows; r++ {
-			for c := 0; c < cols; c++ {
-				x[r*cols+c], y[r*cols+c] = float64(c*GridSpacing), float64(r*GridSpacing)
-			}
-		}
-		in = solver.NewCoordInstance(fmt.Sprintf("grid-%dx%d", rows, cols), solver.Euc2D, x, y, nil)
-		what = fmt.Sprintf("%d×%d grid, spacing %d", rows, cols, GridSpacing)
+		in, what, err = grid(n)
 	default:
 		return nil, fmt.Errorf("gen: unknown kind %q (want %s)", kind, strings.Join(Kinds, ", "))
+	}
+	if err != nil {
+		return nil, err
 	}
 	in.Comment = "TSP Lab gen: " + what
 	if t, err := OptimalTour(kind, n); err == nil {
@@ -133,6 +74,93 @@ func Generate(kind string, n int, seed uint64) (*solver.Instance, error) {
 		in.Comment += fmt.Sprintf("; optimum %d", in.Optimum)
 	}
 	return in, nil
+}
+
+// uniform draws n distinct points uniformly in a square and returns them
+// with a description for the COMMENT.
+func uniform(n int, seed uint64, rng *rand.Rand) (*solver.Instance, string) {
+	side := squareSide(n)
+	x, y := make([]float64, n), make([]float64, n)
+	pts := newPointSet(n)
+	for i := 0; i < n; i++ {
+		for {
+			px, py := rng.Int64N(side+1), rng.Int64N(side+1)
+			if pts.add(px, py) {
+				x[i], y[i] = float64(px), float64(py)
+				break
+			}
+		}
+	}
+	in := solver.NewCoordInstance(fmt.Sprintf("uniform-%d", n), solver.Euc2D, x, y, nil)
+	return in, fmt.Sprintf("%d points uniform in [0,%d]^2, seed %d", n, side, seed)
+}
+
+// clustered draws n points in Gaussian clusters of about 100 points in a
+// square and returns them with a description for the COMMENT.
+func clustered(n int, seed uint64, rng *rand.Rand) (*solver.Instance, string) {
+	side := squareSide(n)
+	k := max(1, (n+50)/100)
+	cx, cy := make([]float64, k), make([]float64, k)
+	sigma := float64(side) / (6 * math.Sqrt(float64(k)))
+	// Centres at least 2 sigma inside the square, so redrawing points
+	// that fall outside rarely happens.
+	for c := range k {
+		cx[c] = 2*sigma + rng.Float64()*(float64(side)-4*sigma)
+		cy[c] = 2*sigma + rng.Float64()*(float64(side)-4*sigma)
+	}
+	x, y := make([]float64, n), make([]float64, n)
+	pts := newPointSet(n)
+	for i := 0; i < n; i++ {
+		c := i % k
+		for tries := 0; ; tries++ {
+			px := math.Round(cx[c] + sigma*rng.NormFloat64())
+			py := math.Round(cy[c] + sigma*rng.NormFloat64())
+			if px < 0 || py < 0 || px > float64(side) || py > float64(side) {
+				continue // redraw rather than pile points up on the border
+			}
+			// Duplicates are legal in TSPLIB; avoid them while that is cheap.
+			if pts.add(int64(px), int64(py)) || tries > 100 {
+				x[i], y[i] = px, py
+				break
+			}
+		}
+	}
+	in := solver.NewCoordInstance(fmt.Sprintf("clustered-%d", n), solver.Euc2D, x, y, nil)
+	return in, fmt.Sprintf("%d points in %d Gaussian clusters (sigma %.0f) in [0,%d]^2, seed %d", n, k, sigma, side, seed)
+}
+
+// circle places n points on a circle in angular order and returns them
+// with a description for the COMMENT.
+func circle(n int) (*solver.Instance, string, error) {
+	if n > MaxCircle {
+		return nil, "", fmt.Errorf("gen: circle supports n up to %d (its radius grows as n²), got %d", MaxCircle, n)
+	}
+	r := CircleRadius(n)
+	x, y := make([]float64, n), make([]float64, n)
+	for i := 0; i < n; i++ {
+		a := 2 * math.Pi * float64(i) / float64(n)
+		x[i] = math.Round(r + r*math.Cos(a))
+		y[i] = math.Round(r + r*math.Sin(a))
+	}
+	in := solver.NewCoordInstance(fmt.Sprintf("circle-%d", n), solver.Euc2D, x, y, nil)
+	return in, fmt.Sprintf("%d points on a circle of radius %.0f in angular order", n, r), nil
+}
+
+// grid places n points on a rows × cols grid (see GridShape) and returns
+// them with a description for the COMMENT.
+func grid(n int) (*solver.Instance, string, error) {
+	rows, cols, err := GridShape(n)
+	if err != nil {
+		return nil, "", err
+	}
+	x, y := make([]float64, n), make([]float64, n)
+	for r := 0; r < rows; r++ {
+		for c := 0; c < cols; c++ {
+			x[r*cols+c], y[r*cols+c] = float64(c*GridSpacing), float64(r*GridSpacing)
+		}
+	}
+	in := solver.NewCoordInstance(fmt.Sprintf("grid-%dx%d", rows, cols), solver.Euc2D, x, y, nil)
+	return in, fmt.Sprintf("%d×%d grid, spacing %d", rows, cols, GridSpacing), nil
 }
 
 // OptimalTour returns the known optimal tour (0-based) of Generate(kind,

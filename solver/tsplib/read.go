@@ -205,14 +205,10 @@ func (p *parser) oneOf(key, val string, line int, allowed ...string) (string, er
 	return "", p.errf(line, "unknown %s %s (want %s or %s)", key, quote(val), strings.Join(allowed[:len(allowed)-1], ", "), allowed[len(allowed)-1])
 }
 
+// header applies one "KEY : value" line of the specification part.
 func (p *parser) header(key, val string, line int) error {
-	switch key {
-	case "NAME", "TYPE", "DIMENSION", "EDGE_WEIGHT_TYPE", "EDGE_WEIGHT_FORMAT",
-		"NODE_COORD_TYPE", "DISPLAY_DATA_TYPE", "CAPACITY", "EDGE_DATA_FORMAT":
-		if l, dup := p.seen[key]; dup {
-			return p.errf(line, "%s given twice (first on line %d)", key, l)
-		}
-		p.seen[key] = line
+	if err := p.once(key, line); err != nil {
+		return err
 	}
 	switch key {
 	case "NAME":
@@ -223,50 +219,13 @@ func (p *parser) header(key, val string, line int) error {
 		}
 		p.comment += val
 	case "TYPE":
-		t := strings.ToUpper(firstField(val))
-		if t == "TSP" {
-			p.typ = t
-			return nil
-		}
-		if what, ok := unsupportedTypes[t]; ok {
-			return p.errf(line, "TYPE %s (%s) is not supported: only TYPE TSP (symmetric) is", t, what)
-		}
-		return p.errf(line, "unknown TYPE %s (want TSP)", quote(val))
+		return p.typeHeader(val, line)
 	case "DIMENSION":
-		n, err := strconv.ParseInt(val, 10, 64)
-		if err != nil {
-			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-				return p.errf(line, "DIMENSION %s is too large (max %d)", quote(val), MaxDimension)
-			}
-			return p.errf(line, "DIMENSION %s is not an integer", quote(val))
-		}
-		if n < 1 {
-			return p.errf(line, "DIMENSION %d must be at least 1", n)
-		}
-		if n > MaxDimension {
-			return p.errf(line, "DIMENSION %d is too large (max %d)", n, MaxDimension)
-		}
-		p.dim = int(n)
+		return p.dimensionHeader(val, line)
 	case "EDGE_WEIGHT_TYPE":
-		t := strings.ToUpper(val)
-		m, ok := solver.ParseMetric(t)
-		if !ok {
-			if unsupportedMetrics[t] {
-				return p.errf(line, "EDGE_WEIGHT_TYPE %s is not supported (supported: EXPLICIT, EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, EUC_3D, MAN_3D, MAX_3D)", t)
-			}
-			return p.errf(line, "unknown EDGE_WEIGHT_TYPE %s", quote(val))
-		}
-		p.metric, p.haveMetric = m, true
+		return p.edgeWeightTypeHeader(val, line)
 	case "EDGE_WEIGHT_FORMAT":
-		f := strings.ToUpper(val)
-		switch {
-		case matrixFormats[f], f == "FUNCTION":
-		case f == "EDGE_LIST" || f == "ADJ_LIST":
-			return p.errf(line, "EDGE_WEIGHT_FORMAT %s is not supported (it is an EDGE_DATA_FORMAT for HCP files)", f)
-		default:
-			return p.errf(line, "unknown EDGE_WEIGHT_FORMAT %s", quote(val))
-		}
-		p.ewf, p.ewfLine = f, line
+		return p.edgeWeightFormatHeader(val, line)
 	case "NODE_COORD_TYPE":
 		t, err := p.oneOf(key, val, line, "TWOD_COORDS", "THREED_COORDS", "NO_COORDS")
 		if err != nil {
@@ -290,6 +249,83 @@ func (p *parser) header(key, val string, line int) error {
 			return p.errf(line, "unknown keyword %s", quote(key))
 		}
 	}
+	return nil
+}
+
+// once records the line of a header key that may be given only once, and
+// returns an error when that key was already given.
+func (p *parser) once(key string, line int) error {
+	switch key {
+	case "NAME", "TYPE", "DIMENSION", "EDGE_WEIGHT_TYPE", "EDGE_WEIGHT_FORMAT",
+		"NODE_COORD_TYPE", "DISPLAY_DATA_TYPE", "CAPACITY", "EDGE_DATA_FORMAT":
+		if l, dup := p.seen[key]; dup {
+			return p.errf(line, "%s given twice (first on line %d)", key, l)
+		}
+		p.seen[key] = line
+	}
+	return nil
+}
+
+// typeHeader applies a TYPE line, accepting only TSP.
+func (p *parser) typeHeader(val string, line int) error {
+	t := strings.ToUpper(firstField(val))
+	if t == "TSP" {
+		p.typ = t
+		return nil
+	}
+	if what, ok := unsupportedTypes[t]; ok {
+		return p.errf(line, "TYPE %s (%s) is not supported: only TYPE TSP (symmetric) is", t, what)
+	}
+	return p.errf(line, "unknown TYPE %s (want TSP)", quote(val))
+}
+
+// dimensionHeader applies a DIMENSION line, checking it is an integer in
+// 1..MaxDimension.
+func (p *parser) dimensionHeader(val string, line int) error {
+	n, err := strconv.ParseInt(val, 10, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return p.errf(line, "DIMENSION %s is too large (max %d)", quote(val), MaxDimension)
+		}
+		return p.errf(line, "DIMENSION %s is not an integer", quote(val))
+	}
+	if n < 1 {
+		return p.errf(line, "DIMENSION %d must be at least 1", n)
+	}
+	if n > MaxDimension {
+		return p.errf(line, "DIMENSION %d is too large (max %d)", n, MaxDimension)
+	}
+	p.dim = int(n)
+	return nil
+}
+
+// edgeWeightTypeHeader applies an EDGE_WEIGHT_TYPE line, accepting only
+// the metrics the solver knows.
+func (p *parser) edgeWeightTypeHeader(val string, line int) error {
+	t := strings.ToUpper(val)
+	m, ok := solver.ParseMetric(t)
+	if !ok {
+		if unsupportedMetrics[t] {
+			return p.errf(line, "EDGE_WEIGHT_TYPE %s is not supported (supported: EXPLICIT, EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, EUC_3D, MAN_3D, MAX_3D)", t)
+		}
+		return p.errf(line, "unknown EDGE_WEIGHT_TYPE %s", quote(val))
+	}
+	p.metric, p.haveMetric = m, true
+	return nil
+}
+
+// edgeWeightFormatHeader applies an EDGE_WEIGHT_FORMAT line, accepting the
+// matrix formats and FUNCTION.
+func (p *parser) edgeWeightFormatHeader(val string, line int) error {
+	f := strings.ToUpper(val)
+	switch {
+	case matrixFormats[f], f == "FUNCTION":
+	case f == "EDGE_LIST" || f == "ADJ_LIST":
+		return p.errf(line, "EDGE_WEIGHT_FORMAT %s is not supported (it is an EDGE_DATA_FORMAT for HCP files)", f)
+	default:
+		return p.errf(line, "unknown EDGE_WEIGHT_FORMAT %s", quote(val))
+	}
+	p.ewf, p.ewfLine = f, line
 	return nil
 }
 
@@ -381,50 +417,12 @@ func (p *parser) coords(section string, d int) ([][]float64, error) {
 	inOrder := true
 	count := 0
 	for count < n {
-		w, line, eof, err := p.lx.nextRaw()
+		id, line, err := p.coordID(section, count)
 		if err != nil {
 			return nil, err
 		}
-		if eof || !isNumber(w) {
-			found := "end of file"
-			if !eof {
-				found = quote(string(w))
-			}
-			return nil, p.errf(line, "%s ended after %d of %d nodes (found %s)", section, count, n, found)
-		}
-		id, err := strconv.ParseInt(string(w), 10, 64)
-		if err != nil {
-			return nil, p.errf(line, "%s: node id %s is not an integer", section, quote(string(w)))
-		}
-		if id < 1 || id > int64(n) {
-			return nil, p.errf(line, "%s: node id %d out of range 1..%d", section, id, n)
-		}
-		for k := 0; k < d; k++ {
-			c, cline, eof, err := p.lx.nextRaw()
-			if err != nil {
-				return nil, err
-			}
-			if eof || cline != line {
-				return nil, p.errf(line, "%s: node %d has %d coordinates, want %d", section, id, k, d)
-			}
-			v, err := strconv.ParseFloat(string(c), 64)
-			if err != nil {
-				return nil, p.errf(cline, "%s: node %d: coordinate %s is not a number", section, id, quote(string(c)))
-			}
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, p.errf(cline, "%s: node %d: coordinate %s is not a finite number", section, id, quote(string(c)))
-			}
-			if math.Abs(v) > MaxCoord {
-				return nil, p.errf(cline, "%s: node %d: coordinate %s is out of range (|c| <= %d)", section, id, quote(string(c)), MaxCoord)
-			}
-			cols[k] = append(cols[k], v)
-		}
-		if !p.lx.lineDone() {
-			extra, err := p.lx.next()
-			if err != nil {
-				return nil, err
-			}
-			return nil, p.errf(line, "%s: node %d has extra field %s (want id and %d coordinates)", section, id, quote(extra.text), d)
+		if err := p.coordValues(section, d, id, line, cols); err != nil {
+			return nil, err
 		}
 		if int64(count+1) != id {
 			inOrder = false
@@ -438,6 +436,71 @@ func (p *parser) coords(section string, d int) ([][]float64, error) {
 	}
 	// Ids came out of order: place each record at its id, now that n
 	// records back the allocation.
+	return p.placeByID(section, cols, ids, lines)
+}
+
+// coordID reads the node id that starts a coordinate record, with its
+// line, after count records of the section have been read.
+func (p *parser) coordID(section string, count int) (int64, int, error) {
+	n := p.dim
+	w, line, eof, err := p.lx.nextRaw()
+	if err != nil {
+		return 0, 0, err
+	}
+	if eof || !isNumber(w) {
+		found := "end of file"
+		if !eof {
+			found = quote(string(w))
+		}
+		return 0, 0, p.errf(line, "%s ended after %d of %d nodes (found %s)", section, count, n, found)
+	}
+	id, err := strconv.ParseInt(string(w), 10, 64)
+	if err != nil {
+		return 0, 0, p.errf(line, "%s: node id %s is not an integer", section, quote(string(w)))
+	}
+	if id < 1 || id > int64(n) {
+		return 0, 0, p.errf(line, "%s: node id %d out of range 1..%d", section, id, n)
+	}
+	return id, line, nil
+}
+
+// coordValues reads the d coordinates of node id from the rest of its
+// line and appends them to cols, one column per dimension.
+func (p *parser) coordValues(section string, d int, id int64, line int, cols [][]float64) error {
+	for k := 0; k < d; k++ {
+		c, cline, eof, err := p.lx.nextRaw()
+		if err != nil {
+			return err
+		}
+		if eof || cline != line {
+			return p.errf(line, "%s: node %d has %d coordinates, want %d", section, id, k, d)
+		}
+		v, err := strconv.ParseFloat(string(c), 64)
+		if err != nil {
+			return p.errf(cline, "%s: node %d: coordinate %s is not a number", section, id, quote(string(c)))
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return p.errf(cline, "%s: node %d: coordinate %s is not a finite number", section, id, quote(string(c)))
+		}
+		if math.Abs(v) > MaxCoord {
+			return p.errf(cline, "%s: node %d: coordinate %s is out of range (|c| <= %d)", section, id, quote(string(c)), MaxCoord)
+		}
+		cols[k] = append(cols[k], v)
+	}
+	if !p.lx.lineDone() {
+		extra, err := p.lx.next()
+		if err != nil {
+			return err
+		}
+		return p.errf(line, "%s: node %d has extra field %s (want id and %d coordinates)", section, id, quote(extra.text), d)
+	}
+	return nil
+}
+
+// placeByID moves records read out of id order to their ids' places,
+// rejecting an id given twice; lines holds each record's line.
+func (p *parser) placeByID(section string, cols [][]float64, ids, lines []int32) ([][]float64, error) {
+	n, d := p.dim, len(cols)
 	out := make([][]float64, d)
 	for k := range out {
 		out[k] = make([]float64, n)

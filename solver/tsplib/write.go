@@ -17,6 +17,32 @@ import (
 // coordinates as DISPLAY_DATA_SECTION. COMMENT lines and fixed edges are
 // kept.
 func WriteInstance(w io.Writer, in *solver.Instance) error {
+	if err := checkWritable(in); err != nil {
+		return err
+	}
+	n := in.N
+	explicit := in.Metric == solver.Explicit
+	hasXY := len(in.X) == n && len(in.Y) == n
+	bw := bufio.NewWriterSize(w, 64<<10)
+	writeSpecification(bw, in, explicit, hasXY)
+	if explicit {
+		writeMatrix(bw, in)
+		if hasXY {
+			bw.WriteString("DISPLAY_DATA_SECTION\n")
+		}
+	} else {
+		bw.WriteString("NODE_COORD_SECTION\n")
+	}
+	if hasXY {
+		writeCoords(bw, in)
+	}
+	bw.WriteString("EOF\n")
+	return bw.Flush()
+}
+
+// checkWritable returns an error when in cannot be written as a TSPLIB
+// file that reads back as the same instance.
+func checkWritable(in *solver.Instance) error {
 	if in == nil {
 		return fmt.Errorf("tsplib: WriteInstance: nil instance")
 	}
@@ -35,8 +61,7 @@ func WriteInstance(w io.Writer, in *solver.Instance) error {
 	if !explicit && !hasXY {
 		return fmt.Errorf("tsplib: WriteInstance %s: %d/%d coordinates, want %d", in.Name, len(in.X), len(in.Y), n)
 	}
-	is3D := in.Metric.Is3D()
-	if is3D && len(in.Z) != n {
+	if in.Metric.Is3D() && len(in.Z) != n {
 		return fmt.Errorf("tsplib: WriteInstance %s: %d z coordinates, want %d", in.Name, len(in.Z), n)
 	}
 	for _, c := range [][]float64{in.X, in.Y, in.Z} {
@@ -51,15 +76,19 @@ func WriteInstance(w io.Writer, in *solver.Instance) error {
 			return fmt.Errorf("tsplib: WriteInstance %s: fixed edge %d-%d out of range", in.Name, e[0]+1, e[1]+1)
 		}
 	}
+	return nil
+}
+
+// writeSpecification writes the specification part of in's file (NAME
+// to DISPLAY_DATA_TYPE) and its FIXED_EDGES_SECTION, if it has fixed edges.
+func writeSpecification(bw *bufio.Writer, in *solver.Instance, explicit, hasXY bool) {
 	name := in.Name
 	if name == "" {
 		name = "unnamed"
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
 	fmt.Fprintf(bw, "NAME : %s\n", oneLine(name))
 	writeComment(bw, in.Comment)
-	fmt.Fprintf(bw, "TYPE : TSP\nDIMENSION : %d\nEDGE_WEIGHT_TYPE : %s\n", n, in.Metric)
-	var buf []byte
+	fmt.Fprintf(bw, "TYPE : TSP\nDIMENSION : %d\nEDGE_WEIGHT_TYPE : %s\n", in.N, in.Metric)
 	if explicit {
 		bw.WriteString("EDGE_WEIGHT_FORMAT : FULL_MATRIX\n")
 		if hasXY {
@@ -75,39 +104,42 @@ func WriteInstance(w io.Writer, in *solver.Instance) error {
 		}
 		bw.WriteString("-1\n")
 	}
-	if explicit {
-		bw.WriteString("EDGE_WEIGHT_SECTION\n")
-		for i := 0; i < n; i++ {
-			buf = buf[:0]
-			for j := 0; j < n; j++ {
-				if j > 0 {
-					buf = append(buf, ' ')
-				}
-				buf = strconv.AppendInt(buf, int64(in.Matrix[i*n+j]), 10)
+}
+
+// writeMatrix writes in's EDGE_WEIGHT_SECTION as a full matrix, one row
+// a line.
+func writeMatrix(bw *bufio.Writer, in *solver.Instance) {
+	n := in.N
+	var buf []byte
+	bw.WriteString("EDGE_WEIGHT_SECTION\n")
+	for i := 0; i < n; i++ {
+		buf = buf[:0]
+		for j := 0; j < n; j++ {
+			if j > 0 {
+				buf = append(buf, ' ')
 			}
-			buf = append(buf, '\n')
-			bw.Write(buf)
+			buf = strconv.AppendInt(buf, int64(in.Matrix[i*n+j]), 10)
 		}
-		if hasXY {
-			bw.WriteString("DISPLAY_DATA_SECTION\n")
-		}
-	} else {
-		bw.WriteString("NODE_COORD_SECTION\n")
+		buf = append(buf, '\n')
+		bw.Write(buf)
 	}
-	if hasXY {
-		for i := 0; i < n; i++ {
-			buf = strconv.AppendInt(buf[:0], int64(i)+1, 10)
-			buf = appendCoord(append(buf, ' '), in.X[i])
-			buf = appendCoord(append(buf, ' '), in.Y[i])
-			if is3D {
-				buf = appendCoord(append(buf, ' '), in.Z[i])
-			}
-			buf = append(buf, '\n')
-			bw.Write(buf)
+}
+
+// writeCoords writes one "id x y" line per city (with z for the 3-D
+// metrics), without the section's keyword.
+func writeCoords(bw *bufio.Writer, in *solver.Instance) {
+	is3D := in.Metric.Is3D()
+	var buf []byte
+	for i := 0; i < in.N; i++ {
+		buf = strconv.AppendInt(buf[:0], int64(i)+1, 10)
+		buf = appendCoord(append(buf, ' '), in.X[i])
+		buf = appendCoord(append(buf, ' '), in.Y[i])
+		if is3D {
+			buf = appendCoord(append(buf, ' '), in.Z[i])
 		}
+		buf = append(buf, '\n')
+		bw.Write(buf)
 	}
-	bw.WriteString("EOF\n")
-	return bw.Flush()
 }
 
 // appendCoord prints v in the shortest form that parses back to exactly
