@@ -86,9 +86,11 @@ const (
 	// auto's deep move").
 	alphaNeighbors = 5
 	// lk5MaxN bounds the instances on which auto's deep move is the
-	// sequential 5-opt move (kopt.go): ahead of the 2-opt-step chain from
-	// pr2392 to d18512 at equal CPU time, behind on pla85900 at 30 s on 2
-	// cores (same section).
+	// sequential 5-opt move (kopt.go), from gpxMinN: ahead of the
+	// 2-opt-step chain from fnl4461 to d18512 at equal CPU time, behind on
+	// pla85900 at 30 s on 2 cores, and below gpxMinN behind at 10 s (d493
+	// stuck 0.2 % above the optimum where the chain reaches it in a second;
+	// same section).
 	lk5MaxN = 50000
 )
 
@@ -100,12 +102,12 @@ const (
 // gpxMinN the crossover exchange every n kicks, depth 2 (4-opt) and kicks
 // of up to 200 cities a segment; from partMinN the partition search
 // (partition.go), with nearest and quadrant lists on alternate workers.
-// Below lk5MaxN the deep move is the sequential 5-opt move (kopt.go; 5
+// From gpxMinN to lk5MaxN the deep move is the sequential 5-opt move (kopt.go; 5
 // alpha-nearness candidates where the lists are alpha's), above it the
 // chain of 2-opt steps that threeopt, or3opt and depth set.
 var autoBySize = solver.SizeTable{
 	{From: 0, To: gpxMinN, Set: map[string]string{
-		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "1", OptSegment: "30", OptShare: "best", OptSync: "0", OptMove: "lk5"}},
+		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "1", OptSegment: "30", OptShare: "best", OptSync: "0", OptMove: "chain"}},
 	{From: gpxMinN, To: alphaMinN, Set: map[string]string{
 		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "lk5"}, PerCity: map[string]float64{OptSync: 1}},
 	{From: alphaMinN, To: partMinN, Set: map[string]string{

@@ -27,8 +27,8 @@ func TestAutoDefaultsBySize(t *testing.T) {
 		n int
 		w want
 	}{
-		{500, want{true, 3, "nearest", 1, 30, 0, "best", "lk5", 8}},
-		{gpxMinN - 1, want{true, 3, "nearest", 1, 30, 0, "best", "lk5", 8}},
+		{500, want{true, 3, "nearest", 1, 30, 0, "best", "chain", 8}},
+		{gpxMinN - 1, want{true, 3, "nearest", 1, 30, 0, "best", "chain", 8}},
 		{gpxMinN, want{true, 3, "nearest", 2, 200, gpxMinN, "gpx", "lk5", 8}},
 		{alphaMinN - 1, want{true, 3, "nearest", 2, 200, alphaMinN - 1, "gpx", "lk5", 8}},
 		{alphaMinN, want{true, 3, "alpha", 2, 200, alphaMinN, "gpx", "lk5", alphaNeighbors}},
