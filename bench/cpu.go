@@ -86,33 +86,11 @@ func runCPU(ctx context.Context, opt Options, out io.Writer) error {
 			if algo == "auto" {
 				budget = autoTime
 			}
-			var best int64
-			var sumLen, sumMoves float64
-			var sumTime time.Duration
-			for r := 0; r < runs; r++ {
-				p := solver.Params{Algorithm: algo, Backend: solver.BackendCPU, Seed: uint64(r + 1), Workers: opt.Workers, TimeLimit: budget}
-				res, err := e.Solve(ctx, in, p, nil)
-				if err != nil {
-					return fmt.Errorf("%s on %s: %w", algo, name, err)
-				}
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				if r == 0 || res.Length < best {
-					best = res.Length
-				}
-				sumLen += float64(res.Length)
-				sumMoves += res.MovesPerSecond()
-				sumTime += res.Elapsed
-				logf("cpu: %s %s run %d: %d in %.2fs, %.3g moves/s", name, algo, r+1, res.Length, res.Elapsed.Seconds(), res.MovesPerSecond())
+			row, err := cpuEngineRow(ctx, opt, e, in, name, algo, budget, runs, logf)
+			if err != nil {
+				return err
 			}
-			gap, meanGap, optimum := "", "", ""
-			if in.HasOptimum() {
-				g, _ := solver.GapPercent(best, in.Optimum)
-				mg := 100 * (sumLen/float64(runs) - float64(in.Optimum)) / float64(in.Optimum)
-				gap, meanGap, optimum = fmt.Sprintf("%.2f", g), fmt.Sprintf("%.2f", mg), strconv.FormatInt(in.Optimum, 10)
-			}
-			tb.AddRow(name, in.N, algo, fmt.Sprintf("%.2f", (sumTime/time.Duration(runs)).Seconds()), runs, best, optimum, gap, meanGap, fmt.Sprintf("%.3g", sumMoves/float64(runs)))
+			tb.AddRow(row...)
 		}
 	}
 	w := opt.Workers
@@ -131,4 +109,35 @@ func runCPU(ctx context.Context, opt Options, out io.Writer) error {
 		}
 	}
 	return tb.Markdown(out)
+}
+
+// cpuEngineRow runs engine e (algo) runs times on in with the given budget and returns its table row: the best and mean lengths, time and moves/s.
+func cpuEngineRow(ctx context.Context, opt Options, e solver.Engine, in *solver.Instance, name, algo string, budget time.Duration, runs int, logf func(string, ...any)) ([]any, error) {
+	var best int64
+	var sumLen, sumMoves float64
+	var sumTime time.Duration
+	for r := 0; r < runs; r++ {
+		p := solver.Params{Algorithm: algo, Backend: solver.BackendCPU, Seed: uint64(r + 1), Workers: opt.Workers, TimeLimit: budget}
+		res, err := e.Solve(ctx, in, p, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s on %s: %w", algo, name, err)
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if r == 0 || res.Length < best {
+			best = res.Length
+		}
+		sumLen += float64(res.Length)
+		sumMoves += res.MovesPerSecond()
+		sumTime += res.Elapsed
+		logf("cpu: %s %s run %d: %d in %.2fs, %.3g moves/s", name, algo, r+1, res.Length, res.Elapsed.Seconds(), res.MovesPerSecond())
+	}
+	gap, meanGap, optimum := "", "", ""
+	if in.HasOptimum() {
+		g, _ := solver.GapPercent(best, in.Optimum)
+		mg := 100 * (sumLen/float64(runs) - float64(in.Optimum)) / float64(in.Optimum)
+		gap, meanGap, optimum = fmt.Sprintf("%.2f", g), fmt.Sprintf("%.2f", mg), strconv.FormatInt(in.Optimum, 10)
+	}
+	return []any{name, in.N, algo, fmt.Sprintf("%.2f", (sumTime / time.Duration(runs)).Seconds()), runs, best, optimum, gap, meanGap, fmt.Sprintf("%.3g", sumMoves/float64(runs))}, nil
 }

@@ -192,25 +192,7 @@ func runLKH(ctx context.Context, bin string, in *solver.Instance, d, grace time.
 	if err := lkhProblem(dir, in); err != nil {
 		return res, err
 	}
-	var par strings.Builder
-	kv := func(k, v string) { fmt.Fprintf(&par, "%s = %s\n", k, v) }
-	kv("PROBLEM_FILE", "problem.tsp")
-	kv("TOUR_FILE", "best.tour")
-	kv("RUNS", "1")
-	// trials until the time limit (the default is n trials, which ends
-	// the run early on small instances)
-	kv("MAX_TRIALS", "1000000000")
-	kv("TIME_LIMIT", strconv.FormatFloat(d.Seconds(), 'f', 3, 64))
-	kv("SEED", strconv.FormatUint(seed%(1<<31), 10))
-	kv("TRACE_LEVEL", "1")
-	if in.Optimum > 0 {
-		// stop at it, as a search that has nothing left to find
-		kv("OPTIMUM", strconv.FormatInt(in.Optimum, 10))
-	}
-	for _, p := range lkhSettingFor(in.N).params {
-		kv(p[0], p[1])
-	}
-	if err := os.WriteFile(filepath.Join(dir, "run.par"), []byte(par.String()), 0o644); err != nil {
+	if err := lkhParams(dir, in, d, seed); err != nil {
 		return res, err
 	}
 
@@ -229,36 +211,7 @@ func runLKH(ctx context.Context, bin string, in *solver.Instance, d, grace time.
 	if err := cmd.Start(); err != nil {
 		return res, fmt.Errorf("peer LKH: %v", err)
 	}
-	var (
-		last    int64 = -1 // the last improvement's cost, after the budget too
-		lastOut string
-	)
-	best := int64(-1)
-	sc := bufio.NewScanner(stdout)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		t := time.Since(t0)
-		line := sc.Text()
-		if strings.TrimSpace(line) != "" {
-			lastOut = line
-		}
-		ev, ok := parseLKHLine(line)
-		if !ok {
-			continue
-		}
-		switch ev.kind {
-		case 'P':
-			res.prep = ev.sec
-		case '*', 'R':
-			if last < 0 || ev.cost < last {
-				last = ev.cost
-			}
-			if t <= d && (best < 0 || ev.cost < best) {
-				best = ev.cost
-				res.pts = append(res.pts, ttqPoint{t, ev.cost})
-			}
-		}
-	}
+	last, best, lastOut := lkhScan(stdout, t0, d, &res)
 	// the scanner stops at EOF or a read error (the pipe closed by the
 	// kill); either way the process's status says what happened
 	io.Copy(io.Discard, stdout)
@@ -287,18 +240,80 @@ func runLKH(ctx context.Context, bin string, in *solver.Instance, d, grace time.
 	if last < 0 {
 		return res, nil
 	}
-	tour, err := tsplib.ReadTour(filepath.Join(dir, "best.tour"), in.N)
-	if err != nil {
-		return res, fmt.Errorf("peer LKH on %s: its tour: %v", in.Name, err)
-	}
-	if err := solver.ValidateTour(tour, in.N); err != nil {
-		return res, fmt.Errorf("peer LKH on %s: its tour: %v", in.Name, err)
-	}
-	if l := solver.TourLength(in, tour); l != last {
-		return res, fmt.Errorf("peer LKH on %s: its tour measures %d here, it reported %d (the distance functions differ)", in.Name, l, last)
+	if err := lkhCheckTour(dir, in, last); err != nil {
+		return res, err
 	}
 	res.checked = true
 	return res, nil
+}
+
+// lkhParams writes LKH-3's parameter file run.par into dir for a run on in with time limit d and seed seed.
+func lkhParams(dir string, in *solver.Instance, d time.Duration, seed uint64) error {
+	var par strings.Builder
+	kv := func(k, v string) { fmt.Fprintf(&par, "%s = %s\n", k, v) }
+	kv("PROBLEM_FILE", "problem.tsp")
+	kv("TOUR_FILE", "best.tour")
+	kv("RUNS", "1")
+	// trials until the time limit (the default is n trials, which ends
+	// the run early on small instances)
+	kv("MAX_TRIALS", "1000000000")
+	kv("TIME_LIMIT", strconv.FormatFloat(d.Seconds(), 'f', 3, 64))
+	kv("SEED", strconv.FormatUint(seed%(1<<31), 10))
+	kv("TRACE_LEVEL", "1")
+	if in.Optimum > 0 {
+		// stop at it, as a search that has nothing left to find
+		kv("OPTIMUM", strconv.FormatInt(in.Optimum, 10))
+	}
+	for _, p := range lkhSettingFor(in.N).params {
+		kv(p[0], p[1])
+	}
+	return os.WriteFile(filepath.Join(dir, "run.par"), []byte(par.String()), 0o644)
+}
+
+// lkhScan reads LKH-3's trace from stdout, recording the preprocessing time and the improvements within budget d into res, and returns the last improvement's cost (after the budget too), the best within the budget and the last non-blank line.
+func lkhScan(stdout io.Reader, t0 time.Time, d time.Duration, res *lkhResult) (last, best int64, lastOut string) {
+	last, best = -1, -1
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		t := time.Since(t0)
+		line := sc.Text()
+		if strings.TrimSpace(line) != "" {
+			lastOut = line
+		}
+		ev, ok := parseLKHLine(line)
+		if !ok {
+			continue
+		}
+		switch ev.kind {
+		case 'P':
+			res.prep = ev.sec
+		case '*', 'R':
+			if last < 0 || ev.cost < last {
+				last = ev.cost
+			}
+			if t <= d && (best < 0 || ev.cost < best) {
+				best = ev.cost
+				res.pts = append(res.pts, ttqPoint{t, ev.cost})
+			}
+		}
+	}
+	return last, best, lastOut
+}
+
+// lkhCheckTour reads LKH-3's best.tour from dir and checks that it is a tour of in measuring last here.
+func lkhCheckTour(dir string, in *solver.Instance, last int64) error {
+	tour, err := tsplib.ReadTour(filepath.Join(dir, "best.tour"), in.N)
+	if err != nil {
+		return fmt.Errorf("peer LKH on %s: its tour: %v", in.Name, err)
+	}
+	if err := solver.ValidateTour(tour, in.N); err != nil {
+		return fmt.Errorf("peer LKH on %s: its tour: %v", in.Name, err)
+	}
+	if l := solver.TourLength(in, tour); l != last {
+		return fmt.Errorf("peer LKH on %s: its tour measures %d here, it reported %d (the distance functions differ)", in.Name, l, last)
+	}
+	return nil
 }
 
 // lkhProblem puts the instance into dir as problem.tsp: a link to the file

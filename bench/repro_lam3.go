@@ -367,19 +367,9 @@ func lamTrialSeed(impl, k int) uint64 { return uint64(1_000_000*(impl+1) + 10_00
 // measure3 runs the trials of every implementation on one instance and
 // then the convergence runs at GPU PSPM's mean time to the threshold.
 func (s *lamSuite) measure3(pool *lamPool, prio int, x lamT3In) lamT3Out {
-	var o lamT3Out
-	if o.prior = x.prior; o.prior != nil {
-		// The threshold and the SSPM and GPU columns of --prior: only
-		// CPU PSSM's trials and the convergence runs are run.
-		o.thr, o.haveThr = o.prior.thr, true
-	} else {
-		best, ok := x.sspm.best()
-		if !ok {
-			return o
-		}
-		o.thr, o.haveThr, o.sspmN = best.Length, true, len(x.sspm)
-		m, _ := x.sspm.mean(lamSecs)
-		o.sspmT = time.Duration(m * float64(time.Second))
+	o, ok := lamThreshold3(x)
+	if !ok {
+		return o
 	}
 	limit := s.table3Cap()
 	var trials [3][]lamTrial
@@ -434,30 +424,63 @@ func (s *lamSuite) measure3(pool *lamPool, prio int, x lamT3In) lamT3Out {
 	var convOK [3][]bool
 	if at > 0 {
 		o.convAt = at
-		for impl, eng := range s.eng {
-			if eng == nil {
-				continue
-			}
-			conv[impl], convOK[impl] = make([]float64, s.runs), make([]bool, s.runs)
-			for k := range s.runs {
-				wg.Add(1)
-				go func(impl, k int) {
-					defer wg.Done()
-					pool.do(impl == lamPSPM, prio, func() {
-						p := s.params3(impl, uint64(200+k))
-						p.TimeLimit = at
-						if r, ok := s.solve3(impl, x.in, p); ok {
-							conv[impl][k], _ = gapOf(r.Length, x.in)
-							convOK[impl][k] = true
-						}
-					})
-				}(impl, k)
-			}
-		}
+		conv, convOK = s.startConv3(pool, prio, x, at, &wg)
 	}
 	wg.Wait()
 	o.tc[lamPSSM] = summarizeTC(trials[lamPSSM], o.pssmCap)
-	for impl := range s.eng {
+	o.meanConv(conv, convOK)
+	s.log3(x, &o)
+	return o
+}
+
+// lamThreshold3 starts one instance's Table 3 result with its threshold:
+// from --prior, else the best of Table 2's SSPM runs; ok is false when
+// there is neither.
+func lamThreshold3(x lamT3In) (o lamT3Out, ok bool) {
+	if o.prior = x.prior; o.prior != nil {
+		// The threshold and the SSPM and GPU columns of --prior: only
+		// CPU PSSM's trials and the convergence runs are run.
+		o.thr, o.haveThr = o.prior.thr, true
+		return o, true
+	}
+	best, ok := x.sspm.best()
+	if !ok {
+		return o, false
+	}
+	o.thr, o.haveThr, o.sspmN = best.Length, true, len(x.sspm)
+	m, _ := x.sspm.mean(lamSecs)
+	o.sspmT = time.Duration(m * float64(time.Second))
+	return o, true
+}
+
+// startConv3 starts the convergence runs of every implementation on x with time limit at, counted in wg, and returns the slices that they fill with their gaps and whether each run ended.
+func (s *lamSuite) startConv3(pool *lamPool, prio int, x lamT3In, at time.Duration, wg *sync.WaitGroup) (conv [3][]float64, convOK [3][]bool) {
+	for impl, eng := range s.eng {
+		if eng == nil {
+			continue
+		}
+		conv[impl], convOK[impl] = make([]float64, s.runs), make([]bool, s.runs)
+		for k := range s.runs {
+			wg.Add(1)
+			go func(impl, k int) {
+				defer wg.Done()
+				pool.do(impl == lamPSPM, prio, func() {
+					p := s.params3(impl, uint64(200+k))
+					p.TimeLimit = at
+					if r, ok := s.solve3(impl, x.in, p); ok {
+						conv[impl][k], _ = gapOf(r.Length, x.in)
+						convOK[impl][k] = true
+					}
+				})
+			}(impl, k)
+		}
+	}
+	return conv, convOK
+}
+
+// meanConv sets each implementation's mean convergence gap and its number of runs from the runs that ended.
+func (o *lamT3Out) meanConv(conv [3][]float64, convOK [3][]bool) {
+	for impl := range conv {
 		for k := range conv[impl] {
 			if convOK[impl][k] {
 				o.conv[impl] += conv[impl][k]
@@ -468,15 +491,18 @@ func (s *lamSuite) measure3(pool *lamPool, prio int, x lamT3In) lamT3Out {
 			o.conv[impl] /= float64(o.convN[impl])
 		}
 	}
+}
+
+// log3 logs one instance's Table 3 result: its threshold, times to it and convergence gaps.
+func (s *lamSuite) log3(x lamT3In, o *lamT3Out) {
 	if o.prior != nil {
 		s.logf("%s: threshold %d (--prior); TC %s (--prior) / %s / %s (--prior); SEC at %.3f s (--prior): %.2f / %.2f / %.2f", x.name, o.thr,
 			o.prior.tcSSPM, o.tc[lamPSSM].cell(), o.prior.tcPSPM, o.convAt.Seconds(), o.conv[0], o.conv[1], o.conv[2])
-		return o
+		return
 	}
 	sses, _ := x.sspm.mean(lamMPS)
 	s.logf("%s: threshold %d (best of %d SSPM runs, mean %.3f s, %.3g e6 moves/s); TC %s / %s / %s; SEC at %.3f s: %.2f / %.2f / %.2f", x.name, o.thr, o.sspmN, o.sspmT.Seconds(), sses,
 		o.tc[lamSSPM].cell(), o.tc[lamPSSM].cell(), o.tc[lamPSPM].cell(), o.convAt.Seconds(), o.conv[0], o.conv[1], o.conv[2])
-	return o
 }
 
 // lamImplName names the implementations in progress lines.

@@ -230,22 +230,8 @@ func (s *oneilSuite) throughput() (*Table, error) {
 		}
 		fm, fc, fp := "n/a", "n/a", "n/a"
 		if s.gc != nil && s.opt.GPU != nil {
-			bm, bc, bp := 0.0, 0.0, 0.0
-			for k := 0; k < tries; k++ {
-				kr, err := s.opt.GPU.ClimbRate(in, warm, window, uint64(k+1))
-				c, m, p, dev := kr.ClimbsPerSec, kr.MovesPerSec, kr.PassesPerClimb, kr.Device
-				if err != nil {
-					s.logf("climber kernel n=%d: %v", n, err)
-					fm = "n/a (the tour exceeds a block's shared memory)"
-					break
-				}
-				s.device = dev
-				if m > bm {
-					bm, bc, bp = m, c, p
-				}
-			}
-			if bm > 0 {
-				fm, fc, fp = fmt.Sprintf("%.3g", bm), fmt.Sprintf("%.1f", bc), fmt.Sprintf("%.0f", bp)
+			var bm float64
+			if fm, fc, fp, bm = s.climberRate(in, tries, warm, window); bm > 0 {
 				fx, fy = append(fx, float64(n)), append(fy, bm)
 			}
 		}
@@ -286,6 +272,31 @@ func (s *oneilSuite) throughput() (*Table, error) {
 		fmt.Sprintf("Engines: 2opt-climb for %v per size, seed 1, whole run timed (set-up included), every climb from a uniformly random tour as the paper's (GPU option start=random). The GPU move counter counts n(n-3)/2 moves per whole-neighbourhood pass of a running climber (fused kernel; above its size limit the batch engine counts every climber slot of every pass); climbs/s counts climbs that reached a 2-opt minimum.", T),
 		"Plot: oneil-fig6.png (CSV beside it).")
 	return t, nil
+}
+
+// climberRate measures the fused climber kernel alone on in, best of tries
+// windows after a warm-up, and returns its moves/s, climbs/s and passes
+// per climb as cells along with the best moves/s (0 when none).
+func (s *oneilSuite) climberRate(in *solver.Instance, tries int, warm, window time.Duration) (fm, fc, fp string, bm float64) {
+	fm, fc, fp = "n/a", "n/a", "n/a"
+	bc, bp := 0.0, 0.0
+	for k := 0; k < tries; k++ {
+		kr, err := s.opt.GPU.ClimbRate(in, warm, window, uint64(k+1))
+		c, m, p, dev := kr.ClimbsPerSec, kr.MovesPerSec, kr.PassesPerClimb, kr.Device
+		if err != nil {
+			s.logf("climber kernel n=%d: %v", in.N, err)
+			fm = "n/a (the tour exceeds a block's shared memory)"
+			break
+		}
+		s.device = dev
+		if m > bm {
+			bm, bc, bp = m, c, p
+		}
+	}
+	if bm > 0 {
+		fm, fc, fp = fmt.Sprintf("%.3g", bm), fmt.Sprintf("%.1f", bc), fmt.Sprintf("%.0f", bp)
+	}
+	return fm, fc, fp, bm
 }
 
 // tspgpuLongRow is the time above which a comparison row runs one seed

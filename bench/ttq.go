@@ -212,25 +212,63 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 	}
 	names := r.instances(TTQInstances, ttqQuick)
 	runs := max(opt.Runs, 1)
-	for _, o := range opt.Only {
-		if !slices.Contains(ttqParts, o) {
-			return fmt.Errorf("ttq suite: --only %s: want some of %s", o, strings.Join(ttqParts, ", "))
-		}
+	lkh, err := ttqPeer(opt)
+	if err != nil {
+		return err
 	}
-	wants := func(part string) bool { return len(opt.Only) == 0 || slices.Contains(opt.Only, part) }
-	var lkh string
-	if opt.PeerLKH != "" && wants("lkh") {
-		if lkh, err = lkhBinary(opt.PeerLKH); err != nil {
+	tb := &Table{
+		Title:  ttqTitle(opt, lkh, runs),
+		Header: ttqHeader(),
+	}
+	curves := &Table{Header: []string{"instance", "engine", "elapsed_s", "best_length", "gap_percent"}}
+	for _, name := range names {
+		if err := r.ttqOneInstance(ctx, opt, name, lkh, runs, tb, curves); err != nil {
 			return err
 		}
-	} else if slices.Contains(opt.Only, "lkh") {
-		return fmt.Errorf("ttq suite: --only lkh needs --peer-lkh PATH")
 	}
+	tb.Notes = append(tb.Notes, ttqNotes(r, lkh, runs)...)
+	if opt.OutDir != "" {
+		if err := tb.Save(opt.OutDir, "ttq"); err != nil {
+			return err
+		}
+		if err := saveCSV(filepath.Join(opt.OutDir, "ttq-curves.csv"), curves); err != nil {
+			return err
+		}
+	}
+	return tb.Markdown(out)
+}
+
+// ttqWants reports whether the suite runs part: all parts when --only is empty.
+func ttqWants(opt Options, part string) bool {
+	return len(opt.Only) == 0 || slices.Contains(opt.Only, part)
+}
+
+// ttqPeer checks --only and returns the LKH-3 binary to run, or "" when the suite runs no LKH-3.
+func ttqPeer(opt Options) (string, error) {
+	for _, o := range opt.Only {
+		if !slices.Contains(ttqParts, o) {
+			return "", fmt.Errorf("ttq suite: --only %s: want some of %s", o, strings.Join(ttqParts, ", "))
+		}
+	}
+	var lkh string
+	if opt.PeerLKH != "" && ttqWants(opt, "lkh") {
+		var err error
+		if lkh, err = lkhBinary(opt.PeerLKH); err != nil {
+			return "", err
+		}
+	} else if slices.Contains(opt.Only, "lkh") {
+		return "", fmt.Errorf("ttq suite: --only lkh needs --peer-lkh PATH")
+	}
+	return lkh, nil
+}
+
+// ttqTitle is the suite table's title, naming the engines that run and the number of runs.
+func ttqTitle(opt Options, lkh string, runs int) string {
 	var who []string
-	if wants(solver.BackendGPU) {
+	if ttqWants(opt, solver.BackendGPU) {
 		who = append(who, "auto on the GPU")
 	}
-	if wants(solver.BackendCPU) {
+	if ttqWants(opt, solver.BackendCPU) {
 		who = append(who, "auto on the CPU")
 	}
 	if lkh != "" {
@@ -243,162 +281,184 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 	if runs > 1 {
 		title = fmt.Sprintf("Time to quality: %s, same host, %d runs each (seeds 1–%d) and their mean", strings.Join(who, ", "), runs, runs)
 	}
-	tb := &Table{
-		Title:  title,
-		Header: ttqHeader(),
+	return title
+}
+
+// ttqEngine is one engine's rows, curves and mean on one instance, filled
+// seed by seed with the engines taking turns to go first (see ttqOrder),
+// then written grouped by engine.
+type ttqEngine struct {
+	part, label  string
+	ok           bool // available
+	run          func(seed uint64) ([]ttqPoint, solver.Result, error)
+	rows, curves [][]any
+	series       []Series
+	mean         ttqMean
+}
+
+// ttqCase is one instance as the suite measures it: its name and size, its reference length and the run budget.
+type ttqCase struct {
+	name    string
+	n       int
+	ref     float64
+	refName string
+	d       time.Duration
+	gap     func(l int64) float64
+}
+
+// ttqOneInstance runs the wanted engines on one instance for every seed, adds their rows to tb and curves, and saves the instance's plot.
+func (r *repro) ttqOneInstance(ctx context.Context, opt Options, name, lkh string, runs int, tb, curves *Table) error {
+	in, uniform, err := r.ttqInstance(name)
+	if err != nil {
+		return err
 	}
-	curves := &Table{Header: []string{"instance", "engine", "elapsed_s", "best_length", "gap_percent"}}
-	for _, name := range names {
-		in, uniform, err := r.ttqInstance(name)
-		if err != nil {
-			return err
+	ref, refName := ttqReference(in, uniform)
+	d := ttqBudget(opt, in.N)
+	c := ttqCase{name: name, n: in.N, ref: ref, refName: refName, d: d}
+	c.gap = func(l int64) float64 {
+		if ref <= 0 {
+			return math.NaN()
 		}
-		ref, refName := ttqReference(in, uniform)
-		d := ttqBudget(opt, in.N)
-		gap := func(l int64) float64 {
-			if ref <= 0 {
-				return math.NaN()
-			}
-			return 100 * (float64(l) - ref) / ref
-		}
-		// Each engine's rows, curves and mean, filled seed by seed with the
-		// engines taking turns to go first (see ttqOrder), then written
-		// grouped by engine.
-		type ttqEngine struct {
-			part, label  string
-			ok           bool // available
-			run          func(seed uint64) ([]ttqPoint, solver.Result, error)
-			rows, curves [][]any
-			series       []Series
-			mean         ttqMean
-		}
-		var engines []*ttqEngine
-		for _, b := range []string{solver.BackendGPU, solver.BackendCPU} {
-			if !wants(b) {
-				continue
-			}
-			x := &ttqEngine{part: b, label: "auto " + b}
-			if e := r.engine("auto", b); e != nil {
-				x.ok = true
-				x.run = func(seed uint64) ([]ttqPoint, solver.Result, error) {
-					return ttqRun(ctx, e, in, d, opt.Workers, seed, r.extraFor(e))
-				}
-			}
-			engines = append(engines, x)
-		}
-		if lkh != "" {
-			engines = append(engines, &ttqEngine{part: "lkh", label: LKHLabel, ok: true,
-				run: func(seed uint64) ([]ttqPoint, solver.Result, error) {
-					return ttqRunLKH(ctx, r, lkh, in, d, seed)
-				}})
-		}
-		for seed := 1; seed <= runs; seed++ {
-			for _, i := range ttqOrder(seed, len(engines)) {
-				x := engines[i]
-				if !x.ok {
-					continue
-				}
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				lbl := x.label
-				if runs > 1 {
-					lbl = fmt.Sprintf("%s, seed %d", x.label, seed)
-				}
-				r.logf("%s (%d cities): %s for %v", name, in.N, lbl, d)
-				pts, res, err := x.run(uint64(seed))
-				if err != nil {
-					if ctx.Err() != nil {
-						return ctx.Err()
-					}
-					r.logf("%s on %s: %v", lbl, name, err)
-					x.rows = append(x.rows, ttqErrRow(name, in.N, refName, lbl, "error: "+err.Error()))
-					continue
-				}
-				if x.part == solver.BackendGPU {
-					r.device = res.Device
-				}
-				reach := ttqReach(pts, gap)
-				at := ttqAt(pts, d)
-				var sr Series
-				sr.Name = lbl
-				for _, p := range pts {
-					g := gap(p.len)
-					x.curves = append(x.curves, []any{name, lbl, fmt.Sprintf("%.3f", p.t.Seconds()), p.len, fmt.Sprintf("%.4f", g)})
-					sr.X = append(sr.X, math.Max(p.t.Seconds(), 1e-3))
-					// log scale: the optimum itself is drawn at 0.001 %
-					sr.Y = append(sr.Y, math.Max(g, 1e-3))
-				}
-				if len(pts) == 0 {
-					// the peer can end its budget without a tour
-					row := ttqErrRow(name, in.N, refName, lbl, "no tour")
-					row[4] = fmtSec(res.Elapsed)
-					x.rows = append(x.rows, row)
-					x.mean.add(res, 0, reach, at)
-					r.logf("%s %s: no tour in %v", name, lbl, res.Elapsed.Round(time.Millisecond))
-					continue
-				}
-				x.series = append(x.series, sr)
-				gs := "n/a"
-				if ref > 0 {
-					gs = fmt.Sprintf("%.3f", gap(res.Length))
-				}
-				row := []any{name, in.N, refName, lbl, fmtSec(res.Elapsed), fmt.Sprintf("%.2f", pts[0].t.Seconds()), res.Length, gs}
-				for _, v := range reach {
-					row = append(row, fmtReach(v))
-				}
-				for _, l := range at {
-					row = append(row, fmtAt(l, gap, ref > 0))
-				}
-				x.rows = append(x.rows, row)
-				x.mean.add(res, pts[0].t, reach, at)
-				r.logf("%s %s: %d (%s %%) in %v", name, lbl, res.Length, gs, res.Elapsed.Round(time.Millisecond))
-			}
-		}
-		var series []Series
-		for _, x := range engines {
+		return 100 * (float64(l) - ref) / ref
+	}
+	engines := r.ttqEngines(ctx, opt, in, d, lkh)
+	for seed := 1; seed <= runs; seed++ {
+		for _, i := range ttqOrder(seed, len(engines)) {
+			x := engines[i]
 			if !x.ok {
-				tb.AddRow(ttqErrRow(name, in.N, refName, x.label, "unavailable")...)
 				continue
 			}
-			for _, row := range x.rows {
-				tb.AddRow(row...)
+			if err := ctx.Err(); err != nil {
+				return err
 			}
-			for _, c := range x.curves {
-				curves.AddRow(c...)
+			lbl := x.label
+			if runs > 1 {
+				lbl = fmt.Sprintf("%s, seed %d", x.label, seed)
 			}
-			series = append(series, x.series...)
-			if runs > 1 && x.mean.n > 0 {
-				tb.AddRow(x.mean.row(name, in.N, refName, fmt.Sprintf("%s, mean of %d", x.label, x.mean.n), gap, ref > 0)...)
-			}
-		}
-		if opt.OutDir != "" && ref > 0 {
-			if err := SavePlot(opt.OutDir, "ttq-"+name, fmt.Sprintf("%s: gap above %s against time", name, refName),
-				"seconds since the start", "gap %", true, true, series...); err != nil {
+			if err := r.ttqSeed(ctx, x, c, lbl, seed); err != nil {
 				return err
 			}
 		}
 	}
-	tb.Notes = append(tb.Notes, r.machine(),
+	var series []Series
+	for _, x := range engines {
+		if !x.ok {
+			tb.AddRow(ttqErrRow(name, in.N, refName, x.label, "unavailable")...)
+			continue
+		}
+		for _, row := range x.rows {
+			tb.AddRow(row...)
+		}
+		for _, cv := range x.curves {
+			curves.AddRow(cv...)
+		}
+		series = append(series, x.series...)
+		if runs > 1 && x.mean.n > 0 {
+			tb.AddRow(x.mean.row(name, in.N, refName, fmt.Sprintf("%s, mean of %d", x.label, x.mean.n), c.gap, ref > 0)...)
+		}
+	}
+	if opt.OutDir != "" && ref > 0 {
+		if err := SavePlot(opt.OutDir, "ttq-"+name, fmt.Sprintf("%s: gap above %s against time", name, refName),
+			"seconds since the start", "gap %", true, true, series...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ttqEngines lists the wanted engines for instance in with budget d, marking those this host lacks unavailable.
+func (r *repro) ttqEngines(ctx context.Context, opt Options, in *solver.Instance, d time.Duration, lkh string) []*ttqEngine {
+	var engines []*ttqEngine
+	for _, b := range []string{solver.BackendGPU, solver.BackendCPU} {
+		if !ttqWants(opt, b) {
+			continue
+		}
+		x := &ttqEngine{part: b, label: "auto " + b}
+		if e := r.engine("auto", b); e != nil {
+			x.ok = true
+			x.run = func(seed uint64) ([]ttqPoint, solver.Result, error) {
+				return ttqRun(ctx, e, in, d, opt.Workers, seed, r.extraFor(e))
+			}
+		}
+		engines = append(engines, x)
+	}
+	if lkh != "" {
+		engines = append(engines, &ttqEngine{part: "lkh", label: LKHLabel, ok: true,
+			run: func(seed uint64) ([]ttqPoint, solver.Result, error) {
+				return ttqRunLKH(ctx, r, lkh, in, d, seed)
+			}})
+	}
+	return engines
+}
+
+// ttqSeed runs engine x once with seed seed on case c and records its row, curve, series and share of the mean under label lbl.
+func (r *repro) ttqSeed(ctx context.Context, x *ttqEngine, c ttqCase, lbl string, seed int) error {
+	name, gap, ref := c.name, c.gap, c.ref
+	r.logf("%s (%d cities): %s for %v", name, c.n, lbl, c.d)
+	pts, res, err := x.run(uint64(seed))
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		r.logf("%s on %s: %v", lbl, name, err)
+		x.rows = append(x.rows, ttqErrRow(name, c.n, c.refName, lbl, "error: "+err.Error()))
+		return nil
+	}
+	if x.part == solver.BackendGPU {
+		r.device = res.Device
+	}
+	reach := ttqReach(pts, gap)
+	at := ttqAt(pts, c.d)
+	var sr Series
+	sr.Name = lbl
+	for _, p := range pts {
+		g := gap(p.len)
+		x.curves = append(x.curves, []any{name, lbl, fmt.Sprintf("%.3f", p.t.Seconds()), p.len, fmt.Sprintf("%.4f", g)})
+		sr.X = append(sr.X, math.Max(p.t.Seconds(), 1e-3))
+		// log scale: the optimum itself is drawn at 0.001 %
+		sr.Y = append(sr.Y, math.Max(g, 1e-3))
+	}
+	if len(pts) == 0 {
+		// the peer can end its budget without a tour
+		row := ttqErrRow(name, c.n, c.refName, lbl, "no tour")
+		row[4] = fmtSec(res.Elapsed)
+		x.rows = append(x.rows, row)
+		x.mean.add(res, 0, reach, at)
+		r.logf("%s %s: no tour in %v", name, lbl, res.Elapsed.Round(time.Millisecond))
+		return nil
+	}
+	x.series = append(x.series, sr)
+	gs := "n/a"
+	if ref > 0 {
+		gs = fmt.Sprintf("%.3f", gap(res.Length))
+	}
+	row := []any{name, c.n, c.refName, lbl, fmtSec(res.Elapsed), fmt.Sprintf("%.2f", pts[0].t.Seconds()), res.Length, gs}
+	for _, v := range reach {
+		row = append(row, fmtReach(v))
+	}
+	for _, l := range at {
+		row = append(row, fmtAt(l, gap, ref > 0))
+	}
+	x.rows = append(x.rows, row)
+	x.mean.add(res, pts[0].t, reach, at)
+	r.logf("%s %s: %d (%s %%) in %v", name, lbl, res.Length, gs, res.Elapsed.Round(time.Millisecond))
+	return nil
+}
+
+// ttqNotes are the suite table's notes: the machine, how times and gaps are read, and the peer and order notes that apply.
+func ttqNotes(r *repro, lkh string, runs int) []string {
+	notes := []string{r.machine(),
 		"Times are wall clock from the engine's start, read from its snapshots (best length so far; both the current and the best tour of a snapshot count) and the exact final length; \"—\": not reached.",
 		"Gaps: above the optimum where optima.csv knows it, else above 0.7124·√(N·A) (A: the bounding box) for the generated uniform instances.",
-		"The plots draw gaps below 0.001 % (the optimum, or below the uniform estimate) at 0.001 %. Budgets: 20 s below 10,000 cities, 30 s up to 50,000, 60 s above (or --time); the curves are in ttq-curves.csv and ttq-INSTANCE.png.")
-	tb.Notes = append(tb.Notes, "Gap at 10/20/30/60 s: of the best tour by then; blank past the run's budget.")
+		"The plots draw gaps below 0.001 % (the optimum, or below the uniform estimate) at 0.001 %. Budgets: 20 s below 10,000 cities, 30 s up to 50,000, 60 s above (or --time); the curves are in ttq-curves.csv and ttq-INSTANCE.png.",
+		"Gap at 10/20/30/60 s: of the best tour by then; blank past the run's budget."}
 	if lkh != "" {
-		tb.Notes = append(tb.Notes, lkhNote())
+		notes = append(notes, lkhNote())
 	}
 	if runs > 1 {
-		tb.Notes = append(tb.Notes, "Order: seed by seed, the engines taking turns to go first (seed 1 GPU then CPU, seed 2 CPU then GPU, …), so that neither always runs later in the process.")
+		notes = append(notes, "Order: seed by seed, the engines taking turns to go first (seed 1 GPU then CPU, seed 2 CPU then GPU, …), so that neither always runs later in the process.")
 	}
-	if opt.OutDir != "" {
-		if err := tb.Save(opt.OutDir, "ttq"); err != nil {
-			return err
-		}
-		if err := saveCSV(filepath.Join(opt.OutDir, "ttq-curves.csv"), curves); err != nil {
-			return err
-		}
-	}
-	return tb.Markdown(out)
+	return notes
 }
 
 // ttqOrder is the order in which the suite's n engines run seed seed:

@@ -250,11 +250,7 @@ func given(fs *flag.FlagSet, name string) bool {
 }
 
 func cmdBench(ctx context.Context, e *env, args []string) error {
-	about := "Runs a benchmark or reproduction suite over the registered engines; its table is printed last.\n\nSuites:\n"
-	for _, s := range bench.Names() {
-		name, desc, _ := strings.Cut(s, "\t")
-		about += fmt.Sprintf("  %-10s %s\n", name, desc)
-	}
+	about := benchAbout()
 	fs := newFlags(e, "bench", "--suite NAME [flags]", strings.TrimRight(about, "\n"))
 	opt := bench.Options{GPU: benchGPU()}
 	suite := fs.String("suite", "", "suite `NAME`")
@@ -289,27 +285,8 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	if _, err := parse(fs, "bench", args, 0, 0); err != nil {
 		return err
 	}
-	if *suite == "" {
-		return usagef("bench", "--suite is required (have: %s)", strings.Join(suiteNames(), ", "))
-	}
-	known := false
-	for _, n := range suiteNames() {
-		known = known || n == *suite
-	}
-	if !known {
-		return usagef("bench", "unknown suite %q (have: %s)", *suite, strings.Join(suiteNames(), ", "))
-	}
-	if opt.PeerLKH != "" && *suite != "ttq" {
-		return usagef("bench", "--peer-lkh: only the ttq suite runs a peer (have --suite %s)", *suite)
-	}
-	if err := checkInts("bench", intRange{"runs", int64(opt.Runs), 0, maxRuns}, intRange{"workers", int64(opt.Workers), 0, maxWorkers}, intRange{"threads", int64(opt.Threads), 0, solver.MaxThreads}); err != nil {
+	if err := checkBench(*suite, opt); err != nil {
 		return err
-	}
-	if err := checkTime("bench", "time", opt.Time); err != nil {
-		return err
-	}
-	if opt.Scale < 0 || opt.Scale > 1 || opt.Scale != opt.Scale {
-		return usagef("bench", "--scale %g: want 0 < F <= 1 (0: the paper's budgets)", opt.Scale)
 	}
 	if *instances != "" {
 		for _, s := range strings.Split(*instances, ",") {
@@ -335,6 +312,43 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	return bench.Run(ctx, *suite, opt, e.stdout)
+}
+
+// benchAbout is bench's help text: what it does and each suite with its description.
+func benchAbout() string {
+	about := "Runs a benchmark or reproduction suite over the registered engines; its table is printed last.\n\nSuites:\n"
+	for _, s := range bench.Names() {
+		name, desc, _ := strings.Cut(s, "\t")
+		about += fmt.Sprintf("  %-10s %s\n", name, desc)
+	}
+	return about
+}
+
+// checkBench checks the suite name and the options given to bench, returning a usage error for the first one out of range.
+func checkBench(suite string, opt bench.Options) error {
+	if suite == "" {
+		return usagef("bench", "--suite is required (have: %s)", strings.Join(suiteNames(), ", "))
+	}
+	known := false
+	for _, n := range suiteNames() {
+		known = known || n == suite
+	}
+	if !known {
+		return usagef("bench", "unknown suite %q (have: %s)", suite, strings.Join(suiteNames(), ", "))
+	}
+	if opt.PeerLKH != "" && suite != "ttq" {
+		return usagef("bench", "--peer-lkh: only the ttq suite runs a peer (have --suite %s)", suite)
+	}
+	if err := checkInts("bench", intRange{"runs", int64(opt.Runs), 0, maxRuns}, intRange{"workers", int64(opt.Workers), 0, maxWorkers}, intRange{"threads", int64(opt.Threads), 0, solver.MaxThreads}); err != nil {
+		return err
+	}
+	if err := checkTime("bench", "time", opt.Time); err != nil {
+		return err
+	}
+	if opt.Scale < 0 || opt.Scale > 1 || opt.Scale != opt.Scale {
+		return usagef("bench", "--scale %g: want 0 < F <= 1 (0: the paper's budgets)", opt.Scale)
+	}
+	return nil
 }
 
 func suiteNames() []string {

@@ -328,28 +328,8 @@ func finishSolve(ctx context.Context, e *env, in *solver.Instance, res solver.Re
 		}
 	}
 	if !in.HasOptimum() && o.bound > 0 && ctx.Err() == nil {
-		bopts := bound.Options{Time: o.bound}
-		if res.Backend == solver.BackendGPU {
-			bopts.Device = gpu.BoundDevice // the ascent where the run was
-		}
-		start := time.Now()
-		r, err := boundUntilStopped(ctx, in, bopts)
-		if err != nil && bopts.Device != nil && ctx.Err() == nil && boundFailed(err) {
-			bopts.Time -= time.Since(start) // D bounds both tries together
-			if bopts.Time <= 0 {
-				bopts.Time = time.Nanosecond // no time left: no second try
-			}
-			bopts.Device = nil
-			r, err = boundUntilStopped(ctx, in, bopts)
-		}
-		switch {
-		case err == nil:
-			lb = &r
-		case o.quiet:
-		case errors.Is(err, context.DeadlineExceeded):
-			fmt.Fprintf(e.stderr, "tsp: no lower bound within --bound %v\n", o.bound)
-		default:
-			fmt.Fprintf(e.stderr, "tsp: no lower bound: %v\n", err)
+		if r := boundAfterRun(ctx, e, in, res, o); r != nil {
+			lb = r
 		}
 	}
 	rep := solver.NewReport(in, res)
@@ -383,6 +363,34 @@ func finishSolve(ctx context.Context, e *env, in *solver.Instance, res solver.Re
 	}
 	if ctx.Err() != nil {
 		return errInterrupted
+	}
+	return nil
+}
+
+// boundAfterRun computes the lower bound for --bound after the run, on the run's device first where it was the GPU, and returns nil (having said why unless quiet) when there is none.
+func boundAfterRun(ctx context.Context, e *env, in *solver.Instance, res solver.Result, o outputs) *bound.Result {
+	bopts := bound.Options{Time: o.bound}
+	if res.Backend == solver.BackendGPU {
+		bopts.Device = gpu.BoundDevice // the ascent where the run was
+	}
+	start := time.Now()
+	r, err := boundUntilStopped(ctx, in, bopts)
+	if err != nil && bopts.Device != nil && ctx.Err() == nil && boundFailed(err) {
+		bopts.Time -= time.Since(start) // D bounds both tries together
+		if bopts.Time <= 0 {
+			bopts.Time = time.Nanosecond // no time left: no second try
+		}
+		bopts.Device = nil
+		r, err = boundUntilStopped(ctx, in, bopts)
+	}
+	switch {
+	case err == nil:
+		return &r
+	case o.quiet:
+	case errors.Is(err, context.DeadlineExceeded):
+		fmt.Fprintf(e.stderr, "tsp: no lower bound within --bound %v\n", o.bound)
+	default:
+		fmt.Fprintf(e.stderr, "tsp: no lower bound: %v\n", err)
 	}
 	return nil
 }
