@@ -277,15 +277,9 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 	d := tour.NewDist(in)
 	c := newControl(ctx, p, w, snaps, start)
 
-	var near saNear
-	if fit {
-		setup, cancel := c.setupContext()
-		var err error
-		near, err = newSANear(setup, in)
-		cancel()
-		if err != nil && ctx.Err() == nil && !c.done() {
-			return solver.Result{}, err
-		}
+	near, err := fittedNear(ctx, c, in, fit)
+	if err != nil {
+		return solver.Result{}, err
 	}
 	start0 := p.Start
 	if fit && start0 == nil {

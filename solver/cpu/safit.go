@@ -44,6 +44,22 @@ type saNear struct {
 	from float64
 }
 
+// fittedNear is a fitted run's near moves, built within the run's set-up
+// time (none without fit, or when the run is stopped while they are
+// built); an error only when they failed on their own.
+func fittedNear(ctx context.Context, c *control, in *solver.Instance, fit bool) (saNear, error) {
+	if !fit {
+		return saNear{}, nil
+	}
+	setup, cancel := c.setupContext()
+	defer cancel()
+	near, err := newSANear(setup, in)
+	if err != nil && ctx.Err() == nil && !c.done() {
+		return saNear{}, err
+	}
+	return near, nil
+}
+
 // newSANear builds the neighbour lists (stopping with ctx) and the
 // temperature the near moves start below.
 func newSANear(ctx context.Context, in *solver.Instance) (saNear, error) {

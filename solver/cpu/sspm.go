@@ -85,15 +85,9 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	c := newControl(ctx, p, w, snaps, start)
 	pm := p.Threads
 
-	var near saNear
-	if fit {
-		setup, cancel := c.setupContext()
-		var err error
-		near, err = newSANear(setup, in)
-		cancel()
-		if err != nil && ctx.Err() == nil && !c.done() {
-			return solver.Result{}, err
-		}
+	near, err := fittedNear(ctx, c, in, fit)
+	if err != nil {
+		return solver.Result{}, err
 	}
 	var t0 []int32
 	switch {
