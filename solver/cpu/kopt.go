@@ -31,15 +31,21 @@ type kopt struct {
 
 	// the chain of try5opt: its most steps, the total gain of the steps
 	// applied (base), the best open step of the current one (openT,
-	// openK, openG), the cities to queue on success and the chain's
-	// added and removed edges
-	steps          int
-	base           int64
-	openT          [2 * maxK]int32
-	openK          int
-	openG          int64
-	touched        []int32
-	added, deleted [][2]int32
+	// openK, openG) and the cities to queue on success
+	steps   int
+	base    int64
+	openT   [2 * maxK]int32
+	openK   int
+	openG   int64
+	touched []int32
+
+	// the chain's excludable edges: where mark[c] is the chain's id, c's
+	// tour neighbours before the chain first changed them (orig) and
+	// which of those two edges the chain has removed (gone, a bit each)
+	id   int32
+	mark []int32
+	orig [][2]int32
+	gone []uint8
 }
 
 // kBreadth is the default breadth per level of the 5-opt move.
@@ -48,8 +54,8 @@ var kBreadth = [maxK - 1]int{5, 5, 3, 2}
 func newKopt() *kopt { return &kopt{breadth: kBreadth, steps: kSteps} }
 
 // kSteps is how many 5-opt steps a chain makes at most (1: the plain
-// 5-opt move).
-const kSteps = 3
+// 5-opt move); the excludable edges end every chain well before.
+const kSteps = 1 << 30
 
 // setMove gives s the configuration's deep move.
 func (c ilsConfig) setMove(s *ls) {
@@ -65,8 +71,10 @@ func (c ilsConfig) setMove(s *ls) {
 // chain of them (Lin–Kernighan): the step with the best partial gain
 // that closes into a tour is applied and the search goes on from t1
 // with the closing edge as the next first removed edge, up to k5.steps
-// steps; within a chain no added edge is removed again and no removed
-// edge added. A chain that never gains is undone.
+// steps. The last edge an open step removes must be excludable
+// (Helsgaun 2000, section 5.3): a tour edge from before the chain that
+// the chain has not removed yet, which ends every chain within n steps;
+// its other edges are free. A chain that never gains is undone.
 func (s *ls) try5opt(t1 int32) bool {
 	k := s.k5
 	for dir := 0; dir < 2; dir++ {
@@ -78,7 +86,8 @@ func (s *ls) try5opt(t1 int32) bool {
 			continue
 		}
 		k.t[0], k.t[1] = t1, t2
-		k.base, k.touched, k.added, k.deleted = 0, k.touched[:0], k.added[:0], k.deleted[:0]
+		k.base, k.touched = 0, k.touched[:0]
+		k.newChain(s.n)
 		mark, rec, len0 := len(s.journal), s.record, s.length
 		s.record = true
 		G := s.d.At(t1, t2)
@@ -95,17 +104,14 @@ func (s *ls) try5opt(t1 int32) bool {
 			// the best open step, closed with a loss for now
 			kk := k.openK
 			k.t = k.openT
+			for i := 0; i < kk; i++ {
+				k.exclude(s, k.t[2*i], k.t[2*i+1])
+			}
 			s.kFeasible(kk)
 			s.kApply(kk)
 			closed := k.openG - s.d.At(k.t[2*kk-1], t1)
 			s.length -= closed - k.base
 			k.base = closed
-			for i := 0; i < kk; i++ {
-				k.deleted = append(k.deleted, [2]int32{k.t[2*i], k.t[2*i+1]})
-				if i+1 < kk {
-					k.added = append(k.added, [2]int32{k.t[2*i+1], k.t[2*i+2]})
-				}
-			}
 			k.touched = append(k.touched, k.t[:2*kk]...)
 			k.t[1] = k.t[2*kk-1]
 			G = k.openG
@@ -128,17 +134,60 @@ func (s *ls) try5opt(t1 int32) bool {
 	return false
 }
 
+// newChain starts a chain: no edge is marked removed.
+func (k *kopt) newChain(n int) {
+	if len(k.mark) != n {
+		k.mark, k.orig, k.gone, k.id = make([]int32, n), make([][2]int32, n), make([]uint8, n), 0
+	}
+	k.id++
+	if k.id == 1<<30 {
+		clear(k.mark)
+		k.id = 1
+	}
+}
+
+// exclude records that the chain removes the tour edge (a, b).
+func (k *kopt) exclude(s *ls, a, b int32) {
+	for _, x := range [2][2]int32{{a, b}, {b, a}} {
+		c, o := x[0], x[1]
+		if k.mark[c] != k.id {
+			k.mark[c], k.orig[c], k.gone[c] = k.id, [2]int32{s.pred(c), s.succ(c)}, 0
+		}
+		if k.orig[c][0] == o {
+			k.gone[c] |= 1
+		} else if k.orig[c][1] == o {
+			k.gone[c] |= 2
+		}
+	}
+}
+
+// excludable reports whether the tour edge (a, b) was in the tour when
+// the chain began and the chain has not removed it: an edge with an end
+// the chain has not touched is.
+func (k *kopt) excludable(a, b int32) bool {
+	if k.mark[a] != k.id || k.mark[b] != k.id {
+		return true
+	}
+	switch b {
+	case k.orig[a][0]:
+		return k.gone[a]&1 == 0
+	case k.orig[a][1]:
+		return k.gone[a]&2 == 0
+	}
+	return false
+}
+
 // kStep extends a chain of i removed edges (t[0..2i-1]) whose removed
 // minus added lengths are G: an added edge from t[2i-1] to a candidate,
 // the removed edge beside it, then a close or a deeper step. At the
-// deepest level it keeps the feasible close with the largest G in
-// openT, openK and openG for the next step of a chain.
+// deepest level it keeps the feasible close with the largest G whose
+// last removed edge is excludable in openT, openK and openG for the next
+// step of a chain.
 func (s *ls) kStep(i int, G int64) bool {
 	k := s.k5
 	d := s.d
 	t1, last := k.t[0], k.t[2*i-1]
 	sl, pl := s.succ(last), s.pred(last)
-	tabu := len(k.added) > 0
 	tried := 0
 	for ci, c := range s.nb[int(last)*s.k : int(last)*s.k+s.k] {
 		g := G - s.nbDist(last, ci, c)
@@ -148,9 +197,6 @@ func (s *ls) kStep(i int, G int64) bool {
 		if c == sl || c == pl {
 			continue // a tour edge
 		}
-		if tabu && hasEdge(k.deleted, last, c) {
-			continue
-		}
 		tried++
 		k.t[2*i] = c
 		for v := 0; v < 2; v++ {
@@ -158,7 +204,7 @@ func (s *ls) kStep(i int, G int64) bool {
 			if v == 1 {
 				e = s.pred(c)
 			}
-			if s.isFixed(c, e) || k.removed(i, c, e) || (tabu && hasEdge(k.added, c, e)) {
+			if s.isFixed(c, e) || k.removed(i, c, e) {
 				continue
 			}
 			s.moves++
@@ -175,23 +221,13 @@ func (s *ls) kStep(i int, G int64) bool {
 					k.touched = append(k.touched, k.t[:2*i+2]...)
 					return true
 				}
-				if i+1 == maxK && k.steps > 1 && G2 > k.openG && s.kFeasible(i+1) {
+				if i+1 == maxK && k.steps > 1 && G2 > k.openG && k.excludable(c, e) && s.kFeasible(i+1) {
 					k.openT, k.openK, k.openG = k.t, i+1, G2
 				}
 			}
 			if i+1 < maxK && s.kStep(i+1, G2) {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-// hasEdge reports whether (a, b) is in the list, either way round.
-func hasEdge(list [][2]int32, a, b int32) bool {
-	for _, e := range list {
-		if (e[0] == a && e[1] == b) || (e[0] == b && e[1] == a) {
-			return true
 		}
 	}
 	return false
