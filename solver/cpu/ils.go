@@ -375,13 +375,28 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 			break
 		}
 		r.c.setPhase(solver.PhaseBound)
+		var ascentDone atomic.Bool
+		var pre chan []int32
+		if near != nil && r.o.kicks == 0 {
+			// A local search on quadrant lists improves the start tour
+			// meanwhile, on a core the ascent leaves idle (or that it
+			// shares with one of several).
+			pre = make(chan []int32, 1)
+			go func() { pre <- r.preSearch(ctx, k, &ascentDone) }()
+		}
 		res, berr := bound.Compute(ctx, r.in, opts)
+		if pre != nil {
+			ascentDone.Store(true)
+			r.pre = <-pre
+		}
 		if berr == nil {
 			nb, berr = res.AlphaCandidates(k)
 			r.listNote, r.stats = alphaNote(res), ascentStats(res)
-			// the search starts from the greedy tour on the alpha
-			// lists (above)
-			r.pre = nil
+			if pre == nil {
+				// the search starts from the greedy tour on the alpha
+				// lists (above)
+				r.pre = nil
+			}
 		} else if errors.Is(berr, context.DeadlineExceeded) && ctx.Err() == nil {
 			// Its share of the time was too short for a first 1-tree
 			// (or for the shared ascent to end): the nearest lists, the
@@ -427,6 +442,41 @@ func (r *ilsRun) showBeforeAscent(ctx context.Context, k int) (*neighbor.Lists, 
 	r.c.snapshot(t, l, 0, 0, 0)
 	r.pre = t
 	return near, nil
+}
+
+// preSearch improves the start tour r.pre by the run's local search
+// and kicks on quadrant lists until done is set or the run stops, and
+// returns it. Started from it, the descent on the alpha-nearness lists
+// is short and the search ahead of one from the greedy tour on them
+// (docs/PERF.md, "The 5-opt move's chains").
+func (r *ilsRun) preSearch(ctx context.Context, k int, done *atomic.Bool) []int32 {
+	q, err := neighbor.QuadrantContext(ctx, r.in, k)
+	if err != nil {
+		return r.pre
+	}
+	s := newLS(tour.LazyDist(r.in), q.List, q.K, r.pre)
+	r.o.configure(s)
+	s.cacheNbDist()
+	s.r = newRNG(r.p.Seed, uint64(r.w))
+	s.record = true
+	s.setFixed(r.in.FixedEdges)
+	stop := func() bool {
+		if done.Load() || r.c.done() {
+			return true
+		}
+		r.c.offer(s.tour, s.length)
+		return false
+	}
+	s.pushAll()
+	if s.optimize(stop) {
+		for !stop() {
+			if _, ok := s.tryKick(r.o.cfg.maxSeg, r.o.cfg.acceptEqual, stop); !ok {
+				break
+			}
+		}
+	}
+	r.c.offer(s.tour, s.length)
+	return s.tour
 }
 
 // alphaLists are alpha-nearness lists an ascent in the background made,
