@@ -326,13 +326,16 @@ func cutShort(ctx context.Context, stop <-chan struct{}, hard context.Context, l
 	return err
 }
 
-// ascentHalt tells the ascent to end: when soft ends, or when only about
-// twice the first evaluation's cost evalCost is left of the time limit
-// (0: none), kept for the last evaluation.
+// ascentHalt tells the ascent to end: when soft ends, or when only twice
+// the first evaluation's cost evalCost, and at least a tenth of the time
+// limit (0: none), is left of it, kept for the last evaluation: one that
+// misses the limit loses the whole ascent (the penalty-free 1-tree is
+// returned), which on a loaded machine happened with twice the first
+// evaluation's cost left (docs/PERF.md, "The 5-opt move's chains").
 func ascentHalt(soft context.Context, start time.Time, limit, evalCost time.Duration) func() bool {
 	var deadline time.Time
 	if limit > 0 {
-		deadline = start.Add(limit - 2*evalCost)
+		deadline = start.Add(limit - max(2*evalCost, limit/10))
 	}
 	return func() bool {
 		return soft.Err() != nil || !deadline.IsZero() && time.Now().After(deadline)
