@@ -66,20 +66,25 @@
 // sequential 5-opt move of Lin–Kernighan–Helsgaun (kopt.go): t1..t10 over
 // the candidate lists with positive partial gains, each close checked for
 // one Hamiltonian cycle from the positions of its cities, applied as the
-// fewest reversals of its segments, in chains of up to 3 steps.
+// fewest reversals of its segments; where no close gains, the step with
+// the best partial gain is applied and the chain goes on from it, as long
+// as the last edge each step removes is one the chain has not touched
+// (Helsgaun's excludable edges).
 //
 // Defaults by size. auto's defaults that depend on the instance's size
 // are one table, autoBySize (ilsconfig.go): below 15,000 cities, where
 // each worker searches the whole tour, the pure 3-opt moves, escapes
 // after 3·n stale kicks and nearest candidates for every worker; from
 // 4,000 the crossover exchange, depth 2 and kicks of up to 200 cities;
-// alpha-nearness lists (5 a city) from 10,000; from 15,000 the partition
-// search's; the 5-opt move below 50,000.
+// alpha-nearness lists (5 a city) from 10,000, the start tour improved on
+// quadrant lists while the ascent behind them runs; from 15,000 the
+// partition search's; the 5-opt move below 50,000.
 // `tsp engines FILE` and solver.EffectiveOptions show them per instance;
 // the measurements behind each row are in docs/PERF.md.
 //
 // Large instances. From 15,000 cities with coordinates auto runs the
-// partition search (partition.go, partregion.go, options partition,
+// partition search with three workers or more (with two, below 50,000
+// cities, the whole-tour searches) (partition.go, partregion.go, options partition,
 // partseg, partkicks, partslice, partshape, partdeep): instead of one
 // whole-tour search per worker, of which only the best survives, every
 // round cuts the one tour into pieces and all workers improve their

@@ -963,6 +963,6 @@ func init() {
 		ilsConfig{orOpt: true, start: "greedy"}})
 	solver.Register(ilsEngine{baseEngine{"3opt-ils", "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
 		ilsConfig{orOpt: true, start: "nn"}})
-	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for a time budget: iterated 2-opt + Or-opt local search with sequential 5-opt (Lin–Kernighan) moves from 4,000 to 50,000 cities and sequential 3-opt moves elsewhere; below 15,000 cities one search per core on nearest candidates (5 alpha-nearness candidates from 10,000 cities; from 4,000 the searches' tours combined by partition crossover), from 15,000 all cores on one tour, each on a segment or a cell of the plane (nearest and quadrant candidates alternating); stagnation escapes, best kept"},
+	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for a time budget: iterated 2-opt + Or-opt local search with sequential 5-opt (Lin–Kernighan) moves, chained while they gain, from 4,000 to 50,000 cities and sequential 3-opt moves elsewhere; below 15,000 cities (below 50,000 on two cores) one search per core on nearest candidates (5 alpha-nearness candidates from 10,000 cities; from 4,000 the searches' tours combined by partition crossover), from 15,000 on three cores or more all cores on one tour, each on a segment or a cell of the plane (nearest and quadrant candidates alternating); stagnation escapes, best kept"},
 		ilsConfig{orOpt: true, start: "greedy"}})
 }

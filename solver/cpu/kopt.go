@@ -29,10 +29,9 @@ type kopt struct {
 	first, last [maxK]int32
 	seq         [maxK]int8 // segment index, +1, negated when reversed
 
-	// the chain of try5opt: its most steps, the total gain of the steps
-	// applied (base), the best open step of the current one (openT,
-	// openK, openG) and the cities to queue on success
-	steps   int
+	// the chain of try5opt: the total gain of the steps applied (base),
+	// the best open step of the current one (openT, openK, openG) and the
+	// cities to queue on success
 	base    int64
 	openT   [2 * maxK]int32
 	openK   int
@@ -51,11 +50,7 @@ type kopt struct {
 // kBreadth is the default breadth per level of the 5-opt move.
 var kBreadth = [maxK - 1]int{5, 5, 3, 2}
 
-func newKopt() *kopt { return &kopt{breadth: kBreadth, steps: kSteps} }
-
-// kSteps is how many 5-opt steps a chain makes at most (1: the plain
-// 5-opt move); the excludable edges end every chain well before.
-const kSteps = 1 << 30
+func newKopt() *kopt { return &kopt{breadth: kBreadth} }
 
 // setMove gives s the configuration's deep move.
 func (c ilsConfig) setMove(s *ls) {
@@ -70,11 +65,13 @@ func (c ilsConfig) setMove(s *ls) {
 // the first it finds: a 5-opt step, or, where none closes with a gain, a
 // chain of them (Lin–Kernighan): the step with the best partial gain
 // that closes into a tour is applied and the search goes on from t1
-// with the closing edge as the next first removed edge, up to k5.steps
-// steps. The last edge an open step removes must be excludable
-// (Helsgaun 2000, section 5.3): a tour edge from before the chain that
-// the chain has not removed yet, which ends every chain within n steps;
-// its other edges are free. A chain that never gains is undone.
+// with the closing edge as the next first removed edge. The last edge
+// an open step removes must be excludable, as in LKH: a tour edge from
+// before the chain that the chain has not removed yet, which ends every
+// chain within n steps; its other edges are free. A chain that never
+// gains is undone. Chains that go on while they can, rather than for 3
+// steps, made the local optima and the kicks far better
+// (docs/PERF.md, "The 5-opt move's chains").
 func (s *ls) try5opt(t1 int32) bool {
 	k := s.k5
 	for dir := 0; dir < 2; dir++ {
@@ -92,13 +89,13 @@ func (s *ls) try5opt(t1 int32) bool {
 		s.record = true
 		G := s.d.At(t1, t2)
 		ok := false
-		for step := 1; ; step++ {
+		for {
 			k.openK, k.openG = 0, 0
 			if s.kStep(1, G) {
 				ok = true
 				break
 			}
-			if step >= k.steps || k.openK == 0 {
+			if k.openK == 0 {
 				break
 			}
 			// the best open step, closed with a loss for now
@@ -221,7 +218,7 @@ func (s *ls) kStep(i int, G int64) bool {
 					k.touched = append(k.touched, k.t[:2*i+2]...)
 					return true
 				}
-				if i+1 == maxK && k.steps > 1 && G2 > k.openG && k.excludable(c, e) && s.kFeasible(i+1) {
+				if i+1 == maxK && G2 > k.openG && k.excludable(c, e) && s.kFeasible(i+1) {
 					k.openT, k.openK, k.openG = k.t, i+1, G2
 				}
 			}

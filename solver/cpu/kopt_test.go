@@ -313,3 +313,41 @@ func TestK5FixedUndo(t *testing.T) {
 		checkLS(t, s, in, "undo")
 	}
 }
+
+// TestK5Excludable: within a chain, a tour edge is excludable until the
+// chain removes it, an edge the chain added is not, and a new chain
+// starts with every tour edge excludable.
+func TestK5Excludable(t *testing.T) {
+	in := uniformInstance(20, 5)
+	s := newLS(tour.NewDist(in), nil, 0, newRNG(5, 0).randomTour(20))
+	s.k5 = newKopt()
+	k, c := s.k5, func(p int) int32 { return s.tour[p] }
+	k.newChain(s.n)
+	for p := range s.n {
+		if !k.excludable(c(p), c((p+1)%s.n)) {
+			t.Fatalf("edge at %d not excludable in a new chain", p)
+		}
+	}
+	// a 2-opt step removes (3,4) and (8,9) and adds (3,8) and (4,9)
+	a, b, x, y := c(3), c(4), c(8), c(9)
+	k.exclude(s, a, b)
+	k.exclude(s, x, y)
+	s.move2(a, b, x, y)
+	if !adjacent(s.pos, a, x) || !adjacent(s.pos, b, y) {
+		t.Fatal("the 2-opt step did not add (3,8) and (4,9)")
+	}
+	for _, e := range [][2]int32{{a, x}, {x, a}, {b, y}} {
+		if k.excludable(e[0], e[1]) {
+			t.Errorf("added edge %v excludable", e)
+		}
+	}
+	for _, e := range [][2]int32{{c(2), a}, {y, s.succ(y)}, {c(0), c(1)}} {
+		if !k.excludable(e[0], e[1]) {
+			t.Errorf("tour edge %v from before the chain not excludable", e)
+		}
+	}
+	k.newChain(s.n)
+	if !k.excludable(a, x) || !k.excludable(b, y) {
+		t.Error("a new chain keeps the old chain's marks")
+	}
+}

@@ -47,6 +47,12 @@ import (
 // (docs/PERF.md, "CPU partition search").
 const partMinN = 15000
 
+// partMinWorkers is the fewest workers auto runs the partition search
+// with below lk5MaxN: with two, the whole-tour searches and the 5-opt
+// move's chains were ahead on d18512 (docs/PERF.md, "The 5-opt move's
+// chains").
+const partMinWorkers = 3
+
 // Partition search settings, measured on usa13509 and pla85900 (see
 // docs/PERF.md, "CPU partition search").
 const (
@@ -105,7 +111,7 @@ func (r *ilsRun) usePartition() bool {
 	case "off":
 		return false
 	}
-	return r.e.name == "auto" && in.N >= partMinN
+	return r.e.name == "auto" && in.N >= partMinN && (r.w >= partMinWorkers || in.N >= lk5MaxN)
 }
 
 // partRun is the state of one partition search.

@@ -159,6 +159,32 @@ func TestPartitionLayout(t *testing.T) {
 	}
 }
 
+// TestAutoPartitionWorkers: auto takes the partition search from
+// partMinN cities with at least partMinWorkers workers, and from lk5MaxN
+// with any number; the option overrides it.
+func TestAutoPartitionWorkers(t *testing.T) {
+	e, _ := solver.Lookup("auto", solver.BackendCPU)
+	for _, tc := range []struct {
+		n, w int
+		opt  string
+		want bool
+	}{
+		{partMinN - 1, 16, "auto", false},
+		{partMinN, partMinWorkers, "auto", true},
+		{partMinN, partMinWorkers - 1, "auto", false},
+		{lk5MaxN - 1, 2, "auto", false},
+		{lk5MaxN, 2, "auto", true},
+		{lk5MaxN, 1, "auto", true},
+		{partMinN, 2, "on", true},
+		{lk5MaxN, 16, "off", false},
+	} {
+		r := &ilsRun{e: e.(ilsEngine), in: uniformInstance(tc.n, 3), w: tc.w, o: ilsOptions{partition: tc.opt}}
+		if got := r.usePartition(); got != tc.want {
+			t.Errorf("n %d, %d workers, partition=%s: %v, want %v", tc.n, tc.w, tc.opt, got, tc.want)
+		}
+	}
+}
+
 // TestPartitionFixedEdges: the instance's fixed edges survive every round,
 // also where they lie inside a segment, and the engine keeps them.
 func TestPartitionFixedEdges(t *testing.T) {
