@@ -62,9 +62,9 @@ func (p *Pane) setBound(in *solver.Instance, lb int64) {
 	p.bound.value = lb
 	p.Curve.SetOptimum(lb)
 	if p.best != nil {
-		_ = p.numbers["Gap"].Set(boundGap(solver.TourLength(in, p.best), lb))
+		p.setNumber("Gap", boundGap(solver.TourLength(in, p.best), lb))
 	} else {
-		_ = p.numbers["Gap"].Set(fmt.Sprintf("lower bound %d", lb))
+		p.setNumber("Gap", fmt.Sprintf("lower bound %d", lb))
 	}
 }
 

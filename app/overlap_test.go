@@ -308,7 +308,7 @@ func TestRefusedRunKeepsTheResult(t *testing.T) {
 	}
 	settle(t, p)
 	best, _ := p.Runner.Best()
-	shown, _ := p.numbers["Best"].Get()
+	shown := p.numbers["Best"].Text
 	if best == nil || shown == "–" {
 		t.Fatalf("no result to keep: best %v, shown %q", best != nil, shown)
 	}
@@ -318,7 +318,7 @@ func TestRefusedRunKeepsTheResult(t *testing.T) {
 	if top := ap.Win.Canvas().Overlays().Top(); top != nil {
 		ap.Win.Canvas().Overlays().Remove(top)
 	}
-	if got, _ := p.numbers["Best"].Get(); got != shown {
+	if got := p.numbers["Best"].Text; got != shown {
 		t.Errorf("after a refused run Best shows %q, was %q", got, shown)
 	}
 	if b, _ := p.Runner.Best(); b == nil {

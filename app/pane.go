@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/data/binding"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -40,13 +39,11 @@ type Pane struct {
 	tour    []int
 	best    []int
 
-	numbers map[string]binding.String
+	numbers map[string]*widget.Label
 	status  *widget.Label
 	// bar shows the share of the run done, or of a set-up phase whose
-	// progress the engine knows; busy stands in for it while a phase of
-	// unknown length runs.
-	bar  *fractionBar
-	busy *widget.ProgressBarInfinite
+	// progress the engine knows, or that a phase of unknown length runs.
+	bar *fractionBar
 
 	runBtn, pauseBtn, stepBtn, stopBtn, resetBtn, fitBtn *widget.Button
 
@@ -148,13 +145,10 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 	p.schedule = newSecondaryLabel("", true)
 	p.schedule.Hide()
 	p.bar = newFractionBar()
-	p.busy = widget.NewProgressBarInfinite()
-	p.busy.Stop()
-	p.busy.Hide()
-	p.numbers = map[string]binding.String{}
+	p.numbers = map[string]*widget.Label{}
 	for _, k := range numberKeys {
-		p.numbers[k] = binding.NewString()
-		_ = p.numbers[k].Set("–")
+		p.numbers[k] = widget.NewLabel("–")
+		p.numbers[k].Truncation = fyne.TextTruncateEllipsis
 	}
 	p.Runner.OnUpdate = p.throttle.deliver(func(pr session.Progress) { uiDo(func() { p.apply(pr) }) })
 	p.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), p.Run)
@@ -196,16 +190,16 @@ func (p *Pane) clear() {
 			p.Curve.SetOptimum(lb) // the proven lower bound as the line
 		}
 	}
-	p.bar.SetValue(0)
+	p.bar.Set(0, false)
 	for _, k := range numberKeys {
-		_ = p.numbers[k].Set("–")
+		p.setNumber(k, "–")
 	}
 	p.schedule.SetText("")
 	p.schedule.Hide()
 	if p.in != nil && p.in.HasOptimum() {
-		_ = p.numbers["Gap"].Set(fmt.Sprintf("optimum %d", p.in.Optimum))
+		p.setNumber("Gap", fmt.Sprintf("optimum %d", p.in.Optimum))
 	} else if p.bound.value > 0 {
-		_ = p.numbers["Gap"].Set(fmt.Sprintf("lower bound %d", p.bound.value))
+		p.setNumber("Gap", fmt.Sprintf("lower bound %d", p.bound.value))
 	}
 }
 
@@ -233,22 +227,9 @@ func (p *Pane) SetSettings(s Settings) { p.settings.Set(s) }
 // Status returns the pane's status line.
 func (p *Pane) Status() string { return p.status.Text }
 
-func (p *Pane) setStatus(s string) { p.status.SetText(s) }
-
-// showBusy shows the bar for a phase of unknown length (on) or the
-// determinate bar (off).
-func (p *Pane) showBusy(on bool) {
-	if on == p.busy.Visible() {
-		return
-	}
-	if on {
-		p.bar.Hide()
-		p.busy.Show()
-		p.busy.Start()
-	} else {
-		p.busy.Stop()
-		p.busy.Hide()
-		p.bar.Show()
+func (p *Pane) setStatus(s string) {
+	if p.status.Text != s {
+		p.status.SetText(s)
 	}
 }
 
@@ -434,9 +415,7 @@ func (p *Pane) apply(pr session.Progress) {
 	}
 	p.setNumbers(pr)
 	p.showSchedule(pr)
-	frac, busy := BarFraction(pr)
-	p.bar.SetValue(frac)
-	p.showBusy(busy)
+	p.bar.Set(BarFraction(pr))
 	p.setStatus(StatusLine(pr))
 	p.refreshButtons()
 	unlock() // the callbacks may look at the other pane
@@ -445,8 +424,15 @@ func (p *Pane) apply(pr session.Progress) {
 	}
 }
 
+// setNumber shows v as the number k; an unchanged text is not redrawn.
+func (p *Pane) setNumber(k, v string) {
+	if l := p.numbers[k]; l.Text != v {
+		l.SetText(v)
+	}
+}
+
 func (p *Pane) setNumbers(pr session.Progress) {
-	set := func(k, v string) { _ = p.numbers[k].Set(v) }
+	set := p.setNumber
 	if pr.Length > 0 {
 		set("Length", fmt.Sprint(pr.Length))
 	}
@@ -559,10 +545,12 @@ func (p *Pane) refreshButtons() {
 	}
 	has := p.in != nil
 	en(p.runBtn, has && st != session.Running)
+	text := "Run"
 	if st == session.Paused {
-		p.runBtn.SetText("Resume")
-	} else {
-		p.runBtn.SetText("Run")
+		text = "Resume"
+	}
+	if p.runBtn.Text != text {
+		p.runBtn.SetText(text)
 	}
 	en(p.pauseBtn, st == session.Running)
 	en(p.stepBtn, has && st != session.Running)
@@ -582,8 +570,7 @@ func (p *Pane) Numbers() fyne.CanvasObject {
 	for _, k := range numberKeys {
 		name := widget.NewLabel(k)
 		name.TextStyle = fyne.TextStyle{Bold: true}
-		val := widget.NewLabelWithData(p.numbers[k])
-		val.Truncation = fyne.TextTruncateEllipsis
+		val := p.numbers[k]
 		cells = append(cells, name, val)
 		if k == "Temperature" {
 			p.tempRow = []fyne.CanvasObject{name, val}
@@ -623,7 +610,7 @@ func (l minHeightLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 func (p *Pane) Progress() fyne.CanvasObject {
 	line := fyne.MeasureText("Mg", theme.TextSize(), fyne.TextStyle{}).Height + theme.LineSpacing()
 	h := statusLines*line + 2*theme.InnerPadding()
-	return container.NewVBox(container.NewStack(p.bar, p.busy), container.New(minHeightLayout{h}, p.status))
+	return container.NewVBox(p.bar, container.New(minHeightLayout{h}, p.status))
 }
 
 // settingsWidth is the most width the settings form asks for.
