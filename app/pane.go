@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 	"time"
 
@@ -71,21 +72,41 @@ type Pane struct {
 }
 
 // FrameInterval is the least time between two updates of a running
-// pane's screen. Every update repaints the window, which with a software
-// OpenGL (a machine without a GPU, Xvfb) costs the cores the engine runs
-// on: at the runner's 30 updates a second the window took as much CPU
-// time as the engine (docs/PERF.md).
-const FrameInterval = 250 * time.Millisecond
+// pane's screen, and BusyFrameInterval that while the run's engine takes
+// every core. Every update repaints the whole window, which with software
+// OpenGL (a machine without a GPU, Xvfb) costs CPU time the engine would
+// have had (docs/PERF.md).
+const (
+	FrameInterval     = 250 * time.Millisecond
+	BusyFrameInterval = time.Second
+)
 
-// updateThrottle passes a runner's updates on at most once per
-// FrameInterval while the run goes on, the newest one each time (none is
-// lost at the end: an update of a run that is not running, such as its
-// last, is passed on at once, after any held one).
+// frameInterval is the update interval of a run of engine e with params:
+// BusyFrameInterval when e runs a goroutine on every core.
+func frameInterval(e solver.Engine, params solver.Params) time.Duration {
+	if _, ok := solver.OptionsFor(e.Name(), e.Backend()).Lookup("workers"); ok && (params.Workers <= 0 || params.Workers >= runtime.NumCPU()) {
+		return BusyFrameInterval
+	}
+	return FrameInterval
+}
+
+// updateThrottle passes a runner's updates on at most once per interval
+// while the run goes on, the newest one each time (none is lost at the
+// end: an update of a run that is not running, such as its last, is
+// passed on at once, after any held one).
 type updateThrottle struct {
-	mu      sync.Mutex
-	last    time.Time
-	held    *session.Progress
-	pending bool
+	mu       sync.Mutex
+	interval time.Duration // 0: FrameInterval
+	last     time.Time
+	held     *session.Progress
+	pending  bool
+}
+
+// setInterval sets the least time between two updates passed on.
+func (t *updateThrottle) setInterval(d time.Duration) {
+	t.mu.Lock()
+	t.interval = d
+	t.mu.Unlock()
 }
 
 // deliver wraps send, called with each update passed on.
@@ -101,7 +122,11 @@ func (t *updateThrottle) deliver(send func(session.Progress)) func(session.Progr
 			t.mu.Unlock()
 			return
 		}
-		wait := FrameInterval - time.Since(t.last)
+		interval := t.interval
+		if interval <= 0 {
+			interval = FrameInterval
+		}
+		wait := interval - time.Since(t.last)
 		if wait <= 0 && !t.pending {
 			t.last = time.Now()
 			send(pr)
@@ -334,6 +359,7 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 	p.failed = false
 	p.clear()
 	p.Curve.SetTimeSpan(s.TimeLimit)
+	p.throttle.setInterval(frameInterval(e, params))
 	if step {
 		err = p.Runner.StepFrom(p.in, params)
 	} else {
@@ -395,21 +421,19 @@ func (p *Pane) apply(pr session.Progress) {
 	if pr.Best != nil {
 		p.best = pr.Best
 	}
-	if pr.State == session.Running {
-		// The first tour is drawn as soon as the engine has one: the
-		// best tour when it has sent no current one.
-		tour := p.tour
-		if tour == nil {
-			tour = p.best
-		}
-		p.View.SetScene(export.SceneFor(p.in, tour, p.best, p.optimal))
-	} else {
+	// The title takes the update's length: recomputing it from the tour
+	// would cost a pass over every city per update.
+	sc := export.Scene{Instance: p.in, Tour: p.tour, Best: p.best, Optimal: p.optimal, Title: export.TitleOf(p.in, pr.BestLength)}
+	if pr.State != session.Running {
 		// A paused or finished run shows its best tour as the tour, with
 		// no tint of recent changes.
-		sc := export.SceneFor(p.in, p.best, nil, p.optimal)
-		sc.Done = true
-		p.View.SetScene(sc)
+		sc.Tour, sc.Best, sc.Done = p.best, nil, true
+	} else if sc.Tour == nil {
+		// The first tour is drawn as soon as the engine has one: the
+		// best tour when it has sent no current one.
+		sc.Tour = p.best
 	}
+	p.View.SetScene(sc)
 	if pr.BestLength > 0 {
 		p.Curve.Add(export.CurvePoint{Elapsed: pr.Elapsed, Best: pr.BestLength})
 	}

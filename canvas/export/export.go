@@ -92,20 +92,28 @@ func SceneFor(in *solver.Instance, tour, best, optimal []int) Scene {
 	return s
 }
 
-// TitleFor returns "name — length (gap% above optimum)" for tour, or
-// "name — n cities" when tour is not a whole tour of in.
+// TitleFor returns TitleOf tour's length, or "name — n cities" when tour
+// is not a whole tour of in.
 func TitleFor(in *solver.Instance, tour []int) string {
+	if in == nil || len(tour) != in.N {
+		return TitleOf(in, 0)
+	}
+	return TitleOf(in, solver.TourLength(in, tour))
+}
+
+// TitleOf returns "name — length (gap% above optimum)" for a tour of in
+// of the given length, or "name — n cities" when length is 0.
+func TitleOf(in *solver.Instance, length int64) string {
 	if in == nil {
 		return ""
 	}
-	if len(tour) != in.N {
+	if length <= 0 {
 		return fmt.Sprintf("%s — %d cities", in.Name, in.N)
 	}
-	l := solver.TourLength(in, tour)
-	if g, ok := solver.GapPercent(l, in.Optimum); ok {
-		return fmt.Sprintf("%s — %d (%.2f%% above %d)", in.Name, l, g, in.Optimum)
+	if g, ok := solver.GapPercent(length, in.Optimum); ok {
+		return fmt.Sprintf("%s — %d (%.2f%% above %d)", in.Name, length, g, in.Optimum)
 	}
-	return fmt.Sprintf("%s — %d", in.Name, l)
+	return fmt.Sprintf("%s — %d", in.Name, length)
 }
 
 // Bounds is an axis-aligned rectangle in world coordinates (see WorldXY).
