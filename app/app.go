@@ -102,7 +102,7 @@ type App struct {
 	singleView   fyne.CanvasObject
 	compareView  fyne.CanvasObject
 	budget       binding.String
-	summary      binding.String
+	summary      *widget.Label // compare mode's summary
 }
 
 // Sources of the instance list, besides the folders the user opened.
@@ -150,8 +150,8 @@ func New(a fyne.App, opts Options) *App {
 	if v, _ := ap.budget.Get(); v == "" {
 		_ = ap.budget.Set("10")
 	}
-	ap.summary = binding.NewString()
-	_ = ap.summary.Set("Run both to compare: same instance, same time budget.")
+	ap.summary = widget.NewLabel("Run both to compare: same instance, same time budget.")
+	ap.summary.Wrapping = fyne.TextWrapWord
 	for _, p := range []*Pane{ap.Left, ap.Right} {
 		p.OnUpdate = func(*Pane, session.Progress) { ap.updateSummary() }
 		p.budget = ap.compareBudget
@@ -273,9 +273,6 @@ func (a *App) SetCompare(on bool) {
 	}
 	a.body.Refresh()
 }
-
-// Compare reports whether compare mode is on.
-func (a *App) Compare() bool { return a.compare }
 
 // Panes returns the panes on screen: the single one, or both compare
 // panes.

@@ -98,10 +98,13 @@ func ScanFolder(dir string) ([]Entry, error) {
 		}
 		out = append(out, ReadEntry(filepath.Join(dir, de.Name())))
 	}
-	slices.SortStableFunc(out, func(a, b Entry) int {
-		return cmp.Or(cmp.Compare(a.Dimension, b.Dimension), strings.Compare(a.Name, b.Name))
-	})
+	slices.SortStableFunc(out, bySize)
 	return out, nil
+}
+
+// bySize orders entries by dimension, then name.
+func bySize(a, b Entry) int {
+	return cmp.Or(cmp.Compare(a.Dimension, b.Dimension), strings.Compare(a.Name, b.Name))
 }
 
 // ExtractSamples copies the bundled samples into dir (created if needed)
@@ -183,10 +186,6 @@ func (a *App) ShowSource(src string) {
 	a.showing = src
 }
 
-// Source returns what the list shows: SourceSamples, SourceRecent or a
-// folder's label (see FolderLabel).
-func (a *App) Source() string { return a.showing }
-
 func (a *App) setEntries(entries []Entry) {
 	a.allEntries = entries
 	a.applyFilter()
@@ -243,30 +242,12 @@ func (a *App) applyFilter() {
 	if a.sortBy.Selected == SortName {
 		slices.SortStableFunc(view, func(x, y Entry) int { return strings.Compare(strings.ToLower(x.Name), strings.ToLower(y.Name)) })
 	} else {
-		slices.SortStableFunc(view, func(x, y Entry) int {
-			return cmp.Or(cmp.Compare(x.Dimension, y.Dimension), strings.Compare(x.Name, y.Name))
-		})
+		slices.SortStableFunc(view, bySize)
 	}
 	a.entries = view
-	a.selected = -1
-	a.list.UnselectAll()
-	for i, e := range view {
-		if e.Path == a.current && a.current != "" {
-			a.selected = i
-			a.list.Select(i)
-		}
-	}
+	a.reselectCurrent()
 	a.list.Refresh()
 }
-
-// SetSearch filters the list to the names holding text.
-func (a *App) SetSearch(text string) { a.search.SetText(text) }
-
-// SetSort orders the list by SortSize or SortName.
-func (a *App) SetSort(by string) { a.sortBy.SetSelected(by) }
-
-// Entries returns the listed instances (those the search lets through).
-func (a *App) Entries() []Entry { return a.entries }
 
 // markBroken records that the file at path cannot be read, so the list
 // shows it as such.
@@ -281,8 +262,8 @@ func (a *App) markBroken(path string, err error) {
 	a.list.Refresh()
 }
 
-// reselectCurrent selects the entry of the instance on screen again (none
-// when it is not listed), after a file that failed to load.
+// reselectCurrent selects the entry of the instance on screen (none when
+// it is not listed).
 func (a *App) reselectCurrent() {
 	a.selected = -1
 	a.list.UnselectAll()
@@ -337,9 +318,6 @@ func folderLabel(dir string) string {
 	return dir
 }
 
-// FolderLabel is the source-menu label of folder dir.
-func FolderLabel(dir string) string { return folderLabel(dir) }
-
 // addFolder puts dir first among the remembered folders (at most
 // MaxFolders) and refreshes the source menu. The bundled samples' folder
 // has its own entry and is not added.
@@ -383,9 +361,6 @@ func (a *App) refreshSources() {
 	a.source.SetOptions(opts)
 }
 
-// Sources returns the source menu's choices.
-func (a *App) Sources() []string { return append([]string(nil), a.source.Options...) }
-
 // setMessage shows one line under the list: loading news, or an error
 // (in the error colour) such as a file that could not be read.
 func (a *App) setMessage(text string, isErr bool) {
@@ -397,9 +372,6 @@ func (a *App) setMessage(text string, isErr bool) {
 	}
 	a.message.Refresh()
 }
-
-// Message returns the line under the list.
-func (a *App) Message() string { return a.message.Text }
 
 // browserView is the window's left column: where the list comes from,
 // the open buttons, the list of instances and the message line.

@@ -144,15 +144,15 @@ func TestChangedTintEndsWithTheRun(t *testing.T) {
 	}
 	sawLive := false
 	pump(t, "a live scene", func() bool {
-		sawLive = slices.Contains(p.View.Legend(), canvas.LegendChanged)
+		sawLive = slices.Contains(canvas.LegendFor(p.View.Scene()), canvas.LegendChanged)
 		return sawLive || p.Runner.State() != session.Running
 	})
 	settle(t, p)
 	if !sawLive {
 		t.Error("the running scene had no tint of recent changes in its legend")
 	}
-	if sc := p.View.Scene(); !sc.Done || slices.Contains(p.View.Legend(), canvas.LegendChanged) {
-		t.Errorf("after the run: scene done %v, legend %v", sc.Done, p.View.Legend())
+	if sc := p.View.Scene(); !sc.Done || slices.Contains(canvas.LegendFor(p.View.Scene()), canvas.LegendChanged) {
+		t.Errorf("after the run: scene done %v, legend %v", sc.Done, canvas.LegendFor(p.View.Scene()))
 	}
 }
 

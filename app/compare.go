@@ -88,12 +88,11 @@ func parsePositive(b binding.String, name string) (float64, error) {
 	return v, nil
 }
 
-// Summary returns compare mode's summary.
-func (a *App) Summary() string { s, _ := a.summary.Get(); return s }
-
 // updateSummary writes each pane's final gap and time to each threshold.
 func (a *App) updateSummary() {
-	_ = a.summary.Set(CompareSummary(a.paneSummary(a.Left, "A"), a.paneSummary(a.Right, "B")))
+	if s := CompareSummary(a.paneSummary(a.Left, "A"), a.paneSummary(a.Right, "B")); s != a.summary.Text {
+		a.summary.SetText(s)
+	}
 }
 
 // PaneSummary is what compare mode's summary says of one pane.
@@ -191,12 +190,10 @@ func (a *App) compareViewObject() fyne.CanvasObject {
 	})
 	runBoth.Importance = widget.HighImportance
 	stopBoth := widget.NewButtonWithIcon("Stop both", theme.MediaStopIcon(), func() { a.Left.Stop(); a.Right.Stop() })
-	summary := widget.NewLabelWithData(a.summary)
-	summary.Wrapping = fyne.TextWrapWord
 	bar := container.NewVBox(
 		container.NewHBox(runBoth, stopBoth,
 			widget.NewLabel("Time budget of each pane (s)"), container.NewGridWrap(fyne.NewSize(90, budget.MinSize().Height), budget)),
-		summary)
+		a.summary)
 	return container.NewBorder(bar, nil, nil, nil,
 		container.NewGridWithColumns(2, a.Left.Compact("A"), a.Right.Compact("B")))
 }

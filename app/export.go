@@ -105,22 +105,11 @@ func (p *Pane) writeExport(w io.Writer, kind string, width, height int, label st
 	return fmt.Errorf("export: unknown kind %q", kind)
 }
 
-// ExportFile exports the panes on screen to path. In compare mode a PNG
-// or SVG holds both panes side by side; the other kinds are written once
-// per pane, to NAME-A.EXT and NAME-B.EXT beside path. It returns the
-// files written. Each file is replaced whole; nothing is written when
-// any pane's export cannot be made.
-func (a *App) ExportFile(path, kind string, width, height int) ([]string, error) {
-	write, err := a.prepareExport(kind, width, height)
-	if err != nil {
-		return nil, err
-	}
-	return write(path)
-}
-
 // prepareExport makes what kind exports from the panes on screen and
-// returns the function that writes it to path as ExportFile does. It
-// fails (no tour yet, no finished run) before anything is written.
+// returns the function that writes it to path and returns the files
+// written: in compare mode a PNG or SVG holds both panes side by side, the
+// other kinds go once per pane to NAME-A-ENGINE.EXT and NAME-B-ENGINE.EXT.
+// It fails (no tour yet, no finished run) before anything is written.
 func (a *App) prepareExport(kind string, width, height int) (write func(path string) ([]string, error), err error) {
 	panes := a.Panes()
 	if len(panes) == 1 || kind == ExportPNG || kind == ExportSVG {

@@ -249,9 +249,6 @@ func (p *Pane) Settings() (Settings, error) { return p.settings.Settings() }
 // SetSettings replaces the pane's settings.
 func (p *Pane) SetSettings(s Settings) { p.settings.Set(s) }
 
-// Status returns the pane's status line.
-func (p *Pane) Status() string { return p.status.Text }
-
 func (p *Pane) setStatus(s string) {
 	if p.status.Text != s {
 		p.status.SetText(s)
@@ -292,10 +289,6 @@ func (p *Pane) engineChanged(e solver.Engine) {
 		}
 	}
 }
-
-// Anneals reports whether the pane shows a temperature (its engine has
-// an annealing schedule).
-func (p *Pane) Anneals() bool { return len(p.tempRow) > 0 && p.tempRow[0].Visible() }
 
 // Run starts a run, or resumes a paused one.
 func (p *Pane) Run() {
@@ -497,14 +490,6 @@ func (p *Pane) showSchedule(pr session.Progress) {
 	}
 }
 
-// Schedule returns the schedule line ("" when none is shown).
-func (p *Pane) Schedule() string {
-	if !p.schedule.Visible() {
-		return ""
-	}
-	return p.schedule.Text()
-}
-
 // StatusLine is a pane's status: the state, the engine, the phase while
 // running (with its progress when known) and any note, joined by " · ".
 func StatusLine(pr session.Progress) string {
@@ -560,15 +545,8 @@ func FormatCount(n float64) string {
 // refreshButtons enables the buttons that make sense in the run's state.
 func (p *Pane) refreshButtons() {
 	st := p.Runner.State()
-	en := func(b *widget.Button, on bool) {
-		if on {
-			b.Enable()
-		} else {
-			b.Disable()
-		}
-	}
 	has := p.in != nil
-	en(p.runBtn, has && st != session.Running)
+	enable(p.runBtn, has && st != session.Running)
 	text := "Run"
 	if st == session.Paused {
 		text = "Resume"
@@ -576,10 +554,10 @@ func (p *Pane) refreshButtons() {
 	if p.runBtn.Text != text {
 		p.runBtn.SetText(text)
 	}
-	en(p.pauseBtn, st == session.Running)
-	en(p.stepBtn, has && st != session.Running)
-	en(p.stopBtn, st == session.Running || st == session.Paused)
-	en(p.resetBtn, has)
+	enable(p.pauseBtn, st == session.Running)
+	enable(p.stepBtn, has && st != session.Running)
+	enable(p.stopBtn, st == session.Running || st == session.Paused)
+	enable(p.resetBtn, has)
 	p.settings.SetEnabled(st != session.Running && st != session.Paused)
 }
 
@@ -608,33 +586,13 @@ func (p *Pane) Numbers() fyne.CanvasObject {
 // the controls below it stay in place as its text changes.
 const statusLines = 3
 
-// minHeightLayout stacks its objects and asks for at least height.
-type minHeightLayout struct{ height float32 }
-
-func (l minHeightLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	for _, o := range objs {
-		o.Move(fyne.NewPos(0, 0))
-		o.Resize(fyne.NewSize(size.Width, max(o.MinSize().Height, size.Height)))
-	}
-}
-
-func (l minHeightLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	s := fyne.NewSize(0, l.height)
-	for _, o := range objs {
-		if o.Visible() {
-			s = s.Max(o.MinSize())
-		}
-	}
-	return s
-}
-
 // Progress is the progress bar and the status line (state, engine,
 // phase). The status wraps, never cut, in room kept for statusLines
 // lines.
 func (p *Pane) Progress() fyne.CanvasObject {
 	line := fyne.MeasureText("Mg", theme.TextSize(), fyne.TextStyle{}).Height + theme.LineSpacing()
 	h := statusLines*line + 2*theme.InnerPadding()
-	return container.NewVBox(p.bar, container.New(minHeightLayout{h}, p.status))
+	return container.NewVBox(p.bar, container.New(sizeLayout{minH: h}, p.status))
 }
 
 // settingsWidth is the most width the settings form asks for.

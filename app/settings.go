@@ -103,15 +103,19 @@ func settingsError(err error, backend string) error {
 	if !errors.As(err, &pe) {
 		return err
 	}
-	return fmt.Errorf("settings: %s", fieldError(pe, backend))
+	return fmt.Errorf("settings: %w", fieldError(err, backend))
 }
 
-// fieldError is pe's message with the flag replaced by the field's label.
-func fieldError(pe *solver.ParamError, backend string) string {
-	name := strings.TrimPrefix(strings.TrimPrefix(pe.Flag, "--opt "), "--")
+// fieldError is err with a *solver.ParamError's flag replaced by the
+// field's label.
+func fieldError(err error, backend string) error {
+	var pe *solver.ParamError
+	if !errors.As(err, &pe) {
+		return err
+	}
 	q := *pe
-	q.Flag = OptionLabel(name, backend)
-	return q.Error()
+	q.Flag = OptionLabel(strings.TrimPrefix(strings.TrimPrefix(pe.Flag, "--opt "), "--"), backend)
+	return errors.New(q.Error())
 }
 
 // optionRow is one option's field in the form: the label and the entry or
@@ -462,28 +466,12 @@ func (f *settingsForm) check(o solver.Option, text string) error {
 	}
 	var p solver.Params
 	if o.Field && text == "0" && o.Min > 0 {
-		why := f.rangeWhy(o)
-		pe := &solver.ParamError{Flag: o.Flag(), Value: text, Range: o.Range() + ", or empty for the default", Why: why}
-		return errors.New(fieldError(pe, backend))
+		return fieldError(&solver.ParamError{Flag: o.Flag(), Value: text, Range: o.Range() + ", or empty for the default", Why: f.rangeWhy(o)}, backend)
 	}
-	if err := p.Set(o.Name + "=" + text); err != nil {
-		var pe *solver.ParamError
-		if errors.As(err, &pe) {
-			return errors.New(fieldError(pe, backend))
-		}
-		return err
+	if err := p.Set(o.Name + "=" + text); err != nil || e == nil {
+		return fieldError(err, backend)
 	}
-	if e == nil {
-		return nil
-	}
-	if err := solver.Validate(e, f.in, p); err != nil {
-		var pe *solver.ParamError
-		if errors.As(err, &pe) {
-			return errors.New(fieldError(pe, backend))
-		}
-		return err
-	}
-	return nil
+	return fieldError(solver.Validate(e, f.in, p), backend)
 }
 
 // rebuildFields makes a field per option of the chosen engine: an entry
@@ -591,21 +579,15 @@ func (f *settingsForm) SetInstance(in *solver.Instance) {
 }
 
 // GPUStatus says whether algorithm can run on the GPU here: nil when it
-// can, else the reason (the engine's Available error, or that there is
-// no GPU engine for it).
-func GPUStatus(algorithm string) error {
-	e, err := solver.Lookup(algorithm, solver.BackendGPU)
-	if err != nil {
-		return fmt.Errorf("no GPU engine for %s", algorithm)
-	}
-	return e.Available()
-}
+// can, else the reason (see backendStatus).
+func GPUStatus(algorithm string) error { return backendStatus(algorithm, solver.BackendGPU) }
 
-// cpuStatus is GPUStatus for the CPU.
-func cpuStatus(algorithm string) error {
-	e, err := solver.Lookup(algorithm, solver.BackendCPU)
+// backendStatus is nil when algorithm can run on backend here, else the
+// reason: the engine's Available error, or that there is no engine.
+func backendStatus(algorithm, backend string) error {
+	e, err := solver.Lookup(algorithm, backend)
 	if err != nil {
-		return fmt.Errorf("no CPU engine for %s", algorithm)
+		return fmt.Errorf("no %s engine for %s", strings.ToUpper(backend), algorithm)
 	}
 	return e.Available()
 }
@@ -616,8 +598,7 @@ func cpuStatus(algorithm string) error {
 func (f *settingsForm) refreshBackend() {
 	algo, _ := f.algorithm.Get()
 	cur, _ := f.backend.Get()
-	gerr := GPUStatus(algo)
-	cerr := cpuStatus(algo)
+	gerr, cerr := GPUStatus(algo), backendStatus(algo, solver.BackendCPU)
 	switch {
 	case gerr != nil && cur == solver.BackendGPU:
 		cur = solver.BackendAuto
@@ -629,24 +610,7 @@ func (f *settingsForm) refreshBackend() {
 	if b, _ := f.backend.Get(); b != cur {
 		_ = f.backend.Set(cur)
 	}
-	for b, btn := range f.backendBtns {
-		switch {
-		case !f.enabled:
-			btn.Disable()
-		case b == solver.BackendGPU && gerr != nil:
-			btn.Disable()
-		case b == solver.BackendCPU && cerr != nil:
-			btn.Disable()
-		default:
-			btn.Enable()
-		}
-		if b == cur {
-			btn.Importance = widget.HighImportance
-		} else {
-			btn.Importance = widget.MediumImportance
-		}
-		btn.Refresh()
-	}
+	f.refreshBackendButtons()
 	switch {
 	case gerr != nil && cerr == nil:
 		f.gpuNote.SetText("GPU disabled: " + gerr.Error())
@@ -759,51 +723,44 @@ func (f *settingsForm) SetEnabled(on bool) {
 		return
 	}
 	f.enabled = on
-	if on {
-		f.algoSelect.Enable()
-	} else {
-		f.algoSelect.Disable()
-	}
+	enable(f.algoSelect, on)
 	f.applyEnabled()
 	f.refreshBackendButtons()
 }
 
 // applyEnabled enables or disables the fields.
 func (f *settingsForm) applyEnabled() {
-	set := func(w fyne.Disableable) {
-		if f.enabled {
-			w.Enable()
-		} else {
-			w.Disable()
-		}
-	}
 	for _, r := range f.rows {
 		if r.entry != nil {
-			set(r.entry)
+			enable(r.entry, f.enabled)
 		} else {
-			set(r.choice)
+			enable(r.choice, f.enabled)
 		}
 	}
-	set(f.timeItem)
-	set(f.seedItem)
+	enable(f.timeItem, f.enabled)
+	enable(f.seedItem, f.enabled)
 }
 
-// refreshBackendButtons disables the backend buttons while the form is
-// disabled and restores them after.
+// refreshBackendButtons enables the backend buttons whose engine can run
+// here while the form is enabled, and marks the chosen one.
 func (f *settingsForm) refreshBackendButtons() {
-	if f.enabled {
-		for b, btn := range f.backendBtns {
-			algo, _ := f.algorithm.Get()
-			switch {
-			case b == solver.BackendGPU && GPUStatus(algo) != nil, b == solver.BackendCPU && cpuStatus(algo) != nil:
-				btn.Disable()
-			default:
-				btn.Enable()
-			}
+	algo, _ := f.algorithm.Get()
+	cur, _ := f.backend.Get()
+	for b, btn := range f.backendBtns {
+		enable(btn, f.enabled && (b == solver.BackendAuto || backendStatus(algo, b) == nil))
+		btn.Importance = widget.MediumImportance
+		if b == cur {
+			btn.Importance = widget.HighImportance
 		}
-		return
+		btn.Refresh()
 	}
-	for _, b := range f.backendBtns {
-		b.Disable()
+}
+
+// enable enables w when on, else disables it.
+func enable(w fyne.Disableable, on bool) {
+	if on {
+		w.Enable()
+	} else {
+		w.Disable()
 	}
 }

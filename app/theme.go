@@ -97,33 +97,34 @@ func (l *secondaryLabel) SetColor(name fyne.ThemeColorName) {
 // Text returns the label's text.
 func (l *secondaryLabel) Text() string { return l.seg.Text }
 
-// narrowLayout lays its objects out at the size it is given but asks for
-// at most width in MinSize: the settings form's one-line hints are
-// longer than a side column, and without the cap they would widen the
-// column and push the panes past the window's edge (a hint that does not
-// fit is cut at the column's edge instead).
-type narrowLayout struct{ width float32 }
+// sizeLayout stacks its objects at the size it is given and asks for at
+// least minH and, when maxW > 0, at most maxW: the settings form's hints
+// would otherwise widen the side column past the window's edge (narrow),
+// and the status line keeps room for its lines so the controls beneath
+// stay in place.
+type sizeLayout struct{ minH, maxW float32 }
 
-func (l narrowLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+func (l sizeLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	for _, o := range objs {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
 	}
 }
 
-func (l narrowLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	var s fyne.Size
+func (l sizeLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	s := fyne.NewSize(0, l.minH)
 	for _, o := range objs {
-		if !o.Visible() {
-			continue
+		if o.Visible() {
+			s = s.Max(o.MinSize())
 		}
-		s = s.Max(o.MinSize())
 	}
-	s.Width = min(s.Width, l.width)
+	if l.maxW > 0 {
+		s.Width = min(s.Width, l.maxW)
+	}
 	return s
 }
 
-// narrow wraps o so that it asks for at most width; see narrowLayout.
+// narrow wraps o so that it asks for at most width.
 func narrow(o fyne.CanvasObject, width float32) fyne.CanvasObject {
-	return container.New(narrowLayout{width}, o)
+	return container.New(sizeLayout{maxW: width}, o)
 }

@@ -647,7 +647,7 @@ func plotLine(acc []uint16, w, x0, y0, x1, y1 int, wgt uint32, dash int) int64 {
 	return int64(lw.n)
 }
 
-// plotClipped clips the segment to the w×h image (Cohen–Sutherland) and
+// plotClipped clips the segment to the w×h image and
 // plots what is left (plotLine).
 func plotClipped(acc []uint16, w, h int, x0, y0, x1, y1 float64, wgt uint32, dash int) int64 {
 	x0, y0, x1, y1, ok := clip(x0, y0, x1, y1, float64(w-1), float64(h-1))
@@ -724,36 +724,23 @@ func blendRow(pix []byte, row []uint16, lut []blend) {
 	}
 }
 
-// clip clips a segment to [0, xmax] × [0, ymax] (Cohen–Sutherland); ok is
+// clip clips a segment to [0, xmax] × [0, ymax] (Liang–Barsky); ok is
 // false when nothing is left.
 func clip(x0, y0, x1, y1, xmax, ymax float64) (cx0, cy0, cx1, cy1 float64, ok bool) {
-	c0, c1 := outcode(x0, y0, xmax, ymax), outcode(x1, y1, xmax, ymax)
-	for c0|c1 != 0 {
-		if c0&c1 != 0 {
-			return 0, 0, 0, 0, false // both ends beyond the same side
-		}
-		co := c0
-		if co == 0 {
-			co = c1
-		}
-		var x, y float64
-		switch {
-		case co&outTop != 0:
-			x, y = x0+(x1-x0)*(0-y0)/(y1-y0), 0
-		case co&outBottom != 0:
-			x, y = x0+(x1-x0)*(ymax-y0)/(y1-y0), ymax
-		case co&outRight != 0:
-			x, y = xmax, y0+(y1-y0)*(xmax-x0)/(x1-x0)
-		default:
-			x, y = 0, y0+(y1-y0)*(0-x0)/(x1-x0)
-		}
-		if co == c0 {
-			x0, y0 = x, y
-			c0 = outcode(x0, y0, xmax, ymax)
-		} else {
-			x1, y1 = x, y
-			c1 = outcode(x1, y1, xmax, ymax)
+	dx, dy := x1-x0, y1-y0
+	t0, t1 := 0.0, 1.0
+	for _, e := range [4][2]float64{{-dx, x0}, {dx, xmax - x0}, {-dy, y0}, {dy, ymax - y0}} {
+		switch p, q := e[0], e[1]; {
+		case p == 0 && q < 0:
+			return 0, 0, 0, 0, false // parallel to this side and beyond it
+		case p < 0:
+			t0 = max(t0, q/p)
+		case p > 0:
+			t1 = min(t1, q/p)
 		}
 	}
-	return x0, y0, x1, y1, true
+	if t0 > t1 {
+		return 0, 0, 0, 0, false
+	}
+	return x0 + t0*dx, y0 + t0*dy, x0 + t1*dx, y0 + t1*dy, true
 }

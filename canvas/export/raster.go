@@ -114,15 +114,6 @@ func (t Transform) Invert(px, py float64) (x, y float64) {
 	return (px-t.HalfW)/t.Scale + t.CX, (t.HalfH-py)/t.Scale + t.CY
 }
 
-// RenderImage draws s into a new w×h image with the view that fits the
-// whole instance.
-func RenderImage(s Scene, w, h int, st Style) *image.RGBA {
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	var r Rasterizer
-	r.Render(img, s, FitView(r.Bounds(s.Instance)), st)
-	return img
-}
-
 func clamp(v, lo, hi float64) float64 {
 	if v < lo || math.IsNaN(v) {
 		return lo
@@ -173,31 +164,8 @@ func dot(dst *image.RGBA, x, y, r int, c color.RGBA) {
 	}
 }
 
-// Outcodes of Cohen–Sutherland clipping.
-const (
-	outLeft = 1 << iota
-	outRight
-	outBottom
-	outTop
-)
-
-func outcode(x, y, xmax, ymax float64) int {
-	c := 0
-	if x < 0 {
-		c |= outLeft
-	} else if x > xmax {
-		c |= outRight
-	}
-	if y < 0 {
-		c |= outTop
-	} else if y > ymax {
-		c |= outBottom
-	}
-	return c
-}
-
 // line draws a one-pixel segment from (x0, y0) to (x1, y1) with
-// Bresenham's algorithm after clipping it to the image (Cohen–Sutherland).
+// Bresenham's algorithm after clipping it to the image.
 // With dash > 0 it alternates dash pixels on and dash pixels off.
 func line(dst *image.RGBA, x0, y0, x1, y1 float64, c color.RGBA, dash int) {
 	w, h := dst.Rect.Dx(), dst.Rect.Dy()
