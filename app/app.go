@@ -1,14 +1,7 @@
-// Package app is TSP Lab's desktop user interface (Fyne): an instance
-// browser, the live tour canvas, solver controls, CPU against GPU compare
-// panes and export. The engines come from the solver registry: the
-// program that uses this package registers them (main.go imports the CPU
-// engines and the gpu package).
-//
-// The files split the window by concern: app.go the window and its
-// layout, browser.go the instance list, files.go opening, dropping and
-// recent files, compare.go compare mode, pane.go one run's view,
-// settings.go the solver settings, export.go export, capture.go
-// screenshots. Runs are driven by solver/session.
+// Package app is TSP Lab's desktop user interface (Fyne): the instance
+// browser (browser.go, files.go), a run's pane (pane.go, settings.go),
+// compare mode (compare.go), export and screenshots, over the engines the
+// program registers and solver/session.
 package app
 
 import (
@@ -193,10 +186,8 @@ func defaultSingle() Settings {
 	return Settings{Algorithm: firstRegistered("auto", "pspm", "sspm"), Backend: solver.BackendAuto, TimeLimit: solver.DefaultTimeLimit, Seed: 1}
 }
 
-// defaultCompare is compare mode's first-run pair: auto on the CPU
-// against auto on the GPU. Where the GPU engine cannot run, pane B keeps
-// the backend auto, which runs on the CPU and says why (another seed, so
-// that the two runs differ).
+// defaultCompare is compare mode's first-run pair: auto on the CPU against
+// auto on the GPU, or on backend auto with another seed without one.
 func defaultCompare() (Settings, Settings) {
 	algo := firstRegistered("auto", "pspm", "sspm")
 	l := Settings{Algorithm: algo, Backend: solver.BackendCPU, TimeLimit: solver.DefaultTimeLimit, Seed: 1}
@@ -302,10 +293,8 @@ func (a *App) Running() bool {
 	return false
 }
 
-// RunLines describes the last run of each pane on screen, a line each:
-// its engine, best length, moves and moves per second (tsplab prints them
-// after --run, so a run in the app can be set beside the same run of
-// tsp solve).
+// RunLines describes the last run of each pane on screen, a line each
+// (tsplab prints them after --run, to set beside tsp solve).
 func (a *App) RunLines() []string {
 	var out []string
 	for i, p := range a.Panes() {

@@ -57,10 +57,8 @@ func (e Entry) Summary() string {
 	return strings.Join(parts, " · ")
 }
 
-// ReadEntry describes the instance file at path from its header (read by
-// tsplib.ReadHeader, not the whole file), its known optimum (from the
-// optima tables, tsplib.KnownOptimum) and whether an optimal tour lies
-// beside it. A file whose header cannot be read gets Err.
+// ReadEntry describes the instance file at path from its header alone, its
+// known optimum and whether an optimal tour lies beside it.
 func ReadEntry(path string) Entry {
 	e := Entry{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), Path: path}
 	h, err := tsplib.ReadHeader(path)
@@ -107,9 +105,8 @@ func bySize(a, b Entry) int {
 	return cmp.Or(cmp.Compare(a.Dimension, b.Dimension), strings.Compare(a.Name, b.Name))
 }
 
-// ExtractSamples copies the bundled samples into dir (created if needed)
-// so they load like any file, optima.csv and optimal tours beside them.
-// Files already there with the same size are kept. It returns dir.
+// ExtractSamples copies the bundled samples into dir so they load like any
+// file (files already there with the same size are kept); it returns dir.
 func ExtractSamples(dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
@@ -148,9 +145,8 @@ func SamplesDir() string {
 	return filepath.Join(base, "tsplab", "samples")
 }
 
-// ShowSource fills the list from src: SourceSamples, SourceRecent, or
-// a folder (its path, or its label in the source menu). A folder that
-// cannot be read leaves the list empty and says why in the message line.
+// ShowSource fills the list from src: SourceSamples, SourceRecent, or a
+// folder (its path, or its label in the source menu).
 func (a *App) ShowSource(src string) {
 	var entries []Entry
 	var err error
@@ -196,9 +192,9 @@ func (a *App) setEntries(entries []Entry) {
 // checkLimit is the largest file the background check reads whole.
 const checkLimit = 4 << 20
 
-// checkEntries reads the listed files up to checkLimit whole, in the
-// background, and marks those that cannot be read: a header alone does
-// not show a broken body. A newer list (seq) ends it.
+// checkEntries reads the listed files up to checkLimit whole and marks
+// those that cannot be read (a header alone does not show a broken body);
+// a newer list (seq) ends it.
 func (a *App) checkEntries(seq int, entries []Entry) {
 	for _, e := range entries {
 		if e.Err != "" {
@@ -229,8 +225,7 @@ const (
 )
 
 // applyFilter shows the entries whose name holds the search text, in the
-// chosen order, keeping the instance on screen selected when it is
-// among them.
+// chosen order.
 func (a *App) applyFilter() {
 	q := strings.ToLower(strings.TrimSpace(a.search.Text))
 	var view []Entry
@@ -296,9 +291,8 @@ func (a *App) typedKey(ev *fyne.KeyEvent) {
 	}
 }
 
-// ShowFolder lists every .tsp file in dir; dir joins the folders of the
-// source menu (remembered in Preferences) and becomes the file dialog's
-// starting place.
+// ShowFolder lists every .tsp file in dir, which joins the source menu and
+// becomes the file dialog's starting place.
 func (a *App) ShowFolder(dir string) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
@@ -318,9 +312,8 @@ func folderLabel(dir string) string {
 	return dir
 }
 
-// addFolder puts dir first among the remembered folders (at most
-// MaxFolders) and refreshes the source menu. The bundled samples' folder
-// has its own entry and is not added.
+// addFolder puts dir (not the samples' folder) first among the remembered
+// folders and refreshes the source menu.
 func (a *App) addFolder(dir string) {
 	if dir == "" || dir == a.samplesDir {
 		return

@@ -10,11 +10,9 @@ import (
 	"github.com/tsplab/tsplab/internal/atomicfile"
 )
 
-// Capture returns the window's picture: window.Canvas().Capture(). When
-// the OpenGL read-back gives a blank image (Mesa's software GL under
-// Xvfb reads an empty front buffer), it renders the same content at the
-// same size with Fyne's software painter instead, and says so in the
-// second result.
+// Capture returns the window's picture, rendered with Fyne's software
+// painter (and a note saying so) when the OpenGL read-back is blank, as
+// with Mesa's software GL under Xvfb.
 func (a *App) Capture() (image.Image, string) {
 	img := a.Win.Canvas().Capture()
 	if !Uniform(img) {

@@ -64,10 +64,8 @@ func paneLetter(a *App, p *Pane) string {
 	return "A"
 }
 
-// linkPanes keeps pane B on pane A's algorithm while they share one:
-// picking another in A moves B too, on B's own backend (CPU against GPU),
-// so the pair compares backends; picking another algorithm in B unlinks
-// them.
+// linkPanes moves pane B to the algorithm picked in pane A while they
+// share one, so the pair compares backends.
 func (a *App) linkPanes() {
 	a.Left.settings.OnUserAlgorithm = func(old, algo string) {
 		to := a.Right
@@ -168,9 +166,8 @@ func (s PaneSummary) line() string {
 	return b.String()
 }
 
-// CompareSummary is compare mode's summary: a line per pane with its
-// final gap (above the optimum, or above the lower bound when the optimum
-// is unknown) and the time it took to come within each of GapThresholds.
+// CompareSummary is compare mode's summary: a line per pane with its final
+// gap and when it came within each of GapThresholds.
 func CompareSummary(l, r PaneSummary) string {
 	if l.Best == 0 && r.Best == 0 {
 		return "Run both to compare: same instance, same time budget.\n" + l.Label + " against " + r.Label + "."

@@ -169,10 +169,8 @@ func paneWidths(width, n int) ([]int, error) {
 	return ws, nil
 }
 
-// writeSideBySide draws the panes side by side in one PNG (composed
-// pixels) or SVG (nested <svg> elements) of exactly width × height (height
-// 0: the instance's aspect ratio at each pane's width), each titled with
-// its pane and engine.
+// writeSideBySide draws the panes side by side, each titled, in one PNG or
+// SVG of width × height (height 0: the instance's aspect ratio).
 func writeSideBySide(w io.Writer, kind string, panes []*Pane, width, height int) error {
 	ws, err := paneWidths(width, len(panes))
 	if err != nil {
@@ -282,13 +280,7 @@ func newExportForm() *exportForm {
 	hint := newSecondaryLabel("pixels for PNG, points for SVG/PDF; height 0 keeps the aspect ratio; in compare mode the size of the whole picture", true)
 	f.size = container.NewVBox(
 		container.New(layout.NewFormLayout(), widget.NewLabel("Width"), f.width, widget.NewLabel("Height"), f.height), hint)
-	f.kind = widget.NewSelect(labels, func(string) {
-		if isPicture(f.Kind()) {
-			f.size.Show()
-		} else {
-			f.size.Hide()
-		}
-	})
+	f.kind = widget.NewSelect(labels, func(string) { showIf(f.size, isPicture(f.Kind())) })
 	f.kind.SetSelectedIndex(0)
 	f.content = container.NewVBox(container.New(layout.NewFormLayout(), widget.NewLabel("What"), f.kind), f.size)
 	return f
@@ -374,9 +366,7 @@ func (a *App) saveDialog(kind string, width, height int) {
 	d.Show()
 }
 
-// writeWhole replaces path with data atomically (internal/atomicfile, as
-// the command line writes its outputs): a full disk or a crash leaves the
-// previous file, never a truncated one.
+// writeWhole replaces path with data atomically, as the command line does.
 func writeWhole(path string, data []byte) error {
 	return atomicfile.Write(path, func(w io.Writer) error {
 		_, err := w.Write(data)

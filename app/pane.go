@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
@@ -30,10 +31,7 @@ type Pane struct {
 	settings *settingsForm
 	win      fyne.Window
 
-	// mu serialises the pane's UI changes. With the real driver they all
-	// run on the Fyne goroutine anyway; the test driver runs fyne.Do on
-	// the caller's goroutine, so the runner's updates need it.
-	mu sync.Mutex
+	mu sync.Mutex // serialises UI changes: the test driver runs them off the Fyne goroutine
 
 	in      *solver.Instance
 	optimal []int
@@ -42,40 +40,26 @@ type Pane struct {
 
 	numbers map[string]*widget.Label
 	status  *widget.Label
-	// bar shows the share of the run done, or of a set-up phase whose
-	// progress the engine knows, or that a phase of unknown length runs.
-	bar *fractionBar
+	bar     *fractionBar
 
 	runBtn, pauseBtn, stepBtn, stopBtn, resetBtn, fitBtn *widget.Button
 
-	// tempRow are the Temperature row's name and value: shown only for an
-	// engine that has a temperature.
-	tempRow []fyne.CanvasObject
-	// failed is set while the status line shows a refused run's error; a
-	// change of engine clears it.
-	failed bool
-	// schedule is the annealing schedule the last run ran (hidden for an
-	// engine without one, and while running).
-	schedule *secondaryLabel
-	// settingsPanel is the pane's engine choice and settings as laid out
-	// in its view.
-	settingsPanel fyne.CanvasObject
+	tempRow       []fyne.CanvasObject // the Temperature row: shown for an annealer only
+	failed        bool                // the status line shows a refused run's error
+	schedule      *secondaryLabel     // the schedule the last run ran, once it ended
+	settingsPanel fyne.CanvasObject   // the settings as laid out in the pane
 
-	// budget, when set, is the time limit of every run of the pane (compare
-	// mode's shared budget); the form's own time limit is then hidden.
-	budget func() (time.Duration, error)
-	// bound is the instance's lower bound when it has no known optimum.
-	bound    paneBound
+	budget   func() (time.Duration, error) // when set, every run's time limit (compare mode)
+	bound    paneBound                     // the lower bound when the optimum is unknown
 	throttle updateThrottle
 	// OnUpdate, if set, is called on the Fyne goroutine after each update.
 	OnUpdate func(*Pane, session.Progress)
 }
 
-// FrameInterval is the least time between two updates of a running
-// pane's screen, and BusyFrameInterval that while the run's engine takes
-// every core. Every update repaints the whole window, which with software
-// OpenGL (a machine without a GPU, Xvfb) costs CPU time the engine would
-// have had (docs/PERF.md).
+// FrameInterval is the least time between two updates of a running pane,
+// BusyFrameInterval while its engine takes every core: each update
+// repaints the window, which under software OpenGL costs the engine's
+// cores (docs/PERF.md).
 const (
 	FrameInterval     = 250 * time.Millisecond
 	BusyFrameInterval = time.Second
@@ -91,15 +75,13 @@ func frameInterval(e solver.Engine, params solver.Params) time.Duration {
 }
 
 // updateThrottle passes a runner's updates on at most once per interval
-// while the run goes on, the newest one each time (none is lost at the
-// end: an update of a run that is not running, such as its last, is
-// passed on at once, after any held one).
+// while the run goes on, the newest one each time; an update of a run that
+// is not running (its last) is passed on at once and replaces any held.
 type updateThrottle struct {
 	mu       sync.Mutex
 	interval time.Duration // 0: FrameInterval
 	last     time.Time
-	held     *session.Progress
-	pending  bool
+	held     *session.Progress // the newest update not passed on yet
 }
 
 // setInterval sets the least time between two updates passed on.
@@ -109,47 +91,29 @@ func (t *updateThrottle) setInterval(d time.Duration) {
 	t.mu.Unlock()
 }
 
-// deliver wraps send, called with each update passed on.
+// deliver wraps send, which is called under mu so that updates keep their
+// order (it only queues the work for the Fyne goroutine).
 func (t *updateThrottle) deliver(send func(session.Progress)) func(session.Progress) {
+	pass := func(pr session.Progress) { t.held, t.last = nil, time.Now(); send(pr) }
 	return func(pr session.Progress) {
-		// send is called under mu, so updates keep their order (it only
-		// queues the work for the Fyne goroutine).
 		t.mu.Lock()
-		if pr.State != session.Running {
-			// The run paused or ended: this update replaces any held.
-			t.held, t.last = nil, time.Now()
-			send(pr)
-			t.mu.Unlock()
-			return
+		defer t.mu.Unlock()
+		wait := cmp.Or(t.interval, FrameInterval) - time.Since(t.last)
+		switch {
+		case pr.State != session.Running || wait <= 0 && t.held == nil:
+			pass(pr)
+		case t.held == nil:
+			t.held = &pr
+			time.AfterFunc(wait, func() {
+				t.mu.Lock()
+				defer t.mu.Unlock()
+				if t.held != nil {
+					pass(*t.held)
+				}
+			})
+		default:
+			t.held = &pr
 		}
-		interval := t.interval
-		if interval <= 0 {
-			interval = FrameInterval
-		}
-		wait := interval - time.Since(t.last)
-		if wait <= 0 && !t.pending {
-			t.last = time.Now()
-			send(pr)
-			t.mu.Unlock()
-			return
-		}
-		t.held = &pr
-		if t.pending {
-			t.mu.Unlock()
-			return
-		}
-		t.pending = true
-		t.mu.Unlock()
-		time.AfterFunc(max(wait, 0), func() {
-			t.mu.Lock()
-			defer t.mu.Unlock()
-			h := t.held
-			t.held, t.pending = nil, false
-			if h != nil {
-				t.last = time.Now()
-				send(*h)
-			}
-		})
 	}
 }
 
@@ -274,11 +238,7 @@ func (p *Pane) engineChanged(e solver.Engine) {
 		}
 	}
 	for _, o := range p.tempRow {
-		if anneals {
-			o.Show()
-		} else {
-			o.Hide()
-		}
+		showIf(o, anneals)
 	}
 	if st := p.Runner.State(); p.failed && st != session.Running && st != session.Paused {
 		p.failed = false
@@ -298,8 +258,7 @@ func (p *Pane) Run() {
 }
 
 // RunFor starts a run with the time limit budget (0: the settings' own),
-// as compare mode does for both panes.
-// The form shows the budget, so the settings on screen are the run's.
+// which the form then shows.
 func (p *Pane) RunFor(budget time.Duration) error {
 	if budget > 0 && p.budget == nil {
 		_ = p.settings.timeLimit.Set(formatFloat(budget.Seconds()))
@@ -396,17 +355,18 @@ func (p *Pane) Reset() {
 
 // apply shows an update; it runs on the Fyne goroutine.
 func (p *Pane) apply(pr session.Progress) {
-	p.mu.Lock()
-	locked := true
-	unlock := func() {
-		if locked {
-			locked = false
-			p.mu.Unlock()
-		}
+	// OnUpdate runs unlocked: it may look at the other pane.
+	if p.show(pr) && p.OnUpdate != nil {
+		p.OnUpdate(p, pr)
 	}
-	defer unlock()
+}
+
+// show puts an update on screen; false when the run was reset meanwhile.
+func (p *Pane) show(pr session.Progress) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.in == nil || p.Runner.State() == session.Idle && pr.State != session.Idle {
-		return // reset meanwhile
+		return false
 	}
 	if pr.Tour != nil {
 		p.tour = pr.Tour
@@ -422,9 +382,7 @@ func (p *Pane) apply(pr session.Progress) {
 		// no tint of recent changes.
 		sc.Tour, sc.Best, sc.Done = p.best, nil, true
 	} else if sc.Tour == nil {
-		// The first tour is drawn as soon as the engine has one: the
-		// best tour when it has sent no current one.
-		sc.Tour = p.best
+		sc.Tour = p.best // the first tour is drawn as soon as the engine has one
 	}
 	p.View.SetScene(sc)
 	if pr.BestLength > 0 {
@@ -435,10 +393,7 @@ func (p *Pane) apply(pr session.Progress) {
 	p.bar.Set(BarFraction(pr))
 	p.setStatus(StatusLine(pr))
 	p.refreshButtons()
-	unlock() // the callbacks may look at the other pane
-	if p.OnUpdate != nil {
-		p.OnUpdate(p, pr)
-	}
+	return true
 }
 
 // setNumber shows v as the number k; an unchanged text is not redrawn.
@@ -483,11 +438,7 @@ func (p *Pane) showSchedule(pr session.Progress) {
 		}
 	}
 	p.schedule.SetText(text)
-	if text == "" {
-		p.schedule.Hide()
-	} else {
-		p.schedule.Show()
-	}
+	showIf(p.schedule, text != "")
 }
 
 // StatusLine is a pane's status: the state, the engine, the phase while
@@ -512,10 +463,8 @@ func StatusLine(pr session.Progress) string {
 	return st
 }
 
-// BarFraction is what a pane's progress bar shows: during a set-up phase
-// (anything before the search) the phase's own progress when the engine
-// knows it, or busy (an indeterminate bar) when it does not; otherwise
-// the share of the time budget or schedule done.
+// BarFraction is what a pane's progress bar shows: in a set-up phase its
+// progress, or busy when unknown; otherwise the share of the run done.
 func BarFraction(pr session.Progress) (fraction float64, busy bool) {
 	setup := pr.State == session.Running && pr.Phase != "" && pr.Phase != solver.PhaseSearch
 	if !setup {
@@ -586,9 +535,8 @@ func (p *Pane) Numbers() fyne.CanvasObject {
 // the controls below it stay in place as its text changes.
 const statusLines = 3
 
-// Progress is the progress bar and the status line (state, engine,
-// phase). The status wraps, never cut, in room kept for statusLines
-// lines.
+// Progress is the progress bar and the status line, which wraps in room
+// kept for statusLines lines.
 func (p *Pane) Progress() fyne.CanvasObject {
 	line := fyne.MeasureText("Mg", theme.TextSize(), fyne.TextStyle{}).Height + theme.LineSpacing()
 	h := statusLines*line + 2*theme.InnerPadding()
@@ -598,10 +546,8 @@ func (p *Pane) Progress() fyne.CanvasObject {
 // settingsWidth is the most width the settings form asks for.
 const settingsWidth = 400
 
-// Side is the single view's right-hand column, top to bottom: the run
-// buttons, the progress bar and status line, the live numbers and the
-// convergence plot (on screen without scrolling down to a 1024×700
-// window), then the engine choice and its settings.
+// Side is the single view's right-hand column: the run controls, numbers
+// and plot (on screen down to a 1024×700 window), then the settings.
 func (p *Pane) Side() fyne.CanvasObject {
 	curve := container.NewGridWrap(fyne.NewSize(330, 150), p.Curve)
 	p.settingsPanel = container.NewVBox(p.settings.Picker(), p.settings.Fields())
@@ -610,11 +556,8 @@ func (p *Pane) Side() fyne.CanvasObject {
 		narrow(p.settingsPanel, settingsWidth)))
 }
 
-// Compact is a compare-mode pane: the engine choice at the top, the
-// canvas beneath; below, the buttons, the progress bar and status, the
-// numbers and the plot, and the engine's settings folded away (half a
-// window is too narrow to show them beside the rest). Each pane picks its
-// own engine, so one can run on the CPU and the other on the GPU.
+// Compact is a compare-mode pane: the engine choice and the canvas, then
+// the run controls, numbers, plot and the settings folded away.
 func (p *Pane) Compact(title string) fyne.CanvasObject {
 	head := widget.NewLabel(title)
 	head.TextStyle = fyne.TextStyle{Bold: true}
@@ -629,8 +572,7 @@ func (p *Pane) Compact(title string) fyne.CanvasObject {
 }
 
 // Reference is what the pane's gaps are measured against: the known
-// optimum, else the proven lower bound once computed (0: neither), and
-// whether it is the bound.
+// optimum, else the lower bound once computed (0: neither).
 func (p *Pane) Reference() (ref int64, isBound bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

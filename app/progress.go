@@ -11,13 +11,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// fractionBar is a progress bar whose empty part looks empty: the input
-// background with its border, the done part in the primary colour, the
-// percentage over both. While busy (a phase of unknown length) it shows a
-// block that moves one step at each update instead of the percentage:
-// Fyne's infinite bar animates at 60 frames a second, and each frame
-// repaints the window, which costs the engine's cores under software
-// OpenGL.
+// fractionBar is a progress bar whose empty part looks empty (Fyne's fills
+// it at half alpha). While busy (a phase of unknown length) a block moves
+// a step at each update: Fyne's infinite bar repaints the window 60 times
+// a second, which costs the engine's cores under software OpenGL.
 type fractionBar struct {
 	widget.BaseWidget
 	value float64 // 0..1

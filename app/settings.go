@@ -46,9 +46,8 @@ func (s Settings) Params() solver.Params {
 	return p
 }
 
-// Validate returns a one-line error naming the first bad setting: its
-// type and range as the option table gives them. The checks that depend
-// on the engine and the instance are the form's (solver.Validate).
+// Validate returns a one-line error naming the first bad setting and its
+// range; the checks on the engine and instance are the form's.
 func (s Settings) Validate() error {
 	switch {
 	case s.Algorithm == "":
@@ -65,9 +64,8 @@ func (s Settings) Validate() error {
 	return nil
 }
 
-// OptionLabel is the form's name of option name on backend: the Params
-// fields by what they mean there (a CPU engine has searches, not thread
-// blocks), the engines' own options by their --opt names.
+// OptionLabel is the form's name of option name on backend: a Params field
+// by what it means there, an engine's own option by its --opt name.
 func OptionLabel(name, backend string) string {
 	gpu := backend == solver.BackendGPU
 	switch name {
@@ -118,9 +116,8 @@ func fieldError(err error, backend string) error {
 	return errors.New(q.Error())
 }
 
-// optionRow is one option's field in the form: the label and the entry or
-// choice on one line, the option's doc, the value that runs and the range
-// beneath, and the field's error, shown while its text is not valid.
+// optionRow is one option's field: label and entry or choice, the help
+// beneath, and the error while its text is not valid.
 type optionRow struct {
 	opt    solver.Option
 	value  binding.String // "" = the default
@@ -132,14 +129,10 @@ type optionRow struct {
 	box    *fyne.Container
 }
 
-// settingsForm is the editable, persisted form of one pane's Settings.
-// Every field is a data binding onto a Preferences key under prefix, so a
-// change is saved the moment it is made. The engine's fields come from
-// solver's option table, with the defaults and ranges for the chosen
-// engine on the pane's instance and device (solver.EffectiveOptions);
-// they are rebuilt when the algorithm, the backend or the instance changes.
-// Only engines that can run here are offered; the others are named with
-// the reason.
+// settingsForm is the form of one pane's Settings, each field bound to a
+// Preferences key under prefix (saved as it changes). The engine's fields
+// come from solver's option table with the defaults and ranges on the
+// pane's instance and device, rebuilt when the engine or instance changes.
 type settingsForm struct {
 	prefix string
 	prefs  fyne.Preferences
@@ -169,18 +162,12 @@ type settingsForm struct {
 	timeErr, seedErr   *widget.Label
 	timeBox, seedBox   *fyne.Container
 
-	// shared hides the time limit: compare mode's budget is the panes'.
-	shared     bool
+	shared     bool // the time limit hidden: compare mode's budget is the panes'
 	budgetNote *secondaryLabel
+	shown      solver.Engine // the engine the fields were built for
 
-	// shown is the engine the fields were built for.
-	shown solver.Engine
-	// OnEngineChanged, if set, is called when the chosen engine changes
-	// (the user's choice, or a fallback).
-	OnEngineChanged func(solver.Engine)
-	// OnUserAlgorithm, if set, is called when the user picks another
-	// algorithm in the menu, with the one before.
-	OnUserAlgorithm func(old, algo string)
+	OnEngineChanged func(solver.Engine)    // if set, called when the chosen engine changes
+	OnUserAlgorithm func(old, algo string) // if set, called when the user picks another algorithm
 }
 
 // Backend choices in the order the buttons show them.
@@ -432,9 +419,8 @@ func (f *settingsForm) rangeWhy(o solver.Option) string {
 	return ""
 }
 
-// helpText is the line under an option's field: what it does, the value
-// that runs when it is left empty and the range allowed here (and why it
-// is narrower than usual).
+// helpText is the line under an option's field: what it does, its default
+// and the range allowed here.
 func (f *settingsForm) helpText(o solver.Option) string {
 	def := o.Default
 	if def == "" {
@@ -452,8 +438,7 @@ func (f *settingsForm) helpText(o solver.Option) string {
 }
 
 // check validates text as option o's value for the chosen engine on the
-// pane's instance: the range, and for a Params field that 0 is not typed
-// (empty is the default).
+// pane's instance (for a Params field, empty and not 0 is the default).
 func (f *settingsForm) check(o solver.Option, text string) error {
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -474,10 +459,8 @@ func (f *settingsForm) check(o solver.Option, text string) error {
 	return fieldError(solver.Validate(e, f.in, p), backend)
 }
 
-// rebuildFields makes a field per option of the chosen engine: an entry
-// whose placeholder is the value that will run, or a choice; the line
-// beneath says what the option does and its range here. Experimental
-// options go under Advanced.
+// rebuildFields makes a field per option of the chosen engine, the
+// experimental ones under Advanced.
 func (f *settingsForm) rebuildFields() {
 	f.rows = nil
 	var stable, experimental []fyne.CanvasObject
@@ -553,11 +536,7 @@ func (f *settingsForm) rebuildFields() {
 	}
 	f.fields.Objects = append(stable, timeRow, f.seedBox)
 	f.advBox.Objects = experimental
-	if len(experimental) == 0 {
-		f.advanced.Hide()
-	} else {
-		f.advanced.Show()
-	}
+	showIf(f.advanced, len(experimental) > 0)
 	f.fields.Refresh()
 	f.advBox.Refresh()
 	f.advanced.Refresh()
@@ -592,9 +571,8 @@ func backendStatus(algorithm, backend string) error {
 	return e.Available()
 }
 
-// refreshBackend enables the backend buttons whose engine can run here,
-// moves the choice to one that can, shows why the GPU cannot, and
-// rebuilds the fields for the engine now chosen.
+// refreshBackend moves the backend choice to one that can run here, says
+// why the GPU cannot, and rebuilds the fields.
 func (f *settingsForm) refreshBackend() {
 	algo, _ := f.algorithm.Get()
 	cur, _ := f.backend.Get()
@@ -611,17 +589,15 @@ func (f *settingsForm) refreshBackend() {
 		_ = f.backend.Set(cur)
 	}
 	f.refreshBackendButtons()
+	note := ""
 	switch {
 	case gerr != nil && cerr == nil:
-		f.gpuNote.SetText("GPU disabled: " + gerr.Error())
-		f.gpuNote.Show()
+		note = "GPU disabled: " + gerr.Error()
 	case cerr != nil && gerr == nil:
-		f.gpuNote.SetText("GPU only: " + cerr.Error())
-		f.gpuNote.Show()
-	default:
-		f.gpuNote.SetText("")
-		f.gpuNote.Hide()
+		note = "GPU only: " + cerr.Error()
 	}
+	f.gpuNote.SetText(note)
+	showIf(f.gpuNote, note != "")
 	e := f.engine()
 	desc := ""
 	if e != nil {
@@ -645,9 +621,8 @@ func (f *settingsForm) Picker() fyne.CanvasObject {
 		f.gpuNote)
 }
 
-// Fields are the chosen engine's description, its stable options, the
-// time limit and the seed, its experimental options under Advanced, and
-// the algorithms that cannot run here with the reason.
+// Fields are the engine's description and options, the time limit and
+// seed, and the algorithms that cannot run here.
 func (f *settingsForm) Fields() fyne.CanvasObject {
 	return container.NewVBox(f.algoHelp, f.fields, f.advanced, f.unavailable)
 }
@@ -753,6 +728,15 @@ func (f *settingsForm) refreshBackendButtons() {
 			btn.Importance = widget.HighImportance
 		}
 		btn.Refresh()
+	}
+}
+
+// showIf shows o when on, else hides it.
+func showIf(o fyne.CanvasObject, on bool) {
+	if on {
+		o.Show()
+	} else {
+		o.Hide()
 	}
 }
 

@@ -22,14 +22,9 @@ const (
 	MaxZoom = 2000
 )
 
-// TourView is a Fyne widget that shows a scene: cities, the current tour,
-// the best tour and the optimal overlay, drawn as one raster by an
-// export.Rasterizer at the level of detail the view's density calls for,
-// with a tint where the last snapshots changed the tour (export.HeatGrid).
-// The wheel zooms about the pointer, dragging pans, a double tap fits the
-// instance to the widget. Call its methods on the Fyne goroutine (from
-// others, via fyne.Do); the renderer draws only when Fyne asks, so a
-// running solver is never slowed by drawing.
+// TourView is a Fyne widget that shows a scene as one raster drawn by an
+// export.Rasterizer; the wheel zooms about the pointer, dragging pans, a
+// double tap fits the instance. Call its methods on the Fyne goroutine.
 type TourView struct {
 	widget.BaseWidget
 
@@ -238,9 +233,7 @@ func newLegend(st export.Style) *legend {
 	return l
 }
 
-// LegendFor lists the legend entries of what the view draws of s: the
-// tour, the best tour beneath it, the dashed optimal overlay, and the
-// tint of recent changes while a run is live.
+// LegendFor lists the legend entries of what the view draws of s.
 func LegendFor(s export.Scene) []string {
 	var out []string
 	if s.Tour != nil {

@@ -10,11 +10,9 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// StepBudget bounds the pixels one frame steps through while drawing
-// tour edges. A good tour of a million cities steps about 1.5 million
-// (edges a pixel or two long); a random tour of 100,000 cities at full HD
-// would step 50 million. Beyond the budget, edges longer than a threshold
-// are sampled (see Rasterizer), which keeps a frame within its time.
+// StepBudget bounds the pixels a frame steps along tour edges (a good
+// million-city tour steps 1.5 million, a random 100,000-city one at full
+// HD 50 million); beyond it long edges are sampled (see Rasterizer).
 const StepBudget = 3_000_000
 
 // Densities, in cities per visible pixel, where dots change: up to
@@ -69,26 +67,16 @@ type FrameStats struct {
 }
 
 // Rasterizer draws scenes into RGBA images with a level of detail chosen
-// from the density of the view. Tours (the current one, the best one
-// beneath it and the dashed optimal overlay) are not painted edge by edge:
-// each edge adds to a per-pixel count (integer Bresenham, clipped to the image,
-// spread over goroutines with a buffer each), and the counts are then
-// tone-mapped over the background, so where many edges cross a pixel it is
-// brighter and hotter, and where one does it is plain tour colour. The
-// alpha of one edge falls as the mean overlap grows, so a million-city tour
-// shows its structure rather than a filled square. Cities are squares on
-// top while sparse, single faded pixels beneath the tour as they get
-// denser, and left out when the tour covers them (FadedDots); where the
-// tour itself is dense (DenseTour) the best tour is left out too. Past
-// StepBudget, an edge of s pixels longer than the threshold T is drawn
-// with probability T/s and weight s/T (chosen by a hash of its two cities,
-// so an edge that stays in the tour stays drawn from frame to frame): the
-// expected counts are unchanged and a random tour of 100,000 cities costs
-// about what a good one does.
-//
-// A Rasterizer keeps its buffers and the last instance's world
-// coordinates between calls, so redrawing the same instance allocates
-// nothing; it is not safe for concurrent use.
+// from the density of the view. Each tour edge adds to per-pixel counts
+// (Bresenham, a buffer per goroutine), tone-mapped over the background so
+// that crowded pixels are brighter and a million-city tour shows its
+// structure rather than a filled square. Cities are squares while sparse,
+// faded pixels beneath the tour as they get denser, then left out
+// (FadedDots); the best tour is left out where the tour is dense
+// (DenseTour). Past StepBudget an edge of s pixels longer than the
+// threshold T is drawn with probability T/s and weight s/T, chosen by a
+// hash of its cities so that it stays drawn from frame to frame. It keeps
+// its buffers between calls and is not safe for concurrent use.
 type Rasterizer struct {
 	boundsOf *solver.Instance
 	boundsN  int
@@ -168,11 +156,8 @@ func (r *Rasterizer) parallel(n int, f func(k, lo, hi int)) {
 	r.wg.Wait()
 }
 
-// Render draws scene s into dst through view v: background, the optimal
-// overlay (dashed), the best tour, the current tour and the cities, at the
-// level of detail the view's density calls for (see Rasterizer).
-// Instances without coordinates (EXPLICIT without display data) draw as
-// the background alone.
+// Render draws scene s into dst through view v (an instance without
+// coordinates as the background alone).
 func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 	in := s.Instance
 	r.stats = FrameStats{}
@@ -315,9 +300,7 @@ func (r *Rasterizer) toneMaps(st Style, sums [numLayers]int64, area float64, dra
 }
 
 // bestSuccessors fills r.succ with the tour's successors when the best
-// tour is drawn beside it: the best tour is drawn where it differs from the
-// tour, since an edge both share would lie under the tour, drawn at full
-// alpha while the best tour is drawn at all (DenseTour).
+// tour is drawn beside it, which is drawn only where it differs.
 func (r *Rasterizer) bestSuccessors(s Scene, n int) {
 	if !r.used[layerBest] || !r.used[layerTour] {
 		r.succ = r.succ[:0]

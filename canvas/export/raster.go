@@ -180,11 +180,9 @@ func line(dst *image.RGBA, x0, y0, x1, y1 float64, c color.RGBA, dash int) {
 	bresenham(dst.Pix, dst.Stride, ix0, iy0, ix1, iy1, pack(c), dash)
 }
 
-// lineWalk is an integer line walk (Bresenham) over a raster of px bytes
-// (or counts) a pixel and stride a row: from offset o, each of n steps
-// moves by major and, when the error runs out, by minor as well; m is the
-// extent along the minor axis. The painter and the density counter share
-// it and keep their own inner loops (a call a pixel would cost both).
+// lineWalk is a Bresenham walk over a raster of px bytes a pixel and
+// stride a row: from offset o, n steps by major, and by minor as the error
+// runs out (m the minor extent); its users keep their own inner loops.
 type lineWalk struct{ o, major, minor, n, m int }
 
 func newLineWalk(x0, y0, x1, y1, px, stride int) lineWalk {
