@@ -161,11 +161,8 @@ func (r *orRun) round(off int64, kicks int, seed uint64, maxSeg int) (gain, eval
 	d := r.run
 	span, w := int64(r.n), r.W
 	g := (w*r.R + r.wpb - 1) / r.wpb
-	// the kernel's sequential 3-opt moves (three = 1) measured no
-	// stronger than 2-opt and Or-opt alone (docs/PERF.md, "Lever 2")
-	three := 0
 	if err := d.launch("oropt_windows", g, 1, 32*r.wpb, r.shared, d.stream,
-		r.xy, r.tour, r.n, off, span, w, r.L, r.R, kicks, seed, maxSeg, r.metric, three, r.ord, r.gain, r.evals); err != nil {
+		r.xy, r.tour, r.n, off, span, w, r.L, r.R, kicks, seed, maxSeg, r.metric, r.ord, r.gain, r.evals); err != nil {
 		return 0, 0, err
 	}
 	if err := d.launch("oropt_commit", (w+r.wpb-1)/r.wpb, 1, 32*r.wpb, r.cshared, d.stream,
