@@ -16,7 +16,6 @@ const (
 // The names of 2opt-climb's options (declared in options.go).
 const (
 	OptRestarts   = "restarts"
-	OptPick       = "pick"
 	OptClimbStart = "start"
 )
 
@@ -52,14 +51,12 @@ var algorithms = []algorithm{
 // integer matrix for other metrics and EXPLICIT instances, up to
 // MatrixMaxN cities unless the instance carries its matrix (lsDistMode).
 const (
-	OptDist    = "dist"
-	OptRKBI    = "rkbi_k"
-	OptSamples = "samples"
-	OptLoop    = "loop"
-	OptKicks   = "kicks"
-	OptTabu    = "tabu"
-	OptTenure  = "tenure"
-	OptPer     = "per"
+	OptDist   = "dist"
+	OptRKBI   = "rkbi_k"
+	OptKicks  = "kicks"
+	OptTabu   = "tabu"
+	OptTenure = "tenure"
+	OptPer    = "per"
 )
 
 // MatrixMaxN is the largest n for which the swap and 3-opt engines build

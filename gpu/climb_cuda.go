@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	registerKernels("twoopt_climb_r2", "twoopt_climb_r4", "twoopt_climb_r8", "twoopt_climb_r2_t128", "twoopt_climb_r4_t128")
+	registerKernels("twoopt_climb_r4", "twoopt_climb_r8", "twoopt_climb_r4_t128")
 }
 
 // Launch geometry and counters of the fused climber (must match
@@ -126,10 +126,6 @@ type climbState struct {
 	n, B                                      int
 	bufs                                      buffers
 	xy, cur, resume, best, bestLen, ctr, dbgP cu.DevicePtr
-	// rule picks the moves of a pass (kernels/climb.cu): 0 every improving
-	// candidate no better one overlaps, 1 the best alone, 2 every
-	// candidate no candidate ahead in a hashed order overlaps.
-	rule int
 	// start is the climbs' start tours (kernels/climb.cu): climbStartRandom
 	// or climbStartNN.
 	start int
@@ -220,7 +216,7 @@ func (s *climbState) launch(pl climbPlan, in *solver.Instance, seed uint64, slic
 		return err
 	}
 	return s.r.launch(pl.kernel, s.B, 1, pl.threads, pl.shared, s.r.stream,
-		s.xy, s.n, s.cur, s.resume, s.best, s.bestLen, s.ctr, seed, int64(slice), maxClimbs, metric, climbEps(in), mode, s.rule, s.start, s.dbgP)
+		s.xy, s.n, s.cur, s.resume, s.best, s.bestLen, s.ctr, seed, int64(slice), maxClimbs, metric, climbEps(in), mode, s.start, s.dbgP)
 }
 
 // twoOptClimbFused is the 2opt-climb engine on tours that fit a block's
@@ -247,7 +243,6 @@ func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance,
 		return solver.Result{}, err
 	}
 	defer r.do(f.s.free)
-	f.s.rule = map[string]int{"disjoint": 0, "best": 1, "spread": 2}[cfg.Pick]
 	f.s.start = map[string]int{"random": climbStartRandom, "nn": climbStartNN}[cfg.Start]
 	f.lens, f.ctr, f.tour = make([]int64, p.Blocks), make([]uint64, climbCounters), make([]int32, in.N)
 	if err := l.run(f.step, nil); err != nil {

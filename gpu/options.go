@@ -24,7 +24,6 @@ const distDoc = "kernel distances: computed from coordinates in float, the exact
 type climbConfig struct {
 	Blocks   int // climbers (0: as many as fill the device)
 	Restarts int // climbs in all (0: until the time limit)
-	Pick     string
 	Start    string
 }
 
@@ -32,8 +31,6 @@ var climbSpec = solver.NewSpec(
 	solver.ParamInt("blocks", func(c *climbConfig) *int { return &c.Blocks }).Auto("climbers that fill the device"),
 	solver.Int(OptRestarts, func(c *climbConfig) *int { return &c.Restarts }, 0, 0, math.MaxInt32,
 		"climbs in all (0: until the time limit); with no time limit the run is deterministic"),
-	solver.Choice(OptPick, func(c *climbConfig) *string { return &c.Pick }, "disjoint", []string{"disjoint", "best", "spread"},
-		"moves a climber applies per pass: every improving one its threads found that no better one overlaps (disjoint), the best alone as O'Neil & Burtscher (best), or those no earlier one in a hashed order overlaps (spread)").Experimental(),
 	solver.Choice(OptClimbStart, func(c *climbConfig) *string { return &c.Start }, "nn", []string{"nn", "random"},
 		"climbs' start tours: randomized nearest-neighbour tours (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest) or uniformly random tours as O'Neil & Burtscher; over about 14,000 cities the batch climber builds the same kind of tours on the host, up to 200,000 cities (beyond, random)").Experimental(),
 )
@@ -42,21 +39,16 @@ var climbSpec = solver.NewSpec(
 type threeOptConfig struct {
 	Blocks, Threads int
 	K               int // random-k-best-improvement's k
-	Samples         int
 	Dist            string
 	Kicks           int // in all (0: until the time limit)
-	Loop            string
 }
 
 var threeOptSpec = solver.NewSpec(
 	solver.ParamInt("blocks", func(c *threeOptConfig) *int { return &c.Blocks }).Auto("4 × SMs"),
 	solver.ParamInt("threads", func(c *threeOptConfig) *int { return &c.Threads }).Default("256"),
 	solver.Int(OptRKBI, func(c *threeOptConfig) *int { return &c.K }, 3, 1, 8, "k of random-k-best-improvement (1: best improvement)"),
-	solver.Int(OptSamples, func(c *threeOptConfig) *int { return &c.Samples }, 4, 1, 1024, "3-opt samples per thread per evaluation").Experimental(),
 	solver.Choice(OptDist, func(c *threeOptConfig) *string { return &c.Dist }, "auto", distChoices, distDoc).Experimental(),
 	solver.Int(OptKicks, func(c *threeOptConfig) *int { return &c.Kicks }, 0, 0, math.MaxInt32, "kicks (ILS iterations) in all (0: until the time limit)"),
-	solver.Choice(OptLoop, func(c *threeOptConfig) *string { return &c.Loop }, "device", []string{"device", "host"},
-		"where the iterated local search's loop runs: device (the kernels detect the local minimum, accept or go back to the best, and kick; the host reads the counters every few dozen rounds) or host (a copy, kick and upload per kick)").Experimental(),
 )
 
 // swapConfig is swap-climb's settings.

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -17,7 +16,6 @@ import (
 )
 
 func init() {
-	registerKernels("threeopt_apply")
 	for _, s := range []string{"mat", "euc", "ceil", "att"} {
 		registerKernels("threeopt_eval_"+s, "threeopt_deltas_"+s, "threeopt_ils_apply_"+s)
 	}
@@ -26,20 +24,16 @@ func init() {
 // threeOptNeighbors is the candidate list size that guides 3-opt sampling.
 const threeOptNeighbors = 10
 
-// threeOptRounds is the number of (evaluate, replace) pairs queued per host
-// round trip, and threeOptPatience the rounds in a row without an improving
-// sample after which the tour counts as 3-opt optimal.
+// threeOptPatience is the rounds in a row without an improving sample
+// after which the tour counts as 3-opt optimal, threeOptDeviceRounds the
+// rounds queued per host round trip, threeOptWindow the kick's window (as
+// doubleBridge's) and threeOptSamples the 3-opt samples per thread per
+// evaluation.
 const (
-	threeOptRounds   = 8
-	threeOptPatience = 6
-)
-
-// threeOptDeviceRounds is the number of rounds queued per host round trip
-// when the iterated local search runs on the device, and threeOptWindow
-// the kick's window (as the host loop's doubleBridge).
-const (
+	threeOptPatience     = 6
 	threeOptDeviceRounds = 32
 	threeOptWindow       = 100
+	threeOptSamples      = 4
 )
 
 // The counters of state (kernels/threeopt.cu, THREE_*).
@@ -80,13 +74,8 @@ type threeOpt struct {
 // for one solution (four reconnections per sample).
 func (o *threeOpt) movesPerRound() int64 { return int64(o.G) * int64(o.T) * int64(o.S) * 4 }
 
-// newThreeOpt allocates the search (context thread).
-func (r *run) newThreeOpt(in *solver.Instance, nb *neighbor.Lists, matrix bool, G, T, S, k int, seed uint64) (*threeOpt, error) {
-	return r.newThreeOptPop(in, nb, matrix, G, T, S, k, seed, 1)
-}
-
-// newThreeOptPop allocates P searches side by side (context thread).
-func (r *run) newThreeOptPop(in *solver.Instance, nb *neighbor.Lists, matrix bool, G, T, S, k int, seed uint64, P int) (*threeOpt, error) {
+// newThreeOpt allocates P searches side by side (context thread).
+func (r *run) newThreeOpt(in *solver.Instance, nb *neighbor.Lists, matrix bool, G, T, S, k int, seed uint64, P int) (*threeOpt, error) {
 	o := &threeOpt{r: r, n: in.N, P: P, G: G, T: T, S: S, k: k, seed: seed, K: nb.K}
 	fail := func(e error) (*threeOpt, error) { o.bufs.freeAll(); return nil, e }
 	var err error
@@ -150,17 +139,6 @@ func (o *threeOpt) upload(t []int, length int64) error {
 	return htod(o.length, l)
 }
 
-// round queues one evaluation and one replacement.
-func (o *threeOpt) round() error {
-	o.iter++
-	if err := o.r.launch("threeopt_eval_"+o.dist.suffix, o.G, 1, o.T, 0, o.r.stream,
-		o.dist.xy, o.dist.mat, o.n, o.tour, o.pos, o.nbr, o.K, o.seed, o.iter, o.S, o.state, o.best); err != nil {
-		return err
-	}
-	return o.r.launch("threeopt_apply", 1, 1, o.r.block("threeopt_apply", 1024), 0, o.r.stream,
-		o.tour, o.pos, o.n, o.best, o.G, o.k, o.seed, o.iter, o.scratch, o.state, o.length)
-}
-
 // ilsRound queues one round of the device-side iterated local search:
 // the evaluation, then the replacement that also ends the local search,
 // accepts and kicks (threeopt_ils_apply).
@@ -170,10 +148,16 @@ func (o *threeOpt) ilsRound(maxKicks int64) error {
 		o.dist.xy, o.dist.mat, o.n, o.tour, o.pos, o.nbr, o.K, o.seed, o.iter, o.S, o.state, o.best); err != nil {
 		return err
 	}
+	return o.replace(maxKicks, threeOptPatience)
+}
+
+// replace queues the replacement kernel, which also ends the local search
+// after patience rounds without an improving sample, accepts and kicks.
+func (o *threeOpt) replace(maxKicks, patience int64) error {
 	name := "threeopt_ils_apply_" + o.dist.suffix
 	return o.r.launch(name, o.P, 1, o.r.block(name, 1024), 0, o.r.stream,
 		o.dist.xy, o.dist.mat, o.tour, o.pos, o.n, o.best, o.G, o.k, o.seed, o.iter, o.scratch, o.state, o.length,
-		o.bestTour, o.bestLen, maxKicks, int64(threeOptPatience), int64(threeOptWindow))
+		o.bestTour, o.bestLen, maxKicks, patience, int64(threeOptWindow))
 }
 
 // startILS sets the device-side searches going from the uploaded tours:
@@ -208,10 +192,6 @@ func (o *threeOpt) downloadSol(dst []int, src cu.DevicePtr, s int) error {
 	}
 	return nil
 }
-
-// downloadBest copies the device-side search's best tour back (context
-// thread).
-func (o *threeOpt) downloadBest(dst []int) error { return o.downloadSol(dst, o.bestTour, 0) }
 
 // bestSolution returns the solution whose best length (the kernels'
 // distances) is the shortest, and that length (context thread).
@@ -356,65 +336,11 @@ func (d *threeOptDeviceILS) view(s *solver.Snapshot) error {
 	return nil
 }
 
-// download copies the tour back (context thread, after a sync).
-func (o *threeOpt) download(dst []int) error {
-	c := make([]int32, o.n)
-	if err := dtoh(c, o.tour); err != nil {
-		return err
-	}
-	for i, v := range c {
-		dst[i] = int(v)
-	}
-	return nil
-}
-
-// localSearch runs rounds until threeOptPatience rounds in a row find no
-// improving move, the deadline passes or ctx ends, and returns the rounds
-// run and whether the search stopped early.
-func (o *threeOpt) localSearch(ctx context.Context, deadline time.Time) (rounds int64, early bool, err error) {
-	state := make([]int64, threeState)
-	err = o.r.do(func() error {
-		if err := dtoh(state, o.state); err != nil {
-			return err
-		}
-		state[2] = state[0] // patience counts from here
-		return htod(o.state, state)
-	})
-	if err != nil {
-		return 0, false, err
-	}
-	r0 := state[0]
-	for {
-		if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
-			return state[0] - r0, true, nil
-		}
-		err := o.r.do(func() error {
-			for r := 0; r < threeOptRounds; r++ {
-				if err := o.round(); err != nil {
-					return err
-				}
-			}
-			if err := o.r.stream.Synchronize(); err != nil {
-				return fmt.Errorf("3-opt local search failed: %w", err)
-			}
-			return dtoh(state, o.state)
-		})
-		if err != nil {
-			return state[0] - r0, false, err
-		}
-		if state[0]-state[2] >= threeOptPatience {
-			return state[0] - r0, false, nil
-		}
-	}
-}
-
 // solveThreeOptILS is the GPU 3opt-ils engine: Delévacq et al.'s
 // ILS-RKBI_blocks. The local search is the device's sampled 3-opt
 // (threeopt.cu: evaluation kernel, block reduction, replacement kernel with
-// random-k-best-improvement pivoting); around it the iterated local search
-// runs on the device (deviceILS), or with loop=host on the host: a
-// segment-local double-bridge kick of the best tour, local search, accept
-// when no worse (exact length on the CPU).
+// random-k-best-improvement pivoting) and around it the iterated local
+// search, on the device too (deviceILS).
 func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	r, err := newRun()
@@ -430,9 +356,8 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 	if err != nil {
 		return solver.Result{}, err
 	}
-	k, S, maxKicks := cfg.K, cfg.Samples, cfg.Kicks
 	p.Algorithm, p.Backend = AlgoThreeOptILS, solver.BackendGPU
-	if p.TimeLimit <= 0 && maxKicks <= 0 { // else the kicks end the run
+	if p.TimeLimit <= 0 && cfg.Kicks <= 0 { // else the kicks end the run
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	p.Blocks = cfg.Blocks
@@ -449,7 +374,7 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 	l.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	var o *threeOpt
 	err = r.do(func() (err error) {
-		if o, err = r.newThreeOpt(in, nb, matrix, p.Blocks, p.Threads, S, k, p.Seed); err != nil {
+		if o, err = r.newThreeOpt(in, nb, matrix, p.Blocks, p.Threads, threeOptSamples, cfg.K, p.Seed, 1); err != nil {
 			return err
 		}
 		return o.upload(cur, solver.TourLength(in, cur))
@@ -458,54 +383,17 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 		return solver.Result{}, err
 	}
 	defer r.do(o.free)
-	if cfg.Loop != "host" {
-		err = o.deviceILS(l, int64(maxKicks))
-	} else {
-		err = o.hostILS(l, cur, int64(maxKicks))
-	}
-	if err != nil {
+	if err = o.deviceILS(l, int64(cfg.Kicks)); err != nil {
 		return solver.Result{}, err
 	}
 	return l.finish(e, r.d.label)
-}
-
-// hostILS is the iterated local search with the kicks on the host (the
-// loop=host option): from cur, local search on the device, offer, kick the
-// best, upload, until maxKicks kicks (0: none asked), or l's loop ends.
-func (o *threeOpt) hostILS(l *runLoop, cur []int, maxKicks int64) error {
-	rng := rand.New(rand.NewPCG(l.p.Seed, 0x3097))
-	var rounds int64
-	step := func() (bool, error) {
-		lsRounds, early, err := o.localSearch(l.ctx, l.deadline)
-		rounds += lsRounds
-		l.moves = rounds * o.movesPerRound()
-		if err != nil {
-			return false, err
-		}
-		if err := o.r.do(func() error { return o.download(cur) }); err != nil {
-			return false, err
-		}
-		l.offer(cur)
-		if early {
-			l.stopped = true
-			return true, nil
-		}
-		if l.reached() || (maxKicks > 0 && l.steps >= maxKicks) {
-			return true, nil
-		}
-		l.kick(cur, rng)
-		l.steps++
-		return false, o.r.do(func() error { return o.upload(cur, solver.TourLength(l.in, cur)) })
-	}
-	return l.run(step, l.tourView(cur))
 }
 
 // ThreeOptPopulation runs Delévacq et al.'s ILS-RKBI_blocks population:
 // pop.Solutions independent 3opt-ils searches of pop.Kicks kicks each from
 // the greedy tour, all in the same launches (an evaluation grid of
 // pop.Blocks × solutions, pop.Threads each, and one replacement block per
-// solution), with the engine's defaults otherwise (dist, rkbi_k, samples)
-// and the iterated local search on the device. Solution s has seed
+// solution), with the engine's defaults otherwise (dist, rkbi_k). Solution s has seed
 // pop.Seed ^ s·0x9E3779B97F4A7C15, solution 0 the seed itself: it makes
 // the moves the engine makes with that seed, blocks, threads and kicks.
 // The result's tour is the population's best (the kernels' lengths pick
@@ -526,7 +414,6 @@ func ThreeOptPopulation(ctx context.Context, in *solver.Instance, pop Population
 	if err != nil {
 		return PopulationResult{}, err
 	}
-	k, S := cfg.K, cfg.Samples
 	matrix, err := lsDistMode(in, "")
 	if err != nil {
 		return PopulationResult{}, err
@@ -542,7 +429,7 @@ func ThreeOptPopulation(ctx context.Context, in *solver.Instance, pop Population
 	}
 	var o *threeOpt
 	err = r.do(func() (err error) {
-		if o, err = r.newThreeOptPop(in, nbl, matrix, pop.Blocks, p.Threads, S, k, pop.Seed, pop.Solutions); err != nil {
+		if o, err = r.newThreeOpt(in, nbl, matrix, pop.Blocks, p.Threads, threeOptSamples, cfg.K, pop.Seed, pop.Solutions); err != nil {
 			return err
 		}
 		return o.upload(cur, solver.TourLength(in, cur))

@@ -297,8 +297,8 @@ __device__ void nnStart(ClimbShared &s, const float2 *__restrict__ xy, int n, ui
 template <int R, int T>
 __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int *resume, int *bestTour,
                             long long *bestLen, unsigned long long *ctr, unsigned long long seed,
-                            long long sliceNs, long long maxClimbs, int metric, float eps, int mode, int rule,
-                            int start, unsigned long long *dbg) {
+                            long long sliceNs, long long maxClimbs, int metric, float eps, int mode, int start,
+                            unsigned long long *dbg) {
     extern __shared__ __align__(16) unsigned char climbSmem[];
     ClimbShared s;
     s.P = (float2 *)climbSmem;
@@ -404,28 +404,19 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
                 break;
             }
             if (stopNow) break;
-            // A candidate is taken when no candidate ahead of it overlaps it
-            // (rule 0: ahead = better delta; rule 2: ahead in an order
-            // hashed from the move and the pass, which spreads the picks
-            // like a first-improvement search); rule 1 takes the best
-            // candidate alone (best improvement, as TSP_GPU).
+            // A candidate is taken when no better candidate overlaps it.
             bool take = false;
             int sa = 0, la = 0;
             if (mine) {
                 moveArc(bi, bj, n, sa, la);
                 take = true;
-                uint32_t salt = (uint32_t)sweepsHere * 0x9E3779B9u;
-                unsigned long long pk = key;
-                if (rule == 2) pk = ((unsigned long long)mix32((uint32_t)key ^ salt) << 32) | (uint32_t)key;
                 for (int m = 0; m < V; m++) {
                     unsigned long long o = s.cand[m];
-                    unsigned long long po = o;
-                    if (rule == 2) po = ((unsigned long long)mix32((uint32_t)o ^ salt) << 32) | (uint32_t)o;
-                    if (po < pk) {
+                    if (o < key) {
                         int oi = (int)((o >> 16) & 0xffff), oj = (int)(o & 0xffff);
                         int sb, lb;
                         moveArc(oi, oj, n, sb, lb);
-                        if (rule == 1 || arcsOverlap(sa, la, sb, lb, n)) {
+                        if (arcsOverlap(sa, la, sb, lb, n)) {
                             take = false;
                             break;
                         }
@@ -511,19 +502,16 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
 // dbg[blockIdx.x*T + thread] (the tests' window: key = ordered delta << 32
 // | i << 16 | j, ~0 for none); mode 2 climbs from the tour cur[slot] once
 // and leaves the local minimum in bestTour[slot] (the tests compare it with
-// a CPU climb from the same tour). rule: see the candidate loop. start:
-// CLIMB_START_RANDOM or CLIMB_START_NN.
+// a CPU climb from the same tour). start: CLIMB_START_RANDOM or
+// CLIMB_START_NN.
 #define CLIMB_KERNEL(NAME, R, T)                                                                                   \
     extern "C" __global__ void __launch_bounds__(T)                                                                 \
         NAME(const float2 *__restrict__ xy, long long n, int *cur, int *resume, int *bestTour, long long *bestLen,   \
              unsigned long long *ctr, unsigned long long seed, long long sliceNs, long long maxClimbs,               \
-             long long metric, double eps, long long mode, long long rule, long long start,                         \
-             unsigned long long *dbg) {                                                                             \
+             long long metric, double eps, long long mode, long long start, unsigned long long *dbg) {              \
         climbKernel<R, T>(xy, (int)n, cur, resume, bestTour, bestLen, ctr, seed, sliceNs, maxClimbs, (int)metric,   \
-                          (float)eps, (int)mode, (int)rule, (int)start, dbg + (size_t)blockIdx.x * T);              \
+                          (float)eps, (int)mode, (int)start, dbg + (size_t)blockIdx.x * T);                         \
     }
-CLIMB_KERNEL(twoopt_climb_r2, 2, 256)
 CLIMB_KERNEL(twoopt_climb_r4, 4, 256)
 CLIMB_KERNEL(twoopt_climb_r8, 8, 256)
-CLIMB_KERNEL(twoopt_climb_r2_t128, 2, 128)
 CLIMB_KERNEL(twoopt_climb_r4_t128, 4, 128)

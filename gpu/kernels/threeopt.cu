@@ -10,7 +10,7 @@
 // a replacement kernel that picks the move to apply with random-k-best-
 // improvement (RKBI) pivoting: one of the k best improving block results,
 // at random. The iterated local search (double-bridge kicks, acceptance)
-// runs on the host (gpu/threeopt_cuda.go).
+// runs on the device too (threeopt_ils_apply).
 //
 // Layout. tour[p] is the city at position p, pos[c] the position of city
 // c, nbr[c*K + r] the r-th nearest neighbour of c. A move (x, y, z, type),
@@ -216,25 +216,13 @@ __device__ void threeopt_apply_impl(int *tour, int *pos, long long n_, const LSB
     }
 }
 
-extern "C" __global__ void threeopt_apply(int *tour, int *pos, long long n, const LSBest *blockBest, long long blocks,
-                                          long long k, unsigned long long seed, long long iter, int *scratch,
-                                          long long *state, long long *len) {
-    threeopt_apply_impl(tour, pos, n, blockBest, blocks, k, seed, iter, scratch, state, len);
-}
-
-// threeopt_ils_apply: the replacement of threeopt_apply, then the iterated
-// local search's step on the device once the local search has converged
-// (patience rounds in a row without an improving sample): accept the local
-// minimum when no longer than the best (copy it to best) or go back to the
-// best, end the search after maxKicks kicks, else kick: a double bridge
-// A B C D -> A C B D inside a window of w positions at a random offset
-// (three random cuts; the window's first and last cities stay, so only its
-// inner edges change), the same kick as the host loop's doubleBridge.
-// Lengths are the kernels' distances: *len tracks the tour, *bestLen the
-// best (the host measures the final tour exactly). With this kernel a
-// whole run is queued rounds with a look at the counters now and then.
-// One block per solution of a population (Delévacq et al.'s nb_sol
-// solutions, each with its blocks of the evaluation grid's row).
+// threeopt_ils_apply: the replacement (threeopt_apply_impl), then, once
+// patience rounds in a row found no improving sample, the iterated local
+// search's step: accept the local minimum when no longer than the best
+// (copy it to best) or go back to the best, end after maxKicks kicks, else
+// kick with a double bridge A B C D -> A C B D on three random cuts inside
+// a window of w positions (its end cities stay). *len and *bestLen are in
+// the kernels' distances. One block per solution of a population.
 template <int METRIC>
 __device__ void threeopt_ils_apply(const float2 *xy, const int *mat, int *tour, int *pos, long long n_,
                                    const LSBest *blockBest, long long blocks, long long k, unsigned long long seed,
