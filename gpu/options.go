@@ -74,21 +74,15 @@ var swapSpec = solver.NewSpec(
 
 // orConfig is or-ils's settings.
 type orConfig struct {
-	Window   int
-	Kicks    int // per window per round (0: the window size)
-	Replicas int // 0: warps that fill the device, at most 16
-	Global   float64
-	Start    string
-	Segment  int
+	Window  int // also the kicks per window per round
+	Global  float64
+	Start   string
+	Segment int
 }
 
 var orSpec = solver.NewSpec(
 	solver.Int(OptWindow, func(c *orConfig) *int { return &c.Window }, 1024, 32, 2048,
 		"most cities of one tour window (a warp's iterated local search, endpoints fixed)"),
-	solver.Int(OptWindowKicks, func(c *orConfig) *int { return &c.Kicks }, 0, 0, 1<<20,
-		"kicks per window per round (the partition shifts every round)").Auto("the window size, fewer when a round would pass 60 ms").Experimental(),
-	solver.Int(OptReplicas, func(c *orConfig) *int { return &c.Replicas }, 0, 0, 64,
-		"warps searching each window from different random streams; the best is kept").Auto("warps that fill the device, at most 16").Experimental(),
 	solver.Float(OptGlobal, func(c *orConfig) *float64 { return &c.Global }, 1, 0, 3600,
 		"seconds between global 2-opt and Or-opt descents on the CPU (the moves between windows); 0: none").Experimental(),
 	solver.Choice(OptStart, func(c *orConfig) *string { return &c.Start }, "greedy", []string{"greedy", "sfc"},

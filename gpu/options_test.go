@@ -26,6 +26,7 @@ func TestGPUOptionsValidate(t *testing.T) {
 		{"an engine's report read back", AlgoSwapClimb, map[string]string{"launch_waves": "3"}, "", ""},
 		{"tenure 0", AlgoSwapClimb, map[string]string{"tenure": "0"}, "--opt tenure", "1..2^20"},
 		{"wmoves is gone", AlgoOrILS, map[string]string{"wmoves": "3opt"}, "--opt", "unknown"},
+		{"replicas is gone", AlgoOrILS, map[string]string{"replicas": "4"}, "--opt", "unknown"},
 		{"wsegment on or-ils", AlgoOrILS, map[string]string{"wsegment": "30"}, "--opt", "unknown"},
 		{"segment past 512", AlgoOrILS, map[string]string{"segment": "513"}, "--opt segment", "1..512"},
 		{"start random", AlgoTwoOptClimb, map[string]string{"start": "random"}, "", ""},

@@ -20,11 +20,9 @@ const orILSDesc = "iterated 2-opt + Or-opt local search in thousands of tour win
 // options in package solver, as window is).
 const (
 	OptWindow        = "window"
-	OptWindowKicks   = "wkicks"
 	OptStart         = "start"
 	OptGlobal        = "global"
 	OptWindowSegment = "wsegment"
-	OptReplicas      = "replicas"
 )
 
 // orMaxSpan is the widest coordinate span or-ils takes: its kernel sums up

@@ -184,44 +184,26 @@ func (r *orRun) round(off int64, kicks int, seed uint64, maxSeg int) (gain, eval
 	return r.hostTo[0], r.hostEval[0], nil
 }
 
-// orOptions are or-ils's settings as the run uses them.
-type orOptions struct {
-	window, kicks, replicas, maxSeg int
-	start                           string
-	global                          time.Duration // between global 2-opt and Or-opt passes on the CPU (0: none)
-}
-
-// orOptionsOf turns or-ils's config into the run's settings: the kicks
-// per round default to the window size.
-func orOptionsOf(c orConfig) orOptions {
-	o := orOptions{window: c.Window, kicks: c.Kicks, replicas: c.Replicas, maxSeg: c.Segment, start: c.Start,
-		global: time.Duration(c.Global * float64(time.Second))}
-	if o.kicks == 0 {
-		o.kicks = o.window
-	}
-	return o
-}
-
 // parseOrOptions reads or-ils's settings from its Params on n cities.
-func parseOrOptions(p solver.Params, n int) (orOptions, error) {
-	c, err := orSpec.Parse(&solver.Instance{N: n}, p)
-	return orOptionsOf(c), err
+func parseOrOptions(p solver.Params, n int) (orConfig, error) {
+	return orSpec.Parse(&solver.Instance{N: n}, p)
 }
 
 // autoOrOptions reads the windows' settings from GPU auto's Params: the
-// option it shares with or-ils (window) and wsegment, its name
-// for the windows' kick segment (its segment is the CPU auto engine's);
-// or-ils's defaults otherwise.
-func autoOrOptions(p solver.Params, n int) (orOptions, error) {
+// option it shares with or-ils (window) and wsegment, its name for the
+// windows' kick segment (its segment is the CPU auto engine's); or-ils's
+// defaults otherwise.
+func autoOrOptions(p solver.Params, n int) (orConfig, error) {
 	c, err := orSpec.ParseKnown(&solver.Instance{N: n}, windowParams(p))
 	if err != nil {
-		return orOptions{}, err
+		return c, err
 	}
-	if c.Segment, err = solver.OptionsFor(AlgoAuto, solver.BackendGPU).Int(p, OptWindowSegment); err != nil {
-		return orOptions{}, err
-	}
-	return orOptionsOf(c), nil
+	c.Segment, err = solver.OptionsFor(AlgoAuto, solver.BackendGPU).Int(p, OptWindowSegment)
+	return c, err
 }
+
+// globalEvery is the time between global passes (0: none).
+func (c orConfig) globalEvery() time.Duration { return time.Duration(c.Global * float64(time.Second)) }
 
 // solveOrILS is the or-ils engine. Each round cuts the tour into windows
 // of consecutive positions at a random offset and runs the windowed
@@ -256,7 +238,7 @@ type orPhase struct {
 
 // orILS runs the windowed search with settings o until the deadline of p
 // (from start), ctx or the target.
-func orILS(ctx context.Context, in *solver.Instance, p solver.Params, o orOptions, snaps chan solver.Snapshot, start time.Time) (orPhase, error) {
+func orILS(ctx context.Context, in *solver.Instance, p solver.Params, o orConfig, snaps chan solver.Snapshot, start time.Time) (orPhase, error) {
 	var ph orPhase
 	ru, err := newRun()
 	if err != nil {
@@ -278,7 +260,7 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, o orOption
 	}
 	w := &orWalk{l: l, ru: ru, o: o, nb: nb, nbReady: make(chan *neighbor.Lists, 1), lastGlobal: time.Now(),
 		rng: rand.New(rand.NewPCG(p.Seed, 0x0e11)), t32: make([]int32, in.N)}
-	if o.global > 0 {
+	if o.Global > 0 {
 		go func(nb *neighbor.Lists) {
 			if nb == nil {
 				nb, _ = neighbor.NearestContext(cctx, in, 10) // nil when the run ended first
@@ -293,7 +275,7 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, o orOption
 	for i, c := range cur {
 		w.t32[i] = int32(c)
 	}
-	if err := ru.do(func() (err error) { w.r, err = newOrRun(ru, in, w.t32, min(o.window, in.N), o.replicas); return err }); err != nil {
+	if err := ru.do(func() (err error) { w.r, err = newOrRun(ru, in, w.t32, min(o.Window, in.N), 0); return err }); err != nil {
 		return ph, err
 	}
 	defer ru.do(func() error { w.r.free(); return nil })
@@ -317,7 +299,7 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, o orOption
 // orStart is or-ils's start tour: Params.Start, the greedy tour (with the
 // candidate lists it was built on) or, when asked or when the greedy tour
 // cannot be built in time (ctx), the space-filling curve.
-func orStart(ctx context.Context, l *runLoop, o orOptions) (cur []int, nb *neighbor.Lists, err error) {
+func orStart(ctx context.Context, l *runLoop, o orConfig) (cur []int, nb *neighbor.Lists, err error) {
 	in := l.in
 	switch {
 	case len(l.p.Start) == in.N:
@@ -325,7 +307,7 @@ func orStart(ctx context.Context, l *runLoop, o orOptions) (cur []int, nb *neigh
 			return nil, nil, fmt.Errorf("start tour: %v", err)
 		}
 		return slices.Clone(l.p.Start), nil, nil
-	case o.start == "greedy":
+	case o.Start == "greedy":
 		l.sink.SendPhase(solver.PhaseNeighbours, solver.UnknownProgress)
 		if nb, err = neighbor.NearestContext(ctx, in, 10); err == nil {
 			l.sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
@@ -344,7 +326,7 @@ type orWalk struct {
 	l  *runLoop
 	ru *run
 	r  *orRun
-	o  orOptions
+	o  orConfig
 	// nb is the global candidate lists, once nbReady has delivered them.
 	nb      *neighbor.Lists
 	nbReady chan *neighbor.Lists
@@ -375,13 +357,13 @@ func (w *orWalk) tour() []int {
 // pass when one is due.
 func (w *orWalk) step() (done bool, err error) {
 	l, in := w.l, w.l.in
-	kicks := w.clock.kicks(w.o.kicks, time.Until(l.deadline))
+	kicks := w.clock.kicks(w.o.Window, time.Until(l.deadline))
 	off := w.rng.Int64N(int64(in.N))
 	seed := l.p.Seed*0x9E3779B97F4A7C15 + uint64(w.rounds)
 	t0 := time.Now()
 	var gain uint64
 	err = w.ru.do(func() (err error) {
-		gain, w.evals, err = w.r.round(off, kicks, seed, w.o.maxSeg)
+		gain, w.evals, err = w.r.round(off, kicks, seed, w.o.Segment)
 		return err
 	})
 	if err != nil {
@@ -396,7 +378,7 @@ func (w *orWalk) step() (done bool, err error) {
 	// one only when the last one (or, before the first, about 5 µs a
 	// city) fits twice in the time left
 	est := max(w.lastGlobalDur, time.Duration(in.N)*5*time.Microsecond)
-	if w.o.global > 0 && time.Since(w.lastGlobal) >= w.o.global && time.Until(l.deadline) > 2*est {
+	if w.o.Global > 0 && time.Since(w.lastGlobal) >= w.o.globalEvery() && time.Until(l.deadline) > 2*est {
 		if w.nb == nil {
 			select {
 			case w.nb = <-w.nbReady:
