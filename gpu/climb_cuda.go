@@ -142,58 +142,25 @@ const (
 func (r *run) newClimbState(in *solver.Instance, B int, start []int, dbgThreads int) (*climbState, error) {
 	n := in.N
 	s := &climbState{r: r, n: n, B: B}
-	var err error
-	alloc := func(bytes int64) cu.DevicePtr {
-		if err != nil {
-			return 0
-		}
-		var p cu.DevicePtr
-		p, err = s.bufs.alloc(bytes)
-		return p
-	}
-	s.xy = alloc(int64(8 * n))
-	s.cur = alloc(int64(B) * int64(n) * 4)
-	s.resume = alloc(int64(B) * 4)
-	s.best = alloc(int64(B) * int64(n) * 4)
-	s.bestLen = alloc(int64(B) * 8)
-	s.ctr = alloc(8 * climbCounters)
-	if dbgThreads > 0 {
-		s.dbgP = alloc(int64(B) * int64(dbgThreads) * 8)
-	}
+	err := s.bufs.allocAll(devBuf{&s.xy, int64(8 * n)}, devBuf{&s.cur, int64(B) * int64(n) * 4}, devBuf{&s.resume, int64(B) * 4},
+		devBuf{&s.best, int64(B) * int64(n) * 4}, devBuf{&s.bestLen, int64(B) * 8}, devBuf{&s.ctr, 8 * climbCounters},
+		devBuf{&s.dbgP, int64(B) * int64(dbgThreads) * 8})
 	if err != nil {
-		s.bufs.freeAll()
 		return nil, err
 	}
-	xy := shiftedCoords(in)
-	if err := htod(s.xy, xy); err != nil {
-		s.bufs.freeAll()
-		return nil, err
-	}
-	resume := make([]int32, B)
-	if len(start) == n {
-		t := make([]int32, n)
-		for i, c := range start {
-			t[i] = int32(c)
-		}
-		if err := htod(s.cur, t); err != nil {
-			s.bufs.freeAll()
-			return nil, err
-		}
-		resume[0] = 1
-	}
-	bl := make([]int64, B)
+	resume, bl := make([]int32, B), make([]int64, B)
 	for i := range bl {
 		bl[i] = math.MaxInt64
 	}
-	if err := htod(s.resume, resume); err != nil {
-		s.bufs.freeAll()
-		return nil, err
+	if len(start) == n {
+		resume[0] = 1
+		err = htod(s.cur, convert[int32](start))
 	}
-	if err := htod(s.bestLen, bl); err != nil {
-		s.bufs.freeAll()
-		return nil, err
+	if err == nil {
+		err = inOrder(func() error { return htod(s.xy, shiftedCoords(in)) }, func() error { return htod(s.resume, resume) },
+			func() error { return htod(s.bestLen, bl) }, func() error { return htod(s.ctr, make([]uint64, climbCounters)) })
 	}
-	if err := htod(s.ctr, make([]uint64, climbCounters)); err != nil {
+	if err != nil {
 		s.bufs.freeAll()
 		return nil, err
 	}

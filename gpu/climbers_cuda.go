@@ -54,11 +54,7 @@ func (c *climbers) harvest(flags, city []int32, restart func(k int) error) error
 // climberTour is climber k's tour of the B tours in city.
 func climberTour(city []int32, B, k int) []int {
 	n := len(city) / B
-	t := make([]int, n)
-	for i := range t {
-		t[i] = int(city[k*n+i])
-	}
-	return t
+	return convert[int](city[k*n : (k+1)*n])
 }
 
 // offerUnfinished offers the tours of the climbs under way (city: B

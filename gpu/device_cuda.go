@@ -30,14 +30,6 @@ var kernelNames []string
 
 func registerKernels(names ...string) { kernelNames = append(kernelNames, names...) }
 
-// optionalKernels are looked up too, but a fatbin built before they
-// existed still loads: only their users fail, naming the kernel (launch).
-var optionalKernels []string
-
-func registerOptionalKernels(names ...string) {
-	optionalKernels = append(optionalKernels, names...)
-}
-
 // device is the process's CUDA context (the device's primary context) with
 // the kernels loaded and the device's limits. Work on it runs in runs
 // (run.go): each has its own OS thread with the context current and its own
@@ -162,11 +154,6 @@ func (d *device) load() error {
 			return fmt.Errorf("kernel %s missing from the fatbin: %v", name, err)
 		}
 		d.fns[name] = fn
-	}
-	for _, name := range optionalKernels {
-		if fn, err := mod.Function(name); err == nil {
-			d.fns[name] = fn
-		}
 	}
 	return nil
 }

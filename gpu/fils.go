@@ -181,12 +181,7 @@ func fiRun(n int, d func(a, b int32) int64, nb *neighbor.Lists, start []int32, i
 // over FINeighbors candidate lists, and the lists.
 func fiStart(in *solver.Instance) (*neighbor.Lists, []int32) {
 	nb := neighbor.Nearest(in, FINeighbors)
-	t := construct.NearestNeighbor(in, 0, nb)
-	s := make([]int32, len(t))
-	for i, c := range t {
-		s[i] = int32(c)
-	}
-	return nb, s
+	return nb, convert[int32](construct.NearestNeighbor(in, 0, nb))
 }
 
 // FISequential runs solutions first..first+count-1 of the population that
@@ -214,10 +209,7 @@ func FISequential(in *solver.Instance, first, count int, pop Population) (Popula
 			best, length = t, l
 		}
 	}
-	res := PopulationResult{Elapsed: time.Since(st), Kicks: int64(count) * int64(itLim), Device: "cpu: 1 core", Tour: make([]int, len(best))}
-	for i, c := range best {
-		res.Tour[i] = int(c)
-	}
+	res := PopulationResult{Elapsed: time.Since(st), Kicks: int64(count) * int64(itLim), Device: "cpu: 1 core", Tour: convert[int](best)}
 	res.Length = solver.TourLength(in, res.Tour)
 	return res, nil
 }

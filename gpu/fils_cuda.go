@@ -63,10 +63,7 @@ func FIPopulation(in *solver.Instance, pop Population) (PopulationResult, error)
 	if err != nil {
 		return PopulationResult{}, err
 	}
-	res.Tour = make([]int, n)
-	for i, c := range got {
-		res.Tour[i] = int(c)
-	}
+	res.Tour = convert[int](got)
 	if err := solver.ValidateTour(res.Tour, n); err != nil {
 		return PopulationResult{}, fmt.Errorf("first-improvement ILS on the GPU returned an invalid tour: %v", err)
 	}
@@ -86,22 +83,13 @@ func (r *run) fiLaunch(in *solver.Instance, pop Population, matrix bool, shared 
 	if err != nil {
 		return 0, err
 	}
-	alloc := func(bytes int64) cu.DevicePtr {
-		if err != nil {
-			return 0
-		}
-		var p cu.DevicePtr
-		p, err = bufs.alloc(max(bytes, 4))
-		return p
-	}
-	nbr, st := alloc(int64(len(lists.List))*4), alloc(int64(n)*4)
+	var nbr, st, tours, poss, dlbs, bests, lp cu.DevicePtr
 	per := int64(nb) * int64(n)
-	var tours, poss, dlbs cu.DevicePtr
+	need := []devBuf{{&nbr, int64(len(lists.List)) * 4}, {&st, int64(n) * 4}, {&bests, per * 4}, {&lp, int64(nb) * 8}}
 	if pop.Mode != "block-shared" {
-		tours, poss, dlbs = alloc(per*4), alloc(per*4), alloc(per)
+		need = append(need, devBuf{&tours, per * 4}, devBuf{&poss, per * 4}, devBuf{&dlbs, per})
 	}
-	bests, lp := alloc(per*4), alloc(int64(nb)*8)
-	if err != nil {
+	if err := bufs.allocAll(need...); err != nil {
 		return 0, err
 	}
 	if err := htod(nbr, lists.List); err != nil {

@@ -194,6 +194,15 @@ func nextToTour(next []int32) ([]int, error) {
 	return t, nil
 }
 
+// convert copies s into a new slice of another integer type.
+func convert[D, S ~int | ~int32](s []S) []D {
+	d := make([]D, len(s))
+	for i, v := range s {
+		d[i] = D(v)
+	}
+	return d
+}
+
 // tourToNext turns a tour into its successor array.
 func tourToNext(t []int) []int32 {
 	next := make([]int32, len(t))

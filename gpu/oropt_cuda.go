@@ -106,20 +106,9 @@ func newOrRun(ru *run, in *solver.Instance, t []int32, L, replicas int) (*orRun,
 	if r.W, r.R, err = orGeometry(d, in.N, L, replicas); err != nil {
 		return nil, err
 	}
-	n := int64(in.N)
-	alloc := func(p *cu.DevicePtr, bytes int64) {
-		if err == nil {
-			*p, err = r.bufs.alloc(bytes)
-		}
-	}
-	alloc(&r.xy, 16*n)
-	alloc(&r.tour, 4*n)
-	alloc(&r.ord, 2*int64(r.W)*int64(r.R)*int64(L))
-	alloc(&r.gain, 8*int64(r.W)*int64(r.R))
-	alloc(&r.evals, 8)
-	alloc(&r.total, 8)
-	if err != nil {
-		r.bufs.freeAll()
+	n, WR := int64(in.N), int64(r.W)*int64(r.R)
+	if err := r.bufs.allocAll(devBuf{&r.xy, 16 * n}, devBuf{&r.tour, 4 * n}, devBuf{&r.ord, 2 * WR * int64(L)},
+		devBuf{&r.gain, 8 * WR}, devBuf{&r.evals, 8}, devBuf{&r.total, 8}); err != nil {
 		return nil, err
 	}
 	xy := make([]float64, 2*in.N)
@@ -131,16 +120,8 @@ func newOrRun(ru *run, in *solver.Instance, t []int32, L, replicas int) (*orRun,
 		r.bufs.freeAll()
 		return nil, fmt.Errorf("creating an event: %w", err)
 	}
-	if err = htod(r.xy, xy); err == nil {
-		err = htod(r.tour, t)
-	}
-	if err == nil {
-		err = htod(r.evals, r.hostEval)
-	}
-	if err == nil {
-		err = htod(r.total, r.hostTo)
-	}
-	if err != nil {
+	if err := inOrder(func() error { return htod(r.xy, xy) }, func() error { return htod(r.tour, t) },
+		func() error { return htod(r.evals, r.hostEval) }, func() error { return htod(r.total, r.hostTo) }); err != nil {
 		r.free()
 		return nil, err
 	}
@@ -272,9 +253,7 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, o orConfig
 	l.bestLen = w.length0
 	f := l.frac()
 	l.sink.Send(solver.Snapshot{Tour: cur, Length: w.length0, Best: cur, BestLength: w.length0, Phase: solver.PhaseSearch, PhaseProgress: f, Progress: f})
-	for i, c := range cur {
-		w.t32[i] = int32(c)
-	}
+	copy(w.t32, convert[int32](cur))
 	if err := ru.do(func() (err error) { w.r, err = newOrRun(ru, in, w.t32, min(o.Window, in.N), 0); return err }); err != nil {
 		return ph, err
 	}
@@ -345,13 +324,7 @@ func (w *orWalk) download() error {
 	return w.ru.do(func() error { return dtoh(w.t32, w.r.tour) })
 }
 
-func (w *orWalk) tour() []int {
-	out := make([]int, len(w.t32))
-	for i, c := range w.t32 {
-		out[i] = int(c)
-	}
-	return out
-}
+func (w *orWalk) tour() []int { return convert[int](w.t32) }
 
 // step runs one round of the windows at a random offset, then a global
 // pass when one is due.
@@ -417,9 +390,7 @@ func (w *orWalk) global() error {
 	l.bestLen += dl + dl2
 	w.globalEvals += uint64(ev + ev2)
 	l.moves = int64(w.evals + w.globalEvals)
-	for i, c := range a.Tour {
-		w.t32[i] = int32(c)
-	}
+	copy(w.t32, convert[int32](a.Tour))
 	if err := w.ru.do(func() error { return htod(w.r.tour, w.t32) }); err != nil {
 		return err
 	}

@@ -239,6 +239,35 @@ func (b *buffers) alloc(bytes int64) (cu.DevicePtr, error) {
 	return p, nil
 }
 
+// devBuf is one allocation of allocAll: bytes for *p.
+type devBuf struct {
+	p     *cu.DevicePtr
+	bytes int64
+}
+
+// allocAll makes the allocations in order; after a failed one it frees
+// every allocation of b.
+func (b *buffers) allocAll(bufs ...devBuf) error {
+	for _, x := range bufs {
+		var err error
+		if *x.p, err = b.alloc(x.bytes); err != nil {
+			b.freeAll()
+			return err
+		}
+	}
+	return nil
+}
+
+// inOrder runs fs until one fails and returns its error.
+func inOrder(fs ...func() error) error {
+	for _, f := range fs {
+		if err := f(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // freeAll frees every allocation and returns the first error (a failed
 // free means the context is broken: the caller's run reports it).
 func (b *buffers) freeAll() error {

@@ -67,24 +67,16 @@ func (r *run) newSwapBatch(in *solver.Instance, B int, matrix bool) (*swapBatch,
 		return nil, fmt.Errorf("%w: %d cities is too many for one-thread-per-neighbour swap", ErrUnsupported, n)
 	}
 	var err error
-	fail := func(e error) (*swapBatch, error) { b.bufs.freeAll(); return nil, e }
-	if b.dist, err = newLSDist(&b.bufs, in, matrix); err != nil {
-		return fail(err)
+	if b.dist, err = newLSDist(&b.bufs, in, matrix); err == nil {
+		err = b.bufs.allocAll(devBuf{&b.tours, int64(B) * int64(n) * 4}, devBuf{&b.flags, int64(B) * 4},
+			devBuf{&b.passes, int64(B) * 8}, devBuf{&b.best, int64(B) * int64(b.maxGX) * 16})
 	}
-	if b.tours, err = b.bufs.alloc(int64(B) * int64(n) * 4); err != nil {
-		return fail(err)
+	if err == nil {
+		err = htod(b.passes, make([]int64, B))
 	}
-	if b.flags, err = b.bufs.alloc(int64(B) * 4); err != nil {
-		return fail(err)
-	}
-	if b.passes, err = b.bufs.alloc(int64(B) * 8); err != nil {
-		return fail(err)
-	}
-	if err := htod(b.passes, make([]int64, B)); err != nil {
-		return fail(err)
-	}
-	if b.best, err = b.bufs.alloc(int64(B) * int64(b.maxGX) * 16); err != nil {
-		return fail(err)
+	if err != nil {
+		b.bufs.freeAll()
+		return nil, err
 	}
 	return b, nil
 }
@@ -104,11 +96,7 @@ func (b *swapBatch) gx() int {
 
 // upload sets climber k's tour and marks it climbing (context thread).
 func (b *swapBatch) upload(k int, t []int) error {
-	c := make([]int32, b.n)
-	for i, v := range t {
-		c[i] = int32(v)
-	}
-	if err := htod(b.tours+cu.DevicePtr(4*k*b.n), c); err != nil {
+	if err := htod(b.tours+cu.DevicePtr(4*k*b.n), convert[int32](t)); err != nil {
 		return err
 	}
 	return htod(b.flags+cu.DevicePtr(4*k), []int32{1})
@@ -328,13 +316,8 @@ func (c *swapClimb) restart(k int) error {
 // climb queues rounds of (evaluate, apply), copies the climbers back, and
 // harvests and restarts the ones at a local minimum (the loop's step).
 func (c *swapClimb) climb() (done bool, err error) {
-	return false, c.roundTrip()
-}
-
-// roundTrip is climb's work.
-func (c *swapClimb) roundTrip() error {
 	b := c.b
-	err := c.r.do(func() error {
+	err = c.r.do(func() error {
 		for k := 0; k < c.rounds; k++ {
 			if err := b.eval(); err != nil {
 				return err
@@ -354,23 +337,13 @@ func (c *swapClimb) roundTrip() error {
 		}
 		return dtoh(c.city, b.tours)
 	})
-	if err != nil {
-		return err
+	if err == nil {
+		err = c.harvest(c.flags, c.city, c.restart)
 	}
-	if err := c.harvest(c.flags, c.city, c.restart); err != nil {
-		return err
+	passes := int64(0)
+	for _, x := range c.passes {
+		passes += x
 	}
-	c.l.steps, c.l.moves = c.climbs, c.moves()
-	return nil
-}
-
-// moves is the number of moves evaluated by the applied passes.
-func (c *swapClimb) moves() int64 { return sum64(c.passes) * swapMoves(c.l.in.N) }
-
-func sum64(v []int64) int64 {
-	var s int64
-	for _, x := range v {
-		s += x
-	}
-	return s
+	c.l.steps, c.l.moves = c.climbs, passes*swapMoves(c.l.in.N)
+	return false, err
 }

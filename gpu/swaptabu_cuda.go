@@ -137,7 +137,7 @@ func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p 
 	if err := r.do(func() error { return dtoh(tb.best, b.tb.best) }); err != nil {
 		return solver.Result{}, err
 	}
-	l.offerLen(toInts(tb.best), tb.state[2])
+	l.offerLen(convert[int](tb.best), tb.state[2])
 	return l.finish(e, r.d.label)
 }
 
@@ -150,24 +150,13 @@ func (b *swapBatch) setUpTabu(t []int, l0 int64, tenure, per int) error {
 	for i := range ring {
 		ring[i] = -1
 	}
-	c := make([]int32, n)
-	for i, v := range t {
-		c[i] = int32(v)
+	tb := b.tb
+	err := b.bufs.allocAll(devBuf{&tb.tabu, m * 4}, devBuf{&tb.flag, m}, devBuf{&tb.ring, int64(tenure) * 4}, devBuf{&tb.state, 4 * 8}, devBuf{&tb.best, int64(n) * 4})
+	if err == nil {
+		err = inOrder(func() error { return htod(tb.tabu, make([]int32, m)) }, func() error { return htod(tb.flag, make([]byte, m)) },
+			func() error { return htod(tb.ring, ring) }, func() error { return htod(tb.state, []int64{0, l0, l0, 0}) },
+			func() error { return htod(tb.best, convert[int32](t)) })
 	}
-	var err error
-	alloc := func(p *cu.DevicePtr, bytes int64, fill func(cu.DevicePtr) error) {
-		if err != nil {
-			return
-		}
-		if *p, err = b.bufs.alloc(bytes); err == nil {
-			err = fill(*p)
-		}
-	}
-	alloc(&b.tb.tabu, m*4, func(d cu.DevicePtr) error { return htod(d, make([]int32, m)) })
-	alloc(&b.tb.flag, m, func(d cu.DevicePtr) error { return htod(d, make([]byte, m)) })
-	alloc(&b.tb.ring, int64(tenure)*4, func(d cu.DevicePtr) error { return htod(d, ring) })
-	alloc(&b.tb.state, 4*8, func(d cu.DevicePtr) error { return htod(d, []int64{0, l0, l0, 0}) })
-	alloc(&b.tb.best, int64(n)*4, func(d cu.DevicePtr) error { return htod(d, c) })
 	if err != nil {
 		return err
 	}
@@ -249,14 +238,6 @@ func (t *tabuRun) view(s *solver.Snapshot) error {
 	if err := t.r.do(func() error { return dtoh(t.best, t.b.tb.best) }); err != nil {
 		return err
 	}
-	s.Best, s.BestLength, s.Length = toInts(t.best), t.state[2], t.state[1]
+	s.Best, s.BestLength, s.Length = convert[int](t.best), t.state[2], t.state[1]
 	return nil
-}
-
-func toInts(c []int32) []int {
-	t := make([]int, len(c))
-	for i, v := range c {
-		t[i] = int(v)
-	}
-	return t
 }

@@ -77,36 +77,19 @@ func (o *threeOpt) movesPerRound() int64 { return int64(o.G) * int64(o.T) * int6
 // newThreeOpt allocates P searches side by side (context thread).
 func (r *run) newThreeOpt(in *solver.Instance, nb *neighbor.Lists, matrix bool, G, T, S, k int, seed uint64, P int) (*threeOpt, error) {
 	o := &threeOpt{r: r, n: in.N, P: P, G: G, T: T, S: S, k: k, seed: seed, K: nb.K}
-	fail := func(e error) (*threeOpt, error) { o.bufs.freeAll(); return nil, e }
+	sol := int64(P) * int64(in.N) * 4
 	var err error
-	if o.dist, err = newLSDist(&o.bufs, in, matrix); err != nil {
-		return fail(err)
+	if o.dist, err = newLSDist(&o.bufs, in, matrix); err == nil {
+		err = o.bufs.allocAll(devBuf{&o.tour, sol}, devBuf{&o.pos, sol}, devBuf{&o.scratch, sol}, devBuf{&o.bestTour, sol},
+			devBuf{&o.nbr, int64(len(nb.List)) * 4}, devBuf{&o.best, int64(P) * int64(G) * 16},
+			devBuf{&o.state, int64(P) * threeState * 8}, devBuf{&o.length, int64(P) * 8}, devBuf{&o.bestLen, int64(P) * 8})
 	}
-	for _, p := range []*cu.DevicePtr{&o.tour, &o.pos, &o.scratch, &o.bestTour} {
-		if *p, err = o.bufs.alloc(int64(P) * int64(in.N) * 4); err != nil {
-			return fail(err)
-		}
+	if err == nil {
+		err = inOrder(func() error { return htod(o.nbr, nb.List) }, func() error { return htod(o.state, make([]int64, P*threeState)) })
 	}
-	if o.nbr, err = o.bufs.alloc(int64(len(nb.List)) * 4); err != nil {
-		return fail(err)
-	}
-	if err := htod(o.nbr, nb.List); err != nil {
-		return fail(err)
-	}
-	if o.best, err = o.bufs.alloc(int64(P) * int64(G) * 16); err != nil {
-		return fail(err)
-	}
-	if o.state, err = o.bufs.alloc(int64(P) * threeState * 8); err != nil {
-		return fail(err)
-	}
-	if o.length, err = o.bufs.alloc(int64(P) * 8); err != nil {
-		return fail(err)
-	}
-	if o.bestLen, err = o.bufs.alloc(int64(P) * 8); err != nil {
-		return fail(err)
-	}
-	if err := htod(o.state, make([]int64, P*threeState)); err != nil {
-		return fail(err)
+	if err != nil {
+		o.bufs.freeAll()
+		return nil, err
 	}
 	return o, nil
 }
@@ -184,13 +167,9 @@ func (o *threeOpt) startILS() error {
 // population) to dst (context thread).
 func (o *threeOpt) downloadSol(dst []int, src cu.DevicePtr, s int) error {
 	c := make([]int32, o.n)
-	if err := dtoh(c, src+cu.DevicePtr(int64(s)*int64(o.n)*4)); err != nil {
-		return err
-	}
-	for i, v := range c {
-		dst[i] = int(v)
-	}
-	return nil
+	err := dtoh(c, src+cu.DevicePtr(int64(s)*int64(o.n)*4))
+	copy(dst, convert[int](c))
+	return err
 }
 
 // bestSolution returns the solution whose best length (the kernels'

@@ -61,23 +61,11 @@ type twoOptBatch struct {
 func (r *run) newBatch(n, B int) (*twoOptBatch, error) {
 	b := &twoOptBatch{r: r, n: n, B: B}
 	b.T, b.tiles = evalGrid(n)
-	var err error
-	if b.pts, err = b.bufs.alloc(int64(B) * int64(n) * 16); err != nil {
-		return nil, err
-	}
-	if b.city, err = b.bufs.alloc(int64(B) * int64(n) * 4); err != nil {
-		b.bufs.freeAll()
-		return nil, err
-	}
-	if b.best, err = b.bufs.alloc(int64(B) * int64(b.tiles) * 16); err != nil {
-		b.bufs.freeAll()
-		return nil, err
-	}
-	if b.flags, err = b.bufs.alloc(int64(B) * 4); err != nil {
-		b.bufs.freeAll()
-		return nil, err
-	}
 	b.hostTB = make([]tileBest, B*b.tiles)
+	if err := b.bufs.allocAll(devBuf{&b.pts, int64(B) * int64(n) * 16}, devBuf{&b.city, int64(B) * int64(n) * 4},
+		devBuf{&b.best, int64(B) * int64(b.tiles) * 16}, devBuf{&b.flags, int64(B) * 4}); err != nil {
+		return nil, err
+	}
 	return b, nil
 }
 
@@ -87,14 +75,10 @@ func (b *twoOptBatch) free() error { return b.bufs.freeAll() }
 func (b *twoOptBatch) upload(k int, xy []float32, scale float64, t []int) error {
 	pts := make([]float32, 4*b.n)
 	tourPoints(xy, scale, t, pts)
-	city := make([]int32, b.n)
-	for i, c := range t {
-		city[i] = int32(c)
-	}
 	if err := htod(b.pts+cu.DevicePtr(16*k*b.n), pts); err != nil {
 		return err
 	}
-	return htod(b.city+cu.DevicePtr(4*k*b.n), city)
+	return htod(b.city+cu.DevicePtr(4*k*b.n), convert[int32](t))
 }
 
 // evalChunkTiles is the most tiles one evaluation launch covers (about
