@@ -50,7 +50,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		}
 	}
 	if !hasCPU {
-		r, err := twoOptILS(ctx, e, in, p, snaps, false)
+		r, err := twoOptILS(ctx, e, in, p, snaps)
 		r.Algorithm = AlgoAuto
 		return r, err
 	}

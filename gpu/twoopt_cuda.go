@@ -260,14 +260,14 @@ func twoOptLocalSearch(ctx context.Context, b *twoOptBatch, in *solver.Instance,
 // twoOptILS is the 2opt-ils engine: Rocki & Suda's GPU 2-opt inside
 // iterated local search. Start: Params.Start or a greedy-edge tour; kick:
 // a segment-local double bridge; accept a kicked tour when it is no worse.
-func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, descentOnly bool) (solver.Result, error) {
+func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	r, err := newRunFor(in)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	defer r.close()
-	if p.TimeLimit <= 0 && !descentOnly {
+	if p.TimeLimit <= 0 {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	l := newRunLoop(ctx, in, p, snaps, start, 0)
@@ -289,7 +289,7 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	l.offer(cur)
 	l.stopped = !converged
-	if !descentOnly && converged && !l.reached() {
+	if converged && !l.reached() {
 		rng := rand.New(rand.NewPCG(p.Seed, 0x1f5))
 		err := l.run(func() (bool, error) {
 			l.kick(cur, rng)

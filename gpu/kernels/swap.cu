@@ -87,8 +87,8 @@ __device__ void swap_eval(const float2 *xy, const int *mat, long long n_, const 
 // passes counts the evaluations), otherwise the climber is at a local
 // minimum (flag 0). Enqueued after every swap_eval, so many iterations run
 // without a host round trip.
-__device__ void swap_apply_impl(int *tours, long long n_, const LSBest *blockBest, long long blocks, int *flags,
-                                long long *passes) {
+extern "C" __global__ void swap_apply(int *tours, long long n_, const LSBest *blockBest, long long blocks, int *flags,
+                                      long long *passes) {
     int n = (int)n_, b = blockIdx.x;
     if (flags[b] == 0) return;
     LSBest v = {0x7fffffff, -1, -1, -1};
@@ -108,11 +108,6 @@ __device__ void swap_apply_impl(int *tours, long long n_, const LSBest *blockBes
             flags[b] = 0;
         }
     }
-}
-
-extern "C" __global__ void swap_apply(int *tours, long long n, const LSBest *blockBest, long long blocks, int *flags,
-                                      long long *passes) {
-    swap_apply_impl(tours, n, blockBest, blocks, flags, passes);
 }
 
 // swap_deltas_*: every move's delta and pair for one tour (tests only: they
