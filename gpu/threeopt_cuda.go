@@ -24,11 +24,9 @@ func init() {
 // threeOptNeighbors is the candidate list size that guides 3-opt sampling.
 const threeOptNeighbors = 10
 
-// threeOptPatience is the rounds in a row without an improving sample
-// after which the tour counts as 3-opt optimal, threeOptDeviceRounds the
-// rounds queued per host round trip, threeOptWindow the kick's window (as
-// doubleBridge's) and threeOptSamples the 3-opt samples per thread per
-// evaluation.
+// threeOptPatience: rounds without an improving sample that end a local
+// search; threeOptDeviceRounds: rounds per host round trip; the kick's
+// window; samples per thread per evaluation.
 const (
 	threeOptPatience     = 6
 	threeOptDeviceRounds = 32
@@ -46,11 +44,9 @@ const (
 	threeState
 )
 
-// threeOpt is one 3-opt local search on the device, or P of them side by
-// side (a population of the device-side iterated local search, each
-// solution with its own row of G blocks): the tours (positions and their
-// inverse), the candidate lists, the blocks' best moves. Solution s's
-// arrays are at offset s times the sizes below.
+// threeOpt is P 3-opt searches side by side on the device (a population,
+// each solution with its own row of G blocks; solution s's arrays at
+// offset s).
 type threeOpt struct {
 	r          *run
 	n, P       int
@@ -96,8 +92,8 @@ func (r *run) newThreeOpt(in *solver.Instance, nb *neighbor.Lists, matrix bool, 
 
 func (o *threeOpt) free() error { return o.bufs.freeAll() }
 
-// upload sets the tour, its inverse and its length, of every solution
-// (context thread).
+// upload sets every solution's tour, its inverse and its length (context
+// thread).
 func (o *threeOpt) upload(t []int, length int64) error {
 	c := make([]int32, o.P*o.n)
 	pos := make([]int32, o.P*o.n)
@@ -122,9 +118,7 @@ func (o *threeOpt) upload(t []int, length int64) error {
 	return htod(o.length, l)
 }
 
-// ilsRound queues one round of the device-side iterated local search:
-// the evaluation, then the replacement that also ends the local search,
-// accepts and kicks (threeopt_ils_apply).
+// ilsRound queues one evaluation and one replacement.
 func (o *threeOpt) ilsRound(maxKicks int64) error {
 	o.iter++
 	if err := o.r.launch("threeopt_eval_"+o.dist.suffix, o.G, o.P, o.T, 0, o.r.stream,
@@ -143,9 +137,8 @@ func (o *threeOpt) replace(maxKicks, patience int64) error {
 		o.bestTour, o.bestLen, maxKicks, patience, int64(threeOptWindow))
 }
 
-// startILS sets the device-side searches going from the uploaded tours:
-// no best yet (the first local minimum is accepted), counters at zero
-// (context thread).
+// startILS starts the searches from the uploaded tours: no best yet,
+// counters at zero (context thread).
 func (o *threeOpt) startILS() error {
 	l := make([]int64, o.P)
 	for s := range l {
@@ -163,8 +156,7 @@ func (o *threeOpt) startILS() error {
 	return htod(o.state, make([]int64, o.P*threeState))
 }
 
-// downloadSol copies solution s's n cities at src (a tour array of the
-// population) to dst (context thread).
+// downloadSol copies solution s's tour at src (context thread).
 func (o *threeOpt) downloadSol(dst []int, src cu.DevicePtr, s int) error {
 	c := make([]int32, o.n)
 	err := dtoh(c, src+cu.DevicePtr(int64(s)*int64(o.n)*4))
@@ -172,8 +164,8 @@ func (o *threeOpt) downloadSol(dst []int, src cu.DevicePtr, s int) error {
 	return err
 }
 
-// bestSolution returns the solution whose best length (the kernels'
-// distances) is the shortest, and that length (context thread).
+// bestSolution returns the solution with the shortest best length (the
+// kernels' distances) and that length (context thread).
 func (o *threeOpt) bestSolution() (int, int64, error) {
 	l := make([]int64, o.P)
 	if err := dtoh(l, o.bestLen); err != nil {
@@ -188,14 +180,9 @@ func (o *threeOpt) bestSolution() (int, int64, error) {
 	return s, l[s], nil
 }
 
-// deviceILS runs the iterated local search on the device, every solution
-// of the population at once, in l's loop: rounds queued
-// threeOptDeviceRounds at a time until the kernels report every
-// solution's maxKicks kicks made (0: none asked, the deadline ends it),
-// the deadline passes, ctx ends or the target is reached. l gets the best
-// solution's best tour and its tour in hand (by the kernels' lengths; l
-// measures them exactly), and the kicks and moves made, summed over the
-// solutions.
+// deviceILS runs every solution's iterated local search in l's loop until
+// each made maxKicks kicks (0: until the loop ends); l gets the best
+// solution's best tour and tour in hand, and the kicks and moves in all.
 func (o *threeOpt) deviceILS(l *runLoop, maxKicks int64) error {
 	if maxKicks <= 0 {
 		maxKicks = math.MaxInt64
@@ -206,8 +193,7 @@ func (o *threeOpt) deviceILS(l *runLoop, maxKicks int64) error {
 	d := &threeOptDeviceILS{o: o, l: l, maxKicks: maxKicks, state: make([]int64, o.P*threeState), cur: make([]int, o.n)}
 	err := l.run(d.step, d.view)
 	if err == nil {
-		// the best solution's best tour (before its first local minimum,
-		// its start) and its tour in hand
+		// the best solution's best tour and its tour in hand
 		err = o.r.do(func() error {
 			if err := dtoh(d.state, o.state); err != nil {
 				return err
@@ -223,8 +209,7 @@ func (o *threeOpt) deviceILS(l *runLoop, maxKicks int64) error {
 	return err
 }
 
-// threeOptDeviceILS is the host's side of deviceILS: the solutions'
-// state as last read back, and the tour last taken.
+// threeOptDeviceILS is the host's side of deviceILS.
 type threeOptDeviceILS struct {
 	o        *threeOpt
 	l        *runLoop
@@ -234,8 +219,7 @@ type threeOptDeviceILS struct {
 	looked   bool // the last step took the best solution's tour into cur
 }
 
-// sum adds state field i over the solutions; all says whether every
-// solution is done.
+// sum adds state field i over the solutions; all: every solution is done.
 func (d *threeOptDeviceILS) sum(i int) (v int64, all bool) {
 	all = true
 	for s := 0; s < d.o.P; s++ {
@@ -252,8 +236,7 @@ func (d *threeOptDeviceILS) count() {
 	d.l.steps, d.l.moves = k, r*d.o.movesPerRound()
 }
 
-// take offers solution sol's best tour, then (tour too) its tour in hand
-// (context thread).
+// take offers solution sol's best tour and, with tour, its tour in hand.
 func (d *threeOptDeviceILS) take(sol int, tour bool) error {
 	if err := d.o.downloadSol(d.cur, d.o.bestTour, sol); err != nil {
 		return err
@@ -269,9 +252,8 @@ func (d *threeOptDeviceILS) take(sol int, tour bool) error {
 	return nil
 }
 
-// step queues threeOptDeviceRounds rounds and reads the state back; when
-// a snapshot is due or a target is set it takes the best solution's best
-// tour. It is done when every solution has made its kicks.
+// step queues threeOptDeviceRounds rounds, reads the state and, for a
+// snapshot or a target, takes the best solution's best tour.
 func (d *threeOptDeviceILS) step() (done bool, err error) {
 	o, l := d.o, d.l
 	due := l.due
@@ -316,10 +298,7 @@ func (d *threeOptDeviceILS) view(s *solver.Snapshot) error {
 }
 
 // solveThreeOptILS is the GPU 3opt-ils engine: Delévacq et al.'s
-// ILS-RKBI_blocks. The local search is the device's sampled 3-opt
-// (threeopt.cu: evaluation kernel, block reduction, replacement kernel with
-// random-k-best-improvement pivoting) and around it the iterated local
-// search, on the device too (deviceILS).
+// ILS-RKBI_blocks, local search and iterated local search on the device.
 func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	r, err := newRun()
@@ -368,16 +347,11 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 	return l.finish(e, r.d.label)
 }
 
-// ThreeOptPopulation runs Delévacq et al.'s ILS-RKBI_blocks population:
-// pop.Solutions independent 3opt-ils searches of pop.Kicks kicks each from
-// the greedy tour, all in the same launches (an evaluation grid of
-// pop.Blocks × solutions, pop.Threads each, and one replacement block per
-// solution), with the engine's defaults otherwise (dist, rkbi_k). Solution s has seed
-// pop.Seed ^ s·0x9E3779B97F4A7C15, solution 0 the seed itself: it makes
-// the moves the engine makes with that seed, blocks, threads and kicks.
-// The result's tour is the population's best (the kernels' lengths pick
-// the solution) with its exact length; Elapsed runs from the neighbour
-// lists to the result.
+// ThreeOptPopulation runs pop.Solutions 3opt-ils searches of pop.Kicks kicks
+// each from the greedy tour in the same launches (Delévacq et al.'s
+// populations): solution s has seed pop.Seed ^ s·0x9E3779B97F4A7C15, so
+// solution 0 makes the engine's moves for that seed. It returns the best
+// tour with its exact length; Elapsed runs from the neighbour lists on.
 func ThreeOptPopulation(ctx context.Context, in *solver.Instance, pop Population) (PopulationResult, error) {
 	start := time.Now()
 	if pop.Solutions < 1 || pop.Kicks < 1 || pop.Blocks < 1 || pop.Threads < 32 || in.N < 8 {
