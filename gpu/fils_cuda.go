@@ -18,18 +18,14 @@ func init() {
 	}
 }
 
-// fiBlock is the threads per block of the block mappings (at least the 40
-// candidates; their FI_block has 40).
+// fiBlock is the block mappings' threads per block (their 40 candidates).
 const fiBlock = 64
 
-// FIPopulation runs pop.Solutions independent first-improvement ILS
-// searches of pop.Kicks kicks each on the GPU in one launch, mapped as
-// pop.Mode (FIModes: "thread", "block-global", "block-shared"), from the
-// nearest-neighbour tour, with pop.Dist's distances (OptDist's choice),
-// and returns the best tour (exact length) and the time from the first
-// upload of the searches' state to the last result read back; the
-// candidate lists and the start tour are built before. Solution s is
-// FISequential's solution s.
+// FIPopulation runs pop.Solutions first-improvement ILS searches of
+// pop.Kicks kicks in one launch mapped as pop.Mode (FIModes), with
+// pop.Dist's distances, and returns the best tour (exact length) and the
+// time from the first upload to the last read-back. Solution s is
+// FISequential's.
 func FIPopulation(in *solver.Instance, pop Population) (PopulationResult, error) {
 	if !slices.Contains(FIModes, pop.Mode) {
 		return PopulationResult{}, fmt.Errorf("first-improvement ILS mapping %q: want one of %v", pop.Mode, FIModes)
@@ -71,9 +67,8 @@ func FIPopulation(in *solver.Instance, pop Population) (PopulationResult, error)
 	return res, nil
 }
 
-// fiLaunch allocates the population's device state, runs its one launch
-// and copies the best solution's tour into got; it returns the time from
-// the start tour's upload to that copy (context thread).
+// fiLaunch runs the population's launch and copies the best tour into got;
+// it returns the time from the start's upload on (context thread).
 func (r *run) fiLaunch(in *solver.Instance, pop Population, matrix bool, shared int, got []int32) (time.Duration, error) {
 	n, nb := in.N, pop.Solutions
 	lists, start := fiStart(in)

@@ -24,8 +24,7 @@ func init() {
 // orK is OR_K of kernels/oropt.cu: neighbours per city in a window.
 const orK = 8
 
-// orBlockShared is the dynamic shared memory a block of windows may take:
-// 1 to 4 warps (windows) per block, as many as fit.
+// orBlockShared is the shared memory a block of 1 to 4 windows may take.
 const orBlockShared = 200 << 10
 
 // orWarps returns the windows (warps) per block for windows of L cities.
@@ -48,14 +47,13 @@ type orRun struct {
 	evals, total     cu.DevicePtr
 	shared, cshared  int
 	hostEval, hostTo []uint64
-	// done marks the end of a round; waiting on it blocks the run's
-	// thread instead of spinning, so the host core stays free for the
-	// CPU search that runs beside the windows
+	// done marks a round's end; waiting on it leaves the host core to the CPU
+	// search beside the windows
 	done cu.Event
 }
 
-// orGeometry returns the windows and replicas of a run of n cities with
-// windows of at most L cities on d.
+// orGeometry returns the windows and replicas (replicas 0: as fill d) of n
+// cities in windows of at most L.
 func orGeometry(d *device, n, L, replicas int) (W, R int, err error) {
 	fn, ok := d.fn("oropt_windows")
 	if !ok {
@@ -75,8 +73,7 @@ func orGeometry(d *device, n, L, replicas int) (W, R int, err error) {
 	return W, min(16, max(1, slots/W)), nil
 }
 
-// newOrRun allocates the buffers and uploads the coordinates and tour t
-// (the run's thread).
+// newOrRun allocates the run and uploads the coordinates and tour t.
 func newOrRun(ru *run, in *solver.Instance, t []int32, L, replicas int) (*orRun, error) {
 	metric, err := metricCode(in)
 	if err != nil {
@@ -135,9 +132,9 @@ func (r *orRun) free() {
 	r.bufs.freeAll()
 }
 
-// round queues one round: every window searched from offset off with
-// kicks kicks, then the best replica of each committed. It waits for both
-// and returns the total gain so far and the moves evaluated so far.
+// round runs every window from offset off with kicks kicks and commits
+// each one's best replica; it returns the gain and the moves evaluated so
+// far.
 func (r *orRun) round(off int64, kicks int, seed uint64, maxSeg int) (gain, evals uint64, err error) {
 	d := r.run
 	span, w := int64(r.n), r.W
@@ -170,10 +167,8 @@ func parseOrOptions(p solver.Params, n int) (orConfig, error) {
 	return orSpec.Parse(&solver.Instance{N: n}, p)
 }
 
-// autoOrOptions reads the windows' settings from GPU auto's Params: the
-// option it shares with or-ils (window) and wsegment, its name for the
-// windows' kick segment (its segment is the CPU auto engine's); or-ils's
-// defaults otherwise.
+// autoOrOptions reads the windows' settings from GPU auto's Params: window,
+// and wsegment as the kick segment; or-ils's defaults otherwise.
 func autoOrOptions(p solver.Params, n int) (orConfig, error) {
 	c, err := orSpec.ParseKnown(&solver.Instance{N: n}, windowParams(p))
 	if err != nil {
@@ -186,11 +181,9 @@ func autoOrOptions(p solver.Params, n int) (orConfig, error) {
 // globalEvery is the time between global passes (0: none).
 func (c orConfig) globalEvery() time.Duration { return time.Duration(c.Global * float64(time.Second)) }
 
-// solveOrILS is the or-ils engine. Each round cuts the tour into windows
-// of consecutive positions at a random offset and runs the windowed
-// iterated local search of kernels/oropt.cu in all of them at once; the
-// tour on the device only ever gets shorter (a window commits its best
-// replica when that gained), so the current tour is the best one.
+// solveOrILS is the or-ils engine: each round runs kernels/oropt.cu's
+// windowed iterated local search at a random offset; a window commits only
+// gains, so the device's tour is the best.
 func solveOrILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	if p.TimeLimit <= 0 {
@@ -207,8 +200,7 @@ func solveOrILS(ctx context.Context, e solver.Engine, in *solver.Instance, p sol
 	return solver.Finish(in, e, p, solver.Outcome{Tour: ph.tour, Moves: ph.moves, Steps: ph.steps, Start: start, Stopped: ph.stopped, Device: ph.device})
 }
 
-// orPhase is what an or-ils run hands back: its best tour (exact length)
-// and counters, and whether it stopped at the limit.
+// orPhase is an or-ils run's best tour, its exact length and counters.
 type orPhase struct {
 	tour         []int
 	length       int64
@@ -217,8 +209,7 @@ type orPhase struct {
 	device       string
 }
 
-// orILS runs the windowed search with settings o until the deadline of p
-// (from start), ctx or the target.
+// orILS runs or-ils with settings o until p's deadline, ctx or the target.
 func orILS(ctx context.Context, in *solver.Instance, p solver.Params, o orConfig, snaps chan solver.Snapshot, start time.Time) (orPhase, error) {
 	var ph orPhase
 	ru, err := newRun()
@@ -231,8 +222,7 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, o orConfig
 		interval = 250 * time.Millisecond // a snapshot copies the whole tour
 	}
 	l := newRunLoop(ctx, in, p, snaps, start, interval)
-	// the set-up phases hold the time limit too: a greedy start that
-	// cannot finish in time falls back to the space-filling curve
+	// a greedy start that misses the deadline falls back to the curve
 	cctx, cancel := context.WithDeadline(ctx, l.deadline)
 	defer cancel()
 	cur, nb, err := orStart(cctx, l, o)
@@ -275,9 +265,8 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, o orConfig
 	return ph, nil
 }
 
-// orStart is or-ils's start tour: Params.Start, the greedy tour (with the
-// candidate lists it was built on) or, when asked or when the greedy tour
-// cannot be built in time (ctx), the space-filling curve.
+// orStart is or-ils's start tour: Params.Start, the greedy tour (and its
+// lists) or, when asked or out of time, the space-filling curve.
 func orStart(ctx context.Context, l *runLoop, o orConfig) (cur []int, nb *neighbor.Lists, err error) {
 	in := l.in
 	switch {
@@ -299,8 +288,7 @@ func orStart(ctx context.Context, l *runLoop, o orConfig) (cur []int, nb *neighb
 	return construct.SpaceFillingCurve(in), nil, nil
 }
 
-// orWalk is the host's side of an or-ils run: the windows on the device,
-// the tour's host copy, and the global passes between windows.
+// orWalk is the host's side of an or-ils run.
 type orWalk struct {
 	l  *runLoop
 	ru *run
@@ -326,8 +314,7 @@ func (w *orWalk) download() error {
 
 func (w *orWalk) tour() []int { return convert[int](w.t32) }
 
-// step runs one round of the windows at a random offset, then a global
-// pass when one is due.
+// step runs one round of the windows, then a global pass when one is due.
 func (w *orWalk) step() (done bool, err error) {
 	l, in := w.l, w.l.in
 	kicks := w.clock.kicks(w.o.Window, time.Until(l.deadline))
@@ -347,9 +334,8 @@ func (w *orWalk) step() (done bool, err error) {
 	l.steps += int64(kicks) * int64(w.r.W) * int64(w.r.R)
 	l.bestLen = w.length0 - int64(gain) + w.globalDelta
 	l.moves = int64(w.evals + w.globalEvals)
-	// a pass stops early at the limit, having wasted its set-up: start
-	// one only when the last one (or, before the first, about 5 µs a
-	// city) fits twice in the time left
+	// start a pass only when the last one (at first 5 µs a city) fits twice
+	// in the time left
 	est := max(w.lastGlobalDur, time.Duration(in.N)*5*time.Microsecond)
 	if w.o.Global > 0 && time.Since(w.lastGlobal) >= w.o.globalEvery() && time.Until(l.deadline) > 2*est {
 		if w.nb == nil {
@@ -366,10 +352,7 @@ func (w *orWalk) step() (done bool, err error) {
 }
 
 // global makes the moves between windows: 2-opt then Or-opt descents over
-// the whole tour with the global candidate lists, on the CPU. The pass
-// ends with the run (a valid tour, the exact delta of the moves made so
-// far); it takes seconds on a million cities, so phase snapshots keep
-// front ends informed meanwhile.
+// the whole tour on the CPU, ending with the run, with phase snapshots.
 func (w *orWalk) global() error {
 	l := w.l
 	if err := w.download(); err != nil {
@@ -399,8 +382,7 @@ func (w *orWalk) global() error {
 	return nil
 }
 
-// view downloads the tour for a snapshot: the device's tour only ever
-// gets shorter, so it is the best too.
+// view downloads the tour, the best too, for a snapshot.
 func (w *orWalk) view(s *solver.Snapshot) error {
 	if err := w.download(); err != nil {
 		return err

@@ -27,15 +27,12 @@ func init() {
 // swapMoves is the size of the pair-exchange neighbourhood of n cities.
 func swapMoves(n int) int64 { return int64(n) * int64(n-1) / 2 }
 
-// SwapLaunchCandidates are the block sizes swap-climb's thread control
-// tries, one wave each, smallest first (Luong et al.: launch
-// configurations are tried in waves, and a launch that fails falls back to
-// the last one that worked).
+// SwapLaunchCandidates are the block sizes swap-climb's thread control tries,
+// a wave each (Luong et al.: a failed launch falls back to the last good one).
 var SwapLaunchCandidates = []int{32, 64, 128, 256, 512, 1024}
 
-// LaunchTrial is one wave of the thread control: a block size and the
-// median time of its evaluation launches, or the error that ended the
-// waves.
+// LaunchTrial is one wave: a block size and its median launch time, or the
+// error that ended the waves.
 type LaunchTrial struct {
 	Block int
 	Ms    float64
@@ -83,8 +80,7 @@ func (r *run) newSwapBatch(in *solver.Instance, B int, matrix bool) (*swapBatch,
 
 func (b *swapBatch) free() error { return b.bufs.freeAll() }
 
-// gx is the number of blocks per climber for the current block size (and,
-// for the tabu search, moves per thread).
+// gx is the blocks per climber for the block size (and moves per thread).
 func (b *swapBatch) gx() int {
 	per := int64(1)
 	if b.tb != nil {
@@ -116,10 +112,9 @@ func (b *swapBatch) apply() error {
 	return b.r.launch("swap_apply", b.B, 1, b.r.block("swap_apply", 256), 0, b.r.stream, b.tours, b.n, b.best, b.gx(), b.flags, b.passes)
 }
 
-// tune is the thread control: each wave times evaluation launches with one
-// block size from cands (median of 3 after a warm-up, CUDA events); the
-// fastest wins. A launch error ends the waves and the last good size
-// stays. It returns every wave's outcome (context thread).
+// tune is the thread control: a wave per block size in cands (median of 3
+// timed launches after a warm-up), the fastest kept; a launch error ends
+// the waves. It returns every wave's outcome (context thread).
 func (b *swapBatch) tune(cands []int) ([]LaunchTrial, error) {
 	var trials []LaunchTrial
 	bestBlock, bestMs := 0, 0.0
@@ -168,8 +163,7 @@ func median3(v []float64) float64 {
 	return s[len(s)/2]
 }
 
-// swapTuned caches the thread control's choice per (n, climbers, kernel),
-// so it runs once per shape in a process.
+// swapTuned caches the thread control's choice per shape for the process.
 var swapTuned sync.Map
 
 type swapTuneKey struct {
@@ -178,13 +172,9 @@ type swapTuneKey struct {
 }
 
 // solveSwapClimb is the swap-climb engine: Luong et al.'s GPU local search
-// with the pair-exchange neighbourhood, as random-restart best-improvement
-// hill climbing. B climbers (a batch sized to fill the GPU, or
-// Params.Blocks) climb together: each launch evaluates every neighbour of
-// every climber (one thread per neighbour) and the apply kernel makes each
-// climber's best improving swap, up to 16 iterations per host round trip.
-// Climbers at a local minimum are scored exactly on the CPU and restarted
-// from a random tour.
+// with the pair-exchange neighbourhood as random-restart best-improvement
+// climbing, a batch of climbers (Params.Blocks, or sized to the GPU) with
+// a thread per neighbour, restarted from random tours at local minima.
 func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	cfg, err := swapSpec.Parse(in, p)
@@ -221,8 +211,7 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 	if err := l.run(c.climb, nil); err != nil {
 		return solver.Result{}, err
 	}
-	// the climbers' tours as the run left them (all of them: a step may
-	// not have run, and a restarted climber's tour is a valid one too)
+	// the climbers' tours as the run left them (all of them are valid)
 	if err := r.do(func() error { return dtoh(c.city, c.b.tours) }); err != nil {
 		return solver.Result{}, err
 	}
@@ -230,8 +219,7 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 	return l.finish(e, r.d.label)
 }
 
-// swapClimb is one swap-climb run: the batch of climbers on the device,
-// the host's copies of their state, and the best local minimum so far.
+// swapClimb is one swap-climb run and the host's copies of its state.
 type swapClimb struct {
 	climbers  // its loop's Params get the batch size and block size chosen
 	b         *swapBatch
@@ -244,9 +232,8 @@ type swapClimb struct {
 	city   []int32
 }
 
-// setUp sizes the batch (from the device memory when Params.Blocks is 0),
-// uploads every climber's start and runs the thread control once per
-// shape.
+// setUp sizes the batch (by the device memory when Params.Blocks is 0),
+// uploads the starts and runs the thread control once per shape.
 func (c *swapClimb) setUp(matrix bool) error {
 	n := c.l.in.N
 	m := swapMoves(n)
@@ -275,8 +262,7 @@ func (c *swapClimb) setUp(matrix bool) error {
 		}
 		key := swapTuneKey{n, B, c.b.dist.suffix}
 		if c.l.p.Threads > 0 {
-			// A block size given: no thread control (tuning is what the
-			// threads option's auto default, 0, asks for).
+			// a block size given: no thread control
 			c.b.block = min(max(SwapLaunchCandidates[0], c.l.p.Threads/32*32), 1024)
 		} else if blk, ok := swapTuned.Load(key); ok {
 			c.b.block = blk.(int)
@@ -296,15 +282,13 @@ func (c *swapClimb) setUp(matrix bool) error {
 	if len(trials) > 0 {
 		setOption(&c.l.p, "launch_waves", fmt.Sprint(len(trials)))
 	}
-	// iterations per host round trip: 16, fewer when one evaluation is so
-	// large (about 1e9 moves and up) that 16 would overrun the time limit
+	// iterations per host round trip: 16, fewer on large neighbourhoods
 	c.rounds = int(min(max(int64(1e9)/(int64(B)*m), 1), 16))
 	c.flags, c.passes, c.city = make([]int32, B), make([]int64, B), make([]int32, B*n)
 	return nil
 }
 
-// restart starts climber k from the start tour (climber 0, once) or a
-// random tour (the run's thread).
+// restart starts climber k from Params.Start (once) or a random tour.
 func (c *swapClimb) restart(k int) error {
 	if k == 0 && len(c.l.p.Start) == c.l.in.N && !c.usedStart {
 		c.usedStart = true

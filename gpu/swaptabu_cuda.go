@@ -22,12 +22,8 @@ func init() {
 }
 
 // swapTabuState is the tabu search's device state beside a one-climber
-// swapBatch: the tabu list (per move index, the first iteration at which
-// the move is allowed again), a byte per move saying whether it is tabu
-// now (what the evaluation reads), the ring of the last tenure moves made
-// (which flags to clear when), the counters (iteration, current length,
-// best length, stuck) and the best tour; per is the moves each evaluation
-// thread takes.
+// swapBatch (kernels/swap.cu): tabu list, flags, ring, counters and best
+// tour; per is the moves each evaluation thread takes.
 type swapTabuState struct {
 	tabu, flag, ring, state, best cu.DevicePtr
 	tenure, per                   int
@@ -37,8 +33,7 @@ type swapTabuState struct {
 // control tries with each block size (1: one thread per neighbour).
 var SwapTabuPerCandidates = []int{1, 2, 4, 8, 16, 32}
 
-// tabuEval queues the tabu evaluation (the thread control times it as it
-// times swap_eval).
+// tabuEval queues the tabu evaluation.
 func (b *swapBatch) tabuEval() error {
 	return b.r.launch("swap_tabu_eval_"+b.dist.suffix, b.gx(), 1, b.block, 0, b.r.stream,
 		b.dist.xy, b.dist.mat, b.n, b.tours, b.tb.flag, b.tb.state, b.tb.per, b.best)
@@ -50,9 +45,8 @@ func (b *swapBatch) tabuApply() error {
 		b.tours, b.tb.best, b.n, b.best, b.gx(), b.tb.tabu, b.tb.flag, b.tb.ring, b.tb.state, b.tb.tenure)
 }
 
-// tuneTabu is the tabu search's thread control: the block sizes of tune
-// for each count of moves per thread in pers; the fastest pair stays
-// (context thread).
+// tuneTabu tunes the block size (tune) for each moves per thread in pers
+// and keeps the fastest pair (context thread).
 func (b *swapBatch) tuneTabu(pers []int) error {
 	bestPer, bestBlock, bestMs := 0, 0, 0.0
 	var lastErr error
@@ -77,14 +71,9 @@ func (b *swapBatch) tuneTabu(pers []int) error {
 }
 
 // solveSwapTabu is swap-climb with the tabu option: Luong et al.'s tabu
-// search over the pair-exchange neighbourhood, the whole iteration on the
-// device (each thread evaluates per consecutive neighbours and whether
-// they are admissible, per = 1 being Luong et al.'s one thread per
-// neighbour; the thread control tunes per with the block size; one block picks the best admissible move, makes it, marks it
-// tabu and keeps the best tour), so the host only queues launches and
-// reads the counters every few dozen iterations. The rules are the CPU
-// engine's (solver/cpu/tabu.go), ties included, so with exact distances
-// (dist=matrix) both follow the same trajectory.
+// search, the whole iteration on the device, the host reading the counters
+// every few dozen iterations. The rules are solver/cpu/tabu.go's, ties
+// included, so with dist=matrix both follow the same trajectory.
 func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, matrix bool, iters, tenure, per int) (solver.Result, error) {
 	start := time.Now()
 	r, err := newRun()
@@ -128,8 +117,7 @@ func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p 
 	l := newRunLoop(ctx, in, p, snaps, start, 0)
 	tb := &tabuRun{l: l, r: r, b: b, iters: int64(iters), m: m, state: make([]int64, 4), best: make([]int32, n)}
 	l.progress = func() float64 { return float64(tb.state[0]) / float64(iters) }
-	// iterations per host round trip: up to 64, fewer when an iteration is
-	// large enough that 64 would take long to stop
+	// iterations per host round trip: up to 64, fewer on large neighbourhoods
 	tb.chunk = min(max(int64(2e9)/m, 1), 64)
 	if err := l.run(tb.step, tb.view); err != nil {
 		return solver.Result{}, err
@@ -141,8 +129,8 @@ func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p 
 	return l.finish(e, r.d.label)
 }
 
-// setUpTabu allocates and fills the tabu search's device state for start
-// tour t of length l0 (context thread).
+// setUpTabu sets up the tabu state for start tour t of length l0 (context
+// thread).
 func (b *swapBatch) setUpTabu(t []int, l0 int64, tenure, per int) error {
 	n, m := len(t), swapMoves(len(t))
 	b.tb = &swapTabuState{tenure: tenure, per: max(per, 1)}
@@ -163,9 +151,9 @@ func (b *swapBatch) setUpTabu(t []int, l0 int64, tenure, per int) error {
 	return b.upload(0, t)
 }
 
-// tuneTabuLaunch is the thread control of the tabu search: the block
-// size, and the moves per thread unless asked; a fixed block size
-// (threads > 0) alone keeps one thread per neighbour (context thread).
+// tuneTabuLaunch picks the block size and, unless asked, the moves per
+// thread; a fixed block size keeps one thread per neighbour (context
+// thread).
 func (b *swapBatch) tuneTabuLaunch(threads, per int) error {
 	key := swapTuneKey{b.n, 1, fmt.Sprintf("%s/tabu/%d", b.dist.suffix, per)}
 	switch {
@@ -193,9 +181,8 @@ func (b *swapBatch) tuneTabuLaunch(threads, per int) error {
 	return nil
 }
 
-// tabuRun is one run of the swap tabu search: the device keeps the tour
-// in hand and the best; the host reads the state (iterations, current
-// length, best length, done) every chunk iterations.
+// tabuRun is one run of the swap tabu search, the host reading the state
+// every chunk iterations.
 type tabuRun struct {
 	l     *runLoop
 	r     *run
@@ -207,8 +194,7 @@ type tabuRun struct {
 	best  []int32
 }
 
-// step queues up to chunk iterations and reads the state back; the run
-// ends after iters iterations, when the device says so, or at the target.
+// step queues up to chunk iterations and reads the state back.
 func (t *tabuRun) step() (done bool, err error) {
 	k := min(t.chunk, t.iters-t.state[0])
 	err = t.r.do(func() error {
