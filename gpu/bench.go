@@ -2,26 +2,21 @@ package gpu
 
 import "time"
 
-// Population is a population of independent searches run in the same
-// launches, as the bench suites reproduce Delévacq et al.'s: Solutions
-// searches of Kicks kicks each from one start tour.
+// Population is Solutions independent searches of Kicks kicks each from
+// one start tour, run in the same launches (Delévacq et al.'s).
 type Population struct {
 	Solutions int
 	Kicks     int
 	Seed      uint64
-	// Mode is FIPopulation's mapping of the searches onto the GPU (one of
-	// FIModes).
+	// Mode is FIPopulation's mapping (FIModes), Dist OptDist's choice.
 	Mode string
-	// Dist is OptDist's choice of distances ("", "coords", "matrix").
 	Dist string
-	// Blocks and Threads are ThreeOptPopulation's evaluation grid per
-	// search.
+	// Blocks and Threads are ThreeOptPopulation's grid per search.
 	Blocks, Threads int
 }
 
-// PopulationResult is a population's best tour with its exact length,
-// the kicks made by all searches, the time of the searches and the
-// device.
+// PopulationResult is a population's best tour (exact length), the kicks,
+// the time and the device.
 type PopulationResult struct {
 	Tour    []int
 	Length  int64
@@ -30,8 +25,7 @@ type PopulationResult struct {
 	Device  string
 }
 
-// Descent is a local search run to its minimum: the tour, its passes and
-// moves evaluated, the time and the device.
+// Descent is a local search run to its minimum.
 type Descent struct {
 	Tour          []int
 	Passes, Moves int64
@@ -39,15 +33,13 @@ type Descent struct {
 	Device        string
 }
 
-// PassTimes is the time of one 2-opt pass (median of reps): the kernel,
-// the tour's upload and the result's download.
+// PassTimes is one 2-opt pass's median kernel, upload and download times.
 type PassTimes struct {
 	Kernel, Upload, Download time.Duration
 	Device                   string
 }
 
-// KernelRate is a kernel timed alone: moves evaluated per second, and for
-// the climber the climbs per second and passes per climb.
+// KernelRate is a kernel timed alone (climbs and passes: the climber).
 type KernelRate struct {
 	MovesPerSec    float64
 	ClimbsPerSec   float64

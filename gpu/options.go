@@ -6,14 +6,8 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// The GPU engines' settings: each engine's config struct and the one
-// declaration of each of its options (name, kind, default, range, doc,
-// tier), which the registry gathers for `tsp engines`, `--opt` and the
-// app, and Solve parses a run's Params with. The stable options are what
-// a user of the engine needs; the experimental ones stay for a suite or a
-// paper's reproduction (pick and start for O'Neil & Burtscher, loop,
-// samples and dist for Delévacq et al., tabu, tenure and per for Luong et
-// al., the windows' internals for the or-ils measurements).
+// The GPU engines' config structs and their options' one declaration each;
+// the experimental options stay for a paper's reproduction.
 
 // distChoices are the kernels' distances (OptDist).
 var distChoices = []string{"auto", "coords", "matrix"}
@@ -93,8 +87,7 @@ var orSpec = solver.NewSpec(
 })
 
 // orStartSFCMinN is the size from which or-ils starts from the
-// space-filling curve (a greedy tour takes seconds there) and makes its
-// global passes every 2 s.
+// space-filling curve and makes its global passes every 2 s.
 const orStartSFCMinN = 200000
 
 func init() {
