@@ -95,13 +95,6 @@ func onLockedThread(f func() error) error {
 
 // describe fills the device's identity and limits.
 func (d *device) describe() error {
-	n, err := cu.NumDevices()
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrNoDriver, err)
-	}
-	if n == 0 {
-		return fmt.Errorf("%w: the CUDA driver found no GPU", ErrNoDevice)
-	}
 	infos, err := Devices()
 	if err != nil {
 		return err

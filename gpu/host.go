@@ -155,18 +155,10 @@ func selectMoves(in *solver.Instance, t []int, cands []twoOptMove) []twoOptMove 
 func applyMoves(t []int, moves []twoOptMove) int64 {
 	var sum int64
 	for _, m := range moves {
-		reverse(t, m.I+1, m.J)
+		slices.Reverse(t[m.I+1 : m.J+1])
 		sum += m.Delta
 	}
 	return sum
-}
-
-func reverse(t []int, a, b int) {
-	for a < b {
-		t[a], t[b] = t[b], t[a]
-		a++
-		b--
-	}
 }
 
 // nextToTour turns a successor array into a tour starting at city 0.
