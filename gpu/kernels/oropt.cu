@@ -112,6 +112,25 @@ __device__ __forceinline__ void or_push(OrWin& s, int c, int head, int& qsize, i
     qsize++;
 }
 
+// or_segment decodes Or-opt move m (m >= 2K) around position pc: the
+// segment a..b, whether its end (else its start) goes next to neighbour j
+// of that city, and on which side of the neighbour.
+__device__ __forceinline__ void or_segment(int m, int pc, int& a, int& b, int& end, int& j, int& side) {
+    m -= 2 * OR_K;
+    int v = m / (4 * OR_K);
+    int r = m % (4 * OR_K);
+    end = r / (2 * OR_K);
+    j = (r % (2 * OR_K)) >> 1;
+    side = r & 1;
+    switch (v) {
+        case 0: a = pc; b = pc; break;
+        case 1: a = pc; b = pc + 1; break;
+        case 2: a = pc - 1; b = pc; break;
+        case 3: a = pc; b = pc + 2; break;
+        default: a = pc - 2; b = pc; break;
+    }
+}
+
 // or_eval returns the delta of candidate move m around city c at position
 // pc (OR_BIG when m is no move here). Moves: m < 2K: 2-opt with neighbour
 // m % K on side m / K; then Or-opt: 5 segments of 1-3 cities that start
@@ -135,20 +154,9 @@ __device__ __forceinline__ int or_eval(const OrWin& s, int size, int c, int pc, 
         double2 x1 = s.xy[c], x2 = s.xy[t2], x3 = s.xy[t3], x4 = s.xy[t4];
         return or_dist<METRIC>(x1, x3) + or_dist<METRIC>(x2, x4) - or_dist<METRIC>(x1, x2) - or_dist<METRIC>(x3, x4);
     }
-    m -= 2 * OR_K;
-    int v = m / (4 * OR_K);
-    int r = m % (4 * OR_K);
-    int end = r / (2 * OR_K);
-    int j = (r % (2 * OR_K)) >> 1;
-    int side = r & 1;
-    int a, b;
-    switch (v) {
-        case 0: a = pc; b = pc; if (end) return OR_BIG; break;
-        case 1: a = pc; b = pc + 1; break;
-        case 2: a = pc - 1; b = pc; break;
-        case 3: a = pc; b = pc + 2; break;
-        default: a = pc - 2; b = pc; break;
-    }
+    int a, b, end, j, side;
+    or_segment(m, pc, a, b, end, j, side);
+    if (a == b && end) return OR_BIG;  // a single city has one end
     if (a < 1 || b > size - 2) return OR_BIG;
     int s1 = s.ord[a], s2 = s.ord[b];
     int e = end ? s2 : s1, o = end ? s1 : s2;
@@ -191,20 +199,8 @@ __device__ int or_apply(OrWin& s, int size, int c, int pc, int m, int lane, int 
         if (dir == 0) or_rev(s, lo + 1, hi, lane);
         else or_rev(s, lo, hi - 1, lane);
     } else {
-        int mm = m - 2 * OR_K;
-        int v = mm / (4 * OR_K);
-        int r = mm % (4 * OR_K);
-        int end = r / (2 * OR_K);
-        int j = (r % (2 * OR_K)) >> 1;
-        int side = r & 1;
-        int a, b;
-        switch (v) {
-            case 0: a = pc; b = pc; break;
-            case 1: a = pc; b = pc + 1; break;
-            case 2: a = pc - 1; b = pc; break;
-            case 3: a = pc; b = pc + 2; break;
-            default: a = pc - 2; b = pc; break;
-        }
+        int a, b, end, j, side;
+        or_segment(m, pc, a, b, end, j, side);
         int s1 = s.ord[a], s2 = s.ord[b];
         int e = end ? s2 : s1;
         int x = s.nb[e * OR_K + j];
