@@ -404,7 +404,7 @@ func (f *settingsForm) options() solver.OptionSet {
 	}
 	set := solver.EffectiveOptions(e, f.in)
 	if set == nil && !solver.HasOptionTable(e.Name(), e.Backend()) {
-		set = solver.FieldOptions()
+		set = solver.SharedOptions()
 	}
 	return set
 }
@@ -461,7 +461,7 @@ func (f *settingsForm) check(o solver.Option, text string) error {
 		backend = e.Backend()
 	}
 	var p solver.Params
-	if o.Field && text == "0" && o.Min > 0 {
+	if o.Shared && text == "0" && o.Min > 0 {
 		why := f.rangeWhy(o)
 		pe := &solver.ParamError{Flag: o.Flag(), Value: text, Range: o.Range() + ", or empty for the default", Why: why}
 		return errors.New(fieldError(pe, backend))
@@ -500,7 +500,7 @@ func (f *settingsForm) rebuildFields() {
 	set := f.options()
 	for _, o := range set {
 		v := f.bind(o.Name, "")
-		if o.Field {
+		if o.Shared {
 			// "0" is how earlier versions saved "the default".
 			if s, _ := v.Get(); strings.TrimSpace(s) == "0" {
 				_ = v.Set("")

@@ -19,7 +19,7 @@ type demoConfig struct {
 }
 
 var demoSpec = NewSpec(
-	ParamInt("workers", func(c *demoConfig) *int { return &c.Workers }).Auto("all cores"),
+	SharedInt("workers", func(c *demoConfig) *int { return &c.Workers }).Auto("all cores"),
 	ParamFloat("t0", func(c *demoConfig) *float64 { return &c.T0 }),
 	Int("kicks", func(c *demoConfig) *int { return &c.Kicks }, 0, 0, 1000, "kicks per worker"),
 	Float("rate", func(c *demoConfig) *float64 { return &c.Rate }, 0.5, 0, 1, "a rate").Open(true, false),

@@ -205,5 +205,5 @@ func (s *ScheduleRun) String() string {
 // sweeps pins the schedule (the reproduction suites set both, keeping the
 // paper's protocol), which the time limit then cuts where it falls.
 func FitsToLimit(p Params) bool {
-	return p.TimeLimit > 0 && p.Alpha == 0 && p.Sweeps == 0
+	return p.TimeLimit > 0 && !p.Given("alpha") && !p.Given("sweeps")
 }

@@ -24,7 +24,7 @@
 //	type config struct{ Workers, Kicks int; Pivot string }
 //
 //	var spec = solver.NewSpec(
-//		solver.ParamInt("workers", func(c *config) *int { return &c.Workers }).Auto("all cores"),
+//		solver.SharedInt("workers", func(c *config) *int { return &c.Workers }).Auto("all cores"),
 //		solver.Int("kicks", func(c *config) *int { return &c.Kicks }, 0, 0, math.MaxInt32, "kicks per worker (0: until the time limit)"),
 //		solver.Choice("pivot", func(c *config) *string { return &c.Pivot }, "first", []string{"first", "rkbi"}, "pivoting rule").Experimental(),
 //	)

@@ -14,15 +14,15 @@ type fakeAnneal struct {
 }
 
 func init() {
-	w := ParamInt("workers", func(c *fakeAnneal) *int { return &c.Workers }).Auto("all cores")
-	b := ParamInt("blocks", func(c *fakeAnneal) *int { return &c.Blocks }).Auto("workers")
-	th := ParamInt("threads", func(c *fakeAnneal) *int { return &c.Threads })
-	k := ParamInt("k", func(c *fakeAnneal) *int { return &c.K })
+	w := SharedInt("workers", func(c *fakeAnneal) *int { return &c.Workers }).Auto("all cores")
+	b := SharedInt("blocks", func(c *fakeAnneal) *int { return &c.Blocks }).Auto("workers")
+	th := SharedInt("threads", func(c *fakeAnneal) *int { return &c.Threads })
+	k := SharedInt("k", func(c *fakeAnneal) *int { return &c.K })
 	sched := []Decl[fakeAnneal]{
 		ParamFloat("t0", func(c *fakeAnneal) *float64 { return &c.T0 }),
 		ParamFloat("tend", func(c *fakeAnneal) *float64 { return &c.TEnd }),
 		ParamFloat("alpha", func(c *fakeAnneal) *float64 { return &c.Alpha }),
-		ParamInt("sweeps", func(c *fakeAnneal) *int { return &c.Sweeps }),
+		SharedInt("sweeps", func(c *fakeAnneal) *int { return &c.Sweeps }),
 	}
 	Declare("pspm", BackendCPU, NewSpec(append([]Decl[fakeAnneal]{w, b, th, k}, sched...)...))
 	Declare("pssm", BackendCPU, NewSpec(append([]Decl[fakeAnneal]{w, b, k}, sched...)...))
@@ -43,7 +43,7 @@ type fakeILS struct {
 // (a subset: those the tests set).
 func init() {
 	base := NewSpec(
-		ParamInt("workers", func(c *fakeILS) *int { return &c.Workers }).Auto("all cores"),
+		SharedInt("workers", func(c *fakeILS) *int { return &c.Workers }).Auto("all cores"),
 		Int("kicks", func(c *fakeILS) *int { return &c.Kicks }, 0, 0, math.MaxInt32, "kicks per worker"),
 		Choice("pivot", func(c *fakeILS) *string { return &c.Pivot }, "first", []string{"first", "rkbi"}, "pivoting rule"),
 		Int("rkbi_k", func(c *fakeILS) *int { return &c.RKBI }, 3, 1, 64, "k of random-k-best-improvement"),

@@ -8,6 +8,7 @@ package fakeengine
 import (
 	"context"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"time"
 
@@ -106,10 +107,11 @@ func (e Engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 	length := solver.TourLength(in, tour)
 	best := append([]int(nil), tour...)
 	bestLen := length
-	t := p.T0
+	t, _ := strconv.ParseFloat(p.Extra["t0"], 64)
 	if t <= 0 {
 		t = 100
 	}
+	t0 := t
 	var moves, steps int64
 	stopped := false
 	for steps < 100000 {
@@ -154,7 +156,7 @@ func (e Engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: steps, Start: start, Stopped: stopped, Device: "test"})
 	res.Note = e.Note
 	if e.Schedule {
-		res.Schedule = &solver.ScheduleRun{T0: p.T0, TEnd: 1, LamAlpha: 0.99, Alpha0: 0.99, Alpha: 0.99, Steps: steps, Sweeps: 1}
+		res.Schedule = &solver.ScheduleRun{T0: t0, TEnd: 1, LamAlpha: 0.99, Alpha0: 0.99, Alpha: 0.99, Steps: steps, Sweeps: 1}
 	}
 	return res, err
 }
