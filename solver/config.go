@@ -70,6 +70,12 @@ func SharedInt[C any](name string, field func(*C) *int) Decl[C] {
 	}}
 }
 
+// SharedFloat declares that C takes the shared float option called name
+// (t0, tend, alpha) like SharedInt.
+func SharedFloat[C any](name string, field func(*C) *float64) Decl[C] {
+	return Decl[C]{opt: sharedOption(name), set: func(c *C, _ string, v float64) { *field(c) = v }}
+}
+
 // Shared declares that C takes the shared option called name, read
 // elsewhere (AnnealOf for the schedule's t0, tend, alpha).
 func Shared[C any](name string) Decl[C] {

@@ -3,8 +3,8 @@ package solver
 import "math"
 
 // The engines' options are declared by their packages (solver/cpu, gpu),
-// which solver's tests do not link: these fakes declare the Params fields
-// of the CPU annealers and climbers, and of GPU pspm, under their names,
+// which solver's tests do not link: these fakes declare the shared options
+// of the annealers and the CPU climbers under their names,
 // as those packages do, so that the fake engines of the tests (optEngine)
 // take them.
 
@@ -19,9 +19,9 @@ func init() {
 	th := SharedInt("threads", func(c *fakeAnneal) *int { return &c.Threads })
 	k := SharedInt("k", func(c *fakeAnneal) *int { return &c.K })
 	sched := []Decl[fakeAnneal]{
-		ParamFloat("t0", func(c *fakeAnneal) *float64 { return &c.T0 }),
-		ParamFloat("tend", func(c *fakeAnneal) *float64 { return &c.TEnd }),
-		ParamFloat("alpha", func(c *fakeAnneal) *float64 { return &c.Alpha }),
+		Shared[fakeAnneal]("t0"),
+		Shared[fakeAnneal]("tend"),
+		Shared[fakeAnneal]("alpha"),
 		SharedInt("sweeps", func(c *fakeAnneal) *int { return &c.Sweeps }),
 	}
 	Declare("pspm", BackendCPU, NewSpec(append([]Decl[fakeAnneal]{w, b, th, k}, sched...)...))
@@ -29,6 +29,8 @@ func init() {
 	Declare("sspm", BackendCPU, NewSpec(append([]Decl[fakeAnneal]{w, th.Auto("workers")}, sched...)...))
 	// the GPU annealer's fields (package gpu declares its draw options too)
 	Declare("pspm", BackendGPU, NewSpec(append([]Decl[fakeAnneal]{b.Auto("a full wave"), th, k}, sched...)...))
+	Declare("sspm", BackendGPU, NewSpec(append([]Decl[fakeAnneal]{th}, sched...)...))
+	Declare("pssm", BackendGPU, NewSpec(append([]Decl[fakeAnneal]{b.Auto("a full wave"), k}, sched...)...))
 	Declare("2opt-climb", BackendCPU, NewSpec(w))
 	Declare("swap-climb", BackendCPU, NewSpec(w))
 }

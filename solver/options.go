@@ -537,13 +537,13 @@ func Validate(e Engine, in *Instance, p Params) error {
 		return &ParamError{Flag: "--target", Value: strconv.FormatInt(p.Target, 10), Range: ">= 0 (0: none)"}
 	}
 	set := EffectiveOptions(e, in)
-	if err := checkExtraKeys(set, e.Name()+"/"+e.Backend(), p); err != nil {
-		return err
-	}
 	for _, wide := range sharedOptions {
 		if err := checkShared(e, in, set, wide, p.sharedText(wide.Name)); err != nil {
 			return err
 		}
+	}
+	if err := checkExtraKeys(set, e.Name()+"/"+e.Backend(), p); err != nil {
+		return err
 	}
 	keys := slices.Sorted(maps.Keys(p.Extra))
 	for _, k := range keys {

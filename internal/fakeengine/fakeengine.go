@@ -1,5 +1,5 @@
 // Package fakeengine is a small solver engine for the front ends' tests:
-// a random 2-opt annealer that honours Start, T0, TimeLimit and the
+// a random 2-opt annealer that honours Start, t0, TimeLimit and the
 // context, sends snapshots through a Sink (with phases) and records the
 // Params of every Solve. Tests register it under names of their own, so
 // the app's and the session's tests never depend on the real engines.
@@ -38,10 +38,14 @@ var (
 	calls []solver.Params
 )
 
-// Register registers each engine with the solver registry.
+// Register registers each engine with the solver registry; one under a
+// name without declared options takes the shared ones (an annealer's).
 func Register(es ...Engine) {
 	for _, e := range es {
 		solver.Register(e)
+		if !solver.HasOptionTable(e.Name(), e.Backend()) {
+			solver.Declare(e.Name(), e.Backend(), solver.SharedOptions())
+		}
 	}
 }
 
