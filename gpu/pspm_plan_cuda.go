@@ -61,7 +61,7 @@ var pspmLayouts = func() []pspmLayout {
 		add(true, true, 1, 0)
 		add(false, false, 1, 3, 1, 0)
 		add(true, false, 1, 0)
-		ls = append(ls, pspmLayout{metric: m, warp: true, moves: 1, shared: pspmSharedLists | pspmSharedCoords, tour: true,
+		ls = append(ls, pspmLayout{metric: m, moves: 1, shared: pspmSharedLists | pspmSharedCoords, tour: true,
 			name: "pspm_anneal_" + metricSuffix[m] + "_u16_tour"})
 	}
 	return ls

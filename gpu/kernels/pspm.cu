@@ -15,7 +15,10 @@
 // 32-blocks-per-SM limit allows). With 33 to
 // 64 moves a search is still one warp, each lane
 // trying two moves and keeping the better (the iteration's fixed part paid
-// once per 64 moves); with more a search is a whole block.
+// once per 64 moves); with more a search is a whole block. Where a wave of
+// warp searches would keep its tours in global memory, the default is a
+// search per block whose warps each make their own moves on the one tour
+// (PspmTour, below).
 // The block's tour is a doubly linked list (next/prev, 16-bit indices when
 // n < 65536) plus two caches that make a move cost two distances instead
 // of six: e[x] = d(x, next x) and rem[x] = d(prev x, x) + d(x, next x) -
