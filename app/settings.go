@@ -396,7 +396,7 @@ func (f *settingsForm) engine() solver.Engine {
 }
 
 // options are the chosen engine's options on the pane's instance: the
-// table's, or the Params fields for an engine the table does not list.
+// table's, or the shared options for an engine the table does not list.
 func (f *settingsForm) options() solver.OptionSet {
 	e := f.engine()
 	if e == nil {
@@ -448,7 +448,7 @@ func (f *settingsForm) helpText(o solver.Option) string {
 }
 
 // check validates text as option o's value for the chosen engine on the
-// pane's instance: the range, and for a Params field that 0 is not typed
+// pane's instance: the range, and for a shared option that 0 is not typed
 // (empty is the default).
 func (f *settingsForm) check(o solver.Option, text string) error {
 	text = strings.TrimSpace(text)

@@ -451,7 +451,7 @@ func (s *lamSuite) notes() {
 	}
 	s.t2.Notes = append(s.t2.Notes, "GPU PSPM SEC after CPU 2-opt+Or-opt: each run's tour improved by exact 2-opt and Or-opt (1-3 cities) over 10 nearest neighbours until neither improves; not part of the paper's protocol, so the SEC column beside the paper's is the annealer's own.")
 	s.t3.Notes = append(s.t3.Notes, s.table3Notes()...)
-	s.t4.Notes = append(s.t4.Notes, fmt.Sprintf("%d run(s) per instance and value (the paper does not say how many); the CPU's Pm and the GPU's TPB are both Params.Threads.", s.runs4()),
+	s.t4.Notes = append(s.t4.Notes, fmt.Sprintf("%d run(s) per instance and value (the paper does not say how many); the CPU's Pm and the GPU's TPB are both the threads option.", s.runs4()),
 		"Plot: lam-fig4.png (CSV beside it), ours beside the paper's Table 4 (which its Fig. 4 draws).")
 }
 

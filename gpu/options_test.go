@@ -52,7 +52,7 @@ func TestGPUOptionsValidate(t *testing.T) {
 }
 
 // TestGPUConfigsParse: each spec fills its config from a run's Params
-// with its defaults, the Params fields it takes and the instance's size.
+// with its defaults, the shared options it takes and the instance's size.
 func TestGPUConfigsParse(t *testing.T) {
 	c3, err := threeOptSpec.Parse(hostInstance(100, 1), solver.Params{Extra: map[string]string{"blocks": "7", "rkbi_k": "5", "loop": "host"}})
 	if err != nil || c3 != (threeOptConfig{Blocks: 7, Threads: 256, K: 5, Samples: 4, Dist: "auto", Loop: "host"}) {

@@ -12,7 +12,7 @@ import (
 // Decl declares one option of an engine whose settings live in a config
 // struct C: how front ends show it (an Option: name, kind, default, range,
 // doc, tier) and the field of C its value is parsed into. Build one with
-// Int, Float, Choice, Bool, ParamInt or ParamFloat, then adjust it with
+// Int, Float, Choice, Bool, SharedInt, SharedFloat or Shared, then adjust it with
 // the chained methods (Default, Auto, UpTo, Doc, Experimental, ...).
 type Decl[C any] struct {
 	opt Option

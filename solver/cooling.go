@@ -162,7 +162,7 @@ type ScheduleRun struct {
 	Fitted bool    `json:"fitted"`
 	T0     float64 `json:"t0"`
 	TEnd   float64 `json:"tend"`
-	// LamAlpha is the factor of the schedule as given (Params.Alpha).
+	// LamAlpha is the factor of the schedule as given (option alpha).
 	LamAlpha float64 `json:"alpha_given"`
 	// Alpha0 and Alpha are the factors of the first and the last step
 	// (both LamAlpha when not fitted).

@@ -13,8 +13,8 @@
 //
 // Settings: each engine owns a config struct and declares each of its
 // options once, bound to a field of that struct, with its kind, default,
-// range, doc and tier (Int, Float, Choice, Bool; ParamInt and ParamFloat
-// for the Params fields such as --workers and --t0; .Experimental() for
+// range, doc and tier (Int, Float, Choice, Bool; SharedInt, SharedFloat and Shared
+// for the shared options such as --workers and --t0; .Experimental() for
 // an option kept only for a suite or a paper's reproduction). NewSpec
 // gathers the declarations, BySize adds the defaults that depend on the
 // instance's size (one SizeTable per engine), and Declare registers the

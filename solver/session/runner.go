@@ -78,7 +78,7 @@ func (p Progress) MovesPerSecond() float64 { return solver.MovesPerSecond(p.Move
 // at most 30 updates a second. Pause, Step and Resume are built on the
 // engine interface alone: Pause cancels the running Solve and keeps its
 // best tour, temperature and counters; Resume starts a new Solve from the
-// best tour (Params.Start) at the temperature reached (Params.T0) with the
+// best tour (Params.Start) at the temperature reached (option t0) with the
 // rest of the time budget; Step does the same but cancels the new Solve
 // once it reports K more temperature steps (one PSPM sync interval), then
 // pauses. Its methods are safe for concurrent use; OnUpdate is called from
