@@ -138,7 +138,7 @@ func (r *repro) delevacqPopulation(g, c solver.Engine, in *solver.Instance, nb, 
 				if r.ctx.Err() != nil {
 					return
 				}
-				x, err := g.Solve(r.ctx, in, solver.Params{Seed: seed*100003 + uint64(s), Blocks: blocks, Threads: 64, Extra: kicks}, nil)
+				x, err := g.Solve(r.ctx, in, solver.Params{Seed: seed*100003 + uint64(s), Extra: kicks}.WithExtra("blocks", strconv.Itoa(blocks)).WithExtra("threads", "64"), nil)
 				mu.Lock()
 				defer mu.Unlock()
 				if err != nil {
@@ -795,7 +795,7 @@ func (r *repro) luongMeasure(g, c solver.Engine, rows []*luongRow, iters, runs i
 		// of launches; the paper's Table 6 configuration: 256 threads per
 		// block, one thread per neighbour
 		x.gt = r.luongTabu(g, x.in, runs, solver.Params{Extra: tabu("0")})
-		x.gn = r.luongTabu(g, x.in, runs, solver.Params{Threads: 256, Extra: tabu("1")})
+		x.gn = r.luongTabu(g, x.in, runs, solver.Params{Extra: tabu("1")}.WithExtra("threads", "256"))
 		if beside == 0 {
 			x.ref = r.luongCPU(c, x.in, iters, cpuCap)
 		}
@@ -822,7 +822,7 @@ func (r *repro) luongAddRow(t *Table, x *luongRow, iters int, p6, p7 *paperTable
 	}
 	tpb := "n/a"
 	if okt {
-		tpb = fmt.Sprintf("%d × %s", x.gt[0].Params.Threads, x.gt[0].Params.Extra["per"])
+		tpb = fmt.Sprintf("%s × %s", x.gt[0].Params.Extra["threads"], x.gt[0].Params.Extra["per"])
 	}
 	gap := "n/a"
 	if g, ok := x.gt.mean(func(x solver.Result) float64 { v, _ := gapOf(x.Length, in); return v }); ok && in.Optimum > 0 {

@@ -223,17 +223,6 @@ func polish2Opt(in *solver.Instance, t []int, nb *neighbor.Lists) {
 	copy(t, a.Tour)
 }
 
-// defaultSchedule fills and checks the annealing schedule as the CPU
-// engines do (solver.Schedule).
-func defaultSchedule(p *solver.Params) error {
-	q, err := solver.Schedule(*p)
-	*p = q
-	return err
-}
-
-// scheduleSteps is the number of temperature steps from T0 down to TEnd.
-func scheduleSteps(p solver.Params) int { return solver.ScheduleSteps(p) }
-
 // startTour builds the candidate lists (k per city) and the start tour
 // (Params.Start or greedy) on the CPU, giving way to ctx and the deadline
 // (zero: none): ok is false when they came first.
