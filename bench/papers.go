@@ -159,11 +159,6 @@ func (t *paperTable) where(name, value string) [][]string {
 	return out
 }
 
-// headline returns the "value as printed" of a headline CSV's figure, or PaperNA.
-func (t *paperTable) headline(figure string) string {
-	return t.cell("value as printed", figure)
-}
-
 // paperFloat parses a printed cell ("4.6", "1, 120, 000", "20 µs") as a number in its own unit; ok is false for placeholders ("-", ".").
 func paperFloat(s string) (float64, bool) {
 	s = strings.ReplaceAll(strings.ReplaceAll(s, ", ", ""), ",", "")

@@ -151,37 +151,28 @@ func (r *repro) each(names []string, skip func(name string, err error), fn func(
 	return nil
 }
 
-// runs is the number of runs per configuration: opt.Runs, else def (Quick: 1).
-func (r *repro) runs(def int) int {
-	if r.opt.Runs > 0 {
-		return r.opt.Runs
-	}
-	if r.opt.Quick {
-		return 1
+// pick is set when given, else quick under --quick, else def.
+func pick[T any](r *repro, set T, given bool, def, quick T) T {
+	switch {
+	case given:
+		return set
+	case r.opt.Quick:
+		return quick
 	}
 	return def
 }
 
+// runs is the number of runs per configuration: opt.Runs, else def (Quick: 1).
+func (r *repro) runs(def int) int { return pick(r, r.opt.Runs, r.opt.Runs > 0, def, 1) }
+
 // budget is the time per run: opt.Time, else def (Quick: quick).
 func (r *repro) budget(def, quick time.Duration) time.Duration {
-	if r.opt.Time > 0 {
-		return r.opt.Time
-	}
-	if r.opt.Quick {
-		return quick
-	}
-	return def
+	return pick(r, r.opt.Time, r.opt.Time > 0, def, quick)
 }
 
 // instances returns opt.Instances, else list (Quick: quick).
 func (r *repro) instances(list, quick []string) []string {
-	if len(r.opt.Instances) > 0 {
-		return r.opt.Instances
-	}
-	if r.opt.Quick {
-		return quick
-	}
-	return list
+	return pick(r, r.opt.Instances, len(r.opt.Instances) > 0, list, quick)
 }
 
 // checkOnly fails on an --only part that is not one of parts.

@@ -248,12 +248,7 @@ func (s *lamSuite) table2Row(name string, in *solver.Instance) [3]lamRuns {
 			s.cnt[e]++
 		}
 	}
-	ratio := func(a, b int) string {
-		if !have[a] || !have[b] || ss[b] == 0 {
-			return "n/a"
-		}
-		return fmt.Sprintf("%.1f", ss[a]/ss[b])
-	}
+	ratio := func(a, b int) string { return valCell(ss[a]/ss[b], have[a] && have[b] && ss[b] != 0, "%.1f") }
 	pt2 := s.pt2
 	s.t2.AddRow(name, in.N, s.runs,
 		valCell(ss[0], have[0], "%.2f"), pt2.cell("CPU SSPM SSES (10^6 solutions/s)", name), valCell(se[0], have[0], "%.2f"), pt2.cell("CPU SSPM SEC (%)", name),
@@ -271,18 +266,10 @@ func (s *lamSuite) table2Row(name string, in *solver.Instance) [3]lamRuns {
 
 // averageRows adds the "average" rows of Tables 2 and 3.
 func (s *lamSuite) averageRows() {
-	avg := func(sum float64, n int, f string) string {
-		if n == 0 {
-			return "n/a"
-		}
-		return fmt.Sprintf(f, sum/float64(n))
-	}
+	avg := func(sum float64, n int, f string) string { return valCell(sum/float64(n), n > 0, f) }
 	sum, cnt := s.sum, s.cnt
 	mr := func(a, b int) string {
-		if cnt[a] == 0 || cnt[b] == 0 || sum[b][0] == 0 {
-			return "n/a"
-		}
-		return fmt.Sprintf("%.1f", (sum[a][0]/float64(cnt[a]))/(sum[b][0]/float64(cnt[b])))
+		return valCell((sum[a][0]/float64(cnt[a]))/(sum[b][0]/float64(cnt[b])), cnt[a] > 0 && cnt[b] > 0 && sum[b][0] != 0, "%.1f")
 	}
 	pt2 := s.pt2
 	s.t2.AddRow("average", "", "", avg(sum[0][0], cnt[0], "%.2f"), pt2.cell("CPU SSPM SSES (10^6 solutions/s)", "average"), avg(sum[0][1], cnt[0], "%.2f"), pt2.cell("CPU SSPM SEC (%)", "average"),

@@ -517,21 +517,9 @@ func (s *lamSuite) addRow3(x lamT3In, o lamT3Out) {
 func (s *lamSuite) averageRow3() {
 	pt3 := s.pt3
 	tcAvg := func(e int) string {
-		if s.cntTC[e] == 0 {
-			return "n/a"
-		}
-		v := fmt.Sprintf("%.2f", s.sumTC[e]/float64(s.cntTC[e]))
-		if s.boundTC[e] {
-			v = "≤ " + v
-		}
-		return v
+		return valCell(s.sumTC[e]/float64(s.cntTC[e]), s.cntTC[e] > 0, map[bool]string{true: "≤ ", false: ""}[s.boundTC[e]]+"%.2f")
 	}
-	conv := func(e int) (float64, bool) {
-		if s.cntConv[e] == 0 {
-			return 0, false
-		}
-		return s.sumConv[e] / float64(s.cntConv[e]), true
-	}
+	conv := func(e int) (float64, bool) { return s.sumConv[e] / float64(max(s.cntConv[e], 1)), s.cntConv[e] > 0 }
 	c0, ok0 := conv(lamSSPM)
 	c1, ok1 := conv(lamPSSM)
 	c2, ok2 := conv(lamPSPM)

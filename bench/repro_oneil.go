@@ -202,21 +202,12 @@ func (s *oneilSuite) throughput() (*Table, error) {
 				fx, fy = append(fx, float64(n)), append(fy, bm)
 			}
 		}
-		var g, c lamRuns
-		if x, ok := s.solve(s.gc, in, randomStarts(solver.Params{Seed: 1, TimeLimit: T})); ok {
-			g = append(g, x)
-		}
-		if x, ok := s.solve(s.cc, in, randomStarts(solver.Params{Seed: 1, TimeLimit: T})); ok {
-			c = append(c, x)
-		}
-		mv := func(x solver.Result) float64 { return x.MovesPerSecond() }
-		gm, okg := g.mean(mv)
-		gs, _ := g.mean(climbsPerSec)
-		cm, okc := c.mean(mv)
-		cs, _ := c.mean(climbsPerSec)
+		g, okg := s.solve(s.gc, in, randomStarts(solver.Params{Seed: 1, TimeLimit: T}))
+		c, okc := s.solve(s.cc, in, randomStarts(solver.Params{Seed: 1, TimeLimit: T}))
+		gm, gs, cm, cs := g.MovesPerSecond(), climbsPerSec(g), c.MovesPerSecond(), climbsPerSec(c)
 		p1, p2 := "not printed (figure only)", "not printed (figure only)"
 		if i == len(sizes)-1 {
-			p1, p2 = s.ph.headline("Peak throughput"), s.ph.headline("GPU vs two Xeon E5-2680 v2 (20 cores)")
+			p1, p2 = s.ph.cell("value as printed", "Peak throughput"), s.ph.cell("value as printed", "GPU vs two Xeon E5-2680 v2 (20 cores)")
 		}
 		t.AddRow(in.Name, valCell(kr, kr != 0, "%.3g"), fm, fc, fp, valCell(gm, okg, "%.3g"), valCell(gs, okg, "%.1f"), valCell(cm, okc, "%.3g"), valCell(cs, okc, "%.1f"),
 			ratioCell(kr, cm, kr > 0, okc), p1, p2)
@@ -274,9 +265,12 @@ type tspgpuSeeds struct {
 	climbs, cps, ratio, passes, moves, best, trunc, verdict string
 }
 
+// naSeeds are the GPU columns of a row whose runs did not run.
+var naSeeds = tspgpuSeeds{"n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a"}
+
 // runSeeds runs the GPU engine with p's options on in for seeds 1..runs and summarises the runs against TSP_GPU's figures ref.
 func (s *oneilSuite) runSeeds(in *solver.Instance, p solver.Params, runs int, ref tspgpuRef) tspgpuSeeds {
-	out := tspgpuSeeds{"n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a"}
+	out := naSeeds
 	var g lamRuns
 	for k := 0; k < runs; k++ {
 		p.Seed = uint64(k + 1)
@@ -350,7 +344,7 @@ func (s *oneilSuite) tspgpu() (*Table, error) {
 		for _, b := range ref.best {
 			bests = append(bests, strconv.FormatInt(b, 10))
 		}
-		g := tspgpuSeeds{"n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a"}
+		g := naSeeds
 		rnd := tspgpuSeeds{cps: "not run (rows over 1 s)", trunc: "not run", verdict: "not run"}
 		if s.gc != nil {
 			g = s.runSeeds(in, solver.Params{TimeLimit: lim}, runs, ref)
@@ -429,7 +423,7 @@ func (s *oneilSuite) quality() (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	q.Notes = append(q.Notes, "Paper setup ("+s.ph.headline("Solution quality setup (Fig. 7)")+"): 100,000 independent climbers with the tuned code, error plotted only; the paper's \"first 63 inputs\" include instances without coordinates, which the GPU kernels cannot run. Ours climb from uniformly random tours as the paper's (GPU option start=random).",
+	q.Notes = append(q.Notes, "Paper setup ("+s.ph.cell("value as printed", "Solution quality setup (Fig. 7)")+"): 100,000 independent climbers with the tuned code, error plotted only; the paper's \"first 63 inputs\" include instances without coordinates, which the GPU kernels cannot run. Ours climb from uniformly random tours as the paper's (GPU option start=random).",
 		fmt.Sprintf("Ours: 2opt-climb, seed 1, %d climbs (option restarts) or %v, whichever comes first: %d of %d instances reached the time cap first (their climbs column is below %d). Gap: the best tour's exact TSPLIB length against the optimum (the engine polishes its best climb with an exact neighbour-list 2-opt pass on the CPU). CPU 2opt-climb (all cores) runs only without a GPU. Instances: the %d smallest (by DIMENSION) EUC_2D, CEIL_2D or ATT instances of the TSPLIB folder (the kernels compute distances from coordinates).", climbers, qT, capped, len(qNames), climbers, len(qNames)),
 		s.machine())
 	if len(qg) > 0 || len(qc) > 0 {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/tsplab/tsplab/internal/atomicfile"
@@ -150,8 +149,7 @@ func ttqReference(in *solver.Instance, uniform bool) (float64, string) {
 // ttqRun runs e on in for d and returns the best length over time: every snapshot's tour lengths (current and best) folded into a running minimum, then the exact final length.
 func ttqRun(ctx context.Context, e solver.Engine, in *solver.Instance, d time.Duration, workers int, seed uint64, extra map[string]string) ([]ttqPoint, solver.Result, error) {
 	snaps := solver.Latest()
-	var pts []ttqPoint
-	var mu sync.Mutex
+	var pts []ttqPoint // read after done closes
 	done := make(chan struct{})
 	best := int64(math.MaxInt64)
 	go func() {
@@ -166,9 +164,7 @@ func ttqRun(ctx context.Context, e solver.Engine, in *solver.Instance, d time.Du
 			}
 			if l < best {
 				best = l
-				mu.Lock()
 				pts = append(pts, ttqPoint{s.Elapsed, l})
-				mu.Unlock()
 			}
 		}
 	}()

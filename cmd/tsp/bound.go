@@ -141,9 +141,8 @@ func printBound(e *env, in *solver.Instance, res bound.Result, jsonOut string) e
 		}
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "instance: %s (%d cities)\n", in.Name, in.N)
-	fmt.Fprintf(w, "iterations: %d (%s)\n", res.Iterations, rep.Backend)
-	fmt.Fprintf(w, "time: %.2f s (exact evaluation %.2f s)\n", res.Elapsed.Seconds(), res.Evaluation.Seconds())
+	fmt.Fprintf(w, "instance: %s (%d cities)\niterations: %d (%s)\ntime: %.2f s (exact evaluation %.2f s)\n",
+		in.Name, in.N, res.Iterations, rep.Backend, res.Elapsed.Seconds(), res.Evaluation.Seconds())
 	if res.Stopped {
 		fmt.Fprintf(w, "ascent: stopped early\n")
 	}

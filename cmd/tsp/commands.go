@@ -39,14 +39,11 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "name: %s\n", in.Name)
-	fmt.Fprintf(w, "file: %s\n", pos[0])
+	fmt.Fprintf(w, "name: %s\nfile: %s\n", in.Name, pos[0])
 	if in.Comment != "" {
 		fmt.Fprintf(w, "comment: %s\n", oneLine(in.Comment))
 	}
-	fmt.Fprintf(w, "type: TSP\n")
-	fmt.Fprintf(w, "dimension: %d\n", in.N)
-	fmt.Fprintf(w, "edge_weight_type: %s\n", in.Metric)
+	fmt.Fprintf(w, "type: TSP\ndimension: %d\nedge_weight_type: %s\n", in.N, in.Metric)
 	switch {
 	case in.Metric != solver.Explicit:
 		fmt.Fprintf(w, "coordinates: node coordinates\n")
@@ -421,8 +418,7 @@ func cmdVersion(_ context.Context, e *env, args []string) error {
 		return err
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "tsp %s\n", version)
-	fmt.Fprintf(w, "go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(w, "tsp %s\ngo: %s %s/%s\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	if gpu.BuiltWithCUDA() {
 		fmt.Fprintf(w, "cuda: kernels built in\n")
 	} else {

@@ -1,19 +1,6 @@
-// Command tsp is the headless front end of TSP Lab: it reads TSPLIB
-// instances, evaluates and solves them with the registered CPU and GPU
-// engines, generates instances with known optima, renders tours to PNG,
-// SVG and PDF, and runs the benchmark suites.
-//
-//	tsp info a280.tsp
-//	tsp eval a280.tsp a280.opt.tour          # last line: 2579
-//	tsp solve a280.tsp --time 2s --out a280.tour --json run.json
-//	tsp solve a280.tsp --algo pspm --backend gpu --blocks 4224 --threads 32 --k 100
-//	tsp gen --kind circle --n 200 --seed 1 --out circle-200.tsp
-//	tsp render a280.tsp --tour a280.tour --out a280.png --width 1200
-//	tsp bench --suite cpu --time 10s --out docs/results
-//	tsp version
-//
-// Exit codes: 0 done; 1 failed (one line on stderr); 2 usage (one line naming the flag); 130 interrupted by SIGINT and 143 by SIGTERM, after
-// solve has written its outputs, each replaced whole or not at all. Flags may come before or after the file arguments.
+// Command tsp is the headless front end of TSP Lab: it reads, evaluates and solves TSPLIB instances with the registered engines, generates and draws
+// instances and tours, and runs the bench suites ('tsp help' lists the commands). Exit codes: 0 done; 1 failed (one line on stderr); 2 usage;
+// 130 SIGINT and 143 SIGTERM, after solve has written its outputs, each replaced whole or not at all.
 package main
 
 import (
@@ -165,16 +152,11 @@ func dispatch(ctx context.Context, args []string, e *env) int {
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help":
-		if len(args) > 1 {
-			if c, ok := findCommand(args[1]); ok && c.run != nil {
-				_ = c.run(ctx, e, []string{"-h"})
-				return 0
-			}
-			fmt.Fprintf(stderr, "tsp: unknown command %q\nRun 'tsp help' for the commands.\n", args[1])
-			return 2
+		if len(args) == 1 {
+			topUsage(stdout)
+			return 0
 		}
-		topUsage(stdout)
-		return 0
+		name, args = args[1], []string{args[1], "-h"} // the command's own help
 	case "-version", "--version":
 		name = "version"
 	}
