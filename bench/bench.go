@@ -5,7 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -50,7 +51,7 @@ func Names() []string {
 	for n, e := range suites {
 		out = append(out, n+"\t"+e.desc)
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }
 
@@ -58,11 +59,7 @@ func Names() []string {
 func Run(ctx context.Context, name string, opt Options, out io.Writer) error {
 	e, ok := suites[name]
 	if !ok {
-		var names []string
-		for _, n := range Names() {
-			names = append(names, strings.SplitN(n, "\t", 2)[0])
-		}
-		return fmt.Errorf("unknown suite %q (have: %s)", name, strings.Join(names, ", "))
+		return fmt.Errorf("unknown suite %q (have: %s)", name, strings.Join(slices.Sorted(maps.Keys(suites)), ", "))
 	}
 	return e.run(ctx, opt, out)
 }

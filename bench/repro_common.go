@@ -29,10 +29,8 @@ type repro struct {
 	opt    Options
 	name   string
 	device string // the GPU, from a Result, or why there is none
-	err    error  // the last engine error, for the tables
 	papers *papers
-	logMu  sync.Mutex // progress lines may come from several goroutines
-	mu     sync.Mutex // guards device and err, which runs in parallel write
+	mu     sync.Mutex // guards the log and device, which runs in parallel write
 }
 
 func newRepro(ctx context.Context, name string, opt Options) (*repro, error) {
@@ -44,8 +42,8 @@ func newRepro(ctx context.Context, name string, opt Options) (*repro, error) {
 
 func (r *repro) logf(format string, a ...any) {
 	if r.opt.Log != nil {
-		r.logMu.Lock()
-		defer r.logMu.Unlock()
+		r.mu.Lock()
+		defer r.mu.Unlock()
 		fmt.Fprintf(r.opt.Log, r.name+": "+format+"\n", a...)
 	}
 }
@@ -88,9 +86,6 @@ func (r *repro) solve(e solver.Engine, in *solver.Instance, p solver.Params) (so
 	res, err := e.Solve(r.ctx, in, p, nil)
 	if err != nil {
 		r.logf("%s/%s on %s: %v", e.Name(), e.Backend(), in.Name, err)
-		r.mu.Lock()
-		r.err = err
-		r.mu.Unlock()
 		return solver.Result{}, false
 	}
 	if e.Backend() == solver.BackendGPU {

@@ -325,7 +325,6 @@ func (s *lamSuite) sweepValue(v int) (sv, gv [2]float64, ok [2]bool, err error) 
 			for e, eng := range []solver.Engine{s.eng[lamSSPM], s.eng[lamPSPM]} {
 				p := s.sched
 				p.Seed, p.Threads = uint64(k+1), v
-				s.err = nil
 				if x, ok := s.solve(eng, in, p); ok {
 					acc[e] = append(acc[e], x)
 					g, _ := gapOf(x.Length, in)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -158,9 +159,7 @@ func isEngine(part string) bool { return part == "gpu" || part == "cpu" }
 // randomStarts sets 2opt-climb's option start=random: every climb from a uniformly random tour, as O'Neil and Burtscher's climbers.
 func randomStarts(p solver.Params) solver.Params {
 	x := map[string]string{"start": "random"}
-	for k, v := range p.Extra {
-		x[k] = v
-	}
+	maps.Copy(x, p.Extra)
 	p.Extra = x
 	return p
 }
