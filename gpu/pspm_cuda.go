@@ -268,8 +268,10 @@ func (s *pspmRun) finish(e solver.Engine, sink *solver.Sink, start time.Time, st
 }
 
 // moves is the number of moves evaluated: every thread of every search one
-// per iteration.
-func (s *pspmRun) moves() int64 { return s.iter * int64(s.tb) * int64(s.tpb) }
+// per iteration (tpb moves for each of a search's teams).
+func (s *pspmRun) moves() int64 {
+	return s.iter * int64(s.tb) * int64(s.tpb) * int64(max(1, s.pl.teams))
+}
 
 // setUp plans the launch, sizes the searches to the device memory,
 // allocates the state and queues pspm_init (the run's thread).

@@ -24,7 +24,10 @@ import (
 // per warp (threads 32 and 7; 64, 48, 40 and 33: two moves per lane), a
 // search per block (96, 80, 1024), the three coordinate metrics, larger
 // instances (n = 3000; 20000: the lists in global memory; 15000 on 132
-// searches: in shared memory, a search per SM) and the move draws: uniform, from the
+// searches: in shared memory, a search per SM; the default searches from
+// 3000 cities: the tour layout, a block of warps making concurrent moves on
+// one tour, whose cost is the sum of the moves the warps made under their
+// locks) and the move draws: uniform, from the
 // neighbour lists on half the lanes (the default's draw at these
 // temperatures) and on all of them; the neighbour draw's e[p] is a
 // distance the kernel computes, not the cached one, so a mismatch between
@@ -36,7 +39,7 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases := []struct {
-		n, threads, blocks int
+		n, threads, blocks int // blocks -1: the default
 		metric             solver.Metric
 		draw               string // the "draw" option ("": auto, nn at these temperatures)
 	}{
@@ -68,14 +71,18 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		{150, 7, 0, solver.Euc2D, "mixed"},
 		{3000, 32, 0, solver.Euc2D, "mixed"},
 		{200, 32, 0, solver.Att, "mixed"},
+		{15000, 32, -1, solver.Euc2D, "nn"}, // the tour layout
+		{5000, 32, -1, solver.Euc2D, ""},
+		{3000, 32, -1, solver.Att, "mixed"},
+		{3000, 32, -1, solver.Ceil2D, "uniform"},
 	}
 	for _, c := range cases {
 		in := randomInstance(c.n, c.metric, 1000, uint64(20+c.n+c.threads))
 		p := quickParams(5)
 		p.TimeLimit = 0
 		p.Threads = c.threads
-		if c.blocks > 0 {
-			p.Blocks = c.blocks
+		if c.blocks != 0 {
+			p.Blocks = max(0, c.blocks)
 		}
 		p.Extra = map[string]string{}
 		if c.draw != "" {
@@ -172,7 +179,8 @@ func TestPSPMFitsScheduleToLimit(t *testing.T) {
 
 // BenchmarkPSPM runs PSPM on the TSPLIB instances named in TSPLAB_PSPM
 // (name,name,...; TSPLIB_DIR holding them) with the default options, or
-// TSPLAB_PSPM_THREADS and TSPLAB_PSPM_BLOCKS, and the time limit
+// TSPLAB_PSPM_THREADS and TSPLAB_PSPM_BLOCKS (TSPLAB_PSPM_WARPS: the tour
+// layout's most warps), and the time limit
 // TSPLAB_PSPM_TIME (a Go duration; none: Lam's whole schedule), and
 // reports moves per second and the gap to the optimum. docs/PERF.md keeps
 // the figures; tsp bench --suite lam is the paper's protocol.
@@ -188,6 +196,10 @@ func BenchmarkPSPM(b *testing.B) {
 	var p solver.Params
 	fmt.Sscan(os.Getenv("TSPLAB_PSPM_THREADS"), &p.Threads)
 	fmt.Sscan(os.Getenv("TSPLAB_PSPM_BLOCKS"), &p.Blocks)
+	if w := os.Getenv("TSPLAB_PSPM_WARPS"); w != "" {
+		defer func(w int) { pspmTourWarps = w }(pspmTourWarps)
+		fmt.Sscan(w, &pspmTourWarps)
+	}
 	if d := os.Getenv("TSPLAB_PSPM_TIME"); d != "" {
 		var err error
 		if p.TimeLimit, err = time.ParseDuration(d); err != nil {
@@ -259,7 +271,8 @@ func TestPSPMDrawOptions(t *testing.T) {
 // TestPSPMPlansWarpLayouts: a search of up to 64 moves is one warp (two
 // moves per lane from 33), also with the neighbour draw; more moves take a
 // block; a run of one search per SM on 13,509 cities keeps its records in
-// shared memory, while a full wave keeps them in global memory.
+// shared memory, while a full wave keeps them in global memory; the
+// default there is the tour layout, up to 18,512 cities.
 func TestPSPMPlansWarpLayouts(t *testing.T) {
 	r := needRun(t)
 	nbr := pspmDefaultNbrBytes(493)
@@ -293,6 +306,21 @@ func TestPSPMPlansWarpLayouts(t *testing.T) {
 				return fmt.Errorf("n %d tb %d: %s holds %d searches per SM", c.n, c.tb, l.name, pl.perSM)
 			}
 			t.Logf("n %d tpb %d metric %d tb %d: %s, %d searches/SM", c.n, c.tpb, c.metric, c.tb, l.name, pl.perSM)
+		}
+		// The default searches: the tour layout where a wave would keep
+		// the records in global memory and the tour fits, one per SM.
+		for _, c := range []struct {
+			n, tpb int
+			tour   bool
+		}{{493, 32, false}, {13509, 32, true}, {18512, 32, true}, {13509, 64, false}, {30000, 32, false}} {
+			pl, tb, err := r.planDefault(c.n, c.tpb, metricEuc2D, pspmDefaultNbrBytes(c.n))
+			if err != nil {
+				return err
+			}
+			if pl.layout.tour != c.tour || (c.tour && (tb != sms || pl.teams < 8 || pl.teams*32 != pl.blockDim)) {
+				return fmt.Errorf("default n %d tpb %d: %s, %d searches of %d teams", c.n, c.tpb, pl.layout.name, tb, pl.teams)
+			}
+			t.Logf("default n %d tpb %d: %s, %d searches of %d teams, %d B shared", c.n, c.tpb, pl.layout.name, tb, pl.teams, pl.shared)
 		}
 		return nil
 	})
