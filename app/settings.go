@@ -396,7 +396,7 @@ func (f *settingsForm) engine() solver.Engine {
 }
 
 // options are the chosen engine's options on the pane's instance: the
-// table's, or the Params fields for an engine the table does not list.
+// table's, or the shared options for an engine the table does not list.
 func (f *settingsForm) options() solver.OptionSet {
 	e := f.engine()
 	if e == nil {
@@ -404,7 +404,7 @@ func (f *settingsForm) options() solver.OptionSet {
 	}
 	set := solver.EffectiveOptions(e, f.in)
 	if set == nil && !solver.HasOptionTable(e.Name(), e.Backend()) {
-		set = solver.FieldOptions()
+		set = solver.SharedOptions()
 	}
 	return set
 }
@@ -448,7 +448,7 @@ func (f *settingsForm) helpText(o solver.Option) string {
 }
 
 // check validates text as option o's value for the chosen engine on the
-// pane's instance: the range, and for a Params field that 0 is not typed
+// pane's instance: the range, and for a shared option that 0 is not typed
 // (empty is the default).
 func (f *settingsForm) check(o solver.Option, text string) error {
 	text = strings.TrimSpace(text)
@@ -461,7 +461,7 @@ func (f *settingsForm) check(o solver.Option, text string) error {
 		backend = e.Backend()
 	}
 	var p solver.Params
-	if o.Field && text == "0" && o.Min > 0 {
+	if o.Shared && text == "0" && o.Min > 0 {
 		why := f.rangeWhy(o)
 		pe := &solver.ParamError{Flag: o.Flag(), Value: text, Range: o.Range() + ", or empty for the default", Why: why}
 		return errors.New(fieldError(pe, backend))
@@ -500,7 +500,7 @@ func (f *settingsForm) rebuildFields() {
 	set := f.options()
 	for _, o := range set {
 		v := f.bind(o.Name, "")
-		if o.Field {
+		if o.Shared {
 			// "0" is how earlier versions saved "the default".
 			if s, _ := v.Get(); strings.TrimSpace(s) == "0" {
 				_ = v.Set("")

@@ -93,7 +93,7 @@ func (r *repro) delevacqPopulation(g, c solver.Engine, in *solver.Instance, nb, 
 				if r.ctx.Err() != nil {
 					return
 				}
-				x, err := g.Solve(r.ctx, in, solver.Params{Seed: seed*100003 + uint64(s), Blocks: blocks, Threads: 64, Extra: kicks}, nil)
+				x, err := g.Solve(r.ctx, in, solver.Params{Seed: seed*100003 + uint64(s), Extra: kicks}.WithExtra("blocks", strconv.Itoa(blocks)).WithExtra("threads", "64"), nil)
 				mu.Lock()
 				defer mu.Unlock()
 				if err != nil {
@@ -650,7 +650,7 @@ func (r *repro) luongMeasure(g, c solver.Engine, rows []*luongRow, iters, runs i
 	for _, x := range rows {
 		// thread control (per=0: tuned in waves of launches), then the paper's Table 6 configuration
 		x.gt = r.seeds(g, x.in, runs, solver.Params{Extra: tabu("0")})
-		x.gn = r.seeds(g, x.in, runs, solver.Params{Threads: 256, Extra: tabu("1")})
+		x.gn = r.seeds(g, x.in, runs, solver.Params{Extra: tabu("1")}.WithExtra("threads", "256"))
 		if beside == 0 {
 			x.ref = r.luongCPU(c, x.in, iters, cpuCap)
 		}
@@ -675,7 +675,7 @@ func (r *repro) luongAddRow(t *Table, x *luongRow, iters int, p6, p7 *paperTable
 	}
 	tpb := "n/a"
 	if okt {
-		tpb = fmt.Sprintf("%d × %s", x.gt[0].Params.Threads, x.gt[0].Params.Extra["per"])
+		tpb = fmt.Sprintf("%s × %s", x.gt[0].Params.Extra["threads"], x.gt[0].Params.Extra["per"])
 	}
 	gap := "n/a"
 	if g, ok := x.gt.mean(func(x solver.Result) float64 { v, _ := gapOf(x.Length, in); return v }); ok && in.Optimum > 0 {

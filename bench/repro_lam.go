@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tsplab/tsplab/solver"
@@ -26,10 +27,29 @@ var lamValues = []int{4, 8, 12, 24, 32, 48}
 var lamParts = []string{"table2", "table3", "table4", "sspm", "pssm", "pspm"}
 
 // lamSchedule is the paper's Table 1 schedule (Ts 10000, Te 0.1, alpha 0.99, Sp 10 sweeps, Se 100 steps between exchanges); Quick cools with alpha 0.9.
-func (r *repro) lamSchedule() solver.Params {
-	p := solver.Params{T0: 10000, TEnd: 0.1, Alpha: 0.99, Sweeps: 10, K: 100}
+func (r *repro) lamSchedule() solver.Anneal {
+	a := solver.Anneal{T0: 10000, TEnd: 0.1, Alpha: 0.99, Sweeps: 10, K: 100}
 	if r.opt.Quick {
-		p.Alpha = 0.9
+		a.Alpha = 0.9
+	}
+	return a
+}
+
+// lamParams are the settings of a run of engine e with seed: the schedule and, where e takes them, blocks and threads (0: the engine's default).
+func (s *lamSuite) lamParams(e solver.Engine, seed uint64, blocks, threads int) solver.Params {
+	a := s.sched
+	p := solver.Params{Seed: seed}
+	if e == nil { // not available here: the run is not made
+		return p
+	}
+	set := solver.OptionsFor(e.Name(), e.Backend())
+	for _, kv := range []struct {
+		name string
+		v    float64
+	}{{"t0", a.T0}, {"tend", a.TEnd}, {"alpha", a.Alpha}, {"sweeps", float64(a.Sweeps)}, {"k", float64(a.K)}, {"blocks", float64(blocks)}, {"threads", float64(threads)}} {
+		if _, ok := set.Lookup(kv.name); ok && kv.v != 0 {
+			p = p.WithExtra(kv.name, strconv.FormatFloat(kv.v, 'g', -1, 64))
+		}
 	}
 	return p
 }
@@ -79,7 +99,7 @@ type lamSuite struct {
 	*repro
 	names         []string
 	runs          int
-	sched         solver.Params
+	sched         solver.Anneal
 	eng           [3]solver.Engine // by lamSSPM, lamPSSM, lamPSPM
 	pt2, pt3, pt4 *paperTable
 	t2, t3, t4    *Table
@@ -197,14 +217,10 @@ func newLamSuite(r *repro) *lamSuite {
 
 // params are implementation impl's parameters for one run: Pm = Ps = TPB = 12 as in Table 1 (Pm and TPB: --threads when set); the GPU's TB is the engine's full wave on this device.
 func (s *lamSuite) params(impl int, seed uint64) solver.Params {
-	p := s.sched
-	p.Seed = seed
 	if impl == lamPSSM {
-		p.Blocks = 12
-	} else {
-		p.Threads = s.threads()
+		return s.lamParams(s.eng[impl], seed, 12, 0)
 	}
-	return p
+	return s.lamParams(s.eng[impl], seed, 0, s.threads())
 }
 
 // threads is Pm (CPU SSPM) and TPB (GPU PSPM) of Tables 2 and 3: 12 (Table 1) unless --threads.
@@ -323,8 +339,7 @@ func (s *lamSuite) sweepValue(v int) (sv, gv [2]float64, ok [2]bool, err error) 
 	err = s.each(s.names, nil, func(name string, in *solver.Instance) error {
 		for k := 0; k < s.runs4(); k++ {
 			for e, eng := range []solver.Engine{s.eng[lamSSPM], s.eng[lamPSPM]} {
-				p := s.sched
-				p.Seed, p.Threads = uint64(k+1), v
+				p := s.lamParams(eng, uint64(k+1), 0, v)
 				if x, ok := s.solve(eng, in, p); ok {
 					acc[e] = append(acc[e], x)
 					g, _ := gapOf(x.Length, in)
@@ -386,7 +401,7 @@ func (s *lamSuite) notes() {
 	}
 	s.t2.Notes = append(s.t2.Notes, "GPU PSPM SEC after CPU 2-opt+Or-opt: each run's tour improved by exact 2-opt and Or-opt (1-3 cities) over 10 nearest neighbours until neither improves; not part of the paper's protocol, so the SEC column beside the paper's is the annealer's own.")
 	s.t3.Notes = append(s.t3.Notes, s.table3Notes()...)
-	s.t4.Notes = append(s.t4.Notes, fmt.Sprintf("%d run(s) per instance and value (the paper does not say how many); the CPU's Pm and the GPU's TPB are both Params.Threads.", s.runs4()),
+	s.t4.Notes = append(s.t4.Notes, fmt.Sprintf("%d run(s) per instance and value (the paper does not say how many); the CPU's Pm and the GPU's TPB are both the threads option.", s.runs4()),
 		"Plot: lam-fig4.png (CSV beside it), ours beside the paper's Table 4 (which its Fig. 4 draws).")
 }
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -233,23 +234,24 @@ func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance,
 	if p.TimeLimit <= 0 && restarts == 0 {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
-	p.Blocks = min(max(p.Blocks, 0), pl.slots)
-	if p.Blocks == 0 {
-		p.Blocks = pl.slots
+	blocks := min(max(cfg.Blocks, 0), pl.slots)
+	if blocks == 0 {
+		blocks = pl.slots
 	}
+	p = p.WithExtra("blocks", strconv.Itoa(blocks))
 	l := newRunLoop(ctx, in, p, snaps, start, 0)
 	if l.deadline.IsZero() { // the restarts end the run
 		l.deadline = start.Add(solver.MaxTimeLimit)
 	}
 	l.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	f := &fusedClimb{climbers: climbers{l: l, r: r, name: AlgoTwoOptClimb}, pl: pl, restarts: restarts, devBest: math.MaxInt64}
-	if err := r.do(func() (err error) { f.s, err = r.newClimbState(in, p.Blocks, p.Start, 0); return err }); err != nil {
+	if err := r.do(func() (err error) { f.s, err = r.newClimbState(in, blocks, p.Start, 0); return err }); err != nil {
 		return solver.Result{}, err
 	}
 	defer r.do(f.s.free)
 	f.s.rule = map[string]int{"disjoint": 0, "best": 1, "spread": 2}[cfg.Pick]
 	f.s.start = map[string]int{"random": climbStartRandom, "nn": climbStartNN}[cfg.Start]
-	f.lens, f.ctr, f.tour = make([]int64, p.Blocks), make([]uint64, climbCounters), make([]int32, in.N)
+	f.lens, f.ctr, f.tour = make([]int64, blocks), make([]uint64, climbCounters), make([]int32, in.N)
 	if err := l.run(f.step, nil); err != nil {
 		return solver.Result{}, err
 	}
@@ -324,7 +326,7 @@ func (f *fusedClimb) step() (done bool, err error) {
 // end offers the climbs the last launch left unfinished (the slots whose
 // resume flag is set hold them).
 func (f *fusedClimb) end() error {
-	B, n := f.l.p.Blocks, f.l.in.N
+	B, n := len(f.lens), f.l.in.N
 	resume, cur := make([]int32, B), make([]int32, B*n)
 	err := f.r.do(func() error {
 		if err := dtoh(resume, f.s.resume); err != nil {

@@ -229,18 +229,6 @@ func polish2Opt(in *solver.Instance, t []int, nb *neighbor.Lists) {
 	copy(t, a.Tour)
 }
 
-// defaultSchedule fills the simulated annealing defaults of Lam et al.'s
-// Table 1 and checks the schedule: solver.Schedule, the same defaults and
-// errors as the CPU engines.
-func defaultSchedule(p *solver.Params) error {
-	q, err := solver.Schedule(*p)
-	*p = q
-	return err
-}
-
-// scheduleSteps is the number of temperature steps from T0 down to TEnd.
-func scheduleSteps(p solver.Params) int { return solver.ScheduleSteps(p) }
-
 // startTour builds the candidate lists (k per city) and the start tour
 // (Params.Start or a greedy tour) on the CPU, saying which phase it is in;
 // for a million cities this takes seconds, so it gives way to ctx and the

@@ -29,7 +29,7 @@ type climbConfig struct {
 }
 
 var climbSpec = solver.NewSpec(
-	solver.ParamInt("blocks", func(c *climbConfig) *int { return &c.Blocks }).Auto("climbers that fill the device"),
+	solver.SharedInt("blocks", func(c *climbConfig) *int { return &c.Blocks }).Auto("climbers that fill the device"),
 	solver.Int(OptRestarts, func(c *climbConfig) *int { return &c.Restarts }, 0, 0, math.MaxInt32,
 		"climbs in all (0: until the time limit); with no time limit the run is deterministic"),
 	solver.Choice(OptPick, func(c *climbConfig) *string { return &c.Pick }, "disjoint", []string{"disjoint", "best", "spread"},
@@ -49,8 +49,8 @@ type threeOptConfig struct {
 }
 
 var threeOptSpec = solver.NewSpec(
-	solver.ParamInt("blocks", func(c *threeOptConfig) *int { return &c.Blocks }).Auto("4 × SMs"),
-	solver.ParamInt("threads", func(c *threeOptConfig) *int { return &c.Threads }).Default("256"),
+	solver.SharedInt("blocks", func(c *threeOptConfig) *int { return &c.Blocks }).Auto("4 × SMs"),
+	solver.SharedInt("threads", func(c *threeOptConfig) *int { return &c.Threads }).Default("256"),
 	solver.Int(OptRKBI, func(c *threeOptConfig) *int { return &c.K }, 3, 1, 8, "k of random-k-best-improvement (1: best improvement)"),
 	solver.Int(OptSamples, func(c *threeOptConfig) *int { return &c.Samples }, 4, 1, 1024, "3-opt samples per thread per evaluation").Experimental(),
 	solver.Choice(OptDist, func(c *threeOptConfig) *string { return &c.Dist }, "auto", distChoices, distDoc).Experimental(),
@@ -69,8 +69,8 @@ type swapConfig struct {
 }
 
 var swapSpec = solver.NewSpec(
-	solver.ParamInt("blocks", func(c *swapConfig) *int { return &c.Blocks }).Auto("climbers that fill the device"),
-	solver.ParamInt("threads", func(c *swapConfig) *int { return &c.Threads }).Auto("tuned in waves of launches"),
+	solver.SharedInt("blocks", func(c *swapConfig) *int { return &c.Blocks }).Auto("climbers that fill the device"),
+	solver.SharedInt("threads", func(c *swapConfig) *int { return &c.Threads }).Auto("tuned in waves of launches"),
 	solver.Choice(OptDist, func(c *swapConfig) *string { return &c.Dist }, "auto", distChoices, distDoc).Experimental(),
 	solver.Int(OptTabu, func(c *swapConfig) *int { return &c.Tabu }, 0, 0, 1<<30,
 		"iterations of one tabu search instead of random-restart climbing (Luong et al.'s protocol: 10000); 0: climb").Experimental(),

@@ -52,13 +52,13 @@ func TestGPUOptionsValidate(t *testing.T) {
 }
 
 // TestGPUConfigsParse: each spec fills its config from a run's Params
-// with its defaults, the Params fields it takes and the instance's size.
+// with its defaults, the shared options it takes and the instance's size.
 func TestGPUConfigsParse(t *testing.T) {
-	c3, err := threeOptSpec.Parse(hostInstance(100, 1), solver.Params{Blocks: 7, Extra: map[string]string{"rkbi_k": "5", "loop": "host"}})
+	c3, err := threeOptSpec.Parse(hostInstance(100, 1), solver.Params{Extra: map[string]string{"blocks": "7", "rkbi_k": "5", "loop": "host"}})
 	if err != nil || c3 != (threeOptConfig{Blocks: 7, Threads: 256, K: 5, Samples: 4, Dist: "auto", Loop: "host"}) {
 		t.Errorf("3opt-ils: %+v %v", c3, err)
 	}
-	cs, err := swapSpec.Parse(hostInstance(100, 1), solver.Params{Threads: 64, Extra: map[string]string{"tabu": "100"}})
+	cs, err := swapSpec.Parse(hostInstance(100, 1), solver.Params{Extra: map[string]string{"threads": "64", "tabu": "100"}})
 	if err != nil || cs != (swapConfig{Threads: 64, Dist: "auto", Tabu: 100}) {
 		t.Errorf("swap-climb: %+v %v (tenure and blocks left for the engine)", cs, err)
 	}

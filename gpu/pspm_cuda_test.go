@@ -80,13 +80,12 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		in := randomInstance(c.n, c.metric, 1000, uint64(20+c.n+c.threads))
 		p := quickParams(5)
 		p.TimeLimit = 0
-		p.Threads = c.threads
+		p = withOpts(p, fmt.Sprint("threads=", c.threads))
 		if c.blocks != 0 {
-			p.Blocks = max(0, c.blocks)
+			p = withOpts(p, fmt.Sprint("blocks=", max(0, c.blocks)))
 		}
-		p.Extra = map[string]string{}
 		if c.draw != "" {
-			p.Extra["draw"] = c.draw
+			p = p.WithExtra("draw", c.draw)
 		}
 		snaps := solver.Latest()
 		r, err := e.Solve(context.Background(), in, p, snaps)
@@ -108,8 +107,8 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		if r.Length >= start {
 			t.Fatalf("n=%d threads=%d %v: %d is no better than the identity tour's %d", c.n, c.threads, c.metric, r.Length, start)
 		}
-		t.Logf("n=%d threads=%d blocks %d draw %s %v: device %d, exact %d, result %d (identity %d), %.3g moves/s, %d searches",
-			c.n, c.threads, c.blocks, c.draw, c.metric, s.BestLength, exact, r.Length, start, r.MovesPerSecond(), r.Params.Blocks)
+		t.Logf("n=%d threads=%d blocks %d draw %s %v: device %d, exact %d, result %d (identity %d), %.3g moves/s, %s searches",
+			c.n, c.threads, c.blocks, c.draw, c.metric, s.BestLength, exact, r.Length, start, r.MovesPerSecond(), r.Params.Extra["blocks"])
 	}
 }
 
@@ -125,7 +124,7 @@ func TestPSPMHonoursTimeLimit(t *testing.T) {
 	}
 	in := randomInstance(5000, solver.Euc2D, 100000, 77)
 	// Lam's schedule (alpha given: not fitted): 1146 steps of 50,000 iterations
-	p := solver.Params{Seed: 3, TimeLimit: 300 * time.Millisecond, Alpha: 0.99}
+	p := withOpts(solver.Params{Seed: 3, TimeLimit: 300 * time.Millisecond}, "alpha=0.99")
 	start := time.Now()
 	r, err := e.Solve(context.Background(), in, p, nil)
 	if err != nil {
@@ -163,7 +162,7 @@ func TestPSPMFitsScheduleToLimit(t *testing.T) {
 	if took > 3*time.Second {
 		t.Fatalf("took %v for a 1 s limit", took)
 	}
-	p.Alpha = 0.99 // Lam's, cut by the limit
+	p = withOpts(p, "alpha=0.99") // Lam's, cut by the limit
 	cut, err := e.Solve(context.Background(), in, p, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -194,8 +193,11 @@ func BenchmarkPSPM(b *testing.B) {
 	}
 	e, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
 	var p solver.Params
-	fmt.Sscan(os.Getenv("TSPLAB_PSPM_THREADS"), &p.Threads)
-	fmt.Sscan(os.Getenv("TSPLAB_PSPM_BLOCKS"), &p.Blocks)
+	for _, name := range []string{"threads", "blocks"} {
+		if v := os.Getenv("TSPLAB_PSPM_" + strings.ToUpper(name)); v != "" {
+			p = withOpts(p, name+"="+v)
+		}
+	}
 	if w := os.Getenv("TSPLAB_PSPM_WARPS"); w != "" {
 		defer func(w int) { pspmTourWarps = w }(pspmTourWarps)
 		fmt.Sscan(w, &pspmTourWarps)
@@ -252,7 +254,10 @@ func TestPSPMDrawOptions(t *testing.T) {
 	} {
 		p := quickParams(2)
 		p.TimeLimit = 0
-		p.Threads, p.Extra = c.threads, c.extra
+		p = withOpts(p, fmt.Sprint("threads=", c.threads))
+		for k, v := range c.extra {
+			p = p.WithExtra(k, v)
+		}
 		r, err := e.Solve(context.Background(), in, p, nil)
 		if c.want == "" {
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -192,7 +193,7 @@ type swapTuneKey struct {
 // solveSwapClimb is the swap-climb engine: Luong et al.'s GPU local search
 // with the pair-exchange neighbourhood, as random-restart best-improvement
 // hill climbing. B climbers (a batch sized to fill the GPU, or
-// Params.Blocks) climb together: each launch evaluates every neighbour of
+// the blocks option) climb together: each launch evaluates every neighbour of
 // every climber (one thread per neighbour) and the apply kernel makes each
 // climber's best improving swap, up to 16 iterations per host round trip.
 // Climbers at a local minimum are scored exactly on the CPU and restarted
@@ -208,7 +209,7 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 		return solver.Result{}, err
 	}
 	if cfg.Tabu > 0 {
-		return solveSwapTabu(ctx, e, in, p, snaps, matrix, cfg.Tabu, cfg.Tenure, cfg.Per)
+		return solveSwapTabu(ctx, e, in, p, snaps, matrix, cfg)
 	}
 	r, err := newRun()
 	if err != nil {
@@ -220,7 +221,7 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	l := newRunLoop(ctx, in, p, snaps, start, 0)
-	c := &swapClimb{climbers: climbers{l: l, r: r, name: AlgoSwapClimb}, rng: rand.New(rand.NewPCG(p.Seed, 0x5a9))}
+	c := &swapClimb{climbers: climbers{l: l, r: r, name: AlgoSwapClimb}, rng: rand.New(rand.NewPCG(p.Seed, 0x5a9)), blocks: cfg.Blocks, threads: cfg.Threads}
 	defer r.do(func() error {
 		if c.b != nil {
 			return c.b.free()
@@ -238,7 +239,7 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 	if err := r.do(func() error { return dtoh(c.city, c.b.tours) }); err != nil {
 		return solver.Result{}, err
 	}
-	c.offerUnfinished(c.city, c.l.p.Blocks, func(int) bool { return true })
+	c.offerUnfinished(c.city, c.blocks, func(int) bool { return true })
 	return l.finish(e, r.d.label)
 }
 
@@ -250,13 +251,16 @@ type swapClimb struct {
 	rng       *rand.Rand
 	usedStart bool
 	rounds    int // (evaluate, apply) pairs per host round trip
+	// blocks and threads are the climbers and the block size, given or
+	// (when 0) chosen by setUp.
+	blocks, threads int
 
 	flags  []int32
 	passes []int64
 	city   []int32
 }
 
-// setUp sizes the batch (from the device memory when Params.Blocks is 0),
+// setUp sizes the batch (from the device memory when blocks is 0),
 // uploads every climber's start and runs the thread control once per
 // shape.
 func (c *swapClimb) setUp(matrix bool) error {
@@ -268,13 +272,14 @@ func (c *swapClimb) setUp(matrix bool) error {
 	}
 	perClimber := int64(n)*4 + 12 + (m+int64(SwapLaunchCandidates[0])-1)/int64(SwapLaunchCandidates[0])*16
 	maxB := usableMemory(free) / perClimber
-	B := c.l.p.Blocks
+	B := c.blocks
 	if B <= 0 {
 		B = int(max(1, min(int64(1<<19)/m, 4096, maxB)))
 	} else if int64(B) > maxB {
 		return fmt.Errorf("swap-climb: %d climbers of %d cities need %d MiB of GPU memory; %d MiB are free, enough for %d", B, n, int64(B)*perClimber>>20, free>>20, maxB)
 	}
-	c.l.p.Blocks = B
+	c.blocks = B
+	setOption(&c.l.p, "blocks", strconv.Itoa(B))
 	var trials []LaunchTrial
 	err = c.r.do(func() (err error) {
 		if c.b, err = c.r.newSwapBatch(c.l.in, B, matrix); err != nil {
@@ -286,10 +291,10 @@ func (c *swapClimb) setUp(matrix bool) error {
 			}
 		}
 		key := swapTuneKey{n, B, c.b.dist.suffix}
-		if c.l.p.Threads > 0 {
+		if c.threads > 0 {
 			// A block size given: no thread control (tuning is what the
 			// threads option's auto default, 0, asks for).
-			c.b.block = min(max(SwapLaunchCandidates[0], c.l.p.Threads/32*32), 1024)
+			c.b.block = min(max(SwapLaunchCandidates[0], c.threads/32*32), 1024)
 		} else if blk, ok := swapTuned.Load(key); ok {
 			c.b.block = blk.(int)
 		} else {
@@ -304,7 +309,7 @@ func (c *swapClimb) setUp(matrix bool) error {
 	if err != nil {
 		return err
 	}
-	c.l.p.Threads = c.b.block
+	setOption(&c.l.p, "threads", strconv.Itoa(c.b.block))
 	if len(trials) > 0 {
 		setOption(&c.l.p, "launch_waves", fmt.Sprint(len(trials)))
 	}

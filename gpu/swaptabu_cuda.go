@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"time"
 
 	"gorgonia.org/cu"
@@ -85,7 +86,8 @@ func (b *swapBatch) tuneTabu(pers []int) error {
 // reads the counters every few dozen iterations. The rules are the CPU
 // engine's (solver/cpu/tabu.go), ties included, so with exact distances
 // (dist=matrix) both follow the same trajectory.
-func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, matrix bool, iters, tenure, per int) (solver.Result, error) {
+func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, matrix bool, cfg swapConfig) (solver.Result, error) {
+	iters, tenure, per := cfg.Tabu, cfg.Tenure, cfg.Per
 	start := time.Now()
 	r, err := newRun()
 	if err != nil {
@@ -117,12 +119,13 @@ func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p 
 		if err := b.setUpTabu(t, solver.TourLength(in, t), tenure, per); err != nil {
 			return err
 		}
-		return b.tuneTabuLaunch(p.Threads, per)
+		return b.tuneTabuLaunch(cfg.Threads, per)
 	})
 	if err != nil {
 		return solver.Result{}, err
 	}
-	p.Threads, p.Blocks = b.block, 1
+	setOption(&p, "threads", strconv.Itoa(b.block))
+	setOption(&p, "blocks", "1")
 	setOption(&p, OptTenure, fmt.Sprint(tenure))
 	setOption(&p, OptPer, fmt.Sprint(b.tb.per))
 	l := newRunLoop(ctx, in, p, snaps, start, 0)

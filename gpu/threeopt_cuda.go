@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"time"
 
 	"gorgonia.org/cu"
@@ -435,11 +436,11 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 	if p.TimeLimit <= 0 && maxKicks <= 0 { // else the kicks end the run
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
-	p.Blocks = cfg.Blocks
-	if p.Blocks <= 0 {
-		p.Blocks = 4 * r.d.info.Multiprocs
+	blocks, threads := cfg.Blocks, min(max(32, cfg.Threads/32*32), 1024)
+	if blocks <= 0 {
+		blocks = 4 * r.d.info.Multiprocs
 	}
-	p.Threads = min(max(32, cfg.Threads/32*32), 1024)
+	p = p.WithExtra("blocks", strconv.Itoa(blocks)).WithExtra("threads", strconv.Itoa(threads))
 	l := newRunLoop(ctx, in, p, snaps, start, 0)
 	l.plateau = true
 	nb, cur, ok := startTour(ctx, l.deadline, in, p, threeOptNeighbors, l.sink)
@@ -449,7 +450,7 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 	l.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	var o *threeOpt
 	err = r.do(func() (err error) {
-		if o, err = r.newThreeOpt(in, nb, matrix, p.Blocks, p.Threads, S, k, p.Seed); err != nil {
+		if o, err = r.newThreeOpt(in, nb, matrix, blocks, threads, S, k, p.Seed); err != nil {
 			return err
 		}
 		return o.upload(cur, solver.TourLength(in, cur))
@@ -520,8 +521,9 @@ func ThreeOptPopulation(ctx context.Context, in *solver.Instance, pop Population
 	if err != nil {
 		return PopulationResult{}, err
 	}
-	p := solver.Params{Algorithm: AlgoThreeOptILS, Backend: solver.BackendGPU, Seed: pop.Seed, Blocks: pop.Blocks, Threads: min(pop.Threads/32*32, 1024),
-		Extra: map[string]string{OptKicks: fmt.Sprint(pop.Kicks)}}
+	threads := min(pop.Threads/32*32, 1024)
+	p := solver.Params{Algorithm: AlgoThreeOptILS, Backend: solver.BackendGPU, Seed: pop.Seed,
+		Extra: map[string]string{OptKicks: fmt.Sprint(pop.Kicks), "blocks": strconv.Itoa(pop.Blocks), "threads": strconv.Itoa(threads)}}
 	cfg, err := threeOptSpec.Parse(in, p)
 	if err != nil {
 		return PopulationResult{}, err
@@ -542,7 +544,7 @@ func ThreeOptPopulation(ctx context.Context, in *solver.Instance, pop Population
 	}
 	var o *threeOpt
 	err = r.do(func() (err error) {
-		if o, err = r.newThreeOptPop(in, nbl, matrix, pop.Blocks, p.Threads, S, k, pop.Seed, pop.Solutions); err != nil {
+		if o, err = r.newThreeOptPop(in, nbl, matrix, pop.Blocks, threads, S, k, pop.Seed, pop.Solutions); err != nil {
 			return err
 		}
 		return o.upload(cur, solver.TourLength(in, cur))

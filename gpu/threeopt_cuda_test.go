@@ -417,7 +417,7 @@ func TestThreeOptILSLoops(t *testing.T) {
 	in := randomInstance(500, solver.Euc2D, 10000, 43)
 	solve := func(loop string, kicks int) solver.Result {
 		t.Helper()
-		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 4, Blocks: 20, Threads: 64, Extra: map[string]string{OptKicks: strconv.Itoa(kicks), OptLoop: loop}}, nil)
+		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 4, Extra: map[string]string{"blocks": "20", "threads": "64", OptKicks: strconv.Itoa(kicks), OptLoop: loop}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -456,8 +456,8 @@ func TestThreeOptPopulationMatchesSingleSearches(t *testing.T) {
 	const nb, kicks, blocks, threads, seed = 5, 20, 10, 64, 7
 	want := int64(-1)
 	for s := 0; s < nb; s++ {
-		r, err := e.Solve(context.Background(), in, solver.Params{Seed: seed ^ uint64(s)*0x9E3779B97F4A7C15, Blocks: blocks, Threads: threads,
-			Extra: map[string]string{OptKicks: strconv.Itoa(kicks)}}, nil)
+		r, err := e.Solve(context.Background(), in, solver.Params{Seed: seed ^ uint64(s)*0x9E3779B97F4A7C15,
+			Extra: map[string]string{"blocks": strconv.Itoa(blocks), "threads": strconv.Itoa(threads), OptKicks: strconv.Itoa(kicks)}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ package gpu
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"testing"
 	"time"
@@ -33,7 +34,7 @@ func TestTuneShowsWhatRuns(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", algo, err)
 		}
-		if got := strconv.Itoa(res.Params.Blocks); got != b.Default {
+		if got := res.Params.Extra["blocks"]; got != b.Default {
 			t.Errorf("%s: Tune says %s blocks, the run used %s", algo, b.Default, got)
 		}
 		if th, ok := set.Lookup("threads"); ok && int(th.Max) != needDevice(t).limits.maxThreads {
@@ -47,7 +48,7 @@ func TestTuneShowsWhatRuns(t *testing.T) {
 func TestGPURefusesLikeCPU(t *testing.T) {
 	needDevice(t)
 	in := randomInstance(200, solver.Euc2D, 1000, 4)
-	for _, p := range []solver.Params{{Alpha: 1}, {T0: 1, TEnd: 2}, {Blocks: 1 << 30}, {Sweeps: -1}} {
+	for _, p := range []solver.Params{ext("alpha", "1"), ext("t0", "1", "tend", "2"), ext("blocks", fmt.Sprint(1<<30)), ext("sweeps", "-1")} {
 		g, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
 		c, cerr := solver.Lookup(AlgoPSPM, solver.BackendCPU)
 		_, gerr := g.Solve(context.Background(), in, p, nil)
@@ -103,8 +104,8 @@ func TestPSPMDefaultBlocksInRange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Params.Blocks != def {
-			t.Fatalf("n %d: Tune says %d blocks, the run used %d", n, def, res.Params.Blocks)
+		if optInt(res.Params, "blocks") != def {
+			t.Fatalf("n %d: Tune says %d blocks, the run used %s", n, def, res.Params.Extra["blocks"])
 		}
 		t.Logf("n %d: %d blocks (range %g..%g)", n, def, b.Min, b.Max)
 	}

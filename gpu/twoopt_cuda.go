@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"time"
 
 	"gorgonia.org/cu"
@@ -395,7 +396,7 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	l := newRunLoop(ctx, in, p, snaps, start, 0)
-	c := &batchClimb{climbers: climbers{l: l, r: r, name: AlgoTwoOptClimb}, restarts: cfg.Restarts, startTours: cfg.Start}
+	c := &batchClimb{climbers: climbers{l: l, r: r, name: AlgoTwoOptClimb}, restarts: cfg.Restarts, startTours: cfg.Start, B: cfg.Blocks}
 	defer r.do(func() error {
 		if c.b != nil {
 			return c.b.free()
@@ -439,7 +440,8 @@ type batchClimb struct {
 	usedStart bool
 }
 
-// setUp sizes the batch (from the device memory when Params.Blocks is 0),
+// setUp sizes the batch (from the device memory when c.B, the blocks
+// option, is 0),
 // allocates it and uploads every climber's start tour.
 func (c *batchClimb) setUp() error {
 	l, r, n := c.l, c.r, c.l.in.N
@@ -450,14 +452,15 @@ func (c *batchClimb) setUp() error {
 	}
 	perClimber := int64(n)*20 + int64(tiles)*16 + 4 // points, cities, tile bests, flag
 	maxB := int(min(usableMemory(free)/perClimber, 1<<20))
-	B := l.p.Blocks
+	B := c.B
 	if B <= 0 {
 		// enough tiles to give every SM several blocks, within memory
 		B = max(1, min((8*r.d.info.Multiprocs+tiles-1)/tiles, maxB))
 	} else if B > maxB {
 		return fmt.Errorf("2opt-climb: %d climbers of %d cities need %d MiB of GPU memory, %d MiB are free: at most %d", B, n, int64(B)*perClimber>>20, free>>20, maxB)
 	}
-	c.B, l.p.Blocks = B, B
+	c.B = B
+	setOption(&l.p, "blocks", strconv.Itoa(B))
 	c.rng = rand.New(rand.NewPCG(l.p.Seed, 0xc11b))
 	l.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	c.xy, c.scale = shiftedCoords(l.in), rawScale(l.in)

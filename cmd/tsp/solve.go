@@ -117,14 +117,11 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 	fs.DurationVar(&r.bound, "bound", 0, "when the optimum is unknown, spend up to `D` after the run on a lower bound for the gap, a hard limit (0: none; default: the bound alongside the run, within --time)")
 	fs.StringVar(&p.Algorithm, "algo", "auto", "algorithm `NAME` (auto: the strongest for the time budget)")
 	fs.StringVar(&p.Backend, "backend", "auto", "cpu, gpu or auto (GPU when available, else CPU)")
-	fs.IntVar(&p.Blocks, "blocks", 0, "parallel searches (PSPM's thread blocks; 0: engine default)")
-	fs.IntVar(&p.Threads, "threads", 0, "parallel moves per search (PSPM's threads per block; 0: default)")
-	fs.IntVar(&p.K, "k", 0, "sync interval: the global best is shared every K temperature steps (0: default)")
-	fs.Float64Var(&p.T0, "t0", 0, "initial temperature (0: default)")
-	fs.Float64Var(&p.TEnd, "tend", 0, "final temperature (0: default)")
-	fs.Float64Var(&p.Alpha, "alpha", 0, "cooling factor per temperature step (0: default)")
-	fs.IntVar(&p.Sweeps, "sweeps", 0, "iterations per temperature step, in multiples of n (0: default)")
-	fs.IntVar(&p.Workers, "workers", 0, "CPU goroutines (0: all cores)")
+	for _, o := range solver.SharedOptions() {
+		fs.Func(o.Name, o.Doc+" (0: the engine's default)", func(s string) error {
+			return paramUsage(p.Set(o.Name + "=" + s))
+		})
+	}
 	fs.Int64Var(&p.Target, "target", 0, "stop once a tour of at most this `length` is found (0: none)")
 	fs.Func("opt", "engine option `NAME=VALUE`, repeatable (the options of each engine: 'tsp engines --verbose')", func(s string) error {
 		return paramUsage(p.Set(s))
