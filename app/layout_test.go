@@ -323,7 +323,7 @@ func TestRunFromTheAppIsValidatedAsTheCLIs(t *testing.T) {
 		// The CLI's check refuses it too (Params drops a value that does
 		// not parse, so the field is set directly).
 		pp := s.Params()
-		pp.Blocks = blocks
+		pp = pp.WithExtra("blocks", strconv.Itoa(blocks))
 		if err := solver.Validate(e, in, pp); err == nil {
 			t.Fatalf("solver.Validate takes %d blocks on %d cities: the test proves nothing", blocks, in.N)
 		}

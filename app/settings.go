@@ -64,7 +64,7 @@ func (s Settings) Validate() error {
 	return nil
 }
 
-// OptionLabel is the form's name of option name on backend: a Params field
+// OptionLabel is the form's name of option name on backend: a shared option
 // by what it means there, an engine's own option by its --opt name.
 func OptionLabel(name, backend string) string {
 	gpu := backend == solver.BackendGPU
@@ -387,7 +387,7 @@ func (f *settingsForm) engine() solver.Engine {
 }
 
 // options are the chosen engine's options on the pane's instance: the
-// table's, or the Params fields for an engine the table does not list.
+// table's, or the shared options for an engine the table does not list.
 func (f *settingsForm) options() solver.OptionSet {
 	e := f.engine()
 	if e == nil {
@@ -395,7 +395,7 @@ func (f *settingsForm) options() solver.OptionSet {
 	}
 	set := solver.EffectiveOptions(e, f.in)
 	if set == nil && !solver.HasOptionTable(e.Name(), e.Backend()) {
-		set = solver.FieldOptions()
+		set = solver.SharedOptions()
 	}
 	return set
 }
@@ -438,7 +438,7 @@ func (f *settingsForm) helpText(o solver.Option) string {
 }
 
 // check validates text as option o's value for the chosen engine on the
-// pane's instance (for a Params field, empty and not 0 is the default).
+// pane's instance (for a shared option, empty and not 0 is the default).
 func (f *settingsForm) check(o solver.Option, text string) error {
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -450,7 +450,7 @@ func (f *settingsForm) check(o solver.Option, text string) error {
 		backend = e.Backend()
 	}
 	var p solver.Params
-	if o.Field && text == "0" && o.Min > 0 {
+	if o.Shared && text == "0" && o.Min > 0 {
 		return fieldError(&solver.ParamError{Flag: o.Flag(), Value: text, Range: o.Range() + ", or empty for the default", Why: f.rangeWhy(o)}, backend)
 	}
 	if err := p.Set(o.Name + "=" + text); err != nil || e == nil {
@@ -471,7 +471,7 @@ func (f *settingsForm) rebuildFields() {
 	set := f.options()
 	for _, o := range set {
 		v := f.bind(o.Name, "")
-		if o.Field {
+		if o.Shared {
 			// "0" is how earlier versions saved "the default".
 			if s, _ := v.Get(); strings.TrimSpace(s) == "0" {
 				_ = v.Set("")

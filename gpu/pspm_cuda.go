@@ -31,7 +31,7 @@ const pspmLaunchIters = 1 << 18
 type pspmRun struct {
 	r           *run
 	in          *solver.Instance
-	p           solver.Params
+	p           solver.Anneal
 	cfg         pspmConfig
 	n, tb, tpb  int
 	metric      int
@@ -53,14 +53,14 @@ type pspmRun struct {
 	greedy   []int // the start of a fitted schedule (nil: none)
 }
 
-// solvePSPM runs PSPM with tb blocks (0: the default) of tpb threads:
+// solvePSPM runs PSPM (SSPM: one block; PSSM: one thread per block):
 // Lam et al.'s schedule, or one fitted to the time limit (pspmSchedule),
 // a device-side synchronisation every K temperature steps, snapshots from
 // the synchronisations' copies.
-func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, tb, tpb int) (solver.Result, error) {
+func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	fit := solver.FitsToLimit(p)
-	s, err := newPSPMRun(e.Name(), in, p, tb, tpb)
+	s, err := newPSPMRun(e.Name(), in, p)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -92,7 +92,7 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		deadline = start.Add(s.p.TimeLimit)
 	}
 	s.sched = newPSPMSchedule(s.p, s.n, s.draw, fit, deadline)
-	if s.greedy != nil && p.T0 == 0 {
+	if s.greedy != nil && !p.Given("t0") {
 		s.sched.coolFrom = s.draw.from
 	}
 	sink.SendPhase(solver.PhaseSearch, 0)
@@ -108,12 +108,12 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 
 // newPSPMRun reads engine's options and checks what the kernels need (no
 // device yet).
-func newPSPMRun(engine string, in *solver.Instance, p solver.Params, tb, tpb int) (*pspmRun, error) {
+func newPSPMRun(engine string, in *solver.Instance, q solver.Params) (*pspmRun, error) {
 	metric, err := metricCode(in)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := pspmSpecs[engine].Parse(in, p)
+	cfg, err := pspmSpecs[engine].Parse(in, q)
 	if err != nil {
 		return nil, err
 	}
@@ -121,13 +121,21 @@ func newPSPMRun(engine string, in *solver.Instance, p solver.Params, tb, tpb int
 	if span := coordSpan(in); span > 4e6 {
 		return nil, fmt.Errorf("%w: pspm needs coordinates within a span of 4e6 (%s spans %.3g)", ErrUnsupported, in.Name, span)
 	}
-	if err := defaultSchedule(&p); err != nil {
+	p, err := solver.AnnealOf(q)
+	if err != nil {
 		return nil, err
+	}
+	tb, tpb := p.Blocks, p.Threads
+	switch engine {
+	case AlgoSSPM:
+		tb = 1
+	case AlgoPSSM:
+		tpb = 1
 	}
 	if tpb <= 0 {
 		tpb = 32
 	}
-	draw, err := pspmDrawOf(in, cfg, p, scheduleSteps(p))
+	draw, err := pspmDrawOf(in, cfg, p, solver.ScheduleSteps(p))
 	if err != nil {
 		return nil, err
 	}
@@ -258,18 +266,20 @@ func (s *pspmRun) finish(e solver.Engine, sink *solver.Sink, start time.Time, st
 	if s.draw.from > 0 && s.draw.lists != nil && s.cfg.NNFrom == nil {
 		// Report the temperature the default chose, in full, so that the
 		// run's parameters rerun as they are.
-		p = p.WithExtra("nnfrom", strconv.FormatFloat(s.draw.from, 'g', -1, 64))
+		p.Params = p.WithExtra("nnfrom", strconv.FormatFloat(s.draw.from, 'g', -1, 64))
 	}
 	best := s.bestTour
 	sink.Send(solver.Snapshot{Best: best, BestLength: s.bestLen, Length: s.bestLen, Step: s.sched.steps(), Progress: s.sched.progress(), Moves: s.moves()})
-	res, err := solver.Finish(s.in, e, p, solver.Outcome{Tour: best, Moves: s.moves(), Steps: s.sched.steps(), Start: start, Stopped: stopped, Device: s.r.d.label})
+	res, err := solver.Finish(s.in, e, p.Report(e), solver.Outcome{Tour: best, Moves: s.moves(), Steps: s.sched.steps(), Start: start, Stopped: stopped, Device: s.r.d.label})
 	res.Schedule = s.sched.report()
 	return res, err
 }
 
 // moves is the number of moves evaluated: every thread of every search one
-// per iteration.
-func (s *pspmRun) moves() int64 { return s.iter * int64(s.tb) * int64(s.tpb) }
+// per iteration (tpb moves for each of a search's teams).
+func (s *pspmRun) moves() int64 {
+	return s.iter * int64(s.tb) * int64(s.tpb) * int64(max(1, s.pl.teams))
+}
 
 // setUp plans the launch, sizes the searches to the device memory,
 // allocates the state and queues pspm_init (the run's thread).

@@ -40,7 +40,7 @@ const pspmMixLanes = 0xaaaaaaaa
 // puts c beside a near city passes the Metropolis test often, while a
 // uniform move, whose delta is of the order of the tour's edges, seldom
 // does.
-func pspmDrawOf(in *solver.Instance, c pspmConfig, p solver.Params, steps int) (pspmDraw, error) {
+func pspmDrawOf(in *solver.Instance, c pspmConfig, p solver.Anneal, steps int) (pspmDraw, error) {
 	d := pspmDraw{fromStep: int64(steps)}
 	mode, k := c.Draw, c.NNK
 	switch mode {
@@ -109,7 +109,7 @@ func pspmNNUnfit(n, k int) string {
 
 // pspmStepBelow is the first temperature step of p's schedule whose
 // temperature T0*alpha^step is at most t (steps when none is).
-func pspmStepBelow(p solver.Params, t float64, steps int) int64 {
+func pspmStepBelow(p solver.Anneal, t float64, steps int) int64 {
 	for st := 0; st < steps; st++ {
 		if p.T0*math.Pow(p.Alpha, float64(st)) <= t {
 			return int64(st)

@@ -25,6 +25,7 @@ type pspmLayout struct {
 	warp   bool // a search per warp, else a search per block
 	moves  int  // moves per lane of a warp search (TPB <= 32 moves)
 	shared int  // pspmShared* bits
+	tour   bool // a search per block whose warps share its tour (kernels/pspm.cu PspmTour)
 	name   string
 }
 
@@ -60,6 +61,8 @@ var pspmLayouts = func() []pspmLayout {
 		add(true, true, 1, 0)
 		add(false, false, 1, 3, 1, 0)
 		add(true, false, 1, 0)
+		ls = append(ls, pspmLayout{metric: m, moves: 1, shared: pspmSharedLists | pspmSharedCoords, tour: true,
+			name: "pspm_anneal_" + metricSuffix[m] + "_u16_tour"})
 	}
 	return ls
 }()
@@ -84,6 +87,7 @@ type pspmPlan struct {
 	blockDim int
 	shared   int // dynamic shared bytes
 	perSM    int // resident searches per SM
+	teams    int // warps of 32 moves sharing one search (the tour layout), else 1
 }
 
 // blockBytes is the device memory one search takes: its current tour and
@@ -118,7 +122,7 @@ const pspmSlotBytes = 32 + 16*32
 func pspmCandidates(n, tpb, metric int, nbr bool) (warp, block []pspmLayout) {
 	wide := n >= 65535
 	for _, l := range pspmLayouts {
-		if l.metric != metric || l.wide != wide || (l.shared&pspmSharedNbr != 0 && !nbr) {
+		if l.metric != metric || l.wide != wide || l.tour || (l.shared&pspmSharedNbr != 0 && !nbr) {
 			continue
 		}
 		switch {
@@ -134,7 +138,7 @@ func pspmCandidates(n, tpb, metric int, nbr bool) (warp, block []pspmLayout) {
 // fit returns the plan of layout l with spb searches per block of tpb
 // moves, or ok = false when its shared memory or registers do not fit.
 func (r *run) fit(l pspmLayout, spb, n, tpb, nbrBytes int) (pspmPlan, bool) {
-	pl := pspmPlan{layout: l, perBlock: spb, blockDim: 32 * spb}
+	pl := pspmPlan{layout: l, perBlock: spb, blockDim: 32 * spb, teams: 1}
 	if !l.warp {
 		pl.blockDim = (tpb + 31) / 32 * 32
 	}
@@ -225,11 +229,12 @@ func (r *run) planPSPM(n, tpb, metric, tb, nbrBytes int) (pspmPlan, error) {
 
 // planDefault returns the plan and the number of searches of a run whose
 // blocks are not given: a full wave (the plan's resident searches on every
-// SM); or, when a full wave keeps the city records in global memory and
-// one search per SM keeps them in shared memory, one search per SM. Fewer
-// searches, each several times faster, make longer chains in the same
-// time, which a time limit rewards (docs/PERF.md, "PSPM on 10,000+
-// cities").
+// SM); or, when a full wave keeps the city records in global memory, one
+// search per SM with its tour in shared memory: the tour layout (32-move
+// teams, every warp of the SM on one tour) where it fits, else a search
+// per warp. Fewer searches, each several times faster, make longer chains
+// in the same time, which a time limit rewards (docs/PERF.md, "PSPM on
+// 10,000+ cities" and "PSPM from 10,000 cities").
 func (r *run) planDefault(n, tpb, metric, nbrBytes int) (pspmPlan, int, error) {
 	pl, err := r.planPSPM(n, tpb, metric, 0, nbrBytes)
 	if err != nil {
@@ -237,9 +242,46 @@ func (r *run) planDefault(n, tpb, metric, nbrBytes int) (pspmPlan, int, error) {
 	}
 	sms := r.d.info.Multiprocs
 	if pl.layout.shared&pspmSharedLists == 0 {
+		if t, ok := r.planTour(n, metric); ok && tpb == 32 {
+			return t, sms, nil
+		}
 		if one, err := r.planPSPM(n, tpb, metric, sms, nbrBytes); err == nil && one.layout.shared&pspmSharedLists != 0 {
 			return one, sms, nil
 		}
 	}
 	return pl, pl.perSM * sms, nil
+}
+
+// pspmTourWarps is the most warps of a tour-layout search: a block of
+// 1024 threads, the most an SM runs at one block.
+var pspmTourWarps = 32
+
+// pspmTourBytes is the tour layout's shared memory (kernels/pspm.cu
+// PspmTour): coordinates, links and a lock bit per city.
+func pspmTourBytes(n int) int { return align16(8*n) + align16(4*n) + align16(4*((n+31)/32)) }
+
+// planTour returns the tour layout's plan for n cities (the most warps
+// that fit an SM), or ok = false where its shared memory does not fit.
+func (r *run) planTour(n, metric int) (pspmPlan, bool) {
+	pl := pspmPlan{perBlock: 1, shared: pspmTourBytes(n)}
+	for _, l := range pspmLayouts {
+		if l.tour && l.metric == metric {
+			pl.layout = l
+		}
+	}
+	fn, ok := r.d.fns[pl.layout.name]
+	if !ok || n >= 65535 || pl.shared > r.d.limits.sharedOptin {
+		return pl, false
+	}
+	if pl.shared > r.d.limits.sharedStatic && setMaxDynamicShared(fn, pl.shared) != nil {
+		return pl, false
+	}
+	pl.fn = fn
+	for w := pspmTourWarps; w >= 1; w /= 2 {
+		if per, err := fn.MaxActiveBlocksPerMultiProcessor(32*w, int64(pl.shared)); err == nil && per > 0 {
+			pl.blockDim, pl.perSM, pl.teams = 32*w, per, w
+			return pl, true
+		}
+	}
+	return pl, false
 }

@@ -36,7 +36,7 @@ type pspmSegment struct {
 // tour; its searches may restart from a start tour (pspmRun.restart),
 // at T no hotter than coolFrom when set.
 type pspmSchedule struct {
-	p        solver.Params
+	p        solver.Anneal
 	n        int
 	draw     pspmDraw
 	ips      int64 // Lam's iterations per step
@@ -59,7 +59,7 @@ type pspmSchedule struct {
 	now       func() time.Time // the clock (tests give their own)
 }
 
-func newPSPMSchedule(p solver.Params, n int, draw pspmDraw, fit bool, deadline time.Time) *pspmSchedule {
+func newPSPMSchedule(p solver.Anneal, n int, draw pspmDraw, fit bool, deadline time.Time) *pspmSchedule {
 	return &pspmSchedule{p: p, n: n, draw: draw, ips: int64(n) * int64(p.Sweeps), lamSteps: int64(solver.ScheduleSteps(p)),
 		fit: fit && !deadline.IsZero(), deadline: deadline, now: time.Now}
 }

@@ -162,7 +162,7 @@ type ScheduleRun struct {
 	Fitted bool    `json:"fitted"`
 	T0     float64 `json:"t0"`
 	TEnd   float64 `json:"tend"`
-	// LamAlpha is the factor of the schedule as given (Params.Alpha).
+	// LamAlpha is the factor of the schedule as given (option alpha).
 	LamAlpha float64 `json:"alpha_given"`
 	// Alpha0 and Alpha are the factors of the first and the last step
 	// (both LamAlpha when not fitted).
@@ -205,5 +205,5 @@ func (s *ScheduleRun) String() string {
 // sweeps pins the schedule (the reproduction suites set both, keeping the
 // paper's protocol), which the time limit then cuts where it falls.
 func FitsToLimit(p Params) bool {
-	return p.TimeLimit > 0 && p.Alpha == 0 && p.Sweeps == 0
+	return p.TimeLimit > 0 && !p.Given("alpha") && !p.Given("sweeps")
 }

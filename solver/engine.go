@@ -24,21 +24,6 @@ type Params struct {
 	Algorithm string `json:"algorithm"`
 	Backend   string `json:"backend"`
 
-	// Blocks is the number of parallel searches (PSPM's TB, the number of
-	// climbers or CPU workers' searches); Threads the parallel moves per
-	// search (PSPM's TPB). K is the sync interval: the global best becomes
-	// every search's start every K temperature steps (Lam et al.'s Se).
-	Blocks  int `json:"blocks"`
-	Threads int `json:"threads"`
-	K       int `json:"k"`
-
-	// Simulated annealing schedule: T from T0 down to TEnd, multiplied by
-	// Alpha each step, Sweeps (Lam et al.'s Sp) × N iterations per step.
-	T0     float64 `json:"t0"`
-	TEnd   float64 `json:"tend"`
-	Alpha  float64 `json:"alpha"`
-	Sweeps int     `json:"sweeps"`
-
 	// TimeLimit stops the run; 0 means the engine's schedule alone decides
 	// (engines without a natural end pick a default).
 	TimeLimit time.Duration `json:"time_limit_ns"`
@@ -50,7 +35,8 @@ type Params struct {
 	Target int64 `json:"target"`
 	// Start is an optional starting tour (0-based).
 	Start []int `json:"-"`
-	// Extra carries engine-specific options ("pivot": "rkbi", ...).
+	// Extra carries the engine's options by name ("blocks": "4224",
+	// "pivot": "rkbi", ...): Set and the engines' declarations read it.
 	Extra map[string]string `json:"extra,omitempty"`
 }
 

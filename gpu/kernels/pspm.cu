@@ -15,7 +15,10 @@
 // 32-blocks-per-SM limit allows). With 33 to
 // 64 moves a search is still one warp, each lane
 // trying two moves and keeping the better (the iteration's fixed part paid
-// once per 64 moves); with more a search is a whole block.
+// once per 64 moves); with more a search is a whole block. Where a wave of
+// warp searches would keep its tours in global memory, the default is a
+// search per block whose warps each make their own moves on the one tour
+// (PspmTour, below).
 // The block's tour is a doubly linked list (next/prev, 16-bit indices when
 // n < 65536) plus two caches that make a move cost two distances instead
 // of six: e[x] = d(x, next x) and rem[x] = d(prev x, x) + d(x, next x) -
@@ -800,13 +803,158 @@ struct PspmSearch {
     }
 };
 
+// PspmTour is a search whose team is the whole block: every warp draws and
+// evaluates 32 relocation moves an iteration on the one tour the block
+// keeps in shared memory, with the coordinates (12 bytes a city: up to
+// about 19,000 cities on an H100), and makes its own winner's move while
+// the other warps go on. A search per warp on a large instance holds one
+// warp per SM, which leaves the SM's issue slots and its shared-memory
+// latency idle (docs/PERF.md, "PSPM from 10,000 cities").
+//
+// The tour is the links alone (next | prev << 16 per city): a delta is six
+// distances from the coordinates, so a move changes six link fields and no
+// cache. A warp evaluates without locks, so it may read links another warp
+// is rewriting; its winner then takes a lock bit for each of the five
+// cities whose links the move reads or writes (a = prev c, b = next c, c,
+// p, q = next p), gives up if any is held, and checks that c's links and p's
+// next are still the ones it evaluated: a move is made only on links no
+// other warp can change meanwhile, so its delta is exact and the tracked
+// cost stays the tour's. The warps' moves interleave in no fixed order, so
+// a seed does not replay exactly here. The archive (LWSA) is updated at the
+// launch's end: there is no one moment before a worse move in a search of
+// concurrent moves.
+template <int METRIC>
+struct PspmTour {
+    const PspmLaunch<unsigned short> &a;
+    float2 *xy;
+    uint32_t *links;  // next | prev << 16
+    uint32_t *lock;   // one bit per city
+    int lane;
+
+    __device__ __forceinline__ int d(float2 u, float2 v) const { return pspm_dist_raw<METRIC>(u, v); }
+
+    // move makes lane w's move (c to between p and q = next p, from between
+    // a and b) if its five cities are free and its links unchanged, and
+    // reports whether it did (the whole warp).
+    __device__ __forceinline__ bool move(int w, uint32_t c, uint32_t p, uint32_t q, uint32_t ca, uint32_t cb) {
+        const uint32_t cp = __shfl_sync(0xffffffffu, c | (p << 16), w), qa = __shfl_sync(0xffffffffu, q | (ca << 16), w);
+        const uint32_t b = __shfl_sync(0xffffffffu, cb, w);
+        c = cp & 0xffffu, p = cp >> 16, q = qa & 0xffffu;
+        const uint32_t an = qa >> 16;
+        // lane k < 5 locks city k of (c, p, q, a, b) unless a lower lane has it
+        const uint32_t x = lane == 0 ? c : lane == 1 ? p : lane == 2 ? q : lane == 3 ? an : b;
+        const bool mine = lane < 5 && !(lane > 0 && x == c) && !(lane > 1 && x == p) && !(lane > 2 && x == q) &&
+                          !(lane > 3 && x == an);
+        const uint32_t bit = 1u << (x & 31);
+        bool got = true;
+        if (mine) got = (atomicOr(&lock[x >> 5], bit) & bit) == 0;
+        bool ok = false;
+        if (__all_sync(0xffffffffu, got)) {
+            __threadfence_block();
+            const volatile uint32_t *vl = links;
+            ok = vl[c] == (b | (an << 16)) && (vl[p] & 0xffffu) == q;
+            if (ok && lane < 6) {
+                // a.next = b, b.prev = a, p.next = c, c.prev = p, c.next = q, q.prev = c
+                // (distinct fields also when p = b or q = a)
+                const uint32_t at = lane == 0 ? 2 * an : lane == 1 ? 2 * b + 1 : lane == 2 ? 2 * p
+                                  : lane == 3 ? 2 * c + 1 : lane == 4 ? 2 * c : 2 * q + 1;
+                const uint32_t v = lane == 0 ? b : lane == 1 ? an : lane == 2 ? c : lane == 3 ? p : lane == 4 ? q : c;
+                ((volatile unsigned short *)links)[at] = (unsigned short)v;
+            }
+            __threadfence_block();
+        }
+        __syncwarp();
+        if (mine && got) atomicAnd(&lock[x >> 5], ~bit);
+        return ok;
+    }
+
+    // run loads the tour, anneals the launch's iterations and stores the
+    // tour and its cost (the archive too when it is the best).
+    __device__ __forceinline__ void run(unsigned char *smem) {
+        const int n = a.n, b = blockIdx.x;
+        if (b >= a.searches) return;
+        lane = threadIdx.x & 31;
+        const size_t xyBytes = ((size_t)n * 8 + 15) & ~(size_t)15, linkBytes = ((size_t)n * 4 + 15) & ~(size_t)15;
+        xy = (float2 *)smem;
+        links = (uint32_t *)(smem + xyBytes);
+        lock = (uint32_t *)(smem + xyBytes + linkBytes);
+        unsigned short *const half = (unsigned short *)links;  // half[2x] = next x, half[2x+1] = prev x
+        __shared__ unsigned long long moved;                   // the accepted deltas' sum
+        const int *src = a.fromBest ? a.gbest : a.cur + (size_t)b * n;
+        const long long start = a.fromBest ? a.gbestCost[0] : a.curCost[b], best = a.archCost[b];
+        for (int x = threadIdx.x; x < n; x += blockDim.x) {
+            xy[x] = a.xy[x];
+            links[x] = (uint32_t)src[x];
+        }
+        for (int k = threadIdx.x; k < (n + 31) / 32; k += blockDim.x) lock[k] = 0;
+        if (threadIdx.x == 0) moved = 0;
+        __syncthreads();
+        for (int x = threadIdx.x; x < n; x += blockDim.x) half[2 * half[2 * x] + 1] = (unsigned short)x;
+        __syncthreads();
+
+        const uint32_t nn = (uint32_t)n, nm1 = nn - 1, K = (uint32_t)a.nnK;
+        const bool uni = ((a.nnMix >> lane) & 1u) != 0;
+        const uint32_t bkey = stream_key(a.seed ^ 0x5bd1e995ull, (uint32_t)(b * 32 + (threadIdx.x >> 5)));
+        PspmLcg gen = pspm_lcg_seed(stream_key(a.seed, (uint32_t)(b * 1024 + threadIdx.x)), a.iterStart);
+        long long sum = 0;
+        for (long long it = a.iterStart; it < a.iterEnd;) {
+            const long long step = (it - a.iterOrigin) / a.itersPerStep;
+            const float negTln2 = -0.6931471805599453f * (float)(a.T0 * pow(a.alpha, (double)step));
+            const uint32_t ctr0 = (uint32_t)it;
+            const int ips = (int)(min(a.iterEnd, a.iterOrigin + (step + 1) * a.itersPerStep) - it);
+            it += ips;
+            const bool near = a.nbr != nullptr && step >= a.nnStep && !uni;
+            for (int it0 = 0; it0 < ips; it0 += 32) {
+                const uint32_t ctrB = ctr0 + (uint32_t)it0;
+                int thr;
+                uint32_t unused;
+                pspm_thresholds<32>(bkey, ctrB, lane, negTln2, thr, unused);
+                const int cnt = min(32, ips - it0);
+                for (int i = 0; i < cnt; i++) {
+                    const int th = __shfl_sync(0xffffffffu, thr, (int)((ctrB + (uint32_t)i) & 31));
+                    const uint32_t r = gen.next(), r2 = gen.next();
+                    // c uniform; p uniform (c after it), or beside one of c's
+                    // near cities v, after v or before it (r2's bit 8)
+                    const uint32_t c = __umulhi(r, nn);
+                    const uint32_t lc = links[c], ca = lc >> 16, cb = lc & 0xffffu;
+                    uint32_t v = __umulhi(r2, nm1);
+                    v += v >= c;
+                    if (near) v = a.nbr[c * K + __umulhi(r2, K)];
+                    const uint32_t lv = links[v];
+                    const bool after = !near || (r2 & 0x100u) != 0;
+                    const uint32_t p = after ? v : lv >> 16, q = after ? lv & 0xffffu : v;
+                    const float2 xc = xy[c], xp = xy[p], xq = xy[q], xa = xy[ca], xb = xy[cb];
+                    // the biases of the six raw distances cancel
+                    const int delta = (d(xp, xc) + d(xc, xq) - d(xp, xq)) - (d(xa, xc) + d(xc, xb) - d(xa, xb));
+                    const int key = warp_min(p != c && q != c ? (delta - th) * 32 + lane : PSPM_NOKEY);
+                    if (key >= 0) continue;  // Metropolis: the winner's delta < th
+                    if (move(key & 31, c, p, q, ca, cb)) sum += (key >> 5) + th;
+                }
+            }
+        }
+        if (lane == 0) atomicAdd(&moved, (unsigned long long)sum);
+        __syncthreads();
+        const long long cost = start + (long long)moved;
+        int *cur = a.cur + (size_t)b * n, *arch = a.arch + (size_t)b * n;
+        for (int x = threadIdx.x; x < n; x += blockDim.x) {
+            const int nx = half[2 * x];
+            cur[x] = nx;
+            if (cost < best) arch[x] = nx;
+        }
+        if (threadIdx.x == 0) {
+            a.curCost[b] = cost;
+            if (cost < best) a.archCost[b] = cost;
+        }
+    }
+};
+
 // PSPM_KERNEL gives each layout the C name the host looks up (a module
 // exports templates only under mangled names). Every parameter is 8 bytes
 // wide (the host packs 8-byte slots). Warp kernels run blocks of at most 8
 // warps (planPSPM): the bound lets the compiler keep the loop's values in
 // registers instead of recomputing them under the 64 registers a
 // 1024-thread block would allow.
-#define PSPM_KERNEL(NAME, METRIC, IDX, WARP, M, MODE, NNOK, BOUNDS)                                                  \
+#define PSPM_ENTRY(NAME, IDX, BOUNDS, ...)                                                                          \
     extern "C" __global__ void BOUNDS NAME(const float2 *xy, long long n, int *cur, long long *curCost, int *arch,  \
                                            long long *archCost, const int *gbest, const long long *gbestCost,       \
                                            long long fromBest, long long iterStart, long long iterEnd,              \
@@ -819,11 +967,16 @@ struct PspmSearch {
                                 gbestCost, (int)fromBest, iterStart, iterEnd, itersPerStep, iterOrigin, T0,       \
                                 alpha,     (int)tpb,   seed,    gscratch,     (int)searches, nbr,     (int)nnK,    \
                                 nnStep,    (uint32_t)nnMix};                                                        \
-        PspmSearch<METRIC, IDX, WARP, M, MODE, NNOK> search(a);                                                    \
-        if (!search.load(smem)) return;                                                                             \
-        search.steps();                                                                                             \
-        search.store();                                                                                             \
+        __VA_ARGS__                                                                                                 \
     }
+#define PSPM_KERNEL(NAME, METRIC, IDX, WARP, M, MODE, NNOK, BOUNDS)             \
+    PSPM_ENTRY(NAME, IDX, BOUNDS, PspmSearch<METRIC, IDX, WARP, M, MODE, NNOK> search(a); \
+               if (!search.load(smem)) return;                                  \
+               search.steps();                                                  \
+               search.store();)
+// A shared-tour search: a block of up to 32 warps (64 registers a thread).
+#define PSPM_TOUR(NAME, METRIC) \
+    PSPM_ENTRY(NAME, unsigned short, __launch_bounds__(1024, 1), PspmTour<METRIC>{a}.run(smem);)
 #define PSPM_WARP(NAME, METRIC, M, MODE) \
     PSPM_KERNEL(NAME, METRIC, unsigned short, true, M, MODE, true, __launch_bounds__(256))
 #define PSPM_BLOCK(NAME, METRIC, IDX, MODE) PSPM_KERNEL(NAME, METRIC, IDX, false, 1, MODE, sizeof(IDX) == 2, )
@@ -831,7 +984,8 @@ struct PspmSearch {
 // a search per warp, one move per lane (w) or two (t32x2: TPB 33 to 64), a
 // search per block (b: more moves); 16-bit indices with the neighbour
 // draw, 32-bit ones (n >= 65535: never shared) without. The digit is the shared-memory mode: 7 lists, coordinates and
-// neighbour lists, 3 lists and coordinates, 1 lists, 0 nothing.
+// neighbour lists, 3 lists and coordinates, 1 lists, 0 nothing. tour: a
+// search per block whose warps share its tour (PspmTour).
 #define PSPM_METRIC(M, METRIC)                                                       \
     PSPM_WARP(pspm_anneal_##M##_u16_w7, METRIC, 1, 7)                               \
     PSPM_WARP(pspm_anneal_##M##_u16_w3, METRIC, 1, 3)                               \
@@ -843,7 +997,8 @@ struct PspmSearch {
     PSPM_BLOCK(pspm_anneal_##M##_u16_b3, METRIC, unsigned short, 3)                 \
     PSPM_BLOCK(pspm_anneal_##M##_u16_b1, METRIC, unsigned short, 1)                 \
     PSPM_BLOCK(pspm_anneal_##M##_u16_b0, METRIC, unsigned short, 0)                 \
-    PSPM_BLOCK(pspm_anneal_##M##_u32_b0, METRIC, int, 0)
+    PSPM_BLOCK(pspm_anneal_##M##_u32_b0, METRIC, int, 0)                       \
+    PSPM_TOUR(pspm_anneal_##M##_u16_tour, METRIC)
 PSPM_METRIC(euc, METRIC_EUC_2D)
 PSPM_METRIC(ceil, METRIC_CEIL_2D)
 PSPM_METRIC(att, METRIC_ATT)

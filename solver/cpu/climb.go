@@ -47,7 +47,7 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 	p.Algorithm, p.Backend = e.name, solver.BackendCPU
 	if tabu > 0 && in.N >= 8 {
 		// one sequential search: one worker; the iterations end it
-		p.Workers, p.Blocks = 1, 1
+		p.Workers = 1
 		r := &climbRun{e: e, in: in, p: p, w: 1, start: start, d: tour.NewDist(in), c: newControl(ctx, p, 1, snaps, start)}
 		return solveSwapTabu(r, tabu, tenure)
 	}
@@ -60,7 +60,7 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 	if err != nil {
 		return solver.Result{}, err
 	}
-	p.Workers, p.Blocks = w, w
+	p.Workers = w
 	if in.N < 8 {
 		return exactSmall(in, e, p, snaps, start)
 	}

@@ -37,21 +37,22 @@ const (
 )
 
 // saDefaults checks p against engine e and the instance (solver.Validate,
-// the check both backends share), reads the engine's options
-// (annealSpecs) and fills the schedule's zero fields.
-func saDefaults(e solver.Engine, in *solver.Instance, p *solver.Params) error {
-	fittedDefault := p.Threads == 0 && solver.FitsToLimit(*p)
-	c, err := solver.Configure(annealSpecs[e.Name()], e, in, *p)
+// the check both backends share), reads the engine's options (annealSpecs)
+// and fills the schedule's defaults.
+func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params) (solver.Anneal, error) {
+	fittedDefault := !p.Given("threads") && solver.FitsToLimit(p)
+	c, err := solver.Configure(annealSpecs[e.Name()], e, in, p)
 	if err != nil {
-		return err
+		return solver.Anneal{}, err
 	}
-	c.apply(p)
+	if c.Workers != 0 {
+		p.Workers = c.Workers
+	}
+	a, err := solver.AnnealOf(p)
 	if e.Name() == "pspm" && fittedDefault {
-		p.Threads = FittedThreads
+		a.Threads = FittedThreads
 	}
-	q, err := solver.Schedule(*p)
-	*p = q
-	return err
+	return a, err
 }
 
 // saSearch is one LWSA search (Lam et al., Algorithm 2): the solution is
@@ -271,11 +272,11 @@ type saStep struct {
 // limit (solver.Cooling), has near moves and ends in a greedy descent
 // (safit.go); otherwise it is Lam et al.'s, cut by the limit where it
 // falls.
-func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, nsearch, pm int, exchange, fit bool) (solver.Result, error) {
+func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Anneal, snaps chan solver.Snapshot, nsearch, pm int, exchange, fit bool) (solver.Result, error) {
 	start := time.Now()
-	w := min(workers(p), nsearch)
+	w := min(workers(p.Params), nsearch)
 	d := tour.NewDist(in)
-	c := newControl(ctx, p, w, snaps, start)
+	c := newControl(ctx, p.Params, w, snaps, start)
 
 	near, err := fittedNear(ctx, c, in, fit)
 	if err != nil {
@@ -428,7 +429,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 	c.snapshot(last.current(nil), last.cur, steps, frac, 0)
 	p.Workers = w
 	// the shortest search, ties to the lowest index (not the first offered)
-	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: toInt(searches[gb].best(nil)), Moves: c.totalMoves(), Steps: steps, Start: start, Stopped: stopped, Device: deviceName(w)})
+	res, err := solver.Finish(in, e, p.Report(e), solver.Outcome{Tour: toInt(searches[gb].best(nil)), Moves: c.totalMoves(), Steps: steps, Start: start, Stopped: stopped, Device: deviceName(w)})
 	res.Schedule = run
 	return res, err
 }
@@ -468,13 +469,14 @@ type saEngine struct {
 	kind string // "sa", "pssm", "pspm"
 }
 
-func (e saEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
-	fit := solver.FitsToLimit(p)
-	if err := saPrepare(e, in, &p); err != nil {
+func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	fit := solver.FitsToLimit(q)
+	p, err := saPrepare(e, in, q)
+	if err != nil {
 		return solver.Result{}, err
 	}
 	if in.N < 4 {
-		return trivial(in, e, p, snaps, time.Now())
+		return trivial(in, e, p.Report(e), snaps, time.Now())
 	}
 	// One search per worker unless Blocks says otherwise.
 	blocks, err := countSearches("blocks", p.Blocks, p.Workers, in.N, saBytesPerCity)
@@ -501,21 +503,22 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Param
 // saPrepare checks and completes the parameters of an annealing engine:
 // the start tour, the schedule's defaults and ranges, fixed edges (which
 // the annealers do not keep) and the workers.
-func saPrepare(e solver.Engine, in *solver.Instance, p *solver.Params) error {
-	if err := checkStart(in, *p); err != nil {
-		return err
+func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params) (solver.Anneal, error) {
+	if err := checkStart(in, q); err != nil {
+		return solver.Anneal{}, err
 	}
-	if err := saDefaults(e, in, p); err != nil {
-		return err
+	p, err := saDefaults(e, in, q)
+	if err != nil {
+		return p, err
 	}
 	if err := refuseFixed(in, e.Name()); err != nil {
-		return err
+		return p, err
 	}
-	if err := saWorkers(p); err != nil {
-		return err
+	if err := saWorkers(&p); err != nil {
+		return p, err
 	}
 	p.Algorithm, p.Backend = e.Name(), solver.BackendCPU
-	return nil
+	return p, nil
 }
 
 // saBytesPerCity is the memory of one LWSA search per city: successor,
@@ -525,7 +528,7 @@ const saBytesPerCity = 5*4 + 2*8 + 8/journalShare
 
 // saWorkers fills and bounds Workers and bounds Threads (moves per
 // iteration) for the annealing engines.
-func saWorkers(p *solver.Params) error {
+func saWorkers(p *solver.Anneal) error {
 	switch {
 	case p.Workers < 0 || p.Workers > maxSearches:
 		return fmt.Errorf("workers = %d: want 1 to %d", p.Workers, maxSearches)
@@ -533,7 +536,7 @@ func saWorkers(p *solver.Params) error {
 		return fmt.Errorf("threads = %d: at most %d moves per iteration", p.Threads, maxSearches)
 	}
 	if p.Workers == 0 {
-		p.Workers = min(workers(*p), maxSearches)
+		p.Workers = min(workers(p.Params), maxSearches)
 	}
 	return nil
 }

@@ -55,9 +55,10 @@ type candidate struct {
 // of. Worker w proposes moves w, w+W, ... from its own stream.
 type sspmEngine struct{ baseEngine }
 
-func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
-	fit := solver.FitsToLimit(p)
-	if err := saPrepare(e, in, &p); err != nil {
+func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	fit := solver.FitsToLimit(q)
+	p, err := saPrepare(e, in, q)
+	if err != nil {
 		return solver.Result{}, err
 	}
 	if p.Threads == 0 {
@@ -65,7 +66,7 @@ func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Par
 	}
 	p.Blocks = 1
 	if in.N < 4 {
-		return trivial(in, e, p, snaps, time.Now())
+		return trivial(in, e, p.Report(e), snaps, time.Now())
 	}
 	// A barrier per iteration costs more than dozens of relocation
 	// evaluations, so the Pm moves are spread over the cores only when each
@@ -79,10 +80,10 @@ func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Par
 	return sspmParallel(ctx, e, in, p, snaps, w, fit)
 }
 
-func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, w int, fit bool) (solver.Result, error) {
+func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Anneal, snaps chan solver.Snapshot, w int, fit bool) (solver.Result, error) {
 	start := time.Now()
 	d := tour.NewDist(in)
-	c := newControl(ctx, p, w, snaps, start)
+	c := newControl(ctx, p.Params, w, snaps, start)
 	pm := p.Threads
 
 	near, err := fittedNear(ctx, c, in, fit)
@@ -230,7 +231,7 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	}
 	c.snapshot(s.current(nil), s.cur, steps, frac, 0)
 	p.Workers = w
-	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: toInt(c.best), Moves: c.totalMoves(), Steps: steps, Start: start, Stopped: c.stopped.Load(), Device: deviceName(w)})
+	res, err := solver.Finish(in, e, p.Report(e), solver.Outcome{Tour: toInt(c.best), Moves: c.totalMoves(), Steps: steps, Start: start, Stopped: c.stopped.Load(), Device: deviceName(w)})
 	res.Schedule = run
 	return res, err
 }

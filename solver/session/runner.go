@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -77,7 +78,7 @@ func (p Progress) MovesPerSecond() float64 { return solver.MovesPerSecond(p.Move
 // at most 30 updates a second. Pause, Step and Resume are built on the
 // engine interface alone: Pause cancels the running Solve and keeps its
 // best tour, temperature and counters; Resume starts a new Solve from the
-// best tour (Params.Start) at the temperature reached (Params.T0) with the
+// best tour (Params.Start) at the temperature reached (option t0) with the
 // rest of the time budget; Step does the same but cancels the new Solve
 // once it reports K more temperature steps (one PSPM sync interval), then
 // pauses. Its methods are safe for concurrent use; OnUpdate is called from
@@ -228,20 +229,18 @@ func (r *Runner) cont(step bool) error {
 // launch starts a segment; r.mu is held.
 func (r *Runner) launch(step bool, start []int, left time.Duration) {
 	p := r.params
+	a, _ := solver.AnnealOf(p) // the schedule's defaults, for an annealer
 	if start != nil {
 		p.Start = append([]int(nil), start...)
 		if r.temperature > 0 {
-			p.T0 = r.temperature
-		}
-		if p.TEnd > 0 && p.T0 < p.TEnd {
-			p.T0 = p.TEnd
+			p = p.WithExtra("t0", strconv.FormatFloat(max(r.temperature, a.TEnd), 'g', -1, 64))
 		}
 	}
 	if left > 0 {
 		p.TimeLimit = left
 	}
-	k := int64(p.K)
-	if k <= 0 {
+	k := int64(a.K)
+	if !p.Given("k") {
 		k = 1
 	}
 	ctx, cancel := context.WithCancel(context.Background())
