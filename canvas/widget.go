@@ -58,6 +58,11 @@ func NewTourView() *TourView {
 // widget; a new tour of the same instance keeps the zoom and pan.
 func (t *TourView) SetScene(s export.Scene) {
 	t.mu.Lock()
+	if sameScene(s, t.scene) {
+		// Nothing to redraw: a run in a set-up phase or stuck on a tour.
+		t.mu.Unlock()
+		return
+	}
 	if s.Instance != t.scene.Instance {
 		t.bounds = export.BoundsOf(s.Instance)
 		t.view = export.FitView(t.bounds)
@@ -65,6 +70,13 @@ func (t *TourView) SetScene(s export.Scene) {
 	t.scene = s
 	t.mu.Unlock()
 	t.Refresh()
+}
+
+// sameScene reports whether a and b draw the same: the same instance,
+// title, state and tour slices.
+func sameScene(a, b export.Scene) bool {
+	same := func(x, y []int) bool { return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0]) }
+	return a.Instance == b.Instance && a.Title == b.Title && a.Done == b.Done && same(a.Tour, b.Tour) && same(a.Best, b.Best) && same(a.Optimal, b.Optimal)
 }
 
 // Scene returns what the view shows now.
@@ -184,6 +196,7 @@ type tourViewRenderer struct {
 	title  *fcanvas.Text
 	empty  *fcanvas.Text
 	legend *legend
+	frames int // refreshes asked of the raster
 }
 
 // Legend entries of the TourView, in the order they are listed.
@@ -309,6 +322,7 @@ func (r *tourViewRenderer) Refresh() {
 	r.empty.Refresh()
 	r.legend.box.Refresh()
 	r.raster.Refresh()
+	r.frames++
 }
 
 func (r *tourViewRenderer) Objects() []fyne.CanvasObject {

@@ -308,3 +308,37 @@ func TestTourViewLegend(t *testing.T) {
 		t.Errorf("bare instance: legend %v", got)
 	}
 }
+
+// TestTourViewRedrawsOnlyWhatChanged: setting the scene it shows again (a
+// run in a set-up phase, or stuck on a tour) asks for no new raster; new
+// tours, a new title or the end of the run do.
+func TestTourViewRedrawsOnlyWhatChanged(t *testing.T) {
+	test.NewTempApp(t)
+	tv := NewTourView()
+	w := test.NewWindow(tv)
+	defer w.Close()
+	w.Resize(fyne.NewSize(200, 200))
+	r := test.WidgetRenderer(tv).(*tourViewRenderer)
+	in := square()
+	tour := []int{0, 1, 2, 3}
+	s := export.Scene{Instance: in, Tour: tour, Title: "sq — 400"}
+	tv.SetScene(s)
+	n := r.frames
+	tv.SetScene(s)
+	tv.SetScene(export.Scene{Instance: in, Tour: tour, Title: "sq — 400"})
+	if r.frames != n {
+		t.Errorf("the same scene set twice more: %d raster refreshes, want none", r.frames-n)
+	}
+	done := s
+	done.Done = true
+	for i, next := range []export.Scene{
+		{Instance: in, Tour: []int{0, 1, 2, 3}, Title: "sq — 400"}, // a new snapshot's tour
+		{Instance: in, Tour: []int{0, 1, 2, 3}, Title: "sq — 390"},
+		done,
+	} {
+		tv.SetScene(next)
+		if r.frames != n+i+1 {
+			t.Errorf("scene %d: %d raster refreshes, want %d", i, r.frames-n, i+1)
+		}
+	}
+}
