@@ -188,7 +188,7 @@ func TestUpdateThrottle(t *testing.T) {
 // window (with software OpenGL, on the engine's cores), so a run whose
 // engine takes every core is redrawn about once a BusyFrameInterval, not
 // at the runner's 30 updates a second; an engine that leaves a core free,
-// or takes no workers option, is redrawn every FrameInterval.
+// or has no workers (a GPU engine), is redrawn every FrameInterval.
 func TestRedrawsWhileTheEngineTakesEveryCore(t *testing.T) {
 	ap, loads := newTestApp(t, Options{})
 	waitLoad(t, loads)
@@ -211,7 +211,7 @@ func TestRedrawsWhileTheEngineTakesEveryCore(t *testing.T) {
 		t.Errorf("BusyFrameInterval %v: a running tour must be redrawn at least once a second", BusyFrameInterval)
 	}
 	climb, _ := solver.Lookup("swap-climb", solver.BackendCPU)
-	fake, _ := solver.Lookup("fake", solver.BackendCPU)
+	onGPU, _ := solver.Lookup("swap-climb", solver.BackendGPU) // no workers option
 	for _, c := range []struct {
 		e       solver.Engine
 		workers int
@@ -219,10 +219,10 @@ func TestRedrawsWhileTheEngineTakesEveryCore(t *testing.T) {
 	}{
 		{climb, 0, BusyFrameInterval},
 		{climb, runtime.NumCPU(), BusyFrameInterval},
-		{fake, 0, FrameInterval},
+		{onGPU, 0, FrameInterval},
 	} {
 		if got := frameInterval(c.e, solver.Params{Workers: c.workers}); got != c.want {
-			t.Errorf("%s with %d workers: frame interval %v, want %v", c.e.Name(), c.workers, got, c.want)
+			t.Errorf("%s/%s with %d workers: frame interval %v, want %v", c.e.Name(), c.e.Backend(), c.workers, got, c.want)
 		}
 	}
 	if runtime.NumCPU() > 1 {
