@@ -23,8 +23,7 @@ import (
 	"github.com/tsplab/tsplab/solver/session"
 )
 
-// ID is the application ID, as in FyneApp.toml; Preferences are stored
-// under it.
+// ID is the application ID, as in FyneApp.toml.
 const ID = "io.github.tsplab.tsplab"
 
 // Preferences keys of the app itself (pane settings live under
@@ -37,29 +36,25 @@ const (
 	PrefBudget  = "budget_s" // compare mode's shared time budget, seconds
 )
 
-// MaxRecent is how many recent files are remembered.
-const MaxRecent = 12
-
-// MaxFolders is how many folders the source menu remembers.
-const MaxFolders = 8
+// How many recent files and folders are remembered.
+const (
+	MaxRecent  = 12
+	MaxFolders = 8
+)
 
 // Icon is the application icon as a Fyne resource.
 var Icon = fyne.NewStaticResource("icon.png", assets.IconPNG)
 
 // Options are the command line's choices.
 type Options struct {
-	Open    string // a .tsp file, or the name of a bundled sample
-	Algo    string // algorithm for the single pane (empty: keep the saved one)
-	Backend string // backend for the single pane
-	// A and B choose compare mode's panes as "ALGORITHM/BACKEND" (either
-	// part may be empty: keep the saved one), e.g. "auto/cpu", "auto/gpu".
-	A, B    string
+	Open    string        // a .tsp file, or the name of a bundled sample
+	Algo    string        // algorithm for the single pane (empty: keep the saved one)
+	Backend string        // backend for the single pane
+	A, B    string        // compare mode's panes as "ALGORITHM/BACKEND", e.g. "auto/gpu" (an empty part: the saved one)
 	Run     time.Duration // once the first instance is loaded, run the panes on screen with this budget (0: no)
 	Compare bool          // open in compare mode
-	// Size, if not zero, is the window's size (screenshots).
-	Size fyne.Size
-	// OnLoad, if set, is called on the Fyne goroutine after every load,
-	// the first one included, with the instance or the reader's error.
+	Size    fyne.Size     // if not zero, the window's size (screenshots)
+	// OnLoad, if set, is called on the Fyne goroutine after every load.
 	OnLoad func(*solver.Instance, error)
 }
 
@@ -104,8 +99,7 @@ const (
 	SourceRecent  = "Recent files"
 )
 
-// New builds the main window of a (see fyne.App) and applies opts. It
-// does not show the window.
+// New builds the main window of a and applies opts; it does not show it.
 func New(a fyne.App, opts Options) *App {
 	a.SetIcon(Icon)
 	a.Settings().SetTheme(NewTheme(a.Settings().Theme()))

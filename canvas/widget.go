@@ -35,9 +35,6 @@ type TourView struct {
 	style  export.Style
 	rast   export.Rasterizer
 	img    *image.RGBA
-
-	// OnViewChanged, if set, is called after a zoom, pan or fit.
-	OnViewChanged func(export.View)
 }
 
 var (
@@ -58,8 +55,7 @@ func NewTourView() *TourView {
 // widget; a new tour of the same instance keeps the zoom and pan.
 func (t *TourView) SetScene(s export.Scene) {
 	t.mu.Lock()
-	if sameScene(s, t.scene) {
-		// Nothing to redraw: a run in a set-up phase or stuck on a tour.
+	if sameScene(s, t.scene) { // a run in a set-up phase, or stuck on a tour
 		t.mu.Unlock()
 		return
 	}
@@ -99,7 +95,7 @@ func (t *TourView) SetView(v export.View) {
 	v.Zoom = math.Min(math.Max(v.Zoom, MinZoom), MaxZoom)
 	t.view = v
 	t.mu.Unlock()
-	t.changed()
+	t.Refresh()
 }
 
 // Fit shows the whole instance.
@@ -107,14 +103,7 @@ func (t *TourView) Fit() {
 	t.mu.Lock()
 	t.view = export.FitView(t.bounds)
 	t.mu.Unlock()
-	t.changed()
-}
-
-func (t *TourView) changed() {
 	t.Refresh()
-	if t.OnViewChanged != nil {
-		t.OnViewChanged(t.View())
-	}
 }
 
 // transform returns the transform for the widget's size in Fyne units.
@@ -138,7 +127,7 @@ func (t *TourView) ZoomAt(factor float64, pos fyne.Position) {
 	t.view.CX = wx - (float64(pos.X)-tr.HalfW)/scale
 	t.view.CY = wy + (float64(pos.Y)-tr.HalfH)/scale
 	t.mu.Unlock()
-	t.changed()
+	t.Refresh()
 }
 
 // PanBy moves the picture by (dx, dy) widget units.
@@ -148,7 +137,7 @@ func (t *TourView) PanBy(dx, dy float32) {
 	t.view.CX -= float64(dx) / tr.Scale
 	t.view.CY += float64(dy) / tr.Scale
 	t.mu.Unlock()
-	t.changed()
+	t.Refresh()
 }
 
 // Scrolled zooms about the pointer: each wheel notch is 15%.
