@@ -26,8 +26,7 @@ import (
 // ID is the application ID, as in FyneApp.toml.
 const ID = "io.github.tsplab.tsplab"
 
-// Preferences keys of the app itself (pane settings live under
-// "single.", "left." and "right.").
+// Preferences keys of the app itself (pane settings live under "single.", "left." and "right.").
 const (
 	PrefRecent  = "recent"   // recent files, newest first
 	PrefFolder  = "folder"   // the folder last opened
@@ -192,8 +191,7 @@ func defaultCompare() (Settings, Settings) {
 	return l, r
 }
 
-// firstRegistered returns the first of names with a CPU engine, or the
-// first name.
+// firstRegistered returns the first of names with a CPU engine, or the first name.
 func firstRegistered(names ...string) string {
 	for _, n := range names {
 		if _, err := solver.Lookup(n, solver.BackendCPU); err == nil {
@@ -259,8 +257,7 @@ func (a *App) SetCompare(on bool) {
 	a.body.Refresh()
 }
 
-// Panes returns the panes on screen: the single one, or both compare
-// panes.
+// Panes returns the panes on screen: the single one, or both compare panes.
 func (a *App) Panes() []*Pane {
 	if a.compare {
 		return []*Pane{a.Left, a.Right}

@@ -18,8 +18,7 @@ import (
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
-// Entry is one instance in the browser: what its header says, read
-// without loading the whole file.
+// Entry is one instance in the browser: what its header says, read without loading the whole file.
 type Entry struct {
 	Name      string // base name without .tsp
 	Path      string
@@ -224,8 +223,7 @@ const (
 	SortName = "Name"
 )
 
-// applyFilter shows the entries whose name holds the search text, in the
-// chosen order.
+// applyFilter shows the entries whose name holds the search text, in the chosen order.
 func (a *App) applyFilter() {
 	q := strings.ToLower(strings.TrimSpace(a.search.Text))
 	var view []Entry
@@ -244,8 +242,7 @@ func (a *App) applyFilter() {
 	a.list.Refresh()
 }
 
-// markBroken records that the file at path cannot be read, so the list
-// shows it as such.
+// markBroken records that the file at path cannot be read, so the list shows it as such.
 func (a *App) markBroken(path string, err error) {
 	for _, list := range [][]Entry{a.allEntries, a.entries} {
 		for i := range list {
@@ -257,8 +254,7 @@ func (a *App) markBroken(path string, err error) {
 	a.list.Refresh()
 }
 
-// reselectCurrent selects the entry of the instance on screen (none when
-// it is not listed).
+// reselectCurrent selects the entry of the instance on screen (none when it is not listed).
 func (a *App) reselectCurrent() {
 	a.selected = -1
 	a.list.UnselectAll()
@@ -301,8 +297,7 @@ func (a *App) ShowFolder(dir string) {
 	a.ShowSource(dir)
 }
 
-// folderLabel is how the source menu names a folder: its path, with the
-// home directory as ~.
+// folderLabel is how the source menu names a folder: its path, with the home directory as ~.
 func folderLabel(dir string) string {
 	if home, err := os.UserHomeDir(); err == nil && home != "" && home != "/" {
 		if rel, err := filepath.Rel(home, dir); err == nil && !strings.HasPrefix(rel, "..") {

@@ -32,8 +32,7 @@ func (a *App) RunCompare() error {
 	return a.RunCompareFor(d)
 }
 
-// compareBudget is the budget control's value: the time limit of both
-// compare panes.
+// compareBudget is the budget control's value: the time limit of both compare panes.
 func (a *App) compareBudget() (time.Duration, error) {
 	budget, err := parsePositive(a.budget, "budget")
 	if err != nil {
@@ -132,8 +131,7 @@ func ThresholdTimes(curve []export.CurvePoint, ref int64) []time.Duration {
 	return out
 }
 
-// line is one pane's summary line: its final gap and the time to each
-// threshold.
+// line is one pane's summary line: its final gap and the time to each threshold.
 func (s PaneSummary) line() string {
 	var b strings.Builder
 	b.WriteString(s.Label + ": ")

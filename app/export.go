@@ -28,8 +28,7 @@ import (
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
-// Export kinds: pictures of the canvas, the tour, the convergence curve,
-// the run report.
+// Export kinds: pictures of the canvas, the tour, the convergence curve, the run report.
 const (
 	ExportPNG  = "png"
 	ExportSVG  = "svg"
@@ -59,8 +58,7 @@ func (p *Pane) WriteExport(w io.Writer, kind string, width, height int) error {
 	return p.writeExport(w, kind, width, height, "")
 }
 
-// engineName is the engine of the pane's run ("auto/cpu"), or of its
-// settings before any run.
+// engineName is the engine of the pane's run ("auto/cpu"), or of its settings before any run.
 func (p *Pane) engineName() string {
 	if e := p.Runner.Last().Engine; e != "" {
 		return e
@@ -257,8 +255,7 @@ func isPicture(kind string) bool {
 	return kind == ExportPNG || kind == ExportSVG || kind == ExportPDF
 }
 
-// exportForm is the export dialog's content: what to export and, for a
-// picture only, its size.
+// exportForm is the export dialog's content: what to export and, for a picture only, its size.
 type exportForm struct {
 	kind          *widget.Select
 	width, height *widget.Entry

@@ -469,3 +469,20 @@ func TestStatusWrapsWithoutMovingTheControls(t *testing.T) {
 		t.Errorf("status %v tall, needs %v", h, min)
 	}
 }
+
+// TestCaptureMakesRoomForWrappedTexts: a capture comes before any frame of
+// the window driver; the texts that wrap once they have their width must
+// still not overlap the rows beneath in it (the README's screenshots).
+func TestCaptureMakesRoomForWrappedTexts(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	ap.Win.Resize(fyne.NewSize(1024, 700))
+	p := ap.Single
+	for _, algo := range []string{"auto", "pspm", "3opt-ils"} {
+		p.settings.algoSelect.SetSelected(algo)
+		ap.Capture()
+		if o := overlaps(visibleTexts(p.settingsPanel)); len(o) > 0 {
+			t.Errorf("%s: %d overlapping texts in the captured settings, first %s", algo, len(o), o[0])
+		}
+	}
+}

@@ -154,8 +154,7 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 // Instance returns the instance the pane shows.
 func (p *Pane) Instance() *solver.Instance { return p.in }
 
-// SetInstance shows in (with its optimal tour, if known) and resets any
-// run.
+// SetInstance shows in (with its optimal tour, if known) and resets any run.
 func (p *Pane) SetInstance(in *solver.Instance, optimal []int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -257,8 +256,7 @@ func (p *Pane) Run() {
 	}
 }
 
-// RunFor starts a run with the time limit budget (0: the settings' own),
-// which the form then shows.
+// RunFor starts a run with the time limit budget (0: the settings' own), which the form then shows.
 func (p *Pane) RunFor(budget time.Duration) error {
 	if budget > 0 && p.budget == nil {
 		_ = p.settings.timeLimit.Set(formatFloat(budget.Seconds()))
@@ -378,8 +376,7 @@ func (p *Pane) show(pr session.Progress) bool {
 	// would cost a pass over every city per update.
 	sc := export.Scene{Instance: p.in, Tour: p.tour, Best: p.best, Optimal: p.optimal, Title: export.TitleOf(p.in, pr.BestLength)}
 	if pr.State != session.Running {
-		// A paused or finished run shows its best tour as the tour, with
-		// no tint of recent changes.
+		// A paused or finished run shows its best tour as the tour, with no tint of recent changes.
 		sc.Tour, sc.Best, sc.Done = p.best, nil, true
 	} else if sc.Tour == nil {
 		sc.Tour = p.best // the first tour is drawn as soon as the engine has one
@@ -535,8 +532,7 @@ func (p *Pane) Numbers() fyne.CanvasObject {
 // the controls below it stay in place as its text changes.
 const statusLines = 3
 
-// Progress is the progress bar and the status line, which wraps in room
-// kept for statusLines lines.
+// Progress is the progress bar and the status line, which wraps in room kept for statusLines lines.
 func (p *Pane) Progress() fyne.CanvasObject {
 	line := fyne.MeasureText("Mg", theme.TextSize(), fyne.TextStyle{}).Height + theme.LineSpacing()
 	h := statusLines*line + 2*theme.InnerPadding()

@@ -20,8 +20,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// HelpSeed is the seed field's help text; the time limit's depends on the
-// engine (timeHelp).
+// HelpSeed is the seed field's help text; the time limit's depends on the engine (timeHelp).
 const HelpSeed = "the same seed repeats a run"
 
 // Settings are one pane's solver choices, persisted in Preferences.
@@ -104,8 +103,7 @@ func settingsError(err error, backend string) error {
 	return fmt.Errorf("settings: %w", fieldError(err, backend))
 }
 
-// fieldError is err with a *solver.ParamError's flag replaced by the
-// field's label.
+// fieldError is err with a *solver.ParamError's flag replaced by the field's label.
 func fieldError(err error, backend string) error {
 	var pe *solver.ParamError
 	if !errors.As(err, &pe) {
@@ -193,8 +191,7 @@ func newSettingsForm(prefs fyne.Preferences, prefix string, def Settings) *setti
 	return f
 }
 
-// bind returns the preference key under the form's prefix, set to d when
-// it was never saved.
+// bind returns the preference key under the form's prefix, set to d when it was never saved.
 func (f *settingsForm) bind(key, d string) binding.String {
 	if f.prefs.String(f.prefix+key) == "" && d != "" {
 		f.prefs.SetString(f.prefix+key, d)
@@ -224,8 +221,7 @@ func AvailableAlgorithms() (ok []string, unavailable map[string]string) {
 	return ok, unavailable
 }
 
-// newFieldRow lays out a field: label and input on one line, the help and
-// the error beneath.
+// newFieldRow lays out a field: label and input on one line, the help and the error beneath.
 func newFieldRow(label *widget.Label, input, help fyne.CanvasObject, errMsg *widget.Label) *fyne.Container {
 	head := container.NewBorder(nil, nil, container.NewGridWrap(fyne.NewSize(labelWidth, input.MinSize().Height), label), nil, input)
 	return container.NewVBox(head, help, errMsg)
@@ -329,8 +325,7 @@ func showFieldError(l *widget.Label, err error) {
 	l.Show()
 }
 
-// hasSchedule reports whether e anneals: its options include the start
-// temperature.
+// hasSchedule reports whether e anneals: its options include the start temperature.
 func hasSchedule(set solver.OptionSet) bool {
 	_, ok := set.Lookup("t0")
 	return ok
@@ -550,8 +545,7 @@ func (f *settingsForm) SetSharedBudget(on bool) {
 	f.rebuildFields()
 }
 
-// SetInstance recomputes the fields' defaults and ranges for in (the
-// pane's instance; nil: none).
+// SetInstance recomputes the fields' defaults and ranges for in (the pane's instance; nil: none).
 func (f *settingsForm) SetInstance(in *solver.Instance) {
 	f.in = in
 	f.rebuildFields()
@@ -678,8 +672,7 @@ func (f *settingsForm) Set(s Settings) {
 	_ = f.backend.Set(s.Backend)
 	_ = f.timeLimit.Set(formatFloat(s.TimeLimit.Seconds()))
 	_ = f.seed.Set(strconv.FormatUint(s.Seed, 10))
-	// Every option the form may show: those of s, the rest back to the
-	// default.
+	// Every option the form may show: those of s, the rest back to the default.
 	for _, r := range f.rows {
 		_ = r.value.Set("")
 	}

@@ -61,8 +61,7 @@ type FrameStats struct {
 	Sampled  int     // edges longer than this many pixels were sampled; 0: none were
 	DotAlpha float64 // alpha of a one-city dot (0: dots left out)
 	DotsOver bool    // whether dots were drawn over the tour
-	// HeatCells is how many cells of the heat map of recent changes were
-	// tinted (see HeatGrid).
+	// HeatCells is how many cells of the heat map of recent changes were tinted (see HeatGrid).
 	HeatCells int
 }
 
@@ -278,8 +277,7 @@ func (r *Rasterizer) dotStyle(drawn bool, st Style) (rad int, alpha float64) {
 	return rad, alpha
 }
 
-// toneMaps sets each used layer's colour table from its steps per pixel
-// of the visible area.
+// toneMaps sets each used layer's colour table from its steps per pixel of the visible area.
 func (r *Rasterizer) toneMaps(st Style, sums [numLayers]int64, area float64, drawn bool, dotAlpha float64) {
 	if r.used[layerDots] {
 		m := 0.0
@@ -630,8 +628,7 @@ func plotLine(acc []uint16, w, x0, y0, x1, y1 int, wgt uint32, dash int) int64 {
 	return int64(lw.n)
 }
 
-// plotClipped clips the segment to the w×h image and
-// plots what is left (plotLine).
+// plotClipped clips the segment to the w×h image and plots what is left (plotLine).
 func plotClipped(acc []uint16, w, h int, x0, y0, x1, y1 float64, wgt uint32, dash int) int64 {
 	x0, y0, x1, y1, ok := clip(x0, y0, x1, y1, float64(w-1), float64(h-1))
 	if !ok {
@@ -689,8 +686,7 @@ func (r *Rasterizer) composite(dst *image.RGBA, y0, y1 int, order [numLayers]int
 	}
 }
 
-// blendRow blends one layer's row of counts over a row of pixels and
-// zeroes the counts.
+// blendRow blends one layer's row of counts over a row of pixels and zeroes the counts.
 func blendRow(pix []byte, row []uint16, lut []blend) {
 	pix = pix[:len(row)*4]
 	for x, c := range row {
@@ -707,8 +703,7 @@ func blendRow(pix []byte, row []uint16, lut []blend) {
 	}
 }
 
-// clip clips a segment to [0, xmax] × [0, ymax] (Liang–Barsky); ok is
-// false when nothing is left.
+// clip clips a segment to [0, xmax] × [0, ymax] (Liang–Barsky); ok is false when nothing is left.
 func clip(x0, y0, x1, y1, xmax, ymax float64) (cx0, cy0, cx1, cy1 float64, ok bool) {
 	dx, dy := x1-x0, y1-y0
 	t0, t1 := 0.0, 1.0

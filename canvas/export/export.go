@@ -88,8 +88,7 @@ func SceneFor(in *solver.Instance, tour, best, optimal []int) Scene {
 	return s
 }
 
-// TitleFor returns TitleOf tour's length, or "name — n cities" when tour
-// is not a whole tour of in.
+// TitleFor returns TitleOf tour's length, or "name — n cities" when tour is not a whole tour of in.
 func TitleFor(in *solver.Instance, tour []int) string {
 	if in == nil || len(tour) != in.N {
 		return TitleOf(in, 0)

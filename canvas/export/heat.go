@@ -19,8 +19,7 @@ const (
 	HeatSnapshots = 16
 	HeatDecay     = 0.85
 	HeatLimit     = 250_000
-	// heatPoints bounds the midpoints kept from one snapshot; more are
-	// subsampled evenly.
+	// heatPoints bounds the midpoints kept from one snapshot; more are subsampled evenly.
 	heatPoints = 4096
 	heatAlpha  = 0.4 // the tint's alpha on the hottest cell
 )
@@ -91,8 +90,7 @@ func (r *Rasterizer) updateHeat(in *solver.Instance, tour []int, on bool) {
 	hm.of, hm.last = in, tour
 }
 
-// drawHeat tints dst's cells where the kept snapshots changed the tour,
-// seen through t.
+// drawHeat tints dst's cells where the kept snapshots changed the tour, seen through t.
 func (r *Rasterizer) drawHeat(dst *image.RGBA, t Transform, st Style) {
 	hm := &r.heat
 	hm.cells = 0

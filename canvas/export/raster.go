@@ -65,8 +65,7 @@ func FitView(b Bounds) View {
 	return View{CX: (b.MinX + b.MaxX) / 2, CY: (b.MinY + b.MaxY) / 2, Zoom: 1}
 }
 
-// FitScale is the pixels per world unit that fits b into a w×h image with
-// Margin around it.
+// FitScale is the pixels per world unit that fits b into a w×h image with Margin around it.
 func FitScale(b Bounds, w, h float64) float64 {
 	m := math.Max(Margin*math.Min(w, h), math.Min(MinMargin, math.Min(w, h)/6))
 	bw, bh := b.Width(), b.Height()
@@ -200,8 +199,7 @@ func newLineWalk(x0, y0, x1, y1, px, stride int) lineWalk {
 	return lineWalk{o: y0*stride + x0*px, major: sx, minor: sy, n: dx, m: dy}
 }
 
-// bresenham plots the integer line in colour col (packed); both ends
-// must lie inside the image.
+// bresenham plots the integer line in colour col (packed); both ends must lie inside the image.
 func bresenham(pix []byte, stride, x0, y0, x1, y1 int, col uint32, dash int) {
 	lw := newLineWalk(x0, y0, x1, y1, 4, stride)
 	o, err := lw.o, lw.n/2
