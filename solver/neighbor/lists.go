@@ -85,7 +85,7 @@ func NearestContext(ctx context.Context, in *solver.Instance, k int) (*Lists, er
 				nd := &tree.nodes[leaf]
 				for _, p := range tree.pts[nd.lo:nd.hi] {
 					keep.reset()
-					stack = tree.nearestFrom(leaf, p.x, p.y, p.id, &keep, stack)
+					stack = tree.searchFrom(leaf, p.x, p.y, p.id, &keep, stack)
 					row := nb.List[int(p.id)*k : (int(p.id)+1)*k]
 					copy(row, keep.id)
 					buf = sortByDistBuf(in, int(p.id), row, buf)
@@ -191,7 +191,7 @@ func quadrantLists(ctx context.Context, in *solver.Instance, k int, withNearest 
 				for q := range keep.h {
 					keep.h[q].reset()
 				}
-				stack = tree.quadrantsFrom(leaf, p.x, p.y, p.id, keep, stack)
+				stack = tree.searchFrom(leaf, p.x, p.y, p.id, keep, stack)
 				chosen := quad.List[i*k : i*k : (i+1)*k]
 				for _, h := range keep.h {
 					chosen = append(chosen, h.id...)
@@ -292,7 +292,7 @@ func Among(in *solver.Instance, cities []int32, k int, visit func(e, c int32)) {
 		for _, e := range cities {
 			keep.reset()
 			if len(tree.nodes) > 0 {
-				stack = tree.nearest(0, 0, in.X[e], in.Y[e], -1, &keep, stack)
+				stack = tree.search(0, 0, in.X[e], in.Y[e], -1, &keep, stack)
 			}
 			for _, c := range keep.id {
 				if c != e {
