@@ -76,23 +76,27 @@ func (lx *lexer) chunk() []byte {
 	return b
 }
 
-// skipSpace skips whitespace, counting newlines.
-func (lx *lexer) skipSpace() {
+// skip skips whitespace, counting newlines (only blanks up to the end of
+// the line when inLine), and returns the next byte, false at the end of
+// the input.
+func (lx *lexer) skip(inLine bool) (byte, bool) {
 	for {
 		b := lx.chunk()
 		if b == nil {
-			return
+			return 0, false
 		}
 		i := 0
-		for i < len(b) && isSpace(b[i]) {
+		for ; i < len(b) && isSpace(b[i]); i++ {
 			if b[i] == '\n' {
+				if inLine {
+					break
+				}
 				lx.line++
 			}
-			i++
 		}
 		lx.r.Discard(i)
 		if i < len(b) {
-			return
+			return b[i], true
 		}
 	}
 }
@@ -130,7 +134,7 @@ func (lx *lexer) nextRaw() (word []byte, line int, eof bool, err error) {
 // scan reads the next word into lx.buf and returns its line, or eof with
 // the line to report the end of the file on.
 func (lx *lexer) scan() (line int, eof bool, err error) {
-	lx.skipSpace()
+	lx.skip(false)
 	line = lx.line
 	lx.buf = lx.buf[:0]
 scan:
@@ -177,20 +181,8 @@ scan:
 // lineDone skips blanks up to the end of the current line and reports
 // whether nothing else is on it. It must not be called with a token peeked.
 func (lx *lexer) lineDone() bool {
-	for {
-		b := lx.chunk()
-		if b == nil {
-			return true
-		}
-		i := 0
-		for i < len(b) && b[i] != '\n' && isSpace(b[i]) {
-			i++
-		}
-		lx.r.Discard(i)
-		if i < len(b) {
-			return b[i] == '\n'
-		}
-	}
+	c, ok := lx.skip(true)
+	return !ok || c == '\n'
 }
 
 // peek returns the next token without consuming it.
@@ -247,23 +239,8 @@ scan:
 // skipColon consumes a ':' if it is the next non-blank byte on the current
 // line, and the blanks before it.
 func (lx *lexer) skipColon() {
-	for {
-		b := lx.chunk()
-		if b == nil {
-			return
-		}
-		i := 0
-		for i < len(b) && b[i] != '\n' && isSpace(b[i]) {
-			i++
-		}
-		if i < len(b) && b[i] == ':' {
-			lx.r.Discard(i + 1)
-			return
-		}
-		lx.r.Discard(i)
-		if i < len(b) {
-			return
-		}
+	if c, ok := lx.skip(true); ok && c == ':' {
+		lx.r.Discard(1)
 	}
 }
 

@@ -98,15 +98,14 @@ func readCSV(path string) (*csvTable, error) {
 }
 
 // openRegular opens path for reading only when it is a regular file: a
-// FIFO or a device found where a table of optima is looked for would block
-// the open or the read for ever.
+// FIFO or a device would block the open or the read for ever.
 func openRegular(path string) (*os.File, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fileError(path, err)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &Error{File: path, Line: 1, Msg: "not a regular file"}
+		return nil, &Error{File: path, Msg: "not a regular file"}
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -143,15 +142,23 @@ func ReadOptima(path string) (map[string]int64, error) {
 
 // instanceNames returns the names an instance is known by, best first: the
 // file's base name without .tsp, then its NAME.
-func instanceNames(in *solver.Instance) []string {
+func instanceNames(path, name string) []string {
 	var names []string
-	if in.Path != "" {
-		names = append(names, strings.TrimSuffix(filepath.Base(in.Path), ".tsp"))
+	if path != "" {
+		names = append(names, strings.TrimSuffix(filepath.Base(path), ".tsp"))
 	}
-	if in.Name != "" && (len(names) == 0 || names[0] != in.Name) {
-		names = append(names, in.Name)
+	if name != "" && (len(names) == 0 || names[0] != name) {
+		names = append(names, name)
 	}
 	return names
+}
+
+// withEnv returns dirs and then the directory $TSPLIB_OPTIMA names.
+func withEnv(dirs []string) []string {
+	if d := os.Getenv(OptimaEnv); d != "" {
+		return append(dirs[:len(dirs):len(dirs)], d)
+	}
+	return dirs
 }
 
 // FindOptimum looks up the known optimal tour length of in, without
@@ -160,18 +167,14 @@ func instanceNames(in *solver.Instance) []string {
 // NAME.opt.tour beside in.Path or in an opt/ folder beside it. Names are
 // matched as the file's base name without .tsp first, then in.Name. source
 // is the file the value came from. Unreadable or broken files are skipped.
-// For an instance with fixed edges a table's value is taken, as TSPLIB
-// lists it, for the Hamiltonian path between the fixed edges' ends, and the
-// fixed edges' lengths are added to make it a tour's.
+// For an instance with fixed edges (linhp318) a table lists, as TSPLIB
+// does, the shortest path between their ends: their lengths are added.
 func FindOptimum(in *solver.Instance, dirs ...string) (opt int64, source string, ok bool) {
 	if in == nil {
 		return 0, "", false
 	}
-	if opt, source, ok := tableOptimum(in.Path, instanceNames(in), dirs); ok {
+	if opt, source, ok := tableOptimum(in.Path, instanceNames(in.Path, in.Name), dirs); ok {
 		if fixed := fixedEdgesLength(in); fixed > 0 {
-			// TSPLIB lists, for an instance with fixed edges (linhp318),
-			// the shortest Hamiltonian path between the fixed edge's ends:
-			// a tour is that path closed by the fixed edges.
 			return opt + fixed, fmt.Sprintf("%s (path %d + fixed edges %d)", source, opt, fixed), true
 		}
 		return opt, source, true
@@ -204,14 +207,7 @@ func fixedEdgesLength(in *solver.Instance) int64 {
 // .csv file), then the one $TSPLIB_OPTIMA names. name is the instance's
 // NAME, tried after the file's base name without .tsp ("" to skip it).
 func KnownOptimum(path, name string, dirs ...string) (opt int64, source string, ok bool) {
-	names := []string{strings.TrimSuffix(filepath.Base(path), ".tsp")}
-	if name != "" && name != names[0] {
-		names = append(names, name)
-	}
-	if d := os.Getenv(OptimaEnv); d != "" {
-		dirs = append(dirs[:len(dirs):len(dirs)], d)
-	}
-	return tableOptimum(path, names, dirs)
+	return tableOptimum(path, instanceNames(path, name), withEnv(dirs))
 }
 
 // tableOptimum finds the first of names in optima.csv beside path (when
@@ -266,13 +262,12 @@ func hasFixedEdges(in *solver.Instance, tour []int) bool {
 }
 
 func optTourCandidates(instancePath string, in *solver.Instance) []string {
-	dir := filepath.Dir(instancePath)
-	names := []string{strings.TrimSuffix(filepath.Base(instancePath), ".tsp")}
-	if in != nil && in.Name != "" && in.Name != names[0] {
-		names = append(names, in.Name)
+	dir, name := filepath.Dir(instancePath), ""
+	if in != nil {
+		name = in.Name
 	}
 	var out []string
-	for _, n := range names {
+	for _, n := range instanceNames(instancePath, name) {
 		for _, d := range []string{dir, filepath.Join(dir, "opt")} {
 			p := filepath.Join(d, n+".opt.tour")
 			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
@@ -301,11 +296,7 @@ func Load(path string, optimaDirs ...string) (*solver.Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	dirs := append([]string(nil), optimaDirs...)
-	if d := os.Getenv(OptimaEnv); d != "" {
-		dirs = append(dirs, d)
-	}
-	if opt, src, ok := FindOptimum(in, dirs...); ok {
+	if opt, src, ok := FindOptimum(in, withEnv(optimaDirs)...); ok {
 		in.Optimum, in.OptimumSource = opt, src
 	}
 	return in, nil

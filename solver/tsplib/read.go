@@ -188,6 +188,14 @@ func isNumber[S string | []byte](s S) bool {
 	return c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9')
 }
 
+// found names what ended a section early: a word, or the end of the file.
+func found(w []byte, eof bool) string {
+	if eof {
+		return "end of file"
+	}
+	return quote(string(w))
+}
+
 func firstField(s string) string {
 	if f := strings.Fields(s); len(f) > 0 {
 		return f[0]
@@ -448,11 +456,7 @@ func (p *parser) coordID(section string, count int) (int64, int, error) {
 		return 0, 0, err
 	}
 	if eof || !isNumber(w) {
-		found := "end of file"
-		if !eof {
-			found = quote(string(w))
-		}
-		return 0, 0, p.errf(line, "%s ended after %d of %d nodes (found %s)", section, count, n, found)
+		return 0, 0, p.errf(line, "%s ended after %d of %d nodes (found %s)", section, count, n, found(w, eof))
 	}
 	id, err := strconv.ParseInt(string(w), 10, 64)
 	if err != nil {
@@ -562,11 +566,7 @@ func (p *parser) edgeWeights(line int) error {
 			return err
 		}
 		if eof || !isNumber(word) {
-			found := "end of file"
-			if !eof {
-				found = quote(string(word))
-			}
-			return p.errf(line, "EDGE_WEIGHT_SECTION ended after %d of %d weights (%s, DIMENSION %d; found %s)", len(p.weights), want, p.ewf, n, found)
+			return p.errf(line, "EDGE_WEIGHT_SECTION ended after %d of %d weights (%s, DIMENSION %d; found %s)", len(p.weights), want, p.ewf, n, found(word, eof))
 		}
 		w, err := parseWeight(word)
 		if err != nil {
@@ -766,35 +766,22 @@ func fullMatrix(format string, n int, w []int32) []int32 {
 		return w
 	}
 	m := make([]int32, n*n)
+	upper := strings.HasPrefix(format, "UPPER") == strings.HasSuffix(format, "ROW")
+	diag := strings.Contains(format, "DIAG")
 	k := 0
-	set := func(i, j int) {
-		m[i*n+j], m[j*n+i] = w[k], w[k]
-		k++
-	}
-	switch format {
-	case "UPPER_ROW", "LOWER_COL":
-		for i := 0; i < n; i++ {
-			for j := i + 1; j < n; j++ {
-				set(i, j)
-			}
+	for i := range n {
+		lo, hi := 0, i // row i's columns: j < i, or j > i for upper
+		switch {
+		case upper && diag:
+			lo, hi = i, n
+		case upper:
+			lo, hi = i+1, n
+		case diag:
+			hi = i + 1
 		}
-	case "LOWER_ROW", "UPPER_COL":
-		for i := 0; i < n; i++ {
-			for j := 0; j < i; j++ {
-				set(i, j)
-			}
-		}
-	case "UPPER_DIAG_ROW", "LOWER_DIAG_COL":
-		for i := 0; i < n; i++ {
-			for j := i; j < n; j++ {
-				set(i, j)
-			}
-		}
-	case "LOWER_DIAG_ROW", "UPPER_DIAG_COL":
-		for i := 0; i < n; i++ {
-			for j := 0; j <= i; j++ {
-				set(i, j)
-			}
+		for j := lo; j < hi; j++ {
+			m[i*n+j], m[j*n+i] = w[k], w[k]
+			k++
 		}
 	}
 	return m
