@@ -76,11 +76,7 @@ func (s *sparseBoruvka) run(pi []int64) (w int64, ok bool) {
 		s.deg[top.leaf]++
 		s.deg[top.other]++
 	}
-	var spi int64
-	for _, p := range pi {
-		spi += p
-	}
-	return sum - 2*spi, true
+	return sum - 2*sumPi(pi), true
 }
 
 // keyLayout packs an edge's weight above its index in one uint64 key:
@@ -146,7 +142,7 @@ func (s *sparseBoruvka) offer(pi []int64, base int64, idxBits uint) {
 			}
 			s.next[out] = u
 			out++
-			atomicMinU(&s.best[cu], k)
+			atomicMin(&s.best[cu], k)
 		}
 		// mark the end of this chunk's survivors
 		for x := out; x < hi; x++ {
@@ -257,13 +253,4 @@ func (s *sparseBoruvka) leafEdge(pi []int64) leafPick {
 // edgeTail returns the city whose row holds edge e.
 func (s *sparseBoruvka) edgeTail(e int32) int32 {
 	return s.g.adj[s.rev[e]]
-}
-
-func atomicMinU(a *atomic.Uint64, v uint64) {
-	for {
-		o := a.Load()
-		if v >= o || a.CompareAndSwap(o, v) {
-			return
-		}
-	}
 }

@@ -109,11 +109,7 @@ func completeOneTree(ctx context.Context, in *solver.Instance, kd *kdTree, paren
 		deg[t.leaf]++
 		deg[t.extra]++
 	}
-	var spi int64
-	for _, p := range pi {
-		spi += p
-	}
-	t.weight = sum - 2*spi
+	t.weight = sum - 2*sumPi(pi)
 	return t, nil
 }
 
@@ -240,7 +236,11 @@ func boruvkaKD(ctx context.Context, kd *kdTree, g *graph, pi []int64) ([]int32, 
 	return treeParents(n, edges), nil
 }
 
-func atomicMin(a *atomic.Int64, v int64) {
+// atomicMin lowers *a to v when v is smaller.
+func atomicMin[T int64 | uint64, A interface {
+	Load() T
+	CompareAndSwap(old, new T) bool
+}](a A, v T) {
 	for {
 		o := a.Load()
 		if v >= o || a.CompareAndSwap(o, v) {
@@ -249,24 +249,22 @@ func atomicMin(a *atomic.Int64, v int64) {
 	}
 }
 
+// sumPi returns Σπ.
+func sumPi(pi []int64) int64 {
+	var s int64
+	for _, p := range pi {
+		s += p
+	}
+	return s
+}
+
 // treeParents roots the tree with the given edges at city 0.
 func treeParents(n int, edges [][2]int32) []int32 {
-	off := make([]int32, n+1)
-	for _, e := range edges {
-		off[e[0]+1]++
-		off[e[1]+1]++
-	}
-	for i := range n {
-		off[i+1] += off[i]
-	}
-	adj := make([]int32, 2*len(edges))
-	fill := append([]int32(nil), off[:n]...)
-	for _, e := range edges {
-		adj[fill[e[0]]] = e[1]
-		fill[e[0]]++
-		adj[fill[e[1]]] = e[0]
-		fill[e[1]]++
-	}
+	off, adj := adjacency(n, func(add func(a, b int32)) {
+		for _, e := range edges {
+			add(e[0], e[1])
+		}
+	})
 	parent := make([]int32, n)
 	for i := range parent {
 		parent[i] = -2
