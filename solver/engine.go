@@ -1,11 +1,11 @@
 package solver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -159,11 +159,8 @@ func Engines() []Engine {
 	for _, e := range registry {
 		out = append(out, e)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Name() != out[j].Name() {
-			return out[i].Name() < out[j].Name()
-		}
-		return out[i].Backend() < out[j].Backend()
+	slices.SortFunc(out, func(a, b Engine) int {
+		return cmp.Or(strings.Compare(a.Name(), b.Name()), strings.Compare(a.Backend(), b.Backend()))
 	})
 	return out
 }

@@ -45,23 +45,14 @@ func (r Result) AlphaCandidates(k int) (*neighbor.Lists, error) {
 				cs = append(cs, cand{w - lift.max(int32(i), j), w, j})
 			}
 			slices.SortFunc(cs, func(a, b cand) int {
-				if c := cmp.Compare(a.alpha, b.alpha); c != 0 {
-					return c
-				}
-				if c := cmp.Compare(a.w, b.w); c != 0 {
-					return c
-				}
-				return cmp.Compare(a.j, b.j)
+				return cmp.Or(cmp.Compare(a.alpha, b.alpha), cmp.Compare(a.w, b.w), cmp.Compare(a.j, b.j))
 			})
 			row := out.List[i*k : (i+1)*k]
 			for x := range row {
 				row[x] = cs[x].j
 			}
 			slices.SortFunc(row, func(a, b int32) int {
-				if c := cmp.Compare(in.Dist(i, int(a)), in.Dist(i, int(b))); c != 0 {
-					return c
-				}
-				return cmp.Compare(a, b)
+				return cmp.Or(cmp.Compare(in.Dist(i, int(a)), in.Dist(i, int(b))), cmp.Compare(a, b))
 			})
 		}
 	})

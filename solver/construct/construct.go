@@ -109,23 +109,15 @@ func nearestWithLists(ctx context.Context, in *solver.Instance, start int, nb *n
 			return nil, ctx.Err()
 		}
 		skip := rng != nil && rng.Float64() < second // take the second unvisited candidate
-		next, first := -1, -1
+		next := -1
 		for _, c := range nb.Of(cur) { // nearest first
-			if !left.Has(int(c)) {
-				continue
-			}
-			if !skip {
+			if left.Has(int(c)) {
 				next = int(c)
-				break
+				if !skip {
+					break
+				}
+				skip = false
 			}
-			if first >= 0 {
-				next = int(c)
-				break
-			}
-			first = int(c)
-		}
-		if next < 0 {
-			next = first
 		}
 		if next < 0 {
 			next = left.Nearest(cur)
@@ -194,18 +186,11 @@ func GreedyContext(ctx context.Context, in *solver.Instance, nb *neighbor.Lists)
 		}
 	}
 	if f.added < n-1 {
-		if err := joinFragments(ctx, in, f.adj, f.deg, f.link); err != nil {
+		if err := f.join(ctx, in); err != nil {
 			return nil, err
 		}
 	}
-	// One path remains: close it.
-	var ends []int32
-	for i := range n {
-		for d := f.deg[i]; d < 2; d++ {
-			ends = append(ends, int32(i))
-		}
-	}
-	if len(ends) == 2 {
+	if ends := f.ends(); len(ends) == 2 { // one path remains: close it
 		f.link(ends[0], ends[1])
 	}
 	return f.walk(), nil
@@ -299,11 +284,11 @@ func endEdges(in *solver.Instance, ends []int32, k int) []candEdge {
 	return slices.CompactFunc(edges, func(x, y candEdge) bool { return x.a == y.a && x.b == y.b })
 }
 
-// joinFragments links the fragments of adj (a path cover, deg < 2 at the
-// ends) into one path, nearest-neighbour fashion: from the far end of
-// the current path to the nearest free end of another fragment. It is
-// the fallback when greedy rounds stop making progress.
-func joinFragments(ctx context.Context, in *solver.Instance, adj []int32, deg []uint8, link func(a, b int32)) error {
+// join links the fragments into one path, nearest-neighbour fashion:
+// from the far end of the current path to the nearest free end of
+// another fragment; the fallback when greedy rounds stop making progress.
+func (f *fragments) join(ctx context.Context, in *solver.Instance) error {
+	adj := f.adj
 	otherEnd := func(e int32) int32 {
 		prev, cur := int32(-1), e
 		for {
@@ -317,12 +302,7 @@ func joinFragments(ctx context.Context, in *solver.Instance, adj []int32, deg []
 			prev, cur = cur, nx
 		}
 	}
-	var endList []int32
-	for i := range deg {
-		if deg[i] < 2 {
-			endList = append(endList, int32(i))
-		}
-	}
+	endList := f.ends()
 	if len(endList) == 0 {
 		return nil
 	}
@@ -339,7 +319,7 @@ func joinFragments(ctx context.Context, in *solver.Instance, adj []int32, deg []
 		ends.Remove(int(next))
 		far := otherEnd(next)
 		ends.Remove(int(far))
-		link(cur, next)
+		f.link(cur, next)
 		cur = far
 	}
 	return nil

@@ -75,13 +75,7 @@ func candidateEdgesSerial(in *solver.Instance, nb *neighbor.Lists) []candEdge {
 
 // compareEdges orders candidate edges by length, then by their ends.
 func compareEdges(x, y candEdge) int {
-	if c := cmp.Compare(x.d, y.d); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(x.a, y.a); c != 0 {
-		return c
-	}
-	return cmp.Compare(x.b, y.b)
+	return cmp.Or(cmp.Compare(x.d, y.d), cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b))
 }
 
 // sortEdges sorts candidate edges by length, then by their ends. When

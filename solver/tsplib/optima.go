@@ -184,7 +184,7 @@ func FindOptimum(in *solver.Instance, dirs ...string) (opt int64, source string,
 	}
 	for _, p := range optTourCandidates(in.Path, in) {
 		tour, err := ReadTour(p, in.N)
-		if err != nil || !hasFixedEdges(in, tour) {
+		if err != nil || in.CheckFixedEdges(tour) != nil {
 			continue
 		}
 		return solver.TourLength(in, tour), p, true
@@ -239,26 +239,6 @@ func tableOptimum(path string, names, dirs []string) (int64, string, bool) {
 		}
 	}
 	return 0, "", false
-}
-
-// hasFixedEdges reports whether tour uses every fixed edge of in: an
-// optimal tour of a variant without them says nothing about this one.
-func hasFixedEdges(in *solver.Instance, tour []int) bool {
-	if len(in.FixedEdges) == 0 {
-		return true
-	}
-	n := len(tour)
-	pos := make([]int, n)
-	for i, c := range tour {
-		pos[c] = i
-	}
-	for _, e := range in.FixedEdges {
-		d := pos[e[0]] - pos[e[1]]
-		if d != 1 && d != -1 && d != n-1 && d != 1-n {
-			return false
-		}
-	}
-	return true
 }
 
 func optTourCandidates(instancePath string, in *solver.Instance) []string {
