@@ -151,13 +151,6 @@ func (r *Runner) Result() (solver.Result, bool) {
 	return *r.result, true
 }
 
-// Err returns the error that ended the last segment, if any.
-func (r *Runner) Err() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.err
-}
-
 // Start begins a new run of params on in, forgetting any earlier run.
 // It fails when the runner is running, the engine cannot be resolved or
 // params are outside what the engine can take on in (solver.Validate: a
@@ -191,10 +184,7 @@ func (r *Runner) begin(in *solver.Instance, params solver.Params, step bool) err
 		return errors.New("a run is in progress")
 	}
 	r.in, r.params, r.engine, r.note = in, params, e, note
-	r.moves, r.steps, r.elapsed = 0, 0, 0
-	r.best, r.bestLength, r.temperature = nil, 0, 0
-	r.exact, r.exactLength = nil, 0
-	r.result, r.err = nil, nil
+	r.forget()
 	r.last = Progress{Engine: engineName(e), Note: note}
 	r.launch(step, nil, 0)
 	return nil
@@ -470,12 +460,17 @@ func (r *Runner) Reset() {
 	}
 	r.seg++ // the cancelled segment no longer reports
 	r.state = Idle
+	r.forget()
+	r.last = Progress{}
+	r.mu.Unlock()
+}
+
+// forget drops the run's totals, tours and outcome; r.mu is held.
+func (r *Runner) forget() {
 	r.moves, r.steps, r.elapsed = 0, 0, 0
 	r.best, r.bestLength, r.temperature = nil, 0, 0
 	r.exact, r.exactLength = nil, 0
 	r.result, r.err = nil, nil
-	r.last = Progress{}
-	r.mu.Unlock()
 }
 
 func engineName(e solver.Engine) string { return e.Name() + "/" + e.Backend() }
