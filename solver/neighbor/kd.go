@@ -9,18 +9,12 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// kdTree is a k-d tree over the plane laid out flat: the points in tree
-// order in one array, so that every leaf's points are contiguous, and
-// the nodes in preorder in another, each with the bounding box of its
-// points and their smallest city index. A node splits its points at
-// their exact median along the wider side of its box, in the total
-// order of kdLess; leaves hold at most kdLeaf points.
-//
-// The searches below prune by the boxes alone and keep points in the
-// total order (squared distance, city index), so what they return is a
-// function of the point set, whatever the tree's shape or the order of
-// the visit; the tree is the same on every build anyway (the selection
-// is deterministic).
+// kdTree is a k-d tree laid out flat: points in tree order (each leaf's
+// contiguous), nodes in preorder with their bounding box and smallest
+// city index, split at the exact median (kdLess) of the box's wider side.
+// Searches prune by boxes alone and keep points in the total order
+// (squared distance, city index), so their answer depends on the point
+// set only.
 type kdTree struct {
 	pts    []kdPoint
 	nodes  []kdNode
@@ -42,10 +36,8 @@ type kdNode struct {
 	minID                  int32
 }
 
-// kdLeaf bounds the points of a leaf. Scanning a few contiguous points
-// costs less than visiting more nodes: for Nearest and Quadrant on a
-// million uniform cities and on pla85900, leaves of 4, 8 and 16 points
-// came within a few per cent of each other, 32 was slower.
+// kdLeaf bounds the points of a leaf: scanning a few contiguous points
+// costs less than visiting more nodes (measured in docs/PERF.md).
 const kdLeaf = 8
 
 // kdParallelAbove is the size of a subtree above which its two halves
@@ -141,10 +133,9 @@ func kdLess(a, b *kdPoint, byY bool) bool {
 	return a.id < b.id
 }
 
-// kdSelect reorders p so that its m-th point in kdLess's order is at m,
-// the lesser before it and the greater after: quickselect with a
-// median-of-three pivot, which falls back to sorting the rest after
-// 2·log₂(len(p)) rounds so that no input takes quadratic time.
+// kdSelect puts the m-th point of p in kdLess's order at m, the lesser
+// before it: quickselect (median of three) that sorts the rest after
+// 2·log₂(len(p)) rounds, so that no input takes quadratic time.
 func kdSelect(p []kdPoint, m int, byY bool) {
 	lo, hi := 0, len(p)-1
 	for rounds := 2 * bits.Len(uint(len(p))); hi > lo; rounds-- {
@@ -205,11 +196,9 @@ type kdVisit struct {
 	d2 float64
 }
 
-// inside returns the squared distance from (x, y), a point inside node
-// nd's box, to the nearest side of the box. No point outside nd's
-// subtree is nearer to (x, y) than that: the tree's splits are lines,
-// and every point on the other side of one lies at least as far as the
-// line, which is no nearer than the box side it bounds.
+// inside returns the squared distance from (x, y), inside nd's box, to
+// the box's nearest side: no point outside nd's subtree is nearer, as the
+// splits between them lie beyond that side.
 func (nd *kdNode) inside(x, y float64) float64 {
 	m := min(x-nd.minX, nd.maxX-x, y-nd.minY, nd.maxY-y)
 	return m * m
@@ -229,11 +218,9 @@ type kdKeeper interface {
 
 var _, _ kdKeeper = (*sortedKeep)(nil), (*quadKeeper)(nil)
 
-// searchFrom offers k every point of the tree but self (a city index,
-// -1 for none) that k may keep, for a query (x, y) inside leaf: the leaf
-// first, then the subtrees beside its ancestors, going up until k's
-// radius lies inside the box searched so far. stack is scratch space,
-// returned for reuse.
+// searchFrom offers k the points but self (-1: none) near (x, y), inside
+// leaf: the leaf, then its ancestors' other subtrees until k's radius lies
+// inside the box searched; stack is scratch space, returned for reuse.
 func (t *kdTree) searchFrom(leaf int32, x, y float64, self int32, k kdKeeper, stack []kdVisit) []kdVisit {
 	nd := &t.nodes[leaf]
 	k.keepAll(t.pts[nd.lo:nd.hi], x, y, self)
@@ -286,10 +273,8 @@ type quadKeeper struct {
 	all sortedKeep // the nearest of any quadrant, to fill up with
 }
 
-// skips rules out a node only when no quadrant its box meets, nor the
-// nearest of all, can keep its points: this keeps searches short when a
-// quadrant is empty (a city on the hull, collinear cities) and so never
-// fills.
+// skips asks only the quadrants nd's box meets, so that a quadrant that
+// never fills (a city on the hull) does not make the search exhaustive.
 func (k *quadKeeper) skips(nd *kdNode, x, y, d2 float64) bool {
 	if !k.all.excludes(d2, nd.minID) {
 		return false
@@ -330,10 +315,9 @@ func (k *quadKeeper) radius2() float64 {
 	return r
 }
 
-// sortedKeep keeps the max nearest points offered, ties by city index,
-// in a slice sorted by (squared distance, index). Insertion into a short
-// sorted slice is cheaper than a heap here: most offers end at the first
-// test against the last kept.
+// sortedKeep keeps the max nearest points offered in a slice sorted by
+// (squared distance, index): cheaper than a heap, as most offers end at
+// the test against the last kept.
 type sortedKeep struct {
 	d   []float64
 	id  []int32
