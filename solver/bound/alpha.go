@@ -11,15 +11,11 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// AlphaCandidates returns k candidates per city chosen by alpha-nearness
-// (Helsgaun 2000, section 4.1): α(i,j) is how much the minimum spanning
-// tree under the final penalties grows when it must contain edge (i, j),
-// the edge's weight minus the dearest edge on the tree path from i to j
-// (0 for tree edges). Candidates are drawn from the 2k quadrant
-// neighbours of each city (at least 16), the k with the smallest α kept
-// (ties by weight), and listed as neighbor.Lists lists are: ascending by
-// distance, so the engines take them like any other lists. The special
-// leaf's extra edge is ignored (it only matters for one city).
+// AlphaCandidates returns k candidates per city by alpha-nearness
+// (Helsgaun 2000, section 4.1): of the 2k (at least 16) quadrant
+// neighbours, the k whose edge grows the final spanning tree least (its
+// weight minus the dearest edge on the tree path), ties by weight, listed
+// by distance as neighbor.Lists are.
 func (r Result) AlphaCandidates(k int) (*neighbor.Lists, error) {
 	if r.in == nil || r.tree == nil {
 		return nil, errors.New("bound: no 1-tree: compute the bound first")

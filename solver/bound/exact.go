@@ -21,11 +21,9 @@ type oneTree struct {
 	degree []int32 // degrees in the 1-tree
 }
 
-// evaluate returns the minimum 1-tree of the complete graph under the
-// penalties pi: by Borůvka's algorithm over a k-d tree for 2-D
-// Euclidean-like instances (kd may be nil otherwise) and by Prim's
-// algorithm on the complete graph otherwise. cand, when not nil, gives each
-// city's candidate edges as a first guess of its cheapest ones.
+// evaluate returns the minimum 1-tree of the complete graph under pi: by
+// Borůvka over the k-d tree kd when there is one, else by Prim in O(n²);
+// g, when not nil, gives each city's first guess of its cheapest edges.
 func evaluate(ctx context.Context, in *solver.Instance, kd *kdTree, g *graph, pi []int64) (*oneTree, error) {
 	var parent []int32
 	var err error
@@ -151,11 +149,9 @@ func primDense(ctx context.Context, in *solver.Instance, pi []int64) ([]int32, e
 	return parent, nil
 }
 
-// boruvkaKD is Borůvka's algorithm on the complete graph: every round each
-// component takes its cheapest outgoing edge. A city's candidate edges give
-// a first bound; a k-d tree search then looks for anything cheaper, pruning
-// boxes all in the city's component and boxes whose nearest point plus
-// smallest penalty already costs more than the component's best so far.
+// boruvkaKD is Borůvka's algorithm on the complete graph: each round a
+// city's candidate edges bound its cheapest edge out, and a k-d tree search
+// prunes boxes in its component or dearer than the component's best.
 func boruvkaKD(ctx context.Context, kd *kdTree, g *graph, pi []int64) ([]int32, error) {
 	in := kd.in
 	n := in.N

@@ -22,11 +22,9 @@ type graph struct {
 	rev []int32 // filled by export
 }
 
-// buildGraph joins every city to its k quadrant neighbours (nearest
-// neighbours when the instance has no 2-D Euclidean-like coordinates), in
-// both directions, and adds the edges of tree (parent links, -1 at the
-// root), which keeps the graph connected. It gives up with ctx's error
-// when ctx is done.
+// buildGraph joins every city to its k quadrant neighbours both ways and
+// adds the edges of tree (parent links, -1 at the root), which keep the
+// graph connected; it gives up with ctx's error when ctx is done.
 func buildGraph(ctx context.Context, in *solver.Instance, k int, tree []int32) (*graph, error) {
 	n := in.N
 	nb, err := neighbor.QuadrantContext(ctx, in, k)
