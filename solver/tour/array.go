@@ -58,11 +58,9 @@ func (a *Array) Prev(c int) int {
 	return a.Tour[p]
 }
 
-// Reverse2Opt reverses the cities at positions i..j (inclusive, cyclic:
-// i > j wraps around the end). It reverses whichever of that segment and
-// its complement is shorter; both give the same cyclic tour (possibly
-// traversed the other way), so callers must re-read positions through
-// Pos afterwards rather than assume which cities moved.
+// Reverse2Opt reverses positions i..j (inclusive, cyclic) or, when
+// shorter, the complement, which gives the same cycle: callers re-read
+// positions through Pos afterwards.
 func (a *Array) Reverse2Opt(i, j int) {
 	n := len(a.Tour)
 	if n < 2 {
@@ -90,10 +88,8 @@ func (a *Array) Reverse2Opt(i, j int) {
 	}
 }
 
-// Apply2Opt performs the 2-opt move that Delta2Opt(in, a, i, j) prices:
-// edges (t[i], t[i+1]) and (t[j], t[j+1]) become (t[i], t[j]) and
-// (t[i+1], t[j+1]), by reversing positions i+1..j (or the shorter
-// complement). i == j is a no-op.
+// Apply2Opt replaces edges (t[i], t[i+1]) and (t[j], t[j+1]) by (t[i],
+// t[j]) and (t[i+1], t[j+1]); i == j is a no-op.
 func (a *Array) Apply2Opt(i, j int) {
 	if a.wrap(i) == a.wrap(j) {
 		return
@@ -101,11 +97,9 @@ func (a *Array) Apply2Opt(i, j int) {
 	a.Reverse2Opt(i+1, j)
 }
 
-// OrOpt moves the segment of l cities at positions i..i+l-1 (cyclic) to
-// between city u and its successor, in its own orientation or reversed.
-// It shifts the cities on the shorter side of the move by l. A u inside
-// the segment or just before it (no move) leaves the tour as it is, as
-// does l < 1 or l > n-2.
+// OrOpt moves the l cities at positions i..i+l-1 (cyclic) to between city
+// u and its successor, reversed or not, shifting the shorter side; u in or
+// just before the segment, l < 1 or l > n-2 is no move.
 func (a *Array) OrOpt(i, l, u int, reversed bool) {
 	n := len(a.Tour)
 	if l < 1 || l > n-2 {
