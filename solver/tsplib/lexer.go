@@ -22,10 +22,8 @@ type token struct {
 	eof  bool
 }
 
-// lexer splits a TSPLIB file into tokens while tracking line numbers. It
-// reads a byte at a time from a buffered reader, so a line of any length
-// costs linear time and at most MaxTokenLength or MaxLineLength bytes of
-// memory.
+// lexer splits a TSPLIB file into tokens with their line numbers, in
+// linear time and bounded memory whatever the line lengths.
 type lexer struct {
 	r    *bufio.Reader
 	file string
@@ -54,10 +52,9 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
-// chunk returns the bytes buffered and not yet consumed, reading more when
-// none are; it returns nil at the end of the input or on a read error
-// (kept in lx.err). Callers scan the chunk and Discard what they consume,
-// so the lexer runs in tight loops over memory rather than a call a byte.
+// chunk returns the buffered bytes not yet consumed, reading more when
+// none are, nil at the end or on a read error (kept in lx.err); callers
+// Discard what they consume.
 func (lx *lexer) chunk() []byte {
 	if lx.err != nil {
 		return nil
@@ -244,10 +241,8 @@ func (lx *lexer) skipColon() {
 	}
 }
 
-// crReader turns a lone '\r' (old Mac line ends) into '\n', so that line
-// numbers count "\n", "\r\n" and "\r" alike; the '\r' of "\r\n" stays
-// and is skipped as a blank. A '\r' that ends one read is held back until
-// the next byte shows which it is.
+// crReader turns a lone '\r' into '\n', so that lines count "\n", "\r\n"
+// and "\r" alike; a '\r' ending a read waits for the next byte.
 type crReader struct {
 	r       io.Reader
 	pending bool // a '\r' held back from the previous read

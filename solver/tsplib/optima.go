@@ -114,10 +114,9 @@ func openRegular(path string) (*os.File, error) {
 	return f, nil
 }
 
-// ReadOptima reads a CSV of known optima: a header row naming the columns,
-// with "name" and "optimum" among them in any order (other columns are
-// ignored), then one row per instance. A row with an empty optimum is
-// skipped; a later row for the same name wins.
+// ReadOptima reads a CSV of known optima: a header naming "name" and
+// "optimum" among any columns, then a row per instance (an empty optimum
+// skipped, a later row winning).
 func ReadOptima(path string) (map[string]int64, error) {
 	tab, err := readCSV(path)
 	if err != nil {
@@ -201,11 +200,9 @@ func fixedEdgesLength(in *solver.Instance) int64 {
 	return l
 }
 
-// KnownOptimum looks up the optimum of the instance file at path in the
-// tables of known optima, as FindOptimum and Load do, without reading the
-// instance: optima.csv beside path, then each of dirs (a directory or a
-// .csv file), then the one $TSPLIB_OPTIMA names. name is the instance's
-// NAME, tried after the file's base name without .tsp ("" to skip it).
+// KnownOptimum looks up the instance file at path in the tables of known
+// optima as Load does, without reading it; name is its NAME, tried after
+// the file's base name ("" to skip it).
 func KnownOptimum(path, name string, dirs ...string) (opt int64, source string, ok bool) {
 	return tableOptimum(path, instanceNames(path, name), withEnv(dirs))
 }
@@ -282,11 +279,9 @@ func Load(path string, optimaDirs ...string) (*solver.Instance, error) {
 	return in, nil
 }
 
-// AppendOptimum records the optimum of instance name in the CSV at
-// csvPath. It creates the file with the header
-// name,dimension,edge_weight_type,optimum when missing, replaces the row of
-// name when there is one, and adds a row otherwise; other rows and columns
-// are kept. The file is replaced atomically.
+// AppendOptimum records the optimum of instance name in the CSV at csvPath
+// (created when missing), replacing name's row and keeping the others;
+// the file is replaced atomically.
 func AppendOptimum(csvPath, name string, dim int, ewt string, opt int64) error {
 	var tab *csvTable
 	if _, err := os.Stat(csvPath); err == nil {

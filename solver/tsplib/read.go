@@ -41,14 +41,10 @@ func Read(path string) (*solver.Instance, error) {
 	return in, nil
 }
 
-// Parse reads a TSPLIB95 symmetric TSP instance (TYPE TSP) from r;
-// filename is used in error messages and, when NAME is absent, for the
-// instance name. It accepts coordinate instances (EUC_2D, CEIL_2D, ATT,
-// GEO, MAN_2D, MAX_2D, EUC_3D, MAN_3D, MAX_3D) and EXPLICIT instances in
-// all nine matrix formats, with DISPLAY_DATA_SECTION (drawing coordinates
-// for EXPLICIT instances, stored in X and Y) and FIXED_EDGES_SECTION. Every
-// problem is returned as an *Error naming the file and line. The instance
-// is Prepared; its Path is left empty (Read sets it).
+// Parse reads a TSPLIB95 TYPE TSP instance from r, of any supported metric
+// or EXPLICIT in the nine matrix formats, with DISPLAY_DATA_SECTION (into
+// X, Y) and FIXED_EDGES_SECTION; filename names it in each problem's
+// *Error and when NAME is absent. The instance is Prepared, Path empty.
 func Parse(r io.Reader, filename string) (*solver.Instance, error) {
 	p := newParser(r, filename)
 	if err := p.parse(); err != nil {
