@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -327,15 +328,8 @@ func AppendOptimum(csvPath, name string, dim int, ewt string, opt int64) error {
 		tab.rows = append(tab.rows, row)
 	}
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	w.Write(tab.header)
-	for _, r := range tab.rows {
-		if r != nil {
-			w.Write(r)
-		}
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
+	rows := slices.DeleteFunc(tab.rows, func(r []string) bool { return r == nil })
+	if err := csv.NewWriter(&buf).WriteAll(append([][]string{tab.header}, rows...)); err != nil {
 		return fileError(csvPath, err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(csvPath), ".optima-*.csv")
@@ -343,8 +337,7 @@ func AppendOptimum(csvPath, name string, dim int, ewt string, opt int64) error {
 		return fileError(csvPath, err)
 	}
 	_, werr := tmp.Write(buf.Bytes())
-	cerr := tmp.Close()
-	if werr == nil {
+	if cerr := tmp.Close(); werr == nil {
 		werr = cerr
 	}
 	if werr == nil {
