@@ -209,24 +209,24 @@ func computeOnce(ctx context.Context, stop <-chan struct{}, in *solver.Instance,
 		clear(res.Pi)
 		return finishResult(res, tree0, evalCost, start), nil
 	}
+	// failed is early when phase c ended, else err.
+	failed := func(c context.Context, err error) (Result, error) {
+		if c.Err() != nil {
+			return early()
+		}
+		return Result{}, err
+	}
 	// No room for an ascent and a second evaluation.
 	if soft.Err() != nil || opts.Time > 0 && time.Since(start)+2*evalCost >= opts.Time {
 		return early()
 	}
-	res.g, err = buildGraph(soft, in, opts.Neighbors, tree0.parent)
-	if err != nil {
-		if soft.Err() != nil {
-			return early()
-		}
-		return Result{}, err
+	if res.g, err = buildGraph(soft, in, opts.Neighbors, tree0.parent); err != nil {
+		return failed(soft, err)
 	}
 	halt := ascentHalt(soft, start, opts.Time, evalCost)
 	dev, err := res.ascentDevice(soft, opts)
 	if err != nil {
-		if soft.Err() != nil {
-			return early()
-		}
-		return Result{}, err
+		return failed(soft, err)
 	}
 	best, iters, stopped, err := ascent(dev, res.g, res.Pi, opts, start, halt)
 	if cerr := dev.Close(); err == nil {
@@ -243,10 +243,7 @@ func computeOnce(ctx context.Context, stop <-chan struct{}, in *solver.Instance,
 	t1 := time.Now()
 	tree, err := evaluate(hard, in, res.kd, res.g, res.Pi)
 	if err != nil {
-		if hard.Err() != nil {
-			return early()
-		}
-		return Result{}, err
+		return failed(hard, err)
 	}
 	if tree0.weight > tree.weight {
 		tree = tree0

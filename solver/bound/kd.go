@@ -90,13 +90,12 @@ func selectNth(p []int32, k int, coord []float64) {
 		// median of three as the pivot
 		m := lo + (hi-lo)/2
 		a, b, c := coord[p[lo]], coord[p[m]], coord[p[hi]]
-		piv := b
-		if (a <= b) == (b <= c) {
+		piv := c
+		switch {
+		case (a <= b) == (b <= c):
 			piv = b
-		} else if (b <= a) == (a <= c) {
+		case (b <= a) == (a <= c):
 			piv = a
-		} else {
-			piv = c
 		}
 		i, j := lo, hi
 		for i <= j {
@@ -155,11 +154,9 @@ func (t *kdTree) setComponents(comp []int32) {
 			nd.comp = c
 			continue
 		}
-		l, r := t.nodes[nd.left].comp, t.nodes[nd.right].comp
-		if l == r {
+		nd.comp = -1
+		if l, r := t.nodes[nd.left].comp, t.nodes[nd.right].comp; l == r {
 			nd.comp = l
-		} else {
-			nd.comp = -1
 		}
 	}
 }
