@@ -210,15 +210,13 @@ func Resolve(algorithm, backend string) (e Engine, note string, err error) {
 		}
 		return e, "", nil
 	case BackendAuto, "":
-		g, gerr := Lookup(algorithm, BackendGPU)
-		if gerr == nil {
-			if aerr := g.Available(); aerr == nil {
+		note = fmt.Sprintf("no GPU engine for %s; running it on the CPU", algorithm)
+		if g, gerr := Lookup(algorithm, BackendGPU); gerr == nil {
+			aerr := g.Available()
+			if aerr == nil {
 				return g, "", nil
-			} else {
-				note = fmt.Sprintf("GPU not used (%v); running %s on the CPU", aerr, algorithm)
 			}
-		} else {
-			note = fmt.Sprintf("no GPU engine for %s; running it on the CPU", algorithm)
+			note = fmt.Sprintf("GPU not used (%v); running %s on the CPU", aerr, algorithm)
 		}
 		c, cerr := Lookup(algorithm, BackendCPU)
 		if cerr != nil {

@@ -231,17 +231,13 @@ func (p *parser) header(key, val string, line int) error {
 	case "EDGE_WEIGHT_FORMAT":
 		return p.edgeWeightFormatHeader(val, line)
 	case "NODE_COORD_TYPE":
-		t, err := p.oneOf(key, val, line, "TWOD_COORDS", "THREED_COORDS", "NO_COORDS")
-		if err != nil {
-			return err
-		}
-		p.nodeType = t
+		var err error
+		p.nodeType, err = p.oneOf(key, val, line, "TWOD_COORDS", "THREED_COORDS", "NO_COORDS")
+		return err
 	case "DISPLAY_DATA_TYPE":
-		t, err := p.oneOf(key, val, line, "COORD_DISPLAY", "TWOD_DISPLAY", "NO_DISPLAY")
-		if err != nil {
-			return err
-		}
-		p.dispType = t
+		var err error
+		p.dispType, err = p.oneOf(key, val, line, "COORD_DISPLAY", "TWOD_DISPLAY", "NO_DISPLAY")
+		return err
 	case "CAPACITY":
 		return p.errf(line, "CAPACITY belongs to CVRP files, which are not supported")
 	case "EDGE_DATA_FORMAT":
