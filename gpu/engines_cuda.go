@@ -31,9 +31,7 @@ var solvers = map[string]solveFunc{
 		return solvePSPM(ctx, e, in, p, s)
 	},
 	AlgoTwoOptClimb: twoOptClimb,
-	AlgoTwoOptILS: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
-		return twoOptILS(ctx, e, in, p, s, false)
-	},
+	AlgoTwoOptILS:   twoOptILS,
 	AlgoThreeOptILS: solveThreeOptILS,
 	AlgoSwapClimb:   solveSwapClimb,
 	AlgoAuto:        solveAuto,

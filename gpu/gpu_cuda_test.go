@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -286,18 +288,20 @@ func TestPSPMSameSeedSameResult(t *testing.T) {
 func TestILSDescentDeterministicAndLocallyOptimal(t *testing.T) {
 	needDevice(t)
 	in := randomInstance(3000, solver.Euc2D, 100000, 13)
-	e, _ := solver.Lookup(AlgoTwoOptILS, solver.BackendGPU)
-	r1, err := twoOptILS(context.Background(), e, in, solver.Params{}, nil, true)
+	nb := neighbor.Nearest(in, 10)
+	start := construct.Greedy(in, nb)
+	r1, err := TwoOptDescent(in, start)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := twoOptILS(context.Background(), e, in, solver.Params{}, nil, true)
+	r2, err := TwoOptDescent(in, start)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r1.Length != r2.Length {
-		t.Fatalf("descent not deterministic: %d vs %d", r1.Length, r2.Length)
+	if !slices.Equal(r1.Tour, r2.Tour) {
+		t.Fatalf("descent not deterministic: %d vs %d", solver.TourLength(in, r1.Tour), solver.TourLength(in, r2.Tour))
 	}
+	polish2Opt(in, r1.Tour, nb) // as 2opt-ils's descent ends
 	// No exact improving 2-opt move may remain.
 	for i := 0; i < in.N; i++ {
 		for j := i + 2; j < in.N; j++ {

@@ -150,13 +150,13 @@ func TestRefusedRunsLeaveTheContextUsable(t *testing.T) {
 	in := randomInstance(493, solver.Euc2D, 10000, 34)
 	pspm, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
 	p := quickParams(1)
-	p = withOpts(p, "threads=4096")
+	p = p.WithExtra("threads", "4096") // past every range: Set would refuse it here
 	_, err := pspm.Solve(context.Background(), in, p, nil)
 	oneLine(t, "threads 4096", err)
 	afterFaultRunWorks(t, "threads 4096")
 
 	p = quickParams(1)
-	p = withOpts(p, fmt.Sprint("blocks=", 1<<30))
+	p = p.WithExtra("blocks", fmt.Sprint(1<<30))
 	start := time.Now()
 	_, err = pspm.Solve(context.Background(), in, p, nil)
 	oneLine(t, "blocks 2^30", err)
