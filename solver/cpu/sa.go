@@ -265,6 +265,87 @@ type saStep struct {
 	iters int64
 }
 
+// saShared is the set-up and the end that saRun and sspmParallel share.
+type saShared struct {
+	start, coolStart time.Time
+	d                *tour.Dist
+	c                *control
+	near             saNear
+	cool             *solver.Cooling
+	budget           time.Duration
+	lamSteps         float64
+}
+
+// newSAShared starts a run on w workers: its control, its near moves and
+// its start tour (nil: a random one per search).
+func newSAShared(ctx context.Context, in *solver.Instance, p solver.Anneal, snaps chan solver.Snapshot, w int, fit bool) (*saShared, []int32, error) {
+	r := &saShared{start: time.Now(), d: tour.NewDist(in)}
+	r.c = newControl(ctx, p.Params, w, snaps, r.start)
+	var err error
+	if r.near, err = fittedNear(ctx, r.c, in, fit); err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case p.Start != nil:
+		return r, to32(p.Start), nil
+	case fit:
+		return r, to32(fittedStart(in)), nil
+	}
+	return r, nil, nil
+}
+
+// startCooling sets up the schedule once the searches are: a fitted one
+// gets the time left.
+func (r *saShared) startCooling(in *solver.Instance, p solver.Anneal, fit bool) {
+	if fit && !r.c.deadline.IsZero() {
+		r.budget = max(time.Until(r.c.deadline), time.Nanosecond)
+	}
+	r.cool = solver.NewCooling(p.T0, p.TEnd, p.Alpha, int64(stepIters(in.N, p.Sweeps)), in.N, r.budget)
+	r.lamSteps = float64(solver.ScheduleSteps(p))
+	r.coolStart = time.Now()
+}
+
+// snapshot sends s's current tour, built in buf (returned), at step st
+// and temperature t; progress is Lam's schedule's share done, or fitted
+// for a fitted schedule.
+func (r *saShared) snapshot(s *saSearch, buf []int32, st int64, t, fitted float64) []int32 {
+	buf = s.current(buf[:0])
+	if !r.cool.Fitted() {
+		fitted = float64(st) / r.lamSteps
+	}
+	r.c.snapshot(buf, s.cur, st, fitted, t)
+	return buf
+}
+
+// finish ends a run of steps steps, the last at lastT: the fitted
+// descent, the searches' bests offered, a last snapshot and the result,
+// whose tour is the run's best with runBest, else the shortest search's
+// (ties to the lowest index, not the first offered).
+func (r *saShared) finish(e solver.Engine, in *solver.Instance, p solver.Anneal, searches []*saSearch, w int, steps int64, lastT float64, runBest bool) (solver.Result, error) {
+	c := r.c
+	r.cool.Done(steps, lastT)
+	run := r.cool.Run()
+	if r.cool.Fitted() && r.near.nb != nil && !c.stop.Load() {
+		run.Descent = saDescend(c, searches, min(w, len(searches)))
+	}
+	gb := 0
+	for b, s := range searches {
+		c.offerFn(s.bestLength(), s.best)
+		if s.bestLength() < searches[gb].bestLength() {
+			gb = b
+		}
+	}
+	r.snapshot(searches[0], nil, steps, 0, 1)
+	best := c.best
+	if !runBest {
+		best = searches[gb].best(nil)
+	}
+	p.Workers = w
+	res, err := solver.Finish(in, e, p.Report(e), solver.Outcome{Tour: toInt(best), Moves: c.totalMoves(), Steps: steps, Start: r.start, Stopped: c.stopped.Load(), Device: deviceName(w)})
+	res.Schedule = run
+	return res, err
+}
+
 // saRun runs nsearch LWSA searches with pm moves per iteration over the
 // workers, exchanging the global best every p.K temperature steps when
 // exchange is set. Search b owns PCG stream b, so results do not depend
@@ -273,131 +354,70 @@ type saStep struct {
 // (safit.go); otherwise it is Lam et al.'s, cut by the limit where it
 // falls.
 func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Anneal, snaps chan solver.Snapshot, nsearch, pm int, exchange, fit bool) (solver.Result, error) {
-	start := time.Now()
 	w := min(workers(p.Params), nsearch)
-	d := tour.NewDist(in)
-	c := newControl(ctx, p.Params, w, snaps, start)
-
-	near, err := fittedNear(ctx, c, in, fit)
+	r, start0, err := newSAShared(ctx, in, p, snaps, w, fit)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	start0 := p.Start
-	if fit && start0 == nil {
-		start0 = fittedStart(in)
-	}
+	c := r.c
 	searches := make([]*saSearch, nsearch)
 	for b := range searches {
-		r := newRNG(p.Seed, uint64(b))
-		var t []int32
-		if start0 != nil {
-			t = to32(start0)
-		} else {
-			t = r.randomTour(in.N)
+		rg := newRNG(p.Seed, uint64(b))
+		t := start0
+		if t == nil {
+			t = rg.randomTour(in.N)
 		}
-		searches[b] = newSearch(d, t, r)
-		searches[b].nb, searches[b].k = near.nb, near.k
+		searches[b] = newSearch(r.d, t, rg)
+		searches[b].nb, searches[b].k = r.near.nb, r.near.k
 		if c.done() {
-			// stopped while the searches were set up (a million
-			// cities take a few milliseconds each): run none of them
-			searches, nsearch = searches[:b+1], b+1
+			// stopped while the searches were set up: run none of them
+			searches = searches[:b+1]
 			break
 		}
 	}
-	var budget time.Duration
-	if fit && !c.deadline.IsZero() {
-		budget = max(time.Until(c.deadline), time.Nanosecond)
-	}
-	cool := solver.NewCooling(p.T0, p.TEnd, p.Alpha, int64(stepIters(in.N, p.Sweeps)), in.N, budget)
+	r.startCooling(in, p, fit)
 	// Lam's schedule is planned an exchange interval at a time (all of it
 	// without exchanges); a fitted one a step at a time, so that every
 	// step's factor uses the rate measured up to it.
 	epoch := solver.MaxScheduleSteps
 	switch {
-	case cool.Fitted():
+	case r.cool.Fitted():
 		epoch = 1
 	case exchange && p.K > 0:
 		epoch = p.K
 	}
-	lamSteps := float64(solver.ScheduleSteps(p))
-	coolStart := time.Now()
 	t := p.T0
-	var done int64 // iterations each search has run
-	var steps int64
+	var done, steps int64 // iterations each search has run; steps
 	var plan []saStep
 	var lastT float64
 	for t > p.TEnd && !c.stop.Load() {
 		plan = plan[:0]
 		planned := done
 		for len(plan) < epoch && t > p.TEnd {
-			a, k := cool.Next(t, planned, time.Since(coolStart))
+			a, k := r.cool.Next(t, planned, time.Since(r.coolStart))
 			plan = append(plan, saStep{t, k})
 			planned += k
 			t *= a
 		}
-		st0 := steps
-		var wg sync.WaitGroup
-		for wk := 0; wk < w; wk++ {
-			wg.Add(1)
-			go func(wk int) {
-				defer wg.Done()
-				var buf []int32
-				var nextOffer time.Time
-				local := c.moves[wk].v.Load()
-				for b := wk; b < nsearch; b += w {
-					s := searches[b]
-					for i, sp := range plan {
-						st := st0 + int64(i)
-						s.near = near.nb != nil && sp.t < near.from
-						for it := int64(0); it < sp.iters; {
-							chunk := min(sp.iters-it, int64(max(1, checkEvery/pm)))
-							for k := int64(0); k < chunk; k++ {
-								s.iterate(sp.t, pm)
-							}
-							it += chunk
-							local += chunk * int64(pm)
-							c.moves[wk].v.Store(local)
-							if now := time.Now(); !now.Before(nextOffer) {
-								c.offerFn(s.bestLength(), s.best)
-								nextOffer = now.Add(offerEvery)
-							}
-							if c.done() {
-								return
-							}
-							if c.snapshotDue() {
-								buf = s.current(buf[:0])
-								frac := 0.0
-								if !cool.Fitted() {
-									frac = float64(st) / lamSteps
-								}
-								c.snapshot(buf, s.cur, st, frac, sp.t)
-							}
-						}
-						s.steps = st + 1
-					}
-				}
-			}(wk)
-		}
-		wg.Wait()
+		r.anneal(searches, plan, steps, w, pm)
 		if c.stop.Load() {
 			break
 		}
 		lastT = plan[len(plan)-1].t
-		if steps == 0 && cool.Fitted() {
+		if steps == 0 && r.cool.Fitted() {
 			// the probe: its rate sets the time the descent keeps
-			cool.Reserve(descentReserve(in.N, near.k, pm, plan[0].iters, time.Since(coolStart), budget))
+			r.cool.Reserve(descentReserve(in.N, r.near.k, pm, plan[0].iters, time.Since(r.coolStart), r.budget))
 		}
 		steps += int64(len(plan))
 		done = planned
-		if exchange && (!cool.Fitted() || steps%int64(max(p.K, 1)) == 0) {
+		if exchange && (!r.cool.Fitted() || steps%int64(max(p.K, 1)) == 0) {
 			gb := 0
 			for b, s := range searches {
 				if s.bestLength() < searches[gb].bestLength() {
 					gb = b
 				}
 			}
-			bt := searches[gb].best(nil)
-			bl := searches[gb].bestLength()
+			bt, bl := searches[gb].best(nil), searches[gb].bestLength()
 			for _, s := range searches {
 				s.load(bt, bl)
 			}
@@ -408,30 +428,51 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.A
 		lastT = plan[min(int(reached-steps), len(plan))-1].t
 		steps = reached
 	}
-	cool.Done(steps, lastT)
-	run := cool.Run()
-	if cool.Fitted() && near.nb != nil && !c.stop.Load() {
-		run.Descent = saDescend(c, searches, w)
+	return r.finish(e, in, p, searches, w, steps, lastT, false)
+}
+
+// anneal runs plan, whose first step is step st0, on every search,
+// search b on worker b mod w.
+func (r *saShared) anneal(searches []*saSearch, plan []saStep, st0 int64, w, pm int) {
+	c := r.c
+	var wg sync.WaitGroup
+	for wk := 0; wk < w; wk++ {
+		wg.Add(1)
+		go func(wk int) {
+			defer wg.Done()
+			var buf []int32
+			var nextOffer time.Time
+			local := c.moves[wk].v.Load()
+			for b := wk; b < len(searches); b += w {
+				s := searches[b]
+				for i, sp := range plan {
+					st := st0 + int64(i)
+					s.near = r.near.nb != nil && sp.t < r.near.from
+					for it := int64(0); it < sp.iters; {
+						chunk := min(sp.iters-it, int64(max(1, checkEvery/pm)))
+						for k := int64(0); k < chunk; k++ {
+							s.iterate(sp.t, pm)
+						}
+						it += chunk
+						local += chunk * int64(pm)
+						c.moves[wk].v.Store(local)
+						if now := time.Now(); !now.Before(nextOffer) {
+							c.offerFn(s.bestLength(), s.best)
+							nextOffer = now.Add(offerEvery)
+						}
+						if c.done() {
+							return
+						}
+						if c.snapshotDue() {
+							buf = r.snapshot(s, buf, st, sp.t, 0)
+						}
+					}
+					s.steps = st + 1
+				}
+			}
+		}(wk)
 	}
-	gb := 0
-	for b, s := range searches {
-		c.offerFn(s.bestLength(), s.best)
-		if s.bestLength() < searches[gb].bestLength() {
-			gb = b
-		}
-	}
-	stopped := c.stopped.Load()
-	last := searches[0]
-	frac := 1.0
-	if !cool.Fitted() {
-		frac = float64(steps) / max(1, lamSteps)
-	}
-	c.snapshot(last.current(nil), last.cur, steps, frac, 0)
-	p.Workers = w
-	// the shortest search, ties to the lowest index (not the first offered)
-	res, err := solver.Finish(in, e, p.Report(e), solver.Outcome{Tour: toInt(searches[gb].best(nil)), Moves: c.totalMoves(), Steps: steps, Start: start, Stopped: stopped, Device: deviceName(w)})
-	res.Schedule = run
-	return res, err
+	wg.Wait()
 }
 
 // maxSteps is the most temperature steps a search has finished.

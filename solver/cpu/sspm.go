@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // barrier is a reusable spinning barrier for a fixed number of goroutines.
@@ -81,24 +80,14 @@ func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Par
 }
 
 func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Anneal, snaps chan solver.Snapshot, w int, fit bool) (solver.Result, error) {
-	start := time.Now()
-	d := tour.NewDist(in)
-	c := newControl(ctx, p.Params, w, snaps, start)
-	pm := p.Threads
-
-	near, err := fittedNear(ctx, c, in, fit)
+	r, t0, err := newSAShared(ctx, in, p, snaps, w, fit)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	var t0 []int32
-	switch {
-	case p.Start != nil:
-		t0 = to32(p.Start)
-	case fit:
-		t0 = to32(fittedStart(in))
-	default:
+	if t0 == nil {
 		t0 = newRNG(p.Seed, 1<<32).randomTour(in.N)
 	}
+	c, near, pm := r.c, r.near, p.Threads
 	var slots [2][]candidate
 	slots[0], slots[1] = make([]candidate, w), make([]candidate, w)
 	bar := &barrier{n: int32(w)}
@@ -111,16 +100,11 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	checkIters := int64(max(1, checkEvery/pm))
 	reps := make([]*saSearch, w)
 	for wk := range reps {
-		reps[wk] = newSearch(d, t0, newRNG(p.Seed, uint64(wk)))
+		reps[wk] = newSearch(r.d, t0, newRNG(p.Seed, uint64(wk)))
 		reps[wk].nb, reps[wk].k = near.nb, near.k
 	}
-	var budget time.Duration
-	if fit && !c.deadline.IsZero() {
-		budget = max(time.Until(c.deadline), time.Nanosecond)
-	}
-	cool := solver.NewCooling(p.T0, p.TEnd, p.Alpha, int64(stepIters(in.N, p.Sweeps)), in.N, budget)
-	lamSteps := float64(solver.ScheduleSteps(p))
-	coolStart := time.Now()
+	r.startCooling(in, p, fit)
+	cool := r.cool
 	// plan[st&1] is step st: worker 0 writes step st+1 before the barrier
 	// of step st's last iteration, after which the others read it; iters
 	// 0 ends the schedule.
@@ -169,19 +153,14 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 							if c.done() {
 								haltAt.Store(g)
 							} else if c.snapshotDue() {
-								buf = s.current(buf[:0])
-								frac := 0.0
-								if !cool.Fitted() {
-									frac = float64(st) / lamSteps
-								}
-								c.snapshot(buf, s.cur, st, frac, sp.t)
+								buf = r.snapshot(s, buf, st, sp.t, 0)
 							}
 						}
 						if it == sp.iters-1 {
 							// plan the next step
 							next := saStep{}
 							if nextT > p.TEnd {
-								a, k := cool.Next(nextT, done+sp.iters, time.Since(coolStart))
+								a, k := cool.Next(nextT, done+sp.iters, time.Since(r.coolStart))
 								next = saStep{nextT, k}
 								nextT *= a
 							}
@@ -216,24 +195,7 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 		}(wk)
 	}
 	wg.Wait()
-	s := reps[0]
-	steps := stepsDone.Load()
-	stopped := c.stopped.Load() || c.stop.Load()
-	cool.Done(steps, lastT)
-	run := cool.Run()
-	if cool.Fitted() && near.nb != nil && !stopped {
-		run.Descent = saDescend(c, reps[:1], 1)
-	}
-	c.offerFn(s.bestLength(), s.best)
-	frac := 1.0
-	if !cool.Fitted() {
-		frac = float64(steps) / max(1, lamSteps)
-	}
-	c.snapshot(s.current(nil), s.cur, steps, frac, 0)
-	p.Workers = w
-	res, err := solver.Finish(in, e, p.Report(e), solver.Outcome{Tour: toInt(c.best), Moves: c.totalMoves(), Steps: steps, Start: start, Stopped: c.stopped.Load(), Device: deviceName(w)})
-	res.Schedule = run
-	return res, err
+	return r.finish(e, in, p, reps[:1], w, stepsDone.Load(), lastT, true)
 }
 
 func init() {
