@@ -24,21 +24,16 @@ const (
 	DefaultSweeps = solver.DefaultSweeps
 	// DefaultK is Se: temperature steps between global-best exchanges.
 	DefaultK = solver.DefaultK
-	// DefaultThreads is PSPM's moves per iteration of one search: a warp
-	// of 32, the GPU engine's unit, so that the CPU reference and the GPU
-	// engine run the same method with the same numbers.
+	// DefaultThreads is PSPM's moves per iteration of one search: a warp,
+	// as on the GPU.
 	DefaultThreads = solver.DefaultThreads
-	// FittedThreads is CPU PSPM's moves per iteration when its schedule is
-	// fitted to a time limit and threads is not given: a core tries the
-	// moves of an iteration one after another, so fewer of them leave the
-	// schedule more iterations (docs/PERF.md, "CPU PSPM's moves per
-	// iteration under a time limit").
+	// FittedThreads is CPU PSPM's moves per iteration on a schedule fitted
+	// to a time limit when threads is not given (docs/PERF.md).
 	FittedThreads = 8
 )
 
-// saDefaults checks p against engine e and the instance (solver.Validate,
-// the check both backends share), reads the engine's options (annealSpecs)
-// and fills the schedule's defaults.
+// saDefaults checks p against engine e and the instance, reads the
+// engine's options and fills the schedule's defaults.
 func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params) (solver.Anneal, error) {
 	fittedDefault := !p.Given("threads") && solver.FitsToLimit(p)
 	c, err := solver.Configure(annealSpecs[e.Name()], e, in, p)
@@ -55,11 +50,9 @@ func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params) (solver.A
 	return a, err
 }
 
-// saSearch is one LWSA search (Lam et al., Algorithm 2): the solution is
-// a doubly linked list, a move relocates one city, and the best solution
-// is written only when a worse move is about to be accepted while the
-// current solution is the best seen — so improving moves cost O(1) and the
-// O(n) copy happens once per local minimum left, not once per improvement.
+// saSearch is one LWSA search (Lam et al., Algorithm 2): a doubly linked
+// list, relocation moves, and the best solution saved only when a worse
+// move leaves it, so improving moves cost O(1).
 type saSearch struct {
 	d        *tour.Dist
 	n        int
@@ -69,24 +62,17 @@ type saSearch struct {
 	bestLen  int64
 	r        *rng
 	steps    int64 // temperature steps done
-	// edge[x] is d(x, next x) and gain[x] what removing x saves,
-	// d(prev x, x) + d(x, next x) - d(prev x, next x): a move's delta then
-	// takes two distances instead of six, and an applied move updates
-	// five cities (moves are mostly rejected once the search has cooled,
-	// and PSPM applies one of its Pm moves at most).
+	// edge[x] is d(x, next x) and gain[x] what removing x saves, so that a
+	// move's delta takes two distances instead of six.
 	edge, gain []int64
 	// nb holds k nearest cities per city when the run has near moves;
 	// near turns them on (half of the moves) for the current step.
 	nb   []int32
 	k    int
 	near bool
-	// journal lists the moves applied since the best solution, as (city,
-	// its predecessor before the move), while journaling: then bestNext is
-	// stale and the best is the current solution with the journal undone.
-	// On a large instance a cooling search sets a new best and leaves it
-	// again every few moves, and an O(n) copy each time (Lam et al.'s rule,
-	// cheap on their 100 to 493 cities) would cost more than the moves; the
-	// journal is folded into bestNext once it holds n/journalShare moves.
+	// journal lists the moves applied since the best solution (city, its
+	// old predecessor) while journaling, instead of an O(n) copy at each
+	// new best; it is folded into bestNext at n/journalShare moves.
 	journal    []saUndo
 	journaling bool
 	scratch    tour.Linked
@@ -95,9 +81,7 @@ type saSearch struct {
 // saUndo is a journal entry: city c was moved away from after prev.
 type saUndo struct{ c, prev int32 }
 
-// journalShare sets the longest journal, n/journalShare moves: folding it
-// costs two O(n) copies, so a move costs at most 2·journalShare copied
-// entries more.
+// journalShare sets the longest journal, n/journalShare moves.
 const journalShare = 8
 
 func newSearch(d *tour.Dist, t []int32, r *rng) *saSearch {
@@ -182,9 +166,8 @@ func (s *saSearch) fold() {
 	s.journal, s.journaling = s.journal[:0], false
 }
 
-// propose draws a relocation: city c moves between a and next[a]. It
-// returns the change of length. With near moves on, half of the draws
-// put c beside one of its nearest cities.
+// propose draws a relocation of c to between a and next[a] and returns
+// its delta; with near moves on, half of the draws are near ones.
 func (s *saSearch) propose() (c, a int32, delta int64) {
 	if s.near && s.r.p.Uint64()&1 == 0 {
 		if c, a, delta, ok := s.proposeNear(); ok {
@@ -251,11 +234,8 @@ func (s *saSearch) iterate(t float64, pm int) {
 	}
 }
 
-// offerEvery is how often an annealing worker offers its best tour to
-// the run's: building it takes O(n), and while a search cools its best
-// improves at nearly every look, so offering at every look would cost as
-// much as the moves on a large instance. The searches' bests are offered
-// once more when the run ends.
+// offerEvery is how often an annealing worker offers its best tour to the
+// run's, as building it takes O(n).
 const offerEvery = 10 * time.Millisecond
 
 // saStep is one temperature step of a plan: its temperature and the
@@ -306,8 +286,7 @@ func (r *saShared) startCooling(in *solver.Instance, p solver.Anneal, fit bool) 
 }
 
 // snapshot sends s's current tour, built in buf (returned), at step st
-// and temperature t; progress is Lam's schedule's share done, or fitted
-// for a fitted schedule.
+// and temperature t; fitted is the progress of a fitted schedule.
 func (r *saShared) snapshot(s *saSearch, buf []int32, st int64, t, fitted float64) []int32 {
 	buf = s.current(buf[:0])
 	if !r.cool.Fitted() {
@@ -347,12 +326,9 @@ func (r *saShared) finish(e solver.Engine, in *solver.Instance, p solver.Anneal,
 }
 
 // saRun runs nsearch LWSA searches with pm moves per iteration over the
-// workers, exchanging the global best every p.K temperature steps when
-// exchange is set. Search b owns PCG stream b, so results do not depend
-// on the number of workers. With fit the schedule is fitted to the time
-// limit (solver.Cooling), has near moves and ends in a greedy descent
-// (safit.go); otherwise it is Lam et al.'s, cut by the limit where it
-// falls.
+// workers, exchanging the global best every p.K steps when exchange is
+// set; search b owns PCG stream b. With fit the schedule is fitted to the
+// time limit and has near moves and a final descent (safit.go).
 func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Anneal, snaps chan solver.Snapshot, nsearch, pm int, exchange, fit bool) (solver.Result, error) {
 	w := min(workers(p.Params), nsearch)
 	r, start0, err := newSAShared(ctx, in, p, snaps, w, fit)
@@ -376,9 +352,8 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.A
 		}
 	}
 	r.startCooling(in, p, fit)
-	// Lam's schedule is planned an exchange interval at a time (all of it
-	// without exchanges); a fitted one a step at a time, so that every
-	// step's factor uses the rate measured up to it.
+	// Lam's schedule is planned an exchange interval at a time, a fitted
+	// one a step at a time (each step's factor uses the rate so far).
 	epoch := solver.MaxScheduleSteps
 	switch {
 	case r.cool.Fitted():
@@ -541,9 +516,7 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Param
 	}
 }
 
-// saPrepare checks and completes the parameters of an annealing engine:
-// the start tour, the schedule's defaults and ranges, fixed edges (which
-// the annealers do not keep) and the workers.
+// saPrepare checks and completes the parameters of an annealing engine.
 func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params) (solver.Anneal, error) {
 	if err := checkStart(in, q); err != nil {
 		return solver.Anneal{}, err
@@ -562,9 +535,7 @@ func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params) (solver.An
 	return p, nil
 }
 
-// saBytesPerCity is the memory of one LWSA search per city: successor,
-// predecessor, best successor and the two scratch arrays (int32), edge
-// and gain (int64), and the journal (8 bytes per journalShare cities).
+// saBytesPerCity is the memory of one LWSA search per city.
 const saBytesPerCity = 5*4 + 2*8 + 8/journalShare
 
 // saWorkers fills and bounds Workers and bounds Threads (moves per

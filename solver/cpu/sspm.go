@@ -10,9 +10,8 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// barrier is a reusable spinning barrier for a fixed number of goroutines.
-// It spins briefly and then yields, so an oversubscribed machine does not
-// burn a core per waiter.
+// barrier is a reusable barrier for a fixed number of goroutines that
+// spins briefly, then yields.
 type barrier struct {
 	n     int32
 	count atomic.Int32
@@ -34,8 +33,7 @@ func (b *barrier) wait() {
 }
 
 // minMovesPerWorker is the fewest moves per iteration that make a worker's
-// share of an SSPM iteration worth a barrier (measured: a barrier costs
-// about as much as 30–60 relocation evaluations on a quiet x86 core).
+// share worth a barrier, which costs about 30–60 relocation evaluations.
 const minMovesPerWorker = 64
 
 // candidate is a worker's best proposal of one SSPM iteration.
@@ -46,12 +44,10 @@ type candidate struct {
 	_     [40]byte
 }
 
-// sspmEngine is Lam et al.'s SSPM on the CPU: one solution, Pm moves per
-// iteration evaluated in parallel by the workers, the best of them tested
-// by Metropolis. Each worker keeps a replica of the solution and applies
-// the same chosen move, so one barrier per iteration suffices; the
-// Metropolis draw comes from a stream every worker holds an identical copy
-// of. Worker w proposes moves w, w+W, ... from its own stream.
+// sspmEngine is Lam et al.'s SSPM: one solution, Pm moves per iteration
+// evaluated by the workers, the best tested by Metropolis. Each worker
+// keeps a replica and applies the chosen move, drawn from an identical
+// stream, so one barrier per iteration suffices.
 type sspmEngine struct{ baseEngine }
 
 func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
@@ -67,11 +63,8 @@ func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Par
 	if in.N < 4 {
 		return trivial(in, e, p.Report(e), snaps, time.Now())
 	}
-	// A barrier per iteration costs more than dozens of relocation
-	// evaluations, so the Pm moves are spread over the cores only when each
-	// worker gets at least minMovesPerWorker of them; below that one core
-	// evaluating all Pm moves is faster than any split. The search is the
-	// same either way: Pm moves per iteration, the best tested by Metropolis.
+	// Below minMovesPerWorker moves per worker one core is faster than any
+	// split; the search is the same either way.
 	w := max(1, min(p.Workers, p.Threads/minMovesPerWorker))
 	if w == 1 {
 		return saRun(ctx, e, in, p, snaps, 1, p.Threads, false, fit)
@@ -92,9 +85,7 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	slots[0], slots[1] = make([]candidate, w), make([]candidate, w)
 	bar := &barrier{n: int32(w)}
 	// haltAt is the global iteration after whose barrier every worker
-	// stops; worker 0 sets it before the barrier. An iteration number, not
-	// a flag: a fast worker 0 may set it one iteration ahead of a slow
-	// worker's read.
+	// stops (not a flag: worker 0 may be an iteration ahead).
 	var haltAt atomic.Int64
 	haltAt.Store(-1)
 	checkIters := int64(max(1, checkEvery/pm))
@@ -105,9 +96,8 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	}
 	r.startCooling(in, p, fit)
 	cool := r.cool
-	// plan[st&1] is step st: worker 0 writes step st+1 before the barrier
-	// of step st's last iteration, after which the others read it; iters
-	// 0 ends the schedule.
+	// plan[st&1] is step st, written by worker 0 before the barrier of
+	// step st-1's last iteration; iters 0 ends the schedule.
 	var plan [2]saStep
 	a, k := cool.Next(p.T0, 0, 0)
 	plan[0] = saStep{p.T0, k}
