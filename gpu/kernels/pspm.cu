@@ -559,17 +559,14 @@ struct PspmSearch {
             const int key = evaluate<NN>(tv, m);
             int winKey, winner;
             pspm_team_min<WARP>(key, lane, warp, nwarps, swkey(), winKey, winner);
-            // Metropolis on the winner: one compare (key >> 5 < th <=> key <
-            // th * 32; UK: the key is already less th * 32, so the test is
-            // its sign).
+            // Metropolis on the winner: one compare (UK: the key's sign).
             const int wdelta = UK ? (winKey >> 5) + th : winKey >> 5;
             if (UK) {
                 if (!__any_sync(0xffffffffu, winKey < 0)) continue;
             } else if (winKey >= th32) {
                 continue;
             }
-            // LWSA (Alg. 2): archive the current tour only when it is the
-            // best seen and a worse move is about to replace it.
+            // LWSA (Alg. 2): archive the best before a worse move.
             if (wdelta > 0 && cost < best) {
                 pspm_save(a.arch + (size_t)b * a.n, s.nd, a.n, tid, tm.size);
                 best = cost;
@@ -589,13 +586,10 @@ struct PspmSearch {
         return k;
     }
 
-    // steps runs the launch's iterations, temperature step by step, a
-    // batch of 32 iterations per threshold table.
+    // steps runs the launch's iterations, a batch of 32 per threshold table.
     __device__ __forceinline__ void steps() {
         const uint32_t nn = (uint32_t)a.n, nm1 = (uint32_t)max(a.n - 1, 1);
         for (long long it = a.iterStart; it < a.iterEnd;) {
-            // The temperature of this step; a threshold is ceil(-T ln u) =
-            // ceil(negTln2 * log2 u).
             const long long step = (it - a.iterOrigin) / a.itersPerStep;
             const float T = (float)(a.T0 * pow(a.alpha, (double)step));
             const float negTln2 = -0.6931471805599453f * T;
@@ -604,16 +598,12 @@ struct PspmSearch {
             it += ips;
             const bool nnNow = NNOK && a.nbr != nullptr && step >= a.nnStep;
             for (int it0 = 0; it0 < ips; it0 += BATCH) {
-                // Metropolis thresholds of the counters ctrB .. ctrB+BATCH-1.
                 const uint32_t ctrB = ctr0 + (uint32_t)it0;
                 const uint32_t ctrEnd = ctrB + (uint32_t)min(BATCH, ips - it0);
                 int thr;
                 uint32_t bsh;  // the base draw of the counter that is rank mod BATCH
                 pspm_thresholds<BATCH>(bkey, ctrB, WARP ? tid : lane, negTln2, thr, bsh);
-                // The team's table for this batch: rank t writes the entry of
-                // the counter that is t mod BATCH (in a block team, warp 0) at
-                // its offset from ctrB, so the batch reads the table in order,
-                // after every rank has read the previous batch's last entry.
+                // Rank t (warp 0 of a block team) writes its counter's entry.
                 const unsigned long long bw = (unsigned long long)bsh * nn;
                 tm.sync();
                 if (WARP || tid < 32)
@@ -628,8 +618,7 @@ struct PspmSearch {
         }
     }
 
-    // store flushes the archive if the current tour is the best, and saves
-    // the current tour for the next launch.
+    // store flushes the archive and saves the current tour.
     __device__ __forceinline__ void store() {
         if (cost < best) {
             pspm_save(a.arch + (size_t)b * a.n, s.nd, a.n, tid, tm.size);
@@ -643,26 +632,13 @@ struct PspmSearch {
     }
 };
 
-// PspmTour is a search whose team is the whole block: every warp draws and
-// evaluates 32 relocation moves an iteration on the one tour the block
-// keeps in shared memory, with the coordinates (12 bytes a city: up to
-// about 19,000 cities on an H100), and makes its own winner's move while
-// the other warps go on. A search per warp on a large instance holds one
-// warp per SM, which leaves the SM's issue slots and its shared-memory
-// latency idle (docs/PERF.md, "PSPM from 10,000 cities").
-//
-// The tour is the links alone (next | prev << 16 per city): a delta is six
-// distances from the coordinates, so a move changes six link fields and no
-// cache. A warp evaluates without locks, so it may read links another warp
-// is rewriting; its winner then takes a lock bit for each of the five
-// cities whose links the move reads or writes (a = prev c, b = next c, c,
-// p, q = next p), gives up if any is held, and checks that c's links and p's
-// next are still the ones it evaluated: a move is made only on links no
-// other warp can change meanwhile, so its delta is exact and the tracked
-// cost stays the tour's. The warps' moves interleave in no fixed order, so
-// a seed does not replay exactly here. The archive (LWSA) is updated at the
-// launch's end: there is no one moment before a worse move in a search of
-// concurrent moves.
+// PspmTour is a block search whose warps each evaluate 32 moves on the one
+// shared tour (links only, next | prev << 16; a delta is six distances) and
+// make their own winner's move, so a large instance keeps an SM busy. A
+// winner locks its five cities and checks that the links it evaluated are
+// unchanged, so its delta is exact and the tracked cost stays the tour's.
+// The moves interleave in no fixed order (no exact replay); the archive is
+// updated at the launch's end.
 template <int METRIC>
 struct PspmTour {
     const PspmLaunch<unsigned short> &a;
@@ -673,9 +649,8 @@ struct PspmTour {
 
     __device__ __forceinline__ int d(float2 u, float2 v) const { return pspm_dist_raw<METRIC>(u, v); }
 
-    // move makes lane w's move (c to between p and q = next p, from between
-    // a and b) if its five cities are free and its links unchanged, and
-    // reports whether it did (the whole warp).
+    // move makes lane w's move (c from between a and b to between p and q)
+    // if its cities are free and its links unchanged (the whole warp).
     __device__ __forceinline__ bool move(int w, uint32_t c, uint32_t p, uint32_t q, uint32_t ca, uint32_t cb) {
         const uint32_t cp = __shfl_sync(0xffffffffu, c | (p << 16), w), qa = __shfl_sync(0xffffffffu, q | (ca << 16), w);
         const uint32_t b = __shfl_sync(0xffffffffu, cb, w);
@@ -788,12 +763,10 @@ struct PspmTour {
     }
 };
 
-// PSPM_KERNEL gives each layout the C name the host looks up (a module
-// exports templates only under mangled names). Every parameter is 8 bytes
-// wide (the host packs 8-byte slots). Warp kernels run blocks of at most 8
-// warps (planPSPM): the bound lets the compiler keep the loop's values in
-// registers instead of recomputing them under the 64 registers a
-// 1024-thread block would allow.
+// PSPM_ENTRY gives each layout the C name the host looks up; every
+// parameter is 8 bytes wide (the host packs 8-byte slots). Warp kernels run
+// at most 8 warps a block (planPSPM), a bound that keeps the loop's values
+// in registers.
 #define PSPM_ENTRY(NAME, IDX, BOUNDS, ...)                                                                          \
     extern "C" __global__ void BOUNDS NAME(const float2 *xy, long long n, int *cur, long long *curCost, int *arch,  \
                                            long long *archCost, const int *gbest, const long long *gbestCost,       \
@@ -820,12 +793,9 @@ struct PspmTour {
 #define PSPM_WARP(NAME, METRIC, M, MODE) \
     PSPM_KERNEL(NAME, METRIC, unsigned short, true, M, MODE, true, __launch_bounds__(256))
 #define PSPM_BLOCK(NAME, METRIC, IDX, MODE) PSPM_KERNEL(NAME, METRIC, IDX, false, 1, MODE, sizeof(IDX) == 2, )
-// The layouts (gpu/pspm_plan_cuda.go, pspmLayouts, holds the same list):
-// a search per warp, one move per lane (w) or two (t32x2: TPB 33 to 64), a
-// search per block (b: more moves); 16-bit indices with the neighbour
-// draw, 32-bit ones (n >= 65535: never shared) without. The digit is the shared-memory mode: 7 lists, coordinates and
-// neighbour lists, 3 lists and coordinates, 1 lists, 0 nothing. tour: a
-// search per block whose warps share its tour (PspmTour).
+// The layouts (the same list as gpu pspmLayouts): a search per warp of one
+// move per lane (w) or two (t32x2), a search per block (b), or PspmTour
+// (tour); u16 with the neighbour draw, u32 without; the digit is MODE.
 #define PSPM_METRIC(M, METRIC)                                                       \
     PSPM_WARP(pspm_anneal_##M##_u16_w7, METRIC, 1, 7)                               \
     PSPM_WARP(pspm_anneal_##M##_u16_w3, METRIC, 1, 3)                               \
@@ -843,14 +813,9 @@ PSPM_METRIC(euc, METRIC_EUC_2D)
 PSPM_METRIC(ceil, METRIC_CEIL_2D)
 PSPM_METRIC(att, METRIC_ATT)
 
-// pspm_sync is the device-side synchronisation: one block finds the block
-// with the lowest archived cost (ties: the lowest block number) and copies
-// its tour to gbest, where the next pspm_anneal launch and the host's
-// snapshot copy read it.
-// PSPM_REDUCE_THREADS is the block size of pspm_sync and pspm_init: their
-// tree reductions halve blockDim.x, so it is a power of two, and their
-// shared arrays hold one value per thread (gpu/pspm_cuda.go launches them
-// with pspmReduceThreads, the same number).
+// pspm_sync copies the tour of the search with the lowest archived cost
+// (ties: the lowest number) to gbest. PSPM_REDUCE_THREADS (gpu
+// pspmReduceThreads) is its and pspm_init's block size, a power of two.
 #define PSPM_REDUCE_THREADS 1024
 
 extern "C" __global__ void __launch_bounds__(PSPM_REDUCE_THREADS)
@@ -890,9 +855,7 @@ extern "C" __global__ void __launch_bounds__(PSPM_REDUCE_THREADS)
     }
 }
 
-// pspm_tour_cost computes the cost of the tour in next-array form next
-// (one block per tour, blocks tours at stride n) into cost[block] using the
-// integer metric; pspm_init uses it to start the archive.
+// tour_cost writes the integer cost of the block's tour (next array).
 template <int METRIC>
 __device__ void tour_cost(const float2 *xy, const int *next, int n, long long *out) {
     __shared__ long long red[PSPM_REDUCE_THREADS];
@@ -910,9 +873,8 @@ __device__ void tour_cost(const float2 *xy, const int *next, int n, long long *o
     if (threadIdx.x == 0) *out = red[0];
 }
 
-// pspm_init gives every block its start: the tour start (next-array form)
-// when start != 0, else a random permutation drawn by Fisher-Yates from
-// the block's own counter stream. Then cost, archive = start.
+// pspm_init gives every block the tour start, or else a random one
+// (Fisher-Yates on the block's stream), its cost, and the archive.
 template <int METRIC>
 __device__ void pspm_init_impl(const float2 *xy, int n, const int *start, int *cur, long long *curCost, int *arch,
                                long long *archCost, unsigned long long seed) {
@@ -940,26 +902,21 @@ __device__ void pspm_init_impl(const float2 *xy, int n, const int *start, int *c
     if (threadIdx.x == 0) archCost[b] = curCost[b];
 }
 
-#define PSPM_INIT(NAME, METRIC)                                                                        \
-    extern "C" __global__ void __launch_bounds__(PSPM_REDUCE_THREADS)                                  \
-        NAME(const float2 *xy, long long n, const int *start, int *cur, long long *curCost, int *arch, \
-             long long *archCost, unsigned long long seed) {                                           \
-        pspm_init_impl<METRIC>(xy, (int)n, start, cur, curCost, arch, archCost, seed);                 \
+// PSPM_INIT stamps pspm_init_M; dist_check_M writes the GPU's integer
+// distance of pairs (a[k], b[k]) for the tests to compare with the CPU's.
+#define PSPM_INIT(M, METRIC)                                                                                 \
+    extern "C" __global__ void __launch_bounds__(PSPM_REDUCE_THREADS)                                        \
+        pspm_init_##M(const float2 *xy, long long n, const int *start, int *cur, long long *curCost, int *arch, \
+                      long long *archCost, unsigned long long seed) {                                        \
+        pspm_init_impl<METRIC>(xy, (int)n, start, cur, curCost, arch, archCost, seed);                       \
+    }                                                                                                        \
+    extern "C" __global__ void dist_check_##M(const float2 *xy, const int *a, const int *b, long long m, int *out) { \
+        long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;                                      \
+        if (k < m) {                                                                                         \
+            float2 p = xy[a[k]], q = xy[b[k]];                                                               \
+            out[k] = int_dist<METRIC>(p.x, p.y, q.x, q.y);                                                   \
+        }                                                                                                    \
     }
-PSPM_INIT(pspm_init_euc, METRIC_EUC_2D)
-PSPM_INIT(pspm_init_ceil, METRIC_CEIL_2D)
-PSPM_INIT(pspm_init_att, METRIC_ATT)
-
-// int_dist_check writes the GPU's integer distance of pairs (a[k], b[k])
-// so tests can compare it with the CPU's TSPLIB distance.
-#define DIST_CHECK(NAME, METRIC)                                                                           \
-    extern "C" __global__ void NAME(const float2 *xy, const int *a, const int *b, long long m, int *out) { \
-        long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;                                    \
-        if (k < m) {                                                                                       \
-            float2 p = xy[a[k]], q = xy[b[k]];                                                             \
-            out[k] = int_dist<METRIC>(p.x, p.y, q.x, q.y);                                                 \
-        }                                                                                                  \
-    }
-DIST_CHECK(dist_check_euc, METRIC_EUC_2D)
-DIST_CHECK(dist_check_ceil, METRIC_CEIL_2D)
-DIST_CHECK(dist_check_att, METRIC_ATT)
+PSPM_INIT(euc, METRIC_EUC_2D)
+PSPM_INIT(ceil, METRIC_CEIL_2D)
+PSPM_INIT(att, METRIC_ATT)
