@@ -24,12 +24,10 @@ import (
 // engine runs it from partMinN cities with coordinates, where independent
 // whole-tour searches redo each other's work.
 
-// partMinN is the smallest instance the auto engine runs the partition
-// search on (docs/PERF.md, "CPU partition search").
+// partMinN is the smallest instance auto runs the partition search on.
 const partMinN = 15000
 
-// Partition search settings, measured on usa13509 and pla85900 (see
-// docs/PERF.md, "CPU partition search").
+// Partition search settings (docs/PERF.md, "CPU partition search").
 const (
 	// partSegment is the segment size aimed at: segments are as many as
 	// the workers (or a multiple) when they hold about this many cities
@@ -178,8 +176,7 @@ func partLayout(n, w, size int) (p, rep int) {
 	return min(p, n/partMinSegment), rep
 }
 
-// partition runs the partition search from tour t0 until the time limit,
-// the kicks budget or a stop.
+// partition runs the partition search from tour t0 until the run ends.
 func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) {
 	c := r.c
 	ctx, cancel := c.setupContext()
@@ -199,8 +196,7 @@ func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) 
 	c.offer(pr.t, pr.length)
 }
 
-// newPartRun readies a partition search of tour t0 with the global
-// candidate lists nb and nbOdd and the distances d.
+// newPartRun readies a partition search of tour t0.
 func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) *partRun {
 	n := r.in.N
 	pr := &partRun{r: r, ctx: ctx, nb: [2]*neighbor.Lists{nb, nbOdd}, t: append([]int32(nil), t0...),
@@ -296,8 +292,7 @@ func (pr *partRun) cut(off int, left int64) {
 	}
 }
 
-// cutPaths splits the tour from position off into segments of
-// consecutive positions.
+// cutPaths splits the tour from position off into segments.
 func (pr *partRun) cutPaths(off int) {
 	n, p := pr.r.in.N, pr.p
 	for i := range pr.segs {
@@ -552,16 +547,14 @@ func (pr *partRun) restrict(i int) {
 	}
 }
 
-// fixEdges gives segment i its fixed edges: the closing one, last to
-// first, and the instance's own inside the segment.
+// fixEdges gives segment i the closing edge and the instance's own inside.
 func (pr *partRun) fixEdges(i int) {
 	sg := pr.segs[i]
 	sg.edges = append(sg.edges[:0], [2]int{sg.m - 1, 0})
 	pr.instanceEdges(i)
 }
 
-// instanceEdges adds to segment i's fixed edges the instance's own
-// inside it.
+// instanceEdges adds the instance's fixed edges inside segment i.
 func (pr *partRun) instanceEdges(i int) {
 	sg := pr.segs[i]
 	m := sg.m
@@ -641,8 +634,7 @@ func (pr *partRun) load(wk int, sg *partSeg) *ls {
 		pr.ls[wk] = s
 	}
 	s.d, s.n, s.nb, s.k = sg.d, m, sg.nb[:m*sg.k], sg.k
-	// The segment's lists are new every round (prepare): cache their
-	// distances again, in the worker's own buffer.
+	// the segment's lists are new every round: cache their distances again
 	s.nbd = nbDists(s.d, s.nb, m, s.k, s.nbd)
 	s.tour, s.pos = s.tour[:m], s.pos[:m] // s.q is empty and holds m cities
 	for j := range m {

@@ -166,8 +166,7 @@ func splitByKey(cities []int32, key []float64, bounds []int, hist []int32, assig
 	}
 }
 
-// regionEdges gives region i its fixed edges: the virtual ones and the
-// instance's own inside it.
+// regionEdges gives region i its virtual and its instance fixed edges.
 func (pr *partRun) regionEdges(i int) {
 	sg := pr.segs[i]
 	m := sg.m
@@ -180,8 +179,7 @@ func (pr *partRun) regionEdges(i int) {
 	pr.instanceEdges(i)
 }
 
-// isVirtual reports whether the pair of local cities a, b is one of
-// region sg's virtual edges.
+// isVirtual reports whether local cities a, b form a virtual edge of sg.
 func (sg *partSeg) isVirtual(a, b int32) bool {
 	m := int32(sg.m)
 	switch {
@@ -242,8 +240,7 @@ func (pr *partRun) mergeBatch(batch []int, deltas []int64) int64 {
 		return 0
 	}
 	c := pr.r.c
-	// the time bound only under a time limit: a kicks budget's run
-	// stays repeatable
+	// the time bound only under a time limit, for repeatable kick budgets
 	late := pr.r.o.kicks == 0 && pr.checks > 0 && time.Now().After(pr.mergeEnd)
 	if pr.checks >= maxChecks(pr.p) || c.done() || late {
 		pr.rejected += int64(len(batch))
