@@ -11,8 +11,7 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// Defaults of the simulated annealing engines: Lam et al., Table 1, the
-// same on both backends (solver's schedule defaults).
+// Defaults of the simulated annealing engines: Lam et al., Table 1.
 const (
 	// DefaultT0 is the initial temperature.
 	DefaultT0 = solver.DefaultT0
@@ -24,8 +23,7 @@ const (
 	DefaultSweeps = solver.DefaultSweeps
 	// DefaultK is Se: temperature steps between global-best exchanges.
 	DefaultK = solver.DefaultK
-	// DefaultThreads is PSPM's moves per iteration of one search: a warp,
-	// as on the GPU.
+	// DefaultThreads is PSPM's moves per iteration: a warp, as on the GPU.
 	DefaultThreads = solver.DefaultThreads
 	// FittedThreads is CPU PSPM's moves per iteration on a schedule fitted
 	// to a time limit when threads is not given (docs/PERF.md).
@@ -116,8 +114,7 @@ func (s *saSearch) fixGain(x int32) {
 	s.gain[x] = s.edge[p] + s.edge[x] - s.d.At(p, q)
 }
 
-// deltaMove prices moving c to between a and next a (a is neither c nor
-// prev c).
+// deltaMove prices moving c to after a (a is neither c nor prev c).
 func (s *saSearch) deltaMove(c, a int32) int64 {
 	return s.d.At(a, c) + s.d.At(c, s.l.Next[a]) - s.edge[a] - s.gain[c]
 }
@@ -205,8 +202,7 @@ func (s *saSearch) apply(c, a int32, delta int64) {
 	}
 	s.l.Relocate(int(c), int(a))
 	s.cur += delta
-	// the edges leaving p, a and c changed; the gains of the cities
-	// beside them with them
+	// the edges leaving p, a and c changed, and the gains beside them
 	b := s.l.Next[c]
 	s.edge[p] = s.d.At(p, q)
 	s.edge[a] = s.d.At(a, c)
@@ -219,8 +215,7 @@ func (s *saSearch) apply(c, a int32, delta int64) {
 	}
 }
 
-// iterate performs one iteration: pm proposals, the best of them tested
-// by Metropolis at temperature t.
+// iterate draws pm moves and tests the best by Metropolis at t.
 func (s *saSearch) iterate(t float64, pm int) {
 	c, a, delta := s.propose()
 	for k := 1; k < pm; k++ {
@@ -238,8 +233,7 @@ func (s *saSearch) iterate(t float64, pm int) {
 // run's, as building it takes O(n).
 const offerEvery = 10 * time.Millisecond
 
-// saStep is one temperature step of a plan: its temperature and the
-// iterations each search runs at it.
+// saStep is one temperature step of a plan and its iterations per search.
 type saStep struct {
 	t     float64
 	iters int64
@@ -274,8 +268,7 @@ func newSAShared(ctx context.Context, in *solver.Instance, p solver.Anneal, snap
 	return r, nil, nil
 }
 
-// startCooling sets up the schedule once the searches are: a fitted one
-// gets the time left.
+// startCooling sets up the schedule; a fitted one gets the time left.
 func (r *saShared) startCooling(in *solver.Instance, p solver.Anneal, fit bool) {
 	if fit && !r.c.deadline.IsZero() {
 		r.budget = max(time.Until(r.c.deadline), time.Nanosecond)
@@ -406,8 +399,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.A
 	return r.finish(e, in, p, searches, w, steps, lastT, false)
 }
 
-// anneal runs plan, whose first step is step st0, on every search,
-// search b on worker b mod w.
+// anneal runs plan (from step st0) on search b on worker b mod w.
 func (r *saShared) anneal(searches []*saSearch, plan []saStep, st0 int64, w, pm int) {
 	c := r.c
 	var wg sync.WaitGroup
@@ -459,8 +451,7 @@ func maxSteps(searches []*saSearch) int64 {
 	return m
 }
 
-// saDescend runs every search's greedy descent on the workers and returns
-// the time it took.
+// saDescend runs every search's descent on the workers and returns its time.
 func saDescend(c *control, searches []*saSearch, w int) time.Duration {
 	t0 := time.Now()
 	c.setPhase(solver.PhasePolish)
