@@ -4,14 +4,12 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// pspmConfig is the move draw's options of the GPU annealers (pspm, sspm,
-// pssm); the schedule and search counts are read by solver.AnnealOf.
+// pspmConfig is the GPU annealers' draw options (solver.AnnealOf reads
+// the rest).
 type pspmConfig struct {
 	Draw string
 	NNK  int
-	// NNFrom is the temperature below which the draw takes near cities;
-	// nil: the default, pspmNNFromScale times the mean distance from a
-	// city to its nnk-th nearest.
+	// NNFrom is the temperature the neighbour draw starts below (nil: the default).
 	NNFrom *float64
 }
 
@@ -35,8 +33,7 @@ var (
 		Auto("3 × the mean distance from a city to its nnk-th nearest").Experimental()
 )
 
-// pspmSpecs are the GPU annealers' options by engine: the schedule (Lam et
-// al., Table 1), the search counts each one uses, and the draw.
+// pspmSpecs are the GPU annealers' options by engine (Lam et al., Table 1).
 var pspmSpecs = map[string]*solver.Spec[pspmConfig]{
 	AlgoPSPM: solver.NewSpec(pspmBlocks, pspmThreads, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom),
 	AlgoSSPM: solver.NewSpec(pspmThreads, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom),

@@ -148,12 +148,13 @@ func (e Engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 		steps++
 		t *= 0.95
 		if sink.Due() {
-			sink.Send(snapshot(solver.Snapshot{
+			sink.Send(solver.Snapshot{
 				Tour: append([]int(nil), tour...), Length: length,
 				Best: append([]int(nil), best...), BestLength: bestLen,
 				Temperature: t, Step: steps, Moves: moves,
 				Progress: float64(time.Since(start)) / float64(limit),
-			}, solver.PhaseSearch, solver.UnknownProgress))
+				Phase:    solver.PhaseSearch, PhaseProgress: solver.UnknownProgress,
+			})
 		}
 		time.Sleep(200 * time.Microsecond)
 	}
@@ -182,10 +183,4 @@ func (e Engine) setup(ctx context.Context, sink *solver.Sink, start time.Time, l
 		}
 		time.Sleep(time.Millisecond)
 	}
-}
-
-// snapshot marks s with the phase the engine is in.
-func snapshot(s solver.Snapshot, phase solver.Phase, progress float64) solver.Snapshot {
-	s.Phase, s.PhaseProgress = phase, progress
-	return s
 }
