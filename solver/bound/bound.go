@@ -37,7 +37,8 @@ type Options struct {
 	// (gpu.BoundDevice); the graph and the exact evaluation stay here.
 	Device func() (Device, error)
 	// Boruvka makes the CPU ascent use Borůvka's algorithm below four
-	// cores too, so that it takes the GPU's steps.
+	// cores and below boruvkaMinN cities too, so that it takes the GPU's
+	// steps.
 	Boruvka bool
 }
 
@@ -46,13 +47,19 @@ type Options struct {
 // need it (docs/PERF.md).
 func defaultMaxPeriod(n int) int { return min(max(5_000_000/n, 100), 1000) }
 
+// boruvkaMinN is the fewest cities whose ascent runs the parallel Borůvka:
+// below it one core's Prim is faster, and it does not stall when engines
+// beside it take every core (docs/PERF.md).
+const boruvkaMinN = 10_000
+
 // sparseMST returns the 1-tree function the ascent calls on g and the
-// degrees it leaves: Borůvka from four cores while the weights fit its
-// packed keys, Prim otherwise; setting quit abandons a 1-tree part-way.
+// degrees it leaves: Borůvka from four cores and boruvkaMinN cities while
+// the weights fit its packed keys, Prim otherwise; setting quit abandons a
+// 1-tree part-way.
 func sparseMST(g *graph, pi []int64, boruvka bool, quit *atomic.Bool) (func([]int64) int64, []int32) {
 	prim := newSparseTree(g)
 	prim.quit = quit
-	if !boruvka && runtime.GOMAXPROCS(0) < 4 {
+	if !boruvka && (runtime.GOMAXPROCS(0) < 4 || len(pi) < boruvkaMinN) {
 		return prim.run, prim.deg
 	}
 	bor := newSparseBoruvka(g)
