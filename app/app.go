@@ -1,14 +1,7 @@
-// Package app is TSP Lab's desktop user interface (Fyne): an instance
-// browser, the live tour canvas, solver controls, CPU against GPU compare
-// panes and export. The engines come from the solver registry: the
-// program that uses this package registers them (main.go imports the CPU
-// engines and the gpu package).
-//
-// The files split the window by concern: app.go the window and its
-// layout, browser.go the instance list, files.go opening, dropping and
-// recent files, compare.go compare mode, pane.go one run's view,
-// settings.go the solver settings, export.go export, capture.go
-// screenshots. Runs are driven by solver/session.
+// Package app is TSP Lab's desktop user interface (Fyne): the instance
+// browser (browser.go, files.go), a run's pane (pane.go, settings.go),
+// compare mode (compare.go), export and screenshots, over the engines the
+// program registers and solver/session.
 package app
 
 import (
@@ -30,12 +23,10 @@ import (
 	"github.com/tsplab/tsplab/solver/session"
 )
 
-// ID is the application ID, as in FyneApp.toml; Preferences are stored
-// under it.
+// ID is the application ID, as in FyneApp.toml.
 const ID = "io.github.tsplab.tsplab"
 
-// Preferences keys of the app itself (pane settings live under
-// "single.", "left." and "right.").
+// Preferences keys of the app itself (pane settings live under "single.", "left." and "right.").
 const (
 	PrefRecent  = "recent"   // recent files, newest first
 	PrefFolder  = "folder"   // the folder last opened
@@ -44,29 +35,25 @@ const (
 	PrefBudget  = "budget_s" // compare mode's shared time budget, seconds
 )
 
-// MaxRecent is how many recent files are remembered.
-const MaxRecent = 12
-
-// MaxFolders is how many folders the source menu remembers.
-const MaxFolders = 8
+// How many recent files and folders are remembered.
+const (
+	MaxRecent  = 12
+	MaxFolders = 8
+)
 
 // Icon is the application icon as a Fyne resource.
 var Icon = fyne.NewStaticResource("icon.png", assets.IconPNG)
 
 // Options are the command line's choices.
 type Options struct {
-	Open    string // a .tsp file, or the name of a bundled sample
-	Algo    string // algorithm for the single pane (empty: keep the saved one)
-	Backend string // backend for the single pane
-	// A and B choose compare mode's panes as "ALGORITHM/BACKEND" (either
-	// part may be empty: keep the saved one), e.g. "auto/cpu", "auto/gpu".
-	A, B    string
+	Open    string        // a .tsp file, or the name of a bundled sample
+	Algo    string        // algorithm for the single pane (empty: keep the saved one)
+	Backend string        // backend for the single pane
+	A, B    string        // compare mode's panes as "ALGORITHM/BACKEND", e.g. "auto/gpu" (an empty part: the saved one)
 	Run     time.Duration // once the first instance is loaded, run the panes on screen with this budget (0: no)
 	Compare bool          // open in compare mode
-	// Size, if not zero, is the window's size (screenshots).
-	Size fyne.Size
-	// OnLoad, if set, is called on the Fyne goroutine after every load,
-	// the first one included, with the instance or the reader's error.
+	Size    fyne.Size     // if not zero, the window's size (screenshots)
+	// OnLoad, if set, is called on the Fyne goroutine after every load.
 	OnLoad func(*solver.Instance, error)
 }
 
@@ -102,7 +89,7 @@ type App struct {
 	singleView   fyne.CanvasObject
 	compareView  fyne.CanvasObject
 	budget       binding.String
-	summary      binding.String
+	summary      *widget.Label // compare mode's summary
 }
 
 // Sources of the instance list, besides the folders the user opened.
@@ -111,8 +98,7 @@ const (
 	SourceRecent  = "Recent files"
 )
 
-// New builds the main window of a (see fyne.App) and applies opts. It
-// does not show the window.
+// New builds the main window of a and applies opts; it does not show it.
 func New(a fyne.App, opts Options) *App {
 	a.SetIcon(Icon)
 	a.Settings().SetTheme(NewTheme(a.Settings().Theme()))
@@ -150,8 +136,8 @@ func New(a fyne.App, opts Options) *App {
 	if v, _ := ap.budget.Get(); v == "" {
 		_ = ap.budget.Set("10")
 	}
-	ap.summary = binding.NewString()
-	_ = ap.summary.Set("Run both to compare: same instance, same time budget.")
+	ap.summary = widget.NewLabel("Run both to compare: same instance, same time budget.")
+	ap.summary.Wrapping = fyne.TextWrapWord
 	for _, p := range []*Pane{ap.Left, ap.Right} {
 		p.OnUpdate = func(*Pane, session.Progress) { ap.updateSummary() }
 		p.budget = ap.compareBudget
@@ -193,10 +179,8 @@ func defaultSingle() Settings {
 	return Settings{Algorithm: firstRegistered("auto", "pspm", "sspm"), Backend: solver.BackendAuto, TimeLimit: solver.DefaultTimeLimit, Seed: 1}
 }
 
-// defaultCompare is compare mode's first-run pair: auto on the CPU
-// against auto on the GPU. Where the GPU engine cannot run, pane B keeps
-// the backend auto, which runs on the CPU and says why (another seed, so
-// that the two runs differ).
+// defaultCompare is compare mode's first-run pair: auto on the CPU against
+// auto on the GPU, or on backend auto with another seed without one.
 func defaultCompare() (Settings, Settings) {
 	algo := firstRegistered("auto", "pspm", "sspm")
 	l := Settings{Algorithm: algo, Backend: solver.BackendCPU, TimeLimit: solver.DefaultTimeLimit, Seed: 1}
@@ -207,8 +191,7 @@ func defaultCompare() (Settings, Settings) {
 	return l, r
 }
 
-// firstRegistered returns the first of names with a CPU engine, or the
-// first name.
+// firstRegistered returns the first of names with a CPU engine, or the first name.
 func firstRegistered(names ...string) string {
 	for _, n := range names {
 		if _, err := solver.Lookup(n, solver.BackendCPU); err == nil {
@@ -274,11 +257,7 @@ func (a *App) SetCompare(on bool) {
 	a.body.Refresh()
 }
 
-// Compare reports whether compare mode is on.
-func (a *App) Compare() bool { return a.compare }
-
-// Panes returns the panes on screen: the single one, or both compare
-// panes.
+// Panes returns the panes on screen: the single one, or both compare panes.
 func (a *App) Panes() []*Pane {
 	if a.compare {
 		return []*Pane{a.Left, a.Right}
@@ -305,10 +284,8 @@ func (a *App) Running() bool {
 	return false
 }
 
-// RunLines describes the last run of each pane on screen, a line each:
-// its engine, best length, moves and moves per second (tsplab prints them
-// after --run, so a run in the app can be set beside the same run of
-// tsp solve).
+// RunLines describes the last run of each pane on screen, a line each
+// (tsplab prints them after --run, to set beside tsp solve).
 func (a *App) RunLines() []string {
 	var out []string
 	for i, p := range a.Panes() {

@@ -307,10 +307,10 @@ func TestRunAndStopFromTheButtons(t *testing.T) {
 	if len(best) == 0 {
 		t.Fatal("no best tour kept")
 	}
-	if v, _ := p.numbers["Best"].Get(); v != strconv.FormatInt(length, 10) {
+	if v := p.numbers["Best"].Text; v != strconv.FormatInt(length, 10) {
 		t.Errorf("Best shows %q, want %d", v, length)
 	}
-	if v, _ := p.numbers["Gap"].Get(); !strings.HasSuffix(v, "%") {
+	if v := p.numbers["Gap"].Text; !strings.HasSuffix(v, "%") {
 		t.Errorf("Gap shows %q, want a percentage (the sample's optimum is known)", v)
 	}
 	if len(p.Curve.Points()) == 0 {

@@ -21,9 +21,8 @@ type paneBound struct {
 	value  int64 // 0 until computed
 }
 
-// startBound cancels the bound of the previous instance and, when the
-// new one has no known optimum, computes one in the background (p.mu
-// held). The gap line and the plot show it once it is there.
+// startBound cancels the previous instance's bound and, when the new one
+// has no known optimum, computes one in the background (p.mu held).
 func (p *Pane) startBound() {
 	if p.bound.cancel != nil {
 		p.bound.cancel()
@@ -62,16 +61,14 @@ func (p *Pane) setBound(in *solver.Instance, lb int64) {
 	p.bound.value = lb
 	p.Curve.SetOptimum(lb)
 	if p.best != nil {
-		_ = p.numbers["Gap"].Set(boundGap(solver.TourLength(in, p.best), lb))
+		p.setNumber("Gap", boundGap(solver.TourLength(in, p.best), lb))
 	} else {
-		_ = p.numbers["Gap"].Set(fmt.Sprintf("lower bound %d", lb))
+		p.setNumber("Gap", fmt.Sprintf("lower bound %d", lb))
 	}
 }
 
-// boundGap is the gap line of a tour of length l above the lower bound lb.
-// It spells "at most" out: the app's bundled font has no glyph for "≤"
-// (it drew a replacement box in the software renderer's screenshots). A
-// bound of 0 (every city on one point) gives no ratio.
+// boundGap is the gap line of a tour of length l above the lower bound lb,
+// "at most" spelt out (the bundled font has no "≤").
 func boundGap(l, lb int64) string {
 	g, ok := solver.GapPercent(l, lb)
 	if !ok {

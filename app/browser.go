@@ -18,8 +18,7 @@ import (
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
-// Entry is one instance in the browser: what its header says, read
-// without loading the whole file.
+// Entry is one instance in the browser: what its header says, read without loading the whole file.
 type Entry struct {
 	Name      string // base name without .tsp
 	Path      string
@@ -57,10 +56,8 @@ func (e Entry) Summary() string {
 	return strings.Join(parts, " · ")
 }
 
-// ReadEntry describes the instance file at path from its header (read by
-// tsplib.ReadHeader, not the whole file), its known optimum (from the
-// optima tables, tsplib.KnownOptimum) and whether an optimal tour lies
-// beside it. A file whose header cannot be read gets Err.
+// ReadEntry describes the instance file at path from its header alone, its
+// known optimum and whether an optimal tour lies beside it.
 func ReadEntry(path string) Entry {
 	e := Entry{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), Path: path}
 	h, err := tsplib.ReadHeader(path)
@@ -98,15 +95,17 @@ func ScanFolder(dir string) ([]Entry, error) {
 		}
 		out = append(out, ReadEntry(filepath.Join(dir, de.Name())))
 	}
-	slices.SortStableFunc(out, func(a, b Entry) int {
-		return cmp.Or(cmp.Compare(a.Dimension, b.Dimension), strings.Compare(a.Name, b.Name))
-	})
+	slices.SortStableFunc(out, bySize)
 	return out, nil
 }
 
-// ExtractSamples copies the bundled samples into dir (created if needed)
-// so they load like any file, optima.csv and optimal tours beside them.
-// Files already there with the same size are kept. It returns dir.
+// bySize orders entries by dimension, then name.
+func bySize(a, b Entry) int {
+	return cmp.Or(cmp.Compare(a.Dimension, b.Dimension), strings.Compare(a.Name, b.Name))
+}
+
+// ExtractSamples copies the bundled samples into dir so they load like any
+// file (files already there with the same size are kept); it returns dir.
 func ExtractSamples(dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
@@ -145,9 +144,8 @@ func SamplesDir() string {
 	return filepath.Join(base, "tsplab", "samples")
 }
 
-// ShowSource fills the list from src: SourceSamples, SourceRecent, or
-// a folder (its path, or its label in the source menu). A folder that
-// cannot be read leaves the list empty and says why in the message line.
+// ShowSource fills the list from src: SourceSamples, SourceRecent, or a
+// folder (its path, or its label in the source menu).
 func (a *App) ShowSource(src string) {
 	var entries []Entry
 	var err error
@@ -183,10 +181,6 @@ func (a *App) ShowSource(src string) {
 	a.showing = src
 }
 
-// Source returns what the list shows: SourceSamples, SourceRecent or a
-// folder's label (see FolderLabel).
-func (a *App) Source() string { return a.showing }
-
 func (a *App) setEntries(entries []Entry) {
 	a.allEntries = entries
 	a.applyFilter()
@@ -197,9 +191,9 @@ func (a *App) setEntries(entries []Entry) {
 // checkLimit is the largest file the background check reads whole.
 const checkLimit = 4 << 20
 
-// checkEntries reads the listed files up to checkLimit whole, in the
-// background, and marks those that cannot be read: a header alone does
-// not show a broken body. A newer list (seq) ends it.
+// checkEntries reads the listed files up to checkLimit whole and marks
+// those that cannot be read (a header alone does not show a broken body);
+// a newer list (seq) ends it.
 func (a *App) checkEntries(seq int, entries []Entry) {
 	for _, e := range entries {
 		if e.Err != "" {
@@ -229,9 +223,7 @@ const (
 	SortName = "Name"
 )
 
-// applyFilter shows the entries whose name holds the search text, in the
-// chosen order, keeping the instance on screen selected when it is
-// among them.
+// applyFilter shows the entries whose name holds the search text, in the chosen order.
 func (a *App) applyFilter() {
 	q := strings.ToLower(strings.TrimSpace(a.search.Text))
 	var view []Entry
@@ -243,33 +235,14 @@ func (a *App) applyFilter() {
 	if a.sortBy.Selected == SortName {
 		slices.SortStableFunc(view, func(x, y Entry) int { return strings.Compare(strings.ToLower(x.Name), strings.ToLower(y.Name)) })
 	} else {
-		slices.SortStableFunc(view, func(x, y Entry) int {
-			return cmp.Or(cmp.Compare(x.Dimension, y.Dimension), strings.Compare(x.Name, y.Name))
-		})
+		slices.SortStableFunc(view, bySize)
 	}
 	a.entries = view
-	a.selected = -1
-	a.list.UnselectAll()
-	for i, e := range view {
-		if e.Path == a.current && a.current != "" {
-			a.selected = i
-			a.list.Select(i)
-		}
-	}
+	a.reselectCurrent()
 	a.list.Refresh()
 }
 
-// SetSearch filters the list to the names holding text.
-func (a *App) SetSearch(text string) { a.search.SetText(text) }
-
-// SetSort orders the list by SortSize or SortName.
-func (a *App) SetSort(by string) { a.sortBy.SetSelected(by) }
-
-// Entries returns the listed instances (those the search lets through).
-func (a *App) Entries() []Entry { return a.entries }
-
-// markBroken records that the file at path cannot be read, so the list
-// shows it as such.
+// markBroken records that the file at path cannot be read, so the list shows it as such.
 func (a *App) markBroken(path string, err error) {
 	for _, list := range [][]Entry{a.allEntries, a.entries} {
 		for i := range list {
@@ -281,8 +254,7 @@ func (a *App) markBroken(path string, err error) {
 	a.list.Refresh()
 }
 
-// reselectCurrent selects the entry of the instance on screen again (none
-// when it is not listed), after a file that failed to load.
+// reselectCurrent selects the entry of the instance on screen (none when it is not listed).
 func (a *App) reselectCurrent() {
 	a.selected = -1
 	a.list.UnselectAll()
@@ -315,9 +287,8 @@ func (a *App) typedKey(ev *fyne.KeyEvent) {
 	}
 }
 
-// ShowFolder lists every .tsp file in dir; dir joins the folders of the
-// source menu (remembered in Preferences) and becomes the file dialog's
-// starting place.
+// ShowFolder lists every .tsp file in dir, which joins the source menu and
+// becomes the file dialog's starting place.
 func (a *App) ShowFolder(dir string) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
@@ -326,8 +297,7 @@ func (a *App) ShowFolder(dir string) {
 	a.ShowSource(dir)
 }
 
-// folderLabel is how the source menu names a folder: its path, with the
-// home directory as ~.
+// folderLabel is how the source menu names a folder: its path, with the home directory as ~.
 func folderLabel(dir string) string {
 	if home, err := os.UserHomeDir(); err == nil && home != "" && home != "/" {
 		if rel, err := filepath.Rel(home, dir); err == nil && !strings.HasPrefix(rel, "..") {
@@ -337,12 +307,8 @@ func folderLabel(dir string) string {
 	return dir
 }
 
-// FolderLabel is the source-menu label of folder dir.
-func FolderLabel(dir string) string { return folderLabel(dir) }
-
-// addFolder puts dir first among the remembered folders (at most
-// MaxFolders) and refreshes the source menu. The bundled samples' folder
-// has its own entry and is not added.
+// addFolder puts dir (not the samples' folder) first among the remembered
+// folders and refreshes the source menu.
 func (a *App) addFolder(dir string) {
 	if dir == "" || dir == a.samplesDir {
 		return
@@ -383,9 +349,6 @@ func (a *App) refreshSources() {
 	a.source.SetOptions(opts)
 }
 
-// Sources returns the source menu's choices.
-func (a *App) Sources() []string { return append([]string(nil), a.source.Options...) }
-
 // setMessage shows one line under the list: loading news, or an error
 // (in the error colour) such as a file that could not be read.
 func (a *App) setMessage(text string, isErr bool) {
@@ -397,9 +360,6 @@ func (a *App) setMessage(text string, isErr bool) {
 	}
 	a.message.Refresh()
 }
-
-// Message returns the line under the list.
-func (a *App) Message() string { return a.message.Text }
 
 // browserView is the window's left column: where the list comes from,
 // the open buttons, the list of instances and the message line.

@@ -3,6 +3,7 @@ package app
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/canvas"
+	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/session"
 )
 
@@ -142,15 +144,15 @@ func TestChangedTintEndsWithTheRun(t *testing.T) {
 	}
 	sawLive := false
 	pump(t, "a live scene", func() bool {
-		sawLive = slices.Contains(p.View.Legend(), canvas.LegendChanged)
+		sawLive = slices.Contains(canvas.LegendFor(p.View.Scene()), canvas.LegendChanged)
 		return sawLive || p.Runner.State() != session.Running
 	})
 	settle(t, p)
 	if !sawLive {
 		t.Error("the running scene had no tint of recent changes in its legend")
 	}
-	if sc := p.View.Scene(); !sc.Done || slices.Contains(p.View.Legend(), canvas.LegendChanged) {
-		t.Errorf("after the run: scene done %v, legend %v", sc.Done, p.View.Legend())
+	if sc := p.View.Scene(); !sc.Done || slices.Contains(canvas.LegendFor(p.View.Scene()), canvas.LegendChanged) {
+		t.Errorf("after the run: scene done %v, legend %v", sc.Done, canvas.LegendFor(p.View.Scene()))
 	}
 }
 
@@ -178,6 +180,54 @@ func TestUpdateThrottle(t *testing.T) {
 	for i := 1; i < len(got); i++ {
 		if got[i].Moves < got[i-1].Moves {
 			t.Errorf("updates out of order: %d after %d", got[i].Moves, got[i-1].Moves)
+		}
+	}
+}
+
+// TestRedrawsWhileTheEngineTakesEveryCore: every update repaints the
+// window (with software OpenGL, on the engine's cores), so a run whose
+// engine takes every core is redrawn about once a BusyFrameInterval, not
+// at the runner's 30 updates a second; an engine that leaves a core free,
+// or has no workers (a GPU engine), is redrawn every FrameInterval.
+func TestRedrawsWhileTheEngineTakesEveryCore(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	updates := 0
+	p.OnUpdate = func(*Pane, session.Progress) { updates++ }
+	s := fakeSettings(1500 * time.Millisecond)
+	s.Algorithm = "swap-climb" // declares workers, all cores by default
+	p.SetSettings(s)
+	start := time.Now()
+	if err := p.RunFor(0); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, p)
+	// One per interval begun, the first and the last.
+	if most := int(time.Since(start)/BusyFrameInterval) + 3; updates > most || updates < 2 {
+		t.Errorf("%d redraws in %v, want 2 to %d", updates, time.Since(start).Round(time.Millisecond), most)
+	}
+	if BusyFrameInterval > time.Second {
+		t.Errorf("BusyFrameInterval %v: a running tour must be redrawn at least once a second", BusyFrameInterval)
+	}
+	climb, _ := solver.Lookup("swap-climb", solver.BackendCPU)
+	onGPU, _ := solver.Lookup("swap-climb", solver.BackendGPU) // no workers option
+	for _, c := range []struct {
+		e       solver.Engine
+		workers int
+		want    time.Duration
+	}{
+		{climb, 0, BusyFrameInterval},
+		{climb, runtime.NumCPU(), BusyFrameInterval},
+		{onGPU, 0, FrameInterval},
+	} {
+		if got := frameInterval(c.e, solver.Params{Workers: c.workers}); got != c.want {
+			t.Errorf("%s/%s with %d workers: frame interval %v, want %v", c.e.Name(), c.e.Backend(), c.workers, got, c.want)
+		}
+	}
+	if runtime.NumCPU() > 1 {
+		if got := frameInterval(climb, solver.Params{Workers: 1}); got != FrameInterval {
+			t.Errorf("one worker of %d cores: frame interval %v, want %v", runtime.NumCPU(), got, FrameInterval)
 		}
 	}
 }

@@ -5,17 +5,18 @@ import (
 	"image/png"
 	"io"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/software"
+	"fyne.io/fyne/v2/test"
 
 	"github.com/tsplab/tsplab/internal/atomicfile"
 )
 
-// Capture returns the window's picture: window.Canvas().Capture(). When
-// the OpenGL read-back gives a blank image (Mesa's software GL under
-// Xvfb reads an empty front buffer), it renders the same content at the
-// same size with Fyne's software painter instead, and says so in the
-// second result.
+// Capture returns the window's picture, rendered with Fyne's software
+// painter (and a note saying so) when the OpenGL read-back is blank, as
+// with Mesa's software GL under Xvfb.
 func (a *App) Capture() (image.Image, string) {
+	layoutAgain(a.Win.Content())
 	img := a.Win.Canvas().Capture()
 	if !Uniform(img) {
 		return img, ""
@@ -26,9 +27,32 @@ func (a *App) Capture() (image.Image, string) {
 	c.SetScale(a.Win.Canvas().Scale())
 	c.SetContent(content)
 	c.Resize(size)
+	layoutAgain(content)
 	img = c.Capture()
 	a.Win.SetContent(content)
 	return img, "the OpenGL read-back was blank; rendered the window's content with the software painter"
+}
+
+// layoutAgain lays out every container and widget under o again,
+// children first, as the window driver's frames would before the next
+// paint: a wrapped text knows its height only once it has its width, and
+// a capture comes before any frame has made room for it.
+func layoutAgain(o fyne.CanvasObject) {
+	switch v := o.(type) {
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			layoutAgain(c)
+		}
+		if v.Layout != nil {
+			v.Layout.Layout(v.Objects, v.Size())
+		}
+	case fyne.Widget:
+		r := test.WidgetRenderer(v)
+		for _, c := range r.Objects() {
+			layoutAgain(c)
+		}
+		r.Layout(v.Size())
+	}
 }
 
 // Uniform reports whether every pixel of img has the same colour.

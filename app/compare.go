@@ -32,8 +32,7 @@ func (a *App) RunCompare() error {
 	return a.RunCompareFor(d)
 }
 
-// compareBudget is the budget control's value: the time limit of both
-// compare panes.
+// compareBudget is the budget control's value: the time limit of both compare panes.
 func (a *App) compareBudget() (time.Duration, error) {
 	budget, err := parsePositive(a.budget, "budget")
 	if err != nil {
@@ -64,10 +63,8 @@ func paneLetter(a *App, p *Pane) string {
 	return "A"
 }
 
-// linkPanes keeps pane B on pane A's algorithm while they share one:
-// picking another in A moves B too, on B's own backend (CPU against GPU),
-// so the pair compares backends; picking another algorithm in B unlinks
-// them.
+// linkPanes moves pane B to the algorithm picked in pane A while they
+// share one, so the pair compares backends.
 func (a *App) linkPanes() {
 	a.Left.settings.OnUserAlgorithm = func(old, algo string) {
 		to := a.Right
@@ -88,12 +85,11 @@ func parsePositive(b binding.String, name string) (float64, error) {
 	return v, nil
 }
 
-// Summary returns compare mode's summary.
-func (a *App) Summary() string { s, _ := a.summary.Get(); return s }
-
 // updateSummary writes each pane's final gap and time to each threshold.
 func (a *App) updateSummary() {
-	_ = a.summary.Set(CompareSummary(a.paneSummary(a.Left, "A"), a.paneSummary(a.Right, "B")))
+	if s := CompareSummary(a.paneSummary(a.Left, "A"), a.paneSummary(a.Right, "B")); s != a.summary.Text {
+		a.summary.SetText(s)
+	}
 }
 
 // PaneSummary is what compare mode's summary says of one pane.
@@ -135,8 +131,7 @@ func ThresholdTimes(curve []export.CurvePoint, ref int64) []time.Duration {
 	return out
 }
 
-// line is one pane's summary line: its final gap and the time to each
-// threshold.
+// line is one pane's summary line: its final gap and the time to each threshold.
 func (s PaneSummary) line() string {
 	var b strings.Builder
 	b.WriteString(s.Label + ": ")
@@ -169,9 +164,8 @@ func (s PaneSummary) line() string {
 	return b.String()
 }
 
-// CompareSummary is compare mode's summary: a line per pane with its
-// final gap (above the optimum, or above the lower bound when the optimum
-// is unknown) and the time it took to come within each of GapThresholds.
+// CompareSummary is compare mode's summary: a line per pane with its final
+// gap and when it came within each of GapThresholds.
 func CompareSummary(l, r PaneSummary) string {
 	if l.Best == 0 && r.Best == 0 {
 		return "Run both to compare: same instance, same time budget.\n" + l.Label + " against " + r.Label + "."
@@ -191,12 +185,10 @@ func (a *App) compareViewObject() fyne.CanvasObject {
 	})
 	runBoth.Importance = widget.HighImportance
 	stopBoth := widget.NewButtonWithIcon("Stop both", theme.MediaStopIcon(), func() { a.Left.Stop(); a.Right.Stop() })
-	summary := widget.NewLabelWithData(a.summary)
-	summary.Wrapping = fyne.TextWrapWord
 	bar := container.NewVBox(
 		container.NewHBox(runBoth, stopBoth,
 			widget.NewLabel("Time budget of each pane (s)"), container.NewGridWrap(fyne.NewSize(90, budget.MinSize().Height), budget)),
-		summary)
+		a.summary)
 	return container.NewBorder(bar, nil, nil, nil,
 		container.NewGridWithColumns(2, a.Left.Compact("A"), a.Right.Compact("B")))
 }

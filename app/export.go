@@ -28,8 +28,7 @@ import (
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
-// Export kinds: pictures of the canvas, the tour, the convergence curve,
-// the run report.
+// Export kinds: pictures of the canvas, the tour, the convergence curve, the run report.
 const (
 	ExportPNG  = "png"
 	ExportSVG  = "svg"
@@ -59,8 +58,7 @@ func (p *Pane) WriteExport(w io.Writer, kind string, width, height int) error {
 	return p.writeExport(w, kind, width, height, "")
 }
 
-// engineName is the engine of the pane's run ("auto/cpu"), or of its
-// settings before any run.
+// engineName is the engine of the pane's run ("auto/cpu"), or of its settings before any run.
 func (p *Pane) engineName() string {
 	if e := p.Runner.Last().Engine; e != "" {
 		return e
@@ -105,22 +103,11 @@ func (p *Pane) writeExport(w io.Writer, kind string, width, height int, label st
 	return fmt.Errorf("export: unknown kind %q", kind)
 }
 
-// ExportFile exports the panes on screen to path. In compare mode a PNG
-// or SVG holds both panes side by side; the other kinds are written once
-// per pane, to NAME-A.EXT and NAME-B.EXT beside path. It returns the
-// files written. Each file is replaced whole; nothing is written when
-// any pane's export cannot be made.
-func (a *App) ExportFile(path, kind string, width, height int) ([]string, error) {
-	write, err := a.prepareExport(kind, width, height)
-	if err != nil {
-		return nil, err
-	}
-	return write(path)
-}
-
 // prepareExport makes what kind exports from the panes on screen and
-// returns the function that writes it to path as ExportFile does. It
-// fails (no tour yet, no finished run) before anything is written.
+// returns the function that writes it to path and returns the files
+// written: in compare mode a PNG or SVG holds both panes side by side, the
+// other kinds go once per pane to NAME-A-ENGINE.EXT and NAME-B-ENGINE.EXT.
+// It fails (no tour yet, no finished run) before anything is written.
 func (a *App) prepareExport(kind string, width, height int) (write func(path string) ([]string, error), err error) {
 	panes := a.Panes()
 	if len(panes) == 1 || kind == ExportPNG || kind == ExportSVG {
@@ -180,10 +167,8 @@ func paneWidths(width, n int) ([]int, error) {
 	return ws, nil
 }
 
-// writeSideBySide draws the panes side by side in one PNG (composed
-// pixels) or SVG (nested <svg> elements) of exactly width × height (height
-// 0: the instance's aspect ratio at each pane's width), each titled with
-// its pane and engine.
+// writeSideBySide draws the panes side by side, each titled, in one PNG or
+// SVG of width × height (height 0: the instance's aspect ratio).
 func writeSideBySide(w io.Writer, kind string, panes []*Pane, width, height int) error {
 	ws, err := paneWidths(width, len(panes))
 	if err != nil {
@@ -270,8 +255,7 @@ func isPicture(kind string) bool {
 	return kind == ExportPNG || kind == ExportSVG || kind == ExportPDF
 }
 
-// exportForm is the export dialog's content: what to export and, for a
-// picture only, its size.
+// exportForm is the export dialog's content: what to export and, for a picture only, its size.
 type exportForm struct {
 	kind          *widget.Select
 	width, height *widget.Entry
@@ -293,13 +277,7 @@ func newExportForm() *exportForm {
 	hint := newSecondaryLabel("pixels for PNG, points for SVG/PDF; height 0 keeps the aspect ratio; in compare mode the size of the whole picture", true)
 	f.size = container.NewVBox(
 		container.New(layout.NewFormLayout(), widget.NewLabel("Width"), f.width, widget.NewLabel("Height"), f.height), hint)
-	f.kind = widget.NewSelect(labels, func(string) {
-		if isPicture(f.Kind()) {
-			f.size.Show()
-		} else {
-			f.size.Hide()
-		}
-	})
+	f.kind = widget.NewSelect(labels, func(string) { showIf(f.size, isPicture(f.Kind())) })
 	f.kind.SetSelectedIndex(0)
 	f.content = container.NewVBox(container.New(layout.NewFormLayout(), widget.NewLabel("What"), f.kind), f.size)
 	return f
@@ -385,9 +363,7 @@ func (a *App) saveDialog(kind string, width, height int) {
 	d.Show()
 }
 
-// writeWhole replaces path with data atomically (internal/atomicfile, as
-// the command line writes its outputs): a full disk or a crash leaves the
-// previous file, never a truncated one.
+// writeWhole replaces path with data atomically, as the command line does.
 func writeWhole(path string, data []byte) error {
 	return atomicfile.Write(path, func(w io.Writer) error {
 		_, err := w.Write(data)

@@ -49,10 +49,8 @@ func (a *App) openFolderDialog() {
 	d.Show()
 }
 
-// OpenFile shows the folder of the file at path in the list, with the
-// file selected, and opens it: a file from another folder brings its
-// neighbours along. A file the folder listing does not show (not a .tsp)
-// is opened alone.
+// OpenFile lists the folder of the file at path and opens the file,
+// selected in the list when it is a .tsp.
 func (a *App) OpenFile(path string) {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
@@ -101,9 +99,7 @@ func (a *App) addRecent(path string) {
 }
 
 // Open loads the instance at path in the background and shows it in every
-// pane. A reader error is shown as one line under the list and leaves the
-// instance on screen as it was. Only the newest of several quick Opens
-// (arrowing through a folder) is shown.
+// pane (only the newest of quick Opens); a reader error goes under the list.
 func (a *App) Open(path string) {
 	a.loadSeq++
 	seq := a.loadSeq
@@ -141,9 +137,8 @@ func (a *App) loaded(path string, in *solver.Instance, opt []int, err error) {
 	}
 }
 
-// LoadInstance reads a TSPLIB file with its known optimum, and its
-// optimal tour when an .opt.tour lies beside it (nil otherwise; a broken
-// optimal tour is ignored).
+// LoadInstance reads a TSPLIB file with its known optimum and the optimal
+// tour of a readable .opt.tour beside it.
 func LoadInstance(path string) (*solver.Instance, []int, error) {
 	in, err := tsplib.Load(path)
 	if err != nil {

@@ -157,8 +157,8 @@ func TestPhaseInStatusAndBarAndFirstTourDrawn(t *testing.T) {
 		t.Errorf("status %q: the phase's progress is known, want it shown", p.Status())
 	}
 	last := p.Runner.Last()
-	if v := p.bar.Value(); math.Abs(v-last.PhaseProgress) > 1e-9 || p.busy.Visible() || !p.bar.Visible() {
-		t.Errorf("bar %.3f (busy %v), want the phase progress %.3f on the determinate bar", v, p.busy.Visible(), last.PhaseProgress)
+	if v := p.bar.Value(); math.Abs(v-last.PhaseProgress) > 1e-9 || p.bar.Busy() {
+		t.Errorf("bar %.3f (busy %v), want the phase progress %.3f on the determinate bar", v, p.bar.Busy(), last.PhaseProgress)
 	}
 	if sc := p.View.Scene(); sc.Tour != nil {
 		t.Error("a tour drawn before the engine has one")
@@ -323,7 +323,7 @@ func TestRunFromTheAppIsValidatedAsTheCLIs(t *testing.T) {
 		// The CLI's check refuses it too (Params drops a value that does
 		// not parse, so the field is set directly).
 		pp := s.Params()
-		pp.Blocks = blocks
+		pp = pp.WithExtra("blocks", strconv.Itoa(blocks))
 		if err := solver.Validate(e, in, pp); err == nil {
 			t.Fatalf("solver.Validate takes %d blocks on %d cities: the test proves nothing", blocks, in.N)
 		}

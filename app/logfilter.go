@@ -6,20 +6,16 @@ import (
 	"sync"
 )
 
-// quietLog passes log lines on to w, but for Fyne's report that the
-// file dialog found no folder for one of its favourites ("Fyne error:
-// Getting favorite locations", with its Cause and At lines): on a system
-// without XDG user folders (no Videos folder, say) every file dialog
-// logged it, and the dialog works the same without those favourites.
+// quietLog passes log lines on to w but for Fyne's "Getting favorite
+// locations" error with its Cause and At lines, which every file dialog
+// logs on a system without XDG user folders.
 type quietLog struct {
 	mu       sync.Mutex
 	w        io.Writer
 	dropping bool
 }
 
-// QuietLog returns a writer for log.SetOutput that drops Fyne's reports
-// of missing favourite folders of the file dialog and passes everything
-// else on to w.
+// QuietLog returns a quietLog writer for log.SetOutput.
 func QuietLog(w io.Writer) io.Writer { return &quietLog{w: w} }
 
 func (q *quietLog) Write(p []byte) (int, error) {

@@ -60,7 +60,7 @@ func TestProgressBarEmptyAtZero(t *testing.T) {
 	if s, e := share(primary), share(empty); s > 0.02 || e < 0.5 {
 		t.Errorf("at 0 %%: %.0f %% of the bar is the primary colour, %.0f %% the empty field's", 100*s, 100*e)
 	}
-	b.SetValue(0.5)
+	b.Set(0.5, false)
 	if s := share(primary); s < 0.3 || s > 0.55 {
 		t.Errorf("at 50 %% %.0f %% of the bar is the primary colour", 100*s)
 	}

@@ -308,7 +308,7 @@ func TestRefusedRunKeepsTheResult(t *testing.T) {
 	}
 	settle(t, p)
 	best, _ := p.Runner.Best()
-	shown, _ := p.numbers["Best"].Get()
+	shown := p.numbers["Best"].Text
 	if best == nil || shown == "–" {
 		t.Fatalf("no result to keep: best %v, shown %q", best != nil, shown)
 	}
@@ -318,7 +318,7 @@ func TestRefusedRunKeepsTheResult(t *testing.T) {
 	if top := ap.Win.Canvas().Overlays().Top(); top != nil {
 		ap.Win.Canvas().Overlays().Remove(top)
 	}
-	if got, _ := p.numbers["Best"].Get(); got != shown {
+	if got := p.numbers["Best"].Text; got != shown {
 		t.Errorf("after a refused run Best shows %q, was %q", got, shown)
 	}
 	if b, _ := p.Runner.Best(); b == nil {
@@ -467,5 +467,22 @@ func TestStatusWrapsWithoutMovingTheControls(t *testing.T) {
 	}
 	if h, min := p.status.Size().Height, p.status.MinSize().Height; h < min {
 		t.Errorf("status %v tall, needs %v", h, min)
+	}
+}
+
+// TestCaptureMakesRoomForWrappedTexts: a capture comes before any frame of
+// the window driver; the texts that wrap once they have their width must
+// still not overlap the rows beneath in it (the README's screenshots).
+func TestCaptureMakesRoomForWrappedTexts(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	ap.Win.Resize(fyne.NewSize(1024, 700))
+	p := ap.Single
+	for _, algo := range []string{"auto", "pspm", "3opt-ils"} {
+		p.settings.algoSelect.SetSelected(algo)
+		ap.Capture()
+		if o := overlaps(visibleTexts(p.settingsPanel)); len(o) > 0 {
+			t.Errorf("%s: %d overlapping texts in the captured settings, first %s", algo, len(o), o[0])
+		}
 	}
 }

@@ -1,14 +1,15 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/data/binding"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -30,104 +31,89 @@ type Pane struct {
 	settings *settingsForm
 	win      fyne.Window
 
-	// mu serialises the pane's UI changes. With the real driver they all
-	// run on the Fyne goroutine anyway; the test driver runs fyne.Do on
-	// the caller's goroutine, so the runner's updates need it.
-	mu sync.Mutex
+	mu sync.Mutex // serialises UI changes: the test driver runs them off the Fyne goroutine
 
 	in      *solver.Instance
 	optimal []int
 	tour    []int
 	best    []int
 
-	numbers map[string]binding.String
+	numbers map[string]*widget.Label
 	status  *widget.Label
-	// bar shows the share of the run done, or of a set-up phase whose
-	// progress the engine knows; busy stands in for it while a phase of
-	// unknown length runs.
-	bar  *fractionBar
-	busy *widget.ProgressBarInfinite
+	bar     *fractionBar
 
 	runBtn, pauseBtn, stepBtn, stopBtn, resetBtn, fitBtn *widget.Button
 
-	// tempRow are the Temperature row's name and value: shown only for an
-	// engine that has a temperature.
-	tempRow []fyne.CanvasObject
-	// failed is set while the status line shows a refused run's error; a
-	// change of engine clears it.
-	failed bool
-	// schedule is the annealing schedule the last run ran (hidden for an
-	// engine without one, and while running).
-	schedule *secondaryLabel
-	// settingsPanel is the pane's engine choice and settings as laid out
-	// in its view.
-	settingsPanel fyne.CanvasObject
+	tempRow       []fyne.CanvasObject // the Temperature row: shown for an annealer only
+	failed        bool                // the status line shows a refused run's error
+	schedule      *secondaryLabel     // the schedule the last run ran, once it ended
+	settingsPanel fyne.CanvasObject   // the settings as laid out in the pane
 
-	// budget, when set, is the time limit of every run of the pane (compare
-	// mode's shared budget); the form's own time limit is then hidden.
-	budget func() (time.Duration, error)
-	// bound is the instance's lower bound when it has no known optimum.
-	bound    paneBound
+	budget   func() (time.Duration, error) // when set, every run's time limit (compare mode)
+	bound    paneBound                     // the lower bound when the optimum is unknown
 	throttle updateThrottle
 	// OnUpdate, if set, is called on the Fyne goroutine after each update.
 	OnUpdate func(*Pane, session.Progress)
 }
 
-// FrameInterval is the least time between two updates of a running
-// pane's screen. Every update repaints the window, which with a software
-// OpenGL (a machine without a GPU, Xvfb) costs the cores the engine runs
-// on: at the runner's 30 updates a second the window took as much CPU
-// time as the engine (docs/PERF.md).
-const FrameInterval = 250 * time.Millisecond
+// FrameInterval is the least time between two updates of a running pane,
+// BusyFrameInterval while its engine takes every core: each update
+// repaints the window, which under software OpenGL costs the engine's
+// cores (docs/PERF.md).
+const (
+	FrameInterval     = 250 * time.Millisecond
+	BusyFrameInterval = time.Second
+)
 
-// updateThrottle passes a runner's updates on at most once per
-// FrameInterval while the run goes on, the newest one each time (none is
-// lost at the end: an update of a run that is not running, such as its
-// last, is passed on at once, after any held one).
-type updateThrottle struct {
-	mu      sync.Mutex
-	last    time.Time
-	held    *session.Progress
-	pending bool
+// frameInterval is the update interval of a run of engine e with params:
+// BusyFrameInterval when e runs a goroutine on every core.
+func frameInterval(e solver.Engine, params solver.Params) time.Duration {
+	if _, ok := solver.OptionsFor(e.Name(), e.Backend()).Lookup("workers"); ok && (params.Workers <= 0 || params.Workers >= runtime.NumCPU()) {
+		return BusyFrameInterval
+	}
+	return FrameInterval
 }
 
-// deliver wraps send, called with each update passed on.
+// updateThrottle passes a runner's updates on at most once per interval
+// while the run goes on, the newest one each time; an update of a run that
+// is not running (its last) is passed on at once and replaces any held.
+type updateThrottle struct {
+	mu       sync.Mutex
+	interval time.Duration // 0: FrameInterval
+	last     time.Time
+	held     *session.Progress // the newest update not passed on yet
+}
+
+// setInterval sets the least time between two updates passed on.
+func (t *updateThrottle) setInterval(d time.Duration) {
+	t.mu.Lock()
+	t.interval = d
+	t.mu.Unlock()
+}
+
+// deliver wraps send, which is called under mu so that updates keep their
+// order (it only queues the work for the Fyne goroutine).
 func (t *updateThrottle) deliver(send func(session.Progress)) func(session.Progress) {
+	pass := func(pr session.Progress) { t.held, t.last = nil, time.Now(); send(pr) }
 	return func(pr session.Progress) {
-		// send is called under mu, so updates keep their order (it only
-		// queues the work for the Fyne goroutine).
 		t.mu.Lock()
-		if pr.State != session.Running {
-			// The run paused or ended: this update replaces any held.
-			t.held, t.last = nil, time.Now()
-			send(pr)
-			t.mu.Unlock()
-			return
+		defer t.mu.Unlock()
+		wait := cmp.Or(t.interval, FrameInterval) - time.Since(t.last)
+		switch {
+		case pr.State != session.Running || wait <= 0 && t.held == nil:
+			pass(pr)
+		case t.held == nil:
+			t.held = &pr
+			time.AfterFunc(wait, func() {
+				t.mu.Lock()
+				defer t.mu.Unlock()
+				if t.held != nil {
+					pass(*t.held)
+				}
+			})
+		default:
+			t.held = &pr
 		}
-		wait := FrameInterval - time.Since(t.last)
-		if wait <= 0 && !t.pending {
-			t.last = time.Now()
-			send(pr)
-			t.mu.Unlock()
-			return
-		}
-		t.held = &pr
-		if t.pending {
-			t.mu.Unlock()
-			return
-		}
-		t.pending = true
-		t.mu.Unlock()
-		time.AfterFunc(max(wait, 0), func() {
-			t.mu.Lock()
-			defer t.mu.Unlock()
-			h := t.held
-			t.held, t.pending = nil, false
-			if h != nil {
-				t.last = time.Now()
-				send(*h)
-			}
-		})
 	}
 }
 
@@ -148,13 +134,10 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 	p.schedule = newSecondaryLabel("", true)
 	p.schedule.Hide()
 	p.bar = newFractionBar()
-	p.busy = widget.NewProgressBarInfinite()
-	p.busy.Stop()
-	p.busy.Hide()
-	p.numbers = map[string]binding.String{}
+	p.numbers = map[string]*widget.Label{}
 	for _, k := range numberKeys {
-		p.numbers[k] = binding.NewString()
-		_ = p.numbers[k].Set("–")
+		p.numbers[k] = widget.NewLabel("–")
+		p.numbers[k].Truncation = fyne.TextTruncateEllipsis
 	}
 	p.Runner.OnUpdate = p.throttle.deliver(func(pr session.Progress) { uiDo(func() { p.apply(pr) }) })
 	p.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), p.Run)
@@ -171,8 +154,7 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 // Instance returns the instance the pane shows.
 func (p *Pane) Instance() *solver.Instance { return p.in }
 
-// SetInstance shows in (with its optimal tour, if known) and resets any
-// run.
+// SetInstance shows in (with its optimal tour, if known) and resets any run.
 func (p *Pane) SetInstance(in *solver.Instance, optimal []int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -196,16 +178,16 @@ func (p *Pane) clear() {
 			p.Curve.SetOptimum(lb) // the proven lower bound as the line
 		}
 	}
-	p.bar.SetValue(0)
+	p.bar.Set(0, false)
 	for _, k := range numberKeys {
-		_ = p.numbers[k].Set("–")
+		p.setNumber(k, "–")
 	}
 	p.schedule.SetText("")
 	p.schedule.Hide()
 	if p.in != nil && p.in.HasOptimum() {
-		_ = p.numbers["Gap"].Set(fmt.Sprintf("optimum %d", p.in.Optimum))
+		p.setNumber("Gap", fmt.Sprintf("optimum %d", p.in.Optimum))
 	} else if p.bound.value > 0 {
-		_ = p.numbers["Gap"].Set(fmt.Sprintf("lower bound %d", p.bound.value))
+		p.setNumber("Gap", fmt.Sprintf("lower bound %d", p.bound.value))
 	}
 }
 
@@ -230,25 +212,9 @@ func (p *Pane) Settings() (Settings, error) { return p.settings.Settings() }
 // SetSettings replaces the pane's settings.
 func (p *Pane) SetSettings(s Settings) { p.settings.Set(s) }
 
-// Status returns the pane's status line.
-func (p *Pane) Status() string { return p.status.Text }
-
-func (p *Pane) setStatus(s string) { p.status.SetText(s) }
-
-// showBusy shows the bar for a phase of unknown length (on) or the
-// determinate bar (off).
-func (p *Pane) showBusy(on bool) {
-	if on == p.busy.Visible() {
-		return
-	}
-	if on {
-		p.bar.Hide()
-		p.busy.Show()
-		p.busy.Start()
-	} else {
-		p.busy.Stop()
-		p.busy.Hide()
-		p.bar.Show()
+func (p *Pane) setStatus(s string) {
+	if p.status.Text != s {
+		p.status.SetText(s)
 	}
 }
 
@@ -271,11 +237,7 @@ func (p *Pane) engineChanged(e solver.Engine) {
 		}
 	}
 	for _, o := range p.tempRow {
-		if anneals {
-			o.Show()
-		} else {
-			o.Hide()
-		}
+		showIf(o, anneals)
 	}
 	if st := p.Runner.State(); p.failed && st != session.Running && st != session.Paused {
 		p.failed = false
@@ -287,10 +249,6 @@ func (p *Pane) engineChanged(e solver.Engine) {
 	}
 }
 
-// Anneals reports whether the pane shows a temperature (its engine has
-// an annealing schedule).
-func (p *Pane) Anneals() bool { return len(p.tempRow) > 0 && p.tempRow[0].Visible() }
-
 // Run starts a run, or resumes a paused one.
 func (p *Pane) Run() {
 	if err := p.run(false, 0); err != nil {
@@ -298,9 +256,7 @@ func (p *Pane) Run() {
 	}
 }
 
-// RunFor starts a run with the time limit budget (0: the settings' own),
-// as compare mode does for both panes.
-// The form shows the budget, so the settings on screen are the run's.
+// RunFor starts a run with the time limit budget (0: the settings' own), which the form then shows.
 func (p *Pane) RunFor(budget time.Duration) error {
 	if budget > 0 && p.budget == nil {
 		_ = p.settings.timeLimit.Set(formatFloat(budget.Seconds()))
@@ -353,6 +309,7 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 	p.failed = false
 	p.clear()
 	p.Curve.SetTimeSpan(s.TimeLimit)
+	p.throttle.setInterval(frameInterval(e, params))
 	if step {
 		err = p.Runner.StepFrom(p.in, params)
 	} else {
@@ -396,17 +353,18 @@ func (p *Pane) Reset() {
 
 // apply shows an update; it runs on the Fyne goroutine.
 func (p *Pane) apply(pr session.Progress) {
-	p.mu.Lock()
-	locked := true
-	unlock := func() {
-		if locked {
-			locked = false
-			p.mu.Unlock()
-		}
+	// OnUpdate runs unlocked: it may look at the other pane.
+	if p.show(pr) && p.OnUpdate != nil {
+		p.OnUpdate(p, pr)
 	}
-	defer unlock()
+}
+
+// show puts an update on screen; false when the run was reset meanwhile.
+func (p *Pane) show(pr session.Progress) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.in == nil || p.Runner.State() == session.Idle && pr.State != session.Idle {
-		return // reset meanwhile
+		return false
 	}
 	if pr.Tour != nil {
 		p.tour = pr.Tour
@@ -414,39 +372,36 @@ func (p *Pane) apply(pr session.Progress) {
 	if pr.Best != nil {
 		p.best = pr.Best
 	}
-	if pr.State == session.Running {
-		// The first tour is drawn as soon as the engine has one: the
-		// best tour when it has sent no current one.
-		tour := p.tour
-		if tour == nil {
-			tour = p.best
-		}
-		p.View.SetScene(export.SceneFor(p.in, tour, p.best, p.optimal))
-	} else {
-		// A paused or finished run shows its best tour as the tour, with
-		// no tint of recent changes.
-		sc := export.SceneFor(p.in, p.best, nil, p.optimal)
-		sc.Done = true
-		p.View.SetScene(sc)
+	// The title takes the update's length: recomputing it from the tour
+	// would cost a pass over every city per update.
+	sc := export.Scene{Instance: p.in, Tour: p.tour, Best: p.best, Optimal: p.optimal, Title: export.TitleOf(p.in, pr.BestLength)}
+	if pr.State != session.Running {
+		// A paused or finished run shows its best tour as the tour, with no tint of recent changes.
+		sc.Tour, sc.Best, sc.Done = p.best, nil, true
+	} else if sc.Tour == nil {
+		sc.Tour = p.best // the first tour is drawn as soon as the engine has one
 	}
+	p.View.SetScene(sc)
 	if pr.BestLength > 0 {
 		p.Curve.Add(export.CurvePoint{Elapsed: pr.Elapsed, Best: pr.BestLength})
 	}
 	p.setNumbers(pr)
 	p.showSchedule(pr)
-	frac, busy := BarFraction(pr)
-	p.bar.SetValue(frac)
-	p.showBusy(busy)
+	p.bar.Set(BarFraction(pr))
 	p.setStatus(StatusLine(pr))
 	p.refreshButtons()
-	unlock() // the callbacks may look at the other pane
-	if p.OnUpdate != nil {
-		p.OnUpdate(p, pr)
+	return true
+}
+
+// setNumber shows v as the number k; an unchanged text is not redrawn.
+func (p *Pane) setNumber(k, v string) {
+	if l := p.numbers[k]; l.Text != v {
+		l.SetText(v)
 	}
 }
 
 func (p *Pane) setNumbers(pr session.Progress) {
-	set := func(k, v string) { _ = p.numbers[k].Set(v) }
+	set := p.setNumber
 	if pr.Length > 0 {
 		set("Length", fmt.Sprint(pr.Length))
 	}
@@ -480,19 +435,7 @@ func (p *Pane) showSchedule(pr session.Progress) {
 		}
 	}
 	p.schedule.SetText(text)
-	if text == "" {
-		p.schedule.Hide()
-	} else {
-		p.schedule.Show()
-	}
-}
-
-// Schedule returns the schedule line ("" when none is shown).
-func (p *Pane) Schedule() string {
-	if !p.schedule.Visible() {
-		return ""
-	}
-	return p.schedule.Text()
+	showIf(p.schedule, text != "")
 }
 
 // StatusLine is a pane's status: the state, the engine, the phase while
@@ -517,10 +460,8 @@ func StatusLine(pr session.Progress) string {
 	return st
 }
 
-// BarFraction is what a pane's progress bar shows: during a set-up phase
-// (anything before the search) the phase's own progress when the engine
-// knows it, or busy (an indeterminate bar) when it does not; otherwise
-// the share of the time budget or schedule done.
+// BarFraction is what a pane's progress bar shows: in a set-up phase its
+// progress, or busy when unknown; otherwise the share of the run done.
 func BarFraction(pr session.Progress) (fraction float64, busy bool) {
 	setup := pr.State == session.Running && pr.Phase != "" && pr.Phase != solver.PhaseSearch
 	if !setup {
@@ -550,24 +491,19 @@ func FormatCount(n float64) string {
 // refreshButtons enables the buttons that make sense in the run's state.
 func (p *Pane) refreshButtons() {
 	st := p.Runner.State()
-	en := func(b *widget.Button, on bool) {
-		if on {
-			b.Enable()
-		} else {
-			b.Disable()
-		}
-	}
 	has := p.in != nil
-	en(p.runBtn, has && st != session.Running)
+	enable(p.runBtn, has && st != session.Running)
+	text := "Run"
 	if st == session.Paused {
-		p.runBtn.SetText("Resume")
-	} else {
-		p.runBtn.SetText("Run")
+		text = "Resume"
 	}
-	en(p.pauseBtn, st == session.Running)
-	en(p.stepBtn, has && st != session.Running)
-	en(p.stopBtn, st == session.Running || st == session.Paused)
-	en(p.resetBtn, has)
+	if p.runBtn.Text != text {
+		p.runBtn.SetText(text)
+	}
+	enable(p.pauseBtn, st == session.Running)
+	enable(p.stepBtn, has && st != session.Running)
+	enable(p.stopBtn, st == session.Running || st == session.Paused)
+	enable(p.resetBtn, has)
 	p.settings.SetEnabled(st != session.Running && st != session.Paused)
 }
 
@@ -582,8 +518,7 @@ func (p *Pane) Numbers() fyne.CanvasObject {
 	for _, k := range numberKeys {
 		name := widget.NewLabel(k)
 		name.TextStyle = fyne.TextStyle{Bold: true}
-		val := widget.NewLabelWithData(p.numbers[k])
-		val.Truncation = fyne.TextTruncateEllipsis
+		val := p.numbers[k]
 		cells = append(cells, name, val)
 		if k == "Temperature" {
 			p.tempRow = []fyne.CanvasObject{name, val}
@@ -597,42 +532,18 @@ func (p *Pane) Numbers() fyne.CanvasObject {
 // the controls below it stay in place as its text changes.
 const statusLines = 3
 
-// minHeightLayout stacks its objects and asks for at least height.
-type minHeightLayout struct{ height float32 }
-
-func (l minHeightLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	for _, o := range objs {
-		o.Move(fyne.NewPos(0, 0))
-		o.Resize(fyne.NewSize(size.Width, max(o.MinSize().Height, size.Height)))
-	}
-}
-
-func (l minHeightLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	s := fyne.NewSize(0, l.height)
-	for _, o := range objs {
-		if o.Visible() {
-			s = s.Max(o.MinSize())
-		}
-	}
-	return s
-}
-
-// Progress is the progress bar and the status line (state, engine,
-// phase). The status wraps, never cut, in room kept for statusLines
-// lines.
+// Progress is the progress bar and the status line, which wraps in room kept for statusLines lines.
 func (p *Pane) Progress() fyne.CanvasObject {
 	line := fyne.MeasureText("Mg", theme.TextSize(), fyne.TextStyle{}).Height + theme.LineSpacing()
 	h := statusLines*line + 2*theme.InnerPadding()
-	return container.NewVBox(container.NewStack(p.bar, p.busy), container.New(minHeightLayout{h}, p.status))
+	return container.NewVBox(p.bar, container.New(sizeLayout{minH: h}, p.status))
 }
 
 // settingsWidth is the most width the settings form asks for.
 const settingsWidth = 400
 
-// Side is the single view's right-hand column, top to bottom: the run
-// buttons, the progress bar and status line, the live numbers and the
-// convergence plot (on screen without scrolling down to a 1024×700
-// window), then the engine choice and its settings.
+// Side is the single view's right-hand column: the run controls, numbers
+// and plot (on screen down to a 1024×700 window), then the settings.
 func (p *Pane) Side() fyne.CanvasObject {
 	curve := container.NewGridWrap(fyne.NewSize(330, 150), p.Curve)
 	p.settingsPanel = container.NewVBox(p.settings.Picker(), p.settings.Fields())
@@ -641,11 +552,8 @@ func (p *Pane) Side() fyne.CanvasObject {
 		narrow(p.settingsPanel, settingsWidth)))
 }
 
-// Compact is a compare-mode pane: the engine choice at the top, the
-// canvas beneath; below, the buttons, the progress bar and status, the
-// numbers and the plot, and the engine's settings folded away (half a
-// window is too narrow to show them beside the rest). Each pane picks its
-// own engine, so one can run on the CPU and the other on the GPU.
+// Compact is a compare-mode pane: the engine choice and the canvas, then
+// the run controls, numbers, plot and the settings folded away.
 func (p *Pane) Compact(title string) fyne.CanvasObject {
 	head := widget.NewLabel(title)
 	head.TextStyle = fyne.TextStyle{Bold: true}
@@ -660,8 +568,7 @@ func (p *Pane) Compact(title string) fyne.CanvasObject {
 }
 
 // Reference is what the pane's gaps are measured against: the known
-// optimum, else the proven lower bound once computed (0: neither), and
-// whether it is the bound.
+// optimum, else the lower bound once computed (0: neither).
 func (p *Pane) Reference() (ref int64, isBound bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

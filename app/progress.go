@@ -11,13 +11,15 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// fractionBar is a determinate progress bar whose empty part looks empty:
-// the input background with its border, the done part in the primary
-// colour, the percentage over both. (Fyne's ProgressBar fills its empty
-// part with the primary colour at half alpha, so at 0 % it looked full.)
+// fractionBar is a progress bar whose empty part looks empty (Fyne's fills
+// it at half alpha). While busy (a phase of unknown length) a block moves
+// a step at each update: Fyne's infinite bar repaints the window 60 times
+// a second, which costs the engine's cores under software OpenGL.
 type fractionBar struct {
 	widget.BaseWidget
 	value float64 // 0..1
+	busy  bool
+	step  int // the busy block's position, advanced by each busy update
 }
 
 func newFractionBar() *fractionBar {
@@ -26,21 +28,30 @@ func newFractionBar() *fractionBar {
 	return b
 }
 
-// SetValue sets the fraction done, clamped to 0..1.
-func (b *fractionBar) SetValue(v float64) {
+// busySteps is how many positions the busy block takes across the bar.
+const busySteps = 8
+
+// Set shows the fraction done (clamped to 0..1), or the busy block.
+func (b *fractionBar) Set(v float64, busy bool) {
 	if math.IsNaN(v) {
 		v = 0
 	}
 	v = min(max(v, 0), 1)
-	if v == b.value {
+	if v == b.value && busy == b.busy && !busy {
 		return
 	}
-	b.value = v
+	if busy {
+		b.step = (b.step + 1) % busySteps
+	}
+	b.value, b.busy = v, busy
 	b.Refresh()
 }
 
 // Value returns the fraction done.
 func (b *fractionBar) Value() float64 { return b.value }
+
+// Busy reports whether the bar shows a phase of unknown length.
+func (b *fractionBar) Busy() bool { return b.busy }
 
 // CreateRenderer implements fyne.Widget.
 func (b *fractionBar) CreateRenderer() fyne.WidgetRenderer {
@@ -59,7 +70,14 @@ type fractionBarRenderer struct {
 
 func (r *fractionBarRenderer) Layout(size fyne.Size) {
 	r.bg.Resize(size)
-	r.bar.Resize(fyne.NewSize(size.Width*float32(r.b.value), size.Height))
+	if r.b.busy {
+		w := size.Width / 4
+		r.bar.Move(fyne.NewPos((size.Width-w)*float32(r.b.step)/(busySteps-1), 0))
+		r.bar.Resize(fyne.NewSize(w, size.Height))
+	} else {
+		r.bar.Move(fyne.NewPos(0, 0))
+		r.bar.Resize(fyne.NewSize(size.Width*float32(r.b.value), size.Height))
+	}
 	r.label.Resize(size)
 }
 
@@ -81,6 +99,9 @@ func (r *fractionBarRenderer) Refresh() {
 	r.bar.FillColor = th.Color(theme.ColorNamePrimary, v)
 	r.bar.CornerRadius = rad
 	r.label.Text = strconv.Itoa(int(r.b.value*100)) + "%"
+	if r.b.busy {
+		r.label.Text = ""
+	}
 	r.label.TextSize = th.Size(theme.SizeNameText)
 	r.label.Color = th.Color(theme.ColorNameForeground, v)
 	r.Layout(r.b.Size())

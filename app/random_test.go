@@ -274,7 +274,7 @@ func checkShown(t *testing.T, ap *App, after string) {
 		if p.Status() == "" {
 			t.Errorf("%s: pane %s has an empty status", after, p.Name)
 		}
-		num := func(k string) string { s, _ := p.numbers[k].Get(); return s }
+		num := func(k string) string { return p.numbers[k].Text }
 		for _, k := range []string{"Length", "Best"} {
 			if s := num(k); s != "–" {
 				if v, err := strconv.ParseInt(s, 10, 64); err != nil || v <= 0 {

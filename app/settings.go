@@ -20,8 +20,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// HelpSeed is the seed field's help text; the time limit's depends on the
-// engine (timeHelp).
+// HelpSeed is the seed field's help text; the time limit's depends on the engine (timeHelp).
 const HelpSeed = "the same seed repeats a run"
 
 // Settings are one pane's solver choices, persisted in Preferences.
@@ -46,9 +45,8 @@ func (s Settings) Params() solver.Params {
 	return p
 }
 
-// Validate returns a one-line error naming the first bad setting: its
-// type and range as the option table gives them. The checks that depend
-// on the engine and the instance are the form's (solver.Validate).
+// Validate returns a one-line error naming the first bad setting and its
+// range; the checks on the engine and instance are the form's.
 func (s Settings) Validate() error {
 	switch {
 	case s.Algorithm == "":
@@ -65,9 +63,8 @@ func (s Settings) Validate() error {
 	return nil
 }
 
-// OptionLabel is the form's name of option name on backend: the Params
-// fields by what they mean there (a CPU engine has searches, not thread
-// blocks), the engines' own options by their --opt names.
+// OptionLabel is the form's name of option name on backend: a shared option
+// by what it means there, an engine's own option by its --opt name.
 func OptionLabel(name, backend string) string {
 	gpu := backend == solver.BackendGPU
 	switch name {
@@ -103,20 +100,22 @@ func settingsError(err error, backend string) error {
 	if !errors.As(err, &pe) {
 		return err
 	}
-	return fmt.Errorf("settings: %s", fieldError(pe, backend))
+	return fmt.Errorf("settings: %w", fieldError(err, backend))
 }
 
-// fieldError is pe's message with the flag replaced by the field's label.
-func fieldError(pe *solver.ParamError, backend string) string {
-	name := strings.TrimPrefix(strings.TrimPrefix(pe.Flag, "--opt "), "--")
+// fieldError is err with a *solver.ParamError's flag replaced by the field's label.
+func fieldError(err error, backend string) error {
+	var pe *solver.ParamError
+	if !errors.As(err, &pe) {
+		return err
+	}
 	q := *pe
-	q.Flag = OptionLabel(name, backend)
-	return q.Error()
+	q.Flag = OptionLabel(strings.TrimPrefix(strings.TrimPrefix(pe.Flag, "--opt "), "--"), backend)
+	return errors.New(q.Error())
 }
 
-// optionRow is one option's field in the form: the label and the entry or
-// choice on one line, the option's doc, the value that runs and the range
-// beneath, and the field's error, shown while its text is not valid.
+// optionRow is one option's field: label and entry or choice, the help
+// beneath, and the error while its text is not valid.
 type optionRow struct {
 	opt    solver.Option
 	value  binding.String // "" = the default
@@ -128,14 +127,10 @@ type optionRow struct {
 	box    *fyne.Container
 }
 
-// settingsForm is the editable, persisted form of one pane's Settings.
-// Every field is a data binding onto a Preferences key under prefix, so a
-// change is saved the moment it is made. The engine's fields come from
-// solver's option table, with the defaults and ranges for the chosen
-// engine on the pane's instance and device (solver.EffectiveOptions);
-// they are rebuilt when the algorithm, the backend or the instance changes.
-// Only engines that can run here are offered; the others are named with
-// the reason.
+// settingsForm is the form of one pane's Settings, each field bound to a
+// Preferences key under prefix (saved as it changes). The engine's fields
+// come from solver's option table with the defaults and ranges on the
+// pane's instance and device, rebuilt when the engine or instance changes.
 type settingsForm struct {
 	prefix string
 	prefs  fyne.Preferences
@@ -165,18 +160,12 @@ type settingsForm struct {
 	timeErr, seedErr   *widget.Label
 	timeBox, seedBox   *fyne.Container
 
-	// shared hides the time limit: compare mode's budget is the panes'.
-	shared     bool
+	shared     bool // the time limit hidden: compare mode's budget is the panes'
 	budgetNote *secondaryLabel
+	shown      solver.Engine // the engine the fields were built for
 
-	// shown is the engine the fields were built for.
-	shown solver.Engine
-	// OnEngineChanged, if set, is called when the chosen engine changes
-	// (the user's choice, or a fallback).
-	OnEngineChanged func(solver.Engine)
-	// OnUserAlgorithm, if set, is called when the user picks another
-	// algorithm in the menu, with the one before.
-	OnUserAlgorithm func(old, algo string)
+	OnEngineChanged func(solver.Engine)    // if set, called when the chosen engine changes
+	OnUserAlgorithm func(old, algo string) // if set, called when the user picks another algorithm
 }
 
 // Backend choices in the order the buttons show them.
@@ -202,8 +191,7 @@ func newSettingsForm(prefs fyne.Preferences, prefix string, def Settings) *setti
 	return f
 }
 
-// bind returns the preference key under the form's prefix, set to d when
-// it was never saved.
+// bind returns the preference key under the form's prefix, set to d when it was never saved.
 func (f *settingsForm) bind(key, d string) binding.String {
 	if f.prefs.String(f.prefix+key) == "" && d != "" {
 		f.prefs.SetString(f.prefix+key, d)
@@ -233,8 +221,7 @@ func AvailableAlgorithms() (ok []string, unavailable map[string]string) {
 	return ok, unavailable
 }
 
-// newFieldRow lays out a field: label and input on one line, the help and
-// the error beneath.
+// newFieldRow lays out a field: label and input on one line, the help and the error beneath.
 func newFieldRow(label *widget.Label, input, help fyne.CanvasObject, errMsg *widget.Label) *fyne.Container {
 	head := container.NewBorder(nil, nil, container.NewGridWrap(fyne.NewSize(labelWidth, input.MinSize().Height), label), nil, input)
 	return container.NewVBox(head, help, errMsg)
@@ -338,8 +325,7 @@ func showFieldError(l *widget.Label, err error) {
 	l.Show()
 }
 
-// hasSchedule reports whether e anneals: its options include the start
-// temperature.
+// hasSchedule reports whether e anneals: its options include the start temperature.
 func hasSchedule(set solver.OptionSet) bool {
 	_, ok := set.Lookup("t0")
 	return ok
@@ -396,7 +382,7 @@ func (f *settingsForm) engine() solver.Engine {
 }
 
 // options are the chosen engine's options on the pane's instance: the
-// table's, or the Params fields for an engine the table does not list.
+// table's, or the shared options for an engine the table does not list.
 func (f *settingsForm) options() solver.OptionSet {
 	e := f.engine()
 	if e == nil {
@@ -404,7 +390,7 @@ func (f *settingsForm) options() solver.OptionSet {
 	}
 	set := solver.EffectiveOptions(e, f.in)
 	if set == nil && !solver.HasOptionTable(e.Name(), e.Backend()) {
-		set = solver.FieldOptions()
+		set = solver.SharedOptions()
 	}
 	return set
 }
@@ -428,9 +414,8 @@ func (f *settingsForm) rangeWhy(o solver.Option) string {
 	return ""
 }
 
-// helpText is the line under an option's field: what it does, the value
-// that runs when it is left empty and the range allowed here (and why it
-// is narrower than usual).
+// helpText is the line under an option's field: what it does, its default
+// and the range allowed here.
 func (f *settingsForm) helpText(o solver.Option) string {
 	def := o.Default
 	if def == "" {
@@ -448,8 +433,7 @@ func (f *settingsForm) helpText(o solver.Option) string {
 }
 
 // check validates text as option o's value for the chosen engine on the
-// pane's instance: the range, and for a Params field that 0 is not typed
-// (empty is the default).
+// pane's instance (for a shared option, empty and not 0 is the default).
 func (f *settingsForm) check(o solver.Option, text string) error {
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -461,35 +445,17 @@ func (f *settingsForm) check(o solver.Option, text string) error {
 		backend = e.Backend()
 	}
 	var p solver.Params
-	if o.Field && text == "0" && o.Min > 0 {
-		why := f.rangeWhy(o)
-		pe := &solver.ParamError{Flag: o.Flag(), Value: text, Range: o.Range() + ", or empty for the default", Why: why}
-		return errors.New(fieldError(pe, backend))
+	if o.Shared && text == "0" && o.Min > 0 {
+		return fieldError(&solver.ParamError{Flag: o.Flag(), Value: text, Range: o.Range() + ", or empty for the default", Why: f.rangeWhy(o)}, backend)
 	}
-	if err := p.Set(o.Name + "=" + text); err != nil {
-		var pe *solver.ParamError
-		if errors.As(err, &pe) {
-			return errors.New(fieldError(pe, backend))
-		}
-		return err
+	if err := p.Set(o.Name + "=" + text); err != nil || e == nil {
+		return fieldError(err, backend)
 	}
-	if e == nil {
-		return nil
-	}
-	if err := solver.Validate(e, f.in, p); err != nil {
-		var pe *solver.ParamError
-		if errors.As(err, &pe) {
-			return errors.New(fieldError(pe, backend))
-		}
-		return err
-	}
-	return nil
+	return fieldError(solver.Validate(e, f.in, p), backend)
 }
 
-// rebuildFields makes a field per option of the chosen engine: an entry
-// whose placeholder is the value that will run, or a choice; the line
-// beneath says what the option does and its range here. Experimental
-// options go under Advanced.
+// rebuildFields makes a field per option of the chosen engine, the
+// experimental ones under Advanced.
 func (f *settingsForm) rebuildFields() {
 	f.rows = nil
 	var stable, experimental []fyne.CanvasObject
@@ -500,7 +466,7 @@ func (f *settingsForm) rebuildFields() {
 	set := f.options()
 	for _, o := range set {
 		v := f.bind(o.Name, "")
-		if o.Field {
+		if o.Shared {
 			// "0" is how earlier versions saved "the default".
 			if s, _ := v.Get(); strings.TrimSpace(s) == "0" {
 				_ = v.Set("")
@@ -565,11 +531,7 @@ func (f *settingsForm) rebuildFields() {
 	}
 	f.fields.Objects = append(stable, timeRow, f.seedBox)
 	f.advBox.Objects = experimental
-	if len(experimental) == 0 {
-		f.advanced.Hide()
-	} else {
-		f.advanced.Show()
-	}
+	showIf(f.advanced, len(experimental) > 0)
 	f.fields.Refresh()
 	f.advBox.Refresh()
 	f.advanced.Refresh()
@@ -583,41 +545,32 @@ func (f *settingsForm) SetSharedBudget(on bool) {
 	f.rebuildFields()
 }
 
-// SetInstance recomputes the fields' defaults and ranges for in (the
-// pane's instance; nil: none).
+// SetInstance recomputes the fields' defaults and ranges for in (the pane's instance; nil: none).
 func (f *settingsForm) SetInstance(in *solver.Instance) {
 	f.in = in
 	f.rebuildFields()
 }
 
 // GPUStatus says whether algorithm can run on the GPU here: nil when it
-// can, else the reason (the engine's Available error, or that there is
-// no GPU engine for it).
-func GPUStatus(algorithm string) error {
-	e, err := solver.Lookup(algorithm, solver.BackendGPU)
+// can, else the reason (see backendStatus).
+func GPUStatus(algorithm string) error { return backendStatus(algorithm, solver.BackendGPU) }
+
+// backendStatus is nil when algorithm can run on backend here, else the
+// reason: the engine's Available error, or that there is no engine.
+func backendStatus(algorithm, backend string) error {
+	e, err := solver.Lookup(algorithm, backend)
 	if err != nil {
-		return fmt.Errorf("no GPU engine for %s", algorithm)
+		return fmt.Errorf("no %s engine for %s", strings.ToUpper(backend), algorithm)
 	}
 	return e.Available()
 }
 
-// cpuStatus is GPUStatus for the CPU.
-func cpuStatus(algorithm string) error {
-	e, err := solver.Lookup(algorithm, solver.BackendCPU)
-	if err != nil {
-		return fmt.Errorf("no CPU engine for %s", algorithm)
-	}
-	return e.Available()
-}
-
-// refreshBackend enables the backend buttons whose engine can run here,
-// moves the choice to one that can, shows why the GPU cannot, and
-// rebuilds the fields for the engine now chosen.
+// refreshBackend moves the backend choice to one that can run here, says
+// why the GPU cannot, and rebuilds the fields.
 func (f *settingsForm) refreshBackend() {
 	algo, _ := f.algorithm.Get()
 	cur, _ := f.backend.Get()
-	gerr := GPUStatus(algo)
-	cerr := cpuStatus(algo)
+	gerr, cerr := GPUStatus(algo), backendStatus(algo, solver.BackendCPU)
 	switch {
 	case gerr != nil && cur == solver.BackendGPU:
 		cur = solver.BackendAuto
@@ -629,35 +582,16 @@ func (f *settingsForm) refreshBackend() {
 	if b, _ := f.backend.Get(); b != cur {
 		_ = f.backend.Set(cur)
 	}
-	for b, btn := range f.backendBtns {
-		switch {
-		case !f.enabled:
-			btn.Disable()
-		case b == solver.BackendGPU && gerr != nil:
-			btn.Disable()
-		case b == solver.BackendCPU && cerr != nil:
-			btn.Disable()
-		default:
-			btn.Enable()
-		}
-		if b == cur {
-			btn.Importance = widget.HighImportance
-		} else {
-			btn.Importance = widget.MediumImportance
-		}
-		btn.Refresh()
-	}
+	f.refreshBackendButtons()
+	note := ""
 	switch {
 	case gerr != nil && cerr == nil:
-		f.gpuNote.SetText("GPU disabled: " + gerr.Error())
-		f.gpuNote.Show()
+		note = "GPU disabled: " + gerr.Error()
 	case cerr != nil && gerr == nil:
-		f.gpuNote.SetText("GPU only: " + cerr.Error())
-		f.gpuNote.Show()
-	default:
-		f.gpuNote.SetText("")
-		f.gpuNote.Hide()
+		note = "GPU only: " + cerr.Error()
 	}
+	f.gpuNote.SetText(note)
+	showIf(f.gpuNote, note != "")
 	e := f.engine()
 	desc := ""
 	if e != nil {
@@ -681,9 +615,8 @@ func (f *settingsForm) Picker() fyne.CanvasObject {
 		f.gpuNote)
 }
 
-// Fields are the chosen engine's description, its stable options, the
-// time limit and the seed, its experimental options under Advanced, and
-// the algorithms that cannot run here with the reason.
+// Fields are the engine's description and options, the time limit and
+// seed, and the algorithms that cannot run here.
 func (f *settingsForm) Fields() fyne.CanvasObject {
 	return container.NewVBox(f.algoHelp, f.fields, f.advanced, f.unavailable)
 }
@@ -739,8 +672,7 @@ func (f *settingsForm) Set(s Settings) {
 	_ = f.backend.Set(s.Backend)
 	_ = f.timeLimit.Set(formatFloat(s.TimeLimit.Seconds()))
 	_ = f.seed.Set(strconv.FormatUint(s.Seed, 10))
-	// Every option the form may show: those of s, the rest back to the
-	// default.
+	// Every option the form may show: those of s, the rest back to the default.
 	for _, r := range f.rows {
 		_ = r.value.Set("")
 	}
@@ -759,51 +691,53 @@ func (f *settingsForm) SetEnabled(on bool) {
 		return
 	}
 	f.enabled = on
-	if on {
-		f.algoSelect.Enable()
-	} else {
-		f.algoSelect.Disable()
-	}
+	enable(f.algoSelect, on)
 	f.applyEnabled()
 	f.refreshBackendButtons()
 }
 
 // applyEnabled enables or disables the fields.
 func (f *settingsForm) applyEnabled() {
-	set := func(w fyne.Disableable) {
-		if f.enabled {
-			w.Enable()
-		} else {
-			w.Disable()
-		}
-	}
 	for _, r := range f.rows {
 		if r.entry != nil {
-			set(r.entry)
+			enable(r.entry, f.enabled)
 		} else {
-			set(r.choice)
+			enable(r.choice, f.enabled)
 		}
 	}
-	set(f.timeItem)
-	set(f.seedItem)
+	enable(f.timeItem, f.enabled)
+	enable(f.seedItem, f.enabled)
 }
 
-// refreshBackendButtons disables the backend buttons while the form is
-// disabled and restores them after.
+// refreshBackendButtons enables the backend buttons whose engine can run
+// here while the form is enabled, and marks the chosen one.
 func (f *settingsForm) refreshBackendButtons() {
-	if f.enabled {
-		for b, btn := range f.backendBtns {
-			algo, _ := f.algorithm.Get()
-			switch {
-			case b == solver.BackendGPU && GPUStatus(algo) != nil, b == solver.BackendCPU && cpuStatus(algo) != nil:
-				btn.Disable()
-			default:
-				btn.Enable()
-			}
+	algo, _ := f.algorithm.Get()
+	cur, _ := f.backend.Get()
+	for b, btn := range f.backendBtns {
+		enable(btn, f.enabled && (b == solver.BackendAuto || backendStatus(algo, b) == nil))
+		btn.Importance = widget.MediumImportance
+		if b == cur {
+			btn.Importance = widget.HighImportance
 		}
-		return
+		btn.Refresh()
 	}
-	for _, b := range f.backendBtns {
-		b.Disable()
+}
+
+// showIf shows o when on, else hides it.
+func showIf(o fyne.CanvasObject, on bool) {
+	if on {
+		o.Show()
+	} else {
+		o.Hide()
+	}
+}
+
+// enable enables w when on, else disables it.
+func enable(w fyne.Disableable, on bool) {
+	if on {
+		w.Enable()
+	} else {
+		w.Disable()
 	}
 }

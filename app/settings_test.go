@@ -39,7 +39,7 @@ type fakeClimb struct{ Workers, Restarts int }
 // dist), which this package does not link either.
 func init() {
 	solver.Declare("swap-climb", solver.BackendCPU, solver.NewSpec(
-		solver.ParamInt("workers", func(c *fakeClimb) *int { return &c.Workers }).Auto("all cores"),
+		solver.SharedInt("workers", func(c *fakeClimb) *int { return &c.Workers }).Auto("all cores"),
 		solver.Int("restarts", func(c *fakeClimb) *int { return &c.Restarts }, 0, 0, 1<<31-1, "climbs in all (0: until the time limit)")))
 	solver.Register(fakeengine.Engine{Algo: "swap-climb"})
 	solver.Register(tunedFake{fakeengine.Engine{Algo: "swap-climb", On: solver.BackendGPU}})
@@ -48,8 +48,8 @@ func init() {
 		dist            string
 	}
 	solver.Declare("swap-climb", solver.BackendGPU, solver.OptionSet{
-		solver.ParamInt("blocks", func(c *cfg) *int { return &c.blocks }).Auto("climbers that fill the device").Option(),
-		solver.ParamInt("threads", func(c *cfg) *int { return &c.threads }).Auto("tuned in waves of launches").Option(),
+		solver.SharedInt("blocks", func(c *cfg) *int { return &c.blocks }).Auto("climbers that fill the device").Option(),
+		solver.SharedInt("threads", func(c *cfg) *int { return &c.threads }).Auto("tuned in waves of launches").Option(),
 		solver.Choice("dist", func(c *cfg) *string { return &c.dist }, "auto", []string{"auto", "coords", "matrix"}, "kernel distances").Option(),
 	})
 }

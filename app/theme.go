@@ -9,17 +9,12 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// ColorNameSecondaryText is the theme colour of the browser's second
-// lines and the panes' status lines: quieter than the foreground, yet with
-// a contrast of at least 4.5:1 (WCAG AA for text) against the background,
-// a hovered and a selected list row, on the light and the dark variant.
-// Fyne's LowImportance labels use the disabled colour instead, which
-// measures about 1.6:1 on the dark theme.
+// ColorNameSecondaryText is the colour of quieter text: a contrast of at
+// least 4.5:1 (WCAG AA) on the background and on hovered and selected rows
+// in both variants, where Fyne's disabled colour measures 1.6:1.
 const ColorNameSecondaryText fyne.ThemeColorName = "tsplab-secondary-text"
 
-// Secondary text colours: #555555 measures 7.5:1 on white and 5.2:1 on
-// the light theme's selected row; #b8b8b8 measures 9.6:1 on #171718 and
-// 7.0:1 on the dark theme's selected row (TestSecondaryTextContrast).
+// Secondary text colours (their contrasts: TestSecondaryTextContrast).
 var (
 	secondaryLight = color.NRGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}
 	secondaryDark  = color.NRGBA{R: 0xb8, G: 0xb8, B: 0xb8, A: 0xff}
@@ -53,10 +48,9 @@ func (t Theme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
 	return t.Theme.Color(n, v)
 }
 
-// secondaryLabel is a label in ColorNameSecondaryText. Its text may
-// change, but not the number of lines it wraps into once drawn: Fyne's
-// OpenGL driver then left the lines added out (a status line's second
-// line never appeared), so texts whose lines change are widget.Labels.
+// secondaryLabel is a label in ColorNameSecondaryText for texts whose
+// number of lines does not change: Fyne's OpenGL driver left added lines
+// out.
 type secondaryLabel struct {
 	*widget.RichText
 	seg *widget.TextSegment
@@ -97,33 +91,32 @@ func (l *secondaryLabel) SetColor(name fyne.ThemeColorName) {
 // Text returns the label's text.
 func (l *secondaryLabel) Text() string { return l.seg.Text }
 
-// narrowLayout lays its objects out at the size it is given but asks for
-// at most width in MinSize: the settings form's one-line hints are
-// longer than a side column, and without the cap they would widen the
-// column and push the panes past the window's edge (a hint that does not
-// fit is cut at the column's edge instead).
-type narrowLayout struct{ width float32 }
+// sizeLayout stacks its objects and asks for a height of at least minH
+// and, when maxW > 0, a width of at most maxW (long hints would widen the
+// side column past the window's edge).
+type sizeLayout struct{ minH, maxW float32 }
 
-func (l narrowLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+func (l sizeLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	for _, o := range objs {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
 	}
 }
 
-func (l narrowLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	var s fyne.Size
+func (l sizeLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	s := fyne.NewSize(0, l.minH)
 	for _, o := range objs {
-		if !o.Visible() {
-			continue
+		if o.Visible() {
+			s = s.Max(o.MinSize())
 		}
-		s = s.Max(o.MinSize())
 	}
-	s.Width = min(s.Width, l.width)
+	if l.maxW > 0 {
+		s.Width = min(s.Width, l.maxW)
+	}
 	return s
 }
 
-// narrow wraps o so that it asks for at most width; see narrowLayout.
+// narrow wraps o so that it asks for at most width.
 func narrow(o fyne.CanvasObject, width float32) fyne.CanvasObject {
-	return container.New(narrowLayout{width}, o)
+	return container.New(sizeLayout{maxW: width}, o)
 }

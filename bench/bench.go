@@ -1,17 +1,13 @@
-// Package bench runs benchmark and reproduction suites ("cpu", "gpu",
-// "lam", "oneil", "rocki", "delevacq", "luong") over the engine registry and
-// writes their tables as markdown and CSV. `tsp bench --suite NAME` is its
-// front end. Engines are found through the solver registry, so this package
-// imports no engine package; the caller links the engines in.
+// Package bench runs the benchmark and reproduction suites behind `tsp bench` over the engine registry (the caller links the engines in) and writes their tables as markdown and CSV.
 package bench
 
 import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -38,10 +34,8 @@ type Options struct {
 // Suite runs one named suite, printing its table last to out.
 type Suite func(ctx context.Context, opt Options, out io.Writer) error
 
-var (
-	mu     sync.Mutex
-	suites = map[string]suiteEntry{}
-)
+// suites are the registered suites by name; Register runs only from init functions.
+var suites = map[string]suiteEntry{}
 
 type suiteEntry struct {
 	run  Suite
@@ -49,35 +43,23 @@ type suiteEntry struct {
 }
 
 // Register adds a suite under name.
-func Register(name, description string, s Suite) {
-	mu.Lock()
-	defer mu.Unlock()
-	suites[name] = suiteEntry{s, description}
-}
+func Register(name, description string, s Suite) { suites[name] = suiteEntry{s, description} }
 
-// Names returns the registered suite names with their descriptions.
+// Names returns the registered suite names with their descriptions ("name\tdescription").
 func Names() []string {
-	mu.Lock()
-	defer mu.Unlock()
 	var out []string
 	for n, e := range suites {
 		out = append(out, n+"\t"+e.desc)
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }
 
 // Run runs the named suite.
 func Run(ctx context.Context, name string, opt Options, out io.Writer) error {
-	mu.Lock()
 	e, ok := suites[name]
-	mu.Unlock()
 	if !ok {
-		var names []string
-		for _, n := range Names() {
-			names = append(names, strings.SplitN(n, "\t", 2)[0])
-		}
-		return fmt.Errorf("unknown suite %q (have: %s)", name, strings.Join(names, ", "))
+		return fmt.Errorf("unknown suite %q (have: %s)", name, strings.Join(slices.Sorted(maps.Keys(suites)), ", "))
 	}
 	return e.run(ctx, opt, out)
 }

@@ -2,16 +2,13 @@ package bench
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // CPUInstances are the cpu suite's default instances.
@@ -20,10 +17,7 @@ var CPUInstances = []string{"a280", "pcb442", "d493", "rat783", "pr2392"}
 // CPUEngines are the engines the cpu suite runs, strongest last.
 var CPUEngines = []string{"sa", "sspm", "pssm", "pspm", "2opt-climb", "swap-climb", "2opt-ils", "3opt-ils", "auto"}
 
-// Time budgets of the cpu suite: auto gets the full budget (its quality
-// targets are stated for 10 s), every other engine a fifth of
-// it, at most 2 s — they are references, not contenders. The simulated
-// annealing engines stop earlier when their schedule ends.
+// Time budgets of the cpu suite: auto's quality targets are stated for 10 s; every other engine, a reference, gets a fifth of it, at most 2 s.
 const (
 	cpuAutoTime  = 10 * time.Second
 	cpuOtherTime = 2 * time.Second
@@ -50,30 +44,16 @@ func cpuBudgets(opt Options) (auto, other time.Duration) {
 }
 
 func runCPU(ctx context.Context, opt Options, out io.Writer) error {
-	names := opt.Instances
-	if len(names) == 0 {
-		names = CPUInstances
-		if opt.Quick {
-			names = names[:2]
-		}
-	}
-	if opt.TSPLIBDir == "" {
-		return errors.New("cpu suite: no TSPLIB folder (set TSPLIB_DIR or pass --tsplib)")
+	r, err := newRepro(ctx, "cpu", opt)
+	if err != nil {
+		return err
 	}
 	runs := max(opt.Runs, 1)
 	autoTime, otherTime := cpuBudgets(opt)
-	logf := func(format string, a ...any) {
-		if opt.Log != nil {
-			fmt.Fprintf(opt.Log, format+"\n", a...)
-		}
-	}
-	tb := &Table{
-		Title:  "CPU engines",
-		Header: []string{"instance", "n", "engine", "time s", "runs", "length", "optimum", "gap %", "mean gap %", "moves/s"},
-	}
-	for _, name := range names {
-		path := filepath.Join(opt.TSPLIBDir, name+".tsp")
-		in, err := tsplib.Load(path, opt.TSPLIBDir)
+	tb := &Table{Title: "CPU engines", file: "cpu",
+		Header: []string{"instance", "n", "engine", "time s", "runs", "length", "optimum", "gap %", "mean gap %", "moves/s"}}
+	for _, name := range r.instances(CPUInstances, CPUInstances[:2]) {
+		in, err := r.load(name)
 		if err != nil {
 			return err
 		}
@@ -86,7 +66,7 @@ func runCPU(ctx context.Context, opt Options, out io.Writer) error {
 			if algo == "auto" {
 				budget = autoTime
 			}
-			row, err := cpuEngineRow(ctx, opt, e, in, name, algo, budget, runs, logf)
+			row, err := r.cpuEngineRow(e, in, name, algo, budget, runs)
 			if err != nil {
 				return err
 			}
@@ -103,35 +83,30 @@ func runCPU(ctx context.Context, opt Options, out io.Writer) error {
 		"length and gap %: the best of the runs; mean gap %: the mean over the runs; moves/s: moves evaluated per second (Lam et al.'s SSES), mean over the runs",
 		"reference (measured elsewhere, one core): LKH-3 reaches the optimum of a280 and pcb442 in about 0.1 s and of pr2392 in about 10 s including its preparation",
 	}
-	if opt.OutDir != "" {
-		if err := tb.Save(opt.OutDir, "cpu"); err != nil {
-			return err
-		}
-	}
-	return tb.Markdown(out)
+	return r.finish(out, nil, tb)
 }
 
 // cpuEngineRow runs engine e (algo) runs times on in with the given budget and returns its table row: the best and mean lengths, time and moves/s.
-func cpuEngineRow(ctx context.Context, opt Options, e solver.Engine, in *solver.Instance, name, algo string, budget time.Duration, runs int, logf func(string, ...any)) ([]any, error) {
+func (r *repro) cpuEngineRow(e solver.Engine, in *solver.Instance, name, algo string, budget time.Duration, runs int) ([]any, error) {
 	var best int64
 	var sumLen, sumMoves float64
 	var sumTime time.Duration
-	for r := 0; r < runs; r++ {
-		p := solver.Params{Algorithm: algo, Backend: solver.BackendCPU, Seed: uint64(r + 1), Workers: opt.Workers, TimeLimit: budget}
-		res, err := e.Solve(ctx, in, p, nil)
+	for k := 0; k < runs; k++ {
+		p := solver.Params{Algorithm: algo, Backend: solver.BackendCPU, Seed: uint64(k + 1), Workers: r.opt.Workers, TimeLimit: budget}
+		res, err := e.Solve(r.ctx, in, p, nil)
 		if err != nil {
 			return nil, fmt.Errorf("%s on %s: %w", algo, name, err)
 		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+		if r.ctx.Err() != nil {
+			return nil, r.ctx.Err()
 		}
-		if r == 0 || res.Length < best {
+		if k == 0 || res.Length < best {
 			best = res.Length
 		}
 		sumLen += float64(res.Length)
 		sumMoves += res.MovesPerSecond()
 		sumTime += res.Elapsed
-		logf("cpu: %s %s run %d: %d in %.2fs, %.3g moves/s", name, algo, r+1, res.Length, res.Elapsed.Seconds(), res.MovesPerSecond())
+		r.logf("%s %s run %d: %d in %.2fs, %.3g moves/s", name, algo, k+1, res.Length, res.Elapsed.Seconds(), res.MovesPerSecond())
 	}
 	gap, meanGap, optimum := "", "", ""
 	if in.HasOptimum() {

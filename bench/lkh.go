@@ -18,13 +18,7 @@ import (
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
-// The ttq suite's peer: an LKH-3 binary the user built from Helsgaun's
-// public source (outside this repository), run as a separate process on
-// the same instance and host, one core, with its best settings for the
-// size. Its best-so-far curve is read from its trace on stdout, timed here
-// by wall clock from the process's start.
-
-// LKHLabel is the peer's engine label in the ttq suite's tables.
+// LKHLabel is the ttq suite's label of its peer, an LKH-3 binary the user built from Helsgaun's source, run as a process on one core of the same host.
 const LKHLabel = "LKH-3, 1 core"
 
 // lkhSetting is LKH-3's parameters for instances of at least minN cities.
@@ -34,15 +28,8 @@ type lkhSetting struct {
 	about  string      // the settings in words, for the table's notes
 }
 
-// lkhSettings are LKH-3's per-size settings, largest minN last: its
-// fastest to a small gap within 10 to 60 s (docs/PERF.md has the runs).
-// Its defaults (5 alpha-nearness candidates from the subgradient ascent)
-// win on small instances such as pr2392, where the ascent takes seconds.
-// The ascent grows as n² per iteration and delays the first trial past
-// 20 s on fnl4461, so from 3,000 cities 5 quadrant neighbours on plain
-// distances without it start at once and stay ahead, from a greedy first
-// tour (the default random walk's first trial takes several times longer
-// on pla85900).
+// lkhSettings are LKH-3's per-size settings, its fastest to a small gap within 10 to 60 s (docs/PERF.md): its defaults below 3,000 cities; above, the ascent's n² iterations
+// delay the first trial (past 20 s on fnl4461), so 5 quadrant neighbours without it and a greedy first tour start at once and stay ahead.
 var lkhSettings = []lkhSetting{
 	{0, nil, "its defaults (5 alpha-nearness candidates after the subgradient ascent)"},
 	{3000, [][2]string{{"CANDIDATE_SET_TYPE", "QUADRANT"}, {"SUBGRADIENT", "NO"}, {"MAX_CANDIDATES", "5"}, {"INITIAL_TOUR_ALGORITHM", "GREEDY"}},
@@ -60,10 +47,7 @@ func lkhSettingFor(n int) lkhSetting {
 	return s
 }
 
-// lkhGrace is how long past its TIME_LIMIT the peer may run before it is
-// killed: LKH checks its limit only between trials (and not during the
-// ascent or its first tour), and a trial on a large instance takes
-// seconds. Improvements after the budget are not counted either way.
+// lkhGrace is how long past its TIME_LIMIT the peer may run before it is killed: LKH checks its limit only between trials, which take seconds on large instances.
 func lkhGrace(d time.Duration) time.Duration {
 	return min(max(d/4, 2*time.Second), 30*time.Second)
 }
@@ -76,14 +60,8 @@ type lkhEvent struct {
 	sec   float64 // LKH's own time on the line: since its run started ('*', 'R'), or the preprocessing time ('P')
 }
 
-// parseLKHLine reads one line of LKH-3's output at TRACE_LEVEL = 1:
-//
-//   - 12: Cost = 20239383, Gap = 1.1527%, Time = 0.52 sec.
-//     Run 1: Cost = 20011000, Time = 19.80 sec. =
-//     Preprocessing time = 0.04 sec.
-//
-// (the Gap field only when an optimum is given; a trailing "<" or "="
-// compares with it). Other lines are not events.
+// parseLKHLine reads one line of LKH-3's trace at TRACE_LEVEL = 1 ("* 12: Cost = 20239383, Gap = 1.1527%, Time = 0.52 sec.",
+// "Run 1: Cost = 20011000, Time = 19.80 sec. =", "Preprocessing time = 0.04 sec."); other lines are not events.
 func parseLKHLine(line string) (lkhEvent, bool) {
 	line = strings.TrimSpace(line)
 	var ev lkhEvent
@@ -152,8 +130,7 @@ type lkhResult struct {
 	checked bool          // its tour file was read and measured here: a valid tour as long as its last reported cost
 }
 
-// lkhBinary resolves path to an absolute executable (the peer runs in a
-// temporary folder), or says why it cannot run.
+// lkhBinary resolves path to an absolute executable (the peer runs in a temporary folder), or says why it cannot run.
 func lkhBinary(path string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -172,16 +149,8 @@ func lkhBinary(path string) (string, error) {
 	return abs, nil
 }
 
-// runLKH runs the LKH-3 binary bin (absolute) on in for d with seed: one
-// run (RUNS = 1) whose trials go on until its TIME_LIMIT of d, the
-// size's settings of lkhSettings, and TRACE_LEVEL = 1 so that it prints
-// every improvement. LKH's clock is its own user CPU time from after
-// reading its parameters, so the wall clock here is what counts: the
-// process is killed when ctx ends (the error is ctx's) or grace after d,
-// improvements are timed as their lines arrive, and those after d are
-// left out. When LKH ends by itself, the tour it writes
-// is read, validated and measured, and must be as long as the last cost
-// it reported.
+// runLKH runs bin on in for d with seed (RUNS = 1, trials until TIME_LIMIT = d, TRACE_LEVEL = 1), timing improvements by wall clock as their lines arrive (LKH's own clock is
+// its user CPU time); it kills the process when ctx ends or grace after d, and when LKH ends by itself checks the tour it wrote against its last reported cost.
 func runLKH(ctx context.Context, bin string, in *solver.Instance, d, grace time.Duration, seed uint64) (lkhResult, error) {
 	res := lkhResult{prep: -1}
 	dir, err := os.MkdirTemp("", "tsplab-lkh-")
@@ -212,8 +181,7 @@ func runLKH(ctx context.Context, bin string, in *solver.Instance, d, grace time.
 		return res, fmt.Errorf("peer LKH: %v", err)
 	}
 	last, best, lastOut := lkhScan(stdout, t0, d, &res)
-	// the scanner stops at EOF or a read error (the pipe closed by the
-	// kill); either way the process's status says what happened
+	// the scanner stops at EOF or a read error (the kill): the process's status says which
 	io.Copy(io.Discard, stdout)
 	werr := cmd.Wait()
 	res.elapsed = time.Since(t0)
@@ -254,8 +222,7 @@ func lkhParams(dir string, in *solver.Instance, d time.Duration, seed uint64) er
 	kv("PROBLEM_FILE", "problem.tsp")
 	kv("TOUR_FILE", "best.tour")
 	kv("RUNS", "1")
-	// trials until the time limit (the default is n trials, which ends
-	// the run early on small instances)
+	// trials until the time limit (the default, n trials, ends early on small instances)
 	kv("MAX_TRIALS", "1000000000")
 	kv("TIME_LIMIT", strconv.FormatFloat(d.Seconds(), 'f', 3, 64))
 	kv("SEED", strconv.FormatUint(seed%(1<<31), 10))
@@ -334,8 +301,7 @@ func lkhProblem(dir string, in *solver.Instance) error {
 	return os.WriteFile(dst, buf.Bytes(), 0o644)
 }
 
-// tailBuffer keeps the last 4 KiB written to it (a process's stderr, for
-// its error message).
+// tailBuffer keeps the last 4 KiB written to it (a process's stderr, for its error message).
 type tailBuffer struct {
 	mu sync.Mutex
 	b  []byte
@@ -357,8 +323,7 @@ func (t *tailBuffer) String() string {
 	return string(t.b)
 }
 
-// ttqRunLKH is the ttq suite's run of the peer: its curve, and a Result
-// with its best length within the budget and its process's wall time.
+// ttqRunLKH is the ttq suite's run of the peer: its curve, and a Result with its best length within the budget and its wall time.
 func ttqRunLKH(ctx context.Context, r *repro, bin string, in *solver.Instance, d time.Duration, seed uint64) ([]ttqPoint, solver.Result, error) {
 	res, err := runLKH(ctx, bin, in, d, lkhGrace(d), seed)
 	if err != nil {

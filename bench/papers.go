@@ -13,18 +13,13 @@ import (
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 )
 
-// PapersEnv names the environment variable that points at the folder of
-// the papers' tables (one CSV per printed table, as described in that
-// folder's README) when --papers is not given.
+// PapersEnv names the environment variable that points at the folder of the papers' tables (one CSV per printed table) when --papers is not given.
 const PapersEnv = "TSP_PAPERS"
 
-// PaperNA fills a paper column whose figure cannot be read: the papers'
-// folder is absent, or the table has no such cell. The suites never type a
-// published number themselves.
+// PaperNA fills a paper column whose figure cannot be read: the suites never type a published number themselves.
 const PaperNA = "not available"
 
-// PapersDir returns the papers' folder: $TSP_PAPERS, else ../shared/papers
-// beside the repository; "" when neither exists.
+// PapersDir returns the papers' folder: $TSP_PAPERS, else ../shared/papers beside the repository; "" when neither exists.
 func PapersDir() string {
 	if d := os.Getenv(PapersEnv); d != "" {
 		return d
@@ -38,16 +33,13 @@ func PapersDir() string {
 	return ""
 }
 
-// paperTable is one of the papers' CSV files: its header and rows, cells
-// as printed.
+// paperTable is one of the papers' CSV files: its header and rows, cells as printed.
 type paperTable struct {
-	file   string
 	header []string
 	rows   [][]string
 }
 
-// papers reads the papers' CSV files from one folder, each once. A missing
-// folder or file gives nil tables (every cell PaperNA) and one note.
+// papers reads the papers' CSV files from one folder, each once; a missing folder or file gives nil tables (every cell PaperNA) and one note.
 type papers struct {
 	dir    string
 	mu     sync.Mutex
@@ -62,8 +54,7 @@ func newPapers(dir string) *papers {
 	return &papers{dir: dir, tables: map[string]*paperTable{}}
 }
 
-// table returns the named CSV ("lam-table2.csv"), or nil when it cannot be
-// read (the reason is kept for the notes).
+// table returns the named CSV ("lam-table2.csv"), or nil when it cannot be read (the reason is kept for the notes).
 func (p *papers) table(file string) *paperTable {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -73,7 +64,6 @@ func (p *papers) table(file string) *paperTable {
 	t, err := readPaperTable(p.dir, file)
 	if err != nil {
 		p.errs = append(p.errs, err.Error())
-		t = nil
 	}
 	p.tables[file] = t
 	return t
@@ -85,10 +75,9 @@ func readPaperTable(dir, file string) (*paperTable, error) {
 	}
 	path := filepath.Join(dir, file)
 	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s: not found", path)
-		}
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: not found", path)
+	} else if err != nil {
 		return nil, err
 	}
 	defer f.Close()
@@ -99,16 +88,21 @@ func readPaperTable(dir, file string) (*paperTable, error) {
 	if len(recs) == 0 {
 		return nil, fmt.Errorf("%s: empty", path)
 	}
-	return &paperTable{file: file, header: recs[0], rows: recs[1:]}, nil
+	return &paperTable{header: recs[0], rows: recs[1:]}, nil
 }
 
-// note is the one line the tables carry about the papers' figures: where
-// they were read from, or why they are not available.
+// note is the line the tables carry about the papers' figures: where they were read from or why they are not available ("" when none were asked for).
 func (p *papers) note() string {
+	if p == nil {
+		return ""
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if len(p.errs) > 0 {
+	switch {
+	case len(p.errs) > 0:
 		return "Paper columns not available: " + p.errs[0] + " (pass --papers DIR or set $" + PapersEnv + ")."
+	case len(p.tables) == 0:
+		return ""
 	}
 	return "Paper columns read at run time from " + filepath.Join(p.dir, "*.csv") + " (cells as printed)."
 }
@@ -126,10 +120,11 @@ func (t *paperTable) col(name string) int {
 	return -1
 }
 
-// find returns the first row whose leading cells equal keys, or nil.
-func (t *paperTable) find(keys ...string) []string {
-	if t == nil {
-		return nil
+// cell returns the cell of column name in the first row whose leading cells equal keys, as printed, or PaperNA.
+func (t *paperTable) cell(name string, keys ...string) string {
+	c := t.col(name)
+	if c < 0 {
+		return PaperNA
 	}
 rows:
 	for _, r := range t.rows {
@@ -141,20 +136,12 @@ rows:
 				continue rows
 			}
 		}
-		return r
+		if c >= len(r) || strings.TrimSpace(r[c]) == "" {
+			return PaperNA
+		}
+		return strings.TrimSpace(r[c])
 	}
-	return nil
-}
-
-// cell returns the cell of column name in the row found by keys, as
-// printed, or PaperNA.
-func (t *paperTable) cell(name string, keys ...string) string {
-	c := t.col(name)
-	r := t.find(keys...)
-	if c < 0 || r == nil || c >= len(r) || strings.TrimSpace(r[c]) == "" {
-		return PaperNA
-	}
-	return strings.TrimSpace(r[c])
+	return PaperNA
 }
 
 // where returns the rows whose column name equals value.
@@ -172,19 +159,10 @@ func (t *paperTable) where(name, value string) [][]string {
 	return out
 }
 
-// headline returns the "value as printed" of a headline CSV's figure, or
-// PaperNA.
-func (t *paperTable) headline(figure string) string {
-	return t.cell("value as printed", figure)
-}
-
-// paperFloat parses a printed cell ("4.6", "1, 120, 000", "20 µs") as a
-// number in its own unit; ok is false for placeholders ("-", ".").
+// paperFloat parses a printed cell ("4.6", "1, 120, 000", "20 µs") as a number in its own unit; ok is false for placeholders ("-", ".").
 func paperFloat(s string) (float64, bool) {
 	s = strings.ReplaceAll(strings.ReplaceAll(s, ", ", ""), ",", "")
 	var v float64
-	if _, err := fmt.Sscan(s, &v); err != nil {
-		return 0, false
-	}
-	return v, true
+	_, err := fmt.Sscan(s, &v)
+	return v, err == nil
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,31 +23,27 @@ import (
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
-// repro is what the reproduction suites share: options, progress lines,
-// instance loading, engine lookup and the GPU's description.
+// repro is what the suites share: options, progress lines, instance loading, engine lookup and the GPU's description.
 type repro struct {
 	ctx    context.Context
 	opt    Options
 	name   string
 	device string // the GPU, from a Result, or why there is none
-	err    error  // the last engine error, for the tables
 	papers *papers
-	logMu  sync.Mutex // progress lines may come from several goroutines
-	mu     sync.Mutex // guards device and err, which runs in parallel write
+	mu     sync.Mutex // guards the log and device, which runs in parallel write
 }
 
 func newRepro(ctx context.Context, name string, opt Options) (*repro, error) {
 	if opt.TSPLIBDir == "" {
 		return nil, fmt.Errorf("%s suite: no TSPLIB folder (set TSPLIB_DIR or pass --tsplib)", name)
 	}
-	r := &repro{ctx: ctx, opt: opt, name: name, device: "not used yet", papers: newPapers(opt.PapersDir)}
-	return r, nil
+	return &repro{ctx: ctx, opt: opt, name: name, device: "not used yet", papers: newPapers(opt.PapersDir)}, nil
 }
 
 func (r *repro) logf(format string, a ...any) {
 	if r.opt.Log != nil {
-		r.logMu.Lock()
-		defer r.logMu.Unlock()
+		r.mu.Lock()
+		defer r.mu.Unlock()
 		fmt.Fprintf(r.opt.Log, r.name+": "+format+"\n", a...)
 	}
 }
@@ -56,8 +53,7 @@ func (r *repro) load(name string) (*solver.Instance, error) {
 	return tsplib.Load(filepath.Join(r.opt.TSPLIBDir, name+".tsp"), r.opt.TSPLIBDir)
 }
 
-// engine returns the engine for (algo, backend) or nil; for the GPU the
-// reason it is missing becomes the suite's device line.
+// engine returns the engine for (algo, backend) or nil; for the GPU the reason it is missing becomes the device line.
 func (r *repro) engine(algo, backend string) solver.Engine {
 	e, err := solver.Lookup(algo, backend)
 	if err == nil {
@@ -72,7 +68,7 @@ func (r *repro) engine(algo, backend string) solver.Engine {
 	return e
 }
 
-// solve runs e (nil: not available) and records the GPU's name.
+// solve runs e (nil: not available) with the suite's engine options over p's own and records the GPU's name.
 func (r *repro) solve(e solver.Engine, in *solver.Instance, p solver.Params) (solver.Result, bool) {
 	if e == nil || r.ctx.Err() != nil {
 		return solver.Result{}, false
@@ -81,20 +77,15 @@ func (r *repro) solve(e solver.Engine, in *solver.Instance, p solver.Params) (so
 		p.Workers = r.opt.Workers
 	}
 	if extra := r.extraFor(e); extra != nil {
-		// the suite's options over the call's own, in a map of its own
-		if p.Extra != nil {
-			merged := maps.Clone(p.Extra)
-			maps.Copy(merged, extra)
-			extra = merged
+		p.Extra = maps.Clone(p.Extra)
+		if p.Extra == nil {
+			p.Extra = extra
 		}
-		p.Extra = extra
+		maps.Copy(p.Extra, extra)
 	}
 	res, err := e.Solve(r.ctx, in, p, nil)
 	if err != nil {
 		r.logf("%s/%s on %s: %v", e.Name(), e.Backend(), in.Name, err)
-		r.mu.Lock()
-		r.err = err
-		r.mu.Unlock()
 		return solver.Result{}, false
 	}
 	if e.Backend() == solver.BackendGPU {
@@ -105,10 +96,36 @@ func (r *repro) solve(e solver.Engine, in *solver.Instance, p solver.Params) (so
 	return res, true
 }
 
-// each loads the named instances in turn and calls fn with each name and
-// instance. It stops at ctx's end and at the first error of fn or of a
-// load; with skip set, an instance that does not load goes to skip
-// instead and the loop goes on.
+// extraFor returns the suite's engine options (Options.Extra) that e takes, nil when none.
+func (r *repro) extraFor(e solver.Engine) map[string]string {
+	var extra map[string]string
+	opts := solver.OptionsFor(e.Name(), e.Backend())
+	for k, v := range r.opt.Extra {
+		if _, ok := opts.Lookup(k); ok {
+			if extra == nil {
+				extra = map[string]string{}
+			}
+			extra[k] = v
+		}
+	}
+	return extra
+}
+
+// seeds runs e on in with seeds 1..runs, stopping at the first run that fails.
+func (r *repro) seeds(e solver.Engine, in *solver.Instance, runs int, p solver.Params) lamRuns {
+	var out lamRuns
+	for k := 0; k < runs; k++ {
+		p.Seed = uint64(k + 1)
+		x, ok := r.solve(e, in, p)
+		if !ok {
+			break
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// each loads the named instances in turn and calls fn with each; it stops at ctx's end and at the first error, unless skip takes an instance that does not load.
 func (r *repro) each(names []string, skip func(name string, err error), fn func(name string, in *solver.Instance) error) error {
 	for _, name := range names {
 		if err := r.ctx.Err(); err != nil {
@@ -129,59 +146,63 @@ func (r *repro) each(names []string, skip func(name string, err error), fn func(
 	return nil
 }
 
-// runs is the number of runs per configuration: opt.Runs, else def
-// (Quick: 1).
-func (r *repro) runs(def int) int {
-	if r.opt.Runs > 0 {
-		return r.opt.Runs
-	}
-	if r.opt.Quick {
-		return 1
+// pick is set when given, else quick under --quick, else def.
+func pick[T any](r *repro, set T, given bool, def, quick T) T {
+	switch {
+	case given:
+		return set
+	case r.opt.Quick:
+		return quick
 	}
 	return def
 }
 
+// runs is the number of runs per configuration: opt.Runs, else def (Quick: 1).
+func (r *repro) runs(def int) int { return pick(r, r.opt.Runs, r.opt.Runs > 0, def, 1) }
+
 // budget is the time per run: opt.Time, else def (Quick: quick).
 func (r *repro) budget(def, quick time.Duration) time.Duration {
-	if r.opt.Time > 0 {
-		return r.opt.Time
-	}
-	if r.opt.Quick {
-		return quick
-	}
-	return def
+	return pick(r, r.opt.Time, r.opt.Time > 0, def, quick)
 }
 
 // instances returns opt.Instances, else list (Quick: quick).
 func (r *repro) instances(list, quick []string) []string {
-	if len(r.opt.Instances) > 0 {
-		return r.opt.Instances
-	}
-	if r.opt.Quick {
-		return quick
-	}
-	return list
+	return pick(r, r.opt.Instances, len(r.opt.Instances) > 0, list, quick)
 }
 
-// stopped returns the run's context error when err comes from the run
-// being stopped (Ctrl-C, a caller's time limit), else nil: a suite then
-// still writes the rows it measured, says so, and returns the error.
-func (r *repro) stopped(err error) error {
-	if err == nil && r.ctx.Err() == nil {
-		return nil
-	}
-	if e := r.ctx.Err(); e != nil && (err == nil || errors.Is(err, e)) {
-		return e
+// checkOnly fails on an --only part that is not one of parts.
+func (r *repro) checkOnly(parts ...string) error {
+	for _, o := range r.opt.Only {
+		if !slices.Contains(parts, o) {
+			return fmt.Errorf("%s suite: --only %s: want some of %s", r.name, o, strings.Join(parts, ", "))
+		}
 	}
 	return nil
 }
 
-// stopNote is the notes line of a stopped run (none when stop is nil).
-func (r *repro) stopNote(stop error) []string {
-	if stop == nil {
-		return nil
+// wants reports whether --only selects part: every part of a kind when --only names none of that kind.
+func (r *repro) wants(part string, kind func(string) bool) bool {
+	named := false
+	for _, o := range r.opt.Only {
+		if kind(o) == kind(part) {
+			named = true
+			if o == part {
+				return true
+			}
+		}
 	}
-	return []string{fmt.Sprintf("Stopped before the end (%v): the rows are those measured until then; a row cut short counts only its finished runs, and later rows are missing or empty.", stop)}
+	return !named
+}
+
+// isTable is the kind of the --only parts that name tables ("table2").
+func isTable(part string) bool { return strings.HasPrefix(part, "table") }
+
+// stopped returns the run's context error when err comes from the run being stopped (Ctrl-C, a caller's time limit), else nil.
+func (r *repro) stopped(err error) error {
+	if e := r.ctx.Err(); e != nil && (err == nil || errors.Is(err, e)) {
+		return e
+	}
+	return nil
 }
 
 // machine is the notes line naming the GPU and the CPU.
@@ -189,17 +210,21 @@ func (r *repro) machine() string {
 	return fmt.Sprintf("GPU: %s; CPU: %s (CPU engines on all cores unless --workers).", r.device, HostCPU())
 }
 
-// finish saves the tables (one markdown and CSV file each) and prints them;
-// every table gets the line saying where its paper column came from.
-func (r *repro) finish(tables []*Table, bases []string, out interface{ Write([]byte) (int, error) }) error {
+// finish notes a stop and where the paper columns came from, saves the tables under their file names and prints them; it returns stop.
+func (r *repro) finish(out io.Writer, stop error, tables ...*Table) error {
 	note := r.papers.note()
 	for _, t := range tables {
-		t.Notes = append(t.Notes, note)
+		if stop != nil {
+			t.Notes = append(t.Notes, fmt.Sprintf("Stopped before the end (%v): the rows are those measured until then; a row cut short counts only its finished runs, and later rows are missing or empty.", stop))
+		}
+		if note != "" {
+			t.Notes = append(t.Notes, note)
+		}
 	}
-	if r.opt.OutDir != "" {
-		for i, t := range tables {
-			if err := t.Save(r.opt.OutDir, bases[i]); err != nil {
-				return err
+	for _, t := range tables {
+		if r.opt.OutDir != "" {
+			if err := t.Save(r.opt.OutDir, t.file); err != nil {
+				return errors.Join(err, stop)
 			}
 		}
 	}
@@ -208,10 +233,10 @@ func (r *repro) finish(tables []*Table, bases []string, out interface{ Write([]b
 			fmt.Fprintln(out)
 		}
 		if err := t.Markdown(out); err != nil {
-			return err
+			return errors.Join(err, stop)
 		}
 	}
-	return nil
+	return stop
 }
 
 // gapOf returns the percent above the optimum, or "n/a".
@@ -223,11 +248,17 @@ func gapOf(length int64, in *solver.Instance) (float64, string) {
 	return g, fmt.Sprintf("%.2f", g)
 }
 
-func fmtG(v float64) string {
-	if v == 0 {
+// valCell is v written with format as a table cell, "n/a" when it was not measured.
+func valCell(v float64, ok bool, format string) string {
+	if !ok {
 		return "n/a"
 	}
-	return fmt.Sprintf("%.3g", v)
+	return fmt.Sprintf(format, v)
+}
+
+// ratioCell is the ratio a/b as a table cell ("2.50x"), "n/a" when either side did not run or b is 0.
+func ratioCell(a, b float64, okA, okB bool) string {
+	return valCell(a/b, okA && okB && b != 0, "%.2fx")
 }
 
 func fmtSec(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
@@ -238,10 +269,7 @@ type Series struct {
 	X, Y []float64
 }
 
-// SavePlot draws series as lines with points into dir/base.png (log-scaled
-// axes when asked), for the suites' figures, and writes the points drawn
-// beside it as dir/base.csv (series, x, y). Series with no points are left
-// out; with none at all nothing is written.
+// SavePlot draws series as lines with points into dir/base.png (log axes when asked) and writes the points drawn as dir/base.csv; with no points nothing is written.
 func SavePlot(dir, base, title, xLabel, yLabel string, logX, logY bool, series ...Series) error {
 	if dir == "" {
 		return nil
@@ -261,36 +289,30 @@ func SavePlot(dir, base, title, xLabel, yLabel string, logX, logY bool, series .
 	p.Legend.Top = true
 	p.Legend.Left = true
 	colors := []color.RGBA{{R: 0x1f, G: 0x77, B: 0xb4, A: 255}, {R: 0xd6, G: 0x27, B: 0x28, A: 255}, {R: 0x2c, G: 0xa0, B: 0x2c, A: 255}, {R: 0xff, G: 0x7f, B: 0x0e, A: 255}}
-	drawn := 0
 	data := &Table{Header: []string{"series", xLabel, yLabel}}
 	for i, s := range series {
 		var pts plotter.XYs
 		for k := range s.X {
 			if k < len(s.Y) && (!logX || s.X[k] > 0) && (!logY || s.Y[k] > 0) {
 				pts = append(pts, plotter.XY{X: s.X[k], Y: s.Y[k]})
+				data.AddRow(s.Name, strconv.FormatFloat(s.X[k], 'g', -1, 64), strconv.FormatFloat(s.Y[k], 'g', 6, 64))
 			}
 		}
 		if len(pts) == 0 {
 			continue
 		}
-		for _, pt := range pts {
-			data.AddRow(s.Name, strconv.FormatFloat(pt.X, 'g', -1, 64), strconv.FormatFloat(pt.Y, 'g', 6, 64))
-		}
 		l, sc, err := plotter.NewLinePoints(pts)
 		if err != nil {
 			return err
 		}
-		l.Color = colors[i%len(colors)]
-		sc.Color = colors[i%len(colors)]
+		l.Color, sc.Color = colors[i%len(colors)], colors[i%len(colors)]
 		p.Add(l, sc)
 		p.Legend.Add(s.Name, l, sc)
-		drawn++
 	}
-	if drawn == 0 {
+	if len(data.Rows) == 0 {
 		return nil
 	}
-	// A log axis over one value would be padded to ±1 around it, below
-	// zero: give it a factor of two either side instead.
+	// A log axis over one value would be padded to ±1 around it, below zero: a factor of two either side instead.
 	if logX && p.X.Min == p.X.Max {
 		p.X.Min, p.X.Max = p.X.Min/2, p.X.Max*2
 	}
@@ -308,20 +330,4 @@ func SavePlot(dir, base, title, xLabel, yLabel string, logX, logY bool, series .
 		_, err := wt.WriteTo(w)
 		return err
 	})
-}
-
-// extraFor returns the suite's engine options (Options.Extra) that e
-// takes, nil when none.
-func (r *repro) extraFor(e solver.Engine) map[string]string {
-	var extra map[string]string
-	opts := solver.OptionsFor(e.Name(), e.Backend())
-	for k, v := range r.opt.Extra {
-		if _, ok := opts.Lookup(k); ok {
-			if extra == nil {
-				extra = map[string]string{}
-			}
-			extra[k] = v
-		}
-	}
-	return extra
 }

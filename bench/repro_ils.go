@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -16,54 +15,38 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// delevacqCite names Delévacq, Delisle and Krajecki's paper as its text
-// gives it (no venue or year is printed).
-const delevacqCite = `A. Delévacq, P. Delisle and M. Krajecki, "Parallelization Strategies for Local Search Algorithms on Graphics Processing Units" (venue and year not printed)`
-
-// delevacqHardware is the paper's hardware.
-const delevacqHardware = "paper: NVIDIA Fermi C2050 (CUDA 4.1); the CPU of its sequential times is not named"
-
-// luongCite names Luong, Melab and Talbi's paper as its text gives it.
-const luongCite = `T. V. Luong, N. Melab and E.-G. Talbi, "GPU Computing for Parallel Local Search Metaheuristic Algorithms", IEEE Transactions on Computers (year not printed)`
-
-// luongHardware is the configuration whose figures the luong suite shows
-// (the newest of the paper's four).
-const luongHardware = "paper: Xeon E5620 (one core) + Tesla M2050 (448 GPU cores)"
+// The papers as their texts give them, and the hardware of the figures shown (Luong et al.'s newest of four).
+const (
+	delevacqCite     = `A. Delévacq, P. Delisle and M. Krajecki, "Parallelization Strategies for Local Search Algorithms on Graphics Processing Units" (venue and year not printed)`
+	delevacqHardware = "paper: NVIDIA Fermi C2050 (CUDA 4.1); the CPU of its sequential times is not named"
+	luongCite        = `T. V. Luong, N. Melab and E.-G. Talbi, "GPU Computing for Parallel Local Search Metaheuristic Algorithms", IEEE Transactions on Computers (year not printed)`
+	luongHardware    = "paper: Xeon E5620 (one core) + Tesla M2050 (448 GPU cores)"
+)
 
 // DelevacqInstances are Delévacq et al.'s five instances.
 var DelevacqInstances = []string{"kroA100", "lin318", "rat783", "fl1577", "pcb3038"}
 
-// delevacqNbSol are the population sizes of their Tables 1 and 3.
-var delevacqNbSol = []string{"1", "8", "64", "512", "2048"}
-
 // LuongInstances are Luong et al.'s TSP instances (Table 6).
 var LuongInstances = []string{"eil101", "d198", "pcb442", "rat783", "d1291", "pr2392", "fnl4461", "rl5915"}
 
-// luongIterations is the tabu search's length in the paper's protocol.
-const luongIterations = 10000
+var (
+	delevacqNbSol   = []string{"1", "8", "64", "512", "2048"}            // the population sizes of their Tables 1 and 3
+	delevacqParts   = []string{"table1", "table3"}                       // the tables --only takes
+	delevacqFIModes = []string{"thread", "block-global", "block-shared"} // Table 1's GPU mappings, in its column order
+)
 
-// init registers the delevacq and luong suites.
+const (
+	luongIterations = 10000   // the tabu search's length in the paper's protocol
+	delevacqFITotal = 1048576 // it_total of their first-improvement runs (Sect. 5.1)
+	// delevacqTimingTrials of a Table 1 row's trials time the three GPU mappings and the sequential twin, which make the same moves every trial; the further ones run BG alone, for quality.
+	delevacqTimingTrials = 2
+	delevacqQualityOnCPU = 8 // the largest population whose quality trials run on the sequential twin (the same tours)
+	delevacqCPUSample    = 4 // the searches of a population the sequential side runs: its time is their mean × nb_sol
+)
+
 func init() {
 	Register("delevacq", "Delévacq et al. reproduced: kroA100 .. pcb3038, 20/10 trials, their iteration budgets (--scale), Table 1 (sequential first improvement) and Table 3 (ILS-RKBI_blocks population sweep nb_sol 1 .. 2048) beside their figures", runDelevacq)
 	Register("luong", "Luong et al. reproduced: their 8 TSP instances, a tabu search of 10,000 iterations over the swap neighbourhood, 30 runs, time and acceleration over one core with and without thread control (--time caps the one-core reference, then extrapolated; --workers N runs N references beside the GPU runs)", runLuong)
-}
-
-// ratioCell is the ratio a/b as a table cell ("2.50x"), "n/a" when
-// either side did not run or b is 0.
-func ratioCell(a, b float64, okA, okB bool) string {
-	if !okA || !okB || b == 0 {
-		return "n/a"
-	}
-	return fmt.Sprintf("%.2fx", a/b)
-}
-
-// valCell is v written with format as a table cell, "n/a" when it was
-// not measured.
-func valCell(v float64, ok bool, format string) string {
-	if !ok {
-		return "n/a"
-	}
-	return fmt.Sprintf(format, v)
 }
 
 // delevacqTrials is their trial count: 20 below 1000 cities, 10 above.
@@ -74,32 +57,7 @@ func delevacqTrials(n int) int {
 	return 10
 }
 
-// delevacqFITotal is it_total of their first-improvement runs (Sect. 5.1).
-const delevacqFITotal = 1048576
-
-// delevacqTimingTrials is how many of a Table 1 row's trials time all
-// three GPU mappings and the sequential twin; the further trials, up to
-// the paper's count, run the BG mapping alone for freq and Δavg (the three
-// mappings and the twin make the same moves, so their times vary little
-// between trials while the tours' quality does).
-const delevacqTimingTrials = 2
-
-// delevacqQualityOnCPU is the largest population whose quality trials
-// run on the sequential twin (the same searches, the same tours).
-const delevacqQualityOnCPU = 8
-
-// delevacqParts are the names --only takes for the delevacq suite.
-var delevacqParts = []string{"table1", "table3"}
-
-// delevacqCPUSample is how many of a population's searches the sequential
-// side runs; its time for the population is their mean time × nb_sol (the
-// searches are independent and have the same budget).
-const delevacqCPUSample = 4
-
-// delevacqPop is one trial of a population of nb_sol searches of it_lim
-// kicks each: the best length, the GPU's wall time for the whole
-// population, the sequential time (estimated from the searches it ran)
-// and the kicks made.
+// delevacqPop is one trial of a population of nb_sol searches of it_lim kicks each: the best length, the GPU's wall time, the sequential time (estimated from the searches it ran) and the kicks made.
 type delevacqPop struct {
 	best             int64
 	gpu, cpu         time.Duration
@@ -109,20 +67,17 @@ type delevacqPop struct {
 	gpuDevice, error string
 }
 
-// delevacqPopulation runs one trial: nb GPU searches at once (each its own
-// stream; at most 2 per CPU core in flight) and up to delevacqCPUSample of
-// the same searches one after the other on one core.
+// delevacqPopulation runs one trial: nb GPU searches at once (at most 2 per CPU core in flight) and up to delevacqCPUSample of the same searches one after the other on one core.
 func (r *repro) delevacqPopulation(g, c solver.Engine, in *solver.Instance, nb, itLim, blocks int, seed uint64) delevacqPop {
 	out := delevacqPop{best: -1}
 	kicks := map[string]string{"kicks": fmt.Sprint(itLim)}
 	if g != nil && r.opt.GPU != nil {
 		res, err := r.opt.GPU.ThreeOptPopulation(r.ctx, in, Population{Solutions: nb, Kicks: itLim, Blocks: blocks, Threads: 64, Seed: seed * 100003})
-		l, el, dev := res.Length, res.Elapsed, res.Device
 		out.gpuOK = err == nil && r.ctx.Err() == nil
 		if err != nil {
 			out.error = err.Error()
 		}
-		out.best, out.gpu, out.gpuDevice, out.gpuKicks = l, el, dev, int64(nb)*int64(itLim)
+		out.best, out.gpu, out.gpuDevice, out.gpuKicks = res.Length, res.Elapsed, res.Device, int64(nb)*int64(itLim)
 		g = nil
 	}
 	if g != nil {
@@ -138,7 +93,7 @@ func (r *repro) delevacqPopulation(g, c solver.Engine, in *solver.Instance, nb, 
 				if r.ctx.Err() != nil {
 					return
 				}
-				x, err := g.Solve(r.ctx, in, solver.Params{Seed: seed*100003 + uint64(s), Blocks: blocks, Threads: 64, Extra: kicks}, nil)
+				x, err := g.Solve(r.ctx, in, solver.Params{Seed: seed*100003 + uint64(s), Extra: kicks}.WithExtra("blocks", strconv.Itoa(blocks)).WithExtra("threads", "64"), nil)
 				mu.Lock()
 				defer mu.Unlock()
 				if err != nil {
@@ -183,13 +138,7 @@ type delevacqFIRow struct {
 	gpu, speed     [3]string
 }
 
-// delevacqFIModes are the GPU mappings of Table 1, in its column order.
-var delevacqFIModes = []string{"thread", "block-global", "block-shared"}
-
-// delevacqFI runs trials of one population size: the three GPU mappings
-// and the sequential twin in the first delevacqTimingTrials trials, the
-// population's best tour alone in the further ones; over ends the row
-// early (the suite's time budget).
+// delevacqFI runs the trials of one population size (the timing trials first) until over says the suite's time is spent.
 func (r *repro) delevacqFI(in *solver.Instance, nb, itLim, trials int, over func() bool) delevacqFIRow {
 	row := delevacqFIRow{seq: "n/a", freq: "n/a", gap: "n/a", gpu: [3]string{"n/a", "n/a", "n/a"}, speed: [3]string{"n/a", "n/a", "n/a"}}
 	if r.opt.GPU == nil {
@@ -213,26 +162,38 @@ func (r *repro) delevacqFI(in *solver.Instance, nb, itLim, trials int, over func
 	return row
 }
 
-// delevacqFISums are one Table 1 row's sums over its trials: the GPU time
-// of each mapping, the sequential time of the whole population, and the
-// quality of the trials' best tours (at the optimum, % above it).
+// delevacqFISums are one Table 1 row's sums over its trials: the GPU time of each mapping, the sequential time of the population, and the quality of the trials' best tours.
 type delevacqFISums struct {
-	gT         [3]float64
-	gN         [3]int
-	sT, fr, gp float64
-	sN, qN     int
+	gT [3]float64
+	gN [3]int
+	sT float64
+	sN int
+	q  delevacqSum
 }
 
-// quality counts the best tour (length l) of one trial on in.
-func (s *delevacqFISums) quality(l int64, in *solver.Instance) {
+// delevacqSum sums trials: their time in seconds, freq (1 at the optimum) and Δavg (% above it).
+type delevacqSum struct {
+	secs, freq, gap float64
+	n               int
+}
+
+func (s *delevacqSum) add(secs float64, l int64, in *solver.Instance) {
 	g, _ := gapOf(l, in)
-	s.gp += g
-	s.fr += delevacqAtOpt(l, in)
-	s.qN++
+	s.secs += secs
+	if in.Optimum > 0 && l <= in.Optimum {
+		s.freq++
+	}
+	s.gap += g
+	s.n++
 }
 
-// fill writes the means into row's cells (those without trials keep
-// theirs): sequential and GPU times, speedups, freq and Δavg.
+// mean is the means over the trials (0 without any).
+func (s delevacqSum) mean() (secs, freq, gap float64) {
+	d := float64(max(s.n, 1))
+	return s.secs / d, s.freq / d, s.gap / d
+}
+
+// fill writes the means into row's cells (those without trials keep theirs).
 func (s *delevacqFISums) fill(row *delevacqFIRow) {
 	if s.sN > 0 {
 		row.seq = fmt.Sprintf("%.3f", s.sT/float64(s.sN))
@@ -246,20 +207,15 @@ func (s *delevacqFISums) fill(row *delevacqFIRow) {
 			}
 		}
 	}
-	if s.qN > 0 {
-		row.freq, row.gap = fmt.Sprintf("%.2f", s.fr/float64(s.qN)), fmt.Sprintf("%.3f", s.gp/float64(s.qN))
+	if _, fr, gp := s.q.mean(); s.q.n > 0 {
+		row.freq, row.gap = fmt.Sprintf("%.2f", fr), fmt.Sprintf("%.3f", gp)
 	}
 }
 
-// delevacqFITiming runs one timing trial: the population in each GPU
-// mapping (the BG launch's best tour for quality) and up to
-// delevacqCPUSample of its searches on one core, scaled to the whole
-// population. The first trial's errors are logged, and a mapping refused
-// for shared memory says so in its cell.
+// delevacqFITiming runs one timing trial: the population in each GPU mapping (BG's best tour for quality) and up to delevacqCPUSample of its searches on one core, scaled to the whole population.
 func (r *repro) delevacqFITiming(in *solver.Instance, nb, itLim int, seed uint64, first bool, row *delevacqFIRow, s *delevacqFISums) {
 	for i, m := range delevacqFIModes {
 		res, err := r.opt.GPU.FIPopulation(in, Population{Solutions: nb, Kicks: itLim, Mode: m, Seed: seed})
-		l, el, dev := res.Length, res.Elapsed, res.Device
 		if err != nil {
 			if first {
 				r.logf("%s nb_sol %d %s: %v", in.Name, nb, m, err)
@@ -269,33 +225,29 @@ func (r *repro) delevacqFITiming(in *solver.Instance, nb, itLim int, seed uint64
 			}
 			continue
 		}
-		r.device = dev
-		s.gT[i] += el.Seconds()
+		r.device = res.Device
+		s.gT[i] += res.Elapsed.Seconds()
 		s.gN[i]++
 		if m == "block-global" {
-			s.quality(l, in)
+			s.q.add(0, res.Length, in)
 		}
 	}
 	cnt := min(nb, delevacqCPUSample)
 	if res, err := r.opt.GPU.FISequential(in, 0, cnt, Population{Kicks: itLim, Seed: seed}); err == nil {
-		el := res.Elapsed
-		s.sT += el.Seconds() * float64(nb) / float64(cnt)
+		s.sT += res.Elapsed.Seconds() * float64(nb) / float64(cnt)
 		s.sN++
 	}
 }
 
-// delevacqFIQuality runs one quality trial: the population's best tour
-// from its cheapest exact copy, the sequential twin for small populations
-// (the GPU's one or eight blocks are slower than one core there), else the
-// BG launch.
+// delevacqFIQuality runs one quality trial on the population's cheapest exact copy: the sequential twin for small populations, else the BG launch.
 func (r *repro) delevacqFIQuality(in *solver.Instance, nb, itLim int, seed uint64, s *delevacqFISums) {
 	if nb <= delevacqQualityOnCPU {
 		if res, err := r.opt.GPU.FISequential(in, 0, nb, Population{Kicks: itLim, Seed: seed}); err == nil {
-			s.quality(res.Length, in)
+			s.q.add(0, res.Length, in)
 		}
 	} else if res, err := r.opt.GPU.FIPopulation(in, Population{Solutions: nb, Kicks: itLim, Mode: "block-global", Seed: seed}); err == nil {
 		r.device = res.Device
-		s.quality(res.Length, in)
+		s.q.add(0, res.Length, in)
 	}
 }
 
@@ -308,10 +260,7 @@ func delevacqCount(s string) int64 {
 	return int64(v)
 }
 
-// runDelevacq reproduces Delévacq et al.'s Table 1 (first-improvement ILS
-// populations in three GPU mappings against one core) and Table 3 (the
-// ILS-RKBI_blocks population sweep), instance by instance beside the
-// paper's figures; --only picks tables and population sizes.
+// runDelevacq reproduces Delévacq et al.'s Tables 1 and 3 instance by instance beside the paper's figures.
 func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 	r, err := newRepro(ctx, "delevacq", opt)
 	if err != nil {
@@ -333,24 +282,18 @@ func runDelevacq(ctx context.Context, opt Options, out io.Writer) error {
 	}
 	d.addNotes()
 	var tables []*Table
-	var bases []string
 	for i, t := range []*Table{d.t1, d.t3} {
 		if d.want(delevacqParts[i]) {
-			t.Notes = append(t.Notes, r.stopNote(stop)...)
-			tables, bases = append(tables, t), append(bases, "delevacq-"+delevacqParts[i])
+			tables = append(tables, t)
 		}
 	}
-	return errors.Join(r.finish(tables, bases, out), stop)
+	return r.finish(out, stop, tables...)
 }
 
-// delevacqSuite is one run of the delevacq suite: what --only, --scale,
-// --quick and --time ask for, the papers' tables, the two tables being
-// filled and the engines they run.
+// delevacqSuite is one run of the delevacq suite: its options, the papers' tables, the two tables being filled and the engines they run.
 type delevacqSuite struct {
 	r              *repro
 	names          []string
-	tablesOnly     []string // --only tables (none: both)
-	nbOnly         []string // --only population sizes (none: all)
 	scale          float64  // factor on the paper's iteration budgets
 	nbs            []string // Table 3's population sizes
 	start          time.Time
@@ -360,18 +303,11 @@ type delevacqSuite struct {
 	skipped        int           // Table 3 rows not run for the suite's time budget
 }
 
-// newDelevacqSuite reads the options (an --only part it does not know is
-// an error naming it), the papers' tables and the engines, and makes the
-// two empty tables.
+// newDelevacqSuite reads the options (an unknown --only part is an error naming it), the papers' tables and the engines.
 func newDelevacqSuite(r *repro, opt Options) (*delevacqSuite, error) {
 	d := &delevacqSuite{r: r}
 	for _, o := range opt.Only {
-		switch {
-		case slices.Contains(delevacqParts, o):
-			d.tablesOnly = append(d.tablesOnly, o)
-		case strings.HasPrefix(o, "nb") && slices.Contains(delevacqNbSol, o[2:]):
-			d.nbOnly = append(d.nbOnly, o[2:])
-		default:
+		if !slices.Contains(delevacqParts, o) && !(strings.HasPrefix(o, "nb") && slices.Contains(delevacqNbSol, o[2:])) {
 			return nil, fmt.Errorf("delevacq suite: --only %s: want some of %s, or population sizes nb1, nb8, nb64, nb512, nb2048", o, strings.Join(delevacqParts, ", "))
 		}
 	}
@@ -392,34 +328,21 @@ func newDelevacqSuite(r *repro, opt Options) (*delevacqSuite, error) {
 	d.p2 = r.papers.table("delevacq-table2.csv")
 	d.p3 = r.papers.table("delevacq-table3.csv")
 	d.pp = r.papers.table("delevacq-text-rkbi-params.csv")
-	d.t1, d.t3 = delevacqTable1(), delevacqTable3()
+	d.t1 = &Table{Title: "Delévacq et al. Table 1: first-improvement ILS populations (don't-look bits, fixed radius, 40 candidates) on the GPU as FI_thread (T), FI_block global (BG) and shared (BS), against the same searches on one core", file: "delevacq-table1",
+		Header: []string{"instance", "nb_sol", "trials", "it_lim (run)", "sequential s (1 core)", "GPU s T", "GPU s BG", "GPU s BS", "speedup T", "speedup BG", "speedup BS", "paper speedup T (C2050)", "paper BG (C2050)", "paper BS (C2050)",
+			"freq", "paper freq (C2050)", "Δavg %", "paper Δavg % (C2050)", "CPU engine 3opt-ils FI, 1 core (nb_sol = 1)"}}
+	d.t3 = &Table{Title: "Delévacq et al. Table 3: ILS-RKBI_blocks, a population of nb_sol searches of it_total/nb_sol kicks each, GPU against the sequential search", file: "delevacq-table3",
+		Header: []string{"instance", "nb_sol", "trials", "it_total/k (paper)", "it_lim (run)", "blocks/solution (paper Table 2)", "GPU time s", "CPU time s (1 core)", "speedup", "paper speedup (C2050)", "GPU freq", "paper freq (C2050)", "GPU Δavg %", "paper Δavg % (C2050)"}}
 	d.gRK = r.engine("3opt-ils", solver.BackendGPU)
 	d.cIL = r.engine("3opt-ils", solver.BackendCPU)
 	return d, nil
 }
 
-// delevacqTable1 is the suite's empty Table 1.
-func delevacqTable1() *Table {
-	return &Table{Title: "Delévacq et al. Table 1: first-improvement ILS populations (don't-look bits, fixed radius, 40 candidates) on the GPU as FI_thread (T), FI_block global (BG) and shared (BS), against the same searches on one core",
-		Header: []string{"instance", "nb_sol", "trials", "it_lim (run)", "sequential s (1 core)", "GPU s T", "GPU s BG", "GPU s BS", "speedup T", "speedup BG", "speedup BS", "paper speedup T (C2050)", "paper BG (C2050)", "paper BS (C2050)",
-			"freq", "paper freq (C2050)", "Δavg %", "paper Δavg % (C2050)", "CPU engine 3opt-ils FI, 1 core (nb_sol = 1)"}}
-}
-
-// delevacqTable3 is the suite's empty Table 3.
-func delevacqTable3() *Table {
-	return &Table{Title: "Delévacq et al. Table 3: ILS-RKBI_blocks, a population of nb_sol searches of it_total/nb_sol kicks each, GPU against the sequential search",
-		Header: []string{"instance", "nb_sol", "trials", "it_total/k (paper)", "it_lim (run)", "blocks/solution (paper Table 2)", "GPU time s", "CPU time s (1 core)", "speedup", "paper speedup (C2050)", "GPU freq", "paper freq (C2050)", "GPU Δavg %", "paper Δavg % (C2050)"}}
-}
-
 // want is whether --only asks for the table part ("table1", "table3").
-func (d *delevacqSuite) want(part string) bool {
-	return len(d.tablesOnly) == 0 || slices.Contains(d.tablesOnly, part)
-}
+func (d *delevacqSuite) want(part string) bool { return d.r.wants(part, isTable) }
 
 // wantNB is whether --only asks for the population size nb ("8").
-func (d *delevacqSuite) wantNB(nb string) bool {
-	return len(d.nbOnly) == 0 || slices.Contains(d.nbOnly, nb)
-}
+func (d *delevacqSuite) wantNB(nb string) bool { return d.r.wants("nb"+nb, isTable) }
 
 // overBudget is whether the suite's --time budget is spent.
 func (d *delevacqSuite) overBudget() bool {
@@ -431,19 +354,7 @@ func (d *delevacqSuite) scaled(v int64) int64 {
 	return max(1, int64(math.Round(float64(v)*d.scale)))
 }
 
-// delevacqAtOpt is 1 when a tour of length l of in is at its known
-// optimum, else 0 (its share over trials is the paper's freq).
-func delevacqAtOpt(l int64, in *solver.Instance) float64 {
-	if in.Optimum > 0 && l <= in.Optimum {
-		return 1
-	}
-	return 0
-}
-
-// table1 adds an instance's Table 1 rows: the first-improvement population
-// on the GPU in the paper's three mappings against the same searches on
-// one core, for each population size, and the CPU engine's
-// first-improvement ILS beside nb_sol = 1.
+// table1 adds an instance's Table 1 rows, one per population size, and the CPU engine's first-improvement ILS beside nb_sol = 1.
 func (d *delevacqSuite) table1(name string, in *solver.Instance, trials int) {
 	fiTotal := d.scaled(delevacqFITotal)
 	ref := d.fiReference(in, trials, fiTotal)
@@ -470,30 +381,22 @@ func (d *delevacqSuite) table1(name string, in *solver.Instance, trials int) {
 	}
 }
 
-// fiReference runs the CPU engine's first-improvement ILS (40 candidates,
-// fiTotal kicks, one core) trials times on in while Table 1 is wanted and
-// the budget lasts, and returns its cell: mean time, freq and Δavg, ""
-// when no trial ran.
+// fiReference runs the CPU engine's first-improvement ILS (40 candidates, fiTotal kicks, one core) trials times while the budget lasts and returns its cell ("" when no trial ran).
 func (d *delevacqSuite) fiReference(in *solver.Instance, trials int, fiTotal int64) string {
-	var fiT, fiF, fiG float64
-	fiN := 0
+	var s delevacqSum
 	for k := 0; k < trials && !d.overBudget() && d.want("table1"); k++ {
 		if x, ok := d.r.solve(d.cIL, in, solver.Params{Seed: uint64(k + 1), Workers: 1, Extra: map[string]string{"pivot": "first", "neighbors": "40", "kicks": fmt.Sprint(fiTotal)}}); ok {
-			g, _ := gapOf(x.Length, in)
-			fiT += x.Elapsed.Seconds()
-			fiF += delevacqAtOpt(x.Length, in)
-			fiG += g
-			fiN++
+			s.add(x.Elapsed.Seconds(), x.Length, in)
 		}
 	}
-	if fiN == 0 {
+	if s.n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%.3f s, freq %.2f, Δavg %.3f (%d kicks)", fiT/float64(fiN), fiF/float64(fiN), fiG/float64(fiN), fiTotal)
+	t, fr, g := s.mean()
+	return fmt.Sprintf("%.3f s, freq %.2f, Δavg %.3f (%d kicks)", t, fr, g, fiTotal)
 }
 
-// table3 adds an instance's Table 3 rows: the RKBI population sweep over
-// the population sizes wanted, until the run is stopped.
+// table3 adds an instance's Table 3 rows: the RKBI population sweep over the sizes wanted, until the run is stopped.
 func (d *delevacqSuite) table3(name string, in *solver.Instance, trials int) {
 	itTotal := delevacqCount(d.pp.cell("it_total (as printed)", name))
 	budget := d.pp.cell("it_total (as printed)", name) + " / " + d.pp.cell("k = evaluated neighbours (as printed)", name)
@@ -510,10 +413,7 @@ func (d *delevacqSuite) table3(name string, in *solver.Instance, trials int) {
 	}
 }
 
-// table3Row adds the Table 3 row of one population size nb: its trials'
-// means, or why it did not run (no budget or blocks in the papers' tables,
-// the suite's time spent). It returns false when the run was stopped
-// before any trial ended (no row then).
+// table3Row adds the Table 3 row of population size nb (or why it did not run); it returns false when the run was stopped before any trial ended.
 func (d *delevacqSuite) table3Row(name string, in *solver.Instance, nb string, trials int, itTotal int64, budget string) bool {
 	nbv, _ := strconv.Atoi(nb)
 	blocks := int(delevacqCount(d.p2.cell("blocks per solution at nb_sol="+nb, name)))
@@ -545,9 +445,7 @@ func (d *delevacqSuite) table3Row(name string, in *solver.Instance, nb string, t
 	return true
 }
 
-// populations runs up to trials trials of the RKBI population of nb
-// searches of itLim kicks (blocks per solution on the GPU) while the
-// budget lasts; a trial the stop interrupted counts for nothing.
+// populations runs up to trials trials of the RKBI population while the budget lasts; a trial the stop interrupted counts for nothing.
 func (d *delevacqSuite) populations(name string, in *solver.Instance, nb string, trials, itLim, blocks int) []delevacqPop {
 	r := d.r
 	nbv, _ := strconv.Atoi(nb)
@@ -571,9 +469,7 @@ func (d *delevacqSuite) populations(name string, in *solver.Instance, nb string,
 	return pops
 }
 
-// delevacqMeans are a Table 3 row's means over its trials: the GPU's time,
-// freq and Δavg over the trials whose GPU side ran, and the CPU's time
-// over those whose CPU side ran (0 and not ok when none did).
+// delevacqMeans are a Table 3 row's means: the GPU's time, freq and Δavg over the trials whose GPU side ran, the CPU's time over those whose CPU side ran.
 type delevacqMeans struct {
 	gpu, cpu, freq, gap float64
 	gpuOK, cpuOK        bool
@@ -581,27 +477,22 @@ type delevacqMeans struct {
 
 // delevacqMean averages the trials pops of a population on in.
 func delevacqMean(pops []delevacqPop, in *solver.Instance) delevacqMeans {
-	var gT, cT, gF, gG float64
-	gN, cN := 0, 0
+	var g, c delevacqSum
 	for _, p := range pops {
 		if p.gpuOK {
-			g, _ := gapOf(p.best, in)
-			gT += p.gpu.Seconds()
-			gF += delevacqAtOpt(p.best, in)
-			gG += g
-			gN++
+			g.add(p.gpu.Seconds(), p.best, in)
 		}
 		if p.cpuOK {
-			cT += p.cpu.Seconds()
-			cN++
+			c.add(p.cpu.Seconds(), 0, in)
 		}
 	}
-	gd := float64(max(gN, 1))
-	return delevacqMeans{gpu: gT / gd, cpu: cT / float64(max(cN, 1)), freq: gF / gd, gap: gG / gd, gpuOK: gN > 0, cpuOK: cN > 0}
+	m := delevacqMeans{gpuOK: g.n > 0, cpuOK: c.n > 0}
+	m.gpu, m.freq, m.gap = g.mean()
+	m.cpu, _, _ = c.mean()
+	return m
 }
 
-// addNotes writes both tables' notes: the paper, this machine, the trials
-// and budgets, and how each table's searches were run and timed.
+// addNotes writes both tables' notes: the paper, this machine, the trials and budgets, and how each table's searches ran.
 func (d *delevacqSuite) addNotes() {
 	r, opt := d.r, d.r.opt
 	scaleNote := "the paper's budgets"
@@ -624,35 +515,15 @@ func (d *delevacqSuite) addNotes() {
 	d.t3.Notes = append(d.t3.Notes, fmt.Sprintf("GPU: a population of nb_sol independent 3opt-ils searches (ILS-RKBI_blocks: threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks), each with the paper's blocks per solution (Table 2) × 64 threads and it_lim kicks, from the greedy tour, "+gpuHow+"; time = wall time of the whole population (set-up included), quality = its best tour. Sequential: the same searches (CPU 3opt-ils, 1 core, random-k-best pivoting, it_lim kicks) one after the other; up to %d of each population are run and their mean time × nb_sol is the population's time. Speedup = sequential time / GPU time, as the paper defines it. The paper's k (evaluated neighbours) is shown; our GPU round samples 4 × blocks × 64 reconnections.", delevacqCPUSample))
 }
 
-// luongTabu runs the swap tabu search of luongIterations iterations on e,
-// runs times.
-func (r *repro) luongTabu(e solver.Engine, in *solver.Instance, runs int, p solver.Params) lamRuns {
-	var out lamRuns
-	for k := 0; k < runs; k++ {
-		p.Seed = uint64(k + 1)
-		x, ok := r.solve(e, in, p)
-		if !ok {
-			break
-		}
-		out = append(out, x)
-	}
-	return out
-}
-
-// luongRef is the one-core reference of one instance: the time of the
-// whole search (measured, or extrapolated from the iterations a capped run
-// made), the iterations timed and the time per iteration.
+// luongRef is the one-core reference of one instance: the time of the whole search (measured, or extrapolated from a capped run), the iterations timed and the time per iteration.
 type luongRef struct {
 	secs, perIt float64
 	timed       int64
 	ok          bool
 }
 
-// luongCPU times the tabu search on one core: the whole search, or with a
-// cap, the iterations that fit in it (two when none did); then the time of all iters is that
-// of a one-iteration run (the setup: distances, start tour) plus iters-1
-// times the mean time of the further iterations. It may run beside other
-// searches, so it calls the engine itself (no shared state but the log).
+// luongCPU times the tabu search on one core: the whole search, or with a cap, the iterations that fit (two when none did), extrapolated as a one-iteration run (the setup) plus iters-1 times the mean of the further iterations.
+// It may run beside other searches, so it calls the engine itself (no shared state but the log).
 func (r *repro) luongCPU(c solver.Engine, in *solver.Instance, iters int, capT time.Duration) luongRef {
 	if c == nil {
 		return luongRef{}
@@ -667,9 +538,7 @@ func (r *repro) luongCPU(c solver.Engine, in *solver.Instance, iters int, capT t
 	}
 	x, ok := solve(iters, capT)
 	if ok && x.Steps == 0 && capT > 0 {
-		// the cap ended the search before its first iteration (the
-		// setup took it all): two iterations without it give the
-		// time of one
+		// the setup took the whole cap: two iterations without it give the time of one
 		x, ok = solve(min(2, iters), 0)
 	}
 	if !ok || x.Steps == 0 {
@@ -687,8 +556,7 @@ func (r *repro) luongCPU(c solver.Engine, in *solver.Instance, iters int, capT t
 	return luongRef{secs: one.Elapsed.Seconds() + per*float64(iters-1), perIt: per, timed: x.Steps, ok: true}
 }
 
-// luongPaperCPU is the paper's one-core time deduced from a printed cell
-// "a×b" (GPU time a at acceleration b over one core: a·b seconds).
+// luongPaperCPU is the paper's one-core time deduced from a printed cell "a×b" (GPU time a at acceleration b: a·b seconds).
 func luongPaperCPU(cell string) string {
 	a, b, ok := strings.Cut(cell, "×")
 	if !ok {
@@ -702,9 +570,7 @@ func luongPaperCPU(cell string) string {
 	return fmt.Sprintf("%.3g", x*y)
 }
 
-// runLuong reproduces Luong et al.'s Tables 6 and 7: the swap tabu search
-// on the GPU with and without thread control against one core, instance by
-// instance beside the paper's cells, and a plot of the times against n.
+// runLuong reproduces Luong et al.'s Tables 6 and 7 instance by instance beside the paper's cells, and plots the times against n.
 func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 	r, err := newRepro(ctx, "luong", opt)
 	if err != nil {
@@ -741,22 +607,18 @@ func runLuong(ctx context.Context, opt Options, out io.Writer) error {
 		return err
 	}
 	t.Notes = append(t.Notes, r.luongNotes(iters, runs)...)
-	t.Notes = append(t.Notes, r.stopNote(stop)...)
-	return errors.Join(r.finish([]*Table{t}, []string{"luong"}, out), stop)
+	return r.finish(out, stop, t)
 }
 
-// luongTable is the suite's empty table: our columns beside the paper's
-// Table 6 and 7 cells, for a search of iters iterations.
+// luongTable is the suite's empty table for a search of iters iterations.
 func luongTable(iters int) *Table {
-	return &Table{Title: fmt.Sprintf("Luong et al. Tables 6-7: tabu search of %d iterations over the swap neighbourhood, time (s) and acceleration over one CPU core", iters),
+	return &Table{Title: fmt.Sprintf("Luong et al. Tables 6-7: tabu search of %d iterations over the swap neighbourhood, time (s) and acceleration over one CPU core", iters), file: "luong",
 		Header: []string{"instance", "n", "neighbours", "GPU runs (tc / 256)", "CPU 1 core s", "CPU: iterations timed, ms per iteration", "GPU s, thread control", "acceleration", "threads/block × moves/thread chosen",
 			"GPU s, 256 threads/block, a thread per neighbour", "acceleration",
 			"paper GPU, 256 threads/block (Table 6; Tesla M2050 + Xeon E5620 core)", "paper GPUTex (Table 6; M2050)", "paper GPUTex with thread control (Table 7; M2050)", "paper 1 core s (Table 7 cell a×b: a·b)", "GPU mean best (% above opt.)"}}
 }
 
-// luongRow is one instance's measurements: the GPU runs with thread
-// control (gt) and in the paper's Table 6 configuration (gn), and the
-// one-core reference.
+// luongRow is one instance's measurements: the GPU runs with thread control (gt) and in the paper's Table 6 configuration (gn), and the one-core reference.
 type luongRow struct {
 	name   string
 	in     *solver.Instance
@@ -764,12 +626,7 @@ type luongRow struct {
 	ref    luongRef
 }
 
-// luongMeasure runs the GPU searches of every row (g, runs of each
-// variant) and the one-core reference (c): the whole search unless --time
-// caps it (then extrapolated from the iterations made); one at a time
-// after the GPU runs of its instance, or with --workers N, N at a time
-// beside the GPU runs, largest instance first so that the longest start
-// at once (each still one search on one core).
+// luongMeasure runs every row's GPU searches and one-core reference: one reference at a time after the GPU runs of its instance, or with --workers N, N at a time beside them, largest instance first.
 func (r *repro) luongMeasure(g, c solver.Engine, rows []*luongRow, iters, runs int) {
 	cpuCap, beside := r.opt.Time, r.opt.Workers
 	tabu := func(per string) map[string]string { return map[string]string{"tabu": fmt.Sprint(iters), "per": per} }
@@ -791,11 +648,9 @@ func (r *repro) luongMeasure(g, c solver.Engine, rows []*luongRow, iters, runs i
 		}
 	}
 	for _, x := range rows {
-		// thread control: block size and moves per thread tuned in waves
-		// of launches; the paper's Table 6 configuration: 256 threads per
-		// block, one thread per neighbour
-		x.gt = r.luongTabu(g, x.in, runs, solver.Params{Extra: tabu("0")})
-		x.gn = r.luongTabu(g, x.in, runs, solver.Params{Threads: 256, Extra: tabu("1")})
+		// thread control (per=0: tuned in waves of launches), then the paper's Table 6 configuration
+		x.gt = r.seeds(g, x.in, runs, solver.Params{Extra: tabu("0")})
+		x.gn = r.seeds(g, x.in, runs, solver.Params{Extra: tabu("1")}.WithExtra("threads", "256"))
 		if beside == 0 {
 			x.ref = r.luongCPU(c, x.in, iters, cpuCap)
 		}
@@ -803,9 +658,7 @@ func (r *repro) luongMeasure(g, c solver.Engine, rows []*luongRow, iters, runs i
 	wg.Wait()
 }
 
-// luongAddRow adds x's row to t beside the paper's cells from p6 and p7,
-// logs it, and returns the mean times in seconds of the one-core
-// reference and the two GPU variants (0 where they did not run).
+// luongAddRow adds x's row beside the paper's cells, logs it, and returns the mean times in seconds of the reference and the two GPU variants.
 func (r *repro) luongAddRow(t *Table, x *luongRow, iters int, p6, p7 *paperTable) (cs, ts, ns float64) {
 	in := x.in
 	secs := func(res solver.Result) float64 { return res.Elapsed.Seconds() }
@@ -822,7 +675,7 @@ func (r *repro) luongAddRow(t *Table, x *luongRow, iters int, p6, p7 *paperTable
 	}
 	tpb := "n/a"
 	if okt {
-		tpb = fmt.Sprintf("%d × %s", x.gt[0].Params.Threads, x.gt[0].Params.Extra["per"])
+		tpb = fmt.Sprintf("%s × %s", x.gt[0].Params.Extra["threads"], x.gt[0].Params.Extra["per"])
 	}
 	gap := "n/a"
 	if g, ok := x.gt.mean(func(x solver.Result) float64 { v, _ := gapOf(x.Length, in); return v }); ok && in.Optimum > 0 {
@@ -835,9 +688,7 @@ func (r *repro) luongAddRow(t *Table, x *luongRow, iters int, p6, p7 *paperTable
 	return cs, ts, ns
 }
 
-// luongPaperCell is the paper's cell of an instance for the Tesla M2050
-// configuration and the named version (GPU, GPUTex) in t, PaperNA when
-// the table or the row is missing.
+// luongPaperCell is the paper's cell of an instance for the Tesla M2050 and the named version (GPU, GPUTex), PaperNA when missing.
 func luongPaperCell(t *paperTable, name, version string) string {
 	for _, row := range t.where("instance", name) {
 		if len(row) > 5 && strings.Contains(row[2], "M2050") && row[4] == version {
@@ -847,8 +698,7 @@ func luongPaperCell(t *paperTable, name, version string) string {
 	return PaperNA
 }
 
-// luongNotes are the table's notes: the paper, this machine, the search
-// on both sides, and how the runs and the one-core reference were made.
+// luongNotes are the table's notes: the paper, this machine, the search on both sides, the runs and the one-core reference.
 func (r *repro) luongNotes(iters, runs int) []string {
 	cpuCap, beside := r.opt.Time, r.opt.Workers
 	cpuNote := "one run of the whole search per instance"

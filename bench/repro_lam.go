@@ -6,28 +6,50 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// lamCite names Lam et al.'s paper as its text gives it (no venue or year
-// is printed).
-const lamCite = "Y. M. Lam et al., \"Parallel neighbourhood search on many-core platforms\" (PSPM simulated annealing on an NVIDIA Tesla C2050; venue and year not printed)"
-
-// lamHardware is the paper's hardware, from its Sect. 5.1.
-const lamHardware = "paper: NVIDIA Tesla C2050 (GPU PSPM) and 2x Intel Xeon X5650, 12 cores (CPU SSPM, PSSM)"
+// Lam et al.'s paper as its text gives it, and its hardware (Sect. 5.1).
+const (
+	lamCite     = "Y. M. Lam et al., \"Parallel neighbourhood search on many-core platforms\" (PSPM simulated annealing on an NVIDIA Tesla C2050; venue and year not printed)"
+	lamHardware = "paper: NVIDIA Tesla C2050 (GPU PSPM) and 2x Intel Xeon X5650, 12 cores (CPU SSPM, PSSM)"
+)
 
 // lamValues are the Pm (CPU SSPM) and TPB (GPU PSPM) values of Table 4.
 var lamValues = []int{4, 8, 12, 24, 32, 48}
 
-// lamSchedule is the paper's Table 1 schedule: Ts 10000, Te 0.1, alpha
-// 0.99, Sp 10 sweeps, Se 100 temperature steps between best-solution
-// exchanges; Quick cools faster (alpha 0.9) to run in seconds.
-func (r *repro) lamSchedule() solver.Params {
-	p := solver.Params{T0: 10000, TEnd: 0.1, Alpha: 0.99, Sweeps: 10, K: 100}
+// lamParts are the names --only takes for the lam suite: its tables and its engines.
+var lamParts = []string{"table2", "table3", "table4", "sspm", "pssm", "pspm"}
+
+// lamSchedule is the paper's Table 1 schedule (Ts 10000, Te 0.1, alpha 0.99, Sp 10 sweeps, Se 100 steps between exchanges); Quick cools with alpha 0.9.
+func (r *repro) lamSchedule() solver.Anneal {
+	a := solver.Anneal{T0: 10000, TEnd: 0.1, Alpha: 0.99, Sweeps: 10, K: 100}
 	if r.opt.Quick {
-		p.Alpha = 0.9
+		a.Alpha = 0.9
+	}
+	return a
+}
+
+// lamParams are the settings of a run of engine e with seed: the schedule and, where e takes them, blocks and threads (0: the engine's default).
+func (s *lamSuite) lamParams(e solver.Engine, seed uint64, blocks, threads int) solver.Params {
+	a := s.sched
+	p := solver.Params{Seed: seed}
+	if e == nil { // not available here: the run is not made
+		return p
+	}
+	set := solver.OptionsFor(e.Name(), e.Backend())
+	for _, kv := range []struct {
+		name string
+		v    float64
+	}{{"t0", a.T0}, {"tend", a.TEnd}, {"alpha", a.Alpha}, {"sweeps", float64(a.Sweeps)}, {"k", float64(a.K)}, {"blocks", float64(blocks)}, {"threads", float64(threads)}} {
+		if _, ok := set.Lookup(kv.name); ok && kv.v != 0 {
+			p = p.WithExtra(kv.name, strconv.FormatFloat(kv.v, 'g', -1, 64))
+		}
 	}
 	return p
 }
@@ -39,6 +61,7 @@ func init() {
 // lamRuns holds one engine's runs on one instance.
 type lamRuns []solver.Result
 
+// mean is the mean of f over the runs; false when there are none.
 func (l lamRuns) mean(f func(solver.Result) float64) (float64, bool) {
 	if len(l) == 0 {
 		return 0, false
@@ -50,6 +73,7 @@ func (l lamRuns) mean(f func(solver.Result) float64) (float64, bool) {
 	return s / float64(len(l)), true
 }
 
+// best is the shortest run.
 func (l lamRuns) best() (solver.Result, bool) {
 	if len(l) == 0 {
 		return solver.Result{}, false
@@ -63,21 +87,19 @@ func (l lamRuns) best() (solver.Result, bool) {
 	return b, true
 }
 
-// The three implementations the lam suite compares, as indices of
-// lamSuite.eng.
+// The three implementations the lam suite compares, as indices of lamSuite.eng.
 const (
 	lamSSPM = iota // CPU SSPM
 	lamPSSM        // CPU PSSM
 	lamPSPM        // GPU PSPM
 )
 
-// lamSuite is one run of the lam suite: the shared reproduction state, the
-// engines, the paper's tables, ours, and the sums behind the average rows.
+// lamSuite is one run of the lam suite: the engines, the paper's tables, ours, and the sums behind the average rows.
 type lamSuite struct {
 	*repro
 	names         []string
 	runs          int
-	sched         solver.Params
+	sched         solver.Anneal
 	eng           [3]solver.Engine // by lamSSPM, lamPSSM, lamPSPM
 	pt2, pt3, pt4 *paperTable
 	t2, t3, t4    *Table
@@ -110,10 +132,8 @@ func runLam(ctx context.Context, opt Options, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for _, o := range opt.Only {
-		if !slices.Contains(lamParts, o) {
-			return fmt.Errorf("lam suite: --only %s: want some of %s", o, strings.Join(lamParts, ", "))
-		}
+	if err := r.checkOnly(lamParts...); err != nil {
+		return err
 	}
 	s := newLamSuite(r)
 	var ins3 []lamT3In
@@ -148,46 +168,16 @@ func runLam(ctx context.Context, opt Options, out io.Writer) error {
 	}
 	s.notes()
 	var tables []*Table
-	var bases []string
-	for i, t := range []*Table{s.t2, s.t3, s.t4} {
-		if name := fmt.Sprintf("table%d", i+2); s.wantTable(name) {
-			tables, bases = append(tables, t), append(bases, "lam-"+name)
+	for _, t := range []*Table{s.t2, s.t3, s.t4} {
+		if s.wantTable(t.file[len("lam-"):]) {
+			tables = append(tables, t)
 		}
 	}
-	for _, t := range tables {
-		t.Notes = append(t.Notes, r.stopNote(stop)...)
-	}
-	if err := r.finish(tables, bases, out); err != nil {
-		return err
-	}
-	return stop
+	return r.finish(out, stop, tables...)
 }
 
-// lamParts are the names --only takes for the lam suite: its tables and
-// its engines.
-var lamParts = []string{"table2", "table3", "table4", "sspm", "pssm", "pspm"}
-
-// wantTable reports whether --only lets table name run (no table named:
-// all of them). Table 3 named without Table 2 runs CPU SSPM's runs of
-// Table 2 for its thresholds and nothing else of Table 2.
-func (s *lamSuite) wantTable(name string) bool {
-	return s.wants(name, "table")
-}
-
-// wants reports whether --only selects part, of the kind "table" or an
-// engine name: everything when --only names nothing of that kind.
-func (s *lamSuite) wants(part, kind string) bool {
-	named := false
-	for _, o := range s.opt.Only {
-		if strings.HasPrefix(o, "table") == (kind == "table") {
-			named = true
-			if o == part {
-				return true
-			}
-		}
-	}
-	return !named
-}
+// wantTable reports whether --only lets table name run; Table 3 without Table 2 still runs CPU SSPM's Table 2 runs for its thresholds.
+func (s *lamSuite) wantTable(name string) bool { return s.wants(name, isTable) }
 
 func newLamSuite(r *repro) *lamSuite {
 	s := &lamSuite{
@@ -200,7 +190,7 @@ func newLamSuite(r *repro) *lamSuite {
 		pt4:   r.papers.table("lam-table4.csv"),
 	}
 	for impl, algo := range [3]string{lamSSPM: "sspm", lamPSSM: "pssm", lamPSPM: "pspm"} {
-		if s.wants(algo, "engine") {
+		if s.wants(algo, isTable) {
 			backend := solver.BackendCPU
 			if impl == lamPSPM {
 				backend = solver.BackendGPU
@@ -208,36 +198,32 @@ func newLamSuite(r *repro) *lamSuite {
 			s.eng[impl] = r.engine(algo, backend)
 		}
 	}
-	s.t2 = &Table{Title: "Lam et al. Table 2: SSES (10^6 moves/s) and SEC (% above optimum), full schedule, mean of the runs",
+	s.t2 = &Table{Title: "Lam et al. Table 2: SSES (10^6 moves/s) and SEC (% above optimum), full schedule, mean of the runs", file: "lam-table2",
 		Header: []string{"instance", "n", "runs",
 			"CPU SSPM SSES", "paper", "CPU SSPM SEC %", "paper",
 			"CPU PSSM SSES", "paper", "CPU PSSM SEC %", "paper",
 			"GPU PSPM SSES", "paper", "GPU PSPM SEC %", "paper", "GPU PSPM SEC % after CPU 2-opt+Or-opt",
 			"GPU/SSPM SSES", "paper", "GPU/PSSM SSES", "paper"}}
-	s.t3 = &Table{Title: "Lam et al. Table 3: throughput TC (10^-2 /s: 1 / mean time to beat CPU SSPM's best) and SEC % at GPU PSPM's mean time to it",
-		Header: table3Header}
-	s.t4 = &Table{Title: "Lam et al. Table 4: CPU SSPM against Pm and GPU PSPM against TPB, means over the instances",
+	s.t3 = &Table{Title: "Lam et al. Table 3: throughput TC (10^-2 /s: 1 / mean time to beat CPU SSPM's best) and SEC % at GPU PSPM's mean time to it", file: "lam-table3",
+		Header: []string{"instance", "threshold (SSPM best)", "SSPM runs, mean time",
+			"TC CPU SSPM", "paper", "TC CPU PSSM", "paper", "TC GPU PSPM", "paper", "GPU speedup", "paper",
+			"GPU mean time to threshold s",
+			"SEC CPU SSPM %", "paper", "SEC CPU PSSM %", "paper", "SEC GPU PSPM %", "paper",
+			"SEC SSPM - GPU", "paper", "SEC PSSM - GPU", "paper"}}
+	s.t4 = &Table{Title: "Lam et al. Table 4: CPU SSPM against Pm and GPU PSPM against TPB, means over the instances", file: "lam-table4",
 		Header: []string{"Pm / TPB", "instances", "CPU SSPM SSES", "paper", "CPU SSPM SEC %", "paper", "GPU PSPM SSES", "paper", "GPU PSPM SEC %", "paper", "GPU/SSPM SSES", "paper"}}
 	return s
 }
 
-// params are implementation impl's parameters for one run: Pm = Ps = TPB
-// = 12 as in Table 1 (Pm and TPB: --threads when set); the GPU's TB is
-// the engine's full wave on this device (the paper's 98 filled its 14
-// SMs).
+// params are implementation impl's parameters for one run: Pm = Ps = TPB = 12 as in Table 1 (Pm and TPB: --threads when set); the GPU's TB is the engine's full wave on this device.
 func (s *lamSuite) params(impl int, seed uint64) solver.Params {
-	p := s.sched
-	p.Seed = seed
 	if impl == lamPSSM {
-		p.Blocks = 12
-	} else {
-		p.Threads = s.threads()
+		return s.lamParams(s.eng[impl], seed, 12, 0)
 	}
-	return p
+	return s.lamParams(s.eng[impl], seed, 0, s.threads())
 }
 
-// threads is Pm (CPU SSPM) and TPB (GPU PSPM) of Tables 2 and 3: 12
-// (Table 1) unless --threads.
+// threads is Pm (CPU SSPM) and TPB (GPU PSPM) of Tables 2 and 3: 12 (Table 1) unless --threads.
 func (s *lamSuite) threads() int {
 	if s.opt.Threads > 0 {
 		return s.opt.Threads
@@ -245,8 +231,7 @@ func (s *lamSuite) threads() int {
 	return 12
 }
 
-// table2Row runs every implementation s.runs times on in over the full
-// schedule, adds the instance's Table 2 row and returns the runs.
+// table2Row runs every implementation s.runs times on in over the full schedule, adds the instance's Table 2 row and returns the runs.
 func (s *lamSuite) table2Row(name string, in *solver.Instance) [3]lamRuns {
 	var res [3]lamRuns
 	for k := 0; k < s.runs; k++ {
@@ -259,8 +244,7 @@ func (s *lamSuite) table2Row(name string, in *solver.Instance) [3]lamRuns {
 	}
 	var ss, se [3]float64
 	var have [3]bool
-	// GPU PSPM's tours polished on the CPU (no device time): beside the
-	// paper's measure, not instead of it.
+	// GPU PSPM's tours polished on the CPU: beside the paper's measure, not instead of it.
 	var pol lamRuns
 	for _, x := range res[lamPSPM] {
 		y := x
@@ -280,12 +264,7 @@ func (s *lamSuite) table2Row(name string, in *solver.Instance) [3]lamRuns {
 			s.cnt[e]++
 		}
 	}
-	ratio := func(a, b int) string {
-		if !have[a] || !have[b] || ss[b] == 0 {
-			return "n/a"
-		}
-		return fmt.Sprintf("%.1f", ss[a]/ss[b])
-	}
+	ratio := func(a, b int) string { return valCell(ss[a]/ss[b], have[a] && have[b] && ss[b] != 0, "%.1f") }
 	pt2 := s.pt2
 	s.t2.AddRow(name, in.N, s.runs,
 		valCell(ss[0], have[0], "%.2f"), pt2.cell("CPU SSPM SSES (10^6 solutions/s)", name), valCell(se[0], have[0], "%.2f"), pt2.cell("CPU SSPM SEC (%)", name),
@@ -303,18 +282,10 @@ func (s *lamSuite) table2Row(name string, in *solver.Instance) [3]lamRuns {
 
 // averageRows adds the "average" rows of Tables 2 and 3.
 func (s *lamSuite) averageRows() {
-	avg := func(sum float64, n int, f string) string {
-		if n == 0 {
-			return "n/a"
-		}
-		return fmt.Sprintf(f, sum/float64(n))
-	}
+	avg := func(sum float64, n int, f string) string { return valCell(sum/float64(n), n > 0, f) }
 	sum, cnt := s.sum, s.cnt
 	mr := func(a, b int) string {
-		if cnt[a] == 0 || cnt[b] == 0 || sum[b][0] == 0 {
-			return "n/a"
-		}
-		return fmt.Sprintf("%.1f", (sum[a][0]/float64(cnt[a]))/(sum[b][0]/float64(cnt[b])))
+		return valCell((sum[a][0]/float64(cnt[a]))/(sum[b][0]/float64(cnt[b])), cnt[a] > 0 && cnt[b] > 0 && sum[b][0] != 0, "%.1f")
 	}
 	pt2 := s.pt2
 	s.t2.AddRow("average", "", "", avg(sum[0][0], cnt[0], "%.2f"), pt2.cell("CPU SSPM SSES (10^6 solutions/s)", "average"), avg(sum[0][1], cnt[0], "%.2f"), pt2.cell("CPU SSPM SEC (%)", "average"),
@@ -324,8 +295,7 @@ func (s *lamSuite) averageRows() {
 	s.averageRow3()
 }
 
-// runs4 is the number of runs per instance and value in Table 4: one
-// unless --runs.
+// runs4 is the number of runs per instance and value in Table 4: one unless --runs.
 func (s *lamSuite) runs4() int {
 	if s.opt.Runs > 0 {
 		return s.opt.Runs
@@ -333,8 +303,7 @@ func (s *lamSuite) runs4() int {
 	return 1
 }
 
-// table4 sweeps Pm (CPU SSPM) and TPB (GPU PSPM) over the full schedule,
-// means over the instances, and plots the sweep beside the paper's.
+// table4 sweeps Pm (CPU SSPM) and TPB (GPU PSPM) over the full schedule, means over the instances, and plots the sweep beside the paper's.
 func (s *lamSuite) table4() error {
 	pt4 := s.pt4
 	var xs, cy, gy, pcy, pgy, pxs []float64
@@ -363,18 +332,14 @@ func (s *lamSuite) table4() error {
 		Series{Name: "GPU PSPM (paper, Tesla C2050)", X: pxs, Y: pgy}, Series{Name: "CPU SSPM (paper, 2x Xeon X5650)", X: pxs, Y: pcy})
 }
 
-// sweepValue runs CPU SSPM with Pm = v and GPU PSPM with TPB = v on every
-// instance and returns their mean SSES and SEC (index 0: SSPM, 1: PSPM)
-// and whether each ran.
+// sweepValue runs CPU SSPM with Pm = v and GPU PSPM with TPB = v on every instance and returns their mean SSES and SEC (index 0: SSPM, 1: PSPM).
 func (s *lamSuite) sweepValue(v int) (sv, gv [2]float64, ok [2]bool, err error) {
 	var acc [2]lamRuns
 	var gapSum [2]float64
 	err = s.each(s.names, nil, func(name string, in *solver.Instance) error {
 		for k := 0; k < s.runs4(); k++ {
 			for e, eng := range []solver.Engine{s.eng[lamSSPM], s.eng[lamPSPM]} {
-				p := s.sched
-				p.Seed, p.Threads = uint64(k+1), v
-				s.err = nil
+				p := s.lamParams(eng, uint64(k+1), 0, v)
 				if x, ok := s.solve(eng, in, p); ok {
 					acc[e] = append(acc[e], x)
 					g, _ := gapOf(x.Length, in)
@@ -396,8 +361,7 @@ func (s *lamSuite) sweepValue(v int) (sv, gv [2]float64, ok [2]bool, err error) 
 	return sv, gv, ok, nil
 }
 
-// notes adds the three tables' notes: the paper, the machines, the
-// schedule, the instances and each table's protocol.
+// notes adds the three tables' notes: the paper, the machines, the schedule, the instances and each table's protocol.
 func (s *lamSuite) notes() {
 	sched := s.sched
 	schedNote := fmt.Sprintf("Schedule (Table 1): T0 %g, Tend %g, alpha %g, Sp %d sweeps, Se %d steps between best-solution exchanges, Ps = 12, Pm = TPB = %d%s; every run of Tables 2 and 4 goes to the end of its schedule (no time limit). GPU PSPM's TB: the engine's full wave on this device (the paper's 98 filled 14 SMs).",
@@ -437,17 +401,28 @@ func (s *lamSuite) notes() {
 	}
 	s.t2.Notes = append(s.t2.Notes, "GPU PSPM SEC after CPU 2-opt+Or-opt: each run's tour improved by exact 2-opt and Or-opt (1-3 cities) over 10 nearest neighbours until neither improves; not part of the paper's protocol, so the SEC column beside the paper's is the annealer's own.")
 	s.t3.Notes = append(s.t3.Notes, s.table3Notes()...)
-	s.t4.Notes = append(s.t4.Notes, fmt.Sprintf("%d run(s) per instance and value (the paper does not say how many); the CPU's Pm and the GPU's TPB are both Params.Threads.", s.runs4()),
+	s.t4.Notes = append(s.t4.Notes, fmt.Sprintf("%d run(s) per instance and value (the paper does not say how many); the CPU's Pm and the GPU's TPB are both the threads option.", s.runs4()),
 		"Plot: lam-fig4.png (CSV beside it), ours beside the paper's Table 4 (which its Fig. 4 draws).")
 }
 
-// nnFromNote is ", nn below T = ..." when a GPU PSPM run reports the
-// temperature below which its draw takes moves from the nearest cities
-// (the default's, or --opt nnfrom), else "" (none reported, or draw
-// uniform, which ignores nnfrom).
+// nnFromNote is ", nn below T = ..." when a GPU PSPM run reports the temperature below which its draw takes near moves, else "".
 func nnFromNote(x solver.Result) string {
 	if v := x.Params.Extra["nnfrom"]; v != "" && x.Params.Extra["draw"] != "uniform" {
 		return ", nn below T = " + v
 	}
 	return ""
+}
+
+// polishLength returns the exact length of t after 2-opt and Or-opt over the 10 nearest neighbours until neither improves, for a column beside a method's own result; t is not changed.
+func polishLength(in *solver.Instance, t []int) int64 {
+	nb := neighbor.Nearest(in, 10)
+	a := tour.NewArray(append([]int(nil), t...))
+	for round := 0; round < 100; round++ {
+		d2, _ := tour.TwoOpt(in, a, nb)
+		dor, _ := tour.OrOpt(in, a, nb)
+		if d2+dor == 0 {
+			break
+		}
+	}
+	return solver.TourLength(in, a.Tour)
 }

@@ -1,25 +1,20 @@
 package bench
 
 import (
+	"encoding/csv"
+	"errors"
 	"fmt"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
 )
 
-// Lam et al.'s Table 3 by its protocol. The threshold of an instance is
-// the best tour of CPU SSPM's runs over the whole schedule (Table 2's
-// runs). A trial of an implementation runs whole schedules, each with a
-// new seed, until one of them reaches the threshold, and its time is the
-// summed time of its runs; TC is the trials over their summed time. Every
-// implementation then runs for GPU PSPM's mean time to the threshold, and
-// the convergence columns are the mean SEC of those runs. The CPU runs
-// each take one core and run side by side on the host's cores; the GPU
-// runs one at a time.
-
-// lamTrial is one trial of Table 3's throughput protocol.
+// lamTrial is one trial of Table 3's throughput protocol: whole schedules, each with a new seed, until one reaches the threshold (the best of CPU SSPM's Table 2 runs).
 type lamTrial struct {
 	elapsed time.Duration // summed over the trial's runs
 	runs    int           // schedules started
@@ -27,17 +22,13 @@ type lamTrial struct {
 	failed  bool          // a run failed or the suite was stopped: the trial does not count
 }
 
-// lamRun runs one schedule with seed, stopped on a tour of at most target
-// or after limit, and returns the run's best length, its time, and false
-// when the run failed.
+// lamRun runs one schedule with seed, stopped on a tour of at most target or after limit: the best length, the time, and false when the run failed.
 type lamRun func(seed uint64, target int64, limit time.Duration) (length int64, elapsed time.Duration, ok bool)
 
 // lamMaxRuns bounds the runs of one trial, for runs that end at once.
 const lamMaxRuns = 100000
 
-// lamTimeToThreshold is one trial: whole runs with seeds seed, seed+1, ...
-// until one ends at or below thr or the summed time reaches limit (a run
-// gets the time the trial has left).
+// lamTimeToThreshold is one trial from seed on: whole runs until one ends at or below thr or the summed time reaches limit (a run gets the time left).
 func lamTimeToThreshold(run lamRun, thr int64, limit time.Duration, seed uint64) lamTrial {
 	var t lamTrial
 	for t.runs < lamMaxRuns {
@@ -60,8 +51,7 @@ func lamTimeToThreshold(run lamRun, thr int64, limit time.Duration, seed uint64)
 	return t
 }
 
-// lamTC is one implementation's throughput on one instance: its counted
-// trials (failed ones left out).
+// lamTC is one implementation's throughput on one instance: its counted trials (failed ones left out).
 type lamTC struct {
 	n, reached int
 	planned    int           // trials started, counted or not
@@ -90,9 +80,7 @@ func summarizeTC(trials []lamTrial, limit time.Duration) lamTC {
 // exact reports whether every counted trial reached the threshold.
 func (c lamTC) exact() bool { return c.n > 0 && c.reached == c.n }
 
-// tc is TC in 10^-2 per second, the trials over their summed time: exact
-// when every trial reached the threshold, else an upper bound (a trial
-// stopped at its cap would have needed at least the time it ran).
+// tc is TC in 10^-2 per second, the trials over their summed time: exact when every trial reached the threshold, else an upper bound.
 func (c lamTC) tc() (float64, bool) {
 	if c.n == 0 || c.sum <= 0 {
 		return 0, false
@@ -108,9 +96,7 @@ func (c lamTC) mean() time.Duration {
 	return c.sum / time.Duration(c.n)
 }
 
-// cell is the TC cell: the value, "≤ value" with the count of trials that
-// did not reach the threshold within the cap, or n/a; and how many trials
-// counted when a stop of the suite cut some short.
+// cell is the TC cell: the value, "≤ value" with the trials that did not reach the threshold within the cap, or n/a; and how many counted when a stop cut some short.
 func (c lamTC) cell() string {
 	v, ok := c.tc()
 	var cell string
@@ -133,8 +119,7 @@ func (c lamTC) cell() string {
 // fmtCap writes a trial's cap as seconds.
 func fmtCap(d time.Duration) string { return fmt.Sprintf("%.3g s", d.Seconds()) }
 
-// speedupCell is GPU TC over CPU SSPM TC: exact when both are, "≥" when
-// only the SSPM figure is a bound, n/a when the GPU's is.
+// speedupCell is GPU TC over CPU SSPM TC: exact when both are, "≥" when only the SSPM figure is a bound, n/a when the GPU's is.
 func speedupCell(gpu, sspm lamTC) string {
 	g, okG := gpu.tc()
 	c, okC := sspm.tc()
@@ -147,11 +132,7 @@ func speedupCell(gpu, sspm lamTC) string {
 	return fmt.Sprintf("%.1f", g/c)
 }
 
-// lamPool runs Table 3's runs: CPU runs on a core each, as many at once
-// as the pool has cores, GPU runs one at a time; a free core or the GPU
-// goes to the waiting run of the lowest priority number (the instance's
-// place in the list), so that the instances finish in their order and a
-// stopped run leaves its first rows whole.
+// lamPool runs Table 3's runs, CPU runs on a core each and GPU runs one at a time; a free slot goes to the waiting run of the lowest priority number (the instance's place in the list), so a stopped run leaves its first rows whole.
 type lamPool struct {
 	cpu, gpu *lamSlots
 }
@@ -160,8 +141,7 @@ func newLamPool(cores int) *lamPool {
 	return &lamPool{cpu: newLamSlots(max(1, cores)), gpu: newLamSlots(1)}
 }
 
-// do runs f on a core of the pool, or alone on the GPU, once no run of a
-// lower priority number waits.
+// do runs f on a core of the pool, or alone on the GPU, once no run of a lower priority number waits.
 func (p *lamPool) do(gpu bool, prio int, f func()) {
 	l := p.cpu
 	if gpu {
@@ -172,8 +152,7 @@ func (p *lamPool) do(gpu bool, prio int, f func()) {
 	f()
 }
 
-// lamSlots is a counting semaphore that serves the lowest priority number
-// first.
+// lamSlots is a counting semaphore that serves the lowest priority number first.
 type lamSlots struct {
 	mu   sync.Mutex
 	cond *sync.Cond
@@ -218,8 +197,7 @@ func (l *lamSlots) release() {
 	l.mu.Unlock()
 }
 
-// table3Cores is the number of CPU runs Table 3 runs at once: --workers,
-// else all cores but one (left to the GPU's host side).
+// table3Cores is the number of CPU runs Table 3 runs at once: --workers, else all cores but one (left to the GPU's host side).
 func (s *lamSuite) table3Cores() int {
 	if s.opt.Workers > 0 {
 		return s.opt.Workers
@@ -232,9 +210,7 @@ func (s *lamSuite) table3Cap() time.Duration {
 	return s.budget(time.Minute, time.Second)
 }
 
-// pssmCap is CPU PSSM's cap per trial: pssmFactor times CPU SSPM's mean
-// time to the threshold on the instance (a lower bound when some SSPM
-// trial did not reach it) when that is shorter than the cap, else the cap.
+// pssmCap is CPU PSSM's cap per trial: pssmFactor times CPU SSPM's mean time to the threshold when that is shorter than the cap.
 func (s *lamSuite) pssmCap(sspm lamTC) time.Duration {
 	limit := s.table3Cap()
 	if sspm.n == 0 || sspm.mean() <= 0 {
@@ -243,8 +219,7 @@ func (s *lamSuite) pssmCap(sspm lamTC) time.Duration {
 	return min(limit, time.Duration(s.pssmFactor()*float64(sspm.mean())))
 }
 
-// pssmFactor is 5 (the paper stopped CPU PSSM at 5x SSPM's time), times
-// --scale when given.
+// pssmFactor is 5 (the paper stopped CPU PSSM at 5x SSPM's time), times --scale when given.
 func (s *lamSuite) pssmFactor() float64 {
 	if s.opt.Scale > 0 {
 		return 5 * s.opt.Scale
@@ -252,9 +227,7 @@ func (s *lamSuite) pssmFactor() float64 {
 	return 5
 }
 
-// lamT3In is one instance of Table 3: its name, the instance and CPU
-// SSPM's runs of Table 2 (none when Table 2 did not run: Table 3 then
-// runs them).
+// lamT3In is one instance of Table 3 and CPU SSPM's runs of Table 2 (none when Table 2 did not run: Table 3 then runs them).
 type lamT3In struct {
 	name  string
 	in    *solver.Instance
@@ -276,8 +249,7 @@ type lamT3Out struct {
 	prior   *lamT3Prior   // the columns kept from --prior, if any
 }
 
-// params3 is implementation impl's parameters in Table 3: Table 2's, on
-// one core.
+// params3 is implementation impl's parameters in Table 3: Table 2's, on one core.
 func (s *lamSuite) params3(impl int, seed uint64) solver.Params {
 	p := s.params(impl, seed)
 	if impl != lamPSPM {
@@ -286,9 +258,7 @@ func (s *lamSuite) params3(impl int, seed uint64) solver.Params {
 	return p
 }
 
-// solve3 runs one of Table 3's runs: false also when the suite was
-// stopped during it (the engine then returns the tour it had, which is
-// neither a trial's end nor a run of the convergence's length).
+// solve3 runs one of Table 3's runs: false also when the suite was stopped during it (its tour is neither a trial's end nor a full convergence run).
 func (s *lamSuite) solve3(impl int, in *solver.Instance, p solver.Params) (solver.Result, bool) {
 	x, ok := s.solve(s.eng[impl], in, p)
 	if !ok || x.StopReason == solver.StopInterrupt || s.ctx.Err() != nil {
@@ -307,28 +277,18 @@ func (s *lamSuite) run3(impl int, in *solver.Instance) lamRun {
 	}
 }
 
-// table3 measures every instance's Table 3 row, the instances side by
-// side over the pool, and adds the rows in the list's order.
+// table3 measures every instance's Table 3 row, the instances side by side over the pool, and adds the rows in the list's order.
 func (s *lamSuite) table3(ins []lamT3In) {
 	pool := newLamPool(s.table3Cores())
 	outs := make([]lamT3Out, len(ins))
-	// The thresholds first, so that every instance's GPU trials can start
-	// as early as possible.
+	// the thresholds first, so that every instance's GPU trials can start as early as possible
 	var wg sync.WaitGroup
 	for i := range ins {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			s.threshold3(pool, i, &ins[i])
-		}(i)
+		wg.Go(func() { s.threshold3(pool, i, &ins[i]) })
 	}
 	wg.Wait()
 	for i := range ins {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			outs[i] = s.measure3(pool, i, ins[i])
-		}(i)
+		wg.Go(func() { outs[i] = s.measure3(pool, i, ins[i]) })
 	}
 	wg.Wait()
 	for i, x := range ins {
@@ -336,8 +296,7 @@ func (s *lamSuite) table3(ins []lamT3In) {
 	}
 }
 
-// threshold3 runs CPU SSPM's whole-schedule runs (seeds 1 .. runs, as
-// Table 2) when Table 2 did not.
+// threshold3 runs CPU SSPM's whole-schedule runs (seeds 1 .. runs, as Table 2) when Table 2 did not.
 func (s *lamSuite) threshold3(pool *lamPool, prio int, x *lamT3In) {
 	if len(x.sspm) > 0 || x.prior != nil || s.eng[lamSSPM] == nil {
 		return
@@ -346,11 +305,9 @@ func (s *lamSuite) threshold3(pool *lamPool, prio int, x *lamT3In) {
 	ok := make([]bool, s.runs)
 	var wg sync.WaitGroup
 	for k := range s.runs {
-		wg.Add(1)
-		go func(k int) {
-			defer wg.Done()
+		wg.Go(func() {
 			pool.do(false, prio, func() { res[k], ok[k] = s.solve3(lamSSPM, x.in, s.params3(lamSSPM, uint64(k+1))) })
-		}(k)
+		})
 	}
 	wg.Wait()
 	for k := range res {
@@ -360,12 +317,10 @@ func (s *lamSuite) threshold3(pool *lamPool, prio int, x *lamT3In) {
 	}
 }
 
-// lamTrialSeed is the first seed of trial k of implementation impl (its
-// restarts take the next ones), apart from Table 2's seeds and each other's.
+// lamTrialSeed is the first seed of trial k of implementation impl, apart from Table 2's seeds and each other's.
 func lamTrialSeed(impl, k int) uint64 { return uint64(1_000_000*(impl+1) + 10_000*(k+1)) }
 
-// measure3 runs the trials of every implementation on one instance and
-// then the convergence runs at GPU PSPM's mean time to the threshold.
+// measure3 runs the trials of every implementation on one instance, then the convergence runs at GPU PSPM's mean time to the threshold.
 func (s *lamSuite) measure3(pool *lamPool, prio int, x lamT3In) lamT3Out {
 	o, ok := lamThreshold3(x)
 	if !ok {
@@ -381,28 +336,23 @@ func (s *lamSuite) measure3(pool *lamPool, prio int, x lamT3In) lamT3Out {
 		}
 		trials[impl] = make([]lamTrial, s.runs)
 		for k := range s.runs {
-			wg.Add(1)
 			done[impl].Add(1)
-			go func(k int) {
-				defer wg.Done()
+			wg.Go(func() {
 				defer done[impl].Done()
 				pool.do(impl == lamPSPM, prio, func() {
 					trials[impl][k] = lamTimeToThreshold(s.run3(impl, x.in), o.thr, limit, lamTrialSeed(impl, k))
 				})
 				t := trials[impl][k]
 				s.logf("%s: %s trial %d: %v after %d run(s), %.3f s", x.name, lamImplName[impl], k+1, map[bool]string{true: "reached", false: "not reached"}[t.reached], t.runs, t.elapsed.Seconds())
-			}(k)
+			})
 		}
 	}
 	if o.prior == nil {
 		startTrials(lamPSPM, limit)
 		startTrials(lamSSPM, limit)
 	}
-	// CPU PSSM's trials once SSPM's are done: capped at SSPM's mean time to
-	// the threshold (when shorter than the cap).
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	// CPU PSSM's trials once SSPM's are done, capped by SSPM's mean time to the threshold
+	wg.Go(func() {
 		done[lamSSPM].Wait()
 		if o.prior != nil {
 			o.pssmCap = min(limit, time.Duration(s.pssmFactor()*float64(o.prior.sspmMean)))
@@ -411,7 +361,7 @@ func (s *lamSuite) measure3(pool *lamPool, prio int, x lamT3In) lamT3Out {
 			o.pssmCap = s.pssmCap(o.tc[lamSSPM])
 		}
 		startTrials(lamPSSM, o.pssmCap)
-	}()
+	})
 	done[lamPSPM].Wait()
 	at := time.Duration(0)
 	if o.prior != nil {
@@ -433,13 +383,9 @@ func (s *lamSuite) measure3(pool *lamPool, prio int, x lamT3In) lamT3Out {
 	return o
 }
 
-// lamThreshold3 starts one instance's Table 3 result with its threshold:
-// from --prior, else the best of Table 2's SSPM runs; ok is false when
-// there is neither.
+// lamThreshold3 starts one instance's Table 3 result with its threshold: from --prior, else the best of Table 2's SSPM runs; false when there is neither.
 func lamThreshold3(x lamT3In) (o lamT3Out, ok bool) {
 	if o.prior = x.prior; o.prior != nil {
-		// The threshold and the SSPM and GPU columns of --prior: only
-		// CPU PSSM's trials and the convergence runs are run.
 		o.thr, o.haveThr = o.prior.thr, true
 		return o, true
 	}
@@ -461,9 +407,7 @@ func (s *lamSuite) startConv3(pool *lamPool, prio int, x lamT3In, at time.Durati
 		}
 		conv[impl], convOK[impl] = make([]float64, s.runs), make([]bool, s.runs)
 		for k := range s.runs {
-			wg.Add(1)
-			go func(impl, k int) {
-				defer wg.Done()
+			wg.Go(func() {
 				pool.do(impl == lamPSPM, prio, func() {
 					p := s.params3(impl, uint64(200+k))
 					p.TimeLimit = at
@@ -472,7 +416,7 @@ func (s *lamSuite) startConv3(pool *lamPool, prio int, x lamT3In, at time.Durati
 						convOK[impl][k] = true
 					}
 				})
-			}(impl, k)
+			})
 		}
 	}
 	return conv, convOK
@@ -569,33 +513,13 @@ func (s *lamSuite) addRow3(x lamT3In, o lamT3Out) {
 		diffCell[0], pt3.cell("GPU improvement over CPU SSPM (SEC difference)", name), diffCell[1], pt3.cell("GPU improvement over CPU PSSM (SEC difference)", name))
 }
 
-// table3Header is Table 3's header.
-var table3Header = []string{"instance", "threshold (SSPM best)", "SSPM runs, mean time",
-	"TC CPU SSPM", "paper", "TC CPU PSSM", "paper", "TC GPU PSPM", "paper", "GPU speedup", "paper",
-	"GPU mean time to threshold s",
-	"SEC CPU SSPM %", "paper", "SEC CPU PSSM %", "paper", "SEC GPU PSPM %", "paper",
-	"SEC SSPM - GPU", "paper", "SEC PSSM - GPU", "paper"}
-
-// averageRow3 adds Table 3's average row: TC means marked "≤" when any
-// instance's TC is a bound.
+// averageRow3 adds Table 3's average row: TC means marked "≤" when any instance's TC is a bound.
 func (s *lamSuite) averageRow3() {
 	pt3 := s.pt3
 	tcAvg := func(e int) string {
-		if s.cntTC[e] == 0 {
-			return "n/a"
-		}
-		v := fmt.Sprintf("%.2f", s.sumTC[e]/float64(s.cntTC[e]))
-		if s.boundTC[e] {
-			v = "≤ " + v
-		}
-		return v
+		return valCell(s.sumTC[e]/float64(s.cntTC[e]), s.cntTC[e] > 0, map[bool]string{true: "≤ ", false: ""}[s.boundTC[e]]+"%.2f")
 	}
-	conv := func(e int) (float64, bool) {
-		if s.cntConv[e] == 0 {
-			return 0, false
-		}
-		return s.sumConv[e] / float64(s.cntConv[e]), true
-	}
+	conv := func(e int) (float64, bool) { return s.sumConv[e] / float64(max(s.cntConv[e], 1)), s.cntConv[e] > 0 }
 	c0, ok0 := conv(lamSSPM)
 	c1, ok1 := conv(lamPSSM)
 	c2, ok2 := conv(lamPSPM)
@@ -608,8 +532,7 @@ func (s *lamSuite) averageRow3() {
 		valCell(c1-c2, ok1 && ok2, "%.2f"), pt3.cell("GPU improvement over CPU PSSM (SEC difference)", "average"))
 }
 
-// table3Notes are Table 3's protocol notes: the threshold, the trials and
-// their cap, the convergence runs, the cores.
+// table3Notes are Table 3's protocol notes: the threshold, the trials and their cap, the convergence runs, the cores.
 func (s *lamSuite) table3Notes() []string {
 	thrFrom := "Table 2's CPU SSPM runs of this invocation"
 	if !s.wantTable("table2") {
@@ -626,4 +549,128 @@ func (s *lamSuite) table3Notes() []string {
 		notes = append(notes, n)
 	}
 	return notes
+}
+
+// lamT3Prior is an instance's row of an earlier Table 3 result (--prior): its threshold and its CPU SSPM and GPU PSPM columns, kept as they were.
+type lamT3Prior struct {
+	thr                  int64
+	thrCell, sspmRuns    string
+	tcSSPM, tcPSPM       string // the TC cells as written
+	speedup, at          string
+	sspmV, pspmV         float64 // their values (10^-2 /s)
+	sspmBound, pspmBound bool    // "≤": an upper bound
+	sspmMean, convAt     time.Duration
+	atBound              bool // "≥": some GPU trial did not reach it
+}
+
+// lamT3PriorColumns are the columns a prior row needs, by header name.
+var lamT3PriorColumns = []string{"instance", "threshold (SSPM best)", "SSPM runs, mean time", "TC CPU SSPM", "TC GPU PSPM", "GPU speedup", "GPU mean time to threshold s"}
+
+// readLamT3Prior reads the rows of an earlier lam-table3.csv whose threshold, CPU SSPM TC and GPU PSPM mean time were measured; errors name the file, the line and the cell.
+func readLamT3Prior(path string) (map[string]*lamT3Prior, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--prior: %w", err)
+	}
+	defer f.Close()
+	cr := csv.NewReader(f)
+	cr.FieldsPerRecord = -1
+	recs, err := cr.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("--prior %s: %w", path, err)
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("--prior %s: empty file", path)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		if _, dup := col[h]; !dup {
+			col[h] = i
+		}
+	}
+	for _, c := range lamT3PriorColumns {
+		if _, ok := col[c]; !ok {
+			return nil, fmt.Errorf("--prior %s: line 1: no column %q (want a lam-table3.csv)", path, c)
+		}
+	}
+	out := map[string]*lamT3Prior{}
+	for li, rec := range recs[1:] {
+		cell := func(name string) string {
+			if i := col[name]; i < len(rec) {
+				return strings.TrimSpace(rec[i])
+			}
+			return ""
+		}
+		name := cell("instance")
+		thr, err := strconv.ParseInt(cell("threshold (SSPM best)"), 10, 64)
+		if err != nil {
+			continue // the average rows, or a row without a threshold
+		}
+		p := &lamT3Prior{thr: thr, thrCell: cell("threshold (SSPM best)"), sspmRuns: cell("SSPM runs, mean time"),
+			tcSSPM: cell("TC CPU SSPM"), tcPSPM: cell("TC GPU PSPM"), speedup: cell("GPU speedup"), at: cell("GPU mean time to threshold s")}
+		var ok bool
+		if p.sspmV, p.sspmBound, ok = lamBoundValue(p.tcSSPM, "≤"); !ok || p.sspmV <= 0 {
+			return nil, fmt.Errorf("--prior %s: line %d (%s): TC CPU SSPM %q is not a measured TC", path, li+2, name, p.tcSSPM)
+		}
+		if p.pspmV, p.pspmBound, ok = lamBoundValue(p.tcPSPM, "≤"); !ok || p.pspmV <= 0 {
+			return nil, fmt.Errorf("--prior %s: line %d (%s): TC GPU PSPM %q is not a measured TC", path, li+2, name, p.tcPSPM)
+		}
+		at, atBound, ok := lamBoundValue(p.at, "≥")
+		if !ok || at <= 0 {
+			return nil, fmt.Errorf("--prior %s: line %d (%s): GPU mean time to threshold %q is not a time", path, li+2, name, p.at)
+		}
+		p.atBound = atBound
+		p.convAt = time.Duration(at * float64(time.Second))
+		// TC = 100 / mean time in seconds: the mean comes back from the printed TC, to its rounding
+		p.sspmMean = time.Duration(100 / p.sspmV * float64(time.Second))
+		out[name] = p
+	}
+	if len(out) == 0 {
+		return nil, errors.New("--prior " + path + ": no row with a threshold")
+	}
+	return out, nil
+}
+
+// lamBoundValue reads a cell "v", "mark v" or "mark v (...)": the value and whether it carries the mark.
+func lamBoundValue(s, mark string) (float64, bool, bool) {
+	s = strings.TrimSpace(s)
+	bound := strings.HasPrefix(s, mark)
+	s = strings.TrimSpace(strings.TrimPrefix(s, mark))
+	if i := strings.IndexAny(s, " ["); i >= 0 {
+		s = s[:i]
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, false, false
+	}
+	return v, bound, true
+}
+
+// attachPrior gives each instance its row of --prior, when given; an instance without one runs whole.
+func (s *lamSuite) attachPrior(ins []lamT3In) error {
+	if s.opt.Prior == "" {
+		return nil
+	}
+	rows, err := readLamT3Prior(s.opt.Prior)
+	if err != nil {
+		return err
+	}
+	for i := range ins {
+		if p, ok := rows[ins[i].name]; ok {
+			ins[i].prior = p
+			s.priorNames = append(s.priorNames, ins[i].name)
+		} else {
+			s.logf("%s: no row in --prior %s: run whole", ins[i].name, s.opt.Prior)
+		}
+	}
+	return nil
+}
+
+// priorNote is Table 3's note on the rows whose columns came from --prior ("" when none did).
+func (s *lamSuite) priorNote() string {
+	if len(s.priorNames) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Kept from --prior %s, not run here: the threshold, \"SSPM runs, mean time\", TC CPU SSPM, TC GPU PSPM, the GPU speedup and the GPU mean time to the threshold of %s. On those rows CPU PSSM's trials are capped at %gx CPU SSPM's mean time to the threshold read back from its printed TC (100 / TC s, to the TC's rounding), and the convergence runs last the printed GPU mean time.",
+		s.opt.Prior, strings.Join(s.priorNames, ", "), s.pssmFactor())
 }

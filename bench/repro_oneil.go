@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -19,14 +20,10 @@ import (
 // oneilCite names O'Neil and Burtscher's paper as its text gives it.
 const oneilCite = `M. A. O'Neil and M. Burtscher, "Rethinking the Parallelization of Random-Restart Hill Climbing: A Case Study in Optimizing a 2-Opt TSP Solver for GPU Execution", GPGPU-8, 2015`
 
-// oneilSizes are the prefixes of d18512 whose throughput the oneil suite
-// measures (the paper's Fig. 6 runs over the same input's prefixes).
+// oneilSizes are the prefixes of d18512 whose throughput the oneil suite measures, as the paper's Fig. 6.
 var oneilSizes = []int{100, 200, 500, 1000, 2000, 4000, 8000, 18512}
 
-// tspgpuRef is one measurement of O'Neil and Burtscher's own code,
-// TSP_GPU 2.3, built with -O3 -use_fast_math for sm_90 and run on the
-// project's H100 machine; these figures were measured for the project and
-// given with the task, they are not the paper's.
+// tspgpuRef is one measurement of O'Neil and Burtscher's own TSP_GPU 2.3 (-O3 -use_fast_math, sm_90) on the project's H100, measured for the project, not the paper's.
 type tspgpuRef struct {
 	inst     string // TSPLIB instance
 	prefix   int    // first cities taken (0: all)
@@ -36,7 +33,6 @@ type tspgpuRef struct {
 	restarts string
 }
 
-// tspgpuRefs are TSP_GPU 2.3's measured figures on the H100.
 var tspgpuRefs = []tspgpuRef{
 	{"d493", 0, 5000, 0.42, []int64{36235}, "5,000 restarts"},
 	{"d493", 0, 10000, 0.84, []int64{36075, 36224}, "10,000 restarts"},
@@ -60,10 +56,7 @@ func prefixInstance(in *solver.Instance, n int) *solver.Instance {
 	return solver.NewCoordInstance(fmt.Sprintf("%s[:%d]", in.Name, n), in.Metric, in.X[:n], in.Y[:n], nil)
 }
 
-// kernelRate is the 2-opt evaluation kernel's best rate over tries timed
-// series of launches, or 0 without a GPU. With minKernel > 0 a first
-// default series sets the rate and the measured series are sized to run at
-// least minKernel of kernel time each.
+// kernelRate is the 2-opt evaluation kernel's best rate over tries timed series of launches (0 without a GPU); with minKernel > 0 the series are sized to run at least minKernel of kernel time each.
 func (r *repro) kernelRate(n, tries int, minKernel time.Duration) float64 {
 	g := r.opt.GPU
 	if g == nil {
@@ -72,7 +65,6 @@ func (r *repro) kernelRate(n, tries int, minKernel time.Duration) float64 {
 	passes := 0
 	if minKernel > 0 {
 		kr, err := g.EvalRate(n, 0, 99)
-		v, dev := kr.MovesPerSec, kr.Device
 		if err != nil {
 			r.logf("kernel rate n=%d: %v", n, err)
 			return 0
@@ -82,26 +74,24 @@ func (r *repro) kernelRate(n, tries int, minKernel time.Duration) float64 {
 			r.logf("kernel batch n=%d: %v", n, err)
 			return 0
 		}
-		r.device = dev
+		r.device = kr.Device
 		perLaunch := float64(B) * float64(n) * float64(n-3) / 2
-		passes = max(3, int(math.Ceil(1.1*minKernel.Seconds()*v/perLaunch)))
+		passes = max(3, int(math.Ceil(1.1*minKernel.Seconds()*kr.MovesPerSec/perLaunch)))
 	}
 	best := 0.0
 	for k := 0; k < tries; k++ {
 		kr, err := g.EvalRate(n, passes, uint64(k+1))
-		v, dev := kr.MovesPerSec, kr.Device
 		if err != nil {
 			r.logf("kernel rate n=%d: %v", n, err)
 			break
 		}
-		r.device = dev
-		best = max(best, v)
+		r.device = kr.Device
+		best = max(best, kr.MovesPerSec)
 	}
 	return best
 }
 
-// oneilSuite is one run of the oneil suite: the shared reproduction state,
-// the instance the throughput sizes are prefixes of, and the engines.
+// oneilSuite is one run of the oneil suite: the instance the throughput sizes are prefixes of, and the engines.
 type oneilSuite struct {
 	*repro
 	src    string
@@ -127,28 +117,25 @@ func runOneil(ctx context.Context, opt Options, out io.Writer) error {
 	if s.base, err = r.load(s.src); err != nil {
 		return err
 	}
-	for _, o := range opt.Only {
-		if !slices.Contains(oneilParts, o) {
-			return fmt.Errorf("oneil suite: --only %s: want some of %s", o, strings.Join(oneilParts, ", "))
-		}
+	if err := r.checkOnly(oneilParts...); err != nil {
+		return err
 	}
 	s.ph = r.papers.table("oneil-headline.csv")
-	if s.wants("gpu") {
+	if s.wants("gpu", isEngine) {
 		s.gc = r.engine("2opt-climb", solver.BackendGPU)
 	}
-	if s.wants("cpu") {
+	if s.wants("cpu", isEngine) {
 		s.cc = r.engine("2opt-climb", solver.BackendCPU)
 	}
 	if r.opt.GPU == nil && s.gc == nil {
 		r.device = "GPU unavailable: this binary was built without CUDA (make gpu)"
 	}
 	var tables []*Table
-	var bases []string
 	for _, part := range []struct {
-		name, base string
-		table      func() (*Table, error)
-	}{{"fig6", "oneil", s.throughput}, {"tspgpu", "oneil-tspgpu", s.tspgpu}, {"fig7", "oneil-quality", s.quality}} {
-		if !s.wants(part.name) {
+		name  string
+		table func() (*Table, error)
+	}{{"fig6", s.throughput}, {"tspgpu", s.tspgpu}, {"fig7", s.quality}} {
+		if !s.wants(part.name, isEngine) {
 			continue
 		}
 		t, err := part.table()
@@ -158,47 +145,26 @@ func runOneil(ctx context.Context, opt Options, out io.Writer) error {
 		if len(opt.Only) > 0 {
 			t.Notes = append(t.Notes, "Run with --only "+strings.Join(opt.Only, ",")+": the engines left out read n/a.")
 		}
-		tables, bases = append(tables, t), append(bases, part.base)
+		tables = append(tables, t)
 	}
-	return r.finish(tables, bases, out)
+	return r.finish(out, nil, tables...)
 }
 
-// oneilParts are the names --only takes for the oneil suite: its tables
-// (fig6: throughput, tspgpu: the comparison with TSP_GPU, fig7: quality)
-// and its engines (gpu, cpu: 2opt-climb on either).
+// oneilParts are the names --only takes for the oneil suite: its tables (fig6: throughput, tspgpu: beside TSP_GPU, fig7: quality) and its engines.
 var oneilParts = []string{"fig6", "tspgpu", "fig7", "gpu", "cpu"}
 
-// wants reports whether --only selects part: everything of a kind (tables,
-// engines) when --only names nothing of that kind.
-func (s *oneilSuite) wants(part string) bool {
-	engine := func(o string) bool { return o == "gpu" || o == "cpu" }
-	named := false
-	for _, o := range s.opt.Only {
-		if engine(o) == engine(part) {
-			named = true
-			if o == part {
-				return true
-			}
-		}
-	}
-	return !named
-}
+// isEngine is the kind of the oneil suite's --only parts that name engines.
+func isEngine(part string) bool { return part == "gpu" || part == "cpu" }
 
-// randomStarts are the 2opt-climb options of O'Neil and Burtscher's
-// climbers: every climb from a uniformly random tour (both engines'
-// default starts from randomized nearest-neighbour tours; the CPU's then
-// also seeks its moves in candidate lists first).
+// randomStarts sets 2opt-climb's option start=random: every climb from a uniformly random tour, as O'Neil and Burtscher's climbers.
 func randomStarts(p solver.Params) solver.Params {
 	x := map[string]string{"start": "random"}
-	for k, v := range p.Extra {
-		x[k] = v
-	}
+	maps.Copy(x, p.Extra)
 	p.Extra = x
 	return p
 }
 
-// throughput is Figs. 6 and 8: the kernel's and the engines' moves per
-// second on the first n cities of the source instance.
+// throughput is Figs. 6 and 8: the kernel's and the engines' moves per second on the first n cities of the source instance.
 func (s *oneilSuite) throughput() (*Table, error) {
 	opt := s.opt
 	sizes := oneilSizes
@@ -211,7 +177,7 @@ func (s *oneilSuite) throughput() (*Table, error) {
 	if opt.Quick {
 		kernelCol = "GPU kernel moves/s (quick: one series)"
 	}
-	t := &Table{Title: "O'Neil & Burtscher Figs. 6/8: 2-opt moves evaluated per second on the first n cities of " + s.src,
+	t := &Table{Title: "O'Neil & Burtscher Figs. 6/8: 2-opt moves evaluated per second on the first n cities of " + s.src, file: "oneil",
 		Header: []string{"cities", kernelCol, "climber kernel moves/s", "climber kernel climbs/s", "climber passes per climb", "GPU 2opt-climb moves/s", "GPU climbs/s", "CPU 2opt-climb moves/s", "CPU climbs/s", "GPU kernel / CPU", "paper (K40 tuned)", "paper (GPU / 20 CPU cores)"}}
 	var xs, ky, gy, cy, fx, fy []float64
 	warm, window := 300*time.Millisecond, minKernel
@@ -235,23 +201,14 @@ func (s *oneilSuite) throughput() (*Table, error) {
 				fx, fy = append(fx, float64(n)), append(fy, bm)
 			}
 		}
-		var g, c lamRuns
-		if x, ok := s.solve(s.gc, in, randomStarts(solver.Params{Seed: 1, TimeLimit: T})); ok {
-			g = append(g, x)
-		}
-		if x, ok := s.solve(s.cc, in, randomStarts(solver.Params{Seed: 1, TimeLimit: T})); ok {
-			c = append(c, x)
-		}
-		mv := func(x solver.Result) float64 { return x.MovesPerSecond() }
-		gm, okg := g.mean(mv)
-		gs, _ := g.mean(climbsPerSec)
-		cm, okc := c.mean(mv)
-		cs, _ := c.mean(climbsPerSec)
+		g, okg := s.solve(s.gc, in, randomStarts(solver.Params{Seed: 1, TimeLimit: T}))
+		c, okc := s.solve(s.cc, in, randomStarts(solver.Params{Seed: 1, TimeLimit: T}))
+		gm, gs, cm, cs := g.MovesPerSecond(), climbsPerSec(g), c.MovesPerSecond(), climbsPerSec(c)
 		p1, p2 := "not printed (figure only)", "not printed (figure only)"
 		if i == len(sizes)-1 {
-			p1, p2 = s.ph.headline("Peak throughput"), s.ph.headline("GPU vs two Xeon E5-2680 v2 (20 cores)")
+			p1, p2 = s.ph.cell("value as printed", "Peak throughput"), s.ph.cell("value as printed", "GPU vs two Xeon E5-2680 v2 (20 cores)")
 		}
-		t.AddRow(in.Name, fmtG(kr), fm, fc, fp, valCell(gm, okg, "%.3g"), valCell(gs, okg, "%.1f"), valCell(cm, okc, "%.3g"), valCell(cs, okc, "%.1f"),
+		t.AddRow(in.Name, valCell(kr, kr != 0, "%.3g"), fm, fc, fp, valCell(gm, okg, "%.3g"), valCell(gs, okg, "%.1f"), valCell(cm, okc, "%.3g"), valCell(cs, okc, "%.1f"),
 			ratioCell(kr, cm, kr > 0, okc), p1, p2)
 		s.logf("n=%d: kernel %.3g, GPU climb %.3g, CPU climb %.3g moves/s", n, kr, gm, cm)
 		xs = append(xs, float64(n))
@@ -274,23 +231,20 @@ func (s *oneilSuite) throughput() (*Table, error) {
 	return t, nil
 }
 
-// climberRate measures the fused climber kernel alone on in, best of tries
-// windows after a warm-up, and returns its moves/s, climbs/s and passes
-// per climb as cells along with the best moves/s (0 when none).
+// climberRate measures the fused climber kernel alone on in, best of tries windows after a warm-up: its moves/s, climbs/s and passes per climb as cells, and the best moves/s.
 func (s *oneilSuite) climberRate(in *solver.Instance, tries int, warm, window time.Duration) (fm, fc, fp string, bm float64) {
 	fm, fc, fp = "n/a", "n/a", "n/a"
 	bc, bp := 0.0, 0.0
 	for k := 0; k < tries; k++ {
 		kr, err := s.opt.GPU.ClimbRate(in, warm, window, uint64(k+1))
-		c, m, p, dev := kr.ClimbsPerSec, kr.MovesPerSec, kr.PassesPerClimb, kr.Device
 		if err != nil {
 			s.logf("climber kernel n=%d: %v", in.N, err)
 			fm = "n/a (the tour exceeds a block's shared memory)"
 			break
 		}
-		s.device = dev
-		if m > bm {
-			bm, bc, bp = m, c, p
+		s.device = kr.Device
+		if kr.MovesPerSec > bm {
+			bm, bc, bp = kr.MovesPerSec, kr.ClimbsPerSec, kr.PassesPerClimb
 		}
 	}
 	if bm > 0 {
@@ -299,31 +253,23 @@ func (s *oneilSuite) climberRate(in *solver.Instance, tries int, warm, window ti
 	return fm, fc, fp, bm
 }
 
-// tspgpuLongRow is the time above which a comparison row runs one seed
-// unless --runs says otherwise (the 2000- and 4000-city prefixes take 12.65
-// and 53.8 s per run).
-const tspgpuLongRow = 10 * time.Second
+const (
+	tspgpuLongRow   = 10 * time.Second        // rows longer than this run one seed unless --runs (the 2000- and 4000-city prefixes)
+	tspgpuRandomMax = time.Second             // the longest row that also runs from uniformly random tours, TSP_GPU's own starts
+	tspgpuCPUMax    = 3060 * time.Millisecond // the CPU climber finishes no climb of 1000 cities in 3 s on 16 cores
+)
 
-// tspgpuRandomMax is the longest comparison row that also runs the GPU
-// climbers from uniformly random tours, TSP_GPU's own starts (the d493
-// rows).
-const tspgpuRandomMax = time.Second
-
-// tspgpuCPUMax caps the CPU column's runs: the CPU climber finishes no
-// climb of 1000 cities in 3 s on 16 cores, so longer rows would only spend
-// time.
-const tspgpuCPUMax = 3060 * time.Millisecond
-
-// tspgpuSeeds is the GPU column group of one comparison row: runs of
-// seeds 1..k at the row's time limit.
+// tspgpuSeeds is the GPU column group of one comparison row: runs of seeds 1..k at the row's time limit.
 type tspgpuSeeds struct {
 	climbs, cps, ratio, passes, moves, best, trunc, verdict string
 }
 
-// runSeeds runs the GPU engine with p's options on in for seeds 1..runs
-// and summarises the runs against TSP_GPU's figures ref.
+// naSeeds are the GPU columns of a row whose runs did not run.
+var naSeeds = tspgpuSeeds{"n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a"}
+
+// runSeeds runs the GPU engine with p's options on in for seeds 1..runs and summarises the runs against TSP_GPU's figures ref.
 func (s *oneilSuite) runSeeds(in *solver.Instance, p solver.Params, runs int, ref tspgpuRef) tspgpuSeeds {
-	out := tspgpuSeeds{"n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a"}
+	out := naSeeds
 	var g lamRuns
 	for k := 0; k < runs; k++ {
 		p.Seed = uint64(k + 1)
@@ -361,17 +307,14 @@ func (s *oneilSuite) runSeeds(in *solver.Instance, p solver.Params, runs int, re
 	return out
 }
 
-// tspgpu compares 2opt-climb with TSP_GPU 2.3 at equal time: climbs per
-// second and the best tour, from the engine's default starts
-// (randomized nearest-neighbour tours) and, on the short rows, from
-// uniformly random tours as TSP_GPU.
+// tspgpu compares 2opt-climb with TSP_GPU 2.3 at equal time: climbs per second and the best tour, from the engine's default starts and, on the short rows, from random tours.
 func (s *oneilSuite) tspgpu() (*Table, error) {
 	opt := s.opt
 	refs := tspgpuRefs
 	if opt.Quick {
 		refs = []tspgpuRef{tspgpuRefs[0], tspgpuRefs[2]}
 	}
-	c := &Table{Title: "2opt-climb beside O'Neil & Burtscher's TSP_GPU 2.3: climbs per second and best tour at equal time",
+	c := &Table{Title: "2opt-climb beside O'Neil & Burtscher's TSP_GPU 2.3: climbs per second and best tour at equal time", file: "oneil-tspgpu",
 		Header: []string{"instance", "time s", "TSP_GPU climbs", "TSP_GPU climbs/s", "TSP_GPU best", "GPU climbs", "GPU climbs/s", "climbs/s ratio",
 			"GPU passes per climb", "GPU moves/s", "GPU best per seed (TSPLIB)", "GPU best per seed (TSP_GPU's measure)", "GPU best <= TSP_GPU best (same measure)",
 			"GPU random starts: climbs/s", "GPU random starts: best per seed (TSP_GPU's measure)", "GPU random starts: best <= TSP_GPU best",
@@ -400,7 +343,7 @@ func (s *oneilSuite) tspgpu() (*Table, error) {
 		for _, b := range ref.best {
 			bests = append(bests, strconv.FormatInt(b, 10))
 		}
-		g := tspgpuSeeds{"n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a"}
+		g := naSeeds
 		rnd := tspgpuSeeds{cps: "not run (rows over 1 s)", trunc: "not run", verdict: "not run"}
 		if s.gc != nil {
 			g = s.runSeeds(in, solver.Params{TimeLimit: lim}, runs, ref)
@@ -428,9 +371,7 @@ func (s *oneilSuite) tspgpu() (*Table, error) {
 	return c, nil
 }
 
-// truncatedLength is t's length with every distance truncated to an
-// integer, the measure TSP_GPU computes and reports (its source sums
-// int(sqrtf(dx*dx + dy*dy)) over the tour's edges).
+// truncatedLength is t's length with every distance truncated to an integer, the measure TSP_GPU reports (int(sqrtf(...)) in its source).
 func truncatedLength(in *solver.Instance, t []int) int64 {
 	var l int64
 	for k, a := range t {
@@ -443,10 +384,7 @@ func truncatedLength(in *solver.Instance, t []int) int64 {
 // oneilClimbers is Fig. 7's number of climbers per instance.
 const oneilClimbers = 100000
 
-// quality is Fig. 7: the best of many climbers on the smallest TSPLIB
-// instances. The GPU runs the paper's 100,000 climbs (2opt-climb's
-// restarts option) within a time cap per instance; the CPU, much slower,
-// runs only without a GPU, for the cap.
+// quality is Fig. 7: the best of the paper's 100,000 climbs on the smallest TSPLIB instances within a time cap each; the CPU, much slower, runs only without a GPU.
 func (s *oneilSuite) quality() (*Table, error) {
 	opt := s.opt
 	qn, climbers := 63, oneilClimbers
@@ -455,7 +393,7 @@ func (s *oneilSuite) quality() (*Table, error) {
 		qn, climbers = 3, 1000
 	}
 	qNames := smallestInstances(opt.TSPLIBDir, qn)
-	q := &Table{Title: fmt.Sprintf("O'Neil & Burtscher Fig. 7: best of up to %d random-restart 2-opt climbs on the %d smallest TSPLIB instances here (%% above optimum)", climbers, len(qNames)),
+	q := &Table{Title: fmt.Sprintf("O'Neil & Burtscher Fig. 7: best of up to %d random-restart 2-opt climbs on the %d smallest TSPLIB instances here (%% above optimum)", climbers, len(qNames)), file: "oneil-quality",
 		Header: []string{"instance", "n", "GPU climbs", "GPU time s", "GPU best", "GPU gap %", "CPU climbs", "CPU gap %", "paper"}}
 	var qx, qg, qc []float64
 	capped := 0
@@ -484,7 +422,7 @@ func (s *oneilSuite) quality() (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	q.Notes = append(q.Notes, "Paper setup ("+s.ph.headline("Solution quality setup (Fig. 7)")+"): 100,000 independent climbers with the tuned code, error plotted only; the paper's \"first 63 inputs\" include instances without coordinates, which the GPU kernels cannot run. Ours climb from uniformly random tours as the paper's (GPU option start=random).",
+	q.Notes = append(q.Notes, "Paper setup ("+s.ph.cell("value as printed", "Solution quality setup (Fig. 7)")+"): 100,000 independent climbers with the tuned code, error plotted only; the paper's \"first 63 inputs\" include instances without coordinates, which the GPU kernels cannot run. Ours climb from uniformly random tours as the paper's (GPU option start=random).",
 		fmt.Sprintf("Ours: 2opt-climb, seed 1, %d climbs (option restarts) or %v, whichever comes first: %d of %d instances reached the time cap first (their climbs column is below %d). Gap: the best tour's exact TSPLIB length against the optimum (the engine polishes its best climb with an exact neighbour-list 2-opt pass on the CPU). CPU 2opt-climb (all cores) runs only without a GPU. Instances: the %d smallest (by DIMENSION) EUC_2D, CEIL_2D or ATT instances of the TSPLIB folder (the kernels compute distances from coordinates).", climbers, qT, capped, len(qNames), climbers, len(qNames)),
 		s.machine())
 	if len(qg) > 0 || len(qc) > 0 {
@@ -499,9 +437,7 @@ func (s *oneilSuite) quality() (*Table, error) {
 	return q, nil
 }
 
-// smallestInstances returns the names of the k smallest .tsp files of dir
-// by their DIMENSION whose EDGE_WEIGHT_TYPE is computed from coordinates
-// by the 2-opt kernels (EUC_2D, CEIL_2D, ATT), reading headers only.
+// smallestInstances returns the k smallest .tsp files of dir by DIMENSION whose distances the 2-opt kernels compute (EUC_2D, CEIL_2D, ATT), reading headers only.
 func smallestInstances(dir string, k int) []string {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.tsp"))
 	type inst struct {

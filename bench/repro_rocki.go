@@ -20,34 +20,29 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// rockiCite names Rocki and Suda's paper as its text gives it.
-const rockiCite = `K. Rocki and R. Suda, "High Performance GPU Accelerated Local Optimization in TSP", IPDPSW 2013 (IEEE), pp. 1788-1796`
+// Rocki and Suda's paper as its text gives it, and its hardware for Table II.
+const (
+	rockiCite     = `K. Rocki and R. Suda, "High Performance GPU Accelerated Local Optimization in TSP", IPDPSW 2013 (IEEE), pp. 1788-1796`
+	rockiHardware = "paper: GeForce GTX 680 (CUDA 5), CPU Intel Core i7-3960X"
+)
 
-// rockiHardware is the paper's hardware for Table II.
-const rockiHardware = "paper: GeForce GTX 680 (CUDA 5), CPU Intel Core i7-3960X"
-
-// RockiInstances are the 27 instances of Rocki and Suda's Table II, in its
-// order.
+// RockiInstances are the 27 instances of Rocki and Suda's Table II, in its order.
 var RockiInstances = []string{"berlin52", "kroE100", "ch130", "ch150", "kroA200", "ts225", "pr299", "pr439", "rat783", "vm1084",
 	"pr2392", "pcb3038", "fl3795", "fnl4461", "rl5934", "pla7397", "usa13509", "d15112", "d18512", "sw24978",
 	"pla33810", "pla85900", "sra104815", "usa115475", "ara238025", "lra498378", "lrb744710"}
 
-// rockiCPUDescentMax is the largest n whose CPU descent the suite runs
-// (a sequential full-neighbourhood descent grows like n^3).
-const rockiCPUDescentMax = 1002
+const (
+	rockiCPUDescentMax = 1002 // the largest n whose CPU descent runs (a sequential full-neighbourhood descent grows like n^3)
+	// rockiCPUMoves and rockiCPUParMoves bound a timed CPU pass on one core and on all: a larger pass is timed over its first rows and scaled.
+	rockiCPUMoves    = 2e7
+	rockiCPUParMoves = 2e8
+)
 
-// init registers the rocki suite.
 func init() {
 	Register("rocki", "Rocki & Suda reproduced: Table II, time of one full 2-opt pass, checks/s and time from a greedy tour to the first local minimum, berlin52 .. pla85900, GPU beside one CPU core", runRocki)
 }
 
-// cpuTwoOptPass evaluates the 2-opt moves of rows i < rows of the tour
-// whose coordinates (in tour order) are x, y, sequentially in float64 as a
-// plain CPU code does, and returns the best move and the moves evaluated.
-// It is Table II's one-core baseline, not a search: it prices moves from
-// coordinates in floating point as the GPU kernel does (tour's deltas are
-// exact TSPLIB integers through a distance function), so both columns
-// time the same arithmetic.
+// cpuTwoOptPass evaluates the 2-opt moves of rows i < rows of the tour with coordinates x, y (in tour order) in float64, as the GPU kernel prices them, and returns the best move and the moves evaluated.
 func cpuTwoOptPass(x, y []float64, rows int) (best float64, bi, bj int, moves int64) {
 	return cpuTwoOptRows(x, y, 0, 1, rows)
 }
@@ -87,9 +82,7 @@ func tourCoords(in *solver.Instance, t []int) (x, y []float64) {
 	return
 }
 
-// cpuDescent is best-improvement 2-opt with full passes on one core until
-// no move improves (or the time limit): the sequential counterpart of the
-// GPU descent.
+// cpuDescent is best-improvement 2-opt with full passes on one core until no move improves or limit passes: the sequential twin of the GPU descent.
 func cpuDescent(in *solver.Instance, t []int, limit time.Duration) (passes, moves int64, elapsed time.Duration, done bool) {
 	start := time.Now()
 	x, y := tourCoords(in, t)
@@ -110,9 +103,7 @@ func cpuDescent(in *solver.Instance, t []int, limit time.Duration) (passes, move
 	return passes, moves, time.Since(start), false
 }
 
-// rockiLoad loads a Table II instance, or generates a uniform one of the
-// same size (the size read from the name's digits) when the TSPLIB folder
-// lacks it; generated says which.
+// rockiLoad loads a Table II instance, or generates a uniform one of the size in the name's digits when the TSPLIB folder lacks it.
 func (r *repro) rockiLoad(name string) (in *solver.Instance, generated bool, err error) {
 	in, err = r.load(name)
 	if err == nil {
@@ -134,8 +125,7 @@ func (r *repro) rockiLoad(name string) (in *solver.Instance, generated bool, err
 	return g, true, nil
 }
 
-// fmtDur writes a measured time in the unit that suits it (µs, ms or s),
-// "n/a" for a time not measured (0).
+// fmtDur writes a measured time in µs, ms or s, "n/a" for a time not measured (0).
 func fmtDur(d time.Duration) string {
 	switch {
 	case d <= 0:
@@ -156,8 +146,7 @@ type rockiGPUCols struct {
 	desc, optLen   string        // time to the first minimum and its length
 }
 
-// rockiGPU times one full pass of the GPU kernel over greedy (m moves)
-// and descends from greedy to the first 2-opt minimum on the GPU.
+// rockiGPU times one full pass of the GPU kernel over greedy (m moves) and descends from greedy to the first 2-opt minimum on the GPU.
 func (r *repro) rockiGPU(name string, in *solver.Instance, greedy []int, m int64) rockiGPUCols {
 	g := rockiGPUCols{desc: "n/a", optLen: "n/a"}
 	if r.opt.GPU != nil {
@@ -170,86 +159,67 @@ func (r *repro) rockiGPU(name string, in *solver.Instance, greedy []int, m int64
 	if g.kern > 0 {
 		g.rate = float64(m) / g.kern.Seconds()
 	}
-	switch {
-	case r.opt.GPU == nil || g.kern == 0:
-	default:
-		if d, err := r.opt.GPU.TwoOptDescent(in, append([]int(nil), greedy...)); err == nil {
-			g.desc = fmt.Sprintf("%s (%d passes)", fmtDur(d.Elapsed), d.Passes)
-			g.optLen = fmt.Sprint(solver.TourLength(in, d.Tour))
-		} else {
-			r.logf("%s: GPU descent: %v", name, err)
-		}
+	if r.opt.GPU == nil || g.kern == 0 {
+		return g
+	}
+	if d, err := r.opt.GPU.TwoOptDescent(in, append([]int(nil), greedy...)); err == nil {
+		g.desc = fmt.Sprintf("%s (%d passes)", fmtDur(d.Elapsed), d.Passes)
+		g.optLen = fmt.Sprint(solver.TourLength(in, d.Tour))
+	} else {
+		r.logf("%s: GPU descent: %v", name, err)
 	}
 	return g
 }
 
-// cpuParallelRate is the checks per second of the same pass on every core
-// (rows dealt out in turn, so the goroutines' work is even), the stand-in
-// for the paper's parallel CPU code of Fig. 10: best of up to 3 passes
-// while they take under 0.5 s in all, timed over the first rows past
-// rockiCPUParMoves moves.
+// cpuParallelRate is the checks per second of the same pass on every core (rows dealt out in turn), the stand-in for the paper's parallel CPU code of Fig. 10.
 func cpuParallelRate(x, y []float64) float64 {
-	n := len(x)
-	rows := n
-	for rows > 1 && int64(rows)*int64(n) > rockiCPUParMoves {
-		rows /= 2
-	}
-	w := runtime.NumCPU()
-	var best time.Duration
-	var moves int64
-	for k, spent := 0, time.Duration(0); k < 3 && (k == 0 || spent < 500*time.Millisecond); k++ {
-		st := time.Now()
+	w, rows := runtime.NumCPU(), passRows(len(x), rockiCPUParMoves)
+	var moves atomic.Int64
+	el := bestOf3(func() {
+		moves.Store(0)
 		var wg sync.WaitGroup
-		var total atomic.Int64
 		for g := 0; g < w; g++ {
 			wg.Go(func() {
 				_, _, _, m := cpuTwoOptRows(x, y, g, w, rows)
-				total.Add(m)
+				moves.Add(m)
 			})
 		}
 		wg.Wait()
+	})
+	return float64(moves.Load()) / max(el.Seconds(), 1e-9)
+}
+
+// passRows is how many of a pass's n rows are timed: halved until rows × n is at most moves.
+func passRows(n int, moves float64) int {
+	rows := n
+	for rows > 1 && float64(int64(rows)*int64(n)) > moves {
+		rows /= 2
+	}
+	return rows
+}
+
+// bestOf3 times f, best of up to 3 runs while they take under 0.5 s in all (one run is noisy at microseconds).
+func bestOf3(f func()) time.Duration {
+	var best time.Duration
+	for k, spent := 0, time.Duration(0); k < 3 && (k == 0 || spent < 500*time.Millisecond); k++ {
+		st := time.Now()
+		f()
 		d := time.Since(st)
 		spent += d
-		moves = total.Load()
 		if k == 0 || d < best {
 			best = d
 		}
 	}
-	return float64(moves) / max(best.Seconds(), 1e-9)
+	return best
 }
 
-// rockiCPUMoves and rockiCPUParMoves bound the moves of a timed CPU pass
-// on one core and on all cores: larger passes are timed over their first
-// rows (a row's moves all cost the same) and scaled to the whole.
-const (
-	rockiCPUMoves    = 2e7
-	rockiCPUParMoves = 2e8
-)
-
-// rockiCPU is the one-core side: the same full pass in float64 (past
-// rockiCPUMoves moves timed over its first rows and scaled to the whole) and, for small
-// instances, the descent to the first minimum within limit. It returns
-// the pass's time, its checks per second and the descent's cell.
+// rockiCPU is the one-core side: the same full pass in float64 (past rockiCPUMoves scaled from its first rows) and, for small instances, the descent to the first minimum within limit.
 func rockiCPU(in *solver.Instance, greedy []int, m int64, limit time.Duration) (pass string, rate float64, descent string) {
 	n := in.N
 	x, y := tourCoords(in, greedy)
-	rows := n
-	for rows > 1 && int64(rows)*int64(n) > rockiCPUMoves {
-		rows /= 2
-	}
-	// best of up to 3 passes while they take under 0.5 s in all (one
-	// pass is noisy at microseconds)
-	var el time.Duration
+	rows := passRows(n, rockiCPUMoves)
 	var cm int64
-	for k, spent := 0, time.Duration(0); k < 3 && (k == 0 || spent < 500*time.Millisecond); k++ {
-		st := time.Now()
-		_, _, _, cm = cpuTwoOptPass(x, y, rows)
-		d := time.Since(st)
-		spent += d
-		if k == 0 || d < el {
-			el = d
-		}
-	}
+	el := bestOf3(func() { _, _, _, cm = cpuTwoOptPass(x, y, rows) })
 	rate = float64(cm) / max(el.Seconds(), 1e-9)
 	pass = fmtDur(time.Duration(float64(m) / rate * float64(time.Second)))
 	if rows < n {
@@ -266,11 +236,7 @@ func rockiCPU(in *solver.Instance, greedy []int, m int64, limit time.Duration) (
 	return pass, rate, descent
 }
 
-// runRocki reproduces Rocki and Suda's Table II: for each instance, one
-// full 2-opt pass and the descent to the first minimum from a greedy tour,
-// on the GPU and on the CPU, beside the paper's figures. The table and the
-// plots are saved after every instance, so a run stopped part way (the
-// largest descents take minutes) keeps what it measured.
+// runRocki reproduces Rocki and Suda's Table II beside the paper's figures, saving the table and plots after every instance, so a stopped run keeps what it measured.
 func runRocki(ctx context.Context, opt Options, out io.Writer) error {
 	r, err := newRepro(ctx, "rocki", opt)
 	if err != nil {
@@ -310,21 +276,19 @@ func runRocki(ctx context.Context, opt Options, out io.Writer) error {
 		return err
 	}
 	t.Notes = append(t.Notes, r.rockiNotes(limit)...)
-	return r.finish([]*Table{t}, []string{"rocki"}, out)
+	return r.finish(out, nil, t)
 }
 
 // rockiTable is the suite's empty Table II: our columns beside the paper's.
 func rockiTable() *Table {
-	return &Table{Title: "Rocki & Suda Table II: one full 2-opt pass (kernel, copies, total, checks/s) and the first 2-opt minimum from a greedy (multiple fragment) tour",
+	return &Table{Title: "Rocki & Suda Table II: one full 2-opt pass (kernel, copies, total, checks/s) and the first 2-opt minimum from a greedy (multiple fragment) tour", file: "rocki",
 		Header: []string{"instance", "n", "GPU kernel, full pass", "paper (GTX 680)", "host to device", "paper (GTX 680, PCIe 3.0)", "device to host", "paper (GTX 680)", "GPU total", "paper (GTX 680)",
 			"checks/s (millions)", "paper (GTX 680)", "time to first minimum (GPU)", "paper (GTX 680)", "initial length", "paper", "optimized length", "paper (GTX 680)",
 			"CPU pass, 1 core", "CPU checks/s (millions)", "GPU/CPU pass", "CPU time to first minimum (1 core)",
 			"CPU checks/s, all cores (millions)", "GPU/CPU all cores (Fig. 10)"}}
 }
 
-// rockiRow measures one instance from its greedy tour (the GPU pass and
-// descent, the one-core pass and descent, the pass on every core), adds
-// its row to t beside the paper's cells from pt, and its points to pl.
+// rockiRow measures one instance from its greedy tour on the GPU, one core and every core, and adds its row beside the paper's cells and its points to pl.
 func (r *repro) rockiRow(t *Table, pl *rockiPlots, pt *paperTable, name string, in *solver.Instance, generated bool, limit time.Duration) {
 	n := in.N
 	m := int64(n) * int64(n-3) / 2
@@ -358,9 +322,7 @@ func (r *repro) rockiRow(t *Table, pl *rockiPlots, pt *paperTable, name string, 
 	pl.add(n, g.rate, cRate, aRate, pt.cell("2-opt checks/s (Millions)", name))
 }
 
-// rockiPlots are the points of the suite's two figures, one per measured
-// instance: checks per second on each side (and the paper's), and the
-// GPU's speedup over one core and over every core.
+// rockiPlots are the points of the suite's two figures, one per measured instance.
 type rockiPlots struct {
 	xs, gy, cy  []float64 // n; GPU and one-core checks/s
 	px, py      []float64 // n; the paper's checks/s
@@ -368,9 +330,7 @@ type rockiPlots struct {
 	sx, sy, asy []float64 // n; GPU over one core and over all cores
 }
 
-// add records one instance of n cities: the GPU's, one core's and all
-// cores' checks per second (the GPU's 0 when it did not run) and the
-// paper's printed checks/s in millions.
+// add records one instance of n cities: the checks per second of the GPU (0: not run), one core and all cores, and the paper's printed millions.
 func (p *rockiPlots) add(n int, gRate, cRate, aRate float64, paper string) {
 	p.xs, p.gy, p.cy = append(p.xs, float64(n)), append(p.gy, gRate), append(p.cy, cRate)
 	p.ax, p.ay = append(p.ax, float64(n)), append(p.ay, aRate)
@@ -382,8 +342,7 @@ func (p *rockiPlots) add(n int, gRate, cRate, aRate float64, paper string) {
 	}
 }
 
-// save draws both figures from the points so far into dir (nothing when
-// dir is empty): rocki-checks and rocki-fig10.
+// save draws both figures from the points so far into dir (nothing when dir is empty).
 func (p *rockiPlots) save(dir string) error {
 	if err := SavePlot(dir, "rocki-checks", "2-opt checks per second against n (Rocki & Suda Table II)", "cities", "checks per second", true, true,
 		Series{Name: "GPU kernel, one pass (ours)", X: p.xs, Y: p.gy}, Series{Name: "CPU, 1 core (ours)", X: p.xs, Y: p.cy}, Series{Name: "GTX 680 (paper)", X: p.px, Y: p.py},
@@ -395,8 +354,7 @@ func (p *rockiPlots) save(dir string) error {
 		Series{Name: "GPU / CPU, 1 core", X: p.sx, Y: p.sy})
 }
 
-// rockiNotes are Table II's notes: the paper, this machine, and how each
-// side was measured (limit: the CPU descent's time cap).
+// rockiNotes are Table II's notes: the paper, this machine, and how each side was measured (limit: the CPU descent's cap).
 func (r *repro) rockiNotes(limit time.Duration) []string {
 	return []string{"Paper: " + rockiCite + "; " + rockiHardware + ". Its Fig. 10 (speedup over a parallel OpenCL CPU code on a Xeon E5-2690, 2 × 6 cores; abstract: about 5 to 45 times) keeps no values; rocki-fig10.png draws ours over the same pass on every core of this machine (rows dealt out to one goroutine per core, float64, best of up to 3) and over one core, rocki-checks.png our checks/s beside Table II's (CSVs beside them).",
 		r.machine(),

@@ -8,19 +8,19 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/tsplab/tsplab/internal/atomicfile"
 )
 
-// Table is one result table of a suite: a title, a header row, data rows
-// and notes (the machine, the time budget, caveats). Every suite writes
-// its tables through it so markdown and CSV always agree.
+// Table is one result table of a suite, written as markdown and CSV from the same rows.
 type Table struct {
 	Title  string
 	Header []string
 	Rows   [][]string
 	Notes  []string
+	file   string // the base name the suite saves it under
 }
 
 // AddRow appends one row; cells are formatted with fmt's %v.
@@ -32,8 +32,7 @@ func (t *Table) AddRow(cells ...any) {
 	t.Rows = append(t.Rows, row)
 }
 
-// Markdown writes t as a GitHub-flavoured markdown table, preceded by its
-// title as a heading and followed by its notes as a list.
+// Markdown writes t as a GitHub-flavoured markdown table under its title, its notes as a list below.
 func (t *Table) Markdown(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	if t.Title != "" {
@@ -45,11 +44,7 @@ func (t *Table) Markdown(w io.Writer) error {
 	}
 	if cols > 0 {
 		writeMDRow(bw, t.Header, cols)
-		sep := make([]string, cols)
-		for i := range sep {
-			sep[i] = "---"
-		}
-		writeMDRow(bw, sep, cols)
+		writeMDRow(bw, slices.Repeat([]string{"---"}, cols), cols)
 		for _, r := range t.Rows {
 			writeMDRow(bw, r, cols)
 		}
@@ -76,8 +71,7 @@ func writeMDRow(w *bufio.Writer, cells []string, cols int) {
 	w.WriteString("\n")
 }
 
-// CSV writes the header and the rows of t as RFC 4180 CSV (title and
-// notes are left out: they belong to the markdown).
+// CSV writes the header and the rows of t as RFC 4180 CSV.
 func (t *Table) CSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if len(t.Header) > 0 {
@@ -92,8 +86,7 @@ func (t *Table) CSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// Save writes dir/base.md and dir/base.csv, creating dir if needed; each
-// file is replaced whole or not at all.
+// Save writes dir/base.md and dir/base.csv, creating dir if needed; each file is replaced whole or not at all.
 func (t *Table) Save(dir, base string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -104,9 +97,7 @@ func (t *Table) Save(dir, base string) error {
 	return atomicfile.Write(filepath.Join(dir, base+".csv"), t.CSV)
 }
 
-// HostCPU describes this machine's processor for result tables: the model
-// name from /proc/cpuinfo when it can be read, and the number of logical
-// cores Go sees ("AMD EPYC, 2 cores").
+// HostCPU describes this machine's processor for result tables ("AMD EPYC, 2 cores").
 func HostCPU() string {
 	model := cpuModel("/proc/cpuinfo")
 	if model == "" {

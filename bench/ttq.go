@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/tsplab/tsplab/internal/atomicfile"
@@ -17,38 +16,29 @@ import (
 	"github.com/tsplab/tsplab/solver/gen"
 )
 
-// TTQInstances are the ttq suite's instances: TSPLIB files by name, and
-// "uniform-N" for `tsp gen --kind uniform --n N --seed 1`, generated in
-// the process.
+// TTQInstances are the ttq suite's instances: TSPLIB files by name, and "uniform-N" for `tsp gen --kind uniform --n N --seed 1`, generated in the process.
 var TTQInstances = []string{"pr2392", "fnl4461", "usa13509", "d18512", "pla85900", "uniform-100000", "uniform-1000000"}
 
 // ttqQuick is the --quick version's instances.
 var ttqQuick = []string{"pr2392", "usa13509"}
 
-// TTQThresholds are the gaps (percent) whose time to reach the ttq suite
-// reports.
+// TTQThresholds are the gaps (percent) whose time to reach the ttq suite reports.
 var TTQThresholds = []float64{5, 2, 1, 0.5, 0.2}
 
-// TTQAt are the times (seconds from the start) at which the ttq suite
-// reports each run's gap, where they are within its budget.
+// TTQAt are the times (seconds from the start) at which the ttq suite reports each run's gap, where they are within its budget.
 var TTQAt = []float64{10, 20, 30, 60}
 
 // ttqParts are the engines --only can pick in the ttq suite.
 var ttqParts = []string{"gpu", "cpu", "lkh"}
 
-// BeardwoodConstant is the asymptotic constant of the optimal tour of
-// uniform random points in a square: the optimum is about
-// 0.7124·√(N·A) (Beardwood, Halton & Hammersley; the value from
-// Johnson, McGeoch & Rothberg 1996, and Percus & Martin 1996).
+// BeardwoodConstant makes 0.7124·√(N·A) the optimal tour of N uniform random points in area A (Beardwood, Halton & Hammersley; the value from Johnson, McGeoch & Rothberg 1996, and Percus & Martin 1996).
 const BeardwoodConstant = 0.7124
 
 func init() {
 	Register("ttq", "time to quality: GPU and CPU auto side by side on pr2392, fnl4461, usa13509, d18512, pla85900 and uniform 100,000 and 1,000,000 (best length over time, time to 5/2/1/0.5/0.2 %, gap at 10/20/30/60 s, PNG plot; --runs N: seeds 1..N and their mean; --peer-lkh PATH: an LKH-3 binary beside them; --only gpu,cpu,lkh)", runTTQ)
 }
 
-// ttqBudget is the time per run of an instance of n cities: 20 s below
-// 10,000 cities, 30 s up to 50,000, 60 s above (the floors of pla85900
-// and the million-city instance are stated at 60 s).
+// ttqBudget is the time per run of an instance of n cities: 20 s below 10,000 cities, 30 s up to 50,000, 60 s above (where pla85900's and the million cities' floors are stated).
 func ttqBudget(opt Options, n int) time.Duration {
 	if opt.Time > 0 {
 		return opt.Time
@@ -71,8 +61,7 @@ type ttqPoint struct {
 	len int64
 }
 
-// ttqInstance loads the suite's instance name: "uniform-N" is generated
-// (uniform, seed 1), any other name read from the TSPLIB folder.
+// ttqInstance loads the suite's instance name: "uniform-N" is generated (uniform, seed 1), any other name read from the TSPLIB folder.
 func (r *repro) ttqInstance(name string) (in *solver.Instance, uniform bool, err error) {
 	rest, ok := strings.CutPrefix(name, "uniform-")
 	if !ok {
@@ -87,8 +76,7 @@ func (r *repro) ttqInstance(name string) (in *solver.Instance, uniform bool, err
 	return in, true, err
 }
 
-// ttqReach is, for each of TTQThresholds, the first snapshot time (in
-// seconds) whose gap is within it, NaN when none is.
+// ttqReach is, for each of TTQThresholds, the first snapshot time (in seconds) whose gap is within it, NaN when none is.
 func ttqReach(pts []ttqPoint, gap func(int64) float64) []float64 {
 	reach := make([]float64, len(TTQThresholds))
 	for i, th := range TTQThresholds {
@@ -103,9 +91,7 @@ func ttqReach(pts []ttqPoint, gap func(int64) float64) []float64 {
 	return reach
 }
 
-// ttqAt is, for each of TTQAt, the best length of pts at that time: 0
-// when there was no tour yet, -1 past the budget d. At d itself it is the
-// run's last point, which may come a moment after d.
+// ttqAt is, for each of TTQAt, the best length of pts at that time: 0 with no tour yet, -1 past the budget d; at d itself the run's last point, which may come a moment after d.
 func ttqAt(pts []ttqPoint, d time.Duration) []int64 {
 	out := make([]int64, len(TTQAt))
 	for i, sec := range TTQAt {
@@ -123,8 +109,7 @@ func ttqAt(pts []ttqPoint, d time.Duration) []int64 {
 	return out
 }
 
-// fmtAt is a length of ttqAt as the table writes its gap: "" past the
-// budget, "—" with no tour yet.
+// fmtAt is a length of ttqAt as the table writes its gap: "" past the budget, "—" with no tour yet.
 func fmtAt(l int64, gap func(int64) float64, hasRef bool) string {
 	switch {
 	case l < 0:
@@ -137,8 +122,7 @@ func fmtAt(l int64, gap func(int64) float64, hasRef bool) string {
 	return fmt.Sprintf("%.3f", gap(l))
 }
 
-// fmtReach is a time to a threshold as the table writes it: "—" when it
-// was not reached.
+// fmtReach is a time to a threshold as the table writes it: "—" when it was not reached.
 func fmtReach(sec float64) string {
 	if math.IsNaN(sec) {
 		return "—"
@@ -146,9 +130,7 @@ func fmtReach(sec float64) string {
 	return fmt.Sprintf("%.2f", sec)
 }
 
-// ttqReference returns the length gaps are measured against and its name:
-// the optimum when known, else for a generated uniform instance the
-// Beardwood estimate over the bounding box.
+// ttqReference returns the length gaps are measured against and its name: the optimum when known, else for a generated uniform instance the Beardwood estimate over the bounding box.
 func ttqReference(in *solver.Instance, uniform bool) (float64, string) {
 	if in.Optimum > 0 {
 		return float64(in.Optimum), "optimum"
@@ -164,13 +146,10 @@ func ttqReference(in *solver.Instance, uniform bool) (float64, string) {
 	return 0, ""
 }
 
-// ttqRun runs e on in for d and returns the best length over time: every
-// snapshot's tour lengths (current and best, both real tours) folded into
-// a running minimum, then the exact final length.
+// ttqRun runs e on in for d and returns the best length over time: every snapshot's tour lengths (current and best) folded into a running minimum, then the exact final length.
 func ttqRun(ctx context.Context, e solver.Engine, in *solver.Instance, d time.Duration, workers int, seed uint64, extra map[string]string) ([]ttqPoint, solver.Result, error) {
 	snaps := solver.Latest()
-	var pts []ttqPoint
-	var mu sync.Mutex
+	var pts []ttqPoint // read after done closes
 	done := make(chan struct{})
 	best := int64(math.MaxInt64)
 	go func() {
@@ -185,9 +164,7 @@ func ttqRun(ctx context.Context, e solver.Engine, in *solver.Instance, d time.Du
 			}
 			if l < best {
 				best = l
-				mu.Lock()
 				pts = append(pts, ttqPoint{s.Elapsed, l})
-				mu.Unlock()
 			}
 		}
 	}()
@@ -212,14 +189,11 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 	}
 	names := r.instances(TTQInstances, ttqQuick)
 	runs := max(opt.Runs, 1)
-	lkh, err := ttqPeer(opt)
+	lkh, err := r.ttqPeer()
 	if err != nil {
 		return err
 	}
-	tb := &Table{
-		Title:  ttqTitle(opt, lkh, runs),
-		Header: ttqHeader(),
-	}
+	tb := &Table{Title: ttqTitle(opt, lkh, runs), Header: ttqHeader(), file: "ttq"}
 	curves := &Table{Header: []string{"instance", "engine", "elapsed_s", "best_length", "gap_percent"}}
 	for _, name := range names {
 		if err := r.ttqOneInstance(ctx, opt, name, lkh, runs, tb, curves); err != nil {
@@ -228,14 +202,11 @@ func runTTQ(ctx context.Context, opt Options, out io.Writer) error {
 	}
 	tb.Notes = append(tb.Notes, ttqNotes(r, lkh, runs)...)
 	if opt.OutDir != "" {
-		if err := tb.Save(opt.OutDir, "ttq"); err != nil {
-			return err
-		}
 		if err := saveCSV(filepath.Join(opt.OutDir, "ttq-curves.csv"), curves); err != nil {
 			return err
 		}
 	}
-	return tb.Markdown(out)
+	return r.finish(out, nil, tb)
 }
 
 // ttqWants reports whether the suite runs part: all parts when --only is empty.
@@ -244,11 +215,10 @@ func ttqWants(opt Options, part string) bool {
 }
 
 // ttqPeer checks --only and returns the LKH-3 binary to run, or "" when the suite runs no LKH-3.
-func ttqPeer(opt Options) (string, error) {
-	for _, o := range opt.Only {
-		if !slices.Contains(ttqParts, o) {
-			return "", fmt.Errorf("ttq suite: --only %s: want some of %s", o, strings.Join(ttqParts, ", "))
-		}
+func (r *repro) ttqPeer() (string, error) {
+	opt := r.opt
+	if err := r.checkOnly(ttqParts...); err != nil {
+		return "", err
 	}
 	var lkh string
 	if opt.PeerLKH != "" && ttqWants(opt, "lkh") {
@@ -284,9 +254,7 @@ func ttqTitle(opt Options, lkh string, runs int) string {
 	return title
 }
 
-// ttqEngine is one engine's rows, curves and mean on one instance, filled
-// seed by seed with the engines taking turns to go first (see ttqOrder),
-// then written grouped by engine.
+// ttqEngine is one engine's rows, curves and mean on one instance, filled seed by seed in ttqOrder, then written grouped by engine.
 type ttqEngine struct {
 	part, label  string
 	ok           bool // available
@@ -461,10 +429,7 @@ func ttqNotes(r *repro, lkh string, runs int) []string {
 	return notes
 }
 
-// ttqOrder is the order in which the suite's n engines run seed seed:
-// their list order for odd seeds, reversed for even ones, so that with
-// several runs no engine always runs after the others (a later run of the
-// same process on the same host can fare differently).
+// ttqOrder is the order in which the suite's n engines run seed seed: the list's for odd seeds, reversed for even ones, so that no engine always runs after the others.
 func ttqOrder(seed, n int) []int {
 	o := make([]int, n)
 	for i := range o {
@@ -476,8 +441,7 @@ func ttqOrder(seed, n int) []int {
 	return o
 }
 
-// saveCSV writes only the CSV of t (for long data tables no one reads as
-// markdown), replaced whole as Table.Save writes its files.
+// saveCSV writes only the CSV of t (a long data table no one reads as markdown), replaced whole as Table.Save writes its files.
 func saveCSV(path string, t *Table) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
@@ -507,9 +471,7 @@ func (m *ttqMean) add(res solver.Result, first time.Duration, reach []float64, a
 	m.at = append(m.at, at)
 }
 
-// row is the mean row: the mean time, first tour, length and its gap, and
-// per threshold the mean time when every run reached it, else how many
-// did ("— (k of n)").
+// row is the mean row: the mean time, first tour, length and its gap, and per threshold the mean time when every run reached it, else how many did ("— (k of n)").
 func (m *ttqMean) row(name string, n int, refName, label string, gap func(int64) float64, hasRef bool) []any {
 	if m.tours < m.n {
 		row := ttqErrRow(name, n, refName, label, fmt.Sprintf("no tour in %d of %d", m.n-m.tours, m.n))
@@ -531,14 +493,7 @@ func (m *ttqMean) row(name string, n int, refName, label string, gap func(int64)
 				got++
 			}
 		}
-		switch {
-		case got == m.n:
-			row = append(row, fmt.Sprintf("%.2f", sum/float64(got)))
-		case got == 0:
-			row = append(row, "—")
-		default:
-			row = append(row, fmt.Sprintf("— (%d of %d)", got, m.n))
-		}
+		row = append(row, meanOf(sum, got, m.n, "%.2f"))
 	}
 	for i := range TTQAt {
 		sum, got, past := 0.0, 0, false
@@ -556,19 +511,25 @@ func (m *ttqMean) row(name string, n int, refName, label string, gap func(int64)
 			row = append(row, "")
 		case !hasRef:
 			row = append(row, "n/a")
-		case got == m.n:
-			row = append(row, fmt.Sprintf("%.3f", sum/float64(got)))
-		case got == 0:
-			row = append(row, "—")
 		default:
-			row = append(row, fmt.Sprintf("— (%d of %d)", got, m.n))
+			row = append(row, meanOf(sum, got, m.n, "%.3f"))
 		}
 	}
 	return row
 }
 
-// ttqHeader is the suite's table header: the run, its times to
-// TTQThresholds, its gaps at TTQAt.
+// meanOf is the mean of got values summing to sum when all n runs gave one, else "—" or "— (got of n)".
+func meanOf(sum float64, got, n int, format string) string {
+	switch {
+	case got == n:
+		return fmt.Sprintf(format, sum/float64(got))
+	case got == 0:
+		return "—"
+	}
+	return fmt.Sprintf("— (%d of %d)", got, n)
+}
+
+// ttqHeader is the suite's table header: the run, its times to TTQThresholds, its gaps at TTQAt.
 func ttqHeader() []string {
 	h := []string{"instance", "n", "gap against", "engine", "time s", "first tour s", "length", "gap %"}
 	for _, th := range TTQThresholds {
@@ -580,8 +541,7 @@ func ttqHeader() []string {
 	return h
 }
 
-// ttqErrRow is a row with no measurement: what stands in the gap column
-// and the rest blank.
+// ttqErrRow is a row with no measurement: what stands in the gap column and the rest blank.
 func ttqErrRow(name string, n int, refName, label, what string) []any {
 	row := []any{name, n, refName, label, "n/a", "", "", what}
 	for range len(TTQThresholds) + len(TTQAt) {

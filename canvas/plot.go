@@ -101,15 +101,6 @@ func (c *Curve) Points() []export.CurvePoint {
 	return append([]export.CurvePoint(nil), c.pts...)
 }
 
-// Image renders the plot at w×h pixels.
-func (c *Curve) Image(w, h int) *image.RGBA {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	export.RenderCurve(img, c.pts, c.optimum, c.xmax, c.style)
-	return img
-}
-
 func (c *Curve) generate(w, h int) image.Image {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	fcanvas "fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -21,14 +22,9 @@ const (
 	MaxZoom = 2000
 )
 
-// TourView is a Fyne widget that shows a scene: cities, the current tour,
-// the best tour and the optimal overlay, drawn as one raster by an
-// export.Rasterizer at the level of detail the view's density calls for,
-// with a tint where the last snapshots changed the tour (export.HeatGrid).
-// The wheel zooms about the pointer, dragging pans, a double tap fits the
-// instance to the widget. Call its methods on the Fyne goroutine (from
-// others, via fyne.Do); the renderer draws only when Fyne asks, so a
-// running solver is never slowed by drawing.
+// TourView is a Fyne widget that shows a scene as one raster drawn by an
+// export.Rasterizer; the wheel zooms about the pointer, dragging pans, a
+// double tap fits the instance. Call its methods on the Fyne goroutine.
 type TourView struct {
 	widget.BaseWidget
 
@@ -39,9 +35,6 @@ type TourView struct {
 	style  export.Style
 	rast   export.Rasterizer
 	img    *image.RGBA
-
-	// OnViewChanged, if set, is called after a zoom, pan or fit.
-	OnViewChanged func(export.View)
 }
 
 var (
@@ -62,6 +55,10 @@ func NewTourView() *TourView {
 // widget; a new tour of the same instance keeps the zoom and pan.
 func (t *TourView) SetScene(s export.Scene) {
 	t.mu.Lock()
+	if sameScene(s, t.scene) { // a run in a set-up phase, or stuck on a tour
+		t.mu.Unlock()
+		return
+	}
 	if s.Instance != t.scene.Instance {
 		t.bounds = export.BoundsOf(s.Instance)
 		t.view = export.FitView(t.bounds)
@@ -71,26 +68,10 @@ func (t *TourView) SetScene(s export.Scene) {
 	t.Refresh()
 }
 
-// SetTours replaces the current and best tours and keeps the rest of the
-// scene. A nil tour keeps the one shown; use SetScene to clear tours.
-func (t *TourView) SetTours(tour, best []int) {
-	t.mu.Lock()
-	if tour != nil {
-		t.scene.Tour = tour
-	}
-	if best != nil {
-		t.scene.Best = best
-	}
-	t.mu.Unlock()
-	t.Refresh()
-}
-
-// SetTitle sets the line shown at the top left of the view.
-func (t *TourView) SetTitle(title string) {
-	t.mu.Lock()
-	t.scene.Title = title
-	t.mu.Unlock()
-	t.Refresh()
+// sameScene reports whether a and b draw the same: the same instance, title, state and tour slices.
+func sameScene(a, b export.Scene) bool {
+	same := func(x, y []int) bool { return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0]) }
+	return a.Instance == b.Instance && a.Title == b.Title && a.Done == b.Done && same(a.Tour, b.Tour) && same(a.Best, b.Best) && same(a.Optimal, b.Optimal)
 }
 
 // Scene returns what the view shows now.
@@ -100,7 +81,7 @@ func (t *TourView) Scene() export.Scene {
 	return t.scene
 }
 
-// export.View returns the current zoom and pan.
+// View returns the current zoom and pan.
 func (t *TourView) View() export.View {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -113,7 +94,7 @@ func (t *TourView) SetView(v export.View) {
 	v.Zoom = math.Min(math.Max(v.Zoom, MinZoom), MaxZoom)
 	t.view = v
 	t.mu.Unlock()
-	t.changed()
+	t.Refresh()
 }
 
 // Fit shows the whole instance.
@@ -121,14 +102,7 @@ func (t *TourView) Fit() {
 	t.mu.Lock()
 	t.view = export.FitView(t.bounds)
 	t.mu.Unlock()
-	t.changed()
-}
-
-func (t *TourView) changed() {
 	t.Refresh()
-	if t.OnViewChanged != nil {
-		t.OnViewChanged(t.View())
-	}
 }
 
 // transform returns the transform for the widget's size in Fyne units.
@@ -152,7 +126,7 @@ func (t *TourView) ZoomAt(factor float64, pos fyne.Position) {
 	t.view.CX = wx - (float64(pos.X)-tr.HalfW)/scale
 	t.view.CY = wy + (float64(pos.Y)-tr.HalfH)/scale
 	t.mu.Unlock()
-	t.changed()
+	t.Refresh()
 }
 
 // PanBy moves the picture by (dx, dy) widget units.
@@ -162,7 +136,7 @@ func (t *TourView) PanBy(dx, dy float32) {
 	t.view.CX -= float64(dx) / tr.Scale
 	t.view.CY += float64(dy) / tr.Scale
 	t.mu.Unlock()
-	t.changed()
+	t.Refresh()
 }
 
 // Scrolled zooms about the pointer: each wheel notch is 15%.
@@ -182,15 +156,6 @@ func (t *TourView) DragEnd() {}
 
 // DoubleTapped fits the instance to the widget.
 func (t *TourView) DoubleTapped(*fyne.PointEvent) { t.Fit() }
-
-// Image renders what the view shows at w×h pixels with its zoom and pan.
-func (t *TourView) Image(w, h int) *image.RGBA {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	t.rast.Render(img, t.scene, t.view, t.style)
-	return img
-}
 
 // generate is the raster's generator: it redraws into a reused image.
 func (t *TourView) generate(w, h int) image.Image {
@@ -219,6 +184,7 @@ type tourViewRenderer struct {
 	title  *fcanvas.Text
 	empty  *fcanvas.Text
 	legend *legend
+	frames int // refreshes asked of the raster
 }
 
 // Legend entries of the TourView, in the order they are listed.
@@ -229,51 +195,46 @@ const (
 	LegendChanged = "recently changed"
 )
 
-// legend names what the view draws, at its bottom left: the tour, the
-// best tour beneath it, the dashed optimal overlay and the tint of
-// recent changes, each only while it is drawn.
+// legend names what the view draws, at its bottom left: a row per entry
+// (a sample of its line or tint, and its name), shown while it is drawn.
 type legend struct {
-	bg      *fcanvas.Rectangle
-	entries []legendEntry
-}
-
-type legendEntry struct {
-	name   string
-	swatch []fyne.CanvasObject // a line, two dashes or a square
-	text   *fcanvas.Text
-	shown  bool
+	box  *fyne.Container // the rows over a translucent background
+	rows map[string]fyne.CanvasObject
 }
 
 const legendSwatch = 18 // the width of an entry's sample, in Fyne units
 
 func newLegend(st export.Style) *legend {
-	l := &legend{bg: fcanvas.NewRectangle(color.NRGBA{R: st.Background.R, G: st.Background.G, B: st.Background.B, A: 200})}
-	line := func(c color.Color, w float32) fyne.CanvasObject {
-		ln := fcanvas.NewLine(c)
-		ln.StrokeWidth = w
-		return ln
+	bar := func(c color.Color, w, h float32) fyne.CanvasObject {
+		r := fcanvas.NewRectangle(c)
+		r.SetMinSize(fyne.NewSize(w, h))
+		return r
 	}
 	heat := st.Heat
 	heat.A = 110
+	l := &legend{rows: map[string]fyne.CanvasObject{}}
+	list := container.NewVBox()
 	for _, e := range []struct {
 		name string
-		sw   []fyne.CanvasObject
+		sw   fyne.CanvasObject
 	}{
-		{LegendTour, []fyne.CanvasObject{line(st.Tour, 2)}},
-		{LegendBest, []fyne.CanvasObject{line(st.Best, 2)}},
-		{LegendOptimal, []fyne.CanvasObject{line(st.Optimal, 2), line(st.Optimal, 2)}},
-		{LegendChanged, []fyne.CanvasObject{fcanvas.NewRectangle(heat)}},
+		{LegendTour, bar(st.Tour, legendSwatch, 2)},
+		{LegendBest, bar(st.Best, legendSwatch, 2)},
+		{LegendOptimal, container.NewHBox(bar(st.Optimal, 7, 2), bar(st.Optimal, 7, 2))},
+		{LegendChanged, bar(heat, 10, 10)},
 	} {
 		t := fcanvas.NewText(e.name, st.City)
 		t.TextSize = theme.CaptionTextSize()
-		l.entries = append(l.entries, legendEntry{name: e.name, swatch: e.sw, text: t})
+		cell := container.NewGridWrap(fyne.NewSize(legendSwatch, t.MinSize().Height), container.NewCenter(e.sw))
+		l.rows[e.name] = container.NewHBox(cell, t)
+		list.Add(l.rows[e.name])
 	}
+	bg := fcanvas.NewRectangle(color.NRGBA{R: st.Background.R, G: st.Background.G, B: st.Background.B, A: 200})
+	l.box = container.NewStack(bg, container.NewPadded(list))
 	return l
 }
 
-// LegendFor lists the legend entries of what the view draws of s: the
-// tour, the best tour beneath it, the dashed optimal overlay, and the
-// tint of recent changes while a run is live.
+// LegendFor lists the legend entries of what the view draws of s.
 func LegendFor(s export.Scene) []string {
 	var out []string
 	if s.Tour != nil {
@@ -294,82 +255,26 @@ func LegendFor(s export.Scene) []string {
 // set shows the entries of what s draws.
 func (l *legend) set(s export.Scene) {
 	names := LegendFor(s)
-	for i := range l.entries {
-		e := &l.entries[i]
-		e.shown = slices.Contains(names, e.name)
-		for _, o := range append(e.swatch, e.text) {
-			if e.shown {
-				o.Show()
-			} else {
-				o.Hide()
-			}
+	for name, row := range l.rows {
+		if slices.Contains(names, name) {
+			row.Show()
+		} else {
+			row.Hide()
 		}
+	}
+	if len(names) == 0 {
+		l.box.Hide()
+	} else {
+		l.box.Show()
 	}
 }
 
-// layout places the shown entries one a line at the bottom left of size.
+// layout places the legend at the bottom left of size.
 func (l *legend) layout(size fyne.Size) {
-	pad := theme.Padding()
-	lineH := l.entries[0].text.MinSize().Height
-	n, wmax := 0, float32(0)
-	for _, e := range l.entries {
-		if e.shown {
-			n++
-			wmax = max(wmax, e.text.MinSize().Width)
-		}
-	}
-	if n == 0 {
-		l.bg.Hide()
-		return
-	}
-	l.bg.Show()
-	w := pad + legendSwatch + pad + wmax + pad
-	h := float32(n)*lineH + 2*pad
-	top := size.Height - h - pad
-	l.bg.Move(fyne.NewPos(pad, top))
-	l.bg.Resize(fyne.NewSize(w, h))
-	y := top + pad
-	for _, e := range l.entries {
-		if !e.shown {
-			continue
-		}
-		x0, mid := 2*pad, y+lineH/2
-		switch len(e.swatch) {
-		case 2: // dashed: two dashes with a gap
-			dash := float32(legendSwatch-4) / 2
-			for k, o := range e.swatch {
-				ln := o.(*fcanvas.Line)
-				ln.Position1 = fyne.NewPos(x0+float32(k)*(dash+4), mid)
-				ln.Position2 = fyne.NewPos(x0+float32(k)*(dash+4)+dash, mid)
-			}
-		default:
-			switch o := e.swatch[0].(type) {
-			case *fcanvas.Line:
-				o.Position1 = fyne.NewPos(x0, mid)
-				o.Position2 = fyne.NewPos(x0+legendSwatch, mid)
-			default:
-				o.Move(fyne.NewPos(x0+legendSwatch/2-lineH/3, mid-lineH/3))
-				o.Resize(fyne.NewSize(2*lineH/3, 2*lineH/3))
-			}
-		}
-		e.text.Move(fyne.NewPos(x0+legendSwatch+pad, y))
-		e.text.Resize(e.text.MinSize())
-		y += lineH
-	}
+	m := l.box.MinSize()
+	l.box.Resize(m)
+	l.box.Move(fyne.NewPos(theme.Padding(), size.Height-m.Height-theme.Padding()))
 }
-
-func (l *legend) objects() []fyne.CanvasObject {
-	out := []fyne.CanvasObject{l.bg}
-	for _, e := range l.entries {
-		out = append(out, e.swatch...)
-		out = append(out, e.text)
-	}
-	return out
-}
-
-// Legend returns the names of the legend's entries for what the view
-// shows now.
-func (t *TourView) Legend() []string { return LegendFor(t.Scene()) }
 
 func (r *tourViewRenderer) update() {
 	s := r.view.Scene()
@@ -403,14 +308,13 @@ func (r *tourViewRenderer) Refresh() {
 	r.legend.layout(r.view.Size())
 	r.title.Refresh()
 	r.empty.Refresh()
-	for _, o := range r.legend.objects() {
-		o.Refresh()
-	}
+	r.legend.box.Refresh()
 	r.raster.Refresh()
+	r.frames++
 }
 
 func (r *tourViewRenderer) Objects() []fyne.CanvasObject {
-	return append([]fyne.CanvasObject{r.raster, r.title, r.empty}, r.legend.objects()...)
+	return []fyne.CanvasObject{r.raster, r.title, r.empty, r.legend.box}
 }
 
 func (r *tourViewRenderer) Destroy() {}

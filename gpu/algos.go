@@ -16,23 +16,18 @@ const (
 // The names of 2opt-climb's options (declared in options.go).
 const (
 	OptRestarts   = "restarts"
-	OptPick       = "pick"
 	OptClimbStart = "start"
 )
 
-// algorithm is one row of the GPU algorithm table: the registry name, the
-// menu description, and which instances the engine takes.
+// algorithm is one row of the GPU algorithm table.
 type algorithm struct {
 	name, desc string
-	// anyMetric: the engine also runs instances without coordinates or with
-	// a metric the kernels do not compute, through an n×n distance matrix
-	// in device memory; the others need EUC_2D, CEIL_2D or ATT coordinates.
+	// anyMetric: the engine also takes other metrics through a distance matrix
 	anyMetric bool
 }
 
-// algorithms is the one table of GPU engines, in registration (menu) order.
-// Both builds register every row (engine.go); the CUDA build pairs each
-// name with its solve function (solvers in engines_cuda.go).
+// algorithms is the table of GPU engines in menu order, registered by both
+// builds; the CUDA build's solvers implement them.
 var algorithms = []algorithm{
 	{name: AlgoPSPM, desc: "PSPM simulated annealing with LWSA on the GPU (Lam et al.): blocks x threads relocation moves, device-side global best every k steps"},
 	{name: AlgoSSPM, desc: "SSPM on the GPU: PSPM with one block (one search, threads parallel moves)"},
@@ -45,24 +40,17 @@ var algorithms = []algorithm{
 	{name: AlgoSwapClimb, anyMetric: true, desc: "random-restart best-improvement pair-exchange climbing on the GPU (Luong et al.): one thread per neighbour, index mapping, launch sizes tuned in waves"},
 }
 
-// The names of 3opt-ils's and swap-climb's options (declared, with their
-// defaults, ranges and docs, in options.go). dist's auto takes the
-// coordinates for EUC_2D, CEIL_2D and ATT (float distances, off by one in
-// about 2 of 10^4 pairs, faster than the matrix: docs/PERF.md), the exact
-// integer matrix for other metrics and EXPLICIT instances, up to
-// MatrixMaxN cities unless the instance carries its matrix (lsDistMode).
+// The names of 3opt-ils's and swap-climb's options (options.go). dist's auto
+// takes the coordinates for EUC_2D, CEIL_2D and ATT (float, faster than the
+// matrix: docs/PERF.md), else the matrix up to MatrixMaxN cities.
 const (
-	OptDist    = "dist"
-	OptRKBI    = "rkbi_k"
-	OptSamples = "samples"
-	OptLoop    = "loop"
-	OptKicks   = "kicks"
-	OptTabu    = "tabu"
-	OptTenure  = "tenure"
-	OptPer     = "per"
+	OptDist   = "dist"
+	OptRKBI   = "rkbi_k"
+	OptKicks  = "kicks"
+	OptTabu   = "tabu"
+	OptTenure = "tenure"
+	OptPer    = "per"
 )
 
-// MatrixMaxN is the largest n for which the swap and 3-opt engines build
-// an n×n distance matrix (256 MiB of int32) for a metric the kernels do
-// not compute.
+// MatrixMaxN is the largest n for which the engines build an n×n matrix.
 const MatrixMaxN = 8192

@@ -11,20 +11,16 @@ import (
 	"github.com/tsplab/tsplab/solver/bound"
 )
 
-// aidedEngine is the CPU auto engine as GPU auto runs it: with a channel
-// it closes once its start tour is ready, and the accelerator the ascent
-// behind its alpha-nearness lists runs on.
+// aidedEngine is the CPU auto engine as GPU auto runs it: it closes
+// firstTour at its start tour and runs its ascent on the given device.
 type aidedEngine interface {
 	SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot,
 		firstTour chan<- struct{}, ascent func() (bound.Device, error)) (solver.Result, error)
 }
 
-// solveAuto is the GPU auto engine: the CPU auto engine on every core
-// with the Held–Karp ascent behind its alpha-nearness lists on the GPU,
-// and for coordinates or-ils's integer keys take (orSpanOK) and no fixed
-// edges, from AutoOrILSMinN cities or-ils before the engine's first tour
-// (solveEarly). Without the CPU engine: or-ils from AutoOrILSMinN
-// cities, GPU 2opt-ils below.
+// solveAuto is the GPU auto engine: the CPU auto engine with its Held–Karp
+// ascent on the GPU, and from AutoOrILSMinN cities or-ils before its first
+// tour (solveEarly); without the CPU engine, or-ils or GPU 2opt-ils.
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	if p.TimeLimit <= 0 {
@@ -50,7 +46,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		}
 	}
 	if !hasCPU {
-		r, err := twoOptILS(ctx, e, in, p, snaps, false)
+		r, err := twoOptILS(ctx, e, in, p, snaps)
 		r.Algorithm = AlgoAuto
 		return r, err
 	}
@@ -63,14 +59,9 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	return res, err
 }
 
-// solveEarly is GPU auto from AutoOrILSMinN cities: or-ils runs from the
-// start on its own tour (space-filling curve, windows; earlyParams) while
-// the CPU auto engine builds its candidate lists and start tour, and
-// stops at the engine's first tour, leaving the engine every core; the
-// snapshots carry the better tour of the two, and so does the result.
-// Measured in docs/PERF.md, "GPU auto on a million cities": the engine
-// from its own start tour ends ahead of or-ils run to the end beside it
-// and of the engine started from or-ils's tour.
+// solveEarly runs or-ils from the space-filling curve while the CPU auto
+// engine builds its lists and start tour, and stops it at the engine's
+// first tour; snapshots and result carry the better tour.
 func solveEarly(ctx context.Context, e solver.Engine, cpu aidedEngine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
 	type orSide struct {
 		ph  orPhase

@@ -1,56 +1,12 @@
 package gpu
 
-import "time"
+import "github.com/tsplab/tsplab/internal/benchgpu"
 
-// Population is a population of independent searches run in the same
-// launches, as the bench suites reproduce Delévacq et al.'s: Solutions
-// searches of Kicks kicks each from one start tour.
-type Population struct {
-	Solutions int
-	Kicks     int
-	Seed      uint64
-	// Mode is FIPopulation's mapping of the searches onto the GPU (one of
-	// FIModes).
-	Mode string
-	// Dist is OptDist's choice of distances ("", "coords", "matrix").
-	Dist string
-	// Blocks and Threads are ThreeOptPopulation's evaluation grid per
-	// search.
-	Blocks, Threads int
-}
-
-// PopulationResult is a population's best tour with its exact length,
-// the kicks made by all searches, the time of the searches and the
-// device.
-type PopulationResult struct {
-	Tour    []int
-	Length  int64
-	Kicks   int64
-	Elapsed time.Duration
-	Device  string
-}
-
-// Descent is a local search run to its minimum: the tour, its passes and
-// moves evaluated, the time and the device.
-type Descent struct {
-	Tour          []int
-	Passes, Moves int64
-	Elapsed       time.Duration
-	Device        string
-}
-
-// PassTimes is the time of one 2-opt pass (median of reps): the kernel,
-// the tour's upload and the result's download.
-type PassTimes struct {
-	Kernel, Upload, Download time.Duration
-	Device                   string
-}
-
-// KernelRate is a kernel timed alone: moves evaluated per second, and for
-// the climber the climbs per second and passes per climb.
-type KernelRate struct {
-	MovesPerSec    float64
-	ClimbsPerSec   float64
-	PassesPerClimb float64
-	Device         string
-}
+// The results of the measurements the bench suites take outside the engine interface (see package benchgpu).
+type (
+	Population       = benchgpu.Population
+	PopulationResult = benchgpu.PopulationResult
+	Descent          = benchgpu.Descent
+	PassTimes        = benchgpu.PassTimes
+	KernelRate       = benchgpu.KernelRate
+)

@@ -11,11 +11,8 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// TwoOptDescent runs 2opt-ils's GPU local search (whole-neighbourhood
-// passes, many disjoint improving moves applied per pass) from start until
-// no improving move survives the exact re-check, for the rocki suite. It
-// returns the tour, the passes and moves evaluated, the time and the
-// device.
+// TwoOptDescent runs 2opt-ils's GPU local search from start until no
+// improving move survives the exact re-check (the rocki suite).
 func TwoOptDescent(in *solver.Instance, start []int) (Descent, error) {
 	r, err := newRunFor(in)
 	if err != nil {
@@ -37,12 +34,8 @@ func TwoOptDescent(in *solver.Instance, start []int) (Descent, error) {
 	return d, err
 }
 
-// OnePass times one full 2-opt neighbourhood evaluation of tour t on the
-// device, as Rocki and Suda's Table II does: the host-to-device copy of
-// the tour's points, the evaluation kernel alone, and the device-to-host
-// copy of its per-tile best moves, each measured with the stream
-// synchronized (the median of reps repetitions each). It is for the rocki
-// suite.
+// OnePass times one 2-opt neighbourhood evaluation of t as Rocki and Suda's
+// Table II does: upload, kernel and download, each the median of reps.
 func OnePass(in *solver.Instance, t []int, reps int) (PassTimes, error) {
 	r, err := newRunFor(in)
 	if err != nil {

@@ -14,9 +14,7 @@ import (
 )
 
 func init() {
-	// Optional: a fatbin built before these kernels still serves the
-	// other engines.
-	registerOptionalKernels("bound_step", "bound_pisum", "bound_minedge", "bound_hook", "bound_link", "bound_jump",
+	registerKernels("bound_step", "bound_pisum", "bound_minedge", "bound_hook", "bound_link", "bound_jump",
 		"bound_relabel", "bound_leaf", "bound_addleaf", "bound_norm")
 }
 
@@ -67,44 +65,20 @@ func (b *boundDevice) Start(g bound.Graph) (int64, int64, error) {
 		// the range, so weights of either sign up to 2^(62-idxBits) fit;
 		// beyond, the kernels raise the overflow flag.
 		b.offset = int64(1) << (62 - b.idxBits)
-		alloc := func(p *cu.DevicePtr, bytes int) error {
-			var err error
-			*p, err = b.r.bufs.alloc(int64(bytes))
+		n64, E64 := int64(n), int64(E)
+		err := b.r.bufs.allocAll(devBuf{&b.off, 4 * (n64 + 1)}, devBuf{&b.adj, 4 * E64}, devBuf{&b.dist, 4 * E64}, devBuf{&b.rev, 4 * E64},
+			devBuf{&b.pi, 8 * n64}, devBuf{&b.bestPi, 8 * n64}, devBuf{&b.deg, 4 * n64}, devBuf{&b.lastv, 4 * n64},
+			devBuf{&b.comp, 4 * n64}, devBuf{&b.best, 8 * n64}, devBuf{&b.nbrx, 4 * n64}, devBuf{&b.done, 4 * n64},
+			devBuf{&b.ptr, 4 * n64}, devBuf{&b.ptr2, 4 * n64}, devBuf{&b.st, int64(unsafe.Sizeof(boundState{}))})
+		if err == nil {
+			err = inOrder(func() error { return htod(b.off, g.Off) }, func() error { return htod(b.adj, g.Adj) },
+				func() error { return htod(b.dist, g.Dist) }, func() error { return htod(b.rev, g.Rev) },
+				func() error { return htod(b.pi, make([]int64, n)) }, func() error { return htod(b.lastv, make([]int32, n)) },
+				func() error { return htod(b.deg, make([]int32, n)) }, func() error { return htod(b.st, []boundState{{}}) })
+		}
+		if err != nil {
 			return err
 		}
-		for _, a := range []struct {
-			p     *cu.DevicePtr
-			bytes int
-		}{{&b.off, 4 * (n + 1)}, {&b.adj, 4 * E}, {&b.dist, 4 * E}, {&b.rev, 4 * E},
-			{&b.pi, 8 * n}, {&b.bestPi, 8 * n}, {&b.deg, 4 * n}, {&b.lastv, 4 * n},
-			{&b.comp, 4 * n}, {&b.best, 8 * n}, {&b.nbrx, 4 * n}, {&b.done, 4 * n},
-			{&b.ptr, 4 * n}, {&b.ptr2, 4 * n}, {&b.st, int(unsafe.Sizeof(boundState{}))}} {
-			if err := alloc(a.p, a.bytes); err != nil {
-				return err
-			}
-		}
-		for _, c := range []struct {
-			d cu.DevicePtr
-			h []int32
-		}{{b.off, g.Off}, {b.adj, g.Adj}, {b.dist, g.Dist}, {b.rev, g.Rev}} {
-			if err := htod(c.d, c.h); err != nil {
-				return err
-			}
-		}
-		zero := make([]int64, n)
-		if err := htod(b.pi, zero); err != nil {
-			return err
-		}
-		if err := htod(b.lastv, make([]int32, n)); err != nil {
-			return err
-		}
-		if err := htod(b.deg, make([]int32, n)); err != nil {
-			return err
-		}
-		if err := htod(b.st, []boundState{{}}); err != nil {
-			return err
-		}
-		var err error
 		w, norm, err = b.tree(0)
 		return err
 	})

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,7 +16,7 @@ import (
 )
 
 func init() {
-	registerKernels("twoopt_climb_r2", "twoopt_climb_r4", "twoopt_climb_r8", "twoopt_climb_r2_t128", "twoopt_climb_r4_t128")
+	registerKernels("twoopt_climb_r4", "twoopt_climb_r8", "twoopt_climb_r4_t128")
 }
 
 // Launch geometry and counters of the fused climber (must match
@@ -31,18 +32,16 @@ const (
 	ctrLenSum    = 4
 	// climbCounters is the length of the counter array.
 	climbCounters = 5
-	// climbSlice is the kernel time of one launch: the host sees a stop,
-	// the time limit and a better tour between launches.
+	// climbSlice is one launch's kernel time (stops and better tours are seen
+	// between launches).
 	climbSlice = 200 * time.Millisecond
-	// climbMaxN bounds the fused climber: the kernel packs positions in 16
-	// bits.
+	// climbMaxN: the kernel packs positions in 16 bits.
 	climbMaxN = 65535
 )
 
-// climbSharedBytes is the fused climber's dynamic shared memory for n
-// cities and blocks of threads: the tour's coordinates and edge lengths
-// (n+1 each, the last a copy of the first), its city ids, and the
-// candidate list (one per thread).
+// climbSharedBytes is the fused climber's dynamic shared memory: the tour's
+// coordinates and edge lengths (n+1 each), its city ids, a candidate per
+// thread.
 func climbSharedBytes(n, threads int) int {
 	b := (n+1)*8 + (n+1)*4 + n*4
 	b = (b + 7) &^ 7
@@ -57,13 +56,11 @@ func climbKernelThreads(name string) int {
 	return climbThreads
 }
 
-// climbKernelFor names the climber variant for n cities: R rows per thread
-// and the block size. A warp's unit spans 32·R rows, and the pairs of a
-// unit's corner that are no moves are wasted, a share of about 32·R/n of a
-// pass; more rows save square roots ((R+1)/R per move) but take registers
-// (R = 8: two blocks of 256 per SM instead of four). The sizes below are
-// where BenchmarkClimbVariants ranked the variants (docs/PERF.md, "2opt-climb:
-// a fused climber against TSP_GPU 2.3").
+// climbKernelFor names the climber variant for n cities (R rows per thread,
+// block size): more rows save square roots but take registers and waste
+// more of a pass near the diagonal; the sizes are where
+// BenchmarkClimbVariants ranked them (docs/PERF.md, "2opt-climb: a fused
+// climber against TSP_GPU 2.3").
 func climbKernelFor(n int) string {
 	switch {
 	case n < 1500:
@@ -83,8 +80,8 @@ type climbPlan struct {
 	slots   int
 }
 
-// planClimb sizes the fused climber for n cities on r's device, or says
-// why it does not fit (the tour must fit in one block's shared memory).
+// planClimb sizes the fused climber for n cities, or says why the tour
+// does not fit a block's shared memory.
 func (r *run) planClimb(n int, kernel string) (climbPlan, error) {
 	th := climbKernelThreads(kernel)
 	pl := climbPlan{kernel: kernel, threads: th, shared: climbSharedBytes(n, th)}
@@ -92,8 +89,7 @@ func (r *run) planClimb(n int, kernel string) (climbPlan, error) {
 	if !ok {
 		return pl, fmt.Errorf("gpu: kernel %s is not in the fatbin (rebuild it: scripts/build-gpu.sh fatbin)", kernel)
 	}
-	// The kernel's static shared memory (its per-warp scratch) counts
-	// against the same per-block limit.
+	// the kernel's static shared memory counts against the same limit
 	static, err := fn.Attribute(cu.SharedSizeBytes)
 	if err != nil {
 		return pl, err
@@ -118,20 +114,14 @@ func (r *run) planClimb(n int, kernel string) (climbPlan, error) {
 	return pl, nil
 }
 
-// climbState is the fused climber's device memory: the coordinates, per
-// slot the saved climb, its resume flag, the best tour and its length, and
-// the counters.
+// climbState is the fused climber's device memory: coordinates, per slot the
+// saved climb, its resume flag, the best tour and length, the counters.
 type climbState struct {
 	r                                         *run
 	n, B                                      int
 	bufs                                      buffers
 	xy, cur, resume, best, bestLen, ctr, dbgP cu.DevicePtr
-	// rule picks the moves of a pass (kernels/climb.cu): 0 every improving
-	// candidate no better one overlaps, 1 the best alone, 2 every
-	// candidate no candidate ahead in a hashed order overlaps.
-	rule int
-	// start is the climbs' start tours (kernels/climb.cu): climbStartRandom
-	// or climbStartNN.
+	// start is climbStartRandom or climbStartNN.
 	start int
 }
 
@@ -146,58 +136,25 @@ const (
 func (r *run) newClimbState(in *solver.Instance, B int, start []int, dbgThreads int) (*climbState, error) {
 	n := in.N
 	s := &climbState{r: r, n: n, B: B}
-	var err error
-	alloc := func(bytes int64) cu.DevicePtr {
-		if err != nil {
-			return 0
-		}
-		var p cu.DevicePtr
-		p, err = s.bufs.alloc(bytes)
-		return p
-	}
-	s.xy = alloc(int64(8 * n))
-	s.cur = alloc(int64(B) * int64(n) * 4)
-	s.resume = alloc(int64(B) * 4)
-	s.best = alloc(int64(B) * int64(n) * 4)
-	s.bestLen = alloc(int64(B) * 8)
-	s.ctr = alloc(8 * climbCounters)
-	if dbgThreads > 0 {
-		s.dbgP = alloc(int64(B) * int64(dbgThreads) * 8)
-	}
+	err := s.bufs.allocAll(devBuf{&s.xy, int64(8 * n)}, devBuf{&s.cur, int64(B) * int64(n) * 4}, devBuf{&s.resume, int64(B) * 4},
+		devBuf{&s.best, int64(B) * int64(n) * 4}, devBuf{&s.bestLen, int64(B) * 8}, devBuf{&s.ctr, 8 * climbCounters},
+		devBuf{&s.dbgP, int64(B) * int64(dbgThreads) * 8})
 	if err != nil {
-		s.bufs.freeAll()
 		return nil, err
 	}
-	xy := shiftedCoords(in)
-	if err := htod(s.xy, xy); err != nil {
-		s.bufs.freeAll()
-		return nil, err
-	}
-	resume := make([]int32, B)
-	if len(start) == n {
-		t := make([]int32, n)
-		for i, c := range start {
-			t[i] = int32(c)
-		}
-		if err := htod(s.cur, t); err != nil {
-			s.bufs.freeAll()
-			return nil, err
-		}
-		resume[0] = 1
-	}
-	bl := make([]int64, B)
+	resume, bl := make([]int32, B), make([]int64, B)
 	for i := range bl {
 		bl[i] = math.MaxInt64
 	}
-	if err := htod(s.resume, resume); err != nil {
-		s.bufs.freeAll()
-		return nil, err
+	if len(start) == n {
+		resume[0] = 1
+		err = htod(s.cur, convert[int32](start))
 	}
-	if err := htod(s.bestLen, bl); err != nil {
-		s.bufs.freeAll()
-		return nil, err
+	if err == nil {
+		err = inOrder(func() error { return htod(s.xy, shiftedCoords(in)) }, func() error { return htod(s.resume, resume) },
+			func() error { return htod(s.bestLen, bl) }, func() error { return htod(s.ctr, make([]uint64, climbCounters)) })
 	}
-	if err := htod(s.ctr, make([]uint64, climbCounters)); err != nil {
+	if err != nil {
 		s.bufs.freeAll()
 		return nil, err
 	}
@@ -206,9 +163,8 @@ func (r *run) newClimbState(in *solver.Instance, B int, start []int, dbgThreads 
 
 func (s *climbState) free() error { return s.bufs.freeAll() }
 
-// climbEps is the improvement a move must show in the kernel's float
-// deltas: above the rounding of a sum of four distances of the instance's
-// size, so float noise cannot make a climber undo and redo a move.
+// climbEps is the least improvement a move must show in float: above the
+// rounding of four distances, so a climber cannot undo and redo a move.
 func climbEps(in *solver.Instance) float64 {
 	return max(1e-3, coordSpan(in)*1e-6)
 }
@@ -220,36 +176,34 @@ func (s *climbState) launch(pl climbPlan, in *solver.Instance, seed uint64, slic
 		return err
 	}
 	return s.r.launch(pl.kernel, s.B, 1, pl.threads, pl.shared, s.r.stream,
-		s.xy, s.n, s.cur, s.resume, s.best, s.bestLen, s.ctr, seed, int64(slice), maxClimbs, metric, climbEps(in), mode, s.rule, s.start, s.dbgP)
+		s.xy, s.n, s.cur, s.resume, s.best, s.bestLen, s.ctr, seed, int64(slice), maxClimbs, metric, climbEps(in), mode, s.start, s.dbgP)
 }
 
-// twoOptClimbFused is the 2opt-climb engine on tours that fit a block's
-// shared memory: a resident block per climber slot runs climb after climb
-// (kernels/climb.cu); between launches of climbSlice the host reads the
-// slots' best lengths, takes the best slot's tour when it is new, checks
-// it exactly, and sends snapshots.
+// twoOptClimbFused is 2opt-climb on tours that fit a block's shared memory:
+// resident climber slots run climb after climb; between launches the host
+// takes the best slot's tour when it is new.
 func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, cfg climbConfig, snaps chan solver.Snapshot, r *run, pl climbPlan, start time.Time) (solver.Result, error) {
 	restarts := cfg.Restarts
 	if p.TimeLimit <= 0 && restarts == 0 {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
-	p.Blocks = min(max(p.Blocks, 0), pl.slots)
-	if p.Blocks == 0 {
-		p.Blocks = pl.slots
+	blocks := min(max(cfg.Blocks, 0), pl.slots)
+	if blocks == 0 {
+		blocks = pl.slots
 	}
+	p = p.WithExtra("blocks", strconv.Itoa(blocks))
 	l := newRunLoop(ctx, in, p, snaps, start, 0)
 	if l.deadline.IsZero() { // the restarts end the run
 		l.deadline = start.Add(solver.MaxTimeLimit)
 	}
 	l.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	f := &fusedClimb{climbers: climbers{l: l, r: r, name: AlgoTwoOptClimb}, pl: pl, restarts: restarts, devBest: math.MaxInt64}
-	if err := r.do(func() (err error) { f.s, err = r.newClimbState(in, p.Blocks, p.Start, 0); return err }); err != nil {
+	if err := r.do(func() (err error) { f.s, err = r.newClimbState(in, blocks, p.Start, 0); return err }); err != nil {
 		return solver.Result{}, err
 	}
 	defer r.do(f.s.free)
-	f.s.rule = map[string]int{"disjoint": 0, "best": 1, "spread": 2}[cfg.Pick]
 	f.s.start = map[string]int{"random": climbStartRandom, "nn": climbStartNN}[cfg.Start]
-	f.lens, f.ctr, f.tour = make([]int64, p.Blocks), make([]uint64, climbCounters), make([]int32, in.N)
+	f.lens, f.ctr, f.tour = make([]int64, blocks), make([]uint64, climbCounters), make([]int32, in.N)
 	if err := l.run(f.step, nil); err != nil {
 		return solver.Result{}, err
 	}
@@ -262,8 +216,8 @@ func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance,
 	return l.finish(e, r.d.label)
 }
 
-// fusedClimb is one run of the fused climber: its device state and the
-// host's copies of the slots' best lengths and the counters.
+// fusedClimb is one run of the fused climber and the host's copies of its
+// state.
 type fusedClimb struct {
 	climbers
 	pl       climbPlan
@@ -275,8 +229,8 @@ type fusedClimb struct {
 	tour     []int32
 }
 
-// step runs one launch of climbSlice (less when the deadline is nearer),
-// then takes the best slot's tour when it is shorter than any taken.
+// step runs one launch (up to the deadline) and takes the best slot's
+// tour when it is the shortest yet.
 func (f *fusedClimb) step() (done bool, err error) {
 	l, r, n := f.l, f.r, f.l.in.N
 	slice := min(climbSlice, time.Until(l.deadline))
@@ -321,10 +275,9 @@ func (f *fusedClimb) step() (done bool, err error) {
 	return f.restarts > 0 && f.climbs >= int64(f.restarts), nil
 }
 
-// end offers the climbs the last launch left unfinished (the slots whose
-// resume flag is set hold them).
+// end offers the climbs the last launch left unfinished.
 func (f *fusedClimb) end() error {
-	B, n := f.l.p.Blocks, f.l.in.N
+	B, n := len(f.lens), f.l.in.N
 	resume, cur := make([]int32, B), make([]int32, B*n)
 	err := f.r.do(func() error {
 		if err := dtoh(resume, f.s.resume); err != nil {
@@ -339,14 +292,11 @@ func (f *fusedClimb) end() error {
 	return nil
 }
 
-// ClimbRate times the fused 2opt-climb kernel alone on in, as O'Neil and
-// Burtscher time theirs: every resident climber slot climbs from random
-// tours; after a warm-up launch (so that the slots' first climbs, which
-// start together, do not skew the count) one launch of window is timed
-// with device events. It returns the climbs completed and the moves
-// evaluated (n(n-3)/2 per pass of a climber) per second of kernel time,
-// the passes per climb, and the device; an error when the tour does not
-// fit a block's shared memory.
+// ClimbRate times the fused 2opt-climb kernel alone, as O'Neil and
+// Burtscher time theirs: every slot climbs from random tours, and one
+// launch of window after a warm-up is timed with device events. It returns
+// climbs and moves per second of kernel time and passes per climb; an error
+// when the tour does not fit a block's shared memory.
 func ClimbRate(in *solver.Instance, warm, window time.Duration, seed uint64) (KernelRate, error) {
 	r, err := newRunFor(in)
 	if err != nil {

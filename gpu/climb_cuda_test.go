@@ -21,7 +21,7 @@ import (
 )
 
 // climbKernels are the fused climber's variants.
-var climbKernels = []string{"twoopt_climb_r2", "twoopt_climb_r4", "twoopt_climb_r8", "twoopt_climb_r2_t128", "twoopt_climb_r4_t128"}
+var climbKernels = []string{"twoopt_climb_r4", "twoopt_climb_r8", "twoopt_climb_r4_t128"}
 
 // climbEvalKeys runs one evaluation of the fused climber (mode 1) on tour t
 // and returns each thread's best move as (delta, i, j), i = -1 for none.
@@ -293,78 +293,9 @@ func TestClimbRestartsBound(t *testing.T) {
 	}
 }
 
-// BenchmarkClimbRules compares the move-selection rules of a pass on d493
-// and the first 1000 cities of d18512: climbs per second of kernel time,
-// passes per climb, and the mean and best length of the local minima
-// (TSPLIB lengths as the kernel measures them), over one launch of a
-// second from the start. Run it with -test.bench ClimbRules
-// -test.benchtime 1x.
-func BenchmarkClimbRules(b *testing.B) {
-	r := needRun(b)
-	for _, c := range []struct {
-		name   string
-		prefix int
-	}{{"d493", 0}, {"d18512", 1000}} {
-		p := tsplibdir.Instance(b, c.name)
-		in, err := tsplib.Load(p, filepath.Dir(p))
-		if err != nil {
-			b.Fatal(err)
-		}
-		if c.prefix > 0 {
-			in = solver.NewCoordInstance(fmt.Sprintf("%s[:%d]", in.Name, c.prefix), in.Metric, in.X[:c.prefix], in.Y[:c.prefix], nil)
-		}
-		for _, rule := range []int{0, 1, 2} {
-			b.Run(fmt.Sprintf("%s/rule%d", in.Name, rule), func(b *testing.B) {
-				for b.Loop() {
-					ctr := make([]uint64, climbCounters)
-					var lens []int64
-					var took time.Duration
-					err := r.do(func() error {
-						pl, err := r.planClimb(in.N, climbKernelFor(in.N))
-						if err != nil {
-							return err
-						}
-						s, err := r.newClimbState(in, pl.slots, nil, 0)
-						if err != nil {
-							return err
-						}
-						defer s.free()
-						s.rule = rule
-						t0 := time.Now()
-						if err := s.launch(pl, in, 1, time.Second, 0, 0); err != nil {
-							return err
-						}
-						if err := r.sync("climb"); err != nil {
-							return err
-						}
-						took = time.Since(t0)
-						lens = make([]int64, pl.slots)
-						if err := dtoh(lens, s.bestLen); err != nil {
-							return err
-						}
-						return dtoh(ctr, s.ctr)
-					})
-					if err != nil {
-						b.Fatal(err)
-					}
-					best := int64(math.MaxInt64)
-					for _, l := range lens {
-						best = min(best, l)
-					}
-					climbs := float64(ctr[ctrClimbs])
-					b.ReportMetric(climbs/took.Seconds(), "climbs/s")
-					b.ReportMetric(float64(ctr[ctrSweeps])/max(climbs, 1), "passes/climb")
-					b.ReportMetric(float64(ctr[ctrLenSum])/max(climbs, 1), "mean-len")
-					b.ReportMetric(float64(best), "best-len")
-				}
-			})
-		}
-	}
-}
-
 // climbFrom climbs once from each tour of starts with the fused climber
-// (mode 2, pick rule rule) and returns the local minima.
-func climbFrom(t testing.TB, r *run, in *solver.Instance, starts [][]int, rule int) [][]int {
+// (mode 2) and returns the local minima.
+func climbFrom(t testing.TB, r *run, in *solver.Instance, starts [][]int) [][]int {
 	t.Helper()
 	n, B := in.N, len(starts)
 	flat := make([]int32, 0, B*n)
@@ -384,7 +315,6 @@ func climbFrom(t testing.TB, r *run, in *solver.Instance, starts [][]int, rule i
 			return err
 		}
 		defer s.free()
-		s.rule = rule
 		if err := htod(s.cur, flat); err != nil {
 			return err
 		}
@@ -444,9 +374,8 @@ func cpuBestClimb(d []float64, t []int, eps float64) int {
 // minima with best-improvement climbs on the CPU from the same random
 // starts (d493 and the first 1000 cities of d18512): applying every
 // disjoint improving move of a pass must not leave the climbs in poorer
-// minima on average (within 1 %). It logs the means of both, of the
-// kernel's best-alone rule, and of the climbs from nearest-neighbour
-// starts.
+// minima on average (within 1 %). It logs the means of both and of the
+// climbs from nearest-neighbour starts.
 func TestClimbQualityMatchesBestImprovement(t *testing.T) {
 	r := needRun(t)
 	for _, c := range []struct {
@@ -473,8 +402,7 @@ func TestClimbQualityMatchesBestImprovement(t *testing.T) {
 			}
 			return s / float64(len(ts))
 		}
-		gpuDisjoint := climbFrom(t, r, in, starts, 0)
-		gpuBest := climbFrom(t, r, in, starts, 1)
+		gpuDisjoint := climbFrom(t, r, in, starts)
 		cpu := make([][]int, len(starts))
 		passes := make([]int, len(starts))
 		d := make([]float64, n*n)
@@ -498,7 +426,7 @@ func TestClimbQualityMatchesBestImprovement(t *testing.T) {
 		for _, x := range passes {
 			mp += float64(x) / float64(len(passes))
 		}
-		md, mb, mc := mean(gpuDisjoint), mean(gpuBest), mean(cpu)
+		md, mc := mean(gpuDisjoint), mean(cpu)
 		// Climbs from nearest-neighbour starts: the kernel's own draws,
 		// count climbs in all.
 		var nnMean, nnPasses float64
@@ -530,8 +458,8 @@ func TestClimbQualityMatchesBestImprovement(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s, %d random starts: mean local minimum CPU best improvement %.0f (%.0f passes), GPU disjoint %.0f (%+.2f %%), GPU best alone %.0f (%+.2f %%); %d GPU climbs from nearest-neighbour starts: mean %.0f (%+.2f %%), %.0f passes",
-			in.Name, len(starts), mc, mp, md, 100*(md/mc-1), mb, 100*(mb/mc-1), c.count, nnMean, 100*(nnMean/mc-1), nnPasses)
+		t.Logf("%s, %d random starts: mean local minimum CPU best improvement %.0f (%.0f passes), GPU disjoint %.0f (%+.2f %%); %d GPU climbs from nearest-neighbour starts: mean %.0f (%+.2f %%), %.0f passes",
+			in.Name, len(starts), mc, mp, md, 100*(md/mc-1), c.count, nnMean, 100*(nnMean/mc-1), nnPasses)
 		if md > 1.01*mc {
 			t.Errorf("%s: the disjoint climbs' mean local minimum %.0f is more than 1 %% above best improvement's %.0f", in.Name, md, mc)
 		}

@@ -11,24 +11,19 @@ import (
 )
 
 // climbers is the host's side of a random-restart climber batch
-// (2opt-climb, swap-climb): the run's loop, which keeps the best local
-// minimum, and the count of climbs finished. A climb only improves its
-// tour, so a climb the time limit cuts short still holds a valid tour:
-// the run's best is the best tour seen, unfinished climbs included.
+// (2opt-climb, swap-climb). A climb only improves its tour, so the run's
+// best is the best tour seen, unfinished climbs included.
 type climbers struct {
 	l      *runLoop
 	r      *run
 	name   string // the engine's, for errors
 	climbs int64
-	// bestDone: the best tour is a finished climb's (a local minimum),
-	// which the exact polish can finish cheaply.
+	// bestDone: the best tour is a local minimum, cheap to polish exactly.
 	bestDone bool
 }
 
-// harvest takes the step of a batch: every climber whose flag is 0 has
-// reached a local minimum; its tour (city, B tours of n cities, as copied
-// back) is offered to the loop, counted, and restarted from a new start
-// tour on the context goroutine.
+// harvest offers and counts the tours of the climbers whose flag is 0 (at
+// a local minimum) and restarts them on the context goroutine.
 func (c *climbers) harvest(flags, city []int32, restart func(k int) error) error {
 	var done []int
 	for k, f := range flags {
@@ -54,18 +49,12 @@ func (c *climbers) harvest(flags, city []int32, restart func(k int) error) error
 // climberTour is climber k's tour of the B tours in city.
 func climberTour(city []int32, B, k int) []int {
 	n := len(city) / B
-	t := make([]int, n)
-	for i := range t {
-		t[i] = int(city[k*n+i])
-	}
-	return t
+	return convert[int](city[k*n : (k+1)*n])
 }
 
-// offerUnfinished offers the tours of the climbs under way (city: B
-// tours; climbing(k) says whether climber k holds one) when the run ends;
-// a climber the run never started holds no tour and is passed over. With
-// no tour at all it takes Params.Start or the identity. It says so in the
-// run's note when no climb finished in the time given.
+// offerUnfinished offers, when the run ends, the tours of the climbers
+// under way (climbing(k)), else Params.Start or the identity; the run's
+// note says when no climb finished.
 func (c *climbers) offerUnfinished(city []int32, B int, climbing func(k int) bool) {
 	for k := range B {
 		if !climbing(k) {
@@ -95,11 +84,8 @@ func (c *climbers) offerUnfinished(city []int32, B int, climbing func(k int) boo
 	}
 }
 
-// polish polishes the best tour, when it is a climb's local minimum, with
-// exact distances on the CPU: the float kernel may have missed a move,
-// and from a minimum the polish is cheap (from an unfinished climb it
-// would be a whole CPU 2-opt run). It gives up a second after the
-// deadline.
+// polish makes the best tour, when it is a local minimum, 2-opt optimal
+// with exact distances on the CPU, giving up a second after the deadline.
 func (c *climbers) polish(ctx context.Context) {
 	if !c.bestDone || c.l.best == nil {
 		return

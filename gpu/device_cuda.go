@@ -14,8 +14,8 @@ import (
 	"gorgonia.org/cu"
 )
 
-// fatbin holds every kernel of gpu/kernels/*.cu (SASS for sm_70, sm_80,
-// sm_90 and PTX), built by scripts/build-gpu.sh.
+// fatbin holds every kernel of gpu/kernels/*.cu, built by
+// scripts/build-gpu.sh.
 //
 //go:embed kernels/kernels.fatbin
 var fatbin string
@@ -23,25 +23,14 @@ var fatbin string
 // BuiltWithCUDA reports whether the CUDA kernels are compiled in.
 func BuiltWithCUDA() bool { return true }
 
-// kernelNames is the kernel registry: every function the module must
-// provide, looked up when the context is loaded. A file that adds
-// kernels calls registerKernels from its init (see twoopt_cuda.go).
+// kernelNames is the kernel registry, looked up when the context loads; a
+// file that adds kernels calls registerKernels from its init.
 var kernelNames []string
 
 func registerKernels(names ...string) { kernelNames = append(kernelNames, names...) }
 
-// optionalKernels are looked up too, but a fatbin built before they
-// existed still loads: only their users fail, naming the kernel (launch).
-var optionalKernels []string
-
-func registerOptionalKernels(names ...string) {
-	optionalKernels = append(optionalKernels, names...)
-}
-
 // device is the process's CUDA context (the device's primary context) with
-// the kernels loaded and the device's limits. Work on it runs in runs
-// (run.go): each has its own OS thread with the context current and its own
-// streams, so two runs never wait on each other's kernels or copies.
+// the kernels loaded and the device's limits; work on it runs in runs.
 type device struct {
 	info   DeviceInfo
 	label  string
@@ -57,8 +46,7 @@ type device struct {
 	retains int   // primary-context retains to release before a reset
 }
 
-// limits are what the kernels' launch configurations read from the device
-// instead of assuming one GPU.
+// limits are the device limits the launch configurations read.
 type limits struct {
 	maxThreads   int // threads per block
 	sharedOptin  int // dynamic shared memory a kernel may opt in to, bytes
@@ -94,8 +82,7 @@ func openDevice() (*device, error) {
 	return d, nil
 }
 
-// onLockedThread runs f on an OS thread of its own (the context is current
-// per thread) and returns its error.
+// onLockedThread runs f on an OS thread of its own and returns its error.
 func onLockedThread(f func() error) error {
 	done := make(chan error, 1)
 	go func() {
@@ -108,13 +95,6 @@ func onLockedThread(f func() error) error {
 
 // describe fills the device's identity and limits.
 func (d *device) describe() error {
-	n, err := cu.NumDevices()
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrNoDriver, err)
-	}
-	if n == 0 {
-		return fmt.Errorf("%w: the CUDA driver found no GPU", ErrNoDevice)
-	}
 	infos, err := Devices()
 	if err != nil {
 		return err
@@ -136,8 +116,7 @@ func (d *device) describe() error {
 	return nil
 }
 
-// load makes the primary context current on this thread and loads the
-// kernels (d.mu held or not yet shared).
+// load makes the primary context current here and loads the kernels.
 func (d *device) load() error {
 	ctx, err := d.dev.RetainPrimaryCtx()
 	if err != nil {
@@ -163,22 +142,12 @@ func (d *device) load() error {
 		}
 		d.fns[name] = fn
 	}
-	for _, name := range optionalKernels {
-		if fn, err := mod.Function(name); err == nil {
-			d.fns[name] = fn
-		}
-	}
 	return nil
 }
 
-// reset replaces a context that a sticky error (an illegal address, a
-// failed launch) has made unusable: every later CUDA call in it would fail.
-// It runs when the last open run closes (d.mu held).
-//
-// CUDA documents such errors as ending CUDA for the process; some drivers
-// let a reset primary context be used again. When this one does not, the
-// device stays lost: every later run and Available say so in one line
-// (ErrContextLost), and the app and CLI can still run on the CPU.
+// reset replaces a context a sticky error made unusable, when the last run
+// closes (d.mu held). Where the driver does not allow it, the device stays
+// lost (ErrContextLost) and the app and CLI still run on the CPU.
 func (d *device) reset() error {
 	if d.lost != nil {
 		return d.lost
@@ -246,9 +215,9 @@ func Devices() ([]DeviceInfo, error) {
 	return out, nil
 }
 
-// args packs kernel arguments: cu.Function.Launch copies 8 bytes per
-// argument, so every kernel parameter is a pointer, a long long, an
-// unsigned long long or a double.
+// args packs kernel arguments: Launch copies 8 bytes per argument, so every
+// kernel parameter is a pointer, a long long, an unsigned long long or a
+// double.
 func args(vals ...any) []unsafe.Pointer {
 	slots := make([]uint64, len(vals))
 	ptrs := make([]unsafe.Pointer, len(vals))

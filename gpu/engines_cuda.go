@@ -22,18 +22,16 @@ func available() error {
 // solvers pairs every row of the algorithm table with its implementation.
 var solvers = map[string]solveFunc{
 	AlgoPSPM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
-		return solvePSPM(ctx, e, in, p, s, p.Blocks, p.Threads)
+		return solvePSPM(ctx, e, in, p, s)
 	},
 	AlgoSSPM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
-		return solvePSPM(ctx, e, in, p, s, 1, p.Threads)
+		return solvePSPM(ctx, e, in, p, s)
 	},
 	AlgoPSSM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
-		return solvePSPM(ctx, e, in, p, s, p.Blocks, 1)
+		return solvePSPM(ctx, e, in, p, s)
 	},
 	AlgoTwoOptClimb: twoOptClimb,
-	AlgoTwoOptILS: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
-		return twoOptILS(ctx, e, in, p, s, false)
-	},
+	AlgoTwoOptILS:   twoOptILS,
 	AlgoThreeOptILS: solveThreeOptILS,
 	AlgoSwapClimb:   solveSwapClimb,
 	AlgoAuto:        solveAuto,

@@ -10,13 +10,12 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// FIModes are the GPU mappings of the first-improvement ILS population
-// (Delévacq et al.'s Table 1): a thread per solution, a block per solution
-// with the tour in global memory, or in shared memory.
+// FIModes are the mappings of the first-improvement ILS population
+// (Delévacq et al.'s Table 1): a thread or a block per solution, the
+// block's tour in global or in shared memory.
 var FIModes = []string{"thread", "block-global", "block-shared"}
 
-// FINeighbors is the first-improvement search's candidate list size (their
-// 40).
+// FINeighbors is the candidate list size (their 40).
 const FINeighbors = 40
 
 // fiSearch is the sequential twin of kernels/fils.cu: one solution's
@@ -148,8 +147,8 @@ func (f *fiSearch) kick(rng *uint64) int64 {
 	return delta
 }
 
-// fiRun runs solution s's ILS of itLim kicks from start and returns its
-// best tour and that tour's length under d.
+// fiRun runs solution s's ILS of itLim kicks and returns its best tour and
+// length under d.
 func fiRun(n int, d func(a, b int32) int64, nb *neighbor.Lists, start []int32, itLim int, seed uint64, s int) ([]int32, int64) {
 	f := &fiSearch{n: n, K: nb.K, d: d, nbr: nb.List, t: append([]int32(nil), start...), pos: make([]int32, n), dlb: make([]bool, n)}
 	var cur int64
@@ -177,26 +176,17 @@ func fiRun(n int, d func(a, b int32) int64, nb *neighbor.Lists, start []int32, i
 	return best, bestLen
 }
 
-// fiStart is the searches' start: the nearest-neighbour tour from city 0
-// over FINeighbors candidate lists, and the lists.
+// fiStart returns the FINeighbors lists and the nearest-neighbour tour
+// from city 0.
 func fiStart(in *solver.Instance) (*neighbor.Lists, []int32) {
 	nb := neighbor.Nearest(in, FINeighbors)
-	t := construct.NearestNeighbor(in, 0, nb)
-	s := make([]int32, len(t))
-	for i, c := range t {
-		s[i] = int32(c)
-	}
-	return nb, s
+	return nb, convert[int32](construct.NearestNeighbor(in, 0, nb))
 }
 
-// FISequential runs solutions first..first+count-1 of the population that
-// FIPopulation runs on the GPU (nearest-neighbour start, 2-opt first
-// improvement over 40 candidates with don't-look bits and a fixed radius,
-// double-bridge kicks, accept when shorter, pop.Kicks kicks each, seed
-// pop.Seed) one after the other on one core, with exact distances. It
-// returns the best tour found, its exact length, the kicks and the time
-// of the searches (the candidate lists and the start tour excluded, as on
-// the GPU).
+// FISequential runs solutions first..first+count-1 of FIPopulation's
+// population one after the other on one core with exact distances, and
+// returns the best tour, its exact length, the kicks and the searches'
+// time (lists and start excluded, as on the GPU).
 func FISequential(in *solver.Instance, first, count int, pop Population) (PopulationResult, error) {
 	if in.N < 8 {
 		return PopulationResult{}, fmt.Errorf("first-improvement ILS: %d cities, want at least 8", in.N)
@@ -214,10 +204,7 @@ func FISequential(in *solver.Instance, first, count int, pop Population) (Popula
 			best, length = t, l
 		}
 	}
-	res := PopulationResult{Elapsed: time.Since(st), Kicks: int64(count) * int64(itLim), Device: "cpu: 1 core", Tour: make([]int, len(best))}
-	for i, c := range best {
-		res.Tour[i] = int(c)
-	}
+	res := PopulationResult{Elapsed: time.Since(st), Kicks: int64(count) * int64(itLim), Device: "cpu: 1 core", Tour: convert[int](best)}
 	res.Length = solver.TourLength(in, res.Tour)
 	return res, nil
 }

@@ -18,18 +18,14 @@ func init() {
 	}
 }
 
-// fiBlock is the threads per block of the block mappings (at least the 40
-// candidates; their FI_block has 40).
+// fiBlock is the block mappings' threads per block (their 40 candidates).
 const fiBlock = 64
 
-// FIPopulation runs pop.Solutions independent first-improvement ILS
-// searches of pop.Kicks kicks each on the GPU in one launch, mapped as
-// pop.Mode (FIModes: "thread", "block-global", "block-shared"), from the
-// nearest-neighbour tour, with pop.Dist's distances (OptDist's choice),
-// and returns the best tour (exact length) and the time from the first
-// upload of the searches' state to the last result read back; the
-// candidate lists and the start tour are built before. Solution s is
-// FISequential's solution s.
+// FIPopulation runs pop.Solutions first-improvement ILS searches of
+// pop.Kicks kicks in one launch mapped as pop.Mode (FIModes), with
+// pop.Dist's distances, and returns the best tour (exact length) and the
+// time from the first upload to the last read-back. Solution s is
+// FISequential's.
 func FIPopulation(in *solver.Instance, pop Population) (PopulationResult, error) {
 	if !slices.Contains(FIModes, pop.Mode) {
 		return PopulationResult{}, fmt.Errorf("first-improvement ILS mapping %q: want one of %v", pop.Mode, FIModes)
@@ -63,10 +59,7 @@ func FIPopulation(in *solver.Instance, pop Population) (PopulationResult, error)
 	if err != nil {
 		return PopulationResult{}, err
 	}
-	res.Tour = make([]int, n)
-	for i, c := range got {
-		res.Tour[i] = int(c)
-	}
+	res.Tour = convert[int](got)
 	if err := solver.ValidateTour(res.Tour, n); err != nil {
 		return PopulationResult{}, fmt.Errorf("first-improvement ILS on the GPU returned an invalid tour: %v", err)
 	}
@@ -74,9 +67,8 @@ func FIPopulation(in *solver.Instance, pop Population) (PopulationResult, error)
 	return res, nil
 }
 
-// fiLaunch allocates the population's device state, runs its one launch
-// and copies the best solution's tour into got; it returns the time from
-// the start tour's upload to that copy (context thread).
+// fiLaunch runs the population's launch and copies the best tour into got;
+// it returns the time from the start's upload on (context thread).
 func (r *run) fiLaunch(in *solver.Instance, pop Population, matrix bool, shared int, got []int32) (time.Duration, error) {
 	n, nb := in.N, pop.Solutions
 	lists, start := fiStart(in)
@@ -86,22 +78,13 @@ func (r *run) fiLaunch(in *solver.Instance, pop Population, matrix bool, shared 
 	if err != nil {
 		return 0, err
 	}
-	alloc := func(bytes int64) cu.DevicePtr {
-		if err != nil {
-			return 0
-		}
-		var p cu.DevicePtr
-		p, err = bufs.alloc(max(bytes, 4))
-		return p
-	}
-	nbr, st := alloc(int64(len(lists.List))*4), alloc(int64(n)*4)
+	var nbr, st, tours, poss, dlbs, bests, lp cu.DevicePtr
 	per := int64(nb) * int64(n)
-	var tours, poss, dlbs cu.DevicePtr
+	need := []devBuf{{&nbr, int64(len(lists.List)) * 4}, {&st, int64(n) * 4}, {&bests, per * 4}, {&lp, int64(nb) * 8}}
 	if pop.Mode != "block-shared" {
-		tours, poss, dlbs = alloc(per*4), alloc(per*4), alloc(per)
+		need = append(need, devBuf{&tours, per * 4}, devBuf{&poss, per * 4}, devBuf{&dlbs, per})
 	}
-	bests, lp := alloc(per*4), alloc(int64(nb)*8)
-	if err != nil {
+	if err := bufs.allocAll(need...); err != nil {
 		return 0, err
 	}
 	if err := htod(nbr, lists.List); err != nil {

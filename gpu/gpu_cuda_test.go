@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -221,7 +223,8 @@ func TestEvalTilesFindTileMinimum(t *testing.T) {
 }
 
 func quickParams(seed uint64) solver.Params {
-	return solver.Params{T0: 100, TEnd: 1, Alpha: 0.8, Sweeps: 2, K: 5, Seed: seed, Blocks: 64, TimeLimit: 300 * time.Millisecond}
+	p := solver.Params{Seed: seed, TimeLimit: 300 * time.Millisecond}
+	return withOpts(p, "t0=100", "tend=1", "alpha=0.8", "sweeps=2", "k=5", "blocks=64")
 }
 
 func TestEnginesReturnValidTours(t *testing.T) {
@@ -233,7 +236,7 @@ func TestEnginesReturnValidTours(t *testing.T) {
 			t.Fatal(err)
 		}
 		snaps := solver.Latest()
-		r, err := e.Solve(context.Background(), in, quickParams(1), snaps)
+		r, err := e.Solve(context.Background(), in, takes(a.name, quickParams(1)), snaps)
 		if err != nil {
 			t.Fatalf("%s: %v", a.name, err)
 		}
@@ -285,18 +288,20 @@ func TestPSPMSameSeedSameResult(t *testing.T) {
 func TestILSDescentDeterministicAndLocallyOptimal(t *testing.T) {
 	needDevice(t)
 	in := randomInstance(3000, solver.Euc2D, 100000, 13)
-	e, _ := solver.Lookup(AlgoTwoOptILS, solver.BackendGPU)
-	r1, err := twoOptILS(context.Background(), e, in, solver.Params{}, nil, true)
+	nb := neighbor.Nearest(in, 10)
+	start := construct.Greedy(in, nb)
+	r1, err := TwoOptDescent(in, start)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := twoOptILS(context.Background(), e, in, solver.Params{}, nil, true)
+	r2, err := TwoOptDescent(in, start)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r1.Length != r2.Length {
-		t.Fatalf("descent not deterministic: %d vs %d", r1.Length, r2.Length)
+	if !slices.Equal(r1.Tour, r2.Tour) {
+		t.Fatalf("descent not deterministic: %d vs %d", solver.TourLength(in, r1.Tour), solver.TourLength(in, r2.Tour))
 	}
+	polish2Opt(in, r1.Tour, nb) // as 2opt-ils's descent ends
 	// No exact improving 2-opt move may remain.
 	for i := 0; i < in.N; i++ {
 		for j := i + 2; j < in.N; j++ {
@@ -338,7 +343,7 @@ func TestStartStopLeavesMemory(t *testing.T) {
 	run := func(k int) {
 		e, _ := solver.Lookup(engines[k%2], solver.BackendGPU)
 		ctx, cancel := context.WithCancel(context.Background())
-		p := solver.Params{T0: 10, TEnd: 5, Alpha: 0.5, Sweeps: 1, K: 1, Blocks: 8, TimeLimit: time.Millisecond, Seed: uint64(k)}
+		p := takes(engines[k%2], withOpts(solver.Params{TimeLimit: time.Millisecond, Seed: uint64(k)}, "t0=10", "tend=5", "alpha=0.5", "sweeps=1", "k=1", "blocks=8"))
 		if k%3 == 0 {
 			cancel()
 		}
@@ -433,7 +438,7 @@ func TestPSPMBlockModeAndDeterminism(t *testing.T) {
 	for _, threads := range []int{1, 7, 32, 64, 96} {
 		p := quickParams(7)
 		p.TimeLimit = 0
-		p.Threads = threads
+		p = withOpts(p, fmt.Sprint("threads=", threads))
 		r1, err := e.Solve(context.Background(), in, p, nil)
 		if err != nil {
 			t.Fatalf("threads %d: %v", threads, err)
@@ -446,8 +451,8 @@ func TestPSPMBlockModeAndDeterminism(t *testing.T) {
 		if fmt.Sprint(r1.Tour) != fmt.Sprint(r2.Tour) {
 			t.Fatalf("threads %d: the same seed gave %d, then %d", threads, r1.Length, r2.Length)
 		}
-		if r1.Params.Threads != threads {
-			t.Fatalf("threads %d: the result says %d ran", threads, r1.Params.Threads)
+		if got := r1.Params.Extra["threads"]; got != fmt.Sprint(threads) {
+			t.Fatalf("threads %d: the result says %s ran", threads, got)
 		}
 		t.Logf("threads %d: %d", threads, r1.Length)
 	}

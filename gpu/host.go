@@ -42,8 +42,8 @@ func metricCode(in *solver.Instance) (int, error) {
 	return 0, fmt.Errorf("%w: %s uses %s; the GPU kernels implement EUC_2D, CEIL_2D and ATT", ErrUnsupported, in.Name, in.Metric)
 }
 
-// shiftedCoords returns the coordinates moved so that the smallest is 0
-// (float32 keeps more digits of the differences), as float32 pairs.
+// shiftedCoords returns the coordinates shifted to a minimum of 0 (float32
+// keeps more digits of the differences), as float32 pairs.
 func shiftedCoords(in *solver.Instance) []float32 {
 	mx, my := math.Inf(1), math.Inf(1)
 	for i := 0; i < in.N; i++ {
@@ -71,9 +71,8 @@ func coordSpan(in *solver.Instance) float64 {
 	return math.Max(x1-x0, y1-y0)
 }
 
-// rawScale is the factor that turns in's distance into a plain Euclidean
-// distance of scaled coordinates, for the float 2-opt kernels (ATT is
-// sqrt(d²/10)).
+// rawScale turns in's distance into a plain Euclidean one of scaled
+// coordinates (ATT is sqrt(d²/10)).
 func rawScale(in *solver.Instance) float64 {
 	if in.Metric == solver.Att {
 		return 1 / math.Sqrt(10)
@@ -81,8 +80,7 @@ func rawScale(in *solver.Instance) float64 {
 	return 1
 }
 
-// tourPoints fills dst (4 float32 per position) with the tour-ordered
-// layout of twoopt.cu: x, y, e = d(k, k+1), 0; xy are shifted coordinates.
+// tourPoints fills dst with twoopt.cu's layout (x, y, e = d(k, k+1), 0).
 func tourPoints(xy []float32, scale float64, t []int, dst []float32) {
 	n := len(t)
 	for k, c := range t {
@@ -96,8 +94,7 @@ func tourPoints(xy []float32, scale float64, t []int, dst []float32) {
 	}
 }
 
-// twoOptMove is a 2-opt move on tour positions: it replaces the edges
-// (i, i+1) and (j, j+1) by (i, j) and (i+1, j+1), reversing i+1..j.
+// twoOptMove is a 2-opt move on tour positions, reversing i+1..j.
 type twoOptMove struct {
 	I, J  int
 	Delta int64 // exact, from integer TSPLIB distances
@@ -114,10 +111,9 @@ func validMove(i, j, n int) bool {
 	return i >= 0 && j <= n-1 && j >= i+2 && !(i == 0 && j == n-1)
 }
 
-// selectMoves re-checks each candidate the GPU proposed with exact integer
-// distances, keeps the improving ones, and picks, best first, a set whose
-// edge ranges [i, j] are pairwise disjoint, so all of them can be applied
-// in one pass with their deltas unchanged. The result is sorted by i.
+// selectMoves re-checks the GPU's candidates with exact distances and picks,
+// best first, improving ones with pairwise disjoint ranges [i, j], which
+// apply in one pass with their deltas unchanged; sorted by i.
 func selectMoves(in *solver.Instance, t []int, cands []twoOptMove) []twoOptMove {
 	n := len(t)
 	var ok []twoOptMove
@@ -155,23 +151,14 @@ func selectMoves(in *solver.Instance, t []int, cands []twoOptMove) []twoOptMove 
 	return chosen
 }
 
-// applyMoves reverses the segments of disjoint moves in place and returns
-// the total exact delta.
+// applyMoves applies disjoint moves in place and returns their total delta.
 func applyMoves(t []int, moves []twoOptMove) int64 {
 	var sum int64
 	for _, m := range moves {
-		reverse(t, m.I+1, m.J)
+		slices.Reverse(t[m.I+1 : m.J+1])
 		sum += m.Delta
 	}
 	return sum
-}
-
-func reverse(t []int, a, b int) {
-	for a < b {
-		t[a], t[b] = t[b], t[a]
-		a++
-		b--
-	}
 }
 
 // nextToTour turns a successor array into a tour starting at city 0.
@@ -194,6 +181,15 @@ func nextToTour(next []int32) ([]int, error) {
 	return t, nil
 }
 
+// convert copies s into a new slice of another integer type.
+func convert[D, S ~int | ~int32](s []S) []D {
+	d := make([]D, len(s))
+	for i, v := range s {
+		d[i] = D(v)
+	}
+	return d
+}
+
 // tourToNext turns a tour into its successor array.
 func tourToNext(t []int) []int32 {
 	next := make([]int32, len(t))
@@ -204,9 +200,8 @@ func tourToNext(t []int) []int32 {
 }
 
 // doubleBridge applies a random double-bridge kick (Martin, Otto and
-// Felten) to t in place: cut into A B C D, rejoin as A C B D. To keep it
-// local (and cheap to re-optimise) the three cut points lie in a window of
-// at most w positions.
+// Felten) to t in place, its three cuts in a window of at most w positions
+// (local, so cheap to re-optimise).
 func doubleBridge(t []int, rng *rand.Rand, w int) {
 	n := len(t)
 	if n < 8 {
@@ -220,31 +215,17 @@ func doubleBridge(t []int, rng *rand.Rand, w int) {
 	copy(win, tour.DoubleBridgeAt(win, cuts[0], cuts[1], cuts[2]))
 }
 
-// polish2Opt makes t 2-opt optimal on the CPU with the exact integer
-// TSPLIB distances (over nb's candidates): the last step of the GPU 2-opt
-// engines, whatever the float kernels missed. It is tour.TwoOpt on t.
+// polish2Opt makes t 2-opt optimal over nb's candidates with exact
+// distances on the CPU (tour.TwoOpt): what the float kernels missed.
 func polish2Opt(in *solver.Instance, t []int, nb *neighbor.Lists) {
 	a := tour.NewArray(t)
 	tour.TwoOpt(in, a, nb)
 	copy(t, a.Tour)
 }
 
-// defaultSchedule fills the simulated annealing defaults of Lam et al.'s
-// Table 1 and checks the schedule: solver.Schedule, the same defaults and
-// errors as the CPU engines.
-func defaultSchedule(p *solver.Params) error {
-	q, err := solver.Schedule(*p)
-	*p = q
-	return err
-}
-
-// scheduleSteps is the number of temperature steps from T0 down to TEnd.
-func scheduleSteps(p solver.Params) int { return solver.ScheduleSteps(p) }
-
 // startTour builds the candidate lists (k per city) and the start tour
-// (Params.Start or a greedy tour) on the CPU, saying which phase it is in;
-// for a million cities this takes seconds, so it gives way to ctx and the
-// deadline (zero: none): ok is false when they came first.
+// (Params.Start or greedy) on the CPU, giving way to ctx and the deadline
+// (zero: none): ok is false when they came first.
 func startTour(ctx context.Context, deadline time.Time, in *solver.Instance, p solver.Params, k int, sink *solver.Sink) (nb *neighbor.Lists, t []int, ok bool) {
 	if !deadline.IsZero() {
 		var cancel context.CancelFunc
@@ -252,8 +233,7 @@ func startTour(ctx context.Context, deadline time.Time, in *solver.Instance, p s
 		defer cancel()
 	}
 	sink.SendPhase(solver.PhaseNeighbours, solver.UnknownProgress)
-	// The lists' search itself stops with ctx: a run that ends during its
-	// set-up leaves no search of a million cities running on every core.
+	// the lists' search stops with ctx too
 	nb, err := neighbor.NearestContext(ctx, in, k)
 	if err != nil {
 		return nil, nil, false
@@ -267,16 +247,14 @@ func startTour(ctx context.Context, deadline time.Time, in *solver.Instance, p s
 		return nil, nil, false
 	}
 	l := solver.TourLength(in, t)
-	// The caller improves t in place; the snapshot's reader (the canvas, a
-	// session) keeps what it is sent, so it gets a copy of its own.
+	// the caller improves t in place: the snapshot gets a copy
 	c := slices.Clone(t)
 	sink.Send(solver.Snapshot{Tour: c, Best: c, Length: l, BestLength: l, Phase: solver.PhaseStart, PhaseProgress: 1})
 	return nb, t, true
 }
 
-// finishEarly ends a run that the deadline or ctx stopped before its
-// set-up produced a start tour: the space-filling-curve tour (or
-// Params.Start), which takes a fraction of the set-up's time, is reported.
+// finishEarly ends a run stopped before its set-up gave a start tour with
+// Params.Start or the space-filling curve.
 func finishEarly(in *solver.Instance, e solver.Engine, p solver.Params, start time.Time, sink *solver.Sink, device string) (solver.Result, error) {
 	t := p.Start
 	if len(t) != in.N {
@@ -287,7 +265,6 @@ func finishEarly(in *solver.Instance, e solver.Engine, p solver.Params, start ti
 	return solver.Finish(in, e, p, solver.Outcome{Tour: t, Start: start, Stopped: true, Device: device})
 }
 
-// usableMemory is the part of free device memory one run may plan to take:
-// 7/8 of it, less 256 MiB for the context, other runs' launches and the
-// driver.
+// usableMemory is the free device memory one run may plan to take: 7/8,
+// less 256 MiB for the context, other runs and the driver.
 func usableMemory(free int64) int64 { return max(0, free/8*7-256<<20) }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -139,30 +140,6 @@ func TestMetricSupport(t *testing.T) {
 	}
 }
 
-func TestScheduleDefaults(t *testing.T) {
-	var p solver.Params
-	if err := defaultSchedule(&p); err != nil {
-		t.Fatal(err)
-	}
-	if p.T0 != 10000 || p.TEnd != 0.1 || p.Alpha != 0.99 || p.Sweeps != 10 || p.K != 100 {
-		t.Fatalf("defaults %+v", p)
-	}
-	if s := scheduleSteps(p); s != 1146 {
-		t.Fatalf("steps %d, want 1146", s)
-	}
-	// The GPU host refuses what the CPU engines refuse, with the same
-	// error, instead of replacing it.
-	for _, bad := range []solver.Params{{Alpha: 1}, {Alpha: 1.5}, {T0: 1, TEnd: 2}, {Sweeps: -1}} {
-		q := bad
-		err := defaultSchedule(&q)
-		_, want := solver.Schedule(bad)
-		var pe *solver.ParamError
-		if !errors.As(err, &pe) || want == nil || err.Error() != want.Error() {
-			t.Errorf("%+v: got %v, want %v", bad, err, want)
-		}
-	}
-}
-
 // The start tour startTour returns is improved in place by the engines
 // while the snapshot that announced it may still be read (drawn, kept as
 // a session's best): the two must not share memory.
@@ -208,4 +185,43 @@ func TestStartTourStopsItsSearch(t *testing.T) {
 	if strings.Contains(stacks, "gpu.startTour.func") {
 		t.Errorf("startTour returned with its search still running:\n%s", stacks)
 	}
+}
+
+// withOpts returns p with the settings, "name=value" as --opt takes them.
+func withOpts(p solver.Params, settings ...string) solver.Params {
+	for _, s := range settings {
+		if err := p.Set(s); err != nil {
+			panic(err)
+		}
+	}
+	return p
+}
+
+// takes returns p without the options the GPU engine algo does not take:
+// the tests' quick annealing settings given to engines of every kind.
+func takes(algo string, p solver.Params) solver.Params {
+	set := solver.OptionsFor(algo, solver.BackendGPU)
+	q := p
+	q.Extra = map[string]string{}
+	for k, v := range p.Extra {
+		if _, ok := set.Lookup(k); ok {
+			q.Extra[k] = v
+		}
+	}
+	return q
+}
+
+// optInt is the int option name of a result's Params (0: not reported).
+func optInt(p solver.Params, name string) int {
+	v, _ := strconv.Atoi(p.Extra[name])
+	return v
+}
+
+// ext returns Params with the options given as name, value pairs.
+func ext(kv ...string) solver.Params {
+	p := solver.Params{Extra: map[string]string{}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		p.Extra[kv[i]] = kv[i+1]
+	}
+	return p
 }

@@ -10,19 +10,14 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// What the swap-climb and 3opt-ils engines share (kernels/localsearch.cuh):
-// the distance source and the block-best record.
-
-// lsDist is where the swap and 3-opt kernels take distances from: the
-// kernel suffix ("mat", "euc", "ceil", "att") and the device buffers
-// (xy for coordinates, mat for the matrix; the other is 0).
+// lsDist is the swap and 3-opt kernels' distance source: the kernel suffix
+// and the coordinates or the matrix (the other is 0).
 type lsDist struct {
 	suffix  string
 	xy, mat cu.DevicePtr
 }
 
-// lsDistMode decides between the matrix and the coordinates for in and
-// the user's OptDist choice.
+// lsDistMode decides between matrix and coordinates for in and OptDist.
 func lsDistMode(in *solver.Instance, choice string) (matrix bool, err error) {
 	_, cerr := metricCode(in)
 	switch choice {

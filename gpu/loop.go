@@ -10,12 +10,10 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// runLoop is what every GPU engine's run shares, as the CPU engines share
-// their control: the deadline, the snapshot sink, the best tour, the
-// target and why the run ended. An engine sets up its device state, then
-// hands run its step (one host round trip) and, when a snapshot should
-// show more than the best tour, its view (a download); finish reports the
-// best tour through solver.Finish.
+// runLoop is what every GPU engine's run shares: the deadline, the snapshot
+// sink, the best tour, the target and why the run ended. An engine hands
+// run its step (one host round trip) and, to show more than the best
+// tour, its view; finish reports through solver.Finish.
 type runLoop struct {
 	ctx      context.Context
 	in       *solver.Instance
@@ -23,26 +21,22 @@ type runLoop struct {
 	start    time.Time
 	deadline time.Time // zero: none
 	sink     *solver.Sink
-	// plateau makes offer keep a tour as long as the best: an iterated
-	// local search moves along a plateau that way.
+	// plateau: offer keeps a tour as long as the best (an ILS's plateau moves)
 	plateau bool
-	// progress is the run's progress for snapshots (nil: the share of the
-	// time limit spent).
+	// progress for snapshots (nil: the share of the time limit spent)
 	progress func() float64
 
 	best    []int
 	bestLen int64 // -1: no tour yet
-	// steps and moves are the engine's counters (kicks, climbs or
-	// iterations; moves evaluated), for the snapshots and the result.
+	// steps (kicks, climbs or iterations) and moves evaluated
 	steps, moves int64
 	stopped      bool   // ctx or the deadline ended the run
 	due          bool   // a snapshot follows the step under way
 	note         string // one line for the user (solver.Result.Note)
 }
 
-// newRunLoop starts a run's loop at start: its deadline is p.TimeLimit
-// from start (none when 0), its snapshots go to snaps at most once per
-// interval (0: solver.DefaultSnapshotInterval).
+// newRunLoop starts a run's loop at start: deadline p.TimeLimit later (none
+// when 0), snapshots at most once per interval (0: the default).
 func newRunLoop(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time, interval time.Duration) *runLoop {
 	l := &runLoop{ctx: ctx, in: in, p: p, start: start, sink: solver.NewSink(snaps, interval, start), bestLen: -1}
 	if p.TimeLimit > 0 {
@@ -68,7 +62,7 @@ func (l *runLoop) frac() float64 {
 }
 
 // offer measures t exactly and keeps a copy when it is shorter than the
-// best (or as long, with plateau); it reports whether it kept t.
+// best (or as long, with plateau).
 func (l *runLoop) offer(t []int) bool {
 	return l.offerLen(t, solver.TourLength(l.in, t))
 }
@@ -88,9 +82,8 @@ func (l *runLoop) reached() bool {
 	return l.p.Target > 0 && l.bestLen >= 0 && l.bestLen <= l.p.Target
 }
 
-// snapshot sends a search snapshot: the best tour, and what view adds
-// (the tour in hand); with no tour to show, the best length alone, and
-// before the first tour, the phase alone.
+// snapshot sends the best tour and what view adds; with no tour, the best
+// length or the phase alone.
 func (l *runLoop) snapshot(view func(s *solver.Snapshot) error) error {
 	f := l.frac()
 	s := solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: f, Progress: f, Step: l.steps, Moves: l.moves}
@@ -113,10 +106,9 @@ func (l *runLoop) snapshot(view func(s *solver.Snapshot) error) error {
 	return nil
 }
 
-// run calls step until it reports done, the target is reached, or ctx or
-// the deadline ends the run (stopped). A snapshot (view: see snapshot)
-// follows each step that began when one was due; due tells the step so,
-// for engines that take their tour from the device only then.
+// run calls step until it is done, the target is reached, or ctx or the
+// deadline ends the run (stopped); a step that began when a snapshot was
+// due (due) is followed by one.
 func (l *runLoop) run(step func() (done bool, err error), view func(s *solver.Snapshot) error) error {
 	for {
 		if l.expired() {
@@ -140,8 +132,7 @@ func (l *runLoop) run(step func() (done bool, err error), view func(s *solver.Sn
 }
 
 // finish sends the last snapshot and returns the best tour through
-// solver.Finish (validated, its length recomputed), with the loop's
-// counters and note.
+// solver.Finish with the loop's counters and note.
 func (l *runLoop) finish(e solver.Engine, device string) (solver.Result, error) {
 	l.sink.Send(solver.Snapshot{Best: slices.Clone(l.best), BestLength: l.bestLen, Length: l.bestLen, Step: l.steps, Moves: l.moves, Progress: 1})
 	r, err := solver.Finish(l.in, e, l.p, solver.Outcome{Tour: l.best, Moves: l.moves, Steps: l.steps, Start: l.start, Stopped: l.stopped, Device: device})
@@ -149,15 +140,13 @@ func (l *runLoop) finish(e solver.Engine, device string) (solver.Result, error) 
 	return r, err
 }
 
-// kick sets cur to the best tour with a segment-local double bridge (the
-// iterated local searches' kick).
+// kick sets cur to the best tour with a segment-local double bridge.
 func (l *runLoop) kick(cur []int, rng *rand.Rand) {
 	copy(cur, l.best)
 	doubleBridge(cur, rng, 100)
 }
 
-// tourView is a snapshot view that shows cur, the tour in hand, beside
-// the best.
+// tourView shows cur, the tour in hand, beside the best.
 func (l *runLoop) tourView(cur []int) func(s *solver.Snapshot) error {
 	return func(s *solver.Snapshot) error {
 		s.Tour, s.Length = slices.Clone(cur), solver.TourLength(l.in, cur)
@@ -165,10 +154,8 @@ func (l *runLoop) tourView(cur []int) func(s *solver.Snapshot) error {
 	}
 }
 
-// setOption sets p's option key to value (as --opt key=value does), on a
-// copy of p's Extra, which the caller's Params share: an engine records
-// what it chose so that Result.Params reruns as it ran, GPU auto sets its
-// windows' settings.
+// setOption sets p's option key to value on a copy of p.Extra, so that
+// Result.Params reruns as the run ran.
 func setOption(p *solver.Params, key, value string) {
 	p.Extra = maps.Clone(p.Extra)
 	_ = p.Set(key + "=" + value)

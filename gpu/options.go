@@ -6,14 +6,8 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// The GPU engines' settings: each engine's config struct and the one
-// declaration of each of its options (name, kind, default, range, doc,
-// tier), which the registry gathers for `tsp engines`, `--opt` and the
-// app, and Solve parses a run's Params with. The stable options are what
-// a user of the engine needs; the experimental ones stay for a suite or a
-// paper's reproduction (pick and start for O'Neil & Burtscher, loop,
-// samples and dist for Delévacq et al., tabu, tenure and per for Luong et
-// al., the windows' internals for the or-ils measurements).
+// The GPU engines' config structs and their options' one declaration each;
+// the experimental options stay for a paper's reproduction.
 
 // distChoices are the kernels' distances (OptDist).
 var distChoices = []string{"auto", "coords", "matrix"}
@@ -24,16 +18,13 @@ const distDoc = "kernel distances: computed from coordinates in float, the exact
 type climbConfig struct {
 	Blocks   int // climbers (0: as many as fill the device)
 	Restarts int // climbs in all (0: until the time limit)
-	Pick     string
 	Start    string
 }
 
 var climbSpec = solver.NewSpec(
-	solver.ParamInt("blocks", func(c *climbConfig) *int { return &c.Blocks }).Auto("climbers that fill the device"),
+	solver.SharedInt("blocks", func(c *climbConfig) *int { return &c.Blocks }).Auto("climbers that fill the device"),
 	solver.Int(OptRestarts, func(c *climbConfig) *int { return &c.Restarts }, 0, 0, math.MaxInt32,
 		"climbs in all (0: until the time limit); with no time limit the run is deterministic"),
-	solver.Choice(OptPick, func(c *climbConfig) *string { return &c.Pick }, "disjoint", []string{"disjoint", "best", "spread"},
-		"moves a climber applies per pass: every improving one its threads found that no better one overlaps (disjoint), the best alone as O'Neil & Burtscher (best), or those no earlier one in a hashed order overlaps (spread)").Experimental(),
 	solver.Choice(OptClimbStart, func(c *climbConfig) *string { return &c.Start }, "nn", []string{"nn", "random"},
 		"climbs' start tours: randomized nearest-neighbour tours (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest) or uniformly random tours as O'Neil & Burtscher; over about 14,000 cities the batch climber builds the same kind of tours on the host, up to 200,000 cities (beyond, random)").Experimental(),
 )
@@ -42,21 +33,16 @@ var climbSpec = solver.NewSpec(
 type threeOptConfig struct {
 	Blocks, Threads int
 	K               int // random-k-best-improvement's k
-	Samples         int
 	Dist            string
 	Kicks           int // in all (0: until the time limit)
-	Loop            string
 }
 
 var threeOptSpec = solver.NewSpec(
-	solver.ParamInt("blocks", func(c *threeOptConfig) *int { return &c.Blocks }).Auto("4 × SMs"),
-	solver.ParamInt("threads", func(c *threeOptConfig) *int { return &c.Threads }).Default("256"),
+	solver.SharedInt("blocks", func(c *threeOptConfig) *int { return &c.Blocks }).Auto("4 × SMs"),
+	solver.SharedInt("threads", func(c *threeOptConfig) *int { return &c.Threads }).Default("256"),
 	solver.Int(OptRKBI, func(c *threeOptConfig) *int { return &c.K }, 3, 1, 8, "k of random-k-best-improvement (1: best improvement)"),
-	solver.Int(OptSamples, func(c *threeOptConfig) *int { return &c.Samples }, 4, 1, 1024, "3-opt samples per thread per evaluation").Experimental(),
 	solver.Choice(OptDist, func(c *threeOptConfig) *string { return &c.Dist }, "auto", distChoices, distDoc).Experimental(),
 	solver.Int(OptKicks, func(c *threeOptConfig) *int { return &c.Kicks }, 0, 0, math.MaxInt32, "kicks (ILS iterations) in all (0: until the time limit)"),
-	solver.Choice(OptLoop, func(c *threeOptConfig) *string { return &c.Loop }, "device", []string{"device", "host"},
-		"where the iterated local search's loop runs: device (the kernels detect the local minimum, accept or go back to the best, and kick; the host reads the counters every few dozen rounds) or host (a copy, kick and upload per kick)").Experimental(),
 )
 
 // swapConfig is swap-climb's settings.
@@ -69,8 +55,8 @@ type swapConfig struct {
 }
 
 var swapSpec = solver.NewSpec(
-	solver.ParamInt("blocks", func(c *swapConfig) *int { return &c.Blocks }).Auto("climbers that fill the device"),
-	solver.ParamInt("threads", func(c *swapConfig) *int { return &c.Threads }).Auto("tuned in waves of launches"),
+	solver.SharedInt("blocks", func(c *swapConfig) *int { return &c.Blocks }).Auto("climbers that fill the device"),
+	solver.SharedInt("threads", func(c *swapConfig) *int { return &c.Threads }).Auto("tuned in waves of launches"),
 	solver.Choice(OptDist, func(c *swapConfig) *string { return &c.Dist }, "auto", distChoices, distDoc).Experimental(),
 	solver.Int(OptTabu, func(c *swapConfig) *int { return &c.Tabu }, 0, 0, 1<<30,
 		"iterations of one tabu search instead of random-restart climbing (Luong et al.'s protocol: 10000); 0: climb").Experimental(),
@@ -82,21 +68,15 @@ var swapSpec = solver.NewSpec(
 
 // orConfig is or-ils's settings.
 type orConfig struct {
-	Window   int
-	Kicks    int // per window per round (0: the window size)
-	Replicas int // 0: warps that fill the device, at most 16
-	Global   float64
-	Start    string
-	Segment  int
+	Window  int // also the kicks per window per round
+	Global  float64
+	Start   string
+	Segment int
 }
 
 var orSpec = solver.NewSpec(
 	solver.Int(OptWindow, func(c *orConfig) *int { return &c.Window }, 1024, 32, 2048,
 		"most cities of one tour window (a warp's iterated local search, endpoints fixed)"),
-	solver.Int(OptWindowKicks, func(c *orConfig) *int { return &c.Kicks }, 0, 0, 1<<20,
-		"kicks per window per round (the partition shifts every round)").Auto("the window size, fewer when a round would pass 60 ms").Experimental(),
-	solver.Int(OptReplicas, func(c *orConfig) *int { return &c.Replicas }, 0, 0, 64,
-		"warps searching each window from different random streams; the best is kept").Auto("warps that fill the device, at most 16").Experimental(),
 	solver.Float(OptGlobal, func(c *orConfig) *float64 { return &c.Global }, 1, 0, 3600,
 		"seconds between global 2-opt and Or-opt descents on the CPU (the moves between windows); 0: none").Experimental(),
 	solver.Choice(OptStart, func(c *orConfig) *string { return &c.Start }, "greedy", []string{"greedy", "sfc"},
@@ -107,8 +87,7 @@ var orSpec = solver.NewSpec(
 })
 
 // orStartSFCMinN is the size from which or-ils starts from the
-// space-filling curve (a greedy tour takes seconds there) and makes its
-// global passes every 2 s.
+// space-filling curve and makes its global passes every 2 s.
 const orStartSFCMinN = 200000
 
 func init() {

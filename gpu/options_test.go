@@ -20,12 +20,13 @@ func TestGPUOptionsValidate(t *testing.T) {
 	}{
 		{"rkbi_k 8", AlgoThreeOptILS, map[string]string{"rkbi_k": "8"}, "", ""},
 		{"rkbi_k 9", AlgoThreeOptILS, map[string]string{"rkbi_k": "9"}, "--opt rkbi_k", "1..8"},
-		{"samples negative", AlgoThreeOptILS, map[string]string{"samples": "-4"}, "--opt samples", "1..1024"},
-		{"loop on the host", AlgoThreeOptILS, map[string]string{"loop": "host"}, "", ""},
-		{"loop unknown", AlgoThreeOptILS, map[string]string{"loop": "cpu"}, "--opt loop", "--opt loop cpu is unknown: want one of device|host"},
+		{"samples is gone", AlgoThreeOptILS, map[string]string{"samples": "4"}, "--opt", "unknown"},
+		{"loop is gone", AlgoThreeOptILS, map[string]string{"loop": "host"}, "--opt", "unknown"},
+		{"pick is gone", AlgoTwoOptClimb, map[string]string{"pick": "best"}, "--opt", "unknown"},
 		{"an engine's report read back", AlgoSwapClimb, map[string]string{"launch_waves": "3"}, "", ""},
 		{"tenure 0", AlgoSwapClimb, map[string]string{"tenure": "0"}, "--opt tenure", "1..2^20"},
 		{"wmoves is gone", AlgoOrILS, map[string]string{"wmoves": "3opt"}, "--opt", "unknown"},
+		{"replicas is gone", AlgoOrILS, map[string]string{"replicas": "4"}, "--opt", "unknown"},
 		{"wsegment on or-ils", AlgoOrILS, map[string]string{"wsegment": "30"}, "--opt", "unknown"},
 		{"segment past 512", AlgoOrILS, map[string]string{"segment": "513"}, "--opt segment", "1..512"},
 		{"start random", AlgoTwoOptClimb, map[string]string{"start": "random"}, "", ""},
@@ -52,18 +53,18 @@ func TestGPUOptionsValidate(t *testing.T) {
 }
 
 // TestGPUConfigsParse: each spec fills its config from a run's Params
-// with its defaults, the Params fields it takes and the instance's size.
+// with its defaults, the shared options it takes and the instance's size.
 func TestGPUConfigsParse(t *testing.T) {
-	c3, err := threeOptSpec.Parse(hostInstance(100, 1), solver.Params{Blocks: 7, Extra: map[string]string{"rkbi_k": "5", "loop": "host"}})
-	if err != nil || c3 != (threeOptConfig{Blocks: 7, Threads: 256, K: 5, Samples: 4, Dist: "auto", Loop: "host"}) {
+	c3, err := threeOptSpec.Parse(hostInstance(100, 1), solver.Params{Extra: map[string]string{"blocks": "7", "rkbi_k": "5", "dist": "matrix"}})
+	if err != nil || c3 != (threeOptConfig{Blocks: 7, Threads: 256, K: 5, Dist: "matrix"}) {
 		t.Errorf("3opt-ils: %+v %v", c3, err)
 	}
-	cs, err := swapSpec.Parse(hostInstance(100, 1), solver.Params{Threads: 64, Extra: map[string]string{"tabu": "100"}})
+	cs, err := swapSpec.Parse(hostInstance(100, 1), solver.Params{Extra: map[string]string{"threads": "64", "tabu": "100"}})
 	if err != nil || cs != (swapConfig{Threads: 64, Dist: "auto", Tabu: 100}) {
 		t.Errorf("swap-climb: %+v %v (tenure and blocks left for the engine)", cs, err)
 	}
 	cc, err := climbSpec.Parse(hostInstance(100, 1), solver.Params{})
-	if err != nil || cc != (climbConfig{Pick: "disjoint", Start: "nn"}) {
+	if err != nil || cc != (climbConfig{Start: "nn"}) {
 		t.Errorf("2opt-climb: %+v %v", cc, err)
 	}
 	for _, c := range []struct {

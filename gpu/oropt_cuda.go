@@ -24,8 +24,7 @@ func init() {
 // orK is OR_K of kernels/oropt.cu: neighbours per city in a window.
 const orK = 8
 
-// orBlockShared is the dynamic shared memory a block of windows may take:
-// 1 to 4 warps (windows) per block, as many as fit.
+// orBlockShared is the shared memory a block of 1 to 4 windows may take.
 const orBlockShared = 200 << 10
 
 // orWarps returns the windows (warps) per block for windows of L cities.
@@ -48,14 +47,13 @@ type orRun struct {
 	evals, total     cu.DevicePtr
 	shared, cshared  int
 	hostEval, hostTo []uint64
-	// done marks the end of a round; waiting on it blocks the run's
-	// thread instead of spinning, so the host core stays free for the
-	// CPU search that runs beside the windows
+	// done marks a round's end; waiting on it leaves the host core to the CPU
+	// search beside the windows
 	done cu.Event
 }
 
-// orGeometry returns the windows and replicas of a run of n cities with
-// windows of at most L cities on d.
+// orGeometry returns the windows and replicas (replicas 0: as fill d) of n
+// cities in windows of at most L.
 func orGeometry(d *device, n, L, replicas int) (W, R int, err error) {
 	fn, ok := d.fn("oropt_windows")
 	if !ok {
@@ -75,8 +73,7 @@ func orGeometry(d *device, n, L, replicas int) (W, R int, err error) {
 	return W, min(16, max(1, slots/W)), nil
 }
 
-// newOrRun allocates the buffers and uploads the coordinates and tour t
-// (the run's thread).
+// newOrRun allocates the run and uploads the coordinates and tour t.
 func newOrRun(ru *run, in *solver.Instance, t []int32, L, replicas int) (*orRun, error) {
 	metric, err := metricCode(in)
 	if err != nil {
@@ -106,20 +103,9 @@ func newOrRun(ru *run, in *solver.Instance, t []int32, L, replicas int) (*orRun,
 	if r.W, r.R, err = orGeometry(d, in.N, L, replicas); err != nil {
 		return nil, err
 	}
-	n := int64(in.N)
-	alloc := func(p *cu.DevicePtr, bytes int64) {
-		if err == nil {
-			*p, err = r.bufs.alloc(bytes)
-		}
-	}
-	alloc(&r.xy, 16*n)
-	alloc(&r.tour, 4*n)
-	alloc(&r.ord, 2*int64(r.W)*int64(r.R)*int64(L))
-	alloc(&r.gain, 8*int64(r.W)*int64(r.R))
-	alloc(&r.evals, 8)
-	alloc(&r.total, 8)
-	if err != nil {
-		r.bufs.freeAll()
+	n, WR := int64(in.N), int64(r.W)*int64(r.R)
+	if err := r.bufs.allocAll(devBuf{&r.xy, 16 * n}, devBuf{&r.tour, 4 * n}, devBuf{&r.ord, 2 * WR * int64(L)},
+		devBuf{&r.gain, 8 * WR}, devBuf{&r.evals, 8}, devBuf{&r.total, 8}); err != nil {
 		return nil, err
 	}
 	xy := make([]float64, 2*in.N)
@@ -131,16 +117,8 @@ func newOrRun(ru *run, in *solver.Instance, t []int32, L, replicas int) (*orRun,
 		r.bufs.freeAll()
 		return nil, fmt.Errorf("creating an event: %w", err)
 	}
-	if err = htod(r.xy, xy); err == nil {
-		err = htod(r.tour, t)
-	}
-	if err == nil {
-		err = htod(r.evals, r.hostEval)
-	}
-	if err == nil {
-		err = htod(r.total, r.hostTo)
-	}
-	if err != nil {
+	if err := inOrder(func() error { return htod(r.xy, xy) }, func() error { return htod(r.tour, t) },
+		func() error { return htod(r.evals, r.hostEval) }, func() error { return htod(r.total, r.hostTo) }); err != nil {
 		r.free()
 		return nil, err
 	}
@@ -154,18 +132,15 @@ func (r *orRun) free() {
 	r.bufs.freeAll()
 }
 
-// round queues one round: every window searched from offset off with
-// kicks kicks, then the best replica of each committed. It waits for both
-// and returns the total gain so far and the moves evaluated so far.
+// round runs every window from offset off with kicks kicks and commits
+// each one's best replica; it returns the gain and the moves evaluated so
+// far.
 func (r *orRun) round(off int64, kicks int, seed uint64, maxSeg int) (gain, evals uint64, err error) {
 	d := r.run
 	span, w := int64(r.n), r.W
 	g := (w*r.R + r.wpb - 1) / r.wpb
-	// the kernel's sequential 3-opt moves (three = 1) measured no
-	// stronger than 2-opt and Or-opt alone (docs/PERF.md, "Lever 2")
-	three := 0
 	if err := d.launch("oropt_windows", g, 1, 32*r.wpb, r.shared, d.stream,
-		r.xy, r.tour, r.n, off, span, w, r.L, r.R, kicks, seed, maxSeg, r.metric, three, r.ord, r.gain, r.evals); err != nil {
+		r.xy, r.tour, r.n, off, span, w, r.L, r.R, kicks, seed, maxSeg, r.metric, r.ord, r.gain, r.evals); err != nil {
 		return 0, 0, err
 	}
 	if err := d.launch("oropt_commit", (w+r.wpb-1)/r.wpb, 1, 32*r.wpb, r.cshared, d.stream,
@@ -187,50 +162,28 @@ func (r *orRun) round(off int64, kicks int, seed uint64, maxSeg int) (gain, eval
 	return r.hostTo[0], r.hostEval[0], nil
 }
 
-// orOptions are or-ils's settings as the run uses them.
-type orOptions struct {
-	window, kicks, replicas, maxSeg int
-	start                           string
-	global                          time.Duration // between global 2-opt and Or-opt passes on the CPU (0: none)
-}
-
-// orOptionsOf turns or-ils's config into the run's settings: the kicks
-// per round default to the window size.
-func orOptionsOf(c orConfig) orOptions {
-	o := orOptions{window: c.Window, kicks: c.Kicks, replicas: c.Replicas, maxSeg: c.Segment, start: c.Start,
-		global: time.Duration(c.Global * float64(time.Second))}
-	if o.kicks == 0 {
-		o.kicks = o.window
-	}
-	return o
-}
-
 // parseOrOptions reads or-ils's settings from its Params on n cities.
-func parseOrOptions(p solver.Params, n int) (orOptions, error) {
-	c, err := orSpec.Parse(&solver.Instance{N: n}, p)
-	return orOptionsOf(c), err
+func parseOrOptions(p solver.Params, n int) (orConfig, error) {
+	return orSpec.Parse(&solver.Instance{N: n}, p)
 }
 
-// autoOrOptions reads the windows' settings from GPU auto's Params: the
-// option it shares with or-ils (window) and wsegment, its name
-// for the windows' kick segment (its segment is the CPU auto engine's);
-// or-ils's defaults otherwise.
-func autoOrOptions(p solver.Params, n int) (orOptions, error) {
+// autoOrOptions reads the windows' settings from GPU auto's Params: window,
+// and wsegment as the kick segment; or-ils's defaults otherwise.
+func autoOrOptions(p solver.Params, n int) (orConfig, error) {
 	c, err := orSpec.ParseKnown(&solver.Instance{N: n}, windowParams(p))
 	if err != nil {
-		return orOptions{}, err
+		return c, err
 	}
-	if c.Segment, err = solver.OptionsFor(AlgoAuto, solver.BackendGPU).Int(p, OptWindowSegment); err != nil {
-		return orOptions{}, err
-	}
-	return orOptionsOf(c), nil
+	c.Segment, err = solver.OptionsFor(AlgoAuto, solver.BackendGPU).Int(p, OptWindowSegment)
+	return c, err
 }
 
-// solveOrILS is the or-ils engine. Each round cuts the tour into windows
-// of consecutive positions at a random offset and runs the windowed
-// iterated local search of kernels/oropt.cu in all of them at once; the
-// tour on the device only ever gets shorter (a window commits its best
-// replica when that gained), so the current tour is the best one.
+// globalEvery is the time between global passes (0: none).
+func (c orConfig) globalEvery() time.Duration { return time.Duration(c.Global * float64(time.Second)) }
+
+// solveOrILS is the or-ils engine: each round runs kernels/oropt.cu's
+// windowed iterated local search at a random offset; a window commits only
+// gains, so the device's tour is the best.
 func solveOrILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	if p.TimeLimit <= 0 {
@@ -247,8 +200,7 @@ func solveOrILS(ctx context.Context, e solver.Engine, in *solver.Instance, p sol
 	return solver.Finish(in, e, p, solver.Outcome{Tour: ph.tour, Moves: ph.moves, Steps: ph.steps, Start: start, Stopped: ph.stopped, Device: ph.device})
 }
 
-// orPhase is what an or-ils run hands back: its best tour (exact length)
-// and counters, and whether it stopped at the limit.
+// orPhase is an or-ils run's best tour, its exact length and counters.
 type orPhase struct {
 	tour         []int
 	length       int64
@@ -257,9 +209,8 @@ type orPhase struct {
 	device       string
 }
 
-// orILS runs the windowed search with settings o until the deadline of p
-// (from start), ctx or the target.
-func orILS(ctx context.Context, in *solver.Instance, p solver.Params, o orOptions, snaps chan solver.Snapshot, start time.Time) (orPhase, error) {
+// orILS runs or-ils with settings o until p's deadline, ctx or the target.
+func orILS(ctx context.Context, in *solver.Instance, p solver.Params, o orConfig, snaps chan solver.Snapshot, start time.Time) (orPhase, error) {
 	var ph orPhase
 	ru, err := newRun()
 	if err != nil {
@@ -271,8 +222,7 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, o orOption
 		interval = 250 * time.Millisecond // a snapshot copies the whole tour
 	}
 	l := newRunLoop(ctx, in, p, snaps, start, interval)
-	// the set-up phases hold the time limit too: a greedy start that
-	// cannot finish in time falls back to the space-filling curve
+	// a greedy start that misses the deadline falls back to the curve
 	cctx, cancel := context.WithDeadline(ctx, l.deadline)
 	defer cancel()
 	cur, nb, err := orStart(cctx, l, o)
@@ -281,7 +231,7 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, o orOption
 	}
 	w := &orWalk{l: l, ru: ru, o: o, nb: nb, nbReady: make(chan *neighbor.Lists, 1), lastGlobal: time.Now(),
 		rng: rand.New(rand.NewPCG(p.Seed, 0x0e11)), t32: make([]int32, in.N)}
-	if o.global > 0 {
+	if o.Global > 0 {
 		go func(nb *neighbor.Lists) {
 			if nb == nil {
 				nb, _ = neighbor.NearestContext(cctx, in, 10) // nil when the run ended first
@@ -293,10 +243,8 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, o orOption
 	l.bestLen = w.length0
 	f := l.frac()
 	l.sink.Send(solver.Snapshot{Tour: cur, Length: w.length0, Best: cur, BestLength: w.length0, Phase: solver.PhaseSearch, PhaseProgress: f, Progress: f})
-	for i, c := range cur {
-		w.t32[i] = int32(c)
-	}
-	if err := ru.do(func() (err error) { w.r, err = newOrRun(ru, in, w.t32, min(o.window, in.N), o.replicas); return err }); err != nil {
+	copy(w.t32, convert[int32](cur))
+	if err := ru.do(func() (err error) { w.r, err = newOrRun(ru, in, w.t32, min(o.Window, in.N), 0); return err }); err != nil {
 		return ph, err
 	}
 	defer ru.do(func() error { w.r.free(); return nil })
@@ -317,10 +265,9 @@ func orILS(ctx context.Context, in *solver.Instance, p solver.Params, o orOption
 	return ph, nil
 }
 
-// orStart is or-ils's start tour: Params.Start, the greedy tour (with the
-// candidate lists it was built on) or, when asked or when the greedy tour
-// cannot be built in time (ctx), the space-filling curve.
-func orStart(ctx context.Context, l *runLoop, o orOptions) (cur []int, nb *neighbor.Lists, err error) {
+// orStart is or-ils's start tour: Params.Start, the greedy tour (and its
+// lists) or, when asked or out of time, the space-filling curve.
+func orStart(ctx context.Context, l *runLoop, o orConfig) (cur []int, nb *neighbor.Lists, err error) {
 	in := l.in
 	switch {
 	case len(l.p.Start) == in.N:
@@ -328,7 +275,7 @@ func orStart(ctx context.Context, l *runLoop, o orOptions) (cur []int, nb *neigh
 			return nil, nil, fmt.Errorf("start tour: %v", err)
 		}
 		return slices.Clone(l.p.Start), nil, nil
-	case o.start == "greedy":
+	case o.Start == "greedy":
 		l.sink.SendPhase(solver.PhaseNeighbours, solver.UnknownProgress)
 		if nb, err = neighbor.NearestContext(ctx, in, 10); err == nil {
 			l.sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
@@ -341,13 +288,12 @@ func orStart(ctx context.Context, l *runLoop, o orOptions) (cur []int, nb *neigh
 	return construct.SpaceFillingCurve(in), nil, nil
 }
 
-// orWalk is the host's side of an or-ils run: the windows on the device,
-// the tour's host copy, and the global passes between windows.
+// orWalk is the host's side of an or-ils run.
 type orWalk struct {
 	l  *runLoop
 	ru *run
 	r  *orRun
-	o  orOptions
+	o  orConfig
 	// nb is the global candidate lists, once nbReady has delivered them.
 	nb      *neighbor.Lists
 	nbReady chan *neighbor.Lists
@@ -366,25 +312,18 @@ func (w *orWalk) download() error {
 	return w.ru.do(func() error { return dtoh(w.t32, w.r.tour) })
 }
 
-func (w *orWalk) tour() []int {
-	out := make([]int, len(w.t32))
-	for i, c := range w.t32 {
-		out[i] = int(c)
-	}
-	return out
-}
+func (w *orWalk) tour() []int { return convert[int](w.t32) }
 
-// step runs one round of the windows at a random offset, then a global
-// pass when one is due.
+// step runs one round of the windows, then a global pass when one is due.
 func (w *orWalk) step() (done bool, err error) {
 	l, in := w.l, w.l.in
-	kicks := w.clock.kicks(w.o.kicks, time.Until(l.deadline))
+	kicks := w.clock.kicks(w.o.Window, time.Until(l.deadline))
 	off := w.rng.Int64N(int64(in.N))
 	seed := l.p.Seed*0x9E3779B97F4A7C15 + uint64(w.rounds)
 	t0 := time.Now()
 	var gain uint64
 	err = w.ru.do(func() (err error) {
-		gain, w.evals, err = w.r.round(off, kicks, seed, w.o.maxSeg)
+		gain, w.evals, err = w.r.round(off, kicks, seed, w.o.Segment)
 		return err
 	})
 	if err != nil {
@@ -395,11 +334,10 @@ func (w *orWalk) step() (done bool, err error) {
 	l.steps += int64(kicks) * int64(w.r.W) * int64(w.r.R)
 	l.bestLen = w.length0 - int64(gain) + w.globalDelta
 	l.moves = int64(w.evals + w.globalEvals)
-	// a pass stops early at the limit, having wasted its set-up: start
-	// one only when the last one (or, before the first, about 5 µs a
-	// city) fits twice in the time left
+	// start a pass only when the last one (at first 5 µs a city) fits twice
+	// in the time left
 	est := max(w.lastGlobalDur, time.Duration(in.N)*5*time.Microsecond)
-	if w.o.global > 0 && time.Since(w.lastGlobal) >= w.o.global && time.Until(l.deadline) > 2*est {
+	if w.o.Global > 0 && time.Since(w.lastGlobal) >= w.o.globalEvery() && time.Until(l.deadline) > 2*est {
 		if w.nb == nil {
 			select {
 			case w.nb = <-w.nbReady:
@@ -414,10 +352,7 @@ func (w *orWalk) step() (done bool, err error) {
 }
 
 // global makes the moves between windows: 2-opt then Or-opt descents over
-// the whole tour with the global candidate lists, on the CPU. The pass
-// ends with the run (a valid tour, the exact delta of the moves made so
-// far); it takes seconds on a million cities, so phase snapshots keep
-// front ends informed meanwhile.
+// the whole tour on the CPU, ending with the run, with phase snapshots.
 func (w *orWalk) global() error {
 	l := w.l
 	if err := w.download(); err != nil {
@@ -438,9 +373,7 @@ func (w *orWalk) global() error {
 	l.bestLen += dl + dl2
 	w.globalEvals += uint64(ev + ev2)
 	l.moves = int64(w.evals + w.globalEvals)
-	for i, c := range a.Tour {
-		w.t32[i] = int32(c)
-	}
+	copy(w.t32, convert[int32](a.Tour))
 	if err := w.ru.do(func() error { return htod(w.r.tour, w.t32) }); err != nil {
 		return err
 	}
@@ -449,8 +382,7 @@ func (w *orWalk) global() error {
 	return nil
 }
 
-// view downloads the tour for a snapshot: the device's tour only ever
-// gets shorter, so it is the best too.
+// view downloads the tour, the best too, for a snapshot.
 func (w *orWalk) view(s *solver.Snapshot) error {
 	if err := w.download(); err != nil {
 		return err

@@ -143,8 +143,8 @@ func TestOrOptionsWindowSegment(t *testing.T) {
 		if (err == nil) != c.ok {
 			t.Fatalf("%v: error %v, want ok=%v", c.extra, err, c.ok)
 		}
-		if c.ok && o.maxSeg != c.seg {
-			t.Fatalf("%v: maxSeg %d, want %d", c.extra, o.maxSeg, c.seg)
+		if c.ok && o.Segment != c.seg {
+			t.Fatalf("%v: segment %d, want %d", c.extra, o.Segment, c.seg)
 		}
 	}
 }

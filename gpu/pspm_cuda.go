@@ -15,23 +15,18 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// pspmReduceThreads is the block size of pspm_sync and pspm_init
-// (PSPM_REDUCE_THREADS in kernels/pspm.cu): their tree reductions need a
-// power of two, and their shared arrays hold this many values.
+// pspmReduceThreads is pspm_sync's block size (PSPM_REDUCE_THREADS).
 const pspmReduceThreads = 1024
 
-// pspmLaunchIters is the most iterations per search one annealing launch
-// runs when the searches fill one wave of the GPU (about 0.2 s on an H100
-// at d493): a stop or the time limit is seen within about a launch. More
-// searches than a wave get proportionally fewer iterations per launch.
+// pspmLaunchIters is the most iterations per search of one launch when the
+// searches fill one wave, so that a stop is seen within a short launch.
 const pspmLaunchIters = 1 << 18
 
-// pspmRun is one PSPM run on the device: the launch plan, the schedule,
-// the device state of tb searches and the pinned copy of the global best.
+// pspmRun is one PSPM run on the device.
 type pspmRun struct {
 	r           *run
 	in          *solver.Instance
-	p           solver.Params
+	p           solver.Anneal
 	cfg         pspmConfig
 	n, tb, tpb  int
 	metric      int
@@ -46,27 +41,24 @@ type pspmRun struct {
 	host                                pinned
 
 	iter     int64 // iterations run per search
-	fromBest bool  // the last launch ended in a synchronisation: the next starts from the global best
+	fromBest bool  // the next launch starts from the global best
 	bestTour []int // the last global best read back
 	bestLen  int64
 	unsent   bool  // bestTour is newer than the last snapshot
 	greedy   []int // the start of a fitted schedule (nil: none)
 }
 
-// solvePSPM runs PSPM with tb blocks (0: the default) of tpb threads:
-// Lam et al.'s schedule, or one fitted to the time limit (pspmSchedule),
-// a device-side synchronisation every K temperature steps, snapshots from
-// the synchronisations' copies.
-func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, tb, tpb int) (solver.Result, error) {
+// solvePSPM runs PSPM (SSPM: one block; PSSM: one thread per block) on
+// Lam et al.'s schedule or one fitted to the time limit (pspmSchedule).
+func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	fit := solver.FitsToLimit(p)
-	s, err := newPSPMRun(e.Name(), in, p, tb, tpb)
+	s, err := newPSPMRun(e.Name(), in, p)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	if fit && p.TimeLimit > 0 && s.draw.lists != nil && len(p.Start) != in.N {
-		// A fitted schedule starts its searches from the greedy tour
-		// (pspmSchedule.turnFitted).
+		// a fitted schedule restarts from the greedy tour
 		_, t, ok := startTour(ctx, start.Add(p.TimeLimit), in, p, 8, solver.NewSink(nil, 0, start))
 		if ok {
 			s.greedy = t
@@ -92,7 +84,7 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		deadline = start.Add(s.p.TimeLimit)
 	}
 	s.sched = newPSPMSchedule(s.p, s.n, s.draw, fit, deadline)
-	if s.greedy != nil && p.T0 == 0 {
+	if s.greedy != nil && !p.Given("t0") {
 		s.sched.coolFrom = s.draw.from
 	}
 	sink.SendPhase(solver.PhaseSearch, 0)
@@ -106,14 +98,13 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	return s.finish(e, sink, start, stopped)
 }
 
-// newPSPMRun reads engine's options and checks what the kernels need (no
-// device yet).
-func newPSPMRun(engine string, in *solver.Instance, p solver.Params, tb, tpb int) (*pspmRun, error) {
+// newPSPMRun reads engine's options and checks what the kernels need.
+func newPSPMRun(engine string, in *solver.Instance, q solver.Params) (*pspmRun, error) {
 	metric, err := metricCode(in)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := pspmSpecs[engine].Parse(in, p)
+	cfg, err := pspmSpecs[engine].Parse(in, q)
 	if err != nil {
 		return nil, err
 	}
@@ -121,21 +112,29 @@ func newPSPMRun(engine string, in *solver.Instance, p solver.Params, tb, tpb int
 	if span := coordSpan(in); span > 4e6 {
 		return nil, fmt.Errorf("%w: pspm needs coordinates within a span of 4e6 (%s spans %.3g)", ErrUnsupported, in.Name, span)
 	}
-	if err := defaultSchedule(&p); err != nil {
+	p, err := solver.AnnealOf(q)
+	if err != nil {
 		return nil, err
+	}
+	tb, tpb := p.Blocks, p.Threads
+	switch engine {
+	case AlgoSSPM:
+		tb = 1
+	case AlgoPSSM:
+		tpb = 1
 	}
 	if tpb <= 0 {
 		tpb = 32
 	}
-	draw, err := pspmDrawOf(in, cfg, p, scheduleSteps(p))
+	draw, err := pspmDrawOf(in, cfg, p, solver.ScheduleSteps(p))
 	if err != nil {
 		return nil, err
 	}
 	return &pspmRun{in: in, p: p, cfg: cfg, n: in.N, tb: tb, tpb: tpb, metric: metric, draw: draw, bestLen: -1}, nil
 }
 
-// anneal runs the schedule's launches until it ends, the context is done
-// or the target is reached; stopped says the schedule was cut short.
+// anneal runs the schedule's launches until it ends, is stopped (stopped:
+// cut short) or reaches the target.
 func (s *pspmRun) anneal(ctx context.Context, sink *solver.Sink, deadline time.Time) (stopped bool, err error) {
 	r := s.r
 	stop := func() bool { return ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) }
@@ -200,20 +199,25 @@ func (s *pspmRun) launch(seg pspmSegment) error {
 	return r.sync("pspm")
 }
 
-// restart starts every search again from the greedy tour: a fitted
-// schedule's start (the first launches, Lam's, measured the rate).
+// restart starts every search again from the greedy tour (a fitted
+// schedule's start).
 func (s *pspmRun) restart() error {
 	if err := htod(s.start, tourToNext(s.greedy)); err != nil {
 		return err
 	}
 	s.fromBest = false
-	return s.r.launch("pspm_init_"+metricSuffix[s.metric], s.tb, 1, pspmReduceThreads/4, 0, s.r.stream,
-		s.xy, s.n, s.start, s.cur, s.curCost, s.arch, s.archCost, s.p.Seed)
+	return s.initSearches(s.start)
 }
 
-// syncBest runs pspm_sync (the searches' best archive into the global
-// best, where the next launch that starts from it reads it) and reads the
-// global best back.
+// initSearches queues pspm_init: every search from the tour at from, or
+// from a random tour when from is 0.
+func (s *pspmRun) initSearches(from cu.DevicePtr) error {
+	return s.r.launch("pspm_init_"+metricSuffix[s.metric], s.tb, 1, pspmReduceThreads/4, 0, s.r.stream,
+		s.xy, s.n, from, s.cur, s.curCost, s.arch, s.archCost, s.p.Seed)
+}
+
+// syncBest runs pspm_sync (the best archive into the global best) and
+// reads the global best back.
 func (s *pspmRun) syncBest() error {
 	r := s.r
 	if err := r.launch("pspm_sync", 1, 1, pspmReduceThreads, 0, r.stream, s.archCost, s.tb, s.arch, s.n, s.gbest, s.gbestCost, s.gbestBlock); err != nil {
@@ -237,8 +241,7 @@ func (s *pspmRun) syncBest() error {
 	return nil
 }
 
-// send hands the last global best to the sink when one is due, and
-// reports whether it did.
+// send hands the last global best to the sink when due, reporting whether.
 func (s *pspmRun) send(sink *solver.Sink) bool {
 	if !s.unsent || !sink.Due() {
 		return false
@@ -250,29 +253,29 @@ func (s *pspmRun) send(sink *solver.Sink) bool {
 	return true
 }
 
-// finish reports the run: the last global best, the schedule that ran,
-// and the draw's temperature when the default chose it.
+// finish reports the run, with the draw's temperature when the default
+// chose it.
 func (s *pspmRun) finish(e solver.Engine, sink *solver.Sink, start time.Time, stopped bool) (solver.Result, error) {
 	p := s.p
 	p.Blocks, p.Threads = s.tb, s.tpb
 	if s.draw.from > 0 && s.draw.lists != nil && s.cfg.NNFrom == nil {
-		// Report the temperature the default chose, in full, so that the
-		// run's parameters rerun as they are.
-		p = p.WithExtra("nnfrom", strconv.FormatFloat(s.draw.from, 'g', -1, 64))
+		// in full, so that the reported parameters rerun as they are
+		p.Params = p.WithExtra("nnfrom", strconv.FormatFloat(s.draw.from, 'g', -1, 64))
 	}
 	best := s.bestTour
 	sink.Send(solver.Snapshot{Best: best, BestLength: s.bestLen, Length: s.bestLen, Step: s.sched.steps(), Progress: s.sched.progress(), Moves: s.moves()})
-	res, err := solver.Finish(s.in, e, p, solver.Outcome{Tour: best, Moves: s.moves(), Steps: s.sched.steps(), Start: start, Stopped: stopped, Device: s.r.d.label})
+	res, err := solver.Finish(s.in, e, p.Report(e), solver.Outcome{Tour: best, Moves: s.moves(), Steps: s.sched.steps(), Start: start, Stopped: stopped, Device: s.r.d.label})
 	res.Schedule = s.sched.report()
 	return res, err
 }
 
-// moves is the number of moves evaluated: every thread of every search one
-// per iteration.
-func (s *pspmRun) moves() int64 { return s.iter * int64(s.tb) * int64(s.tpb) }
+// moves is the number of moves evaluated: tpb per team per iteration.
+func (s *pspmRun) moves() int64 {
+	return s.iter * int64(s.tb) * int64(s.tpb) * int64(max(1, s.pl.teams))
+}
 
-// setUp plans the launch, sizes the searches to the device memory,
-// allocates the state and queues pspm_init (the run's thread).
+// setUp plans the launch, sizes the searches, allocates the state and
+// queues pspm_init (the run's thread).
 func (s *pspmRun) setUp() error {
 	r, n := s.r, s.n
 	var err error
@@ -301,18 +304,16 @@ func (s *pspmRun) setUp() error {
 	if s.host, err = allocPinned(4*n + 8); err != nil {
 		return err
 	}
-	// random tours, or the start tour when one was given (s.start holds
-	// the greedy tour of a fitted schedule only from restart on)
+	// the start tour when given (a fitted schedule's greedy one waits for restart)
 	var from cu.DevicePtr
 	if len(s.p.Start) == n {
 		from = s.start
 	}
-	return r.launch("pspm_init_"+metricSuffix[s.metric], s.tb, 1, pspmReduceThreads/4, 0, r.stream,
-		s.xy, n, from, s.cur, s.curCost, s.arch, s.archCost, s.p.Seed)
+	return s.initSearches(from)
 }
 
-// searches returns the run's searches: the ones asked for, checked
-// against the device memory, or the default def (planDefault) within it.
+// searches returns the searches asked for, checked against the device
+// memory, or the default def within it.
 func (s *pspmRun) searches(def int) (int, error) {
 	free, _, err := cu.MemInfo()
 	if err != nil {
@@ -325,7 +326,7 @@ func (s *pspmRun) searches(def int) (int, error) {
 		return 0, fmt.Errorf("pspm: one search of %d cities needs %d MiB of GPU memory; %d MiB are free", s.n, s.pl.blockBytes(s.n)>>20, free>>20)
 	}
 	if s.tb <= 0 {
-		// within the blocks option's range, which the tours on the host bound
+		// within the blocks option's range
 		maxTB = min(maxTB, max(1, int64(solver.MaxTourCells/s.n)))
 		return int(min(int64(def), maxTB)), nil
 	}
@@ -336,11 +337,9 @@ func (s *pspmRun) searches(def int) (int, error) {
 	return s.tb, nil
 }
 
-// launchBudget is the iterations per search of one launch: whole
-// temperature steps of Lam's schedule while a step is short, else parts of
-// one; fewer when more searches than a wave share the device, or when the
-// city records live in global memory (an iteration costs about ten times
-// more: n = 5000 on an H100 took over 2 s for 2^18 iterations).
+// launchBudget is the iterations per search of one launch: whole steps of
+// Lam's schedule while a step is short, else parts of one; fewer with more
+// searches than a wave, or with the city records in global memory.
 func (s *pspmRun) launchBudget() int64 {
 	wave := int64(s.pl.perSM * s.r.d.info.Multiprocs)
 	budget := max(1, min(pspmLaunchIters, pspmLaunchIters*wave/int64(s.tb)))

@@ -24,7 +24,10 @@ import (
 // per warp (threads 32 and 7; 64, 48, 40 and 33: two moves per lane), a
 // search per block (96, 80, 1024), the three coordinate metrics, larger
 // instances (n = 3000; 20000: the lists in global memory; 15000 on 132
-// searches: in shared memory, a search per SM) and the move draws: uniform, from the
+// searches: in shared memory, a search per SM; the default searches from
+// 3000 cities: the tour layout, a block of warps making concurrent moves on
+// one tour, whose cost is the sum of the moves the warps made under their
+// locks) and the move draws: uniform, from the
 // neighbour lists on half the lanes (the default's draw at these
 // temperatures) and on all of them; the neighbour draw's e[p] is a
 // distance the kernel computes, not the cached one, so a mismatch between
@@ -36,7 +39,7 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases := []struct {
-		n, threads, blocks int
+		n, threads, blocks int // blocks -1: the default
 		metric             solver.Metric
 		draw               string // the "draw" option ("": auto, nn at these temperatures)
 	}{
@@ -68,18 +71,21 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		{150, 7, 0, solver.Euc2D, "mixed"},
 		{3000, 32, 0, solver.Euc2D, "mixed"},
 		{200, 32, 0, solver.Att, "mixed"},
+		{15000, 32, -1, solver.Euc2D, "nn"}, // the tour layout
+		{5000, 32, -1, solver.Euc2D, ""},
+		{3000, 32, -1, solver.Att, "mixed"},
+		{3000, 32, -1, solver.Ceil2D, "uniform"},
 	}
 	for _, c := range cases {
 		in := randomInstance(c.n, c.metric, 1000, uint64(20+c.n+c.threads))
 		p := quickParams(5)
 		p.TimeLimit = 0
-		p.Threads = c.threads
-		if c.blocks > 0 {
-			p.Blocks = c.blocks
+		p = withOpts(p, fmt.Sprint("threads=", c.threads))
+		if c.blocks != 0 {
+			p = withOpts(p, fmt.Sprint("blocks=", max(0, c.blocks)))
 		}
-		p.Extra = map[string]string{}
 		if c.draw != "" {
-			p.Extra["draw"] = c.draw
+			p = p.WithExtra("draw", c.draw)
 		}
 		snaps := solver.Latest()
 		r, err := e.Solve(context.Background(), in, p, snaps)
@@ -101,8 +107,8 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		if r.Length >= start {
 			t.Fatalf("n=%d threads=%d %v: %d is no better than the identity tour's %d", c.n, c.threads, c.metric, r.Length, start)
 		}
-		t.Logf("n=%d threads=%d blocks %d draw %s %v: device %d, exact %d, result %d (identity %d), %.3g moves/s, %d searches",
-			c.n, c.threads, c.blocks, c.draw, c.metric, s.BestLength, exact, r.Length, start, r.MovesPerSecond(), r.Params.Blocks)
+		t.Logf("n=%d threads=%d blocks %d draw %s %v: device %d, exact %d, result %d (identity %d), %.3g moves/s, %s searches",
+			c.n, c.threads, c.blocks, c.draw, c.metric, s.BestLength, exact, r.Length, start, r.MovesPerSecond(), r.Params.Extra["blocks"])
 	}
 }
 
@@ -118,7 +124,7 @@ func TestPSPMHonoursTimeLimit(t *testing.T) {
 	}
 	in := randomInstance(5000, solver.Euc2D, 100000, 77)
 	// Lam's schedule (alpha given: not fitted): 1146 steps of 50,000 iterations
-	p := solver.Params{Seed: 3, TimeLimit: 300 * time.Millisecond, Alpha: 0.99}
+	p := withOpts(solver.Params{Seed: 3, TimeLimit: 300 * time.Millisecond}, "alpha=0.99")
 	start := time.Now()
 	r, err := e.Solve(context.Background(), in, p, nil)
 	if err != nil {
@@ -156,7 +162,7 @@ func TestPSPMFitsScheduleToLimit(t *testing.T) {
 	if took > 3*time.Second {
 		t.Fatalf("took %v for a 1 s limit", took)
 	}
-	p.Alpha = 0.99 // Lam's, cut by the limit
+	p = withOpts(p, "alpha=0.99") // Lam's, cut by the limit
 	cut, err := e.Solve(context.Background(), in, p, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -172,7 +178,8 @@ func TestPSPMFitsScheduleToLimit(t *testing.T) {
 
 // BenchmarkPSPM runs PSPM on the TSPLIB instances named in TSPLAB_PSPM
 // (name,name,...; TSPLIB_DIR holding them) with the default options, or
-// TSPLAB_PSPM_THREADS and TSPLAB_PSPM_BLOCKS, and the time limit
+// TSPLAB_PSPM_THREADS and TSPLAB_PSPM_BLOCKS (TSPLAB_PSPM_WARPS: the tour
+// layout's most warps), and the time limit
 // TSPLAB_PSPM_TIME (a Go duration; none: Lam's whole schedule), and
 // reports moves per second and the gap to the optimum. docs/PERF.md keeps
 // the figures; tsp bench --suite lam is the paper's protocol.
@@ -186,8 +193,15 @@ func BenchmarkPSPM(b *testing.B) {
 	}
 	e, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
 	var p solver.Params
-	fmt.Sscan(os.Getenv("TSPLAB_PSPM_THREADS"), &p.Threads)
-	fmt.Sscan(os.Getenv("TSPLAB_PSPM_BLOCKS"), &p.Blocks)
+	for _, name := range []string{"threads", "blocks"} {
+		if v := os.Getenv("TSPLAB_PSPM_" + strings.ToUpper(name)); v != "" {
+			p = withOpts(p, name+"="+v)
+		}
+	}
+	if w := os.Getenv("TSPLAB_PSPM_WARPS"); w != "" {
+		defer func(w int) { pspmTourWarps = w }(pspmTourWarps)
+		fmt.Sscan(w, &pspmTourWarps)
+	}
 	if d := os.Getenv("TSPLAB_PSPM_TIME"); d != "" {
 		var err error
 		if p.TimeLimit, err = time.ParseDuration(d); err != nil {
@@ -240,7 +254,10 @@ func TestPSPMDrawOptions(t *testing.T) {
 	} {
 		p := quickParams(2)
 		p.TimeLimit = 0
-		p.Threads, p.Extra = c.threads, c.extra
+		p = withOpts(p, fmt.Sprint("threads=", c.threads))
+		for k, v := range c.extra {
+			p = p.WithExtra(k, v)
+		}
 		r, err := e.Solve(context.Background(), in, p, nil)
 		if c.want == "" {
 			if err != nil {
@@ -259,7 +276,8 @@ func TestPSPMDrawOptions(t *testing.T) {
 // TestPSPMPlansWarpLayouts: a search of up to 64 moves is one warp (two
 // moves per lane from 33), also with the neighbour draw; more moves take a
 // block; a run of one search per SM on 13,509 cities keeps its records in
-// shared memory, while a full wave keeps them in global memory.
+// shared memory, while a full wave keeps them in global memory; the
+// default there is the tour layout, up to 18,512 cities.
 func TestPSPMPlansWarpLayouts(t *testing.T) {
 	r := needRun(t)
 	nbr := pspmDefaultNbrBytes(493)
@@ -293,6 +311,21 @@ func TestPSPMPlansWarpLayouts(t *testing.T) {
 				return fmt.Errorf("n %d tb %d: %s holds %d searches per SM", c.n, c.tb, l.name, pl.perSM)
 			}
 			t.Logf("n %d tpb %d metric %d tb %d: %s, %d searches/SM", c.n, c.tpb, c.metric, c.tb, l.name, pl.perSM)
+		}
+		// The default searches: the tour layout where a wave would keep
+		// the records in global memory and the tour fits, one per SM.
+		for _, c := range []struct {
+			n, tpb int
+			tour   bool
+		}{{493, 32, false}, {13509, 32, true}, {18512, 32, true}, {13509, 64, false}, {30000, 32, false}} {
+			pl, tb, err := r.planDefault(c.n, c.tpb, metricEuc2D, pspmDefaultNbrBytes(c.n))
+			if err != nil {
+				return err
+			}
+			if pl.layout.tour != c.tour || (c.tour && (tb != sms || pl.teams < 8 || pl.teams*32 != pl.blockDim)) {
+				return fmt.Errorf("default n %d tpb %d: %s, %d searches of %d teams", c.n, c.tpb, pl.layout.name, tb, pl.teams)
+			}
+			t.Logf("default n %d tpb %d: %s, %d searches of %d teams, %d B shared", c.n, c.tpb, pl.layout.name, tb, pl.teams, pl.shared)
 		}
 		return nil
 	})

@@ -8,11 +8,9 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// pspmDraw is how a run draws its moves (the "draw" option): uniform over
-// the cities, or, from temperature step fromStep on, beside one of c's k
-// nearest cities on the lanes not set in mix (lists: n*k of them, padded
-// to an even count, in the kernel's 16-bit form; nil when the run never
-// draws from them).
+// pspmDraw is how a run draws its moves: uniform, or, from step fromStep
+// on, beside one of c's k nearest cities on the lanes not in mix (lists:
+// n*k, padded to even; nil when never used).
 type pspmDraw struct {
 	lists    []uint16
 	k        int
@@ -21,26 +19,18 @@ type pspmDraw struct {
 	from     float64 // the temperature the neighbour phase starts below (0: from the start)
 }
 
-// pspmNNFromScale times the mean distance from a city to its k-th nearest
-// is draw auto's default nnfrom: the best of 1, 3 and 10 on Lam et al.'s
-// hardest instances (docs/PERF.md, "The neighbour-list draw").
+// pspmNNFromScale times the mean distance to the k-th nearest city is the
+// default nnfrom (docs/PERF.md, "The neighbour-list draw").
 const pspmNNFromScale = 3
 
-// pspmMixLanes are the lanes that keep the uniform draw in the neighbour
-// phase of draw auto and mixed: every other lane, so half of a team's
-// moves are Lam et al.'s and half go beside a near city.
+// pspmMixLanes are the lanes that stay uniform in draw auto and mixed.
 const pspmMixLanes = 0xaaaaaaaa
 
-// pspmDrawOf sets up the draw of c's draw, nnk and nnfrom options. The neighbour draw
-// needs fewer than 65,535 cities (16-bit lists); "nn" or "mixed" asked
-// above is refused, "auto" there draws uniformly. auto is
-// uniform down to nnfrom, then mixed; nn and mixed start at nnfrom when it
-// is given, else at once. nnfrom's default is pspmNNFromScale times the
-// mean distance from a city to its k-th nearest: around there a move that
-// puts c beside a near city passes the Metropolis test often, while a
-// uniform move, whose delta is of the order of the tour's edges, seldom
-// does.
-func pspmDrawOf(in *solver.Instance, c pspmConfig, p solver.Params, steps int) (pspmDraw, error) {
+// pspmDrawOf sets up the draw of c's draw, nnk and nnfrom options: auto is
+// uniform down to nnfrom, then mixed; nn and mixed start at nnfrom when
+// given, else at once. Where the lists do not fit (pspmNNUnfit), nn and
+// mixed are refused and auto stays uniform.
+func pspmDrawOf(in *solver.Instance, c pspmConfig, p solver.Anneal, steps int) (pspmDraw, error) {
 	d := pspmDraw{fromStep: int64(steps)}
 	mode, k := c.Draw, c.NNK
 	switch mode {
@@ -87,8 +77,7 @@ func pspmDrawOf(in *solver.Instance, c pspmConfig, p solver.Params, steps int) (
 	return d, nil
 }
 
-// pspmDefaultNbrBytes is the size of the neighbour lists a run with the
-// default draw (auto, 8 nearest) takes, or 0 when it draws uniformly.
+// pspmDefaultNbrBytes is the neighbour lists' size of the default draw.
 func pspmDefaultNbrBytes(n int) int {
 	if pspmNNUnfit(n, 8) != "" {
 		return 0
@@ -109,7 +98,7 @@ func pspmNNUnfit(n, k int) string {
 
 // pspmStepBelow is the first temperature step of p's schedule whose
 // temperature T0*alpha^step is at most t (steps when none is).
-func pspmStepBelow(p solver.Params, t float64, steps int) int64 {
+func pspmStepBelow(p solver.Anneal, t float64, steps int) int64 {
 	for st := 0; st < steps; st++ {
 		if p.T0*math.Pow(p.Alpha, float64(st)) <= t {
 			return int64(st)

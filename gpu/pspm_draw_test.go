@@ -12,8 +12,8 @@ import (
 )
 
 // drawOf is pspmDrawOf of pspm's options read from p.
-func drawOf(in *solver.Instance, p solver.Params, steps int) (pspmDraw, error) {
-	c, err := pspmSpecs[AlgoPSPM].Parse(in, p)
+func drawOf(in *solver.Instance, p solver.Anneal, steps int) (pspmDraw, error) {
+	c, err := pspmSpecs[AlgoPSPM].Parse(in, p.Params)
 	if err != nil {
 		return pspmDraw{}, err
 	}
@@ -37,8 +37,8 @@ func pointsInstance(n int, _ solver.Metric, scale float64, seed uint64) *solver.
 // given), never with draw uniform, and from the start with draw nn.
 func TestPSPMDrawAutoTemperature(t *testing.T) {
 	in := pointsInstance(400, solver.Euc2D, 10000, 9)
-	p := solver.Params{T0: 10000, TEnd: 0.1, Alpha: 0.99, Sweeps: 10, K: 100}
-	steps := scheduleSteps(p)
+	p := solver.Anneal{T0: 10000, TEnd: 0.1, Alpha: 0.99, Sweeps: 10, K: 100}
+	steps := solver.ScheduleSteps(p)
 	nb := neighbor.Nearest(in, 8)
 	mean := 0.0
 	for i := 0; i < in.N; i++ {
@@ -91,8 +91,8 @@ func TestPSPMDrawAutoTemperature(t *testing.T) {
 // and auto there draws uniformly.
 func TestPSPMDrawOfRefuses(t *testing.T) {
 	in := pointsInstance(300, solver.Euc2D, 10000, 3)
-	p := solver.Params{T0: 10000, TEnd: 0.1, Alpha: 0.99, Sweeps: 10, K: 100}
-	steps := scheduleSteps(p)
+	p := solver.Anneal{T0: 10000, TEnd: 0.1, Alpha: 0.99, Sweeps: 10, K: 100}
+	steps := solver.ScheduleSteps(p)
 	for _, c := range []struct {
 		extra       map[string]string
 		want        string // in the error; "" when accepted

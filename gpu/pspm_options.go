@@ -4,29 +4,25 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// pspmConfig is the settings of the GPU annealers (pspm, sspm, pssm): the
-// Params fields each of them takes and the move draw's options.
+// pspmConfig is the GPU annealers' draw options (solver.AnnealOf reads
+// the rest).
 type pspmConfig struct {
-	Blocks, Threads, K, Sweeps int
-	T0, TEnd, Alpha            float64
-	Draw                       string
-	NNK                        int
-	// NNFrom is the temperature below which the draw takes near cities;
-	// nil: the default, pspmNNFromScale times the mean distance from a
-	// city to its nnk-th nearest.
+	Draw string
+	NNK  int
+	// NNFrom is the temperature the neighbour draw starts below (nil: the default).
 	NNFrom *float64
 }
 
 // The GPU annealers' options, each declared once.
 var (
-	pspmBlocks = solver.ParamInt("blocks", func(c *pspmConfig) *int { return &c.Blocks }).
+	pspmBlocks = solver.Shared[pspmConfig]("blocks").
 			Auto("a full wave: blocks per SM from the occupancy API × SMs; one per SM where a wave would keep the tours in global memory")
-	pspmThreads = solver.ParamInt("threads", func(c *pspmConfig) *int { return &c.Threads })
-	pspmK       = solver.ParamInt("k", func(c *pspmConfig) *int { return &c.K })
-	pspmT0      = solver.ParamFloat("t0", func(c *pspmConfig) *float64 { return &c.T0 })
-	pspmTEnd    = solver.ParamFloat("tend", func(c *pspmConfig) *float64 { return &c.TEnd })
-	pspmAlpha   = solver.ParamFloat("alpha", func(c *pspmConfig) *float64 { return &c.Alpha })
-	pspmSweeps  = solver.ParamInt("sweeps", func(c *pspmConfig) *int { return &c.Sweeps })
+	pspmThreads = solver.Shared[pspmConfig]("threads")
+	pspmK       = solver.Shared[pspmConfig]("k")
+	pspmT0      = solver.Shared[pspmConfig]("t0")
+	pspmTEnd    = solver.Shared[pspmConfig]("tend")
+	pspmAlpha   = solver.Shared[pspmConfig]("alpha")
+	pspmSweeps  = solver.Shared[pspmConfig]("sweeps")
 	pspmDrawOpt = solver.Choice("draw", func(c *pspmConfig) *string { return &c.Draw }, "auto", []string{"auto", "uniform", "nn", "mixed"},
 		"relocation moves' draw: c and its new neighbour p uniform over the cities (uniform, Lam et al.); c uniform and its new place beside one of its nnk nearest cities, after it or before it (nn); nn on half of a search's threads, uniform on the other half (mixed); nn and mixed from the start, or from nnfrom when given; auto: uniform while the temperature is above nnfrom, mixed below, and mixed throughout a schedule fitted to a time limit (under 65,535 cities; else uniform)").Experimental()
 	pspmNNK = solver.Int("nnk", func(c *pspmConfig) *int { return &c.NNK }, 8, 2, 32,
@@ -37,8 +33,7 @@ var (
 		Auto("3 × the mean distance from a city to its nnk-th nearest").Experimental()
 )
 
-// pspmSpecs are the GPU annealers' options by engine: the schedule (Lam et
-// al., Table 1), the search counts each one uses, and the draw.
+// pspmSpecs are the GPU annealers' options by engine (Lam et al., Table 1).
 var pspmSpecs = map[string]*solver.Spec[pspmConfig]{
 	AlgoPSPM: solver.NewSpec(pspmBlocks, pspmThreads, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom),
 	AlgoSSPM: solver.NewSpec(pspmThreads, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom),

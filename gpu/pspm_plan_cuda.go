@@ -4,62 +4,46 @@ package gpu
 
 import (
 	"fmt"
+	"strings"
 
 	"gorgonia.org/cu"
 )
 
-// What a PSPM layout keeps in shared memory (the digit of its kernel's
-// name, the MODE bits of kernels/pspm.cu); the rest stays in global memory.
+// What a PSPM layout keeps in shared memory (kernels/pspm.cu MODE bits).
 const (
 	pspmSharedLists  = 1 // the searches' city records
 	pspmSharedCoords = 2 // the coordinates, shared by the block's searches
 	pspmSharedNbr    = 4 // the neighbour lists of the nearest-city draw
 )
 
-// pspmLayout is one compiled pspm_anneal kernel: the metric, the index
-// width, whether a search is a warp (moves per lane 1 or 2) or a whole
-// block, and what it keeps in shared memory.
+// pspmLayout is one compiled pspm_anneal kernel.
 type pspmLayout struct {
 	metric int
-	wide   bool // 32-bit city indices (n >= 65535)
+	wide   bool // 32-bit city indices (n >= 65535), without the nearest-city draw
 	warp   bool // a search per warp, else a search per block
 	moves  int  // moves per lane of a warp search (TPB <= 32 moves)
 	shared int  // pspmShared* bits
+	tour   bool // a search per block whose warps share its tour (kernels/pspm.cu PspmTour)
 	name   string
 }
 
-// nn reports whether the layout has the nearest-city draw (16-bit
-// indices, whose lists the draw takes).
+// nn reports whether the layout has the nearest-city draw.
 func (l pspmLayout) nn() bool { return !l.wide }
 
 // pspmLayouts are the kernels PSPM_METRIC stamps in kernels/pspm.cu, in
-// the same order: a search per warp with one move per lane in every
-// shared-memory mode, two moves per lane (TPB 33 to 64) where the lists
-// fit in shared memory, a search per block (more moves, or a warp layout
-// that does not fit), and 32-bit indices in global memory.
+// its order; the kernel names' suffixes say index width, kind and MODE.
 var pspmLayouts = func() []pspmLayout {
 	var ls []pspmLayout
 	for _, m := range []int{metricEuc2D, metricCeil2D, metricAtt} {
-		add := func(wide, warp bool, moves int, shared ...int) {
-			for _, sh := range shared {
-				name := fmt.Sprintf("pspm_anneal_%s_u16_b%d", metricSuffix[m], sh)
-				switch {
-				case warp && moves == 2:
-					name = fmt.Sprintf("pspm_anneal_%s_u16_t32x2%d", metricSuffix[m], sh)
-				case warp:
-					name = fmt.Sprintf("pspm_anneal_%s_u16_w%d", metricSuffix[m], sh)
-				}
-				if wide {
-					name = "pspm_anneal_" + metricSuffix[m] + map[bool]string{true: "_u32_w0", false: "_u32_b0"}[warp]
-				}
-				ls = append(ls, pspmLayout{metric: m, wide: wide, warp: warp, moves: moves, shared: sh, name: name})
+		for _, k := range strings.Fields("u16_w7 u16_w3 u16_w1 u16_w0 u16_t32x27 u16_t32x23 u32_w0 u16_b3 u16_b1 u16_b0 u32_b0 u16_tour") {
+			kind := k[4:]
+			l := pspmLayout{metric: m, wide: k[:3] == "u32", warp: kind[0] == 'w' || kind[0] == 't', moves: 1 + strings.Count(kind, "x2"),
+				tour: kind == "tour", shared: int(kind[len(kind)-1] - '0'), name: "pspm_anneal_" + metricSuffix[m] + "_" + k}
+			if l.tour {
+				l.warp, l.shared = false, pspmSharedLists|pspmSharedCoords
 			}
+			ls = append(ls, l)
 		}
-		add(false, true, 1, 7, 3, 1, 0)
-		add(false, true, 2, 7, 3)
-		add(true, true, 1, 0)
-		add(false, false, 1, 3, 1, 0)
-		add(true, false, 1, 0)
 	}
 	return ls
 }()
@@ -84,11 +68,11 @@ type pspmPlan struct {
 	blockDim int
 	shared   int // dynamic shared bytes
 	perSM    int // resident searches per SM
+	teams    int // warps of 32 moves sharing one search (the tour layout), else 1
 }
 
-// blockBytes is the device memory one search takes: its current tour and
-// archive (next arrays), their costs, and its city records when they do
-// not live in shared memory.
+// blockBytes is the device memory of one search: tour, archive, costs, and
+// its city records when they are not in shared memory.
 func (pl pspmPlan) blockBytes(n int) int64 {
 	b := int64(n)*8 + 16
 	if pl.layout.shared&pspmSharedLists == 0 {
@@ -107,18 +91,15 @@ func (pl pspmPlan) recordBytes() int64 {
 
 func align16(x int) int { return (x + 15) &^ 15 }
 
-// pspmSlotBytes is the shared memory of each search's slot: the cities an
-// accepted move changes and the batch table of thresholds and bases
-// (PSPM_SLOT_BYTES in kernels/pspm.cu), ahead of the coordinates and lists.
+// pspmSlotBytes is each search's shared slot (PSPM_SLOT_BYTES).
 const pspmSlotBytes = 32 + 16*32
 
 // pspmCandidates are the layouts that run tpb moves per search on n cities
-// of the metric, warp layouts first; nbr says whether the run draws from
-// neighbour lists (which only then go in shared memory).
+// of the metric; nbr: the run draws from neighbour lists.
 func pspmCandidates(n, tpb, metric int, nbr bool) (warp, block []pspmLayout) {
 	wide := n >= 65535
 	for _, l := range pspmLayouts {
-		if l.metric != metric || l.wide != wide || (l.shared&pspmSharedNbr != 0 && !nbr) {
+		if l.metric != metric || l.wide != wide || l.tour || (l.shared&pspmSharedNbr != 0 && !nbr) {
 			continue
 		}
 		switch {
@@ -134,7 +115,7 @@ func pspmCandidates(n, tpb, metric int, nbr bool) (warp, block []pspmLayout) {
 // fit returns the plan of layout l with spb searches per block of tpb
 // moves, or ok = false when its shared memory or registers do not fit.
 func (r *run) fit(l pspmLayout, spb, n, tpb, nbrBytes int) (pspmPlan, bool) {
-	pl := pspmPlan{layout: l, perBlock: spb, blockDim: 32 * spb}
+	pl := pspmPlan{layout: l, perBlock: spb, blockDim: 32 * spb, teams: 1}
 	if !l.warp {
 		pl.blockDim = (tpb + 31) / 32 * 32
 	}
@@ -153,10 +134,7 @@ func (r *run) fit(l pspmLayout, spb, n, tpb, nbrBytes int) (pspmPlan, bool) {
 	if l.shared&pspmSharedNbr != 0 {
 		pl.shared += align16(nbrBytes)
 	}
-	if pl.shared > r.d.limits.sharedOptin {
-		return pl, false
-	}
-	if pl.shared > r.d.limits.sharedStatic && setMaxDynamicShared(fn, pl.shared) != nil {
+	if !r.sharedFits(fn, pl.shared) {
 		return pl, false
 	}
 	per, err := fn.MaxActiveBlocksPerMultiProcessor(pl.blockDim, int64(pl.shared))
@@ -167,15 +145,17 @@ func (r *run) fit(l pspmLayout, spb, n, tpb, nbrBytes int) (pspmPlan, bool) {
 	return pl, true
 }
 
+// sharedFits reports whether fn may take bytes of dynamic shared memory,
+// raising its limit when needed.
+func (r *run) sharedFits(fn cu.Function, bytes int) bool {
+	return bytes <= r.d.limits.sharedOptin && (bytes <= r.d.limits.sharedStatic || setMaxDynamicShared(fn, bytes) == nil)
+}
+
 // planPSPM picks the layout of a run of tpb moves per search on n cities
-// (Lam et al. Eq. 3, generalised by the occupancy API): a warp layout when
-// one fits, else a block; among those, the one with the most in shared
-// memory that keeps enough searches resident per SM, then the most
-// resident searches, then the fewest searches per block. Enough is 85 %
-// of the best residency (the loop is bound by instruction issue once an
-// SM holds about 32 searches, and shared-memory operands save address
-// arithmetic), or, when tb searches are asked for, what a wave of tb
-// needs. nbrBytes > 0: the run draws from neighbour lists of that size.
+// (Lam et al. Eq. 3, by the occupancy API): a warp layout when one fits,
+// else a block; then the most in shared memory that keeps enough searches
+// resident per SM (85 % of the best, or a wave of tb), the most resident,
+// the fewest per block. nbrBytes > 0: the neighbour lists' size.
 func (r *run) planPSPM(n, tpb, metric, tb, nbrBytes int) (pspmPlan, error) {
 	warp, block := pspmCandidates(n, tpb, metric, nbrBytes > 0)
 	var plans []pspmPlan
@@ -223,13 +203,10 @@ func (r *run) planPSPM(n, tpb, metric, tb, nbrBytes int) (pspmPlan, error) {
 	return pick, nil
 }
 
-// planDefault returns the plan and the number of searches of a run whose
-// blocks are not given: a full wave (the plan's resident searches on every
-// SM); or, when a full wave keeps the city records in global memory and
-// one search per SM keeps them in shared memory, one search per SM. Fewer
-// searches, each several times faster, make longer chains in the same
-// time, which a time limit rewards (docs/PERF.md, "PSPM on 10,000+
-// cities").
+// planDefault returns the plan and searches of a run whose blocks are not
+// given: a full wave, or, when a wave keeps the city records in global
+// memory, one search per SM with its tour in shared memory (the tour layout
+// where it fits), whose faster chains a time limit rewards (docs/PERF.md).
 func (r *run) planDefault(n, tpb, metric, nbrBytes int) (pspmPlan, int, error) {
 	pl, err := r.planPSPM(n, tpb, metric, 0, nbrBytes)
 	if err != nil {
@@ -237,9 +214,41 @@ func (r *run) planDefault(n, tpb, metric, nbrBytes int) (pspmPlan, int, error) {
 	}
 	sms := r.d.info.Multiprocs
 	if pl.layout.shared&pspmSharedLists == 0 {
+		if t, ok := r.planTour(n, metric); ok && tpb == 32 {
+			return t, sms, nil
+		}
 		if one, err := r.planPSPM(n, tpb, metric, sms, nbrBytes); err == nil && one.layout.shared&pspmSharedLists != 0 {
 			return one, sms, nil
 		}
 	}
 	return pl, pl.perSM * sms, nil
+}
+
+// pspmTourWarps is the most warps of a tour-layout search (1024 threads).
+var pspmTourWarps = 32
+
+// pspmTourBytes is PspmTour's shared memory: coordinates, links, locks.
+func pspmTourBytes(n int) int { return align16(8*n) + align16(4*n) + align16(4*((n+31)/32)) }
+
+// planTour returns the tour layout's plan for n cities (the most warps
+// that fit an SM), or ok = false.
+func (r *run) planTour(n, metric int) (pspmPlan, bool) {
+	pl := pspmPlan{perBlock: 1, shared: pspmTourBytes(n)}
+	for _, l := range pspmLayouts {
+		if l.tour && l.metric == metric {
+			pl.layout = l
+		}
+	}
+	fn, ok := r.d.fns[pl.layout.name]
+	if !ok || n >= 65535 || !r.sharedFits(fn, pl.shared) {
+		return pl, false
+	}
+	pl.fn = fn
+	for w := pspmTourWarps; w >= 1; w /= 2 {
+		if per, err := fn.MaxActiveBlocksPerMultiProcessor(32*w, int64(pl.shared)); err == nil && per > 0 {
+			pl.blockDim, pl.perSM, pl.teams = 32*w, per, w
+			return pl, true
+		}
+	}
+	return pl, false
 }

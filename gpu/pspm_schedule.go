@@ -23,20 +23,14 @@ type pspmSegment struct {
 	steps              int64
 }
 
-// pspmSchedule splits a run into launches: Lam et al.'s schedule, or,
-// when the run has a time limit without an explicit alpha or sweeps and
-// Lam's schedule would not end before it at the rate of its first
-// launches, one fitted to the limit (solver.Cooling): the factor re-aimed
-// at every launch so that T reaches TEnd when the cooling's share of the
-// time is spent, then the greedy descent the schedule ends in (launches at
-// TEnd, where only moves that do not lengthen the tour pass) until the
-// limit. A fitted schedule draws from the neighbour lists (when the run
-// has them) from its first step on: with a fraction of Lam's iterations
-// per city, moves beside a near city are the ones that shorten a long
-// tour; its searches may restart from a start tour (pspmRun.restart),
-// at T no hotter than coolFrom when set.
+// pspmSchedule splits a run into launches: Lam et al.'s schedule, or, when
+// a time limit (without explicit alpha or sweeps) would cut it short at the
+// measured rate, one fitted to the limit (solver.Cooling, re-aimed every
+// launch), then the descent at TEnd until the limit. A fitted schedule
+// draws from the neighbour lists from its first step, and its searches may
+// restart from a start tour at T no hotter than coolFrom.
 type pspmSchedule struct {
-	p        solver.Params
+	p        solver.Anneal
 	n        int
 	draw     pspmDraw
 	ips      int64 // Lam's iterations per step
@@ -59,13 +53,13 @@ type pspmSchedule struct {
 	now       func() time.Time // the clock (tests give their own)
 }
 
-func newPSPMSchedule(p solver.Params, n int, draw pspmDraw, fit bool, deadline time.Time) *pspmSchedule {
+func newPSPMSchedule(p solver.Anneal, n int, draw pspmDraw, fit bool, deadline time.Time) *pspmSchedule {
 	return &pspmSchedule{p: p, n: n, draw: draw, ips: int64(n) * int64(p.Sweeps), lamSteps: int64(solver.ScheduleSteps(p)),
 		fit: fit && !deadline.IsZero(), deadline: deadline, now: time.Now}
 }
 
-// next returns the launch after iter iterations run in elapsed, of at
-// most about budget iterations, or ok = false when the schedule is over.
+// next returns the launch after iter iterations in elapsed, of about
+// budget iterations at most, or ok = false when the schedule is over.
 func (s *pspmSchedule) next(iter int64, elapsed time.Duration, budget int64) (seg pspmSegment, ok bool) {
 	if s.begin.IsZero() {
 		s.begin = s.now().Add(-elapsed)
@@ -91,9 +85,8 @@ func (s *pspmSchedule) next(iter int64, elapsed time.Duration, budget int64) (se
 	return pspmSegment{iters: end - iter, ips: s.ips, t0: s.p.T0, alpha: s.p.Alpha, nnStep: s.draw.fromStep, sync: end == syncAt}, true
 }
 
-// fitted returns the fitted cooling's next launch: whole steps of the
-// cooling's length at its current factor, up to the next synchronisation
-// (every K steps) and the step that takes T to TEnd.
+// fitted returns the fitted cooling's next launch: whole steps up to the
+// next synchronisation and the step that takes T to TEnd.
 func (s *pspmSchedule) fitted(iter int64, elapsed time.Duration, budget int64) pspmSegment {
 	a, si := s.cool.Next(s.t, iter, elapsed)
 	m := max(1, budget/si)
@@ -123,9 +116,8 @@ func (s *pspmSchedule) nnStep(t, a float64) int64 {
 	return int64(math.Ceil(math.Log(from/t) / math.Log(a)))
 }
 
-// done records a launch that ran: the rate, the fitted cooling's steps,
-// and whether Lam's schedule still ends before the deadline (if not, the
-// run turns to a fitted one from here, and done returns true).
+// done records a launch that ran; it returns true when the run turns to a
+// fitted schedule because Lam's would not end before the deadline.
 func (s *pspmSchedule) done(seg pspmSegment, iter int64, elapsed time.Duration) (turned bool) {
 	s.lastDone, s.iter = s.now(), iter
 	if elapsed > 0 {
@@ -152,9 +144,8 @@ func (s *pspmSchedule) done(seg pspmSegment, iter int64, elapsed time.Duration) 
 	return false
 }
 
-// turnFitted starts the fitted cooling from where Lam's schedule is: its
-// budget is the time from the run's first launch to the deadline, less
-// the descent's share.
+// turnFitted starts the fitted cooling from where Lam's schedule is, with
+// the time to the deadline less the descent's share.
 func (s *pspmSchedule) turnFitted(iter int64, elapsed time.Duration) {
 	total := elapsed + s.deadline.Sub(s.now())
 	s.steps0 = iter / s.ips
@@ -166,8 +157,7 @@ func (s *pspmSchedule) turnFitted(iter int64, elapsed time.Duration) {
 	s.cool = solver.NewCooling(s.t, s.p.TEnd, s.p.Alpha, s.ips, s.n, time.Duration(float64(total)*(1-pspmDescentShare)))
 }
 
-// ended reports whether the schedule's cooling is over (only its descent
-// or nothing left).
+// ended reports whether the schedule's cooling is over.
 func (s *pspmSchedule) ended() bool { return !s.descent.IsZero() }
 
 // steps is the temperature steps run.
@@ -189,8 +179,7 @@ func (s *pspmSchedule) temperature() float64 {
 	return s.p.T0 * math.Pow(s.p.Alpha, float64(s.iter/s.ips))
 }
 
-// progress is the part of the schedule run: of Lam's steps, or of the
-// time to the deadline when fitted.
+// progress is the part of the schedule run (of the time, when fitted).
 func (s *pspmSchedule) progress() float64 {
 	if s.cool != nil {
 		return min(1, s.now().Sub(s.begin).Seconds()/s.deadline.Sub(s.begin).Seconds())

@@ -37,8 +37,8 @@ func simulate(t *testing.T, s *pspmSchedule, rate float64, budget int64) ([]pspm
 	return segs, iter
 }
 
-func lamParams() solver.Params {
-	return solver.Params{T0: 10000, TEnd: 0.1, Alpha: 0.99, Sweeps: 10, K: 100}
+func lamParams() solver.Anneal {
+	return solver.Anneal{T0: 10000, TEnd: 0.1, Alpha: 0.99, Sweeps: 10, K: 100}
 }
 
 // TestPSPMScheduleLam: without a limit, or when Lam's schedule ends

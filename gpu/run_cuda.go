@@ -13,12 +13,10 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// run is one engine run's share of the device: an OS thread of its own
-// with the context current (every CUDA call of the run executes there, in
-// order, through do), a stream for its kernels and one for its snapshot
-// copies, and its device allocations. Runs are independent: two runs, from
-// two panes of the app say, queue on different streams and wait only on
-// their own events, so their kernels overlap on the GPU.
+// run is one engine run's share of the device: an OS thread with the context
+// current (every CUDA call of the run runs there, in order, through do), a
+// kernel stream, a snapshot-copy stream and its allocations; runs wait
+// only on their own events, so two panes' kernels overlap.
 type run struct {
 	d      *device
 	work   chan func()
@@ -28,8 +26,7 @@ type run struct {
 	closed bool
 }
 
-// newRunFor is newRun for a run on in: it refuses, and closes the run
-// again, when the kernels do not compute in's metric.
+// newRunFor is newRun, refused when the kernels do not compute in's metric.
 func newRunFor(in *solver.Instance) (*run, error) {
 	r, err := newRun()
 	if err != nil {
@@ -42,9 +39,8 @@ func newRunFor(in *solver.Instance) (*run, error) {
 	return r, nil
 }
 
-// newRun opens a run on the device (opening the device on first use).
-// After a sticky fault the device is reset first, once no run is open; a
-// run asked for while others still hold the broken context gets an error.
+// newRun opens a run (the device on first use); after a sticky fault it
+// resets the device first once no run is open, else refuses.
 func newRun() (*run, error) {
 	d, err := getDevice()
 	if err != nil {
@@ -109,9 +105,8 @@ func (r *run) destroyStreams() {
 	}
 }
 
-// do runs f on the run's thread and returns its error; a panic in f
-// becomes an error. An error that leaves the context unusable (see sticky)
-// marks the device for a reset.
+// do runs f on the run's thread and returns its error (a panic becomes
+// one); a sticky error marks the device for a reset.
 func (r *run) do(f func() error) error {
 	done := make(chan error, 1)
 	r.work <- func() {
@@ -130,8 +125,7 @@ func (r *run) do(f func() error) error {
 }
 
 // checkFault marks the device for a reset when err, or the context's state
-// after it (an error may reach the host wrapped as text), is sticky (the
-// run's thread).
+// after it, is sticky (the run's thread).
 func (r *run) checkFault(err error) {
 	s := stickyFault(err)
 	if s == nil {
@@ -148,8 +142,7 @@ func (r *run) checkFault(err error) {
 }
 
 // close frees the run's allocations and streams and ends its thread; the
-// last run to close after a sticky fault resets the context. Safe to call
-// twice.
+// last run after a sticky fault resets the context. Safe to call twice.
 func (r *run) close() {
 	if r.closed {
 		return
@@ -170,8 +163,7 @@ func (r *run) close() {
 	d.mu.Unlock()
 }
 
-// sticky lists the CUDA errors after which the context is unusable: every
-// later call in it returns the same error until the context is destroyed.
+// sticky lists the CUDA errors that leave the context unusable.
 var sticky = []error{cu.IllegalAddress, cu.LaunchFailed, cu.MisalignedAddress, cu.HardwareStackError,
 	cu.IllegalInstruction, cu.InvalidAddressSpace, cu.InvalidPc, cu.Assert, cu.LaunchTimeout, cu.EccUncorrectable}
 
@@ -197,10 +189,8 @@ func (r *run) launch(name string, gx, gy, block, shared int, s cu.Stream, a ...a
 	return nil
 }
 
-// block is the block size for kernel name: want (a multiple of 32), or
-// less when the kernel's registers allow fewer threads per block on this
-// device (the apply kernels' reductions take any multiple of 32 up to
-// 1024).
+// block is want (a multiple of 32), or less when the kernel's registers
+// allow fewer threads per block on this device.
 func (r *run) block(name string, want int) int {
 	fn, ok := r.d.fn(name)
 	if !ok {
@@ -213,8 +203,7 @@ func (r *run) block(name string, want int) int {
 	return max(32, most/32*32)
 }
 
-// sync waits for the run's kernel stream; what names the work for the
-// error.
+// sync waits for the run's kernel stream; what names the work in errors.
 func (r *run) sync(what string) error {
 	if err := r.stream.Synchronize(); err != nil {
 		return fmt.Errorf("%s on %s failed: %w", what, r.d.label, err)
@@ -222,8 +211,7 @@ func (r *run) sync(what string) error {
 	return nil
 }
 
-// buffers tracks device allocations so a run frees all of them (the run's
-// thread only).
+// buffers tracks a run's device allocations (the run's thread only).
 type buffers struct{ ptrs []cu.DevicePtr }
 
 func (b *buffers) alloc(bytes int64) (cu.DevicePtr, error) {
@@ -239,8 +227,35 @@ func (b *buffers) alloc(bytes int64) (cu.DevicePtr, error) {
 	return p, nil
 }
 
-// freeAll frees every allocation and returns the first error (a failed
-// free means the context is broken: the caller's run reports it).
+// devBuf is one allocation of allocAll: bytes for *p.
+type devBuf struct {
+	p     *cu.DevicePtr
+	bytes int64
+}
+
+// allocAll makes the allocations in order; on a failure it frees all of b.
+func (b *buffers) allocAll(bufs ...devBuf) error {
+	for _, x := range bufs {
+		var err error
+		if *x.p, err = b.alloc(x.bytes); err != nil {
+			b.freeAll()
+			return err
+		}
+	}
+	return nil
+}
+
+// inOrder runs fs until one fails and returns its error.
+func inOrder(fs ...func() error) error {
+	for _, f := range fs {
+		if err := f(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// freeAll frees every allocation and returns the first error.
 func (b *buffers) freeAll() error {
 	var first error
 	for _, p := range b.ptrs {
@@ -272,9 +287,8 @@ func runFreeMemory(r *run) (free int64, err error) {
 	return free, err
 }
 
-// timed runs launch on r's kernel stream between two CUDA events and
-// returns the milliseconds the device spent on it (context thread); what
-// names the work when it fails.
+// timed returns the milliseconds the device spent on launch, between two
+// events on the kernel stream (context thread).
 func (r *run) timed(what string, launch func() error) (float64, error) {
 	start, err := cu.MakeEvent(cu.DefaultEvent)
 	if err != nil {

@@ -50,7 +50,7 @@ func TestConcurrentRunsMatchSoloRuns(t *testing.T) {
 		if err != nil {
 			return solver.Result{}, err
 		}
-		return e.Solve(context.Background(), in, j.p, solver.Latest())
+		return e.Solve(context.Background(), in, takes(j.algo, j.p), solver.Latest())
 	}
 	solo := make([]solver.Result, len(jobs))
 	for i, j := range jobs {
@@ -150,13 +150,13 @@ func TestRefusedRunsLeaveTheContextUsable(t *testing.T) {
 	in := randomInstance(493, solver.Euc2D, 10000, 34)
 	pspm, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
 	p := quickParams(1)
-	p.Threads = 4096
+	p = p.WithExtra("threads", "4096") // past every range: Set would refuse it here
 	_, err := pspm.Solve(context.Background(), in, p, nil)
 	oneLine(t, "threads 4096", err)
 	afterFaultRunWorks(t, "threads 4096")
 
 	p = quickParams(1)
-	p.Blocks = 1 << 30
+	p = p.WithExtra("blocks", fmt.Sprint(1<<30))
 	start := time.Now()
 	_, err = pspm.Solve(context.Background(), in, p, nil)
 	oneLine(t, "blocks 2^30", err)

@@ -37,29 +37,8 @@ func mergeSnapshots(snaps chan solver.Snapshot) (a, b chan solver.Snapshot, wait
 			} else if best != nil {
 				s.Best, s.BestLength = best, bestLen
 			}
-			offerSnapshot(snaps, s)
+			solver.Offer(snaps, s)
 		}
 	}(a, b)
 	return a, b, func() { close(a); close(b); <-done }
-}
-
-// offerSnapshot puts s into snaps without blocking, replacing an unread
-// snapshot (the keep-latest rule of solver.Sink). A nil snaps drops it.
-func offerSnapshot(snaps chan solver.Snapshot, s solver.Snapshot) {
-	if snaps == nil {
-		return
-	}
-	select {
-	case snaps <- s:
-		return
-	default:
-	}
-	select {
-	case <-snaps:
-	default:
-	}
-	select {
-	case snaps <- s:
-	default:
-	}
 }

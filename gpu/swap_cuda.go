@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -27,15 +28,12 @@ func init() {
 // swapMoves is the size of the pair-exchange neighbourhood of n cities.
 func swapMoves(n int) int64 { return int64(n) * int64(n-1) / 2 }
 
-// SwapLaunchCandidates are the block sizes swap-climb's thread control
-// tries, one wave each, smallest first (Luong et al.: launch
-// configurations are tried in waves, and a launch that fails falls back to
-// the last one that worked).
+// SwapLaunchCandidates are the block sizes swap-climb's thread control tries,
+// a wave each (Luong et al.: a failed launch falls back to the last good one).
 var SwapLaunchCandidates = []int{32, 64, 128, 256, 512, 1024}
 
-// LaunchTrial is one wave of the thread control: a block size and the
-// median time of its evaluation launches, or the error that ended the
-// waves.
+// LaunchTrial is one wave: a block size and its median launch time, or the
+// error that ended the waves.
 type LaunchTrial struct {
 	Block int
 	Ms    float64
@@ -67,32 +65,23 @@ func (r *run) newSwapBatch(in *solver.Instance, B int, matrix bool) (*swapBatch,
 		return nil, fmt.Errorf("%w: %d cities is too many for one-thread-per-neighbour swap", ErrUnsupported, n)
 	}
 	var err error
-	fail := func(e error) (*swapBatch, error) { b.bufs.freeAll(); return nil, e }
-	if b.dist, err = newLSDist(&b.bufs, in, matrix); err != nil {
-		return fail(err)
+	if b.dist, err = newLSDist(&b.bufs, in, matrix); err == nil {
+		err = b.bufs.allocAll(devBuf{&b.tours, int64(B) * int64(n) * 4}, devBuf{&b.flags, int64(B) * 4},
+			devBuf{&b.passes, int64(B) * 8}, devBuf{&b.best, int64(B) * int64(b.maxGX) * 16})
 	}
-	if b.tours, err = b.bufs.alloc(int64(B) * int64(n) * 4); err != nil {
-		return fail(err)
+	if err == nil {
+		err = htod(b.passes, make([]int64, B))
 	}
-	if b.flags, err = b.bufs.alloc(int64(B) * 4); err != nil {
-		return fail(err)
-	}
-	if b.passes, err = b.bufs.alloc(int64(B) * 8); err != nil {
-		return fail(err)
-	}
-	if err := htod(b.passes, make([]int64, B)); err != nil {
-		return fail(err)
-	}
-	if b.best, err = b.bufs.alloc(int64(B) * int64(b.maxGX) * 16); err != nil {
-		return fail(err)
+	if err != nil {
+		b.bufs.freeAll()
+		return nil, err
 	}
 	return b, nil
 }
 
 func (b *swapBatch) free() error { return b.bufs.freeAll() }
 
-// gx is the number of blocks per climber for the current block size (and,
-// for the tabu search, moves per thread).
+// gx is the blocks per climber for the block size (and moves per thread).
 func (b *swapBatch) gx() int {
 	per := int64(1)
 	if b.tb != nil {
@@ -104,11 +93,7 @@ func (b *swapBatch) gx() int {
 
 // upload sets climber k's tour and marks it climbing (context thread).
 func (b *swapBatch) upload(k int, t []int) error {
-	c := make([]int32, b.n)
-	for i, v := range t {
-		c[i] = int32(v)
-	}
-	if err := htod(b.tours+cu.DevicePtr(4*k*b.n), c); err != nil {
+	if err := htod(b.tours+cu.DevicePtr(4*k*b.n), convert[int32](t)); err != nil {
 		return err
 	}
 	return htod(b.flags+cu.DevicePtr(4*k), []int32{1})
@@ -128,10 +113,9 @@ func (b *swapBatch) apply() error {
 	return b.r.launch("swap_apply", b.B, 1, b.r.block("swap_apply", 256), 0, b.r.stream, b.tours, b.n, b.best, b.gx(), b.flags, b.passes)
 }
 
-// tune is the thread control: each wave times evaluation launches with one
-// block size from cands (median of 3 after a warm-up, CUDA events); the
-// fastest wins. A launch error ends the waves and the last good size
-// stays. It returns every wave's outcome (context thread).
+// tune is the thread control: a wave per block size in cands (median of 3
+// timed launches after a warm-up), the fastest kept; a launch error ends
+// the waves. It returns every wave's outcome (context thread).
 func (b *swapBatch) tune(cands []int) ([]LaunchTrial, error) {
 	var trials []LaunchTrial
 	bestBlock, bestMs := 0, 0.0
@@ -180,8 +164,7 @@ func median3(v []float64) float64 {
 	return s[len(s)/2]
 }
 
-// swapTuned caches the thread control's choice per (n, climbers, kernel),
-// so it runs once per shape in a process.
+// swapTuned caches the thread control's choice per shape for the process.
 var swapTuned sync.Map
 
 type swapTuneKey struct {
@@ -190,13 +173,9 @@ type swapTuneKey struct {
 }
 
 // solveSwapClimb is the swap-climb engine: Luong et al.'s GPU local search
-// with the pair-exchange neighbourhood, as random-restart best-improvement
-// hill climbing. B climbers (a batch sized to fill the GPU, or
-// Params.Blocks) climb together: each launch evaluates every neighbour of
-// every climber (one thread per neighbour) and the apply kernel makes each
-// climber's best improving swap, up to 16 iterations per host round trip.
-// Climbers at a local minimum are scored exactly on the CPU and restarted
-// from a random tour.
+// with the pair-exchange neighbourhood as random-restart best-improvement
+// climbing, a batch of climbers (the blocks option, or sized to the GPU)
+// with a thread per neighbour, restarted from random tours at local minima.
 func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	cfg, err := swapSpec.Parse(in, p)
@@ -208,7 +187,7 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 		return solver.Result{}, err
 	}
 	if cfg.Tabu > 0 {
-		return solveSwapTabu(ctx, e, in, p, snaps, matrix, cfg.Tabu, cfg.Tenure, cfg.Per)
+		return solveSwapTabu(ctx, e, in, p, snaps, matrix, cfg)
 	}
 	r, err := newRun()
 	if err != nil {
@@ -220,7 +199,7 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	l := newRunLoop(ctx, in, p, snaps, start, 0)
-	c := &swapClimb{climbers: climbers{l: l, r: r, name: AlgoSwapClimb}, rng: rand.New(rand.NewPCG(p.Seed, 0x5a9))}
+	c := &swapClimb{climbers: climbers{l: l, r: r, name: AlgoSwapClimb}, rng: rand.New(rand.NewPCG(p.Seed, 0x5a9)), blocks: cfg.Blocks, threads: cfg.Threads}
 	defer r.do(func() error {
 		if c.b != nil {
 			return c.b.free()
@@ -233,32 +212,32 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 	if err := l.run(c.climb, nil); err != nil {
 		return solver.Result{}, err
 	}
-	// the climbers' tours as the run left them (all of them: a step may
-	// not have run, and a restarted climber's tour is a valid one too)
+	// the climbers' tours as the run left them (all of them are valid)
 	if err := r.do(func() error { return dtoh(c.city, c.b.tours) }); err != nil {
 		return solver.Result{}, err
 	}
-	c.offerUnfinished(c.city, c.l.p.Blocks, func(int) bool { return true })
+	c.offerUnfinished(c.city, c.blocks, func(int) bool { return true })
 	return l.finish(e, r.d.label)
 }
 
-// swapClimb is one swap-climb run: the batch of climbers on the device,
-// the host's copies of their state, and the best local minimum so far.
+// swapClimb is one swap-climb run and the host's copies of its state.
 type swapClimb struct {
 	climbers  // its loop's Params get the batch size and block size chosen
 	b         *swapBatch
 	rng       *rand.Rand
 	usedStart bool
 	rounds    int // (evaluate, apply) pairs per host round trip
+	// blocks and threads are the climbers and the block size, given or
+	// (when 0) chosen by setUp.
+	blocks, threads int
 
 	flags  []int32
 	passes []int64
 	city   []int32
 }
 
-// setUp sizes the batch (from the device memory when Params.Blocks is 0),
-// uploads every climber's start and runs the thread control once per
-// shape.
+// setUp sizes the batch (by the device memory when blocks is 0), uploads
+// the starts and runs the thread control once per shape.
 func (c *swapClimb) setUp(matrix bool) error {
 	n := c.l.in.N
 	m := swapMoves(n)
@@ -268,13 +247,14 @@ func (c *swapClimb) setUp(matrix bool) error {
 	}
 	perClimber := int64(n)*4 + 12 + (m+int64(SwapLaunchCandidates[0])-1)/int64(SwapLaunchCandidates[0])*16
 	maxB := usableMemory(free) / perClimber
-	B := c.l.p.Blocks
+	B := c.blocks
 	if B <= 0 {
 		B = int(max(1, min(int64(1<<19)/m, 4096, maxB)))
 	} else if int64(B) > maxB {
 		return fmt.Errorf("swap-climb: %d climbers of %d cities need %d MiB of GPU memory; %d MiB are free, enough for %d", B, n, int64(B)*perClimber>>20, free>>20, maxB)
 	}
-	c.l.p.Blocks = B
+	c.blocks = B
+	setOption(&c.l.p, "blocks", strconv.Itoa(B))
 	var trials []LaunchTrial
 	err = c.r.do(func() (err error) {
 		if c.b, err = c.r.newSwapBatch(c.l.in, B, matrix); err != nil {
@@ -286,10 +266,9 @@ func (c *swapClimb) setUp(matrix bool) error {
 			}
 		}
 		key := swapTuneKey{n, B, c.b.dist.suffix}
-		if c.l.p.Threads > 0 {
-			// A block size given: no thread control (tuning is what the
-			// threads option's auto default, 0, asks for).
-			c.b.block = min(max(SwapLaunchCandidates[0], c.l.p.Threads/32*32), 1024)
+		if c.threads > 0 {
+			// a block size given: no thread control
+			c.b.block = min(max(SwapLaunchCandidates[0], c.threads/32*32), 1024)
 		} else if blk, ok := swapTuned.Load(key); ok {
 			c.b.block = blk.(int)
 		} else {
@@ -304,19 +283,17 @@ func (c *swapClimb) setUp(matrix bool) error {
 	if err != nil {
 		return err
 	}
-	c.l.p.Threads = c.b.block
+	setOption(&c.l.p, "threads", strconv.Itoa(c.b.block))
 	if len(trials) > 0 {
 		setOption(&c.l.p, "launch_waves", fmt.Sprint(len(trials)))
 	}
-	// iterations per host round trip: 16, fewer when one evaluation is so
-	// large (about 1e9 moves and up) that 16 would overrun the time limit
+	// iterations per host round trip: 16, fewer on large neighbourhoods
 	c.rounds = int(min(max(int64(1e9)/(int64(B)*m), 1), 16))
 	c.flags, c.passes, c.city = make([]int32, B), make([]int64, B), make([]int32, B*n)
 	return nil
 }
 
-// restart starts climber k from the start tour (climber 0, once) or a
-// random tour (the run's thread).
+// restart starts climber k from Params.Start (once) or a random tour.
 func (c *swapClimb) restart(k int) error {
 	if k == 0 && len(c.l.p.Start) == c.l.in.N && !c.usedStart {
 		c.usedStart = true
@@ -328,13 +305,8 @@ func (c *swapClimb) restart(k int) error {
 // climb queues rounds of (evaluate, apply), copies the climbers back, and
 // harvests and restarts the ones at a local minimum (the loop's step).
 func (c *swapClimb) climb() (done bool, err error) {
-	return false, c.roundTrip()
-}
-
-// roundTrip is climb's work.
-func (c *swapClimb) roundTrip() error {
 	b := c.b
-	err := c.r.do(func() error {
+	err = c.r.do(func() error {
 		for k := 0; k < c.rounds; k++ {
 			if err := b.eval(); err != nil {
 				return err
@@ -354,23 +326,13 @@ func (c *swapClimb) roundTrip() error {
 		}
 		return dtoh(c.city, b.tours)
 	})
-	if err != nil {
-		return err
+	if err == nil {
+		err = c.harvest(c.flags, c.city, c.restart)
 	}
-	if err := c.harvest(c.flags, c.city, c.restart); err != nil {
-		return err
+	passes := int64(0)
+	for _, x := range c.passes {
+		passes += x
 	}
-	c.l.steps, c.l.moves = c.climbs, c.moves()
-	return nil
-}
-
-// moves is the number of moves evaluated by the applied passes.
-func (c *swapClimb) moves() int64 { return sum64(c.passes) * swapMoves(c.l.in.N) }
-
-func sum64(v []int64) int64 {
-	var s int64
-	for _, x := range v {
-		s += x
-	}
-	return s
+	c.l.steps, c.l.moves = c.climbs, passes*swapMoves(c.l.in.N)
+	return false, err
 }

@@ -291,7 +291,7 @@ func TestSwapClimbEngine(t *testing.T) {
 		if !swapOptimal(in, r.Tour) {
 			t.Fatalf("%s: the best climber's tour is not swap-optimal", in.Name)
 		}
-		if r.Params.Threads < 32 || r.Params.Blocks < 1 {
+		if optInt(r.Params, "threads") < 32 || optInt(r.Params, "blocks") < 1 {
 			t.Fatalf("params %+v: thread control left no launch size", r.Params)
 		}
 		select {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"time"
 
 	"gorgonia.org/cu"
@@ -22,12 +23,8 @@ func init() {
 }
 
 // swapTabuState is the tabu search's device state beside a one-climber
-// swapBatch: the tabu list (per move index, the first iteration at which
-// the move is allowed again), a byte per move saying whether it is tabu
-// now (what the evaluation reads), the ring of the last tenure moves made
-// (which flags to clear when), the counters (iteration, current length,
-// best length, stuck) and the best tour; per is the moves each evaluation
-// thread takes.
+// swapBatch (kernels/swap.cu): tabu list, flags, ring, counters and best
+// tour; per is the moves each evaluation thread takes.
 type swapTabuState struct {
 	tabu, flag, ring, state, best cu.DevicePtr
 	tenure, per                   int
@@ -37,8 +34,7 @@ type swapTabuState struct {
 // control tries with each block size (1: one thread per neighbour).
 var SwapTabuPerCandidates = []int{1, 2, 4, 8, 16, 32}
 
-// tabuEval queues the tabu evaluation (the thread control times it as it
-// times swap_eval).
+// tabuEval queues the tabu evaluation.
 func (b *swapBatch) tabuEval() error {
 	return b.r.launch("swap_tabu_eval_"+b.dist.suffix, b.gx(), 1, b.block, 0, b.r.stream,
 		b.dist.xy, b.dist.mat, b.n, b.tours, b.tb.flag, b.tb.state, b.tb.per, b.best)
@@ -50,9 +46,8 @@ func (b *swapBatch) tabuApply() error {
 		b.tours, b.tb.best, b.n, b.best, b.gx(), b.tb.tabu, b.tb.flag, b.tb.ring, b.tb.state, b.tb.tenure)
 }
 
-// tuneTabu is the tabu search's thread control: the block sizes of tune
-// for each count of moves per thread in pers; the fastest pair stays
-// (context thread).
+// tuneTabu tunes the block size (tune) for each moves per thread in pers
+// and keeps the fastest pair (context thread).
 func (b *swapBatch) tuneTabu(pers []int) error {
 	bestPer, bestBlock, bestMs := 0, 0, 0.0
 	var lastErr error
@@ -77,15 +72,11 @@ func (b *swapBatch) tuneTabu(pers []int) error {
 }
 
 // solveSwapTabu is swap-climb with the tabu option: Luong et al.'s tabu
-// search over the pair-exchange neighbourhood, the whole iteration on the
-// device (each thread evaluates per consecutive neighbours and whether
-// they are admissible, per = 1 being Luong et al.'s one thread per
-// neighbour; the thread control tunes per with the block size; one block picks the best admissible move, makes it, marks it
-// tabu and keeps the best tour), so the host only queues launches and
-// reads the counters every few dozen iterations. The rules are the CPU
-// engine's (solver/cpu/tabu.go), ties included, so with exact distances
-// (dist=matrix) both follow the same trajectory.
-func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, matrix bool, iters, tenure, per int) (solver.Result, error) {
+// search, the whole iteration on the device, the host reading the counters
+// every few dozen iterations. The rules are solver/cpu/tabu.go's, ties
+// included, so with dist=matrix both follow the same trajectory.
+func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, matrix bool, cfg swapConfig) (solver.Result, error) {
+	iters, tenure, per := cfg.Tabu, cfg.Tenure, cfg.Per
 	start := time.Now()
 	r, err := newRun()
 	if err != nil {
@@ -117,19 +108,19 @@ func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p 
 		if err := b.setUpTabu(t, solver.TourLength(in, t), tenure, per); err != nil {
 			return err
 		}
-		return b.tuneTabuLaunch(p.Threads, per)
+		return b.tuneTabuLaunch(cfg.Threads, per)
 	})
 	if err != nil {
 		return solver.Result{}, err
 	}
-	p.Threads, p.Blocks = b.block, 1
+	setOption(&p, "threads", strconv.Itoa(b.block))
+	setOption(&p, "blocks", "1")
 	setOption(&p, OptTenure, fmt.Sprint(tenure))
 	setOption(&p, OptPer, fmt.Sprint(b.tb.per))
 	l := newRunLoop(ctx, in, p, snaps, start, 0)
 	tb := &tabuRun{l: l, r: r, b: b, iters: int64(iters), m: m, state: make([]int64, 4), best: make([]int32, n)}
 	l.progress = func() float64 { return float64(tb.state[0]) / float64(iters) }
-	// iterations per host round trip: up to 64, fewer when an iteration is
-	// large enough that 64 would take long to stop
+	// iterations per host round trip: up to 64, fewer on large neighbourhoods
 	tb.chunk = min(max(int64(2e9)/m, 1), 64)
 	if err := l.run(tb.step, tb.view); err != nil {
 		return solver.Result{}, err
@@ -137,12 +128,12 @@ func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p 
 	if err := r.do(func() error { return dtoh(tb.best, b.tb.best) }); err != nil {
 		return solver.Result{}, err
 	}
-	l.offerLen(toInts(tb.best), tb.state[2])
+	l.offerLen(convert[int](tb.best), tb.state[2])
 	return l.finish(e, r.d.label)
 }
 
-// setUpTabu allocates and fills the tabu search's device state for start
-// tour t of length l0 (context thread).
+// setUpTabu sets up the tabu state for start tour t of length l0 (context
+// thread).
 func (b *swapBatch) setUpTabu(t []int, l0 int64, tenure, per int) error {
 	n, m := len(t), swapMoves(len(t))
 	b.tb = &swapTabuState{tenure: tenure, per: max(per, 1)}
@@ -150,33 +141,22 @@ func (b *swapBatch) setUpTabu(t []int, l0 int64, tenure, per int) error {
 	for i := range ring {
 		ring[i] = -1
 	}
-	c := make([]int32, n)
-	for i, v := range t {
-		c[i] = int32(v)
+	tb := b.tb
+	err := b.bufs.allocAll(devBuf{&tb.tabu, m * 4}, devBuf{&tb.flag, m}, devBuf{&tb.ring, int64(tenure) * 4}, devBuf{&tb.state, 4 * 8}, devBuf{&tb.best, int64(n) * 4})
+	if err == nil {
+		err = inOrder(func() error { return htod(tb.tabu, make([]int32, m)) }, func() error { return htod(tb.flag, make([]byte, m)) },
+			func() error { return htod(tb.ring, ring) }, func() error { return htod(tb.state, []int64{0, l0, l0, 0}) },
+			func() error { return htod(tb.best, convert[int32](t)) })
 	}
-	var err error
-	alloc := func(p *cu.DevicePtr, bytes int64, fill func(cu.DevicePtr) error) {
-		if err != nil {
-			return
-		}
-		if *p, err = b.bufs.alloc(bytes); err == nil {
-			err = fill(*p)
-		}
-	}
-	alloc(&b.tb.tabu, m*4, func(d cu.DevicePtr) error { return htod(d, make([]int32, m)) })
-	alloc(&b.tb.flag, m, func(d cu.DevicePtr) error { return htod(d, make([]byte, m)) })
-	alloc(&b.tb.ring, int64(tenure)*4, func(d cu.DevicePtr) error { return htod(d, ring) })
-	alloc(&b.tb.state, 4*8, func(d cu.DevicePtr) error { return htod(d, []int64{0, l0, l0, 0}) })
-	alloc(&b.tb.best, int64(n)*4, func(d cu.DevicePtr) error { return htod(d, c) })
 	if err != nil {
 		return err
 	}
 	return b.upload(0, t)
 }
 
-// tuneTabuLaunch is the thread control of the tabu search: the block
-// size, and the moves per thread unless asked; a fixed block size
-// (threads > 0) alone keeps one thread per neighbour (context thread).
+// tuneTabuLaunch picks the block size and, unless asked, the moves per
+// thread; a fixed block size keeps one thread per neighbour (context
+// thread).
 func (b *swapBatch) tuneTabuLaunch(threads, per int) error {
 	key := swapTuneKey{b.n, 1, fmt.Sprintf("%s/tabu/%d", b.dist.suffix, per)}
 	switch {
@@ -204,9 +184,8 @@ func (b *swapBatch) tuneTabuLaunch(threads, per int) error {
 	return nil
 }
 
-// tabuRun is one run of the swap tabu search: the device keeps the tour
-// in hand and the best; the host reads the state (iterations, current
-// length, best length, done) every chunk iterations.
+// tabuRun is one run of the swap tabu search, the host reading the state
+// every chunk iterations.
 type tabuRun struct {
 	l     *runLoop
 	r     *run
@@ -218,8 +197,7 @@ type tabuRun struct {
 	best  []int32
 }
 
-// step queues up to chunk iterations and reads the state back; the run
-// ends after iters iterations, when the device says so, or at the target.
+// step queues up to chunk iterations and reads the state back.
 func (t *tabuRun) step() (done bool, err error) {
 	k := min(t.chunk, t.iters-t.state[0])
 	err = t.r.do(func() error {
@@ -249,14 +227,6 @@ func (t *tabuRun) view(s *solver.Snapshot) error {
 	if err := t.r.do(func() error { return dtoh(t.best, t.b.tb.best) }); err != nil {
 		return err
 	}
-	s.Best, s.BestLength, s.Length = toInts(t.best), t.state[2], t.state[1]
+	s.Best, s.BestLength, s.Length = convert[int](t.best), t.state[2], t.state[1]
 	return nil
-}
-
-func toInts(c []int32) []int {
-	t := make([]int, len(c))
-	for i, v := range c {
-		t[i] = int(v)
-	}
-	return t
 }

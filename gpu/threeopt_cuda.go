@@ -6,8 +6,8 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
+	"strconv"
 	"time"
 
 	"gorgonia.org/cu"
@@ -17,7 +17,6 @@ import (
 )
 
 func init() {
-	registerKernels("threeopt_apply")
 	for _, s := range []string{"mat", "euc", "ceil", "att"} {
 		registerKernels("threeopt_eval_"+s, "threeopt_deltas_"+s, "threeopt_ils_apply_"+s)
 	}
@@ -26,20 +25,14 @@ func init() {
 // threeOptNeighbors is the candidate list size that guides 3-opt sampling.
 const threeOptNeighbors = 10
 
-// threeOptRounds is the number of (evaluate, replace) pairs queued per host
-// round trip, and threeOptPatience the rounds in a row without an improving
-// sample after which the tour counts as 3-opt optimal.
+// threeOptPatience: rounds without an improving sample that end a local
+// search; threeOptDeviceRounds: rounds per host round trip; the kick's
+// window; samples per thread per evaluation.
 const (
-	threeOptRounds   = 8
-	threeOptPatience = 6
-)
-
-// threeOptDeviceRounds is the number of rounds queued per host round trip
-// when the iterated local search runs on the device, and threeOptWindow
-// the kick's window (as the host loop's doubleBridge).
-const (
+	threeOptPatience     = 6
 	threeOptDeviceRounds = 32
 	threeOptWindow       = 100
+	threeOptSamples      = 4
 )
 
 // The counters of state (kernels/threeopt.cu, THREE_*).
@@ -52,11 +45,9 @@ const (
 	threeState
 )
 
-// threeOpt is one 3-opt local search on the device, or P of them side by
-// side (a population of the device-side iterated local search, each
-// solution with its own row of G blocks): the tours (positions and their
-// inverse), the candidate lists, the blocks' best moves. Solution s's
-// arrays are at offset s times the sizes below.
+// threeOpt is P 3-opt searches side by side on the device (a population,
+// each solution with its own row of G blocks; solution s's arrays at
+// offset s).
 type threeOpt struct {
 	r          *run
 	n, P       int
@@ -80,52 +71,30 @@ type threeOpt struct {
 // for one solution (four reconnections per sample).
 func (o *threeOpt) movesPerRound() int64 { return int64(o.G) * int64(o.T) * int64(o.S) * 4 }
 
-// newThreeOpt allocates the search (context thread).
-func (r *run) newThreeOpt(in *solver.Instance, nb *neighbor.Lists, matrix bool, G, T, S, k int, seed uint64) (*threeOpt, error) {
-	return r.newThreeOptPop(in, nb, matrix, G, T, S, k, seed, 1)
-}
-
-// newThreeOptPop allocates P searches side by side (context thread).
-func (r *run) newThreeOptPop(in *solver.Instance, nb *neighbor.Lists, matrix bool, G, T, S, k int, seed uint64, P int) (*threeOpt, error) {
+// newThreeOpt allocates P searches side by side (context thread).
+func (r *run) newThreeOpt(in *solver.Instance, nb *neighbor.Lists, matrix bool, G, T, S, k int, seed uint64, P int) (*threeOpt, error) {
 	o := &threeOpt{r: r, n: in.N, P: P, G: G, T: T, S: S, k: k, seed: seed, K: nb.K}
-	fail := func(e error) (*threeOpt, error) { o.bufs.freeAll(); return nil, e }
+	sol := int64(P) * int64(in.N) * 4
 	var err error
-	if o.dist, err = newLSDist(&o.bufs, in, matrix); err != nil {
-		return fail(err)
+	if o.dist, err = newLSDist(&o.bufs, in, matrix); err == nil {
+		err = o.bufs.allocAll(devBuf{&o.tour, sol}, devBuf{&o.pos, sol}, devBuf{&o.scratch, sol}, devBuf{&o.bestTour, sol},
+			devBuf{&o.nbr, int64(len(nb.List)) * 4}, devBuf{&o.best, int64(P) * int64(G) * 16},
+			devBuf{&o.state, int64(P) * threeState * 8}, devBuf{&o.length, int64(P) * 8}, devBuf{&o.bestLen, int64(P) * 8})
 	}
-	for _, p := range []*cu.DevicePtr{&o.tour, &o.pos, &o.scratch, &o.bestTour} {
-		if *p, err = o.bufs.alloc(int64(P) * int64(in.N) * 4); err != nil {
-			return fail(err)
-		}
+	if err == nil {
+		err = inOrder(func() error { return htod(o.nbr, nb.List) }, func() error { return htod(o.state, make([]int64, P*threeState)) })
 	}
-	if o.nbr, err = o.bufs.alloc(int64(len(nb.List)) * 4); err != nil {
-		return fail(err)
-	}
-	if err := htod(o.nbr, nb.List); err != nil {
-		return fail(err)
-	}
-	if o.best, err = o.bufs.alloc(int64(P) * int64(G) * 16); err != nil {
-		return fail(err)
-	}
-	if o.state, err = o.bufs.alloc(int64(P) * threeState * 8); err != nil {
-		return fail(err)
-	}
-	if o.length, err = o.bufs.alloc(int64(P) * 8); err != nil {
-		return fail(err)
-	}
-	if o.bestLen, err = o.bufs.alloc(int64(P) * 8); err != nil {
-		return fail(err)
-	}
-	if err := htod(o.state, make([]int64, P*threeState)); err != nil {
-		return fail(err)
+	if err != nil {
+		o.bufs.freeAll()
+		return nil, err
 	}
 	return o, nil
 }
 
 func (o *threeOpt) free() error { return o.bufs.freeAll() }
 
-// upload sets the tour, its inverse and its length, of every solution
-// (context thread).
+// upload sets every solution's tour, its inverse and its length (context
+// thread).
 func (o *threeOpt) upload(t []int, length int64) error {
 	c := make([]int32, o.P*o.n)
 	pos := make([]int32, o.P*o.n)
@@ -150,35 +119,27 @@ func (o *threeOpt) upload(t []int, length int64) error {
 	return htod(o.length, l)
 }
 
-// round queues one evaluation and one replacement.
-func (o *threeOpt) round() error {
-	o.iter++
-	if err := o.r.launch("threeopt_eval_"+o.dist.suffix, o.G, 1, o.T, 0, o.r.stream,
-		o.dist.xy, o.dist.mat, o.n, o.tour, o.pos, o.nbr, o.K, o.seed, o.iter, o.S, o.state, o.best); err != nil {
-		return err
-	}
-	return o.r.launch("threeopt_apply", 1, 1, o.r.block("threeopt_apply", 1024), 0, o.r.stream,
-		o.tour, o.pos, o.n, o.best, o.G, o.k, o.seed, o.iter, o.scratch, o.state, o.length)
-}
-
-// ilsRound queues one round of the device-side iterated local search:
-// the evaluation, then the replacement that also ends the local search,
-// accepts and kicks (threeopt_ils_apply).
+// ilsRound queues one evaluation and one replacement.
 func (o *threeOpt) ilsRound(maxKicks int64) error {
 	o.iter++
 	if err := o.r.launch("threeopt_eval_"+o.dist.suffix, o.G, o.P, o.T, 0, o.r.stream,
 		o.dist.xy, o.dist.mat, o.n, o.tour, o.pos, o.nbr, o.K, o.seed, o.iter, o.S, o.state, o.best); err != nil {
 		return err
 	}
+	return o.replace(maxKicks, threeOptPatience)
+}
+
+// replace queues the replacement kernel, which also ends the local search
+// after patience rounds without an improving sample, accepts and kicks.
+func (o *threeOpt) replace(maxKicks, patience int64) error {
 	name := "threeopt_ils_apply_" + o.dist.suffix
 	return o.r.launch(name, o.P, 1, o.r.block(name, 1024), 0, o.r.stream,
 		o.dist.xy, o.dist.mat, o.tour, o.pos, o.n, o.best, o.G, o.k, o.seed, o.iter, o.scratch, o.state, o.length,
-		o.bestTour, o.bestLen, maxKicks, int64(threeOptPatience), int64(threeOptWindow))
+		o.bestTour, o.bestLen, maxKicks, patience, int64(threeOptWindow))
 }
 
-// startILS sets the device-side searches going from the uploaded tours:
-// no best yet (the first local minimum is accepted), counters at zero
-// (context thread).
+// startILS starts the searches from the uploaded tours: no best yet,
+// counters at zero (context thread).
 func (o *threeOpt) startILS() error {
 	l := make([]int64, o.P)
 	for s := range l {
@@ -196,25 +157,16 @@ func (o *threeOpt) startILS() error {
 	return htod(o.state, make([]int64, o.P*threeState))
 }
 
-// downloadSol copies solution s's n cities at src (a tour array of the
-// population) to dst (context thread).
+// downloadSol copies solution s's tour at src (context thread).
 func (o *threeOpt) downloadSol(dst []int, src cu.DevicePtr, s int) error {
 	c := make([]int32, o.n)
-	if err := dtoh(c, src+cu.DevicePtr(int64(s)*int64(o.n)*4)); err != nil {
-		return err
-	}
-	for i, v := range c {
-		dst[i] = int(v)
-	}
-	return nil
+	err := dtoh(c, src+cu.DevicePtr(int64(s)*int64(o.n)*4))
+	copy(dst, convert[int](c))
+	return err
 }
 
-// downloadBest copies the device-side search's best tour back (context
-// thread).
-func (o *threeOpt) downloadBest(dst []int) error { return o.downloadSol(dst, o.bestTour, 0) }
-
-// bestSolution returns the solution whose best length (the kernels'
-// distances) is the shortest, and that length (context thread).
+// bestSolution returns the solution with the shortest best length (the
+// kernels' distances) and that length (context thread).
 func (o *threeOpt) bestSolution() (int, int64, error) {
 	l := make([]int64, o.P)
 	if err := dtoh(l, o.bestLen); err != nil {
@@ -229,14 +181,9 @@ func (o *threeOpt) bestSolution() (int, int64, error) {
 	return s, l[s], nil
 }
 
-// deviceILS runs the iterated local search on the device, every solution
-// of the population at once, in l's loop: rounds queued
-// threeOptDeviceRounds at a time until the kernels report every
-// solution's maxKicks kicks made (0: none asked, the deadline ends it),
-// the deadline passes, ctx ends or the target is reached. l gets the best
-// solution's best tour and its tour in hand (by the kernels' lengths; l
-// measures them exactly), and the kicks and moves made, summed over the
-// solutions.
+// deviceILS runs every solution's iterated local search in l's loop until
+// each made maxKicks kicks (0: until the loop ends); l gets the best
+// solution's best tour and tour in hand, and the kicks and moves in all.
 func (o *threeOpt) deviceILS(l *runLoop, maxKicks int64) error {
 	if maxKicks <= 0 {
 		maxKicks = math.MaxInt64
@@ -247,8 +194,7 @@ func (o *threeOpt) deviceILS(l *runLoop, maxKicks int64) error {
 	d := &threeOptDeviceILS{o: o, l: l, maxKicks: maxKicks, state: make([]int64, o.P*threeState), cur: make([]int, o.n)}
 	err := l.run(d.step, d.view)
 	if err == nil {
-		// the best solution's best tour (before its first local minimum,
-		// its start) and its tour in hand
+		// the best solution's best tour and its tour in hand
 		err = o.r.do(func() error {
 			if err := dtoh(d.state, o.state); err != nil {
 				return err
@@ -264,8 +210,7 @@ func (o *threeOpt) deviceILS(l *runLoop, maxKicks int64) error {
 	return err
 }
 
-// threeOptDeviceILS is the host's side of deviceILS: the solutions'
-// state as last read back, and the tour last taken.
+// threeOptDeviceILS is the host's side of deviceILS.
 type threeOptDeviceILS struct {
 	o        *threeOpt
 	l        *runLoop
@@ -275,8 +220,7 @@ type threeOptDeviceILS struct {
 	looked   bool // the last step took the best solution's tour into cur
 }
 
-// sum adds state field i over the solutions; all says whether every
-// solution is done.
+// sum adds state field i over the solutions; all: every solution is done.
 func (d *threeOptDeviceILS) sum(i int) (v int64, all bool) {
 	all = true
 	for s := 0; s < d.o.P; s++ {
@@ -293,8 +237,7 @@ func (d *threeOptDeviceILS) count() {
 	d.l.steps, d.l.moves = k, r*d.o.movesPerRound()
 }
 
-// take offers solution sol's best tour, then (tour too) its tour in hand
-// (context thread).
+// take offers solution sol's best tour and, with tour, its tour in hand.
 func (d *threeOptDeviceILS) take(sol int, tour bool) error {
 	if err := d.o.downloadSol(d.cur, d.o.bestTour, sol); err != nil {
 		return err
@@ -310,9 +253,8 @@ func (d *threeOptDeviceILS) take(sol int, tour bool) error {
 	return nil
 }
 
-// step queues threeOptDeviceRounds rounds and reads the state back; when
-// a snapshot is due or a target is set it takes the best solution's best
-// tour. It is done when every solution has made its kicks.
+// step queues threeOptDeviceRounds rounds, reads the state and, for a
+// snapshot or a target, takes the best solution's best tour.
 func (d *threeOptDeviceILS) step() (done bool, err error) {
 	o, l := d.o, d.l
 	due := l.due
@@ -356,65 +298,8 @@ func (d *threeOptDeviceILS) view(s *solver.Snapshot) error {
 	return nil
 }
 
-// download copies the tour back (context thread, after a sync).
-func (o *threeOpt) download(dst []int) error {
-	c := make([]int32, o.n)
-	if err := dtoh(c, o.tour); err != nil {
-		return err
-	}
-	for i, v := range c {
-		dst[i] = int(v)
-	}
-	return nil
-}
-
-// localSearch runs rounds until threeOptPatience rounds in a row find no
-// improving move, the deadline passes or ctx ends, and returns the rounds
-// run and whether the search stopped early.
-func (o *threeOpt) localSearch(ctx context.Context, deadline time.Time) (rounds int64, early bool, err error) {
-	state := make([]int64, threeState)
-	err = o.r.do(func() error {
-		if err := dtoh(state, o.state); err != nil {
-			return err
-		}
-		state[2] = state[0] // patience counts from here
-		return htod(o.state, state)
-	})
-	if err != nil {
-		return 0, false, err
-	}
-	r0 := state[0]
-	for {
-		if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
-			return state[0] - r0, true, nil
-		}
-		err := o.r.do(func() error {
-			for r := 0; r < threeOptRounds; r++ {
-				if err := o.round(); err != nil {
-					return err
-				}
-			}
-			if err := o.r.stream.Synchronize(); err != nil {
-				return fmt.Errorf("3-opt local search failed: %w", err)
-			}
-			return dtoh(state, o.state)
-		})
-		if err != nil {
-			return state[0] - r0, false, err
-		}
-		if state[0]-state[2] >= threeOptPatience {
-			return state[0] - r0, false, nil
-		}
-	}
-}
-
 // solveThreeOptILS is the GPU 3opt-ils engine: Delévacq et al.'s
-// ILS-RKBI_blocks. The local search is the device's sampled 3-opt
-// (threeopt.cu: evaluation kernel, block reduction, replacement kernel with
-// random-k-best-improvement pivoting); around it the iterated local search
-// runs on the device (deviceILS), or with loop=host on the host: a
-// segment-local double-bridge kick of the best tour, local search, accept
-// when no worse (exact length on the CPU).
+// ILS-RKBI_blocks, local search and iterated local search on the device.
 func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	r, err := newRun()
@@ -430,16 +315,15 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 	if err != nil {
 		return solver.Result{}, err
 	}
-	k, S, maxKicks := cfg.K, cfg.Samples, cfg.Kicks
 	p.Algorithm, p.Backend = AlgoThreeOptILS, solver.BackendGPU
-	if p.TimeLimit <= 0 && maxKicks <= 0 { // else the kicks end the run
+	if p.TimeLimit <= 0 && cfg.Kicks <= 0 { // else the kicks end the run
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
-	p.Blocks = cfg.Blocks
-	if p.Blocks <= 0 {
-		p.Blocks = 4 * r.d.info.Multiprocs
+	blocks, threads := cfg.Blocks, min(max(32, cfg.Threads/32*32), 1024)
+	if blocks <= 0 {
+		blocks = 4 * r.d.info.Multiprocs
 	}
-	p.Threads = min(max(32, cfg.Threads/32*32), 1024)
+	p = p.WithExtra("blocks", strconv.Itoa(blocks)).WithExtra("threads", strconv.Itoa(threads))
 	l := newRunLoop(ctx, in, p, snaps, start, 0)
 	l.plateau = true
 	nb, cur, ok := startTour(ctx, l.deadline, in, p, threeOptNeighbors, l.sink)
@@ -449,7 +333,7 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 	l.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	var o *threeOpt
 	err = r.do(func() (err error) {
-		if o, err = r.newThreeOpt(in, nb, matrix, p.Blocks, p.Threads, S, k, p.Seed); err != nil {
+		if o, err = r.newThreeOpt(in, nb, matrix, blocks, threads, threeOptSamples, cfg.K, p.Seed, 1); err != nil {
 			return err
 		}
 		return o.upload(cur, solver.TourLength(in, cur))
@@ -458,59 +342,17 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 		return solver.Result{}, err
 	}
 	defer r.do(o.free)
-	if cfg.Loop != "host" {
-		err = o.deviceILS(l, int64(maxKicks))
-	} else {
-		err = o.hostILS(l, cur, int64(maxKicks))
-	}
-	if err != nil {
+	if err = o.deviceILS(l, int64(cfg.Kicks)); err != nil {
 		return solver.Result{}, err
 	}
 	return l.finish(e, r.d.label)
 }
 
-// hostILS is the iterated local search with the kicks on the host (the
-// loop=host option): from cur, local search on the device, offer, kick the
-// best, upload, until maxKicks kicks (0: none asked), or l's loop ends.
-func (o *threeOpt) hostILS(l *runLoop, cur []int, maxKicks int64) error {
-	rng := rand.New(rand.NewPCG(l.p.Seed, 0x3097))
-	var rounds int64
-	step := func() (bool, error) {
-		lsRounds, early, err := o.localSearch(l.ctx, l.deadline)
-		rounds += lsRounds
-		l.moves = rounds * o.movesPerRound()
-		if err != nil {
-			return false, err
-		}
-		if err := o.r.do(func() error { return o.download(cur) }); err != nil {
-			return false, err
-		}
-		l.offer(cur)
-		if early {
-			l.stopped = true
-			return true, nil
-		}
-		if l.reached() || (maxKicks > 0 && l.steps >= maxKicks) {
-			return true, nil
-		}
-		l.kick(cur, rng)
-		l.steps++
-		return false, o.r.do(func() error { return o.upload(cur, solver.TourLength(l.in, cur)) })
-	}
-	return l.run(step, l.tourView(cur))
-}
-
-// ThreeOptPopulation runs Delévacq et al.'s ILS-RKBI_blocks population:
-// pop.Solutions independent 3opt-ils searches of pop.Kicks kicks each from
-// the greedy tour, all in the same launches (an evaluation grid of
-// pop.Blocks × solutions, pop.Threads each, and one replacement block per
-// solution), with the engine's defaults otherwise (dist, rkbi_k, samples)
-// and the iterated local search on the device. Solution s has seed
-// pop.Seed ^ s·0x9E3779B97F4A7C15, solution 0 the seed itself: it makes
-// the moves the engine makes with that seed, blocks, threads and kicks.
-// The result's tour is the population's best (the kernels' lengths pick
-// the solution) with its exact length; Elapsed runs from the neighbour
-// lists to the result.
+// ThreeOptPopulation runs pop.Solutions 3opt-ils searches of pop.Kicks kicks
+// each from the greedy tour in the same launches (Delévacq et al.'s
+// populations): solution s has seed pop.Seed ^ s·0x9E3779B97F4A7C15, so
+// solution 0 makes the engine's moves for that seed. It returns the best
+// tour with its exact length; Elapsed runs from the neighbour lists on.
 func ThreeOptPopulation(ctx context.Context, in *solver.Instance, pop Population) (PopulationResult, error) {
 	start := time.Now()
 	if pop.Solutions < 1 || pop.Kicks < 1 || pop.Blocks < 1 || pop.Threads < 32 || in.N < 8 {
@@ -520,13 +362,13 @@ func ThreeOptPopulation(ctx context.Context, in *solver.Instance, pop Population
 	if err != nil {
 		return PopulationResult{}, err
 	}
-	p := solver.Params{Algorithm: AlgoThreeOptILS, Backend: solver.BackendGPU, Seed: pop.Seed, Blocks: pop.Blocks, Threads: min(pop.Threads/32*32, 1024),
-		Extra: map[string]string{OptKicks: fmt.Sprint(pop.Kicks)}}
+	threads := min(pop.Threads/32*32, 1024)
+	p := solver.Params{Algorithm: AlgoThreeOptILS, Backend: solver.BackendGPU, Seed: pop.Seed,
+		Extra: map[string]string{OptKicks: fmt.Sprint(pop.Kicks), "blocks": strconv.Itoa(pop.Blocks), "threads": strconv.Itoa(threads)}}
 	cfg, err := threeOptSpec.Parse(in, p)
 	if err != nil {
 		return PopulationResult{}, err
 	}
-	k, S := cfg.K, cfg.Samples
 	matrix, err := lsDistMode(in, "")
 	if err != nil {
 		return PopulationResult{}, err
@@ -542,7 +384,7 @@ func ThreeOptPopulation(ctx context.Context, in *solver.Instance, pop Population
 	}
 	var o *threeOpt
 	err = r.do(func() (err error) {
-		if o, err = r.newThreeOptPop(in, nbl, matrix, pop.Blocks, p.Threads, S, k, pop.Seed, pop.Solutions); err != nil {
+		if o, err = r.newThreeOpt(in, nbl, matrix, pop.Blocks, threads, threeOptSamples, cfg.K, pop.Seed, pop.Solutions); err != nil {
 			return err
 		}
 		return o.upload(cur, solver.TourLength(in, cur))

@@ -4,6 +4,7 @@ package gpu
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -161,7 +162,7 @@ func TestThreeOptApplyMatchesCPU(t *testing.T) {
 		pos := make([]int32, in.N)
 		length := []int64{0}
 		err := r.do(func() error {
-			o, err := r.newThreeOpt(in, nb, true, 3, 32, 1, 1, 5)
+			o, err := r.newThreeOpt(in, nb, true, 3, 32, 1, 1, 5, 1)
 			if err != nil {
 				return err
 			}
@@ -174,13 +175,14 @@ func TestThreeOptApplyMatchesCPU(t *testing.T) {
 			if err := htod(o.best, bb); err != nil {
 				return err
 			}
-			if err := r.launch("threeopt_apply", 1, 1, 1024, 0, r.stream, o.tour, o.pos, o.n, o.best, 3, 1, o.seed, 1, o.scratch, o.state, o.length); err != nil {
+			o.iter = 1
+			if err := o.replace(0, math.MaxInt64); err != nil { // patience past reach: the move alone
 				return err
 			}
 			if err := r.stream.Synchronize(); err != nil {
 				return err
 			}
-			if err := o.download(got); err != nil {
+			if err := o.downloadSol(got, o.tour, 0); err != nil {
 				return err
 			}
 			dtoh(length, o.length)
@@ -232,7 +234,7 @@ func TestThreeOptILSEngine(t *testing.T) {
 	}
 	// bad options are one-line errors
 	in := randomInstance(50, solver.Euc2D, 1000, 1)
-	for _, ex := range []map[string]string{{OptRKBI: "0"}, {OptRKBI: "x"}, {OptSamples: "0"}, {OptDist: "disk"}} {
+	for _, ex := range []map[string]string{{OptRKBI: "0"}, {OptRKBI: "x"}, {OptDist: "disk"}} {
 		if _, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 100 * time.Millisecond, Extra: ex}, nil); err == nil {
 			t.Fatalf("options %v: no error", ex)
 		}
@@ -256,7 +258,7 @@ func TestThreeOptApplyRKBI(t *testing.T) {
 	want := map[int]threeOptMove{-90: {10, 20, 30, 1}, -80: {40, 50, 60, 2}, -70: {100, 200, 300, 3}}
 	seen := map[int]int{}
 	err := r.do(func() error {
-		o, err := r.newThreeOpt(in, nb, true, len(bb), 32, 1, 3, 77)
+		o, err := r.newThreeOpt(in, nb, true, len(bb), 32, 1, 3, 77, 1)
 		if err != nil {
 			return err
 		}
@@ -270,13 +272,14 @@ func TestThreeOptApplyRKBI(t *testing.T) {
 			if err := o.upload(tr, 0); err != nil {
 				return err
 			}
-			if err := r.launch("threeopt_apply", 1, 1, 256, 0, r.stream, o.tour, o.pos, o.n, o.best, len(bb), 3, o.seed, it, o.scratch, o.state, o.length); err != nil {
+			o.iter = int64(it)
+			if err := o.replace(0, math.MaxInt64); err != nil {
 				return err
 			}
 			if err := r.stream.Synchronize(); err != nil {
 				return err
 			}
-			if err := o.download(got); err != nil {
+			if err := o.downloadSol(got, o.tour, 0); err != nil {
 				return err
 			}
 			if err := dtoh(length, o.length); err != nil {
@@ -314,7 +317,7 @@ func BenchmarkThreeOptRound(b *testing.B) {
 	nb := neighbor.Nearest(in, threeOptNeighbors)
 	var o *threeOpt
 	err := r.do(func() (err error) {
-		if o, err = r.newThreeOpt(in, nb, false, 4*r.d.info.Multiprocs, 256, 4, 3, 1); err != nil {
+		if o, err = r.newThreeOpt(in, nb, false, 4*r.d.info.Multiprocs, 256, threeOptSamples, 3, 1, 1); err != nil {
 			return err
 		}
 		return o.upload(construct.Random(in.N, rand.New(rand.NewPCG(1, 1))), 0)
@@ -326,7 +329,7 @@ func BenchmarkThreeOptRound(b *testing.B) {
 	b.ResetTimer()
 	err = r.do(func() error {
 		for i := 0; i < b.N; i++ {
-			if err := o.round(); err != nil {
+			if err := o.ilsRound(math.MaxInt64); err != nil {
 				return err
 			}
 		}
@@ -351,7 +354,7 @@ func TestThreeOptDeviceILSKeepsExactBest(t *testing.T) {
 	start := construct.Random(in.N, rand.New(rand.NewPCG(3, 3)))
 	var o *threeOpt
 	err := r.do(func() (err error) {
-		if o, err = r.newThreeOpt(in, nb, true, 16, 64, 4, 3, 5); err != nil {
+		if o, err = r.newThreeOpt(in, nb, true, 16, 64, threeOptSamples, 3, 5, 1); err != nil {
 			return err
 		}
 		return o.upload(start, solver.TourLength(in, start))
@@ -407,17 +410,17 @@ func TestThreeOptDeviceILSKeepsExactBest(t *testing.T) {
 	t.Logf("300 cities, 50 kicks, %d rounds: random start %d -> %d", rounds, solver.TourLength(in, start), bl[0])
 }
 
-// TestThreeOptILSLoops runs the engine with the loop on the device and on
-// the host: each makes exactly the kicks asked and returns a valid tour
-// measured exactly; the device loop is deterministic for a seed and, the
-// kicks being a prefix of a longer run's, more kicks never end worse.
-func TestThreeOptILSLoops(t *testing.T) {
+// TestThreeOptILSKicks: the engine makes exactly the kicks asked and
+// returns a valid tour measured exactly; it is deterministic for a seed
+// and, the kicks being a prefix of a longer run's, more kicks never end
+// worse.
+func TestThreeOptILSKicks(t *testing.T) {
 	needDevice(t)
 	e, _ := solver.Lookup(AlgoThreeOptILS, solver.BackendGPU)
 	in := randomInstance(500, solver.Euc2D, 10000, 43)
-	solve := func(loop string, kicks int) solver.Result {
+	solve := func(kicks int) solver.Result {
 		t.Helper()
-		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 4, Blocks: 20, Threads: 64, Extra: map[string]string{OptKicks: strconv.Itoa(kicks), OptLoop: loop}}, nil)
+		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 4, Extra: map[string]string{"blocks": "20", "threads": "64", OptKicks: strconv.Itoa(kicks)}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -425,22 +428,20 @@ func TestThreeOptILSLoops(t *testing.T) {
 			t.Fatal(err)
 		}
 		if r.Steps != int64(kicks) || r.Stopped || r.Length != solver.TourLength(in, r.Tour) {
-			t.Fatalf("loop %s, kicks %d: %d kicks, stopped %v, length %d (exact %d)", loop, kicks, r.Steps, r.Stopped, r.Length, solver.TourLength(in, r.Tour))
+			t.Fatalf("kicks %d: %d kicks, stopped %v, length %d (exact %d)", kicks, r.Steps, r.Stopped, r.Length, solver.TourLength(in, r.Tour))
 		}
 		return r
 	}
 	prev := int64(-1)
 	for _, k := range []int{1, 30, 300} {
-		d := solve("device", k)
-		if again := solve("device", k); again.Length != d.Length || !slices.Equal(again.Tour, d.Tour) {
-			t.Fatalf("kicks %d: the device loop gave %d then %d for the same seed", k, d.Length, again.Length)
+		d := solve(k)
+		if again := solve(k); again.Length != d.Length || !slices.Equal(again.Tour, d.Tour) {
+			t.Fatalf("kicks %d: %d then %d for the same seed", k, d.Length, again.Length)
 		}
 		if prev >= 0 && d.Length > prev {
 			t.Fatalf("kicks %d: %d, longer than with fewer kicks (%d)", k, d.Length, prev)
 		}
 		prev = d.Length
-		h := solve("host", k)
-		t.Logf("kicks %d: device loop %d in %v, host loop %d in %v", k, d.Length, d.Elapsed, h.Length, h.Elapsed)
 	}
 }
 
@@ -456,8 +457,8 @@ func TestThreeOptPopulationMatchesSingleSearches(t *testing.T) {
 	const nb, kicks, blocks, threads, seed = 5, 20, 10, 64, 7
 	want := int64(-1)
 	for s := 0; s < nb; s++ {
-		r, err := e.Solve(context.Background(), in, solver.Params{Seed: seed ^ uint64(s)*0x9E3779B97F4A7C15, Blocks: blocks, Threads: threads,
-			Extra: map[string]string{OptKicks: strconv.Itoa(kicks)}}, nil)
+		r, err := e.Solve(context.Background(), in, solver.Params{Seed: seed ^ uint64(s)*0x9E3779B97F4A7C15,
+			Extra: map[string]string{"blocks": strconv.Itoa(blocks), "threads": strconv.Itoa(threads), OptKicks: strconv.Itoa(kicks)}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,13 +10,9 @@ import (
 
 var _ solver.Tuner = engine{}
 
-// Tune fills the options' defaults that depend on the instance and the
-// device with the values the engine will run (solver.Tuner): PSPM's blocks
-// from the occupancy API (a full wave, within a quarter of the device
-// memory), the climbers' batch sizes (2opt-climb: its resident slots), 3opt-ils's 4 × SMs, and the device's
-// most threads per block as the threads' upper bound. Without a device it
-// returns opts as they are. (GPU auto's per-size defaults are the CPU
-// auto engine's, which it inherits: solver.Inherit.)
+// Tune fills the defaults that depend on the instance and the device with
+// the values the engine will run (solver.Tuner): PSPM's and the climbers'
+// blocks, 3opt-ils's 4 × SMs, and the threads' upper bound.
 func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSet {
 	if in == nil || in.N < 5 || available() != nil {
 		return opts
@@ -64,8 +60,7 @@ func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSe
 			}
 			return nil
 		})
-		// The default lies in the option's range (the searches' tours on
-		// the host bound it too).
+		// the default lies in the option's range
 		if o, ok := opts.Lookup("blocks"); ok && o.Max > 0 {
 			tb = min(tb, int(o.Max))
 		}

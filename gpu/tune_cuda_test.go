@@ -5,6 +5,7 @@ package gpu
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"testing"
 	"time"
@@ -33,7 +34,7 @@ func TestTuneShowsWhatRuns(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", algo, err)
 		}
-		if got := strconv.Itoa(res.Params.Blocks); got != b.Default {
+		if got := res.Params.Extra["blocks"]; got != b.Default {
 			t.Errorf("%s: Tune says %s blocks, the run used %s", algo, b.Default, got)
 		}
 		if th, ok := set.Lookup("threads"); ok && int(th.Max) != needDevice(t).limits.maxThreads {
@@ -47,7 +48,7 @@ func TestTuneShowsWhatRuns(t *testing.T) {
 func TestGPURefusesLikeCPU(t *testing.T) {
 	needDevice(t)
 	in := randomInstance(200, solver.Euc2D, 1000, 4)
-	for _, p := range []solver.Params{{Alpha: 1}, {T0: 1, TEnd: 2}, {Blocks: 1 << 30}, {Sweeps: -1}} {
+	for _, p := range []solver.Params{ext("alpha", "1"), ext("t0", "1", "tend", "2"), ext("blocks", fmt.Sprint(1<<30)), ext("sweeps", "-1")} {
 		g, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
 		c, cerr := solver.Lookup(AlgoPSPM, solver.BackendCPU)
 		_, gerr := g.Solve(context.Background(), in, p, nil)
@@ -68,11 +69,11 @@ func TestGPURefusesLikeCPU(t *testing.T) {
 // instance-dependent defaults.
 func TestOrOptionsFromTheTable(t *testing.T) {
 	o, err := parseOrOptions(solver.Params{}, 1000)
-	if err != nil || o.window != 1024 || o.kicks != 1024 || o.start != "greedy" || o.global != time.Second {
+	if err != nil || o.Window != 1024 || o.Start != "greedy" || o.globalEvery() != time.Second {
 		t.Fatalf("defaults at 1000 cities: %+v %v", o, err)
 	}
 	o, err = parseOrOptions(solver.Params{Extra: map[string]string{OptWindow: "64", OptGlobal: "0.5", OptStart: "sfc"}}, 1000)
-	if err != nil || o.window != 64 || o.kicks != 64 || o.start != "sfc" || o.global != 500*time.Millisecond {
+	if err != nil || o.Window != 64 || o.Start != "sfc" || o.globalEvery() != 500*time.Millisecond {
 		t.Fatalf("set: %+v %v", o, err)
 	}
 	for _, bad := range []map[string]string{{OptWindow: "16"}, {"segment": "513"}, {OptGlobal: "-1"}, {OptStart: "random"}} {
@@ -103,8 +104,8 @@ func TestPSPMDefaultBlocksInRange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Params.Blocks != def {
-			t.Fatalf("n %d: Tune says %d blocks, the run used %d", n, def, res.Params.Blocks)
+		if optInt(res.Params, "blocks") != def {
+			t.Fatalf("n %d: Tune says %d blocks, the run used %s", n, def, res.Params.Extra["blocks"])
 		}
 		t.Logf("n %d: %d blocks (range %g..%g)", n, def, b.Min, b.Max)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"time"
 
 	"gorgonia.org/cu"
@@ -42,8 +43,8 @@ func evalGrid(n int) (T, tiles int) {
 // movesPerPass is the size of the 2-opt neighbourhood of n cities.
 func movesPerPass(n int) int64 { return int64(n) * int64(n-3) / 2 }
 
-// twoOptBatch is B tours of n cities in the tour-ordered layout on the
-// device, with the per-tile best moves of the last evaluation.
+// twoOptBatch is B tours in twoopt.cu's layout on the device, with the
+// tiles' best moves of the last evaluation.
 type twoOptBatch struct {
 	r      *run
 	n, B   int
@@ -61,23 +62,11 @@ type twoOptBatch struct {
 func (r *run) newBatch(n, B int) (*twoOptBatch, error) {
 	b := &twoOptBatch{r: r, n: n, B: B}
 	b.T, b.tiles = evalGrid(n)
-	var err error
-	if b.pts, err = b.bufs.alloc(int64(B) * int64(n) * 16); err != nil {
-		return nil, err
-	}
-	if b.city, err = b.bufs.alloc(int64(B) * int64(n) * 4); err != nil {
-		b.bufs.freeAll()
-		return nil, err
-	}
-	if b.best, err = b.bufs.alloc(int64(B) * int64(b.tiles) * 16); err != nil {
-		b.bufs.freeAll()
-		return nil, err
-	}
-	if b.flags, err = b.bufs.alloc(int64(B) * 4); err != nil {
-		b.bufs.freeAll()
-		return nil, err
-	}
 	b.hostTB = make([]tileBest, B*b.tiles)
+	if err := b.bufs.allocAll(devBuf{&b.pts, int64(B) * int64(n) * 16}, devBuf{&b.city, int64(B) * int64(n) * 4},
+		devBuf{&b.best, int64(B) * int64(b.tiles) * 16}, devBuf{&b.flags, int64(B) * 4}); err != nil {
+		return nil, err
+	}
 	return b, nil
 }
 
@@ -87,20 +76,14 @@ func (b *twoOptBatch) free() error { return b.bufs.freeAll() }
 func (b *twoOptBatch) upload(k int, xy []float32, scale float64, t []int) error {
 	pts := make([]float32, 4*b.n)
 	tourPoints(xy, scale, t, pts)
-	city := make([]int32, b.n)
-	for i, c := range t {
-		city[i] = int32(c)
-	}
 	if err := htod(b.pts+cu.DevicePtr(16*k*b.n), pts); err != nil {
 		return err
 	}
-	return htod(b.city+cu.DevicePtr(4*k*b.n), city)
+	return htod(b.city+cu.DevicePtr(4*k*b.n), convert[int32](t))
 }
 
-// evalChunkTiles is the most tiles one evaluation launch covers (about
-// 3e10 moves, well under a second on the GPUs measured): a pass over a
-// larger tour (from about 185,000 cities) is split so that a stop or the
-// time limit is seen between launches.
+// evalChunkTiles is the most tiles one evaluation launch covers (about 3e10
+// moves), so a larger tour's pass sees a stop between launches.
 const evalChunkTiles = 1 << 15
 
 // eval queues one evaluation of every move of every tour.
@@ -109,10 +92,9 @@ func (b *twoOptBatch) eval() error {
 	return err
 }
 
-// evalPass queues an evaluation of every move of every tour, in launches
-// of at most evalChunkTiles tiles. With several launches it waits for each
-// and asks stop between them; complete is false when stop said yes (the
-// tiles' results are then partial).
+// evalPass queues an evaluation of every move of every tour in launches of
+// at most evalChunkTiles tiles, asking stop between them; complete is false
+// when stop said yes.
 func (b *twoOptBatch) evalPass(stop func() bool) (complete bool, err error) {
 	if b.tiles <= evalChunkTiles {
 		return true, b.r.launch("twoopt_eval", b.tiles, b.B, evalThreads, 0, b.r.stream, b.pts, b.n, b.T, b.best)
@@ -147,16 +129,14 @@ func (b *twoOptBatch) fetchBest() error {
 	return dtoh(b.hostTB, b.best)
 }
 
-// evalBatch is the number of tours EvalRate evaluates per launch: enough
-// tiles to give each of sms multiprocessors 16 blocks.
+// evalBatch is the number of tours EvalRate evaluates per launch: 16
+// blocks for each of sms multiprocessors.
 func evalBatch(n, sms int) int {
 	_, tiles := evalGrid(n)
 	return max(1, (16*sms+tiles-1)/tiles)
 }
 
-// EvalBatch is the number of tours EvalRate evaluates per launch for n
-// cities on this machine's GPU, so a caller can size its passes to a
-// kernel time.
+// EvalBatch is evalBatch for n cities on this machine's GPU.
 func EvalBatch(n int) (int, error) {
 	d, err := getDevice()
 	if err != nil {
@@ -165,11 +145,9 @@ func EvalBatch(n int) (int, error) {
 	return evalBatch(n, d.info.Multiprocs), nil
 }
 
-// EvalRate measures the 2-opt evaluation kernel alone: moves evaluated per
-// second over a batch of random tours of n random cities sized to fill the
-// GPU, timed with device events over passes launches after a warm-up
-// (passes <= 0: as many as make about 3e10 moves, at least 3 and at most
-// 1000). It backs the "gpu" bench suite's first table.
+// EvalRate measures the 2-opt evaluation kernel alone: moves per second
+// over random tours of n random cities, timed with device events over
+// passes launches (<= 0: about 3e10 moves, 3 to 1000) after a warm-up.
 func EvalRate(n, passes int, seed uint64) (KernelRate, error) {
 	r, err := newRun()
 	if err != nil {
@@ -222,14 +200,11 @@ func EvalRate(n, passes int, seed uint64) (KernelRate, error) {
 	return KernelRate{MovesPerSec: movesPerSec, Device: r.d.label}, err
 }
 
-// twoOptLocalSearch runs GPU passes on tour t (batch slot 0) until no
-// candidate survives the exact re-check: each pass evaluates the whole
-// neighbourhood, takes every tile's best move, and applies the improving,
-// pairwise disjoint ones (Rocki & Suda's many moves per pass). It returns
-// the number of moves evaluated and passes run, and converged: no
-// improving move is left (false when ctx or the deadline stopped it).
-//
-// pass, when not nil, is called after every applied pass (for snapshots).
+// twoOptLocalSearch runs GPU passes on tour t (batch slot 0), each applying
+// the tiles' improving, pairwise disjoint best moves after an exact
+// re-check (Rocki & Suda's many moves per pass), until none is left
+// (converged) or ctx or the deadline stops it; pass, when not nil, runs
+// after every applied pass. It returns the moves evaluated and passes run.
 func twoOptLocalSearch(ctx context.Context, b *twoOptBatch, in *solver.Instance, xy []float32, scale float64, t []int, deadline time.Time, pass func()) (moves, passes int64, converged bool, err error) {
 	cands := make([]twoOptMove, 0, min(b.tiles, 1<<20))
 	stop := func() bool { return ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) }
@@ -274,16 +249,16 @@ func twoOptLocalSearch(ctx context.Context, b *twoOptBatch, in *solver.Instance,
 }
 
 // twoOptILS is the 2opt-ils engine: Rocki & Suda's GPU 2-opt inside
-// iterated local search. Start: Params.Start or a greedy-edge tour; kick:
-// a segment-local double bridge; accept a kicked tour when it is no worse.
-func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, descentOnly bool) (solver.Result, error) {
+// iterated local search from Params.Start or a greedy tour, segment-local
+// double-bridge kicks, a kicked tour accepted when no worse.
+func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	r, err := newRunFor(in)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	defer r.close()
-	if p.TimeLimit <= 0 && !descentOnly {
+	if p.TimeLimit <= 0 {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	l := newRunLoop(ctx, in, p, snaps, start, 0)
@@ -305,7 +280,7 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	l.offer(cur)
 	l.stopped = !converged
-	if !descentOnly && converged && !l.reached() {
+	if converged && !l.reached() {
 		rng := rand.New(rand.NewPCG(p.Seed, 0x1f5))
 		err := l.run(func() (bool, error) {
 			l.kick(cur, rng)
@@ -324,7 +299,7 @@ func twoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 }
 
 // twoOptDescent is 2opt-ils's local search: the GPU passes, then the exact
-// polish that fixes what the float kernels missed near a local minimum.
+// polish of what the float kernels missed.
 type twoOptDescent struct {
 	l     *runLoop
 	b     *twoOptBatch
@@ -334,8 +309,8 @@ type twoOptDescent struct {
 }
 
 // descend improves cur in place and reports whether it reached a local
-// minimum; from a tour the deadline cut short the polish would be a whole
-// CPU 2-opt run, so it is left out then.
+// minimum (only then is it polished: from a cut tour the polish would be a
+// whole CPU 2-opt run).
 func (d *twoOptDescent) descend(cur []int) (converged bool, err error) {
 	l := d.l
 	mv, _, converged, err := twoOptLocalSearch(l.ctx, d.b, l.in, d.xy, d.scale, cur, l.deadline, func() {
@@ -352,10 +327,9 @@ func (d *twoOptDescent) descend(cur []int) (converged bool, err error) {
 	return converged, err
 }
 
-// The batch climber's host-built start tours: randomized nearest-neighbour
-// tours over this many candidates, taking the second-nearest candidate at
-// this share of the steps (the fused climber's rule), up to this many
-// cities (beyond, a tour takes too long to build for a restart).
+// The batch climber's start tours: randomized nearest-neighbour tours over
+// this many candidates, the second nearest at this share of the steps, up
+// to this many cities.
 const (
 	climbHostNNNeighbors = 8
 	climbNNSecond        = 0.03
@@ -363,14 +337,9 @@ const (
 )
 
 // twoOptClimb is the 2opt-climb engine: O'Neil & Burtscher's random-restart
-// hill climbing. Tours that fit a block's shared memory run the fused
-// climber (twoOptClimbFused). Larger ones run one climber per tour of a
-// batch sized to fill the GPU: each round queues 32 (evaluate, apply)
-// pairs; climbers at a local minimum are then scored exactly on the CPU
-// and restarted from a new start tour (start=nn, the default up to
-// climbHostNNMaxN cities: a randomized nearest-neighbour tour built on the
-// host; else uniformly random). The best climber's tour is polished with
-// exact 2-opt.
+// hill climbing, by the fused climber where the tour fits a block's shared
+// memory, else by a climber per tour of a batch (batchClimb); the best
+// climb is polished with exact 2-opt.
 func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	r, err := newRunFor(in)
@@ -381,8 +350,6 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	if len(in.FixedEdges) > 0 {
 		return solver.Result{}, fmt.Errorf("%s has %d fixed edges (FIXED_EDGES_SECTION) and 2opt-climb does not keep them (its climbs start from new tours): use auto", in.Name, len(in.FixedEdges))
 	}
-	// Tours that fit a block's shared memory (about 14,000 cities on an
-	// H100) run the fused climber; larger ones the batch below.
 	cfg, err := climbSpec.Parse(in, p)
 	if err != nil {
 		return solver.Result{}, err
@@ -395,7 +362,7 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	l := newRunLoop(ctx, in, p, snaps, start, 0)
-	c := &batchClimb{climbers: climbers{l: l, r: r, name: AlgoTwoOptClimb}, restarts: cfg.Restarts, startTours: cfg.Start}
+	c := &batchClimb{climbers: climbers{l: l, r: r, name: AlgoTwoOptClimb}, restarts: cfg.Restarts, startTours: cfg.Start, B: cfg.Blocks}
 	defer r.do(func() error {
 		if c.b != nil {
 			return c.b.free()
@@ -408,8 +375,7 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	if err := l.run(c.step, nil); err != nil {
 		return solver.Result{}, err
 	}
-	// the climbers' tours as the run left them (all of them: a step may
-	// not have run, and a restarted climber's tour is a valid one too)
+	// the climbers' tours as the run left them (all of them are valid)
 	if err := r.do(func() error { return dtoh(c.city, c.b.city) }); err != nil {
 		return solver.Result{}, err
 	}
@@ -418,15 +384,12 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	return l.finish(e, r.d.label)
 }
 
-// batchClimb is 2opt-climb on tours too large for the fused climber: B
-// climbers of the 2-opt batch, the host's copies of their state, and the
-// start tours' source.
+// batchClimb is 2opt-climb on tours too large for the fused climber.
 type batchClimb struct {
 	climbers
-	b        *twoOptBatch
-	B        int
-	restarts int
-	// startTours is the start option: "nn" or "random".
+	b          *twoOptBatch
+	B          int
+	restarts   int
 	startTours string
 	rounds     int // (evaluate, apply) pairs per host round trip
 	xy         []float32
@@ -439,8 +402,8 @@ type batchClimb struct {
 	usedStart bool
 }
 
-// setUp sizes the batch (from the device memory when Params.Blocks is 0),
-// allocates it and uploads every climber's start tour.
+// setUp sizes the batch (by the device memory when c.B, the blocks
+// option, is 0), allocates it and uploads the start tours.
 func (c *batchClimb) setUp() error {
 	l, r, n := c.l, c.r, c.l.in.N
 	_, tiles := evalGrid(n)
@@ -450,33 +413,30 @@ func (c *batchClimb) setUp() error {
 	}
 	perClimber := int64(n)*20 + int64(tiles)*16 + 4 // points, cities, tile bests, flag
 	maxB := int(min(usableMemory(free)/perClimber, 1<<20))
-	B := l.p.Blocks
+	B := c.B
 	if B <= 0 {
 		// enough tiles to give every SM several blocks, within memory
 		B = max(1, min((8*r.d.info.Multiprocs+tiles-1)/tiles, maxB))
 	} else if B > maxB {
 		return fmt.Errorf("2opt-climb: %d climbers of %d cities need %d MiB of GPU memory, %d MiB are free: at most %d", B, n, int64(B)*perClimber>>20, free>>20, maxB)
 	}
-	c.B, l.p.Blocks = B, B
+	c.B = B
+	setOption(&l.p, "blocks", strconv.Itoa(B))
 	c.rng = rand.New(rand.NewPCG(l.p.Seed, 0xc11b))
 	l.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	c.xy, c.scale = shiftedCoords(l.in), rawScale(l.in)
 	if err := r.do(func() (err error) { c.b, err = r.newBatch(n, B); return err }); err != nil {
 		return err
 	}
-	// start tours: randomized nearest-neighbour tours built on the host
-	// from candidate lists (as the fused climber builds them on the
-	// device), up to climbHostNNMaxN cities and while the deadline allows;
-	// else, and with start=random, uniformly random tours
+	// start tours: randomized nearest-neighbour, or with start=random uniform
 	if c.startTours == "nn" && n <= climbHostNNMaxN {
 		dctx, cancel := context.WithDeadline(l.ctx, l.deadline)
 		c.lists, _ = neighbor.NearestContext(dctx, l.in, climbHostNNNeighbors)
 		cancel()
 	}
 	c.flags, c.city = make([]int32, B), make([]int32, B*n)
-	// (evaluate, apply) pairs per host round trip: 32, fewer when one pass
-	// of the batch is so large (about 1e9 moves and up) that 32 would
-	// overrun the time limit.
+	// (evaluate, apply) pairs per host round trip: 32, fewer when a pass is
+	// large enough to overrun the time limit
 	c.rounds = int(min(max(int64(3e10)/(int64(B)*movesPerPass(n)), 1), 32))
 	return r.do(func() error {
 		for k := 0; k < B; k++ {
@@ -491,10 +451,9 @@ func (c *batchClimb) setUp() error {
 	})
 }
 
-// restart uploads a new start tour for climber k (the context thread):
-// Params.Start for climber 0's first climb, a randomized
-// nearest-neighbour tour when the lists are there and time allows, else
-// a uniformly random tour.
+// restart uploads climber k's next start tour (the context thread):
+// Params.Start once, else a randomized nearest-neighbour tour while the
+// lists and the time allow, else a uniformly random one.
 func (c *batchClimb) restart(k int) error {
 	l, n := c.l, c.l.in.N
 	var t []int
@@ -512,8 +471,8 @@ func (c *batchClimb) restart(k int) error {
 	return c.b.upload(k, c.xy, c.scale, t)
 }
 
-// step queues the rounds of (evaluate, apply), copies the climbers back,
-// and harvests and restarts the ones at a local minimum.
+// step queues the rounds, copies the climbers back and restarts those at
+// a local minimum.
 func (c *batchClimb) step() (done bool, err error) {
 	l, b, n := c.l, c.b, c.l.in.N
 	err = c.r.do(func() error {

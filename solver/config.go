@@ -12,7 +12,7 @@ import (
 // Decl declares one option of an engine whose settings live in a config
 // struct C: how front ends show it (an Option: name, kind, default, range,
 // doc, tier) and the field of C its value is parsed into. Build one with
-// Int, Float, Choice, Bool, ParamInt or ParamFloat, then adjust it with
+// Int, Float, Choice, Bool, SharedInt, SharedFloat or Shared, then adjust it with
 // the chained methods (Default, Auto, UpTo, Doc, Experimental, ...).
 type Decl[C any] struct {
 	opt Option
@@ -58,27 +58,36 @@ func Bool[C any](name string, field func(*C) *bool, def bool, doc string) Decl[C
 	}
 }
 
-// ParamInt declares that C takes the int Params field called name
+// SharedInt declares that C takes the shared int option called name
 // (blocks, threads, k, sweeps, workers: set with --name, 0 meaning the
-// default), with that field's widest range and shared default.
-func ParamInt[C any](name string, field func(*C) *int) Decl[C] {
-	o := fieldOption(name)
-	return Decl[C]{opt: o, set: func(c *C, _ string, v float64) { *field(c) = int(v) }}
+// default), with its widest range and shared default; field may be nil
+// for an engine that reads the value elsewhere (AnnealOf).
+func SharedInt[C any](name string, field func(*C) *int) Decl[C] {
+	return Decl[C]{opt: sharedOption(name), set: func(c *C, _ string, v float64) {
+		if field != nil {
+			*field(c) = int(v)
+		}
+	}}
 }
 
-// ParamFloat declares that C takes the float Params field called name (t0,
-// tend, alpha) like ParamInt.
-func ParamFloat[C any](name string, field func(*C) *float64) Decl[C] {
-	o := fieldOption(name)
-	return Decl[C]{opt: o, set: func(c *C, _ string, v float64) { *field(c) = v }}
+// SharedFloat declares that C takes the shared float option called name
+// (t0, tend, alpha) like SharedInt.
+func SharedFloat[C any](name string, field func(*C) *float64) Decl[C] {
+	return Decl[C]{opt: sharedOption(name), set: func(c *C, _ string, v float64) { *field(c) = v }}
 }
 
-// fieldOption is the Params field option called name; a name that is not
-// one is a mistake in a declaration, caught when the package loads.
-func fieldOption(name string) Option {
-	o, ok := fieldOptions.Lookup(name)
+// Shared declares that C takes the shared option called name, read
+// elsewhere (AnnealOf for the schedule's t0, tend, alpha).
+func Shared[C any](name string) Decl[C] {
+	return Decl[C]{opt: sharedOption(name), set: func(*C, string, float64) {}}
+}
+
+// sharedOption is the shared option called name; a name that is not one
+// is a mistake in a declaration, caught when the package loads.
+func sharedOption(name string) Option {
+	o, ok := sharedOptions.Lookup(name)
 	if !ok {
-		panic(fmt.Sprintf("solver: %q is not a Params field option (want one of %s)", name, strings.Join(fieldNames, ", ")))
+		panic(fmt.Sprintf("solver: %q is not a shared option (want one of %s)", name, strings.Join(sharedOptions.Names(), ", ")))
 	}
 	return o
 }
@@ -267,8 +276,8 @@ func (s *Spec[C]) declared() OptionSet {
 	return set
 }
 
-// Parse reads p's settings into a C: each option's value from its Params
-// field (when not 0) or its Params.Extra key (when not ""), else its
+// Parse reads p's settings into a C: each option's value as p gives it
+// (a shared option's 0 is not given), else its
 // default on in (nil: the declared one), checked against its kind and
 // range. An option whose default is computed (Auto) and that p does not
 // set is left zero for the engine to fill. A bad value, or an Extra key
@@ -287,9 +296,9 @@ func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
 		o := set[i]
 		text := o.Default
 		given := ""
-		if o.Field {
-			if v := p.Field(o.Name); v != 0 {
-				text, given = p.fieldText(o.Name), p.fieldText(o.Name)
+		if o.Shared {
+			if v := p.sharedText(o.Name); v != "" {
+				text, given = v, v
 			}
 		} else if v := strings.TrimSpace(p.Extra[o.Name]); v != "" {
 			text, given = v, v
@@ -304,7 +313,7 @@ func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
 				// in the declaration, not in the user's settings.
 				return c, fmt.Errorf("option %s: default %q: %v", o.Name, text, err)
 			}
-			if pe, ok := err.(*ParamError); ok && o.Field {
+			if pe, ok := err.(*ParamError); ok && o.Shared {
 				pe.Range += " (0: default)"
 			}
 			return c, err
@@ -315,8 +324,8 @@ func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
 }
 
 // checkExtraKeys returns a *ParamError for the first (in name order) key
-// of p.Extra that is not an option of set (other than a Params field) nor
-// an output key; engine names the engine in the message.
+// of p.Extra that is not an option of set nor an output key; engine names
+// the engine in the message.
 func checkExtraKeys(set OptionSet, engine string, p Params) error {
 	keys := make([]string, 0, len(p.Extra))
 	for k := range p.Extra {
@@ -324,16 +333,19 @@ func checkExtraKeys(set OptionSet, engine string, p Params) error {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if o, ok := set.Lookup(k); ok && !o.Field {
+		if _, ok := set.Lookup(k); ok && k != "workers" {
 			continue
 		}
 		if slices.Contains(outputKeys, k) {
 			continue
 		}
+		if _, ok := sharedOptions.Lookup(k); ok {
+			return &ParamError{Flag: "--" + k, Value: p.Extra[k], Why: engine + " does not take it"}
+		}
 		have := "none"
 		var extra []string
 		for _, o := range set {
-			if !o.Field {
+			if o.Name != "workers" {
 				extra = append(extra, o.Name)
 			}
 		}

@@ -19,8 +19,8 @@ type demoConfig struct {
 }
 
 var demoSpec = NewSpec(
-	ParamInt("workers", func(c *demoConfig) *int { return &c.Workers }).Auto("all cores"),
-	ParamFloat("t0", func(c *demoConfig) *float64 { return &c.T0 }),
+	SharedInt("workers", func(c *demoConfig) *int { return &c.Workers }).Auto("all cores"),
+	SharedFloat("t0", func(c *demoConfig) *float64 { return &c.T0 }),
 	Int("kicks", func(c *demoConfig) *int { return &c.Kicks }, 0, 0, 1000, "kicks per worker"),
 	Float("rate", func(c *demoConfig) *float64 { return &c.Rate }, 0.5, 0, 1, "a rate").Open(true, false),
 	Choice("pivot", func(c *demoConfig) *string { return &c.Pivot }, "first", []string{"first", "rkbi"}, "pivoting"),
@@ -50,7 +50,7 @@ func TestSpecParse(t *testing.T) {
 	if c != want {
 		t.Errorf("defaults on 5000 cities: got %+v, want %+v", c, want)
 	}
-	p := Params{Workers: 3, T0: 50, Extra: map[string]string{"kicks": "7", "rate": "1", "pivot": "rkbi", "deep": "off", "stale": " 9 "}}
+	p := Params{Workers: 3, Extra: map[string]string{"t0": "50", "kicks": "7", "rate": "1", "pivot": "rkbi", "deep": "off", "stale": " 9 "}}
 	c, err = demoSpec.Parse(small, p)
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +75,7 @@ func TestSpecParseErrors(t *testing.T) {
 		{Params{Extra: map[string]string{"rate": "0"}}, "--opt rate 0 is out of range: want 0 < x <= 1"},
 		{Params{Extra: map[string]string{"pivot": "best"}}, "--opt pivot best is unknown: want one of first|rkbi"},
 		{Params{Extra: map[string]string{"deep": "maybe"}}, "--opt deep maybe is unknown: want one of on|off"},
-		{Params{Extra: map[string]string{"nosuch": "1"}}, "--opt nosuch is unknown: want one of the options of this engine: kicks, rate, pivot, deep, stale, sync"},
+		{Params{Extra: map[string]string{"nosuch": "1"}}, "--opt nosuch is unknown: want one of the options of this engine: t0, kicks, rate, pivot, deep, stale, sync"},
 		{Params{Workers: 5000}, "--workers 5000 is out of range: want 1..1024 (0: default)"},
 	}
 	for _, tc := range cases {
@@ -101,7 +101,7 @@ func TestSpecOptions(t *testing.T) {
 			t.Errorf("%s without an instance: default %q auto %q, want %q", name, o.Default, o.Auto, BySize)
 		}
 	}
-	if o, _ := set.Lookup("workers"); !o.Field || o.Flag() != "--workers" || o.Auto != "all cores" {
+	if o, _ := set.Lookup("workers"); !o.Shared || o.Flag() != "--workers" || o.Auto != "all cores" {
 		t.Errorf("workers: %+v", o)
 	}
 	if o, _ := demoSpec.Options(square(5000)).Lookup("sync"); o.Default != "10000" {
@@ -136,7 +136,7 @@ func TestDeclaredOptionsReachTheFrontEnds(t *testing.T) {
 		t.Errorf("Validate: %v", err)
 	}
 	err = Validate(e, square(10), Params{Extra: map[string]string{"segment": "3"}})
-	if err == nil || !strings.Contains(err.Error(), "options of demo-declared/cpu: kicks, rate") {
+	if err == nil || !strings.Contains(err.Error(), "options of demo-declared/cpu: t0, kicks, rate") {
 		t.Errorf("Validate, a key of another engine: %v", err)
 	}
 	var p Params

@@ -7,19 +7,12 @@ import (
 	"time"
 )
 
-// Cooling plans a geometric annealing schedule from T0 down to TEnd. With
-// no time budget it is Lam et al.'s schedule as given: the factor Alpha
-// every step, Iters iterations per step. With a budget it fits the
-// schedule to it: the first step is a probe that measures the rate
-// (iterations per second); from then on every step's factor is chosen so
-// that T reaches TEnd when the budget ends at the rate measured so far,
-// so a run that turns slower or faster (a loaded machine) re-aims at its
-// deadline. Steps are shortened only when the budget would otherwise hold
-// fewer than MinFittedSteps of them, so the cooling stays gradual.
-//
-// An engine calls Next before every temperature step and Done after the
-// last; Run describes what ran. Both backends' annealers use it, so the
-// same Params plan the same kind of schedule.
+// Cooling plans a geometric annealing schedule from T0 down to TEnd: Lam
+// et al.'s as given (factor alpha, iters per step) without a time budget;
+// with one, a probe step measures the rate and every later step's factor
+// re-aims T at TEnd for the budget's end, steps shortened only to keep
+// MinFittedSteps. Engines of both backends call Next before every step
+// and Done after the last.
 type Cooling struct {
 	t0, tend, alpha float64
 	iters           int64 // iterations per step as planned (Lam's N·Sp)
@@ -33,22 +26,17 @@ type Cooling struct {
 	run       ScheduleRun
 }
 
-// MinFittedSteps is the fewest temperature steps a fitted schedule takes:
-// below it the steps are shortened (fewer sweeps each) rather than the
-// factor lowered further, so that T never drops by more than about 9 %
-// from one step to the next.
+// MinFittedSteps is the fewest temperature steps a fitted schedule takes,
+// so that T drops by at most about 9 % a step.
 const MinFittedSteps = 100
 
-// probeShare is the part of a step's iterations the probe of a fitted
-// schedule runs at T0: enough to measure the rate, short enough that a
-// large instance does not spend much of a small budget on it.
+// probeShare is the part of a step's iterations the probe runs at T0:
+// enough to measure the rate, little of a small budget.
 const probeShare = 10
 
 // NewCooling returns the schedule from t0 down to tend with Lam's factor
-// alpha and iters iterations per step, for n cities. budget is the time
-// the cooling may take, from its first step until T must reach tend
-// (the greedy descent the schedule ends in comes after it); 0 runs Lam's
-// schedule unchanged.
+// alpha and iters iterations per step, for n cities, fitted to budget (0:
+// Lam's schedule unchanged).
 func NewCooling(t0, tend, alpha float64, iters int64, n int, budget time.Duration) *Cooling {
 	c := &Cooling{t0: t0, tend: tend, alpha: alpha, iters: max(iters, 1), n: max(n, 1), budget: max(budget, 0)}
 	c.run = ScheduleRun{Fitted: c.budget > 0, T0: t0, TEnd: tend, LamAlpha: alpha, Sweeps: float64(c.iters) / float64(c.n)}
@@ -101,9 +89,8 @@ func (c *Cooling) Next(t float64, iters int64, elapsed time.Duration) (alpha flo
 	return alpha, c.stepIters
 }
 
-// measure updates the rate from the iterations done since the last call:
-// an average weighted towards the recent steps, so that a change of load
-// shows within a few steps without one slow step swinging the plan.
+// measure updates the rate, an average weighted towards recent steps: a
+// change of load shows, one slow step does not swing the plan.
 func (c *Cooling) measure(iters int64, elapsed time.Duration) {
 	di, dt := iters-c.lastIters, elapsed-c.lastTime
 	if di <= 0 || dt <= 0 {
@@ -119,10 +106,9 @@ func (c *Cooling) measure(iters int64, elapsed time.Duration) {
 	c.lastIters, c.lastTime = iters, elapsed
 }
 
-// fit returns the factor that takes T from t to tend in the steps that
-// fit in left at the measured rate, counting the coming step at t;
-// settled is false in the last few steps, whose factors only round the
-// schedule off to its end (they are not reported as its factor).
+// fit returns the factor that takes T from t to tend in the steps left at
+// the measured rate; settled is false in the last few steps, which only
+// round the schedule off.
 func (c *Cooling) fit(t float64, left time.Duration) (a float64, settled bool) {
 	if t <= c.tend {
 		return c.alpha, false
@@ -162,7 +148,7 @@ type ScheduleRun struct {
 	Fitted bool    `json:"fitted"`
 	T0     float64 `json:"t0"`
 	TEnd   float64 `json:"tend"`
-	// LamAlpha is the factor of the schedule as given (Params.Alpha).
+	// LamAlpha is the factor of the schedule as given (option alpha).
 	LamAlpha float64 `json:"alpha_given"`
 	// Alpha0 and Alpha are the factors of the first and the last step
 	// (both LamAlpha when not fitted).
@@ -199,11 +185,9 @@ func (s *ScheduleRun) String() string {
 	return b.String()
 }
 
-// FitsToLimit reports whether an annealer fits its cooling to the time
-// limit of p, the user's Params before the defaults are filled in: a
-// limit is set and neither alpha nor sweeps is. An explicit alpha or
-// sweeps pins the schedule (the reproduction suites set both, keeping the
-// paper's protocol), which the time limit then cuts where it falls.
+// FitsToLimit reports whether an annealer fits its cooling to the user's
+// time limit: one is set and neither alpha nor sweeps, which pin the
+// schedule (as the reproduction suites do), is.
 func FitsToLimit(p Params) bool {
-	return p.TimeLimit > 0 && p.Alpha == 0 && p.Sweeps == 0
+	return p.TimeLimit > 0 && !p.Given("alpha") && !p.Given("sweeps")
 }

@@ -33,7 +33,7 @@ func TestCoolingUnfittedIsLam(t *testing.T) {
 		t.Fatal("no budget: want Lam's schedule")
 	}
 	steps, _, _ := simulate(c, 10000, 0.1, func(int64) time.Duration { return time.Microsecond })
-	want := ScheduleSteps(Params{T0: 10000, TEnd: 0.1, Alpha: 0.99})
+	want := ScheduleSteps(Anneal{T0: 10000, TEnd: 0.1, Alpha: 0.99})
 	if steps != int64(want) {
 		t.Fatalf("steps %d, want Lam's %d", steps, want)
 	}
@@ -133,9 +133,10 @@ func TestFitsToLimit(t *testing.T) {
 	}{
 		{Params{TimeLimit: time.Second}, true},
 		{Params{}, false},
-		{Params{TimeLimit: time.Second, Alpha: 0.99}, false},
-		{Params{TimeLimit: time.Second, Sweeps: 10}, false},
-		{Params{TimeLimit: time.Second, T0: 100}, true},
+		{Params{TimeLimit: time.Second, Extra: map[string]string{"alpha": "0.99"}}, false},
+		{Params{TimeLimit: time.Second, Extra: map[string]string{"sweeps": "10"}}, false},
+		{Params{TimeLimit: time.Second, Extra: map[string]string{"sweeps": "0"}}, true},
+		{Params{TimeLimit: time.Second, Extra: map[string]string{"t0": "100"}}, true},
 	} {
 		if got := FitsToLimit(c.p); got != c.want {
 			t.Errorf("%+v: %v, want %v", c.p, got, c.want)

@@ -13,8 +13,8 @@
 //
 // Settings: each engine owns a config struct and declares each of its
 // options once, bound to a field of that struct, with its kind, default,
-// range, doc and tier (Int, Float, Choice, Bool; ParamInt and ParamFloat
-// for the Params fields such as --workers and --t0; .Experimental() for
+// range, doc and tier (Int, Float, Choice, Bool; SharedInt, SharedFloat and Shared
+// for the shared options such as --workers and --t0; .Experimental() for
 // an option kept only for a suite or a paper's reproduction). NewSpec
 // gathers the declarations, BySize adds the defaults that depend on the
 // instance's size (one SizeTable per engine), and Declare registers the
@@ -24,7 +24,7 @@
 //	type config struct{ Workers, Kicks int; Pivot string }
 //
 //	var spec = solver.NewSpec(
-//		solver.ParamInt("workers", func(c *config) *int { return &c.Workers }).Auto("all cores"),
+//		solver.SharedInt("workers", func(c *config) *int { return &c.Workers }).Auto("all cores"),
 //		solver.Int("kicks", func(c *config) *int { return &c.Kicks }, 0, 0, math.MaxInt32, "kicks per worker (0: until the time limit)"),
 //		solver.Choice("pivot", func(c *config) *string { return &c.Pivot }, "first", []string{"first", "rkbi"}, "pivoting rule").Experimental(),
 //	)

@@ -1,11 +1,11 @@
 package solver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -24,21 +24,6 @@ type Params struct {
 	Algorithm string `json:"algorithm"`
 	Backend   string `json:"backend"`
 
-	// Blocks is the number of parallel searches (PSPM's TB, the number of
-	// climbers or CPU workers' searches); Threads the parallel moves per
-	// search (PSPM's TPB). K is the sync interval: the global best becomes
-	// every search's start every K temperature steps (Lam et al.'s Se).
-	Blocks  int `json:"blocks"`
-	Threads int `json:"threads"`
-	K       int `json:"k"`
-
-	// Simulated annealing schedule: T from T0 down to TEnd, multiplied by
-	// Alpha each step, Sweeps (Lam et al.'s Sp) × N iterations per step.
-	T0     float64 `json:"t0"`
-	TEnd   float64 `json:"tend"`
-	Alpha  float64 `json:"alpha"`
-	Sweeps int     `json:"sweeps"`
-
 	// TimeLimit stops the run; 0 means the engine's schedule alone decides
 	// (engines without a natural end pick a default).
 	TimeLimit time.Duration `json:"time_limit_ns"`
@@ -50,7 +35,8 @@ type Params struct {
 	Target int64 `json:"target"`
 	// Start is an optional starting tour (0-based).
 	Start []int `json:"-"`
-	// Extra carries engine-specific options ("pivot": "rkbi", ...).
+	// Extra carries the engine's options by name ("blocks": "4224",
+	// "pivot": "rkbi", ...): Set and the engines' declarations read it.
 	Extra map[string]string `json:"extra,omitempty"`
 }
 
@@ -93,9 +79,7 @@ type Result struct {
 	// Schedule is the annealing schedule that ran (nil for engines
 	// without one).
 	Schedule *ScheduleRun
-	// Note is one line for the user about how the run went, when there is
-	// something to say (a climb that could not finish in the time given);
-	// the CLI prints it with the summary, the app in its status line.
+	// Note is one line for the user about how the run went, if need be.
 	Note string
 	// Stats are the run's figures that code and tests read; Device only
 	// names the hardware for people.
@@ -116,9 +100,8 @@ type Stats struct {
 	// AlphaListsAt is when the search took alpha-nearness lists that an
 	// ascent made beside it (0: at set-up, or never).
 	AlphaListsAt time.Duration `json:"alpha_lists_at_ns,omitempty"`
-	// EarlyLength is the length of the best tour GPU auto's or-ils gave
-	// before the CPU engine's first tour (0: it did not run); EarlyKept
-	// reports that it stayed the result.
+	// EarlyLength is the best tour GPU auto's or-ils gave before the CPU
+	// engine's first (0: none); EarlyKept, that it stayed the result.
 	EarlyLength int64 `json:"early_length,omitempty"`
 	EarlyKept   bool  `json:"early_kept,omitempty"`
 }
@@ -145,10 +128,9 @@ type Engine interface {
 	Describe() string
 	// Available returns nil when the engine can run here, else why not.
 	Available() error
-	// Solve runs until the schedule ends, the time limit passes, the target
-	// is reached or ctx is cancelled, sending snapshots to snaps (which may
-	// be nil; make it with Latest) through a Sink, never blocking on it. It returns the best tour found,
-	// also when stopped early.
+	// Solve runs until the schedule ends, the time limit passes, the
+	// target is reached or ctx is cancelled, sending snapshots to snaps
+	// (nil, or from Latest) through a Sink; it returns the best tour found.
 	Solve(ctx context.Context, in *Instance, p Params, snaps chan Snapshot) (Result, error)
 }
 
@@ -173,11 +155,8 @@ func Engines() []Engine {
 	for _, e := range registry {
 		out = append(out, e)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Name() != out[j].Name() {
-			return out[i].Name() < out[j].Name()
-		}
-		return out[i].Backend() < out[j].Backend()
+	slices.SortFunc(out, func(a, b Engine) int {
+		return cmp.Or(strings.Compare(a.Name(), b.Name()), strings.Compare(a.Backend(), b.Backend()))
 	})
 	return out
 }
@@ -231,15 +210,13 @@ func Resolve(algorithm, backend string) (e Engine, note string, err error) {
 		}
 		return e, "", nil
 	case BackendAuto, "":
-		g, gerr := Lookup(algorithm, BackendGPU)
-		if gerr == nil {
-			if aerr := g.Available(); aerr == nil {
+		note = fmt.Sprintf("no GPU engine for %s; running it on the CPU", algorithm)
+		if g, gerr := Lookup(algorithm, BackendGPU); gerr == nil {
+			aerr := g.Available()
+			if aerr == nil {
 				return g, "", nil
-			} else {
-				note = fmt.Sprintf("GPU not used (%v); running %s on the CPU", aerr, algorithm)
 			}
-		} else {
-			note = fmt.Sprintf("no GPU engine for %s; running it on the CPU", algorithm)
+			note = fmt.Sprintf("GPU not used (%v); running %s on the CPU", aerr, algorithm)
 		}
 		c, cerr := Lookup(algorithm, BackendCPU)
 		if cerr != nil {
@@ -263,10 +240,8 @@ type Outcome struct {
 	Device  string // Result.Device
 }
 
-// Finish validates o.Tour, recomputes its length exactly and fills a
-// Result. Every engine ends through it, so no engine reports an unchecked
-// tour. Finish sets StopReason from o.Stopped, the target and the time
-// budget, and Run refines it with the context.
+// Finish validates o.Tour, recomputes its length exactly and fills the
+// Result every engine ends with, its StopReason as far as Finish knows.
 func Finish(in *Instance, e Engine, p Params, o Outcome) (Result, error) {
 	if err := ValidateTour(o.Tour, in.N); err != nil {
 		return Result{StopReason: StopError}, fmt.Errorf("%s/%s produced an invalid tour: %v", e.Name(), e.Backend(), err)

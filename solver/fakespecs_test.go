@@ -3,8 +3,8 @@ package solver
 import "math"
 
 // The engines' options are declared by their packages (solver/cpu, gpu),
-// which solver's tests do not link: these fakes declare the Params fields
-// of the CPU annealers and climbers, and of GPU pspm, under their names,
+// which solver's tests do not link: these fakes declare the shared options
+// of the annealers and the CPU climbers under their names,
 // as those packages do, so that the fake engines of the tests (optEngine)
 // take them.
 
@@ -14,21 +14,23 @@ type fakeAnneal struct {
 }
 
 func init() {
-	w := ParamInt("workers", func(c *fakeAnneal) *int { return &c.Workers }).Auto("all cores")
-	b := ParamInt("blocks", func(c *fakeAnneal) *int { return &c.Blocks }).Auto("workers")
-	th := ParamInt("threads", func(c *fakeAnneal) *int { return &c.Threads })
-	k := ParamInt("k", func(c *fakeAnneal) *int { return &c.K })
+	w := SharedInt("workers", func(c *fakeAnneal) *int { return &c.Workers }).Auto("all cores")
+	b := SharedInt("blocks", func(c *fakeAnneal) *int { return &c.Blocks }).Auto("workers")
+	th := SharedInt("threads", func(c *fakeAnneal) *int { return &c.Threads })
+	k := SharedInt("k", func(c *fakeAnneal) *int { return &c.K })
 	sched := []Decl[fakeAnneal]{
-		ParamFloat("t0", func(c *fakeAnneal) *float64 { return &c.T0 }),
-		ParamFloat("tend", func(c *fakeAnneal) *float64 { return &c.TEnd }),
-		ParamFloat("alpha", func(c *fakeAnneal) *float64 { return &c.Alpha }),
-		ParamInt("sweeps", func(c *fakeAnneal) *int { return &c.Sweeps }),
+		Shared[fakeAnneal]("t0"),
+		Shared[fakeAnneal]("tend"),
+		Shared[fakeAnneal]("alpha"),
+		SharedInt("sweeps", func(c *fakeAnneal) *int { return &c.Sweeps }),
 	}
 	Declare("pspm", BackendCPU, NewSpec(append([]Decl[fakeAnneal]{w, b, th, k}, sched...)...))
 	Declare("pssm", BackendCPU, NewSpec(append([]Decl[fakeAnneal]{w, b, k}, sched...)...))
 	Declare("sspm", BackendCPU, NewSpec(append([]Decl[fakeAnneal]{w, th.Auto("workers")}, sched...)...))
 	// the GPU annealer's fields (package gpu declares its draw options too)
 	Declare("pspm", BackendGPU, NewSpec(append([]Decl[fakeAnneal]{b.Auto("a full wave"), th, k}, sched...)...))
+	Declare("sspm", BackendGPU, NewSpec(append([]Decl[fakeAnneal]{th}, sched...)...))
+	Declare("pssm", BackendGPU, NewSpec(append([]Decl[fakeAnneal]{b.Auto("a full wave"), k}, sched...)...))
 	Declare("2opt-climb", BackendCPU, NewSpec(w))
 	Declare("swap-climb", BackendCPU, NewSpec(w))
 }
@@ -43,7 +45,7 @@ type fakeILS struct {
 // (a subset: those the tests set).
 func init() {
 	base := NewSpec(
-		ParamInt("workers", func(c *fakeILS) *int { return &c.Workers }).Auto("all cores"),
+		SharedInt("workers", func(c *fakeILS) *int { return &c.Workers }).Auto("all cores"),
 		Int("kicks", func(c *fakeILS) *int { return &c.Kicks }, 0, 0, math.MaxInt32, "kicks per worker"),
 		Choice("pivot", func(c *fakeILS) *string { return &c.Pivot }, "first", []string{"first", "rkbi"}, "pivoting rule"),
 		Int("rkbi_k", func(c *fakeILS) *int { return &c.RKBI }, 3, 1, 64, "k of random-k-best-improvement"),

@@ -3,6 +3,7 @@ package solver
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -23,14 +24,15 @@ const (
 )
 
 // Option describes one engine setting: its name, type, default, allowed
-// range and meaning. An option is either a Params field (Field: blocks,
-// threads, k, t0, tend, alpha, sweeps, workers; 0 there means "the
-// default") or a key of Params.Extra (set with `tsp solve --opt
-// name=value`; absent means the default).
+// range and meaning. Its value is a key of Params.Extra (`tsp solve --opt
+// name=value`; absent means the default), or Params.Workers for workers.
+// Shared marks the options several engines share, each with a flag of its
+// own (blocks, threads, k, t0, tend, alpha, sweeps, workers), where 0
+// means the default.
 type Option struct {
-	Name  string
-	Kind  OptionKind
-	Field bool
+	Name   string
+	Kind   OptionKind
+	Shared bool
 	// Default is the default as text; "" when it depends on the instance
 	// or the device, and then Auto says how it is chosen ("all cores").
 	Default string
@@ -48,10 +50,10 @@ type Option struct {
 	Experimental bool
 }
 
-// Flag is how a front end names the option: "--blocks" for a Params
-// field, "--opt rkbi_k" for an Extra key.
+// Flag is how a front end names the option: "--blocks" for a shared
+// option, "--opt rkbi_k" for an engine's own.
 func (o Option) Flag() string {
-	if o.Field {
+	if o.Shared {
 		return "--" + o.Name
 	}
 	return "--opt " + o.Name
@@ -246,24 +248,24 @@ const (
 // both backends.
 const DefaultTimeLimit = 10 * time.Second
 
-// The Params field options with their widest ranges (ParamInt and
-// ParamFloat start from these), and GPU auto's own options.
+// The shared options with their widest ranges (SharedInt and SharedFloat
+// start from these), and GPU auto's own options.
 var (
-	optBlocks = Option{Name: "blocks", Kind: KindInt, Field: true, Min: 1, Max: MaxBlocks,
+	optBlocks = Option{Name: "blocks", Kind: KindInt, Shared: true, Min: 1, Max: MaxBlocks,
 		Doc: "parallel searches (PSPM's thread blocks TB; climbers per launch)"}
-	optThreads = Option{Name: "threads", Kind: KindInt, Field: true, Min: 1, Max: MaxThreads, Default: strconv.Itoa(DefaultThreads),
+	optThreads = Option{Name: "threads", Kind: KindInt, Shared: true, Min: 1, Max: MaxThreads, Default: strconv.Itoa(DefaultThreads),
 		Doc: "moves tried in parallel per search per iteration (PSPM's threads per block TPB)"}
-	optK = Option{Name: "k", Kind: KindInt, Field: true, Min: 1, Max: MaxK, Default: strconv.Itoa(DefaultK),
+	optK = Option{Name: "k", Kind: KindInt, Shared: true, Min: 1, Max: MaxK, Default: strconv.Itoa(DefaultK),
 		Doc: "sync interval: every search restarts from the global best every k temperature steps (Lam et al.'s Se)"}
-	optT0 = Option{Name: "t0", Kind: KindFloat, Field: true, Min: 0, MinOpen: true, Max: inf, Default: fmtNum(DefaultT0),
+	optT0 = Option{Name: "t0", Kind: KindFloat, Shared: true, Min: 0, MinOpen: true, Max: inf, Default: fmtNum(DefaultT0),
 		Doc: "initial temperature of the annealing schedule"}
-	optTEnd = Option{Name: "tend", Kind: KindFloat, Field: true, Min: 0, MinOpen: true, Max: inf, Default: fmtNum(DefaultTEnd),
+	optTEnd = Option{Name: "tend", Kind: KindFloat, Shared: true, Min: 0, MinOpen: true, Max: inf, Default: fmtNum(DefaultTEnd),
 		Doc: "final temperature (below t0)"}
-	optAlpha = Option{Name: "alpha", Kind: KindFloat, Field: true, Min: 0, MinOpen: true, Max: 1, MaxOpen: true, Default: fmtNum(DefaultAlpha),
+	optAlpha = Option{Name: "alpha", Kind: KindFloat, Shared: true, Min: 0, MinOpen: true, Max: 1, MaxOpen: true, Default: fmtNum(DefaultAlpha),
 		Doc: "cooling factor: T is multiplied by alpha every temperature step"}
-	optSweeps = Option{Name: "sweeps", Kind: KindInt, Field: true, Min: 1, Max: MaxSweeps, Default: strconv.Itoa(DefaultSweeps),
+	optSweeps = Option{Name: "sweeps", Kind: KindInt, Shared: true, Min: 1, Max: MaxSweeps, Default: strconv.Itoa(DefaultSweeps),
 		Doc: "iterations per temperature step, in multiples of n (Lam et al.'s Sp)"}
-	optWorkers = Option{Name: "workers", Kind: KindInt, Field: true, Min: 1, Max: MaxWorkers, Auto: "all cores",
+	optWorkers = Option{Name: "workers", Kind: KindInt, Shared: true, Min: 1, Max: MaxWorkers, Auto: "all cores",
 		Doc: "CPU goroutines; with a step budget, the same seed and workers give the same run"}
 
 	// GPU auto's windows (or-ils, in package gpu, declares its own)
@@ -314,10 +316,10 @@ func HasOptionTable(algorithm, backend string) bool {
 	return ok
 }
 
-// FieldOptions are the Params field options (blocks, threads, k, t0,
-// tend, alpha, sweeps, workers) with their widest ranges: what a front end
+// SharedOptions are the shared options (blocks, threads, k, t0, tend,
+// alpha, sweeps, workers) with their widest ranges: what a front end
 // offers for an engine that declares no options.
-func FieldOptions() OptionSet { return slices.Clone(fieldOptions) }
+func SharedOptions() OptionSet { return slices.Clone(sharedOptions) }
 
 // Lookup returns the option called name.
 func (s OptionSet) Lookup(name string) (Option, bool) {
@@ -338,95 +340,62 @@ func (s OptionSet) Names() []string {
 	return out
 }
 
-// fieldNames are the Params fields an Option may stand for.
-var fieldNames = []string{"blocks", "threads", "k", "t0", "tend", "alpha", "sweeps", "workers"}
+// sharedOptions are the shared options with their widest ranges.
+var sharedOptions = OptionSet{optBlocks, optThreads, optK, optT0, optTEnd, optAlpha, optSweeps, optWorkers}
 
-// fieldOptions are the Params field options with their widest ranges.
-var fieldOptions = OptionSet{optBlocks, optThreads, optK, optT0, optTEnd, optAlpha, optSweeps, optWorkers}
-
-// Field returns the value of the Params field called name (0: unset).
-func (p Params) Field(name string) float64 {
-	switch name {
-	case "blocks":
-		return float64(p.Blocks)
-	case "threads":
-		return float64(p.Threads)
-	case "k":
-		return float64(p.K)
-	case "t0":
-		return p.T0
-	case "tend":
-		return p.TEnd
-	case "alpha":
-		return p.Alpha
-	case "sweeps":
-		return float64(p.Sweeps)
-	case "workers":
-		return float64(p.Workers)
+// sharedText is the value of the shared option called name as given in p
+// ("" when unset: absent, or 0 as on the flags).
+func (p Params) sharedText(name string) string {
+	v := strings.TrimSpace(p.Extra[name])
+	if name == "workers" {
+		v = strconv.Itoa(p.Workers)
 	}
-	return 0
+	if v == "0" {
+		return ""
+	}
+	return v
 }
 
-// fieldText is the Params field called name as text, integers exactly.
-func (p Params) fieldText(name string) string {
-	switch name {
-	case "blocks":
-		return strconv.Itoa(p.Blocks)
-	case "threads":
-		return strconv.Itoa(p.Threads)
-	case "k":
-		return strconv.Itoa(p.K)
-	case "sweeps":
-		return strconv.Itoa(p.Sweeps)
-	case "workers":
-		return strconv.Itoa(p.Workers)
+// Given reports whether p sets the option called name (a shared option's 0
+// is its default, as on the flags).
+func (p Params) Given(name string) bool {
+	if _, ok := sharedOptions.Lookup(name); ok {
+		return p.sharedText(name) != ""
 	}
-	return strconv.FormatFloat(p.Field(name), 'g', -1, 64)
-}
-
-// setField sets the Params field called name; v is in range.
-func (p *Params) setField(name string, v float64) {
-	switch name {
-	case "blocks":
-		p.Blocks = int(v)
-	case "threads":
-		p.Threads = int(v)
-	case "k":
-		p.K = int(v)
-	case "t0":
-		p.T0 = v
-	case "tend":
-		p.TEnd = v
-	case "alpha":
-		p.Alpha = v
-	case "sweeps":
-		p.Sweeps = int(v)
-	case "workers":
-		p.Workers = int(v)
-	}
+	return strings.TrimSpace(p.Extra[name]) != ""
 }
 
 // Set parses one "name=value" setting, as `tsp solve --opt` takes it, into
-// p: a Params field by its flag name, or any other name into Params.Extra.
-// A field's value is checked here; an Extra value is checked by Validate,
-// against the engine that will run. "name=" removes an Extra key (back to
-// the default).
+// p: workers into Params.Workers, any other name into Params.Extra. A
+// shared option's value is checked here against its widest range; the
+// others by Validate, against the engine that will run. "name=" (and
+// "name=0" for a shared option) removes the setting (back to the default).
 func (p *Params) Set(setting string) error {
 	name, value, ok := strings.Cut(setting, "=")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" {
 		return &ParamError{Flag: "--opt", Value: setting, Range: "name=value"}
 	}
-	if o, ok := fieldOptions.Lookup(name); ok {
-		if strings.TrimSpace(value) == "0" {
-			p.setField(name, 0) // 0: the default, as on the flags
-			return nil
+	if o, ok := sharedOptions.Lookup(name); ok {
+		text, v := "", 0.0
+		if strings.TrimSpace(value) != "0" && strings.TrimSpace(value) != "" {
+			var err error
+			if text, v, err = o.parse(value); err != nil {
+				return err
+			}
 		}
-		_, v, err := o.parse(value)
-		if err != nil {
-			return err
+		switch {
+		case name == "workers":
+			p.Workers = int(v)
+		case text == "":
+			delete(p.Extra, name)
+		default:
+			p.Extra = maps.Clone(p.Extra)
+			if p.Extra == nil {
+				p.Extra = map[string]string{}
+			}
+			p.Extra[name] = text
 		}
-		p.setField(name, v)
 		return nil
 	}
 	if p.Extra == nil {
@@ -446,7 +415,7 @@ func (p *Params) Set(setting string) error {
 }
 
 // anyEngineOption reports whether some engine's declarations have an
-// option (not a Params field) called name.
+// option (not a shared one) called name.
 func anyEngineOption(name string) bool {
 	declMu.RLock()
 	ds := make([]Declarer, 0, len(declared))
@@ -455,7 +424,7 @@ func anyEngineOption(name string) bool {
 	}
 	declMu.RUnlock()
 	for _, d := range ds {
-		if o, ok := d.Options(nil).Lookup(name); ok && !o.Field {
+		if o, ok := d.Options(nil).Lookup(name); ok && !o.Shared {
 			return true
 		}
 	}
@@ -501,9 +470,9 @@ func (s OptionSet) value(p Params, name string) (float64, error) {
 		return 0, fmt.Errorf("option %s: not an option of this engine", name)
 	}
 	text := o.Default
-	if o.Field {
-		if v := p.Field(name); v != 0 {
-			text = strconv.FormatFloat(v, 'g', -1, 64)
+	if o.Shared {
+		if v := p.sharedText(name); v != "" {
+			text = v
 		}
 	} else if v, ok := p.Extra[name]; ok && v != "" {
 		text = v
@@ -568,105 +537,65 @@ func Validate(e Engine, in *Instance, p Params) error {
 		return &ParamError{Flag: "--target", Value: strconv.FormatInt(p.Target, 10), Range: ">= 0 (0: none)"}
 	}
 	set := EffectiveOptions(e, in)
-	// Field options: the engine's range where it uses the field, else the
-	// widest range (so a stray --blocks is still bounded the same on every
-	// backend).
-	for _, wide := range fieldOptions {
-		v := p.Field(wide.Name)
-		if v == 0 {
-			continue
-		}
-		o, ok := set.Lookup(wide.Name)
-		if !ok {
-			o = wide
-		}
-		if !o.inRange(v) || (o.Kind == KindInt && v != math.Trunc(v)) {
-			pe := &ParamError{Flag: o.Flag(), Value: p.fieldText(wide.Name), Range: o.Range() + " (0: default)"}
-			if ok && o.Max < wide.Max && v <= wide.Max {
-				pe.Why = fmt.Sprintf("for %s/%s", e.Name(), e.Backend())
-				if in != nil && (o.Name == "blocks" || o.Name == "workers") && o.Max == math.Max(1, float64(MaxTourCells/max(in.N, 1))) {
-					pe.Why = fmt.Sprintf("for %d cities: %s × cities at most %s", in.N, o.Name, fmtNum(MaxTourCells))
-				}
-			}
-			return pe
-		}
-	}
-	if in != nil && in.N > 0 {
-		for _, f := range []string{"blocks", "workers"} {
-			if v := p.Field(f); v > float64(MaxTourCells/in.N) {
-				return &ParamError{Flag: "--" + f, Value: p.fieldText(f), Range: fmt.Sprintf("0..%d", max(1, MaxTourCells/in.N)),
-					Why: fmt.Sprintf("for %d cities: %s × cities at most %s", in.N, f, fmtNum(MaxTourCells))}
-			}
+	for _, wide := range sharedOptions {
+		if err := checkShared(e, in, set, wide, p.sharedText(wide.Name)); err != nil {
+			return err
 		}
 	}
 	if err := checkExtraKeys(set, e.Name()+"/"+e.Backend(), p); err != nil {
 		return err
 	}
-	keys := make([]string, 0, len(p.Extra))
-	for k := range p.Extra {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(p.Extra))
 	for _, k := range keys {
 		o, ok := set.Lookup(k)
-		if !ok || p.Extra[k] == "" {
+		if !ok || o.Shared || p.Extra[k] == "" {
 			continue
 		}
 		if _, _, err := o.parse(p.Extra[k]); err != nil {
 			return err
 		}
 	}
+	a := readAnneal(p)
 	if _, ok := set.Lookup("t0"); ok {
-		if _, err := Schedule(p); err != nil {
+		if _, err := Schedule(a); err != nil {
 			return err
 		}
-	} else if p.T0 > 0 && p.TEnd > 0 && p.T0 <= p.TEnd {
-		// An engine without a schedule ignores both, but the pair is a
-		// mistake wherever it is given.
-		return &ParamError{Flag: "--t0", Value: fmtNum(p.T0), Range: "> tend = " + fmtNum(p.TEnd), Why: "the schedule cools from t0 down to tend"}
 	}
 	return nil
 }
 
-// Schedule returns p with the annealing schedule's unset fields (t0, tend,
-// alpha, sweeps, k) at their defaults, checked: each in its range, t0
-// above tend and at most MaxScheduleSteps temperature steps. Every
-// simulated annealing engine, on either backend, starts from it, so the
-// same Params run the same schedule or fail with the same *ParamError.
-func Schedule(p Params) (Params, error) {
-	for _, o := range []Option{optT0, optTEnd, optAlpha, optSweeps, optK} {
-		v := p.Field(o.Name)
-		if v == 0 {
-			_, v, _ = o.parse(o.Default)
-			p.setField(o.Name, v)
-			continue
-		}
-		if !o.inRange(v) {
-			return p, &ParamError{Flag: o.Flag(), Value: p.fieldText(o.Name), Range: o.Range() + " (0: default)"}
-		}
+// checkShared checks text, the value p gives the shared option wide ("":
+// none), against e's range for it on in (the widest range where e does not
+// take it), saying why the range is narrower where it is.
+func checkShared(e Engine, in *Instance, set OptionSet, wide Option, text string) error {
+	if text == "" {
+		return nil
 	}
-	if p.T0 <= p.TEnd {
-		return p, &ParamError{Flag: "--t0", Value: fmtNum(p.T0), Range: "> tend = " + fmtNum(p.TEnd), Why: "the schedule cools from t0 down to tend"}
+	_, v, err := wide.parse(text)
+	if pe, ok := err.(*ParamError); ok {
+		pe.Range += " (0: default)"
+		return pe
 	}
-	if steps := ScheduleSteps(p); steps > MaxScheduleSteps {
-		hi := math.Pow(p.TEnd/p.T0, 1.0/MaxScheduleSteps)
-		return p, &ParamError{Flag: "--alpha", Value: fmtNum(p.Alpha), Range: fmt.Sprintf("0 < x <= %.9g", hi),
-			Why: fmt.Sprintf("from t0 %s to tend %s the schedule would take %d temperature steps, at most %s", fmtNum(p.T0), fmtNum(p.TEnd), steps, fmtNum(MaxScheduleSteps))}
+	o, ok := set.Lookup(wide.Name)
+	if !ok {
+		o = wide
 	}
-	return p, nil
-}
-
-// ScheduleSteps is the number of temperature steps from T0 down to TEnd
-// (T0, T0·α, … while above TEnd) of a schedule Schedule has accepted.
-func ScheduleSteps(p Params) int {
-	if p.T0 <= p.TEnd || !(p.Alpha > 0 && p.Alpha < 1) {
-		return 1
+	cells := 0.0
+	if in != nil && in.N > 0 && (o.Name == "blocks" || o.Name == "workers") {
+		cells = math.Max(1, float64(MaxTourCells/in.N))
+		o.Max = math.Min(o.Max, cells)
 	}
-	s := math.Ceil(math.Log(p.TEnd/p.T0) / math.Log(p.Alpha))
-	if s > math.MaxInt32 {
-		return math.MaxInt32
+	if o.inRange(v) {
+		return nil
 	}
-	return int(s)
+	pe := &ParamError{Flag: o.Flag(), Value: text, Range: o.Range() + " (0: default)"}
+	switch {
+	case o.Max == cells:
+		pe.Why = fmt.Sprintf("for %d cities: %s × cities at most %s", in.N, o.Name, fmtNum(MaxTourCells))
+	case ok && o.Max < wide.Max:
+		pe.Why = fmt.Sprintf("for %s/%s", e.Name(), e.Backend())
+	}
+	return pe
 }
 
 // outputKeys are Params.Extra keys an engine writes into Result.Params to

@@ -3,8 +3,10 @@ package solver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -61,24 +63,24 @@ func TestValidate(t *testing.T) {
 		want string // in the message
 	}{
 		{"defaults", cpuPSPM, small, Params{}, "", ""},
-		{"all fields set", cpuPSPM, small, Params{Blocks: 4, Threads: 64, K: 10, T0: 100, TEnd: 1, Alpha: 0.9, Sweeps: 2, Workers: 2}, "", ""},
-		{"blocks near MaxInt64", cpuPSPM, small, Params{Blocks: math.MaxInt64 / 2}, "--blocks", "out of range: want 1..65536"},
-		{"negative blocks", cpuPSPM, small, Params{Blocks: -1}, "--blocks", "1..65536"},
-		{"blocks × n past the memory bound", cpuPSPM, big, Params{Blocks: 1000}, "--blocks", "for 200000 cities"},
-		{"workers × n past the memory bound", cpuILS, big, Params{Workers: 1000}, "--workers", "want 1..167"},
-		{"workers past the most", cpuILS, small, Params{Workers: 100000000}, "--workers", "1..1024"},
-		{"threads near MaxInt64", cpuPSPM, small, Params{Threads: math.MaxInt64}, "--threads", "1..1024"},
-		{"threads past the device's", gpuPSPM, small, Params{Threads: 1024}, "--threads", "1..512"},
-		{"sweeps near MaxInt64", cpuPSPM, small, Params{Sweeps: math.MaxInt64 - 1}, "--sweeps", "1..2^20"},
-		{"k negative", cpuPSPM, small, Params{K: -5}, "--k", "1..2^30"},
-		{"t0 below tend", cpuPSPM, small, Params{T0: 1, TEnd: 2}, "--t0", "> tend = 2"},
-		{"t0 below the default tend", gpuPSPM, small, Params{T0: 0.05}, "--t0", "> tend = 0.1"},
-		{"alpha 1", cpuPSPM, small, Params{Alpha: 1}, "--alpha", "0 < x < 1"},
-		{"alpha 1 on the GPU", gpuPSPM, small, Params{Alpha: 1}, "--alpha", "0 < x < 1"},
-		{"alpha too close to 1", cpuPSPM, small, Params{Alpha: 0.9999999999}, "--alpha", "temperature steps"},
-		{"t0 infinite", cpuPSPM, small, Params{T0: math.Inf(1)}, "--t0", "out of range"},
-		{"t0 NaN", cpuPSPM, small, Params{T0: math.NaN()}, "--t0", "out of range"},
-		{"stray blocks bounded too", cpuILS, small, Params{Blocks: 1 << 40}, "--blocks", "1..65536"},
+		{"all fields set", cpuPSPM, small, ext("blocks", 4, "threads", 64, "k", 10, "t0", 100, "tend", 1, "alpha", 0.9, "sweeps", 2, "workers", 2), "", ""},
+		{"blocks near MaxInt64", cpuPSPM, small, ext("blocks", math.MaxInt64/2), "--blocks", "out of range: want 1..65536"},
+		{"negative blocks", cpuPSPM, small, ext("blocks", -1), "--blocks", "1..65536"},
+		{"blocks × n past the memory bound", cpuPSPM, big, ext("blocks", 1000), "--blocks", "for 200000 cities"},
+		{"workers × n past the memory bound", cpuILS, big, ext("workers", 1000), "--workers", "want 1..167"},
+		{"workers past the most", cpuILS, small, ext("workers", 100000000), "--workers", "1..1024"},
+		{"threads near MaxInt64", cpuPSPM, small, ext("threads", math.MaxInt64), "--threads", "1..1024"},
+		{"threads past the device's", gpuPSPM, small, ext("threads", 1024), "--threads", "1..512"},
+		{"sweeps near MaxInt64", cpuPSPM, small, ext("sweeps", math.MaxInt64-1), "--sweeps", "1..2^20"},
+		{"k negative", cpuPSPM, small, ext("k", -5), "--k", "1..2^30"},
+		{"t0 below tend", cpuPSPM, small, ext("t0", 1, "tend", 2), "--t0", "> tend = 2"},
+		{"t0 below the default tend", gpuPSPM, small, ext("t0", 0.05), "--t0", "> tend = 0.1"},
+		{"alpha 1", cpuPSPM, small, ext("alpha", 1), "--alpha", "0 < x < 1"},
+		{"alpha 1 on the GPU", gpuPSPM, small, ext("alpha", 1), "--alpha", "0 < x < 1"},
+		{"alpha too close to 1", cpuPSPM, small, ext("alpha", 0.9999999999), "--alpha", "temperature steps"},
+		{"t0 infinite", cpuPSPM, small, ext("t0", math.Inf(1)), "--t0", "out of range"},
+		{"t0 NaN", cpuPSPM, small, ext("t0", math.NaN()), "--t0", "is not a number"},
+		{"stray blocks bounded too", cpuILS, small, ext("blocks", 1<<40), "--blocks", "1..65536"},
 		{"time negative", cpuILS, small, Params{TimeLimit: -time.Second}, "--time", ""},
 		{"target negative", cpuILS, small, Params{Target: -1}, "--target", ""},
 		{"known option", cpuILS, small, Params{Extra: map[string]string{"kicks": "10", "pivot": "rkbi", "threeopt": "off"}}, "", ""},
@@ -90,8 +92,8 @@ func TestValidate(t *testing.T) {
 		{"option negative", cpuILS, small, Params{Extra: map[string]string{"sync": "-1"}}, "--opt sync", "0.."},
 		{"option bad choice", cpuILS, small, Params{Extra: map[string]string{"candidates": "farthest"}}, "--opt candidates", "nearest|quadrant|union|mixed"},
 		{"rkbi_k 9 on the CPU", optEngine{name: "3opt-ils", backend: BackendCPU}, small, Params{Extra: map[string]string{"rkbi_k": "9"}}, "", ""},
-		{"no instance yet", cpuPSPM, nil, Params{Blocks: 1000}, "", ""},
-		{"draw on the CPU", cpuPSPM, small, Params{Extra: map[string]string{"draw": "nn"}}, "--opt", "pspm/cpu: none"},
+		{"no instance yet", cpuPSPM, nil, ext("blocks", 1000), "", ""},
+		{"draw on the CPU", cpuPSPM, small, Params{Extra: map[string]string{"draw": "nn"}}, "--opt", "pspm/cpu: blocks, threads, k, t0"},
 		{"loop on the CPU", optEngine{name: "3opt-ils", backend: BackendCPU}, small, Params{Extra: map[string]string{"loop": "host"}}, "--opt", "unknown"},
 		{"wsegment", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "512"}}, "", ""},
 		{"wsegment 0", optEngine{name: "auto", backend: BackendGPU}, small, Params{Extra: map[string]string{"wsegment": "0"}}, "--opt wsegment", "1..512"},
@@ -124,7 +126,7 @@ func TestBackendsRefuseAlike(t *testing.T) {
 	in := square(100)
 	for _, algo := range []string{"pspm", "sspm", "pssm", "3opt-ils", "2opt-climb", "swap-climb", "auto"} {
 		for _, p := range []Params{
-			{Blocks: 1 << 21}, {Threads: 1 << 40}, {Alpha: 1.5}, {T0: 1, TEnd: 5}, {Sweeps: -2}, {K: -1},
+			ext("blocks", 1<<21), ext("threads", 1<<40), ext("alpha", 1.5), ext("t0", 1, "tend", 5), ext("sweeps", -2), ext("k", -1),
 			{TimeLimit: -1}, {Workers: 5000},
 		} {
 			ec := Validate(optEngine{name: algo, backend: BackendCPU}, in, p)
@@ -148,9 +150,10 @@ func TestParamsSet(t *testing.T) {
 		check   func(p Params) bool
 		comment string
 	}{
-		{"blocks=64", true, func(p Params) bool { return p.Blocks == 64 }, "a field by its flag name"},
-		{"alpha=0.95", true, func(p Params) bool { return p.Alpha == 0.95 }, ""},
-		{"blocks=0", true, func(p Params) bool { return p.Blocks == 0 }, "0: the default"},
+		{"blocks=64", true, func(p Params) bool { return p.Extra["blocks"] == "64" }, "a shared option by its flag name"},
+		{"alpha=0.95", true, func(p Params) bool { return p.Extra["alpha"] == "0.95" }, ""},
+		{"blocks=0", true, func(p Params) bool { return !p.Given("blocks") }, "0: the default"},
+		{"workers=3", true, func(p Params) bool { return p.Workers == 3 }, "workers is a field"},
 		{"blocks=-3", false, nil, ""},
 		{"blocks=1e99", false, nil, ""},
 		{"alpha=1", false, nil, ""},
@@ -235,7 +238,7 @@ func TestEveryOptionIsWellFormed(t *testing.T) {
 }
 
 func TestScheduleSameForBothBackends(t *testing.T) {
-	p, err := Schedule(Params{})
+	p, err := AnnealOf(Params{})
 	if err != nil || p.T0 != DefaultT0 || p.TEnd != DefaultTEnd || p.Alpha != DefaultAlpha || p.Sweeps != DefaultSweeps || p.K != DefaultK {
 		t.Fatalf("%+v %v", p, err)
 	}
@@ -260,7 +263,7 @@ func TestEffectiveOptions(t *testing.T) {
 
 func TestRunValidates(t *testing.T) {
 	in := square(10)
-	_, err := Run(context.Background(), optEngine{name: "pspm", backend: BackendCPU}, in, Params{Alpha: 2}, nil)
+	_, err := Run(context.Background(), optEngine{name: "pspm", backend: BackendCPU}, in, ext("alpha", 2), nil)
 	var pe *ParamError
 	if !errors.As(err, &pe) || pe.Flag != "--alpha" {
 		t.Fatalf("Run: %v", err)
@@ -286,12 +289,27 @@ func TestParamErrorShowsTheValueGiven(t *testing.T) {
 		p    Params
 		want string
 	}{
-		{Params{Blocks: 4611686018427387904}, "--blocks 4611686018427387904 "},
-		{Params{Sweeps: math.MaxInt64 - 1}, "--sweeps 9223372036854775806 "},
-		{Params{Workers: 100000000}, "--workers 100000000 "},
+		{ext("blocks", 4611686018427387904), "--blocks 4611686018427387904 "},
+		{ext("sweeps", math.MaxInt64-1), "--sweeps 9223372036854775806 "},
+		{ext("workers", 100000000), "--workers 100000000 "},
 	} {
 		if err := Validate(e, square(100), c.p); err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("got %v, want it to start %q", err, c.want)
 		}
 	}
+}
+
+// ext returns Params with the options given as name, value pairs, as
+// `--opt name=value` sets them (workers into Params.Workers).
+func ext(kv ...any) Params {
+	p := Params{Extra: map[string]string{}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		name, v := kv[i].(string), fmt.Sprint(kv[i+1])
+		if name == "workers" {
+			p.Workers, _ = strconv.Atoi(v)
+			continue
+		}
+		p.Extra[name] = v
+	}
+	return p
 }

@@ -45,12 +45,13 @@ func (s *Sink) Send(snap Snapshot) {
 	now := time.Now()
 	s.next = now.Add(s.interval)
 	snap.Elapsed = now.Sub(s.start)
-	offer(s.ch, snap)
+	Offer(s.ch, snap)
 }
 
-// offer puts snap into ch, replacing an unread snapshot if the buffer is
-// full. With an unbuffered channel and no waiting reader, it drops snap.
-func offer(ch chan Snapshot, snap Snapshot) {
+// Offer puts snap into ch without blocking, replacing an unread snapshot
+// if the buffer is full. With an unbuffered channel and no waiting reader,
+// or a nil one, it drops snap.
+func Offer(ch chan Snapshot, snap Snapshot) {
 	select {
 	case ch <- snap:
 		return

@@ -80,16 +80,11 @@ func KeepsFixedEdges(e Engine) bool {
 	return ok && k.KeepsFixedEdges()
 }
 
-// Run checks p against e and in (Validate: a *ParamError when a setting
-// is out of range), refuses an instance with fixed edges for an engine
-// that does not keep them, solves in with e and records in
-// Result.StopReason why the run ended. When in's optimum is known the run
-// stops once it has a tour of that length (StopOptimum): the engine is
-// given the optimum as its target unless the user's target comes first,
-// and Result.Params keeps the user's target. The context tells an
-// interrupt (cancelled) from a deadline. Front
-// ends call Run rather than Engine.Solve so that every backend reports the
-// same reasons.
+// Run validates p (a *ParamError), refuses fixed edges to an engine that
+// does not keep them, solves in with e, stopping at a known optimum
+// (StopOptimum; Result.Params keeps the user's target), and records why
+// the run ended: front ends call it rather than Solve, so that every
+// backend reports alike.
 func Run(ctx context.Context, e Engine, in *Instance, p Params, snaps chan Snapshot) (Result, error) {
 	if err := Validate(e, in, p); err != nil {
 		return Result{StopReason: StopError}, err
@@ -120,8 +115,7 @@ func Run(ctx context.Context, e Engine, in *Instance, p Params, snaps chan Snaps
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && res.Stopped:
 		res.StopReason = StopTime
 	case res.Stopped:
-		// Engines stop early only on the context, the target or their time
-		// budget; the first two are ruled out above.
+		// not the context nor the target: the engine's own budget
 		res.StopReason = StopTime
 	default:
 		res.StopReason = StopDone

@@ -10,8 +10,7 @@ import (
 	"time"
 )
 
-// CurvePoint is one point of a convergence curve: the best tour length
-// known after Elapsed.
+// CurvePoint is one point of a convergence curve: the best tour length known after Elapsed.
 type CurvePoint struct {
 	Elapsed time.Duration
 	Best    int64
@@ -91,8 +90,7 @@ func RenderCurve(dst *image.RGBA, pts []CurvePoint, optimum int64, xmax time.Dur
 	dot(dst, int(px+0.5), int(py+0.5), 1, st.Line)
 }
 
-// WriteCurveCSV writes pts as CSV with the header
-// "elapsed_s,best_length".
+// WriteCurveCSV writes pts as CSV with the header "elapsed_s,best_length".
 func WriteCurveCSV(w io.Writer, pts []CurvePoint) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write([]string{"elapsed_s", "best_length"}); err != nil {

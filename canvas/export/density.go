@@ -10,11 +10,9 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// StepBudget bounds the pixels one frame steps through while drawing
-// tour edges. A good tour of a million cities steps about 1.5 million
-// (edges a pixel or two long); a random tour of 100,000 cities at full HD
-// would step 50 million. Beyond the budget, edges longer than a threshold
-// are sampled (see Rasterizer), which keeps a frame within its time.
+// StepBudget bounds the pixels a frame steps along tour edges (a good
+// million-city tour steps 1.5 million, a random 100,000-city one at full
+// HD 50 million); beyond it long edges are sampled (see Rasterizer).
 const StepBudget = 3_000_000
 
 // Densities, in cities per visible pixel, where dots change: up to
@@ -63,32 +61,21 @@ type FrameStats struct {
 	Sampled  int     // edges longer than this many pixels were sampled; 0: none were
 	DotAlpha float64 // alpha of a one-city dot (0: dots left out)
 	DotsOver bool    // whether dots were drawn over the tour
-	// HeatCells is how many cells of the heat map of recent changes were
-	// tinted (see HeatGrid).
+	// HeatCells is how many cells of the heat map of recent changes were tinted (see HeatGrid).
 	HeatCells int
 }
 
 // Rasterizer draws scenes into RGBA images with a level of detail chosen
-// from the density of the view. Tours (the current one, the best one
-// beneath it and the dashed optimal overlay) are not painted edge by edge:
-// each edge adds to a per-pixel count (integer Bresenham, clipped to the image,
-// spread over goroutines with a buffer each), and the counts are then
-// tone-mapped over the background, so where many edges cross a pixel it is
-// brighter and hotter, and where one does it is plain tour colour. The
-// alpha of one edge falls as the mean overlap grows, so a million-city tour
-// shows its structure rather than a filled square. Cities are squares on
-// top while sparse, single faded pixels beneath the tour as they get
-// denser, and left out when the tour covers them (FadedDots); where the
-// tour itself is dense (DenseTour) the best tour is left out too. Past
-// StepBudget, an edge of s pixels longer than the threshold T is drawn
-// with probability T/s and weight s/T (chosen by a hash of its two cities,
-// so an edge that stays in the tour stays drawn from frame to frame): the
-// expected counts are unchanged and a random tour of 100,000 cities costs
-// about what a good one does.
-//
-// A Rasterizer keeps its buffers and the last instance's world
-// coordinates between calls, so redrawing the same instance allocates
-// nothing; it is not safe for concurrent use.
+// from the density of the view. Each tour edge adds to per-pixel counts
+// (Bresenham, a buffer per goroutine), tone-mapped over the background so
+// that crowded pixels are brighter and a million-city tour shows its
+// structure rather than a filled square. Cities are squares while sparse,
+// faded pixels beneath the tour as they get denser, then left out
+// (FadedDots); the best tour is left out where the tour is dense
+// (DenseTour). Past StepBudget an edge of s pixels longer than the
+// threshold T is drawn with probability T/s and weight s/T, chosen by a
+// hash of its cities so that it stays drawn from frame to frame. It keeps
+// its buffers between calls and is not safe for concurrent use.
 type Rasterizer struct {
 	boundsOf *solver.Instance
 	boundsN  int
@@ -168,11 +155,8 @@ func (r *Rasterizer) parallel(n int, f func(k, lo, hi int)) {
 	r.wg.Wait()
 }
 
-// Render draws scene s into dst through view v: background, the optimal
-// overlay (dashed), the best tour, the current tour and the cities, at the
-// level of detail the view's density calls for (see Rasterizer).
-// Instances without coordinates (EXPLICIT without display data) draw as
-// the background alone.
+// Render draws scene s into dst through view v (an instance without
+// coordinates as the background alone).
 func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 	in := s.Instance
 	r.stats = FrameStats{}
@@ -293,8 +277,7 @@ func (r *Rasterizer) dotStyle(drawn bool, st Style) (rad int, alpha float64) {
 	return rad, alpha
 }
 
-// toneMaps sets each used layer's colour table from its steps per pixel
-// of the visible area.
+// toneMaps sets each used layer's colour table from its steps per pixel of the visible area.
 func (r *Rasterizer) toneMaps(st Style, sums [numLayers]int64, area float64, drawn bool, dotAlpha float64) {
 	if r.used[layerDots] {
 		m := 0.0
@@ -315,9 +298,7 @@ func (r *Rasterizer) toneMaps(st Style, sums [numLayers]int64, area float64, dra
 }
 
 // bestSuccessors fills r.succ with the tour's successors when the best
-// tour is drawn beside it: the best tour is drawn where it differs from the
-// tour, since an edge both share would lie under the tour, drawn at full
-// alpha while the best tour is drawn at all (DenseTour).
+// tour is drawn beside it, which is drawn only where it differs.
 func (r *Rasterizer) bestSuccessors(s Scene, n int) {
 	if !r.used[layerBest] || !r.used[layerTour] {
 		r.succ = r.succ[:0]
@@ -647,8 +628,7 @@ func plotLine(acc []uint16, w, x0, y0, x1, y1 int, wgt uint32, dash int) int64 {
 	return int64(lw.n)
 }
 
-// plotClipped clips the segment to the w×h image (Cohen–Sutherland) and
-// plots what is left (plotLine).
+// plotClipped clips the segment to the w×h image and plots what is left (plotLine).
 func plotClipped(acc []uint16, w, h int, x0, y0, x1, y1 float64, wgt uint32, dash int) int64 {
 	x0, y0, x1, y1, ok := clip(x0, y0, x1, y1, float64(w-1), float64(h-1))
 	if !ok {
@@ -706,8 +686,7 @@ func (r *Rasterizer) composite(dst *image.RGBA, y0, y1 int, order [numLayers]int
 	}
 }
 
-// blendRow blends one layer's row of counts over a row of pixels and
-// zeroes the counts.
+// blendRow blends one layer's row of counts over a row of pixels and zeroes the counts.
 func blendRow(pix []byte, row []uint16, lut []blend) {
 	pix = pix[:len(row)*4]
 	for x, c := range row {
@@ -724,36 +703,22 @@ func blendRow(pix []byte, row []uint16, lut []blend) {
 	}
 }
 
-// clip clips a segment to [0, xmax] × [0, ymax] (Cohen–Sutherland); ok is
-// false when nothing is left.
+// clip clips a segment to [0, xmax] × [0, ymax] (Liang–Barsky); ok is false when nothing is left.
 func clip(x0, y0, x1, y1, xmax, ymax float64) (cx0, cy0, cx1, cy1 float64, ok bool) {
-	c0, c1 := outcode(x0, y0, xmax, ymax), outcode(x1, y1, xmax, ymax)
-	for c0|c1 != 0 {
-		if c0&c1 != 0 {
-			return 0, 0, 0, 0, false // both ends beyond the same side
-		}
-		co := c0
-		if co == 0 {
-			co = c1
-		}
-		var x, y float64
-		switch {
-		case co&outTop != 0:
-			x, y = x0+(x1-x0)*(0-y0)/(y1-y0), 0
-		case co&outBottom != 0:
-			x, y = x0+(x1-x0)*(ymax-y0)/(y1-y0), ymax
-		case co&outRight != 0:
-			x, y = xmax, y0+(y1-y0)*(xmax-x0)/(x1-x0)
-		default:
-			x, y = 0, y0+(y1-y0)*(0-x0)/(x1-x0)
-		}
-		if co == c0 {
-			x0, y0 = x, y
-			c0 = outcode(x0, y0, xmax, ymax)
-		} else {
-			x1, y1 = x, y
-			c1 = outcode(x1, y1, xmax, ymax)
+	dx, dy := x1-x0, y1-y0
+	t0, t1 := 0.0, 1.0
+	for _, e := range [4][2]float64{{-dx, x0}, {dx, xmax - x0}, {-dy, y0}, {dy, ymax - y0}} {
+		switch p, q := e[0], e[1]; {
+		case p == 0 && q < 0:
+			return 0, 0, 0, 0, false // parallel to this side and beyond it
+		case p < 0:
+			t0 = max(t0, q/p)
+		case p > 0:
+			t1 = min(t1, q/p)
 		}
 	}
-	return x0, y0, x1, y1, true
+	if t0 > t1 {
+		return 0, 0, 0, 0, false
+	}
+	return x0 + t0*dx, y0 + t0*dy, x0 + t1*dx, y0 + t1*dy, true
 }

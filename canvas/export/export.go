@@ -1,9 +1,7 @@
-// Package export draws what a run shows without Fyne: the Scene of a tour
-// (instance, current, best and optimal tours, title), the Rasterizer that
-// draws it at a level of detail chosen from the view's density (the app's
-// canvas), convergence curves, and pictures written as PNG, SVG or PDF
-// through gonum/plot's vg backends. The command line links it without the
-// GUI toolkit; package canvas wraps it in widgets.
+// Package export draws what a run shows without Fyne, for the app's
+// widgets (package canvas) and the command line: the Rasterizer,
+// convergence curves, and pictures as PNG, SVG or PDF through gonum/plot's
+// vg backends.
 package export
 
 import (
@@ -35,12 +33,10 @@ const (
 // MaxSize bounds the width and height of an exported picture.
 const MaxSize = 16384
 
-// DotLimit is the number of cities above which Write draws the tours and
-// cities as the app's canvas does (Rasterizer: dots fading out with the
-// density, edges tone-mapped by how many cross a pixel), into the PNG's
-// pixels and as an embedded image in SVG and PDF, whose vector paths of
-// 100,000s of edges would be tens of megabytes and show a solid block.
-// The title stays text. Up to DotLimit, everything is vector.
+// DotLimit is the number of cities above which Write draws tours and
+// cities with the Rasterizer, as an embedded image in SVG and PDF too:
+// vector paths of 100,000s of edges would be tens of megabytes and show a
+// solid block.
 const DotLimit = 20000
 
 // Colours of an exported picture.
@@ -92,20 +88,27 @@ func SceneFor(in *solver.Instance, tour, best, optimal []int) Scene {
 	return s
 }
 
-// TitleFor returns "name — length (gap% above optimum)" for tour, or
-// "name — n cities" when tour is not a whole tour of in.
+// TitleFor returns TitleOf tour's length, or "name — n cities" when tour is not a whole tour of in.
 func TitleFor(in *solver.Instance, tour []int) string {
+	if in == nil || len(tour) != in.N {
+		return TitleOf(in, 0)
+	}
+	return TitleOf(in, solver.TourLength(in, tour))
+}
+
+// TitleOf returns "name — length (gap% above optimum)" for a tour of in
+// of the given length, or "name — n cities" when length is 0.
+func TitleOf(in *solver.Instance, length int64) string {
 	if in == nil {
 		return ""
 	}
-	if len(tour) != in.N {
+	if length <= 0 {
 		return fmt.Sprintf("%s — %d cities", in.Name, in.N)
 	}
-	l := solver.TourLength(in, tour)
-	if g, ok := solver.GapPercent(l, in.Optimum); ok {
-		return fmt.Sprintf("%s — %d (%.2f%% above %d)", in.Name, l, g, in.Optimum)
+	if g, ok := solver.GapPercent(length, in.Optimum); ok {
+		return fmt.Sprintf("%s — %d (%.2f%% above %d)", in.Name, length, g, in.Optimum)
 	}
-	return fmt.Sprintf("%s — %d", in.Name, l)
+	return fmt.Sprintf("%s — %d", in.Name, length)
 }
 
 // Bounds is an axis-aligned rectangle in world coordinates (see WorldXY).
@@ -170,12 +173,9 @@ func Height(s Scene, width int) int {
 }
 
 // Write draws s as a picture of width × height pixels (points for SVG and
-// PDF) in format "png", "svg" or "pdf" and writes it to w: the optimal tour
-// as a faint overlay when set, the best tour beneath the tour, the tour as
-// a closed polyline, the cities as dots (see DotLimit) and
-// the title at the top. The aspect ratio of the instance is kept. A height
-// of 0 or less takes Height. An instance without coordinates
-// (EXPLICIT without DISPLAY_DATA_SECTION) or an invalid tour is an error.
+// PDF; height 0 takes Height) in format "png", "svg" or "pdf" to w, the
+// aspect ratio kept. An instance without coordinates or an invalid tour
+// is an error.
 func Write(w io.Writer, format string, s Scene, width, height int) error {
 	in := s.Instance
 	if in == nil {

@@ -7,26 +7,19 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// Heat map of recent changes: where the search is working. Each time the
-// Rasterizer is given a new current tour of the same instance (a new
-// slice: a new snapshot, not a redraw of the same one), the midpoints of
-// the edges that were not in the previous tour are kept, for the last
-// HeatSnapshots snapshots, each snapshot's weighing HeatDecay times the
-// one after it. A frame bins them into square cells of HeatCellPx pixels
-// on screen, whatever the zoom (a cell of the instance would grow into a
-// block when zoomed in), and tints the cells Style.Heat with an alpha
-// that grows with their share of the hottest cell's weight. Above
-// HeatLimit cities the map is not kept: finding the changed edges reads
-// every edge's predecessor at random, which would cost a large frame more
-// than its budget. A scene marked Done (a paused or finished run) clears
-// it.
+// Heat map of recent changes, where the search is working: for each new
+// current tour (a new slice) the midpoints of the edges not in the previous
+// one are kept for HeatSnapshots snapshots, each weighing HeatDecay times
+// the next; a frame bins them into cells of HeatCellPx screen pixels and
+// tints each by its share of the hottest. Above HeatLimit cities finding
+// the changed edges would cost a frame more than its budget; a Done scene
+// clears the map.
 const (
 	HeatCellPx    = 12
 	HeatSnapshots = 16
 	HeatDecay     = 0.85
 	HeatLimit     = 250_000
-	// heatPoints bounds the midpoints kept from one snapshot; more are
-	// subsampled evenly.
+	// heatPoints bounds the midpoints kept from one snapshot; more are subsampled evenly.
 	heatPoints = 4096
 	heatAlpha  = 0.4 // the tint's alpha on the hottest cell
 )
@@ -97,8 +90,7 @@ func (r *Rasterizer) updateHeat(in *solver.Instance, tour []int, on bool) {
 	hm.of, hm.last = in, tour
 }
 
-// drawHeat tints dst's cells where the kept snapshots changed the tour,
-// seen through t.
+// drawHeat tints dst's cells where the kept snapshots changed the tour, seen through t.
 func (r *Rasterizer) drawHeat(dst *image.RGBA, t Transform, st Style) {
 	hm := &r.heat
 	hm.cells = 0

@@ -65,8 +65,7 @@ func FitView(b Bounds) View {
 	return View{CX: (b.MinX + b.MaxX) / 2, CY: (b.MinY + b.MaxY) / 2, Zoom: 1}
 }
 
-// FitScale is the pixels per world unit that fits b into a w×h image with
-// Margin around it.
+// FitScale is the pixels per world unit that fits b into a w×h image with Margin around it.
 func FitScale(b Bounds, w, h float64) float64 {
 	m := math.Max(Margin*math.Min(w, h), math.Min(MinMargin, math.Min(w, h)/6))
 	bw, bh := b.Width(), b.Height()
@@ -112,15 +111,6 @@ func (t Transform) Apply(x, y float64) (px, py float64) {
 // Invert returns the world point at pixel (px, py).
 func (t Transform) Invert(px, py float64) (x, y float64) {
 	return (px-t.HalfW)/t.Scale + t.CX, (t.HalfH-py)/t.Scale + t.CY
-}
-
-// RenderImage draws s into a new w×h image with the view that fits the
-// whole instance.
-func RenderImage(s Scene, w, h int, st Style) *image.RGBA {
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	var r Rasterizer
-	r.Render(img, s, FitView(r.Bounds(s.Instance)), st)
-	return img
 }
 
 func clamp(v, lo, hi float64) float64 {
@@ -173,31 +163,8 @@ func dot(dst *image.RGBA, x, y, r int, c color.RGBA) {
 	}
 }
 
-// Outcodes of Cohen–Sutherland clipping.
-const (
-	outLeft = 1 << iota
-	outRight
-	outBottom
-	outTop
-)
-
-func outcode(x, y, xmax, ymax float64) int {
-	c := 0
-	if x < 0 {
-		c |= outLeft
-	} else if x > xmax {
-		c |= outRight
-	}
-	if y < 0 {
-		c |= outTop
-	} else if y > ymax {
-		c |= outBottom
-	}
-	return c
-}
-
 // line draws a one-pixel segment from (x0, y0) to (x1, y1) with
-// Bresenham's algorithm after clipping it to the image (Cohen–Sutherland).
+// Bresenham's algorithm after clipping it to the image.
 // With dash > 0 it alternates dash pixels on and dash pixels off.
 func line(dst *image.RGBA, x0, y0, x1, y1 float64, c color.RGBA, dash int) {
 	w, h := dst.Rect.Dx(), dst.Rect.Dy()
@@ -212,11 +179,9 @@ func line(dst *image.RGBA, x0, y0, x1, y1 float64, c color.RGBA, dash int) {
 	bresenham(dst.Pix, dst.Stride, ix0, iy0, ix1, iy1, pack(c), dash)
 }
 
-// lineWalk is an integer line walk (Bresenham) over a raster of px bytes
-// (or counts) a pixel and stride a row: from offset o, each of n steps
-// moves by major and, when the error runs out, by minor as well; m is the
-// extent along the minor axis. The painter and the density counter share
-// it and keep their own inner loops (a call a pixel would cost both).
+// lineWalk is a Bresenham walk over a raster of px bytes a pixel and
+// stride a row: from offset o, n steps by major, and by minor as the error
+// runs out (m the minor extent); its users keep their own inner loops.
 type lineWalk struct{ o, major, minor, n, m int }
 
 func newLineWalk(x0, y0, x1, y1, px, stride int) lineWalk {
@@ -234,8 +199,7 @@ func newLineWalk(x0, y0, x1, y1, px, stride int) lineWalk {
 	return lineWalk{o: y0*stride + x0*px, major: sx, minor: sy, n: dx, m: dy}
 }
 
-// bresenham plots the integer line in colour col (packed); both ends
-// must lie inside the image.
+// bresenham plots the integer line in colour col (packed); both ends must lie inside the image.
 func bresenham(pix []byte, stride, x0, y0, x1, y1 int, col uint32, dash int) {
 	lw := newLineWalk(x0, y0, x1, y1, 4, stride)
 	o, err := lw.o, lw.n/2

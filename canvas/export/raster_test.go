@@ -232,3 +232,12 @@ func BenchmarkRender1M(b *testing.B) {
 	b.Run("good", func(b *testing.B) { benchRender(b, benchScene(b, 1_000_000, false), 1) })
 	b.Run("random", func(b *testing.B) { benchRender(b, benchScene(b, 1_000_000, true), 1) })
 }
+
+// RenderImage draws s into a new w×h image with the view that fits the
+// whole instance.
+func RenderImage(s Scene, w, h int, st Style) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	var r Rasterizer
+	r.Render(img, s, FitView(r.Bounds(s.Instance)), st)
+	return img
+}

@@ -11,46 +11,37 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// benchGPU is package gpu's kernels and populations for the bench suites:
-// the command line joins the two packages, so that neither imports the
-// other. bench's types are gpu's field for field; the methods convert.
+// benchGPU is package gpu's kernels and populations for the bench suites, joined here so neither package imports the other.
 func benchGPU() bench.GPU { return gpuBench{} }
 
 type gpuBench struct{}
 
 func (gpuBench) EvalRate(n, passes int, seed uint64) (bench.KernelRate, error) {
-	r, err := gpu.EvalRate(n, passes, seed)
-	return bench.KernelRate(r), err
+	return gpu.EvalRate(n, passes, seed)
 }
 
 func (gpuBench) EvalBatch(n int) (int, error) { return gpu.EvalBatch(n) }
 
 func (gpuBench) ClimbRate(in *solver.Instance, warm, window time.Duration, seed uint64) (bench.KernelRate, error) {
-	r, err := gpu.ClimbRate(in, warm, window, seed)
-	return bench.KernelRate(r), err
+	return gpu.ClimbRate(in, warm, window, seed)
 }
 
 func (gpuBench) TwoOptDescent(in *solver.Instance, start []int) (bench.Descent, error) {
-	d, err := gpu.TwoOptDescent(in, start)
-	return bench.Descent(d), err
+	return gpu.TwoOptDescent(in, start)
 }
 
 func (gpuBench) OnePass(in *solver.Instance, t []int, reps int) (bench.PassTimes, error) {
-	p, err := gpu.OnePass(in, t, reps)
-	return bench.PassTimes(p), err
+	return gpu.OnePass(in, t, reps)
 }
 
 func (gpuBench) ThreeOptPopulation(ctx context.Context, in *solver.Instance, pop bench.Population) (bench.PopulationResult, error) {
-	r, err := gpu.ThreeOptPopulation(ctx, in, gpu.Population(pop))
-	return bench.PopulationResult(r), err
+	return gpu.ThreeOptPopulation(ctx, in, pop)
 }
 
 func (gpuBench) FIPopulation(in *solver.Instance, pop bench.Population) (bench.PopulationResult, error) {
-	r, err := gpu.FIPopulation(in, gpu.Population(pop))
-	return bench.PopulationResult(r), err
+	return gpu.FIPopulation(in, pop)
 }
 
 func (gpuBench) FISequential(in *solver.Instance, first, count int, pop bench.Population) (bench.PopulationResult, error) {
-	r, err := gpu.FISequential(in, first, count, gpu.Population(pop))
-	return bench.PopulationResult(r), err
+	return gpu.FISequential(in, first, count, pop)
 }

@@ -9,6 +9,7 @@ import (
 	"math"
 
 	"github.com/tsplab/tsplab/gpu"
+	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 )
@@ -95,8 +96,7 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 	return printBound(e, in, res, *jsonOut)
 }
 
-// chooseBoundDevice sets opts.Device for --backend: the GPU when asked
-// for (an error when there is none) or, for auto, when there is one.
+// chooseBoundDevice sets opts.Device for --backend: the GPU when asked for (an error when there is none) or, for auto, when there is one.
 func chooseBoundDevice(opts *bound.Options, backend string) error {
 	switch backend {
 	case solver.BackendGPU:
@@ -112,8 +112,7 @@ func chooseBoundDevice(opts *bound.Options, backend string) error {
 	return nil
 }
 
-// printBound writes the JSON report where --json says and the summary to
-// stdout (only the JSON with --json -), the bound on the last line.
+// printBound writes the JSON report where --json says and the summary to stdout (only the JSON with --json -), the bound on the last line.
 func printBound(e *env, in *solver.Instance, res bound.Result, jsonOut string) error {
 	rep := boundReport{
 		Instance: in.Name, Dimension: in.N, LowerBound: res.Bound, Estimate: res.Estimate,
@@ -137,14 +136,13 @@ func printBound(e *env, in *solver.Instance, res bound.Result, jsonOut string) e
 		return write(e.stdout)
 	}
 	if jsonOut != "" {
-		if err := writeFile(jsonOut, write); err != nil {
+		if err := atomicfile.Write(jsonOut, write); err != nil {
 			return err
 		}
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "instance: %s (%d cities)\n", in.Name, in.N)
-	fmt.Fprintf(w, "iterations: %d (%s)\n", res.Iterations, rep.Backend)
-	fmt.Fprintf(w, "time: %.2f s (exact evaluation %.2f s)\n", res.Elapsed.Seconds(), res.Evaluation.Seconds())
+	fmt.Fprintf(w, "instance: %s (%d cities)\niterations: %d (%s)\ntime: %.2f s (exact evaluation %.2f s)\n",
+		in.Name, in.N, res.Iterations, rep.Backend, res.Elapsed.Seconds(), res.Evaluation.Seconds())
 	if res.Stopped {
 		fmt.Fprintf(w, "ascent: stopped early\n")
 	}
@@ -158,9 +156,7 @@ func printBound(e *env, in *solver.Instance, res bound.Result, jsonOut string) e
 	return nil
 }
 
-// boundUntilStopped runs the bound computation; cancelling ctx (Ctrl-C)
-// stops it, and it returns within bound.StopGrace with the best bound
-// proven by then (bound.ErrStopped when there is none yet).
+// boundUntilStopped runs the bound computation until ctx ends (Ctrl-C), then returns within bound.StopGrace with the best bound proven by then.
 func boundUntilStopped(ctx context.Context, in *solver.Instance, opts bound.Options) (bound.Result, error) {
 	stop := make(chan struct{})
 	done := make(chan struct{})

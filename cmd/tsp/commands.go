@@ -11,12 +11,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/tsplab/tsplab/bench"
 	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/gpu"
+	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
@@ -37,14 +39,11 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "name: %s\n", in.Name)
-	fmt.Fprintf(w, "file: %s\n", pos[0])
+	fmt.Fprintf(w, "name: %s\nfile: %s\n", in.Name, pos[0])
 	if in.Comment != "" {
 		fmt.Fprintf(w, "comment: %s\n", oneLine(in.Comment))
 	}
-	fmt.Fprintf(w, "type: TSP\n")
-	fmt.Fprintf(w, "dimension: %d\n", in.N)
-	fmt.Fprintf(w, "edge_weight_type: %s\n", in.Metric)
+	fmt.Fprintf(w, "type: TSP\ndimension: %d\nedge_weight_type: %s\n", in.N, in.Metric)
 	switch {
 	case in.Metric != solver.Explicit:
 		fmt.Fprintf(w, "coordinates: node coordinates\n")
@@ -132,11 +131,7 @@ func cmdGen(_ context.Context, e *env, args []string) error {
 	if err := checkInts("gen", intRange{"n", int64(*n), 1, maxCities}); err != nil {
 		return err
 	}
-	valid := false
-	for _, k := range gen.Kinds {
-		valid = valid || k == *kind
-	}
-	if !valid {
+	if !slices.Contains(gen.Kinds, *kind) {
 		return usagef("gen", "--kind %q: want %s", *kind, strings.Join(gen.Kinds, ", "))
 	}
 	if err := checkTargets("gen", nil, target{"--out", *out}); err != nil {
@@ -154,7 +149,7 @@ func cmdGen(_ context.Context, e *env, args []string) error {
 	}
 	name := strings.TrimSuffix(filepath.Base(*out), ".tsp")
 	in.Name = name
-	if err := writeFile(*out, func(w io.Writer) error { return tsplib.WriteInstance(w, in) }); err != nil {
+	if err := atomicfile.Write(*out, func(w io.Writer) error { return tsplib.WriteInstance(w, in) }); err != nil {
 		return err
 	}
 	if in.HasOptimum() {
@@ -169,7 +164,7 @@ func cmdGen(_ context.Context, e *env, args []string) error {
 			}
 			p := filepath.Join(filepath.Dir(*out), name+".opt.tour")
 			comment := fmt.Sprintf("optimal tour, length %d", in.Optimum)
-			if err := writeFile(p, func(w io.Writer) error { return tsplib.WriteTour(w, name+".opt.tour", comment, t) }); err != nil {
+			if err := atomicfile.Write(p, func(w io.Writer) error { return tsplib.WriteTour(w, name+".opt.tour", comment, t) }); err != nil {
 				return err
 			}
 		}
@@ -239,7 +234,7 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 		}
 	}
 	s.Title = export.TitleFor(in, s.Tour)
-	return writeFile(*out, func(w io.Writer) error { return export.Write(w, format, s, *width, *height) })
+	return atomicfile.Write(*out, func(w io.Writer) error { return export.Write(w, format, s, *width, *height) })
 }
 
 // given reports whether the flag name was set on the command line.
@@ -288,11 +283,9 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	if err := checkBench(*suite, opt); err != nil {
 		return err
 	}
-	if *instances != "" {
-		for _, s := range strings.Split(*instances, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				opt.Instances = append(opt.Instances, strings.TrimSuffix(s, ".tsp"))
-			}
+	for _, s := range strings.Split(*instances, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			opt.Instances = append(opt.Instances, strings.TrimSuffix(s, ".tsp"))
 		}
 	}
 	for _, s := range strings.Split(*only, ",") {
@@ -329,11 +322,7 @@ func checkBench(suite string, opt bench.Options) error {
 	if suite == "" {
 		return usagef("bench", "--suite is required (have: %s)", strings.Join(suiteNames(), ", "))
 	}
-	known := false
-	for _, n := range suiteNames() {
-		known = known || n == suite
-	}
-	if !known {
+	if !slices.Contains(suiteNames(), suite) {
 		return usagef("bench", "unknown suite %q (have: %s)", suite, strings.Join(suiteNames(), ", "))
 	}
 	if opt.PeerLKH != "" && suite != "ttq" {
@@ -429,8 +418,7 @@ func cmdVersion(_ context.Context, e *env, args []string) error {
 		return err
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "tsp %s\n", version)
-	fmt.Fprintf(w, "go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(w, "tsp %s\ngo: %s %s/%s\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	if gpu.BuiltWithCUDA() {
 		fmt.Fprintf(w, "cuda: kernels built in\n")
 	} else {

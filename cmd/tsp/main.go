@@ -1,29 +1,6 @@
-// Command tsp is the headless front end of TSP Lab: it reads TSPLIB
-// instances, evaluates and solves them with the registered CPU and GPU
-// engines, generates instances with known optima, renders tours to PNG,
-// SVG and PDF, and runs the benchmark suites.
-//
-//	tsp info a280.tsp
-//	tsp eval a280.tsp a280.opt.tour          # last line: 2579
-//	tsp solve a280.tsp --time 2s --out a280.tour --json run.json
-//	tsp solve a280.tsp --algo pspm --backend gpu --blocks 4224 --threads 32 --k 100
-//	tsp gen --kind circle --n 200 --seed 1 --out circle-200.tsp
-//	tsp render a280.tsp --tour a280.tour --out a280.png --width 1200
-//	tsp bench --suite cpu --time 10s --out docs/results
-//	tsp version
-//
-// Exit codes: 0 done; 1 failed (one line on stderr, "tsp: FILE:LINE:
-// problem" for bad input); 2 usage (an unknown command or flag, a value out
-// of its range: one line naming the flag and the range); 130 interrupted by
-// SIGINT (Ctrl-C) and 143 by SIGTERM, after solve has written its best tour
-// and report (a second signal, or 5 s without the command ending, exits at
-// once, leaving no partial file). Run `tsp help` for the commands and `tsp help COMMAND` for a
-// command's flags. Flags may come before or after the file arguments.
-//
-// Output files (--out, --json) are written to a temporary file in the same
-// folder, synced and renamed over the target, so a target is either its
-// previous content or the complete new one, never a part. An existing
-// target is replaced; the input file never is (naming it is a usage error).
+// Command tsp is the headless front end of TSP Lab: it reads, evaluates and solves TSPLIB instances with the registered engines, generates and draws
+// instances and tours, and runs the bench suites ('tsp help' lists the commands). Exit codes: 0 done; 1 failed (one line on stderr); 2 usage;
+// 130 SIGINT and 143 SIGTERM, after solve has written its outputs, each replaced whole or not at all.
 package main
 
 import (
@@ -32,12 +9,21 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/tsplab/tsplab/internal/atomicfile"
+	"github.com/tsplab/tsplab/solver"
+
+	// The engines register themselves in their init functions.
+	_ "github.com/tsplab/tsplab/gpu"
+	_ "github.com/tsplab/tsplab/solver/cpu"
 )
 
 // version is set at build time: -ldflags "-X main.version=v1.2.3".
@@ -47,24 +33,15 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// Exit codes beyond 0, 1 and 2: a run stopped by a signal exits 128 plus
-// the signal's number, as a shell reports a process the signal killed.
 const (
+	// A run stopped by a signal exits 128 plus the signal's number, as a shell reports a process the signal killed.
 	exitInterrupt = 128 + 2  // SIGINT
 	exitTerminate = 128 + 15 // SIGTERM
+	// stopGrace is how long a command may wind up after the first signal before tsp exits without it, so a stuck engine never keeps it alive.
+	stopGrace = 5 * time.Second
 )
 
-// stopGrace is how long a command may take to wind up after the first
-// signal (an engine to stop, the outputs to be written) before tsp exits
-// without it: a stuck engine never keeps the process alive.
-const stopGrace = 5 * time.Second
-
-// run executes the command line args and returns the exit code. SIGINT and
-// SIGTERM cancel the running command alike: solve stops, keeps its best
-// tour and still writes its outputs, and the exit code says the run was
-// interrupted. A second signal, or stopGrace passing without the command
-// ending, removes the temporary files of outputs still being written and
-// exits at once with the same code.
+// run executes args and returns the exit code: a signal cancels the command, which still writes its outputs; a second one, or stopGrace, exits at once.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -92,7 +69,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case <-done:
 			return
 		}
-		removeTemps()
+		atomicfile.RemoveTemps()
 		fmt.Fprintf(stderr, "tsp: %s: exiting without finishing the outputs\n", why)
 		os.Exit(int(code.Load()))
 	}()
@@ -155,9 +132,7 @@ func usagef(cmd, format string, args ...any) error {
 // errHelp asks for the subcommand's help on stdout and exit code 0.
 var errHelp = errors.New("help requested")
 
-// runCtx is run with a given context, so tests can stop a solve as Ctrl-C
-// does. A command whose output to stdout failed (a full disk, a closed
-// pipe) fails with exit code 1 even when it finished otherwise.
+// runCtx is run with a given context, so tests can stop a solve as Ctrl-C does; a command whose stdout failed exits 1.
 func runCtx(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := &checkedWriter{w: stdout}
 	code := dispatch(ctx, args, &env{stdin: stdin, stdout: out, stderr: stderr})
@@ -177,16 +152,11 @@ func dispatch(ctx context.Context, args []string, e *env) int {
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help":
-		if len(args) > 1 {
-			if c, ok := findCommand(args[1]); ok && c.run != nil {
-				_ = c.run(ctx, e, []string{"-h"})
-				return 0
-			}
-			fmt.Fprintf(stderr, "tsp: unknown command %q\nRun 'tsp help' for the commands.\n", args[1])
-			return 2
+		if len(args) == 1 {
+			topUsage(stdout)
+			return 0
 		}
-		topUsage(stdout)
-		return 0
+		name, args = args[1], []string{args[1], "-h"} // the command's own help
 	case "-version", "--version":
 		name = "version"
 	}
@@ -214,8 +184,7 @@ func dispatch(ctx context.Context, args []string, e *env) int {
 	}
 }
 
-// checkedWriter remembers the first write error, so that a command whose
-// output was lost does not exit 0.
+// checkedWriter remembers the first write error, so that a command whose output was lost does not exit 0.
 type checkedWriter struct {
 	w   io.Writer
 	err error
@@ -260,8 +229,7 @@ func oneLine(s string) string {
 	return strings.NewReplacer("\r\n", "; ", "\n", "; ", "\r", " ").Replace(s)
 }
 
-// newFlags returns a FlagSet for subcommand name whose help goes to
-// e.stdout and whose errors become usage errors.
+// newFlags returns a FlagSet for subcommand name whose help goes to e.stdout and whose errors become usage errors.
 func newFlags(e *env, name, synopsis, about string) *flag.FlagSet {
 	fs := flag.NewFlagSet("tsp "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -279,13 +247,10 @@ func newFlags(e *env, name, synopsis, about string) *flag.FlagSet {
 	return fs
 }
 
-// parse parses args with flags and positional arguments in any order
-// ("tsp solve a280.tsp --time 2s" and "tsp solve --time 2s a280.tsp"),
-// and checks the number of positional arguments is within [minPos, maxPos].
+// parse parses args with flags and positional arguments in any order and checks that there are minPos to maxPos positional ones.
 func parse(fs *flag.FlagSet, name string, args []string, minPos, maxPos int) ([]string, error) {
 	var pos []string
-	// The flag package prints the usage on every parse error; the help goes
-	// to stdout only when asked for, and an error is one line on stderr.
+	// the flag package prints the usage on every parse error: the help goes out only when asked for
 	printUsage := fs.Usage
 	fs.Usage = func() {}
 	defer func() { fs.Usage = printUsage }()
@@ -316,4 +281,131 @@ func parse(fs *flag.FlagSet, name string, args []string, minPos, maxPos int) ([]
 		return nil, usagef(name, "too many arguments: %s", strings.Join(pos[maxPos:], " "))
 	}
 	return pos, nil
+}
+
+// The ranges of the numeric flags that are not engine settings (solver.Validate checks those): a value past one is a usage error.
+const (
+	maxRuns      = 1 << 20 // bench runs per configuration
+	maxCities    = 1 << 24 // gen --n
+	maxWorkers   = solver.MaxWorkers
+	maxNeighbors = 256 // bound's candidate neighbours per city
+	maxTime      = solver.MaxTimeLimit
+)
+
+// intRange is the check of one integer flag.
+type intRange struct {
+	flag   string
+	v      int64
+	lo, hi int64
+}
+
+// checkInts fails with a usage error naming the first flag out of range.
+func checkInts(cmd string, rs ...intRange) error {
+	for _, r := range rs {
+		if r.v < r.lo || r.v > r.hi {
+			return usagef(cmd, "--%s %d is out of range: want %d..%d", r.flag, r.v, r.lo, r.hi)
+		}
+	}
+	return nil
+}
+
+// checkTime fails with a usage error when a duration flag is negative or past maxTime.
+func checkTime(cmd, flag string, d time.Duration) error {
+	if d < 0 || d > maxTime {
+		return usagef(cmd, "--%s %v is out of range: want 0 (none) up to %v", flag, d, maxTime)
+	}
+	return nil
+}
+
+// target is an output file named on the command line: the flag that named it and its path ("-" is stdout where the flag allows it).
+type target struct {
+	flag, path string
+}
+
+// checkTargets fails before any work when an output cannot be written: a usage error when a target is an input or another target, a plain error when the file system refuses it.
+func checkTargets(cmd string, inputs []string, targets ...target) error {
+	for i, t := range targets {
+		if t.path == "" || t.path == "-" {
+			continue
+		}
+		for _, in := range inputs {
+			if in != "" && in != "-" && samePath(in, t.path) {
+				return usagef(cmd, "%s %s is an input file: name another file for the output", t.flag, t.path)
+			}
+		}
+		for _, u := range targets[:i] {
+			if u.path != "" && u.path != "-" && samePath(u.path, t.path) {
+				return usagef(cmd, "%s and %s both name %s: give each output its own file", u.flag, t.flag, t.path)
+			}
+		}
+		if err := checkTarget(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// samePath reports whether a and b name the same file: the same absolute path, or the same existing file through a link.
+func samePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	if err1 == nil && err2 == nil && aa == bb {
+		return true
+	}
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// checkTarget checks that t.path is not a folder and that its folder takes a new file; an existing device or named pipe is written as it is.
+func checkTarget(t target) error {
+	path := atomicfile.Resolve(t.path)
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s %s: folder %s does not exist", t.flag, t.path, dir)
+	case errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("%s %s: %s is not a folder", t.flag, t.path, firstNonDir(dir))
+	case err != nil:
+		return fmt.Errorf("%s %s: %v", t.flag, t.path, err)
+	case !st.IsDir():
+		return fmt.Errorf("%s %s: %s is not a folder", t.flag, t.path, dir)
+	}
+	if st, err := os.Stat(path); err == nil {
+		switch {
+		case st.IsDir():
+			return fmt.Errorf("%s %s is a folder: name a file", t.flag, t.path)
+		case atomicfile.Special(st):
+			return nil
+		}
+	}
+	f, err := os.CreateTemp(dir, atomicfile.TempPattern(path))
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("%s %s: cannot create a file in %s: %v", t.flag, t.path, dir, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
+// firstNonDir returns the first component of dir that exists and is not a folder ("/etc/passwd" of "/etc/passwd/x").
+func firstNonDir(dir string) string {
+	p := dir
+	for {
+		parent := filepath.Dir(p)
+		if parent == p {
+			return dir
+		}
+		if st, err := os.Stat(parent); err == nil {
+			if st.IsDir() {
+				return p
+			}
+		}
+		p = parent
+	}
 }

@@ -403,7 +403,7 @@ func TestSolveGPUBackendWithoutCUDA(t *testing.T) {
 	for _, c := range []struct{ algo, opt, want string }{
 		{"pspm", "draw=near", "--opt draw near is unknown: want one of auto|uniform|nn|mixed"},
 		{"pspm", "nnk=1", "--opt nnk 1 is out of range: want 2..32"},
-		{"3opt-ils", "loop=cpu", "--opt loop cpu is unknown: want one of device|host"},
+		{"3opt-ils", "dist=gpu", "--opt dist gpu is unknown: want one of auto|coords|matrix"},
 		{"auto", "wsegment=0", "--opt wsegment 0 is out of range: want 1..512"},
 		{"2opt-climb", "start=greedy", "--opt start greedy is unknown: want one of nn|random"},
 	} {

@@ -70,7 +70,7 @@ func TestEnginesVerbose(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, w := range []string{"--opt rkbi_k", "range 1..8", "range 1..64", "--opt samples", "--alpha", "0 < x < 1", "--opt candidates", "nearest|quadrant|union|mixed|alpha", "(all cores)"} {
+	for _, w := range []string{"--opt rkbi_k", "range 1..8", "range 1..64", "--opt dist", "--alpha", "0 < x < 1", "--opt candidates", "nearest|quadrant|union|mixed|alpha", "(all cores)"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("engines --verbose does not show %q", w)
 		}

@@ -14,13 +14,13 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/gpu"
+	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
-// errInterrupted ends a solve that a signal stopped, after its outputs
-// are written: the exit code says the run did not end on its own terms.
+// errInterrupted ends a solve that a signal stopped, after its outputs are written.
 var errInterrupted = fmt.Errorf("interrupted: %w", context.Canceled)
 
 // solveRequest is what tsp solve's command line asks for.
@@ -47,12 +47,11 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	// Every setting against what this engine takes, before the instance is
-	// read, and again on this instance below (the engine checks the same).
+	// every setting against what this engine takes, before the instance is read and again on it below
 	if err := solver.Validate(eng, nil, p); err != nil {
 		return paramUsage(err)
 	}
-	// Check where the results go before a long run, not after it.
+	// where the results go, before a long run rather than after it
 	if err := checkTargets("solve", []string{r.file}, target{"--out", r.out}, target{"--json", r.json}); err != nil {
 		return err
 	}
@@ -67,8 +66,7 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "tsp: note: %s\n", note)
 	}
 	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet}
-	// --time counts from the command's start: reading a large instance
-	// (a second for a million cities) is spent from the same budget.
+	// --time counts from the command's start: reading a large instance is spent from the same budget
 	limit := p.TimeLimit
 	p.TimeLimit = remainingLimit(limit, time.Since(start))
 	if !r.boundGiven && !in.HasOptimum() {
@@ -84,9 +82,7 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	return finishSolve(ctx, e, in, res, o)
 }
 
-// remainingLimit is the engine's time limit when spent of the command's
-// limit has gone before the run (0: no limit; at least 1 ms, so that a
-// run whose budget went on reading still returns a tour).
+// remainingLimit is the engine's time limit when spent of the command's limit has gone (0: none; at least 1 ms, so the run still returns a tour).
 func remainingLimit(limit, spent time.Duration) time.Duration {
 	if limit <= 0 {
 		return limit
@@ -94,9 +90,7 @@ func remainingLimit(limit, spent time.Duration) time.Duration {
 	return max(limit-spent, time.Millisecond)
 }
 
-// parseSolve reads tsp solve's flags and checks what can be checked
-// before the engine is known (the engine settings are checked against the
-// engine's table once the engine and the instance are known).
+// parseSolve reads tsp solve's flags and checks what can be checked before the engine is known.
 func parseSolve(e *env, args []string) (*solveRequest, error) {
 	fs := newFlags(e, "solve", "FILE [flags]",
 		"Solves the instance with the engine for (--algo, --backend) and prints a summary.\n"+
@@ -123,14 +117,11 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 	fs.DurationVar(&r.bound, "bound", 0, "when the optimum is unknown, spend up to `D` after the run on a lower bound for the gap, a hard limit (0: none; default: the bound alongside the run, within --time)")
 	fs.StringVar(&p.Algorithm, "algo", "auto", "algorithm `NAME` (auto: the strongest for the time budget)")
 	fs.StringVar(&p.Backend, "backend", "auto", "cpu, gpu or auto (GPU when available, else CPU)")
-	fs.IntVar(&p.Blocks, "blocks", 0, "parallel searches (PSPM's thread blocks; 0: engine default)")
-	fs.IntVar(&p.Threads, "threads", 0, "parallel moves per search (PSPM's threads per block; 0: default)")
-	fs.IntVar(&p.K, "k", 0, "sync interval: the global best is shared every K temperature steps (0: default)")
-	fs.Float64Var(&p.T0, "t0", 0, "initial temperature (0: default)")
-	fs.Float64Var(&p.TEnd, "tend", 0, "final temperature (0: default)")
-	fs.Float64Var(&p.Alpha, "alpha", 0, "cooling factor per temperature step (0: default)")
-	fs.IntVar(&p.Sweeps, "sweeps", 0, "iterations per temperature step, in multiples of n (0: default)")
-	fs.IntVar(&p.Workers, "workers", 0, "CPU goroutines (0: all cores)")
+	for _, o := range solver.SharedOptions() {
+		fs.Func(o.Name, o.Doc+" (0: the engine's default)", func(s string) error {
+			return paramUsage(p.Set(o.Name + "=" + s))
+		})
+	}
 	fs.Int64Var(&p.Target, "target", 0, "stop once a tour of at most this `length` is found (0: none)")
 	fs.Func("opt", "engine option `NAME=VALUE`, repeatable (the options of each engine: 'tsp engines --verbose')", func(s string) error {
 		return paramUsage(p.Set(s))
@@ -155,8 +146,7 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 	return r, nil
 }
 
-// resolveSolveEngine finds the engine for (p.Algorithm, p.Backend); a GPU
-// asked for and not usable is said as the device's own error.
+// resolveSolveEngine finds the engine for (p.Algorithm, p.Backend); a GPU asked for and not usable is said as the device's own error.
 func resolveSolveEngine(p solver.Params) (solver.Engine, string, error) {
 	eng, note, err := solver.Resolve(p.Algorithm, p.Backend)
 	if err == nil {
@@ -165,8 +155,7 @@ func resolveSolveEngine(p solver.Params) (solver.Engine, string, error) {
 	if err := paramUsage(err); isUsage(err) {
 		return nil, "", err
 	}
-	// An engine that cannot run here still has its option table: a bad
-	// setting is a usage error whatever the machine, so say that first.
+	// an engine that cannot run here still has its option table: a bad setting is a usage error whatever the machine
 	if reg, lerr := solver.Lookup(p.Algorithm, p.Backend); lerr == nil {
 		if verr := solver.Validate(reg, nil, p); verr != nil {
 			return nil, "", paramUsage(verr)
@@ -180,8 +169,7 @@ func resolveSolveEngine(p solver.Params) (solver.Engine, string, error) {
 	return nil, "", err
 }
 
-// solveWithProgress runs eng, showing its snapshots on stderr unless
-// quiet, and checks the tour it returns.
+// solveWithProgress runs eng, showing its snapshots on stderr unless quiet, and checks the tour it returns.
 func solveWithProgress(ctx context.Context, e *env, eng solver.Engine, in *solver.Instance, p solver.Params, quiet bool) (solver.Result, error) {
 	var snaps chan solver.Snapshot
 	var wg sync.WaitGroup
@@ -224,13 +212,10 @@ type outputs struct {
 	quiet      bool
 }
 
-// boundShare is the part of the run's time limit that a bound computed
-// alongside the run may take: it then has returned when the run ends.
-const boundShare = 0.9
-
-// boundWait is how long the end of a run waits for a bound computed
-// alongside it: only the last moments of its exact evaluation.
-const boundWait = 250 * time.Millisecond
+const (
+	boundShare = 0.9                    // the part of the run's time limit a bound alongside it may take, so it has returned when the run ends
+	boundWait  = 250 * time.Millisecond // how long the end of a run waits for that bound: the last moments of its exact evaluation
+)
 
 // boundRun is a lower bound computed while the engine runs.
 type boundRun struct {
@@ -244,9 +229,7 @@ type boundOutcome struct {
 	err error
 }
 
-// startBound starts the lower bound of in alongside a run on backend with
-// the given time limit: on the GPU for a GPU run (the CPU when the device
-// fails), within boundShare of the limit. Ending the run (end) stops it.
+// startBound starts the lower bound of in alongside a run on backend within boundShare of limit: on the GPU for a GPU run (the CPU when the device fails).
 func startBound(ctx context.Context, in *solver.Instance, backend string, limit time.Duration) *boundRun {
 	b := &boundRun{stop: make(chan struct{}), done: make(chan boundOutcome, 1)}
 	start := time.Now()
@@ -255,8 +238,7 @@ func startBound(ctx context.Context, in *solver.Instance, backend string, limit 
 	if backend == solver.BackendGPU {
 		opts.Device = gpu.BoundDevice
 	}
-	// Not ctx itself: a signal ends the run, and end then stops the
-	// bound, which still returns the best one proven by then.
+	// not ctx: a signal ends the run, and end then stops the bound, which returns the best one proven by then
 	bctx := context.WithoutCancel(ctx)
 	go func() {
 		r, err := bound.StopAscent(bctx, b.stop, in, opts)
@@ -288,18 +270,13 @@ func (b *boundRun) result() (bound.Result, bool, error) {
 	}
 }
 
-// boundFailed reports whether err is a failure of the bound computation
-// rather than its time running out or a stop.
+// boundFailed reports whether err is a failure of the bound computation rather than its time running out or a stop.
 func boundFailed(err error) bool {
 	return !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) && !errors.Is(err, bound.ErrStopped)
 }
 
-// finishSolve writes the tour, computes a lower bound when the optimum is
-// unknown, writes the report and prints the summary. An output that fails
-// does not stop the others or the summary; the errors are returned
-// together. The summary goes to stdout unless an output took it, then to
-// stderr (unless quiet). The tour is written first, so that an interrupt
-// during the bound still finds it.
+// finishSolve writes the tour first (an interrupt during the bound still finds it), the bound when the optimum is unknown, the report and the summary; a failed output stops none of the others.
+// The summary goes to stdout unless an output took it, then to stderr (unless quiet).
 func finishSolve(ctx context.Context, e *env, in *solver.Instance, res solver.Result, o outputs) error {
 	var errs []error
 	if o.tour != "" {
@@ -310,7 +287,7 @@ func finishSolve(ctx context.Context, e *env, in *solver.Instance, res solver.Re
 			if err := write(bw); err == nil {
 				bw.Flush()
 			}
-		} else if err := writeFile(o.tour, write); err != nil {
+		} else if err := atomicfile.Write(o.tour, write); err != nil {
 			errs = append(errs, fmt.Errorf("--out: %v", err))
 		}
 	}
@@ -339,7 +316,7 @@ func finishSolve(ctx context.Context, e *env, in *solver.Instance, res solver.Re
 	if o.json == "-" {
 		_ = rep.WriteJSON(e.stdout) // a stdout failure is reported once, by runCtx
 	} else if o.json != "" {
-		if err := writeFile(o.json, rep.WriteJSON); err != nil {
+		if err := atomicfile.Write(o.json, rep.WriteJSON); err != nil {
 			errs = append(errs, fmt.Errorf("--json: %v", err))
 		}
 	}
@@ -412,12 +389,7 @@ func summary(in *solver.Instance, r solver.Result) string {
 	return b.String()
 }
 
-// loadInstance reads a TSPLIB file with its known optimum; a given
-// optimum (even 0) overrides it.
-// checkOptima checks the --optima the user named: a folder (its
-// optima.csv, when there is one, must read) or a .csv table that reads. A
-// typo or a broken table is an error naming it, not an instance without a
-// known optimum (the lookup itself passes over tables that do not read).
+// checkOptima checks the --optima the user named, a folder or a .csv table: a typo or a broken table is an error naming it, not an unknown optimum.
 func checkOptima(optima string) error {
 	st, err := os.Stat(optima)
 	if err != nil {
@@ -438,6 +410,7 @@ func checkOptima(optima string) error {
 	return nil
 }
 
+// loadInstance reads a TSPLIB file with its known optimum; a given optimum (even 0) overrides it.
 func loadInstance(path, optimaDir string, optimum int64, given bool) (*solver.Instance, error) {
 	var dirs []string
 	if optimaDir != "" {
@@ -459,8 +432,7 @@ func loadInstance(path, optimaDir string, optimum int64, given bool) (*solver.In
 	return in, nil
 }
 
-// progress shows snapshots on stderr: a bar redrawn in place on a
-// terminal, a plain line every few seconds otherwise.
+// progress shows snapshots on stderr: a bar redrawn in place on a terminal, a plain line every second otherwise.
 type progress struct {
 	w        io.Writer
 	in       *solver.Instance
@@ -514,8 +486,7 @@ func (p *progress) show(s solver.Snapshot) {
 	p.drawn = true
 }
 
-// line formats one progress line: bar (on a terminal), length, best, gap,
-// moves per second, elapsed.
+// line formats one progress line: bar (on a terminal), length, best, gap, moves per second, elapsed.
 func (p *progress) line(s solver.Snapshot) string {
 	var b strings.Builder
 	if p.terminal {
@@ -537,8 +508,7 @@ func (p *progress) line(s solver.Snapshot) string {
 		if s.Tour != nil || s.Length > 0 {
 			fmt.Fprintf(&b, "length %d  ", s.Length)
 		}
-		// a phase snapshot that carries only the best tour (an engine
-		// beside another between two of its own tours) has no length
+		// a phase snapshot that carries only the best tour has no length
 		fmt.Fprintf(&b, "best %d", s.BestLength)
 		if g, ok := p.in.Gap(s.BestLength); ok {
 			fmt.Fprintf(&b, "  gap %.2f%%", g)
@@ -548,8 +518,7 @@ func (p *progress) line(s solver.Snapshot) string {
 	return b.String()
 }
 
-// paramUsage turns a *solver.ParamError (a setting out of range, an
-// unknown algorithm or option) into a usage error of solve: exit code 2.
+// paramUsage turns a *solver.ParamError (a setting out of range, an unknown algorithm or option) into a usage error of solve.
 func paramUsage(err error) error {
 	var pe *solver.ParamError
 	if errors.As(err, &pe) {

@@ -1,53 +1,32 @@
-// climb.cu: the fused random-restart 2-opt climber (2opt-climb).
+// climb.cu: the fused random-restart 2-opt climber (2opt-climb). One block
+// is one resident climber slot: it builds a start tour, keeps its
+// coordinates, edge lengths and city ids in shared memory, evaluates every
+// 2-opt move, applies improving moves in place until none improves, keeps
+// the local minimum when it is the slot's best and starts the next climb
+// itself; a climb cut by the launch's time slice resumes in the next one.
 //
-// One block is one climber slot and stays resident: it draws a random tour
-// (a Fisher-Yates shuffle from a counter-based stream), keeps the tour's
-// coordinates, edge lengths and city ids in shared memory, and loops
-//   evaluate every 2-opt move -> pick improving moves -> reverse in place
-// until no move improves, then scores the local minimum, keeps it when it
-// is the slot's best, and starts the next climb itself. One launch thus
-// runs many climbs with no host round trip; a launch ends after a time
-// slice, and a climb cut by it is saved and resumed by the next launch.
+// References: M. A. O'Neil and M. Burtscher, "Rethinking the
+// parallelization of random-restart hill climbing: a case study in
+// optimizing a 2-opt TSP solver for GPU execution", GPGPU-8, 2015 (a
+// climber per block, tour in shared memory); K. Rocki and R. Suda,
+// "Accelerating 2-opt and 3-opt local search using GPU in the travelling
+// salesman problem", 2012 (coordinates in tour order, several independent
+// moves per pass).
 //
-// References:
-//  - M. A. O'Neil and M. Burtscher, "Rethinking the parallelization of
-//    random-restart hill climbing: a case study in optimizing a 2-opt TSP
-//    solver for GPU execution", GPGPU-8, 2015: one climber per block with
-//    the tour's coordinates in shared memory, the block evaluating the
-//    whole neighbourhood and reducing to the best move.
-//  - K. Rocki and R. Suda, "Accelerating 2-opt and 3-opt local search using
-//    GPU in the travelling salesman problem", 2012: coordinates in tour
-//    order (no indirection in the inner loop) and several independent
-//    moves applied per pass.
+// Evaluation: a warp owns 32*R rows per unit, R per thread in registers,
+// and walks CLIMB_CW columns read as shared-memory broadcasts; as in
+// twoopt.cu one distance serves two moves, (R+1)/R square roots a move.
+// Each thread's best improving move is a candidate, applied when no better
+// candidate touches its segment: such moves commute and their deltas add
+// up. A segment longer than n/2 reverses its complement instead.
 //
-// Evaluation. A warp owns 32*R consecutive rows (i values) per unit, R
-// per thread, held in registers, and walks a chunk of CLIMB_CW columns
-// (j values) read from shared memory by the whole warp at once (a
-// broadcast). As in twoopt.cu, one new distance per row and column serves
-// two moves: D(r, c) is "D(i, j)" of move (r, c) and "D(i+1, j+1)" of move
-// (r-1, c-1), so a move costs (R+1)/R square roots.
+// Start tours: uniformly random (as the paper's climbers) or randomized
+// nearest-neighbour (the second-nearest city at about 3 % of the steps),
+// which starts far closer to a 2-opt minimum and ends in a better one.
 //
-// Several moves per pass. Each thread keeps its best move; the improving
-// ones are candidates, and a candidate is applied when no better candidate
-// touches an edge of the segment it reverses. Those moves are pairwise
-// disjoint, so their reversals commute and their deltas add up. A move
-// whose segment is longer than n/2 reverses the complementary segment
-// instead (the same tour, the other way round), which halves the worst
-// reversal and leaves more room for other moves.
-//
-// Start tours (argument start). 0: a uniformly random tour, as O'Neil and
-// Burtscher's climbers. 1: a randomized nearest-neighbour tour: a random
-// first city, then at every step the nearest unvisited city, except at
-// about 3 % of the steps (drawn from the climb's stream) the second
-// nearest, so that climbs differ beyond the n first cities. A climb from
-// such a tour starts far closer to a 2-opt minimum (about 70 passes
-// instead of about 580 of best improvement on d493) and ends in a better
-// one; the tour is built by the block in n-2 steps of a block-wide argmin
-// over the unvisited cities.
-//
-// Exactness: the kernel ranks moves in float. Every tour the engine
-// reports is validated and measured exactly on the CPU (solver.Finish);
-// the integer length computed here only ranks the slot's climbs.
+// Exactness: moves are ranked in float; every reported tour is validated
+// and measured exactly on the CPU (solver.Finish).
+
 #include "common.cuh"
 
 // A climber block has T threads (T = 256 or 128, a template parameter).
@@ -297,8 +276,8 @@ __device__ void nnStart(ClimbShared &s, const float2 *__restrict__ xy, int n, ui
 template <int R, int T>
 __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int *resume, int *bestTour,
                             long long *bestLen, unsigned long long *ctr, unsigned long long seed,
-                            long long sliceNs, long long maxClimbs, int metric, float eps, int mode, int rule,
-                            int start, unsigned long long *dbg) {
+                            long long sliceNs, long long maxClimbs, int metric, float eps, int mode, int start,
+                            unsigned long long *dbg) {
     extern __shared__ __align__(16) unsigned char climbSmem[];
     ClimbShared s;
     s.P = (float2 *)climbSmem;
@@ -404,28 +383,19 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
                 break;
             }
             if (stopNow) break;
-            // A candidate is taken when no candidate ahead of it overlaps it
-            // (rule 0: ahead = better delta; rule 2: ahead in an order
-            // hashed from the move and the pass, which spreads the picks
-            // like a first-improvement search); rule 1 takes the best
-            // candidate alone (best improvement, as TSP_GPU).
+            // A candidate is taken when no better candidate overlaps it.
             bool take = false;
             int sa = 0, la = 0;
             if (mine) {
                 moveArc(bi, bj, n, sa, la);
                 take = true;
-                uint32_t salt = (uint32_t)sweepsHere * 0x9E3779B9u;
-                unsigned long long pk = key;
-                if (rule == 2) pk = ((unsigned long long)mix32((uint32_t)key ^ salt) << 32) | (uint32_t)key;
                 for (int m = 0; m < V; m++) {
                     unsigned long long o = s.cand[m];
-                    unsigned long long po = o;
-                    if (rule == 2) po = ((unsigned long long)mix32((uint32_t)o ^ salt) << 32) | (uint32_t)o;
-                    if (po < pk) {
+                    if (o < key) {
                         int oi = (int)((o >> 16) & 0xffff), oj = (int)(o & 0xffff);
                         int sb, lb;
                         moveArc(oi, oj, n, sb, lb);
-                        if (rule == 1 || arcsOverlap(sa, la, sb, lb, n)) {
+                        if (arcsOverlap(sa, la, sb, lb, n)) {
                             take = false;
                             break;
                         }
@@ -502,28 +472,20 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
     }
 }
 
-// twoopt_climb_rR[_tT]: the climber with R rows per thread and T threads
-// per block (256 unless the name says). Grid: one block per climber slot
-// (all resident); dynamic shared memory: climbSharedBytes of
-// gpu/climb_cuda.go. mode 0 climbs for sliceNs nanoseconds, and takes no
-// new climb once maxClimbs (> 0) have been started; mode 1 evaluates the
-// tour cur[slot] once and writes each thread's best move to
-// dbg[blockIdx.x*T + thread] (the tests' window: key = ordered delta << 32
-// | i << 16 | j, ~0 for none); mode 2 climbs from the tour cur[slot] once
-// and leaves the local minimum in bestTour[slot] (the tests compare it with
-// a CPU climb from the same tour). rule: see the candidate loop. start:
-// CLIMB_START_RANDOM or CLIMB_START_NN.
+// twoopt_climb_rR[_tT]: R rows per thread, T threads per block (256 unless
+// named), one block per slot, climbSharedBytes of dynamic shared memory.
+// mode 0 climbs for sliceNs and starts no climb past maxClimbs (> 0); the
+// tests' modes: 1 writes each thread's best move of cur[slot] to dbg (key
+// = ordered delta << 32 | i << 16 | j, ~0 for none), 2 climbs once from
+// cur[slot] into bestTour[slot].
 #define CLIMB_KERNEL(NAME, R, T)                                                                                   \
     extern "C" __global__ void __launch_bounds__(T)                                                                 \
         NAME(const float2 *__restrict__ xy, long long n, int *cur, int *resume, int *bestTour, long long *bestLen,   \
              unsigned long long *ctr, unsigned long long seed, long long sliceNs, long long maxClimbs,               \
-             long long metric, double eps, long long mode, long long rule, long long start,                         \
-             unsigned long long *dbg) {                                                                             \
+             long long metric, double eps, long long mode, long long start, unsigned long long *dbg) {              \
         climbKernel<R, T>(xy, (int)n, cur, resume, bestTour, bestLen, ctr, seed, sliceNs, maxClimbs, (int)metric,   \
-                          (float)eps, (int)mode, (int)rule, (int)start, dbg + (size_t)blockIdx.x * T);              \
+                          (float)eps, (int)mode, (int)start, dbg + (size_t)blockIdx.x * T);                         \
     }
-CLIMB_KERNEL(twoopt_climb_r2, 2, 256)
 CLIMB_KERNEL(twoopt_climb_r4, 4, 256)
 CLIMB_KERNEL(twoopt_climb_r8, 8, 256)
-CLIMB_KERNEL(twoopt_climb_r2_t128, 2, 128)
 CLIMB_KERNEL(twoopt_climb_r4_t128, 4, 128)

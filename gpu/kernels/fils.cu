@@ -283,25 +283,16 @@ __device__ void fils(const float2 *xy, const int *mat, long long n_, const int *
     if (f.tid == 0) lens[s] = bestLen;
 }
 
-#define FILS_KERNELS(SUFFIX, METRIC)                                                                                  \
-    extern "C" __global__ void fils_thread_##SUFFIX(const float2 *xy, const int *mat, long long n, const int *nbr,     \
-                                                    long long K, long long nb, long long itLim,                       \
-                                                    unsigned long long seed, const int *start, int *tours, int *poss,  \
-                                                    unsigned char *dlbs, int *bests, long long *lens) {               \
-        fils<METRIC, false, false>(xy, mat, n, nbr, K, nb, itLim, seed, start, tours, poss, dlbs, bests, lens);      \
-    }                                                                                                                 \
-    extern "C" __global__ void fils_block_global_##SUFFIX(                                                            \
-        const float2 *xy, const int *mat, long long n, const int *nbr, long long K, long long nb, long long itLim,     \
-        unsigned long long seed, const int *start, int *tours, int *poss, unsigned char *dlbs, int *bests,            \
-        long long *lens) {                                                                                            \
-        fils<METRIC, true, false>(xy, mat, n, nbr, K, nb, itLim, seed, start, tours, poss, dlbs, bests, lens);       \
-    }                                                                                                                 \
-    extern "C" __global__ void fils_block_shared_##SUFFIX(                                                            \
-        const float2 *xy, const int *mat, long long n, const int *nbr, long long K, long long nb, long long itLim,     \
-        unsigned long long seed, const int *start, int *tours, int *poss, unsigned char *dlbs, int *bests,            \
-        long long *lens) {                                                                                            \
-        fils<METRIC, true, true>(xy, mat, n, nbr, K, nb, itLim, seed, start, tours, poss, dlbs, bests, lens);        \
+#define FILS_KERNEL(NAME, METRIC, BLOCK, SHARED)                                                                   \
+    extern "C" __global__ void NAME(const float2 *xy, const int *mat, long long n, const int *nbr, long long K,        \
+                                    long long nb, long long itLim, unsigned long long seed, const int *start,          \
+                                    int *tours, int *poss, unsigned char *dlbs, int *bests, long long *lens) {         \
+        fils<METRIC, BLOCK, SHARED>(xy, mat, n, nbr, K, nb, itLim, seed, start, tours, poss, dlbs, bests, lens);      \
     }
+#define FILS_KERNELS(SUFFIX, METRIC)                                 \
+    FILS_KERNEL(fils_thread_##SUFFIX, METRIC, false, false)          \
+    FILS_KERNEL(fils_block_global_##SUFFIX, METRIC, true, false)     \
+    FILS_KERNEL(fils_block_shared_##SUFFIX, METRIC, true, true)
 
 FILS_KERNELS(mat, METRIC_MATRIX)
 FILS_KERNELS(euc, METRIC_EUC_2D)

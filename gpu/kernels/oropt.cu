@@ -12,19 +12,15 @@
 // SEGMENT partitioning), with Johnson & McGeoch's Or-opt/2-opt local
 // search (1997, section 3.3: neighbour lists, don't-look bits) inside.
 //
-// One warp owns one window (1 to 4 warps per block, as shared memory
-// allows) (or one replica of a window: several warps may
-// search the same window from different random streams; the commit kernel
-// keeps the best). The window lives in shared memory: coordinates, the
-// path as positions of local city ids, local neighbour lists built by
-// brute force over the window, the queue of cities whose don't-look bit is
-// off. Each step pops a city and the 32 lanes evaluate its 2-opt and
-// Or-opt moves in parallel (2K + 20K candidates for K neighbours; with
-// the threeOpt flag also 2·K·2·K·2 sequential 3-opt chains, see or3_best);
-// the best improving one is applied with lane-parallel reversals. A kick is a
-// double bridge of two adjacent segments inside the window; the search
-// keeps the kicked tour when it is no longer (Martin, Otto & Felten's
-// large-step Markov chain with acceptance of ties).
+// One warp owns one window, or one replica of it searched from another
+// random stream (the commit kernel keeps the best replica). The window
+// lives in shared memory (coordinates, the path, neighbour lists built by
+// brute force, the queue of cities whose don't-look bit is off); each
+// step pops a city, the 32 lanes evaluate its 2K 2-opt and 20K Or-opt
+// moves and the best improving one is applied with lane-parallel
+// reversals. A kick is a double bridge of two adjacent segments inside the
+// window, kept when no longer (Martin, Otto & Felten's large-step Markov
+// chain with acceptance of ties).
 //
 // Exactness: distances are the TSPLIB integer distances computed in double
 // precision with explicitly rounded operations (no fused multiply-add), so
@@ -116,6 +112,25 @@ __device__ __forceinline__ void or_push(OrWin& s, int c, int head, int& qsize, i
     qsize++;
 }
 
+// or_segment decodes Or-opt move m (m >= 2K) around position pc: the
+// segment a..b, whether its end (else its start) goes next to neighbour j
+// of that city, and on which side of the neighbour.
+__device__ __forceinline__ void or_segment(int m, int pc, int& a, int& b, int& end, int& j, int& side) {
+    m -= 2 * OR_K;
+    int v = m / (4 * OR_K);
+    int r = m % (4 * OR_K);
+    end = r / (2 * OR_K);
+    j = (r % (2 * OR_K)) >> 1;
+    side = r & 1;
+    switch (v) {
+        case 0: a = pc; b = pc; break;
+        case 1: a = pc; b = pc + 1; break;
+        case 2: a = pc - 1; b = pc; break;
+        case 3: a = pc; b = pc + 2; break;
+        default: a = pc - 2; b = pc; break;
+    }
+}
+
 // or_eval returns the delta of candidate move m around city c at position
 // pc (OR_BIG when m is no move here). Moves: m < 2K: 2-opt with neighbour
 // m % K on side m / K; then Or-opt: 5 segments of 1-3 cities that start
@@ -139,20 +154,9 @@ __device__ __forceinline__ int or_eval(const OrWin& s, int size, int c, int pc, 
         double2 x1 = s.xy[c], x2 = s.xy[t2], x3 = s.xy[t3], x4 = s.xy[t4];
         return or_dist<METRIC>(x1, x3) + or_dist<METRIC>(x2, x4) - or_dist<METRIC>(x1, x2) - or_dist<METRIC>(x3, x4);
     }
-    m -= 2 * OR_K;
-    int v = m / (4 * OR_K);
-    int r = m % (4 * OR_K);
-    int end = r / (2 * OR_K);
-    int j = (r % (2 * OR_K)) >> 1;
-    int side = r & 1;
-    int a, b;
-    switch (v) {
-        case 0: a = pc; b = pc; if (end) return OR_BIG; break;
-        case 1: a = pc; b = pc + 1; break;
-        case 2: a = pc - 1; b = pc; break;
-        case 3: a = pc; b = pc + 2; break;
-        default: a = pc - 2; b = pc; break;
-    }
+    int a, b, end, j, side;
+    or_segment(m, pc, a, b, end, j, side);
+    if (a == b && end) return OR_BIG;  // a single city has one end
     if (a < 1 || b > size - 2) return OR_BIG;
     int s1 = s.ord[a], s2 = s.ord[b];
     int e = end ? s2 : s1, o = end ? s1 : s2;
@@ -195,20 +199,8 @@ __device__ int or_apply(OrWin& s, int size, int c, int pc, int m, int lane, int 
         if (dir == 0) or_rev(s, lo + 1, hi, lane);
         else or_rev(s, lo, hi - 1, lane);
     } else {
-        int mm = m - 2 * OR_K;
-        int v = mm / (4 * OR_K);
-        int r = mm % (4 * OR_K);
-        int end = r / (2 * OR_K);
-        int j = (r % (2 * OR_K)) >> 1;
-        int side = r & 1;
-        int a, b;
-        switch (v) {
-            case 0: a = pc; b = pc; break;
-            case 1: a = pc; b = pc + 1; break;
-            case 2: a = pc - 1; b = pc; break;
-            case 3: a = pc; b = pc + 2; break;
-            default: a = pc - 2; b = pc; break;
-        }
+        int a, b, end, j, side;
+        or_segment(m, pc, a, b, end, j, side);
         int s1 = s.ord[a], s2 = s.ord[b];
         int e = end ? s2 : s1;
         int x = s.nb[e * OR_K + j];
@@ -246,159 +238,10 @@ __device__ int or_apply(OrWin& s, int size, int c, int pc, int m, int lane, int 
     return __shfl_sync(0xffffffffu, qsize, 0);
 }
 
-// Sequential 3-opt (Lin & Kernighan's first three steps, Johnson &
-// McGeoch 1997, section 3.4): remove (t1,t2) with t1 the popped city and
-// t2 its successor or predecessor, add (t2,t3) for t3 among t2's
-// neighbours, remove (t3,t4) with t4 next to t3, add (t4,t5) for t5 among
-// t4's neighbours, remove (t5,t6) with t6 next to t5 and close with
-// (t6,t1); every partial sum of gains stays positive. Of the reconnections
-// this chain can make, the four pure 3-opt ones are kept (A C B D, A C B'
-// D, A C' B D, A B' C' D for the path A B C D cut at the three removed
-// edges; the others are 2-opt moves, which the search already has), with
-// segments B and C of at least two cities (shorter ones are Or-opt moves).
-// Lane l of the warp takes dir = l/16, t3 = neighbour (l/2)%8 of t2 and t4
-// on side l%2 of t3, then every t5 and t6: 16 candidates.
-#define OR3_MOVES 512
-
-// or3_masks are the added edges of the four pure 3-opt reconnections as
-// bit sets over pairs of the roles a b1 b2 c1 c2 d (ends of the removed
-// edges at positions i < j < k: a=i, b1=i+1, b2=j, c1=j+1, c2=k, d=k+1),
-// pair (x,y), x < y, at bit x*6+y.
-#define OR3_BIT(x, y) (1u << ((x) * 6 + (y)))
-__device__ __forceinline__ int or3_kind(unsigned mask) {
-    if (mask == (OR3_BIT(0, 3) | OR3_BIT(1, 4) | OR3_BIT(2, 5))) return 0;  // A C B D
-    if (mask == (OR3_BIT(0, 3) | OR3_BIT(2, 4) | OR3_BIT(1, 5))) return 1;  // A C B' D
-    if (mask == (OR3_BIT(0, 4) | OR3_BIT(1, 3) | OR3_BIT(2, 5))) return 2;  // A C' B D
-    if (mask == (OR3_BIT(0, 2) | OR3_BIT(1, 4) | OR3_BIT(3, 5))) return 3;  // A B' C' D
-    return -1;
-}
-
-// or3_role is the role (0..5) of position p among the ends of the removed
-// edges at i < j < k.
-__device__ __forceinline__ int or3_role(int p, int i, int j, int k) {
-    if (p == i) return 0;
-    if (p == i + 1) return 1;
-    if (p == j) return 2;
-    if (p == j + 1) return 3;
-    if (p == k) return 4;
-    return 5;
-}
-
-__device__ __forceinline__ unsigned or3_pair(int x, int y) { return x < y ? OR3_BIT(x, y) : OR3_BIT(y, x); }
-
-// or3_shape checks the chain whose removed edges start at the lower
-// positions e1, e2, e3 and whose tour positions are p1..p6 (t1..t6): it
-// sorts the edges into i < j < k and returns the reconnection's kind
-// (or3_kind), or -1 when the chain is no pure 3-opt move with segments of
-// two cities or more inside the window.
-__device__ __forceinline__ int or3_shape(int p1, int p2, int p3, int p4, int p5, int p6, int& i, int& j, int& k) {
-    int e1 = min(p1, p2), e2 = min(p3, p4), e3 = min(p5, p6);
-    i = min(e1, min(e2, e3));
-    k = max(e1, max(e2, e3));
-    j = e1 + e2 + e3 - i - k;
-    if (i + 1 >= j || j + 1 >= k) return -1;
-    unsigned mask = or3_pair(or3_role(p2, i, j, k), or3_role(p3, i, j, k)) |
-                    or3_pair(or3_role(p4, i, j, k), or3_role(p5, i, j, k)) |
-                    or3_pair(or3_role(p6, i, j, k), or3_role(p1, i, j, k));
-    return or3_kind(mask);
-}
-
-// or3_chain reads the cities and positions of chain code (lane l and
-// candidate q, code = l*16 + q) around t1 = c at pc; false when a step
-// leaves the window.
-__device__ __forceinline__ bool or3_chain(const OrWin& s, int size, int c, int pc, int code, int t[6], int p[6]) {
-    int lane = code >> 4, q = code & 15;
-    int dir = lane >> 4, a = (lane >> 1) & 7, s4 = lane & 1, b = q >> 1, s6 = q & 1;
-    t[0] = c;
-    p[0] = pc;
-    p[1] = dir ? pc - 1 : pc + 1;
-    if (p[1] < 0 || p[1] > size - 1) return false;
-    t[1] = s.ord[p[1]];
-    t[2] = s.nb[t[1] * OR_K + a];
-    p[2] = s.pos[t[2]];
-    p[3] = s4 ? p[2] - 1 : p[2] + 1;
-    if (p[3] < 0 || p[3] > size - 1) return false;
-    t[3] = s.ord[p[3]];
-    t[4] = s.nb[t[3] * OR_K + b];
-    p[4] = s.pos[t[4]];
-    p[5] = s6 ? p[4] - 1 : p[4] + 1;
-    if (p[5] < 0 || p[5] > size - 1) return false;
-    t[5] = s.ord[p[5]];
-    return true;
-}
-
-// or3_best returns this lane's best improving 3-opt move around c as a
-// search key ((delta + OR_BIG) << 32 | OR_MOVES + code), ~0 for none.
-template <int METRIC>
-__device__ unsigned long long or3_best(const OrWin& s, int size, int c, int pc, int lane) {
-    unsigned long long best = ~0ull;
-    int dir = lane >> 4, a = (lane >> 1) & 7, s4 = lane & 1;
-    int p2 = dir ? pc - 1 : pc + 1;
-    if (p2 < 0 || p2 > size - 1) return best;
-    int t2 = s.ord[p2];
-    int t3 = s.nb[t2 * OR_K + a];
-    int p3 = s.pos[t3];
-    if (t3 == c || p3 == p2 + 1 || p3 + 1 == p2) return best;
-    double2 x1 = s.xy[c], x2 = s.xy[t2], x3 = s.xy[t3];
-    int g1 = or_dist<METRIC>(x1, x2) - or_dist<METRIC>(x2, x3);
-    if (g1 <= 0) return best;
-    int p4 = s4 ? p3 - 1 : p3 + 1;
-    if (p4 < 0 || p4 > size - 1) return best;
-    int t4 = s.ord[p4];
-    double2 x4 = s.xy[t4];
-    int g1b = g1 + or_dist<METRIC>(x3, x4);
-    for (int b = 0; b < OR_K; b++) {
-        int t5 = s.nb[t4 * OR_K + b];
-        double2 x5 = s.xy[t5];
-        int g2 = g1b - or_dist<METRIC>(x4, x5);
-        if (g2 <= 0) continue;
-        int p5 = s.pos[t5];
-        for (int s6 = 0; s6 < 2; s6++) {
-            int p6 = s6 ? p5 - 1 : p5 + 1;
-            if (p6 < 0 || p6 > size - 1) continue;
-            int i, j, k;
-            if (or3_shape(pc, p2, p3, p4, p5, p6, i, j, k) < 0) continue;
-            double2 x6 = s.xy[s.ord[p6]];
-            int d = or_dist<METRIC>(x6, x1) - or_dist<METRIC>(x5, x6) - g2;
-            if (d < 0) {
-                unsigned code = (unsigned)(lane * 16 + b * 2 + s6);
-                unsigned long long key = ((unsigned long long)(unsigned)(d + OR_BIG) << 32) | (unsigned)(OR_MOVES + code);
-                best = min(best, key);
-            }
-        }
-    }
-    return best;
-}
-
-// or3_apply applies 3-opt move code around c (all lanes) and queues the
-// six cities at its edges (lane 0). It returns the new queue size (every
-// lane).
-__device__ int or3_apply(OrWin& s, int size, int c, int pc, int code, int lane, int head, int qsize) {
-    int t[6], p[6];
-    or3_chain(s, size, c, pc, code, t, p);
-    int i, j, k;
-    int kind = or3_shape(p[0], p[1], p[2], p[3], p[4], p[5], i, j, k);
-    __syncwarp();
-    int lc = k - j;  // cities of C
-    if (kind == 3) {
-        or_rev(s, i + 1, j, lane);
-        or_rev(s, j + 1, k, lane);
-    } else {
-        or_rev(s, i + 1, k, lane);               // A C' B' D
-        if (kind != 2) or_rev(s, i + 1, i + lc, lane);  // C' -> C
-        if (kind != 1) or_rev(s, i + lc + 1, k, lane);  // B' -> B
-    }
-    if (lane == 0) {
-        for (int q = 0; q < 6; q++) or_push(s, t[q], head, qsize, size);
-    }
-    __syncwarp();
-    return __shfl_sync(0xffffffffu, qsize, 0);
-}
-
 // or_search runs the queue empty and returns the exact change of length
 // (<= 0). head and qsize are warp-uniform.
 template <int METRIC>
-__device__ long long or_search(OrWin& s, int size, int lane, int& head, int& qsize, long long& evals, bool threeOpt) {
+__device__ long long or_search(OrWin& s, int size, int lane, int& head, int& qsize, long long& evals) {
     long long delta = 0;
     while (qsize > 0) {
         int c = s.queue[head];
@@ -418,10 +261,6 @@ __device__ long long or_search(OrWin& s, int size, int lane, int& head, int& qsi
             }
         }
         evals += OR_MOVES;
-        if (threeOpt) {
-            best = min(best, or3_best<METRIC>(s, size, c, pc, lane));
-            evals += OR3_MOVES;
-        }
         for (int o = 16; o > 0; o >>= 1) best = min(best, __shfl_xor_sync(0xffffffffu, best, o));
         __syncwarp();
         if (best != ~0ull) {
@@ -429,8 +268,7 @@ __device__ long long or_search(OrWin& s, int size, int lane, int& head, int& qsi
             int d = (int)(best >> 32) - OR_BIG;
             delta += d;
             // c is among the queued cities: its other moves get a new look
-            if (m >= OR_MOVES) qsize = or3_apply(s, size, c, pc, m - OR_MOVES, lane, head, qsize);
-            else qsize = or_apply(s, size, c, pc, m, lane, head, qsize);
+            qsize = or_apply(s, size, c, pc, m, lane, head, qsize);
         }
     }
     return delta;
@@ -469,7 +307,7 @@ __device__ int or_kick(OrWin& s, int size, int lane, uint32_t r1, uint32_t r2, u
 template <int METRIC>
 __device__ void oropt_windows_impl(const double2* __restrict__ xy, const int* __restrict__ tour, long long n,
                                    long long off, long long span, int W, int L, int R, long long kicks, unsigned long long seed,
-                                   int maxSeg, bool threeOpt, unsigned short* __restrict__ outOrd,
+                                   int maxSeg, unsigned short* __restrict__ outOrd,
                                    long long* __restrict__ outGain, unsigned long long* __restrict__ evalCount) {
     extern __shared__ __align__(16) unsigned char or_smem[];
     int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
@@ -531,7 +369,7 @@ __device__ void oropt_windows_impl(const double2* __restrict__ xy, const int* __
     // search --------------------------------------------------------------
     int head = 0, qsize = size;
     long long evals = 0;
-    long long gain = -or_search<METRIC>(s, size, lane, head, qsize, evals, threeOpt);
+    long long gain = -or_search<METRIC>(s, size, lane, head, qsize, evals);
     uint32_t key = stream_key(seed, (uint32_t)g);
     uint32_t ctr = 0;
     for (long long k = 0; k < kicks; k++) {
@@ -541,7 +379,7 @@ __device__ void oropt_windows_impl(const double2* __restrict__ xy, const int* __
         int q = qsize;
         int dk = or_kick<METRIC>(s, size, lane, r1, r2, r3, maxSeg, head, q);
         qsize = __shfl_sync(0xffffffffu, q, 0);
-        long long d = dk + or_search<METRIC>(s, size, lane, head, qsize, evals, threeOpt);
+        long long d = dk + or_search<METRIC>(s, size, lane, head, qsize, evals);
         if (d <= 0) {
             gain -= d;
         } else {
@@ -563,14 +401,14 @@ __device__ void oropt_windows_impl(const double2* __restrict__ xy, const int* __
 extern "C" __global__ void __launch_bounds__(128)
 oropt_windows(const double2* __restrict__ xy, const int* __restrict__ tour, long long n, long long off, long long span, long long W,
               long long L, long long R, long long kicks, unsigned long long seed, long long maxSeg, long long metric,
-              long long threeOpt, unsigned short* __restrict__ outOrd, long long* __restrict__ outGain,
+              unsigned short* __restrict__ outOrd, long long* __restrict__ outGain,
               unsigned long long* __restrict__ evalCount) {
     if (metric == METRIC_CEIL_2D)
-        oropt_windows_impl<METRIC_CEIL_2D>(xy, tour, n, off, span, (int)W, (int)L, (int)R, kicks, seed, (int)maxSeg, threeOpt != 0, outOrd, outGain, evalCount);
+        oropt_windows_impl<METRIC_CEIL_2D>(xy, tour, n, off, span, (int)W, (int)L, (int)R, kicks, seed, (int)maxSeg, outOrd, outGain, evalCount);
     else if (metric == METRIC_ATT)
-        oropt_windows_impl<METRIC_ATT>(xy, tour, n, off, span, (int)W, (int)L, (int)R, kicks, seed, (int)maxSeg, threeOpt != 0, outOrd, outGain, evalCount);
+        oropt_windows_impl<METRIC_ATT>(xy, tour, n, off, span, (int)W, (int)L, (int)R, kicks, seed, (int)maxSeg, outOrd, outGain, evalCount);
     else
-        oropt_windows_impl<METRIC_EUC_2D>(xy, tour, n, off, span, (int)W, (int)L, (int)R, kicks, seed, (int)maxSeg, threeOpt != 0, outOrd, outGain, evalCount);
+        oropt_windows_impl<METRIC_EUC_2D>(xy, tour, n, off, span, (int)W, (int)L, (int)R, kicks, seed, (int)maxSeg, outOrd, outGain, evalCount);
 }
 
 // oropt_commit: one warp per window. Picks the replica with the largest

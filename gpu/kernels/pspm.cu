@@ -1,50 +1,31 @@
-// pspm.cu: Lam et al.'s parallel simulated annealing for the TSP on the
-// GPU, PSPM (parallel searches x parallel moves) with LWSA.
+// pspm.cu: Lam et al.'s parallel simulated annealing for the TSP (PSPM:
+// parallel searches x parallel moves, with LWSA).
 //
-// Reference: Lam et al. (cited in full in solver/cpu/doc.go): Alg. 2
-// (LWSA: the best solution is written only before a worse move is
-// accepted), Eq. 3 (the per-block state kept in shared memory when
-// it fits), Eq. 4 (solution space exploration speed, SSES = moves
-// evaluated per second), Table 1 (the schedule: T0 = 10000, Tend = 0.1,
-// alpha = 0.99, Sp = 10 sweeps of N iterations per temperature, Se = 100).
+// Reference: Lam et al. (cited in full in solver/cpu/doc.go): Alg. 2 (LWSA:
+// the best is archived only before a worse move is accepted), Eq. 3 (the
+// per-block state in shared memory when it fits), Eq. 4 (SSES, moves
+// evaluated per second), Table 1 (T0 = 10000, Tend = 0.1, alpha = 0.99,
+// Sp = 10 sweeps of N iterations per temperature, Se = 100).
 //
-// TB searches, each a team of threads evaluating TPB random relocation
-// moves per iteration. With TPB <= 32 a search is one warp (one move per
-// lane); a CUDA block holds several searches (they share the block's copy
-// of the coordinates, and more of them fit on an SM than the
-// 32-blocks-per-SM limit allows). With 33 to
-// 64 moves a search is still one warp, each lane
-// trying two moves and keeping the better (the iteration's fixed part paid
-// once per 64 moves); with more a search is a whole block.
-// The block's tour is a doubly linked list (next/prev, 16-bit indices when
-// n < 65536) plus two caches that make a move cost two distances instead
-// of six: e[x] = d(x, next x) and rem[x] = d(prev x, x) + d(x, next x) -
-// d(prev x, next x), the gain of taking x out. The four live in one record
-// per city (PspmNode), so one address serves every field of a city.
-// Accepted moves update the five cities whose caches change.
-//
-// One launch anneals a range of iterations (whole temperature steps, or a
-// part of one when a step is long); pspm_sync then reduces the blocks'
-// archived bests on the device and the next launch starts every block from
-// the global best (the synchronisation every Se = k temperature steps; no
-// host round trip between them: the launches queue on a stream).
+// A search is a team evaluating TPB random relocation moves per iteration:
+// a warp (one move per lane, or two for TPB 33 to 64; several searches per
+// block share the coordinates), or a whole block; PspmTour is a block whose
+// warps share one tour. The tour is a doubly linked list with two caches,
+// e[x] = d(x, next x) and rem[x] = d(prev x, x) + d(x, next x) - d(prev x,
+// next x), so a move costs two distances instead of six. One launch anneals
+// a range of iterations; pspm_sync then reduces the archived bests on the
+// device, and the next launch starts every search from the global best.
 #include "common.cuh"
 
 #define PSPM_MAXWARPS 32
-// PSPM_SLOT_BYTES is the shared memory of a team's slot (gpu/pspm_cuda.go
-// pspmSlotBytes): 32 bytes for the cities an accepted move changes (five
-// indices), then the batch table, PSPM_TABLE entries of 16 bytes: the
-// team's stratification bases, Metropolis threshold and threshold times
-// 32 (compared with the move key) of each iteration
-// of the batch, read with one broadcast load per iteration.
+// PSPM_SLOT_BYTES is a team's shared slot (gpu pspmSlotBytes): the five
+// cities an accepted move changes, then the batch table (per iteration: the
+// stratification bases, the threshold and the threshold times 32).
 #define PSPM_TABLE 32
 #define PSPM_SLOT_BYTES (32 + 16 * PSPM_TABLE)
 
-// PspmNode is one city's part of a search's state: the cached edge length
-// e = d(x, next x), the removal gain rem, and the links (12 bytes with
-// 16-bit indices, 16 with 32-bit ones). e and rem are stored plus
-// PSPM_RAW (below 2^31: distances stay below 2^25), as pspm_dist_raw
-// gives them; sums of two of them less a third keep the bias.
+// PspmNode is one city's record: e, rem (both plus PSPM_RAW, as
+// pspm_dist_raw gives them) and the links, one address for every field.
 template <typename IDX>
 struct PspmNode {
     int e, rem;
@@ -58,18 +39,11 @@ struct PspmState {
 };
 
 // pspm_dist_raw is the search's integer distance plus PSPM_RAW (2^23 as a
-// float's bits). EUC_2D rounds by adding 2^23
-// (float addition rounds to the nearest integer for 0 <= x < 2^23; planPSPM
-// keeps distances below 5.7e6) and reading the integer from the float's
-// bits (which are the distance plus PSPM_RAW, so the bias is free): no
-// float-to-int conversion, which runs on the narrow conversion
-// pipe. It differs from int_dist's floor(x + 0.5) only on exact ties (x =
-// k + 1/2 in float), like the fast square root's rare off-by-one (the
-// search tolerates both; every reported length is recomputed on the CPU).
-// Every distance the search caches or evaluates comes from here, so the
-// device's cost bookkeeping stays consistent. The search keeps e and rem
-// with the same bias (see PspmNode), so a move's delta dpc + dcq - e[p] -
-// rem[c] needs no correction: the biases cancel.
+// float's bits): EUC_2D adds 2^23 (rounding to the nearest integer below
+// 2^23) and reads the float's bits, with no conversion instruction. It
+// differs from int_dist only on exact ties, which the search tolerates
+// (every reported length is recomputed on the CPU); every cached or
+// evaluated distance comes from here, and a delta's biases cancel.
 #define PSPM_RAW 0x4b000000
 template <int METRIC>
 __device__ __forceinline__ int pspm_dist_raw(float2 p, float2 q) {
@@ -86,19 +60,13 @@ __device__ __forceinline__ int pdist(const PspmState<IDX> &s, int a, int b) {
 }
 
 // PspmLcg is a thread's move generator: a 64-bit multiplicative
-// congruential generator (multiplier from Steele and Vigna's tables of
-// spectrally good ones; period 2^62 from an odd state) whose high word is
-// the draw: four instructions a draw instead of a counter hash's nine, and
-// the high bits of a power-of-two generator are its good ones. Each thread seeds its own state at
-// the start of a launch from its stream key and the launch's first
-// iteration (pspm_lcg_seed), so runs replay exactly for a seed; the
-// threads' sequences start at unrelated points of the 2^64 cycle.
+// congruential generator (Steele and Vigna's multiplier) whose high word is
+// the draw, seeded per launch from the thread's key and first iteration so
+// that a seed replays exactly.
 struct PspmLcg {
     unsigned long long s;  // odd
     __device__ __forceinline__ uint32_t next() {
-        // s *= M as the low words' wide product plus the two cross
-        // products in its high word (written out: the 64-bit multiply
-        // compiled to one more integer add).
+        // s *= M written out (the 64-bit multiply costs one more add).
         const uint32_t lo = (uint32_t)s, hi = (uint32_t)(s >> 32);
         uint32_t l, h;
         asm("{\n\t.reg .u64 w;\n\t.reg .u32 wh;\n\t"
@@ -120,16 +88,7 @@ __device__ __forceinline__ PspmLcg pspm_lcg_seed(uint32_t key, long long iterSta
     return g;
 }
 
-// PspmBool carries the move draw as a type, so that each draw gets its own
-// copy of the loop (the choice is made once per temperature step).
-template <bool B>
-struct PspmBool {
-    static constexpr bool value = B;
-};
-
-// Team is the set of threads that run one search: a warp (several warps
-// per block, no block barriers) or the whole block (one search of more
-// than 64 moves).
+// Team is the threads of one search: a warp or the whole block.
 template <bool WARP>
 struct Team {
     int t, size;  // rank in the team, team size
@@ -175,42 +134,33 @@ __device__ __forceinline__ int warp_min(int v) {
 #endif
 }
 
-// PspmMove is a relocation move with what its evaluation loaded: take c
-// out from between a and its successor, put it between p and q; dpc =
-// d(p, c), dcq = d(c, q), rem = rem[c], the three plus PSPM_RAW.
+// PspmMove is a relocation move (c from after a to between p and q) with
+// its evaluation's raw d(p, c), d(c, q) and rem[c].
 struct PspmMove {
     int c, p, a, q, dpc, dcq, rem;
 };
 
-// pspm_thresholds gives rank t of a team of L the Metropolis threshold and
-// the base draw of the counter in ctrB .. ctrB+L-1 that is t mod L, both
-// drawn from the stream (bkey, counter) every thread of the search shares.
-// The cap stays above any real delta (< 2^25) and below an all-invalid
-// team's (0x7fffffff >> 5); every threshold is >= 1, so delta <= 0 always
-// passes, as Metropolis wants.
+// pspm_thresholds gives rank t the Metropolis threshold and base draw of
+// the counter in ctrB .. ctrB+L-1 that is t mod L, from the search's shared
+// stream. Thresholds lie in [1, 2^25): delta <= 0 always passes, an
+// invalid key never does.
 template <int L>
 __device__ __forceinline__ void pspm_thresholds(uint32_t bkey, uint32_t ctrB, int t, float negTln2, int &thr,
                                                 uint32_t &bsh) {
     const uint32_t ctr = ctrB + (((uint32_t)t - ctrB) & (uint32_t)(L - 1));
     const uint32_t rb = ctr_rand(bkey, ctr);
-    // 23 bits + 1/2: exact in float, so u < 1; the floor of 1 keeps
-    // delta = 0 accepted where the fast log2 of u ~ 1 rounds to 0.
+    // 23 bits + 1/2: exact in float, so u < 1.
     const float u = ((float)(rb >> 9) + 0.5f) * (1.0f / 8388608.0f);
     thr = max(1, (int)ceilf(fminf(negTln2 * __log2f(u), 33554430.0f)));
     bsh = ctr_rand(bkey ^ 0x632be5abu, ctr);
 }
 
-// Move keys. A team reduces one int key per thread to its minimum; the
-// key carries the move's delta and its index i in the team (or the lane
-// in a block team), unique per thread, so the minimum names one move
-// (Lam et al.'s PSPM: the team's best move, then the Metropolis test on
-// it): key = delta*32 + i, so the minimum is the smallest delta. Every
-// key stays below PSPM_NOKEY, the key of an invalid move.
+// A move's key is delta*32 + its index (or lane), so a team's minimum key
+// names its best move (Lam et al.: the best move, then Metropolis on it);
+// PSPM_NOKEY is an invalid move's.
 #define PSPM_NOKEY 0x7fffffff
 
-// pspm_team_min returns the team's smallest key and the rank of the
-// thread that holds it (the lane's move index is key mod 32; a block's
-// team reduces across warps too).
+// pspm_team_min returns the team's smallest key and the rank holding it.
 template <bool WARP>
 __device__ __forceinline__ void pspm_team_min(int key, int lane, int warp, int nwarps, int *swkey, int &winKey,
                                               int &winner) {
@@ -233,30 +183,17 @@ __device__ __forceinline__ void pspm_team_min(int key, int lane, int warp, int n
     }
 }
 
-// pspm_apply makes the accepted move m of the team's winner (acc: the
-// team accepted; win: this thread is its winner). Only the winner knows
-// the move: it stores the relink (six link slots) and the three new e
-// values itself, one thread's store costing the warp the same issue slot
-// and shared-memory pass as the same store from every lane, so the move
-// needs no broadcast to the team (seven shuffles). The new edges a-b, p-c, c-q
-// need no new distance: d(p, c) and d(c, q) come from the evaluation,
-// d(a, b) = e[a] + e[c] - rem[c]. The winner also writes the five cities
-// whose rem changes (a, b, c, p, q) to the team's slot bc in shared
-// memory; then rank k refreshes rem of the k-th of them, one distance each
-// (rsel = min(rank, 4); ranks 4.. repeat q's: same value, same address).
-// The relink order handles p = b and q = a. SH (a warp team with
-// its list in shared memory, 16-bit indices): the winner's loads and
-// stores are predicated instead of branched around, so the warp never
-// diverges on the accept path.
+// pspm_apply makes the winner's accepted move: the winner alone relinks
+// and stores the new e values (no broadcast; d(a, b) = e[a] + e[c] -
+// rem[c]) and leaves the five cities whose rem changes in the slot bc,
+// where rank k refreshes the k-th (rsel). The relink order handles p = b
+// and q = a. SH: predicated instead of branched, so the warp never
+// diverges.
 template <int METRIC, typename IDX, bool WARP, bool SH>
 __device__ __forceinline__ void pspm_apply(const PspmState<IDX> &s, const PspmMove &m, bool win, bool acc, int rsel,
                                            IDX *bc, const Team<WARP> &tm) {
     PspmNode<IDX> *const nd = s.nd;
     if (SH && WARP && sizeof(IDX) == 2) {
-        // The same loads and stores, predicated on win instead of branched
-        // around: every lane runs the address arithmetic (one issue slot
-        // whether one lane or 32 run it) and the warp needs no
-        // reconvergence barrier around the winner's part.
         const uint32_t base = (uint32_t)__cvta_generic_to_shared(nd);
         const uint32_t ra = base + 12u * (uint32_t)m.a, rc = base + 12u * (uint32_t)m.c;
         const uint32_t rp = base + 12u * (uint32_t)m.p, rq = base + 12u * (uint32_t)m.q;
@@ -323,17 +260,15 @@ __device__ __forceinline__ void pspm_apply(const PspmState<IDX> &s, const PspmMo
     tm.sync();
 }
 
-// PspmRole is a lane's part in pspm_apply_warp: the city of the five whose
-// record it rewrites (sel: the byte_perm selector of c, p, b or a from the
-// words c | p << 16 and c's links b | a << 16; isQ: the city is q instead)
-// and the word of that record it stores (word: 0 e, 1 rem, 2 the links).
+// PspmRole is a lane's part in pspm_apply_warp: the city it rewrites (sel:
+// byte_perm selector of c, p, b or a; isQ: q) and the word (0 e, 1 rem,
+// 2 links).
 struct PspmRole {
     uint32_t sel, isQ, word;
 };
 
 // pspm_role gives lane k < 15 city k mod 5 of (a, b, c, p, q) and word
-// k / 5; lanes 15..31 repeat lane 14 (q's links: the same value to the
-// same address).
+// k / 5; lanes 15.. repeat lane 14.
 __device__ __forceinline__ PspmRole pspm_role(int lane) {
     const int k = min(lane, 14), r = k % 5;
     PspmRole ro;
@@ -343,20 +278,11 @@ __device__ __forceinline__ PspmRole pspm_role(int lane) {
     return ro;
 }
 
-// pspm_apply_warp makes the accepted move m of lane winner for a warp team
-// of 32 lanes (16-bit indices, the list in shared memory) with the whole
-// warp: the winner's c, p and q go to every lane by two shuffles, every
-// lane reads c's links (a = prev c, b = next c), and then each lane takes
-// one of the five cities x whose record changes (a, b, c, p, q), loads its
-// old links, derives its new ones (the relink: a-b, p-c, c-q; p = b and
-// q = a are the same city twice, given the same record), loads the
-// coordinates of x and of its new neighbours P and N, and computes e =
-// d(x, N) and rem = d(P, x) + d(x, N) - d(P, N) (the biases as in
-// PspmNode; the same function on the same pairs as pspm_rebuild, so the
-// caches stay exact). Fifteen lanes hold the five records' three words (e,
-// rem, links), so one store writes all of them: eight shared-memory
-// instructions of the whole warp instead of the winner's thirteen and the
-// five-lane refresh's seven (pspm_apply).
+// pspm_apply_warp makes lane winner's accepted move with the whole warp
+// (16-bit list in shared memory): each lane recomputes one word (pspm_role)
+// of one of the five changed records from the new links, with the same
+// distances as pspm_rebuild so the caches stay exact, and one store writes
+// all fifteen.
 template <int METRIC, typename IDX>
 __device__ __forceinline__ void pspm_apply_warp(const PspmState<IDX> &s, const PspmMove &m, int winner,
                                                 const PspmRole &ro) {
@@ -377,8 +303,7 @@ __device__ __forceinline__ void pspm_apply_warp(const PspmState<IDX> &s, const P
     const int dxn = pspm_dist_raw<METRIC>(cx, cn);
     const int dpx = pspm_dist_raw<METRIC>(cpv, cx);
     const int dpn = pspm_dist_raw<METRIC>(cpv, cn);
-    // rem in every lane (opaque: else the compiler branches around it for
-    // the lanes that store e, a reconvergence barrier in every accept).
+    // rem in every lane (opaque: else a branch and reconvergence barrier).
     int rem = dpx + dxn - dpn;
     asm volatile("" : "+r"(rem));
     const uint32_t v = ro.word == 0 ? (uint32_t)dxn : ro.word == 1 ? (uint32_t)rem : nx | (px << 16);
@@ -393,20 +318,12 @@ __device__ __forceinline__ void pspm_save(int *dst, const PspmNode<IDX> *nd, int
     for (int x = tid; x < n; x += size) dst[x] = nd[x].next;
 }
 
-// PspmLaunch is one pspm_anneal launch's arguments, typed: the searches'
-// state in global memory and the part of the schedule the launch runs.
-// State per search b (global, int32): cur[b*n ..] the current tour as a
-// next array, curCost[b]; arch[b*n ..] and archCost[b] the LWSA archive.
-// fromBest != 0: every search starts from gbest/gbestCost instead.
-// Iterations [iterStart, iterEnd) run; iteration i belongs to temperature
-// step (i - iterOrigin) / itersPerStep, at temperature T0 * alpha^step (a
-// schedule fitted to a time limit re-aims T0, alpha and the origin between
-// launches; Lam et al.'s schedule keeps origin 0). The thresholds and team
-// bases are drawn from a counter stream indexed by i, the moves from each
-// thread's generator seeded at iterStart; the host splits a run into the
-// same launches for a given run (gpu/pspm_cuda.go), so a seed replays
-// exactly. nbr: the neighbour lists (nnK per city) the draw uses from step
-// nnStep on, on the lanes not set in nnMix.
+// PspmLaunch is one pspm_anneal launch's arguments: per search b the
+// current tour cur[b*n ..] (next array) and curCost[b], the LWSA archive
+// arch and archCost (fromBest: start from gbest instead); iterations
+// [iterStart, iterEnd), iteration i at T0 * alpha^((i - iterOrigin) /
+// itersPerStep); the neighbour lists nbr (nnK per city) from step nnStep
+// on, on the lanes not set in nnMix.
 template <typename IDX>
 struct PspmLaunch {
     const float2 *xy;
@@ -430,72 +347,30 @@ struct PspmLaunch {
     uint32_t nnMix;
 };
 
-// PspmSearch is one team's search in a pspm_anneal launch, in three parts:
-// load (the block's shared copies, the search's tour into its list),
-// steps (the annealing loop) and store (the tour and costs back to global
-// memory for the next launch and pspm_sync).
+// PspmSearch is one team's search: load (shared copies and the tour),
+// steps (the annealing loop), store (tour and costs back to global memory).
+// MODE bits put in shared memory: 1 the city records (else gscratch), 2 the
+// coordinates, 4 the neighbour lists. WARP: a warp is one search of M moves
+// per lane, else the block is. NNOK: the kernel has the neighbour draw.
 //
-// MODE (a template constant, so pointers into smem compile to shared-memory
-// loads): bit 0 = the nodes in shared memory (else in gscratch, global),
-// bit 1 = coordinates too (else global memory, read through the cache),
-// bit 2 = the neighbour lists too (else global memory).
-// WARP: each warp of the block is one search of M moves per lane (TPB <=
-// 32 M); else the block is one search. NNOK: the kernel has the
-// neighbour-list draw (16-bit lists).
-//
-// The move draw. Uniform (Lam et al.): c and p uniform over the cities
-// (p != c), q = next p. Neighbour (from temperature step nnStep on, when
-// the host passes lists): c uniform, v one of c's nnK nearest cities
-// (nbr[c*nnK ..], uniform over the list), and c goes in after v (p = v, q
-// = next v) or before it (p = prev v, q = v), one random bit deciding;
-// the lanes set in nnMix keep the uniform draw (a mix of both). At low
-// temperature nearly every uniform move is far worse than the threshold;
-// a neighbour move puts c beside a city near it, which is where the
-// improving moves are, while the uniform lanes keep the long jumps.
-//
-// The loop is bound by instruction issue (docs/PERF.md, sections PSPM),
-// so it is written for few instructions per move:
-//   - stratified draws: the team shares two uniform bases per iteration
-//     and each thread adds its own random offset that keeps its residue
-//     mod 32 (see batch), so the team's c (and nearly all its p) fall
-//     in distinct banks, while each thread's (c, p) is uniform as before;
-//   - no modulo: multiply-high of a 32-bit draw, and its low word (the
-//     fraction) for a second value; the draw itself from a per-thread
-//     LCG (PspmLcg), four multiplies;
-//   - every lane evaluates a move; invalid ones (p = prev c, lanes past
-//     tpb) get the largest key by a select, not a branch;
-//   - Metropolis is one compare: every 32 iterations each lane draws the
-//     uniform u of one of them and turns it into the integer threshold
-//     ceil(-T ln u), so that "u < exp(-delta/T)" reads "delta < threshold"
-//     (u lies in (0, 1), so improving moves pass; an all-invalid team's
-//     key never does); at the start of a batch the team writes the
-//     thresholds and stratification bases of its 32 iterations to a table
-//     in shared memory, and an iteration reads its entry with one
-//     broadcast load;
-//   - one record per city (PspmNode): one address for all of its fields;
-//   - the winner's own loads (a = prev c, q = next p, rem c) and distances
-//     stay in its registers: it relinks by itself (pspm_apply), so the
-//     move is never broadcast to the team;
-//   - the cache refresh is straight-line code that ranks 0-4 run on the
-//     five cities the winner leaves in the team's slot.
+// The draw: uniform (Lam et al.: c and p uniform, q = next p), or, from
+// step nnStep on, c beside v, one of its nnK nearest cities (after or
+// before it, a random bit deciding), where the improving moves are at low
+// temperature; the lanes in nnMix stay uniform. The loop is bound by
+// instruction issue, so: stratified draws (distinct banks), no modulo,
+// invalid moves keyed by a select, Metropolis as one compare against a
+// threshold ceil(-T ln u) drawn per batch of 32 iterations into a shared
+// table, and the winner relinks alone.
 template <int METRIC, typename IDX, bool WARP, int M, int MODE, bool NNOK>
 struct PspmSearch {
-    // Batch: iterations per threshold draw (one per rank of the team).
-    static constexpr int BATCH = 32;
-    // UK: a warp's team keys its moves less the threshold, (delta - th) *
-    // 32 + i (delta - th lies in (-2^26, 2^25): no overflow): the same
-    // order and winner as delta * 32 + i, and the warp minimum is negative
-    // exactly when the winner passes Metropolis. The accept branch then
-    // follows a vote, which the compiler knows to be uniform: no
-    // reconvergence barrier is set up and joined in every iteration.
+    static constexpr int BATCH = 32;  // iterations per threshold draw
+    // UK: a warp keys (delta - th) * 32 + i (no overflow), so the minimum is
+    // negative exactly when the winner passes, and the accept follows a
+    // uniform vote (no reconvergence barrier).
     static constexpr bool UK = WARP;
-    // WAPPLY: a warp's team of one move per lane, with the neighbour draw,
-    // its list in shared memory (16-bit indices) and the neighbour lists in
-    // global memory, makes an accepted move with every lane
-    // (pspm_apply_warp): faster where the lists' global loads leave issue
-    // slots free, slower where everything is in shared memory (docs/PERF.md,
-    // "PSPM: the accepted move made by the whole warp"). Not with CEIL_2D,
-    // whose distance (a double square root) is too dear to take three times.
+    // WAPPLY: the whole warp makes the move (pspm_apply_warp) where the
+    // neighbour lists' global loads leave issue slots free; not CEIL_2D,
+    // whose distance is too dear (docs/PERF.md).
     static constexpr bool WAPPLY = WARP && M == 1 && NNOK && (MODE & 1) && !(MODE & 4) && sizeof(IDX) == 2 &&
                                    METRIC != METRIC_CEIL_2D;
 
@@ -508,26 +383,18 @@ struct PspmSearch {
     const unsigned short *nbr;
     long long cost, best;
     uint32_t nnO, nm1O, bkey;
-    // Move j of this thread is the team's move i = tid + j*32 (moves i >=
-    // tpb are drawn but never win). Stratified draws: move i's c is
-    // base_c + oc mod n with oc = (i mod n) + 32k, k < kcN, so oc < n;
-    // likewise p over n - 1.
+    // Move j is the team's move i = tid + j*32; its c is base + (i mod n) +
+    // 32k mod n, k < kcN (p likewise over n - 1).
     uint32_t lc[M], kcN[M], lp[M], kpN[M];
-    // The neighbour draw's mix: lanes whose bit is set in nnMix draw
-    // uniformly in that phase too.
-    uint32_t uniLane[M];
-    // UK: a move index past tpb keys at least PSPM_NOKEY through one max
-    // with this floor.
-    int kFloor[M];
+    uint32_t uniLane[M];  // the lane stays uniform (nnMix), at bit 8
+    int kFloor[M];        // UK: PSPM_NOKEY past tpb, through one max
     PspmRole role;
     PspmLcg gen;
 
     __device__ __forceinline__ explicit PspmSearch(const PspmLaunch<IDX> &args) : a(args) {}
 
-    // load copies the coordinates and neighbour lists to shared memory
-    // (the block's searches share them), then the search's tour (or the
-    // global best) into its list, and sets up the draw; false: this warp
-    // has no search (the grid's last block).
+    // load copies the shared data, the search's tour (or the global best)
+    // into its list, and sets up the draw; false: this warp has no search.
     __device__ __forceinline__ bool load(unsigned char *smem) {
         const int n = a.n;
         lane = threadIdx.x & 31;
@@ -535,10 +402,7 @@ struct PspmSearch {
         const int perBlock = WARP ? (int)(blockDim.x >> 5) : 1;
         const int slot = WARP ? warp : 0;
         b = blockIdx.x * perBlock + slot;
-        // Dynamic shared memory: a slot per team (the cities an accepted
-        // move changes, see pspm_apply, and the batch table), the
-        // coordinates (MODE & 2), the neighbour lists (MODE & 4), the
-        // teams' lists (MODE & 1).
+        // Shared memory: a slot per team, coordinates, neighbour lists, lists.
         bc = (IDX *)(smem + PSPM_SLOT_BYTES * slot);
         tab = (uint4 *)(smem + PSPM_SLOT_BYTES * slot + 32);
         unsigned char *sp = smem + PSPM_SLOT_BYTES * perBlock;
@@ -576,8 +440,7 @@ struct PspmSearch {
         return true;
     }
 
-    // drawSetUp prepares the thread's stratification constants, its lanes'
-    // mix and key floors, and its generators.
+    // drawSetUp prepares the thread's draw constants and generators.
     __device__ __forceinline__ void drawSetUp() {
         const uint32_t nn = (uint32_t)a.n, nm1 = (uint32_t)max(a.n - 1, 1);
 #pragma unroll
@@ -588,8 +451,7 @@ struct PspmSearch {
             lp[j] = i % nm1;
             kpN[j] = (nm1 - lp[j] + 31) >> 5;
         }
-        // Opaque to the optimiser, which would otherwise recompute these in
-        // every iteration.
+        // Opaque: else recomputed in every iteration.
 #pragma unroll
         for (int j = 0; j < M; j++) {
             kFloor[j] = tid + j * 32 < a.tpb ? (int)0x80000000 : PSPM_NOKEY;
@@ -597,10 +459,9 @@ struct PspmSearch {
         }
 #pragma unroll
         for (int j = 0; j < M; j++) {
-            uniLane[j] = ((a.nnMix >> ((tid + j * 32) & 31)) & 1u) << 8;  // at the side bit (see batch)
+            uniLane[j] = ((a.nnMix >> ((tid + j * 32) & 31)) & 1u) << 8;
             asm volatile("" : "+r"(uniLane[j]));
         }
-        // The refresh phase: rank k refreshes rem of the k-th of (a, b, c, p, q).
         rsel = min(tid, 4);
         role = PspmRole{};
         if constexpr (WAPPLY) {
@@ -610,8 +471,6 @@ struct PspmSearch {
         const uint32_t tkey = stream_key(a.seed, (uint32_t)(b * 1024 + tid));
         bkey = stream_key(a.seed ^ 0x5bd1e995ull, (uint32_t)b);
         gen = pspm_lcg_seed(tkey, a.iterStart);
-        // Opaque: else the key (three mixes) is recomputed in every batch
-        // and the stratification constants in every iteration.
         asm volatile("" : "+r"(bkey));
         nnO = nn;
         nm1O = nm1;
@@ -622,16 +481,10 @@ struct PspmSearch {
 
     // evaluate draws and evaluates the thread's M moves of the iteration
     // whose table entry is tv, keeping the best in m; it returns its key.
+    // Each move's c is uniform, and a team's c are distinct and in distinct
+    // banks (the shared base plus the thread's offset (i mod n) + 32k).
     template <bool NN>
     __device__ __forceinline__ int evaluate(const uint4 &tv, PspmMove &m) {
-        // Stratified so that a team's shared-memory loads of c and p do not
-        // collide in banks: the team shares uniform bases in [0, n) and
-        // [0, n - 1) (from the table), move i adds its own random offset oc
-        // = (i mod n) + 32k < n, so c = base + oc mod n is uniform for every
-        // move, and a team's c are distinct (n >= 32) and in distinct banks
-        // (record stride 12 bytes: bank 3c + field mod 32; coordinates: c
-        // mod 16 per half warp); p the same way over n - 1 values, then
-        // skipping c.
         const PspmNode<IDX> *const nd = s.nd;
         const uint32_t bcBase = tv.x, bpBase = tv.y;
         const int th = (int)tv.z;
@@ -639,8 +492,7 @@ struct PspmSearch {
 #pragma unroll
         for (int j = 0; j < M; j++) {
             const uint32_t r = gen.next();
-            // r * kcN: the high word picks c's stratum k, the low word is
-            // the fraction left for p and v (two 32-bit multiplies).
+            // r * kcN: the high word picks c's stratum, the low one p and v.
             const uint32_t fr = r * kcN[j];
             uint32_t uc = bcBase + lc[j] + (__umulhi(r, kcN[j]) << 5);
             uc = min(uc, uc - nnO);  // unsigned: subtracts n once when uc >= n
@@ -650,10 +502,8 @@ struct PspmSearch {
             uint32_t up = bpBase + lp[j] + (__umulhi(fr, kpN[j]) << 5);
             up = min(up, up - nm1O);
             if (NN) {
-                // v: entry umulhi(frac, nnK) of c's list; the fraction's bit 8
-                // (below the bits that choose the entry) picks the side. A
-                // uniform lane of the mix takes v uniform (p's stratified
-                // draw) and puts c after it: Lam et al.'s move.
+                // v: an entry of c's list (uniform lanes: p's draw); the
+                // fraction's bit 8 picks the side.
                 const int pu = (int)up + ((int)up >= c);
                 const int vl = nbr[c * a.nnK + (int)__umulhi(fr, (uint32_t)a.nnK)];
                 const int v = uniLane[j] != 0 ? pu : vl;
@@ -672,26 +522,19 @@ struct PspmSearch {
                 q = nd[p].next;
                 cp = s.xy[p];
                 cq = s.xy[q];
-                // e[p] from the coordinates in hand where the warp applies
-                // (a square root instead of a random load; the same value).
+                // WAPPLY: e[p] from the coordinates (the same value).
                 epR = WAPPLY ? pspm_dist_raw<METRIC>(cp, cq) : nd[p].e;
             }
-            // a = prev c: the warp's apply reads it (with b) from c's links.
             const int pa = WAPPLY ? 0 : nd[c].prev;
             const int remc = nd[c].rem;
             const float2 cc = s.xy[c];
             const int dpc = pspm_dist_raw<METRIC>(cp, cc);
             const int dcq = pspm_dist_raw<METRIC>(cc, cq);
             const int delta = dpc + dcq - epR - remc;  // the biases cancel
-            // p = a is no move (c already follows p), nor is p = c (the
-            // neighbour draw's "before b"); |delta| < 2^25: planPSPM checks
-            // the coordinate span. The key's low 5 bits: the move's index in
-            // a warp team of at most 32 moves, else the lane (a block team:
-            // the reduction finds its warp; a warp team of M moves per lane:
-            // the lane keeps its best move and wins with it).
+            // p = a (q = c) and p = c are no moves; |delta| < 2^25 (the
+            // host checks the span); the key's low bits: move index or lane.
             const int i = tid + j * 32;
             const int ki = (WARP && M == 1) ? i : lane;
-            // (q = next p, so p = a exactly when q = c.)
             const bool okM = (WAPPLY ? q != c : p != pa) && (!NN || p != c);
             const int kj = UK ? max(okM ? (delta - th) * 32 + ki : PSPM_NOKEY, kFloor[j])
                               : (i < a.tpb && okM ? delta * 32 + ki : PSPM_NOKEY);
@@ -716,17 +559,14 @@ struct PspmSearch {
             const int key = evaluate<NN>(tv, m);
             int winKey, winner;
             pspm_team_min<WARP>(key, lane, warp, nwarps, swkey(), winKey, winner);
-            // Metropolis on the winner: one compare (key >> 5 < th <=> key <
-            // th * 32; UK: the key is already less th * 32, so the test is
-            // its sign).
+            // Metropolis on the winner: one compare (UK: the key's sign).
             const int wdelta = UK ? (winKey >> 5) + th : winKey >> 5;
             if (UK) {
                 if (!__any_sync(0xffffffffu, winKey < 0)) continue;
             } else if (winKey >= th32) {
                 continue;
             }
-            // LWSA (Alg. 2): archive the current tour only when it is the
-            // best seen and a worse move is about to replace it.
+            // LWSA (Alg. 2): archive the best before a worse move.
             if (wdelta > 0 && cost < best) {
                 pspm_save(a.arch + (size_t)b * a.n, s.nd, a.n, tid, tm.size);
                 best = cost;
@@ -746,13 +586,10 @@ struct PspmSearch {
         return k;
     }
 
-    // steps runs the launch's iterations, temperature step by step, a
-    // batch of 32 iterations per threshold table.
+    // steps runs the launch's iterations, a batch of 32 per threshold table.
     __device__ __forceinline__ void steps() {
         const uint32_t nn = (uint32_t)a.n, nm1 = (uint32_t)max(a.n - 1, 1);
         for (long long it = a.iterStart; it < a.iterEnd;) {
-            // The temperature of this step; a threshold is ceil(-T ln u) =
-            // ceil(negTln2 * log2 u).
             const long long step = (it - a.iterOrigin) / a.itersPerStep;
             const float T = (float)(a.T0 * pow(a.alpha, (double)step));
             const float negTln2 = -0.6931471805599453f * T;
@@ -761,16 +598,12 @@ struct PspmSearch {
             it += ips;
             const bool nnNow = NNOK && a.nbr != nullptr && step >= a.nnStep;
             for (int it0 = 0; it0 < ips; it0 += BATCH) {
-                // Metropolis thresholds of the counters ctrB .. ctrB+BATCH-1.
                 const uint32_t ctrB = ctr0 + (uint32_t)it0;
                 const uint32_t ctrEnd = ctrB + (uint32_t)min(BATCH, ips - it0);
                 int thr;
                 uint32_t bsh;  // the base draw of the counter that is rank mod BATCH
                 pspm_thresholds<BATCH>(bkey, ctrB, WARP ? tid : lane, negTln2, thr, bsh);
-                // The team's table for this batch: rank t writes the entry of
-                // the counter that is t mod BATCH (in a block team, warp 0) at
-                // its offset from ctrB, so the batch reads the table in order,
-                // after every rank has read the previous batch's last entry.
+                // Rank t (warp 0 of a block team) writes its counter's entry.
                 const unsigned long long bw = (unsigned long long)bsh * nn;
                 tm.sync();
                 if (WARP || tid < 32)
@@ -785,8 +618,7 @@ struct PspmSearch {
         }
     }
 
-    // store flushes the archive if the current tour is the best, and saves
-    // the current tour for the next launch.
+    // store flushes the archive and saves the current tour.
     __device__ __forceinline__ void store() {
         if (cost < best) {
             pspm_save(a.arch + (size_t)b * a.n, s.nd, a.n, tid, tm.size);
@@ -800,13 +632,142 @@ struct PspmSearch {
     }
 };
 
-// PSPM_KERNEL gives each layout the C name the host looks up (a module
-// exports templates only under mangled names). Every parameter is 8 bytes
-// wide (the host packs 8-byte slots). Warp kernels run blocks of at most 8
-// warps (planPSPM): the bound lets the compiler keep the loop's values in
-// registers instead of recomputing them under the 64 registers a
-// 1024-thread block would allow.
-#define PSPM_KERNEL(NAME, METRIC, IDX, WARP, M, MODE, NNOK, BOUNDS)                                                  \
+// PspmTour is a block search whose warps each evaluate 32 moves on the one
+// shared tour (links only, next | prev << 16; a delta is six distances) and
+// make their own winner's move, so a large instance keeps an SM busy. A
+// winner locks its five cities and checks that the links it evaluated are
+// unchanged, so its delta is exact and the tracked cost stays the tour's.
+// The moves interleave in no fixed order (no exact replay); the archive is
+// updated at the launch's end.
+template <int METRIC>
+struct PspmTour {
+    const PspmLaunch<unsigned short> &a;
+    float2 *xy;
+    uint32_t *links;  // next | prev << 16
+    uint32_t *lock;   // one bit per city
+    int lane;
+
+    __device__ __forceinline__ int d(float2 u, float2 v) const { return pspm_dist_raw<METRIC>(u, v); }
+
+    // move makes lane w's move (c from between a and b to between p and q)
+    // if its cities are free and its links unchanged (the whole warp).
+    __device__ __forceinline__ bool move(int w, uint32_t c, uint32_t p, uint32_t q, uint32_t ca, uint32_t cb) {
+        const uint32_t cp = __shfl_sync(0xffffffffu, c | (p << 16), w), qa = __shfl_sync(0xffffffffu, q | (ca << 16), w);
+        const uint32_t b = __shfl_sync(0xffffffffu, cb, w);
+        c = cp & 0xffffu, p = cp >> 16, q = qa & 0xffffu;
+        const uint32_t an = qa >> 16;
+        // lane k < 5 locks city k of (c, p, q, a, b) unless a lower lane has it
+        const uint32_t x = lane == 0 ? c : lane == 1 ? p : lane == 2 ? q : lane == 3 ? an : b;
+        const bool mine = lane < 5 && !(lane > 0 && x == c) && !(lane > 1 && x == p) && !(lane > 2 && x == q) &&
+                          !(lane > 3 && x == an);
+        const uint32_t bit = 1u << (x & 31);
+        bool got = true;
+        if (mine) got = (atomicOr(&lock[x >> 5], bit) & bit) == 0;
+        bool ok = false;
+        if (__all_sync(0xffffffffu, got)) {
+            __threadfence_block();
+            const volatile uint32_t *vl = links;
+            ok = vl[c] == (b | (an << 16)) && (vl[p] & 0xffffu) == q;
+            if (ok && lane < 6) {
+                // a.next = b, b.prev = a, p.next = c, c.prev = p, c.next = q, q.prev = c
+                // (distinct fields also when p = b or q = a)
+                const uint32_t at = lane == 0 ? 2 * an : lane == 1 ? 2 * b + 1 : lane == 2 ? 2 * p
+                                  : lane == 3 ? 2 * c + 1 : lane == 4 ? 2 * c : 2 * q + 1;
+                const uint32_t v = lane == 0 ? b : lane == 1 ? an : lane == 2 ? c : lane == 3 ? p : lane == 4 ? q : c;
+                ((volatile unsigned short *)links)[at] = (unsigned short)v;
+            }
+            __threadfence_block();
+        }
+        __syncwarp();
+        if (mine && got) atomicAnd(&lock[x >> 5], ~bit);
+        return ok;
+    }
+
+    // run loads the tour, anneals the launch's iterations and stores the
+    // tour and its cost (the archive too when it is the best).
+    __device__ __forceinline__ void run(unsigned char *smem) {
+        const int n = a.n, b = blockIdx.x;
+        if (b >= a.searches) return;
+        lane = threadIdx.x & 31;
+        const size_t xyBytes = ((size_t)n * 8 + 15) & ~(size_t)15, linkBytes = ((size_t)n * 4 + 15) & ~(size_t)15;
+        xy = (float2 *)smem;
+        links = (uint32_t *)(smem + xyBytes);
+        lock = (uint32_t *)(smem + xyBytes + linkBytes);
+        unsigned short *const half = (unsigned short *)links;  // half[2x] = next x, half[2x+1] = prev x
+        __shared__ unsigned long long moved;                   // the accepted deltas' sum
+        const int *src = a.fromBest ? a.gbest : a.cur + (size_t)b * n;
+        const long long start = a.fromBest ? a.gbestCost[0] : a.curCost[b], best = a.archCost[b];
+        for (int x = threadIdx.x; x < n; x += blockDim.x) {
+            xy[x] = a.xy[x];
+            links[x] = (uint32_t)src[x];
+        }
+        for (int k = threadIdx.x; k < (n + 31) / 32; k += blockDim.x) lock[k] = 0;
+        if (threadIdx.x == 0) moved = 0;
+        __syncthreads();
+        for (int x = threadIdx.x; x < n; x += blockDim.x) half[2 * half[2 * x] + 1] = (unsigned short)x;
+        __syncthreads();
+
+        const uint32_t nn = (uint32_t)n, nm1 = nn - 1, K = (uint32_t)a.nnK;
+        const bool uni = ((a.nnMix >> lane) & 1u) != 0;
+        const uint32_t bkey = stream_key(a.seed ^ 0x5bd1e995ull, (uint32_t)(b * 32 + (threadIdx.x >> 5)));
+        PspmLcg gen = pspm_lcg_seed(stream_key(a.seed, (uint32_t)(b * 1024 + threadIdx.x)), a.iterStart);
+        long long sum = 0;
+        for (long long it = a.iterStart; it < a.iterEnd;) {
+            const long long step = (it - a.iterOrigin) / a.itersPerStep;
+            const float negTln2 = -0.6931471805599453f * (float)(a.T0 * pow(a.alpha, (double)step));
+            const uint32_t ctr0 = (uint32_t)it;
+            const int ips = (int)(min(a.iterEnd, a.iterOrigin + (step + 1) * a.itersPerStep) - it);
+            it += ips;
+            const bool near = a.nbr != nullptr && step >= a.nnStep && !uni;
+            for (int it0 = 0; it0 < ips; it0 += 32) {
+                const uint32_t ctrB = ctr0 + (uint32_t)it0;
+                int thr;
+                uint32_t unused;
+                pspm_thresholds<32>(bkey, ctrB, lane, negTln2, thr, unused);
+                const int cnt = min(32, ips - it0);
+                for (int i = 0; i < cnt; i++) {
+                    const int th = __shfl_sync(0xffffffffu, thr, (int)((ctrB + (uint32_t)i) & 31));
+                    const uint32_t r = gen.next(), r2 = gen.next();
+                    // c uniform; p uniform (c after it), or beside one of c's
+                    // near cities v, after v or before it (r2's bit 8)
+                    const uint32_t c = __umulhi(r, nn);
+                    const uint32_t lc = links[c], ca = lc >> 16, cb = lc & 0xffffu;
+                    uint32_t v = __umulhi(r2, nm1);
+                    v += v >= c;
+                    if (near) v = a.nbr[c * K + __umulhi(r2, K)];
+                    const uint32_t lv = links[v];
+                    const bool after = !near || (r2 & 0x100u) != 0;
+                    const uint32_t p = after ? v : lv >> 16, q = after ? lv & 0xffffu : v;
+                    const float2 xc = xy[c], xp = xy[p], xq = xy[q], xa = xy[ca], xb = xy[cb];
+                    // the biases of the six raw distances cancel
+                    const int delta = (d(xp, xc) + d(xc, xq) - d(xp, xq)) - (d(xa, xc) + d(xc, xb) - d(xa, xb));
+                    const int key = warp_min(p != c && q != c ? (delta - th) * 32 + lane : PSPM_NOKEY);
+                    if (key >= 0) continue;  // Metropolis: the winner's delta < th
+                    if (move(key & 31, c, p, q, ca, cb)) sum += (key >> 5) + th;
+                }
+            }
+        }
+        if (lane == 0) atomicAdd(&moved, (unsigned long long)sum);
+        __syncthreads();
+        const long long cost = start + (long long)moved;
+        int *cur = a.cur + (size_t)b * n, *arch = a.arch + (size_t)b * n;
+        for (int x = threadIdx.x; x < n; x += blockDim.x) {
+            const int nx = half[2 * x];
+            cur[x] = nx;
+            if (cost < best) arch[x] = nx;
+        }
+        if (threadIdx.x == 0) {
+            a.curCost[b] = cost;
+            if (cost < best) a.archCost[b] = cost;
+        }
+    }
+};
+
+// PSPM_ENTRY gives each layout the C name the host looks up; every
+// parameter is 8 bytes wide (the host packs 8-byte slots). Warp kernels run
+// at most 8 warps a block (planPSPM), a bound that keeps the loop's values
+// in registers.
+#define PSPM_ENTRY(NAME, IDX, BOUNDS, ...)                                                                          \
     extern "C" __global__ void BOUNDS NAME(const float2 *xy, long long n, int *cur, long long *curCost, int *arch,  \
                                            long long *archCost, const int *gbest, const long long *gbestCost,       \
                                            long long fromBest, long long iterStart, long long iterEnd,              \
@@ -819,19 +780,22 @@ struct PspmSearch {
                                 gbestCost, (int)fromBest, iterStart, iterEnd, itersPerStep, iterOrigin, T0,       \
                                 alpha,     (int)tpb,   seed,    gscratch,     (int)searches, nbr,     (int)nnK,    \
                                 nnStep,    (uint32_t)nnMix};                                                        \
-        PspmSearch<METRIC, IDX, WARP, M, MODE, NNOK> search(a);                                                    \
-        if (!search.load(smem)) return;                                                                             \
-        search.steps();                                                                                             \
-        search.store();                                                                                             \
+        __VA_ARGS__                                                                                                 \
     }
+#define PSPM_KERNEL(NAME, METRIC, IDX, WARP, M, MODE, NNOK, BOUNDS)             \
+    PSPM_ENTRY(NAME, IDX, BOUNDS, PspmSearch<METRIC, IDX, WARP, M, MODE, NNOK> search(a); \
+               if (!search.load(smem)) return;                                  \
+               search.steps();                                                  \
+               search.store();)
+// A shared-tour search: a block of up to 32 warps (64 registers a thread).
+#define PSPM_TOUR(NAME, METRIC) \
+    PSPM_ENTRY(NAME, unsigned short, __launch_bounds__(1024, 1), PspmTour<METRIC>{a}.run(smem);)
 #define PSPM_WARP(NAME, METRIC, M, MODE) \
     PSPM_KERNEL(NAME, METRIC, unsigned short, true, M, MODE, true, __launch_bounds__(256))
 #define PSPM_BLOCK(NAME, METRIC, IDX, MODE) PSPM_KERNEL(NAME, METRIC, IDX, false, 1, MODE, sizeof(IDX) == 2, )
-// The layouts (gpu/pspm_plan_cuda.go, pspmLayouts, holds the same list):
-// a search per warp, one move per lane (w) or two (t32x2: TPB 33 to 64), a
-// search per block (b: more moves); 16-bit indices with the neighbour
-// draw, 32-bit ones (n >= 65535: never shared) without. The digit is the shared-memory mode: 7 lists, coordinates and
-// neighbour lists, 3 lists and coordinates, 1 lists, 0 nothing.
+// The layouts (the same list as gpu pspmLayouts): a search per warp of one
+// move per lane (w) or two (t32x2), a search per block (b), or PspmTour
+// (tour); u16 with the neighbour draw, u32 without; the digit is MODE.
 #define PSPM_METRIC(M, METRIC)                                                       \
     PSPM_WARP(pspm_anneal_##M##_u16_w7, METRIC, 1, 7)                               \
     PSPM_WARP(pspm_anneal_##M##_u16_w3, METRIC, 1, 3)                               \
@@ -843,19 +807,15 @@ struct PspmSearch {
     PSPM_BLOCK(pspm_anneal_##M##_u16_b3, METRIC, unsigned short, 3)                 \
     PSPM_BLOCK(pspm_anneal_##M##_u16_b1, METRIC, unsigned short, 1)                 \
     PSPM_BLOCK(pspm_anneal_##M##_u16_b0, METRIC, unsigned short, 0)                 \
-    PSPM_BLOCK(pspm_anneal_##M##_u32_b0, METRIC, int, 0)
+    PSPM_BLOCK(pspm_anneal_##M##_u32_b0, METRIC, int, 0)                       \
+    PSPM_TOUR(pspm_anneal_##M##_u16_tour, METRIC)
 PSPM_METRIC(euc, METRIC_EUC_2D)
 PSPM_METRIC(ceil, METRIC_CEIL_2D)
 PSPM_METRIC(att, METRIC_ATT)
 
-// pspm_sync is the device-side synchronisation: one block finds the block
-// with the lowest archived cost (ties: the lowest block number) and copies
-// its tour to gbest, where the next pspm_anneal launch and the host's
-// snapshot copy read it.
-// PSPM_REDUCE_THREADS is the block size of pspm_sync and pspm_init: their
-// tree reductions halve blockDim.x, so it is a power of two, and their
-// shared arrays hold one value per thread (gpu/pspm_cuda.go launches them
-// with pspmReduceThreads, the same number).
+// pspm_sync copies the tour of the search with the lowest archived cost
+// (ties: the lowest number) to gbest. PSPM_REDUCE_THREADS (gpu
+// pspmReduceThreads) is its and pspm_init's block size, a power of two.
 #define PSPM_REDUCE_THREADS 1024
 
 extern "C" __global__ void __launch_bounds__(PSPM_REDUCE_THREADS)
@@ -895,9 +855,7 @@ extern "C" __global__ void __launch_bounds__(PSPM_REDUCE_THREADS)
     }
 }
 
-// pspm_tour_cost computes the cost of the tour in next-array form next
-// (one block per tour, blocks tours at stride n) into cost[block] using the
-// integer metric; pspm_init uses it to start the archive.
+// tour_cost writes the integer cost of the block's tour (next array).
 template <int METRIC>
 __device__ void tour_cost(const float2 *xy, const int *next, int n, long long *out) {
     __shared__ long long red[PSPM_REDUCE_THREADS];
@@ -915,9 +873,8 @@ __device__ void tour_cost(const float2 *xy, const int *next, int n, long long *o
     if (threadIdx.x == 0) *out = red[0];
 }
 
-// pspm_init gives every block its start: the tour start (next-array form)
-// when start != 0, else a random permutation drawn by Fisher-Yates from
-// the block's own counter stream. Then cost, archive = start.
+// pspm_init gives every block the tour start, or else a random one
+// (Fisher-Yates on the block's stream), its cost, and the archive.
 template <int METRIC>
 __device__ void pspm_init_impl(const float2 *xy, int n, const int *start, int *cur, long long *curCost, int *arch,
                                long long *archCost, unsigned long long seed) {
@@ -945,26 +902,21 @@ __device__ void pspm_init_impl(const float2 *xy, int n, const int *start, int *c
     if (threadIdx.x == 0) archCost[b] = curCost[b];
 }
 
-#define PSPM_INIT(NAME, METRIC)                                                                        \
-    extern "C" __global__ void __launch_bounds__(PSPM_REDUCE_THREADS)                                  \
-        NAME(const float2 *xy, long long n, const int *start, int *cur, long long *curCost, int *arch, \
-             long long *archCost, unsigned long long seed) {                                           \
-        pspm_init_impl<METRIC>(xy, (int)n, start, cur, curCost, arch, archCost, seed);                 \
+// PSPM_INIT stamps pspm_init_M; dist_check_M writes the GPU's integer
+// distance of pairs (a[k], b[k]) for the tests to compare with the CPU's.
+#define PSPM_INIT(M, METRIC)                                                                                 \
+    extern "C" __global__ void __launch_bounds__(PSPM_REDUCE_THREADS)                                        \
+        pspm_init_##M(const float2 *xy, long long n, const int *start, int *cur, long long *curCost, int *arch, \
+                      long long *archCost, unsigned long long seed) {                                        \
+        pspm_init_impl<METRIC>(xy, (int)n, start, cur, curCost, arch, archCost, seed);                       \
+    }                                                                                                        \
+    extern "C" __global__ void dist_check_##M(const float2 *xy, const int *a, const int *b, long long m, int *out) { \
+        long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;                                      \
+        if (k < m) {                                                                                         \
+            float2 p = xy[a[k]], q = xy[b[k]];                                                               \
+            out[k] = int_dist<METRIC>(p.x, p.y, q.x, q.y);                                                   \
+        }                                                                                                    \
     }
-PSPM_INIT(pspm_init_euc, METRIC_EUC_2D)
-PSPM_INIT(pspm_init_ceil, METRIC_CEIL_2D)
-PSPM_INIT(pspm_init_att, METRIC_ATT)
-
-// int_dist_check writes the GPU's integer distance of pairs (a[k], b[k])
-// so tests can compare it with the CPU's TSPLIB distance.
-#define DIST_CHECK(NAME, METRIC)                                                                           \
-    extern "C" __global__ void NAME(const float2 *xy, const int *a, const int *b, long long m, int *out) { \
-        long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;                                    \
-        if (k < m) {                                                                                       \
-            float2 p = xy[a[k]], q = xy[b[k]];                                                             \
-            out[k] = int_dist<METRIC>(p.x, p.y, q.x, q.y);                                                 \
-        }                                                                                                  \
-    }
-DIST_CHECK(dist_check_euc, METRIC_EUC_2D)
-DIST_CHECK(dist_check_ceil, METRIC_CEIL_2D)
-DIST_CHECK(dist_check_att, METRIC_ATT)
+PSPM_INIT(euc, METRIC_EUC_2D)
+PSPM_INIT(ceil, METRIC_CEIL_2D)
+PSPM_INIT(att, METRIC_ATT)

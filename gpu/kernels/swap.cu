@@ -1,15 +1,11 @@
-// swap.cu: the pair-exchange (swap) neighbourhood generated on the GPU, one
-// thread per neighbour, for random-restart best-improvement hill climbing.
-//
+// swap.cu: the pair-exchange (swap) neighbourhood generated on the GPU,
+// one thread per neighbour, for best-improvement climbing and tabu search.
 // Reference: T. V. Luong, N. Melab and E.-G. Talbi, "GPU computing for
 // parallel local search metaheuristic algorithms", IEEE Transactions on
-// Computers 62(1):173-185, 2013: the neighbourhood generated on the
-// GPU, where each thread owns one neighbour and finds the move it stands for
-// from its thread id alone, with a one-to-two index mapping onto the upper
-// triangle of the n x n move matrix (swap_pair below, our derivation);
-// here the best move is also applied on the device (swap_apply). Their thread
-// control (launch sizes tried in waves, a failed launch falling back to the
-// last good one) lives on the host, in gpu/swap_cuda.go.
+// Computers 62(1):173-185, 2013: each thread finds its move from its id
+// alone by a one-to-two index mapping onto the upper triangle of the move
+// matrix (swap_pair, our derivation); their thread control lives on the
+// host (gpu/swap_cuda.go).
 //
 // Layout. tours[b*n + p] is the city at position p of climber b. The move
 // k, 0 <= k < n(n-1)/2, swaps the cities at positions i < j.
@@ -17,11 +13,10 @@
 
 // swap_pair maps a move index k onto (i, j), 0 <= i < j < n, row by row:
 // row i holds the n-1-i moves (i, i+1) .. (i, n-1) and starts at
-// S(i) = i*(2n-1-i)/2. i is the largest row with S(i) <= k, the smaller
-// root of i^2 - (2n-1)i + 2k = 0 rounded down: one square root, then an
-// exact integer fix-up. Up to 16384 cities the root is taken in float (off
-// by a few rows at most, which the fix-up corrects; measured 4% faster on
-// the whole kernel at n = 3000 on an H100); above, in double.
+// S(i) = i*(2n-1-i)/2; i is the smaller root of i^2 - (2n-1)i + 2k = 0
+// rounded down, then fixed up exactly. Up to 16384 cities the root is
+// taken in float (4 % faster on the whole kernel at n = 3000), above in
+// double.
 __device__ __forceinline__ void swap_pair(long long k, int n, int &i, int &j) {
     long long r;
     if (n <= 16384) {
@@ -57,11 +52,9 @@ __device__ __forceinline__ int swap_delta(const float2 *xy, const int *mat, int 
 #undef D
 }
 
-// swap_eval: phase 1, evaluate. Grid (gridDim.x blocks per climber,
-// climbers). Each thread evaluates move blockIdx.x*blockDim.x+threadIdx.x
-// of climber blockIdx.y; the block reduces to its best move, written to
-// out[climber*gridDim.x + blockIdx.x]. Climbers whose flag is 0 are at a
-// local minimum (waiting for a restart from the host) and are skipped.
+// swap_eval: phase 1. Thread k of climber blockIdx.y evaluates move k; each
+// block's best goes to out[climber*gridDim.x + blockIdx.x]. Climbers whose
+// flag is 0 wait at a local minimum for a restart and are skipped.
 template <int METRIC>
 __device__ void swap_eval(const float2 *xy, const int *mat, long long n_, const int *tours, const int *flags,
                           LSBest *out) {
@@ -82,13 +75,11 @@ __device__ void swap_eval(const float2 *xy, const int *mat, long long n_, const 
     if (threadIdx.x == 0) out[(size_t)b * gridDim.x + blockIdx.x] = v;
 }
 
-// swap_apply: phase 2, reduce and apply. One block per climber reduces the
-// blocks' best moves; an improving one is applied in place (flag stays 1,
-// passes counts the evaluations), otherwise the climber is at a local
-// minimum (flag 0). Enqueued after every swap_eval, so many iterations run
-// without a host round trip.
-__device__ void swap_apply_impl(int *tours, long long n_, const LSBest *blockBest, long long blocks, int *flags,
-                                long long *passes) {
+// swap_apply: phase 2. One block per climber applies the best of the
+// blocks' moves when it improves, else marks the climber at a local
+// minimum (flag 0); passes counts the evaluations.
+extern "C" __global__ void swap_apply(int *tours, long long n_, const LSBest *blockBest, long long blocks, int *flags,
+                                      long long *passes) {
     int n = (int)n_, b = blockIdx.x;
     if (flags[b] == 0) return;
     LSBest v = {0x7fffffff, -1, -1, -1};
@@ -110,11 +101,6 @@ __device__ void swap_apply_impl(int *tours, long long n_, const LSBest *blockBes
     }
 }
 
-extern "C" __global__ void swap_apply(int *tours, long long n, const LSBest *blockBest, long long blocks, int *flags,
-                                      long long *passes) {
-    swap_apply_impl(tours, n, blockBest, blocks, flags, passes);
-}
-
 // swap_deltas_*: every move's delta and pair for one tour (tests only: they
 // check the mapping and the deltas against the CPU).
 template <int METRIC>
@@ -131,19 +117,13 @@ __device__ void swap_deltas(const float2 *xy, const int *mat, long long n_, cons
     delta[k] = swap_delta<METRIC>(xy, mat, n, t, i, j);
 }
 
-// Tabu search over the swap neighbourhood (Luong et al.'s protocol: a tabu
-// search of a fixed number of iterations), one search per launch pair.
-// state[0] is the iteration it, state[1] the current length, state[2] the
-// best length. tabu[k] is the first iteration at which move k may be made
-// again; a tabu move is admissible when it gives a tour shorter than the
-// best (aspiration). The same rules as the CPU's solver/cpu/tabu.go.
-//
-// The evaluation reads a byte per move, flag[k] = (tabu[k] > it), instead
-// of the int32 tabu array: a quarter of the traffic, small enough to stay
-// in L2 up to several thousand cities. The apply kernel keeps the flags
-// exact with a ring of the last tenure moves (ring[it % tenure] is the move
-// made at iteration it - tenure, whose flag it clears unless the move was
-// made again since).
+// Tabu search (Luong et al.'s protocol, the rules of solver/cpu/tabu.go):
+// state[0] is the iteration, state[1] the current length, state[2] the
+// best, state[3] stuck; tabu[k] is the first iteration at which move k may
+// be made again, unless it gives a new best (aspiration). The evaluation
+// reads a byte per move, flag[k] = (tabu[k] > it), a quarter of the
+// traffic; the apply kernel keeps the flags exact with a ring of the last
+// tenure moves.
 
 // swap_move_index is the row-order index of the swap (i, j), i < j.
 __device__ __forceinline__ long long swap_move_index(int n, int i, int j) {
@@ -151,15 +131,9 @@ __device__ __forceinline__ long long swap_move_index(int n, int i, int j) {
 }
 
 // swap_tabu_eval: every thread evaluates per consecutive moves in row
-// order (per = 1: one thread per neighbour, Luong et al.'s mapping), the
-// block's best admissible move to out[blockIdx.x] (a = -1 when it has
-// none). Along a row (i fixed, j rising) the row's city a = t[i], its tour
-// neighbours ap, an and their two edges are read once. With A(q) = d(a,
-// t[q]) and E(q) = d(t[q], t[q+1]), the move (i, j) needs A(j-1), A(j+1),
-// E(j-1), E(j), d(ap, t[j]) and d(t[j], an); the step before, at j' = j-1,
-// already had A(j-1) = A(j'), A(j) = A(j'+1) and E(j-1) = E(j'), so each
-// further j costs four distances where a move on its own costs eight. The deltas are those of
-// swap_delta.
+// order (per = 1: Luong et al.'s thread per neighbour), the block's best
+// admissible move to out[blockIdx.x]. Along a row the distances shared
+// with the move before are reused: four a move instead of eight.
 template <int METRIC>
 __device__ void swap_tabu_eval(const float2 *xy, const int *mat, long long n_, const int *t,
                                const unsigned char *flag, const long long *state, long long per, LSBest *out) {
@@ -232,11 +206,9 @@ __device__ void swap_tabu_eval(const float2 *xy, const int *mat, long long n_, c
     if (threadIdx.x == 0) out[blockIdx.x] = v;
 }
 
-// swap_tabu_apply: one block reduces the blocks' moves and makes the best
-// admissible one, improving or not, marks it tabu for tenure iterations
-// (tabu, flag and ring; see above) and copies the tour to best when it is
-// the shortest so far. With no admissible move it sets state[3] (stuck)
-// and leaves the tour.
+// swap_tabu_apply: one block makes the best admissible move, improving or
+// not, marks it tabu for tenure iterations and keeps the best tour; with
+// no admissible move it sets state[3].
 extern "C" __global__ void swap_tabu_apply(int *t, int *best, long long n_, const LSBest *blockBest, long long blocks,
                                            int *tabu, unsigned char *flag, int *ring, long long *state,
                                            long long tenure) {

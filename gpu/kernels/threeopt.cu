@@ -1,16 +1,11 @@
-// threeopt.cu: sampled 3-opt segment reconnections for iterated local
-// search, Delévacq et al.'s ILS-RKBI_blocks.
-//
-// Reference: A. Delévacq, P. Delisle and M. Krajecki, "Parallel GPU
-// implementation of iterated local search for the travelling salesman
-// problem", Learning and Intelligent Optimization (LION 6), LNCS 7219,
-// pp. 372-377, Springer, 2012. Their GPU 3-opt splits one local-search
-// step into an evaluation kernel, in which every thread samples 3-opt
-// moves and keeps its best, a reduction of each block to its best move, and
-// a replacement kernel that picks the move to apply with random-k-best-
-// improvement (RKBI) pivoting: one of the k best improving block results,
-// at random. The iterated local search (double-bridge kicks, acceptance)
-// runs on the host (gpu/threeopt_cuda.go).
+// threeopt.cu: sampled 3-opt reconnections for iterated local search,
+// Delévacq et al.'s ILS-RKBI_blocks (A. Delévacq, P. Delisle and M.
+// Krajecki, "Parallel GPU implementation of iterated local search for the
+// travelling salesman problem", LION 6, LNCS 7219, 2012): every thread of
+// the evaluation kernel samples 3-opt moves and keeps its best, each block
+// reduces to its best, and the replacement kernel applies one of the k
+// best block results at random (random-k-best improvement), then runs the
+// iterated local search's step (threeopt_ils_apply).
 //
 // Layout. tour[p] is the city at position p, pos[c] the position of city
 // c, nbr[c*K + r] the r-th nearest neighbour of c. A move (x, y, z, type),
@@ -24,12 +19,9 @@
 //   type 3: A S1r S2r  adds (a,c) (b,e) (d,f)
 // and the LSBest record is (delta, x, y, z*4 + type).
 //
-// Sampling. A uniformly random triple almost never improves a good tour,
-// so most samples are guided by the candidate lists: x is uniform, y is
-// chosen so that the new edge (a, d) joins a to one of its nearest
-// neighbours, z so that (b, .) or (c, .) joins a neighbour as well; one
-// sample in four is a uniform triple. All four reconnections of a triple
-// are evaluated (4 moves per sample).
+// Sampling: a uniform triple almost never improves a good tour, so three
+// samples in four choose y and z so that new edges join neighbours in the
+// candidate lists; all four reconnections of a triple are evaluated.
 #include "localsearch.cuh"
 
 // three_delta returns the delta of reconnection type of the triple.
@@ -88,11 +80,9 @@ __device__ __forceinline__ unsigned long long three_seed(unsigned long long seed
     return seed ^ ((unsigned long long)sol * 0x9E3779B97F4A7C15ull);
 }
 
-// threeopt_eval: phase 1, evaluate. Each thread draws `samples` triples
-// from its own counter-based stream (seed, global thread id, iteration),
-// evaluates the four reconnections of each and keeps its best; the block's
-// best goes to out[blockIdx.x]. Only improving moves are kept (a block
-// with none writes a = -1).
+// threeopt_eval: phase 1. Each thread draws `samples` triples from its
+// counter-based stream and keeps its best improving reconnection; the
+// block's best goes to out[blockIdx.x] (a = -1: none).
 template <int METRIC>
 __device__ void threeopt_eval(const float2 *xy, const int *mat, long long n_, const int *tour, const int *pos,
                               const int *nbr, long long K_, unsigned long long seed, long long iter, long long samples,
@@ -157,15 +147,11 @@ __device__ __forceinline__ int three_src(int x, int y, int z, int type, int o) {
     }
 }
 
-// threeopt_apply_impl: phase 2, replacement. One block ranks the blocks'
-// improving moves and picks one of the k best at random (RKBI; k = 1 is
-// best improvement): k block reductions, each for the best move ordered
-// strictly after the previous pick (ls_better is a total order on distinct
-// moves, so duplicates from several blocks count once). The block then
-// rewrites positions x+1..z through scratch and updates pos. state[0]
-// counts evaluation rounds, state[1] the moves applied, state[2] the last
-// round that found one; *len tracks the tour length in the kernels'
-// distances.
+// threeopt_apply_impl: phase 2. One block picks one of the k best
+// improving block results at random (k block reductions, each for the
+// best move strictly after the previous pick in ls_better's total order,
+// so duplicates count once), rewrites positions x+1..z through scratch,
+// updates pos, the counters and *len (the kernels' distances).
 __device__ void threeopt_apply_impl(int *tour, int *pos, long long n_, const LSBest *blockBest, long long blocks,
                                     long long k, unsigned long long seed, long long iter, int *scratch,
                                     long long *state, long long *len) {
@@ -216,25 +202,13 @@ __device__ void threeopt_apply_impl(int *tour, int *pos, long long n_, const LSB
     }
 }
 
-extern "C" __global__ void threeopt_apply(int *tour, int *pos, long long n, const LSBest *blockBest, long long blocks,
-                                          long long k, unsigned long long seed, long long iter, int *scratch,
-                                          long long *state, long long *len) {
-    threeopt_apply_impl(tour, pos, n, blockBest, blocks, k, seed, iter, scratch, state, len);
-}
-
-// threeopt_ils_apply: the replacement of threeopt_apply, then the iterated
-// local search's step on the device once the local search has converged
-// (patience rounds in a row without an improving sample): accept the local
-// minimum when no longer than the best (copy it to best) or go back to the
-// best, end the search after maxKicks kicks, else kick: a double bridge
-// A B C D -> A C B D inside a window of w positions at a random offset
-// (three random cuts; the window's first and last cities stay, so only its
-// inner edges change), the same kick as the host loop's doubleBridge.
-// Lengths are the kernels' distances: *len tracks the tour, *bestLen the
-// best (the host measures the final tour exactly). With this kernel a
-// whole run is queued rounds with a look at the counters now and then.
-// One block per solution of a population (Delévacq et al.'s nb_sol
-// solutions, each with its blocks of the evaluation grid's row).
+// threeopt_ils_apply: the replacement (threeopt_apply_impl), then, once
+// patience rounds in a row found no improving sample, the iterated local
+// search's step: accept the local minimum when no longer than the best
+// (copy it to best) or go back to the best, end after maxKicks kicks, else
+// kick with a double bridge A B C D -> A C B D on three random cuts inside
+// a window of w positions (its end cities stay). *len and *bestLen are in
+// the kernels' distances. One block per solution of a population.
 template <int METRIC>
 __device__ void threeopt_ils_apply(const float2 *xy, const int *mat, int *tour, int *pos, long long n_,
                                    const LSBest *blockBest, long long blocks, long long k, unsigned long long seed,

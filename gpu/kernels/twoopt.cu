@@ -1,29 +1,20 @@
 // twoopt.cu: whole-neighbourhood 2-opt evaluation on tour-ordered
-// coordinates, and the in-place apply step of the random-restart climber.
+// coordinates (2opt-ils, the batch climber), and the batch climber's
+// in-place apply step.
 //
-// References:
-//  - M. A. O'Neil and M. Burtscher, "Rethinking the parallelization of
-//    random-restart hill climbing: a case study in optimizing a 2-opt TSP
-//    solver for GPU execution", GPGPU-8, 2015: a climber per block, the
-//    inner loop over tiles of coordinates, block reduction of the best
-//    move, parallel segment reversal (twoopt_apply).
-//  - K. Rocki and R. Suda, "Accelerating 2-opt and 3-opt local search using
-//    GPU in the travelling salesman problem", 2012: coordinates stored in
-//    tour order so that a move (i, j) reads positions i, i+1, j, j+1 with no
-//    indirection, and the neighbourhood split into tiles so any n runs
-//    (twoopt_eval: no shared-memory size limit).
+// References: O'Neil and Burtscher, GPGPU-8, 2015 (tiles of coordinates,
+// block reduction of the best move, parallel reversal: twoopt_apply);
+// Rocki and Suda, 2012 (coordinates in tour order, so a move reads
+// positions i, i+1, j, j+1 with no indirection; tiles, so any n runs).
 //
-// Layout. pts[t*n + k] = (x, y, e, 0) for tour t and position k, where
-// (x, y) are the coordinates of the k-th city of the tour and
-// e = d(k, k+1 mod n) is the length of the tour edge that leaves it.
-// The move (i, j), 0 <= i, i+2 <= j <= n-1, (i, j) != (0, n-1), replaces the
-// edges (i, i+1) and (j, j+1) by (i, j) and (i+1, j+1) (reverses positions
-// i+1..j); its delta is D(i, j) + D(i+1, j+1) - e_i - e_j.
+// Layout: pts[t*n + k] = (x, y, e, 0), the coordinates of tour t's k-th
+// city and e = d(k, k+1 mod n). The move (i, j), i+2 <= j <= n-1,
+// (i, j) != (0, n-1), reverses positions i+1..j; its delta is
+// D(i, j) + D(i+1, j+1) - e_i - e_j.
 //
-// Why float and fast math are enough: the GPU only ranks moves. Every move
-// the engines apply is re-checked with exact integer TSPLIB distances on
-// the CPU (or the final tour is polished there), so float rounding can cost
-// a move, never a wrong length.
+// Float and fast math are enough: the GPU only ranks moves, and every
+// applied move is re-checked with exact integer distances on the CPU (or
+// the final tour polished there).
 #include "common.cuh"
 
 #define EVAL_THREADS 128
@@ -68,21 +59,15 @@ __device__ __forceinline__ void tileCoords(int t, int T, int &bi, int &bj) {
     bj = r + (t - (r * T - r * (r - 1) / 2));
 }
 
-// evalTile: phase 2 of twoopt_eval. Thread rows i0..i0+R-1 stay in
-// registers; each step reads one column point from shared memory (a
-// broadcast: every thread reads the same address) and computes R+1 new
-// distances, which serve 2R moves: D(r, c) is the "D(i, j)" of move
-// (r, c) and the "D(i+1, j+1)" of move (r-1, c-1). So a move costs
-// (R+1)/R square roots instead of the 4 of a plain kernel or the 2 of one
-// that caches the tour edges. The loop keeps only the running minimum
-// and the column where it fell; the row is recovered after the loop,
-// where validity is checked: the two non-moves the unmasked loop may see,
-// (i, i+1) at the corner of a tile beside the diagonal and (0, n-1), have
-// delta 0 up to rounding, so they can only hide a tile whose best move
-// does not improve.
-// Columns k = kStart..kEnd of the tile (column k is move column J0+k-1).
-// DIAG: a tile on the diagonal, where row i only pairs with j >= i+2 and
-// rows past n-1 are padding; the warp starts at its first valid column.
+// evalTile: phase 2 of twoopt_eval. Rows i0..i0+R-1 stay in registers;
+// each step reads one column point (a shared-memory broadcast) and
+// computes R+1 distances that serve 2R moves (D(r, c) is "D(i, j)" of move
+// (r, c) and "D(i+1, j+1)" of (r-1, c-1)), (R+1)/R square roots a move.
+// The loop keeps the running minimum and its column; the row is recovered
+// after it, where validity is checked (the two non-moves the unmasked loop
+// may see have delta 0 and cannot hide an improving move). Columns
+// kStart..kEnd (column k is move column J0+k-1). DIAG: a tile on the
+// diagonal, where row i pairs only with j >= i+2.
 template <bool DIAG>
 __device__ __forceinline__ void evalTile(const float4 *__restrict__ P, const float4 *col, int n, int I0, int J0,
                                          int kEnd, float &bestOut, int &biOut, int &bjOut) {
@@ -226,11 +211,9 @@ extern "C" __global__ void __launch_bounds__(EVAL_THREADS)
     twoopt_eval_tile(pts, (int)n_, (int)T_, out, blockIdx.x);
 }
 
-// twoopt_eval_range evaluates tiles tile0 .. tile0+gridDim.x-1 only: the
-// host splits the passes of very large tours into such launches, so that a
-// stop is seen between them. (A separate kernel: the offset in twoopt_eval
-// itself cost it 6% of its rate on an H100, from a different register
-// allocation.)
+// twoopt_eval_range evaluates tiles tile0 .. tile0+gridDim.x-1 only, so
+// the host sees a stop between the launches of a very large tour's pass (a
+// kernel of its own: the offset cost twoopt_eval 6 % of its rate).
 extern "C" __global__ void __launch_bounds__(EVAL_THREADS)
     twoopt_eval_range(const float4 *__restrict__ pts, long long n_, long long T_, TileBest *out, long long tile0) {
     twoopt_eval_tile(pts, (int)n_, (int)T_, out, (int)tile0 + (int)blockIdx.x);
@@ -253,11 +236,10 @@ extern "C" __global__ void twoopt_eval_debug(const float4 *__restrict__ pts, lon
     deltas[id] = d;
 }
 
-// twoopt_apply is the apply phase of O'Neil & Burtscher's climber: one
-// block per tour reduces the tiles' best moves, and when the best improves
-// by more than eps it reverses positions i+1..j in parallel (coordinates,
-// city ids and the edge lengths, which reverse one place shifted) and
-// recomputes the two new edges. improved[tour] says whether it moved.
+// twoopt_apply: one block per tour reduces the tiles' best moves and, when
+// the best improves by more than eps, reverses positions i+1..j in
+// parallel (the edge lengths one place shifted) and recomputes the two new
+// edges; improved[tour] says whether it moved.
 extern "C" __global__ void twoopt_apply(float4 *pts, int *city, long long n_, const TileBest *tb, long long tiles_,
                                         int *improved, double eps) {
     const int n = (int)n_;

@@ -1,5 +1,5 @@
 // Package fakeengine is a small solver engine for the front ends' tests:
-// a random 2-opt annealer that honours Start, T0, TimeLimit and the
+// a random 2-opt annealer that honours Start, t0, TimeLimit and the
 // context, sends snapshots through a Sink (with phases) and records the
 // Params of every Solve. Tests register it under names of their own, so
 // the app's and the session's tests never depend on the real engines.
@@ -8,6 +8,7 @@ package fakeengine
 import (
 	"context"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"time"
 
@@ -37,10 +38,14 @@ var (
 	calls []solver.Params
 )
 
-// Register registers each engine with the solver registry.
+// Register registers each engine with the solver registry; one under a
+// name without declared options takes the shared ones (an annealer's).
 func Register(es ...Engine) {
 	for _, e := range es {
 		solver.Register(e)
+		if !solver.HasOptionTable(e.Name(), e.Backend()) {
+			solver.Declare(e.Name(), e.Backend(), solver.SharedOptions())
+		}
 	}
 }
 
@@ -106,10 +111,11 @@ func (e Engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 	length := solver.TourLength(in, tour)
 	best := append([]int(nil), tour...)
 	bestLen := length
-	t := p.T0
+	t, _ := strconv.ParseFloat(p.Extra["t0"], 64)
 	if t <= 0 {
 		t = 100
 	}
+	t0 := t
 	var moves, steps int64
 	stopped := false
 	for steps < 100000 {
@@ -142,19 +148,20 @@ func (e Engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 		steps++
 		t *= 0.95
 		if sink.Due() {
-			sink.Send(snapshot(solver.Snapshot{
+			sink.Send(solver.Snapshot{
 				Tour: append([]int(nil), tour...), Length: length,
 				Best: append([]int(nil), best...), BestLength: bestLen,
 				Temperature: t, Step: steps, Moves: moves,
 				Progress: float64(time.Since(start)) / float64(limit),
-			}, solver.PhaseSearch, solver.UnknownProgress))
+				Phase:    solver.PhaseSearch, PhaseProgress: solver.UnknownProgress,
+			})
 		}
 		time.Sleep(200 * time.Microsecond)
 	}
 	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: steps, Start: start, Stopped: stopped, Device: "test"})
 	res.Note = e.Note
 	if e.Schedule {
-		res.Schedule = &solver.ScheduleRun{T0: p.T0, TEnd: 1, LamAlpha: 0.99, Alpha0: 0.99, Alpha: 0.99, Steps: steps, Sweeps: 1}
+		res.Schedule = &solver.ScheduleRun{T0: t0, TEnd: 1, LamAlpha: 0.99, Alpha0: 0.99, Alpha: 0.99, Steps: steps, Sweeps: 1}
 	}
 	return res, err
 }
@@ -176,10 +183,4 @@ func (e Engine) setup(ctx context.Context, sink *solver.Sink, start time.Time, l
 		}
 		time.Sleep(time.Millisecond)
 	}
-}
-
-// snapshot marks s with the phase the engine is in.
-func snapshot(s solver.Snapshot, phase solver.Phase, progress float64) solver.Snapshot {
-	s.Phase, s.PhaseProgress = phase, progress
-	return s
 }

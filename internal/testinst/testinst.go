@@ -11,34 +11,30 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// Euc returns a uniform random EUC_2D instance on a side×side square.
-func Euc(n int, side float64, rng *rand.Rand) *solver.Instance {
+// coords returns an instance of n cities whose x and y draw gives.
+func coords(n int, name string, m solver.Metric, draw func() float64) *solver.Instance {
 	x, y := make([]float64, n), make([]float64, n)
 	for i := range n {
-		x[i], y[i] = rng.Float64()*side, rng.Float64()*side
+		x[i], y[i] = draw(), draw()
 	}
-	return solver.NewCoordInstance("rand", solver.Euc2D, x, y, nil)
+	return solver.NewCoordInstance(name, m, x, y, nil)
+}
+
+// Euc returns a uniform random EUC_2D instance on a side×side square.
+func Euc(n int, side float64, rng *rand.Rand) *solver.Instance {
+	return coords(n, "rand", solver.Euc2D, func() float64 { return rng.Float64() * side })
 }
 
 // IntEuc returns a uniform random EUC_2D instance with integer
-// coordinates in [0, side) (the coordinates floored, so the instance
-// written to a TSPLIB file reads back the same).
+// coordinates in [0, side), so that a written file reads back the same.
 func IntEuc(n int, side float64, rng *rand.Rand) *solver.Instance {
-	x, y := make([]float64, n), make([]float64, n)
-	for i := range n {
-		x[i], y[i] = math.Floor(rng.Float64()*side), math.Floor(rng.Float64()*side)
-	}
-	return solver.NewCoordInstance("uniform", solver.Euc2D, x, y, nil)
+	return coords(n, "uniform", solver.Euc2D, func() float64 { return math.Floor(rng.Float64() * side) })
 }
 
 // Grid returns an instance of metric m with integer coordinates on a
 // small grid, so that ties and coincident cities are common.
 func Grid(n, side int, m solver.Metric, rng *rand.Rand) *solver.Instance {
-	x, y := make([]float64, n), make([]float64, n)
-	for i := range n {
-		x[i], y[i] = float64(rng.IntN(side)), float64(rng.IntN(side))
-	}
-	return solver.NewCoordInstance("grid", m, x, y, nil)
+	return coords(n, "grid", m, func() float64 { return float64(rng.IntN(side)) })
 }
 
 // Explicit returns a symmetric EXPLICIT instance with random weights.

@@ -11,15 +11,11 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// AlphaCandidates returns k candidates per city chosen by alpha-nearness
-// (Helsgaun 2000, section 4.1): α(i,j) is how much the minimum spanning
-// tree under the final penalties grows when it must contain edge (i, j),
-// the edge's weight minus the dearest edge on the tree path from i to j
-// (0 for tree edges). Candidates are drawn from the 2k quadrant
-// neighbours of each city (at least 16), the k with the smallest α kept
-// (ties by weight), and listed as neighbor.Lists lists are: ascending by
-// distance, so the engines take them like any other lists. The special
-// leaf's extra edge is ignored (it only matters for one city).
+// AlphaCandidates returns k candidates per city by alpha-nearness
+// (Helsgaun 2000, section 4.1): of the 2k (at least 16) quadrant
+// neighbours, the k whose edge grows the final spanning tree least (its
+// weight minus the dearest edge on the tree path), ties by weight, listed
+// by distance as neighbor.Lists are.
 func (r Result) AlphaCandidates(k int) (*neighbor.Lists, error) {
 	if r.in == nil || r.tree == nil {
 		return nil, errors.New("bound: no 1-tree: compute the bound first")
@@ -45,23 +41,14 @@ func (r Result) AlphaCandidates(k int) (*neighbor.Lists, error) {
 				cs = append(cs, cand{w - lift.max(int32(i), j), w, j})
 			}
 			slices.SortFunc(cs, func(a, b cand) int {
-				if c := cmp.Compare(a.alpha, b.alpha); c != 0 {
-					return c
-				}
-				if c := cmp.Compare(a.w, b.w); c != 0 {
-					return c
-				}
-				return cmp.Compare(a.j, b.j)
+				return cmp.Or(cmp.Compare(a.alpha, b.alpha), cmp.Compare(a.w, b.w), cmp.Compare(a.j, b.j))
 			})
 			row := out.List[i*k : (i+1)*k]
 			for x := range row {
 				row[x] = cs[x].j
 			}
 			slices.SortFunc(row, func(a, b int32) int {
-				if c := cmp.Compare(in.Dist(i, int(a)), in.Dist(i, int(b))); c != 0 {
-					return c
-				}
-				return cmp.Compare(a, b)
+				return cmp.Or(cmp.Compare(in.Dist(i, int(a)), in.Dist(i, int(b))), cmp.Compare(a, b))
 			})
 		}
 	})

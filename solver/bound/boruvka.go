@@ -11,13 +11,10 @@ import (
 )
 
 // sparseBoruvka computes minimum 1-trees of the candidate graph by
-// Borůvka's algorithm on all cores: every round each city finds its
-// cheapest edge out of its component, the components keep the cheapest of
-// their cities' by an atomic minimum over keys that pack the weight above
-// the edge's index, and the chosen edges join components. A city with no
-// edge out of its component never gets one again, so it leaves the
-// working set. This is the algorithm the GPU version runs too; on few
-// cores Prim's algorithm (sparseTree) is faster.
+// Borůvka's algorithm on all cores, as the GPU does: each round every
+// active city offers its cheapest edge out of its component (an atomic
+// minimum over keys packing weight and edge index), and a city without
+// one leaves the working set.
 type sparseBoruvka struct {
 	g      *graph
 	rev    []int32 // index of the reverse of every edge
@@ -76,11 +73,7 @@ func (s *sparseBoruvka) run(pi []int64) (w int64, ok bool) {
 		s.deg[top.leaf]++
 		s.deg[top.other]++
 	}
-	var spi int64
-	for _, p := range pi {
-		spi += p
-	}
-	return sum - 2*spi, true
+	return sum - 2*sumPi(pi), true
 }
 
 // keyLayout packs an edge's weight above its index in one uint64 key:
@@ -146,7 +139,7 @@ func (s *sparseBoruvka) offer(pi []int64, base int64, idxBits uint) {
 			}
 			s.next[out] = u
 			out++
-			atomicMinU(&s.best[cu], k)
+			atomicMin(&s.best[cu], k)
 		}
 		// mark the end of this chunk's survivors
 		for x := out; x < hi; x++ {
@@ -214,10 +207,8 @@ type leafPick struct {
 	leaf, other int32
 }
 
-// leafEdge is the 1-tree's extra edge: of the spanning tree's leaves, the
-// one whose second-cheapest candidate edge is dearest, ties by the larger
-// edge index (as the GPU's atomic maximum picks it); leaf is -1 when there
-// is none.
+// leafEdge is the 1-tree's extra edge: the dearest second-cheapest edge
+// of a leaf, ties by the larger edge index as on the GPU (leaf -1: none).
 func (s *sparseBoruvka) leafEdge(pi []int64) leafPick {
 	g := s.g
 	better := func(a, b leafPick) bool { return a.w > b.w || (a.w == b.w && a.e > b.e) }
@@ -257,13 +248,4 @@ func (s *sparseBoruvka) leafEdge(pi []int64) leafPick {
 // edgeTail returns the city whose row holds edge e.
 func (s *sparseBoruvka) edgeTail(e int32) int32 {
 	return s.g.adj[s.rev[e]]
-}
-
-func atomicMinU(a *atomic.Uint64, v uint64) {
-	for {
-		o := a.Load()
-		if v >= o || a.CompareAndSwap(o, v) {
-			return
-		}
-	}
 }

@@ -23,11 +23,8 @@ type Options struct {
 	// the ascent stops early enough to leave time for the evaluation. 0
 	// runs the ascent's schedule to its end.
 	Time time.Duration
-	// MaxPeriod caps the first period of the ascent, which is N/2 (at
-	// least 100) otherwise; the ascent runs two to three times that many
-	// iterations. 0 means a cap that falls with the size, from 1000 below
-	// 5000 cities to 100 from 50 000 (see defaultMaxPeriod); a negative
-	// value removes the cap (LKH's schedule).
+	// MaxPeriod caps the ascent's first period, N/2 (at least 100) else:
+	// 0 means defaultMaxPeriod, a negative value no cap (LKH's schedule).
 	MaxPeriod int
 	// Neighbors is the number of quadrant neighbours per city in the
 	// candidate graph; 0 means DefaultNeighbors.
@@ -37,31 +34,32 @@ type Options struct {
 	Progress func(Progress)
 
 	// Device, when not nil, opens the accelerator that runs the ascent
-	// (gpu.BoundDevice); the candidate graph and the exact evaluation
-	// stay on the host.
+	// (gpu.BoundDevice); the graph and the exact evaluation stay here.
 	Device func() (Device, error)
-
-	// Boruvka makes the CPU ascent compute its 1-trees by Borůvka's
-	// algorithm, as the GPU does, whatever the number of cores (by
-	// default Prim's algorithm runs below four cores): with it CPU and GPU
-	// ascents take the same steps.
+	// Boruvka makes the CPU ascent use Borůvka's algorithm below four
+	// cores and below boruvkaMinN cities too, so that it takes the GPU's
+	// steps.
 	Boruvka bool
 }
 
-// defaultMaxPeriod is the first period's cap for n cities: 5·10⁶/n within
-// [100, 1000]: a short period for large instances, whose ascent comes
-// close enough with it, and a long one for small instances, which need it
-// (measured in docs/PERF.md).
+// defaultMaxPeriod is the first period's cap for n cities: short for large
+// instances, which come close enough with it, long for small ones, which
+// need it (docs/PERF.md).
 func defaultMaxPeriod(n int) int { return min(max(5_000_000/n, 100), 1000) }
 
+// boruvkaMinN is the fewest cities whose ascent runs the parallel Borůvka:
+// below it one core's Prim is faster, and it does not stall when engines
+// beside it take every core (docs/PERF.md).
+const boruvkaMinN = 10_000
+
 // sparseMST returns the 1-tree function the ascent calls on g and the
-// degrees it leaves: Borůvka on all cores when there are at least four
-// and the weights fit its packed keys, Prim otherwise.
-// Setting quit abandons a 1-tree part-way.
+// degrees it leaves: Borůvka from four cores and boruvkaMinN cities while
+// the weights fit its packed keys, Prim otherwise; setting quit abandons a
+// 1-tree part-way.
 func sparseMST(g *graph, pi []int64, boruvka bool, quit *atomic.Bool) (func([]int64) int64, []int32) {
 	prim := newSparseTree(g)
 	prim.quit = quit
-	if !boruvka && runtime.GOMAXPROCS(0) < 4 {
+	if !boruvka && (runtime.GOMAXPROCS(0) < 4 || len(pi) < boruvkaMinN) {
 		return prim.run, prim.deg
 	}
 	bor := newSparseBoruvka(g)
@@ -156,10 +154,8 @@ func StopAscent(ctx context.Context, stop <-chan struct{}, in *solver.Instance, 
 	return compute(ctx, stop, in, opts)
 }
 
-// StopGrace is how long an exact evaluation under way may still run after
-// StopAscent's stop closes: enough for the final evaluation of a few
-// thousand cities, short enough that a stopped command acts within a
-// second.
+// StopGrace is how long an exact evaluation may run after StopAscent's
+// stop closes: a few thousand cities' worth, and a second to act at most.
 const StopGrace = 500 * time.Millisecond
 
 // ErrStopped is StopAscent's error when stop closed before any bound was
@@ -202,16 +198,15 @@ func computeOnce(ctx context.Context, stop <-chan struct{}, in *solver.Instance,
 		}
 		res.kd = kd
 	}
-	// The penalty-free minimum 1-tree: a bound already, and its spanning
-	// tree keeps the candidate graph connected.
+	// The penalty-free 1-tree: a bound already, and its tree keeps the
+	// candidate graph connected.
 	t0 := time.Now()
 	tree0, err := evaluate(hard, in, res.kd, nil, res.Pi)
 	if err != nil {
 		return noBound(err)
 	}
 	evalCost := time.Since(t0)
-	// early returns the penalty-free 1-tree's bound, when the computation
-	// ends before a better one is proven.
+	// early returns the penalty-free 1-tree's bound.
 	early := func() (Result, error) {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
@@ -221,25 +216,24 @@ func computeOnce(ctx context.Context, stop <-chan struct{}, in *solver.Instance,
 		clear(res.Pi)
 		return finishResult(res, tree0, evalCost, start), nil
 	}
-	// When the time limit leaves no room for an ascent and a second
-	// evaluation, the penalty-free 1-tree is the bound.
-	if soft.Err() != nil || opts.Time > 0 && time.Since(start)+2*evalCost >= opts.Time {
-		return early()
-	}
-	res.g, err = buildGraph(soft, in, opts.Neighbors, tree0.parent)
-	if err != nil {
-		if soft.Err() != nil {
+	// failed is early when phase c ended, else err.
+	failed := func(c context.Context, err error) (Result, error) {
+		if c.Err() != nil {
 			return early()
 		}
 		return Result{}, err
+	}
+	// No room for an ascent and a second evaluation.
+	if soft.Err() != nil || opts.Time > 0 && time.Since(start)+2*evalCost >= opts.Time {
+		return early()
+	}
+	if res.g, err = buildGraph(soft, in, opts.Neighbors, tree0.parent); err != nil {
+		return failed(soft, err)
 	}
 	halt := ascentHalt(soft, start, opts.Time, evalCost)
 	dev, err := res.ascentDevice(soft, opts)
 	if err != nil {
-		if soft.Err() != nil {
-			return early()
-		}
-		return Result{}, err
+		return failed(soft, err)
 	}
 	best, iters, stopped, err := ascent(dev, res.g, res.Pi, opts, start, halt)
 	if cerr := dev.Close(); err == nil {
@@ -256,10 +250,7 @@ func computeOnce(ctx context.Context, stop <-chan struct{}, in *solver.Instance,
 	t1 := time.Now()
 	tree, err := evaluate(hard, in, res.kd, res.g, res.Pi)
 	if err != nil {
-		if hard.Err() != nil {
-			return early()
-		}
-		return Result{}, err
+		return failed(hard, err)
 	}
 	if tree0.weight > tree.weight {
 		tree = tree0
@@ -281,10 +272,7 @@ func phases(ctx context.Context, stop <-chan struct{}, start time.Time, limit ti
 	}
 	soft, cancelSoft := context.WithCancel(hard)
 	finished := make(chan struct{})
-	if isClosed(stop) {
-		// Stopped before the start: end the soft phases now rather than
-		// when the goroutine below gets to run, which a fast phase (the
-		// candidate lists of a few hundred cities) may not wait for.
+	if isClosed(stop) { // now, not when the goroutine below gets to run
 		cancelSoft()
 	}
 	if stop != nil {
@@ -431,12 +419,10 @@ func ceilDiv(a, b int64) int64 {
 	return q
 }
 
-// Device runs the ascent's arithmetic on an accelerator: it keeps the
-// candidate graph, the penalties, the last subgradient and the degrees of
-// the last 1-tree, so that an iteration moves only a few numbers between
-// host and device. The schedule (step sizes, periods, when to keep the
-// best) stays in this package. Weights and penalties are in units of
-// 1/Precision, as everywhere here.
+// Device runs the ascent's arithmetic on an accelerator that keeps the
+// graph, penalties, last subgradient and degrees, so that an iteration
+// moves a few numbers; the schedule stays here. Weights and penalties are
+// in units of 1/Precision.
 type Device interface {
 	// Start takes the graph, sets all penalties to zero and computes the
 	// first 1-tree: its weight minus 2·Σπ and its norm Σ(d_i − 2)².
@@ -503,11 +489,9 @@ func (c *cpuDevice) KeepBest() error       { copy(c.bestPi, c.pi); return nil }
 func (c *cpuDevice) Best(pi []int64) error { copy(pi, c.bestPi); return nil }
 func (c *cpuDevice) Close() error          { return nil }
 
-// ascent raises the penalties by subgradient ascent on the candidate
-// graph g with LKH's rules (see the package comment), on dev, leaving in
-// pi the penalties of the best 1-tree found. It returns that 1-tree's
-// weight minus 2·Σπ, the number of 1-trees computed, and whether halt
-// ended it.
+// ascent raises the penalties on dev by LKH's rules (see the package
+// comment), leaving in pi the best 1-tree's; it returns that 1-tree's
+// weight minus 2·Σπ, the 1-trees computed, and whether halt ended it.
 func ascent(dev Device, g *graph, pi []int64, opts Options, start time.Time, halt func() bool) (best int64, iters int, stopped bool, err error) {
 	n := len(pi)
 	w, norm, err := dev.Start(g.export())

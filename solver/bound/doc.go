@@ -8,27 +8,21 @@
 //
 //	min 1-tree weight under d(i,j)+π_i+π_j  −  2·Σπ  ≤  optimal tour length.
 //
-// The step size and period rules of the ascent are those of LKH
-// (Helsgaun, "An effective implementation of the Lin–Kernighan traveling
-// salesman heuristic", European Journal of Operational Research 126, 2000,
-// section 4.1, and the LKH-2 user guide): the subgradient is the degree
-// excess d_i − 2 blended with the previous one as 0.7·v + 0.3·v_last, the
-// first period is N/2 (bounded here, see Options.MaxPeriod), the step
-// doubles while the bound improves in the first period, a period that ends
-// improving is doubled, and period and step halve after every period. Like
-// LKH, the 1-tree is a minimum spanning tree plus the second-cheapest edge
-// of the leaf where that edge is the most expensive.
+// The ascent follows LKH (Helsgaun, "An effective implementation of the
+// Lin–Kernighan traveling salesman heuristic", European Journal of
+// Operational Research 126, 2000, section 4.1): subgradient 0.7·v +
+// 0.3·v_last of the degree excess v = d_i − 2, first period N/2 (capped,
+// see Options.MaxPeriod), the step doubling while the first period
+// improves, a period ending improving doubled, period and step halved
+// after each; the 1-tree adds to a spanning tree the dearest leaf's
+// second-cheapest edge.
 //
 // The ascent runs on a sparse candidate graph (quadrant neighbours plus a
-// minimum spanning tree of the complete graph, so it is connected) to scale
-// to a million cities. A 1-tree of a subgraph is not in general a lower
-// bound, so the penalties found are then evaluated exactly on the complete
-// graph: by Prim's O(n²) algorithm for instances without 2-D Euclidean-like
-// coordinates, and otherwise by Borůvka's algorithm whose cheapest outgoing
-// edges come from a k-d tree search that prunes a box by the exact metric
-// of its nearest point plus the smallest penalty inside it. Weights are
-// integers (TSPLIB distances times Precision plus integer penalties), so the
-// reported bound, rounded up, is proven.
+// spanning tree) to scale to a million cities; as a subgraph's 1-tree is
+// no bound, the penalties are then evaluated exactly on the complete graph
+// (Prim in O(n²), or Borůvka over a k-d tree for Euclidean-like
+// coordinates). Weights are integers (distances times Precision plus
+// penalties), so the bound, rounded up, is proven.
 //
 // Alpha-nearness (Helsgaun 2000, section 4.1) of the final 1-tree gives
 // candidate lists for the engines: see Result.AlphaCandidates.

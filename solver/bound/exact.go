@@ -21,11 +21,9 @@ type oneTree struct {
 	degree []int32 // degrees in the 1-tree
 }
 
-// evaluate returns the minimum 1-tree of the complete graph under the
-// penalties pi: by Borůvka's algorithm over a k-d tree for 2-D
-// Euclidean-like instances (kd may be nil otherwise) and by Prim's
-// algorithm on the complete graph otherwise. cand, when not nil, gives each
-// city's candidate edges as a first guess of its cheapest ones.
+// evaluate returns the minimum 1-tree of the complete graph under pi: by
+// Borůvka over the k-d tree kd when there is one, else by Prim in O(n²);
+// g, when not nil, gives each city's first guess of its cheapest edges.
 func evaluate(ctx context.Context, in *solver.Instance, kd *kdTree, g *graph, pi []int64) (*oneTree, error) {
 	var parent []int32
 	var err error
@@ -109,11 +107,7 @@ func completeOneTree(ctx context.Context, in *solver.Instance, kd *kdTree, paren
 		deg[t.leaf]++
 		deg[t.extra]++
 	}
-	var spi int64
-	for _, p := range pi {
-		spi += p
-	}
-	t.weight = sum - 2*spi
+	t.weight = sum - 2*sumPi(pi)
 	return t, nil
 }
 
@@ -155,11 +149,9 @@ func primDense(ctx context.Context, in *solver.Instance, pi []int64) ([]int32, e
 	return parent, nil
 }
 
-// boruvkaKD is Borůvka's algorithm on the complete graph: every round each
-// component takes its cheapest outgoing edge. A city's candidate edges give
-// a first bound; a k-d tree search then looks for anything cheaper, pruning
-// boxes all in the city's component and boxes whose nearest point plus
-// smallest penalty already costs more than the component's best so far.
+// boruvkaKD is Borůvka's algorithm on the complete graph: each round a
+// city's candidate edges bound its cheapest edge out, and a k-d tree search
+// prunes boxes in its component or dearer than the component's best.
 func boruvkaKD(ctx context.Context, kd *kdTree, g *graph, pi []int64) ([]int32, error) {
 	in := kd.in
 	n := in.N
@@ -240,7 +232,11 @@ func boruvkaKD(ctx context.Context, kd *kdTree, g *graph, pi []int64) ([]int32, 
 	return treeParents(n, edges), nil
 }
 
-func atomicMin(a *atomic.Int64, v int64) {
+// atomicMin lowers *a to v when v is smaller.
+func atomicMin[T int64 | uint64, A interface {
+	Load() T
+	CompareAndSwap(old, new T) bool
+}](a A, v T) {
 	for {
 		o := a.Load()
 		if v >= o || a.CompareAndSwap(o, v) {
@@ -249,24 +245,22 @@ func atomicMin(a *atomic.Int64, v int64) {
 	}
 }
 
+// sumPi returns Σπ.
+func sumPi(pi []int64) int64 {
+	var s int64
+	for _, p := range pi {
+		s += p
+	}
+	return s
+}
+
 // treeParents roots the tree with the given edges at city 0.
 func treeParents(n int, edges [][2]int32) []int32 {
-	off := make([]int32, n+1)
-	for _, e := range edges {
-		off[e[0]+1]++
-		off[e[1]+1]++
-	}
-	for i := range n {
-		off[i+1] += off[i]
-	}
-	adj := make([]int32, 2*len(edges))
-	fill := append([]int32(nil), off[:n]...)
-	for _, e := range edges {
-		adj[fill[e[0]]] = e[1]
-		fill[e[0]]++
-		adj[fill[e[1]]] = e[0]
-		fill[e[1]]++
-	}
+	off, adj := adjacency(n, func(add func(a, b int32)) {
+		for _, e := range edges {
+			add(e[0], e[1])
+		}
+	})
 	parent := make([]int32, n)
 	for i := range parent {
 		parent[i] = -2

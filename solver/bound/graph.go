@@ -22,47 +22,25 @@ type graph struct {
 	rev []int32 // filled by export
 }
 
-// buildGraph joins every city to its k quadrant neighbours (nearest
-// neighbours when the instance has no 2-D Euclidean-like coordinates), in
-// both directions, and adds the edges of tree (parent links, -1 at the
-// root), which keeps the graph connected. It gives up with ctx's error
-// when ctx is done.
+// buildGraph joins every city to its k quadrant neighbours both ways and
+// adds the edges of tree (parent links, -1 at the root), which keep the
+// graph connected; it gives up with ctx's error when ctx is done.
 func buildGraph(ctx context.Context, in *solver.Instance, k int, tree []int32) (*graph, error) {
 	n := in.N
 	nb, err := neighbor.QuadrantContext(ctx, in, k)
 	if err != nil {
 		return nil, err
 	}
-	cnt := make([]int32, n+1)
-	for i := range n {
-		for _, j := range nb.Of(i) {
-			cnt[i+1]++
-			cnt[j+1]++
+	cnt, raw := adjacency(n, func(add func(a, b int32)) {
+		for i := range n {
+			for _, j := range nb.Of(i) {
+				add(int32(i), j)
+			}
+			if p := tree[i]; p >= 0 {
+				add(int32(i), p)
+			}
 		}
-		if p := tree[i]; p >= 0 {
-			cnt[i+1]++
-			cnt[p+1]++
-		}
-	}
-	for i := range n {
-		cnt[i+1] += cnt[i]
-	}
-	raw := make([]int32, cnt[n])
-	fill := append([]int32(nil), cnt[:n]...)
-	add := func(a, b int32) {
-		raw[fill[a]] = b
-		fill[a]++
-	}
-	for i := range n {
-		for _, j := range nb.Of(i) {
-			add(int32(i), j)
-			add(j, int32(i))
-		}
-		if p := tree[i]; p >= 0 {
-			add(int32(i), p)
-			add(p, int32(i))
-		}
-	}
+	})
 	// Sort and deduplicate every row, then compact.
 	g := &graph{off: make([]int32, n+1)}
 	rowLen := make([]int32, n)
@@ -102,6 +80,25 @@ func buildGraph(ctx context.Context, in *solver.Instance, k int, tree []int32) (
 		return nil, err
 	}
 	return g, bad
+}
+
+// adjacency returns the compressed rows of the undirected edges that each
+// adds (it is called twice: to count, then to fill): the neighbours of
+// city i are adj[off[i]:off[i+1]], in the order added.
+func adjacency(n int, each func(add func(a, b int32))) (off, adj []int32) {
+	off = make([]int32, n+1)
+	each(func(a, b int32) { off[a+1]++; off[b+1]++ })
+	for i := range n {
+		off[i+1] += off[i]
+	}
+	adj = make([]int32, off[n])
+	fill := slices.Clone(off[:n])
+	each(func(a, b int32) {
+		adj[fill[a]], adj[fill[b]] = b, a
+		fill[a]++
+		fill[b]++
+	})
+	return off, adj
 }
 
 // export returns g as a Graph, with the reverse of every edge.

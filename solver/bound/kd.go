@@ -6,10 +6,9 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// kdTree is a k-d tree over the cities of a 2-D Euclidean-like instance,
-// with in every node the bounding box of its cities, the smallest penalty
-// among them and, during a Borůvka round, the component they all belong
-// to (or -1). Nodes are stored in preorder: children after their parent.
+// kdTree is a k-d tree over a Euclidean-like instance's cities, nodes in
+// preorder with their box, smallest penalty and, in a Borůvka round, the
+// component all their cities belong to (or -1).
 type kdTree struct {
 	in    *solver.Instance
 	perm  []int32 // cities, each node owning perm[lo:hi]
@@ -28,13 +27,9 @@ type kdNode struct {
 
 const kdLeaf = 8
 
-// metricLowerBound returns a function that maps a squared Euclidean
-// distance e2 to a lower bound of the TSPLIB distance of any two cities at
-// least that far apart, or nil when the metric is not a non-decreasing
-// function of the Euclidean distance. Floating-point subtraction, squaring
-// and square roots are monotone, so a box's nearest corner gives a value
-// no larger than solver.Instance.Dist of any city inside; one unit is
-// taken off besides, as a margin.
+// metricLowerBound maps a squared Euclidean distance e2 to a lower bound
+// of the TSPLIB distance of cities that far apart (floating point is
+// monotone here; one unit off as a margin), nil for other metrics.
 func metricLowerBound(m solver.Metric) func(e2 float64) int64 {
 	switch m {
 	case solver.Euc2D:
@@ -95,13 +90,12 @@ func selectNth(p []int32, k int, coord []float64) {
 		// median of three as the pivot
 		m := lo + (hi-lo)/2
 		a, b, c := coord[p[lo]], coord[p[m]], coord[p[hi]]
-		piv := b
-		if (a <= b) == (b <= c) {
+		piv := c
+		switch {
+		case (a <= b) == (b <= c):
 			piv = b
-		} else if (b <= a) == (a <= c) {
+		case (b <= a) == (a <= c):
 			piv = a
-		} else {
-			piv = c
 		}
 		i, j := lo, hi
 		for i <= j {
@@ -160,11 +154,9 @@ func (t *kdTree) setComponents(comp []int32) {
 			nd.comp = c
 			continue
 		}
-		l, r := t.nodes[nd.left].comp, t.nodes[nd.right].comp
-		if l == r {
+		nd.comp = -1
+		if l, r := t.nodes[nd.left].comp, t.nodes[nd.right].comp; l == r {
 			nd.comp = l
-		} else {
-			nd.comp = -1
 		}
 	}
 }

@@ -10,17 +10,12 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// One process often asks for the same ascent twice at once: tsp solve's
-// bound beside a run and the run's alpha-nearness lists, or the app's
-// bound of an instance and a run on it. On the CPU the two would share
-// the same cores, each taking twice as long. So a request for an instance
-// and options that an ascent under way already computes waits for that
-// one, and the last finished ascent is kept for the next request.
+// A request for the ascent another caller runs (tsp solve's bound and the
+// run's alpha lists) waits for that one rather than halving its cores, and
+// the last whole ascent is kept for the next request.
 
-// memoKey is what makes two requests the same ascent: the instance (the
-// same value, not an equal one), the options that change its steps, and
-// where its 1-trees are computed (the same steps everywhere, but a caller
-// that names a device or Borůvka asks for that one).
+// memoKey is what makes two requests the same ascent: the same instance
+// value, the options that change its steps and where it runs.
 type memoKey struct {
 	in                   *solver.Instance
 	neighbors, maxPeriod int
@@ -67,9 +62,8 @@ func lookup(key memoKey) *flight {
 	return nil
 }
 
-// land records the leader's outcome and wakes the waiters. Only a whole
-// ascent is kept for later requests: one cut short by its caller's time
-// limit or stop, or failed, is not what another caller asked for.
+// land records the leader's outcome and wakes the waiters; only a whole
+// ascent is kept for later requests.
 func land(f *flight, res Result, err error) {
 	memo.mu.Lock()
 	defer memo.mu.Unlock()

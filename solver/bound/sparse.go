@@ -104,11 +104,7 @@ func (s *sparseTree) run(pi []int64) int64 {
 		s.deg[leaf]++
 		s.deg[other]++
 	}
-	var spi int64
-	for _, p := range pi {
-		spi += p
-	}
-	return sum - 2*spi
+	return sum - 2*sumPi(pi)
 }
 
 func (s *sparseTree) push(v int32) {
@@ -126,11 +122,15 @@ func (s *sparseTree) up(i int32) {
 		if s.key[h[p]] <= k {
 			break
 		}
-		h[i] = h[p]
-		s.pos[h[i]] = i
+		s.place(i, h[p])
 		i = p
 	}
-	h[i] = v
+	s.place(i, v)
+}
+
+// place puts city v at heap index i.
+func (s *sparseTree) place(i, v int32) {
+	s.heap[i] = v
 	s.pos[v] = i
 }
 
@@ -157,11 +157,9 @@ func (s *sparseTree) pop() int32 {
 		if s.key[h[c]] >= k {
 			break
 		}
-		h[i] = h[c]
-		s.pos[h[i]] = i
+		s.place(i, h[c])
 		i = c
 	}
-	h[i] = last
-	s.pos[last] = i
+	s.place(i, last)
 	return top
 }

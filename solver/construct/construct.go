@@ -20,12 +20,9 @@ func Random(n int, rng *rand.Rand) []int {
 }
 
 // NearestNeighbor returns the nearest-neighbour tour from city start
-// (clamped into 0..n-1): repeatedly go to the nearest unvisited city. With
-// nb it looks at the candidate list first and falls back to a search over
-// all unvisited cities only when every candidate is visited; that search
-// uses a bucket grid for 2-D Euclidean-like instances, so 100 000 cities
-// take well under a second. With nb nil it scans all cities at every step
-// (O(n²)). Ties go to the lower city index in the scan.
+// (clamped): with nb, the first unvisited candidate, else the nearest
+// unvisited city by neighbor.PointSet; with nb nil, an O(n²) scan (ties
+// to the lower index).
 func NearestNeighbor(in *solver.Instance, start int, nb *neighbor.Lists) []int {
 	t, _ := NearestNeighborContext(context.Background(), in, start, nb)
 	return t
@@ -71,13 +68,10 @@ func NearestNeighborContext(ctx context.Context, in *solver.Instance, start int,
 	return nearestWithLists(ctx, in, start, nb, nil, 0)
 }
 
-// RandomizedNearestNeighborContext is the nearest-neighbour tour from
-// start with the candidate lists nb (required), except that at a share
-// second of the steps (drawn from rng) it goes to the second-nearest
-// unvisited candidate instead, when the list has one: many different
-// tours about as short as the nearest-neighbour tour, as start tours of
-// random-restart climbs. It gives up when ctx is done, returning ctx's
-// error and no tour.
+// RandomizedNearestNeighborContext is NearestNeighborContext with the
+// lists nb (required) that at a share second of the steps (drawn from
+// rng) takes the second unvisited candidate: varied start tours about as
+// short, for random-restart climbs.
 func RandomizedNearestNeighborContext(ctx context.Context, in *solver.Instance, start int, nb *neighbor.Lists, rng *rand.Rand, second float64) ([]int, error) {
 	n := in.N
 	if n <= 0 {
@@ -89,9 +83,8 @@ func RandomizedNearestNeighborContext(ctx context.Context, in *solver.Instance, 
 	return nearestWithLists(ctx, in, min(max(start, 0), n-1), nb, rng, second)
 }
 
-// nearestWithLists builds the nearest-neighbour tour over the candidate
-// lists (the fallback search when every candidate is visited), taking the
-// second unvisited candidate at a share second of the steps when rng is
+// nearestWithLists builds the nearest-neighbour tour over the lists,
+// taking the second candidate at a share second of the steps when rng is
 // set.
 func nearestWithLists(ctx context.Context, in *solver.Instance, start int, nb *neighbor.Lists, rng *rand.Rand, second float64) ([]int, error) {
 	n := in.N
@@ -109,23 +102,15 @@ func nearestWithLists(ctx context.Context, in *solver.Instance, start int, nb *n
 			return nil, ctx.Err()
 		}
 		skip := rng != nil && rng.Float64() < second // take the second unvisited candidate
-		next, first := -1, -1
+		next := -1
 		for _, c := range nb.Of(cur) { // nearest first
-			if !left.Has(int(c)) {
-				continue
-			}
-			if !skip {
+			if left.Has(int(c)) {
 				next = int(c)
-				break
+				if !skip {
+					break
+				}
+				skip = false
 			}
-			if first >= 0 {
-				next = int(c)
-				break
-			}
-			first = int(c)
-		}
-		if next < 0 {
-			next = first
 		}
 		if next < 0 {
 			next = left.Nearest(cur)
@@ -143,14 +128,10 @@ type candEdge struct {
 	a, b int32
 }
 
-// Greedy returns the greedy-edge tour (the "greedy" or "multiple
-// fragment" heuristic, Johnson & McGeoch 1997 section 2.2): take the
-// candidate edges from nb shortest first and keep an edge when both ends
-// have degree < 2 and it closes no cycle (union-find); then join the
-// fragments' ends nearest-neighbour fashion, from the end of one fragment
-// to the nearest free end of another. nb nil builds k=10 nearest
-// neighbours. Works for every metric, including EXPLICIT, and for n = 1,
-// 2, 3.
+// Greedy returns the greedy-edge (multiple fragment) tour, Johnson &
+// McGeoch 1997 section 2.2: candidate edges of nb (nil: 10 nearest)
+// shortest first, each kept when both ends have degree < 2 and it closes
+// no cycle, then the fragments joined at their ends.
 func Greedy(in *solver.Instance, nb *neighbor.Lists) []int {
 	t, _ := GreedyContext(context.Background(), in, nb)
 	return t
@@ -176,13 +157,9 @@ func GreedyContext(ctx context.Context, in *solver.Instance, nb *neighbor.Lists)
 	f := newFragments(n)
 	f.add(edges)
 
-	// Greedy matching on the candidate lists leaves fragments. Continue
-	// the greedy process on their free ends (degree < 2): candidate
-	// edges between each end and its nearest other ends, shortest
-	// first, in rounds until one path remains or a round joins fewer
-	// than an eighth of the fragments (many coincident cities make the
-	// candidates pile up on a few ends); the rest is joined
-	// nearest-neighbour fashion.
+	// Greedy rounds over the free ends' nearest other ends, until a round
+	// joins fewer than an eighth of the fragments (coincident cities pile
+	// the candidates up on a few ends); then nearest-neighbour joins.
 	for f.added < n-1 {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -194,18 +171,11 @@ func GreedyContext(ctx context.Context, in *solver.Instance, nb *neighbor.Lists)
 		}
 	}
 	if f.added < n-1 {
-		if err := joinFragments(ctx, in, f.adj, f.deg, f.link); err != nil {
+		if err := f.join(ctx, in); err != nil {
 			return nil, err
 		}
 	}
-	// One path remains: close it.
-	var ends []int32
-	for i := range n {
-		for d := f.deg[i]; d < 2; d++ {
-			ends = append(ends, int32(i))
-		}
-	}
-	if len(ends) == 2 {
+	if ends := f.ends(); len(ends) == 2 { // one path remains: close it
 		f.link(ends[0], ends[1])
 	}
 	return f.walk(), nil
@@ -299,11 +269,11 @@ func endEdges(in *solver.Instance, ends []int32, k int) []candEdge {
 	return slices.CompactFunc(edges, func(x, y candEdge) bool { return x.a == y.a && x.b == y.b })
 }
 
-// joinFragments links the fragments of adj (a path cover, deg < 2 at the
-// ends) into one path, nearest-neighbour fashion: from the far end of
-// the current path to the nearest free end of another fragment. It is
-// the fallback when greedy rounds stop making progress.
-func joinFragments(ctx context.Context, in *solver.Instance, adj []int32, deg []uint8, link func(a, b int32)) error {
+// join links the fragments into one path, nearest-neighbour fashion:
+// from the far end of the current path to the nearest free end of
+// another fragment; the fallback when greedy rounds stop making progress.
+func (f *fragments) join(ctx context.Context, in *solver.Instance) error {
+	adj := f.adj
 	otherEnd := func(e int32) int32 {
 		prev, cur := int32(-1), e
 		for {
@@ -317,12 +287,7 @@ func joinFragments(ctx context.Context, in *solver.Instance, adj []int32, deg []
 			prev, cur = cur, nx
 		}
 	}
-	var endList []int32
-	for i := range deg {
-		if deg[i] < 2 {
-			endList = append(endList, int32(i))
-		}
-	}
+	endList := f.ends()
 	if len(endList) == 0 {
 		return nil
 	}
@@ -339,7 +304,7 @@ func joinFragments(ctx context.Context, in *solver.Instance, adj []int32, deg []
 		ends.Remove(int(next))
 		far := otherEnd(next)
 		ends.Remove(int(far))
-		link(cur, next)
+		f.link(cur, next)
 		cur = far
 	}
 	return nil

@@ -1,13 +1,8 @@
-// Package construct builds start tours: a uniformly random permutation,
-// the nearest-neighbour tour, the greedy-edge (multiple fragment) tour and
-// the space-filling-curve tour. Every tour is a []int permutation of the
-// cities 0..n-1, closed (the last city connects to the first).
-//
-// Nearest neighbour and greedy read candidate lists from package
-// neighbor and fall back to exact searches where the lists run out. The
-// Context variants give up when the context is done, so that an engine's
-// set-up honours its deadline; the space-filling curve is O(n log n) with
-// no distance evaluations and is the cheap tour to fall back on.
+// Package construct builds start tours, []int permutations of the cities:
+// random, nearest neighbour and greedy edge (over candidate lists, with
+// exact searches where the lists run out; the Context variants give up
+// when the context is done) and the space-filling curve (O(n log n), no
+// distances: the cheap fallback).
 //
 // References:
 //

@@ -10,11 +10,9 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// candidateEdges lists every candidate edge of nb once, as (a, b) with
-// a < b, in the order of a serial scan of the cities' lists. On large
-// instances it runs on all cores: a first pass marks which of each
-// city's candidates give an edge from its side and counts them, a second
-// writes the edges at their places.
+// candidateEdges lists every candidate edge of nb once, (a, b) with a < b,
+// in the order of a serial scan, on all cores: a pass marks and counts
+// each city's own edges, a second writes them.
 func candidateEdges(in *solver.Instance, nb *neighbor.Lists) []candEdge {
 	n, k := in.N, nb.K
 	if k > 64 {
@@ -75,22 +73,12 @@ func candidateEdgesSerial(in *solver.Instance, nb *neighbor.Lists) []candEdge {
 
 // compareEdges orders candidate edges by length, then by their ends.
 func compareEdges(x, y candEdge) int {
-	if c := cmp.Compare(x.d, y.d); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(x.a, y.a); c != 0 {
-		return c
-	}
-	return cmp.Compare(x.b, y.b)
+	return cmp.Or(cmp.Compare(x.d, y.d), cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b))
 }
 
-// sortEdges sorts candidate edges by length, then by their ends. When
-// the three fit in 64 bits together (always on instances of up to a
-// million cities whose candidate edges are shorter than 2²⁴), it packs
-// each edge into one key in that order and radix-sorts the keys: a
-// comparison sort of 8 million edges took about ten times longer. The
-// order is total (equal edges are the same edge), so both give the same
-// result.
+// sortEdges sorts candidate edges by length, then ends: radix-sorted as
+// packed 64-bit keys when they fit (a comparison sort is far slower,
+// docs/PERF.md), else compared; the order is total, so both agree.
 func sortEdges(edges []candEdge) {
 	if len(edges) < 1024 || !sortEdgesPacked(edges) {
 		slices.SortFunc(edges, compareEdges)

@@ -2,13 +2,9 @@ package construct
 
 import "github.com/tsplab/tsplab/solver"
 
-// KeepFixed returns a tour that uses every fixed edge of in
-// (FIXED_EDGES_SECTION) and otherwise follows the order of t: the cities
-// come in t's order, except that meeting either end of a path of fixed
-// edges brings the whole path, and the cities inside a path wait for it.
-// Fixed edges that close a whole tour give that tour. Without fixed edges
-// it returns t itself. t must be a permutation of the cities; in's fixed
-// edges must form paths (the TSPLIB reader checks both).
+// KeepFixed returns t (a permutation) reordered to use every fixed edge of
+// in, which must form paths: meeting either end of a path brings the whole
+// path. Without fixed edges it returns t itself.
 func KeepFixed(in *solver.Instance, t []int) []int {
 	if len(in.FixedEdges) == 0 {
 		return t

@@ -12,14 +12,10 @@ import (
 // are scaled onto a 2^16 × 2^16 grid.
 const hilbertOrder = 16
 
-// SpaceFillingCurve returns the cities in the order a Hilbert curve over
-// the bounding box of their coordinates visits them (Bartholdi &
-// Platzman's space-filling-curve heuristic; Johnson & McGeoch 1997
-// section 2.3 report it about 25% above optimal on uniform instances, but
-// it runs in O(n log n) with no distance evaluations). 3-D instances use
-// their x and y; cities in one grid cell keep their file order. Instances
-// without coordinates in the metric (EXPLICIT, even with display data)
-// get the nearest-neighbour tour from city 0 instead.
+// SpaceFillingCurve returns the cities in Hilbert-curve order over their
+// bounding box (Bartholdi & Platzman; x and y only, ties in file order);
+// instances without coordinates in the metric get the nearest-neighbour
+// tour from city 0.
 func SpaceFillingCurve(in *solver.Instance) []int {
 	n := in.N
 	if n <= 0 {
@@ -44,9 +40,7 @@ func SpaceFillingCurve(in *solver.Instance) []int {
 	if span > 0 && !math.IsInf(span, 0) {
 		scale = float64(uint32(1)<<hilbertOrder-1) / span
 	}
-	// Sort (curve index, city) pairs packed into one word: the index has
-	// 2·hilbertOrder = 32 bits, the city the low 32, so ties keep the
-	// file order and a plain integer sort does the work.
+	// Sort (curve index, city) packed in one word: ties keep file order.
 	keys := make([]uint64, n)
 	for i := range n {
 		x := uint32(clampUnit((in.X[i] - minX) * scale))
@@ -70,9 +64,8 @@ func clampUnit(v float64) float64 {
 }
 
 // hilbertIndex returns the position of grid cell (x, y) along the Hilbert
-// curve of order hilbertOrder: at each level, from the coarsest, add the
-// quadrant's rank times the quadrant's area, then rotate or reflect the
-// coordinates into that quadrant's frame.
+// curve: each level adds its quadrant's rank times its area, then turns
+// the coordinates into that quadrant's frame.
 func hilbertIndex(x, y uint32) uint64 {
 	const side = uint32(1) << hilbertOrder
 	var d uint64

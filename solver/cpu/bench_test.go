@@ -136,7 +136,7 @@ func BenchmarkEngines(b *testing.B) {
 				p := solver.Params{Seed: uint64(i)}
 				switch name {
 				case "sa", "sspm", "pssm", "pspm":
-					p.T0, p.TEnd, p.Alpha = 100, 10, 0.9
+					p = withOpts(p, "t0=100", "tend=10", "alpha=0.9")
 				case "2opt-climb", "swap-climb":
 					p.Extra = map[string]string{OptRestarts: "1"}
 					p.TimeLimit = 200e6

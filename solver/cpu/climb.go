@@ -18,13 +18,9 @@ import (
 const OptRestarts = "restarts"
 
 // climbEngine is random-restart best-improvement hill climbing over the
-// whole 2-opt neighbourhood (O'Neil and Burtscher) or the whole
-// pair-exchange neighbourhood (Luong et al.): each climb starts from a
-// random tour, evaluates every move of the neighbourhood, applies the best
-// one and repeats until none improves; climbs repeat until the time or
-// the restart budget is spent, the global best kept. Climb i uses PCG
-// stream i and runs on worker i mod Workers, so results do not depend on
-// timing when the budget is a number of restarts.
+// whole 2-opt (O'Neil and Burtscher) or pair-exchange (Luong et al.)
+// neighbourhood, the global best kept. Climb i uses PCG stream i on worker
+// i mod Workers, so a restart budget gives the same run whatever the timing.
 type climbEngine struct {
 	baseEngine
 	swap bool
@@ -47,7 +43,7 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 	p.Algorithm, p.Backend = e.name, solver.BackendCPU
 	if tabu > 0 && in.N >= 8 {
 		// one sequential search: one worker; the iterations end it
-		p.Workers, p.Blocks = 1, 1
+		p.Workers = 1
 		r := &climbRun{e: e, in: in, p: p, w: 1, start: start, d: tour.NewDist(in), c: newControl(ctx, p, 1, snaps, start)}
 		return solveSwapTabu(r, tabu, tenure)
 	}
@@ -60,7 +56,7 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 	if err != nil {
 		return solver.Result{}, err
 	}
-	p.Workers, p.Blocks = w, w
+	p.Workers = w
 	if in.N < 8 {
 		return exactSmall(in, e, p, snaps, start)
 	}
@@ -188,10 +184,8 @@ func (r *climbRun) climber(wk int) {
 	c.moves[wk].v.Store(moves)
 }
 
-// climb performs climb i: from a random tour (the start tour for climb
-// 0), the best move of the whole neighbourhood until none improves. It
-// tells abort the moves evaluated every few thousand and gives up when
-// abort returns true (ok false).
+// climb performs climb i from a random tour (the start tour for climb 0)
+// until no move improves; it gives up (ok false) when abort says so.
 func (r *climbRun) climb(i int, abort func(t []int32, l, evaluated int64) bool) (t []int32, l int64, ok bool) {
 	switch {
 	case i == 0 && r.p.Start != nil:
@@ -236,9 +230,8 @@ func (r *climbRun) climb(i int, abort func(t []int32, l, evaluated int64) bool) 
 	}
 }
 
-// climbNear is a climb of the default kind (start nn): best moves among
-// the candidate-list moves while one improves, then a whole-neighbourhood
-// pass; it ends when that finds no improving move either.
+// climbNear is a climb of the default kind (start nn): candidate-list
+// best moves, then a whole-neighbourhood pass when none improves.
 func (r *climbRun) climbNear(t []int32, l int64, abort func(t []int32, l, evaluated int64) bool) ([]int32, int64, bool) {
 	pos := make([]int32, len(t))
 	for i, c := range t {
@@ -267,9 +260,7 @@ func (r *climbRun) climbNear(t []int32, l int64, abort func(t []int32, l, evalua
 
 // best2opt returns the most negative 2-opt delta over all pairs of
 // non-adjacent tour edges (t[i],t[i+1]) and (t[j],t[j+1]), i < j, and the
-// pair; a delta ≥ 0 means t is 2-optimal. Ties go to the first pair in
-// row order. abort is told the moves evaluated every few rows and ends
-// the scan (with no move) when it returns true.
+// pair, ties to the first in row order; abort ends the scan with no move.
 func best2opt(d *tour.Dist, t []int32, abort func(evaluated int64) bool) (best int64, bi, bj int) {
 	n := len(t)
 	m := d.Matrix()
@@ -331,9 +322,8 @@ func swapDelta(d *tour.Dist, t []int32, i, j int) int64 {
 }
 
 // bestSwap returns the most negative pair-exchange delta over all pairs
-// of positions i < j and the pair (Luong et al.'s swap neighbourhood of
-// n(n-1)/2 moves). Ties go to the first pair in row order. abort is as
-// for best2opt.
+// of positions i < j and the pair (Luong et al.'s swap neighbourhood),
+// ties to the first in row order; abort is as for best2opt.
 func bestSwap(d *tour.Dist, t []int32, abort func(evaluated int64) bool) (best int64, bi, bj int) {
 	n := len(t)
 	// rem[j]: the two tour edges at position j, removed by any swap of j

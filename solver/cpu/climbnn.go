@@ -11,15 +11,10 @@ import (
 )
 
 // 2opt-climb's default climbs (start nn) start from randomized
-// nearest-neighbour tours, as the GPU engine's do, and find each best
-// move among the 2-opt moves that join a city to one of its nearest
-// cities: a pass costs 2·k·n evaluations instead of n²/2, and a climb from
-// such a start takes a few hundred passes where one from a random tour
-// takes thousands of whole-neighbourhood ones. When no such move improves,
-// one pass over the whole neighbourhood decides: a climb ends at a 2-opt
-// minimum of the whole neighbourhood either way. start random keeps
-// O'Neil & Burtscher's climbs (random tours, every pass over the whole
-// neighbourhood), which the reproduction suite runs.
+// nearest-neighbour tours, as on the GPU, and look for moves joining a
+// city to a nearest one (2·k·n evaluations a pass instead of n²/2), with a
+// whole-neighbourhood pass when none improves, so they still end at a
+// 2-opt minimum. start random keeps O'Neil & Burtscher's climbs.
 
 // OptClimbStart is 2opt-climb's option for its start tours: "nn" (the
 // default climbs above) or "random" (O'Neil & Burtscher's).
@@ -45,13 +40,9 @@ func climbStart(ctx context.Context, in *solver.Instance, nb *neighbor.Lists, se
 }
 
 // bestNear2opt returns the most negative delta among the 2-opt moves that
-// add an edge from a city a to one of its candidates c in nb (k per city),
-// removing the edges after both or before both, and the move as the
-// positions i < j of the removed edges (t[i], t[i+1]) and (t[j],
-// t[j+1]). pos is t's position index. As usual with candidate lists, c
-// is tried only while d(a, c) is below one of a's tour edges (an improving
-// move has such an end), so an improving move may be found from its other
-// end. abort is as for best2opt.
+// add an edge from a city a to one of its candidates c in nb (k per
+// city), and the move as positions i < j of the removed edges; c is tried
+// while d(a, c) is below one of a's tour edges. abort is as for best2opt.
 func bestNear2opt(d *tour.Dist, t, pos, nb []int32, k int, abort func(evaluated int64) bool) (best int64, bi, bj int) {
 	n := len(t)
 	var pending int64
@@ -88,9 +79,8 @@ func bestNear2opt(d *tour.Dist, t, pos, nb []int32, k int, abort func(evaluated 
 	return best, bi, bj
 }
 
-// reverse2opt applies the 2-opt move on the edges at positions i < j:
-// the path t[i+1..j] is reversed, or the rest of the tour when that is
-// shorter (the same cyclic tour), and pos follows.
+// reverse2opt applies the 2-opt move on the edges at positions i < j,
+// reversing the shorter side, and pos follows.
 func reverse2opt(t, pos []int32, i, j int) {
 	n := len(t)
 	lo, hi := i+1, j

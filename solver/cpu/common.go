@@ -18,9 +18,8 @@ import (
 // the context, the target and the snapshot sink.
 const checkEvery = 4096
 
-// DefaultTimeLimit is the time budget of the engines without a natural end
-// (the climbers and the iterated local searches) when Params.TimeLimit is 0:
-// solver.DefaultTimeLimit, the same on both backends.
+// DefaultTimeLimit is the time budget of the engines without a natural
+// end when Params.TimeLimit is 0.
 const DefaultTimeLimit = solver.DefaultTimeLimit
 
 // rng is a worker's private PCG stream.
@@ -78,13 +77,10 @@ func workers(p solver.Params) int {
 }
 
 // maxSearches bounds the workers, searches or parallel moves an engine
-// accepts, whatever the memory: more than a thousand goroutines or moves
-// per step only slow a run down on any machine these engines run on.
+// accepts: more only slow a run down.
 const maxSearches = 1024
 
-// searchMemory is the memory the per-search state of one run may take
-// (tours, position indices, queues): the parallel searches are capped so
-// that they fit.
+// searchMemory is the memory the per-search state of one run may take.
 const searchMemory = 1 << 30
 
 // searchLimit returns how many searches of bytesPerCity bytes per city fit
@@ -94,10 +90,8 @@ func searchLimit(n, bytesPerCity int) int {
 	return max(1, min(maxSearches, searchMemory/per))
 }
 
-// countSearches returns the number of parallel searches to run: asked
-// (the option's value, 0 for the default def) capped by searchLimit. An
-// explicit value above the limit is an error naming the option; the
-// default is capped silently.
+// countSearches returns the parallel searches to run: asked (0: def)
+// capped by searchLimit, an explicit value above it being an error.
 func countSearches(option string, asked, def, n, bytesPerCity int) (int, error) {
 	limit := searchLimit(n, bytesPerCity)
 	if asked < 0 {
@@ -156,9 +150,8 @@ func refuseFixed(in *solver.Instance, name string) error {
 	return fmt.Errorf("%s has %d fixed edges (FIXED_EDGES_SECTION) and %s does not keep them: use auto, 2opt-ils or 3opt-ils", in.Name, len(in.FixedEdges), name)
 }
 
-// control is what the workers of one run share: the stop flag, the moves
-// counters, the global best and the snapshot sink. Workers look at it
-// every checkEvery moves.
+// control is what the workers of one run share, looked at every
+// checkEvery moves.
 type control struct {
 	ctx      context.Context
 	start    time.Time
@@ -194,9 +187,8 @@ func newControl(ctx context.Context, p solver.Params, nworkers int, snaps chan s
 	return c
 }
 
-// setupContext returns a context that ends with the run: at the
-// deadline, or when the run's context ends. Set-up steps (candidate
-// lists, start tours) take it so that they give up in time.
+// setupContext returns a context that ends with the run, for set-up
+// steps to give up in time.
 func (c *control) setupContext() (context.Context, context.CancelFunc) {
 	if c.deadline.IsZero() {
 		return context.WithCancel(c.ctx)
@@ -204,9 +196,8 @@ func (c *control) setupContext() (context.Context, context.CancelFunc) {
 	return context.WithDeadline(c.ctx, c.deadline)
 }
 
-// setPhase records the phase the run is in and says so at once.
-// Once a tour exists, the snapshot carries the best tour too, so that a
-// front end never reads a phase-only snapshot as a tour of length 0.
+// setPhase records the phase and says so at once, with the best tour
+// once one exists (never a phase-only snapshot read as length 0).
 func (c *control) setPhase(ph solver.Phase) {
 	c.mu.Lock()
 	c.phase = ph
@@ -219,9 +210,8 @@ func (c *control) setPhase(ph solver.Phase) {
 	c.snapshot(nil, c.bestLen.Load(), 0, 0, 0)
 }
 
-// heartbeat sends a snapshot of the best tour so far every interval
-// until the returned function is called: set-up steps cannot report
-// their own progress, and a front end must still see the run move.
+// heartbeat sends a snapshot of the best tour every interval until the
+// returned function is called, so that set-up steps show the run moving.
 func (c *control) heartbeat(interval time.Duration) (stop func()) {
 	done := make(chan struct{})
 	finished := make(chan struct{})

@@ -6,48 +6,21 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// annealConfig is the settings of the annealing engines (sa, pssm, pspm,
-// sspm): the Params fields each of them declares. Zero is "not declared
-// by this engine" or "computed" (workers: all cores; blocks: the workers;
-// sspm's threads: the workers).
-type annealConfig struct {
-	Workers, Blocks, Threads, K, Sweeps int
-	T0, TEnd, Alpha                     float64
-}
-
-// apply writes c's values into p's fields, where c has one: the runs read
-// the schedule and the search counts from Params.
-func (c annealConfig) apply(p *solver.Params) {
-	set := func(dst *int, v int) {
-		if v != 0 {
-			*dst = v
-		}
-	}
-	setF := func(dst *float64, v float64) {
-		if v != 0 {
-			*dst = v
-		}
-	}
-	set(&p.Workers, c.Workers)
-	set(&p.Blocks, c.Blocks)
-	set(&p.Threads, c.Threads)
-	set(&p.K, c.K)
-	set(&p.Sweeps, c.Sweeps)
-	setF(&p.T0, c.T0)
-	setF(&p.TEnd, c.TEnd)
-	setF(&p.Alpha, c.Alpha)
-}
+// annealConfig is what the annealing engines (sa, pssm, pspm, sspm) read
+// through their specs; the schedule and search counts are read by
+// solver.AnnealOf.
+type annealConfig struct{ Workers int }
 
 // The annealing engines' options, each declared once.
 var (
-	annealWorkers = solver.ParamInt("workers", func(c *annealConfig) *int { return &c.Workers }).Auto("all cores")
-	annealBlocks  = solver.ParamInt("blocks", func(c *annealConfig) *int { return &c.Blocks }).Auto("workers")
-	annealThreads = solver.ParamInt("threads", func(c *annealConfig) *int { return &c.Threads })
-	annealK       = solver.ParamInt("k", func(c *annealConfig) *int { return &c.K })
-	annealT0      = solver.ParamFloat("t0", func(c *annealConfig) *float64 { return &c.T0 })
-	annealTEnd    = solver.ParamFloat("tend", func(c *annealConfig) *float64 { return &c.TEnd })
-	annealAlpha   = solver.ParamFloat("alpha", func(c *annealConfig) *float64 { return &c.Alpha })
-	annealSweeps  = solver.ParamInt("sweeps", func(c *annealConfig) *int { return &c.Sweeps })
+	annealWorkers = solver.SharedInt("workers", func(c *annealConfig) *int { return &c.Workers }).Auto("all cores")
+	annealBlocks  = solver.Shared[annealConfig]("blocks").Auto("workers")
+	annealThreads = solver.Shared[annealConfig]("threads")
+	annealK       = solver.Shared[annealConfig]("k")
+	annealT0      = solver.Shared[annealConfig]("t0")
+	annealTEnd    = solver.Shared[annealConfig]("tend")
+	annealAlpha   = solver.Shared[annealConfig]("alpha")
+	annealSweeps  = solver.Shared[annealConfig]("sweeps")
 )
 
 // annealSpecs are the annealing engines' options by name: the schedule
@@ -69,7 +42,7 @@ type climbConfig struct {
 }
 
 var (
-	climbWorkers  = solver.ParamInt("workers", func(c *climbConfig) *int { return &c.Workers }).Auto("all cores")
+	climbWorkers  = solver.SharedInt("workers", func(c *climbConfig) *int { return &c.Workers }).Auto("all cores")
 	climbRestarts = solver.Int(OptRestarts, func(c *climbConfig) *int { return &c.Restarts }, 0, 0, math.MaxInt32,
 		"climbs in all (0: until the time limit); with no time limit the run is deterministic")
 )

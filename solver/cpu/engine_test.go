@@ -3,6 +3,7 @@ package cpu
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -24,9 +25,12 @@ func budgetParams(name string, seed uint64, workers int) solver.Params {
 	p := solver.Params{Seed: seed, Workers: workers}
 	switch name {
 	case "sa", "sspm", "pssm", "pspm":
-		p.T0, p.TEnd, p.Alpha, p.Sweeps, p.K = 200, 1, 0.8, 4, 5
+		p = withOpts(p, "t0=200", "tend=1", "alpha=0.8", "sweeps=4")
+		if name != "sa" && name != "sspm" {
+			p = withOpts(p, "k=5")
+		}
 		if name == "pspm" {
-			p.Blocks, p.Threads = 3, 4
+			p = withOpts(p, "blocks=3", "threads=4")
 		}
 	case "2opt-climb", "swap-climb":
 		p.Extra = map[string]string{OptRestarts: "3"}
@@ -100,9 +104,9 @@ func TestSADefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := res.Params
-	if p.T0 != DefaultT0 || p.TEnd != DefaultTEnd || p.Alpha != DefaultAlpha || p.Sweeps != DefaultSweeps || p.K != DefaultK || p.Threads != DefaultThreads || p.Blocks != 2 {
-		t.Fatalf("defaults not filled: %+v", p)
+	p, err := solver.AnnealOf(res.Params)
+	if err != nil || p.T0 != DefaultT0 || p.TEnd != DefaultTEnd || p.Alpha != DefaultAlpha || p.Sweeps != DefaultSweeps || p.K != DefaultK || p.Threads != DefaultThreads || p.Blocks != 2 {
+		t.Fatalf("defaults not reported: %+v %v", p, err)
 	}
 	if !res.Stopped {
 		t.Fatal("a cancelled run must say Stopped")
@@ -160,7 +164,7 @@ func TestTimeLimit(t *testing.T) {
 	for _, name := range []string{"pspm", "auto"} {
 		p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 30 * time.Millisecond}
 		if name == "pspm" {
-			p.Alpha = 0.999
+			p = withOpts(p, "alpha=0.999")
 		}
 		res := solve(t, name, in, p, nil)
 		if !res.Stopped || res.StopReason != solver.StopTime {
@@ -192,9 +196,9 @@ func TestTargetStopsEarly(t *testing.T) {
 				target = ref.Length * 3 // pair exchange from random tours is weak
 			case "sa", "sspm", "pssm", "pspm":
 				// a schedule long enough to pass the target half way
-				p.T0, p.TEnd, p.Alpha, p.Sweeps = 1000, 0.1, 0.95, 20
+				p = withOpts(p, "t0=1000", "tend=0.1", "alpha=0.95", "sweeps=20")
 				if name == "sspm" {
-					p.Sweeps = 4 // a barrier per iteration: slow under -race
+					p = withOpts(p, "sweeps=4") // a barrier per iteration: slow under -race
 				}
 				target = ref.Length * 2
 			}
@@ -260,9 +264,9 @@ func TestBadParams(t *testing.T) {
 		name string
 		p    solver.Params
 	}{
-		{"pspm", solver.Params{Alpha: 1.5}},
-		{"sa", solver.Params{T0: 1, TEnd: 2}},
-		{"sspm", solver.Params{Sweeps: -1}},
+		{"pspm", solver.Params{Extra: map[string]string{"alpha": "1.5"}}},
+		{"sa", solver.Params{Extra: map[string]string{"t0": "1", "tend": "2"}}},
+		{"sspm", solver.Params{Extra: map[string]string{"sweeps": "-1"}}},
 		{"3opt-ils", solver.Params{Extra: map[string]string{OptPivot: "best-ever"}}},
 		{"auto", solver.Params{Extra: map[string]string{OptKicks: "many"}}},
 		{"2opt-climb", solver.Params{Extra: map[string]string{OptRestarts: "-3"}}},
@@ -270,9 +274,9 @@ func TestBadParams(t *testing.T) {
 		{"auto", solver.Params{Extra: map[string]string{OptThreeOpt: "maybe"}}},
 		{"auto", solver.Params{Extra: map[string]string{OptAccept: "worse"}}},
 		// These once panicked in make, ran out of memory or overflowed.
-		{"sa", solver.Params{Blocks: 1 << 62}},
-		{"pspm", solver.Params{Threads: 1 << 40}},
-		{"sa", solver.Params{Sweeps: 1 << 62}},
+		{"sa", solver.Params{Extra: map[string]string{"blocks": fmt.Sprint(1 << 62)}}},
+		{"pspm", solver.Params{Extra: map[string]string{"threads": fmt.Sprint(1 << 40)}}},
+		{"sa", solver.Params{Extra: map[string]string{"sweeps": fmt.Sprint(1 << 62)}}},
 		{"auto", solver.Params{Workers: 100000000}},
 		{"2opt-ils", solver.Params{Extra: map[string]string{"rkbi": "3"}}},
 	} {

@@ -7,26 +7,11 @@ import (
 
 // gpx is the partition crossover of Whitley, Hains and Howe ("Tunneling
 // between optima: partition crossover for the TSP", GECCO 2009), with two
-// steps of its successor GPX2 (Tinós, Whitley and Ochoa, 2018): the
-// pairing test for components entered more than once, and the fusion of
-// infeasible neighbouring components. From two tours A and B it builds a
-// child that keeps every edge the two share and takes, in each
-// independent region where they differ, the shorter of A's and B's edges
-// there. The child is never longer than A.
-//
-// Shared edges are in both tours; key vertices have at least one edge
-// that is not shared; components are the key vertices joined by the
-// edges of only one tour (union-find). Shared paths run from a key vertex
-// through vertices of no other kind to the next key vertex; one whose
-// ends lie in different components is a portal of each. A component with
-// two portals (or none) is feasible: A and B each traverse it as one
-// path between the same ends, so B's path can replace A's. With more
-// portals it is feasible when B's paths inside it join the same portals
-// in pairs as A's do (then the rest of the tour still closes into one
-// cycle). Infeasible components linked by a shared path are fused and
-// tested again. A feasible component whose B edges are shorter than its
-// A edges takes B's. All in O(n) time; the buffers are reused across
-// calls.
+// steps of GPX2 (Tinós, Whitley and Ochoa, 2018): the pairing test for
+// components entered more than once, and the fusion of infeasible
+// neighbouring components. The child of A and B keeps their shared edges
+// and takes, in each feasible component where they differ, the shorter of
+// A's and B's edges, so it is never longer than A. O(n), buffers reused.
 type gpx struct {
 	n          int
 	posA, posB []int32
@@ -89,11 +74,9 @@ func adjacent(pos []int32, u, v int32) bool {
 	return d == 1 || d == -1 || d == n-1 || d == 1-n
 }
 
-// cross returns the child of a (of length lenA) and b. The result is a
-// itself when no feasible component of b is shorter, else g's own buffer
-// (valid until the next call). fixed edges must be in both tours; when
-// one is not, or the child fails its check (one cycle over all cities,
-// its length recomputed), the result is a.
+// cross returns the child of a (of length lenA) and b: a itself when no
+// component of b is shorter, when a fixed edge is not in both, or when
+// the child fails its check; else g's buffer (valid until the next call).
 func (g *gpx) cross(d *tour.Dist, a []int32, lenA int64, b []int32, fixed [][2]int) ([]int32, int64) {
 	n := len(a)
 	g.comps, g.feasible, g.swapped = 0, 0, 0
@@ -262,11 +245,9 @@ func (g *gpx) build(a, b []int32) bool {
 	return cur == 0
 }
 
-// classify finds every key vertex's component root (stored in parent),
-// the components' A-only and B-only lengths, the portals and crossings,
-// and whether each component is feasible: state 1 when it has at most two
-// portals or B's paths through it join its portals in the same pairs as
-// A's, else -1.
+// classify finds every key vertex's component root (in parent), the
+// components' A-only and B-only lengths, portals and crossings, and marks
+// each component feasible (1) or not (-1).
 func (g *gpx) classify(d *tour.Dist, a, b []int32) {
 	n := len(a)
 	g.comps = 0

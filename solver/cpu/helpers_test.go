@@ -43,3 +43,13 @@ func gridInstance(rows, cols int, seed uint64) *solver.Instance {
 	}
 	return solver.NewCoordInstance("grid", solver.Euc2D, x, y, nil)
 }
+
+// withOpts returns p with the settings, "name=value" as --opt takes them.
+func withOpts(p solver.Params, settings ...string) solver.Params {
+	for _, s := range settings {
+		if err := p.Set(s); err != nil {
+			panic(err)
+		}
+	}
+	return p
+}

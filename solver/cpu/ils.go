@@ -143,7 +143,7 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 	if err != nil {
 		return solver.Result{}, err
 	}
-	p.Workers, p.Blocks = w, w
+	p.Workers = w
 	if in.N < 8 {
 		return exactSmall(in, e, p, snaps, start)
 	}

@@ -12,7 +12,7 @@ import (
 // in which options a user of each needs (the others are experimental).
 // ilsConfig's orOpt and start are the engine's own (ilsEngine.cfg).
 var ilsDecls = []solver.Decl[ilsOptions]{
-	solver.ParamInt("workers", func(o *ilsOptions) *int { return &o.workers }).Auto("all cores"),
+	solver.SharedInt("workers", func(o *ilsOptions) *int { return &o.workers }).Auto("all cores"),
 	solver.Int(OptKicks, func(o *ilsOptions) *int { return &o.kicks }, 0, 0, math.MaxInt32,
 		"kicks per worker (0: until the time limit); with no time limit the run is deterministic"),
 	solver.Choice(OptPivot, func(o *ilsOptions) *string { return &o.pivot }, "first", []string{"first", "rkbi"},

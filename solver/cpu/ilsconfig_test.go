@@ -100,7 +100,7 @@ func TestCPUOptionsWellFormed(t *testing.T) {
 		}
 		for _, in := range ins {
 			for _, o := range solver.EffectiveOptions(e, in) {
-				if o.Default == "" || o.Field {
+				if o.Default == "" || o.Shared {
 					continue
 				}
 				p := solver.Params{Extra: map[string]string{o.Name: o.Default}}

@@ -14,47 +14,25 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// The partition search improves one tour with all workers at once. Each
-// round cuts the tour at a random offset into segments of consecutive
-// positions; a segment is a path whose two end cities stay where they
-// are. A worker takes a segment, closes it into a cycle by one fixed
-// edge (last city to first), runs the iterated local search (ls: 2-opt,
-// Or-opt, sequential 3-opt, segment-local kicks, undo) on that
-// sub-instance (the global candidate lists restricted to it) for the
-// round's time slice, or a number of kicks proportional to its size,
-// then writes the path back into the same positions. Segments are disjoint,
-// so the workers never touch the same cities and the tour stays a
-// permutation; no segment ever gets longer, so neither does the tour.
-// The offset moves every round, and a global descent over the cities
-// whose candidates lay in other segments (the moves between segments)
-// follows every round. Some rounds cut the plane into regions instead,
-// each several tour paths (partregion.go), which lets the searches join
-// passes of the tour through the same area. Where the workers would get
-// fewer than partSegment cities each, every worker gets a segment of its
-// own down to partOneEach cities; below that, each segment is searched by
-// several workers from different random streams and the best result is
-// kept.
-//
-// The ILS engines run it for instances of at least partMinN cities with
-// coordinates (an EXPLICIT matrix would need a sub-matrix per segment):
-// there the independent full-tour searches of the default scheme each
-// redo what the others did, and only the best one's work survives an
-// exchange.
+// The partition search improves one tour with all workers at once: each
+// round cuts the tour at a shifting offset into segments (paths with fixed
+// ends) or, on region rounds, the plane into cells (partregion.go); each
+// worker runs the iterated local search on its piece as a sub-instance and
+// writes it back where it is shorter, and a descent over the cities next to
+// other pieces follows. With fewer than partOneEach cities a worker, each
+// piece is searched by several workers and the best result kept. The auto
+// engine runs it from partMinN cities with coordinates, where independent
+// whole-tour searches redo each other's work.
 
-// partMinN is the smallest instance the auto engine runs the partition
-// search on: ahead of the independent searches on d18512, behind on
-// usa13509, whose few segments gain no more than the whole-tour searches
-// (docs/PERF.md, "CPU partition search").
+// partMinN is the smallest instance auto runs the partition search on.
 const partMinN = 15000
 
-// partMinWorkers is the fewest workers auto runs the partition search
-// with below lk5MaxN: with two, the whole-tour searches and the 5-opt
-// move's chains were ahead on d18512 (docs/PERF.md, "The 5-opt move's
-// chains").
+// partMinWorkers is the fewest workers auto runs it with below lk5MaxN:
+// with two, the whole-tour searches were ahead on d18512 (docs/PERF.md,
+// "The 5-opt move's chains").
 const partMinWorkers = 3
 
-// Partition search settings, measured on usa13509 and pla85900 (see
-// docs/PERF.md, "CPU partition search").
+// Partition search settings (docs/PERF.md, "CPU partition search").
 const (
 	// partSegment is the segment size aimed at: segments are as many as
 	// the workers (or a multiple) when they hold about this many cities
@@ -155,10 +133,9 @@ type partRun struct {
 	depth int
 }
 
-// partSeg is one segment of a round, positions from..from+m-1 (cyclic),
-// as a sub-instance: its cities in path order, their coordinates, the
-// candidate lists restricted to it and its fixed edges (the closing one
-// first). Its buffers are reused from round to round.
+// partSeg is one segment of a round as a sub-instance: its cities in path
+// order, coordinates, restricted candidate lists and fixed edges (the
+// closing one first), buffers reused from round to round.
 type partSeg struct {
 	from, m int
 	kicks   int // kicks of each of its searches this round
@@ -178,10 +155,8 @@ type partSeg struct {
 	saved       []int32 // its cities' adjacency before mergeRegions applied it
 }
 
-// partSize is the segment size the partition search aims at for n
-// cities and w workers: opt where the run sets it (OptPartSegment), else
-// partSegment, or n/w where that lies between partOneEach and
-// partSegment (one segment per worker).
+// partSize is the segment size for n cities and w workers: opt when set,
+// else n/w clamped to partOneEach..partSegment.
 func partSize(n, w, opt int) int {
 	switch {
 	case opt > 0:
@@ -193,10 +168,7 @@ func partSize(n, w, opt int) int {
 }
 
 // partLayout returns the segments per round and the searches per segment
-// for n cities, w workers and segments of about size cities: as many
-// segments as workers (or a multiple) when they have at least size cities
-// each, else fewer, larger segments, each searched by several workers
-// from different random streams, the best one kept.
+// for n cities, w workers and segments of about size cities.
 func partLayout(n, w, size int) (p, rep int) {
 	if n >= w*size {
 		return w * max(1, (n+w*size/2)/(w*size)), 1
@@ -209,8 +181,7 @@ func partLayout(n, w, size int) (p, rep int) {
 	return min(p, n/partMinSegment), rep
 }
 
-// partition runs the partition search from tour t0 until the time limit,
-// the kicks budget or a stop.
+// partition runs the partition search from tour t0 until the run ends.
 func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) {
 	c := r.c
 	ctx, cancel := c.setupContext()
@@ -230,9 +201,7 @@ func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) 
 	c.offer(pr.t, pr.length)
 }
 
-// newPartRun readies a partition search of tour t0 with the global
-// candidate lists nb and nbOdd and the distances d; its steps give up on
-// building candidate lists when ctx ends.
+// newPartRun readies a partition search of tour t0.
 func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) *partRun {
 	n := r.in.N
 	pr := &partRun{r: r, ctx: ctx, nb: [2]*neighbor.Lists{nb, nbOdd}, t: append([]int32(nil), t0...),
@@ -278,11 +247,9 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 	return pr
 }
 
-// step is one round: the cut at position off (or, on a region round,
-// the plane at an angle drawn from it), the segments' searches, the
-// descent between segments; it records the round's gain per kick for
-// chooseShape. It returns the kicks made (with a
-// budget, about the round's share of left).
+// step is one round from offset off: the cut, the pieces' searches and
+// the descent between them; it records the gain per kick for chooseShape
+// and returns the kicks made.
 func (pr *partRun) step(off int, left int64) int64 {
 	t0 := time.Now()
 	pr.cut(off, left)
@@ -301,10 +268,8 @@ func (pr *partRun) step(off int, left int64) int64 {
 	return k
 }
 
-// cut splits the tour into this round's segments, from position off, or
-// on a region round (partregion.go) the plane at an angle drawn from off;
-// it records every city's segment and local index, and gives each
-// segment its kicks (with a budget, the round's share of left).
+// cut splits the tour into this round's pieces from offset off, records
+// every city's piece and local index, and gives each piece its kicks.
 func (pr *partRun) cut(off int, left int64) {
 	o := pr.r.o
 	pr.depth = min(max(o.cfg.depth, 1), maxDepth)
@@ -332,8 +297,7 @@ func (pr *partRun) cut(off int, left int64) {
 	}
 }
 
-// cutPaths splits the tour from position off into segments of
-// consecutive positions.
+// cutPaths splits the tour from position off into segments.
 func (pr *partRun) cutPaths(off int) {
 	n, p := pr.r.in.N, pr.p
 	for i := range pr.segs {
@@ -360,9 +324,8 @@ func (pr *partRun) fillSeg(i, from, m int) {
 	}
 }
 
-// runRound builds the segments' sub-instances, runs their searches (the
-// workers taking them in turn) and writes every improved path back. It
-// returns the kicks made.
+// runRound builds the pieces' sub-instances, runs their searches and
+// writes every improved path back; it returns the kicks made.
 func (pr *partRun) runRound() int64 {
 	w := pr.r.w
 	start := time.Now()
@@ -459,11 +422,8 @@ func (pr *partRun) keep(s *ls, sg *partSeg) {
 	pr.writeBack(s, sg)
 }
 
-// prepare builds segment i's sub-instance: its cities in path order and
-// their coordinates, the candidate lists restricted to the segment
-// (padded by repeating the last one kept, or a path neighbour) and its
-// fixed edges: the closing one, last to first, and the instance's own
-// inside the segment.
+// prepare builds segment i's sub-instance: cities, coordinates, the
+// restricted candidate lists and its fixed edges (the closing one first).
 func (pr *partRun) prepare(i int) {
 	in := pr.r.in
 	sg := pr.segs[i]
@@ -491,9 +451,8 @@ func (pr *partRun) prepare(i int) {
 	}
 }
 
-// segKind is the kind of candidate lists segment i takes this round:
-// the run's kind, or under "mixed" nearest and quadrant alternating
-// between segments and rounds.
+// segKind is segment i's candidate kind this round: the run's, or under
+// "mixed" nearest and quadrant alternating.
 func (pr *partRun) segKind(i int) string {
 	kind := pr.r.o.cfg.candidates
 	if kind == "mixed" {
@@ -505,18 +464,10 @@ func (pr *partRun) segKind(i int) string {
 	return kind
 }
 
-// restrict gives segment i the global candidate lists restricted to it,
-// k per city, without a search of its own. Under "mixed", a segment whose
-// turn is "quadrant" takes the global quadrant candidates inside the
-// segment first and fills up with the nearest, and under "alpha" the
-// alpha-nearness candidates likewise; otherwise both kinds are
-// merged (with the 2k nearest where pr.wide holds them) and the k nearest
-// inside the segment are kept. For a city whose global candidates all lie
-// in the segment these are the segment's own nearest or quadrant lists
-// (a subset's nearest cities are the whole set's where those belong to
-// it); only the cities at the segment's border get fewer, farther ones.
-// A row is padded by repeating its last candidate (or a path neighbour
-// when none is inside).
+// restrict gives segment i the global candidate lists restricted to it, k
+// per city (under "mixed" or "alpha" the segment's kind first, filled up
+// with the nearest); a row is padded by repeating its last candidate, or a
+// path neighbour when none is inside.
 func (pr *partRun) restrict(i int) {
 	sg := pr.segs[i]
 	m := sg.m
@@ -601,16 +552,14 @@ func (pr *partRun) restrict(i int) {
 	}
 }
 
-// fixEdges gives segment i its fixed edges: the closing one, last to
-// first, and the instance's own inside the segment.
+// fixEdges gives segment i the closing edge and the instance's own inside.
 func (pr *partRun) fixEdges(i int) {
 	sg := pr.segs[i]
 	sg.edges = append(sg.edges[:0], [2]int{sg.m - 1, 0})
 	pr.instanceEdges(i)
 }
 
-// instanceEdges adds to segment i's fixed edges the instance's own
-// inside it.
+// instanceEdges adds the instance's fixed edges inside segment i.
 func (pr *partRun) instanceEdges(i int) {
 	sg := pr.segs[i]
 	m := sg.m
@@ -627,11 +576,10 @@ func (pr *partRun) instanceEdges(i int) {
 	}
 }
 
-// search runs worker wk's iterated local search on segment seg (its
-// search number rep) from the path as it is: a descent, then the
-// segment's kicks, each kept when the segment does not get longer. It
-// returns the change of length (never positive) and the kicks made; the
-// result stays in pr.ls[wk]. A non-zero end stops the kicks then.
+// search runs worker wk's iterated local search (search number rep) on
+// segment seg: a descent, then its kicks, each kept when the segment does
+// not get longer. It returns the change of length (never positive) and the
+// kicks made; a non-zero end stops the kicks then.
 func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 	r, c := pr.r, pr.r.c
 	sg := pr.segs[seg]
@@ -682,9 +630,7 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 	return s.length - length0, kicks
 }
 
-// load readies worker wk's local search for segment sg: the identity
-// tour (the path in order, closed by the fixed edge), reusing the
-// buffers of earlier segments.
+// load readies worker wk's local search for segment sg, reusing buffers.
 func (pr *partRun) load(wk int, sg *partSeg) *ls {
 	m := sg.m
 	s := pr.ls[wk]
@@ -693,8 +639,7 @@ func (pr *partRun) load(wk int, sg *partSeg) *ls {
 		pr.ls[wk] = s
 	}
 	s.d, s.n, s.nb, s.k = sg.d, m, sg.nb[:m*sg.k], sg.k
-	// The segment's lists are new every round (prepare): cache their
-	// distances again, in the worker's own buffer.
+	// the segment's lists are new every round: cache their distances again
 	s.nbd = nbDists(s.d, s.nb, m, s.k, s.nbd)
 	s.tour, s.pos = s.tour[:m], s.pos[:m] // s.q is empty and holds m cities
 	for j := range m {
@@ -731,11 +676,8 @@ func (pr *partRun) writeBack(s *ls, sg *partSeg) {
 }
 
 // stitch is the descent over the cities whose candidates lay in other
-// segments this round: the moves between segments, on the whole tour
-// with the global candidate lists. On a time limit it stops after limit
-// (each of its moves reverses up to half the tour: on a million cities
-// a full descent after the first round takes seconds); every move it
-// made stays, as each one shortens the tour.
+// segments, on the whole tour; on a time limit it stops after limit, as a
+// move may reverse half the tour.
 func (pr *partRun) stitch(limit time.Duration) {
 	c := pr.r.c
 	if c.stop.Load() {

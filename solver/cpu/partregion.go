@@ -8,24 +8,13 @@ import (
 	"time"
 )
 
-// Region rounds of the partition search. A segment of consecutive tour
-// positions holds one pass of the tour through each part of the plane it
-// covers; where the tour passes through the same area several times (the
-// rows of pla85900) the moves between those passes are never inside one
-// segment. A region round cuts the plane instead: the cities are split
-// into p cells of equal size (strips across a random direction, each
-// strip cut across), and a region is the set of its cities in tour
-// order, several tour paths. Its sub-instance is that sequence closed into
-// a cycle, each jump from the end of one path to the start of the next
-// being a fixed (virtual) edge standing for the tour outside the region.
-// Any tour of the sub-instance that keeps those edges, with each virtual
-// edge replaced by the outside path it stands for, is a tour of the whole
-// instance, shorter by exactly what the region gained. Regions searched
-// at the same time can each change which outside path joins which of
-// their path ends, though, and two such changes together can split the
-// tour into cycles: mergeRegions applies the regions' results one at a
-// time, best first, and keeps each one only when the tour stays one
-// cycle.
+// Region rounds of the partition search cut the plane into cells instead
+// of the tour into segments, so that moves between passes of the tour
+// through the same area (the rows of pla85900) fall inside one piece. A
+// region is its cells' cities in tour order, closed into a cycle by fixed
+// virtual edges that stand for the tour outside it; regions searched
+// together can split the tour into cycles, so mergeRegions keeps each
+// region's result only where the tour stays one cycle.
 
 // OptPartShape selects the partition search's pieces: "path" (segments of
 // consecutive tour positions), "region" (cells of the plane, several tour
@@ -33,13 +22,9 @@ import (
 // last round gained more per kick, the other every fourth round).
 const OptPartShape = "partshape"
 
-// chooseShape decides whether this round cuts the plane. Under "auto" the
-// first two rounds take one of each, then the shape whose last round
-// gained more per kick, the other one every fourth round so that its
-// figure stays current. From a greedy tour the paths gain more (a region
-// made of many short paths has most of its edges fixed, and the regions'
-// results collide); once the tour is good the regions do (pla85900, 16
-// workers, docs/PERF.md).
+// chooseShape decides whether this round cuts the plane: under "auto" one
+// of each first, then the shape whose last round gained more per kick,
+// the other every fourth round to keep its figure current.
 func (pr *partRun) chooseShape() bool {
 	switch pr.r.o.partShape {
 	case "region":
@@ -64,14 +49,11 @@ func (pr *partRun) chooseShape() bool {
 // buckets, so that a cell holds n/p cities up to about one bucket's.
 const regionBuckets = 1 << 14
 
-// cutRegions splits the cities into p cells of the plane: strips across
-// the direction at angle, each cut into cells along it, all of about n/p
-// cities (by buckets of the coordinates: O(n), no sort, for a million
-// cities too). Each cell's cities are listed in tour order; the pairs of
-// consecutive ones that are not consecutive in the tour are its virtual
-// edges. It returns false, and cuts nothing, where a cell would hold
-// fewer than partMinSegment cities (cities on a line across the
-// direction, too few buckets apart).
+// cutRegions splits the cities into p cells of about n/p cities: strips
+// across the direction at angle, each cut along it, by buckets of the
+// coordinates (O(n)). Each cell's cities are listed in tour order. It
+// returns false, cutting nothing, where a cell would hold fewer than
+// partMinSegment cities.
 func (pr *partRun) cutRegions(angle float64) bool {
 	in, n, p := pr.r.in, pr.r.in.N, pr.p
 	c, s := math.Cos(angle), math.Sin(angle)
@@ -153,10 +135,8 @@ func (pr *partRun) cutRegions(angle float64) bool {
 }
 
 // splitByKey assigns the cities to len(bounds)-1 groups by key, group g
-// taking about the cities bounds[g]..bounds[g+1]-1 of their order by key:
-// the keys' range is cut into len(hist) buckets, each going whole to the
-// group its middle city falls in, so that a group is off by at most
-// about a bucket's cities. hist is scratch space.
+// taking about the cities bounds[g]..bounds[g+1]-1 in key order, off by
+// at most a bucket of hist (scratch).
 func splitByKey(cities []int32, key []float64, bounds []int, hist []int32, assign func(ct int32, g int)) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, ct := range cities {
@@ -186,8 +166,7 @@ func splitByKey(cities []int32, key []float64, bounds []int, hist []int32, assig
 	}
 }
 
-// regionEdges gives region i its fixed edges: the virtual ones and the
-// instance's own inside it.
+// regionEdges gives region i its virtual and its instance fixed edges.
 func (pr *partRun) regionEdges(i int) {
 	sg := pr.segs[i]
 	m := sg.m
@@ -200,8 +179,7 @@ func (pr *partRun) regionEdges(i int) {
 	pr.instanceEdges(i)
 }
 
-// isVirtual reports whether the pair of local cities a, b is one of
-// region sg's virtual edges.
+// isVirtual reports whether local cities a, b form a virtual edge of sg.
 func (sg *partSeg) isVirtual(a, b int32) bool {
 	m := int32(sg.m)
 	switch {
@@ -213,13 +191,9 @@ func (sg *partSeg) isVirtual(a, b int32) bool {
 	return false
 }
 
-// mergeRegions puts the improved regions' tours (sg.order, from keep)
-// into the tour, best gain first, and returns the change of length. All
-// go in together where the tour stays one cycle; else mergeBatch tries
-// each half in turn, down to single regions, dropping a region that
-// alone would split the tour (so a round of p regions with few
-// collisions costs a few O(n) checks, not p). It stops checking after
-// limit (a check walks the whole tour: about 0.1 s on a million cities).
+// mergeRegions puts the improved regions' tours into the tour, best gain
+// first, halving batches that would split the tour (mergeBatch), and
+// returns the change of length; it stops checking after limit.
 func (pr *partRun) mergeRegions(deltas []int64, limit time.Duration) int64 {
 	n := pr.r.in.N
 	adj := grow(pr.adj, 2*n)
@@ -254,25 +228,19 @@ func (pr *partRun) mergeRegions(deltas []int64, limit time.Duration) int64 {
 	return total
 }
 
-// maxChecks bounds the O(n) checks of one round's merge for p regions:
-// from a poor tour most regions' results collide, and halving down to
-// every single one took tens of seconds on a million cities (the first
-// region round after the greedy tour); the results not
-// tried in time are dropped, and the round's low gain then steers
-// chooseShape to paths.
+// maxChecks bounds the O(n) checks of one round's merge for p regions;
+// the results not tried in time are dropped.
 func maxChecks(p int) int { return 4 + 2*bits.Len(uint(p)) }
 
 // mergeBatch applies the regions of batch together and keeps them where
-// the tour stays one cycle; else it takes them back and tries the two
-// halves in turn, while checks and time are left and the run goes on.
-// It returns the change of length kept.
+// the tour stays one cycle, else tries the two halves in turn; it returns
+// the change of length kept.
 func (pr *partRun) mergeBatch(batch []int, deltas []int64) int64 {
 	if len(batch) == 0 {
 		return 0
 	}
 	c := pr.r.c
-	// the time bound only under a time limit: a kicks budget's run
-	// stays repeatable
+	// the time bound only under a time limit, for repeatable kick budgets
 	late := pr.r.o.kicks == 0 && pr.checks > 0 && time.Now().After(pr.mergeEnd)
 	if pr.checks >= maxChecks(pr.p) || c.done() || late {
 		pr.rejected += int64(len(batch))
@@ -314,12 +282,9 @@ func (pr *partRun) mergeBatch(batch []int, deltas []int64) int64 {
 	return pr.mergeBatch(batch[:h], deltas) + pr.mergeBatch(batch[h:], deltas)
 }
 
-// applyRegion writes region i's new tour into the adjacency: each of its
-// cities keeps its neighbours outside the region (the paths the virtual
-// edges stand for) and takes its new neighbours inside; the old entries
-// go to sg.saved, two per city in local order. It returns false where
-// the region's tour does not fit its cities' outside neighbours (a city
-// would get a third neighbour), the adjacency then being partly written.
+// applyRegion writes region i's new tour into the adjacency, the old
+// entries going to sg.saved; it returns false where the tour does not fit
+// its cities' outside neighbours (the adjacency then partly written).
 func (pr *partRun) applyRegion(i int) bool {
 	adj, sg := pr.adj, pr.segs[i]
 	m := sg.m

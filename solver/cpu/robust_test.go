@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -141,15 +142,15 @@ func TestUnboundedParams(t *testing.T) {
 		name string
 		p    solver.Params
 	}{
-		{"pspm", solver.Params{Blocks: 1 << 62}},
-		{"sa", solver.Params{Blocks: 100_000_000}},
+		{"pspm", solver.Params{Extra: map[string]string{"blocks": fmt.Sprint(1 << 62)}}},
+		{"sa", solver.Params{Extra: map[string]string{"blocks": fmt.Sprint(100_000_000)}}},
 		{"pssm", solver.Params{Workers: 100_000_000}},
-		{"pspm", solver.Params{Threads: math.MaxInt64}},
-		{"sspm", solver.Params{Threads: math.MaxInt64 - 1}},
+		{"pspm", solver.Params{Extra: map[string]string{"threads": fmt.Sprint(math.MaxInt64)}}},
+		{"sspm", solver.Params{Extra: map[string]string{"threads": fmt.Sprint(math.MaxInt64 - 1)}}},
 		{"auto", solver.Params{Workers: 100_000_000}},
 		{"2opt-climb", solver.Params{Workers: 100_000_000}},
 		{"auto", solver.Params{Extra: map[string]string{OptRKBI: "99999999999", OptPivot: "rkbi"}}},
-		{"sa", solver.Params{Sweeps: math.MaxInt64}},
+		{"sa", solver.Params{Extra: map[string]string{"sweeps": fmt.Sprint(math.MaxInt64)}}},
 	} {
 		if _, err := solveWithin(t, 20*time.Second, context.Background(), c.name, in, c.p); err == nil {
 			t.Errorf("%s %+v: no error", c.name, c.p)
@@ -323,7 +324,7 @@ func TestAnnealersCancelledDuringSetup(t *testing.T) {
 	for _, name := range []string{"sa", "pssm", "pspm", "sspm", "2opt-climb", "swap-climb"} {
 		p := solver.Params{Seed: 1, Workers: 2}
 		if name != "sspm" && !strings.HasSuffix(name, "climb") {
-			p.Blocks = 64 // many searches to set up
+			p = withOpts(p, "blocks=64") // many searches to set up
 		}
 		res, err := solveWithin(t, 20*time.Second, ctx, name, in, p)
 		if err != nil {

@@ -11,8 +11,7 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// Defaults of the simulated annealing engines: Lam et al., Table 1, the
-// same on both backends (solver's schedule defaults).
+// Defaults of the simulated annealing engines: Lam et al., Table 1.
 const (
 	// DefaultT0 is the initial temperature.
 	DefaultT0 = solver.DefaultT0
@@ -24,41 +23,34 @@ const (
 	DefaultSweeps = solver.DefaultSweeps
 	// DefaultK is Se: temperature steps between global-best exchanges.
 	DefaultK = solver.DefaultK
-	// DefaultThreads is PSPM's moves per iteration of one search: a warp
-	// of 32, the GPU engine's unit, so that the CPU reference and the GPU
-	// engine run the same method with the same numbers.
+	// DefaultThreads is PSPM's moves per iteration: a warp, as on the GPU.
 	DefaultThreads = solver.DefaultThreads
-	// FittedThreads is CPU PSPM's moves per iteration when its schedule is
-	// fitted to a time limit and threads is not given: a core tries the
-	// moves of an iteration one after another, so fewer of them leave the
-	// schedule more iterations (docs/PERF.md, "CPU PSPM's moves per
-	// iteration under a time limit").
+	// FittedThreads is CPU PSPM's moves per iteration on a schedule fitted
+	// to a time limit when threads is not given (docs/PERF.md).
 	FittedThreads = 8
 )
 
-// saDefaults checks p against engine e and the instance (solver.Validate,
-// the check both backends share), reads the engine's options
-// (annealSpecs) and fills the schedule's zero fields.
-func saDefaults(e solver.Engine, in *solver.Instance, p *solver.Params) error {
-	fittedDefault := p.Threads == 0 && solver.FitsToLimit(*p)
-	c, err := solver.Configure(annealSpecs[e.Name()], e, in, *p)
+// saDefaults checks p against engine e and the instance, reads the
+// engine's options and fills the schedule's defaults.
+func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params) (solver.Anneal, error) {
+	fittedDefault := !p.Given("threads") && solver.FitsToLimit(p)
+	c, err := solver.Configure(annealSpecs[e.Name()], e, in, p)
 	if err != nil {
-		return err
+		return solver.Anneal{}, err
 	}
-	c.apply(p)
+	if c.Workers != 0 {
+		p.Workers = c.Workers
+	}
+	a, err := solver.AnnealOf(p)
 	if e.Name() == "pspm" && fittedDefault {
-		p.Threads = FittedThreads
+		a.Threads = FittedThreads
 	}
-	q, err := solver.Schedule(*p)
-	*p = q
-	return err
+	return a, err
 }
 
-// saSearch is one LWSA search (Lam et al., Algorithm 2): the solution is
-// a doubly linked list, a move relocates one city, and the best solution
-// is written only when a worse move is about to be accepted while the
-// current solution is the best seen — so improving moves cost O(1) and the
-// O(n) copy happens once per local minimum left, not once per improvement.
+// saSearch is one LWSA search (Lam et al., Algorithm 2): a doubly linked
+// list, relocation moves, and the best solution saved only when a worse
+// move leaves it, so improving moves cost O(1).
 type saSearch struct {
 	d        *tour.Dist
 	n        int
@@ -68,24 +60,17 @@ type saSearch struct {
 	bestLen  int64
 	r        *rng
 	steps    int64 // temperature steps done
-	// edge[x] is d(x, next x) and gain[x] what removing x saves,
-	// d(prev x, x) + d(x, next x) - d(prev x, next x): a move's delta then
-	// takes two distances instead of six, and an applied move updates
-	// five cities (moves are mostly rejected once the search has cooled,
-	// and PSPM applies one of its Pm moves at most).
+	// edge[x] is d(x, next x) and gain[x] what removing x saves, so that a
+	// move's delta takes two distances instead of six.
 	edge, gain []int64
 	// nb holds k nearest cities per city when the run has near moves;
 	// near turns them on (half of the moves) for the current step.
 	nb   []int32
 	k    int
 	near bool
-	// journal lists the moves applied since the best solution, as (city,
-	// its predecessor before the move), while journaling: then bestNext is
-	// stale and the best is the current solution with the journal undone.
-	// On a large instance a cooling search sets a new best and leaves it
-	// again every few moves, and an O(n) copy each time (Lam et al.'s rule,
-	// cheap on their 100 to 493 cities) would cost more than the moves; the
-	// journal is folded into bestNext once it holds n/journalShare moves.
+	// journal lists the moves applied since the best solution (city, its
+	// old predecessor) while journaling, instead of an O(n) copy at each
+	// new best; it is folded into bestNext at n/journalShare moves.
 	journal    []saUndo
 	journaling bool
 	scratch    tour.Linked
@@ -94,9 +79,7 @@ type saSearch struct {
 // saUndo is a journal entry: city c was moved away from after prev.
 type saUndo struct{ c, prev int32 }
 
-// journalShare sets the longest journal, n/journalShare moves: folding it
-// costs two O(n) copies, so a move costs at most 2·journalShare copied
-// entries more.
+// journalShare sets the longest journal, n/journalShare moves.
 const journalShare = 8
 
 func newSearch(d *tour.Dist, t []int32, r *rng) *saSearch {
@@ -131,8 +114,7 @@ func (s *saSearch) fixGain(x int32) {
 	s.gain[x] = s.edge[p] + s.edge[x] - s.d.At(p, q)
 }
 
-// deltaMove prices moving c to between a and next a (a is neither c nor
-// prev c).
+// deltaMove prices moving c to after a (a is neither c nor prev c).
 func (s *saSearch) deltaMove(c, a int32) int64 {
 	return s.d.At(a, c) + s.d.At(c, s.l.Next[a]) - s.edge[a] - s.gain[c]
 }
@@ -181,9 +163,8 @@ func (s *saSearch) fold() {
 	s.journal, s.journaling = s.journal[:0], false
 }
 
-// propose draws a relocation: city c moves between a and next[a]. It
-// returns the change of length. With near moves on, half of the draws
-// put c beside one of its nearest cities.
+// propose draws a relocation of c to between a and next[a] and returns
+// its delta; with near moves on, half of the draws are near ones.
 func (s *saSearch) propose() (c, a int32, delta int64) {
 	if s.near && s.r.p.Uint64()&1 == 0 {
 		if c, a, delta, ok := s.proposeNear(); ok {
@@ -221,8 +202,7 @@ func (s *saSearch) apply(c, a int32, delta int64) {
 	}
 	s.l.Relocate(int(c), int(a))
 	s.cur += delta
-	// the edges leaving p, a and c changed; the gains of the cities
-	// beside them with them
+	// the edges leaving p, a and c changed, and the gains beside them
 	b := s.l.Next[c]
 	s.edge[p] = s.d.At(p, q)
 	s.edge[a] = s.d.At(a, c)
@@ -235,8 +215,7 @@ func (s *saSearch) apply(c, a int32, delta int64) {
 	}
 }
 
-// iterate performs one iteration: pm proposals, the best of them tested
-// by Metropolis at temperature t.
+// iterate draws pm moves and tests the best by Metropolis at t.
 func (s *saSearch) iterate(t float64, pm int) {
 	c, a, delta := s.propose()
 	for k := 1; k < pm; k++ {
@@ -250,153 +229,163 @@ func (s *saSearch) iterate(t float64, pm int) {
 	}
 }
 
-// offerEvery is how often an annealing worker offers its best tour to
-// the run's: building it takes O(n), and while a search cools its best
-// improves at nearly every look, so offering at every look would cost as
-// much as the moves on a large instance. The searches' bests are offered
-// once more when the run ends.
+// offerEvery is how often an annealing worker offers its best tour to the
+// run's, as building it takes O(n).
 const offerEvery = 10 * time.Millisecond
 
-// saStep is one temperature step of a plan: its temperature and the
-// iterations each search runs at it.
+// saStep is one temperature step of a plan and its iterations per search.
 type saStep struct {
 	t     float64
 	iters int64
 }
 
-// saRun runs nsearch LWSA searches with pm moves per iteration over the
-// workers, exchanging the global best every p.K temperature steps when
-// exchange is set. Search b owns PCG stream b, so results do not depend
-// on the number of workers. With fit the schedule is fitted to the time
-// limit (solver.Cooling), has near moves and ends in a greedy descent
-// (safit.go); otherwise it is Lam et al.'s, cut by the limit where it
-// falls.
-func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, nsearch, pm int, exchange, fit bool) (solver.Result, error) {
-	start := time.Now()
-	w := min(workers(p), nsearch)
-	d := tour.NewDist(in)
-	c := newControl(ctx, p, w, snaps, start)
+// saShared is the set-up and the end that saRun and sspmParallel share.
+type saShared struct {
+	start, coolStart time.Time
+	d                *tour.Dist
+	c                *control
+	near             saNear
+	cool             *solver.Cooling
+	budget           time.Duration
+	lamSteps         float64
+}
 
-	near, err := fittedNear(ctx, c, in, fit)
+// newSAShared starts a run on w workers: its control, its near moves and
+// its start tour (nil: a random one per search).
+func newSAShared(ctx context.Context, in *solver.Instance, p solver.Anneal, snaps chan solver.Snapshot, w int, fit bool) (*saShared, []int32, error) {
+	r := &saShared{start: time.Now(), d: tour.NewDist(in)}
+	r.c = newControl(ctx, p.Params, w, snaps, r.start)
+	var err error
+	if r.near, err = fittedNear(ctx, r.c, in, fit); err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case p.Start != nil:
+		return r, to32(p.Start), nil
+	case fit:
+		return r, to32(fittedStart(in)), nil
+	}
+	return r, nil, nil
+}
+
+// startCooling sets up the schedule; a fitted one gets the time left.
+func (r *saShared) startCooling(in *solver.Instance, p solver.Anneal, fit bool) {
+	if fit && !r.c.deadline.IsZero() {
+		r.budget = max(time.Until(r.c.deadline), time.Nanosecond)
+	}
+	r.cool = solver.NewCooling(p.T0, p.TEnd, p.Alpha, int64(stepIters(in.N, p.Sweeps)), in.N, r.budget)
+	r.lamSteps = float64(solver.ScheduleSteps(p))
+	r.coolStart = time.Now()
+}
+
+// snapshot sends s's current tour, built in buf (returned), at step st
+// and temperature t; fitted is the progress of a fitted schedule.
+func (r *saShared) snapshot(s *saSearch, buf []int32, st int64, t, fitted float64) []int32 {
+	buf = s.current(buf[:0])
+	if !r.cool.Fitted() {
+		fitted = float64(st) / r.lamSteps
+	}
+	r.c.snapshot(buf, s.cur, st, fitted, t)
+	return buf
+}
+
+// finish ends a run of steps steps, the last at lastT: the fitted
+// descent, the searches' bests offered, a last snapshot and the result,
+// whose tour is the run's best with runBest, else the shortest search's
+// (ties to the lowest index, not the first offered).
+func (r *saShared) finish(e solver.Engine, in *solver.Instance, p solver.Anneal, searches []*saSearch, w int, steps int64, lastT float64, runBest bool) (solver.Result, error) {
+	c := r.c
+	r.cool.Done(steps, lastT)
+	run := r.cool.Run()
+	if r.cool.Fitted() && r.near.nb != nil && !c.stop.Load() {
+		run.Descent = saDescend(c, searches, min(w, len(searches)))
+	}
+	gb := 0
+	for b, s := range searches {
+		c.offerFn(s.bestLength(), s.best)
+		if s.bestLength() < searches[gb].bestLength() {
+			gb = b
+		}
+	}
+	r.snapshot(searches[0], nil, steps, 0, 1)
+	best := c.best
+	if !runBest {
+		best = searches[gb].best(nil)
+	}
+	p.Workers = w
+	res, err := solver.Finish(in, e, p.Report(e), solver.Outcome{Tour: toInt(best), Moves: c.totalMoves(), Steps: steps, Start: r.start, Stopped: c.stopped.Load(), Device: deviceName(w)})
+	res.Schedule = run
+	return res, err
+}
+
+// saRun runs nsearch LWSA searches with pm moves per iteration over the
+// workers, exchanging the global best every p.K steps when exchange is
+// set; search b owns PCG stream b. With fit the schedule is fitted to the
+// time limit and has near moves and a final descent (safit.go).
+func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Anneal, snaps chan solver.Snapshot, nsearch, pm int, exchange, fit bool) (solver.Result, error) {
+	w := min(workers(p.Params), nsearch)
+	r, start0, err := newSAShared(ctx, in, p, snaps, w, fit)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	start0 := p.Start
-	if fit && start0 == nil {
-		start0 = fittedStart(in)
-	}
+	c := r.c
 	searches := make([]*saSearch, nsearch)
 	for b := range searches {
-		r := newRNG(p.Seed, uint64(b))
-		var t []int32
-		if start0 != nil {
-			t = to32(start0)
-		} else {
-			t = r.randomTour(in.N)
+		rg := newRNG(p.Seed, uint64(b))
+		t := start0
+		if t == nil {
+			t = rg.randomTour(in.N)
 		}
-		searches[b] = newSearch(d, t, r)
-		searches[b].nb, searches[b].k = near.nb, near.k
+		searches[b] = newSearch(r.d, t, rg)
+		searches[b].nb, searches[b].k = r.near.nb, r.near.k
 		if c.done() {
-			// stopped while the searches were set up (a million
-			// cities take a few milliseconds each): run none of them
-			searches, nsearch = searches[:b+1], b+1
+			// stopped while the searches were set up: run none of them
+			searches = searches[:b+1]
 			break
 		}
 	}
-	var budget time.Duration
-	if fit && !c.deadline.IsZero() {
-		budget = max(time.Until(c.deadline), time.Nanosecond)
-	}
-	cool := solver.NewCooling(p.T0, p.TEnd, p.Alpha, int64(stepIters(in.N, p.Sweeps)), in.N, budget)
-	// Lam's schedule is planned an exchange interval at a time (all of it
-	// without exchanges); a fitted one a step at a time, so that every
-	// step's factor uses the rate measured up to it.
+	r.startCooling(in, p, fit)
+	// Lam's schedule is planned an exchange interval at a time, a fitted
+	// one a step at a time (each step's factor uses the rate so far).
 	epoch := solver.MaxScheduleSteps
 	switch {
-	case cool.Fitted():
+	case r.cool.Fitted():
 		epoch = 1
 	case exchange && p.K > 0:
 		epoch = p.K
 	}
-	lamSteps := float64(solver.ScheduleSteps(p))
-	coolStart := time.Now()
 	t := p.T0
-	var done int64 // iterations each search has run
-	var steps int64
+	var done, steps int64 // iterations each search has run; steps
 	var plan []saStep
 	var lastT float64
 	for t > p.TEnd && !c.stop.Load() {
 		plan = plan[:0]
 		planned := done
 		for len(plan) < epoch && t > p.TEnd {
-			a, k := cool.Next(t, planned, time.Since(coolStart))
+			a, k := r.cool.Next(t, planned, time.Since(r.coolStart))
 			plan = append(plan, saStep{t, k})
 			planned += k
 			t *= a
 		}
-		st0 := steps
-		var wg sync.WaitGroup
-		for wk := 0; wk < w; wk++ {
-			wg.Add(1)
-			go func(wk int) {
-				defer wg.Done()
-				var buf []int32
-				var nextOffer time.Time
-				local := c.moves[wk].v.Load()
-				for b := wk; b < nsearch; b += w {
-					s := searches[b]
-					for i, sp := range plan {
-						st := st0 + int64(i)
-						s.near = near.nb != nil && sp.t < near.from
-						for it := int64(0); it < sp.iters; {
-							chunk := min(sp.iters-it, int64(max(1, checkEvery/pm)))
-							for k := int64(0); k < chunk; k++ {
-								s.iterate(sp.t, pm)
-							}
-							it += chunk
-							local += chunk * int64(pm)
-							c.moves[wk].v.Store(local)
-							if now := time.Now(); !now.Before(nextOffer) {
-								c.offerFn(s.bestLength(), s.best)
-								nextOffer = now.Add(offerEvery)
-							}
-							if c.done() {
-								return
-							}
-							if c.snapshotDue() {
-								buf = s.current(buf[:0])
-								frac := 0.0
-								if !cool.Fitted() {
-									frac = float64(st) / lamSteps
-								}
-								c.snapshot(buf, s.cur, st, frac, sp.t)
-							}
-						}
-						s.steps = st + 1
-					}
-				}
-			}(wk)
-		}
-		wg.Wait()
+		r.anneal(searches, plan, steps, w, pm)
 		if c.stop.Load() {
 			break
 		}
 		lastT = plan[len(plan)-1].t
-		if steps == 0 && cool.Fitted() {
+		if steps == 0 && r.cool.Fitted() {
 			// the probe: its rate sets the time the descent keeps
-			cool.Reserve(descentReserve(in.N, near.k, pm, plan[0].iters, time.Since(coolStart), budget))
+			r.cool.Reserve(descentReserve(in.N, r.near.k, pm, plan[0].iters, time.Since(r.coolStart), r.budget))
 		}
 		steps += int64(len(plan))
 		done = planned
-		if exchange && (!cool.Fitted() || steps%int64(max(p.K, 1)) == 0) {
+		if exchange && (!r.cool.Fitted() || steps%int64(max(p.K, 1)) == 0) {
 			gb := 0
 			for b, s := range searches {
 				if s.bestLength() < searches[gb].bestLength() {
 					gb = b
 				}
 			}
-			bt := searches[gb].best(nil)
-			bl := searches[gb].bestLength()
+			bt, bl := searches[gb].best(nil), searches[gb].bestLength()
 			for _, s := range searches {
 				s.load(bt, bl)
 			}
@@ -407,30 +396,50 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.P
 		lastT = plan[min(int(reached-steps), len(plan))-1].t
 		steps = reached
 	}
-	cool.Done(steps, lastT)
-	run := cool.Run()
-	if cool.Fitted() && near.nb != nil && !c.stop.Load() {
-		run.Descent = saDescend(c, searches, w)
+	return r.finish(e, in, p, searches, w, steps, lastT, false)
+}
+
+// anneal runs plan (from step st0) on search b on worker b mod w.
+func (r *saShared) anneal(searches []*saSearch, plan []saStep, st0 int64, w, pm int) {
+	c := r.c
+	var wg sync.WaitGroup
+	for wk := 0; wk < w; wk++ {
+		wg.Add(1)
+		go func(wk int) {
+			defer wg.Done()
+			var buf []int32
+			var nextOffer time.Time
+			local := c.moves[wk].v.Load()
+			for b := wk; b < len(searches); b += w {
+				s := searches[b]
+				for i, sp := range plan {
+					st := st0 + int64(i)
+					s.near = r.near.nb != nil && sp.t < r.near.from
+					for it := int64(0); it < sp.iters; {
+						chunk := min(sp.iters-it, int64(max(1, checkEvery/pm)))
+						for k := int64(0); k < chunk; k++ {
+							s.iterate(sp.t, pm)
+						}
+						it += chunk
+						local += chunk * int64(pm)
+						c.moves[wk].v.Store(local)
+						if now := time.Now(); !now.Before(nextOffer) {
+							c.offerFn(s.bestLength(), s.best)
+							nextOffer = now.Add(offerEvery)
+						}
+						if c.done() {
+							return
+						}
+						if c.snapshotDue() {
+							buf = r.snapshot(s, buf, st, sp.t, 0)
+						}
+					}
+					s.steps = st + 1
+				}
+			}
+		}(wk)
 	}
-	gb := 0
-	for b, s := range searches {
-		c.offerFn(s.bestLength(), s.best)
-		if s.bestLength() < searches[gb].bestLength() {
-			gb = b
-		}
-	}
-	stopped := c.stopped.Load()
-	last := searches[0]
-	frac := 1.0
-	if !cool.Fitted() {
-		frac = float64(steps) / max(1, lamSteps)
-	}
-	c.snapshot(last.current(nil), last.cur, steps, frac, 0)
-	p.Workers = w
-	// the shortest search, ties to the lowest index (not the first offered)
-	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: toInt(searches[gb].best(nil)), Moves: c.totalMoves(), Steps: steps, Start: start, Stopped: stopped, Device: deviceName(w)})
-	res.Schedule = run
-	return res, err
+	wg.Wait()
 }
 
 // maxSteps is the most temperature steps a search has finished.
@@ -442,8 +451,7 @@ func maxSteps(searches []*saSearch) int64 {
 	return m
 }
 
-// saDescend runs every search's greedy descent on the workers and returns
-// the time it took.
+// saDescend runs every search's descent on the workers and returns its time.
 func saDescend(c *control, searches []*saSearch, w int) time.Duration {
 	t0 := time.Now()
 	c.setPhase(solver.PhasePolish)
@@ -468,13 +476,14 @@ type saEngine struct {
 	kind string // "sa", "pssm", "pspm"
 }
 
-func (e saEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
-	fit := solver.FitsToLimit(p)
-	if err := saPrepare(e, in, &p); err != nil {
+func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	fit := solver.FitsToLimit(q)
+	p, err := saPrepare(e, in, q)
+	if err != nil {
 		return solver.Result{}, err
 	}
 	if in.N < 4 {
-		return trivial(in, e, p, snaps, time.Now())
+		return trivial(in, e, p.Report(e), snaps, time.Now())
 	}
 	// One search per worker unless Blocks says otherwise.
 	blocks, err := countSearches("blocks", p.Blocks, p.Workers, in.N, saBytesPerCity)
@@ -498,34 +507,31 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Param
 	}
 }
 
-// saPrepare checks and completes the parameters of an annealing engine:
-// the start tour, the schedule's defaults and ranges, fixed edges (which
-// the annealers do not keep) and the workers.
-func saPrepare(e solver.Engine, in *solver.Instance, p *solver.Params) error {
-	if err := checkStart(in, *p); err != nil {
-		return err
+// saPrepare checks and completes the parameters of an annealing engine.
+func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params) (solver.Anneal, error) {
+	if err := checkStart(in, q); err != nil {
+		return solver.Anneal{}, err
 	}
-	if err := saDefaults(e, in, p); err != nil {
-		return err
+	p, err := saDefaults(e, in, q)
+	if err != nil {
+		return p, err
 	}
 	if err := refuseFixed(in, e.Name()); err != nil {
-		return err
+		return p, err
 	}
-	if err := saWorkers(p); err != nil {
-		return err
+	if err := saWorkers(&p); err != nil {
+		return p, err
 	}
 	p.Algorithm, p.Backend = e.Name(), solver.BackendCPU
-	return nil
+	return p, nil
 }
 
-// saBytesPerCity is the memory of one LWSA search per city: successor,
-// predecessor, best successor and the two scratch arrays (int32), edge
-// and gain (int64), and the journal (8 bytes per journalShare cities).
+// saBytesPerCity is the memory of one LWSA search per city.
 const saBytesPerCity = 5*4 + 2*8 + 8/journalShare
 
 // saWorkers fills and bounds Workers and bounds Threads (moves per
 // iteration) for the annealing engines.
-func saWorkers(p *solver.Params) error {
+func saWorkers(p *solver.Anneal) error {
 	switch {
 	case p.Workers < 0 || p.Workers > maxSearches:
 		return fmt.Errorf("workers = %d: want 1 to %d", p.Workers, maxSearches)
@@ -533,7 +539,7 @@ func saWorkers(p *solver.Params) error {
 		return fmt.Errorf("threads = %d: at most %d moves per iteration", p.Threads, maxSearches)
 	}
 	if p.Workers == 0 {
-		p.Workers = min(workers(*p), maxSearches)
+		p.Workers = min(workers(p.Params), maxSearches)
 	}
 	return nil
 }

@@ -9,20 +9,11 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// A schedule fitted to a time limit (solver.Cooling) changes three things
-// besides the cooling factor. Its searches start from the space-filling-
-// curve tour instead of a random one: where t0 is hot for the instance
-// (pr2392's mean edge is 158, t0 10,000) the first steps randomize it
-// anyway, and where it is not (usa13509's mean edge is 1,479) the short
-// schedule does not spend itself undoing a random tour's long edges
-// (docs/PERF.md). As the GPU annealers do by default, below a temperature
-// where Lam et al.'s uniform move seldom passes the Metropolis test half
-// of the moves put c beside one of its nearest cities. And the schedule
-// ends in the greedy descent it tends to (T = 0, the same move, every
-// city tried beside each of its nearest cities until none improves). A
-// pinned schedule (an explicit alpha or sweeps, as the reproduction
-// suites give) keeps the paper's random start and uniform move and ends
-// where its last step does.
+// A schedule fitted to a time limit (solver.Cooling) starts from the
+// space-filling-curve tour, makes half of its moves near ones below a
+// temperature (as the GPU annealers), and ends in a greedy descent
+// (docs/PERF.md); a pinned schedule keeps the paper's random start and
+// uniform move.
 
 // fittedStart is the start tour of a fitted schedule's searches.
 func fittedStart(in *solver.Instance) []int { return construct.SpaceFillingCurve(in) }
@@ -31,9 +22,8 @@ func fittedStart(in *solver.Instance) []int { return construct.SpaceFillingCurve
 // put c beside (the GPU's nnk default).
 const saNearK = 8
 
-// saNearFromScale times the mean distance from a city to its saNearK-th
-// nearest is the temperature below which half of the moves are near
-// ones: the GPU's draw auto default (measured there, docs/PERF.md).
+// saNearFromScale times the mean distance to the saNearK-th nearest city
+// is the temperature below which near moves start (the GPU's default).
 const saNearFromScale = 3
 
 // saNear is the neighbour draw of a fitted run: the lists and the
@@ -44,9 +34,8 @@ type saNear struct {
 	from float64
 }
 
-// fittedNear is a fitted run's near moves, built within the run's set-up
-// time (none without fit, or when the run is stopped while they are
-// built); an error only when they failed on their own.
+// fittedNear is a fitted run's near moves, built within the set-up time;
+// an error only when they failed on their own.
 func fittedNear(ctx context.Context, c *control, in *solver.Instance, fit bool) (saNear, error) {
 	if !fit {
 		return saNear{}, nil
@@ -74,9 +63,8 @@ func newSANear(ctx context.Context, in *solver.Instance) (saNear, error) {
 	return saNear{nb: nb.List, k: nb.K, from: from * saNearFromScale / float64(in.N)}, nil
 }
 
-// proposeNear draws a near move: c uniform, its new place after or
-// before one of its k nearest cities. ok is false when the draw leaves
-// the tour as it is (c already there), for the caller to draw again.
+// proposeNear draws c uniform and a place after or before one of its k
+// nearest cities; ok is false when that leaves the tour as it is.
 func (s *saSearch) proposeNear() (c, a int32, delta int64, ok bool) {
 	c = int32(s.r.intn(s.n))
 	x := s.nb[int(c)*s.k+s.r.intn(s.k)]
@@ -91,10 +79,9 @@ func (s *saSearch) proposeNear() (c, a int32, delta int64, ok bool) {
 	return c, a, s.deltaMove(c, a), true
 }
 
-// descend is the greedy descent a fitted schedule ends in: from the
-// search's best tour, every city is moved to its best place beside one of
-// its nearest cities while that shortens the tour, until no city moves or
-// stop says so. It returns the moves evaluated.
+// descend moves every city of the best tour to its best place beside a
+// nearest city while that shortens the tour, until none moves or stop;
+// it returns the moves evaluated.
 func (s *saSearch) descend(stop func() bool) (evals int64) {
 	if s.cur > s.bestLen {
 		s.load(s.best(make([]int32, 0, s.n)), s.bestLen)
@@ -128,10 +115,9 @@ func (s *saSearch) descend(stop func() bool) (evals int64) {
 	return evals
 }
 
-// descentReserve is the time a fitted run sets aside for its descent,
-// from the probe step (probeIters iterations of pm moves each, which took
-// probeTime): about three passes of 2·k moves per city at the probe's
-// rate, doubled, at least a millisecond and at most a quarter of left.
+// descentReserve is the time a fitted run sets aside for its descent:
+// about three passes at the probe step's rate, doubled, between a
+// millisecond and a quarter of left.
 func descentReserve(n, k, pm int, probeIters int64, probeTime, left time.Duration) time.Duration {
 	if probeIters <= 0 || pm <= 0 {
 		return left / 4

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -82,9 +83,10 @@ func TestAnnealersFitTheLimit(t *testing.T) {
 		if r.StopReason == solver.StopDone && s.Descent <= 0 {
 			t.Errorf("%s: schedule done without its descent: %+v", name, s)
 		}
-		p := solver.Params{Seed: 1, Workers: 2, Alpha: 0.8, T0: 100, TEnd: 1}
+		p := solver.Params{Seed: 1, Workers: 2, Extra: map[string]string{"alpha": "0.8", "t0": "100", "tend": "1"}}
 		r = solve(t, name, in, p, nil)
-		want := int64(solver.ScheduleSteps(p))
+		a, _ := solver.AnnealOf(p)
+		want := int64(solver.ScheduleSteps(a))
 		if s := r.Schedule; s == nil || s.Fitted || s.Steps != want || s.Alpha != 0.8 || s.Descent != 0 || r.StopReason != solver.StopDone {
 			t.Errorf("%s pinned: schedule %+v, %s, want %d steps at 0.8", name, s, r.StopReason, want)
 		}
@@ -144,13 +146,13 @@ func TestPSPMFittedThreads(t *testing.T) {
 		threads int
 		want    int
 	}{{200 * time.Millisecond, 0, FittedThreads}, {0, 0, DefaultThreads}, {200 * time.Millisecond, 5, 5}} {
-		p := solver.Params{Seed: 1, Workers: 1, TimeLimit: c.limit, Threads: c.threads}
+		p := solver.Params{Seed: 1, Workers: 1, TimeLimit: c.limit, Extra: map[string]string{"threads": fmt.Sprint(c.threads)}}
 		if c.limit == 0 {
-			p.Alpha = 0.5 // a short schedule
+			p = withOpts(p, "alpha=0.5") // a short schedule
 		}
 		res := solve(t, "pspm", in, p, nil)
-		if res.Params.Threads != c.want {
-			t.Errorf("limit %v, threads %d: ran %d moves per iteration, want %d", c.limit, c.threads, res.Params.Threads, c.want)
+		if got := res.Params.Extra["threads"]; got != fmt.Sprint(c.want) {
+			t.Errorf("limit %v, threads %d: ran %s moves per iteration, want %d", c.limit, c.threads, got, c.want)
 		}
 	}
 }

@@ -8,12 +8,10 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// barrier is a reusable spinning barrier for a fixed number of goroutines.
-// It spins briefly and then yields, so an oversubscribed machine does not
-// burn a core per waiter.
+// barrier is a reusable barrier for a fixed number of goroutines that
+// spins briefly, then yields.
 type barrier struct {
 	n     int32
 	count atomic.Int32
@@ -35,8 +33,7 @@ func (b *barrier) wait() {
 }
 
 // minMovesPerWorker is the fewest moves per iteration that make a worker's
-// share of an SSPM iteration worth a barrier (measured: a barrier costs
-// about as much as 30–60 relocation evaluations on a quiet x86 core).
+// share worth a barrier, which costs about 30–60 relocation evaluations.
 const minMovesPerWorker = 64
 
 // candidate is a worker's best proposal of one SSPM iteration.
@@ -47,17 +44,16 @@ type candidate struct {
 	_     [40]byte
 }
 
-// sspmEngine is Lam et al.'s SSPM on the CPU: one solution, Pm moves per
-// iteration evaluated in parallel by the workers, the best of them tested
-// by Metropolis. Each worker keeps a replica of the solution and applies
-// the same chosen move, so one barrier per iteration suffices; the
-// Metropolis draw comes from a stream every worker holds an identical copy
-// of. Worker w proposes moves w, w+W, ... from its own stream.
+// sspmEngine is Lam et al.'s SSPM: one solution, Pm moves per iteration
+// evaluated by the workers, the best tested by Metropolis. Each worker
+// keeps a replica and applies the chosen move, drawn from an identical
+// stream, so one barrier per iteration suffices.
 type sspmEngine struct{ baseEngine }
 
-func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
-	fit := solver.FitsToLimit(p)
-	if err := saPrepare(e, in, &p); err != nil {
+func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	fit := solver.FitsToLimit(q)
+	p, err := saPrepare(e, in, q)
+	if err != nil {
 		return solver.Result{}, err
 	}
 	if p.Threads == 0 {
@@ -65,13 +61,10 @@ func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Par
 	}
 	p.Blocks = 1
 	if in.N < 4 {
-		return trivial(in, e, p, snaps, time.Now())
+		return trivial(in, e, p.Report(e), snaps, time.Now())
 	}
-	// A barrier per iteration costs more than dozens of relocation
-	// evaluations, so the Pm moves are spread over the cores only when each
-	// worker gets at least minMovesPerWorker of them; below that one core
-	// evaluating all Pm moves is faster than any split. The search is the
-	// same either way: Pm moves per iteration, the best tested by Metropolis.
+	// Below minMovesPerWorker moves per worker one core is faster than any
+	// split; the search is the same either way.
 	w := max(1, min(p.Workers, p.Threads/minMovesPerWorker))
 	if w == 1 {
 		return saRun(ctx, e, in, p, snaps, 1, p.Threads, false, fit)
@@ -79,160 +72,136 @@ func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Par
 	return sspmParallel(ctx, e, in, p, snaps, w, fit)
 }
 
-func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, w int, fit bool) (solver.Result, error) {
-	start := time.Now()
-	d := tour.NewDist(in)
-	c := newControl(ctx, p, w, snaps, start)
-	pm := p.Threads
+// sspmRun is what the workers of one parallel SSPM run share.
+type sspmRun struct {
+	*saShared
+	p     solver.Anneal
+	w, pm int
+	reps  []*saSearch
+	slots [2][]candidate
+	bar   *barrier
+	// haltAt is the global iteration after whose barrier every worker
+	// stops (not a flag: worker 0 may be an iteration ahead).
+	haltAt atomic.Int64
+	// plan[st&1] is step st, written by worker 0 before the barrier of
+	// step st-1's last iteration; iters 0 ends the schedule.
+	plan      [2]saStep
+	nextT     float64
+	stepsDone atomic.Int64
+	lastT     float64
+}
 
-	near, err := fittedNear(ctx, c, in, fit)
+func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Anneal, snaps chan solver.Snapshot, w int, fit bool) (solver.Result, error) {
+	sh, t0, err := newSAShared(ctx, in, p, snaps, w, fit)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	var t0 []int32
-	switch {
-	case p.Start != nil:
-		t0 = to32(p.Start)
-	case fit:
-		t0 = to32(fittedStart(in))
-	default:
+	if t0 == nil {
 		t0 = newRNG(p.Seed, 1<<32).randomTour(in.N)
 	}
-	var slots [2][]candidate
-	slots[0], slots[1] = make([]candidate, w), make([]candidate, w)
-	bar := &barrier{n: int32(w)}
-	// haltAt is the global iteration after whose barrier every worker
-	// stops; worker 0 sets it before the barrier. An iteration number, not
-	// a flag: a fast worker 0 may set it one iteration ahead of a slow
-	// worker's read.
-	var haltAt atomic.Int64
-	haltAt.Store(-1)
-	checkIters := int64(max(1, checkEvery/pm))
-	reps := make([]*saSearch, w)
-	for wk := range reps {
-		reps[wk] = newSearch(d, t0, newRNG(p.Seed, uint64(wk)))
-		reps[wk].nb, reps[wk].k = near.nb, near.k
+	r := &sspmRun{saShared: sh, p: p, w: w, pm: p.Threads, reps: make([]*saSearch, w), bar: &barrier{n: int32(w)}}
+	r.slots[0], r.slots[1] = make([]candidate, w), make([]candidate, w)
+	r.haltAt.Store(-1)
+	for wk := range r.reps {
+		r.reps[wk] = newSearch(r.d, t0, newRNG(p.Seed, uint64(wk)))
+		r.reps[wk].nb, r.reps[wk].k = r.near.nb, r.near.k
 	}
-	var budget time.Duration
-	if fit && !c.deadline.IsZero() {
-		budget = max(time.Until(c.deadline), time.Nanosecond)
-	}
-	cool := solver.NewCooling(p.T0, p.TEnd, p.Alpha, int64(stepIters(in.N, p.Sweeps)), in.N, budget)
-	lamSteps := float64(solver.ScheduleSteps(p))
-	coolStart := time.Now()
-	// plan[st&1] is step st: worker 0 writes step st+1 before the barrier
-	// of step st's last iteration, after which the others read it; iters
-	// 0 ends the schedule.
-	var plan [2]saStep
-	a, k := cool.Next(p.T0, 0, 0)
-	plan[0] = saStep{p.T0, k}
-	nextT := p.T0 * a
-	var stepsDone atomic.Int64
-	var lastT float64
-
+	r.startCooling(in, p, fit)
+	a, k := r.cool.Next(p.T0, 0, 0)
+	r.plan[0] = saStep{p.T0, k}
+	r.nextT = p.T0 * a
 	var wg sync.WaitGroup
 	for wk := 0; wk < w; wk++ {
 		wg.Add(1)
 		go func(wk int) {
 			defer wg.Done()
-			s := reps[wk]
-			dec := newRNG(p.Seed, 1<<33) // identical on every worker
-			par := 0
-			var done int64 // iterations of the steps finished
-			var buf []int32
-			var nextOffer time.Time
-			g := int64(-1) // global iteration
-			for st := int64(0); ; st++ {
-				sp := plan[st&1]
-				if sp.iters == 0 {
-					break
-				}
-				s.near = near.nb != nil && sp.t < near.from
-				for it := int64(0); it < sp.iters; it++ {
-					g++
-					best := candidate{delta: 1<<62 - 1, j: -1}
-					for j := wk; j < pm; j += w {
-						cc, a, delta := s.propose()
-						if delta < best.delta {
-							best = candidate{delta: delta, c: cc, a: a, j: int32(j)}
-						}
-					}
-					slots[par][wk] = best
-					if wk == 0 {
-						if it%checkIters == 0 {
-							c.moves[0].v.Store((done + it) * int64(pm))
-							if now := time.Now(); !now.Before(nextOffer) {
-								c.offerFn(s.bestLength(), s.best)
-								nextOffer = now.Add(offerEvery)
-							}
-							if c.done() {
-								haltAt.Store(g)
-							} else if c.snapshotDue() {
-								buf = s.current(buf[:0])
-								frac := 0.0
-								if !cool.Fitted() {
-									frac = float64(st) / lamSteps
-								}
-								c.snapshot(buf, s.cur, st, frac, sp.t)
-							}
-						}
-						if it == sp.iters-1 {
-							// plan the next step
-							next := saStep{}
-							if nextT > p.TEnd {
-								a, k := cool.Next(nextT, done+sp.iters, time.Since(coolStart))
-								next = saStep{nextT, k}
-								nextT *= a
-							}
-							plan[(st+1)&1] = next
-						}
-					}
-					bar.wait()
-					if h := haltAt.Load(); h >= 0 && h <= g {
-						return
-					}
-					win := slots[par][0]
-					for _, x := range slots[par][1:] {
-						if x.j >= 0 && (x.delta < win.delta || (x.delta == win.delta && x.j < win.j)) {
-							win = x
-						}
-					}
-					if metropolis(dec, win.delta, sp.t) {
-						if wk != 0 {
-							s.bestLen = s.cur // replicas do not keep a best
-						}
-						s.apply(win.c, win.a, win.delta)
-					}
-					par ^= 1
-				}
-				done += sp.iters
-				if wk == 0 {
-					stepsDone.Store(st + 1)
-					lastT = sp.t
-					c.moves[0].v.Store(done * int64(pm))
-				}
-			}
+			r.work(wk)
 		}(wk)
 	}
 	wg.Wait()
-	s := reps[0]
-	steps := stepsDone.Load()
-	stopped := c.stopped.Load() || c.stop.Load()
-	cool.Done(steps, lastT)
-	run := cool.Run()
-	if cool.Fitted() && near.nb != nil && !stopped {
-		run.Descent = saDescend(c, reps[:1], 1)
+	return r.finish(e, in, p, r.reps[:1], w, r.stepsDone.Load(), r.lastT, true)
+}
+
+// work is worker wk's part of the run: its share of every iteration's
+// moves, the barrier, then the chosen move on its replica.
+func (r *sspmRun) work(wk int) {
+	c, s, pm, w := r.c, r.reps[wk], r.pm, r.w
+	dec := newRNG(r.p.Seed, 1<<33) // identical on every worker
+	checkIters := int64(max(1, checkEvery/pm))
+	par := 0
+	var done int64 // iterations of the steps finished
+	var buf []int32
+	var nextOffer time.Time
+	g := int64(-1) // global iteration
+	for st := int64(0); ; st++ {
+		sp := r.plan[st&1]
+		if sp.iters == 0 {
+			return
+		}
+		s.near = r.near.nb != nil && sp.t < r.near.from
+		for it := int64(0); it < sp.iters; it++ {
+			g++
+			best := candidate{delta: 1<<62 - 1, j: -1}
+			for j := wk; j < pm; j += w {
+				cc, a, delta := s.propose()
+				if delta < best.delta {
+					best = candidate{delta: delta, c: cc, a: a, j: int32(j)}
+				}
+			}
+			r.slots[par][wk] = best
+			if wk == 0 {
+				if it%checkIters == 0 {
+					c.moves[0].v.Store((done + it) * int64(pm))
+					if now := time.Now(); !now.Before(nextOffer) {
+						c.offerFn(s.bestLength(), s.best)
+						nextOffer = now.Add(offerEvery)
+					}
+					if c.done() {
+						r.haltAt.Store(g)
+					} else if c.snapshotDue() {
+						buf = r.snapshot(s, buf, st, sp.t, 0)
+					}
+				}
+				if it == sp.iters-1 {
+					r.planNext(st, done+sp.iters)
+				}
+			}
+			r.bar.wait()
+			if h := r.haltAt.Load(); h >= 0 && h <= g {
+				return
+			}
+			win := r.slots[par][0]
+			for _, x := range r.slots[par][1:] {
+				if x.j >= 0 && (x.delta < win.delta || (x.delta == win.delta && x.j < win.j)) {
+					win = x
+				}
+			}
+			if metropolis(dec, win.delta, sp.t) {
+				if wk != 0 {
+					s.bestLen = s.cur // replicas do not keep a best
+				}
+				s.apply(win.c, win.a, win.delta)
+			}
+			par ^= 1
+		}
+		done += sp.iters
+		if wk == 0 {
+			r.stepsDone.Store(st + 1)
+			r.lastT = sp.t
+			c.moves[0].v.Store(done * int64(pm))
+		}
 	}
-	c.offerFn(s.bestLength(), s.best)
-	frac := 1.0
-	if !cool.Fitted() {
-		frac = float64(steps) / max(1, lamSteps)
+}
+
+// planNext plans step st+1 after done iterations (worker 0).
+func (r *sspmRun) planNext(st, done int64) {
+	next := saStep{}
+	if r.nextT > r.p.TEnd {
+		a, k := r.cool.Next(r.nextT, done, time.Since(r.coolStart))
+		next = saStep{r.nextT, k}
+		r.nextT *= a
 	}
-	c.snapshot(s.current(nil), s.cur, steps, frac, 0)
-	p.Workers = w
-	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: toInt(c.best), Moves: c.totalMoves(), Steps: steps, Start: start, Stopped: c.stopped.Load(), Device: deviceName(w)})
-	res.Schedule = run
-	return res, err
+	r.plan[(st+1)&1] = next
 }
 
 func init() {

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -13,7 +14,7 @@ import (
 // run is still deterministic, valid, and improves on its random start.
 func TestSSPMParallelPath(t *testing.T) {
 	in := uniformInstance(120, 11)
-	p := solver.Params{Seed: 5, Workers: 2, Threads: 2 * minMovesPerWorker, T0: 100, TEnd: 1, Alpha: 0.7, Sweeps: 2}
+	p := solver.Params{Seed: 5, Workers: 2, Extra: map[string]string{"threads": fmt.Sprint(2 * minMovesPerWorker), "t0": "100", "tend": "1", "alpha": "0.7", "sweeps": "2"}}
 	a := solve(t, "sspm", in, p, nil)
 	b := solve(t, "sspm", in, p, nil)
 	if a.Length != b.Length || !slices.Equal(a.Tour, b.Tour) {
@@ -27,7 +28,7 @@ func TestSSPMParallelPath(t *testing.T) {
 		t.Fatalf("no improvement over a random tour: %d >= %d", a.Length, random)
 	}
 	// Small Pm runs on one core: the moves of an iteration are not split.
-	p.Threads = 8
+	p = withOpts(p, "threads=8")
 	if c := solve(t, "sspm", in, p, nil); c.Params.Workers != 1 {
 		t.Fatalf("Pm=8 split over %d workers", c.Params.Workers)
 	}
@@ -37,7 +38,7 @@ func TestSSPMParallelPath(t *testing.T) {
 // ends in its descent: the report says so and the tour is valid.
 func TestSSPMParallelFitted(t *testing.T) {
 	in := uniformInstance(200, 12)
-	p := solver.Params{Seed: 5, Workers: 2, Threads: 2 * minMovesPerWorker, TimeLimit: 300 * time.Millisecond}
+	p := solver.Params{Seed: 5, Workers: 2, TimeLimit: 300 * time.Millisecond, Extra: map[string]string{"threads": fmt.Sprint(2 * minMovesPerWorker)}}
 	r := solve(t, "sspm", in, p, nil)
 	if r.Params.Workers != 2 {
 		t.Fatalf("parallel path not taken: %d workers", r.Params.Workers)

@@ -14,19 +14,16 @@ const (
 	OptTenure = "tenure"
 )
 
-// swapMoveIndex is the index of the swap of positions i < j in row order
-// (row i holds (i, i+1) .. (i, n-1)): the tabu list's slot of the move, the
-// same numbering as the GPU kernel's.
+// swapMoveIndex is the row-order index of the swap of positions i < j:
+// its tabu slot, numbered as the GPU kernel's.
 func swapMoveIndex(n, i, j int) int {
 	return i*(2*n-1-i)/2 + j - i - 1
 }
 
-// swapTabu is a tabu search over the pair-exchange neighbourhood: every
-// iteration evaluates all n(n-1)/2 swaps and applies the best admissible
-// one, improving or not. A swap of positions (i, j) made at iteration it
-// is tabu until iteration it+1+tenure (until[k] holds that iteration); a
-// tabu swap is admissible when it gives a tour shorter than the best so
-// far (aspiration). Ties go to the first pair in row order, as on the GPU.
+// swapTabu is a tabu search over the pair-exchange neighbourhood: each
+// iteration applies the best admissible swap, improving or not. A swap
+// made at iteration it is tabu until it+1+tenure (until[k]) unless it
+// beats the best (aspiration); ties go to the first pair in row order.
 type swapTabu struct {
 	d      *tour.Dist
 	n      int
@@ -59,15 +56,8 @@ func (s *swapTabu) admissible(k int, delta int64) bool {
 }
 
 // choose returns the best admissible swap (ok false when every swap is
-// tabu).
-//
-// Along row i (the swaps (i, j), j rising) the move needs d(ap, t[j]),
-// d(an, t[j]), d(a, t[j-1]) and d(a, t[j+1]) with a = t[i], ap and an its
-// tour neighbours: three rows of distances from one city to the tour's
-// cities, P, A and N. Row i+1's P is row i's A and its A row i's N, so
-// each row fills one new distance row and a move costs four reads instead
-// of four distance look-ups in scattered places (the same deltas, so the
-// same choices, as pricing each swap with swapDelta).
+// tabu), pricing row i from three rows of distances (P, A, N) that shift
+// from row to row, the same deltas as swapDelta.
 func (s *swapTabu) choose() (best int64, bi, bj int, ok bool) {
 	n, t, d := s.n, s.t, s.d
 	for j := range t {
@@ -140,9 +130,7 @@ func (s *swapTabu) step() bool {
 }
 
 // solveSwapTabu is swap-climb with the tabu option: one tabu search of
-// iters iterations on one core from the start tour (Params.Start, else a
-// random tour of the seed), stopped early by the time limit, the context
-// or the target. Steps counts the iterations, Moves the swaps evaluated.
+// iters iterations on one core from the start tour or a random one.
 func solveSwapTabu(r *climbRun, iters, tenure int) (solver.Result, error) {
 	c := r.c
 	var t []int32

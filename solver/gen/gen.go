@@ -1,11 +1,7 @@
-// Package gen generates random and structured EUC_2D instances for tests,
-// benchmarks and the bundled samples. Two kinds have a known optimum that
-// is proved, not guessed: points on a circle (the angular order) and an
-// even grid (a serpentine tour of unit steps).
-//
-// Every coordinate is an integer, so an instance written to a TSPLIB file
-// and read back has exactly the same distances, and the stated optimum
-// holds for the file as well as for the generated Instance.
+// Package gen generates EUC_2D instances with integer coordinates (so a
+// written file keeps the distances) for tests, benchmarks and samples; the
+// circle (angular order) and the even grid (a serpentine) have a proved
+// optimum.
 package gen
 
 import (
@@ -32,13 +28,10 @@ const MaxCircle = 20000
 // MaxN bounds every kind, so a typo cannot ask for gigabytes.
 const MaxN = 10_000_000
 
-// Generate returns an EUC_2D instance of the given kind with n cities from
-// the seed. Kinds: uniform (points uniform in a square), clustered
-// (Gaussian clusters of about 100 points), circle (points on a circle in
-// angular order) and grid (rows × cols points, n = rows*cols with an even
-// side). For circle and grid, Optimum is set to the exact TSPLIB length
-// of the known optimal tour (see OptimalTour) and also stated in the
-// COMMENT. The same (kind, n, seed) always gives the same instance.
+// Generate returns the EUC_2D instance of kind (uniform in a square,
+// clustered in Gaussian clusters of about 100, circle or grid) with n
+// cities from seed; circle and grid carry their Optimum, also in the
+// COMMENT.
 func Generate(kind string, n int, seed uint64) (*solver.Instance, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("gen: n must be at least 1, got %d", n)
@@ -183,11 +176,9 @@ func OptimalTour(kind string, n int) ([]int, error) {
 	return nil, fmt.Errorf("gen: no known optimal tour for kind %q", kind)
 }
 
-// GridShape returns the layout Generate uses for a grid of n points: the
-// factorisation rows × cols = n closest to a square with rows even and
-// both sides at least 2. Such a grid has a tour of n unit steps, which is
-// optimal because no two points are closer than one step. An n with no
-// such factorisation (odd n, or n < 4) is an error.
+// GridShape returns the grid Generate uses for n points: rows × cols = n
+// closest to a square, rows even, both at least 2, so that a tour of n
+// unit steps (optimal: no points are closer) exists; else an error.
 func GridShape(n int) (rows, cols int, err error) {
 	if n < 4 || n%2 != 0 {
 		return 0, 0, fmt.Errorf("gen: grid needs an even n of at least 4 (rows × cols with an even side, so the optimum is n·%d), got %d", GridSpacing, n)

@@ -1,20 +1,10 @@
 // Package neighbor finds the cities near each city: candidate lists for
-// local search (the k nearest, or the nearest in each quadrant), a k-d
-// tree over the plane for 2-D Euclidean-like metrics (flat arrays, leaves
-// of a few points, built and searched on all cores; each city's search
-// starts at its own leaf and climbs), and a shrinking point set on a
-// bucket grid that answers "nearest remaining city" during construction.
-// Other metrics are searched by brute force.
-//
-// Every list is exact in the instance's TSPLIB metric: geometric searches
-// only choose which cities to compare, the order comes from
-// solver.Instance.Dist. Lists are repeatable: ties are broken by city
-// index, the k-d searches prune by bounding boxes alone (what they keep
-// does not depend on the tree's shape; the tree is the same on every build
-// anyway), and the parallel loops only split the cities among goroutines,
-// so the same instance and k give the same lists on any machine. The
-// Context variants give up when the context is done, so that an engine's
-// set-up honours its deadline.
+// local search (the k nearest, or the nearest in each quadrant) from a k-d
+// tree for 2-D Euclidean-like metrics and by brute force otherwise, and a
+// shrinking point set that answers "nearest remaining city" during
+// construction. Lists are exact in the TSPLIB metric and repeatable (ties
+// by city index, on any number of cores); the Context variants give up
+// when the context is done.
 //
 // References:
 //

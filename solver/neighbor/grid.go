@@ -7,11 +7,9 @@ import (
 )
 
 // PointSet is a shrinking set of cities that answers "nearest member to
-// city c". For Euclidean-like 2-D instances it buckets the members in a
-// uniform grid of about two members per cell and searches rings of cells
-// outwards (Bentley 1992 uses the same idea, "semidynamic" point sets);
-// the grid is rebuilt smaller as members leave, so a search never walks
-// mostly empty cells. For other instances it scans the members linearly.
+// city c": for Euclidean-like instances from a grid of about two members
+// a cell, searched ring by ring and rebuilt as members leave (Bentley
+// 1992's semidynamic point sets), else by a linear scan.
 type PointSet struct {
 	in      *solver.Instance
 	members []int32 // compact list of members (linear mode and rebuilds)
@@ -124,12 +122,8 @@ func (s *PointSet) Remove(c int) {
 }
 
 // Nearest returns a member nearest to city c by the exact metric (c
-// itself excluded), or -1 when there is none. Which one among ties is
-// unspecified but not random: it follows from the cities the set was
-// made with and the order they were removed in, so that a construction
-// repeats exactly. (Breaking ties by index would cost a scan of all the
-// members that share c's point, where the first one found ends the
-// search now.)
+// excluded), or -1 when there is none; among ties, one that follows from
+// the set's history, so that a construction repeats exactly.
 func (s *PointSet) Nearest(c int) int {
 	if !s.grid {
 		best, bd := -1, int64(math.MaxInt64)
@@ -154,9 +148,7 @@ func (s *PointSet) Nearest(c int) int {
 	best, bd := -1, math.Inf(1)
 	maxR := max(s.nx, s.ny)
 	for r := 0; r <= maxR; r++ {
-		// Cells in ring r are at least (r-1)*cell away from (x, y),
-		// which lies somewhere inside its own cell (or is clamped to the
-		// border, which only brings the grid nearer).
+		// Cells in ring r are at least (r-1)*cell away from (x, y).
 		if best >= 0 {
 			lb := float64(r-1) * s.cell
 			if lb > 0 && lb*lb > bd {

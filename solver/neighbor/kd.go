@@ -9,18 +9,12 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// kdTree is a k-d tree over the plane laid out flat: the points in tree
-// order in one array, so that every leaf's points are contiguous, and
-// the nodes in preorder in another, each with the bounding box of its
-// points and their smallest city index. A node splits its points at
-// their exact median along the wider side of its box, in the total
-// order of kdLess; leaves hold at most kdLeaf points.
-//
-// The searches below prune by the boxes alone and keep points in the
-// total order (squared distance, city index), so what they return is a
-// function of the point set, whatever the tree's shape or the order of
-// the visit; the tree is the same on every build anyway (the selection
-// is deterministic).
+// kdTree is a k-d tree laid out flat: points in tree order (each leaf's
+// contiguous), nodes in preorder with their bounding box and smallest
+// city index, split at the exact median (kdLess) of the box's wider side.
+// Searches prune by boxes alone and keep points in the total order
+// (squared distance, city index), so their answer depends on the point
+// set only.
 type kdTree struct {
 	pts    []kdPoint
 	nodes  []kdNode
@@ -42,10 +36,8 @@ type kdNode struct {
 	minID                  int32
 }
 
-// kdLeaf bounds the points of a leaf. Scanning a few contiguous points
-// costs less than visiting more nodes: for Nearest and Quadrant on a
-// million uniform cities and on pla85900, leaves of 4, 8 and 16 points
-// came within a few per cent of each other, 32 was slower.
+// kdLeaf bounds the points of a leaf: scanning a few contiguous points
+// costs less than visiting more nodes (measured in docs/PERF.md).
 const kdLeaf = 8
 
 // kdParallelAbove is the size of a subtree above which its two halves
@@ -141,10 +133,9 @@ func kdLess(a, b *kdPoint, byY bool) bool {
 	return a.id < b.id
 }
 
-// kdSelect reorders p so that its m-th point in kdLess's order is at m,
-// the lesser before it and the greater after: quickselect with a
-// median-of-three pivot, which falls back to sorting the rest after
-// 2·log₂(len(p)) rounds so that no input takes quadratic time.
+// kdSelect puts the m-th point of p in kdLess's order at m, the lesser
+// before it: quickselect (median of three) that sorts the rest after
+// 2·log₂(len(p)) rounds, so that no input takes quadratic time.
 func kdSelect(p []kdPoint, m int, byY bool) {
 	lo, hi := 0, len(p)-1
 	for rounds := 2 * bits.Len(uint(len(p))); hi > lo; rounds-- {
@@ -205,48 +196,50 @@ type kdVisit struct {
 	d2 float64
 }
 
-// inside returns the squared distance from (x, y), a point inside node
-// nd's box, to the nearest side of the box. No point outside nd's
-// subtree is nearer to (x, y) than that: the tree's splits are lines,
-// and every point on the other side of one lies at least as far as the
-// line, which is no nearer than the box side it bounds.
+// inside returns the squared distance from (x, y), inside nd's box, to
+// the box's nearest side: no point outside nd's subtree is nearer, as the
+// splits between them lie beyond that side.
 func (nd *kdNode) inside(x, y float64) float64 {
 	m := min(x-nd.minX, nd.maxX-x, y-nd.minY, nd.maxY-y)
 	return m * m
 }
 
-// nearestFrom offers h every point of the tree but self (a city index,
-// -1 for none) that may come before what h keeps, for a query (x, y)
-// inside leaf: the leaf first, then the subtrees beside its ancestors,
-// going up until h's farthest kept point lies inside the box searched
-// so far. stack is scratch space, returned for reuse.
-func (t *kdTree) nearestFrom(leaf int32, x, y float64, self int32, h *sortedKeep, stack []kdVisit) []kdVisit {
+// kdKeeper is what a search keeps (as gonum's kdtree.Keeper): the
+// search offers it leaves and skips the subtrees it rules out.
+type kdKeeper interface {
+	// skips reports whether no point of node nd, whose box is d2 from
+	// (x, y), can be kept.
+	skips(nd *kdNode, x, y, d2 float64) bool
+	// keepAll offers the points of pts but self.
+	keepAll(pts []kdPoint, x, y float64, self int32)
+	// radius2 is the squared distance beyond which nothing more is kept.
+	radius2() float64
+}
+
+var _, _ kdKeeper = (*sortedKeep)(nil), (*quadKeeper)(nil)
+
+// searchFrom offers k the points but self (-1: none) near (x, y), inside
+// leaf: the leaf, then its ancestors' other subtrees until k's radius lies
+// inside the box searched; stack is scratch space, returned for reuse.
+func (t *kdTree) searchFrom(leaf int32, x, y float64, self int32, k kdKeeper, stack []kdVisit) []kdVisit {
 	nd := &t.nodes[leaf]
-	for _, p := range t.pts[nd.lo:nd.hi] {
-		if p.id != self {
-			dx, dy := p.x-x, p.y-y
-			if d2 := dx*dx + dy*dy; !h.excludes(d2, p.id) {
-				h.insert(d2, p.id)
-			}
-		}
-	}
+	k.keepAll(t.pts[nd.lo:nd.hi], x, y, self)
 	for c, a := leaf, nd.parent; a >= 0; c, a = a, t.nodes[a].parent {
-		if t.nodes[c].inside(x, y) > h.radius2() {
+		if t.nodes[c].inside(x, y) > k.radius2() {
 			break
 		}
 		s := a + 1 // c's sibling
 		if s == c {
 			s = t.nodes[a].right
 		}
-		stack = t.nearest(s, t.nodes[s].boxDist2(x, y), x, y, self, h, stack)
+		stack = t.search(s, t.nodes[s].boxDist2(x, y), x, y, self, k, stack)
 	}
 	return stack
 }
 
-// nearest offers h every point of the subtree at node root, whose box
-// is d2 from (x, y), but self that may come before what h keeps, nearer
-// boxes first.
-func (t *kdTree) nearest(root int32, d2, x, y float64, self int32, h *sortedKeep, stack []kdVisit) []kdVisit {
+// search offers k every point of the subtree at node root, whose box is
+// d2 from (x, y), but self that k may keep, nearer boxes first.
+func (t *kdTree) search(root int32, d2, x, y float64, self int32, k kdKeeper, stack []kdVisit) []kdVisit {
 	stack = append(stack[:0], kdVisit{root, d2})
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
@@ -254,18 +247,11 @@ func (t *kdTree) nearest(root int32, d2, x, y float64, self int32, h *sortedKeep
 		n, d2 := v.n, v.d2
 		for {
 			nd := &t.nodes[n]
-			if h.excludes(d2, nd.minID) {
+			if k.skips(nd, x, y, d2) {
 				break
 			}
 			if nd.right == 0 {
-				for _, p := range t.pts[nd.lo:nd.hi] {
-					if p.id != self {
-						dx, dy := p.x-x, p.y-y
-						if d2 := dx*dx + dy*dy; !h.excludes(d2, p.id) {
-							h.insert(d2, p.id)
-						}
-					}
-				}
+				k.keepAll(t.pts[nd.lo:nd.hi], x, y, self)
 				break
 			}
 			l, r := n+1, nd.right
@@ -287,12 +273,9 @@ type quadKeeper struct {
 	all sortedKeep // the nearest of any quadrant, to fill up with
 }
 
-// excludes reports whether no point of node nd, at squared distance d2
-// from (x, y) or more, can be kept: not among the nearest of all, nor
-// in any quadrant the box meets. This keeps searches short when a
-// quadrant is empty (a city on the hull, collinear cities), where that
-// quadrant never fills.
-func (k *quadKeeper) excludes(nd *kdNode, x, y, d2 float64) bool {
+// skips asks only the quadrants nd's box meets, so that a quadrant that
+// never fills (a city on the hull) does not make the search exhaustive.
+func (k *quadKeeper) skips(nd *kdNode, x, y, d2 float64) bool {
 	if !k.all.excludes(d2, nd.minID) {
 		return false
 	}
@@ -309,7 +292,6 @@ func (k *quadKeeper) excludes(nd *kdNode, x, y, d2 float64) bool {
 	return true
 }
 
-// keepAll offers k the points of pts but self.
 func (k *quadKeeper) keepAll(pts []kdPoint, x, y float64, self int32) {
 	for _, p := range pts {
 		if p.id != self {
@@ -325,8 +307,6 @@ func (k *quadKeeper) keepAll(pts []kdPoint, x, y float64, self int32) {
 	}
 }
 
-// radius2 returns the squared distance beyond which k keeps nothing
-// more, +Inf while a quadrant or the nearest of all is not full.
 func (k *quadKeeper) radius2() float64 {
 	r := k.all.radius2()
 	for q := range k.h {
@@ -335,55 +315,9 @@ func (k *quadKeeper) radius2() float64 {
 	return r
 }
 
-// quadrantsFrom is nearestFrom for a quadKeeper.
-func (t *kdTree) quadrantsFrom(leaf int32, x, y float64, self int32, k *quadKeeper, stack []kdVisit) []kdVisit {
-	nd := &t.nodes[leaf]
-	k.keepAll(t.pts[nd.lo:nd.hi], x, y, self)
-	for c, a := leaf, nd.parent; a >= 0; c, a = a, t.nodes[a].parent {
-		if t.nodes[c].inside(x, y) > k.radius2() {
-			break
-		}
-		s := a + 1 // c's sibling
-		if s == c {
-			s = t.nodes[a].right
-		}
-		stack = t.quadrants(s, t.nodes[s].boxDist2(x, y), x, y, self, k, stack)
-	}
-	return stack
-}
-
-// quadrants is nearest for a quadKeeper.
-func (t *kdTree) quadrants(root int32, d2, x, y float64, self int32, k *quadKeeper, stack []kdVisit) []kdVisit {
-	stack = append(stack[:0], kdVisit{root, d2})
-	for len(stack) > 0 {
-		v := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		n, d2 := v.n, v.d2
-		for {
-			nd := &t.nodes[n]
-			if k.excludes(nd, x, y, d2) {
-				break
-			}
-			if nd.right == 0 {
-				k.keepAll(t.pts[nd.lo:nd.hi], x, y, self)
-				break
-			}
-			l, r := n+1, nd.right
-			dl, dr := t.nodes[l].boxDist2(x, y), t.nodes[r].boxDist2(x, y)
-			if dr < dl {
-				l, r, dl, dr = r, l, dr, dl
-			}
-			stack = append(stack, kdVisit{r, dr})
-			n, d2 = l, dl
-		}
-	}
-	return stack
-}
-
-// sortedKeep keeps the max nearest points offered, ties by city index,
-// in a slice sorted by (squared distance, index). Insertion into a short
-// sorted slice is cheaper than a heap here: most offers end at the first
-// test against the last kept.
+// sortedKeep keeps the max nearest points offered in a slice sorted by
+// (squared distance, index): cheaper than a heap, as most offers end at
+// the test against the last kept.
 type sortedKeep struct {
 	d   []float64
 	id  []int32
@@ -419,9 +353,21 @@ func (h *sortedKeep) excludes(d2 float64, id int32) bool {
 	return n == 0 || d2 > h.d[n-1] || (d2 == h.d[n-1] && id > h.id[n-1])
 }
 
+func (h *sortedKeep) skips(nd *kdNode, _, _, d2 float64) bool { return h.excludes(d2, nd.minID) }
+
+func (h *sortedKeep) keepAll(pts []kdPoint, x, y float64, self int32) {
+	for _, p := range pts {
+		if p.id != self {
+			dx, dy := p.x-x, p.y-y
+			if d2 := dx*dx + dy*dy; !h.excludes(d2, p.id) {
+				h.insert(d2, p.id)
+			}
+		}
+	}
+}
+
 // insert adds the point id at squared distance d2, which h does not
-// exclude. The searches test excludes first, inlined: most offers end
-// there.
+// exclude (tested first, inlined: most offers end there).
 func (h *sortedKeep) insert(d2 float64, id int32) {
 	n := len(h.d)
 	if n < h.max {

@@ -9,9 +9,8 @@ import (
 	"github.com/tsplab/tsplab/solver/internal/parallel"
 )
 
-// Lists holds K candidate neighbours for every city, row-major: the
-// candidates of city i are List[i*K : (i+1)*K], ascending by the exact
-// TSPLIB distance in.Dist(i, ·) (ties by city index), never i itself.
+// Lists holds K candidates per city: city i's are List[i*K : (i+1)*K],
+// ascending by exact distance (ties by index), never i itself.
 type Lists struct {
 	K    int
 	List []int32
@@ -34,10 +33,9 @@ func (nb *Lists) Contains(i, j int) bool {
 	return slices.Contains(nb.Of(i), int32(j))
 }
 
-// EuclidLike reports whether the instance's distance is a non-decreasing
-// function of the Euclidean distance between 2-D coordinates (EUC_2D,
-// CEIL_2D, ATT), so that geometric searches over the plane find the
-// exact-metric nearest cities.
+// EuclidLike reports whether the metric is a non-decreasing function of
+// the plane's distance (EUC_2D, CEIL_2D, ATT), so that geometric searches
+// find the nearest cities.
 func EuclidLike(in *solver.Instance) bool {
 	switch in.Metric {
 	case solver.Euc2D, solver.Ceil2D, solver.Att:
@@ -46,15 +44,10 @@ func EuclidLike(in *solver.Instance) bool {
 	return false
 }
 
-// Nearest returns the k nearest cities of every city (k is
-// clipped to n-1; k < 0 counts as 0). For the 2-D Euclidean-like metrics
-// (EUC_2D, CEIL_2D, ATT) the candidates are the k nearest in the plane,
-// ties by city index, found in a k-d tree and sorted by the exact metric;
-// every other instance (EXPLICIT, GEO, 3-D, MAN_2D, MAX_2D) is searched
-// by brute force in O(n²) for the k nearest by the exact metric, ties by
-// index. Both run on all cores; the lists depend on the instance and k
-// alone, never on the number of cores or goroutines, so that runs with a
-// seed repeat.
+// Nearest returns the k nearest cities of every city (k clipped to
+// 0..n-1): for EUC_2D, CEIL_2D and ATT the k nearest in the plane from a
+// k-d tree, else the k nearest by the exact metric in O(n²); either way
+// sorted by the exact metric, ties by index, on all cores.
 func Nearest(in *solver.Instance, k int) *Lists {
 	nb, _ := NearestContext(context.Background(), in, k)
 	return nb
@@ -74,9 +67,7 @@ func NearestContext(ctx context.Context, in *solver.Instance, k int) (*Lists, er
 		if err != nil {
 			return nil, err
 		}
-		// Cities are taken leaf by leaf in the tree's order, so that a
-		// goroutine's chunk of queries searches one region of the plane
-		// (and of memory), each from its own leaf.
+		// Leaf by leaf: a goroutine's queries stay in one region of memory.
 		err = parallel.ForContext(ctx, len(tree.leaves), func(lo, hi int) {
 			keep := newSortedKeep(k)
 			var stack []kdVisit
@@ -85,7 +76,7 @@ func NearestContext(ctx context.Context, in *solver.Instance, k int) (*Lists, er
 				nd := &tree.nodes[leaf]
 				for _, p := range tree.pts[nd.lo:nd.hi] {
 					keep.reset()
-					stack = tree.nearestFrom(leaf, p.x, p.y, p.id, &keep, stack)
+					stack = tree.searchFrom(leaf, p.x, p.y, p.id, &keep, stack)
 					row := nb.List[int(p.id)*k : (int(p.id)+1)*k]
 					copy(row, keep.id)
 					buf = sortByDistBuf(in, int(p.id), row, buf)
@@ -119,15 +110,12 @@ func NearestContext(ctx context.Context, in *solver.Instance, k int) (*Lists, er
 	return nb, nil
 }
 
-// Quadrant returns k candidates per city: the k/4 nearest in each
-// of the four quadrants around the city (dx ≥ 0 or < 0 times dy ≥ 0 or
-// < 0; coincident cities count as the first quadrant), filled up to k with
-// the nearest cities not yet chosen, sorted by the exact metric. Nearest
-// means nearest in the plane, ties by city index, as for Nearest; the
-// lists are as repeatable as Nearest's. Quadrant candidates help on
-// clustered instances, where plain nearest neighbours never leave a
-// cluster (Johnson & McGeoch 1997, section 3.3). For instances without
-// 2-D Euclidean-like coordinates it equals Nearest.
+// Quadrant returns k candidates per city: the k/4 nearest in each of the
+// four quadrants around it (coincident cities in the first), filled up
+// with the nearest others, sorted as Nearest's; they help on clustered
+// instances, where nearest neighbours never leave a cluster (Johnson &
+// McGeoch 1997, section 3.3). Without 2-D Euclidean-like coordinates it
+// equals Nearest.
 func Quadrant(in *solver.Instance, k int) *Lists {
 	nb, _ := QuadrantContext(context.Background(), in, k)
 	return nb
@@ -140,11 +128,9 @@ func QuadrantContext(ctx context.Context, in *solver.Instance, k int) (*Lists, e
 	return quad, err
 }
 
-// NearestQuadrantContext returns NearestContext(ctx, in, k) and
-// QuadrantContext(ctx, in, k) together, at about the cost of the
-// quadrant lists alone: for Euclidean-like instances one search finds
-// both (the quadrant search keeps the k nearest of all to fill up with).
-// The two are separate Lists even where they are equal.
+// NearestQuadrantContext returns NearestContext and QuadrantContext of
+// (in, k), separate even where equal, from one search at about the cost
+// of the quadrant lists alone.
 func NearestQuadrantContext(ctx context.Context, in *solver.Instance, k int) (nearest, quad *Lists, err error) {
 	quad, nearest, err = quadrantLists(ctx, in, k, true)
 	if err != nil {
@@ -191,7 +177,7 @@ func quadrantLists(ctx context.Context, in *solver.Instance, k int, withNearest 
 				for q := range keep.h {
 					keep.h[q].reset()
 				}
-				stack = tree.quadrantsFrom(leaf, p.x, p.y, p.id, keep, stack)
+				stack = tree.searchFrom(leaf, p.x, p.y, p.id, keep, stack)
 				chosen := quad.List[i*k : i*k : (i+1)*k]
 				for _, h := range keep.h {
 					chosen = append(chosen, h.id...)
@@ -230,9 +216,8 @@ func sortByDist(in *solver.Instance, i int, cs []int32) {
 	sortByDistBuf(in, i, cs, buf[:0])
 }
 
-// sortByDistBuf is sortByDist with scratch space, returned for reuse.
-// Lists are short and, coming from a search by squared distance, nearly
-// sorted already: insertion sort.
+// sortByDistBuf is sortByDist with scratch space, returned for reuse: an
+// insertion sort, as the lists are short and nearly sorted.
 func sortByDistBuf(in *solver.Instance, i int, cs []int32, buf []distEntry) []distEntry {
 	es := buf[:0]
 	for _, c := range cs {
@@ -251,11 +236,9 @@ func sortByDistBuf(in *solver.Instance, i int, cs []int32, buf []distEntry) []di
 	return es
 }
 
-// Await runs fn, a step that cannot stop part-way (building a k-d tree,
-// sorting), and returns its result, or ctx's error as soon as ctx is
-// done. A step given up on finishes in the background and its result is
-// dropped: the caller returns in time, at the cost of that step's
-// remaining work.
+// Await runs fn, a step that cannot stop part-way, and returns its result,
+// or ctx's error as soon as ctx is done (fn then finishes in the
+// background, its result dropped).
 func Await[T any](ctx context.Context, fn func() T) (T, error) {
 	var zero T
 	if err := ctx.Err(); err != nil {
@@ -274,13 +257,10 @@ func Await[T any](ctx context.Context, fn func() T) (T, error) {
 	}
 }
 
-// Among calls visit(e, c) for every city e of cities and each city c
-// among its about k nearest others in cities (the k nearest by the exact
-// metric; for Euclidean-like instances, the k+1 nearest by the plane's
-// distance, e itself left out; ties by city index in both). It searches a
-// k-d tree of the subset for Euclidean-like instances and scans the
-// subset otherwise. The cities each city visits depend on the set of
-// cities alone, not on the order they are listed in.
+// Among calls visit(e, c) for every city e of cities and each c among its
+// about k nearest others in cities (Euclidean-like: the k+1 nearest in the
+// plane, e left out; else the k nearest by the metric; ties by index), a
+// function of the set of cities alone.
 func Among(in *solver.Instance, cities []int32, k int, visit func(e, c int32)) {
 	if k <= 0 {
 		return
@@ -292,7 +272,7 @@ func Among(in *solver.Instance, cities []int32, k int, visit func(e, c int32)) {
 		for _, e := range cities {
 			keep.reset()
 			if len(tree.nodes) > 0 {
-				stack = tree.nearest(0, 0, in.X[e], in.Y[e], -1, &keep, stack)
+				stack = tree.search(0, 0, in.X[e], in.Y[e], -1, &keep, stack)
 			}
 			for _, c := range keep.id {
 				if c != e {
@@ -316,9 +296,7 @@ func Among(in *solver.Instance, cities []int32, k int, visit func(e, c int32)) {
 	}
 }
 
-// distHeap is a bounded max-heap of (distance, city) on container/heap,
-// used to keep the k smallest while scanning: the farthest kept is at the
-// top.
+// distHeap is a max-heap of (distance, city) that keeps the k nearest.
 type distHeap []distEntry
 
 type distEntry struct {

@@ -1,15 +1,14 @@
 // Package session runs one engine on one instance as a session the user
-// steers: start, pause, step one sync interval, resume from the best tour
-// at the temperature reached, stop, reset. It turns the engine's
-// snapshots into at most 30 progress updates a second with counters summed
-// over the session's segments. It knows nothing of the user interface:
-// the desktop app drives it, and the command line can too.
+// steers (start, pause, step one sync interval, resume, stop, reset),
+// turning its snapshots into at most 30 updates a second with counters
+// summed over the session's segments; it knows nothing of the UI.
 package session
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -73,16 +72,11 @@ type Progress struct {
 // MovesPerSecond is the run's solution space exploration speed.
 func (p Progress) MovesPerSecond() float64 { return solver.MovesPerSecond(p.Moves, p.Elapsed) }
 
-// Runner runs one engine on one instance and turns its snapshots into
-// at most 30 updates a second. Pause, Step and Resume are built on the
-// engine interface alone: Pause cancels the running Solve and keeps its
-// best tour, temperature and counters; Resume starts a new Solve from the
-// best tour (Params.Start) at the temperature reached (Params.T0) with the
-// rest of the time budget; Step does the same but cancels the new Solve
-// once it reports K more temperature steps (one PSPM sync interval), then
-// pauses. Its methods are safe for concurrent use; OnUpdate is called from
-// the runner's own goroutine (a user interface hands it to its own
-// event loop).
+// Runner runs one engine on one instance. Pause cancels the Solve and
+// keeps its best tour, temperature and counters; Resume starts a new Solve
+// from there (Params.Start, option t0) with the rest of the budget; Step
+// also pauses after K temperature steps. Its methods are safe for
+// concurrent use; OnUpdate is called from the runner's goroutine.
 type Runner struct {
 	// OnUpdate receives every update, at most one per UpdateInterval,
 	// and a final one when a segment ends.
@@ -150,13 +144,6 @@ func (r *Runner) Result() (solver.Result, bool) {
 	return *r.result, true
 }
 
-// Err returns the error that ended the last segment, if any.
-func (r *Runner) Err() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.err
-}
-
 // Start begins a new run of params on in, forgetting any earlier run.
 // It fails when the runner is running, the engine cannot be resolved or
 // params are outside what the engine can take on in (solver.Validate: a
@@ -190,10 +177,7 @@ func (r *Runner) begin(in *solver.Instance, params solver.Params, step bool) err
 		return errors.New("a run is in progress")
 	}
 	r.in, r.params, r.engine, r.note = in, params, e, note
-	r.moves, r.steps, r.elapsed = 0, 0, 0
-	r.best, r.bestLength, r.temperature = nil, 0, 0
-	r.exact, r.exactLength = nil, 0
-	r.result, r.err = nil, nil
+	r.forget()
 	r.last = Progress{Engine: engineName(e), Note: note}
 	r.launch(step, nil, 0)
 	return nil
@@ -228,20 +212,18 @@ func (r *Runner) cont(step bool) error {
 // launch starts a segment; r.mu is held.
 func (r *Runner) launch(step bool, start []int, left time.Duration) {
 	p := r.params
+	a, _ := solver.AnnealOf(p) // the schedule's defaults, for an annealer
 	if start != nil {
 		p.Start = append([]int(nil), start...)
 		if r.temperature > 0 {
-			p.T0 = r.temperature
-		}
-		if p.TEnd > 0 && p.T0 < p.TEnd {
-			p.T0 = p.TEnd
+			p = p.WithExtra("t0", strconv.FormatFloat(max(r.temperature, a.TEnd), 'g', -1, 64))
 		}
 	}
 	if left > 0 {
 		p.TimeLimit = left
 	}
-	k := int64(p.K)
-	if k <= 0 {
+	k := int64(a.K)
+	if !p.Given("k") {
 		k = 1
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -377,10 +359,8 @@ func (r *Runner) finish(seg int, o solveOutcome) (Progress, bool) {
 		return pr, true
 	}
 	res := o.res
-	// Snapshots' tours and lengths are for display: the result keeps only
-	// tours that came through solver.Finish (this segment's or an earlier
-	// one's), so its length is the exact one, never a length an engine
-	// reported while running.
+	// The result keeps only tours that came through solver.Finish, with
+	// exact lengths, never a snapshot's.
 	if len(res.Tour) == r.in.N && (r.exact == nil || res.Length <= r.exactLength) {
 		r.exact, r.exactLength = res.Tour, res.Length
 	}
@@ -471,12 +451,17 @@ func (r *Runner) Reset() {
 	}
 	r.seg++ // the cancelled segment no longer reports
 	r.state = Idle
+	r.forget()
+	r.last = Progress{}
+	r.mu.Unlock()
+}
+
+// forget drops the run's totals, tours and outcome; r.mu is held.
+func (r *Runner) forget() {
 	r.moves, r.steps, r.elapsed = 0, 0, 0
 	r.best, r.bestLength, r.temperature = nil, 0, 0
 	r.exact, r.exactLength = nil, 0
 	r.result, r.err = nil, nil
-	r.last = Progress{}
-	r.mu.Unlock()
 }
 
 func engineName(e solver.Engine) string { return e.Name() + "/" + e.Backend() }

@@ -2,7 +2,9 @@ package session
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -115,7 +117,7 @@ func TestRunnerPauseResumeStop(t *testing.T) {
 	if err := r.Resume(); err == nil {
 		t.Error("Resume of an idle runner succeeded")
 	}
-	if err := r.Start(in, solver.Params{Algorithm: "fake", Backend: "cpu", TimeLimit: 5 * time.Second, T0: 50, Seed: 1}); err != nil {
+	if err := r.Start(in, solver.Params{Algorithm: "fake", Backend: "cpu", TimeLimit: 5 * time.Second, Seed: 1, Extra: map[string]string{"t0": "50"}}); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "a first update", func() bool { return r.Last().BestLength > 0 })
@@ -141,8 +143,8 @@ func TestRunnerPauseResumeStop(t *testing.T) {
 	if solver.TourLength(in, p.Start) != bestLen {
 		t.Errorf("resumed from a tour of length %d, best was %d", solver.TourLength(in, p.Start), bestLen)
 	}
-	if p.T0 <= 0 || p.T0 >= 50 {
-		t.Errorf("resumed at T0 %v, want the cooled temperature below 50", p.T0)
+	if t0, _ := strconv.ParseFloat(p.Extra["t0"], 64); t0 <= 0 || t0 >= 50 {
+		t.Errorf("resumed at t0 %v, want the cooled temperature below 50", p.Extra["t0"])
 	}
 	if p.TimeLimit <= 0 || p.TimeLimit >= 5*time.Second {
 		t.Errorf("resumed with time limit %v, want what is left of 5s", p.TimeLimit)
@@ -168,7 +170,7 @@ func TestRunnerPauseResumeStop(t *testing.T) {
 func TestRunnerStep(t *testing.T) {
 	in := ring(40)
 	r := NewRunner()
-	if err := r.StepFrom(in, solver.Params{Algorithm: "fake", Backend: "cpu", K: 3, TimeLimit: 10 * time.Second}); err != nil {
+	if err := r.StepFrom(in, solver.Params{Algorithm: "fake", Backend: "cpu", TimeLimit: 10 * time.Second, Extra: map[string]string{"k": "3"}}); err != nil {
 		t.Fatal(err)
 	}
 	r.Wait()
@@ -208,9 +210,9 @@ func TestRunnerErrors(t *testing.T) {
 	// with the CLI's one-line error naming the setting and its range.
 	var pe *solver.ParamError
 	for _, p := range []solver.Params{
-		{Algorithm: "fake", Backend: solver.BackendCPU, Blocks: 1 << 62},
+		{Algorithm: "fake", Backend: solver.BackendCPU, Extra: map[string]string{"blocks": fmt.Sprint(1 << 62)}},
 		{Algorithm: "fake", Backend: solver.BackendCPU, TimeLimit: -time.Second},
-		{Algorithm: "fake", Backend: solver.BackendCPU, T0: 1, TEnd: 5},
+		{Algorithm: "fake", Backend: solver.BackendCPU, Extra: map[string]string{"t0": "1", "tend": "5"}},
 	} {
 		err := r.Start(ring(10), p)
 		if !errors.As(err, &pe) || strings.Contains(err.Error(), "\n") {

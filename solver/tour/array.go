@@ -1,12 +1,8 @@
 package tour
 
-import "fmt"
-
-// Array is a tour stored as the sequence of cities with a position index:
-// Tour[p] is the city at position p and Pos[c] the position of city c, so
-// Next, Prev and Between are O(1) and a 2-opt move costs the length of the
-// shorter side (Bentley 1992). Positions are cyclic: position p and
-// p+n are the same.
+// Array is a tour with a position index: Tour[p] is the city at position
+// p (cyclic) and Pos[c] the position of city c, so that a 2-opt move costs
+// the length of the shorter side (Bentley 1992).
 type Array struct {
 	Tour []int
 	Pos  []int
@@ -62,21 +58,9 @@ func (a *Array) Prev(c int) int {
 	return a.Tour[p]
 }
 
-// Between reports whether b lies on the forward path from x to c, ends
-// included.
-func (a *Array) Between(x, b, c int) bool {
-	px, pb, pc := a.Pos[x], a.Pos[b], a.Pos[c]
-	if px <= pc {
-		return px <= pb && pb <= pc
-	}
-	return pb >= px || pb <= pc
-}
-
-// Reverse2Opt reverses the cities at positions i..j (inclusive, cyclic:
-// i > j wraps around the end). It reverses whichever of that segment and
-// its complement is shorter; both give the same cyclic tour (possibly
-// traversed the other way), so callers must re-read positions through
-// Pos afterwards rather than assume which cities moved.
+// Reverse2Opt reverses positions i..j (inclusive, cyclic) or, when
+// shorter, the complement, which gives the same cycle: callers re-read
+// positions through Pos afterwards.
 func (a *Array) Reverse2Opt(i, j int) {
 	n := len(a.Tour)
 	if n < 2 {
@@ -104,10 +88,8 @@ func (a *Array) Reverse2Opt(i, j int) {
 	}
 }
 
-// Apply2Opt performs the 2-opt move that Delta2Opt(in, a, i, j) prices:
-// edges (t[i], t[i+1]) and (t[j], t[j+1]) become (t[i], t[j]) and
-// (t[i+1], t[j+1]), by reversing positions i+1..j (or the shorter
-// complement). i == j is a no-op.
+// Apply2Opt replaces edges (t[i], t[i+1]) and (t[j], t[j+1]) by (t[i],
+// t[j]) and (t[i+1], t[j+1]); i == j is a no-op.
 func (a *Array) Apply2Opt(i, j int) {
 	if a.wrap(i) == a.wrap(j) {
 		return
@@ -115,24 +97,9 @@ func (a *Array) Apply2Opt(i, j int) {
 	a.Reverse2Opt(i+1, j)
 }
 
-// Swap exchanges the cities at positions i and j.
-func (a *Array) Swap(i, j int) {
-	i, j = a.wrap(i), a.wrap(j)
-	ci, cj := a.Tour[i], a.Tour[j]
-	a.Tour[i], a.Tour[j] = cj, ci
-	a.Pos[cj], a.Pos[ci] = i, j
-}
-
-// Relocate moves city c to between city u and its successor (LWSA's
-// move, Lam et al.), shifting the cities of the shorter side by one. u ==
-// c or u == Prev(c) leave the tour as it is.
-func (a *Array) Relocate(c, u int) { a.OrOpt(a.Pos[c], 1, u, false) }
-
-// OrOpt moves the segment of l cities at positions i..i+l-1 (cyclic) to
-// between city u and its successor, in its own orientation or reversed.
-// It shifts the cities on the shorter side of the move by l. A u inside
-// the segment or just before it (no move) leaves the tour as it is, as
-// does l < 1 or l > n-2.
+// OrOpt moves the l cities at positions i..i+l-1 (cyclic) to between city
+// u and its successor, reversed or not, shifting the shorter side; u in or
+// just before the segment, l < 1 or l > n-2 is no move.
 func (a *Array) OrOpt(i, l, u int, reversed bool) {
 	n := len(a.Tour)
 	if l < 1 || l > n-2 {
@@ -180,29 +147,4 @@ func (a *Array) OrOpt(i, l, u int, reversed bool) {
 		}
 		put(a.wrap(first+k), c)
 	}
-}
-
-// Set replaces the tour by t (same length), reusing the slices.
-func (a *Array) Set(t []int) {
-	if len(t) != len(a.Tour) {
-		a.Tour = make([]int, len(t))
-		a.Pos = make([]int, len(t))
-	}
-	copy(a.Tour, t)
-	for p, c := range a.Tour {
-		a.Pos[c] = p
-	}
-}
-
-// Check verifies that Tour is a permutation and Pos its inverse.
-func (a *Array) Check() error {
-	if len(a.Pos) != len(a.Tour) {
-		return fmt.Errorf("tour has %d cities, position index %d", len(a.Tour), len(a.Pos))
-	}
-	for p, c := range a.Tour {
-		if c < 0 || c >= len(a.Tour) || a.Pos[c] != p {
-			return fmt.Errorf("position %d holds city %d but the index disagrees", p, c)
-		}
-	}
-	return nil
 }

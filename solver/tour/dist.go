@@ -11,16 +11,13 @@ import (
 const MaxMatrixEntries = 1 << 24
 
 // MatrixMaxEUC2D is the largest EUC_2D instance NewDist gives a matrix:
-// beyond it the matrix outgrows the caches and computing the square root
-// from coordinates that stay in L1/L2 is faster (measured with the CPU
-// engines' BenchmarkDist).
+// beyond it square roots from cached coordinates beat a matrix that
+// outgrows the caches (BenchmarkDist).
 const MatrixMaxEUC2D = 1000
 
-// Dist gives the exact TSPLIB distance between two cities, as
-// solver.Instance.Dist does, in the form the moves' deltas read fastest:
-// from a matrix when one fits in a cache-friendly size, computed inline
-// from the coordinates for EUC_2D, else from the instance's distance
-// function. A Dist is read-only and safe for concurrent use.
+// Dist gives the exact TSPLIB distance as solver.Instance.Dist does, read
+// fastest: from a matrix that fits the caches, inline for EUC_2D, else
+// from the instance. It is safe for concurrent use.
 type Dist struct {
 	m    []int32
 	n    int

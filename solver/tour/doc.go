@@ -1,25 +1,8 @@
 // Package tour holds what the engines do to a tour: the array and doubly
-// linked representations and the local-search moves with their O(1)
-// length deltas. Start tours come from package construct, candidate lists
-// from package neighbor.
-//
-// Tours are []int permutations of the cities 0..n-1, closed (the last city
-// connects to the first). Every delta is new length − old length, in the
-// exact integer TSPLIB distances of solver.Instance.Dist (read through
-// Dist, a matrix or inline EUC_2D), so a negative delta is an improvement.
-// This is the one move layer: the CPU engines price their moves with the
-// Delta...Edges functions on their own int32 tours, the simulated
-// annealing engines keep their solution in a Linked, and the Array and
-// Linked forms, property-tested against recomputed lengths, are the
-// oracle the engines' tests compare with.
-//
-// Tours: Array (positions, 2-opt by reversing the shorter side) and
-// Linked (Lam et al.'s doubly linked list). Moves, each a Delta function
-// and an apply method: 2-opt, relocation of one city (LWSA), Or-opt
-// (segments of 1–3 cities, both orientations), pair swap, double bridge.
-// TwoOpt is a complete 2-opt local search with neighbour lists and
-// don't-look bits; Queue is the don't-look-bit queue it and the engines'
-// local searches share.
+// linked forms, the moves' O(1) length deltas (new − old, in the exact
+// TSPLIB distances read through Dist, so negative improves), 2-opt and
+// Or-opt local searches over neighbour lists with don't-look bits, and
+// the Queue those searches and the engines' own share.
 //
 // References:
 //

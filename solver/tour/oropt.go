@@ -5,12 +5,10 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// OrOpt improves a in place with first-improvement Or-opt over the
-// candidate lists nb and don't-look bits (Johnson & McGeoch 1997, section
-// 3.3): for each queued city c, the segments of 1–3 cities starting at c
-// go next to a candidate of either end, in the orientation that joins
-// that end to it. Whole passes repeat until one finds nothing. It returns
-// the total delta (≤ 0) and the moves evaluated.
+// OrOpt improves a in place by first-improvement Or-opt over the candidate
+// lists nb with don't-look bits (Johnson & McGeoch 1997, section 3.3): the
+// segments of 1–3 cities from a queued city go next to a candidate of
+// either end; it returns the total delta (≤ 0) and the moves evaluated.
 func OrOpt(in *solver.Instance, a *Array, nb *neighbor.Lists) (delta, evaluated int64) {
 	return OrOptUntil(in, a, nb, nil)
 }
@@ -24,8 +22,7 @@ func OrOptUntil(in *solver.Instance, a *Array, nb *neighbor.Lists, stop func() b
 		return 0, 0
 	}
 	o := orDescent{a: a, nb: nb, d: LazyDist(in), q: NewQueue(n)}
-	// Don't-look bits miss moves next to cities that changed while asleep:
-	// whole passes repeat until one finds nothing (as TwoOpt does).
+	// Whole passes repeat until one finds nothing, as in TwoOpt.
 	for improved := true; improved; {
 		improved = false
 		for _, c := range a.Tour {

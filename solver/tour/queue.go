@@ -1,9 +1,7 @@
 package tour
 
-// Queue holds the cities a local search still has to look at, those
-// whose "don't look" bit is off (Bentley 1992): a circular FIFO in which
-// a city stands at most once. 2-opt, Or-opt and the CPU engines' local
-// search all drive their passes with it.
+// Queue holds the cities whose "don't look" bit is off (Bentley 1992): a
+// circular FIFO in which a city stands at most once.
 type Queue struct {
 	city       []int32
 	in         []bool

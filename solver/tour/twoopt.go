@@ -5,24 +5,17 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// TwoOpt improves a in place with first-improvement 2-opt over the
-// candidate lists nb, with "don't look" bits (Bentley 1992; Johnson &
-// McGeoch 1997 section 3.3): a queue holds the cities worth looking at,
-// initially all; for city x, each of its two tour edges (x, y) is tried
-// against every candidate c with d(x, c) < d(x, y) (the gain criterion:
-// a move that adds (x, c) can only improve if that edge is shorter than
-// the one it replaces); an improving move is applied at once and its four
-// endpoints go back on the queue. It stops at a local optimum of this
-// neighbourhood (a final pass over all cities confirms it) and returns
-// the total delta (new length − old length, ≤
-// 0) and the number of moves evaluated.
+// TwoOpt improves a in place to a 2-opt local optimum by first
+// improvement over the candidate lists nb with don't-look bits (Bentley
+// 1992; Johnson & McGeoch 1997 section 3.3), trying for each tour edge
+// (x, y) the candidates c with d(x, c) < d(x, y); it returns the total
+// delta (≤ 0) and the moves evaluated.
 func TwoOpt(in *solver.Instance, a *Array, nb *neighbor.Lists) (delta, evaluated int64) {
 	return TwoOptUntil(in, a, nb, nil)
 }
 
 // stopEvery is how many queue pops the descents make between two looks at
-// their stop function: often enough to end a pass over a million cities
-// within milliseconds, seldom enough to cost nothing.
+// their stop function: milliseconds on a million cities, and no cost.
 const stopEvery = 1024
 
 // TwoOptUntil is TwoOpt that also ends, with a valid tour and the exact
@@ -36,9 +29,8 @@ func TwoOptUntil(in *solver.Instance, a *Array, nb *neighbor.Lists, stop func() 
 	dist := LazyDist(in)
 	q := NewQueue(n)
 	push := func(c int) { q.Push(int32(c)) }
-	// Don't-look bits miss moves whose candidate city changed edges
-	// while the looking city slept: repeat whole passes until one finds
-	// nothing, so the result is a true local optimum.
+	// Don't-look bits miss moves next to cities that changed while
+	// asleep: whole passes repeat until one finds nothing.
 	for improved := true; improved; {
 		improved = false
 		for _, c := range a.Tour {

@@ -7,12 +7,8 @@
 // G. Reinelt, "TSPLIB — A Traveling Salesman Problem Library", ORSA
 // Journal on Computing 3(4):376–384, 1991.
 //
-// The reader is written for untrusted input: it streams the file with a
-// bounded token and line length, never sizes memory by the declared
-// DIMENSION before the data backs it, and reports every problem as an
-// *Error naming the file and line. It never panics.
-//
-// Known optima are never tabulated in code: FindOptimum and Load look for an
-// optima.csv beside the instance (or in given directories) and for an
-// optimal tour NAME.opt.tour beside it.
+// The reader is written for untrusted input: bounded tokens and lines,
+// memory backed by data rather than the declared DIMENSION, an *Error
+// naming file and line for every problem, never a panic. Known optima come
+// from optima.csv files and NAME.opt.tour, never from code.
 package tsplib

@@ -2,7 +2,6 @@ package tsplib
 
 import (
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -23,17 +22,9 @@ type Header struct {
 // up to the first section, checked as Read checks them (the same
 // FILE:LINE errors), without reading the data.
 func ReadHeader(path string) (Header, error) {
-	// Stat before Open: opening a FIFO would block until it has a writer.
-	st, err := os.Stat(path)
+	f, err := openRegular(path)
 	if err != nil {
-		return Header{}, fileError(path, err)
-	}
-	if !st.Mode().IsRegular() {
-		return Header{}, &Error{File: path, Msg: "not a regular file"}
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return Header{}, fileError(path, err)
+		return Header{}, err
 	}
 	defer f.Close()
 	return ParseHeader(f, path)

@@ -22,10 +22,8 @@ type token struct {
 	eof  bool
 }
 
-// lexer splits a TSPLIB file into tokens while tracking line numbers. It
-// reads a byte at a time from a buffered reader, so a line of any length
-// costs linear time and at most MaxTokenLength or MaxLineLength bytes of
-// memory.
+// lexer splits a TSPLIB file into tokens with their line numbers, in
+// linear time and bounded memory whatever the line lengths.
 type lexer struct {
 	r    *bufio.Reader
 	file string
@@ -54,10 +52,9 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
-// chunk returns the bytes buffered and not yet consumed, reading more when
-// none are; it returns nil at the end of the input or on a read error
-// (kept in lx.err). Callers scan the chunk and Discard what they consume,
-// so the lexer runs in tight loops over memory rather than a call a byte.
+// chunk returns the buffered bytes not yet consumed, reading more when
+// none are, nil at the end or on a read error (kept in lx.err); callers
+// Discard what they consume.
 func (lx *lexer) chunk() []byte {
 	if lx.err != nil {
 		return nil
@@ -76,23 +73,27 @@ func (lx *lexer) chunk() []byte {
 	return b
 }
 
-// skipSpace skips whitespace, counting newlines.
-func (lx *lexer) skipSpace() {
+// skip skips whitespace, counting newlines (only blanks up to the end of
+// the line when inLine), and returns the next byte, false at the end of
+// the input.
+func (lx *lexer) skip(inLine bool) (byte, bool) {
 	for {
 		b := lx.chunk()
 		if b == nil {
-			return
+			return 0, false
 		}
 		i := 0
-		for i < len(b) && isSpace(b[i]) {
+		for ; i < len(b) && isSpace(b[i]); i++ {
 			if b[i] == '\n' {
+				if inLine {
+					break
+				}
 				lx.line++
 			}
-			i++
 		}
 		lx.r.Discard(i)
 		if i < len(b) {
-			return
+			return b[i], true
 		}
 	}
 }
@@ -130,7 +131,7 @@ func (lx *lexer) nextRaw() (word []byte, line int, eof bool, err error) {
 // scan reads the next word into lx.buf and returns its line, or eof with
 // the line to report the end of the file on.
 func (lx *lexer) scan() (line int, eof bool, err error) {
-	lx.skipSpace()
+	lx.skip(false)
 	line = lx.line
 	lx.buf = lx.buf[:0]
 scan:
@@ -177,20 +178,8 @@ scan:
 // lineDone skips blanks up to the end of the current line and reports
 // whether nothing else is on it. It must not be called with a token peeked.
 func (lx *lexer) lineDone() bool {
-	for {
-		b := lx.chunk()
-		if b == nil {
-			return true
-		}
-		i := 0
-		for i < len(b) && b[i] != '\n' && isSpace(b[i]) {
-			i++
-		}
-		lx.r.Discard(i)
-		if i < len(b) {
-			return b[i] == '\n'
-		}
-	}
+	c, ok := lx.skip(true)
+	return !ok || c == '\n'
 }
 
 // peek returns the next token without consuming it.
@@ -247,30 +236,13 @@ scan:
 // skipColon consumes a ':' if it is the next non-blank byte on the current
 // line, and the blanks before it.
 func (lx *lexer) skipColon() {
-	for {
-		b := lx.chunk()
-		if b == nil {
-			return
-		}
-		i := 0
-		for i < len(b) && b[i] != '\n' && isSpace(b[i]) {
-			i++
-		}
-		if i < len(b) && b[i] == ':' {
-			lx.r.Discard(i + 1)
-			return
-		}
-		lx.r.Discard(i)
-		if i < len(b) {
-			return
-		}
+	if c, ok := lx.skip(true); ok && c == ':' {
+		lx.r.Discard(1)
 	}
 }
 
-// crReader turns a lone '\r' (old Mac line ends) into '\n', so that line
-// numbers count "\n", "\r\n" and "\r" alike; the '\r' of "\r\n" stays
-// and is skipped as a blank. A '\r' that ends one read is held back until
-// the next byte shows which it is.
+// crReader turns a lone '\r' into '\n', so that lines count "\n", "\r\n"
+// and "\r" alike; a '\r' ending a read waits for the next byte.
 type crReader struct {
 	r       io.Reader
 	pending bool // a '\r' held back from the previous read

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -98,15 +99,14 @@ func readCSV(path string) (*csvTable, error) {
 }
 
 // openRegular opens path for reading only when it is a regular file: a
-// FIFO or a device found where a table of optima is looked for would block
-// the open or the read for ever.
+// FIFO or a device would block the open or the read for ever.
 func openRegular(path string) (*os.File, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fileError(path, err)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &Error{File: path, Line: 1, Msg: "not a regular file"}
+		return nil, &Error{File: path, Msg: "not a regular file"}
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -115,10 +115,9 @@ func openRegular(path string) (*os.File, error) {
 	return f, nil
 }
 
-// ReadOptima reads a CSV of known optima: a header row naming the columns,
-// with "name" and "optimum" among them in any order (other columns are
-// ignored), then one row per instance. A row with an empty optimum is
-// skipped; a later row for the same name wins.
+// ReadOptima reads a CSV of known optima: a header naming "name" and
+// "optimum" among any columns, then a row per instance (an empty optimum
+// skipped, a later row winning).
 func ReadOptima(path string) (map[string]int64, error) {
 	tab, err := readCSV(path)
 	if err != nil {
@@ -143,15 +142,23 @@ func ReadOptima(path string) (map[string]int64, error) {
 
 // instanceNames returns the names an instance is known by, best first: the
 // file's base name without .tsp, then its NAME.
-func instanceNames(in *solver.Instance) []string {
+func instanceNames(path, name string) []string {
 	var names []string
-	if in.Path != "" {
-		names = append(names, strings.TrimSuffix(filepath.Base(in.Path), ".tsp"))
+	if path != "" {
+		names = append(names, strings.TrimSuffix(filepath.Base(path), ".tsp"))
 	}
-	if in.Name != "" && (len(names) == 0 || names[0] != in.Name) {
-		names = append(names, in.Name)
+	if name != "" && (len(names) == 0 || names[0] != name) {
+		names = append(names, name)
 	}
 	return names
+}
+
+// withEnv returns dirs and then the directory $TSPLIB_OPTIMA names.
+func withEnv(dirs []string) []string {
+	if d := os.Getenv(OptimaEnv); d != "" {
+		return append(dirs[:len(dirs):len(dirs)], d)
+	}
+	return dirs
 }
 
 // FindOptimum looks up the known optimal tour length of in, without
@@ -160,18 +167,14 @@ func instanceNames(in *solver.Instance) []string {
 // NAME.opt.tour beside in.Path or in an opt/ folder beside it. Names are
 // matched as the file's base name without .tsp first, then in.Name. source
 // is the file the value came from. Unreadable or broken files are skipped.
-// For an instance with fixed edges a table's value is taken, as TSPLIB
-// lists it, for the Hamiltonian path between the fixed edges' ends, and the
-// fixed edges' lengths are added to make it a tour's.
+// For an instance with fixed edges (linhp318) a table lists, as TSPLIB
+// does, the shortest path between their ends: their lengths are added.
 func FindOptimum(in *solver.Instance, dirs ...string) (opt int64, source string, ok bool) {
 	if in == nil {
 		return 0, "", false
 	}
-	if opt, source, ok := tableOptimum(in.Path, instanceNames(in), dirs); ok {
+	if opt, source, ok := tableOptimum(in.Path, instanceNames(in.Path, in.Name), dirs); ok {
 		if fixed := fixedEdgesLength(in); fixed > 0 {
-			// TSPLIB lists, for an instance with fixed edges (linhp318),
-			// the shortest Hamiltonian path between the fixed edge's ends:
-			// a tour is that path closed by the fixed edges.
 			return opt + fixed, fmt.Sprintf("%s (path %d + fixed edges %d)", source, opt, fixed), true
 		}
 		return opt, source, true
@@ -181,7 +184,7 @@ func FindOptimum(in *solver.Instance, dirs ...string) (opt int64, source string,
 	}
 	for _, p := range optTourCandidates(in.Path, in) {
 		tour, err := ReadTour(p, in.N)
-		if err != nil || !hasFixedEdges(in, tour) {
+		if err != nil || in.CheckFixedEdges(tour) != nil {
 			continue
 		}
 		return solver.TourLength(in, tour), p, true
@@ -198,20 +201,11 @@ func fixedEdgesLength(in *solver.Instance) int64 {
 	return l
 }
 
-// KnownOptimum looks up the optimum of the instance file at path in the
-// tables of known optima, as FindOptimum and Load do, without reading the
-// instance: optima.csv beside path, then each of dirs (a directory or a
-// .csv file), then the one $TSPLIB_OPTIMA names. name is the instance's
-// NAME, tried after the file's base name without .tsp ("" to skip it).
+// KnownOptimum looks up the instance file at path in the tables of known
+// optima as Load does, without reading it; name is its NAME, tried after
+// the file's base name ("" to skip it).
 func KnownOptimum(path, name string, dirs ...string) (opt int64, source string, ok bool) {
-	names := []string{strings.TrimSuffix(filepath.Base(path), ".tsp")}
-	if name != "" && name != names[0] {
-		names = append(names, name)
-	}
-	if d := os.Getenv(OptimaEnv); d != "" {
-		dirs = append(dirs[:len(dirs):len(dirs)], d)
-	}
-	return tableOptimum(path, names, dirs)
+	return tableOptimum(path, instanceNames(path, name), withEnv(dirs))
 }
 
 // tableOptimum finds the first of names in optima.csv beside path (when
@@ -245,34 +239,13 @@ func tableOptimum(path string, names, dirs []string) (int64, string, bool) {
 	return 0, "", false
 }
 
-// hasFixedEdges reports whether tour uses every fixed edge of in: an
-// optimal tour of a variant without them says nothing about this one.
-func hasFixedEdges(in *solver.Instance, tour []int) bool {
-	if len(in.FixedEdges) == 0 {
-		return true
-	}
-	n := len(tour)
-	pos := make([]int, n)
-	for i, c := range tour {
-		pos[c] = i
-	}
-	for _, e := range in.FixedEdges {
-		d := pos[e[0]] - pos[e[1]]
-		if d != 1 && d != -1 && d != n-1 && d != 1-n {
-			return false
-		}
-	}
-	return true
-}
-
 func optTourCandidates(instancePath string, in *solver.Instance) []string {
-	dir := filepath.Dir(instancePath)
-	names := []string{strings.TrimSuffix(filepath.Base(instancePath), ".tsp")}
-	if in != nil && in.Name != "" && in.Name != names[0] {
-		names = append(names, in.Name)
+	dir, name := filepath.Dir(instancePath), ""
+	if in != nil {
+		name = in.Name
 	}
 	var out []string
-	for _, n := range names {
+	for _, n := range instanceNames(instancePath, name) {
 		for _, d := range []string{dir, filepath.Join(dir, "opt")} {
 			p := filepath.Join(d, n+".opt.tour")
 			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
@@ -301,21 +274,15 @@ func Load(path string, optimaDirs ...string) (*solver.Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	dirs := append([]string(nil), optimaDirs...)
-	if d := os.Getenv(OptimaEnv); d != "" {
-		dirs = append(dirs, d)
-	}
-	if opt, src, ok := FindOptimum(in, dirs...); ok {
+	if opt, src, ok := FindOptimum(in, withEnv(optimaDirs)...); ok {
 		in.Optimum, in.OptimumSource = opt, src
 	}
 	return in, nil
 }
 
-// AppendOptimum records the optimum of instance name in the CSV at
-// csvPath. It creates the file with the header
-// name,dimension,edge_weight_type,optimum when missing, replaces the row of
-// name when there is one, and adds a row otherwise; other rows and columns
-// are kept. The file is replaced atomically.
+// AppendOptimum records the optimum of instance name in the CSV at csvPath
+// (created when missing), replacing name's row and keeping the others;
+// the file is replaced atomically.
 func AppendOptimum(csvPath, name string, dim int, ewt string, opt int64) error {
 	var tab *csvTable
 	if _, err := os.Stat(csvPath); err == nil {
@@ -361,15 +328,8 @@ func AppendOptimum(csvPath, name string, dim int, ewt string, opt int64) error {
 		tab.rows = append(tab.rows, row)
 	}
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	w.Write(tab.header)
-	for _, r := range tab.rows {
-		if r != nil {
-			w.Write(r)
-		}
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
+	rows := slices.DeleteFunc(tab.rows, func(r []string) bool { return r == nil })
+	if err := csv.NewWriter(&buf).WriteAll(append([][]string{tab.header}, rows...)); err != nil {
 		return fileError(csvPath, err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(csvPath), ".optima-*.csv")
@@ -377,8 +337,7 @@ func AppendOptimum(csvPath, name string, dim int, ewt string, opt int64) error {
 		return fileError(csvPath, err)
 	}
 	_, werr := tmp.Write(buf.Bytes())
-	cerr := tmp.Close()
-	if werr == nil {
+	if cerr := tmp.Close(); werr == nil {
 		werr = cerr
 	}
 	if werr == nil {

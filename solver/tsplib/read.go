@@ -41,14 +41,10 @@ func Read(path string) (*solver.Instance, error) {
 	return in, nil
 }
 
-// Parse reads a TSPLIB95 symmetric TSP instance (TYPE TSP) from r;
-// filename is used in error messages and, when NAME is absent, for the
-// instance name. It accepts coordinate instances (EUC_2D, CEIL_2D, ATT,
-// GEO, MAN_2D, MAX_2D, EUC_3D, MAN_3D, MAX_3D) and EXPLICIT instances in
-// all nine matrix formats, with DISPLAY_DATA_SECTION (drawing coordinates
-// for EXPLICIT instances, stored in X and Y) and FIXED_EDGES_SECTION. Every
-// problem is returned as an *Error naming the file and line. The instance
-// is Prepared; its Path is left empty (Read sets it).
+// Parse reads a TSPLIB95 TYPE TSP instance from r, of any supported metric
+// or EXPLICIT in the nine matrix formats, with DISPLAY_DATA_SECTION (into
+// X, Y) and FIXED_EDGES_SECTION; filename names it in each problem's
+// *Error and when NAME is absent. The instance is Prepared, Path empty.
 func Parse(r io.Reader, filename string) (*solver.Instance, error) {
 	p := newParser(r, filename)
 	if err := p.parse(); err != nil {
@@ -188,6 +184,14 @@ func isNumber[S string | []byte](s S) bool {
 	return c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9')
 }
 
+// found names what ended a section early: a word, or the end of the file.
+func found(w []byte, eof bool) string {
+	if eof {
+		return "end of file"
+	}
+	return quote(string(w))
+}
+
 func firstField(s string) string {
 	if f := strings.Fields(s); len(f) > 0 {
 		return f[0]
@@ -227,17 +231,13 @@ func (p *parser) header(key, val string, line int) error {
 	case "EDGE_WEIGHT_FORMAT":
 		return p.edgeWeightFormatHeader(val, line)
 	case "NODE_COORD_TYPE":
-		t, err := p.oneOf(key, val, line, "TWOD_COORDS", "THREED_COORDS", "NO_COORDS")
-		if err != nil {
-			return err
-		}
-		p.nodeType = t
+		var err error
+		p.nodeType, err = p.oneOf(key, val, line, "TWOD_COORDS", "THREED_COORDS", "NO_COORDS")
+		return err
 	case "DISPLAY_DATA_TYPE":
-		t, err := p.oneOf(key, val, line, "COORD_DISPLAY", "TWOD_DISPLAY", "NO_DISPLAY")
-		if err != nil {
-			return err
-		}
-		p.dispType = t
+		var err error
+		p.dispType, err = p.oneOf(key, val, line, "COORD_DISPLAY", "TWOD_DISPLAY", "NO_DISPLAY")
+		return err
 	case "CAPACITY":
 		return p.errf(line, "CAPACITY belongs to CVRP files, which are not supported")
 	case "EDGE_DATA_FORMAT":
@@ -448,11 +448,7 @@ func (p *parser) coordID(section string, count int) (int64, int, error) {
 		return 0, 0, err
 	}
 	if eof || !isNumber(w) {
-		found := "end of file"
-		if !eof {
-			found = quote(string(w))
-		}
-		return 0, 0, p.errf(line, "%s ended after %d of %d nodes (found %s)", section, count, n, found)
+		return 0, 0, p.errf(line, "%s ended after %d of %d nodes (found %s)", section, count, n, found(w, eof))
 	}
 	id, err := strconv.ParseInt(string(w), 10, 64)
 	if err != nil {
@@ -562,11 +558,7 @@ func (p *parser) edgeWeights(line int) error {
 			return err
 		}
 		if eof || !isNumber(word) {
-			found := "end of file"
-			if !eof {
-				found = quote(string(word))
-			}
-			return p.errf(line, "EDGE_WEIGHT_SECTION ended after %d of %d weights (%s, DIMENSION %d; found %s)", len(p.weights), want, p.ewf, n, found)
+			return p.errf(line, "EDGE_WEIGHT_SECTION ended after %d of %d weights (%s, DIMENSION %d; found %s)", len(p.weights), want, p.ewf, n, found(word, eof))
 		}
 		w, err := parseWeight(word)
 		if err != nil {
@@ -766,35 +758,22 @@ func fullMatrix(format string, n int, w []int32) []int32 {
 		return w
 	}
 	m := make([]int32, n*n)
+	upper := strings.HasPrefix(format, "UPPER") == strings.HasSuffix(format, "ROW")
+	diag := strings.Contains(format, "DIAG")
 	k := 0
-	set := func(i, j int) {
-		m[i*n+j], m[j*n+i] = w[k], w[k]
-		k++
-	}
-	switch format {
-	case "UPPER_ROW", "LOWER_COL":
-		for i := 0; i < n; i++ {
-			for j := i + 1; j < n; j++ {
-				set(i, j)
-			}
+	for i := range n {
+		lo, hi := 0, i // row i's columns: j < i, or j > i for upper
+		switch {
+		case upper && diag:
+			lo, hi = i, n
+		case upper:
+			lo, hi = i+1, n
+		case diag:
+			hi = i + 1
 		}
-	case "LOWER_ROW", "UPPER_COL":
-		for i := 0; i < n; i++ {
-			for j := 0; j < i; j++ {
-				set(i, j)
-			}
-		}
-	case "UPPER_DIAG_ROW", "LOWER_DIAG_COL":
-		for i := 0; i < n; i++ {
-			for j := i; j < n; j++ {
-				set(i, j)
-			}
-		}
-	case "LOWER_DIAG_ROW", "UPPER_DIAG_COL":
-		for i := 0; i < n; i++ {
-			for j := 0; j <= i; j++ {
-				set(i, j)
-			}
+		for j := lo; j < hi; j++ {
+			m[i*n+j], m[j*n+i] = w[k], w[k]
+			k++
 		}
 	}
 	return m

@@ -21,11 +21,8 @@ func ReadTour(path string, n int) ([]int, error) {
 }
 
 // ParseTour reads a TSPLIB TOUR file from r and returns its first tour as
-// 0-based cities. The TOUR_SECTION lists 1-based node ids and ends with -1
-// or at the end of the file. The tour must visit each of the n cities
-// exactly once; n <= 0 means "as many as the file's DIMENSION says". A
-// DIMENSION in the file must equal n. Problems are *Error values naming
-// filename and the line.
+// 0-based cities, each of the n (≤ 0: DIMENSION's) once; a DIMENSION must
+// equal n. Problems are *Errors naming filename and the line.
 func ParseTour(r io.Reader, filename string, n int) ([]int, error) {
 	lx := newLexer(r, filename)
 	dim := -1

@@ -10,12 +10,9 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// WriteInstance writes in as a TSPLIB95 TYPE TSP file. A coordinate
-// instance gets a NODE_COORD_SECTION (3 coordinates for the 3-D metrics)
-// printed so that reading it back gives identical float64 values; an
-// EXPLICIT instance gets its matrix as FULL_MATRIX, with its drawing
-// coordinates as DISPLAY_DATA_SECTION. COMMENT lines and fixed edges are
-// kept.
+// WriteInstance writes in as a TSPLIB95 TYPE TSP file that reads back the
+// same: coordinates exactly, or a FULL_MATRIX with DISPLAY_DATA_SECTION,
+// with its COMMENT lines and fixed edges.
 func WriteInstance(w io.Writer, in *solver.Instance) error {
 	if err := checkWritable(in); err != nil {
 		return err

@@ -1,7 +1,5 @@
-// Package parallel runs a loop over [0,n) on all cores in contiguous
-// chunks handed out from a shared counter, so uneven work (clustered
-// instances) stays balanced. The lower bound and the candidate lists both
-// use it.
+// Package parallel runs a loop over [0,n) on all cores in chunks handed
+// out from a shared counter, so that uneven work stays balanced.
 package parallel
 
 import (
