@@ -470,6 +470,50 @@ func TestGreedyShownBeforeAscent(t *testing.T) {
 	}
 }
 
+// TestSearchBesideAscent: while the ascent behind alpha-nearness lists
+// runs, a local search improves the start tour: a tour shorter than the
+// greedy one reaches the snapshot channel before the ascent ends (here
+// its accelerator waits for it, then refuses).
+func TestSearchBesideAscent(t *testing.T) {
+	in := uniformInstance(2000, 13)
+	g, err := construct.GreedyContext(context.Background(), in, neighbor.Nearest(in, 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	greedy := solver.TourLength(in, g)
+	var better atomic.Bool
+	snaps := make(chan solver.Snapshot, 64)
+	go func() {
+		for s := range snaps {
+			if s.BestLength > 0 && s.BestLength < greedy {
+				better.Store(true)
+			}
+		}
+	}()
+	var seen atomic.Bool
+	refused := errors.New("no device in this test")
+	ascent := func() (bound.Device, error) {
+		for range 1000 {
+			if better.Load() {
+				seen.Store(true)
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		return nil, refused
+	}
+	e, _ := solver.Lookup("auto", solver.BackendCPU)
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 20 * time.Second, Extra: map[string]string{OptCandidates: "alpha"}}
+	_, err = e.(ilsEngine).SolveAided(context.Background(), in, p, snaps, nil, ascent)
+	close(snaps)
+	if err == nil || !strings.Contains(err.Error(), refused.Error()) {
+		t.Errorf("the ascent did not ask the given device: %v", err)
+	}
+	if !seen.Load() {
+		t.Errorf("no tour shorter than the greedy one (%d) while the ascent ran", greedy)
+	}
+}
+
 // TestAlphaListsTakenLater: with the ascent another caller runs (as tsp
 // solve's bound beside a run does), auto searches on the nearest lists
 // meanwhile and gives its workers the alpha lists between two epochs, as

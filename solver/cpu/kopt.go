@@ -38,13 +38,12 @@ type kopt struct {
 	openG   int64
 	touched []int32
 
-	// the chain's excludable edges: where mark[c] is the chain's id, c's
-	// tour neighbours before the chain first changed them (orig) and
-	// which of those two edges the chain has removed (gone, a bit each)
+	// the chain's excludable edges: where mark[c] is the chain's id,
+	// orig[c] holds c's tour neighbours from before the chain that the
+	// chain has not removed (-1 where it has)
 	id   int32
 	mark []int32
 	orig [][2]int32
-	gone []uint8
 }
 
 // kBreadth is the default breadth per level of the 5-opt move.
@@ -134,10 +133,9 @@ func (s *ls) try5opt(t1 int32) bool {
 // newChain starts a chain: no edge is marked removed.
 func (k *kopt) newChain(n int) {
 	if len(k.mark) != n {
-		k.mark, k.orig, k.gone, k.id = make([]int32, n), make([][2]int32, n), make([]uint8, n), 0
+		k.mark, k.orig, k.id = make([]int32, n), make([][2]int32, n), 0
 	}
-	k.id++
-	if k.id == 1<<30 {
+	if k.id++; k.id == 1<<30 {
 		clear(k.mark)
 		k.id = 1
 	}
@@ -145,15 +143,15 @@ func (k *kopt) newChain(n int) {
 
 // exclude records that the chain removes the tour edge (a, b).
 func (k *kopt) exclude(s *ls, a, b int32) {
-	for _, x := range [2][2]int32{{a, b}, {b, a}} {
-		c, o := x[0], x[1]
+	for _, e := range [2][2]int32{{a, b}, {b, a}} {
+		c, o := e[0], e[1]
 		if k.mark[c] != k.id {
-			k.mark[c], k.orig[c], k.gone[c] = k.id, [2]int32{s.pred(c), s.succ(c)}, 0
+			k.mark[c], k.orig[c] = k.id, [2]int32{s.pred(c), s.succ(c)}
 		}
-		if k.orig[c][0] == o {
-			k.gone[c] |= 1
-		} else if k.orig[c][1] == o {
-			k.gone[c] |= 2
+		for i := range k.orig[c] {
+			if k.orig[c][i] == o {
+				k.orig[c][i] = -1
+			}
 		}
 	}
 }
@@ -162,16 +160,7 @@ func (k *kopt) exclude(s *ls, a, b int32) {
 // the chain began and the chain has not removed it: an edge with an end
 // the chain has not touched is.
 func (k *kopt) excludable(a, b int32) bool {
-	if k.mark[a] != k.id || k.mark[b] != k.id {
-		return true
-	}
-	switch b {
-	case k.orig[a][0]:
-		return k.gone[a]&1 == 0
-	case k.orig[a][1]:
-		return k.gone[a]&2 == 0
-	}
-	return false
+	return k.mark[a] != k.id || k.mark[b] != k.id || k.orig[a][0] == b || k.orig[a][1] == b
 }
 
 // kStep extends a chain of i removed edges (t[0..2i-1]) whose removed
