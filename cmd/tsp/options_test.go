@@ -82,14 +82,14 @@ func TestEnginesVerbose(t *testing.T) {
 }
 
 // TestEnginesForFile lists the defaults a run on a given instance takes:
-// auto's candidate lists are the nearest below 10,000 cities and alpha
+// auto's candidate lists are the nearest below 1,000 cities and alpha
 // from there (to 15,000); a bad file is one error line.
 func TestEnginesForFile(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
 		n    string
 		want string
-	}{{"2000", "--opt candidates   choice default nearest"}, {"12000", "--opt candidates   choice default alpha"}} {
+	}{{"600", "--opt candidates   choice default nearest"}, {"12000", "--opt candidates   choice default alpha"}} {
 		f := filepath.Join(dir, "u"+c.n+".tsp")
 		if code, _, stderr := tsp(t, "gen", "--kind", "uniform", "--n", c.n, "--seed", "1", "--out", f); code != 0 {
 			t.Fatalf("gen: %s", stderr)

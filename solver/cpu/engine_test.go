@@ -433,7 +433,7 @@ func TestDegenerateInstances(t *testing.T) {
 // the ascent asks for (here it refuses, so the run reports the error).
 func TestGreedyShownBeforeAscent(t *testing.T) {
 	in := uniformInstance(2000, 13)
-	g, err := construct.GreedyContext(context.Background(), in, neighbor.Nearest(in, 8))
+	g, err := construct.GreedyContext(context.Background(), in, neighbor.Nearest(in, alphaNeighbors))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -476,7 +476,7 @@ func TestGreedyShownBeforeAscent(t *testing.T) {
 // its accelerator waits for it, then refuses).
 func TestSearchBesideAscent(t *testing.T) {
 	in := uniformInstance(2000, 13)
-	g, err := construct.GreedyContext(context.Background(), in, neighbor.Nearest(in, 8))
+	g, err := construct.GreedyContext(context.Background(), in, neighbor.Nearest(in, alphaNeighbors))
 	if err != nil {
 		t.Fatal(err)
 	}

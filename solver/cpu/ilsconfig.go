@@ -68,29 +68,24 @@ var ilsSpecs = map[string]*solver.Spec[ilsOptions]{
 
 // Thresholds of auto's defaults by size (autoBySize).
 const (
-	// gpxMinN is the smallest instance on which auto's workers exchange
-	// their tours by partition crossover every n kicks, and take deeper
-	// sequential moves and longer kicks; below it the independent
-	// searches did better (docs/PERF.md, "Partition crossover (GPX)
-	// between the whole-tour searches" and "Deeper sequential moves and
-	// longer kicks").
-	gpxMinN = 4000
-	// alphaMinN is the smallest instance on which auto's candidate lists
-	// are alpha-nearness lists of a Held–Karp ascent, up to partMinN
-	// (docs/PERF.md, "Alpha-nearness lists from 10,000 cities"); in the
-	// partition search they were level or behind.
-	alphaMinN = 10000
+	// deepMinN is the smallest instance on which auto's workers take the
+	// sequential 5-opt move on alpha-nearness lists of a Held–Karp
+	// ascent, kicks of up to 200 cities a segment, and exchange their
+	// tours by partition crossover every n kicks: from 1,000 to 6,000
+	// cities far ahead of the 3-opt chain on nearest lists at 10 s, below
+	// it level or behind where both reach the optimum (docs/PERF.md,
+	// "The 5-opt move on alpha lists from 1,000 cities").
+	deepMinN = 1000
 	// alphaNeighbors is the length of auto's alpha-nearness lists: with
 	// the 5-opt move, 5 (as in LKH) were ahead of 8 on usa13509 at equal
 	// CPU time and at 20 s (docs/PERF.md, "The sequential 5-opt move as
 	// auto's deep move").
 	alphaNeighbors = 5
 	// lk5MaxN bounds the instances on which auto's deep move is the
-	// sequential 5-opt move (kopt.go), from gpxMinN: ahead of the
-	// 2-opt-step chain from fnl4461 to d18512 at equal CPU time, behind on
-	// pla85900 at 30 s on 2 cores, and below gpxMinN behind at 10 s (d493
-	// stuck 0.2 % above the optimum where the chain reaches it in a second;
-	// same section).
+	// sequential 5-opt move (kopt.go): ahead of the 2-opt-step chain up to
+	// d18512 at equal CPU time, behind on pla85900 at 30 s on 2 cores and
+	// on 16 (docs/PERF.md, "The sequential 5-opt move as auto's deep move"
+	// and "The 5-opt move on alpha lists from 1,000 cities").
 	lk5MaxN = 50000
 )
 
@@ -99,21 +94,20 @@ const (
 // moves, escapes after 3·n stale kicks and the nearest lists for every
 // worker got out of the traps the quadrant lists and later escapes fell
 // into (docs/PERF.md, "Small-instance defaults up to 15,000 cities"); from
-// gpxMinN the crossover exchange every n kicks, depth 2 (4-opt) and kicks
-// of up to 200 cities a segment; from partMinN the partition search
-// (partition.go), with nearest and quadrant lists on alternate workers.
-// From gpxMinN to lk5MaxN the deep move is the sequential 5-opt move (kopt.go; 5
-// alpha-nearness candidates where the lists are alpha's), above it the
-// chain of 2-opt steps that threeopt, or3opt and depth set.
+// deepMinN to lk5MaxN the 5-opt move (kopt.go) on 5 alpha-nearness
+// candidates, the crossover exchange every n kicks and kicks of up to 200
+// cities a segment; from partMinN the partition search (partition.go),
+// whose alpha lists were ahead of nearest and quadrant lists on d18512 on
+// 2 and 16 cores (docs/PERF.md, "The 5-opt move on alpha lists from 1,000
+// cities"); from lk5MaxN nearest and quadrant lists on alternate workers
+// and the chain of 2-opt steps that threeopt, or3opt and depth set.
 var autoBySize = solver.SizeTable{
-	{From: 0, To: gpxMinN, Set: map[string]string{
+	{From: 0, To: deepMinN, Set: map[string]string{
 		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "1", OptSegment: "30", OptShare: "best", OptSync: "0", OptMove: "chain"}},
-	{From: gpxMinN, To: alphaMinN, Set: map[string]string{
-		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "lk5"}, PerCity: map[string]float64{OptSync: 1}},
-	{From: alphaMinN, To: partMinN, Set: map[string]string{
+	{From: deepMinN, To: partMinN, Set: map[string]string{
 		OptOr3: "on", OptStale: "3", OptCandidates: "alpha", OptNeighbors: strconv.Itoa(alphaNeighbors), OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "lk5"}, PerCity: map[string]float64{OptSync: 1}},
 	{From: partMinN, To: lk5MaxN, Set: map[string]string{
-		OptOr3: "off", OptStale: "20", OptCandidates: "mixed", OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "lk5"}, PerCity: map[string]float64{OptSync: 1}},
+		OptOr3: "off", OptStale: "20", OptCandidates: "alpha", OptNeighbors: strconv.Itoa(alphaNeighbors), OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "lk5"}, PerCity: map[string]float64{OptSync: 1}},
 	{From: lk5MaxN, Set: map[string]string{
 		OptOr3: "off", OptStale: "20", OptCandidates: "mixed", OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "chain"}, PerCity: map[string]float64{OptSync: 1}},
 }
