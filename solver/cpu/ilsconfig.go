@@ -71,11 +71,17 @@ const (
 	// deepMinN is the smallest instance on which auto's workers take the
 	// sequential 5-opt move on alpha-nearness lists of a Held–Karp
 	// ascent, kicks of up to 200 cities a segment, and exchange their
-	// tours by partition crossover every n kicks: from 1,000 to 6,000
+	// tours by partition crossover (deepSync): from 1,000 to 6,000
 	// cities far ahead of the 3-opt chain on nearest lists at 10 s, below
 	// it level or behind where both reach the optimum (docs/PERF.md,
 	// "The 5-opt move on alpha lists from 1,000 cities").
 	deepMinN = 1000
+	// deepSync is the kicks per worker and city between the crossover
+	// exchanges of the whole-tour searches from deepMinN: every n/4 kicks
+	// was ahead of every n on usa13509 and pr2392 on 16 cores, where n
+	// kicks of the 5-opt move take longer than a 20-s run (docs/PERF.md,
+	// "The 5-opt move on alpha lists from 1,000 cities").
+	deepSync = 0.25
 	// alphaNeighbors is the length of auto's alpha-nearness lists: with
 	// the 5-opt move, 5 (as in LKH) were ahead of 8 on usa13509 at equal
 	// CPU time and at 20 s (docs/PERF.md, "The sequential 5-opt move as
@@ -95,7 +101,8 @@ const (
 // worker got out of the traps the quadrant lists and later escapes fell
 // into (docs/PERF.md, "Small-instance defaults up to 15,000 cities"); from
 // deepMinN to lk5MaxN the 5-opt move (kopt.go) on 5 alpha-nearness
-// candidates, the crossover exchange every n kicks and kicks of up to 200
+// candidates, the crossover exchange every n/4 kicks (n in the partition
+// search's range, where it only serves two workers) and kicks of up to 200
 // cities a segment; from partMinN the partition search (partition.go),
 // whose alpha lists were ahead of nearest and quadrant lists on d18512 on
 // 2 and 16 cores (docs/PERF.md, "The 5-opt move on alpha lists from 1,000
@@ -105,7 +112,7 @@ var autoBySize = solver.SizeTable{
 	{From: 0, To: deepMinN, Set: map[string]string{
 		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "1", OptSegment: "30", OptShare: "best", OptSync: "0", OptMove: "chain"}},
 	{From: deepMinN, To: partMinN, Set: map[string]string{
-		OptOr3: "on", OptStale: "3", OptCandidates: "alpha", OptNeighbors: strconv.Itoa(alphaNeighbors), OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "lk5"}, PerCity: map[string]float64{OptSync: 1}},
+		OptOr3: "on", OptStale: "3", OptCandidates: "alpha", OptNeighbors: strconv.Itoa(alphaNeighbors), OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "lk5"}, PerCity: map[string]float64{OptSync: deepSync}},
 	{From: partMinN, To: lk5MaxN, Set: map[string]string{
 		OptOr3: "off", OptStale: "20", OptCandidates: "alpha", OptNeighbors: strconv.Itoa(alphaNeighbors), OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "lk5"}, PerCity: map[string]float64{OptSync: 1}},
 	{From: lk5MaxN, Set: map[string]string{
