@@ -22,6 +22,13 @@ func newTestPartRun(t testing.TB, in *solver.Instance, w int, extra map[string]s
 		t.Fatal(err)
 	}
 	e := eng.(ilsEngine)
+	// the 3-opt chain unless a test asks otherwise: these tests are about
+	// the rounds, and the 5-opt move's chains make them slow under -race
+	for k, v := range map[string]string{OptMove: "chain", OptDepth: "1", OptSegment: "30"} {
+		if _, ok := extra[k]; !ok {
+			extra[k] = v
+		}
+	}
 	p := solver.Params{Seed: 3, Workers: w, Extra: extra}
 	o, err := e.config(in, p)
 	if err != nil {
@@ -201,7 +208,7 @@ func TestPartitionFixedEdges(t *testing.T) {
 		pr.step(rng.intn(in.N), 0)
 		checkPartTour(t, pr, "round")
 	}
-	res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 3, Extra: map[string]string{OptPartition: "on", OptKicks: "2000"}}, nil)
+	res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 3, Extra: map[string]string{OptPartition: "on", OptKicks: "2000", OptMove: "chain", OptCandidates: "nearest"}}, nil)
 	if err := in.CheckFixedEdges(res.Tour); err != nil {
 		t.Fatal(err)
 	}
@@ -213,14 +220,14 @@ func TestPartitionFixedEdges(t *testing.T) {
 func TestPartitionDeterministic(t *testing.T) {
 	in := uniformInstance(1500, 23)
 	p := func() solver.Params {
-		return solver.Params{Seed: 9, Workers: 3, Extra: map[string]string{OptPartition: "on", OptPartSegment: "200", OptKicks: "1500"}}
+		return solver.Params{Seed: 9, Workers: 3, Extra: map[string]string{OptPartition: "on", OptPartSegment: "200", OptKicks: "1500", OptMove: "chain", OptCandidates: "nearest"}}
 	}
 	a := solve(t, "auto", in, p(), nil)
 	b := solve(t, "auto", in, p(), nil)
 	if !slices.Equal(a.Tour, b.Tour) {
 		t.Fatalf("same seed and workers, different tours: %d and %d", a.Length, b.Length)
 	}
-	off := solve(t, "auto", in, solver.Params{Seed: 9, Workers: 3, Extra: map[string]string{OptPartition: "off", OptKicks: "1500"}}, nil)
+	off := solve(t, "auto", in, solver.Params{Seed: 9, Workers: 3, Extra: map[string]string{OptPartition: "off", OptKicks: "1500", OptMove: "chain", OptCandidates: "nearest"}}, nil)
 	if slices.Equal(a.Tour, off.Tour) {
 		t.Fatal("partition on and off gave the same tour: the option does nothing")
 	}
@@ -501,7 +508,7 @@ func TestPartitionMergeBounded(t *testing.T) {
 func TestPartitionRegionsDeterministic(t *testing.T) {
 	in := uniformInstance(6000, 30)
 	p := func() solver.Params {
-		return solver.Params{Seed: 4, Workers: 3, Extra: map[string]string{OptPartition: "on", OptPartSegment: "150", OptPartShape: "region", OptKicks: "3000"}}
+		return solver.Params{Seed: 4, Workers: 3, Extra: map[string]string{OptPartition: "on", OptPartSegment: "150", OptPartShape: "region", OptKicks: "3000", OptMove: "chain", OptCandidates: "nearest"}}
 	}
 	a := solve(t, "auto", in, p(), nil)
 	b := solve(t, "auto", in, p(), nil)

@@ -251,7 +251,7 @@ func TestSnapshotBestIsBest(t *testing.T) {
 		close(done)
 	}()
 	e, _ := solver.Lookup("auto", solver.BackendCPU)
-	res, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, Workers: 1, Extra: map[string]string{OptKicks: "10"}}, snaps)
+	res, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, Workers: 1, Extra: map[string]string{OptKicks: "10", OptCandidates: "nearest"}}, snaps)
 	close(snaps)
 	<-done
 	if err != nil {
