@@ -39,9 +39,9 @@ func BenchmarkPSPMBlock(b *testing.B) {
 	s := newSearch(tour.NewDist(in), r.randomTour(in.N), r)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		s.iterate(20, DefaultThreads)
+		s.iterate(20, solver.DefaultThreads)
 	}
-	reportMoves(b, int64(b.N)*DefaultThreads)
+	reportMoves(b, int64(b.N)*solver.DefaultThreads)
 }
 
 // BenchmarkBest2Opt: one full best-improvement 2-opt scan (2opt-climb).

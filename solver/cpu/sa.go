@@ -11,24 +11,9 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// Defaults of the simulated annealing engines: Lam et al., Table 1.
-const (
-	// DefaultT0 is the initial temperature.
-	DefaultT0 = solver.DefaultT0
-	// DefaultTEnd is the final temperature.
-	DefaultTEnd = solver.DefaultTEnd
-	// DefaultAlpha is the cooling factor per temperature step.
-	DefaultAlpha = solver.DefaultAlpha
-	// DefaultSweeps is Sp: N·Sp iterations per temperature step.
-	DefaultSweeps = solver.DefaultSweeps
-	// DefaultK is Se: temperature steps between global-best exchanges.
-	DefaultK = solver.DefaultK
-	// DefaultThreads is PSPM's moves per iteration: a warp, as on the GPU.
-	DefaultThreads = solver.DefaultThreads
-	// FittedThreads is CPU PSPM's moves per iteration on a schedule fitted
-	// to a time limit when threads is not given (docs/PERF.md).
-	FittedThreads = 8
-)
+// FittedThreads is CPU PSPM's moves per iteration on a schedule fitted to a
+// time limit when threads is not given (docs/PERF.md).
+const FittedThreads = 8
 
 // saDefaults checks p against engine e and the instance, reads the
 // engine's options and fills the schedule's defaults.
@@ -501,7 +486,7 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Param
 		return saRun(ctx, e, in, p, snaps, p.Blocks, 1, true, fit)
 	default: // pspm
 		if p.Threads == 0 {
-			p.Threads = DefaultThreads
+			p.Threads = solver.DefaultThreads
 		}
 		return saRun(ctx, e, in, p, snaps, p.Blocks, p.Threads, true, fit)
 	}

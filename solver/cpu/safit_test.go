@@ -145,7 +145,7 @@ func TestPSPMFittedThreads(t *testing.T) {
 		limit   time.Duration
 		threads int
 		want    int
-	}{{200 * time.Millisecond, 0, FittedThreads}, {0, 0, DefaultThreads}, {200 * time.Millisecond, 5, 5}} {
+	}{{200 * time.Millisecond, 0, FittedThreads}, {0, 0, solver.DefaultThreads}, {200 * time.Millisecond, 5, 5}} {
 		p := solver.Params{Seed: 1, Workers: 1, TimeLimit: c.limit, Extra: map[string]string{"threads": fmt.Sprint(c.threads)}}
 		if c.limit == 0 {
 			p = withOpts(p, "alpha=0.5") // a short schedule
