@@ -29,12 +29,18 @@ func toRGBA(img image.Image) *image.RGBA {
 	return r
 }
 
-func TestTourViewShowsTourInWindow(t *testing.T) {
+// tourViewWindow shows a new TourView alone in a test window of w×h.
+func tourViewWindow(t *testing.T, w, h float32) (*TourView, fyne.Window) {
 	test.NewTempApp(t)
 	tv := NewTourView()
-	w := test.NewWindow(tv)
-	defer w.Close()
-	w.Resize(fyne.NewSize(300, 200))
+	win := test.NewWindow(tv)
+	t.Cleanup(win.Close)
+	win.Resize(fyne.NewSize(w, h))
+	return tv, win
+}
+
+func TestTourViewShowsTourInWindow(t *testing.T) {
+	tv, w := tourViewWindow(t, 300, 200)
 	in := square()
 	tv.SetScene(export.SceneFor(in, []int{0, 1, 2, 3}, nil, nil))
 	img := toRGBA(w.Canvas().Capture())
@@ -99,11 +105,7 @@ func TestTourViewZoomPanFit(t *testing.T) {
 }
 
 func TestTourViewNewToursKeepView(t *testing.T) {
-	test.NewTempApp(t)
-	tv := NewTourView()
-	w := test.NewWindow(tv)
-	defer w.Close()
-	w.Resize(fyne.NewSize(200, 200))
+	tv, _ := tourViewWindow(t, 200, 200)
 	in := square()
 	tv.SetScene(export.Scene{Instance: in})
 	tv.ZoomAt(3, fyne.NewPos(50, 50))
@@ -184,11 +186,7 @@ func TestCurveBoundsItsPoints(t *testing.T) {
 }
 
 func TestTourViewDenseInWindow(t *testing.T) {
-	test.NewTempApp(t)
-	tv := NewTourView()
-	w := test.NewWindow(tv)
-	defer w.Close()
-	w.Resize(fyne.NewSize(500, 400))
+	tv, w := tourViewWindow(t, 500, 400)
 	for _, c := range []struct {
 		kind string
 		n    int
@@ -255,11 +253,7 @@ func goodScene(t testing.TB, kind string, n int) export.Scene {
 // tint of recent changes while they are drawn, as visible texts, and the
 // tint's entry goes when the run is done.
 func TestTourViewLegend(t *testing.T) {
-	test.NewTempApp(t)
-	tv := NewTourView()
-	w := test.NewWindow(tv)
-	defer w.Close()
-	w.Resize(fyne.NewSize(400, 300))
+	tv, _ := tourViewWindow(t, 400, 300)
 	in := square()
 	shown := func() []string {
 		var out []string
@@ -307,11 +301,7 @@ func TestTourViewLegend(t *testing.T) {
 // run in a set-up phase, or stuck on a tour) asks for no new raster; new
 // tours, a new title or the end of the run do.
 func TestTourViewRedrawsOnlyWhatChanged(t *testing.T) {
-	test.NewTempApp(t)
-	tv := NewTourView()
-	w := test.NewWindow(tv)
-	defer w.Close()
-	w.Resize(fyne.NewSize(200, 200))
+	tv, _ := tourViewWindow(t, 200, 200)
 	r := test.WidgetRenderer(tv).(*tourViewRenderer)
 	in := square()
 	tour := []int{0, 1, 2, 3}

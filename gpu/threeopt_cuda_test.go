@@ -57,17 +57,8 @@ func randomMoves(n, count int, rng *rand.Rand) []threeOptMove {
 	}
 	for len(out) < count {
 		p := rng.Perm(n)[:3]
-		x, y, z := p[0], p[1], p[2]
-		if x > y {
-			x, y = y, x
-		}
-		if y > z {
-			y, z = z, y
-		}
-		if x > y {
-			x, y = y, x
-		}
-		out = append(out, threeOptMove{x, y, z, rng.IntN(4)})
+		slices.Sort(p)
+		out = append(out, threeOptMove{p[0], p[1], p[2], rng.IntN(4)})
 	}
 	return out
 }

@@ -6,6 +6,7 @@ package tour
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 )
 
 // Delta2Opt prices the 2-opt move on positions i and j (cyclic) of a:
@@ -127,16 +128,9 @@ func DoubleBridgeCuts(n int, rng *rand.Rand) (p1, p2, p3 int) {
 	}
 	for p3 = 1 + rng.IntN(n-1); p3 == p1 || p3 == p2; p3 = 1 + rng.IntN(n-1) {
 	}
-	if p1 > p2 {
-		p1, p2 = p2, p1
-	}
-	if p2 > p3 {
-		p2, p3 = p3, p2
-	}
-	if p1 > p2 {
-		p1, p2 = p2, p1
-	}
-	return p1, p2, p3
+	c := []int{p1, p2, p3}
+	slices.Sort(c)
+	return c[0], c[1], c[2]
 }
 
 // DeltaDoubleBridge prices the double bridge with cuts p1, p2, p3 on t:
