@@ -79,7 +79,7 @@ const (
 	// deepSync is the kicks per worker and city between the crossover
 	// exchanges of the whole-tour searches from deepMinN: every n/4 kicks
 	// was ahead of every n on usa13509 and pr2392 on 16 cores, where n
-	// kicks of the 5-opt move take longer than a 20-s run (docs/PERF.md,
+	// kicks of the 5-opt move take most of a 20-s run (docs/PERF.md,
 	// "The 5-opt move on alpha lists from 1,000 cities").
 	deepSync = 0.25
 	// alphaNeighbors is the length of auto's alpha-nearness lists: with
