@@ -520,7 +520,7 @@ func TestAlphaListsTakenLater(t *testing.T) {
 		t.Fatal(err)
 	}
 	// epochs of 500 kicks per worker between exchanges
-	res, err := e.Solve(ctx, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 5 * time.Minute, Extra: map[string]string{OptCandidates: "alpha", OptSync: "500", OptShare: "gpx"}}, nil)
+	res, err := e.Solve(ctx, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 5 * time.Minute, Extra: map[string]string{OptCandidates: "alpha", OptSync: "500", OptShare: "best"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

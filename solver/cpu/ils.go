@@ -32,7 +32,7 @@ type ilsConfig struct {
 	depth           int    // steps of a sequential move after the first
 	or3             bool   // with threeOpt, also tryOr3's pure 3-opt moves
 	move            string // OptMove: "chain" or "lk5"
-	share           string // what exchange gives: "best" or "gpx"
+	share           string // what exchange gives: "best" or "merge"
 	sync            int    // kicks per worker between best exchanges (0: independent)
 	// stale, when > 0, times n is the number of kicks without an
 	// improvement after which a worker escapes: it goes back to its best
@@ -73,8 +73,9 @@ const (
 	// moves two 2-opt steps cannot make ("on", "off").
 	OptOr3 = "or3opt"
 	// OptShare is what the exchange every sync kicks gives: "best" (every
-	// worker takes the shortest tour) or "gpx" (every worker takes the
-	// partition crossover of all workers' tours).
+	// worker takes the shortest tour) or "merge" (every worker kicks in
+	// its own stretch of one tour and takes it with all the workers'
+	// changes that fit together, merge.go).
 	OptShare = "share"
 	// OptAccept is the kick acceptance: "better" (strictly shorter) or
 	// "equal" (also ties, to drift across plateaus).
@@ -215,12 +216,10 @@ type ilsRun struct {
 	descended [2]chan struct{}
 	descent   [2][]int32
 
-	// the partition crossover of exchangeGPX and its buffers
-	gxs   []gpx
-	gxBuf [2][][]int32 // the fold's children, one set per round parity
-	gxPos []int32
-	// gxSeams: the cities a taker's edges change at
-	gxSeams []int32
+	// mg is the exchange of share "merge" (merge.go); epochEnd ends its
+	// timed epochs
+	mg       merger
+	epochEnd time.Time
 
 	// partitioned: the partition search ran (partition.go), not the
 	// searches
@@ -573,12 +572,33 @@ func (r *ilsRun) search() {
 	}
 	c.setPhase(solver.PhaseDescent)
 	first := true
+	if cfg.share == "merge" && cfg.sync > 0 && r.w > 1 && r.in.N >= 8 {
+		// the common base of the merge: every worker's descent, the
+		// shortest taken by all
+		var wg sync.WaitGroup
+		for wk := range r.w {
+			wg.Go(func() { r.work(wk, 0, true) })
+		}
+		wg.Wait()
+		if c.stop.Load() {
+			return
+		}
+		first = false
+		b := r.searches[r.byLength()[0]]
+		r.setBase(slices.Clone(b.tour), b.length)
+	}
 	for done := 0; !c.stop.Load() && (budget == 0 || done < budget); done += epoch {
 		n := epoch
 		if budget > 0 {
 			n = min(epoch, budget-done)
 		}
 		r.takeAlpha()
+		if r.mg.base != nil && budget == 0 {
+			// timed runs: epochs of equal time, so that no worker
+			// waits for the slowest one's kicks
+			n = math.MaxInt32
+			r.epochEnd = time.Now().Add(mergeEpoch)
+		}
 		var wg sync.WaitGroup
 		for wk := range r.w {
 			wg.Go(func() { r.work(wk, n, first) })
@@ -592,10 +612,10 @@ func (r *ilsRun) search() {
 }
 
 // exchange gives every worker the shortest tour among them, or with
-// share "gpx" their partition crossover (exchangeGPX).
+// share "merge" the base tour with their changes merged (exchangeMerge).
 func (r *ilsRun) exchange() {
-	if r.o.cfg.share == "gpx" {
-		r.exchangeGPX()
+	if r.mg.base != nil {
+		r.exchangeMerge()
 		return
 	}
 	b := 0
@@ -635,104 +655,6 @@ func (r *ilsRun) take(i int, t, pos []int32, l int64) {
 	r.stale[i] = 0
 }
 
-// exchangeGPX folds the workers' tours into one child by partition
-// crossover, so the child keeps every improvement of any worker that lies
-// in a region where the tours differ independently, and is never longer
-// than the shortest. Every worker takes it.
-func (r *ilsRun) exchangeGPX() {
-	order := r.byLength()
-	best := r.searches[order[0]]
-	child, clen := r.foldGPX(order)
-	if clen < best.length {
-		r.c.offer(child, clen)
-	}
-	takers := order
-	var pos []int32
-	for _, i := range takers {
-		s := r.searches[i]
-		if s.length <= clen {
-			continue
-		}
-		if pos == nil {
-			pos = r.gxPos[:0]
-			pos = slices.Grow(pos, len(child))[:len(child)]
-			for j, c := range child {
-				pos[c] = int32(j)
-			}
-			r.gxPos = pos
-		}
-		// the cities whose edges change: the seams between the parents'
-		// regions, which the worker's next local search looks at first
-		seams := r.gxSeams[:0]
-		for j, c := range child {
-			p, q := child[(j+len(child)-1)%len(child)], child[(j+1)%len(child)]
-			if a, b := s.pred(c), s.succ(c); !(a == p && b == q) && !(a == q && b == p) {
-				seams = append(seams, c)
-			}
-		}
-		r.gxSeams = seams
-		r.take(i, child, pos, clen)
-		for _, c := range seams {
-			s.push(c)
-		}
-	}
-}
-
-// foldGPX crosses the workers' tours (in the given order, shortest
-// first) pairwise, the shorter of each pair as A, then the children
-// pairwise, and so on: log2(w) rounds whose crossovers run in parallel.
-// Every child is never longer than its shorter parent, so the result is
-// never longer than the shortest tour. It returns one of r's buffers.
-func (r *ilsRun) foldGPX(order []int) ([]int32, int64) {
-	n, w := r.in.N, len(order)
-	if len(r.gxs) < (w+1)/2 {
-		r.gxs = make([]gpx, (w+1)/2)
-	}
-	for lv := range r.gxBuf {
-		if len(r.gxBuf[lv]) < w {
-			r.gxBuf[lv] = make([][]int32, w)
-		}
-		for j := range r.gxBuf[lv] {
-			if len(r.gxBuf[lv][j]) != n {
-				r.gxBuf[lv][j] = make([]int32, n)
-			}
-		}
-	}
-	type part struct {
-		t []int32
-		l int64
-	}
-	cur := make([]part, w)
-	for j, i := range order {
-		cur[j] = part{r.searches[i].tour, r.searches[i].length}
-	}
-	d := r.searches[0].d
-	for lv := 0; len(cur) > 1; lv++ {
-		out := r.gxBuf[lv%2]
-		next := make([]part, (len(cur)+1)/2)
-		var wg sync.WaitGroup
-		for j := 0; j < len(cur); j += 2 {
-			if j+1 == len(cur) {
-				copy(out[j/2], cur[j].t)
-				next[j/2] = part{out[j/2], cur[j].l}
-				continue
-			}
-			wg.Go(func() {
-				a, b := cur[j], cur[j+1]
-				if b.l < a.l {
-					a, b = b, a
-				}
-				t, l := r.gxs[j/2].cross(d, a.t, a.l, b.t, r.in.FixedEdges)
-				copy(out[j/2], t)
-				next[j/2] = part{out[j/2], l}
-			})
-		}
-		wg.Wait()
-		cur = next
-	}
-	return cur[0].t, cur[0].l
-}
-
 // kicksPerCheck is how many kicks a worker makes at most between looks
 // at the clock when its kicks evaluate few moves (every distance 0, or
 // tiny instances).
@@ -762,21 +684,12 @@ func (r *ilsRun) work(wk, n int, first bool) {
 	if first && !r.descend(wk, check) {
 		return
 	}
-	if s.q.Len() > 0 {
-		// the seams of a crossover child: only improving moves, kept
-		s.journal, s.saved = s.journal[:0], s.saved[:0]
-		ok := s.optimize(check)
-		for s.q.Len() > 0 {
-			s.pop()
-		}
-		if !ok {
-			return
-		}
-		c.offer(s.tour, s.length)
-	}
 	for k := 0; k < n; k++ {
 		if (s.moves-last >= checkEvery || k%kicksPerCheck == 0) && check() {
 			return
+		}
+		if !r.epochEnd.IsZero() && time.Now().After(r.epochEnd) {
+			break
 		}
 		old, ok := s.tryKick(cfg.maxSeg, cfg.acceptEqual, check)
 		if !ok {

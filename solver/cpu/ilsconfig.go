@@ -21,8 +21,8 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"k of random-k-best-improvement (1: best improvement)").Experimental(),
 	solver.Int(OptSync, func(o *ilsOptions) *int { return &o.cfg.sync }, 0, 0, math.MaxInt32,
 		"kicks per worker between global-best exchanges (0: independent workers)").Experimental(),
-	solver.Choice(OptShare, func(o *ilsOptions) *string { return &o.cfg.share }, "best", []string{"best", "gpx"},
-		"what the exchange every sync kicks gives every worker: the shortest tour, or the partition crossover (GPX) of all workers' tours, never longer than the shortest").Experimental(),
+	solver.Choice(OptShare, func(o *ilsOptions) *string { return &o.cfg.share }, "best", []string{"best", "merge"},
+		"what the exchange every sync kicks (with a time limit and merge: every 200 ms) gives every worker: the shortest tour, or one tour with every worker's changes that fit together, each worker kicking in its own stretch of it (merge)").Experimental(),
 	solver.Int(OptStale, func(o *ilsOptions) *int { return &o.cfg.stale }, 0, 0, 1<<20,
 		"escape after stale·n kicks without an improvement: restart from the best tour with a burst of kicks (0: never)").Experimental(),
 	solver.Bool(OptThreeOpt, func(o *ilsOptions) *bool { return &o.cfg.threeOpt }, false,
@@ -42,7 +42,7 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 	solver.Choice(OptCandidates, func(o *ilsOptions) *string { return &o.cfg.candidates }, "nearest", []string{"nearest", "quadrant", "union", "mixed", "alpha"},
 		"candidate lists: k nearest, k/4 nearest per quadrant, their union, nearest on even workers and quadrant on odd ones, or the k alpha-nearest of a Held–Karp ascent (which takes up to a fifth of the time limit)"),
 	solver.Choice(OptPartition, func(o *ilsOptions) *string { return &o.partition }, "auto", []string{"auto", "on", "off"},
-		"partition search: all workers improve one tour, each a segment of consecutive positions with fixed ends, the cut shifting every round (auto: on for the auto engine from 15,000 cities with coordinates and three workers or more, from 50,000 with any number)").Experimental(),
+		"partition search: all workers improve one tour, each a segment of consecutive positions with fixed ends, the cut shifting every round (auto: on for the auto engine from 50,000 cities with coordinates)").Experimental(),
 	solver.Int(OptPartSegment, func(o *ilsOptions) *int { return &o.partSeg }, 0, 0, 1<<20,
 		"partition search: cities of a segment (0: about 5,000; fewer, larger segments than workers are searched by several workers each, the best kept)").Experimental(),
 	solver.Float(OptPartKicks, func(o *ilsOptions) *float64 { return &o.partKicks }, 1, 0, 1000,
@@ -70,53 +70,43 @@ var ilsSpecs = map[string]*solver.Spec[ilsOptions]{
 const (
 	// deepMinN is the smallest instance on which auto's workers take the
 	// sequential 5-opt move on alpha-nearness lists of a Held–Karp
-	// ascent, kicks of up to 200 cities a segment, and exchange their
-	// tours by partition crossover (deepSync): from 1,000 to 6,000
+	// ascent and kicks of up to 200 cities a segment: from 1,000 to 6,000
 	// cities far ahead of the 3-opt chain on nearest lists at 10 s, below
 	// it level or behind where both reach the optimum (docs/PERF.md,
 	// "The 5-opt move on alpha lists from 1,000 cities").
 	deepMinN = 1000
-	// deepSync is the kicks per worker and city between the crossover
-	// exchanges of the whole-tour searches from deepMinN: every n/4 kicks
-	// was ahead of every n on usa13509 and pr2392 on 16 cores, where n
-	// kicks of the 5-opt move take most of a 20-s run (docs/PERF.md,
-	// "The 5-opt move on alpha lists from 1,000 cities").
-	deepSync = 0.25
+	// mergeSync is the kicks per worker between the merges of auto's
+	// workers (share merge) in a run without a time limit; timed runs
+	// merge every mergeEpoch.
+	mergeSync = 50
 	// alphaNeighbors is the length of auto's alpha-nearness lists: with
 	// the 5-opt move, 5 (as in LKH) were ahead of 8 on usa13509 at equal
 	// CPU time and at 20 s (docs/PERF.md, "The sequential 5-opt move as
 	// auto's deep move").
 	alphaNeighbors = 5
-	// lk5MaxN bounds the instances on which auto's deep move is the
-	// sequential 5-opt move (kopt.go): ahead of the 2-opt-step chain up to
-	// d18512 at equal CPU time, behind on pla85900 at 30 s on 2 cores and
-	// on 16 (docs/PERF.md, "The sequential 5-opt move as auto's deep move"
-	// and "The 5-opt move on alpha lists from 1,000 cities").
-	lk5MaxN = 50000
 )
 
 // autoBySize are auto's defaults by instance size, the one place they are
-// set. Below partMinN each worker searches the whole tour: the pure 3-opt
-// moves, escapes after 3·n stale kicks and the nearest lists for every
-// worker got out of the traps the quadrant lists and later escapes fell
-// into (docs/PERF.md, "Small-instance defaults up to 15,000 cities"); from
-// deepMinN to lk5MaxN the 5-opt move (kopt.go) on 5 alpha-nearness
-// candidates, the crossover exchange every n/4 kicks (n in the partition
-// search's range, where it only serves two workers) and kicks of up to 200
-// cities a segment; from partMinN the partition search (partition.go),
-// whose alpha lists were ahead of nearest and quadrant lists on d18512 on
-// 2 and 16 cores (docs/PERF.md, "The 5-opt move on alpha lists from 1,000
-// cities"); from lk5MaxN nearest and quadrant lists on alternate workers
-// and the chain of 2-opt steps that threeopt, or3opt and depth set.
+// set. Below deepMinN each worker searches the whole tour alone with the
+// chain of 2-opt steps on nearest lists: the pure 3-opt moves and escapes
+// after 3·n stale kicks got out of the traps other settings fell into
+// (docs/PERF.md, "Small-instance defaults up to 15,000 cities"). From
+// deepMinN to partMinN the 5-opt move (kopt.go) on 5 alpha-nearness
+// candidates, every worker kicking in its own stretch of one tour, their
+// changes merged (merge.go): on 16 cores ahead of independent searches
+// exchanging by partition crossover from fnl4461 to d18512, and of the
+// partition search on d18512 (docs/PERF.md, "Workers in stretches of one
+// tour"). From partMinN the partition search (partition.go) with nearest
+// and quadrant lists on alternate workers and the chain of 2-opt steps,
+// ahead of the 5-opt move on pla85900 (docs/PERF.md, "The 5-opt move on
+// alpha lists from 1,000 cities").
 var autoBySize = solver.SizeTable{
 	{From: 0, To: deepMinN, Set: map[string]string{
 		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "1", OptSegment: "30", OptShare: "best", OptSync: "0", OptMove: "chain"}},
 	{From: deepMinN, To: partMinN, Set: map[string]string{
-		OptOr3: "on", OptStale: "3", OptCandidates: "alpha", OptNeighbors: strconv.Itoa(alphaNeighbors), OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "lk5"}, PerCity: map[string]float64{OptSync: deepSync}},
-	{From: partMinN, To: lk5MaxN, Set: map[string]string{
-		OptOr3: "off", OptStale: "20", OptCandidates: "alpha", OptNeighbors: strconv.Itoa(alphaNeighbors), OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "lk5"}, PerCity: map[string]float64{OptSync: 1}},
-	{From: lk5MaxN, Set: map[string]string{
-		OptOr3: "off", OptStale: "20", OptCandidates: "mixed", OptDepth: "2", OptSegment: "200", OptShare: "gpx", OptMove: "chain"}, PerCity: map[string]float64{OptSync: 1}},
+		OptOr3: "off", OptStale: "0", OptCandidates: "alpha", OptNeighbors: strconv.Itoa(alphaNeighbors), OptDepth: "2", OptSegment: "200", OptShare: "merge", OptSync: strconv.Itoa(mergeSync), OptMove: "lk5"}},
+	{From: partMinN, Set: map[string]string{
+		OptOr3: "off", OptStale: "20", OptCandidates: "mixed", OptDepth: "2", OptSegment: "200", OptShare: "merge", OptSync: strconv.Itoa(mergeSync), OptMove: "chain"}},
 }
 
 func init() {

@@ -29,11 +29,9 @@ func TestAutoDefaultsBySize(t *testing.T) {
 	}{
 		{500, want{true, 3, "nearest", 1, 30, 0, "best", "chain", 8}},
 		{deepMinN - 1, want{true, 3, "nearest", 1, 30, 0, "best", "chain", 8}},
-		{deepMinN, want{true, 3, "alpha", 2, 200, deepMinN / 4, "gpx", "lk5", alphaNeighbors}},
-		{partMinN - 1, want{true, 3, "alpha", 2, 200, (partMinN - 1) / 4, "gpx", "lk5", alphaNeighbors}},
-		{partMinN, want{false, 20, "alpha", 2, 200, partMinN, "gpx", "lk5", alphaNeighbors}},
-		{lk5MaxN - 1, want{false, 20, "alpha", 2, 200, lk5MaxN - 1, "gpx", "lk5", alphaNeighbors}},
-		{lk5MaxN, want{false, 20, "mixed", 2, 200, lk5MaxN, "gpx", "chain", 8}},
+		{deepMinN, want{false, 0, "alpha", 2, 200, mergeSync, "merge", "lk5", alphaNeighbors}},
+		{partMinN - 1, want{false, 0, "alpha", 2, 200, mergeSync, "merge", "lk5", alphaNeighbors}},
+		{partMinN, want{false, 20, "mixed", 2, 200, mergeSync, "merge", "chain", 8}},
 	} {
 		in := uniformInstance(tc.n, 1)
 		o, err := ie.config(in, solver.Params{})

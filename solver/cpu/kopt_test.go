@@ -333,7 +333,8 @@ func TestK5Excludable(t *testing.T) {
 	k.exclude(s, a, b)
 	k.exclude(s, x, y)
 	s.move2(a, b, x, y)
-	if !adjacent(s.pos, a, x) || !adjacent(s.pos, b, y) {
+	adjacent := func(u, v int32) bool { return s.succ(u) == v || s.pred(u) == v }
+	if !adjacent(a, x) || !adjacent(b, y) {
 		t.Fatal("the 2-opt step did not add (3,8) and (4,9)")
 	}
 	for _, e := range [][2]int32{{a, x}, {x, a}, {b, y}} {

@@ -58,6 +58,10 @@ type ls struct {
 	// k5, when set, makes the sequential 5-opt move (kopt.go) the
 	// move after 2-opt and Or-opt, in place of try3opt.
 	k5 *kopt
+
+	// kickFrom, when set, holds the cities a kick starts at (its first
+	// removed edge leaves one of them): a worker's region of the tour.
+	kickFrom []int32
 }
 
 // jop is one journal entry: a reversal of positions i..j (exactly that
@@ -875,7 +879,11 @@ func (s *ls) kick(maxSeg int) {
 	for try := 0; ; try++ {
 		la = 1 + s.r.intn(maxSeg)
 		lb = 1 + s.r.intn(maxSeg)
-		i0 = int32(s.r.intn(n))
+		if s.kickFrom != nil {
+			i0 = s.pos[s.kickFrom[s.r.intn(len(s.kickFrom))]]
+		} else {
+			i0 = int32(s.r.intn(n))
+		}
 		if s.fixed == nil || !s.kickBreaksFixed(i0, la, lb) {
 			break
 		}

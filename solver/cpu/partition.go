@@ -24,13 +24,10 @@ import (
 // engine runs it from partMinN cities with coordinates, where independent
 // whole-tour searches redo each other's work.
 
-// partMinN is the smallest instance auto runs the partition search on.
-const partMinN = 15000
-
-// partMinWorkers is the fewest workers auto runs it with below lk5MaxN:
-// with two, the whole-tour searches were ahead on d18512 (docs/PERF.md,
-// "The 5-opt move's chains").
-const partMinWorkers = 3
+// partMinN is the smallest instance auto runs the partition search on:
+// below it the whole-tour searches with merged changes were ahead
+// (ilsconfig.go).
+const partMinN = 50000
 
 // Partition search settings (docs/PERF.md, "CPU partition search").
 const (
@@ -89,7 +86,7 @@ func (r *ilsRun) usePartition() bool {
 	case "off":
 		return false
 	}
-	return r.e.name == "auto" && in.N >= partMinN && (r.w >= partMinWorkers || in.N >= lk5MaxN)
+	return r.e.name == "auto" && in.N >= partMinN
 }
 
 // partRun is the state of one partition search.

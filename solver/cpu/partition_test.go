@@ -167,8 +167,7 @@ func TestPartitionLayout(t *testing.T) {
 }
 
 // TestAutoPartitionWorkers: auto takes the partition search from
-// partMinN cities with at least partMinWorkers workers, and from lk5MaxN
-// with any number; the option overrides it.
+// partMinN cities with any number of workers; the option overrides it.
 func TestAutoPartitionWorkers(t *testing.T) {
 	e, _ := solver.Lookup("auto", solver.BackendCPU)
 	for _, tc := range []struct {
@@ -177,13 +176,10 @@ func TestAutoPartitionWorkers(t *testing.T) {
 		want bool
 	}{
 		{partMinN - 1, 16, "auto", false},
-		{partMinN, partMinWorkers, "auto", true},
-		{partMinN, partMinWorkers - 1, "auto", false},
-		{lk5MaxN - 1, 2, "auto", false},
-		{lk5MaxN, 2, "auto", true},
-		{lk5MaxN, 1, "auto", true},
-		{partMinN, 2, "on", true},
-		{lk5MaxN, 16, "off", false},
+		{partMinN, 2, "auto", true},
+		{partMinN, 1, "auto", true},
+		{deepMinN, 2, "on", true},
+		{partMinN, 16, "off", false},
 	} {
 		r := &ilsRun{e: e.(ilsEngine), in: uniformInstance(tc.n, 3), w: tc.w, o: ilsOptions{partition: tc.opt}}
 		if got := r.usePartition(); got != tc.want {

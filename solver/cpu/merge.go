@@ -1,0 +1,181 @@
+package cpu
+
+import (
+	"slices"
+	"sync"
+	"time"
+)
+
+// merger is the exchange of share "merge": every worker kicks in its own
+// stretch of a common base tour, and the exchange applies to the base each
+// worker's changes (the cities whose tour neighbours differ from the
+// base's) that touch no city an earlier one changed and keep the tour one
+// cycle, the shortest worker first. So the workers' kicks add up on one
+// tour instead of finding the same improvements apart.
+type merger struct {
+	base    []int32 // the tour every worker started the epoch from
+	basePos []int32
+	baseLen int64
+	regions [][]int32 // each stretch's cities to kick from
+	touched [][]int32 // per worker: the cities whose neighbours changed
+	// the merged tour as neighbour pairs, and the cities already changed
+	// in this exchange (stamp == epoch)
+	adj   []int32
+	stamp []int32
+	epoch int32
+	old   []int32
+}
+
+const (
+	// mergeEpoch is the time between the merges of a timed run: 200 ms
+	// was ahead of epochs of 50 and 200 kicks, whose barrier waits for
+	// the slowest worker (docs/PERF.md, "Workers in stretches of one
+	// tour").
+	mergeEpoch = 200 * time.Millisecond
+	// mergeRegion is the fewest cities of a stretch; workers beyond
+	// n/mergeRegion share stretches.
+	mergeRegion = 1
+)
+
+// setBase makes t (length l) the base every worker takes and cuts it into
+// stretches of consecutive cities from a random position, one a worker
+// while they are long enough.
+func (r *ilsRun) setBase(t []int32, l int64) {
+	m := &r.mg
+	n := len(t)
+	if m.base == nil {
+		m.base, m.basePos = make([]int32, n), make([]int32, n)
+		m.adj, m.stamp = make([]int32, 2*n), make([]int32, n)
+		m.regions, m.touched = make([][]int32, r.w), make([][]int32, r.w)
+	}
+	copy(m.base, t)
+	for i, c := range t {
+		m.basePos[c] = int32(i)
+	}
+	m.baseLen = l
+	off := r.searches[0].r.intn(n)
+	// a kick's two segments run on from its start, up to 2·maxSeg
+	// cities: the last ones of a long stretch start none
+	spill := 2 * r.o.cfg.maxSeg
+	nr := min(r.w, max(2, n/mergeRegion))
+	for g := range nr {
+		lo, hi := g*n/nr, (g+1)*n/nr
+		if hi-lo > 2*spill {
+			hi -= spill
+		}
+		reg := m.regions[g][:0]
+		for i := lo; i < hi; i++ {
+			reg = append(reg, t[(i+off)%n])
+		}
+		m.regions[g] = reg
+	}
+	for wk, s := range r.searches {
+		if s.length != l || !slices.Equal(s.tour, t) {
+			r.take(wk, t, m.basePos, l)
+		}
+		s.kickFrom = m.regions[wk%nr]
+	}
+}
+
+// exchangeMerge merges the workers' changes into the base tour (merger)
+// and gives every worker the result, cut into new stretches.
+func (r *ilsRun) exchangeMerge() {
+	m := &r.mg
+	n := len(m.base)
+	var wg sync.WaitGroup
+	for wk, s := range r.searches {
+		m.touched[wk] = m.touched[wk][:0]
+		if s.length <= m.baseLen {
+			wg.Go(func() { m.touched[wk] = m.diff(s.tour, m.touched[wk]) })
+		}
+	}
+	wg.Wait()
+	for i, c := range m.base {
+		m.adj[2*c], m.adj[2*c+1] = m.base[(i+n-1)%n], m.base[(i+1)%n]
+	}
+	m.epoch++
+	l, merged := m.baseLen, 0
+	// the shortest first, so the result is never longer than any
+	// worker's tour; ties (changes of equal length, drift across a
+	// plateau) are merged too
+	order := r.byLength()
+	for _, wk := range order {
+		s, tc := r.searches[wk], m.touched[wk]
+		if s.length > m.baseLen {
+			break
+		}
+		if len(tc) == 0 || slices.ContainsFunc(tc, func(c int32) bool { return m.stamp[c] == m.epoch }) {
+			continue
+		}
+		m.old = m.old[:0]
+		for _, c := range tc {
+			m.old = append(m.old, m.adj[2*c], m.adj[2*c+1])
+			m.adj[2*c], m.adj[2*c+1] = s.pred(c), s.succ(c)
+		}
+		if m.cycleLen(tc[0]) != n {
+			for i, c := range tc {
+				m.adj[2*c], m.adj[2*c+1] = m.old[2*i], m.old[2*i+1]
+			}
+			continue
+		}
+		for _, c := range tc {
+			m.stamp[c] = m.epoch
+		}
+		// the changes share no city, so no edge: their gains add up
+		l -= m.baseLen - s.length
+		merged++
+	}
+	t := r.searches[order[0]].tour
+	if merged > 0 {
+		t = m.walk(make([]int32, 0, n))
+		r.c.offer(t, l)
+	}
+	r.setBase(t, min(l, r.searches[order[0]].length))
+}
+
+// diff appends to out the cities whose neighbours in t differ from the
+// base's.
+func (m *merger) diff(t []int32, out []int32) []int32 {
+	n := len(t)
+	for i, c := range t {
+		p, q := t[(i+n-1)%n], t[(i+1)%n]
+		j := int(m.basePos[c])
+		bp, bq := m.base[(j+n-1)%n], m.base[(j+1)%n]
+		if !(p == bp && q == bq) && !(p == bq && q == bp) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// next is the merged graph's neighbour of cur other than prev.
+func (m *merger) next(prev, cur int32) int32 {
+	if nx := m.adj[2*cur]; nx != prev {
+		return nx
+	}
+	return m.adj[2*cur+1]
+}
+
+// cycleLen is the length of the merged graph's cycle through c (at most
+// n+1: the graph is one of cycles, every city of degree two).
+func (m *merger) cycleLen(c int32) int {
+	prev, cur, k := int32(-1), c, 0
+	for k <= len(m.stamp) {
+		prev, cur = cur, m.next(prev, cur)
+		k++
+		if cur == c {
+			break
+		}
+	}
+	return k
+}
+
+// walk appends the merged cycle to t from the base's first city.
+func (m *merger) walk(t []int32) []int32 {
+	prev, cur := int32(-1), m.base[0]
+	for range len(m.stamp) {
+		t = append(t, cur)
+		prev, cur = cur, m.next(prev, cur)
+	}
+	return t
+}
