@@ -16,7 +16,7 @@ type merger struct {
 	base    []int32 // the tour every worker started the epoch from
 	basePos []int32
 	baseLen int64
-	regions [][]int32 // each stretch's cities to kick from
+	regions [][]int32 // each worker's cities to kick from
 	touched [][]int32 // per worker: the cities whose neighbours changed
 	// the merged tour as neighbour pairs, and the cities already changed
 	// in this exchange (stamp == epoch)
@@ -26,20 +26,13 @@ type merger struct {
 	old   []int32
 }
 
-const (
-	// mergeEpoch is the time between the merges of a timed run: 200 ms
-	// was ahead of epochs of 50 and 200 kicks, whose barrier waits for
-	// the slowest worker (docs/PERF.md, "Workers in stretches of one
-	// tour").
-	mergeEpoch = 200 * time.Millisecond
-	// mergeRegion is the fewest cities of a stretch; workers beyond
-	// n/mergeRegion share stretches.
-	mergeRegion = 1
-)
+// mergeEpoch is the time between the merges of a timed run: 200 ms was
+// ahead of epochs of 50 and 200 kicks, whose barrier waits for the slowest
+// worker (docs/PERF.md, "Workers in stretches of one tour").
+const mergeEpoch = 200 * time.Millisecond
 
 // setBase makes t (length l) the base every worker takes and cuts it into
-// stretches of consecutive cities from a random position, one a worker
-// while they are long enough.
+// stretches of consecutive cities from a random position, one a worker.
 func (r *ilsRun) setBase(t []int32, l int64) {
 	m := &r.mg
 	n := len(t)
@@ -57,23 +50,22 @@ func (r *ilsRun) setBase(t []int32, l int64) {
 	// a kick's two segments run on from its start, up to 2·maxSeg
 	// cities: the last ones of a long stretch start none
 	spill := 2 * r.o.cfg.maxSeg
-	nr := min(r.w, max(2, n/mergeRegion))
-	for g := range nr {
-		lo, hi := g*n/nr, (g+1)*n/nr
+	for wk := range r.w {
+		lo, hi := wk*n/r.w, (wk+1)*n/r.w
 		if hi-lo > 2*spill {
 			hi -= spill
 		}
-		reg := m.regions[g][:0]
+		reg := m.regions[wk][:0]
 		for i := lo; i < hi; i++ {
 			reg = append(reg, t[(i+off)%n])
 		}
-		m.regions[g] = reg
+		m.regions[wk] = reg
 	}
 	for wk, s := range r.searches {
 		if s.length != l || !slices.Equal(s.tour, t) {
 			r.take(wk, t, m.basePos, l)
 		}
-		s.kickFrom = m.regions[wk%nr]
+		s.kickFrom = m.regions[wk]
 	}
 }
 

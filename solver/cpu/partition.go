@@ -21,8 +21,7 @@ import (
 // writes it back where it is shorter, and a descent over the cities next to
 // other pieces follows. With fewer than partOneEach cities a worker, each
 // piece is searched by several workers and the best result kept. The auto
-// engine runs it from partMinN cities with coordinates, where independent
-// whole-tour searches redo each other's work.
+// engine runs it from partMinN cities with coordinates.
 
 // partMinN is the smallest instance auto runs the partition search on:
 // below it the whole-tour searches with merged changes were ahead

@@ -1,6 +1,6 @@
 // Package unionfind is the disjoint-set forest (path halving, union by
-// size) that the greedy construction, the exact minimum 1-tree and the
-// partition crossover use to join fragments and components (Tarjan,
+// size) that the greedy construction and the minimum 1-trees use to join
+// fragments and components (Tarjan,
 // "Efficiency of a good but not linear set union algorithm", JACM 1975).
 package unionfind
 
