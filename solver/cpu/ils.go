@@ -571,29 +571,20 @@ func (r *ilsRun) search() {
 		epoch = min(epoch, budget)
 	}
 	c.setPhase(solver.PhaseDescent)
+	// share merge: a first epoch of descents alone, whose shortest tour
+	// becomes the base the workers kick in (setBase)
+	merge := cfg.share == "merge" && cfg.sync > 0 && r.w > 1 && r.in.N >= 8
 	first := true
-	if cfg.share == "merge" && cfg.sync > 0 && r.w > 1 && r.in.N >= 8 {
-		// the common base of the merge: every worker's descent, the
-		// shortest taken by all
-		var wg sync.WaitGroup
-		for wk := range r.w {
-			wg.Go(func() { r.work(wk, 0, true) })
-		}
-		wg.Wait()
-		if c.stop.Load() {
-			return
-		}
-		first = false
-		b := r.searches[r.byLength()[0]]
-		r.setBase(slices.Clone(b.tour), b.length)
-	}
-	for done := 0; !c.stop.Load() && (budget == 0 || done < budget); done += epoch {
+	for done := 0; !c.stop.Load() && (budget == 0 || done < budget); {
 		n := epoch
 		if budget > 0 {
 			n = min(epoch, budget-done)
 		}
 		r.takeAlpha()
-		if r.mg.base != nil && budget == 0 {
+		switch {
+		case first && merge:
+			n = 0
+		case r.mg.base != nil && budget == 0:
 			// timed runs: epochs of equal time, so that no worker
 			// waits for the slowest one's kicks
 			n = math.MaxInt32
@@ -604,10 +595,15 @@ func (r *ilsRun) search() {
 			wg.Go(func() { r.work(wk, n, first) })
 		}
 		wg.Wait()
-		first = false
-		if cfg.sync > 0 && r.w > 1 {
+		done += n
+		switch {
+		case first && merge:
+			b := r.searches[r.byLength()[0]]
+			r.setBase(slices.Clone(b.tour), b.length)
+		case cfg.sync > 0 && r.w > 1:
 			r.exchange()
 		}
+		first = false
 	}
 }
 
