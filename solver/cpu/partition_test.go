@@ -575,3 +575,52 @@ func TestPartitionAlphaLists(t *testing.T) {
 	}
 	checkPartLists(t, pr)
 }
+
+// TestPartitionDirtyCities: after a round every city is clean under the
+// lists its piece searched with and still dirty under the other kind, and
+// a piece whose cities are clean starts its kicks without a descent, while
+// one dirty city gets one.
+func TestPartitionDirtyCities(t *testing.T) {
+	in := uniformInstance(3000, 23)
+	pr := newTestPartRun(t, in, 4, map[string]string{OptCandidates: "mixed", OptPartSegment: "500", OptPartKicks: "0.5", OptPartShape: "path", OptPartDeep: "0"})
+	pr.cut(17, 0)
+	pr.runRound()
+	for i, sg := range pr.segs {
+		bit := pr.kindBit(i)
+		for _, ct := range sg.cities[:sg.m] {
+			if pr.dirty[ct]&bit != 0 || pr.dirty[ct]&(allKinds&^bit) == 0 {
+				t.Fatalf("segment %d (bit %d): city %d has dirty bits %b after its search", i, bit, ct, pr.dirty[ct])
+			}
+		}
+	}
+	pr.stitch(time.Hour)
+	pr.round++
+	checkPartTour(t, pr, "after the first round")
+
+	pr.cut(1000, 0)
+	sg := pr.segs[0]
+	pr.prepare(0)
+	sg.kicks = 0
+	bit := pr.kindBit(0)
+	for _, ct := range sg.cities[:sg.m] {
+		pr.dirty[ct] &^= bit
+	}
+	moves := func() int64 {
+		before := int64(0)
+		if s := pr.ls[0]; s != nil {
+			before = s.moves
+		}
+		d, k, ok := pr.search(0, 0, 0, time.Time{})
+		if d != 0 || k != 0 || !ok {
+			t.Fatalf("a search without kicks on a local optimum: change %d, %d kicks, descended %v", d, k, ok)
+		}
+		return pr.ls[0].moves - before
+	}
+	if m := moves(); m != 0 {
+		t.Fatalf("clean segment: its descent evaluated %d moves, want none", m)
+	}
+	pr.dirty[sg.cities[sg.m/2]] |= bit
+	if m := moves(); m == 0 {
+		t.Fatal("one dirty city: its descent evaluated no move")
+	}
+}
