@@ -17,9 +17,8 @@ import (
 // The partition search improves one tour with all workers at once: each
 // round cuts the tour at a shifting offset into segments (paths with fixed
 // ends) or, on region rounds, the plane into cells (partregion.go); each
-// worker runs the iterated local search on its piece as a sub-instance (its
-// descent from the cities not yet at a local optimum) and writes it back
-// where it is shorter, and a descent over the cities next to
+// worker runs the iterated local search on its piece as a sub-instance and
+// writes it back where it is shorter, and a descent over the cities next to
 // other pieces follows. With fewer than partOneEach cities a worker, each
 // piece is searched by several workers and the best result kept. The auto
 // engine runs it from partMinN cities with coordinates.
@@ -128,16 +127,6 @@ type partRun struct {
 	// (1 until partDeep kicks per city, then the run's)
 	kicks int64
 	depth int
-	// dirty marks, by city, the list kinds (bit 0: the even segments'
-	// lists, bit 1: the odd ones' under "mixed") under which the tour
-	// around the city may still improve: a segment's search queues only
-	// these, since a descent over a local optimum costs about as much as
-	// the first (the 5-opt move's far more than the chain's)
-	dirty []uint8
-	// descended tells, by task of this round, whether its search ended
-	// its first descent
-	descended []bool
-	succ      []int32 // the stitch's buffer: every city's successor before it
 }
 
 // partSeg is one segment of a round as a sub-instance: its cities in path
@@ -160,7 +149,6 @@ type partSeg struct {
 	first, last int32
 	order       []int32
 	saved       []int32 // its cities' adjacency before mergeRegions applied it
-	kept        bool    // its result went into the tour this round
 }
 
 // partSize is the segment size for n cities and w workers: opt when set,
@@ -213,10 +201,7 @@ func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) 
 func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) *partRun {
 	n := r.in.N
 	pr := &partRun{r: r, ctx: ctx, nb: [2]*neighbor.Lists{nb, nbOdd}, t: append([]int32(nil), t0...),
-		segOf: make([]int32, n), local: make([]int32, n), border: make([]bool, n), dirty: make([]uint8, n)}
-	for i := range pr.dirty {
-		pr.dirty[i] = allKinds
-	}
+		segOf: make([]int32, n), local: make([]int32, n), border: make([]bool, n)}
 	pr.length = d.Length(pr.t)
 	if len(r.in.FixedEdges) > 0 {
 		pr.fixed = make([]int32, 2*n)
@@ -251,11 +236,7 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 	g.orOpt, g.threeOpt = r.o.cfg.orOpt, r.o.cfg.threeOpt
 	g.depth = min(max(r.o.cfg.depth, 1), maxDepth)
 	g.or3 = r.o.cfg.or3
-	// the stitch is one worker's descent on the whole tour while the
-	// others wait: the chain of 2-opt steps, never the 5-opt move, whose
-	// chains reverse spans of the whole tour; the cities it leaves dirty
-	// are the segments' next round
-	g.k5 = nil
+	r.o.cfg.setMove(g)
 	g.r = newRNG(r.p.Seed, 1<<40)
 	g.setFixed(r.in.FixedEdges)
 	pr.global = g
@@ -287,19 +268,9 @@ func (pr *partRun) step(off int, left int64) int64 {
 // every city's piece and local index, and gives each piece its kicks.
 func (pr *partRun) cut(off int, left int64) {
 	o := pr.r.o
-	was := pr.depth
 	pr.depth = min(max(o.cfg.depth, 1), maxDepth)
 	if float64(pr.kicks) < o.partDeep*float64(pr.r.in.N) {
 		pr.depth = 1
-	}
-	if pr.depth != was {
-		// a local optimum of the shallower move is none of the deeper
-		for i := range pr.dirty {
-			pr.dirty[i] = allKinds
-		}
-	}
-	for _, sg := range pr.segs {
-		sg.kept = false
 	}
 	pr.region = pr.chooseShape() && pr.cutRegions(math.Pi*float64(off)/float64(pr.r.in.N))
 	if !pr.region {
@@ -383,7 +354,6 @@ func (pr *partRun) runRound() int64 {
 	}
 	tasks := pr.p * pr.rep // at most w when rep > 1
 	deltas := make([]int64, tasks)
-	pr.descended = grow(pr.descended, tasks)
 	var kicks atomic.Int64
 	// with a time slice, the searches of a round end together (or, when
 	// the workers take several in turn, each gets its share, at least
@@ -404,8 +374,8 @@ func (pr *partRun) runRound() int64 {
 		case slice > 0:
 			end = ts.Add(max(slice*time.Duration(w)/time.Duration(tasks), partMinTask))
 		}
-		d, k, ok := pr.search(wk, seg, rep, end)
-		deltas[i], pr.descended[i] = d, ok
+		d, k := pr.search(wk, seg, rep, end)
+		deltas[i] = d
 		kicks.Add(k)
 		if pr.rep == 1 && d < 0 {
 			pr.keep(pr.ls[wk], pr.segs[seg])
@@ -424,51 +394,18 @@ func (pr *partRun) runRound() int64 {
 			if deltas[best] < 0 {
 				pr.keep(pr.ls[best], sg)
 			}
-			deltas[seg], pr.descended[seg] = deltas[best], pr.descended[best]
+			deltas[seg] = deltas[best]
 		}
 	}
 	if pr.region {
 		pr.length += pr.mergeRegions(deltas[:pr.p], max(time.Since(start)/4, partMinTask))
-	} else {
-		// a search never ends longer than it started: only gains were kept
-		for _, d := range deltas[:pr.p] {
-			pr.length += min(d, 0)
-		}
+		return kicks.Load()
 	}
-	pr.clean(deltas[:pr.p])
+	// a search never ends longer than it started: only gains were kept
+	for _, d := range deltas[:pr.p] {
+		pr.length += min(d, 0)
+	}
 	return kicks.Load()
-}
-
-// allKinds marks a city dirty under both list kinds.
-const allKinds = 3
-
-// kindBit is the dirty bit of segment i's list kind this round.
-func (pr *partRun) kindBit(i int) uint8 {
-	if pr.nb[1] != pr.nb[0] && pr.segKind(i) == "quadrant" {
-		return 2
-	}
-	return 1
-}
-
-// clean clears, after a round, the dirty bit of this round's list kind
-// for the cities of every piece whose tour is now a local optimum of its
-// search: a piece whose search ended its descent and whose result went
-// into the tour, or that kept its old tour with nothing gained (the
-// descent found no move in it).
-func (pr *partRun) clean(deltas []int64) {
-	for i, sg := range pr.segs {
-		if !pr.descended[i] {
-			continue
-		}
-		kept := deltas[i] == 0 || (!pr.region && deltas[i] < 0) || (pr.region && sg.kept)
-		if !kept {
-			continue
-		}
-		bit := pr.kindBit(i)
-		for _, ct := range sg.cities[:sg.m] {
-			pr.dirty[ct] &^= bit
-		}
-	}
 }
 
 // keep takes the improved tour of s for segment sg: into the segment's
@@ -636,11 +573,10 @@ func (pr *partRun) instanceEdges(i int) {
 }
 
 // search runs worker wk's iterated local search (search number rep) on
-// segment seg: a descent from its dirty cities, then its kicks, each kept
-// when the segment does not get longer. It returns the change of length
-// (never positive), the kicks made and whether the descent ended; a
-// non-zero end stops the kicks then.
-func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64, bool) {
+// segment seg: a descent, then its kicks, each kept when the segment does
+// not get longer. It returns the change of length (never positive) and the
+// kicks made; a non-zero end stops the kicks then.
+func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 	r, c := pr.r, pr.r.c
 	sg := pr.segs[seg]
 	s := pr.load(wk, sg)
@@ -664,14 +600,8 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64, bool) 
 	}
 	kicks := int64(0)
 	s.record = false
-	bit := pr.kindBit(seg)
-	for j, ct := range sg.cities[:sg.m] {
-		if pr.dirty[ct]&bit != 0 {
-			s.push(int32(j))
-		}
-	}
-	descended := s.optimize(check)
-	if descended {
+	s.pushAll()
+	if s.optimize(check) {
 		s.record = true
 		last := s.moves
 		for kk := 0; kk < sg.kicks; kk++ {
@@ -693,7 +623,7 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64, bool) 
 	}
 	c.moves[wk].v.Add(s.moves - base)
 	r.kicksDone[wk].v.Add(kicks)
-	return s.length - length0, kicks, descended
+	return s.length - length0, kicks
 }
 
 // load readies worker wk's local search for segment sg, reusing buffers.
@@ -755,11 +685,8 @@ func (pr *partRun) stitch(limit time.Duration) {
 	g.fixed = pr.fixed
 	g.nb, g.k, g.nbd = pr.nb[pr.round%2].List, pr.nb[pr.round%2].K, pr.gnbd[pr.round%2]
 	copy(g.tour, pr.t)
-	n := len(pr.t)
-	pr.succ = grow(pr.succ, n)
 	for i, ct := range g.tour {
 		g.pos[ct] = int32(i)
-		pr.succ[ct] = pr.t[(i+1)%n]
 	}
 	g.length = pr.length
 	for _, ct := range pr.t {
@@ -781,21 +708,8 @@ func (pr *partRun) stitch(limit time.Duration) {
 		return pr.r.o.kicks == 0 && !time.Now().Before(end)
 	})
 	c.moves[0].v.Add(g.moves - base)
-	// the ends of every new edge are dirty under the other kind of lists,
-	// and under both where the descent stopped before it looked at them
-	bit := uint8(1)
-	if pr.nb[1] != pr.nb[0] && pr.round%2 == 1 {
-		bit = 2
-	}
-	for i, a := range g.tour {
-		b := g.tour[(i+1)%n]
-		if pr.succ[a] != b && pr.succ[b] != a {
-			pr.dirty[a] |= allKinds &^ bit
-			pr.dirty[b] |= allKinds &^ bit
-		}
-	}
 	for g.q.Len() > 0 {
-		pr.dirty[g.pop()] = allKinds
+		g.pop()
 	}
 	copy(pr.t, g.tour)
 	pr.length = g.length

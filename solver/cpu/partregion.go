@@ -265,9 +265,6 @@ func (pr *partRun) mergeBatch(batch []int, deltas []int64) int64 {
 			sum += deltas[i]
 		}
 		pr.merged += int64(len(batch))
-		for _, i := range batch {
-			pr.segs[i].kept = true
-		}
 		return sum
 	}
 	// each region writes only its own cities' entries: take them back
