@@ -117,12 +117,14 @@ func (r *ilsRun) exchangeMerge() {
 		l -= m.baseLen - s.length
 		merged++
 	}
-	t := r.searches[order[0]].tour
-	if merged > 0 {
-		t = m.walk(make([]int32, 0, n))
-		r.c.offer(t, l)
+	if merged == 0 {
+		// no worker changed the base without lengthening it
+		r.setBase(m.base, m.baseLen)
+		return
 	}
-	r.setBase(t, min(l, r.searches[order[0]].length))
+	t := m.walk(make([]int32, 0, n))
+	r.c.offer(t, l)
+	r.setBase(t, l)
 }
 
 // diff appends to out the cities whose neighbours in t differ from the
