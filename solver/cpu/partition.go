@@ -127,6 +127,12 @@ type partRun struct {
 	// (1 until partDeep kicks per city, then the run's)
 	kicks int64
 	depth int
+	// deep: this round's move is the 5-opt move (else the chain); rate:
+	// the length gained per second by the last round of each (chain 0,
+	// 5-opt 1); k5: each worker's 5-opt state, and the descent's last
+	k5   []*kopt
+	deep bool
+	rate [2]float64
 }
 
 // partSeg is one segment of a round as a sub-instance: its cities in path
@@ -224,6 +230,10 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 		pr.segs[i] = &partSeg{}
 	}
 	pr.ls = make([]*ls, r.w)
+	pr.k5 = make([]*kopt, r.w+1)
+	for i := range pr.k5 {
+		pr.k5[i] = newKopt()
+	}
 	// twice as many nearest cities, so that most cities keep k of them
 	// inside their segment
 	pr.wide, _ = neighbor.NearestContext(pr.ctx, r.in, 2*nb.K) // nil when the run ended
@@ -253,6 +263,11 @@ func (pr *partRun) step(off int, left int64) int64 {
 	k := pr.runRound()
 	pr.stitch(max(time.Since(t0)/2, partMinTask))
 	pr.kicks += k
+	m := 0
+	if pr.deep {
+		m = 1
+	}
+	pr.rate[m] = float64(l0-pr.length) / max(time.Since(t0).Seconds(), 1e-6)
 	if k > 0 {
 		g := 0
 		if pr.region {
@@ -272,6 +287,7 @@ func (pr *partRun) cut(off int, left int64) {
 	if float64(pr.kicks) < o.partDeep*float64(pr.r.in.N) {
 		pr.depth = 1
 	}
+	pr.deep = pr.chooseMove()
 	pr.region = pr.chooseShape() && pr.cutRegions(math.Pi*float64(off)/float64(pr.r.in.N))
 	if !pr.region {
 		pr.cutPaths(off)
@@ -582,6 +598,7 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 	s := pr.load(wk, sg)
 	r.o.configure(s)
 	s.depth = pr.depth
+	pr.setMove(s, wk)
 	s.r = newRNG(r.p.Seed, uint64(pr.round)<<24^uint64(seg)<<8^uint64(rep)^1<<42)
 	s.setFixed(sg.edges)
 	length0 := s.length
@@ -682,6 +699,7 @@ func (pr *partRun) stitch(limit time.Duration) {
 	end := time.Now().Add(limit)
 	g := pr.global
 	g.depth = pr.depth
+	pr.setMove(g, len(pr.k5)-1)
 	g.fixed = pr.fixed
 	g.nb, g.k, g.nbd = pr.nb[pr.round%2].List, pr.nb[pr.round%2].K, pr.gnbd[pr.round%2]
 	copy(g.tour, pr.t)
@@ -713,6 +731,36 @@ func (pr *partRun) stitch(limit time.Duration) {
 	}
 	copy(pr.t, g.tour)
 	pr.length = g.length
+}
+
+// chooseMove tells whether this round takes the 5-opt move: always or
+// never as the move option says; with "adapt", the chain for the first
+// two rounds (a fast descent from the start tour), then the 5-opt move
+// once, then whichever gained more per second in its last round, the
+// other every fourth round.
+func (pr *partRun) chooseMove() bool {
+	switch pr.r.o.cfg.move {
+	case "lk5":
+		return true
+	case "chain":
+		return false
+	}
+	if pr.round < 3 {
+		return pr.round == 2
+	}
+	better := pr.rate[1] > pr.rate[0]
+	if pr.round%4 == 1 {
+		return !better
+	}
+	return better
+}
+
+// setMove gives s this round's move; i is its 5-opt state's index.
+func (pr *partRun) setMove(s *ls, i int) {
+	s.k5 = nil
+	if pr.deep {
+		s.k5 = pr.k5[i]
+	}
 }
 
 // grow returns b resized to n, reallocating when it is too small.
