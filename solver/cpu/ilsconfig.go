@@ -84,6 +84,13 @@ const (
 	// CPU time and at 20 s (docs/PERF.md, "The sequential 5-opt move as
 	// auto's deep move").
 	alphaNeighbors = 5
+	// adaptMaxN is the size up to which auto's partition search takes
+	// the 5-opt move in the rounds where it gains more per second than
+	// the chain (move adapt): far ahead on mona-lisa100K, ahead on
+	// uniform 100,000 cities, level on pla85900; on a million cities far
+	// behind, its rounds there being seconds long (docs/PERF.md, "The
+	// partition search takes the 5-opt move where it gains more").
+	adaptMaxN = 200000
 )
 
 // autoBySize are auto's defaults by instance size, the one place they are
@@ -98,14 +105,17 @@ const (
 // partition search on d18512 (docs/PERF.md, "Workers in stretches of one
 // tour"). From partMinN the partition search (partition.go) with nearest
 // and quadrant lists on alternate workers and the chain of 2-opt steps,
-// ahead of the 5-opt move on pla85900 (docs/PERF.md, "The 5-opt move on
-// alpha lists from 1,000 cities").
+// ahead of the 5-opt move alone on pla85900 (docs/PERF.md, "The 5-opt
+// move on alpha lists from 1,000 cities"), up to adaptMaxN with the 5-opt
+// move in the rounds where it gains more per second.
 var autoBySize = solver.SizeTable{
 	{From: 0, To: deepMinN, Set: map[string]string{
 		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "1", OptSegment: "30", OptShare: "best", OptSync: "0", OptMove: "chain"}},
 	{From: deepMinN, To: partMinN, Set: map[string]string{
 		OptOr3: "off", OptStale: "0", OptCandidates: "alpha", OptNeighbors: strconv.Itoa(alphaNeighbors), OptDepth: "2", OptSegment: "200", OptShare: "merge", OptSync: strconv.Itoa(mergeSync), OptMove: "lk5"}},
-	{From: partMinN, Set: map[string]string{
+	{From: partMinN, To: adaptMaxN, Set: map[string]string{
+		OptOr3: "off", OptStale: "20", OptCandidates: "mixed", OptDepth: "2", OptSegment: "200", OptShare: "merge", OptSync: strconv.Itoa(mergeSync), OptMove: "adapt"}},
+	{From: adaptMaxN, Set: map[string]string{
 		OptOr3: "off", OptStale: "20", OptCandidates: "mixed", OptDepth: "2", OptSegment: "200", OptShare: "merge", OptSync: strconv.Itoa(mergeSync), OptMove: "chain"}},
 }
 

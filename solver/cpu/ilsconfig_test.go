@@ -31,7 +31,9 @@ func TestAutoDefaultsBySize(t *testing.T) {
 		{deepMinN - 1, want{true, 3, "nearest", 1, 30, 0, "best", "chain", 8}},
 		{deepMinN, want{false, 0, "alpha", 2, 200, mergeSync, "merge", "lk5", alphaNeighbors}},
 		{partMinN - 1, want{false, 0, "alpha", 2, 200, mergeSync, "merge", "lk5", alphaNeighbors}},
-		{partMinN, want{false, 20, "mixed", 2, 200, mergeSync, "merge", "chain", 8}},
+		{partMinN, want{false, 20, "mixed", 2, 200, mergeSync, "merge", "adapt", 8}},
+		{adaptMaxN - 1, want{false, 20, "mixed", 2, 200, mergeSync, "merge", "adapt", 8}},
+		{adaptMaxN, want{false, 20, "mixed", 2, 200, mergeSync, "merge", "chain", 8}},
 	} {
 		in := uniformInstance(tc.n, 1)
 		o, err := ie.config(in, solver.Params{})

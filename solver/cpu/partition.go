@@ -257,7 +257,7 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 // the descent between them; it records the gain per kick for chooseShape
 // and returns the kicks made.
 func (pr *partRun) step(off int, left int64) int64 {
-	t0 := time.Now()
+	t0, m0 := time.Now(), pr.r.c.totalMoves()
 	pr.cut(off, left)
 	l0 := pr.length
 	k := pr.runRound()
@@ -267,7 +267,13 @@ func (pr *partRun) step(off int, left int64) int64 {
 	if pr.deep {
 		m = 1
 	}
-	pr.rate[m] = float64(l0-pr.length) / max(time.Since(t0).Seconds(), 1e-6)
+	// a run with a kicks budget stays deterministic: it measures the
+	// round by the moves evaluated instead of the clock
+	cost := time.Since(t0).Seconds()
+	if pr.r.o.kicks > 0 {
+		cost = float64(pr.r.c.totalMoves()-m0) / 1e7
+	}
+	pr.rate[m] = float64(l0-pr.length) / max(cost, 1e-9)
 	if k > 0 {
 		g := 0
 		if pr.region {
@@ -736,8 +742,8 @@ func (pr *partRun) stitch(limit time.Duration) {
 // chooseMove tells whether this round takes the 5-opt move: always or
 // never as the move option says; with "adapt", the chain for the first
 // two rounds (a fast descent from the start tour), then the 5-opt move
-// once, then whichever gained more per second in its last round, the
-// other every fourth round.
+// once, then whichever gained more per second in its last round (per
+// move evaluated with a kicks budget), the other every fourth round.
 func (pr *partRun) chooseMove() bool {
 	switch pr.r.o.cfg.move {
 	case "lk5":

@@ -575,3 +575,64 @@ func TestPartitionAlphaLists(t *testing.T) {
 	}
 	checkPartLists(t, pr)
 }
+
+// TestPartitionChooseMove: with move adapt the chain takes rounds 0 and
+// 1, the 5-opt move round 2, then the one of the larger rate, the other
+// every fourth round; chain and lk5 keep their move in every round.
+func TestPartitionChooseMove(t *testing.T) {
+	pr := &partRun{r: &ilsRun{o: ilsOptions{cfg: ilsConfig{move: "adapt"}}}}
+	want := func(round int64, r0, r1 float64, deep bool) {
+		t.Helper()
+		pr.round, pr.rate = round, [2]float64{r0, r1}
+		if got := pr.chooseMove(); got != deep {
+			t.Fatalf("round %d, rates %v: 5-opt %v, want %v", round, pr.rate, got, deep)
+		}
+	}
+	want(0, 0, 0, false)
+	want(1, 9, 0, false)
+	want(2, 9, 0, true)
+	want(3, 9, 4, false)
+	want(4, 2, 4, true)
+	want(5, 2, 4, false) // the other one, every fourth round
+	want(6, 9, 4, false)
+	want(9, 9, 4, true)
+	for move, deep := range map[string]bool{"chain": false, "lk5": true} {
+		pr.r.o.cfg.move = move
+		for round := range int64(6) {
+			want(round, 1, 2, deep)
+		}
+	}
+}
+
+// TestPartitionAdapt: a partition search with move adapt takes both
+// moves, each searching ls with this round's move, keeps its tour exact,
+// and with a kicks budget gives the same tour twice.
+func TestPartitionAdapt(t *testing.T) {
+	in := uniformInstance(3000, 31)
+	extra := func() map[string]string {
+		return map[string]string{OptPartSegment: "600", OptPartKicks: "0.3", OptPartSlice: "0", OptMove: "adapt", OptKicks: "100000"}
+	}
+	pr := newTestPartRun(t, in, 2, extra())
+	rng := newRNG(4, 0)
+	var deep []bool
+	for range 8 {
+		pr.step(rng.intn(in.N), 1<<40)
+		deep = append(deep, pr.deep)
+		for wk, s := range pr.ls {
+			if s != nil && (s.k5 != nil) != pr.deep {
+				t.Fatalf("round %d: worker %d searched with 5-opt %v, the round %v", pr.round-1, wk, s.k5 != nil, pr.deep)
+			}
+		}
+		checkPartTour(t, pr, "after a round")
+	}
+	if !slices.Contains(deep, true) || !slices.Contains(deep[2:], false) {
+		t.Fatalf("moves by round %v: want both", deep)
+	}
+	p := solver.Params{Seed: 5, Workers: 3, Extra: extra()}
+	p.Extra[OptPartition], p.Extra[OptKicks] = "on", "400"
+	a := solve(t, "auto", in, p, nil)
+	b := solve(t, "auto", in, p, nil)
+	if !slices.Equal(a.Tour, b.Tour) {
+		t.Fatalf("same seed and budget, different tours: %d and %d", a.Length, b.Length)
+	}
+}
