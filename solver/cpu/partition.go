@@ -754,11 +754,7 @@ func (pr *partRun) chooseMove() bool {
 	if pr.round < 3 {
 		return pr.round == 2
 	}
-	better := pr.rate[1] > pr.rate[0]
-	if pr.round%4 == 1 {
-		return !better
-	}
-	return better
+	return byRate(pr.round, pr.rate, 1)
 }
 
 // setMove gives s this round's move; i is its 5-opt state's index.

@@ -37,8 +37,15 @@ func (pr *partRun) chooseShape() bool {
 	if pr.round < 2 {
 		return pr.round == 1
 	}
-	better := pr.gain[1] > pr.gain[0]
-	if pr.round%4 == 3 {
+	return byRate(pr.round, pr.gain, 3)
+}
+
+// byRate tells whether the second of two ways takes this round: the one
+// whose last round measured more, the other every fourth round (those
+// with round%4 == phase), so that a way that fell behind is tried again.
+func byRate(round int64, m [2]float64, phase int64) bool {
+	better := m[1] > m[0]
+	if round%4 == phase {
 		return !better
 	}
 	return better
