@@ -87,10 +87,11 @@ const (
 	// adaptMaxN is the size up to which auto's partition search takes
 	// the 5-opt move in the rounds where it gains more per second than
 	// the chain (move adapt): far ahead on mona-lisa100K, ahead on
-	// uniform 100,000 cities, level on pla85900; on a million cities far
-	// behind, its rounds there being seconds long (docs/PERF.md, "The
-	// partition search takes the 5-opt move where it gains more").
-	adaptMaxN = 200000
+	// uniform instances of 100,000 to 400,000 cities, level on pla85900;
+	// on a million cities far behind, its rounds there being seconds long
+	// (docs/PERF.md, "The partition search takes the 5-opt move where it
+	// gains more").
+	adaptMaxN = 500000
 )
 
 // autoBySize are auto's defaults by instance size, the one place they are
