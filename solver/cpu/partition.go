@@ -129,7 +129,7 @@ type partRun struct {
 	depth int
 	// deep: this round's move is the 5-opt move (else the chain); rate:
 	// the length gained per second by the last round of each (chain 0,
-	// 5-opt 1); k5: each worker's 5-opt state, and the descent's last
+	// 5-opt 1); k5: each worker's 5-opt state, the last one stitch's
 	k5   []*kopt
 	deep bool
 	rate [2]float64
@@ -246,7 +246,6 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 	g.orOpt, g.threeOpt = r.o.cfg.orOpt, r.o.cfg.threeOpt
 	g.depth = min(max(r.o.cfg.depth, 1), maxDepth)
 	g.or3 = r.o.cfg.or3
-	r.o.cfg.setMove(g)
 	g.r = newRNG(r.p.Seed, 1<<40)
 	g.setFixed(r.in.FixedEdges)
 	pr.global = g
