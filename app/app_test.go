@@ -422,20 +422,21 @@ func TestCompareModeAndExport(t *testing.T) {
 	if !ap.Compare() || len(ap.Panes()) != 2 {
 		t.Fatal("compare mode not on")
 	}
-	// The default pair is auto on the CPU against auto on the GPU; this
-	// registry's GPU auto cannot run, so B takes the backend auto, which
-	// runs here on the CPU (and says why).
+	// The default pair is one published method, pspm, on the CPU against
+	// the GPU (this registry's GPU pspm can run).
 	l, r := defaultCompare()
 	for _, s := range []Settings{l, r} {
 		if _, _, err := solver.Resolve(s.Algorithm, s.Backend); err != nil {
 			t.Errorf("default compare pane %+v cannot run: %v", s, err)
 		}
 	}
-	if l.Algorithm != "auto" || r.Algorithm != "auto" || l.Backend != solver.BackendCPU || r.Backend != solver.BackendAuto {
-		t.Errorf("without a GPU auto the defaults are %s/%s and %s/%s, want auto/cpu and auto/auto", l.Algorithm, l.Backend, r.Algorithm, r.Backend)
+	if l.Algorithm != "pspm" || r.Algorithm != "pspm" || l.Backend != solver.BackendCPU || r.Backend != solver.BackendGPU {
+		t.Errorf("the defaults are %s/%s and %s/%s, want pspm/cpu and pspm/gpu", l.Algorithm, l.Backend, r.Algorithm, r.Backend)
 	}
-	if n := ap.Right.settings.gpuNote; !n.Visible() || !strings.Contains(n.Text, errNoDevice.Error()) {
-		t.Errorf("pane B does not say why the GPU is not used: %q", n.Text)
+	// On an algorithm whose GPU engine cannot run, pane B says so plainly.
+	ap.Right.SetSettings(Settings{Algorithm: "auto", Backend: solver.BackendGPU, Seed: 1})
+	if n := ap.Right.settings.gpuNote; !n.Visible() || !strings.Contains(n.Text, "No GPU here") || !strings.Contains(n.Text, errNoDevice.Error()) {
+		t.Errorf("pane B does not say plainly why the GPU is not used: %q", n.Text)
 	}
 	ap.Left.SetSettings(fakeSettings(time.Second))
 	rs := fakeSettings(time.Second)

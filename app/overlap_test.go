@@ -361,6 +361,30 @@ func TestCompareSummaryGapsAndThresholds(t *testing.T) {
 	}
 }
 
+// TestCompareSpeedUp: with one pane on each backend the summary gives the
+// GPU's moves per second and times to each threshold as multiples of the
+// CPU's; with neither on the GPU it says so.
+func TestCompareSpeedUp(t *testing.T) {
+	cpuCurve := []export.CurvePoint{{Elapsed: time.Second, Best: 1200}, {Elapsed: 4 * time.Second, Best: 1040}, {Elapsed: 8 * time.Second, Best: 1015}}
+	gpuCurve := []export.CurvePoint{{Elapsed: 0, Best: 1090}, {Elapsed: time.Second, Best: 1030}, {Elapsed: 2 * time.Second, Best: 1006}}
+	c := PaneSummary{Label: "A pspm/cpu", Backend: solver.BackendCPU, Best: 1015, Reference: 1000, MovesPerS: 1e8, Curve: cpuCurve}
+	g := PaneSummary{Label: "B pspm/gpu", Backend: solver.BackendGPU, Best: 1006, Reference: 1000, MovesPerS: 2e11, Curve: gpuCurve}
+	for _, sum := range []string{CompareSummary(c, g), CompareSummary(g, c)} {
+		for _, w := range []string{"GPU speed-up (B over A): 2000× moves/s", "sooner within 10 %: B at 0 s, 5 %: 4×, 2 %: 4×, 1 %: B only, 0.5 %: neither"} {
+			if !strings.Contains(sum, w) {
+				t.Errorf("summary %q lacks %q", sum, w)
+			}
+		}
+	}
+	g.Backend = solver.BackendCPU
+	if s := SpeedUp(c, g); !strings.Contains(s, "neither pane ran on a GPU") {
+		t.Errorf("two CPU panes: %q", s)
+	}
+	if s := SpeedUp(c, PaneSummary{Label: "B pspm/gpu", Backend: solver.BackendGPU}); s != "" {
+		t.Errorf("no tour in B yet: %q", s)
+	}
+}
+
 // TestCompareLinksAlgorithmsAndSharesTheBudget: picking an algorithm in
 // one pane moves the other while they share one; the panes show no time
 // limit of their own and run for the budget.

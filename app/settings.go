@@ -565,6 +565,15 @@ func backendStatus(algorithm, backend string) error {
 	return e.Available()
 }
 
+// gpuAbsentNote says plainly why algorithm runs on the CPU although the
+// GPU was asked for: it has no GPU engine, or the GPU cannot run here.
+func gpuAbsentNote(algorithm string, gerr error) string {
+	if _, err := solver.Lookup(algorithm, solver.BackendGPU); err != nil {
+		return "CPU only: " + algorithm + " has no GPU engine"
+	}
+	return "No GPU here, so this pane runs on the CPU: " + gerr.Error()
+}
+
 // refreshBackend moves the backend choice to one that can run here, says
 // why the GPU cannot, and rebuilds the fields.
 func (f *settingsForm) refreshBackend() {
@@ -586,7 +595,7 @@ func (f *settingsForm) refreshBackend() {
 	note := ""
 	switch {
 	case gerr != nil && cerr == nil:
-		note = "GPU disabled: " + gerr.Error()
+		note = gpuAbsentNote(algo, gerr)
 	case cerr != nil && gerr == nil:
 		note = "GPU only: " + cerr.Error()
 	}
