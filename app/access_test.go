@@ -55,5 +55,5 @@ func (p *Pane) Schedule() string {
 	if !p.schedule.Visible() {
 		return ""
 	}
-	return p.schedule.Text()
+	return p.schedule.Text
 }

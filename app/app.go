@@ -14,7 +14,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/data/binding"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -109,7 +108,7 @@ func New(a fyne.App, opts Options) *App {
 		ap.onLoad = append(ap.onLoad, func(in *solver.Instance, err error) {
 			if first && err == nil {
 				if rerr := ap.RunFor(opts.Run); rerr != nil {
-					dialog.ShowError(rerr, ap.Win)
+					showErrorDialog(rerr, ap.Win)
 				}
 			}
 			first = false

@@ -352,7 +352,7 @@ func (a *App) refreshSources() {
 // setMessage shows one line under the list: loading news, or an error
 // (in the error colour) such as a file that could not be read.
 func (a *App) setMessage(text string, isErr bool) {
-	a.message.SetText(text)
+	a.message.SetText(Drawable(text))
 	if isErr {
 		a.message.Importance = widget.DangerImportance
 	} else {

@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/data/binding"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -87,7 +86,7 @@ func parsePositive(b binding.String, name string) (float64, error) {
 
 // updateSummary writes each pane's final gap and time to each threshold.
 func (a *App) updateSummary() {
-	if s := CompareSummary(a.paneSummary(a.Left, "A"), a.paneSummary(a.Right, "B")); s != a.summary.Text {
+	if s := Drawable(CompareSummary(a.paneSummary(a.Left, "A"), a.paneSummary(a.Right, "B"))); s != a.summary.Text {
 		a.summary.SetText(s)
 	}
 }
@@ -256,7 +255,7 @@ func (a *App) compareViewObject() fyne.CanvasObject {
 	budget.Validator = func(string) error { _, err := a.compareBudget(); return err }
 	runBoth := widget.NewButtonWithIcon("Run both", theme.MediaPlayIcon(), func() {
 		if err := a.RunCompare(); err != nil {
-			dialog.ShowError(err, a.Win)
+			showErrorDialog(err, a.Win)
 		}
 	})
 	runBoth.Importance = widget.HighImportance

@@ -313,7 +313,7 @@ func (a *App) exportDialog() {
 		}
 		wv, hv, err := f.Size()
 		if err != nil {
-			dialog.ShowError(err, a.Win)
+			showErrorDialog(err, a.Win)
 			return
 		}
 		a.saveDialog(f.Kind(), wv, hv)
@@ -326,12 +326,12 @@ func (a *App) saveDialog(kind string, width, height int) {
 	// reported without costing the user a file.
 	write, err := a.prepareExport(kind, width, height)
 	if err != nil {
-		dialog.ShowError(err, a.Win)
+		showErrorDialog(err, a.Win)
 		return
 	}
 	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 		if err != nil {
-			dialog.ShowError(err, a.Win)
+			showErrorDialog(err, a.Win)
 			return
 		}
 		if wc == nil {
@@ -348,7 +348,7 @@ func (a *App) saveDialog(kind string, width, height int) {
 			}
 		}
 		if err != nil {
-			dialog.ShowError(err, a.Win)
+			showErrorDialog(err, a.Win)
 			return
 		}
 		dialog.ShowInformation("Exported", "Wrote "+strings.Join(files, ", "), a.Win)

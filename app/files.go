@@ -15,7 +15,7 @@ import (
 func (a *App) openFileDialog() {
 	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
 		if err != nil {
-			dialog.ShowError(err, a.Win)
+			showErrorDialog(err, a.Win)
 			return
 		}
 		if rc == nil {
@@ -38,7 +38,7 @@ func (a *App) openFileDialog() {
 func (a *App) openFolderDialog() {
 	d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
 		if err != nil {
-			dialog.ShowError(err, a.Win)
+			showErrorDialog(err, a.Win)
 			return
 		}
 		if l != nil {

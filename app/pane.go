@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -46,7 +45,7 @@ type Pane struct {
 
 	tempRow       []fyne.CanvasObject // the Temperature row: shown for an annealer only
 	failed        bool                // the status line shows a refused run's error
-	schedule      *secondaryLabel     // the schedule the last run ran, once it ended
+	schedule      *widget.Label       // the schedule the last run ran, once it ended
 	settingsPanel fyne.CanvasObject   // the settings as laid out in the pane
 
 	budget   func() (time.Duration, error) // when set, every run's time limit (compare mode)
@@ -131,7 +130,10 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 	p.settings.OnEngineChanged = p.engineChanged
 	p.status = widget.NewLabel("no instance")
 	p.status.Wrapping = fyne.TextWrapWord
-	p.schedule = newSecondaryLabel("", true)
+	// A Label, which wraps however many lines the schedule takes (see secondaryLabel).
+	p.schedule = widget.NewLabel("")
+	p.schedule.Wrapping = fyne.TextWrapWord
+	p.schedule.SizeName = theme.SizeNameCaptionText
 	p.schedule.Hide()
 	p.bar = newFractionBar()
 	p.numbers = map[string]*widget.Label{}
@@ -213,14 +215,14 @@ func (p *Pane) Settings() (Settings, error) { return p.settings.Settings() }
 func (p *Pane) SetSettings(s Settings) { p.settings.Set(s) }
 
 func (p *Pane) setStatus(s string) {
-	if p.status.Text != s {
+	if s = Drawable(s); p.status.Text != s {
 		p.status.SetText(s)
 	}
 }
 
 func (p *Pane) showError(err error) {
 	if p.win != nil {
-		dialog.ShowError(err, p.win)
+		showErrorDialog(err, p.win)
 	}
 	p.setStatus(err.Error())
 	p.failed = true
@@ -434,7 +436,9 @@ func (p *Pane) showSchedule(pr session.Progress) {
 			text = "Schedule: " + res.Schedule.String()
 		}
 	}
-	p.schedule.SetText(text)
+	if text = Drawable(text); p.schedule.Text != text {
+		p.schedule.SetText(text)
+	}
 	showIf(p.schedule, text != "")
 }
 

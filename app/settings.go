@@ -247,7 +247,7 @@ func (f *settingsForm) build() {
 		for _, a := range slices.Sorted(maps.Keys(unavailable)) {
 			parts = append(parts, a+" ("+unavailable[a]+")")
 		}
-		f.unavailable.SetText("Not available here: " + strings.Join(parts, "; "))
+		f.unavailable.SetText(Drawable("Not available here: " + strings.Join(parts, "; ")))
 	} else {
 		f.unavailable.Hide()
 	}
@@ -321,7 +321,7 @@ func showFieldError(l *widget.Label, err error) {
 		}
 		return
 	}
-	l.SetText(err.Error())
+	l.SetText(Drawable(err.Error()))
 	l.Show()
 }
 
@@ -429,7 +429,7 @@ func (f *settingsForm) helpText(o solver.Option) string {
 	if o.Doc != "" {
 		s = o.Doc + ". " + s
 	}
-	return s
+	return Drawable(s)
 }
 
 // check validates text as option o's value for the chosen engine on the
@@ -486,7 +486,7 @@ func (f *settingsForm) rebuildFields() {
 			if o.Kind == solver.KindBool {
 				choices = []string{"on", "off"}
 			}
-			dflt := "default (" + def + ")"
+			dflt := Drawable("default (" + def + ")")
 			sel := widget.NewSelect(append([]string{dflt}, choices...), nil)
 			cur, _ := v.Get()
 			if slices.Contains(choices, cur) {
@@ -522,7 +522,7 @@ func (f *settingsForm) rebuildFields() {
 			stable = append(stable, r.box)
 		}
 	}
-	f.timeHelp.SetText(timeHelpFor(set))
+	f.timeHelp.SetText(Drawable(timeHelpFor(set)))
 	cur, _ := f.timeLimit.Get()
 	showFieldError(f.timeErr, f.checkTime(cur))
 	timeRow := fyne.CanvasObject(f.timeBox)
@@ -599,14 +599,14 @@ func (f *settingsForm) refreshBackend() {
 	case cerr != nil && gerr == nil:
 		note = "GPU only: " + cerr.Error()
 	}
-	f.gpuNote.SetText(note)
+	f.gpuNote.SetText(Drawable(note))
 	showIf(f.gpuNote, note != "")
 	e := f.engine()
 	desc := ""
 	if e != nil {
 		desc = e.Describe()
 	}
-	f.algoHelp.SetText(desc)
+	f.algoHelp.SetText(Drawable(desc))
 	f.rebuildFields()
 	if e != f.shown {
 		f.shown = e
