@@ -54,65 +54,89 @@ func main() {
 		fmt.Fprintln(os.Stderr, "tsplab: this build has no window driver (built with -tags headless): use --screenshot FILE")
 		os.Exit(2)
 	}
-	headless := f.shot != "" && (windowless || !haveDisplay())
-	a := newApp(headless)
-	exit := 0
-	done := make(chan struct{})
-	var ui *app.App
+	l := &launch{f: f, done: make(chan struct{})}
+	if f.shot != "" && (windowless || !haveDisplay()) {
+		os.Exit(l.headless(newApp(true)))
+	}
+	os.Exit(l.windowed(newApp(false)))
+}
+
+// launch is one start of the app from the command line: its flags, the
+// window once built, the exit status and, with --screenshot, done closed
+// once the picture is saved.
+type launch struct {
+	f    cliFlags
+	ui   *app.App
+	exit int
+	done chan struct{}
+}
+
+// options are the app's options from the flags; with --run or
+// --screenshot the first load checks that the run started and starts the
+// capture.
+func (l *launch) options() app.Options {
+	f := l.f
 	opts := app.Options{Open: f.open, Algo: f.algo, Backend: f.backend, A: f.paneA, B: f.paneB, Run: f.run, Compare: f.compare, Size: f.winSize}
-	if f.shot != "" || f.run > 0 {
-		first := true
-		opts.OnLoad = func(in *solver.Instance, err error) {
-			if !first {
-				return
-			}
-			first = false
-			if err != nil {
-				fmt.Fprintln(os.Stderr, "tsplab:", err)
-				exit = 1
-			} else if f.run > 0 && !ui.Running() {
-				fmt.Fprintln(os.Stderr, "tsplab: the run did not start")
-				exit = 1
-			}
-			if f.shot != "" {
-				go screenshotWhenDone(ui, f.shot, &exit, done)
-			}
+	if f.shot == "" && f.run <= 0 {
+		return opts
+	}
+	first := true
+	opts.OnLoad = func(in *solver.Instance, err error) {
+		if !first {
+			return
+		}
+		first = false
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "tsplab:", err)
+			l.exit = 1
+		} else if f.run > 0 && !l.ui.Running() {
+			fmt.Fprintln(os.Stderr, "tsplab: the run did not start")
+			l.exit = 1
+		}
+		if f.shot != "" {
+			go screenshotWhenDone(l.ui, f.shot, &l.exit, l.done)
 		}
 	}
-	if headless {
-		// Fyne's in-memory driver has no event loop of its own: the
-		// window is built and shown on another goroutine than main, as
-		// Fyne's checks expect for work outside its loop.
-		built := make(chan struct{})
-		go func() {
-			a.Settings().SetTheme(theme.DefaultTheme())
-			ui = app.New(a, opts)
-			ui.Win.Show()
-			close(built)
-		}()
-		<-built
-		// The first load starts the capture (OnLoad above).
-		select {
-		case <-done:
-		case <-time.After(f.run + 15*time.Minute):
-			fmt.Fprintln(os.Stderr, "tsplab: screenshot: nothing was loaded")
-			exit = 1
-		}
-		os.Exit(exit)
+	return opts
+}
+
+// headless builds the window in Fyne's in-memory driver, which has no
+// event loop of its own, on another goroutine than main (as Fyne's checks
+// expect for work outside its loop), and waits for the screenshot.
+func (l *launch) headless(a fyne.App) int {
+	built := make(chan struct{})
+	go func() {
+		a.Settings().SetTheme(theme.DefaultTheme())
+		l.ui = app.New(a, l.options())
+		l.ui.Win.Show()
+		close(built)
+	}()
+	<-built
+	// The first load starts the capture (options above).
+	select {
+	case <-l.done:
+	case <-time.After(l.f.run + 15*time.Minute):
+		fmt.Fprintln(os.Stderr, "tsplab: screenshot: nothing was loaded")
+		l.exit = 1
 	}
-	ui = app.New(a, opts)
-	if f.shot != "" {
+	return l.exit
+}
+
+// windowed opens the window and runs Fyne's loop until it closes.
+func (l *launch) windowed(a fyne.App) int {
+	l.ui = app.New(a, l.options())
+	if l.f.shot != "" {
 		// The process ends once the screenshot is saved, without
 		// quitting Fyne's loop: a quit can race Fyne's own shutdown
 		// (a window event queued as its loop closes panics with "send
 		// on closed channel" in Fyne 2.7.1).
 		go func() {
-			<-done
-			os.Exit(exit)
+			<-l.done
+			os.Exit(l.exit)
 		}()
 	}
-	ui.Win.ShowAndRun()
-	os.Exit(exit)
+	l.ui.Win.ShowAndRun()
+	return l.exit
 }
 
 // newApp returns Fyne's in-memory app when headless, and an app with

@@ -565,11 +565,15 @@ func backendStatus(algorithm, backend string) error {
 	return e.Available()
 }
 
-// gpuAbsentNote says plainly why algorithm runs on the CPU although the
-// GPU was asked for: it has no GPU engine, or the GPU cannot run here.
-func gpuAbsentNote(algorithm string, gerr error) string {
+// gpuAbsentNote says plainly why algorithm cannot run on the GPU: it has
+// no GPU engine, or the GPU cannot run here; on backend gpu or auto, that
+// the pane runs on the CPU.
+func gpuAbsentNote(algorithm, backend string, gerr error) string {
 	if _, err := solver.Lookup(algorithm, solver.BackendGPU); err != nil {
 		return "CPU only: " + algorithm + " has no GPU engine"
+	}
+	if backend == solver.BackendCPU {
+		return "GPU unavailable: " + gerr.Error()
 	}
 	return "No GPU here, so this pane runs on the CPU: " + gerr.Error()
 }
@@ -595,7 +599,7 @@ func (f *settingsForm) refreshBackend() {
 	note := ""
 	switch {
 	case gerr != nil && cerr == nil:
-		note = gpuAbsentNote(algo, gerr)
+		note = gpuAbsentNote(algo, cur, gerr)
 	case cerr != nil && gerr == nil:
 		note = "GPU only: " + cerr.Error()
 	}
