@@ -285,12 +285,12 @@ func TestRunAndStopFromTheButtons(t *testing.T) {
 	waitLoad(t, loads)
 	p := ap.Single
 	p.SetSettings(fakeSettings(20 * time.Second))
-	test.Tap(p.runBtn)
+	test.Tap(p.controls.run)
 	if st := p.Runner.State(); st != session.Running {
 		t.Fatalf("after tapping Run the state is %v", st)
 	}
 	pump(t, "a best tour", func() bool { return p.Runner.Last().BestLength > 0 })
-	test.Tap(p.stopBtn)
+	test.Tap(p.controls.stop)
 	settle(t, p)
 	if st := p.Runner.State(); st != session.Done {
 		t.Fatalf("after tapping Stop the state is %v", st)
@@ -307,21 +307,21 @@ func TestRunAndStopFromTheButtons(t *testing.T) {
 	if len(best) == 0 {
 		t.Fatal("no best tour kept")
 	}
-	if v := p.numbers["Best"].Text; v != strconv.FormatInt(length, 10) {
+	if v := p.numbers.value["Best"].Text; v != strconv.FormatInt(length, 10) {
 		t.Errorf("Best shows %q, want %d", v, length)
 	}
-	if v := p.numbers["Gap"].Text; !strings.HasSuffix(v, "%") {
+	if v := p.numbers.value["Gap"].Text; !strings.HasSuffix(v, "%") {
 		t.Errorf("Gap shows %q, want a percentage (the sample's optimum is known)", v)
 	}
 	if len(p.Curve.Points()) == 0 {
 		t.Error("the convergence plot is empty")
 	}
-	if p.runBtn.Disabled() || !p.stopBtn.Disabled() || !p.pauseBtn.Disabled() {
+	if p.controls.run.Disabled() || !p.controls.stop.Disabled() || !p.controls.pause.Disabled() {
 		t.Errorf("after the run: Run disabled %v, Stop disabled %v, Pause disabled %v; want Run only",
-			p.runBtn.Disabled(), p.stopBtn.Disabled(), p.pauseBtn.Disabled())
+			p.controls.run.Disabled(), p.controls.stop.Disabled(), p.controls.pause.Disabled())
 	}
 	// Reset clears the tour but keeps the instance.
-	test.Tap(p.resetBtn)
+	test.Tap(p.controls.reset)
 	if s := p.View.Scene(); s.Tour != nil || s.Instance == nil {
 		t.Errorf("after Reset: tour %v, instance %v", s.Tour != nil, s.Instance != nil)
 	}
@@ -337,23 +337,23 @@ func TestPauseStepResume(t *testing.T) {
 	s := fakeSettings(20 * time.Second)
 	s.Options = map[string]string{"k": "2"}
 	p.SetSettings(s)
-	test.Tap(p.stepBtn)
+	test.Tap(p.controls.step)
 	settle(t, p)
 	if st := p.Runner.State(); st != session.Paused {
 		t.Fatalf("after Step the state is %v, want paused", st)
 	}
-	if p.runBtn.Text != "Resume" || p.pauseBtn.Disabled() == false {
-		t.Errorf("paused: run button %q, pause enabled %v", p.runBtn.Text, !p.pauseBtn.Disabled())
+	if p.controls.run.Text != "Resume" || p.controls.pause.Disabled() == false {
+		t.Errorf("paused: run button %q, pause enabled %v", p.controls.run.Text, !p.controls.pause.Disabled())
 	}
 	steps := p.Runner.Last().Steps
-	test.Tap(p.stepBtn)
+	test.Tap(p.controls.step)
 	settle(t, p)
 	if got := p.Runner.Last().Steps; got < steps+2 {
 		t.Errorf("second step: %d steps, want at least %d", got, steps+2)
 	}
-	test.Tap(p.runBtn) // resume
+	test.Tap(p.controls.run) // resume
 	pump(t, "the resumed run", func() bool { return p.Runner.Last().Steps > steps+50 })
-	test.Tap(p.pauseBtn)
+	test.Tap(p.controls.pause)
 	settle(t, p)
 	if st := p.Runner.State(); st != session.Paused {
 		t.Errorf("after Pause the state is %v", st)

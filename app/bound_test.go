@@ -24,7 +24,7 @@ func TestPaneShowsLowerBound(t *testing.T) {
 	in := solver.NewCoordInstance("u400", solver.Euc2D, x, y, nil)
 	p.SetInstance(in, nil)
 	pump(t, "the lower bound", func() bool {
-		v := p.numbers["Gap"].Text
+		v := p.numbers.value["Gap"].Text
 		return strings.HasPrefix(v, "lower bound ")
 	})
 	lb := p.bound.value
@@ -40,7 +40,7 @@ func TestPaneShowsLowerBound(t *testing.T) {
 	if length < lb {
 		t.Fatalf("a tour of length %d below the bound %d", length, lb)
 	}
-	if v := p.numbers["Gap"].Text; !strings.HasPrefix(v, "at most ") || !strings.Contains(v, "above the lower bound") {
+	if v := p.numbers.value["Gap"].Text; !strings.HasPrefix(v, "at most ") || !strings.Contains(v, "above the lower bound") {
 		t.Errorf("Gap shows %q", v)
 	}
 }

@@ -308,17 +308,17 @@ func TestRefusedRunKeepsTheResult(t *testing.T) {
 	}
 	settle(t, p)
 	best, _ := p.Runner.Best()
-	shown := p.numbers["Best"].Text
+	shown := p.numbers.value["Best"].Text
 	if best == nil || shown == "–" {
 		t.Fatalf("no result to keep: best %v, shown %q", best != nil, shown)
 	}
 	w := row(t, p.settings, "workers")
 	w.entry.SetText("abc")
-	test.Tap(p.runBtn)
+	test.Tap(p.controls.run)
 	if top := ap.Win.Canvas().Overlays().Top(); top != nil {
 		ap.Win.Canvas().Overlays().Remove(top)
 	}
-	if got := p.numbers["Best"].Text; got != shown {
+	if got := p.numbers.value["Best"].Text; got != shown {
 		t.Errorf("after a refused run Best shows %q, was %q", got, shown)
 	}
 	if b, _ := p.Runner.Best(); b == nil {
@@ -409,7 +409,7 @@ func TestCompareLinksAlgorithmsAndSharesTheBudget(t *testing.T) {
 		}
 	}
 	_ = ap.budget.Set("0.2")
-	test.Tap(ap.Left.runBtn)
+	test.Tap(ap.Left.controls.run)
 	settle(t, ap.Left)
 	if res, ok := ap.Left.Runner.Result(); !ok || res.Params.TimeLimit != 200*time.Millisecond {
 		t.Errorf("pane A alone ran with %v, want the 0.2 s budget", res.Params.TimeLimit)
@@ -486,10 +486,10 @@ func TestStatusWrapsWithoutMovingTheControls(t *testing.T) {
 	if after := fyne.CurrentApp().Driver().AbsolutePositionForObject(length); after != before {
 		t.Errorf("the numbers moved from %v to %v when the status grew a line", before, after)
 	}
-	if p.status.Wrapping != fyne.TextWrapWord || p.status.Truncation != fyne.TextTruncateOff {
+	if p.status.line.Wrapping != fyne.TextWrapWord || p.status.line.Truncation != fyne.TextTruncateOff {
 		t.Error("the status line is cut, not wrapped")
 	}
-	if h, min := p.status.Size().Height, p.status.MinSize().Height; h < min {
+	if h, min := p.status.line.Size().Height, p.status.line.MinSize().Height; h < min {
 		t.Errorf("status %v tall, needs %v", h, min)
 	}
 }
