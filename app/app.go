@@ -118,31 +118,7 @@ func New(a fyne.App, opts Options) *App {
 		ap.onLoad = append(ap.onLoad, opts.OnLoad)
 	}
 	ap.Win.SetIcon(Icon)
-
-	ap.Single = NewPane("single", ap.prefs, defaultSingle(), ap.Win)
-	l, r := defaultCompare()
-	ap.Left = NewPane("left", ap.prefs, l, ap.Win)
-	ap.Right = NewPane("right", ap.prefs, r, ap.Win)
-	ap.Single.choose(opts.Algo, opts.Backend)
-	for _, c := range []struct {
-		p      *Pane
-		choice string
-	}{{ap.Left, opts.A}, {ap.Right, opts.B}} {
-		algo, backend, _ := strings.Cut(c.choice, "/")
-		c.p.choose(algo, backend)
-	}
-	ap.budget = binding.BindPreferenceString(PrefBudget, ap.prefs)
-	if v, _ := ap.budget.Get(); v == "" {
-		_ = ap.budget.Set("10")
-	}
-	ap.summary = widget.NewLabel("Run both to compare: same instance, same time budget.")
-	ap.summary.Wrapping = fyne.TextWrapWord
-	for _, p := range []*Pane{ap.Left, ap.Right} {
-		p.OnUpdate = func(*Pane, session.Progress) { ap.updateSummary() }
-		p.budget = ap.compareBudget
-		p.settings.SetSharedBudget(true)
-	}
-	ap.linkPanes()
+	ap.buildPanes(opts)
 
 	ap.Win.SetContent(ap.build())
 	ap.Win.Resize(fyne.NewSize(1400, 880))
@@ -160,16 +136,53 @@ func New(a fyne.App, opts Options) *App {
 	}
 	ap.SetCompare(opts.Compare || (opts.Open == "" && ap.prefs.Bool(PrefCompare)))
 	ap.ShowSource(SourceSamples)
-	if opts.Open != "" {
-		if p := ap.resolveOpen(opts.Open); ap.samplesDir != "" && filepath.Dir(p) == ap.samplesDir {
-			ap.Open(p)
-		} else {
-			ap.OpenFile(p)
-		}
-	} else if len(ap.entries) > 0 {
-		ap.Select(0)
-	}
+	ap.openFirst(opts.Open)
 	return ap
+}
+
+// buildPanes makes the single pane and the compare pair with the engines
+// opts names, compare mode's shared budget and its summary.
+func (a *App) buildPanes(opts Options) {
+	a.Single = NewPane("single", a.prefs, defaultSingle(), a.Win)
+	l, r := defaultCompare()
+	a.Left = NewPane("left", a.prefs, l, a.Win)
+	a.Right = NewPane("right", a.prefs, r, a.Win)
+	a.Single.choose(opts.Algo, opts.Backend)
+	for _, c := range []struct {
+		p      *Pane
+		choice string
+	}{{a.Left, opts.A}, {a.Right, opts.B}} {
+		algo, backend, _ := strings.Cut(c.choice, "/")
+		c.p.choose(algo, backend)
+	}
+	a.budget = binding.BindPreferenceString(PrefBudget, a.prefs)
+	if v, _ := a.budget.Get(); v == "" {
+		_ = a.budget.Set("10")
+	}
+	a.summary = widget.NewLabel("Run both to compare: same instance, same time budget.")
+	a.summary.Wrapping = fyne.TextWrapWord
+	for _, p := range []*Pane{a.Left, a.Right} {
+		p.OnUpdate = func(*Pane, session.Progress) { a.updateSummary() }
+		p.budget = a.compareBudget
+		p.settings.SetSharedBudget(true)
+	}
+	a.linkPanes()
+}
+
+// openFirst opens the file or bundled sample arg names, or else selects
+// the list's first instance.
+func (a *App) openFirst(arg string) {
+	if arg == "" {
+		if len(a.entries) > 0 {
+			a.Select(0)
+		}
+		return
+	}
+	if p := a.resolveOpen(arg); a.samplesDir != "" && filepath.Dir(p) == a.samplesDir {
+		a.Open(p)
+	} else {
+		a.OpenFile(p)
+	}
 }
 
 // defaultSingle is the single pane's first-run settings: the strongest

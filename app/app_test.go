@@ -393,24 +393,24 @@ func TestSettingsPersistAndGPUDisabled(t *testing.T) {
 	k.SetText("10")
 	// An algorithm whose GPU engine cannot run here: the GPU button is
 	// disabled and the reason shown.
-	f.algoSelect.SetSelected("nogpu")
-	if !f.backendBtns[solver.BackendGPU].Disabled() {
+	f.picker.algoSelect.SetSelected("nogpu")
+	if !f.picker.backendBtns[solver.BackendGPU].Disabled() {
 		t.Error("GPU button enabled although nogpu cannot run on the GPU")
 	}
-	if !f.gpuNote.Visible() || !strings.Contains(f.gpuNote.Text, errNoDevice.Error()) {
-		t.Errorf("GPU note %q (visible %v), want the engine's reason", f.gpuNote.Text, f.gpuNote.Visible())
+	if !f.picker.gpuNote.Visible() || !strings.Contains(f.picker.gpuNote.Text, errNoDevice.Error()) {
+		t.Errorf("GPU note %q (visible %v), want the engine's reason", f.picker.gpuNote.Text, f.picker.gpuNote.Visible())
 	}
 	// One whose GPU engine can run: the button is enabled, no note.
-	f.algoSelect.SetSelected("fake")
-	if f.backendBtns[solver.BackendGPU].Disabled() || f.gpuNote.Visible() {
+	f.picker.algoSelect.SetSelected("fake")
+	if f.picker.backendBtns[solver.BackendGPU].Disabled() || f.picker.gpuNote.Visible() {
 		t.Errorf("fake has a usable GPU engine: GPU button disabled %v, note %q shown %v",
-			f.backendBtns[solver.BackendGPU].Disabled(), f.gpuNote.Text, f.gpuNote.Visible())
+			f.picker.backendBtns[solver.BackendGPU].Disabled(), f.picker.gpuNote.Text, f.picker.gpuNote.Visible())
 	}
-	test.Tap(f.backendBtns[solver.BackendGPU])
+	test.Tap(f.picker.backendBtns[solver.BackendGPU])
 	if got, _ := f.Settings(); got.Backend != solver.BackendGPU {
 		t.Errorf("backend %q after tapping GPU", got.Backend)
 	}
-	test.Tap(f.backendBtns[solver.BackendCPU])
+	test.Tap(f.picker.backendBtns[solver.BackendCPU])
 	if b, _ := f.backend.Get(); b != solver.BackendCPU || prefs.String("single.backend") != "cpu" {
 		t.Errorf("backend %q, saved %q", b, prefs.String("single.backend"))
 	}
@@ -435,7 +435,7 @@ func TestCompareModeAndExport(t *testing.T) {
 	}
 	// On an algorithm whose GPU engine cannot run, pane B says so plainly.
 	ap.Right.SetSettings(Settings{Algorithm: "auto", Backend: solver.BackendGPU, Seed: 1})
-	if n := ap.Right.settings.gpuNote; !n.Visible() || !strings.Contains(n.Text, "No GPU here") || !strings.Contains(n.Text, errNoDevice.Error()) {
+	if n := ap.Right.settings.picker.gpuNote; !n.Visible() || !strings.Contains(n.Text, "No GPU here") || !strings.Contains(n.Text, errNoDevice.Error()) {
 		t.Errorf("pane B does not say plainly why the GPU is not used: %q", n.Text)
 	}
 	ap.Left.SetSettings(fakeSettings(time.Second))

@@ -131,8 +131,8 @@ func TestResultsVisibleWithoutScrolling(t *testing.T) {
 			"plot":         p.Curve,
 		}
 		if win.Width >= 1280 {
-			controls["algorithm"] = p.settings.algoSelect
-			controls["backend CPU"] = p.settings.backendBtns[solver.BackendCPU]
+			controls["algorithm"] = p.settings.picker.algoSelect
+			controls["backend CPU"] = p.settings.picker.backendBtns[solver.BackendCPU]
 		}
 		for name, o := range controls {
 			if pos, ok := visibleIn(o, ap.Win.Canvas().Size()); !ok {
@@ -275,7 +275,7 @@ func TestCompareCPUPaneAgainstGPUPane(t *testing.T) {
 		}
 	}
 	// The right pane's GPU choice is kept: its GPU button is enabled.
-	if ap.Right.settings.backendBtns[solver.BackendGPU].Disabled() {
+	if ap.Right.settings.picker.backendBtns[solver.BackendGPU].Disabled() {
 		t.Fatal("the GPU button of pane B is disabled for an algorithm with a usable GPU engine")
 	}
 	if err := ap.RunCompareFor(400 * time.Millisecond); err != nil {

@@ -174,11 +174,11 @@ func TestSettingsTextsNeverOverlap(t *testing.T) {
 	for _, size := range []fyne.Size{{Width: 1400, Height: 880}, {Width: 1024, Height: 700}} {
 		ap.Win.Resize(size)
 		checkPanel(t, "start", p, fr)
-		for _, algo := range f.algoSelect.Options {
-			f.algoSelect.SetSelected(algo)
+		for _, algo := range f.picker.algoSelect.Options {
+			f.picker.algoSelect.SetSelected(algo)
 			checkPanel(t, algo, p, fr)
 			for _, b := range backends {
-				if btn := f.backendBtns[b]; !btn.Disabled() {
+				if btn := f.picker.backendBtns[b]; !btn.Disabled() {
 					test.Tap(btn)
 					checkPanel(t, algo+"/"+b, p, fr)
 				}
@@ -193,18 +193,18 @@ func TestOnlyRunnableEnginesOffered(t *testing.T) {
 	ap, loads := newTestApp(t, Options{})
 	waitLoad(t, loads)
 	f := ap.Single.settings
-	for _, a := range f.algoSelect.Options {
+	for _, a := range f.picker.algoSelect.Options {
 		if a == "or-ils" {
-			t.Fatalf("or-ils offered in %v although its only engine cannot run here", f.algoSelect.Options)
+			t.Fatalf("or-ils offered in %v although its only engine cannot run here", f.picker.algoSelect.Options)
 		}
 	}
 	if got := f.unavailable.Text(); !f.unavailable.Visible() || !strings.Contains(got, "or-ils") || !strings.Contains(got, errNoDevice.Error()) {
 		t.Errorf("unavailable note %q (shown %v), want or-ils with its reason", got, f.unavailable.Visible())
 	}
 	// auto runs on the CPU; its GPU button is disabled with the reason.
-	f.algoSelect.SetSelected("auto")
-	if !f.backendBtns[solver.BackendGPU].Disabled() || !strings.Contains(f.gpuNote.Text, errNoDevice.Error()) {
-		t.Errorf("auto: GPU button disabled %v, note %q", f.backendBtns[solver.BackendGPU].Disabled(), f.gpuNote.Text)
+	f.picker.algoSelect.SetSelected("auto")
+	if !f.picker.backendBtns[solver.BackendGPU].Disabled() || !strings.Contains(f.picker.gpuNote.Text, errNoDevice.Error()) {
+		t.Errorf("auto: GPU button disabled %v, note %q", f.picker.backendBtns[solver.BackendGPU].Disabled(), f.picker.gpuNote.Text)
 	}
 }
 
@@ -328,7 +328,7 @@ func TestRefusedRunKeepsTheResult(t *testing.T) {
 		t.Errorf("status %q does not name the bad field", p.Status())
 	}
 	w.entry.SetText("")
-	p.settings.algoSelect.SetSelected("fake2")
+	p.settings.picker.algoSelect.SetSelected("fake2")
 	if strings.Contains(p.Status(), "Workers") {
 		t.Errorf("after switching engines the status still says %q", p.Status())
 	}
@@ -391,15 +391,15 @@ func TestCompareSpeedUp(t *testing.T) {
 func TestCompareLinksAlgorithmsAndSharesTheBudget(t *testing.T) {
 	ap, loads := newTestApp(t, Options{Compare: true})
 	waitLoad(t, loads)
-	ap.Left.settings.algoSelect.SetSelected("pspm")
+	ap.Left.settings.picker.algoSelect.SetSelected("pspm")
 	if s, _ := ap.Right.Settings(); s.Algorithm != "pspm" {
 		t.Errorf("pane B on %s after A picked pspm", s.Algorithm)
 	}
 	if b, _ := ap.Right.settings.backend.Get(); b == solver.BackendCPU {
 		t.Errorf("pane B moved to the CPU: %s", b)
 	}
-	ap.Right.settings.algoSelect.SetSelected("fake2")
-	ap.Left.settings.algoSelect.SetSelected("fake")
+	ap.Right.settings.picker.algoSelect.SetSelected("fake2")
+	ap.Left.settings.picker.algoSelect.SetSelected("fake")
 	if s, _ := ap.Right.Settings(); s.Algorithm != "fake2" {
 		t.Errorf("pane B followed A to %s although it had its own algorithm", s.Algorithm)
 	}
@@ -445,8 +445,8 @@ func TestAdvancedHoldsTheExperimentalOptions(t *testing.T) {
 	waitLoad(t, loads)
 	f := ap.Single.settings
 	seen := false
-	for _, algo := range f.algoSelect.Options {
-		f.algoSelect.SetSelected(algo)
+	for _, algo := range f.picker.algoSelect.Options {
+		f.picker.algoSelect.SetSelected(algo)
 		for _, r := range f.rows {
 			inFields := slices.Contains(f.fields.Objects, fyne.CanvasObject(r.box))
 			inAdvanced := slices.Contains(f.advBox.Objects, fyne.CanvasObject(r.box))
@@ -503,7 +503,7 @@ func TestCaptureMakesRoomForWrappedTexts(t *testing.T) {
 	ap.Win.Resize(fyne.NewSize(1024, 700))
 	p := ap.Single
 	for _, algo := range []string{"auto", "pspm", "3opt-ils"} {
-		p.settings.algoSelect.SetSelected(algo)
+		p.settings.picker.algoSelect.SetSelected(algo)
 		ap.Capture()
 		if o := overlaps(visibleTexts(p.settingsPanel)); len(o) > 0 {
 			t.Errorf("%s: %d overlapping texts in the captured settings, first %s", algo, len(o), o[0])

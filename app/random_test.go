@@ -111,10 +111,10 @@ func TestRandomizedUI(t *testing.T) {
 		{"algorithm", 6, func() string {
 			p := pane()
 			before := p.settings.engine()
-			opts := p.settings.algoSelect.Options
+			opts := p.settings.picker.algoSelect.Options
 			a := opts[rng.IntN(len(opts))]
-			if !p.settings.algoSelect.Disabled() {
-				p.settings.algoSelect.SetSelected(a)
+			if !p.settings.picker.algoSelect.Disabled() {
+				p.settings.picker.algoSelect.SetSelected(a)
 			}
 			checkEngineShown(t, p, before)
 			checkPanel(t, "after picking "+a, p, fr)
@@ -124,7 +124,7 @@ func TestRandomizedUI(t *testing.T) {
 			p := pane()
 			before := p.settings.engine()
 			b := backends[rng.IntN(len(backends))]
-			if btn := p.settings.backendBtns[b]; !btn.Disabled() {
+			if btn := p.settings.picker.backendBtns[b]; !btn.Disabled() {
 				test.Tap(btn)
 			}
 			checkEngineShown(t, p, before)
@@ -237,7 +237,7 @@ func checkEngineShown(t *testing.T, p *Pane, before solver.Engine) {
 	f := p.settings
 	e := f.engine()
 	if e == nil {
-		t.Errorf("pane %s: no engine chosen (%v)", p.Name, f.algoSelect.Selected)
+		t.Errorf("pane %s: no engine chosen (%v)", p.Name, f.picker.algoSelect.Selected)
 		return
 	}
 	if got := f.algoHelp.Text; got != e.Describe() {
@@ -256,7 +256,7 @@ func checkEngineShown(t *testing.T, p *Pane, before solver.Engine) {
 	if got, want := f.timeHelp.Text, timeHelpFor(set); got != want {
 		t.Errorf("pane %s: time help %q, want %q", p.Name, got, want)
 	}
-	if sel := f.algoSelect.Selected; sel != e.Name() {
+	if sel := f.picker.algoSelect.Selected; sel != e.Name() {
 		t.Errorf("pane %s: menu shows %q, the engine is %s", p.Name, sel, e.Name())
 	}
 	if st := p.Runner.State(); e != before && st != session.Running && st != session.Paused && p.status.failed {

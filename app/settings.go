@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -13,7 +14,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/data/binding"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -124,7 +124,7 @@ type optionRow struct {
 	label  *widget.Label
 	help   *secondaryLabel
 	errMsg *widget.Label
-	box    *fyne.Container
+	box    *fieldRow
 }
 
 // settingsForm is the form of one pane's Settings, each field bound to a
@@ -141,12 +141,9 @@ type settingsForm struct {
 	timeLimit binding.String
 	seed      binding.String
 
-	algoSelect  *widget.Select
+	picker      *enginePicker   // the algorithm and the backend
 	unavailable *secondaryLabel // the algorithms that cannot run here, and why
 	algoHelp    *widget.Label   // a Label: see secondaryLabel on texts whose lines change
-	backendBtns map[string]*widget.Button
-	backendRow  *fyne.Container
-	gpuNote     *widget.Label
 
 	rows     []optionRow
 	fields   *fyne.Container // the stable options, the time limit and the seed
@@ -158,7 +155,7 @@ type settingsForm struct {
 	timeHelp           *widget.Label
 	seedHelp           *secondaryLabel
 	timeErr, seedErr   *widget.Label
-	timeBox, seedBox   *fyne.Container
+	timeBox, seedBox   *fieldRow
 
 	shared     bool // the time limit hidden: compare mode's budget is the panes'
 	budgetNote *secondaryLabel
@@ -221,12 +218,6 @@ func AvailableAlgorithms() (ok []string, unavailable map[string]string) {
 	return ok, unavailable
 }
 
-// newFieldRow lays out a field: label and input on one line, the help and the error beneath.
-func newFieldRow(label *widget.Label, input, help fyne.CanvasObject, errMsg *widget.Label) *fyne.Container {
-	head := container.NewBorder(nil, nil, container.NewGridWrap(fyne.NewSize(labelWidth, input.MinSize().Height), label), nil, input)
-	return container.NewVBox(head, help, errMsg)
-}
-
 func newErrLabel() *widget.Label {
 	l := widget.NewLabel("")
 	l.Wrapping = fyne.TextWrapWord
@@ -235,6 +226,7 @@ func newErrLabel() *widget.Label {
 	return l
 }
 
+// build makes the form's widgets and shows the saved algorithm.
 func (f *settingsForm) build() {
 	algos, unavailable := AvailableAlgorithms()
 	// The engine's description in the foreground colour: its lines change
@@ -251,54 +243,15 @@ func (f *settingsForm) build() {
 	} else {
 		f.unavailable.Hide()
 	}
-	f.algoSelect = widget.NewSelect(algos, func(a string) {
-		cur, _ := f.algorithm.Get()
-		if cur != a {
-			_ = f.algorithm.Set(a)
-		}
+	f.picker = newEnginePicker(algos, f.pickAlgorithm, func(b string) {
+		_ = f.backend.Set(b)
 		f.refreshBackend()
-		if cur != a && f.OnUserAlgorithm != nil {
-			f.OnUserAlgorithm(cur, a)
-		}
 	})
-	f.backendBtns = map[string]*widget.Button{}
-	var btns []fyne.CanvasObject
-	for _, b := range backends {
-		btn := widget.NewButton(strings.ToUpper(b[:1])+b[1:], func() {
-			_ = f.backend.Set(b)
-			f.refreshBackend()
-		})
-		f.backendBtns[b] = btn
-		btns = append(btns, btn)
-	}
-	f.gpuNote = widget.NewLabel("")
-	f.gpuNote.Wrapping = fyne.TextWrapWord
-	f.gpuNote.Importance = widget.WarningImportance
-	f.gpuNote.Hide()
-
-	f.timeItem = widget.NewEntryWithData(f.timeLimit)
-	f.timeItem.SetPlaceHolder("10")
-	f.timeHelp = widget.NewLabel("")
-	f.timeHelp.Wrapping = fyne.TextWrapWord
-	f.timeHelp.SizeName = theme.SizeNameCaptionText
-	f.timeErr = newErrLabel()
-	f.timeItem.Validator = f.checkTime
-	f.timeItem.OnChanged = func(s string) { showFieldError(f.timeErr, f.checkTime(s)) }
-	f.timeBox = newFieldRow(widget.NewLabel("Time limit (s)"), f.timeItem, f.timeHelp, f.timeErr)
-
-	f.seedItem = widget.NewEntryWithData(f.seed)
-	f.seedItem.SetPlaceHolder("1")
-	f.seedHelp = newSecondaryLabel(HelpSeed, true)
-	f.seedErr = newErrLabel()
-	f.seedItem.Validator = checkSeed
-	f.seedItem.OnChanged = func(s string) { showFieldError(f.seedErr, checkSeed(s)) }
-	f.seedBox = newFieldRow(widget.NewLabel("Seed"), f.seedItem, f.seedHelp, f.seedErr)
-
+	f.buildTimeAndSeed()
 	f.budgetNote = newSecondaryLabel("Time limit: the compare budget above, the same for both panes", true)
 	f.fields = container.NewVBox()
 	f.advBox = container.NewVBox()
 	f.advanced = widget.NewAccordion(widget.NewAccordionItem("Advanced", f.advBox))
-	f.backendRow = container.NewGridWithColumns(3, btns...)
 	a, _ := f.algorithm.Get()
 	if !slices.Contains(algos, a) && len(algos) > 0 {
 		a = algos[0]
@@ -307,9 +260,43 @@ func (f *settingsForm) build() {
 		}
 	}
 	if a != "" {
-		f.algoSelect.SetSelected(a) // refreshes the backend and the fields
+		f.picker.algoSelect.SetSelected(a) // refreshes the backend and the fields
 	}
 	f.refreshBackend()
+}
+
+// pickAlgorithm follows the algorithm menu: it saves the choice, refreshes
+// the backend and fields, and tells OnUserAlgorithm of a change.
+func (f *settingsForm) pickAlgorithm(a string) {
+	cur, _ := f.algorithm.Get()
+	if cur != a {
+		_ = f.algorithm.Set(a)
+	}
+	f.refreshBackend()
+	if cur != a && f.OnUserAlgorithm != nil {
+		f.OnUserAlgorithm(cur, a)
+	}
+}
+
+// buildTimeAndSeed makes the time limit's and the seed's fields.
+func (f *settingsForm) buildTimeAndSeed() {
+	f.timeItem = widget.NewEntryWithData(f.timeLimit)
+	f.timeItem.SetPlaceHolder("10")
+	f.timeHelp = widget.NewLabel("")
+	f.timeHelp.Wrapping = fyne.TextWrapWord
+	f.timeHelp.SizeName = theme.SizeNameCaptionText
+	f.timeErr = newErrLabel()
+	f.timeItem.Validator = f.checkTime
+	f.timeBox = newFieldRow(widget.NewLabel("Time limit (s)"), f.timeItem, f.timeHelp, f.timeErr)
+	f.timeItem.OnChanged = func(s string) { f.timeBox.ShowError(f.checkTime(s)) }
+
+	f.seedItem = widget.NewEntryWithData(f.seed)
+	f.seedItem.SetPlaceHolder("1")
+	f.seedHelp = newSecondaryLabel(HelpSeed, true)
+	f.seedErr = newErrLabel()
+	f.seedItem.Validator = checkSeed
+	f.seedBox = newFieldRow(widget.NewLabel("Seed"), f.seedItem, f.seedHelp, f.seedErr)
+	f.seedItem.OnChanged = func(s string) { f.seedBox.ShowError(checkSeed(s)) }
 }
 
 // showFieldError shows err under its field, or hides the line.
@@ -454,6 +441,59 @@ func (f *settingsForm) check(o solver.Option, text string) error {
 	return fieldError(solver.Validate(e, f.in, p), backend)
 }
 
+// newOptionRow makes option o's field on backend, its text bound to the
+// preference under the form's prefix.
+func (f *settingsForm) newOptionRow(o solver.Option, backend string) optionRow {
+	v := f.bind(o.Name, "")
+	if o.Shared {
+		// "0" is how earlier versions saved "the default".
+		if s, _ := v.Get(); strings.TrimSpace(s) == "0" {
+			_ = v.Set("")
+		}
+	}
+	r := optionRow{opt: o, value: v, label: widget.NewLabel(OptionLabel(o.Name, backend)),
+		help: newSecondaryLabel(f.helpText(o), true), errMsg: newErrLabel()}
+	r.label.Truncation = fyne.TextTruncateEllipsis
+	if o.Kind == solver.KindChoice || o.Kind == solver.KindBool {
+		r.choice = newChoiceInput(o, v)
+		r.box = newFieldRow(r.label, r.choice, r.help, r.errMsg)
+		return r
+	}
+	r.entry = widget.NewEntryWithData(v)
+	r.entry.SetPlaceHolder(cmp.Or(o.Default, o.Auto))
+	r.box = newFieldRow(r.label, r.entry, r.help, r.errMsg)
+	box := r.box
+	r.entry.Validator = func(s string) error { return f.check(o, s) }
+	r.entry.OnChanged = func(s string) { box.ShowError(f.check(o, s)) }
+	cur, _ := v.Get()
+	showFieldError(r.errMsg, f.check(o, cur))
+	return r
+}
+
+// newChoiceInput is the menu of a choice or on/off option, its first item
+// the default; it sets v to the choice ("" for the default).
+func newChoiceInput(o solver.Option, v binding.String) *widget.Select {
+	choices := o.Choices
+	if o.Kind == solver.KindBool {
+		choices = []string{"on", "off"}
+	}
+	dflt := Drawable("default (" + cmp.Or(o.Default, o.Auto) + ")")
+	sel := widget.NewSelect(append([]string{dflt}, choices...), nil)
+	cur, _ := v.Get()
+	if slices.Contains(choices, cur) {
+		sel.SetSelected(cur)
+	} else {
+		sel.SetSelected(dflt)
+	}
+	sel.OnChanged = func(s string) {
+		if s == dflt {
+			s = ""
+		}
+		_ = v.Set(s)
+	}
+	return sel
+}
+
 // rebuildFields makes a field per option of the chosen engine, the
 // experimental ones under Advanced.
 func (f *settingsForm) rebuildFields() {
@@ -465,56 +505,7 @@ func (f *settingsForm) rebuildFields() {
 	}
 	set := f.options()
 	for _, o := range set {
-		v := f.bind(o.Name, "")
-		if o.Shared {
-			// "0" is how earlier versions saved "the default".
-			if s, _ := v.Get(); strings.TrimSpace(s) == "0" {
-				_ = v.Set("")
-			}
-		}
-		def := o.Default
-		if def == "" {
-			def = o.Auto
-		}
-		r := optionRow{opt: o, value: v, label: widget.NewLabel(OptionLabel(o.Name, backend)),
-			help: newSecondaryLabel(f.helpText(o), true), errMsg: newErrLabel()}
-		r.label.Truncation = fyne.TextTruncateEllipsis
-		var w fyne.CanvasObject
-		switch o.Kind {
-		case solver.KindChoice, solver.KindBool:
-			choices := o.Choices
-			if o.Kind == solver.KindBool {
-				choices = []string{"on", "off"}
-			}
-			dflt := Drawable("default (" + def + ")")
-			sel := widget.NewSelect(append([]string{dflt}, choices...), nil)
-			cur, _ := v.Get()
-			if slices.Contains(choices, cur) {
-				sel.SetSelected(cur)
-			} else {
-				sel.SetSelected(dflt)
-			}
-			sel.OnChanged = func(s string) {
-				if s == dflt {
-					s = ""
-				}
-				_ = v.Set(s)
-			}
-			r.choice = sel
-			w = sel
-		default:
-			e := widget.NewEntryWithData(v)
-			e.SetPlaceHolder(def)
-			o := o
-			errMsg := r.errMsg
-			e.Validator = func(s string) error { return f.check(o, s) }
-			e.OnChanged = func(s string) { showFieldError(errMsg, f.check(o, s)) }
-			cur, _ := v.Get()
-			showFieldError(errMsg, f.check(o, cur))
-			r.entry = e
-			w = e
-		}
-		r.box = newFieldRow(r.label, w, r.help, r.errMsg)
+		r := f.newOptionRow(o, backend)
 		f.rows = append(f.rows, r)
 		if o.Experimental {
 			experimental = append(experimental, r.box)
@@ -524,7 +515,7 @@ func (f *settingsForm) rebuildFields() {
 	}
 	f.timeHelp.SetText(Drawable(timeHelpFor(set)))
 	cur, _ := f.timeLimit.Get()
-	showFieldError(f.timeErr, f.checkTime(cur))
+	f.timeBox.ShowError(f.checkTime(cur))
 	timeRow := fyne.CanvasObject(f.timeBox)
 	if f.shared {
 		timeRow = f.budgetNote
@@ -603,8 +594,7 @@ func (f *settingsForm) refreshBackend() {
 	case cerr != nil && gerr == nil:
 		note = "GPU only: " + cerr.Error()
 	}
-	f.gpuNote.SetText(Drawable(note))
-	showIf(f.gpuNote, note != "")
+	f.picker.SetNote(note)
 	e := f.engine()
 	desc := ""
 	if e != nil {
@@ -623,9 +613,7 @@ func (f *settingsForm) refreshBackend() {
 // Picker is the engine choice: algorithm, backend, and why the GPU
 // cannot run the algorithm when it cannot.
 func (f *settingsForm) Picker() fyne.CanvasObject {
-	return container.NewVBox(
-		container.New(layout.NewFormLayout(), widget.NewLabel("Algorithm"), f.algoSelect, widget.NewLabel("Backend"), f.backendRow),
-		f.gpuNote)
+	return f.picker
 }
 
 // Fields are the engine's description and options, the time limit and
@@ -692,8 +680,8 @@ func (f *settingsForm) Set(s Settings) {
 	for name, v := range s.Options {
 		_ = f.bind(name, "").Set(v)
 	}
-	if slices.Contains(f.algoSelect.Options, s.Algorithm) {
-		f.algoSelect.SetSelected(s.Algorithm)
+	if slices.Contains(f.picker.algoSelect.Options, s.Algorithm) {
+		f.picker.algoSelect.SetSelected(s.Algorithm)
 	}
 	f.refreshBackend()
 }
@@ -704,7 +692,6 @@ func (f *settingsForm) SetEnabled(on bool) {
 		return
 	}
 	f.enabled = on
-	enable(f.algoSelect, on)
 	f.applyEnabled()
 	f.refreshBackendButtons()
 }
@@ -727,14 +714,7 @@ func (f *settingsForm) applyEnabled() {
 func (f *settingsForm) refreshBackendButtons() {
 	algo, _ := f.algorithm.Get()
 	cur, _ := f.backend.Get()
-	for b, btn := range f.backendBtns {
-		enable(btn, f.enabled && (b == solver.BackendAuto || backendStatus(algo, b) == nil))
-		btn.Importance = widget.MediumImportance
-		if b == cur {
-			btn.Importance = widget.HighImportance
-		}
-		btn.Refresh()
-	}
+	f.picker.SetChoice(algo, cur, f.enabled)
 }
 
 // showIf shows o when on, else hides it.
