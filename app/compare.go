@@ -240,12 +240,15 @@ func timeRatio(gpu, cpu time.Duration, g, c string) string {
 	return formatRatio(float64(cpu) / float64(gpu))
 }
 
-// formatRatio writes a speed-up: "3.2×", "6700×", "0.45×".
+// formatRatio writes a speed-up: "0.45×", "3.2×", "6700×".
 func formatRatio(x float64) string {
-	if x >= 100 {
-		return fmt.Sprintf("%.0f×", x)
+	switch {
+	case x < 1:
+		return fmt.Sprintf("%.2g×", x)
+	case x < 10:
+		return fmt.Sprintf("%.1f×", x)
 	}
-	return fmt.Sprintf("%.2g×", x)
+	return fmt.Sprintf("%.0f×", x)
 }
 
 // compareViewObject is compare mode's body: the shared run bar (one

@@ -370,7 +370,7 @@ func TestCompareSpeedUp(t *testing.T) {
 	c := PaneSummary{Label: "A pspm/cpu", Backend: solver.BackendCPU, Best: 1015, Reference: 1000, MovesPerS: 1e8, Curve: cpuCurve}
 	g := PaneSummary{Label: "B pspm/gpu", Backend: solver.BackendGPU, Best: 1006, Reference: 1000, MovesPerS: 2e11, Curve: gpuCurve}
 	for _, sum := range []string{CompareSummary(c, g), CompareSummary(g, c)} {
-		for _, w := range []string{"GPU speed-up (B over A): 2000× moves/s", "sooner within 10 %: B at 0 s, 5 %: 4×, 2 %: 4×, 1 %: B only, 0.5 %: neither"} {
+		for _, w := range []string{"GPU speed-up (B over A): 2000× moves/s", "sooner within 10 %: B at 0 s, 5 %: 4.0×, 2 %: 4.0×, 1 %: B only, 0.5 %: neither"} {
 			if !strings.Contains(sum, w) {
 				t.Errorf("summary %q lacks %q", sum, w)
 			}
