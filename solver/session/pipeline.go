@@ -128,7 +128,7 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 		p = *req.Params
 	}
 	var lb *boundRun
-	if req.Bound && !pl.In.HasOptimum() && pl.In.N >= 4 {
+	if req.Bound && !pl.In.HasOptimum() {
 		lb = pl.pl.startBound(ctx, pl.In, ascentDevice(pl.Engine), p.TimeLimit, req.OnBound)
 		defer lb.end()
 	}

@@ -105,6 +105,7 @@ type Runner struct {
 	state    RunState
 	cancel   context.CancelFunc
 	pausing  bool // the running segment was cancelled by Pause
+	bounded  bool // the run's lower bound was proven
 	stepping bool // the running segment stops after K steps
 	seg      int  // segment number, so a stale segment never reports
 
@@ -245,10 +246,18 @@ func (r *Runner) launch(step bool, start []int, left time.Duration) {
 	r.last.State = Running
 	r.seg++
 	r.done = make(chan struct{})
-	req := Request{Params: &p, Interval: r.interval(step, p), Bound: start == nil}
-	if on := r.OnBound; on != nil {
-		in := r.in
-		req.OnBound = func(lb bound.Result) { on(in, lb) }
+	// the bound beside every segment until one is proven (a stopped
+	// segment stops it; a whole ascent is kept for the next)
+	req := Request{Params: &p, Interval: r.interval(step, p), Bound: !r.bounded}
+	seg, in, on := r.seg, r.in, r.OnBound
+	req.OnBound = func(lb bound.Result) {
+		r.mu.Lock()
+		mine := seg == r.seg
+		r.bounded = r.bounded || mine
+		r.mu.Unlock()
+		if mine && on != nil {
+			on(in, lb)
+		}
 	}
 	go r.segment(ctx, cancel, r.seg, r.plan, req, k, r.done)
 }
@@ -481,6 +490,7 @@ func (r *Runner) forget() {
 	r.best, r.bestLength, r.temperature = nil, 0, 0
 	r.exact, r.exactLength = nil, 0
 	r.result, r.err = nil, nil
+	r.bounded = false
 }
 
 func engineName(e solver.Engine) string { return e.Name() + "/" + e.Backend() }
