@@ -72,7 +72,7 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	}
 	out.Result.Params.TimeLimit = r.p.TimeLimit // the report says the limit asked for
 	out.Report.Params.TimeLimit = r.p.TimeLimit
-	return finishSolve(ctx, e, in, out, o)
+	return finishSolve(ctx, e, plan, out, o)
 }
 
 // prepareError is the error of a plan refused on the instance: a bad setting as a usage error, else named by the engine.
@@ -192,20 +192,21 @@ func solveWithProgress(ctx context.Context, e *env, plan *session.Plan, o output
 // outputs are where a solve's results go.
 type outputs struct {
 	tour, json string        // --out and --json: a path, "-" for stdout, "" for none
-	bound      time.Duration // time for a lower bound after the run when the optimum is unknown
+	bound      time.Duration // time for a lower bound after the run when the optimum is unknown (Plan.BoundAfter)
 	alongside  bool          // a lower bound beside the run (the pipeline's), when the optimum is unknown
 	quiet      bool
 }
 
 // finishSolve writes the tour first (an interrupt during the bound still finds it), the bound when the optimum is unknown, the report and the summary; a failed output stops none of the others.
 // The summary goes to stdout unless an output took it, then to stderr (unless quiet).
-func finishSolve(ctx context.Context, e *env, in *solver.Instance, out session.Outcome, o outputs) error {
-	res := out.Result
+func finishSolve(ctx context.Context, e *env, plan *session.Plan, out session.Outcome, o outputs) error {
+	in, res := plan.In, out.Result
 	var errs []error
 	if err := writeSolveTour(e, in, res, o.tour); err != nil {
 		errs = append(errs, err)
 	}
-	lb := solveBound(ctx, e, in, out, o)
+	plan.BoundAfter(ctx, &out, o.bound)
+	lb := solveBound(e, in, out, o)
 	rep := out.Report
 	if lb != nil {
 		rep.LowerBound = &lb.Bound
@@ -247,22 +248,19 @@ func writeSolveTour(e *env, in *solver.Instance, res solver.Result, path string)
 	return nil
 }
 
-// solveBound is the lower bound the summary and report show: the pipeline's beside the run (saying why there is none unless quiet), or the one --bound computes after it.
-func solveBound(ctx context.Context, e *env, in *solver.Instance, out session.Outcome, o outputs) *bound.Result {
-	lb := out.Bound
-	if o.alongside && lb == nil && !in.HasOptimum() && !o.quiet {
-		if err := out.BoundErr; err != nil && session.BoundFailed(err) {
-			fmt.Fprintf(e.stderr, "tsp: no lower bound: %v\n", err)
-		} else {
-			fmt.Fprintf(e.stderr, "tsp: no lower bound was ready within the time limit: 'tsp bound FILE' or --bound D (up to D after the run) computes one\n")
-		}
+// solveBound is the lower bound the summary and report show, the pipeline's beside the run or after it (--bound D), saying why there is none unless quiet.
+func solveBound(e *env, in *solver.Instance, out session.Outcome, o outputs) *bound.Result {
+	err := out.BoundErr
+	switch {
+	case out.Bound != nil || in.HasOptimum() || o.quiet:
+	case o.alongside && (err == nil || !session.BoundFailed(err)):
+		fmt.Fprintf(e.stderr, "tsp: no lower bound was ready within the time limit: 'tsp bound FILE' or --bound D (up to D after the run) computes one\n")
+	case o.bound > 0 && errors.Is(err, context.DeadlineExceeded):
+		fmt.Fprintf(e.stderr, "tsp: no lower bound within --bound %v\n", o.bound)
+	case err != nil:
+		fmt.Fprintf(e.stderr, "tsp: no lower bound: %v\n", err)
 	}
-	if !in.HasOptimum() && o.bound > 0 && ctx.Err() == nil {
-		if r := boundAfterRun(ctx, e, in, out.Result, o); r != nil {
-			lb = r
-		}
-	}
-	return lb
+	return out.Bound
 }
 
 // printSolveSummary prints the summary, the schedule and the gap above the bound.
@@ -282,34 +280,6 @@ func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound
 			fmt.Fprintln(e.stderr, "tsp: "+l)
 		}
 	}
-}
-
-// boundAfterRun computes the lower bound for --bound after the run, on the run's device first where it was the GPU, and returns nil (having said why unless quiet) when there is none.
-func boundAfterRun(ctx context.Context, e *env, in *solver.Instance, res solver.Result, o outputs) *bound.Result {
-	bopts := bound.Options{Time: o.bound}
-	if res.Backend == solver.BackendGPU {
-		bopts.Device = gpu.BoundDevice // the ascent where the run was
-	}
-	start := time.Now()
-	r, err := boundUntilStopped(ctx, in, bopts)
-	if err != nil && bopts.Device != nil && ctx.Err() == nil && session.BoundFailed(err) {
-		bopts.Time -= time.Since(start) // D bounds both tries together
-		if bopts.Time <= 0 {
-			bopts.Time = time.Nanosecond // no time left: no second try
-		}
-		bopts.Device = nil
-		r, err = boundUntilStopped(ctx, in, bopts)
-	}
-	switch {
-	case err == nil:
-		return &r
-	case o.quiet:
-	case errors.Is(err, context.DeadlineExceeded):
-		fmt.Fprintf(e.stderr, "tsp: no lower bound within --bound %v\n", o.bound)
-	default:
-		fmt.Fprintf(e.stderr, "tsp: no lower bound: %v\n", err)
-	}
-	return nil
 }
 
 // summary is the one-line outcome of a run.

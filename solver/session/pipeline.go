@@ -151,6 +151,21 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 	return out, nil
 }
 
+// BoundAfter spends up to limit after a run that gave out on a lower
+// bound, when the instance has no known optimum, none was ready and ctx
+// has not ended: on the engine's accelerator first, as Request.Bound
+// does, limit bounding both tries together; ctx's end stops it with the
+// best bound proven by then. It sets out's Bound, BoundErr and report.
+func (pl *Plan) BoundAfter(ctx context.Context, out *Outcome, limit time.Duration) {
+	if out.Bound != nil || limit <= 0 || pl.In.HasOptimum() || ctx.Err() != nil {
+		return
+	}
+	out.Bound, out.BoundErr = pl.pl.boundAfter(ctx, pl.In, ascentDevice(pl.Engine), limit)
+	if out.Bound != nil {
+		out.Report.LowerBound = &out.Bound.Bound
+	}
+}
+
 // named fills in what an engine left out of res: its name, backend and
 // the seed of p.
 func (pl *Plan) named(res solver.Result, p solver.Params) solver.Result {

@@ -215,3 +215,42 @@ func TestSegmentsShareOnePlan(t *testing.T) {
 		t.Error("the resumed segment did not start from the paused tour")
 	}
 }
+
+// TestBoundAfterTheRun: a bound asked for after the run (tsp solve
+// --bound D) follows the same rule, the engine's accelerator first, and
+// lands in the outcome and its report; none for a known optimum.
+func TestBoundAfterTheRun(t *testing.T) {
+	var pl Pipeline
+	in := scatter(100, 4)
+	plan, _, err := pl.Plan(in, solver.Params{Algorithm: "fake-host", Backend: solver.BackendGPU, Seed: 1, TimeLimit: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := plan.Run(context.Background(), Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Bound != nil {
+		t.Fatal("a bound nobody asked for")
+	}
+	opened := hostOpens.Load()
+	plan.BoundAfter(context.Background(), &out, time.Minute)
+	if out.Bound == nil || out.Report.LowerBound == nil || *out.Report.LowerBound != out.Bound.Bound {
+		t.Fatalf("no bound after the run (%v)", out.BoundErr)
+	}
+	if hostOpens.Load() == opened {
+		t.Error("the bound after the run was not asked of the engine's accelerator")
+	}
+	known, _, err := pl.Plan(ring(30), solver.Params{Algorithm: "fake", Backend: solver.BackendCPU, TimeLimit: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kout, err := known.Run(context.Background(), Request{Bound: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	known.BoundAfter(context.Background(), &kout, time.Minute)
+	if kout.Bound != nil {
+		t.Error("a bound for an instance with a known optimum")
+	}
+}
