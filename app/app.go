@@ -147,6 +147,12 @@ func (a *App) buildPanes(opts Options) {
 	l, r := defaultCompare()
 	a.Left = NewPane("left", a.prefs, l, a.Win)
 	a.Right = NewPane("right", a.prefs, r, a.Win)
+	// one pipeline for the window's runs: the panes' bounds and alpha
+	// lists share its ascents
+	pl := new(session.Pipeline)
+	for _, p := range []*Pane{a.Single, a.Left, a.Right} {
+		p.Runner.Pipeline = pl
+	}
 	a.Single.choose(opts.Algo, opts.Backend)
 	for _, c := range []struct {
 		p      *Pane
