@@ -44,6 +44,9 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(w, "comment: %s\n", oneLine(in.Comment))
 	}
 	fmt.Fprintf(w, "type: TSP\ndimension: %d\nedge_weight_type: %s\n", in.N, in.Metric)
+	if in.Points != nil {
+		fmt.Fprintf(w, "format: point list (lengths shown in %s, computed in units of 10^%d of them)\n", unitName(in), -in.ScaleExp)
+	}
 	switch {
 	case in.Metric != solver.Explicit:
 		fmt.Fprintf(w, "coordinates: node coordinates\n")
@@ -56,7 +59,7 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(w, "fixed_edges: %d\n", len(in.FixedEdges))
 	}
 	if in.HasOptimum() {
-		fmt.Fprintf(w, "optimum: %d (from %s)\n", in.Optimum, in.OptimumSource)
+		fmt.Fprintf(w, "optimum: %s (from %s)\n", in.FormatLength(in.Optimum), in.OptimumSource)
 	} else {
 		fmt.Fprintf(w, "optimum: unknown\n")
 		if *boundFor > 0 {
@@ -70,14 +73,14 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 			case err != nil:
 				return err
 			}
-			fmt.Fprintf(w, "lower_bound: %d (Held–Karp, %.2f s; every tour is at least this long)\n", r.Bound, r.Elapsed.Seconds())
+			fmt.Fprintf(w, "lower_bound: %s (Held–Karp, %.2f s; every tour is at least this long)\n", in.FormatLength(r.Bound), r.Elapsed.Seconds())
 		}
 	}
 	return nil
 }
 
 func cmdEval(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "eval", "FILE TOUR", "Prints the length of the tour; the last line of output is the integer length.\nA tour that is not a permutation of the cities fails (exit 1).")
+	fs := newFlags(e, "eval", "FILE TOUR", "Prints the length of the tour; the last line of output is the length (TSPLIB's integer, a point list's in its own units).\nA tour that is not a permutation of the cities fails (exit 1).")
 	optima := fs.String("optima", "", "also look for optima.csv in `DIR`")
 	optimum := fs.Int64("optimum", 0, "known optimum `N` for the gap")
 	pos, err := parse(fs, "eval", args, 2, 2)
@@ -104,11 +107,11 @@ func cmdEval(_ context.Context, e *env, args []string) error {
 	l := solver.TourLength(in, tour)
 	fmt.Fprintf(e.stdout, "instance: %s (%d cities)\n", in.Name, in.N)
 	if g, ok := in.Gap(l); ok {
-		fmt.Fprintf(e.stdout, "gap: %.4f%% above the optimum %d\n", g, in.Optimum)
+		fmt.Fprintf(e.stdout, "gap: %.4f%% above the optimum %s\n", g, in.FormatLength(in.Optimum))
 	} else if in.HasOptimum() {
-		fmt.Fprintf(e.stdout, "optimum: %d (no relative gap to an optimum of 0)\n", in.Optimum)
+		fmt.Fprintf(e.stdout, "optimum: %s (no relative gap to an optimum of 0)\n", in.FormatLength(in.Optimum))
 	}
-	fmt.Fprintf(e.stdout, "%d\n", l)
+	fmt.Fprintf(e.stdout, "%s\n", in.FormatLength(l))
 	return nil
 }
 
@@ -436,4 +439,12 @@ func cmdVersion(_ context.Context, e *env, args []string) error {
 			i, d.Name, d.Major, d.Minor, d.Major, d.Minor, d.Multiprocs, float64(d.GlobalMemory)/(1<<30))
 	}
 	return nil
+}
+
+// unitName names the unit an instance's lengths are shown in.
+func unitName(in *solver.Instance) string {
+	if u := in.LengthUnit(); u != "" {
+		return u
+	}
+	return "the file's units"
 }

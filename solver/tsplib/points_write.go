@@ -1,0 +1,57 @@
+package tsplib
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// WriteTourCSV writes tour as a point list in tour order, one point a
+// line with its id: a point list's own ids, header and coordinates as
+// written, TSPLIB's node ids (1..N) and coordinates otherwise. Reading the
+// file back gives the cities in tour order.
+func WriteTourCSV(w io.Writer, in *solver.Instance, tour []int) error {
+	if err := solver.ValidateTour(tour, in.N); err != nil {
+		return fmt.Errorf("tsplib: WriteTourCSV %s: %w", in.Name, err)
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	cols, names := tourColumns(in)
+	bw.WriteString(strings.Join(names, ",") + "\n")
+	buf := make([]byte, 0, 96)
+	for _, c := range tour {
+		buf = strconv.AppendInt(buf[:0], in.Points.ID(c), 10)
+		for _, col := range cols {
+			buf = append(buf, ',')
+			buf = strconv.AppendFloat(buf, col[c], 'g', -1, 64)
+		}
+		buf = append(buf, '\n')
+		bw.Write(buf)
+	}
+	return bw.Flush()
+}
+
+// tourColumns returns the coordinate columns WriteTourCSV writes and the
+// header naming the id and them.
+func tourColumns(in *solver.Instance) ([][]float64, []string) {
+	if p := in.Points; p != nil {
+		names := p.Names
+		switch {
+		case names == nil:
+			names = []string{"id", "x", "y"}
+		case len(names) == 2:
+			names = append([]string{"id"}, names...)
+		}
+		return p.Cols[:], names
+	}
+	switch {
+	case len(in.X) != in.N:
+		return nil, []string{"id"}
+	case in.Metric.Is3D() && len(in.Z) == in.N:
+		return [][]float64{in.X, in.Y, in.Z}, []string{"id", "x", "y", "z"}
+	}
+	return [][]float64{in.X, in.Y}, []string{"id", "x", "y"}
+}
