@@ -116,11 +116,13 @@ func cmdEval(_ context.Context, e *env, args []string) error {
 }
 
 func cmdGen(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "gen", "--kind uniform|clustered|circle|grid --n N [--seed S] [--out FILE]",
+	fs := newFlags(e, "gen", "--kind uniform|clustered|circle|grid|image --n N [--seed S] [--image FILE] [--out FILE]",
 		"Generates an EUC_2D instance with integer coordinates. circle and grid have a known optimum:\n"+
 			"it goes into the COMMENT and, with --out, into optima.csv beside the file.\n"+
-			"grid needs an even n (rows × cols with an even side, as close to square as possible).")
-	kind := fs.String("kind", "", "uniform, clustered, circle or grid")
+			"grid needs an even n (rows × cols with an even side, as close to square as possible).\n"+
+			"image stipples the --image picture (PNG or JPEG) for TSP art: the cities' density follows its darkness.")
+	kind := fs.String("kind", "", "uniform, clustered, circle, grid or image")
+	imagePath := fs.String("image", "", "picture `FILE` (.png, .jpg) for --kind image")
 	n := fs.Int("n", 0, "number of cities")
 	seed := fs.Uint64("seed", 1, "random seed")
 	out := fs.String("out", "", "write the instance to `FILE` (default: stdout); its base name is the instance's NAME")
@@ -134,13 +136,23 @@ func cmdGen(_ context.Context, e *env, args []string) error {
 	if err := checkInts("gen", intRange{"n", int64(*n), 1, maxCities}); err != nil {
 		return err
 	}
-	if !slices.Contains(gen.Kinds, *kind) {
-		return usagef("gen", "--kind %q: want %s", *kind, strings.Join(gen.Kinds, ", "))
+	if !slices.Contains(gen.Kinds, *kind) && *kind != "image" {
+		return usagef("gen", "--kind %q: want %s or image", *kind, strings.Join(gen.Kinds, ", "))
 	}
-	if err := checkTargets("gen", nil, target{"--out", *out}); err != nil {
+	if (*kind == "image") != (*imagePath != "") {
+		return usagef("gen", "--image goes with --kind image, and --kind image needs it")
+	}
+	if err := checkTargets("gen", []string{*imagePath}, target{"--out", *out}); err != nil {
 		return err
 	}
-	in, err := gen.Generate(*kind, *n, *seed)
+	var in *solver.Instance
+	var err error
+	switch *kind {
+	case "image":
+		in, err = gen.FromImageFile(*imagePath, *n, *seed)
+	default:
+		in, err = gen.Generate(*kind, *n, *seed)
+	}
 	if err != nil {
 		return err
 	}
@@ -150,29 +162,35 @@ func cmdGen(_ context.Context, e *env, args []string) error {
 		}
 		return tsplib.WriteInstance(e.stdout, in)
 	}
-	name := strings.TrimSuffix(filepath.Base(*out), ".tsp")
+	return writeGenerated(e, in, *kind, *out, *optTour)
+}
+
+// writeGenerated writes a generated instance to out, with its optimum into
+// optima.csv beside it and, when optTour, its optimal tour.
+func writeGenerated(e *env, in *solver.Instance, kind, out string, optTour bool) error {
+	name := strings.TrimSuffix(filepath.Base(out), ".tsp")
 	in.Name = name
-	if err := atomicfile.Write(*out, func(w io.Writer) error { return tsplib.WriteInstance(w, in) }); err != nil {
+	if err := atomicfile.Write(out, func(w io.Writer) error { return tsplib.WriteInstance(w, in) }); err != nil {
 		return err
 	}
 	if in.HasOptimum() {
-		csv := filepath.Join(filepath.Dir(*out), tsplib.OptimaFile)
+		csv := filepath.Join(filepath.Dir(out), tsplib.OptimaFile)
 		if err := tsplib.AppendOptimum(csv, name, in.N, in.Metric.String(), in.Optimum); err != nil {
 			return err
 		}
-		if *optTour {
-			t, err := gen.OptimalTour(*kind, *n)
+		if optTour {
+			t, err := gen.OptimalTour(kind, in.N)
 			if err != nil {
 				return err
 			}
-			p := filepath.Join(filepath.Dir(*out), name+".opt.tour")
+			p := filepath.Join(filepath.Dir(out), name+".opt.tour")
 			comment := fmt.Sprintf("optimal tour, length %d", in.Optimum)
 			if err := atomicfile.Write(p, func(w io.Writer) error { return tsplib.WriteTour(w, name+".opt.tour", comment, t) }); err != nil {
 				return err
 			}
 		}
 	}
-	fmt.Fprintf(e.stderr, "tsp: wrote %s (%d cities", *out, in.N)
+	fmt.Fprintf(e.stderr, "tsp: wrote %s (%d cities", out, in.N)
 	if in.HasOptimum() {
 		fmt.Fprintf(e.stderr, ", optimum %d", in.Optimum)
 	}
