@@ -199,8 +199,9 @@ func writeGenerated(e *env, in *solver.Instance, kind, out string, optTour bool)
 }
 
 func cmdRender(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "render", "FILE [--tour TOUR] --out X.png|X.svg|X.pdf [--width PX]",
-		"Draws the cities, the tour and a title with its length and gap. The format follows --out's extension.")
+	fs := newFlags(e, "render", "FILE [--tour TOUR] --out X.png|X.svg|X.pdf [--width PX] [--svg-path]",
+		"Draws the cities, the tour and a title with its length and gap. The format follows --out's extension.\n"+
+			"--svg-path draws the tour alone as one SVG <path> (M, L, Z) for a pen plotter: no title, no dots.")
 	tourPath := fs.String("tour", "", "TSPLIB `TOUR` file to draw")
 	out := fs.String("out", "", "picture to write: .png, .svg or .pdf")
 	width := fs.Int("width", 1200, "width in pixels (points for SVG and PDF); the height follows the aspect ratio")
@@ -208,6 +209,7 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 	optimal := fs.Bool("optimal", false, "draw the optimal tour (NAME.opt.tour beside FILE) as a faint overlay")
 	optima := fs.String("optima", "", "also look for optima.csv in `DIR`")
 	optimum := fs.Int64("optimum", 0, "known optimum `N` for the gap in the title")
+	svgPath := fs.Bool("svg-path", false, "write the tour as one SVG path for a plotter (needs --tour and an .svg --out)")
 	pos, err := parse(fs, "render", args, 1, 1)
 	if err != nil {
 		return err
@@ -222,6 +224,9 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return usagef("render", "%v", err)
 	}
+	if *svgPath && (format != export.FormatSVG || *tourPath == "") {
+		return usagef("render", "--svg-path needs --tour and an .svg --out")
+	}
 	if err := checkInts("render", intRange{"optimum", *optimum, 0, math.MaxInt64}); err != nil {
 		return err
 	}
@@ -235,27 +240,40 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 	if !in.HasCoords() {
 		return fmt.Errorf("%s: %s has no coordinates to draw (EXPLICIT without DISPLAY_DATA_SECTION)", pos[0], in.Name)
 	}
-	s := export.Scene{Instance: in}
-	if *tourPath != "" {
-		t, err := tsplib.ReadTour(*tourPath, in.N)
-		if err != nil {
-			return err
-		}
-		s.Tour = t
+	s, err := renderScene(e, pos[0], in, *tourPath, *optimal)
+	if err != nil {
+		return err
 	}
-	if *optimal {
-		if p := tsplib.OptTourPath(pos[0], in); p != "" {
-			t, err := tsplib.ReadTour(p, in.N)
-			if err != nil {
-				return err
-			}
-			s.Optimal = t
-		} else {
-			fmt.Fprintf(e.stderr, "tsp: note: no optimal tour beside %s (looked for %s.opt.tour)\n", pos[0], in.Name)
-		}
+	if *svgPath {
+		return atomicfile.Write(*out, func(w io.Writer) error { return export.WriteSVGPath(w, in, s.Tour, *width) })
 	}
 	s.Title = export.TitleFor(in, s.Tour)
 	return atomicfile.Write(*out, func(w io.Writer) error { return export.Write(w, format, s, *width, *height) })
+}
+
+// renderScene reads the tours render draws: the --tour file and, with
+// optimal, the optimal tour beside the instance file at path.
+func renderScene(e *env, path string, in *solver.Instance, tourPath string, optimal bool) (export.Scene, error) {
+	s := export.Scene{Instance: in}
+	if tourPath != "" {
+		t, err := tsplib.ReadTour(tourPath, in.N)
+		if err != nil {
+			return s, err
+		}
+		s.Tour = t
+	}
+	if optimal {
+		if p := tsplib.OptTourPath(path, in); p != "" {
+			t, err := tsplib.ReadTour(p, in.N)
+			if err != nil {
+				return s, err
+			}
+			s.Optimal = t
+		} else {
+			fmt.Fprintf(e.stderr, "tsp: note: no optimal tour beside %s (looked for %s.opt.tour)\n", path, in.Name)
+		}
+	}
+	return s, nil
 }
 
 // given reports whether the flag name was set on the command line.
