@@ -62,3 +62,14 @@ func TestGreatCircle(t *testing.T) {
 		t.Error("name or unit")
 	}
 }
+
+func TestReportScale(t *testing.T) {
+	in := &Instance{Name: "p", N: 2, ScaleExp: 6}
+	rep := NewReport(in, Result{Length: 2500000, Tour: []int{0, 1}})
+	if rep.ScaleExp != 6 || rep.LengthValue == nil || *rep.LengthValue != 2.5 {
+		t.Fatalf("scale %d value %v", rep.ScaleExp, rep.LengthValue)
+	}
+	if rep := NewReport(&Instance{N: 2}, Result{Length: 7, Tour: []int{0, 1}}); rep.LengthValue != nil {
+		t.Fatal("a TSPLIB report gives length_value")
+	}
+}

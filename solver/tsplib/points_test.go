@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -304,4 +305,28 @@ func FuzzParsePoints(f *testing.F) {
 			}
 		}
 	})
+}
+
+// allocPerPoint returns the bytes ParsePoints allocates a point on n
+// generated lines.
+func allocPerPoint(t *testing.T, n int) float64 {
+	var a, b runtime.MemStats
+	runtime.ReadMemStats(&a)
+	in, err := ParsePoints(&linesReader{n: n}, "lin.csv")
+	runtime.ReadMemStats(&b)
+	if err != nil || in.N != n {
+		t.Fatalf("%d lines: %v", n, err)
+	}
+	return float64(b.TotalAlloc-a.TotalAlloc) / float64(n)
+}
+
+// TestParsePointsLinearMemory checks that memory grows with the points,
+// not faster: the bytes allocated a point stay the same from 50,000 to
+// 800,000 lines, and stay under 600.
+func TestParsePointsLinearMemory(t *testing.T) {
+	small, large := allocPerPoint(t, 50_000), allocPerPoint(t, 800_000)
+	if large > 1.5*small || large > 600 {
+		t.Fatalf("%.0f bytes a point at 50,000 lines, %.0f at 800,000: want about the same, under 600", small, large)
+	}
+	t.Logf("%.0f and %.0f bytes allocated a point", small, large)
 }
