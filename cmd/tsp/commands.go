@@ -94,7 +94,7 @@ func cmdEval(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	tour, err := tsplib.ReadTour(pos[1], in.N)
+	tour, err := tsplib.ReadTourFor(pos[1], in)
 	if err != nil {
 		return err
 	}
@@ -202,7 +202,7 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 	fs := newFlags(e, "render", "FILE [--tour TOUR] --out X.png|X.svg|X.pdf [--width PX] [--svg-path]",
 		"Draws the cities, the tour and a title with its length and gap. The format follows --out's extension.\n"+
 			"--svg-path draws the tour alone as one SVG <path> (M, L, Z) for a pen plotter: no title, no dots.")
-	tourPath := fs.String("tour", "", "TSPLIB `TOUR` file to draw")
+	tourPath := fs.String("tour", "", "`TOUR` file to draw: TSPLIB, or a point list in tour order (tsp solve --out X.csv)")
 	out := fs.String("out", "", "picture to write: .png, .svg or .pdf")
 	width := fs.Int("width", 1200, "width in pixels (points for SVG and PDF); the height follows the aspect ratio")
 	height := fs.Int("height", 0, "height (0: from the aspect ratio)")
@@ -256,7 +256,7 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 func renderScene(e *env, path string, in *solver.Instance, tourPath string, optimal bool) (export.Scene, error) {
 	s := export.Scene{Instance: in}
 	if tourPath != "" {
-		t, err := tsplib.ReadTour(tourPath, in.N)
+		t, err := tsplib.ReadTourFor(tourPath, in)
 		if err != nil {
 			return s, err
 		}

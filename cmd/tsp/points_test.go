@@ -25,6 +25,16 @@ func TestPointLists(t *testing.T) {
 	if len(lines) != 6 || lines[0] != "id,x,y" || !strings.Contains(string(tour), "\n50,0.5,0\n") {
 		t.Fatalf("tour.csv:\n%s", tour)
 	}
+	if code, out, stderr := tsp(t, "eval", sq, filepath.Join(dir, "tour.csv")); code != 0 || lastLine(out) != "4" {
+		t.Fatalf("eval tour.csv: exit %d\n%s%s", code, out, stderr)
+	}
+	if code, _, stderr := tsp(t, "render", sq, "--tour", filepath.Join(dir, "tour.csv"), "--svg-path", "--out", filepath.Join(dir, "t.svg")); code != 0 {
+		t.Fatalf("render --tour tour.csv: exit %d %s", code, stderr)
+	}
+	wrong := writeTestFile(t, dir, "wrong.csv", "id,x,y\n10,0,0\n20,1,1\n30,1,0\n40,0,1\n60,0.5,0\n")
+	if code, _, stderr := tsp(t, "eval", sq, wrong); code != 1 || !strings.Contains(stderr, "wrong.csv: id 60 is not a city of square") {
+		t.Fatalf("eval with an unknown id: exit %d %s", code, stderr)
+	}
 	code, out, _ = tsp(t, "info", sq, "--bound", "2s")
 	if code != 0 || !strings.Contains(out, "lower_bound: 4 ") || !strings.Contains(out, "format: point list") {
 		t.Fatalf("info: exit %d\n%s", code, out)

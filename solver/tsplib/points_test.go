@@ -330,3 +330,46 @@ func TestParsePointsLinearMemory(t *testing.T) {
 	}
 	t.Logf("%.0f and %.0f bytes allocated a point", small, large)
 }
+
+// TestReadTourFor reads tours as TSPLIB files and as point lists, for a
+// TSPLIB instance (ids 1..N) and a point list (its own ids).
+func TestReadTourFor(t *testing.T) {
+	dir := t.TempDir()
+	sq, err := Parse(strings.NewReader(square4), "sq.tsp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := ParsePoints(strings.NewReader("id x y\n7 0 0\n9 1 0\n8 1 1\n"), "pl.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cases := []struct {
+		in   *solver.Instance
+		path string
+		want string // the tour, or the error's start
+	}{
+		{sq, write("a.tour", "TOUR_SECTION\n2\n1\n3\n4\n-1\n"), "[1 0 2 3]"},
+		{sq, write("a.csv", "id,x,y\n4,0,0\n3,0,0\n2,0,0\n1,0,0\n"), "[3 2 1 0]"},
+		{pl, write("b.csv", "id,x,y\n8,1,1\n7,0,0\n9,1,0\n"), "[2 0 1]"},
+		{pl, write("c.csv", "id,x,y\n8,1,1\n7,0,0\n"), "2 points, want the 3 cities"},
+		{pl, write("d.csv", "id,x,y\n8,1,1\n7,0,0\n5,0,0\n"), "id 5 is not a city of pl"},
+		{pl, write("e.csv", "x,y\n1,1\n0,0\n2,2\n"), "id 1 is not a city"},
+	}
+	for _, c := range cases {
+		tour, err := ReadTourFor(c.path, c.in)
+		got := fmt.Sprint(tour)
+		if err != nil {
+			got = strings.TrimPrefix(err.Error(), c.path+": ")
+		}
+		if !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s: got %s, want %s", filepath.Base(c.path), got, c.want)
+		}
+	}
+}

@@ -2,8 +2,10 @@ package tsplib
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -54,4 +56,48 @@ func tourColumns(in *solver.Instance) ([][]float64, []string) {
 		return [][]float64{in.X, in.Y, in.Z}, []string{"id", "x", "y", "z"}
 	}
 	return [][]float64{in.X, in.Y}, []string{"id", "x", "y"}
+}
+
+// ReadTourFor reads a tour of in from the file at path: a TSPLIB TOUR
+// file, or a point list in tour order as WriteTourCSV writes it (told
+// apart as Read tells instances), whose ids name in's cities (in's own
+// ids for a point list, 1..N otherwise).
+func ReadTourFor(path string, in *solver.Instance) ([]int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, readerSniffSize)
+	head, err := br.Peek(readerSniffSize)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, fileError(path, bareError(err))
+	}
+	if !isPointList(head, path) {
+		return ParseTour(br, path, in.N)
+	}
+	pts, err := ParsePoints(br, path)
+	if err != nil {
+		return nil, err
+	}
+	if pts.N != in.N {
+		return nil, &Error{File: path, Msg: fmt.Sprintf("%d points, want the %d cities of %s", pts.N, in.N, in.Name)}
+	}
+	city := make(map[int64]int, in.N)
+	for i := range in.N {
+		city[in.Points.ID(i)] = i
+	}
+	tour := make([]int, pts.N)
+	for k := range tour {
+		id := pts.Points.ID(k)
+		c, ok := city[id]
+		if !ok {
+			return nil, &Error{File: path, Msg: fmt.Sprintf("id %d is not a city of %s", id, in.Name)}
+		}
+		tour[k] = c
+	}
+	if err := solver.ValidateTour(tour, in.N); err != nil {
+		return nil, &Error{File: path, Msg: oneLine(err.Error())}
+	}
+	return tour, nil
 }
