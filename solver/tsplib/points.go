@@ -388,13 +388,18 @@ func span(v []float64) (lo, hi float64) {
 	return lo, hi
 }
 
-// sphereExtent is an upper estimate of how far apart, in metres, points
-// at longitudes lon and latitudes lat lie: the larger angular range times
-// the radius, at most half the circumference.
+// sphereExtent estimates from above the larger side, in metres, of the
+// box that holds points at longitudes lon and latitudes lat: the latitude
+// range, or the longitude range along the widest parallel the points
+// reach, at most half the circumference.
 func sphereExtent(lon, lat []float64) float64 {
 	o0, o1 := span(lon)
 	a0, a1 := span(lat)
-	deg := math.Min(math.Max(o1-o0, a1-a0), 180)
+	widest := 1.0 // the equator lies within the range
+	if a0 > 0 || a1 < 0 {
+		widest = math.Cos(math.Min(math.Abs(a0), math.Abs(a1)) * math.Pi / 180)
+	}
+	deg := math.Min(math.Max((o1-o0)*widest, a1-a0), 180)
 	return solver.EarthRadius * deg * math.Pi / 180
 }
 

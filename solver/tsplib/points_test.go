@@ -373,3 +373,30 @@ func TestReadTourFor(t *testing.T) {
 		}
 	}
 }
+
+// TestGreatCirclePrecision checks six significant digits for a lat/lon
+// box of side s metres near 60° north, from metres to a continent.
+func TestGreatCirclePrecision(t *testing.T) {
+	for _, deg := range []float64{1e-5, 1e-3, 0.1, 5, 25} {
+		data := fmt.Sprintf("lat,lon\n60,10\n60,%v\n%v,%v\n%v,10\n", 10+2*deg, 60+deg, 10+2*deg, 60+deg)
+		in, err := ParsePoints(strings.NewReader(data), "g.csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range [][2]int{{0, 1}, {1, 2}, {0, 2}} {
+			exact := haversine(in.Y[p[0]], in.X[p[0]], in.Y[p[1]], in.X[p[1]])
+			got := in.LengthValue(in.Dist(p[0], p[1]))
+			if math.Abs(got-exact) > 1e-6*exact {
+				t.Errorf("%v°: d%v = %v m, want %v (scale 10^%d)", deg, p, got, exact, in.ScaleExp)
+			}
+		}
+	}
+}
+
+// haversine is the great-circle distance in metres, computed apart from
+// the solver's.
+func haversine(lat1, lon1, lat2, lon2 float64) float64 {
+	r := math.Pi / 180
+	a := math.Pow(math.Sin((lat2-lat1)*r/2), 2) + math.Cos(lat1*r)*math.Cos(lat2*r)*math.Pow(math.Sin((lon2-lon1)*r/2), 2)
+	return 2 * solver.EarthRadius * math.Atan2(math.Sqrt(a), math.Sqrt(1-a))
+}
