@@ -59,7 +59,7 @@ type Pane struct {
 // FrameInterval is the least time between two updates of a running pane,
 // BusyFrameInterval while its engine takes every core: each update
 // repaints the window, which under software OpenGL costs the engine's
-// cores (docs/PERF.md).
+// cores (docs/DECISIONS.md#frame-interval).
 const (
 	FrameInterval     = 250 * time.Millisecond
 	BusyFrameInterval = time.Second

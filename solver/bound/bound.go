@@ -44,12 +44,12 @@ type Options struct {
 
 // defaultMaxPeriod is the first period's cap for n cities: short for large
 // instances, which come close enough with it, long for small ones, which
-// need it (docs/PERF.md).
+// need it (docs/DECISIONS.md#bound-max-period).
 func defaultMaxPeriod(n int) int { return min(max(5_000_000/n, 100), 1000) }
 
 // boruvkaMinN is the fewest cities whose ascent runs the parallel Borůvka:
 // below it one core's Prim is faster, and it does not stall when engines
-// beside it take every core (docs/PERF.md).
+// beside it take every core (docs/DECISIONS.md#boruvka-min-n).
 const boruvkaMinN = 10_000
 
 // sparseMST returns the 1-tree function the ascent calls on g and the
@@ -314,7 +314,7 @@ func cutShort(ctx context.Context, stop <-chan struct{}, hard context.Context, l
 // limit (0: none), is left of it, kept for the last evaluation: one that
 // misses the limit loses the whole ascent (the penalty-free 1-tree is
 // returned), which on a loaded machine happened with twice the first
-// evaluation's cost left (docs/PERF.md, "The 5-opt move's chains").
+// evaluation's cost left (docs/DECISIONS.md#ascent-halt).
 func ascentHalt(soft context.Context, start time.Time, limit, evalCost time.Duration) func() bool {
 	var deadline time.Time
 	if limit > 0 {
