@@ -49,9 +49,10 @@ const pointSpan = 1e7
 const readerSniffSize = 4096
 
 // isPointList tells a point list from a TSPLIB file by its first
-// non-blank line that is not a comment: a number first, a header of
-// column names or a comma or tab makes a point list; a ':' or a TSPLIB
-// keyword a TSPLIB file. When the line says neither, the extension decides.
+// non-blank line that is not a comment: a number first or a header of
+// column names makes a point list; then a ':', or a TSPLIB keyword first
+// on a line without commas, a TSPLIB file; then a comma or tab a point
+// list. When the line says neither, the extension decides.
 func isPointList(head []byte, path string) bool {
 	for len(head) > 0 {
 		line := head
@@ -75,13 +76,14 @@ func isPointList(head []byte, path string) bool {
 			return true
 		}
 		first := strings.ToUpper(string(fields[0]))
+		keyword := knownKeys[first] || first == "EOF" || strings.HasSuffix(first, "_SECTION")
 		switch {
 		case bytes.IndexByte(line, ':') >= 0:
 			return false
+		case keyword && bytes.IndexByte(line, ',') < 0:
+			return false
 		case bytes.IndexAny(line, ",\t") >= 0:
 			return true
-		case knownKeys[first] || first == "EOF" || strings.HasSuffix(first, "_SECTION"):
-			return false
 		}
 		break
 	}

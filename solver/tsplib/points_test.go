@@ -156,6 +156,8 @@ func TestReadDetects(t *testing.T) {
 		{"sq-tsp.txt", square4, "tsplib"},
 		{"bad.csv", "name,value\n1,2\n", "bad.csv:1: header"},
 		{"bad.tsp", "hello world\n", "bad.tsp:1: unknown keyword"},
+		{"tabs.txt", "NAME\tt\nTYPE\tTSP\nDIMENSION\t1\nEDGE_WEIGHT_TYPE\tEUC_2D\nNODE_COORD_SECTION\n1 0 0\n", "tsplib"},
+		{"names.csv", "name,lat,lon\n1,2,3\n", "points"},
 	}
 	for _, f := range files {
 		p := filepath.Join(dir, f.name)
