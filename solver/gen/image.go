@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 
@@ -69,7 +68,8 @@ func FromImageFile(path string, n int, seed uint64) (*solver.Instance, error) {
 
 // FromImage turns a picture into n cities whose density follows its
 // darkness (weighted stippling, for TSP art): points are drawn with
-// probability proportional to each pixel's darkness, then moved by a few
+// probability proportional to each pixel's darkness (spread along a
+// Hilbert curve so every region gets its share), then moved by a few
 // steps of weighted Lloyd relaxation (each point to the darkness-weighted
 // centroid of its Voronoi cell, on a sample grid) so they spread evenly
 // without clumps. The result is EUC_2D with integer coordinates, the
@@ -137,26 +137,62 @@ func rows(h int, f func(y0, y1 int)) {
 }
 
 // sampleDark draws n points in pixel coordinates (x right, y down), each
-// pixel with probability proportional to its darkness, uniformly inside it.
+// pixel with probability proportional to its darkness, uniformly inside
+// it. The pixels are visited along a Hilbert curve and a point falls at
+// every n-th part of the accumulated darkness (from a random offset), so
+// that every stretch of the curve, and so every region, gets its share:
+// the relaxation starts without the clumps and gaps of independent draws.
 func sampleDark(d []float32, w, n int, rng *rand.Rand) (px, py []float64, err error) {
-	cdf := make([]float64, len(d))
+	h := len(d) / w
 	total := 0.0
-	for i, v := range d {
+	for _, v := range d {
 		total += float64(v)
-		cdf[i] = total
 	}
 	if total == 0 {
 		return nil, nil, errors.New("gen: the picture has no dark pixels to place points on")
 	}
-	px, py = make([]float64, n), make([]float64, n)
-	for i := range n {
-		k, _ := slices.BinarySearch(cdf, rng.Float64()*total)
-		k = min(k, len(d)-1)
-		for d[k] == 0 && k+1 < len(d) { // a draw on a zero-width step
-			k++
+	side := 1
+	for side < max(w, h) {
+		side *= 2
+	}
+	step := total / float64(n)
+	next := rng.Float64() * step
+	acc := 0.0
+	px, py = make([]float64, 0, n), make([]float64, 0, n)
+	for k := 0; k < side*side && len(px) < n; k++ {
+		x, y := hilbertXY(side, k)
+		if x >= w || y >= h {
+			continue
 		}
-		px[i] = float64(k%w) + rng.Float64()
-		py[i] = float64(k/w) + rng.Float64()
+		acc += float64(d[y*w+x])
+		for acc > next && len(px) < n {
+			px = append(px, float64(x)+rng.Float64())
+			py = append(py, float64(y)+rng.Float64())
+			next += step
+		}
+	}
+	for len(px) < n { // rounding left the last point or so unplaced
+		px = append(px, px[len(px)-1])
+		py = append(py, py[len(py)-1])
 	}
 	return px, py, nil
+}
+
+// hilbertXY returns the cell at position k along the Hilbert curve that
+// fills a side × side grid (side a power of two).
+func hilbertXY(side, k int) (x, y int) {
+	for s := 1; s < side; s *= 2 {
+		rx := 1 & (k / 2)
+		ry := 1 & (k ^ rx)
+		if ry == 0 {
+			if rx == 1 {
+				x, y = s-1-x, s-1-y
+			}
+			x, y = y, x
+		}
+		x += s * rx
+		y += s * ry
+		k /= 4
+	}
+	return x, y
 }

@@ -180,3 +180,29 @@ func TestFromImageFile(t *testing.T) {
 		t.Fatal("missing file read")
 	}
 }
+
+// TestSamplePicture stipples the sample portrait: its dark hair draws
+// more points than as much of its light background.
+func TestSamplePicture(t *testing.T) {
+	img := SamplePicture(200)
+	if b := img.Bounds(); b.Dx() != 200 || b.Dy() != 200 {
+		t.Fatalf("bounds %v", b)
+	}
+	in, err := FromImage(img, 2000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hair, corner := 0, 0
+	for i := range in.N {
+		x, y := in.X[i]/ImageSide, in.Y[i]/ImageSide // 0..1, y up
+		if x > 0.45 && x < 0.55 && y > 0.8 && y < 0.85 {
+			hair++
+		}
+		if x < 0.1 && y > 0.75 && y < 0.8 {
+			corner++
+		}
+	}
+	if hair < 20 || corner > hair/4 {
+		t.Fatalf("%d points in a strip of hair, %d in as much background", hair, corner)
+	}
+}

@@ -84,12 +84,13 @@ func (g *cellGrid) nearest(x, y float64) int32 {
 }
 
 // relax moves each point to the darkness-weighted centroid of its
-// Voronoi cell, steps times: the cells are found on a grid of samples, at
-// least about 16 a point, each weighted by the darkness of its pixel.
+// Voronoi cell, steps times: the cells are found on a grid of samples
+// weighted by the darkness of their pixel, one a pixel in the first steps
+// and in the last two at least 4 a pixel and about 16 a point.
 func relax(d []float32, w, h int, px, py []float64, steps int) {
 	n := len(px)
 	ss := int(math.Ceil(math.Sqrt(16 * float64(n) / float64(w*h))))
-	ss = min(max(ss, 1), 4)
+	ss = min(max(ss, 2), 4)
 	for k := range steps {
 		g := newCellGrid(px, py, w, h)
 		// The first steps move points far and need no fine samples.
