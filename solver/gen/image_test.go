@@ -1,6 +1,9 @@
 package gen
 
 import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -205,4 +208,56 @@ func TestSamplePicture(t *testing.T) {
 	if hair < 20 || corner > hair/4 {
 		t.Fatalf("%d points in a strip of hair, %d in as much background", hair, corner)
 	}
+}
+
+// TestFromImageFileHuge refuses a picture whose header declares more than
+// MaxImagePixels before decoding it.
+func TestFromImageFileHuge(t *testing.T) {
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 1, 1))); err != nil {
+		t.Fatal(err)
+	}
+	data := b.Bytes()
+	// IHDR: length(4) "IHDR"(4) width(4) height(4) ... CRC after 13 bytes.
+	ihdr := data[8:]
+	binary.BigEndian.PutUint32(ihdr[8:], 100000)
+	binary.BigEndian.PutUint32(ihdr[12:], 100000)
+	binary.BigEndian.PutUint32(ihdr[8+13:], crc32.ChecksumIEEE(ihdr[4:8+13]))
+	p := filepath.Join(t.TempDir(), "huge.png")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FromImageFile(p, 10, 1); err == nil || !strings.Contains(err.Error(), "100000×100000 pixels") {
+		t.Fatalf("got %v, want a refusal of 100000×100000 pixels", err)
+	}
+}
+
+// FuzzFromImage stipples arbitrary small grey pictures: an error or n
+// points inside the picture's frame, never a panic.
+func FuzzFromImage(f *testing.F) {
+	f.Add([]byte{3, 7, 0, 255, 0, 128, 255, 0, 0, 10})
+	f.Add([]byte{1, 1, 255})
+	f.Add([]byte{16, 200})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 2 {
+			return
+		}
+		w, n := 1+int(data[0]%16), 1+int(data[1])
+		pix := data[2:]
+		h := max(1, len(pix)/w)
+		img := image.NewGray(image.Rect(0, 0, w, h))
+		copy(img.Pix, pix)
+		in, err := FromImage(img, n, 1)
+		if err != nil {
+			return
+		}
+		if in.N != n {
+			t.Fatalf("%d points, want %d", in.N, n)
+		}
+		for i := range n {
+			if in.X[i] < 0 || in.X[i] > ImageSide || in.Y[i] < 0 || in.Y[i] > ImageSide {
+				t.Fatalf("point %d at (%v, %v) outside the frame", i, in.X[i], in.Y[i])
+			}
+		}
+	})
 }
