@@ -2,6 +2,7 @@ package tsplib
 
 import (
 	"bufio"
+	"cmp"
 	"bytes"
 	"errors"
 	"fmt"
@@ -107,6 +108,7 @@ func splitFields(line []byte) [][]byte {
 	return out
 }
 
+// unquote drops the double or single quotes around a field.
 func unquote(f []byte) []byte {
 	if len(f) >= 2 && (f[0] == '"' && f[len(f)-1] == '"' || f[0] == '\'' && f[len(f)-1] == '\'') {
 		return f[1 : len(f)-1]
@@ -159,6 +161,7 @@ type pointReader struct {
 	idLine []int32 // line of each point, kept only when there are ids
 }
 
+// errf returns the *Error "FILE:LINE: problem".
 func (p *pointReader) errf(line int, format string, args ...any) error {
 	return errorf(p.file, line, format, args...)
 }
@@ -330,7 +333,7 @@ func (p *pointReader) checkIDs() error {
 		order[i] = int32(i)
 	}
 	slices.SortFunc(order, func(a, b int32) int {
-		if c := cmpInt64(p.ids[a], p.ids[b]); c != 0 {
+		if c := cmp.Compare(p.ids[a], p.ids[b]); c != 0 {
 			return c
 		}
 		return int(a - b)
@@ -346,16 +349,6 @@ func (p *pointReader) checkIDs() error {
 		return p.errf(int(p.idLine[worst]), "id %d given twice (first on line %d)", p.ids[worst], p.idLine[first])
 	}
 	return nil
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // build makes the instance: the scale, the metric, the names.
@@ -382,6 +375,7 @@ func (p *pointReader) build() (*solver.Instance, error) {
 	return in, nil
 }
 
+// span returns the least and the greatest of v (not empty).
 func span(v []float64) (lo, hi float64) {
 	lo, hi = v[0], v[0]
 	for _, c := range v[1:] {
