@@ -2,8 +2,8 @@ package tsplib
 
 import (
 	"bufio"
-	"cmp"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
