@@ -176,9 +176,9 @@ func printBound(e *env, in *solver.Instance, res bound.Result, jsonOut string) e
 		fmt.Fprintf(w, "optimal: the minimum 1-tree is a tour\n")
 	}
 	if rep.BelowOptimum != nil {
-		fmt.Fprintf(w, "gap: %.3f%% below the optimum %d\n", *rep.BelowOptimum, in.Optimum)
+		fmt.Fprintf(w, "gap: %.3f%% below the optimum %s\n", *rep.BelowOptimum, in.FormatLength(in.Optimum))
 	}
-	fmt.Fprintf(w, "%d\n", res.Bound)
+	fmt.Fprintf(w, "%s\n", in.FormatLength(res.Bound))
 	return nil
 }
 
@@ -198,6 +198,6 @@ func boundUntilStopped(ctx context.Context, in *solver.Instance, opts bound.Opti
 }
 
 // gapLine says how far length lies above a computed lower bound.
-func gapLine(length int64, r bound.Result) string {
-	return fmt.Sprintf("gap ≤ %.2f %% (above the lower bound %d)", r.GapPercent(length), r.Bound)
+func gapLine(in *solver.Instance, length int64, r bound.Result) string {
+	return fmt.Sprintf("gap ≤ %.2f %% (above the lower bound %s)", r.GapPercent(length), in.FormatLength(r.Bound))
 }

@@ -110,7 +110,7 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 		seed     = fs.Uint64("seed", 1, "random seed (the same seed and workers give the same run)")
 		timeFlag = fs.Duration("time", 0, "time limit from the command's start, reading the instance included, e.g. 2s or 1m, at most 8784h (0: the engine's schedule decides)")
 	)
-	fs.StringVar(&r.out, "out", "", "write the best tour to this TSPLIB `TOUR` file (- for stdout)")
+	fs.StringVar(&r.out, "out", "", "write the best tour to this `TOUR` file (- for stdout): TSPLIB, or with .csv the points in tour order with their ids")
 	fs.StringVar(&r.json, "json", "", "write the run report as JSON to `FILE` (- for stdout)")
 	fs.Int64Var(&r.optimum, "optimum", 0, "known optimum `N` (overrides optima.csv and .opt.tour; 0 counts when given)")
 	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
@@ -233,8 +233,7 @@ func writeSolveTour(e *env, in *solver.Instance, res solver.Result, path string)
 	if path == "" {
 		return nil
 	}
-	comment := fmt.Sprintf("length %d, %s/%s, seed %d, %.2f s", res.Length, res.Algorithm, res.Backend, res.Params.Seed, res.Elapsed.Seconds())
-	write := func(w io.Writer) error { return tsplib.WriteTour(w, in.Name, comment, res.Tour) }
+	write := tourWriter(in, res, path)
 	if path == "-" {
 		bw := bufio.NewWriter(e.stdout)
 		if err := write(bw); err == nil {
@@ -270,7 +269,7 @@ func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound
 		lines = append(lines, "schedule "+res.Schedule.String())
 	}
 	if lb != nil {
-		lines = append(lines, gapLine(res.Length, *lb))
+		lines = append(lines, gapLine(in, res.Length, *lb))
 	}
 	for _, l := range lines {
 		switch {
@@ -285,9 +284,9 @@ func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound
 // summary is the one-line outcome of a run.
 func summary(in *solver.Instance, r solver.Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: length %d", in.Name, r.Length)
+	fmt.Fprintf(&b, "%s: length %s", in.Name, in.FormatLength(r.Length))
 	if g, ok := in.Gap(r.Length); ok {
-		fmt.Fprintf(&b, " (gap %.2f%% to %d)", g, in.Optimum)
+		fmt.Fprintf(&b, " (gap %.2f%% to %s)", g, in.FormatLength(in.Optimum))
 	}
 	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %d moves (%.3g/s)", r.Algorithm, r.Backend, r.Device, r.Elapsed.Seconds(), r.Moves, r.MovesPerSecond())
 	if r.StopReason.Early() {
@@ -401,10 +400,10 @@ func (p *progress) line(s solver.Snapshot) string {
 		b.WriteString("no tour yet") // a phase-only snapshot
 	} else {
 		if s.Tour != nil || s.Length > 0 {
-			fmt.Fprintf(&b, "length %d  ", s.Length)
+			fmt.Fprintf(&b, "length %s  ", p.in.FormatLength(s.Length))
 		}
 		// a phase snapshot that carries only the best tour has no length
-		fmt.Fprintf(&b, "best %d", s.BestLength)
+		fmt.Fprintf(&b, "best %s", p.in.FormatLength(s.BestLength))
 		if g, ok := p.in.Gap(s.BestLength); ok {
 			fmt.Fprintf(&b, "  gap %.2f%%", g)
 		}
@@ -426,4 +425,14 @@ func paramUsage(err error) error {
 func isUsage(err error) bool {
 	var ue *usageError
 	return errors.As(err, &ue)
+}
+
+// tourWriter writes the run's best tour to path: as a point list in tour
+// order (with ids) when path ends in .csv, as a TSPLIB tour otherwise.
+func tourWriter(in *solver.Instance, res solver.Result, path string) func(io.Writer) error {
+	if strings.EqualFold(filepath.Ext(path), ".csv") {
+		return func(w io.Writer) error { return tsplib.WriteTourCSV(w, in, res.Tour) }
+	}
+	comment := fmt.Sprintf("length %s, %s/%s, seed %d, %.2f s", in.FormatLength(res.Length), res.Algorithm, res.Backend, res.Params.Seed, res.Elapsed.Seconds())
+	return func(w io.Writer) error { return tsplib.WriteTour(w, in.Name, comment, res.Tour) }
 }

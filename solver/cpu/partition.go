@@ -456,7 +456,7 @@ func (pr *partRun) prepare(i int) {
 			z[j] = in.Z[ct]
 		}
 	}
-	sub := solver.NewCoordInstance(in.Name, in.Metric, sg.x, sg.y, z)
+	sub := in.WithCoords(in.Name, sg.x, sg.y, z)
 	sg.d = tour.LazyDist(sub)
 
 	pr.restrict(i)
