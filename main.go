@@ -1,8 +1,9 @@
-// Command tsplab is TSP Lab's desktop app: open a TSPLIB instance, run
-// local search on the GPU or on all CPU cores, watch the tour improve,
-// compare two engines side by side and export the result.
+// Command tsplab is TSP Lab's desktop app: open a TSPLIB instance, a
+// point list or a picture (TSP art), run local search on the GPU or on
+// all CPU cores, watch the tour improve, compare two engines side by side
+// and export the result.
 //
-//	tsplab [--open FILE] [--algo NAME] [--backend B] [--run DURATION] [--compare [--a ALGO/B] [--b ALGO/B]]
+//	tsplab [--open FILE [--points N]] [--algo NAME] [--backend B] [--run DURATION] [--compare [--a ALGO/B] [--b ALGO/B]]
 //	       [--size WxH] [--screenshot OUT.png]
 //
 // With --screenshot the window is saved as a PNG once the run (if any)
@@ -29,6 +30,7 @@ import (
 
 	"github.com/tsplab/tsplab/app"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/gen"
 
 	// The CPU engines register themselves; the gpu package registers the
 	// CUDA engines (stubs that say why they are unavailable without CUDA).
@@ -76,7 +78,7 @@ type launch struct {
 // capture.
 func (l *launch) options() app.Options {
 	f := l.f
-	opts := app.Options{Open: f.open, Algo: f.algo, Backend: f.backend, A: f.paneA, B: f.paneB, Run: f.run, Compare: f.compare, Size: f.winSize}
+	opts := app.Options{Open: f.open, ArtPoints: f.points, Algo: f.algo, Backend: f.backend, A: f.paneA, B: f.paneB, Run: f.run, Compare: f.compare, Size: f.winSize}
 	if f.shot == "" && f.run <= 0 {
 		return opts
 	}
@@ -156,6 +158,7 @@ type cliFlags struct {
 	paneA, paneB        string
 	shot                string
 	run                 time.Duration
+	points              int // the points a picture opened becomes (0: app.DefaultArtPoints)
 	compare, version    bool
 	winSize             fyne.Size
 }
@@ -164,7 +167,8 @@ type cliFlags struct {
 // one-line error on stderr (the flag package prints its own).
 func parseFlags(args []string) (f cliFlags, ok bool) {
 	fs := flag.NewFlagSet("tsplab", flag.ContinueOnError)
-	fs.StringVar(&f.open, "open", "", "TSPLIB `file` to open (or the name of a bundled sample, e.g. clustered-1000)")
+	fs.StringVar(&f.open, "open", "", "TSPLIB file, point list (x y or id x y a line) or PNG/JPEG picture to open (or the name of a bundled sample, e.g. clustered-1000)")
+	fs.IntVar(&f.points, "points", 0, fmt.Sprintf("how many points a picture opened with --open becomes (TSP art; default %d)", app.DefaultArtPoints))
 	fs.StringVar(&f.algo, "algo", "", "algorithm `name` for the single view ("+listAlgorithms()+")")
 	fs.StringVar(&f.backend, "backend", "", "backend: cpu, gpu or auto")
 	fs.DurationVar(&f.run, "run", 0, "start a run at once, with this time `budget` (e.g. 5s)")
@@ -186,6 +190,9 @@ func parseFlags(args []string) (f cliFlags, ok bool) {
 	}
 	if f.version {
 		return f, true
+	}
+	if f.points < 0 || f.points > gen.MaxN {
+		return fail("--points %d: want 1 to %d", f.points, gen.MaxN)
 	}
 	switch f.backend {
 	case "", solver.BackendCPU, solver.BackendGPU, solver.BackendAuto:

@@ -5,6 +5,7 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,13 +46,16 @@ var Icon = fyne.NewStaticResource("icon.png", assets.IconPNG)
 
 // Options are the command line's choices.
 type Options struct {
-	Open    string        // a .tsp file, or the name of a bundled sample
-	Algo    string        // algorithm for the single pane (empty: keep the saved one)
-	Backend string        // backend for the single pane
-	A, B    string        // compare mode's panes as "ALGORITHM/BACKEND", e.g. "auto/gpu" (an empty part: the saved one)
-	Run     time.Duration // once the first instance is loaded, run the panes on screen with this budget (0: no)
-	Compare bool          // open in compare mode
-	Size    fyne.Size     // if not zero, the window's size (screenshots)
+	Open string // an instance file or a picture, or the name of a bundled sample
+	// ArtPoints is how many points a picture Open names becomes (0:
+	// DefaultArtPoints); the command line opens it without asking.
+	ArtPoints int
+	Algo      string        // algorithm for the single pane (empty: keep the saved one)
+	Backend   string        // backend for the single pane
+	A, B      string        // compare mode's panes as "ALGORITHM/BACKEND", e.g. "auto/gpu" (an empty part: the saved one)
+	Run       time.Duration // once the first instance is loaded, run the panes on screen with this budget (0: no)
+	Compare   bool          // open in compare mode
+	Size      fyne.Size     // if not zero, the window's size (screenshots)
 	// OnLoad, if set, is called on the Fyne goroutine after every load.
 	OnLoad func(*solver.Instance, error)
 }
@@ -136,7 +140,7 @@ func New(a fyne.App, opts Options) *App {
 	}
 	ap.SetCompare(opts.Compare || (opts.Open == "" && ap.prefs.Bool(PrefCompare)))
 	ap.ShowSource(SourceSamples)
-	ap.openFirst(opts.Open)
+	ap.openFirst(opts.Open, opts.ArtPoints)
 	return ap
 }
 
@@ -175,13 +179,18 @@ func (a *App) buildPanes(opts Options) {
 	a.linkPanes()
 }
 
-// openFirst opens the file or bundled sample arg names, or else selects
+// openFirst opens the file or bundled sample arg names (a picture as
+// points of TSP art, DefaultArtPoints when points is 0), or else selects
 // the list's first instance.
-func (a *App) openFirst(arg string) {
+func (a *App) openFirst(arg string, points int) {
 	if arg == "" {
 		if len(a.entries) > 0 {
 			a.Select(0)
 		}
+		return
+	}
+	if isImageFile(arg) {
+		a.OpenPicture(arg, cmp.Or(points, DefaultArtPoints))
 		return
 	}
 	if p := a.resolveOpen(arg); a.samplesDir != "" && filepath.Dir(p) == a.samplesDir {

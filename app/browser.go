@@ -81,8 +81,10 @@ func ReadEntry(path string) Entry {
 	return e
 }
 
-// ScanFolder lists every .tsp file in dir (not its subfolders), sorted by
-// dimension then name; see ReadEntry.
+// ScanFolder lists every instance file in dir (not its subfolders), sorted
+// by dimension then name (see ReadEntry): the .tsp files, marked when they
+// cannot be read, and the point lists among the other extensions of
+// tsplib.Extensions (.txt and .csv files of other content are left out).
 func ScanFolder(dir string) ([]Entry, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
@@ -90,10 +92,12 @@ func ScanFolder(dir string) ([]Entry, error) {
 	}
 	var out []Entry
 	for _, de := range des {
-		if de.IsDir() || !strings.EqualFold(filepath.Ext(de.Name()), ".tsp") {
+		if de.IsDir() || !tsplib.HasInstanceExtension(de.Name()) {
 			continue
 		}
-		out = append(out, ReadEntry(filepath.Join(dir, de.Name())))
+		if e := ReadEntry(filepath.Join(dir, de.Name())); e.Err == "" || strings.EqualFold(filepath.Ext(de.Name()), ".tsp") {
+			out = append(out, e)
+		}
 	}
 	slices.SortStableFunc(out, bySize)
 	return out, nil

@@ -93,11 +93,14 @@ func (a *App) updateSummary() {
 
 // PaneSummary is what compare mode's summary says of one pane.
 type PaneSummary struct {
-	Label     string // "A pspm/cpu"
-	Backend   string // the backend the pane's engine runs on ("" before a run)
-	Best      int64  // 0: no tour yet
-	Reference int64  // the optimum, or the lower bound (0: neither)
-	Bound     bool   // Reference is the lower bound
+	Label   string // "A pspm/cpu"
+	Backend string // the backend the pane's engine runs on ("" before a run)
+	Best    int64  // 0: no tour yet
+	// Instance is the pane's instance, whose unit lengths are shown in
+	// (nil: as integers).
+	Instance  *solver.Instance
+	Reference int64 // the optimum, or the lower bound (0: neither)
+	Bound     bool  // Reference is the lower bound
 	MovesPerS float64
 	Curve     []export.CurvePoint
 }
@@ -115,7 +118,7 @@ func (a *App) paneSummary(p *Pane, letter string) PaneSummary {
 		_, backend, _ = strings.Cut(last.Engine, "/")
 	}
 	ref, isBound := p.Reference()
-	return PaneSummary{Label: letter + " " + name, Backend: backend, Best: last.BestLength, Reference: ref, Bound: isBound,
+	return PaneSummary{Label: letter + " " + name, Backend: backend, Best: last.BestLength, Instance: p.Instance(), Reference: ref, Bound: isBound,
 		MovesPerS: last.MovesPerSecond(), Curve: p.Curve.Points()}
 }
 
@@ -144,14 +147,14 @@ func (s PaneSummary) line() string {
 		b.WriteString("no tour yet")
 		return b.String()
 	case s.Reference == 0:
-		fmt.Fprintf(&b, "best %d, gap unknown (no optimum; lower bound not ready)", s.Best)
+		fmt.Fprintf(&b, "best %s, gap unknown (no optimum; lower bound not ready)", lengthText(s.Instance, s.Best))
 	default:
 		g, _ := solver.GapPercent(s.Best, s.Reference)
 		what := "above the optimum"
 		if s.Bound {
 			what = "above the lower bound"
 		}
-		fmt.Fprintf(&b, "best %d, %.2f %% %s", s.Best, g, what)
+		fmt.Fprintf(&b, "best %s, %.2f %% %s", lengthText(s.Instance, s.Best), g, what)
 		var parts []string
 		for i, t := range ThresholdTimes(s.Curve, s.Reference) {
 			if t < 0 {

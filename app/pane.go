@@ -117,9 +117,9 @@ func (p *Pane) clear() {
 	p.status.bar.Set(0, false)
 	p.numbers.Clear()
 	if p.in != nil && p.in.HasOptimum() {
-		p.setNumber("Gap", fmt.Sprintf("optimum %d", p.in.Optimum))
+		p.setNumber("Gap", "optimum "+lengthText(p.in, p.in.Optimum))
 	} else if p.bound.value > 0 {
-		p.setNumber("Gap", fmt.Sprintf("lower bound %d", p.bound.value))
+		p.setNumber("Gap", "lower bound "+lengthText(p.in, p.bound.value))
 	}
 }
 
@@ -319,10 +319,10 @@ func (p *Pane) setNumber(k, v string) { p.numbers.Set(k, v) }
 func (p *Pane) setNumbers(pr session.Progress) {
 	set := p.setNumber
 	if pr.Length > 0 {
-		set("Length", fmt.Sprint(pr.Length))
+		set("Length", lengthText(p.in, pr.Length))
 	}
 	if pr.BestLength > 0 {
-		set("Best", fmt.Sprint(pr.BestLength))
+		set("Best", lengthText(p.in, pr.BestLength))
 		if g, ok := solver.GapPercent(pr.BestLength, p.in.Optimum); ok {
 			set("Gap", fmt.Sprintf("%.2f %%", g))
 		} else if lb := p.bound.value; lb > 0 {
