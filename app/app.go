@@ -189,11 +189,12 @@ func (a *App) openFirst(arg string, points int) {
 		}
 		return
 	}
-	if isImageFile(arg) {
-		a.OpenPicture(arg, cmp.Or(points, DefaultArtPoints))
+	p := a.resolveOpen(arg)
+	if isImageFile(p) {
+		a.OpenPicture(p, cmp.Or(points, DefaultArtPoints))
 		return
 	}
-	if p := a.resolveOpen(arg); a.samplesDir != "" && filepath.Dir(p) == a.samplesDir {
+	if a.samplesDir != "" && filepath.Dir(p) == a.samplesDir {
 		a.Open(p)
 	} else {
 		a.OpenFile(p)
@@ -235,14 +236,17 @@ func firstRegistered(names ...string) string {
 }
 
 // resolveOpen turns the --open argument into a path: a file, or the name
-// of a bundled sample ("clustered-1000", "clustered-1000.tsp").
+// of a bundled sample ("clustered-1000", "clustered-1000.tsp", "portrait").
 func resolveOpen(samplesDir, arg string) string {
 	if _, err := os.Stat(arg); err == nil || samplesDir == "" {
 		return arg
 	}
-	p := filepath.Join(samplesDir, strings.TrimSuffix(filepath.Base(arg), ".tsp")+".tsp")
-	if _, err := os.Stat(p); err == nil {
-		return p
+	base := filepath.Base(arg)
+	for _, ext := range []string{".tsp", ".png"} {
+		p := filepath.Join(samplesDir, strings.TrimSuffix(base, ext)+ext)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
 	}
 	return arg
 }

@@ -109,7 +109,8 @@ func bySize(a, b Entry) int {
 }
 
 // ExtractSamples copies the bundled samples into dir so they load like any
-// file (files already there with the same size are kept); it returns dir.
+// file (files already there with the same size are kept), and writes the
+// sample portrait for TSP art (SamplePortrait) beside them; it returns dir.
 func ExtractSamples(dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
@@ -135,7 +136,7 @@ func ExtractSamples(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return dir, nil
+	return dir, writeSamplePortrait(filepath.Join(dir, SamplePortrait))
 }
 
 // SamplesDir returns where the bundled samples are extracted: under the

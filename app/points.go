@@ -1,7 +1,10 @@
 package app
 
 import (
+	"bytes"
 	"fmt"
+	"image/png"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -23,6 +26,30 @@ const DefaultArtPoints = 20_000
 // ArtSeed is the seed of the stippling, so the same picture and number
 // give the same cities.
 const ArtSeed = 1
+
+// SamplePortrait is the file name of the sample picture for TSP art
+// (gen.SamplePicture) among the bundled samples: tsplab --open portrait.
+const SamplePortrait = "portrait.png"
+
+// samplePortraitSide is the sample portrait's width and height in pixels.
+const samplePortraitSide = 1000
+
+// writeSamplePortrait writes gen.SamplePicture as a PNG to path unless a
+// file is there.
+func writeSamplePortrait(path string) error {
+	if _, err := os.Stat(path); err == nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, gen.SamplePicture(samplePortraitSide)); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
 
 // openExtensions are the files the Open dialog offers: the instance files
 // the reader takes (TSPLIB and point lists) and the pictures that become

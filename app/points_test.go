@@ -151,3 +151,20 @@ func TestFolderLeavesOutOtherTexts(t *testing.T) {
 		t.Errorf("folder lists %v, want bad and ok", names)
 	}
 }
+
+// TestOpenSamplePortrait: --open portrait opens the sample picture among
+// the bundled samples as TSP art of --points points, without asking.
+func TestOpenSamplePortrait(t *testing.T) {
+	ap, loads := newTestApp(t, Options{Open: "portrait", ArtPoints: 400})
+	if err := waitLoad(t, loads); err != nil {
+		t.Fatal(err)
+	}
+	if in := ap.Single.Instance(); in == nil || in.N != 400 || in.Name != "portrait" {
+		t.Fatalf("--open portrait gave %+v, want 400 points named portrait", in)
+	}
+	for _, e := range ap.Entries() {
+		if strings.HasSuffix(e.Path, ".png") {
+			t.Errorf("the samples list shows the picture %s", e.Path)
+		}
+	}
+}
