@@ -1,7 +1,10 @@
 // Package app is TSP Lab's desktop user interface (Fyne): the instance
-// browser (browser.go, files.go), a run's pane (pane.go, settings.go),
-// compare mode (compare.go), export and screenshots, over the engines the
-// program registers and solver/session.
+// browser (browser.go, files.go; point lists and pictures for TSP art in
+// points.go), a run's pane (pane.go, its widgets in panewidgets.go), its
+// settings (the values in settingsvalues.go, the form in settings.go, its
+// widgets in settingswidgets.go), compare mode (compare.go), export and
+// screenshots, and the text the bundled font can draw (glyphs.go), over
+// the engines the program registers and solver/session.
 package app
 
 import (
