@@ -46,7 +46,7 @@ var lamSizes = []int{100, 101, 127, 150, 150, 152, 159, 195, 225, 225, 262, 264,
 func TestPSPMDefaultOnLamSizes(t *testing.T) {
 	for _, sms := range []int{132, 114, 80} {
 		for _, n := range lamSizes {
-			pl, tb, err := pspmDefaultFor(n, 32, metricEuc2D, sms, pspmDefaultNbrBytes(n), h100Occupancy)
+			pl, tb, err := pspmDefaultFor(n, 32, metricEuc2D, sms, pspmDefaultNbrBytes(n, pspmDefaultNNK(AlgoPSPM, n)), h100Occupancy)
 			if err != nil {
 				t.Fatalf("n %d: %v", n, err)
 			}
@@ -57,7 +57,7 @@ func TestPSPMDefaultOnLamSizes(t *testing.T) {
 			}
 		}
 	}
-	pl, tb, err := pspmDefaultFor(13509, 32, metricEuc2D, 132, pspmDefaultNbrBytes(13509), h100Occupancy)
+	pl, tb, err := pspmDefaultFor(13509, 32, metricEuc2D, 132, pspmDefaultNbrBytes(13509, pspmDefaultNNK(AlgoPSPM, 13509)), h100Occupancy)
 	if err != nil || !pl.layout.tour || tb != 132 || pl.teams != 32 || pl.blockDim != 1024 {
 		t.Fatalf("n 13509: %s, %d searches of %d teams (%v); want the tour layout, one search of 32 warps per SM", pl.layout.name, tb, pl.teams, err)
 	}
@@ -67,17 +67,17 @@ func TestPSPMDefaultOnLamSizes(t *testing.T) {
 // that holds 85 % of the best residency, and given blocks are planned for
 // their own wave.
 func TestPSPMPlanPrefersSharedMemory(t *testing.T) {
-	nbr := pspmDefaultNbrBytes(100)
+	nbr := pspmDefaultNbrBytes(100, 8)
 	pl, err := pspmPlanFor(100, 32, metricEuc2D, 0, 132, nbr, h100Occupancy)
 	if err != nil || pl.layout.shared != 7 || pl.perSM != 32 || pl.perBlock != 1 {
 		t.Fatalf("n 100: %s, %d per block, %d per SM (%v); want w7, 1 per block (the fewest), 32 per SM", pl.layout.name, pl.perBlock, pl.perSM, err)
 	}
-	pl, err = pspmPlanFor(493, 32, metricEuc2D, 0, 132, pspmDefaultNbrBytes(493), h100Occupancy)
+	pl, err = pspmPlanFor(493, 32, metricEuc2D, 0, 132, pspmDefaultNbrBytes(493, pspmDefaultNNK(AlgoPSPM, 493)), h100Occupancy)
 	if err != nil || pl.layout.shared != 3 || pl.perSM != 32 {
 		t.Fatalf("n 493: %s, %d per SM (%v); want w3 (the lists leave no room for the neighbour lists at 32 per SM)", pl.layout.name, pl.perSM, err)
 	}
 	// 132 blocks need one search per SM: the neighbour lists fit beside the records.
-	pl, err = pspmPlanFor(493, 32, metricEuc2D, 132, 132, pspmDefaultNbrBytes(493), h100Occupancy)
+	pl, err = pspmPlanFor(493, 32, metricEuc2D, 132, 132, pspmDefaultNbrBytes(493, pspmDefaultNNK(AlgoPSPM, 493)), h100Occupancy)
 	if err != nil || pl.layout.shared != 7 {
 		t.Fatalf("n 493, 132 blocks: %s (%v); want w7", pl.layout.name, err)
 	}
