@@ -21,7 +21,7 @@ type pspmDraw struct {
 }
 
 // pspmNNFromScale times the mean distance to the k-th nearest city is the
-// default nnfrom (docs/PERF.md, "The neighbour-list draw").
+// default nnfrom (docs/DECISIONS.md#pspm-nnfrom).
 const pspmNNFromScale = 3
 
 // pspmMixLanes are the lanes that stay uniform in draw auto and mixed.
@@ -84,7 +84,7 @@ const pspmNNKDefault = 8
 // pspmNNKBySize gives PSPM's draw 16 nearest cities from 100 to 499
 // cities, the range of Lam et al.'s 20 instances, where 16 left a lower
 // mean error than 8 on each of three seeds at the same moves per second
-// (docs/results/pspm-lam20.md); other sizes keep the declared 8.
+// (docs/DECISIONS.md#pspm-nnk); other sizes keep the declared 8.
 var pspmNNKBySize = solver.SizeTable{{From: 100, To: 500, Set: map[string]string{"nnk": "16"}}}
 
 // pspmDefaultNNK is engine's nnk default on n cities.

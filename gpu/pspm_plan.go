@@ -177,7 +177,8 @@ func pspmPlanFor(n, tpb, metric, tb, sms, nbrBytes int, occ pspmOccupancy) (pspm
 // per SM on Lam et al.'s instances, whose records fit in shared memory),
 // or, when a wave keeps the city records in global memory, one search per
 // SM with its tour in shared memory (the tour layout where it fits),
-// whose faster chains a time limit rewards (docs/PERF.md).
+// whose faster chains a time limit rewards
+// (docs/DECISIONS.md#pspm-plan).
 func pspmDefaultFor(n, tpb, metric, sms, nbrBytes int, occ pspmOccupancy) (pspmPlan, int, error) {
 	pl, err := pspmPlanFor(n, tpb, metric, 0, sms, nbrBytes, occ)
 	if err != nil {
