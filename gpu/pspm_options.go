@@ -25,8 +25,8 @@ var (
 	pspmSweeps  = solver.Shared[pspmConfig]("sweeps")
 	pspmDrawOpt = solver.Choice("draw", func(c *pspmConfig) *string { return &c.Draw }, "auto", []string{"auto", "uniform", "nn", "mixed"},
 		"relocation moves' draw: c and its new neighbour p uniform over the cities (uniform, Lam et al.); c uniform and its new place beside one of its nnk nearest cities, after it or before it (nn); nn on half of a search's threads, uniform on the other half (mixed); nn and mixed from the start, or from nnfrom when given; auto: uniform while the temperature is above nnfrom, mixed below, and mixed throughout a schedule fitted to a time limit (under 65,535 cities; else uniform)").Experimental()
-	pspmNNK = solver.Int("nnk", func(c *pspmConfig) *int { return &c.NNK }, 8, 2, 32,
-		"draw auto, nn and mixed: nearest cities per city that a move may put c beside").Experimental()
+	pspmNNK = solver.Int("nnk", func(c *pspmConfig) *int { return &c.NNK }, pspmNNKDefault, 2, 32,
+		"draw auto, nn and mixed: nearest cities per city that a move may put c beside (pspm: 16 from 100 to 499 cities)").Experimental()
 	// The field is allocated when the option is set, so nil means "not given".
 	pspmNNFrom = solver.Float("nnfrom", func(c *pspmConfig) *float64 { c.NNFrom = new(float64); return c.NNFrom }, 0, 0, solver.Inf,
 		"the temperature below which draw auto, nn and mixed take moves from the nearest cities (0: never, the draw stays uniform)").
@@ -35,7 +35,7 @@ var (
 
 // pspmSpecs are the GPU annealers' options by engine (Lam et al., Table 1).
 var pspmSpecs = map[string]*solver.Spec[pspmConfig]{
-	AlgoPSPM: solver.NewSpec(pspmBlocks, pspmThreads, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom),
+	AlgoPSPM: solver.NewSpec(pspmBlocks, pspmThreads, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom).BySize(pspmNNKBySize),
 	AlgoSSPM: solver.NewSpec(pspmThreads, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom),
 	AlgoPSSM: solver.NewSpec(pspmBlocks, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom),
 }

@@ -50,7 +50,7 @@ func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSe
 		}
 		var tb int
 		_ = r.do(func() error {
-			pl, def, err := r.planDefault(n, tpb, metric, pspmDefaultNbrBytes(n))
+			pl, def, err := r.planDefault(n, tpb, metric, pspmDefaultNbrBytes(n, pspmDefaultNNK(e.name, n)))
 			if err != nil {
 				return err
 			}
