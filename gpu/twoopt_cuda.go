@@ -362,7 +362,7 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	l := newRunLoop(ctx, in, p, snaps, start, 0)
-	c := &batchClimb{climbers: climbers{l: l, r: r, name: AlgoTwoOptClimb}, restarts: cfg.Restarts, startTours: cfg.Start, B: cfg.Blocks}
+	c := &batchClimb{climbers: climbers{l: l, r: r, name: AlgoTwoOptClimb}, restarts: cfg.Restarts, nearStarts: cfg.NearStarts, B: cfg.Blocks}
 	defer r.do(func() error {
 		if c.b != nil {
 			return c.b.free()
@@ -390,8 +390,8 @@ type batchClimb struct {
 	b          *twoOptBatch
 	B          int
 	restarts   int
-	startTours string
-	rounds     int // (evaluate, apply) pairs per host round trip
+	nearStarts bool // randomized nearest-neighbour start tours (climbConfig)
+	rounds     int  // (evaluate, apply) pairs per host round trip
 	xy         []float32
 	scale      float64
 	rng        *rand.Rand
@@ -429,7 +429,7 @@ func (c *batchClimb) setUp() error {
 		return err
 	}
 	// start tours: randomized nearest-neighbour, or with start=random uniform
-	if c.startTours == "nn" && n <= climbHostNNMaxN {
+	if c.nearStarts && n <= climbHostNNMaxN {
 		dctx, cancel := context.WithDeadline(l.ctx, l.deadline)
 		c.lists, _ = neighbor.NearestContext(dctx, l.in, climbHostNNNeighbors)
 		cancel()

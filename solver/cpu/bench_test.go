@@ -81,8 +81,7 @@ func benchKicksDepth(b *testing.B, n int, or, three bool, rkbi, depth int) {
 	in := uniformInstance(n, 1)
 	nb := neighbor.Nearest(in, 8)
 	s := newLS(tour.NewDist(in), nb.List, nb.K, to32(construct.Greedy(in, nb)))
-	s.orOpt, s.threeOpt, s.rkbi = or, three, rkbi
-	s.depth, s.or3 = depth, depth > 1
+	s.setMoves(moveSet{orOpt: or, threeOpt: three, rkbi: rkbi, depth: depth, or3: depth > 1})
 	s.cacheNbDist()
 	s.r = newRNG(1, 0)
 	s.record = true
@@ -168,7 +167,7 @@ func BenchmarkDist(b *testing.B) {
 				in := uniformInstance(n, 1)
 				nb := neighbor.Quadrant(in, 8)
 				s := newLS(tour.NewDistMatrixMax(in, eucMax), nb.List, nb.K, to32(construct.Greedy(in, nb)))
-				s.orOpt, s.threeOpt = true, true
+				s.setMoves(moveSet{orOpt: true, threeOpt: true})
 				s.r = newRNG(1, 0)
 				s.record = true
 				s.pushAll()

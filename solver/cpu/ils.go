@@ -24,16 +24,19 @@ import (
 // start; the other fields come from its options (ilsSpecs).
 type ilsConfig struct {
 	orOpt, threeOpt bool
-	acceptEqual     bool   // accept a kick that ties (drift on plateaus)
-	start           string // "greedy" or "nn"
-	neighbors       int    // candidate list size
-	candidates      string // "nearest" or "quadrant"
-	maxSeg          int    // kick segment length bound
-	depth           int    // steps of a sequential move after the first
-	or3             bool   // with threeOpt, also tryOr3's pure 3-opt moves
-	move            string // OptMove: "chain" or "lk5"
-	share           string // what exchange gives: "best" or "merge"
-	sync            int    // kicks per worker between best exchanges (0: independent)
+	acceptEqual     bool // accept a kick that ties (drift on plateaus)
+	start           startKind
+	neighbors       int      // candidate list size
+	candidates      listKind // OptCandidates
+	maxSeg          int      // kick segment length bound
+	depth           int      // steps of a sequential move after the first
+	or3             bool     // with threeOpt, also tryOr3's pure 3-opt moves
+	move            deepMove // OptMove
+	share           shareKind
+	sync            int // kicks per worker between best exchanges (0: independent)
+	// partAuto: partition auto turns the partition search on from
+	// partMinN cities (the auto engine)
+	partAuto bool
 	// stale, when > 0, times n is the number of kicks without an
 	// improvement after which a worker escapes: it goes back to its best
 	// tour and applies a burst of kicks it accepts whatever they cost.
@@ -100,12 +103,11 @@ func (e ilsEngine) config(in *solver.Instance, p solver.Params) (ilsOptions, err
 	if err != nil {
 		return o, err
 	}
-	o.cfg.orOpt, o.cfg.start = e.cfg.orOpt, e.cfg.start
-	if o.pivot != "rkbi" {
+	o.cfg.orOpt, o.cfg.start, o.cfg.partAuto = e.cfg.orOpt, e.cfg.start, e.cfg.partAuto
+	if !o.pivotRKBI {
 		o.rkbi = 0
 	}
 	o.rkbi = min(o.rkbi, maxSearches)
-	o.cfg.acceptEqual = o.accept == "equal"
 	return o, nil
 }
 
@@ -155,27 +157,36 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 // ilsOptions are one run's settings, the iterated local searches' config
 // struct (their options, ilsconfig.go): the configuration and the budget.
 type ilsOptions struct {
-	cfg     ilsConfig
-	workers int    // 0: all cores
-	kicks   int    // kicks per worker (0: until the time limit)
-	rkbi    int    // >0: random-k-best-improvement pivoting among this many
-	pivot   string // "first" or "rkbi" (rkbi is 0 unless "rkbi")
-	accept  string // "better" or "equal" (cfg.acceptEqual)
-	// partition is OptPartition's value: "auto", "on" or "off"
-	partition string
+	cfg       ilsConfig
+	workers   int  // 0: all cores
+	kicks     int  // kicks per worker (0: until the time limit)
+	rkbi      int  // >0: random-k-best-improvement pivoting among this many
+	pivotRKBI bool // OptPivot is rkbi (rkbi is 0 unless set)
+	partition partMode
 	partSeg   int     // OptPartSegment (0: partSegment)
 	partKicks float64 // OptPartKicks
 	partSlice int     // OptPartSlice, milliseconds
-	partShape string  // OptPartShape
+	partShape partShape
 	partDeep  float64 // OptPartDeep
 }
 
-// configure gives the local search s the run's move set and pivoting.
+// moveSet is the run's move set without the 5-opt move's state.
+func (o ilsOptions) moveSet() moveSet {
+	return moveSet{orOpt: o.cfg.orOpt, threeOpt: o.cfg.threeOpt, depth: o.cfg.depth, or3: o.cfg.or3, rkbi: o.rkbi}
+}
+
+// configure gives the local search s the run's move set and pivoting,
+// with the 5-opt move's state it holds (a new one if none) when the move
+// option takes the 5-opt move.
 func (o ilsOptions) configure(s *ls) {
-	s.orOpt, s.threeOpt, s.rkbi = o.cfg.orOpt, o.cfg.threeOpt, o.rkbi
-	s.depth = min(max(o.cfg.depth, 1), maxDepth)
-	s.or3 = o.cfg.or3
-	o.cfg.setMove(s)
+	m := o.moveSet()
+	if o.cfg.move == deepLK5 {
+		m.k5 = s.k5
+		if m.k5 == nil {
+			m.k5 = newKopt()
+		}
+	}
+	s.setMoves(m)
 }
 
 // ilsRun is one run of an iterated local search: set-up (candidate lists,
@@ -328,24 +339,24 @@ func (r *ilsRun) quickTour() []int32 {
 func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err error) {
 	r.c.setPhase(solver.PhaseNeighbours)
 	k := r.o.cfg.neighbors
-	switch cand := r.o.cfg.candidates; cand {
-	case "", "nearest":
+	switch r.o.cfg.candidates {
+	case listNearest:
 		nb, err = neighbor.NearestContext(ctx, r.in, k)
-	case "quadrant":
+	case listQuadrant:
 		nb, err = neighbor.QuadrantContext(ctx, r.in, k)
-	case "union":
+	case listUnion:
 		var a, b *neighbor.Lists
 		if a, b, err = neighbor.NearestQuadrantContext(ctx, r.in, k); err == nil {
 			nb = unionNeighbors(r.in, a, b)
 		}
-	case "mixed":
+	case listMixed:
 		if r.w > 1 {
 			// One search finds both.
 			nb, nbOdd, err = neighbor.NearestQuadrantContext(ctx, r.in, k)
 		} else {
 			nb, err = neighbor.NearestContext(ctx, r.in, k)
 		}
-	case "alpha":
+	case listAlpha:
 		// A greedy tour on the nearest lists first, so that one is on
 		// screen while the ascent runs (seconds on the CPU from 10,000
 		// cities).
@@ -412,8 +423,6 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 			}
 			return nil, nil, fmt.Errorf("alpha candidates: %v", berr)
 		}
-	default:
-		return nil, nil, fmt.Errorf("option candidates=%q: want nearest, quadrant, union, mixed or alpha", cand)
 	}
 	if nbOdd == nil {
 		nbOdd = nb
@@ -547,7 +556,7 @@ func (r *ilsRun) startTour(ctx context.Context, nb *neighbor.Lists) ([]int32, er
 	r.c.setPhase(solver.PhaseStart)
 	var t []int
 	var err error
-	if r.o.cfg.start == "nn" {
+	if r.o.cfg.start == startNN {
 		t, err = construct.NearestNeighborContext(ctx, r.in, 0, nb)
 	} else {
 		t, err = construct.GreedyContext(ctx, r.in, nb)
@@ -573,7 +582,7 @@ func (r *ilsRun) search() {
 	c.setPhase(solver.PhaseDescent)
 	// share merge: a first epoch of descents alone, whose shortest tour
 	// becomes the base the workers kick in (setBase)
-	merge := cfg.share == "merge" && cfg.sync > 0 && r.w > 1 && r.in.N >= 8
+	merge := cfg.share == shareMerge && cfg.sync > 0 && r.w > 1 && r.in.N >= 8
 	first := true
 	for done := 0; !c.stop.Load() && (budget == 0 || done < budget); {
 		n := epoch
@@ -869,9 +878,9 @@ func exactSmall(in *solver.Instance, e solver.Engine, p solver.Params, snaps cha
 
 func init() {
 	solver.Register(ilsEngine{baseEngine{"2opt-ils", "iterated local search, 2-opt + Or-opt with neighbour lists and don't-look bits, double-bridge kicks (Rocki & Suda's method, sequential)"},
-		ilsConfig{orOpt: true, start: "greedy"}})
+		ilsConfig{orOpt: true, start: startGreedy}})
 	solver.Register(ilsEngine{baseEngine{"3opt-ils", "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
-		ilsConfig{orOpt: true, start: "nn"}})
+		ilsConfig{orOpt: true, start: startNN}})
 	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains, on 5 alpha-nearness candidates of a Held–Karp ascent, from 1,000 to 50,000 cities; sequential 3-opt moves on nearest candidates below 1,000 cities and on nearest and quadrant candidates from 50,000, with the 5-opt move on them in the rounds where it gains more per second up to 500,000; below 1,000 cities one search per core with stagnation escapes; from 1,000 to 50,000 each core kicking in its own stretch of one tour, their changes merged; from 50,000 all cores on one tour, each on a segment or a cell of the plane; best kept"},
-		ilsConfig{orOpt: true, start: "greedy"}})
+		ilsConfig{orOpt: true, start: startGreedy, partAuto: true}})
 }

@@ -51,15 +51,6 @@ var kBreadth = [maxK - 1]int{5, 5, 3, 2}
 
 func newKopt() *kopt { return &kopt{breadth: kBreadth} }
 
-// setMove gives s the configuration's deep move.
-func (c ilsConfig) setMove(s *ls) {
-	if c.move != "lk5" {
-		s.k5 = nil
-	} else if s.k5 == nil {
-		s.k5 = newKopt()
-	}
-}
-
 // try5opt looks for an improving sequential move from t1 and applies
 // the first it finds: a 5-opt step, or, where none closes with a gain, a
 // chain of them (Lin–Kernighan): the step with the best partial gain

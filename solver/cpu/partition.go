@@ -80,12 +80,12 @@ func (r *ilsRun) usePartition() bool {
 		return false
 	}
 	switch r.o.partition {
-	case "on":
+	case partOn:
 		return true
-	case "off":
+	case partOff:
 		return false
 	}
-	return r.e.name == "auto" && in.N >= partMinN
+	return r.o.cfg.partAuto && in.N >= partMinN
 }
 
 // partRun is the state of one partition search.
@@ -243,9 +243,7 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 	if nbOdd != nb {
 		pr.gnbd[1] = nbDists(d, nbOdd.List, n, nbOdd.K, nil)
 	}
-	g.orOpt, g.threeOpt = r.o.cfg.orOpt, r.o.cfg.threeOpt
-	g.depth = min(max(r.o.cfg.depth, 1), maxDepth)
-	g.or3 = r.o.cfg.or3
+	g.setMoves(moveSet{orOpt: r.o.cfg.orOpt, threeOpt: r.o.cfg.threeOpt, depth: r.o.cfg.depth, or3: r.o.cfg.or3})
 	g.r = newRNG(r.p.Seed, 1<<40)
 	g.setFixed(r.in.FixedEdges)
 	pr.global = g
@@ -470,12 +468,12 @@ func (pr *partRun) prepare(i int) {
 
 // segKind is segment i's candidate kind this round: the run's, or under
 // "mixed" nearest and quadrant alternating.
-func (pr *partRun) segKind(i int) string {
+func (pr *partRun) segKind(i int) listKind {
 	kind := pr.r.o.cfg.candidates
-	if kind == "mixed" {
-		kind = "nearest"
+	if kind == listMixed {
+		kind = listNearest
 		if (int64(i)+pr.round)%2 == 1 {
-			kind = "quadrant"
+			kind = listQuadrant
 		}
 	}
 	return kind
@@ -504,10 +502,10 @@ func (pr *partRun) restrict(i int) {
 	}
 	first := false
 	switch kind := pr.segKind(i); {
-	case pr.nb[1] != pr.nb[0] && kind == "quadrant":
+	case pr.nb[1] != pr.nb[0] && kind == listQuadrant:
 		from = [2]*neighbor.Lists{pr.nb[1], pr.nb[0]}
 		first = true
-	case kind == "alpha":
+	case kind == listAlpha:
 		// the alpha-nearness candidates inside first (merged by
 		// distance with the 2k nearest they would mostly be dropped
 		// for nearer cities), the nearest to fill up
@@ -601,9 +599,7 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 	r, c := pr.r, pr.r.c
 	sg := pr.segs[seg]
 	s := pr.load(wk, sg)
-	r.o.configure(s)
-	s.depth = pr.depth
-	pr.setMove(s, wk)
+	s.setMoves(pr.moves(wk, r.o.rkbi))
 	s.r = newRNG(r.p.Seed, uint64(pr.round)<<24^uint64(seg)<<8^uint64(rep)^1<<42)
 	s.setFixed(sg.edges)
 	length0 := s.length
@@ -703,8 +699,7 @@ func (pr *partRun) stitch(limit time.Duration) {
 	}
 	end := time.Now().Add(limit)
 	g := pr.global
-	g.depth = pr.depth
-	pr.setMove(g, len(pr.k5)-1)
+	g.setMoves(pr.moves(len(pr.k5)-1, 0))
 	g.fixed = pr.fixed
 	g.nb, g.k, g.nbd = pr.nb[pr.round%2].List, pr.nb[pr.round%2].K, pr.gnbd[pr.round%2]
 	copy(g.tour, pr.t)
@@ -745,9 +740,9 @@ func (pr *partRun) stitch(limit time.Duration) {
 // move evaluated with a kicks budget), the other every fourth round.
 func (pr *partRun) chooseMove() bool {
 	switch pr.r.o.cfg.move {
-	case "lk5":
+	case deepLK5:
 		return true
-	case "chain":
+	case deepChain:
 		return false
 	}
 	if pr.round < 3 {
@@ -756,12 +751,15 @@ func (pr *partRun) chooseMove() bool {
 	return byRate(pr.round, pr.rate, 1)
 }
 
-// setMove gives s this round's move; i is its 5-opt state's index.
-func (pr *partRun) setMove(s *ls, i int) {
-	s.k5 = nil
+// moves is this round's move set for the search whose 5-opt state is
+// pr.k5[i], with rkbi pivoting among rkbi moves (0: first improvement).
+func (pr *partRun) moves(i, rkbi int) moveSet {
+	cfg := pr.r.o.cfg
+	m := moveSet{orOpt: cfg.orOpt, threeOpt: cfg.threeOpt, depth: pr.depth, or3: cfg.or3, rkbi: rkbi}
 	if pr.deep {
-		s.k5 = pr.k5[i]
+		m.k5 = pr.k5[i]
 	}
+	return m
 }
 
 // grow returns b resized to n, reallocating when it is too small.

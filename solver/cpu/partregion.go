@@ -27,11 +27,11 @@ const OptPartShape = "partshape"
 // the other every fourth round to keep its figure current.
 func (pr *partRun) chooseShape() bool {
 	switch pr.r.o.partShape {
-	case "region":
+	case shapeRegion:
 		return true
-	case "path":
+	case shapePath:
 		return false
-	case "alternate":
+	case shapeAlternate:
 		return pr.round%2 == 1
 	}
 	if pr.round < 2 {

@@ -16,8 +16,10 @@ import (
 const FittedThreads = 8
 
 // saDefaults checks p against engine e and the instance, reads the
-// engine's options and fills the schedule's defaults.
-func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params) (solver.Anneal, error) {
+// engine's options and fills the schedule's defaults; fitThreads gives a
+// schedule fitted to the time limit FittedThreads moves per iteration
+// when threads is not given.
+func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThreads bool) (solver.Anneal, error) {
 	fittedDefault := !p.Given("threads") && solver.FitsToLimit(p)
 	c, err := solver.Configure(annealSpecs[e.Name()], e, in, p)
 	if err != nil {
@@ -27,7 +29,7 @@ func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params) (solver.A
 		p.Workers = c.Workers
 	}
 	a, err := solver.AnnealOf(p)
-	if e.Name() == "pspm" && fittedDefault {
+	if fitThreads && fittedDefault {
 		a.Threads = FittedThreads
 	}
 	return a, err
@@ -458,12 +460,15 @@ func saDescend(c *control, searches []*saSearch, w int) time.Duration {
 // saEngine is sa, pssm and pspm: saRun with different search counts.
 type saEngine struct {
 	baseEngine
-	kind string // "sa", "pssm", "pspm"
+	// exchange: the searches take the global best every K temperature
+	// steps (pssm, pspm); parallel: Threads moves per iteration (pspm),
+	// else one
+	exchange, parallel bool
 }
 
 func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	fit := solver.FitsToLimit(q)
-	p, err := saPrepare(e, in, q)
+	p, err := saPrepare(e, in, q, e.parallel)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -476,28 +481,21 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Param
 		return solver.Result{}, err
 	}
 	p.Blocks = blocks
-	switch e.kind {
-	case "sa":
-		// Independent LWSA searches; no exchange.
+	if !e.parallel {
 		p.Threads = 1
-		return saRun(ctx, e, in, p, snaps, p.Blocks, 1, false, fit)
-	case "pssm":
-		p.Threads = 1
-		return saRun(ctx, e, in, p, snaps, p.Blocks, 1, true, fit)
-	default: // pspm
-		if p.Threads == 0 {
-			p.Threads = solver.DefaultThreads
-		}
-		return saRun(ctx, e, in, p, snaps, p.Blocks, p.Threads, true, fit)
+	} else if p.Threads == 0 {
+		p.Threads = solver.DefaultThreads
 	}
+	return saRun(ctx, e, in, p, snaps, p.Blocks, p.Threads, e.exchange, fit)
 }
 
-// saPrepare checks and completes the parameters of an annealing engine.
-func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params) (solver.Anneal, error) {
+// saPrepare checks and completes the parameters of an annealing engine
+// (fitThreads as saDefaults).
+func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params, fitThreads bool) (solver.Anneal, error) {
 	if err := checkStart(in, q); err != nil {
 		return solver.Anneal{}, err
 	}
-	p, err := saDefaults(e, in, q)
+	p, err := saDefaults(e, in, q, fitThreads)
 	if err != nil {
 		return p, err
 	}
@@ -546,7 +544,7 @@ func stepIters(n, sweeps int) int {
 }
 
 func init() {
-	solver.Register(saEngine{baseEngine{"sa", "light-weight simulated annealing (LWSA, Lam et al.): relocation moves, one search per core, best kept"}, "sa"})
-	solver.Register(saEngine{baseEngine{"pssm", "parallel searches, single move (Lam et al.): Blocks LWSA searches, global best exchanged every K temperature steps"}, "pssm"})
-	solver.Register(saEngine{baseEngine{"pspm", "parallel searches, parallel moves (Lam et al.): Blocks searches × Threads moves per iteration, global best every K steps"}, "pspm"})
+	solver.Register(saEngine{baseEngine{"sa", "light-weight simulated annealing (LWSA, Lam et al.): relocation moves, one search per core, best kept"}, false, false})
+	solver.Register(saEngine{baseEngine{"pssm", "parallel searches, single move (Lam et al.): Blocks LWSA searches, global best exchanged every K temperature steps"}, true, false})
+	solver.Register(saEngine{baseEngine{"pspm", "parallel searches, parallel moves (Lam et al.): Blocks searches × Threads moves per iteration, global best every K steps"}, true, true})
 }
