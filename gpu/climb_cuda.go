@@ -210,8 +210,9 @@ func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance,
 	if err := l.run(f.step, nil); err != nil {
 		return solver.Result{}, err
 	}
-	// The time limit is the climbers' schedule: only ctx stops them early.
-	l.stopped = ctx.Err() != nil
+	// Stopped early: by ctx, or by the time limit before the restarts
+	// were all done (a run without a restarts budget ends by time).
+	l.stopped = ctx.Err() != nil || !time.Now().Before(l.deadline)
 	if err := f.end(); err != nil {
 		return solver.Result{}, err
 	}

@@ -316,8 +316,13 @@ func (d *twoOptDescent) descend(cur []int) (converged bool, err error) {
 	mv, _, converged, err := twoOptLocalSearch(l.ctx, d.b, l.in, d.xy, d.scale, cur, l.deadline, func() {
 		if l.sink.Due() {
 			n := solver.TourLength(l.in, cur)
-			l.sink.Send(solver.Snapshot{Phase: solver.PhaseDescent, PhaseProgress: solver.UnknownProgress,
-				Tour: slices.Clone(cur), Length: n, Best: slices.Clone(cur), BestLength: n, Moves: l.moves})
+			s := solver.Snapshot{Phase: solver.PhaseDescent, PhaseProgress: solver.UnknownProgress,
+				Tour: slices.Clone(cur), Length: n, Best: slices.Clone(cur), BestLength: n, Moves: l.moves}
+			if l.bestLen >= 0 && l.bestLen <= n {
+				// a kick's descent: the best is the tour it started from
+				s.Best, s.BestLength = slices.Clone(l.best), l.bestLen
+			}
+			l.sink.Send(s)
 		}
 	})
 	l.moves += mv
