@@ -316,21 +316,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.A
 		return solver.Result{}, err
 	}
 	c := r.c
-	searches := make([]*saSearch, nsearch)
-	for b := range searches {
-		rg := newRNG(p.Seed, uint64(b))
-		t := start0
-		if t == nil {
-			t = rg.randomTour(in.N)
-		}
-		searches[b] = newSearch(r.d, t, rg)
-		searches[b].nb, searches[b].k = r.near.nb, r.near.k
-		if c.done() {
-			// stopped while the searches were set up: run none of them
-			searches = searches[:b+1]
-			break
-		}
-	}
+	searches := r.newSearches(in, p, start0, nsearch)
 	r.startCooling(in, p, fit)
 	// Lam's schedule is planned an exchange interval at a time, a fitted
 	// one a step at a time (each step's factor uses the rate so far).
@@ -366,16 +352,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.A
 		steps += int64(len(plan))
 		done = planned
 		if exchange && (!r.cool.Fitted() || steps%int64(max(p.K, 1)) == 0) {
-			gb := 0
-			for b, s := range searches {
-				if s.bestLength() < searches[gb].bestLength() {
-					gb = b
-				}
-			}
-			bt, bl := searches[gb].best(nil), searches[gb].bestLength()
-			for _, s := range searches {
-				s.load(bt, bl)
-			}
+			shareBestSearch(searches)
 		}
 	}
 	if reached := maxSteps(searches); reached > steps {
@@ -384,6 +361,42 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.A
 		steps = reached
 	}
 	return r.finish(e, in, p, searches, w, steps, lastT, false)
+}
+
+// newSearches sets up nsearch LWSA searches from start0 (nil: each from
+// a random tour of its own); when the run stops meanwhile, only those
+// set up so far.
+func (r *saShared) newSearches(in *solver.Instance, p solver.Anneal, start0 []int32, nsearch int) []*saSearch {
+	searches := make([]*saSearch, nsearch)
+	for b := range searches {
+		rg := newRNG(p.Seed, uint64(b))
+		t := start0
+		if t == nil {
+			t = rg.randomTour(in.N)
+		}
+		searches[b] = newSearch(r.d, t, rg)
+		searches[b].nb, searches[b].k = r.near.nb, r.near.k
+		if r.c.done() {
+			// stopped while the searches were set up: run none of them
+			return searches[:b+1]
+		}
+	}
+	return searches
+}
+
+// shareBestSearch makes every search go on from the best tour any of
+// them holds (the lowest index among ties).
+func shareBestSearch(searches []*saSearch) {
+	gb := 0
+	for b, s := range searches {
+		if s.bestLength() < searches[gb].bestLength() {
+			gb = b
+		}
+	}
+	bt, bl := searches[gb].best(nil), searches[gb].bestLength()
+	for _, s := range searches {
+		s.load(bt, bl)
+	}
 }
 
 // anneal runs plan (from step st0) on search b on worker b mod w.
