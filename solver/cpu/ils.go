@@ -292,6 +292,14 @@ func (r *ilsRun) run() (solver.Result, error) {
 		r.partition(t0, nb, nbOdd, d)
 		return r.finish(nil)
 	}
+	r.newSearches(t0, nb, nbOdd, d)
+	r.search()
+	return r.finish(r.searches)
+}
+
+// newSearches sets up the workers' local searches from t0, on nb for the
+// even-numbered ones and nbOdd for the odd ones, and their escapes' state.
+func (r *ilsRun) newSearches(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) {
 	r.searches = make([]*ls, r.w)
 	r.wbest = make([][]int32, r.w)
 	r.wbestLen = make([]int64, r.w)
@@ -313,8 +321,6 @@ func (r *ilsRun) run() (solver.Result, error) {
 		r.searches[i] = s
 		r.wbestLen[i] = math.MaxInt64
 	}
-	r.search()
-	return r.finish(r.searches)
 }
 
 // quickTour is the start tour when one is given, else the
@@ -357,77 +363,94 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 			nb, err = neighbor.NearestContext(ctx, r.in, k)
 		}
 	case listAlpha:
-		// A greedy tour on the nearest lists first, so that one is on
-		// screen while the ascent runs (seconds on the CPU from 10,000
-		// cities).
-		near, err := r.showBeforeAscent(ctx, k)
-		if err != nil {
-			return nil, nil, err
-		}
-		// The ascent's share of the budget: a fifth of the time limit
-		// (its own schedule when there is none), on GPU auto's
-		// accelerator when it runs this engine; the same
-		// ascent under way for tsp solve's bound (or the app's) is
-		// waited for instead of run twice (solver/bound shares it).
-		opts := bound.Options{Time: r.p.TimeLimit / 5, Device: r.ascent}
-		if near != nil && r.o.kicks == 0 && r.o.cfg.sync > 0 && !r.usePartition() && opts.Device == nil && bound.Underway(r.in, opts) {
-			// Another caller's ascent is under way on the CPU (tsp
-			// solve's bound beside the run): the workers search on the
-			// nearest lists meanwhile, sharing the cores with it, and
-			// take the alpha lists between two epochs once it ends.
-			// Where the run computes or waits for the ascent first, it
-			// starts from the greedy tour on the alpha lists, which
-			// measured ahead of the greedy tour on the nearest lists
-			// (docs/PERF.md, "Alpha-nearness lists from 10,000 cities").
-			opts.Time = r.p.TimeLimit / 2
-			r.alphaLater(ctx, opts, k)
-			nb = near
-			break
-		}
-		r.c.setPhase(solver.PhaseBound)
-		var ascentDone atomic.Bool
-		var pre chan []int32
-		if near != nil && r.o.kicks == 0 {
-			// A local search on quadrant lists improves the start tour
-			// meanwhile, on a core the ascent leaves idle (or that it
-			// shares with one of several).
-			pre = make(chan []int32, 1)
-			go func() { pre <- r.preSearch(ctx, k, &ascentDone) }()
-		}
-		res, berr := bound.Compute(ctx, r.in, opts)
-		if pre != nil {
-			ascentDone.Store(true)
-			r.pre = <-pre
-		}
-		if berr == nil {
-			nb, berr = res.AlphaCandidates(k)
-			r.listNote, r.stats = alphaNote(res), ascentStats(res)
-			if pre == nil {
-				// the search starts from the greedy tour on the alpha
-				// lists (above)
-				r.pre = nil
-			}
-		} else if errors.Is(berr, context.DeadlineExceeded) && ctx.Err() == nil {
-			// Its share of the time was too short for a first 1-tree
-			// (or for the shared ascent to end): the nearest lists, the
-			// engines' default.
-			nb, berr = near, nil
-			if near == nil {
-				nb, berr = neighbor.NearestContext(ctx, r.in, k)
-			}
-			r.listNote = fmt.Sprintf("; nearest lists: no ascent for alpha-nearness lists within %v", opts.Time)
-		}
-		if berr != nil {
-			if ctx.Err() != nil {
-				return nil, nil, ctx.Err()
-			}
-			return nil, nil, fmt.Errorf("alpha candidates: %v", berr)
-		}
+		nb, err = r.alphaCandidates(ctx, k)
 	}
 	if nbOdd == nil {
 		nbOdd = nb
 	}
 	return nb, nbOdd, err
+}
+
+// alphaCandidates builds alpha-nearness lists of k candidates: a greedy
+// tour on the nearest lists shown first, then the ascent (or the lists
+// taken later, from an ascent already under way), falling back to the
+// nearest lists when the ascent has no time for a first 1-tree.
+func (r *ilsRun) alphaCandidates(ctx context.Context, k int) (*neighbor.Lists, error) {
+	// A greedy tour on the nearest lists first, so that one is on
+	// screen while the ascent runs (seconds on the CPU from 10,000
+	// cities).
+	near, err := r.showBeforeAscent(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	// The ascent's share of the budget: a fifth of the time limit
+	// (its own schedule when there is none), on GPU auto's
+	// accelerator when it runs this engine; the same
+	// ascent under way for tsp solve's bound (or the app's) is
+	// waited for instead of run twice (solver/bound shares it).
+	opts := bound.Options{Time: r.p.TimeLimit / 5, Device: r.ascent}
+	if near != nil && r.o.kicks == 0 && r.o.cfg.sync > 0 && !r.usePartition() && opts.Device == nil && bound.Underway(r.in, opts) {
+		// Another caller's ascent is under way on the CPU (tsp
+		// solve's bound beside the run): the workers search on the
+		// nearest lists meanwhile, sharing the cores with it, and
+		// take the alpha lists between two epochs once it ends.
+		// Where the run computes or waits for the ascent first, it
+		// starts from the greedy tour on the alpha lists, which
+		// measured ahead of the greedy tour on the nearest lists
+		// (docs/PERF.md, "Alpha-nearness lists from 10,000 cities").
+		opts.Time = r.p.TimeLimit / 2
+		r.alphaLater(ctx, opts, k)
+		return near, nil
+	}
+	r.c.setPhase(solver.PhaseBound)
+	res, berr := r.ascentBeside(ctx, opts, k, near != nil && r.o.kicks == 0)
+	var nb *neighbor.Lists
+	if berr == nil {
+		nb, berr = res.AlphaCandidates(k)
+	} else if errors.Is(berr, context.DeadlineExceeded) && ctx.Err() == nil {
+		// Its share of the time was too short for a first 1-tree
+		// (or for the shared ascent to end): the nearest lists, the
+		// engines' default.
+		nb, berr = near, nil
+		if near == nil {
+			nb, berr = neighbor.NearestContext(ctx, r.in, k)
+		}
+		r.listNote = fmt.Sprintf("; nearest lists: no ascent for alpha-nearness lists within %v", opts.Time)
+	}
+	if berr != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("alpha candidates: %v", berr)
+	}
+	return nb, nil
+}
+
+// ascentBeside runs the ascent behind alpha-nearness lists (opts) and,
+// with pre set, a local search on quadrant lists that improves the start
+// tour meanwhile, on a core the ascent leaves idle (or that it shares
+// with one of several).
+func (r *ilsRun) ascentBeside(ctx context.Context, opts bound.Options, k int, pre bool) (bound.Result, error) {
+	var ascentDone atomic.Bool
+	var preTour chan []int32
+	if pre {
+		preTour = make(chan []int32, 1)
+		go func() { preTour <- r.preSearch(ctx, k, &ascentDone) }()
+	}
+	res, err := bound.Compute(ctx, r.in, opts)
+	if pre {
+		ascentDone.Store(true)
+		r.pre = <-preTour
+	}
+	if err == nil {
+		r.listNote, r.stats = alphaNote(res), ascentStats(res)
+		if !pre {
+			// the search starts from the greedy tour on the alpha
+			// lists (above)
+			r.pre = nil
+		}
+	}
+	return res, err
 }
 
 // showBeforeAscent builds a greedy tour on the k nearest lists before

@@ -741,20 +741,27 @@ func (s *ls) tryOr3(t1, t2, t3 int32, fwd bool, g1 int64) bool {
 			if gain <= 0 {
 				continue
 			}
-			if v == 0 {
-				s.moveOr(t1, t2, t5, t6, t3, t4, false)
-			} else {
-				s.move2(t1, t2, t6, t5) // t1 [t6..t2][t5..t3] t4
-				s.move2(t2, t5, t3, t4) // t1 [t6..t2][t3..t5] t4
-			}
-			s.length -= gain
-			for _, x := range [...]int32{t1, t2, t3, t4, t5, t6} {
-				s.push(x)
-			}
+			s.applyOr3(v == 0, [6]int32{t1, t2, t3, t4, t5, t6}, gain)
 			return true
 		}
 	}
 	return false
+}
+
+// applyOr3 applies tryOr3's move on t = t1..t6 with its gain: the
+// segment moved when after (t6 after t5), else both parts reversed.
+func (s *ls) applyOr3(after bool, t [6]int32, gain int64) {
+	t1, t2, t3, t4, t5, t6 := t[0], t[1], t[2], t[3], t[4], t[5]
+	if after {
+		s.moveOr(t1, t2, t5, t6, t3, t4, false)
+	} else {
+		s.move2(t1, t2, t6, t5) // t1 [t6..t2][t5..t3] t4
+		s.move2(t2, t5, t3, t4) // t1 [t6..t2][t3..t5] t4
+	}
+	s.length -= gain
+	for _, x := range t {
+		s.push(x)
+	}
 }
 
 // The close3 functions look, after the first step (t1,t2),(t3,t4) →
@@ -942,23 +949,9 @@ func (s *ls) undoTo(mark int) {
 // cities at the changed edges are queued.
 func (s *ls) kick(maxSeg int) {
 	n := s.n
-	maxSeg = max(1, min(maxSeg, (n-2)/3))
-	var la, lb int
-	var i0 int32 // position of the last city of A
-	for try := 0; ; try++ {
-		la = 1 + s.r.intn(maxSeg)
-		lb = 1 + s.r.intn(maxSeg)
-		if s.kickFrom != nil {
-			i0 = s.pos[s.kickFrom[s.r.intn(len(s.kickFrom))]]
-		} else {
-			i0 = int32(s.r.intn(n))
-		}
-		if s.fixed == nil || !s.kickBreaksFixed(i0, la, lb) {
-			break
-		}
-		if try == 8 {
-			return // fixed edges everywhere near: no kick this time
-		}
+	i0, la, lb, ok := s.kickDraw(maxSeg)
+	if !ok {
+		return // fixed edges everywhere near: no kick this time
 	}
 	// B = positions i0+1 .. i0+la, C = i0+la+1 .. i0+la+lb
 	w := la + lb
@@ -983,27 +976,48 @@ func (s *ls) kick(maxSeg int) {
 	dcity := s.tour[dpos]
 	s.length += tour.DeltaDoubleBridgeEdges(s.d, a, b1, b2, c1, c2, dcity)
 	// write C then B
-	p = start
-	for _, c := range old[la:] {
-		s.tour[p], s.pos[c] = c, p
-		p++
-		if int(p) == n {
-			p = 0
-		}
-	}
-	for _, c := range old[:la] {
-		s.tour[p], s.pos[c] = c, p
-		p++
-		if int(p) == n {
-			p = 0
-		}
-	}
+	s.writeFrom(s.writeFrom(start, old[la:]), old[:la])
 	if s.record {
 		s.journal = append(s.journal, jop{i: start, j: int32(base), w: int32(w)})
 	}
 	for _, c := range [...]int32{a, b1, b2, c1, c2, dcity} {
 		s.push(c)
 	}
+}
+
+// kickDraw draws a kick's window: i0, the position of the last city of
+// A, and the lengths of B and C, at most maxSeg each; ok is false when
+// eight draws all met a fixed edge.
+func (s *ls) kickDraw(maxSeg int) (i0 int32, la, lb int, ok bool) {
+	maxSeg = max(1, min(maxSeg, (s.n-2)/3))
+	for try := 0; ; try++ {
+		la = 1 + s.r.intn(maxSeg)
+		lb = 1 + s.r.intn(maxSeg)
+		if s.kickFrom != nil {
+			i0 = s.pos[s.kickFrom[s.r.intn(len(s.kickFrom))]]
+		} else {
+			i0 = int32(s.r.intn(s.n))
+		}
+		if s.fixed == nil || !s.kickBreaksFixed(i0, la, lb) {
+			return i0, la, lb, true
+		}
+		if try == 8 {
+			return 0, 0, 0, false
+		}
+	}
+}
+
+// writeFrom writes cities into the tour from position p on (cyclic) and
+// returns the position after them.
+func (s *ls) writeFrom(p int32, cities []int32) int32 {
+	for _, c := range cities {
+		s.tour[p], s.pos[c] = c, p
+		p++
+		if int(p) == s.n {
+			p = 0
+		}
+	}
+	return p
 }
 
 // kickBreaksFixed reports whether the kick with A ending at position i0
