@@ -245,8 +245,21 @@ func given(fs *flag.FlagSet, name string) bool {
 }
 
 func cmdBench(ctx context.Context, e *env, args []string) error {
-	about := benchAbout()
-	fs := newFlags(e, "bench", "--suite NAME [flags]", strings.TrimRight(about, "\n"))
+	suite, opt, err := parseBench(e, args)
+	if err != nil {
+		return err
+	}
+	if opt.OutDir != "" {
+		if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
+			return err
+		}
+	}
+	return bench.Run(ctx, suite, opt, e.stdout)
+}
+
+// parseBench reads tsp bench's flags into the suite's name and options.
+func parseBench(e *env, args []string) (string, bench.Options, error) {
+	fs := newFlags(e, "bench", "--suite NAME [flags]", strings.TrimRight(benchAbout(), "\n"))
 	opt := bench.Options{GPU: benchGPU()}
 	suite := fs.String("suite", "", "suite `NAME`")
 	fs.DurationVar(&opt.Time, "time", 0, "time budget per run (0: the suite's default)")
@@ -263,48 +276,51 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&opt.Threads, "threads", 0, "parallel moves per search of the suite's annealers (0: the paper's)")
 	fs.StringVar(&opt.PeerLKH, "peer-lkh", "", "ttq suite: also run the LKH-3 executable at `PATH` (built by you from Helsgaun's public source) on each instance, one core, its best settings for the size")
 	fs.Func("opt", "engine option `NAME=VALUE` for the suite's engines that have it, repeatable (e.g. draw=uniform for pspm)", func(s string) error {
-		var p solver.Params
-		if err := p.Set(s); err != nil {
-			return paramUsage(err)
-		}
-		if len(p.Extra) == 0 {
-			return usagef("bench", "--opt %s: only engine options (the run's parameters are the suite's)", s)
-		}
-		if opt.Extra == nil {
-			opt.Extra = map[string]string{}
-		}
-		maps.Copy(opt.Extra, p.Extra)
-		return nil
+		return addBenchOpt(&opt, s)
 	})
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	if _, err := parse(fs, "bench", args, 0, 0); err != nil {
-		return err
+		return "", opt, err
 	}
 	if err := checkBench(*suite, opt); err != nil {
-		return err
+		return "", opt, err
 	}
-	for _, s := range strings.Split(*instances, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			opt.Instances = append(opt.Instances, strings.TrimSuffix(s, ".tsp"))
-		}
-	}
-	for _, s := range strings.Split(*only, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			opt.Only = append(opt.Only, strings.ToLower(s))
-		}
-	}
+	opt.Instances = splitList(*instances, func(s string) string { return strings.TrimSuffix(s, ".tsp") })
+	opt.Only = splitList(*only, strings.ToLower)
 	if opt.TSPLIBDir == "" {
 		opt.TSPLIBDir = tsplibdir.TSPLIBDir()
 	}
 	if !*quiet {
 		opt.Log = e.stderr
 	}
-	if opt.OutDir != "" {
-		if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
-			return err
+	return *suite, opt, nil
+}
+
+// addBenchOpt adds --opt NAME=VALUE, an engine option, to the suite's options.
+func addBenchOpt(opt *bench.Options, s string) error {
+	var p solver.Params
+	if err := p.Set(s); err != nil {
+		return paramUsage(err)
+	}
+	if len(p.Extra) == 0 {
+		return usagef("bench", "--opt %s: only engine options (the run's parameters are the suite's)", s)
+	}
+	if opt.Extra == nil {
+		opt.Extra = map[string]string{}
+	}
+	maps.Copy(opt.Extra, p.Extra)
+	return nil
+}
+
+// splitList returns the non-empty trimmed items of a comma-separated list, each through f (nil for none).
+func splitList(list string, f func(string) string) []string {
+	var out []string
+	for _, s := range strings.Split(list, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, f(s))
 		}
 	}
-	return bench.Run(ctx, *suite, opt, e.stdout)
+	return out
 }
 
 // benchAbout is bench's help text: what it does and each suite with its description.
