@@ -35,18 +35,21 @@ func pspmDrawOf(in *solver.Instance, c pspmConfig, p solver.Anneal, steps int) (
 	d := pspmDraw{fromStep: int64(steps)}
 	mode, k := c.Draw, c.NNK
 	switch mode {
-	case "auto", "mixed":
+	case drawAuto, drawMixed:
 		d.mix = pspmMixLanes
-	case "uniform":
+	case drawUniform:
 		return d, nil
 	}
+	// nn and mixed draw from the lists from the start or from nnfrom,
+	// and refuse lists that do not fit; auto falls back to uniform
+	asked := mode == drawNN || mode == drawMixed
 	from := -1.0 // unset: the default below
 	if c.NNFrom != nil {
 		from = *c.NNFrom
 	}
 	if why := pspmNNUnfit(in.N, k); why != "" {
-		if mode == "nn" || mode == "mixed" {
-			return d, fmt.Errorf("pspm: draw %s %s", mode, why)
+		if asked {
+			return d, fmt.Errorf("pspm: draw %s %s", pspmDrawNames[mode], why)
 		}
 		return d, nil
 	}
@@ -60,7 +63,7 @@ func pspmDrawOf(in *solver.Instance, c pspmConfig, p solver.Anneal, steps int) (
 		d.lists[i] = uint16(v)
 	}
 	if from < 0 {
-		if mode == "nn" || mode == "mixed" {
+		if asked {
 			d.fromStep = 0
 			return d, nil
 		}
