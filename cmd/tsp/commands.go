@@ -113,11 +113,15 @@ func cmdEval(_ context.Context, e *env, args []string) error {
 }
 
 func cmdGen(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "gen", "--kind uniform|clustered|circle|grid --n N [--seed S] [--out FILE]",
+	fs := newFlags(e, "gen", "--kind uniform|clustered|circle|grid|portgen|portcgen --n N [--seed S] [--out FILE]",
 		"Generates an EUC_2D instance with integer coordinates. circle and grid have a known optimum:\n"+
 			"it goes into the COMMENT and, with --out, into optima.csv beside the file.\n"+
-			"grid needs an even n (rows × cols with an even side, as close to square as possible).")
-	kind := fs.String("kind", "", "uniform, clustered, circle or grid")
+			"grid needs an even n (rows × cols with an even side, as close to square as possible).\n"+
+			"portgen and portcgen are the DIMACS TSP Challenge's uniform and clustered generators, coordinate\n"+
+			"for coordinate: E1M.0 is --kind portgen --n 1000000 --seed 1000000, C100k.1 is --kind portcgen\n"+
+			"--n 100000 --seed 1000001 (.k uses seed 10·N+k); written to stdout such an instance is NAMEd\n"+
+			"E1M.0, with --out after the file (--out E1M.0.tsp).")
+	kind := fs.String("kind", "", "uniform, clustered, circle, grid, portgen or portcgen")
 	n := fs.Int("n", 0, "number of cities")
 	seed := fs.Uint64("seed", 1, "random seed")
 	out := fs.String("out", "", "write the instance to `FILE` (default: stdout); its base name is the instance's NAME")
@@ -147,29 +151,36 @@ func cmdGen(_ context.Context, e *env, args []string) error {
 		}
 		return tsplib.WriteInstance(e.stdout, in)
 	}
-	name := strings.TrimSuffix(filepath.Base(*out), ".tsp")
+	return writeGenerated(e, in, *kind, *n, *out, *optTour)
+}
+
+// writeGenerated writes the generated instance to out, named after the
+// file, its optimum to optima.csv beside it and, with optTour, the
+// optimal tour.
+func writeGenerated(e *env, in *solver.Instance, kind string, n int, out string, optTour bool) error {
+	name := strings.TrimSuffix(filepath.Base(out), ".tsp")
 	in.Name = name
-	if err := atomicfile.Write(*out, func(w io.Writer) error { return tsplib.WriteInstance(w, in) }); err != nil {
+	if err := atomicfile.Write(out, func(w io.Writer) error { return tsplib.WriteInstance(w, in) }); err != nil {
 		return err
 	}
 	if in.HasOptimum() {
-		csv := filepath.Join(filepath.Dir(*out), tsplib.OptimaFile)
+		csv := filepath.Join(filepath.Dir(out), tsplib.OptimaFile)
 		if err := tsplib.AppendOptimum(csv, name, in.N, in.Metric.String(), in.Optimum); err != nil {
 			return err
 		}
-		if *optTour {
-			t, err := gen.OptimalTour(*kind, *n)
+		if optTour {
+			t, err := gen.OptimalTour(kind, n)
 			if err != nil {
 				return err
 			}
-			p := filepath.Join(filepath.Dir(*out), name+".opt.tour")
+			p := filepath.Join(filepath.Dir(out), name+".opt.tour")
 			comment := fmt.Sprintf("optimal tour, length %d", in.Optimum)
 			if err := atomicfile.Write(p, func(w io.Writer) error { return tsplib.WriteTour(w, name+".opt.tour", comment, t) }); err != nil {
 				return err
 			}
 		}
 	}
-	fmt.Fprintf(e.stderr, "tsp: wrote %s (%d cities", *out, in.N)
+	fmt.Fprintf(e.stderr, "tsp: wrote %s (%d cities", out, in.N)
 	if in.HasOptimum() {
 		fmt.Fprintf(e.stderr, ", optimum %d", in.Optimum)
 	}
