@@ -74,18 +74,32 @@ const (
 )
 
 // usePartition reports whether the run takes the partition search.
-func (r *ilsRun) usePartition() bool {
-	in := r.in
+func (r *ilsRun) usePartition() bool { return partitionOn(r.e.name, r.o, r.in) }
+
+// partitionOn reports whether engine name with options o runs the
+// partition search on in.
+func partitionOn(name string, o ilsOptions, in *solver.Instance) bool {
 	if in.Metric == solver.Explicit || !in.HasCoords() || in.N < 4*partMinSegment {
 		return false
 	}
-	switch r.o.partition {
+	switch o.partition {
 	case "on":
 		return true
 	case "off":
 		return false
 	}
-	return r.e.name == "auto" && in.N >= partMinN
+	return name == "auto" && in.N >= partMinN
+}
+
+// searchCities is the size of the instance one worker searches: a
+// partition search's workers each hold a piece (a few segments' worth at
+// most, the region cells included), not the whole tour, so the memory
+// bound on the workers follows the piece.
+func searchCities(name string, o ilsOptions, in *solver.Instance) int {
+	if !partitionOn(name, o, in) {
+		return in.N
+	}
+	return min(in.N, 4*max(partSegment, o.partSeg))
 }
 
 // partRun is the state of one partition search.
