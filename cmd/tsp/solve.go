@@ -69,7 +69,7 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	// --time counts from the command's start: reading a large instance is spent from the same budget
 	limit := p.TimeLimit
 	p.TimeLimit = remainingLimit(limit, time.Since(start))
-	if !r.boundGiven && !in.HasOptimum() {
+	if !r.boundGiven && !in.HasOptimum() && (in.N <= maxBoundAlongsideCPU || eng.Backend() == solver.BackendGPU) {
 		o.bound = 0
 		o.alongside = startBound(ctx, in, eng.Backend(), p.TimeLimit)
 		defer o.alongside.end()
@@ -215,6 +215,8 @@ type outputs struct {
 const (
 	boundShare = 0.9                    // the part of the run's time limit a bound alongside it may take, so it has returned when the run ends
 	boundWait  = 250 * time.Millisecond // how long the end of a run waits for that bound: the last moments of its exact evaluation
+	// maxBoundAlongsideCPU is the largest instance a CPU run computes a bound alongside: beyond it the ascent cannot end within a run's minutes and only takes cores from the search
+	maxBoundAlongsideCPU = 2_000_000
 )
 
 // boundRun is a lower bound computed while the engine runs.
