@@ -49,6 +49,10 @@ const (
 	// when the workers take the segments in turn (a million cities: 200
 	// segments for 16 workers).
 	partMinTask = 50 * time.Millisecond
+	// partWideMaxN is the largest instance whose pieces take their
+	// candidates from lists of twice the neighbours: at 10,000,000
+	// cities those take seconds of a 2-core run and 640 MB.
+	partWideMaxN = 2_000_000
 )
 
 // Options of the partition search.
@@ -249,8 +253,11 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 		pr.k5[i] = newKopt()
 	}
 	// twice as many nearest cities, so that most cities keep k of them
-	// inside their segment
-	pr.wide, _ = neighbor.NearestContext(pr.ctx, r.in, 2*nb.K) // nil when the run ended
+	// inside their segment; beyond partWideMaxN the lists' time and
+	// memory go to the search instead
+	if n <= partWideMaxN {
+		pr.wide, _ = neighbor.NearestContext(pr.ctx, r.in, 2*nb.K) // nil when the run ended
+	}
 	g := newLS(d, nb.List, nb.K, pr.t)
 	pr.gnbd[0] = nbDists(d, nb.List, n, nb.K, nil)
 	pr.gnbd[1] = pr.gnbd[0]
