@@ -28,7 +28,7 @@ type lkhSetting struct {
 	about  string      // the settings in words, for the table's notes
 }
 
-// lkhSettings are LKH-3's per-size settings, its fastest to a small gap within 10 to 60 s (docs/PERF.md): its defaults below 3,000 cities; above, the ascent's n² iterations
+// lkhSettings are LKH-3's per-size settings, its fastest to a small gap within 10 to 60 s (docs/DECISIONS.md#lkh-settings): its defaults below 3,000 cities; above, the ascent's n² iterations
 // delay the first trial (past 20 s on fnl4461), so 5 quadrant neighbours without it and a greedy first tour start at once and stay ahead.
 var lkhSettings = []lkhSetting{
 	{0, nil, "its defaults (5 alpha-nearness candidates after the subgradient ascent)"},

@@ -93,7 +93,7 @@ func (r *repro) delevacqPopulation(g, c solver.Engine, in *solver.Instance, nb, 
 				if r.ctx.Err() != nil {
 					return
 				}
-				x, err := g.Solve(r.ctx, in, solver.Params{Seed: seed*100003 + uint64(s), Extra: kicks}.WithExtra("blocks", strconv.Itoa(blocks)).WithExtra("threads", "64"), nil)
+				x, err := r.run(r.ctx, g, in, solver.Params{Seed: seed*100003 + uint64(s), Extra: kicks}.WithExtra("blocks", strconv.Itoa(blocks)).WithExtra("threads", "64"), nil)
 				mu.Lock()
 				defer mu.Unlock()
 				if err != nil {
@@ -529,7 +529,7 @@ func (r *repro) luongCPU(c solver.Engine, in *solver.Instance, iters int, capT t
 		return luongRef{}
 	}
 	solve := func(it int, limit time.Duration) (solver.Result, bool) {
-		x, err := c.Solve(r.ctx, in, solver.Params{Seed: 1, Workers: 1, TimeLimit: limit, Extra: map[string]string{"tabu": fmt.Sprint(it)}}, nil)
+		x, err := r.run(r.ctx, c, in, solver.Params{Seed: 1, Workers: 1, TimeLimit: limit, Extra: map[string]string{"tabu": fmt.Sprint(it)}}, nil)
 		if err != nil {
 			r.logf("%s/%s on %s: %v", c.Name(), c.Backend(), in.Name, err)
 			return x, false

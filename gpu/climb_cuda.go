@@ -59,8 +59,7 @@ func climbKernelThreads(name string) int {
 // climbKernelFor names the climber variant for n cities (R rows per thread,
 // block size): more rows save square roots but take registers and waste
 // more of a pass near the diagonal; the sizes are where
-// BenchmarkClimbVariants ranked them (docs/PERF.md, "2opt-climb: a fused
-// climber against TSP_GPU 2.3").
+// BenchmarkClimbVariants ranked them (docs/DECISIONS.md#climb-variants).
 func climbKernelFor(n int) string {
 	switch {
 	case n < 1500:

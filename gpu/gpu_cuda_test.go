@@ -372,7 +372,7 @@ func TestStartStopLeavesMemory(t *testing.T) {
 }
 
 // BenchmarkEvalRate measures the 2-opt evaluation kernel alone (moves
-// evaluated per second, the figure docs/PERF.md records) at sizes from
+// evaluated per second, the figure docs/BENCHMARKS.md records) at sizes from
 // 1,000 to 100,000 cities.
 func BenchmarkEvalRate(b *testing.B) {
 	needDevice(b)

@@ -181,8 +181,8 @@ func TestPSPMFitsScheduleToLimit(t *testing.T) {
 // TSPLAB_PSPM_THREADS and TSPLAB_PSPM_BLOCKS (TSPLAB_PSPM_WARPS: the tour
 // layout's most warps), and the time limit
 // TSPLAB_PSPM_TIME (a Go duration; none: Lam's whole schedule), and
-// reports moves per second and the gap to the optimum. docs/PERF.md keeps
-// the figures; tsp bench --suite lam is the paper's protocol.
+// reports moves per second and the gap to the optimum. docs/BENCHMARKS.md
+// keeps the current figures; tsp bench --suite lam is the paper's protocol.
 func BenchmarkPSPM(b *testing.B) {
 	names := os.Getenv("TSPLAB_PSPM")
 	if names == "" {

@@ -20,7 +20,7 @@ type pspmDraw struct {
 }
 
 // pspmNNFromScale times the mean distance to the k-th nearest city is the
-// default nnfrom (docs/PERF.md, "The neighbour-list draw").
+// default nnfrom (docs/DECISIONS.md#pspm-nnfrom).
 const pspmNNFromScale = 3
 
 // pspmMixLanes are the lanes that stay uniform in draw auto and mixed.

@@ -206,7 +206,8 @@ func (r *run) planPSPM(n, tpb, metric, tb, nbrBytes int) (pspmPlan, error) {
 // planDefault returns the plan and searches of a run whose blocks are not
 // given: a full wave, or, when a wave keeps the city records in global
 // memory, one search per SM with its tour in shared memory (the tour layout
-// where it fits), whose faster chains a time limit rewards (docs/PERF.md).
+// where it fits), whose faster chains a time limit rewards
+// (docs/DECISIONS.md#pspm-plan).
 func (r *run) planDefault(n, tpb, metric, nbrBytes int) (pspmPlan, int, error) {
 	pl, err := r.planPSPM(n, tpb, metric, 0, nbrBytes)
 	if err != nil {

@@ -370,7 +370,7 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 			// Where the run computes or waits for the ascent first, it
 			// starts from the greedy tour on the alpha lists, which
 			// measured ahead of the greedy tour on the nearest lists
-			// (docs/PERF.md, "Alpha-nearness lists from 10,000 cities").
+			// (docs/DECISIONS.md#alpha-start).
 			opts.Time = r.p.TimeLimit / 2
 			r.alphaLater(ctx, opts, k)
 			nb = near
@@ -450,7 +450,7 @@ func (r *ilsRun) showBeforeAscent(ctx context.Context, k int) (*neighbor.Lists, 
 // and kicks on quadrant lists until done is set or the run stops, and
 // returns it. Started from it, the descent on the alpha-nearness lists
 // is short and the search ahead of one from the greedy tour on them
-// (docs/PERF.md, "The 5-opt move's chains").
+// (docs/DECISIONS.md#alpha-start).
 func (r *ilsRun) preSearch(ctx context.Context, k int, done *atomic.Bool) []int32 {
 	q, err := neighbor.QuadrantContext(ctx, r.in, k)
 	if err != nil {

@@ -72,8 +72,8 @@ const (
 	// sequential 5-opt move on alpha-nearness lists of a Held–Karp
 	// ascent and kicks of up to 200 cities a segment: from 1,000 to 6,000
 	// cities far ahead of the 3-opt chain on nearest lists at 10 s, below
-	// it level or behind where both reach the optimum (docs/PERF.md,
-	// "The 5-opt move on alpha lists from 1,000 cities").
+	// it level or behind where both reach the optimum
+	// (docs/DECISIONS.md#deep-min-n).
 	deepMinN = 1000
 	// mergeSync is the kicks per worker between the merges of auto's
 	// workers (share merge) in a run without a time limit; timed runs
@@ -81,16 +81,14 @@ const (
 	mergeSync = 50
 	// alphaNeighbors is the length of auto's alpha-nearness lists: with
 	// the 5-opt move, 5 (as in LKH) were ahead of 8 on usa13509 at equal
-	// CPU time and at 20 s (docs/PERF.md, "The sequential 5-opt move as
-	// auto's deep move").
+	// CPU time (docs/DECISIONS.md#alpha-neighbors).
 	alphaNeighbors = 5
 	// adaptMaxN is the size up to which auto's partition search takes
 	// the 5-opt move in the rounds where it gains more per second than
 	// the chain (move adapt): far ahead on mona-lisa100K, ahead on
 	// uniform instances of 100,000 to 400,000 cities, level on pla85900;
 	// on a million cities far behind, its rounds there being seconds long
-	// (docs/PERF.md, "The partition search takes the 5-opt move where it
-	// gains more").
+	// (docs/DECISIONS.md#adapt-max-n).
 	adaptMaxN = 500000
 )
 
@@ -98,17 +96,16 @@ const (
 // set. Below deepMinN each worker searches the whole tour alone with the
 // chain of 2-opt steps on nearest lists: the pure 3-opt moves and escapes
 // after 3·n stale kicks got out of the traps other settings fell into
-// (docs/PERF.md, "Small-instance defaults up to 15,000 cities"). From
+// (docs/DECISIONS.md#auto-below-1000). From
 // deepMinN to partMinN the 5-opt move (kopt.go) on 5 alpha-nearness
 // candidates, every worker kicking in its own stretch of one tour, their
 // changes merged (merge.go): on 16 cores ahead of independent searches
 // exchanging by partition crossover from fnl4461 to d18512, and of the
-// partition search on d18512 (docs/PERF.md, "Workers in stretches of one
-// tour"). From partMinN the partition search (partition.go) with nearest
-// and quadrant lists on alternate workers and the chain of 2-opt steps,
-// ahead of the 5-opt move alone on pla85900 (docs/PERF.md, "The 5-opt
-// move on alpha lists from 1,000 cities"), up to adaptMaxN with the 5-opt
-// move in the rounds where it gains more per second.
+// partition search on d18512 (docs/DECISIONS.md#merge). From partMinN
+// the partition search (partition.go) with nearest and quadrant lists on
+// alternate workers and the chain of 2-opt steps, ahead of the 5-opt move
+// alone on pla85900 (docs/DECISIONS.md#part-min-n), up to adaptMaxN with
+// the 5-opt move in the rounds where it gains more per second.
 var autoBySize = solver.SizeTable{
 	{From: 0, To: deepMinN, Set: map[string]string{
 		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "1", OptSegment: "30", OptShare: "best", OptSync: "0", OptMove: "chain"}},

@@ -70,7 +70,7 @@ func (c ilsConfig) setMove(s *ls) {
 // chain within n steps; its other edges are free. A chain that never
 // gains is undone. Chains that go on while they can, rather than for 3
 // steps, made the local optima and the kicks far better
-// (docs/PERF.md, "The 5-opt move's chains").
+// (docs/DECISIONS.md#lk5-chains).
 func (s *ls) try5opt(t1 int32) bool {
 	k := s.k5
 	for dir := 0; dir < 2; dir++ {

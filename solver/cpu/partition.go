@@ -28,7 +28,7 @@ import (
 // (ilsconfig.go).
 const partMinN = 50000
 
-// Partition search settings (docs/PERF.md, "CPU partition search").
+// Partition search settings (docs/DECISIONS.md#partition-layout).
 const (
 	// partSegment is the segment size aimed at: segments are as many as
 	// the workers (or a multiple) when they hold about this many cities
@@ -40,8 +40,8 @@ const (
 	// tour is cut into as many segments as workers, each searched by one
 	// (time slices ending together), rather than into fewer, larger
 	// segments each searched by several workers, the best search kept
-	// and the others' work lost: ahead on d18512 (docs/PERF.md, "The
-	// partition layout from 15,000 cities").
+	// and the others' work lost: ahead on d18512
+	// (docs/DECISIONS.md#partition-layout).
 	partOneEach = 1000
 	// partMinSegment is the smallest segment worth a sub-instance.
 	partMinSegment = 64
@@ -72,8 +72,7 @@ const (
 	// OptPartDeep is the kicks per city the partition search makes with
 	// sequential moves of depth 1 before they take OptDepth's steps (0:
 	// from the start). Early in a run a deeper move costs more than it
-	// gains, later it is far ahead (docs/PERF.md, "Partition search on
-	// pla85900").
+	// gains, later it is far ahead (docs/DECISIONS.md#partdeep).
 	OptPartDeep = "partdeep"
 )
 
@@ -478,7 +477,7 @@ func (pr *partRun) prepare(i int) {
 			z[j] = in.Z[ct]
 		}
 	}
-	sub := solver.NewCoordInstance(in.Name, in.Metric, sg.x, sg.y, z)
+	sub := in.WithCoords(in.Name, sg.x, sg.y, z)
 	sg.d = tour.LazyDist(sub)
 
 	pr.restrict(i)

@@ -12,7 +12,7 @@ import (
 )
 
 // FittedThreads is CPU PSPM's moves per iteration on a schedule fitted to a
-// time limit when threads is not given (docs/PERF.md).
+// time limit when threads is not given (docs/DECISIONS.md#fitted-threads).
 const FittedThreads = 8
 
 // saDefaults checks p against engine e and the instance, reads the

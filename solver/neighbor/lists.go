@@ -62,6 +62,9 @@ func NearestContext(ctx context.Context, in *solver.Instance, k int) (*Lists, er
 	if k == 0 {
 		return nb, nil
 	}
+	if in.Metric == solver.GreatCircle && in.HasCoords() && n > sphereBrute {
+		return sphereNearest(ctx, in, k)
+	}
 	if EuclidLike(in) {
 		tree, err := Await(ctx, func() *kdTree { return newKDTree(in) })
 		if err != nil {
