@@ -150,8 +150,15 @@ func GreedyContext(ctx context.Context, in *solver.Instance, nb *neighbor.Lists)
 			return nil, err
 		}
 	}
-	edges := candidateEdges(in, nb)
-	if _, err := neighbor.Await(ctx, func() bool { sortEdges(edges); return true }); err != nil {
+	// The edges' collection and sort are not cut short; at ten million
+	// cities they take seconds, so the run returns when ctx ends and
+	// leaves them to finish unused.
+	edges, err := neighbor.Await(ctx, func() []candEdge {
+		edges := candidateEdges(in, nb)
+		sortEdges(edges)
+		return edges
+	})
+	if err != nil {
 		return nil, err
 	}
 	f := newFragments(n)
@@ -167,7 +174,11 @@ func GreedyContext(ctx context.Context, in *solver.Instance, nb *neighbor.Lists)
 			return nil, err
 		}
 		need, before := n-1-f.added, f.added
-		if err := f.add(ctx, endEdges(in, f.ends(), 6)); err != nil {
+		more, err := neighbor.Await(ctx, func() []candEdge { return endEdges(in, f.ends(), 6) })
+		if err != nil {
+			return nil, err
+		}
+		if err := f.add(ctx, more); err != nil {
 			return nil, err
 		}
 		if 8*(f.added-before) < need {
