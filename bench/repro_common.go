@@ -285,11 +285,9 @@ type Series struct {
 	X, Y []float64
 }
 
-// SavePlot draws series as lines with points into dir/base.png (log axes when asked) and writes the points drawn as dir/base.csv; with no points nothing is written.
-func SavePlot(dir, base, title, xLabel, yLabel string, logX, logY bool, series ...Series) error {
-	if dir == "" {
-		return nil
-	}
+// newPlot is an empty plot with its title, axis labels and scales, the
+// legend at the top left.
+func newPlot(title, xLabel, yLabel string, logX, logY bool) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = xLabel
@@ -304,6 +302,15 @@ func SavePlot(dir, base, title, xLabel, yLabel string, logX, logY bool, series .
 	}
 	p.Legend.Top = true
 	p.Legend.Left = true
+	return p
+}
+
+// SavePlot draws series as lines with points into dir/base.png (log axes when asked) and writes the points drawn as dir/base.csv; with no points nothing is written.
+func SavePlot(dir, base, title, xLabel, yLabel string, logX, logY bool, series ...Series) error {
+	if dir == "" {
+		return nil
+	}
+	p := newPlot(title, xLabel, yLabel, logX, logY)
 	colors := []color.RGBA{{R: 0x1f, G: 0x77, B: 0xb4, A: 255}, {R: 0xd6, G: 0x27, B: 0x28, A: 255}, {R: 0x2c, G: 0xa0, B: 0x2c, A: 255}, {R: 0xff, G: 0x7f, B: 0x0e, A: 255}}
 	data := &Table{Header: []string{"series", xLabel, yLabel}}
 	for i, s := range series {

@@ -201,13 +201,17 @@ func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance,
 		return solver.Result{}, err
 	}
 	defer r.do(f.s.free)
-	f.s.start = map[string]int{"random": climbStartRandom, "nn": climbStartNN}[cfg.Start]
+	f.s.start = climbStartRandom
+	if cfg.NearStarts {
+		f.s.start = climbStartNN
+	}
 	f.lens, f.ctr, f.tour = make([]int64, blocks), make([]uint64, climbCounters), make([]int32, in.N)
 	if err := l.run(f.step, nil); err != nil {
 		return solver.Result{}, err
 	}
-	// The time limit is the climbers' schedule: only ctx stops them early.
-	l.stopped = ctx.Err() != nil
+	// Stopped early: by ctx, or by the time limit before the restarts
+	// were all done (a run without a restarts budget ends by time).
+	l.stopped = ctx.Err() != nil || !time.Now().Before(l.deadline)
 	if err := f.end(); err != nil {
 		return solver.Result{}, err
 	}

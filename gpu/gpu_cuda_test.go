@@ -316,7 +316,7 @@ func TestPSPMUsesSharedMemoryWhenItFits(t *testing.T) {
 	r := needRun(t)
 	err := r.do(func() error {
 		for _, n := range []int{100, 493, 5000, 20000, 70000} {
-			pl, err := r.planPSPM(n, 32, metricEuc2D, 0, pspmDefaultNbrBytes(n))
+			pl, err := r.planPSPM(n, 32, metricEuc2D, 0, pspmDefaultNbrBytes(n, pspmDefaultNNK(AlgoPSPM, n)))
 			if err != nil {
 				return err
 			}

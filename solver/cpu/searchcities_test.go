@@ -10,7 +10,7 @@ import (
 // workers by the memory of the piece each searches, so at ten million
 // cities every core works; a whole-tour search by the whole tour.
 func TestPartitionWorkersFollowThePiece(t *testing.T) {
-	in := uniformInstance(1000, 1)
+	in := uniformInstance(30000, 1)
 	for _, c := range []struct {
 		name, partition string
 		want            int
@@ -28,7 +28,7 @@ func TestPartitionWorkersFollowThePiece(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := searchCities(c.name, o, in); got != c.want {
+		if got := searchCities(o, in); got != c.want {
 			t.Errorf("%s partition=%s: %d cities a search, want %d", c.name, c.partition, got, c.want)
 		}
 	}
