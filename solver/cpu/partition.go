@@ -126,6 +126,9 @@ type partRun struct {
 	// the lists alternate between rounds, their caches with them.
 	gnbd  [2][]int32
 	round int64
+	// clustered: the quadrant candidates lie far beyond the nearest
+	// (clusteredRatio), and every piece takes them first under "mixed"
+	clustered bool
 	// region rounds' buffers (partregion.go): the cities' coordinates
 	// across and along the cut's direction, the cities sorted by them,
 	// the tour as an adjacency and one region's old part of it
@@ -262,12 +265,32 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 	pr.gnbd[1] = pr.gnbd[0]
 	if nbOdd != nb {
 		pr.gnbd[1] = nbDists(d, nbOdd.List, n, nbOdd.K, nil)
+		pr.clustered = clustered(pr.gnbd[0], pr.gnbd[1])
 	}
 	g.setMoves(moveSet{orOpt: r.o.cfg.orOpt, threeOpt: r.o.cfg.threeOpt, depth: r.o.cfg.depth, or3: r.o.cfg.or3})
 	g.r = newRNG(r.p.Seed, 1<<40)
 	g.setFixed(r.in.FixedEdges)
 	pr.global = g
 	return pr
+}
+
+// clusteredRatio is the ratio of the quadrant candidates' total
+// distance to the nearest ones' above which an instance counts as
+// clustered: there the quadrant lists reach into other clusters and the
+// pieces taking them first were ahead.
+const clusteredRatio = 1.5
+
+// clustered tells whether the quadrant candidates' distances quad are
+// on the whole clusteredRatio times the nearest ones' near or more.
+func clustered(near, quad []int32) bool {
+	var sn, sq float64
+	for _, d := range near {
+		sn += float64(d)
+	}
+	for _, d := range quad {
+		sq += float64(d)
+	}
+	return sq >= clusteredRatio*sn && sn > 0
 }
 
 // step is one round from offset off: the cut, the pieces' searches and
@@ -501,12 +524,13 @@ func (pr *partRun) prepare(i int) {
 }
 
 // segKind is segment i's candidate kind this round: the run's, or under
-// "mixed" nearest and quadrant alternating.
+// "mixed" nearest and quadrant alternating, quadrant for every segment
+// on a clustered instance (where the nearest never leave a cluster).
 func (pr *partRun) segKind(i int) listKind {
 	kind := pr.r.o.cfg.candidates
 	if kind == listMixed {
 		kind = listNearest
-		if (int64(i)+pr.round)%2 == 1 {
+		if pr.clustered || (int64(i)+pr.round)%2 == 1 {
 			kind = listQuadrant
 		}
 	}

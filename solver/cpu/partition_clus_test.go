@@ -1,0 +1,95 @@
+package cpu
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/gen"
+)
+
+// dimacsInstance is the DIMACS challenge's instance of kind (portgen or
+// portcgen) with n cities from seed.
+func dimacsInstance(t *testing.T, kind string, n int, seed uint64) *solver.Instance {
+	t.Helper()
+	in, err := gen.Generate(kind, n, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+// TestPartitionClustered: a clustered instance counts as clustered and
+// a uniform one does not; on the clustered one every piece of every
+// round takes the quadrant candidates first under "mixed" (so its lists
+// reach into other clusters: farther on the whole than the nearest), the
+// lists are valid (inside the piece, never the city itself) and most
+// candidate pairs are mutual.
+func TestPartitionClustered(t *testing.T) {
+	uni := newTestPartRun(t, dimacsInstance(t, "portgen", 3000, 3000), 4, map[string]string{OptPartSegment: "400", OptCandidates: "mixed"})
+	if uni.clustered {
+		t.Fatal("uniform instance taken for clustered")
+	}
+	pr := newTestPartRun(t, dimacsInstance(t, "portcgen", 3000, 3000), 4, map[string]string{OptPartSegment: "400", OptCandidates: "mixed"})
+	if !pr.clustered {
+		t.Fatal("clustered instance not taken for clustered")
+	}
+	in := pr.r.in
+	for round := range 2 {
+		pr.round = int64(round)
+		pr.cut(round*777, 0)
+		var quadSum, nearSum int64
+		pairs, mutual := 0, 0
+		for i, sg := range pr.segs {
+			pr.prepare(i)
+			if kind := pr.segKind(i); kind != listQuadrant {
+				t.Fatalf("round %d, segment %d: kind %d, want quadrant on a clustered instance", round, i, kind)
+			}
+			for j, ct := range sg.cities[:sg.m] {
+				row := sg.nb[j*sg.k : (j+1)*sg.k]
+				inside := true
+				for _, x := range pr.nb[1].Of(int(ct)) {
+					inside = inside && pr.segOf[x] == int32(i)
+				}
+				for _, x := range pr.nb[0].Of(int(ct)) {
+					inside = inside && pr.segOf[x] == int32(i)
+				}
+				for _, lx := range row {
+					pairs++
+					if slices.Contains(sg.nb[int(lx)*sg.k:(int(lx)+1)*sg.k], int32(j)) {
+						mutual++
+					}
+					if inside {
+						quadSum += in.Dist(int(ct), int(sg.cities[lx]))
+					}
+				}
+				if inside {
+					for _, x := range pr.nb[0].Of(int(ct)) {
+						nearSum += in.Dist(int(ct), int(x))
+					}
+				}
+			}
+		}
+		if quadSum <= nearSum || nearSum == 0 {
+			t.Fatalf("round %d: pieces' candidates at %d in all, the nearest at %d: not the quadrant lists", round, quadSum, nearSum)
+		}
+		if 2*mutual < pairs {
+			t.Fatalf("round %d: %d of %d candidate pairs mutual, want at least half", round, mutual, pairs)
+		}
+		checkPartLists(t, pr)
+	}
+}
+
+// TestPartitionClusteredDeterministic: a partition search on a clustered
+// instance with a kicks budget gives the same tour for the same seed.
+func TestPartitionClusteredDeterministic(t *testing.T) {
+	in := dimacsInstance(t, "portcgen", 1500, 1500)
+	p := func() solver.Params {
+		return solver.Params{Seed: 4, Workers: 2, Extra: map[string]string{OptPartition: "on", OptPartSegment: "200", OptKicks: "1500", OptMove: "chain", OptCandidates: "mixed"}}
+	}
+	a := solve(t, "auto", in, p(), nil)
+	b := solve(t, "auto", in, p(), nil)
+	if !slices.Equal(a.Tour, b.Tour) {
+		t.Fatalf("same seed and workers, different tours: %d and %d", a.Length, b.Length)
+	}
+}
