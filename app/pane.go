@@ -109,6 +109,7 @@ func (p *Pane) clear() {
 	p.View.SetScene(export.SceneFor(p.in, nil, nil, p.optimal))
 	p.Curve.Reset()
 	if p.in != nil {
+		p.Curve.SetFormat(p.in.FormatLength)
 		p.Curve.SetOptimum(p.in.Optimum)
 		if lb := p.bound.value; lb > 0 && !p.in.HasOptimum() {
 			p.Curve.SetOptimum(lb) // the proven lower bound as the line
