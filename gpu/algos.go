@@ -36,6 +36,7 @@ var algorithms = []algorithm{
 	{name: AlgoTwoOptILS, desc: "whole-neighbourhood 2-opt on the GPU inside iterated local search, many moves per pass, double-bridge kicks (Rocki & Suda)"},
 	{name: AlgoAuto, desc: "the CPU auto engine on every core, with the Held–Karp ascent behind its alpha-nearness lists (1,000 to 50,000 cities) on the GPU; from 200,000 cities or-ils (windowed 2-opt + Or-opt iterated local search on the GPU) gives the first tours while that engine builds its start tour, the better tour kept"},
 	{name: AlgoOrILS, desc: orILSDesc},
+	{name: AlgoTourLS, desc: tourLSDesc},
 	{name: AlgoThreeOptILS, anyMetric: true, desc: "3-opt iterated local search on the GPU (Delévacq et al.'s ILS-RKBI_blocks): threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks"},
 	{name: AlgoSwapClimb, anyMetric: true, desc: "random-restart best-improvement pair-exchange climbing on the GPU (Luong et al.): one thread per neighbour, index mapping, launch sizes tuned in waves"},
 }

@@ -36,4 +36,5 @@ var solvers = map[string]solveFunc{
 	AlgoSwapClimb:   solveSwapClimb,
 	AlgoAuto:        solveAuto,
 	AlgoOrILS:       solveOrILS,
+	AlgoTourLS:      solveTourLS,
 }
