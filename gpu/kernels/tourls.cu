@@ -21,7 +21,8 @@
 // a move of level l (its range spans at most 32 blocks of 32^l edges)
 // claims its blocks with atomicMax of (gain, city) and marks the blocks
 // covering it at every coarser level; it is applied when it holds all its
-// blocks and no finer move marked them (so short moves go first). The
+// blocks and no finer move marked them (so short moves go first: the rule
+// of higher gain first needs several times the passes). The
 // apply kernel moves every position once (one thread per position, O(n)
 // whatever the moves' lengths), then pos[] is rebuilt. Cities at changed
 // edges and cities whose move lost are searched again the next pass (don't-
@@ -327,8 +328,8 @@ __device__ __forceinline__ int gls_level(int lo, int hi) {
     return l;
 }
 
-// gls_mark claims each move's blocks at its level and marks the blocks
-// covering it at the coarser levels.
+// gls_mark claims each move's blocks at its level and marks, at every
+// coarser level, the blocks covering it.
 extern "C" __global__ void gls_mark(long long n, const int4* mv, unsigned long long* owner, unsigned char* finer) {
     long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (c >= n) return;
@@ -342,25 +343,34 @@ extern "C" __global__ void gls_mark(long long n, const int4* mv, unsigned long l
     }
     for (int j = l + 1; j < GLS_LEVELS; j++) {
         long long bj = gls_level_base(n, j);
-        for (int b = m.y >> (5 * j); b <= (m.z >> (5 * j)); b++) finer[bj + b] = 1;
+        for (int b = m.y >> (5 * j); b <= (m.z >> (5 * j)); b++) {
+            if (finer[bj + b] == 0) finer[bj + b] = 1;
+        }
     }
+}
+
+// gls_wins reports whether move key of level l over edges lo..hi is
+// selected: it holds its blocks and no finer move marked them.
+__device__ bool gls_wins(long long n, int lo, int hi, int l, unsigned long long key, const unsigned long long* owner,
+                         const unsigned char* finer) {
+    long long base = gls_level_base(n, l);
+    for (int b = lo >> (5 * l); b <= (hi >> (5 * l)); b++) {
+        if (owner[base + b] != key || finer[base + b] != 0) return false;
+    }
+    return true;
 }
 
 // gls_check selects the moves that hold all their blocks, adds their gains
 // (cnt[1]: moves, cnt[2]: gain) and turns on the cities at their edges.
 extern "C" __global__ void gls_check(long long n, long long off, const int* tour, const int4* mv, const int* mvmid,
-                                     const unsigned long long* owner, const unsigned char* finer, unsigned char* sel,
-                                     unsigned char* active, unsigned long long* cnt) {
+                                     const unsigned long long* owner, const unsigned char* finer, unsigned char* sel, unsigned char* active, unsigned long long* cnt) {
     long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (c >= n) return;
     int4 m = mv[c];
     if (m.x <= 0) return;
     int l = gls_level(m.y, m.z);
     unsigned long long key = ((unsigned long long)m.x << 32) | (unsigned long long)c;
-    long long base = gls_level_base(n, l);
-    for (int b = m.y >> (5 * l); b <= (m.z >> (5 * l)); b++) {
-        if (owner[base + b] != key || finer[base + b]) return;
-    }
+    if (!gls_wins(n, m.y, m.z, l, key, owner, finer)) return;
     sel[c] = 1;
     atomicAdd(&cnt[1], 1ull);
     atomicAdd(&cnt[2], (unsigned long long)m.x);
