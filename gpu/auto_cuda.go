@@ -8,27 +8,20 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/bound"
 )
 
-// aidedEngine is the CPU auto engine as GPU auto runs it: it closes
-// firstTour at its start tour and runs its ascent on the given device.
-type aidedEngine interface {
-	SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot,
-		firstTour chan<- struct{}, ascent func() (bound.Device, error)) (solver.Result, error)
-}
-
-// solveAuto is the GPU auto engine: the CPU auto engine with its Held–Karp
-// ascent on the GPU, and from AutoOrILSMinN cities or-ils before its first
-// tour (solveEarly); without the CPU engine, or-ils or GPU 2opt-ils.
-func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+// solveAuto is the GPU auto engine: the CPU auto engine (composed through
+// solver.Aided) with its Held–Karp ascent on the GPU through aid's
+// Ascents, and from AutoOrILSMinN cities or-ils before its first tour
+// (solveEarly); without the CPU engine, or-ils or GPU 2opt-ils.
+func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
 	if p.TimeLimit <= 0 {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
-	cpu, err := solver.Lookup(AlgoAuto, solver.BackendCPU)
-	aided, hasCPU := cpu.(aidedEngine)
-	hasCPU = hasCPU && err == nil && cpu.Available() == nil
+	aided, err := solver.LookupAided(AlgoAuto, solver.BackendCPU)
+	hasCPU := err == nil
+	cpuAid := solver.Aid{Device: BoundDevice, Ascents: aid.Ascents}
 	if in.N >= AutoOrILSMinN && orSpanOK(in) {
 		if !hasCPU {
 			wo, err := autoOrOptions(p, in.N)
@@ -42,7 +35,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 			return solver.Finish(in, e, p, solver.Outcome{Tour: ph.tour, Moves: ph.moves, Steps: ph.steps, Start: start, Stopped: ph.stopped || ctx.Err() != nil, Device: ph.device})
 		}
 		if len(in.FixedEdges) == 0 {
-			return solveEarly(ctx, e, aided, in, p, snaps, start)
+			return solveEarly(ctx, e, aided, cpuAid, in, p, snaps, start)
 		}
 	}
 	if !hasCPU {
@@ -50,7 +43,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		r.Algorithm = AlgoAuto
 		return r, err
 	}
-	r, err := aided.SolveAided(ctx, in, cpuParams(p), snaps, nil, BoundDevice)
+	r, err := aided.SolveAided(ctx, in, cpuParams(p), snaps, cpuAid)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -62,7 +55,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 // solveEarly runs or-ils from the space-filling curve while the CPU auto
 // engine builds its lists and start tour, and stops it at the engine's
 // first tour; snapshots and result carry the better tour.
-func solveEarly(ctx context.Context, e solver.Engine, cpu aidedEngine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
+func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solver.Aid, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
 	type orSide struct {
 		ph  orPhase
 		err error
@@ -87,7 +80,8 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu aidedEngine, in *solve
 		}
 		orDone <- orSide{ph, err}
 	}()
-	r, err := cpu.SolveAided(ctx, in, cpuParams(p), engSnaps, first, BoundDevice)
+	aid.FirstTour = first
+	r, err := cpu.SolveAided(ctx, in, cpuParams(p), engSnaps, aid)
 	stopOr()
 	o := <-orDone
 	merged()

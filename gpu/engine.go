@@ -12,11 +12,21 @@ import (
 // checks what every GPU engine needs and runs the row's solve function.
 type engine struct{ algorithm }
 
-var _ solver.Engine = engine{}
+var (
+	_ solver.Aided      = engine{}
+	_ solver.AscentHost = engine{}
+)
+
+// AscentDevice opens the GPU for the Held–Karp ascent: the run pipeline
+// computes a GPU run's lower bound there.
+func (engine) AscentDevice() solver.OpenAscentDevice { return BoundDevice }
 
 // solveFunc is the body of one GPU engine; e is the engine itself (for
 // solver.Finish), p the caller's parameters.
 type solveFunc func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error)
+
+// aidedSolveFunc is the body of a GPU engine that takes a solver.Aid.
+type aidedSolveFunc func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error)
 
 // Name returns the algorithm's registry name.
 func (e engine) Name() string { return e.name }
@@ -35,6 +45,12 @@ func (engine) Available() error { return available() }
 // Solve runs the engine on the GPU (see the package documentation). An
 // instance the engine cannot take gets an error wrapping ErrUnsupported.
 func (e engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	return e.SolveAided(ctx, in, p, snaps, solver.Aid{})
+}
+
+// SolveAided is Solve with aid, which the engines that compose others
+// (GPU auto) pass on; the others run as Solve does.
+func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	if err := available(); err != nil {
 		return solver.Result{}, err
 	}
@@ -54,6 +70,9 @@ func (e engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 		if err := solver.ValidateTour(p.Start, in.N); err != nil {
 			return solver.Result{}, fmt.Errorf("start tour: %v", err)
 		}
+	}
+	if solve := aidedSolvers[e.name]; solve != nil {
+		return solve(ctx, e, in, p, snaps, aid)
 	}
 	solve := solvers[e.name]
 	if solve == nil {

@@ -14,3 +14,6 @@ func available() error { return ErrNotBuilt }
 
 // solvers is empty without CUDA.
 var solvers map[string]solveFunc
+
+// aidedSolvers is empty without CUDA.
+var aidedSolvers map[string]aidedSolveFunc

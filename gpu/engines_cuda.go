@@ -34,7 +34,12 @@ var solvers = map[string]solveFunc{
 	AlgoTwoOptILS:   twoOptILS,
 	AlgoThreeOptILS: solveThreeOptILS,
 	AlgoSwapClimb:   solveSwapClimb,
-	AlgoAuto:        solveAuto,
 	AlgoOrILS:       solveOrILS,
 	AlgoTourLS:      solveTourLS,
+}
+
+// aidedSolvers are the engines that take a solver.Aid (GPU auto composes
+// CPU auto with it).
+var aidedSolvers = map[string]aidedSolveFunc{
+	AlgoAuto: solveAuto,
 }

@@ -169,12 +169,7 @@ func compute(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opt
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	if in.N <= 3 || opts.Progress != nil {
-		// nothing to share: one tour, or a caller that follows the
-		// ascent's progress
-		return computeOnce(ctx, stop, in, opts)
-	}
-	return shared(ctx, stop, in, opts)
+	return computeOnce(ctx, stop, in, opts)
 }
 
 // computeOnce is compute's ascent and evaluations for one caller.
@@ -419,33 +414,12 @@ func ceilDiv(a, b int64) int64 {
 	return q
 }
 
-// Device runs the ascent's arithmetic on an accelerator that keeps the
-// graph, penalties, last subgradient and degrees, so that an iteration
-// moves a few numbers; the schedule stays here. Weights and penalties are
-// in units of 1/Precision.
-type Device interface {
-	// Start takes the graph, sets all penalties to zero and computes the
-	// first 1-tree: its weight minus 2·Σπ and its norm Σ(d_i − 2)².
-	Start(g Graph) (w, norm int64, err error)
-	// Step adds t·(7·v + 3·v_last)/10 (integer division, truncated) to
-	// the penalty of every city whose degree excess v = d − 2 is not zero,
-	// remembers v as v_last for every city, and computes the next 1-tree.
-	Step(t int64) (w, norm int64, err error)
-	// KeepBest records the current penalties as the best.
-	KeepBest() error
-	// Best copies the best penalties into pi.
-	Best(pi []int64) error
-	// Close frees the device's resources.
-	Close() error
-}
+// Device runs the ascent's arithmetic on an accelerator (see
+// solver.AscentDevice, where engines and the GPU name it too).
+type Device = solver.AscentDevice
 
-// Graph is the candidate graph handed to a Device, in compressed rows:
-// the neighbours of city i are Adj[Off[i]:Off[i+1]], ascending, at TSPLIB
-// distance Dist[e]; Rev[e] is the index of the reverse of edge e. It holds
-// a spanning tree, so every minimum 1-tree of it exists.
-type Graph struct {
-	Off, Adj, Dist, Rev []int32
-}
+// Graph is the candidate graph handed to a Device (solver.AscentGraph).
+type Graph = solver.AscentGraph
 
 // cpuDevice is the Device on the host's cores.
 type cpuDevice struct {

@@ -10,10 +10,6 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// A request for the ascent another caller runs (tsp solve's bound and the
-// run's alpha lists) waits for that one rather than halving its cores, and
-// the last whole ascent is kept for the next request.
-
 // memoKey is what makes two requests the same ascent: the same instance
 // value, the options that change its steps and where it runs.
 type memoKey struct {
@@ -30,19 +26,25 @@ type flight struct {
 	err  error
 }
 
-// memo holds the ascents under way and the last finished one.
-var memo struct {
+// Ascents shares the Held–Karp ascents of one run pipeline: a request for
+// the ascent another caller runs (the lower bound beside a run and the
+// run's alpha lists) waits for that one rather than halving its cores, and
+// the last whole ascent is kept for the next request. The zero value is
+// ready; whoever keeps one decides how long ascents are shared.
+type Ascents struct {
 	mu       sync.Mutex
 	flights  []*flight
 	finished *flight
 }
 
+var _ solver.Ascents = (*Ascents)(nil)
+
 // join returns the ascent of key that is under way or finished complete,
 // or a new flight that the caller then computes (leader true) and lands.
-func join(key memoKey) (f *flight, leader bool) {
+func (memo *Ascents) join(key memoKey) (f *flight, leader bool) {
 	memo.mu.Lock()
 	defer memo.mu.Unlock()
-	if f := lookup(key); f != nil {
+	if f := memo.lookup(key); f != nil {
 		return f, false
 	}
 	f = &flight{key: key, done: make(chan struct{})}
@@ -52,7 +54,7 @@ func join(key memoKey) (f *flight, leader bool) {
 
 // lookup returns the kept whole ascent of key or the one under way, nil
 // when there is neither (memo.mu held).
-func lookup(key memoKey) *flight {
+func (memo *Ascents) lookup(key memoKey) *flight {
 	if f := memo.finished; f != nil && f.key == key {
 		return f
 	}
@@ -64,7 +66,7 @@ func lookup(key memoKey) *flight {
 
 // land records the leader's outcome and wakes the waiters; only a whole
 // ascent is kept for later requests.
-func land(f *flight, res Result, err error) {
+func (memo *Ascents) land(f *flight, res Result, err error) {
 	memo.mu.Lock()
 	defer memo.mu.Unlock()
 	f.res, f.err = res, err
@@ -109,10 +111,10 @@ func await(ctx context.Context, stop <-chan struct{}, f *flight, start time.Time
 // Underway reports whether a request for in with opts would be answered
 // by an ascent another caller started (under way, or the last whole one
 // kept) rather than run by the caller.
-func Underway(in *solver.Instance, opts Options) bool {
+func (memo *Ascents) Underway(in *solver.Instance, opts solver.AscentOptions) bool {
 	memo.mu.Lock()
 	defer memo.mu.Unlock()
-	return lookup(keyOf(in, opts)) != nil
+	return memo.lookup(keyOf(in, Options{Device: opts.Device})) != nil
 }
 
 // keyOf is the memo key of a request for in with opts.
@@ -124,26 +126,36 @@ func keyOf(in *solver.Instance, opts Options) memoKey {
 	return key
 }
 
-// shared runs computeOnce for in and opts once for every caller that
-// asks at the same time, and answers a later caller from the last whole
-// ascent.
-func shared(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opts Options) (Result, error) {
+// Compute is the package's Compute shared: see Ascents.
+func (memo *Ascents) Compute(ctx context.Context, in *solver.Instance, opts Options) (Result, error) {
+	return memo.StopAscent(ctx, nil, in, opts)
+}
+
+// StopAscent is the package's StopAscent shared: it runs the ascent for in
+// and opts once for every caller that asks at the same time, and answers
+// a later caller from the last whole ascent.
+func (memo *Ascents) StopAscent(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opts Options) (Result, error) {
+	if in == nil || in.N <= 3 || opts.Progress != nil || ctx.Err() != nil {
+		// nothing to share: one tour, or a caller that follows the
+		// ascent's progress
+		return compute(ctx, stop, in, opts)
+	}
 	start := time.Now()
 	key := keyOf(in, opts)
 	for {
-		f, leader := join(key)
+		f, leader := memo.join(key)
 		if leader {
 			left := opts.Time
 			if left > 0 {
 				if left -= time.Since(start); left <= 0 {
-					land(f, Result{}, context.DeadlineExceeded)
+					memo.land(f, Result{}, context.DeadlineExceeded)
 					return Result{}, fmt.Errorf("bound: no bound within the time limit of %v: %w", opts.Time, context.DeadlineExceeded)
 				}
 			}
 			o := opts
 			o.Time = left
 			res, err := computeOnce(ctx, stop, in, o)
-			land(f, res, err)
+			memo.land(f, res, err)
 			return res, err
 		}
 		res, ok, err := await(ctx, stop, f, start, opts.Time)
@@ -151,4 +163,19 @@ func shared(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opts
 			return res, err
 		}
 	}
+}
+
+// Alpha returns k alpha-nearness candidates per city of in from the
+// shared ascent opts asks for (solver.Ascents).
+func (memo *Ascents) Alpha(ctx context.Context, in *solver.Instance, k int, opts solver.AscentOptions) (solver.AlphaLists, error) {
+	res, err := memo.Compute(ctx, in, Options{Time: opts.Time, Device: opts.Device})
+	if err != nil {
+		return solver.AlphaLists{}, err
+	}
+	l, err := res.AlphaCandidates(k)
+	if err != nil {
+		return solver.AlphaLists{}, err
+	}
+	st := solver.Stats{AscentIterations: res.Iterations, AscentOnGPU: res.Device, AscentTime: res.Elapsed}
+	return solver.AlphaLists{K: l.K, List: l.List, Stats: st}, nil
 }

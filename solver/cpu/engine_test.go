@@ -450,7 +450,7 @@ func watchAscent(t *testing.T, waits int, ok func(best, greedy int64) bool) (int
 		}
 	}()
 	refused := errors.New("no device in this test")
-	ascent := func() (bound.Device, error) {
+	ascent := func() (solver.AscentDevice, error) {
 		for range waits {
 			if seen.Load() {
 				during.Store(true)
@@ -462,7 +462,7 @@ func watchAscent(t *testing.T, waits int, ok func(best, greedy int64) bool) (int
 	}
 	e, _ := solver.Lookup("auto", solver.BackendCPU)
 	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 20 * time.Second, Extra: map[string]string{OptCandidates: "alpha"}}
-	_, err = e.(ilsEngine).SolveAided(context.Background(), in, p, snaps, nil, ascent)
+	_, err = e.(ilsEngine).SolveAided(context.Background(), in, p, snaps, solver.Aid{Device: ascent})
 	close(snaps)
 	if err == nil || !strings.Contains(err.Error(), refused.Error()) {
 		t.Errorf("the ascent did not ask the given device: %v", err)
@@ -499,11 +499,12 @@ func TestSearchBesideAscent(t *testing.T) {
 func TestAlphaListsTakenLater(t *testing.T) {
 	in := uniformInstance(500, 17)
 	ascent := make(chan struct{})
+	ascents := new(bound.Ascents)
 	go func() {
-		_, _ = bound.Compute(context.Background(), in, bound.Options{})
+		_, _ = ascents.Compute(context.Background(), in, bound.Options{})
 		close(ascent)
 	}()
-	for !bound.Underway(in, bound.Options{}) {
+	for !ascents.Underway(in, solver.AscentOptions{}) {
 		time.Sleep(time.Millisecond)
 	}
 	// The run ends a few epochs after the ascent does, however long the
@@ -520,7 +521,7 @@ func TestAlphaListsTakenLater(t *testing.T) {
 		t.Fatal(err)
 	}
 	// epochs of 500 kicks per worker between exchanges
-	res, err := e.Solve(ctx, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 5 * time.Minute, Extra: map[string]string{OptCandidates: "alpha", OptSync: "500", OptShare: "best"}}, nil)
+	res, err := e.(solver.Aided).SolveAided(ctx, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 5 * time.Minute, Extra: map[string]string{OptCandidates: "alpha", OptSync: "500", OptShare: "best"}}, nil, solver.Aid{Ascents: ascents})
 	if err != nil {
 		t.Fatal(err)
 	}

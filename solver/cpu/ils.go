@@ -119,15 +119,16 @@ func (e ilsEngine) KeepsFixedEdges() bool { return true }
 const lsBytesPerCity = 4 + 4 + 4 + 1 + 4
 
 func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
-	return e.SolveAided(ctx, in, p, snaps, nil, nil)
+	return e.SolveAided(ctx, in, p, snaps, solver.Aid{})
 }
 
-// SolveAided is Solve for an engine that runs this one inside it (GPU
-// auto): firstTour, when not nil, is closed once the start tour is ready
-// and the search begins; ascent, when not nil, opens the accelerator the
-// Held–Karp ascent behind alpha-nearness lists runs on.
-func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot,
-	firstTour chan<- struct{}, ascent func() (bound.Device, error)) (solver.Result, error) {
+var _ solver.Aided = ilsEngine{}
+
+// SolveAided is Solve with aid: aid.FirstTour is closed once the start
+// tour is ready and the search begins; the Held–Karp ascent behind
+// alpha-nearness lists runs on aid.Device, through aid.Ascents (a run of
+// its own when nil).
+func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
 	if err := checkStart(in, p); err != nil {
 		return solver.Result{}, err
@@ -148,7 +149,10 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 	if in.N < 8 {
 		return exactSmall(in, e, p, snaps, start)
 	}
-	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, start: start, c: newControl(ctx, p, w, snaps, start), firstTour: firstTour, ascent: ascent}
+	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, start: start, c: newControl(ctx, p, w, snaps, start), aid: aid}
+	if r.aid.Ascents == nil {
+		r.aid.Ascents = new(bound.Ascents)
+	}
 	return r.run()
 }
 
@@ -225,11 +229,10 @@ type ilsRun struct {
 	// searches
 	partitioned bool
 
-	// firstTour is closed once the start tour is ready (nil: nobody
-	// waits for it); ascent opens the accelerator of the ascent behind
-	// alpha lists (nil: the CPU)
-	firstTour chan<- struct{}
-	ascent    func() (bound.Device, error)
+	// aid: FirstTour is closed once the start tour is ready (nil: nobody
+	// waits for it); Device opens the accelerator of the ascent behind
+	// alpha lists (nil: the CPU); Ascents runs that ascent (never nil)
+	aid solver.Aid
 }
 
 // run performs the phases and returns the best tour found, also when the
@@ -272,8 +275,8 @@ func (r *ilsRun) run() (solver.Result, error) {
 	// the start tour on screen at once: the first round of a partition
 	// search on a million cities takes seconds
 	c.snapshot(t0, l0, 0, 0, 0)
-	if r.firstTour != nil {
-		close(r.firstTour)
+	if r.aid.FirstTour != nil {
+		close(r.aid.FirstTour)
 	}
 	r.kicksDone = make([]paddedCounter, r.w)
 	if r.usePartition() {
@@ -357,9 +360,9 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 		// (its own schedule when there is none), on GPU auto's
 		// accelerator when it runs this engine; the same
 		// ascent under way for tsp solve's bound (or the app's) is
-		// waited for instead of run twice (solver/bound shares it).
-		opts := bound.Options{Time: r.p.TimeLimit / 5, Device: r.ascent}
-		if near != nil && r.o.kicks == 0 && r.o.cfg.sync > 0 && !r.usePartition() && opts.Device == nil && bound.Underway(r.in, opts) {
+		// waited for instead of run twice (the pipeline's Ascents share it).
+		opts := solver.AscentOptions{Time: r.p.TimeLimit / 5, Device: r.aid.Device}
+		if near != nil && r.o.kicks == 0 && r.o.cfg.sync > 0 && !r.usePartition() && opts.Device == nil && r.aid.Ascents.Underway(r.in, opts) {
 			// Another caller's ascent is under way on the CPU (tsp
 			// solve's bound beside the run): the workers search on the
 			// nearest lists meanwhile, sharing the cores with it, and
@@ -383,14 +386,14 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 			pre = make(chan []int32, 1)
 			go func() { pre <- r.preSearch(ctx, k, &ascentDone) }()
 		}
-		res, berr := bound.Compute(ctx, r.in, opts)
+		res, berr := r.aid.Ascents.Alpha(ctx, r.in, k, opts)
 		if pre != nil {
 			ascentDone.Store(true)
 			r.pre = <-pre
 		}
 		if berr == nil {
-			nb, berr = res.AlphaCandidates(k)
-			r.listNote, r.stats = alphaNote(res), ascentStats(res)
+			nb = &neighbor.Lists{K: res.K, List: res.List}
+			r.listNote, r.stats = alphaNote(res.Stats), res.Stats
 			if pre == nil {
 				// the search starts from the greedy tour on the alpha
 				// lists (above)
@@ -490,17 +493,14 @@ type alphaLists struct {
 // (opts names where and how long); search gives them to the workers
 // between two epochs. Without them by the end, the workers keep the
 // nearest lists.
-func (r *ilsRun) alphaLater(ctx context.Context, opts bound.Options, k int) {
+func (r *ilsRun) alphaLater(ctx context.Context, opts solver.AscentOptions, k int) {
 	go func() {
-		res, err := bound.Compute(ctx, r.in, opts)
+		res, err := r.aid.Ascents.Alpha(ctx, r.in, k, opts)
 		if err != nil {
 			return
 		}
-		l, err := res.AlphaCandidates(k)
-		if err != nil {
-			return
-		}
-		r.alpha.Store(&alphaLists{l: l, note: alphaNote(res) + " (taken during the search)", stats: ascentStats(res)})
+		l := &neighbor.Lists{K: res.K, List: res.List}
+		r.alpha.Store(&alphaLists{l: l, note: alphaNote(res.Stats) + " (taken during the search)", stats: res.Stats})
 	}()
 	r.listNote = fmt.Sprintf("; nearest lists: no ascent for alpha-nearness lists within %v", opts.Time)
 }
@@ -521,18 +521,13 @@ func (r *ilsRun) takeAlpha() {
 	}
 }
 
-// alphaNote is the device line's note on alpha lists from res.
-func alphaNote(res bound.Result) string {
-	if res.Device {
+// alphaNote is the device line's note on alpha lists from the ascent st
+// tells of.
+func alphaNote(st solver.Stats) string {
+	if st.AscentOnGPU {
 		return "; alpha-nearness lists (ascent on the GPU)"
 	}
 	return "; alpha-nearness lists"
-}
-
-// ascentStats are the run's figures of the ascent res behind its alpha
-// lists.
-func ascentStats(res bound.Result) solver.Stats {
-	return solver.Stats{AscentIterations: res.Iterations, AscentOnGPU: res.Device, AscentTime: res.Elapsed}
 }
 
 // startTour is the given start tour, or the engine's construction (greedy
