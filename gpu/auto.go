@@ -11,6 +11,11 @@ import (
 // million cities").
 const AutoOrILSMinN = 200000
 
+// AutoLSMinN is the size from which GPU auto starts from a 2-opt + Or-opt
+// local optimum found on the GPU (2opt-or) instead of its engines' own
+// start tours.
+const AutoLSMinN = 10000
+
 // autoOnly lists GPU auto's options that CPU auto does not take.
 var autoOnly = []string{OptWindow, OptWindowSegment}
 
