@@ -74,9 +74,9 @@ func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params) (sol
 	return p, fmt.Sprintf("; from a 2opt-or start (%d passes, %.0f ms on the GPU)", st.passes, ms(st.setup+st.search))
 }
 
-// solveEarly runs or-ils from the space-filling curve while the CPU auto
-// engine builds its lists and start tour, and stops it at the engine's
-// first tour; snapshots and result carry the better tour.
+// solveEarly runs or-ils (from Params.Start, else the space-filling curve)
+// while the CPU auto engine builds its lists and start tour, and stops it
+// at the engine's first tour; snapshots and result carry the better tour.
 func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solver.Aid, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
 	type orSide struct {
 		ph  orPhase
