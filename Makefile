@@ -69,7 +69,8 @@ package: deps
 	@scripts/package.sh
 
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./solver/tsplib
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 60s ./solver/tsplib
+	$(GO) test -run '^$$' -fuzz '^FuzzParsePoints$$' -fuzztime 60s ./solver/tsplib
 
 bench: build
 	$(BIN)/tsp bench --suite cpu --out docs/results

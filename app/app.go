@@ -124,6 +124,12 @@ func New(a fyne.App, opts Options) *App {
 	l, r := defaultCompare()
 	ap.Left = NewPane("left", ap.prefs, l, ap.Win)
 	ap.Right = NewPane("right", ap.prefs, r, ap.Win)
+	// one pipeline for the window's runs: the panes' bounds and alpha
+	// lists share its ascents
+	pl := new(session.Pipeline)
+	for _, p := range []*Pane{ap.Single, ap.Left, ap.Right} {
+		p.Runner.Pipeline = pl
+	}
 	ap.Single.choose(opts.Algo, opts.Backend)
 	for _, c := range []struct {
 		p      *Pane

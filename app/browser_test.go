@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -153,34 +152,6 @@ func TestChangedTintEndsWithTheRun(t *testing.T) {
 	}
 	if sc := p.View.Scene(); !sc.Done || slices.Contains(canvas.LegendFor(p.View.Scene()), canvas.LegendChanged) {
 		t.Errorf("after the run: scene done %v, legend %v", sc.Done, canvas.LegendFor(p.View.Scene()))
-	}
-}
-
-// TestUpdateThrottle: a burst of updates of a running run reaches the
-// screen as a few, the newest kept; the last update of the run arrives
-// last, and nothing held from before it follows.
-func TestUpdateThrottle(t *testing.T) {
-	var th updateThrottle
-	var mu sync.Mutex
-	var got []session.Progress
-	send := th.deliver(func(pr session.Progress) { mu.Lock(); got = append(got, pr); mu.Unlock() })
-	for i := 1; i <= 200; i++ {
-		send(session.Progress{State: session.Running, Moves: int64(i)})
-	}
-	send(session.Progress{State: session.Done, Moves: 201})
-	time.Sleep(2 * FrameInterval) // any held update would have fired by now
-	mu.Lock()
-	defer mu.Unlock()
-	if len(got) > 10 {
-		t.Errorf("%d of 201 updates passed on within a frame interval", len(got))
-	}
-	if last := got[len(got)-1]; last.State != session.Done || last.Moves != 201 {
-		t.Errorf("last update passed on: %+v, want the run's end", last)
-	}
-	for i := 1; i < len(got); i++ {
-		if got[i].Moves < got[i-1].Moves {
-			t.Errorf("updates out of order: %d after %d", got[i].Moves, got[i-1].Moves)
-		}
 	}
 }
 

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"runtime"
@@ -18,6 +17,7 @@ import (
 	"github.com/tsplab/tsplab/canvas"
 	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/session"
 )
 
@@ -49,9 +49,8 @@ type Pane struct {
 	schedule      *secondaryLabel     // the schedule the last run ran, once it ended
 	settingsPanel fyne.CanvasObject   // the settings as laid out in the pane
 
-	budget   func() (time.Duration, error) // when set, every run's time limit (compare mode)
-	bound    paneBound                     // the lower bound when the optimum is unknown
-	throttle updateThrottle
+	budget func() (time.Duration, error) // when set, every run's time limit (compare mode)
+	bound  paneBound                     // the lower bound when the optimum is unknown
 	// OnUpdate, if set, is called on the Fyne goroutine after each update.
 	OnUpdate func(*Pane, session.Progress)
 }
@@ -59,62 +58,20 @@ type Pane struct {
 // FrameInterval is the least time between two updates of a running pane,
 // BusyFrameInterval while its engine takes every core: each update
 // repaints the window, which under software OpenGL costs the engine's
-// cores (docs/PERF.md).
+// cores (docs/DECISIONS.md#frame-interval).
 const (
 	FrameInterval     = 250 * time.Millisecond
 	BusyFrameInterval = time.Second
 )
 
-// frameInterval is the update interval of a run of engine e with params:
-// BusyFrameInterval when e runs a goroutine on every core.
+// frameInterval is the update interval of a run of engine e with params,
+// the rate the pane reads a run at (the Runner's Rate): BusyFrameInterval
+// when e runs a goroutine on every core.
 func frameInterval(e solver.Engine, params solver.Params) time.Duration {
 	if _, ok := solver.OptionsFor(e.Name(), e.Backend()).Lookup("workers"); ok && (params.Workers <= 0 || params.Workers >= runtime.NumCPU()) {
 		return BusyFrameInterval
 	}
 	return FrameInterval
-}
-
-// updateThrottle passes a runner's updates on at most once per interval
-// while the run goes on, the newest one each time; an update of a run that
-// is not running (its last) is passed on at once and replaces any held.
-type updateThrottle struct {
-	mu       sync.Mutex
-	interval time.Duration // 0: FrameInterval
-	last     time.Time
-	held     *session.Progress // the newest update not passed on yet
-}
-
-// setInterval sets the least time between two updates passed on.
-func (t *updateThrottle) setInterval(d time.Duration) {
-	t.mu.Lock()
-	t.interval = d
-	t.mu.Unlock()
-}
-
-// deliver wraps send, which is called under mu so that updates keep their
-// order (it only queues the work for the Fyne goroutine).
-func (t *updateThrottle) deliver(send func(session.Progress)) func(session.Progress) {
-	pass := func(pr session.Progress) { t.held, t.last = nil, time.Now(); send(pr) }
-	return func(pr session.Progress) {
-		t.mu.Lock()
-		defer t.mu.Unlock()
-		wait := cmp.Or(t.interval, FrameInterval) - time.Since(t.last)
-		switch {
-		case pr.State != session.Running || wait <= 0 && t.held == nil:
-			pass(pr)
-		case t.held == nil:
-			t.held = &pr
-			time.AfterFunc(wait, func() {
-				t.mu.Lock()
-				defer t.mu.Unlock()
-				if t.held != nil {
-					pass(*t.held)
-				}
-			})
-		default:
-			t.held = &pr
-		}
-	}
 }
 
 // uiDo runs f on the Fyne goroutine. Tests replace it with a queue that
@@ -139,7 +96,9 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 		p.numbers[k] = widget.NewLabel("–")
 		p.numbers[k].Truncation = fyne.TextTruncateEllipsis
 	}
-	p.Runner.OnUpdate = p.throttle.deliver(func(pr session.Progress) { uiDo(func() { p.apply(pr) }) })
+	p.Runner.OnUpdate = func(pr session.Progress) { uiDo(func() { p.apply(pr) }) }
+	p.Runner.Rate = frameInterval
+	p.Runner.OnBound = func(in *solver.Instance, lb bound.Result) { uiDo(func() { p.setBound(in, lb.Bound) }) }
 	p.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), p.Run)
 	p.runBtn.Importance = widget.HighImportance
 	p.pauseBtn = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), p.Pause)
@@ -161,7 +120,7 @@ func (p *Pane) SetInstance(in *solver.Instance, optimal []int) {
 	p.Runner.Reset()
 	p.in, p.optimal = in, optimal
 	p.settings.SetInstance(in)
-	p.startBound()
+	p.resetBound()
 	p.clear()
 	p.setStatus("ready")
 	p.refreshButtons()
@@ -297,27 +256,23 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 		s.TimeLimit = budget
 	}
 	params := s.Params()
-	// Everything the runner would refuse is refused before the previous
-	// run's result is cleared from the screen.
-	e, _, err := solver.Resolve(params.Algorithm, params.Backend)
-	if err != nil {
-		return err
-	}
-	if err := solver.Validate(e, p.in, params); err != nil {
-		return settingsError(err, e.Backend())
-	}
-	p.failed = false
-	p.clear()
-	p.Curve.SetTimeSpan(s.TimeLimit)
-	p.throttle.setInterval(frameInterval(e, params))
+	// The pipeline refuses a bad run before it starts; its updates reach
+	// the screen after this call, so the previous run's result is
+	// cleared only for a run that started.
 	if step {
 		err = p.Runner.StepFrom(p.in, params)
 	} else {
 		err = p.Runner.Start(p.in, params)
 	}
 	if err != nil {
+		if e, _, rerr := solver.Resolve(params.Algorithm, params.Backend); rerr == nil {
+			return settingsError(err, e.Backend())
+		}
 		return err
 	}
+	p.failed = false
+	p.clear()
+	p.Curve.SetTimeSpan(s.TimeLimit)
 	p.setStatus("running " + p.Runner.Last().Engine)
 	p.refreshButtons()
 	return nil

@@ -653,15 +653,9 @@ func (f *settingsForm) Settings() (Settings, error) {
 		}
 		s.Seed, _ = strconv.ParseUint(strings.TrimSpace(v), 10, 64)
 	}
+	// the whole run is checked once, by the pipeline when it starts
 	if err := s.Validate(); err != nil {
 		return s, err
-	}
-	e, _, err := solver.Resolve(s.Algorithm, s.Backend)
-	if err != nil {
-		return s, fmt.Errorf("settings: %w", err)
-	}
-	if err := solver.Validate(e, f.in, s.Params()); err != nil {
-		return s, settingsError(err, e.Backend())
 	}
 	return s, nil
 }

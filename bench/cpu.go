@@ -93,7 +93,7 @@ func (r *repro) cpuEngineRow(e solver.Engine, in *solver.Instance, name, algo st
 	var sumTime time.Duration
 	for k := 0; k < runs; k++ {
 		p := solver.Params{Algorithm: algo, Backend: solver.BackendCPU, Seed: uint64(k + 1), Workers: r.opt.Workers, TimeLimit: budget}
-		res, err := e.Solve(r.ctx, in, p, nil)
+		res, err := r.run(r.ctx, e, in, p, nil)
 		if err != nil {
 			return nil, fmt.Errorf("%s on %s: %w", algo, name, err)
 		}

@@ -28,7 +28,7 @@ type lkhSetting struct {
 	about  string      // the settings in words, for the table's notes
 }
 
-// lkhSettings are LKH-3's per-size settings, its fastest to a small gap within 10 to 60 s (docs/PERF.md): its defaults below 3,000 cities; above, the ascent's n² iterations
+// lkhSettings are LKH-3's per-size settings, its fastest to a small gap within 10 to 60 s (docs/DECISIONS.md#lkh-settings): its defaults below 3,000 cities; above, the ascent's n² iterations
 // delay the first trial (past 20 s on fnl4461), so 5 quadrant neighbours without it and a greedy first tour start at once and stay ahead.
 var lkhSettings = []lkhSetting{
 	{0, nil, "its defaults (5 alpha-nearness candidates after the subgradient ascent)"},
@@ -149,6 +149,19 @@ func lkhBinary(path string) (string, error) {
 	return abs, nil
 }
 
+// lastLine is the last line of msg, or of alt when msg is empty: what a
+// failed run said last.
+func lastLine(msg, alt string) string {
+	msg = strings.TrimSpace(msg)
+	if msg == "" {
+		msg = alt
+	}
+	if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+		msg = msg[i+1:]
+	}
+	return msg
+}
+
 // runLKH runs bin on in for d with seed (RUNS = 1, trials until TIME_LIMIT = d, TRACE_LEVEL = 1), timing improvements by wall clock as their lines arrive (LKH's own clock is
 // its user CPU time); it kills the process when ctx ends or grace after d, and when LKH ends by itself checks the tour it wrote against its last reported cost.
 func runLKH(ctx context.Context, bin string, in *solver.Instance, d, grace time.Duration, seed uint64) (lkhResult, error) {
@@ -196,14 +209,7 @@ func runLKH(ctx context.Context, bin string, in *solver.Instance, d, grace time.
 		return res, nil
 	}
 	if werr != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = lastOut
-		}
-		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
-			msg = msg[i+1:]
-		}
-		return res, fmt.Errorf("peer LKH on %s: %v: %s", in.Name, werr, msg)
+		return res, fmt.Errorf("peer LKH on %s: %v: %s", in.Name, werr, lastLine(stderr.String(), lastOut))
 	}
 	if last < 0 {
 		return res, nil

@@ -20,6 +20,7 @@ import (
 
 	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/session"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -31,6 +32,21 @@ type repro struct {
 	device string // the GPU, from a Result, or why there is none
 	papers *papers
 	mu     sync.Mutex // guards the log and device, which runs in parallel write
+	// pl runs every run of the suite; it keeps the last whole Held–Karp
+	// ascent for the suite's next run on the same instance
+	pl session.Pipeline
+}
+
+// run runs e on in with p through the pipeline as a suite measures it: no
+// lower bound beside it, the whole budget past a known optimum, and each
+// snapshot the engine sends to on (nil: none).
+func (r *repro) run(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, on func(solver.Snapshot)) (solver.Result, error) {
+	plan, err := r.pl.Prepare(e, in, p)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	out, err := plan.Run(ctx, session.Request{NoOptimumStop: true, OnSnapshot: on})
+	return out.Result, err
 }
 
 func newRepro(ctx context.Context, name string, opt Options) (*repro, error) {
@@ -83,7 +99,7 @@ func (r *repro) solve(e solver.Engine, in *solver.Instance, p solver.Params) (so
 		}
 		maps.Copy(p.Extra, extra)
 	}
-	res, err := e.Solve(r.ctx, in, p, nil)
+	res, err := r.run(r.ctx, e, in, p, nil)
 	if err != nil {
 		r.logf("%s/%s on %s: %v", e.Name(), e.Backend(), in.Name, err)
 		return solver.Result{}, false
@@ -269,11 +285,9 @@ type Series struct {
 	X, Y []float64
 }
 
-// SavePlot draws series as lines with points into dir/base.png (log axes when asked) and writes the points drawn as dir/base.csv; with no points nothing is written.
-func SavePlot(dir, base, title, xLabel, yLabel string, logX, logY bool, series ...Series) error {
-	if dir == "" {
-		return nil
-	}
+// newPlot is an empty plot with its title, axis labels and scales, the
+// legend at the top left.
+func newPlot(title, xLabel, yLabel string, logX, logY bool) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = xLabel
@@ -288,6 +302,15 @@ func SavePlot(dir, base, title, xLabel, yLabel string, logX, logY bool, series .
 	}
 	p.Legend.Top = true
 	p.Legend.Left = true
+	return p
+}
+
+// SavePlot draws series as lines with points into dir/base.png (log axes when asked) and writes the points drawn as dir/base.csv; with no points nothing is written.
+func SavePlot(dir, base, title, xLabel, yLabel string, logX, logY bool, series ...Series) error {
+	if dir == "" {
+		return nil
+	}
+	p := newPlot(title, xLabel, yLabel, logX, logY)
 	colors := []color.RGBA{{R: 0x1f, G: 0x77, B: 0xb4, A: 255}, {R: 0xd6, G: 0x27, B: 0x28, A: 255}, {R: 0x2c, G: 0xa0, B: 0x2c, A: 255}, {R: 0xff, G: 0x7f, B: 0x0e, A: 255}}
 	data := &Table{Header: []string{"series", xLabel, yLabel}}
 	for i, s := range series {

@@ -67,17 +67,23 @@ type delevacqPop struct {
 	gpuDevice, error string
 }
 
+// devicePopulation runs the population of nb solutions, itLim kicks
+// each, in one launch on the device (ThreeOptPopulation) into out.
+func (r *repro) devicePopulation(out *delevacqPop, in *solver.Instance, nb, itLim, blocks int, seed uint64) {
+	res, err := r.opt.GPU.ThreeOptPopulation(r.ctx, in, Population{Solutions: nb, Kicks: itLim, Blocks: blocks, Threads: 64, Seed: seed * 100003})
+	out.gpuOK = err == nil && r.ctx.Err() == nil
+	if err != nil {
+		out.error = err.Error()
+	}
+	out.best, out.gpu, out.gpuDevice, out.gpuKicks = res.Length, res.Elapsed, res.Device, int64(nb)*int64(itLim)
+}
+
 // delevacqPopulation runs one trial: nb GPU searches at once (at most 2 per CPU core in flight) and up to delevacqCPUSample of the same searches one after the other on one core.
 func (r *repro) delevacqPopulation(g, c solver.Engine, in *solver.Instance, nb, itLim, blocks int, seed uint64) delevacqPop {
 	out := delevacqPop{best: -1}
 	kicks := map[string]string{"kicks": fmt.Sprint(itLim)}
 	if g != nil && r.opt.GPU != nil {
-		res, err := r.opt.GPU.ThreeOptPopulation(r.ctx, in, Population{Solutions: nb, Kicks: itLim, Blocks: blocks, Threads: 64, Seed: seed * 100003})
-		out.gpuOK = err == nil && r.ctx.Err() == nil
-		if err != nil {
-			out.error = err.Error()
-		}
-		out.best, out.gpu, out.gpuDevice, out.gpuKicks = res.Length, res.Elapsed, res.Device, int64(nb)*int64(itLim)
+		r.devicePopulation(&out, in, nb, itLim, blocks, seed)
 		g = nil
 	}
 	if g != nil {
@@ -93,7 +99,7 @@ func (r *repro) delevacqPopulation(g, c solver.Engine, in *solver.Instance, nb, 
 				if r.ctx.Err() != nil {
 					return
 				}
-				x, err := g.Solve(r.ctx, in, solver.Params{Seed: seed*100003 + uint64(s), Extra: kicks}.WithExtra("blocks", strconv.Itoa(blocks)).WithExtra("threads", "64"), nil)
+				x, err := r.run(r.ctx, g, in, solver.Params{Seed: seed*100003 + uint64(s), Extra: kicks}.WithExtra("blocks", strconv.Itoa(blocks)).WithExtra("threads", "64"), nil)
 				mu.Lock()
 				defer mu.Unlock()
 				if err != nil {
@@ -529,7 +535,7 @@ func (r *repro) luongCPU(c solver.Engine, in *solver.Instance, iters int, capT t
 		return luongRef{}
 	}
 	solve := func(it int, limit time.Duration) (solver.Result, bool) {
-		x, err := c.Solve(r.ctx, in, solver.Params{Seed: 1, Workers: 1, TimeLimit: limit, Extra: map[string]string{"tabu": fmt.Sprint(it)}}, nil)
+		x, err := r.run(r.ctx, c, in, solver.Params{Seed: 1, Workers: 1, TimeLimit: limit, Extra: map[string]string{"tabu": fmt.Sprint(it)}}, nil)
 		if err != nil {
 			r.logf("%s/%s on %s: %v", c.Name(), c.Backend(), in.Name, err)
 			return x, false

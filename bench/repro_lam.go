@@ -388,11 +388,11 @@ func (s *lamSuite) notes() {
 	case "uniform":
 		drawNote += "uniform, as Lam et al.: c and its new neighbour p uniform over the cities."
 	case "nn":
-		drawNote += "nn: c uniform, its new place beside one of its nnk nearest cities (default 8), after or before it, from the start or below --opt nnfrom."
+		drawNote += "nn: c uniform, its new place beside one of its nnk nearest cities (default 16 from 100 to 499 cities, else 8), after or before it, from the start or below --opt nnfrom."
 	case "mixed":
 		drawNote += "mixed: nn on half of a search's threads, uniform on the other half, from the start or below --opt nnfrom."
 	default:
-		drawNote += "auto (the engine's default): uniform as Lam et al. while T is above nnfrom (default: 3 × the mean distance from a city to its 8th nearest), then mixed: on half of a search's threads c uniform and its new place beside one of its 8 nearest cities (after or before it), on the other half Lam et al.'s uniform move; --opt draw=uniform gives the paper's draw throughout. The CPU engines draw uniformly."
+		drawNote += "auto (the engine's default): uniform as Lam et al. while T is above nnfrom (default: 3 × the mean distance from a city to its nnk-th nearest; nnk 16 on these sizes), then mixed: on half of a search's threads c uniform and its new place beside one of its nnk nearest cities (after or before it), on the other half Lam et al.'s uniform move; --opt draw=uniform gives the paper's draw throughout. The CPU engines draw uniformly."
 	}
 	for _, t := range []*Table{s.t2, s.t3, s.t4} {
 		t.Notes = append(t.Notes, "Paper: "+lamCite+"; "+lamHardware+".", s.machine(), schedNote, drawNote,

@@ -320,6 +320,40 @@ func (s *lamSuite) threshold3(pool *lamPool, prio int, x *lamT3In) {
 // lamTrialSeed is the first seed of trial k of implementation impl, apart from Table 2's seeds and each other's.
 func lamTrialSeed(impl, k int) uint64 { return uint64(1_000_000*(impl+1) + 10_000*(k+1)) }
 
+// lamTrials3 are one instance's time-to-threshold trials of Table 3, by
+// implementation, as they run.
+type lamTrials3 struct {
+	s      *lamSuite
+	pool   *lamPool
+	prio   int
+	x      lamT3In
+	thr    int64
+	trials [3][]lamTrial
+	wg     sync.WaitGroup // every run of the instance
+	done   [3]sync.WaitGroup
+}
+
+// start runs implementation impl's trials, each capped by limit, in the
+// pool; done[impl] ends when they have.
+func (tr *lamTrials3) start(impl int, limit time.Duration) {
+	s, x := tr.s, tr.x
+	if s.eng[impl] == nil {
+		return
+	}
+	tr.trials[impl] = make([]lamTrial, s.runs)
+	for k := range s.runs {
+		tr.done[impl].Add(1)
+		tr.wg.Go(func() {
+			defer tr.done[impl].Done()
+			tr.pool.do(impl == lamPSPM, tr.prio, func() {
+				tr.trials[impl][k] = lamTimeToThreshold(s.run3(impl, x.in), tr.thr, limit, lamTrialSeed(impl, k))
+			})
+			t := tr.trials[impl][k]
+			s.logf("%s: %s trial %d: %v after %d run(s), %.3f s", x.name, lamImplName[impl], k+1, map[bool]string{true: "reached", false: "not reached"}[t.reached], t.runs, t.elapsed.Seconds())
+		})
+	}
+}
+
 // measure3 runs the trials of every implementation on one instance, then the convergence runs at GPU PSPM's mean time to the threshold.
 func (s *lamSuite) measure3(pool *lamPool, prio int, x lamT3In) lamT3Out {
 	o, ok := lamThreshold3(x)
@@ -327,26 +361,10 @@ func (s *lamSuite) measure3(pool *lamPool, prio int, x lamT3In) lamT3Out {
 		return o
 	}
 	limit := s.table3Cap()
-	var trials [3][]lamTrial
-	var wg sync.WaitGroup // every run of the instance
-	var done [3]sync.WaitGroup
-	startTrials := func(impl int, limit time.Duration) {
-		if s.eng[impl] == nil {
-			return
-		}
-		trials[impl] = make([]lamTrial, s.runs)
-		for k := range s.runs {
-			done[impl].Add(1)
-			wg.Go(func() {
-				defer done[impl].Done()
-				pool.do(impl == lamPSPM, prio, func() {
-					trials[impl][k] = lamTimeToThreshold(s.run3(impl, x.in), o.thr, limit, lamTrialSeed(impl, k))
-				})
-				t := trials[impl][k]
-				s.logf("%s: %s trial %d: %v after %d run(s), %.3f s", x.name, lamImplName[impl], k+1, map[bool]string{true: "reached", false: "not reached"}[t.reached], t.runs, t.elapsed.Seconds())
-			})
-		}
-	}
+	tr := &lamTrials3{s: s, pool: pool, prio: prio, x: x, thr: o.thr}
+	trials, done := &tr.trials, &tr.done
+	wg := &tr.wg
+	startTrials := tr.start
 	if o.prior == nil {
 		startTrials(lamPSPM, limit)
 		startTrials(lamSSPM, limit)
@@ -374,7 +392,7 @@ func (s *lamSuite) measure3(pool *lamPool, prio int, x lamT3In) lamT3Out {
 	var convOK [3][]bool
 	if at > 0 {
 		o.convAt = at
-		conv, convOK = s.startConv3(pool, prio, x, at, &wg)
+		conv, convOK = s.startConv3(pool, prio, x, at, wg)
 	}
 	wg.Wait()
 	o.tc[lamPSSM] = summarizeTC(trials[lamPSSM], o.pssmCap)
@@ -566,6 +584,41 @@ type lamT3Prior struct {
 // lamT3PriorColumns are the columns a prior row needs, by header name.
 var lamT3PriorColumns = []string{"instance", "threshold (SSPM best)", "SSPM runs, mean time", "TC CPU SSPM", "TC GPU PSPM", "GPU speedup", "GPU mean time to threshold s"}
 
+// lamT3PriorRow reads one row rec of a lam-table3.csv (columns col): the
+// instance's name and its prior, nil for a row without a threshold (the
+// average rows).
+func lamT3PriorRow(col map[string]int, rec []string) (string, *lamT3Prior, error) {
+	cell := func(name string) string {
+		if i := col[name]; i < len(rec) {
+			return strings.TrimSpace(rec[i])
+		}
+		return ""
+	}
+	name := cell("instance")
+	thr, err := strconv.ParseInt(cell("threshold (SSPM best)"), 10, 64)
+	if err != nil {
+		return name, nil, nil
+	}
+	p := &lamT3Prior{thr: thr, thrCell: cell("threshold (SSPM best)"), sspmRuns: cell("SSPM runs, mean time"),
+		tcSSPM: cell("TC CPU SSPM"), tcPSPM: cell("TC GPU PSPM"), speedup: cell("GPU speedup"), at: cell("GPU mean time to threshold s")}
+	var ok bool
+	if p.sspmV, p.sspmBound, ok = lamBoundValue(p.tcSSPM, "≤"); !ok || p.sspmV <= 0 {
+		return name, nil, fmt.Errorf("TC CPU SSPM %q is not a measured TC", p.tcSSPM)
+	}
+	if p.pspmV, p.pspmBound, ok = lamBoundValue(p.tcPSPM, "≤"); !ok || p.pspmV <= 0 {
+		return name, nil, fmt.Errorf("TC GPU PSPM %q is not a measured TC", p.tcPSPM)
+	}
+	at, atBound, ok := lamBoundValue(p.at, "≥")
+	if !ok || at <= 0 {
+		return name, nil, fmt.Errorf("GPU mean time to threshold %q is not a time", p.at)
+	}
+	p.atBound = atBound
+	p.convAt = time.Duration(at * float64(time.Second))
+	// TC = 100 / mean time in seconds: the mean comes back from the printed TC, to its rounding
+	p.sspmMean = time.Duration(100 / p.sspmV * float64(time.Second))
+	return name, p, nil
+}
+
 // readLamT3Prior reads the rows of an earlier lam-table3.csv whose threshold, CPU SSPM TC and GPU PSPM mean time were measured; errors name the file, the line and the cell.
 func readLamT3Prior(path string) (map[string]*lamT3Prior, error) {
 	f, err := os.Open(path)
@@ -595,35 +648,13 @@ func readLamT3Prior(path string) (map[string]*lamT3Prior, error) {
 	}
 	out := map[string]*lamT3Prior{}
 	for li, rec := range recs[1:] {
-		cell := func(name string) string {
-			if i := col[name]; i < len(rec) {
-				return strings.TrimSpace(rec[i])
-			}
-			return ""
-		}
-		name := cell("instance")
-		thr, err := strconv.ParseInt(cell("threshold (SSPM best)"), 10, 64)
+		name, p, err := lamT3PriorRow(col, rec)
 		if err != nil {
-			continue // the average rows, or a row without a threshold
+			return nil, fmt.Errorf("--prior %s: line %d (%s): %v", path, li+2, name, err)
 		}
-		p := &lamT3Prior{thr: thr, thrCell: cell("threshold (SSPM best)"), sspmRuns: cell("SSPM runs, mean time"),
-			tcSSPM: cell("TC CPU SSPM"), tcPSPM: cell("TC GPU PSPM"), speedup: cell("GPU speedup"), at: cell("GPU mean time to threshold s")}
-		var ok bool
-		if p.sspmV, p.sspmBound, ok = lamBoundValue(p.tcSSPM, "≤"); !ok || p.sspmV <= 0 {
-			return nil, fmt.Errorf("--prior %s: line %d (%s): TC CPU SSPM %q is not a measured TC", path, li+2, name, p.tcSSPM)
+		if p != nil {
+			out[name] = p
 		}
-		if p.pspmV, p.pspmBound, ok = lamBoundValue(p.tcPSPM, "≤"); !ok || p.pspmV <= 0 {
-			return nil, fmt.Errorf("--prior %s: line %d (%s): TC GPU PSPM %q is not a measured TC", path, li+2, name, p.tcPSPM)
-		}
-		at, atBound, ok := lamBoundValue(p.at, "≥")
-		if !ok || at <= 0 {
-			return nil, fmt.Errorf("--prior %s: line %d (%s): GPU mean time to threshold %q is not a time", path, li+2, name, p.at)
-		}
-		p.atBound = atBound
-		p.convAt = time.Duration(at * float64(time.Second))
-		// TC = 100 / mean time in seconds: the mean comes back from the printed TC, to its rounding
-		p.sspmMean = time.Duration(100 / p.sspmV * float64(time.Second))
-		out[name] = p
 	}
 	if len(out) == 0 {
 		return nil, errors.New("--prior " + path + ": no row with a threshold")

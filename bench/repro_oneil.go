@@ -219,8 +219,16 @@ func (s *oneilSuite) throughput() (*Table, error) {
 		Series{Name: "GPU 2opt-climb", X: xs, Y: gy}, Series{Name: "CPU 2opt-climb", X: xs, Y: cy}); err != nil {
 		return nil, err
 	}
+	s.throughputNotes(t, T, tries, warm, window)
+	return t, nil
+}
+
+// throughputNotes adds throughput's notes to t: the paper, the machine,
+// how the kernels (tries windows of window after warm) and the engines
+// (T per size) were timed.
+func (s *oneilSuite) throughputNotes(t *Table, T time.Duration, tries int, warm, window time.Duration) {
 	kernelNote := "Kernel only: the 2-opt evaluation kernel timed with CUDA events over random tours of the same n, launches sized to give at least 1 s of kernel time, best of 3 (the paper's protocol)."
-	if opt.Quick {
+	if s.opt.Quick {
 		kernelNote = "Kernel only (quick): one short series of launches (about 20 ms), not the paper's >= 1 s best of 3."
 	}
 	climberNote := fmt.Sprintf("Climber kernel: the fused 2opt-climb kernel alone (every resident climber slot climbing from random tours, restarting on the device), timed with CUDA events over one launch of %v after a %v warm-up, best of %d; moves = n(n-3)/2 per pass of a running climber; passes per climb = whole-neighbourhood evaluations per completed climb. It needs the tour in one block's shared memory (up to about 14,000 cities on an H100).", window, warm, tries)
@@ -228,7 +236,6 @@ func (s *oneilSuite) throughput() (*Table, error) {
 		s.machine(), kernelNote, climberNote,
 		fmt.Sprintf("Engines: 2opt-climb for %v per size, seed 1, whole run timed (set-up included), every climb from a uniformly random tour as the paper's (GPU option start=random). The GPU move counter counts n(n-3)/2 moves per whole-neighbourhood pass of a running climber (fused kernel; above its size limit the batch engine counts every climber slot of every pass); climbs/s counts climbs that reached a 2-opt minimum.", T),
 		"Plot: oneil-fig6.png (CSV beside it).")
-	return t, nil
 }
 
 // climberRate measures the fused climber kernel alone on in, best of tries windows after a warm-up: its moves/s, climbs/s and passes per climb as cells, and the best moves/s.
@@ -362,13 +369,19 @@ func (s *oneilSuite) tspgpu() (*Table, error) {
 			g.climbs, g.cps, g.ratio, g.passes, g.moves, g.best, g.trunc, g.verdict, rnd.cps, rnd.trunc, rnd.verdict, cCPS, cBest)
 		s.logf("%s: TSP_GPU %.0f climbs/s best %s; ours %s climbs/s best %s (TSP_GPU's measure %s); random starts %s climbs/s best %s", in.Name, float64(ref.climbs)/ref.seconds, strings.Join(bests, " / "), g.cps, g.best, g.trunc, rnd.cps, rnd.trunc)
 	}
+	s.tspgpuNotes(c)
+	return c, nil
+}
+
+// tspgpuNotes adds tspgpu's notes to c: the reference, the start tours,
+// the two measures of length, the machine, our runs and the work counted.
+func (s *oneilSuite) tspgpuNotes(c *Table) {
 	c.Notes = append(c.Notes, "Reference columns (TSP_GPU ...): "+tspgpuLabel+" (built with -O3 -use_fast_math for sm_90); they are not the paper's figures. TSP_GPU times the kernel alone; our time is the whole run (device set-up, the final check) under the same limit.",
 		"Start tours. TSP_GPU climbs from uniformly random tours. The GPU columns use 2opt-climb's default starts: randomized nearest-neighbour tours built by each climber block on the device (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest), so every climb is still a 2-opt descent of the whole neighbourhood from a fresh randomized tour, but from a far better one. The \"random starts\" columns run the same engine with start=random, TSP_GPU's own starts (rows up to 1 s only).",
 		"Two measures of length. TSP_GPU ranks moves and reports its best tour with distances truncated to integers (int(sqrtf(...)) in its source), not with TSPLIB's rounding to the nearest integer, so its lengths run about n/2 below the TSPLIB length of the same tour. \"TSP_GPU's measure\" is our best tour measured that way (the sum of floor(sqrt(dx²+dy²)), in double precision); the verdict compares like with like, against the better of TSP_GPU's runs. \"TSPLIB\" is the exact length the engine reports.",
 		s.machine(),
 		fmt.Sprintf("Ours: GPU 2opt-climb with a time limit equal to TSP_GPU's time, set-up included (with --quick, --time may shorten it: then the row is not at equal time), seeds 1..%d (rows over %v: seed 1 only unless --runs is given); climbs = climbs completed (start tours taken to a 2-opt local minimum of the whole neighbourhood); best = the best tour's exact length after the engine's final check (the engine finishes its best climb with a neighbour-list 2-opt pass on the CPU, which a pure climb would not have). CPU: 2opt-climb on all cores from random tours, seed 1, for the row's time up to %.2f s (a longer CPU run is marked with its time).", s.runs(3), tspgpuLongRow, tspgpuCPUMax.Seconds()),
 		"Work counted: a climb is one start tour taken to a 2-opt local minimum; the move counter (GPU moves/s) counts n(n-3)/2 moves for every full evaluation of a running climber's neighbourhood (up to about 14,000 cities, where a climber's tour fits one block's shared memory; above, every climber slot of every batch pass); building a start tour counts no moves. Passes per climb = evaluations of the whole neighbourhood per completed climb. The fused climber applies, per pass, every improving move found by its threads that no better one overlaps (TSP_GPU applies one), so it needs fewer passes per climb; compare climbs/s and the best tour, not moves/s.")
-	return c, nil
 }
 
 // truncatedLength is t's length with every distance truncated to an integer, the measure TSP_GPU reports (int(sqrtf(...)) in its source).

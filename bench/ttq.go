@@ -147,32 +147,25 @@ func ttqReference(in *solver.Instance, uniform bool) (float64, string) {
 }
 
 // ttqRun runs e on in for d and returns the best length over time: every snapshot's tour lengths (current and best) folded into a running minimum, then the exact final length.
-func ttqRun(ctx context.Context, e solver.Engine, in *solver.Instance, d time.Duration, workers int, seed uint64, extra map[string]string) ([]ttqPoint, solver.Result, error) {
-	snaps := solver.Latest()
-	var pts []ttqPoint // read after done closes
-	done := make(chan struct{})
+func (r *repro) ttqRun(ctx context.Context, e solver.Engine, in *solver.Instance, d time.Duration, workers int, seed uint64, extra map[string]string) ([]ttqPoint, solver.Result, error) {
+	var pts []ttqPoint // written by the pipeline's one goroutine, read after the run
 	best := int64(math.MaxInt64)
-	go func() {
-		defer close(done)
-		for s := range snaps {
-			l := best
-			if s.Best != nil && s.BestLength > 0 {
-				l = min(l, s.BestLength)
-			}
-			if s.Tour != nil && s.Length > 0 {
-				l = min(l, s.Length)
-			}
-			if l < best {
-				best = l
-				pts = append(pts, ttqPoint{s.Elapsed, l})
-			}
+	record := func(s solver.Snapshot) {
+		l := best
+		if s.Best != nil && s.BestLength > 0 {
+			l = min(l, s.BestLength)
 		}
-	}()
+		if s.Tour != nil && s.Length > 0 {
+			l = min(l, s.Length)
+		}
+		if l < best {
+			best = l
+			pts = append(pts, ttqPoint{s.Elapsed, l})
+		}
+	}
 	t0 := time.Now()
-	res, err := e.Solve(ctx, in, solver.Params{TimeLimit: d, Seed: seed, Workers: workers, Extra: extra}, snaps)
+	res, err := r.run(ctx, e, in, solver.Params{TimeLimit: d, Seed: seed, Workers: workers, Extra: extra}, record)
 	el := time.Since(t0)
-	close(snaps)
-	<-done
 	if err != nil {
 		return nil, res, err
 	}
@@ -345,7 +338,7 @@ func (r *repro) ttqEngines(ctx context.Context, opt Options, in *solver.Instance
 		if e := r.engine("auto", b); e != nil {
 			x.ok = true
 			x.run = func(seed uint64) ([]ttqPoint, solver.Result, error) {
-				return ttqRun(ctx, e, in, d, opt.Workers, seed, r.extraFor(e))
+				return r.ttqRun(ctx, e, in, d, opt.Workers, seed, r.extraFor(e))
 			}
 		}
 		engines = append(engines, x)

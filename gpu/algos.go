@@ -43,7 +43,7 @@ var algorithms = []algorithm{
 
 // The names of 3opt-ils's and swap-climb's options (options.go). dist's auto
 // takes the coordinates for EUC_2D, CEIL_2D and ATT (float, faster than the
-// matrix: docs/PERF.md), else the matrix up to MatrixMaxN cities.
+// matrix: docs/DECISIONS.md#gpu-dist), else the matrix up to MatrixMaxN cities.
 const (
 	OptDist   = "dist"
 	OptRKBI   = "rkbi_k"

@@ -7,8 +7,8 @@ import (
 )
 
 // AutoOrILSMinN is the size from which GPU auto runs or-ils beside the CPU
-// auto engine until that engine's first tour (docs/PERF.md, "GPU auto on a
-// million cities").
+// auto engine until that engine's first tour
+// (docs/DECISIONS.md#gpu-orils-min-n).
 const AutoOrILSMinN = 200000
 
 // AutoLSMinN is the size from which GPU auto starts from a 2-opt + Or-opt
@@ -44,8 +44,8 @@ func windowParams(p solver.Params) solver.Params {
 }
 
 // earlyParams is windowParams without global passes, whose lists would
-// compete with the engine's own (docs/PERF.md, "Final check of main and
-// the ttq suite on the large instances").
+// compete with the engine's own
+// (docs/DECISIONS.md#gpu-early-no-global).
 func earlyParams(p solver.Params) solver.Params {
 	q := windowParams(p)
 	setOption(&q, OptGlobal, "0")

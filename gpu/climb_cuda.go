@@ -59,8 +59,7 @@ func climbKernelThreads(name string) int {
 // climbKernelFor names the climber variant for n cities (R rows per thread,
 // block size): more rows save square roots but take registers and waste
 // more of a pass near the diagonal; the sizes are where
-// BenchmarkClimbVariants ranked them (docs/PERF.md, "2opt-climb: a fused
-// climber against TSP_GPU 2.3").
+// BenchmarkClimbVariants ranked them (docs/DECISIONS.md#climb-variants).
 func climbKernelFor(n int) string {
 	switch {
 	case n < 1500:
@@ -202,13 +201,17 @@ func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance,
 		return solver.Result{}, err
 	}
 	defer r.do(f.s.free)
-	f.s.start = map[string]int{"random": climbStartRandom, "nn": climbStartNN}[cfg.Start]
+	f.s.start = climbStartRandom
+	if cfg.NearStarts {
+		f.s.start = climbStartNN
+	}
 	f.lens, f.ctr, f.tour = make([]int64, blocks), make([]uint64, climbCounters), make([]int32, in.N)
 	if err := l.run(f.step, nil); err != nil {
 		return solver.Result{}, err
 	}
-	// The time limit is the climbers' schedule: only ctx stops them early.
-	l.stopped = ctx.Err() != nil
+	// Stopped early: by ctx, or by the time limit before the restarts
+	// were all done (a run without a restarts budget ends by time).
+	l.stopped = ctx.Err() != nil || !time.Now().Before(l.deadline)
 	if err := f.end(); err != nil {
 		return solver.Result{}, err
 	}

@@ -22,13 +22,13 @@ func available() error {
 // solvers pairs every row of the algorithm table with its implementation.
 var solvers = map[string]solveFunc{
 	AlgoPSPM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
-		return solvePSPM(ctx, e, in, p, s)
+		return solvePSPM(ctx, e, in, p, s, pspmShape{})
 	},
 	AlgoSSPM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
-		return solvePSPM(ctx, e, in, p, s)
+		return solvePSPM(ctx, e, in, p, s, pspmShape{oneSearch: true})
 	},
 	AlgoPSSM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
-		return solvePSPM(ctx, e, in, p, s)
+		return solvePSPM(ctx, e, in, p, s, pspmShape{oneMove: true})
 	},
 	AlgoTwoOptClimb: twoOptClimb,
 	AlgoTwoOptILS:   twoOptILS,

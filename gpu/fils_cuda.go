@@ -21,13 +21,27 @@ func init() {
 // fiBlock is the block mappings' threads per block (their 40 candidates).
 const fiBlock = 64
 
+// fiMapping is a population's mapping, the index of its word in FIModes.
+type fiMapping int
+
+// The mappings, in FIModes' order.
+const (
+	fiThread fiMapping = iota
+	fiBlockGlobal
+	fiBlockShared
+)
+
+// fiKernels are the mappings' kernel name prefixes.
+var fiKernels = [...]string{fiThread: "fils_thread_", fiBlockGlobal: "fils_block_global_", fiBlockShared: "fils_block_shared_"}
+
 // FIPopulation runs pop.Solutions first-improvement ILS searches of
 // pop.Kicks kicks in one launch mapped as pop.Mode (FIModes), with
 // pop.Dist's distances, and returns the best tour (exact length) and the
 // time from the first upload to the last read-back. Solution s is
 // FISequential's.
 func FIPopulation(in *solver.Instance, pop Population) (PopulationResult, error) {
-	if !slices.Contains(FIModes, pop.Mode) {
+	mapping := fiMapping(slices.Index(FIModes, pop.Mode))
+	if mapping < 0 {
 		return PopulationResult{}, fmt.Errorf("first-improvement ILS mapping %q: want one of %v", pop.Mode, FIModes)
 	}
 	n := in.N
@@ -39,7 +53,7 @@ func FIPopulation(in *solver.Instance, pop Population) (PopulationResult, error)
 		return PopulationResult{}, err
 	}
 	shared := 0
-	if pop.Mode == "block-shared" {
+	if mapping == fiBlockShared {
 		shared = (9*n + 3) / 4 * 4
 		if shared > 48<<10 {
 			return PopulationResult{}, fmt.Errorf("%w: block-shared keeps 9 bytes a city in shared memory, %d B for %d cities, over 48 KiB", ErrUnsupported, shared, n)
@@ -53,7 +67,7 @@ func FIPopulation(in *solver.Instance, pop Population) (PopulationResult, error)
 	res := PopulationResult{Kicks: int64(pop.Solutions) * int64(pop.Kicks), Device: r.d.label}
 	got := make([]int32, n)
 	err = r.do(func() (err error) {
-		res.Elapsed, err = r.fiLaunch(in, pop, matrix, shared, got)
+		res.Elapsed, err = r.fiLaunch(in, pop, mapping, matrix, shared, got)
 		return err
 	})
 	if err != nil {
@@ -69,7 +83,7 @@ func FIPopulation(in *solver.Instance, pop Population) (PopulationResult, error)
 
 // fiLaunch runs the population's launch and copies the best tour into got;
 // it returns the time from the start's upload on (context thread).
-func (r *run) fiLaunch(in *solver.Instance, pop Population, matrix bool, shared int, got []int32) (time.Duration, error) {
+func (r *run) fiLaunch(in *solver.Instance, pop Population, mapping fiMapping, matrix bool, shared int, got []int32) (time.Duration, error) {
 	n, nb := in.N, pop.Solutions
 	lists, start := fiStart(in)
 	var bufs buffers
@@ -81,7 +95,7 @@ func (r *run) fiLaunch(in *solver.Instance, pop Population, matrix bool, shared 
 	var nbr, st, tours, poss, dlbs, bests, lp cu.DevicePtr
 	per := int64(nb) * int64(n)
 	need := []devBuf{{&nbr, int64(len(lists.List)) * 4}, {&st, int64(n) * 4}, {&bests, per * 4}, {&lp, int64(nb) * 8}}
-	if pop.Mode != "block-shared" {
+	if mapping != fiBlockShared {
 		need = append(need, devBuf{&tours, per * 4}, devBuf{&poss, per * 4}, devBuf{&dlbs, per})
 	}
 	if err := bufs.allocAll(need...); err != nil {
@@ -94,9 +108,9 @@ func (r *run) fiLaunch(in *solver.Instance, pop Population, matrix bool, shared 
 	if err := htod(st, start); err != nil {
 		return 0, err
 	}
-	name := map[string]string{"thread": "fils_thread_", "block-global": "fils_block_global_", "block-shared": "fils_block_shared_"}[pop.Mode] + d.suffix
+	name := fiKernels[mapping] + d.suffix
 	gx := (nb + fiBlock - 1) / fiBlock
-	if pop.Mode != "thread" {
+	if mapping != fiThread {
 		gx = nb
 	}
 	if err := r.launch(name, gx, 1, fiBlock, shared, r.stream, d.xy, d.mat, n, nbr, lists.K, nb, pop.Kicks, pop.Seed, st, tours, poss, dlbs, bests, lp); err != nil {

@@ -316,7 +316,7 @@ func TestPSPMUsesSharedMemoryWhenItFits(t *testing.T) {
 	r := needRun(t)
 	err := r.do(func() error {
 		for _, n := range []int{100, 493, 5000, 20000, 70000} {
-			pl, err := r.planPSPM(n, 32, metricEuc2D, 0, pspmDefaultNbrBytes(n))
+			pl, err := r.planPSPM(n, 32, metricEuc2D, 0, pspmDefaultNbrBytes(n, pspmDefaultNNK(AlgoPSPM, n)))
 			if err != nil {
 				return err
 			}
@@ -372,7 +372,7 @@ func TestStartStopLeavesMemory(t *testing.T) {
 }
 
 // BenchmarkEvalRate measures the 2-opt evaluation kernel alone (moves
-// evaluated per second, the figure docs/PERF.md records) at sizes from
+// evaluated per second, the figure docs/BENCHMARKS.md records) at sizes from
 // 1,000 to 100,000 cities.
 func BenchmarkEvalRate(b *testing.B) {
 	needDevice(b)

@@ -135,6 +135,11 @@ func TestMetricSupport(t *testing.T) {
 	if _, err := metricCode(g); !errors.Is(err, ErrUnsupported) {
 		t.Fatalf("GEO: got %v", err)
 	}
+	gc := hostInstance(10, 6)
+	gc.Metric = solver.GreatCircle
+	if _, err := metricCode(gc); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "GREAT_CIRCLE") {
+		t.Fatalf("GREAT_CIRCLE: got %v, want ErrUnsupported naming it", err)
+	}
 	if c, err := metricCode(hostInstance(10, 7)); err != nil || c != metricEuc2D {
 		t.Fatalf("EUC_2D: %d %v", c, err)
 	}

@@ -18,14 +18,16 @@ const distDoc = "kernel distances: computed from coordinates in float, the exact
 type climbConfig struct {
 	Blocks   int // climbers (0: as many as fill the device)
 	Restarts int // climbs in all (0: until the time limit)
-	Start    string
+	// NearStarts: randomized nearest-neighbour start tours (start nn),
+	// else uniformly random ones
+	NearStarts bool
 }
 
 var climbSpec = solver.NewSpec(
 	solver.SharedInt("blocks", func(c *climbConfig) *int { return &c.Blocks }).Auto("climbers that fill the device"),
 	solver.Int(OptRestarts, func(c *climbConfig) *int { return &c.Restarts }, 0, 0, math.MaxInt32,
 		"climbs in all (0: until the time limit); with no time limit the run is deterministic"),
-	solver.Choice(OptClimbStart, func(c *climbConfig) *string { return &c.Start }, "nn", []string{"nn", "random"},
+	solver.Enum(OptClimbStart, func(c *climbConfig) *bool { return &c.NearStarts }, "nn", []string{"nn", "random"}, []bool{true, false},
 		"climbs' start tours: randomized nearest-neighbour tours (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest) or uniformly random tours as O'Neil & Burtscher; over about 14,000 cities the batch climber builds the same kind of tours on the host, up to 200,000 cities (beyond, random)").Experimental(),
 )
 
@@ -70,7 +72,7 @@ var swapSpec = solver.NewSpec(
 type orConfig struct {
 	Window  int // also the kicks per window per round
 	Global  float64
-	Start   string
+	Greedy  bool // start from the greedy tour (start greedy), else the space-filling curve
 	Segment int
 }
 
@@ -79,7 +81,7 @@ var orSpec = solver.NewSpec(
 		"most cities of one tour window (a warp's iterated local search, endpoints fixed)"),
 	solver.Float(OptGlobal, func(c *orConfig) *float64 { return &c.Global }, 1, 0, 3600,
 		"seconds between global 2-opt and Or-opt descents on the CPU (the moves between windows); 0: none").Experimental(),
-	solver.Choice(OptStart, func(c *orConfig) *string { return &c.Start }, "greedy", []string{"greedy", "sfc"},
+	solver.Enum(OptStart, func(c *orConfig) *bool { return &c.Greedy }, "greedy", []string{"greedy", "sfc"}, []bool{true, false},
 		"start tour: greedy edge or the space-filling curve"),
 	solver.Int("segment", func(c *orConfig) *int { return &c.Segment }, 30, 1, 512, "longest segment of a kick's double bridge").Experimental(),
 ).BySize(solver.SizeTable{

@@ -64,16 +64,16 @@ func TestGPUConfigsParse(t *testing.T) {
 		t.Errorf("swap-climb: %+v %v (tenure and blocks left for the engine)", cs, err)
 	}
 	cc, err := climbSpec.Parse(hostInstance(100, 1), solver.Params{})
-	if err != nil || cc != (climbConfig{Start: "nn"}) {
+	if err != nil || cc != (climbConfig{NearStarts: true}) {
 		t.Errorf("2opt-climb: %+v %v", cc, err)
 	}
 	for _, c := range []struct {
 		n      int
 		global float64
-		start  string
-	}{{1000, 1, "greedy"}, {orStartSFCMinN, 2, "sfc"}} {
+		greedy bool
+	}{{1000, 1, true}, {orStartSFCMinN, 2, false}} {
 		co, err := orSpec.Parse(&solver.Instance{N: c.n}, solver.Params{})
-		if err != nil || co.Global != c.global || co.Start != c.start || co.Window != 1024 || co.Segment != 30 {
+		if err != nil || co.Global != c.global || co.Greedy != c.greedy || co.Window != 1024 || co.Segment != 30 {
 			t.Errorf("or-ils on %d cities: %+v %v", c.n, co, err)
 		}
 	}

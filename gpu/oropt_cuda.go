@@ -275,7 +275,7 @@ func orStart(ctx context.Context, l *runLoop, o orConfig) (cur []int, nb *neighb
 			return nil, nil, fmt.Errorf("start tour: %v", err)
 		}
 		return slices.Clone(l.p.Start), nil, nil
-	case o.Start == "greedy":
+	case o.Greedy:
 		l.sink.SendPhase(solver.PhaseNeighbours, solver.UnknownProgress)
 		if nb, err = neighbor.NearestContext(ctx, in, 10); err == nil {
 			l.sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)

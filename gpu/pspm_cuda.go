@@ -50,10 +50,10 @@ type pspmRun struct {
 
 // solvePSPM runs PSPM (SSPM: one block; PSSM: one thread per block) on
 // Lam et al.'s schedule or one fitted to the time limit (pspmSchedule).
-func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, shape pspmShape) (solver.Result, error) {
 	start := time.Now()
 	fit := solver.FitsToLimit(p)
-	s, err := newPSPMRun(e.Name(), in, p)
+	s, err := newPSPMRun(e.Name(), shape, in, p)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -98,8 +98,14 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	return s.finish(e, sink, start, stopped)
 }
 
-// newPSPMRun reads engine's options and checks what the kernels need.
-func newPSPMRun(engine string, in *solver.Instance, q solver.Params) (*pspmRun, error) {
+// pspmShape is what sets the GPU annealers apart: one search of parallel
+// moves (sspm), or parallel searches of one move each (pssm); neither:
+// pspm.
+type pspmShape struct{ oneSearch, oneMove bool }
+
+// newPSPMRun reads engine's options (of shape) and checks what the
+// kernels need.
+func newPSPMRun(engine string, shape pspmShape, in *solver.Instance, q solver.Params) (*pspmRun, error) {
 	metric, err := metricCode(in)
 	if err != nil {
 		return nil, err
@@ -117,10 +123,10 @@ func newPSPMRun(engine string, in *solver.Instance, q solver.Params) (*pspmRun, 
 		return nil, err
 	}
 	tb, tpb := p.Blocks, p.Threads
-	switch engine {
-	case AlgoSSPM:
+	if shape.oneSearch {
 		tb = 1
-	case AlgoPSSM:
+	}
+	if shape.oneMove {
 		tpb = 1
 	}
 	if tpb <= 0 {

@@ -181,8 +181,8 @@ func TestPSPMFitsScheduleToLimit(t *testing.T) {
 // TSPLAB_PSPM_THREADS and TSPLAB_PSPM_BLOCKS (TSPLAB_PSPM_WARPS: the tour
 // layout's most warps), and the time limit
 // TSPLAB_PSPM_TIME (a Go duration; none: Lam's whole schedule), and
-// reports moves per second and the gap to the optimum. docs/PERF.md keeps
-// the figures; tsp bench --suite lam is the paper's protocol.
+// reports moves per second and the gap to the optimum. docs/BENCHMARKS.md
+// keeps the current figures; tsp bench --suite lam is the paper's protocol.
 func BenchmarkPSPM(b *testing.B) {
 	names := os.Getenv("TSPLAB_PSPM")
 	if names == "" {
@@ -280,7 +280,7 @@ func TestPSPMDrawOptions(t *testing.T) {
 // default there is the tour layout, up to 18,512 cities.
 func TestPSPMPlansWarpLayouts(t *testing.T) {
 	r := needRun(t)
-	nbr := pspmDefaultNbrBytes(493)
+	nbr := pspmDefaultNbrBytes(493, pspmDefaultNNK(AlgoPSPM, 493))
 	sms := r.d.info.Multiprocs
 	err := r.do(func() error {
 		for _, c := range []struct {
@@ -294,8 +294,8 @@ func TestPSPMPlansWarpLayouts(t *testing.T) {
 			{493, 64, metricCeil2D, 0, 0, true, 2, -1},
 			{493, 65, metricEuc2D, 0, 0, false, 1, -1},
 			{493, 96, metricAtt, 0, 0, false, 1, -1},
-			{13509, 32, metricEuc2D, 0, pspmDefaultNbrBytes(13509), true, 1, 0},
-			{13509, 32, metricEuc2D, sms, pspmDefaultNbrBytes(13509), true, 1, pspmSharedLists},
+			{13509, 32, metricEuc2D, 0, pspmDefaultNbrBytes(13509, pspmDefaultNNK(AlgoPSPM, 13509)), true, 1, 0},
+			{13509, 32, metricEuc2D, sms, pspmDefaultNbrBytes(13509, pspmDefaultNNK(AlgoPSPM, 13509)), true, 1, pspmSharedLists},
 			{13509, 64, metricEuc2D, sms, 0, false, 1, pspmSharedLists},
 			{70000, 32, metricEuc2D, 0, 0, true, 1, 0},
 		} {
@@ -318,7 +318,7 @@ func TestPSPMPlansWarpLayouts(t *testing.T) {
 			n, tpb int
 			tour   bool
 		}{{493, 32, false}, {13509, 32, true}, {18512, 32, true}, {13509, 64, false}, {30000, 32, false}} {
-			pl, tb, err := r.planDefault(c.n, c.tpb, metricEuc2D, pspmDefaultNbrBytes(c.n))
+			pl, tb, err := r.planDefault(c.n, c.tpb, metricEuc2D, pspmDefaultNbrBytes(c.n, pspmDefaultNNK(AlgoPSPM, c.n)))
 			if err != nil {
 				return err
 			}

@@ -3,6 +3,7 @@ package gpu
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/neighbor"
@@ -20,7 +21,7 @@ type pspmDraw struct {
 }
 
 // pspmNNFromScale times the mean distance to the k-th nearest city is the
-// default nnfrom (docs/PERF.md, "The neighbour-list draw").
+// default nnfrom (docs/DECISIONS.md#pspm-nnfrom).
 const pspmNNFromScale = 3
 
 // pspmMixLanes are the lanes that stay uniform in draw auto and mixed.
@@ -34,18 +35,21 @@ func pspmDrawOf(in *solver.Instance, c pspmConfig, p solver.Anneal, steps int) (
 	d := pspmDraw{fromStep: int64(steps)}
 	mode, k := c.Draw, c.NNK
 	switch mode {
-	case "auto", "mixed":
+	case drawAuto, drawMixed:
 		d.mix = pspmMixLanes
-	case "uniform":
+	case drawUniform:
 		return d, nil
 	}
+	// nn and mixed draw from the lists from the start or from nnfrom,
+	// and refuse lists that do not fit; auto falls back to uniform
+	asked := mode == drawNN || mode == drawMixed
 	from := -1.0 // unset: the default below
 	if c.NNFrom != nil {
 		from = *c.NNFrom
 	}
 	if why := pspmNNUnfit(in.N, k); why != "" {
-		if mode == "nn" || mode == "mixed" {
-			return d, fmt.Errorf("pspm: draw %s %s", mode, why)
+		if asked {
+			return d, fmt.Errorf("pspm: draw %s %s", pspmDrawNames[mode], why)
 		}
 		return d, nil
 	}
@@ -59,7 +63,7 @@ func pspmDrawOf(in *solver.Instance, c pspmConfig, p solver.Anneal, steps int) (
 		d.lists[i] = uint16(v)
 	}
 	if from < 0 {
-		if mode == "nn" || mode == "mixed" {
+		if asked {
 			d.fromStep = 0
 			return d, nil
 		}
@@ -77,12 +81,34 @@ func pspmDrawOf(in *solver.Instance, c pspmConfig, p solver.Anneal, steps int) (
 	return d, nil
 }
 
-// pspmDefaultNbrBytes is the neighbour lists' size of the default draw.
-func pspmDefaultNbrBytes(n int) int {
-	if pspmNNUnfit(n, 8) != "" {
+// pspmNNKDefault is the nnk option's declared default.
+const pspmNNKDefault = 8
+
+// pspmNNKBySize gives PSPM's draw 16 nearest cities from 100 to 499
+// cities, the range of Lam et al.'s 20 instances, where 16 left a lower
+// mean error than 8 on each of three seeds at the same moves per second
+// (docs/DECISIONS.md#pspm-nnk); other sizes keep the declared 8.
+var pspmNNKBySize = solver.SizeTable{{From: 100, To: 500, Set: map[string]string{"nnk": "16"}}}
+
+// pspmDefaultNNK is engine's nnk default on n cities.
+func pspmDefaultNNK(engine string, n int) int {
+	if s, ok := pspmSpecs[engine]; !ok {
+		return pspmNNKDefault
+	} else if r, ok := s.Sizes().Row(n); ok {
+		if k, err := strconv.Atoi(r.Set["nnk"]); err == nil {
+			return k
+		}
+	}
+	return pspmNNKDefault
+}
+
+// pspmDefaultNbrBytes is the size of n cities' neighbour lists of k
+// cities each, as the draw holds them (0 where they cannot run).
+func pspmDefaultNbrBytes(n, k int) int {
+	if pspmNNUnfit(n, k) != "" {
 		return 0
 	}
-	return 2 * ((n*8 + 1) &^ 1)
+	return 2 * ((n*k + 1) &^ 1)
 }
 
 // pspmNNUnfit says why the neighbour draw cannot run, or "".

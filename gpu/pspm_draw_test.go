@@ -39,10 +39,11 @@ func TestPSPMDrawAutoTemperature(t *testing.T) {
 	in := pointsInstance(400, solver.Euc2D, 10000, 9)
 	p := solver.Anneal{T0: 10000, TEnd: 0.1, Alpha: 0.99, Sweeps: 10, K: 100}
 	steps := solver.ScheduleSteps(p)
-	nb := neighbor.Nearest(in, 8)
+	k := pspmDefaultNNK(AlgoPSPM, in.N) // 16 on 400 cities
+	nb := neighbor.Nearest(in, k)
 	mean := 0.0
 	for i := 0; i < in.N; i++ {
-		mean += float64(in.Dist(i, int(nb.Of(i)[7])))
+		mean += float64(in.Dist(i, int(nb.Of(i)[k-1])))
 	}
 	mean *= pspmNNFromScale / float64(in.N)
 	want := 0
@@ -53,13 +54,13 @@ func TestPSPMDrawAutoTemperature(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.fromStep != int64(want) || d.k != 8 || len(d.lists) != in.N*8 || math.Abs(d.from-mean) > 1e-9 || d.mix != pspmMixLanes {
-		t.Fatalf("auto: from step %d (T %.4g), k %d, %d list entries; want step %d (T %.4g), 8, %d", d.fromStep, d.from, d.k, len(d.lists), want, mean, in.N*8)
+	if d.fromStep != int64(want) || d.k != k || len(d.lists) != in.N*k || math.Abs(d.from-mean) > 1e-9 || d.mix != pspmMixLanes {
+		t.Fatalf("auto: from step %d (T %.4g), k %d, %d list entries; want step %d (T %.4g), %d, %d", d.fromStep, d.from, d.k, len(d.lists), want, mean, k, in.N*k)
 	}
 	for i := 0; i < in.N; i++ {
 		for j, v := range nb.Of(i) {
-			if int(d.lists[i*8+j]) != int(v) {
-				t.Fatalf("list of %d, entry %d: %d, want %d", i, j, d.lists[i*8+j], v)
+			if int(d.lists[i*k+j]) != int(v) {
+				t.Fatalf("list of %d, entry %d: %d, want %d", i, j, d.lists[i*k+j], v)
 			}
 		}
 	}
@@ -183,5 +184,35 @@ func TestPSPMOptionsValidate(t *testing.T) {
 	}
 	if _, ok := solver.OptionsFor(AlgoSSPM, solver.BackendGPU).Lookup("blocks"); ok {
 		t.Error("sspm declares blocks (it runs one search)")
+	}
+}
+
+// TestPSPMNNKBySize: PSPM's draw takes 16 nearest cities by default from
+// 100 to 499 cities and 8 elsewhere, the run reads the same default as the
+// planner sizes its lists for, and a given nnk wins.
+func TestPSPMNNKBySize(t *testing.T) {
+	for _, c := range []struct {
+		algo  string
+		n     int
+		extra map[string]string
+		want  int
+	}{
+		{AlgoPSPM, 99, nil, 8}, {AlgoPSPM, 100, nil, 16}, {AlgoPSPM, 493, nil, 16}, {AlgoPSPM, 500, nil, 8},
+		{AlgoPSPM, 13509, nil, 8}, {AlgoPSSM, 200, nil, 8}, {AlgoSSPM, 200, nil, 8}, {AlgoPSPM, 200, map[string]string{"nnk": "8"}, 8},
+	} {
+		in := pointsInstance(c.n, solver.Euc2D, 1000, 5)
+		cfg, err := pspmSpecs[c.algo].Parse(in, solver.Params{Extra: c.extra})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.NNK != c.want || (c.extra == nil && pspmDefaultNNK(c.algo, c.n) != c.want) {
+			t.Errorf("%s on %d cities %v: nnk %d, planner's %d; want %d", c.algo, c.n, c.extra, cfg.NNK, pspmDefaultNNK(c.algo, c.n), c.want)
+		}
+	}
+	if got, want := pspmDefaultNbrBytes(493, 16), 2*493*16; got != want {
+		t.Errorf("lists of 493 × 16: %d bytes, want %d", got, want)
+	}
+	if pspmDefaultNbrBytes(12, 16) != 0 {
+		t.Error("16 nearest of 12 cities: lists sized, want none")
 	}
 }

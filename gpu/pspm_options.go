@@ -7,11 +7,25 @@ import (
 // pspmConfig is the GPU annealers' draw options (solver.AnnealOf reads
 // the rest).
 type pspmConfig struct {
-	Draw string
+	Draw pspmDrawMode
 	NNK  int
 	// NNFrom is the temperature the neighbour draw starts below (nil: the default).
 	NNFrom *float64
 }
+
+// pspmDrawMode is the draw option's value.
+type pspmDrawMode int8
+
+// The draw option's values, in the order of pspmDrawNames.
+const (
+	drawAuto pspmDrawMode = iota
+	drawUniform
+	drawNN
+	drawMixed
+)
+
+// pspmDrawNames are the draw option's words.
+var pspmDrawNames = [...]string{"auto", "uniform", "nn", "mixed"}
 
 // The GPU annealers' options, each declared once.
 var (
@@ -23,10 +37,11 @@ var (
 	pspmTEnd    = solver.Shared[pspmConfig]("tend")
 	pspmAlpha   = solver.Shared[pspmConfig]("alpha")
 	pspmSweeps  = solver.Shared[pspmConfig]("sweeps")
-	pspmDrawOpt = solver.Choice("draw", func(c *pspmConfig) *string { return &c.Draw }, "auto", []string{"auto", "uniform", "nn", "mixed"},
+	pspmDrawOpt = solver.Enum("draw", func(c *pspmConfig) *pspmDrawMode { return &c.Draw }, "auto", pspmDrawNames[:],
+		[]pspmDrawMode{drawAuto, drawUniform, drawNN, drawMixed},
 		"relocation moves' draw: c and its new neighbour p uniform over the cities (uniform, Lam et al.); c uniform and its new place beside one of its nnk nearest cities, after it or before it (nn); nn on half of a search's threads, uniform on the other half (mixed); nn and mixed from the start, or from nnfrom when given; auto: uniform while the temperature is above nnfrom, mixed below, and mixed throughout a schedule fitted to a time limit (under 65,535 cities; else uniform)").Experimental()
-	pspmNNK = solver.Int("nnk", func(c *pspmConfig) *int { return &c.NNK }, 8, 2, 32,
-		"draw auto, nn and mixed: nearest cities per city that a move may put c beside").Experimental()
+	pspmNNK = solver.Int("nnk", func(c *pspmConfig) *int { return &c.NNK }, pspmNNKDefault, 2, 32,
+		"draw auto, nn and mixed: nearest cities per city that a move may put c beside (pspm: 16 from 100 to 499 cities)").Experimental()
 	// The field is allocated when the option is set, so nil means "not given".
 	pspmNNFrom = solver.Float("nnfrom", func(c *pspmConfig) *float64 { c.NNFrom = new(float64); return c.NNFrom }, 0, 0, solver.Inf,
 		"the temperature below which draw auto, nn and mixed take moves from the nearest cities (0: never, the draw stays uniform)").
@@ -35,7 +50,7 @@ var (
 
 // pspmSpecs are the GPU annealers' options by engine (Lam et al., Table 1).
 var pspmSpecs = map[string]*solver.Spec[pspmConfig]{
-	AlgoPSPM: solver.NewSpec(pspmBlocks, pspmThreads, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom),
+	AlgoPSPM: solver.NewSpec(pspmBlocks, pspmThreads, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom).BySize(pspmNNKBySize),
 	AlgoSSPM: solver.NewSpec(pspmThreads, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom),
 	AlgoPSSM: solver.NewSpec(pspmBlocks, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom),
 }

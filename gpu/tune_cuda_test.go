@@ -69,11 +69,11 @@ func TestGPURefusesLikeCPU(t *testing.T) {
 // instance-dependent defaults.
 func TestOrOptionsFromTheTable(t *testing.T) {
 	o, err := parseOrOptions(solver.Params{}, 1000)
-	if err != nil || o.Window != 1024 || o.Start != "greedy" || o.globalEvery() != time.Second {
+	if err != nil || o.Window != 1024 || !o.Greedy || o.globalEvery() != time.Second {
 		t.Fatalf("defaults at 1000 cities: %+v %v", o, err)
 	}
 	o, err = parseOrOptions(solver.Params{Extra: map[string]string{OptWindow: "64", OptGlobal: "0.5", OptStart: "sfc"}}, 1000)
-	if err != nil || o.Window != 64 || o.Start != "sfc" || o.globalEvery() != 500*time.Millisecond {
+	if err != nil || o.Window != 64 || o.Greedy || o.globalEvery() != 500*time.Millisecond {
 		t.Fatalf("set: %+v %v", o, err)
 	}
 	for _, bad := range []map[string]string{{OptWindow: "16"}, {"segment": "513"}, {OptGlobal: "-1"}, {OptStart: "random"}} {

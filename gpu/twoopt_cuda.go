@@ -316,8 +316,13 @@ func (d *twoOptDescent) descend(cur []int) (converged bool, err error) {
 	mv, _, converged, err := twoOptLocalSearch(l.ctx, d.b, l.in, d.xy, d.scale, cur, l.deadline, func() {
 		if l.sink.Due() {
 			n := solver.TourLength(l.in, cur)
-			l.sink.Send(solver.Snapshot{Phase: solver.PhaseDescent, PhaseProgress: solver.UnknownProgress,
-				Tour: slices.Clone(cur), Length: n, Best: slices.Clone(cur), BestLength: n, Moves: l.moves})
+			s := solver.Snapshot{Phase: solver.PhaseDescent, PhaseProgress: solver.UnknownProgress,
+				Tour: slices.Clone(cur), Length: n, Best: slices.Clone(cur), BestLength: n, Moves: l.moves}
+			if l.bestLen >= 0 && l.bestLen <= n {
+				// a kick's descent: the best is the tour it started from
+				s.Best, s.BestLength = slices.Clone(l.best), l.bestLen
+			}
+			l.sink.Send(s)
 		}
 	})
 	l.moves += mv
@@ -362,7 +367,7 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	l := newRunLoop(ctx, in, p, snaps, start, 0)
-	c := &batchClimb{climbers: climbers{l: l, r: r, name: AlgoTwoOptClimb}, restarts: cfg.Restarts, startTours: cfg.Start, B: cfg.Blocks}
+	c := &batchClimb{climbers: climbers{l: l, r: r, name: AlgoTwoOptClimb}, restarts: cfg.Restarts, nearStarts: cfg.NearStarts, B: cfg.Blocks}
 	defer r.do(func() error {
 		if c.b != nil {
 			return c.b.free()
@@ -390,8 +395,8 @@ type batchClimb struct {
 	b          *twoOptBatch
 	B          int
 	restarts   int
-	startTours string
-	rounds     int // (evaluate, apply) pairs per host round trip
+	nearStarts bool // randomized nearest-neighbour start tours (climbConfig)
+	rounds     int  // (evaluate, apply) pairs per host round trip
 	xy         []float32
 	scale      float64
 	rng        *rand.Rand
@@ -429,7 +434,7 @@ func (c *batchClimb) setUp() error {
 		return err
 	}
 	// start tours: randomized nearest-neighbour, or with start=random uniform
-	if c.startTours == "nn" && n <= climbHostNNMaxN {
+	if c.nearStarts && n <= climbHostNNMaxN {
 		dctx, cancel := context.WithDeadline(l.ctx, l.deadline)
 		c.lists, _ = neighbor.NearestContext(dctx, l.in, climbHostNNNeighbors)
 		cancel()

@@ -12,7 +12,7 @@ import (
 // Decl declares one option of an engine whose settings live in a config
 // struct C: how front ends show it (an Option: name, kind, default, range,
 // doc, tier) and the field of C its value is parsed into. Build one with
-// Int, Float, Choice, Bool, SharedInt, SharedFloat or Shared, then adjust it with
+// Int, Float, Choice, Enum, Bool, SharedInt, SharedFloat or Shared, then adjust it with
 // the chained methods (Default, Auto, UpTo, Doc, Experimental, ...).
 type Decl[C any] struct {
 	opt Option
@@ -43,6 +43,19 @@ func Choice[C any](name string, field func(*C) *string, def string, choices []st
 	return Decl[C]{
 		opt: Option{Name: name, Kind: KindChoice, Default: def, Choices: slices.Clone(choices), Doc: doc},
 		set: func(c *C, text string, _ float64) { *field(c) = text },
+	}
+}
+
+// Enum declares an option of C whose value is one of choices, stored as
+// the value of the same index in values: the engine reads a typed value,
+// the text mapped once when the options are parsed.
+func Enum[C, T any](name string, field func(*C) *T, def string, choices []string, values []T, doc string) Decl[C] {
+	if len(values) != len(choices) {
+		panic("solver.Enum " + name + ": one value per choice")
+	}
+	return Decl[C]{
+		opt: Option{Name: name, Kind: KindChoice, Default: def, Choices: slices.Clone(choices), Doc: doc},
+		set: func(c *C, text string, _ float64) { *field(c) = values[slices.Index(choices, text)] },
 	}
 }
 

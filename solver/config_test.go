@@ -200,3 +200,20 @@ func TestWithExtraCopies(t *testing.T) {
 		t.Errorf("from nil: %v", r.Extra)
 	}
 }
+
+// TestEnumParse checks that an Enum option stores the value of its
+// choice, the default included, and refuses a word outside its choices.
+func TestEnumParse(t *testing.T) {
+	type level int8
+	type cfg struct{ L level }
+	spec := NewSpec(Enum("level", func(c *cfg) *level { return &c.L }, "mid", []string{"low", "mid", "high"}, []level{1, 2, 3}, "a level"))
+	for text, want := range map[string]level{"": 2, "low": 1, "high": 3} {
+		c, err := spec.Parse(nil, Params{Extra: map[string]string{"level": text}})
+		if err != nil || c.L != want {
+			t.Errorf("level=%q: got %d (%v), want %d", text, c.L, err, want)
+		}
+	}
+	if _, err := spec.Parse(nil, Params{Extra: map[string]string{"level": "top"}}); err == nil {
+		t.Error("level=top: no error")
+	}
+}

@@ -20,11 +20,20 @@ const (
 	Euc3D
 	Man3D
 	Max3D
+	// GreatCircle is the great-circle distance in metres between points
+	// given in degrees (X longitude, Y latitude) on a sphere of radius
+	// EarthRadius, times 10^ScaleExp, rounded to the nearest integer. It
+	// is not a TSPLIB type: point lists with lat/lon headers use it.
+	GreatCircle
 )
 
-var metricNames = [...]string{"EXPLICIT", "EUC_2D", "CEIL_2D", "ATT", "GEO", "MAN_2D", "MAX_2D", "EUC_3D", "MAN_3D", "MAX_3D"}
+// EarthRadius is the radius in metres of the sphere GreatCircle measures
+// on: the mean Earth radius (IUGG, R1 = 6,371,008.8 m).
+const EarthRadius = 6371008.8
 
-// String returns the TSPLIB keyword of m.
+var metricNames = [...]string{"EXPLICIT", "EUC_2D", "CEIL_2D", "ATT", "GEO", "MAN_2D", "MAX_2D", "EUC_3D", "MAN_3D", "MAX_3D", "GREAT_CIRCLE"}
+
+// String returns the TSPLIB keyword of m ("GREAT_CIRCLE" for GreatCircle).
 func (m Metric) String() string {
 	if m < 0 || int(m) >= len(metricNames) {
 		return fmt.Sprintf("Metric(%d)", int(m))
@@ -32,9 +41,10 @@ func (m Metric) String() string {
 	return metricNames[m]
 }
 
-// ParseMetric returns the Metric named by a TSPLIB EDGE_WEIGHT_TYPE keyword.
+// ParseMetric returns the Metric named by a TSPLIB EDGE_WEIGHT_TYPE
+// keyword; GREAT_CIRCLE, which TSPLIB lacks, is not one.
 func ParseMetric(s string) (Metric, bool) {
-	for i, n := range metricNames {
+	for i, n := range metricNames[:GreatCircle] {
 		if n == s {
 			return Metric(i), true
 		}
@@ -73,8 +83,42 @@ type Instance struct {
 	// OptimumSource says where Optimum came from (a file path, "--optimum").
 	OptimumSource string
 
-	// geo holds latitude and longitude in radians for GEO instances.
-	geoLat, geoLon []float64
+	// ScaleExp says what one unit of a distance or length is: 10^-ScaleExp
+	// of the file's own unit (metres for GreatCircle). It is 0 for TSPLIB
+	// files; a point list's coordinates are scaled by 10^ScaleExp so that
+	// integer distances keep at least six significant digits.
+	ScaleExp int
+
+	// Points holds what a point-list file gave beyond the distances: its
+	// ids and coordinates as written. nil for TSPLIB files.
+	Points *PointList
+
+	// geo holds latitude and longitude in radians for GEO and GreatCircle
+	// instances, geoCos the cosine of the latitude for GreatCircle.
+	geoLat, geoLon, geoCos []float64
+	// gcScale is EarthRadius times 10^ScaleExp, for GreatCircle.
+	gcScale float64
+}
+
+// PointList is what a point-list file gave beyond the distances.
+type PointList struct {
+	// IDs are the points' ids in city order, nil when the file gave none
+	// (then city i has id i+1).
+	IDs []int64
+	// Cols are the two coordinate columns as written, in file order of
+	// columns and cities.
+	Cols [2][]float64
+	// Names are the header's names of the columns (id first when the file
+	// has ids), nil when the file has no header.
+	Names []string
+}
+
+// ID returns the id of city i: the file's, or i+1 when it gave none.
+func (p *PointList) ID(i int) int64 {
+	if p == nil || p.IDs == nil {
+		return int64(i) + 1
+	}
+	return p.IDs[i]
 }
 
 // HasCoords reports whether the instance has coordinates to draw.
@@ -100,15 +144,33 @@ func (in *Instance) Gap(length int64) (float64, bool) {
 // TSPLIB reader and NewCoordInstance call it; call it again after changing
 // coordinates by hand.
 func (in *Instance) Prepare() {
-	if in.Metric != Geo {
-		return
+	switch in.Metric {
+	case Geo:
+		in.geoLat = make([]float64, in.N)
+		in.geoLon = make([]float64, in.N)
+		for i := 0; i < in.N; i++ {
+			in.geoLat[i] = geoRadians(in.X[i])
+			in.geoLon[i] = geoRadians(in.Y[i])
+		}
+	case GreatCircle:
+		in.geoLat = make([]float64, in.N)
+		in.geoLon = make([]float64, in.N)
+		in.geoCos = make([]float64, in.N)
+		for i := 0; i < in.N; i++ {
+			in.geoLon[i] = in.X[i] * (math.Pi / 180)
+			in.geoLat[i] = in.Y[i] * (math.Pi / 180)
+			in.geoCos[i] = math.Cos(in.geoLat[i])
+		}
+		in.gcScale = EarthRadius * math.Pow10(in.ScaleExp)
 	}
-	in.geoLat = make([]float64, in.N)
-	in.geoLon = make([]float64, in.N)
-	for i := 0; i < in.N; i++ {
-		in.geoLat[i] = geoRadians(in.X[i])
-		in.geoLon[i] = geoRadians(in.Y[i])
-	}
+}
+
+// WithCoords returns an instance of in's metric and scale over the cities
+// at x, y (and z): a part of in that measures as in does.
+func (in *Instance) WithCoords(name string, x, y, z []float64) *Instance {
+	sub := &Instance{Name: name, N: len(x), Metric: in.Metric, X: x, Y: y, Z: z, ScaleExp: in.ScaleExp}
+	sub.Prepare()
+	return sub
 }
 
 // NewCoordInstance builds a coordinate instance. z may be nil for 2-D metrics.
@@ -175,6 +237,8 @@ func (in *Instance) Dist(i, j int) int64 {
 		return nint(math.Abs(in.X[i]-in.X[j]) + math.Abs(in.Y[i]-in.Y[j]) + math.Abs(in.Z[i]-in.Z[j]))
 	case Max3D:
 		return max(nint(math.Abs(in.X[i]-in.X[j])), nint(math.Abs(in.Y[i]-in.Y[j])), nint(math.Abs(in.Z[i]-in.Z[j])))
+	case GreatCircle:
+		return in.greatCircle(i, j)
 	}
 	panic("solver: unknown metric " + in.Metric.String())
 }
@@ -198,4 +262,13 @@ func (in *Instance) DistMatrix(maxEntries int) []int32 {
 		}
 	}
 	return m
+}
+
+// greatCircle is the haversine distance of cities i and j in units of
+// 10^-ScaleExp metres, rounded to the nearest integer.
+func (in *Instance) greatCircle(i, j int) int64 {
+	sl := math.Sin((in.geoLat[i] - in.geoLat[j]) / 2)
+	so := math.Sin((in.geoLon[i] - in.geoLon[j]) / 2)
+	h := sl*sl + in.geoCos[i]*in.geoCos[j]*so*so
+	return nint(2 * in.gcScale * math.Asin(math.Sqrt(min(h, 1))))
 }

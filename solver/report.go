@@ -10,16 +10,23 @@ import (
 // the app exports it. Optimum and GapPercent are null when the optimum is
 // unknown; Tour holds 1-based node ids, as in TSPLIB files.
 type Report struct {
-	Instance   string   `json:"instance"`
-	Dimension  int      `json:"dimension"`
-	Algorithm  string   `json:"algorithm"`
-	Backend    string   `json:"backend"`
-	Device     string   `json:"device"`
-	Seed       uint64   `json:"seed"`
-	Params     Params   `json:"params"`
-	Length     int64    `json:"length"`
-	Optimum    *int64   `json:"optimum"`
-	GapPercent *float64 `json:"gap_percent"`
+	Instance  string `json:"instance"`
+	Dimension int    `json:"dimension"`
+	Algorithm string `json:"algorithm"`
+	Backend   string `json:"backend"`
+	Device    string `json:"device"`
+	Seed      uint64 `json:"seed"`
+	Params    Params `json:"params"`
+	Length    int64  `json:"length"`
+	// ScaleExp is the instance's ScaleExp: Length, Optimum and LowerBound
+	// are in units of 10^-ScaleExp of the file's own. Omitted (0) for
+	// TSPLIB files.
+	ScaleExp int `json:"scale_exp,omitempty"`
+	// LengthValue is Length in the file's own units (metres for
+	// GREAT_CIRCLE), present when ScaleExp is not 0.
+	LengthValue *float64 `json:"length_value,omitempty"`
+	Optimum     *int64   `json:"optimum"`
+	GapPercent  *float64 `json:"gap_percent"`
 	// LowerBound is a proven lower bound of the optimum (Held–Karp, see
 	// solver/bound) when one was computed, null otherwise.
 	LowerBound     *int64     `json:"lower_bound"`
@@ -58,6 +65,10 @@ func NewReport(in *Instance, r Result) Report {
 	}
 	for i, c := range r.Tour {
 		rep.Tour[i] = c + 1
+	}
+	if in.ScaleExp != 0 {
+		v := in.LengthValue(r.Length)
+		rep.ScaleExp, rep.LengthValue = in.ScaleExp, &v
 	}
 	if in.HasOptimum() {
 		opt := in.Optimum

@@ -81,23 +81,39 @@ func KeepsFixedEdges(e Engine) bool {
 }
 
 // Run validates p (a *ParamError), refuses fixed edges to an engine that
-// does not keep them, solves in with e, stopping at a known optimum
-// (StopOptimum; Result.Params keeps the user's target), and records why
-// the run ended: front ends call it rather than Solve, so that every
-// backend reports alike.
+// does not keep them and runs e as RunAided does, stopping at a known
+// optimum. The front ends go through the run pipeline (solver/session),
+// which validates once and calls RunAided.
 func Run(ctx context.Context, e Engine, in *Instance, p Params, snaps chan Snapshot) (Result, error) {
 	if err := Validate(e, in, p); err != nil {
 		return Result{StopReason: StopError}, err
 	}
-	if len(in.FixedEdges) > 0 && !KeepsFixedEdges(e) {
-		return Result{StopReason: StopError}, fmt.Errorf("%s has %d fixed edges (FIXED_EDGES_SECTION) and %s/%s does not keep them: use auto, 2opt-ils or 3opt-ils on the CPU", in.Name, len(in.FixedEdges), e.Name(), e.Backend())
+	if err := CheckFixedEdges(e, in); err != nil {
+		return Result{StopReason: StopError}, err
 	}
+	return RunAided(ctx, e, in, p, snaps, Aid{}, true)
+}
+
+// CheckFixedEdges refuses an instance with fixed edges to an engine that
+// does not keep them.
+func CheckFixedEdges(e Engine, in *Instance) error {
+	if len(in.FixedEdges) > 0 && !KeepsFixedEdges(e) {
+		return fmt.Errorf("%s has %d fixed edges (FIXED_EDGES_SECTION) and %s/%s does not keep them: use auto, 2opt-ils or 3opt-ils on the CPU", in.Name, len(in.FixedEdges), e.Name(), e.Backend())
+	}
+	return nil
+}
+
+// RunAided solves in with e (with aid when e takes one, SolveWith), p
+// already checked; with stopAtOptimum it stops at a known optimum
+// (StopOptimum; Result.Params keeps the user's target). It records why
+// the run ended, so that every backend reports alike.
+func RunAided(ctx context.Context, e Engine, in *Instance, p Params, snaps chan Snapshot, aid Aid, stopAtOptimum bool) (Result, error) {
 	q := p
-	stopAtOptimum := in.Optimum > 0 && in.HasOptimum() && p.Target < in.Optimum
+	stopAtOptimum = stopAtOptimum && in.Optimum > 0 && in.HasOptimum() && p.Target < in.Optimum
 	if stopAtOptimum {
 		q.Target = in.Optimum
 	}
-	res, err := e.Solve(ctx, in, q, snaps)
+	res, err := SolveWith(ctx, e, in, q, snaps, aid)
 	if stopAtOptimum {
 		res.Params.Target = p.Target
 	}
@@ -105,21 +121,25 @@ func Run(ctx context.Context, e Engine, in *Instance, p Params, snaps chan Snaps
 		res.StopReason = StopError
 		return res, err
 	}
-	switch {
-	case p.Target > 0 && res.Length <= p.Target && len(res.Tour) > 0:
-		res.StopReason = StopTarget
-	case stopAtOptimum && res.Length <= in.Optimum && len(res.Tour) > 0:
-		res.StopReason = StopOptimum
-	case errors.Is(ctx.Err(), context.Canceled) && res.Stopped:
-		res.StopReason = StopInterrupt
-	case errors.Is(ctx.Err(), context.DeadlineExceeded) && res.Stopped:
-		res.StopReason = StopTime
-	case res.Stopped:
-		// not the context nor the target: the engine's own budget
-		res.StopReason = StopTime
-	default:
-		res.StopReason = StopDone
-	}
+	res.StopReason = runStopReason(ctx, p, in, res, stopAtOptimum)
 	res.Stopped = res.StopReason.Early()
 	return res, nil
+}
+
+// runStopReason is why the run that gave res ended.
+func runStopReason(ctx context.Context, p Params, in *Instance, res Result, stopAtOptimum bool) StopReason {
+	switch {
+	case p.Target > 0 && res.Length <= p.Target && len(res.Tour) > 0:
+		return StopTarget
+	case stopAtOptimum && res.Length <= in.Optimum && len(res.Tour) > 0:
+		return StopOptimum
+	case errors.Is(ctx.Err(), context.Canceled) && res.Stopped:
+		return StopInterrupt
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) && res.Stopped:
+		return StopTime
+	case res.Stopped:
+		// not the context nor the target: the engine's own budget
+		return StopTime
+	}
+	return StopDone
 }

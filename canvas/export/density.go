@@ -175,7 +175,33 @@ func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 	r.rowWorkers = min(runtime.GOMAXPROCS(0), 4, max(1, w*h/100_000))
 	area := r.frame(t, w, h, st)
 
-	tours := sceneTours(s, in.N)
+	tours, rad, sampled := r.layers(s, w, h, area, st)
+	for len(r.bestBox) < r.workers {
+		r.bestBox = append(r.bestBox, image.Rectangle{})
+	}
+	steps := make([]int64, r.workers)
+	r.parallel(r.workers, func(k, _, _ int) {
+		steps[k] = r.accumulate(k, tours, rad, sampled)
+	})
+	for _, v := range steps {
+		r.stats.Steps += v
+	}
+	r.accWorkers, r.workers = r.workers, r.rowWorkers
+	order := [...]int{layerOptimal, layerDots, layerBest, layerTour}
+	if r.stats.DotsOver {
+		order = [...]int{layerOptimal, layerBest, layerTour, layerDots}
+	}
+	r.parallel(h, func(_, lo, hi int) { r.composite(dst, lo, hi, order, st.Background) })
+	r.updateHeat(in, tours[layerTour], st.Heat.A != 0 && !s.Done)
+	r.drawHeat(dst, t, st)
+	r.stats.HeatCells = r.heat.cells
+}
+
+// layers picks the frame's layers and their look: the scene's tours (the
+// best left out where the tour would cover it), the dots' radius, the
+// edge sampling threshold, the buffers, the workers and the tone maps.
+func (r *Rasterizer) layers(s Scene, w, h int, area float64, st Style) (tours [numLayers][]int, rad, sampled int) {
+	tours = sceneTours(s, s.Instance.N)
 	drawn := tours[layerTour] != nil || tours[layerBest] != nil
 	rad, dotAlpha := r.dotStyle(drawn, st)
 
@@ -204,27 +230,8 @@ func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 	}
 	r.ensure()
 	r.toneMaps(st, sums, area, drawn, dotAlpha)
-	r.bestSuccessors(s, in.N)
-
-	for len(r.bestBox) < r.workers {
-		r.bestBox = append(r.bestBox, image.Rectangle{})
-	}
-	steps := make([]int64, r.workers)
-	r.parallel(r.workers, func(k, _, _ int) {
-		steps[k] = r.accumulate(k, tours, rad, sampled)
-	})
-	for _, v := range steps {
-		r.stats.Steps += v
-	}
-	r.accWorkers, r.workers = r.workers, r.rowWorkers
-	order := [...]int{layerOptimal, layerDots, layerBest, layerTour}
-	if r.stats.DotsOver {
-		order = [...]int{layerOptimal, layerBest, layerTour, layerDots}
-	}
-	r.parallel(h, func(_, lo, hi int) { r.composite(dst, lo, hi, order, st.Background) })
-	r.updateHeat(in, tours[layerTour], st.Heat.A != 0 && !s.Done)
-	r.drawHeat(dst, t, st)
-	r.stats.HeatCells = r.heat.cells
+	r.bestSuccessors(s, s.Instance.N)
+	return tours, rad, sampled
 }
 
 // frame sets the city density over the visible part of the instance's
@@ -494,116 +501,144 @@ func edgeHash(a, b int) uint32 {
 // of the cities as dots and of each tour's edges. It returns the pixels
 // stepped.
 func (r *Rasterizer) accumulate(k int, tours [numLayers][]int, rad, sampled int) int64 {
-	w, h := r.w, r.h
-	var steps int64
 	if r.used[layerDots] {
-		acc := r.acc[layerDots][k]
-		n := len(r.pts)
-		for i := n * k / r.workers; i < n*(k+1)/r.workers; i++ {
-			p := r.pts[i]
-			x, y := int(p.x), int(p.y)
-			if rad == 0 {
-				if p.in(w, h) {
-					acc[y*w+x]++
-				}
-				continue
-			}
-			for yy := max(y-rad, 0); yy <= min(y+rad, h-1); yy++ {
-				for xx := max(x-rad, 0); xx <= min(x+rad, w-1); xx++ {
-					acc[yy*w+xx] = 1
-				}
-			}
-		}
+		r.accDots(k, rad)
 	}
-	pts := r.pts
-	m := uint(len(pts))
+	var steps int64
 	for l, tour := range tours {
-		if tour == nil {
-			continue
-		}
-		acc := r.acc[l][k]
-		dash := 0
-		if l == layerOptimal {
-			dash = 4
-		}
-		n := len(tour)
-		lo, hi := n*k/r.workers, n*(k+1)/r.workers
-		a := tour[(lo+n-1)%n]
-		var p pixel
-		if uint(a) < m {
-			p = pts[a]
-		}
-		var succ []int32
-		if l == layerBest && len(r.succ) == len(pts) {
-			succ = r.succ
-		}
-		bx0, by0, bx1, by1 := int32(w), int32(h), int32(-1), int32(-1)
-		// Cities come in batches, gathered in a tight loop first: the
-		// loads are independent, so their cache misses overlap, which
-		// they do not between the steps of plotLine.
-		var batch [gatherBatch]pixel
-		for lo < hi {
-			cities := tour[lo:min(lo+gatherBatch, hi)]
-			lo += len(cities)
-			for i, b := range cities {
-				if uint(b) < m {
-					batch[i] = pts[b]
-				}
-			}
-			for i, b := range cities {
-				if uint(b) >= m || uint(a) >= m {
-					a, p = b, batch[i]
-					continue
-				}
-				q := batch[i]
-				if succ != nil {
-					if int(succ[a]) == b || int(succ[b]) == a {
-						a, p = b, q
-						continue
-					}
-					bx0, bx1 = min(bx0, p.x, q.x), max(bx1, p.x, q.x)
-					by0, by1 = min(by0, p.y, q.y), max(by1, p.y, q.y)
-				}
-				wgt := uint32(1)
-				if sampled > 0 {
-					if s := edgeLen(p, q, w, h); s > sampled {
-						if uint64(edgeHash(a, b)&0xffff)*uint64(s) >= uint64(sampled)<<16 {
-							a, p = b, q
-							continue
-						}
-						wgt = uint32((s + sampled/2) / sampled)
-					}
-				}
-				if p.in(w, h) && q.in(w, h) {
-					if dx, dy := q.x-p.x, q.y-p.y; uint32(dx+1) <= 2 && uint32(dy+1) <= 2 {
-						// An edge to a neighbouring pixel (most of a
-						// dense good tour): its first pixel alone, as plotLine.
-						if dx|dy != 0 {
-							o := int(p.y)*w + int(p.x)
-							acc[o] = uint16(min(uint32(acc[o])+wgt, 0xffff))
-							steps++
-						}
-					} else {
-						steps += plotLine(acc, w, int(p.x), int(p.y), int(q.x), int(q.y), wgt, dash)
-					}
-				} else {
-					steps += plotClipped(acc, w, h, float64(p.x), float64(p.y), float64(q.x), float64(q.y), wgt, dash)
-				}
-				a, p = b, q
-			}
-		}
-		if l == layerBest {
-			switch {
-			case succ == nil:
-				r.bestBox[k] = r.box
-			case bx1 < 0:
-				r.bestBox[k] = image.Rectangle{} // no edge of its own
-			default:
-				r.bestBox[k] = image.Rectangle{Min: image.Pt(int(bx0), int(by0)), Max: image.Pt(int(bx1)+1, int(by1)+1)}
-			}
+		if tour != nil {
+			steps += r.accTour(k, l, tour, sampled)
 		}
 	}
 	return steps
+}
+
+// accDots adds worker k's slice of the cities to the dots' buffer: a
+// pixel each, or squares of radius rad.
+func (r *Rasterizer) accDots(k, rad int) {
+	w, h := r.w, r.h
+	acc := r.acc[layerDots][k]
+	n := len(r.pts)
+	for i := n * k / r.workers; i < n*(k+1)/r.workers; i++ {
+		p := r.pts[i]
+		x, y := int(p.x), int(p.y)
+		if rad == 0 {
+			if p.in(w, h) {
+				acc[y*w+x]++
+			}
+			continue
+		}
+		for yy := max(y-rad, 0); yy <= min(y+rad, h-1); yy++ {
+			for xx := max(x-rad, 0); xx <= min(x+rad, w-1); xx++ {
+				acc[yy*w+xx] = 1
+			}
+		}
+	}
+}
+
+// accTour adds worker k's slice of layer l's tour edges to the layer's
+// buffer and, for the best tour, records the box its own edges span.
+func (r *Rasterizer) accTour(k, l int, tour []int, sampled int) int64 {
+	dash := 0
+	if l == layerOptimal {
+		dash = 4
+	}
+	var succ []int32
+	if l == layerBest && len(r.succ) == len(r.pts) {
+		succ = r.succ
+	}
+	n := len(tour)
+	box := [4]int32{int32(r.w), int32(r.h), -1, -1} // x0, y0, x1, y1
+	steps := r.traceTour(r.acc[l][k], tour, n*k/r.workers, n*(k+1)/r.workers, succ, sampled, dash, &box)
+	if l == layerBest {
+		switch {
+		case succ == nil:
+			r.bestBox[k] = r.box
+		case box[2] < 0:
+			r.bestBox[k] = image.Rectangle{} // no edge of its own
+		default:
+			r.bestBox[k] = image.Rectangle{Min: image.Pt(int(box[0]), int(box[1])), Max: image.Pt(int(box[2])+1, int(box[3])+1)}
+		}
+	}
+	return steps
+}
+
+// traceTour plots the edges into tour[lo..hi) (each from the city before)
+// into acc: with succ, only the edges the tour (succ) lacks, growing box
+// over them; with sampled > 0, edges longer than sampled pixels sampled
+// and weighted. It returns the pixels stepped.
+func (r *Rasterizer) traceTour(acc []uint16, tour []int, lo, hi int, succ []int32, sampled, dash int, box *[4]int32) int64 {
+	w, h, pts := r.w, r.h, r.pts
+	m := uint(len(pts))
+	n := len(tour)
+	var steps int64
+	a := tour[(lo+n-1)%n]
+	var p pixel
+	if uint(a) < m {
+		p = pts[a]
+	}
+	bx0, by0, bx1, by1 := box[0], box[1], box[2], box[3]
+	// Cities come in batches, gathered in a tight loop first: the loads
+	// are independent, so their cache misses overlap, which they do not
+	// between the steps of plotLine.
+	var batch [gatherBatch]pixel
+	for lo < hi {
+		cities := tour[lo:min(lo+gatherBatch, hi)]
+		lo += len(cities)
+		for i, b := range cities {
+			if uint(b) < m {
+				batch[i] = pts[b]
+			}
+		}
+		for i, b := range cities {
+			if uint(b) >= m || uint(a) >= m {
+				a, p = b, batch[i]
+				continue
+			}
+			q := batch[i]
+			if succ != nil {
+				if int(succ[a]) == b || int(succ[b]) == a {
+					a, p = b, q
+					continue
+				}
+				bx0, bx1 = min(bx0, p.x, q.x), max(bx1, p.x, q.x)
+				by0, by1 = min(by0, p.y, q.y), max(by1, p.y, q.y)
+			}
+			wgt := uint32(1)
+			if sampled > 0 {
+				if s := edgeLen(p, q, w, h); s > sampled {
+					if uint64(edgeHash(a, b)&0xffff)*uint64(s) >= uint64(sampled)<<16 {
+						a, p = b, q
+						continue
+					}
+					wgt = uint32((s + sampled/2) / sampled)
+				}
+			}
+			steps += plotEdge(acc, w, h, p, q, wgt, dash)
+			a, p = b, q
+		}
+	}
+	*box = [4]int32{bx0, by0, bx1, by1}
+	return steps
+}
+
+// plotEdge adds wgt along the edge from p to q (its last pixel left out,
+// as plotLine), clipped to the w × h image; it returns the pixels stepped.
+func plotEdge(acc []uint16, w, h int, p, q pixel, wgt uint32, dash int) int64 {
+	if !p.in(w, h) || !q.in(w, h) {
+		return plotClipped(acc, w, h, float64(p.x), float64(p.y), float64(q.x), float64(q.y), wgt, dash)
+	}
+	if dx, dy := q.x-p.x, q.y-p.y; uint32(dx+1) <= 2 && uint32(dy+1) <= 2 {
+		// An edge to a neighbouring pixel (most of a dense good tour):
+		// its first pixel alone, as plotLine.
+		if dx|dy == 0 {
+			return 0
+		}
+		o := int(p.y)*w + int(p.x)
+		acc[o] = uint16(min(uint32(acc[o])+wgt, 0xffff))
+		return 1
+	}
+	return plotLine(acc, w, int(p.x), int(p.y), int(q.x), int(q.y), wgt, dash)
 }
 
 // plotLine adds wgt to the counts along the integer line from (x0, y0) to

@@ -106,9 +106,9 @@ func TitleOf(in *solver.Instance, length int64) string {
 		return fmt.Sprintf("%s — %d cities", in.Name, in.N)
 	}
 	if g, ok := solver.GapPercent(length, in.Optimum); ok {
-		return fmt.Sprintf("%s — %d (%.2f%% above %d)", in.Name, length, g, in.Optimum)
+		return fmt.Sprintf("%s — %s (%.2f%% above %s)", in.Name, in.FormatLength(length), g, in.FormatLength(in.Optimum))
 	}
-	return fmt.Sprintf("%s — %d", in.Name, length)
+	return fmt.Sprintf("%s — %s", in.Name, in.FormatLength(length))
 }
 
 // Bounds is an axis-aligned rectangle in world coordinates (see WorldXY).

@@ -12,6 +12,7 @@ import (
 	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/session"
 )
 
 // boundReport is the JSON record of `tsp bound`.
@@ -30,7 +31,49 @@ type boundReport struct {
 	Stopped           bool     `json:"stopped"`
 }
 
+// boundRequest is what tsp bound's command line asks for.
+type boundRequest struct {
+	file, jsonOut, optima, backend string
+	optimum                        int64
+	optimumGiven, quiet            bool
+	opts                           bound.Options
+}
+
 func cmdBound(ctx context.Context, e *env, args []string) error {
+	r, err := parseBound(e, args)
+	if err != nil {
+		return err
+	}
+	if err := checkTargets("bound", []string{r.file}, target{"--json", r.jsonOut}); err != nil {
+		return err
+	}
+	in, err := loadInstance(r.file, r.optima, r.optimum, r.optimumGiven)
+	if err != nil {
+		return err
+	}
+	if err := chooseBoundDevice(&r.opts, r.backend); err != nil {
+		return err
+	}
+	if !r.quiet {
+		r.opts.Progress = func(p bound.Progress) {
+			fmt.Fprintf(e.stderr, "tsp: iteration %d  estimate %.0f  %.1fs\n", p.Iteration, p.Estimate, p.Elapsed.Seconds())
+		}
+	}
+	res, err := computeBound(ctx, e, in, r)
+	switch {
+	case errors.Is(err, bound.ErrStopped):
+		fmt.Fprintln(e.stderr, "tsp: no bound: stopped before the first 1-tree was evaluated")
+		return context.Canceled
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("no bound within --time %v: the first 1-tree of %d cities takes longer", r.opts.Time, in.N)
+	case err != nil:
+		return err
+	}
+	return printBound(e, in, res, r.jsonOut)
+}
+
+// parseBound reads tsp bound's flags and checks their ranges.
+func parseBound(e *env, args []string) (*boundRequest, error) {
 	fs := newFlags(e, "bound", "FILE [--time D] [--json FILE|-]",
 		"Computes the Held–Karp lower bound: every tour is at least this long. Subgradient\n"+
 			"ascent on node penalties over a sparse candidate graph, then an exact minimum 1-tree\n"+
@@ -38,62 +81,45 @@ func cmdBound(ctx context.Context, e *env, args []string) error {
 			"Ctrl-C or SIGTERM ends the computation within a second and still prints the best bound\n"+
 			"proven by then (the exact evaluation under way gets half a second, else the bound without\n"+
 			"penalties); stopped before any bound was proven, it says so and exits 130 (143).")
-	timeFlag := fs.Duration("time", 0, "hard time limit for the whole computation, e.g. 10s (0: the ascent's schedule decides)")
-	jsonOut := fs.String("json", "", "write the result as JSON to `FILE` (- for stdout)")
-	optima := fs.String("optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
-	optimum := fs.Int64("optimum", 0, "known optimum `N`, to show how far below it the bound lies")
-	period := fs.Int("period", 0, "cap on the ascent's first period (0: default; -1: N/2 as in LKH)")
-	neighbors := fs.Int("neighbors", 0, "quadrant neighbours per city in the candidate graph (0: default)")
-	quiet := fs.Bool("quiet", false, "no progress on stderr")
-	backend := fs.String("backend", "auto", "where the ascent runs: cpu, gpu or auto (the GPU when there is one)")
+	r := &boundRequest{}
+	fs.DurationVar(&r.opts.Time, "time", 0, "hard time limit for the whole computation, e.g. 10s (0: the ascent's schedule decides)")
+	fs.StringVar(&r.jsonOut, "json", "", "write the result as JSON to `FILE` (- for stdout)")
+	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
+	fs.Int64Var(&r.optimum, "optimum", 0, "known optimum `N`, to show how far below it the bound lies")
+	fs.IntVar(&r.opts.MaxPeriod, "period", 0, "cap on the ascent's first period (0: default; -1: N/2 as in LKH)")
+	fs.IntVar(&r.opts.Neighbors, "neighbors", 0, "quadrant neighbours per city in the candidate graph (0: default)")
+	fs.BoolVar(&r.quiet, "quiet", false, "no progress on stderr")
+	fs.StringVar(&r.backend, "backend", "auto", "where the ascent runs: cpu, gpu or auto (the GPU when there is one)")
 	pos, err := parse(fs, "bound", args, 1, 1)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if *backend != solver.BackendCPU && *backend != solver.BackendGPU && *backend != solver.BackendAuto {
-		return usagef("bound", "--backend %q: want cpu, gpu or auto", *backend)
+	r.file, r.optimumGiven = pos[0], given(fs, "optimum")
+	if r.backend != solver.BackendCPU && r.backend != solver.BackendGPU && r.backend != solver.BackendAuto {
+		return nil, usagef("bound", "--backend %q: want cpu, gpu or auto", r.backend)
 	}
-	if err := checkTime("bound", "time", *timeFlag); err != nil {
-		return err
+	if err := checkTime("bound", "time", r.opts.Time); err != nil {
+		return nil, err
 	}
-	if err := checkInts("bound", intRange{"optimum", *optimum, 0, math.MaxInt64},
-		intRange{"neighbors", int64(*neighbors), 0, maxNeighbors}, intRange{"period", int64(*period), -1, math.MaxInt32}); err != nil {
-		return err
+	if err := checkInts("bound", intRange{"optimum", r.optimum, 0, math.MaxInt64},
+		intRange{"neighbors", int64(r.opts.Neighbors), 0, maxNeighbors}, intRange{"period", int64(r.opts.MaxPeriod), -1, math.MaxInt32}); err != nil {
+		return nil, err
 	}
-	if err := checkTargets("bound", []string{pos[0]}, target{"--json", *jsonOut}); err != nil {
-		return err
-	}
-	in, err := loadInstance(pos[0], *optima, *optimum, given(fs, "optimum"))
-	if err != nil {
-		return err
-	}
-	opts := bound.Options{Time: *timeFlag, MaxPeriod: *period, Neighbors: *neighbors}
-	if err := chooseBoundDevice(&opts, *backend); err != nil {
-		return err
-	}
-	if !*quiet {
-		opts.Progress = func(p bound.Progress) {
-			fmt.Fprintf(e.stderr, "tsp: iteration %d  estimate %.0f  %.1fs\n", p.Iteration, p.Estimate, p.Elapsed.Seconds())
-		}
-	}
+	return r, nil
+}
+
+// computeBound runs the ascent on the chosen device; for --backend auto a failed GPU ascent runs again on the CPU.
+func computeBound(ctx context.Context, e *env, in *solver.Instance, r *boundRequest) (bound.Result, error) {
+	opts := r.opts
 	res, err := boundUntilStopped(ctx, in, opts)
-	if err != nil && *backend == solver.BackendAuto && opts.Device != nil && ctx.Err() == nil && boundFailed(err) {
-		if !*quiet {
+	if err != nil && r.backend == solver.BackendAuto && opts.Device != nil && ctx.Err() == nil && session.BoundFailed(err) {
+		if !r.quiet {
 			fmt.Fprintf(e.stderr, "tsp: note: the GPU ascent failed (%v); running it on the CPU\n", oneLine(err.Error()))
 		}
 		opts.Device = nil
 		res, err = boundUntilStopped(ctx, in, opts)
 	}
-	switch {
-	case errors.Is(err, bound.ErrStopped):
-		fmt.Fprintln(e.stderr, "tsp: no bound: stopped before the first 1-tree was evaluated")
-		return context.Canceled
-	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("no bound within --time %v: the first 1-tree of %d cities takes longer", *timeFlag, in.N)
-	case err != nil:
-		return err
-	}
-	return printBound(e, in, res, *jsonOut)
+	return res, err
 }
 
 // chooseBoundDevice sets opts.Device for --backend: the GPU when asked for (an error when there is none) or, for auto, when there is one.
@@ -150,9 +176,9 @@ func printBound(e *env, in *solver.Instance, res bound.Result, jsonOut string) e
 		fmt.Fprintf(w, "optimal: the minimum 1-tree is a tour\n")
 	}
 	if rep.BelowOptimum != nil {
-		fmt.Fprintf(w, "gap: %.3f%% below the optimum %d\n", *rep.BelowOptimum, in.Optimum)
+		fmt.Fprintf(w, "gap: %.3f%% below the optimum %s\n", *rep.BelowOptimum, in.FormatLength(in.Optimum))
 	}
-	fmt.Fprintf(w, "%d\n", res.Bound)
+	fmt.Fprintf(w, "%s\n", in.FormatLength(res.Bound))
 	return nil
 }
 
@@ -172,6 +198,6 @@ func boundUntilStopped(ctx context.Context, in *solver.Instance, opts bound.Opti
 }
 
 // gapLine says how far length lies above a computed lower bound.
-func gapLine(length int64, r bound.Result) string {
-	return fmt.Sprintf("gap ≤ %.2f %% (above the lower bound %d)", r.GapPercent(length), r.Bound)
+func gapLine(in *solver.Instance, length int64, r bound.Result) string {
+	return fmt.Sprintf("gap ≤ %.2f %% (above the lower bound %s)", r.GapPercent(length), in.FormatLength(r.Bound))
 }

@@ -44,6 +44,9 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(w, "comment: %s\n", oneLine(in.Comment))
 	}
 	fmt.Fprintf(w, "type: TSP\ndimension: %d\nedge_weight_type: %s\n", in.N, in.Metric)
+	if in.Points != nil {
+		fmt.Fprintf(w, "format: point list (lengths shown in %s, computed in units of 10^%d of them)\n", unitName(in), -in.ScaleExp)
+	}
 	switch {
 	case in.Metric != solver.Explicit:
 		fmt.Fprintf(w, "coordinates: node coordinates\n")
@@ -56,7 +59,7 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(w, "fixed_edges: %d\n", len(in.FixedEdges))
 	}
 	if in.HasOptimum() {
-		fmt.Fprintf(w, "optimum: %d (from %s)\n", in.Optimum, in.OptimumSource)
+		fmt.Fprintf(w, "optimum: %s (from %s)\n", in.FormatLength(in.Optimum), in.OptimumSource)
 	} else {
 		fmt.Fprintf(w, "optimum: unknown\n")
 		if *boundFor > 0 {
@@ -70,14 +73,14 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 			case err != nil:
 				return err
 			}
-			fmt.Fprintf(w, "lower_bound: %d (Held–Karp, %.2f s; every tour is at least this long)\n", r.Bound, r.Elapsed.Seconds())
+			fmt.Fprintf(w, "lower_bound: %s (Held–Karp, %.2f s; every tour is at least this long)\n", in.FormatLength(r.Bound), r.Elapsed.Seconds())
 		}
 	}
 	return nil
 }
 
 func cmdEval(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "eval", "FILE TOUR", "Prints the length of the tour; the last line of output is the integer length.\nA tour that is not a permutation of the cities fails (exit 1).")
+	fs := newFlags(e, "eval", "FILE TOUR", "Prints the length of the tour; the last line of output is the length (TSPLIB's integer, a point list's in its own units).\nA tour that is not a permutation of the cities fails (exit 1).")
 	optima := fs.String("optima", "", "also look for optima.csv in `DIR`")
 	optimum := fs.Int64("optimum", 0, "known optimum `N` for the gap")
 	pos, err := parse(fs, "eval", args, 2, 2)
@@ -91,7 +94,7 @@ func cmdEval(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	tour, err := tsplib.ReadTour(pos[1], in.N)
+	tour, err := tsplib.ReadTourFor(pos[1], in)
 	if err != nil {
 		return err
 	}
@@ -104,20 +107,22 @@ func cmdEval(_ context.Context, e *env, args []string) error {
 	l := solver.TourLength(in, tour)
 	fmt.Fprintf(e.stdout, "instance: %s (%d cities)\n", in.Name, in.N)
 	if g, ok := in.Gap(l); ok {
-		fmt.Fprintf(e.stdout, "gap: %.4f%% above the optimum %d\n", g, in.Optimum)
+		fmt.Fprintf(e.stdout, "gap: %.4f%% above the optimum %s\n", g, in.FormatLength(in.Optimum))
 	} else if in.HasOptimum() {
-		fmt.Fprintf(e.stdout, "optimum: %d (no relative gap to an optimum of 0)\n", in.Optimum)
+		fmt.Fprintf(e.stdout, "optimum: %s (no relative gap to an optimum of 0)\n", in.FormatLength(in.Optimum))
 	}
-	fmt.Fprintf(e.stdout, "%d\n", l)
+	fmt.Fprintf(e.stdout, "%s\n", in.FormatLength(l))
 	return nil
 }
 
 func cmdGen(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "gen", "--kind uniform|clustered|circle|grid --n N [--seed S] [--out FILE]",
+	fs := newFlags(e, "gen", "--kind uniform|clustered|circle|grid|image --n N [--seed S] [--image FILE] [--out FILE]",
 		"Generates an EUC_2D instance with integer coordinates. circle and grid have a known optimum:\n"+
 			"it goes into the COMMENT and, with --out, into optima.csv beside the file.\n"+
-			"grid needs an even n (rows × cols with an even side, as close to square as possible).")
-	kind := fs.String("kind", "", "uniform, clustered, circle or grid")
+			"grid needs an even n (rows × cols with an even side, as close to square as possible).\n"+
+			"image stipples the --image picture (PNG or JPEG) for TSP art: the cities' density follows its darkness.")
+	kind := fs.String("kind", "", "uniform, clustered, circle, grid or image")
+	imagePath := fs.String("image", "", "picture `FILE` (.png, .jpg) for --kind image")
 	n := fs.Int("n", 0, "number of cities")
 	seed := fs.Uint64("seed", 1, "random seed")
 	out := fs.String("out", "", "write the instance to `FILE` (default: stdout); its base name is the instance's NAME")
@@ -131,13 +136,23 @@ func cmdGen(_ context.Context, e *env, args []string) error {
 	if err := checkInts("gen", intRange{"n", int64(*n), 1, maxCities}); err != nil {
 		return err
 	}
-	if !slices.Contains(gen.Kinds, *kind) {
-		return usagef("gen", "--kind %q: want %s", *kind, strings.Join(gen.Kinds, ", "))
+	if !slices.Contains(gen.Kinds, *kind) && *kind != "image" {
+		return usagef("gen", "--kind %q: want %s or image", *kind, strings.Join(gen.Kinds, ", "))
 	}
-	if err := checkTargets("gen", nil, target{"--out", *out}); err != nil {
+	if (*kind == "image") != (*imagePath != "") {
+		return usagef("gen", "--image goes with --kind image, and --kind image needs it")
+	}
+	if err := checkTargets("gen", []string{*imagePath}, target{"--out", *out}); err != nil {
 		return err
 	}
-	in, err := gen.Generate(*kind, *n, *seed)
+	var in *solver.Instance
+	var err error
+	switch *kind {
+	case "image":
+		in, err = gen.FromImageFile(*imagePath, *n, *seed)
+	default:
+		in, err = gen.Generate(*kind, *n, *seed)
+	}
 	if err != nil {
 		return err
 	}
@@ -147,29 +162,35 @@ func cmdGen(_ context.Context, e *env, args []string) error {
 		}
 		return tsplib.WriteInstance(e.stdout, in)
 	}
-	name := strings.TrimSuffix(filepath.Base(*out), ".tsp")
+	return writeGenerated(e, in, *kind, *out, *optTour)
+}
+
+// writeGenerated writes a generated instance to out, with its optimum into
+// optima.csv beside it and, when optTour, its optimal tour.
+func writeGenerated(e *env, in *solver.Instance, kind, out string, optTour bool) error {
+	name := strings.TrimSuffix(filepath.Base(out), ".tsp")
 	in.Name = name
-	if err := atomicfile.Write(*out, func(w io.Writer) error { return tsplib.WriteInstance(w, in) }); err != nil {
+	if err := atomicfile.Write(out, func(w io.Writer) error { return tsplib.WriteInstance(w, in) }); err != nil {
 		return err
 	}
 	if in.HasOptimum() {
-		csv := filepath.Join(filepath.Dir(*out), tsplib.OptimaFile)
+		csv := filepath.Join(filepath.Dir(out), tsplib.OptimaFile)
 		if err := tsplib.AppendOptimum(csv, name, in.N, in.Metric.String(), in.Optimum); err != nil {
 			return err
 		}
-		if *optTour {
-			t, err := gen.OptimalTour(*kind, *n)
+		if optTour {
+			t, err := gen.OptimalTour(kind, in.N)
 			if err != nil {
 				return err
 			}
-			p := filepath.Join(filepath.Dir(*out), name+".opt.tour")
+			p := filepath.Join(filepath.Dir(out), name+".opt.tour")
 			comment := fmt.Sprintf("optimal tour, length %d", in.Optimum)
 			if err := atomicfile.Write(p, func(w io.Writer) error { return tsplib.WriteTour(w, name+".opt.tour", comment, t) }); err != nil {
 				return err
 			}
 		}
 	}
-	fmt.Fprintf(e.stderr, "tsp: wrote %s (%d cities", *out, in.N)
+	fmt.Fprintf(e.stderr, "tsp: wrote %s (%d cities", out, in.N)
 	if in.HasOptimum() {
 		fmt.Fprintf(e.stderr, ", optimum %d", in.Optimum)
 	}
@@ -178,15 +199,17 @@ func cmdGen(_ context.Context, e *env, args []string) error {
 }
 
 func cmdRender(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "render", "FILE [--tour TOUR] --out X.png|X.svg|X.pdf [--width PX]",
-		"Draws the cities, the tour and a title with its length and gap. The format follows --out's extension.")
-	tourPath := fs.String("tour", "", "TSPLIB `TOUR` file to draw")
+	fs := newFlags(e, "render", "FILE [--tour TOUR] --out X.png|X.svg|X.pdf [--width PX] [--svg-path]",
+		"Draws the cities, the tour and a title with its length and gap. The format follows --out's extension.\n"+
+			"--svg-path draws the tour alone as one SVG <path> (M, L, Z) for a pen plotter: no title, no dots.")
+	tourPath := fs.String("tour", "", "`TOUR` file to draw: TSPLIB, or a point list in tour order (tsp solve --out X.csv)")
 	out := fs.String("out", "", "picture to write: .png, .svg or .pdf")
 	width := fs.Int("width", 1200, "width in pixels (points for SVG and PDF); the height follows the aspect ratio")
 	height := fs.Int("height", 0, "height (0: from the aspect ratio)")
 	optimal := fs.Bool("optimal", false, "draw the optimal tour (NAME.opt.tour beside FILE) as a faint overlay")
 	optima := fs.String("optima", "", "also look for optima.csv in `DIR`")
 	optimum := fs.Int64("optimum", 0, "known optimum `N` for the gap in the title")
+	svgPath := fs.Bool("svg-path", false, "write the tour as one SVG path for a plotter (needs --tour and an .svg --out)")
 	pos, err := parse(fs, "render", args, 1, 1)
 	if err != nil {
 		return err
@@ -201,6 +224,9 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return usagef("render", "%v", err)
 	}
+	if *svgPath && (format != export.FormatSVG || *tourPath == "") {
+		return usagef("render", "--svg-path needs --tour and an .svg --out")
+	}
 	if err := checkInts("render", intRange{"optimum", *optimum, 0, math.MaxInt64}); err != nil {
 		return err
 	}
@@ -214,27 +240,40 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 	if !in.HasCoords() {
 		return fmt.Errorf("%s: %s has no coordinates to draw (EXPLICIT without DISPLAY_DATA_SECTION)", pos[0], in.Name)
 	}
-	s := export.Scene{Instance: in}
-	if *tourPath != "" {
-		t, err := tsplib.ReadTour(*tourPath, in.N)
-		if err != nil {
-			return err
-		}
-		s.Tour = t
+	s, err := renderScene(e, pos[0], in, *tourPath, *optimal)
+	if err != nil {
+		return err
 	}
-	if *optimal {
-		if p := tsplib.OptTourPath(pos[0], in); p != "" {
-			t, err := tsplib.ReadTour(p, in.N)
-			if err != nil {
-				return err
-			}
-			s.Optimal = t
-		} else {
-			fmt.Fprintf(e.stderr, "tsp: note: no optimal tour beside %s (looked for %s.opt.tour)\n", pos[0], in.Name)
-		}
+	if *svgPath {
+		return atomicfile.Write(*out, func(w io.Writer) error { return export.WriteSVGPath(w, in, s.Tour, *width) })
 	}
 	s.Title = export.TitleFor(in, s.Tour)
 	return atomicfile.Write(*out, func(w io.Writer) error { return export.Write(w, format, s, *width, *height) })
+}
+
+// renderScene reads the tours render draws: the --tour file and, with
+// optimal, the optimal tour beside the instance file at path.
+func renderScene(e *env, path string, in *solver.Instance, tourPath string, optimal bool) (export.Scene, error) {
+	s := export.Scene{Instance: in}
+	if tourPath != "" {
+		t, err := tsplib.ReadTourFor(tourPath, in)
+		if err != nil {
+			return s, err
+		}
+		s.Tour = t
+	}
+	if optimal {
+		if p := tsplib.OptTourPath(path, in); p != "" {
+			t, err := tsplib.ReadTour(p, in.N)
+			if err != nil {
+				return s, err
+			}
+			s.Optimal = t
+		} else {
+			fmt.Fprintf(e.stderr, "tsp: note: no optimal tour beside %s (looked for %s.opt.tour)\n", path, in.Name)
+		}
+	}
+	return s, nil
 }
 
 // given reports whether the flag name was set on the command line.
@@ -245,8 +284,21 @@ func given(fs *flag.FlagSet, name string) bool {
 }
 
 func cmdBench(ctx context.Context, e *env, args []string) error {
-	about := benchAbout()
-	fs := newFlags(e, "bench", "--suite NAME [flags]", strings.TrimRight(about, "\n"))
+	suite, opt, err := parseBench(e, args)
+	if err != nil {
+		return err
+	}
+	if opt.OutDir != "" {
+		if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
+			return err
+		}
+	}
+	return bench.Run(ctx, suite, opt, e.stdout)
+}
+
+// parseBench reads tsp bench's flags into the suite's name and options.
+func parseBench(e *env, args []string) (string, bench.Options, error) {
+	fs := newFlags(e, "bench", "--suite NAME [flags]", strings.TrimRight(benchAbout(), "\n"))
 	opt := bench.Options{GPU: benchGPU()}
 	suite := fs.String("suite", "", "suite `NAME`")
 	fs.DurationVar(&opt.Time, "time", 0, "time budget per run (0: the suite's default)")
@@ -263,48 +315,51 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&opt.Threads, "threads", 0, "parallel moves per search of the suite's annealers (0: the paper's)")
 	fs.StringVar(&opt.PeerLKH, "peer-lkh", "", "ttq suite: also run the LKH-3 executable at `PATH` (built by you from Helsgaun's public source) on each instance, one core, its best settings for the size")
 	fs.Func("opt", "engine option `NAME=VALUE` for the suite's engines that have it, repeatable (e.g. draw=uniform for pspm)", func(s string) error {
-		var p solver.Params
-		if err := p.Set(s); err != nil {
-			return paramUsage(err)
-		}
-		if len(p.Extra) == 0 {
-			return usagef("bench", "--opt %s: only engine options (the run's parameters are the suite's)", s)
-		}
-		if opt.Extra == nil {
-			opt.Extra = map[string]string{}
-		}
-		maps.Copy(opt.Extra, p.Extra)
-		return nil
+		return addBenchOpt(&opt, s)
 	})
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	if _, err := parse(fs, "bench", args, 0, 0); err != nil {
-		return err
+		return "", opt, err
 	}
 	if err := checkBench(*suite, opt); err != nil {
-		return err
+		return "", opt, err
 	}
-	for _, s := range strings.Split(*instances, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			opt.Instances = append(opt.Instances, strings.TrimSuffix(s, ".tsp"))
-		}
-	}
-	for _, s := range strings.Split(*only, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			opt.Only = append(opt.Only, strings.ToLower(s))
-		}
-	}
+	opt.Instances = splitList(*instances, func(s string) string { return strings.TrimSuffix(s, ".tsp") })
+	opt.Only = splitList(*only, strings.ToLower)
 	if opt.TSPLIBDir == "" {
 		opt.TSPLIBDir = tsplibdir.TSPLIBDir()
 	}
 	if !*quiet {
 		opt.Log = e.stderr
 	}
-	if opt.OutDir != "" {
-		if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
-			return err
+	return *suite, opt, nil
+}
+
+// addBenchOpt adds --opt NAME=VALUE, an engine option, to the suite's options.
+func addBenchOpt(opt *bench.Options, s string) error {
+	var p solver.Params
+	if err := p.Set(s); err != nil {
+		return paramUsage(err)
+	}
+	if len(p.Extra) == 0 {
+		return usagef("bench", "--opt %s: only engine options (the run's parameters are the suite's)", s)
+	}
+	if opt.Extra == nil {
+		opt.Extra = map[string]string{}
+	}
+	maps.Copy(opt.Extra, p.Extra)
+	return nil
+}
+
+// splitList returns the non-empty trimmed items of a comma-separated list, each through f (nil for none).
+func splitList(list string, f func(string) string) []string {
+	var out []string
+	for _, s := range strings.Split(list, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, f(s))
 		}
 	}
-	return bench.Run(ctx, *suite, opt, e.stdout)
+	return out
 }
 
 // benchAbout is bench's help text: what it does and each suite with its description.
@@ -436,4 +491,12 @@ func cmdVersion(_ context.Context, e *env, args []string) error {
 			i, d.Name, d.Major, d.Minor, d.Major, d.Minor, d.Multiprocs, float64(d.GlobalMemory)/(1<<30))
 	}
 	return nil
+}
+
+// unitName names the unit an instance's lengths are shown in.
+func unitName(in *solver.Instance) string {
+	if u := in.LengthUnit(); u != "" {
+		return u
+	}
+	return "the file's units"
 }

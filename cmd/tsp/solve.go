@@ -10,13 +10,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/tsplab/tsplab/gpu"
 	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/session"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -42,14 +42,10 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	p := r.p
-	eng, note, err := resolveSolveEngine(p)
+	var pl session.Pipeline
+	choice, err := chooseSolveEngine(&pl, r.p)
 	if err != nil {
 		return err
-	}
-	// every setting against what this engine takes, before the instance is read and again on it below
-	if err := solver.Validate(eng, nil, p); err != nil {
-		return paramUsage(err)
 	}
 	// where the results go, before a long run rather than after it
 	if err := checkTargets("solve", []string{r.file}, target{"--out", r.out}, target{"--json", r.json}); err != nil {
@@ -59,27 +55,32 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := solver.Validate(eng, in, p); err != nil {
-		return paramUsage(err)
-	}
-	if note != "" && !r.quiet {
-		fmt.Fprintf(e.stderr, "tsp: note: %s\n", note)
-	}
-	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet}
+	p := r.p
 	// --time counts from the command's start: reading a large instance is spent from the same budget
-	limit := p.TimeLimit
-	p.TimeLimit = remainingLimit(limit, time.Since(start))
-	if !r.boundGiven && !in.HasOptimum() {
-		o.bound = 0
-		o.alongside = startBound(ctx, in, eng.Backend(), p.TimeLimit)
-		defer o.alongside.end()
+	p.TimeLimit = remainingLimit(r.p.TimeLimit, time.Since(start))
+	plan, err := pl.Prepare(choice.Engine, in, p)
+	if err != nil {
+		return prepareError(choice.Engine, err)
 	}
-	res, err := solveWithProgress(ctx, e, eng, in, p, r.quiet)
+	if choice.Note != "" && !r.quiet {
+		fmt.Fprintf(e.stderr, "tsp: note: %s\n", choice.Note)
+	}
+	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet, alongside: !r.boundGiven}
+	out, err := solveWithProgress(ctx, e, plan, o)
 	if err != nil {
 		return err
 	}
-	res.Params.TimeLimit = limit // the report says the limit asked for
-	return finishSolve(ctx, e, in, res, o)
+	out.Result.Params.TimeLimit = r.p.TimeLimit // the report says the limit asked for
+	out.Report.Params.TimeLimit = r.p.TimeLimit
+	return finishSolve(ctx, e, plan, out, o)
+}
+
+// prepareError is the error of a plan refused on the instance: a bad setting as a usage error, else named by the engine.
+func prepareError(eng solver.Engine, err error) error {
+	if err := paramUsage(err); isUsage(err) {
+		return err
+	}
+	return fmt.Errorf("%s/%s: %v", eng.Name(), eng.Backend(), err)
 }
 
 // remainingLimit is the engine's time limit when spent of the command's limit has gone (0: none; at least 1 ms, so the run still returns a tour).
@@ -109,7 +110,7 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 		seed     = fs.Uint64("seed", 1, "random seed (the same seed and workers give the same run)")
 		timeFlag = fs.Duration("time", 0, "time limit from the command's start, reading the instance included, e.g. 2s or 1m, at most 8784h (0: the engine's schedule decides)")
 	)
-	fs.StringVar(&r.out, "out", "", "write the best tour to this TSPLIB `TOUR` file (- for stdout)")
+	fs.StringVar(&r.out, "out", "", "write the best tour to this `TOUR` file (- for stdout): TSPLIB, or with .csv the points in tour order with their ids")
 	fs.StringVar(&r.json, "json", "", "write the run report as JSON to `FILE` (- for stdout)")
 	fs.Int64Var(&r.optimum, "optimum", 0, "known optimum `N` (overrides optima.csv and .opt.tour; 0 counts when given)")
 	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
@@ -146,170 +147,67 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 	return r, nil
 }
 
-// resolveSolveEngine finds the engine for (p.Algorithm, p.Backend); a GPU asked for and not usable is said as the device's own error.
-func resolveSolveEngine(p solver.Params) (solver.Engine, string, error) {
-	eng, note, err := solver.Resolve(p.Algorithm, p.Backend)
+// chooseSolveEngine picks the engine for (p.Algorithm, p.Backend) through the pipeline and checks p against it before the instance is read; a GPU asked for and not usable is said as the device's own error.
+func chooseSolveEngine(pl *session.Pipeline, p solver.Params) (session.Choice, error) {
+	choice, err := pl.Choose(p)
 	if err == nil {
-		return eng, note, nil
+		return choice, nil
 	}
 	if err := paramUsage(err); isUsage(err) {
-		return nil, "", err
+		return choice, err
 	}
 	// an engine that cannot run here still has its option table: a bad setting is a usage error whatever the machine
 	if reg, lerr := solver.Lookup(p.Algorithm, p.Backend); lerr == nil {
 		if verr := solver.Validate(reg, nil, p); verr != nil {
-			return nil, "", paramUsage(verr)
+			return choice, paramUsage(verr)
 		}
 	}
 	if p.Backend == solver.BackendGPU {
 		if _, derr := gpu.Devices(); derr != nil {
-			return nil, "", fmt.Errorf("--backend gpu: %v", derr)
+			return choice, fmt.Errorf("--backend gpu: %v", derr)
 		}
 	}
-	return nil, "", err
+	return choice, err
 }
 
-// solveWithProgress runs eng, showing its snapshots on stderr unless quiet, and checks the tour it returns.
-func solveWithProgress(ctx context.Context, e *env, eng solver.Engine, in *solver.Instance, p solver.Params, quiet bool) (solver.Result, error) {
-	var snaps chan solver.Snapshot
-	var wg sync.WaitGroup
-	stopProgress := make(chan struct{})
-	if !quiet {
-		snaps = solver.Latest()
-		pr := newProgress(e.stderr, in, p.TimeLimit)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			pr.loop(snaps, stopProgress)
-		}()
+// solveWithProgress runs the plan through the pipeline, with the lower bound beside it unless --bound was given, showing its snapshots on stderr unless quiet.
+func solveWithProgress(ctx context.Context, e *env, plan *session.Plan, o outputs) (session.Outcome, error) {
+	req := session.Request{Bound: o.alongside}
+	var pr *progress
+	if !o.quiet {
+		pr = newProgress(e.stderr, plan.In, plan.Params.TimeLimit)
+		req.OnSnapshot, req.Interval = pr.show, pr.every
 	}
-	res, serr := solver.Run(ctx, eng, in, p, snaps)
-	close(stopProgress)
-	wg.Wait()
-	if serr != nil {
-		return res, fmt.Errorf("%s/%s: %v", eng.Name(), eng.Backend(), serr)
+	out, err := plan.Run(ctx, req)
+	if pr != nil {
+		pr.end()
 	}
-	if res.Algorithm == "" {
-		res.Algorithm = eng.Name()
+	eng := plan.Engine
+	if err != nil {
+		return out, fmt.Errorf("%s/%s: %v", eng.Name(), eng.Backend(), err)
 	}
-	if res.Backend == "" {
-		res.Backend = eng.Backend()
-	}
-	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
-		return res, fmt.Errorf("%s/%s returned an invalid tour: %v", eng.Name(), eng.Backend(), err)
-	}
-	if res.Params.Seed == 0 {
-		res.Params.Seed = p.Seed
-	}
-	return res, nil
+	return out, nil
 }
 
 // outputs are where a solve's results go.
 type outputs struct {
 	tour, json string        // --out and --json: a path, "-" for stdout, "" for none
-	bound      time.Duration // time for a lower bound after the run when the optimum is unknown
-	alongside  *boundRun     // the lower bound computed during the run, or nil
+	bound      time.Duration // time for a lower bound after the run when the optimum is unknown (Plan.BoundAfter)
+	alongside  bool          // a lower bound beside the run (the pipeline's), when the optimum is unknown
 	quiet      bool
-}
-
-const (
-	boundShare = 0.9                    // the part of the run's time limit a bound alongside it may take, so it has returned when the run ends
-	boundWait  = 250 * time.Millisecond // how long the end of a run waits for that bound: the last moments of its exact evaluation
-)
-
-// boundRun is a lower bound computed while the engine runs.
-type boundRun struct {
-	stop    chan struct{}
-	stopped sync.Once
-	done    chan boundOutcome
-}
-
-type boundOutcome struct {
-	r   bound.Result
-	err error
-}
-
-// startBound starts the lower bound of in alongside a run on backend within boundShare of limit: on the GPU for a GPU run (the CPU when the device fails).
-func startBound(ctx context.Context, in *solver.Instance, backend string, limit time.Duration) *boundRun {
-	b := &boundRun{stop: make(chan struct{}), done: make(chan boundOutcome, 1)}
-	start := time.Now()
-	share := time.Duration(float64(limit) * boundShare)
-	opts := bound.Options{Time: share}
-	if backend == solver.BackendGPU {
-		opts.Device = gpu.BoundDevice
-	}
-	// not ctx: a signal ends the run, and end then stops the bound, which returns the best one proven by then
-	bctx := context.WithoutCancel(ctx)
-	go func() {
-		r, err := bound.StopAscent(bctx, b.stop, in, opts)
-		if err != nil && opts.Device != nil && boundFailed(err) {
-			opts.Device = nil
-			if limit > 0 {
-				opts.Time = share - time.Since(start)
-			}
-			if limit == 0 || opts.Time > 0 {
-				r, err = bound.StopAscent(bctx, b.stop, in, opts)
-			}
-		}
-		b.done <- boundOutcome{r, err}
-	}()
-	return b
-}
-
-// end stops the bound.
-func (b *boundRun) end() { b.stopped.Do(func() { close(b.stop) }) }
-
-// result stops the bound and returns it if it is ready within boundWait.
-func (b *boundRun) result() (bound.Result, bool, error) {
-	b.end()
-	select {
-	case o := <-b.done:
-		return o.r, o.err == nil, o.err
-	case <-time.After(boundWait):
-		return bound.Result{}, false, nil
-	}
-}
-
-// boundFailed reports whether err is a failure of the bound computation rather than its time running out or a stop.
-func boundFailed(err error) bool {
-	return !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) && !errors.Is(err, bound.ErrStopped)
 }
 
 // finishSolve writes the tour first (an interrupt during the bound still finds it), the bound when the optimum is unknown, the report and the summary; a failed output stops none of the others.
 // The summary goes to stdout unless an output took it, then to stderr (unless quiet).
-func finishSolve(ctx context.Context, e *env, in *solver.Instance, res solver.Result, o outputs) error {
+func finishSolve(ctx context.Context, e *env, plan *session.Plan, out session.Outcome, o outputs) error {
+	in, res := plan.In, out.Result
 	var errs []error
-	if o.tour != "" {
-		comment := fmt.Sprintf("length %d, %s/%s, seed %d, %.2f s", res.Length, res.Algorithm, res.Backend, res.Params.Seed, res.Elapsed.Seconds())
-		write := func(w io.Writer) error { return tsplib.WriteTour(w, in.Name, comment, res.Tour) }
-		if o.tour == "-" {
-			bw := bufio.NewWriter(e.stdout)
-			if err := write(bw); err == nil {
-				bw.Flush()
-			}
-		} else if err := atomicfile.Write(o.tour, write); err != nil {
-			errs = append(errs, fmt.Errorf("--out: %v", err))
-		}
+	if err := writeSolveTour(e, in, res, o.tour); err != nil {
+		errs = append(errs, err)
 	}
-	var lb *bound.Result
-	if o.alongside != nil {
-		r, ok, err := o.alongside.result()
-		switch {
-		case ok:
-			lb = &r
-		case o.quiet:
-		case err != nil && boundFailed(err):
-			fmt.Fprintf(e.stderr, "tsp: no lower bound: %v\n", err)
-		default:
-			fmt.Fprintf(e.stderr, "tsp: no lower bound was ready within the time limit: 'tsp bound FILE' or --bound D (up to D after the run) computes one\n")
-		}
-	}
-	if !in.HasOptimum() && o.bound > 0 && ctx.Err() == nil {
-		if r := boundAfterRun(ctx, e, in, res, o); r != nil {
-			lb = r
-		}
-	}
-	rep := solver.NewReport(in, res)
+	plan.BoundAfter(ctx, &out, o.bound)
+	lb := solveBound(e, in, out, o)
+	rep := out.Report
 	if lb != nil {
 		rep.LowerBound = &lb.Bound
 	}
@@ -320,21 +218,7 @@ func finishSolve(ctx context.Context, e *env, in *solver.Instance, res solver.Re
 			errs = append(errs, fmt.Errorf("--json: %v", err))
 		}
 	}
-	lines := []string{summary(in, res)}
-	if res.Schedule != nil {
-		lines = append(lines, "schedule "+res.Schedule.String())
-	}
-	if lb != nil {
-		lines = append(lines, gapLine(res.Length, *lb))
-	}
-	for _, l := range lines {
-		switch {
-		case o.tour != "-" && o.json != "-":
-			fmt.Fprintln(e.stdout, l)
-		case !o.quiet:
-			fmt.Fprintln(e.stderr, "tsp: "+l)
-		}
-	}
+	printSolveSummary(e, in, res, lb, o)
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
@@ -344,40 +228,65 @@ func finishSolve(ctx context.Context, e *env, in *solver.Instance, res solver.Re
 	return nil
 }
 
-// boundAfterRun computes the lower bound for --bound after the run, on the run's device first where it was the GPU, and returns nil (having said why unless quiet) when there is none.
-func boundAfterRun(ctx context.Context, e *env, in *solver.Instance, res solver.Result, o outputs) *bound.Result {
-	bopts := bound.Options{Time: o.bound}
-	if res.Backend == solver.BackendGPU {
-		bopts.Device = gpu.BoundDevice // the ascent where the run was
+// writeSolveTour writes --out (a path, "-" for stdout, "" for none).
+func writeSolveTour(e *env, in *solver.Instance, res solver.Result, path string) error {
+	if path == "" {
+		return nil
 	}
-	start := time.Now()
-	r, err := boundUntilStopped(ctx, in, bopts)
-	if err != nil && bopts.Device != nil && ctx.Err() == nil && boundFailed(err) {
-		bopts.Time -= time.Since(start) // D bounds both tries together
-		if bopts.Time <= 0 {
-			bopts.Time = time.Nanosecond // no time left: no second try
+	write := tourWriter(in, res, path)
+	if path == "-" {
+		bw := bufio.NewWriter(e.stdout)
+		if err := write(bw); err == nil {
+			bw.Flush()
 		}
-		bopts.Device = nil
-		r, err = boundUntilStopped(ctx, in, bopts)
+		return nil
 	}
-	switch {
-	case err == nil:
-		return &r
-	case o.quiet:
-	case errors.Is(err, context.DeadlineExceeded):
-		fmt.Fprintf(e.stderr, "tsp: no lower bound within --bound %v\n", o.bound)
-	default:
-		fmt.Fprintf(e.stderr, "tsp: no lower bound: %v\n", err)
+	if err := atomicfile.Write(path, write); err != nil {
+		return fmt.Errorf("--out: %v", err)
 	}
 	return nil
+}
+
+// solveBound is the lower bound the summary and report show, the pipeline's beside the run or after it (--bound D), saying why there is none unless quiet.
+func solveBound(e *env, in *solver.Instance, out session.Outcome, o outputs) *bound.Result {
+	err := out.BoundErr
+	switch {
+	case out.Bound != nil || in.HasOptimum() || o.quiet:
+	case o.alongside && (err == nil || !session.BoundFailed(err)):
+		fmt.Fprintf(e.stderr, "tsp: no lower bound was ready within the time limit: 'tsp bound FILE' or --bound D (up to D after the run) computes one\n")
+	case o.bound > 0 && errors.Is(err, context.DeadlineExceeded):
+		fmt.Fprintf(e.stderr, "tsp: no lower bound within --bound %v\n", o.bound)
+	case err != nil:
+		fmt.Fprintf(e.stderr, "tsp: no lower bound: %v\n", err)
+	}
+	return out.Bound
+}
+
+// printSolveSummary prints the summary, the schedule and the gap above the bound.
+func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound.Result, o outputs) {
+	lines := []string{summary(in, res)}
+	if res.Schedule != nil {
+		lines = append(lines, "schedule "+res.Schedule.String())
+	}
+	if lb != nil {
+		lines = append(lines, gapLine(in, res.Length, *lb))
+	}
+	for _, l := range lines {
+		switch {
+		case o.tour != "-" && o.json != "-":
+			fmt.Fprintln(e.stdout, l)
+		case !o.quiet:
+			fmt.Fprintln(e.stderr, "tsp: "+l)
+		}
+	}
 }
 
 // summary is the one-line outcome of a run.
 func summary(in *solver.Instance, r solver.Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: length %d", in.Name, r.Length)
+	fmt.Fprintf(&b, "%s: length %s", in.Name, in.FormatLength(r.Length))
 	if g, ok := in.Gap(r.Length); ok {
-		fmt.Fprintf(&b, " (gap %.2f%% to %d)", g, in.Optimum)
+		fmt.Fprintf(&b, " (gap %.2f%% to %s)", g, in.FormatLength(in.Optimum))
 	}
 	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %d moves (%.3g/s)", r.Algorithm, r.Backend, r.Device, r.Elapsed.Seconds(), r.Moves, r.MovesPerSecond())
 	if r.StopReason.Early() {
@@ -453,25 +362,10 @@ func newProgress(w io.Writer, in *solver.Instance, limit time.Duration) *progres
 	return p
 }
 
-func (p *progress) loop(snaps <-chan solver.Snapshot, stop <-chan struct{}) {
-	var latest solver.Snapshot
-	have := false
-	for {
-		select {
-		case s := <-snaps:
-			latest, have = s, true
-			if time.Since(p.last) >= p.every {
-				p.show(latest)
-			}
-		case <-stop:
-			if have && p.terminal {
-				p.show(latest)
-			}
-			if p.drawn && p.terminal {
-				fmt.Fprintln(p.w)
-			}
-			return
-		}
+// end redraws the last line on a terminal and ends it there.
+func (p *progress) end() {
+	if p.drawn && p.terminal {
+		fmt.Fprintln(p.w)
 	}
 }
 
@@ -506,10 +400,10 @@ func (p *progress) line(s solver.Snapshot) string {
 		b.WriteString("no tour yet") // a phase-only snapshot
 	} else {
 		if s.Tour != nil || s.Length > 0 {
-			fmt.Fprintf(&b, "length %d  ", s.Length)
+			fmt.Fprintf(&b, "length %s  ", p.in.FormatLength(s.Length))
 		}
 		// a phase snapshot that carries only the best tour has no length
-		fmt.Fprintf(&b, "best %d", s.BestLength)
+		fmt.Fprintf(&b, "best %s", p.in.FormatLength(s.BestLength))
 		if g, ok := p.in.Gap(s.BestLength); ok {
 			fmt.Fprintf(&b, "  gap %.2f%%", g)
 		}
@@ -531,4 +425,14 @@ func paramUsage(err error) error {
 func isUsage(err error) bool {
 	var ue *usageError
 	return errors.As(err, &ue)
+}
+
+// tourWriter writes the run's best tour to path: as a point list in tour
+// order (with ids) when path ends in .csv, as a TSPLIB tour otherwise.
+func tourWriter(in *solver.Instance, res solver.Result, path string) func(io.Writer) error {
+	if strings.EqualFold(filepath.Ext(path), ".csv") {
+		return func(w io.Writer) error { return tsplib.WriteTourCSV(w, in, res.Tour) }
+	}
+	comment := fmt.Sprintf("length %s, %s/%s, seed %d, %.2f s", in.FormatLength(res.Length), res.Algorithm, res.Backend, res.Params.Seed, res.Elapsed.Seconds())
+	return func(w io.Writer) error { return tsplib.WriteTour(w, in.Name, comment, res.Tour) }
 }

@@ -370,7 +370,7 @@ struct PspmSearch {
     static constexpr bool UK = WARP;
     // WAPPLY: the whole warp makes the move (pspm_apply_warp) where the
     // neighbour lists' global loads leave issue slots free; not CEIL_2D,
-    // whose distance is too dear (docs/PERF.md).
+    // whose distance is too dear (docs/DECISIONS.md#pspm-warp-apply).
     static constexpr bool WAPPLY = WARP && M == 1 && NNOK && (MODE & 1) && !(MODE & 4) && sizeof(IDX) == 2 &&
                                    METRIC != METRIC_CEIL_2D;
 

@@ -108,62 +108,76 @@ func (e Engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 			return solver.Finish(in, e, p, solver.Outcome{Tour: tour, Start: start, Stopped: true, Device: "test"})
 		}
 	}
-	length := solver.TourLength(in, tour)
-	best := append([]int(nil), tour...)
-	bestLen := length
+	st := &fakeRun{in: in, tour: tour, length: solver.TourLength(in, tour), best: append([]int(nil), tour...)}
+	st.bestLen = st.length
 	t, _ := strconv.ParseFloat(p.Extra["t0"], 64)
 	if t <= 0 {
 		t = 100
 	}
 	t0 := t
-	var moves, steps int64
+	var steps int64
 	stopped := false
 	for steps < 100000 {
 		if ctx.Err() != nil || time.Since(start) >= limit {
 			stopped = true
 			break
 		}
-		for m := 0; m < 200; m++ {
-			i, j := rng.IntN(in.N), rng.IntN(in.N)
-			if i > j {
-				i, j = j, i
-			}
-			if j-i < 2 || (i == 0 && j == in.N-1) {
-				continue
-			}
-			a, b, c, d := tour[i], tour[i+1], tour[j], tour[(j+1)%in.N]
-			delta := in.Dist(a, c) + in.Dist(b, d) - in.Dist(a, b) - in.Dist(c, d)
-			moves++
-			if delta < 0 {
-				for x, y := i+1, j; x < y; x, y = x+1, y-1 {
-					tour[x], tour[y] = tour[y], tour[x]
-				}
-				length += delta
-				if length < bestLen {
-					bestLen = length
-					copy(best, tour)
-				}
-			}
-		}
+		st.sweep(rng)
 		steps++
 		t *= 0.95
 		if sink.Due() {
 			sink.Send(solver.Snapshot{
-				Tour: append([]int(nil), tour...), Length: length,
-				Best: append([]int(nil), best...), BestLength: bestLen,
-				Temperature: t, Step: steps, Moves: moves,
+				Tour: append([]int(nil), st.tour...), Length: st.length,
+				Best: append([]int(nil), st.best...), BestLength: st.bestLen,
+				Temperature: t, Step: steps, Moves: st.moves,
 				Progress: float64(time.Since(start)) / float64(limit),
 				Phase:    solver.PhaseSearch, PhaseProgress: solver.UnknownProgress,
 			})
 		}
 		time.Sleep(200 * time.Microsecond)
 	}
-	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: steps, Start: start, Stopped: stopped, Device: "test"})
+	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: st.best, Moves: st.moves, Steps: steps, Start: start, Stopped: stopped, Device: "test"})
 	res.Note = e.Note
 	if e.Schedule {
 		res.Schedule = &solver.ScheduleRun{T0: t0, TEnd: 1, LamAlpha: 0.99, Alpha0: 0.99, Alpha: 0.99, Steps: steps, Sweeps: 1}
 	}
 	return res, err
+}
+
+// fakeRun is the state of one fake run: the tour, the best and the
+// moves tried.
+type fakeRun struct {
+	in              *solver.Instance
+	tour, best      []int
+	length, bestLen int64
+	moves           int64
+}
+
+// sweep tries 200 random 2-opt moves and applies the improving ones.
+func (st *fakeRun) sweep(rng *rand.Rand) {
+	in, tour := st.in, st.tour
+	for m := 0; m < 200; m++ {
+		i, j := rng.IntN(in.N), rng.IntN(in.N)
+		if i > j {
+			i, j = j, i
+		}
+		if j-i < 2 || (i == 0 && j == in.N-1) {
+			continue
+		}
+		a, b, c, d := tour[i], tour[i+1], tour[j], tour[(j+1)%in.N]
+		delta := in.Dist(a, c) + in.Dist(b, d) - in.Dist(a, b) - in.Dist(c, d)
+		st.moves++
+		if delta < 0 {
+			for x, y := i+1, j; x < y; x, y = x+1, y-1 {
+				tour[x], tour[y] = tour[y], tour[x]
+			}
+			st.length += delta
+			if st.length < st.bestLen {
+				st.bestLen = st.length
+				copy(st.best, tour)
+			}
+		}
+	}
 }
 
 // setup spends SetupDelay in the start-tour phase with known progress,

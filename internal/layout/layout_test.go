@@ -13,7 +13,7 @@ import (
 	"testing"
 )
 
-// row is one row of the README's layout table: the paths it names and
+// row is one row of docs/LAYOUT.md's layout table: the paths it names and
 // what their packages may import.
 type row struct {
 	paths []string // as written, relative to the repository root
@@ -26,6 +26,10 @@ type row struct {
 	external                []string
 }
 
+// tableFile is the file, relative to the repository root, whose "Layout"
+// section holds the table.
+const tableFile = "docs/LAYOUT.md"
+
 var (
 	backticked = regexp.MustCompile("`([^`]+)`")
 	// externalPath is another module's import path written out
@@ -33,10 +37,10 @@ var (
 	externalPath = regexp.MustCompile(`[a-z0-9-]+(\.[a-z0-9-]+)+(/[A-Za-z0-9._-]+)+`)
 )
 
-// readTable parses the "Layout" section's table of README.md in root.
+// readTable parses the "Layout" section's table of docs/LAYOUT.md in root.
 func readTable(t *testing.T, root string) []row {
 	t.Helper()
-	f, err := os.Open(filepath.Join(root, "README.md"))
+	f, err := os.Open(filepath.Join(root, tableFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +59,7 @@ func readTable(t *testing.T, root string) []row {
 		}
 		cells := strings.Split(strings.Trim(line, "|"), " | ")
 		if len(cells) != 3 {
-			t.Fatalf("README.md layout row %q: want 3 cells, have %d", line, len(cells))
+			t.Fatalf("%s layout row %q: want 3 cells, have %d", tableFile, line, len(cells))
 		}
 		rows = append(rows, parseRow(cells[0], cells[2]))
 	}
@@ -63,7 +67,7 @@ func readTable(t *testing.T, root string) []row {
 		t.Fatal(err)
 	}
 	if len(rows) == 0 {
-		t.Fatal(`README.md has no "## Layout" table`)
+		t.Fatal(tableFile + ` has no "## Layout" table`)
 	}
 	return rows
 }
@@ -159,7 +163,7 @@ func listPackages(t *testing.T, root, tags string) []goPackage {
 	return pkgs
 }
 
-// TestLayoutTableMatchesTheTree: every path of the README's layout table
+// TestLayoutTableMatchesTheTree: every path of docs/LAYOUT.md's layout table
 // exists; every package of the module (with and without -tags cuda) has a
 // row, and imports only what the row allows (its non-test files).
 func TestLayoutTableMatchesTheTree(t *testing.T) {
@@ -175,7 +179,7 @@ func TestLayoutTableMatchesTheTree(t *testing.T) {
 	for _, r := range rows {
 		for _, p := range r.paths {
 			if _, err := os.Stat(filepath.Join(root, strings.TrimSuffix(p, "*"))); err != nil {
-				t.Errorf("README.md's layout table names %s, which is not in the tree", p)
+				t.Errorf("%s's layout table names %s, which is not in the tree", tableFile, p)
 			}
 			if _, dup := byDir[dir(p)]; !dup {
 				byDir[dir(p)] = r
@@ -191,12 +195,12 @@ func TestLayoutTableMatchesTheTree(t *testing.T) {
 			rel = filepath.ToSlash(rel)
 			r, ok := byDir[rel]
 			if !ok {
-				t.Errorf("package %s has no row in README.md's layout table", p.ImportPath)
+				t.Errorf("package %s has no row in %s's layout table", p.ImportPath, tableFile)
 				continue
 			}
 			for _, imp := range p.Imports {
 				if !r.allows(p.Module.Path, imp) {
-					t.Errorf("%s (tags %q) imports %s, which its row of README.md's layout table does not allow", p.ImportPath, tags, imp)
+					t.Errorf("%s (tags %q) imports %s, which its row of %s's layout table does not allow", p.ImportPath, tags, imp, tableFile)
 				}
 			}
 		}

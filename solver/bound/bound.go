@@ -44,12 +44,12 @@ type Options struct {
 
 // defaultMaxPeriod is the first period's cap for n cities: short for large
 // instances, which come close enough with it, long for small ones, which
-// need it (docs/PERF.md).
+// need it (docs/DECISIONS.md#bound-max-period).
 func defaultMaxPeriod(n int) int { return min(max(5_000_000/n, 100), 1000) }
 
 // boruvkaMinN is the fewest cities whose ascent runs the parallel Borůvka:
 // below it one core's Prim is faster, and it does not stall when engines
-// beside it take every core (docs/PERF.md).
+// beside it take every core (docs/DECISIONS.md#boruvka-min-n).
 const boruvkaMinN = 10_000
 
 // sparseMST returns the 1-tree function the ascent calls on g and the
@@ -175,9 +175,8 @@ func compute(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opt
 // computeOnce is compute's ascent and evaluations for one caller.
 func computeOnce(ctx context.Context, stop <-chan struct{}, in *solver.Instance, opts Options) (Result, error) {
 	start := time.Now()
-	n := in.N
-	res := Result{in: in, Pi: make([]int64, n)}
-	if n <= 3 { // one tour only
+	res := Result{in: in, Pi: make([]int64, in.N)}
+	if in.N <= 3 { // one tour only
 		return res.only(start), nil
 	}
 	if opts.Neighbors <= 0 {
@@ -185,52 +184,67 @@ func computeOnce(ctx context.Context, stop <-chan struct{}, in *solver.Instance,
 	}
 	hard, soft, release := phases(ctx, stop, start, opts.Time)
 	defer release()
-	noBound := func(err error) (Result, error) { return Result{}, cutShort(ctx, stop, hard, opts.Time, err) }
+	c := &computation{ctx: ctx, stop: stop, opts: opts, start: start, hard: hard, soft: soft, res: res}
+	if err := c.first(); err != nil {
+		return Result{}, cutShort(ctx, stop, hard, opts.Time, err)
+	}
+	return c.improve()
+}
+
+// computation is one caller's bound: the penalty-free 1-tree first
+// (tree0, which cost evalCost), then the ascent and the evaluation of its
+// penalties.
+type computation struct {
+	ctx        context.Context
+	stop       <-chan struct{}
+	opts       Options
+	start      time.Time
+	hard, soft context.Context // see phases
+	res        Result
+	tree0      *oneTree
+	evalCost   time.Duration
+}
+
+// first builds the k-d tree where the metric has one and evaluates the
+// penalty-free 1-tree: a bound already, and its tree keeps the candidate
+// graph connected.
+func (c *computation) first() error {
+	in := c.res.in
 	if euclidLike(in) {
-		kd, err := neighbor.Await(hard, func() *kdTree { return newKDTree(in) })
+		kd, err := neighbor.Await(c.hard, func() *kdTree { return newKDTree(in) })
 		if err != nil {
-			return noBound(err)
+			return err
 		}
-		res.kd = kd
+		c.res.kd = kd
 	}
-	// The penalty-free 1-tree: a bound already, and its tree keeps the
-	// candidate graph connected.
 	t0 := time.Now()
-	tree0, err := evaluate(hard, in, res.kd, nil, res.Pi)
+	tree0, err := evaluate(c.hard, in, c.res.kd, nil, c.res.Pi)
 	if err != nil {
-		return noBound(err)
+		return err
 	}
-	evalCost := time.Since(t0)
-	// early returns the penalty-free 1-tree's bound.
-	early := func() (Result, error) {
-		if err := ctx.Err(); err != nil {
-			return Result{}, err
-		}
-		res.Stopped = true
-		res.Estimate = float64(tree0.weight) / Precision
-		clear(res.Pi)
-		return finishResult(res, tree0, evalCost, start), nil
-	}
-	// failed is early when phase c ended, else err.
-	failed := func(c context.Context, err error) (Result, error) {
-		if c.Err() != nil {
-			return early()
-		}
-		return Result{}, err
-	}
+	c.tree0, c.evalCost = tree0, time.Since(t0)
+	return nil
+}
+
+// improve runs the ascent on the candidate graph and evaluates its best
+// penalties on the complete graph; the penalty-free bound when there is
+// no time for that, or it ended without a better one.
+func (c *computation) improve() (Result, error) {
+	res, opts := &c.res, c.opts
 	// No room for an ascent and a second evaluation.
-	if soft.Err() != nil || opts.Time > 0 && time.Since(start)+2*evalCost >= opts.Time {
-		return early()
+	if c.soft.Err() != nil || opts.Time > 0 && time.Since(c.start)+2*c.evalCost >= opts.Time {
+		return c.early()
 	}
-	if res.g, err = buildGraph(soft, in, opts.Neighbors, tree0.parent); err != nil {
-		return failed(soft, err)
+	var err error
+	if res.g, err = buildGraph(c.soft, res.in, opts.Neighbors, c.tree0.parent); err != nil {
+		return c.failed(c.soft, err)
 	}
-	halt := ascentHalt(soft, start, opts.Time, evalCost)
-	dev, err := res.ascentDevice(soft, opts)
+	halt := ascentHalt(c.soft, c.start, opts.Time, c.evalCost)
+	dev, err := res.ascentDevice(c.soft, opts)
 	if err != nil {
-		return failed(soft, err)
+		return c.failed(c.soft, err)
 	}
-	best, iters, stopped, err := ascent(dev, res.g, res.Pi, opts, start, halt)
+	best, iters, stopped, err := ascent(dev, res.g, res.Pi, opts, c.start, halt)
 	if cerr := dev.Close(); err == nil {
 		err = cerr
 	}
@@ -239,19 +253,38 @@ func computeOnce(ctx context.Context, stop <-chan struct{}, in *solver.Instance,
 	}
 	res.Iterations, res.Stopped = iters, stopped
 	if iters <= 1 && stopped {
-		return early()
+		return c.early()
 	}
 	res.Estimate = float64(best) / Precision
 	t1 := time.Now()
-	tree, err := evaluate(hard, in, res.kd, res.g, res.Pi)
+	tree, err := evaluate(c.hard, res.in, res.kd, res.g, res.Pi)
 	if err != nil {
-		return failed(hard, err)
+		return c.failed(c.hard, err)
 	}
-	if tree0.weight > tree.weight {
-		tree = tree0
+	if c.tree0.weight > tree.weight {
+		tree = c.tree0
 		clear(res.Pi)
 	}
-	return finishResult(res, tree, time.Since(t1)+evalCost, start), nil
+	return finishResult(*res, tree, time.Since(t1)+c.evalCost, c.start), nil
+}
+
+// early returns the penalty-free 1-tree's bound.
+func (c *computation) early() (Result, error) {
+	if err := c.ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	c.res.Stopped = true
+	c.res.Estimate = float64(c.tree0.weight) / Precision
+	clear(c.res.Pi)
+	return finishResult(c.res, c.tree0, c.evalCost, c.start), nil
+}
+
+// failed is early when phase ph ended, else err.
+func (c *computation) failed(ph context.Context, err error) (Result, error) {
+	if ph.Err() != nil {
+		return c.early()
+	}
+	return Result{}, err
 }
 
 // phases makes the contexts of a computation started at start. hard ends
@@ -314,7 +347,7 @@ func cutShort(ctx context.Context, stop <-chan struct{}, hard context.Context, l
 // limit (0: none), is left of it, kept for the last evaluation: one that
 // misses the limit loses the whole ascent (the penalty-free 1-tree is
 // returned), which on a loaded machine happened with twice the first
-// evaluation's cost left (docs/PERF.md, "The 5-opt move's chains").
+// evaluation's cost left (docs/DECISIONS.md#ascent-halt).
 func ascentHalt(soft context.Context, start time.Time, limit, evalCost time.Duration) func() bool {
 	var deadline time.Time
 	if limit > 0 {
@@ -467,61 +500,67 @@ func (c *cpuDevice) Close() error          { return nil }
 // comment), leaving in pi the best 1-tree's; it returns that 1-tree's
 // weight minus 2·Σπ, the 1-trees computed, and whether halt ended it.
 func ascent(dev Device, g *graph, pi []int64, opts Options, start time.Time, halt func() bool) (best int64, iters int, stopped bool, err error) {
-	n := len(pi)
 	w, norm, err := dev.Start(g.export())
 	if err != nil {
 		return 0, 0, false, err
 	}
-	iters = 1
 	if halt() { // the first 1-tree may have been abandoned part-way
-		return 0, iters, true, nil
+		return 0, 1, true, nil
 	}
-	best = w
 	if err := dev.KeepBest(); err != nil {
 		return 0, 0, false, err
 	}
-	initialPeriod := max(n/2, 100)
+	a := &ascender{dev: dev, opts: opts, start: start, halt: halt, best: w, iters: 1, norm: norm, lastReport: time.Now()}
+	if stopped, err = a.periods(firstPeriod(len(pi), opts.MaxPeriod)); err != nil {
+		return 0, a.iters, false, err
+	}
+	return a.best, a.iters, stopped, dev.Best(pi)
+}
+
+// firstPeriod is the ascent's first period for n cities: N/2, at least
+// 100, capped by maxPeriod (0: defaultMaxPeriod, negative: no cap).
+func firstPeriod(n, maxPeriod int) int {
+	p := max(n/2, 100)
 	switch {
-	case opts.MaxPeriod > 0:
-		initialPeriod = min(initialPeriod, opts.MaxPeriod)
-	case opts.MaxPeriod == 0:
-		initialPeriod = min(initialPeriod, defaultMaxPeriod(n))
+	case maxPeriod > 0:
+		p = min(p, maxPeriod)
+	case maxPeriod == 0:
+		p = min(p, defaultMaxPeriod(n))
 	}
-	period := initialPeriod
-	t := int64(Precision) // LKH's INITIAL_STEP_SIZE of 1
+	return p
+}
+
+// ascender is the state of an ascent between its steps.
+type ascender struct {
+	dev        Device
+	opts       Options
+	start      time.Time
+	halt       func() bool
+	best       int64 // the best 1-tree's weight minus 2·Σπ
+	iters      int
+	norm       int64 // the last 1-tree's Σ(d_i − 2)²
+	lastReport time.Time
+}
+
+// periods runs the schedule from a first period of initialPeriod steps
+// of size 1: the step size doubles while the initial phase improves,
+// falls by a quarter when it stops improving, and halves with the period
+// each round; it reports whether halt ended it.
+func (a *ascender) periods(initialPeriod int) (stopped bool, err error) {
+	period, t := initialPeriod, int64(Precision) // LKH's INITIAL_STEP_SIZE of 1
 	initialPhase := true
-	lastReport := time.Now()
-	finish := func() (int64, int, bool, error) {
-		return best, iters, stopped, dev.Best(pi)
-	}
-	for ; period > 0 && t > 0 && norm != 0; period, t = period/2, t/2 {
-		for p := 1; t > 0 && p <= period && norm != 0; p++ {
-			if halt() {
-				stopped = true
-				return finish()
+	for ; period > 0 && t > 0 && a.norm != 0; period, t = period/2, t/2 {
+		for p := 1; t > 0 && p <= period && a.norm != 0; p++ {
+			improved, stop, err := a.step(t)
+			if stop || err != nil {
+				return stop, err
 			}
-			if w, norm, err = dev.Step(t); err != nil {
-				return 0, iters, false, err
-			}
-			iters++
-			if halt() { // this 1-tree may have been abandoned part-way
-				stopped = true
-				return finish()
-			}
-			if w > best {
-				best = w
-				if err := dev.KeepBest(); err != nil {
-					return 0, iters, false, err
-				}
+			if improved {
 				if initialPhase {
 					t *= 2
 				}
 				if p == period {
 					period = min(2*period, initialPeriod)
-				}
-				if opts.Progress != nil && time.Since(lastReport) >= ProgressInterval {
-					lastReport = time.Now()
-					opts.Progress(Progress{Iteration: iters, Estimate: float64(best) / Precision, Elapsed: time.Since(start)})
 				}
 			} else if initialPhase && p > period/2 {
 				initialPhase = false
@@ -530,5 +569,34 @@ func ascent(dev Device, g *graph, pi []int64, opts Options, start time.Time, hal
 			}
 		}
 	}
-	return finish()
+	return false, nil
+}
+
+// step takes one step of size t: improved when its 1-tree beats the best
+// (kept, and reported), stop when halt ended the ascent before or after.
+func (a *ascender) step(t int64) (improved, stop bool, err error) {
+	if a.halt() {
+		return false, true, nil
+	}
+	w, norm, err := a.dev.Step(t)
+	if err != nil {
+		return false, false, err
+	}
+	a.norm = norm
+	a.iters++
+	if a.halt() { // this 1-tree may have been abandoned part-way
+		return false, true, nil
+	}
+	if w <= a.best {
+		return false, false, nil
+	}
+	a.best = w
+	if err := a.dev.KeepBest(); err != nil {
+		return false, false, err
+	}
+	if a.opts.Progress != nil && time.Since(a.lastReport) >= ProgressInterval {
+		a.lastReport = time.Now()
+		a.opts.Progress(Progress{Iteration: a.iters, Estimate: float64(a.best) / Precision, Elapsed: time.Since(a.start)})
+	}
+	return true, false, nil
 }

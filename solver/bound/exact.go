@@ -52,8 +52,35 @@ func completeOneTree(ctx context.Context, in *solver.Instance, kd *kdTree, paren
 			sum += Precision*in.Dist(i, int(p)) + pi[i] + pi[p]
 		}
 	}
-	// A leaf's tree edge is one of its cheapest (cut property), so its
-	// second-cheapest edge is its cheapest edge to any other city.
+	best, err := leafSecondEdges(ctx, in, kd, parent, deg, pi)
+	if err != nil {
+		return nil, err
+	}
+	t := &oneTree{parent: parent, leaf: -1, extra: -1, degree: deg}
+	top := int64(math.MinInt64)
+	for v := range n {
+		if deg[v] == 1 && best[v].a >= 0 && best[v].w > top {
+			top = best[v].w
+			t.leaf = int32(v)
+			t.extra = best[v].a + best[v].b - int32(v)
+		}
+	}
+	if t.leaf >= 0 {
+		sum += top
+		deg[t.leaf]++
+		deg[t.extra]++
+	}
+	t.weight = sum - 2*sumPi(pi)
+	return t, nil
+}
+
+// leafSecondEdges returns, for every leaf of the spanning tree (parent,
+// degrees deg), its cheapest edge to a city other than its tree
+// neighbour, over the complete graph (by the k-d tree when kd is set).
+// A leaf's tree edge is one of its cheapest (cut property), so that is
+// its second-cheapest edge.
+func leafSecondEdges(ctx context.Context, in *solver.Instance, kd *kdTree, parent, deg []int32, pi []int64) ([]edgeKey, error) {
+	n := in.N
 	nbr := make([]int32, n) // the tree neighbour of each leaf
 	for i, p := range parent {
 		if p >= 0 {
@@ -90,25 +117,7 @@ func completeOneTree(ctx context.Context, in *solver.Instance, kd *kdTree, paren
 			best[v] = b
 		}
 	})
-	if err != nil {
-		return nil, err
-	}
-	t := &oneTree{parent: parent, leaf: -1, extra: -1, degree: deg}
-	top := int64(math.MinInt64)
-	for v := range n {
-		if deg[v] == 1 && best[v].a >= 0 && best[v].w > top {
-			top = best[v].w
-			t.leaf = int32(v)
-			t.extra = best[v].a + best[v].b - int32(v)
-		}
-	}
-	if t.leaf >= 0 {
-		sum += top
-		deg[t.leaf]++
-		deg[t.extra]++
-	}
-	t.weight = sum - 2*sumPi(pi)
-	return t, nil
+	return best, err
 }
 
 // primDense is Prim's algorithm on the complete graph, O(n²).
@@ -173,40 +182,7 @@ func boruvkaKD(ctx context.Context, kd *kdTree, g *graph, pi []int64) ([]int32, 
 		for i := range compBest {
 			compBest[i].Store(math.MaxInt64)
 		}
-		// Candidate edges first: a cheap bound for every component.
-		err := parallel.ForContext(ctx, n, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				b := noEdge
-				if g != nil {
-					for e := g.off[i]; e < g.off[i+1]; e++ {
-						j := g.adj[e]
-						if comp[j] == comp[i] {
-							continue
-						}
-						if k := mkKey(Precision*int64(g.d[e])+pi[i]+pi[j], int32(i), j); k.less(b) {
-							b = k
-						}
-					}
-				}
-				local[i] = b
-				atomicMin(&compBest[comp[i]], b.w)
-			}
-		})
-		if err != nil {
-			return nil, err
-		}
-		err = parallel.ForContext(ctx, n, func(lo, hi int) {
-			q := &query{t: kd, pi: pi, comp: comp, ex: -1}
-			for i := lo; i < hi; i++ {
-				c := comp[i]
-				q.i, q.skip, q.best = int32(i), c, local[i]
-				q.limit = func() int64 { return compBest[c].Load() }
-				q.run()
-				local[i] = q.best
-				atomicMin(&compBest[c], q.best.w)
-			}
-		})
-		if err != nil {
+		if err := cheapestOut(ctx, kd, g, pi, comp, local, compBest); err != nil {
 			return nil, err
 		}
 		// The cheapest edge of every component, ties by end points.
@@ -230,6 +206,46 @@ func boruvkaKD(ctx context.Context, kd *kdTree, g *graph, pi []int64) ([]int32, 
 		}
 	}
 	return treeParents(n, edges), nil
+}
+
+// cheapestOut sets local[i] to city i's cheapest edge out of its
+// component comp[i], and compBest to each component's cheapest: the
+// candidate edges of g first, a cheap bound for every component, then a
+// k-d tree search pruned by it.
+func cheapestOut(ctx context.Context, kd *kdTree, g *graph, pi []int64, comp []int32, local []edgeKey, compBest []atomic.Int64) error {
+	n := kd.in.N
+	err := parallel.ForContext(ctx, n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			b := noEdge
+			if g != nil {
+				for e := g.off[i]; e < g.off[i+1]; e++ {
+					j := g.adj[e]
+					if comp[j] == comp[i] {
+						continue
+					}
+					if k := mkKey(Precision*int64(g.d[e])+pi[i]+pi[j], int32(i), j); k.less(b) {
+						b = k
+					}
+				}
+			}
+			local[i] = b
+			atomicMin(&compBest[comp[i]], b.w)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	return parallel.ForContext(ctx, n, func(lo, hi int) {
+		q := &query{t: kd, pi: pi, comp: comp, ex: -1}
+		for i := lo; i < hi; i++ {
+			c := comp[i]
+			q.i, q.skip, q.best = int32(i), c, local[i]
+			q.limit = func() int64 { return compBest[c].Load() }
+			q.run()
+			local[i] = q.best
+			atomicMin(&compBest[c], q.best.w)
+		}
+	})
 }
 
 // atomicMin lowers *a to v when v is smaller.

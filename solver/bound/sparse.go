@@ -70,9 +70,21 @@ func (s *sparseTree) run(pi []int64) int64 {
 			}
 		}
 	}
-	// The leaf whose second-cheapest candidate edge is dearest.
-	top, leaf, other := int64(math.MinInt64), int32(-1), int32(-1)
-	for v := range int32(n) {
+	if top, leaf, other := s.dearestLeaf(pi); leaf >= 0 {
+		sum += top
+		s.deg[leaf]++
+		s.deg[other]++
+	}
+	return sum - 2*sumPi(pi)
+}
+
+// dearestLeaf returns the leaf of the spanning tree whose second-cheapest
+// candidate edge is dearest, that edge's weight and its other end (leaf
+// -1: none).
+func (s *sparseTree) dearestLeaf(pi []int64) (top int64, leaf, other int32) {
+	g := s.g
+	top, leaf, other = int64(math.MinInt64), -1, -1
+	for v := range int32(len(s.key)) {
 		if s.deg[v] != 1 {
 			continue
 		}
@@ -99,12 +111,7 @@ func (s *sparseTree) run(pi []int64) int64 {
 			top, leaf, other = best, v, bj
 		}
 	}
-	if leaf >= 0 {
-		sum += top
-		s.deg[leaf]++
-		s.deg[other]++
-	}
-	return sum - 2*sumPi(pi)
+	return top, leaf, other
 }
 
 func (s *sparseTree) push(v int32) {

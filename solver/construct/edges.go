@@ -78,7 +78,7 @@ func compareEdges(x, y candEdge) int {
 
 // sortEdges sorts candidate edges by length, then ends: radix-sorted as
 // packed 64-bit keys when they fit (a comparison sort is far slower,
-// docs/PERF.md), else compared; the order is total, so both agree.
+// docs/DECISIONS.md#radix-sort), else compared; the order is total, so both agree.
 func sortEdges(edges []candEdge) {
 	if len(edges) < 1024 || !sortEdgesPacked(edges) {
 		slices.SortFunc(edges, compareEdges)

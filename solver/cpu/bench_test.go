@@ -81,8 +81,7 @@ func benchKicksDepth(b *testing.B, n int, or, three bool, rkbi, depth int) {
 	in := uniformInstance(n, 1)
 	nb := neighbor.Nearest(in, 8)
 	s := newLS(tour.NewDist(in), nb.List, nb.K, to32(construct.Greedy(in, nb)))
-	s.orOpt, s.threeOpt, s.rkbi = or, three, rkbi
-	s.depth, s.or3 = depth, depth > 1
+	s.setMoves(moveSet{orOpt: or, threeOpt: three, rkbi: rkbi, depth: depth, or3: depth > 1})
 	s.cacheNbDist()
 	s.r = newRNG(1, 0)
 	s.record = true
@@ -168,7 +167,7 @@ func BenchmarkDist(b *testing.B) {
 				in := uniformInstance(n, 1)
 				nb := neighbor.Quadrant(in, 8)
 				s := newLS(tour.NewDistMatrixMax(in, eucMax), nb.List, nb.K, to32(construct.Greedy(in, nb)))
-				s.orOpt, s.threeOpt = true, true
+				s.setMoves(moveSet{orOpt: true, threeOpt: true})
 				s.r = newRNG(1, 0)
 				s.record = true
 				s.pushAll()
@@ -188,4 +187,32 @@ func BenchmarkDist(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkILSLK5_4461: one kick with the 5-opt move (auto's move from
+// 1,000 cities).
+func BenchmarkILSLK5_4461(b *testing.B) {
+	in := uniformInstance(4461, 1)
+	nb := neighbor.Nearest(in, 8)
+	s := newLS(tour.NewDist(in), nb.List, nb.K, to32(construct.Greedy(in, nb)))
+	s.setMoves(moveSet{orOpt: true, k5: newKopt()})
+	s.cacheNbDist()
+	s.r = newRNG(1, 0)
+	s.record = true
+	s.pushAll()
+	never := func() bool { return false }
+	s.optimize(never)
+	m0 := s.moves
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.journal, s.saved = s.journal[:0], s.saved[:0]
+		old := s.length
+		s.kick(30)
+		s.optimize(never)
+		if s.length > old {
+			s.undo()
+			s.length = old
+		}
+	}
+	reportMoves(b, s.moves-m0)
 }

@@ -39,7 +39,7 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 	if err := refuseFixed(in, e.name); err != nil {
 		return solver.Result{}, err
 	}
-	nearStarts := !e.swap && cfg.Start == "nn"
+	nearStarts := !e.swap && cfg.NearStarts
 	p.Algorithm, p.Backend = e.name, solver.BackendCPU
 	if tabu > 0 && in.N >= 8 {
 		// one sequential search: one worker; the iterations end it

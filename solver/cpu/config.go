@@ -35,10 +35,12 @@ var annealSpecs = map[string]*solver.Spec[annealConfig]{
 // climbConfig is the settings of the climbing engines.
 type climbConfig struct {
 	Workers  int
-	Restarts int    // climbs in all (0: until the time limit)
-	Tabu     int    // swap-climb: iterations of one tabu search (0: climb)
-	Tenure   int    // its tenure (0: solver.TabuTenure's default)
-	Start    string // 2opt-climb: "nn" or "random" start tours (climbnn.go)
+	Restarts int // climbs in all (0: until the time limit)
+	Tabu     int // swap-climb: iterations of one tabu search (0: climb)
+	Tenure   int // its tenure (0: solver.TabuTenure's default)
+	// NearStarts: 2opt-climb's start tours are randomized
+	// nearest-neighbour tours (start nn, climbnn.go), else random ones
+	NearStarts bool
 }
 
 var (
@@ -50,7 +52,7 @@ var (
 // climbSpecs are the climbing engines' options by name.
 var climbSpecs = map[string]*solver.Spec[climbConfig]{
 	"2opt-climb": solver.NewSpec(climbWorkers, climbRestarts,
-		solver.Choice(OptClimbStart, func(c *climbConfig) *string { return &c.Start }, "nn", []string{"nn", "random"},
+		solver.Enum(OptClimbStart, func(c *climbConfig) *bool { return &c.NearStarts }, "nn", []string{"nn", "random"}, []bool{true, false},
 			"climbs' start tours: randomized nearest-neighbour tours (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest), each pass's best move sought among the moves to a city's 8 nearest and the whole neighbourhood scanned when none improves (nn); or uniformly random tours, every pass over the whole neighbourhood, as O'Neil & Burtscher (random)").Experimental()),
 	"swap-climb": solver.NewSpec(climbWorkers, climbRestarts,
 		solver.Int(OptTabu, func(c *climbConfig) *int { return &c.Tabu }, 0, 0, 1<<30,

@@ -15,9 +15,8 @@
 //	3opt-ils    iterated 3-opt local search, first improvement or random-k-best
 //	            pivoting (Delévacq et al.)
 //	auto        the strongest of them for a time budget, chosen by measurement
-//	            (docs/PERF.md); from 15,000 cities on three cores or more (from
-//	            50,000 on two) it runs the partition search (partition.go), all
-//	            workers on pieces of one tour
+//	            (docs/DECISIONS.md#size-table); from 50,000 cities it runs the
+//	            partition search (partition.go), all workers on pieces of one tour
 //
 // The annealers take Lam et al.'s Table 1 schedule and end with it; the
 // climbers and the iterated local searches run DefaultTimeLimit unless a

@@ -13,6 +13,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/enginetest"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -126,15 +127,37 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
-// TestCancellation: a run far longer than the test is cancelled and still
-// returns a valid best tour, marked Stopped.
-func TestCancellation(t *testing.T) {
-	in := uniformInstance(400, 5)
-	for _, name := range allEngines {
-		t.Run(name, func(t *testing.T) {
-			checkCancelled(t, name, in, 50*time.Millisecond, nil)
-		})
+// TestEngineContract runs the engine contract (solver/enginetest) on
+// every registered CPU engine, each ended by its budgetParams.
+func TestEngineContract(t *testing.T) {
+	cfg := enginetest.Config{
+		Budget: func(e solver.Engine) solver.Params { return budgetParams(e.Name(), 1, 2) },
+		Open:   openParams,
 	}
+	n := 0
+	for _, e := range solver.Engines() {
+		if e.Backend() != solver.BackendCPU {
+			continue
+		}
+		n++
+		t.Run(e.Name(), func(t *testing.T) { enginetest.Run(t, e, cfg) })
+	}
+	if n != len(allEngines) {
+		t.Errorf("%d CPU engines registered, allEngines names %d", n, len(allEngines))
+	}
+}
+
+// openParams are the parameters of a run of engine e that only the
+// contract's cases stop: the annealers on a schedule far longer than the
+// cases' time limits (else it is fitted to them), which passes their
+// target early.
+func openParams(e solver.Engine) solver.Params {
+	p := solver.Params{Workers: 2}
+	switch e.Name() {
+	case "sa", "sspm", "pssm", "pspm":
+		p = withOpts(p, "t0=300", "tend=0.1", "alpha=0.999", "sweeps=4")
+	}
+	return p
 }
 
 // checkCancelled runs engine name on in for an hour with extra options,
@@ -157,21 +180,10 @@ func checkCancelled(t *testing.T, name string, in *solver.Instance, d time.Durat
 	}
 }
 
-// TestTimeLimit: the time limit ends a run whose schedule is far longer.
-func TestTimeLimit(t *testing.T) {
+// TestFittedSchedule: without alpha, pspm's schedule is fitted to the
+// time limit and ends within it.
+func TestFittedSchedule(t *testing.T) {
 	in := uniformInstance(300, 6)
-	// pspm with alpha given runs Lam's schedule, which the limit cuts.
-	for _, name := range []string{"pspm", "auto"} {
-		p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 30 * time.Millisecond}
-		if name == "pspm" {
-			p = withOpts(p, "alpha=0.999")
-		}
-		res := solve(t, name, in, p, nil)
-		if !res.Stopped || res.StopReason != solver.StopTime {
-			t.Fatalf("%s: time limit not marked Stopped (%v, %q)", name, res.Stopped, res.StopReason)
-		}
-	}
-	// Without alpha the schedule is fitted to the limit and ends within it.
 	start := time.Now()
 	res := solve(t, "pspm", in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 300 * time.Millisecond}, nil)
 	if res.Schedule == nil || !res.Schedule.Fitted {
@@ -179,38 +191,6 @@ func TestTimeLimit(t *testing.T) {
 	}
 	if el := time.Since(start); el > 5*time.Second {
 		t.Fatalf("pspm's fitted schedule ran %v past a 300ms limit", el)
-	}
-}
-
-// TestTargetStopsEarly: with a loose target every engine stops as soon as
-// it holds a tour at least that short, long before its budget.
-func TestTargetStopsEarly(t *testing.T) {
-	in := uniformInstance(200, 7)
-	ref := solve(t, "2opt-ils", in, solver.Params{Seed: 1, Workers: 1, Extra: map[string]string{OptKicks: "200"}}, nil)
-	for _, name := range allEngines {
-		t.Run(name, func(t *testing.T) {
-			target := ref.Length * 13 / 10
-			p := solver.Params{Seed: 2, Workers: 2, Target: target, TimeLimit: time.Minute}
-			switch name {
-			case "swap-climb":
-				target = ref.Length * 3 // pair exchange from random tours is weak
-			case "sa", "sspm", "pssm", "pspm":
-				// a schedule long enough to pass the target half way
-				p = withOpts(p, "t0=1000", "tend=0.1", "alpha=0.95", "sweeps=20")
-				if name == "sspm" {
-					p = withOpts(p, "sweeps=4") // a barrier per iteration: slow under -race
-				}
-				target = ref.Length * 2
-			}
-			p.Target = target
-			res := solve(t, name, in, p, nil)
-			if res.Length > target {
-				t.Fatalf("stopped at %d above the target %d", res.Length, target)
-			}
-			if !res.Stopped {
-				t.Fatalf("target run not marked Stopped")
-			}
-		})
 	}
 }
 
@@ -322,39 +302,6 @@ func bruteForce(in *solver.Instance) int64 {
 	}
 	rec(1)
 	return best
-}
-
-// TestSnapshots: snapshots stream while an engine runs and the last one
-// carries the final best.
-func TestSnapshots(t *testing.T) {
-	in := uniformInstance(300, 8)
-	for _, name := range []string{"sa", "sspm", "auto", "2opt-climb"} {
-		t.Run(name, func(t *testing.T) {
-			ch := make(chan solver.Snapshot, 1000)
-			p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 300 * time.Millisecond}
-			res := solve(t, name, in, p, ch)
-			close(ch)
-			var all []solver.Snapshot
-			for s := range ch {
-				all = append(all, s)
-			}
-			if len(all) < 2 {
-				t.Fatalf("%d snapshots in 300 ms", len(all))
-			}
-			last := all[len(all)-1]
-			if last.BestLength != res.Length || solver.TourLength(in, last.Best) != res.Length {
-				t.Fatalf("last snapshot best %d, result %d", last.BestLength, res.Length)
-			}
-			for _, s := range all {
-				if s.Moves < 0 || s.Progress < 0 || s.Progress > 1 || s.Elapsed <= 0 {
-					t.Fatalf("bad snapshot %+v", s)
-				}
-				if s.Tour != nil && solver.ValidateTour(s.Tour, in.N) != nil {
-					t.Fatal("snapshot tour invalid")
-				}
-			}
-		})
-	}
 }
 
 func TestClimbDeltas(t *testing.T) {

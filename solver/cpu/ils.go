@@ -24,16 +24,19 @@ import (
 // start; the other fields come from its options (ilsSpecs).
 type ilsConfig struct {
 	orOpt, threeOpt bool
-	acceptEqual     bool   // accept a kick that ties (drift on plateaus)
-	start           string // "greedy" or "nn"
-	neighbors       int    // candidate list size
-	candidates      string // "nearest" or "quadrant"
-	maxSeg          int    // kick segment length bound
-	depth           int    // steps of a sequential move after the first
-	or3             bool   // with threeOpt, also tryOr3's pure 3-opt moves
-	move            string // OptMove: "chain" or "lk5"
-	share           string // what exchange gives: "best" or "merge"
-	sync            int    // kicks per worker between best exchanges (0: independent)
+	acceptEqual     bool // accept a kick that ties (drift on plateaus)
+	start           startKind
+	neighbors       int      // candidate list size
+	candidates      listKind // OptCandidates
+	maxSeg          int      // kick segment length bound
+	depth           int      // steps of a sequential move after the first
+	or3             bool     // with threeOpt, also tryOr3's pure 3-opt moves
+	move            deepMove // OptMove
+	share           shareKind
+	sync            int // kicks per worker between best exchanges (0: independent)
+	// partAuto: partition auto turns the partition search on from
+	// partMinN cities (the auto engine)
+	partAuto bool
 	// stale, when > 0, times n is the number of kicks without an
 	// improvement after which a worker escapes: it goes back to its best
 	// tour and applies a burst of kicks it accepts whatever they cost.
@@ -100,12 +103,11 @@ func (e ilsEngine) config(in *solver.Instance, p solver.Params) (ilsOptions, err
 	if err != nil {
 		return o, err
 	}
-	o.cfg.orOpt, o.cfg.start = e.cfg.orOpt, e.cfg.start
-	if o.pivot != "rkbi" {
+	o.cfg.orOpt, o.cfg.start, o.cfg.partAuto = e.cfg.orOpt, e.cfg.start, e.cfg.partAuto
+	if !o.pivotRKBI {
 		o.rkbi = 0
 	}
 	o.rkbi = min(o.rkbi, maxSearches)
-	o.cfg.acceptEqual = o.accept == "equal"
 	return o, nil
 }
 
@@ -159,27 +161,36 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 // ilsOptions are one run's settings, the iterated local searches' config
 // struct (their options, ilsconfig.go): the configuration and the budget.
 type ilsOptions struct {
-	cfg     ilsConfig
-	workers int    // 0: all cores
-	kicks   int    // kicks per worker (0: until the time limit)
-	rkbi    int    // >0: random-k-best-improvement pivoting among this many
-	pivot   string // "first" or "rkbi" (rkbi is 0 unless "rkbi")
-	accept  string // "better" or "equal" (cfg.acceptEqual)
-	// partition is OptPartition's value: "auto", "on" or "off"
-	partition string
+	cfg       ilsConfig
+	workers   int  // 0: all cores
+	kicks     int  // kicks per worker (0: until the time limit)
+	rkbi      int  // >0: random-k-best-improvement pivoting among this many
+	pivotRKBI bool // OptPivot is rkbi (rkbi is 0 unless set)
+	partition partMode
 	partSeg   int     // OptPartSegment (0: partSegment)
 	partKicks float64 // OptPartKicks
 	partSlice int     // OptPartSlice, milliseconds
-	partShape string  // OptPartShape
+	partShape partShape
 	partDeep  float64 // OptPartDeep
 }
 
-// configure gives the local search s the run's move set and pivoting.
+// moveSet is the run's move set without the 5-opt move's state.
+func (o ilsOptions) moveSet() moveSet {
+	return moveSet{orOpt: o.cfg.orOpt, threeOpt: o.cfg.threeOpt, depth: o.cfg.depth, or3: o.cfg.or3, rkbi: o.rkbi}
+}
+
+// configure gives the local search s the run's move set and pivoting,
+// with the 5-opt move's state it holds (a new one if none) when the move
+// option takes the 5-opt move.
 func (o ilsOptions) configure(s *ls) {
-	s.orOpt, s.threeOpt, s.rkbi = o.cfg.orOpt, o.cfg.threeOpt, o.rkbi
-	s.depth = min(max(o.cfg.depth, 1), maxDepth)
-	s.or3 = o.cfg.or3
-	o.cfg.setMove(s)
+	m := o.moveSet()
+	if o.cfg.move == deepLK5 {
+		m.k5 = s.k5
+		if m.k5 == nil {
+			m.k5 = newKopt()
+		}
+	}
+	s.setMoves(m)
 }
 
 // ilsRun is one run of an iterated local search: set-up (candidate lists,
@@ -284,6 +295,14 @@ func (r *ilsRun) run() (solver.Result, error) {
 		r.partition(t0, nb, nbOdd, d)
 		return r.finish(nil)
 	}
+	r.newSearches(t0, nb, nbOdd, d)
+	r.search()
+	return r.finish(r.searches)
+}
+
+// newSearches sets up the workers' local searches from t0, on nb for the
+// even-numbered ones and nbOdd for the odd ones, and their escapes' state.
+func (r *ilsRun) newSearches(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) {
 	r.searches = make([]*ls, r.w)
 	r.wbest = make([][]int32, r.w)
 	r.wbestLen = make([]int64, r.w)
@@ -305,8 +324,6 @@ func (r *ilsRun) run() (solver.Result, error) {
 		r.searches[i] = s
 		r.wbestLen[i] = math.MaxInt64
 	}
-	r.search()
-	return r.finish(r.searches)
 }
 
 // quickTour is the start tour when one is given, else the
@@ -331,97 +348,112 @@ func (r *ilsRun) quickTour() []int32 {
 func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err error) {
 	r.c.setPhase(solver.PhaseNeighbours)
 	k := r.o.cfg.neighbors
-	switch cand := r.o.cfg.candidates; cand {
-	case "", "nearest":
+	switch r.o.cfg.candidates {
+	case listNearest:
 		nb, err = neighbor.NearestContext(ctx, r.in, k)
-	case "quadrant":
+	case listQuadrant:
 		nb, err = neighbor.QuadrantContext(ctx, r.in, k)
-	case "union":
+	case listUnion:
 		var a, b *neighbor.Lists
 		if a, b, err = neighbor.NearestQuadrantContext(ctx, r.in, k); err == nil {
 			nb = unionNeighbors(r.in, a, b)
 		}
-	case "mixed":
+	case listMixed:
 		if r.w > 1 {
 			// One search finds both.
 			nb, nbOdd, err = neighbor.NearestQuadrantContext(ctx, r.in, k)
 		} else {
 			nb, err = neighbor.NearestContext(ctx, r.in, k)
 		}
-	case "alpha":
-		// A greedy tour on the nearest lists first, so that one is on
-		// screen while the ascent runs (seconds on the CPU from 10,000
-		// cities).
-		near, err := r.showBeforeAscent(ctx, k)
-		if err != nil {
-			return nil, nil, err
-		}
-		// The ascent's share of the budget: a fifth of the time limit
-		// (its own schedule when there is none), on GPU auto's
-		// accelerator when it runs this engine; the same
-		// ascent under way for tsp solve's bound (or the app's) is
-		// waited for instead of run twice (the pipeline's Ascents share it).
-		opts := solver.AscentOptions{Time: r.p.TimeLimit / 5, Device: r.aid.Device}
-		if near != nil && r.o.kicks == 0 && r.o.cfg.sync > 0 && !r.usePartition() && opts.Device == nil && r.aid.Ascents.Underway(r.in, opts) {
-			// Another caller's ascent is under way on the CPU (tsp
-			// solve's bound beside the run): the workers search on the
-			// nearest lists meanwhile, sharing the cores with it, and
-			// take the alpha lists between two epochs once it ends.
-			// Where the run computes or waits for the ascent first, it
-			// starts from the greedy tour on the alpha lists, which
-			// measured ahead of the greedy tour on the nearest lists
-			// (docs/PERF.md, "Alpha-nearness lists from 10,000 cities").
-			opts.Time = r.p.TimeLimit / 2
-			r.alphaLater(ctx, opts, k)
-			nb = near
-			break
-		}
-		r.c.setPhase(solver.PhaseBound)
-		var ascentDone atomic.Bool
-		var pre chan []int32
-		if near != nil && r.o.kicks == 0 {
-			// A local search on quadrant lists improves the start tour
-			// meanwhile, on a core the ascent leaves idle (or that it
-			// shares with one of several).
-			pre = make(chan []int32, 1)
-			go func() { pre <- r.preSearch(ctx, k, &ascentDone) }()
-		}
-		res, berr := r.aid.Ascents.Alpha(ctx, r.in, k, opts)
-		if pre != nil {
-			ascentDone.Store(true)
-			r.pre = <-pre
-		}
-		if berr == nil {
-			nb = &neighbor.Lists{K: res.K, List: res.List}
-			r.listNote, r.stats = alphaNote(res.Stats), res.Stats
-			if pre == nil {
-				// the search starts from the greedy tour on the alpha
-				// lists (above)
-				r.pre = nil
-			}
-		} else if errors.Is(berr, context.DeadlineExceeded) && ctx.Err() == nil {
-			// Its share of the time was too short for a first 1-tree
-			// (or for the shared ascent to end): the nearest lists, the
-			// engines' default.
-			nb, berr = near, nil
-			if near == nil {
-				nb, berr = neighbor.NearestContext(ctx, r.in, k)
-			}
-			r.listNote = fmt.Sprintf("; nearest lists: no ascent for alpha-nearness lists within %v", opts.Time)
-		}
-		if berr != nil {
-			if ctx.Err() != nil {
-				return nil, nil, ctx.Err()
-			}
-			return nil, nil, fmt.Errorf("alpha candidates: %v", berr)
-		}
-	default:
-		return nil, nil, fmt.Errorf("option candidates=%q: want nearest, quadrant, union, mixed or alpha", cand)
+	case listAlpha:
+		nb, err = r.alphaCandidates(ctx, k)
 	}
 	if nbOdd == nil {
 		nbOdd = nb
 	}
 	return nb, nbOdd, err
+}
+
+// alphaCandidates builds alpha-nearness lists of k candidates: a greedy
+// tour on the nearest lists shown first, then the ascent (or the lists
+// taken later, from an ascent already under way), falling back to the
+// nearest lists when the ascent has no time for a first 1-tree.
+func (r *ilsRun) alphaCandidates(ctx context.Context, k int) (*neighbor.Lists, error) {
+	// A greedy tour on the nearest lists first, so that one is on
+	// screen while the ascent runs (seconds on the CPU from 10,000
+	// cities).
+	near, err := r.showBeforeAscent(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	// The ascent's share of the budget: a fifth of the time limit
+	// (its own schedule when there is none), on GPU auto's
+	// accelerator when it runs this engine; the same
+	// ascent under way for tsp solve's bound (or the app's) is
+	// waited for instead of run twice (the pipeline's Ascents share it).
+	opts := solver.AscentOptions{Time: r.p.TimeLimit / 5, Device: r.aid.Device}
+	if near != nil && r.o.kicks == 0 && r.o.cfg.sync > 0 && !r.usePartition() && opts.Device == nil && r.aid.Ascents.Underway(r.in, opts) {
+		// Another caller's ascent is under way on the CPU (tsp
+		// solve's bound beside the run): the workers search on the
+		// nearest lists meanwhile, sharing the cores with it, and
+		// take the alpha lists between two epochs once it ends.
+		// Where the run computes or waits for the ascent first, it
+		// starts from the greedy tour on the alpha lists, which
+		// measured ahead of the greedy tour on the nearest lists
+		// (docs/DECISIONS.md#alpha-start).
+		opts.Time = r.p.TimeLimit / 2
+		r.alphaLater(ctx, opts, k)
+		return near, nil
+	}
+	r.c.setPhase(solver.PhaseBound)
+	res, berr := r.ascentBeside(ctx, opts, k, near != nil && r.o.kicks == 0)
+	var nb *neighbor.Lists
+	if berr == nil {
+		nb = &neighbor.Lists{K: res.K, List: res.List}
+	} else if errors.Is(berr, context.DeadlineExceeded) && ctx.Err() == nil {
+		// Its share of the time was too short for a first 1-tree
+		// (or for the shared ascent to end): the nearest lists, the
+		// engines' default.
+		nb, berr = near, nil
+		if near == nil {
+			nb, berr = neighbor.NearestContext(ctx, r.in, k)
+		}
+		r.listNote = fmt.Sprintf("; nearest lists: no ascent for alpha-nearness lists within %v", opts.Time)
+	}
+	if berr != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("alpha candidates: %v", berr)
+	}
+	return nb, nil
+}
+
+// ascentBeside runs the ascent behind alpha-nearness lists (opts) and,
+// with pre set, a local search on quadrant lists that improves the start
+// tour meanwhile, on a core the ascent leaves idle (or that it shares
+// with one of several).
+func (r *ilsRun) ascentBeside(ctx context.Context, opts solver.AscentOptions, k int, pre bool) (solver.AlphaLists, error) {
+	var ascentDone atomic.Bool
+	var preTour chan []int32
+	if pre {
+		preTour = make(chan []int32, 1)
+		go func() { preTour <- r.preSearch(ctx, k, &ascentDone) }()
+	}
+	res, err := r.aid.Ascents.Alpha(ctx, r.in, k, opts)
+	if pre {
+		ascentDone.Store(true)
+		r.pre = <-preTour
+	}
+	if err == nil {
+		r.listNote, r.stats = alphaNote(res.Stats), res.Stats
+		if !pre {
+			// the search starts from the greedy tour on the alpha
+			// lists (above)
+			r.pre = nil
+		}
+	}
+	return res, err
 }
 
 // showBeforeAscent builds a greedy tour on the k nearest lists before
@@ -450,7 +482,7 @@ func (r *ilsRun) showBeforeAscent(ctx context.Context, k int) (*neighbor.Lists, 
 // and kicks on quadrant lists until done is set or the run stops, and
 // returns it. Started from it, the descent on the alpha-nearness lists
 // is short and the search ahead of one from the greedy tour on them
-// (docs/PERF.md, "The 5-opt move's chains").
+// (docs/DECISIONS.md#alpha-start).
 func (r *ilsRun) preSearch(ctx context.Context, k int, done *atomic.Bool) []int32 {
 	q, err := neighbor.QuadrantContext(ctx, r.in, k)
 	if err != nil {
@@ -542,7 +574,7 @@ func (r *ilsRun) startTour(ctx context.Context, nb *neighbor.Lists) ([]int32, er
 	r.c.setPhase(solver.PhaseStart)
 	var t []int
 	var err error
-	if r.o.cfg.start == "nn" {
+	if r.o.cfg.start == startNN {
 		t, err = construct.NearestNeighborContext(ctx, r.in, 0, nb)
 	} else {
 		t, err = construct.GreedyContext(ctx, r.in, nb)
@@ -568,7 +600,7 @@ func (r *ilsRun) search() {
 	c.setPhase(solver.PhaseDescent)
 	// share merge: a first epoch of descents alone, whose shortest tour
 	// becomes the base the workers kick in (setBase)
-	merge := cfg.share == "merge" && cfg.sync > 0 && r.w > 1 && r.in.N >= 8
+	merge := cfg.share == shareMerge && cfg.sync > 0 && r.w > 1 && r.in.N >= 8
 	first := true
 	for done := 0; !c.stop.Load() && (budget == 0 || done < budget); {
 		n := epoch
@@ -864,9 +896,9 @@ func exactSmall(in *solver.Instance, e solver.Engine, p solver.Params, snaps cha
 
 func init() {
 	solver.Register(ilsEngine{baseEngine{"2opt-ils", "iterated local search, 2-opt + Or-opt with neighbour lists and don't-look bits, double-bridge kicks (Rocki & Suda's method, sequential)"},
-		ilsConfig{orOpt: true, start: "greedy"}})
+		ilsConfig{orOpt: true, start: startGreedy}})
 	solver.Register(ilsEngine{baseEngine{"3opt-ils", "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
-		ilsConfig{orOpt: true, start: "nn"}})
+		ilsConfig{orOpt: true, start: startNN}})
 	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains, on 5 alpha-nearness candidates of a Held–Karp ascent, from 1,000 to 50,000 cities; sequential 3-opt moves on nearest candidates below 1,000 cities and on nearest and quadrant candidates from 50,000, with the 5-opt move on them in the rounds where it gains more per second up to 500,000; below 1,000 cities one search per core with stagnation escapes; from 1,000 to 50,000 each core kicking in its own stretch of one tour, their changes merged; from 50,000 all cores on one tour, each on a segment or a cell of the plane; best kept"},
-		ilsConfig{orOpt: true, start: "greedy"}})
+		ilsConfig{orOpt: true, start: startGreedy, partAuto: true}})
 }

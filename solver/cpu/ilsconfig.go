@@ -15,13 +15,13 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 	solver.SharedInt("workers", func(o *ilsOptions) *int { return &o.workers }).Auto("all cores"),
 	solver.Int(OptKicks, func(o *ilsOptions) *int { return &o.kicks }, 0, 0, math.MaxInt32,
 		"kicks per worker (0: until the time limit); with no time limit the run is deterministic"),
-	solver.Choice(OptPivot, func(o *ilsOptions) *string { return &o.pivot }, "first", []string{"first", "rkbi"},
+	solver.Enum(OptPivot, func(o *ilsOptions) *bool { return &o.pivotRKBI }, "first", []string{"first", "rkbi"}, []bool{false, true},
 		"pivoting rule: first improvement or random-k-best improvement").Experimental(),
 	solver.Int(OptRKBI, func(o *ilsOptions) *int { return &o.rkbi }, 3, 1, 64,
 		"k of random-k-best-improvement (1: best improvement)").Experimental(),
 	solver.Int(OptSync, func(o *ilsOptions) *int { return &o.cfg.sync }, 0, 0, math.MaxInt32,
 		"kicks per worker between global-best exchanges (0: independent workers)").Experimental(),
-	solver.Choice(OptShare, func(o *ilsOptions) *string { return &o.cfg.share }, "best", []string{"best", "merge"},
+	solver.Enum(OptShare, func(o *ilsOptions) *shareKind { return &o.cfg.share }, "best", []string{"best", "merge"}, []shareKind{shareBest, shareMerge},
 		"what the exchange every sync kicks (with a time limit and merge: every 200 ms) gives every worker: the shortest tour, or one tour with every worker's changes that fit together, each worker kicking in its own stretch of it (merge)").Experimental(),
 	solver.Int(OptStale, func(o *ilsOptions) *int { return &o.cfg.stale }, 0, 0, 1<<20,
 		"escape after stale·n kicks without an improvement: restart from the best tour with a burst of kicks (0: never)").Experimental(),
@@ -31,17 +31,18 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"with threeopt on, also the pure 3-opt moves two 2-opt steps cannot make (a segment moved without reversal, or two neighbouring segments reversed in place)").Experimental(),
 	solver.Int(OptDepth, func(o *ilsOptions) *int { return &o.cfg.depth }, 1, 1, maxDepth,
 		"steps of a sequential move after its first 2-opt step, Lin–Kernighan style (1: 3-opt, 2: 4-opt, 3: 5-opt); with threeopt on").Experimental(),
-	solver.Choice(OptMove, func(o *ilsOptions) *string { return &o.cfg.move }, "chain", []string{"chain", "lk5", "adapt"},
+	solver.Enum(OptMove, func(o *ilsOptions) *deepMove { return &o.cfg.move }, "chain", []string{"chain", "lk5", "adapt"}, []deepMove{deepChain, deepLK5, deepAdapt},
 		"the deep move after 2-opt and Or-opt: a chain of 2-opt steps (threeopt, depth), the sequential 5-opt move of Lin–Kernighan–Helsgaun chained while it gains (lk5), or in the partition search each round the one that gained more per second in its last round (adapt; elsewhere the chain)").Experimental(),
-	solver.Choice(OptAccept, func(o *ilsOptions) *string { return &o.accept }, "better", []string{"better", "equal"},
+	solver.Enum(OptAccept, func(o *ilsOptions) *bool { return &o.cfg.acceptEqual }, "better", []string{"better", "equal"}, []bool{false, true},
 		"kick acceptance: strictly shorter, or also ties (drift across plateaus)").Experimental(),
 	solver.Int(OptSegment, func(o *ilsOptions) *int { return &o.cfg.maxSeg }, 30, 1, 1<<20,
 		"longest segment of a kick's double bridge").Experimental(),
 	solver.Int(OptNeighbors, func(o *ilsOptions) *int { return &o.cfg.neighbors }, 8, 2, 64,
 		"candidate list size").Experimental(),
-	solver.Choice(OptCandidates, func(o *ilsOptions) *string { return &o.cfg.candidates }, "nearest", []string{"nearest", "quadrant", "union", "mixed", "alpha"},
+	solver.Enum(OptCandidates, func(o *ilsOptions) *listKind { return &o.cfg.candidates }, "nearest", []string{"nearest", "quadrant", "union", "mixed", "alpha"},
+		[]listKind{listNearest, listQuadrant, listUnion, listMixed, listAlpha},
 		"candidate lists: k nearest, k/4 nearest per quadrant, their union, nearest on even workers and quadrant on odd ones, or the k alpha-nearest of a Held–Karp ascent (which takes up to a fifth of the time limit)"),
-	solver.Choice(OptPartition, func(o *ilsOptions) *string { return &o.partition }, "auto", []string{"auto", "on", "off"},
+	solver.Enum(OptPartition, func(o *ilsOptions) *partMode { return &o.partition }, "auto", []string{"auto", "on", "off"}, []partMode{partAuto, partOn, partOff},
 		"partition search: all workers improve one tour, each a segment of consecutive positions with fixed ends, the cut shifting every round (auto: on for the auto engine from 50,000 cities with coordinates)").Experimental(),
 	solver.Int(OptPartSegment, func(o *ilsOptions) *int { return &o.partSeg }, 0, 0, 1<<20,
 		"partition search: cities of a segment (0: about 5,000; fewer, larger segments than workers are searched by several workers each, the best kept)").Experimental(),
@@ -49,11 +50,66 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"partition search: kicks per city of a segment per round (the cut shifts every round)").Open(true, false).Experimental(),
 	solver.Int(OptPartSlice, func(o *ilsOptions) *int { return &o.partSlice }, 300, 0, 60000,
 		"partition search: milliseconds of a round's segment searches, which then end together (0: partkicks kicks each, as always with several searches per segment or a kicks budget)").Experimental(),
-	solver.Choice(OptPartShape, func(o *ilsOptions) *string { return &o.partShape }, "auto", []string{"auto", "path", "region", "alternate"},
+	solver.Enum(OptPartShape, func(o *ilsOptions) *partShape { return &o.partShape }, "auto", []string{"auto", "path", "region", "alternate"},
+		[]partShape{shapeAuto, shapePath, shapeRegion, shapeAlternate},
 		"partition search: its pieces, segments of consecutive tour positions (path), cells of the plane each holding several tour paths (region), the two by turns (alternate), or the one whose last round gained more per kick, the other every fourth round (auto)").Experimental(),
 	solver.Float(OptPartDeep, func(o *ilsOptions) *float64 { return &o.partDeep }, 10, 0, 1e6,
 		"partition search: kicks per city made with sequential moves of depth 1 before they take the depth option's steps (0: from the start)").Experimental(),
 }
+
+// The typed values of the choice options, each mapped from its text once
+// when the options are parsed (solver.Enum).
+type (
+	// deepMove is OptMove: the deep move after 2-opt and Or-opt.
+	deepMove int8
+	// listKind is OptCandidates: the candidate lists.
+	listKind int8
+	// shareKind is OptShare: what the exchange gives the workers.
+	shareKind int8
+	// startKind is the engine's start tour construction.
+	startKind int8
+	// partMode is OptPartition: whether the partition search runs.
+	partMode int8
+	// partShape is OptPartShape: the partition search's pieces.
+	partShape int8
+)
+
+const (
+	deepChain deepMove = iota // a chain of 2-opt steps (threeopt, depth)
+	deepLK5                   // the sequential 5-opt move (kopt.go)
+	deepAdapt                 // partition search: by round, whichever gained more per second
+)
+
+const (
+	listNearest  listKind = iota // the k nearest cities
+	listQuadrant                 // k/4 nearest per quadrant
+	listUnion                    // nearest and quadrant lists merged
+	listMixed                    // nearest on even workers, quadrant on odd ones
+	listAlpha                    // alpha-nearness of a Held–Karp ascent
+)
+
+const (
+	shareBest  shareKind = iota // every worker takes the shortest tour
+	shareMerge                  // the workers' changes merged into one tour (merge.go)
+)
+
+const (
+	startGreedy startKind = iota // greedy edge
+	startNN                      // nearest neighbour
+)
+
+const (
+	partAuto partMode = iota // on for the auto engine from partMinN cities with coordinates
+	partOn
+	partOff
+)
+
+const (
+	shapeAuto      partShape = iota // the one that gained more per kick
+	shapePath                       // segments of consecutive positions
+	shapeRegion                     // cells of the plane
+	shapeAlternate                  // the two by turns
+)
 
 // stable marks a declaration as one a user of the engine needs.
 func stable(d solver.Decl[ilsOptions]) solver.Decl[ilsOptions] { return d.Stable() }
@@ -72,8 +128,8 @@ const (
 	// sequential 5-opt move on alpha-nearness lists of a Held–Karp
 	// ascent and kicks of up to 200 cities a segment: from 1,000 to 6,000
 	// cities far ahead of the 3-opt chain on nearest lists at 10 s, below
-	// it level or behind where both reach the optimum (docs/PERF.md,
-	// "The 5-opt move on alpha lists from 1,000 cities").
+	// it level or behind where both reach the optimum
+	// (docs/DECISIONS.md#deep-min-n).
 	deepMinN = 1000
 	// mergeSync is the kicks per worker between the merges of auto's
 	// workers (share merge) in a run without a time limit; timed runs
@@ -81,16 +137,14 @@ const (
 	mergeSync = 50
 	// alphaNeighbors is the length of auto's alpha-nearness lists: with
 	// the 5-opt move, 5 (as in LKH) were ahead of 8 on usa13509 at equal
-	// CPU time and at 20 s (docs/PERF.md, "The sequential 5-opt move as
-	// auto's deep move").
+	// CPU time (docs/DECISIONS.md#alpha-neighbors).
 	alphaNeighbors = 5
 	// adaptMaxN is the size up to which auto's partition search takes
 	// the 5-opt move in the rounds where it gains more per second than
 	// the chain (move adapt): far ahead on mona-lisa100K, ahead on
 	// uniform instances of 100,000 to 400,000 cities, level on pla85900;
 	// on a million cities far behind, its rounds there being seconds long
-	// (docs/PERF.md, "The partition search takes the 5-opt move where it
-	// gains more").
+	// (docs/DECISIONS.md#adapt-max-n).
 	adaptMaxN = 500000
 )
 
@@ -98,17 +152,16 @@ const (
 // set. Below deepMinN each worker searches the whole tour alone with the
 // chain of 2-opt steps on nearest lists: the pure 3-opt moves and escapes
 // after 3·n stale kicks got out of the traps other settings fell into
-// (docs/PERF.md, "Small-instance defaults up to 15,000 cities"). From
+// (docs/DECISIONS.md#auto-below-1000). From
 // deepMinN to partMinN the 5-opt move (kopt.go) on 5 alpha-nearness
 // candidates, every worker kicking in its own stretch of one tour, their
 // changes merged (merge.go): on 16 cores ahead of independent searches
 // exchanging by partition crossover from fnl4461 to d18512, and of the
-// partition search on d18512 (docs/PERF.md, "Workers in stretches of one
-// tour"). From partMinN the partition search (partition.go) with nearest
-// and quadrant lists on alternate workers and the chain of 2-opt steps,
-// ahead of the 5-opt move alone on pla85900 (docs/PERF.md, "The 5-opt
-// move on alpha lists from 1,000 cities"), up to adaptMaxN with the 5-opt
-// move in the rounds where it gains more per second.
+// partition search on d18512 (docs/DECISIONS.md#merge). From partMinN
+// the partition search (partition.go) with nearest and quadrant lists on
+// alternate workers and the chain of 2-opt steps, ahead of the 5-opt move
+// alone on pla85900 (docs/DECISIONS.md#part-min-n), up to adaptMaxN with
+// the 5-opt move in the rounds where it gains more per second.
 var autoBySize = solver.SizeTable{
 	{From: 0, To: deepMinN, Set: map[string]string{
 		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "1", OptSegment: "30", OptShare: "best", OptSync: "0", OptMove: "chain"}},

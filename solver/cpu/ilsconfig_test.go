@@ -17,23 +17,23 @@ func TestAutoDefaultsBySize(t *testing.T) {
 	type want struct {
 		or3              bool
 		stale            int
-		candidates       string
+		candidates       listKind
 		depth, seg, sync int
-		share            string
-		move             string
+		share            shareKind
+		move             deepMove
 		neighbors        int
 	}
 	for _, tc := range []struct {
 		n int
 		w want
 	}{
-		{500, want{true, 3, "nearest", 1, 30, 0, "best", "chain", 8}},
-		{deepMinN - 1, want{true, 3, "nearest", 1, 30, 0, "best", "chain", 8}},
-		{deepMinN, want{false, 0, "alpha", 2, 200, mergeSync, "merge", "lk5", alphaNeighbors}},
-		{partMinN - 1, want{false, 0, "alpha", 2, 200, mergeSync, "merge", "lk5", alphaNeighbors}},
-		{partMinN, want{false, 20, "mixed", 2, 200, mergeSync, "merge", "adapt", 8}},
-		{adaptMaxN - 1, want{false, 20, "mixed", 2, 200, mergeSync, "merge", "adapt", 8}},
-		{adaptMaxN, want{false, 20, "mixed", 2, 200, mergeSync, "merge", "chain", 8}},
+		{500, want{true, 3, listNearest, 1, 30, 0, shareBest, deepChain, 8}},
+		{deepMinN - 1, want{true, 3, listNearest, 1, 30, 0, shareBest, deepChain, 8}},
+		{deepMinN, want{false, 0, listAlpha, 2, 200, mergeSync, shareMerge, deepLK5, alphaNeighbors}},
+		{partMinN - 1, want{false, 0, listAlpha, 2, 200, mergeSync, shareMerge, deepLK5, alphaNeighbors}},
+		{partMinN, want{false, 20, listMixed, 2, 200, mergeSync, shareMerge, deepAdapt, 8}},
+		{adaptMaxN - 1, want{false, 20, listMixed, 2, 200, mergeSync, shareMerge, deepAdapt, 8}},
+		{adaptMaxN, want{false, 20, listMixed, 2, 200, mergeSync, shareMerge, deepChain, 8}},
 	} {
 		in := uniformInstance(tc.n, 1)
 		o, err := ie.config(in, solver.Params{})
@@ -45,11 +45,11 @@ func TestAutoDefaultsBySize(t *testing.T) {
 		if got != tc.w {
 			t.Errorf("n=%d: run reads %+v, want %+v", tc.n, got, tc.w)
 		}
-		if !c.threeOpt || !c.acceptEqual || !c.orOpt || c.start != "greedy" {
+		if !c.threeOpt || !c.acceptEqual || !c.orOpt || c.start != startGreedy || !c.partAuto {
 			t.Errorf("n=%d: auto's fixed defaults lost: %+v", tc.n, c)
 		}
 		opts := solver.EffectiveOptions(e, in)
-		for name, w := range map[string]string{OptCandidates: tc.w.candidates, OptStale: strconv.Itoa(tc.w.stale), OptSync: strconv.Itoa(tc.w.sync)} {
+		for name, w := range map[string]string{OptCandidates: []string{"nearest", "quadrant", "union", "mixed", "alpha"}[tc.w.candidates], OptStale: strconv.Itoa(tc.w.stale), OptSync: strconv.Itoa(tc.w.sync)} {
 			if op, _ := opts.Lookup(name); op.Default != w {
 				t.Errorf("n=%d: %s shows default %q, want %q", tc.n, name, op.Default, w)
 			}
@@ -60,7 +60,7 @@ func TestAutoDefaultsBySize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.cfg.or3 || o.cfg.stale != 20 || o.cfg.candidates != "mixed" || o.rkbi != 3 {
+	if o.cfg.or3 || o.cfg.stale != 20 || o.cfg.candidates != listMixed || o.rkbi != 3 {
 		t.Errorf("explicit options lost: %+v rkbi %d", o.cfg, o.rkbi)
 	}
 	// the other engines keep their declared defaults whatever the size
@@ -68,7 +68,7 @@ func TestAutoDefaultsBySize(t *testing.T) {
 	for _, n := range []int{500, partMinN} {
 		o, err = e3.(ilsEngine).config(uniformInstance(n, 2), solver.Params{})
 		c := o.cfg
-		if err != nil || c.or3 || c.stale != 0 || c.candidates != "nearest" || !c.threeOpt || c.acceptEqual || c.start != "nn" || o.rkbi != 0 {
+		if err != nil || c.or3 || c.stale != 0 || c.candidates != listNearest || !c.threeOpt || c.acceptEqual || c.start != startNN || c.partAuto || o.rkbi != 0 {
 			t.Errorf("3opt-ils on %d cities: %+v rkbi %d (%v)", n, c, o.rkbi, err)
 		}
 	}

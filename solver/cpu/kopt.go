@@ -51,15 +51,6 @@ var kBreadth = [maxK - 1]int{5, 5, 3, 2}
 
 func newKopt() *kopt { return &kopt{breadth: kBreadth} }
 
-// setMove gives s the configuration's deep move.
-func (c ilsConfig) setMove(s *ls) {
-	if c.move != "lk5" {
-		s.k5 = nil
-	} else if s.k5 == nil {
-		s.k5 = newKopt()
-	}
-}
-
 // try5opt looks for an improving sequential move from t1 and applies
 // the first it finds: a 5-opt step, or, where none closes with a gain, a
 // chain of them (Lin–Kernighan): the step with the best partial gain
@@ -70,7 +61,7 @@ func (c ilsConfig) setMove(s *ls) {
 // chain within n steps; its other edges are free. A chain that never
 // gains is undone. Chains that go on while they can, rather than for 3
 // steps, made the local optima and the kicks far better
-// (docs/PERF.md, "The 5-opt move's chains").
+// (docs/DECISIONS.md#lk5-chains).
 func (s *ls) try5opt(t1 int32) bool {
 	k := s.k5
 	for dir := 0; dir < 2; dir++ {
@@ -241,6 +232,23 @@ func (k *kopt) removed(i int, a, b int32) bool {
 // meet all k segments before it returns. On success it leaves the
 // segments and the new order in k5.first, last and seq for kApply.
 func (s *ls) kFeasible(kk int) bool {
+	var sg kSegs
+	s.kSegments(kk, &sg)
+	return s.k5.kWalk(kk, &sg)
+}
+
+// kSegs are the segments a k-exchange cuts the tour into, in array
+// order: the segment of each slot of t (seg), whether the slot starts it
+// (starts), and each segment's first and last slot.
+type kSegs struct {
+	seg                [2 * maxK]int8
+	starts             [2 * maxK]bool
+	startSlot, endSlot [maxK]int8
+}
+
+// kSegments fills sg for the removed edges t[0..2kk-1], and k.first and
+// k.last with the segments' end cities.
+func (s *ls) kSegments(kk int, sg *kSegs) {
 	k := s.k5
 	n := int32(s.n)
 	// per removed edge: the position of its earlier end (the one whose
@@ -268,52 +276,56 @@ func (s *ls) kFeasible(kk int) bool {
 			ord[j], ord[j-1] = ord[j-1], ord[j]
 		}
 	}
-	// slot → segment, and whether the slot starts it
-	var seg [2 * maxK]int8
-	var starts [2 * maxK]bool
-	var startSlot, endSlot [maxK]int8
 	for j := 0; j < kk; j++ {
 		e := ord[j]
 		hi := lowSlot[e] ^ 1 // the later end starts segment j
-		seg[hi], starts[hi] = int8(j), true
-		startSlot[j] = hi
+		sg.seg[hi], sg.starts[hi] = int8(j), true
+		sg.startSlot[j] = hi
 		k.first[j] = k.t[hi]
 		nx := ord[(j+1)%kk]
 		lo := lowSlot[nx] // the earlier end of the next edge ends it
-		seg[lo], starts[lo] = int8(j), false
-		endSlot[j] = lo
+		sg.seg[lo], sg.starts[lo] = int8(j), false
+		sg.endSlot[j] = lo
 		k.last[j] = k.t[lo]
 	}
-	// the walk: slot 2i+1 is joined to slot 2i+2, slot 2k-1 to slot 0
-	mate := func(x int8) int8 {
-		if x == 0 {
-			return int8(2*kk - 1)
-		}
-		if int(x) == 2*kk-1 {
-			return 0
-		}
-		if x%2 == 1 {
-			return x + 1
-		}
-		return x - 1
+}
+
+// kMate is the slot that slot x is joined to by an added edge: slot 2i+1
+// to slot 2i+2, slot 2kk-1 to slot 0.
+func kMate(x int8, kk int) int8 {
+	if x == 0 {
+		return int8(2*kk - 1)
 	}
+	if int(x) == 2*kk-1 {
+		return 0
+	}
+	if x%2 == 1 {
+		return x + 1
+	}
+	return x - 1
+}
+
+// kWalk walks the new tour from segment 0 through the added edges,
+// recording the segments in k.seq, and reports whether it visits all kk
+// segments before it comes back.
+func (k *kopt) kWalk(kk int, sg *kSegs) bool {
 	k.seq[0] = 1
-	out := endSlot[0]
+	out := sg.endSlot[0]
 	for cnt := 1; ; cnt++ {
-		in := mate(out)
-		j := seg[in]
+		in := kMate(out, kk)
+		j := sg.seg[in]
 		if j == 0 {
-			return cnt == kk && starts[in]
+			return cnt == kk && sg.starts[in]
 		}
 		if cnt == kk {
 			return false
 		}
-		if starts[in] {
+		if sg.starts[in] {
 			k.seq[cnt] = j + 1
-			out = endSlot[j]
+			out = sg.endSlot[j]
 		} else {
 			k.seq[cnt] = -(j + 1)
-			out = startSlot[j]
+			out = sg.startSlot[j]
 		}
 	}
 }

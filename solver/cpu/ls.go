@@ -27,18 +27,19 @@ type ls struct {
 	// q holds the cities to examine (don't-look bit off).
 	q tour.Queue
 
-	orOpt    bool // Or-opt segment moves (1–3 cities, both orientations)
-	threeOpt bool // sequential 3-opt (depth-3 LK-style) moves
-	depth    int  // steps after the first of a sequential move (1: 3-opt), at most maxDepth
-	or3      bool // with threeOpt, also the pure 3-opt moves of tryOr3
+	// improve looks for an improving move around a city and applies it;
+	// deep is the move tried after 2-opt and Or-opt and close3 the end of
+	// the chain's first step: all three chosen once from the move set
+	// (setMoves), as LKH picks its BestMove at set-up.
+	improve func(s *ls, c int32) bool
+	deep    func(s *ls, c int32) bool
+	close3  func(s *ls, t1, t2, t3, t4 int32, g2 int64) bool
+	depth   int // steps after the first of a sequential move (1: 3-opt), at most maxDepth
 	// nbd caches the distances to the candidates, nbd[c*k+i] = d(c,
 	// nb[c*k+i]) (cacheNbDist, nbDists); nil: computed. Whoever changes
 	// nb, k or d after caching must drop it or cache again.
-	nbd []int32
-	// tentative makes close3opt apply each step and undo it (the
-	// reference close3optVirtual and extendVirtual are tested against)
-	tentative bool
-	chain     [2 * maxDepth]int32
+	nbd   []int32
+	chain [2 * maxDepth]int32
 	// vt holds the virtual tours of extendVirtual, one per level
 	vt       [maxDepth]vtour
 	chainLen int
@@ -55,8 +56,8 @@ type ls struct {
 	// No move removes a fixed edge.
 	fixed []int32
 
-	// k5, when set, makes the sequential 5-opt move (kopt.go) the
-	// move after 2-opt and Or-opt, in place of try3opt.
+	// k5 is the state of the sequential 5-opt move (kopt.go) when it is
+	// the deep move.
 	k5 *kopt
 
 	// kickFrom, when set, holds the cities a kick starts at (its first
@@ -122,10 +123,100 @@ func (s *ls) isFixed(a, b int32) bool {
 func newLS(d *tour.Dist, nb []int32, k int, t []int32) *ls {
 	n := len(t)
 	s := &ls{d: d, n: n, nb: nb, k: k, tour: make([]int32, n), pos: make([]int32, n),
-		q: tour.NewQueue(n), depth: 1}
+		q: tour.NewQueue(n)}
+	s.setMoves(moveSet{})
 	s.set(t)
 	return s
 }
+
+// moveSet is the moves of a local search, fixed at its set-up: setMoves
+// turns it into the functions the search calls for every city.
+type moveSet struct {
+	orOpt    bool // Or-opt segment moves (1–3 cities, both orientations)
+	threeOpt bool // the chain of 2-opt steps (sequential 3-opt at depth 1)
+	depth    int  // steps of the chain after its first (1: 3-opt), clamped to 1..maxDepth
+	or3      bool // with threeOpt, also the pure 3-opt moves of tryOr3
+	rkbi     int  // >0: random-k-best-improvement pivoting among this many
+	// k5, when set, makes the sequential 5-opt move (kopt.go), with this
+	// state, the move after 2-opt and Or-opt, in place of the chain and of
+	// rkbi pivoting
+	k5 *kopt
+	// tentative makes the chain apply each step and undo it (the
+	// reference close3optVirtual and extendVirtual are tested against)
+	tentative bool
+}
+
+// setMoves gives s the move set m: it picks the move functions once, so
+// that no city's search asks which moves are on.
+func (s *ls) setMoves(m moveSet) {
+	s.depth = min(max(m.depth, 1), maxDepth)
+	s.rkbi, s.k5 = m.rkbi, m.k5
+	switch {
+	case m.tentative:
+		s.close3 = (*ls).closeTentative
+	case s.depth <= 1:
+		s.close3 = (*ls).close3optVirtual
+	default:
+		s.close3 = (*ls).closeDeepVirtual
+	}
+	hasDeep := true
+	switch {
+	case m.k5 != nil:
+		s.deep = (*ls).try5opt
+	case m.threeOpt && m.or3:
+		s.deep = try3optPure
+	case m.threeOpt:
+		s.deep = try3optChain
+	default:
+		s.deep, hasDeep = noMove, false
+	}
+	switch {
+	case m.k5 == nil && m.rkbi > 0 && m.orOpt:
+		s.improve = improveRKBIOr
+	case m.k5 == nil && m.rkbi > 0:
+		s.improve = improveRKBI
+	case m.orOpt && hasDeep:
+		s.improve = improveOrDeep
+	case m.orOpt:
+		s.improve = improveOr
+	case hasDeep:
+		s.improve = improve2Deep
+	default:
+		s.improve = improve2
+	}
+}
+
+// The improve functions of setMoves: first improvement over 2-opt, then
+// Or-opt, then the deep move, each where the move set has it.
+func improve2(s *ls, c int32) bool     { return s.try2opt(c, nil) }
+func improveOr(s *ls, c int32) bool    { return s.try2opt(c, nil) || s.tryOr(c, nil) }
+func improve2Deep(s *ls, c int32) bool { return s.try2opt(c, nil) || s.deep(s, c) }
+func improveOrDeep(s *ls, c int32) bool {
+	return s.try2opt(c, nil) || s.tryOr(c, nil) || s.deep(s, c)
+}
+
+// improveRKBI and improveRKBIOr collect the improving 2-opt (and Or-opt)
+// moves around c and apply one of the rkbi best (pickRKBI).
+func improveRKBI(s *ls, c int32) bool {
+	s.cands = s.cands[:0]
+	s.try2opt(c, &s.cands)
+	return s.pickRKBI(c)
+}
+
+func improveRKBIOr(s *ls, c int32) bool {
+	s.cands = s.cands[:0]
+	s.try2opt(c, &s.cands)
+	s.tryOr(c, &s.cands)
+	return s.pickRKBI(c)
+}
+
+// noMove is the deep move of a move set without one.
+func noMove(*ls, int32) bool { return false }
+
+// try3optChain and try3optPure are the chain of 2-opt steps as the deep
+// move, without and with tryOr3's pure 3-opt moves.
+func try3optChain(s *ls, c int32) bool { return s.try3opt(c, false) }
+func try3optPure(s *ls, c int32) bool  { return s.try3opt(c, true) }
 
 // maxNbDist bounds the cached candidate distances of one search
 // (entries, 4 bytes each).
@@ -322,38 +413,14 @@ func (s *ls) optimize(stop func() bool) bool {
 }
 
 // improveCity looks for an improving move around c and applies it.
-func (s *ls) improveCity(c int32) bool {
-	if s.k5 != nil {
-		return s.try2opt(c, nil) || (s.orOpt && s.tryOr(c, nil)) || s.try5opt(c)
-	}
-	if s.rkbi > 0 {
-		return s.improveRKBI(c)
-	}
-	if s.try2opt(c, nil) {
-		return true
-	}
-	if s.orOpt && s.tryOr(c, nil) {
-		return true
-	}
-	if s.threeOpt && s.try3opt(c) {
-		return true
-	}
-	return false
-}
+func (s *ls) improveCity(c int32) bool { return s.improve(s, c) }
 
-// improveRKBI collects the improving moves around c and applies one of
-// the rkbi best, chosen at random (Delévacq et al.'s pivoting rule).
-func (s *ls) improveRKBI(c int32) bool {
-	s.cands = s.cands[:0]
-	s.try2opt(c, &s.cands)
-	if s.orOpt {
-		s.tryOr(c, &s.cands)
-	}
-	if len(s.cands) == 0 && s.threeOpt {
-		return s.try3opt(c)
-	}
+// pickRKBI applies one of the rkbi best improving moves collected in
+// s.cands, chosen at random (Delévacq et al.'s pivoting rule), or with
+// none the deep move.
+func (s *ls) pickRKBI(c int32) bool {
 	if len(s.cands) == 0 {
-		return false
+		return s.deep(s, c)
 	}
 	// partial selection of the rkbi best
 	k := min(s.rkbi, len(s.cands))
@@ -559,10 +626,10 @@ const breadth3 = 5
 // try3opt tries sequential 3-opt moves from t1 made of two 2-opt steps
 // (Lin–Kernighan style at depth 3): t2 beside t1, t3 a neighbour of t2
 // with a positive partial gain, the first 2-opt step applied tentatively,
-// then t5 a neighbour of t4 closing a second 2-opt step (close3opt).
+// then t5 a neighbour of t4 closing a second 2-opt step (s.close3).
 // Breadth breadth3 at each level. The applied move is kept only when the
-// total gain is positive.
-func (s *ls) try3opt(t1 int32) bool {
+// total gain is positive. pure adds tryOr3's moves.
+func (s *ls) try3opt(t1 int32, pure bool) bool {
 	d := s.d
 	for dir := 0; dir < 2; dir++ {
 		t2 := s.succ(t1)
@@ -600,12 +667,12 @@ func (s *ls) try3opt(t1 int32) bool {
 					}
 					return true
 				}
-				if s.close3opt(t1, t2, t3, t4, g1+d34) {
+				if s.close3(s, t1, t2, t3, t4, g1+d34) {
 					return true
 				}
 			}
 			// the other t4
-			if s.or3 && s.tryOr3(t1, t2, t3, s.succ(t1) == t2, g1) {
+			if pure && s.tryOr3(t1, t2, t3, s.succ(t1) == t2, g1) {
 				return true
 			}
 		}
@@ -674,48 +741,51 @@ func (s *ls) tryOr3(t1, t2, t3 int32, fwd bool, g1 int64) bool {
 			if gain <= 0 {
 				continue
 			}
-			if v == 0 {
-				s.moveOr(t1, t2, t5, t6, t3, t4, false)
-			} else {
-				s.move2(t1, t2, t6, t5) // t1 [t6..t2][t5..t3] t4
-				s.move2(t2, t5, t3, t4) // t1 [t6..t2][t3..t5] t4
-			}
-			s.length -= gain
-			for _, x := range [...]int32{t1, t2, t3, t4, t5, t6} {
-				s.push(x)
-			}
+			s.applyOr3(v == 0, [6]int32{t1, t2, t3, t4, t5, t6}, gain)
 			return true
 		}
 	}
 	return false
 }
 
-// close3opt looks, after the first step (t1,t2),(t3,t4) → (t2,t3),(t4,t1),
-// for further 2-opt steps that break (t4,t1) again with a positive total
-// gain; g2 is the gain before (t4,t1) is added. It reads the steps off a
-// virtual tour (close3optVirtual at depth 1, extendVirtual deeper) and
-// applies a chain only when it closes with a gain; with tentative set it
-// applies every step and undoes the failed ones (extend), the reference
-// the virtual versions are tested against.
-func (s *ls) close3opt(t1, t2, t3, t4 int32, g2 int64) bool {
-	if !s.tentative {
-		if s.depth <= 1 {
-			return s.close3optVirtual(t1, t2, t3, t4, g2)
-		}
-		v := &s.vt[0]
-		v.reset(s)
-		v.move2(t2, t1, t3, t4)
-		if !s.extendVirtual(v, t1, t2, t3, t4, t4, g2, 0) {
-			return false
-		}
-		for _, x := range [...]int32{t1, t2, t3, t4} {
-			s.push(x)
-		}
-		for _, x := range s.chain[:s.chainLen] {
-			s.push(x)
-		}
-		return true
+// applyOr3 applies tryOr3's move on t = t1..t6 with its gain: the
+// segment moved when after (t6 after t5), else both parts reversed.
+func (s *ls) applyOr3(after bool, t [6]int32, gain int64) {
+	t1, t2, t3, t4, t5, t6 := t[0], t[1], t[2], t[3], t[4], t[5]
+	if after {
+		s.moveOr(t1, t2, t5, t6, t3, t4, false)
+	} else {
+		s.move2(t1, t2, t6, t5) // t1 [t6..t2][t5..t3] t4
+		s.move2(t2, t5, t3, t4) // t1 [t6..t2][t3..t5] t4
 	}
+	s.length -= gain
+	for _, x := range t {
+		s.push(x)
+	}
+}
+
+// The close3 functions look, after the first step (t1,t2),(t3,t4) →
+// (t2,t3),(t4,t1), for further 2-opt steps that break (t4,t1) again with
+// a positive total gain; g2 is the gain before (t4,t1) is added.
+// close3optVirtual (depth 1) and closeDeepVirtual (deeper) read the steps
+// off a virtual tour and apply a chain only when it closes with a gain;
+// closeTentative applies every step and undoes the failed ones (extend),
+// the reference the virtual versions are tested against.
+
+// closeDeepVirtual is the close3 function at depth 2 and more.
+func (s *ls) closeDeepVirtual(t1, t2, t3, t4 int32, g2 int64) bool {
+	v := &s.vt[0]
+	v.reset(s)
+	v.move2(t2, t1, t3, t4)
+	if !s.extendVirtual(v, t1, t2, t3, t4, t4, g2, 0) {
+		return false
+	}
+	s.pushChain(t1, t2, t3, t4)
+	return true
+}
+
+// closeTentative is the reference close3 function.
+func (s *ls) closeTentative(t1, t2, t3, t4 int32, g2 int64) bool {
 	j0 := len(s.journal)
 	rec := s.record
 	s.record = true
@@ -728,17 +798,23 @@ func (s *ls) close3opt(t1, t2, t3, t4 int32, g2 int64) bool {
 	}
 	s.record = rec
 	if ok {
-		for _, x := range [...]int32{t1, t2, t3, t4} {
-			s.push(x)
-		}
-		for _, x := range s.chain[:s.chainLen] {
-			s.push(x)
-		}
+		s.pushChain(t1, t2, t3, t4)
 	}
 	return ok
 }
 
-// close3optVirtual is close3opt at depth 1 without applying the first
+// pushChain queues the cities of an applied chain: t1..t4 of its first
+// step and those of the further steps.
+func (s *ls) pushChain(t1, t2, t3, t4 int32) {
+	for _, x := range [...]int32{t1, t2, t3, t4} {
+		s.push(x)
+	}
+	for _, x := range s.chain[:s.chainLen] {
+		s.push(x)
+	}
+}
+
+// close3optVirtual is the close3 function at depth 1: without applying the first
 // step: it finds the same second step (the same candidates in the same
 // order, so the same move) by reading the tour as it would be after the
 // first step. That step reverses the path S from t2 to t4 (walking from
@@ -873,23 +949,9 @@ func (s *ls) undoTo(mark int) {
 // cities at the changed edges are queued.
 func (s *ls) kick(maxSeg int) {
 	n := s.n
-	maxSeg = max(1, min(maxSeg, (n-2)/3))
-	var la, lb int
-	var i0 int32 // position of the last city of A
-	for try := 0; ; try++ {
-		la = 1 + s.r.intn(maxSeg)
-		lb = 1 + s.r.intn(maxSeg)
-		if s.kickFrom != nil {
-			i0 = s.pos[s.kickFrom[s.r.intn(len(s.kickFrom))]]
-		} else {
-			i0 = int32(s.r.intn(n))
-		}
-		if s.fixed == nil || !s.kickBreaksFixed(i0, la, lb) {
-			break
-		}
-		if try == 8 {
-			return // fixed edges everywhere near: no kick this time
-		}
+	i0, la, lb, ok := s.kickDraw(maxSeg)
+	if !ok {
+		return // fixed edges everywhere near: no kick this time
 	}
 	// B = positions i0+1 .. i0+la, C = i0+la+1 .. i0+la+lb
 	w := la + lb
@@ -914,27 +976,48 @@ func (s *ls) kick(maxSeg int) {
 	dcity := s.tour[dpos]
 	s.length += tour.DeltaDoubleBridgeEdges(s.d, a, b1, b2, c1, c2, dcity)
 	// write C then B
-	p = start
-	for _, c := range old[la:] {
-		s.tour[p], s.pos[c] = c, p
-		p++
-		if int(p) == n {
-			p = 0
-		}
-	}
-	for _, c := range old[:la] {
-		s.tour[p], s.pos[c] = c, p
-		p++
-		if int(p) == n {
-			p = 0
-		}
-	}
+	s.writeFrom(s.writeFrom(start, old[la:]), old[:la])
 	if s.record {
 		s.journal = append(s.journal, jop{i: start, j: int32(base), w: int32(w)})
 	}
 	for _, c := range [...]int32{a, b1, b2, c1, c2, dcity} {
 		s.push(c)
 	}
+}
+
+// kickDraw draws a kick's window: i0, the position of the last city of
+// A, and the lengths of B and C, at most maxSeg each; ok is false when
+// eight draws all met a fixed edge.
+func (s *ls) kickDraw(maxSeg int) (i0 int32, la, lb int, ok bool) {
+	maxSeg = max(1, min(maxSeg, (s.n-2)/3))
+	for try := 0; ; try++ {
+		la = 1 + s.r.intn(maxSeg)
+		lb = 1 + s.r.intn(maxSeg)
+		if s.kickFrom != nil {
+			i0 = s.pos[s.kickFrom[s.r.intn(len(s.kickFrom))]]
+		} else {
+			i0 = int32(s.r.intn(s.n))
+		}
+		if s.fixed == nil || !s.kickBreaksFixed(i0, la, lb) {
+			return i0, la, lb, true
+		}
+		if try == 8 {
+			return 0, 0, 0, false
+		}
+	}
+}
+
+// writeFrom writes cities into the tour from position p on (cyclic) and
+// returns the position after them.
+func (s *ls) writeFrom(p int32, cities []int32) int32 {
+	for _, c := range cities {
+		s.tour[p], s.pos[c] = c, p
+		p++
+		if int(p) == s.n {
+			p = 0
+		}
+	}
+	return p
 }
 
 // kickBreaksFixed reports whether the kick with A ending at position i0

@@ -107,7 +107,7 @@ func TestLocalSearchAndUndo(t *testing.T) {
 		{"4opt", true, true, 0, 2}, {"5opt", true, true, 0, 3}, {"5opt-rkbi", true, true, 3, 3}} {
 		t.Run(cfg.name, func(t *testing.T) {
 			s, in := newTestLS(t, 300, 5)
-			s.orOpt, s.threeOpt, s.rkbi, s.depth = cfg.or, cfg.three, cfg.rkbi, cfg.depth
+			s.setMoves(moveSet{orOpt: cfg.or, threeOpt: cfg.three, rkbi: cfg.rkbi, depth: cfg.depth})
 			start := s.length
 			s.pushAll()
 			s.optimize(func() bool { return false })
@@ -148,7 +148,7 @@ func TestLocalSearchAndUndo(t *testing.T) {
 func TestOr3Moves(t *testing.T) {
 	for _, n := range []int{9, 12, 40, 200} {
 		s, in := newTestLS(t, n, uint64(n)+3)
-		s.orOpt, s.threeOpt = true, true
+		s.setMoves(moveSet{orOpt: true, threeOpt: true})
 		found := 0
 		for round := 0; round < 50; round++ {
 			s.set(s.r.randomTour(n))
@@ -180,11 +180,11 @@ func TestOr3Moves(t *testing.T) {
 	}
 	// the moves improve 3-opt local optima further
 	s, in := newTestLS(t, 1000, 8)
-	s.orOpt, s.threeOpt = true, true
+	s.setMoves(moveSet{orOpt: true, threeOpt: true})
 	s.pushAll()
 	s.optimize(func() bool { return false })
 	l := s.length
-	s.or3 = true
+	s.setMoves(moveSet{orOpt: true, threeOpt: true, or3: true})
 	s.pushAll()
 	s.optimize(func() bool { return false })
 	checkLS(t, s, in, "or-3opt descent")
@@ -204,7 +204,7 @@ func TestNewMovesKeepFixedEdges(t *testing.T) {
 	in.FixedEdges = edges
 	s.set(to32(construct.KeepFixed(in, toInt(s.r.randomTour(200)))))
 	s.setFixed(edges)
-	s.orOpt, s.threeOpt, s.or3, s.depth = true, true, true, 3
+	s.setMoves(moveSet{orOpt: true, threeOpt: true, or3: true, depth: 3})
 	s.record = true
 	s.pushAll()
 	s.optimize(func() bool { return false })
@@ -227,9 +227,9 @@ func TestClose3optVirtual(t *testing.T) {
 	for _, n := range []int{10, 57, 400} {
 		a, in := newTestLS(t, n, uint64(n)+11)
 		b, _ := newTestLS(t, n, uint64(n)+11)
-		b.tentative = true
-		for _, s := range []*ls{a, b} {
-			s.orOpt, s.threeOpt, s.record = true, true, true
+		for i, s := range []*ls{a, b} {
+			s.setMoves(moveSet{orOpt: true, threeOpt: true, tentative: i == 1})
+			s.record = true
 			s.pushAll()
 			s.optimize(func() bool { return false })
 		}
@@ -261,7 +261,6 @@ func TestExtendVirtual(t *testing.T) {
 		for _, n := range []int{10, 23, 57, 400} {
 			a, in := newTestLS(t, n, uint64(n)+31)
 			b, _ := newTestLS(t, n, uint64(n)+31)
-			b.tentative = true
 			if n == 57 {
 				var edges [][2]int
 				for i := 0; i+1 < n; i += 9 {
@@ -274,8 +273,9 @@ func TestExtendVirtual(t *testing.T) {
 				a.setFixed(edges)
 				b.setFixed(edges)
 			}
-			for _, s := range []*ls{a, b} {
-				s.orOpt, s.threeOpt, s.or3, s.depth, s.record = true, true, true, depth, true
+			for i, s := range []*ls{a, b} {
+				s.setMoves(moveSet{orOpt: true, threeOpt: true, or3: true, depth: depth, tentative: i == 1})
+				s.record = true
 				s.pushAll()
 				s.optimize(func() bool { return false })
 			}

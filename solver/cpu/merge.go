@@ -28,7 +28,7 @@ type merger struct {
 
 // mergeEpoch is the time between the merges of a timed run: 200 ms was
 // ahead of epochs of 50 and 200 kicks, whose barrier waits for the slowest
-// worker (docs/PERF.md, "Workers in stretches of one tour").
+// worker (docs/DECISIONS.md#merge-epoch).
 const mergeEpoch = 200 * time.Millisecond
 
 // setBase makes t (length l) the base every worker takes and cuts it into

@@ -28,7 +28,7 @@ import (
 // (ilsconfig.go).
 const partMinN = 50000
 
-// Partition search settings (docs/PERF.md, "CPU partition search").
+// Partition search settings (docs/DECISIONS.md#partition-layout).
 const (
 	// partSegment is the segment size aimed at: segments are as many as
 	// the workers (or a multiple) when they hold about this many cities
@@ -40,8 +40,8 @@ const (
 	// tour is cut into as many segments as workers, each searched by one
 	// (time slices ending together), rather than into fewer, larger
 	// segments each searched by several workers, the best search kept
-	// and the others' work lost: ahead on d18512 (docs/PERF.md, "The
-	// partition layout from 15,000 cities").
+	// and the others' work lost: ahead on d18512
+	// (docs/DECISIONS.md#partition-layout).
 	partOneEach = 1000
 	// partMinSegment is the smallest segment worth a sub-instance.
 	partMinSegment = 64
@@ -68,8 +68,7 @@ const (
 	// OptPartDeep is the kicks per city the partition search makes with
 	// sequential moves of depth 1 before they take OptDepth's steps (0:
 	// from the start). Early in a run a deeper move costs more than it
-	// gains, later it is far ahead (docs/PERF.md, "Partition search on
-	// pla85900").
+	// gains, later it is far ahead (docs/DECISIONS.md#partdeep).
 	OptPartDeep = "partdeep"
 )
 
@@ -80,12 +79,12 @@ func (r *ilsRun) usePartition() bool {
 		return false
 	}
 	switch r.o.partition {
-	case "on":
+	case partOn:
 		return true
-	case "off":
+	case partOff:
 		return false
 	}
-	return r.e.name == "auto" && in.N >= partMinN
+	return r.o.cfg.partAuto && in.N >= partMinN
 }
 
 // partRun is the state of one partition search.
@@ -243,9 +242,7 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 	if nbOdd != nb {
 		pr.gnbd[1] = nbDists(d, nbOdd.List, n, nbOdd.K, nil)
 	}
-	g.orOpt, g.threeOpt = r.o.cfg.orOpt, r.o.cfg.threeOpt
-	g.depth = min(max(r.o.cfg.depth, 1), maxDepth)
-	g.or3 = r.o.cfg.or3
+	g.setMoves(moveSet{orOpt: r.o.cfg.orOpt, threeOpt: r.o.cfg.threeOpt, depth: r.o.cfg.depth, or3: r.o.cfg.or3})
 	g.r = newRNG(r.p.Seed, 1<<40)
 	g.setFixed(r.in.FixedEdges)
 	pr.global = g
@@ -344,35 +341,55 @@ func (pr *partRun) fillSeg(i, from, m int) {
 // runRound builds the pieces' sub-instances, runs their searches and
 // writes every improved path back; it returns the kicks made.
 func (pr *partRun) runRound() int64 {
-	w := pr.r.w
 	start := time.Now()
-	var next atomic.Int64
-	// pool runs tasks 0..tasks-1 on the workers: task i on worker i when
-	// there are no more tasks than workers, else in turn
-	pool := func(tasks int, do func(wk, i int)) {
-		next.Store(0)
-		var wg sync.WaitGroup
-		for wk := range min(w, tasks) {
-			wg.Go(func() {
-				if tasks <= w {
-					do(wk, wk)
-					return
-				}
-				for {
-					i := int(next.Add(1) - 1)
-					if i >= tasks || pr.r.c.done() {
-						return
-					}
-					do(wk, i)
-				}
-			})
-		}
-		wg.Wait()
-	}
-	pool(pr.p, func(_, i int) { pr.prepare(i) })
+	pr.pool(pr.p, func(_, i int) { pr.prepare(i) })
 	if pr.r.c.done() {
 		return 0 // some segments may not be ready: no search this round
 	}
+	deltas, kicks := pr.searchAll()
+	if pr.rep > 1 {
+		pr.keepBest(deltas)
+	}
+	if pr.region {
+		pr.length += pr.mergeRegions(deltas[:pr.p], max(time.Since(start)/4, partMinTask))
+		return kicks
+	}
+	// a search never ends longer than it started: only gains were kept
+	for _, d := range deltas[:pr.p] {
+		pr.length += min(d, 0)
+	}
+	return kicks
+}
+
+// pool runs tasks 0..tasks-1 on the workers: task i on worker i when
+// there are no more tasks than workers, else in turn until the run stops.
+func (pr *partRun) pool(tasks int, do func(wk, i int)) {
+	w := pr.r.w
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for wk := range min(w, tasks) {
+		wg.Go(func() {
+			if tasks <= w {
+				do(wk, wk)
+				return
+			}
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= tasks || pr.r.c.done() {
+					return
+				}
+				do(wk, i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// searchAll runs the round's searches, rep per segment, keeping each
+// gain of a segment searched once; it returns every search's change of
+// length and the kicks made.
+func (pr *partRun) searchAll() ([]int64, int64) {
+	w := pr.r.w
 	tasks := pr.p * pr.rep // at most w when rep > 1
 	deltas := make([]int64, tasks)
 	var kicks atomic.Int64
@@ -385,7 +402,7 @@ func (pr *partRun) runRound() int64 {
 		slice = 0
 	}
 	roundEnd := time.Now().Add(slice)
-	pool(tasks, func(wk, i int) {
+	pr.pool(tasks, func(wk, i int) {
 		seg, rep := i%pr.p, i/pr.p
 		ts := time.Now()
 		var end time.Time
@@ -402,31 +419,25 @@ func (pr *partRun) runRound() int64 {
 			pr.keep(pr.ls[wk], pr.segs[seg])
 		}
 	})
-	if pr.rep > 1 {
-		// several searches per segment, one per worker (task i ran on
-		// worker i, as tasks ≤ w): the best of each segment is kept
-		for seg, sg := range pr.segs {
-			best := seg
-			for i := seg + pr.p; i < tasks; i += pr.p {
-				if deltas[i] < deltas[best] {
-					best = i
-				}
+	return deltas, kicks.Load()
+}
+
+// keepBest keeps, with several searches per segment (one per worker:
+// task i ran on worker i, as tasks ≤ w), the best of each segment's
+// searches, its change of length in deltas[seg].
+func (pr *partRun) keepBest(deltas []int64) {
+	for seg, sg := range pr.segs {
+		best := seg
+		for i := seg + pr.p; i < len(deltas); i += pr.p {
+			if deltas[i] < deltas[best] {
+				best = i
 			}
-			if deltas[best] < 0 {
-				pr.keep(pr.ls[best], sg)
-			}
-			deltas[seg] = deltas[best]
 		}
+		if deltas[best] < 0 {
+			pr.keep(pr.ls[best], sg)
+		}
+		deltas[seg] = deltas[best]
 	}
-	if pr.region {
-		pr.length += pr.mergeRegions(deltas[:pr.p], max(time.Since(start)/4, partMinTask))
-		return kicks.Load()
-	}
-	// a search never ends longer than it started: only gains were kept
-	for _, d := range deltas[:pr.p] {
-		pr.length += min(d, 0)
-	}
-	return kicks.Load()
 }
 
 // keep takes the improved tour of s for segment sg: into the segment's
@@ -457,7 +468,7 @@ func (pr *partRun) prepare(i int) {
 			z[j] = in.Z[ct]
 		}
 	}
-	sub := solver.NewCoordInstance(in.Name, in.Metric, sg.x, sg.y, z)
+	sub := in.WithCoords(in.Name, sg.x, sg.y, z)
 	sg.d = tour.LazyDist(sub)
 
 	pr.restrict(i)
@@ -470,12 +481,12 @@ func (pr *partRun) prepare(i int) {
 
 // segKind is segment i's candidate kind this round: the run's, or under
 // "mixed" nearest and quadrant alternating.
-func (pr *partRun) segKind(i int) string {
+func (pr *partRun) segKind(i int) listKind {
 	kind := pr.r.o.cfg.candidates
-	if kind == "mixed" {
-		kind = "nearest"
+	if kind == listMixed {
+		kind = listNearest
 		if (int64(i)+pr.round)%2 == 1 {
-			kind = "quadrant"
+			kind = listQuadrant
 		}
 	}
 	return kind
@@ -487,85 +498,103 @@ func (pr *partRun) segKind(i int) string {
 // path neighbour when none is inside.
 func (pr *partRun) restrict(i int) {
 	sg := pr.segs[i]
-	m := sg.m
 	k := pr.nb[0].K
 	sg.k = k
-	sg.nb = grow(sg.nb, m*k)
-	seg := int32(i)
-	type cand struct {
-		d     int64
-		x, ct int32 // local and global index
+	sg.nb = grow(sg.nb, sg.m*k)
+	from, first := pr.restrictFrom(i)
+	buf := make([]segCand, 0, 2*k+pr.nb[1].K)
+	for j := range sg.m {
+		ct := sg.cities[j]
+		out := false
+		for _, x := range pr.nb[0].Of(int(ct)) {
+			out = out || pr.segOf[x] != int32(i)
+		}
+		pr.border[ct] = out
+		buf = pr.segCands(sg, int32(i), int32(j), from, first, buf)
+		fillRow(sg.nb[j*k:j*k:(j+1)*k], buf, j, sg.m)
 	}
-	// from[0] first, then from[1] to fill up (first = true), or both
-	// merged by distance
-	from := pr.nb
+}
+
+// segCand is a candidate of a segment's city: its distance, its local
+// and global index.
+type segCand struct {
+	d     int64
+	x, ct int32
+}
+
+// bySegDist orders candidates nearest first, ties by city as in the
+// global lists.
+func bySegDist(a, b segCand) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.ct, b.ct)) }
+
+// restrictFrom is where segment i's lists come from: from[0] first, then
+// from[1] to fill up (first), or both merged by distance.
+func (pr *partRun) restrictFrom(i int) (from [2]*neighbor.Lists, first bool) {
+	from = pr.nb
 	if pr.wide != nil {
 		from[0] = pr.wide
 	}
-	first := false
 	switch kind := pr.segKind(i); {
-	case pr.nb[1] != pr.nb[0] && kind == "quadrant":
-		from = [2]*neighbor.Lists{pr.nb[1], pr.nb[0]}
-		first = true
-	case kind == "alpha":
+	case pr.nb[1] != pr.nb[0] && kind == listQuadrant:
+		return [2]*neighbor.Lists{pr.nb[1], pr.nb[0]}, true
+	case kind == listAlpha:
 		// the alpha-nearness candidates inside first (merged by
 		// distance with the 2k nearest they would mostly be dropped
 		// for nearer cities), the nearest to fill up
-		from = [2]*neighbor.Lists{pr.nb[0], from[0]}
-		first = true
+		return [2]*neighbor.Lists{pr.nb[0], from[0]}, true
 	}
-	// nearest first, ties by city as in the global lists
-	byDist := func(a, b cand) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.ct, b.ct)) }
-	buf := make([]cand, 0, 2*k+pr.nb[1].K)
-	for j := range m {
-		ct := sg.cities[j]
-		buf = buf[:0]
-		out := false
-		for _, x := range pr.nb[0].Of(int(ct)) {
-			out = out || pr.segOf[x] != seg
+	return from, false
+}
+
+// segCands returns, in buf, the k nearest candidates of the segment's
+// city j inside segment seg, from the lists from (restrictFrom).
+func (pr *partRun) segCands(sg *partSeg, seg, j int32, from [2]*neighbor.Lists, first bool, buf []segCand) []segCand {
+	buf = buf[:0]
+	ct := sg.cities[j]
+	kept := 0
+	for li, lists := range from {
+		if li == 1 && lists == from[0] {
+			break
 		}
-		pr.border[ct] = out
-		kept := 0
-		for li, lists := range from {
-			if li == 1 && lists == from[0] {
-				break
+		if li == 1 && first {
+			// the quadrant candidates inside stay, the rest fill up
+			slices.SortFunc(buf, bySegDist)
+			kept = len(buf)
+		}
+		for _, x := range lists.Of(int(ct)) {
+			if pr.segOf[x] != seg {
+				continue
 			}
-			if li == 1 && first {
-				// the quadrant candidates inside stay, the rest fill up
-				slices.SortFunc(buf, byDist)
-				kept = len(buf)
+			lx := pr.local[x]
+			dup := false
+			for _, c := range buf {
+				dup = dup || c.x == lx
 			}
-			for _, x := range lists.Of(int(ct)) {
-				if pr.segOf[x] != seg {
-					continue
-				}
-				lx := pr.local[x]
-				dup := false
-				for _, c := range buf {
-					dup = dup || c.x == lx
-				}
-				if !dup {
-					buf = append(buf, cand{sg.d.At(int32(j), lx), lx, x})
-				}
+			if !dup {
+				buf = append(buf, segCand{sg.d.At(j, lx), lx, x})
 			}
 		}
-		slices.SortFunc(buf[kept:], byDist)
-		buf = buf[:min(k, len(buf))]
-		slices.SortFunc(buf, byDist)
-		row := sg.nb[j*k : j*k : (j+1)*k]
-		for _, c := range buf {
-			row = append(row, c.x)
+	}
+	slices.SortFunc(buf[kept:], bySegDist)
+	buf = buf[:min(sg.k, len(buf))]
+	slices.SortFunc(buf, bySegDist)
+	return buf
+}
+
+// fillRow writes the candidates of city j (of m) into row, padded to
+// its capacity by repeating the last, or a path neighbour when none.
+func fillRow(row []int32, cands []segCand, j, m int) {
+	for _, c := range cands {
+		row = append(row, c.x)
+	}
+	if len(row) == 0 {
+		if j+1 < m {
+			row = append(row, int32(j+1))
+		} else {
+			row = append(row, int32(j-1))
 		}
-		if len(row) == 0 {
-			if j+1 < m {
-				row = append(row, int32(j+1))
-			} else {
-				row = append(row, int32(j-1))
-			}
-		}
-		for len(row) < k {
-			row = append(row, row[len(row)-1])
-		}
+	}
+	for len(row) < cap(row) {
+		row = append(row, row[len(row)-1])
 	}
 }
 
@@ -601,9 +630,7 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 	r, c := pr.r, pr.r.c
 	sg := pr.segs[seg]
 	s := pr.load(wk, sg)
-	r.o.configure(s)
-	s.depth = pr.depth
-	pr.setMove(s, wk)
+	s.setMoves(pr.moves(wk, r.o.rkbi))
 	s.r = newRNG(r.p.Seed, uint64(pr.round)<<24^uint64(seg)<<8^uint64(rep)^1<<42)
 	s.setFixed(sg.edges)
 	length0 := s.length
@@ -703,8 +730,7 @@ func (pr *partRun) stitch(limit time.Duration) {
 	}
 	end := time.Now().Add(limit)
 	g := pr.global
-	g.depth = pr.depth
-	pr.setMove(g, len(pr.k5)-1)
+	g.setMoves(pr.moves(len(pr.k5)-1, 0))
 	g.fixed = pr.fixed
 	g.nb, g.k, g.nbd = pr.nb[pr.round%2].List, pr.nb[pr.round%2].K, pr.gnbd[pr.round%2]
 	copy(g.tour, pr.t)
@@ -745,9 +771,9 @@ func (pr *partRun) stitch(limit time.Duration) {
 // move evaluated with a kicks budget), the other every fourth round.
 func (pr *partRun) chooseMove() bool {
 	switch pr.r.o.cfg.move {
-	case "lk5":
+	case deepLK5:
 		return true
-	case "chain":
+	case deepChain:
 		return false
 	}
 	if pr.round < 3 {
@@ -756,12 +782,15 @@ func (pr *partRun) chooseMove() bool {
 	return byRate(pr.round, pr.rate, 1)
 }
 
-// setMove gives s this round's move; i is its 5-opt state's index.
-func (pr *partRun) setMove(s *ls, i int) {
-	s.k5 = nil
+// moves is this round's move set for the search whose 5-opt state is
+// pr.k5[i], with rkbi pivoting among rkbi moves (0: first improvement).
+func (pr *partRun) moves(i, rkbi int) moveSet {
+	cfg := pr.r.o.cfg
+	m := moveSet{orOpt: cfg.orOpt, threeOpt: cfg.threeOpt, depth: pr.depth, or3: cfg.or3, rkbi: rkbi}
 	if pr.deep {
-		s.k5 = pr.k5[i]
+		m.k5 = pr.k5[i]
 	}
+	return m
 }
 
 // grow returns b resized to n, reallocating when it is too small.

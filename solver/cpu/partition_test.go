@@ -172,18 +172,18 @@ func TestAutoPartitionWorkers(t *testing.T) {
 	e, _ := solver.Lookup("auto", solver.BackendCPU)
 	for _, tc := range []struct {
 		n, w int
-		opt  string
+		opt  partMode
 		want bool
 	}{
-		{partMinN - 1, 16, "auto", false},
-		{partMinN, 2, "auto", true},
-		{partMinN, 1, "auto", true},
-		{deepMinN, 2, "on", true},
-		{partMinN, 16, "off", false},
+		{partMinN - 1, 16, partAuto, false},
+		{partMinN, 2, partAuto, true},
+		{partMinN, 1, partAuto, true},
+		{deepMinN, 2, partOn, true},
+		{partMinN, 16, partOff, false},
 	} {
-		r := &ilsRun{e: e.(ilsEngine), in: uniformInstance(tc.n, 3), w: tc.w, o: ilsOptions{partition: tc.opt}}
+		r := &ilsRun{e: e.(ilsEngine), in: uniformInstance(tc.n, 3), w: tc.w, o: ilsOptions{partition: tc.opt, cfg: e.(ilsEngine).cfg}}
 		if got := r.usePartition(); got != tc.want {
-			t.Errorf("n %d, %d workers, partition=%s: %v, want %v", tc.n, tc.w, tc.opt, got, tc.want)
+			t.Errorf("n %d, %d workers, partition=%d: %v, want %v", tc.n, tc.w, tc.opt, got, tc.want)
 		}
 	}
 }
@@ -273,12 +273,12 @@ func TestPartitionRestrictedLists(t *testing.T) {
 	for round := range 2 {
 		pr.round = int64(round)
 		pr.cut(round*777, 0)
-		kinds := map[string]int{}
+		kinds := map[listKind]int{}
 		for i, sg := range pr.segs {
 			pr.prepare(i)
 			kind := pr.segKind(i)
 			want := pr.nb[0]
-			if kind == "quadrant" {
+			if kind == listQuadrant {
 				want = pr.nb[1]
 			}
 			for j, ct := range sg.cities[:sg.m] {
@@ -303,12 +303,12 @@ func TestPartitionRestrictedLists(t *testing.T) {
 				slices.Sort(got)
 				slices.Sort(exp)
 				if !slices.Equal(got, exp) {
-					t.Fatalf("round %d, segment %d (%s), city %d: candidates at %v, the global list's at %v",
+					t.Fatalf("round %d, segment %d (kind %d), city %d: candidates at %v, the global list's at %v",
 						round, i, kind, ct, got, exp)
 				}
 			}
 		}
-		if kinds["nearest"] == 0 || kinds["quadrant"] == 0 {
+		if kinds[listNearest] == 0 || kinds[listQuadrant] == 0 {
 			t.Fatalf("round %d: cities checked per kind %v, want both kinds", round, kinds)
 		}
 	}
@@ -378,7 +378,7 @@ func TestPartitionRegionRounds(t *testing.T) {
 // and then regions, later rounds the shape whose last round gained more
 // per kick, and every fourth round the other one.
 func TestPartitionChooseShape(t *testing.T) {
-	pr := &partRun{r: &ilsRun{o: ilsOptions{partShape: "auto"}}}
+	pr := &partRun{r: &ilsRun{o: ilsOptions{partShape: shapeAuto}}}
 	want := func(round int64, g0, g1 float64, region bool) {
 		t.Helper()
 		pr.round, pr.gain = round, [2]float64{g0, g1}
@@ -392,7 +392,7 @@ func TestPartitionChooseShape(t *testing.T) {
 	want(3, 5, 3, true) // the other one, every fourth round
 	want(4, 2, 3, true)
 	want(7, 2, 3, false)
-	for shape, region := range map[string]bool{"path": false, "region": true} {
+	for shape, region := range map[partShape]bool{shapePath: false, shapeRegion: true} {
 		pr.r.o.partShape = shape
 		for round := range int64(5) {
 			want(round, 1, 2, region)
@@ -580,7 +580,7 @@ func TestPartitionAlphaLists(t *testing.T) {
 // 1, the 5-opt move round 2, then the one of the larger rate, the other
 // every fourth round; chain and lk5 keep their move in every round.
 func TestPartitionChooseMove(t *testing.T) {
-	pr := &partRun{r: &ilsRun{o: ilsOptions{cfg: ilsConfig{move: "adapt"}}}}
+	pr := &partRun{r: &ilsRun{o: ilsOptions{cfg: ilsConfig{move: deepAdapt}}}}
 	want := func(round int64, r0, r1 float64, deep bool) {
 		t.Helper()
 		pr.round, pr.rate = round, [2]float64{r0, r1}
@@ -596,7 +596,7 @@ func TestPartitionChooseMove(t *testing.T) {
 	want(5, 2, 4, false) // the other one, every fourth round
 	want(6, 9, 4, false)
 	want(9, 9, 4, true)
-	for move, deep := range map[string]bool{"chain": false, "lk5": true} {
+	for move, deep := range map[deepMove]bool{deepChain: false, deepLK5: true} {
 		pr.r.o.cfg.move = move
 		for round := range int64(6) {
 			want(round, 1, 2, deep)

@@ -27,11 +27,11 @@ const OptPartShape = "partshape"
 // the other every fourth round to keep its figure current.
 func (pr *partRun) chooseShape() bool {
 	switch pr.r.o.partShape {
-	case "region":
+	case shapeRegion:
 		return true
-	case "path":
+	case shapePath:
 		return false
-	case "alternate":
+	case shapeAlternate:
 		return pr.round%2 == 1
 	}
 	if pr.round < 2 {
@@ -62,22 +62,48 @@ const regionBuckets = 1 << 14
 // returns false, cutting nothing, where a cell would hold fewer than
 // partMinSegment cities.
 func (pr *partRun) cutRegions(angle float64) bool {
-	in, n, p := pr.r.in, pr.r.in.N, pr.p
+	n, p := pr.r.in.N, pr.p
+	all, u, v := pr.rotate(angle)
+	pr.cutCells(all, u, v)
+	sizes := make([]int, p)
+	for _, ct := range all {
+		sizes[pr.segOf[ct]]++
+	}
+	if slices.Min(sizes) < partMinSegment {
+		return false
+	}
+	pr.fillRegions(n)
+	return true
+}
+
+// rotate returns every city and its coordinates (u, v) in the plane
+// turned by angle, in the run's buffers.
+func (pr *partRun) rotate(angle float64) (all []int32, u, v []float64) {
+	in, n := pr.r.in, pr.r.in.N
 	c, s := math.Cos(angle), math.Sin(angle)
-	u, v := grow(pr.ru, n), grow(pr.rv, n)
+	u, v = grow(pr.ru, n), grow(pr.rv, n)
 	pr.ru, pr.rv = u, v
-	all, byStrip := grow(pr.ridx, n), grow(pr.ridx2, n)
-	pr.ridx, pr.ridx2 = all, byStrip
+	all = grow(pr.ridx, n)
+	pr.ridx = all
 	all = all[:0]
 	for i := range n {
 		u[i] = in.X[i]*c + in.Y[i]*s
 		v[i] = in.Y[i]*c - in.X[i]*s
 		all = append(all, int32(i))
 	}
+	return all, u, v
+}
+
+// cutCells puts every city's cell into segOf: strips across u, strip st
+// holding cells lo..hi-1 and so (hi-lo)·n/p cities, each strip cut
+// along v into its cells.
+func (pr *partRun) cutCells(all []int32, u, v []float64) {
+	n, p := pr.r.in.N, pr.p
+	byStrip := grow(pr.ridx2, n)
+	pr.ridx2 = byStrip
 	hist := grow(pr.rhist, regionBuckets)
 	pr.rhist = hist
-	// strips across the direction, strip st holding cells lo..hi-1 and
-	// so (hi-lo)·n/p cities; segOf holds the strip for now
+	// segOf holds the strip for now
 	strips := max(1, int(math.Round(math.Sqrt(float64(p)))))
 	cells := func(st int) (lo, hi int) { return st * p / strips, (st + 1) * p / strips }
 	bounds := make([]int, 0, max(strips, p)+1)
@@ -109,13 +135,12 @@ func (pr *partRun) cutRegions(angle float64) bool {
 		}
 		splitByKey(list, v, bounds, hist, func(ct int32, g int) { pr.segOf[ct] = int32(lo + g) })
 	}
-	sizes := make([]int, p)
-	for _, ct := range all {
-		sizes[pr.segOf[ct]]++
-	}
-	if slices.Min(sizes) < partMinSegment {
-		return false
-	}
+}
+
+// fillRegions gives every region its cities in tour order (segOf holds
+// each city's region), their local indices, and which consecutive pairs
+// are not tour edges (virt).
+func (pr *partRun) fillRegions(n int) {
 	for _, sg := range pr.segs {
 		sg.cities = sg.cities[:0]
 		sg.virt = sg.virt[:0]
@@ -138,7 +163,6 @@ func (pr *partRun) cutRegions(angle float64) bool {
 		// region's one path wraps around position 0
 		sg.virt = append(sg.virt, !(sg.last == int32(n-1) && sg.first == 0))
 	}
-	return true
 }
 
 // splitByKey assigns the cities to len(bounds)-1 groups by key, group g

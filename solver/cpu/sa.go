@@ -12,12 +12,14 @@ import (
 )
 
 // FittedThreads is CPU PSPM's moves per iteration on a schedule fitted to a
-// time limit when threads is not given (docs/PERF.md).
+// time limit when threads is not given (docs/DECISIONS.md#fitted-threads).
 const FittedThreads = 8
 
 // saDefaults checks p against engine e and the instance, reads the
-// engine's options and fills the schedule's defaults.
-func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params) (solver.Anneal, error) {
+// engine's options and fills the schedule's defaults; fitThreads gives a
+// schedule fitted to the time limit FittedThreads moves per iteration
+// when threads is not given.
+func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThreads bool) (solver.Anneal, error) {
 	fittedDefault := !p.Given("threads") && solver.FitsToLimit(p)
 	c, err := solver.Configure(annealSpecs[e.Name()], e, in, p)
 	if err != nil {
@@ -27,7 +29,7 @@ func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params) (solver.A
 		p.Workers = c.Workers
 	}
 	a, err := solver.AnnealOf(p)
-	if e.Name() == "pspm" && fittedDefault {
+	if fitThreads && fittedDefault {
 		a.Threads = FittedThreads
 	}
 	return a, err
@@ -314,21 +316,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.A
 		return solver.Result{}, err
 	}
 	c := r.c
-	searches := make([]*saSearch, nsearch)
-	for b := range searches {
-		rg := newRNG(p.Seed, uint64(b))
-		t := start0
-		if t == nil {
-			t = rg.randomTour(in.N)
-		}
-		searches[b] = newSearch(r.d, t, rg)
-		searches[b].nb, searches[b].k = r.near.nb, r.near.k
-		if c.done() {
-			// stopped while the searches were set up: run none of them
-			searches = searches[:b+1]
-			break
-		}
-	}
+	searches := r.newSearches(in, p, start0, nsearch)
 	r.startCooling(in, p, fit)
 	// Lam's schedule is planned an exchange interval at a time, a fitted
 	// one a step at a time (each step's factor uses the rate so far).
@@ -364,16 +352,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.A
 		steps += int64(len(plan))
 		done = planned
 		if exchange && (!r.cool.Fitted() || steps%int64(max(p.K, 1)) == 0) {
-			gb := 0
-			for b, s := range searches {
-				if s.bestLength() < searches[gb].bestLength() {
-					gb = b
-				}
-			}
-			bt, bl := searches[gb].best(nil), searches[gb].bestLength()
-			for _, s := range searches {
-				s.load(bt, bl)
-			}
+			shareBestSearch(searches)
 		}
 	}
 	if reached := maxSteps(searches); reached > steps {
@@ -382,6 +361,42 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.A
 		steps = reached
 	}
 	return r.finish(e, in, p, searches, w, steps, lastT, false)
+}
+
+// newSearches sets up nsearch LWSA searches from start0 (nil: each from
+// a random tour of its own); when the run stops meanwhile, only those
+// set up so far.
+func (r *saShared) newSearches(in *solver.Instance, p solver.Anneal, start0 []int32, nsearch int) []*saSearch {
+	searches := make([]*saSearch, nsearch)
+	for b := range searches {
+		rg := newRNG(p.Seed, uint64(b))
+		t := start0
+		if t == nil {
+			t = rg.randomTour(in.N)
+		}
+		searches[b] = newSearch(r.d, t, rg)
+		searches[b].nb, searches[b].k = r.near.nb, r.near.k
+		if r.c.done() {
+			// stopped while the searches were set up: run none of them
+			return searches[:b+1]
+		}
+	}
+	return searches
+}
+
+// shareBestSearch makes every search go on from the best tour any of
+// them holds (the lowest index among ties).
+func shareBestSearch(searches []*saSearch) {
+	gb := 0
+	for b, s := range searches {
+		if s.bestLength() < searches[gb].bestLength() {
+			gb = b
+		}
+	}
+	bt, bl := searches[gb].best(nil), searches[gb].bestLength()
+	for _, s := range searches {
+		s.load(bt, bl)
+	}
 }
 
 // anneal runs plan (from step st0) on search b on worker b mod w.
@@ -458,12 +473,15 @@ func saDescend(c *control, searches []*saSearch, w int) time.Duration {
 // saEngine is sa, pssm and pspm: saRun with different search counts.
 type saEngine struct {
 	baseEngine
-	kind string // "sa", "pssm", "pspm"
+	// exchange: the searches take the global best every K temperature
+	// steps (pssm, pspm); parallel: Threads moves per iteration (pspm),
+	// else one
+	exchange, parallel bool
 }
 
 func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	fit := solver.FitsToLimit(q)
-	p, err := saPrepare(e, in, q)
+	p, err := saPrepare(e, in, q, e.parallel)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -476,28 +494,21 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Param
 		return solver.Result{}, err
 	}
 	p.Blocks = blocks
-	switch e.kind {
-	case "sa":
-		// Independent LWSA searches; no exchange.
+	if !e.parallel {
 		p.Threads = 1
-		return saRun(ctx, e, in, p, snaps, p.Blocks, 1, false, fit)
-	case "pssm":
-		p.Threads = 1
-		return saRun(ctx, e, in, p, snaps, p.Blocks, 1, true, fit)
-	default: // pspm
-		if p.Threads == 0 {
-			p.Threads = solver.DefaultThreads
-		}
-		return saRun(ctx, e, in, p, snaps, p.Blocks, p.Threads, true, fit)
+	} else if p.Threads == 0 {
+		p.Threads = solver.DefaultThreads
 	}
+	return saRun(ctx, e, in, p, snaps, p.Blocks, p.Threads, e.exchange, fit)
 }
 
-// saPrepare checks and completes the parameters of an annealing engine.
-func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params) (solver.Anneal, error) {
+// saPrepare checks and completes the parameters of an annealing engine
+// (fitThreads as saDefaults).
+func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params, fitThreads bool) (solver.Anneal, error) {
 	if err := checkStart(in, q); err != nil {
 		return solver.Anneal{}, err
 	}
-	p, err := saDefaults(e, in, q)
+	p, err := saDefaults(e, in, q, fitThreads)
 	if err != nil {
 		return p, err
 	}
@@ -546,7 +557,7 @@ func stepIters(n, sweeps int) int {
 }
 
 func init() {
-	solver.Register(saEngine{baseEngine{"sa", "light-weight simulated annealing (LWSA, Lam et al.): relocation moves, one search per core, best kept"}, "sa"})
-	solver.Register(saEngine{baseEngine{"pssm", "parallel searches, single move (Lam et al.): Blocks LWSA searches, global best exchanged every K temperature steps"}, "pssm"})
-	solver.Register(saEngine{baseEngine{"pspm", "parallel searches, parallel moves (Lam et al.): Blocks searches × Threads moves per iteration, global best every K steps"}, "pspm"})
+	solver.Register(saEngine{baseEngine{"sa", "light-weight simulated annealing (LWSA, Lam et al.): relocation moves, one search per core, best kept"}, false, false})
+	solver.Register(saEngine{baseEngine{"pssm", "parallel searches, single move (Lam et al.): Blocks LWSA searches, global best exchanged every K temperature steps"}, true, false})
+	solver.Register(saEngine{baseEngine{"pspm", "parallel searches, parallel moves (Lam et al.): Blocks searches × Threads moves per iteration, global best every K steps"}, true, true})
 }

@@ -12,7 +12,7 @@ import (
 // A schedule fitted to a time limit (solver.Cooling) starts from the
 // space-filling-curve tour, makes half of its moves near ones below a
 // temperature (as the GPU annealers), and ends in a greedy descent
-// (docs/PERF.md); a pinned schedule keeps the paper's random start and
+// (docs/DECISIONS.md#fitted-schedule); a pinned schedule keeps the paper's random start and
 // uniform move.
 
 // fittedStart is the start tour of a fitted schedule's searches.

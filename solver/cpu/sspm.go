@@ -52,7 +52,7 @@ type sspmEngine struct{ baseEngine }
 
 func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	fit := solver.FitsToLimit(q)
-	p, err := saPrepare(e, in, q)
+	p, err := saPrepare(e, in, q, false)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -125,13 +125,11 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 // work is worker wk's part of the run: its share of every iteration's
 // moves, the barrier, then the chosen move on its replica.
 func (r *sspmRun) work(wk int) {
-	c, s, pm, w := r.c, r.reps[wk], r.pm, r.w
+	s, pm := r.reps[wk], r.pm
 	dec := newRNG(r.p.Seed, 1<<33) // identical on every worker
-	checkIters := int64(max(1, checkEvery/pm))
+	lead := sspmLead{checkIters: int64(max(1, checkEvery/pm))}
 	par := 0
 	var done int64 // iterations of the steps finished
-	var buf []int32
-	var nextOffer time.Time
 	g := int64(-1) // global iteration
 	for st := int64(0); ; st++ {
 		sp := r.plan[st&1]
@@ -141,41 +139,15 @@ func (r *sspmRun) work(wk int) {
 		s.near = r.near.nb != nil && sp.t < r.near.from
 		for it := int64(0); it < sp.iters; it++ {
 			g++
-			best := candidate{delta: 1<<62 - 1, j: -1}
-			for j := wk; j < pm; j += w {
-				cc, a, delta := s.propose()
-				if delta < best.delta {
-					best = candidate{delta: delta, c: cc, a: a, j: int32(j)}
-				}
-			}
-			r.slots[par][wk] = best
+			r.slots[par][wk] = r.propose(s, wk)
 			if wk == 0 {
-				if it%checkIters == 0 {
-					c.moves[0].v.Store((done + it) * int64(pm))
-					if now := time.Now(); !now.Before(nextOffer) {
-						c.offerFn(s.bestLength(), s.best)
-						nextOffer = now.Add(offerEvery)
-					}
-					if c.done() {
-						r.haltAt.Store(g)
-					} else if c.snapshotDue() {
-						buf = r.snapshot(s, buf, st, sp.t, 0)
-					}
-				}
-				if it == sp.iters-1 {
-					r.planNext(st, done+sp.iters)
-				}
+				r.lead(&lead, s, g, st, it, done, sp)
 			}
 			r.bar.wait()
 			if h := r.haltAt.Load(); h >= 0 && h <= g {
 				return
 			}
-			win := r.slots[par][0]
-			for _, x := range r.slots[par][1:] {
-				if x.j >= 0 && (x.delta < win.delta || (x.delta == win.delta && x.j < win.j)) {
-					win = x
-				}
-			}
+			win := r.winner(par)
 			if metropolis(dec, win.delta, sp.t) {
 				if wk != 0 {
 					s.bestLen = s.cur // replicas do not keep a best
@@ -188,8 +160,62 @@ func (r *sspmRun) work(wk int) {
 		if wk == 0 {
 			r.stepsDone.Store(st + 1)
 			r.lastT = sp.t
-			c.moves[0].v.Store(done * int64(pm))
+			r.c.moves[0].v.Store(done * int64(pm))
 		}
+	}
+}
+
+// propose is worker wk's best of its share of one iteration's moves on
+// replica s.
+func (r *sspmRun) propose(s *saSearch, wk int) candidate {
+	best := candidate{delta: 1<<62 - 1, j: -1}
+	for j := wk; j < r.pm; j += r.w {
+		cc, a, delta := s.propose()
+		if delta < best.delta {
+			best = candidate{delta: delta, c: cc, a: a, j: int32(j)}
+		}
+	}
+	return best
+}
+
+// winner is the iteration's move: the workers' best in slots par, ties
+// to the lowest move index.
+func (r *sspmRun) winner(par int) candidate {
+	win := r.slots[par][0]
+	for _, x := range r.slots[par][1:] {
+		if x.j >= 0 && (x.delta < win.delta || (x.delta == win.delta && x.j < win.j)) {
+			win = x
+		}
+	}
+	return win
+}
+
+// sspmLead is worker 0's state for the run's bookkeeping.
+type sspmLead struct {
+	checkIters int64 // iterations between looks at the clock
+	nextOffer  time.Time
+	buf        []int32
+}
+
+// lead is worker 0's bookkeeping in iteration it of step st (global
+// iteration g, done iterations before the step): the moves, the best
+// offered, the stop, snapshots, and the next step's plan.
+func (r *sspmRun) lead(l *sspmLead, s *saSearch, g, st, it, done int64, sp saStep) {
+	c := r.c
+	if it%l.checkIters == 0 {
+		c.moves[0].v.Store((done + it) * int64(r.pm))
+		if now := time.Now(); !now.Before(l.nextOffer) {
+			c.offerFn(s.bestLength(), s.best)
+			l.nextOffer = now.Add(offerEvery)
+		}
+		if c.done() {
+			r.haltAt.Store(g)
+		} else if c.snapshotDue() {
+			l.buf = r.snapshot(s, l.buf, st, sp.t, 0)
+		}
+	}
+	if it == sp.iters-1 {
+		r.planNext(st, done+sp.iters)
 	}
 }
 

@@ -37,7 +37,7 @@ type kdNode struct {
 }
 
 // kdLeaf bounds the points of a leaf: scanning a few contiguous points
-// costs less than visiting more nodes (measured in docs/PERF.md).
+// costs less than visiting more nodes (docs/DECISIONS.md#kd-leaf).
 const kdLeaf = 8
 
 // kdParallelAbove is the size of a subtree above which its two halves

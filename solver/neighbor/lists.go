@@ -62,6 +62,9 @@ func NearestContext(ctx context.Context, in *solver.Instance, k int) (*Lists, er
 	if k == 0 {
 		return nb, nil
 	}
+	if in.Metric == solver.GreatCircle && in.HasCoords() && n > sphereBrute {
+		return sphereNearest(ctx, in, k)
+	}
 	if EuclidLike(in) {
 		tree, err := Await(ctx, func() *kdTree { return newKDTree(in) })
 		if err != nil {
@@ -156,50 +159,16 @@ func quadrantLists(ctx context.Context, in *solver.Instance, k int, withNearest 
 	if err != nil {
 		return nil, nil, err
 	}
-	per := k / 4
 	quad = &Lists{K: k, List: make([]int32, n*k)}
 	if withNearest {
 		near = &Lists{K: k, List: make([]int32, n*k)}
 	}
 	err = parallel.ForContext(ctx, len(tree.leaves), func(lo, hi int) {
-		nearest := make([]int32, 0, k)
-		keep := &quadKeeper{all: newSortedKeep(k)}
-		for q := range keep.h {
-			keep.h[q] = newSortedKeep(per)
-		}
-		var stack []kdVisit
-		var buf []distEntry
+		w := newQuadRows(in, tree, k, quad, near)
 		for _, leaf := range tree.leaves[lo:hi] {
 			nd := &tree.nodes[leaf]
 			for _, p := range tree.pts[nd.lo:nd.hi] {
-				i := int(p.id)
-				keep.all.reset()
-				for q := range keep.h {
-					keep.h[q].reset()
-				}
-				stack = tree.searchFrom(leaf, p.x, p.y, p.id, keep, stack)
-				chosen := quad.List[i*k : i*k : (i+1)*k]
-				for _, h := range keep.h {
-					chosen = append(chosen, h.id...)
-				}
-				// keep.all holds the k nearest but i, the row Nearest
-				// gives once sorted by the exact metric.
-				if near != nil {
-					nearest = near.List[i*k : (i+1)*k]
-					copy(nearest, keep.all.id)
-				} else {
-					nearest = append(nearest[:0], keep.all.id...)
-				}
-				buf = sortByDistBuf(in, i, nearest, buf)
-				for _, c := range nearest {
-					if len(chosen) == k {
-						break
-					}
-					if !slices.Contains(chosen, c) {
-						chosen = append(chosen, c)
-					}
-				}
-				buf = sortByDistBuf(in, i, chosen, buf)
+				w.row(leaf, p)
 			}
 		}
 	})
@@ -207,6 +176,64 @@ func quadrantLists(ctx context.Context, in *solver.Instance, k int, withNearest 
 		return nil, nil, err
 	}
 	return quad, near, nil
+}
+
+// quadRows is one worker's part of quadrantLists: its search state and
+// buffers, and the lists it fills.
+type quadRows struct {
+	in         *solver.Instance
+	tree       *kdTree
+	k          int
+	quad, near *Lists
+	nearest    []int32
+	keep       *quadKeeper
+	stack      []kdVisit
+	buf        []distEntry
+}
+
+func newQuadRows(in *solver.Instance, tree *kdTree, k int, quad, near *Lists) *quadRows {
+	w := &quadRows{in: in, tree: tree, k: k, quad: quad, near: near,
+		nearest: make([]int32, 0, k), keep: &quadKeeper{all: newSortedKeep(k)}}
+	for q := range w.keep.h {
+		w.keep.h[q] = newSortedKeep(k / 4)
+	}
+	return w
+}
+
+// row fills the quadrant row (and the nearest row, when kept) of city p
+// in k-d tree leaf leaf: the k/4 nearest per quadrant, filled up with the
+// nearest, sorted by the exact metric.
+func (w *quadRows) row(leaf int32, p kdPoint) {
+	i, k, keep := int(p.id), w.k, w.keep
+	keep.all.reset()
+	for q := range keep.h {
+		keep.h[q].reset()
+	}
+	w.stack = w.tree.searchFrom(leaf, p.x, p.y, p.id, keep, w.stack)
+	chosen := w.quad.List[i*k : i*k : (i+1)*k]
+	for _, h := range keep.h {
+		chosen = append(chosen, h.id...)
+	}
+	// keep.all holds the k nearest but i, the row Nearest gives once
+	// sorted by the exact metric.
+	nearest := w.nearest
+	if w.near != nil {
+		nearest = w.near.List[i*k : (i+1)*k]
+		copy(nearest, keep.all.id)
+	} else {
+		nearest = append(nearest[:0], keep.all.id...)
+		w.nearest = nearest
+	}
+	w.buf = sortByDistBuf(w.in, i, nearest, w.buf)
+	for _, c := range nearest {
+		if len(chosen) == k {
+			break
+		}
+		if !slices.Contains(chosen, c) {
+			chosen = append(chosen, c)
+		}
+	}
+	w.buf = sortByDistBuf(w.in, i, chosen, w.buf)
 }
 
 // sortByDist sorts cities ascending by their exact distance from i, ties

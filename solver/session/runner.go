@@ -1,7 +1,10 @@
-// Package session runs one engine on one instance as a session the user
-// steers (start, pause, step one sync interval, resume, stop, reset),
-// turning its snapshots into at most 30 updates a second with counters
-// summed over the session's segments; it knows nothing of the UI.
+// Package session is the run pipeline (Pipeline: one validation, the
+// lower bound by one policy, the engine's aid, snapshots at the reader's
+// rate, the result and its report) that every front end starts its runs
+// through, and the Runner that runs one engine on one instance as a
+// session the user steers (start, pause, step one sync interval, resume,
+// stop, reset) with counters summed over the session's segments; it knows
+// nothing of the UI.
 package session
 
 import (
@@ -13,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bound"
 )
 
 // RunState is where a Runner stands.
@@ -41,8 +45,9 @@ func (s RunState) String() string {
 	return fmt.Sprintf("RunState(%d)", int(s))
 }
 
-// UpdateInterval is the least time between two updates a Runner delivers:
-// the canvas and the numbers change at most 30 times a second.
+// UpdateInterval is the least time between two updates a Runner delivers
+// when its reader names no rate of its own (Runner.Rate), and while it
+// steps: at most 30 updates a second.
 const UpdateInterval = time.Second / 30
 
 // Progress is what a Runner reports: the newest snapshot, with counters
@@ -78,18 +83,29 @@ func (p Progress) MovesPerSecond() float64 { return solver.MovesPerSecond(p.Move
 // also pauses after K temperature steps. Its methods are safe for
 // concurrent use; OnUpdate is called from the runner's goroutine.
 type Runner struct {
-	// OnUpdate receives every update, at most one per UpdateInterval,
-	// and a final one when a segment ends.
+	// OnUpdate receives every update, at most one per Rate, and a final
+	// one when a segment ends.
 	OnUpdate func(Progress)
+	// Rate, when not nil, is the least time between two updates of a
+	// run of e with params (UpdateInterval otherwise): the reader's
+	// rate, at which the pipeline passes the snapshots on.
+	Rate func(e solver.Engine, params solver.Params) time.Duration
+	// OnBound, when not nil, receives the lower bound the pipeline
+	// computes beside a run on an instance without a known optimum.
+	OnBound func(in *solver.Instance, lb bound.Result)
+	// Pipeline runs the segments (nil: one of the runner's own).
+	Pipeline *Pipeline
 
 	mu       sync.Mutex
 	in       *solver.Instance
 	params   solver.Params
 	engine   solver.Engine
+	plan     *Plan
 	note     string
 	state    RunState
 	cancel   context.CancelFunc
 	pausing  bool // the running segment was cancelled by Pause
+	bounded  bool // the run's lower bound was proven
 	stepping bool // the running segment stops after K steps
 	seg      int  // segment number, so a stale segment never reports
 
@@ -146,8 +162,8 @@ func (r *Runner) Result() (solver.Result, bool) {
 
 // Start begins a new run of params on in, forgetting any earlier run.
 // It fails when the runner is running, the engine cannot be resolved or
-// params are outside what the engine can take on in (solver.Validate: a
-// *solver.ParamError naming the setting and its range).
+// params are outside what the engine can take on in (the pipeline's
+// validation: a *solver.ParamError naming the setting and its range).
 func (r *Runner) Start(in *solver.Instance, params solver.Params) error {
 	return r.begin(in, params, false)
 }
@@ -161,22 +177,20 @@ func (r *Runner) begin(in *solver.Instance, params solver.Params, step bool) err
 	if in == nil {
 		return errors.New("no instance loaded")
 	}
-	e, note, err := solver.Resolve(params.Algorithm, params.Backend)
-	if err != nil {
-		return err
-	}
 	// The same limits as the command line's, checked before the run
 	// starts so that a bad setting is refused at once, not reported as
 	// the end of a run.
-	if err := solver.Validate(e, in, params); err != nil {
+	plan, note, err := r.pipeline().Plan(in, params)
+	if err != nil {
 		return err
 	}
+	e := plan.Engine
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.state == Running {
 		return errors.New("a run is in progress")
 	}
-	r.in, r.params, r.engine, r.note = in, params, e, note
+	r.in, r.params, r.engine, r.plan, r.note = in, params, e, plan, note
 	r.forget()
 	r.last = Progress{Engine: engineName(e), Note: note}
 	r.launch(step, nil, 0)
@@ -232,7 +246,41 @@ func (r *Runner) launch(step bool, start []int, left time.Duration) {
 	r.last.State = Running
 	r.seg++
 	r.done = make(chan struct{})
-	go r.segment(ctx, cancel, r.seg, r.engine, r.in, p, k, r.done)
+	// the bound beside every segment until one is proven (a stopped
+	// segment stops it; a whole ascent is kept for the next)
+	req := Request{Params: &p, Interval: r.interval(step, p), Bound: !r.bounded}
+	seg, in, on := r.seg, r.in, r.OnBound
+	req.OnBound = func(lb bound.Result) {
+		r.mu.Lock()
+		mine := seg == r.seg
+		r.bounded = r.bounded || mine
+		r.mu.Unlock()
+		if mine && on != nil {
+			on(in, lb)
+		}
+	}
+	go r.segment(ctx, cancel, r.seg, r.plan, req, k, r.done)
+}
+
+// pipeline is the pipeline the runner's segments go through.
+func (r *Runner) pipeline() *Pipeline {
+	if r.Pipeline == nil {
+		r.Pipeline = new(Pipeline)
+	}
+	return r.Pipeline
+}
+
+// interval is the reader's rate for a segment of p; a step is followed
+// at UpdateInterval at least, so that it pauses soon after its K steps.
+func (r *Runner) interval(step bool, p solver.Params) time.Duration {
+	d := UpdateInterval
+	if r.Rate != nil {
+		d = r.Rate(r.engine, p)
+	}
+	if step {
+		d = min(d, UpdateInterval)
+	}
+	return d
 }
 
 type solveOutcome struct {
@@ -240,43 +288,23 @@ type solveOutcome struct {
 	err error
 }
 
-// segment runs one Solve and forwards its snapshots at most every
-// UpdateInterval.
-func (r *Runner) segment(ctx context.Context, cancel context.CancelFunc, seg int, e solver.Engine, in *solver.Instance, p solver.Params, k int64, done chan struct{}) {
+// segment runs one segment through the pipeline, which passes its
+// snapshots on at req's interval: each becomes an update, the last one
+// the segment's end.
+func (r *Runner) segment(ctx context.Context, cancel context.CancelFunc, seg int, plan *Plan, req Request, k int64, done chan struct{}) {
 	defer close(done)
 	defer cancel()
-	snaps := solver.Latest()
-	out := make(chan solveOutcome, 1)
-	go func() {
-		res, err := solver.Run(ctx, e, in, p, snaps)
-		out <- solveOutcome{res, err}
-	}()
-	tick := time.NewTicker(UpdateInterval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-tick.C:
-			select {
-			case s := <-snaps:
-				if pr, ok := r.absorb(seg, s); ok {
-					if pr.stepDone(k) {
-						cancel()
-					}
-					r.emit(pr.Progress)
-				}
-			default:
+	req.OnSnapshot = func(s solver.Snapshot) {
+		if pr, ok := r.absorb(seg, s); ok {
+			if pr.stepDone(k) {
+				cancel()
 			}
-		case o := <-out:
-			select {
-			case s := <-snaps:
-				r.absorb(seg, s)
-			default:
-			}
-			if pr, ok := r.finish(seg, o); ok {
-				r.emit(pr)
-			}
-			return
+			r.emit(pr.Progress)
 		}
+	}
+	out, err := plan.Run(ctx, req)
+	if pr, ok := r.finish(seg, solveOutcome{out.Result, err}); ok {
+		r.emit(pr)
 	}
 }
 
@@ -462,6 +490,7 @@ func (r *Runner) forget() {
 	r.best, r.bestLength, r.temperature = nil, 0, 0
 	r.exact, r.exactLength = nil, 0
 	r.result, r.err = nil, nil
+	r.bounded = false
 }
 
 func engineName(e solver.Engine) string { return e.Name() + "/" + e.Backend() }

@@ -68,18 +68,8 @@ func readCSV(path string) (*csvTable, error) {
 			return nil, &Error{File: path, Line: line, Msg: oneLine(err.Error())}
 		}
 		if tab.header == nil {
-			tab.header = rec
-			for i, h := range rec {
-				h = strings.ToLower(strings.TrimSpace(h))
-				if _, dup := tab.col[h]; dup && h != "" {
-					return nil, &Error{File: path, Line: line, Msg: "column " + quote(h) + " given twice in the header"}
-				}
-				tab.col[h] = i
-			}
-			for _, need := range []string{"name", "optimum"} {
-				if _, ok := tab.col[need]; !ok {
-					return nil, &Error{File: path, Line: line, Msg: "header has no " + quote(need) + " column (want a header row naming name and optimum)"}
-				}
+			if err := tab.setHeader(path, line, rec); err != nil {
+				return nil, err
 			}
 			continue
 		}
@@ -96,6 +86,25 @@ func readCSV(path string) (*csvTable, error) {
 		return nil, &Error{File: path, Line: 1, Msg: "empty file: want a header row naming name and optimum"}
 	}
 	return tab, nil
+}
+
+// setHeader takes rec, on line line of path, as the table's header: its
+// column names, none twice, name and optimum among them.
+func (tab *csvTable) setHeader(path string, line int, rec []string) error {
+	tab.header = rec
+	for i, h := range rec {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if _, dup := tab.col[h]; dup && h != "" {
+			return &Error{File: path, Line: line, Msg: "column " + quote(h) + " given twice in the header"}
+		}
+		tab.col[h] = i
+	}
+	for _, need := range []string{"name", "optimum"} {
+		if _, ok := tab.col[need]; !ok {
+			return &Error{File: path, Line: line, Msg: "header has no " + quote(need) + " column (want a header row naming name and optimum)"}
+		}
+	}
+	return nil
 }
 
 // openRegular opens path for reading only when it is a regular file: a
@@ -306,6 +315,19 @@ func AppendOptimum(csvPath, name string, dim int, ewt string, opt int64) error {
 	set("dimension", strconv.Itoa(dim))
 	set("edge_weight_type", ewt)
 	set("optimum", strconv.FormatInt(opt, 10))
+	tab.putRow(name, row)
+	var buf bytes.Buffer
+	rows := slices.DeleteFunc(tab.rows, func(r []string) bool { return r == nil })
+	if err := csv.NewWriter(&buf).WriteAll(append([][]string{tab.header}, rows...)); err != nil {
+		return fileError(csvPath, err)
+	}
+	return replaceFile(csvPath, buf.Bytes())
+}
+
+// putRow puts row as the row of instance name: in place of the first row
+// of that name, keeping the old row's columns row leaves empty, its
+// duplicates set to nil; at the end when there is none.
+func (tab *csvTable) putRow(name string, row []string) {
 	replaced := false
 	nc := tab.col["name"]
 	for i, r := range tab.rows {
@@ -327,16 +349,16 @@ func AppendOptimum(csvPath, name string, dim int, ewt string, opt int64) error {
 	if !replaced {
 		tab.rows = append(tab.rows, row)
 	}
-	var buf bytes.Buffer
-	rows := slices.DeleteFunc(tab.rows, func(r []string) bool { return r == nil })
-	if err := csv.NewWriter(&buf).WriteAll(append([][]string{tab.header}, rows...)); err != nil {
-		return fileError(csvPath, err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(csvPath), ".optima-*.csv")
+}
+
+// replaceFile writes data to a temporary file beside path, then renames
+// it over path, so that a reader never sees half a table.
+func replaceFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".optima-*.csv")
 	if err != nil {
-		return fileError(csvPath, err)
+		return fileError(path, err)
 	}
-	_, werr := tmp.Write(buf.Bytes())
+	_, werr := tmp.Write(data)
 	if cerr := tmp.Close(); werr == nil {
 		werr = cerr
 	}
@@ -344,11 +366,11 @@ func AppendOptimum(csvPath, name string, dim int, ewt string, opt int64) error {
 		werr = os.Chmod(tmp.Name(), 0o644)
 	}
 	if werr == nil {
-		werr = os.Rename(tmp.Name(), csvPath)
+		werr = os.Rename(tmp.Name(), path)
 	}
 	if werr != nil {
 		os.Remove(tmp.Name())
-		return fileError(csvPath, werr)
+		return fileError(path, werr)
 	}
 	return nil
 }

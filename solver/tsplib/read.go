@@ -1,6 +1,8 @@
 package tsplib
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -26,14 +28,26 @@ const (
 	MaxCoord = 1 << 28
 )
 
-// Read reads the TSPLIB95 instance in the file at path. See Parse.
+// Read reads the instance in the file at path: a TSPLIB95 file (see
+// Parse) or a point list (see ParsePoints), told apart by the first line
+// that is not blank, and by the extension when that line says neither.
 func Read(path string) (*solver.Instance, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fileError(path, err)
 	}
 	defer f.Close()
-	in, err := Parse(f, path)
+	br := bufio.NewReaderSize(f, readerSniffSize)
+	head, err := br.Peek(readerSniffSize)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, fileError(path, bareError(err))
+	}
+	var in *solver.Instance
+	if isPointList(head, path) {
+		in, err = ParsePoints(br, path)
+	} else {
+		in, err = Parse(br, path)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -55,37 +55,48 @@ func ParseTour(r io.Reader, filename string, n int) ([]int, error) {
 		if key == "EOF" {
 			return nil, errorf(filename, t.line, "missing TOUR_SECTION")
 		}
-		rest, err := lx.restOfLine()
-		if err != nil {
+		if err := tourKeyword(lx, filename, t.line, t.text, key, n, &dim, seen); err != nil {
 			return nil, err
 		}
-		rest = strings.TrimSpace(rest)
-		if !strings.HasPrefix(rest, ":") && !knownKeys[key] {
-			return nil, errorf(filename, t.line, "unexpected %s where a keyword should be", quote(t.text))
-		}
-		val := strings.TrimSpace(strings.TrimPrefix(rest, ":"))
-		if key != "COMMENT" {
-			if l, dup := seen[key]; dup {
-				return nil, errorf(filename, t.line, "%s given twice (first on line %d)", key, l)
-			}
-			seen[key] = t.line
-		}
-		switch key {
-		case "TYPE":
-			if ty := strings.ToUpper(firstField(val)); ty != "TOUR" {
-				return nil, errorf(filename, t.line, "TYPE %s is not a tour (want TYPE TOUR)", quote(val))
-			}
-		case "DIMENSION":
-			d, err := strconv.ParseInt(val, 10, 64)
-			if err != nil || d < 1 || d > MaxDimension {
-				return nil, errorf(filename, t.line, "DIMENSION %s is not an integer in 1..%d", quote(val), MaxDimension)
-			}
-			if n > 0 && int(d) != n {
-				return nil, errorf(filename, t.line, "tour DIMENSION %d does not match the instance's %d cities", d, n)
-			}
-			dim = int(d)
-		}
 	}
+}
+
+// tourKeyword reads the value of a tour file's keyword key (written text,
+// on line line) and checks it: TYPE must be TOUR, DIMENSION an integer
+// equal to n when n > 0 (stored in dim), no keyword but COMMENT twice
+// (seen holds the lines of those read).
+func tourKeyword(lx *lexer, filename string, line int, text, key string, n int, dim *int, seen map[string]int) error {
+	rest, err := lx.restOfLine()
+	if err != nil {
+		return err
+	}
+	rest = strings.TrimSpace(rest)
+	if !strings.HasPrefix(rest, ":") && !knownKeys[key] {
+		return errorf(filename, line, "unexpected %s where a keyword should be", quote(text))
+	}
+	val := strings.TrimSpace(strings.TrimPrefix(rest, ":"))
+	if key != "COMMENT" {
+		if l, dup := seen[key]; dup {
+			return errorf(filename, line, "%s given twice (first on line %d)", key, l)
+		}
+		seen[key] = line
+	}
+	switch key {
+	case "TYPE":
+		if ty := strings.ToUpper(firstField(val)); ty != "TOUR" {
+			return errorf(filename, line, "TYPE %s is not a tour (want TYPE TOUR)", quote(val))
+		}
+	case "DIMENSION":
+		d, err := strconv.ParseInt(val, 10, 64)
+		if err != nil || d < 1 || d > MaxDimension {
+			return errorf(filename, line, "DIMENSION %s is not an integer in 1..%d", quote(val), MaxDimension)
+		}
+		if n > 0 && int(d) != n {
+			return errorf(filename, line, "tour DIMENSION %d does not match the instance's %d cities", d, n)
+		}
+		*dim = int(d)
+	}
+	return nil
 }
 
 // tourSection reads node ids up to -1, EOF or a keyword.

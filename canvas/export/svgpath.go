@@ -1,0 +1,66 @@
+package export
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// WriteSVGPath writes tour as an SVG drawing a pen plotter can follow:
+// one <path> element, "M" to the first city, "L" through the others in
+// tour order and "Z" back, stroked black without fill; no title, no city
+// dots, no background. The drawing is width points wide (the height
+// follows the aspect ratio) with a margin of 2 % of the width, y up as
+// the instance's coordinates.
+func WriteSVGPath(w io.Writer, in *solver.Instance, tour []int, width int) error {
+	if in == nil || !in.HasCoords() {
+		return fmt.Errorf("export: no coordinates to draw")
+	}
+	if err := solver.ValidateTour(tour, in.N); err != nil {
+		return fmt.Errorf("export: tour: %v", err)
+	}
+	if width <= 0 || width > MaxSize {
+		return fmt.Errorf("export: width %d out of range 1..%d", width, MaxSize)
+	}
+	b := BoundsOf(in)
+	m := 0.02 * float64(width)
+	inner := math.Max(1, float64(width)-2*m)
+	scale := 1.0
+	if span := math.Max(b.Width(), b.Height()); span > 0 {
+		scale = inner / span
+	}
+	height := math.Ceil(b.Height()*scale + 2*m)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	fmt.Fprintf(bw, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%dpt\" height=\"%gpt\" viewBox=\"0 0 %d %g\">\n", width, height, width, height)
+	fmt.Fprintf(bw, "<path fill=\"none\" stroke=\"black\" stroke-width=\"%g\" stroke-linejoin=\"round\" d=\"", svgStroke(in.N, width))
+	buf := make([]byte, 0, 64)
+	for k, c := range tour {
+		x, y := WorldXY(in, c)
+		buf = buf[:0]
+		switch k {
+		case 0:
+			buf = append(buf, 'M')
+		case 1:
+			buf = append(buf, " L"...)
+		default:
+			buf = append(buf, ' ')
+		}
+		buf = strconv.AppendFloat(buf, m+(x-b.MinX)*scale, 'f', 2, 64)
+		buf = append(buf, ',')
+		buf = strconv.AppendFloat(buf, height-m-(y-b.MinY)*scale, 'f', 2, 64)
+		bw.Write(buf)
+	}
+	bw.WriteString(" Z\"/>\n</svg>\n")
+	return bw.Flush()
+}
+
+// svgStroke is a line width that keeps n cities' tour readable on a
+// drawing width points wide: thinner as the cities crowd.
+func svgStroke(n, width int) float64 {
+	s := float64(width) / math.Sqrt(float64(max(n, 1))) / 8
+	return math.Round(math.Min(2, math.Max(0.1, s))*100) / 100
+}

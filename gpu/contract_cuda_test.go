@@ -1,0 +1,68 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/enginetest"
+)
+
+// TestEngineContractGPU runs the engine contract (solver/enginetest) on
+// every registered GPU engine; without a usable device every case is
+// skipped.
+func TestEngineContractGPU(t *testing.T) {
+	cfg := enginetest.Config{Budget: gpuBudget, Open: gpuOpen, Ready: deviceReady}
+	n := 0
+	for _, e := range solver.Engines() {
+		if e.Backend() != solver.BackendGPU {
+			continue
+		}
+		n++
+		t.Run(e.Name(), func(t *testing.T) { enginetest.Run(t, e, cfg) })
+	}
+	if n == 0 {
+		t.Fatal("no GPU engine registered")
+	}
+}
+
+// deviceReady says why the contract's cases cannot run here ("" when a
+// device can run kernels).
+func deviceReady() string {
+	if _, err := getDevice(); err != nil {
+		return fmt.Sprintf("no usable CUDA device: %v", err)
+	}
+	return ""
+}
+
+// gpuBudget are the parameters of a short run of GPU engine e that ends
+// by its own budget where it has one (else a time limit of 300 ms).
+func gpuBudget(e solver.Engine) solver.Params {
+	p := solver.Params{Seed: 1}
+	switch e.Name() {
+	case AlgoPSPM, AlgoPSSM:
+		p = withOpts(p, "t0=200", "tend=1", "alpha=0.8", "sweeps=4", "k=5")
+	case AlgoSSPM:
+		p = withOpts(p, "t0=200", "tend=1", "alpha=0.8", "sweeps=4")
+	case AlgoTwoOptClimb:
+		p = withOpts(p, OptRestarts+"=64")
+	case AlgoThreeOptILS:
+		p = withOpts(p, OptKicks+"=50")
+	case AlgoAuto:
+		p = withOpts(p, OptKicks+"=300")
+	}
+	return p
+}
+
+// gpuOpen are the parameters of a run of GPU engine e that only the
+// contract's cases stop: the annealers on a schedule far longer than the
+// cases' time limits (else it is fitted to them).
+func gpuOpen(e solver.Engine) solver.Params {
+	switch e.Name() {
+	case AlgoPSPM, AlgoPSSM, AlgoSSPM:
+		return withOpts(solver.Params{}, "t0=100", "tend=0.1", "alpha=0.9999", "sweeps=4")
+	}
+	return solver.Params{}
+}

@@ -1,0 +1,58 @@
+package solver
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// LengthValue returns length l (a tour length or a distance of in) in the
+// file's own unit: l itself for TSPLIB files, l/10^ScaleExp for point lists
+// (metres for GreatCircle).
+func (in *Instance) LengthValue(l int64) float64 {
+	if in == nil || in.ScaleExp == 0 {
+		return float64(l)
+	}
+	return float64(l) / math.Pow10(in.ScaleExp)
+}
+
+// FormatLength shows length l in the file's own unit, exactly: the integer
+// for TSPLIB files, and for point lists the integer with its decimal point
+// moved ScaleExp places ("4", "3.141593", "12000"), trailing zeros of the
+// fraction dropped. Every front end shows lengths through it.
+func (in *Instance) FormatLength(l int64) string {
+	s := strconv.FormatInt(l, 10)
+	if in == nil || in.ScaleExp == 0 {
+		return s
+	}
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	k := in.ScaleExp
+	if k < 0 {
+		if s != "0" {
+			s += strings.Repeat("0", -k)
+		}
+	} else {
+		if len(s) <= k {
+			s = strings.Repeat("0", k-len(s)+1) + s
+		}
+		whole, frac := s[:len(s)-k], strings.TrimRight(s[len(s)-k:], "0")
+		s = whole
+		if frac != "" {
+			s += "." + frac
+		}
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+// LengthUnit names the unit FormatLength shows: "m" for GreatCircle, ""
+// (the file's own, unnamed) otherwise.
+func (in *Instance) LengthUnit() string {
+	if in != nil && in.Metric == GreatCircle {
+		return "m"
+	}
+	return ""
+}

@@ -1,0 +1,49 @@
+package neighbor
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// TestSphereNearest compares the GREAT_CIRCLE lists from the plane with
+// the exact k nearest on the sphere, for points spread over 10° × 20° of
+// latitude and longitude at 50° north.
+func TestSphereNearest(t *testing.T) {
+	const n, k = 3000, 8
+	rng := rand.New(rand.NewPCG(3, 4))
+	lon, lat := make([]float64, n), make([]float64, n)
+	for i := range n {
+		lon[i], lat[i] = 20*rng.Float64(), 45+10*rng.Float64()
+	}
+	in := &solver.Instance{Name: "s", N: n, Metric: solver.GreatCircle, X: lon, Y: lat, ScaleExp: 1}
+	in.Prepare()
+	nb := Nearest(in, k)
+	same, total := 0, 0
+	for i := 0; i < n; i += 7 {
+		exact := make([]int32, 0, n-1)
+		for j := range n {
+			if j != i {
+				exact = append(exact, int32(j))
+			}
+		}
+		slices.SortStableFunc(exact, func(a, b int32) int {
+			return int(in.Dist(i, int(a)) - in.Dist(i, int(b)))
+		})
+		row := nb.Of(i)
+		for x, c := range row {
+			if x > 0 && in.Dist(i, int(row[x-1])) > in.Dist(i, int(c)) {
+				t.Fatalf("list of %d not sorted by the metric", i)
+			}
+			if slices.Contains(exact[:k], c) {
+				same++
+			}
+			total++
+		}
+	}
+	if same < total*99/100 {
+		t.Fatalf("%d of %d candidates among the exact %d nearest, want 99 %%", same, total, k)
+	}
+}

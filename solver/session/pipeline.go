@@ -1,0 +1,242 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bound"
+)
+
+// Pipeline is the one way the front ends (the app, tsp solve, the bench
+// suites) run an engine: Choose picks the engine and checks the settings
+// that need no instance, Prepare checks them on the instance (together
+// one validation), and Plan.Run starts the lower bound by one policy,
+// hands the engine the ascents it shares with that bound, passes the
+// snapshots on at the reader's rate and returns the result and its
+// report. A Pipeline keeps the last whole Held–Karp ascent for the next
+// run on the same instance; the zero value is ready.
+type Pipeline struct {
+	ascents bound.Ascents
+}
+
+// BoundShare is the part of a run's time limit the lower bound beside it
+// may take, so that it has returned when the run ends.
+const BoundShare = 0.9
+
+// BoundWait is how long the end of a run waits for the bound beside it,
+// once stopped: the last moments of its exact evaluation.
+const BoundWait = 250 * time.Millisecond
+
+// Choice is the engine picked for a user's (algorithm, backend).
+type Choice struct {
+	Engine solver.Engine
+	// Note says why the GPU was not used for backend auto ("" if it was).
+	Note string
+}
+
+// Choose picks the engine for p's (algorithm, backend) and checks p's
+// settings against what it takes (a *solver.ParamError), before the
+// instance is known.
+func (pl *Pipeline) Choose(p solver.Params) (Choice, error) {
+	e, note, err := solver.Resolve(p.Algorithm, p.Backend)
+	if err != nil {
+		return Choice{}, err
+	}
+	if err := solver.Validate(e, nil, p); err != nil {
+		return Choice{}, err
+	}
+	return Choice{Engine: e, Note: note}, nil
+}
+
+// Plan picks the engine for p's (algorithm, backend) and checks p on in
+// (Prepare), for a front end that has the instance at hand; note says why
+// the GPU was not used for backend auto.
+func (pl *Pipeline) Plan(in *solver.Instance, p solver.Params) (plan *Plan, note string, err error) {
+	if in == nil {
+		return nil, "", errors.New("no instance loaded")
+	}
+	e, note, err := solver.Resolve(p.Algorithm, p.Backend)
+	if err != nil {
+		return nil, "", err
+	}
+	plan, err = pl.Prepare(e, in, p)
+	return plan, note, err
+}
+
+// Plan is a run validated on its instance, ready to start (once, or in
+// segments as a Runner does).
+type Plan struct {
+	pl     *Pipeline
+	Engine solver.Engine
+	In     *solver.Instance
+	Params solver.Params
+}
+
+// Prepare checks p on in for engine e (a *solver.ParamError) and refuses
+// fixed edges to an engine that does not keep them.
+func (pl *Pipeline) Prepare(e solver.Engine, in *solver.Instance, p solver.Params) (*Plan, error) {
+	if err := solver.Validate(e, in, p); err != nil {
+		return nil, err
+	}
+	if err := solver.CheckFixedEdges(e, in); err != nil {
+		return nil, err
+	}
+	return &Plan{pl: pl, Engine: e, In: in, Params: p}, nil
+}
+
+// Request is how one run of a Plan goes.
+type Request struct {
+	// Params, when not nil, replaces the plan's params for this run: a
+	// continuation of them (a start tour, the time left), not checked
+	// again.
+	Params *solver.Params
+	// Bound asks for a lower bound beside the run when the instance has
+	// no known optimum: on the engine's accelerator when it runs on one
+	// (solver.AscentHost), else on the cores, within BoundShare of the
+	// time limit (none: until the run ends), stopped when the run ends.
+	Bound bool
+	// OnBound, when not nil, receives the bound as soon as it is proven.
+	OnBound func(bound.Result)
+	// OnSnapshot, when not nil, receives the run's snapshots, at most one
+	// per Interval (0: each one the engine sends), the newest each time,
+	// from one goroutine; the last one before Run returns.
+	OnSnapshot func(solver.Snapshot)
+	Interval   time.Duration
+	// NoOptimumStop runs on past a known optimum (the suites measure the
+	// whole budget); otherwise the run stops there (solver.StopOptimum).
+	NoOptimumStop bool
+}
+
+// Outcome is what a run returns: the result, the report the front ends
+// write, and the lower bound when one was asked for and ready.
+type Outcome struct {
+	Result solver.Result
+	Report solver.Report
+	// Bound is the lower bound proven beside the run (nil: none asked
+	// for, or none ready); BoundErr says why not when it failed or ran
+	// out of time.
+	Bound    *bound.Result
+	BoundErr error
+}
+
+// Run runs the plan once as req says.
+func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
+	p := pl.Params
+	if req.Params != nil {
+		p = *req.Params
+	}
+	var lb *boundRun
+	if req.Bound && !pl.In.HasOptimum() {
+		lb = pl.pl.startBound(ctx, pl.In, ascentDevice(pl.Engine), p.TimeLimit, req.OnBound)
+		defer lb.end()
+	}
+	snaps, forwarded := forward(req.OnSnapshot, req.Interval)
+	aid := solver.Aid{Ascents: &pl.pl.ascents}
+	res, err := solver.RunAided(ctx, pl.Engine, pl.In, p, snaps, aid, !req.NoOptimumStop)
+	forwarded()
+	out := Outcome{Result: res}
+	if err != nil {
+		return out, err
+	}
+	out.Result = pl.named(res, p)
+	if lb != nil {
+		out.Bound, out.BoundErr = lb.result()
+	}
+	out.Report = solver.NewReport(pl.In, out.Result)
+	if out.Bound != nil {
+		out.Report.LowerBound = &out.Bound.Bound
+	}
+	return out, nil
+}
+
+// BoundAfter spends up to limit after a run that gave out on a lower
+// bound, when the instance has no known optimum, none was ready and ctx
+// has not ended: on the engine's accelerator first, as Request.Bound
+// does, limit bounding both tries together; ctx's end stops it with the
+// best bound proven by then. It sets out's Bound, BoundErr and report.
+func (pl *Plan) BoundAfter(ctx context.Context, out *Outcome, limit time.Duration) {
+	if out.Bound != nil || limit <= 0 || pl.In.HasOptimum() || ctx.Err() != nil {
+		return
+	}
+	out.Bound, out.BoundErr = pl.pl.boundAfter(ctx, pl.In, ascentDevice(pl.Engine), limit)
+	if out.Bound != nil {
+		out.Report.LowerBound = &out.Bound.Bound
+	}
+}
+
+// named fills in what an engine left out of res: its name, backend and
+// the seed of p.
+func (pl *Plan) named(res solver.Result, p solver.Params) solver.Result {
+	if res.Algorithm == "" {
+		res.Algorithm = pl.Engine.Name()
+	}
+	if res.Backend == "" {
+		res.Backend = pl.Engine.Backend()
+	}
+	if res.Params.Seed == 0 {
+		res.Params.Seed = p.Seed
+	}
+	return res
+}
+
+// ascentDevice is the accelerator e runs on, where the lower bound of its
+// runs goes (nil: the cores).
+func ascentDevice(e solver.Engine) solver.OpenAscentDevice {
+	if h, ok := e.(solver.AscentHost); ok {
+		return h.AscentDevice()
+	}
+	return nil
+}
+
+// forward returns the channel the engine sends its snapshots to and a
+// function that, once the engine has returned, passes the last one on
+// and waits for the forwarder to end; snapshots go to on at most every
+// interval (0: as they come).
+func forward(on func(solver.Snapshot), interval time.Duration) (chan solver.Snapshot, func()) {
+	if on == nil {
+		return nil, func() {}
+	}
+	snaps := solver.Latest()
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		var next time.Time
+		for {
+			select {
+			case s := <-snaps:
+				if wait := time.Until(next); wait > 0 {
+					select {
+					case <-time.After(wait):
+					case <-stop:
+					}
+					s = newest(snaps, s)
+				}
+				next = time.Now().Add(interval)
+				on(s)
+			case <-stop:
+				select {
+				case s := <-snaps:
+					on(s)
+				default:
+				}
+				return
+			}
+		}
+	}()
+	return snaps, func() {
+		close(stop)
+		<-done
+	}
+}
+
+// newest is the snapshot waiting in snaps, or s when none is.
+func newest(snaps chan solver.Snapshot, s solver.Snapshot) solver.Snapshot {
+	select {
+	case t := <-snaps:
+		return t
+	default:
+		return s
+	}
+}

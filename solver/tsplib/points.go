@@ -1,0 +1,426 @@
+package tsplib
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// Extensions are the file name extensions of the instance files Read
+// takes, in lower case with the dot: TSPLIB's and the point lists'. File
+// dialogs and folder browsers filter by them.
+var Extensions = []string{".tsp", ".csv", ".tsv", ".txt", ".xy"}
+
+// pointExtensions are the extensions that name a point list when the
+// content alone does not tell.
+var pointExtensions = []string{".csv", ".tsv", ".txt", ".xy"}
+
+// HasInstanceExtension reports whether path ends in one of Extensions,
+// in any case.
+func HasInstanceExtension(path string) bool {
+	return slices.Contains(Extensions, strings.ToLower(filepath.Ext(path)))
+}
+
+// Limits on what the point-list reader accepts.
+const (
+	// MaxPointLine bounds one line of a point list.
+	MaxPointLine = 4096
+	// MaxPointCoord bounds the magnitude of a point list's coordinate.
+	MaxPointCoord = 1e15
+)
+
+// pointSpan is the range [pointSpan/10, pointSpan) a point list's extent
+// is scaled into: integer distances keep at least six significant digits
+// of it, the span stays within the GPU engines' limits (float32
+// coordinates exact to half a unit, sums of distances within int32).
+const pointSpan = 1e7
+
+// readerSniffSize is how much of a file Read looks at to tell a point
+// list from a TSPLIB file.
+const readerSniffSize = 4096
+
+// isPointList tells a point list from a TSPLIB file by its first
+// non-blank line that is not a comment: a number first or a header of
+// column names makes a point list; then a ':', or a TSPLIB keyword first
+// on a line without commas, a TSPLIB file; then a comma or tab a point
+// list. When the line says neither, the extension decides.
+func isPointList(head []byte, path string) bool {
+	for len(head) > 0 {
+		line := head
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		line = bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\xEF\xBB\xBF")))
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		fields := splitFields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		if isNumber(fields[0]) {
+			return true
+		}
+		if _, _, err := headerColumns(fields); err == nil {
+			return true
+		}
+		first := strings.ToUpper(string(fields[0]))
+		keyword := knownKeys[first] || first == "EOF" || strings.HasSuffix(first, "_SECTION")
+		switch {
+		case bytes.IndexByte(line, ':') >= 0:
+			return false
+		case keyword && bytes.IndexByte(line, ',') < 0:
+			return false
+		case bytes.IndexAny(line, ",\t") >= 0:
+			return true
+		}
+		break
+	}
+	return slices.Contains(pointExtensions, strings.ToLower(filepath.Ext(path)))
+}
+
+// splitFields splits a line of a point list into its fields: at commas
+// (each field trimmed of blanks) when it has any, else at runs of blanks.
+// Quotes around a field are dropped.
+func splitFields(line []byte) [][]byte {
+	var out [][]byte
+	if bytes.IndexByte(line, ',') >= 0 {
+		for f := range bytes.SplitSeq(line, []byte(",")) {
+			out = append(out, unquote(bytes.TrimSpace(f)))
+		}
+		return out
+	}
+	for f := range bytes.FieldsSeq(line) {
+		out = append(out, unquote(f))
+	}
+	return out
+}
+
+// unquote drops the double or single quotes around a field.
+func unquote(f []byte) []byte {
+	if len(f) >= 2 && (f[0] == '"' && f[len(f)-1] == '"' || f[0] == '\'' && f[len(f)-1] == '\'') {
+		return f[1 : len(f)-1]
+	}
+	return f
+}
+
+// Column names a point list's header may use.
+var (
+	latNames = []string{"lat", "latitude"}
+	lonNames = []string{"lon", "lng", "long", "longitude"}
+)
+
+// headerColumns reads a header line: an optional id column, then x and y
+// or latitude and longitude in either order. It returns the column names
+// and whether they are lat/lon, or an error saying what a header must be.
+func headerColumns(fields [][]byte) ([]string, bool, error) {
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = strings.ToLower(string(f))
+	}
+	bad := fmt.Errorf("header %s: want x,y, id,x,y, lat,lon or id,lat,lon (also latitude,longitude)", quote(strings.Join(names, ",")))
+	if len(names) != 2 && len(names) != 3 {
+		return nil, false, bad
+	}
+	pair := names[len(names)-2:]
+	switch {
+	case pair[0] == "x" && pair[1] == "y":
+		return names, false, nil
+	case slices.Contains(latNames, pair[0]) && slices.Contains(lonNames, pair[1]),
+		slices.Contains(lonNames, pair[0]) && slices.Contains(latNames, pair[1]):
+		return names, true, nil
+	}
+	return nil, false, bad
+}
+
+// pointReader reads a point list line by line.
+type pointReader struct {
+	br   *bufio.Reader
+	file string
+	line int // line of the last line read
+
+	names  []string // header names, nil without a header
+	latLon bool
+	latCol int // which coordinate column is the latitude
+	ncol   int // fields per line: 2 or 3, 0 until known
+	first  int // line of the first data line
+	ids    []int64
+	cols   [2][]float64
+	idLine []int32 // line of each point, kept only when there are ids
+}
+
+// errf returns the *Error "FILE:LINE: problem".
+func (p *pointReader) errf(line int, format string, args ...any) error {
+	return errorf(p.file, line, format, args...)
+}
+
+// nextLine returns the next line that is not blank or a comment, without
+// its end of line, or nil at the end of the input. The slice is valid
+// until the next call.
+func (p *pointReader) nextLine() ([]byte, error) {
+	for {
+		b, err := p.br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			return nil, p.errf(p.line+1, "line longer than %d bytes", MaxPointLine)
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, p.errf(p.line+1, "%v", bareError(err))
+		}
+		if len(b) == 0 && err != nil {
+			return nil, nil
+		}
+		p.line++
+		if p.line == 1 {
+			b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
+		}
+		b = bytes.TrimSpace(b)
+		if len(b) > 0 && b[0] != '#' {
+			return b, nil
+		}
+	}
+}
+
+// ParsePoints reads a point list from r: one point per line, "x y" or
+// "id x y", fields separated by commas, tabs or spaces, with an optional
+// header line of column names (x,y / id,x,y / lat,lon / latitude,longitude;
+// lat/lon means degrees on the sphere and great-circle distances in
+// metres). Blank lines and lines starting with '#' are skipped. The
+// instance is EUC_2D over coordinates shifted to start at 0 and scaled by
+// 10^ScaleExp, or GreatCircle over longitude (X) and latitude (Y); its
+// Points keep the ids and coordinates as written. filename names r in
+// errors ("FILE:LINE: problem") and gives the instance its name.
+func ParsePoints(r io.Reader, filename string) (*solver.Instance, error) {
+	p := &pointReader{br: bufio.NewReaderSize(&crReader{r: r}, MaxPointLine), file: filename}
+	if err := p.readAll(); err != nil {
+		return nil, err
+	}
+	return p.build()
+}
+
+// readAll reads the header, if any, and every point.
+func (p *pointReader) readAll() error {
+	for {
+		b, err := p.nextLine()
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			return p.end()
+		}
+		fields := splitFields(b)
+		if p.ncol == 0 && p.names == nil && !isNumber(fields[0]) {
+			if err := p.header(fields); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := p.point(fields); err != nil {
+			return err
+		}
+	}
+}
+
+// header applies the header line.
+func (p *pointReader) header(fields [][]byte) error {
+	names, latLon, err := headerColumns(fields)
+	if err != nil {
+		return p.errf(p.line, "%v", err)
+	}
+	p.names, p.latLon, p.ncol = names, latLon, len(names)
+	p.latCol = 0
+	if latLon && slices.Contains(lonNames, names[len(names)-2]) {
+		p.latCol = 1
+	}
+	return nil
+}
+
+// end checks what the whole file said once it is read.
+func (p *pointReader) end() error {
+	if len(p.cols[0]) > 0 {
+		return nil
+	}
+	if p.names != nil {
+		return p.errf(p.line, "a header but no points")
+	}
+	return &Error{File: p.file, Msg: "no points (want one point per line: x y, or id x y)"}
+}
+
+// point reads one data line.
+func (p *pointReader) point(fields [][]byte) error {
+	if p.ncol == 0 {
+		if len(fields) != 2 && len(fields) != 3 {
+			return p.errf(p.line, "%d fields, want 2 (x y) or 3 (id x y)", len(fields))
+		}
+		p.ncol, p.first = len(fields), p.line
+	}
+	if len(fields) != p.ncol {
+		return p.errf(p.line, "%d fields, want %d as %s", len(fields), p.ncol, p.shape())
+	}
+	if len(p.cols[0]) >= MaxDimension {
+		return p.errf(p.line, "more than %d points", MaxDimension)
+	}
+	if p.ncol == 3 {
+		id, err := strconv.ParseInt(string(fields[0]), 10, 64)
+		if err != nil {
+			return p.errf(p.line, "id %s is not an integer", quote(string(fields[0])))
+		}
+		p.ids = append(p.ids, id)
+		p.idLine = append(p.idLine, int32(min(p.line, math.MaxInt32)))
+	}
+	for k, f := range fields[p.ncol-2:] {
+		v, err := p.coord(f, k)
+		if err != nil {
+			return err
+		}
+		p.cols[k] = append(p.cols[k], v)
+	}
+	return nil
+}
+
+// shape names the fields a line must have.
+func (p *pointReader) shape() string {
+	switch {
+	case p.names != nil:
+		return "the header says (" + strings.Join(p.names, ",") + ")"
+	case p.ncol == 3:
+		return fmt.Sprintf("on line %d (id x y)", p.first)
+	}
+	return fmt.Sprintf("on line %d (x y)", p.first)
+}
+
+// coord parses coordinate column k (0 or 1) of a line.
+func (p *pointReader) coord(f []byte, k int) (float64, error) {
+	if len(f) > MaxTokenLength {
+		return 0, p.errf(p.line, "field of %d bytes is too long (max %d)", len(f), MaxTokenLength)
+	}
+	v, err := strconv.ParseFloat(string(f), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, p.errf(p.line, "coordinate %s is not a number", quote(string(f)))
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > MaxPointCoord {
+		return 0, p.errf(p.line, "coordinate %s is not a finite number within ±%g", quote(string(f)), MaxPointCoord)
+	}
+	if p.latLon {
+		if k == p.latCol && math.Abs(v) > 90 {
+			return 0, p.errf(p.line, "latitude %s is outside -90..90", quote(string(f)))
+		}
+		if k != p.latCol && math.Abs(v) > 360 {
+			return 0, p.errf(p.line, "longitude %s is outside -360..360", quote(string(f)))
+		}
+	}
+	return v, nil
+}
+
+// checkIDs rejects an id given twice, naming the later line.
+func (p *pointReader) checkIDs() error {
+	if p.ids == nil {
+		return nil
+	}
+	order := make([]int32, len(p.ids))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(p.ids[a], p.ids[b]); c != 0 {
+			return c
+		}
+		return int(a - b)
+	})
+	var worst, first int32 = -1, -1
+	for k := 1; k < len(order); k++ {
+		a, b := order[k-1], order[k]
+		if p.ids[a] == p.ids[b] && (worst < 0 || p.idLine[b] < p.idLine[worst]) {
+			worst, first = b, a
+		}
+	}
+	if worst >= 0 {
+		return p.errf(int(p.idLine[worst]), "id %d given twice (first on line %d)", p.ids[worst], p.idLine[first])
+	}
+	return nil
+}
+
+// build makes the instance: the scale, the metric, the names.
+func (p *pointReader) build() (*solver.Instance, error) {
+	if err := p.checkIDs(); err != nil {
+		return nil, err
+	}
+	p.idLine = nil
+	name := strings.TrimSuffix(filepath.Base(p.file), filepath.Ext(p.file))
+	pl := &solver.PointList{IDs: p.ids, Cols: p.cols, Names: p.names}
+	in := &solver.Instance{Name: name, N: len(p.cols[0]), Points: pl}
+	if p.latLon {
+		in.Metric = solver.GreatCircle
+		in.X, in.Y = p.cols[1-p.latCol], p.cols[p.latCol]
+		in.ScaleExp = scaleExp(sphereExtent(in.X, in.Y))
+	} else {
+		in.Metric = solver.Euc2D
+		x0, x1 := span(p.cols[0])
+		y0, y1 := span(p.cols[1])
+		in.ScaleExp = scaleExp(math.Max(x1-x0, y1-y0))
+		in.X, in.Y = shiftScale(p.cols[0], x0, in.ScaleExp), shiftScale(p.cols[1], y0, in.ScaleExp)
+	}
+	in.Prepare()
+	return in, nil
+}
+
+// span returns the least and the greatest of v (not empty).
+func span(v []float64) (lo, hi float64) {
+	lo, hi = v[0], v[0]
+	for _, c := range v[1:] {
+		lo, hi = math.Min(lo, c), math.Max(hi, c)
+	}
+	return lo, hi
+}
+
+// sphereExtent estimates from above the larger side, in metres, of the
+// box that holds points at longitudes lon and latitudes lat: the latitude
+// range, or the longitude range along the widest parallel the points
+// reach, at most half the circumference.
+func sphereExtent(lon, lat []float64) float64 {
+	o0, o1 := span(lon)
+	a0, a1 := span(lat)
+	widest := 1.0 // the equator lies within the range
+	if a0 > 0 || a1 < 0 {
+		widest = math.Cos(math.Min(math.Abs(a0), math.Abs(a1)) * math.Pi / 180)
+	}
+	deg := math.Min(math.Max((o1-o0)*widest, a1-a0), 180)
+	return solver.EarthRadius * deg * math.Pi / 180
+}
+
+// scaleExp returns the power of ten that brings extent into
+// [pointSpan/10, pointSpan), 0 for an extent of 0.
+func scaleExp(extent float64) int {
+	if extent <= 0 || math.IsNaN(extent) || math.IsInf(extent, 0) {
+		return 0
+	}
+	k := int(math.Floor(math.Log10(pointSpan / extent)))
+	for k > -300 && extent*math.Pow10(k) >= pointSpan {
+		k--
+	}
+	for k < 300 && extent*math.Pow10(k+1) < pointSpan {
+		k++
+	}
+	return min(max(k, -300), 300)
+}
+
+// shiftScale returns (v - origin) * 10^k for each value.
+func shiftScale(v []float64, origin float64, k int) []float64 {
+	s := math.Pow10(k)
+	out := make([]float64, len(v))
+	for i, c := range v {
+		out[i] = (c - origin) * s
+	}
+	return out
+}

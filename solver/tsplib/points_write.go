@@ -1,0 +1,103 @@
+package tsplib
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// WriteTourCSV writes tour as a point list in tour order, one point a
+// line with its id: a point list's own ids, header and coordinates as
+// written, TSPLIB's node ids (1..N) and coordinates otherwise. Reading the
+// file back gives the cities in tour order.
+func WriteTourCSV(w io.Writer, in *solver.Instance, tour []int) error {
+	if err := solver.ValidateTour(tour, in.N); err != nil {
+		return fmt.Errorf("tsplib: WriteTourCSV %s: %w", in.Name, err)
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	cols, names := tourColumns(in)
+	bw.WriteString(strings.Join(names, ",") + "\n")
+	buf := make([]byte, 0, 96)
+	for _, c := range tour {
+		buf = strconv.AppendInt(buf[:0], in.Points.ID(c), 10)
+		for _, col := range cols {
+			buf = append(buf, ',')
+			buf = strconv.AppendFloat(buf, col[c], 'g', -1, 64)
+		}
+		buf = append(buf, '\n')
+		bw.Write(buf)
+	}
+	return bw.Flush()
+}
+
+// tourColumns returns the coordinate columns WriteTourCSV writes and the
+// header naming the id and them.
+func tourColumns(in *solver.Instance) ([][]float64, []string) {
+	if p := in.Points; p != nil {
+		names := p.Names
+		switch {
+		case names == nil:
+			names = []string{"id", "x", "y"}
+		case len(names) == 2:
+			names = append([]string{"id"}, names...)
+		}
+		return p.Cols[:], names
+	}
+	switch {
+	case len(in.X) != in.N:
+		return nil, []string{"id"}
+	case in.Metric.Is3D() && len(in.Z) == in.N:
+		return [][]float64{in.X, in.Y, in.Z}, []string{"id", "x", "y", "z"}
+	}
+	return [][]float64{in.X, in.Y}, []string{"id", "x", "y"}
+}
+
+// ReadTourFor reads a tour of in from the file at path: a TSPLIB TOUR
+// file, or a point list in tour order as WriteTourCSV writes it (told
+// apart as Read tells instances), whose ids name in's cities (in's own
+// ids for a point list, 1..N otherwise).
+func ReadTourFor(path string, in *solver.Instance) ([]int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, readerSniffSize)
+	head, err := br.Peek(readerSniffSize)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, fileError(path, bareError(err))
+	}
+	if !isPointList(head, path) {
+		return ParseTour(br, path, in.N)
+	}
+	pts, err := ParsePoints(br, path)
+	if err != nil {
+		return nil, err
+	}
+	if pts.N != in.N {
+		return nil, &Error{File: path, Msg: fmt.Sprintf("%d points, want the %d cities of %s", pts.N, in.N, in.Name)}
+	}
+	city := make(map[int64]int, in.N)
+	for i := range in.N {
+		city[in.Points.ID(i)] = i
+	}
+	tour := make([]int, pts.N)
+	for k := range tour {
+		id := pts.Points.ID(k)
+		c, ok := city[id]
+		if !ok {
+			return nil, &Error{File: path, Msg: fmt.Sprintf("id %d is not a city of %s", id, in.Name)}
+		}
+		tour[k] = c
+	}
+	if err := solver.ValidateTour(tour, in.N); err != nil {
+		return nil, &Error{File: path, Msg: oneLine(err.Error())}
+	}
+	return tour, nil
+}
