@@ -24,7 +24,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	cpuAid := solver.Aid{Device: BoundDevice, Ascents: aid.Ascents}
 	var note string
 	if hasCPU {
-		p, note = autoLSStart(ctx, in, p)
+		p, note = autoLSStart(ctx, in, p, solver.NewSink(snaps, 0, start))
 	}
 	if in.N >= AutoOrILSMinN && orSpanOK(in) {
 		if !hasCPU {
@@ -61,15 +61,19 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 // autoLSStart returns p with Params.Start set to a 2-opt + Or-opt local
 // optimum found on the GPU (2opt-or, within a quarter of the time limit)
 // from AutoLSMinN cities, and a note for the result; p as it was when a
-// start is given, the instance does not suit or the descent failed.
-func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params) (solver.Params, string) {
+// start is given, the instance does not suit or the descent failed. The
+// sink shows the phase, then the tour.
+func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params, sink *solver.Sink) (solver.Params, string) {
 	if p.Start != nil || in.N < AutoLSMinN || !orSpanOK(in) || len(in.FixedEdges) > 0 {
 		return p, ""
 	}
+	sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
 	t, st, err := glsDescent(ctx, in, nil, p.Seed, time.Now().Add(p.TimeLimit/4))
 	if err != nil {
 		return p, fmt.Sprintf("; the 2opt-or start failed: %v", err)
 	}
+	l := solver.TourLength(in, t)
+	sink.Send(solver.Snapshot{Tour: t, Length: l, Best: t, BestLength: l, Phase: solver.PhaseStart, PhaseProgress: 1})
 	p.Start = t
 	return p, fmt.Sprintf("; from a 2opt-or start (%d passes, %.0f ms on the GPU)", st.passes, ms(st.setup+st.search))
 }
