@@ -1,8 +1,9 @@
-// Command tsplab is TSP Lab's desktop app: open a TSPLIB instance, run
-// local search on the GPU or on all CPU cores, watch the tour improve,
-// compare two engines side by side and export the result.
+// Command tsplab is TSP Lab's desktop app: open a TSPLIB instance, a
+// point list or a picture (TSP art), run local search on the GPU or on
+// all CPU cores, watch the tour improve, compare two engines side by side
+// and export the result.
 //
-//	tsplab [--open FILE] [--algo NAME] [--backend B] [--run DURATION] [--compare [--a ALGO/B] [--b ALGO/B]]
+//	tsplab [--open FILE [--points N]] [--algo NAME] [--backend B] [--run DURATION] [--compare [--a ALGO/B] [--b ALGO/B]]
 //	       [--size WxH] [--screenshot OUT.png]
 //
 // With --screenshot the window is saved as a PNG once the run (if any)
@@ -29,6 +30,7 @@ import (
 
 	"github.com/tsplab/tsplab/app"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/gen"
 
 	// The CPU engines register themselves; the gpu package registers the
 	// CUDA engines (stubs that say why they are unavailable without CUDA).
@@ -54,65 +56,89 @@ func main() {
 		fmt.Fprintln(os.Stderr, "tsplab: this build has no window driver (built with -tags headless): use --screenshot FILE")
 		os.Exit(2)
 	}
-	headless := f.shot != "" && (windowless || !haveDisplay())
-	a := newApp(headless)
-	exit := 0
-	done := make(chan struct{})
-	var ui *app.App
-	opts := app.Options{Open: f.open, Algo: f.algo, Backend: f.backend, A: f.paneA, B: f.paneB, Run: f.run, Compare: f.compare, Size: f.winSize}
-	if f.shot != "" || f.run > 0 {
-		first := true
-		opts.OnLoad = func(in *solver.Instance, err error) {
-			if !first {
-				return
-			}
-			first = false
-			if err != nil {
-				fmt.Fprintln(os.Stderr, "tsplab:", err)
-				exit = 1
-			} else if f.run > 0 && !ui.Running() {
-				fmt.Fprintln(os.Stderr, "tsplab: the run did not start")
-				exit = 1
-			}
-			if f.shot != "" {
-				go screenshotWhenDone(ui, f.shot, &exit, done)
-			}
+	l := &launch{f: f, done: make(chan struct{})}
+	if f.shot != "" && (windowless || !haveDisplay()) {
+		os.Exit(l.headless(newApp(true)))
+	}
+	os.Exit(l.windowed(newApp(false)))
+}
+
+// launch is one start of the app from the command line: its flags, the
+// window once built, the exit status and, with --screenshot, done closed
+// once the picture is saved.
+type launch struct {
+	f    cliFlags
+	ui   *app.App
+	exit int
+	done chan struct{}
+}
+
+// options are the app's options from the flags; with --run or
+// --screenshot the first load checks that the run started and starts the
+// capture.
+func (l *launch) options() app.Options {
+	f := l.f
+	opts := app.Options{Open: f.open, ArtPoints: f.points, Algo: f.algo, Backend: f.backend, A: f.paneA, B: f.paneB, Run: f.run, Compare: f.compare, Size: f.winSize}
+	if f.shot == "" && f.run <= 0 {
+		return opts
+	}
+	first := true
+	opts.OnLoad = func(in *solver.Instance, err error) {
+		if !first {
+			return
+		}
+		first = false
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "tsplab:", err)
+			l.exit = 1
+		} else if f.run > 0 && !l.ui.Running() {
+			fmt.Fprintln(os.Stderr, "tsplab: the run did not start")
+			l.exit = 1
+		}
+		if f.shot != "" {
+			go screenshotWhenDone(l.ui, f.shot, &l.exit, l.done)
 		}
 	}
-	if headless {
-		// Fyne's in-memory driver has no event loop of its own: the
-		// window is built and shown on another goroutine than main, as
-		// Fyne's checks expect for work outside its loop.
-		built := make(chan struct{})
-		go func() {
-			a.Settings().SetTheme(theme.DefaultTheme())
-			ui = app.New(a, opts)
-			ui.Win.Show()
-			close(built)
-		}()
-		<-built
-		// The first load starts the capture (OnLoad above).
-		select {
-		case <-done:
-		case <-time.After(f.run + 15*time.Minute):
-			fmt.Fprintln(os.Stderr, "tsplab: screenshot: nothing was loaded")
-			exit = 1
-		}
-		os.Exit(exit)
+	return opts
+}
+
+// headless builds the window in Fyne's in-memory driver, which has no
+// event loop of its own, on another goroutine than main (as Fyne's checks
+// expect for work outside its loop), and waits for the screenshot.
+func (l *launch) headless(a fyne.App) int {
+	built := make(chan struct{})
+	go func() {
+		a.Settings().SetTheme(theme.DefaultTheme())
+		l.ui = app.New(a, l.options())
+		l.ui.Win.Show()
+		close(built)
+	}()
+	<-built
+	// The first load starts the capture (options above).
+	select {
+	case <-l.done:
+	case <-time.After(l.f.run + 15*time.Minute):
+		fmt.Fprintln(os.Stderr, "tsplab: screenshot: nothing was loaded")
+		l.exit = 1
 	}
-	ui = app.New(a, opts)
-	if f.shot != "" {
+	return l.exit
+}
+
+// windowed opens the window and runs Fyne's loop until it closes.
+func (l *launch) windowed(a fyne.App) int {
+	l.ui = app.New(a, l.options())
+	if l.f.shot != "" {
 		// The process ends once the screenshot is saved, without
 		// quitting Fyne's loop: a quit can race Fyne's own shutdown
 		// (a window event queued as its loop closes panics with "send
 		// on closed channel" in Fyne 2.7.1).
 		go func() {
-			<-done
-			os.Exit(exit)
+			<-l.done
+			os.Exit(l.exit)
 		}()
 	}
-	ui.Win.ShowAndRun()
-	os.Exit(exit)
+	l.ui.Win.ShowAndRun()
+	return l.exit
 }
 
 // newApp returns Fyne's in-memory app when headless, and an app with
@@ -132,6 +158,7 @@ type cliFlags struct {
 	paneA, paneB        string
 	shot                string
 	run                 time.Duration
+	points              int // the points a picture opened becomes (0: app.DefaultArtPoints)
 	compare, version    bool
 	winSize             fyne.Size
 }
@@ -140,13 +167,14 @@ type cliFlags struct {
 // one-line error on stderr (the flag package prints its own).
 func parseFlags(args []string) (f cliFlags, ok bool) {
 	fs := flag.NewFlagSet("tsplab", flag.ContinueOnError)
-	fs.StringVar(&f.open, "open", "", "TSPLIB `file` to open (or the name of a bundled sample, e.g. clustered-1000)")
+	fs.StringVar(&f.open, "open", "", "TSPLIB file, point list (x y or id x y a line) or PNG/JPEG picture to open (or the name of a bundled sample, e.g. clustered-1000)")
+	fs.IntVar(&f.points, "points", 0, fmt.Sprintf("how many points a picture opened with --open becomes (TSP art; default %d)", app.DefaultArtPoints))
 	fs.StringVar(&f.algo, "algo", "", "algorithm `name` for the single view ("+listAlgorithms()+")")
 	fs.StringVar(&f.backend, "backend", "", "backend: cpu, gpu or auto")
 	fs.DurationVar(&f.run, "run", 0, "start a run at once, with this time `budget` (e.g. 5s)")
 	fs.BoolVar(&f.compare, "compare", false, "open in compare mode (two panes)")
-	fs.StringVar(&f.paneA, "a", "", "compare pane A as `algo/backend` (e.g. auto/cpu)")
-	fs.StringVar(&f.paneB, "b", "", "compare pane B as `algo/backend` (e.g. auto/gpu)")
+	fs.StringVar(&f.paneA, "a", "", "compare pane A as `algo/backend` (e.g. pspm/cpu, the first run's)")
+	fs.StringVar(&f.paneB, "b", "", "compare pane B as `algo/backend` (e.g. pspm/gpu, the first run's)")
 	size := fs.String("size", "", "window size `WxH` in pixels (e.g. 1600x1000)")
 	fs.StringVar(&f.shot, "screenshot", "", "save the window as a PNG `file` after the run, then exit")
 	fs.BoolVar(&f.version, "version", false, "print the version and exit")
@@ -162,6 +190,9 @@ func parseFlags(args []string) (f cliFlags, ok bool) {
 	}
 	if f.version {
 		return f, true
+	}
+	if f.points < 0 || f.points > gen.MaxN {
+		return fail("--points %d: want 1 to %d", f.points, gen.MaxN)
 	}
 	switch f.backend {
 	case "", solver.BackendCPU, solver.BackendGPU, solver.BackendAuto:

@@ -44,16 +44,16 @@ func (a *App) ExportFile(path, kind string, width, height int) ([]string, error)
 }
 
 // Status returns the pane's status line.
-func (p *Pane) Status() string { return p.status.Text }
+func (p *Pane) Status() string { return p.status.Text() }
 
 // Anneals reports whether the pane shows a temperature (its engine has
 // an annealing schedule).
-func (p *Pane) Anneals() bool { return len(p.tempRow) > 0 && p.tempRow[0].Visible() }
+func (p *Pane) Anneals() bool { return p.numbers.anneals }
 
 // Schedule returns the schedule line ("" when none is shown).
 func (p *Pane) Schedule() string {
-	if !p.schedule.Visible() {
+	if !p.numbers.schedule.Visible() {
 		return ""
 	}
-	return p.schedule.Text()
+	return p.numbers.schedule.Text
 }

@@ -1,10 +1,14 @@
 // Package app is TSP Lab's desktop user interface (Fyne): the instance
-// browser (browser.go, files.go), a run's pane (pane.go, settings.go),
-// compare mode (compare.go), export and screenshots, over the engines the
-// program registers and solver/session.
+// browser (browser.go, files.go; point lists and pictures for TSP art in
+// points.go), a run's pane (pane.go, its widgets in panewidgets.go), its
+// settings (the values in settingsvalues.go, the form in settings.go, its
+// widgets in settingswidgets.go), compare mode (compare.go), export and
+// screenshots, and the text the bundled font can draw (glyphs.go), over
+// the engines the program registers and solver/session.
 package app
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,7 +18,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/data/binding"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -46,13 +49,16 @@ var Icon = fyne.NewStaticResource("icon.png", assets.IconPNG)
 
 // Options are the command line's choices.
 type Options struct {
-	Open    string        // a .tsp file, or the name of a bundled sample
-	Algo    string        // algorithm for the single pane (empty: keep the saved one)
-	Backend string        // backend for the single pane
-	A, B    string        // compare mode's panes as "ALGORITHM/BACKEND", e.g. "auto/gpu" (an empty part: the saved one)
-	Run     time.Duration // once the first instance is loaded, run the panes on screen with this budget (0: no)
-	Compare bool          // open in compare mode
-	Size    fyne.Size     // if not zero, the window's size (screenshots)
+	Open string // an instance file or a picture, or the name of a bundled sample
+	// ArtPoints is how many points a picture Open names becomes (0:
+	// DefaultArtPoints); the command line opens it without asking.
+	ArtPoints int
+	Algo      string        // algorithm for the single pane (empty: keep the saved one)
+	Backend   string        // backend for the single pane
+	A, B      string        // compare mode's panes as "ALGORITHM/BACKEND", e.g. "auto/gpu" (an empty part: the saved one)
+	Run       time.Duration // once the first instance is loaded, run the panes on screen with this budget (0: no)
+	Compare   bool          // open in compare mode
+	Size      fyne.Size     // if not zero, the window's size (screenshots)
 	// OnLoad, if set, is called on the Fyne goroutine after every load.
 	OnLoad func(*solver.Instance, error)
 }
@@ -109,7 +115,7 @@ func New(a fyne.App, opts Options) *App {
 		ap.onLoad = append(ap.onLoad, func(in *solver.Instance, err error) {
 			if first && err == nil {
 				if rerr := ap.RunFor(opts.Run); rerr != nil {
-					dialog.ShowError(rerr, ap.Win)
+					showErrorDialog(rerr, ap.Win)
 				}
 			}
 			first = false
@@ -119,37 +125,7 @@ func New(a fyne.App, opts Options) *App {
 		ap.onLoad = append(ap.onLoad, opts.OnLoad)
 	}
 	ap.Win.SetIcon(Icon)
-
-	ap.Single = NewPane("single", ap.prefs, defaultSingle(), ap.Win)
-	l, r := defaultCompare()
-	ap.Left = NewPane("left", ap.prefs, l, ap.Win)
-	ap.Right = NewPane("right", ap.prefs, r, ap.Win)
-	// one pipeline for the window's runs: the panes' bounds and alpha
-	// lists share its ascents
-	pl := new(session.Pipeline)
-	for _, p := range []*Pane{ap.Single, ap.Left, ap.Right} {
-		p.Runner.Pipeline = pl
-	}
-	ap.Single.choose(opts.Algo, opts.Backend)
-	for _, c := range []struct {
-		p      *Pane
-		choice string
-	}{{ap.Left, opts.A}, {ap.Right, opts.B}} {
-		algo, backend, _ := strings.Cut(c.choice, "/")
-		c.p.choose(algo, backend)
-	}
-	ap.budget = binding.BindPreferenceString(PrefBudget, ap.prefs)
-	if v, _ := ap.budget.Get(); v == "" {
-		_ = ap.budget.Set("10")
-	}
-	ap.summary = widget.NewLabel("Run both to compare: same instance, same time budget.")
-	ap.summary.Wrapping = fyne.TextWrapWord
-	for _, p := range []*Pane{ap.Left, ap.Right} {
-		p.OnUpdate = func(*Pane, session.Progress) { ap.updateSummary() }
-		p.budget = ap.compareBudget
-		p.settings.SetSharedBudget(true)
-	}
-	ap.linkPanes()
+	ap.buildPanes(opts)
 
 	ap.Win.SetContent(ap.build())
 	ap.Win.Resize(fyne.NewSize(1400, 880))
@@ -167,16 +143,65 @@ func New(a fyne.App, opts Options) *App {
 	}
 	ap.SetCompare(opts.Compare || (opts.Open == "" && ap.prefs.Bool(PrefCompare)))
 	ap.ShowSource(SourceSamples)
-	if opts.Open != "" {
-		if p := ap.resolveOpen(opts.Open); ap.samplesDir != "" && filepath.Dir(p) == ap.samplesDir {
-			ap.Open(p)
-		} else {
-			ap.OpenFile(p)
-		}
-	} else if len(ap.entries) > 0 {
-		ap.Select(0)
-	}
+	ap.openFirst(opts.Open, opts.ArtPoints)
 	return ap
+}
+
+// buildPanes makes the single pane and the compare pair with the engines
+// opts names, compare mode's shared budget and its summary.
+func (a *App) buildPanes(opts Options) {
+	a.Single = NewPane("single", a.prefs, defaultSingle(), a.Win)
+	l, r := defaultCompare()
+	a.Left = NewPane("left", a.prefs, l, a.Win)
+	a.Right = NewPane("right", a.prefs, r, a.Win)
+	// one pipeline for the window's runs: the panes' bounds and alpha
+	// lists share its ascents
+	pl := new(session.Pipeline)
+	for _, p := range []*Pane{a.Single, a.Left, a.Right} {
+		p.Runner.Pipeline = pl
+	}
+	a.Single.choose(opts.Algo, opts.Backend)
+	for _, c := range []struct {
+		p      *Pane
+		choice string
+	}{{a.Left, opts.A}, {a.Right, opts.B}} {
+		algo, backend, _ := strings.Cut(c.choice, "/")
+		c.p.choose(algo, backend)
+	}
+	a.budget = binding.BindPreferenceString(PrefBudget, a.prefs)
+	if v, _ := a.budget.Get(); v == "" {
+		_ = a.budget.Set("10")
+	}
+	a.summary = widget.NewLabel("Run both to compare: same instance, same time budget.")
+	a.summary.Wrapping = fyne.TextWrapWord
+	for _, p := range []*Pane{a.Left, a.Right} {
+		p.OnUpdate = func(*Pane, session.Progress) { a.updateSummary() }
+		p.budget = a.compareBudget
+		p.settings.SetSharedBudget(true)
+	}
+	a.linkPanes()
+}
+
+// openFirst opens the file or bundled sample arg names (a picture as
+// points of TSP art, DefaultArtPoints when points is 0), or else selects
+// the list's first instance.
+func (a *App) openFirst(arg string, points int) {
+	if arg == "" {
+		if len(a.entries) > 0 {
+			a.Select(0)
+		}
+		return
+	}
+	p := a.resolveOpen(arg)
+	if isImageFile(p) {
+		a.OpenPicture(p, cmp.Or(points, DefaultArtPoints))
+		return
+	}
+	if a.samplesDir != "" && filepath.Dir(p) == a.samplesDir {
+		a.Open(p)
+	} else {
+		a.OpenFile(p)
+	}
 }
 
 // defaultSingle is the single pane's first-run settings: the strongest
@@ -185,10 +210,13 @@ func defaultSingle() Settings {
 	return Settings{Algorithm: firstRegistered("auto", "pspm", "sspm"), Backend: solver.BackendAuto, TimeLimit: solver.DefaultTimeLimit, Seed: 1}
 }
 
-// defaultCompare is compare mode's first-run pair: auto on the CPU against
-// auto on the GPU, or on backend auto with another seed without one.
+// defaultCompare is compare mode's first-run pair: one published method,
+// PSPM (Lam et al.), on the CPU against the GPU, the comparison of the
+// paper: both backends count the same relocation moves, so the summary's
+// ratio of moves per second is the GPU's speed-up. Without a GPU pane B
+// takes backend auto (the CPU) and another seed.
 func defaultCompare() (Settings, Settings) {
-	algo := firstRegistered("auto", "pspm", "sspm")
+	algo := firstRegistered("pspm", "auto", "sspm")
 	l := Settings{Algorithm: algo, Backend: solver.BackendCPU, TimeLimit: solver.DefaultTimeLimit, Seed: 1}
 	r := Settings{Algorithm: algo, Backend: solver.BackendGPU, TimeLimit: solver.DefaultTimeLimit, Seed: 1}
 	if GPUStatus(algo) != nil {
@@ -211,14 +239,17 @@ func firstRegistered(names ...string) string {
 }
 
 // resolveOpen turns the --open argument into a path: a file, or the name
-// of a bundled sample ("clustered-1000", "clustered-1000.tsp").
+// of a bundled sample ("clustered-1000", "clustered-1000.tsp", "portrait").
 func resolveOpen(samplesDir, arg string) string {
 	if _, err := os.Stat(arg); err == nil || samplesDir == "" {
 		return arg
 	}
-	p := filepath.Join(samplesDir, strings.TrimSuffix(filepath.Base(arg), ".tsp")+".tsp")
-	if _, err := os.Stat(p); err == nil {
-		return p
+	base := filepath.Base(arg)
+	for _, ext := range []string{".tsp", ".png"} {
+		p := filepath.Join(samplesDir, strings.TrimSuffix(base, ext)+ext)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
 	}
 	return arg
 }
@@ -303,8 +334,8 @@ func (a *App) RunLines() []string {
 		if a.compare {
 			name = string(rune('A' + i))
 		}
-		out = append(out, fmt.Sprintf("%s %s/%s: length %d, %d moves in %.2f s, %.4g moves/s, stopped: %s",
-			name, res.Algorithm, res.Backend, res.Length, res.Moves, res.Elapsed.Seconds(), res.MovesPerSecond(), res.StopReason))
+		out = append(out, fmt.Sprintf("%s %s/%s: length %s, %d moves in %.2f s, %.4g moves/s, stopped: %s",
+			name, res.Algorithm, res.Backend, p.Instance().FormatLength(res.Length), res.Moves, res.Elapsed.Seconds(), res.MovesPerSecond(), res.StopReason))
 	}
 	return out
 }

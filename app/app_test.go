@@ -285,12 +285,12 @@ func TestRunAndStopFromTheButtons(t *testing.T) {
 	waitLoad(t, loads)
 	p := ap.Single
 	p.SetSettings(fakeSettings(20 * time.Second))
-	test.Tap(p.runBtn)
+	test.Tap(p.controls.run)
 	if st := p.Runner.State(); st != session.Running {
 		t.Fatalf("after tapping Run the state is %v", st)
 	}
 	pump(t, "a best tour", func() bool { return p.Runner.Last().BestLength > 0 })
-	test.Tap(p.stopBtn)
+	test.Tap(p.controls.stop)
 	settle(t, p)
 	if st := p.Runner.State(); st != session.Done {
 		t.Fatalf("after tapping Stop the state is %v", st)
@@ -307,21 +307,21 @@ func TestRunAndStopFromTheButtons(t *testing.T) {
 	if len(best) == 0 {
 		t.Fatal("no best tour kept")
 	}
-	if v := p.numbers["Best"].Text; v != strconv.FormatInt(length, 10) {
+	if v := p.numbers.value["Best"].Text; v != strconv.FormatInt(length, 10) {
 		t.Errorf("Best shows %q, want %d", v, length)
 	}
-	if v := p.numbers["Gap"].Text; !strings.HasSuffix(v, "%") {
+	if v := p.numbers.value["Gap"].Text; !strings.HasSuffix(v, "%") {
 		t.Errorf("Gap shows %q, want a percentage (the sample's optimum is known)", v)
 	}
 	if len(p.Curve.Points()) == 0 {
 		t.Error("the convergence plot is empty")
 	}
-	if p.runBtn.Disabled() || !p.stopBtn.Disabled() || !p.pauseBtn.Disabled() {
+	if p.controls.run.Disabled() || !p.controls.stop.Disabled() || !p.controls.pause.Disabled() {
 		t.Errorf("after the run: Run disabled %v, Stop disabled %v, Pause disabled %v; want Run only",
-			p.runBtn.Disabled(), p.stopBtn.Disabled(), p.pauseBtn.Disabled())
+			p.controls.run.Disabled(), p.controls.stop.Disabled(), p.controls.pause.Disabled())
 	}
 	// Reset clears the tour but keeps the instance.
-	test.Tap(p.resetBtn)
+	test.Tap(p.controls.reset)
 	if s := p.View.Scene(); s.Tour != nil || s.Instance == nil {
 		t.Errorf("after Reset: tour %v, instance %v", s.Tour != nil, s.Instance != nil)
 	}
@@ -337,23 +337,23 @@ func TestPauseStepResume(t *testing.T) {
 	s := fakeSettings(20 * time.Second)
 	s.Options = map[string]string{"k": "2"}
 	p.SetSettings(s)
-	test.Tap(p.stepBtn)
+	test.Tap(p.controls.step)
 	settle(t, p)
 	if st := p.Runner.State(); st != session.Paused {
 		t.Fatalf("after Step the state is %v, want paused", st)
 	}
-	if p.runBtn.Text != "Resume" || p.pauseBtn.Disabled() == false {
-		t.Errorf("paused: run button %q, pause enabled %v", p.runBtn.Text, !p.pauseBtn.Disabled())
+	if p.controls.run.Text != "Resume" || p.controls.pause.Disabled() == false {
+		t.Errorf("paused: run button %q, pause enabled %v", p.controls.run.Text, !p.controls.pause.Disabled())
 	}
 	steps := p.Runner.Last().Steps
-	test.Tap(p.stepBtn)
+	test.Tap(p.controls.step)
 	settle(t, p)
 	if got := p.Runner.Last().Steps; got < steps+2 {
 		t.Errorf("second step: %d steps, want at least %d", got, steps+2)
 	}
-	test.Tap(p.runBtn) // resume
+	test.Tap(p.controls.run) // resume
 	pump(t, "the resumed run", func() bool { return p.Runner.Last().Steps > steps+50 })
-	test.Tap(p.pauseBtn)
+	test.Tap(p.controls.pause)
 	settle(t, p)
 	if st := p.Runner.State(); st != session.Paused {
 		t.Errorf("after Pause the state is %v", st)
@@ -393,24 +393,24 @@ func TestSettingsPersistAndGPUDisabled(t *testing.T) {
 	k.SetText("10")
 	// An algorithm whose GPU engine cannot run here: the GPU button is
 	// disabled and the reason shown.
-	f.algoSelect.SetSelected("nogpu")
-	if !f.backendBtns[solver.BackendGPU].Disabled() {
+	f.picker.algoSelect.SetSelected("nogpu")
+	if !f.picker.backendBtns[solver.BackendGPU].Disabled() {
 		t.Error("GPU button enabled although nogpu cannot run on the GPU")
 	}
-	if !f.gpuNote.Visible() || !strings.Contains(f.gpuNote.Text, errNoDevice.Error()) {
-		t.Errorf("GPU note %q (visible %v), want the engine's reason", f.gpuNote.Text, f.gpuNote.Visible())
+	if !f.picker.gpuNote.Visible() || !strings.Contains(f.picker.gpuNote.Text, errNoDevice.Error()) {
+		t.Errorf("GPU note %q (visible %v), want the engine's reason", f.picker.gpuNote.Text, f.picker.gpuNote.Visible())
 	}
 	// One whose GPU engine can run: the button is enabled, no note.
-	f.algoSelect.SetSelected("fake")
-	if f.backendBtns[solver.BackendGPU].Disabled() || f.gpuNote.Visible() {
+	f.picker.algoSelect.SetSelected("fake")
+	if f.picker.backendBtns[solver.BackendGPU].Disabled() || f.picker.gpuNote.Visible() {
 		t.Errorf("fake has a usable GPU engine: GPU button disabled %v, note %q shown %v",
-			f.backendBtns[solver.BackendGPU].Disabled(), f.gpuNote.Text, f.gpuNote.Visible())
+			f.picker.backendBtns[solver.BackendGPU].Disabled(), f.picker.gpuNote.Text, f.picker.gpuNote.Visible())
 	}
-	test.Tap(f.backendBtns[solver.BackendGPU])
+	test.Tap(f.picker.backendBtns[solver.BackendGPU])
 	if got, _ := f.Settings(); got.Backend != solver.BackendGPU {
 		t.Errorf("backend %q after tapping GPU", got.Backend)
 	}
-	test.Tap(f.backendBtns[solver.BackendCPU])
+	test.Tap(f.picker.backendBtns[solver.BackendCPU])
 	if b, _ := f.backend.Get(); b != solver.BackendCPU || prefs.String("single.backend") != "cpu" {
 		t.Errorf("backend %q, saved %q", b, prefs.String("single.backend"))
 	}
@@ -422,20 +422,21 @@ func TestCompareModeAndExport(t *testing.T) {
 	if !ap.Compare() || len(ap.Panes()) != 2 {
 		t.Fatal("compare mode not on")
 	}
-	// The default pair is auto on the CPU against auto on the GPU; this
-	// registry's GPU auto cannot run, so B takes the backend auto, which
-	// runs here on the CPU (and says why).
+	// The default pair is one published method, pspm, on the CPU against
+	// the GPU (this registry's GPU pspm can run).
 	l, r := defaultCompare()
 	for _, s := range []Settings{l, r} {
 		if _, _, err := solver.Resolve(s.Algorithm, s.Backend); err != nil {
 			t.Errorf("default compare pane %+v cannot run: %v", s, err)
 		}
 	}
-	if l.Algorithm != "auto" || r.Algorithm != "auto" || l.Backend != solver.BackendCPU || r.Backend != solver.BackendAuto {
-		t.Errorf("without a GPU auto the defaults are %s/%s and %s/%s, want auto/cpu and auto/auto", l.Algorithm, l.Backend, r.Algorithm, r.Backend)
+	if l.Algorithm != "pspm" || r.Algorithm != "pspm" || l.Backend != solver.BackendCPU || r.Backend != solver.BackendGPU {
+		t.Errorf("the defaults are %s/%s and %s/%s, want pspm/cpu and pspm/gpu", l.Algorithm, l.Backend, r.Algorithm, r.Backend)
 	}
-	if n := ap.Right.settings.gpuNote; !n.Visible() || !strings.Contains(n.Text, errNoDevice.Error()) {
-		t.Errorf("pane B does not say why the GPU is not used: %q", n.Text)
+	// On an algorithm whose GPU engine cannot run, pane B says so plainly.
+	ap.Right.SetSettings(Settings{Algorithm: "auto", Backend: solver.BackendGPU, Seed: 1})
+	if n := ap.Right.settings.picker.gpuNote; !n.Visible() || !strings.Contains(n.Text, "No GPU here") || !strings.Contains(n.Text, errNoDevice.Error()) {
+		t.Errorf("pane B does not say plainly why the GPU is not used: %q", n.Text)
 	}
 	ap.Left.SetSettings(fakeSettings(time.Second))
 	rs := fakeSettings(time.Second)

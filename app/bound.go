@@ -37,7 +37,7 @@ func (p *Pane) setBound(in *solver.Instance, lb int64) {
 	if p.best != nil {
 		p.setNumber("Gap", boundGap(solver.TourLength(in, p.best), lb))
 	} else {
-		p.setNumber("Gap", fmt.Sprintf("lower bound %d", lb))
+		p.setNumber("Gap", "lower bound "+lengthText(in, lb))
 	}
 }
 

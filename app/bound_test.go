@@ -37,7 +37,7 @@ func TestPaneShowsLowerBound(t *testing.T) {
 	if length < lb {
 		t.Fatalf("a tour of length %d below the bound %d", length, lb)
 	}
-	if v := p.numbers["Gap"].Text; !strings.HasPrefix(v, "at most ") || !strings.Contains(v, "above the lower bound") {
+	if v := p.numbers.value["Gap"].Text; !strings.HasPrefix(v, "at most ") || !strings.Contains(v, "above the lower bound") {
 		t.Errorf("Gap shows %q", v)
 	}
 }

@@ -81,8 +81,10 @@ func ReadEntry(path string) Entry {
 	return e
 }
 
-// ScanFolder lists every .tsp file in dir (not its subfolders), sorted by
-// dimension then name; see ReadEntry.
+// ScanFolder lists every instance file in dir (not its subfolders), sorted
+// by dimension then name (see ReadEntry): the .tsp files, marked when they
+// cannot be read, and the point lists among the other extensions of
+// tsplib.Extensions (.txt and .csv files of other content are left out).
 func ScanFolder(dir string) ([]Entry, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
@@ -90,10 +92,12 @@ func ScanFolder(dir string) ([]Entry, error) {
 	}
 	var out []Entry
 	for _, de := range des {
-		if de.IsDir() || !strings.EqualFold(filepath.Ext(de.Name()), ".tsp") {
+		if de.IsDir() || !tsplib.HasInstanceExtension(de.Name()) {
 			continue
 		}
-		out = append(out, ReadEntry(filepath.Join(dir, de.Name())))
+		if e := ReadEntry(filepath.Join(dir, de.Name())); e.Err == "" || strings.EqualFold(filepath.Ext(de.Name()), ".tsp") {
+			out = append(out, e)
+		}
 	}
 	slices.SortStableFunc(out, bySize)
 	return out, nil
@@ -105,7 +109,8 @@ func bySize(a, b Entry) int {
 }
 
 // ExtractSamples copies the bundled samples into dir so they load like any
-// file (files already there with the same size are kept); it returns dir.
+// file (files already there with the same size are kept), and writes the
+// sample portrait for TSP art (SamplePortrait) beside them; it returns dir.
 func ExtractSamples(dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
@@ -131,7 +136,7 @@ func ExtractSamples(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return dir, nil
+	return dir, writeSamplePortrait(filepath.Join(dir, SamplePortrait))
 }
 
 // SamplesDir returns where the bundled samples are extracted: under the
@@ -352,7 +357,7 @@ func (a *App) refreshSources() {
 // setMessage shows one line under the list: loading news, or an error
 // (in the error colour) such as a file that could not be read.
 func (a *App) setMessage(text string, isErr bool) {
-	a.message.SetText(text)
+	a.message.SetText(Drawable(text))
 	if isErr {
 		a.message.Importance = widget.DangerImportance
 	} else {

@@ -218,7 +218,7 @@ func TestScheduleShownAfterTheRun(t *testing.T) {
 	}
 	settle(t, p)
 	res, _ := p.Runner.Result()
-	if got := p.Schedule(); res.Schedule == nil || got != "Schedule: "+res.Schedule.String() {
+	if got := p.Schedule(); res.Schedule == nil || got != Drawable("Schedule: "+res.Schedule.String()) {
 		t.Errorf("schedule line %q, result's %v", got, res.Schedule)
 	}
 	p.SetSettings(fakeSettings(0))

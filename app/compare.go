@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/data/binding"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -87,17 +86,21 @@ func parsePositive(b binding.String, name string) (float64, error) {
 
 // updateSummary writes each pane's final gap and time to each threshold.
 func (a *App) updateSummary() {
-	if s := CompareSummary(a.paneSummary(a.Left, "A"), a.paneSummary(a.Right, "B")); s != a.summary.Text {
+	if s := Drawable(CompareSummary(a.paneSummary(a.Left, "A"), a.paneSummary(a.Right, "B"))); s != a.summary.Text {
 		a.summary.SetText(s)
 	}
 }
 
 // PaneSummary is what compare mode's summary says of one pane.
 type PaneSummary struct {
-	Label     string // "A auto/cpu"
-	Best      int64  // 0: no tour yet
-	Reference int64  // the optimum, or the lower bound (0: neither)
-	Bound     bool   // Reference is the lower bound
+	Label   string // "A pspm/cpu"
+	Backend string // the backend the pane's engine runs on ("" before a run)
+	Best    int64  // 0: no tour yet
+	// Instance is the pane's instance, whose unit lengths are shown in
+	// (nil: as integers).
+	Instance  *solver.Instance
+	Reference int64 // the optimum, or the lower bound (0: neither)
+	Bound     bool  // Reference is the lower bound
 	MovesPerS float64
 	Curve     []export.CurvePoint
 }
@@ -110,8 +113,12 @@ func (a *App) paneSummary(p *Pane, letter string) PaneSummary {
 			name = s.Algorithm + "/" + s.Backend
 		}
 	}
+	backend := ""
+	if last.Engine != "" {
+		_, backend, _ = strings.Cut(last.Engine, "/")
+	}
 	ref, isBound := p.Reference()
-	return PaneSummary{Label: letter + " " + name, Best: last.BestLength, Reference: ref, Bound: isBound,
+	return PaneSummary{Label: letter + " " + name, Backend: backend, Best: last.BestLength, Instance: p.Instance(), Reference: ref, Bound: isBound,
 		MovesPerS: last.MovesPerSecond(), Curve: p.Curve.Points()}
 }
 
@@ -140,14 +147,14 @@ func (s PaneSummary) line() string {
 		b.WriteString("no tour yet")
 		return b.String()
 	case s.Reference == 0:
-		fmt.Fprintf(&b, "best %d, gap unknown (no optimum; lower bound not ready)", s.Best)
+		fmt.Fprintf(&b, "best %s, gap unknown (no optimum; lower bound not ready)", lengthText(s.Instance, s.Best))
 	default:
 		g, _ := solver.GapPercent(s.Best, s.Reference)
 		what := "above the optimum"
 		if s.Bound {
 			what = "above the lower bound"
 		}
-		fmt.Fprintf(&b, "best %d, %.2f %% %s", s.Best, g, what)
+		fmt.Fprintf(&b, "best %s, %.2f %% %s", lengthText(s.Instance, s.Best), g, what)
 		var parts []string
 		for i, t := range ThresholdTimes(s.Curve, s.Reference) {
 			if t < 0 {
@@ -165,12 +172,86 @@ func (s PaneSummary) line() string {
 }
 
 // CompareSummary is compare mode's summary: a line per pane with its final
-// gap and when it came within each of GapThresholds.
+// gap and when it came within each of GapThresholds, then the GPU's
+// speed-up over the CPU when one pane ran on each.
 func CompareSummary(l, r PaneSummary) string {
 	if l.Best == 0 && r.Best == 0 {
 		return "Run both to compare: same instance, same time budget.\n" + l.Label + " against " + r.Label + "."
 	}
-	return l.line() + "\n" + r.line()
+	s := l.line() + "\n" + r.line()
+	if su := SpeedUp(l, r); su != "" {
+		s += "\n" + su
+	}
+	return s
+}
+
+// SpeedUp is the summary's last line once both panes have a tour: the
+// GPU pane's moves per second and time to each gap threshold as multiples
+// of the CPU pane's, or that neither pane ran on the GPU ("" otherwise).
+func SpeedUp(l, r PaneSummary) string {
+	if l.Best == 0 || r.Best == 0 {
+		return ""
+	}
+	g, c := r, l
+	if l.Backend == solver.BackendGPU && r.Backend != solver.BackendGPU {
+		g, c = l, r
+	}
+	switch {
+	case g.Backend != solver.BackendGPU && c.Backend != solver.BackendGPU:
+		return "No speed-up to give: neither pane ran on a GPU."
+	case c.Backend != solver.BackendCPU:
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "GPU speed-up (%s over %s): ", paneOf(g.Label), paneOf(c.Label))
+	if g.MovesPerS > 0 && c.MovesPerS > 0 {
+		fmt.Fprintf(&b, "%s moves/s", formatRatio(g.MovesPerS/c.MovesPerS))
+	} else {
+		b.WriteString("moves/s unknown")
+	}
+	if g.Reference == 0 || g.Reference != c.Reference {
+		return b.String()
+	}
+	gt, ct := ThresholdTimes(g.Curve, g.Reference), ThresholdTimes(c.Curve, c.Reference)
+	var parts []string
+	for i, thr := range GapThresholds {
+		parts = append(parts, fmt.Sprintf("%g %%: %s", thr, timeRatio(gt[i], ct[i], paneOf(g.Label), paneOf(c.Label))))
+	}
+	b.WriteString("; sooner within " + strings.Join(parts, ", "))
+	return b.String()
+}
+
+// paneOf is the pane letter that starts a summary label ("A pspm/cpu": "A").
+func paneOf(label string) string {
+	letter, _, _ := strings.Cut(label, " ")
+	return letter
+}
+
+// timeRatio is how many times sooner the GPU pane came within a threshold
+// (times negative: not reached), or which pane alone reached it.
+func timeRatio(gpu, cpu time.Duration, g, c string) string {
+	switch {
+	case gpu < 0 && cpu < 0:
+		return "neither"
+	case cpu < 0:
+		return g + " only"
+	case gpu < 0:
+		return c + " only"
+	case gpu == 0:
+		return g + " at 0 s"
+	}
+	return formatRatio(float64(cpu) / float64(gpu))
+}
+
+// formatRatio writes a speed-up: "0.45×", "3.2×", "6700×".
+func formatRatio(x float64) string {
+	switch {
+	case x < 1:
+		return fmt.Sprintf("%.2g×", x)
+	case x < 10:
+		return fmt.Sprintf("%.1f×", x)
+	}
+	return fmt.Sprintf("%.0f×", x)
 }
 
 // compareViewObject is compare mode's body: the shared run bar (one
@@ -180,7 +261,7 @@ func (a *App) compareViewObject() fyne.CanvasObject {
 	budget.Validator = func(string) error { _, err := a.compareBudget(); return err }
 	runBoth := widget.NewButtonWithIcon("Run both", theme.MediaPlayIcon(), func() {
 		if err := a.RunCompare(); err != nil {
-			dialog.ShowError(err, a.Win)
+			showErrorDialog(err, a.Win)
 		}
 	})
 	runBoth.Importance = widget.HighImportance

@@ -36,6 +36,9 @@ const (
 	ExportTour = "tour"
 	ExportCSV  = "csv"
 	ExportJSON = "json"
+	// ExportSVGPath is the best tour as one SVG path a pen plotter can
+	// follow (TSP art), in a .svg file.
+	ExportSVGPath = "svg-path"
 )
 
 // exportChoices label the kinds in the export dialog.
@@ -44,6 +47,7 @@ var exportChoices = []struct{ label, kind string }{
 	{"Picture (SVG)", ExportSVG},
 	{"Picture (PDF)", ExportPDF},
 	{"Tour (TSPLIB .tour)", ExportTour},
+	{"Tour as one SVG path (pen plotter)", ExportSVGPath},
 	{"Convergence (CSV)", ExportCSV},
 	{"Run report (JSON)", ExportJSON},
 }
@@ -89,8 +93,14 @@ func (p *Pane) writeExport(w io.Writer, kind string, width, height int, label st
 			return errors.New("export: no tour yet: run a solver first")
 		}
 		res, _ := p.Runner.Result()
-		comment := fmt.Sprintf("length %d, %s/%s, TSP Lab", length, res.Algorithm, res.Backend)
+		comment := fmt.Sprintf("length %s, %s/%s, TSP Lab", p.in.FormatLength(length), res.Algorithm, res.Backend)
 		return tsplib.WriteTour(w, p.in.Name+".tour", comment, tour)
+	case ExportSVGPath:
+		tour, _ := p.Runner.Best()
+		if tour == nil {
+			return errors.New("export: no tour yet: run a solver first")
+		}
+		return export.WriteSVGPath(w, p.in, tour, width)
 	case ExportCSV:
 		return export.WriteCurveCSV(w, p.Curve.Points())
 	case ExportJSON:
@@ -250,9 +260,18 @@ func composeSVG(w io.Writer, parts [][]byte, ws []int, height int) error {
 	return err
 }
 
-// isPicture reports whether kind is a picture, which has a size.
+// isPicture reports whether kind is a picture, which has a size (the
+// SVG path takes its width; its height follows the instance).
 func isPicture(kind string) bool {
-	return kind == ExportPNG || kind == ExportSVG || kind == ExportPDF
+	return kind == ExportPNG || kind == ExportSVG || kind == ExportPDF || kind == ExportSVGPath
+}
+
+// fileExt is the file name extension of an export of kind, without the dot.
+func fileExt(kind string) string {
+	if kind == ExportSVGPath {
+		return ExportSVG
+	}
+	return kind
 }
 
 // exportForm is the export dialog's content: what to export and, for a picture only, its size.
@@ -313,7 +332,7 @@ func (a *App) exportDialog() {
 		}
 		wv, hv, err := f.Size()
 		if err != nil {
-			dialog.ShowError(err, a.Win)
+			showErrorDialog(err, a.Win)
 			return
 		}
 		a.saveDialog(f.Kind(), wv, hv)
@@ -326,12 +345,12 @@ func (a *App) saveDialog(kind string, width, height int) {
 	// reported without costing the user a file.
 	write, err := a.prepareExport(kind, width, height)
 	if err != nil {
-		dialog.ShowError(err, a.Win)
+		showErrorDialog(err, a.Win)
 		return
 	}
 	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 		if err != nil {
-			dialog.ShowError(err, a.Win)
+			showErrorDialog(err, a.Win)
 			return
 		}
 		if wc == nil {
@@ -348,7 +367,7 @@ func (a *App) saveDialog(kind string, width, height int) {
 			}
 		}
 		if err != nil {
-			dialog.ShowError(err, a.Win)
+			showErrorDialog(err, a.Win)
 			return
 		}
 		dialog.ShowInformation("Exported", "Wrote "+strings.Join(files, ", "), a.Win)
@@ -357,8 +376,8 @@ func (a *App) saveDialog(kind string, width, height int) {
 	if in := a.Panes()[0].Instance(); in != nil {
 		name = in.Name
 	}
-	d.SetFileName(name + "." + kind)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{"." + kind}))
+	d.SetFileName(name + "." + fileExt(kind))
+	d.SetFilter(storage.NewExtensionFileFilter([]string{"." + fileExt(kind)}))
 	d.Resize(fyne.NewSize(800, 560))
 	d.Show()
 }

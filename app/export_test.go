@@ -3,7 +3,9 @@ package app
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 // An export that cannot be made yet (no run) fails before anything is
@@ -60,5 +62,38 @@ func TestExportReplacesWhole(t *testing.T) {
 	}
 	if after.Size() <= 3 || after.Mode().Perm() != 0o600 {
 		t.Errorf("export: size %d, mode %v (want the new picture with the old file's 0600)", after.Size(), after.Mode().Perm())
+	}
+}
+
+// TestExportSVGPath: TSP art's tour exports as one SVG path through every
+// city, in a .svg file; with no run there is nothing to export.
+func TestExportSVGPath(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	path := filepath.Join(t.TempDir(), "art.svg")
+	if _, err := ap.ExportFile(path, ExportSVGPath, 800, 0); err == nil {
+		t.Error("an SVG path exported with no run")
+	}
+	p := ap.Single
+	p.SetSettings(fakeSettings(0))
+	if err := p.RunFor(100 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, p)
+	if _, err := ap.ExportFile(path, ExportSVGPath, 800, 0); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := string(b)
+	_, d, _ := strings.Cut(svg, ` d="`)
+	d, _, _ = strings.Cut(d, `"`)
+	if strings.Count(svg, "<path") != 1 || strings.Count(d, ",") != p.Instance().N {
+		t.Errorf("SVG path export: %d paths, %d points, want one path through %d cities", strings.Count(svg, "<path"), strings.Count(d, ","), p.Instance().N)
+	}
+	if fileExt(ExportSVGPath) != "svg" || !isPicture(ExportSVGPath) {
+		t.Error("the SVG path is not saved as an .svg of a chosen width")
 	}
 }

@@ -9,13 +9,14 @@ import (
 	"fyne.io/fyne/v2/storage"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 func (a *App) openFileDialog() {
 	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
 		if err != nil {
-			dialog.ShowError(err, a.Win)
+			showErrorDialog(err, a.Win)
 			return
 		}
 		if rc == nil {
@@ -25,7 +26,7 @@ func (a *App) openFileDialog() {
 		rc.Close()
 		a.OpenFile(path)
 	}, a.Win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".tsp"}))
+	d.SetFilter(storage.NewExtensionFileFilter(openExtensions()))
 	if dir := a.prefs.String(PrefFolder); dir != "" {
 		if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
 			d.SetLocation(l)
@@ -38,7 +39,7 @@ func (a *App) openFileDialog() {
 func (a *App) openFolderDialog() {
 	d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
 		if err != nil {
-			dialog.ShowError(err, a.Win)
+			showErrorDialog(err, a.Win)
 			return
 		}
 		if l != nil {
@@ -50,10 +51,15 @@ func (a *App) openFolderDialog() {
 }
 
 // OpenFile lists the folder of the file at path and opens the file,
-// selected in the list when it is a .tsp.
+// selected in the list when it is an instance file; a picture asks how
+// many points it becomes (askPicture).
 func (a *App) OpenFile(path string) {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
+	}
+	if isImageFile(path) {
+		a.askPicture(path)
+		return
 	}
 	a.ShowFolder(filepath.Dir(path))
 	for i, e := range a.entries {
@@ -65,24 +71,51 @@ func (a *App) OpenFile(path string) {
 	a.Open(path)
 }
 
-// dropped opens the .tsp files dropped onto the window: they join the
-// recent files, which the list then shows; the first is opened.
+// dropped opens the instance files (TSPLIB or point lists) dropped onto
+// the window: they join the recent files, which the list then shows; the
+// first is opened. A .txt or .csv that is not a point list is left out, as
+// the folder list leaves it out. A picture dropped alone asks for its
+// number of points and becomes TSP art.
 func (a *App) dropped(_ fyne.Position, uris []fyne.URI) {
-	var paths []string
+	var paths, pictures []string
 	for _, u := range uris {
-		if strings.EqualFold(u.Extension(), ".tsp") && u.Scheme() == "file" {
+		switch {
+		case u.Scheme() != "file":
+		case isListedInstance(u.Path()):
 			paths = append(paths, u.Path())
+		case isImageFile(u.Path()):
+			pictures = append(pictures, u.Path())
 		}
 	}
+	if len(paths) == 0 && len(pictures) > 0 {
+		a.askPicture(pictures[0])
+		return
+	}
 	if len(paths) == 0 {
-		dialog.ShowInformation("Not a TSPLIB file", "Drop .tsp files to open them.", a.Win)
+		dialog.ShowInformation("Not an instance file", "Drop TSPLIB files or point lists ("+
+			strings.Join(tsplib.Extensions, ", ")+") to open them, or a picture ("+strings.Join(gen.ImageExtensions, ", ")+") for TSP art.", a.Win)
 		return
 	}
 	for i := len(paths) - 1; i >= 0; i-- {
 		a.addRecent(paths[i])
 	}
 	a.ShowSource(SourceRecent)
+	for i, e := range a.entries {
+		if e.Path == paths[0] {
+			a.Select(i)
+			return
+		}
+	}
 	a.Select(0)
+}
+
+// isListedInstance reports whether the folder list would list the file at
+// path: a .tsp, or a point list whose header reads (see ScanFolder).
+func isListedInstance(path string) bool {
+	if !tsplib.HasInstanceExtension(path) {
+		return false
+	}
+	return strings.EqualFold(filepath.Ext(path), ".tsp") || ReadEntry(path).Err == ""
 }
 
 func (a *App) addRecent(path string) {
@@ -123,7 +156,7 @@ func (a *App) loaded(path string, in *solver.Instance, opt []int, err error) {
 	} else {
 		a.setMessage("", false)
 		a.current = path
-		if !strings.HasPrefix(path, a.samplesDir+string(filepath.Separator)) || a.samplesDir == "" {
+		if tsplib.HasInstanceExtension(path) && (!strings.HasPrefix(path, a.samplesDir+string(filepath.Separator)) || a.samplesDir == "") {
 			a.addRecent(path)
 			a.addFolder(filepath.Dir(path))
 		}

@@ -124,15 +124,15 @@ func TestResultsVisibleWithoutScrolling(t *testing.T) {
 	for _, win := range []fyne.Size{{Width: 1400, Height: 880}, {Width: 1280, Height: 800}, {Width: 1024, Height: 700}} {
 		ap.Win.Resize(win)
 		controls := map[string]fyne.CanvasObject{
-			"Run":          p.runBtn,
-			"progress bar": p.bar,
-			"status line":  p.status,
+			"Run":          p.controls.run,
+			"progress bar": p.status.bar,
+			"status line":  p.status.line,
 			"Elapsed":      elapsed,
 			"plot":         p.Curve,
 		}
 		if win.Width >= 1280 {
-			controls["algorithm"] = p.settings.algoSelect
-			controls["backend CPU"] = p.settings.backendBtns[solver.BackendCPU]
+			controls["algorithm"] = p.settings.picker.algoSelect
+			controls["backend CPU"] = p.settings.picker.backendBtns[solver.BackendCPU]
 		}
 		for name, o := range controls {
 			if pos, ok := visibleIn(o, ap.Win.Canvas().Size()); !ok {
@@ -157,8 +157,8 @@ func TestPhaseInStatusAndBarAndFirstTourDrawn(t *testing.T) {
 		t.Errorf("status %q: the phase's progress is known, want it shown", p.Status())
 	}
 	last := p.Runner.Last()
-	if v := p.bar.Value(); math.Abs(v-last.PhaseProgress) > 1e-9 || p.bar.Busy() {
-		t.Errorf("bar %.3f (busy %v), want the phase progress %.3f on the determinate bar", v, p.bar.Busy(), last.PhaseProgress)
+	if v := p.status.bar.Value(); math.Abs(v-last.PhaseProgress) > 1e-9 || p.status.bar.Busy() {
+		t.Errorf("bar %.3f (busy %v), want the phase progress %.3f on the determinate bar", v, p.status.bar.Busy(), last.PhaseProgress)
 	}
 	if sc := p.View.Scene(); sc.Tour != nil {
 		t.Error("a tour drawn before the engine has one")
@@ -275,7 +275,7 @@ func TestCompareCPUPaneAgainstGPUPane(t *testing.T) {
 		}
 	}
 	// The right pane's GPU choice is kept: its GPU button is enabled.
-	if ap.Right.settings.backendBtns[solver.BackendGPU].Disabled() {
+	if ap.Right.settings.picker.backendBtns[solver.BackendGPU].Disabled() {
 		t.Fatal("the GPU button of pane B is disabled for an algorithm with a usable GPU engine")
 	}
 	if err := ap.RunCompareFor(400 * time.Millisecond); err != nil {
@@ -334,7 +334,7 @@ func TestRunFromTheAppIsValidatedAsTheCLIs(t *testing.T) {
 		if want == nil {
 			t.Fatalf("blocks %d: the app would run what the CLI refuses", blocks)
 		}
-		test.Tap(p.runBtn)
+		test.Tap(p.controls.run)
 		if st := p.Runner.State(); st != session.Idle {
 			t.Fatalf("a run with %d blocks started (state %v)", blocks, st)
 		}

@@ -174,11 +174,11 @@ func TestSettingsTextsNeverOverlap(t *testing.T) {
 	for _, size := range []fyne.Size{{Width: 1400, Height: 880}, {Width: 1024, Height: 700}} {
 		ap.Win.Resize(size)
 		checkPanel(t, "start", p, fr)
-		for _, algo := range f.algoSelect.Options {
-			f.algoSelect.SetSelected(algo)
+		for _, algo := range f.picker.algoSelect.Options {
+			f.picker.algoSelect.SetSelected(algo)
 			checkPanel(t, algo, p, fr)
 			for _, b := range backends {
-				if btn := f.backendBtns[b]; !btn.Disabled() {
+				if btn := f.picker.backendBtns[b]; !btn.Disabled() {
 					test.Tap(btn)
 					checkPanel(t, algo+"/"+b, p, fr)
 				}
@@ -193,18 +193,18 @@ func TestOnlyRunnableEnginesOffered(t *testing.T) {
 	ap, loads := newTestApp(t, Options{})
 	waitLoad(t, loads)
 	f := ap.Single.settings
-	for _, a := range f.algoSelect.Options {
+	for _, a := range f.picker.algoSelect.Options {
 		if a == "or-ils" {
-			t.Fatalf("or-ils offered in %v although its only engine cannot run here", f.algoSelect.Options)
+			t.Fatalf("or-ils offered in %v although its only engine cannot run here", f.picker.algoSelect.Options)
 		}
 	}
 	if got := f.unavailable.Text(); !f.unavailable.Visible() || !strings.Contains(got, "or-ils") || !strings.Contains(got, errNoDevice.Error()) {
 		t.Errorf("unavailable note %q (shown %v), want or-ils with its reason", got, f.unavailable.Visible())
 	}
 	// auto runs on the CPU; its GPU button is disabled with the reason.
-	f.algoSelect.SetSelected("auto")
-	if !f.backendBtns[solver.BackendGPU].Disabled() || !strings.Contains(f.gpuNote.Text, errNoDevice.Error()) {
-		t.Errorf("auto: GPU button disabled %v, note %q", f.backendBtns[solver.BackendGPU].Disabled(), f.gpuNote.Text)
+	f.picker.algoSelect.SetSelected("auto")
+	if !f.picker.backendBtns[solver.BackendGPU].Disabled() || !strings.Contains(f.picker.gpuNote.Text, errNoDevice.Error()) {
+		t.Errorf("auto: GPU button disabled %v, note %q", f.picker.backendBtns[solver.BackendGPU].Disabled(), f.picker.gpuNote.Text)
 	}
 }
 
@@ -308,17 +308,17 @@ func TestRefusedRunKeepsTheResult(t *testing.T) {
 	}
 	settle(t, p)
 	best, _ := p.Runner.Best()
-	shown := p.numbers["Best"].Text
+	shown := p.numbers.value["Best"].Text
 	if best == nil || shown == "–" {
 		t.Fatalf("no result to keep: best %v, shown %q", best != nil, shown)
 	}
 	w := row(t, p.settings, "workers")
 	w.entry.SetText("abc")
-	test.Tap(p.runBtn)
+	test.Tap(p.controls.run)
 	if top := ap.Win.Canvas().Overlays().Top(); top != nil {
 		ap.Win.Canvas().Overlays().Remove(top)
 	}
-	if got := p.numbers["Best"].Text; got != shown {
+	if got := p.numbers.value["Best"].Text; got != shown {
 		t.Errorf("after a refused run Best shows %q, was %q", got, shown)
 	}
 	if b, _ := p.Runner.Best(); b == nil {
@@ -328,7 +328,7 @@ func TestRefusedRunKeepsTheResult(t *testing.T) {
 		t.Errorf("status %q does not name the bad field", p.Status())
 	}
 	w.entry.SetText("")
-	p.settings.algoSelect.SetSelected("fake2")
+	p.settings.picker.algoSelect.SetSelected("fake2")
 	if strings.Contains(p.Status(), "Workers") {
 		t.Errorf("after switching engines the status still says %q", p.Status())
 	}
@@ -361,21 +361,45 @@ func TestCompareSummaryGapsAndThresholds(t *testing.T) {
 	}
 }
 
+// TestCompareSpeedUp: with one pane on each backend the summary gives the
+// GPU's moves per second and times to each threshold as multiples of the
+// CPU's; with neither on the GPU it says so.
+func TestCompareSpeedUp(t *testing.T) {
+	cpuCurve := []export.CurvePoint{{Elapsed: time.Second, Best: 1200}, {Elapsed: 4 * time.Second, Best: 1040}, {Elapsed: 8 * time.Second, Best: 1015}}
+	gpuCurve := []export.CurvePoint{{Elapsed: 0, Best: 1090}, {Elapsed: time.Second, Best: 1030}, {Elapsed: 2 * time.Second, Best: 1006}}
+	c := PaneSummary{Label: "A pspm/cpu", Backend: solver.BackendCPU, Best: 1015, Reference: 1000, MovesPerS: 1e8, Curve: cpuCurve}
+	g := PaneSummary{Label: "B pspm/gpu", Backend: solver.BackendGPU, Best: 1006, Reference: 1000, MovesPerS: 2e11, Curve: gpuCurve}
+	for _, sum := range []string{CompareSummary(c, g), CompareSummary(g, c)} {
+		for _, w := range []string{"GPU speed-up (B over A): 2000× moves/s", "sooner within 10 %: B at 0 s, 5 %: 4.0×, 2 %: 4.0×, 1 %: B only, 0.5 %: neither"} {
+			if !strings.Contains(sum, w) {
+				t.Errorf("summary %q lacks %q", sum, w)
+			}
+		}
+	}
+	g.Backend = solver.BackendCPU
+	if s := SpeedUp(c, g); !strings.Contains(s, "neither pane ran on a GPU") {
+		t.Errorf("two CPU panes: %q", s)
+	}
+	if s := SpeedUp(c, PaneSummary{Label: "B pspm/gpu", Backend: solver.BackendGPU}); s != "" {
+		t.Errorf("no tour in B yet: %q", s)
+	}
+}
+
 // TestCompareLinksAlgorithmsAndSharesTheBudget: picking an algorithm in
 // one pane moves the other while they share one; the panes show no time
 // limit of their own and run for the budget.
 func TestCompareLinksAlgorithmsAndSharesTheBudget(t *testing.T) {
 	ap, loads := newTestApp(t, Options{Compare: true})
 	waitLoad(t, loads)
-	ap.Left.settings.algoSelect.SetSelected("pspm")
+	ap.Left.settings.picker.algoSelect.SetSelected("pspm")
 	if s, _ := ap.Right.Settings(); s.Algorithm != "pspm" {
 		t.Errorf("pane B on %s after A picked pspm", s.Algorithm)
 	}
 	if b, _ := ap.Right.settings.backend.Get(); b == solver.BackendCPU {
 		t.Errorf("pane B moved to the CPU: %s", b)
 	}
-	ap.Right.settings.algoSelect.SetSelected("fake2")
-	ap.Left.settings.algoSelect.SetSelected("fake")
+	ap.Right.settings.picker.algoSelect.SetSelected("fake2")
+	ap.Left.settings.picker.algoSelect.SetSelected("fake")
 	if s, _ := ap.Right.Settings(); s.Algorithm != "fake2" {
 		t.Errorf("pane B followed A to %s although it had its own algorithm", s.Algorithm)
 	}
@@ -385,7 +409,7 @@ func TestCompareLinksAlgorithmsAndSharesTheBudget(t *testing.T) {
 		}
 	}
 	_ = ap.budget.Set("0.2")
-	test.Tap(ap.Left.runBtn)
+	test.Tap(ap.Left.controls.run)
 	settle(t, ap.Left)
 	if res, ok := ap.Left.Runner.Result(); !ok || res.Params.TimeLimit != 200*time.Millisecond {
 		t.Errorf("pane A alone ran with %v, want the 0.2 s budget", res.Params.TimeLimit)
@@ -421,8 +445,8 @@ func TestAdvancedHoldsTheExperimentalOptions(t *testing.T) {
 	waitLoad(t, loads)
 	f := ap.Single.settings
 	seen := false
-	for _, algo := range f.algoSelect.Options {
-		f.algoSelect.SetSelected(algo)
+	for _, algo := range f.picker.algoSelect.Options {
+		f.picker.algoSelect.SetSelected(algo)
 		for _, r := range f.rows {
 			inFields := slices.Contains(f.fields.Objects, fyne.CanvasObject(r.box))
 			inAdvanced := slices.Contains(f.advBox.Objects, fyne.CanvasObject(r.box))
@@ -462,10 +486,10 @@ func TestStatusWrapsWithoutMovingTheControls(t *testing.T) {
 	if after := fyne.CurrentApp().Driver().AbsolutePositionForObject(length); after != before {
 		t.Errorf("the numbers moved from %v to %v when the status grew a line", before, after)
 	}
-	if p.status.Wrapping != fyne.TextWrapWord || p.status.Truncation != fyne.TextTruncateOff {
+	if p.status.line.Wrapping != fyne.TextWrapWord || p.status.line.Truncation != fyne.TextTruncateOff {
 		t.Error("the status line is cut, not wrapped")
 	}
-	if h, min := p.status.Size().Height, p.status.MinSize().Height; h < min {
+	if h, min := p.status.line.Size().Height, p.status.line.MinSize().Height; h < min {
 		t.Errorf("status %v tall, needs %v", h, min)
 	}
 }
@@ -479,7 +503,7 @@ func TestCaptureMakesRoomForWrappedTexts(t *testing.T) {
 	ap.Win.Resize(fyne.NewSize(1024, 700))
 	p := ap.Single
 	for _, algo := range []string{"auto", "pspm", "3opt-ils"} {
-		p.settings.algoSelect.SetSelected(algo)
+		p.settings.picker.algoSelect.SetSelected(algo)
 		ap.Capture()
 		if o := overlaps(visibleTexts(p.settingsPanel)); len(o) > 0 {
 			t.Errorf("%s: %d overlapping texts in the captured settings, first %s", algo, len(o), o[0])

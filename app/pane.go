@@ -9,9 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/layout"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/canvas"
@@ -38,16 +35,10 @@ type Pane struct {
 	tour    []int
 	best    []int
 
-	numbers map[string]*widget.Label
-	status  *widget.Label
-	bar     *fractionBar
-
-	runBtn, pauseBtn, stepBtn, stopBtn, resetBtn, fitBtn *widget.Button
-
-	tempRow       []fyne.CanvasObject // the Temperature row: shown for an annealer only
-	failed        bool                // the status line shows a refused run's error
-	schedule      *secondaryLabel     // the schedule the last run ran, once it ended
-	settingsPanel fyne.CanvasObject   // the settings as laid out in the pane
+	controls      *runControls      // the run buttons
+	numbers       *runNumbers       // the live numbers and the schedule the last run ran
+	status        *runStatus        // the progress bar and the status line
+	settingsPanel fyne.CanvasObject // the settings as laid out in the pane
 
 	budget func() (time.Duration, error) // when set, every run's time limit (compare mode)
 	bound  paneBound                     // the lower bound when the optimum is unknown
@@ -86,26 +77,12 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 	p := &Pane{Name: name, Runner: session.NewRunner(), View: canvas.NewTourView(), Curve: canvas.NewCurve(), win: win}
 	p.settings = newSettingsForm(prefs, name+".", def)
 	p.settings.OnEngineChanged = p.engineChanged
-	p.status = widget.NewLabel("no instance")
-	p.status.Wrapping = fyne.TextWrapWord
-	p.schedule = newSecondaryLabel("", true)
-	p.schedule.Hide()
-	p.bar = newFractionBar()
-	p.numbers = map[string]*widget.Label{}
-	for _, k := range numberKeys {
-		p.numbers[k] = widget.NewLabel("–")
-		p.numbers[k].Truncation = fyne.TextTruncateEllipsis
-	}
+	p.status = newRunStatus("no instance")
+	p.numbers = newRunNumbers()
 	p.Runner.OnUpdate = func(pr session.Progress) { uiDo(func() { p.apply(pr) }) }
 	p.Runner.Rate = frameInterval
 	p.Runner.OnBound = func(in *solver.Instance, lb bound.Result) { uiDo(func() { p.setBound(in, lb.Bound) }) }
-	p.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), p.Run)
-	p.runBtn.Importance = widget.HighImportance
-	p.pauseBtn = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), p.Pause)
-	p.stepBtn = widget.NewButtonWithIcon("Step", theme.MediaSkipNextIcon(), p.Step)
-	p.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), p.Stop)
-	p.resetBtn = widget.NewButtonWithIcon("Reset", theme.MediaReplayIcon(), p.Reset)
-	p.fitBtn = widget.NewButtonWithIcon("Fit", theme.ZoomFitIcon(), p.View.Fit)
+	p.controls = newRunControls(runActions{run: p.Run, pause: p.Pause, step: p.Step, stop: p.Stop, reset: p.Reset, fit: p.View.Fit})
 	p.refreshButtons()
 	return p
 }
@@ -132,21 +109,18 @@ func (p *Pane) clear() {
 	p.View.SetScene(export.SceneFor(p.in, nil, nil, p.optimal))
 	p.Curve.Reset()
 	if p.in != nil {
+		p.Curve.SetFormat(p.in.FormatLength)
 		p.Curve.SetOptimum(p.in.Optimum)
 		if lb := p.bound.value; lb > 0 && !p.in.HasOptimum() {
 			p.Curve.SetOptimum(lb) // the proven lower bound as the line
 		}
 	}
-	p.bar.Set(0, false)
-	for _, k := range numberKeys {
-		p.setNumber(k, "–")
-	}
-	p.schedule.SetText("")
-	p.schedule.Hide()
+	p.status.bar.Set(0, false)
+	p.numbers.Clear()
 	if p.in != nil && p.in.HasOptimum() {
-		p.setNumber("Gap", fmt.Sprintf("optimum %d", p.in.Optimum))
+		p.setNumber("Gap", "optimum "+lengthText(p.in, p.in.Optimum))
 	} else if p.bound.value > 0 {
-		p.setNumber("Gap", fmt.Sprintf("lower bound %d", p.bound.value))
+		p.setNumber("Gap", "lower bound "+lengthText(p.in, p.bound.value))
 	}
 }
 
@@ -171,18 +145,13 @@ func (p *Pane) Settings() (Settings, error) { return p.settings.Settings() }
 // SetSettings replaces the pane's settings.
 func (p *Pane) SetSettings(s Settings) { p.settings.Set(s) }
 
-func (p *Pane) setStatus(s string) {
-	if p.status.Text != s {
-		p.status.SetText(s)
-	}
-}
+func (p *Pane) setStatus(s string) { p.status.SetText(s) }
 
 func (p *Pane) showError(err error) {
 	if p.win != nil {
-		dialog.ShowError(err, p.win)
+		showErrorDialog(err, p.win)
 	}
-	p.setStatus(err.Error())
-	p.failed = true
+	p.status.Fail(err)
 }
 
 // engineChanged follows the form's engine: the Temperature row shows for
@@ -195,11 +164,8 @@ func (p *Pane) engineChanged(e solver.Engine) {
 			anneals = true // an engine the table does not list takes every field
 		}
 	}
-	for _, o := range p.tempRow {
-		showIf(o, anneals)
-	}
-	if st := p.Runner.State(); p.failed && st != session.Running && st != session.Paused {
-		p.failed = false
+	p.numbers.SetAnneals(anneals)
+	if st := p.Runner.State(); p.status.failed && st != session.Running && st != session.Paused {
 		if p.in != nil {
 			p.setStatus("ready")
 		} else {
@@ -270,7 +236,7 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 		}
 		return err
 	}
-	p.failed = false
+	p.status.failed = false
 	p.clear()
 	p.Curve.SetTimeSpan(s.TimeLimit)
 	p.setStatus("running " + p.Runner.Last().Engine)
@@ -342,26 +308,22 @@ func (p *Pane) show(pr session.Progress) bool {
 	}
 	p.setNumbers(pr)
 	p.showSchedule(pr)
-	p.bar.Set(BarFraction(pr))
+	p.status.bar.Set(BarFraction(pr))
 	p.setStatus(StatusLine(pr))
 	p.refreshButtons()
 	return true
 }
 
-// setNumber shows v as the number k; an unchanged text is not redrawn.
-func (p *Pane) setNumber(k, v string) {
-	if l := p.numbers[k]; l.Text != v {
-		l.SetText(v)
-	}
-}
+// setNumber shows v as the number k.
+func (p *Pane) setNumber(k, v string) { p.numbers.Set(k, v) }
 
 func (p *Pane) setNumbers(pr session.Progress) {
 	set := p.setNumber
 	if pr.Length > 0 {
-		set("Length", fmt.Sprint(pr.Length))
+		set("Length", lengthText(p.in, pr.Length))
 	}
 	if pr.BestLength > 0 {
-		set("Best", fmt.Sprint(pr.BestLength))
+		set("Best", lengthText(p.in, pr.BestLength))
 		if g, ok := solver.GapPercent(pr.BestLength, p.in.Optimum); ok {
 			set("Gap", fmt.Sprintf("%.2f %%", g))
 		} else if lb := p.bound.value; lb > 0 {
@@ -389,8 +351,7 @@ func (p *Pane) showSchedule(pr session.Progress) {
 			text = "Schedule: " + res.Schedule.String()
 		}
 	}
-	p.schedule.SetText(text)
-	showIf(p.schedule, text != "")
+	p.numbers.SetSchedule(text)
 }
 
 // StatusLine is a pane's status: the state, the engine, the phase while
@@ -446,53 +407,21 @@ func FormatCount(n float64) string {
 // refreshButtons enables the buttons that make sense in the run's state.
 func (p *Pane) refreshButtons() {
 	st := p.Runner.State()
-	has := p.in != nil
-	enable(p.runBtn, has && st != session.Running)
-	text := "Run"
-	if st == session.Paused {
-		text = "Resume"
-	}
-	if p.runBtn.Text != text {
-		p.runBtn.SetText(text)
-	}
-	enable(p.pauseBtn, st == session.Running)
-	enable(p.stepBtn, has && st != session.Running)
-	enable(p.stopBtn, st == session.Running || st == session.Paused)
-	enable(p.resetBtn, has)
+	p.controls.SetState(st, p.in != nil)
 	p.settings.SetEnabled(st != session.Running && st != session.Paused)
 }
 
-// Buttons is the row of run controls.
-func (p *Pane) Buttons() fyne.CanvasObject {
-	return container.NewGridWithColumns(3, p.runBtn, p.pauseBtn, p.stepBtn, p.stopBtn, p.resetBtn, p.fitBtn)
-}
+// Buttons is the block of run controls.
+func (p *Pane) Buttons() fyne.CanvasObject { return p.controls }
 
-// Numbers is the grid of live numbers.
+// Numbers is the form of live numbers and the schedule beneath.
 func (p *Pane) Numbers() fyne.CanvasObject {
-	var cells []fyne.CanvasObject
-	for _, k := range numberKeys {
-		name := widget.NewLabel(k)
-		name.TextStyle = fyne.TextStyle{Bold: true}
-		val := p.numbers[k]
-		cells = append(cells, name, val)
-		if k == "Temperature" {
-			p.tempRow = []fyne.CanvasObject{name, val}
-		}
-	}
 	p.engineChanged(p.settings.shown)
-	return container.NewVBox(container.New(layout.NewFormLayout(), cells...), p.schedule)
+	return p.numbers
 }
 
-// statusLines is how many lines the status line keeps room for, so that
-// the controls below it stay in place as its text changes.
-const statusLines = 3
-
-// Progress is the progress bar and the status line, which wraps in room kept for statusLines lines.
-func (p *Pane) Progress() fyne.CanvasObject {
-	line := fyne.MeasureText("Mg", theme.TextSize(), fyne.TextStyle{}).Height + theme.LineSpacing()
-	h := statusLines*line + 2*theme.InnerPadding()
-	return container.NewVBox(p.bar, container.New(sizeLayout{minH: h}, p.status))
-}
+// Progress is the progress bar and the status line.
+func (p *Pane) Progress() fyne.CanvasObject { return p.status }
 
 // settingsWidth is the most width the settings form asks for.
 const settingsWidth = 400

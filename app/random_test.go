@@ -111,10 +111,10 @@ func TestRandomizedUI(t *testing.T) {
 		{"algorithm", 6, func() string {
 			p := pane()
 			before := p.settings.engine()
-			opts := p.settings.algoSelect.Options
+			opts := p.settings.picker.algoSelect.Options
 			a := opts[rng.IntN(len(opts))]
-			if !p.settings.algoSelect.Disabled() {
-				p.settings.algoSelect.SetSelected(a)
+			if !p.settings.picker.algoSelect.Disabled() {
+				p.settings.picker.algoSelect.SetSelected(a)
 			}
 			checkEngineShown(t, p, before)
 			checkPanel(t, "after picking "+a, p, fr)
@@ -124,7 +124,7 @@ func TestRandomizedUI(t *testing.T) {
 			p := pane()
 			before := p.settings.engine()
 			b := backends[rng.IntN(len(backends))]
-			if btn := p.settings.backendBtns[b]; !btn.Disabled() {
+			if btn := p.settings.picker.backendBtns[b]; !btn.Disabled() {
 				test.Tap(btn)
 			}
 			checkEngineShown(t, p, before)
@@ -158,20 +158,20 @@ func TestRandomizedUI(t *testing.T) {
 			p := pane()
 			// Short runs: the time limit a random edit left could be hours.
 			_ = p.settings.timeLimit.Set(formatFloat(float64(20+rng.IntN(200)) / 1000))
-			test.Tap(p.runBtn)
+			test.Tap(p.controls.run)
 			dismissDialogs(ap)
 			return p.Name
 		}},
-		{"pause", 3, func() string { p := pane(); test.Tap(p.pauseBtn); return p.Name }},
+		{"pause", 3, func() string { p := pane(); test.Tap(p.controls.pause); return p.Name }},
 		{"step", 3, func() string {
 			p := pane()
 			_ = p.settings.timeLimit.Set("0.1")
-			test.Tap(p.stepBtn)
+			test.Tap(p.controls.step)
 			dismissDialogs(ap)
 			return p.Name
 		}},
-		{"stop", 2, func() string { p := pane(); test.Tap(p.stopBtn); return p.Name }},
-		{"reset", 1, func() string { p := pane(); test.Tap(p.resetBtn); return p.Name }},
+		{"stop", 2, func() string { p := pane(); test.Tap(p.controls.stop); return p.Name }},
+		{"reset", 1, func() string { p := pane(); test.Tap(p.controls.reset); return p.Name }},
 		{"compare", 2, func() string { on := rng.IntN(2) == 0; ap.SetCompare(on); return fmt.Sprint(on) }},
 		{"run both", 2, func() string {
 			_ = ap.budget.Set(badTexts[rng.IntN(len(badTexts))])
@@ -237,7 +237,7 @@ func checkEngineShown(t *testing.T, p *Pane, before solver.Engine) {
 	f := p.settings
 	e := f.engine()
 	if e == nil {
-		t.Errorf("pane %s: no engine chosen (%v)", p.Name, f.algoSelect.Selected)
+		t.Errorf("pane %s: no engine chosen (%v)", p.Name, f.picker.algoSelect.Selected)
 		return
 	}
 	if got := f.algoHelp.Text; got != e.Describe() {
@@ -256,10 +256,10 @@ func checkEngineShown(t *testing.T, p *Pane, before solver.Engine) {
 	if got, want := f.timeHelp.Text, timeHelpFor(set); got != want {
 		t.Errorf("pane %s: time help %q, want %q", p.Name, got, want)
 	}
-	if sel := f.algoSelect.Selected; sel != e.Name() {
+	if sel := f.picker.algoSelect.Selected; sel != e.Name() {
 		t.Errorf("pane %s: menu shows %q, the engine is %s", p.Name, sel, e.Name())
 	}
-	if st := p.Runner.State(); e != before && st != session.Running && st != session.Paused && p.failed {
+	if st := p.Runner.State(); e != before && st != session.Running && st != session.Paused && p.status.failed {
 		t.Errorf("pane %s: a refused run's error %q stays after a change of engine", p.Name, p.Status())
 	}
 }
@@ -268,13 +268,13 @@ func checkEngineShown(t *testing.T, p *Pane, before solver.Engine) {
 func checkShown(t *testing.T, ap *App, after string) {
 	t.Helper()
 	for _, p := range []*Pane{ap.Single, ap.Left, ap.Right} {
-		if v := p.bar.Value(); v < 0 || v > 1 {
+		if v := p.status.bar.Value(); v < 0 || v > 1 {
 			t.Errorf("%s: pane %s bar at %v", after, p.Name, v)
 		}
 		if p.Status() == "" {
 			t.Errorf("%s: pane %s has an empty status", after, p.Name)
 		}
-		num := func(k string) string { return p.numbers[k].Text }
+		num := func(k string) string { return p.numbers.value[k].Text }
 		for _, k := range []string{"Length", "Best"} {
 			if s := num(k); s != "–" {
 				if v, err := strconv.ParseInt(s, 10, 64); err != nil || v <= 0 {

@@ -1,7 +1,7 @@
 package app
 
 import (
-	"errors"
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -13,106 +13,11 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/data/binding"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/solver"
 )
-
-// HelpSeed is the seed field's help text; the time limit's depends on the engine (timeHelp).
-const HelpSeed = "the same seed repeats a run"
-
-// Settings are one pane's solver choices, persisted in Preferences.
-type Settings struct {
-	Algorithm string
-	Backend   string
-	TimeLimit time.Duration
-	Seed      uint64
-	// Options are the engine options the user set, by the names of
-	// solver's option table ("blocks", "alpha", "rkbi_k"); an absent name
-	// runs the engine's default.
-	Options map[string]string
-}
-
-// Params turns s into the engine parameters. An option that does not
-// parse is left out (Validate reports it).
-func (s Settings) Params() solver.Params {
-	p := solver.Params{Algorithm: s.Algorithm, Backend: s.Backend, TimeLimit: s.TimeLimit, Seed: s.Seed}
-	for _, name := range slices.Sorted(maps.Keys(s.Options)) {
-		_ = p.Set(name + "=" + s.Options[name])
-	}
-	return p
-}
-
-// Validate returns a one-line error naming the first bad setting and its
-// range; the checks on the engine and instance are the form's.
-func (s Settings) Validate() error {
-	switch {
-	case s.Algorithm == "":
-		return fmt.Errorf("settings: no algorithm chosen")
-	case s.TimeLimit < 0:
-		return fmt.Errorf("settings: time limit is negative")
-	}
-	var p solver.Params
-	for _, name := range slices.Sorted(maps.Keys(s.Options)) {
-		if err := p.Set(name + "=" + s.Options[name]); err != nil {
-			return settingsError(err, solver.BackendCPU)
-		}
-	}
-	return nil
-}
-
-// OptionLabel is the form's name of option name on backend: a shared option
-// by what it means there, an engine's own option by its --opt name.
-func OptionLabel(name, backend string) string {
-	gpu := backend == solver.BackendGPU
-	switch name {
-	case "blocks":
-		if gpu {
-			return "Blocks"
-		}
-		return "Searches"
-	case "threads":
-		if gpu {
-			return "Threads/block"
-		}
-		return "Moves per step"
-	case "k":
-		return "Sync every k"
-	case "workers":
-		return "Workers"
-	case "t0":
-		return "Start temperature"
-	case "tend":
-		return "End temperature"
-	case "alpha":
-		return "Cooling alpha"
-	case "sweeps":
-		return "Sweeps per step"
-	}
-	return name
-}
-
-// settingsError names the field of a *solver.ParamError by its label.
-func settingsError(err error, backend string) error {
-	var pe *solver.ParamError
-	if !errors.As(err, &pe) {
-		return err
-	}
-	return fmt.Errorf("settings: %w", fieldError(err, backend))
-}
-
-// fieldError is err with a *solver.ParamError's flag replaced by the field's label.
-func fieldError(err error, backend string) error {
-	var pe *solver.ParamError
-	if !errors.As(err, &pe) {
-		return err
-	}
-	q := *pe
-	q.Flag = OptionLabel(strings.TrimPrefix(strings.TrimPrefix(pe.Flag, "--opt "), "--"), backend)
-	return errors.New(q.Error())
-}
 
 // optionRow is one option's field: label and entry or choice, the help
 // beneath, and the error while its text is not valid.
@@ -124,7 +29,7 @@ type optionRow struct {
 	label  *widget.Label
 	help   *secondaryLabel
 	errMsg *widget.Label
-	box    *fyne.Container
+	box    *fieldRow
 }
 
 // settingsForm is the form of one pane's Settings, each field bound to a
@@ -141,12 +46,9 @@ type settingsForm struct {
 	timeLimit binding.String
 	seed      binding.String
 
-	algoSelect  *widget.Select
+	picker      *enginePicker   // the algorithm and the backend
 	unavailable *secondaryLabel // the algorithms that cannot run here, and why
 	algoHelp    *widget.Label   // a Label: see secondaryLabel on texts whose lines change
-	backendBtns map[string]*widget.Button
-	backendRow  *fyne.Container
-	gpuNote     *widget.Label
 
 	rows     []optionRow
 	fields   *fyne.Container // the stable options, the time limit and the seed
@@ -158,7 +60,7 @@ type settingsForm struct {
 	timeHelp           *widget.Label
 	seedHelp           *secondaryLabel
 	timeErr, seedErr   *widget.Label
-	timeBox, seedBox   *fyne.Container
+	timeBox, seedBox   *fieldRow
 
 	shared     bool // the time limit hidden: compare mode's budget is the panes'
 	budgetNote *secondaryLabel
@@ -199,34 +101,6 @@ func (f *settingsForm) bind(key, d string) binding.String {
 	return binding.BindPreferenceString(f.prefix+key, f.prefs)
 }
 
-func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-// AvailableAlgorithms are the algorithms with an engine that can run
-// here; Unavailable maps each other algorithm to why it cannot.
-func AvailableAlgorithms() (ok []string, unavailable map[string]string) {
-	unavailable = map[string]string{}
-	for _, a := range solver.Algorithms() {
-		if _, _, err := solver.Resolve(a, solver.BackendAuto); err == nil {
-			ok = append(ok, a)
-			continue
-		}
-		why := "no engine can run here"
-		if e, err := solver.Lookup(a, solver.BackendGPU); err == nil {
-			if aerr := e.Available(); aerr != nil {
-				why = "GPU only: " + aerr.Error()
-			}
-		}
-		unavailable[a] = why
-	}
-	return ok, unavailable
-}
-
-// newFieldRow lays out a field: label and input on one line, the help and the error beneath.
-func newFieldRow(label *widget.Label, input, help fyne.CanvasObject, errMsg *widget.Label) *fyne.Container {
-	head := container.NewBorder(nil, nil, container.NewGridWrap(fyne.NewSize(labelWidth, input.MinSize().Height), label), nil, input)
-	return container.NewVBox(head, help, errMsg)
-}
-
 func newErrLabel() *widget.Label {
 	l := widget.NewLabel("")
 	l.Wrapping = fyne.TextWrapWord
@@ -235,6 +109,7 @@ func newErrLabel() *widget.Label {
 	return l
 }
 
+// build makes the form's widgets and shows the saved algorithm.
 func (f *settingsForm) build() {
 	algos, unavailable := AvailableAlgorithms()
 	// The engine's description in the foreground colour: its lines change
@@ -247,58 +122,19 @@ func (f *settingsForm) build() {
 		for _, a := range slices.Sorted(maps.Keys(unavailable)) {
 			parts = append(parts, a+" ("+unavailable[a]+")")
 		}
-		f.unavailable.SetText("Not available here: " + strings.Join(parts, "; "))
+		f.unavailable.SetText(Drawable("Not available here: " + strings.Join(parts, "; ")))
 	} else {
 		f.unavailable.Hide()
 	}
-	f.algoSelect = widget.NewSelect(algos, func(a string) {
-		cur, _ := f.algorithm.Get()
-		if cur != a {
-			_ = f.algorithm.Set(a)
-		}
+	f.picker = newEnginePicker(algos, f.pickAlgorithm, func(b string) {
+		_ = f.backend.Set(b)
 		f.refreshBackend()
-		if cur != a && f.OnUserAlgorithm != nil {
-			f.OnUserAlgorithm(cur, a)
-		}
 	})
-	f.backendBtns = map[string]*widget.Button{}
-	var btns []fyne.CanvasObject
-	for _, b := range backends {
-		btn := widget.NewButton(strings.ToUpper(b[:1])+b[1:], func() {
-			_ = f.backend.Set(b)
-			f.refreshBackend()
-		})
-		f.backendBtns[b] = btn
-		btns = append(btns, btn)
-	}
-	f.gpuNote = widget.NewLabel("")
-	f.gpuNote.Wrapping = fyne.TextWrapWord
-	f.gpuNote.Importance = widget.WarningImportance
-	f.gpuNote.Hide()
-
-	f.timeItem = widget.NewEntryWithData(f.timeLimit)
-	f.timeItem.SetPlaceHolder("10")
-	f.timeHelp = widget.NewLabel("")
-	f.timeHelp.Wrapping = fyne.TextWrapWord
-	f.timeHelp.SizeName = theme.SizeNameCaptionText
-	f.timeErr = newErrLabel()
-	f.timeItem.Validator = f.checkTime
-	f.timeItem.OnChanged = func(s string) { showFieldError(f.timeErr, f.checkTime(s)) }
-	f.timeBox = newFieldRow(widget.NewLabel("Time limit (s)"), f.timeItem, f.timeHelp, f.timeErr)
-
-	f.seedItem = widget.NewEntryWithData(f.seed)
-	f.seedItem.SetPlaceHolder("1")
-	f.seedHelp = newSecondaryLabel(HelpSeed, true)
-	f.seedErr = newErrLabel()
-	f.seedItem.Validator = checkSeed
-	f.seedItem.OnChanged = func(s string) { showFieldError(f.seedErr, checkSeed(s)) }
-	f.seedBox = newFieldRow(widget.NewLabel("Seed"), f.seedItem, f.seedHelp, f.seedErr)
-
+	f.buildTimeAndSeed()
 	f.budgetNote = newSecondaryLabel("Time limit: the compare budget above, the same for both panes", true)
 	f.fields = container.NewVBox()
 	f.advBox = container.NewVBox()
 	f.advanced = widget.NewAccordion(widget.NewAccordionItem("Advanced", f.advBox))
-	f.backendRow = container.NewGridWithColumns(3, btns...)
 	a, _ := f.algorithm.Get()
 	if !slices.Contains(algos, a) && len(algos) > 0 {
 		a = algos[0]
@@ -307,9 +143,43 @@ func (f *settingsForm) build() {
 		}
 	}
 	if a != "" {
-		f.algoSelect.SetSelected(a) // refreshes the backend and the fields
+		f.picker.algoSelect.SetSelected(a) // refreshes the backend and the fields
 	}
 	f.refreshBackend()
+}
+
+// pickAlgorithm follows the algorithm menu: it saves the choice, refreshes
+// the backend and fields, and tells OnUserAlgorithm of a change.
+func (f *settingsForm) pickAlgorithm(a string) {
+	cur, _ := f.algorithm.Get()
+	if cur != a {
+		_ = f.algorithm.Set(a)
+	}
+	f.refreshBackend()
+	if cur != a && f.OnUserAlgorithm != nil {
+		f.OnUserAlgorithm(cur, a)
+	}
+}
+
+// buildTimeAndSeed makes the time limit's and the seed's fields.
+func (f *settingsForm) buildTimeAndSeed() {
+	f.timeItem = widget.NewEntryWithData(f.timeLimit)
+	f.timeItem.SetPlaceHolder("10")
+	f.timeHelp = widget.NewLabel("")
+	f.timeHelp.Wrapping = fyne.TextWrapWord
+	f.timeHelp.SizeName = theme.SizeNameCaptionText
+	f.timeErr = newErrLabel()
+	f.timeItem.Validator = f.checkTime
+	f.timeBox = newFieldRow(widget.NewLabel("Time limit (s)"), f.timeItem, f.timeHelp, f.timeErr)
+	f.timeItem.OnChanged = func(s string) { f.timeBox.ShowError(f.checkTime(s)) }
+
+	f.seedItem = widget.NewEntryWithData(f.seed)
+	f.seedItem.SetPlaceHolder("1")
+	f.seedHelp = newSecondaryLabel(HelpSeed, true)
+	f.seedErr = newErrLabel()
+	f.seedItem.Validator = checkSeed
+	f.seedBox = newFieldRow(widget.NewLabel("Seed"), f.seedItem, f.seedHelp, f.seedErr)
+	f.seedItem.OnChanged = func(s string) { f.seedBox.ShowError(checkSeed(s)) }
 }
 
 // showFieldError shows err under its field, or hides the line.
@@ -321,22 +191,8 @@ func showFieldError(l *widget.Label, err error) {
 		}
 		return
 	}
-	l.SetText(err.Error())
+	l.SetText(Drawable(err.Error()))
 	l.Show()
-}
-
-// hasSchedule reports whether e anneals: its options include the start temperature.
-func hasSchedule(set solver.OptionSet) bool {
-	_, ok := set.Lookup("t0")
-	return ok
-}
-
-// timeHelpFor is the time limit's help for an engine with options set.
-func timeHelpFor(set solver.OptionSet) string {
-	if hasSchedule(set) {
-		return "0 or empty: the whole annealing schedule; with a limit the run stops there"
-	}
-	return fmt.Sprintf("0 or empty: %v", solver.DefaultTimeLimit)
 }
 
 // checkTime validates the time limit's text.
@@ -353,18 +209,6 @@ func (f *settingsForm) checkTime(s string) error {
 		return fmt.Errorf("time limit %s is negative: want 0..%.0f s", s, solver.MaxTimeLimit.Seconds())
 	case secs > solver.MaxTimeLimit.Seconds():
 		return fmt.Errorf("time limit %s s is too long: at most %.0f s (%v)", s, solver.MaxTimeLimit.Seconds(), solver.MaxTimeLimit)
-	}
-	return nil
-}
-
-// checkSeed validates the seed's text.
-func checkSeed(s string) error {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return nil
-	}
-	if _, err := strconv.ParseUint(s, 10, 64); err != nil {
-		return fmt.Errorf("seed %q is not a whole number from 0 to %d", s, uint64(math.MaxUint64))
 	}
 	return nil
 }
@@ -429,7 +273,7 @@ func (f *settingsForm) helpText(o solver.Option) string {
 	if o.Doc != "" {
 		s = o.Doc + ". " + s
 	}
-	return s
+	return Drawable(s)
 }
 
 // check validates text as option o's value for the chosen engine on the
@@ -454,6 +298,59 @@ func (f *settingsForm) check(o solver.Option, text string) error {
 	return fieldError(solver.Validate(e, f.in, p), backend)
 }
 
+// newOptionRow makes option o's field on backend, its text bound to the
+// preference under the form's prefix.
+func (f *settingsForm) newOptionRow(o solver.Option, backend string) optionRow {
+	v := f.bind(o.Name, "")
+	if o.Shared {
+		// "0" is how earlier versions saved "the default".
+		if s, _ := v.Get(); strings.TrimSpace(s) == "0" {
+			_ = v.Set("")
+		}
+	}
+	r := optionRow{opt: o, value: v, label: widget.NewLabel(OptionLabel(o.Name, backend)),
+		help: newSecondaryLabel(f.helpText(o), true), errMsg: newErrLabel()}
+	r.label.Truncation = fyne.TextTruncateEllipsis
+	if o.Kind == solver.KindChoice || o.Kind == solver.KindBool {
+		r.choice = newChoiceInput(o, v)
+		r.box = newFieldRow(r.label, r.choice, r.help, r.errMsg)
+		return r
+	}
+	r.entry = widget.NewEntryWithData(v)
+	r.entry.SetPlaceHolder(cmp.Or(o.Default, o.Auto))
+	r.box = newFieldRow(r.label, r.entry, r.help, r.errMsg)
+	box := r.box
+	r.entry.Validator = func(s string) error { return f.check(o, s) }
+	r.entry.OnChanged = func(s string) { box.ShowError(f.check(o, s)) }
+	cur, _ := v.Get()
+	showFieldError(r.errMsg, f.check(o, cur))
+	return r
+}
+
+// newChoiceInput is the menu of a choice or on/off option, its first item
+// the default; it sets v to the choice ("" for the default).
+func newChoiceInput(o solver.Option, v binding.String) *widget.Select {
+	choices := o.Choices
+	if o.Kind == solver.KindBool {
+		choices = []string{"on", "off"}
+	}
+	dflt := Drawable("default (" + cmp.Or(o.Default, o.Auto) + ")")
+	sel := widget.NewSelect(append([]string{dflt}, choices...), nil)
+	cur, _ := v.Get()
+	if slices.Contains(choices, cur) {
+		sel.SetSelected(cur)
+	} else {
+		sel.SetSelected(dflt)
+	}
+	sel.OnChanged = func(s string) {
+		if s == dflt {
+			s = ""
+		}
+		_ = v.Set(s)
+	}
+	return sel
+}
+
 // rebuildFields makes a field per option of the chosen engine, the
 // experimental ones under Advanced.
 func (f *settingsForm) rebuildFields() {
@@ -465,56 +362,7 @@ func (f *settingsForm) rebuildFields() {
 	}
 	set := f.options()
 	for _, o := range set {
-		v := f.bind(o.Name, "")
-		if o.Shared {
-			// "0" is how earlier versions saved "the default".
-			if s, _ := v.Get(); strings.TrimSpace(s) == "0" {
-				_ = v.Set("")
-			}
-		}
-		def := o.Default
-		if def == "" {
-			def = o.Auto
-		}
-		r := optionRow{opt: o, value: v, label: widget.NewLabel(OptionLabel(o.Name, backend)),
-			help: newSecondaryLabel(f.helpText(o), true), errMsg: newErrLabel()}
-		r.label.Truncation = fyne.TextTruncateEllipsis
-		var w fyne.CanvasObject
-		switch o.Kind {
-		case solver.KindChoice, solver.KindBool:
-			choices := o.Choices
-			if o.Kind == solver.KindBool {
-				choices = []string{"on", "off"}
-			}
-			dflt := "default (" + def + ")"
-			sel := widget.NewSelect(append([]string{dflt}, choices...), nil)
-			cur, _ := v.Get()
-			if slices.Contains(choices, cur) {
-				sel.SetSelected(cur)
-			} else {
-				sel.SetSelected(dflt)
-			}
-			sel.OnChanged = func(s string) {
-				if s == dflt {
-					s = ""
-				}
-				_ = v.Set(s)
-			}
-			r.choice = sel
-			w = sel
-		default:
-			e := widget.NewEntryWithData(v)
-			e.SetPlaceHolder(def)
-			o := o
-			errMsg := r.errMsg
-			e.Validator = func(s string) error { return f.check(o, s) }
-			e.OnChanged = func(s string) { showFieldError(errMsg, f.check(o, s)) }
-			cur, _ := v.Get()
-			showFieldError(errMsg, f.check(o, cur))
-			r.entry = e
-			w = e
-		}
-		r.box = newFieldRow(r.label, w, r.help, r.errMsg)
+		r := f.newOptionRow(o, backend)
 		f.rows = append(f.rows, r)
 		if o.Experimental {
 			experimental = append(experimental, r.box)
@@ -522,9 +370,9 @@ func (f *settingsForm) rebuildFields() {
 			stable = append(stable, r.box)
 		}
 	}
-	f.timeHelp.SetText(timeHelpFor(set))
+	f.timeHelp.SetText(Drawable(timeHelpFor(set)))
 	cur, _ := f.timeLimit.Get()
-	showFieldError(f.timeErr, f.checkTime(cur))
+	f.timeBox.ShowError(f.checkTime(cur))
 	timeRow := fyne.CanvasObject(f.timeBox)
 	if f.shared {
 		timeRow = f.budgetNote
@@ -551,20 +399,6 @@ func (f *settingsForm) SetInstance(in *solver.Instance) {
 	f.rebuildFields()
 }
 
-// GPUStatus says whether algorithm can run on the GPU here: nil when it
-// can, else the reason (see backendStatus).
-func GPUStatus(algorithm string) error { return backendStatus(algorithm, solver.BackendGPU) }
-
-// backendStatus is nil when algorithm can run on backend here, else the
-// reason: the engine's Available error, or that there is no engine.
-func backendStatus(algorithm, backend string) error {
-	e, err := solver.Lookup(algorithm, backend)
-	if err != nil {
-		return fmt.Errorf("no %s engine for %s", strings.ToUpper(backend), algorithm)
-	}
-	return e.Available()
-}
-
 // refreshBackend moves the backend choice to one that can run here, says
 // why the GPU cannot, and rebuilds the fields.
 func (f *settingsForm) refreshBackend() {
@@ -586,18 +420,17 @@ func (f *settingsForm) refreshBackend() {
 	note := ""
 	switch {
 	case gerr != nil && cerr == nil:
-		note = "GPU disabled: " + gerr.Error()
+		note = gpuAbsentNote(algo, cur, gerr)
 	case cerr != nil && gerr == nil:
 		note = "GPU only: " + cerr.Error()
 	}
-	f.gpuNote.SetText(note)
-	showIf(f.gpuNote, note != "")
+	f.picker.SetNote(note)
 	e := f.engine()
 	desc := ""
 	if e != nil {
 		desc = e.Describe()
 	}
-	f.algoHelp.SetText(desc)
+	f.algoHelp.SetText(Drawable(desc))
 	f.rebuildFields()
 	if e != f.shown {
 		f.shown = e
@@ -610,9 +443,7 @@ func (f *settingsForm) refreshBackend() {
 // Picker is the engine choice: algorithm, backend, and why the GPU
 // cannot run the algorithm when it cannot.
 func (f *settingsForm) Picker() fyne.CanvasObject {
-	return container.NewVBox(
-		container.New(layout.NewFormLayout(), widget.NewLabel("Algorithm"), f.algoSelect, widget.NewLabel("Backend"), f.backendRow),
-		f.gpuNote)
+	return f.picker
 }
 
 // Fields are the engine's description and options, the time limit and
@@ -673,8 +504,8 @@ func (f *settingsForm) Set(s Settings) {
 	for name, v := range s.Options {
 		_ = f.bind(name, "").Set(v)
 	}
-	if slices.Contains(f.algoSelect.Options, s.Algorithm) {
-		f.algoSelect.SetSelected(s.Algorithm)
+	if slices.Contains(f.picker.algoSelect.Options, s.Algorithm) {
+		f.picker.algoSelect.SetSelected(s.Algorithm)
 	}
 	f.refreshBackend()
 }
@@ -685,7 +516,6 @@ func (f *settingsForm) SetEnabled(on bool) {
 		return
 	}
 	f.enabled = on
-	enable(f.algoSelect, on)
 	f.applyEnabled()
 	f.refreshBackendButtons()
 }
@@ -708,14 +538,7 @@ func (f *settingsForm) applyEnabled() {
 func (f *settingsForm) refreshBackendButtons() {
 	algo, _ := f.algorithm.Get()
 	cur, _ := f.backend.Get()
-	for b, btn := range f.backendBtns {
-		enable(btn, f.enabled && (b == solver.BackendAuto || backendStatus(algo, b) == nil))
-		btn.Importance = widget.MediumImportance
-		if b == cur {
-			btn.Importance = widget.HighImportance
-		}
-		btn.Refresh()
-	}
+	f.picker.SetChoice(algo, cur, f.enabled)
 }
 
 // showIf shows o when on, else hides it.

@@ -108,7 +108,7 @@ func TestSettingsFieldsFromTheOptionTable(t *testing.T) {
 	}
 	_ = w.value.Set("")
 
-	test.Tap(f.backendBtns[solver.BackendGPU])
+	test.Tap(f.picker.backendBtns[solver.BackendGPU])
 	b := row(t, f, "blocks").entry
 	if b.PlaceHolder != "4224" {
 		t.Errorf("GPU blocks shows %q, want the device's 4224", b.PlaceHolder)
@@ -132,7 +132,7 @@ func TestSettingsFieldsFromTheOptionTable(t *testing.T) {
 	}
 	// The CPU engine has no dist option: back on the CPU the field is gone
 	// and the value saved for the GPU is not sent.
-	test.Tap(f.backendBtns[solver.BackendCPU])
+	test.Tap(f.picker.backendBtns[solver.BackendCPU])
 	for _, r := range f.rows {
 		if r.opt.Name == "dist" {
 			t.Error("the CPU form shows the GPU's dist")

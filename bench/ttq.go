@@ -16,8 +16,8 @@ import (
 	"github.com/tsplab/tsplab/solver/gen"
 )
 
-// TTQInstances are the ttq suite's instances: TSPLIB files by name, and "uniform-N" for `tsp gen --kind uniform --n N --seed 1`, generated in the process.
-var TTQInstances = []string{"pr2392", "fnl4461", "usa13509", "d18512", "pla85900", "uniform-100000", "uniform-1000000"}
+// TTQInstances are the ttq suite's instances: TSPLIB files by name, "uniform-N" for `tsp gen --kind uniform --n N --seed 1`, and DIMACS TSP Challenge names (C100k.1 is `tsp gen --kind portcgen --n 100000 --seed 1000001`), generated in the process; --instances also takes E1M.0, E10M.0 and the challenge's other E and C instances.
+var TTQInstances = []string{"pr2392", "fnl4461", "usa13509", "d18512", "pla85900", "uniform-100000", "C100k.1", "uniform-1000000"}
 
 // ttqQuick is the --quick version's instances.
 var ttqQuick = []string{"pr2392", "usa13509"}
@@ -35,7 +35,7 @@ var ttqParts = []string{"gpu", "cpu", "lkh"}
 const BeardwoodConstant = 0.7124
 
 func init() {
-	Register("ttq", "time to quality: GPU and CPU auto side by side on pr2392, fnl4461, usa13509, d18512, pla85900 and uniform 100,000 and 1,000,000 (best length over time, time to 5/2/1/0.5/0.2 %, gap at 10/20/30/60 s, PNG plot; --runs N: seeds 1..N and their mean; --peer-lkh PATH: an LKH-3 binary beside them; --only gpu,cpu,lkh)", runTTQ)
+	Register("ttq", "time to quality: GPU and CPU auto side by side on pr2392, fnl4461, usa13509, d18512, pla85900, uniform 100,000, DIMACS C100k.1 and uniform 1,000,000 (DIMACS E1M.0, E10M.0 etc. by --instances; best length over time, time to 5/2/1/0.5/0.2 %, gap at 10/20/30/60 s, PNG plot; --runs N: seeds 1..N and their mean; --peer-lkh PATH: an LKH-3 binary beside them; --only gpu,cpu,lkh)", runTTQ)
 }
 
 // ttqBudget is the time per run of an instance of n cities: 20 s below 10,000 cities, 30 s up to 50,000, 60 s above (where pla85900's and the million cities' floors are stated).
@@ -61,8 +61,12 @@ type ttqPoint struct {
 	len int64
 }
 
-// ttqInstance loads the suite's instance name: "uniform-N" is generated (uniform, seed 1), any other name read from the TSPLIB folder.
+// ttqInstance loads the suite's instance name: "uniform-N" is generated (uniform, seed 1), a DIMACS TSP Challenge name (E1M.0, C100k.1) by the challenge's generator, any other name read from the TSPLIB folder.
 func (r *repro) ttqInstance(name string) (in *solver.Instance, uniform bool, err error) {
+	if d, ok := gen.ParseDIMACS(name); ok {
+		in, err = d.Generate()
+		return in, d.Kind == "portgen", err
+	}
 	rest, ok := strings.CutPrefix(name, "uniform-")
 	if !ok {
 		in, err = r.load(name)
@@ -130,10 +134,13 @@ func fmtReach(sec float64) string {
 	return fmt.Sprintf("%.2f", sec)
 }
 
-// ttqReference returns the length gaps are measured against and its name: the optimum when known, else for a generated uniform instance the Beardwood estimate over the bounding box.
+// ttqReference returns the length gaps are measured against and its name: the optimum when known, else a DIMACS TSP Challenge instance's best known length, else for a generated uniform instance the Beardwood estimate over the bounding box.
 func ttqReference(in *solver.Instance, uniform bool) (float64, string) {
 	if in.Optimum > 0 {
 		return float64(in.Optimum), "optimum"
+	}
+	if d, ok := gen.ParseDIMACS(in.Name); ok && d.BestKnown > 0 && !in.HasOptimum() {
+		return float64(d.BestKnown), "best known"
 	}
 	if uniform && in.HasCoords() && in.N > 0 {
 		x0, x1, y0, y1 := in.X[0], in.X[0], in.Y[0], in.Y[0]
@@ -410,7 +417,7 @@ func (r *repro) ttqSeed(ctx context.Context, x *ttqEngine, c ttqCase, lbl string
 func ttqNotes(r *repro, lkh string, runs int) []string {
 	notes := []string{r.machine(),
 		"Times are wall clock from the engine's start, read from its snapshots (best length so far; both the current and the best tour of a snapshot count) and the exact final length; \"—\": not reached.",
-		"Gaps: above the optimum where optima.csv knows it, else above 0.7124·√(N·A) (A: the bounding box) for the generated uniform instances.",
+		"Gaps: above the optimum where optima.csv knows it, above the best known length for DIMACS TSP Challenge instances (gen.BestKnownSource), else above 0.7124·√(N·A) (A: the bounding box) for the generated uniform instances.",
 		"The plots draw gaps below 0.001 % (the optimum, or below the uniform estimate) at 0.001 %. Budgets: 20 s below 10,000 cities, 30 s up to 50,000, 60 s above (or --time); the curves are in ttq-curves.csv and ttq-INSTANCE.png.",
 		"Gap at 10/20/30/60 s: of the best tour by then; blank past the run's budget."}
 	if lkh != "" {

@@ -3,7 +3,9 @@
 #
 #   scripts/xvfb-test.sh                 run TestXvfbScreenshot (skips when Xvfb is missing)
 #                                        and TestScreenshotWithoutDisplay (no X server at all)
-#   scripts/xvfb-test.sh --screenshots   also write docs/screenshots/single.png and compare.png
+#   scripts/xvfb-test.sh --screenshots   also write docs/screenshots/single.png, compare.png,
+#                                        points.png (a CSV point list, scripts/drill-holes.go)
+#                                        and tsp-art.png (the sample portrait, 20,000 points)
 #
 # TestXvfbScreenshot (main_test.go) builds bin-less: it compiles the app
 # into a temporary folder, starts Xvfb on a free display with -fbdir,
@@ -32,9 +34,13 @@ i=0
 while [ ! -e "/tmp/.X11-unix/X$d" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 
 # A private config and cache, so saved settings of a real user play no part.
-tmp=$(mktemp -d)
+tmp=$(mktemp -d /tmp/tsplab-shots.XXXX)
 export DISPLAY=":$d" XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache"
 bin/tsplab --open clustered-1000 --algo auto --backend cpu --run "${RUN:-8s}" --screenshot docs/screenshots/single.png
 bin/tsplab --open clustered-1000 --compare --run "${RUN:-8s}" --screenshot docs/screenshots/compare.png
+mkdir "$tmp/pcb"
+$GO run scripts/drill-holes.go >"$tmp/pcb/drill-holes.csv"
+bin/tsplab --open "$tmp/pcb/drill-holes.csv" --algo auto --backend cpu --size 1600x1000 --run "${RUN:-8s}" --screenshot docs/screenshots/points.png
+bin/tsplab --open portrait --points 20000 --algo auto --backend cpu --size 1600x1000 --run "${ART_RUN:-20s}" --screenshot docs/screenshots/tsp-art.png
 rm -rf "$tmp"
-ls -l docs/screenshots/single.png docs/screenshots/compare.png
+ls -l docs/screenshots/single.png docs/screenshots/compare.png docs/screenshots/points.png docs/screenshots/tsp-art.png

@@ -116,12 +116,16 @@ func cmdEval(_ context.Context, e *env, args []string) error {
 }
 
 func cmdGen(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "gen", "--kind uniform|clustered|circle|grid|image --n N [--seed S] [--image FILE] [--out FILE]",
+	fs := newFlags(e, "gen", "--kind uniform|clustered|circle|grid|portgen|portcgen|image --n N [--seed S] [--image FILE] [--out FILE]",
 		"Generates an EUC_2D instance with integer coordinates. circle and grid have a known optimum:\n"+
 			"it goes into the COMMENT and, with --out, into optima.csv beside the file.\n"+
 			"grid needs an even n (rows × cols with an even side, as close to square as possible).\n"+
+			"portgen and portcgen are the DIMACS TSP Challenge's uniform and clustered generators, coordinate\n"+
+			"for coordinate: E1M.0 is --kind portgen --n 1000000 --seed 1000000, C100k.1 is --kind portcgen\n"+
+			"--n 100000 --seed 1000001 (.k uses seed 10·N+k); written to stdout such an instance is NAMEd\n"+
+			"E1M.0, with --out after the file (--out E1M.0.tsp).\n"+
 			"image stipples the --image picture (PNG or JPEG) for TSP art: the cities' density follows its darkness.")
-	kind := fs.String("kind", "", "uniform, clustered, circle, grid or image")
+	kind := fs.String("kind", "", "uniform, clustered, circle, grid, portgen, portcgen or image")
 	imagePath := fs.String("image", "", "picture `FILE` (.png, .jpg) for --kind image")
 	n := fs.Int("n", 0, "number of cities")
 	seed := fs.Uint64("seed", 1, "random seed")

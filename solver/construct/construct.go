@@ -150,12 +150,21 @@ func GreedyContext(ctx context.Context, in *solver.Instance, nb *neighbor.Lists)
 			return nil, err
 		}
 	}
-	edges := candidateEdges(in, nb)
-	if _, err := neighbor.Await(ctx, func() bool { sortEdges(edges); return true }); err != nil {
+	// The edges' collection and sort are not cut short; at ten million
+	// cities they take seconds, so the run returns when ctx ends and
+	// leaves them to finish unused.
+	edges, err := neighbor.Await(ctx, func() []candEdge {
+		edges := candidateEdges(in, nb)
+		sortEdges(edges)
+		return edges
+	})
+	if err != nil {
 		return nil, err
 	}
 	f := newFragments(n)
-	f.add(edges)
+	if err := f.add(ctx, edges); err != nil {
+		return nil, err
+	}
 
 	// Greedy rounds over the free ends' nearest other ends, until a round
 	// joins fewer than an eighth of the fragments (coincident cities pile
@@ -165,7 +174,13 @@ func GreedyContext(ctx context.Context, in *solver.Instance, nb *neighbor.Lists)
 			return nil, err
 		}
 		need, before := n-1-f.added, f.added
-		f.add(endEdges(in, f.ends(), 6))
+		more, err := neighbor.Await(ctx, func() []candEdge { return endEdges(in, f.ends(), 6) })
+		if err != nil {
+			return nil, err
+		}
+		if err := f.add(ctx, more); err != nil {
+			return nil, err
+		}
 		if 8*(f.added-before) < need {
 			break
 		}
@@ -208,12 +223,17 @@ func (f *fragments) link(a, b int32) {
 }
 
 // add takes, in order, every edge of edges that joins the free ends of
-// two different paths, until one path covers every city.
-func (f *fragments) add(edges []candEdge) {
+// two different paths, until one path covers every city; it gives up
+// with ctx's error when ctx ends (checked every addCheck edges: tens of
+// millions of them take seconds).
+func (f *fragments) add(ctx context.Context, edges []candEdge) error {
 	n := len(f.deg)
-	for _, e := range edges {
+	for x, e := range edges {
 		if f.added == n-1 {
-			return
+			return nil
+		}
+		if x%addCheck == addCheck-1 && ctx.Err() != nil {
+			return ctx.Err()
 		}
 		if f.deg[e.a] >= 2 || f.deg[e.b] >= 2 || !f.uf.Union(e.a, e.b) {
 			continue
@@ -221,7 +241,11 @@ func (f *fragments) add(edges []candEdge) {
 		f.link(e.a, e.b)
 		f.added++
 	}
+	return nil
 }
+
+// addCheck is how many edges add takes between looks at its context.
+const addCheck = 1 << 18
 
 // ends lists the cities of degree below 2.
 func (f *fragments) ends() []int32 {

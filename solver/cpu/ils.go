@@ -143,7 +143,7 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 	if p.TimeLimit == 0 && o.kicks == 0 {
 		p.TimeLimit = DefaultTimeLimit
 	}
-	w, err := countSearches("workers", o.workers, runtime.NumCPU(), in.N, lsBytesPerCity)
+	w, err := countSearches("workers", o.workers, runtime.NumCPU(), searchCities(o, in), lsBytesPerCity)
 	if err != nil {
 		return solver.Result{}, err
 	}

@@ -49,6 +49,10 @@ const (
 	// when the workers take the segments in turn (a million cities: 200
 	// segments for 16 workers).
 	partMinTask = 50 * time.Millisecond
+	// partWideMaxN is the largest instance whose pieces take their
+	// candidates from lists of twice the neighbours: at 10,000,000
+	// cities those take seconds of a 2-core run and 640 MB.
+	partWideMaxN = 2_000_000
 )
 
 // Options of the partition search.
@@ -73,18 +77,32 @@ const (
 )
 
 // usePartition reports whether the run takes the partition search.
-func (r *ilsRun) usePartition() bool {
-	in := r.in
+func (r *ilsRun) usePartition() bool { return partitionOn(r.o, r.in) }
+
+// partitionOn reports whether a run with options o takes the partition
+// search on in.
+func partitionOn(o ilsOptions, in *solver.Instance) bool {
 	if in.Metric == solver.Explicit || !in.HasCoords() || in.N < 4*partMinSegment {
 		return false
 	}
-	switch r.o.partition {
+	switch o.partition {
 	case partOn:
 		return true
 	case partOff:
 		return false
 	}
-	return r.o.cfg.partAuto && in.N >= partMinN
+	return o.cfg.partAuto && in.N >= partMinN
+}
+
+// searchCities is the size of the instance one worker searches: a
+// partition search's workers each hold a piece (a few segments' worth at
+// most, the region cells included), not the whole tour, so the memory
+// bound on the workers follows the piece.
+func searchCities(o ilsOptions, in *solver.Instance) int {
+	if !partitionOn(o, in) {
+		return in.N
+	}
+	return min(in.N, 4*max(partSegment, o.partSeg))
 }
 
 // partRun is the state of one partition search.
@@ -234,8 +252,11 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 		pr.k5[i] = newKopt()
 	}
 	// twice as many nearest cities, so that most cities keep k of them
-	// inside their segment
-	pr.wide, _ = neighbor.NearestContext(pr.ctx, r.in, 2*nb.K) // nil when the run ended
+	// inside their segment; beyond partWideMaxN the lists' time and
+	// memory go to the search instead
+	if n <= partWideMaxN {
+		pr.wide, _ = neighbor.NearestContext(pr.ctx, r.in, 2*nb.K) // nil when the run ended
+	}
 	g := newLS(d, nb.List, nb.K, pr.t)
 	pr.gnbd[0] = nbDists(d, nb.List, n, nb.K, nil)
 	pr.gnbd[1] = pr.gnbd[0]

@@ -14,7 +14,7 @@ import (
 )
 
 // Kinds lists the supported instance kinds.
-var Kinds = []string{"uniform", "clustered", "circle", "grid"}
+var Kinds = []string{"uniform", "clustered", "circle", "grid", "portgen", "portcgen"}
 
 // GridSpacing is the distance between neighbouring points of a grid
 // instance, so a grid of n points has the optimum n*GridSpacing.
@@ -29,9 +29,10 @@ const MaxCircle = 20000
 const MaxN = 10_000_000
 
 // Generate returns the EUC_2D instance of kind (uniform in a square,
-// clustered in Gaussian clusters of about 100, circle or grid) with n
-// cities from seed; circle and grid carry their Optimum, also in the
-// COMMENT.
+// clustered in Gaussian clusters of about 100, circle, grid, or the DIMACS
+// TSP Challenge's portgen and portcgen) with n cities from seed; circle,
+// grid and the challenge's instances with a proved optimum carry their
+// Optimum, also in the COMMENT.
 func Generate(kind string, n int, seed uint64) (*solver.Instance, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("gen: n must be at least 1, got %d", n)
@@ -54,6 +55,8 @@ func Generate(kind string, n int, seed uint64) (*solver.Instance, error) {
 		in, what, err = circle(n)
 	case "grid":
 		in, what, err = grid(n)
+	case "portgen", "portcgen":
+		in, what, err = dimacs(kind, n, seed)
 	default:
 		return nil, fmt.Errorf("gen: unknown kind %q (want %s)", kind, strings.Join(Kinds, ", "))
 	}
@@ -64,6 +67,8 @@ func Generate(kind string, n int, seed uint64) (*solver.Instance, error) {
 	if t, err := OptimalTour(kind, n); err == nil {
 		in.Optimum = solver.TourLength(in, t)
 		in.OptimumSource = "gen: " + kind
+	}
+	if in.HasOptimum() {
 		in.Comment += fmt.Sprintf("; optimum %d", in.Optimum)
 	}
 	return in, nil

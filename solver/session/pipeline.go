@@ -128,8 +128,11 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 		p = *req.Params
 	}
 	var lb *boundRun
-	if req.Bound && !pl.In.HasOptimum() {
-		lb = pl.pl.startBound(ctx, pl.In, ascentDevice(pl.Engine), p.TimeLimit, req.OnBound)
+	dev := ascentDevice(pl.Engine)
+	// beyond MaxBoundBesideCPU cities an ascent on the CPU cannot end
+	// within a run's minutes and only takes cores from the search
+	if req.Bound && !pl.In.HasOptimum() && (dev != nil || pl.In.N <= MaxBoundBesideCPU) {
+		lb = pl.pl.startBound(ctx, pl.In, dev, p.TimeLimit, req.OnBound)
 		defer lb.end()
 	}
 	snaps, forwarded := forward(req.OnSnapshot, req.Interval)
@@ -180,6 +183,10 @@ func (pl *Plan) named(res solver.Result, p solver.Params) solver.Result {
 	}
 	return res
 }
+
+// MaxBoundBesideCPU is the largest instance a run without an accelerator
+// for the ascent computes a lower bound beside.
+const MaxBoundBesideCPU = 2_000_000
 
 // ascentDevice is the accelerator e runs on, where the lower bound of its
 // runs goes (nil: the cores).

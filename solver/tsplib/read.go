@@ -425,6 +425,11 @@ func (p *parser) section(key string, line int) error {
 // any order, and returns the coordinates in node order.
 func (p *parser) coords(section string, d int) ([][]float64, error) {
 	n := p.dim
+	if n >= parallelMin && !p.lx.peeked {
+		if cols, ok, err := p.coordsParallel(d); ok || err != nil {
+			return cols, err
+		}
+	}
 	cols := make([][]float64, d)
 	var ids []int32
 	var lines []int32

@@ -1,0 +1,298 @@
+package app
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/tsplab/tsplab/solver/session"
+)
+
+// runControls is a pane's block of run buttons: it holds the run's state
+// and enables the buttons that make sense in it; its renderer lays them
+// out in a grid of controlColumns.
+type runControls struct {
+	widget.BaseWidget
+	run, pause, step, stop, reset, fit *widget.Button
+}
+
+// controlColumns is how many buttons a row of runControls holds.
+const controlColumns = 3
+
+// runActions are what the run buttons do.
+type runActions struct {
+	run, pause, step, stop, reset, fit func()
+}
+
+func newRunControls(do runActions) *runControls {
+	c := &runControls{
+		run:   widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), do.run),
+		pause: widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), do.pause),
+		step:  widget.NewButtonWithIcon("Step", theme.MediaSkipNextIcon(), do.step),
+		stop:  widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), do.stop),
+		reset: widget.NewButtonWithIcon("Reset", theme.MediaReplayIcon(), do.reset),
+		fit:   widget.NewButtonWithIcon("Fit", theme.ZoomFitIcon(), do.fit),
+	}
+	c.run.Importance = widget.HighImportance
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// SetState enables the buttons for a run in state st, with an instance
+// loaded when has: Run (Resume when paused) and Step when not running,
+// Pause while running, Stop while running or paused, Reset with an instance.
+func (c *runControls) SetState(st session.RunState, has bool) {
+	enable(c.run, has && st != session.Running)
+	text := "Run"
+	if st == session.Paused {
+		text = "Resume"
+	}
+	if c.run.Text != text {
+		c.run.SetText(text)
+	}
+	enable(c.pause, st == session.Running)
+	enable(c.step, has && st != session.Running)
+	enable(c.stop, st == session.Running || st == session.Paused)
+	enable(c.reset, has)
+}
+
+func (c *runControls) buttons() []fyne.CanvasObject {
+	return []fyne.CanvasObject{c.run, c.pause, c.step, c.stop, c.reset, c.fit}
+}
+
+// CreateRenderer returns the renderer of the button grid.
+func (c *runControls) CreateRenderer() fyne.WidgetRenderer {
+	return &runControlsRenderer{objects: c.buttons()}
+}
+
+// runControlsRenderer lays the buttons out in rows of controlColumns
+// cells of equal size.
+type runControlsRenderer struct{ objects []fyne.CanvasObject }
+
+func (r *runControlsRenderer) cell() fyne.Size {
+	var s fyne.Size
+	for _, o := range r.objects {
+		s = s.Max(o.MinSize())
+	}
+	return s
+}
+
+func (r *runControlsRenderer) rows() int {
+	return (len(r.objects) + controlColumns - 1) / controlColumns
+}
+
+// Layout gives each button an equal share of the width and the height.
+func (r *runControlsRenderer) Layout(size fyne.Size) {
+	pad := theme.Padding()
+	w := (size.Width - pad*(controlColumns-1)) / controlColumns
+	h := (size.Height - pad*float32(r.rows()-1)) / float32(r.rows())
+	for i, o := range r.objects {
+		col, row := float32(i%controlColumns), float32(i/controlColumns)
+		o.Move(fyne.NewPos(col*(w+pad), row*(h+pad)))
+		o.Resize(fyne.NewSize(w, h))
+	}
+}
+
+// MinSize is the grid of the largest button's size.
+func (r *runControlsRenderer) MinSize() fyne.Size {
+	c, pad := r.cell(), theme.Padding()
+	rows := float32(r.rows())
+	return fyne.NewSize(c.Width*controlColumns+pad*(controlColumns-1), c.Height*rows+pad*(rows-1))
+}
+
+func (r *runControlsRenderer) Refresh() {
+	for _, o := range r.objects {
+		o.Refresh()
+	}
+}
+
+func (r *runControlsRenderer) Objects() []fyne.CanvasObject { return r.objects }
+func (r *runControlsRenderer) Destroy()                     {}
+
+// runNumbers is a pane's live numbers (numberKeys), a name and a value a
+// row, and beneath them the schedule the last run ran. It holds the
+// values and whether the engine anneals (the Temperature row shows only
+// then); its renderer lays the rows out as a form.
+type runNumbers struct {
+	widget.BaseWidget
+	names, value map[string]*widget.Label
+	schedule     *widget.Label // wraps however many lines it takes (see secondaryLabel)
+	anneals      bool
+}
+
+func newRunNumbers() *runNumbers {
+	n := &runNumbers{names: map[string]*widget.Label{}, value: map[string]*widget.Label{}}
+	for _, k := range numberKeys {
+		n.names[k] = widget.NewLabel(k)
+		n.names[k].TextStyle = fyne.TextStyle{Bold: true}
+		n.value[k] = widget.NewLabel("–")
+		n.value[k].Truncation = fyne.TextTruncateEllipsis
+	}
+	n.schedule = widget.NewLabel("")
+	n.schedule.Wrapping = fyne.TextWrapWord
+	n.schedule.SizeName = theme.SizeNameCaptionText
+	n.schedule.Hide()
+	n.ExtendBaseWidget(n)
+	return n
+}
+
+// Set shows v as the number k; an unchanged text is not redrawn.
+func (n *runNumbers) Set(k, v string) {
+	if l := n.value[k]; l.Text != v {
+		l.SetText(v)
+	}
+}
+
+// Clear shows every number as unknown and hides the schedule.
+func (n *runNumbers) Clear() {
+	for _, k := range numberKeys {
+		n.Set(k, "–")
+	}
+	n.SetSchedule("")
+}
+
+// SetSchedule shows the schedule line text, made drawable; "" hides it.
+func (n *runNumbers) SetSchedule(text string) {
+	if text = Drawable(text); n.schedule.Text != text {
+		n.schedule.SetText(text)
+	}
+	if showing := n.schedule.Visible(); showing != (text != "") {
+		showIf(n.schedule, text != "")
+		n.Refresh()
+	}
+}
+
+// SetAnneals shows the Temperature row when on.
+func (n *runNumbers) SetAnneals(on bool) {
+	n.anneals = on
+	showIf(n.names["Temperature"], on)
+	showIf(n.value["Temperature"], on)
+	n.Refresh()
+}
+
+// CreateRenderer returns the renderer of the form of numbers.
+func (n *runNumbers) CreateRenderer() fyne.WidgetRenderer {
+	r := &runNumbersRenderer{n: n, form: layout.NewFormLayout()}
+	for _, k := range numberKeys {
+		r.cells = append(r.cells, n.names[k], n.value[k])
+	}
+	r.objects = append(append([]fyne.CanvasObject{}, r.cells...), n.schedule)
+	return r
+}
+
+// runNumbersRenderer lays out the rows as a form (the names' column as
+// wide as the widest name) and the schedule beneath at the full width.
+type runNumbersRenderer struct {
+	n       *runNumbers
+	form    fyne.Layout
+	cells   []fyne.CanvasObject
+	objects []fyne.CanvasObject
+}
+
+// Layout places the form's rows, then the schedule when shown.
+func (r *runNumbersRenderer) Layout(size fyne.Size) {
+	fh := r.form.MinSize(r.cells).Height
+	r.form.Layout(r.cells, fyne.NewSize(size.Width, fh))
+	if s := r.n.schedule; s.Visible() {
+		s.Move(fyne.NewPos(0, fh+theme.Padding()))
+		s.Resize(fyne.NewSize(size.Width, s.MinSize().Height))
+	}
+}
+
+// MinSize is the form's, and the schedule's height beneath when shown.
+func (r *runNumbersRenderer) MinSize() fyne.Size {
+	m := r.form.MinSize(r.cells)
+	if s := r.n.schedule; s.Visible() {
+		sm := s.MinSize()
+		m = fyne.NewSize(max(m.Width, sm.Width), m.Height+theme.Padding()+sm.Height)
+	}
+	return m
+}
+
+func (r *runNumbersRenderer) Refresh() {
+	r.Layout(r.n.Size())
+	for _, o := range r.objects {
+		o.Refresh()
+	}
+}
+
+func (r *runNumbersRenderer) Objects() []fyne.CanvasObject { return r.objects }
+func (r *runNumbersRenderer) Destroy()                     {}
+
+// statusLines is how many lines the status line keeps room for, so that
+// the controls below it stay in place as its text changes.
+const statusLines = 3
+
+// runStatus is a pane's progress bar and status line. It holds the text
+// and whether it shows a refused run's error; its renderer puts the bar
+// above the line, which wraps in room kept for statusLines lines.
+type runStatus struct {
+	widget.BaseWidget
+	bar    *fractionBar
+	line   *widget.Label
+	failed bool // the line shows a refused run's error
+}
+
+func newRunStatus(text string) *runStatus {
+	s := &runStatus{bar: newFractionBar(), line: widget.NewLabel(text)}
+	s.line.Wrapping = fyne.TextWrapWord
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+// SetText shows text, made drawable, as the status; it clears failed.
+func (s *runStatus) SetText(text string) {
+	s.failed = false
+	if text = Drawable(text); s.line.Text != text {
+		s.line.SetText(text)
+	}
+}
+
+// Fail shows err as the status until the next SetText.
+func (s *runStatus) Fail(err error) {
+	s.SetText(err.Error())
+	s.failed = true
+}
+
+// Text returns the status line's text.
+func (s *runStatus) Text() string { return s.line.Text }
+
+// CreateRenderer returns the renderer of the bar and the line.
+func (s *runStatus) CreateRenderer() fyne.WidgetRenderer {
+	return &runStatusRenderer{s: s, objects: []fyne.CanvasObject{s.bar, s.line}}
+}
+
+// runStatusRenderer puts the bar on top and the line beneath it.
+type runStatusRenderer struct {
+	s       *runStatus
+	objects []fyne.CanvasObject
+}
+
+// lineRoom is the height kept for the status line: statusLines lines.
+func lineRoom() float32 {
+	line := fyne.MeasureText("Mg", theme.TextSize(), fyne.TextStyle{}).Height + theme.LineSpacing()
+	return statusLines*line + 2*theme.InnerPadding()
+}
+
+func (r *runStatusRenderer) Layout(size fyne.Size) {
+	bh := r.s.bar.MinSize().Height
+	r.s.bar.Move(fyne.NewPos(0, 0))
+	r.s.bar.Resize(fyne.NewSize(size.Width, bh))
+	r.s.line.Move(fyne.NewPos(0, bh+theme.Padding()))
+	r.s.line.Resize(fyne.NewSize(size.Width, max(size.Height-bh-theme.Padding(), 0)))
+}
+
+func (r *runStatusRenderer) MinSize() fyne.Size {
+	b, l := r.s.bar.MinSize(), r.s.line.MinSize()
+	return fyne.NewSize(max(b.Width, l.Width), b.Height+theme.Padding()+max(l.Height, lineRoom()))
+}
+
+func (r *runStatusRenderer) Refresh() {
+	for _, o := range r.objects {
+		o.Refresh()
+	}
+}
+
+func (r *runStatusRenderer) Objects() []fyne.CanvasObject { return r.objects }
+func (r *runStatusRenderer) Destroy()                     {}

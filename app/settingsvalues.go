@@ -1,0 +1,183 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// HelpSeed is the seed field's help text; the time limit's depends on the engine (timeHelp).
+const HelpSeed = "the same seed repeats a run"
+
+// Settings are one pane's solver choices, persisted in Preferences.
+type Settings struct {
+	Algorithm string
+	Backend   string
+	TimeLimit time.Duration
+	Seed      uint64
+	// Options are the engine options the user set, by the names of
+	// solver's option table ("blocks", "alpha", "rkbi_k"); an absent name
+	// runs the engine's default.
+	Options map[string]string
+}
+
+// Params turns s into the engine parameters. An option that does not
+// parse is left out (Validate reports it).
+func (s Settings) Params() solver.Params {
+	p := solver.Params{Algorithm: s.Algorithm, Backend: s.Backend, TimeLimit: s.TimeLimit, Seed: s.Seed}
+	for _, name := range slices.Sorted(maps.Keys(s.Options)) {
+		_ = p.Set(name + "=" + s.Options[name])
+	}
+	return p
+}
+
+// Validate returns a one-line error naming the first bad setting and its
+// range; the checks on the engine and instance are the form's.
+func (s Settings) Validate() error {
+	switch {
+	case s.Algorithm == "":
+		return fmt.Errorf("settings: no algorithm chosen")
+	case s.TimeLimit < 0:
+		return fmt.Errorf("settings: time limit is negative")
+	}
+	var p solver.Params
+	for _, name := range slices.Sorted(maps.Keys(s.Options)) {
+		if err := p.Set(name + "=" + s.Options[name]); err != nil {
+			return settingsError(err, solver.BackendCPU)
+		}
+	}
+	return nil
+}
+
+// OptionLabel is the form's name of option name on backend: a shared option
+// by what it means there, an engine's own option by its --opt name.
+func OptionLabel(name, backend string) string {
+	gpu := backend == solver.BackendGPU
+	switch name {
+	case "blocks":
+		if gpu {
+			return "Blocks"
+		}
+		return "Searches"
+	case "threads":
+		if gpu {
+			return "Threads/block"
+		}
+		return "Moves per step"
+	case "k":
+		return "Sync every k"
+	case "workers":
+		return "Workers"
+	case "t0":
+		return "Start temperature"
+	case "tend":
+		return "End temperature"
+	case "alpha":
+		return "Cooling alpha"
+	case "sweeps":
+		return "Sweeps per step"
+	}
+	return name
+}
+
+// settingsError names the field of a *solver.ParamError by its label.
+func settingsError(err error, backend string) error {
+	var pe *solver.ParamError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	return fmt.Errorf("settings: %w", fieldError(err, backend))
+}
+
+// fieldError is err with a *solver.ParamError's flag replaced by the field's label.
+func fieldError(err error, backend string) error {
+	var pe *solver.ParamError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	q := *pe
+	q.Flag = OptionLabel(strings.TrimPrefix(strings.TrimPrefix(pe.Flag, "--opt "), "--"), backend)
+	return errors.New(q.Error())
+}
+
+func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// AvailableAlgorithms are the algorithms with an engine that can run
+// here; Unavailable maps each other algorithm to why it cannot.
+func AvailableAlgorithms() (ok []string, unavailable map[string]string) {
+	unavailable = map[string]string{}
+	for _, a := range solver.Algorithms() {
+		if _, _, err := solver.Resolve(a, solver.BackendAuto); err == nil {
+			ok = append(ok, a)
+			continue
+		}
+		why := "no engine can run here"
+		if e, err := solver.Lookup(a, solver.BackendGPU); err == nil {
+			if aerr := e.Available(); aerr != nil {
+				why = "GPU only: " + aerr.Error()
+			}
+		}
+		unavailable[a] = why
+	}
+	return ok, unavailable
+}
+
+// hasSchedule reports whether e anneals: its options include the start temperature.
+func hasSchedule(set solver.OptionSet) bool {
+	_, ok := set.Lookup("t0")
+	return ok
+}
+
+// timeHelpFor is the time limit's help for an engine with options set.
+func timeHelpFor(set solver.OptionSet) string {
+	if hasSchedule(set) {
+		return "0 or empty: the whole annealing schedule; with a limit the run stops there"
+	}
+	return fmt.Sprintf("0 or empty: %v", solver.DefaultTimeLimit)
+}
+
+// checkSeed validates the seed's text.
+func checkSeed(s string) error {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil
+	}
+	if _, err := strconv.ParseUint(s, 10, 64); err != nil {
+		return fmt.Errorf("seed %q is not a whole number from 0 to %d", s, uint64(math.MaxUint64))
+	}
+	return nil
+}
+
+// GPUStatus says whether algorithm can run on the GPU here: nil when it
+// can, else the reason (see backendStatus).
+func GPUStatus(algorithm string) error { return backendStatus(algorithm, solver.BackendGPU) }
+
+// backendStatus is nil when algorithm can run on backend here, else the
+// reason: the engine's Available error, or that there is no engine.
+func backendStatus(algorithm, backend string) error {
+	e, err := solver.Lookup(algorithm, backend)
+	if err != nil {
+		return fmt.Errorf("no %s engine for %s", strings.ToUpper(backend), algorithm)
+	}
+	return e.Available()
+}
+
+// gpuAbsentNote says plainly why algorithm cannot run on the GPU: it has
+// no GPU engine, or the GPU cannot run here; on backend gpu or auto, that
+// the pane runs on the CPU.
+func gpuAbsentNote(algorithm, backend string, gerr error) string {
+	if _, err := solver.Lookup(algorithm, solver.BackendGPU); err != nil {
+		return "CPU only: " + algorithm + " has no GPU engine"
+	}
+	if backend == solver.BackendCPU {
+		return "GPU unavailable: " + gerr.Error()
+	}
+	return "No GPU here, so this pane runs on the CPU: " + gerr.Error()
+}

@@ -1,0 +1,205 @@
+package app
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// fieldRow is one field of the settings form: its label and input on a
+// line, the help beneath, and the error while the text is not valid. Its
+// renderer puts the label in a column labelWidth wide.
+type fieldRow struct {
+	widget.BaseWidget
+	label  *widget.Label
+	input  fyne.CanvasObject
+	help   fyne.CanvasObject
+	errMsg *widget.Label
+}
+
+func newFieldRow(label *widget.Label, input, help fyne.CanvasObject, errMsg *widget.Label) *fieldRow {
+	r := &fieldRow{label: label, input: input, help: help, errMsg: errMsg}
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+// ShowError shows err under the field, or hides the line when nil.
+func (r *fieldRow) ShowError(err error) {
+	was := r.errMsg.Visible()
+	showFieldError(r.errMsg, err)
+	if was != r.errMsg.Visible() {
+		r.Refresh()
+	}
+}
+
+// CreateRenderer returns the field's renderer.
+func (r *fieldRow) CreateRenderer() fyne.WidgetRenderer {
+	return &fieldRowRenderer{r: r, objects: []fyne.CanvasObject{r.label, r.input, r.help, r.errMsg}}
+}
+
+// fieldRowRenderer lays out label and input on the first line, then the
+// help and the error (when shown) at the full width.
+type fieldRowRenderer struct {
+	r       *fieldRow
+	objects []fyne.CanvasObject
+}
+
+func (fr *fieldRowRenderer) headHeight() float32 {
+	return max(fr.r.label.MinSize().Height, fr.r.input.MinSize().Height)
+}
+
+// below are the lines under the label and input that are shown.
+func (fr *fieldRowRenderer) below() []fyne.CanvasObject {
+	var out []fyne.CanvasObject
+	for _, o := range []fyne.CanvasObject{fr.r.help, fr.r.errMsg} {
+		if o.Visible() {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func (fr *fieldRowRenderer) Layout(size fyne.Size) {
+	h, pad := fr.headHeight(), theme.Padding()
+	fr.r.label.Move(fyne.NewPos(0, 0))
+	fr.r.label.Resize(fyne.NewSize(labelWidth, h))
+	fr.r.input.Move(fyne.NewPos(labelWidth+pad, 0))
+	fr.r.input.Resize(fyne.NewSize(max(size.Width-labelWidth-pad, 0), h))
+	y := h
+	for _, o := range fr.below() {
+		y += pad
+		o.Move(fyne.NewPos(0, y))
+		o.Resize(fyne.NewSize(size.Width, o.MinSize().Height))
+		o.Resize(fyne.NewSize(size.Width, o.MinSize().Height)) // a wrapped text's height follows its width
+		y += o.MinSize().Height
+	}
+}
+
+func (fr *fieldRowRenderer) MinSize() fyne.Size {
+	pad := theme.Padding()
+	w, h := labelWidth+pad+fr.r.input.MinSize().Width, fr.headHeight()
+	for _, o := range fr.below() {
+		m := o.MinSize()
+		w, h = max(w, m.Width), h+pad+m.Height
+	}
+	return fyne.NewSize(w, h)
+}
+
+func (fr *fieldRowRenderer) Refresh() {
+	fr.Layout(fr.r.Size())
+	for _, o := range fr.objects {
+		o.Refresh()
+	}
+}
+
+func (fr *fieldRowRenderer) Objects() []fyne.CanvasObject { return fr.objects }
+func (fr *fieldRowRenderer) Destroy()                     {}
+
+// enginePicker is the engine choice: the algorithm menu, a button per
+// backend and, when the GPU cannot run the algorithm, why. It holds the
+// choice's enabled state; its renderer lays the two lines out as a form
+// with the note beneath.
+type enginePicker struct {
+	widget.BaseWidget
+	algoSelect  *widget.Select
+	backendBtns map[string]*widget.Button
+	backendRow  *fyne.Container
+	gpuNote     *widget.Label
+	names       []fyne.CanvasObject // the "Algorithm" and "Backend" labels
+}
+
+// newEnginePicker offers algos; onAlgo and onBackend are called when the
+// user picks an algorithm or a backend.
+func newEnginePicker(algos []string, onAlgo func(string), onBackend func(string)) *enginePicker {
+	p := &enginePicker{algoSelect: widget.NewSelect(algos, onAlgo), backendBtns: map[string]*widget.Button{}}
+	var btns []fyne.CanvasObject
+	for _, b := range backends {
+		btn := widget.NewButton(strings.ToUpper(b[:1])+b[1:], func() { onBackend(b) })
+		p.backendBtns[b] = btn
+		btns = append(btns, btn)
+	}
+	p.backendRow = container.NewGridWithColumns(len(backends), btns...)
+	p.gpuNote = widget.NewLabel("")
+	p.gpuNote.Wrapping = fyne.TextWrapWord
+	p.gpuNote.Importance = widget.WarningImportance
+	p.gpuNote.Hide()
+	p.names = []fyne.CanvasObject{widget.NewLabel("Algorithm"), widget.NewLabel("Backend")}
+	p.ExtendBaseWidget(p)
+	return p
+}
+
+// SetNote shows note (made drawable) under the choice; "" hides it.
+func (p *enginePicker) SetNote(note string) {
+	was := p.gpuNote.Visible()
+	p.gpuNote.SetText(Drawable(note))
+	showIf(p.gpuNote, note != "")
+	if was != p.gpuNote.Visible() {
+		p.Refresh()
+	}
+}
+
+// SetChoice marks backend cur chosen and enables, when on, the backends
+// that can run algo here (auto always can).
+func (p *enginePicker) SetChoice(algo, cur string, on bool) {
+	enable(p.algoSelect, on)
+	for b, btn := range p.backendBtns {
+		enable(btn, on && (b == solver.BackendAuto || backendStatus(algo, b) == nil))
+		imp := widget.MediumImportance
+		if b == cur {
+			imp = widget.HighImportance
+		}
+		if btn.Importance != imp {
+			btn.Importance = imp
+			btn.Refresh()
+		}
+	}
+}
+
+// CreateRenderer returns the picker's renderer.
+func (p *enginePicker) CreateRenderer() fyne.WidgetRenderer {
+	cells := []fyne.CanvasObject{p.names[0], p.algoSelect, p.names[1], p.backendRow}
+	return &enginePickerRenderer{p: p, form: layout.NewFormLayout(), cells: cells, objects: append(cells, p.gpuNote)}
+}
+
+// enginePickerRenderer lays out the form of two lines and the note.
+type enginePickerRenderer struct {
+	p       *enginePicker
+	form    fyne.Layout
+	cells   []fyne.CanvasObject
+	objects []fyne.CanvasObject
+}
+
+func (r *enginePickerRenderer) Layout(size fyne.Size) {
+	fh := r.form.MinSize(r.cells).Height
+	r.form.Layout(r.cells, fyne.NewSize(size.Width, fh))
+	if n := r.p.gpuNote; n.Visible() {
+		n.Move(fyne.NewPos(0, fh+theme.Padding()))
+		n.Resize(fyne.NewSize(size.Width, n.MinSize().Height))
+		n.Resize(fyne.NewSize(size.Width, n.MinSize().Height)) // a wrapped text's height follows its width
+	}
+}
+
+func (r *enginePickerRenderer) MinSize() fyne.Size {
+	m := r.form.MinSize(r.cells)
+	if n := r.p.gpuNote; n.Visible() {
+		nm := n.MinSize()
+		m = fyne.NewSize(max(m.Width, nm.Width), m.Height+theme.Padding()+nm.Height)
+	}
+	return m
+}
+
+func (r *enginePickerRenderer) Refresh() {
+	r.Layout(r.p.Size())
+	for _, o := range r.objects {
+		o.Refresh()
+	}
+}
+
+func (r *enginePickerRenderer) Objects() []fyne.CanvasObject { return r.objects }
+func (r *enginePickerRenderer) Destroy()                     {}

@@ -1,0 +1,39 @@
+package cpu
+
+import (
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// TestPartitionWorkersFollowThePiece: a partition search bounds its
+// workers by the memory of the piece each searches, so at ten million
+// cities every core works; a whole-tour search by the whole tour.
+func TestPartitionWorkersFollowThePiece(t *testing.T) {
+	in := uniformInstance(30000, 1)
+	for _, c := range []struct {
+		name, partition string
+		want            int
+	}{
+		{"auto", "on", min(in.N, 4*partSegment)},
+		{"auto", "off", in.N},
+		{"2opt-ils", "auto", in.N},
+	} {
+		eng, err := solver.Lookup(c.name, solver.BackendCPU)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := eng.(ilsEngine)
+		o, err := e.config(in, solver.Params{Extra: map[string]string{OptPartition: c.partition}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := searchCities(o, in); got != c.want {
+			t.Errorf("%s partition=%s: %d cities a search, want %d", c.name, c.partition, got, c.want)
+		}
+	}
+	// the bound that gave 6 workers on 16 cores at 10,000,000 cities
+	if whole, piece := searchLimit(10_000_000, lsBytesPerCity), searchLimit(4*partSegment, lsBytesPerCity); whole >= 16 || piece < 64 {
+		t.Errorf("searches within the memory bound: %d for the whole tour, %d for a piece", whole, piece)
+	}
+}
