@@ -412,14 +412,8 @@ func (r *ilsRun) alphaCandidates(ctx context.Context, k int) (*neighbor.Lists, e
 		return near, nil
 	}
 	if near != nil && r.searchBeside(opts) {
-		// all workers search on quadrant lists while the ascent runs
-		// on the accelerator, or on a core of many (together.go)
-		q, err := neighbor.QuadrantContext(ctx, r.in, k)
-		if err != nil {
-			return nil, err
-		}
-		r.alphaLater(ctx, opts, k, "quadrant")
-		return q, nil
+		// all workers search while the ascent runs (together.go)
+		return r.quadrantBeside(ctx, opts, k)
 	}
 	r.c.setPhase(solver.PhaseBound)
 	res, berr := r.ascentBeside(ctx, opts, k, near != nil && r.o.kicks == 0)

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"context"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -13,9 +14,9 @@ import (
 // own segment as a sub-instance with the sequential 3-opt move, a descent
 // over the cities next to other segments joining them; then each worker
 // descends its stretch of the base tour with the run's own moves on the
-// whole tour, in the merge epochs (drain), before it kicks. Workers 0 and
-// 1 each descending the whole tour while the others waited took seconds
-// from 10,000 cities.
+// whole tour, in the merge epochs (drain), before it kicks. A descent of
+// the whole tour with the 5-opt move on one worker takes seconds from
+// 10,000 cities (docs/DECISIONS.md#first-descent).
 
 // descendTogether makes the workers' start tour the base of the merge
 // epochs (setBase) after the first descent on all workers (above), and
@@ -99,6 +100,18 @@ func (r *ilsRun) searchBeside(opts solver.AscentOptions) bool {
 	o := r.o
 	merge := o.cfg.share == shareMerge && o.cfg.sync > 0 && o.kicks == 0
 	return merge && r.together() && !r.usePartition() && (opts.Device != nil || r.w > 2)
+}
+
+// quadrantBeside starts the ascent opts describes in the background
+// (alphaLater) and returns the quadrant lists of k candidates the workers
+// search on until its alpha-nearness lists are there.
+func (r *ilsRun) quadrantBeside(ctx context.Context, opts solver.AscentOptions, k int) (*neighbor.Lists, error) {
+	q, err := neighbor.QuadrantContext(ctx, r.in, k)
+	if err != nil {
+		return nil, err
+	}
+	r.alphaLater(ctx, opts, k, "quadrant")
+	return q, nil
 }
 
 // together reports whether the first descent of the merge search runs
