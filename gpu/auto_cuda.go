@@ -87,7 +87,10 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 		err error
 	}
 	orDone := make(chan orSide, 1)
-	orSnaps, engSnaps, merged := mergeSnapshots(snaps)
+	// the engine counts its time from its own start: it gets what is left
+	// of the run's, and its snapshots' times are shifted to the run's
+	spent := time.Since(start)
+	orSnaps, engSnaps, merged := mergeSnapshots(snaps, spent)
 	octx, stopOr := context.WithCancel(ctx)
 	defer stopOr()
 	first := make(chan struct{})
@@ -107,7 +110,7 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 		orDone <- orSide{ph, err}
 	}()
 	aid.FirstTour = first
-	r, err := cpu.SolveAided(ctx, in, cpuParams(p, time.Since(start)), engSnaps, aid)
+	r, err := cpu.SolveAided(ctx, in, cpuParams(p, spent), engSnaps, aid)
 	stopOr()
 	o := <-orDone
 	merged()
