@@ -60,9 +60,9 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 
 // autoLSStart returns p with Params.Start set to a 2-opt + Or-opt local
 // optimum found on the GPU (2opt-or, within a quarter of the time limit
-// counted from the run's start) from AutoLSMinN cities, and a note for the result; p as it was when a
-// start is given, the instance does not suit or the descent failed. The
-// sink shows the phase, then the tour.
+// counted from the run's start) from AutoLSMinN cities, and a note for
+// the result; p as it was when a start is given, the instance does not
+// suit or the descent failed. The sink shows the phase, then the tour.
 func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params, start time.Time, sink *solver.Sink) (solver.Params, string) {
 	if p.Start != nil || in.N < AutoLSMinN || !orSpanOK(in) || len(in.FixedEdges) > 0 {
 		return p, ""
