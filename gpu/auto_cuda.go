@@ -24,7 +24,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	cpuAid := solver.Aid{Device: BoundDevice, Ascents: aid.Ascents}
 	var note string
 	if hasCPU {
-		p, note = autoLSStart(ctx, in, p, solver.NewSink(snaps, 0, start))
+		p, note = autoLSStart(ctx, in, p, start, solver.NewSink(snaps, 0, start))
 	}
 	if in.N >= AutoOrILSMinN && orSpanOK(in) {
 		if !hasCPU {
@@ -49,7 +49,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		r.Algorithm = AlgoAuto
 		return r, err
 	}
-	r, err := aided.SolveAided(ctx, in, cpuParams(p), snaps, cpuAid)
+	r, err := aided.SolveAided(ctx, in, cpuParams(p, time.Since(start)), snaps, cpuAid)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -59,16 +59,16 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 }
 
 // autoLSStart returns p with Params.Start set to a 2-opt + Or-opt local
-// optimum found on the GPU (2opt-or, within a quarter of the time limit)
-// from AutoLSMinN cities, and a note for the result; p as it was when a
-// start is given, the instance does not suit or the descent failed. The
-// sink shows the phase, then the tour.
-func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params, sink *solver.Sink) (solver.Params, string) {
+// optimum found on the GPU (2opt-or, within a quarter of the time limit
+// counted from the run's start) from AutoLSMinN cities, and a note for
+// the result; p as it was when a start is given, the instance does not
+// suit or the descent failed. The sink shows the phase, then the tour.
+func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params, start time.Time, sink *solver.Sink) (solver.Params, string) {
 	if p.Start != nil || in.N < AutoLSMinN || !orSpanOK(in) || len(in.FixedEdges) > 0 {
 		return p, ""
 	}
 	sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
-	t, st, err := glsDescent(ctx, in, nil, p.Seed, time.Now().Add(p.TimeLimit/4))
+	t, st, err := glsDescent(ctx, in, nil, p.Seed, start.Add(p.TimeLimit/4))
 	if err != nil {
 		return p, fmt.Sprintf("; the 2opt-or start failed: %v", err)
 	}
@@ -87,7 +87,10 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 		err error
 	}
 	orDone := make(chan orSide, 1)
-	orSnaps, engSnaps, merged := mergeSnapshots(snaps)
+	// the engine counts its time from its own start: it gets what is left
+	// of the run's, and its snapshots' times are shifted to the run's
+	spent := time.Since(start)
+	orSnaps, engSnaps, merged := mergeSnapshots(snaps, spent)
 	octx, stopOr := context.WithCancel(ctx)
 	defer stopOr()
 	first := make(chan struct{})
@@ -107,7 +110,7 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 		orDone <- orSide{ph, err}
 	}()
 	aid.FirstTour = first
-	r, err := cpu.SolveAided(ctx, in, cpuParams(p), engSnaps, aid)
+	r, err := cpu.SolveAided(ctx, in, cpuParams(p, spent), engSnaps, aid)
 	stopOr()
 	o := <-orDone
 	merged()
