@@ -363,11 +363,14 @@ func (pr *partRun) fillSeg(i, from, m int) {
 // writes every improved path back; it returns the kicks made.
 func (pr *partRun) runRound() int64 {
 	start := time.Now()
-	pr.pool(pr.p, func(_, i int) { pr.prepare(i) })
-	if pr.r.c.done() {
-		return 0 // some segments may not be ready: no search this round
+	fused := pr.fused()
+	if !fused {
+		pr.pool(pr.p, func(_, i int) { pr.prepare(i) })
+		if pr.r.c.done() {
+			return 0 // some segments may not be ready: no search this round
+		}
 	}
-	deltas, kicks := pr.searchAll()
+	deltas, kicks := pr.searchAll(fused)
 	if pr.rep > 1 {
 		pr.keepBest(deltas)
 	}
@@ -406,10 +409,11 @@ func (pr *partRun) pool(tasks int, do func(wk, i int)) {
 	wg.Wait()
 }
 
-// searchAll runs the round's searches, rep per segment, keeping each
+// searchAll runs the round's searches (fused: each preparing its segment
+// first), rep per segment, keeping each
 // gain of a segment searched once; it returns every search's change of
 // length and the kicks made.
-func (pr *partRun) searchAll() ([]int64, int64) {
+func (pr *partRun) searchAll(fused bool) ([]int64, int64) {
 	w := pr.r.w
 	tasks := pr.p * pr.rep // at most w when rep > 1
 	deltas := make([]int64, tasks)
@@ -425,6 +429,9 @@ func (pr *partRun) searchAll() ([]int64, int64) {
 	roundEnd := time.Now().Add(slice)
 	pr.pool(tasks, func(wk, i int) {
 		seg, rep := i%pr.p, i/pr.p
+		if fused {
+			pr.prepare(seg)
+		}
 		ts := time.Now()
 		var end time.Time
 		switch {
