@@ -12,25 +12,32 @@ import (
 // set-up (nearest and quadrant lists, a greedy tour) eats most of a time
 // limit of seconds: on 2 cores at 10,000,000 cities the lists alone take
 // about 25 s and greedy, sequential at heart, 15 s more. A crowded run
-// starts from the space-filling-curve tour on short nearest lists, and its
-// partition search first descends every piece (2-opt and Or-opt, a few
-// kicks) rather than spending a time slice of kicks on each, so that the
-// whole tour improves within seconds.
+// starts from the space-filling-curve tour on short nearest lists found on
+// a grid of cells; its partition search takes path rounds only, each
+// segment prepared right before its search (fused), the first round a
+// descent of every segment (2-opt, Or-opt and the 3-opt chain, one kick),
+// the later ones a few kicks per city, and no descent over the whole tour
+// between rounds, so that the tour improves from the first seconds.
 
 // Settings of a crowded run (docs/DECISIONS.md#crowded-min-per-worker).
-const (
+var (
 	// crowdedMinPerWorker is the cities per worker from which auto takes
 	// the crowded set-up: 10,000,000 cities on 2 cores (5,000,000 a
 	// worker) never left their start tour in 30 s with the usual one,
 	// while 16 cores (625,000 a worker) and 1,000,000 cities on 2 cores
-	// (500,000) keep it.
+	// (500,000) keep it. A variable so that tests run the crowded set-up
+	// on small instances.
 	crowdedMinPerWorker = 2_000_000
+)
+
+const (
 	// crowdedNeighbors is the length of a crowded run's nearest lists:
 	// 6 rather than 8 saves a quarter of the lists' time and memory.
 	crowdedNeighbors = 6
 	// crowdedPartKicks is the kicks per city of a crowded run's piece
-	// searches, each ending with its kicks instead of a time slice.
-	crowdedPartKicks = 0.01
+	// searches after its first round (a descent of every piece), each
+	// ending with its kicks instead of a time slice.
+	crowdedPartKicks = 0.05
 )
 
 // crowded reports whether a run of n cities on w workers takes the

@@ -278,7 +278,12 @@ func (pr *partRun) step(off int, left int64) int64 {
 	pr.cut(off, left)
 	l0 := pr.length
 	k := pr.runRound()
-	pr.stitch(max(time.Since(t0)/2, partMinTask))
+	if !crowded(pr.r.in.N, pr.r.w) {
+		// on a crowded run the next round's shifted cut mends the
+		// segments' ends: a descent over the whole tour's array, whose
+		// reversals cost up to n/2 cities each, would take the round's time
+		pr.stitch(max(time.Since(t0)/2, partMinTask))
+	}
 	pr.kicks += k
 	m := 0
 	if pr.deep {
@@ -316,6 +321,9 @@ func (pr *partRun) cut(off int, left int64) {
 		pr.cutPaths(off)
 	}
 	kpc := pr.r.o.partKicks
+	if pr.round == 0 && crowded(pr.r.in.N, pr.r.w) {
+		kpc = 0 // a descent of every segment first, one kick each
+	}
 	var total int64
 	for _, sg := range pr.segs {
 		sg.kicks = max(1, int(kpc*float64(sg.m)))
@@ -574,10 +582,20 @@ func (pr *partRun) restrictFrom(i int) (from [2]*neighbor.Lists, first bool) {
 }
 
 // segCands returns, in buf, the k nearest candidates of the segment's
-// city j inside segment seg, from the lists from (restrictFrom).
+// city j inside segment seg, from the lists from (restrictFrom); from a
+// single list, already nearest first, without their distances.
 func (pr *partRun) segCands(sg *partSeg, seg, j int32, from [2]*neighbor.Lists, first bool, buf []segCand) []segCand {
 	buf = buf[:0]
 	ct := sg.cities[j]
+	if from[1] == from[0] && !first {
+		// one list, in the order the segment's rows take: filter it
+		for _, x := range from[0].Of(int(ct)) {
+			if pr.segOf[x] == seg && len(buf) < sg.k {
+				buf = append(buf, segCand{0, pr.local[x], x})
+			}
+		}
+		return buf
+	}
 	kept := 0
 	for li, lists := range from {
 		if li == 1 && lists == from[0] {
