@@ -257,6 +257,9 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 	if n <= partWideMaxN {
 		pr.wide, _ = neighbor.NearestContext(pr.ctx, r.in, 2*nb.K) // nil when the run ended
 	}
+	if crowded(n, r.w) {
+		return pr // no descent over the whole tour (step), nor its state
+	}
 	g := newLS(d, nb.List, nb.K, pr.t)
 	pr.gnbd[0] = nbDists(d, nb.List, n, nb.K, nil)
 	pr.gnbd[1] = pr.gnbd[0]
