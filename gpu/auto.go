@@ -11,6 +11,12 @@ import (
 // (docs/DECISIONS.md#gpu-orils-min-n).
 const AutoOrILSMinN = 200000
 
+// AutoLSMinN is the size from which GPU auto starts from a 2-opt + Or-opt
+// local optimum found on the GPU (2opt-or) instead of its engines' own
+// start tours: ahead at a million cities, mixed below (behind on pla85900
+// at 10 s: the CPU engine's greedy start suits its search better there).
+const AutoLSMinN = AutoOrILSMinN
+
 // autoOnly lists GPU auto's options that CPU auto does not take.
 var autoOnly = []string{OptWindow, OptWindowSegment}
 
