@@ -148,6 +148,7 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 		return solver.Result{}, err
 	}
 	p.Workers = w
+	e.crowd(&o, in, p, w)
 	if in.N < 8 {
 		return exactSmall(in, e, p, snaps, start)
 	}
@@ -257,6 +258,9 @@ func (r *ilsRun) run() (solver.Result, error) {
 	// run stopped during set-up still returns one.
 	c.setPhase(solver.PhaseStart)
 	first := r.quickTour()
+	if r.o.cfg.start == startSFC {
+		r.pre = first // the start tour itself
+	}
 	c.offer(first, tour.LazyDist(r.in).Length(first))
 	c.snapshot(first, c.bestLen.Load(), 0, 0, 0)
 	if c.done() {
@@ -356,7 +360,7 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 	k := r.o.cfg.neighbors
 	switch r.o.cfg.candidates {
 	case listNearest:
-		nb, err = neighbor.NearestContext(ctx, r.in, k)
+		nb, err = r.nearest(ctx, k)
 	case listQuadrant:
 		nb, err = neighbor.QuadrantContext(ctx, r.in, k)
 	case listUnion:
