@@ -334,8 +334,8 @@ func (a *App) RunLines() []string {
 		if a.compare {
 			name = string(rune('A' + i))
 		}
-		out = append(out, fmt.Sprintf("%s %s/%s: length %d, %d moves in %.2f s, %.4g moves/s, stopped: %s",
-			name, res.Algorithm, res.Backend, res.Length, res.Moves, res.Elapsed.Seconds(), res.MovesPerSecond(), res.StopReason))
+		out = append(out, fmt.Sprintf("%s %s/%s: length %s, %d moves in %.2f s, %.4g moves/s, stopped: %s",
+			name, res.Algorithm, res.Backend, p.Instance().FormatLength(res.Length), res.Moves, res.Elapsed.Seconds(), res.MovesPerSecond(), res.StopReason))
 	}
 	return out
 }

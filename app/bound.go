@@ -17,10 +17,12 @@ type paneBound struct {
 // resetBound forgets the previous instance's bound (p.mu held).
 func (p *Pane) resetBound() { p.bound = paneBound{in: p.in} }
 
-// setBound shows lb, the bound of in, if in is still the pane's instance.
+// setBound shows lb, the bound of in, if in is still the pane's instance
+// and lb is higher than the bound it shows (any pane's bound holds for
+// every pane of the same instance).
 func (p *Pane) setBound(in *solver.Instance, lb int64) {
 	p.mu.Lock()
-	if p.in != in || p.bound.in != in {
+	if p.in != in || p.bound.in != in || lb <= p.bound.value {
 		p.mu.Unlock()
 		return
 	}

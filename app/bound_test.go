@@ -54,3 +54,27 @@ func TestBoundGapZeroBound(t *testing.T) {
 		t.Errorf("boundGap(110, 100) = %q", g)
 	}
 }
+
+// In compare mode both panes show one instance, so the higher bound either
+// run proves holds for both: the two gaps are measured from the same bound,
+// and a lower one arriving later does not replace it.
+func TestCompareSharesTheBound(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	in := solver.NewCoordInstance("sq", solver.Euc2D, []float64{0, 0, 10, 10}, []float64{0, 10, 10, 0}, nil)
+	for _, p := range []*Pane{ap.Left, ap.Right} {
+		p.SetInstance(in, nil)
+	}
+	ap.Left.OnBound(in, 38)
+	if ap.Left.bound.value != 38 || ap.Right.bound.value != 38 {
+		t.Fatalf("bounds %d and %d after A proved 38", ap.Left.bound.value, ap.Right.bound.value)
+	}
+	ap.Right.OnBound(in, 30)
+	if ap.Left.bound.value != 38 || ap.Right.bound.value != 38 {
+		t.Errorf("a lower bound replaced the higher one: %d and %d", ap.Left.bound.value, ap.Right.bound.value)
+	}
+	ap.Right.OnBound(in, 40)
+	if ap.Left.bound.value != 40 || ap.Right.bound.value != 40 {
+		t.Errorf("bounds %d and %d after B proved 40", ap.Left.bound.value, ap.Right.bound.value)
+	}
+}

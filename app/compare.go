@@ -63,8 +63,17 @@ func paneLetter(a *App, p *Pane) string {
 }
 
 // linkPanes moves pane B to the algorithm picked in pane A while they
-// share one, so the pair compares backends.
+// share one, so the pair compares backends, and gives each pane the
+// other's lower bound.
 func (a *App) linkPanes() {
+	// Both panes show the same instance: a bound proven beside one run
+	// holds for the other, so the two gaps are measured from one bound.
+	share := func(in *solver.Instance, lb int64) {
+		for _, p := range []*Pane{a.Left, a.Right} {
+			p.setBound(in, lb)
+		}
+	}
+	a.Left.OnBound, a.Right.OnBound = share, share
 	a.Left.settings.OnUserAlgorithm = func(old, algo string) {
 		to := a.Right
 		if cur, _ := to.settings.algorithm.Get(); cur == old && to.Runner.State() != session.Running {

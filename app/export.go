@@ -93,7 +93,7 @@ func (p *Pane) writeExport(w io.Writer, kind string, width, height int, label st
 			return errors.New("export: no tour yet: run a solver first")
 		}
 		res, _ := p.Runner.Result()
-		comment := fmt.Sprintf("length %d, %s/%s, TSP Lab", length, res.Algorithm, res.Backend)
+		comment := fmt.Sprintf("length %s, %s/%s, TSP Lab", p.in.FormatLength(length), res.Algorithm, res.Backend)
 		return tsplib.WriteTour(w, p.in.Name+".tour", comment, tour)
 	case ExportSVGPath:
 		tour, _ := p.Runner.Best()

@@ -44,6 +44,10 @@ type Pane struct {
 	bound  paneBound                     // the lower bound when the optimum is unknown
 	// OnUpdate, if set, is called on the Fyne goroutine after each update.
 	OnUpdate func(*Pane, session.Progress)
+	// OnBound, if set, is called on the Fyne goroutine with each lower
+	// bound the pane's runs prove, so the app can give it to the panes
+	// that show the same instance.
+	OnBound func(in *solver.Instance, lb int64)
 }
 
 // FrameInterval is the least time between two updates of a running pane,
@@ -81,7 +85,14 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 	p.numbers = newRunNumbers()
 	p.Runner.OnUpdate = func(pr session.Progress) { uiDo(func() { p.apply(pr) }) }
 	p.Runner.Rate = frameInterval
-	p.Runner.OnBound = func(in *solver.Instance, lb bound.Result) { uiDo(func() { p.setBound(in, lb.Bound) }) }
+	p.Runner.OnBound = func(in *solver.Instance, lb bound.Result) {
+		uiDo(func() {
+			p.setBound(in, lb.Bound)
+			if p.OnBound != nil {
+				p.OnBound(in, lb.Bound)
+			}
+		})
+	}
 	p.controls = newRunControls(runActions{run: p.Run, pause: p.Pause, step: p.Step, stop: p.Stop, reset: p.Reset, fit: p.View.Fit})
 	p.refreshButtons()
 	return p
@@ -109,6 +120,7 @@ func (p *Pane) clear() {
 	p.View.SetScene(export.SceneFor(p.in, nil, nil, p.optimal))
 	p.Curve.Reset()
 	if p.in != nil {
+		p.Curve.SetFormat(p.in.FormatLength)
 		p.Curve.SetOptimum(p.in.Optimum)
 		if lb := p.bound.value; lb > 0 && !p.in.HasOptimum() {
 			p.Curve.SetOptimum(lb) // the proven lower bound as the line

@@ -31,6 +31,7 @@ type Curve struct {
 	xmax    time.Duration
 	style   export.CurveStyle
 	img     *image.RGBA
+	format  func(int64) string // the axis labels' lengths; nil: the integer
 }
 
 var _ fyne.Widget = (*Curve)(nil)
@@ -86,6 +87,15 @@ func (c *Curve) SetOptimum(o int64) {
 	c.Refresh()
 }
 
+// SetFormat sets how the axis labels show a length, such as the instance's
+// FormatLength for a point list in its own units (nil: the integer).
+func (c *Curve) SetFormat(f func(int64) string) {
+	c.mu.Lock()
+	c.format = f
+	c.mu.Unlock()
+	c.Refresh()
+}
+
 // SetTimeSpan sets the least time the x axis spans, e.g. the time limit.
 func (c *Curve) SetTimeSpan(d time.Duration) {
 	c.mu.Lock()
@@ -132,13 +142,17 @@ func (r *curveRenderer) update() {
 	r.c.mu.Lock()
 	n := len(r.c.pts)
 	tmax, lo, hi := export.CurveRange(r.c.pts, r.c.optimum, r.c.xmax)
+	format := r.c.format
 	r.c.mu.Unlock()
+	if format == nil {
+		format = func(l int64) string { return strconv.FormatInt(l, 10) }
+	}
 	if n == 0 {
 		r.hi.Text, r.lo.Text, r.t.Text = "best length", "", "time"
 		return
 	}
-	r.hi.Text = strconv.FormatInt(hi, 10)
-	r.lo.Text = strconv.FormatInt(lo, 10)
+	r.hi.Text = format(hi)
+	r.lo.Text = format(lo)
 	r.t.Text = fmt.Sprintf("%.1f s", tmax.Seconds())
 }
 

@@ -2,6 +2,7 @@ package canvas
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/color"
 	imgdraw "image/draw"
@@ -324,5 +325,24 @@ func TestTourViewRedrawsOnlyWhatChanged(t *testing.T) {
 		if r.frames != n+i+1 {
 			t.Errorf("scene %d: %d raster refreshes, want %d", i, r.frames-n, i+1)
 		}
+	}
+}
+
+func TestCurveLabelsInTheInstancesUnits(t *testing.T) {
+	test.NewTempApp(t)
+	c := NewCurve()
+	w := test.NewWindow(c)
+	defer w.Close()
+	w.Resize(fyne.NewSize(300, 120))
+	c.SetOptimum(4000000)
+	c.Add(export.CurvePoint{Elapsed: time.Second, Best: 4200000})
+	r := test.WidgetRenderer(c).(*curveRenderer)
+	if r.hi.Text != "4200000" || r.lo.Text != "4000000" {
+		t.Errorf("labels %q %q, want the integers", r.hi.Text, r.lo.Text)
+	}
+	c.SetFormat(func(l int64) string { return fmt.Sprintf("%.1f", float64(l)/1e6) })
+	r.update()
+	if r.hi.Text != "4.2" || r.lo.Text != "4.0" {
+		t.Errorf("labels %q %q, want 4.2 and 4.0 in the file's units", r.hi.Text, r.lo.Text)
 	}
 }

@@ -34,8 +34,9 @@ var algorithms = []algorithm{
 	{name: AlgoPSSM, desc: "PSSM on the GPU: PSPM with one thread per block (parallel searches, one move each)"},
 	{name: AlgoTwoOptClimb, desc: "random-restart 2-opt hill climbing on the GPU (O'Neil & Burtscher): a resident block per climber, its tour in shared memory, the disjoint improving moves of each pass applied together, restarts on the device from randomized nearest-neighbour tours (option start=random: uniformly random tours, as the paper)"},
 	{name: AlgoTwoOptILS, desc: "whole-neighbourhood 2-opt on the GPU inside iterated local search, many moves per pass, double-bridge kicks (Rocki & Suda)"},
-	{name: AlgoAuto, desc: "the CPU auto engine on every core, with the Held–Karp ascent behind its alpha-nearness lists (1,000 to 50,000 cities) on the GPU; from 200,000 cities or-ils (windowed 2-opt + Or-opt iterated local search on the GPU) gives the first tours while that engine builds its start tour, the better tour kept"},
+	{name: AlgoAuto, desc: "the CPU auto engine on every core, with the Held–Karp ascent behind its alpha-nearness lists (1,000 to 50,000 cities) on the GPU; from 200,000 cities it starts from a 2-opt + Or-opt local optimum found on the GPU (2opt-or) and or-ils (windowed 2-opt + Or-opt iterated local search on the GPU) gives the first tours until that engine's search begins, the better tour kept"},
 	{name: AlgoOrILS, desc: orILSDesc},
+	{name: AlgoTourLS, desc: tourLSDesc},
 	{name: AlgoThreeOptILS, anyMetric: true, desc: "3-opt iterated local search on the GPU (Delévacq et al.'s ILS-RKBI_blocks): threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks"},
 	{name: AlgoSwapClimb, anyMetric: true, desc: "random-restart best-improvement pair-exchange climbing on the GPU (Luong et al.): one thread per neighbour, index mapping, launch sizes tuned in waves"},
 }

@@ -22,6 +22,10 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	aided, err := solver.LookupAided(AlgoAuto, solver.BackendCPU)
 	hasCPU := err == nil
 	cpuAid := solver.Aid{Device: BoundDevice, Ascents: aid.Ascents}
+	var note string
+	if hasCPU {
+		p, note = autoLSStart(ctx, in, p, start, solver.NewSink(snaps, 0, start))
+	}
 	if in.N >= AutoOrILSMinN && orSpanOK(in) {
 		if !hasCPU {
 			wo, err := autoOrOptions(p, in.N)
@@ -35,7 +39,9 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 			return solver.Finish(in, e, p, solver.Outcome{Tour: ph.tour, Moves: ph.moves, Steps: ph.steps, Start: start, Stopped: ph.stopped || ctx.Err() != nil, Device: ph.device})
 		}
 		if len(in.FixedEdges) == 0 {
-			return solveEarly(ctx, e, aided, cpuAid, in, p, snaps, start)
+			r, err := solveEarly(ctx, e, aided, cpuAid, in, p, snaps, start)
+			r.Device += note
+			return r, err
 		}
 	}
 	if !hasCPU {
@@ -43,25 +49,48 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		r.Algorithm = AlgoAuto
 		return r, err
 	}
-	r, err := aided.SolveAided(ctx, in, cpuParams(p), snaps, cpuAid)
+	r, err := aided.SolveAided(ctx, in, cpuParams(p, time.Since(start)), snaps, cpuAid)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped, Device: r.Device + " (GPU auto: the CPU search alone)"})
+	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped, Device: r.Device + note + " (GPU auto: the CPU search alone)"})
 	res.Stats = r.Stats
 	return res, err
 }
 
-// solveEarly runs or-ils from the space-filling curve while the CPU auto
-// engine builds its lists and start tour, and stops it at the engine's
-// first tour; snapshots and result carry the better tour.
+// autoLSStart returns p with Params.Start set to a 2-opt + Or-opt local
+// optimum found on the GPU (2opt-or, within a quarter of the time limit
+// counted from the run's start) from AutoLSMinN cities, and a note for
+// the result; p as it was when a start is given, the instance does not
+// suit or the descent failed. The sink shows the phase, then the tour.
+func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params, start time.Time, sink *solver.Sink) (solver.Params, string) {
+	if p.Start != nil || in.N < AutoLSMinN || !orSpanOK(in) || len(in.FixedEdges) > 0 {
+		return p, ""
+	}
+	sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
+	t, st, err := glsDescent(ctx, in, nil, p.Seed, start.Add(p.TimeLimit/4))
+	if err != nil {
+		return p, fmt.Sprintf("; the 2opt-or start failed: %v", err)
+	}
+	l := solver.TourLength(in, t)
+	sink.Send(solver.Snapshot{Tour: t, Length: l, Best: t, BestLength: l, Phase: solver.PhaseStart, PhaseProgress: 1})
+	p.Start = t
+	return p, fmt.Sprintf("; from a 2opt-or start (%d passes, %.0f ms on the GPU)", st.passes, ms(st.setup+st.search))
+}
+
+// solveEarly runs or-ils (from Params.Start, else the space-filling curve)
+// while the CPU auto engine builds its lists and start tour, and stops it
+// at the engine's first tour; snapshots and result carry the better tour.
 func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solver.Aid, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
 	type orSide struct {
 		ph  orPhase
 		err error
 	}
 	orDone := make(chan orSide, 1)
-	orSnaps, engSnaps, merged := mergeSnapshots(snaps)
+	// the engine counts its time from its own start: it gets what is left
+	// of the run's, and its snapshots' times are shifted to the run's
+	spent := time.Since(start)
+	orSnaps, engSnaps, merged := mergeSnapshots(snaps, spent)
 	octx, stopOr := context.WithCancel(ctx)
 	defer stopOr()
 	first := make(chan struct{})
@@ -81,7 +110,7 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 		orDone <- orSide{ph, err}
 	}()
 	aid.FirstTour = first
-	r, err := cpu.SolveAided(ctx, in, cpuParams(p), engSnaps, aid)
+	r, err := cpu.SolveAided(ctx, in, cpuParams(p, spent), engSnaps, aid)
 	stopOr()
 	o := <-orDone
 	merged()

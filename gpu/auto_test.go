@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"context"
 	"maps"
 	"slices"
 	"testing"
@@ -17,7 +18,7 @@ import (
 func TestCPUParams(t *testing.T) {
 	p := solver.Params{Backend: solver.BackendGPU, Seed: 4, Extra: map[string]string{OptWindow: "512",
 		OptWindowSegment: "50", "kicks": "10", "segment": "100"}}
-	q := cpuParams(p)
+	q := cpuParams(p, 0)
 	if q.Backend != solver.BackendCPU || q.Seed != 4 || len(q.Extra) != 2 || q.Extra["kicks"] != "10" || q.Extra["segment"] != "100" {
 		t.Fatalf("CPU params %+v", q)
 	}
@@ -100,5 +101,57 @@ func TestEarlyParams(t *testing.T) {
 		if !maps.Equal(extra, before) {
 			t.Fatalf("the caller's options changed: %v, were %v", extra, before)
 		}
+	}
+}
+
+// TestTimeLeft checks the CPU auto engine's share of GPU auto's limit:
+// what the GPU's start tour spent is taken off, no limit stays none, and
+// a spent limit leaves a millisecond rather than 0 (which means none).
+func TestTimeLeft(t *testing.T) {
+	for _, c := range []struct{ limit, spent, want time.Duration }{
+		{20 * time.Second, 0, 20 * time.Second},
+		{20 * time.Second, 3600 * time.Millisecond, 16400 * time.Millisecond},
+		{20 * time.Second, 20 * time.Second, time.Millisecond},
+		{20 * time.Second, time.Minute, time.Millisecond},
+		{20 * time.Second, -time.Second, 20 * time.Second},
+		{0, 5 * time.Second, 0},
+	} {
+		if got := timeLeft(c.limit, c.spent); got != c.want {
+			t.Errorf("timeLeft(%v, %v) = %v, want %v", c.limit, c.spent, got, c.want)
+		}
+		p := solver.Params{TimeLimit: c.limit}
+		if got := cpuParams(p, c.spent).TimeLimit; got != c.want || p.TimeLimit != c.limit {
+			t.Errorf("cpuParams(limit %v, spent %v) gives %v (caller's %v), want %v", c.limit, c.spent, got, p.TimeLimit, c.want)
+		}
+	}
+}
+
+// TestCPUAutoAfterSpentLimit runs the CPU auto engine as GPU auto composes
+// it after a start tour that took the whole limit: it still returns a
+// valid tour, stopped by its own budget; and run under a context whose
+// deadline has passed, it returns one stopped for time.
+func TestCPUAutoAfterSpentLimit(t *testing.T) {
+	aided, err := solver.LookupAided(AlgoAuto, solver.BackendCPU)
+	if err != nil {
+		t.Skip(err)
+	}
+	in := hostInstance(2000, 7)
+	p := solver.Params{Algorithm: AlgoAuto, Backend: solver.BackendGPU, Seed: 1, TimeLimit: time.Hour}
+	q := cpuParams(p, 2*time.Hour)
+	r, err := aided.SolveAided(context.Background(), in, q, nil, solver.Aid{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := solver.ValidateTour(r.Tour, in.N); err != nil || !r.Stopped {
+		t.Fatalf("after a spent limit: tour %v, stopped %v", err, r.Stopped)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	r, err = solver.RunAided(ctx, aided, in, cpuParams(p, 0), nil, solver.Aid{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := solver.ValidateTour(r.Tour, in.N); err != nil || r.StopReason != solver.StopTime {
+		t.Fatalf("past the context's deadline: tour %v, stop reason %v", err, r.StopReason)
 	}
 }

@@ -20,8 +20,13 @@
 //   - or-ils: 2-opt + Or-opt iterated local search in thousands of tour
 //     windows at once (kernels/oropt.cu, after LKH's tour-segment
 //     partitioning), with global descents on the CPU between rounds.
+//   - 2opt-or: 2-opt + Or-opt local search over the whole tour, every
+//     city's moves over its nearest neighbours evaluated each pass and the
+//     non-interfering improving ones applied together (kernels/tourls.cu),
+//     from a Hilbert-curve start built on the GPU, to a local optimum.
 //   - auto: the CPU auto engine with its Held–Karp ascent on the GPU; from
-//     200,000 cities or-ils until that engine's first tour.
+//     200,000 cities both it and or-ils (until that engine's first tour)
+//     start from 2opt-or's local optimum.
 //
 // FIPopulation and FISequential run Delévacq et al.'s first-improvement
 // ILS populations (kernels/fils.cu) on the GPU and on one core;

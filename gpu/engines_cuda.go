@@ -35,6 +35,7 @@ var solvers = map[string]solveFunc{
 	AlgoThreeOptILS: solveThreeOptILS,
 	AlgoSwapClimb:   solveSwapClimb,
 	AlgoOrILS:       solveOrILS,
+	AlgoTourLS:      solveTourLS,
 }
 
 // aidedSolvers are the engines that take a solver.Aid (GPU auto composes

@@ -1,13 +1,18 @@
 package gpu
 
-import "github.com/tsplab/tsplab/solver"
+import (
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
 
 // mergeSnapshots returns two channels whose snapshots reach snaps (nil:
 // two nil channels), each with Best and BestLength replaced by the
-// shortest best tour either has sent so far, and a function that closes
-// both, once their senders are done, and waits until the last snapshot
-// is forwarded.
-func mergeSnapshots(snaps chan solver.Snapshot) (a, b chan solver.Snapshot, wait func()) {
+// shortest best tour either has sent so far, and b's Elapsed made late
+// longer (b's sender started late after the run, and counts from then),
+// and a function that closes both, once their senders are done, and
+// waits until the last snapshot is forwarded.
+func mergeSnapshots(snaps chan solver.Snapshot, late time.Duration) (a, b chan solver.Snapshot, wait func()) {
 	if snaps == nil {
 		return nil, nil, func() {}
 	}
@@ -31,6 +36,7 @@ func mergeSnapshots(snaps chan solver.Snapshot) (a, b chan solver.Snapshot, wait
 					b = nil
 					continue
 				}
+				s.Elapsed += late
 			}
 			if s.Best != nil && (bestLen < 0 || s.BestLength < bestLen) {
 				best, bestLen = s.Best, s.BestLength

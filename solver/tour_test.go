@@ -1,6 +1,9 @@
 package solver
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 func TestCheckFixedEdges(t *testing.T) {
 	in := NewCoordInstance("six", Euc2D, []float64{0, 1, 2, 3, 4, 5}, make([]float64, 6), nil)
@@ -21,5 +24,25 @@ func TestCheckFixedEdges(t *testing.T) {
 		if err := in.CheckFixedEdges(c.tour); (err == nil) != c.ok {
 			t.Errorf("%v: %v, want ok=%v", c.tour, err, c.ok)
 		}
+	}
+}
+
+// TestTourLengthOnAllCores checks that a tour long enough to be summed on
+// all cores has the length of the edges added one by one, the closing one
+// included.
+func TestTourLengthOnAllCores(t *testing.T) {
+	n := parallelLengthFrom + 1001
+	in := &Instance{N: n, Metric: Euc2D, X: make([]float64, n), Y: make([]float64, n)}
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range n {
+		in.X[i], in.Y[i] = float64(r.IntN(1000000)), float64(r.IntN(1000000))
+	}
+	tour := r.Perm(n)
+	var want int64
+	for i, c := range tour {
+		want += in.Dist(tour[(i+n-1)%n], c)
+	}
+	if got := TourLength(in, tour); got != want {
+		t.Fatalf("TourLength = %d, want %d", got, want)
 	}
 }

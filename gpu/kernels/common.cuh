@@ -69,6 +69,23 @@ __device__ __forceinline__ int int_dist(float x1, float y1, float x2, float y2) 
     }
 }
 
+// or_dist is the TSPLIB distance of two coordinate pairs, bit-exact with
+// the CPU (Go's math.Sqrt on float64, no FMA).
+template <int METRIC>
+__device__ __forceinline__ int or_dist(double2 a, double2 b) {
+    double dx = __dsub_rn(a.x, b.x), dy = __dsub_rn(a.y, b.y);
+    double s = __dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy));
+    if (METRIC == METRIC_EUC_2D) {
+        return (int)floor(__dadd_rn(sqrt(s), 0.5));
+    } else if (METRIC == METRIC_CEIL_2D) {
+        return (int)ceil(sqrt(s));
+    } else {
+        double r = sqrt(__ddiv_rn(s, 10.0));
+        int t = (int)floor(__dadd_rn(r, 0.5));
+        return ((double)t < r) ? t + 1 : t;
+    }
+}
+
 // float_key maps a float to an unsigned int with the same order.
 __device__ __forceinline__ uint32_t float_key(float f) {
     uint32_t u = __float_as_uint(f);

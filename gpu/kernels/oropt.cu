@@ -32,23 +32,6 @@
 #define OR_K 8          // neighbours per city inside a window
 #define OR_BIG 0x3fffffff
 
-// or_dist is the TSPLIB distance of two coordinate pairs, bit-exact with
-// the CPU (Go's math.Sqrt on float64, no FMA).
-template <int METRIC>
-__device__ __forceinline__ int or_dist(double2 a, double2 b) {
-    double dx = __dsub_rn(a.x, b.x), dy = __dsub_rn(a.y, b.y);
-    double s = __dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy));
-    if (METRIC == METRIC_EUC_2D) {
-        return (int)floor(__dadd_rn(sqrt(s), 0.5));
-    } else if (METRIC == METRIC_CEIL_2D) {
-        return (int)ceil(sqrt(s));
-    } else {
-        double r = sqrt(__ddiv_rn(s, 10.0));
-        int t = (int)floor(__dadd_rn(r, 0.5));
-        return ((double)t < r) ? t + 1 : t;
-    }
-}
-
 // Window state in shared memory, one per warp.
 struct OrWin {
     double2* xy;           // [L] coordinates of local city i

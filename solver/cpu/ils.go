@@ -148,6 +148,7 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 		return solver.Result{}, err
 	}
 	p.Workers = w
+	e.crowd(&o, in, p, w)
 	if in.N < 8 {
 		return exactSmall(in, e, p, snaps, start)
 	}
@@ -235,6 +236,9 @@ type ilsRun struct {
 	// timed epochs
 	mg       merger
 	epochEnd time.Time
+	// draining: the worker descended cities of its queue in this epoch
+	// (drain)
+	draining []bool
 
 	// partitioned: the partition search ran (partition.go), not the
 	// searches
@@ -254,6 +258,9 @@ func (r *ilsRun) run() (solver.Result, error) {
 	// run stopped during set-up still returns one.
 	c.setPhase(solver.PhaseStart)
 	first := r.quickTour()
+	if r.o.cfg.start == startSFC {
+		r.pre = first // the start tour itself
+	}
 	c.offer(first, tour.LazyDist(r.in).Length(first))
 	c.snapshot(first, c.bestLen.Load(), 0, 0, 0)
 	if c.done() {
@@ -297,6 +304,9 @@ func (r *ilsRun) run() (solver.Result, error) {
 	}
 	r.newSearches(t0, nb, nbOdd, d)
 	r.search()
+	if a := r.alpha.Load(); a != nil && a.err != nil {
+		return solver.Result{}, fmt.Errorf("alpha candidates: %v", a.err)
+	}
 	return r.finish(r.searches)
 }
 
@@ -350,7 +360,7 @@ func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err
 	k := r.o.cfg.neighbors
 	switch r.o.cfg.candidates {
 	case listNearest:
-		nb, err = neighbor.NearestContext(ctx, r.in, k)
+		nb, err = r.nearest(ctx, k)
 	case listQuadrant:
 		nb, err = neighbor.QuadrantContext(ctx, r.in, k)
 	case listUnion:
@@ -402,8 +412,12 @@ func (r *ilsRun) alphaCandidates(ctx context.Context, k int) (*neighbor.Lists, e
 		// measured ahead of the greedy tour on the nearest lists
 		// (docs/DECISIONS.md#alpha-start).
 		opts.Time = r.p.TimeLimit / 2
-		r.alphaLater(ctx, opts, k)
+		r.alphaLater(ctx, opts, k, "nearest")
 		return near, nil
+	}
+	if near != nil && r.searchBeside(opts) {
+		// all workers search while the ascent runs (together.go)
+		return r.quadrantBeside(ctx, opts, k)
 	}
 	r.c.setPhase(solver.PhaseBound)
 	res, berr := r.ascentBeside(ctx, opts, k, near != nil && r.o.kicks == 0)
@@ -514,42 +528,60 @@ func (r *ilsRun) preSearch(ctx context.Context, k int, done *atomic.Bool) []int3
 }
 
 // alphaLists are alpha-nearness lists an ascent in the background made,
-// the device line's note on them and the ascent's figures.
+// the device line's note on them and the ascent's figures, or its error.
 type alphaLists struct {
 	l     *neighbor.Lists
 	note  string
 	stats solver.Stats
+	err   error // the ascent failed: the run stops and reports it
 }
 
 // alphaLater computes the alpha-nearness lists in the background
 // (opts names where and how long); search gives them to the workers
-// between two epochs. Without them by the end, the workers keep the
-// nearest lists.
-func (r *ilsRun) alphaLater(ctx context.Context, opts solver.AscentOptions, k int) {
+// between two epochs. Without them by the end, the workers keep their
+// lists (kind names them).
+func (r *ilsRun) alphaLater(ctx context.Context, opts solver.AscentOptions, k int, kind string) {
 	go func() {
 		res, err := r.aid.Ascents.Alpha(ctx, r.in, k, opts)
 		if err != nil {
+			if ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+				// the run fails as it does when it waits for the
+				// ascent; out of time, the workers keep their lists
+				r.alpha.Store(&alphaLists{err: err})
+			}
 			return
 		}
 		l := &neighbor.Lists{K: res.K, List: res.List}
 		r.alpha.Store(&alphaLists{l: l, note: alphaNote(res.Stats) + " (taken during the search)", stats: res.Stats})
 	}()
-	r.listNote = fmt.Sprintf("; nearest lists: no ascent for alpha-nearness lists within %v", opts.Time)
+	r.listNote = fmt.Sprintf("; %s lists: no ascent for alpha-nearness lists within %v", kind, opts.Time)
 }
 
 // takeAlpha gives every worker the background ascent's alpha lists once
-// they are there (between epochs: no worker is searching).
+// they are there (between epochs: no worker is searching); in the merge
+// epochs each worker then descends its stretch on them.
 func (r *ilsRun) takeAlpha() {
 	a := r.alpha.Load()
 	if a == nil || r.alphaTaken {
 		return
 	}
 	r.alphaTaken = true
+	if a.err != nil {
+		r.c.stop.Store(true)
+		return
+	}
 	r.listNote, r.stats = a.note, a.stats
 	r.stats.AlphaListsAt = time.Since(r.start)
-	for _, s := range r.searches {
+	for wk, s := range r.searches {
 		s.nb, s.k = a.l.List, a.l.K
 		s.cacheNbDist()
+		if r.mg.base != nil {
+			// a descent of its stretch on the new lists before it
+			// kicks (drain)
+			for _, ct := range r.mg.regions[wk] {
+				s.push(ct)
+			}
+		}
 	}
 }
 
@@ -602,6 +634,15 @@ func (r *ilsRun) search() {
 	// becomes the base the workers kick in (setBase)
 	merge := cfg.share == shareMerge && cfg.sync > 0 && r.w > 1 && r.in.N >= 8
 	first := true
+	if merge && r.together() {
+		// the first descent on all workers, each on a segment of the
+		// start tour (together.go), then the kicks of the merge epochs
+		r.takeAlpha()
+		if !r.descendTogether() {
+			return
+		}
+		first = false
+	}
 	for done := 0; !c.stop.Load() && (budget == 0 || done < budget); {
 		n := epoch
 		if budget > 0 {
@@ -706,6 +747,16 @@ func (r *ilsRun) work(wk, n int, first bool) {
 	}
 	if first && !r.descend(wk, check) {
 		return
+	}
+	if r.mg.base != nil {
+		r.draining[wk] = s.q.Len() > 0
+	}
+	if s.q.Len() > 0 {
+		// the first descent's rest (together.go): kicks once it is done
+		if !r.drain(wk, check) || s.q.Len() > 0 {
+			c.moves[wk].v.Store(s.moves)
+			return
+		}
 	}
 	for k := 0; k < n; k++ {
 		if (s.moves-last >= checkEvery || k%kicksPerCheck == 0) && check() {

@@ -96,6 +96,7 @@ const (
 const (
 	startGreedy startKind = iota // greedy edge
 	startNN                      // nearest neighbour
+	startSFC                     // the space-filling curve (crowded runs)
 )
 
 const (

@@ -40,6 +40,7 @@ func (r *ilsRun) setBase(t []int32, l int64) {
 		m.base, m.basePos = make([]int32, n), make([]int32, n)
 		m.adj, m.stamp = make([]int32, 2*n), make([]int32, n)
 		m.regions, m.touched = make([][]int32, r.w), make([][]int32, r.w)
+		r.draining = make([]bool, r.w)
 	}
 	copy(m.base, t)
 	for i, c := range t {
@@ -96,7 +97,11 @@ func (r *ilsRun) exchangeMerge() {
 		if s.length > m.baseLen {
 			break
 		}
-		if len(tc) == 0 || slices.ContainsFunc(tc, func(c int32) bool { return m.stamp[c] == m.epoch }) {
+		if len(tc) == 0 {
+			continue
+		}
+		if slices.ContainsFunc(tc, func(c int32) bool { return m.stamp[c] == m.epoch }) {
+			r.redo(wk)
 			continue
 		}
 		m.old = m.old[:0]
@@ -108,6 +113,7 @@ func (r *ilsRun) exchangeMerge() {
 			for i, c := range tc {
 				m.adj[2*c], m.adj[2*c+1] = m.old[2*i], m.old[2*i+1]
 			}
+			r.redo(wk)
 			continue
 		}
 		for _, c := range tc {

@@ -260,6 +260,9 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 	if n <= partWideMaxN {
 		pr.wide, _ = neighbor.NearestContext(pr.ctx, r.in, 2*nb.K) // nil when the run ended
 	}
+	if crowded(n, r.w) {
+		return pr // no descent over the whole tour (step), nor its state
+	}
 	g := newLS(d, nb.List, nb.K, pr.t)
 	pr.gnbd[0] = nbDists(d, nb.List, n, nb.K, nil)
 	pr.gnbd[1] = pr.gnbd[0]
@@ -301,7 +304,12 @@ func (pr *partRun) step(off int, left int64) int64 {
 	pr.cut(off, left)
 	l0 := pr.length
 	k := pr.runRound()
-	pr.stitch(max(time.Since(t0)/2, partMinTask))
+	if !crowded(pr.r.in.N, pr.r.w) {
+		// on a crowded run the next round's shifted cut mends the
+		// segments' ends: a descent over the whole tour's array, whose
+		// reversals cost up to n/2 cities each, would take the round's time
+		pr.stitch(max(time.Since(t0)/2, partMinTask))
+	}
 	pr.kicks += k
 	m := 0
 	if pr.deep {
@@ -339,6 +347,9 @@ func (pr *partRun) cut(off int, left int64) {
 		pr.cutPaths(off)
 	}
 	kpc := pr.r.o.partKicks
+	if pr.round == 0 && crowded(pr.r.in.N, pr.r.w) {
+		kpc = 0 // a descent of every segment first, one kick each
+	}
 	var total int64
 	for _, sg := range pr.segs {
 		sg.kicks = max(1, int(kpc*float64(sg.m)))
@@ -386,11 +397,14 @@ func (pr *partRun) fillSeg(i, from, m int) {
 // writes every improved path back; it returns the kicks made.
 func (pr *partRun) runRound() int64 {
 	start := time.Now()
-	pr.pool(pr.p, func(_, i int) { pr.prepare(i) })
-	if pr.r.c.done() {
-		return 0 // some segments may not be ready: no search this round
+	fused := pr.fused()
+	if !fused {
+		pr.pool(pr.p, func(_, i int) { pr.prepare(i) })
+		if pr.r.c.done() {
+			return 0 // some segments may not be ready: no search this round
+		}
 	}
-	deltas, kicks := pr.searchAll()
+	deltas, kicks := pr.searchAll(fused)
 	if pr.rep > 1 {
 		pr.keepBest(deltas)
 	}
@@ -429,10 +443,11 @@ func (pr *partRun) pool(tasks int, do func(wk, i int)) {
 	wg.Wait()
 }
 
-// searchAll runs the round's searches, rep per segment, keeping each
+// searchAll runs the round's searches (fused: each preparing its segment
+// first), rep per segment, keeping each
 // gain of a segment searched once; it returns every search's change of
 // length and the kicks made.
-func (pr *partRun) searchAll() ([]int64, int64) {
+func (pr *partRun) searchAll(fused bool) ([]int64, int64) {
 	w := pr.r.w
 	tasks := pr.p * pr.rep // at most w when rep > 1
 	deltas := make([]int64, tasks)
@@ -448,6 +463,9 @@ func (pr *partRun) searchAll() ([]int64, int64) {
 	roundEnd := time.Now().Add(slice)
 	pr.pool(tasks, func(wk, i int) {
 		seg, rep := i%pr.p, i/pr.p
+		if fused {
+			pr.prepare(seg)
+		}
 		ts := time.Now()
 		var end time.Time
 		switch {
@@ -591,10 +609,20 @@ func (pr *partRun) restrictFrom(i int) (from [2]*neighbor.Lists, first bool) {
 }
 
 // segCands returns, in buf, the k nearest candidates of the segment's
-// city j inside segment seg, from the lists from (restrictFrom).
+// city j inside segment seg, from the lists from (restrictFrom); from a
+// single list, already nearest first, without their distances.
 func (pr *partRun) segCands(sg *partSeg, seg, j int32, from [2]*neighbor.Lists, first bool, buf []segCand) []segCand {
 	buf = buf[:0]
 	ct := sg.cities[j]
+	if from[1] == from[0] && !first {
+		// one list, in the order the segment's rows take: filter it
+		for _, x := range from[0].Of(int(ct)) {
+			if pr.segOf[x] == seg && len(buf) < sg.k {
+				buf = append(buf, segCand{0, pr.local[x], x})
+			}
+		}
+		return buf
+	}
 	kept := 0
 	for li, lists := range from {
 		if li == 1 && lists == from[0] {

@@ -58,6 +58,16 @@ func benchLists(b *testing.B, in *solver.Instance) {
 			Quadrant(in, 8)
 		}
 	})
+	b.Run("grid6", func(b *testing.B) {
+		for b.Loop() {
+			GridNearestContext(context.Background(), in, 6)
+		}
+	})
+	b.Run("nearest6", func(b *testing.B) {
+		for b.Loop() {
+			Nearest(in, 6)
+		}
+	})
 	// both: the CPU engine's default "mixed" candidates, nearest lists
 	// for half the workers and quadrant lists for the others.
 	b.Run("both", func(b *testing.B) {

@@ -1,0 +1,279 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gorgonia.org/cu"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+func init() {
+	registerKernels("gls_cells", "gls_scatter", "gls_cellsort", "gls_permute", "gls_start", "gls_knn",
+		"gls_eval", "gls_mark", "gls_check", "gls_apply", "gls_pos", "gls_export")
+}
+
+// glsBlock is the threads per block of every tourls kernel.
+const glsBlock = 256
+
+// glsRun is the device state of one 2opt-or descent; cities are ranks
+// along the Hilbert curve on the device.
+type glsRun struct {
+	ru           *run
+	n, k, metric int
+	cells, slots int
+	bufs         buffers
+	xy, xs, cell, count, start, order, rank, tour, next, pos,
+	nbr, active, mv, mvmid, owner, finer, sel, cnt cu.DevicePtr
+	hostCnt []uint64
+}
+
+// glsStats counts a descent: passes (full: over every city), the moves
+// applied and their gain, and the device time of set-up and passes.
+type glsStats struct {
+	passes, full  int
+	moves         int64
+	gain          uint64
+	setup, search time.Duration
+	stopped       bool
+}
+
+// newGLSRun allocates the run and uploads in's coordinates (run thread).
+func newGLSRun(ru *run, in *solver.Instance) (*glsRun, error) {
+	metric, err := metricCode(in)
+	if err != nil {
+		return nil, err
+	}
+	g := &glsRun{ru: ru, n: in.N, k: glsGridBits(in.N), metric: metric, hostCnt: make([]uint64, 3)}
+	g.cells, g.slots = 1<<(2*g.k), glsLevelSlots(in.N)
+	n, c := int64(in.N), int64(g.cells)
+	if err := g.bufs.allocAll(devBuf{&g.xy, 16 * n}, devBuf{&g.xs, 16 * n}, devBuf{&g.cell, 4 * n},
+		devBuf{&g.count, 4 * c}, devBuf{&g.start, 4 * (c + 1)}, devBuf{&g.order, 4 * n}, devBuf{&g.rank, 4 * n},
+		devBuf{&g.tour, 4 * n}, devBuf{&g.next, 4 * n}, devBuf{&g.pos, 4 * n}, devBuf{&g.nbr, 4 * glsK * n},
+		devBuf{&g.active, n}, devBuf{&g.mv, 16 * n}, devBuf{&g.mvmid, 4 * n}, devBuf{&g.owner, 8 * int64(g.slots)},
+		devBuf{&g.finer, int64(g.slots)}, devBuf{&g.sel, n}, devBuf{&g.cnt, 24}); err != nil {
+		return nil, err
+	}
+	xy := make([]float64, 2*in.N)
+	for i := 0; i < in.N; i++ {
+		xy[2*i], xy[2*i+1] = in.X[i], in.Y[i]
+	}
+	if err := htod(g.xy, xy); err != nil {
+		g.bufs.freeAll()
+		return nil, err
+	}
+	return g, nil
+}
+
+func (g *glsRun) grid(m int) int { return (m + glsBlock - 1) / glsBlock }
+
+// build sorts the cities into the Hilbert grid, renumbers them, finds the
+// neighbour lists and sets the start tour: the curve, or given (city ids).
+func (g *glsRun) build(in *solver.Instance, given []int) error {
+	r, n := g.ru, g.n
+	minx, miny, inv := glsBox(in, g.k)
+	if err := cu.MemsetD32Async(g.count, 0, int64(g.cells), r.stream); err != nil {
+		return err
+	}
+	if err := r.launch("gls_cells", g.grid(n), 1, glsBlock, 0, r.stream, g.xy, n, minx, miny, inv, g.k, g.cell, g.count); err != nil {
+		return err
+	}
+	if err := r.sync("the Hilbert grid"); err != nil {
+		return err
+	}
+	counts, start := make([]uint32, g.cells), make([]uint32, g.cells+1)
+	if err := dtoh(counts, g.count); err != nil {
+		return err
+	}
+	glsScan(counts, start)
+	if err := htod(g.start, start); err != nil {
+		return err
+	}
+	if err := cu.Synchronize(); err != nil {
+		return err
+	}
+	if err := cu.MemsetD32Async(g.count, 0, int64(g.cells), r.stream); err != nil {
+		return err
+	}
+	steps := []struct {
+		name string
+		m    int
+		a    []any
+	}{
+		{"gls_scatter", n, []any{n, g.cell, g.start, g.count, g.order}},
+		{"gls_cellsort", g.cells, []any{g.cells, g.start, g.order}},
+		{"gls_permute", n, []any{n, g.order, g.xy, g.xs, g.rank, g.tour, g.pos, g.active}},
+		{"gls_knn", n, []any{n, g.xs, g.start, minx, miny, inv, g.k, g.nbr}},
+	}
+	for _, s := range steps {
+		if err := r.launch(s.name, g.grid(s.m), 1, glsBlock, 0, r.stream, s.a...); err != nil {
+			return err
+		}
+	}
+	if len(given) == n {
+		// the given tour goes where the city coordinates were: xy is free now
+		if err := r.sync("the neighbour lists"); err != nil {
+			return err
+		}
+		if err := htod(g.xy, convert[int32](given)); err != nil {
+			return err
+		}
+		if err := cu.Synchronize(); err != nil {
+			return err
+		}
+		if err := r.launch("gls_start", g.grid(n), 1, glsBlock, 0, r.stream, n, g.xy, g.rank, g.tour, g.pos); err != nil {
+			return err
+		}
+	}
+	return r.sync("the neighbour lists")
+}
+
+// pass runs one pass from virtual origin off (full: every city searched)
+// and returns the cities with an improving move, the moves applied and
+// their gain.
+func (g *glsRun) pass(off int, full bool) (found, applied, gain uint64, err error) {
+	r, n, s := g.ru, g.n, g.ru.stream
+	err = inOrder(
+		func() error { return cu.MemsetD32Async(g.owner, 0, 2*int64(g.slots), s) },
+		func() error { return cu.MemsetD8Async(g.finer, 0, int64(g.slots), s) },
+		func() error { return cu.MemsetD8Async(g.sel, 0, int64(n), s) },
+		func() error { return cu.MemsetD32Async(g.cnt, 0, 6, s) },
+		func() error {
+			return r.launch("gls_eval", g.grid(n), 1, glsBlock, 0, s, n, off, g.xs, g.tour, g.pos, g.nbr, g.active, full, g.metric, g.mv, g.mvmid, g.cnt)
+		},
+		func() error { return r.launch("gls_mark", g.grid(n), 1, glsBlock, 0, s, n, g.mv, g.owner, g.finer) },
+		func() error {
+			return r.launch("gls_check", g.grid(n), 1, glsBlock, 0, s, n, off, g.tour, g.mv, g.mvmid, g.owner, g.finer, g.sel, g.active, g.cnt)
+		},
+		func() error {
+			return r.launch("gls_apply", g.grid(n), 1, glsBlock, 0, s, n, off, g.tour, g.next, g.mv, g.mvmid, g.owner, g.sel)
+		},
+		func() error { return r.launch("gls_pos", g.grid(n), 1, glsBlock, 0, s, n, g.next, g.pos) },
+		func() error { return r.sync("a 2opt-or pass") },
+		func() error { return dtoh(g.hostCnt, g.cnt) },
+	)
+	g.tour, g.next = g.next, g.tour
+	return g.hostCnt[0], g.hostCnt[1], g.hostCnt[2], err
+}
+
+// descend runs passes until two full passes in a row find no improving
+// move, ctx ends or the deadline passes (zero: none).
+func (g *glsRun) descend(ctx context.Context, deadline time.Time, seed uint64, st *glsStats) error {
+	full, empty := false, 0
+	for empty < 2 {
+		if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
+			st.stopped = true
+			return nil
+		}
+		off := int((seed*0x9E3779B97F4A7C15 + uint64(st.passes)*0xBF58476D1CE4E5B9) >> 33 % uint64(g.n))
+		found, applied, gain, err := g.pass(off, full)
+		if err != nil {
+			return err
+		}
+		st.passes++
+		if full {
+			st.full++
+		}
+		st.moves += int64(applied)
+		st.gain += gain
+		switch {
+		case found > 0:
+			full, empty = false, 0
+		case full:
+			empty++
+		default:
+			full = true
+		}
+	}
+	return nil
+}
+
+// export downloads the tour in city ids.
+func (g *glsRun) export() ([]int, error) {
+	if err := g.ru.launch("gls_export", g.grid(g.n), 1, glsBlock, 0, g.ru.stream, g.n, g.tour, g.order, g.next); err != nil {
+		return nil, err
+	}
+	if err := g.ru.sync("exporting the tour"); err != nil {
+		return nil, err
+	}
+	t := make([]int32, g.n)
+	if err := dtoh(t, g.next); err != nil {
+		return nil, err
+	}
+	return convert[int](t), nil
+}
+
+// glsDescent builds the grid, lists and start tour (given, else the
+// Hilbert curve) on the GPU and descends to a 2-opt + Or-opt local optimum
+// over the lists; the tour it returns is in city ids.
+func glsDescent(ctx context.Context, in *solver.Instance, given []int, seed uint64, deadline time.Time) ([]int, glsStats, error) {
+	var st glsStats
+	if in.N < glsMinN || len(in.X) != in.N || !orSpanOK(in) {
+		return nil, st, fmt.Errorf("%w: 2opt-or needs at least %d cities with coordinates within a span of %.0e", ErrUnsupported, glsMinN, orMaxSpan)
+	}
+	ru, err := newRun()
+	if err != nil {
+		return nil, st, err
+	}
+	defer ru.close()
+	var t []int
+	err = ru.do(func() error {
+		g, err := newGLSRun(ru, in)
+		if err != nil {
+			return err
+		}
+		defer g.bufs.freeAll()
+		t0 := time.Now()
+		if err := g.build(in, given); err != nil {
+			return err
+		}
+		st.setup = time.Since(t0)
+		t0 = time.Now()
+		if err := g.descend(ctx, deadline, seed, &st); err != nil {
+			return err
+		}
+		st.search = time.Since(t0)
+		t, err = g.export()
+		return err
+	})
+	return t, st, err
+}
+
+// solveTourLS is the 2opt-or engine: one descent to a local optimum (or
+// the time limit), its tour re-measured on the CPU by Finish.
+func solveTourLS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	start := time.Now()
+	if len(in.FixedEdges) > 0 {
+		return solver.Result{}, fmt.Errorf("%w: 2opt-or does not keep fixed edges", ErrUnsupported)
+	}
+	var deadline time.Time
+	if p.TimeLimit > 0 {
+		deadline = start.Add(p.TimeLimit)
+	}
+	t, st, err := glsDescent(ctx, in, p.Start, p.Seed, deadline)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	sink := solver.NewSink(snaps, 0, start)
+	l := solver.TourLength(in, t)
+	sink.Send(solver.Snapshot{Tour: t, Length: l, Best: t, BestLength: l, Progress: 1, Phase: solver.PhaseSearch, PhaseProgress: 1, Step: int64(st.passes), Moves: st.moves})
+	dev := fmt.Sprintf("%s: grid, %d-nearest lists and start %.1f ms; %d passes (%d over every city) %.1f ms, %d moves, gain %d",
+		deviceLabel(), glsK, ms(st.setup), st.passes, st.full, ms(st.search), st.moves, st.gain)
+	return solver.Finish(in, e, p, solver.Outcome{Tour: t, Moves: st.moves, Steps: int64(st.passes), Start: start, Stopped: st.stopped || ctx.Err() != nil, Device: dev})
+}
+
+// ms is d in milliseconds.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// deviceLabel is the device's label.
+func deviceLabel() string {
+	d, err := getDevice()
+	if err != nil {
+		return "GPU"
+	}
+	return d.label
+}

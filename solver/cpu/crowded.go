@@ -1,0 +1,89 @@
+package cpu
+
+import (
+	"context"
+	"strings"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
+)
+
+// A run is crowded when each worker holds so many cities that auto's usual
+// set-up (nearest and quadrant lists, a greedy tour) eats most of a time
+// limit of seconds: on 2 cores at 10,000,000 cities the lists alone take
+// about 25 s and greedy, sequential at heart, 15 s more. A crowded run
+// starts from the space-filling-curve tour on short nearest lists found on
+// a grid of cells; its partition search takes path rounds only, each
+// segment prepared right before its search (fused), the first round a
+// descent of every segment (2-opt, Or-opt and the 3-opt chain, one kick),
+// the later ones a few kicks per city, and no descent over the whole tour
+// between rounds, so that the tour improves from the first seconds.
+
+// Settings of a crowded run (docs/DECISIONS.md#crowded-min-per-worker).
+var (
+	// crowdedMinPerWorker is the cities per worker from which auto takes
+	// the crowded set-up: 10,000,000 cities on 2 cores (5,000,000 a
+	// worker) never left their start tour in 30 s with the usual one,
+	// while 16 cores (625,000 a worker) and 1,000,000 cities on 2 cores
+	// (500,000) keep it. A variable so that tests run the crowded set-up
+	// on small instances.
+	crowdedMinPerWorker = 2_000_000
+)
+
+const (
+	// crowdedNeighbors is the length of a crowded run's nearest lists:
+	// 6 rather than 8 saves a quarter of the lists' time and memory.
+	crowdedNeighbors = 6
+	// crowdedPartKicks is the kicks per city of a crowded run's piece
+	// searches after its first round (a descent of every piece), each
+	// ending with its kicks instead of a time slice.
+	crowdedPartKicks = 0.05
+)
+
+// crowded reports whether a run of n cities on w workers takes the
+// crowded set-up.
+func crowded(n, w int) bool { return w > 0 && n/w >= crowdedMinPerWorker }
+
+// crowdedSet is what the crowded set-up sets, option by option.
+var crowdedSet = map[string]func(o *ilsOptions){
+	OptCandidates: func(o *ilsOptions) { o.cfg.candidates = listNearest },
+	OptNeighbors:  func(o *ilsOptions) { o.cfg.neighbors = crowdedNeighbors },
+	OptPartSlice:  func(o *ilsOptions) { o.partSlice = 0 },
+	OptPartKicks:  func(o *ilsOptions) { o.partKicks = crowdedPartKicks },
+	OptPartShape:  func(o *ilsOptions) { o.partShape = shapePath },
+}
+
+// crowd gives the auto engine's options o the crowded set-up when a run
+// of in on w workers is crowded, the space-filling-curve start included;
+// an option p sets keeps the value given.
+func (e ilsEngine) crowd(o *ilsOptions, in *solver.Instance, p solver.Params, w int) {
+	if !e.cfg.partAuto || !partitionOn(*o, in) || !crowded(in.N, w) {
+		return
+	}
+	for name, set := range crowdedSet {
+		if strings.TrimSpace(p.Extra[name]) == "" {
+			set(o)
+		}
+	}
+	o.cfg.start = startSFC
+}
+
+// nearest builds the k-nearest lists: from a grid of cells on a crowded
+// run, where it is the quicker search on uniform cities and the same
+// lists, else from the k-d tree.
+func (r *ilsRun) nearest(ctx context.Context, k int) (*neighbor.Lists, error) {
+	if crowded(r.in.N, r.w) {
+		return neighbor.GridNearestContext(ctx, r.in, k)
+	}
+	return neighbor.NearestContext(ctx, r.in, k)
+}
+
+// fused reports whether this round prepares each segment right before
+// its search rather than all of them first: on a crowded run preparing
+// millions of cities takes seconds in which nothing would be searched,
+// and a run stopped mid-round keeps the segments searched so far. Only
+// path rounds with one search per segment, whose segments are disjoint
+// stretches of the tour, can.
+func (pr *partRun) fused() bool {
+	return crowded(pr.r.in.N, pr.r.w) && !pr.region && pr.rep == 1
+}

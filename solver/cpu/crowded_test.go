@@ -1,0 +1,118 @@
+package cpu
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// TestCrowdedRule: the crowded set-up follows the cities per worker, so
+// that 10,000,000 cities on 2 cores take it and 16 cores, or a million
+// cities on 2, keep auto's usual one.
+func TestCrowdedRule(t *testing.T) {
+	for _, tc := range []struct {
+		n, w int
+		want bool
+	}{
+		{10_000_000, 2, true}, {10_000_000, 4, true}, {10_000_000, 6, false}, {10_000_000, 16, false},
+		{4_000_000, 2, true}, {4_000_000, 3, false}, {2_000_000, 1, true}, {1_000_000, 2, false},
+		{1_000_000, 1, false}, {50_000_000, 16, true}, {10_000_000, 0, false},
+	} {
+		if got := crowded(tc.n, tc.w); got != tc.want {
+			t.Errorf("crowded(%d cities, %d workers) = %v, want %v", tc.n, tc.w, got, tc.want)
+		}
+	}
+}
+
+// lowCrowd lowers the crowded threshold for a test, so that a small
+// instance takes the crowded set-up, and restores it when the test ends.
+func lowCrowd(t *testing.T, perWorker int) {
+	old := crowdedMinPerWorker
+	crowdedMinPerWorker = perWorker
+	t.Cleanup(func() { crowdedMinPerWorker = old })
+}
+
+// TestCrowdSettings: auto on a crowded run takes nearest lists, the
+// space-filling-curve start, path rounds and a few kicks per city, keeps
+// what the user set, and other engines and uncrowded runs keep theirs.
+func TestCrowdSettings(t *testing.T) {
+	lowCrowd(t, 30000)
+	in := uniformInstance(60000, 5)
+	cfg := func(name string, w int, extra map[string]string) ilsOptions {
+		e, _ := solver.Lookup(name, solver.BackendCPU)
+		p := solver.Params{Seed: 1, Workers: w, Extra: extra}
+		o, err := e.(ilsEngine).config(in, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.(ilsEngine).crowd(&o, in, p, w)
+		return o
+	}
+	o := cfg("auto", 2, nil)
+	if o.cfg.candidates != listNearest || o.cfg.neighbors != crowdedNeighbors || o.cfg.start != startSFC ||
+		o.partShape != shapePath || o.partSlice != 0 || o.partKicks != crowdedPartKicks {
+		t.Fatalf("auto crowded: %+v", o)
+	}
+	if o := cfg("auto", 4, nil); o.cfg.candidates != listMixed || o.cfg.start != startGreedy || o.partSlice == 0 {
+		t.Fatalf("auto on 15,000 cities a worker took the crowded set-up: %+v", o)
+	}
+	if o := cfg("auto", 2, map[string]string{OptCandidates: "quadrant", OptNeighbors: "10"}); o.cfg.candidates != listQuadrant || o.cfg.neighbors != 10 {
+		t.Fatalf("crowded set-up overrode the user's lists: %+v", o)
+	}
+	if o := cfg("3opt-ils", 1, nil); o.cfg.start == startSFC || o.cfg.candidates != listNearest || o.cfg.neighbors != 8 {
+		t.Fatalf("3opt-ils took the crowded set-up: %+v", o)
+	}
+}
+
+// TestCrowdedRound: a fused round of a crowded run, each segment prepared
+// right before its search, keeps a valid tour of exactly the length it
+// records, shorter than the start.
+func TestCrowdedRound(t *testing.T) {
+	lowCrowd(t, 5000)
+	in := uniformInstance(12000, 9)
+	pr := newTestPartRun(t, in, 2, map[string]string{OptPartShape: "path", OptPartSlice: "0", OptPartKicks: "0.05"})
+	if !pr.fused() {
+		t.Fatal("crowded path round not fused")
+	}
+	l0 := pr.length
+	pr.step(0, 0)
+	checkPartTour(t, pr, "fused round")
+	if pr.length >= l0 {
+		t.Fatalf("fused round: %d, start %d", pr.length, l0)
+	}
+}
+
+// TestCrowdedCancel: a crowded run cancelled once its search has begun
+// returns a valid tour of the length it reports, marked Stopped.
+func TestCrowdedCancel(t *testing.T) {
+	lowCrowd(t, 20000)
+	in := uniformInstance(60000, 11)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	snaps := make(chan solver.Snapshot, 64)
+	go func() {
+		for s := range snaps {
+			if s.Phase == solver.PhaseSearch {
+				cancel()
+			}
+		}
+	}()
+	e, _ := solver.Lookup("auto", solver.BackendCPU)
+	// the time limit only bounds a failing test; the cancel ends the run
+	res, err := e.Solve(ctx, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Minute}, snaps)
+	close(snaps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		t.Fatal(err)
+	}
+	if !res.Stopped || ctx.Err() == nil {
+		t.Fatalf("run not stopped by the cancel: stopped %v", res.Stopped)
+	}
+	if l := solver.TourLength(in, res.Tour); l != res.Length {
+		t.Fatalf("reported %d, tour %d", res.Length, l)
+	}
+}

@@ -1,0 +1,123 @@
+package cpu
+
+import (
+	"context"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
+)
+
+// The first descent of the merge search runs on all workers at once: one
+// round of the partition search without kicks (partition.go) cuts the
+// start tour into segments with fixed ends and each worker descends its
+// own segment as a sub-instance with the sequential 3-opt move, a descent
+// over the cities next to other segments joining them; then each worker
+// descends its stretch of the base tour with the run's own moves on the
+// whole tour, in the merge epochs (drain), before it kicks. A descent of
+// the whole tour with the 5-opt move on one worker takes seconds from
+// 10,000 cities (docs/DECISIONS.md#first-descent).
+
+// descendTogether makes the workers' start tour the base of the merge
+// epochs (setBase) after the first descent on all workers (above), and
+// queues each worker's stretch of it for drain. It returns false when
+// the run stopped first.
+func (r *ilsRun) descendTogether() bool {
+	c, s0 := r.c, r.searches[0]
+	ctx, cancel := c.setupContext()
+	defer cancel()
+	nb := &neighbor.Lists{K: s0.k, List: s0.nb}
+	pr := r.newPartRun(ctx, s0.tour, nb, nb, s0.d)
+	if c.done() {
+		return false
+	}
+	t0 := time.Now()
+	pr.cutPaths(newRNG(r.p.Seed, 1<<43).intn(r.in.N))
+	for _, sg := range pr.segs {
+		sg.kicks = 0
+	}
+	// the 3-opt move: the 5-opt move's descent from a greedy tour costs
+	// seconds where this one takes a fraction, and drain's descent with
+	// the 5-opt move from its result is short
+	pr.depth, pr.deep = 1, false
+	pr.runRound()
+	pr.stitch(max(time.Since(t0)/2, partMinTask))
+	// the workers' move counters go on from the partition search's
+	for wk, s := range r.searches {
+		s.moves = c.moves[wk].v.Load()
+	}
+	c.offer(pr.t, pr.length)
+	if c.done() {
+		return false
+	}
+	r.setBase(pr.t, pr.length)
+	for wk, s := range r.searches {
+		for _, ct := range r.mg.regions[wk] {
+			s.push(ct)
+		}
+	}
+	c.setPhase(solver.PhaseSearch)
+	return true
+}
+
+// drain is worker wk's descent over the cities in its queue (its stretch
+// after descendTogether) with the run's moves, before its kicks, until
+// the queue is empty or the epoch ends; a later epoch goes on with the
+// rest. It returns false when the run stopped.
+func (r *ilsRun) drain(wk int, check func() bool) bool {
+	s := r.searches[wk]
+	l := s.length
+	s.record = false
+	s.optimize(func() bool {
+		return check() || (!r.epochEnd.IsZero() && time.Now().After(r.epochEnd))
+	})
+	s.record = true
+	if s.length < l {
+		r.c.offer(s.tour, s.length)
+	}
+	return !r.c.done()
+}
+
+// redo queues again, after the merge dropped worker wk's changes, the
+// cities they touched when the worker drained its queue in the epoch: a
+// descent finds them again on the merged tour (kicks would not).
+func (r *ilsRun) redo(wk int) {
+	if !r.draining[wk] {
+		return
+	}
+	s := r.searches[wk]
+	for _, c := range r.mg.touched[wk] {
+		s.push(c)
+	}
+}
+
+// searchBeside reports whether the merge search starts at once on
+// quadrant lists and takes the alpha-nearness lists of the ascent opts
+// describes when they are there (alphaLater): when the ascent runs on an
+// accelerator, or takes one core of more than two. Otherwise one core
+// improves the start tour beside it (preSearch) and the search waits.
+func (r *ilsRun) searchBeside(opts solver.AscentOptions) bool {
+	o := r.o
+	merge := o.cfg.share == shareMerge && o.cfg.sync > 0 && o.kicks == 0
+	return merge && r.together() && !r.usePartition() && (opts.Device != nil || r.w > 2)
+}
+
+// quadrantBeside starts the ascent opts describes in the background
+// (alphaLater) and returns the quadrant lists of k candidates the workers
+// search on until its alpha-nearness lists are there.
+func (r *ilsRun) quadrantBeside(ctx context.Context, opts solver.AscentOptions, k int) (*neighbor.Lists, error) {
+	q, err := neighbor.QuadrantContext(ctx, r.in, k)
+	if err != nil {
+		return nil, err
+	}
+	r.alphaLater(ctx, opts, k, "quadrant")
+	return q, nil
+}
+
+// together reports whether the first descent of the merge search runs
+// on all workers (descendTogether): it cuts the tour into paths with
+// coordinates, as the partition search does.
+func (r *ilsRun) together() bool {
+	in := r.in
+	return r.w > 1 && in.Metric != solver.Explicit && in.HasCoords() && in.N >= 4*partMinSegment
+}

@@ -1,0 +1,128 @@
+package cpu
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+// newTogetherRun is auto's run of w workers on a random tour of in, its
+// workers set up as newSearches does, with the 3-opt chain (the 5-opt
+// move's chains make the test slow under -race).
+func newTogetherRun(t *testing.T, in *solver.Instance, w int) *ilsRun {
+	t.Helper()
+	e, _ := solver.Lookup("auto", solver.BackendCPU)
+	p := solver.Params{Seed: 5, Workers: w, Extra: map[string]string{OptMove: "chain"}}
+	o, err := e.(ilsEngine).config(in, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &ilsRun{e: e.(ilsEngine), in: in, p: p, o: o, w: w, start: time.Now(), c: newControl(context.Background(), p, w, nil, time.Now())}
+	r.kicksDone = make([]paddedCounter, w)
+	nb := neighbor.Nearest(in, 6)
+	t0 := to32(rand.New(rand.NewPCG(4, 5)).Perm(in.N))
+	r.newSearches(t0, nb, nb, tour.NewDist(in))
+	return r
+}
+
+// checkWorkerTours fails unless every worker holds a permutation of
+// exactly the length it records.
+func checkWorkerTours(t *testing.T, r *ilsRun, what string) {
+	t.Helper()
+	for wk, s := range r.searches {
+		if err := solver.ValidateTour(toInt(s.tour), r.in.N); err != nil {
+			t.Fatalf("%s, worker %d: %v", what, wk, err)
+		}
+		if got := solver.TourLength(r.in, toInt(s.tour)); got != s.length {
+			t.Fatalf("%s, worker %d: recorded length %d, exact %d", what, wk, s.length, got)
+		}
+	}
+}
+
+// TestDescendTogether: the first descent runs on every worker, each on a
+// segment of the start tour; it makes the base of the merge epochs,
+// every worker holding it with its stretch queued; the epochs then drain
+// the queues (with no kicks) to a tour that a descent over every city
+// barely improves, never longer from epoch to epoch.
+func TestDescendTogether(t *testing.T) {
+	in := uniformInstance(3000, 6)
+	r := newTogetherRun(t, in, 4)
+	l0 := r.searches[0].length
+	if !r.descendTogether() {
+		t.Fatal("stopped")
+	}
+	for wk := range r.w {
+		if r.c.moves[wk].v.Load() == 0 {
+			t.Errorf("worker %d evaluated no move of the first descent", wk)
+		}
+		if q, want := r.searches[wk].q.Len(), len(r.mg.regions[wk]); q != want || q == 0 {
+			t.Errorf("worker %d: %d cities queued, want its stretch of %d", wk, q, want)
+		}
+	}
+	checkWorkerTours(t, r, "after the descent")
+	if r.mg.baseLen*2 > l0 || !slices.Equal(r.searches[3].tour, r.mg.base) {
+		t.Fatalf("base %d from a random tour of %d, or not every worker's", r.mg.baseLen, l0)
+	}
+	for epoch := 0; ; epoch++ {
+		last := r.mg.baseLen
+		var wg sync.WaitGroup
+		for wk := range r.w {
+			wg.Go(func() { r.work(wk, 0, false) })
+		}
+		wg.Wait()
+		r.exchange()
+		checkWorkerTours(t, r, "after an epoch")
+		if r.mg.baseLen > last {
+			t.Fatalf("epoch %d: base grew from %d to %d", epoch, last, r.mg.baseLen)
+		}
+		if !slices.ContainsFunc(r.searches, func(s *ls) bool { return s.q.Len() > 0 }) {
+			break
+		}
+		if epoch == 50 {
+			t.Fatal("queues not drained in 50 epochs")
+		}
+	}
+	s := newLS(r.searches[0].d, r.searches[0].nb, r.searches[0].k, r.mg.base)
+	r.o.configure(s)
+	s.pushAll()
+	s.optimize(func() bool { return false })
+	if gain := r.mg.baseLen - s.length; gain*200 > r.mg.baseLen {
+		t.Errorf("a descent over every city still gains %d of %d", gain, r.mg.baseLen)
+	}
+}
+
+// TestRedoAfterDrop: when the merge drops the changes of a worker that
+// drained its queue in the epoch (they touch a city an earlier one
+// changed), their cities are queued again for its next descent; a
+// worker that kicked gets nothing queued.
+func TestRedoAfterDrop(t *testing.T) {
+	in := uniformInstance(300, 8)
+	for _, draining := range []bool{true, false} {
+		r := newMergeRun(t, in, 2)
+		s0, s1 := r.searches[0], r.searches[1]
+		// both remove the edge after position 20: they share its cities
+		g0, g1 := apply2opt(s0, 20, 150), apply2opt(s1, 20, 100)
+		if g0 <= 0 || g1 <= 0 || g0 == g1 {
+			t.Fatalf("gains %d, %d: want two different gains", g0, g1)
+		}
+		late := s1
+		if g1 > g0 {
+			late = s0
+		}
+		r.draining[0], r.draining[1] = draining, draining
+		r.exchangeMerge()
+		if draining && late.q.Len() != 4 {
+			t.Errorf("draining: %d cities queued again after the drop, want the 4 whose neighbours its 2-opt move changed", late.q.Len())
+		}
+		if !draining && late.q.Len() != 0 {
+			t.Errorf("kicking: %d cities queued after the drop, want none", late.q.Len())
+		}
+	}
+}
