@@ -28,6 +28,11 @@ type Config struct {
 	// (cancellation, time limit, target); the case sets Seed, TimeLimit
 	// and Target. nil: none beyond those.
 	Open func(e solver.Engine) solver.Params
+	// Descent, when set, reports the engines whose run is one descent
+	// that ends by itself at a local optimum, sooner than the cases'
+	// cancel and limit: Cancellation and Deadline then also take a run
+	// that ended done in time.
+	Descent func(e solver.Engine) bool
 	// N is the cities of the cases' instances (0: 200).
 	N int
 	// Ready, when set, is called before every case; a non-empty answer
@@ -93,6 +98,12 @@ func (c Config) budget(e solver.Engine) solver.Params {
 		p.TimeLimit = 300 * time.Millisecond
 	}
 	return p
+}
+
+// endedAlone reports a descent engine's run that reached its local
+// optimum by itself.
+func (c Config) endedAlone(e solver.Engine, res solver.Result) bool {
+	return c.Descent != nil && c.Descent(e) && res.StopReason == solver.StopDone
 }
 
 func (c Config) open(e solver.Engine) solver.Params {
