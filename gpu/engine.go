@@ -57,8 +57,10 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	if in == nil || in.N < 5 {
 		return solver.Result{}, fmt.Errorf("%w: the GPU engines need at least 5 cities", ErrUnsupported)
 	}
-	// The same settings are refused with the same message on both backends.
-	if err := solver.Validate(e, in, p); err != nil {
+	// The same settings are refused with the same message on both
+	// backends; params the pipeline prepared for this engine are not
+	// checked again.
+	if err := solver.Check(e, in, p); err != nil {
 		return solver.Result{}, err
 	}
 	if !e.anyMetric {

@@ -430,12 +430,12 @@ var inf = math.Inf(1)
 // Inf is the upper bound of an option without one.
 var Inf = inf
 
-// Configure checks p against engine e on in (Validate: the ranges on that
-// instance and device, the schedule, the memory) and parses it into e's
-// config struct with s: the one call an engine's Solve makes to read its
-// settings.
+// Configure checks p against engine e on in (Check: Validate's ranges on
+// that instance and device, the schedule, the memory, unless Prepare
+// already did) and parses it into e's config struct with s: the one call
+// an engine's Solve makes to read its settings.
 func Configure[C any](s *Spec[C], e Engine, in *Instance, p Params) (C, error) {
-	if err := Validate(e, in, p); err != nil {
+	if err := Check(e, in, p); err != nil {
 		var zero C
 		return zero, err
 	}

@@ -31,8 +31,10 @@
 //
 //	func init() { solver.Declare("my-ils", solver.BackendCPU, spec) }
 //
-// In Solve, spec.Parse(in, p) returns the run's config, every value
-// checked (a *ParamError names the flag, the value and the range). The
+// In Solve, solver.Configure(spec, e, in, p) returns the run's config,
+// every value checked (a *ParamError names the flag, the value and the
+// range), unless the run pipeline already checked p for e on in
+// (Prepare, Check). The
 // registry's view serves the front ends: OptionsFor (the declared
 // options), EffectiveOptions (the defaults and ranges on an instance and
 // a device, with Tuner), OptionSet.Stable (without the experimental

@@ -38,6 +38,10 @@ type Params struct {
 	// Extra carries the engine's options by name ("blocks": "4224",
 	// "pivot": "rkbi", ...): Set and the engines' declarations read it.
 	Extra map[string]string `json:"extra,omitempty"`
+
+	// checked marks the params Prepare checked for one engine and
+	// instance (nil: not checked).
+	checked *checkMark
 }
 
 // Snapshot is the state of a running engine at one moment. The receiver

@@ -114,6 +114,9 @@ func RunAided(ctx context.Context, e Engine, in *Instance, p Params, snaps chan 
 		q.Target = in.Optimum
 	}
 	res, err := SolveWith(ctx, e, in, q, snaps, aid)
+	// the mark of Prepare's check is for this run, not for the result's
+	// readers
+	res.Params.checked = nil
 	if stopAtOptimum {
 		res.Params.Target = p.Target
 	}

@@ -75,9 +75,12 @@ type Plan struct {
 }
 
 // Prepare checks p on in for engine e (a *solver.ParamError) and refuses
-// fixed edges to an engine that does not keep them.
+// fixed edges to an engine that does not keep them. The plan's params
+// carry the mark of that check (solver.Prepare), so that the engine does
+// not check them again.
 func (pl *Pipeline) Prepare(e solver.Engine, in *solver.Instance, p solver.Params) (*Plan, error) {
-	if err := solver.Validate(e, in, p); err != nil {
+	p, err := solver.Prepare(e, in, p)
+	if err != nil {
 		return nil, err
 	}
 	if err := solver.CheckFixedEdges(e, in); err != nil {
