@@ -78,10 +78,16 @@ func benchKicks(b *testing.B, n int, or, three bool, rkbi int) {
 // benchKicksDepth is benchKicks with sequential moves of the given depth
 // and the or-3opt moves.
 func benchKicksDepth(b *testing.B, n int, or, three bool, rkbi, depth int) {
+	benchMoves(b, n, moveSet{orOpt: or, threeOpt: three, rkbi: rkbi, depth: depth, or3: depth > 1})
+}
+
+// benchMoves times one kick and its descent on n uniform cities from a
+// greedy local optimum, with the moves of ms.
+func benchMoves(b *testing.B, n int, ms moveSet) {
 	in := uniformInstance(n, 1)
 	nb := neighbor.Nearest(in, 8)
 	s := newLS(tour.NewDist(in), nb.List, nb.K, to32(construct.Greedy(in, nb)))
-	s.setMoves(moveSet{orOpt: or, threeOpt: three, rkbi: rkbi, depth: depth, or3: depth > 1})
+	s.setMoves(ms)
 	s.cacheNbDist()
 	s.r = newRNG(1, 0)
 	s.record = true
@@ -191,28 +197,4 @@ func BenchmarkDist(b *testing.B) {
 
 // BenchmarkILSLK5_4461: one kick with the 5-opt move (auto's move from
 // 1,000 cities).
-func BenchmarkILSLK5_4461(b *testing.B) {
-	in := uniformInstance(4461, 1)
-	nb := neighbor.Nearest(in, 8)
-	s := newLS(tour.NewDist(in), nb.List, nb.K, to32(construct.Greedy(in, nb)))
-	s.setMoves(moveSet{orOpt: true, k5: newKopt()})
-	s.cacheNbDist()
-	s.r = newRNG(1, 0)
-	s.record = true
-	s.pushAll()
-	never := func() bool { return false }
-	s.optimize(never)
-	m0 := s.moves
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		s.journal, s.saved = s.journal[:0], s.saved[:0]
-		old := s.length
-		s.kick(30)
-		s.optimize(never)
-		if s.length > old {
-			s.undo()
-			s.length = old
-		}
-	}
-	reportMoves(b, s.moves-m0)
-}
+func BenchmarkILSLK5_4461(b *testing.B) { benchMoves(b, 4461, moveSet{orOpt: true, k5: newKopt()}) }
