@@ -173,14 +173,7 @@ func GridNearestContext(ctx context.Context, in *solver.Instance, k int) (*Lists
 func exactOrder(m solver.Metric, h *sortedKeep, row []int32, buf []distEntry) []distEntry {
 	es := buf[:0]
 	for x, d2 := range h.d {
-		e := distEntry{planeDist(m, d2), h.id[x]}
-		j := len(es)
-		es = append(es, e)
-		for j > 0 && es[j-1].farther(e) {
-			es[j] = es[j-1]
-			j--
-		}
-		es[j] = e
+		es = insertByDist(es, distEntry{planeDist(m, d2), h.id[x]})
 	}
 	for x, e := range es {
 		row[x] = e.id

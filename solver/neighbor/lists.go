@@ -248,18 +248,23 @@ func sortByDist(in *solver.Instance, i int, cs []int32) {
 func sortByDistBuf(in *solver.Instance, i int, cs []int32, buf []distEntry) []distEntry {
 	es := buf[:0]
 	for _, c := range cs {
-		e := distEntry{in.Dist(i, int(c)), c}
-		j := len(es)
-		es = append(es, e)
-		for j > 0 && es[j-1].farther(e) {
-			es[j] = es[j-1]
-			j--
-		}
-		es[j] = e
+		es = insertByDist(es, distEntry{in.Dist(i, int(c)), c})
 	}
 	for x, e := range es {
 		cs[x] = e.id
 	}
+	return es
+}
+
+// insertByDist adds e to es, which stays nearest first.
+func insertByDist(es []distEntry, e distEntry) []distEntry {
+	j := len(es)
+	es = append(es, e)
+	for j > 0 && es[j-1].farther(e) {
+		es[j] = es[j-1]
+		j--
+	}
+	es[j] = e
 	return es
 }
 
