@@ -111,13 +111,13 @@ func parseBound(e *env, args []string) (*boundRequest, error) {
 // computeBound runs the ascent on the chosen device; for --backend auto a failed GPU ascent runs again on the CPU.
 func computeBound(ctx context.Context, e *env, in *solver.Instance, r *boundRequest) (bound.Result, error) {
 	opts := r.opts
-	res, err := boundUntilStopped(ctx, in, opts)
+	res, err := bound.UntilDone(ctx, bound.StopAscent, in, opts)
 	if err != nil && r.backend == solver.BackendAuto && opts.Device != nil && ctx.Err() == nil && session.BoundFailed(err) {
 		if !r.quiet {
 			fmt.Fprintf(e.stderr, "tsp: note: the GPU ascent failed (%v); running it on the CPU\n", oneLine(err.Error()))
 		}
 		opts.Device = nil
-		res, err = boundUntilStopped(ctx, in, opts)
+		res, err = bound.UntilDone(ctx, bound.StopAscent, in, opts)
 	}
 	return res, err
 }
@@ -180,21 +180,6 @@ func printBound(e *env, in *solver.Instance, res bound.Result, jsonOut string) e
 	}
 	fmt.Fprintf(w, "%s\n", in.FormatLength(res.Bound))
 	return nil
-}
-
-// boundUntilStopped runs the bound computation until ctx ends (Ctrl-C), then returns within bound.StopGrace with the best bound proven by then.
-func boundUntilStopped(ctx context.Context, in *solver.Instance, opts bound.Options) (bound.Result, error) {
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-ctx.Done():
-			close(stop)
-		case <-done:
-		}
-	}()
-	defer close(done)
-	return bound.StopAscent(context.WithoutCancel(ctx), stop, in, opts)
 }
 
 // gapLine says how far length lies above a computed lower bound.

@@ -154,6 +154,23 @@ func StopAscent(ctx context.Context, stop <-chan struct{}, in *solver.Instance, 
 	return compute(ctx, stop, in, opts)
 }
 
+// UntilDone runs ascent (StopAscent, or an Ascents' StopAscent) with ctx's
+// end as its stop rather than its cancellation: when ctx ends it returns
+// within StopGrace with the best bound proven by then.
+func UntilDone(ctx context.Context, ascent func(context.Context, <-chan struct{}, *solver.Instance, Options) (Result, error), in *solver.Instance, opts Options) (Result, error) {
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			close(stop)
+		case <-done:
+		}
+	}()
+	defer close(done)
+	return ascent(context.WithoutCancel(ctx), stop, in, opts)
+}
+
 // StopGrace is how long an exact evaluation may run after StopAscent's
 // stop closes: a few thousand cities' worth, and a second to act at most.
 const StopGrace = 500 * time.Millisecond

@@ -93,33 +93,17 @@ func BoundFailed(err error) bool {
 func (pl *Pipeline) boundAfter(ctx context.Context, in *solver.Instance, dev solver.OpenAscentDevice, limit time.Duration) (*bound.Result, error) {
 	opts := bound.Options{Time: limit, Device: dev}
 	start := time.Now()
-	r, err := pl.untilStopped(ctx, in, opts)
+	r, err := bound.UntilDone(ctx, pl.ascents.StopAscent, in, opts)
 	if err != nil && dev != nil && ctx.Err() == nil && BoundFailed(err) {
 		opts.Time -= time.Since(start) // limit bounds both tries together
 		if opts.Time <= 0 {
 			opts.Time = time.Nanosecond // no time left: no second try
 		}
 		opts.Device = nil
-		r, err = pl.untilStopped(ctx, in, opts)
+		r, err = bound.UntilDone(ctx, pl.ascents.StopAscent, in, opts)
 	}
 	if err != nil {
 		return nil, err
 	}
 	return &r, nil
-}
-
-// untilStopped runs the bound until ctx ends, then returns within
-// bound.StopGrace with the best bound proven by then.
-func (pl *Pipeline) untilStopped(ctx context.Context, in *solver.Instance, opts bound.Options) (bound.Result, error) {
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-ctx.Done():
-			close(stop)
-		case <-done:
-		}
-	}()
-	defer close(done)
-	return pl.ascents.StopAscent(context.WithoutCancel(ctx), stop, in, opts)
 }
