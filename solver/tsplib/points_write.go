@@ -2,10 +2,8 @@ package tsplib
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -63,17 +61,12 @@ func tourColumns(in *solver.Instance) ([][]float64, []string) {
 // apart as Read tells instances), whose ids name in's cities (in's own
 // ids for a point list, 1..N otherwise).
 func ReadTourFor(path string, in *solver.Instance) ([]int, error) {
-	f, err := os.Open(path)
+	f, br, points, err := openSniffed(path)
 	if err != nil {
-		return nil, fileError(path, err)
+		return nil, err
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, readerSniffSize)
-	head, err := br.Peek(readerSniffSize)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, fileError(path, bareError(err))
-	}
-	if !isPointList(head, path) {
+	if !points {
 		return ParseTour(br, path, in.N)
 	}
 	pts, err := ParsePoints(br, path)

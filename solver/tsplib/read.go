@@ -32,18 +32,13 @@ const (
 // Parse) or a point list (see ParsePoints), told apart by the first line
 // that is not blank, and by the extension when that line says neither.
 func Read(path string) (*solver.Instance, error) {
-	f, err := os.Open(path)
+	f, br, points, err := openSniffed(path)
 	if err != nil {
-		return nil, fileError(path, err)
+		return nil, err
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, readerSniffSize)
-	head, err := br.Peek(readerSniffSize)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, fileError(path, bareError(err))
-	}
 	var in *solver.Instance
-	if isPointList(head, path) {
+	if points {
 		in, err = ParsePoints(br, path)
 	} else {
 		in, err = Parse(br, path)
@@ -53,6 +48,22 @@ func Read(path string) (*solver.Instance, error) {
 	}
 	in.Path = path
 	return in, nil
+}
+
+// openSniffed opens the file at path for reading and reports whether its
+// start reads as a point list rather than TSPLIB (see isPointList).
+func openSniffed(path string) (*os.File, *bufio.Reader, bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, false, fileError(path, err)
+	}
+	br := bufio.NewReaderSize(f, readerSniffSize)
+	head, err := br.Peek(readerSniffSize)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		f.Close()
+		return nil, nil, false, fileError(path, bareError(err))
+	}
+	return f, br, isPointList(head, path), nil
 }
 
 // Parse reads a TSPLIB95 TYPE TSP instance from r, of any supported metric
