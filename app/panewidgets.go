@@ -173,52 +173,59 @@ func (n *runNumbers) SetAnneals(on bool) {
 
 // CreateRenderer returns the renderer of the form of numbers.
 func (n *runNumbers) CreateRenderer() fyne.WidgetRenderer {
-	r := &runNumbersRenderer{n: n, form: layout.NewFormLayout()}
+	var cells []fyne.CanvasObject
 	for _, k := range numberKeys {
-		r.cells = append(r.cells, n.names[k], n.value[k])
+		cells = append(cells, n.names[k], n.value[k])
 	}
-	r.objects = append(append([]fyne.CanvasObject{}, r.cells...), n.schedule)
-	return r
+	return newFormNoteRenderer(n, cells, n.schedule)
 }
 
-// runNumbersRenderer lays out the rows as a form (the names' column as
-// wide as the widest name) and the schedule beneath at the full width.
-type runNumbersRenderer struct {
-	n       *runNumbers
+// formNoteRenderer lays out a form of name and value cells and, beneath
+// it when shown, a note as wide as the form: the run's numbers with the
+// schedule, the engine choice with the GPU note.
+type formNoteRenderer struct {
+	w       fyne.Widget
 	form    fyne.Layout
 	cells   []fyne.CanvasObject
+	note    fyne.CanvasObject
 	objects []fyne.CanvasObject
 }
 
-// Layout places the form's rows, then the schedule when shown.
-func (r *runNumbersRenderer) Layout(size fyne.Size) {
+func newFormNoteRenderer(w fyne.Widget, cells []fyne.CanvasObject, note fyne.CanvasObject) *formNoteRenderer {
+	objects := append(append([]fyne.CanvasObject{}, cells...), note)
+	return &formNoteRenderer{w: w, form: layout.NewFormLayout(), cells: cells, note: note, objects: objects}
+}
+
+// Layout places the form's rows, then the note when shown.
+func (r *formNoteRenderer) Layout(size fyne.Size) {
 	fh := r.form.MinSize(r.cells).Height
 	r.form.Layout(r.cells, fyne.NewSize(size.Width, fh))
-	if s := r.n.schedule; s.Visible() {
-		s.Move(fyne.NewPos(0, fh+theme.Padding()))
-		s.Resize(fyne.NewSize(size.Width, s.MinSize().Height))
+	if n := r.note; n.Visible() {
+		n.Move(fyne.NewPos(0, fh+theme.Padding()))
+		n.Resize(fyne.NewSize(size.Width, n.MinSize().Height))
+		n.Resize(fyne.NewSize(size.Width, n.MinSize().Height)) // a wrapped text's height follows its width
 	}
 }
 
-// MinSize is the form's, and the schedule's height beneath when shown.
-func (r *runNumbersRenderer) MinSize() fyne.Size {
+// MinSize is the form's, and the note's height beneath when shown.
+func (r *formNoteRenderer) MinSize() fyne.Size {
 	m := r.form.MinSize(r.cells)
-	if s := r.n.schedule; s.Visible() {
-		sm := s.MinSize()
-		m = fyne.NewSize(max(m.Width, sm.Width), m.Height+theme.Padding()+sm.Height)
+	if n := r.note; n.Visible() {
+		nm := n.MinSize()
+		m = fyne.NewSize(max(m.Width, nm.Width), m.Height+theme.Padding()+nm.Height)
 	}
 	return m
 }
 
-func (r *runNumbersRenderer) Refresh() {
-	r.Layout(r.n.Size())
+func (r *formNoteRenderer) Refresh() {
+	r.Layout(r.w.Size())
 	for _, o := range r.objects {
 		o.Refresh()
 	}
 }
 
-func (r *runNumbersRenderer) Objects() []fyne.CanvasObject { return r.objects }
-func (r *runNumbersRenderer) Destroy()                     {}
+func (r *formNoteRenderer) Objects() []fyne.CanvasObject { return r.objects }
+func (r *formNoteRenderer) Destroy()                     {}
 
 // statusLines is how many lines the status line keeps room for, so that
 // the controls below it stay in place as its text changes.

@@ -5,7 +5,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -164,42 +163,5 @@ func (p *enginePicker) SetChoice(algo, cur string, on bool) {
 // CreateRenderer returns the picker's renderer.
 func (p *enginePicker) CreateRenderer() fyne.WidgetRenderer {
 	cells := []fyne.CanvasObject{p.names[0], p.algoSelect, p.names[1], p.backendRow}
-	return &enginePickerRenderer{p: p, form: layout.NewFormLayout(), cells: cells, objects: append(cells, p.gpuNote)}
+	return newFormNoteRenderer(p, cells, p.gpuNote)
 }
-
-// enginePickerRenderer lays out the form of two lines and the note.
-type enginePickerRenderer struct {
-	p       *enginePicker
-	form    fyne.Layout
-	cells   []fyne.CanvasObject
-	objects []fyne.CanvasObject
-}
-
-func (r *enginePickerRenderer) Layout(size fyne.Size) {
-	fh := r.form.MinSize(r.cells).Height
-	r.form.Layout(r.cells, fyne.NewSize(size.Width, fh))
-	if n := r.p.gpuNote; n.Visible() {
-		n.Move(fyne.NewPos(0, fh+theme.Padding()))
-		n.Resize(fyne.NewSize(size.Width, n.MinSize().Height))
-		n.Resize(fyne.NewSize(size.Width, n.MinSize().Height)) // a wrapped text's height follows its width
-	}
-}
-
-func (r *enginePickerRenderer) MinSize() fyne.Size {
-	m := r.form.MinSize(r.cells)
-	if n := r.p.gpuNote; n.Visible() {
-		nm := n.MinSize()
-		m = fyne.NewSize(max(m.Width, nm.Width), m.Height+theme.Padding()+nm.Height)
-	}
-	return m
-}
-
-func (r *enginePickerRenderer) Refresh() {
-	r.Layout(r.p.Size())
-	for _, o := range r.objects {
-		o.Refresh()
-	}
-}
-
-func (r *enginePickerRenderer) Objects() []fyne.CanvasObject { return r.objects }
-func (r *enginePickerRenderer) Destroy()                     {}
