@@ -31,12 +31,12 @@ import (
 // neighbour lists on half the lanes (the default's draw at these
 // temperatures) and on all of them; the neighbour draw's e[p] is a
 // distance the kernel computes, not the cached one, so a mismatch between
-// the two would show here too. The moves carry segments of up to seg cities
-// (0: the default, 3), so the segment move's delta (its walk, e and d(u, z)
-// for the gap it closes) and relink (by the winner alone, or by the whole
-// warp where the lists are in global memory) are checked the same way, on
-// relocations alone (seg 1), and on 12 cities, where a segment often sits
-// beside its new place.
+// the two would show here too. With seg 2 or 3 the moves carry segments of
+// up to that many cities (0: the default, relocations), so the segment
+// move's delta (its walk, the e values and d(u, z) for the gap it closes)
+// and relink (by the winner alone, or by the whole warp where the lists are
+// in global memory) are checked the same way, in each layout and on 12
+// cities, where a segment often sits beside its new place.
 func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 	needDevice(t)
 	e, err := solver.Lookup(AlgoPSPM, solver.BackendGPU)
@@ -81,13 +81,18 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		{5000, 32, -1, solver.Euc2D, "", 0},
 		{3000, 32, -1, solver.Att, "mixed", 0},
 		{3000, 32, -1, solver.Ceil2D, "uniform", 0},
-		{150, 32, 0, solver.Euc2D, "", 1},
-		{493, 48, 0, solver.Euc2D, "", 1},
-		{300, 96, 0, solver.Att, "", 1},
+		{150, 32, 0, solver.Euc2D, "", 3},
+		{150, 7, 0, solver.Euc2D, "uniform", 2},
+		{493, 48, 0, solver.Euc2D, "", 3}, // two moves on half the lanes
+		{300, 96, 0, solver.Att, "", 3},   // a search per block
 		{493, 32, 0, solver.Euc2D, "nn", 2},
 		{200, 80, 0, solver.Ceil2D, "mixed", 2},
+		{200, 32, 0, solver.Ceil2D, "nn", 3},
+		{3000, 1024, 132, solver.Euc2D, "", 2},
+		{3000, 32, 0, solver.Euc2D, "mixed", 3},
 		{12, 32, 0, solver.Euc2D, "", 3},
 		{12, 96, 0, solver.Euc2D, "uniform", 3},
+		{15000, 32, -1, solver.Euc2D, "nn", 3},   // the tour layout relocates only
 		{20000, 32, 0, solver.Euc2D, "mixed", 3}, // lists in global memory
 	}
 	for _, c := range cases {

@@ -7,7 +7,8 @@
 // evaluated per second), Table 1 (T0 = 10000, Tend = 0.1, alpha = 0.99,
 // Sp = 10 sweeps of N iterations per temperature, Se = 100).
 //
-// A search is a team evaluating TPB random relocation moves per iteration:
+// A search is a team evaluating TPB random relocation moves per iteration
+// (with seg > 1, Or-opt moves of segments of up to seg cities, PspmSeg):
 // a warp (one move per lane, or two for TPB 33 to 64; several searches per
 // block share the coordinates), or a whole block; PspmTour is a block whose
 // warps share one tour. The tour is a doubly linked list with two caches,
@@ -729,7 +730,8 @@ struct PspmSearch {
         m.u = dn ? cpv : cn;
         m.y1 = dn ? cn : cpv;
         m.y2 = dn ? nd[m.y1].next : nd[m.y1].prev;
-        const int y3 = dn ? nd[m.y2].next : nd[m.y2].prev;
+        int y3 = m.y2;  // seg 2: no third load
+        if (a.seg > 2) y3 = dn ? nd[m.y2].next : nd[m.y2].prev;
         m.z = L == 1 ? m.y1 : L == 2 ? m.y2 : y3;
         return L | (dn ? 4u : 0u);
     }
@@ -1016,9 +1018,13 @@ struct PspmTour {
 // A shared-tour search: a block of up to 32 warps (64 registers a thread).
 #define PSPM_TOUR(NAME, METRIC) \
     PSPM_ENTRY(NAME, unsigned short, __launch_bounds__(1024, 1), PspmTour<METRIC>{a}.run(smem);)
+// The segment moves' code must not cost the relocations occupancy: a warp
+// kernel keeps 4 blocks of 8 warps per SM (64 registers), 3 with two moves
+// per lane, as without it.
 #define PSPM_WARP(NAME, METRIC, M, MODE) \
-    PSPM_KERNEL(NAME, METRIC, unsigned short, true, M, MODE, true, __launch_bounds__(256))
-#define PSPM_BLOCK(NAME, METRIC, IDX, MODE) PSPM_KERNEL(NAME, METRIC, IDX, false, 1, MODE, sizeof(IDX) == 2, )
+    PSPM_KERNEL(NAME, METRIC, unsigned short, true, M, MODE, true, __launch_bounds__(256, (M) == 1 ? 4 : 3))
+#define PSPM_BLOCK(NAME, METRIC, IDX, MODE) \
+    PSPM_KERNEL(NAME, METRIC, IDX, false, 1, MODE, sizeof(IDX) == 2, __launch_bounds__(1024))
 // The layouts (the same list as gpu pspmLayouts): a search per warp of one
 // move per lane (w) or two (t32x2), a search per block (b), or PspmTour
 // (tour); u16 with the neighbour draw, u32 without; the digit is MODE.

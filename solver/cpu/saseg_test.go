@@ -148,3 +148,21 @@ func TestSegMoveAnneal(t *testing.T) {
 		t.Fatalf("best %d (tour %d), want %d", s.bestLength(), d.Length(s.best(nil)), bestLen)
 	}
 }
+
+// CPU pspm with seg 3 runs segment moves (another tour than seg 1's on the
+// same seed), returns a valid tour of its reported length, and counts one
+// move per evaluated move: the same schedule, the same moves as seg 1.
+func TestPSPMSegOption(t *testing.T) {
+	in := uniformInstance(60, 7)
+	one := solve(t, "pspm", in, budgetParams("pspm", 9, 2), nil)
+	three := solve(t, "pspm", in, withOpts(budgetParams("pspm", 9, 2), "seg=3"), nil)
+	if slices.Equal(one.Tour, three.Tour) {
+		t.Fatal("seg=3 gave seg=1's tour")
+	}
+	if one.Moves != three.Moves || one.Moves == 0 {
+		t.Fatalf("moves: seg 1 %d, seg 3 %d", one.Moves, three.Moves)
+	}
+	if three.Params.Extra["seg"] != "3" {
+		t.Fatalf("seg not reported: %v", three.Params.Extra)
+	}
+}
