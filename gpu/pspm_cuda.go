@@ -195,7 +195,7 @@ func (s *pspmRun) launch(seg pspmSegment) error {
 		fromBest = 1
 	}
 	end := s.iter + seg.iters
-	if err := r.launch(s.pl.layout.name, grid, 1, s.pl.blockDim, s.pl.shared, r.stream,
+	if err := r.launch(s.pl.layout.kernel(s.segLen() > 1), grid, 1, s.pl.blockDim, s.pl.shared, r.stream,
 		s.xy, s.n, s.cur, s.curCost, s.arch, s.archCost, s.gbest, s.gbestCost, fromBest, s.iter, end, seg.ips, seg.origin,
 		seg.t0, seg.alpha, s.tpb, s.p.Seed, s.scratch, s.tb, s.nbr, s.draw.k, seg.nnStep, int64(s.draw.mix), s.segLen()); err != nil {
 		return err

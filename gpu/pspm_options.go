@@ -49,7 +49,7 @@ var (
 		"the temperature below which draw auto, nn and mixed take moves from the nearest cities (0: never, the draw stays uniform)").
 		Auto("3 × the mean distance from a city to its nnk-th nearest").Experimental()
 	pspmSeg = solver.Int("seg", func(c *pspmConfig) *int { return &c.Seg }, solver.DefaultSegment, 1, 3,
-		"the longest segment one move carries: 1 relocates a city (Lam et al.), 2 or 3 also move 2 or 3 consecutive cities (Or-opt), in either orientation, the length uniform (the tour layout, from a few thousand cities, relocates only)")
+		"the longest segment one move carries: 1 relocates a city (Lam et al.), 2 or 3 also move 2 or 3 consecutive cities (Or-opt), in either orientation, the length uniform: a shorter tour at about half the moves per second (the tour layout, from a few thousand cities, relocates only)")
 )
 
 // pspmSpecs are the GPU annealers' options by engine (Lam et al., Table 1).

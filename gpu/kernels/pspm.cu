@@ -490,8 +490,9 @@ struct PspmLaunch {
 // instruction issue, so: stratified draws (distinct banks), no modulo,
 // invalid moves keyed by a select, Metropolis as one compare against a
 // threshold ceil(-T ln u) drawn per batch of 32 iterations into a shared
-// table, and the winner relinks alone.
-template <int METRIC, typename IDX, bool WARP, int M, int MODE, bool NNOK>
+// table, and the winner relinks alone. SEG: the kernel of segment moves
+// (a separate kernel, so that the relocations' keeps its registers).
+template <int METRIC, typename IDX, bool WARP, int M, int MODE, bool NNOK, bool SEG>
 struct PspmSearch {
     static constexpr int BATCH = 32;  // iterations per threshold draw
     // UK: a warp keys (delta - th) * 32 + i (no overflow), so the minimum is
@@ -761,9 +762,9 @@ struct PspmSearch {
     }
 
     // batch runs iterations ctrB .. ctrEnd-1 at one temperature, with the
-    // draw NN (true: neighbour lists) and segment moves (SEG) or
-    // relocations; entry ctr - ctrB of the table is iteration ctr's.
-    template <bool NN, bool SEG>
+    // draw NN (true: neighbour lists), segment moves (SEG) or relocations;
+    // entry ctr - ctrB of the table is iteration ctr's.
+    template <bool NN>
     __device__ __forceinline__ void batch(uint32_t ctrB, uint32_t ctrEnd) {
         const uint4 *const tpEnd = tab + (ctrEnd - ctrB);
         for (const uint4 *tp = tab; tp != tpEnd; tp++) {
@@ -799,15 +800,6 @@ struct PspmSearch {
         }
     }
 
-    // batchSeg runs batch with the draw nnNow picks.
-    template <bool SEG>
-    __device__ __forceinline__ void batchSeg(bool nnNow, uint32_t ctrB, uint32_t ctrEnd) {
-        if (NNOK && nnNow)
-            batch<NNOK, SEG>(ctrB, ctrEnd);
-        else
-            batch<false, SEG>(ctrB, ctrEnd);
-    }
-
     // swkey is the block team's per-warp minima (unused by warp teams).
     __device__ __forceinline__ int *swkey() {
         __shared__ int k[PSPM_MAXWARPS];
@@ -838,10 +830,10 @@ struct PspmSearch {
                     tab[((uint32_t)(WARP ? tid : lane) - ctrB) & (BATCH - 1)] =
                         make_uint4((uint32_t)(bw >> 32), __umulhi((uint32_t)bw, nm1), (uint32_t)thr, (uint32_t)thr << 5);
                 tm.sync();
-                if (a.seg > 1)
-                    batchSeg<true>(nnNow, ctrB, ctrEnd);
+                if (NNOK && nnNow)
+                    batch<NNOK>(ctrB, ctrEnd);
                 else
-                    batchSeg<false>(nnNow, ctrB, ctrEnd);
+                    batch<false>(ctrB, ctrEnd);
             }
         }
     }
@@ -1010,21 +1002,24 @@ struct PspmTour {
                                 nnStep,    (uint32_t)nnMix, (int)seg};                                                        \
         __VA_ARGS__                                                                                                 \
     }
-#define PSPM_KERNEL(NAME, METRIC, IDX, WARP, M, MODE, NNOK, BOUNDS)             \
-    PSPM_ENTRY(NAME, IDX, BOUNDS, PspmSearch<METRIC, IDX, WARP, M, MODE, NNOK> search(a); \
+#define PSPM_KERNEL(NAME, METRIC, IDX, WARP, M, MODE, NNOK, SEG, BOUNDS)             \
+    PSPM_ENTRY(NAME, IDX, BOUNDS, PspmSearch<METRIC, IDX, WARP, M, MODE, NNOK, SEG> search(a); \
                if (!search.load(smem)) return;                                  \
                search.steps();                                                  \
                search.store();)
 // A shared-tour search: a block of up to 32 warps (64 registers a thread).
 #define PSPM_TOUR(NAME, METRIC) \
     PSPM_ENTRY(NAME, unsigned short, __launch_bounds__(1024, 1), PspmTour<METRIC>{a}.run(smem);)
-// The segment moves' code must not cost the relocations occupancy: a warp
-// kernel keeps 4 blocks of 8 warps per SM (64 registers), 3 with two moves
-// per lane, as without it.
-#define PSPM_WARP(NAME, METRIC, M, MODE) \
-    PSPM_KERNEL(NAME, METRIC, unsigned short, true, M, MODE, true, __launch_bounds__(256, (M) == 1 ? 4 : 3))
-#define PSPM_BLOCK(NAME, METRIC, IDX, MODE) \
-    PSPM_KERNEL(NAME, METRIC, IDX, false, 1, MODE, sizeof(IDX) == 2, __launch_bounds__(1024))
+// Each layout is stamped twice: relocations (NAME) and segment moves
+// (NAME_seg, the seg option > 1), the latter held to the former's registers
+// (a warp kernel 4 blocks of 8 warps per SM, 3 with two moves per lane).
+#define PSPM_WARP(NAME, METRIC, M, MODE)                                                                         \
+    PSPM_KERNEL(NAME, METRIC, unsigned short, true, M, MODE, true, false, __launch_bounds__(256))                 \
+    PSPM_KERNEL(NAME##_seg, METRIC, unsigned short, true, M, MODE, true, true,                                   \
+                __launch_bounds__(256, (M) == 1 ? 4 : 3))
+#define PSPM_BLOCK(NAME, METRIC, IDX, MODE)                                           \
+    PSPM_KERNEL(NAME, METRIC, IDX, false, 1, MODE, sizeof(IDX) == 2, false, )          \
+    PSPM_KERNEL(NAME##_seg, METRIC, IDX, false, 1, MODE, sizeof(IDX) == 2, true, __launch_bounds__(1024))
 // The layouts (the same list as gpu pspmLayouts): a search per warp of one
 // move per lane (w) or two (t32x2), a search per block (b), or PspmTour
 // (tour); u16 with the neighbour draw, u32 without; the digit is MODE.
@@ -1035,7 +1030,8 @@ struct PspmTour {
     PSPM_WARP(pspm_anneal_##M##_u16_w0, METRIC, 1, 0)                               \
     PSPM_WARP(pspm_anneal_##M##_u16_t32x27, METRIC, 2, 7)                           \
     PSPM_WARP(pspm_anneal_##M##_u16_t32x23, METRIC, 2, 3)                           \
-    PSPM_KERNEL(pspm_anneal_##M##_u32_w0, METRIC, int, true, 1, 0, false, __launch_bounds__(256)) \
+    PSPM_KERNEL(pspm_anneal_##M##_u32_w0, METRIC, int, true, 1, 0, false, false, __launch_bounds__(256)) \
+    PSPM_KERNEL(pspm_anneal_##M##_u32_w0_seg, METRIC, int, true, 1, 0, false, true, __launch_bounds__(256, 4)) \
     PSPM_BLOCK(pspm_anneal_##M##_u16_b3, METRIC, unsigned short, 3)                 \
     PSPM_BLOCK(pspm_anneal_##M##_u16_b1, METRIC, unsigned short, 1)                 \
     PSPM_BLOCK(pspm_anneal_##M##_u16_b0, METRIC, unsigned short, 0)                 \

@@ -25,7 +25,7 @@ var (
 	annealAlpha   = solver.Shared[annealConfig]("alpha")
 	annealSweeps  = solver.Shared[annealConfig]("sweeps")
 	annealSeg     = solver.Int("seg", func(c *annealConfig) *int { return &c.Seg }, solver.DefaultSegment, 1, 3,
-		"the longest segment one move carries: 1 relocates a city (Lam et al.), 2 or 3 also move 2 or 3 consecutive cities (Or-opt), in either orientation, the length uniform")
+		"the longest segment one move carries: 1 relocates a city (Lam et al.), 2 or 3 also move 2 or 3 consecutive cities (Or-opt), in either orientation, the length uniform (the GPU pspm's move set)")
 )
 
 // annealSpecs are the annealing engines' options by name: the schedule

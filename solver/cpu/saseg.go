@@ -14,21 +14,16 @@ type saMove struct {
 	rev      bool
 }
 
-// segEnds returns the first and last city, in tour order, of the l cities
-// from c along next (fwd) or prev.
-func (s *saSearch) segEnds(c int32, l int, fwd bool) (first, last int32) {
-	far := c
-	for k := 1; k < l; k++ {
-		if fwd {
-			far = s.l.Next[far]
-		} else {
-			far = s.l.Prev[far]
-		}
-	}
+// segFirst returns the first city, in tour order, of the l cities from c
+// along next (fwd) or prev.
+func (s *saSearch) segFirst(c int32, l int, fwd bool) int32 {
 	if fwd {
-		return c, far
+		return c
 	}
-	return far, c
+	for k := 1; k < l; k++ {
+		c = s.l.Prev[c]
+	}
+	return c
 }
 
 // inSeg reports whether x is one of the l cities from first along next.
@@ -69,7 +64,7 @@ func (s *saSearch) proposeSeg() (saMove, int64) {
 	c := int32(s.r.intn(s.n))
 	l := 1 + s.r.intn(s.seg)
 	bits := s.r.p.Uint64()
-	first, _ := s.segEnds(c, l, bits&1 == 0)
+	first := s.segFirst(c, l, bits&1 == 0)
 	if s.near && bits&2 == 0 {
 		x := s.nb[int(c)*s.k+s.r.intn(s.k)]
 		after := bits&4 == 0 // c after x, else before it
