@@ -126,3 +126,29 @@ func TestRedoAfterDrop(t *testing.T) {
 		}
 	}
 }
+
+// TestKickEndsWithEpoch: a kick from a random tour starts a descent of
+// the whole tour, which shortens it by half when nothing stops it; in a
+// timed merge epoch that ends meanwhile the kick's descent stops there
+// and is undone, and no kick is counted.
+func TestKickEndsWithEpoch(t *testing.T) {
+	in := uniformInstance(4000, 9)
+	for _, timed := range []bool{false, true} {
+		r := newTogetherRun(t, in, 2)
+		s := r.searches[0]
+		r.setBase(slices.Clone(s.tour), s.length)
+		before, l0 := slices.Clone(s.tour), s.length
+		if timed {
+			r.epochEnd = time.Now().Add(time.Millisecond)
+		}
+		r.work(0, 1, false)
+		checkWorkerTours(t, r, "after the kick")
+		kicks := r.kicksDone[0].v.Load()
+		switch {
+		case !timed && (kicks != 1 || s.length*2 > l0):
+			t.Fatalf("untimed: %d kicks, length %d from %d: want one kick whose descent halves the tour", kicks, s.length, l0)
+		case timed && (kicks != 0 || s.length != l0 || !slices.Equal(s.tour, before)):
+			t.Errorf("timed: %d kicks, length %d from %d: want the kick undone at the epoch's end", kicks, s.length, l0)
+		}
+	}
+}
