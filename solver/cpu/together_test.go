@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -150,5 +151,44 @@ func TestKickEndsWithEpoch(t *testing.T) {
 		case timed && (kicks != 0 || s.length != l0 || !slices.Equal(s.tour, before)):
 			t.Errorf("timed: %d kicks, length %d from %d: want the kick undone at the epoch's end", kicks, s.length, l0)
 		}
+	}
+}
+
+// TestSlowDeviceDelaysNoTour: with the ascent on an accelerator whose
+// opening waits (a GPU context being created), the workers' start tour
+// and search do not wait for it; once it fails, the run ends with a tour.
+func TestSlowDeviceDelaysNoTour(t *testing.T) {
+	in := uniformInstance(1500, 10)
+	e, _ := solver.Lookup("auto", solver.BackendCPU)
+	release := make(chan struct{})
+	slow := func() (solver.AscentDevice, error) {
+		<-release
+		return nil, errors.New("no context")
+	}
+	first := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type outcome struct {
+		r   solver.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		p := solver.Params{Seed: 1, Workers: 4, TimeLimit: 10 * time.Minute, Extra: map[string]string{OptMove: "chain"}}
+		r, err := e.(solver.Aided).SolveAided(ctx, in, p, nil, solver.Aid{Device: slow, FirstTour: first})
+		done <- outcome{r, err}
+	}()
+	select {
+	case <-first:
+	case o := <-done:
+		t.Fatalf("the run ended before its first tour: %v", o.err)
+	case <-time.After(time.Minute):
+		t.Fatal("no first tour in a minute while the device was opening")
+	}
+	close(release)
+	cancel()
+	o := <-done
+	if o.err != nil || solver.ValidateTour(o.r.Tour, in.N) != nil {
+		t.Fatalf("after the device failed: %v", o.err)
 	}
 }
