@@ -19,7 +19,7 @@ const AutoOrILSMinN = 200000
 const AutoLSMinN = AutoOrILSMinN
 
 // autoOnly lists GPU auto's options that CPU auto does not take.
-var autoOnly = []string{OptWindow, OptWindowSegment}
+var autoOnly = []string{OptWindow, OptWindowSegment, OptBeside}
 
 // cpuParams returns p for the CPU auto engine when spent of the run has
 // gone (the GPU's start tour): its backend, the time left of the run's

@@ -39,6 +39,15 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 			return solver.Finish(in, e, p, solver.Outcome{Tour: ph.tour, Moves: ph.moves, Steps: ph.steps, Start: start, Stopped: ph.stopped || ctx.Err() != nil, Device: ph.device})
 		}
 		if len(in.FixedEdges) == 0 {
+			pw, err := besideWindows(in, p)
+			if err != nil {
+				return solver.Result{}, err
+			}
+			if pw != nil {
+				defer pw.close()
+				cpuAid.Paths = pw
+				cpuAid.PathShare, _ = solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, OptBeside)
+			}
 			r, err := solveEarly(ctx, e, aided, cpuAid, in, p, snaps, start)
 			r.Device += note
 			return r, err
@@ -134,4 +143,19 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: r.Steps, Start: start, Stopped: r.Stopped || ctx.Err() != nil, Device: device})
 	res.Stats = st
 	return res, err
+}
+
+// besideWindows returns the GPU's windows for the CPU engine's partition
+// search to hand stretches of its tour to (solver.Aid.Paths), when
+// OptBeside asks for them; nil when it does not.
+func besideWindows(in *solver.Instance, p solver.Params) (*pathWindows, error) {
+	share, err := solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, OptBeside)
+	if err != nil || share <= 0 {
+		return nil, err
+	}
+	wo, err := autoOrOptions(p, in.N)
+	if err != nil {
+		return nil, err
+	}
+	return newPathWindows(in, wo, p.Seed), nil
 }

@@ -132,12 +132,12 @@ func (r *orRun) free() {
 	r.bufs.freeAll()
 }
 
-// round runs every window from offset off with kicks kicks and commits
-// each one's best replica; it returns the gain and the moves evaluated so
-// far.
-func (r *orRun) round(off int64, kicks int, seed uint64, maxSeg int) (gain, evals uint64, err error) {
+// round runs every window of the span positions from offset off (r.W
+// windows) with kicks kicks and commits each one's best replica; it
+// returns the gain and the moves evaluated so far.
+func (r *orRun) round(off, span int64, kicks int, seed uint64, maxSeg int) (gain, evals uint64, err error) {
 	d := r.run
-	span, w := int64(r.n), r.W
+	w := r.W
 	g := (w*r.R + r.wpb - 1) / r.wpb
 	if err := d.launch("oropt_windows", g, 1, 32*r.wpb, r.shared, d.stream,
 		r.xy, r.tour, r.n, off, span, w, r.L, r.R, kicks, seed, maxSeg, r.metric, r.ord, r.gain, r.evals); err != nil {
@@ -323,7 +323,7 @@ func (w *orWalk) step() (done bool, err error) {
 	t0 := time.Now()
 	var gain uint64
 	err = w.ru.do(func() (err error) {
-		gain, w.evals, err = w.r.round(off, kicks, seed, w.o.Segment)
+		gain, w.evals, err = w.r.round(off, int64(in.N), kicks, seed, w.o.Segment)
 		return err
 	})
 	if err != nil {
