@@ -8,7 +8,8 @@ import (
 )
 
 // AutoOrILSMinN is the size from which GPU auto runs or-ils beside the CPU
-// auto engine until that engine's first tour
+// auto engine until that engine's first tour, then or-ils's windows on a
+// stretch of the tour beside its partition search (OptBeside)
 // (docs/DECISIONS.md#gpu-orils-min-n).
 const AutoOrILSMinN = 200000
 

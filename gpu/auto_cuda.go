@@ -13,7 +13,8 @@ import (
 // solveAuto is the GPU auto engine: the CPU auto engine (composed through
 // solver.Aided) with its Held–Karp ascent on the GPU through aid's
 // Ascents, and from AutoOrILSMinN cities or-ils before its first tour
-// (solveEarly); without the CPU engine, or-ils or GPU 2opt-ils.
+// (solveEarly), then or-ils's windows beside its partition search
+// (besideWindows); without the CPU engine, or-ils or GPU 2opt-ils.
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
 	if p.TimeLimit <= 0 {
@@ -146,8 +147,8 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 }
 
 // besideWindows returns the GPU's windows for the CPU engine's partition
-// search to hand stretches of its tour to (solver.Aid.Paths), when
-// OptBeside asks for them; nil when it does not.
+// search to hand stretches of its tour to (solver.Aid.Paths); nil when
+// OptBeside is 0.
 func besideWindows(in *solver.Instance, p solver.Params) (*pathWindows, error) {
 	share, err := solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, OptBeside)
 	if err != nil || share <= 0 {

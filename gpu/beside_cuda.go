@@ -29,6 +29,9 @@ type pathWindows struct {
 	seed   uint64
 	clock  orClock
 	rounds int64
+	// firstPerCity is the time per city of the first round of the last
+	// path: the windows' lists and descent, which no kick count bounds
+	firstPerCity time.Duration
 }
 
 var _ solver.PathImprover = (*pathWindows)(nil)
@@ -43,15 +46,24 @@ func newPathWindows(in *solver.Instance, o orConfig, seed uint64) *pathWindows {
 	return &pathWindows{in: in, o: o, rng: rand.New(rand.NewPCG(seed, 0xbe51de)), seed: seed}
 }
 
-// ImprovePath runs the windows' rounds on path until until or ctx's end
-// and writes the path they leave into path (never longer: a window
-// commits only gains); it returns their gain.
+// ImprovePath runs the windows' rounds on path until until, ctx's
+// deadline or its end, and writes the path they leave into path (never
+// longer: a window commits only gains); it returns their gain. A path
+// whose first round, timed on the last one taken, would not end in time
+// is left as it is: a round in flight cannot be stopped.
 func (pw *pathWindows) ImprovePath(ctx context.Context, in *solver.Instance, path []int32, until time.Time) (int64, error) {
 	if in != pw.in {
 		return 0, fmt.Errorf("gpu: path windows readied for %s were handed a path of %s", pw.in.Name, in.Name)
 	}
+	if dl, ok := ctx.Deadline(); ok && dl.Before(until) {
+		until = dl
+	}
 	m := len(path)
 	if m < pathMinCities || m > in.N {
+		return 0, nil
+	}
+	if time.Duration(m)*pw.firstPerCity >= time.Until(until) {
+		pw.firstPerCity /= 2 // a later path tries again
 		return 0, nil
 	}
 	if err := pw.load(path); err != nil {
@@ -74,7 +86,11 @@ func (pw *pathWindows) ImprovePath(ctx context.Context, in *solver.Instance, pat
 		if err != nil {
 			return 0, err
 		}
-		pw.clock.timed(time.Since(t0), kicks)
+		dt := time.Since(t0)
+		pw.clock.timed(dt, kicks)
+		if !ran {
+			pw.firstPerCity = dt / time.Duration(m)
+		}
 		pw.rounds++
 		ran = true
 	}

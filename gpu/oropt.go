@@ -22,7 +22,7 @@ const (
 	OptWindowSegment = "wsegment"
 	// OptBeside is GPU auto's share of the tour, in workers, that the
 	// windows improve beside the CPU engine's partition search at first
-	// (0: none; declared in package solver).
+	// (0: none; declared in package solver, docs/DECISIONS.md#partition-beside).
 	OptBeside = "beside"
 )
 
