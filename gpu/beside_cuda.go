@@ -29,9 +29,8 @@ type pathWindows struct {
 	seed   uint64
 	clock  orClock
 	rounds int64
-	// firstPerCity is the time per city of the first round of the last
-	// path: the windows' lists and descent, which no kick count bounds
-	firstPerCity time.Duration
+	// slots is the windows the device runs at once, one chunk's
+	slots int
 }
 
 var _ solver.PathImprover = (*pathWindows)(nil)
@@ -48,9 +47,7 @@ func newPathWindows(in *solver.Instance, o orConfig, seed uint64) *pathWindows {
 
 // ImprovePath runs the windows' rounds on path until until, ctx's
 // deadline or its end, and writes the path they leave into path (never
-// longer: a window commits only gains); it returns their gain. A path
-// whose first round, timed on the last one taken, would not end in time
-// is left as it is: a round in flight cannot be stopped.
+// longer: a window commits only gains); it returns their gain.
 func (pw *pathWindows) ImprovePath(ctx context.Context, in *solver.Instance, path []int32, until time.Time) (int64, error) {
 	if in != pw.in {
 		return 0, fmt.Errorf("gpu: path windows readied for %s were handed a path of %s", pw.in.Name, in.Name)
@@ -58,41 +55,25 @@ func (pw *pathWindows) ImprovePath(ctx context.Context, in *solver.Instance, pat
 	if dl, ok := ctx.Deadline(); ok && dl.Before(until) {
 		until = dl
 	}
-	m := len(path)
-	if m < pathMinCities || m > in.N {
-		return 0, nil
-	}
-	if time.Duration(m)*pw.firstPerCity >= time.Until(until) {
-		pw.firstPerCity /= 2 // a later path tries again
+	m := int64(len(path))
+	if m < pathMinCities || m > int64(in.N) {
 		return 0, nil
 	}
 	if err := pw.load(path); err != nil {
 		return 0, err
 	}
-	L := int64(pw.r.L)
 	var gain uint64
 	ran := false
-	for left := time.Until(until); ctx.Err() == nil && left > 0; left = time.Until(until) {
-		kicks := pw.clock.kicks(pw.o.Window, left)
-		off := pw.rng.Int64N(max(1, min(L, int64(m)/2)))
-		span := int64(m) - off
-		pw.r.W = int((span + L - 1) / L)
-		seed := pw.seed*0x9E3779B97F4A7C15 + uint64(pw.rounds)
-		t0 := time.Now()
-		err := pw.ru.do(func() (err error) {
-			gain, _, err = pw.r.round(off, span, kicks, seed, pw.o.Segment)
-			return err
-		})
+	for ctx.Err() == nil && time.Now().Before(until) {
+		off := pw.rng.Int64N(max(1, min(int64(pw.r.L), m/2)))
+		g, swept, err := pw.sweep(ctx, off, m-off, until)
 		if err != nil {
 			return 0, err
 		}
-		dt := time.Since(t0)
-		pw.clock.timed(dt, kicks)
-		if !ran {
-			pw.firstPerCity = dt / time.Duration(m)
+		if swept {
+			gain, ran = g, true
 		}
 		pw.rounds++
-		ran = true
 	}
 	if !ran || gain == 0 {
 		return 0, nil
@@ -101,6 +82,33 @@ func (pw *pathWindows) ImprovePath(ctx context.Context, in *solver.Instance, pat
 		return 0, err
 	}
 	return int64(gain), nil
+}
+
+// sweep runs one round of windows over the positions off..off+span-1 in
+// chunks of one wave of windows each, so that a stop waits for one chunk
+// at most (a launch in flight cannot be stopped); it ends early at until
+// or ctx's end. It returns the path's gain so far and whether a chunk ran.
+func (pw *pathWindows) sweep(ctx context.Context, off, span int64, until time.Time) (gain uint64, ran bool, err error) {
+	seed := pw.seed*0x9E3779B97F4A7C15 + uint64(pw.rounds)
+	for _, k := range pathChunks(off, span, pw.r.L, pw.slots, pw.r.R) {
+		left := time.Until(until)
+		if ctx.Err() != nil || left <= 0 {
+			break
+		}
+		pw.r.W = k.W
+		kicks := pw.clock.kicks(pw.o.Window, left)
+		t0 := time.Now()
+		err = pw.ru.do(func() (err error) {
+			gain, _, err = pw.r.round(k.from, k.size, kicks, seed+uint64(k.from), pw.o.Segment)
+			return err
+		})
+		if err != nil {
+			return 0, false, err
+		}
+		pw.clock.timed(time.Since(t0), kicks)
+		ran = true
+	}
+	return gain, ran, nil
 }
 
 // load opens the device on the first path, uploads path as the kernel's
@@ -118,6 +126,15 @@ func (pw *pathWindows) load(path []int32) error {
 			return err
 		}
 		pw.ru, pw.capWR = ru, pw.r.W*pw.r.R
+		err = ru.do(func() (err error) {
+			fn, _ := ru.d.fn("oropt_windows") // newOrRun found it
+			pw.slots, err = orSlots(ru.d, fn, pw.r.L)
+			return err
+		})
+		if err != nil {
+			pw.close()
+			return err
+		}
 	}
 	m := len(path)
 	return pw.ru.do(func() error {

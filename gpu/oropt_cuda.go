@@ -63,14 +63,22 @@ func orGeometry(d *device, n, L, replicas int) (W, R int, err error) {
 	if replicas > 0 {
 		return W, replicas, nil
 	}
-	wpb := orWarps(L)
-	shared := wpb * orWindowBytes(L)
-	blocks, err := fn.MaxActiveBlocksPerMultiProcessor(32*wpb, int64(shared))
+	slots, err := orSlots(d, fn, L)
 	if err != nil {
 		return 0, 0, err
 	}
-	slots := max(1, blocks) * wpb * d.info.Multiprocs
 	return W, min(16, max(1, slots/W)), nil
+}
+
+// orSlots is how many windows of at most L cities d runs at once: one
+// wave of oropt_windows (fn).
+func orSlots(d *device, fn cu.Function, L int) (int, error) {
+	wpb := orWarps(L)
+	blocks, err := fn.MaxActiveBlocksPerMultiProcessor(32*wpb, int64(wpb*orWindowBytes(L)))
+	if err != nil {
+		return 0, err
+	}
+	return max(1, blocks) * wpb * d.info.Multiprocs, nil
 }
 
 // newOrRun allocates the run and uploads the coordinates and tour t.
