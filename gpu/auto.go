@@ -19,6 +19,11 @@ const AutoOrILSMinN = 200000
 // at 10 s: the CPU engine's greedy start suits its search better there).
 const AutoLSMinN = AutoOrILSMinN
 
+// autoLSGreedy is whether that 2opt-or descent starts from the greedy tour
+// built on the GPU rather than the Hilbert curve
+// (docs/DECISIONS.md#gls-greedy-start).
+const autoLSGreedy = true
+
 // autoOnly lists GPU auto's options that CPU auto does not take.
 var autoOnly = []string{OptWindow, OptWindowSegment, OptBeside}
 

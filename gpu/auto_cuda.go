@@ -78,14 +78,14 @@ func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params, star
 		return p, ""
 	}
 	sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
-	t, st, err := glsDescent(ctx, in, nil, p.Seed, start.Add(p.TimeLimit/4))
+	t, st, err := glsDescent(ctx, in, nil, autoLSGreedy, p.Seed, start.Add(p.TimeLimit/4))
 	if err != nil {
 		return p, fmt.Sprintf("; the 2opt-or start failed: %v", err)
 	}
 	l := solver.TourLength(in, t)
 	sink.Send(solver.Snapshot{Tour: t, Length: l, Best: t, BestLength: l, Phase: solver.PhaseStart, PhaseProgress: 1})
 	p.Start = t
-	return p, fmt.Sprintf("; from a 2opt-or start (%d passes, %.0f ms on the GPU)", st.passes, ms(st.setup+st.search))
+	return p, fmt.Sprintf("; from a 2opt-or start (%s start, %d passes, %.0f ms on the GPU)", glsStartName(false, st.rounds, st.frags), st.passes, ms(st.setup+st.search))
 }
 
 // solveEarly runs or-ils (from Params.Start, else the space-filling curve)

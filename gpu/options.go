@@ -98,5 +98,5 @@ func init() {
 	solver.Declare(AlgoThreeOptILS, solver.BackendGPU, threeOptSpec)
 	solver.Declare(AlgoSwapClimb, solver.BackendGPU, swapSpec)
 	solver.Declare(AlgoOrILS, solver.BackendGPU, orSpec)
-	solver.Declare(AlgoTourLS, solver.BackendGPU, solver.OptionSet{})
+	solver.Declare(AlgoTourLS, solver.BackendGPU, tourLSSpec)
 }

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/tsplab/tsplab/solver"
@@ -11,7 +12,21 @@ import (
 const AlgoTourLS = "2opt-or"
 
 // tourLSDesc is 2opt-or's menu description.
-const tourLSDesc = "2-opt + Or-opt local search over the whole tour on the GPU: every city's moves over its 8 nearest neighbours evaluated each pass, the non-interfering improving ones applied together, from a Hilbert-curve start built on the GPU, to a local optimum"
+const tourLSDesc = "2-opt + Or-opt local search over the whole tour on the GPU: every city's moves over its 8 nearest neighbours evaluated each pass, the non-interfering improving ones applied together, from a greedy-edge or Hilbert-curve start built on the GPU, to a local optimum"
+
+// tourLSConfig is 2opt-or's settings.
+type tourLSConfig struct {
+	Greedy bool // start from the greedy tour (start greedy), else the Hilbert curve
+}
+
+// tourLSSpec declares 2opt-or's options: the start tour, named as or-ils's.
+var tourLSSpec = solver.NewSpec(
+	solver.Enum(OptStart, func(c *tourLSConfig) *bool { return &c.Greedy }, tourLSStartDefault, []string{"greedy", "sfc"}, []bool{true, false},
+		"start tour (unless one is given): greedy edge by rounds of mutual best matching over the neighbour lists, or the Hilbert curve"),
+)
+
+// tourLSStartDefault is 2opt-or's start (docs/DECISIONS.md#gls-greedy-start).
+const tourLSStartDefault = "greedy"
 
 // glsK is GLS_K of kernels/tourls.cu: neighbours per city.
 const glsK = 8
@@ -22,6 +37,18 @@ const glsLevels = 6
 
 // glsMinN is the fewest cities the engine takes.
 const glsMinN = 16
+
+// glsStartName names the start tour of a descent (given: Params.Start;
+// rounds and frags: the greedy start's, 0 when it did not run).
+func glsStartName(given bool, rounds, frags int) string {
+	switch {
+	case given:
+		return "given"
+	case rounds > 0:
+		return fmt.Sprintf("greedy (%d rounds, %d fragments)", rounds, frags)
+	}
+	return "curve"
+}
 
 // glsGridBits is k of the 2^k x 2^k grid for n cities: about two cities a
 // cell at most, at least one cell in four occupied on uniform instances.

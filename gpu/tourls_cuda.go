@@ -30,6 +30,7 @@ type glsRun struct {
 	xy, xs, cell, count, start, order, rank, tour, next, pos,
 	nbr, active, mv, mvmid, owner, finer, sel, cnt cu.DevicePtr
 	hostCnt []uint64
+	greedy  bool // start from the greedy tour (kernels/glsgreedy.cu), else the curve
 }
 
 // glsStats counts a descent: passes (full: over every city), the moves
@@ -40,6 +41,7 @@ type glsStats struct {
 	gain          uint64
 	setup, search time.Duration
 	stopped       bool
+	rounds, frags int // the greedy start's matching rounds and fragments (0: none)
 }
 
 // newGLSRun allocates the run and uploads in's coordinates (run thread).
@@ -72,8 +74,9 @@ func newGLSRun(ru *run, in *solver.Instance) (*glsRun, error) {
 func (g *glsRun) grid(m int) int { return (m + glsBlock - 1) / glsBlock }
 
 // build sorts the cities into the Hilbert grid, renumbers them, finds the
-// neighbour lists and sets the start tour: the curve, or given (city ids).
-func (g *glsRun) build(in *solver.Instance, given []int) error {
+// neighbour lists and sets the start tour: given (city ids), else the
+// greedy tour when g.greedy, else the curve.
+func (g *glsRun) build(in *solver.Instance, given []int, st *glsStats) error {
 	r, n := g.ru, g.n
 	minx, miny, inv := glsBox(in, g.k)
 	if err := cu.MemsetD32Async(g.count, 0, int64(g.cells), r.stream); err != nil {
@@ -111,6 +114,13 @@ func (g *glsRun) build(in *solver.Instance, given []int) error {
 	}
 	for _, s := range steps {
 		if err := r.launch(s.name, g.grid(s.m), 1, glsBlock, 0, r.stream, s.a...); err != nil {
+			return err
+		}
+	}
+	if len(given) != n && g.greedy {
+		var err error
+		st.rounds, st.frags, err = g.greedyStart(in)
+		if err != nil {
 			return err
 		}
 	}
@@ -207,10 +217,11 @@ func (g *glsRun) export() ([]int, error) {
 	return convert[int](t), nil
 }
 
-// glsDescent builds the grid, lists and start tour (given, else the
-// Hilbert curve) on the GPU and descends to a 2-opt + Or-opt local optimum
-// over the lists; the tour it returns is in city ids.
-func glsDescent(ctx context.Context, in *solver.Instance, given []int, seed uint64, deadline time.Time) ([]int, glsStats, error) {
+// glsDescent builds the grid, lists and start tour (given, else the greedy
+// tour when greedy, else the Hilbert curve) on the GPU and descends to a
+// 2-opt + Or-opt local optimum over the lists; the tour it returns is in
+// city ids.
+func glsDescent(ctx context.Context, in *solver.Instance, given []int, greedy bool, seed uint64, deadline time.Time) ([]int, glsStats, error) {
 	var st glsStats
 	if in.N < glsMinN || len(in.X) != in.N || !orSpanOK(in) {
 		return nil, st, fmt.Errorf("%w: 2opt-or needs at least %d cities with coordinates within a span of %.0e", ErrUnsupported, glsMinN, orMaxSpan)
@@ -227,8 +238,9 @@ func glsDescent(ctx context.Context, in *solver.Instance, given []int, seed uint
 			return err
 		}
 		defer g.bufs.freeAll()
+		g.greedy = greedy
 		t0 := time.Now()
-		if err := g.build(in, given); err != nil {
+		if err := g.build(in, given, &st); err != nil {
 			return err
 		}
 		st.setup = time.Since(t0)
@@ -254,15 +266,19 @@ func solveTourLS(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	if p.TimeLimit > 0 {
 		deadline = start.Add(p.TimeLimit)
 	}
-	t, st, err := glsDescent(ctx, in, p.Start, p.Seed, deadline)
+	cfg, err := tourLSSpec.Parse(in, p)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	t, st, err := glsDescent(ctx, in, p.Start, cfg.Greedy, p.Seed, deadline)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	sink := solver.NewSink(snaps, 0, start)
 	l := solver.TourLength(in, t)
 	sink.Send(solver.Snapshot{Tour: t, Length: l, Best: t, BestLength: l, Progress: 1, Phase: solver.PhaseSearch, PhaseProgress: 1, Step: int64(st.passes), Moves: st.moves})
-	dev := fmt.Sprintf("%s: grid, %d-nearest lists and start %.1f ms; %d passes (%d over every city) %.1f ms, %d moves, gain %d",
-		deviceLabel(), glsK, ms(st.setup), st.passes, st.full, ms(st.search), st.moves, st.gain)
+	dev := fmt.Sprintf("%s: grid, %d-nearest lists and %s start %.1f ms; %d passes (%d over every city) %.1f ms, %d moves, gain %d",
+		deviceLabel(), glsK, glsStartName(len(p.Start) == in.N, st.rounds, st.frags), ms(st.setup), st.passes, st.full, ms(st.search), st.moves, st.gain)
 	return solver.Finish(in, e, p, solver.Outcome{Tour: t, Moves: st.moves, Steps: int64(st.passes), Start: start, Stopped: st.stopped || ctx.Err() != nil, Device: dev})
 }
 

@@ -60,7 +60,7 @@ func withGLS(t *testing.T, in *solver.Instance, f func(g *glsRun)) {
 		if g, err = newGLSRun(ru, in); err != nil {
 			return err
 		}
-		return g.build(in, nil)
+		return g.build(in, nil, &glsStats{})
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,91 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
+)
+
+// glsStartTour builds in's glsRun with the greedy or the curve start and
+// returns the start tour in city ids, the stats of the build and the
+// descent's gain check from that start.
+func glsStartTour(t *testing.T, in *solver.Instance, greedy bool) ([]int, glsStats) {
+	t.Helper()
+	ru := needRun(t)
+	var g *glsRun
+	var st glsStats
+	if err := ru.do(func() (err error) {
+		if g, err = newGLSRun(ru, in); err != nil {
+			return err
+		}
+		g.greedy = greedy
+		return g.build(in, nil, &st)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	defer ru.do(func() error { return g.bufs.freeAll() })
+	tour, _, _ := glsState(t, g, 0)
+	if err := ru.do(func() error { return g.descend(context.Background(), time.Time{}, 1, &st) }); err != nil {
+		t.Fatal(err)
+	}
+	after, _, _ := glsState(t, g, 0)
+	if err := solver.ValidateTour(after, in.N); err != nil {
+		t.Fatal(err)
+	}
+	if d := solver.TourLength(in, tour) - solver.TourLength(in, after); d != int64(st.gain) {
+		t.Fatalf("descent from the start: device gain %d, the CPU's %d", st.gain, d)
+	}
+	return tour, st
+}
+
+// TestGreedyStart checks that the greedy start built on the device is a
+// tour, shorter than the curve, close to the CPU's greedy tour, and that
+// the descent from it keeps its exact gain.
+func TestGreedyStart(t *testing.T) {
+	for _, c := range glsCases {
+		t.Run(fmt.Sprintf("%s_n%d", c.m, c.n), func(t *testing.T) {
+			in := randomInstance(c.n, c.m, c.scale, uint64(c.n)+9)
+			greedy, st := glsStartTour(t, in, true)
+			if err := solver.ValidateTour(greedy, in.N); err != nil {
+				t.Fatal(err)
+			}
+			curve, _ := glsStartTour(t, in, false)
+			lg, lc := solver.TourLength(in, greedy), solver.TourLength(in, curve)
+			cpu := solver.TourLength(in, construct.Greedy(in, neighbor.Nearest(in, 10)))
+			if st.rounds == 0 || lg >= lc || float64(lg) > 1.15*float64(cpu) {
+				t.Fatalf("greedy %d (%d rounds), curve %d, CPU greedy %d", lg, st.rounds, lc, cpu)
+			}
+			t.Logf("greedy %d (%d rounds, %d fragments), curve %d, CPU greedy %d", lg, st.rounds, st.frags, lc, cpu)
+		})
+	}
+}
+
+// TestTourLSStartOption runs the engine with each start: valid tours, the
+// start named in the device note.
+func TestTourLSStartOption(t *testing.T) {
+	needDevice(t)
+	e, err := solver.Lookup(AlgoTourLS, solver.BackendGPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := randomInstance(20000, solver.Euc2D, 1e6, 13)
+	curve := solver.TourLength(in, construct.SpaceFillingCurve(in))
+	for s, name := range map[string]string{"greedy": "greedy (", "sfc": "curve start"} {
+		r, err := e.Solve(context.Background(), in, solver.Params{Seed: 1, Extra: map[string]string{OptStart: s}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(r.Device, name) || r.Length >= curve*19/20 {
+			t.Fatalf("start %s: %d from a curve of %d (%s)", s, r.Length, curve, r.Device)
+		}
+		t.Logf("start %s: %d (%s)", s, r.Length, r.Device)
+	}
+}
