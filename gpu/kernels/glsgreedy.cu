@@ -5,10 +5,10 @@
 // oth[] (a city of degree 0 is its own fragment, oth[c] == c). A round:
 // every end picks its shortest list edge to another end of degree < 2 not
 // in its own fragment (edge order: length, then the smaller id, then the
-// larger, so that every edge has one place); of a fragment's two ends only
-// the one with the shorter pick may join (so the other-end pointers stay
-// right); an edge is added when both its ends picked each other. The
-// lists hold GGR_K = GLS_K entries.
+// larger, so that every edge has one place); an edge is added when both
+// its ends picked each other, but of a fragment's two ends only one may
+// join in a round, the one with the shorter mutual pick (so that the
+// other-end pointers stay right). The lists hold GGR_K = GLS_K entries.
 
 #include "common.cuh"
 
@@ -53,18 +53,20 @@ extern "C" __global__ void ggr_pick(long long n, long long metric, const double2
     else ggr_pick_city<METRIC_ATT>((int)c, xs, nbr, deg, oth, pick, pickd);
 }
 
-// ggr_keep sets ok[c] when end c's pick stands: it has one, and the other
-// end of its fragment has none or a later one.
+// ggr_mutual reports whether end c's pick picked c.
+__device__ __forceinline__ bool ggr_mutual(const int* pick, int c) {
+    int d = pick[c];
+    return d >= 0 && pick[d] == c;
+}
+
+// ggr_keep sets ok[c] when end c's pick is mutual and stands: the other end
+// of its fragment has no mutual pick or a later one.
 extern "C" __global__ void ggr_keep(long long n, const int* oth, const int* pick, const int* pickd, unsigned char* ok) {
     long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (c >= n) return;
-    int d = pick[c];
-    bool keep = d >= 0;
+    bool keep = ggr_mutual(pick, (int)c);
     int o = oth[c];
-    if (keep && o != c) {
-        int e = pick[o];
-        keep = e < 0 || ggr_less(pickd[c], (int)c, d, pickd[o], o, e);
-    }
+    if (keep && o != c && ggr_mutual(pick, o)) keep = ggr_less(pickd[c], (int)c, pick[c], pickd[o], o, pick[o]);
     ok[c] = keep ? 1 : 0;
 }
 
