@@ -24,11 +24,13 @@
 //   - 2opt-or: 2-opt + Or-opt local search over the whole tour, every
 //     city's moves over its nearest neighbours evaluated each pass and the
 //     non-interfering improving ones applied together (kernels/tourls.cu),
-//     from a Hilbert-curve start built on the GPU, to a local optimum.
+//     from a Hilbert-curve or greedy-edge start built on the GPU
+//     (kernels/glsgreedy.cu), to a local optimum.
 //   - auto: the CPU auto engine with its Held–Karp ascent on the GPU; from
 //     200,000 cities both it and or-ils (until that engine's first tour)
-//     start from 2opt-or's local optimum, and or-ils's windows then improve
-//     a stretch of the tour beside that engine's partition search
+//     start from 2opt-or's local optimum (from the greedy start), and
+//     or-ils's windows then improve a stretch of the tour beside that
+//     engine's partition search
 //     (beside_cuda.go, through solver.PathImprover).
 //
 // FIPopulation and FISequential run Delévacq et al.'s first-improvement

@@ -26,7 +26,7 @@ var tourLSSpec = solver.NewSpec(
 )
 
 // tourLSStartDefault is 2opt-or's start (docs/DECISIONS.md#gls-greedy-start).
-const tourLSStartDefault = "greedy"
+const tourLSStartDefault = "sfc"
 
 // glsK is GLS_K of kernels/tourls.cu: neighbours per city.
 const glsK = 8
