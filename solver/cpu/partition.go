@@ -74,6 +74,10 @@ const (
 	// from the start). Early in a run a deeper move costs more than it
 	// gains, later it is far ahead (docs/DECISIONS.md#partdeep).
 	OptPartDeep = "partdeep"
+	// OptPartAlpha gives the partition search alpha-nearness candidates
+	// of an ascent beside it (partalpha.go): 0 none, 1 in the pieces, 2
+	// also in the descent between them.
+	OptPartAlpha = "partalpha"
 )
 
 // usePartition reports whether the run takes the partition search.
@@ -126,6 +130,10 @@ type partRun struct {
 	// the lists alternate between rounds, their caches with them.
 	gnbd  [2][]int32
 	round int64
+	// alpha: alpha-nearness lists of the ascent beside the search, once
+	// taken (partalpha.go); nil before
+	alpha *neighbor.Lists
+	anbd  []int32 // their distances for the descent between pieces (nil: not there)
 	// clustered: the quadrant candidates lie far beyond the nearest
 	// (clusteredRatio), and every piece takes them first under "mixed"
 	clustered bool
@@ -209,11 +217,13 @@ func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) 
 	ctx, cancel := c.setupContext()
 	defer cancel()
 	pr := r.newPartRun(ctx, t0, nb, nbOdd, d)
+	r.startPartAlpha(ctx)
 	c.setPhase(solver.PhaseSearch)
 	rng := newRNG(r.p.Seed, 1<<41)
 	budget := int64(r.o.kicks) * int64(r.w) // 0: until the time limit
 	var done int64
 	for !c.done() && (budget == 0 || done < budget) {
+		pr.takeAlpha()
 		done += pr.step(rng.intn(r.in.N), budget-done)
 		c.offer(pr.t, pr.length)
 		if c.snapshotDue() {
@@ -596,7 +606,11 @@ func (pr *partRun) restrictFrom(i int) (from [2]*neighbor.Lists, first bool) {
 	if pr.wide != nil {
 		from[0] = pr.wide
 	}
-	switch kind := pr.segKind(i); {
+	kind := pr.segKind(i)
+	if pr.alpha != nil {
+		return pr.alphaFrom(kind, from[0]), true
+	}
+	switch {
 	case pr.nb[1] != pr.nb[0] && kind == listQuadrant:
 		return [2]*neighbor.Lists{pr.nb[1], pr.nb[0]}, true
 	case kind == listAlpha:
@@ -806,6 +820,10 @@ func (pr *partRun) stitch(limit time.Duration) {
 	g.setMoves(pr.moves(len(pr.k5)-1, 0))
 	g.fixed = pr.fixed
 	g.nb, g.k, g.nbd = pr.nb[pr.round%2].List, pr.nb[pr.round%2].K, pr.gnbd[pr.round%2]
+	if pr.anbd != nil && pr.round%2 == 0 {
+		// the alpha lists in place of the nearest (partalpha.go)
+		g.nb, g.k, g.nbd = pr.alpha.List, pr.alpha.K, pr.anbd
+	}
 	copy(g.tour, pr.t)
 	for i, ct := range g.tour {
 		g.pos[ct] = int32(i)
