@@ -56,7 +56,7 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 	solver.Float(OptPartDeep, func(o *ilsOptions) *float64 { return &o.partDeep }, 10, 0, 1e6,
 		"partition search: kicks per city made with sequential moves of depth 1 before they take the depth option's steps (0: from the start)").Experimental(),
 	solver.Int(OptPartAlpha, func(o *ilsOptions) *int { return &o.partAlpha }, 0, 0, 2,
-		"partition search: alpha-nearness candidates of a Held–Karp ascent beside the search, taken when they arrive (0: none; 1: in the pieces, first, filled up with their nearest or quadrant ones; 2: also in the descent between pieces)").Experimental(),
+		"partition search: alpha-nearness candidates of a Held–Karp ascent beside the search, taken when they arrive (0: none; 1: in the pieces, first, filled up with their nearest or quadrant ones; 2: merged with those by distance)").Experimental(),
 }
 
 // The typed values of the choice options, each mapped from its text once

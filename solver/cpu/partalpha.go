@@ -56,14 +56,12 @@ func (pr *partRun) takeAlpha() {
 	r.listNote, r.stats = a.note, a.stats
 	r.stats.AlphaListsAt = time.Since(r.start)
 	pr.alpha = a.l
-	if r.o.partAlpha == 2 && pr.global != nil {
-		pr.anbd = nbDists(pr.global.d, a.l.List, r.in.N, a.l.K, nil)
-	}
 }
 
 // alphaFrom is where a piece's lists come from once the alpha lists are
-// taken: the alpha-nearest inside first, then the piece's own kind
-// (quadrant, else the nearest lists near) to fill up.
+// taken: the alpha-nearest inside and the piece's own kind (quadrant,
+// else the nearest lists near), the first ones kept first under
+// partalpha 1, both merged by distance under 2.
 func (pr *partRun) alphaFrom(kind listKind, near *neighbor.Lists) [2]*neighbor.Lists {
 	if kind == listQuadrant && pr.nb[1] != pr.nb[0] {
 		return [2]*neighbor.Lists{pr.alpha, pr.nb[1]}

@@ -75,8 +75,8 @@ const (
 	// gains, later it is far ahead (docs/DECISIONS.md#partdeep).
 	OptPartDeep = "partdeep"
 	// OptPartAlpha gives the partition search alpha-nearness candidates
-	// of an ascent beside it (partalpha.go): 0 none, 1 in the pieces, 2
-	// also in the descent between them.
+	// of an ascent beside it (partalpha.go): 0 none, 1 first in the
+	// pieces' lists, 2 merged by distance with the round's kind.
 	OptPartAlpha = "partalpha"
 )
 
@@ -133,7 +133,6 @@ type partRun struct {
 	// alpha: alpha-nearness lists of the ascent beside the search, once
 	// taken (partalpha.go); nil before
 	alpha *neighbor.Lists
-	anbd  []int32 // their distances for the descent between pieces (nil: not there)
 	// clustered: the quadrant candidates lie far beyond the nearest
 	// (clusteredRatio), and every piece takes them first under "mixed"
 	clustered bool
@@ -608,7 +607,7 @@ func (pr *partRun) restrictFrom(i int) (from [2]*neighbor.Lists, first bool) {
 	}
 	kind := pr.segKind(i)
 	if pr.alpha != nil {
-		return pr.alphaFrom(kind, from[0]), true
+		return pr.alphaFrom(kind, from[0]), pr.r.o.partAlpha == 1
 	}
 	switch {
 	case pr.nb[1] != pr.nb[0] && kind == listQuadrant:
@@ -820,10 +819,6 @@ func (pr *partRun) stitch(limit time.Duration) {
 	g.setMoves(pr.moves(len(pr.k5)-1, 0))
 	g.fixed = pr.fixed
 	g.nb, g.k, g.nbd = pr.nb[pr.round%2].List, pr.nb[pr.round%2].K, pr.gnbd[pr.round%2]
-	if pr.anbd != nil && pr.round%2 == 0 {
-		// the alpha lists in place of the nearest (partalpha.go)
-		g.nb, g.k, g.nbd = pr.alpha.List, pr.alpha.K, pr.anbd
-	}
 	copy(g.tour, pr.t)
 	for i, ct := range g.tour {
 		g.pos[ct] = int32(i)

@@ -135,7 +135,7 @@ func TestPartitionAlphaTaken(t *testing.T) {
 func TestPartitionAlphaDeterministic(t *testing.T) {
 	in := dimacsInstance(t, "portcgen", 1500, 1500)
 	p := func() solver.Params {
-		return solver.Params{Seed: 4, Workers: 2, Extra: map[string]string{OptPartition: "on", OptPartSegment: "200", OptKicks: "1500", OptMove: "chain", OptCandidates: "mixed", OptPartAlpha: "2"}}
+		return solver.Params{Seed: 4, Workers: 2, Extra: map[string]string{OptPartition: "on", OptPartSegment: "200", OptKicks: "1500", OptMove: "chain", OptCandidates: "mixed", OptPartAlpha: "1"}}
 	}
 	a := solve(t, "auto", in, p(), nil)
 	b := solve(t, "auto", in, p(), nil)
