@@ -6,7 +6,8 @@
 // Engines (backend "gpu"; names shared with the CPU engines):
 //
 //   - pspm, sspm, pssm: Lam et al.'s parallel simulated annealing with
-//     LWSA (kernels/pspm.cu); sspm is one search, pssm one thread per search.
+//     LWSA (kernels/pspm.cu); sspm is one search, pssm one thread per search;
+//     pspm's seg option adds Or-opt moves (the layouts' _seg kernels).
 //   - 2opt-climb: O'Neil & Burtscher's random-restart 2-opt hill climbing,
 //     a resident block per climber (kernels/climb.cu), or a batch of tours
 //     for tours too large for a block's shared memory (kernels/twoopt.cu).

@@ -195,14 +195,21 @@ func (s *pspmRun) launch(seg pspmSegment) error {
 		fromBest = 1
 	}
 	end := s.iter + seg.iters
-	if err := r.launch(s.pl.layout.name, grid, 1, s.pl.blockDim, s.pl.shared, r.stream,
+	if err := r.launch(s.pl.layout.kernel(s.segLen() > 1), grid, 1, s.pl.blockDim, s.pl.shared, r.stream,
 		s.xy, s.n, s.cur, s.curCost, s.arch, s.archCost, s.gbest, s.gbestCost, fromBest, s.iter, end, seg.ips, seg.origin,
-		seg.t0, seg.alpha, s.tpb, s.p.Seed, s.scratch, s.tb, s.nbr, s.draw.k, seg.nnStep, int64(s.draw.mix)); err != nil {
+		seg.t0, seg.alpha, s.tpb, s.p.Seed, s.scratch, s.tb, s.nbr, s.draw.k, seg.nnStep, int64(s.draw.mix), s.segLen()); err != nil {
 		return err
 	}
 	s.iter = end
 	s.fromBest = false
 	return r.sync("pspm")
+}
+
+// segLen is the longest segment of the kernel's moves: the seg option
+// (1 where the engine has none), at most n - 3 so that a segment always
+// has a place to go.
+func (s *pspmRun) segLen() int64 {
+	return int64(max(1, min(s.cfg.Seg, s.n-3)))
 }
 
 // restart starts every search again from the greedy tour (a fitted

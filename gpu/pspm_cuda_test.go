@@ -31,7 +31,12 @@ import (
 // neighbour lists on half the lanes (the default's draw at these
 // temperatures) and on all of them; the neighbour draw's e[p] is a
 // distance the kernel computes, not the cached one, so a mismatch between
-// the two would show here too.
+// the two would show here too. With seg 2 or 3 the moves carry segments of
+// up to that many cities (0: the default, relocations), so the segment
+// move's delta (its walk, the e values and d(u, z) for the gap it closes)
+// and relink (by the winner alone, or by the whole warp where the lists are
+// in global memory) are checked the same way, in each layout and on 12
+// cities, where a segment often sits beside its new place.
 func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 	needDevice(t)
 	e, err := solver.Lookup(AlgoPSPM, solver.BackendGPU)
@@ -42,39 +47,53 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		n, threads, blocks int // blocks -1: the default
 		metric             solver.Metric
 		draw               string // the "draw" option ("": auto, nn at these temperatures)
+		seg                int    // the "seg" option (0: the default)
 	}{
-		{150, 32, 0, solver.Euc2D, ""},
-		{150, 7, 0, solver.Euc2D, ""},
-		{150, 64, 0, solver.Euc2D, ""},
-		{493, 48, 0, solver.Euc2D, ""}, // two moves on half the lanes
-		{300, 40, 0, solver.Att, ""},
-		{150, 96, 0, solver.Euc2D, ""},      // a search per block
-		{493, 80, 0, solver.Euc2D, ""},      // a search per block with a partial last warp
-		{3000, 1024, 132, solver.Euc2D, ""}, // a search per block of 32 warps
-		{300, 64, 0, solver.Euc2D, "uniform"},
-		{300, 33, 0, solver.Att, "mixed"}, // one lane with two moves
-		{300, 64, 0, solver.Euc2D, "nn"},
-		{3000, 64, 0, solver.Euc2D, ""},
-		{200, 64, 0, solver.Ceil2D, ""},
-		{200, 32, 0, solver.Ceil2D, ""},
-		{200, 32, 0, solver.Att, ""},
-		{3000, 32, 0, solver.Euc2D, ""},
-		{150, 32, 0, solver.Euc2D, "uniform"},
-		{150, 7, 0, solver.Euc2D, "uniform"},
-		{200, 32, 0, solver.Att, "uniform"},
-		{3000, 32, 0, solver.Euc2D, "uniform"},
-		{150, 7, 0, solver.Euc2D, "nn"}, // lanes past the 7th draw too, never win
-		{200, 32, 0, solver.Ceil2D, "nn"},
-		{300, 32, 0, solver.Att, "nn"},
-		{20000, 32, 0, solver.Euc2D, "nn"},   // lists in global memory
-		{15000, 32, 132, solver.Euc2D, "nn"}, // lists in shared memory, a search per SM
-		{150, 7, 0, solver.Euc2D, "mixed"},
-		{3000, 32, 0, solver.Euc2D, "mixed"},
-		{200, 32, 0, solver.Att, "mixed"},
-		{15000, 32, -1, solver.Euc2D, "nn"}, // the tour layout
-		{5000, 32, -1, solver.Euc2D, ""},
-		{3000, 32, -1, solver.Att, "mixed"},
-		{3000, 32, -1, solver.Ceil2D, "uniform"},
+		{150, 32, 0, solver.Euc2D, "", 0},
+		{150, 7, 0, solver.Euc2D, "", 0},
+		{150, 64, 0, solver.Euc2D, "", 0},
+		{493, 48, 0, solver.Euc2D, "", 0}, // two moves on half the lanes
+		{300, 40, 0, solver.Att, "", 0},
+		{150, 96, 0, solver.Euc2D, "", 0},      // a search per block
+		{493, 80, 0, solver.Euc2D, "", 0},      // a search per block with a partial last warp
+		{3000, 1024, 132, solver.Euc2D, "", 0}, // a search per block of 32 warps
+		{300, 64, 0, solver.Euc2D, "uniform", 0},
+		{300, 33, 0, solver.Att, "mixed", 0}, // one lane with two moves
+		{300, 64, 0, solver.Euc2D, "nn", 0},
+		{3000, 64, 0, solver.Euc2D, "", 0},
+		{200, 64, 0, solver.Ceil2D, "", 0},
+		{200, 32, 0, solver.Ceil2D, "", 0},
+		{200, 32, 0, solver.Att, "", 0},
+		{3000, 32, 0, solver.Euc2D, "", 0},
+		{150, 32, 0, solver.Euc2D, "uniform", 0},
+		{150, 7, 0, solver.Euc2D, "uniform", 0},
+		{200, 32, 0, solver.Att, "uniform", 0},
+		{3000, 32, 0, solver.Euc2D, "uniform", 0},
+		{150, 7, 0, solver.Euc2D, "nn", 0}, // lanes past the 7th draw too, never win
+		{200, 32, 0, solver.Ceil2D, "nn", 0},
+		{300, 32, 0, solver.Att, "nn", 0},
+		{20000, 32, 0, solver.Euc2D, "nn", 0},   // lists in global memory
+		{15000, 32, 132, solver.Euc2D, "nn", 0}, // lists in shared memory, a search per SM
+		{150, 7, 0, solver.Euc2D, "mixed", 0},
+		{3000, 32, 0, solver.Euc2D, "mixed", 0},
+		{200, 32, 0, solver.Att, "mixed", 0},
+		{15000, 32, -1, solver.Euc2D, "nn", 0}, // the tour layout
+		{5000, 32, -1, solver.Euc2D, "", 0},
+		{3000, 32, -1, solver.Att, "mixed", 0},
+		{3000, 32, -1, solver.Ceil2D, "uniform", 0},
+		{150, 32, 0, solver.Euc2D, "", 3},
+		{150, 7, 0, solver.Euc2D, "uniform", 2},
+		{493, 48, 0, solver.Euc2D, "", 3}, // two moves on half the lanes
+		{300, 96, 0, solver.Att, "", 3},   // a search per block
+		{493, 32, 0, solver.Euc2D, "nn", 2},
+		{200, 80, 0, solver.Ceil2D, "mixed", 2},
+		{200, 32, 0, solver.Ceil2D, "nn", 3},
+		{3000, 1024, 132, solver.Euc2D, "", 2},
+		{3000, 32, 0, solver.Euc2D, "mixed", 3},
+		{12, 32, 0, solver.Euc2D, "", 3},
+		{12, 96, 0, solver.Euc2D, "uniform", 3},
+		{15000, 32, -1, solver.Euc2D, "nn", 3},   // the tour layout relocates only
+		{20000, 32, 0, solver.Euc2D, "mixed", 3}, // lists in global memory
 	}
 	for _, c := range cases {
 		in := randomInstance(c.n, c.metric, 1000, uint64(20+c.n+c.threads))
@@ -86,6 +105,9 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		}
 		if c.draw != "" {
 			p = p.WithExtra("draw", c.draw)
+		}
+		if c.seg != 0 {
+			p = withOpts(p, fmt.Sprint("seg=", c.seg))
 		}
 		snaps := solver.Latest()
 		r, err := e.Solve(context.Background(), in, p, snaps)
@@ -101,14 +123,14 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		exact := solver.TourLength(in, s.Best)
 		tol := int64(2 + c.n/500)
 		if d := s.BestLength - exact; d < -tol || d > tol {
-			t.Fatalf("n=%d threads=%d blocks %d draw %s %v: device cost %d, exact length of its tour %d", c.n, c.threads, c.blocks, c.draw, c.metric, s.BestLength, exact)
+			t.Fatalf("n=%d threads=%d blocks %d draw %s seg %d %v: device cost %d, exact length of its tour %d", c.n, c.threads, c.blocks, c.draw, c.seg, c.metric, s.BestLength, exact)
 		}
 		start := solver.TourLength(in, solver.IdentityTour(in.N))
 		if r.Length >= start {
 			t.Fatalf("n=%d threads=%d %v: %d is no better than the identity tour's %d", c.n, c.threads, c.metric, r.Length, start)
 		}
-		t.Logf("n=%d threads=%d blocks %d draw %s %v: device %d, exact %d, result %d (identity %d), %.3g moves/s, %s searches",
-			c.n, c.threads, c.blocks, c.draw, c.metric, s.BestLength, exact, r.Length, start, r.MovesPerSecond(), r.Params.Extra["blocks"])
+		t.Logf("n=%d threads=%d blocks %d draw %s seg %d %v: device %d, exact %d, result %d (identity %d), %.3g moves/s, %s searches",
+			c.n, c.threads, c.blocks, c.draw, c.seg, c.metric, s.BestLength, exact, r.Length, start, r.MovesPerSecond(), r.Params.Extra["blocks"])
 	}
 }
 

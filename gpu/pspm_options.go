@@ -11,6 +11,8 @@ type pspmConfig struct {
 	NNK  int
 	// NNFrom is the temperature the neighbour draw starts below (nil: the default).
 	NNFrom *float64
+	// Seg is the longest segment a move carries (1: relocations).
+	Seg int
 }
 
 // pspmDrawMode is the draw option's value.
@@ -46,11 +48,13 @@ var (
 	pspmNNFrom = solver.Float("nnfrom", func(c *pspmConfig) *float64 { c.NNFrom = new(float64); return c.NNFrom }, 0, 0, solver.Inf,
 		"the temperature below which draw auto, nn and mixed take moves from the nearest cities (0: never, the draw stays uniform)").
 		Auto("3 × the mean distance from a city to its nnk-th nearest").Experimental()
+	pspmSeg = solver.Int("seg", func(c *pspmConfig) *int { return &c.Seg }, solver.DefaultSegment, 1, 3,
+		"the longest segment one move carries: 1 relocates a city (Lam et al.), 2 or 3 also move 2 or 3 consecutive cities (Or-opt), in either orientation, the length uniform: a shorter tour at about half the moves per second (the tour layout, from a few thousand cities, relocates only)")
 )
 
 // pspmSpecs are the GPU annealers' options by engine (Lam et al., Table 1).
 var pspmSpecs = map[string]*solver.Spec[pspmConfig]{
-	AlgoPSPM: solver.NewSpec(pspmBlocks, pspmThreads, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom).BySize(pspmNNKBySize),
+	AlgoPSPM: solver.NewSpec(pspmBlocks, pspmThreads, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom, pspmSeg).BySize(pspmNNKBySize),
 	AlgoSSPM: solver.NewSpec(pspmThreads, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom),
 	AlgoPSSM: solver.NewSpec(pspmBlocks, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom),
 }

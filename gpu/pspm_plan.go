@@ -23,6 +23,23 @@ type pspmLayout struct {
 	name   string
 }
 
+// kernel is the name of layout l's kernel of relocations, or of segment
+// moves (seg: its twin name_seg; the tour layout relocates only).
+func (l pspmLayout) kernel(seg bool) string {
+	if seg && !l.tour {
+		return l.name + "_seg"
+	}
+	return l.name
+}
+
+// kernels lists layout l's kernels.
+func (l pspmLayout) kernels() []string {
+	if l.tour {
+		return []string{l.name}
+	}
+	return []string{l.name, l.kernel(true)}
+}
+
 // nn reports whether the layout has the nearest-city draw.
 func (l pspmLayout) nn() bool { return !l.wide }
 

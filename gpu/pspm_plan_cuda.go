@@ -8,7 +8,7 @@ import (
 
 func init() {
 	for _, l := range pspmLayouts {
-		registerKernels(l.name)
+		registerKernels(l.kernels()...)
 	}
 	for _, m := range []string{"euc", "ceil", "att"} {
 		registerKernels("pspm_init_"+m, "dist_check_"+m)
@@ -36,11 +36,16 @@ func (r *run) occupancy(l pspmLayout, blockDim, shared int) int {
 	return per
 }
 
-// ready raises the dynamic shared memory limit of pl's kernel where pl
+// ready raises the dynamic shared memory limit of pl's kernels where pl
 // needs more than the static limit.
 func (r *run) ready(pl pspmPlan) error {
-	if pl.shared > r.d.limits.sharedStatic {
-		return setMaxDynamicShared(r.d.fns[pl.layout.name], pl.shared)
+	if pl.shared <= r.d.limits.sharedStatic {
+		return nil
+	}
+	for _, k := range pl.layout.kernels() {
+		if err := setMaxDynamicShared(r.d.fns[k], pl.shared); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -85,3 +85,19 @@ func TestPSPMPlanPrefersSharedMemory(t *testing.T) {
 		t.Fatal("no layout fits, and no error")
 	}
 }
+
+// Every layout but the tour has a segment-move twin, name_seg, which a run
+// of seg > 1 launches; the tour layout relocates only.
+func TestPSPMSegKernels(t *testing.T) {
+	for _, l := range pspmLayouts {
+		ks := l.kernels()
+		switch {
+		case l.tour && (len(ks) != 1 || l.kernel(true) != l.name):
+			t.Fatalf("%s: kernels %v, seg kernel %s", l.name, ks, l.kernel(true))
+		case !l.tour && (len(ks) != 2 || l.kernel(true) != l.name+"_seg" || ks[1] != l.kernel(true)):
+			t.Fatalf("%s: kernels %v, seg kernel %s", l.name, ks, l.kernel(true))
+		case l.kernel(false) != l.name:
+			t.Fatalf("%s: relocation kernel %s", l.name, l.kernel(false))
+		}
+	}
+}

@@ -241,6 +241,11 @@ const (
 	// DefaultThreads is PSPM's moves per iteration of one search: a warp
 	// of 32, the GPU's unit, on both backends.
 	DefaultThreads = 32
+	// DefaultSegment is PSPM's longest segment of one move on both
+	// backends: 1 is Lam et al.'s relocation; 2 and 3 add Or-opt moves of
+	// two and three consecutive cities, in either orientation, which halve
+	// the GPU's moves per second (docs/BENCHMARKS.md#pspm-on-lams-20).
+	DefaultSegment = 1
 )
 
 // DefaultTimeLimit is the time budget of the engines without a natural end

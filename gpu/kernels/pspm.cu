@@ -7,7 +7,8 @@
 // evaluated per second), Table 1 (T0 = 10000, Tend = 0.1, alpha = 0.99,
 // Sp = 10 sweeps of N iterations per temperature, Se = 100).
 //
-// A search is a team evaluating TPB random relocation moves per iteration:
+// A search is a team evaluating TPB random relocation moves per iteration
+// (with seg > 1, Or-opt moves of segments of up to seg cities, PspmSeg):
 // a warp (one move per lane, or two for TPB 33 to 64; several searches per
 // block share the coordinates), or a whole block; PspmTour is a block whose
 // warps share one tour. The tour is a doubly linked list with two caches,
@@ -140,6 +141,39 @@ struct PspmMove {
     int c, p, a, q, dpc, dcq, rem;
 };
 
+// PspmSeg is an Or-opt move: the segment of L (1 to 3) cities c, y1, y2,
+// walked from c along next (dn) or prev, leaves from between u (beside c)
+// and z (beside its far end) for between p and q, c beside p (after) or
+// beside q, so either orientation; dpc and dcq are the raw lengths of the
+// new edges at p and at q, duz of the edge that closes the gap.
+struct PspmSeg {
+    int c, y1, y2, u, z, p, q, dpc, dcq, duz;
+    uint32_t fl;  // L | dn << 2 | after << 3
+};
+
+// PspmSegRelink is a segment move in the list's terms: a and b, the
+// segment's old outer neighbours in tour order, p and q, and the segment in
+// its new order from p to q, t0, t1, t2 (past L the last one again).
+struct PspmSegRelink {
+    int a, b, p, q, t0, t1, t2, L;
+};
+
+__device__ __forceinline__ PspmSegRelink pspm_seg_relink(const PspmSeg &m) {
+    const int L = (int)(m.fl & 3u);
+    const bool dn = (m.fl & 4u) != 0, after = (m.fl & 8u) != 0;
+    const int yl = L == 1 ? m.c : L == 2 ? m.y1 : m.y2;
+    PspmSegRelink r;
+    r.a = dn ? m.u : m.z;
+    r.b = dn ? m.z : m.u;
+    r.p = m.p;
+    r.q = m.q;
+    r.L = L;
+    r.t0 = after ? m.c : yl;
+    r.t1 = L == 1 ? m.c : L == 2 ? (after ? m.y1 : m.c) : m.y1;
+    r.t2 = after ? yl : m.c;
+    return r;
+}
+
 // pspm_thresholds gives rank t the Metropolis threshold and base draw of
 // the counter in ctrB .. ctrB+L-1 that is t mod L, from the search's shared
 // stream. Thresholds lie in [1, 2^25): delta <= 0 always passes, an
@@ -260,6 +294,101 @@ __device__ __forceinline__ void pspm_apply(const PspmState<IDX> &s, const PspmMo
     tm.sync();
 }
 
+// pspm_apply_seg makes the winner's accepted segment move: the winner
+// alone relinks and stores the new e values, and leaves the seven cities
+// whose rem may change (a, b, p, q, the segment) in the slot bc, where rank
+// k refreshes the k-th (rsel). Distinct fields keep p = b and q = a right.
+template <int METRIC, typename IDX, bool WARP>
+__device__ __forceinline__ void pspm_apply_seg(const PspmState<IDX> &s, const PspmSeg &m, bool win, int rsel,
+                                               IDX *bc, const Team<WARP> &tm) {
+    PspmNode<IDX> *const nd = s.nd;
+    if (win) {
+        const PspmSegRelink r = pspm_seg_relink(m);
+        nd[r.a].next = (IDX)r.b;
+        nd[r.b].prev = (IDX)r.a;
+        nd[r.p].next = (IDX)r.t0;
+        nd[r.q].prev = (IDX)r.t2;
+        nd[r.t0].prev = (IDX)r.p;
+        nd[r.t2].next = (IDX)r.q;
+        if (r.L >= 2) {
+            nd[r.t0].next = (IDX)r.t1;
+            nd[r.t1].prev = (IDX)r.t0;
+            nd[r.t0].e = pdist<METRIC>(s, r.t0, r.t1);
+        }
+        if (r.L == 3) {
+            nd[r.t1].next = (IDX)r.t2;
+            nd[r.t2].prev = (IDX)r.t1;
+            nd[r.t1].e = pdist<METRIC>(s, r.t1, r.t2);
+        }
+        nd[r.a].e = m.duz;
+        nd[r.p].e = m.dpc;
+        nd[r.t2].e = m.dcq;
+        bc[0] = (IDX)r.a;
+        bc[1] = (IDX)r.b;
+        bc[2] = (IDX)r.p;
+        bc[3] = (IDX)r.q;
+        bc[4] = (IDX)r.t0;
+        bc[5] = (IDX)r.t1;
+        bc[6] = (IDX)r.t2;
+    }
+    tm.sync();
+    if (WARP || tm.t < 7) {
+        const int x = bc[rsel];
+        const int pv = nd[x].prev, nx = nd[x].next;
+        nd[x].rem = nd[pv].e + nd[x].e - pdist<METRIC>(s, pv, nx);
+    }
+    tm.sync();
+}
+
+// pspm_seg_links gives x's links after the segment move r (old: next in
+// the low half, prev in the high): the segment's cities first, which are
+// none of a, b, p, q.
+__device__ __forceinline__ uint32_t pspm_seg_links(const PspmSegRelink &r, int x, uint32_t old) {
+    int nx = (int)(old & 0xffffu), px = (int)(old >> 16);
+    if (x == r.t0) {
+        px = r.p;
+        nx = r.L == 1 ? r.q : r.t1;
+    } else if (x == r.t1) {
+        px = r.t0;
+        nx = r.L == 2 ? r.q : r.t2;
+    } else if (x == r.t2) {
+        px = r.t1;
+        nx = r.q;
+    } else {
+        nx = x == r.a ? r.b : x == r.p ? r.t0 : nx;
+        px = x == r.b ? r.a : x == r.q ? r.t2 : px;
+    }
+    return (uint32_t)nx | ((uint32_t)px << 16);
+}
+
+// pspm_apply_warp_seg makes lane winner's accepted segment move with the
+// whole warp (16-bit list in shared memory): lane k < 21 recomputes word
+// k / 7 (e, rem, links) of city k mod 7 of (a, b, p, q, t0, t1, t2) from
+// the new links, with the same distances as pspm_rebuild.
+template <int METRIC, typename IDX>
+__device__ __forceinline__ void pspm_apply_warp_seg(const PspmState<IDX> &s, const PspmSeg &m, int winner, int lane) {
+    const PspmSegRelink w = pspm_seg_relink(m);
+    PspmSegRelink r;
+    const uint32_t ab = __shfl_sync(0xffffffffu, (uint32_t)w.a | ((uint32_t)w.b << 16), winner);
+    const uint32_t pq = __shfl_sync(0xffffffffu, (uint32_t)w.p | ((uint32_t)w.q << 16), winner);
+    const uint32_t t01 = __shfl_sync(0xffffffffu, (uint32_t)w.t0 | ((uint32_t)w.t1 << 16), winner);
+    const uint32_t t2L = __shfl_sync(0xffffffffu, (uint32_t)w.t2 | ((uint32_t)w.L << 16), winner);
+    r.a = (int)(ab & 0xffffu), r.b = (int)(ab >> 16), r.p = (int)(pq & 0xffffu), r.q = (int)(pq >> 16);
+    r.t0 = (int)(t01 & 0xffffu), r.t1 = (int)(t01 >> 16), r.t2 = (int)(t2L & 0xffffu), r.L = (int)(t2L >> 16);
+    const int k = min(lane, 20), ci = k % 7, word = k / 7;
+    const int x = ci == 0 ? r.a : ci == 1 ? r.b : ci == 2 ? r.p : ci == 3 ? r.q : ci == 4 ? r.t0 : ci == 5 ? r.t1 : r.t2;
+    uint32_t *const rec = (uint32_t *)&s.nd[x];
+    const uint32_t lx = pspm_seg_links(r, x, rec[2]);
+    const int nx = (int)(lx & 0xffffu), px = (int)(lx >> 16);
+    const float2 cx = s.xy[x], cn = s.xy[nx], cpv = s.xy[px];
+    const int dxn = pspm_dist_raw<METRIC>(cx, cn);
+    const int rem = pspm_dist_raw<METRIC>(cpv, cx) + dxn - pspm_dist_raw<METRIC>(cpv, cn);
+    const uint32_t v = word == 0 ? (uint32_t)dxn : word == 1 ? (uint32_t)rem : lx;
+    __syncwarp();  // every lane has read the old records
+    rec[word] = v;
+    __syncwarp();
+}
+
 // PspmRole is a lane's part in pspm_apply_warp: the city it rewrites (sel:
 // byte_perm selector of c, p, b or a; isQ: q) and the word (0 e, 1 rem,
 // 2 links).
@@ -323,7 +452,7 @@ __device__ __forceinline__ void pspm_save(int *dst, const PspmNode<IDX> *nd, int
 // arch and archCost (fromBest: start from gbest instead); iterations
 // [iterStart, iterEnd), iteration i at T0 * alpha^((i - iterOrigin) /
 // itersPerStep); the neighbour lists nbr (nnK per city) from step nnStep
-// on, on the lanes not set in nnMix.
+// on, on the lanes not set in nnMix; segments of up to seg cities.
 template <typename IDX>
 struct PspmLaunch {
     const float2 *xy;
@@ -345,6 +474,7 @@ struct PspmLaunch {
     int nnK;
     long long nnStep;
     uint32_t nnMix;
+    int seg;  // the longest segment a move carries (1: relocations only)
 };
 
 // PspmSearch is one team's search: load (shared copies and the tour),
@@ -360,8 +490,9 @@ struct PspmLaunch {
 // instruction issue, so: stratified draws (distinct banks), no modulo,
 // invalid moves keyed by a select, Metropolis as one compare against a
 // threshold ceil(-T ln u) drawn per batch of 32 iterations into a shared
-// table, and the winner relinks alone.
-template <int METRIC, typename IDX, bool WARP, int M, int MODE, bool NNOK>
+// table, and the winner relinks alone. SEG: the kernel of segment moves
+// (a separate kernel, so that the relocations' keeps its registers).
+template <int METRIC, typename IDX, bool WARP, int M, int MODE, bool NNOK, bool SEG>
 struct PspmSearch {
     static constexpr int BATCH = 32;  // iterations per threshold draw
     // UK: a warp keys (delta - th) * 32 + i (no overflow), so the minimum is
@@ -376,7 +507,7 @@ struct PspmSearch {
 
     const PspmLaunch<IDX> &a;
     Team<WARP> tm;
-    int lane, warp, nwarps, b, tid, rsel;
+    int lane, warp, nwarps, b, tid, rsel, rsel7;
     PspmState<IDX> s;
     IDX *bc;
     uint4 *tab;
@@ -463,6 +594,7 @@ struct PspmSearch {
             asm volatile("" : "+r"(uniLane[j]));
         }
         rsel = min(tid, 4);
+        rsel7 = min(tid, 6);
         role = PspmRole{};
         if constexpr (WAPPLY) {
             role = pspm_role(lane);
@@ -546,9 +678,92 @@ struct PspmSearch {
         return key;
     }
 
+    // evaluateSeg is evaluate for segment moves (PspmSeg): each move also
+    // draws its length L (uniform in 1 .. seg) and the direction of its walk
+    // from c, and its orientation (the uniform draw) or side of v.
+    template <bool NN>
+    __device__ __forceinline__ int evaluateSeg(const uint4 &tv, PspmSeg &m) {
+        const PspmNode<IDX> *const nd = s.nd;
+        int key = PSPM_NOKEY;
+#pragma unroll
+        for (int j = 0; j < M; j++) {
+            const uint32_t r = gen.next(), r2 = gen.next();
+            const uint32_t fr = r * kcN[j];
+            uint32_t uc = tv.x + lc[j] + (__umulhi(r, kcN[j]) << 5);
+            uc = min(uc, uc - nnO);
+            const int c = (int)uc;
+            uint32_t up = tv.y + lp[j] + (__umulhi(fr, kpN[j]) << 5);
+            up = min(up, up - nm1O);
+            PspmSeg sm;
+            sm.c = c;
+            sm.fl = segWalk(sm, r2);
+            const int L = (int)(sm.fl & 3u);
+            const bool after = segPlace<NN>(sm, up, fr, r2, j);
+            sm.fl |= after ? 8u : 0u;
+            const int yl = L == 1 ? c : L == 2 ? sm.y1 : sm.y2;
+            const int duc = nd[(sm.fl & 4u) ? sm.u : c].e, dlz = nd[(sm.fl & 4u) ? yl : sm.z].e;
+            const float2 cc = s.xy[c], cl = s.xy[yl], cp = s.xy[sm.p], cq = s.xy[sm.q];
+            sm.duz = pspm_dist_raw<METRIC>(s.xy[sm.u], s.xy[sm.z]);
+            sm.dpc = pspm_dist_raw<METRIC>(cp, after ? cc : cl);
+            sm.dcq = pspm_dist_raw<METRIC>(after ? cl : cc, cq);
+            // the biases of the six raw distances cancel
+            const int delta = sm.dpc + sm.dcq - pspm_dist_raw<METRIC>(cp, cq) - (duc + dlz - sm.duz);
+            const bool okM = !segHas(sm, L, sm.p) && !segHas(sm, L, sm.q);
+            const int i = tid + j * 32;
+            const int ki = (WARP && M == 1) ? i : lane;
+            const int kj = UK ? max(okM ? (delta - (int)tv.z) * 32 + ki : PSPM_NOKEY, kFloor[j])
+                              : (i < a.tpb && okM ? delta * 32 + ki : PSPM_NOKEY);
+            if (M == 1 || kj < key) {
+                key = kj;
+                m = sm;
+            }
+        }
+        return key;
+    }
+
+    // segWalk draws the segment's length and direction from r2 and walks it
+    // from m.c: y1, y2, u and z; it returns L | dn << 2.
+    __device__ __forceinline__ uint32_t segWalk(PspmSeg &m, uint32_t r2) {
+        const PspmNode<IDX> *const nd = s.nd;
+        const uint32_t L = 1 + __umulhi(r2, (uint32_t)a.seg);
+        const bool dn = (r2 & 0x100u) != 0;
+        const int cn = nd[m.c].next, cpv = nd[m.c].prev;
+        m.u = dn ? cpv : cn;
+        m.y1 = dn ? cn : cpv;
+        m.y2 = dn ? nd[m.y1].next : nd[m.y1].prev;
+        int y3 = m.y2;  // seg 2: no third load
+        if (a.seg > 2) y3 = dn ? nd[m.y2].next : nd[m.y2].prev;
+        m.z = L == 1 ? m.y1 : L == 2 ? m.y2 : y3;
+        return L | (dn ? 4u : 0u);
+    }
+
+    // segHas reports whether x is one of the segment's L cities.
+    __device__ __forceinline__ static bool segHas(const PspmSeg &m, int L, int x) {
+        return x == m.c || (L >= 2 && x == m.y1) || (L >= 3 && x == m.y2);
+    }
+
+    // segPlace draws where the segment goes, as evaluate draws p and q: p
+    // uniform and q = next p, the orientation random; or (NN, not a uniform
+    // lane) beside v, one of c's nearest, after it or before it, c beside
+    // v. It returns after (c beside p).
+    template <bool NN>
+    __device__ __forceinline__ bool segPlace(PspmSeg &m, uint32_t up, uint32_t fr, uint32_t r2, int j) {
+        const PspmNode<IDX> *const nd = s.nd;
+        if (NN && uniLane[j] == 0) {
+            const int v = nbr[m.c * a.nnK + (int)__umulhi(fr, (uint32_t)a.nnK)];
+            const bool after = (fr & 0x100u) != 0;
+            m.p = after ? v : (int)nd[v].prev;
+            m.q = after ? (int)nd[v].next : v;
+            return after;
+        }
+        m.p = (int)up + ((int)up >= m.c);
+        m.q = nd[m.p].next;
+        return (r2 & 0x200u) != 0;
+    }
+
     // batch runs iterations ctrB .. ctrEnd-1 at one temperature, with the
-    // draw NN (true: neighbour lists); entry ctr - ctrB of the table is
-    // iteration ctr's.
+    // draw NN (true: neighbour lists), segment moves (SEG) or relocations;
+    // entry ctr - ctrB of the table is iteration ctr's.
     template <bool NN>
     __device__ __forceinline__ void batch(uint32_t ctrB, uint32_t ctrEnd) {
         const uint4 *const tpEnd = tab + (ctrEnd - ctrB);
@@ -556,7 +771,8 @@ struct PspmSearch {
             const uint4 tv = *tp;
             const int th = (int)tv.z, th32 = (int)tv.w;  // th32 = th * 32
             PspmMove m{};
-            const int key = evaluate<NN>(tv, m);
+            PspmSeg sm{};
+            const int key = SEG ? evaluateSeg<NN>(tv, sm) : evaluate<NN>(tv, m);
             int winKey, winner;
             pspm_team_min<WARP>(key, lane, warp, nwarps, swkey(), winKey, winner);
             // Metropolis on the winner: one compare (UK: the key's sign).
@@ -572,7 +788,11 @@ struct PspmSearch {
                 best = cost;
                 tm.sync();  // read before the winner relinks
             }
-            if constexpr (WAPPLY)
+            if constexpr (SEG && WAPPLY)
+                pspm_apply_warp_seg<METRIC, IDX>(s, sm, winner, lane);
+            else if constexpr (SEG)
+                pspm_apply_seg<METRIC, IDX, WARP>(s, sm, tid == winner, rsel7, bc, tm);
+            else if constexpr (WAPPLY)
                 pspm_apply_warp<METRIC, IDX>(s, m, winner, role);
             else
                 pspm_apply<METRIC, IDX, WARP, (MODE & 1) != 0>(s, m, tid == winner, true, rsel, bc, tm);
@@ -774,25 +994,32 @@ struct PspmTour {
                                            long long itersPerStep, long long iterOrigin, double T0, double alpha,   \
                                            long long tpb, unsigned long long seed, PspmNode<IDX> *gscratch,         \
                                            long long searches, const unsigned short *nbr, long long nnK,            \
-                                           long long nnStep, long long nnMix) {                                     \
+                                           long long nnStep, long long nnMix, long long seg) {                                     \
         extern __shared__ __align__(16) unsigned char smem[];                                                      \
         const PspmLaunch<IDX> a{xy,        (int)n,     cur,     curCost,      arch,       archCost,   gbest,       \
                                 gbestCost, (int)fromBest, iterStart, iterEnd, itersPerStep, iterOrigin, T0,       \
                                 alpha,     (int)tpb,   seed,    gscratch,     (int)searches, nbr,     (int)nnK,    \
-                                nnStep,    (uint32_t)nnMix};                                                        \
+                                nnStep,    (uint32_t)nnMix, (int)seg};                                                        \
         __VA_ARGS__                                                                                                 \
     }
-#define PSPM_KERNEL(NAME, METRIC, IDX, WARP, M, MODE, NNOK, BOUNDS)             \
-    PSPM_ENTRY(NAME, IDX, BOUNDS, PspmSearch<METRIC, IDX, WARP, M, MODE, NNOK> search(a); \
+#define PSPM_KERNEL(NAME, METRIC, IDX, WARP, M, MODE, NNOK, SEG, BOUNDS)             \
+    PSPM_ENTRY(NAME, IDX, BOUNDS, PspmSearch<METRIC, IDX, WARP, M, MODE, NNOK, SEG> search(a); \
                if (!search.load(smem)) return;                                  \
                search.steps();                                                  \
                search.store();)
 // A shared-tour search: a block of up to 32 warps (64 registers a thread).
 #define PSPM_TOUR(NAME, METRIC) \
     PSPM_ENTRY(NAME, unsigned short, __launch_bounds__(1024, 1), PspmTour<METRIC>{a}.run(smem);)
-#define PSPM_WARP(NAME, METRIC, M, MODE) \
-    PSPM_KERNEL(NAME, METRIC, unsigned short, true, M, MODE, true, __launch_bounds__(256))
-#define PSPM_BLOCK(NAME, METRIC, IDX, MODE) PSPM_KERNEL(NAME, METRIC, IDX, false, 1, MODE, sizeof(IDX) == 2, )
+// Each layout is stamped twice: relocations (NAME) and segment moves
+// (NAME_seg, the seg option > 1), the latter held to the former's registers
+// (a warp kernel 4 blocks of 8 warps per SM, 3 with two moves per lane).
+#define PSPM_WARP(NAME, METRIC, M, MODE)                                                                         \
+    PSPM_KERNEL(NAME, METRIC, unsigned short, true, M, MODE, true, false, __launch_bounds__(256))                 \
+    PSPM_KERNEL(NAME##_seg, METRIC, unsigned short, true, M, MODE, true, true,                                   \
+                __launch_bounds__(256, (M) == 1 ? 4 : 3))
+#define PSPM_BLOCK(NAME, METRIC, IDX, MODE)                                           \
+    PSPM_KERNEL(NAME, METRIC, IDX, false, 1, MODE, sizeof(IDX) == 2, false, )          \
+    PSPM_KERNEL(NAME##_seg, METRIC, IDX, false, 1, MODE, sizeof(IDX) == 2, true, __launch_bounds__(1024))
 // The layouts (the same list as gpu pspmLayouts): a search per warp of one
 // move per lane (w) or two (t32x2), a search per block (b), or PspmTour
 // (tour); u16 with the neighbour draw, u32 without; the digit is MODE.
@@ -803,7 +1030,8 @@ struct PspmTour {
     PSPM_WARP(pspm_anneal_##M##_u16_w0, METRIC, 1, 0)                               \
     PSPM_WARP(pspm_anneal_##M##_u16_t32x27, METRIC, 2, 7)                           \
     PSPM_WARP(pspm_anneal_##M##_u16_t32x23, METRIC, 2, 3)                           \
-    PSPM_KERNEL(pspm_anneal_##M##_u32_w0, METRIC, int, true, 1, 0, false, __launch_bounds__(256)) \
+    PSPM_KERNEL(pspm_anneal_##M##_u32_w0, METRIC, int, true, 1, 0, false, false, __launch_bounds__(256)) \
+    PSPM_KERNEL(pspm_anneal_##M##_u32_w0_seg, METRIC, int, true, 1, 0, false, true, __launch_bounds__(256, 4)) \
     PSPM_BLOCK(pspm_anneal_##M##_u16_b3, METRIC, unsigned short, 3)                 \
     PSPM_BLOCK(pspm_anneal_##M##_u16_b1, METRIC, unsigned short, 1)                 \
     PSPM_BLOCK(pspm_anneal_##M##_u16_b0, METRIC, unsigned short, 0)                 \

@@ -55,6 +55,9 @@ type saSearch struct {
 	nb   []int32
 	k    int
 	near bool
+	// seg is the longest segment a move carries (saseg.go); 1 or 0:
+	// relocations only.
+	seg int
 	// journal lists the moves applied since the best solution (city, its
 	// old predecessor) while journaling, instead of an O(n) copy at each
 	// new best; it is folded into bestNext at n/journalShare moves.
@@ -204,6 +207,10 @@ func (s *saSearch) apply(c, a int32, delta int64) {
 
 // iterate draws pm moves and tests the best by Metropolis at t.
 func (s *saSearch) iterate(t float64, pm int) {
+	if s.seg > 1 {
+		s.iterateSeg(t, pm)
+		return
+	}
 	c, a, delta := s.propose()
 	for k := 1; k < pm; k++ {
 		c2, a2, d2 := s.propose()
@@ -235,6 +242,7 @@ type saShared struct {
 	cool             *solver.Cooling
 	budget           time.Duration
 	lamSteps         float64
+	seg              int // the searches' longest segment (saseg.go)
 }
 
 // newSAShared starts a run on w workers: its control, its near moves and
@@ -307,14 +315,16 @@ func (r *saShared) finish(e solver.Engine, in *solver.Instance, p solver.Anneal,
 
 // saRun runs nsearch LWSA searches with pm moves per iteration over the
 // workers, exchanging the global best every p.K steps when exchange is
-// set; search b owns PCG stream b. With fit the schedule is fitted to the
-// time limit and has near moves and a final descent (safit.go).
-func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Anneal, snaps chan solver.Snapshot, nsearch, pm int, exchange, fit bool) (solver.Result, error) {
+// set; search b owns PCG stream b; moves carry segments of up to seg
+// cities. With fit the schedule is fitted to the time limit and has near
+// moves and a final descent (safit.go).
+func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Anneal, snaps chan solver.Snapshot, nsearch, pm, seg int, exchange, fit bool) (solver.Result, error) {
 	w := min(workers(p.Params), nsearch)
 	r, start0, err := newSAShared(ctx, in, p, snaps, w, fit)
 	if err != nil {
 		return solver.Result{}, err
 	}
+	r.seg = seg
 	c := r.c
 	searches := r.newSearches(in, p, start0, nsearch)
 	r.startCooling(in, p, fit)
@@ -376,6 +386,7 @@ func (r *saShared) newSearches(in *solver.Instance, p solver.Anneal, start0 []in
 		}
 		searches[b] = newSearch(r.d, t, rg)
 		searches[b].nb, searches[b].k = r.near.nb, r.near.k
+		searches[b].seg = min(r.seg, in.N-3)
 		if r.c.done() {
 			// stopped while the searches were set up: run none of them
 			return searches[:b+1]
@@ -499,7 +510,15 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Param
 	} else if p.Threads == 0 {
 		p.Threads = solver.DefaultThreads
 	}
-	return saRun(ctx, e, in, p, snaps, p.Blocks, p.Threads, e.exchange, fit)
+	seg := 1
+	if e.parallel {
+		c, err := solver.Configure(annealSpecs[e.Name()], e, in, q)
+		if err != nil {
+			return solver.Result{}, err
+		}
+		seg = c.Seg
+	}
+	return saRun(ctx, e, in, p, snaps, p.Blocks, p.Threads, seg, e.exchange, fit)
 }
 
 // saPrepare checks and completes the parameters of an annealing engine

@@ -67,7 +67,7 @@ func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Par
 	// split; the search is the same either way.
 	w := max(1, min(p.Workers, p.Threads/minMovesPerWorker))
 	if w == 1 {
-		return saRun(ctx, e, in, p, snaps, 1, p.Threads, false, fit)
+		return saRun(ctx, e, in, p, snaps, 1, p.Threads, 1, false, fit)
 	}
 	return sspmParallel(ctx, e, in, p, snaps, w, fit)
 }
