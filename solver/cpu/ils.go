@@ -173,7 +173,7 @@ type ilsOptions struct {
 	partSlice int     // OptPartSlice, milliseconds
 	partShape partShape
 	partDeep  float64 // OptPartDeep
-	partAlpha int     // OptPartAlpha
+	partClus  bool    // OptPartClus
 }
 
 // moveSet is the run's move set without the 5-opt move's state.
@@ -301,9 +301,6 @@ func (r *ilsRun) run() (solver.Result, error) {
 	if r.usePartition() {
 		r.partitioned = true
 		r.partition(t0, nb, nbOdd, d)
-		if a := r.alpha.Load(); a != nil && a.err != nil {
-			return solver.Result{}, fmt.Errorf("alpha candidates: %v", a.err)
-		}
 		return r.finish(nil)
 	}
 	r.newSearches(t0, nb, nbOdd, d)

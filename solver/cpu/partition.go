@@ -74,10 +74,10 @@ const (
 	// from the start). Early in a run a deeper move costs more than it
 	// gains, later it is far ahead (docs/DECISIONS.md#partdeep).
 	OptPartDeep = "partdeep"
-	// OptPartAlpha gives the partition search alpha-nearness candidates
-	// of an ascent beside it (partalpha.go): 0 none, 1 first in the
-	// pieces' lists, 2 merged by distance with the round's kind.
-	OptPartAlpha = "partalpha"
+	// OptPartClus selects, on clustered instances, the descent between
+	// pieces on quadrant lists every round, over every city every other
+	// round ("on"), or as on other instances ("off").
+	OptPartClus = "partclus"
 )
 
 // usePartition reports whether the run takes the partition search.
@@ -130,9 +130,6 @@ type partRun struct {
 	// the lists alternate between rounds, their caches with them.
 	gnbd  [2][]int32
 	round int64
-	// alpha: alpha-nearness lists of the ascent beside the search, once
-	// taken (partalpha.go); nil before
-	alpha *neighbor.Lists
 	// clustered: the quadrant candidates lie far beyond the nearest
 	// (clusteredRatio), and every piece takes them first under "mixed"
 	clustered bool
@@ -216,13 +213,11 @@ func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) 
 	ctx, cancel := c.setupContext()
 	defer cancel()
 	pr := r.newPartRun(ctx, t0, nb, nbOdd, d)
-	r.startPartAlpha(ctx)
 	c.setPhase(solver.PhaseSearch)
 	rng := newRNG(r.p.Seed, 1<<41)
 	budget := int64(r.o.kicks) * int64(r.w) // 0: until the time limit
 	var done int64
 	for !c.done() && (budget == 0 || done < budget) {
-		pr.takeAlpha()
 		done += pr.step(rng.intn(r.in.N), budget-done)
 		c.offer(pr.t, pr.length)
 		if c.snapshotDue() {
@@ -605,11 +600,7 @@ func (pr *partRun) restrictFrom(i int) (from [2]*neighbor.Lists, first bool) {
 	if pr.wide != nil {
 		from[0] = pr.wide
 	}
-	kind := pr.segKind(i)
-	if pr.alpha != nil {
-		return pr.alphaFrom(kind, from[0]), pr.r.o.partAlpha == 1
-	}
-	switch {
+	switch kind := pr.segKind(i); {
 	case pr.nb[1] != pr.nb[0] && kind == listQuadrant:
 		return [2]*neighbor.Lists{pr.nb[1], pr.nb[0]}, true
 	case kind == listAlpha:
@@ -818,14 +809,23 @@ func (pr *partRun) stitch(limit time.Duration) {
 	g := pr.global
 	g.setMoves(pr.moves(len(pr.k5)-1, 0))
 	g.fixed = pr.fixed
-	g.nb, g.k, g.nbd = pr.nb[pr.round%2].List, pr.nb[pr.round%2].K, pr.gnbd[pr.round%2]
+	l := pr.round % 2
+	// on a clustered instance the quadrant lists every round, and every
+	// other round a descent over every city: the pieces' lists stop at
+	// their ends, and only the quadrant lists reach across the gaps
+	// between clusters (docs/DECISIONS.md#clustered-stitch)
+	all := false
+	if pr.clustered && pr.r.o.partClus {
+		l, all = 1, pr.round%2 == 0
+	}
+	g.nb, g.k, g.nbd = pr.nb[l].List, pr.nb[l].K, pr.gnbd[l]
 	copy(g.tour, pr.t)
 	for i, ct := range g.tour {
 		g.pos[ct] = int32(i)
 	}
 	g.length = pr.length
 	for _, ct := range pr.t {
-		if pr.border[ct] {
+		if all || pr.border[ct] {
 			g.push(ct)
 		}
 	}

@@ -1,12 +1,11 @@
 package cpu
 
 import (
-	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/gen"
 )
 
@@ -96,53 +95,41 @@ func TestPartitionClusteredDeterministic(t *testing.T) {
 	}
 }
 
-// TestPartitionAlphaTaken: with partalpha the partition search waits,
-// on a kicks budget, for the ascent's alpha lists and takes them; every
-// piece's lists then hold each city's alpha-nearest cities inside the
-// piece, and stay valid lists of the piece.
-func TestPartitionAlphaTaken(t *testing.T) {
-	pr := newTestPartRun(t, dimacsInstance(t, "portcgen", 3000, 3000), 4, map[string]string{OptPartSegment: "400", OptCandidates: "mixed", OptPartAlpha: "1"})
-	pr.r.aid.Ascents = new(bound.Ascents)
-	pr.r.startPartAlpha(context.Background())
-	pr.takeAlpha()
-	if pr.alpha == nil || pr.alpha.K != alphaNeighbors {
-		t.Fatalf("alpha lists not taken: %+v", pr.alpha)
-	}
-	if pr.r.stats.AscentIterations == 0 {
-		t.Fatal("no ascent's figures with the alpha lists")
-	}
-	for round := range 2 {
-		pr.round = int64(round)
-		pr.cut(round*777, 0)
-		for i, sg := range pr.segs {
-			pr.prepare(i)
-			for j, ct := range sg.cities[:sg.m] {
-				row := sg.nb[j*sg.k : (j+1)*sg.k]
-				for _, x := range pr.alpha.Of(int(ct)) {
-					if pr.segOf[x] == int32(i) && !slices.Contains(row, pr.local[x]) {
-						t.Fatalf("round %d, segment %d, city %d: alpha candidate %d inside the piece missing from %v", round, i, j, x, row)
-					}
+// TestPartitionClusteredStitch: on a clustered instance the descent
+// between pieces of an even round takes the quadrant lists and every
+// city, leaving no improving 2-opt move between a city and one of its
+// quadrant candidates anywhere in the tour; with partclus off it takes
+// the nearest lists as on other instances.
+func TestPartitionClusteredStitch(t *testing.T) {
+	in := dimacsInstance(t, "portcgen", 3000, 3000)
+	for _, on := range []string{"on", "off"} {
+		pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "400", OptCandidates: "mixed", OptKicks: "1000", OptPartClus: on})
+		pr.cut(0, 1<<40)
+		pr.runRound()
+		pr.stitch(time.Hour)
+		checkPartTour(t, pr, "after the stitch")
+		quad := &pr.global.nb[0] == &pr.nb[1].List[0]
+		if quad != (on == "on") {
+			t.Fatalf("partclus %s: stitch on the quadrant lists %v", on, quad)
+		}
+		if on == "off" {
+			continue
+		}
+		pos := make([]int, in.N)
+		for i, ct := range pr.t {
+			pos[ct] = i
+		}
+		for i, a := range pr.t {
+			b := pr.t[(i+1)%in.N]
+			for _, c := range pr.nb[1].Of(int(a)) {
+				d := pr.t[(pos[c]+1)%in.N]
+				if c == b || d == a {
+					continue
+				}
+				if gain := in.Dist(int(a), int(b)) + in.Dist(int(c), int(d)) - in.Dist(int(a), int(c)) - in.Dist(int(b), int(d)); gain > 0 {
+					t.Fatalf("improving 2-opt move left: %d-%d, %d-%d gains %d", a, b, c, d, gain)
 				}
 			}
 		}
-		checkPartLists(t, pr)
-	}
-}
-
-// TestPartitionAlphaDeterministic: a partition search with partalpha and
-// a kicks budget gives the same tour for the same seed, and reports the
-// ascent behind its alpha lists.
-func TestPartitionAlphaDeterministic(t *testing.T) {
-	in := dimacsInstance(t, "portcgen", 1500, 1500)
-	p := func() solver.Params {
-		return solver.Params{Seed: 4, Workers: 2, Extra: map[string]string{OptPartition: "on", OptPartSegment: "200", OptKicks: "1500", OptMove: "chain", OptCandidates: "mixed", OptPartAlpha: "1"}}
-	}
-	a := solve(t, "auto", in, p(), nil)
-	b := solve(t, "auto", in, p(), nil)
-	if !slices.Equal(a.Tour, b.Tour) {
-		t.Fatalf("same seed and workers, different tours: %d and %d", a.Length, b.Length)
-	}
-	if a.Stats.AscentIterations == 0 || a.Stats.AlphaListsAt <= 0 {
-		t.Fatalf("no alpha lists taken: %+v", a.Stats)
 	}
 }
