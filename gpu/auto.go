@@ -8,7 +8,8 @@ import (
 )
 
 // AutoOrILSMinN is the size from which GPU auto runs or-ils beside the CPU
-// auto engine until that engine's first tour
+// auto engine until that engine's first tour, then or-ils's windows on a
+// stretch of the tour beside its partition search (OptBeside)
 // (docs/DECISIONS.md#gpu-orils-min-n).
 const AutoOrILSMinN = 200000
 
@@ -19,7 +20,7 @@ const AutoOrILSMinN = 200000
 const AutoLSMinN = AutoOrILSMinN
 
 // autoOnly lists GPU auto's options that CPU auto does not take.
-var autoOnly = []string{OptWindow, OptWindowSegment}
+var autoOnly = []string{OptWindow, OptWindowSegment, OptBeside}
 
 // cpuParams returns p for the CPU auto engine when spent of the run has
 // gone (the GPU's start tour): its backend, the time left of the run's

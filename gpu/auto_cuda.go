@@ -13,7 +13,8 @@ import (
 // solveAuto is the GPU auto engine: the CPU auto engine (composed through
 // solver.Aided) with its Held–Karp ascent on the GPU through aid's
 // Ascents, and from AutoOrILSMinN cities or-ils before its first tour
-// (solveEarly); without the CPU engine, or-ils or GPU 2opt-ils.
+// (solveEarly), then or-ils's windows beside its partition search
+// (besideWindows); without the CPU engine, or-ils or GPU 2opt-ils.
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
 	if p.TimeLimit <= 0 {
@@ -39,6 +40,15 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 			return solver.Finish(in, e, p, solver.Outcome{Tour: ph.tour, Moves: ph.moves, Steps: ph.steps, Start: start, Stopped: ph.stopped || ctx.Err() != nil, Device: ph.device})
 		}
 		if len(in.FixedEdges) == 0 {
+			pw, err := besideWindows(in, p)
+			if err != nil {
+				return solver.Result{}, err
+			}
+			if pw != nil {
+				defer pw.close()
+				cpuAid.Paths = pw
+				cpuAid.PathShare, _ = solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, OptBeside)
+			}
 			r, err := solveEarly(ctx, e, aided, cpuAid, in, p, snaps, start)
 			r.Device += note
 			return r, err
@@ -134,4 +144,19 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: r.Steps, Start: start, Stopped: r.Stopped || ctx.Err() != nil, Device: device})
 	res.Stats = st
 	return res, err
+}
+
+// besideWindows returns the GPU's windows for the CPU engine's partition
+// search to hand stretches of its tour to (solver.Aid.Paths); nil when
+// OptBeside is 0.
+func besideWindows(in *solver.Instance, p solver.Params) (*pathWindows, error) {
+	share, err := solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, OptBeside)
+	if err != nil || share <= 0 {
+		return nil, err
+	}
+	wo, err := autoOrOptions(p, in.N)
+	if err != nil {
+		return nil, err
+	}
+	return newPathWindows(in, wo, p.Seed), nil
 }

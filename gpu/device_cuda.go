@@ -9,6 +9,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -57,11 +58,33 @@ var (
 	devOnce sync.Once
 	theDev  *device
 	devErr  error
+	// devOpened is set once getDevice's open has ended
+	devOpened atomic.Bool
+	aheadOnce sync.Once
+	aheadErr  error
 )
+
+// openAhead checks once that the driver has a device the kernels can run
+// on (sm_70 or newer: the fatbin's oldest SASS) and starts opening its
+// context in the background, so that the set-up on the cores of a run
+// (GPU auto's, which needs the GPU only for its ascent) does not wait for
+// it (docs/DECISIONS.md#gpu-open-ahead).
+func openAhead() error {
+	aheadOnce.Do(func() {
+		infos, err := Devices()
+		if err == nil && infos[0].Major < 7 {
+			err = fmt.Errorf("%w: %s is sm_%d%d; the kernels need sm_70 or newer", ErrNoDevice, infos[0].Name, infos[0].Major, infos[0].Minor)
+		}
+		if aheadErr = err; err == nil {
+			go getDevice()
+		}
+	})
+	return aheadErr
+}
 
 // getDevice opens the context on first use.
 func getDevice() (*device, error) {
-	devOnce.Do(func() { theDev, devErr = openDevice() })
+	devOnce.Do(func() { theDev, devErr = openDevice(); devOpened.Store(true) })
 	return theDev, devErr
 }
 

@@ -27,7 +27,9 @@
 //     from a Hilbert-curve start built on the GPU, to a local optimum.
 //   - auto: the CPU auto engine with its Held–Karp ascent on the GPU; from
 //     200,000 cities both it and or-ils (until that engine's first tour)
-//     start from 2opt-or's local optimum.
+//     start from 2opt-or's local optimum, and or-ils's windows then improve
+//     a stretch of the tour beside that engine's partition search
+//     (beside_cuda.go, through solver.PathImprover).
 //
 // FIPopulation and FISequential run Delévacq et al.'s first-improvement
 // ILS populations (kernels/fils.cu) on the GPU and on one core;

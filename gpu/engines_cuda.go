@@ -9,7 +9,12 @@ import (
 
 // available reports whether a CUDA device can run the kernels: nil, or an
 // error wrapping ErrNoDriver or ErrNoDevice that says what is missing.
+// While the context opens in the background (openAhead) the driver's
+// answer stands; once it is open, an error opening it or a lost context.
 func available() error {
+	if err := openAhead(); err != nil || !devOpened.Load() {
+		return err
+	}
 	d, err := getDevice()
 	if err != nil {
 		return err

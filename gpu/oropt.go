@@ -20,6 +20,10 @@ const (
 	OptStart         = "start"
 	OptGlobal        = "global"
 	OptWindowSegment = "wsegment"
+	// OptBeside is GPU auto's share of the tour, in workers, that the
+	// windows improve beside the CPU engine's partition search at first
+	// (0: none; declared in package solver, docs/DECISIONS.md#partition-beside).
+	OptBeside = "beside"
 )
 
 // orMaxSpan is the widest coordinate span or-ils takes: six distances summed

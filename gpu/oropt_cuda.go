@@ -63,14 +63,22 @@ func orGeometry(d *device, n, L, replicas int) (W, R int, err error) {
 	if replicas > 0 {
 		return W, replicas, nil
 	}
-	wpb := orWarps(L)
-	shared := wpb * orWindowBytes(L)
-	blocks, err := fn.MaxActiveBlocksPerMultiProcessor(32*wpb, int64(shared))
+	slots, err := orSlots(d, fn, L)
 	if err != nil {
 		return 0, 0, err
 	}
-	slots := max(1, blocks) * wpb * d.info.Multiprocs
 	return W, min(16, max(1, slots/W)), nil
+}
+
+// orSlots is how many windows of at most L cities d runs at once: one
+// wave of oropt_windows (fn).
+func orSlots(d *device, fn cu.Function, L int) (int, error) {
+	wpb := orWarps(L)
+	blocks, err := fn.MaxActiveBlocksPerMultiProcessor(32*wpb, int64(wpb*orWindowBytes(L)))
+	if err != nil {
+		return 0, err
+	}
+	return max(1, blocks) * wpb * d.info.Multiprocs, nil
 }
 
 // newOrRun allocates the run and uploads the coordinates and tour t.
@@ -132,12 +140,12 @@ func (r *orRun) free() {
 	r.bufs.freeAll()
 }
 
-// round runs every window from offset off with kicks kicks and commits
-// each one's best replica; it returns the gain and the moves evaluated so
-// far.
-func (r *orRun) round(off int64, kicks int, seed uint64, maxSeg int) (gain, evals uint64, err error) {
+// round runs every window of the span positions from offset off (r.W
+// windows) with kicks kicks and commits each one's best replica; it
+// returns the gain and the moves evaluated so far.
+func (r *orRun) round(off, span int64, kicks int, seed uint64, maxSeg int) (gain, evals uint64, err error) {
 	d := r.run
-	span, w := int64(r.n), r.W
+	w := r.W
 	g := (w*r.R + r.wpb - 1) / r.wpb
 	if err := d.launch("oropt_windows", g, 1, 32*r.wpb, r.shared, d.stream,
 		r.xy, r.tour, r.n, off, span, w, r.L, r.R, kicks, seed, maxSeg, r.metric, r.ord, r.gain, r.evals); err != nil {
@@ -323,7 +331,7 @@ func (w *orWalk) step() (done bool, err error) {
 	t0 := time.Now()
 	var gain uint64
 	err = w.ru.do(func() (err error) {
-		gain, w.evals, err = w.r.round(off, kicks, seed, w.o.Segment)
+		gain, w.evals, err = w.r.round(off, int64(in.N), kicks, seed, w.o.Segment)
 		return err
 	})
 	if err != nil {

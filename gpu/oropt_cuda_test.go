@@ -57,7 +57,7 @@ func TestOrWindowGainsExact(t *testing.T) {
 			var gain, evals uint64
 			for k := 0; k < c.rounds; k++ {
 				err := ru.do(func() (err error) {
-					gain, evals, err = r.round(int64(k*37%c.n), c.kicks, uint64(k+1), 30)
+					gain, evals, err = r.round(int64(k*37%c.n), int64(c.n), c.kicks, uint64(k+1), 30)
 					if err == nil {
 						err = dtoh(t32, r.tour)
 					}

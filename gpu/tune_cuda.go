@@ -17,6 +17,11 @@ func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSe
 	if in == nil || in.N < 5 || available() != nil {
 		return opts
 	}
+	tune := tuners[e.name]
+	if _, ok := opts.Lookup("threads"); !ok && tune == nil {
+		// nothing to tune: no wait for the context opening (openAhead)
+		return opts
+	}
 	r, err := newRun()
 	if err != nil {
 		return opts
@@ -24,7 +29,7 @@ func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSe
 	defer r.close()
 	t := tuning{r: r, n: in.N, opts: opts}
 	t.set("threads", "", float64(r.d.limits.maxThreads))
-	if tune := tuners[e.name]; tune != nil {
+	if tune != nil {
 		tune(&t, in)
 	}
 	return t.opts

@@ -20,6 +20,27 @@ type Aid struct {
 	// the lower bound the pipeline computes beside the run (nil: the
 	// engine runs its own).
 	Ascents Ascents
+	// Paths, when not nil, improves a stretch of the tour beside the
+	// workers of a partition search (an accelerator's search: GPU auto
+	// hands its windows); nil: the workers take every segment.
+	Paths PathImprover
+	// PathShare is the workers' worth of the tour Paths starts with in a
+	// partition search (0: the search's default); the share then follows
+	// the gain per city and second of Paths against the workers'.
+	PathShare float64
+}
+
+// PathImprover improves paths with fixed ends, the stretches of one tour
+// that a partition search leaves to it: the stretches of the improver
+// and of the workers are disjoint, so the tour written back stays one
+// cycle.
+type PathImprover interface {
+	// ImprovePath searches until until (or ctx's end) for a shorter path
+	// through the cities of path (cities of in, in path order) between
+	// the same first and last city, and writes it into path when it finds
+	// one; it returns the gain (the old length minus the new, never
+	// negative). The caller checks the path it gets back.
+	ImprovePath(ctx context.Context, in *Instance, path []int32, until time.Time) (int64, error)
 }
 
 // Aided is an engine that takes an Aid: the pipeline hands it the shared

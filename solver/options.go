@@ -278,6 +278,8 @@ var (
 		Doc: "most cities of one tour window (a warp's iterated local search, endpoints fixed)"}
 	optWindowSegment = Option{Name: "wsegment", Kind: KindInt, Min: 1, Max: 512, Default: "30",
 		Doc: "GPU auto from 200,000 cities: most cities of a segment of the double-bridge kicks of or-ils before the CPU engine's first tour (unset: 30)"}
+	optBeside = Option{Name: "beside", Kind: KindFloat, Min: 0, Max: 64, Default: "4",
+		Doc: "GPU auto from 200,000 cities: the workers' worth of the tour the GPU's windows improve at first beside the CPU engine's partition search, the share then following their gains (0: none)"}
 )
 
 // TabuTenure is the swap tabu search's tenure for n cities: asked when it
@@ -302,7 +304,7 @@ func exp(opts ...Option) []Option {
 // which reads that engine's options; or-ils, which it starts with on large
 // instances, keeps its own defaults but for window and wsegment.
 func init() {
-	Declare("auto", BackendGPU, Inherit("auto", BackendCPU, OptionSet(exp(optWindow, optWindowSegment))))
+	Declare("auto", BackendGPU, Inherit("auto", BackendCPU, OptionSet(exp(optWindow, optWindowSegment, optBeside))))
 }
 
 // OptionSet is one engine's options.

@@ -2,6 +2,7 @@ package bound
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -166,9 +167,22 @@ func (memo *Ascents) StopAscent(ctx context.Context, stop <-chan struct{}, in *s
 }
 
 // Alpha returns k alpha-nearness candidates per city of in from the
-// shared ascent opts asks for (solver.Ascents).
+// shared ascent opts asks for (solver.Ascents); when its accelerator
+// fails, from an ascent on the cores in the time left.
 func (memo *Ascents) Alpha(ctx context.Context, in *solver.Instance, k int, opts solver.AscentOptions) (solver.AlphaLists, error) {
+	start := time.Now()
 	res, err := memo.Compute(ctx, in, Options{Time: opts.Time, Device: opts.Device})
+	if err != nil && opts.Device != nil && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
+		// the accelerator failed (its context opens in the background,
+		// so a failure to open shows here): the cores, in the time left
+		var o Options
+		if opts.Time > 0 {
+			o.Time = opts.Time - time.Since(start)
+		}
+		if opts.Time == 0 || o.Time > 0 {
+			res, err = memo.Compute(ctx, in, o)
+		}
+	}
 	if err != nil {
 		return solver.AlphaLists{}, err
 	}

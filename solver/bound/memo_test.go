@@ -2,6 +2,7 @@ package bound
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 
@@ -87,5 +88,20 @@ func TestAscentsKeptPerValue(t *testing.T) {
 	r, err := Compute(context.Background(), in, Options{})
 	if err != nil || r.Shared {
 		t.Errorf("Compute shared an ascent (%v)", err)
+	}
+}
+
+// TestAlphaOnTheCoresWhenTheDeviceFails: an accelerator that cannot be
+// opened gives alpha lists from an ascent on the cores, not an error.
+func TestAlphaOnTheCoresWhenTheDeviceFails(t *testing.T) {
+	in := uniformInstance(300, 6)
+	var memo Ascents
+	broken := func() (solver.AscentDevice, error) { return nil, errors.New("no context") }
+	l, err := memo.Alpha(context.Background(), in, 5, solver.AscentOptions{Device: broken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.K != 5 || len(l.List) != 5*in.N || l.Stats.AscentOnGPU || l.Stats.AscentIterations == 0 {
+		t.Fatalf("alpha lists: K %d, %d entries, on the device %v, %d iterations", l.K, len(l.List), l.Stats.AscentOnGPU, l.Stats.AscentIterations)
 	}
 }

@@ -749,6 +749,7 @@ func (r *ilsRun) work(wk, n int, first bool) {
 	if first && !r.descend(wk, check) {
 		return
 	}
+	kickCheck := r.untilEpochEnd(check)
 	if r.mg.base != nil {
 		r.draining[wk] = s.q.Len() > 0
 	}
@@ -763,10 +764,10 @@ func (r *ilsRun) work(wk, n int, first bool) {
 		if (s.moves-last >= checkEvery || k%kicksPerCheck == 0) && check() {
 			return
 		}
-		if !r.epochEnd.IsZero() && time.Now().After(r.epochEnd) {
+		if r.epochOver() {
 			break
 		}
-		old, ok := s.tryKick(cfg.maxSeg, cfg.acceptEqual, check)
+		old, ok := s.tryKick(cfg.maxSeg, cfg.acceptEqual, kickCheck)
 		if !ok {
 			return // stopped inside: back at the last accepted tour
 		}
@@ -784,6 +785,21 @@ func (r *ilsRun) work(wk, n int, first bool) {
 		}
 	}
 	c.moves[wk].v.Store(s.moves)
+}
+
+// epochOver reports whether the timed merge epoch under way has ended
+// (false outside one).
+func (r *ilsRun) epochOver() bool {
+	return !r.epochEnd.IsZero() && time.Now().After(r.epochEnd)
+}
+
+// untilEpochEnd is check that also stops at the end of the timed merge
+// epoch: a kick's descent stopped there is undone. One that runs on into
+// stretches other workers have not descended yet becomes a descent of
+// the whole tour on one core, which held every other worker at the
+// merge for seconds (docs/DECISIONS.md#kick-epoch-end).
+func (r *ilsRun) untilEpochEnd(check func() bool) func() bool {
+	return func() bool { return check() || r.epochOver() }
 }
 
 // escape takes worker wk out of a long stagnation: from its best tour, a

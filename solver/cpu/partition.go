@@ -157,6 +157,10 @@ type partRun struct {
 	k5   []*kopt
 	deep bool
 	rate [2]float64
+	// d is the whole tour's distances; bs the path improver beside the
+	// workers (partbeside.go)
+	d  *tour.Dist
+	bs beside
 }
 
 // partSeg is one segment of a round as a sub-instance: its cities in path
@@ -225,6 +229,7 @@ func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) 
 		}
 	}
 	c.offer(pr.t, pr.length)
+	r.listNote += pr.bs.note()
 }
 
 // newPartRun readies a partition search of tour t0.
@@ -233,6 +238,8 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 	pr := &partRun{r: r, ctx: ctx, nb: [2]*neighbor.Lists{nb, nbOdd}, t: append([]int32(nil), t0...),
 		segOf: make([]int32, n), local: make([]int32, n), border: make([]bool, n)}
 	pr.length = d.Length(pr.t)
+	pr.d = d
+	pr.bs = newBeside(r)
 	if len(r.in.FixedEdges) > 0 {
 		pr.fixed = make([]int32, 2*n)
 		for i := range pr.fixed {
@@ -402,13 +409,16 @@ func (pr *partRun) fillSeg(i, from, m int) {
 func (pr *partRun) runRound() int64 {
 	start := time.Now()
 	fused := pr.fused()
+	g := pr.bs.segments(pr) // the first g segments go to the path improver
 	if !fused {
-		pr.pool(pr.p, func(_, i int) { pr.prepare(i) })
+		pr.pool(pr.p-g, func(_, i int) { pr.prepare(g + i) })
 		if pr.r.c.done() {
 			return 0 // some segments may not be ready: no search this round
 		}
 	}
-	deltas, kicks := pr.searchAll(fused)
+	bs := pr.startBeside(g)
+	deltas, kicks := pr.searchAll(fused, g)
+	pr.endBeside(bs, deltas[:pr.p])
 	if pr.rep > 1 {
 		pr.keepBest(deltas)
 	}
@@ -447,14 +457,16 @@ func (pr *partRun) pool(tasks int, do func(wk, i int)) {
 	wg.Wait()
 }
 
-// searchAll runs the round's searches (fused: each preparing its segment
-// first), rep per segment, keeping each
-// gain of a segment searched once; it returns every search's change of
-// length and the kicks made.
-func (pr *partRun) searchAll(fused bool) ([]int64, int64) {
+// searchAll runs the round's searches of the segments from g on (the
+// first g are the path improver's; fused: each preparing its segment
+// first), rep per segment, keeping each gain of a segment searched once;
+// it returns every search's change of length (segment seg's search rep at
+// seg + rep·p) and the kicks made.
+func (pr *partRun) searchAll(fused bool, g int) ([]int64, int64) {
 	w := pr.r.w
-	tasks := pr.p * pr.rep // at most w when rep > 1
-	deltas := make([]int64, tasks)
+	segs := pr.p - g
+	tasks := segs * pr.rep // at most w when rep > 1
+	deltas := make([]int64, pr.p*pr.rep)
 	var kicks atomic.Int64
 	// with a time slice, the searches of a round end together (or, when
 	// the workers take several in turn, each gets its share, at least
@@ -466,26 +478,31 @@ func (pr *partRun) searchAll(fused bool) ([]int64, int64) {
 	}
 	roundEnd := time.Now().Add(slice)
 	pr.pool(tasks, func(wk, i int) {
-		seg, rep := i%pr.p, i/pr.p
+		seg, rep := g+i%segs, i/segs
 		if fused {
 			pr.prepare(seg)
 		}
-		ts := time.Now()
 		var end time.Time
-		switch {
-		case slice > 0 && tasks <= w:
+		if slice > 0 {
+			end = time.Now().Add(taskSlice(slice, w, tasks))
+		}
+		if slice > 0 && tasks <= w {
 			end = roundEnd
-		case slice > 0:
-			end = ts.Add(max(slice*time.Duration(w)/time.Duration(tasks), partMinTask))
 		}
 		d, k := pr.search(wk, seg, rep, end)
-		deltas[i] = d
+		deltas[seg+rep*pr.p] = d
 		kicks.Add(k)
 		if pr.rep == 1 && d < 0 {
 			pr.keep(pr.ls[wk], pr.segs[seg])
 		}
 	})
 	return deltas, kicks.Load()
+}
+
+// taskSlice is the time of one search when the w workers take tasks
+// searches in turn in a round of slice: its share, at least partMinTask.
+func taskSlice(slice time.Duration, w, tasks int) time.Duration {
+	return max(slice*time.Duration(w)/time.Duration(tasks), partMinTask)
 }
 
 // keepBest keeps, with several searches per segment (one per worker:

@@ -69,7 +69,7 @@ func (r *ilsRun) drain(wk int, check func() bool) bool {
 	l := s.length
 	s.record = false
 	s.optimize(func() bool {
-		return check() || (!r.epochEnd.IsZero() && time.Now().After(r.epochEnd))
+		return check() || r.epochOver()
 	})
 	s.record = true
 	if s.length < l {

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -124,5 +125,70 @@ func TestRedoAfterDrop(t *testing.T) {
 		if !draining && late.q.Len() != 0 {
 			t.Errorf("kicking: %d cities queued after the drop, want none", late.q.Len())
 		}
+	}
+}
+
+// TestKickEndsWithEpoch: a kick from a random tour starts a descent of
+// the whole tour, which shortens it by half when nothing stops it; in a
+// timed merge epoch that ends meanwhile the kick's descent stops there
+// and is undone, and no kick is counted.
+func TestKickEndsWithEpoch(t *testing.T) {
+	in := uniformInstance(4000, 9)
+	for _, timed := range []bool{false, true} {
+		r := newTogetherRun(t, in, 2)
+		s := r.searches[0]
+		r.setBase(slices.Clone(s.tour), s.length)
+		before, l0 := slices.Clone(s.tour), s.length
+		if timed {
+			r.epochEnd = time.Now().Add(time.Millisecond)
+		}
+		r.work(0, 1, false)
+		checkWorkerTours(t, r, "after the kick")
+		kicks := r.kicksDone[0].v.Load()
+		switch {
+		case !timed && (kicks != 1 || s.length*2 > l0):
+			t.Fatalf("untimed: %d kicks, length %d from %d: want one kick whose descent halves the tour", kicks, s.length, l0)
+		case timed && (kicks != 0 || s.length != l0 || !slices.Equal(s.tour, before)):
+			t.Errorf("timed: %d kicks, length %d from %d: want the kick undone at the epoch's end", kicks, s.length, l0)
+		}
+	}
+}
+
+// TestSlowDeviceDelaysNoTour: with the ascent on an accelerator whose
+// opening waits (a GPU context being created), the workers' start tour
+// and search do not wait for it; once it fails, the run ends with a tour.
+func TestSlowDeviceDelaysNoTour(t *testing.T) {
+	in := uniformInstance(1500, 10)
+	e, _ := solver.Lookup("auto", solver.BackendCPU)
+	release := make(chan struct{})
+	slow := func() (solver.AscentDevice, error) {
+		<-release
+		return nil, errors.New("no context")
+	}
+	first := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type outcome struct {
+		r   solver.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		p := solver.Params{Seed: 1, Workers: 4, TimeLimit: 10 * time.Minute, Extra: map[string]string{OptMove: "chain"}}
+		r, err := e.(solver.Aided).SolveAided(ctx, in, p, nil, solver.Aid{Device: slow, FirstTour: first})
+		done <- outcome{r, err}
+	}()
+	select {
+	case <-first:
+	case o := <-done:
+		t.Fatalf("the run ended before its first tour: %v", o.err)
+	case <-time.After(time.Minute):
+		t.Fatal("no first tour in a minute while the device was opening")
+	}
+	close(release)
+	cancel()
+	o := <-done
+	if o.err != nil || solver.ValidateTour(o.r.Tour, in.N) != nil {
+		t.Fatalf("after the device failed: %v", o.err)
 	}
 }

@@ -1,0 +1,230 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+// On its path rounds the partition search hands a stretch of the tour to
+// the path improver its run's aid carries (solver.PathImprover, GPU auto's
+// windows), beside the workers: the round's first segments, consecutive
+// positions of the tour from the round's offset, as one path whose two
+// ends stay; the workers search the other segments. The stretches are
+// disjoint, so the tour written back stays one cycle. The stretch is a
+// share of the tour counted in workers: besideShare workers' worth at
+// first, then following the improver's gain per city and second against
+// the workers' (adapt).
+
+// Settings of the path improver beside the workers
+// (docs/DECISIONS.md#partition-beside).
+const (
+	// besideShare is the workers' worth of the tour the improver takes
+	// in the first round.
+	besideShare = 4.0
+	// besideMinShare and besideMaxShare bound the share: the improver
+	// always keeps a stretch to be measured on, and at most besideMaxShare
+	// times the workers' worth.
+	besideMinShare = 0.25
+	besideMaxShare = 4.0
+	// besideFirstRound is the time a round's searches are taken to last
+	// when neither a time slice nor a round before tells.
+	besideFirstRound = time.Second
+)
+
+// beside is the path improver's state in one partition search.
+type beside struct {
+	paths solver.PathImprover // nil: the workers take every segment
+	share float64             // workers' worth of the tour it takes
+	// path is the stretch handed to the improver, old the stretch as it
+	// was; last is how long the workers' searches of the last round took
+	path, old []int32
+	last      time.Duration
+	// err is the improver's first error: it takes no stretch after it
+	err error
+	// rounds and gain are the stretches it improved and its gain, taken
+	// the stretches it returned that were not taken
+	rounds, gain, refused int64
+}
+
+// newBeside readies the improver of r's aid for its partition search;
+// none on a run with a kicks budget (it stays deterministic) or fixed
+// edges (they stay with the workers' searches).
+func newBeside(r *ilsRun) beside {
+	b := beside{paths: r.aid.Paths, share: besideShare}
+	if r.aid.PathShare > 0 {
+		b.share = r.aid.PathShare
+	}
+	if r.o.kicks > 0 || len(r.in.FixedEdges) > 0 {
+		b.paths = nil
+	}
+	return b
+}
+
+// segments returns how many of this round's first segments the improver
+// takes: none on region rounds, with several searches a segment, after
+// an error of the improver or without one; else its share, at least one
+// segment and one fewer than all.
+func (b *beside) segments(pr *partRun) int {
+	if b.paths == nil || b.err != nil || pr.region || pr.rep > 1 || pr.p < 2 {
+		return 0
+	}
+	w := float64(pr.r.w)
+	g := int(math.Round(float64(pr.p) * b.share / (w + b.share)))
+	return min(max(g, 1), pr.p-1)
+}
+
+// besideRound is one round's stretch under way on the improver.
+type besideRound struct {
+	g      int
+	cancel context.CancelFunc
+	done   chan error
+	gain   int64
+	start  time.Time
+}
+
+// startBeside hands the first g segments, as one path, to the improver
+// until the workers' searches are expected to end (nil when g is 0).
+func (pr *partRun) startBeside(g int) *besideRound {
+	if g == 0 {
+		return nil
+	}
+	b := &pr.bs
+	b.path = b.path[:0]
+	for _, sg := range pr.segs[:g] {
+		b.path = append(b.path, sg.cities[:sg.m]...)
+	}
+	b.old = append(b.old[:0], b.path...)
+	ctx, cancel := context.WithCancel(pr.ctx)
+	br := &besideRound{g: g, cancel: cancel, done: make(chan error, 1), start: time.Now()}
+	until := br.start.Add(pr.searchTime(pr.p - g))
+	in, path := pr.r.in, b.path
+	go func() {
+		var err error
+		br.gain, err = b.paths.ImprovePath(ctx, in, path, until)
+		br.done <- err
+	}()
+	return br
+}
+
+// searchTime is how long the workers' searches of tasks segments are
+// expected to take: by the time slice when there is one, else as long
+// as the last round's.
+func (pr *partRun) searchTime(tasks int) time.Duration {
+	w := pr.r.w
+	slice := time.Duration(pr.r.o.partSlice) * time.Millisecond
+	switch {
+	case slice > 0 && tasks <= w:
+		return slice
+	case slice > 0:
+		return time.Duration((tasks+w-1)/w) * taskSlice(slice, w, tasks)
+	case pr.bs.last > 0:
+		return pr.bs.last
+	}
+	return besideFirstRound
+}
+
+// endBeside stops the improver once the workers are done, takes its path
+// when it is good and shorter, and sets the next share from the round's
+// gains (deltas: the workers' changes of length by segment).
+func (pr *partRun) endBeside(br *besideRound, deltas []int64) {
+	if br == nil {
+		return
+	}
+	b := &pr.bs
+	b.last = time.Since(br.start)
+	br.cancel()
+	err := <-br.done
+	dt := time.Since(br.start)
+	if err != nil {
+		b.err = err
+		return
+	}
+	gain := pr.takePath(br.g)
+	var cpu int64
+	for _, d := range deltas {
+		cpu -= min(d, 0)
+	}
+	b.adapt(gain, len(b.path), dt, cpu, pr.r.in.N-len(b.path), b.last, pr.r.w)
+}
+
+// takePath writes the improver's path into the tour when it joins the
+// stretch's two ends through the stretch's cities (the first g segments')
+// and is shorter, and returns the gain (0 when it is not taken).
+func (pr *partRun) takePath(g int) int64 {
+	b := &pr.bs
+	p, old := b.path, b.old
+	m := len(p)
+	ok := p[0] == old[0] && p[m-1] == old[m-1]
+	// every city once, each of the stretch: local, rewritten by the next
+	// round's cut, marks the cities seen
+	for i := 0; ok && i < m; i++ {
+		ct := p[i]
+		ok = ct >= 0 && int(ct) < pr.r.in.N && pr.segOf[ct] < int32(g) && pr.local[ct] >= 0
+		if ok {
+			pr.local[ct] = -1
+		}
+	}
+	if !ok {
+		b.refused++
+		return 0
+	}
+	gain := pathLength(pr.d, old) - pathLength(pr.d, p)
+	if gain <= 0 {
+		return 0
+	}
+	n, at := pr.r.in.N, pr.segs[0].from
+	for _, ct := range p {
+		pr.t[at] = ct
+		if at++; at == n {
+			at = 0
+		}
+	}
+	pr.length -= gain
+	b.rounds++
+	b.gain += gain
+	return gain
+}
+
+// pathLength is the length of path p (its closing edge left out).
+func pathLength(d *tour.Dist, p []int32) int64 {
+	var l int64
+	for i := 1; i < len(p); i++ {
+		l += d.At(p[i-1], p[i])
+	}
+	return l
+}
+
+// adapt sets the next share from the round's gain per city and second of
+// the improver (gain on m cities in dt) against the workers' (cpu on cm
+// cities in cdt): up when the improver's is higher, down when lower, at
+// most doubled or halved a round, within besideMinShare and
+// besideMaxShare times the w workers.
+func (b *beside) adapt(gain int64, m int, dt time.Duration, cpu int64, cm int, cdt time.Duration, w int) {
+	rg := float64(gain) / float64(max(m, 1)) / max(dt.Seconds(), 1e-6)
+	rc := float64(cpu) / float64(max(cm, 1)) / max(cdt.Seconds(), 1e-6)
+	f := 1.0
+	switch {
+	case rc > 0:
+		f = rg / rc
+	case rg > 0:
+		f = 2
+	}
+	b.share = min(max(b.share*min(max(f, 0.5), 2), besideMinShare), besideMaxShare*float64(w))
+}
+
+// note is the device line's account of the improver (empty when it took
+// no stretch).
+func (b *beside) note() string {
+	switch {
+	case b.err != nil:
+		return fmt.Sprintf("; the path improver beside the workers stopped: %v", b.err)
+	case b.rounds == 0 && b.refused == 0:
+		return ""
+	}
+	return fmt.Sprintf("; a stretch beside the workers improved %d times by %d (share at the end %.2g workers, %d refused)", b.rounds, b.gain, b.share, b.refused)
+}

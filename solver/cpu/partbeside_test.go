@@ -1,0 +1,155 @@
+package cpu
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+// fakePaths is a path improver for the tests: a 2-opt descent between the
+// path's two fixed ends, or (mode) a path that moves an end, drops a city,
+// or an error.
+type fakePaths struct {
+	mode  string
+	mu    sync.Mutex
+	calls int
+	sizes []int
+}
+
+func (f *fakePaths) ImprovePath(ctx context.Context, in *solver.Instance, path []int32, until time.Time) (int64, error) {
+	f.mu.Lock()
+	f.calls++
+	f.sizes = append(f.sizes, len(path))
+	f.mu.Unlock()
+	switch f.mode {
+	case "error":
+		return 0, errors.New("the device went away")
+	case "end":
+		path[0], path[1] = path[1], path[0]
+		return 1, nil
+	case "dup":
+		path[2] = path[1]
+		return 1, nil
+	}
+	d := tour.LazyDist(in)
+	before := pathLength(d, path)
+	for improved := true; improved; {
+		improved = false
+		for i := 0; i+3 < len(path); i++ {
+			for j := i + 2; j+1 < len(path); j++ {
+				a, b, c, e := path[i], path[i+1], path[j], path[j+1]
+				if d.At(a, c)+d.At(b, e) < d.At(a, b)+d.At(c, e) {
+					slices.Reverse(path[i+1 : j+1])
+					improved = true
+				}
+			}
+		}
+	}
+	return before - pathLength(d, path), nil
+}
+
+// TestPartitionBeside: a path improver beside the workers takes a
+// stretch of consecutive segments each path round; its shorter paths are
+// written back (the tour stays one cycle of the exact length recorded),
+// paths that move an end or lose a city are refused, and an error ends
+// its part without ending the search.
+func TestPartitionBeside(t *testing.T) {
+	in := uniformInstance(3000, 23)
+	for _, mode := range []string{"2opt", "end", "dup", "error"} {
+		pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "300", OptPartKicks: "0.2", OptPartShape: "path"})
+		f := &fakePaths{mode: mode}
+		pr.bs = beside{paths: f, share: besideShare}
+		checkPartTour(t, pr, mode+": start")
+		rng := newRNG(7, 0)
+		for round := range 4 {
+			before := pr.length
+			pr.step(rng.intn(in.N), 0)
+			checkPartTour(t, pr, mode+": round "+strconv.Itoa(round))
+			if pr.length > before {
+				t.Fatalf("%s, round %d: %d → %d, longer", mode, round, before, pr.length)
+			}
+		}
+		b := pr.bs
+		switch mode {
+		case "2opt":
+			if f.calls != 4 || b.rounds == 0 || b.gain <= 0 || b.refused != 0 {
+				t.Fatalf("2opt: %d calls, %d paths taken gaining %d, %d refused; want 4 calls and gains", f.calls, b.rounds, b.gain, b.refused)
+			}
+			// 12 segments of 250 for 4 workers, the improver 4 workers'
+			// worth at first: 6 segments
+			if f.sizes[0] != 1500 {
+				t.Fatalf("first stretch %d cities, want 1500", f.sizes[0])
+			}
+		case "end", "dup":
+			if b.refused != 4 || b.rounds != 0 {
+				t.Fatalf("%s: %d refused, %d taken; want all 4 refused", mode, b.refused, b.rounds)
+			}
+		case "error":
+			if f.calls != 1 || b.err == nil {
+				t.Fatalf("error: %d calls, err %v; want one call and the error kept", f.calls, b.err)
+			}
+		}
+	}
+}
+
+// TestBesideNone: no stretch for the improver with a kicks budget (the
+// run stays deterministic) or fixed edges, nor on a region round.
+func TestBesideNone(t *testing.T) {
+	in := uniformInstance(1000, 24)
+	f := &fakePaths{}
+	r := &ilsRun{in: in, o: ilsOptions{kicks: 10}, aid: solver.Aid{Paths: f}}
+	if b := newBeside(r); b.paths != nil {
+		t.Fatal("an improver on a run with a kicks budget")
+	}
+	r.o.kicks = 0
+	if b := newBeside(r); b.paths == nil || b.share != besideShare {
+		t.Fatalf("no improver (share %v) on a run without a budget", b.share)
+	}
+	r.aid.PathShare = 2
+	if b := newBeside(r); b.share != 2 {
+		t.Fatalf("share %v, want the aid's 2", b.share)
+	}
+	pr := newTestPartRun(t, in, 2, map[string]string{OptPartSegment: "100"})
+	pr.bs = beside{paths: f, share: 2}
+	if g := pr.bs.segments(pr); g != pr.p/2 {
+		t.Fatalf("%d of %d segments for a share of 2 of 2 workers, want half", g, pr.p)
+	}
+	pr.region = true
+	if g := pr.bs.segments(pr); g != 0 {
+		t.Fatalf("%d segments on a region round", g)
+	}
+}
+
+// TestBesideAdapt: the share follows the gain per city and second of the
+// improver against the workers', at most doubled or halved a round and
+// within its bounds.
+func TestBesideAdapt(t *testing.T) {
+	for _, tc := range []struct {
+		gain, cpu int64
+		share     float64
+		want      float64
+	}{
+		{100, 100, 4, 4}, // the same rate
+		{300, 100, 4, 8}, // three times: doubled
+		{50, 100, 4, 2},  // half
+		{0, 100, 4, 2},   // nothing: halved
+		{0, 0, 4, 4},     // neither
+		{100, 0, 4, 8},   // the workers nothing
+		{100, 100, 0.25, 0.25},
+		{0, 100, 0.3, 0.25}, // the least
+		{900, 100, 40, 64},  // the most for 16 workers
+	} {
+		b := beside{share: tc.share}
+		b.adapt(tc.gain, 1000, time.Second, tc.cpu, 1000, time.Second, 16)
+		if b.share != tc.want {
+			t.Errorf("gain %d vs %d from share %v: %v, want %v", tc.gain, tc.cpu, tc.share, b.share, tc.want)
+		}
+	}
+}
