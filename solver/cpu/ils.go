@@ -173,7 +173,6 @@ type ilsOptions struct {
 	partSlice int     // OptPartSlice, milliseconds
 	partShape partShape
 	partDeep  float64 // OptPartDeep
-	partClus  bool    // OptPartClus
 }
 
 // moveSet is the run's move set without the 5-opt move's state.

@@ -55,8 +55,6 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"partition search: its pieces, segments of consecutive tour positions (path), cells of the plane each holding several tour paths (region), the two by turns (alternate), or the one whose last round gained more per kick, the other every fourth round (auto)").Experimental(),
 	solver.Float(OptPartDeep, func(o *ilsOptions) *float64 { return &o.partDeep }, 10, 0, 1e6,
 		"partition search: kicks per city made with sequential moves of depth 1 before they take the depth option's steps (0: from the start)").Experimental(),
-	solver.Bool(OptPartClus, func(o *ilsOptions) *bool { return &o.partClus }, true,
-		"partition search, on clustered instances: the descent between pieces on quadrant lists every round, over every city every other round").Experimental(),
 }
 
 // The typed values of the choice options, each mapped from its text once

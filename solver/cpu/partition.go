@@ -74,10 +74,6 @@ const (
 	// from the start). Early in a run a deeper move costs more than it
 	// gains, later it is far ahead (docs/DECISIONS.md#partdeep).
 	OptPartDeep = "partdeep"
-	// OptPartClus selects, on clustered instances, the descent between
-	// pieces on quadrant lists every round, over every city every other
-	// round ("on"), or as on other instances ("off").
-	OptPartClus = "partclus"
 )
 
 // usePartition reports whether the run takes the partition search.
@@ -832,7 +828,7 @@ func (pr *partRun) stitch(limit time.Duration) {
 	// their ends, and only the quadrant lists reach across the gaps
 	// between clusters (docs/DECISIONS.md#clustered-stitch)
 	all := false
-	if pr.clustered && pr.r.o.partClus {
+	if pr.clustered {
 		l, all = 1, pr.round%2 == 0
 	}
 	g.nb, g.k, g.nbd = pr.nb[l].List, pr.nb[l].K, pr.gnbd[l]

@@ -98,21 +98,24 @@ func TestPartitionClusteredDeterministic(t *testing.T) {
 // TestPartitionClusteredStitch: on a clustered instance the descent
 // between pieces of an even round takes the quadrant lists and every
 // city, leaving no improving 2-opt move between a city and one of its
-// quadrant candidates anywhere in the tour; with partclus off it takes
-// the nearest lists as on other instances.
+// quadrant candidates anywhere in the tour; on a uniform instance it
+// takes the nearest lists.
 func TestPartitionClusteredStitch(t *testing.T) {
-	in := dimacsInstance(t, "portcgen", 3000, 3000)
-	for _, on := range []string{"on", "off"} {
-		pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "400", OptCandidates: "mixed", OptKicks: "1000", OptPartClus: on})
+	for _, kind := range []string{"portcgen", "portgen"} {
+		in := dimacsInstance(t, kind, 3000, 3000)
+		pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "400", OptCandidates: "mixed", OptKicks: "1000"})
 		pr.cut(0, 1<<40)
 		pr.runRound()
 		pr.stitch(time.Hour)
 		checkPartTour(t, pr, "after the stitch")
 		quad := &pr.global.nb[0] == &pr.nb[1].List[0]
-		if quad != (on == "on") {
-			t.Fatalf("partclus %s: stitch on the quadrant lists %v", on, quad)
+		if pr.clustered != (kind == "portcgen") {
+			t.Fatalf("%s: clustered %v", kind, pr.clustered)
 		}
-		if on == "off" {
+		if quad != pr.clustered {
+			t.Fatalf("%s: stitch on the quadrant lists %v, clustered %v", kind, quad, pr.clustered)
+		}
+		if !pr.clustered {
 			continue
 		}
 		pos := make([]int, in.N)
