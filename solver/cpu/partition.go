@@ -127,7 +127,8 @@ type partRun struct {
 	gnbd  [2][]int32
 	round int64
 	// clustered: the quadrant candidates lie far beyond the nearest
-	// (clusteredRatio), and every piece takes them first under "mixed"
+	// (clusteredRatio), and every piece takes them first under "mixed",
+	// the descent between pieces every round (stitch)
 	clustered bool
 	// region rounds' buffers (partregion.go): the cities' coordinates
 	// across and along the cut's direction, the cities sorted by them,
