@@ -127,7 +127,8 @@ type partRun struct {
 	gnbd  [2][]int32
 	round int64
 	// clustered: the quadrant candidates lie far beyond the nearest
-	// (clusteredRatio), and every piece takes them first under "mixed"
+	// (clusteredRatio), and every piece takes them first under "mixed",
+	// the descent between pieces every round (stitch)
 	clustered bool
 	// region rounds' buffers (partregion.go): the cities' coordinates
 	// across and along the cut's direction, the cities sorted by them,
@@ -822,14 +823,23 @@ func (pr *partRun) stitch(limit time.Duration) {
 	g := pr.global
 	g.setMoves(pr.moves(len(pr.k5)-1, 0))
 	g.fixed = pr.fixed
-	g.nb, g.k, g.nbd = pr.nb[pr.round%2].List, pr.nb[pr.round%2].K, pr.gnbd[pr.round%2]
+	l := pr.round % 2
+	// on a clustered instance the quadrant lists every round, and every
+	// other round a descent over every city: the pieces' lists stop at
+	// their ends, and only the quadrant lists reach across the gaps
+	// between clusters (docs/DECISIONS.md#clustered-stitch)
+	all := false
+	if pr.clustered {
+		l, all = 1, pr.round%2 == 0
+	}
+	g.nb, g.k, g.nbd = pr.nb[l].List, pr.nb[l].K, pr.gnbd[l]
 	copy(g.tour, pr.t)
 	for i, ct := range g.tour {
 		g.pos[ct] = int32(i)
 	}
 	g.length = pr.length
 	for _, ct := range pr.t {
-		if pr.border[ct] {
+		if all || pr.border[ct] {
 			g.push(ct)
 		}
 	}

@@ -3,6 +3,7 @@ package cpu
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/gen"
@@ -91,5 +92,47 @@ func TestPartitionClusteredDeterministic(t *testing.T) {
 	b := solve(t, "auto", in, p(), nil)
 	if !slices.Equal(a.Tour, b.Tour) {
 		t.Fatalf("same seed and workers, different tours: %d and %d", a.Length, b.Length)
+	}
+}
+
+// TestPartitionClusteredStitch: on a clustered instance the descent
+// between pieces of an even round takes the quadrant lists and every
+// city, leaving no improving 2-opt move between a city and one of its
+// quadrant candidates anywhere in the tour; on a uniform instance it
+// takes the nearest lists.
+func TestPartitionClusteredStitch(t *testing.T) {
+	for _, kind := range []string{"portcgen", "portgen"} {
+		in := dimacsInstance(t, kind, 3000, 3000)
+		pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "400", OptCandidates: "mixed", OptKicks: "1000"})
+		pr.cut(0, 1<<40)
+		pr.runRound()
+		pr.stitch(time.Hour)
+		checkPartTour(t, pr, "after the stitch")
+		quad := &pr.global.nb[0] == &pr.nb[1].List[0]
+		if pr.clustered != (kind == "portcgen") {
+			t.Fatalf("%s: clustered %v", kind, pr.clustered)
+		}
+		if quad != pr.clustered {
+			t.Fatalf("%s: stitch on the quadrant lists %v, clustered %v", kind, quad, pr.clustered)
+		}
+		if !pr.clustered {
+			continue
+		}
+		pos := make([]int, in.N)
+		for i, ct := range pr.t {
+			pos[ct] = i
+		}
+		for i, a := range pr.t {
+			b := pr.t[(i+1)%in.N]
+			for _, c := range pr.nb[1].Of(int(a)) {
+				d := pr.t[(pos[c]+1)%in.N]
+				if c == b || d == a {
+					continue
+				}
+				if gain := in.Dist(int(a), int(b)) + in.Dist(int(c), int(d)) - in.Dist(int(a), int(c)) - in.Dist(int(b), int(d)); gain > 0 {
+					t.Fatalf("improving 2-opt move left: %d-%d, %d-%d gains %d", a, b, c, d, gain)
+				}
+			}
+		}
 	}
 }
