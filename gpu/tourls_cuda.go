@@ -117,29 +117,35 @@ func (g *glsRun) build(in *solver.Instance, given []int, st *glsStats) error {
 			return err
 		}
 	}
-	if len(given) != n && g.greedy {
-		var err error
-		st.rounds, st.frags, err = g.greedyStart(in)
-		if err != nil {
-			return err
-		}
-	}
-	if len(given) == n {
-		// the given tour goes where the city coordinates were: xy is free now
-		if err := r.sync("the neighbour lists"); err != nil {
-			return err
-		}
-		if err := htod(g.xy, convert[int32](given)); err != nil {
-			return err
-		}
-		if err := cu.Synchronize(); err != nil {
-			return err
-		}
-		if err := r.launch("gls_start", g.grid(n), 1, glsBlock, 0, r.stream, n, g.xy, g.rank, g.tour, g.pos); err != nil {
-			return err
-		}
+	if err := g.setStart(in, given, st); err != nil {
+		return err
 	}
 	return r.sync("the neighbour lists")
+}
+
+// setStart replaces the curve by the given tour (city ids) or, when
+// g.greedy, the greedy tour, after the neighbour lists are launched.
+func (g *glsRun) setStart(in *solver.Instance, given []int, st *glsStats) error {
+	r, n := g.ru, g.n
+	if len(given) != n {
+		if !g.greedy {
+			return nil
+		}
+		var err error
+		st.rounds, st.frags, err = g.greedyStart(in)
+		return err
+	}
+	// the given tour goes where the city coordinates were: xy is free now
+	if err := r.sync("the neighbour lists"); err != nil {
+		return err
+	}
+	if err := htod(g.xy, convert[int32](given)); err != nil {
+		return err
+	}
+	if err := cu.Synchronize(); err != nil {
+		return err
+	}
+	return r.launch("gls_start", g.grid(n), 1, glsBlock, 0, r.stream, n, g.xy, g.rank, g.tour, g.pos)
 }
 
 // pass runs one pass from virtual origin off (full: every city searched)
