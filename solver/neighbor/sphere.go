@@ -3,6 +3,7 @@ package neighbor
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/tsplab/tsplab/solver"
 )
@@ -17,9 +18,11 @@ const sphereBrute = 2000
 
 // planar returns an EUC_2D stand-in for a GREAT_CIRCLE instance: its
 // points projected equirectangularly about their middle latitude, in the
-// units of the instance's distances. Nearby points keep nearly their
-// distances (not across the antimeridian or near the poles), enough to
-// find candidates that the exact metric then ranks.
+// units of the instance's distances, the longitudes measured from the
+// widest arc holding no point, so that points on either side of the
+// antimeridian stay neighbours. Nearby points keep nearly their distances
+// (not near the poles), enough to find candidates that the exact metric
+// then ranks.
 func planar(in *solver.Instance) *solver.Instance {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range in.Y {
@@ -27,12 +30,44 @@ func planar(in *solver.Instance) *solver.Instance {
 	}
 	unit := solver.EarthRadius * math.Pow10(in.ScaleExp) * math.Pi / 180
 	c := math.Cos((lo + hi) / 2 * math.Pi / 180)
+	seam := emptiestLongitude(in.X)
 	x, y := make([]float64, in.N), make([]float64, in.N)
 	for i := range in.N {
-		x[i] = in.X[i] * c * unit
+		x[i] = wrapDegrees(in.X[i]-seam) * c * unit
 		y[i] = in.Y[i] * unit
 	}
 	return solver.NewCoordInstance(in.Name, solver.Euc2D, x, y, nil)
+}
+
+// wrapDegrees returns a longitude difference in [0, 360).
+func wrapDegrees(d float64) float64 {
+	d = math.Mod(d, 360)
+	if d < 0 {
+		d += 360
+	}
+	return d
+}
+
+// emptiestLongitude returns a longitude in the middle of the widest arc
+// of longitude that holds none of lon (degrees), counting the arc across
+// ±180°: the seam the plane may cut the sphere along.
+func emptiestLongitude(lon []float64) float64 {
+	if len(lon) == 0 {
+		return 180
+	}
+	s := make([]float64, len(lon))
+	for i, v := range lon {
+		s[i] = wrapDegrees(v)
+	}
+	slices.Sort(s)
+	// the arc from the last longitude round to the first
+	from, width := s[len(s)-1], s[0]+360-s[len(s)-1]
+	for i := 1; i < len(s); i++ {
+		if g := s[i] - s[i-1]; g > width {
+			from, width = s[i-1], g
+		}
+	}
+	return from + width/2
 }
 
 // sphereNearest returns the k nearest lists of a GREAT_CIRCLE instance:
