@@ -16,14 +16,14 @@ import (
 const FittedThreads = 8
 
 // saDefaults checks p against engine e and the instance, reads the
-// engine's options and fills the schedule's defaults; fitThreads gives a
+// engine's options (returned too) and fills the schedule's defaults; fitThreads gives a
 // schedule fitted to the time limit FittedThreads moves per iteration
 // when threads is not given.
-func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThreads bool) (solver.Anneal, error) {
+func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThreads bool) (solver.Anneal, annealConfig, error) {
 	fittedDefault := !p.Given("threads") && solver.FitsToLimit(p)
 	c, err := solver.Configure(annealSpecs[e.Name()], e, in, p)
 	if err != nil {
-		return solver.Anneal{}, err
+		return solver.Anneal{}, c, err
 	}
 	if c.Workers != 0 {
 		p.Workers = c.Workers
@@ -32,7 +32,7 @@ func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThread
 	if fitThreads && fittedDefault {
 		a.Threads = FittedThreads
 	}
-	return a, err
+	return a, c, err
 }
 
 // saSearch is one LWSA search (Lam et al., Algorithm 2): a doubly linked
@@ -492,7 +492,7 @@ type saEngine struct {
 
 func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	fit := solver.FitsToLimit(q)
-	p, err := saPrepare(e, in, q, e.parallel)
+	p, c, err := saPrepare(e, in, q, e.parallel)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -510,35 +510,28 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Param
 	} else if p.Threads == 0 {
 		p.Threads = solver.DefaultThreads
 	}
-	seg := 1
-	if e.parallel {
-		c, err := solver.Configure(annealSpecs[e.Name()], e, in, q)
-		if err != nil {
-			return solver.Result{}, err
-		}
-		seg = c.Seg
-	}
-	return saRun(ctx, e, in, p, snaps, p.Blocks, p.Threads, seg, e.exchange, fit)
+	// c.Seg is 0 (relocations) for the engines without the seg option
+	return saRun(ctx, e, in, p, snaps, p.Blocks, p.Threads, c.Seg, e.exchange, fit)
 }
 
 // saPrepare checks and completes the parameters of an annealing engine
-// (fitThreads as saDefaults).
-func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params, fitThreads bool) (solver.Anneal, error) {
+// (fitThreads as saDefaults), and returns its options.
+func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params, fitThreads bool) (solver.Anneal, annealConfig, error) {
 	if err := checkStart(in, q); err != nil {
-		return solver.Anneal{}, err
+		return solver.Anneal{}, annealConfig{}, err
 	}
-	p, err := saDefaults(e, in, q, fitThreads)
+	p, c, err := saDefaults(e, in, q, fitThreads)
 	if err != nil {
-		return p, err
+		return p, c, err
 	}
 	if err := refuseFixed(in, e.Name()); err != nil {
-		return p, err
+		return p, c, err
 	}
 	if err := saWorkers(&p); err != nil {
-		return p, err
+		return p, c, err
 	}
 	p.Algorithm, p.Backend = e.Name(), solver.BackendCPU
-	return p, nil
+	return p, c, nil
 }
 
 // saBytesPerCity is the memory of one LWSA search per city.

@@ -52,7 +52,7 @@ type sspmEngine struct{ baseEngine }
 
 func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	fit := solver.FitsToLimit(q)
-	p, err := saPrepare(e, in, q, false)
+	p, _, err := saPrepare(e, in, q, false)
 	if err != nil {
 		return solver.Result{}, err
 	}
