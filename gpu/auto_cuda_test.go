@@ -4,6 +4,7 @@ package gpu
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,8 +17,9 @@ import (
 // TestAutoEarlyOrILS runs GPU auto from AutoOrILSMinN cities: or-ils's
 // tour reaches the snapshots before the CPU engine's first tour, the
 // best length in them never grows, or-ils stops at the engine's first
-// tour (its length in the run's statistics), and the result is a valid tour of the reported length
-// within the time limit.
+// tour (its length in the run's statistics), the windows beside the
+// engine's partition search improved a stretch, and the result is a valid
+// tour of the reported length within the time limit.
 func TestAutoEarlyOrILS(t *testing.T) {
 	needDevice(t)
 	if testing.Short() {
@@ -71,6 +73,9 @@ func TestAutoEarlyOrILS(t *testing.T) {
 	}
 	if sn.n == 0 || sn.grew || res.Stats.EarlyLength == 0 || (res.Stats.EarlyKept && res.Stats.EarlyLength != res.Length) {
 		t.Fatalf("%d snapshots with a tour (the best grew: %v); stats %+v", sn.n, sn.grew, res.Stats)
+	}
+	if !strings.Contains(res.Device, "beside the workers improved") {
+		t.Fatalf("no stretch improved beside the workers: %s", res.Device)
 	}
 	t.Logf("%d cities, 6 s: %d; first tour at %v, %d snapshots; %s", in.N, res.Length, sn.first, sn.n, res.Device)
 }

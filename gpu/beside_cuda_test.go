@@ -5,7 +5,6 @@ package gpu
 import (
 	"context"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -72,39 +71,4 @@ func TestPathWindows(t *testing.T) {
 	if gain, err := pw.ImprovePath(ctx, in, path, time.Now().Add(time.Second)); err != nil || gain != 0 || !slices.Equal(path, tour[:5000]) {
 		t.Fatalf("an ended context: gain %d, err %v, the path changed: %v", gain, err, !slices.Equal(path, tour[:5000]))
 	}
-}
-
-// TestAutoBeside runs GPU auto with its windows beside the CPU engine's
-// partition search: the tour is valid and exact, and the windows' gains
-// were taken.
-func TestAutoBeside(t *testing.T) {
-	needDevice(t)
-	if testing.Short() {
-		t.Skip("a 6 s run on 200,000 cities")
-	}
-	e, err := solver.Lookup(AlgoAuto, solver.BackendGPU)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := randomInstance(AutoOrILSMinN, solver.Euc2D, 1e6, 6)
-	snaps := solver.Latest()
-	go func() {
-		for range snaps {
-		}
-	}()
-	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 6 * time.Second, Seed: 1, Extra: map[string]string{OptBeside: "4"}}, snaps)
-	close(snaps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
-		t.Fatal(err)
-	}
-	if got := solver.TourLength(in, res.Tour); got != res.Length {
-		t.Fatalf("reported %d, exact %d", res.Length, got)
-	}
-	if !strings.Contains(res.Device, "beside the workers improved") {
-		t.Fatalf("no stretch improved beside the workers: %s", res.Device)
-	}
-	t.Logf("%d cities, 6 s: %d; %s", in.N, res.Length, res.Device)
 }
