@@ -480,11 +480,11 @@ func (pr *partRun) searchAll(fused bool, g int) ([]int64, int64) {
 			pr.prepare(seg)
 		}
 		var end time.Time
-		if slice > 0 {
-			end = time.Now().Add(taskSlice(slice, w, tasks))
-		}
-		if slice > 0 && tasks <= w {
+		switch {
+		case slice > 0 && tasks <= w:
 			end = roundEnd
+		case slice > 0:
+			end = time.Now().Add(taskSlice(slice, w, tasks))
 		}
 		d, k := pr.search(wk, seg, rep, end)
 		deltas[seg+rep*pr.p] = d
