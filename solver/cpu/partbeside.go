@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // On its path rounds the partition search hands a stretch of the tour to
@@ -173,7 +172,8 @@ func (pr *partRun) takePath(g int) int64 {
 		b.refused++
 		return 0
 	}
-	gain := pathLength(pr.d, old) - pathLength(pr.d, p)
+	// the same two ends: the closed tours' lengths differ as the paths'
+	gain := pr.d.Length(old) - pr.d.Length(p)
 	if gain <= 0 {
 		return 0
 	}
@@ -188,15 +188,6 @@ func (pr *partRun) takePath(g int) int64 {
 	b.rounds++
 	b.gain += gain
 	return gain
-}
-
-// pathLength is the length of path p (its closing edge left out).
-func pathLength(d *tour.Dist, p []int32) int64 {
-	var l int64
-	for i := 1; i < len(p); i++ {
-		l += d.At(p[i-1], p[i])
-	}
-	return l
 }
 
 // adapt sets the next share from the round's gain per city and second of
