@@ -153,41 +153,73 @@ func (pr *partRun) endBeside(br *besideRound, deltas []int64) {
 
 // takePath writes the improver's path into the tour when it joins the
 // stretch's two ends through the stretch's cities (the first g segments')
-// and is shorter, and returns the gain (0 when it is not taken).
+// and is shorter, and returns the gain (0 when it is not taken). It
+// looks closely only at the positions the improver changed, so that its
+// cost follows the improver's changes, not the stretch's millions of
+// cities, and a round ending at the deadline ends promptly.
 func (pr *partRun) takePath(g int) int64 {
 	b := &pr.bs
 	p, old := b.path, b.old
 	m := len(p)
-	ok := p[0] == old[0] && p[m-1] == old[m-1]
-	// every city once, each of the stretch: local, rewritten by the next
-	// round's cut, marks the cities seen
-	for i := 0; ok && i < m; i++ {
-		ct := p[i]
-		ok = ct >= 0 && int(ct) < pr.r.in.N && pr.segOf[ct] < int32(g) && pr.local[ct] >= 0
-		if ok {
-			pr.local[ct] = -1
-		}
-	}
-	if !ok {
+	if m == 0 || len(old) != m || p[0] != old[0] || p[m-1] != old[m-1] || !pr.movedWithin(g) {
 		b.refused++
 		return 0
 	}
-	// the same two ends: the closed tours' lengths differ as the paths'
-	gain := pr.d.Length(old) - pr.d.Length(p)
+	// the same two ends: the paths' lengths differ only on the edges that
+	// touch a changed position
+	var gain int64
+	for i := 0; i+1 < m; i++ {
+		if p[i] != old[i] || p[i+1] != old[i+1] {
+			gain += pr.d.At(old[i], old[i+1]) - pr.d.At(p[i], p[i+1])
+		}
+	}
 	if gain <= 0 {
 		return 0
 	}
 	n, at := pr.r.in.N, pr.segs[0].from
-	for _, ct := range p {
-		pr.t[at] = ct
-		if at++; at == n {
-			at = 0
+	for i, ct := range p {
+		if ct != old[i] {
+			pr.t[(at+i)%n] = ct
 		}
 	}
 	pr.length -= gain
 	b.rounds++
 	b.gain += gain
 	return gain
+}
+
+// movedWithin tells whether the improver's path is the stretch's cities
+// in another order: each city at a changed position is a city of the
+// first g segments, seen once, that left a changed position. The map from
+// changed positions to the changed positions their cities left is then
+// one to one, so the changed positions hold the cities they held before.
+// It marks the cities seen in local, which the next round's cut rewrites.
+func (pr *partRun) movedWithin(g int) bool {
+	b := &pr.bs
+	p, old := b.path, b.old
+	// first[s]: the path's position of segment s's first city
+	first := make([]int, g)
+	for s := 1; s < g; s++ {
+		first[s] = first[s-1] + pr.segs[s-1].m
+	}
+	for i, ct := range p {
+		if ct == old[i] {
+			continue
+		}
+		if ct < 0 || int(ct) >= pr.r.in.N {
+			return false
+		}
+		s, l := pr.segOf[ct], pr.local[ct]
+		if s < 0 || s >= int32(g) || l < 0 {
+			return false
+		}
+		j := first[s] + int(l)
+		if j >= len(old) || old[j] != ct || p[j] == old[j] {
+			return false
+		}
+		pr.local[ct] = -1
+	}
+	return true
 }
 
 // adapt sets the next share from the round's gain per city and second of

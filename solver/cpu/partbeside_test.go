@@ -153,3 +153,77 @@ func TestBesideAdapt(t *testing.T) {
 		}
 	}
 }
+
+// TestTakePath: a returned path is taken exactly when it holds the
+// stretch's cities once each between the same two ends and is shorter,
+// with its gain the difference of the whole paths' lengths, though the
+// check looks only at the positions that changed; the tour stays one
+// cycle of the recorded length.
+func TestTakePath(t *testing.T) {
+	in := uniformInstance(2000, 25)
+	d := tour.LazyDist(in)
+	mutate := map[string]func(p []int32, outside int32, r *rng){
+		"descent": func(p []int32, _ int32, _ *rng) {
+			(&fakePaths{}).ImprovePath(context.Background(), in, p, time.Time{})
+		},
+		"reverse": func(p []int32, _ int32, r *rng) {
+			i := 1 + r.intn(len(p)-3)
+			slices.Reverse(p[i : i+1+r.intn(len(p)-1-i)])
+		},
+		"rotate": func(p []int32, _ int32, r *rng) {
+			a, b, c := 1+r.intn(len(p)-2), 1+r.intn(len(p)-2), 1+r.intn(len(p)-2)
+			p[a], p[b], p[c] = p[b], p[c], p[a]
+		},
+		// invalid: a city twice (its old place unchanged, or changed too),
+		// a city from outside the stretch or none, an end moved
+		"dup":      func(p []int32, _ int32, r *rng) { p[1+r.intn(len(p)/2)] = p[len(p)/2+r.intn(len(p)/2-1)] },
+		"dup-both": func(p []int32, _ int32, _ *rng) { p[3], p[5], p[7] = p[7], p[7], p[3] },
+		"outside":  func(p []int32, out int32, r *rng) { p[1+r.intn(len(p)-2)] = out },
+		"range":    func(p []int32, _ int32, r *rng) { p[1+r.intn(len(p)-2)] = int32(in.N) },
+		"end":      func(p []int32, _ int32, _ *rng) { p[0], p[1] = p[1], p[0] },
+	}
+	taken := 0
+	for name, mut := range mutate {
+		for seed := range uint64(6) {
+			r := newRNG(seed, 11)
+			pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "200", OptPartShape: "path"})
+			pr.cutPaths(r.intn(in.N))
+			g := 3
+			b := &pr.bs
+			b.path = b.path[:0]
+			for _, sg := range pr.segs[:g] {
+				b.path = append(b.path, sg.cities[:sg.m]...)
+			}
+			b.old = append(b.old[:0], b.path...)
+			mut(b.path, pr.segs[g].cities[0], r)
+			valid := b.path[0] == b.old[0] && b.path[len(b.path)-1] == b.old[len(b.old)-1] &&
+				slices.Equal(slices.Sorted(slices.Values(b.path)), slices.Sorted(slices.Values(b.old)))
+			var want int64
+			if valid {
+				want = d.Length(b.old) - d.Length(b.path)
+			}
+			t0, l0 := slices.Clone(pr.t), pr.length
+			got := pr.takePath(g)
+			what := name + " seed " + strconv.Itoa(int(seed))
+			switch {
+			case !valid:
+				if got != 0 || b.refused != 1 || !slices.Equal(pr.t, t0) {
+					t.Fatalf("%s: an invalid path gave %d, %d refused, tour changed %v", what, got, b.refused, !slices.Equal(pr.t, t0))
+				}
+			case want > 0:
+				taken++
+				if got != want || pr.length != l0-want || b.refused != 0 {
+					t.Fatalf("%s: gain %d (length %d → %d, %d refused), want %d", what, got, l0, pr.length, b.refused, want)
+				}
+				checkPartTour(t, pr, what)
+			default:
+				if got != 0 || b.refused != 0 || !slices.Equal(pr.t, t0) {
+					t.Fatalf("%s: a path %d longer gave %d, %d refused, tour changed %v", what, -want, got, b.refused, !slices.Equal(pr.t, t0))
+				}
+			}
+		}
+	}
+	if taken < 6 {
+		t.Fatalf("%d shorter paths taken, want at least the descents'", taken)
+	}
+}
