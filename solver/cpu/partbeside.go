@@ -87,7 +87,8 @@ type besideRound struct {
 }
 
 // startBeside hands the first g segments, as one path, to the improver
-// until the workers' searches are expected to end (nil when g is 0).
+// until the workers' searches are expected to end, at the latest the
+// run's deadline (nil when g is 0).
 func (pr *partRun) startBeside(g int) *besideRound {
 	if g == 0 {
 		return nil
@@ -101,6 +102,9 @@ func (pr *partRun) startBeside(g int) *besideRound {
 	ctx, cancel := context.WithCancel(pr.ctx)
 	br := &besideRound{g: g, cancel: cancel, done: make(chan error, 1), start: time.Now()}
 	until := br.start.Add(pr.searchTime(pr.p - g))
+	if dl := pr.r.c.deadline; !dl.IsZero() && dl.Before(until) {
+		until = dl
+	}
 	in, path := pr.r.in, b.path
 	go func() {
 		var err error

@@ -17,16 +17,18 @@ import (
 // path's two fixed ends, or (mode) a path that moves an end, drops a city,
 // or an error.
 type fakePaths struct {
-	mode  string
-	mu    sync.Mutex
-	calls int
-	sizes []int
+	mode   string
+	mu     sync.Mutex
+	calls  int
+	sizes  []int
+	untils []time.Time
 }
 
 func (f *fakePaths) ImprovePath(ctx context.Context, in *solver.Instance, path []int32, until time.Time) (int64, error) {
 	f.mu.Lock()
 	f.calls++
 	f.sizes = append(f.sizes, len(path))
+	f.untils = append(f.untils, until)
 	f.mu.Unlock()
 	switch f.mode {
 	case "error":
@@ -226,4 +228,24 @@ func TestTakePath(t *testing.T) {
 	if taken < 6 {
 		t.Fatalf("%d shorter paths taken, want at least the descents'", taken)
 	}
+}
+
+// TestBesideUntil: the improver is handed the run's deadline when the
+// workers' searches are expected to end after it, so that nothing it
+// starts is meant to run past the limit.
+func TestBesideUntil(t *testing.T) {
+	in := uniformInstance(3000, 26)
+	pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "300", OptPartShape: "path"})
+	f := &fakePaths{}
+	pr.bs = beside{paths: f, share: besideShare}
+	pr.cutPaths(100)
+	g := pr.bs.segments(pr)
+	// the searches are expected to take at least partMinTask
+	dl := time.Now().Add(partMinTask / 5)
+	pr.r.c.deadline = dl
+	pr.endBeside(pr.startBeside(g), make([]int64, pr.p))
+	if len(f.untils) != 1 || f.untils[0].After(dl) {
+		t.Fatalf("the improver was handed %v, the run's deadline is %v", f.untils, dl)
+	}
+	checkPartTour(t, pr, "after the stretch")
 }
