@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -157,71 +158,92 @@ func (pr *partRun) endBeside(br *besideRound, deltas []int64) {
 
 // takePath writes the improver's path into the tour when it joins the
 // stretch's two ends through the stretch's cities (the first g segments')
-// and is shorter, and returns the gain (0 when it is not taken). It
-// looks closely only at the positions the improver changed, so that its
-// cost follows the improver's changes, not the stretch's millions of
-// cities, and a round ending at the deadline ends promptly.
+// and is shorter, and returns the gain (0 when it is not taken). It looks
+// only at the positions the improver changed, split among the workers,
+// whose searches are over: a stretch of millions of cities, most of them
+// moved, is checked in a few hundredths of a second, so a round ending at
+// the deadline ends promptly.
 func (pr *partRun) takePath(g int) int64 {
 	b := &pr.bs
 	p, old := b.path, b.old
 	m := len(p)
-	if m == 0 || len(old) != m || p[0] != old[0] || p[m-1] != old[m-1] || !pr.movedWithin(g) {
+	if m == 0 || len(old) != m || p[0] != old[0] || p[m-1] != old[m-1] {
 		b.refused++
 		return 0
 	}
-	// the same two ends: the paths' lengths differ only on the edges that
-	// touch a changed position
-	var gain int64
-	for i := 0; i+1 < m; i++ {
-		if p[i] != old[i] || p[i+1] != old[i+1] {
-			gain += pr.d.At(old[i], old[i+1]) - pr.d.At(p[i], p[i+1])
+	// first[s]: the path's position of segment s's first city
+	first := make([]int, g)
+	for s := 1; s < g; s++ {
+		first[s] = first[s-1] + pr.segs[s-1].m
+	}
+	w := pr.r.w
+	gains := make([]int64, w)
+	var bad atomic.Bool
+	pr.pool(w, func(_, k int) {
+		lo, hi := k*m/w, (k+1)*m/w
+		if !pr.movedWithin(first, g, lo, hi) {
+			bad.Store(true)
+			return
 		}
+		// the same two ends: the paths' lengths differ only on the edges
+		// that touch a changed position
+		for i := lo; i < hi && i+1 < m; i++ {
+			if p[i] != old[i] || p[i+1] != old[i+1] {
+				gains[k] += pr.d.At(old[i], old[i+1]) - pr.d.At(p[i], p[i+1])
+			}
+		}
+	})
+	if bad.Load() {
+		b.refused++
+		return 0
+	}
+	var gain int64
+	for _, x := range gains {
+		gain += x
 	}
 	if gain <= 0 {
 		return 0
 	}
 	n, at := pr.r.in.N, pr.segs[0].from
-	for i, ct := range p {
-		if ct != old[i] {
-			pr.t[(at+i)%n] = ct
+	pr.pool(w, func(_, k int) {
+		for i := k * m / w; i < (k+1)*m/w; i++ {
+			if p[i] != old[i] {
+				pr.t[(at+i)%n] = p[i]
+			}
 		}
-	}
+	})
 	pr.length -= gain
 	b.rounds++
 	b.gain += gain
 	return gain
 }
 
-// movedWithin tells whether the improver's path is the stretch's cities
-// in another order: each city at a changed position is a city of the
-// first g segments, seen once, that left a changed position. The map from
-// changed positions to the changed positions their cities left is then
-// one to one, so the changed positions hold the cities they held before.
-// It marks the cities seen in local, which the next round's cut rewrites.
-func (pr *partRun) movedWithin(g int) bool {
-	b := &pr.bs
-	p, old := b.path, b.old
-	// first[s]: the path's position of segment s's first city
-	first := make([]int, g)
-	for s := 1; s < g; s++ {
-		first[s] = first[s-1] + pr.segs[s-1].m
-	}
-	for i, ct := range p {
+// movedWithin tells whether the improver's path holds, at its changed
+// positions from lo to hi, cities of the stretch that left a changed
+// position, each seen once. Checked over every position, the map from
+// changed positions to the changed positions their cities left is one to
+// one, so the changed positions hold the cities they held before. It
+// marks the cities seen in local (atomically: the workers check their
+// parts at once), which the next round's cut rewrites; first[s] is the
+// path's position of segment s's first city.
+func (pr *partRun) movedWithin(first []int, g, lo, hi int) bool {
+	p, old := pr.bs.path, pr.bs.old
+	for i := lo; i < hi; i++ {
+		ct := p[i]
 		if ct == old[i] {
 			continue
 		}
 		if ct < 0 || int(ct) >= pr.r.in.N {
 			return false
 		}
-		s, l := pr.segOf[ct], pr.local[ct]
+		s, l := pr.segOf[ct], atomic.LoadInt32(&pr.local[ct])
 		if s < 0 || s >= int32(g) || l < 0 {
 			return false
 		}
 		j := first[s] + int(l)
-		if j >= len(old) || old[j] != ct || p[j] == old[j] {
+		if j >= len(old) || old[j] != ct || p[j] == old[j] || !atomic.CompareAndSwapInt32(&pr.local[ct], l, -1) {
 			return false
 		}
-		pr.local[ct] = -1
 	}
 	return true
 }
