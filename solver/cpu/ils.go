@@ -541,6 +541,7 @@ type alphaLists struct {
 // between two epochs. Without them by the end, the workers keep their
 // lists (kind names them).
 func (r *ilsRun) alphaLater(ctx context.Context, opts solver.AscentOptions, k int, kind string) {
+	r.trace(fmt.Sprintf("ascent start limit=%v", opts.Time))
 	go func() {
 		res, err := r.aid.Ascents.Alpha(ctx, r.in, k, opts)
 		if err != nil {
@@ -553,6 +554,7 @@ func (r *ilsRun) alphaLater(ctx context.Context, opts solver.AscentOptions, k in
 		}
 		l := &neighbor.Lists{K: res.K, List: res.List}
 		r.alpha.Store(&alphaLists{l: l, note: alphaNote(res.Stats) + " (taken during the search)", stats: res.Stats})
+		r.trace("alpha ready")
 	}()
 	r.listNote = fmt.Sprintf("; %s lists: no ascent for alpha-nearness lists within %v", kind, opts.Time)
 }
@@ -562,7 +564,7 @@ func (r *ilsRun) alphaLater(ctx context.Context, opts solver.AscentOptions, k in
 // epochs each worker then descends its stretch on them.
 func (r *ilsRun) takeAlpha() {
 	a := r.alpha.Load()
-	if a == nil || r.alphaTaken {
+	if a == nil || r.alphaTaken || (a.err == nil && r.alphaTooEarly()) {
 		return
 	}
 	r.alphaTaken = true
@@ -572,10 +574,11 @@ func (r *ilsRun) takeAlpha() {
 	}
 	r.listNote, r.stats = a.note, a.stats
 	r.stats.AlphaListsAt = time.Since(r.start)
+	r.trace(fmt.Sprintf("alpha it=%d asc=%.3f gpu=%v", a.stats.AscentIterations, a.stats.AscentTime.Seconds(), a.stats.AscentOnGPU))
 	for wk, s := range r.searches {
 		s.nb, s.k = a.l.List, a.l.K
 		s.cacheNbDist()
-		if r.mg.base != nil {
+		if r.mg.base != nil && !alphaCheap {
 			// a descent of its stretch on the new lists before it
 			// kicks (drain)
 			for _, ct := range r.mg.regions[wk] {
@@ -664,6 +667,13 @@ func (r *ilsRun) search() {
 		}
 		wg.Wait()
 		done += n
+		if earlyTrace {
+			q := 0
+			for _, s := range r.searches {
+				q += s.q.Len()
+			}
+			r.trace(fmt.Sprintf("epoch q=%d", q))
+		}
 		switch {
 		case first && merge:
 			b := r.searches[r.byLength()[0]]

@@ -47,6 +47,7 @@ func (r *ilsRun) descendTogether() bool {
 		s.moves = c.moves[wk].v.Load()
 	}
 	c.offer(pr.t, pr.length)
+	r.trace("together done")
 	if c.done() {
 		return false
 	}
