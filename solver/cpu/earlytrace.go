@@ -25,6 +25,7 @@ func (r *ilsRun) trace(what string) {
 var (
 	alphaAtFrac = envFloat("TSP_ALPHA_AT")
 	alphaCheap  = os.Getenv("TSP_ALPHA_CHEAP") != ""
+	drainOld    = os.Getenv("TSP_DRAIN_OLD") != ""
 )
 
 // envFloat is the environment variable name read as a number (0 when

@@ -575,16 +575,14 @@ func (r *ilsRun) takeAlpha() {
 	r.listNote, r.stats = a.note, a.stats
 	r.stats.AlphaListsAt = time.Since(r.start)
 	r.trace(fmt.Sprintf("alpha it=%d asc=%.3f gpu=%v", a.stats.AscentIterations, a.stats.AscentTime.Seconds(), a.stats.AscentOnGPU))
-	for wk, s := range r.searches {
+	for _, s := range r.searches {
 		s.nb, s.k = a.l.List, a.l.K
 		s.cacheNbDist()
-		if r.mg.base != nil && !alphaCheap {
-			// a descent of its stretch on the new lists before it
-			// kicks (drain)
-			for _, ct := range r.mg.regions[wk] {
-				s.push(ct)
-			}
-		}
+	}
+	if r.mg.base != nil && !alphaCheap {
+		// a descent of its stretch on the new lists before it kicks
+		// (drain)
+		r.pushStretches()
 	}
 }
 
@@ -667,19 +665,19 @@ func (r *ilsRun) search() {
 		}
 		wg.Wait()
 		done += n
-		if earlyTrace {
-			q := 0
-			for _, s := range r.searches {
-				q += s.q.Len()
-			}
-			r.trace(fmt.Sprintf("epoch q=%d", q))
-		}
 		switch {
 		case first && merge:
 			b := r.searches[r.byLength()[0]]
 			r.setBase(slices.Clone(b.tour), b.length)
 		case cfg.sync > 0 && r.w > 1:
 			r.exchange()
+		}
+		if earlyTrace {
+			q := 0
+			for _, s := range r.searches {
+				q += s.q.Len()
+			}
+			r.trace(fmt.Sprintf("epoch q=%d", q))
 		}
 		first = false
 	}

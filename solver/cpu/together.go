@@ -52,11 +52,7 @@ func (r *ilsRun) descendTogether() bool {
 		return false
 	}
 	r.setBase(pr.t, pr.length)
-	for wk, s := range r.searches {
-		for _, ct := range r.mg.regions[wk] {
-			s.push(ct)
-		}
-	}
+	r.pushStretches()
 	c.setPhase(solver.PhaseSearch)
 	return true
 }
@@ -69,7 +65,7 @@ func (r *ilsRun) drain(wk int, check func() bool) bool {
 	s := r.searches[wk]
 	l := s.length
 	s.record = false
-	s.optimize(func() bool {
+	r.descendOwn(wk, func() bool {
 		return check() || r.epochOver()
 	})
 	s.record = true
@@ -77,6 +73,45 @@ func (r *ilsRun) drain(wk int, check func() bool) bool {
 		r.c.offer(s.tour, s.length)
 	}
 	return !r.c.done()
+}
+
+// descendOwn is worker wk's descent from the cities in its queue that
+// lie in its stretch, until the queue is empty or stop returns true (it
+// then returns false); the cities of other stretches that its moves
+// queue are set aside for their owners (handOver).
+func (r *ilsRun) descendOwn(wk int, stop func() bool) bool {
+	s, m := r.searches[wk], &r.mg
+	next := s.moves + checkEvery
+	for pops := 1; s.q.Len() > 0; pops++ {
+		if s.moves >= next || pops%checkEvery == 0 {
+			if stop() {
+				return false
+			}
+			next = s.moves + checkEvery
+		}
+		c := s.pop()
+		if !drainOld && m.owner != nil && m.owner[c] != int32(wk) {
+			m.aside[wk] = append(m.aside[wk], c)
+			continue
+		}
+		if s.improveCity(c) {
+			s.push(c)
+		}
+	}
+	return true
+}
+
+// pushStretches queues every worker's stretch for its descent (drain).
+func (r *ilsRun) pushStretches() {
+	for wk, s := range r.searches {
+		st := r.mg.stretches[wk]
+		if drainOld {
+			st = r.mg.regions[wk]
+		}
+		for _, c := range st {
+			s.push(c)
+		}
+	}
 }
 
 // redo queues again, after the merge dropped worker wk's changes, the
