@@ -541,7 +541,6 @@ type alphaLists struct {
 // between two epochs. Without them by the end, the workers keep their
 // lists (kind names them).
 func (r *ilsRun) alphaLater(ctx context.Context, opts solver.AscentOptions, k int, kind string) {
-	r.trace(fmt.Sprintf("ascent start limit=%v", opts.Time))
 	go func() {
 		res, err := r.aid.Ascents.Alpha(ctx, r.in, k, opts)
 		if err != nil {
@@ -554,7 +553,6 @@ func (r *ilsRun) alphaLater(ctx context.Context, opts solver.AscentOptions, k in
 		}
 		l := &neighbor.Lists{K: res.K, List: res.List}
 		r.alpha.Store(&alphaLists{l: l, note: alphaNote(res.Stats) + " (taken during the search)", stats: res.Stats})
-		r.trace("alpha ready")
 	}()
 	r.listNote = fmt.Sprintf("; %s lists: no ascent for alpha-nearness lists within %v", kind, opts.Time)
 }
@@ -564,7 +562,7 @@ func (r *ilsRun) alphaLater(ctx context.Context, opts solver.AscentOptions, k in
 // epochs each worker then descends its stretch on them.
 func (r *ilsRun) takeAlpha() {
 	a := r.alpha.Load()
-	if a == nil || r.alphaTaken || (a.err == nil && r.alphaTooEarly()) {
+	if a == nil || r.alphaTaken {
 		return
 	}
 	r.alphaTaken = true
@@ -574,12 +572,11 @@ func (r *ilsRun) takeAlpha() {
 	}
 	r.listNote, r.stats = a.note, a.stats
 	r.stats.AlphaListsAt = time.Since(r.start)
-	r.trace(fmt.Sprintf("alpha it=%d asc=%.3f gpu=%v", a.stats.AscentIterations, a.stats.AscentTime.Seconds(), a.stats.AscentOnGPU))
 	for _, s := range r.searches {
 		s.nb, s.k = a.l.List, a.l.K
 		s.cacheNbDist()
 	}
-	if r.mg.base != nil && !alphaCheap {
+	if r.mg.base != nil {
 		// a descent of its stretch on the new lists before it kicks
 		// (drain)
 		r.pushStretches()
@@ -671,13 +668,6 @@ func (r *ilsRun) search() {
 			r.setBase(slices.Clone(b.tour), b.length)
 		case cfg.sync > 0 && r.w > 1:
 			r.exchange()
-		}
-		if earlyTrace {
-			q := 0
-			for _, s := range r.searches {
-				q += s.q.Len()
-			}
-			r.trace(fmt.Sprintf("epoch q=%d", q))
 		}
 		first = false
 	}

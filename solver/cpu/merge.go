@@ -98,9 +98,6 @@ func (m *merger) cut(off, spill int) {
 // each (docs/DECISIONS.md#drain-own-stretch).
 func (r *ilsRun) handOver() {
 	m := &r.mg
-	if drainOld {
-		return
-	}
 	some := false
 	for wk, s := range r.searches {
 		for s.q.Len() > 0 {

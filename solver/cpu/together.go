@@ -47,7 +47,6 @@ func (r *ilsRun) descendTogether() bool {
 		s.moves = c.moves[wk].v.Load()
 	}
 	c.offer(pr.t, pr.length)
-	r.trace("together done")
 	if c.done() {
 		return false
 	}
@@ -90,7 +89,7 @@ func (r *ilsRun) descendOwn(wk int, stop func() bool) bool {
 			next = s.moves + checkEvery
 		}
 		c := s.pop()
-		if !drainOld && m.owner != nil && m.owner[c] != int32(wk) {
+		if m.owner != nil && m.owner[c] != int32(wk) {
 			m.aside[wk] = append(m.aside[wk], c)
 			continue
 		}
@@ -104,11 +103,7 @@ func (r *ilsRun) descendOwn(wk int, stop func() bool) bool {
 // pushStretches queues every worker's stretch for its descent (drain).
 func (r *ilsRun) pushStretches() {
 	for wk, s := range r.searches {
-		st := r.mg.stretches[wk]
-		if drainOld {
-			st = r.mg.regions[wk]
-		}
-		for _, c := range st {
+		for _, c := range r.mg.stretches[wk] {
 			s.push(c)
 		}
 	}
