@@ -22,8 +22,8 @@ type merger struct {
 	stretches, regions [][]int32
 	owner              []int32
 	// aside: per worker, the cities its descent queued in other stretches,
-	// handed to their owners at the merge (handOver); queued marks them
-	// meanwhile
+	// handed to their owners at the merge (handOver); queued marks the
+	// cities handOver collects
 	aside   [][]int32
 	queued  []bool
 	touched [][]int32 // per worker: the cities whose neighbours changed

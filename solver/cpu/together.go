@@ -14,9 +14,11 @@ import (
 // own segment as a sub-instance with the sequential 3-opt move, a descent
 // over the cities next to other segments joining them; then each worker
 // descends its stretch of the base tour with the run's own moves on the
-// whole tour, in the merge epochs (drain), before it kicks. A descent of
-// the whole tour with the 5-opt move on one worker takes seconds from
-// 10,000 cities (docs/DECISIONS.md#first-descent).
+// whole tour, in the merge epochs (drain), before it kicks: only from
+// the cities of its own stretch, those its moves queue elsewhere going to
+// their stretch's worker at the merge (handOver). A descent of the whole
+// tour with the 5-opt move on one worker takes seconds from 10,000
+// cities (docs/DECISIONS.md#first-descent).
 
 // descendTogether makes the workers' start tour the base of the merge
 // epochs (setBase) after the first descent on all workers (above), and
@@ -56,10 +58,10 @@ func (r *ilsRun) descendTogether() bool {
 	return true
 }
 
-// drain is worker wk's descent over the cities in its queue (its stretch
-// after descendTogether) with the run's moves, before its kicks, until
-// the queue is empty or the epoch ends; a later epoch goes on with the
-// rest. It returns false when the run stopped.
+// drain is worker wk's descent over the cities of its stretch in its
+// queue (all of them after descendTogether) with the run's moves, before
+// its kicks, until the queue is empty or the epoch ends; a later epoch
+// goes on with the rest. It returns false when the run stopped.
 func (r *ilsRun) drain(wk int, check func() bool) bool {
 	s := r.searches[wk]
 	l := s.length
@@ -111,7 +113,8 @@ func (r *ilsRun) pushStretches() {
 
 // redo queues again, after the merge dropped worker wk's changes, the
 // cities they touched when the worker drained its queue in the epoch: a
-// descent finds them again on the merged tour (kicks would not).
+// descent finds them again on the merged tour (kicks would not); the
+// merge then hands them to their stretches' workers.
 func (r *ilsRun) redo(wk int) {
 	if !r.draining[wk] {
 		return
