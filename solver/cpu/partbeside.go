@@ -205,7 +205,7 @@ func (b *beside) adapt(gain int64, m int, dt time.Duration, cpu int64, cm int, c
 	case rg > 0:
 		f = 2
 	}
-	b.share = min(max(b.share*min(max(f, 0.5), 2), besideMinShare), xMaxShare*float64(w))
+	b.share = min(max(b.share*min(max(f, 0.5), 2), besideMinShare), besideMaxShare*float64(w))
 }
 
 // note is the device line's account of the improver (empty when it took

@@ -312,15 +312,12 @@ func (pr *partRun) step(off int, left int64) int64 {
 	pr.cut(off, left)
 	l0 := pr.length
 	k := pr.runRound()
-	tr := time.Now()
-	lr := pr.length
-	if !crowded(pr.r.in.N, pr.r.w) && xStitch > 0 {
+	if !crowded(pr.r.in.N, pr.r.w) {
 		// on a crowded run the next round's shifted cut mends the
 		// segments' ends: a descent over the whole tour's array, whose
 		// reversals cost up to n/2 cities each, would take the round's time
-		pr.stitch(max(time.Duration(float64(time.Since(t0))*xStitch), partMinTask))
+		pr.stitch(max(time.Since(t0)/2, partMinTask))
 	}
-	xTracef("round %d region %v deep %v p %d g %d share %.2f round %.0fms stitch %.0fms gain %d stitchgain %d len %d kicks %d", pr.round, pr.region, pr.deep, pr.p, pr.bs.segments(pr), pr.bs.share, tr.Sub(t0).Seconds()*1000, time.Since(tr).Seconds()*1000, l0-lr, lr-pr.length, pr.length, k)
 	pr.kicks += k
 	m := 0
 	if pr.deep {
@@ -416,19 +413,9 @@ func (pr *partRun) runRound() int64 {
 			return 0 // some segments may not be ready: no search this round
 		}
 	}
-	tp := time.Now()
 	bs := pr.startBeside(g)
 	deltas, kicks := pr.searchAll(fused, g)
-	ts := time.Now()
 	pr.endBeside(bs, deltas[:pr.p])
-	var bg, cg int64
-	if bs != nil {
-		bg = bs.gain
-	}
-	for _, d := range deltas[:pr.p] {
-		cg -= min(d, 0)
-	}
-	xTracef(" prep %.0fms search %.0fms besidewait %.0fms gpugain %d cpugain %d", tp.Sub(start).Seconds()*1000, ts.Sub(tp).Seconds()*1000, time.Since(ts).Seconds()*1000, bg, cg)
 	if pr.rep > 1 {
 		pr.keepBest(deltas)
 	}
