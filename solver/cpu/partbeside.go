@@ -34,7 +34,38 @@ const (
 	// besideFirstRound is the time a round's searches are taken to last
 	// when neither a time slice nor a round before tells.
 	besideFirstRound = time.Second
+	// besideEarlyKicks is the kicks per city of the early phase
+	// (besideEarly).
+	besideEarlyKicks = 2.5
 )
+
+// The size range of the early phase (besideEarly); variables so that the
+// tests run it on small instances.
+var (
+	// besideEarlyMinN is the smallest instance with the early phase:
+	// from here the stitch's reversals of up to n/2 cities take half a
+	// round on one core.
+	besideEarlyMinN = 500_000
+	// besideEarlyMaxN is the largest: it was measured on a million
+	// cities; at ten million it would last the whole run, not measured.
+	besideEarlyMaxN = 2_000_000
+)
+
+// besideEarly tells whether the partition search is in its early phase
+// (docs/DECISIONS.md#beside-early): with the improver beside, from
+// besideEarlyMinN to besideEarlyMaxN cities, until besideEarlyKicks kicks
+// per city, and the pieces' shape left to auto, every round cuts paths
+// (the GPU takes a stretch of each) and no descent over the whole tour
+// follows, so that nothing between rounds runs on one core with the
+// other cores and the GPU idle. There the pieces and the GPU gain far
+// more a second than the stitch and the region rounds, whose merge kept
+// nothing of their pieces' gains; later the tour's order, reshuffled by
+// those alone, is what the rounds need.
+func (pr *partRun) besideEarly() bool {
+	n := pr.r.in.N
+	return pr.bs.paths != nil && n >= besideEarlyMinN && n <= besideEarlyMaxN &&
+		pr.r.o.partShape == shapeAuto && float64(pr.kicks) < besideEarlyKicks*float64(n)
+}
 
 // beside is the path improver's state in one partition search.
 type beside struct {

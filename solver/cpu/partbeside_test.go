@@ -249,3 +249,54 @@ func TestBesideUntil(t *testing.T) {
 	}
 	checkPartTour(t, pr, "after the stretch")
 }
+
+// TestBesideEarly: with the improver beside and the instance in the early
+// phase's size range, the rounds cut paths only and no descent over the
+// whole tour follows them until besideEarlyKicks kicks per city; then the
+// region rounds and the descent come back. Without the improver, outside
+// the range or with the pieces' shape given, there is no early phase.
+func TestBesideEarly(t *testing.T) {
+	in := uniformInstance(3000, 25)
+	defer func(lo, hi int) { besideEarlyMinN, besideEarlyMaxN = lo, hi }(besideEarlyMinN, besideEarlyMaxN)
+	besideEarlyMinN, besideEarlyMaxN = 2000, 4000
+	extra := map[string]string{OptPartSegment: "300", OptPartKicks: "1", OptPartSlice: "0"}
+	pr := newTestPartRun(t, in, 4, extra)
+	if pr.besideEarly() {
+		t.Fatal("an early phase without the improver")
+	}
+	pr.bs = beside{paths: &fakePaths{}, share: besideShare}
+	l0 := pr.global.length
+	rng := newRNG(9, 0)
+	earlyRounds, regions := 0, 0
+	for round := range 10 {
+		early := float64(pr.kicks) < besideEarlyKicks*float64(in.N)
+		pr.step(rng.intn(in.N), 0)
+		checkPartTour(t, pr, "round "+strconv.Itoa(round))
+		switch {
+		case pr.early != early:
+			t.Fatalf("round %d after %d kicks: early %v, want %v", round, pr.kicks, pr.early, early)
+		case early && (pr.region || pr.global.length != l0):
+			t.Fatalf("round %d: a region round (%v) or a descent over the whole tour in the early phase", round, pr.region)
+		case !early && pr.global.length != pr.length:
+			t.Fatalf("round %d: no descent over the whole tour after the early phase", round)
+		}
+		if early {
+			earlyRounds++
+		} else if pr.region {
+			regions++
+		}
+	}
+	if earlyRounds == 0 || regions == 0 || pr.length >= l0 {
+		t.Fatalf("%d early rounds, %d region rounds after them, %d → %d; want both and a gain", earlyRounds, regions, l0, pr.length)
+	}
+	pr.kicks = 0
+	for _, tc := range []struct {
+		lo, hi int
+		shape  partShape
+	}{{3001, 4000, shapeAuto}, {2000, 2999, shapeAuto}, {2000, 4000, shapePath}} {
+		besideEarlyMinN, besideEarlyMaxN, pr.r.o.partShape = tc.lo, tc.hi, tc.shape
+		if pr.besideEarly() {
+			t.Fatalf("an early phase on %d cities with the range %d..%d and shape %v", in.N, tc.lo, tc.hi, tc.shape)
+		}
+	}
+}
