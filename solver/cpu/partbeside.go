@@ -71,6 +71,7 @@ func (pr *partRun) besideEarly() bool {
 type beside struct {
 	paths solver.PathImprover // nil: the workers take every segment
 	share float64             // workers' worth of the tour it takes
+	g     int                 // the round's first segments it takes (layout)
 	// path is the stretch handed to the improver, old the stretch as it
 	// was; last is how long the workers' searches of the last round took
 	path, old []int32
@@ -97,16 +98,30 @@ func newBeside(r *ilsRun) beside {
 }
 
 // segments returns how many of this round's first segments the improver
-// takes: none on region rounds, with several searches a segment, after
-// an error of the improver or without one; else its share, at least one
-// segment and one fewer than all.
+// takes: those the round's layout gave it (partRun.layout), none on
+// region rounds, after an error of the improver or without one.
 func (b *beside) segments(pr *partRun) int {
-	if b.paths == nil || b.err != nil || pr.region || pr.rep > 1 || pr.p < 2 {
+	if b.paths == nil || b.err != nil || pr.region {
 		return 0
 	}
-	w := float64(pr.r.w)
-	g := int(math.Round(float64(pr.p) * b.share / (w + b.share)))
-	return min(max(g, 1), pr.p-1)
+	return b.g
+}
+
+// besideLayout returns the segments of a path round beside the improver,
+// of about size cities each, and how many of the first it takes: k·w for
+// the w workers (k ≥ 1), so that each searches as many as the others in
+// the round's time slice and none sits idle while the improver holds a
+// stretch, and k·share for the improver (at least one), its share of
+// the tour in workers' worth. It returns 0, 0 where the segments would
+// hold fewer than partMinSegment cities.
+func besideLayout(n, w, size int, share float64) (p, g int) {
+	k := max(1, int(math.Round(float64(n)/(float64(size)*(float64(w)+share)))))
+	g = max(1, int(math.Round(float64(k)*share)))
+	p = k*w + g
+	if n/p < partMinSegment {
+		return 0, 0
+	}
+	return p, g
 }
 
 // besideRound is one round's stretch under way on the improver.

@@ -120,6 +120,7 @@ func TestBesideNone(t *testing.T) {
 	}
 	pr := newTestPartRun(t, in, 2, map[string]string{OptPartSegment: "100"})
 	pr.bs = beside{paths: f, share: 2}
+	pr.cutPaths(0)
 	if g := pr.bs.segments(pr); g != pr.p/2 {
 		t.Fatalf("%d of %d segments for a share of 2 of 2 workers, want half", g, pr.p)
 	}
@@ -298,5 +299,78 @@ func TestBesideEarly(t *testing.T) {
 		if pr.besideEarly() {
 			t.Fatalf("an early phase on %d cities with the range %d..%d and shape %v", in.N, tc.lo, tc.hi, tc.shape)
 		}
+	}
+}
+
+// TestBesideLayout: a path round beside the improver gives the workers
+// a multiple of their number of segments and the improver its share of
+// the tour in segments of the same size, so that every worker searches
+// a segment in a round where the improver holds a stretch; without the
+// improver, and on region rounds, the layout stays partLayout's.
+func TestBesideLayout(t *testing.T) {
+	for _, tc := range []struct {
+		n, w, size int
+		share      float64
+		p, g       int
+	}{
+		{85900, 16, 5000, 4, 20, 4},
+		{100000, 16, 5000, 4, 20, 4},
+		{100000, 16, 5000, 0.25, 17, 1},
+		{100000, 16, 5000, 64, 80, 64},
+		{50000, 16, 3125, 4, 20, 4},
+		{1000000, 16, 5000, 4, 200, 40},
+		{1000000, 16, 5000, 2, 198, 22},
+		{1000, 16, 5000, 4, 0, 0}, // segments under partMinSegment
+	} {
+		p, g := besideLayout(tc.n, tc.w, tc.size, tc.share)
+		if p != tc.p || g != tc.g {
+			t.Errorf("n %d, %d workers, segments of %d, share %v: %d segments, %d for the improver; want %d, %d", tc.n, tc.w, tc.size, tc.share, p, g, tc.p, tc.g)
+		}
+		if g > 0 && (p-g)%tc.w != 0 {
+			t.Errorf("n %d: %d segments for %d workers", tc.n, p-g, tc.w)
+		}
+	}
+
+	// 3,000 cities on 4 workers in segments of 750: one segment a worker,
+	// of which partLayout's layout would give the improver two
+	in := uniformInstance(3000, 27)
+	const w = 4
+	pr := newTestPartRun(t, in, w, map[string]string{OptPartSegment: "750", OptPartKicks: "0.2", OptPartSlice: "0", OptPartShape: "path"})
+	base, rep := partLayout(in.N, w, 750)
+	if pr.p != base || pr.rep != rep {
+		t.Fatalf("without the improver %d × %d segments, want partLayout's %d × %d", pr.p, pr.rep, base, rep)
+	}
+	f := &fakePaths{}
+	pr.bs = beside{paths: f, share: besideShare}
+	rng := newRNG(8, 0)
+	for round, share := range []float64{4, 1, 0.25, 12, 4} {
+		pr.bs.share = share
+		for wk := range w {
+			pr.r.c.moves[wk].v.Store(0)
+		}
+		pr.cut(rng.intn(in.N), 0)
+		g := pr.bs.segments(pr)
+		calls := f.calls
+		pr.runRound()
+		what := "round " + strconv.Itoa(round)
+		checkPartTour(t, pr, what)
+		if g < 1 || (pr.p-g)%w != 0 || pr.p-g < w || f.calls != calls+1 {
+			t.Fatalf("%s, share %v: the improver took %d of %d segments (%d calls); want a multiple of %d left", what, share, g, pr.p, f.calls-calls, w)
+		}
+		for wk := range w {
+			if pr.r.c.moves[wk].v.Load() == 0 {
+				t.Fatalf("%s, share %v: worker %d searched nothing while the improver took %d of %d segments", what, share, wk, g, pr.p)
+			}
+		}
+		for i, sg := range pr.segs {
+			if d := sg.m - in.N/pr.p; d < 0 || d > 1 {
+				t.Fatalf("%s: segment %d of %d holds %d cities", what, i, pr.p, sg.m)
+			}
+		}
+	}
+	pr.r.o.partShape = shapeRegion
+	pr.cut(0, 0)
+	if !pr.region || pr.p != base || pr.bs.segments(pr) != 0 || len(pr.segs) != base {
+		t.Fatalf("a region round (%v) of %d segments (%d listed), %d for the improver; want %d, none", pr.region, pr.p, len(pr.segs), pr.bs.segments(pr), base)
 	}
 }

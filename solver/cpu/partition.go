@@ -253,11 +253,7 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 			}
 		}
 	}
-	pr.p, pr.rep = partLayout(n, r.w, partSize(n, r.w, r.o.partSeg))
-	pr.segs = make([]*partSeg, pr.p)
-	for i := range pr.segs {
-		pr.segs[i] = &partSeg{}
-	}
+	pr.layout(false)
 	pr.ls = make([]*ls, r.w)
 	pr.k5 = make([]*kopt, r.w+1)
 	for i := range pr.k5 {
@@ -353,7 +349,11 @@ func (pr *partRun) cut(off int, left int64) {
 	}
 	pr.deep = pr.chooseMove()
 	pr.early = pr.besideEarly()
-	pr.region = !pr.early && pr.chooseShape() && pr.cutRegions(math.Pi*float64(off)/float64(pr.r.in.N))
+	pr.region = false
+	if !pr.early && pr.chooseShape() {
+		pr.layout(false)
+		pr.region = pr.cutRegions(math.Pi * float64(off) / float64(pr.r.in.N))
+	}
 	if !pr.region {
 		pr.cutPaths(off)
 	}
@@ -377,8 +377,44 @@ func (pr *partRun) cut(off int, left int64) {
 	}
 }
 
-// cutPaths splits the tour from position off into segments.
+// layout sets the round's segments and searches per segment for
+// segments of about segSize cities: partLayout's, or on a path round
+// beside the path improver besideLayout's, the improver taking the
+// first pr.bs.g of them (none on region rounds, with several searches
+// a segment, or after the improver's error).
+func (pr *partRun) layout(paths bool) {
+	n, w, size := pr.r.in.N, pr.r.w, pr.segSize()
+	p, rep := partLayout(n, w, size)
+	b := &pr.bs
+	b.g = 0
+	if paths && rep == 1 && b.paths != nil && b.err == nil {
+		if q, g := besideLayout(n, w, size, b.share); g > 0 {
+			p, b.g = q, g
+		}
+	}
+	pr.p, pr.rep = p, rep
+	// the segments' buffers stay for the rounds of other layouts
+	segs := pr.segs[:min(p, cap(pr.segs))]
+	for i, sg := range segs {
+		if sg == nil {
+			segs[i] = &partSeg{}
+		}
+	}
+	for len(segs) < p {
+		segs = append(segs, &partSeg{})
+	}
+	pr.segs = segs
+}
+
+// segSize is the segment size aimed at this round: partSize's.
+func (pr *partRun) segSize() int {
+	return partSize(pr.r.in.N, pr.r.w, pr.r.o.partSeg)
+}
+
+// cutPaths lays out a path round (layout) and splits the tour from
+// position off into its segments.
 func (pr *partRun) cutPaths(off int) {
+	pr.layout(true)
 	n, p := pr.r.in.N, pr.p
 	for i := range pr.segs {
 		lo, hi := i*n/p, (i+1)*n/p
