@@ -37,6 +37,12 @@ const (
 	// besideEarlyKicks is the kicks per city of the early phase
 	// (besideEarly).
 	besideEarlyKicks = 2.5
+	// besideEarlySegment is the segment size the early phase's rounds
+	// aim at (besideEarly) when no segment size is given: on a million
+	// cities beside the GPU, segments of 10,000 cities gained more in
+	// the first 10 s than partSegment's 5,000
+	// (docs/DECISIONS.md#beside-early).
+	besideEarlySegment = 10000
 )
 
 // The size range of the early phase (besideEarly); variables so that the
@@ -55,7 +61,8 @@ var (
 // (docs/DECISIONS.md#beside-early): with the improver beside, from
 // besideEarlyMinN to besideEarlyMaxN cities, until besideEarlyKicks kicks
 // per city, and the pieces' shape left to auto, every round cuts paths
-// (the GPU takes a stretch of each) and no descent over the whole tour
+// (the GPU takes a stretch of each) of about besideEarlySegment cities
+// unless a size is given (segSize), and no descent over the whole tour
 // follows, so that nothing between rounds runs on one core with the
 // other cores and the GPU idle. There the pieces and the GPU gain far
 // more a second than the stitch and the region rounds, whose merge kept

@@ -15,7 +15,7 @@ import (
 
 // fakePaths is a path improver for the tests: a 2-opt descent between the
 // path's two fixed ends, or (mode) a path that moves an end, drops a city,
-// or an error.
+// the path unchanged, or an error.
 type fakePaths struct {
 	mode   string
 	mu     sync.Mutex
@@ -39,6 +39,8 @@ func (f *fakePaths) ImprovePath(ctx context.Context, in *solver.Instance, path [
 	case "dup":
 		path[2] = path[1]
 		return 1, nil
+	case "keep":
+		return 0, nil
 	}
 	d := tour.LazyDist(in)
 	before := d.Length(path) // the ends stay: the closed lengths differ as the paths'
@@ -372,5 +374,52 @@ func TestBesideLayout(t *testing.T) {
 	pr.cut(0, 0)
 	if !pr.region || pr.p != base || pr.bs.segments(pr) != 0 || len(pr.segs) != base {
 		t.Fatalf("a region round (%v) of %d segments (%d listed), %d for the improver; want %d, none", pr.region, pr.p, len(pr.segs), pr.bs.segments(pr), base)
+	}
+}
+
+// TestBesideEarlySegments: the early phase's path rounds aim at segments
+// of besideEarlySegment cities, the rounds after it at partSize's (the
+// layout beside the improver laid again at the switch), a segment size
+// given as an option at that size throughout; the tour stays one cycle
+// of the recorded length across the switch.
+func TestBesideEarlySegments(t *testing.T) {
+	in := uniformInstance(20000, 28)
+	defer func(lo, hi int) { besideEarlyMinN, besideEarlyMaxN = lo, hi }(besideEarlyMinN, besideEarlyMaxN)
+	besideEarlyMinN, besideEarlyMaxN = 10000, 30000
+	for _, seg := range []int{0, 4000} {
+		extra := map[string]string{OptPartKicks: "0.02", OptPartSlice: "0"}
+		early, later := besideEarlySegment, partSize(in.N, 1, 0)
+		if seg > 0 {
+			extra[OptPartSegment] = strconv.Itoa(seg)
+			early, later = seg, seg
+		}
+		pr := newTestPartRun(t, in, 1, extra)
+		pr.bs = beside{paths: &fakePaths{mode: "keep"}, share: 1}
+		rng := newRNG(10, 0)
+		for round := range 4 {
+			if round == 1 {
+				pr.kicks = int64(besideEarlyKicks * float64(in.N)) // the early phase is over
+			}
+			share := pr.bs.share
+			pr.step(rng.intn(in.N), 0)
+			what := "partseg " + strconv.Itoa(seg) + ", round " + strconv.Itoa(round)
+			checkPartTour(t, pr, what)
+			size := later
+			if round == 0 {
+				size = early
+			}
+			want, _ := besideLayout(in.N, 1, size, share)
+			if pr.region {
+				want, _ = partLayout(in.N, 1, later)
+			}
+			if pr.early != (round == 0) || pr.p != want || len(pr.segs) != want {
+				t.Fatalf("%s (early %v, region %v): %d segments (%d listed), want %d of about %d cities", what, pr.early, pr.region, pr.p, len(pr.segs), want, size)
+			}
+			for i, sg := range pr.segs {
+				if d := sg.m - in.N/pr.p; !pr.region && (d < 0 || d > 1) {
+					t.Fatalf("%s: segment %d of %d holds %d cities", what, i, pr.p, sg.m)
+				}
+			}
+		}
 	}
 }

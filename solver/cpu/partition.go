@@ -406,9 +406,15 @@ func (pr *partRun) layout(paths bool) {
 	pr.segs = segs
 }
 
-// segSize is the segment size aimed at this round: partSize's.
+// segSize is the segment size aimed at this round: the option's when
+// set, else besideEarlySegment in the early phase beside the improver,
+// else partSize's.
 func (pr *partRun) segSize() int {
-	return partSize(pr.r.in.N, pr.r.w, pr.r.o.partSeg)
+	o := pr.r.o
+	if pr.early && o.partSeg == 0 {
+		return besideEarlySegment
+	}
+	return partSize(pr.r.in.N, pr.r.w, o.partSeg)
 }
 
 // cutPaths lays out a path round (layout) and splits the tour from
