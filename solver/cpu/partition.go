@@ -868,12 +868,18 @@ func (pr *partRun) stitch(limit time.Duration) {
 // never as the move option says; with "adapt", the chain for the first
 // two rounds (a fast descent from the start tour), then the 5-opt move
 // once, then whichever gained more per second in its last round (per
-// move evaluated with a kicks budget), the other every fourth round.
+// move evaluated with a kicks budget), the other every fourth round. On
+// a clustered instance "adapt" keeps the chain: there a round of the
+// 5-opt move took many times a chain round's time, long edges between
+// clusters leaving it gain to search deep (docs/DECISIONS.md#clustered-chain).
 func (pr *partRun) chooseMove() bool {
 	switch pr.r.o.cfg.move {
 	case deepLK5:
 		return true
 	case deepChain:
+		return false
+	}
+	if pr.clustered {
 		return false
 	}
 	if pr.round < 3 {

@@ -136,3 +136,31 @@ func TestPartitionClusteredStitch(t *testing.T) {
 		}
 	}
 }
+
+// TestPartitionClusteredChain: with move adapt a partition search on a
+// clustered instance takes the chain in every round, its stitch included,
+// where on a uniform one round 2 takes the 5-opt move; both keep their
+// tours exact.
+func TestPartitionClusteredChain(t *testing.T) {
+	for _, kind := range []string{"portcgen", "portgen"} {
+		in := dimacsInstance(t, kind, 3000, 3000)
+		pr := newTestPartRun(t, in, 2, map[string]string{OptPartSegment: "600", OptPartKicks: "0.2", OptPartSlice: "0",
+			OptCandidates: "mixed", OptMove: "adapt", OptKicks: "100000"})
+		rng := newRNG(5, 0)
+		var deep []bool
+		for range 4 {
+			pr.step(rng.intn(in.N), 1<<40)
+			deep = append(deep, pr.deep)
+			if pr.deep != (pr.global.k5 != nil) {
+				t.Fatalf("%s, round %d: 5-opt %v, the stitch's 5-opt state %v", kind, pr.round-1, pr.deep, pr.global.k5 != nil)
+			}
+			checkPartTour(t, pr, kind)
+		}
+		if pr.clustered != (kind == "portcgen") {
+			t.Fatalf("%s: clustered %v", kind, pr.clustered)
+		}
+		if pr.clustered && slices.Contains(deep, true) || !pr.clustered && !deep[2] {
+			t.Fatalf("%s: 5-opt by round %v, clustered %v", kind, deep, pr.clustered)
+		}
+	}
+}
