@@ -8,10 +8,15 @@ import (
 )
 
 // AutoOrILSMinN is the size from which GPU auto runs or-ils beside the CPU
-// auto engine until that engine's first tour, then or-ils's windows on a
-// stretch of the tour beside its partition search (OptBeside)
+// auto engine until that engine's first tour
 // (docs/DECISIONS.md#gpu-orils-min-n).
 const AutoOrILSMinN = 200000
+
+// AutoBesideMinN is the size from which GPU auto's windows improve a
+// stretch of the tour beside the CPU auto engine's partition search
+// (OptBeside): the size from which that engine runs it (partMinN in
+// solver/cpu) (docs/DECISIONS.md#partition-beside).
+const AutoBesideMinN = 50000
 
 // AutoLSMinN is the size from which GPU auto starts from a 2-opt + Or-opt
 // local optimum found on the GPU (2opt-or) instead of its engines' own
@@ -70,4 +75,28 @@ func earlyParams(p solver.Params) solver.Params {
 	q := windowParams(p)
 	setOption(&q, OptGlobal, "0")
 	return q
+}
+
+// autoPlan is how GPU auto composes its searches on one instance.
+type autoPlan struct {
+	// orOnly: or-ils alone, there being no CPU engine
+	orOnly bool
+	// early: or-ils until the CPU engine's first tour (AutoOrILSMinN)
+	early bool
+	// beside: the windows beside the partition search (AutoBesideMinN)
+	beside bool
+}
+
+// planAuto returns GPU auto's composition on in: or-ils needs
+// coordinates within its span, the early or-ils and the windows a CPU
+// engine and no fixed edges (those stay with the CPU engine's searches).
+func planAuto(in *solver.Instance, hasCPU bool) autoPlan {
+	if !orSpanOK(in) {
+		return autoPlan{}
+	}
+	if !hasCPU {
+		return autoPlan{orOnly: in.N >= AutoOrILSMinN}
+	}
+	free := len(in.FixedEdges) == 0
+	return autoPlan{early: free && in.N >= AutoOrILSMinN, beside: free && in.N >= AutoBesideMinN}
 }

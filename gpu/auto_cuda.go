@@ -12,9 +12,10 @@ import (
 
 // solveAuto is the GPU auto engine: the CPU auto engine (composed through
 // solver.Aided) with its Held–Karp ascent on the GPU through aid's
-// Ascents, and from AutoOrILSMinN cities or-ils before its first tour
-// (solveEarly), then or-ils's windows beside its partition search
-// (besideWindows); without the CPU engine, or-ils or GPU 2opt-ils.
+// Ascents, from AutoBesideMinN cities or-ils's windows beside its
+// partition search (besideWindows), and from AutoOrILSMinN cities or-ils
+// before its first tour (solveEarly); without the CPU engine, or-ils or
+// GPU 2opt-ils (planAuto).
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
 	if p.TimeLimit <= 0 {
@@ -22,50 +23,57 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	aided, err := solver.LookupAided(AlgoAuto, solver.BackendCPU)
 	hasCPU := err == nil
-	cpuAid := solver.Aid{Device: BoundDevice, Ascents: aid.Ascents}
-	var note string
-	if hasCPU {
-		p, note = autoLSStart(ctx, in, p, start, solver.NewSink(snaps, 0, start))
-	}
-	if in.N >= AutoOrILSMinN && orSpanOK(in) {
-		if !hasCPU {
-			wo, err := autoOrOptions(p, in.N)
-			if err != nil {
-				return solver.Result{}, err
-			}
-			ph, err := orILS(ctx, in, windowParams(p), wo, snaps, start)
-			if err != nil {
-				return solver.Result{}, err
-			}
-			return solver.Finish(in, e, p, solver.Outcome{Tour: ph.tour, Moves: ph.moves, Steps: ph.steps, Start: start, Stopped: ph.stopped || ctx.Err() != nil, Device: ph.device})
-		}
-		if len(in.FixedEdges) == 0 {
-			pw, err := besideWindows(in, p)
-			if err != nil {
-				return solver.Result{}, err
-			}
-			if pw != nil {
-				defer pw.close()
-				cpuAid.Paths = pw
-				cpuAid.PathShare, _ = solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, OptBeside)
-			}
-			r, err := solveEarly(ctx, e, aided, cpuAid, in, p, snaps, start)
-			r.Device += note
-			return r, err
-		}
-	}
-	if !hasCPU {
+	plan := planAuto(in, hasCPU)
+	switch {
+	case plan.orOnly:
+		return solveOrAlone(ctx, e, in, p, snaps, start)
+	case !hasCPU:
 		r, err := twoOptILS(ctx, e, in, p, snaps)
 		r.Algorithm = AlgoAuto
+		return r, err
+	}
+	p, note := autoLSStart(ctx, in, p, start, solver.NewSink(snaps, 0, start))
+	cpuAid := solver.Aid{Device: BoundDevice, Ascents: aid.Ascents}
+	if plan.beside {
+		pw, err := besideWindows(in, p)
+		if err != nil {
+			return solver.Result{}, err
+		}
+		if pw != nil {
+			defer pw.close()
+			cpuAid.Paths = pw
+			cpuAid.PathShare, _ = solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, OptBeside)
+		}
+	}
+	if plan.early {
+		r, err := solveEarly(ctx, e, aided, cpuAid, in, p, snaps, start)
+		r.Device += note
 		return r, err
 	}
 	r, err := aided.SolveAided(ctx, in, cpuParams(p, time.Since(start)), snaps, cpuAid)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped, Device: r.Device + note + " (GPU auto: the CPU search alone)"})
+	if cpuAid.Paths == nil {
+		note += " (GPU auto: the CPU search alone)"
+	}
+	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped, Device: r.Device + note})
 	res.Stats = r.Stats
 	return res, err
+}
+
+// solveOrAlone is GPU auto without the CPU engine from AutoOrILSMinN
+// cities: or-ils with GPU auto's window settings.
+func solveOrAlone(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
+	wo, err := autoOrOptions(p, in.N)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	ph, err := orILS(ctx, in, windowParams(p), wo, snaps, start)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	return solver.Finish(in, e, p, solver.Outcome{Tour: ph.tour, Moves: ph.moves, Steps: ph.steps, Start: start, Stopped: ph.stopped || ctx.Err() != nil, Device: ph.device})
 }
 
 // autoLSStart returns p with Params.Start set to a 2-opt + Or-opt local

@@ -155,3 +155,44 @@ func TestCPUAutoAfterSpentLimit(t *testing.T) {
 		t.Fatalf("past the context's deadline: tour %v, stop reason %v", err, r.StopReason)
 	}
 }
+
+// TestPlanAuto checks GPU auto's composition by size: the CPU search
+// alone below AutoBesideMinN, the windows beside its partition search
+// from there, the early or-ils too from AutoOrILSMinN; neither with fixed
+// edges or coordinates too wide for or-ils, and or-ils alone without the
+// CPU engine from AutoOrILSMinN.
+func TestPlanAuto(t *testing.T) {
+	inst := func(n int, span float64, fixed bool) *solver.Instance {
+		in := &solver.Instance{N: n, X: make([]float64, n), Y: make([]float64, n)}
+		for i := range n {
+			in.X[i] = span * float64(i) / float64(n-1)
+		}
+		if fixed {
+			in.FixedEdges = [][2]int{{0, 1}}
+		}
+		return in
+	}
+	cases := []struct {
+		name   string
+		in     *solver.Instance
+		hasCPU bool
+		want   autoPlan
+	}{
+		{"below the windows", inst(AutoBesideMinN-1, 1e6, false), true, autoPlan{}},
+		{"windows from their size", inst(AutoBesideMinN, 1e6, false), true, autoPlan{beside: true}},
+		{"below the early or-ils", inst(AutoOrILSMinN-1, 1e6, false), true, autoPlan{beside: true}},
+		{"early or-ils and windows", inst(AutoOrILSMinN, 1e6, false), true, autoPlan{early: true, beside: true}},
+		{"fixed edges", inst(AutoOrILSMinN, 1e6, true), true, autoPlan{}},
+		{"span too wide", inst(AutoOrILSMinN, 2*orMaxSpan, false), true, autoPlan{}},
+		{"no CPU engine, small", inst(AutoOrILSMinN-1, 1e6, false), false, autoPlan{}},
+		{"no CPU engine", inst(AutoOrILSMinN, 1e6, false), false, autoPlan{orOnly: true}},
+	}
+	for _, c := range cases {
+		if got := planAuto(c.in, c.hasCPU); got != c.want {
+			t.Errorf("%s (%d cities): %+v, want %+v", c.name, c.in.N, got, c.want)
+		}
+	}
+	if AutoBesideMinN > AutoOrILSMinN {
+		t.Errorf("the windows beside start at %d cities, after the early or-ils at %d", AutoBesideMinN, AutoOrILSMinN)
+	}
+}

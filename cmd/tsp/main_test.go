@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -214,6 +215,48 @@ func TestBadInstanceFiles(t *testing.T) {
 		t.Errorf("missing file: exit %d", code)
 	}
 	oneErrorLine(t, stderr, "nothere.tsp")
+}
+
+// TestCommandStart: --time counts from the process's start when it is
+// known and plausible (the binary's loading and the driver's start-up are
+// the command's too), else from the command's own start; the process
+// start read from /proc is never after now.
+func TestCommandStart(t *testing.T) {
+	now := time.Now()
+	for _, c := range []struct {
+		process, want time.Time
+	}{
+		{now.Add(-150 * time.Millisecond), now.Add(-150 * time.Millisecond)},
+		{time.Time{}, now},
+		{now.Add(time.Second), now},
+		{now.Add(-time.Minute), now},
+	} {
+		if got := commandStart(now, c.process); !got.Equal(c.want) {
+			t.Errorf("commandStart(now, now%+v) = now%+v, want now%+v", c.process.Sub(now), got.Sub(now), c.want.Sub(now))
+		}
+	}
+	if runtime.GOOS != "linux" {
+		return
+	}
+	now = time.Now()
+	if s := processStart(now); s.IsZero() || s.After(now) {
+		t.Errorf("processStart = %v, want a time not after now %v", s, now)
+	}
+}
+
+// TestEndReserve: the engine's limit keeps back the end of the run, in
+// proportion to the cities: most of a second at ten million, nothing to
+// speak of at a few thousand.
+func TestEndReserve(t *testing.T) {
+	if r := endReserve(10_000_000); r < 500*time.Millisecond || r > time.Second {
+		t.Errorf("endReserve(10M) = %v, want 0.5-1 s", r)
+	}
+	if r := endReserve(5000); r > time.Millisecond {
+		t.Errorf("endReserve(5000) = %v, want under a millisecond", r)
+	}
+	if got := remainingLimit(60*time.Second, time.Second+endReserve(10_000_000)); got != 59*time.Second-endReserve(10_000_000) {
+		t.Errorf("60 s, 1 s spent at 10M cities: %v", got)
+	}
 }
 
 // TestSolveTimeFromStart: the engine gets what is left of --time after

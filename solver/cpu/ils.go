@@ -572,16 +572,14 @@ func (r *ilsRun) takeAlpha() {
 	}
 	r.listNote, r.stats = a.note, a.stats
 	r.stats.AlphaListsAt = time.Since(r.start)
-	for wk, s := range r.searches {
+	for _, s := range r.searches {
 		s.nb, s.k = a.l.List, a.l.K
 		s.cacheNbDist()
-		if r.mg.base != nil {
-			// a descent of its stretch on the new lists before it
-			// kicks (drain)
-			for _, ct := range r.mg.regions[wk] {
-				s.push(ct)
-			}
-		}
+	}
+	if r.mg.base != nil {
+		// a descent of its stretch on the new lists before it kicks
+		// (drain)
+		r.pushStretches()
 	}
 }
 

@@ -16,7 +16,16 @@ type merger struct {
 	base    []int32 // the tour every worker started the epoch from
 	basePos []int32
 	baseLen int64
-	regions [][]int32 // each worker's cities to kick from
+	// stretches: each worker's consecutive cities of the base, whose
+	// descent is its own; regions: their first cities, those a kick
+	// starts at; owner: the worker whose stretch holds a city
+	stretches, regions [][]int32
+	owner              []int32
+	// aside: per worker, the cities its descent queued in other stretches,
+	// handed to their owners at the merge (handOver); queued marks the
+	// cities handOver collects
+	aside   [][]int32
+	queued  []bool
 	touched [][]int32 // per worker: the cities whose neighbours changed
 	// the merged tour as neighbour pairs, and the cities already changed
 	// in this exchange (stamp == epoch)
@@ -39,7 +48,9 @@ func (r *ilsRun) setBase(t []int32, l int64) {
 	if m.base == nil {
 		m.base, m.basePos = make([]int32, n), make([]int32, n)
 		m.adj, m.stamp = make([]int32, 2*n), make([]int32, n)
-		m.regions, m.touched = make([][]int32, r.w), make([][]int32, r.w)
+		m.owner, m.queued = make([]int32, n), make([]bool, n)
+		m.stretches, m.regions = make([][]int32, r.w), make([][]int32, r.w)
+		m.aside, m.touched = make([][]int32, r.w), make([][]int32, r.w)
 		r.draining = make([]bool, r.w)
 	}
 	copy(m.base, t)
@@ -47,26 +58,64 @@ func (r *ilsRun) setBase(t []int32, l int64) {
 		m.basePos[c] = int32(i)
 	}
 	m.baseLen = l
-	off := r.searches[0].r.intn(n)
-	// a kick's two segments run on from its start, up to 2·maxSeg
-	// cities: the last ones of a long stretch start none
-	spill := 2 * r.o.cfg.maxSeg
-	for wk := range r.w {
-		lo, hi := wk*n/r.w, (wk+1)*n/r.w
-		if hi-lo > 2*spill {
-			hi -= spill
-		}
-		reg := m.regions[wk][:0]
-		for i := lo; i < hi; i++ {
-			reg = append(reg, t[(i+off)%n])
-		}
-		m.regions[wk] = reg
-	}
+	m.cut(r.searches[0].r.intn(n), 2*r.o.cfg.maxSeg)
 	for wk, s := range r.searches {
 		if s.length != l || !slices.Equal(s.tour, t) {
 			r.take(wk, t, m.basePos, l)
 		}
 		s.kickFrom = m.regions[wk]
+	}
+	r.handOver()
+}
+
+// cut cuts the base into len(m.stretches) stretches of consecutive
+// cities from position off; a kick's two segments run on from its start,
+// up to spill cities, so the last spill cities of a long stretch start
+// none (its region ends before them).
+func (m *merger) cut(off, spill int) {
+	n, w := len(m.base), len(m.stretches)
+	for wk := range w {
+		lo, hi := wk*n/w, (wk+1)*n/w
+		st := m.stretches[wk][:0]
+		for i := lo; i < hi; i++ {
+			c := m.base[(i+off)%n]
+			st = append(st, c)
+			m.owner[c] = int32(wk)
+		}
+		m.stretches[wk] = st
+		if hi-lo > 2*spill {
+			hi -= spill
+		}
+		m.regions[wk] = st[:hi-lo]
+	}
+}
+
+// handOver queues every city a worker has queued or set aside with the
+// worker whose stretch of the base holds it, in tour order: each city
+// once, each worker descending its own stretch. Left where they were,
+// the queues of a descent spread over the other stretches, so that the
+// workers descended the same cities apart and the merge kept one of
+// each (docs/DECISIONS.md#drain-own-stretch).
+func (r *ilsRun) handOver() {
+	m := &r.mg
+	some := false
+	for wk, s := range r.searches {
+		for s.q.Len() > 0 {
+			m.queued[s.pop()], some = true, true
+		}
+		for _, c := range m.aside[wk] {
+			m.queued[c], some = true, true
+		}
+		m.aside[wk] = m.aside[wk][:0]
+	}
+	if !some {
+		return
+	}
+	for _, c := range m.base {
+		if m.queued[c] {
+			m.queued[c] = false
+			r.searches[m.owner[c]].push(c)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -33,7 +34,38 @@ const (
 	// besideFirstRound is the time a round's searches are taken to last
 	// when neither a time slice nor a round before tells.
 	besideFirstRound = time.Second
+	// besideEarlyKicks is the kicks per city of the early phase
+	// (besideEarly).
+	besideEarlyKicks = 2.5
 )
+
+// The size range of the early phase (besideEarly); variables so that the
+// tests run it on small instances.
+var (
+	// besideEarlyMinN is the smallest instance with the early phase:
+	// from here the stitch's reversals of up to n/2 cities take half a
+	// round on one core.
+	besideEarlyMinN = 500_000
+	// besideEarlyMaxN is the largest: it was measured on a million
+	// cities; at ten million it would last the whole run, not measured.
+	besideEarlyMaxN = 2_000_000
+)
+
+// besideEarly tells whether the partition search is in its early phase
+// (docs/DECISIONS.md#beside-early): with the improver beside, from
+// besideEarlyMinN to besideEarlyMaxN cities, until besideEarlyKicks kicks
+// per city, and the pieces' shape left to auto, every round cuts paths
+// (the GPU takes a stretch of each) and no descent over the whole tour
+// follows, so that nothing between rounds runs on one core with the
+// other cores and the GPU idle. There the pieces and the GPU gain far
+// more a second than the stitch and the region rounds, whose merge kept
+// nothing of their pieces' gains; later the tour's order, reshuffled by
+// those alone, is what the rounds need.
+func (pr *partRun) besideEarly() bool {
+	n := pr.r.in.N
+	return pr.bs.paths != nil && n >= besideEarlyMinN && n <= besideEarlyMaxN &&
+		pr.r.o.partShape == shapeAuto && float64(pr.kicks) < besideEarlyKicks*float64(n)
+}
 
 // beside is the path improver's state in one partition search.
 type beside struct {
@@ -87,7 +119,8 @@ type besideRound struct {
 }
 
 // startBeside hands the first g segments, as one path, to the improver
-// until the workers' searches are expected to end (nil when g is 0).
+// until the workers' searches are expected to end, at the latest the
+// run's deadline (nil when g is 0).
 func (pr *partRun) startBeside(g int) *besideRound {
 	if g == 0 {
 		return nil
@@ -101,6 +134,9 @@ func (pr *partRun) startBeside(g int) *besideRound {
 	ctx, cancel := context.WithCancel(pr.ctx)
 	br := &besideRound{g: g, cancel: cancel, done: make(chan error, 1), start: time.Now()}
 	until := br.start.Add(pr.searchTime(pr.p - g))
+	if dl := pr.r.c.deadline; !dl.IsZero() && dl.Before(until) {
+		until = dl
+	}
 	in, path := pr.r.in, b.path
 	go func() {
 		var err error
@@ -153,41 +189,94 @@ func (pr *partRun) endBeside(br *besideRound, deltas []int64) {
 
 // takePath writes the improver's path into the tour when it joins the
 // stretch's two ends through the stretch's cities (the first g segments')
-// and is shorter, and returns the gain (0 when it is not taken).
+// and is shorter, and returns the gain (0 when it is not taken). It looks
+// only at the positions the improver changed, split among the workers,
+// whose searches are over: a stretch of millions of cities, most of them
+// moved, is checked in a few hundredths of a second, so a round ending at
+// the deadline ends promptly.
 func (pr *partRun) takePath(g int) int64 {
 	b := &pr.bs
 	p, old := b.path, b.old
 	m := len(p)
-	ok := p[0] == old[0] && p[m-1] == old[m-1]
-	// every city once, each of the stretch: local, rewritten by the next
-	// round's cut, marks the cities seen
-	for i := 0; ok && i < m; i++ {
-		ct := p[i]
-		ok = ct >= 0 && int(ct) < pr.r.in.N && pr.segOf[ct] < int32(g) && pr.local[ct] >= 0
-		if ok {
-			pr.local[ct] = -1
-		}
-	}
-	if !ok {
+	if m == 0 || len(old) != m || p[0] != old[0] || p[m-1] != old[m-1] {
 		b.refused++
 		return 0
 	}
-	// the same two ends: the closed tours' lengths differ as the paths'
-	gain := pr.d.Length(old) - pr.d.Length(p)
+	// first[s]: the path's position of segment s's first city
+	first := make([]int, g)
+	for s := 1; s < g; s++ {
+		first[s] = first[s-1] + pr.segs[s-1].m
+	}
+	w := pr.r.w
+	gains := make([]int64, w)
+	var bad atomic.Bool
+	pr.pool(w, func(_, k int) {
+		lo, hi := k*m/w, (k+1)*m/w
+		if !pr.movedWithin(first, g, lo, hi) {
+			bad.Store(true)
+			return
+		}
+		// the same two ends: the paths' lengths differ only on the edges
+		// that touch a changed position
+		for i := lo; i < hi && i+1 < m; i++ {
+			if p[i] != old[i] || p[i+1] != old[i+1] {
+				gains[k] += pr.d.At(old[i], old[i+1]) - pr.d.At(p[i], p[i+1])
+			}
+		}
+	})
+	if bad.Load() {
+		b.refused++
+		return 0
+	}
+	var gain int64
+	for _, x := range gains {
+		gain += x
+	}
 	if gain <= 0 {
 		return 0
 	}
 	n, at := pr.r.in.N, pr.segs[0].from
-	for _, ct := range p {
-		pr.t[at] = ct
-		if at++; at == n {
-			at = 0
+	pr.pool(w, func(_, k int) {
+		for i := k * m / w; i < (k+1)*m/w; i++ {
+			if p[i] != old[i] {
+				pr.t[(at+i)%n] = p[i]
+			}
 		}
-	}
+	})
 	pr.length -= gain
 	b.rounds++
 	b.gain += gain
 	return gain
+}
+
+// movedWithin tells whether the improver's path holds, at its changed
+// positions from lo to hi, cities of the stretch that left a changed
+// position, each seen once. Checked over every position, the map from
+// changed positions to the changed positions their cities left is one to
+// one, so the changed positions hold the cities they held before. It
+// marks the cities seen in local (atomically: the workers check their
+// parts at once), which the next round's cut rewrites; first[s] is the
+// path's position of segment s's first city.
+func (pr *partRun) movedWithin(first []int, g, lo, hi int) bool {
+	p, old := pr.bs.path, pr.bs.old
+	for i := lo; i < hi; i++ {
+		ct := p[i]
+		if ct == old[i] {
+			continue
+		}
+		if ct < 0 || int(ct) >= pr.r.in.N {
+			return false
+		}
+		s, l := pr.segOf[ct], atomic.LoadInt32(&pr.local[ct])
+		if s < 0 || s >= int32(g) || l < 0 {
+			return false
+		}
+		j := first[s] + int(l)
+		if j >= len(old) || old[j] != ct || p[j] == old[j] || !atomic.CompareAndSwapInt32(&pr.local[ct], l, -1) {
+			return false
+		}
+	}
+	return true
 }
 
 // adapt sets the next share from the round's gain per city and second of

@@ -17,16 +17,18 @@ import (
 // path's two fixed ends, or (mode) a path that moves an end, drops a city,
 // or an error.
 type fakePaths struct {
-	mode  string
-	mu    sync.Mutex
-	calls int
-	sizes []int
+	mode   string
+	mu     sync.Mutex
+	calls  int
+	sizes  []int
+	untils []time.Time
 }
 
 func (f *fakePaths) ImprovePath(ctx context.Context, in *solver.Instance, path []int32, until time.Time) (int64, error) {
 	f.mu.Lock()
 	f.calls++
 	f.sizes = append(f.sizes, len(path))
+	f.untils = append(f.untils, until)
 	f.mu.Unlock()
 	switch f.mode {
 	case "error":
@@ -150,6 +152,151 @@ func TestBesideAdapt(t *testing.T) {
 		b.adapt(tc.gain, 1000, time.Second, tc.cpu, 1000, time.Second, 16)
 		if b.share != tc.want {
 			t.Errorf("gain %d vs %d from share %v: %v, want %v", tc.gain, tc.cpu, tc.share, b.share, tc.want)
+		}
+	}
+}
+
+// TestTakePath: a returned path is taken exactly when it holds the
+// stretch's cities once each between the same two ends and is shorter,
+// with its gain the difference of the whole paths' lengths, though the
+// check looks only at the positions that changed; the tour stays one
+// cycle of the recorded length.
+func TestTakePath(t *testing.T) {
+	in := uniformInstance(2000, 25)
+	d := tour.LazyDist(in)
+	mutate := map[string]func(p []int32, outside int32, r *rng){
+		"descent": func(p []int32, _ int32, _ *rng) {
+			(&fakePaths{}).ImprovePath(context.Background(), in, p, time.Time{})
+		},
+		"reverse": func(p []int32, _ int32, r *rng) {
+			i := 1 + r.intn(len(p)-3)
+			slices.Reverse(p[i : i+1+r.intn(len(p)-1-i)])
+		},
+		"rotate": func(p []int32, _ int32, r *rng) {
+			a, b, c := 1+r.intn(len(p)-2), 1+r.intn(len(p)-2), 1+r.intn(len(p)-2)
+			p[a], p[b], p[c] = p[b], p[c], p[a]
+		},
+		// invalid: a city twice (its old place unchanged, or changed too),
+		// a city from outside the stretch or none, an end moved
+		"dup":      func(p []int32, _ int32, r *rng) { p[1+r.intn(len(p)/2)] = p[len(p)/2+r.intn(len(p)/2-1)] },
+		"dup-both": func(p []int32, _ int32, _ *rng) { p[3], p[5], p[7] = p[7], p[7], p[3] },
+		"outside":  func(p []int32, out int32, r *rng) { p[1+r.intn(len(p)-2)] = out },
+		"range":    func(p []int32, _ int32, r *rng) { p[1+r.intn(len(p)-2)] = int32(in.N) },
+		"end":      func(p []int32, _ int32, _ *rng) { p[0], p[1] = p[1], p[0] },
+	}
+	taken := 0
+	for name, mut := range mutate {
+		for seed := range uint64(6) {
+			r := newRNG(seed, 11)
+			pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "200", OptPartShape: "path"})
+			pr.cutPaths(r.intn(in.N))
+			g := 3
+			b := &pr.bs
+			b.path = b.path[:0]
+			for _, sg := range pr.segs[:g] {
+				b.path = append(b.path, sg.cities[:sg.m]...)
+			}
+			b.old = append(b.old[:0], b.path...)
+			mut(b.path, pr.segs[g].cities[0], r)
+			valid := b.path[0] == b.old[0] && b.path[len(b.path)-1] == b.old[len(b.old)-1] &&
+				slices.Equal(slices.Sorted(slices.Values(b.path)), slices.Sorted(slices.Values(b.old)))
+			var want int64
+			if valid {
+				want = d.Length(b.old) - d.Length(b.path)
+			}
+			t0, l0 := slices.Clone(pr.t), pr.length
+			got := pr.takePath(g)
+			what := name + " seed " + strconv.Itoa(int(seed))
+			switch {
+			case !valid:
+				if got != 0 || b.refused != 1 || !slices.Equal(pr.t, t0) {
+					t.Fatalf("%s: an invalid path gave %d, %d refused, tour changed %v", what, got, b.refused, !slices.Equal(pr.t, t0))
+				}
+			case want > 0:
+				taken++
+				if got != want || pr.length != l0-want || b.refused != 0 {
+					t.Fatalf("%s: gain %d (length %d → %d, %d refused), want %d", what, got, l0, pr.length, b.refused, want)
+				}
+				checkPartTour(t, pr, what)
+			default:
+				if got != 0 || b.refused != 0 || !slices.Equal(pr.t, t0) {
+					t.Fatalf("%s: a path %d longer gave %d, %d refused, tour changed %v", what, -want, got, b.refused, !slices.Equal(pr.t, t0))
+				}
+			}
+		}
+	}
+	if taken < 6 {
+		t.Fatalf("%d shorter paths taken, want at least the descents'", taken)
+	}
+}
+
+// TestBesideUntil: the improver is handed the run's deadline when the
+// workers' searches are expected to end after it, so that nothing it
+// starts is meant to run past the limit.
+func TestBesideUntil(t *testing.T) {
+	in := uniformInstance(3000, 26)
+	pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "300", OptPartShape: "path"})
+	f := &fakePaths{}
+	pr.bs = beside{paths: f, share: besideShare}
+	pr.cutPaths(100)
+	g := pr.bs.segments(pr)
+	// the searches are expected to take at least partMinTask
+	dl := time.Now().Add(partMinTask / 5)
+	pr.r.c.deadline = dl
+	pr.endBeside(pr.startBeside(g), make([]int64, pr.p))
+	if len(f.untils) != 1 || f.untils[0].After(dl) {
+		t.Fatalf("the improver was handed %v, the run's deadline is %v", f.untils, dl)
+	}
+	checkPartTour(t, pr, "after the stretch")
+}
+
+// TestBesideEarly: with the improver beside and the instance in the early
+// phase's size range, the rounds cut paths only and no descent over the
+// whole tour follows them until besideEarlyKicks kicks per city; then the
+// region rounds and the descent come back. Without the improver, outside
+// the range or with the pieces' shape given, there is no early phase.
+func TestBesideEarly(t *testing.T) {
+	in := uniformInstance(3000, 25)
+	defer func(lo, hi int) { besideEarlyMinN, besideEarlyMaxN = lo, hi }(besideEarlyMinN, besideEarlyMaxN)
+	besideEarlyMinN, besideEarlyMaxN = 2000, 4000
+	extra := map[string]string{OptPartSegment: "300", OptPartKicks: "1", OptPartSlice: "0"}
+	pr := newTestPartRun(t, in, 4, extra)
+	if pr.besideEarly() {
+		t.Fatal("an early phase without the improver")
+	}
+	pr.bs = beside{paths: &fakePaths{}, share: besideShare}
+	l0 := pr.global.length
+	rng := newRNG(9, 0)
+	earlyRounds, regions := 0, 0
+	for round := range 10 {
+		early := float64(pr.kicks) < besideEarlyKicks*float64(in.N)
+		pr.step(rng.intn(in.N), 0)
+		checkPartTour(t, pr, "round "+strconv.Itoa(round))
+		switch {
+		case pr.early != early:
+			t.Fatalf("round %d after %d kicks: early %v, want %v", round, pr.kicks, pr.early, early)
+		case early && (pr.region || pr.global.length != l0):
+			t.Fatalf("round %d: a region round (%v) or a descent over the whole tour in the early phase", round, pr.region)
+		case !early && pr.global.length != pr.length:
+			t.Fatalf("round %d: no descent over the whole tour after the early phase", round)
+		}
+		if early {
+			earlyRounds++
+		} else if pr.region {
+			regions++
+		}
+	}
+	if earlyRounds == 0 || regions == 0 || pr.length >= l0 {
+		t.Fatalf("%d early rounds, %d region rounds after them, %d → %d; want both and a gain", earlyRounds, regions, l0, pr.length)
+	}
+	pr.kicks = 0
+	for _, tc := range []struct {
+		lo, hi int
+		shape  partShape
+	}{{3001, 4000, shapeAuto}, {2000, 2999, shapeAuto}, {2000, 4000, shapePath}} {
+		besideEarlyMinN, besideEarlyMaxN, pr.r.o.partShape = tc.lo, tc.hi, tc.shape
+		if pr.besideEarly() {
+			t.Fatalf("an early phase on %d cities with the range %d..%d and shape %v", in.N, tc.lo, tc.hi, tc.shape)
 		}
 	}
 }

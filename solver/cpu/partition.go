@@ -155,9 +155,10 @@ type partRun struct {
 	deep bool
 	rate [2]float64
 	// d is the whole tour's distances; bs the path improver beside the
-	// workers (partbeside.go)
-	d  *tour.Dist
-	bs beside
+	// workers (partbeside.go), early its early phase this round
+	d     *tour.Dist
+	bs    beside
+	early bool
 }
 
 // partSeg is one segment of a round as a sub-instance: its cities in path
@@ -312,10 +313,11 @@ func (pr *partRun) step(off int, left int64) int64 {
 	pr.cut(off, left)
 	l0 := pr.length
 	k := pr.runRound()
-	if !crowded(pr.r.in.N, pr.r.w) {
-		// on a crowded run the next round's shifted cut mends the
-		// segments' ends: a descent over the whole tour's array, whose
-		// reversals cost up to n/2 cities each, would take the round's time
+	if !crowded(pr.r.in.N, pr.r.w) && !pr.early {
+		// on a crowded run, and in the early phase beside the improver,
+		// the next round's shifted cut mends the segments' ends: a
+		// descent over the whole tour's array, whose reversals cost up
+		// to n/2 cities each, would take the round's time
 		pr.stitch(max(time.Since(t0)/2, partMinTask))
 	}
 	pr.kicks += k
@@ -350,7 +352,8 @@ func (pr *partRun) cut(off int, left int64) {
 		pr.depth = 1
 	}
 	pr.deep = pr.chooseMove()
-	pr.region = pr.chooseShape() && pr.cutRegions(math.Pi*float64(off)/float64(pr.r.in.N))
+	pr.early = pr.besideEarly()
+	pr.region = !pr.early && pr.chooseShape() && pr.cutRegions(math.Pi*float64(off)/float64(pr.r.in.N))
 	if !pr.region {
 		pr.cutPaths(off)
 	}

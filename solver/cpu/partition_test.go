@@ -636,3 +636,30 @@ func TestPartitionAdapt(t *testing.T) {
 		t.Fatalf("same seed and budget, different tours: %d and %d", a.Length, b.Length)
 	}
 }
+
+// TestMergeRegionsStopped: a region round whose run has stopped leaves
+// the tour as it was, in the same order, its regions' results dropped.
+func TestMergeRegionsStopped(t *testing.T) {
+	in := uniformInstance(4000, 30)
+	pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "300", OptPartKicks: "0.2", OptPartShape: "region", OptPartSlice: "0"})
+	pr.cut(5, 0)
+	if !pr.region {
+		t.Fatal("not a region round")
+	}
+	pr.pool(pr.p, func(_, i int) { pr.prepare(i) })
+	deltas, _ := pr.searchAll(false, 0)
+	found := 0
+	for _, d := range deltas[:pr.p] {
+		if d < 0 {
+			found++
+		}
+	}
+	pr.r.c.stop.Store(true)
+	t0, l0 := slices.Clone(pr.t), pr.length
+	if got := pr.mergeRegions(deltas[:pr.p], time.Second); got != 0 || !slices.Equal(pr.t, t0) || pr.length != l0 {
+		t.Fatalf("stopped: change %d, tour changed %v", got, !slices.Equal(pr.t, t0))
+	}
+	if found == 0 || pr.rejected != int64(found) || pr.merged != 0 {
+		t.Fatalf("%d regions improved, %d dropped, %d kept; want all dropped", found, pr.rejected, pr.merged)
+	}
+}

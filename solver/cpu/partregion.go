@@ -226,6 +226,17 @@ func (sg *partSeg) isVirtual(a, b int32) bool {
 // first, halving batches that would split the tour (mergeBatch), and
 // returns the change of length; it stops checking after limit.
 func (pr *partRun) mergeRegions(deltas []int64, limit time.Duration) int64 {
+	if pr.r.c.done() {
+		// every batch would be refused (mergeBatch): the tour stays as it
+		// is, without the two passes over all of it that take a fraction
+		// of a second at ten million cities
+		for _, d := range deltas {
+			if d < 0 {
+				pr.rejected++
+			}
+		}
+		return 0
+	}
 	n := pr.r.in.N
 	adj := grow(pr.adj, 2*n)
 	pr.adj = adj

@@ -14,9 +14,11 @@ import (
 // own segment as a sub-instance with the sequential 3-opt move, a descent
 // over the cities next to other segments joining them; then each worker
 // descends its stretch of the base tour with the run's own moves on the
-// whole tour, in the merge epochs (drain), before it kicks. A descent of
-// the whole tour with the 5-opt move on one worker takes seconds from
-// 10,000 cities (docs/DECISIONS.md#first-descent).
+// whole tour, in the merge epochs (drain), before it kicks: only from
+// the cities of its own stretch, those its moves queue elsewhere going to
+// their stretch's worker at the merge (handOver). A descent of the whole
+// tour with the 5-opt move on one worker takes seconds from 10,000
+// cities (docs/DECISIONS.md#first-descent).
 
 // descendTogether makes the workers' start tour the base of the merge
 // epochs (setBase) after the first descent on all workers (above), and
@@ -51,24 +53,20 @@ func (r *ilsRun) descendTogether() bool {
 		return false
 	}
 	r.setBase(pr.t, pr.length)
-	for wk, s := range r.searches {
-		for _, ct := range r.mg.regions[wk] {
-			s.push(ct)
-		}
-	}
+	r.pushStretches()
 	c.setPhase(solver.PhaseSearch)
 	return true
 }
 
-// drain is worker wk's descent over the cities in its queue (its stretch
-// after descendTogether) with the run's moves, before its kicks, until
-// the queue is empty or the epoch ends; a later epoch goes on with the
-// rest. It returns false when the run stopped.
+// drain is worker wk's descent over the cities of its stretch in its
+// queue (all of them after descendTogether) with the run's moves, before
+// its kicks, until the queue is empty or the epoch ends; a later epoch
+// goes on with the rest. It returns false when the run stopped.
 func (r *ilsRun) drain(wk int, check func() bool) bool {
 	s := r.searches[wk]
 	l := s.length
 	s.record = false
-	s.optimize(func() bool {
+	r.descendOwn(wk, func() bool {
 		return check() || r.epochOver()
 	})
 	s.record = true
@@ -78,9 +76,45 @@ func (r *ilsRun) drain(wk int, check func() bool) bool {
 	return !r.c.done()
 }
 
+// descendOwn is worker wk's descent from the cities in its queue that
+// lie in its stretch, until the queue is empty or stop returns true (it
+// then returns false); the cities of other stretches that its moves
+// queue are set aside for their owners (handOver).
+func (r *ilsRun) descendOwn(wk int, stop func() bool) bool {
+	s, m := r.searches[wk], &r.mg
+	next := s.moves + checkEvery
+	for pops := 1; s.q.Len() > 0; pops++ {
+		if s.moves >= next || pops%checkEvery == 0 {
+			if stop() {
+				return false
+			}
+			next = s.moves + checkEvery
+		}
+		c := s.pop()
+		if m.owner != nil && m.owner[c] != int32(wk) {
+			m.aside[wk] = append(m.aside[wk], c)
+			continue
+		}
+		if s.improveCity(c) {
+			s.push(c)
+		}
+	}
+	return true
+}
+
+// pushStretches queues every worker's stretch for its descent (drain).
+func (r *ilsRun) pushStretches() {
+	for wk, s := range r.searches {
+		for _, c := range r.mg.stretches[wk] {
+			s.push(c)
+		}
+	}
+}
+
 // redo queues again, after the merge dropped worker wk's changes, the
 // cities they touched when the worker drained its queue in the epoch: a
-// descent finds them again on the merged tour (kicks would not).
+// descent finds them again on the merged tour (kicks would not); the
+// merge then hands them to their stretches' workers.
 func (r *ilsRun) redo(wk int) {
 	if !r.draining[wk] {
 		return

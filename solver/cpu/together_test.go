@@ -63,7 +63,7 @@ func TestDescendTogether(t *testing.T) {
 		if r.c.moves[wk].v.Load() == 0 {
 			t.Errorf("worker %d evaluated no move of the first descent", wk)
 		}
-		if q, want := r.searches[wk].q.Len(), len(r.mg.regions[wk]); q != want || q == 0 {
+		if q, want := r.searches[wk].q.Len(), len(r.mg.stretches[wk]); q != want || q == 0 {
 			t.Errorf("worker %d: %d cities queued, want its stretch of %d", wk, q, want)
 		}
 	}
@@ -99,10 +99,24 @@ func TestDescendTogether(t *testing.T) {
 	}
 }
 
+// checkOwners empties the workers' queues and fails unless each city
+// was queued with the worker whose stretch holds it.
+func checkOwners(t *testing.T, r *ilsRun) {
+	t.Helper()
+	for wk, s := range r.searches {
+		for s.q.Len() > 0 {
+			if c := s.pop(); r.mg.owner[c] != int32(wk) {
+				t.Fatalf("city %d queued with worker %d, its stretch is worker %d's", c, wk, r.mg.owner[c])
+			}
+		}
+	}
+}
+
 // TestRedoAfterDrop: when the merge drops the changes of a worker that
 // drained its queue in the epoch (they touch a city an earlier one
-// changed), their cities are queued again for its next descent; a
-// worker that kicked gets nothing queued.
+// changed), their cities are queued again for the next descent, each
+// with the worker whose new stretch holds it; after a worker that
+// kicked nothing is queued.
 func TestRedoAfterDrop(t *testing.T) {
 	in := uniformInstance(300, 8)
 	for _, draining := range []bool{true, false} {
@@ -113,18 +127,16 @@ func TestRedoAfterDrop(t *testing.T) {
 		if g0 <= 0 || g1 <= 0 || g0 == g1 {
 			t.Fatalf("gains %d, %d: want two different gains", g0, g1)
 		}
-		late := s1
-		if g1 > g0 {
-			late = s0
-		}
 		r.draining[0], r.draining[1] = draining, draining
 		r.exchangeMerge()
-		if draining && late.q.Len() != 4 {
-			t.Errorf("draining: %d cities queued again after the drop, want the 4 whose neighbours its 2-opt move changed", late.q.Len())
+		q := s0.q.Len() + s1.q.Len()
+		if draining && q != 4 {
+			t.Errorf("draining: %d cities queued again after the drop, want the 4 whose neighbours its 2-opt move changed", q)
 		}
-		if !draining && late.q.Len() != 0 {
-			t.Errorf("kicking: %d cities queued after the drop, want none", late.q.Len())
+		if !draining && q != 0 {
+			t.Errorf("kicking: %d cities queued after the drop, want none", q)
 		}
+		checkOwners(t, r)
 	}
 }
 
@@ -191,4 +203,49 @@ func TestSlowDeviceDelaysNoTour(t *testing.T) {
 	if o.err != nil || solver.ValidateTour(o.r.Tour, in.N) != nil {
 		t.Fatalf("after the device failed: %v", o.err)
 	}
+}
+
+// TestDrainOwnStretch: in the first descent's epochs each worker descends
+// only the cities of its own stretch; those of other stretches that its
+// moves queue are set aside, and the merge hands every queued or set
+// aside city to the one worker whose stretch holds it.
+func TestDrainOwnStretch(t *testing.T) {
+	in := uniformInstance(3000, 11)
+	r := newTogetherRun(t, in, 4)
+	if !r.descendTogether() {
+		t.Fatal("stopped")
+	}
+	var wg sync.WaitGroup
+	for wk := range r.w {
+		wg.Go(func() { r.work(wk, 0, false) })
+	}
+	wg.Wait()
+	aside := 0
+	for wk, s := range r.searches {
+		if s.q.Len() != 0 {
+			t.Fatalf("worker %d: %d cities left in an untimed epoch", wk, s.q.Len())
+		}
+		for _, c := range r.mg.aside[wk] {
+			if r.mg.owner[c] == int32(wk) {
+				t.Fatalf("worker %d set aside city %d of its own stretch", wk, c)
+			}
+		}
+		aside += len(r.mg.aside[wk])
+	}
+	if aside == 0 {
+		t.Fatal("no move of a descent queued a city of another stretch: the test shows nothing")
+	}
+	r.exchange()
+	checkWorkerTours(t, r, "after the merge")
+	q := 0
+	for wk, s := range r.searches {
+		q += s.q.Len()
+		if len(r.mg.aside[wk]) != 0 {
+			t.Fatalf("worker %d: %d cities still aside after the merge", wk, len(r.mg.aside[wk]))
+		}
+	}
+	if q == 0 || q > in.N {
+		t.Fatalf("%d cities queued after the merge, want some and each once (%d cities)", q, in.N)
+	}
+	checkOwners(t, r)
 }
