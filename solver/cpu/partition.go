@@ -915,8 +915,8 @@ func (pr *partRun) stitch(limit time.Duration) {
 // once, then whichever gained more per second in its last round (per
 // move evaluated with a kicks budget), the other every fourth round. On
 // a clustered instance "adapt" keeps the chain: there a round of the
-// 5-opt move took many times a chain round's time, long edges between
-// clusters leaving it gain to search deep (docs/DECISIONS.md#clustered-chain).
+// 5-opt move took many times a chain round's time
+// (docs/DECISIONS.md#clustered-chain).
 func (pr *partRun) chooseMove() bool {
 	switch pr.r.o.cfg.move {
 	case deepLK5:
