@@ -395,7 +395,12 @@ func (s *ls) undo() {
 // stop returns true. stop is asked every few thousand moves evaluated and
 // every few thousand cities examined, so that a search whose moves are
 // all cut short (every distance 0) still looks at the clock.
-func (s *ls) optimize(stop func() bool) bool {
+func (s *ls) optimize(stop func() bool) bool { return s.optimizeFrom(stop, nil) }
+
+// optimizeFrom is optimize descending only from the cities keep accepts
+// (every city when keep is nil); keep is told of each popped city and may
+// set the others aside.
+func (s *ls) optimizeFrom(stop func() bool, keep func(c int32) bool) bool {
 	next := s.moves + checkEvery
 	for pops := 1; s.q.Len() > 0; pops++ {
 		if s.moves >= next || pops%checkEvery == 0 {
@@ -405,6 +410,9 @@ func (s *ls) optimize(stop func() bool) bool {
 			next = s.moves + checkEvery
 		}
 		c := s.pop()
+		if keep != nil && !keep(c) {
+			continue
+		}
 		if s.improveCity(c) {
 			s.push(c)
 		}

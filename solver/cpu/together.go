@@ -81,25 +81,15 @@ func (r *ilsRun) drain(wk int, check func() bool) bool {
 // then returns false); the cities of other stretches that its moves
 // queue are set aside for their owners (handOver).
 func (r *ilsRun) descendOwn(wk int, stop func() bool) bool {
-	s, m := r.searches[wk], &r.mg
-	next := s.moves + checkEvery
-	for pops := 1; s.q.Len() > 0; pops++ {
-		if s.moves >= next || pops%checkEvery == 0 {
-			if stop() {
-				return false
-			}
-			next = s.moves + checkEvery
-		}
-		c := s.pop()
+	m := &r.mg
+	own := func(c int32) bool {
 		if m.owner != nil && m.owner[c] != int32(wk) {
 			m.aside[wk] = append(m.aside[wk], c)
-			continue
+			return false
 		}
-		if s.improveCity(c) {
-			s.push(c)
-		}
+		return true
 	}
-	return true
+	return r.searches[wk].optimizeFrom(stop, own)
 }
 
 // pushStretches queues every worker's stretch for its descent (drain).
