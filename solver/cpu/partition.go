@@ -314,7 +314,7 @@ func (pr *partRun) step(off int, left int64) int64 {
 		// the next round's shifted cut mends the segments' ends: a
 		// descent over the whole tour's array, whose reversals cost up
 		// to n/2 cities each, would take the round's time
-		pr.stitch(max(time.Since(t0)/2, partMinTask))
+		pr.stitch(max(time.Since(t0)/2, partMinTask), off)
 	}
 	pr.kicks += k
 	m := 0
@@ -858,8 +858,11 @@ func (pr *partRun) writeBack(s *ls, sg *partSeg) {
 
 // stitch is the descent over the cities whose candidates lay in other
 // segments, on the whole tour; on a time limit it stops after limit, as a
-// move may reverse half the tour.
-func (pr *partRun) stitch(limit time.Duration) {
+// move may reverse half the tour. Its queue starts at tour position from
+// (the round's offset, which moves every round), so that a descent cut
+// short by its limit leaves a different part of the tour each round
+// rather than always the end of the array.
+func (pr *partRun) stitch(limit time.Duration, from int) {
 	c := pr.r.c
 	if c.stop.Load() {
 		return
@@ -883,8 +886,9 @@ func (pr *partRun) stitch(limit time.Duration) {
 		g.pos[ct] = int32(i)
 	}
 	g.length = pr.length
-	for _, ct := range pr.t {
-		if all || pr.border[ct] {
+	n := len(pr.t)
+	for i := range n {
+		if ct := pr.t[(from+i)%n]; all || pr.border[ct] {
 			g.push(ct)
 		}
 	}

@@ -64,7 +64,7 @@ func BenchmarkPartRound(b *testing.B) {
 		pr.cut(rng.intn(in.N), 0)
 		kicks += pr.runRound()
 		t0 := time.Now()
-		pr.stitch(time.Hour)
+		pr.stitch(time.Hour, 0)
 		stitch += time.Since(t0)
 		pr.round++
 	}

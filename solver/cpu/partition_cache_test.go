@@ -40,7 +40,7 @@ func TestPartitionNbDist(t *testing.T) {
 				checkNbDist(t, s, "segment search of worker "+string(rune('0'+wk)))
 			}
 		}
-		pr.stitch(time.Hour)
+		pr.stitch(time.Hour, 0)
 		checkNbDist(t, pr.global, "descent between segments")
 		if want := pr.nb[pr.round%2]; &pr.global.nb[0] != &want.List[0] {
 			t.Fatalf("round %d: the descent searched other lists than this round's", round)

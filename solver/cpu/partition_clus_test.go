@@ -106,7 +106,7 @@ func TestPartitionClusteredStitch(t *testing.T) {
 		pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "400", OptCandidates: "mixed", OptKicks: "1000"})
 		pr.cut(0, 1<<40)
 		pr.runRound()
-		pr.stitch(time.Hour)
+		pr.stitch(time.Hour, 0)
 		checkPartTour(t, pr, "after the stitch")
 		quad := &pr.global.nb[0] == &pr.nb[1].List[0]
 		if pr.clustered != (kind == "portcgen") {

@@ -115,7 +115,7 @@ func TestPartitionRounds(t *testing.T) {
 				}
 			}
 			checkPartTour(t, pr, "after the segments")
-			pr.stitch(time.Hour)
+			pr.stitch(time.Hour, 0)
 			pr.round++
 			checkPartTour(t, pr, "after the descent between segments")
 			if pr.length > before {
@@ -357,7 +357,7 @@ func TestPartitionRegionRounds(t *testing.T) {
 			pr.runRound()
 			checkPartLists(t, pr)
 			checkPartTour(t, pr, tc.shape+" round, after the segments")
-			pr.stitch(time.Hour)
+			pr.stitch(time.Hour, 0)
 			pr.round++
 			checkPartTour(t, pr, tc.shape+" round, after the descent between segments")
 			if pr.length > before {

@@ -34,7 +34,8 @@ func (r *ilsRun) descendTogether() bool {
 		return false
 	}
 	t0 := time.Now()
-	pr.cutPaths(newRNG(r.p.Seed, 1<<43).intn(r.in.N))
+	off := newRNG(r.p.Seed, 1<<43).intn(r.in.N)
+	pr.cutPaths(off)
 	for _, sg := range pr.segs {
 		sg.kicks = 0
 	}
@@ -43,7 +44,7 @@ func (r *ilsRun) descendTogether() bool {
 	// the 5-opt move from its result is short
 	pr.depth, pr.deep = 1, false
 	pr.runRound()
-	pr.stitch(max(time.Since(t0)/2, partMinTask))
+	pr.stitch(max(time.Since(t0)/2, partMinTask), off)
 	// the workers' move counters go on from the partition search's
 	for wk, s := range r.searches {
 		s.moves = c.moves[wk].v.Load()
