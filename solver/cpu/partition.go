@@ -315,6 +315,9 @@ func (pr *partRun) step(off int, left int64) int64 {
 		// descent over the whole tour's array, whose reversals cost up
 		// to n/2 cities each, would take the round's time
 		pr.stitch(max(time.Since(t0)/2, partMinTask))
+		if pr.clustered && clusterEvery > 0 && pr.round%clusterEvery == clusterEvery-1 {
+			pr.clusterPass()
+		}
 	}
 	pr.kicks += k
 	m := 0
