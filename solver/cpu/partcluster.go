@@ -13,7 +13,9 @@ import (
 // tour is cut at its long edges (those between clusters) into runs, each
 // run contracted to its two end cities joined by a fixed edge, and an
 // iterated local search on those ends alone reorders and turns the runs
-// (the order of the clusters), their insides unchanged.
+// (the order of the clusters), their insides unchanged. The pieces'
+// searches never see that order: a piece holds a few dozen clusters, and
+// its kicks reach a few clusters along the tour.
 
 // trial knobs (env), removed before commit
 func envF(name string, def float64) float64 {
@@ -26,19 +28,43 @@ func envF(name string, def float64) float64 {
 var (
 	clusterEdgeRatio = envF("CL_RATIO", 4)
 	clusterKicks     = envF("CL_KICKS", 50)
-	clusterEvery     = int64(envF("CL_EVERY", 2))
+	clusterMaxGap    = int64(envF("CL_MAXGAP", 32))
 	clusterK         = int(envF("CL_K", 8))
 	clusterSeg       = int(envF("CL_SEG", 30))
+	clusterPar       = envF("CL_PAR", 1) > 0
 )
 
 // clusterSub is the contracted tour of a cluster pass: its cities are
 // the runs' ends in tour order; end j is city of[j], the first city of
 // its run when first[j] (else the last), and the run starts at tour
-// position from[j] and holds size[j] cities.
+// position from[j] and holds size[j] cities. Its instance's distances
+// are d, its candidate lists nb with their distances nbd, and edges the
+// fixed edges between the two ends of each run.
 type clusterSub struct {
 	of, from, size []int32
 	first          []bool
 	edges          [][2]int
+	d              *tour.Dist
+	nb             *neighbor.Lists
+	nbd            []int32
+}
+
+// clusterDue tells whether this round ends with a cluster pass: on a
+// clustered instance, at the rounds the last pass's outcome set
+// (clusterSchedule).
+func (pr *partRun) clusterDue() bool { return pr.clustered && pr.round >= pr.clusterNext }
+
+// clusterSchedule sets the round of the next cluster pass: two rounds on
+// after a pass that gained, else twice the last gap, at most
+// clusterMaxGap (a pass that found the clusters' order as good as its
+// search gets it mostly finds nothing the rounds after).
+func (pr *partRun) clusterSchedule(gained bool) {
+	if gained || pr.clusterGap == 0 {
+		pr.clusterGap = 2
+	} else {
+		pr.clusterGap = min(2*pr.clusterGap, clusterMaxGap)
+	}
+	pr.clusterNext = pr.round + pr.clusterGap
 }
 
 // longEdge reports whether the tour edge (a, b) lies between clusters:
@@ -64,11 +90,7 @@ func (pr *partRun) contract() *clusterSub {
 	n := len(pr.t)
 	var cuts []int32 // positions i whose edge to i+1 is long
 	for i := range n {
-		j := i + 1
-		if j == n {
-			j = 0
-		}
-		if pr.longEdge(pr.t[i], pr.t[j]) {
+		if pr.longEdge(pr.t[i], pr.t[(i+1)%n]) {
 			cuts = append(cuts, int32(i))
 		}
 	}
@@ -77,22 +99,17 @@ func (pr *partRun) contract() *clusterSub {
 	}
 	cs := &clusterSub{}
 	for q, c := range cuts {
-		from := c + 1
-		if int(from) == n {
-			from = 0
-		}
+		from := (c + 1) % int32(n)
 		next := cuts[(q+1)%len(cuts)]
 		size := next - c
 		if size <= 0 {
 			size += int32(n)
 		}
-		cs.of = append(cs.of, pr.t[from])
-		cs.from, cs.size, cs.first = append(cs.from, from), append(cs.size, size), append(cs.first, true)
+		cs.add(pr.t[from], from, size, true)
 		if size > 1 {
 			j := len(cs.of)
 			cs.edges = append(cs.edges, [2]int{j - 1, j})
-			cs.of = append(cs.of, pr.t[next])
-			cs.from, cs.size, cs.first = append(cs.from, from), append(cs.size, size), append(cs.first, false)
+			cs.add(pr.t[next], from, size, false)
 		}
 	}
 	if len(cs.of) < 8 {
@@ -101,36 +118,91 @@ func (pr *partRun) contract() *clusterSub {
 	return cs
 }
 
-// clusterPass runs the cluster pass and returns the change of length
-// (never positive).
-func (pr *partRun) clusterPass() int64 {
-	r, c := pr.r, pr.r.c
-	tstart := time.Now()
-	cs := pr.contract()
-	if cs == nil {
-		return 0
-	}
+// add appends the end city ct of the run of size cities from position
+// from, its first city when first.
+func (cs *clusterSub) add(ct, from, size int32, first bool) {
+	cs.of = append(cs.of, ct)
+	cs.from = append(cs.from, from)
+	cs.size = append(cs.size, size)
+	cs.first = append(cs.first, first)
+}
+
+// prepare builds the contracted instance's distances and candidate
+// lists (quadrant lists: the ends' nearest are mostly their own run's).
+func (cs *clusterSub) prepare(pr *partRun) {
+	in := pr.r.in
 	m := len(cs.of)
 	x, y := make([]float64, m), make([]float64, m)
 	for j, ct := range cs.of {
-		x[j], y[j] = r.in.X[ct], r.in.Y[ct]
+		x[j], y[j] = in.X[ct], in.Y[ct]
 	}
-	sub := r.in.WithCoords(r.in.Name, x, y, nil)
-	d := tour.LazyDist(sub)
-	nb := neighbor.Quadrant(sub, min(clusterK, m-1))
-	id := make([]int32, m)
-	for j := range id {
-		id[j] = int32(j)
+	sub := in.WithCoords(in.Name, x, y, nil)
+	cs.d = tour.LazyDist(sub)
+	cs.nb = neighbor.Quadrant(sub, min(clusterK, m-1))
+	cs.nbd = nbDists(cs.d, cs.nb.List, m, cs.nb.K, nil)
+}
+
+// clusterPass runs the cluster pass, one search per worker from the
+// contracted tour (each its own random stream), keeps the best and
+// returns the change of length (never positive).
+func (pr *partRun) clusterPass() int64 {
+	tstart := time.Now()
+	cs := pr.contract()
+	if cs == nil {
+		pr.clusterSchedule(false)
+		return 0
 	}
-	s := newLS(d, nb.List, nb.K, id)
-	s.nbd = nbDists(d, nb.List, m, nb.K, nil)
-	s.setMoves(pr.moves(len(pr.k5)-1, 0))
+	cs.prepare(pr)
+	w := pr.r.w
+	if !clusterPar {
+		w = 1
+	}
+	res := make([]*ls, w)
+	pr.pool(w, func(wk, _ int) { res[wk] = pr.searchContracted(cs, wk) })
+	best := res[0]
+	for _, s := range res[1:] {
+		if s.length < best.length {
+			best = s
+		}
+	}
+	delta := best.length - cs.d.Length(ident(len(cs.of)))
+	pr.clusterSchedule(delta < 0)
+	if os.Getenv("CL_DEBUG") != "" {
+		println("cluster pass round", pr.round, "ends", len(cs.of), "delta", delta, "secs", time.Since(tstart).Seconds(), "next", pr.clusterNext)
+	}
+	if delta >= 0 {
+		return 0
+	}
+	pr.expand(cs, best.tour)
+	pr.length += delta
+	return delta
+}
+
+// ident is the tour 0, 1, …, m-1.
+func ident(m int) []int32 {
+	t := make([]int32, m)
+	for j := range t {
+		t[j] = int32(j)
+	}
+	return t
+}
+
+// searchContracted runs worker wk's iterated local search on the
+// contracted tour cs from its order in the tour: a descent, then
+// clusterKicks kicks per city, and returns it.
+func (pr *partRun) searchContracted(cs *clusterSub, wk int) *ls {
+	r, c := pr.r, pr.r.c
+	m := len(cs.of)
+	s := newLS(cs.d, cs.nb.List, cs.nb.K, ident(m))
+	s.nbd = cs.nbd
+	mv := pr.moves(0, 0)
+	mv.k5 = nil
+	s.setMoves(mv)
 	s.setFixed(cs.edges)
-	s.r = newRNG(r.p.Seed, uint64(pr.round)<<8^1<<43)
-	length0 := s.length
+	s.r = newRNG(r.p.Seed, uint64(pr.round)<<8^uint64(wk)^1<<43)
 	base := s.moves
 	stop := func() bool {
-		c.moves[0].v.Add(s.moves - base)
+		c.moves[wk].v.Add(s.moves - base)
 		base = s.moves
 		return c.done()
 	}
@@ -150,16 +222,8 @@ func (pr *partRun) clusterPass() int64 {
 	for s.q.Len() > 0 {
 		s.pop()
 	}
-	c.moves[0].v.Add(s.moves - base)
-	delta := s.length - length0
-	if os.Getenv("CL_DEBUG") != "" {
-		println("cluster pass round", pr.round, "ends", m, "runs", len(cs.of)-len(cs.edges), "delta", delta, "secs", time.Since(tstart).Seconds(), "len", pr.length+min(delta, 0))
-	}
-	if delta < 0 {
-		pr.expand(cs, s.tour)
-		pr.length += delta
-	}
-	return min(delta, 0)
+	c.moves[wk].v.Add(s.moves - base)
+	return s
 }
 
 // expand writes the tour of runs given by order (the contracted tour's
@@ -172,7 +236,7 @@ func (pr *partRun) expand(cs *clusterSub, order []int32) {
 	q := 0
 	for ; q < m; q++ {
 		a, b := order[(q+m-1)%m], order[q]
-		if !(cs.from[a] == cs.from[b] && cs.first[a] != cs.first[b]) {
+		if cs.from[a] != cs.from[b] || cs.first[a] == cs.first[b] {
 			break
 		}
 	}
@@ -180,16 +244,13 @@ func (pr *partRun) expand(cs *clusterSub, order []int32) {
 	for i := 0; i < m; i++ {
 		j := order[(q+i)%m]
 		from, size := int(cs.from[j]), int(cs.size[j])
-		if cs.first[j] {
-			for k := range size {
+		for k := range size {
+			if cs.first[j] {
 				pr.t[at] = old[(from+k)%n]
-				at++
-			}
-		} else {
-			for k := range size {
+			} else {
 				pr.t[at] = old[(from+size-1-k)%n]
-				at++
 			}
+			at++
 		}
 		if size > 1 {
 			i++ // the run's other end, next in the contracted tour

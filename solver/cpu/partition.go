@@ -130,6 +130,9 @@ type partRun struct {
 	// (clusteredRatio), and every piece takes them first under "mixed",
 	// the descent between pieces every round (stitch)
 	clustered bool
+	// the round of the next cluster pass on a clustered instance, and
+	// the rounds from the last one (partcluster.go)
+	clusterNext, clusterGap int64
 	// region rounds' buffers (partregion.go): the cities' coordinates
 	// across and along the cut's direction, the cities sorted by them,
 	// the tour as an adjacency and one region's old part of it
@@ -315,7 +318,7 @@ func (pr *partRun) step(off int, left int64) int64 {
 		// descent over the whole tour's array, whose reversals cost up
 		// to n/2 cities each, would take the round's time
 		pr.stitch(max(time.Since(t0)/2, partMinTask))
-		if pr.clustered && clusterEvery > 0 && pr.round%clusterEvery == clusterEvery-1 {
+		if pr.clusterDue() {
 			pr.clusterPass()
 		}
 	}
