@@ -32,17 +32,19 @@ var (
 	clusterK         = int(envF("CL_K", 8))
 	clusterSeg       = int(envF("CL_SEG", 30))
 	clusterPar       = envF("CL_PAR", 1) > 0
+	clusterEnds      = int(envF("CL_C", 1))
 )
 
-// clusterSub is the contracted tour of a cluster pass: its cities are
-// the runs' ends in tour order; end j is city of[j], the first city of
-// its run when first[j] (else the last), and the run starts at tour
-// position from[j] and holds size[j] cities. Its instance's distances
-// are d, its candidate lists nb with their distances nbd, and edges the
-// fixed edges between the two ends of each run.
+// clusterSub is the contracted tour of a cluster pass: the cities at
+// the ends of the runs in tour order, city j being the instance's of[j]
+// at tour position pos[j]; inner[j] is the city at the other end of the
+// run's contracted inside from j (-1: none), which the fixed edge
+// (j, inner[j]) stands for, and it lies ahead of j in the tour when
+// ahead[j]. Its instance's distances are d, its candidate lists nb with
+// their distances nbd.
 type clusterSub struct {
-	of, from, size []int32
-	first          []bool
+	of, pos, inner []int32
+	ahead          []bool
 	edges          [][2]int
 	d              *tour.Dist
 	nb             *neighbor.Lists
@@ -84,47 +86,75 @@ func (pr *partRun) longEdge(a, b int32) bool {
 	return float64(pr.d.At(a, b)) > clusterEdgeRatio*float64(max(nn(a), nn(b)))
 }
 
-// contract cuts the tour at its long edges into runs and returns their
-// ends; nil where fewer than 8 ends result.
+// contract cuts the tour at its long edges into runs and returns the
+// contracted tour: each run's clusterEnds cities at either end, its
+// inside (when any) a fixed edge; nil where fewer than 8 cities result.
 func (pr *partRun) contract() *clusterSub {
 	n := len(pr.t)
-	var cuts []int32 // positions i whose edge to i+1 is long
+	var cuts []int // positions i whose edge to i+1 is long
 	for i := range n {
 		if pr.longEdge(pr.t[i], pr.t[(i+1)%n]) {
-			cuts = append(cuts, int32(i))
+			cuts = append(cuts, i)
 		}
 	}
 	if len(cuts) < 4 {
 		return nil
 	}
 	cs := &clusterSub{}
-	for q, c := range cuts {
-		from := (c + 1) % int32(n)
-		next := cuts[(q+1)%len(cuts)]
-		size := next - c
+	c := clusterEnds
+	for q, cut := range cuts {
+		size := cuts[(q+1)%len(cuts)] - cut
 		if size <= 0 {
-			size += int32(n)
+			size += n
 		}
-		cs.add(pr.t[from], from, size, true)
-		if size > 1 {
-			j := len(cs.of)
-			cs.edges = append(cs.edges, [2]int{j - 1, j})
-			cs.add(pr.t[next], from, size, false)
+		from := cut + 1
+		if size <= 2*c {
+			for k := range size {
+				cs.add(pr, (from+k)%n, -1, false)
+			}
+			continue
+		}
+		for k := range c - 1 {
+			cs.add(pr, (from+k)%n, -1, false)
+		}
+		j := int32(len(cs.of))
+		cs.edges = append(cs.edges, [2]int{int(j), int(j) + 1})
+		cs.add(pr, (from+c-1)%n, j+1, true)
+		cs.add(pr, (from+size-c)%n, j, false)
+		for k := size - c + 1; k < size; k++ {
+			cs.add(pr, (from+k)%n, -1, false)
 		}
 	}
 	if len(cs.of) < 8 {
 		return nil
 	}
+	cs.fixEnds(pr)
 	return cs
 }
 
-// add appends the end city ct of the run of size cities from position
-// from, its first city when first.
-func (cs *clusterSub) add(ct, from, size int32, first bool) {
-	cs.of = append(cs.of, ct)
-	cs.from = append(cs.from, from)
-	cs.size = append(cs.size, size)
-	cs.first = append(cs.first, first)
+// fixEnds adds the instance's fixed edges between consecutive cities of
+// the contracted tour to its fixed edges.
+func (cs *clusterSub) fixEnds(pr *partRun) {
+	if pr.fixed == nil {
+		return
+	}
+	m := len(cs.of)
+	for j, a := range cs.of {
+		k := (j + 1) % m
+		b := cs.of[k]
+		if cs.inner[j] != int32(k) && (pr.fixed[2*a] == b || pr.fixed[2*a+1] == b) {
+			cs.edges = append(cs.edges, [2]int{j, k})
+		}
+	}
+}
+
+// add appends the city at tour position at, its inside partner inner
+// ahead of it or not.
+func (cs *clusterSub) add(pr *partRun, at int, inner int32, ahead bool) {
+	cs.of = append(cs.of, pr.t[at])
+	cs.pos = append(cs.pos, int32(at))
+	cs.inner = append(cs.inner, inner)
+	cs.ahead = append(cs.ahead, ahead)
 }
 
 // prepare builds the contracted instance's distances and candidate
@@ -226,34 +256,29 @@ func (pr *partRun) searchContracted(cs *clusterSub, wk int) *ls {
 	return s
 }
 
-// expand writes the tour of runs given by order (the contracted tour's
-// cities) into pr.t, each run's inside as it was.
+// expand writes the tour of the contracted cities in order into pr.t,
+// each fixed edge replaced by the run's inside it stands for.
 func (pr *partRun) expand(cs *clusterSub, order []int32) {
 	n, m := len(pr.t), len(order)
 	old := append([]int32(nil), pr.t...)
-	// start where the contracted tour enters a run: not between the two
-	// ends of one run
-	q := 0
-	for ; q < m; q++ {
-		a, b := order[(q+m-1)%m], order[q]
-		if cs.from[a] != cs.from[b] || cs.first[a] == cs.first[b] {
-			break
-		}
-	}
 	at := 0
-	for i := 0; i < m; i++ {
-		j := order[(q+i)%m]
-		from, size := int(cs.from[j]), int(cs.size[j])
-		for k := range size {
-			if cs.first[j] {
-				pr.t[at] = old[(from+k)%n]
-			} else {
-				pr.t[at] = old[(from+size-1-k)%n]
-			}
-			at++
+	for i, j := range order {
+		pr.t[at] = cs.of[j]
+		at++
+		if cs.inner[j] != order[(i+1)%m] {
+			continue
 		}
-		if size > 1 {
-			i++ // the run's other end, next in the contracted tour
+		step := -1
+		if cs.ahead[j] {
+			step = 1
+		}
+		for p := int(cs.pos[j]) + step; ; p += step {
+			p = (p + n) % n
+			if p == int(cs.pos[cs.inner[j]]) {
+				break
+			}
+			pr.t[at] = old[p]
+			at++
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package cpu
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // tourEdges returns the tour's edges as a set of ordered pairs (both
 // directions).
@@ -14,63 +17,60 @@ func tourEdges(t []int32) map[[2]int32]bool {
 	return e
 }
 
-// TestClusterContract: on a clustered instance's greedy tour the runs
-// cover every tour position once, each run's end cities are its first
-// and last, the edges between runs are long and those inside are not,
-// and each run of several cities has its ends joined by a fixed edge.
+// TestClusterContract: on a clustered instance's greedy tour the
+// contracted cities are in tour order, consecutive ones either tour
+// neighbours or the two ends of a fixed edge whose inside holds no long
+// edge, at most 2·clusterEnds of them between two long edges, and the
+// contracted tour in its own order expands to the tour itself.
 func TestClusterContract(t *testing.T) {
 	pr := newTestPartRun(t, dimacsInstance(t, "portcgen", 3000, 3000), 2, map[string]string{OptCandidates: "mixed"})
 	cs := pr.contract()
 	if cs == nil {
 		t.Fatal("no runs on a clustered instance")
 	}
-	n := len(pr.t)
-	seen := make([]bool, n)
-	fixed := 0
-	for j := range cs.of {
-		from, size := int(cs.from[j]), int(cs.size[j])
-		want := pr.t[from]
-		if !cs.first[j] {
-			want = pr.t[(from+size-1)%n]
-		} else {
-			for k := range size {
-				at := (from + k) % n
-				if seen[at] {
-					t.Fatalf("position %d in two runs", at)
-				}
-				seen[at] = true
-				if k+1 < size && pr.longEdge(pr.t[at], pr.t[(at+1)%n]) {
-					t.Fatalf("long edge inside the run from %d", from)
-				}
-			}
-			before := (from + n - 1) % n
-			if !pr.longEdge(pr.t[before], pr.t[from]) {
-				t.Fatalf("run from %d not after a long edge", from)
-			}
+	n, m := len(pr.t), len(cs.of)
+	cuts, fixed := 0, 0
+	for i, a := range pr.t {
+		if pr.longEdge(a, pr.t[(i+1)%n]) {
+			cuts++
 		}
-		if cs.of[j] != want {
-			t.Fatalf("end %d: city %d, want %d", j, cs.of[j], want)
+	}
+	for j := range m {
+		k := (j + 1) % m
+		p, q := int(cs.pos[j]), int(cs.pos[k])
+		if cs.of[j] != pr.t[p] {
+			t.Fatalf("city %d: %d, the tour has %d at %d", j, cs.of[j], pr.t[p], p)
 		}
-		if !cs.first[j] {
-			fixed++
-			if cs.edges[fixed-1] != [2]int{j - 1, j} {
-				t.Fatalf("end %d: fixed edge %v, want its run's other end before it", j, cs.edges[fixed-1])
+		if cs.inner[j] != int32(k) {
+			if q != (p+1)%n {
+				t.Fatalf("cities %d, %d at %d, %d: not neighbours, no fixed edge", j, k, p, q)
+			}
+			continue
+		}
+		fixed++
+		if cs.edges[fixed-1] != [2]int{j, k} || cs.inner[k] != int32(j) || !cs.ahead[j] || cs.ahead[k] {
+			t.Fatalf("fixed edge %d: %v, want %v", fixed-1, cs.edges[fixed-1], [2]int{j, k})
+		}
+		for x := p; x != q; x = (x + 1) % n {
+			if pr.longEdge(pr.t[x], pr.t[(x+1)%n]) {
+				t.Fatalf("long edge inside the fixed edge %d-%d", j, k)
 			}
 		}
 	}
-	for at, ok := range seen {
-		if !ok {
-			t.Fatalf("position %d in no run", at)
-		}
+	if pr.fixed == nil && fixed != len(cs.edges) || m > 2*clusterEnds*cuts || m >= n/4 {
+		t.Fatalf("%d cities, %d fixed edges (%d found) for %d long edges", m, len(cs.edges), fixed, cuts)
 	}
-	if fixed != len(cs.edges) || len(cs.of) >= n/4 {
-		t.Fatalf("%d ends, %d fixed edges for %d run ends: runs too short", len(cs.of), len(cs.edges), fixed)
+	// the same tour from the contracted tour's first city
+	want := append(append([]int32(nil), pr.t[cs.pos[0]:]...), pr.t[:cs.pos[0]]...)
+	pr.expand(cs, ident(m))
+	if !slices.Equal(pr.t, want) {
+		t.Fatal("the contracted tour's own order does not expand to the tour")
 	}
 }
 
 // TestClusterPass: from a clustered instance's greedy tour the cluster
 // pass shortens the tour, keeps one cycle of the recorded length, and
-// keeps every edge inside a run (it only reorders and turns the runs);
+// keeps every edge inside the runs' contracted insides;
 // a second pass never lengthens it.
 func TestClusterPass(t *testing.T) {
 	pr := newTestPartRun(t, dimacsInstance(t, "portcgen", 3000, 3000), 2, map[string]string{OptCandidates: "mixed"})
@@ -78,10 +78,11 @@ func TestClusterPass(t *testing.T) {
 		t.Fatalf("clustered %v, pass due %v at round 0", pr.clustered, pr.clusterDue())
 	}
 	n := len(pr.t)
+	cs := pr.contract()
 	inside := map[[2]int32]bool{}
-	for i, a := range pr.t {
-		if b := pr.t[(i+1)%n]; !pr.longEdge(a, b) {
-			inside[[2]int32{a, b}] = true
+	for _, e := range cs.edges {
+		for x := cs.pos[e[0]]; x != cs.pos[e[1]]; x = (x + 1) % int32(n) {
+			inside[[2]int32{pr.t[x], pr.t[(x+1)%int32(n)]}] = true
 		}
 	}
 	l0 := pr.length
