@@ -1,38 +1,38 @@
 package cpu
 
 import (
-	"os"
-	"strconv"
-	"time"
-
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // The cluster pass of the partition search on clustered instances: the
 // tour is cut at its long edges (those between clusters) into runs, each
-// run contracted to its two end cities joined by a fixed edge, and an
-// iterated local search on those ends alone reorders and turns the runs
-// (the order of the clusters), their insides unchanged. The pieces'
-// searches never see that order: a piece holds a few dozen clusters, and
-// its kicks reach a few clusters along the tour.
+// run contracted to its end cities, its inside a fixed edge between them,
+// and an iterated local search on the contracted tour reorders and turns
+// the runs (the order of the clusters), their insides unchanged. The
+// pieces' searches hardly change that order: a piece holds a few dozen
+// clusters, and its kicks reach a few clusters along the tour.
 
-// trial knobs (env), removed before commit
-func envF(name string, def float64) float64 {
-	if v, err := strconv.ParseFloat(os.Getenv(name), 64); err == nil {
-		return v
-	}
-	return def
-}
-
-var (
-	clusterEdgeRatio = envF("CL_RATIO", 4)
-	clusterKicks     = envF("CL_KICKS", 50)
-	clusterMaxGap    = int64(envF("CL_MAXGAP", 32))
-	clusterK         = int(envF("CL_K", 8))
-	clusterSeg       = int(envF("CL_SEG", 30))
-	clusterPar       = envF("CL_PAR", 1) > 0
-	clusterEnds      = int(envF("CL_C", 1))
+// Cluster pass settings (docs/DECISIONS.md#cluster-pass).
+const (
+	// clusterEdgeRatio: a tour edge longer than this many times either
+	// end's nearest candidate lies between clusters (3 and 6 were no
+	// better on C100k.1, 2 cut ten times as many runs and was behind).
+	clusterEdgeRatio = 4
+	// clusterEnds is the cities kept at each end of a run, its inside
+	// contracted to a fixed edge (2, 3 and 5 took more time for no
+	// gain: the pieces' searches move the ends).
+	clusterEnds = 1
+	// clusterKicks is the kicks per contracted city of each worker's
+	// search: the clusters' order settles within a few (5: nearly all
+	// of 1,000's gain).
+	clusterKicks = 10
+	// clusterMaxGap bounds the rounds between passes.
+	clusterMaxGap = 32
+	// clusterK is the contracted tour's quadrant candidates per city,
+	// clusterSeg the longest segment of its kicks.
+	clusterK   = 8
+	clusterSeg = 30
 )
 
 // clusterSub is the contracted tour of a cluster pass: the cities at
@@ -176,7 +176,6 @@ func (cs *clusterSub) prepare(pr *partRun) {
 // contracted tour (each its own random stream), keeps the best and
 // returns the change of length (never positive).
 func (pr *partRun) clusterPass() int64 {
-	tstart := time.Now()
 	cs := pr.contract()
 	if cs == nil {
 		pr.clusterSchedule(false)
@@ -184,9 +183,6 @@ func (pr *partRun) clusterPass() int64 {
 	}
 	cs.prepare(pr)
 	w := pr.r.w
-	if !clusterPar {
-		w = 1
-	}
 	res := make([]*ls, w)
 	pr.pool(w, func(wk, _ int) { res[wk] = pr.searchContracted(cs, wk) })
 	best := res[0]
@@ -197,9 +193,6 @@ func (pr *partRun) clusterPass() int64 {
 	}
 	delta := best.length - cs.d.Length(ident(len(cs.of)))
 	pr.clusterSchedule(delta < 0)
-	if os.Getenv("CL_DEBUG") != "" {
-		println("cluster pass round", pr.round, "ends", len(cs.of), "delta", delta, "secs", time.Since(tstart).Seconds(), "next", pr.clusterNext)
-	}
 	if delta >= 0 {
 		return 0
 	}

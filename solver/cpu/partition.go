@@ -318,6 +318,8 @@ func (pr *partRun) step(off int, left int64) int64 {
 		// descent over the whole tour's array, whose reversals cost up
 		// to n/2 cities each, would take the round's time
 		pr.stitch(max(time.Since(t0)/2, partMinTask))
+		// on a clustered instance, now and then a search of the
+		// clusters' order (docs/DECISIONS.md#cluster-pass)
 		if pr.clusterDue() {
 			pr.clusterPass()
 		}
