@@ -3,6 +3,9 @@ package cpu
 import (
 	"slices"
 	"testing"
+
+	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // tourEdges returns the tour's edges as a set of ordered pairs (both
@@ -159,4 +162,23 @@ func TestClusterSchedule(t *testing.T) {
 		t.Fatal("cluster pass due on a uniform instance")
 	}
 
+}
+
+// TestClusteredUncached: the candidates' total distance is the same from
+// the cached distances and without them (lists too large to cache), so
+// that large clustered instances count as clustered and uniform ones do
+// not.
+func TestClusteredUncached(t *testing.T) {
+	for _, kind := range []string{"portcgen", "portgen"} {
+		in := dimacsInstance(t, kind, 3000, 3000)
+		d := tour.NewDist(in)
+		nb, quad := neighbor.Nearest(in, 8), neighbor.Quadrant(in, 8)
+		near := listSum(d, nb, nil)
+		if c := listSum(d, nb, nbDists(d, nb.List, in.N, nb.K, nil)); c != near || near <= 0 {
+			t.Fatalf("%s: sum %v cached, %v not", kind, c, near)
+		}
+		if got := clustered(near, listSum(d, quad, nil)); got != (kind == "portcgen") {
+			t.Fatalf("%s: clustered %v", kind, got)
+		}
+	}
 }
