@@ -16,12 +16,13 @@ const MaxMatrixEntries = 1 << 24
 const MatrixMaxEUC2D = 1000
 
 // Dist gives the exact TSPLIB distance as solver.Instance.Dist does, read
-// fastest: from a matrix that fits the caches, inline for EUC_2D, else
-// from the instance. It is safe for concurrent use.
+// fastest: from a matrix that fits the caches, inline for EUC_2D and
+// CEIL_2D, else from the instance. It is safe for concurrent use.
 type Dist struct {
 	m    []int32
 	n    int
-	x, y []float64 // EUC_2D coordinates when m is nil
+	x, y []float64 // EUC_2D or CEIL_2D coordinates when m is nil
+	ceil bool      // CEIL_2D: the distance rounded up, not to the nearest
 	in   *solver.Instance
 }
 
@@ -33,12 +34,10 @@ func NewDist(in *solver.Instance) *Dist { return NewDistMatrixMax(in, MatrixMaxE
 // NewDistMatrixMax is NewDist with the EUC_2D matrix bound set to
 // eucMax cities (0: never a matrix for EUC_2D coordinates).
 func NewDistMatrixMax(in *solver.Instance, eucMax int) *Dist {
-	d := &Dist{n: in.N, in: in}
-	if in.Metric == solver.Euc2D && in.Matrix == nil && in.N > eucMax {
-		d.x, d.y = in.X, in.Y
-		return d
+	d := LazyDist(in)
+	if d.m == nil && (in.Metric != solver.Euc2D || in.N <= eucMax) {
+		d.m = in.DistMatrix(MaxMatrixEntries)
 	}
-	d.m = in.DistMatrix(MaxMatrixEntries)
 	return d
 }
 
@@ -47,8 +46,8 @@ func NewDistMatrixMax(in *solver.Instance, eucMax int) *Dist {
 // the pass.
 func LazyDist(in *solver.Instance) *Dist {
 	d := &Dist{n: in.N, in: in, m: in.Matrix}
-	if in.Metric == solver.Euc2D && in.Matrix == nil {
-		d.x, d.y = in.X, in.Y
+	if in.Matrix == nil && (in.Metric == solver.Euc2D || in.Metric == solver.Ceil2D) {
+		d.x, d.y, d.ceil = in.X, in.Y, in.Metric == solver.Ceil2D
 	}
 	return d
 }
@@ -69,14 +68,28 @@ func (d *Dist) Matrix() []int32 { return d.m }
 // N returns the number of cities.
 func (d *Dist) N() int { return d.n }
 
-// other computes EUC_2D from the coordinates (the TSPLIB nint, exactly as
+// other computes EUC_2D or CEIL_2D from the coordinates (exactly as
 // in.Dist) or asks the instance.
 func (d *Dist) other(a, b int32) int64 {
 	if d.x != nil {
 		dx, dy := d.x[a]-d.x[b], d.y[a]-d.y[b]
-		return int64(math.Sqrt(dx*dx+dy*dy) + 0.5)
+		return d.round(math.Sqrt(dx*dx + dy*dy))
 	}
 	return d.in.Dist(int(a), int(b))
+}
+
+// round is TSPLIB's rounding of the Euclidean distance r: up for
+// CEIL_2D, else to the nearest integer.
+func (d *Dist) round(r float64) int64 {
+	if d.ceil {
+		// math.Ceil for r ≥ 0, without its call
+		t := int64(r)
+		if float64(t) < r {
+			t++
+		}
+		return t
+	}
+	return int64(r + 0.5)
 }
 
 // Row sets dst[k] = d(c, t[k]) for every k in [from, len(t)): the
@@ -93,7 +106,7 @@ func (d *Dist) Row(c int32, t []int32, from int, dst []int64) {
 		x, y, cx, cy := d.x, d.y, d.x[c], d.y[c]
 		for k := from; k < len(t); k++ {
 			dx, dy := cx-x[t[k]], cy-y[t[k]]
-			dst[k] = int64(math.Sqrt(dx*dx+dy*dy) + 0.5)
+			dst[k] = d.round(math.Sqrt(dx*dx + dy*dy))
 		}
 	default:
 		for k := from; k < len(t); k++ {

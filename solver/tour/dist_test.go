@@ -8,12 +8,13 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// TestDistMatchesInstance checks every form of Dist (matrix, EUC_2D
-// coordinates, the instance's function) against solver.Instance.Dist:
-// At, Length and Row.
+// TestDistMatchesInstance checks every form of Dist (matrix, EUC_2D and
+// CEIL_2D coordinates, the instance's function) against
+// solver.Instance.Dist: At, Length and Row.
 func TestDistMatchesInstance(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
-	ins := append(testinst.Mix(60, rng), testinst.Grid(60, 9, solver.Att, rng), testinst.Euc(1500, 1e5, rng))
+	ins := append(testinst.Mix(60, rng), testinst.Grid(60, 9, solver.Att, rng), testinst.Euc(1500, 1e5, rng),
+		testinst.Grid(1500, 400, solver.Ceil2D, rng))
 	for _, in := range ins {
 		for _, d := range []*Dist{NewDist(in), NewDistMatrixMax(in, 0), LazyDist(in)} {
 			if d.N() != in.N {
