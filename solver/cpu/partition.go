@@ -130,6 +130,9 @@ type partRun struct {
 	// (clusteredRatio), and every piece takes them first under "mixed",
 	// the descent between pieces every round (stitch)
 	clustered bool
+	// the round of the next cluster pass on a clustered instance, and
+	// the rounds from the last one (partcluster.go)
+	clusterNext, clusterGap int64
 	// region rounds' buffers (partregion.go): the cities' coordinates
 	// across and along the cut's direction, the cities sorted by them,
 	// the tour as an adjacency and one region's old part of it
@@ -273,7 +276,7 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 	pr.gnbd[1] = pr.gnbd[0]
 	if nbOdd != nb {
 		pr.gnbd[1] = nbDists(d, nbOdd.List, n, nbOdd.K, nil)
-		pr.clustered = clustered(pr.gnbd[0], pr.gnbd[1])
+		pr.clustered = clustered(listSum(d, nb, pr.gnbd[0]), listSum(d, nbOdd, pr.gnbd[1]))
 	}
 	g.setMoves(moveSet{orOpt: r.o.cfg.orOpt, threeOpt: r.o.cfg.threeOpt, depth: r.o.cfg.depth, or3: r.o.cfg.or3})
 	g.r = newRNG(r.p.Seed, 1<<40)
@@ -288,17 +291,27 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 // pieces taking them first were ahead.
 const clusteredRatio = 1.5
 
-// clustered tells whether the quadrant candidates' distances quad are
-// on the whole clusteredRatio times the nearest ones' near or more.
-func clustered(near, quad []int32) bool {
-	var sn, sq float64
-	for _, d := range near {
-		sn += float64(d)
+// clustered tells whether the quadrant candidates' total distance quad
+// is clusteredRatio times the nearest ones' near or more.
+func clustered(near, quad float64) bool { return quad >= clusteredRatio*near && near > 0 }
+
+// listSum is the total distance from every city to its candidates in
+// nb: from their cached distances nbd, or where the cache did not fit
+// (nil) from d.
+func listSum(d *tour.Dist, nb *neighbor.Lists, nbd []int32) float64 {
+	var sum float64
+	if nbd != nil {
+		for _, v := range nbd {
+			sum += float64(v)
+		}
+		return sum
 	}
-	for _, d := range quad {
-		sq += float64(d)
+	for c := range nb.N() {
+		for _, x := range nb.Of(c) {
+			sum += float64(d.At(int32(c), x))
+		}
 	}
-	return sq >= clusteredRatio*sn && sn > 0
+	return sum
 }
 
 // step is one round from offset off: the cut, the pieces' searches and
@@ -315,6 +328,11 @@ func (pr *partRun) step(off int, left int64) int64 {
 		// descent over the whole tour's array, whose reversals cost up
 		// to n/2 cities each, would take the round's time
 		pr.stitch(max(time.Since(t0)/2, partMinTask), off)
+		// on a clustered instance, now and then a search of the
+		// clusters' order (docs/DECISIONS.md#cluster-pass)
+		if pr.clusterDue() {
+			pr.clusterPass()
+		}
 	}
 	pr.kicks += k
 	m := 0
