@@ -29,6 +29,24 @@ const AutoLSMinN = AutoOrILSMinN
 // (docs/DECISIONS.md#gls-greedy-start).
 const autoLSGreedy = true
 
+// autoLSDescentMax is the time limit per city up to which GPU auto
+// descends its greedy start with 2opt-or; with more time the cores'
+// search from the greedy tour itself ends shorter, a 2-opt local optimum
+// being a poorer start for their deeper moves
+// (docs/DECISIONS.md#gls-greedy-start).
+const autoLSDescentMax = 25 * time.Microsecond
+
+// autoLSDeadline is the end of GPU auto's 2opt-or descent of its start
+// tour on n cities within limit from start: a quarter of the limit, or
+// start itself (no descent) when the limit is over autoLSDescentMax a
+// city or there is none.
+func autoLSDeadline(n int, limit time.Duration, start time.Time) time.Time {
+	if limit <= 0 || limit > time.Duration(n)*autoLSDescentMax {
+		return start
+	}
+	return start.Add(limit / 4)
+}
+
 // autoOnly lists GPU auto's options that CPU auto does not take.
 var autoOnly = []string{OptWindow, OptWindowSegment, OptBeside}
 

@@ -77,8 +77,8 @@ func solveOrAlone(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 }
 
 // autoLSStart returns p with Params.Start set to a 2-opt + Or-opt local
-// optimum found on the GPU (2opt-or, within a quarter of the time limit
-// counted from the run's start) from AutoLSMinN cities, and a note for
+// optimum found on the GPU (2opt-or, within autoLSDeadline: with a long
+// limit the greedy tour itself) from AutoLSMinN cities, and a note for
 // the result; p as it was when a start is given, the instance does not
 // suit or the descent failed. The sink shows the phase, then the tour.
 func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params, start time.Time, sink *solver.Sink) (solver.Params, string) {
@@ -86,13 +86,16 @@ func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params, star
 		return p, ""
 	}
 	sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
-	t, st, err := glsDescent(ctx, in, nil, autoLSGreedy, p.Seed, start.Add(p.TimeLimit/4))
+	t, st, err := glsDescent(ctx, in, nil, autoLSGreedy, p.Seed, autoLSDeadline(in.N, p.TimeLimit, start))
 	if err != nil {
 		return p, fmt.Sprintf("; the 2opt-or start failed: %v", err)
 	}
 	l := solver.TourLength(in, t)
 	sink.Send(solver.Snapshot{Tour: t, Length: l, Best: t, BestLength: l, Phase: solver.PhaseStart, PhaseProgress: 1})
 	p.Start = t
+	if st.passes == 0 {
+		return p, fmt.Sprintf("; from the GPU's %s start (%.0f ms)", glsStartName(false, st.rounds, st.frags), ms(st.setup))
+	}
 	return p, fmt.Sprintf("; from a 2opt-or start (%s start, %d passes, %.0f ms on the GPU)", glsStartName(false, st.rounds, st.frags), st.passes, ms(st.setup+st.search))
 }
 

@@ -196,3 +196,28 @@ func TestPlanAuto(t *testing.T) {
 		t.Errorf("the windows beside start at %d cities, after the early or-ils at %d", AutoBesideMinN, AutoOrILSMinN)
 	}
 }
+
+// TestAutoLSDeadline: the 2opt-or descent of GPU auto's start gets a
+// quarter of the limit up to autoLSDescentMax a city, and none with more
+// time or no limit.
+func TestAutoLSDeadline(t *testing.T) {
+	start := time.Unix(1000, 0)
+	cases := []struct {
+		n     int
+		limit time.Duration
+		want  time.Duration
+	}{
+		{1000000, 10 * time.Second, 2500 * time.Millisecond},
+		{1000000, 25 * time.Second, 6250 * time.Millisecond},
+		{1000000, 30 * time.Second, 0},
+		{10000000, 60 * time.Second, 15 * time.Second},
+		{200000, 10 * time.Second, 0},
+		{200000, 4 * time.Second, time.Second},
+		{1000000, 0, 0},
+	}
+	for _, c := range cases {
+		if got := autoLSDeadline(c.n, c.limit, start).Sub(start); got != c.want {
+			t.Errorf("n %d, limit %v: descent %v, want %v", c.n, c.limit, got, c.want)
+		}
+	}
+}
