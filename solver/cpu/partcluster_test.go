@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -166,18 +167,37 @@ func TestClusterSchedule(t *testing.T) {
 // TestClusteredUncached: the candidates' total distance is the same from
 // the cached distances and without them (lists too large to cache), so
 // that large clustered instances count as clustered and uniform ones do
-// not.
+// not; above clusteredSample cities on a sample, whose ratio stays
+// within a few per cent of the whole's.
 func TestClusteredUncached(t *testing.T) {
-	for _, kind := range []string{"portcgen", "portgen"} {
-		in := dimacsInstance(t, kind, 3000, 3000)
-		d := tour.NewDist(in)
-		nb, quad := neighbor.Nearest(in, 8), neighbor.Quadrant(in, 8)
-		near := listSum(d, nb, nil)
-		if c := listSum(d, nb, nbDists(d, nb.List, in.N, nb.K, nil)); c != near || near <= 0 {
-			t.Fatalf("%s: sum %v cached, %v not", kind, c, near)
-		}
-		if got := clustered(near, listSum(d, quad, nil)); got != (kind == "portcgen") {
-			t.Fatalf("%s: clustered %v", kind, got)
+	for _, n := range []int{3000, 3*clusteredSample - 1} {
+		for _, kind := range []string{"portcgen", "portgen"} {
+			in := dimacsInstance(t, kind, n, uint64(n))
+			d := tour.NewDist(in)
+			nb, quad := neighbor.Nearest(in, 8), neighbor.Quadrant(in, 8)
+			near := listSum(d, nb, nil)
+			if c := listSum(d, nb, nbDists(d, nb.List, in.N, nb.K, nil)); c != near || near <= 0 {
+				t.Fatalf("%s %d: sum %v cached, %v not", kind, n, c, near)
+			}
+			q := listSum(d, quad, nil)
+			if got := clustered(near, q); got != (kind == "portcgen") {
+				t.Fatalf("%s %d: clustered %v", kind, n, got)
+			}
+			whole := sumAll(d, quad) / sumAll(d, nb)
+			if r := q / near; math.Abs(r/whole-1) > 0.05 {
+				t.Fatalf("%s %d: ratio %.3f on the sample, %.3f on every city", kind, n, r, whole)
+			}
 		}
 	}
+}
+
+// sumAll is the total distance from every city to its candidates.
+func sumAll(d *tour.Dist, nb *neighbor.Lists) float64 {
+	var s float64
+	for c := range nb.N() {
+		for _, x := range nb.Of(c) {
+			s += float64(d.At(int32(c), x))
+		}
+	}
+	return s
 }
