@@ -1,5 +1,13 @@
 package gpu
 
+import (
+	"math"
+	"slices"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
+)
+
 // ggrMaxRounds caps the matching rounds of 2opt-or's greedy start; the
 // rounds stop earlier when one adds no edge.
 const ggrMaxRounds = 100
@@ -42,4 +50,65 @@ func ggrWalk(tour, adj, deg []int32, in, out int32) []int32 {
 		tour = append(tour, cur)
 	}
 	return tour
+}
+
+// ggrMatchMaxN is the most cities whose greedy start has its fragments'
+// ends matched on the host (ggrMatchEnds): at ten million cities the
+// matching took seconds of the quarter of a 20-s limit the 2opt-or
+// descent gets (docs/DECISIONS.md#gls-greedy-start).
+const ggrMatchMaxN = 2000000
+
+// ggrEndK is the nearest other fragment ends each end is matched against
+// by ggrMatchEnds.
+const ggrEndK = 8
+
+// ggrMatchEnds continues the greedy matching on the host over the ends of
+// the fragments it left (deg, oth, adj as ggrLink takes them, updated in
+// place): each end's ggrEndK nearest other ends by the coordinates xy
+// gives, the pairs shortest first, a pair joined when both are still ends
+// of different fragments; ggrLink then joins the few fragments left. The
+// device's rounds stop where an end's lists hold no free end, and joining
+// every fragment in curve order left long edges between clusters.
+func ggrMatchEnds(deg, oth, adj []int32, xy func(c int32) (float64, float64)) {
+	var ends []int32
+	for c, d := range deg {
+		if d < 2 {
+			ends = append(ends, int32(c))
+		}
+	}
+	m := len(ends)
+	if m < 4 {
+		return
+	}
+	x, y := make([]float64, m), make([]float64, m)
+	for i, c := range ends {
+		x[i], y[i] = xy(c)
+	}
+	nb := neighbor.Nearest(solver.NewCoordInstance("ends", solver.Euc2D, x, y, nil), ggrEndK)
+	// a pair as its length's float32 bits over the list entry's index
+	keys := make([]uint64, 0, m*nb.K)
+	for i := range m {
+		for k, j := range nb.Of(i) {
+			d := math.Hypot(x[i]-x[j], y[i]-y[j])
+			keys = append(keys, uint64(math.Float32bits(float32(d)))<<32|uint64(i*nb.K+k))
+		}
+	}
+	slices.Sort(keys)
+	for _, key := range keys {
+		e := int(key & (1<<32 - 1))
+		a, b := ends[e/nb.K], ends[nb.List[e]]
+		if deg[a] >= 2 || deg[b] >= 2 || oth[a] == b {
+			continue
+		}
+		ggrJoin(deg, oth, adj, a, b)
+	}
+}
+
+// ggrJoin joins the fragments ending at a and b by the edge (a, b).
+func ggrJoin(deg, oth, adj []int32, a, b int32) {
+	adj[2*a+deg[a]], adj[2*b+deg[b]] = b, a
+	deg[a]++
+	deg[b]++
+	ea, eb := oth[a], oth[b]
+	oth[ea], oth[eb] = eb, ea
 }

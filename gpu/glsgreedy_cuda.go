@@ -14,7 +14,8 @@ func init() {
 
 // greedyStart replaces the curve by a greedy-edge tour: rounds of mutual
 // best matching over the neighbour lists on the device (kernels/glsgreedy.cu),
-// the fragments joined in curve order on the host. It borrows the pass
+// the fragments' ends matched greedily on the host (ggrMatchEnds, up to
+// ggrMatchMaxN cities) and those left joined in curve order. It borrows the pass
 // buffers, which every pass sets before reading: mv holds the adjacency,
 // owner the other ends, pos the degrees (rebuilt here from the tour), mvmid
 // and next the picks and their lengths, sel the standing picks. It returns
@@ -61,6 +62,9 @@ func (g *glsRun) greedyStart(in *solver.Instance) (rounds, frags int, err error)
 		if hd[c] < 2 && ho[c] >= int32(c) {
 			frags++
 		}
+	}
+	if n <= ggrMatchMaxN {
+		ggrMatchEnds(hd, ho, ha, func(c int32) (float64, float64) { return in.X[order[c]], in.Y[order[c]] })
 	}
 	tour := ggrLink(hd, ho, ha, near)
 	if err := htod(g.tour, tour); err != nil {

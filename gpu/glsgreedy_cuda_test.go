@@ -47,7 +47,7 @@ func glsStartTour(t *testing.T, in *solver.Instance, greedy bool) ([]int, glsSta
 }
 
 // TestGreedyStart checks that the greedy start built on the device is a
-// tour, shorter than the curve, close to the CPU's greedy tour, and that
+// tour, shorter than the curve, within 5 % of the CPU's greedy tour, and that
 // the descent from it keeps its exact gain.
 func TestGreedyStart(t *testing.T) {
 	for _, c := range glsCases {
@@ -60,7 +60,7 @@ func TestGreedyStart(t *testing.T) {
 			curve, _ := glsStartTour(t, in, false)
 			lg, lc := solver.TourLength(in, greedy), solver.TourLength(in, curve)
 			cpu := solver.TourLength(in, construct.Greedy(in, neighbor.Nearest(in, 10)))
-			if st.rounds == 0 || lg >= lc || float64(lg) > 1.15*float64(cpu) {
+			if st.rounds == 0 || lg >= lc || float64(lg) > 1.05*float64(cpu) {
 				t.Fatalf("greedy %d (%d rounds), curve %d, CPU greedy %d", lg, st.rounds, lc, cpu)
 			}
 			t.Logf("greedy %d (%d rounds, %d fragments), curve %d, CPU greedy %d", lg, st.rounds, st.frags, lc, cpu)

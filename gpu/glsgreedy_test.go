@@ -3,6 +3,7 @@ package gpu
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -56,6 +57,71 @@ func TestGreedyLink(t *testing.T) {
 			if d := pos[e[0]] - pos[e[1]]; d != 1 && d != -1 {
 				t.Fatalf("n %d: edge %v not kept (positions %d, %d)", n, e, pos[e[0]], pos[e[1]])
 			}
+		}
+	}
+}
+
+// TestGreedyMatchEnds: matching the ends of random fragments of random
+// points keeps every fragment edge, leaves fewer than a tenth of the
+// fragments (of 1,000 cities), and the joined tour is shorter than joining them all in
+// index order.
+func TestGreedyMatchEnds(t *testing.T) {
+	for _, n := range []int{1, 3, 50, 3000} {
+		rng := rand.New(rand.NewPCG(uint64(n), 2))
+		x, y := make([]float64, n), make([]float64, n)
+		for i := range n {
+			x[i], y[i] = rng.Float64(), rng.Float64()
+		}
+		xy := func(c int32) (float64, float64) { return x[c], y[c] }
+		near := func(a, b int32) float64 { return math.Hypot(x[a]-x[b], y[a]-y[b]) }
+		length := func(tour []int32) float64 {
+			var l float64
+			for i, c := range tour {
+				l += near(c, tour[(i+1)%len(tour)])
+			}
+			return l
+		}
+		deg, oth, adj, edges := ggrFragments(n, uint64(n))
+		plain := ggrLink(slices.Clone(deg), slices.Clone(oth), slices.Clone(adj), near)
+		before := ggrFragCount(deg, oth)
+		ggrMatchEnds(deg, oth, adj, xy)
+		after := ggrFragCount(deg, oth)
+		tour := ggrLink(deg, oth, adj, near)
+		checkLinked(t, n, tour, edges)
+		if n >= 50 && (n >= 1000 && 10*after >= before || length(tour) >= length(plain)) {
+			t.Fatalf("n %d: %d fragments left of %d; length %.2f, joined in order %.2f", n, after, before, length(tour), length(plain))
+		}
+	}
+}
+
+// ggrFragCount is the number of fragments deg and oth describe.
+func ggrFragCount(deg, oth []int32) int {
+	f := 0
+	for c, d := range deg {
+		if d < 2 && oth[c] >= int32(c) {
+			f++
+		}
+	}
+	return f
+}
+
+// checkLinked fails unless tour is a permutation of n cities that keeps
+// every edge of edges.
+func checkLinked(t *testing.T, n int, tour []int32, edges [][2]int32) {
+	t.Helper()
+	if len(tour) != n {
+		t.Fatalf("n %d: tour of %d cities", n, len(tour))
+	}
+	pos, seen := make([]int, n), make([]bool, n)
+	for i, c := range tour {
+		if seen[c] {
+			t.Fatalf("n %d: city %d twice", n, c)
+		}
+		seen[c], pos[c] = true, i
+	}
+	for _, e := range edges {
+		if d := pos[e[0]] - pos[e[1]]; d != 1 && d != -1 && d != n-1 && d != 1-n {
+			t.Fatalf("n %d: edge %v not kept (positions %d, %d)", n, e, pos[e[0]], pos[e[1]])
 		}
 	}
 }
