@@ -89,8 +89,9 @@ func ggrMatchEnds(deg, oth, adj []int32, xy func(c int32) (float64, float64)) {
 	keys := make([]uint64, 0, m*nb.K)
 	for i := range m {
 		for k, j := range nb.Of(i) {
-			d := math.Hypot(x[i]-x[j], y[i]-y[j])
-			keys = append(keys, uint64(math.Float32bits(float32(d)))<<32|uint64(i*nb.K+k))
+			dx, dy := x[i]-x[j], y[i]-y[j]
+			d := float32(math.Sqrt(dx*dx + dy*dy))
+			keys = append(keys, uint64(math.Float32bits(d))<<32|uint64(i*nb.K+k))
 		}
 	}
 	slices.Sort(keys)

@@ -910,10 +910,11 @@ func (pr *partRun) stitch(limit time.Duration, from int) {
 		g.pos[ct] = int32(i)
 	}
 	g.length = pr.length
-	n := len(pr.t)
-	for i := range n {
-		if ct := pr.t[(from+i)%n]; all || pr.border[ct] {
-			g.push(ct)
+	for _, part := range [2][]int32{pr.t[from:], pr.t[:from]} {
+		for _, ct := range part {
+			if all || pr.border[ct] {
+				g.push(ct)
+			}
 		}
 	}
 	g.record = false
