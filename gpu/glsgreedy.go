@@ -58,18 +58,36 @@ func ggrWalk(tour, adj, deg []int32, in, out int32) []int32 {
 // descent gets (docs/DECISIONS.md#gls-greedy-start).
 const ggrMatchMaxN = 2000000
 
+// ggrClusterSample is the most cities the greedy start's clustering
+// check (neighbor.QuadrantRatio) visits.
+const ggrClusterSample = 1 << 16
+
 // ggrEndK is the nearest other fragment ends each end is matched against
 // by ggrMatchEnds.
 const ggrEndK = 8
 
 // ggrMatchEnds continues the greedy matching on the host over the ends of
 // the fragments it left (deg, oth, adj as ggrLink takes them, updated in
-// place): each end's ggrEndK nearest other ends by the coordinates xy
-// gives, the pairs shortest first, a pair joined when both are still ends
-// of different fragments; ggrLink then joins the few fragments left. The
-// device's rounds stop where an end's lists hold no free end, and joining
-// every fragment in curve order left long edges between clusters.
-func ggrMatchEnds(deg, oth, adj []int32, xy func(c int32) (float64, float64)) {
+// place): a round over each end's ggrEndK nearest other ends by the
+// coordinates xy gives (ggrMatchRound); on a clustered instance further
+// rounds until one joins fewer than an eighth of the fragments left, as
+// the CPU's greedy does, since joining many fragments in curve order
+// (ggrLink) crosses the gaps between clusters; on uniform cities the
+// cores' search from those rounds' tour ended longer
+// (docs/DECISIONS.md#gls-greedy-start).
+func ggrMatchEnds(deg, oth, adj []int32, xy func(c int32) (float64, float64), clustered bool) {
+	for {
+		left, joined := ggrMatchRound(deg, oth, adj, xy)
+		if !clustered || joined == 0 || 8*joined < left {
+			return
+		}
+	}
+}
+
+// ggrMatchRound is one round of ggrMatchEnds: the pairs of ends shortest
+// first, a pair joined when both are still ends of different fragments.
+// It returns the fragments there were, less one, and the pairs joined.
+func ggrMatchRound(deg, oth, adj []int32, xy func(c int32) (float64, float64)) (left, joined int) {
 	var ends []int32
 	for c, d := range deg {
 		if d < 2 {
@@ -77,8 +95,14 @@ func ggrMatchEnds(deg, oth, adj []int32, xy func(c int32) (float64, float64)) {
 		}
 	}
 	m := len(ends)
+	for _, c := range ends {
+		if deg[c] == 0 {
+			left++ // a lone city is both ends of its fragment
+		}
+	}
+	left = (m+left)/2 - 1
 	if m < 4 {
-		return
+		return left, 0
 	}
 	x, y := make([]float64, m), make([]float64, m)
 	for i, c := range ends {
@@ -102,7 +126,9 @@ func ggrMatchEnds(deg, oth, adj []int32, xy func(c int32) (float64, float64)) {
 			continue
 		}
 		ggrJoin(deg, oth, adj, a, b)
+		joined++
 	}
+	return left, joined
 }
 
 // ggrJoin joins the fragments ending at a and b by the edge (a, b).

@@ -6,6 +6,7 @@ import (
 	"gorgonia.org/cu"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 func init() {
@@ -15,13 +16,19 @@ func init() {
 // greedyStart replaces the curve by a greedy-edge tour: rounds of mutual
 // best matching over the neighbour lists on the device (kernels/glsgreedy.cu),
 // the fragments' ends matched greedily on the host (ggrMatchEnds, up to
-// ggrMatchMaxN cities) and those left joined in curve order. It borrows the pass
+// ggrMatchMaxN cities; in rounds on a clustered instance) and those left
+// joined in curve order. It borrows the pass
 // buffers, which every pass sets before reading: mv holds the adjacency,
 // owner the other ends, pos the degrees (rebuilt here from the tour), mvmid
 // and next the picks and their lengths, sel the standing picks. It returns
 // the rounds run and the fragments joined.
 func (g *glsRun) greedyStart(in *solver.Instance) (rounds, frags int, err error) {
 	r, n, s := g.ru, g.n, g.ru.stream
+	// the clustering check runs on the host while the device matches
+	clustered := make(chan bool, 1)
+	if n <= ggrMatchMaxN {
+		go func() { clustered <- neighbor.QuadrantRatio(in, ggrEndK, ggrClusterSample) >= neighbor.ClusteredRatio }()
+	}
 	adj, oth, deg, pick, pickd, ok := g.mv, g.owner, g.pos, g.mvmid, g.next, g.sel
 	if err := r.launch("ggr_init", g.grid(n), 1, glsBlock, 0, s, n, deg, oth); err != nil {
 		return 0, 0, err
@@ -64,7 +71,7 @@ func (g *glsRun) greedyStart(in *solver.Instance) (rounds, frags int, err error)
 		}
 	}
 	if n <= ggrMatchMaxN {
-		ggrMatchEnds(hd, ho, ha, func(c int32) (float64, float64) { return in.X[order[c]], in.Y[order[c]] })
+		ggrMatchEnds(hd, ho, ha, func(c int32) (float64, float64) { return in.X[order[c]], in.Y[order[c]] }, <-clustered)
 	}
 	tour := ggrLink(hd, ho, ha, near)
 	if err := htod(g.tour, tour); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
@@ -88,4 +89,24 @@ func TestTourLSStartOption(t *testing.T) {
 		}
 		t.Logf("start %s: %d (%s)", s, r.Length, r.Device)
 	}
+}
+
+// TestGreedyStartClustered: on DIMACS clustered cities, where the ends are
+// matched in rounds, the greedy start is within 2 % of the CPU's greedy
+// tour, whose joins avoid the gaps between clusters as well.
+func TestGreedyStartClustered(t *testing.T) {
+	in, err := gen.Generate("portcgen", 20000, 200001)
+	if err != nil {
+		t.Fatal(err)
+	}
+	greedy, st := glsStartTour(t, in, true)
+	if err := solver.ValidateTour(greedy, in.N); err != nil {
+		t.Fatal(err)
+	}
+	lg := solver.TourLength(in, greedy)
+	cpu := solver.TourLength(in, construct.Greedy(in, neighbor.Nearest(in, 10)))
+	if float64(lg) > 1.02*float64(cpu) {
+		t.Fatalf("greedy %d (%d rounds, %d fragments), CPU greedy %d", lg, st.rounds, st.frags, cpu)
+	}
+	t.Logf("greedy %d (%d rounds, %d fragments), CPU greedy %d", lg, st.rounds, st.frags, cpu)
 }

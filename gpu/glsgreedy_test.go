@@ -48,7 +48,8 @@ func TestGreedyLink(t *testing.T) {
 // TestGreedyMatchEnds: matching the ends of random fragments of random
 // points keeps every fragment edge, leaves fewer than a tenth of the
 // fragments (from 1,000 cities), and the joined tour is shorter than
-// joining them all in index order.
+// joining them all in index order; on a clustered instance the rounds go
+// on until a further one would join fewer than an eighth of those left.
 func TestGreedyMatchEnds(t *testing.T) {
 	for _, n := range []int{1, 3, 50, 3000} {
 		rng := rand.New(rand.NewPCG(uint64(n), 2))
@@ -68,13 +69,23 @@ func TestGreedyMatchEnds(t *testing.T) {
 		deg, oth, adj, edges := ggrFragments(n, uint64(n))
 		plain := ggrLink(slices.Clone(deg), slices.Clone(oth), slices.Clone(adj), near)
 		before := ggrFragCount(deg, oth)
-		ggrMatchEnds(deg, oth, adj, xy)
+		cdeg, coth, cadj := slices.Clone(deg), slices.Clone(oth), slices.Clone(adj)
+		ggrMatchEnds(deg, oth, adj, xy, false)
 		after := ggrFragCount(deg, oth)
 		tour := ggrLink(deg, oth, adj, near)
 		checkLinked(t, n, tour, edges)
 		if n >= 50 && (n >= 1000 && 10*after >= before || length(tour) >= length(plain)) {
 			t.Fatalf("n %d: %d fragments left of %d; length %.2f, joined in order %.2f", n, after, before, length(tour), length(plain))
 		}
+		ggrMatchEnds(cdeg, coth, cadj, xy, true)
+		if c := ggrFragCount(cdeg, coth); c > after {
+			t.Fatalf("n %d: %d fragments left by the rounds, %d by one", n, c, after)
+		}
+		left, joined := ggrMatchRound(cdeg, coth, cadj, xy)
+		if joined > 0 && 8*joined >= left {
+			t.Fatalf("n %d: a further round joined %d of %d", n, joined, left+1)
+		}
+		checkLinked(t, n, ggrLink(cdeg, coth, cadj, near), edges)
 	}
 }
 

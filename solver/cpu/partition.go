@@ -127,7 +127,7 @@ type partRun struct {
 	gnbd  [2][]int32
 	round int64
 	// clustered: the quadrant candidates lie far beyond the nearest
-	// (clusteredRatio), and every piece takes them first under "mixed",
+	// (neighbor.ClusteredRatio), and every piece takes them first under "mixed",
 	// the descent between pieces every round (stitch)
 	clustered bool
 	// the round of the next cluster pass on a clustered instance, and
@@ -285,15 +285,11 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 	return pr
 }
 
-// clusteredRatio is the ratio of the quadrant candidates' total
-// distance to the nearest ones' above which an instance counts as
-// clustered: there the quadrant lists reach into other clusters and the
-// pieces taking them first were ahead.
-const clusteredRatio = 1.5
-
 // clustered tells whether the quadrant candidates' total distance quad
-// is clusteredRatio times the nearest ones' near or more.
-func clustered(near, quad float64) bool { return quad >= clusteredRatio*near && near > 0 }
+// is neighbor.ClusteredRatio times the nearest ones' near or more: there
+// the quadrant lists reach into other clusters and the pieces taking
+// them first were ahead.
+func clustered(near, quad float64) bool { return quad >= neighbor.ClusteredRatio*near && near > 0 }
 
 // listSum is the total distance from every city to its candidates in
 // nb, over at most clusteredSample cities evenly spaced by id: from their

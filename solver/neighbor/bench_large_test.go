@@ -81,3 +81,12 @@ func BenchmarkListsUniform1M(b *testing.B)     { benchLists(b, benchGen(b, "unif
 func BenchmarkListsClustered200k(b *testing.B) { benchLists(b, benchGen(b, "clustered", 200_000)) }
 func BenchmarkListsPla85900(b *testing.B)      { benchLists(b, benchTSPLIB(b, "pla85900")) }
 func BenchmarkListsUsa13509(b *testing.B)      { benchLists(b, benchTSPLIB(b, "usa13509")) }
+
+// BenchmarkQuadrantRatioUniform1M times the clustering check on a sample of
+// 65,536 of a million uniform cities.
+func BenchmarkQuadrantRatioUniform1M(b *testing.B) {
+	in := benchGen(b, "uniform", 1000000)
+	for b.Loop() {
+		QuadrantRatio(in, 8, 1<<16)
+	}
+}

@@ -1,0 +1,85 @@
+package neighbor
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/internal/parallel"
+)
+
+// ClusteredRatio is the ratio of the quadrant candidates' total distance
+// to the nearest ones' from which an instance counts as clustered: its
+// quadrant lists reach into other clusters, the nearest stay inside one
+// (docs/DECISIONS.md#clustered-stitch).
+const ClusteredRatio = 1.5
+
+// QuadrantRatio is the total distance from cities to their k quadrant
+// candidates (Quadrant's rows) over that to their k nearest (Nearest's),
+// the cities at most sample of them evenly spaced by index; 1 without
+// 2-D Euclidean-like coordinates or with fewer than 4 candidates a city.
+// It takes a k-d tree of every city, a fraction of the lists' cost.
+func QuadrantRatio(in *solver.Instance, k, sample int) float64 {
+	k = min(k, in.N-1)
+	if !EuclidLike(in) || k < 4 || sample <= 0 {
+		return 1
+	}
+	tree := newKDTree(in)
+	step := int32(max(1, (in.N+sample-1)/sample))
+	var mu sync.Mutex
+	var near, quad float64
+	parallel.For(len(tree.leaves), func(lo, hi int) {
+		w := newQuadRows(in, tree, k, nil, nil)
+		chosen := make([]int32, 0, k)
+		var n, q float64
+		for _, leaf := range tree.leaves[lo:hi] {
+			nd := &tree.nodes[leaf]
+			for _, p := range tree.pts[nd.lo:nd.hi] {
+				if p.id%step == 0 {
+					chosen = w.sampleRow(leaf, p, chosen[:0])
+					n += w.sum(p.id, w.keep.all.id)
+					q += w.sum(p.id, chosen)
+				}
+			}
+		}
+		mu.Lock()
+		near, quad = near+n, quad+q
+		mu.Unlock()
+	})
+	if near <= 0 {
+		return 1
+	}
+	return quad / near
+}
+
+// sampleRow returns in chosen the quadrant row of city p in leaf, as row
+// builds it but unsorted, and leaves the k nearest in w.keep.all.
+func (w *quadRows) sampleRow(leaf int32, p kdPoint, chosen []int32) []int32 {
+	keep := w.keep
+	keep.all.reset()
+	for q := range keep.h {
+		keep.h[q].reset()
+	}
+	w.stack = w.tree.searchFrom(leaf, p.x, p.y, p.id, keep, w.stack)
+	for _, h := range keep.h {
+		chosen = append(chosen, h.id...)
+	}
+	for _, c := range keep.all.id {
+		if len(chosen) == w.k {
+			break
+		}
+		if !slices.Contains(chosen, c) {
+			chosen = append(chosen, c)
+		}
+	}
+	return chosen
+}
+
+// sum is the total distance from city i to the cities cs.
+func (w *quadRows) sum(i int32, cs []int32) float64 {
+	var s float64
+	for _, c := range cs {
+		s += float64(w.in.Dist(int(i), int(c)))
+	}
+	return s
+}
