@@ -178,7 +178,7 @@ func (pr *partRun) searchTime(tasks int) time.Duration {
 	case slice > 0 && tasks <= w:
 		return slice
 	case slice > 0:
-		return time.Duration((tasks+w-1)/w) * taskSlice(slice, w, tasks)
+		return time.Duration((tasks+w-1)/w) * taskSlice(slice, w, tasks, pr.r.in.N)
 	case pr.bs.last > 0:
 		return pr.bs.last
 	}

@@ -47,8 +47,13 @@ const (
 	partMinSegment = 64
 	// partMinTask is the shortest time slice of one segment's search
 	// when the workers take the segments in turn (a million cities: 200
-	// segments for 16 workers).
-	partMinTask = 50 * time.Millisecond
+	// segments for 16 workers); up to partLongTaskMaxN cities
+	// partLongTask, as there the single-core descent between the pieces
+	// and the regions' merge take a smaller share of longer rounds
+	// (docs/DECISIONS.md#partition-layout).
+	partMinTask      = 50 * time.Millisecond
+	partLongTask     = 100 * time.Millisecond
+	partLongTaskMaxN = 2_000_000
 	// partWideMaxN is the largest instance whose pieces take their
 	// candidates from lists of twice the neighbours: at 10,000,000
 	// cities those take seconds of a 2-core run and 640 MB.
@@ -532,7 +537,7 @@ func (pr *partRun) searchAll(fused bool, g int) ([]int64, int64) {
 	var kicks atomic.Int64
 	// with a time slice, the searches of a round end together (or, when
 	// the workers take several in turn, each gets its share, at least
-	// partMinTask); with several searches per segment, and with a kicks
+	// taskSlice's floor); with several searches per segment, and with a kicks
 	// budget, they count kicks
 	slice := time.Duration(pr.r.o.partSlice) * time.Millisecond
 	if pr.r.o.kicks > 0 || pr.rep > 1 {
@@ -549,7 +554,7 @@ func (pr *partRun) searchAll(fused bool, g int) ([]int64, int64) {
 		case slice > 0 && tasks <= w:
 			end = roundEnd
 		case slice > 0:
-			end = time.Now().Add(taskSlice(slice, w, tasks))
+			end = time.Now().Add(taskSlice(slice, w, tasks, pr.r.in.N))
 		}
 		d, k := pr.search(wk, seg, rep, end)
 		deltas[seg+rep*pr.p] = d
@@ -562,9 +567,14 @@ func (pr *partRun) searchAll(fused bool, g int) ([]int64, int64) {
 }
 
 // taskSlice is the time of one search when the w workers take tasks
-// searches in turn in a round of slice: its share, at least partMinTask.
-func taskSlice(slice time.Duration, w, tasks int) time.Duration {
-	return max(slice*time.Duration(w)/time.Duration(tasks), partMinTask)
+// searches of n cities' pieces in turn in a round of slice: its share,
+// at least partLongTask up to partLongTaskMaxN cities, else partMinTask.
+func taskSlice(slice time.Duration, w, tasks, n int) time.Duration {
+	floor := partMinTask
+	if n <= partLongTaskMaxN {
+		floor = partLongTask
+	}
+	return max(slice*time.Duration(w)/time.Duration(tasks), floor)
 }
 
 // keepBest keeps, with several searches per segment (one per worker:

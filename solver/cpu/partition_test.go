@@ -663,3 +663,22 @@ func TestMergeRegionsStopped(t *testing.T) {
 		t.Fatalf("%d regions improved, %d dropped, %d kept; want all dropped", found, pr.rejected, pr.merged)
 	}
 }
+
+// TestTaskSlice: a search gets its share of the round's slice, at least
+// the longer floor up to partLongTaskMaxN cities and the shorter above.
+func TestTaskSlice(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		w, tasks, n int
+		want        time.Duration
+	}{
+		{16, 32, 100000, 150 * ms},
+		{16, 208, 1000000, partLongTask},
+		{16, 2000, 10000000, partMinTask},
+		{16, 16, 10000000, 300 * ms},
+	} {
+		if got := taskSlice(300*ms, c.w, c.tasks, c.n); got != c.want {
+			t.Errorf("%d workers, %d tasks, %d cities: %v, want %v", c.w, c.tasks, c.n, got, c.want)
+		}
+	}
+}
