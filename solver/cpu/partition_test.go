@@ -682,3 +682,19 @@ func TestTaskSlice(t *testing.T) {
 		}
 	}
 }
+
+// TestRegionFits: a round that would cut the plane cuts paths instead
+// when less than twice the last region cut's time is left of the run.
+func TestRegionFits(t *testing.T) {
+	pr := newTestPartRun(t, dimacsInstance(t, "portgen", 3000, 3000), 2, map[string]string{OptPartShape: "region"})
+	pr.r.c.deadline = time.Now().Add(time.Hour)
+	pr.cut(0, 0)
+	if !pr.region || pr.regionCut <= 0 {
+		t.Fatalf("an hour left: region %v, cut time %v", pr.region, pr.regionCut)
+	}
+	pr.regionCut = time.Hour
+	pr.cut(0, 0)
+	if pr.region {
+		t.Fatal("a region round cut with less than twice its cut's time left")
+	}
+}

@@ -40,6 +40,14 @@ func (pr *partRun) chooseShape() bool {
 	return byRate(pr.round, pr.gain, 3)
 }
 
+// regionFits tells whether a region round still fits before the run's
+// deadline: more than twice the last region cut's time is left, so
+// that a cut of the plane late in a run does not take it past its limit.
+func (pr *partRun) regionFits() bool {
+	d := pr.r.c.deadline
+	return d.IsZero() || time.Until(d) > 2*pr.regionCut
+}
+
 // byRate tells whether the second of two ways takes this round: the one
 // whose last round measured more, the other every fourth round (those
 // with round%4 == phase), so that a way that fell behind is tried again.
