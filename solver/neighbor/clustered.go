@@ -1,7 +1,6 @@
 package neighbor
 
 import (
-	"slices"
 	"sync"
 
 	"github.com/tsplab/tsplab/solver"
@@ -36,8 +35,9 @@ func QuadrantRatio(in *solver.Instance, k, sample int) float64 {
 			nd := &tree.nodes[leaf]
 			for _, p := range tree.pts[nd.lo:nd.hi] {
 				if p.id%step == 0 {
-					chosen = w.sampleRow(leaf, p, chosen[:0])
-					n += w.sum(p.id, w.keep.all.id)
+					var nearest []int32
+					chosen, nearest = w.rowInto(leaf, p, chosen[:0])
+					n += w.sum(p.id, nearest)
 					q += w.sum(p.id, chosen)
 				}
 			}
@@ -50,29 +50,6 @@ func QuadrantRatio(in *solver.Instance, k, sample int) float64 {
 		return 1
 	}
 	return quad / near
-}
-
-// sampleRow returns in chosen the quadrant row of city p in leaf, as row
-// builds it but unsorted, and leaves the k nearest in w.keep.all.
-func (w *quadRows) sampleRow(leaf int32, p kdPoint, chosen []int32) []int32 {
-	keep := w.keep
-	keep.all.reset()
-	for q := range keep.h {
-		keep.h[q].reset()
-	}
-	w.stack = w.tree.searchFrom(leaf, p.x, p.y, p.id, keep, w.stack)
-	for _, h := range keep.h {
-		chosen = append(chosen, h.id...)
-	}
-	for _, c := range keep.all.id {
-		if len(chosen) == w.k {
-			break
-		}
-		if !slices.Contains(chosen, c) {
-			chosen = append(chosen, c)
-		}
-	}
-	return chosen
 }
 
 // sum is the total distance from city i to the cities cs.

@@ -201,22 +201,29 @@ func newQuadRows(in *solver.Instance, tree *kdTree, k int, quad, near *Lists) *q
 }
 
 // row fills the quadrant row (and the nearest row, when kept) of city p
-// in k-d tree leaf leaf: the k/4 nearest per quadrant, filled up with the
-// nearest, sorted by the exact metric.
+// in k-d tree leaf leaf (rowInto).
 func (w *quadRows) row(leaf int32, p kdPoint) {
+	i, k := int(p.id), w.k
+	w.rowInto(leaf, p, w.quad.List[i*k:i*k:(i+1)*k])
+}
+
+// rowInto appends to chosen (capacity k) the quadrant row of city p in
+// k-d tree leaf leaf: the k/4 nearest per quadrant, filled up with the
+// nearest, sorted by the exact metric. It returns that row and p's
+// nearest row, the kept lists' or w's buffer.
+func (w *quadRows) rowInto(leaf int32, p kdPoint, chosen []int32) (quad, nearest []int32) {
 	i, k, keep := int(p.id), w.k, w.keep
 	keep.all.reset()
 	for q := range keep.h {
 		keep.h[q].reset()
 	}
 	w.stack = w.tree.searchFrom(leaf, p.x, p.y, p.id, keep, w.stack)
-	chosen := w.quad.List[i*k : i*k : (i+1)*k]
 	for _, h := range keep.h {
 		chosen = append(chosen, h.id...)
 	}
 	// keep.all holds the k nearest but i, the row Nearest gives once
 	// sorted by the exact metric.
-	nearest := w.nearest
+	nearest = w.nearest
 	if w.near != nil {
 		nearest = w.near.List[i*k : (i+1)*k]
 		copy(nearest, keep.all.id)
@@ -234,6 +241,7 @@ func (w *quadRows) row(leaf int32, p kdPoint) {
 		}
 	}
 	w.buf = sortByDistBuf(w.in, i, chosen, w.buf)
+	return chosen, nearest
 }
 
 // sortByDist sorts cities ascending by their exact distance from i, ties
