@@ -89,18 +89,17 @@ func ggrMatchEnds(deg, oth, adj []int32, xy func(c int32) (float64, float64), cl
 // It returns the fragments there were, less one, and the pairs joined.
 func ggrMatchRound(deg, oth, adj []int32, xy func(c int32) (float64, float64)) (left, joined int) {
 	var ends []int32
+	lone := 0 // a lone city is both ends of its fragment
 	for c, d := range deg {
 		if d < 2 {
 			ends = append(ends, int32(c))
 		}
-	}
-	m := len(ends)
-	for _, c := range ends {
-		if deg[c] == 0 {
-			left++ // a lone city is both ends of its fragment
+		if d == 0 {
+			lone++
 		}
 	}
-	left = (m+left)/2 - 1
+	m := len(ends)
+	left = (m+lone)/2 - 1
 	if m < 4 {
 		return left, 0
 	}
