@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"sync"
 
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -63,7 +64,16 @@ type ls struct {
 	// kickFrom, when set, holds the cities a kick starts at (its first
 	// removed edge leaves one of them): a worker's region of the tour.
 	kickFrom []int32
+
+	// split, when over 1, is how many goroutines share a reversal of at
+	// least splitMin cities: set while the other workers idle, as in the
+	// partition search's stitch on the whole tour.
+	split int
 }
+
+// splitMin is the shortest reversal split among goroutines: below it
+// starting them costs more than the swaps.
+const splitMin = 1 << 15
 
 // jop is one journal entry: a reversal of positions i..j (exactly that
 // range), or a window of w cities from position i whose old contents
@@ -305,6 +315,10 @@ func (s *ls) reverseExact(i, j int32) {
 		l += n
 	}
 	l++
+	if s.split > 1 && l >= splitMin {
+		s.reverseSplit(i, j, l/2)
+		return
+	}
 	for k := l / 2; k > 0; k-- {
 		a, b := s.tour[i], s.tour[j]
 		s.tour[i], s.pos[b] = b, i
@@ -318,6 +332,32 @@ func (s *ls) reverseExact(i, j int32) {
 			j = n - 1
 		}
 	}
+}
+
+// reverseSplit makes the swaps swaps of reverseExact(i, j) in s.split
+// goroutines, each a run of consecutive pairs: pairs touch disjoint
+// positions and cities.
+func (s *ls) reverseSplit(i, j, swaps int32) {
+	n := int32(s.n)
+	var wg sync.WaitGroup
+	for p := range int32(s.split) {
+		lo, hi := swaps*p/int32(s.split), swaps*(p+1)/int32(s.split)
+		wg.Go(func() {
+			a, b := (i+lo)%n, (j-lo+n)%n
+			for range hi - lo {
+				ca, cb := s.tour[a], s.tour[b]
+				s.tour[a], s.pos[cb] = cb, a
+				s.tour[b], s.pos[ca] = ca, b
+				if a++; a == n {
+					a = 0
+				}
+				if b--; b < 0 {
+					b = n - 1
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // reverse reverses the path at positions i..j, or the rest of the tour

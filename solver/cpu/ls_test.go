@@ -336,3 +336,24 @@ func TestVtourSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestReverseSplit checks that a reversal split among goroutines leaves
+// the same tour and positions as one made alone, wrapping or not, of odd
+// and even lengths.
+func TestReverseSplit(t *testing.T) {
+	n := 3*splitMin + 7
+	one, _ := newTestLS(t, n, 1)
+	split, _ := newTestLS(t, n, 1)
+	split.split = 5
+	start := slices.Clone(one.tour)
+	for _, c := range [][2]int32{{0, int32(n - 1)}, {10, int32(splitMin + 10)}, {int32(n - 100), int32(splitMin)}, {int32(2 * splitMin), int32(splitMin + 3)}} {
+		one.reverseExact(c[0], c[1])
+		split.reverseExact(c[0], c[1])
+		if !slices.Equal(one.tour, split.tour) || !slices.Equal(one.pos, split.pos) {
+			t.Fatalf("reversal of %d..%d split 5 ways differs from one made alone", c[0], c[1])
+		}
+	}
+	if slices.Equal(one.tour, start) {
+		t.Fatal("the reversals changed nothing")
+	}
+}

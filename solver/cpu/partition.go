@@ -929,6 +929,10 @@ func (pr *partRun) stitch(limit time.Duration, from int) {
 		}
 	}
 	g.record = false
+	// the other workers idle during the stitch: its long reversals are
+	// split among them (docs/DECISIONS.md#stitch)
+	g.split = pr.r.w
+	defer func() { g.split = 0 }()
 	base := g.moves
 	g.optimize(func() bool {
 		c.moves[0].v.Add(g.moves - base)
