@@ -319,7 +319,14 @@ func (s *ls) reverseExact(i, j int32) {
 		s.reverseSplit(i, j, l/2)
 		return
 	}
-	for k := l / 2; k > 0; k-- {
+	s.swap(i, j, l/2)
+}
+
+// swap exchanges the cities at positions i+t and j-t (cyclic) for every
+// t below k: the swaps of a reversal, from its two ends inward.
+func (s *ls) swap(i, j, k int32) {
+	n := int32(s.n)
+	for ; k > 0; k-- {
 		a, b := s.tour[i], s.tour[j]
 		s.tour[i], s.pos[b] = b, i
 		s.tour[j], s.pos[a] = a, j
@@ -338,24 +345,11 @@ func (s *ls) reverseExact(i, j int32) {
 // goroutines, each a run of consecutive pairs: pairs touch disjoint
 // positions and cities.
 func (s *ls) reverseSplit(i, j, swaps int32) {
-	n := int32(s.n)
+	n, w := int32(s.n), int32(s.split)
 	var wg sync.WaitGroup
-	for p := range int32(s.split) {
-		lo, hi := swaps*p/int32(s.split), swaps*(p+1)/int32(s.split)
-		wg.Go(func() {
-			a, b := (i+lo)%n, (j-lo+n)%n
-			for range hi - lo {
-				ca, cb := s.tour[a], s.tour[b]
-				s.tour[a], s.pos[cb] = cb, a
-				s.tour[b], s.pos[ca] = ca, b
-				if a++; a == n {
-					a = 0
-				}
-				if b--; b < 0 {
-					b = n - 1
-				}
-			}
-		})
+	for p := range w {
+		lo, hi := swaps*p/w, swaps*(p+1)/w
+		wg.Go(func() { s.swap((i+lo)%n, (j-lo+n)%n, hi-lo) })
 	}
 	wg.Wait()
 }
