@@ -58,10 +58,6 @@ func ggrWalk(tour, adj, deg []int32, in, out int32) []int32 {
 // descent gets (docs/DECISIONS.md#gls-greedy-start).
 const ggrMatchMaxN = 2000000
 
-// ggrClusterSample is the most cities the greedy start's clustering
-// check (neighbor.QuadrantRatio) visits.
-const ggrClusterSample = 1 << 16
-
 // ggrEndK is the nearest other fragment ends each end is matched against
 // by ggrMatchEnds.
 const ggrEndK = 8

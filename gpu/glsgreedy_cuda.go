@@ -27,7 +27,9 @@ func (g *glsRun) greedyStart(in *solver.Instance) (rounds, frags int, err error)
 	// the clustering check runs on the host while the device matches
 	clustered := make(chan bool, 1)
 	if n <= ggrMatchMaxN {
-		go func() { clustered <- neighbor.QuadrantRatio(in, ggrEndK, ggrClusterSample) >= neighbor.ClusteredRatio }()
+		go func() {
+			clustered <- neighbor.QuadrantRatio(in, ggrEndK, neighbor.ClusteredSample) >= neighbor.ClusteredRatio
+		}()
 	}
 	adj, oth, deg, pick, pickd, ok := g.mv, g.owner, g.pos, g.mvmid, g.next, g.sel
 	if err := r.launch("ggr_init", g.grid(n), 1, glsBlock, 0, s, n, deg, oth); err != nil {

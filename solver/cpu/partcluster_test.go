@@ -167,10 +167,10 @@ func TestClusterSchedule(t *testing.T) {
 // TestClusteredUncached: the candidates' total distance is the same from
 // the cached distances and without them (lists too large to cache), so
 // that large clustered instances count as clustered and uniform ones do
-// not; above clusteredSample cities on a sample, whose ratio stays
+// not; above neighbor.ClusteredSample cities on a sample, whose ratio stays
 // within a few per cent of the whole's.
 func TestClusteredUncached(t *testing.T) {
-	for _, n := range []int{3000, 3*clusteredSample - 1} {
+	for _, n := range []int{3000, 3*neighbor.ClusteredSample - 1} {
 		for _, kind := range []string{"portcgen", "portgen"} {
 			in := dimacsInstance(t, kind, n, uint64(n))
 			d := tour.NewDist(in)

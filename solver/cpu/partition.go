@@ -300,12 +300,12 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 func clustered(near, quad float64) bool { return quad >= neighbor.ClusteredRatio*near && near > 0 }
 
 // listSum is the total distance from every city to its candidates in
-// nb, over at most clusteredSample cities evenly spaced by id: from their
+// nb, over at most neighbor.ClusteredSample cities evenly spaced by id: from their
 // cached distances nbd, or where the cache did not fit (nil) from d (a
 // sum over every city took seconds at ten million).
 func listSum(d *tour.Dist, nb *neighbor.Lists, nbd []int32) float64 {
 	n, k := nb.N(), nb.K
-	step := max(1, (n+clusteredSample-1)/clusteredSample)
+	step := max(1, (n+neighbor.ClusteredSample-1)/neighbor.ClusteredSample)
 	var sum float64
 	for c := 0; c < n; c += step {
 		if nbd != nil {
@@ -320,9 +320,6 @@ func listSum(d *tour.Dist, nb *neighbor.Lists, nbd []int32) float64 {
 	}
 	return sum
 }
-
-// clusteredSample is the most cities listSum visits.
-const clusteredSample = 1 << 16
 
 // step is one round from offset off: the cut, the pieces' searches and
 // the descent between them; it records the gain per kick for chooseShape
