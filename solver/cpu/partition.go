@@ -793,7 +793,8 @@ func (pr *partRun) instanceEdges(i int) {
 // search runs worker wk's iterated local search (search number rep) on
 // segment seg: a descent, then its kicks, each kept when the segment does
 // not get longer. It returns the change of length (never positive) and the
-// kicks made; a non-zero end stops the kicks then.
+// kicks made; a non-zero end stops the kicks then, and the descent too in a
+// round of the 5-opt move.
 func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 	r, c := pr.r, pr.r.c
 	sg := pr.segs[seg]
@@ -818,7 +819,15 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 	kicks := int64(0)
 	s.record = false
 	s.pushAll()
-	if s.optimize(check) {
+	// a 5-opt descent of a whole segment takes many slices (from a chain
+	// optimum of 5,000 cities, about half a second): it ends with the
+	// slice too, its gains kept, so that the round keeps its length
+	// (docs/DECISIONS.md#deep-slice)
+	descend := check
+	if !end.IsZero() && pr.deep {
+		descend = func() bool { return check() || !time.Now().Before(end) }
+	}
+	if s.optimize(descend) {
 		s.record = true
 		last := s.moves
 		for kk := 0; kk < sg.kicks; kk++ {

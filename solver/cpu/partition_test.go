@@ -698,3 +698,27 @@ func TestRegionFits(t *testing.T) {
 		t.Fatal("a region round cut with less than twice its cut's time left")
 	}
 }
+
+// TestPartitionDeepSlice: in a round of the 5-opt move a search's descent
+// ends with its time slice, keeping what it gained, while the chain's
+// descent runs to its local optimum whatever the slice.
+func TestPartitionDeepSlice(t *testing.T) {
+	in := uniformInstance(3000, 33)
+	for _, move := range []string{"lk5", "chain"} {
+		pr := newTestPartRun(t, in, 1, map[string]string{OptPartSegment: "3000", OptPartSlice: "300", OptMove: move, OptDepth: "2"})
+		pr.cut(0, 0)
+		pr.prepare(0)
+		pr.segs[0].kicks = 0 // the descent alone
+		full, _ := pr.search(0, 0, 0, time.Time{})
+		cut, kicks := pr.search(0, 0, 0, time.Now())
+		if cut > 0 || full >= 0 || kicks != 0 {
+			t.Fatalf("%s: gains %d (cut) and %d (full), %d kicks after the slice", move, cut, full, kicks)
+		}
+		if move == "lk5" && cut <= full {
+			t.Fatalf("5-opt: the descent past its slice gained %d, the full one %d", cut, full)
+		}
+		if move == "chain" && cut != full {
+			t.Fatalf("chain: the descent past its slice gained %d, the full one %d", cut, full)
+		}
+	}
+}
