@@ -52,7 +52,7 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"partition search: milliseconds of a round's segment searches, which then end together (0: partkicks kicks each, as always with several searches per segment or a kicks budget)").Experimental(),
 	solver.Enum(OptPartShape, func(o *ilsOptions) *partShape { return &o.partShape }, "auto", []string{"auto", "path", "region", "alternate"},
 		[]partShape{shapeAuto, shapePath, shapeRegion, shapeAlternate},
-		"partition search: its pieces, segments of consecutive tour positions (path), cells of the plane each holding several tour paths (region), the two by turns (alternate), or the one whose last round gained more per kick, the other every fourth round (auto)").Experimental(),
+		"partition search: its pieces, segments of consecutive tour positions (path), cells of the plane each holding several tour paths (region), the two by turns (alternate), or the one whose last round gained more per second (per kick under a kicks budget), the other every fourth round (auto)").Experimental(),
 	solver.Float(OptPartDeep, func(o *ilsOptions) *float64 { return &o.partDeep }, 10, 0, 1e6,
 		"partition search: kicks per city made with sequential moves of depth 1 before they take the depth option's steps (0: from the start)").Experimental(),
 }
@@ -106,7 +106,7 @@ const (
 )
 
 const (
-	shapeAuto      partShape = iota // the one that gained more per kick
+	shapeAuto      partShape = iota // the one that gained more per second
 	shapePath                       // segments of consecutive positions
 	shapeRegion                     // cells of the plane
 	shapeAlternate                  // the two by turns

@@ -148,8 +148,9 @@ type partRun struct {
 	rejected, merged int64     // regions' results dropped and kept
 	checks           int       // one-cycle checks of this round's merge
 	mergeEnd         time.Time // when this round's merge stops checking
-	// region: this round cuts the plane; gain: the length gained per kick
-	// by the last round of paths (0) and of regions (1)
+	// region: this round cuts the plane; gain: the length gained per
+	// second (per kick under a kicks budget) by the last round of paths
+	// (0) and of regions (1)
 	region bool
 	gain   [2]float64
 	// regionCut: how long the last region round's cut took (on one core,
@@ -322,7 +323,8 @@ func listSum(d *tour.Dist, nb *neighbor.Lists, nbd []int32) float64 {
 }
 
 // step is one round from offset off: the cut, the pieces' searches and
-// the descent between them; it records the gain per kick for chooseShape
+// the descent between them; it records the gain per second (per kick
+// under a kicks budget) for chooseShape
 // and returns the kicks made.
 func (pr *partRun) step(off int, left int64) int64 {
 	t0, m0 := time.Now(), pr.r.c.totalMoves()
@@ -358,7 +360,15 @@ func (pr *partRun) step(off int, left int64) int64 {
 		if pr.region {
 			g = 1
 		}
-		pr.gain[g] = float64(l0-pr.length) / float64(k)
+		// a timed run weighs the shapes by gain per second of the round,
+		// its stitch included: at a million cities a region round's cut
+		// and merge double its time, which a kick count does not see
+		// (docs/DECISIONS.md#shape-rate)
+		per := float64(k)
+		if pr.r.o.kicks == 0 {
+			per = cost
+		}
+		pr.gain[g] = float64(l0-pr.length) / max(per, 1e-9)
 	}
 	pr.round++
 	return k

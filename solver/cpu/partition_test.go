@@ -722,3 +722,26 @@ func TestPartitionDeepSlice(t *testing.T) {
 		}
 	}
 }
+
+// TestPartitionShapeRate: a timed round records its gain per second of
+// the round (at least the gain over the time around it), a round under a
+// kicks budget its gain per kick.
+func TestPartitionShapeRate(t *testing.T) {
+	in := uniformInstance(3000, 35)
+	pr := newTestPartRun(t, in, 2, map[string]string{OptPartSegment: "600", OptPartSlice: "20"})
+	l0, t0 := pr.length, time.Now()
+	k := pr.step(0, 0)
+	secs := time.Since(t0).Seconds()
+	if k == 0 || pr.length >= l0 {
+		t.Fatalf("timed round: %d kicks, length %d from %d", k, pr.length, l0)
+	}
+	if got, floor := pr.gain[0], float64(l0-pr.length)/secs; got < floor {
+		t.Fatalf("timed round: gain %.0f a second, below %.0f over the %.3f s around it", got, floor, secs)
+	}
+	pr = newTestPartRun(t, in, 2, map[string]string{OptPartSegment: "600", OptPartSlice: "0", OptPartKicks: "0.5", OptKicks: "100000"})
+	l0 = pr.length
+	k = pr.step(0, 1<<40)
+	if want := float64(l0-pr.length) / float64(k); pr.gain[0] != want {
+		t.Fatalf("kicks budget: gain %v, want %v a kick (%d kicks)", pr.gain[0], want, k)
+	}
+}

@@ -19,12 +19,14 @@ import (
 // OptPartShape selects the partition search's pieces: "path" (segments of
 // consecutive tour positions), "region" (cells of the plane, several tour
 // paths each), "alternate" (the two by turns) or "auto" (the one whose
-// last round gained more per kick, the other every fourth round).
+// last round gained more per second, per kick under a kicks budget; the
+// other every fourth round).
 const OptPartShape = "partshape"
 
 // chooseShape decides whether this round cuts the plane: under "auto" one
-// of each first, then the shape whose last round gained more per kick,
-// the other every fourth round to keep its figure current.
+// of each first, then the shape whose last round gained more per second
+// (per kick under a kicks budget), the other every fourth round to keep
+// its figure current.
 func (pr *partRun) chooseShape() bool {
 	switch pr.r.o.partShape {
 	case shapeRegion:
