@@ -361,9 +361,8 @@ func (pr *partRun) step(off int, left int64) int64 {
 			g = 1
 		}
 		// a timed run weighs the shapes by gain per second of the round,
-		// its stitch included: at a million cities a region round's cut
-		// and merge double its time, which a kick count does not see
-		// (docs/DECISIONS.md#shape-rate)
+		// its stitch included: a region round's cut and merge take time
+		// a kick count does not see (docs/DECISIONS.md#shape-rate)
 		per := float64(k)
 		if pr.r.o.kicks == 0 {
 			per = cost
