@@ -163,16 +163,24 @@ func (s *ls) extendVirtual(v *vtour, t1, t2, t3, t4, last int32, g2 int64, level
 	d := s.d
 	tried := 0
 	breadth := extendBreadth[min(level, len(extendBreadth)-1)]
+	// last's neighbours and the walk's direction are the same for every
+	// candidate (only w changes): read once, at the first candidate that
+	// passes the gain test, as each read walks v's runs
+	nx, pv := int32(-1), int32(-1)
+	fwd := false
 	for i, t5 := range s.nb[int(last)*s.k : int(last)*s.k+s.k] {
 		g := g2 - s.nbDist(last, i, t5)
 		if g <= 0 || tried >= breadth {
 			break
 		}
-		if t5 == t1 || t5 == v.succ(last) || t5 == v.pred(last) {
+		if nx < 0 {
+			nx, pv, fwd = v.succ(last), v.pred(last), v.succ(t1) == last
+		}
+		if t5 == t1 || t5 == nx || t5 == pv {
 			continue
 		}
 		var t6 int32
-		if v.succ(t1) == last {
+		if fwd {
 			t6 = v.pred(t5)
 		} else {
 			t6 = v.succ(t5)
