@@ -301,9 +301,9 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 func clustered(near, quad float64) bool { return quad >= neighbor.ClusteredRatio*near && near > 0 }
 
 // listSum is the total distance from every city to its candidates in
-// nb, over at most neighbor.ClusteredSample cities evenly spaced by id: from their
-// cached distances nbd, or where the cache did not fit (nil) from d (a
-// sum over every city took seconds at ten million).
+// nb, over at most neighbor.ClusteredSample cities evenly spaced by id:
+// from their cached distances nbd, or where the cache did not fit (nil)
+// from d (a sum over every city took seconds at ten million).
 func listSum(d *tour.Dist, nb *neighbor.Lists, nbd []int32) float64 {
 	n, k := nb.N(), nb.K
 	step := max(1, (n+neighbor.ClusteredSample-1)/neighbor.ClusteredSample)
@@ -324,8 +324,7 @@ func listSum(d *tour.Dist, nb *neighbor.Lists, nbd []int32) float64 {
 
 // step is one round from offset off: the cut, the pieces' searches and
 // the descent between them; it records the gain per second (per kick
-// under a kicks budget) for chooseShape
-// and returns the kicks made.
+// under a kicks budget) for chooseShape and returns the kicks made.
 func (pr *partRun) step(off int, left int64) int64 {
 	t0, m0 := time.Now(), pr.r.c.totalMoves()
 	pr.cut(off, left)
