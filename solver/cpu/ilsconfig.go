@@ -143,10 +143,10 @@ const (
 	// adaptMaxN is the size up to which auto's partition search takes
 	// the 5-opt move in the rounds where it gains more per second than
 	// the chain (move adapt): far ahead on mona-lisa100K, ahead on
-	// uniform instances of 100,000 to 400,000 cities, level on pla85900;
-	// on a million cities far behind, its rounds there being seconds long
-	// (docs/DECISIONS.md#adapt-max-n).
-	adaptMaxN = 500000
+	// uniform instances of 100,000 to 1,000,000 cities, level on
+	// pla85900; behind from about 3,000,000, where 60 s hold only a few
+	// rounds (docs/DECISIONS.md#adapt-max-n).
+	adaptMaxN = 2000000
 )
 
 // autoBySize are auto's defaults by instance size, the one place they are
