@@ -149,6 +149,7 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 	}
 	p.Workers = w
 	e.crowd(&o, in, p, w)
+	e.fitMove(&o, in, p, w)
 	if in.N < 8 {
 		return exactSmall(in, e, p, snaps, start)
 	}
@@ -964,6 +965,6 @@ func init() {
 		ilsConfig{orOpt: true, start: startGreedy}})
 	solver.Register(ilsEngine{baseEngine{"3opt-ils", "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
 		ilsConfig{orOpt: true, start: startNN}})
-	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains, on 5 alpha-nearness candidates of a Held–Karp ascent, from 1,000 to 50,000 cities; sequential 3-opt moves on nearest candidates below 1,000 cities and on nearest and quadrant candidates from 50,000, with the 5-opt move on them in the rounds where it gains more per second up to 2,000,000; below 1,000 cities one search per core with stagnation escapes; from 1,000 to 50,000 each core kicking in its own stretch of one tour, their changes merged; from 50,000 all cores on one tour, each on a segment or a cell of the plane; best kept"},
+	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains, on 5 alpha-nearness candidates of a Held–Karp ascent, from 1,000 to 50,000 cities; sequential 3-opt moves on nearest candidates below 1,000 cities and on nearest and quadrant candidates from 50,000, with the 5-opt move on them in the rounds where it gains more per second up to 160,000 cities a worker; below 1,000 cities one search per core with stagnation escapes; from 1,000 to 50,000 each core kicking in its own stretch of one tour, their changes merged; from 50,000 all cores on one tour, each on a segment or a cell of the plane; best kept"},
 		ilsConfig{orOpt: true, start: startGreedy, partAuto: true}})
 }

@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/tsplab/tsplab/solver"
 )
@@ -140,13 +141,12 @@ const (
 	// the 5-opt move, 5 (as in LKH) were ahead of 8 on usa13509 at equal
 	// CPU time (docs/DECISIONS.md#alpha-neighbors).
 	alphaNeighbors = 5
-	// adaptMaxN is the size up to which auto's partition search takes
-	// the 5-opt move in the rounds where it gains more per second than
-	// the chain (move adapt): far ahead on mona-lisa100K, ahead on
-	// uniform instances of 100,000 to 1,000,000 cities, level on
-	// pla85900; behind from about 3,000,000, where 60 s hold only a few
-	// rounds (docs/DECISIONS.md#adapt-max-n).
-	adaptMaxN = 2000000
+	// adaptMaxPerWorker is the cities per worker up to which auto's
+	// partition search takes the 5-opt move in the rounds where it
+	// gains more per second than the chain (move adapt): ahead up to
+	// 158,000 cities a worker, behind from 198,000, where a round lasts
+	// seconds and 60 s hold only a few (docs/DECISIONS.md#adapt-max-per-worker).
+	adaptMaxPerWorker = 160000
 )
 
 // autoBySize are auto's defaults by instance size, the one place they are
@@ -161,17 +161,25 @@ const (
 // partition search on d18512 (docs/DECISIONS.md#merge). From partMinN
 // the partition search (partition.go) with nearest and quadrant lists on
 // alternate workers and the chain of 2-opt steps, ahead of the 5-opt move
-// alone on pla85900 (docs/DECISIONS.md#part-min-n), up to adaptMaxN with
-// the 5-opt move in the rounds where it gains more per second.
+// alone on pla85900 (docs/DECISIONS.md#part-min-n), with the 5-opt move
+// in the rounds where it gains more per second up to adaptMaxPerWorker
+// cities a worker (fitMove).
 var autoBySize = solver.SizeTable{
 	{From: 0, To: deepMinN, Set: map[string]string{
 		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "1", OptSegment: "30", OptShare: "best", OptSync: "0", OptMove: "chain"}},
 	{From: deepMinN, To: partMinN, Set: map[string]string{
 		OptOr3: "off", OptStale: "0", OptCandidates: "alpha", OptNeighbors: strconv.Itoa(alphaNeighbors), OptDepth: "2", OptSegment: "200", OptShare: "merge", OptSync: strconv.Itoa(mergeSync), OptMove: "lk5"}},
-	{From: partMinN, To: adaptMaxN, Set: map[string]string{
+	{From: partMinN, Set: map[string]string{
 		OptOr3: "off", OptStale: "20", OptCandidates: "mixed", OptDepth: "2", OptSegment: "200", OptShare: "merge", OptSync: strconv.Itoa(mergeSync), OptMove: "adapt"}},
-	{From: adaptMaxN, Set: map[string]string{
-		OptOr3: "off", OptStale: "20", OptCandidates: "mixed", OptDepth: "2", OptSegment: "200", OptShare: "merge", OptSync: strconv.Itoa(mergeSync), OptMove: "chain"}},
+}
+
+// fitMove gives auto the chain in place of the 5-opt move by the round
+// when a run of in on w workers has more than adaptMaxPerWorker cities a
+// worker; a move p sets is kept.
+func (e ilsEngine) fitMove(o *ilsOptions, in *solver.Instance, p solver.Params, w int) {
+	if e.cfg.partAuto && o.cfg.move == deepAdapt && w > 0 && in.N/w > adaptMaxPerWorker && strings.TrimSpace(p.Extra[OptMove]) == "" {
+		o.cfg.move = deepChain
+	}
 }
 
 func init() {

@@ -32,8 +32,6 @@ func TestAutoDefaultsBySize(t *testing.T) {
 		{deepMinN, want{false, 0, listAlpha, 2, 200, mergeSync, shareMerge, deepLK5, alphaNeighbors}},
 		{partMinN - 1, want{false, 0, listAlpha, 2, 200, mergeSync, shareMerge, deepLK5, alphaNeighbors}},
 		{partMinN, want{false, 20, listMixed, 2, 200, mergeSync, shareMerge, deepAdapt, 8}},
-		{adaptMaxN - 1, want{false, 20, listMixed, 2, 200, mergeSync, shareMerge, deepAdapt, 8}},
-		{adaptMaxN, want{false, 20, listMixed, 2, 200, mergeSync, shareMerge, deepChain, 8}},
 	} {
 		in := uniformInstance(tc.n, 1)
 		o, err := ie.config(in, solver.Params{})
@@ -110,5 +108,34 @@ func TestCPUOptionsWellFormed(t *testing.T) {
 	}
 	if n := len(solver.OptionsFor("auto", solver.BackendCPU).Stable()); n > 8 {
 		t.Errorf("auto: %d stable options, want at most 8", n)
+	}
+}
+
+// TestFitMove: auto takes the 5-opt move by the round up to
+// adaptMaxPerWorker cities a worker and the chain beyond, unless the
+// user sets the move.
+func TestFitMove(t *testing.T) {
+	in := uniformInstance(adaptMaxPerWorker+5000, 2)
+	e, _ := solver.Lookup("auto", solver.BackendCPU)
+	for _, tc := range []struct {
+		w     int
+		extra map[string]string
+		want  deepMove
+	}{
+		{1, nil, deepChain},
+		{2, nil, deepAdapt},
+		{16, nil, deepAdapt},
+		{1, map[string]string{OptMove: "adapt"}, deepAdapt},
+		{2, map[string]string{OptMove: "lk5"}, deepLK5},
+	} {
+		p := solver.Params{Seed: 1, Workers: tc.w, Extra: tc.extra}
+		o, err := e.(ilsEngine).config(in, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.(ilsEngine).fitMove(&o, in, p, tc.w)
+		if o.cfg.move != tc.want {
+			t.Errorf("%d cities on %d workers, options %v: move %v, want %v", in.N, tc.w, tc.extra, o.cfg.move, tc.want)
+		}
 	}
 }
