@@ -18,8 +18,8 @@
 //     (kernels/threeopt.cu); ThreeOptPopulation runs their populations.
 //   - swap-climb: Luong et al.'s pair-exchange neighbourhood, one thread per
 //     neighbour (kernels/swap.cu): climbing, or their tabu search.
-//   - or-ils: 2-opt + Or-opt iterated local search in thousands of tour
-//     windows at once (kernels/oropt.cu, after LKH's tour-segment
+//   - or-ils: 2-opt + Or-opt iterated local search, sequential 3-opt where
+//     those find nothing, in thousands of tour windows at once (kernels/oropt.cu, after LKH's tour-segment
 //     partitioning), with global descents on the CPU between rounds.
 //   - 2opt-or: 2-opt + Or-opt local search over the whole tour, every
 //     city's moves over its nearest neighbours evaluated each pass and the

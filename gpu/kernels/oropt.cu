@@ -17,10 +17,11 @@
 // lives in shared memory (coordinates, the path, neighbour lists built by
 // brute force, the queue of cities whose don't-look bit is off); each
 // step pops a city, the 32 lanes evaluate its 2K 2-opt and 20K Or-opt
-// moves and the best improving one is applied with lane-parallel
-// reversals. A kick is a double bridge of two adjacent segments inside the
-// window, kept when no longer (Martin, Otto & Felten's large-step Markov
-// chain with acceptance of ties).
+// moves, and where none gains its 8·K3² sequential 3-opt moves; the best
+// improving one is applied with lane-parallel reversals. A kick is a
+// double bridge of two adjacent segments inside the window, kept when no
+// longer (Martin, Otto & Felten's large-step Markov chain with acceptance
+// of ties).
 //
 // Exactness: distances are the TSPLIB integer distances computed in double
 // precision with explicitly rounded operations (no fused multiply-add), so
@@ -158,6 +159,105 @@ __device__ __forceinline__ int or_eval(const OrWin& s, int size, int c, int pc, 
 
 #define OR_MOVES (2 * OR_K + 20 * OR_K)
 
+// Sequential 3-opt moves from city t1 (Lin & Kernighan's depth 3, every
+// step on the K3 nearest of the window's neighbours, partial gains
+// positive): t2 next to t1, t3 near t2, t4 next to t3, t5 near t4, t6 next
+// to t5; the three removed edges cut the path into A B C D, and the move
+// is kept where the added edges t2t3, t4t5, t6t1 are those of one of the
+// four pure reconnections A B' C' D, A C B D, A C' B D, A C B' D (every
+// one with both ends of the path in place).
+#define OR3_K 5
+#define OR3_MOVES (8 * OR3_K * OR3_K)
+
+// or3_edge tells whether {u, v} is one of the three edges of e.
+__device__ __forceinline__ bool or3_edge(const int* e, int u, int v) {
+    return (e[0] == u && e[1] == v) || (e[1] == u && e[0] == v) || (e[2] == u && e[3] == v) ||
+           (e[3] == u && e[2] == v) || (e[4] == u && e[5] == v) || (e[5] == u && e[4] == v);
+}
+
+// or3_decode decodes 3-opt move m (0 <= m < OR3_MOVES) from city c at
+// position pc: the removed edges' first positions x < y < z and the
+// reconnection type (0: B'C', 1: CB, 2: C'B, 3: CB'), with the exact
+// delta. It returns false when m is no improving move here.
+template <int METRIC>
+__device__ __forceinline__ bool or3_decode(const OrWin& s, int size, int c, int pc, int m, int& x, int& y, int& z,
+                                           int& type, int& delta) {
+    int d6 = m & 1;
+    m >>= 1;
+    int j5 = m % OR3_K;
+    m /= OR3_K;
+    int d4 = m & 1;
+    m >>= 1;
+    int j3 = m % OR3_K;
+    int dir = m / OR3_K;
+    int p2 = dir ? pc - 1 : pc + 1;
+    if (p2 < 0 || p2 > size - 1) return false;
+    int t2 = s.ord[p2];
+    int t3 = s.nb[t2 * OR_K + j3];
+    double2 x1 = s.xy[c], x2 = s.xy[t2], x3 = s.xy[t3];
+    int g = or_dist<METRIC>(x1, x2) - or_dist<METRIC>(x2, x3);
+    if (g <= 0) return false;
+    int p3 = s.pos[t3];
+    int p4 = d4 ? p3 - 1 : p3 + 1;
+    if (p4 < 0 || p4 > size - 1) return false;
+    int t4 = s.ord[p4];
+    int t5 = s.nb[t4 * OR_K + j5];
+    double2 x4 = s.xy[t4], x5 = s.xy[t5];
+    g += or_dist<METRIC>(x3, x4) - or_dist<METRIC>(x4, x5);
+    if (g <= 0) return false;
+    int p5 = s.pos[t5];
+    int p6 = d6 ? p5 - 1 : p5 + 1;
+    if (p6 < 0 || p6 > size - 1) return false;
+    int t6 = s.ord[p6];
+    double2 x6 = s.xy[t6];
+    delta = or_dist<METRIC>(x6, x1) - or_dist<METRIC>(x5, x6) - g;
+    if (delta >= 0) return false;
+    int e1 = min(pc, p2), e2 = min(p3, p4), e3 = min(p5, p6);
+    if (e1 == e2 || e1 == e3 || e2 == e3) return false;
+    x = min(e1, min(e2, e3));
+    z = max(e1, max(e2, e3));
+    y = e1 + e2 + e3 - x - z;
+    int added[6] = {t2, t3, t4, t5, t6, c};
+    int a1 = s.ord[x], b1 = s.ord[x + 1], b2 = s.ord[y], c1 = s.ord[y + 1], c2 = s.ord[z], dd = s.ord[z + 1];
+    if (or3_edge(added, a1, b2) && or3_edge(added, b1, c2) && or3_edge(added, c1, dd)) type = 0;
+    else if (or3_edge(added, b2, dd) && or3_edge(added, a1, c1) && or3_edge(added, c2, b1)) type = 1;
+    else if (or3_edge(added, b2, dd) && or3_edge(added, a1, c2) && or3_edge(added, c1, b1)) type = 2;
+    else if (or3_edge(added, b1, dd) && or3_edge(added, a1, c1) && or3_edge(added, c2, b2)) type = 3;
+    else return false;
+    return true;
+}
+
+// or3_eval returns the delta of 3-opt move m around c (OR_BIG: no move).
+template <int METRIC>
+__device__ __forceinline__ int or3_eval(const OrWin& s, int size, int c, int pc, int m) {
+    int x, y, z, type, delta;
+    return or3_decode<METRIC>(s, size, c, pc, m, x, y, z, type, delta) ? delta : OR_BIG;
+}
+
+// or3_apply applies 3-opt move m around c (all lanes) and queues the six
+// cities at its edges (lane 0). It returns the new queue size.
+template <int METRIC>
+__device__ int or3_apply(OrWin& s, int size, int c, int pc, int m, int lane, int head, int qsize) {
+    int x, y, z, type, delta;
+    or3_decode<METRIC>(s, size, c, pc, m, x, y, z, type, delta);
+    int t[6] = {s.ord[x], s.ord[x + 1], s.ord[y], s.ord[y + 1], s.ord[z], s.ord[z + 1]};
+    int lc = z - y;
+    __syncwarp();
+    if (type == 0) {
+        or_rev(s, x + 1, y, lane);
+        or_rev(s, y + 1, z, lane);
+    } else {
+        or_rev(s, x + 1, z, lane);  // C' B'
+        if (type != 3) or_rev(s, x + lc + 1, z, lane);  // B
+        if (type != 2) or_rev(s, x + 1, x + lc, lane);  // C
+    }
+    if (lane == 0) {
+        for (int k = 0; k < 6; k++) or_push(s, t[k], head, qsize, size);
+    }
+    __syncwarp();
+    return __shfl_sync(0xffffffffu, qsize, 0);
+}
+
 // or_apply applies move m around c (all lanes) and queues the cities at
 // its changed edges (lane 0). It returns the new queue size (every lane).
 __device__ int or_apply(OrWin& s, int size, int c, int pc, int m, int lane, int head, int qsize) {
@@ -246,12 +346,27 @@ __device__ long long or_search(OrWin& s, int size, int lane, int& head, int& qsi
         evals += OR_MOVES;
         for (int o = 16; o > 0; o >>= 1) best = min(best, __shfl_xor_sync(0xffffffffu, best, o));
         __syncwarp();
+        if (best == ~0ull) {
+            // the 3-opt moves only where no 2-opt or Or-opt move gains: the
+            // best of all moves at every step left worse local optima
+            for (int m = OR_MOVES + lane; m < OR_MOVES + OR3_MOVES; m += 32) {
+                int d = or3_eval<METRIC>(s, size, c, pc, m - OR_MOVES);
+                if (d < 0) {
+                    unsigned long long key = ((unsigned long long)(unsigned)(d + OR_BIG) << 32) | (unsigned)m;
+                    best = min(best, key);
+                }
+            }
+            evals += OR3_MOVES;
+            for (int o = 16; o > 0; o >>= 1) best = min(best, __shfl_xor_sync(0xffffffffu, best, o));
+            __syncwarp();
+        }
         if (best != ~0ull) {
             int m = (int)(best & 0xffffffffu);
             int d = (int)(best >> 32) - OR_BIG;
             delta += d;
             // c is among the queued cities: its other moves get a new look
-            qsize = or_apply(s, size, c, pc, m, lane, head, qsize);
+            if (m < OR_MOVES) qsize = or_apply(s, size, c, pc, m, lane, head, qsize);
+            else qsize = or3_apply<METRIC>(s, size, c, pc, m - OR_MOVES, lane, head, qsize);
         }
     }
     return delta;
