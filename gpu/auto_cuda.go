@@ -42,6 +42,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		if pw != nil {
 			defer pw.close()
 			cpuAid.Paths = pw
+			// unset: 0, the partition search's own first share
 			cpuAid.PathShare, _ = solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, OptBeside)
 		}
 	}
@@ -159,10 +160,10 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 
 // besideWindows returns the GPU's windows for the CPU engine's partition
 // search to hand stretches of its tour to (solver.Aid.Paths); nil when
-// OptBeside is 0.
+// OptBeside is set to 0.
 func besideWindows(in *solver.Instance, p solver.Params) (*pathWindows, error) {
 	share, err := solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, OptBeside)
-	if err != nil || share <= 0 {
+	if err != nil || (p.Extra[OptBeside] != "" && share <= 0) {
 		return nil, err
 	}
 	wo, err := autoOrOptions(p, in.N)

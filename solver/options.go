@@ -278,7 +278,7 @@ var (
 		Doc: "most cities of one tour window (a warp's iterated local search, endpoints fixed)"}
 	optWindowSegment = Option{Name: "wsegment", Kind: KindInt, Min: 1, Max: 512, Default: "30",
 		Doc: "GPU auto from 50,000 cities: most cities of a segment of the double-bridge kicks of or-ils's windows, before the CPU engine's first tour (from 200,000 cities) and beside its partition search (unset: 30)"}
-	optBeside = Option{Name: "beside", Kind: KindFloat, Min: 0, Max: 64, Default: "4",
+	optBeside = Option{Name: "beside", Kind: KindFloat, Min: 0, Max: 64, Auto: "1 below 200,000 cities unless clustered, else 4",
 		Doc: "GPU auto from 50,000 cities: the workers' worth of the tour the GPU's windows improve at first beside the CPU engine's partition search, the share then following their gains (0: none)"}
 )
 

@@ -17,8 +17,9 @@ import (
 // ends stay; the workers search the other segments. The stretches are
 // disjoint, so the tour written back stays one cycle. The stretch is a
 // share of the tour counted in workers: besideShare workers' worth at
-// first, then following the improver's gain per city and second against
-// the workers' (adapt).
+// first (besideSmallShare below besideSmallMaxN cities on instances that
+// are not clustered: firstShare), then following the improver's gain per
+// city and second against the workers' (adapt).
 
 // Settings of the path improver beside the workers
 // (docs/DECISIONS.md#partition-beside).
@@ -26,6 +27,12 @@ const (
 	// besideShare is the workers' worth of the tour the improver takes
 	// in the first round.
 	besideShare = 4.0
+	// besideSmallShare is the first share below besideSmallMaxN cities
+	// on instances that are not clustered, where the windows gain less
+	// a city than the workers from the first round
+	// (docs/DECISIONS.md#partition-beside).
+	besideSmallShare = 1.0
+	besideSmallMaxN  = 200_000
 	// besideMinShare and besideMaxShare bound the share: the improver
 	// always keeps a stretch to be measured on, and at most besideMaxShare
 	// times the workers' worth.
@@ -78,6 +85,7 @@ func (pr *partRun) besideEarly() bool {
 type beside struct {
 	paths solver.PathImprover // nil: the workers take every segment
 	share float64             // workers' worth of the tour it takes
+	asked bool                // the aid set the first share
 	g     int                 // the round's first segments it takes (layout)
 	// path is the stretch handed to the improver, old the stretch as it
 	// was; last is how long the workers' searches of the last round took
@@ -96,12 +104,21 @@ type beside struct {
 func newBeside(r *ilsRun) beside {
 	b := beside{paths: r.aid.Paths, share: besideShare}
 	if r.aid.PathShare > 0 {
-		b.share = r.aid.PathShare
+		b.share, b.asked = r.aid.PathShare, true
 	}
 	if r.o.kicks > 0 || len(r.in.FixedEdges) > 0 {
 		b.paths = nil
 	}
 	return b
+}
+
+// firstShare sets the first share of a run on n cities, clustered or
+// not, where the aid did not set it: besideSmallShare below
+// besideSmallMaxN cities on instances that are not clustered.
+func (b *beside) firstShare(n int, clustered bool) {
+	if !b.asked && !clustered && n < besideSmallMaxN {
+		b.share = besideSmallShare
+	}
 }
 
 // segments returns how many of this round's first segments the improver

@@ -103,6 +103,30 @@ func TestPartitionBeside(t *testing.T) {
 	}
 }
 
+// TestBesideFirstShare: the first share is besideSmallShare only below
+// besideSmallMaxN cities on instances that are not clustered, and the
+// aid's share wherever it sets one.
+func TestBesideFirstShare(t *testing.T) {
+	for _, c := range []struct {
+		n         int
+		clustered bool
+		aid, want float64
+	}{
+		{85900, false, 0, besideSmallShare},
+		{85900, true, 0, besideShare},
+		{besideSmallMaxN, false, 0, besideShare},
+		{1000000, false, 0, besideShare},
+		{85900, false, 2, 2},
+	} {
+		r := &ilsRun{in: uniformInstance(100, 1), aid: solver.Aid{Paths: &fakePaths{}, PathShare: c.aid}}
+		b := newBeside(r)
+		b.firstShare(c.n, c.clustered)
+		if b.share != c.want {
+			t.Errorf("%d cities, clustered %v, aid's share %v: first share %v, want %v", c.n, c.clustered, c.aid, b.share, c.want)
+		}
+	}
+}
+
 // TestBesideNone: no stretch for the improver with a kicks budget (the
 // run stays deterministic) or fixed edges, nor on a region round.
 func TestBesideNone(t *testing.T) {

@@ -291,6 +291,7 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 	g.r = newRNG(r.p.Seed, 1<<40)
 	g.setFixed(r.in.FixedEdges)
 	pr.global = g
+	pr.bs.firstShare(n, pr.clustered)
 	return pr
 }
 
