@@ -125,6 +125,17 @@ func TestBesideFirstShare(t *testing.T) {
 			t.Errorf("%d cities, clustered %v, aid's share %v: first share %v, want %v", c.n, c.clustered, c.aid, b.share, c.want)
 		}
 	}
+	// a partition search sets it from its own lists
+	for _, kind := range []string{"portgen", "portcgen"} {
+		pr := newTestPartRunAid(t, dimacsInstance(t, kind, 3000, 3000), 2, map[string]string{OptCandidates: "mixed"}, solver.Aid{Paths: &fakePaths{}})
+		want := besideSmallShare
+		if kind == "portcgen" {
+			want = besideShare
+		}
+		if pr.bs.share != want || pr.clustered != (kind == "portcgen") {
+			t.Errorf("%s: first share %v (clustered %v), want %v", kind, pr.bs.share, pr.clustered, want)
+		}
+	}
 }
 
 // TestBesideNone: no stretch for the improver with a kicks budget (the

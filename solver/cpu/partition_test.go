@@ -17,6 +17,12 @@ import (
 // its greedy tour, as Solve would, with w workers and the options extra.
 func newTestPartRun(t testing.TB, in *solver.Instance, w int, extra map[string]string) *partRun {
 	t.Helper()
+	return newTestPartRunAid(t, in, w, extra, solver.Aid{})
+}
+
+// newTestPartRunAid is newTestPartRun with the run's aid.
+func newTestPartRunAid(t testing.TB, in *solver.Instance, w int, extra map[string]string, aid solver.Aid) *partRun {
+	t.Helper()
 	eng, err := solver.Lookup("auto", solver.BackendCPU)
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +40,7 @@ func newTestPartRun(t testing.TB, in *solver.Instance, w int, extra map[string]s
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, start: time.Now(), c: newControl(context.Background(), p, w, nil, time.Now())}
+	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, aid: aid, start: time.Now(), c: newControl(context.Background(), p, w, nil, time.Now())}
 	r.kicksDone = make([]paddedCounter, w)
 	nb, nbq := neighbor.Nearest(in, 8), neighbor.Quadrant(in, 8)
 	t0 := to32(construct.KeepFixed(in, construct.Greedy(in, nb)))
