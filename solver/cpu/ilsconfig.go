@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -180,6 +181,35 @@ func (e ilsEngine) fitMove(o *ilsOptions, in *solver.Instance, p solver.Params, 
 	if e.cfg.partAuto && o.cfg.move == deepAdapt && w > 0 && in.N/w > adaptMaxPerWorker && strings.TrimSpace(p.Extra[OptMove]) == "" {
 		o.cfg.move = deepChain
 	}
+}
+
+// Tune shows on in the defaults that follow the cities a worker, as a
+// run with the default workers takes them (solver.Tuner): the chain in
+// place of the 5-opt move by the round (fitMove) and the crowded set-up
+// (crowd); TestTuneShowsTheRun holds the two to the same values.
+func (e ilsEngine) Tune(in *solver.Instance, set solver.OptionSet) solver.OptionSet {
+	w := 0
+	if o, ok := set.Lookup("workers"); ok {
+		w, _ = strconv.Atoi(o.Default)
+	}
+	if !e.cfg.partAuto || w <= 0 || in.N < partMinN || in.Metric == solver.Explicit || !in.HasCoords() {
+		return set
+	}
+	d := map[string]string{}
+	if o, ok := set.Lookup(OptMove); ok && o.Default == "adapt" && in.N/w > adaptMaxPerWorker {
+		d[OptMove] = "chain"
+	}
+	if crowded(in.N, w) {
+		d[OptCandidates], d[OptNeighbors], d[OptPartSlice] = "nearest", strconv.Itoa(crowdedNeighbors), "0"
+		d[OptPartKicks], d[OptPartShape] = strconv.FormatFloat(crowdedPartKicks, 'g', -1, 64), "path"
+	}
+	out := slices.Clone(set)
+	for i := range out {
+		if v, ok := d[out[i].Name]; ok {
+			out[i].Default, out[i].Auto = v, ""
+		}
+	}
+	return out
 }
 
 func init() {

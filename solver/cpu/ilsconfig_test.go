@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"slices"
 	"strconv"
 	"testing"
 
@@ -137,5 +138,49 @@ func TestFitMove(t *testing.T) {
 		if o.cfg.move != tc.want {
 			t.Errorf("%d cities on %d workers, options %v: move %v, want %v", in.N, tc.w, tc.extra, o.cfg.move, tc.want)
 		}
+	}
+}
+
+// TestTuneShowsTheRun: the defaults auto shows on an instance (Tune, as
+// tsp engines FILE prints them) are those a run with as many workers
+// takes, the 5-opt move by the round (fitMove) and the crowded set-up
+// (crowd) included.
+func TestTuneShowsTheRun(t *testing.T) {
+	defer func(v int) { crowdedMinPerWorker = v }(crowdedMinPerWorker)
+	crowdedMinPerWorker = 200_000 // 1 worker: crowded; 2: the chain alone; 3, 4: neither
+	in := uniformInstance(2*adaptMaxPerWorker+10000, 3)
+	eng, _ := solver.Lookup("auto", solver.BackendCPU)
+	e := eng.(ilsEngine)
+	names := []string{OptMove, OptCandidates, OptNeighbors, OptPartSlice, OptPartKicks, OptPartShape}
+	for _, w := range []int{1, 2, 3, 4} {
+		set := ilsSpecs["auto"].Options(in)
+		for i := range set {
+			if set[i].Name == "workers" {
+				set[i].Default = strconv.Itoa(w)
+			}
+		}
+		shown := map[string]string{}
+		for _, o := range e.Tune(in, set) {
+			if slices.Contains(names, o.Name) {
+				shown[o.Name] = o.Default
+			}
+		}
+		got, err := e.config(in, solver.Params{Workers: w, Extra: shown})
+		if err != nil {
+			t.Fatalf("%d workers: the shown defaults %v: %v", w, shown, err)
+		}
+		p := solver.Params{Workers: w}
+		run, err := e.config(in, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.crowd(&run, in, p, w)
+		e.fitMove(&run, in, p, w)
+		if got.cfg.move != run.cfg.move || got.cfg.candidates != run.cfg.candidates || got.cfg.neighbors != run.cfg.neighbors ||
+			got.partSlice != run.partSlice || got.partKicks != run.partKicks || got.partShape != run.partShape {
+			t.Errorf("%d cities on %d workers: shown %v, the run takes move %v, candidates %v, neighbours %d, slice %d, kicks %v, shape %v",
+				in.N, w, shown, run.cfg.move, run.cfg.candidates, run.cfg.neighbors, run.partSlice, run.partKicks, run.partShape)
+		}
+		t.Logf("%d workers: %v", w, shown)
 	}
 }
