@@ -12,8 +12,17 @@ var _ solver.Tuner = engine{}
 
 // Tune fills the defaults that depend on the instance and the device with
 // the values the engine will run (solver.Tuner): PSPM's and the climbers'
-// blocks, 3opt-ils's 4 × SMs, and the threads' upper bound.
+// blocks, 3opt-ils's 4 × SMs, and the threads' upper bound; GPU auto's
+// those of the CPU engine it runs (the defaults that follow the cities a
+// worker).
 func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSet {
+	if e.name == AlgoAuto && in != nil {
+		if c, err := solver.Lookup(AlgoAuto, solver.BackendCPU); err == nil {
+			if t, ok := c.(solver.Tuner); ok {
+				opts = t.Tune(in, opts)
+			}
+		}
+	}
 	if in == nil || in.N < 5 || available() != nil {
 		return opts
 	}
