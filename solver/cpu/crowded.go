@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/tsplab/tsplab/solver"
@@ -44,13 +45,14 @@ const (
 // crowded set-up.
 func crowded(n, w int) bool { return w > 0 && n/w >= crowdedMinPerWorker }
 
-// crowdedSet is what the crowded set-up sets, option by option.
-var crowdedSet = map[string]func(o *ilsOptions){
-	OptCandidates: func(o *ilsOptions) { o.cfg.candidates = listNearest },
-	OptNeighbors:  func(o *ilsOptions) { o.cfg.neighbors = crowdedNeighbors },
-	OptPartSlice:  func(o *ilsOptions) { o.partSlice = 0 },
-	OptPartKicks:  func(o *ilsOptions) { o.partKicks = crowdedPartKicks },
-	OptPartShape:  func(o *ilsOptions) { o.partShape = shapePath },
+// crowdedSet is what the crowded set-up sets, as the options' texts (a
+// run applies them, Tune shows them).
+var crowdedSet = map[string]string{
+	OptCandidates: "nearest",
+	OptNeighbors:  strconv.Itoa(crowdedNeighbors),
+	OptPartSlice:  "0",
+	OptPartKicks:  strconv.FormatFloat(crowdedPartKicks, 'g', -1, 64),
+	OptPartShape:  "path",
 }
 
 // crowd gives the auto engine's options o the crowded set-up when a run
@@ -60,9 +62,11 @@ func (e ilsEngine) crowd(o *ilsOptions, in *solver.Instance, p solver.Params, w 
 	if !e.cfg.partAuto || !partitionOn(*o, in) || !crowded(in.N, w) {
 		return
 	}
-	for name, set := range crowdedSet {
+	for name, text := range crowdedSet {
 		if strings.TrimSpace(p.Extra[name]) == "" {
-			set(o)
+			// constant texts of declared options: TestTuneShowsTheRun
+			// runs them through this
+			_ = ilsSpecs[e.name].Set(o, name, text)
 		}
 	}
 	o.cfg.start = startSFC

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -200,8 +201,7 @@ func (e ilsEngine) Tune(in *solver.Instance, set solver.OptionSet) solver.Option
 		d[OptMove] = "chain"
 	}
 	if crowded(in.N, w) {
-		d[OptCandidates], d[OptNeighbors], d[OptPartSlice] = "nearest", strconv.Itoa(crowdedNeighbors), "0"
-		d[OptPartKicks], d[OptPartShape] = strconv.FormatFloat(crowdedPartKicks, 'g', -1, 64), "path"
+		maps.Copy(d, crowdedSet)
 	}
 	out := slices.Clone(set)
 	for i := range out {
