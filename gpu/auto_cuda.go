@@ -35,15 +35,13 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	p, note := autoLSStart(ctx, in, p, start, solver.NewSink(snaps, 0, start))
 	cpuAid := solver.Aid{Device: BoundDevice, Ascents: aid.Ascents}
 	if plan.beside {
-		pw, err := besideWindows(in, p)
+		pw, share, err := besideWindows(in, p)
 		if err != nil {
 			return solver.Result{}, err
 		}
 		if pw != nil {
 			defer pw.close()
-			cpuAid.Paths = pw
-			// unset: 0, the partition search's own first share
-			cpuAid.PathShare, _ = solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, OptBeside)
+			cpuAid.Paths, cpuAid.PathShare = pw, share
 		}
 	}
 	if plan.early {
@@ -159,16 +157,17 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 }
 
 // besideWindows returns the GPU's windows for the CPU engine's partition
-// search to hand stretches of its tour to (solver.Aid.Paths); nil when
-// OptBeside is set to 0.
-func besideWindows(in *solver.Instance, p solver.Params) (*pathWindows, error) {
+// search to hand stretches of its tour to (solver.Aid.Paths), nil when
+// OptBeside is set to 0, and their first share (unset: 0, the partition
+// search's own).
+func besideWindows(in *solver.Instance, p solver.Params) (*pathWindows, float64, error) {
 	share, err := solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, OptBeside)
 	if err != nil || (p.Extra[OptBeside] != "" && share <= 0) {
-		return nil, err
+		return nil, 0, err
 	}
 	wo, err := autoOrOptions(p, in.N)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return newPathWindows(in, wo, p.Seed), nil
+	return newPathWindows(in, wo, p.Seed), share, nil
 }

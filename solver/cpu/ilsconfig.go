@@ -193,7 +193,7 @@ func (e ilsEngine) Tune(in *solver.Instance, set solver.OptionSet) solver.Option
 	if o, ok := set.Lookup("workers"); ok {
 		w, _ = strconv.Atoi(o.Default)
 	}
-	if !e.cfg.partAuto || w <= 0 || in.N < partMinN || in.Metric == solver.Explicit || !in.HasCoords() {
+	if w <= 0 || !partitionOn(ilsOptions{cfg: e.cfg}, in) { // partition auto, as the defaults take it
 		return set
 	}
 	d := map[string]string{}
