@@ -34,6 +34,7 @@ type solveRequest struct {
 	quiet        bool
 	bound        time.Duration
 	boundGiven   bool
+	route        routeFlags
 }
 
 func cmdSolve(ctx context.Context, e *env, args []string) error {
@@ -56,6 +57,9 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	p := r.p
+	if err := r.route.apply(in, &p); err != nil {
+		return err
+	}
 	// --time counts from the command's start: reading a large instance is spent from the same budget, and so is the end of the run after the engine's deadline
 	p.TimeLimit = remainingLimit(r.p.TimeLimit, time.Since(start)+endReserve(in.N))
 	plan, err := pl.Prepare(choice.Engine, in, p)
@@ -146,6 +150,7 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 		})
 	}
 	fs.Int64Var(&p.Target, "target", 0, "stop once a tour of at most this `length` is found (0: none)")
+	r.route.register(fs)
 	fs.Func("opt", "engine option `NAME=VALUE`, repeatable (the options of each engine: 'tsp engines --verbose')", func(s string) error {
 		return paramUsage(p.Set(s))
 	})
