@@ -112,7 +112,7 @@ func commands() []command {
 		{"bound", "FILE [--time D] [--json FILE|-]", "compute a proven lower bound (Held–Karp) of the optimal tour length", cmdBound},
 		{"gen", "--kind uniform|clustered|circle|grid --n N [--seed S] [--out FILE]", "generate an instance (circle and grid have a known optimum)", cmdGen},
 		{"render", "FILE [--tour TOUR] --out X.png|X.svg|X.pdf [--width PX]", "draw an instance and a tour", cmdRender},
-		{"bench", "--suite NAME [flags]", "run a benchmark or reproduction suite", cmdBench},
+		{"bench", "--suite NAME [flags] | merge SHARDS... --out FILE", "run a benchmark or reproduction suite", cmdBench},
 		{"engines", "", "list the registered engines and whether each can run here", cmdEngines},
 		{"version", "", "print the version, the Go version and the GPU support", cmdVersion},
 		{"help", "[COMMAND]", "show help", nil},
