@@ -57,9 +57,11 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	p := r.p
-	if err := r.route.apply(in, &p); err != nil {
+	rt, err := r.route.apply(in, choice.Engine, &p)
+	if err != nil {
 		return err
 	}
+	in = rt.in
 	// --time counts from the command's start: reading a large instance is spent from the same budget, and so is the end of the run after the engine's deadline
 	p.TimeLimit = remainingLimit(r.p.TimeLimit, time.Since(start)+endReserve(in.N))
 	plan, err := pl.Prepare(choice.Engine, in, p)
@@ -70,8 +72,12 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "tsp: note: %s\n", choice.Note)
 	}
 	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet, alongside: !r.boundGiven}
+	rt.adjust(&o)
 	out, err := solveWithProgress(ctx, e, plan, o)
 	if err != nil {
+		return err
+	}
+	if out, err = rt.finish(plan, out); err != nil {
 		return err
 	}
 	out.Result.Params.TimeLimit = r.p.TimeLimit // the report says the limit asked for
