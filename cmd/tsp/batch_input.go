@@ -191,6 +191,7 @@ func parseInstanceLine(text []byte, file string, line int) (*solver.Instance, in
 // when each returns false.
 func batchItems(ctx context.Context, inputs []string, forceLines bool, each func(batchItem) bool) error {
 	for _, in := range inputs {
+		in = filepath.Clean(in) // the keys a rerun matches do not depend on how the path was spelled
 		st, err := os.Stat(in)
 		if err != nil {
 			return fmt.Errorf("%s: no such file or folder", in)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // circleLines writes a file of k instance lines, each n points on a
@@ -202,5 +204,51 @@ func TestBatchBadInput(t *testing.T) {
 	}
 	if code, _, stderr := tsp(t, "batch", lines, "--out", res, "--time-each", "10ms", "--lines"); code != 1 || !strings.Contains(stderr, "r.jsonl:1: not a line of 'tsp batch' results") {
 		t.Errorf("foreign --out: exit %d, %q", code, stderr)
+	}
+}
+
+func TestIsInstanceLines(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name, data string
+		want       bool
+	}{
+		{"coordinates", "0.1 0.2 0.3 0.4 0.5 0.6\n0.7 0.8 0.9 0.1 0.2 0.3\n", true},
+		{"with output", "0 0 1 1 2 2 output 1 2 3 1\n", true},
+		{"a matrix", "0 1 2 3 4 5\n1 0 1 2 3 4\n", false},
+		{"a point list", "1 0.5 0.5\n2 0.1 0.9\n", false},
+		{"odd count", "0.1 0.2 0.3 0.4 0.5 0.6 0.7\n", false},
+		{"tsplib", "NAME: x\nTYPE: TSP\n", false},
+	}
+	for _, c := range cases {
+		p := writeTestFile(t, dir, strings.ReplaceAll(c.name, " ", "_")+".txt", c.data)
+		if got, err := isInstanceLines(p); err != nil || got != c.want {
+			t.Errorf("%s: %v %v, want %v", c.name, got, err, c.want)
+		}
+	}
+}
+
+// TestBatchInterruptKeepsWholeLines stops a batch midway: the lines
+// written are whole, and the same command finishes the rest.
+func TestBatchInterruptKeepsWholeLines(t *testing.T) {
+	dir := t.TempDir()
+	in := circleLines(t, dir, 40, 12)
+	res := filepath.Join(dir, "r.jsonl")
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	code, _, stderr := tspCtx(t, ctx, "batch", in, "--time-each", "100ms", "--out", res, "--backend", "cpu", "--quiet", "--jobs", "2")
+	if code != exitInterrupt {
+		t.Fatalf("exit %d, want %d: %s", code, exitInterrupt, stderr)
+	}
+	first := len(readResults(t, res)) // each line parses: none was cut
+	if first >= 40 {
+		t.Fatalf("%d lines after the interrupt: the batch was not stopped", first)
+	}
+	code, out, stderr := tsp(t, "batch", in, "--time-each", "20ms", "--out", res, "--backend", "cpu", "--quiet")
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("batch: %d solved, %d skipped", 40-first, first)) {
+		t.Fatalf("resume: exit %d, %q %s", code, out, stderr)
+	}
+	if n := len(keys(readResults(t, res))); n != 40 {
+		t.Fatalf("%d lines after resuming, want 40", n)
 	}
 }
