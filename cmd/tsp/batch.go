@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -124,6 +125,11 @@ func parseBatch(e *env, args []string) (*batchRequest, error) {
 		return nil, err
 	}
 	r.inputs, p.Seed = pos, *seed
+	for _, in := range r.inputs {
+		if _, err := os.Stat(in); err != nil {
+			return nil, fmt.Errorf("%s: no such file or folder", in)
+		}
+	}
 	if r.shard, err = sf.resolve("batch", getenv); err != nil {
 		return nil, err
 	}
@@ -210,7 +216,9 @@ func runBatch(ctx context.Context, e *env, r *batchRequest, pl *session.Pipeline
 	items := make(chan batchItem, 4*r.jobs)
 	results := make(chan batchDone, 4*r.jobs)
 	var listErr error
+	listed := make(chan struct{}) // closed once the items are all sent: listErr and st.skipped are final
 	go func() {
+		defer close(listed)
 		defer close(items)
 		k := -1
 		listErr = batchItems(ctx, r.inputs, r.lines, func(it batchItem) bool {
@@ -263,6 +271,7 @@ func runBatch(ctx context.Context, e *env, r *batchRequest, pl *session.Pipeline
 			fmt.Fprintf(e.stderr, "tsp: batch: %d solved%s\n", st.solved, st.quality())
 		}
 	}
+	<-listed // the workers stop early only once ctx has ended, which ends the listing too
 	if werr != nil {
 		return st, werr
 	}
