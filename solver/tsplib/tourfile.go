@@ -38,8 +38,9 @@ func ReadStartTour(path string, in *solver.Instance) ([]int, error) {
 // name (the first column when none is), so that a point list in tour
 // order (id,x,y, as `tsp solve --out TOUR.csv` writes it) reads too. Ids
 // are the instance's own when its file gave ids (a point list's first
-// column), else TSPLIB's 1..N. The tour must name each city once and keep
-// the instance's fixed edges; filename names r in errors.
+// column, names included), else TSPLIB's 1..N. The tour must name each
+// city once and keep the instance's fixed edges; filename names r in
+// errors.
 func ParseStartTour(r io.Reader, filename string, in *solver.Instance) ([]int, error) {
 	br := bufio.NewReaderSize(&crReader{r: r}, readerSniffSize)
 	head, _ := br.Peek(readerSniffSize)
@@ -60,8 +61,8 @@ func ParseStartTour(r io.Reader, filename string, in *solver.Instance) ([]int, e
 }
 
 // isTSPLIBTour reports whether the first line of head that is not blank
-// or a comment starts a TSPLIB file: it has a ':' or starts with a TSPLIB
-// keyword.
+// or a comment starts a TSPLIB file: it has a ':', starts with a TSPLIB
+// keyword and a value, or is a section's keyword.
 func isTSPLIBTour(head []byte) bool {
 	for line := range bytes.SplitSeq(head, []byte("\n")) {
 		line = bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\xEF\xBB\xBF")))
@@ -73,7 +74,8 @@ func isTSPLIBTour(head []byte) bool {
 		}
 		f := bytes.Fields(line)
 		first := strings.ToUpper(string(f[0]))
-		return knownKeys[first] || first == "EOF" || strings.HasSuffix(first, "_SECTION")
+		// a lone "name" is a header of names, "NAME x" a TSPLIB keyword
+		return knownKeys[first] && len(f) > 1 || strings.HasSuffix(first, "_SECTION")
 	}
 	return false
 }
@@ -82,8 +84,9 @@ func isTSPLIBTour(head []byte) bool {
 type idTour struct {
 	file  string
 	in    *solver.Instance
-	city  map[int64]int // id -> city, nil when ids are 1..N
-	col   int           // the id column under a header, -1 without one
+	city  map[int64]int  // id -> city, nil when ids are 1..N
+	named map[string]int // name -> city, when the point list gave names
+	col   int            // the id column under a header, -1 without one
 	tour  []int
 	first []int32 // the line each city was first given on, 0: not yet
 }
@@ -92,6 +95,7 @@ type idTour struct {
 func parseIDTour(br *bufio.Reader, filename string, in *solver.Instance) ([]int, error) {
 	lr := &lineReader{br: br, file: filename}
 	s := &idTour{file: filename, in: in, col: -1, first: make([]int32, in.N)}
+	s.named = cityNames(in)
 	if in.Points != nil && in.Points.IDs != nil {
 		s.city = make(map[int64]int, in.N)
 		for i := range in.N {
@@ -107,7 +111,8 @@ func parseIDTour(br *bufio.Reader, filename string, in *solver.Instance) ([]int,
 			break
 		}
 		fields := splitFields(b)
-		if header && !isNumber(fields[0]) {
+		_, isName := s.named[string(fields[0])]
+		if header && !isNumber(fields[0]) && !isName {
 			s.col = headerIDColumn(fields)
 			continue
 		}
@@ -128,7 +133,7 @@ func parseIDTour(br *bufio.Reader, filename string, in *solver.Instance) ([]int,
 	if len(s.tour) < in.N {
 		for c, l := range s.first {
 			if l == 0 {
-				return nil, errorf(filename, max(lr.line, 1), "%d of the %d cities given: city %d (id %d) is missing", len(s.tour), in.N, c+1, s.id(c))
+				return nil, errorf(filename, max(lr.line, 1), "%d of the %d cities given: city %d (id %s) is missing", len(s.tour), in.N, c+1, s.show(c))
 			}
 		}
 	}
@@ -150,17 +155,30 @@ func headerIDColumn(fields [][]byte) int {
 	return 0
 }
 
-// id is the id that names city c in the file.
-func (s *idTour) id(c int) int64 {
-	if s.city == nil {
-		return int64(c) + 1
+// show is how the file names city c: its name, or its id.
+func (s *idTour) show(c int) string {
+	switch {
+	case s.named != nil:
+		return quote(any(s.in.Points).(labeler).Label(c))
+	case s.city == nil:
+		return strconv.Itoa(c + 1)
 	}
-	return s.in.Points.ID(c)
+	return strconv.FormatInt(s.in.Points.ID(c), 10)
 }
 
 // add takes the ids of one line; done is true at a -1.
 func (s *idTour) add(fields [][]byte, line int) (done bool, err error) {
 	for _, f := range fields {
+		if s.named != nil && string(f) != "-1" {
+			c, ok := s.named[string(f)]
+			if !ok {
+				return false, errorf(s.file, line, "%s is not a city of %s (the names its file gives)", quote(string(f)), s.in.Name)
+			}
+			if err := s.put(c, quote(string(f)), line); err != nil {
+				return false, err
+			}
+			continue
+		}
 		id, perr := strconv.ParseInt(string(f), 10, 64)
 		if perr != nil {
 			return false, errorf(s.file, line, "%s is not a city id (an integer)", quote(string(f)))
@@ -172,13 +190,47 @@ func (s *idTour) add(fields [][]byte, line int) (done bool, err error) {
 		if !ok {
 			return false, errorf(s.file, line, "id %d is not a city of %s%s", id, s.in.Name, s.idRange())
 		}
-		if l := s.first[c]; l != 0 {
-			return false, errorf(s.file, line, "city %d given twice (first on line %d)", id, l)
+		if err := s.put(c, strconv.FormatInt(id, 10), line); err != nil {
+			return false, err
 		}
-		s.first[c] = int32(max(1, min(line, 1<<31-1)))
-		s.tour = append(s.tour, c)
 	}
 	return false, nil
+}
+
+// put appends city c, given as what on line, unless it was given before.
+func (s *idTour) put(c int, what string, line int) error {
+	if l := s.first[c]; l != 0 {
+		return errorf(s.file, line, "city %s given twice (first on line %d)", what, l)
+	}
+	s.first[c] = int32(max(1, min(line, 1<<31-1)))
+	s.tour = append(s.tour, c)
+	return nil
+}
+
+// labeler is a point list that keeps its cities' ids as written, names
+// included.
+type labeler interface{ Label(i int) string }
+
+// cityNames maps the names of in's cities to the cities when its point
+// list named them (an id that is not an integer), nil otherwise.
+func cityNames(in *solver.Instance) map[string]int {
+	l, ok := any(in.Points).(labeler)
+	if !ok || in.Points == nil {
+		return nil
+	}
+	named := false
+	m := make(map[string]int, in.N)
+	for i := range in.N {
+		lab := l.Label(i)
+		if _, err := strconv.ParseInt(lab, 10, 64); err != nil {
+			named = true
+		}
+		m[lab] = i
+	}
+	if !named {
+		return nil
+	}
+	return m
 }
 
 // cityOf is the city an id names.

@@ -113,3 +113,26 @@ func TestReadStartTourOptimal(t *testing.T) {
 		}
 	}
 }
+
+// TestParseStartTourNames reads start tours that name a point list's
+// cities by the names its file gives.
+func TestParseStartTourNames(t *testing.T) {
+	in, err := ParsePoints(strings.NewReader("name,x,y\nParis,0,0\nLyon,1,0\nNice,1,1\nBrest,0,1\n"), "cities.csv")
+	if err != nil || cityNames(in) == nil {
+		t.Skipf("this reader keeps no names of a point list's cities (%v)", err)
+	}
+	got, err := ParseStartTour(strings.NewReader("Lyon\nNice\nBrest\nParis\n"), "s.txt", in)
+	if err != nil || !slices.Equal(got, []int{1, 2, 3, 0}) {
+		t.Fatalf("tour %v, %v", got, err)
+	}
+	for data, want := range map[string]string{
+		"Lyon,Nice,Rome,Paris\n":       `s.txt:1: "Rome" is not a city of cities (the names its file gives)`,
+		"name\nLyon\nNice\nLyon\n":     `s.txt:4: city "Lyon" given twice (first on line 2)`,
+		"Lyon\nNice\nParis\n":          `s.txt:3: 3 of the 4 cities given: city 4 (id "Brest") is missing`,
+		"id,x,y\nLyon,1,0\nNice,1,1\n": `s.txt:3: 2 of the 4 cities given: city 1 (id "Paris") is missing`,
+	} {
+		if _, err := ParseStartTour(strings.NewReader(data), "s.txt", in); err == nil || err.Error() != want {
+			t.Errorf("%q: error %v, want %s", data, err, want)
+		}
+	}
+}
