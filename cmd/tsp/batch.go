@@ -100,8 +100,8 @@ func parseBatch(e *env, args []string) (*batchRequest, error) {
 			"optimum or to the tour a data set gives, time, seed). Inputs are instance files, folders of them, or\n"+
 			"files of one instance a line, 'x1 y1 x2 y2 …' (an 'output …' after the coordinates is the data\n"+
 			"set's tour, kept as reference_length). A rerun with the same --out skips the instances already\n"+
-			"there; each batch of lines is synced to the disk before the next. On the CPU the instances run\n"+
-			"in parallel, one engine run with one worker each (--jobs at once); on the GPU (a CUDA build, GPU\n"+
+			"there; each batch of lines is synced to the disk before the next. On the CPU --jobs instances run\n"+
+			"at once, each on its share of the cores (one each by default); on the GPU (a CUDA build, GPU\n"+
 			"backend) --chunk instances at once, a block each. Ctrl-C keeps the lines written and exits 130.")
 	r := &batchRequest{}
 	p := &r.p
@@ -112,7 +112,7 @@ func parseBatch(e *env, args []string) (*batchRequest, error) {
 	fs.StringVar(&r.out, "out", "", "append the results to `FILE`, one JSON line an instance (- for stdout; required)")
 	fs.StringVar(&p.Algorithm, "algo", "auto", "algorithm `NAME`")
 	fs.StringVar(&p.Backend, "backend", "auto", "cpu, gpu or auto (GPU when available, else CPU)")
-	fs.IntVar(&r.jobs, "jobs", runtime.NumCPU(), "instances solved at once on the CPU, each on one core")
+	fs.IntVar(&r.jobs, "jobs", runtime.NumCPU(), "instances solved at once on the CPU, the cores shared out between them (default: one core each)")
 	fs.IntVar(&r.chunk, "chunk", 4096, "instances handed to the GPU at once")
 	fs.BoolVar(&r.lines, "lines", false, "read every input file as one instance a line, 'x1 y1 x2 y2 …' (default: told by the first line)")
 	fs.BoolVar(&r.tours, "tours", false, "write each tour (1-based ids) in its line")
@@ -281,10 +281,11 @@ func runBatch(ctx context.Context, e *env, r *batchRequest, pl *session.Pipeline
 	return st, nil
 }
 
-// cpuBatchWorker solves items one at a time, on one core each.
+// cpuBatchWorker solves items one at a time, each on its share of the
+// cores.
 func cpuBatchWorker(ctx context.Context, r *batchRequest, pl *session.Pipeline, items <-chan batchItem, results chan<- batchDone) {
 	p := r.p
-	p.Workers = 1
+	p.Workers = max(1, runtime.NumCPU()/r.jobs) // the cores shared out between the jobs: one each by default
 	var optima []string
 	if r.optima != "" {
 		optima = []string{r.optima}
