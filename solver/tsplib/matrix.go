@@ -118,6 +118,11 @@ func namesHeader(fields [][]byte) bool {
 	return true
 }
 
+// instanceLinesHint ends the error of a matrix of the wrong shape or with
+// a diagonal that is not 0: such a file is often one of many instances, a
+// line each.
+const instanceLinesHint = " (a file of one instance a line, x1 y1 x2 y2 …, is read by tsp batch)"
+
 // matrixReader reads a cost matrix CSV: the state of ParseMatrixCSV.
 type matrixReader struct {
 	lr       *lineReader
@@ -138,8 +143,8 @@ func (m *matrixReader) errf(line int, format string, args ...any) error {
 
 // ParseMatrixCSV reads a cost matrix from r as an EXPLICIT instance: n
 // rows of n non-negative numbers separated by commas, tabs or blanks
-// (road distances or times), with an optional header row of the cities'
-// names and an optional first column of names; blank lines and lines
+// (road distances or times, 0 on the diagonal), with an optional header
+// row of the cities' names and an optional first column of names; blank lines and lines
 // starting with '#' are skipped. The matrix must be square and symmetric
 // (TSP Lab solves the symmetric TSP): the first pair that differs is
 // named. Integers are kept as they are; costs with fractions are scaled
@@ -178,7 +183,7 @@ func (m *matrixReader) readAll() error {
 		return &Error{File: m.file, Msg: "no rows (want n rows of n numbers: a cost matrix)"}
 	}
 	if len(m.lines) != m.n {
-		return m.errf(m.lr.line, "%d rows of %d numbers: a cost matrix must be square", len(m.lines), m.n)
+		return m.errf(m.lr.line, "%d rows of %d numbers: a cost matrix must be square%s", len(m.lines), m.n, instanceLinesHint)
 	}
 	if m.names != nil && len(m.names) != m.n {
 		return m.errf(m.nameLine, "the header names %d cities, the rows have %d numbers", len(m.names), m.n)
@@ -215,7 +220,7 @@ func (m *matrixReader) row(fields [][]byte) error {
 		return m.errf(line, "%d numbers, want %d as on line %d: a cost matrix must be square", len(fields), m.n, m.lines[0])
 	}
 	if len(m.lines) == m.n {
-		return m.errf(line, "more than %d rows of %d numbers: a cost matrix must be square", m.n, m.n)
+		return m.errf(line, "more than %d rows of %d numbers: a cost matrix must be square%s", m.n, m.n, instanceLinesHint)
 	}
 	if name != "" || m.rowNames != nil {
 		m.rowNames = append(m.rowNames, name)
@@ -229,6 +234,8 @@ func (m *matrixReader) row(fields [][]byte) error {
 			return m.errf(line, "column %d: cost %s is negative", j+1, string(f))
 		case v > math.MaxInt32:
 			return m.errf(line, "column %d: cost %s is above %d", j+1, string(f), math.MaxInt32)
+		case j == len(m.lines) && v != 0:
+			return m.errf(line, "column %d: a city's cost to itself is %s, want 0%s", j+1, string(f), instanceLinesHint)
 		}
 		m.integral = m.integral && v == math.Trunc(v)
 		m.max = max(m.max, v)

@@ -46,13 +46,14 @@ func TestParseMatrixCSVBad(t *testing.T) {
 		{"asymmetric", "0,3,4\n3,0,5\n4,6,0\n", "m.csv:3: the matrix is not symmetric: row 3 column 2 is 6 but row 2 column 3 (line 2) is 5; TSP Lab solves the symmetric TSP"},
 		{"asymmetric first pair", "0,1,2\n9,0,8\n7,8,0\n", "m.csv:2: the matrix is not symmetric: row 2 column 1 is 9 but row 1 column 2 (line 1) is 1; TSP Lab solves the symmetric TSP"},
 		{"a short row", "0,3,4\n3,0\n4,5,0\n", "m.csv:2: 2 numbers, want 3 as on line 1: a cost matrix must be square"},
-		{"too few rows", "0,3,4\n3,0,5\n", "m.csv:2: 2 rows of 3 numbers: a cost matrix must be square"},
-		{"too many rows", "0,1\n1,0\n2,2\n", "m.csv:3: more than 2 rows of 2 numbers: a cost matrix must be square"},
+		{"too few rows", "0,3,4\n3,0,5\n", "m.csv:2: 2 rows of 3 numbers: a cost matrix must be square" + instanceLinesHint},
+		{"too many rows", "0,1\n1,0\n2,2\n", "m.csv:3: more than 2 rows of 2 numbers: a cost matrix must be square" + instanceLinesHint},
 		{"negative", "0,-3\n-3,0\n", "m.csv:1: column 2: cost -3 is negative"},
 		{"not a number", "0,3,4\n3,0,x5\n4,5,0\n", `m.csv:2: column 3: "x5" is not a number`},
 		{"NaN", "0,1\n1,NaN\n", `m.csv:2: column 2: "NaN" is not a number`},
 		{"header count", "A,B\n0,1,2\n1,0,3\n2,3,0\n", "m.csv:1: the header names 2 cities, the rows have 3 numbers"},
 		{"names disagree", ",A,B\nA,0,1\nC,1,0\n", `m.csv:3: row 2 is named "C" but column 2 "B"`},
+		{"diagonal", "0,1,2\n1,5,3\n2,3,0\n", "m.csv:2: column 2: a city's cost to itself is 5, want 0" + instanceLinesHint},
 		{"empty", "# nothing\n", "m.csv: no rows (want n rows of n numbers: a cost matrix)"},
 	}
 	for _, c := range cases {
