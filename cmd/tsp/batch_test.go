@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +14,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/session"
 )
 
 // circleLines writes a file of k instance lines, each n points on a
@@ -250,5 +254,51 @@ func TestBatchInterruptKeepsWholeLines(t *testing.T) {
 	}
 	if n := len(keys(readResults(t, res))); n != 40 {
 		t.Fatalf("%d lines after resuming, want 40", n)
+	}
+}
+
+// TestBatchGPUChunks runs the GPU path with a stand-in for gpu.SolveBatch:
+// the instances go in chunks, each result is checked before it is written.
+func TestBatchGPUChunks(t *testing.T) {
+	dir := t.TempDir()
+	in := circleLines(t, dir, 5, 8)
+	var sizes []int
+	identity := func(_ context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error) {
+		sizes = append(sizes, len(ins))
+		out := make([]solver.Result, len(ins))
+		for i, x := range ins {
+			t := solver.IdentityTour(x.N)
+			out[i] = solver.Result{Tour: t, Length: solver.TourLength(x, t), Algorithm: p.Algorithm, Backend: solver.BackendGPU}
+		}
+		return out, nil
+	}
+	run := func(solve batchSolver, res string) (*batchStats, error) {
+		r := &batchRequest{inputs: []string{in}, out: res, each: time.Second, jobs: 1, chunk: 2, quiet: true, progress: time.Hour}
+		r.p = solver.Params{Algorithm: "auto", Backend: solver.BackendGPU, TimeLimit: time.Second}
+		out, done, err := openBatchOut(res, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.close()
+		var pl session.Pipeline
+		var stderr strings.Builder
+		return runBatch(context.Background(), &env{stdout: io.Discard, stderr: &stderr}, r, &pl, solve, out, done)
+	}
+	res := filepath.Join(dir, "gpu.jsonl")
+	st, err := run(identity, res)
+	if err != nil || st.solved != 5 || !slices.Equal(sizes, []int{2, 2, 1}) {
+		t.Fatalf("solved %d, chunks %v, %v: want 5 in chunks of 2, 2, 1", st.solved, sizes, err)
+	}
+	if ls := readResults(t, res); len(ls) != 5 || ls[0].Backend != solver.BackendGPU {
+		t.Fatalf("%d lines, %+v", len(ls), ls)
+	}
+	wrong := func(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error) {
+		out, err := identity(ctx, ins, p)
+		out[0].Length++
+		return out, err
+	}
+	st, err = run(wrong, filepath.Join(dir, "wrong.jsonl"))
+	if err != nil || st.failed != 3 || st.solved != 2 {
+		t.Fatalf("a wrong length: %d failed, %d solved, %v: want the first of each chunk refused", st.failed, st.solved, err)
 	}
 }
