@@ -102,7 +102,9 @@ func parseBatch(e *env, args []string) (*batchRequest, error) {
 			"set's tour, kept as reference_length). A rerun with the same --out skips the instances already\n"+
 			"there; each batch of lines is synced to the disk before the next. On the CPU --jobs instances run\n"+
 			"at once, each on its share of the cores (one each by default); on the GPU (a CUDA build, GPU\n"+
-			"backend) --chunk instances at once, a block each. Ctrl-C keeps the lines written and exits 130.")
+			"backend) --chunk instances at once, a block each. Ctrl-C keeps the lines written and exits 130.\n"+
+			"--time-each is wall clock: on a loaded machine, '--opt kicks=N --time-each 1s' gives each run\n"+
+			"the same work whatever the load (docs/BATCH.md).")
 	r := &batchRequest{}
 	p := &r.p
 	seed := fs.Uint64("seed", 1, "random seed of every instance's run")
@@ -112,7 +114,7 @@ func parseBatch(e *env, args []string) (*batchRequest, error) {
 	fs.StringVar(&r.out, "out", "", "append the results to `FILE`, one JSON line an instance (- for stdout; required)")
 	fs.StringVar(&p.Algorithm, "algo", "auto", "algorithm `NAME`")
 	fs.StringVar(&p.Backend, "backend", "auto", "cpu, gpu or auto (GPU when available, else CPU)")
-	fs.IntVar(&r.jobs, "jobs", runtime.NumCPU(), "instances solved at once on the CPU, the cores shared out between them (default: one core each)")
+	fs.IntVar(&r.jobs, "jobs", 0, "instances solved at once on the CPU, the cores shared out between them (0: one per core)")
 	fs.IntVar(&r.chunk, "chunk", 4096, "instances handed to the GPU at once")
 	fs.BoolVar(&r.lines, "lines", false, "read every input file as one instance a line, 'x1 y1 x2 y2 …' (default: told by the first line)")
 	fs.BoolVar(&r.tours, "tours", false, "write each tour (1-based ids) in its line")
@@ -145,13 +147,16 @@ func parseBatch(e *env, args []string) (*batchRequest, error) {
 	if err := checkTime("batch", "bound", r.bound); err != nil {
 		return nil, err
 	}
-	if err := checkInts("batch", intRange{"jobs", int64(r.jobs), 1, 4096}, intRange{"chunk", int64(r.chunk), 1, 1 << 20}); err != nil {
+	if err := checkInts("batch", intRange{"jobs", int64(r.jobs), 0, 4096}, intRange{"chunk", int64(r.chunk), 1, 1 << 20}); err != nil {
 		return nil, err
 	}
 	if r.optima != "" {
 		if err := checkOptima(r.optima); err != nil {
 			return nil, err
 		}
+	}
+	if r.jobs == 0 {
+		r.jobs = runtime.NumCPU()
 	}
 	p.TimeLimit = r.each
 	r.progress = time.Second
