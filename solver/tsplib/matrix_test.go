@@ -2,6 +2,7 @@ package tsplib
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -120,4 +121,20 @@ func TestReadTellsMatrices(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A cost matrix of road distances with the cities' names in a header row.
+func ExampleParseMatrixCSV() {
+	roads := "Oslo,Bergen,Trondheim,Stavanger\n0,463,494,545\n463,0,700,209\n494,700,0,805\n545,209,805,0\n"
+	in, err := ParseMatrixCSV(strings.NewReader(roads), "norway.csv")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(in.Name, in.N, in.Metric, in.Dist(1, 3))
+	_, err = ParseMatrixCSV(strings.NewReader("0,1\n2,0\n"), "oneway.csv")
+	fmt.Println(err)
+	// Output:
+	// norway 4 EXPLICIT 209
+	// oneway.csv:2: the matrix is not symmetric: row 2 column 1 is 2 but row 1 column 2 (line 1) is 1; TSP Lab solves the symmetric TSP
 }

@@ -2,6 +2,7 @@ package tsplib
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -135,4 +136,16 @@ func TestParseStartTourNames(t *testing.T) {
 			t.Errorf("%q: error %v, want %s", data, err, want)
 		}
 	}
+}
+
+// A start tour given as a CSV of TSPLIB ids, and one that repeats a city.
+func ExampleParseStartTour() {
+	in, _ := Parse(strings.NewReader(fiveCities), "five.tsp")
+	t, err := ParseStartTour(strings.NewReader("3,1,2,4,5\n"), "start.csv", in)
+	fmt.Println(t, err)
+	_, err = ParseStartTour(strings.NewReader("3\n1\n3\n"), "bad.txt", in)
+	fmt.Println(err)
+	// Output:
+	// [2 0 1 3 4] <nil>
+	// bad.txt:3: city 3 given twice (first on line 1)
 }
