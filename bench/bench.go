@@ -29,6 +29,8 @@ type Options struct {
 	PeerLKH   string            // ttq: an LKH-3 executable run beside the engines ("" = none)
 	Log       io.Writer         // progress lines (may be nil)
 	GPU       GPU               // the GPU kernels and populations the suites time alone (nil: none in this build)
+	Shard     Shard             // the part of the rows to run (the zero Shard: all; only suites that are Shardable)
+	JSON      string            // write the tables as a Report to this file ("" = none)
 }
 
 // Suite runs one named suite, printing its table last to out.

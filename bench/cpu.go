@@ -52,12 +52,18 @@ func runCPU(ctx context.Context, opt Options, out io.Writer) error {
 	autoTime, otherTime := cpuBudgets(opt)
 	tb := &Table{Title: "CPU engines", file: "cpu",
 		Header: []string{"instance", "n", "engine", "time s", "runs", "length", "optimum", "gap %", "mean gap %", "moves/s"}}
+	k := -1 // the row's index in the suite's order, for --shard
 	for _, name := range r.instances(CPUInstances, CPUInstances[:2]) {
-		in, err := r.load(name)
-		if err != nil {
-			return err
-		}
+		var in *solver.Instance
 		for _, algo := range CPUEngines {
+			if k++; !opt.Shard.Has(k) {
+				continue
+			}
+			if in == nil {
+				if in, err = r.load(name); err != nil {
+					return err
+				}
+			}
 			e, err := solver.Lookup(algo, solver.BackendCPU)
 			if err != nil {
 				return err
@@ -70,7 +76,7 @@ func runCPU(ctx context.Context, opt Options, out io.Writer) error {
 			if err != nil {
 				return err
 			}
-			tb.AddRow(row...)
+			tb.addRowAt(k, row...)
 		}
 	}
 	w := opt.Workers

@@ -244,6 +244,11 @@ func (r *repro) finish(out io.Writer, stop error, tables ...*Table) error {
 			}
 		}
 	}
+	if r.opt.JSON != "" {
+		if err := writeReport(r.opt.JSON, r.name, r.opt.Shard, tables); err != nil {
+			return errors.Join(err, stop)
+		}
+	}
 	for i, t := range tables {
 		if i > 0 {
 			fmt.Fprintln(out)

@@ -21,6 +21,7 @@ type Table struct {
 	Rows   [][]string
 	Notes  []string
 	file   string // the base name the suite saves it under
+	index  []int  // each row's index in the suite's order, when the suite runs in shards (addRowAt)
 }
 
 // AddRow appends one row; cells are formatted with fmt's %v.

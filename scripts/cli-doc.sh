@@ -34,7 +34,7 @@ cli() {
 	echo '```text'
 	"$tsp" help 2>&1
 	echo '```'
-	for c in info eval solve bound gen render bench engines version; do
+	for c in info eval solve batch bound gen render bench engines version; do
 		echo
 		echo "### tsp $c"
 		echo

@@ -288,6 +288,9 @@ func given(fs *flag.FlagSet, name string) bool {
 }
 
 func cmdBench(ctx context.Context, e *env, args []string) error {
+	if len(args) > 0 && args[0] == "merge" {
+		return cmdBenchMerge(ctx, e, args[1:])
+	}
 	suite, opt, err := parseBench(e, args)
 	if err != nil {
 		return err
@@ -322,10 +325,15 @@ func parseBench(e *env, args []string) (string, bench.Options, error) {
 		return addBenchOpt(&opt, s)
 	})
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	var sf benchShardFlags
+	sf.register(fs)
 	if _, err := parse(fs, "bench", args, 0, 0); err != nil {
 		return "", opt, err
 	}
 	if err := checkBench(*suite, opt); err != nil {
+		return "", opt, err
+	}
+	if err := sf.apply(*suite, &opt); err != nil {
 		return "", opt, err
 	}
 	opt.Instances = splitList(*instances, func(s string) string { return strings.TrimSuffix(s, ".tsp") })

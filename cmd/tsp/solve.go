@@ -34,6 +34,7 @@ type solveRequest struct {
 	quiet        bool
 	bound        time.Duration
 	boundGiven   bool
+	route        routeFlags
 }
 
 func cmdSolve(ctx context.Context, e *env, args []string) error {
@@ -56,6 +57,11 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	p := r.p
+	rt, err := r.route.apply(in, choice.Engine, &p)
+	if err != nil {
+		return err
+	}
+	in = rt.in
 	// --time counts from the command's start: reading a large instance is spent from the same budget, and so is the end of the run after the engine's deadline
 	p.TimeLimit = remainingLimit(r.p.TimeLimit, time.Since(start)+endReserve(in.N))
 	plan, err := pl.Prepare(choice.Engine, in, p)
@@ -66,8 +72,12 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "tsp: note: %s\n", choice.Note)
 	}
 	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet, alongside: !r.boundGiven}
+	rt.adjust(&o)
 	out, err := solveWithProgress(ctx, e, plan, o)
 	if err != nil {
+		return err
+	}
+	if out, err = rt.finish(plan, out); err != nil {
 		return err
 	}
 	out.Result.Params.TimeLimit = r.p.TimeLimit // the report says the limit asked for
@@ -146,6 +156,7 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 		})
 	}
 	fs.Int64Var(&p.Target, "target", 0, "stop once a tour of at most this `length` is found (0: none)")
+	r.route.register(fs)
 	fs.Func("opt", "engine option `NAME=VALUE`, repeatable (the options of each engine: 'tsp engines --verbose')", func(s string) error {
 		return paramUsage(p.Set(s))
 	})

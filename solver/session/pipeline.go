@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -86,7 +87,25 @@ func (pl *Pipeline) Prepare(e solver.Engine, in *solver.Instance, p solver.Param
 	if err := solver.CheckFixedEdges(e, in); err != nil {
 		return nil, err
 	}
+	if err := checkStart(in, p.Start); err != nil {
+		return nil, err
+	}
 	return &Plan{pl: pl, Engine: e, In: in, Params: p}, nil
+}
+
+// checkStart refuses a start tour that is not a tour of in or drops one
+// of its fixed edges, for every engine alike.
+func checkStart(in *solver.Instance, start []int) error {
+	if start == nil {
+		return nil
+	}
+	if err := solver.ValidateTour(start, in.N); err != nil {
+		return fmt.Errorf("start tour: %v", err)
+	}
+	if err := in.CheckFixedEdges(start); err != nil {
+		return fmt.Errorf("start tour: %v", err)
+	}
+	return nil
 }
 
 // Request is how one run of a Plan goes.

@@ -40,6 +40,9 @@ func ReadHeader(path string) (Header, error) {
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return Header{}, fileError(path, bareError(err))
 	}
+	if isMatrixCSV(head, len(head) < readerSniffSize) {
+		return matrixHeader(br, path)
+	}
 	if isPointList(head, path) {
 		return pointsHeader(br, path)
 	}

@@ -29,8 +29,9 @@ const (
 )
 
 // Read reads the instance in the file at path: a TSPLIB95 file (see
-// Parse) or a point list (see ParsePoints), told apart by the first line
-// that is not blank, and by the extension when that line says neither.
+// Parse), a cost matrix CSV (see ParseMatrixCSV) or a point list (see
+// ParsePoints), told apart by the first lines that are not blank (a
+// matrix by isMatrixCSV), and by the extension when those say neither.
 func Read(path string) (*solver.Instance, error) {
 	f, br, points, err := openSniffed(path)
 	if err != nil {
@@ -38,9 +39,12 @@ func Read(path string) (*solver.Instance, error) {
 	}
 	defer f.Close()
 	var in *solver.Instance
-	if points {
+	switch {
+	case sniffMatrix(br):
+		in, err = ParseMatrixCSV(br, path)
+	case points:
 		in, err = ParsePoints(br, path)
-	} else {
+	default:
 		in, err = Parse(br, path)
 	}
 	if err != nil {

@@ -1,0 +1,425 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/session"
+)
+
+// batchRequest is what tsp batch's command line asks for.
+type batchRequest struct {
+	p        solver.Params
+	inputs   []string
+	out      string
+	each     time.Duration
+	jobs     int
+	chunk    int
+	lines    bool
+	tours    bool
+	bound    time.Duration
+	optima   string
+	quiet    bool
+	shard    shard
+	progress time.Duration
+}
+
+// batchSolver solves many instances at once on the GPU, a result for
+// each in order (gpu.SolveBatch in a CUDA build, nil otherwise).
+type batchSolver func(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error)
+
+// batchDone is one item's outcome, for the writer.
+type batchDone struct {
+	line batchLine
+	err  error
+}
+
+func cmdBatch(ctx context.Context, e *env, args []string) error {
+	r, err := parseBatch(e, args)
+	if err != nil {
+		return err
+	}
+	var pl session.Pipeline
+	choice, err := chooseSolveEngine(&pl, r.p)
+	if err != nil {
+		return err
+	}
+	var onGPU batchSolver
+	if choice.Engine.Backend() == solver.BackendGPU {
+		if onGPU = gpuBatch(); onGPU == nil {
+			return fmt.Errorf("--backend %s: this build solves batches on the CPU only (build with `make gpu`)", r.p.Backend)
+		}
+	}
+	if r.out != "-" {
+		if err := checkTargets("batch", r.inputs, target{"--out", r.out}); err != nil {
+			return err
+		}
+	}
+	out, done, err := openBatchOut(r.out, e.stdout)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	st, runErr := runBatch(ctx, e, r, &pl, onGPU, out, done)
+	if err := out.close(); err != nil && runErr == nil {
+		runErr = err
+	}
+	if !r.quiet || r.out != "-" {
+		w := e.stdout
+		if r.out == "-" {
+			w = e.stderr
+		}
+		fmt.Fprintln(w, st.summary(r, time.Since(start)))
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
+	if st.failed > 0 {
+		return fmt.Errorf("batch: %d of %d instances failed (said above); a rerun with the same --out retries them", st.failed, st.failed+st.solved)
+	}
+	return nil
+}
+
+// parseBatch reads tsp batch's flags.
+func parseBatch(e *env, args []string) (*batchRequest, error) {
+	fs := newFlags(e, "batch", "FILES|DIR... --time-each T --out RESULTS.jsonl [flags]",
+		"Solves many instances, one JSON line each in --out (name, n, length in the file's units, gap to the\n"+
+			"optimum or to the tour a data set gives, time, seed). Inputs are instance files, folders of them, or\n"+
+			"files of one instance a line, 'x1 y1 x2 y2 …' (an 'output …' after the coordinates is the data\n"+
+			"set's tour, kept as reference_length). A rerun with the same --out skips the instances already\n"+
+			"there; each batch of lines is synced to the disk before the next. On the CPU --jobs instances run\n"+
+			"at once, each on its share of the cores (one each by default); on the GPU (a CUDA build, GPU\n"+
+			"backend) --chunk instances at once, a block each. Ctrl-C keeps the lines written and exits 130.\n"+
+			"--time-each is wall clock: on a loaded machine, '--opt kicks=N --time-each 1s' gives each run\n"+
+			"the same work whatever the load (docs/BATCH.md).")
+	r := &batchRequest{}
+	p := &r.p
+	seed := fs.Uint64("seed", 1, "random seed of every instance's run")
+	var sf shardFlags
+	sf.register(fs)
+	fs.DurationVar(&r.each, "time-each", 0, "time limit of each instance's run, e.g. 50ms or 2s (required)")
+	fs.StringVar(&r.out, "out", "", "append the results to `FILE`, one JSON line an instance (- for stdout; required)")
+	fs.StringVar(&p.Algorithm, "algo", "auto", "algorithm `NAME`")
+	fs.StringVar(&p.Backend, "backend", "auto", "cpu, gpu or auto (GPU when available, else CPU)")
+	fs.IntVar(&r.jobs, "jobs", 0, "instances solved at once on the CPU, the cores shared out between them (0: one per core)")
+	fs.IntVar(&r.chunk, "chunk", 4096, "instances handed to the GPU at once")
+	fs.BoolVar(&r.lines, "lines", false, "read every input file as one instance a line, 'x1 y1 x2 y2 …' (default: told by the first line)")
+	fs.BoolVar(&r.tours, "tours", false, "write each tour (1-based ids) in its line")
+	fs.DurationVar(&r.bound, "bound", 0, "spend up to `D` an instance on a Held–Karp lower bound when its optimum is unknown (0: none)")
+	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR`")
+	fs.BoolVar(&r.quiet, "quiet", false, "no progress on stderr")
+	fs.Func("opt", "engine option `NAME=VALUE`, repeatable", func(s string) error { return paramUsage(p.Set(s)) })
+	pos, err := parse(fs, "batch", args, 1, math.MaxInt32)
+	if err != nil {
+		return nil, err
+	}
+	r.inputs, p.Seed = pos, *seed
+	for _, in := range r.inputs {
+		if _, err := os.Stat(in); err != nil {
+			return nil, fmt.Errorf("%s: no such file or folder", in)
+		}
+	}
+	if r.shard, err = sf.resolve("batch", getenv); err != nil {
+		return nil, err
+	}
+	switch {
+	case r.out == "":
+		return nil, usagef("batch", "--out FILE is required: the results go there, one line an instance")
+	case r.each <= 0:
+		return nil, usagef("batch", "--time-each T is required: the time limit of each instance, e.g. 100ms")
+	}
+	if err := checkTime("batch", "time-each", r.each); err != nil {
+		return nil, err
+	}
+	if err := checkTime("batch", "bound", r.bound); err != nil {
+		return nil, err
+	}
+	if err := checkInts("batch", intRange{"jobs", int64(r.jobs), 0, 4096}, intRange{"chunk", int64(r.chunk), 1, 1 << 20}); err != nil {
+		return nil, err
+	}
+	if r.optima != "" {
+		if err := checkOptima(r.optima); err != nil {
+			return nil, err
+		}
+	}
+	if r.jobs == 0 {
+		r.jobs = runtime.NumCPU()
+	}
+	p.TimeLimit = r.each
+	r.progress = time.Second
+	return r, nil
+}
+
+// batchStats counts a batch's outcomes.
+type batchStats struct {
+	solved, skipped, failed int
+	gapSum, refSum          float64
+	gaps, refs              int
+}
+
+func (s *batchStats) add(l batchLine) {
+	s.solved++
+	if l.GapPercent != nil {
+		s.gapSum += *l.GapPercent
+		s.gaps++
+	}
+	if l.RefGapPercent != nil {
+		s.refSum += *l.RefGapPercent
+		s.refs++
+	}
+}
+
+// quality is the mean gaps so far.
+func (s *batchStats) quality() string {
+	var b strings.Builder
+	if s.gaps > 0 {
+		fmt.Fprintf(&b, ", mean gap %.4f %% to the optimum over %d", s.gapSum/float64(s.gaps), s.gaps)
+	}
+	if s.refs > 0 {
+		fmt.Fprintf(&b, ", mean %.4f %% above the data set's tours over %d", s.refSum/float64(s.refs), s.refs)
+	}
+	return b.String()
+}
+
+// summary is the batch's last line.
+func (s *batchStats) summary(r *batchRequest, wall time.Duration) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "batch: %d solved", s.solved)
+	if s.skipped > 0 {
+		fmt.Fprintf(&b, ", %d skipped (already in %s)", s.skipped, r.out)
+	}
+	if s.failed > 0 {
+		fmt.Fprintf(&b, ", %d failed", s.failed)
+	}
+	if !r.shard.whole() {
+		fmt.Fprintf(&b, " (shard %s)", r.shard)
+	}
+	fmt.Fprintf(&b, " in %.2f s, %.1f instances/s", wall.Seconds(), float64(s.solved)/max(wall.Seconds(), 1e-9))
+	b.WriteString(s.quality())
+	return b.String()
+}
+
+// runBatch sends the shard's items not yet done to the solvers and writes
+// their lines as they come.
+func runBatch(ctx context.Context, e *env, r *batchRequest, pl *session.Pipeline, onGPU batchSolver, out *batchOut, done map[string]bool) (*batchStats, error) {
+	st := &batchStats{}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	items := make(chan batchItem, 4*r.jobs)
+	results := make(chan batchDone, 4*r.jobs)
+	var listErr error
+	listed := make(chan struct{}) // closed once the items are all sent: listErr and st.skipped are final
+	go func() {
+		defer close(listed)
+		defer close(items)
+		k := -1
+		listErr = batchItems(ctx, r.inputs, r.lines, func(it batchItem) bool {
+			k++
+			if !r.shard.has(k) {
+				return true
+			}
+			if done[it.key()] {
+				st.skipped++
+				return true
+			}
+			select {
+			case items <- it:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		})
+	}()
+	var wg sync.WaitGroup
+	if onGPU != nil {
+		wg.Add(1)
+		go func() { defer wg.Done(); gpuBatchWorker(ctx, r, onGPU, items, results) }()
+	} else {
+		for range r.jobs {
+			wg.Add(1)
+			go func() { defer wg.Done(); cpuBatchWorker(ctx, r, pl, items, results) }()
+		}
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	var werr error
+	last := time.Now()
+	for d := range results {
+		switch {
+		case d.err != nil:
+			st.failed++
+			fmt.Fprintf(e.stderr, "tsp: %s\n", oneLine(d.err.Error()))
+		case werr == nil:
+			st.add(d.line)
+			out.add(d.line)
+		}
+		if len(results) == 0 && werr == nil {
+			if werr = out.flush(); werr != nil {
+				cancel()
+			}
+		}
+		if !r.quiet && time.Since(last) >= r.progress {
+			last = time.Now()
+			fmt.Fprintf(e.stderr, "tsp: batch: %d solved%s\n", st.solved, st.quality())
+		}
+	}
+	<-listed // the workers stop early only once ctx has ended, which ends the listing too
+	if werr != nil {
+		return st, werr
+	}
+	if listErr != nil && !errors.Is(listErr, context.Canceled) {
+		return st, listErr
+	}
+	return st, nil
+}
+
+// cpuBatchWorker solves items one at a time, each on its share of the
+// cores.
+func cpuBatchWorker(ctx context.Context, r *batchRequest, pl *session.Pipeline, items <-chan batchItem, results chan<- batchDone) {
+	p := r.p
+	p.Workers = max(1, runtime.NumCPU()/r.jobs) // the cores shared out between the jobs: one each by default
+	var optima []string
+	if r.optima != "" {
+		optima = []string{r.optima}
+	}
+	for it := range items {
+		if ctx.Err() != nil {
+			return
+		}
+		in, ref, hasRef, err := it.load(optima)
+		if err != nil {
+			results <- batchDone{err: err}
+			continue
+		}
+		plan, _, err := pl.Plan(in, p)
+		if err != nil {
+			results <- batchDone{err: fmt.Errorf("%s: %v", it.key(), err)}
+			continue
+		}
+		o, err := plan.Run(ctx, session.Request{})
+		if ctx.Err() != nil {
+			return // a run the interrupt cut short is not a result: a rerun solves it
+		}
+		if err != nil {
+			results <- batchDone{err: fmt.Errorf("%s: %v", it.key(), err)}
+			continue
+		}
+		results <- batchDone{line: r.line(ctx, it, in, o.Result, ref, hasRef)}
+	}
+}
+
+// gpuBatchWorker hands the items to the GPU chunk by chunk.
+func gpuBatchWorker(ctx context.Context, r *batchRequest, solve batchSolver, items <-chan batchItem, results chan<- batchDone) {
+	var optima []string
+	if r.optima != "" {
+		optima = []string{r.optima}
+	}
+	type loaded struct {
+		it     batchItem
+		in     *solver.Instance
+		ref    int64
+		hasRef bool
+	}
+	var chunk []loaded
+	run := func() {
+		if len(chunk) == 0 || ctx.Err() != nil {
+			return
+		}
+		ins := make([]*solver.Instance, len(chunk))
+		for i, c := range chunk {
+			ins[i] = c.in
+		}
+		res, err := solve(ctx, ins, r.p)
+		if ctx.Err() != nil {
+			return
+		}
+		if err == nil && len(res) != len(ins) {
+			err = fmt.Errorf("the GPU returned %d results for %d instances", len(res), len(ins))
+		}
+		for i, c := range chunk {
+			switch {
+			case err != nil:
+				results <- batchDone{err: fmt.Errorf("%s: %v", c.it.key(), err)}
+			default:
+				if verr := checkBatchResult(c.in, res[i]); verr != nil {
+					results <- batchDone{err: fmt.Errorf("%s: %v", c.it.key(), verr)}
+					continue
+				}
+				results <- batchDone{line: r.line(ctx, c.it, c.in, res[i], c.ref, c.hasRef)}
+			}
+		}
+		chunk = chunk[:0]
+	}
+	for it := range items {
+		in, ref, hasRef, err := it.load(optima)
+		if err != nil {
+			results <- batchDone{err: err}
+			continue
+		}
+		chunk = append(chunk, loaded{it, in, ref, hasRef})
+		if len(chunk) == r.chunk {
+			run()
+		}
+	}
+	run()
+}
+
+// checkBatchResult checks a result that did not come through the run
+// pipeline: a tour of the instance, of the length it says.
+func checkBatchResult(in *solver.Instance, res solver.Result) error {
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		return fmt.Errorf("the GPU's tour: %v", err)
+	}
+	if l := solver.TourLength(in, res.Tour); l != res.Length {
+		return fmt.Errorf("the GPU's tour has length %d, not the %d it reported", l, res.Length)
+	}
+	return nil
+}
+
+// line is the results line of one instance solved.
+func (r *batchRequest) line(ctx context.Context, it batchItem, in *solver.Instance, res solver.Result, ref int64, hasRef bool) batchLine {
+	num := func(v int64) json.Number { return json.Number(in.FormatLength(v)) }
+	l := batchLine{
+		Name: it.name(), File: it.file, Line: it.line, Key: it.key(), N: in.N,
+		Length: num(res.Length), Seconds: res.Elapsed.Seconds(), Seed: r.p.Seed,
+		Algorithm: res.Algorithm, Backend: res.Backend,
+	}
+	if in.HasOptimum() {
+		l.Optimum = ptr(num(in.Optimum))
+		if g, ok := in.Gap(res.Length); ok {
+			l.GapPercent = ptr(g)
+		}
+	}
+	if hasRef && ref > 0 {
+		l.Reference = ptr(num(ref))
+		l.RefGapPercent = ptr(100 * float64(res.Length-ref) / float64(ref))
+	}
+	if r.bound > 0 && !in.HasOptimum() {
+		if b, err := bound.Compute(ctx, in, bound.Options{Time: r.bound}); err == nil && b.Bound > 0 {
+			l.LowerBound = ptr(num(b.Bound))
+			l.BoundGapPercent = ptr(100 * float64(res.Length-b.Bound) / float64(b.Bound))
+		}
+	}
+	if r.tours {
+		l.Tour = make([]int64, len(res.Tour))
+		for i, c := range res.Tour {
+			l.Tour[i] = in.Points.ID(c)
+		}
+	}
+	return l
+}
+
+func ptr[T any](v T) *T { return &v }

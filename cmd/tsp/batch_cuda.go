@@ -1,0 +1,8 @@
+//go:build cuda
+
+package main
+
+import "github.com/tsplab/tsplab/gpu"
+
+// gpuBatch is the GPU's batch solver: a block per instance.
+func gpuBatch() batchSolver { return gpu.SolveBatch }

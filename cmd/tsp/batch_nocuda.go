@@ -1,0 +1,6 @@
+//go:build !cuda
+
+package main
+
+// gpuBatch is nil in a build without CUDA: batches run on the CPU.
+func gpuBatch() batchSolver { return nil }

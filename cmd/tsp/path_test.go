@@ -1,0 +1,103 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// lineTSP writes ten cities on a line, x = 0..9 in a shuffled file order,
+// as a TSPLIB file: the shortest tour is 18, the shortest open path 9.
+func lineTSP(t *testing.T) string {
+	t.Helper()
+	xs := []int{4, 0, 7, 2, 9, 5, 1, 8, 3, 6}
+	var b strings.Builder
+	b.WriteString("NAME: line\nTYPE: TSP\nDIMENSION: 10\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n")
+	for i, x := range xs {
+		b.WriteString(strings.Join([]string{strconv.Itoa(i + 1), strconv.Itoa(x * 10), "0"}, " ") + "\n")
+	}
+	b.WriteString("EOF\n")
+	return writeTestFile(t, t.TempDir(), "line.tsp", b.String())
+}
+
+// readReport reads the length and tour (1-based ids) of a solve's JSON report.
+func readReport(t *testing.T, path string) (length int64, tour []int) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Length int64 `json:"length"`
+		Tour   []int `json:"tour"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r.Length, r.Tour
+}
+
+func TestSolveOpenAndEnds(t *testing.T) {
+	file := lineTSP(t)
+	dir := t.TempDir()
+	cases := []struct {
+		name   string
+		args   []string
+		length int64
+		first  int // the path's first city (1-based id), 0: either end
+		last   int
+	}{
+		// x: city 2 is at 0, city 5 at 90, city 7 at 10
+		{"open", []string{"--open"}, 90, 0, 0},
+		{"ends at the extremes", []string{"--ends", "2,5"}, 90, 2, 5},
+		{"ends side by side", []string{"--ends", "2,7"}, 170, 2, 7},
+		{"open from a start", []string{"--open", "--start", writeTestFile(t, dir, "s.txt", "1 2 3 4 5 6 7 8 9 10\n")}, 90, 0, 0},
+	}
+	for _, algo := range []string{"auto", "2opt-ils", "3opt-ils"} {
+		for _, c := range cases {
+			t.Run(algo+" "+c.name, func(t *testing.T) {
+				js := filepath.Join(dir, "r.json")
+				args := append([]string{"solve", file, "--algo", algo, "--backend", "cpu", "--time", "300ms", "--json", js, "--quiet"}, c.args...)
+				code, out, stderr := tsp(t, args...)
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, stderr)
+				}
+				if !strings.Contains(out, "the length has no closing edge") {
+					t.Errorf("summary does not say it is a path: %q", out)
+				}
+				l, tour := readReport(t, js)
+				if l != c.length || len(tour) != 10 {
+					t.Fatalf("length %d of %d cities, want %d of 10", l, len(tour), c.length)
+				}
+				if c.first > 0 && (tour[0] != c.first || tour[9] != c.last) {
+					t.Errorf("path %v: want from %d to %d", tour, c.first, c.last)
+				}
+			})
+		}
+	}
+}
+
+func TestSolvePathRefused(t *testing.T) {
+	file := lineTSP(t)
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--ends", "1,1"}, 2, "a path from a city to itself"},
+		{[]string{"--ends", "1,11"}, 2, "id 11 is not a city of line"},
+		{[]string{"--ends", "1"}, 2, "want two city ids A,B"},
+		{[]string{"--open", "--ends", "1,2"}, 2, "give one of them"},
+		{[]string{"--ends", "1,2", "--algo", "sa"}, 1, "sa/cpu does not keep fixed edges"},
+		{[]string{"--ends", "1,2", "--algo", "2opt-climb"}, 1, "2opt-climb/cpu does not keep fixed edges"},
+	}
+	for _, c := range cases {
+		code, _, stderr := tsp(t, append([]string{"solve", file, "--backend", "cpu", "--time", "100ms"}, c.args...)...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q: want %d and %q", c.args, code, stderr, c.code, c.want)
+		}
+	}
+}

@@ -1,0 +1,336 @@
+package tsplib
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// MatrixSection is the Section of a cost matrix CSV's Header.
+const MatrixSection = "MATRIX"
+
+// matrixSpan is the range [matrixSpan/10, matrixSpan) the largest cost
+// of a matrix with fractions is scaled into, as a point list's extent is.
+const matrixSpan = pointSpan
+
+// maxCommentNames is how many of the cities' names the instance's
+// comment lists.
+const maxCommentNames = 12
+
+// maxPointColumns is the most numbers a point list has on a line (an id
+// and two coordinates): a first data line with more is a matrix row.
+const maxPointColumns = 3
+
+// isMatrixCSV tells a cost matrix from a point list or a TSPLIB file by
+// the start of the file, head (the whole file when whole): a matrix has
+// the same count of numbers on each of as many rows, after an optional
+// header of names and with an optional first column of names. A first
+// row of more numbers than a point list's line has is a matrix row; a
+// smaller file must be square and have a zero diagonal.
+func isMatrixCSV(head []byte, whole bool) bool {
+	var rows [][][]byte
+	header := false
+	for len(head) > 0 {
+		line := head
+		i := bytes.IndexByte(head, '\n')
+		if i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		complete := i >= 0 || whole
+		line = bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\xEF\xBB\xBF")))
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		fields := splitFields(line)
+		if len(rows) == 0 && !header {
+			if bytes.IndexByte(line, ':') >= 0 || isTSPLIBTour(line) {
+				return false
+			}
+			if _, ok := matrixRow(fields); !ok {
+				if !complete || !namesHeader(fields) {
+					return false
+				}
+				header = true
+				continue
+			}
+		}
+		vals, ok := matrixRow(fields)
+		if !ok {
+			return false
+		}
+		if len(rows) == 0 && len(vals) > maxPointColumns+1 {
+			return true
+		}
+		if !complete {
+			return false
+		}
+		rows = append(rows, vals)
+	}
+	if !whole || len(rows) < 2 {
+		return false
+	}
+	for i, r := range rows {
+		if len(r) != len(rows) {
+			return false
+		}
+		if v, err := strconv.ParseFloat(string(r[i]), 64); err != nil || v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// matrixRow returns the numbers of a matrix row, without the name in its
+// first field if it has one, and whether the row is numbers but for that.
+func matrixRow(fields [][]byte) ([][]byte, bool) {
+	if len(fields) > 1 && !isNumber(fields[0]) {
+		fields = fields[1:]
+	}
+	for _, f := range fields {
+		if !isNumber(f) {
+			return nil, false
+		}
+	}
+	return fields, len(fields) > 0
+}
+
+// namesHeader reports whether a header line names cities rather than a
+// point list's columns (x, y, lat, lon, ...).
+func namesHeader(fields [][]byte) bool {
+	if _, _, err := headerColumns(fields); err == nil {
+		return false
+	}
+	for _, f := range fields {
+		n := strings.ToLower(string(f))
+		if n == "x" || n == "y" || slices.Contains(latNames, n) || slices.Contains(lonNames, n) {
+			return false
+		}
+	}
+	return true
+}
+
+// instanceLinesHint ends the error of a matrix of the wrong shape or with
+// a diagonal that is not 0: such a file is often one of many instances, a
+// line each.
+const instanceLinesHint = " (a file of one instance a line, x1 y1 x2 y2 …, is read by tsp batch)"
+
+// matrixReader reads a cost matrix CSV: the state of ParseMatrixCSV.
+type matrixReader struct {
+	lr       *lineReader
+	file     string
+	names    []string // the header's, nil without one
+	nameLine int      // the header's line
+	rowNames []string
+	lines    []int // the line of each row
+	vals     []float64
+	n        int // numbers a row, 0 until the first row
+	integral bool
+	max      float64
+}
+
+func (m *matrixReader) errf(line int, format string, args ...any) error {
+	return errorf(m.file, line, format, args...)
+}
+
+// ParseMatrixCSV reads a cost matrix from r as an EXPLICIT instance: n
+// rows of n non-negative numbers separated by commas, tabs or blanks
+// (road distances or times, 0 on the diagonal), with an optional header
+// row of the cities' names and an optional first column of names; blank lines and lines
+// starting with '#' are skipped. The matrix must be square and symmetric
+// (TSP Lab solves the symmetric TSP): the first pair that differs is
+// named. Integers are kept as they are; costs with fractions are scaled
+// by 10^ScaleExp so that the largest keeps at least six significant
+// digits. filename names r in errors ("FILE:LINE: problem") and gives
+// the instance its name.
+func ParseMatrixCSV(r io.Reader, filename string) (*solver.Instance, error) {
+	m := &matrixReader{lr: &lineReader{br: bufio.NewReader(&crReader{r: r}), file: filename}, file: filename, integral: true}
+	if err := m.readAll(); err != nil {
+		return nil, err
+	}
+	return m.build()
+}
+
+// readAll reads the header, if any, and every row.
+func (m *matrixReader) readAll() error {
+	for {
+		b, err := m.lr.next()
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			break
+		}
+		fields := splitFields(b)
+		if m.n == 0 && m.names == nil && len(fields) > 0 && !isNumber(fields[len(fields)-1]) {
+			m.header(fields)
+			m.nameLine = m.lr.line
+			continue
+		}
+		if err := m.row(fields); err != nil {
+			return err
+		}
+	}
+	if m.n == 0 {
+		return &Error{File: m.file, Msg: "no rows (want n rows of n numbers: a cost matrix)"}
+	}
+	if len(m.lines) != m.n {
+		return m.errf(m.lr.line, "%d rows of %d numbers: a cost matrix must be square%s", len(m.lines), m.n, instanceLinesHint)
+	}
+	if m.names != nil && len(m.names) != m.n {
+		return m.errf(m.nameLine, "the header names %d cities, the rows have %d numbers", len(m.names), m.n)
+	}
+	return m.checkNames()
+}
+
+// header keeps the header's names; an empty first name is the corner
+// above a column of names.
+func (m *matrixReader) header(fields [][]byte) {
+	for _, f := range fields {
+		m.names = append(m.names, string(f))
+	}
+}
+
+// row reads one row of the matrix.
+func (m *matrixReader) row(fields [][]byte) error {
+	line := m.lr.line
+	name := ""
+	if len(fields) > 1 && !isNumber(fields[0]) {
+		name, fields = string(fields[0]), fields[1:]
+	}
+	if m.n == 0 {
+		m.n = len(fields)
+		if m.n > MaxExplicitDimension {
+			return m.errf(line, "%d numbers on a row: a cost matrix has at most %d cities", m.n, MaxExplicitDimension)
+		}
+		if m.names != nil && len(m.names) == m.n+1 && name != "" {
+			m.names = m.names[1:] // the corner above the column of names
+		}
+		m.vals = make([]float64, 0, m.n*m.n)
+	}
+	if len(fields) != m.n {
+		return m.errf(line, "%d numbers, want %d as on line %d: a cost matrix must be square", len(fields), m.n, m.lines[0])
+	}
+	if len(m.lines) == m.n {
+		return m.errf(line, "more than %d rows of %d numbers: a cost matrix must be square%s", m.n, m.n, instanceLinesHint)
+	}
+	if name != "" || m.rowNames != nil {
+		m.rowNames = append(m.rowNames, name)
+	}
+	for j, f := range fields {
+		v, err := strconv.ParseFloat(string(f), 64)
+		switch {
+		case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
+			return m.errf(line, "column %d: %s is not a number", j+1, quote(string(f)))
+		case v < 0:
+			return m.errf(line, "column %d: cost %s is negative", j+1, string(f))
+		case v > math.MaxInt32:
+			return m.errf(line, "column %d: cost %s is above %d", j+1, string(f), math.MaxInt32)
+		case j == len(m.lines) && v != 0:
+			return m.errf(line, "column %d: a city's cost to itself is %s, want 0%s", j+1, string(f), instanceLinesHint)
+		}
+		m.integral = m.integral && v == math.Trunc(v)
+		m.max = max(m.max, v)
+		m.vals = append(m.vals, v)
+	}
+	m.lines = append(m.lines, line)
+	return nil
+}
+
+// checkNames checks that a column of names agrees with the header.
+func (m *matrixReader) checkNames() error {
+	if m.rowNames == nil || m.names == nil {
+		return nil
+	}
+	for i, nm := range m.rowNames {
+		if nm != "" && nm != m.names[i] {
+			return m.errf(m.lines[i], "row %d is named %s but column %d %s", i+1, quote(nm), i+1, quote(m.names[i]))
+		}
+	}
+	return nil
+}
+
+// build scales the costs, checks symmetry and makes the instance.
+func (m *matrixReader) build() (*solver.Instance, error) {
+	n := m.n
+	k := 0
+	if !m.integral && m.max > 0 {
+		k = max(0, int(math.Floor(math.Log10(matrixSpan/10)-math.Floor(math.Log10(m.max)))))
+	}
+	scale := math.Pow10(k)
+	w := make([]int32, n*n)
+	for i, v := range m.vals {
+		w[i] = int32(math.Round(v * scale))
+	}
+	for i := range n {
+		for j := range i {
+			if w[i*n+j] != w[j*n+i] {
+				return nil, m.errf(m.lines[i], "the matrix is not symmetric: row %d column %d is %s but row %d column %d (line %d) is %s; TSP Lab solves the symmetric TSP",
+					i+1, j+1, fmtCost(m.vals[i*n+j]), j+1, i+1, m.lines[j], fmtCost(m.vals[j*n+i]))
+			}
+		}
+	}
+	name := strings.TrimSuffix(filepath.Base(m.file), filepath.Ext(m.file))
+	in := &solver.Instance{Name: name, N: n, Metric: solver.Explicit, Matrix: w, ScaleExp: k}
+	if m.names != nil {
+		in.Comment = "cities: " + strings.Join(m.names[:min(len(m.names), maxCommentNames)], ", ")
+		if len(m.names) > maxCommentNames {
+			in.Comment += ", …"
+		}
+	}
+	in.Prepare()
+	return in, nil
+}
+
+// fmtCost shows a cost as the file gave it, near enough.
+func fmtCost(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// matrixHeader describes a cost matrix CSV without parsing its numbers:
+// the count of rows is the dimension.
+func matrixHeader(r io.Reader, filename string) (Header, error) {
+	lr := &lineReader{br: bufio.NewReader(&crReader{r: r}), file: filename}
+	h := Header{Name: strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename)), Type: "TSP", Metric: solver.Explicit.String(), Format: "FULL_MATRIX", Section: MatrixSection}
+	first := true
+	for {
+		b, err := lr.next()
+		if err != nil {
+			return Header{}, err
+		}
+		if b == nil {
+			break
+		}
+		if first && !isNumber(lastField(b)) {
+			first = false
+			continue
+		}
+		first = false
+		h.Dimension++
+	}
+	if h.Dimension == 0 {
+		return Header{}, &Error{File: filename, Msg: "no rows (want n rows of n numbers: a cost matrix)"}
+	}
+	return h, nil
+}
+
+// lastField is the last field of a line.
+func lastField(b []byte) []byte {
+	f := splitFields(b)
+	if len(f) == 0 {
+		return nil
+	}
+	return f[len(f)-1]
+}
+
+// sniffMatrix reports whether the start of br reads as a cost matrix.
+func sniffMatrix(br *bufio.Reader) bool {
+	head, _ := br.Peek(readerSniffSize)
+	return isMatrixCSV(head, len(head) < readerSniffSize)
+}

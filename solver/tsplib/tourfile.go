@@ -1,0 +1,284 @@
+package tsplib
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// idColumns are the header names that mark the column of a tour file
+// holding the cities' ids, in the order they are looked for.
+var idColumns = []string{"id", "city", "node", "name"}
+
+// ReadStartTour reads a tour of in from the file at path, for a run to
+// start from: a TSPLIB TOUR file, or a text or CSV of city ids in tour
+// order (see ParseStartTour). Problems are one-line *Errors naming the
+// file and the line.
+func ReadStartTour(path string, in *solver.Instance) ([]int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fileError(path, err)
+	}
+	defer f.Close()
+	return ParseStartTour(f, path, in)
+}
+
+// ParseStartTour reads a tour of in from r: a TSPLIB TOUR file (told by a
+// first line with a ':' or a TSPLIB keyword), or a text of city ids in
+// tour order, separated by commas, blanks or line ends, up to the end or
+// a -1. A first line that is not numbers is a header of column names;
+// then each line gives one city, in the column named id, city, node or
+// name (the first column when none is), so that a point list in tour
+// order (id,x,y, as `tsp solve --out TOUR.csv` writes it) reads too. Ids
+// are the instance's own when its file gave ids (a point list's first
+// column, names included), else TSPLIB's 1..N. The tour must name each
+// city once and keep the instance's fixed edges; filename names r in
+// errors.
+func ParseStartTour(r io.Reader, filename string, in *solver.Instance) ([]int, error) {
+	br := bufio.NewReaderSize(&crReader{r: r}, readerSniffSize)
+	head, _ := br.Peek(readerSniffSize)
+	var t []int
+	var err error
+	if isTSPLIBTour(head) {
+		t, err = ParseTour(br, filename, in.N)
+	} else {
+		t, err = parseIDTour(br, filename, in)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := in.CheckFixedEdges(t); err != nil {
+		return nil, &Error{File: filename, Msg: oneLine(err.Error())}
+	}
+	return t, nil
+}
+
+// isTSPLIBTour reports whether the first line of head that is not blank
+// or a comment starts a TSPLIB file: it has a ':', starts with a TSPLIB
+// keyword and a value, or is a section's keyword.
+func isTSPLIBTour(head []byte) bool {
+	for line := range bytes.SplitSeq(head, []byte("\n")) {
+		line = bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\xEF\xBB\xBF")))
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		if bytes.IndexByte(line, ':') >= 0 {
+			return true
+		}
+		f := bytes.Fields(line)
+		first := strings.ToUpper(string(f[0]))
+		// a lone "name" is a header of names, "NAME x" a TSPLIB keyword
+		return knownKeys[first] && len(f) > 1 || strings.HasSuffix(first, "_SECTION")
+	}
+	return false
+}
+
+// idTour reads a text of city ids: the state of parseIDTour.
+type idTour struct {
+	file  string
+	in    *solver.Instance
+	city  map[int64]int  // id -> city, nil when ids are 1..N
+	named map[string]int // name -> city, when the point list gave names
+	col   int            // the id column under a header, -1 without one
+	tour  []int
+	first []int32 // the line each city was first given on, 0: not yet
+}
+
+// parseIDTour reads a text or CSV of city ids (see ParseStartTour).
+func parseIDTour(br *bufio.Reader, filename string, in *solver.Instance) ([]int, error) {
+	lr := &lineReader{br: br, file: filename}
+	s := &idTour{file: filename, in: in, col: -1, first: make([]int32, in.N)}
+	s.named = cityNames(in)
+	if in.Points != nil && in.Points.IDs != nil {
+		s.city = make(map[int64]int, in.N)
+		for i := range in.N {
+			s.city[in.Points.ID(i)] = i
+		}
+	}
+	for header := true; ; header = false {
+		b, err := lr.next()
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			break
+		}
+		fields := splitFields(b)
+		_, isName := s.named[string(fields[0])]
+		if header && !isNumber(fields[0]) && !isName {
+			s.col = headerIDColumn(fields)
+			continue
+		}
+		if s.col >= 0 {
+			if s.col >= len(fields) {
+				return nil, errorf(filename, lr.line, "%d fields, the header names the id in column %d", len(fields), s.col+1)
+			}
+			fields = fields[s.col : s.col+1]
+		}
+		done, err := s.add(fields, lr.line)
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			break
+		}
+	}
+	if len(s.tour) < in.N {
+		for c, l := range s.first {
+			if l == 0 {
+				return nil, errorf(filename, max(lr.line, 1), "%d of the %d cities given: city %d (id %s) is missing", len(s.tour), in.N, c+1, s.show(c))
+			}
+		}
+	}
+	return s.tour, nil
+}
+
+// headerIDColumn is the column of a header that holds the ids: the first
+// named in idColumns, else the first.
+func headerIDColumn(fields [][]byte) int {
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = strings.ToLower(string(f))
+	}
+	for _, want := range idColumns {
+		if i := slices.Index(names, want); i >= 0 {
+			return i
+		}
+	}
+	return 0
+}
+
+// show is how the file names city c: its name, or its id.
+func (s *idTour) show(c int) string {
+	switch {
+	case s.named != nil:
+		return quote(any(s.in.Points).(labeler).Label(c))
+	case s.city == nil:
+		return strconv.Itoa(c + 1)
+	}
+	return strconv.FormatInt(s.in.Points.ID(c), 10)
+}
+
+// add takes the ids of one line; done is true at a -1.
+func (s *idTour) add(fields [][]byte, line int) (done bool, err error) {
+	for _, f := range fields {
+		if s.named != nil && string(f) != "-1" {
+			c, ok := s.named[string(f)]
+			if !ok {
+				return false, errorf(s.file, line, "%s is not a city of %s (the names its file gives)", quote(string(f)), s.in.Name)
+			}
+			if err := s.put(c, quote(string(f)), line); err != nil {
+				return false, err
+			}
+			continue
+		}
+		id, perr := strconv.ParseInt(string(f), 10, 64)
+		if perr != nil {
+			return false, errorf(s.file, line, "%s is not a city id (an integer)", quote(string(f)))
+		}
+		if id == -1 {
+			return true, nil
+		}
+		c, ok := s.cityOf(id)
+		if !ok {
+			return false, errorf(s.file, line, "id %d is not a city of %s%s", id, s.in.Name, s.idRange())
+		}
+		if err := s.put(c, strconv.FormatInt(id, 10), line); err != nil {
+			return false, err
+		}
+	}
+	return false, nil
+}
+
+// put appends city c, given as what on line, unless it was given before.
+func (s *idTour) put(c int, what string, line int) error {
+	if l := s.first[c]; l != 0 {
+		return errorf(s.file, line, "city %s given twice (first on line %d)", what, l)
+	}
+	s.first[c] = int32(max(1, min(line, 1<<31-1)))
+	s.tour = append(s.tour, c)
+	return nil
+}
+
+// labeler is a point list that keeps its cities' ids as written, names
+// included.
+type labeler interface{ Label(i int) string }
+
+// cityNames maps the names of in's cities to the cities when its point
+// list named them (an id that is not an integer), nil otherwise.
+func cityNames(in *solver.Instance) map[string]int {
+	l, ok := any(in.Points).(labeler)
+	if !ok || in.Points == nil {
+		return nil
+	}
+	named := false
+	m := make(map[string]int, in.N)
+	for i := range in.N {
+		lab := l.Label(i)
+		if _, err := strconv.ParseInt(lab, 10, 64); err != nil {
+			named = true
+		}
+		m[lab] = i
+	}
+	if !named {
+		return nil
+	}
+	return m
+}
+
+// cityOf is the city an id names.
+func (s *idTour) cityOf(id int64) (int, bool) {
+	if s.city != nil {
+		c, ok := s.city[id]
+		return c, ok
+	}
+	if id < 1 || id > int64(s.in.N) {
+		return 0, false
+	}
+	return int(id - 1), true
+}
+
+// idRange says which ids are the instance's, when they are 1..N.
+func (s *idTour) idRange() string {
+	if s.city != nil {
+		return " (ids as its file gives them)"
+	}
+	return fmt.Sprintf(" (ids 1..%d)", s.in.N)
+}
+
+// lineReader reads the lines of a file that are not blank or comments,
+// of any length.
+type lineReader struct {
+	br   *bufio.Reader
+	file string
+	line int // the line of the last line read
+}
+
+// next returns the next line that is not blank or a comment, trimmed, or
+// nil at the end of the input.
+func (r *lineReader) next() ([]byte, error) {
+	for {
+		b, err := r.br.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			return nil, errorf(r.file, r.line+1, "%v", bareError(err))
+		}
+		if len(b) == 0 && err != nil {
+			return nil, nil
+		}
+		r.line++
+		if r.line == 1 {
+			b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
+		}
+		b = bytes.TrimSpace(b)
+		if len(b) > 0 && b[0] != '#' {
+			return b, nil
+		}
+	}
+}
