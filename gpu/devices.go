@@ -102,7 +102,9 @@ func ParseGPUs(text string, unusable []error) ([]int, error) {
 	if !strings.Contains(text, ",") {
 		n, err := strconv.Atoi(text)
 		if err != nil {
-			return nil, bad("")
+			pe := bad("").(*solver.ParamError)
+			pe.Not = "all, a count or a list"
+			return nil, pe
 		}
 		if n < 1 || n > len(usable) {
 			return nil, bad(fmt.Sprintf("%d of the %d GPUs are usable", len(usable), count))
