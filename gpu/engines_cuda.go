@@ -26,7 +26,6 @@ func available() error {
 
 // solvers pairs every row of the algorithm table with its implementation.
 var solvers = map[string]solveFunc{
-	AlgoTwoOptClimb: twoOptClimb,
 	AlgoTwoOptILS:   twoOptILS,
 	AlgoThreeOptILS: solveThreeOptILS,
 	AlgoSwapClimb:   solveSwapClimb,
@@ -46,6 +45,7 @@ var multiSolvers = map[string]multiSolveFunc{
 	AlgoPSSM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot, sel []devSlot) (solver.Result, error) {
 		return solvePSPM(ctx, e, in, p, s, pspmShape{oneMove: true}, sel)
 	},
+	AlgoTwoOptClimb: twoOptClimbOn,
 }
 
 // aidedSolvers are the engines that take a solver.Aid (GPU auto composes
