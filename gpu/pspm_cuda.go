@@ -150,6 +150,10 @@ type pspmGroup struct {
 // pspmShareFault, when set (tests), fails share i's next device call.
 var pspmShareFault func(i int, iter int64) error
 
+// pspmExchangeHook, when set (tests), sees every exchange once it is done,
+// with each share's best length before it.
+var pspmExchangeHook func(g *pspmGroup, before []int64)
+
 // each runs f on every share, each on its run's thread, side by side. A
 // share whose call fails ends there (its run closes with the others) and
 // the run goes on with the rest, saying so in the result's note; when
@@ -251,6 +255,13 @@ func (g *pspmGroup) sync(exchange bool) error {
 		}
 	}
 	if exchange && len(g.shares) > 1 {
+		var before []int64
+		if pspmExchangeHook != nil {
+			for _, s := range g.shares {
+				before = append(before, s.bestLen)
+			}
+			defer func() { pspmExchangeHook(g, before) }()
+		}
 		next := tourToNext(g.bestTour)
 		best, bestLen := g.bestTour, g.bestLen
 		err := g.each(func(s *pspmRun) error {
