@@ -265,7 +265,7 @@ func climbFusedOn(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	}
 	l.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	f := &fusedClimb{climbers: climbers{l: l, r: runs[0], name: AlgoTwoOptClimb}, restarts: restarts, notes: notes}
-	var labels []string
+	var used []*run
 	var firstErr error
 	for i, r := range runs {
 		sh := &climbShare{r: r, pl: plans[i], devBest: math.MaxInt64, seed: shareSeed(p.Seed, i)}
@@ -292,7 +292,7 @@ func climbFusedOn(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 		}
 		sh.lens, sh.ctr, sh.tour = make([]int64, B), make([]uint64, climbCounters), make([]int32, in.N)
 		f.shares = append(f.shares, sh)
-		labels = append(labels, r.d.label)
+		used = append(used, r)
 	}
 	if len(f.shares) == 0 {
 		return solver.Result{}, firstErr
@@ -307,9 +307,9 @@ func climbFusedOn(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 		return solver.Result{}, err
 	}
 	f.polish(ctx)
-	res, err := l.finish(e, strings.Join(labels, " + "))
-	if len(labels) > 1 {
-		res.Note = joinNote(res.Note, fmt.Sprintf("%d climbers on each of %d GPU contexts", blocks, len(labels)))
+	res, err := l.finish(e, devicesLabel(used))
+	if len(used) > 1 {
+		res.Note = joinNote(res.Note, fmt.Sprintf("%d climbers on each of %d GPU contexts", blocks, len(used)))
 	}
 	for _, n := range f.notes {
 		res.Note = joinNote(res.Note, n)

@@ -38,7 +38,8 @@ func registerKernels(names ...string) { kernelNames = append(kernelNames, names.
 // opens further contexts of its own on it.
 type device struct {
 	info    DeviceInfo
-	label   string
+	label   string // the model, after "GPU ordinal.slot" but for device 0's primary context
+	model   string // name, compute capability and SMs
 	limits  limits
 	ordinal int
 	slot    int
@@ -187,6 +188,7 @@ func (d *device) describe() error {
 	}
 	d.info = infos[d.ordinal]
 	d.label = fmt.Sprintf("%s (sm_%d%d, %d SMs)", d.info.Name, d.info.Major, d.info.Minor, d.info.Multiprocs)
+	d.model = d.label
 	if d.ordinal > 0 || d.slot > 0 {
 		d.label = fmt.Sprintf("GPU %d.%d %s", d.ordinal, d.slot, d.label)
 	}

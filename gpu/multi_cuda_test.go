@@ -67,7 +67,7 @@ func TestMultiPSPMTwoContexts(t *testing.T) {
 	if two.Moves != 2*one.Moves || two.Steps != one.Steps {
 		t.Fatalf("two contexts: %d moves in %d steps; one: %d in %d (want twice the moves, the same steps)", two.Moves, two.Steps, one.Moves, one.Steps)
 	}
-	if !strings.Contains(two.Device, " + ") || !strings.Contains(two.Note, "2 GPU contexts") {
+	if !strings.HasSuffix(two.Device, "× 2, gpus 0,0") || !strings.Contains(two.Note, "2 GPU contexts") {
 		t.Fatalf("two contexts: device %q, note %q", two.Device, two.Note)
 	}
 	if two.Params.Extra[OptGPUs] != "0,0" {
@@ -285,7 +285,14 @@ func TestEngineContractTwoContexts(t *testing.T) {
 		return ok
 	}
 	cfg := enginetest.Config{
-		Budget:  func(e solver.Engine) solver.Params { return withOpts(gpuBudget(e), twoContexts) },
+		Budget: func(e solver.Engine) solver.Params {
+			p := gpuBudget(e)
+			if len(p.Extra) == 0 {
+				// no budget of its own: the contract's run of 300 ms
+				p.TimeLimit = 300 * time.Millisecond
+			}
+			return withOpts(p, twoContexts)
+		},
 		Open:    func(e solver.Engine) solver.Params { return withOpts(gpuOpen(e), twoContexts) },
 		Ready:   deviceReady,
 		Descent: func(e solver.Engine) bool { return e.Name() == AlgoTourLS },

@@ -144,7 +144,7 @@ type pspmGroup struct {
 	unsent      bool     // bestTour is newer than the last snapshot
 	notes       []string // contexts left out, shares ended by a failure
 	lostMoves   int64    // moves of the shares that failed
-	devices     []string // every share's device label, failed ones too
+	runs        []*run   // every share's run, failed ones too
 }
 
 // pspmShareFault, when set (tests), fails share i's next device call.
@@ -196,7 +196,7 @@ func (g *pspmGroup) each(f func(s *pspmRun) error) error {
 // cut short) or reaches the target.
 func (g *pspmGroup) anneal(ctx context.Context, sink *solver.Sink, deadline time.Time) (stopped bool, err error) {
 	for _, s := range g.shares {
-		g.devices = append(g.devices, s.r.d.label)
+		g.runs = append(g.runs, s.r)
 	}
 	stop := func() bool { return ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) }
 	begin := time.Now()
@@ -323,16 +323,13 @@ func (g *pspmGroup) finish(e solver.Engine, sink *solver.Sink, start time.Time, 
 	if len(g.sel) > 1 {
 		p.Params = p.WithExtra(OptGPUs, gpusText(g.sel))
 	}
-	device := s.r.d.label
-	if len(g.devices) > 1 {
-		device = strings.Join(g.devices, " + ")
-	}
+	device := devicesLabel(g.runs)
 	best := g.bestTour
 	sink.Send(solver.Snapshot{Best: best, BestLength: g.bestLen, Length: g.bestLen, Step: g.sched.steps(), Progress: g.sched.progress(), Moves: g.moves()})
 	res, err := solver.Finish(s.in, e, p.Report(e), solver.Outcome{Tour: best, Moves: g.moves(), Steps: g.sched.steps(), Start: start, Stopped: stopped, Device: device})
 	res.Schedule = g.sched.report()
-	if len(g.devices) > 1 {
-		res.Note = joinNote(res.Note, fmt.Sprintf("%d searches on each of %d GPU contexts, the best exchanged every synchronisation", s.tb, len(g.devices)))
+	if len(g.runs) > 1 {
+		res.Note = joinNote(res.Note, fmt.Sprintf("%d searches on each of %d GPU contexts, the best exchanged every synchronisation", s.tb, len(g.runs)))
 	}
 	for _, n := range g.notes {
 		res.Note = joinNote(res.Note, n)

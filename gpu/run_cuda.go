@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -119,6 +120,30 @@ func openRuns(sel []devSlot) (runs []*run, notes []string, err error) {
 		return nil, nil, err
 	}
 	return runs, notes, nil
+}
+
+// devicesLabel names the contexts of rs for Result.Device: the model
+// and the selection ("NVIDIA H100 (sm_90, 132 SMs) × 2, gpus 0,0"); one
+// run's label where there is one.
+func devicesLabel(rs []*run) string {
+	if len(rs) == 1 {
+		return rs[0].d.label
+	}
+	var models []string
+	count := map[string]int{}
+	sel := make([]devSlot, len(rs))
+	for i, r := range rs {
+		if count[r.d.model] == 0 {
+			models = append(models, r.d.model)
+		}
+		count[r.d.model]++
+		sel[i] = devSlot{r.d.ordinal, r.d.slot}
+	}
+	parts := make([]string, len(models))
+	for i, m := range models {
+		parts[i] = fmt.Sprintf("%s × %d", m, count[m])
+	}
+	return strings.Join(parts, " + ") + ", gpus " + gpusText(sel)
 }
 
 // closeRuns closes every run of rs.
