@@ -6,10 +6,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"gorgonia.org/cu"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/enginetest"
@@ -140,7 +144,7 @@ func TestMultiPSPMContextFails(t *testing.T) {
 	in := randomInstance(200, solver.Euc2D, 1000, 23)
 	e := multiEngine(t, AlgoPSPM)
 	broken := errors.New("injected fault")
-	pspmShareFault = func(i int, iter int64) error {
+	pspmShareFault = func(i int, iter int64, _ *run) error {
 		if i == 1 && iter > 0 {
 			return broken
 		}
@@ -155,7 +159,7 @@ func TestMultiPSPMContextFails(t *testing.T) {
 	if !strings.Contains(res.Note, "injected fault") || !strings.Contains(res.Note, "went on") {
 		t.Fatalf("note %q does not say a context failed", res.Note)
 	}
-	pspmShareFault = func(int, int64) error { return broken }
+	pspmShareFault = func(int, int64, *run) error { return broken }
 	if _, err := e.Solve(context.Background(), in, pspmBudget(3, twoContexts), nil); !errors.Is(err, broken) {
 		t.Fatalf("both contexts failed: %v", err)
 	}
@@ -163,6 +167,73 @@ func TestMultiPSPMContextFails(t *testing.T) {
 	pspmShareFault = nil
 	if _, err := e.Solve(context.Background(), in, pspmBudget(3, twoContexts), nil); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMultiPSPMDeviceFault: a real sticky fault (an illegal address) on
+// the second context mid-run ends that share and the run goes on with the
+// first; once the run closes, the faulted context is replaced and a run on
+// both works again (or, where the driver does not allow it, says the GPU
+// is lost), and the first context was never touched. In a child process,
+// as a fault may leave the device unusable to it.
+func TestMultiPSPMDeviceFault(t *testing.T) {
+	needDevice(t)
+	if os.Getenv("TSPLAB_MULTI_FAULT_CHILD") != "" {
+		multiFaultChild(t)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestMultiPSPMDeviceFault$", "-test.v")
+	cmd.Env = append(os.Environ(), "TSPLAB_MULTI_FAULT_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		t.Log("child: " + l)
+	}
+	if err != nil {
+		t.Fatalf("the child test failed: %v", err)
+	}
+}
+
+func multiFaultChild(t *testing.T) {
+	in := randomInstance(200, solver.Euc2D, 1000, 29)
+	e := multiEngine(t, AlgoPSPM)
+	faulted := false
+	pspmShareFault = func(i int, iter int64, r *run) error {
+		if i != 1 || iter == 0 || faulted {
+			return nil
+		}
+		faulted = true
+		if err := r.launch("test_fault", 1, 1, 1, 0, r.stream, cu.DevicePtr(16)); err != nil {
+			return err
+		}
+		return r.sync("test_fault")
+	}
+	defer func() { pspmShareFault = nil }()
+	res, err := e.Solve(context.Background(), in, pspmBudget(3, twoContexts), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkExact(t, "a context faulted", in, res)
+	if !faulted || !strings.Contains(res.Note, "IllegalAddress") {
+		t.Fatalf("faulted %v, note %q", faulted, res.Note)
+	}
+	t.Logf("note: %s", res.Note)
+	pspmShareFault = nil
+	one, err := e.Solve(context.Background(), in, pspmBudget(3), nil)
+	if err != nil {
+		t.Fatalf("the first context after the second faulted: %v", err)
+	}
+	checkExact(t, "one context after the fault", in, one)
+	res, err = e.Solve(context.Background(), in, pspmBudget(3, twoContexts), nil)
+	switch {
+	case err == nil:
+		checkExact(t, "two contexts after the fault", in, res)
+		if strings.Contains(res.Note, "left out") {
+			t.Logf("the faulted context stays out: %s", res.Note)
+		}
+	case errors.Is(err, ErrContextLost):
+		t.Logf("the driver did not let the context recover: %v", err)
+	default:
+		t.Fatalf("two contexts after the fault: %v", err)
 	}
 }
 

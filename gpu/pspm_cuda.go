@@ -147,8 +147,9 @@ type pspmGroup struct {
 	runs        []*run   // every share's run, failed ones too
 }
 
-// pspmShareFault, when set (tests), fails share i's next device call.
-var pspmShareFault func(i int, iter int64) error
+// pspmShareFault, when set (tests), runs before share i's next device
+// call on its run's thread; an error fails the call.
+var pspmShareFault func(i int, iter int64, r *run) error
 
 // pspmExchangeHook, when set (tests), sees every exchange once it is done,
 // with each share's best length before it.
@@ -161,12 +162,14 @@ var pspmExchangeHook func(g *pspmGroup, before []int64)
 func (g *pspmGroup) each(f func(s *pspmRun) error) error {
 	errs := onEach(len(g.shares), func(i int) error {
 		s := g.shares[i]
-		if pspmShareFault != nil {
-			if err := pspmShareFault(i, g.iter); err != nil {
-				return err
+		return s.r.do(func() error {
+			if pspmShareFault != nil {
+				if err := pspmShareFault(i, g.iter, s.r); err != nil {
+					return err
+				}
 			}
-		}
-		return s.r.do(func() error { return f(s) })
+			return f(s)
+		})
 	})
 	live := g.shares[:0:0]
 	var first error
