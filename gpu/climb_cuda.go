@@ -178,34 +178,125 @@ func (s *climbState) launch(pl climbPlan, in *solver.Instance, seed uint64, slic
 		s.xy, s.n, s.cur, s.resume, s.best, s.bestLen, s.ctr, seed, int64(slice), maxClimbs, metric, climbEps(in), mode, s.start, s.dbgP)
 }
 
-// twoOptClimbFused is 2opt-climb on tours that fit a block's shared memory:
-// resident climber slots run climb after climb; between launches the host
-// takes the best slot's tour when it is new.
+// twoOptClimbFused is 2opt-climb on tours that fit a block's shared memory,
+// on the one run r.
 func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, cfg climbConfig, snaps chan solver.Snapshot, r *run, pl climbPlan, start time.Time) (solver.Result, error) {
+	return climbFusedOn(ctx, e, in, p, cfg, snaps, []*run{r}, []climbPlan{pl}, start, nil)
+}
+
+// twoOptClimbOn is 2opt-climb on the contexts sel: the fused climber's
+// slots on every one of them, the climbs in all (restarts) shared out, the
+// host taking the best tour of all between launches as it does on one.
+// Tours too large for a block's shared memory climb on GPU 0 alone.
+func twoOptClimbOn(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, sel []devSlot) (solver.Result, error) {
+	if len(sel) <= 1 && (len(sel) == 0 || sel[0] == devSlot{}) {
+		return twoOptClimb(ctx, e, in, p, snaps)
+	}
+	start := time.Now()
+	if len(in.FixedEdges) > 0 || in.N > climbMaxN {
+		if sel[0] != (devSlot{}) {
+			return solver.Result{}, fmt.Errorf("%w: %s's tours do not fit a climber block, and the batch climber runs on GPU 0 alone", ErrUnsupported, in.Name)
+		}
+		res, err := twoOptClimb(ctx, e, in, p, snaps)
+		res.Note = joinNote(res.Note, "the batch climber ran on GPU 0 alone")
+		return res, err
+	}
+	cfg, err := climbSpec.Parse(in, p)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if _, err := metricCode(in); err != nil {
+		return solver.Result{}, err
+	}
+	if cfg.Restarts > 0 && len(sel) > cfg.Restarts {
+		sel = sel[:cfg.Restarts] // a context for every climb at most
+	}
+	runs, notes, err := openRuns(sel)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	defer closeRuns(runs)
+	var use []*run
+	var plans []climbPlan
+	for _, r := range runs {
+		var pl climbPlan
+		if err := r.do(func() (err error) { pl, err = r.planClimb(in.N, climbKernelFor(in.N)); return err }); err != nil {
+			notes = append(notes, fmt.Sprintf("%s left out: %v", r.d.label, err))
+			continue
+		}
+		use, plans = append(use, r), append(plans, pl)
+	}
+	if len(use) == 0 {
+		if sel[0] != (devSlot{}) {
+			return solver.Result{}, fmt.Errorf("%w: %s's tours do not fit a climber block on the GPUs selected, and the batch climber runs on GPU 0 alone", ErrUnsupported, in.Name)
+		}
+		closeRuns(runs)
+		res, err := twoOptClimb(ctx, e, in, p, snaps)
+		res.Note = joinNote(res.Note, "the batch climber ran on GPU 0 alone")
+		return res, err
+	}
+	return climbFusedOn(ctx, e, in, p, cfg, snaps, use, plans, start, notes)
+}
+
+// climbFusedOn is 2opt-climb with the fused climber on runs (plans: each
+// one's launch): resident climber slots run climb after climb; between
+// launches the host takes the best slot's tour of every run when it is the
+// shortest yet. A run that fails ends its share and the others go on.
+func climbFusedOn(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, cfg climbConfig, snaps chan solver.Snapshot, runs []*run, plans []climbPlan, start time.Time, notes []string) (solver.Result, error) {
 	restarts := cfg.Restarts
 	if p.TimeLimit <= 0 && restarts == 0 {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
-	blocks := min(max(cfg.Blocks, 0), pl.slots)
+	blocks := min(max(cfg.Blocks, 0), plans[0].slots)
 	if blocks == 0 {
-		blocks = pl.slots
+		blocks = plans[0].slots
 	}
 	p = p.WithExtra("blocks", strconv.Itoa(blocks))
+	if len(runs) > 1 {
+		sel := make([]devSlot, len(runs))
+		for i, r := range runs {
+			sel[i] = devSlot{r.d.ordinal, r.d.slot}
+		}
+		p = p.WithExtra(OptGPUs, gpusText(sel))
+	}
 	l := newRunLoop(ctx, in, p, snaps, start, 0)
 	if l.deadline.IsZero() { // the restarts end the run
 		l.deadline = start.Add(solver.MaxTimeLimit)
 	}
 	l.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
-	f := &fusedClimb{climbers: climbers{l: l, r: r, name: AlgoTwoOptClimb}, pl: pl, restarts: restarts, devBest: math.MaxInt64}
-	if err := r.do(func() (err error) { f.s, err = r.newClimbState(in, blocks, p.Start, 0); return err }); err != nil {
-		return solver.Result{}, err
+	f := &fusedClimb{climbers: climbers{l: l, r: runs[0], name: AlgoTwoOptClimb}, restarts: restarts, notes: notes}
+	var used []*run
+	var firstErr error
+	for i, r := range runs {
+		sh := &climbShare{r: r, pl: plans[i], devBest: math.MaxInt64, seed: shareSeed(p.Seed, i)}
+		sh.restarts = restarts / len(runs)
+		if i < restarts%len(runs) {
+			sh.restarts++
+		}
+		B := min(blocks, plans[i].slots)
+		var first []int
+		if i == 0 {
+			first = p.Start
+		}
+		if err := r.do(func() (err error) { sh.s, err = r.newClimbState(in, B, first, 0); return err }); err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			f.notes = append(f.notes, fmt.Sprintf("%s left out: %v", r.d.label, err))
+			continue
+		}
+		defer r.do(sh.s.free)
+		sh.s.start = climbStartRandom
+		if cfg.NearStarts {
+			sh.s.start = climbStartNN
+		}
+		sh.lens, sh.ctr, sh.tour = make([]int64, B), make([]uint64, climbCounters), make([]int32, in.N)
+		f.shares = append(f.shares, sh)
+		used = append(used, r)
 	}
-	defer r.do(f.s.free)
-	f.s.start = climbStartRandom
-	if cfg.NearStarts {
-		f.s.start = climbStartNN
+	if len(f.shares) == 0 {
+		return solver.Result{}, firstErr
 	}
-	f.lens, f.ctr, f.tour = make([]int64, blocks), make([]uint64, climbCounters), make([]int32, in.N)
 	if err := l.run(f.step, nil); err != nil {
 		return solver.Result{}, err
 	}
@@ -216,82 +307,156 @@ func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance,
 		return solver.Result{}, err
 	}
 	f.polish(ctx)
-	return l.finish(e, r.d.label)
+	res, err := l.finish(e, devicesLabel(used))
+	if len(used) > 1 {
+		res.Note = joinNote(res.Note, fmt.Sprintf("%d climbers on each of %d GPU contexts", blocks, len(used)))
+	}
+	for _, n := range f.notes {
+		res.Note = joinNote(res.Note, n)
+	}
+	return res, err
 }
 
-// fusedClimb is one run of the fused climber and the host's copies of its
-// state.
+// fusedClimb is one run of the fused climber over one or more contexts
+// and the host's copies of their state.
 type fusedClimb struct {
 	climbers
+	shares   []*climbShare
+	restarts int
+	notes    []string // contexts left out or failed
+	lost     [2]int64 // climbs and sweeps of the shares that failed
+}
+
+// climbShare is the fused climber on one context.
+type climbShare struct {
+	r        *run
 	pl       climbPlan
 	s        *climbState
-	restarts int
+	seed     uint64
+	restarts int   // this share's climbs (0: until the time limit)
 	devBest  int64 // the shortest slot best taken so far
+	k        int   // the slot whose tour the last launch took (-1: none)
 	lens     []int64
 	ctr      []uint64
 	tour     []int32
 }
 
-// step runs one launch (up to the deadline) and takes the best slot's
-// tour when it is the shortest yet.
+// climbShareFault, when set (tests), fails share i's next launch.
+var climbShareFault func(i int) error
+
+// launch runs one launch on the share's context (up to slice) and takes
+// the best slot's tour when it is its shortest yet (context thread).
+func (sh *climbShare) launch(in *solver.Instance, slice time.Duration) error {
+	r, n := sh.r, in.N
+	sh.k = -1
+	if err := sh.s.launch(sh.pl, in, sh.seed, slice, sh.restarts, 0); err != nil {
+		return err
+	}
+	if err := r.sync("2-opt climb"); err != nil {
+		return err
+	}
+	if err := dtoh(sh.lens, sh.s.bestLen); err != nil {
+		return err
+	}
+	if err := dtoh(sh.ctr, sh.s.ctr); err != nil {
+		return err
+	}
+	for i, v := range sh.lens {
+		if v < sh.devBest && (sh.k < 0 || v < sh.lens[sh.k]) {
+			sh.k = i
+		}
+	}
+	if sh.k < 0 {
+		return nil
+	}
+	sh.devBest = sh.lens[sh.k]
+	return dtoh(sh.tour, sh.s.best+cu.DevicePtr(4*sh.k*n))
+}
+
+// step runs one launch on every share side by side (up to the deadline)
+// and takes the best slot tours when they are the shortest yet.
 func (f *fusedClimb) step() (done bool, err error) {
-	l, r, n := f.l, f.r, f.l.in.N
+	l, n := f.l, f.l.in.N
 	slice := min(climbSlice, time.Until(l.deadline))
-	k := -1
-	err = r.do(func() error {
-		if err := f.s.launch(f.pl, l.in, l.p.Seed, slice, f.restarts, 0); err != nil {
-			return err
-		}
-		if err := r.sync("2-opt climb"); err != nil {
-			return err
-		}
-		if err := dtoh(f.lens, f.s.bestLen); err != nil {
-			return err
-		}
-		if err := dtoh(f.ctr, f.s.ctr); err != nil {
-			return err
-		}
-		for i, v := range f.lens {
-			if v < f.devBest && (k < 0 || v < f.lens[k]) {
-				k = i
+	errs := onEach(len(f.shares), func(i int) error {
+		if climbShareFault != nil {
+			if err := climbShareFault(i); err != nil {
+				return err
 			}
 		}
-		if k < 0 {
-			return nil
-		}
-		f.devBest = f.lens[k]
-		return dtoh(f.tour, f.s.best+cu.DevicePtr(4*k*n))
+		sh := f.shares[i]
+		return sh.r.do(func() error { return sh.launch(l.in, slice) })
 	})
-	if err != nil {
-		return false, err
+	live := f.shares[:0:0]
+	var first error
+	for i, err := range errs {
+		sh := f.shares[i]
+		if err == nil {
+			live = append(live, sh)
+			continue
+		}
+		if first == nil {
+			first = err
+		}
+		f.lost[0] += int64(sh.ctr[ctrClimbs])
+		f.lost[1] += int64(sh.ctr[ctrSweeps])
+		f.notes = append(f.notes, fmt.Sprintf("2opt-climb on %s failed: %v; its climbers ended there and the run went on", sh.r.d.label, err))
 	}
-	f.climbs, l.steps, l.moves = int64(f.ctr[ctrClimbs]), int64(f.ctr[ctrClimbs]), int64(f.ctr[ctrSweeps])*movesPerPass(n)
-	if k >= 0 {
-		t := climberTour(f.tour, 1, 0)
+	if len(live) == 0 {
+		return false, first
+	}
+	f.shares = live
+	climbs, sweeps := f.lost[0], f.lost[1]
+	for _, sh := range f.shares {
+		climbs += int64(sh.ctr[ctrClimbs])
+		sweeps += int64(sh.ctr[ctrSweeps])
+	}
+	f.climbs, l.steps, l.moves = climbs, climbs, sweeps*movesPerPass(n)
+	for _, sh := range f.shares {
+		if sh.k < 0 {
+			continue
+		}
+		t := climberTour(sh.tour, 1, 0)
 		if err := solver.ValidateTour(t, n); err != nil {
-			return false, fmt.Errorf("2opt-climb: the climber returned an invalid tour: %w", err)
+			return false, fmt.Errorf("2opt-climb: the climber on %s returned an invalid tour: %w", sh.r.d.label, err)
 		}
 		if l.offer(t) {
 			f.bestDone = true
 		}
 	}
-	return f.restarts > 0 && f.climbs >= int64(f.restarts), nil
+	if f.restarts == 0 {
+		return false, nil
+	}
+	// every share has climbed its part (a failed share's part is lost)
+	for _, sh := range f.shares {
+		if int64(sh.ctr[ctrClimbs]) < int64(sh.restarts) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // end offers the climbs the last launch left unfinished.
 func (f *fusedClimb) end() error {
-	B, n := len(f.lens), f.l.in.N
-	resume, cur := make([]int32, B), make([]int32, B*n)
-	err := f.r.do(func() error {
-		if err := dtoh(resume, f.s.resume); err != nil {
+	n := f.l.in.N
+	for _, sh := range f.shares {
+		B := len(sh.lens)
+		resume, cur := make([]int32, B), make([]int32, B*n)
+		err := sh.r.do(func() error {
+			if err := dtoh(resume, sh.s.resume); err != nil {
+				return err
+			}
+			return dtoh(cur, sh.s.cur)
+		})
+		if err != nil {
+			if len(f.shares) > 1 {
+				f.notes = append(f.notes, fmt.Sprintf("the unfinished climbs on %s were lost: %v", sh.r.d.label, err))
+				continue
+			}
 			return err
 		}
-		return dtoh(cur, f.s.cur)
-	})
-	if err != nil {
-		return err
+		f.offerUnfinished(cur, B, func(k int) bool { return resume[k] != 0 })
 	}
-	f.offerUnfinished(cur, B, func(k int) bool { return resume[k] != 0 })
 	return nil
 }
 

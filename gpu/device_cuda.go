@@ -13,6 +13,8 @@ import (
 	"unsafe"
 
 	"gorgonia.org/cu"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
 // fatbin holds every kernel of gpu/kernels/*.cu, built by
@@ -30,12 +32,17 @@ var kernelNames []string
 
 func registerKernels(names ...string) { kernelNames = append(kernelNames, names...) }
 
-// device is the process's CUDA context (the device's primary context) with
-// the kernels loaded and the device's limits; work on it runs in runs.
+// device is one CUDA context of the process with the kernels loaded and
+// the device's limits; work on it runs in runs. Slot 0 of a device is its
+// primary context; a selection naming the device again (--opt gpus=0,0)
+// opens further contexts of its own on it.
 type device struct {
-	info   DeviceInfo
-	label  string
-	limits limits
+	info    DeviceInfo
+	label   string // the model, after "GPU ordinal.slot" but for device 0's primary context
+	model   string // name, compute capability and SMs
+	limits  limits
+	ordinal int
+	slot    int
 
 	mu      sync.Mutex
 	dev     cu.Device
@@ -54,11 +61,17 @@ type limits struct {
 	sharedStatic int // shared memory per block without the opt-in, bytes
 }
 
+// devOpen is one context's opening, done once.
+type devOpen struct {
+	once sync.Once
+	d    *device
+	err  error
+}
+
 var (
-	devOnce sync.Once
-	theDev  *device
-	devErr  error
-	// devOpened is set once getDevice's open has ended
+	devsMu sync.Mutex
+	devs   = map[devSlot]*devOpen{}
+	// devOpened is set once device 0's primary context's open has ended
 	devOpened atomic.Bool
 	aheadOnce sync.Once
 	aheadErr  error
@@ -72,8 +85,10 @@ var (
 func openAhead() error {
 	aheadOnce.Do(func() {
 		infos, err := Devices()
-		if err == nil && infos[0].Major < 7 {
-			err = fmt.Errorf("%w: %s is sm_%d%d; the kernels need sm_70 or newer", ErrNoDevice, infos[0].Name, infos[0].Major, infos[0].Minor)
+		if err == nil {
+			if why := usability(infos[0]); why != nil {
+				err = fmt.Errorf("%w: %v", ErrNoDevice, why)
+			}
 		}
 		if aheadErr = err; err == nil {
 			go getDevice()
@@ -82,17 +97,31 @@ func openAhead() error {
 	return aheadErr
 }
 
-// getDevice opens the context on first use.
+// getDevice opens device 0's primary context on first use.
 func getDevice() (*device, error) {
-	devOnce.Do(func() { theDev, devErr = openDevice(); devOpened.Store(true) })
-	return theDev, devErr
+	d, err := deviceAt(devSlot{})
+	devOpened.Store(true)
+	return d, err
 }
 
-func openDevice() (*device, error) {
+// deviceAt opens context ds on first use.
+func deviceAt(ds devSlot) (*device, error) {
+	devsMu.Lock()
+	o := devs[ds]
+	if o == nil {
+		o = &devOpen{}
+		devs[ds] = o
+	}
+	devsMu.Unlock()
+	o.once.Do(func() { o.d, o.err = openDevice(ds) })
+	return o.d, o.err
+}
+
+func openDevice(ds devSlot) (*device, error) {
 	if err := initError(); err != nil {
 		return nil, err
 	}
-	d := &device{}
+	d := &device{ordinal: ds.ordinal, slot: ds.slot}
 	err := onLockedThread(func() error {
 		if err := d.describe(); err != nil {
 			return err
@@ -103,6 +132,38 @@ func openDevice() (*device, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// GPUs lists every CUDA device with why the engines cannot use it (nil:
+// they can), or says why there is none.
+func GPUs() ([]GPU, error) {
+	infos, err := Devices()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]GPU, len(infos))
+	for i, info := range infos {
+		out[i] = GPU{Index: i, Info: info, Unusable: usability(info)}
+	}
+	return out, nil
+}
+
+// selectDevices returns the contexts p's OptGPUs names (default: one on
+// every usable GPU).
+func selectDevices(p solver.Params) ([]devSlot, error) {
+	gpus, err := GPUs()
+	if err != nil {
+		return nil, err
+	}
+	why := make([]error, len(gpus))
+	for i, g := range gpus {
+		why[i] = g.Unusable
+	}
+	list, err := ParseGPUs(p.Extra[OptGPUs], why)
+	if err != nil {
+		return nil, err
+	}
+	return slotsOf(list), nil
 }
 
 // onLockedThread runs f on an OS thread of its own and returns its error.
@@ -122,9 +183,16 @@ func (d *device) describe() error {
 	if err != nil {
 		return err
 	}
-	d.info = infos[0]
+	if d.ordinal >= len(infos) {
+		return fmt.Errorf("%w: device %d does not exist (the driver lists %d)", ErrNoDevice, d.ordinal, len(infos))
+	}
+	d.info = infos[d.ordinal]
 	d.label = fmt.Sprintf("%s (sm_%d%d, %d SMs)", d.info.Name, d.info.Major, d.info.Minor, d.info.Multiprocs)
-	if d.dev, err = cu.GetDevice(0); err != nil {
+	d.model = d.label
+	if d.ordinal > 0 || d.slot > 0 {
+		d.label = fmt.Sprintf("GPU %d.%d %s", d.ordinal, d.slot, d.label)
+	}
+	if d.dev, err = cu.GetDevice(d.ordinal); err != nil {
 		return fmt.Errorf("cuDeviceGet: %v", err)
 	}
 	if d.limits.maxThreads, err = d.dev.Attribute(cu.MaxThreadsPerBlock); err != nil {
@@ -139,17 +207,29 @@ func (d *device) describe() error {
 	return nil
 }
 
-// load makes the primary context current here and loads the kernels.
+// load makes the context current here (slot 0: the primary context; else
+// a context of its own) and loads the kernels.
 func (d *device) load() error {
-	ctx, err := d.dev.RetainPrimaryCtx()
-	if err != nil {
-		return fmt.Errorf("retaining the primary context of %s: %v", d.info.Name, err)
+	if d.slot == 0 {
+		ctx, err := d.dev.RetainPrimaryCtx()
+		if err != nil {
+			return fmt.Errorf("retaining the primary context of %s: %v", d.info.Name, err)
+		}
+		if err := cu.SetCurrentContext(ctx); err != nil {
+			return fmt.Errorf("making the context current: %v", err)
+		}
+		d.ctx = ctx
+		d.retains++
+	} else {
+		ctx, err := d.dev.MakeContext(cu.SchedAuto)
+		if err != nil {
+			return fmt.Errorf("creating context %d on %s: %v", d.slot, d.info.Name, err)
+		}
+		if err := cu.SetCurrentContext(ctx); err != nil {
+			return fmt.Errorf("making the context current: %v", err)
+		}
+		d.ctx = ctx
 	}
-	if err := cu.SetCurrentContext(ctx); err != nil {
-		return fmt.Errorf("making the context current: %v", err)
-	}
-	d.ctx = ctx
-	d.retains++
 	if len(fatbin) == 0 {
 		return errors.New("the kernel fatbin is empty: rebuild with scripts/build-gpu.sh")
 	}
@@ -177,6 +257,12 @@ func (d *device) reset() error {
 	}
 	err := onLockedThread(func() error {
 		cu.SetCurrentContext(cu.CUContext{})
+		if d.slot > 0 {
+			if err := d.ctx.Destroy(); err != nil {
+				return err
+			}
+			return d.load()
+		}
 		for ; d.retains > 0; d.retains-- {
 			d.dev.ReleasePrimaryCtx()
 		}

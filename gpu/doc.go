@@ -47,6 +47,14 @@
 // side; a sticky fault marks the context, which is reset once its runs
 // close.
 //
+// Devices: the option gpus (devices.go: all, a count or a list; a device
+// named twice gets a second context of its own) picks the contexts of a
+// run. pspm, sspm, pssm and 2opt-climb run a share of their searches on
+// each, each through its own run; PSPM's host gathers the shares' bests at
+// every synchronisation and gives the best of all to the others. A share
+// whose context fails ends and the run goes on with the rest (Result.Note).
+// The other engines run on GPU 0 and say so when more were selected.
+//
 // Exactness: kernels rank moves in float; every tour goes through
 // solver.Finish (validated, length recomputed exactly), and the 2-opt
 // engines re-check moves with exact integer deltas or polish on the CPU.

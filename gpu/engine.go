@@ -28,6 +28,10 @@ type solveFunc func(ctx context.Context, e solver.Engine, in *solver.Instance, p
 // aidedSolveFunc is the body of a GPU engine that takes a solver.Aid.
 type aidedSolveFunc func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error)
 
+// multiSolveFunc is the body of a GPU engine that splits its searches over
+// the contexts sel (OptGPUs), p without OptGPUs.
+type multiSolveFunc func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, sel []devSlot) (solver.Result, error)
+
 // Name returns the algorithm's registry name.
 func (e engine) Name() string { return e.name }
 
@@ -73,14 +77,30 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 			return solver.Result{}, fmt.Errorf("start tour: %v", err)
 		}
 	}
-	if solve := aidedSolvers[e.name]; solve != nil {
-		return solve(ctx, e, in, p, snaps, aid)
+	given := p.Extra[OptGPUs] != ""
+	sel, err := selectDevices(p)
+	if err != nil {
+		return solver.Result{}, err
 	}
-	solve := solvers[e.name]
-	if solve == nil {
+	p = withoutGPUs(p)
+	if solve := multiSolvers[e.name]; solve != nil {
+		return solve(ctx, e, in, p, snaps, sel)
+	}
+	if given && len(sel) > 0 && sel[0] != (devSlot{}) {
+		return solver.Result{}, fmt.Errorf("%w: %s runs on GPU 0 alone; --opt %s must name device 0 first", ErrUnsupported, e.name, OptGPUs)
+	}
+	var res solver.Result
+	if solve := aidedSolvers[e.name]; solve != nil {
+		res, err = solve(ctx, e, in, p, snaps, aid)
+	} else if solve := solvers[e.name]; solve != nil {
+		res, err = solve(ctx, e, in, p, snaps)
+	} else {
 		return solver.Result{}, fmt.Errorf("gpu: engine %s has no implementation in this build", e.name)
 	}
-	return solve(ctx, e, in, p, snaps)
+	if err == nil && len(sel) > 1 {
+		res.Note = joinNote(res.Note, fmt.Sprintf("%s ran on GPU 0 alone: it does not split its searches over the %d GPU contexts selected", e.name, len(sel)))
+	}
+	return res, err
 }
 
 func init() {

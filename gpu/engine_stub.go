@@ -2,6 +2,8 @@
 
 package gpu
 
+import "github.com/tsplab/tsplab/solver"
+
 // BuiltWithCUDA reports whether the CUDA kernels are compiled in.
 func BuiltWithCUDA() bool { return false }
 
@@ -17,3 +19,12 @@ var solvers map[string]solveFunc
 
 // aidedSolvers is empty without CUDA.
 var aidedSolvers map[string]aidedSolveFunc
+
+// multiSolvers is empty without CUDA.
+var multiSolvers map[string]multiSolveFunc
+
+// GPUs is ErrNotBuilt without CUDA.
+func GPUs() ([]GPU, error) { return nil, ErrNotBuilt }
+
+// selectDevices selects nothing without CUDA (available refuses first).
+func selectDevices(solver.Params) ([]devSlot, error) { return nil, nil }

@@ -26,21 +26,26 @@ func available() error {
 
 // solvers pairs every row of the algorithm table with its implementation.
 var solvers = map[string]solveFunc{
-	AlgoPSPM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
-		return solvePSPM(ctx, e, in, p, s, pspmShape{})
-	},
-	AlgoSSPM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
-		return solvePSPM(ctx, e, in, p, s, pspmShape{oneSearch: true})
-	},
-	AlgoPSSM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot) (solver.Result, error) {
-		return solvePSPM(ctx, e, in, p, s, pspmShape{oneMove: true})
-	},
-	AlgoTwoOptClimb: twoOptClimb,
 	AlgoTwoOptILS:   twoOptILS,
 	AlgoThreeOptILS: solveThreeOptILS,
 	AlgoSwapClimb:   solveSwapClimb,
 	AlgoOrILS:       solveOrILS,
 	AlgoTourLS:      solveTourLS,
+}
+
+// multiSolvers are the engines that split their searches over the
+// selected GPU contexts (OptGPUs).
+var multiSolvers = map[string]multiSolveFunc{
+	AlgoPSPM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot, sel []devSlot) (solver.Result, error) {
+		return solvePSPM(ctx, e, in, p, s, pspmShape{}, sel)
+	},
+	AlgoSSPM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot, sel []devSlot) (solver.Result, error) {
+		return solvePSPM(ctx, e, in, p, s, pspmShape{oneSearch: true}, sel)
+	},
+	AlgoPSSM: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot, sel []devSlot) (solver.Result, error) {
+		return solvePSPM(ctx, e, in, p, s, pspmShape{oneMove: true}, sel)
+	},
+	AlgoTwoOptClimb: twoOptClimbOn,
 }
 
 // aidedSolvers are the engines that take a solver.Aid (GPU auto composes

@@ -93,10 +93,10 @@ var orSpec = solver.NewSpec(
 const orStartSFCMinN = 200000
 
 func init() {
-	solver.Declare(AlgoTwoOptClimb, solver.BackendGPU, climbSpec)
-	solver.Declare(AlgoTwoOptILS, solver.BackendGPU, solver.OptionSet{})
-	solver.Declare(AlgoThreeOptILS, solver.BackendGPU, threeOptSpec)
-	solver.Declare(AlgoSwapClimb, solver.BackendGPU, swapSpec)
-	solver.Declare(AlgoOrILS, solver.BackendGPU, orSpec)
-	solver.Declare(AlgoTourLS, solver.BackendGPU, tourLSSpec)
+	declareGPU(AlgoTwoOptClimb, climbSpec)
+	declareGPU(AlgoTwoOptILS, solver.OptionSet{})
+	declareGPU(AlgoThreeOptILS, threeOptSpec)
+	declareGPU(AlgoSwapClimb, swapSpec)
+	declareGPU(AlgoOrILS, orSpec)
+	declareGPU(AlgoTourLS, tourLSSpec)
 }

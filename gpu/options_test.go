@@ -31,7 +31,7 @@ func TestGPUOptionsValidate(t *testing.T) {
 		{"segment past 512", AlgoOrILS, map[string]string{"segment": "513"}, "--opt segment", "1..512"},
 		{"start random", AlgoTwoOptClimb, map[string]string{"start": "random"}, "", ""},
 		{"start unknown", AlgoTwoOptClimb, map[string]string{"start": "greedy"}, "--opt start", "nn|random"},
-		{"2opt-ils has no options", AlgoTwoOptILS, map[string]string{"kicks": "3"}, "--opt", "none"},
+		{"2opt-ils has no options but gpus", AlgoTwoOptILS, map[string]string{"kicks": "3"}, "--opt", "2opt-ils/gpu: gpus"},
 	}
 	for _, c := range cases {
 		e, err := solver.Lookup(c.algo, solver.BackendGPU)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -22,7 +23,7 @@ const pspmReduceThreads = 1024
 // searches fill one wave, so that a stop is seen within a short launch.
 const pspmLaunchIters = 1 << 18
 
-// pspmRun is one PSPM run on the device.
+// pspmRun is one share of a PSPM run: its searches on one context.
 type pspmRun struct {
 	r           *run
 	in          *solver.Instance
@@ -32,7 +33,6 @@ type pspmRun struct {
 	metric      int
 	draw        pspmDraw
 	pl          pspmPlan
-	sched       *pspmSchedule
 	launchIters int64
 
 	xy, cur, curCost, arch, archCost    cu.DevicePtr
@@ -44,13 +44,13 @@ type pspmRun struct {
 	fromBest bool  // the next launch starts from the global best
 	bestTour []int // the last global best read back
 	bestLen  int64
-	unsent   bool  // bestTour is newer than the last snapshot
 	greedy   []int // the start of a fitted schedule (nil: none)
 }
 
 // solvePSPM runs PSPM (SSPM: one block; PSSM: one thread per block) on
-// Lam et al.'s schedule or one fitted to the time limit (pspmSchedule).
-func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, shape pspmShape) (solver.Result, error) {
+// Lam et al.'s schedule or one fitted to the time limit (pspmSchedule),
+// with a share of the searches on every context of sel (pspmGroup).
+func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, shape pspmShape, sel []devSlot) (solver.Result, error) {
 	start := time.Now()
 	fit := solver.FitsToLimit(p)
 	s, err := newPSPMRun(e.Name(), shape, in, p)
@@ -64,38 +64,280 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 			s.greedy = t
 		}
 	}
-	r, err := newRun()
+	runs, notes, err := openRuns(sel)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	defer r.close()
-	s.r = r
-	if s.tpb > r.d.limits.maxThreads {
-		return solver.Result{}, fmt.Errorf("pspm: %d threads per block; the most is %d", s.tpb, r.d.limits.maxThreads)
-	}
-	defer r.do(func() error { return s.host.free() })
+	defer closeRuns(runs)
+	g := &pspmGroup{greedy: s.greedy, bestLen: -1, notes: notes, sel: sel, seed: p.Seed}
 	sink := solver.NewSink(snaps, 0, start)
 	sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
-	if err := r.do(s.setUp); err != nil {
-		return solver.Result{}, err
+	var first error
+	for i, r := range runs {
+		c := *s
+		c.r = r
+		c.p.Seed = shareSeed(p.Seed, i)
+		if c.tpb > r.d.limits.maxThreads {
+			err = fmt.Errorf("pspm: %d threads per block; the most is %d", c.tpb, r.d.limits.maxThreads)
+		} else {
+			err = r.do(c.setUp)
+		}
+		share := &c
+		defer r.do(func() error { return share.host.free() })
+		if err != nil {
+			if first == nil {
+				first = err
+			}
+			g.notes = append(g.notes, fmt.Sprintf("%s left out: %v", r.d.label, err))
+			continue
+		}
+		g.shares = append(g.shares, share)
 	}
+	if len(g.shares) == 0 {
+		return solver.Result{}, first
+	}
+	lead := g.shares[0]
 	var deadline time.Time
-	if s.p.TimeLimit > 0 {
-		deadline = start.Add(s.p.TimeLimit)
+	if lead.p.TimeLimit > 0 {
+		deadline = start.Add(lead.p.TimeLimit)
 	}
-	s.sched = newPSPMSchedule(s.p, s.n, s.draw, fit, deadline)
-	if s.greedy != nil && !p.Given("t0") {
-		s.sched.coolFrom = s.draw.from
+	g.sched = newPSPMSchedule(lead.p, lead.n, lead.draw, fit, deadline)
+	if g.greedy != nil && !p.Given("t0") {
+		g.sched.coolFrom = lead.draw.from
+	}
+	g.launchIters = lead.launchIters
+	for _, sh := range g.shares[1:] {
+		g.launchIters = min(g.launchIters, sh.launchIters)
 	}
 	sink.SendPhase(solver.PhaseSearch, 0)
-	stopped, err := s.anneal(ctx, sink, deadline)
+	stopped, err := g.anneal(ctx, sink, deadline)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if s.bestTour == nil {
+	if g.bestTour == nil {
 		return solver.Result{}, fmt.Errorf("pspm: stopped before the first synchronisation")
 	}
-	return s.finish(e, sink, start, stopped)
+	return g.finish(e, sink, start, stopped)
+}
+
+// shareSeed is the seed of share i of a run seeded seed: the first share's
+// is the run's, so that a run on one GPU is the same on any host.
+func shareSeed(seed uint64, i int) uint64 { return seed + uint64(i)*0x9E3779B97F4A7C15 }
+
+// pspmGroup is one PSPM run over one or more contexts: a share of the
+// searches on each (its pspmRun), one schedule whose segments every share
+// runs side by side, and the global best exchanged at the schedule's
+// synchronisations (every k temperature steps): the host gathers each
+// share's best, keeps the best of all and hands it to the others, whose
+// searches start the next segment from it as one device's do.
+type pspmGroup struct {
+	shares      []*pspmRun // the shares still running
+	sel         []devSlot
+	seed        uint64 // the run's seed (the first share's)
+	sched       *pspmSchedule
+	launchIters int64
+	greedy      []int
+	iter        int64 // iterations run per search
+	fromBest    bool  // the last segment ended with a synchronisation
+	bestTour    []int // the global best
+	bestLen     int64
+	unsent      bool     // bestTour is newer than the last snapshot
+	notes       []string // contexts left out, shares ended by a failure
+	lostMoves   int64    // moves of the shares that failed
+	runs        []*run   // every share's run, failed ones too
+}
+
+// pspmShareFault, when set (tests), runs before share i's next device
+// call on its run's thread; an error fails the call.
+var pspmShareFault func(i int, iter int64, r *run) error
+
+// pspmExchangeHook, when set (tests), sees every exchange once it is done,
+// with each share's best length before it.
+var pspmExchangeHook func(g *pspmGroup, before []int64)
+
+// each runs f on every share, each on its run's thread, side by side. A
+// share whose call fails ends there (its run closes with the others) and
+// the run goes on with the rest, saying so in the result's note; when
+// every share fails, the first error.
+func (g *pspmGroup) each(f func(s *pspmRun) error) error {
+	errs := onEach(len(g.shares), func(i int) error {
+		s := g.shares[i]
+		return s.r.do(func() error {
+			if pspmShareFault != nil {
+				if err := pspmShareFault(i, g.iter, s.r); err != nil {
+					return err
+				}
+			}
+			return f(s)
+		})
+	})
+	live := g.shares[:0:0]
+	var first error
+	for i, err := range errs {
+		s := g.shares[i]
+		if err == nil {
+			live = append(live, s)
+			continue
+		}
+		if !strings.Contains(err.Error(), s.r.d.label) {
+			err = fmt.Errorf("pspm on %s failed: %w", s.r.d.label, err)
+		}
+		if first == nil {
+			first = err
+		}
+		g.notes = append(g.notes, fmt.Sprintf("%s; its searches ended there and the run went on", err))
+		g.lostMoves += s.moves()
+	}
+	if len(live) == 0 {
+		return first
+	}
+	g.shares = live
+	return nil
+}
+
+// anneal runs the schedule's launches until it ends, is stopped (stopped:
+// cut short) or reaches the target.
+func (g *pspmGroup) anneal(ctx context.Context, sink *solver.Sink, deadline time.Time) (stopped bool, err error) {
+	for _, s := range g.shares {
+		g.runs = append(g.runs, s.r)
+	}
+	stop := func() bool { return ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) }
+	begin := time.Now()
+	lastSent := begin
+	for {
+		seg, ok := g.sched.next(g.iter, time.Since(begin), g.launchIters)
+		if !ok {
+			break
+		}
+		if err := g.each(func(s *pspmRun) error { return s.launch(seg) }); err != nil {
+			return false, err
+		}
+		g.iter += seg.iters
+		g.fromBest = false
+		if g.sched.done(seg, g.iter, time.Since(begin)) && g.greedy != nil {
+			if err := g.each((*pspmRun).restart); err != nil {
+				return false, err
+			}
+		}
+		due := sink.Due() && time.Since(lastSent) >= time.Second
+		if seg.sync || due {
+			if err := g.sync(seg.sync); err != nil {
+				return false, err
+			}
+		}
+		if g.send(sink) {
+			lastSent = time.Now()
+		}
+		if g.shares[0].p.Target > 0 && g.bestLen >= 0 && g.bestLen <= g.shares[0].p.Target {
+			return true, nil
+		}
+		if stop() {
+			stopped = !g.sched.ended()
+			break
+		}
+	}
+	if !g.fromBest {
+		// the searches moved on since the last synchronisation
+		if err := g.sync(false); err != nil {
+			return stopped, err
+		}
+	}
+	return stopped, nil
+}
+
+// sync gathers every share's best (pspm_sync), keeps the best of all as
+// the global best and, when exchange, gives it to the shares whose own is
+// worse; exchange also starts the next segment's searches from it.
+func (g *pspmGroup) sync(exchange bool) error {
+	if err := g.each((*pspmRun).syncBest); err != nil {
+		return err
+	}
+	for _, s := range g.shares {
+		if g.bestLen < 0 || s.bestLen < g.bestLen {
+			g.bestTour, g.bestLen, g.unsent = s.bestTour, s.bestLen, true
+		}
+	}
+	if exchange && len(g.shares) > 1 {
+		var before []int64
+		if pspmExchangeHook != nil {
+			for _, s := range g.shares {
+				before = append(before, s.bestLen)
+			}
+			defer func() { pspmExchangeHook(g, before) }()
+		}
+		next := tourToNext(g.bestTour)
+		best, bestLen := g.bestTour, g.bestLen
+		err := g.each(func(s *pspmRun) error {
+			if s.bestLen <= bestLen {
+				return nil
+			}
+			if err := htod(s.gbest, next); err != nil {
+				return err
+			}
+			if err := htod(s.gbestCost, []int64{bestLen}); err != nil {
+				return err
+			}
+			s.bestTour, s.bestLen = best, bestLen
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	for _, s := range g.shares {
+		s.fromBest = exchange
+	}
+	g.fromBest = exchange
+	return nil
+}
+
+// send hands the global best to the sink when due, reporting whether.
+func (g *pspmGroup) send(sink *solver.Sink) bool {
+	if !g.unsent || !sink.Due() {
+		return false
+	}
+	prog := g.sched.progress()
+	sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: prog, Best: g.bestTour, BestLength: g.bestLen,
+		Length: g.bestLen, Temperature: g.sched.temperature(), Step: g.sched.steps(), Progress: prog, Moves: g.moves()})
+	g.unsent = false
+	return true
+}
+
+// moves is the moves evaluated by every share.
+func (g *pspmGroup) moves() int64 {
+	m := g.lostMoves
+	for _, s := range g.shares {
+		m += s.moves()
+	}
+	return m
+}
+
+// finish reports the run, with the draw's temperature when the default
+// chose it, the contexts when there were several and what befell them.
+func (g *pspmGroup) finish(e solver.Engine, sink *solver.Sink, start time.Time, stopped bool) (solver.Result, error) {
+	s := g.shares[0]
+	p := s.p
+	p.Seed = g.seed
+	p.Blocks, p.Threads = s.tb, s.tpb
+	if s.draw.from > 0 && s.draw.lists != nil && s.cfg.NNFrom == nil {
+		// in full, so that the reported parameters rerun as they are
+		p.Params = p.WithExtra("nnfrom", strconv.FormatFloat(s.draw.from, 'g', -1, 64))
+	}
+	if len(g.sel) > 1 {
+		p.Params = p.WithExtra(OptGPUs, gpusText(g.sel))
+	}
+	device := devicesLabel(g.runs)
+	best := g.bestTour
+	sink.Send(solver.Snapshot{Best: best, BestLength: g.bestLen, Length: g.bestLen, Step: g.sched.steps(), Progress: g.sched.progress(), Moves: g.moves()})
+	res, err := solver.Finish(s.in, e, p.Report(e), solver.Outcome{Tour: best, Moves: g.moves(), Steps: g.sched.steps(), Start: start, Stopped: stopped, Device: device})
+	res.Schedule = g.sched.report()
+	if len(g.runs) > 1 {
+		res.Note = joinNote(res.Note, fmt.Sprintf("%d searches on each of %d GPU contexts, the best exchanged every synchronisation", s.tb, len(g.runs)))
+	}
+	for _, n := range g.notes {
+		res.Note = joinNote(res.Note, n)
+	}
+	return res, err
 }
 
 // pspmShape is what sets the GPU annealers apart: one search of parallel
@@ -137,53 +379,6 @@ func newPSPMRun(engine string, shape pspmShape, in *solver.Instance, q solver.Pa
 		return nil, err
 	}
 	return &pspmRun{in: in, p: p, cfg: cfg, n: in.N, tb: tb, tpb: tpb, metric: metric, draw: draw, bestLen: -1}, nil
-}
-
-// anneal runs the schedule's launches until it ends, is stopped (stopped:
-// cut short) or reaches the target.
-func (s *pspmRun) anneal(ctx context.Context, sink *solver.Sink, deadline time.Time) (stopped bool, err error) {
-	r := s.r
-	stop := func() bool { return ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) }
-	begin := time.Now()
-	lastSent := begin
-	for {
-		seg, ok := s.sched.next(s.iter, time.Since(begin), s.launchIters)
-		if !ok {
-			break
-		}
-		if err := r.do(func() error { return s.launch(seg) }); err != nil {
-			return false, fmt.Errorf("pspm on %s failed: %w", r.d.label, err)
-		}
-		if s.sched.done(seg, s.iter, time.Since(begin)) && s.greedy != nil {
-			if err := r.do(s.restart); err != nil {
-				return false, err
-			}
-		}
-		due := sink.Due() && time.Since(lastSent) >= time.Second
-		if seg.sync || due {
-			if err := r.do(s.syncBest); err != nil {
-				return false, err
-			}
-			s.fromBest = seg.sync
-		}
-		if s.send(sink) {
-			lastSent = time.Now()
-		}
-		if s.p.Target > 0 && s.bestLen >= 0 && s.bestLen <= s.p.Target {
-			return true, nil
-		}
-		if stop() {
-			stopped = !s.sched.ended()
-			break
-		}
-	}
-	if !s.fromBest {
-		// the searches moved on since the last synchronisation
-		if err := r.do(s.syncBest); err != nil {
-			return stopped, err
-		}
-	}
-	return stopped, nil
 }
 
 // launch runs one segment of the schedule and waits for it.
@@ -249,37 +444,9 @@ func (s *pspmRun) syncBest() error {
 	if err != nil {
 		return fmt.Errorf("pspm: the device returned a broken tour: %v", err)
 	}
-	s.bestTour, s.unsent = t, true
+	s.bestTour = t
 	s.bestLen = *(*int64)(unsafe.Add(s.host.p, 4*s.n))
 	return nil
-}
-
-// send hands the last global best to the sink when due, reporting whether.
-func (s *pspmRun) send(sink *solver.Sink) bool {
-	if !s.unsent || !sink.Due() {
-		return false
-	}
-	prog := s.sched.progress()
-	sink.Send(solver.Snapshot{Phase: solver.PhaseSearch, PhaseProgress: prog, Best: s.bestTour, BestLength: s.bestLen,
-		Length: s.bestLen, Temperature: s.sched.temperature(), Step: s.sched.steps(), Progress: prog, Moves: s.moves()})
-	s.unsent = false
-	return true
-}
-
-// finish reports the run, with the draw's temperature when the default
-// chose it.
-func (s *pspmRun) finish(e solver.Engine, sink *solver.Sink, start time.Time, stopped bool) (solver.Result, error) {
-	p := s.p
-	p.Blocks, p.Threads = s.tb, s.tpb
-	if s.draw.from > 0 && s.draw.lists != nil && s.cfg.NNFrom == nil {
-		// in full, so that the reported parameters rerun as they are
-		p.Params = p.WithExtra("nnfrom", strconv.FormatFloat(s.draw.from, 'g', -1, 64))
-	}
-	best := s.bestTour
-	sink.Send(solver.Snapshot{Best: best, BestLength: s.bestLen, Length: s.bestLen, Step: s.sched.steps(), Progress: s.sched.progress(), Moves: s.moves()})
-	res, err := solver.Finish(s.in, e, p.Report(e), solver.Outcome{Tour: best, Moves: s.moves(), Steps: s.sched.steps(), Start: start, Stopped: stopped, Device: s.r.d.label})
-	res.Schedule = s.sched.report()
-	return res, err
 }
 
 // moves is the number of moves evaluated: tpb per team per iteration.

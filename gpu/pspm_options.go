@@ -61,6 +61,6 @@ var pspmSpecs = map[string]*solver.Spec[pspmConfig]{
 
 func init() {
 	for name, s := range pspmSpecs {
-		solver.Declare(name, solver.BackendGPU, s)
+		declareGPU(name, s)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
+	"sync"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -39,10 +41,20 @@ func newRunFor(in *solver.Instance) (*run, error) {
 	return r, nil
 }
 
-// newRun opens a run (the device on first use); after a sticky fault it
-// resets the device first once no run is open, else refuses.
-func newRun() (*run, error) {
-	d, err := getDevice()
+// newRun opens a run on device 0's primary context: newRunAt.
+func newRun() (*run, error) { return newRunAt(devSlot{}) }
+
+// newRunAt opens a run on context ds (opened on first use); after a
+// sticky fault it resets the context first once no run is open, else
+// refuses.
+func newRunAt(ds devSlot) (*run, error) {
+	var d *device
+	var err error
+	if ds == (devSlot{}) {
+		d, err = getDevice()
+	} else {
+		d, err = deviceAt(ds)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -74,6 +86,92 @@ func newRun() (*run, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// openRuns opens a run on every context of sel, side by side (each its
+// own OS thread). A context that does not open is left out and named in
+// notes; with none open, the first error.
+func openRuns(sel []devSlot) (runs []*run, notes []string, err error) {
+	if len(sel) == 0 {
+		sel = []devSlot{{}}
+	}
+	got := make([]*run, len(sel))
+	errs := make([]error, len(sel))
+	var wg sync.WaitGroup
+	for i, ds := range sel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i], errs[i] = newRunAt(ds)
+		}()
+	}
+	wg.Wait()
+	for i, r := range got {
+		if r != nil {
+			runs = append(runs, r)
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("GPU %d.%d left out: %v", sel[i].ordinal, sel[i].slot, errs[i]))
+		if err == nil {
+			err = errs[i]
+		}
+	}
+	if len(runs) == 0 {
+		return nil, nil, err
+	}
+	return runs, notes, nil
+}
+
+// devicesLabel names the contexts of rs for Result.Device: the model
+// and the selection ("NVIDIA H100 (sm_90, 132 SMs) × 2, gpus 0,0"); one
+// run's label where there is one.
+func devicesLabel(rs []*run) string {
+	if len(rs) == 1 {
+		return rs[0].d.label
+	}
+	var models []string
+	count := map[string]int{}
+	sel := make([]devSlot, len(rs))
+	for i, r := range rs {
+		if count[r.d.model] == 0 {
+			models = append(models, r.d.model)
+		}
+		count[r.d.model]++
+		sel[i] = devSlot{r.d.ordinal, r.d.slot}
+	}
+	parts := make([]string, len(models))
+	for i, m := range models {
+		parts[i] = fmt.Sprintf("%s × %d", m, count[m])
+	}
+	return strings.Join(parts, " + ") + ", gpus " + gpusText(sel)
+}
+
+// closeRuns closes every run of rs.
+func closeRuns(rs []*run) {
+	for _, r := range rs {
+		r.close()
+	}
+}
+
+// onEach runs f(i) for every i < n side by side and returns the errors by
+// index: every share's device work goes through its own run's thread, so
+// no device waits on another's launch.
+func onEach(n int, f func(i int) error) []error {
+	errs := make([]error, n)
+	if n == 1 {
+		errs[0] = f(0)
+		return errs
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = f(i)
+		}()
+	}
+	wg.Wait()
+	return errs
 }
 
 func (r *run) loop(ctx cu.CUContext, ready chan<- error) {

@@ -21,6 +21,8 @@ const (
 	KindFloat  OptionKind = "float"
 	KindChoice OptionKind = "choice"
 	KindBool   OptionKind = "on/off"
+	// KindText is free text the engine parses itself (GPU device lists).
+	KindText OptionKind = "text"
 )
 
 // Option describes one engine setting: its name, type, default, allowed
@@ -66,6 +68,8 @@ func (o Option) Range() string {
 		return strings.Join(o.Choices, "|")
 	case KindBool:
 		return "on|off"
+	case KindText:
+		return "text"
 	}
 	lo, hi := fmtNum(o.Min), fmtNum(o.Max)
 	switch {
@@ -112,6 +116,8 @@ func (o Option) parse(s string) (string, float64, error) {
 		return &ParamError{Flag: o.Flag(), Value: s, Range: o.Range(), Not: what}
 	}
 	switch o.Kind {
+	case KindText:
+		return s, 0, nil
 	case KindChoice:
 		if !slices.Contains(o.Choices, s) {
 			return "", 0, unknown()

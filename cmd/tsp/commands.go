@@ -420,7 +420,8 @@ func suiteNames() []string {
 }
 
 func cmdEngines(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "engines", "[--verbose [--all]] [FILE]", "Lists the registered engines: algorithm, backend, whether it can run here, and what it does.\n"+
+	fs := newFlags(e, "engines", "[--verbose [--all]] [FILE]", "Lists the registered engines: algorithm, backend, whether it can run here, and what it does;\n"+
+		"with CUDA built in, then every GPU, and why the engines cannot use it where they cannot.\n"+
 		"With --verbose, also each engine's options: the flag that sets it (--opt NAME=VALUE for the\n"+
 		"engine-specific ones), its type, default and allowed range, and what it does; with --all also\n"+
 		"the experimental ones (kept for a suite or a paper's reproduction), marked so. A default that\n"+
@@ -453,6 +454,9 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 			}
 			writeOptions(e.stdout, set)
 		}
+	}
+	if gpu.BuiltWithCUDA() {
+		writeGPUs(e.stdout)
 	}
 	return nil
 }
@@ -491,18 +495,29 @@ func cmdVersion(_ context.Context, e *env, args []string) error {
 	} else {
 		fmt.Fprintf(w, "cuda: not built in (build with `make gpu`)\n")
 	}
-	devs, err := gpu.Devices()
+	writeGPUs(w)
+	return nil
+}
+
+// writeGPUs lists every GPU the driver finds, each with why the engines
+// cannot use it where they cannot (the devices --opt gpus picks from).
+func writeGPUs(w io.Writer) {
+	gpus, err := gpu.GPUs()
 	switch {
 	case err != nil && gpu.BuiltWithCUDA():
 		fmt.Fprintf(w, "gpu: none (%s)\n", oneLine(err.Error()))
-	case err == nil && len(devs) == 0:
+	case err == nil && len(gpus) == 0:
 		fmt.Fprintf(w, "gpu: none\n")
 	}
-	for i, d := range devs {
-		fmt.Fprintf(w, "gpu %d: %s (compute capability %d.%d, sm_%d%d, %d SMs, %.1f GiB)\n",
-			i, d.Name, d.Major, d.Minor, d.Major, d.Minor, d.Multiprocs, float64(d.GlobalMemory)/(1<<30))
+	for _, g := range gpus {
+		d := g.Info
+		status := "usable"
+		if g.Unusable != nil {
+			status = "unusable: " + oneLine(g.Unusable.Error())
+		}
+		fmt.Fprintf(w, "gpu %d: %s (compute capability %d.%d, sm_%d%d, %d SMs, %.1f GiB) — %s\n",
+			g.Index, d.Name, d.Major, d.Minor, d.Major, d.Minor, d.Multiprocs, float64(d.GlobalMemory)/(1<<30), status)
 	}
-	return nil
 }
 
 // unitName names the unit an instance's lengths are shown in.
