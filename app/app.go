@@ -94,7 +94,9 @@ type App struct {
 	body         *fyne.Container
 	singleView   fyne.CanvasObject
 	compareView  fyne.CanvasObject
-	budget       binding.String
+	budget       binding.String // the budget field's text (budgetField's value)
+	budgetField  *savedField    // compare mode's shared budget, saved only while valid
+	runBoth      *widget.Button
 	summary      *widget.Label // compare mode's summary
 }
 
@@ -168,10 +170,8 @@ func (a *App) buildPanes(opts Options) {
 		algo, backend, _ := strings.Cut(c.choice, "/")
 		c.p.choose(algo, backend)
 	}
-	a.budget = binding.BindPreferenceString(PrefBudget, a.prefs)
-	if v, _ := a.budget.Get(); v == "" {
-		_ = a.budget.Set("10")
-	}
+	a.budgetField = newSavedField(a.prefs, PrefBudget, "10", func(s string) error { _, err := parseBudget(s); return err })
+	a.budget = a.budgetField.value
 	a.summary = widget.NewLabel("Run both to compare: same instance, same time budget.")
 	a.summary.Wrapping = fyne.TextWrapWord
 	for _, p := range []*Pane{a.Left, a.Right} {
@@ -303,9 +303,13 @@ func (a *App) Panes() []*Pane {
 }
 
 // RunFor starts the panes on screen with time budget d: the single pane,
-// or both compare panes together.
+// or both compare panes together. The time limit or budget field shows d
+// but keeps the saved value: d is the budget of this run (tsplab --run).
 func (a *App) RunFor(d time.Duration) error {
 	if a.compare {
+		if d > 0 {
+			a.budgetField.Show(formatFloat(d.Seconds()))
+		}
 		return a.RunCompareFor(d)
 	}
 	return a.Single.RunFor(d)

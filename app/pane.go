@@ -94,6 +94,7 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 		})
 	}
 	p.controls = newRunControls(runActions{run: p.Run, pause: p.Pause, step: p.Step, stop: p.Stop, reset: p.Reset, fit: p.View.Fit})
+	p.settings.OnValidity = p.refreshButtons
 	p.refreshButtons()
 	return p
 }
@@ -192,10 +193,11 @@ func (p *Pane) Run() {
 	}
 }
 
-// RunFor starts a run with the time limit budget (0: the settings' own), which the form then shows.
+// RunFor starts a run with the time limit budget (0: the settings' own),
+// which the form then shows but does not save: the budget of one run.
 func (p *Pane) RunFor(budget time.Duration) error {
 	if budget > 0 && p.budget == nil {
-		_ = p.settings.timeLimit.Set(formatFloat(budget.Seconds()))
+		p.settings.ShowTimeLimit(budget)
 	}
 	return p.run(false, budget)
 }
@@ -418,7 +420,7 @@ func FormatCount(n float64) string {
 // refreshButtons enables the buttons that make sense in the run's state.
 func (p *Pane) refreshButtons() {
 	st := p.Runner.State()
-	p.controls.SetState(st, p.in != nil)
+	p.controls.SetState(st, p.in != nil, p.settings.Runnable())
 	p.settings.SetEnabled(st != session.Running && st != session.Paused)
 }
 

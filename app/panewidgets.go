@@ -40,10 +40,13 @@ func newRunControls(do runActions) *runControls {
 }
 
 // SetState enables the buttons for a run in state st, with an instance
-// loaded when has: Run (Resume when paused) and Step when not running,
-// Pause while running, Stop while running or paused, Reset with an instance.
-func (c *runControls) SetState(st session.RunState, has bool) {
-	enable(c.run, has && st != session.Running)
+// loaded when has and settings a run can start with when valid: Run
+// (Resume when paused) and Step when not running, Pause while running,
+// Stop while running or paused, Reset with an instance. A paused run
+// resumes and steps with the settings it started with.
+func (c *runControls) SetState(st session.RunState, has, valid bool) {
+	startable := has && (valid || st == session.Paused)
+	enable(c.run, startable && st != session.Running)
 	text := "Run"
 	if st == session.Paused {
 		text = "Resume"
@@ -52,7 +55,7 @@ func (c *runControls) SetState(st session.RunState, has bool) {
 		c.run.SetText(text)
 	}
 	enable(c.pause, st == session.Running)
-	enable(c.step, has && st != session.Running)
+	enable(c.step, startable && st != session.Running)
 	enable(c.stop, st == session.Running || st == session.Paused)
 	enable(c.reset, has)
 }

@@ -56,17 +56,19 @@ type settingsForm struct {
 	advBox   *fyne.Container // the experimental options
 	enabled  bool
 
-	timeItem, seedItem *widget.Entry
-	timeHelp           *widget.Label
-	seedHelp           *secondaryLabel
-	timeErr, seedErr   *widget.Label
-	timeBox, seedBox   *fieldRow
+	timeField, seedField *savedField // saved only while valid (savedField)
+	timeItem, seedItem   *widget.Entry
+	timeHelp             *widget.Label
+	seedHelp             *secondaryLabel
+	timeErr, seedErr     *widget.Label
+	timeBox, seedBox     *fieldRow
 
 	shared     bool // the time limit hidden: compare mode's budget is the panes'
 	budgetNote *secondaryLabel
 	shown      solver.Engine // the engine the fields were built for
 
 	OnEngineChanged func(solver.Engine)    // if set, called when the chosen engine changes
+	OnValidity      func()                 // if set, called when the time limit's or the seed's text changes
 	OnUserAlgorithm func(old, algo string) // if set, called when the user picks another algorithm
 }
 
@@ -82,8 +84,9 @@ func newSettingsForm(prefs fyne.Preferences, prefix string, def Settings) *setti
 	f := &settingsForm{prefix: prefix, prefs: prefs, enabled: true}
 	f.algorithm = f.bind("algorithm", def.Algorithm)
 	f.backend = f.bind("backend", def.Backend)
-	f.timeLimit = f.bind("time_limit_s", formatFloat(def.TimeLimit.Seconds()))
-	f.seed = f.bind("seed", strconv.FormatUint(def.Seed, 10))
+	f.timeField = newSavedField(prefs, prefix+"time_limit_s", formatFloat(def.TimeLimit.Seconds()), f.checkTime)
+	f.seedField = newSavedField(prefs, prefix+"seed", strconv.FormatUint(def.Seed, 10), checkSeed)
+	f.timeLimit, f.seed = f.timeField.value, f.seedField.value
 	for name, v := range def.Options {
 		if prefs.String(prefix+name) == "" {
 			prefs.SetString(prefix+name, v)
@@ -163,23 +166,45 @@ func (f *settingsForm) pickAlgorithm(a string) {
 
 // buildTimeAndSeed makes the time limit's and the seed's fields.
 func (f *settingsForm) buildTimeAndSeed() {
-	f.timeItem = widget.NewEntryWithData(f.timeLimit)
+	f.timeItem = f.timeField.entry
 	f.timeItem.SetPlaceHolder("10")
 	f.timeHelp = widget.NewLabel("")
 	f.timeHelp.Wrapping = fyne.TextWrapWord
 	f.timeHelp.SizeName = theme.SizeNameCaptionText
 	f.timeErr = newErrLabel()
-	f.timeItem.Validator = f.checkTime
 	f.timeBox = newFieldRow(widget.NewLabel("Time limit (s)"), f.timeItem, f.timeHelp, f.timeErr)
-	f.timeItem.OnChanged = func(s string) { f.timeBox.ShowError(f.checkTime(s)) }
+	f.timeField.OnChanged = func(_ string, err error) {
+		f.timeBox.ShowError(err)
+		f.validityChanged()
+	}
 
-	f.seedItem = widget.NewEntryWithData(f.seed)
+	f.seedItem = f.seedField.entry
 	f.seedItem.SetPlaceHolder("1")
 	f.seedHelp = newSecondaryLabel(HelpSeed, true)
 	f.seedErr = newErrLabel()
-	f.seedItem.Validator = checkSeed
 	f.seedBox = newFieldRow(widget.NewLabel("Seed"), f.seedItem, f.seedHelp, f.seedErr)
-	f.seedItem.OnChanged = func(s string) { f.seedBox.ShowError(checkSeed(s)) }
+	f.seedField.OnChanged = func(_ string, err error) {
+		f.seedBox.ShowError(err)
+		f.validityChanged()
+	}
+}
+
+func (f *settingsForm) validityChanged() {
+	if f.OnValidity != nil {
+		f.OnValidity()
+	}
+}
+
+// Runnable reports whether the time limit (unless compare mode's budget
+// stands for it) and the seed are valid: a run needs both.
+func (f *settingsForm) Runnable() bool {
+	return (f.shared || f.timeField.Valid()) && f.seedField.Valid()
+}
+
+// ShowTimeLimit shows d as the time limit without saving it: the budget
+// of one run the command line started.
+func (f *settingsForm) ShowTimeLimit(d time.Duration) {
+	f.timeField.Show(formatFloat(d.Seconds()))
 }
 
 // showFieldError shows err under its field, or hides the line.
@@ -495,8 +520,8 @@ func (f *settingsForm) Settings() (Settings, error) {
 func (f *settingsForm) Set(s Settings) {
 	_ = f.algorithm.Set(s.Algorithm)
 	_ = f.backend.Set(s.Backend)
-	_ = f.timeLimit.Set(formatFloat(s.TimeLimit.Seconds()))
-	_ = f.seed.Set(strconv.FormatUint(s.Seed, 10))
+	f.timeField.Set(formatFloat(s.TimeLimit.Seconds()))
+	f.seedField.Set(strconv.FormatUint(s.Seed, 10))
 	// Every option the form may show: those of s, the rest back to the default.
 	for _, r := range f.rows {
 		_ = r.value.Set("")
