@@ -267,11 +267,16 @@ func (p *Pane) Step() {
 	}
 }
 
-// Stop ends the run; the best tour stays on the canvas.
+// Stop ends the run; the best tour stays on the canvas. A running run's
+// last update then says so; a paused one ends here, without an update.
 func (p *Pane) Stop() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	paused := p.Runner.State() == session.Paused
 	p.Runner.Stop()
+	if paused {
+		p.setStatus(StatusLine(p.Runner.Last(), solver.StopInterrupt))
+	}
 	p.refreshButtons()
 }
 
@@ -321,8 +326,9 @@ func (p *Pane) show(pr session.Progress) bool {
 	}
 	p.setNumbers(pr)
 	p.showSchedule(pr)
-	p.status.bar.Set(BarFraction(pr))
-	p.setStatus(StatusLine(pr))
+	why := p.stopReason(pr.State)
+	p.status.bar.Set(BarFraction(pr, why))
+	p.setStatus(StatusLine(pr, why))
 	p.refreshButtons()
 	return true
 }
@@ -367,10 +373,25 @@ func (p *Pane) showSchedule(pr session.Progress) {
 	p.numbers.SetSchedule(text)
 }
 
-// StatusLine is a pane's status: the state, the engine, the phase while
+// stopReason is why the pane's run ended when st is session.Done ("" otherwise or when unknown).
+func (p *Pane) stopReason(st session.RunState) solver.StopReason {
+	if st != session.Done {
+		return ""
+	}
+	if res, ok := p.Runner.Result(); ok {
+		return res.StopReason
+	}
+	return ""
+}
+
+// StatusLine is a pane's status: the state (for a finished run, why it
+// ended: why is the result's stop reason), the engine, the phase while
 // running (with its progress when known) and any note, joined by " · ".
-func StatusLine(pr session.Progress) string {
+func StatusLine(pr session.Progress, why solver.StopReason) string {
 	st := pr.State.String()
+	if pr.State == session.Done {
+		st = endWord(why)
+	}
 	if pr.Engine != "" {
 		st += " · " + pr.Engine
 	}
@@ -389,9 +410,32 @@ func StatusLine(pr session.Progress) string {
 	return st
 }
 
+// endWord is the status's first word for a run that ended for why.
+func endWord(why solver.StopReason) string {
+	switch why {
+	case solver.StopOptimum:
+		return "optimum found"
+	case solver.StopTarget:
+		return "target reached"
+	case solver.StopInterrupt:
+		return "stopped"
+	case solver.StopError:
+		return "failed"
+	}
+	return "done"
+}
+
 // BarFraction is what a pane's progress bar shows: in a set-up phase its
-// progress, or busy when unknown; otherwise the share of the run done.
-func BarFraction(pr session.Progress) (fraction float64, busy bool) {
+// progress, or busy when unknown; once the run has ended (why: the
+// result's stop reason) full, unless it was stopped or failed; otherwise
+// the share of the run done.
+func BarFraction(pr session.Progress, why solver.StopReason) (fraction float64, busy bool) {
+	if pr.State == session.Done {
+		if why == solver.StopInterrupt || why == solver.StopError {
+			return pr.Fraction, false
+		}
+		return 1, false
+	}
 	setup := pr.State == session.Running && pr.Phase != "" && pr.Phase != solver.PhaseSearch
 	if !setup {
 		return pr.Fraction, false

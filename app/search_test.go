@@ -1,13 +1,18 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
 // shownNames are the instance names the list draws inside its visible
@@ -67,5 +72,97 @@ func TestListShowsEverythingAfterTheSearchIsCleared(t *testing.T) {
 	// The instance on screen stays selected and in view, with its neighbours.
 	if got := shownNames(ap); len(got) < 5 || !slices.Contains(got, "inst50") {
 		t.Errorf("after clearing the search the list draws %v, want its rows around inst50", got)
+	}
+}
+
+// exactEngine tries every tour of a small instance and ends at once with
+// the shortest: a run that finds the optimum before its first update.
+type exactEngine struct{}
+
+func (exactEngine) Name() string     { return "exact" }
+func (exactEngine) Backend() string  { return solver.BackendCPU }
+func (exactEngine) Describe() string { return "test engine: every tour of up to 8 cities" }
+func (exactEngine) Available() error { return nil }
+func (e exactEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	start := time.Now()
+	tour := solver.IdentityTour(in.N)
+	best := slices.Clone(tour)
+	var permute func(k int)
+	permute = func(k int) {
+		if k == len(tour) {
+			if solver.TourLength(in, tour) < solver.TourLength(in, best) {
+				copy(best, tour)
+			}
+			return
+		}
+		for i := k; i < len(tour); i++ {
+			tour[k], tour[i] = tour[i], tour[k]
+			permute(k + 1)
+			tour[k], tour[i] = tour[i], tour[k]
+		}
+	}
+	if in.N <= 8 {
+		permute(1)
+	}
+	return solver.Finish(in, e, p, solver.Outcome{Tour: best, Start: start, Device: "test"})
+}
+
+func init() { solver.Register(exactEngine{}) }
+
+// TestStatusSaysWhyTheRunEnded: a run that finds the known optimum at
+// once fills the bar and says "optimum found"; one the user stops says
+// "stopped", running or paused; one that runs its time says "done".
+func TestStatusSaysWhyTheRunEnded(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	dir := t.TempDir()
+	tiny := writeFile(t, dir, "tiny.tsp", tinyTSP)
+	writeFile(t, dir, "optima.csv", "name,optimum\ntiny,44\n")
+	ap.OpenFile(tiny)
+	waitLoad(t, loads)
+	p := ap.Single
+	if !p.Instance().HasOptimum() {
+		t.Fatal("tiny's optimum is not known")
+	}
+	p.SetSettings(Settings{Algorithm: "exact", Backend: solver.BackendCPU, TimeLimit: 20 * time.Second, Seed: 1})
+	test.Tap(p.controls.run)
+	settle(t, p)
+	if res, _ := p.Runner.Result(); res.StopReason != solver.StopOptimum {
+		t.Fatalf("the run on tiny ended with %q, want the optimum", res.StopReason)
+	}
+	if st := p.Status(); !strings.HasPrefix(st, "optimum found") {
+		t.Errorf("status %q after finding the optimum", st)
+	}
+	if v := p.status.bar.Value(); v != 1 {
+		t.Errorf("bar at %.0f %% after finding the optimum", 100*v)
+	}
+
+	p.SetSettings(fakeSettings(20 * time.Second))
+	ap.ShowSource(SourceSamples)
+	ap.Select(0) // a sample whose optimum the fake engine does not reach in 20 s
+	waitLoad(t, loads)
+	test.Tap(p.controls.run)
+	pump(t, "a best tour", func() bool { return p.Runner.Last().BestLength > 0 })
+	test.Tap(p.controls.stop)
+	settle(t, p)
+	if st := p.Status(); !strings.HasPrefix(st, "stopped") {
+		t.Errorf("status %q after Stop", st)
+	}
+	if v := p.status.bar.Value(); v >= 1 {
+		t.Errorf("bar at %.0f %% after a Stop soon after the start", 100*v)
+	}
+	test.Tap(p.controls.run)
+	pump(t, "a best tour", func() bool { return p.Runner.Last().BestLength > 0 })
+	test.Tap(p.controls.pause)
+	settle(t, p)
+	test.Tap(p.controls.stop)
+	if st := p.Status(); !strings.HasPrefix(st, "stopped") {
+		t.Errorf("status %q after Pause and Stop", st)
+	}
+	p.SetSettings(fakeSettings(100 * time.Millisecond))
+	test.Tap(p.controls.run)
+	settle(t, p)
+	if st, v := p.Status(), p.status.bar.Value(); !strings.HasPrefix(st, "done") || v != 1 {
+		t.Errorf("after the time limit: status %q, bar %.0f %%", st, 100*v)
 	}
 }
