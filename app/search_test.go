@@ -166,3 +166,16 @@ func TestStatusSaysWhyTheRunEnded(t *testing.T) {
 		t.Errorf("after the time limit: status %q, bar %.0f %%", st, 100*v)
 	}
 }
+
+// TestBackendButtonsSayCPUAndGPU: the backend buttons name the
+// processors as they are written.
+func TestBackendButtonsSayCPUAndGPU(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	btns := ap.Single.settings.picker.backendBtns
+	for b, want := range map[string]string{solver.BackendCPU: "CPU", solver.BackendGPU: "GPU", solver.BackendAuto: "Auto"} {
+		if got := btns[b].Text; got != want {
+			t.Errorf("backend %s's button says %q, want %q", b, got, want)
+		}
+	}
+}

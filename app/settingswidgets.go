@@ -100,6 +100,14 @@ func (fr *fieldRowRenderer) Refresh() {
 func (fr *fieldRowRenderer) Objects() []fyne.CanvasObject { return fr.objects }
 func (fr *fieldRowRenderer) Destroy()                     {}
 
+// BackendLabel is how a backend's button names it: CPU, GPU, Auto.
+func BackendLabel(b string) string {
+	if b == solver.BackendAuto {
+		return "Auto"
+	}
+	return strings.ToUpper(b)
+}
+
 // enginePicker is the engine choice: the algorithm menu, a button per
 // backend and, when the GPU cannot run the algorithm, why. It holds the
 // choice's enabled state; its renderer lays the two lines out as a form
@@ -119,7 +127,7 @@ func newEnginePicker(algos []string, onAlgo func(string), onBackend func(string)
 	p := &enginePicker{algoSelect: widget.NewSelect(algos, onAlgo), backendBtns: map[string]*widget.Button{}}
 	var btns []fyne.CanvasObject
 	for _, b := range backends {
-		btn := widget.NewButton(strings.ToUpper(b[:1])+b[1:], func() { onBackend(b) })
+		btn := widget.NewButton(BackendLabel(b), func() { onBackend(b) })
 		p.backendBtns[b] = btn
 		btns = append(btns, btn)
 	}
