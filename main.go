@@ -16,6 +16,8 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -45,6 +47,9 @@ func main() {
 	f, ok := parseFlags(os.Args[1:])
 	if !ok {
 		os.Exit(2)
+	}
+	if f.help {
+		return
 	}
 	if f.version {
 		fmt.Println("tsplab", version)
@@ -160,13 +165,17 @@ type cliFlags struct {
 	run                 time.Duration
 	points              int // the points a picture opened becomes (0: app.DefaultArtPoints)
 	compare, version    bool
+	help                bool // --help: the usage is printed, nothing else to do
 	winSize             fyne.Size
 }
 
 // parseFlags reads and checks tsplab's arguments; ok is false after a
-// one-line error on stderr (the flag package prints its own).
+// one-line error on stderr (the flag package prints its own). --help
+// prints the usage on stdout and sets f.help.
 func parseFlags(args []string) (f cliFlags, ok bool) {
 	fs := flag.NewFlagSet("tsplab", flag.ContinueOnError)
+	var usage bytes.Buffer
+	fs.SetOutput(&usage)
 	fs.StringVar(&f.open, "open", "", "TSPLIB file, point list (x y or id x y a line) or PNG/JPEG picture to open (or the name of a bundled sample, e.g. clustered-1000)")
 	fs.IntVar(&f.points, "points", 0, fmt.Sprintf("how many points a picture opened with --open becomes (TSP art; default %d)", app.DefaultArtPoints))
 	fs.StringVar(&f.algo, "algo", "", "algorithm `name` for the single view ("+listAlgorithms()+")")
@@ -179,6 +188,12 @@ func parseFlags(args []string) (f cliFlags, ok bool) {
 	fs.StringVar(&f.shot, "screenshot", "", "save the window as a PNG `file` after the run, then exit")
 	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Stdout.Write(usage.Bytes())
+			f.help = true
+			return f, true
+		}
+		os.Stderr.Write(usage.Bytes())
 		return f, false
 	}
 	fail := func(format string, a ...any) (cliFlags, bool) {

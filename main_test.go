@@ -436,9 +436,12 @@ func TestHelpWithoutFyneErrors(t *testing.T) {
 		env := append(cLocaleEnv()[:len(cLocaleEnv())-1], kv)
 		cmd := exec.Command(bin, "--help")
 		cmd.Env = env
-		out, _ := cmd.CombinedOutput()
+		out, err := cmd.CombinedOutput()
 		if e := fyneErrors(string(out)); e != "" || !strings.Contains(string(out), "Usage of tsplab") {
 			t.Errorf("%s tsplab --help: Fyne errors %q; output starts %q", kv, e, string(out)[:min(len(out), 80)])
+		}
+		if err != nil {
+			t.Errorf("%s tsplab --help: %v, want exit status 0 after the usage", kv, err)
 		}
 	}
 }
