@@ -249,10 +249,7 @@ func screenshotWhenDone(ui *app.App, path string, exit *int, done chan struct{})
 		for _, l := range ui.RunLines() {
 			fmt.Println("tsplab:", l)
 		}
-		img, note := ui.Capture()
-		if note != "" {
-			fmt.Fprintln(os.Stderr, "tsplab: screenshot:", note)
-		}
+		img, _ := ui.Capture() // how it was drawn is no news on success
 		if err := app.SaveScreenshot(img, path); err != nil {
 			fmt.Fprintln(os.Stderr, "tsplab:", err)
 			*exit = 1

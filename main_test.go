@@ -77,6 +77,10 @@ poll:
 	if e := fyneErrors(out.String()); e != "" {
 		t.Errorf("Fyne errors on the terminal under LANG=C:\n%s", e)
 	}
+	// A screenshot that worked is no news: only the run's line is printed.
+	if strings.Contains(out.String(), "screenshot") {
+		t.Errorf("a successful --screenshot printed a note:\n%s", out.String())
+	}
 
 	f, err := os.Open(shot)
 	if err != nil {
