@@ -91,6 +91,7 @@ type App struct {
 
 	compare      bool
 	compareCheck *widget.Check
+	exportBtn    *widget.Button // enabled while a pane on screen has a tour
 	body         *fyne.Container
 	singleView   fyne.CanvasObject
 	compareView  fyne.CanvasObject
@@ -266,8 +267,12 @@ func (a *App) build() fyne.CanvasObject {
 	a.compareView = a.compareViewObject()
 
 	a.compareCheck = widget.NewCheck("Compare", func(on bool) { a.SetCompare(on) })
-	export := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), a.exportDialog)
-	top := container.NewHBox(a.compareCheck, export)
+	a.exportBtn = widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), a.exportDialog)
+	a.exportBtn.Disable()
+	for _, p := range []*Pane{a.Single, a.Left, a.Right} {
+		p.onState = a.refreshExport
+	}
+	top := container.NewHBox(a.compareCheck, a.exportBtn)
 
 	a.body = container.NewStack(a.singleView)
 	split := container.NewHSplit(browser, container.NewBorder(top, nil, nil, nil, a.body))
@@ -292,6 +297,21 @@ func (a *App) SetCompare(on bool) {
 		a.body.Objects = []fyne.CanvasObject{a.singleView}
 	}
 	a.body.Refresh()
+	a.refreshExport()
+}
+
+// refreshExport enables Export while a pane on screen has a tour to export.
+func (a *App) refreshExport() {
+	if a.exportBtn == nil {
+		return
+	}
+	has := false
+	for _, p := range a.Panes() {
+		if t, _ := p.Runner.Best(); t != nil {
+			has = true
+		}
+	}
+	enable(a.exportBtn, has)
 }
 
 // Panes returns the panes on screen: the single one, or both compare panes.

@@ -44,6 +44,9 @@ type Pane struct {
 	bound  paneBound                     // the lower bound when the optimum is unknown
 	// OnUpdate, if set, is called on the Fyne goroutine after each update.
 	OnUpdate func(*Pane, session.Progress)
+	// onState, if set, is called after each change of the run's state
+	// and each update (the window's Export follows it).
+	onState func()
 	// OnBound, if set, is called on the Fyne goroutine with each lower
 	// bound the pane's runs prove, so the app can give it to the panes
 	// that show the same instance.
@@ -466,6 +469,9 @@ func (p *Pane) refreshButtons() {
 	st := p.Runner.State()
 	p.controls.SetState(st, p.in != nil, p.settings.Runnable())
 	p.settings.SetEnabled(st != session.Running && st != session.Paused)
+	if p.onState != nil {
+		p.onState()
+	}
 }
 
 // Buttons is the block of run controls.

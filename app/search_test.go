@@ -179,3 +179,32 @@ func TestBackendButtonsSayCPUAndGPU(t *testing.T) {
 		}
 	}
 }
+
+// TestExportWaitsForATour: Export is off until a pane on screen has a
+// tour, and off again once Reset forgets it.
+func TestExportWaitsForATour(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	if !ap.exportBtn.Disabled() {
+		t.Error("Export enabled with nothing loaded")
+	}
+	waitLoad(t, loads)
+	p := ap.Single
+	if !ap.exportBtn.Disabled() {
+		t.Error("Export enabled before any run")
+	}
+	p.SetSettings(fakeSettings(150 * time.Millisecond))
+	test.Tap(p.controls.run)
+	settle(t, p)
+	if ap.exportBtn.Disabled() {
+		t.Error("Export disabled after a run with a tour")
+	}
+	ap.SetCompare(true)
+	if !ap.exportBtn.Disabled() {
+		t.Error("Export enabled in compare mode, whose panes have no tour")
+	}
+	ap.SetCompare(false)
+	test.Tap(p.controls.reset)
+	if !ap.exportBtn.Disabled() {
+		t.Error("Export enabled after Reset")
+	}
+}
