@@ -184,8 +184,8 @@ func (a *App) buildPanes(opts Options) {
 }
 
 // openFirst opens the file or bundled sample arg names (a picture as
-// points of TSP art, DefaultArtPoints when points is 0), or else selects
-// the list's first instance.
+// points of TSP art, DefaultArtPoints when points is 0, beside the list
+// of the folder last opened), or else selects the list's first instance.
 func (a *App) openFirst(arg string, points int) {
 	if arg == "" {
 		if len(a.entries) > 0 {
@@ -195,6 +195,13 @@ func (a *App) openFirst(arg string, points int) {
 	}
 	p := a.resolveOpen(arg)
 	if isImageFile(p) {
+		// A picture is no instance file of a folder: the list keeps
+		// the folder the user last opened.
+		if dir := a.prefs.String(PrefFolder); dir != "" && dir != a.samplesDir {
+			if st, err := os.Stat(dir); err == nil && st.IsDir() {
+				a.ShowSource(dir)
+			}
+		}
 		a.OpenPicture(p, cmp.Or(points, DefaultArtPoints))
 		return
 	}

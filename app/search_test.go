@@ -208,3 +208,28 @@ func TestExportWaitsForATour(t *testing.T) {
 		t.Error("Export enabled after Reset")
 	}
 }
+
+// TestOpeningAPictureKeepsTheFolder: tsplab --open PICTURE lists the
+// folder the user last opened, not the bundled samples; a picture opened
+// from the window leaves the list as it was.
+func TestOpeningAPictureKeepsTheFolder(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "tiny.tsp", tinyTSP)
+	pic := writePicture(t, t.TempDir())
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	a := test.NewTempApp(t)
+	a.Preferences().SetString(PrefFolder, dir)
+	a.Preferences().SetStringList(PrefFolders, []string{dir})
+	ap := restart(t, a, Options{Open: pic, ArtPoints: 200})
+	if ap.Source() != FolderLabel(dir) || ap.Single.Instance().N != 200 {
+		t.Errorf("after --open of a picture the list shows %q (want %q) and the pane %d points", ap.Source(), FolderLabel(dir), ap.Single.Instance().N)
+	}
+	loads := make(chan error, 4)
+	ap.onLoad = append(ap.onLoad, func(_ *solver.Instance, err error) { loads <- err })
+	ap.ShowSource(SourceRecent)
+	ap.OpenPicture(pic, 100)
+	waitLoad(t, loads)
+	if ap.Source() != SourceRecent {
+		t.Errorf("opening a picture switched the list to %q", ap.Source())
+	}
+}
