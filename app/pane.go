@@ -41,7 +41,11 @@ type Pane struct {
 	settingsPanel fyne.CanvasObject // the settings as laid out in the pane
 
 	budget func() (time.Duration, error) // when set, every run's time limit (compare mode)
-	bound  paneBound                     // the lower bound when the optimum is unknown
+	// fallback is why the run's backend choice fell back to the CPU
+	// (solver.Resolve's note): the engine note in the form says it, so
+	// the status line leaves it out.
+	fallback string
+	bound    paneBound // the lower bound when the optimum is unknown
 	// OnUpdate, if set, is called on the Fyne goroutine after each update.
 	OnUpdate func(*Pane, session.Progress)
 	// onState, if set, is called after each change of the run's state
@@ -253,6 +257,7 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 		return err
 	}
 	p.status.failed = false
+	_, p.fallback, _ = solver.Resolve(params.Algorithm, params.Backend)
 	p.clear()
 	p.Curve.SetTimeSpan(s.TimeLimit)
 	p.setStatus("running " + p.Runner.Last().Engine)
@@ -331,6 +336,9 @@ func (p *Pane) show(pr session.Progress) bool {
 	p.showSchedule(pr)
 	why := p.stopReason(pr.State)
 	p.status.bar.Set(BarFraction(pr, why))
+	if pr.Note == p.fallback {
+		pr.Note = ""
+	}
 	p.setStatus(StatusLine(pr, why))
 	p.refreshButtons()
 	return true

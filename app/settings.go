@@ -3,7 +3,6 @@ package app
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -46,9 +45,10 @@ type settingsForm struct {
 	timeLimit binding.String
 	seed      binding.String
 
-	picker      *enginePicker   // the algorithm and the backend
-	unavailable *secondaryLabel // the algorithms that cannot run here, and why
-	algoHelp    *widget.Label   // a Label: see secondaryLabel on texts whose lines change
+	picker      *enginePicker     // the algorithm and the backend
+	unavailable *widget.Label     // the algorithms that cannot run here, and why (its lines change in number)
+	unavail     map[string]string // AvailableAlgorithms' reasons, by algorithm
+	algoHelp    *widget.Label     // a Label: see secondaryLabel on texts whose lines change
 
 	rows     []optionRow
 	fields   *fyne.Container // the stable options, the time limit and the seed
@@ -119,16 +119,11 @@ func (f *settingsForm) build() {
 	// in number with the engine (see secondaryLabel).
 	f.algoHelp = widget.NewLabel("")
 	f.algoHelp.Wrapping = fyne.TextWrapWord
-	f.unavailable = newSecondaryLabel("", true)
-	if len(unavailable) > 0 {
-		var parts []string
-		for _, a := range slices.Sorted(maps.Keys(unavailable)) {
-			parts = append(parts, a+" ("+unavailable[a]+")")
-		}
-		f.unavailable.SetText(Drawable("Not available here: " + strings.Join(parts, "; ")))
-	} else {
-		f.unavailable.Hide()
-	}
+	f.unavailable = widget.NewLabel("")
+	f.unavailable.Wrapping = fyne.TextWrapWord
+	f.unavailable.SizeName = theme.SizeNameCaptionText
+	f.unavail = unavailable
+	f.unavailable.Hide()
 	f.picker = newEnginePicker(algos, f.pickAlgorithm, func(b string) {
 		_ = f.backend.Set(b)
 		f.refreshBackend()
@@ -450,6 +445,15 @@ func (f *settingsForm) refreshBackend() {
 		note = "GPU only: " + cerr.Error()
 	}
 	f.picker.SetNote(note)
+	shown := ""
+	if gerr != nil && strings.Contains(note, gerr.Error()) {
+		shown = gerr.Error()
+	}
+	text := Drawable(unavailableText(f.unavail, shown))
+	if f.unavailable.Text != text {
+		f.unavailable.SetText(text)
+	}
+	showIf(f.unavailable, text != "")
 	e := f.engine()
 	desc := ""
 	if e != nil {
