@@ -497,28 +497,36 @@ func (p *Pane) Progress() fyne.CanvasObject { return p.status }
 // settingsWidth is the most width the settings form asks for.
 const settingsWidth = 400
 
-// Side is the single view's right-hand column: the run controls, numbers
-// and plot (on screen down to a 1024×700 window), then the settings.
+// Side is the single view's right-hand column: the run controls with the
+// time limit and seed beneath, the numbers and plot (on screen down to a
+// 1024×700 window), then the engine choice and its settings.
 func (p *Pane) Side() fyne.CanvasObject {
 	curve := container.NewGridWrap(fyne.NewSize(330, 150), p.Curve)
 	p.settingsPanel = container.NewVBox(p.settings.Picker(), p.settings.Fields())
 	return container.NewVScroll(container.NewVBox(
-		p.Buttons(), p.Progress(), p.Numbers(), curve, widget.NewSeparator(),
+		p.Buttons(), narrow(p.settings.RunRow(), settingsWidth), p.Progress(), p.Numbers(), curve, widget.NewSeparator(),
 		narrow(p.settingsPanel, settingsWidth)))
 }
 
-// Compact is a compare-mode pane: the engine choice and the canvas, then
-// the run controls, numbers, plot and the settings folded away.
+// compactCanvasShare is the share of a compare pane's height its canvas
+// side of the split takes (the engine choice and the canvas).
+const compactCanvasShare = 0.7
+
+// Compact is a compare-mode pane: its letter beside the engine choice,
+// the canvas, then the run controls, numbers, plot and the settings
+// folded away.
 func (p *Pane) Compact(title string) fyne.CanvasObject {
 	head := widget.NewLabel(title)
 	head.TextStyle = fyne.TextStyle{Bold: true}
 	curve := container.NewGridWrap(fyne.NewSize(300, 120), p.Curve)
 	p.settingsPanel = p.settings.Fields()
 	settings := widget.NewAccordion(widget.NewAccordionItem("Settings", narrow(p.settingsPanel, settingsWidth)))
+	p.status.lines = compactStatusLines
 	bottom := container.NewVBox(p.Buttons(), p.Progress(), p.Numbers(), curve, settings)
-	top := container.NewBorder(container.NewVBox(head, narrow(p.settings.Picker(), settingsWidth)), nil, nil, nil, p.View)
+	choice := container.NewBorder(nil, nil, head, nil, narrow(p.settings.Picker(), settingsWidth))
+	top := container.NewBorder(choice, nil, nil, nil, p.View)
 	split := container.NewVSplit(top, container.NewVScroll(bottom))
-	split.Offset = 0.62
+	split.Offset = compactCanvasShare
 	return split
 }
 

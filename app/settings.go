@@ -49,6 +49,7 @@ type settingsForm struct {
 	unavailable *widget.Label     // the algorithms that cannot run here, and why (its lines change in number)
 	unavail     map[string]string // AvailableAlgorithms' reasons, by algorithm
 	algoHelp    *widget.Label     // a Label: see secondaryLabel on texts whose lines change
+	about       *widget.Accordion // the engine's description, folded: it runs to a dozen lines
 
 	rows     []optionRow
 	fields   *fyne.Container // the stable options, the time limit and the seed
@@ -58,10 +59,10 @@ type settingsForm struct {
 
 	timeField, seedField *savedField // saved only while valid (savedField)
 	timeItem, seedItem   *widget.Entry
-	timeHelp             *widget.Label
-	seedHelp             *secondaryLabel
+	timeHelp             *widget.Label // the time limit's help, with the seed's in the single view
 	timeErr, seedErr     *widget.Label
-	timeBox, seedBox     *fieldRow
+	runRow               *fyne.Container // the single view's time limit and seed (RunRow)
+	seedBox              *fieldRow       // compare mode's seed field, in the folded settings
 
 	shared     bool // the time limit hidden: compare mode's budget is the panes'
 	budgetNote *secondaryLabel
@@ -119,6 +120,7 @@ func (f *settingsForm) build() {
 	// in number with the engine (see secondaryLabel).
 	f.algoHelp = widget.NewLabel("")
 	f.algoHelp.Wrapping = fyne.TextWrapWord
+	f.about = widget.NewAccordion(widget.NewAccordionItem("About the engine", f.algoHelp))
 	f.unavailable = widget.NewLabel("")
 	f.unavailable.Wrapping = fyne.TextWrapWord
 	f.unavailable.SizeName = theme.SizeNameCaptionText
@@ -167,21 +169,46 @@ func (f *settingsForm) buildTimeAndSeed() {
 	f.timeHelp.Wrapping = fyne.TextWrapWord
 	f.timeHelp.SizeName = theme.SizeNameCaptionText
 	f.timeErr = newErrLabel()
-	f.timeBox = newFieldRow(widget.NewLabel("Time limit (s)"), f.timeItem, f.timeHelp, f.timeErr)
 	f.timeField.OnChanged = func(_ string, err error) {
-		f.timeBox.ShowError(err)
+		f.showRunError(f.timeErr, err)
 		f.validityChanged()
 	}
 
 	f.seedItem = f.seedField.entry
 	f.seedItem.SetPlaceHolder("1")
-	f.seedHelp = newSecondaryLabel(HelpSeed, true)
 	f.seedErr = newErrLabel()
-	f.seedBox = newFieldRow(widget.NewLabel("Seed"), f.seedItem, f.seedHelp, f.seedErr)
 	f.seedField.OnChanged = func(_ string, err error) {
-		f.seedBox.ShowError(err)
+		f.showRunError(f.seedErr, err)
 		f.validityChanged()
 	}
+}
+
+// showRunError shows err under the time limit or the seed (l is its
+// error line) in whichever of RunRow and the compare seed field holds it.
+func (f *settingsForm) showRunError(l *widget.Label, err error) {
+	was := l.Visible()
+	showFieldError(l, err)
+	if was == l.Visible() {
+		return
+	}
+	if f.runRow != nil {
+		f.runRow.Refresh()
+	}
+	if f.seedBox != nil {
+		f.seedBox.Refresh()
+	}
+}
+
+// RunRow is the single view's line of the time limit and the seed, to be
+// shown beside the run buttons: their help beneath, and each field's
+// error while its text is not valid.
+func (f *settingsForm) RunRow() fyne.CanvasObject {
+	if f.runRow == nil {
+		seed := container.NewBorder(nil, nil, widget.NewLabel("Seed"), nil, f.seedItem)
+		line := container.NewBorder(nil, nil, widget.NewLabel("Time limit (s)"), nil, container.NewGridWithColumns(2, f.timeItem, seed))
+		f.runRow = container.NewVBox(line, f.timeHelp, f.timeErr, f.seedErr)
+	}
+	return f.runRow
 }
 
 func (f *settingsForm) validityChanged() {
@@ -390,14 +417,18 @@ func (f *settingsForm) rebuildFields() {
 			stable = append(stable, r.box)
 		}
 	}
-	f.timeHelp.SetText(Drawable(timeHelpFor(set)))
+	f.timeHelp.SetText(Drawable(timeHelpFor(set) + "; " + HelpSeed))
 	cur, _ := f.timeLimit.Get()
-	f.timeBox.ShowError(f.checkTime(cur))
-	timeRow := fyne.CanvasObject(f.timeBox)
+	f.showRunError(f.timeErr, f.checkTime(cur))
+	f.fields.Objects = stable
 	if f.shared {
-		timeRow = f.budgetNote
+		// Compare mode: the budget above stands for the time limit;
+		// the seed stays with the pane's folded settings.
+		if f.seedBox == nil {
+			f.seedBox = newFieldRow(widget.NewLabel("Seed"), f.seedItem, newSecondaryLabel(HelpSeed, true), f.seedErr)
+		}
+		f.fields.Objects = append(stable, f.budgetNote, f.seedBox)
 	}
-	f.fields.Objects = append(stable, timeRow, f.seedBox)
 	f.advBox.Objects = experimental
 	showIf(f.advanced, len(experimental) > 0)
 	f.fields.Refresh()
@@ -460,6 +491,9 @@ func (f *settingsForm) refreshBackend() {
 		desc = e.Describe()
 	}
 	f.algoHelp.SetText(Drawable(desc))
+	f.about.Items[0].Title = "About " + cmp.Or(algoName(e), "the engine")
+	f.about.Refresh()
+	showIf(f.about, desc != "")
 	f.rebuildFields()
 	if e != f.shown {
 		f.shown = e
@@ -469,16 +503,25 @@ func (f *settingsForm) refreshBackend() {
 	}
 }
 
+// algoName is e's algorithm ("" for none).
+func algoName(e solver.Engine) string {
+	if e == nil {
+		return ""
+	}
+	return e.Name()
+}
+
 // Picker is the engine choice: algorithm, backend, and why the GPU
 // cannot run the algorithm when it cannot.
 func (f *settingsForm) Picker() fyne.CanvasObject {
 	return f.picker
 }
 
-// Fields are the engine's description and options, the time limit and
-// seed, and the algorithms that cannot run here.
+// Fields are the engine's description (folded), its options (in compare
+// mode with the seed; the single view shows the time limit and seed in
+// RunRow) and the algorithms that cannot run here.
 func (f *settingsForm) Fields() fyne.CanvasObject {
-	return container.NewVBox(f.algoHelp, f.fields, f.advanced, f.unavailable)
+	return container.NewVBox(f.about, f.fields, f.advanced, f.unavailable)
 }
 
 // Settings parses the form; a bad field gives a one-line error naming it

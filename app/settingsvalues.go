@@ -14,7 +14,7 @@ import (
 )
 
 // HelpSeed is the seed field's help text; the time limit's depends on the engine (timeHelp).
-const HelpSeed = "the same seed repeats a run"
+const HelpSeed = "same seed, same run"
 
 // Settings are one pane's solver choices, persisted in Preferences.
 type Settings struct {
@@ -168,7 +168,7 @@ func hasSchedule(set solver.OptionSet) bool {
 // timeHelpFor is the time limit's help for an engine with options set.
 func timeHelpFor(set solver.OptionSet) string {
 	if hasSchedule(set) {
-		return "0 or empty: the whole annealing schedule; with a limit the run stops there"
+		return "0 or empty: the whole schedule"
 	}
 	return fmt.Sprintf("0 or empty: %v", solver.DefaultTimeLimit)
 }
