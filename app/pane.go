@@ -523,7 +523,9 @@ func (p *Pane) Compact(title string) fyne.CanvasObject {
 	settings := widget.NewAccordion(widget.NewAccordionItem("Settings", narrow(p.settingsPanel, settingsWidth)))
 	p.status.lines = compactStatusLines
 	bottom := container.NewVBox(p.Buttons(), p.Progress(), p.Numbers(), curve, settings)
-	choice := container.NewBorder(nil, nil, head, nil, narrow(p.settings.Picker(), settingsWidth))
+	p.settings.picker.oneLine = true
+	p.settings.picker.Refresh()
+	choice := container.NewBorder(nil, nil, head, nil, p.settings.Picker())
 	top := container.NewBorder(choice, nil, nil, nil, p.View)
 	split := container.NewVSplit(top, container.NewVScroll(bottom))
 	split.Offset = compactCanvasShare

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
 // TestRunSettingsSeenWithoutScrolling: at the default 1400×880 window
@@ -77,8 +79,15 @@ func TestComparePanesHaveRoom(t *testing.T) {
 		if h := p.View.Size().Height; h < 400 {
 			t.Errorf("pane %s: the canvas is %.0f px tall in a 880 px window, want at least 400", p.Name, h)
 		}
-		if pos, ok := visibleIn(p.settings.picker.algoSelect, ap.Win.Canvas().Size()); !ok {
-			t.Errorf("pane %s: the algorithm at %v is not inside the window", p.Name, pos)
+		for name, o := range map[string]fyne.CanvasObject{"algorithm": p.settings.picker.algoSelect, "backend Auto": p.settings.picker.backendBtns[solver.BackendAuto]} {
+			if pos, ok := visibleIn(o, ap.Win.Canvas().Size()); !ok {
+				t.Errorf("pane %s: the %s at %v is not inside the window", p.Name, name, pos)
+			}
+		}
+		// The menu and the buttons share one line.
+		d := fyne.CurrentApp().Driver()
+		if a, b := d.AbsolutePositionForObject(p.settings.picker.algoSelect).Y, d.AbsolutePositionForObject(p.settings.picker.backendBtns[solver.BackendCPU]).Y; a != b {
+			t.Errorf("pane %s: the algorithm at y %.0f, the backends at y %.0f: want one line", p.Name, a, b)
 		}
 	}
 }
