@@ -7,7 +7,9 @@
 //	       [--size WxH] [--screenshot OUT.png]
 //
 // With --screenshot the window is saved as a PNG once the run (if any)
-// has ended, and the app exits: the README's pictures and the tests use it.
+// has ended, and the app exits: the README's pictures and the tests use it
+// (with $TSPLAB_LAYOUT naming a file, it also writes there where the
+// window put the run controls and canvases).
 // Without a display (no X server or Wayland compositor, as on a GPU
 // server) --screenshot draws the window with Fyne's software renderer
 // instead of opening it. Built with -tags headless, the binary has no
@@ -21,8 +23,10 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"maps"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -254,10 +258,36 @@ func screenshotWhenDone(ui *app.App, path string, exit *int, done chan struct{})
 			fmt.Fprintln(os.Stderr, "tsplab:", err)
 			*exit = 1
 		}
+		if out := os.Getenv(layoutEnv); out != "" {
+			if err := writeLayout(ui, out); err != nil {
+				fmt.Fprintln(os.Stderr, "tsplab:", err)
+				*exit = 1
+			}
+		}
 	})
 	// Let Fyne finish writing Preferences (it saves in the background)
 	// before the process ends.
 	time.Sleep(300 * time.Millisecond)
+}
+
+// layoutEnv names the file where --screenshot also writes where the
+// window put the app's landmarks (for the real-window test).
+const layoutEnv = "TSPLAB_LAYOUT"
+
+// writeLayout writes the window's size and each of ui's landmarks as
+// "name<TAB>x y width height" lines, in the window's coordinates.
+func writeLayout(ui *app.App, path string) error {
+	var b strings.Builder
+	size := ui.Win.Canvas().Size()
+	fmt.Fprintf(&b, "window\t0 0 %.0f %.0f\n", size.Width, size.Height)
+	marks := ui.Landmarks()
+	d := fyne.CurrentApp().Driver()
+	for _, name := range slices.Sorted(maps.Keys(marks)) {
+		o := marks[name]
+		pos := d.AbsolutePositionForObject(o)
+		fmt.Fprintf(&b, "%s\t%.0f %.0f %.0f %.0f\n", name, pos.X, pos.Y, o.Size().Width, o.Size().Height)
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
 // haveDisplay reports whether a window can be opened: always on macOS and
