@@ -282,8 +282,8 @@ func TestLabelsFollowTheEngine(t *testing.T) {
 		if r.opt.Experimental {
 			continue
 		}
-		if r.opt.Doc != "" && !strings.Contains(r.help.Text(), r.opt.Doc) {
-			t.Errorf("%s: help %q lacks the option's doc", r.opt.Name, r.help.Text())
+		if r.opt.Doc != "" && !strings.Contains(r.help.Text, r.opt.Doc) {
+			t.Errorf("%s: help %q lacks the option's doc", r.opt.Name, r.help.Text)
 		}
 	}
 }
@@ -317,8 +317,8 @@ func TestFieldsValidateAsTyped(t *testing.T) {
 	if w.errMsg.Visible() || w.entry.Validate() != nil {
 		t.Errorf("workers 2: error %q shown", w.errMsg.Text)
 	}
-	if !strings.Contains(w.help.Text(), "cities") {
-		t.Errorf("workers help %q does not say the range depends on the instance", w.help.Text())
+	if !strings.Contains(w.help.Text, "cities") {
+		t.Errorf("workers help %q does not say the range depends on the instance", w.help.Text)
 	}
 	f.timeItem.SetText("")
 	test.Type(f.timeItem, "abc")

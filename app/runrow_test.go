@@ -53,7 +53,7 @@ func TestRunSettingsSeenWithoutScrolling(t *testing.T) {
 	f.about.Close(0)
 	fr.step(root)
 	for _, r := range f.rows {
-		words := strings.Fields(r.help.Text())
+		words := strings.Fields(r.help.Text)
 		if len(words) < 3 || r.opt.Experimental { // the experimental ones are folded under Advanced
 			continue
 		}

@@ -26,7 +26,7 @@ type optionRow struct {
 	entry  *widget.Entry  // nil for a choice
 	choice *widget.Select // nil for an entry
 	label  *widget.Label
-	help   *secondaryLabel
+	help   *widget.Label // wraps however many lines its width takes (see newHelpLabel)
 	errMsg *widget.Label
 	box    *fieldRow
 }
@@ -65,7 +65,7 @@ type settingsForm struct {
 	seedBox              *fieldRow       // compare mode's seed field, in the folded settings
 
 	shared     bool // the time limit hidden: compare mode's budget is the panes'
-	budgetNote *secondaryLabel
+	budgetNote *widget.Label
 	shown      solver.Engine // the engine the fields were built for
 
 	OnEngineChanged func(solver.Engine)    // if set, called when the chosen engine changes
@@ -105,6 +105,16 @@ func (f *settingsForm) bind(key, d string) binding.String {
 	return binding.BindPreferenceString(f.prefix+key, f.prefs)
 }
 
+// newHelpLabel is the small text under a field. A Label, not a
+// secondaryLabel: it wraps to more or fewer lines as the column's width
+// changes, which a RichText's rows did not follow under OpenGL.
+func newHelpLabel(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	l.SizeName = theme.SizeNameCaptionText
+	return l
+}
+
 func newErrLabel() *widget.Label {
 	l := widget.NewLabel("")
 	l.Wrapping = fyne.TextWrapWord
@@ -131,7 +141,7 @@ func (f *settingsForm) build() {
 		f.refreshBackend()
 	})
 	f.buildTimeAndSeed()
-	f.budgetNote = newSecondaryLabel("Time limit: the compare budget above, the same for both panes", true)
+	f.budgetNote = newHelpLabel("Time limit: the compare budget above, the same for both panes")
 	f.fields = container.NewVBox()
 	f.advBox = container.NewVBox()
 	f.advanced = widget.NewAccordion(widget.NewAccordionItem("Advanced", f.advBox))
@@ -165,9 +175,7 @@ func (f *settingsForm) pickAlgorithm(a string) {
 func (f *settingsForm) buildTimeAndSeed() {
 	f.timeItem = f.timeField.entry
 	f.timeItem.SetPlaceHolder("10")
-	f.timeHelp = widget.NewLabel("")
-	f.timeHelp.Wrapping = fyne.TextWrapWord
-	f.timeHelp.SizeName = theme.SizeNameCaptionText
+	f.timeHelp = newHelpLabel("")
 	f.timeErr = newErrLabel()
 	f.timeField.OnChanged = func(_ string, err error) {
 		f.showRunError(f.timeErr, err)
@@ -356,7 +364,7 @@ func (f *settingsForm) newOptionRow(o solver.Option, backend string) optionRow {
 		}
 	}
 	r := optionRow{opt: o, value: v, label: widget.NewLabel(OptionLabel(o.Name, backend)),
-		help: newSecondaryLabel(f.helpText(o), true), errMsg: newErrLabel()}
+		help: newHelpLabel(f.helpText(o)), errMsg: newErrLabel()}
 	r.label.Truncation = fyne.TextTruncateEllipsis
 	if o.Kind == solver.KindChoice || o.Kind == solver.KindBool {
 		r.choice = newChoiceInput(o, v)
@@ -425,7 +433,7 @@ func (f *settingsForm) rebuildFields() {
 		// Compare mode: the budget above stands for the time limit;
 		// the seed stays with the pane's folded settings.
 		if f.seedBox == nil {
-			f.seedBox = newFieldRow(widget.NewLabel("Seed"), f.seedItem, newSecondaryLabel(HelpSeed, true), f.seedErr)
+			f.seedBox = newFieldRow(widget.NewLabel("Seed"), f.seedItem, newHelpLabel(HelpSeed), f.seedErr)
 		}
 		f.fields.Objects = append(stable, f.budgetNote, f.seedBox)
 	}
