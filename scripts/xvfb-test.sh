@@ -15,8 +15,8 @@
 # that the C locale prints no "Fyne error" lines. TestXvfbLayout opens the
 # default 1400x880 window, single and compare, and checks where the window
 # put the time limit, the seed, Run and the canvases ($TSPLAB_LAYOUT).
-# TestScreenshotWithoutDisplay
-# runs the same with DISPLAY unset: Fyne's software renderer draws it.
+# TestScreenshotWithoutDisplay runs the same with DISPLAY unset: Fyne's
+# software renderer draws it.
 set -eu
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
