@@ -52,7 +52,7 @@ type settingsForm struct {
 	about       *widget.Accordion // the engine's description, folded: it runs to a dozen lines
 
 	rows     []optionRow
-	fields   *fyne.Container // the stable options, the time limit and the seed
+	fields   *fyne.Container // the stable options (in compare mode with the budget note and the seed)
 	advanced *widget.Accordion
 	advBox   *fyne.Container // the experimental options
 	enabled  bool
