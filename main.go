@@ -7,7 +7,9 @@
 //	       [--size WxH] [--screenshot OUT.png]
 //
 // With --screenshot the window is saved as a PNG once the run (if any)
-// has ended, and the app exits: the README's pictures and the tests use it.
+// has ended, and the app exits: the README's pictures and the tests use it
+// (with $TSPLAB_LAYOUT naming a file, it also writes there where the
+// window put the run controls and canvases).
 // Without a display (no X server or Wayland compositor, as on a GPU
 // server) --screenshot draws the window with Fyne's software renderer
 // instead of opening it. Built with -tags headless, the binary has no
@@ -16,11 +18,15 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
+	"maps"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -45,6 +51,9 @@ func main() {
 	f, ok := parseFlags(os.Args[1:])
 	if !ok {
 		os.Exit(2)
+	}
+	if f.help {
+		return
 	}
 	if f.version {
 		fmt.Println("tsplab", version)
@@ -160,13 +169,17 @@ type cliFlags struct {
 	run                 time.Duration
 	points              int // the points a picture opened becomes (0: app.DefaultArtPoints)
 	compare, version    bool
+	help                bool // --help: the usage is printed, nothing else to do
 	winSize             fyne.Size
 }
 
 // parseFlags reads and checks tsplab's arguments; ok is false after a
-// one-line error on stderr (the flag package prints its own).
+// one-line error on stderr (the flag package prints its own). --help
+// prints the usage on stdout and sets f.help.
 func parseFlags(args []string) (f cliFlags, ok bool) {
 	fs := flag.NewFlagSet("tsplab", flag.ContinueOnError)
+	var usage bytes.Buffer
+	fs.SetOutput(&usage)
 	fs.StringVar(&f.open, "open", "", "TSPLIB file, point list (x y or id x y a line) or PNG/JPEG picture to open (or the name of a bundled sample, e.g. clustered-1000)")
 	fs.IntVar(&f.points, "points", 0, fmt.Sprintf("how many points a picture opened with --open becomes (TSP art; default %d)", app.DefaultArtPoints))
 	fs.StringVar(&f.algo, "algo", "", "algorithm `name` for the single view ("+listAlgorithms()+")")
@@ -179,6 +192,12 @@ func parseFlags(args []string) (f cliFlags, ok bool) {
 	fs.StringVar(&f.shot, "screenshot", "", "save the window as a PNG `file` after the run, then exit")
 	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Stdout.Write(usage.Bytes())
+			f.help = true
+			return f, true
+		}
+		os.Stderr.Write(usage.Bytes())
 		return f, false
 	}
 	fail := func(format string, a ...any) (cliFlags, bool) {
@@ -234,18 +253,41 @@ func screenshotWhenDone(ui *app.App, path string, exit *int, done chan struct{})
 		for _, l := range ui.RunLines() {
 			fmt.Println("tsplab:", l)
 		}
-		img, note := ui.Capture()
-		if note != "" {
-			fmt.Fprintln(os.Stderr, "tsplab: screenshot:", note)
-		}
+		img, _ := ui.Capture() // how it was drawn is no news on success
 		if err := app.SaveScreenshot(img, path); err != nil {
 			fmt.Fprintln(os.Stderr, "tsplab:", err)
 			*exit = 1
+		}
+		if out := os.Getenv(layoutEnv); out != "" {
+			if err := writeLayout(ui, out); err != nil {
+				fmt.Fprintln(os.Stderr, "tsplab:", err)
+				*exit = 1
+			}
 		}
 	})
 	// Let Fyne finish writing Preferences (it saves in the background)
 	// before the process ends.
 	time.Sleep(300 * time.Millisecond)
+}
+
+// layoutEnv names the file where --screenshot also writes where the
+// window put the app's landmarks (for the real-window test).
+const layoutEnv = "TSPLAB_LAYOUT"
+
+// writeLayout writes the window's size and each of ui's landmarks as
+// "name<TAB>x y width height" lines, in the window's coordinates.
+func writeLayout(ui *app.App, path string) error {
+	var b strings.Builder
+	size := ui.Win.Canvas().Size()
+	fmt.Fprintf(&b, "window\t0 0 %.0f %.0f\n", size.Width, size.Height)
+	marks := ui.Landmarks()
+	d := fyne.CurrentApp().Driver()
+	for _, name := range slices.Sorted(maps.Keys(marks)) {
+		o := marks[name]
+		pos := d.AbsolutePositionForObject(o)
+		fmt.Fprintf(&b, "%s\t%.0f %.0f %.0f %.0f\n", name, pos.X, pos.Y, o.Size().Width, o.Size().Height)
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
 // haveDisplay reports whether a window can be opened: always on macOS and

@@ -77,6 +77,10 @@ poll:
 	if e := fyneErrors(out.String()); e != "" {
 		t.Errorf("Fyne errors on the terminal under LANG=C:\n%s", e)
 	}
+	// A screenshot that worked is no news: only the run's line is printed.
+	if strings.Contains(out.String(), "screenshot") {
+		t.Errorf("a successful --screenshot printed a note:\n%s", out.String())
+	}
 
 	f, err := os.Open(shot)
 	if err != nil {
@@ -100,6 +104,73 @@ poll:
 		data, _ := os.ReadFile(shot)
 		if err := os.WriteFile(filepath.Join(d, "xvfb-single.png"), data, 0o644); err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// TestXvfbLayout opens the app in real X windows of the default size
+// (1400×880): the time limit, the seed and Run lie inside the window
+// without scrolling, and in compare mode each pane's canvas has room
+// and its Run is on screen, as the window lays them out ($TSPLAB_LAYOUT).
+func TestXvfbLayout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the Xvfb test (it builds and runs the app)")
+	}
+	xvfb, err := exec.LookPath("Xvfb")
+	if err != nil {
+		t.Skip("Xvfb is not installed (apt-get install xvfb): skipping the real-window test")
+	}
+	dir := t.TempDir()
+	bin := buildApp(t)
+	display, stop := startXvfb(t, xvfb, filepath.Join(dir, "fb"))
+	defer stop()
+	for _, c := range []struct {
+		name   string
+		args   []string
+		inside []string
+		tall   []string // landmarks at least 350 px tall
+	}{
+		{"single", nil, []string{"Run", "Time limit", "Seed", "canvas"}, []string{"canvas"}},
+		{"compare", []string{"--compare"}, []string{"A Run", "B Run", "A canvas", "B canvas"}, []string{"A canvas", "B canvas"}},
+	} {
+		layout := filepath.Join(dir, c.name+".layout")
+		args := append([]string{"--open", "grid-20x20", "--screenshot", filepath.Join(dir, c.name+".png")}, c.args...)
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		cmd := exec.CommandContext(ctx, bin, args...)
+		cmd.Env = append(cLocaleEnv(), "DISPLAY="+display, "TSPLAB_LAYOUT="+layout,
+			"XDG_CONFIG_HOME="+filepath.Join(dir, c.name, "config"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: tsplab: %v\n%s", c.name, err, out)
+		}
+		data, err := os.ReadFile(layout)
+		if err != nil {
+			t.Fatalf("%s: no layout written: %v\n%s", c.name, err, out)
+		}
+		boxes := map[string][4]float64{}
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			name, nums, _ := strings.Cut(line, "\t")
+			var b [4]float64
+			if _, err := fmt.Sscan(nums, &b[0], &b[1], &b[2], &b[3]); err != nil {
+				t.Fatalf("%s: layout line %q: %v", c.name, line, err)
+			}
+			boxes[name] = b
+		}
+		win := boxes["window"]
+		if win[2] != 1400 || win[3] != 880 {
+			t.Errorf("%s: the window is %vx%v, want the default 1400x880", c.name, win[2], win[3])
+		}
+		for _, name := range c.inside {
+			b, ok := boxes[name]
+			if !ok || b[2] <= 0 || b[3] <= 0 || b[0] < 0 || b[1] < 0 || b[0]+b[2] > win[2]+0.5 || b[1]+b[3] > win[3]+0.5 {
+				t.Errorf("%s: %s at %v is not wholly inside the %vx%v window", c.name, name, b, win[2], win[3])
+			}
+		}
+		for _, name := range c.tall {
+			if b := boxes[name]; b[3] < 350 {
+				t.Errorf("%s: %s is %v px tall, want at least 350", c.name, name, b[3])
+			}
 		}
 	}
 }
@@ -436,9 +507,12 @@ func TestHelpWithoutFyneErrors(t *testing.T) {
 		env := append(cLocaleEnv()[:len(cLocaleEnv())-1], kv)
 		cmd := exec.Command(bin, "--help")
 		cmd.Env = env
-		out, _ := cmd.CombinedOutput()
+		out, err := cmd.CombinedOutput()
 		if e := fyneErrors(string(out)); e != "" || !strings.Contains(string(out), "Usage of tsplab") {
 			t.Errorf("%s tsplab --help: Fyne errors %q; output starts %q", kv, e, string(out)[:min(len(out), 80)])
+		}
+		if err != nil {
+			t.Errorf("%s tsplab --help: %v, want exit status 0 after the usage", kv, err)
 		}
 	}
 }

@@ -91,10 +91,13 @@ type App struct {
 
 	compare      bool
 	compareCheck *widget.Check
+	exportBtn    *widget.Button // enabled while a pane on screen has a tour
 	body         *fyne.Container
 	singleView   fyne.CanvasObject
 	compareView  fyne.CanvasObject
-	budget       binding.String
+	budget       binding.String // the budget field's text (budgetField's value)
+	budgetField  *savedField    // compare mode's shared budget, saved only while valid
+	runBoth      *widget.Button
 	summary      *widget.Label // compare mode's summary
 }
 
@@ -168,10 +171,8 @@ func (a *App) buildPanes(opts Options) {
 		algo, backend, _ := strings.Cut(c.choice, "/")
 		c.p.choose(algo, backend)
 	}
-	a.budget = binding.BindPreferenceString(PrefBudget, a.prefs)
-	if v, _ := a.budget.Get(); v == "" {
-		_ = a.budget.Set("10")
-	}
+	a.budgetField = newSavedField(a.prefs, PrefBudget, "10", func(s string) error { _, err := parseBudget(s); return err })
+	a.budget = a.budgetField.value
 	a.summary = widget.NewLabel("Run both to compare: same instance, same time budget.")
 	a.summary.Wrapping = fyne.TextWrapWord
 	for _, p := range []*Pane{a.Left, a.Right} {
@@ -183,8 +184,8 @@ func (a *App) buildPanes(opts Options) {
 }
 
 // openFirst opens the file or bundled sample arg names (a picture as
-// points of TSP art, DefaultArtPoints when points is 0), or else selects
-// the list's first instance.
+// points of TSP art, DefaultArtPoints when points is 0, beside the list
+// of the folder last opened), or else selects the list's first instance.
 func (a *App) openFirst(arg string, points int) {
 	if arg == "" {
 		if len(a.entries) > 0 {
@@ -194,6 +195,13 @@ func (a *App) openFirst(arg string, points int) {
 	}
 	p := a.resolveOpen(arg)
 	if isImageFile(p) {
+		// A picture is no instance file of a folder: the list keeps
+		// the folder the user last opened.
+		if dir := a.prefs.String(PrefFolder); dir != "" && dir != a.samplesDir {
+			if st, err := os.Stat(dir); err == nil && st.IsDir() {
+				a.ShowSource(dir)
+			}
+		}
 		a.OpenPicture(p, cmp.Or(points, DefaultArtPoints))
 		return
 	}
@@ -266,8 +274,12 @@ func (a *App) build() fyne.CanvasObject {
 	a.compareView = a.compareViewObject()
 
 	a.compareCheck = widget.NewCheck("Compare", func(on bool) { a.SetCompare(on) })
-	export := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), a.exportDialog)
-	top := container.NewHBox(a.compareCheck, export)
+	a.exportBtn = widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), a.exportDialog)
+	a.exportBtn.Disable()
+	for _, p := range []*Pane{a.Single, a.Left, a.Right} {
+		p.onState = a.refreshExport
+	}
+	top := container.NewHBox(a.compareCheck, a.exportBtn)
 
 	a.body = container.NewStack(a.singleView)
 	split := container.NewHSplit(browser, container.NewBorder(top, nil, nil, nil, a.body))
@@ -292,6 +304,21 @@ func (a *App) SetCompare(on bool) {
 		a.body.Objects = []fyne.CanvasObject{a.singleView}
 	}
 	a.body.Refresh()
+	a.refreshExport()
+}
+
+// refreshExport enables Export while a pane on screen has a tour to export.
+func (a *App) refreshExport() {
+	if a.exportBtn == nil {
+		return
+	}
+	has := false
+	for _, p := range a.Panes() {
+		if t, _ := p.Runner.Best(); t != nil {
+			has = true
+		}
+	}
+	enable(a.exportBtn, has)
 }
 
 // Panes returns the panes on screen: the single one, or both compare panes.
@@ -303,9 +330,13 @@ func (a *App) Panes() []*Pane {
 }
 
 // RunFor starts the panes on screen with time budget d: the single pane,
-// or both compare panes together.
+// or both compare panes together. The time limit or budget field shows d
+// but keeps the saved value: d is the budget of this run (tsplab --run).
 func (a *App) RunFor(d time.Duration) error {
 	if a.compare {
+		if d > 0 {
+			a.budgetField.Show(formatFloat(d.Seconds()))
+		}
 		return a.RunCompareFor(d)
 	}
 	return a.Single.RunFor(d)

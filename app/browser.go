@@ -243,8 +243,13 @@ func (a *App) applyFilter() {
 		slices.SortStableFunc(view, bySize)
 	}
 	a.entries = view
-	a.reselectCurrent()
+	// The list takes its new length before the selection scrolls to the
+	// current instance: scrolled to first, its rows were laid out for an
+	// offset the shorter list's scroller had already cut back to the top.
+	a.selected = -1
+	a.list.UnselectAll()
 	a.list.Refresh()
+	a.reselectCurrent()
 }
 
 // markBroken records that the file at path cannot be read, so the list shows it as such.

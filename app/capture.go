@@ -77,3 +77,25 @@ func Uniform(img image.Image) bool {
 func SaveScreenshot(img image.Image, path string) error {
 	return atomicfile.Write(path, func(w io.Writer) error { return png.Encode(w, img) })
 }
+
+// Landmarks are the widgets a user looks for first in the panes on
+// screen, by name: each pane's Run button and canvas ("A Run", "B
+// canvas" in compare mode) and the single view's time limit and seed.
+// tsplab reports where the window put them (TSPLAB_LAYOUT), for the test
+// of the real window.
+func (a *App) Landmarks() map[string]fyne.CanvasObject {
+	m := map[string]fyne.CanvasObject{}
+	for i, p := range a.Panes() {
+		prefix := ""
+		if a.compare {
+			prefix = string(rune('A'+i)) + " "
+		}
+		m[prefix+"Run"] = p.controls.run
+		m[prefix+"canvas"] = p.View
+		if !a.compare {
+			m["Time limit"] = p.settings.timeItem
+			m["Seed"] = p.settings.seedItem
+		}
+	}
+	return m
+}

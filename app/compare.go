@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/data/binding"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -33,11 +32,18 @@ func (a *App) RunCompare() error {
 
 // compareBudget is the budget control's value: the time limit of both compare panes.
 func (a *App) compareBudget() (time.Duration, error) {
-	budget, err := parsePositive(a.budget, "budget")
-	if err != nil {
-		return 0, err
+	s, _ := a.budget.Get()
+	return parseBudget(s)
+}
+
+// parseBudget reads compare mode's budget field: seconds above 0, at
+// most solver.MaxTimeLimit.
+func parseBudget(s string) (time.Duration, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || !(v > 0) || v > solver.MaxTimeLimit.Seconds() {
+		return 0, fmt.Errorf("compare: budget %q is not a number of seconds above 0, at most %.0f", s, solver.MaxTimeLimit.Seconds())
 	}
-	return time.Duration(budget * float64(time.Second)), nil
+	return time.Duration(v * float64(time.Second)), nil
 }
 
 // RunCompareFor starts both compare panes together with budget d.
@@ -82,15 +88,6 @@ func (a *App) linkPanes() {
 			to.SetSettings(s)
 		}
 	}
-}
-
-func parsePositive(b binding.String, name string) (float64, error) {
-	s, _ := b.Get()
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || v <= 0 || v > solver.MaxTimeLimit.Seconds() {
-		return 0, fmt.Errorf("compare: %s %q is not a number of seconds above 0", name, s)
-	}
-	return v, nil
 }
 
 // updateSummary writes each pane's final gap and time to each threshold.
@@ -266,14 +263,16 @@ func formatRatio(x float64) string {
 // compareViewObject is compare mode's body: the shared run bar (one
 // budget for both panes) and summary above the two panes.
 func (a *App) compareViewObject() fyne.CanvasObject {
-	budget := widget.NewEntryWithData(a.budget)
-	budget.Validator = func(string) error { _, err := a.compareBudget(); return err }
+	budget := a.budgetField.entry
 	runBoth := widget.NewButtonWithIcon("Run both", theme.MediaPlayIcon(), func() {
 		if err := a.RunCompare(); err != nil {
 			showErrorDialog(err, a.Win)
 		}
 	})
 	runBoth.Importance = widget.HighImportance
+	a.runBoth = runBoth
+	// Run both waits for a budget it can run with.
+	a.budgetField.OnChanged = func(_ string, err error) { enable(runBoth, err == nil) }
 	stopBoth := widget.NewButtonWithIcon("Stop both", theme.MediaStopIcon(), func() { a.Left.Stop(); a.Right.Stop() })
 	bar := container.NewVBox(
 		container.NewHBox(runBoth, stopBoth,

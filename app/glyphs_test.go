@@ -91,7 +91,7 @@ func TestShownFormatsHaveGlyphs(t *testing.T) {
 		solver.PhaseDescent, solver.PhaseSearch, solver.PhasePolish, solver.PhaseBound} {
 		for _, pp := range []float64{-1, 0.42} {
 			pr := session.Progress{State: session.Running, Engine: "pspm/gpu", Phase: ph, PhaseProgress: pp, Note: "windows of \u2264512 cities"}
-			checkGlyphs(t, "status", Drawable(StatusLine(pr)))
+			checkGlyphs(t, "status", Drawable(StatusLine(pr, solver.StopOptimum)))
 		}
 	}
 	curve := []export.CurvePoint{{Elapsed: time.Second, Best: 1200}, {Elapsed: 2 * time.Second, Best: 1004}}

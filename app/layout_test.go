@@ -172,8 +172,8 @@ func TestPhaseInStatusAndBarAndFirstTourDrawn(t *testing.T) {
 	pump(t, "the search phase", func() bool { return strings.Contains(p.Status(), string(solver.PhaseSearch)) })
 	p.Stop()
 	settle(t, p)
-	if st := p.Status(); strings.Contains(st, string(solver.PhaseSearch)) || !strings.HasPrefix(st, "done") {
-		t.Errorf("status after the run %q, want done without a phase", st)
+	if st := p.Status(); strings.Contains(st, string(solver.PhaseSearch)) || !strings.HasPrefix(st, "stopped") {
+		t.Errorf("status after the run %q, want stopped without a phase", st)
 	}
 }
 
@@ -193,16 +193,16 @@ func TestBarFractionAndStatusLine(t *testing.T) {
 	} {
 		pr := run
 		pr.Phase, pr.PhaseProgress = c.phase, c.pp
-		f, b := BarFraction(pr)
+		f, b := BarFraction(pr, "")
 		if f != c.frac || b != c.busy {
 			t.Errorf("%s %.2f: bar %.2f busy %v, want %.2f %v", c.phase, c.pp, f, b, c.frac, c.busy)
 		}
-		if st := StatusLine(pr); !strings.Contains(st, c.inStatus) || !strings.HasPrefix(st, "running · x/cpu") {
+		if st := StatusLine(pr, ""); !strings.Contains(st, c.inStatus) || !strings.HasPrefix(st, "running · x/cpu") {
 			t.Errorf("%s: status %q, want %q in it", c.phase, st, c.inStatus)
 		}
 	}
 	done := session.Progress{State: session.Done, Engine: "x/cpu", Fraction: 1, Phase: solver.PhaseStart}
-	if f, b := BarFraction(done); f != 1 || b {
+	if f, b := BarFraction(done, solver.StopTime); f != 1 || b {
 		t.Errorf("a finished run: bar %.2f busy %v", f, b)
 	}
 }

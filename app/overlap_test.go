@@ -198,13 +198,52 @@ func TestOnlyRunnableEnginesOffered(t *testing.T) {
 			t.Fatalf("or-ils offered in %v although its only engine cannot run here", f.picker.algoSelect.Options)
 		}
 	}
-	if got := f.unavailable.Text(); !f.unavailable.Visible() || !strings.Contains(got, "or-ils") || !strings.Contains(got, errNoDevice.Error()) {
-		t.Errorf("unavailable note %q (shown %v), want or-ils with its reason", got, f.unavailable.Visible())
+	// The reason shows once: in the engine's note, or else beside or-ils.
+	reasons := func() int {
+		n := strings.Count(f.unavailable.Text, errNoDevice.Error())
+		if f.picker.gpuNote.Visible() {
+			n += strings.Count(f.picker.gpuNote.Text, errNoDevice.Error())
+		}
+		return n
+	}
+	for _, a := range []string{"fake2", "auto"} {
+		f.picker.algoSelect.SetSelected(a)
+		if got := f.unavailable.Text; !f.unavailable.Visible() || !strings.Contains(got, "or-ils") || reasons() != 1 {
+			t.Errorf("%s: unavailable note %q (shown %v), engine note %q: want or-ils, and its reason once", a, got, f.unavailable.Visible(), f.picker.gpuNote.Text)
+		}
+		if strings.Contains(f.unavailable.Text, "((") || strings.Contains(f.unavailable.Text, "))") {
+			t.Errorf("%s: unavailable note %q nests brackets", a, f.unavailable.Text)
+		}
 	}
 	// auto runs on the CPU; its GPU button is disabled with the reason.
-	f.picker.algoSelect.SetSelected("auto")
 	if !f.picker.backendBtns[solver.BackendGPU].Disabled() || !strings.Contains(f.picker.gpuNote.Text, errNoDevice.Error()) {
 		t.Errorf("auto: GPU button disabled %v, note %q", f.picker.backendBtns[solver.BackendGPU].Disabled(), f.picker.gpuNote.Text)
+	}
+	// A run of auto on the CPU does not say why in its status as well.
+	p := ap.Single
+	p.SetSettings(Settings{Algorithm: "auto", Backend: solver.BackendAuto, TimeLimit: 100 * time.Millisecond, Seed: 1})
+	test.Tap(p.controls.run)
+	settle(t, p)
+	if st := p.Status(); strings.Contains(st, errNoDevice.Error()) || strings.Contains(st, "GPU not used") {
+		t.Errorf("status %q repeats the engine note %q", st, f.picker.gpuNote.Text)
+	}
+}
+
+// TestUnavailableTextSaysEachReasonOnce: algorithms that share a reason
+// are named together with it once, in a sentence (no brackets nested),
+// and not at all when the engine note gives it.
+func TestUnavailableTextSaysEachReasonOnce(t *testing.T) {
+	why := "this binary was built without CUDA kernels (build with `make gpu`)"
+	un := map[string]string{"2opt-or": gpuOnly + why, "or-ils": gpuOnly + why, "odd": "no engine can run here"}
+	got := unavailableText(un, "")
+	if strings.Count(got, why) != 1 || !strings.Contains(got, "2opt-or, or-ils") || strings.Contains(got, "))") || !strings.Contains(got, "odd") {
+		t.Errorf("unavailable text %q: want 2opt-or and or-ils with the reason once, no nested brackets, and odd", got)
+	}
+	if got := unavailableText(un, why); strings.Contains(got, why) || !strings.Contains(got, "or-ils") {
+		t.Errorf("with the reason shown above: %q", got)
+	}
+	if got := unavailableText(nil, ""); got != "" {
+		t.Errorf("nothing unavailable: %q", got)
 	}
 }
 
@@ -243,8 +282,8 @@ func TestLabelsFollowTheEngine(t *testing.T) {
 		if r.opt.Experimental {
 			continue
 		}
-		if r.opt.Doc != "" && !strings.Contains(r.help.Text(), r.opt.Doc) {
-			t.Errorf("%s: help %q lacks the option's doc", r.opt.Name, r.help.Text())
+		if r.opt.Doc != "" && !strings.Contains(r.help.Text, r.opt.Doc) {
+			t.Errorf("%s: help %q lacks the option's doc", r.opt.Name, r.help.Text)
 		}
 	}
 }
@@ -278,8 +317,8 @@ func TestFieldsValidateAsTyped(t *testing.T) {
 	if w.errMsg.Visible() || w.entry.Validate() != nil {
 		t.Errorf("workers 2: error %q shown", w.errMsg.Text)
 	}
-	if !strings.Contains(w.help.Text(), "cities") {
-		t.Errorf("workers help %q does not say the range depends on the instance", w.help.Text())
+	if !strings.Contains(w.help.Text, "cities") {
+		t.Errorf("workers help %q does not say the range depends on the instance", w.help.Text)
 	}
 	f.timeItem.SetText("")
 	test.Type(f.timeItem, "abc")
@@ -404,7 +443,7 @@ func TestCompareLinksAlgorithmsAndSharesTheBudget(t *testing.T) {
 		t.Errorf("pane B followed A to %s although it had its own algorithm", s.Algorithm)
 	}
 	for _, p := range ap.Panes() {
-		if p.settings.timeBox.Visible() && slices.Contains(p.settings.fields.Objects, fyne.CanvasObject(p.settings.timeBox)) {
+		if p.settings.runRow != nil || !slices.Contains(p.settings.fields.Objects, fyne.CanvasObject(p.settings.budgetNote)) {
 			t.Errorf("pane %s shows its own time limit beside the budget", p.Name)
 		}
 	}

@@ -41,9 +41,16 @@ type Pane struct {
 	settingsPanel fyne.CanvasObject // the settings as laid out in the pane
 
 	budget func() (time.Duration, error) // when set, every run's time limit (compare mode)
-	bound  paneBound                     // the lower bound when the optimum is unknown
+	// fallback is why the run's backend choice fell back to the CPU
+	// (solver.Resolve's note): the engine note in the form says it, so
+	// the status line leaves it out.
+	fallback string
+	bound    paneBound // the lower bound when the optimum is unknown
 	// OnUpdate, if set, is called on the Fyne goroutine after each update.
 	OnUpdate func(*Pane, session.Progress)
+	// onState, if set, is called after each change of the run's state
+	// and each update (the window's Export follows it).
+	onState func()
 	// OnBound, if set, is called on the Fyne goroutine with each lower
 	// bound the pane's runs prove, so the app can give it to the panes
 	// that show the same instance.
@@ -94,6 +101,7 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 		})
 	}
 	p.controls = newRunControls(runActions{run: p.Run, pause: p.Pause, step: p.Step, stop: p.Stop, reset: p.Reset, fit: p.View.Fit})
+	p.settings.OnValidity = p.refreshButtons
 	p.refreshButtons()
 	return p
 }
@@ -192,10 +200,11 @@ func (p *Pane) Run() {
 	}
 }
 
-// RunFor starts a run with the time limit budget (0: the settings' own), which the form then shows.
+// RunFor starts a run with the time limit budget (0: the settings' own),
+// which the form then shows but does not save: the budget of one run.
 func (p *Pane) RunFor(budget time.Duration) error {
 	if budget > 0 && p.budget == nil {
-		_ = p.settings.timeLimit.Set(formatFloat(budget.Seconds()))
+		p.settings.ShowTimeLimit(budget)
 	}
 	return p.run(false, budget)
 }
@@ -248,6 +257,7 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 		return err
 	}
 	p.status.failed = false
+	_, p.fallback, _ = solver.Resolve(params.Algorithm, params.Backend)
 	p.clear()
 	p.Curve.SetTimeSpan(s.TimeLimit)
 	p.setStatus("running " + p.Runner.Last().Engine)
@@ -265,11 +275,16 @@ func (p *Pane) Step() {
 	}
 }
 
-// Stop ends the run; the best tour stays on the canvas.
+// Stop ends the run; the best tour stays on the canvas. A running run's
+// last update then says so; a paused one ends here, without an update.
 func (p *Pane) Stop() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	paused := p.Runner.State() == session.Paused
 	p.Runner.Stop()
+	if paused {
+		p.setStatus(StatusLine(p.Runner.Last(), solver.StopInterrupt))
+	}
 	p.refreshButtons()
 }
 
@@ -319,8 +334,12 @@ func (p *Pane) show(pr session.Progress) bool {
 	}
 	p.setNumbers(pr)
 	p.showSchedule(pr)
-	p.status.bar.Set(BarFraction(pr))
-	p.setStatus(StatusLine(pr))
+	why := p.stopReason(pr.State)
+	p.status.bar.Set(BarFraction(pr, why))
+	if pr.Note == p.fallback {
+		pr.Note = ""
+	}
+	p.setStatus(StatusLine(pr, why))
 	p.refreshButtons()
 	return true
 }
@@ -365,10 +384,25 @@ func (p *Pane) showSchedule(pr session.Progress) {
 	p.numbers.SetSchedule(text)
 }
 
-// StatusLine is a pane's status: the state, the engine, the phase while
+// stopReason is why the pane's run ended when st is session.Done ("" otherwise or when unknown).
+func (p *Pane) stopReason(st session.RunState) solver.StopReason {
+	if st != session.Done {
+		return ""
+	}
+	if res, ok := p.Runner.Result(); ok {
+		return res.StopReason
+	}
+	return ""
+}
+
+// StatusLine is a pane's status: the state (for a finished run, why it
+// ended: why is the result's stop reason), the engine, the phase while
 // running (with its progress when known) and any note, joined by " · ".
-func StatusLine(pr session.Progress) string {
+func StatusLine(pr session.Progress, why solver.StopReason) string {
 	st := pr.State.String()
+	if pr.State == session.Done {
+		st = endWord(why)
+	}
 	if pr.Engine != "" {
 		st += " · " + pr.Engine
 	}
@@ -387,9 +421,32 @@ func StatusLine(pr session.Progress) string {
 	return st
 }
 
+// endWord is the status's first word for a run that ended for why.
+func endWord(why solver.StopReason) string {
+	switch why {
+	case solver.StopOptimum:
+		return "optimum found"
+	case solver.StopTarget:
+		return "target reached"
+	case solver.StopInterrupt:
+		return "stopped"
+	case solver.StopError:
+		return "failed"
+	}
+	return "done"
+}
+
 // BarFraction is what a pane's progress bar shows: in a set-up phase its
-// progress, or busy when unknown; otherwise the share of the run done.
-func BarFraction(pr session.Progress) (fraction float64, busy bool) {
+// progress, or busy when unknown; once the run has ended (why: the
+// result's stop reason) full, unless it was stopped or failed; otherwise
+// the share of the run done.
+func BarFraction(pr session.Progress, why solver.StopReason) (fraction float64, busy bool) {
+	if pr.State == session.Done {
+		if why == solver.StopInterrupt || why == solver.StopError {
+			return pr.Fraction, false
+		}
+		return 1, false
+	}
 	setup := pr.State == session.Running && pr.Phase != "" && pr.Phase != solver.PhaseSearch
 	if !setup {
 		return pr.Fraction, false
@@ -418,8 +475,11 @@ func FormatCount(n float64) string {
 // refreshButtons enables the buttons that make sense in the run's state.
 func (p *Pane) refreshButtons() {
 	st := p.Runner.State()
-	p.controls.SetState(st, p.in != nil)
+	p.controls.SetState(st, p.in != nil, p.settings.Runnable())
 	p.settings.SetEnabled(st != session.Running && st != session.Paused)
+	if p.onState != nil {
+		p.onState()
+	}
 }
 
 // Buttons is the block of run controls.
@@ -437,28 +497,38 @@ func (p *Pane) Progress() fyne.CanvasObject { return p.status }
 // settingsWidth is the most width the settings form asks for.
 const settingsWidth = 400
 
-// Side is the single view's right-hand column: the run controls, numbers
-// and plot (on screen down to a 1024×700 window), then the settings.
+// Side is the single view's right-hand column: the run controls with the
+// time limit and seed beneath, the numbers and plot (on screen down to a
+// 1024×700 window), then the engine choice and its settings.
 func (p *Pane) Side() fyne.CanvasObject {
 	curve := container.NewGridWrap(fyne.NewSize(330, 150), p.Curve)
 	p.settingsPanel = container.NewVBox(p.settings.Picker(), p.settings.Fields())
 	return container.NewVScroll(container.NewVBox(
-		p.Buttons(), p.Progress(), p.Numbers(), curve, widget.NewSeparator(),
+		p.Buttons(), narrow(p.settings.RunRow(), settingsWidth), p.Progress(), p.Numbers(), curve, widget.NewSeparator(),
 		narrow(p.settingsPanel, settingsWidth)))
 }
 
-// Compact is a compare-mode pane: the engine choice and the canvas, then
-// the run controls, numbers, plot and the settings folded away.
+// compactCanvasShare is the share of a compare pane's height its canvas
+// side of the split takes (the engine choice and the canvas).
+const compactCanvasShare = 0.7
+
+// Compact is a compare-mode pane: its letter beside the engine choice,
+// the canvas, then the run controls, numbers, plot and the settings
+// folded away.
 func (p *Pane) Compact(title string) fyne.CanvasObject {
 	head := widget.NewLabel(title)
 	head.TextStyle = fyne.TextStyle{Bold: true}
 	curve := container.NewGridWrap(fyne.NewSize(300, 120), p.Curve)
 	p.settingsPanel = p.settings.Fields()
 	settings := widget.NewAccordion(widget.NewAccordionItem("Settings", narrow(p.settingsPanel, settingsWidth)))
+	p.status.lines = compactStatusLines
 	bottom := container.NewVBox(p.Buttons(), p.Progress(), p.Numbers(), curve, settings)
-	top := container.NewBorder(container.NewVBox(head, narrow(p.settings.Picker(), settingsWidth)), nil, nil, nil, p.View)
+	p.settings.picker.oneLine = true
+	p.settings.picker.Refresh()
+	choice := container.NewBorder(nil, nil, head, nil, p.settings.Picker())
+	top := container.NewBorder(choice, nil, nil, nil, p.View)
 	split := container.NewVSplit(top, container.NewVScroll(bottom))
-	split.Offset = 0.62
+	split.Offset = compactCanvasShare
 	return split
 }
 

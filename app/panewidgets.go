@@ -40,10 +40,13 @@ func newRunControls(do runActions) *runControls {
 }
 
 // SetState enables the buttons for a run in state st, with an instance
-// loaded when has: Run (Resume when paused) and Step when not running,
-// Pause while running, Stop while running or paused, Reset with an instance.
-func (c *runControls) SetState(st session.RunState, has bool) {
-	enable(c.run, has && st != session.Running)
+// loaded when has and settings a run can start with when valid: Run
+// (Resume when paused) and Step when not running, Pause while running,
+// Stop while running or paused, Reset with an instance. A paused run
+// resumes and steps with the settings it started with.
+func (c *runControls) SetState(st session.RunState, has, valid bool) {
+	startable := has && (valid || st == session.Paused)
+	enable(c.run, startable && st != session.Running)
 	text := "Run"
 	if st == session.Paused {
 		text = "Resume"
@@ -52,7 +55,7 @@ func (c *runControls) SetState(st session.RunState, has bool) {
 		c.run.SetText(text)
 	}
 	enable(c.pause, st == session.Running)
-	enable(c.step, has && st != session.Running)
+	enable(c.step, startable && st != session.Running)
 	enable(c.stop, st == session.Running || st == session.Paused)
 	enable(c.reset, has)
 }
@@ -228,8 +231,12 @@ func (r *formNoteRenderer) Objects() []fyne.CanvasObject { return r.objects }
 func (r *formNoteRenderer) Destroy()                     {}
 
 // statusLines is how many lines the status line keeps room for, so that
-// the controls below it stay in place as its text changes.
-const statusLines = 3
+// the controls below it stay in place as its text changes;
+// compactStatusLines in a compare pane, where height is dear.
+const (
+	statusLines        = 3
+	compactStatusLines = 2
+)
 
 // runStatus is a pane's progress bar and status line. It holds the text
 // and whether it shows a refused run's error; its renderer puts the bar
@@ -239,10 +246,11 @@ type runStatus struct {
 	bar    *fractionBar
 	line   *widget.Label
 	failed bool // the line shows a refused run's error
+	lines  int  // the lines of room kept for the line
 }
 
 func newRunStatus(text string) *runStatus {
-	s := &runStatus{bar: newFractionBar(), line: widget.NewLabel(text)}
+	s := &runStatus{bar: newFractionBar(), line: widget.NewLabel(text), lines: statusLines}
 	s.line.Wrapping = fyne.TextWrapWord
 	s.ExtendBaseWidget(s)
 	return s
@@ -276,10 +284,10 @@ type runStatusRenderer struct {
 	objects []fyne.CanvasObject
 }
 
-// lineRoom is the height kept for the status line: statusLines lines.
-func lineRoom() float32 {
+// lineRoom is the height kept for a status line of n lines.
+func lineRoom(n int) float32 {
 	line := fyne.MeasureText("Mg", theme.TextSize(), fyne.TextStyle{}).Height + theme.LineSpacing()
-	return statusLines*line + 2*theme.InnerPadding()
+	return float32(n)*line + 2*theme.InnerPadding()
 }
 
 func (r *runStatusRenderer) Layout(size fyne.Size) {
@@ -292,7 +300,7 @@ func (r *runStatusRenderer) Layout(size fyne.Size) {
 
 func (r *runStatusRenderer) MinSize() fyne.Size {
 	b, l := r.s.bar.MinSize(), r.s.line.MinSize()
-	return fyne.NewSize(max(b.Width, l.Width), b.Height+theme.Padding()+max(l.Height, lineRoom()))
+	return fyne.NewSize(max(b.Width, l.Width), b.Height+theme.Padding()+max(l.Height, lineRoom(r.s.lines)))
 }
 
 func (r *runStatusRenderer) Refresh() {

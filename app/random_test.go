@@ -253,7 +253,7 @@ func checkEngineShown(t *testing.T, p *Pane, before solver.Engine) {
 			t.Errorf("pane %s on %s/%s: field %d is %s labelled %q", p.Name, e.Name(), e.Backend(), i, r.opt.Name, r.label.Text)
 		}
 	}
-	if got, want := f.timeHelp.Text, timeHelpFor(set); got != want {
+	if got, want := f.timeHelp.Text, Drawable(timeHelpFor(set)+"; "+HelpSeed); got != want {
 		t.Errorf("pane %s: time help %q, want %q", p.Name, got, want)
 	}
 	if sel := f.picker.algoSelect.Selected; sel != e.Name() {

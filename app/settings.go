@@ -3,7 +3,6 @@ package app
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -27,7 +26,7 @@ type optionRow struct {
 	entry  *widget.Entry  // nil for a choice
 	choice *widget.Select // nil for an entry
 	label  *widget.Label
-	help   *secondaryLabel
+	help   *widget.Label // wraps however many lines its width takes (see newHelpLabel)
 	errMsg *widget.Label
 	box    *fieldRow
 }
@@ -46,27 +45,31 @@ type settingsForm struct {
 	timeLimit binding.String
 	seed      binding.String
 
-	picker      *enginePicker   // the algorithm and the backend
-	unavailable *secondaryLabel // the algorithms that cannot run here, and why
-	algoHelp    *widget.Label   // a Label: see secondaryLabel on texts whose lines change
+	picker      *enginePicker     // the algorithm and the backend
+	unavailable *widget.Label     // the algorithms that cannot run here, and why (its lines change in number)
+	unavail     map[string]string // AvailableAlgorithms' reasons, by algorithm
+	algoHelp    *widget.Label     // a Label: see secondaryLabel on texts whose lines change
+	about       *widget.Accordion // the engine's description, folded: it runs to a dozen lines
 
 	rows     []optionRow
-	fields   *fyne.Container // the stable options, the time limit and the seed
+	fields   *fyne.Container // the stable options (in compare mode with the budget note and the seed)
 	advanced *widget.Accordion
 	advBox   *fyne.Container // the experimental options
 	enabled  bool
 
-	timeItem, seedItem *widget.Entry
-	timeHelp           *widget.Label
-	seedHelp           *secondaryLabel
-	timeErr, seedErr   *widget.Label
-	timeBox, seedBox   *fieldRow
+	timeField, seedField *savedField // saved only while valid (savedField)
+	timeItem, seedItem   *widget.Entry
+	timeHelp             *widget.Label // the time limit's help, with the seed's in the single view
+	timeErr, seedErr     *widget.Label
+	runRow               *fyne.Container // the single view's time limit and seed (RunRow)
+	seedBox              *fieldRow       // compare mode's seed field, in the folded settings
 
 	shared     bool // the time limit hidden: compare mode's budget is the panes'
-	budgetNote *secondaryLabel
+	budgetNote *widget.Label
 	shown      solver.Engine // the engine the fields were built for
 
 	OnEngineChanged func(solver.Engine)    // if set, called when the chosen engine changes
+	OnValidity      func()                 // if set, called when the time limit's or the seed's text changes
 	OnUserAlgorithm func(old, algo string) // if set, called when the user picks another algorithm
 }
 
@@ -82,8 +85,9 @@ func newSettingsForm(prefs fyne.Preferences, prefix string, def Settings) *setti
 	f := &settingsForm{prefix: prefix, prefs: prefs, enabled: true}
 	f.algorithm = f.bind("algorithm", def.Algorithm)
 	f.backend = f.bind("backend", def.Backend)
-	f.timeLimit = f.bind("time_limit_s", formatFloat(def.TimeLimit.Seconds()))
-	f.seed = f.bind("seed", strconv.FormatUint(def.Seed, 10))
+	f.timeField = newSavedField(prefs, prefix+"time_limit_s", formatFloat(def.TimeLimit.Seconds()), f.checkTime)
+	f.seedField = newSavedField(prefs, prefix+"seed", strconv.FormatUint(def.Seed, 10), checkSeed)
+	f.timeLimit, f.seed = f.timeField.value, f.seedField.value
 	for name, v := range def.Options {
 		if prefs.String(prefix+name) == "" {
 			prefs.SetString(prefix+name, v)
@@ -101,6 +105,16 @@ func (f *settingsForm) bind(key, d string) binding.String {
 	return binding.BindPreferenceString(f.prefix+key, f.prefs)
 }
 
+// newHelpLabel is the small text under a field. A Label, not a
+// secondaryLabel: it wraps to more or fewer lines as the column's width
+// changes, which a RichText's rows did not follow under OpenGL.
+func newHelpLabel(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	l.SizeName = theme.SizeNameCaptionText
+	return l
+}
+
 func newErrLabel() *widget.Label {
 	l := widget.NewLabel("")
 	l.Wrapping = fyne.TextWrapWord
@@ -116,22 +130,18 @@ func (f *settingsForm) build() {
 	// in number with the engine (see secondaryLabel).
 	f.algoHelp = widget.NewLabel("")
 	f.algoHelp.Wrapping = fyne.TextWrapWord
-	f.unavailable = newSecondaryLabel("", true)
-	if len(unavailable) > 0 {
-		var parts []string
-		for _, a := range slices.Sorted(maps.Keys(unavailable)) {
-			parts = append(parts, a+" ("+unavailable[a]+")")
-		}
-		f.unavailable.SetText(Drawable("Not available here: " + strings.Join(parts, "; ")))
-	} else {
-		f.unavailable.Hide()
-	}
+	f.about = widget.NewAccordion(widget.NewAccordionItem("About the engine", f.algoHelp))
+	f.unavailable = widget.NewLabel("")
+	f.unavailable.Wrapping = fyne.TextWrapWord
+	f.unavailable.SizeName = theme.SizeNameCaptionText
+	f.unavail = unavailable
+	f.unavailable.Hide()
 	f.picker = newEnginePicker(algos, f.pickAlgorithm, func(b string) {
 		_ = f.backend.Set(b)
 		f.refreshBackend()
 	})
 	f.buildTimeAndSeed()
-	f.budgetNote = newSecondaryLabel("Time limit: the compare budget above, the same for both panes", true)
+	f.budgetNote = newHelpLabel("Time limit: the compare budget above, the same for both panes")
 	f.fields = container.NewVBox()
 	f.advBox = container.NewVBox()
 	f.advanced = widget.NewAccordion(widget.NewAccordionItem("Advanced", f.advBox))
@@ -163,23 +173,68 @@ func (f *settingsForm) pickAlgorithm(a string) {
 
 // buildTimeAndSeed makes the time limit's and the seed's fields.
 func (f *settingsForm) buildTimeAndSeed() {
-	f.timeItem = widget.NewEntryWithData(f.timeLimit)
+	f.timeItem = f.timeField.entry
 	f.timeItem.SetPlaceHolder("10")
-	f.timeHelp = widget.NewLabel("")
-	f.timeHelp.Wrapping = fyne.TextWrapWord
-	f.timeHelp.SizeName = theme.SizeNameCaptionText
+	f.timeHelp = newHelpLabel("")
 	f.timeErr = newErrLabel()
-	f.timeItem.Validator = f.checkTime
-	f.timeBox = newFieldRow(widget.NewLabel("Time limit (s)"), f.timeItem, f.timeHelp, f.timeErr)
-	f.timeItem.OnChanged = func(s string) { f.timeBox.ShowError(f.checkTime(s)) }
+	f.timeField.OnChanged = func(_ string, err error) {
+		f.showRunError(f.timeErr, err)
+		f.validityChanged()
+	}
 
-	f.seedItem = widget.NewEntryWithData(f.seed)
+	f.seedItem = f.seedField.entry
 	f.seedItem.SetPlaceHolder("1")
-	f.seedHelp = newSecondaryLabel(HelpSeed, true)
 	f.seedErr = newErrLabel()
-	f.seedItem.Validator = checkSeed
-	f.seedBox = newFieldRow(widget.NewLabel("Seed"), f.seedItem, f.seedHelp, f.seedErr)
-	f.seedItem.OnChanged = func(s string) { f.seedBox.ShowError(checkSeed(s)) }
+	f.seedField.OnChanged = func(_ string, err error) {
+		f.showRunError(f.seedErr, err)
+		f.validityChanged()
+	}
+}
+
+// showRunError shows err under the time limit or the seed (l is its
+// error line) in whichever of RunRow and the compare seed field holds it.
+func (f *settingsForm) showRunError(l *widget.Label, err error) {
+	was := l.Visible()
+	showFieldError(l, err)
+	if was == l.Visible() {
+		return
+	}
+	if f.runRow != nil {
+		f.runRow.Refresh()
+	}
+	if f.seedBox != nil {
+		f.seedBox.Refresh()
+	}
+}
+
+// RunRow is the single view's line of the time limit and the seed, to be
+// shown beside the run buttons: their help beneath, and each field's
+// error while its text is not valid.
+func (f *settingsForm) RunRow() fyne.CanvasObject {
+	if f.runRow == nil {
+		seed := container.NewBorder(nil, nil, widget.NewLabel("Seed"), nil, f.seedItem)
+		line := container.NewBorder(nil, nil, widget.NewLabel("Time limit (s)"), nil, container.NewGridWithColumns(2, f.timeItem, seed))
+		f.runRow = container.NewVBox(line, f.timeHelp, f.timeErr, f.seedErr)
+	}
+	return f.runRow
+}
+
+func (f *settingsForm) validityChanged() {
+	if f.OnValidity != nil {
+		f.OnValidity()
+	}
+}
+
+// Runnable reports whether the time limit (unless compare mode's budget
+// stands for it) and the seed are valid: a run needs both.
+func (f *settingsForm) Runnable() bool {
+	return (f.shared || f.timeField.Valid()) && f.seedField.Valid()
+}
+
+// ShowTimeLimit shows d as the time limit without saving it: the budget
+// of one run the command line started.
+func (f *settingsForm) ShowTimeLimit(d time.Duration) {
+	f.timeField.Show(formatFloat(d.Seconds()))
 }
 
 // showFieldError shows err under its field, or hides the line.
@@ -309,7 +364,7 @@ func (f *settingsForm) newOptionRow(o solver.Option, backend string) optionRow {
 		}
 	}
 	r := optionRow{opt: o, value: v, label: widget.NewLabel(OptionLabel(o.Name, backend)),
-		help: newSecondaryLabel(f.helpText(o), true), errMsg: newErrLabel()}
+		help: newHelpLabel(f.helpText(o)), errMsg: newErrLabel()}
 	r.label.Truncation = fyne.TextTruncateEllipsis
 	if o.Kind == solver.KindChoice || o.Kind == solver.KindBool {
 		r.choice = newChoiceInput(o, v)
@@ -370,14 +425,18 @@ func (f *settingsForm) rebuildFields() {
 			stable = append(stable, r.box)
 		}
 	}
-	f.timeHelp.SetText(Drawable(timeHelpFor(set)))
+	f.timeHelp.SetText(Drawable(timeHelpFor(set) + "; " + HelpSeed))
 	cur, _ := f.timeLimit.Get()
-	f.timeBox.ShowError(f.checkTime(cur))
-	timeRow := fyne.CanvasObject(f.timeBox)
+	f.showRunError(f.timeErr, f.checkTime(cur))
+	f.fields.Objects = stable
 	if f.shared {
-		timeRow = f.budgetNote
+		// Compare mode: the budget above stands for the time limit;
+		// the seed stays with the pane's folded settings.
+		if f.seedBox == nil {
+			f.seedBox = newFieldRow(widget.NewLabel("Seed"), f.seedItem, newHelpLabel(HelpSeed), f.seedErr)
+		}
+		f.fields.Objects = append(stable, f.budgetNote, f.seedBox)
 	}
-	f.fields.Objects = append(stable, timeRow, f.seedBox)
 	f.advBox.Objects = experimental
 	showIf(f.advanced, len(experimental) > 0)
 	f.fields.Refresh()
@@ -425,12 +484,24 @@ func (f *settingsForm) refreshBackend() {
 		note = "GPU only: " + cerr.Error()
 	}
 	f.picker.SetNote(note)
+	shown := ""
+	if gerr != nil && strings.Contains(note, gerr.Error()) {
+		shown = gerr.Error()
+	}
+	text := Drawable(unavailableText(f.unavail, shown))
+	if f.unavailable.Text != text {
+		f.unavailable.SetText(text)
+	}
+	showIf(f.unavailable, text != "")
 	e := f.engine()
 	desc := ""
 	if e != nil {
 		desc = e.Describe()
 	}
 	f.algoHelp.SetText(Drawable(desc))
+	f.about.Items[0].Title = "About " + cmp.Or(algoName(e), "the engine")
+	f.about.Refresh()
+	showIf(f.about, desc != "")
 	f.rebuildFields()
 	if e != f.shown {
 		f.shown = e
@@ -440,16 +511,25 @@ func (f *settingsForm) refreshBackend() {
 	}
 }
 
+// algoName is e's algorithm ("" for none).
+func algoName(e solver.Engine) string {
+	if e == nil {
+		return ""
+	}
+	return e.Name()
+}
+
 // Picker is the engine choice: algorithm, backend, and why the GPU
 // cannot run the algorithm when it cannot.
 func (f *settingsForm) Picker() fyne.CanvasObject {
 	return f.picker
 }
 
-// Fields are the engine's description and options, the time limit and
-// seed, and the algorithms that cannot run here.
+// Fields are the engine's description (folded), its options (in compare
+// mode with the seed; the single view shows the time limit and seed in
+// RunRow) and the algorithms that cannot run here.
 func (f *settingsForm) Fields() fyne.CanvasObject {
-	return container.NewVBox(f.algoHelp, f.fields, f.advanced, f.unavailable)
+	return container.NewVBox(f.about, f.fields, f.advanced, f.unavailable)
 }
 
 // Settings parses the form; a bad field gives a one-line error naming it
@@ -495,8 +575,8 @@ func (f *settingsForm) Settings() (Settings, error) {
 func (f *settingsForm) Set(s Settings) {
 	_ = f.algorithm.Set(s.Algorithm)
 	_ = f.backend.Set(s.Backend)
-	_ = f.timeLimit.Set(formatFloat(s.TimeLimit.Seconds()))
-	_ = f.seed.Set(strconv.FormatUint(s.Seed, 10))
+	f.timeField.Set(formatFloat(s.TimeLimit.Seconds()))
+	f.seedField.Set(strconv.FormatUint(s.Seed, 10))
 	// Every option the form may show: those of s, the rest back to the default.
 	for _, r := range f.rows {
 		_ = r.value.Set("")

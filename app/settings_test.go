@@ -86,8 +86,8 @@ func TestSettingsFieldsFromTheOptionTable(t *testing.T) {
 	if e := w.entry; e.PlaceHolder != strconv.Itoa(runtime.NumCPU()) {
 		t.Errorf("workers shows %q, want the cores %d", e.PlaceHolder, runtime.NumCPU())
 	}
-	if want := fmt.Sprintf("range 1..%d", solver.MaxTourCells/200000); !strings.Contains(w.help.Text(), want) {
-		t.Errorf("workers on 200000 cities: hint %q, want the %s (workers × cities at most solver.MaxTourCells)", w.help.Text(), want)
+	if want := fmt.Sprintf("range 1..%d", solver.MaxTourCells/200000); !strings.Contains(w.help.Text, want) {
+		t.Errorf("workers on 200000 cities: hint %q, want the %s (workers × cities at most solver.MaxTourCells)", w.help.Text, want)
 	}
 	r := row(t, f, "restarts")
 	if r.entry.PlaceHolder != "0" {
@@ -114,8 +114,8 @@ func TestSettingsFieldsFromTheOptionTable(t *testing.T) {
 		t.Errorf("GPU blocks shows %q, want the device's 4224", b.PlaceHolder)
 	}
 	th := row(t, f, "threads")
-	if !strings.Contains(th.help.Text(), "range 1..512") || th.entry.PlaceHolder == "" {
-		t.Errorf("GPU threads: %q, hint %q", th.entry.PlaceHolder, th.help.Text())
+	if !strings.Contains(th.help.Text, "range 1..512") || th.entry.PlaceHolder == "" {
+		t.Errorf("GPU threads: %q, hint %q", th.entry.PlaceHolder, th.help.Text)
 	}
 	_ = th.value.Set("1024")
 	if _, err := f.Settings(); err == nil || !strings.Contains(err.Error(), "Threads/block 1024") || !strings.Contains(err.Error(), "1..512") {

@@ -14,7 +14,7 @@ import (
 )
 
 // HelpSeed is the seed field's help text; the time limit's depends on the engine (timeHelp).
-const HelpSeed = "the same seed repeats a run"
+const HelpSeed = "same seed, same run"
 
 // Settings are one pane's solver choices, persisted in Preferences.
 type Settings struct {
@@ -121,12 +121,42 @@ func AvailableAlgorithms() (ok []string, unavailable map[string]string) {
 		why := "no engine can run here"
 		if e, err := solver.Lookup(a, solver.BackendGPU); err == nil {
 			if aerr := e.Available(); aerr != nil {
-				why = "GPU only: " + aerr.Error()
+				why = gpuOnly + aerr.Error()
 			}
 		}
 		unavailable[a] = why
 	}
 	return ok, unavailable
+}
+
+// gpuOnly starts AvailableAlgorithms' reason for an algorithm whose only
+// engine is a GPU engine that cannot run here.
+const gpuOnly = "GPU only: "
+
+// unavailableText is the line naming the algorithms that cannot run here
+// (unavailable: AvailableAlgorithms'), grouped by reason, each reason
+// said once and in a sentence of its own, so that no bracket holds
+// another; a GPU's reason the engine note above already gives (shown) is
+// not repeated. "" when every algorithm can run.
+func unavailableText(unavailable map[string]string, shown string) string {
+	byWhy := map[string][]string{}
+	for _, a := range slices.Sorted(maps.Keys(unavailable)) {
+		byWhy[unavailable[a]] = append(byWhy[unavailable[a]], a)
+	}
+	var lines []string
+	for _, why := range slices.Sorted(maps.Keys(byWhy)) {
+		names := strings.Join(byWhy[why], ", ")
+		reason, isGPU := strings.CutPrefix(why, gpuOnly)
+		switch {
+		case isGPU && reason == shown:
+			lines = append(lines, "GPU only, so not available here: "+names+".")
+		case isGPU:
+			lines = append(lines, "GPU only, so not available here: "+names+". The GPU cannot run them: "+reason)
+		default:
+			lines = append(lines, "Not available here: "+names+": "+why)
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // hasSchedule reports whether e anneals: its options include the start temperature.
@@ -138,7 +168,7 @@ func hasSchedule(set solver.OptionSet) bool {
 // timeHelpFor is the time limit's help for an engine with options set.
 func timeHelpFor(set solver.OptionSet) string {
 	if hasSchedule(set) {
-		return "0 or empty: the whole annealing schedule; with a limit the run stops there"
+		return "0 or empty: the whole schedule"
 	}
 	return fmt.Sprintf("0 or empty: %v", solver.DefaultTimeLimit)
 }

@@ -100,6 +100,14 @@ func (fr *fieldRowRenderer) Refresh() {
 func (fr *fieldRowRenderer) Objects() []fyne.CanvasObject { return fr.objects }
 func (fr *fieldRowRenderer) Destroy()                     {}
 
+// BackendLabel is how a backend's button names it: CPU, GPU, Auto.
+func BackendLabel(b string) string {
+	if b == solver.BackendAuto {
+		return "Auto"
+	}
+	return strings.ToUpper(b)
+}
+
 // enginePicker is the engine choice: the algorithm menu, a button per
 // backend and, when the GPU cannot run the algorithm, why. It holds the
 // choice's enabled state; its renderer lays the two lines out as a form
@@ -111,6 +119,7 @@ type enginePicker struct {
 	backendRow  *fyne.Container
 	gpuNote     *widget.Label
 	names       []fyne.CanvasObject // the "Algorithm" and "Backend" labels
+	oneLine     bool                // the menu and the buttons on one line, unnamed (a compare pane)
 }
 
 // newEnginePicker offers algos; onAlgo and onBackend are called when the
@@ -119,7 +128,7 @@ func newEnginePicker(algos []string, onAlgo func(string), onBackend func(string)
 	p := &enginePicker{algoSelect: widget.NewSelect(algos, onAlgo), backendBtns: map[string]*widget.Button{}}
 	var btns []fyne.CanvasObject
 	for _, b := range backends {
-		btn := widget.NewButton(strings.ToUpper(b[:1])+b[1:], func() { onBackend(b) })
+		btn := widget.NewButton(BackendLabel(b), func() { onBackend(b) })
 		p.backendBtns[b] = btn
 		btns = append(btns, btn)
 	}
@@ -163,5 +172,87 @@ func (p *enginePicker) SetChoice(algo, cur string, on bool) {
 // CreateRenderer returns the picker's renderer.
 func (p *enginePicker) CreateRenderer() fyne.WidgetRenderer {
 	cells := []fyne.CanvasObject{p.names[0], p.algoSelect, p.names[1], p.backendRow}
-	return newFormNoteRenderer(p, cells, p.gpuNote)
+	return &pickerRenderer{p: p, form: newFormNoteRenderer(p, cells, p.gpuNote),
+		line: &oneLineRenderer{w: p, left: p.algoSelect, right: p.backendRow, note: p.gpuNote}}
 }
+
+// pickerRenderer lays the picker out as a form, or on one line without
+// the names when the picker's oneLine is set (which may come after the
+// renderer is made).
+type pickerRenderer struct {
+	p    *enginePicker
+	form *formNoteRenderer
+	line *oneLineRenderer
+}
+
+func (r *pickerRenderer) current() fyne.WidgetRenderer {
+	if r.p.oneLine {
+		return r.line
+	}
+	return r.form
+}
+
+func (r *pickerRenderer) Layout(size fyne.Size) {
+	for _, n := range r.p.names {
+		showIf(n, !r.p.oneLine)
+	}
+	r.current().Layout(size)
+}
+
+func (r *pickerRenderer) MinSize() fyne.Size { return r.current().MinSize() }
+
+func (r *pickerRenderer) Refresh() {
+	r.Layout(r.p.Size())
+	for _, o := range r.form.objects {
+		o.Refresh()
+	}
+}
+
+func (r *pickerRenderer) Objects() []fyne.CanvasObject { return r.form.objects }
+func (r *pickerRenderer) Destroy()                     {}
+
+// oneLineRenderer lays out two objects side by side, sharing the width
+// in proportion to their least widths, and a note beneath when shown:
+// a compare pane's algorithm menu and backend buttons, in one row.
+type oneLineRenderer struct {
+	w           fyne.Widget
+	left, right fyne.CanvasObject
+	note        fyne.CanvasObject
+}
+
+func (r *oneLineRenderer) lineHeight() float32 {
+	return max(r.left.MinSize().Height, r.right.MinSize().Height)
+}
+
+func (r *oneLineRenderer) Layout(size fyne.Size) {
+	pad, h := theme.Padding(), r.lineHeight()
+	lw, rw := r.left.MinSize().Width, r.right.MinSize().Width
+	free := max(size.Width-pad-lw-rw, 0)
+	lw += free / 2
+	r.left.Move(fyne.NewPos(0, 0))
+	r.left.Resize(fyne.NewSize(lw, h))
+	r.right.Move(fyne.NewPos(lw+pad, 0))
+	r.right.Resize(fyne.NewSize(max(size.Width-lw-pad, 0), h))
+	if n := r.note; n.Visible() {
+		n.Move(fyne.NewPos(0, h+pad))
+		n.Resize(fyne.NewSize(size.Width, n.MinSize().Height))
+		n.Resize(fyne.NewSize(size.Width, n.MinSize().Height)) // a wrapped text's height follows its width
+	}
+}
+
+func (r *oneLineRenderer) MinSize() fyne.Size {
+	pad := theme.Padding()
+	m := fyne.NewSize(r.left.MinSize().Width+pad+r.right.MinSize().Width, r.lineHeight())
+	if n := r.note; n.Visible() {
+		nm := n.MinSize()
+		m = fyne.NewSize(max(m.Width, nm.Width), m.Height+pad+nm.Height)
+	}
+	return m
+}
+
+func (r *oneLineRenderer) Refresh() { r.Layout(r.w.Size()) }
+
+func (r *oneLineRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.left, r.right, r.note}
+}
+func (r *oneLineRenderer) Destroy() {}

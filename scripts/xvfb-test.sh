@@ -1,8 +1,9 @@
 #!/bin/sh
 # xvfb-test.sh — the desktop app in a real X window, without a desktop.
 #
-#   scripts/xvfb-test.sh                 run TestXvfbScreenshot (skips when Xvfb is missing)
-#                                        and TestScreenshotWithoutDisplay (no X server at all)
+#   scripts/xvfb-test.sh                 run TestXvfbScreenshot and TestXvfbLayout (skip when
+#                                        Xvfb is missing) and TestScreenshotWithoutDisplay
+#                                        (no X server at all)
 #   scripts/xvfb-test.sh --screenshots   also write docs/screenshots/single.png, compare.png,
 #                                        points.png (a CSV point list, scripts/drill-holes.go)
 #                                        and tsp-art.png (the sample portrait, 20,000 points)
@@ -11,13 +12,16 @@
 # into a temporary folder, starts Xvfb on a free display with -fbdir,
 # runs `tsplab --open clustered-1000 --run 2s --screenshot OUT.png`, and
 # checks the X server's framebuffer and the screenshot for the tour, and
-# that the C locale prints no "Fyne error" lines. TestScreenshotWithoutDisplay
-# runs the same with DISPLAY unset: Fyne's software renderer draws it.
+# that the C locale prints no "Fyne error" lines. TestXvfbLayout opens the
+# default 1400x880 window, single and compare, and checks where the window
+# put the time limit, the seed, Run and the canvases ($TSPLAB_LAYOUT).
+# TestScreenshotWithoutDisplay runs the same with DISPLAY unset: Fyne's
+# software renderer draws it.
 set -eu
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
 
-$GO test -count=1 -run '^(TestXvfbScreenshot|TestScreenshotWithoutDisplay)$' -v .
+$GO test -count=1 -run '^(TestXvfbScreenshot|TestXvfbLayout|TestScreenshotWithoutDisplay)$' -v .
 
 [ "${1:-}" = "--screenshots" ] || exit 0
 
