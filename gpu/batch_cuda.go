@@ -218,7 +218,7 @@ func batchChunk(ctx context.Context, ru *run, pl biPlan, ins []*solver.Instance,
 		if slice <= 0 {
 			break
 		}
-		if err := ru.do(func() error { return s.launch(kicks, seed*0x9E3779B97F4A7C15+launch, slice, biSegment) }); err != nil {
+		if err := ru.do(func() error { return s.launch(kicks, seed*0x9E3779B97F4A7C15+launch, slice, biDefaults) }); err != nil {
 			return nil, err
 		}
 		if s.allKicked(kicks) {

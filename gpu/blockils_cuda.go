@@ -23,8 +23,8 @@ const (
 	// biJournal is BI_JOURNAL: reversals a rejected kick undoes.
 	biJournal = 128
 	// biCounters is the length of the counter array: moves evaluated,
-	// moves made, kicks, kicks kept.
-	biCounters = 4
+	// moves made, kicks, kicks kept, 3-opt moves made.
+	biCounters = 5
 	// biMinN: fewer cities have no 8 candidates each.
 	biMinN = 10
 	// biMaxN: positions are 16 bits.
@@ -33,10 +33,20 @@ const (
 	biMaxWarps = 8
 	// biSlice is one launch's time: a stop waits for one slice at most.
 	biSlice = 200 * time.Millisecond
-	// biSegment is the longest segment a kick moves: local kicks, as
-	// or-ils's windows' default.
-	biSegment = 30
 )
+
+// biOpts are the search's settings.
+type biOpts struct {
+	// seg is the longest segment a kick moves.
+	seg int
+	// or3 adds the sequential 3-opt moves where 2-opt and Or-opt find none.
+	or3 bool
+}
+
+// biDefaults are the pool's and the batch's settings: kicks of segments
+// up to 30 cities (local kicks, as or-ils's windows' default) and the
+// 3-opt moves.
+var biDefaults = biOpts{seg: 30, or3: true}
 
 // biKernel names the kernel for metric code m.
 func biKernel(m int) string {
@@ -222,7 +232,7 @@ func (s *biSet) put(flat []int32) error {
 // launch runs one launch of at most slice with a budget of kicks per tour
 // and waits for it; then hLens, hGains, hKick and hCtr hold the device's
 // figures (context thread).
-func (s *biSet) launch(kicks int64, seed uint64, slice time.Duration, maxSeg int) error {
+func (s *biSet) launch(kicks int64, seed uint64, slice time.Duration, o biOpts) error {
 	d := s.r
 	if err := htod(s.clock, []uint64{0}); err != nil {
 		return err
@@ -230,7 +240,7 @@ func (s *biSet) launch(kicks int64, seed uint64, slice time.Duration, maxSeg int
 	blocks := (s.T + s.pl.wpb - 1) / s.pl.wpb
 	if err := d.launch(s.pl.kernel, blocks, 1, 32*s.pl.wpb, s.pl.shared, d.stream,
 		s.xy, s.xyd, s.nb, s.instOff, s.instN, s.tourOff, s.tours, s.lens, s.gains, s.kicks, kicks, seed,
-		int64(slice), s.clock, s.T, s.pl.share, s.pl.coordsShared, s.pl.maxN, maxSeg, s.ctr); err != nil {
+		int64(slice), s.clock, s.T, s.pl.share, s.pl.coordsShared, s.pl.maxN, o.seg, o.or3, s.ctr); err != nil {
 		return err
 	}
 	if err := s.done.Record(d.stream); err != nil {

@@ -109,7 +109,7 @@ func TestBlockILSGainsExact(t *testing.T) {
 			flat := make([]int32, s.offs[s.T-1]+s.ns[s.T-1])
 			for k, budget := range []int64{0, 1, 2, 5, 20, 60} {
 				err := ru.do(func() error {
-					if err := s.launch(budget, uint64(k+1), time.Second, 10); err != nil {
+					if err := s.launch(budget, uint64(k+1), time.Second, biOpts{seg: 10, or3: k%3 != 0}); err != nil {
 						return err
 					}
 					return s.get(flat)
@@ -131,10 +131,10 @@ func TestBlockILSGainsExact(t *testing.T) {
 					}
 				}
 			}
-			if s.hCtr[1] == 0 || s.hCtr[2] == 0 {
-				t.Fatalf("counters %v: no moves or no kicks", s.hCtr)
+			if s.hCtr[1] == 0 || s.hCtr[2] == 0 || s.hCtr[4] == 0 {
+				t.Fatalf("counters %v: no moves, no kicks or no 3-opt moves", s.hCtr)
 			}
-			t.Logf("counters %v (evaluated, made, kicks, kept), %d warps a block, coordinates in shared memory: %v", s.hCtr, s.pl.wpb, s.pl.coordsShared)
+			t.Logf("counters %v (evaluated, made, kicks, kept, 3-opt made), %d warps a block, coordinates in shared memory: %v", s.hCtr, s.pl.wpb, s.pl.coordsShared)
 		})
 	}
 }

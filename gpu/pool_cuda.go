@@ -137,7 +137,7 @@ func (p *tourPool) Improve(ctx context.Context, tours [][]int32, kicks int) ([]i
 		}
 		p.launches++
 		seed := p.seed*0x9E3779B97F4A7C15 + p.launches
-		if err := p.ru.do(func() error { return p.s.launch(budget, seed, slice, biSegment) }); err != nil {
+		if err := p.ru.do(func() error { return p.s.launch(budget, seed, slice, biDefaults) }); err != nil {
 			return nil, err
 		}
 		if p.s.allKicked(budget) {

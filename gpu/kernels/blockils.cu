@@ -44,6 +44,7 @@
 #define BI_CTR_MOVES 1
 #define BI_CTR_KICKS 2
 #define BI_CTR_KEPT 3
+#define BI_CTR_MOVES3 4  // of BI_CTR_MOVES: 3-opt moves
 
 // BiWarp is one warp's tour state in shared memory.
 struct BiWarp {
@@ -261,6 +262,105 @@ __device__ int bi_apply(BiWarp& w, int c, int pc, int m, int lane, int head, int
     return __shfl_sync(0xffffffffu, qsize, 0);
 }
 
+// Sequential 3-opt moves from city t1 (Lin & Kernighan's depth 3 on the
+// BI3_K nearest candidates, partial gains positive), as or-ils's windows
+// make them: t2 next to t1, t3 near t2, t4 next to t3, t5 near t4, t6 next
+// to t5. The removed edges cut the cycle into three segments B C D (D
+// joined to the rest, A, round the cycle), and the move is kept where the
+// added edges t2t3, t4t5, t6t1 are one of the four pure reconnections
+// A B' C' D, A C B D, A C' B D, A C B' D.
+#define BI3_K 5
+#define BI3_MOVES (8 * BI3_K * BI3_K)
+
+// bi_first is the first position of the edge between adjacent positions p
+// and q (the edge n-1, 0 is n-1's).
+__device__ __forceinline__ int bi_first(int p, int q, int n) { return q == bi_nxt(p, n) ? p : q; }
+
+// bi3_edge tells whether {u, v} is one of the three edges of e.
+__device__ __forceinline__ bool bi3_edge(const int* e, int u, int v) {
+    return (e[0] == u && e[1] == v) || (e[1] == u && e[0] == v) || (e[2] == u && e[3] == v) ||
+           (e[3] == u && e[2] == v) || (e[4] == u && e[5] == v) || (e[5] == u && e[4] == v);
+}
+
+// bi3_decode decodes 3-opt move m (0 <= m < BI3_MOVES) from city c at
+// position pc: the segments B = base..base+y, C = base+y+1..base+z (cyclic),
+// the reconnection type (0: B'C', 1: CB, 2: C'B, 3: CB') and the delta. It
+// returns false when m is no improving move here.
+template <int METRIC, bool EX>
+__device__ __forceinline__ bool bi3_decode(const BiWarp& w, int c, int pc, int m, int& base, int& y, int& z,
+                                           int& type, int& delta) {
+    const int n = w.n;
+    int d6 = m & 1;
+    m >>= 1;
+    int j5 = m % BI3_K;
+    m /= BI3_K;
+    int d4 = m & 1;
+    m >>= 1;
+    int j3 = m % BI3_K;
+    int dir = m / BI3_K;
+    int p2 = dir ? bi_prv(pc, n) : bi_nxt(pc, n);
+    int t2 = w.ord[p2];
+    int t3 = __ldg(&w.NB[t2 * BI_K + j3]);
+    int g = bi_d<METRIC, EX>(w, c, t2) - bi_d<METRIC, EX>(w, t2, t3);
+    if (g <= 0) return false;
+    int p3 = w.pos[t3];
+    int p4 = d4 ? bi_prv(p3, n) : bi_nxt(p3, n);
+    int t4 = w.ord[p4];
+    int t5 = __ldg(&w.NB[t4 * BI_K + j5]);
+    g += bi_d<METRIC, EX>(w, t3, t4) - bi_d<METRIC, EX>(w, t4, t5);
+    if (g <= 0) return false;
+    int p5 = w.pos[t5];
+    int p6 = d6 ? bi_prv(p5, n) : bi_nxt(p5, n);
+    int t6 = w.ord[p6];
+    delta = bi_d<METRIC, EX>(w, t6, c) - bi_d<METRIC, EX>(w, t5, t6) - g;
+    if (delta >= 0) return false;
+    int e1 = bi_first(pc, p2, n), e2 = bi_first(p3, p4, n), e3 = bi_first(p5, p6, n);
+    if (e1 == e2 || e1 == e3 || e2 == e3) return false;
+    base = bi_nxt(e1, n);
+    int r2 = e2 - base, r3 = e3 - base;
+    if (r2 < 0) r2 += n;
+    if (r3 < 0) r3 += n;
+    y = min(r2, r3);
+    z = max(r2, r3);
+    int added[6] = {t2, t3, t4, t5, t6, c};
+    int a1 = w.ord[e1], b1 = w.ord[base], b2 = w.ord[bi_wrap(base + y, n)], c1 = w.ord[bi_wrap(base + y + 1, n)];
+    int c2 = w.ord[bi_wrap(base + z, n)], dd = w.ord[bi_wrap(base + z + 1, n)];
+    if (bi3_edge(added, a1, b2) && bi3_edge(added, b1, c2) && bi3_edge(added, c1, dd)) type = 0;
+    else if (bi3_edge(added, b2, dd) && bi3_edge(added, a1, c1) && bi3_edge(added, c2, b1)) type = 1;
+    else if (bi3_edge(added, b2, dd) && bi3_edge(added, a1, c2) && bi3_edge(added, c1, b1)) type = 2;
+    else if (bi3_edge(added, b1, dd) && bi3_edge(added, a1, c1) && bi3_edge(added, c2, b2)) type = 3;
+    else return false;
+    return true;
+}
+
+// bi3_apply makes 3-opt move m around c (all lanes; m was checked) and
+// queues the six cities at its edges (lane 0); it returns the queue size.
+template <int METRIC>
+__device__ int bi3_apply(BiWarp& w, int c, int pc, int m, int lane, int head, int qsize, int& jn) {
+    const int n = w.n;
+    int base, y, z, type, delta;
+    bi3_decode<METRIC, true>(w, c, pc, m, base, y, z, type, delta);
+    int e1 = bi_prv(base, n);
+    int t[6] = {w.ord[e1], w.ord[base], w.ord[bi_wrap(base + y, n)], w.ord[bi_wrap(base + y + 1, n)],
+                w.ord[bi_wrap(base + z, n)], w.ord[bi_wrap(base + z + 1, n)]};
+    int lc = z - y;
+    __syncwarp();
+    if (type == 0) {
+        bi_rev(w, base, bi_wrap(base + y, n), lane, jn, true);
+        bi_rev(w, bi_wrap(base + y + 1, n), bi_wrap(base + z, n), lane, jn, true);
+    } else {
+        bi_rev(w, base, bi_wrap(base + z, n), lane, jn, true);                                      // C' B'
+        if (type != 3) bi_rev(w, bi_wrap(base + lc, n), bi_wrap(base + z, n), lane, jn, true);      // B
+        if (type != 2) bi_rev(w, base, bi_wrap(base + lc - 1, n), lane, jn, true);                  // C
+    }
+    if (lane == 0) {
+#pragma unroll
+        for (int k = 0; k < 6; k++) bi_push(w, t[k], head, qsize);
+    }
+    __syncwarp();
+    return __shfl_sync(0xffffffffu, qsize, 0);
+}
+
 __device__ __forceinline__ unsigned long long bi_timer() {
     unsigned long long t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -270,8 +370,8 @@ __device__ __forceinline__ unsigned long long bi_timer() {
 // bi_search runs the queue empty (or until the deadline, checked every 64
 // steps) and returns the exact change of length (<= 0).
 template <int METRIC>
-__device__ long long bi_search(BiWarp& w, int lane, int& head, int& qsize, int& jn, unsigned long long end,
-                               unsigned long long& evals, unsigned long long& moves, bool& late) {
+__device__ long long bi_search(BiWarp& w, int lane, int& head, int& qsize, int& jn, unsigned long long end, bool or3,
+                               unsigned long long& evals, unsigned long long& moves, unsigned long long& moves3, bool& late) {
     long long delta = 0;
     int steps = 0;
     while (qsize > 0) {
@@ -295,13 +395,32 @@ __device__ long long bi_search(BiWarp& w, int lane, int& head, int& qsize, int& 
         }
         evals += BI_MOVES;
         for (int o = 16; o > 0; o >>= 1) best = min(best, __shfl_xor_sync(0xffffffffu, best, o));
+        if (best == ~0ull && or3) {
+            // the 3-opt moves only where no 2-opt or Or-opt move gains
+            for (int m = lane; m < BI3_MOVES; m += 32) {
+                int base, y, z, type, d;
+                if (bi3_decode<METRIC, false>(w, c, pc, m, base, y, z, type, d))
+                    best = min(best, ((unsigned long long)(unsigned)(d + BI_BIG) << 32) | (unsigned)(BI_MOVES + m));
+            }
+            evals += BI3_MOVES;
+            for (int o = 16; o > 0; o >>= 1) best = min(best, __shfl_xor_sync(0xffffffffu, best, o));
+        }
         if (best == ~0ull) continue;
         int m = (int)(best & 0xffffffffu);
-        int d = bi_eval<METRIC, true>(w, c, pc, m);  // exact, the same in every lane
-        if (d >= 0) continue;                         // float rounding: no gain
-        delta += d;
+        // exact, the same in every lane; float rounding may leave no gain
+        if (m < BI_MOVES) {
+            int d = bi_eval<METRIC, true>(w, c, pc, m);
+            if (d >= 0) continue;
+            delta += d;
+            qsize = bi_apply(w, c, pc, m, lane, head, qsize, jn);
+        } else {
+            int base, y, z, type, d;
+            if (!bi3_decode<METRIC, true>(w, c, pc, m - BI_MOVES, base, y, z, type, d)) continue;
+            delta += d;
+            qsize = bi3_apply<METRIC>(w, c, pc, m - BI_MOVES, lane, head, qsize, jn);
+            moves3++;
+        }
         moves++;
-        qsize = bi_apply(w, c, pc, m, lane, head, qsize, jn);
     }
     __syncwarp();
     return delta;
@@ -357,7 +476,7 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
                                const int* __restrict__ instN, const long long* __restrict__ tourOff, int* tours,
                                long long* lens, long long* gains, long long* kicksDone, long long kickBudget,
                                unsigned long long seed, long long sliceNs, unsigned long long* clock, int T,
-                               int shareCoords, int coordsShared, int maxN, int maxSeg,
+                               int shareCoords, int coordsShared, int maxN, int maxSeg, bool or3,
                                unsigned long long* ctr) {
     extern __shared__ __align__(16) unsigned char bi_smem[];
     const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5, wpb = blockDim.x >> 5;
@@ -419,10 +538,10 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
         len += or_dist<METRIC>(w.X[w.ord[i]], w.X[w.ord[bi_nxt(i, n)]]);
     for (int o = 16; o > 0; o >>= 1) len += __shfl_xor_sync(0xffffffffu, len, o);
 
-    unsigned long long evals = 0, moves = 0, kicks = 0, kept = 0;
+    unsigned long long evals = 0, moves = 0, moves3 = 0, kicks = 0, kept = 0;
     int head = 0, qsize = n, jn = 0;
     bool late = false;
-    long long gain = -bi_search<METRIC>(w, lane, head, qsize, jn, end, evals, moves, late);
+    long long gain = -bi_search<METRIC>(w, lane, head, qsize, jn, end, or3, evals, moves, moves3, late);
     len -= gain;
     if (gain > 0) bi_store(w, Tg, lane);  // the restore point of the kicks
     long long done = kicksDone[g];
@@ -434,7 +553,7 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
         jn = 0;
         int dk = bi_kick<METRIC>(w, lane, ctr_rand(key, c0), ctr_rand(key, c0 + 1), ctr_rand(key, c0 + 2), maxSeg,
                                  head, qsize, jn);
-        long long d = dk + bi_search<METRIC>(w, lane, head, qsize, jn, end, evals, moves, late);
+        long long d = dk + bi_search<METRIC>(w, lane, head, qsize, jn, end, or3, evals, moves, moves3, late);
         done++;
         kicks++;
         if (d <= 0) {
@@ -469,6 +588,7 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
         atomicAdd(&ctr[BI_CTR_MOVES], moves);
         atomicAdd(&ctr[BI_CTR_KICKS], kicks);
         atomicAdd(&ctr[BI_CTR_KEPT], kept);
+        atomicAdd(&ctr[BI_CTR_MOVES3], moves3);
     }
 }
 
@@ -490,10 +610,10 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
              const long long* __restrict__ tourOff, int* tours, long long* lens, long long* gains,                   \
              long long* kicksDone, long long kickBudget, unsigned long long seed, long long sliceNs,                 \
              unsigned long long* clock, long long T, long long shareCoords, long long coordsShared, long long maxN,  \
-             long long maxSeg, unsigned long long* ctr) {                                                            \
+             long long maxSeg, long long or3, unsigned long long* ctr) {                                             \
         block_ils_impl<METRIC>(xy, xyd, nb, instOff, instN, tourOff, tours, lens, gains, kicksDone, kickBudget,     \
                                seed, sliceNs, clock, (int)T, (int)shareCoords, (int)coordsShared, (int)maxN,         \
-                               (int)maxSeg, ctr);                                                                    \
+                               (int)maxSeg, or3 != 0, ctr);                                                          \
     }
 // BI_MIN_BLOCKS: blocks of 256 threads an SM holds at once, within the
 // registers (64 a thread).
