@@ -44,9 +44,9 @@ type biOpts struct {
 }
 
 // biDefaults are the pool's and the batch's settings: kicks of segments
-// up to 30 cities (local kicks, as or-ils's windows' default) and the
-// 3-opt moves.
-var biDefaults = biOpts{seg: 30, or3: true}
+// up to 100 cities and the 3-opt moves, the best of the settings
+// TestBlockILSMeasurePool and TestBlockILSMeasureBatch compare.
+var biDefaults = biOpts{seg: 100, or3: true}
 
 // biKernel names the kernel for metric code m.
 func biKernel(m int) string {

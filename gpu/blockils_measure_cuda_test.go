@@ -40,14 +40,18 @@ func TestBlockILSMeasurePool(t *testing.T) {
 			t.Skip(err)
 		}
 		greedy := convert[int32](construct.Greedy(in, neighbor.Nearest(in, 10)))
-		for _, o := range biVariants {
+		for _, o := range poolVariants {
 			measurePool(t, in, c.name, c.opt, greedy, o)
 		}
 	}
 }
 
-// biVariants are the settings the measurements compare.
-var biVariants = []biOpts{{30, false}, {30, true}, {10, true}, {100, true}}
+// poolVariants and batchVariants are the settings the measurements
+// compare.
+var (
+	poolVariants  = []biOpts{{100, true}, {300, true}, {1000, true}}
+	batchVariants = []biOpts{{30, true}, {100, true}}
+)
 
 func measurePool(t *testing.T, in *solver.Instance, name string, opt int64, greedy []int32, o biOpts) {
 	defer func(d biOpts) { biDefaults = d }(biDefaults)
@@ -114,7 +118,7 @@ func TestBlockILSMeasureBatch(t *testing.T) {
 		ins[i] = in
 	}
 	var runs [][]solver.Result
-	for _, o := range biVariants[:3] {
+	for _, o := range batchVariants {
 		biDefaults = o
 		t0 := time.Now()
 		res, err := SolveBatch(context.Background(), ins, solver.Params{Seed: 1, TimeLimit: limit})
@@ -129,7 +133,7 @@ func TestBlockILSMeasureBatch(t *testing.T) {
 		t.Logf("batch seg %d or3 %v: %d instances in %v (limit %v), %.0f kicks an instance; %s", o.seg, o.or3, count, wall, limit, float64(kicks)/float64(count), res[0].Device)
 		runs = append(runs, res)
 	}
-	biDefaults = biVariants[1]
+	biDefaults = batchVariants[0]
 	const sample = 200
 	ref := make([]int64, sample)
 	long, err := SolveBatch(context.Background(), ins[:sample], solver.Params{Seed: 7, TimeLimit: 20 * time.Second})
@@ -184,7 +188,7 @@ func TestBlockILSMeasureBatch(t *testing.T) {
 			}
 			gap += 100 * float64(res[i].Length-ref[i]) / float64(ref[i])
 		}
-		t.Logf("sample of %d, batch seg %d or3 %v: mean %.4f %% above the reference, %d at it", sample, biVariants[k].seg, biVariants[k].or3, gap/sample, at)
+		t.Logf("sample of %d, batch seg %d or3 %v: mean %.4f %% above the reference, %d at it", sample, batchVariants[k].seg, batchVariants[k].or3, gap/sample, at)
 	}
 	t.Logf("the 20 s batch run (seg 30, or3) %.4f %% (%d above), CPU auto 1 s %.4f %% (%d above)", gapLong/sample, longWorse, gapCPU/sample, cpuWorse)
 }
