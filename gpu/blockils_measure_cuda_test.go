@@ -49,8 +49,8 @@ func TestBlockILSMeasurePool(t *testing.T) {
 // poolVariants and batchVariants are the settings the measurements
 // compare.
 var (
-	poolVariants  = []biOpts{{100, true}, {300, true}, {1000, true}}
-	batchVariants = []biOpts{{30, true}, {100, true}}
+	poolVariants  = []biOpts{{30, false}, {100, true}, {300, true}, {1000, true}}
+	batchVariants = []biOpts{{30, false}, {300, true}}
 )
 
 func measurePool(t *testing.T, in *solver.Instance, name string, opt int64, greedy []int32, o biOpts) {
@@ -118,6 +118,7 @@ func TestBlockILSMeasureBatch(t *testing.T) {
 		ins[i] = in
 	}
 	var runs [][]solver.Result
+	defaults := biDefaults
 	for _, o := range batchVariants {
 		biDefaults = o
 		t0 := time.Now()
@@ -133,7 +134,7 @@ func TestBlockILSMeasureBatch(t *testing.T) {
 		t.Logf("batch seg %d or3 %v: %d instances in %v (limit %v), %.0f kicks an instance; %s", o.seg, o.or3, count, wall, limit, float64(kicks)/float64(count), res[0].Device)
 		runs = append(runs, res)
 	}
-	biDefaults = batchVariants[0]
+	biDefaults = defaults
 	const sample = 200
 	ref := make([]int64, sample)
 	long, err := SolveBatch(context.Background(), ins[:sample], solver.Params{Seed: 7, TimeLimit: 20 * time.Second})
@@ -190,5 +191,5 @@ func TestBlockILSMeasureBatch(t *testing.T) {
 		}
 		t.Logf("sample of %d, batch seg %d or3 %v: mean %.4f %% above the reference, %d at it", sample, batchVariants[k].seg, batchVariants[k].or3, gap/sample, at)
 	}
-	t.Logf("the 20 s batch run (seg 30, or3) %.4f %% (%d above), CPU auto 1 s %.4f %% (%d above)", gapLong/sample, longWorse, gapCPU/sample, cpuWorse)
+	t.Logf("the 20 s batch run (seg %d, or3 %v) %.4f %% (%d above), CPU auto 1 s %.4f %% (%d above)", defaults.seg, defaults.or3, gapLong/sample, longWorse, gapCPU/sample, cpuWorse)
 }
