@@ -4,6 +4,7 @@ package gpu
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -161,35 +162,46 @@ type biStart struct {
 	tour []int
 }
 
-// batchGroup searches the instances idx (one metric) in chunks of what the
-// device holds at once, each chunk a share of the time left; it writes
-// their tours and kicks and returns the kernel's counters.
+// batchGroup searches the instances idx (one metric) in launches of what
+// the device holds at once (batchParts), each a share of the time left; it
+// writes their tours and kicks and returns the kernel's counters.
 func batchGroup(ctx context.Context, ru *run, metric int, ins []*solver.Instance, st []biStart, idx []int, kicks int64, seed uint64, deadline time.Time, tours [][]int, steps []int64) ([]uint64, error) {
-	maxN := 0
 	for _, i := range idx {
-		maxN = max(maxN, ins[i].N)
 		tours[i] = st[i].tour
 	}
-	var pl biPlan
-	if err := ru.do(func() (err error) { pl, err = ru.planBlockILS(metric, maxN, biMaxWarps, false); return err }); err != nil {
+	parts, err := batchParts(ru, metric, ins, idx)
+	if err != nil {
 		return nil, err
 	}
-	chunks := (len(idx) + pl.slots - 1) / pl.slots
-	size := (len(idx) + chunks - 1) / chunks
 	var total []uint64
-	for c := 0; c < chunks && ctx.Err() == nil; c++ {
-		part := idx[c*size : min(len(idx), (c+1)*size)]
+	for c, part := range parts {
+		if ctx.Err() != nil {
+			break
+		}
 		cdl := deadline
 		if !deadline.IsZero() {
-			cdl = time.Now().Add(time.Until(deadline) / time.Duration(chunks-c))
+			cdl = time.Now().Add(time.Until(deadline) / time.Duration(len(parts)-c))
 		}
-		ctr, err := batchChunk(ctx, ru, pl, ins, st, part, kicks, seed+uint64(c)<<32, cdl, tours, steps)
+		ctr, err := batchChunk(ctx, ru, part.layout, ins, st, part.idx, kicks, seed+uint64(c)<<32, cdl, tours, steps)
 		if err != nil {
 			return nil, err
 		}
 		total = addCounters(total, ctr)
 	}
 	return total, nil
+}
+
+// batchParts cuts idx into launches (cutBatch) with the layouts
+// planBlockILS gives.
+func batchParts(ru *run, metric int, ins []*solver.Instance, idx []int) ([]batchPart[biPlan], error) {
+	return cutBatch(idx, func(i int) int { return ins[i].N }, func(n int) (biPlan, int, error) {
+		var pl biPlan
+		err := ru.do(func() (err error) { pl, err = ru.planBlockILS(metric, n, biMaxWarps, false); return err })
+		if errors.Is(err, solver.ErrNoTourPool) {
+			err = fmt.Errorf("%w: gpu batch: %w", ErrUnsupported, err)
+		}
+		return pl, pl.slots, err
+	})
 }
 
 // batchChunk runs one chunk of instances on the device until kicks or

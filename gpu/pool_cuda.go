@@ -154,8 +154,7 @@ func (p *tourPool) Improve(ctx context.Context, tours [][]int32, kicks int) ([]i
 	}
 	lens := make([]int64, len(tours))
 	for i, t := range tours {
-		got := out[i*n : (i+1)*n]
-		gt := convert[int](got)
+		gt := convert[int](out[i*n : (i+1)*n])
 		if err := solver.ValidateTour(gt, n); err != nil {
 			return nil, fmt.Errorf("gpu: the block search returned an invalid tour %d: %v", i, err)
 		}
@@ -163,7 +162,9 @@ func (p *tourPool) Improve(ctx context.Context, tours [][]int32, kicks int) ([]i
 		if l0 := solver.TourLength(p.in, convert[int](t)); lens[i] > l0 {
 			return nil, fmt.Errorf("gpu: the block search returned tour %d longer than it came (%d > %d)", i, lens[i], l0)
 		}
-		copy(t, got)
+	}
+	for i, t := range tours {
+		copy(t, out[i*n:(i+1)*n])
 	}
 	return lens, nil
 }
