@@ -33,7 +33,9 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		return r, err
 	}
 	p, note := autoLSStart(ctx, in, p, start, solver.NewSink(snaps, 0, start))
-	cpuAid := solver.Aid{Device: BoundDevice, Ascents: aid.Ascents}
+	// Pool: a population search of the CPU engine may put the GPU's block
+	// search on its tours (kernels/blockils.cu)
+	cpuAid := solver.Aid{Device: BoundDevice, Ascents: aid.Ascents, Pool: OpenTourPool}
 	if plan.beside {
 		pw, share, err := besideWindows(in, p)
 		if err != nil {

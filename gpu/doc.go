@@ -33,6 +33,12 @@
 //     engine's partition search
 //     (beside_cuda.go, through solver.PathImprover).
 //
+// OpenTourPool (solver.TourPool) and SolveBatch run kernels/blockils.cu,
+// an iterated 2-opt + Or-opt (+ sequential 3-opt) search per warp on its
+// own tour in shared memory, with segment kicks and better-or-equal
+// acceptance: a population search's tours of one instance, or many small
+// instances at once, one each.
+//
 // FIPopulation and FISequential run Delévacq et al.'s first-improvement
 // ILS populations (kernels/fils.cu) on the GPU and on one core;
 // BoundDevice runs solver/bound's subgradient ascent with Borůvka 1-trees

@@ -55,3 +55,15 @@ func TestStubResolveGPUSaysNotBuilt(t *testing.T) {
 		t.Fatalf("Resolve(pspm, gpu) = %v, %v; want an error wrapping ErrNotBuilt", e, err)
 	}
 }
+
+// Without CUDA the batch search and the tour pool say the kernels are not
+// built.
+func TestStubBatchAndPool(t *testing.T) {
+	in := solver.NewCoordInstance("sq", solver.Euc2D, []float64{0, 1, 1, 0, 2, 3, 5, 8, 13, 21}, []float64{0, 0, 1, 1, 4, 2, 6, 1, 3, 9}, nil)
+	if _, err := SolveBatch(context.Background(), []*solver.Instance{in}, solver.Params{}); !errors.Is(err, ErrNotBuilt) {
+		t.Errorf("SolveBatch: %v, want ErrNotBuilt", err)
+	}
+	if _, err := OpenTourPool(in, 1); !errors.Is(err, ErrNotBuilt) || !errors.Is(err, solver.ErrNoTourPool) {
+		t.Errorf("OpenTourPool: %v, want ErrNotBuilt and ErrNoTourPool", err)
+	}
+}

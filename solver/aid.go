@@ -24,6 +24,9 @@ type Aid struct {
 	// workers of a partition search (an accelerator's search: GPU auto
 	// hands its windows); nil: the workers take every segment.
 	Paths PathImprover
+	// Pool, when not nil, opens a TourPool on the accelerator for a
+	// population search (GPU auto hands its device's); nil: the cores alone.
+	Pool OpenTourPool
 	// PathShare is the workers' worth of the tour Paths starts with in a
 	// partition search (0: the search's default); the share then follows
 	// the gain per city and second of Paths against the workers'.
