@@ -63,7 +63,7 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 	} else {
 		fmt.Fprintf(w, "optimum: unknown\n")
 		if *boundFor > 0 {
-			r, err := bound.UntilDone(ctx, bound.StopAscent, in, bound.Options{Time: *boundFor})
+			r, err := bound.UntilDone(ctx, bound.StopAscent, in, bound.Options{Time: *boundFor, Thorough: true})
 			switch {
 			case errors.Is(err, bound.ErrStopped):
 				return context.Canceled
