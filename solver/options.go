@@ -522,11 +522,31 @@ func EffectiveOptions(e Engine, in *Instance) OptionSet {
 		if in != nil && in.N > 0 && (o.Name == "blocks" || o.Name == "workers") {
 			o.Max = math.Min(o.Max, math.Max(1, float64(MaxTourCells/in.N)))
 		}
+		if in != nil && (o.Name == "t0" || o.Name == "tend") {
+			tempOption(o, in)
+		}
 	}
 	if t, ok := e.(Tuner); ok && in != nil {
 		set = t.Tune(in, set)
 	}
 	return set
+}
+
+// tempOption gives the temperature option o its default on in and names
+// its unit: the file's (metres on the sphere), which t0 and tend are
+// given in.
+func tempOption(o *Option, in *Instance) {
+	t0, tend := DefaultTemps(in)
+	if o.Name == "t0" {
+		o.Default = fmtNum(t0)
+	} else {
+		o.Default = fmtNum(tend)
+	}
+	unit := "in the file's units of length"
+	if in.LengthUnit() == "m" {
+		unit = "in metres"
+	}
+	o.Doc += " (" + unit + ")"
 }
 
 // Validate checks p against what engine e can take on instance in (nil:
@@ -564,7 +584,7 @@ func Validate(e Engine, in *Instance, p Params) error {
 	}
 	a := readAnneal(p)
 	if _, ok := set.Lookup("t0"); ok {
-		if _, err := Schedule(a); err != nil {
+		if _, err := Schedule(in, a); err != nil {
 			return err
 		}
 	}

@@ -35,8 +35,8 @@ type Report struct {
 	MovesPerSecond float64    `json:"moves_per_second"`
 	Stopped        bool       `json:"stopped"`
 	StopReason     StopReason `json:"stop_reason,omitempty"`
-	// Schedule is the annealing schedule that ran, omitted for engines
-	// without one.
+	// Schedule is the annealing schedule that ran, its temperatures in
+	// the file's units, omitted for engines without one.
 	Schedule *ScheduleRun `json:"schedule,omitempty"`
 	Note     string       `json:"note,omitempty"`
 	Tour     []int        `json:"tour"`
@@ -59,7 +59,7 @@ func NewReport(in *Instance, r Result) Report {
 		MovesPerSecond: r.MovesPerSecond(),
 		Stopped:        r.Stopped,
 		StopReason:     r.StopReason,
-		Schedule:       r.Schedule,
+		Schedule:       r.Schedule.InFileUnits(in),
 		Note:           r.Note,
 		Tour:           make([]int, len(r.Tour)),
 	}

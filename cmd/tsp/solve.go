@@ -288,7 +288,7 @@ func solveBound(e *env, in *solver.Instance, out session.Outcome, o outputs) *bo
 func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound.Result, o outputs) {
 	lines := []string{summary(in, res)}
 	if res.Schedule != nil {
-		lines = append(lines, "schedule "+res.Schedule.String())
+		lines = append(lines, "schedule "+res.Schedule.InFileUnits(in).String())
 	}
 	if lb != nil {
 		lines = append(lines, gapLine(in, res.Length, *lb))
