@@ -231,7 +231,7 @@ func finishSolve(ctx context.Context, e *env, plan *session.Plan, out session.Ou
 	lb := solveBound(e, in, out, o)
 	rep := out.Report
 	if lb != nil {
-		rep.LowerBound = &lb.Bound
+		rep.SetLowerBound(in, lb.Bound)
 	}
 	if o.json == "-" {
 		_ = rep.WriteJSON(e.stdout) // a stdout failure is reported once, by runCtx
