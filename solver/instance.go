@@ -3,6 +3,7 @@ package solver
 import (
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // Metric is a TSPLIB95 EDGE_WEIGHT_TYPE.
@@ -103,8 +104,11 @@ type Instance struct {
 // PointList is what a point-list file gave beyond the distances.
 type PointList struct {
 	// IDs are the points' ids in city order, nil when the file gave none
-	// (then city i has id i+1).
+	// (then city i has id i+1) or gave names (Labels).
 	IDs []int64
+	// Labels are the points' ids as written, in city order, when one of
+	// them is not an integer (a name such as "Paris"); nil otherwise.
+	Labels []string
 	// Cols are the two coordinate columns as written, in file order of
 	// columns and cities.
 	Cols [2][]float64
@@ -119,6 +123,15 @@ func (p *PointList) ID(i int) int64 {
 		return int64(i) + 1
 	}
 	return p.IDs[i]
+}
+
+// Label returns the id of city i as the file wrote it: its name when the
+// file gave names, else the decimal id (ID).
+func (p *PointList) Label(i int) string {
+	if p != nil && p.Labels != nil {
+		return p.Labels[i]
+	}
+	return strconv.FormatInt(p.ID(i), 10)
 }
 
 // HasCoords reports whether the instance has coordinates to draw.
