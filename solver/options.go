@@ -263,9 +263,9 @@ var (
 	optK = Option{Name: "k", Kind: KindInt, Shared: true, Min: 1, Max: MaxK, Default: strconv.Itoa(DefaultK),
 		Doc: "sync interval: every search restarts from the global best every k temperature steps (Lam et al.'s Se)"}
 	optT0 = Option{Name: "t0", Kind: KindFloat, Shared: true, Min: 0, MinOpen: true, Max: inf, Default: fmtNum(DefaultT0),
-		Doc: "initial temperature of the annealing schedule"}
+		Doc: "initial temperature of the annealing schedule, in the file's units of length"}
 	optTEnd = Option{Name: "tend", Kind: KindFloat, Shared: true, Min: 0, MinOpen: true, Max: inf, Default: fmtNum(DefaultTEnd),
-		Doc: "final temperature (below t0)"}
+		Doc: "final temperature (below t0), in the file's units of length"}
 	optAlpha = Option{Name: "alpha", Kind: KindFloat, Shared: true, Min: 0, MinOpen: true, Max: 1, MaxOpen: true, Default: fmtNum(DefaultAlpha),
 		Doc: "cooling factor: T is multiplied by alpha every temperature step"}
 	optSweeps = Option{Name: "sweeps", Kind: KindInt, Shared: true, Min: 1, Max: MaxSweeps, Default: strconv.Itoa(DefaultSweeps),
@@ -532,9 +532,8 @@ func EffectiveOptions(e Engine, in *Instance) OptionSet {
 	return set
 }
 
-// tempOption gives the temperature option o its default on in and names
-// its unit: the file's (metres on the sphere), which t0 and tend are
-// given in.
+// tempOption gives the temperature option o its default on in, in the
+// file's units (metres on the sphere), which t0 and tend are given in.
 func tempOption(o *Option, in *Instance) {
 	t0, tend := DefaultTemps(in)
 	if o.Name == "t0" {
@@ -542,11 +541,9 @@ func tempOption(o *Option, in *Instance) {
 	} else {
 		o.Default = fmtNum(tend)
 	}
-	unit := "in the file's units of length"
 	if in.LengthUnit() == "m" {
-		unit = "in metres"
+		o.Doc = strings.Replace(o.Doc, "the file's units of length", "metres", 1)
 	}
-	o.Doc += " (" + unit + ")"
 }
 
 // Validate checks p against what engine e can take on instance in (nil:
