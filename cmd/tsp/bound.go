@@ -87,7 +87,7 @@ func parseBound(e *env, args []string) (*boundRequest, error) {
 			"proven by then (the exact evaluation under way gets half a second, else the bound without\n"+
 			"penalties); stopped before any bound was proven, it says so and exits 130 (143).")
 	r := &boundRequest{opts: bound.Options{Thorough: true}}
-	fs.DurationVar(&r.opts.Time, "time", 0, "hard time limit for the whole computation, e.g. 10s (0: the ascent's schedule decides)")
+	durationVar(fs, &r.opts.Time, "time", 0, "hard time limit `D` for the whole computation: seconds (10) or a duration (10s) (0: the ascent's schedule decides)")
 	fs.StringVar(&r.jsonOut, "json", "", "write the result as JSON to `FILE` (- for stdout)")
 	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
 	fs.Int64Var(&r.optimum, "optimum", 0, "known optimum `N`, to show how far below it the bound lies")

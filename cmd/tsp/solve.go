@@ -130,14 +130,15 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 	p := &r.p
 	var (
 		seed     = fs.Uint64("seed", 1, "random seed (the same seed and workers give the same run)")
-		timeFlag = fs.Duration("time", 0, "time limit from the command's start, reading the instance included, e.g. 2s or 1m, at most 8784h (0: the engine's schedule decides)")
+		timeFlag = new(time.Duration)
 	)
+	durationVar(fs, timeFlag, "time", 0, "time limit `D` from the command's start, reading the instance included: seconds (10) or a duration (2s, 1m), at most 8784h (0: the engine's schedule decides)")
 	fs.StringVar(&r.out, "out", "", "write the best tour to this `TOUR` file (- for stdout): TSPLIB, or with .csv the points in tour order with their ids")
 	fs.StringVar(&r.json, "json", "", "write the run report as JSON to `FILE` (- for stdout)")
 	fs.Int64Var(&r.optimum, "optimum", 0, "known optimum `N` (overrides optima.csv and .opt.tour; 0 counts when given)")
 	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
 	fs.BoolVar(&r.quiet, "quiet", false, "no progress and no summary on stderr")
-	fs.DurationVar(&r.bound, "bound", 0, "when the optimum is unknown, spend up to `D` after the run on a lower bound for the gap, a hard limit (0: none; default: the bound alongside the run, within --time)")
+	durationVar(fs, &r.bound, "bound", 0, "when the optimum is unknown, spend up to `D` after the run on a lower bound for the gap, a hard limit (0: none; default: the bound alongside the run, within --time)")
 	fs.StringVar(&p.Algorithm, "algo", "auto", "algorithm `NAME` (auto: the strongest for the time budget)")
 	fs.StringVar(&p.Backend, "backend", "auto", "cpu, gpu or auto (GPU when available, else CPU)")
 	for _, o := range solver.SharedOptions() {
@@ -351,6 +352,11 @@ func loadInstance(path, optimaDir string, optimum int64, given bool) (*solver.In
 		dirs = append(dirs, optimaDir)
 	}
 	in, err := tsplib.Load(path, dirs...)
+	var pic *tsplib.PictureError
+	if errors.As(err, &pic) {
+		base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		return nil, fmt.Errorf("%v: 'tsp gen --kind image --image %s --n 10000 --out %s.tsp' stipples it into one (TSP art)", err, path, base)
+	}
 	if err != nil {
 		return nil, err
 	}
