@@ -57,7 +57,8 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	}
 	p := r.p
 	// --time counts from the command's start: reading a large instance is spent from the same budget, and so is the end of the run after the engine's deadline
-	p.TimeLimit = remainingLimit(r.p.TimeLimit, time.Since(start)+endReserve(in.N))
+	read := time.Since(start)
+	p.TimeLimit = remainingLimit(r.p.TimeLimit, read+endReserve(in.N, read, r.out != ""))
 	plan, err := pl.Prepare(choice.Engine, in, p)
 	if err != nil {
 		return prepareError(choice.Engine, err)
@@ -102,8 +103,25 @@ func commandStart(now, process time.Time) time.Time {
 // cities on the H100 host 0.9 s in all, 0.47 s of it the exit (docs/DECISIONS.md#time-from-process-start).
 const endNsPerCity = 80
 
-// endReserve is the part of --time kept for the end of a run of n cities, so that the command ends within the limit.
-func endReserve(n int) time.Duration { return time.Duration(n) * endNsPerCity * time.Nanosecond }
+// endReadShare is the end of a run after the engine's deadline as a share of the time the instance took to read (read, parse and
+// prepare, from the process's start): both are passes over every city, and both slow down alike on a machine whose cores other work
+// takes. At 10,000,000 cities on a loaded two-core machine the instance took 4.2–5.5 s and the end 1.9–2.2 s (the engine's last
+// phase stopping, solver.Finish, the exit); on the H100 host the end took 0.9 s (docs/DECISIONS.md#time-from-process-start).
+const endReadShare = 0.5
+
+// endOutShare is what writing the tour (--out) adds to the end, as a share of the reading time: 0.94 s at 10,000,000 cities where
+// reading took 4.2 s.
+const endOutShare = 0.25
+
+// endReserve is the part of --time kept for the end of a run of n cities whose instance took read to load (writing the tour
+// too when out), so that the command ends within the limit: the larger of endNsPerCity and the share of read.
+func endReserve(n int, read time.Duration, out bool) time.Duration {
+	share := endReadShare
+	if out {
+		share += endOutShare
+	}
+	return max(time.Duration(n)*endNsPerCity*time.Nanosecond, time.Duration(float64(read)*share))
+}
 
 // remainingLimit is the engine's time limit when spent of the command's limit has gone (0: none; at least 1 ms, so the run still returns a tour).
 func remainingLimit(limit, spent time.Duration) time.Duration {
