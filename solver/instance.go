@@ -153,6 +153,38 @@ func (in *Instance) Gap(length int64) (float64, bool) {
 	return GapPercent(length, in.Optimum)
 }
 
+// BHHConstant is the Beardwood–Halton–Hammersley constant of the plane as
+// Johnson, McGeoch and Rothberg measured it ("Asymptotic experimental
+// analysis for the Held–Karp bound", SODA 1996): the optimal tour through
+// N points uniform in a region of area A is about BHHConstant·√(N·A).
+const BHHConstant = 0.7124
+
+// EstimateMinN is the fewest cities EstimateOptimum estimates for: below
+// it the boundary of the region lengthens tours by more than a percent.
+const EstimateMinN = 10_000
+
+// EstimateOptimum returns an estimate of the optimal tour length in in's
+// units, BHHConstant·√(N·A) with A the area of the cities' bounding box:
+// what the optimum would be were the cities uniform in that box (clustered
+// cities have a shorter one). It is no bound; false for fewer than
+// EstimateMinN cities, a metric other than EUC_2D or CEIL_2D, or an empty
+// box.
+func (in *Instance) EstimateOptimum() (float64, bool) {
+	if in == nil || in.N < EstimateMinN || in.Metric != Euc2D && in.Metric != Ceil2D || !in.HasCoords() {
+		return 0, false
+	}
+	x0, x1, y0, y1 := in.X[0], in.X[0], in.Y[0], in.Y[0]
+	for i := range in.N {
+		x0, x1 = min(x0, in.X[i]), max(x1, in.X[i])
+		y0, y1 = min(y0, in.Y[i]), max(y1, in.Y[i])
+	}
+	a := (x1 - x0) * (y1 - y0)
+	if !(a > 0) || math.IsInf(a, 0) {
+		return 0, false
+	}
+	return BHHConstant * math.Sqrt(float64(in.N)*a), true
+}
+
 // Prepare precomputes what the distance function needs (GEO radians). The
 // TSPLIB reader and NewCoordInstance call it; call it again after changing
 // coordinates by hand.

@@ -37,6 +37,10 @@ type Report struct {
 	// GapAbove is what GapPercent is measured from: "optimum" or
 	// "lower_bound" (then an upper limit of the gap above the optimum).
 	GapAbove string `json:"gap_above,omitempty"`
+	// OptimumEstimate is Instance.EstimateOptimum in the file's units
+	// when the optimum is unknown and it applies (a large plane instance):
+	// an estimate, no bound, so no gap is measured against it.
+	OptimumEstimate *float64 `json:"optimum_estimate,omitempty"`
 	// LowerBound is a proven lower bound of the optimum (Held–Karp, see
 	// solver/bound) when one was computed, null otherwise.
 	LowerBound *float64 `json:"lower_bound"`
@@ -80,6 +84,10 @@ func NewReport(in *Instance, r Result) Report {
 	}
 	for i, c := range r.Tour {
 		rep.Tour[i] = c + 1
+	}
+	if est, ok := in.EstimateOptimum(); ok && !in.HasOptimum() {
+		v := est / math.Pow10(in.ScaleExp)
+		rep.OptimumEstimate = &v
 	}
 	if in.HasOptimum() {
 		opt, v := in.Optimum, in.LengthValue(in.Optimum)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
 // TestPointLists runs info, solve, bound and render on point lists as a
@@ -107,5 +109,23 @@ func TestPointListJSON(t *testing.T) {
 	}
 	if code != 0 || json.Unmarshal([]byte(out), &brep) != nil || brep.Unit != "metres" || math.Abs(brep.LowerBound*scale-float64(brep.LowerBoundScaled)) > 0.5 {
 		t.Errorf("bound --json: exit %d %s", code, out)
+	}
+}
+
+// Without an optimum or a bound, a large plane instance's summary shows
+// the estimated optimum, labelled as an estimate.
+func TestEstimateLine(t *testing.T) {
+	x, y := make([]float64, 10000), make([]float64, 10000)
+	for i := range x {
+		x[i], y[i] = float64(i%100), float64(i/100)
+	}
+	in := solver.NewCoordInstance("g", solver.Euc2D, x, y, nil)
+	est, ok := in.EstimateOptimum()
+	if !ok {
+		t.Fatal("no estimate")
+	}
+	line := estimateLine(in, int64(est*1.1), est)
+	if !strings.HasPrefix(line, "about 10.0 % above the estimated optimum ") || !strings.Contains(line, "an estimate, not a bound") {
+		t.Errorf("%q", line)
 	}
 }

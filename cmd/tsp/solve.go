@@ -311,6 +311,8 @@ func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound
 	}
 	if lb != nil {
 		lines = append(lines, gapLine(in, res.Length, *lb))
+	} else if est, ok := in.EstimateOptimum(); ok && !in.HasOptimum() {
+		lines = append(lines, estimateLine(in, res.Length, est))
 	}
 	for _, l := range lines {
 		switch {
@@ -320,6 +322,12 @@ func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound
 			fmt.Fprintln(e.stderr, "tsp: "+l)
 		}
 	}
+}
+
+// estimateLine says how far length lies above the estimated optimum est (Instance.EstimateOptimum), labelled as the estimate it is.
+func estimateLine(in *solver.Instance, length int64, est float64) string {
+	return fmt.Sprintf("about %.1f %% above the estimated optimum %s (0.7124·√(N·A) of uniform cities in their bounding box; an estimate, not a bound)",
+		100*(float64(length)-est)/est, in.FormatLength(int64(math.Round(est))))
 }
 
 // summary is the one-line outcome of a run.
