@@ -566,7 +566,16 @@ func TestProgressLine(t *testing.T) {
 			t.Errorf("progress line %q lacks %q", got, want)
 		}
 	}
+	// The phase is named as one: a bare "bound  length 379512" read as a
+	// bound above the optimum.
+	got = p.line(solver.Snapshot{Phase: solver.PhaseBound, Length: 120, BestLength: 110, Elapsed: time.Second})
+	if !strings.Contains(got, "] [bound phase]  length 120") {
+		t.Errorf("bound phase line %q", got)
+	}
 	p.terminal = false
+	if got := p.line(solver.Snapshot{Phase: solver.PhaseStart, BestLength: 110, Best: []int{0, 1}}); !strings.HasPrefix(got, "[start tour phase]  best 110") {
+		t.Errorf("plain start tour phase line %q", got)
+	}
 	if got := p.line(solver.Snapshot{Progress: 1}); strings.Contains(got, "[") {
 		t.Errorf("plain line has a bar: %q", got)
 	}

@@ -434,7 +434,7 @@ func (p *progress) show(s solver.Snapshot) {
 	p.drawn = true
 }
 
-// line formats one progress line: bar (on a terminal), length, best, gap, moves per second, elapsed.
+// line formats one progress line: bar (on a terminal), the phase unless the search, length, best, gap, moves per second, elapsed.
 func (p *progress) line(s solver.Snapshot) string {
 	var b strings.Builder
 	if p.terminal {
@@ -448,7 +448,9 @@ func (p *progress) line(s solver.Snapshot) string {
 		b.WriteString("[" + strings.Repeat("#", full) + strings.Repeat(".", width-full) + "] ")
 	}
 	if s.Phase != "" && s.Phase != solver.PhaseSearch {
-		fmt.Fprintf(&b, "%s  ", s.Phase)
+		// bracketed and named a phase: "bound  length 379512" read as a
+		// bound above the optimum
+		fmt.Fprintf(&b, "[%s phase]  ", s.Phase)
 	}
 	if s.Tour == nil && s.Best == nil && s.BestLength == 0 {
 		b.WriteString("no tour yet") // a phase-only snapshot
