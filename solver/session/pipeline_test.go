@@ -89,8 +89,8 @@ func TestPipelineResultExact(t *testing.T) {
 	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
 		t.Fatal(err)
 	}
-	if l := solver.TourLength(in, res.Tour); l != res.Length || out.Report.Length != l {
-		t.Errorf("length %d, report %d, recomputed %d", res.Length, out.Report.Length, l)
+	if l := solver.TourLength(in, res.Tour); l != res.Length || out.Report.LengthScaled != l {
+		t.Errorf("length %d, report %d, recomputed %d", res.Length, out.Report.LengthScaled, l)
 	}
 	if res.Algorithm != "fake" || res.Params.Seed != 4 || out.Report.Seed != 4 {
 		t.Errorf("result names %s, seed %d (report %d)", res.Algorithm, res.Params.Seed, out.Report.Seed)
@@ -151,7 +151,7 @@ func TestBoundPolicyOfEveryFrontEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Bound == nil || out.Report.LowerBound == nil || *out.Report.LowerBound != out.Bound.Bound {
+	if out.Bound == nil || out.Report.LowerBound == nil || *out.Report.LowerBoundScaled != out.Bound.Bound {
 		t.Fatalf("CLI-like caller: no bound in the outcome (%v)", out.BoundErr)
 	}
 	if out.Bound.Bound > out.Result.Length || out.Bound.Device {
@@ -235,7 +235,7 @@ func TestBoundAfterTheRun(t *testing.T) {
 	}
 	opened := hostOpens.Load()
 	plan.BoundAfter(context.Background(), &out, time.Minute)
-	if out.Bound == nil || out.Report.LowerBound == nil || *out.Report.LowerBound != out.Bound.Bound {
+	if out.Bound == nil || out.Report.LowerBound == nil || *out.Report.LowerBoundScaled != out.Bound.Bound {
 		t.Fatalf("no bound after the run (%v)", out.BoundErr)
 	}
 	if hostOpens.Load() == opened {
