@@ -165,11 +165,13 @@ func TestBoundPolicyOfEveryFrontEnd(t *testing.T) {
 	r := NewRunner()
 	var mu sync.Mutex
 	var lbs []int64
+	stopped := false
 	r.OnBound = func(got *solver.Instance, lb bound.Result) {
 		mu.Lock()
 		defer mu.Unlock()
 		if got == in {
 			lbs = append(lbs, lb.Bound)
+			stopped = stopped || lb.Stopped
 		}
 	}
 	if err := r.Start(in, p); err != nil {
@@ -178,8 +180,15 @@ func TestBoundPolicyOfEveryFrontEnd(t *testing.T) {
 	r.Wait()
 	mu.Lock()
 	defer mu.Unlock()
-	if len(lbs) != 1 || lbs[0] != out.Bound.Bound {
-		t.Errorf("app-like caller: bounds %v, want the CLI-like caller's %d once", lbs, out.Bound.Bound)
+	// Two whole ascents give the same bound; one the run's end stopped
+	// (a slow machine, -race) gives the best bound proven by then.
+	switch {
+	case len(lbs) != 1:
+		t.Errorf("app-like caller: bounds %v, want one", lbs)
+	case !stopped && !out.Bound.Stopped && lbs[0] != out.Bound.Bound:
+		t.Errorf("app-like caller: bound %d, want the CLI-like caller's %d", lbs[0], out.Bound.Bound)
+	case lbs[0] <= 0 || lbs[0] > out.Result.Length:
+		t.Errorf("app-like caller: bound %d, tour %d", lbs[0], out.Result.Length)
 	}
 	if hostOpens.Load() == opened {
 		t.Error("app-like caller: the bound was not asked of the engine's accelerator")
