@@ -29,9 +29,9 @@ type Anneal struct {
 // PointTempScale multiplies the default temperatures on a point list.
 // The defaults are Lam et al.'s for TSPLIB files, whose coordinates span
 // about 10^3–10^4; a point list's are scaled to span 10^6–10^7, where
-// those temperatures are too cold to anneal (pspm and sa stayed 11–12 %
-// above the bound on 500 uniform points in 10 s on two cores; ×50 brings
-// them within 3.2 % and 2.6 %, ×10 leaves them 5 % above).
+// those temperatures are too cold to anneal: pspm and sa stayed 11–12 %
+// above the bound on 500 uniform points in 10 s on two cores, 2–4 % with
+// ×50 (docs/DECISIONS.md#point-temp-scale).
 const PointTempScale = 50
 
 // tempUnits returns how many of in's units make one of the file's own,
