@@ -360,7 +360,7 @@ func newPSPMRun(engine string, shape pspmShape, in *solver.Instance, q solver.Pa
 	if span := coordSpan(in); span > 4e6 {
 		return nil, fmt.Errorf("%w: pspm needs coordinates within a span of 4e6 (%s spans %.3g)", ErrUnsupported, in.Name, span)
 	}
-	p, err := solver.AnnealOf(q)
+	p, err := solver.AnnealOf(in, q)
 	if err != nil {
 		return nil, err
 	}

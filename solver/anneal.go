@@ -18,8 +18,38 @@ type Anneal struct {
 	Blocks, Threads, K int
 	// The schedule: T from T0 down to TEnd, multiplied by Alpha each step
 	// of Sweeps (Lam et al.'s Sp) × N iterations.
+	// T0 and TEnd are in the instance's units (Dist's); Unit is how many
+	// of them make one of the file's own, which the options t0 and tend
+	// are given in (1 for TSPLIB files, 10^ScaleExp for point lists).
 	T0, TEnd, Alpha float64
 	Sweeps          int
+	Unit            float64
+}
+
+// PointTempScale multiplies the default temperatures on a point list.
+// The defaults are Lam et al.'s for TSPLIB files, whose coordinates span
+// about 10^3–10^4; a point list's are scaled to span 10^6–10^7, where
+// those temperatures are too cold to anneal: pspm and sa stayed 11–12 %
+// above the bound on 500 uniform points in 10 s on two cores, 2–4 % with
+// ×50 (docs/DECISIONS.md#point-temp-scale).
+const PointTempScale = 50
+
+// tempUnits returns how many of in's units make one of the file's own,
+// in which t0 and tend are given, and what the default temperatures are
+// multiplied by: 1 and 1 for TSPLIB files and a nil instance, so those
+// keep the papers' schedule exactly.
+func tempUnits(in *Instance) (unit, defaults float64) {
+	if in == nil || in.Points == nil {
+		return 1, 1
+	}
+	return math.Pow10(in.ScaleExp), PointTempScale
+}
+
+// DefaultTemps returns the default t0 and tend on in in the file's units:
+// what `tsp engines FILE` and the app show.
+func DefaultTemps(in *Instance) (t0, tend float64) {
+	unit, k := tempUnits(in)
+	return DefaultT0 * k / unit, DefaultTEnd * k / unit
 }
 
 // readAnneal reads the annealers' shared options from p; a value that does
@@ -33,25 +63,45 @@ func readAnneal(p Params) Anneal {
 		T0: num("t0"), TEnd: num("tend"), Alpha: num("alpha"), Sweeps: int(num("sweeps"))}
 }
 
-// AnnealOf reads an annealer's settings from p with the schedule's
-// defaults filled in and checked (Schedule); Blocks and Threads stay 0
-// where p does not give them, for the engine to choose.
-func AnnealOf(p Params) (Anneal, error) { return Schedule(readAnneal(p)) }
+// AnnealOf reads an annealer's settings for a run on in from p with the
+// schedule's defaults filled in and checked (Schedule); Blocks and
+// Threads stay 0 where p does not give them, for the engine to choose.
+func AnnealOf(in *Instance, p Params) (Anneal, error) { return Schedule(in, readAnneal(p)) }
 
 // Schedule returns a with the schedule's unset fields (t0, tend, alpha,
 // sweeps, k) at their defaults, checked: each in its range, t0 above tend
-// and at most MaxScheduleSteps temperature steps.
-func Schedule(a Anneal) (Anneal, error) {
+// and at most MaxScheduleSteps temperature steps. a's T0 and TEnd are
+// given in the file's units; the result's are in in's (Unit says how
+// many make one of the file's), the defaults scaled to a point list.
+func Schedule(in *Instance, a Anneal) (Anneal, error) {
+	unit, k := tempUnits(in)
+	given := a
 	fields := []struct {
-		o Option
-		f *float64
-	}{{optT0, &a.T0}, {optTEnd, &a.TEnd}, {optAlpha, &a.Alpha}}
+		o    Option
+		f    *float64
+		temp bool
+	}{{optT0, &a.T0, true}, {optTEnd, &a.TEnd, true}, {optAlpha, &a.Alpha, false}}
 	for _, x := range fields {
-		if *x.f == 0 {
+		switch {
+		case *x.f == 0:
 			_, *x.f, _ = x.o.parse(x.o.Default)
-		} else if !x.o.inRange(*x.f) {
+			if x.temp {
+				*x.f *= k
+			}
+		case !x.o.inRange(*x.f):
 			return a, &ParamError{Flag: x.o.Flag(), Value: fmtNum(*x.f), Range: x.o.Range() + " (0: default)"}
+		case x.temp:
+			*x.f *= unit
 		}
+	}
+	a.Unit = unit
+	// in the file's units, for the messages below
+	t0, tend := a.T0/unit, a.TEnd/unit
+	if given.T0 != 0 {
+		t0 = given.T0
+	}
+	if given.TEnd != 0 {
+		tend = given.TEnd
 	}
 	if a.Sweeps == 0 {
 		a.Sweeps = DefaultSweeps
@@ -60,12 +110,12 @@ func Schedule(a Anneal) (Anneal, error) {
 		a.K = DefaultK
 	}
 	if a.T0 <= a.TEnd {
-		return a, &ParamError{Flag: "--t0", Value: fmtNum(a.T0), Range: "> tend = " + fmtNum(a.TEnd), Why: "the schedule cools from t0 down to tend"}
+		return a, &ParamError{Flag: "--t0", Value: fmtNum(t0), Range: "> tend = " + fmtNum(tend), Why: "the schedule cools from t0 down to tend"}
 	}
 	if steps := ScheduleSteps(a); steps > MaxScheduleSteps {
 		hi := math.Pow(a.TEnd/a.T0, 1.0/MaxScheduleSteps)
 		return a, &ParamError{Flag: "--alpha", Value: fmtNum(a.Alpha), Range: fmt.Sprintf("0 < x <= %.9g", hi),
-			Why: fmt.Sprintf("from t0 %s to tend %s the schedule would take %d temperature steps, at most %s", fmtNum(a.T0), fmtNum(a.TEnd), steps, fmtNum(MaxScheduleSteps))}
+			Why: fmt.Sprintf("from t0 %s to tend %s the schedule would take %d temperature steps, at most %s", fmtNum(t0), fmtNum(tend), steps, fmtNum(MaxScheduleSteps))}
 	}
 	return a, nil
 }
@@ -83,13 +133,21 @@ func ScheduleSteps(a Anneal) int {
 	return int(s)
 }
 
+// unit is a.Unit, 1 when unset.
+func (a Anneal) unit() float64 {
+	if a.Unit > 0 {
+		return a.Unit
+	}
+	return 1
+}
+
 // Report returns a's Params with the values the run used written into
 // Params.Extra, for each of the shared options engine e declares: what
 // Result.Params shows, and what reruns the same run.
 func (a Anneal) Report(e Engine) Params {
 	set := OptionsFor(e.Name(), e.Backend())
 	vals := map[string]string{"blocks": strconv.Itoa(a.Blocks), "threads": strconv.Itoa(a.Threads), "k": strconv.Itoa(a.K),
-		"t0": fmtNum(a.T0), "tend": fmtNum(a.TEnd), "alpha": fmtNum(a.Alpha), "sweeps": strconv.Itoa(a.Sweeps)}
+		"t0": fmtNum(a.T0 / a.unit()), "tend": fmtNum(a.TEnd / a.unit()), "alpha": fmtNum(a.Alpha), "sweeps": strconv.Itoa(a.Sweeps)}
 	p := a.Params
 	for name, v := range vals {
 		if _, ok := set.Lookup(name); ok && v != "0" {

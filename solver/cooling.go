@@ -185,6 +185,18 @@ func (s *ScheduleRun) String() string {
 	return b.String()
 }
 
+// InFileUnits returns s with its temperatures in the file's units of in
+// (t0 and tend as the options give them), s itself on TSPLIB files.
+func (s *ScheduleRun) InFileUnits(in *Instance) *ScheduleRun {
+	unit, _ := tempUnits(in)
+	if s == nil || unit == 1 {
+		return s
+	}
+	c := *s
+	c.T0, c.TEnd, c.TLast = s.T0/unit, s.TEnd/unit, s.TLast/unit
+	return &c
+}
+
 // FitsToLimit reports whether an annealer fits its cooling to the user's
 // time limit: one is set and neither alpha nor sweeps, which pin the
 // schedule (as the reproduction suites do), is.

@@ -3,6 +3,7 @@ package solver
 import (
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // Metric is a TSPLIB95 EDGE_WEIGHT_TYPE.
@@ -103,8 +104,11 @@ type Instance struct {
 // PointList is what a point-list file gave beyond the distances.
 type PointList struct {
 	// IDs are the points' ids in city order, nil when the file gave none
-	// (then city i has id i+1).
+	// (then city i has id i+1) or gave names (Labels).
 	IDs []int64
+	// Labels are the points' ids as written, in city order, when one of
+	// them is not an integer (a name such as "Paris"); nil otherwise.
+	Labels []string
 	// Cols are the two coordinate columns as written, in file order of
 	// columns and cities.
 	Cols [2][]float64
@@ -119,6 +123,15 @@ func (p *PointList) ID(i int) int64 {
 		return int64(i) + 1
 	}
 	return p.IDs[i]
+}
+
+// Label returns the id of city i as the file wrote it: its name when the
+// file gave names, else the decimal id (ID).
+func (p *PointList) Label(i int) string {
+	if p != nil && p.Labels != nil {
+		return p.Labels[i]
+	}
+	return strconv.FormatInt(p.ID(i), 10)
 }
 
 // HasCoords reports whether the instance has coordinates to draw.
@@ -138,6 +151,38 @@ func (in *Instance) Gap(length int64) (float64, bool) {
 		return 0, length == 0
 	}
 	return GapPercent(length, in.Optimum)
+}
+
+// BHHConstant is the Beardwood–Halton–Hammersley constant of the plane as
+// Johnson, McGeoch and Rothberg measured it ("Asymptotic experimental
+// analysis for the Held–Karp bound", SODA 1996): the optimal tour through
+// N points uniform in a region of area A is about BHHConstant·√(N·A).
+const BHHConstant = 0.7124
+
+// EstimateMinN is the fewest cities EstimateOptimum estimates for: below
+// it the boundary of the region lengthens tours by more than a percent.
+const EstimateMinN = 10_000
+
+// EstimateOptimum returns an estimate of the optimal tour length in in's
+// units, BHHConstant·√(N·A) with A the area of the cities' bounding box:
+// what the optimum would be were the cities uniform in that box (clustered
+// cities have a shorter one). It is no bound; false for fewer than
+// EstimateMinN cities, a metric other than EUC_2D or CEIL_2D, or an empty
+// box.
+func (in *Instance) EstimateOptimum() (float64, bool) {
+	if in == nil || in.N < EstimateMinN || in.Metric != Euc2D && in.Metric != Ceil2D || !in.HasCoords() {
+		return 0, false
+	}
+	x0, x1, y0, y1 := in.X[0], in.X[0], in.Y[0], in.Y[0]
+	for i := range in.N {
+		x0, x1 = min(x0, in.X[i]), max(x1, in.X[i])
+		y0, y1 = min(y0, in.Y[i]), max(y1, in.Y[i])
+	}
+	a := (x1 - x0) * (y1 - y0)
+	if !(a > 0) || math.IsInf(a, 0) {
+		return 0, false
+	}
+	return BHHConstant * math.Sqrt(float64(in.N)*a), true
 }
 
 // Prepare precomputes what the distance function needs (GEO radians). The

@@ -269,9 +269,9 @@ var (
 	optK = Option{Name: "k", Kind: KindInt, Shared: true, Min: 1, Max: MaxK, Default: strconv.Itoa(DefaultK),
 		Doc: "sync interval: every search restarts from the global best every k temperature steps (Lam et al.'s Se)"}
 	optT0 = Option{Name: "t0", Kind: KindFloat, Shared: true, Min: 0, MinOpen: true, Max: inf, Default: fmtNum(DefaultT0),
-		Doc: "initial temperature of the annealing schedule"}
+		Doc: "initial temperature of the annealing schedule, in the file's units of length"}
 	optTEnd = Option{Name: "tend", Kind: KindFloat, Shared: true, Min: 0, MinOpen: true, Max: inf, Default: fmtNum(DefaultTEnd),
-		Doc: "final temperature (below t0)"}
+		Doc: "final temperature (below t0), in the file's units of length"}
 	optAlpha = Option{Name: "alpha", Kind: KindFloat, Shared: true, Min: 0, MinOpen: true, Max: 1, MaxOpen: true, Default: fmtNum(DefaultAlpha),
 		Doc: "cooling factor: T is multiplied by alpha every temperature step"}
 	optSweeps = Option{Name: "sweeps", Kind: KindInt, Shared: true, Min: 1, Max: MaxSweeps, Default: strconv.Itoa(DefaultSweeps),
@@ -528,11 +528,28 @@ func EffectiveOptions(e Engine, in *Instance) OptionSet {
 		if in != nil && in.N > 0 && (o.Name == "blocks" || o.Name == "workers") {
 			o.Max = math.Min(o.Max, math.Max(1, float64(MaxTourCells/in.N)))
 		}
+		if in != nil && (o.Name == "t0" || o.Name == "tend") {
+			tempOption(o, in)
+		}
 	}
 	if t, ok := e.(Tuner); ok && in != nil {
 		set = t.Tune(in, set)
 	}
 	return set
+}
+
+// tempOption gives the temperature option o its default on in, in the
+// file's units (metres on the sphere), which t0 and tend are given in.
+func tempOption(o *Option, in *Instance) {
+	t0, tend := DefaultTemps(in)
+	if o.Name == "t0" {
+		o.Default = fmtNum(t0)
+	} else {
+		o.Default = fmtNum(tend)
+	}
+	if in.LengthUnit() == "m" {
+		o.Doc = strings.Replace(o.Doc, "the file's units of length", "metres", 1)
+	}
 }
 
 // Validate checks p against what engine e can take on instance in (nil:
@@ -570,7 +587,7 @@ func Validate(e Engine, in *Instance, p Params) error {
 	}
 	a := readAnneal(p)
 	if _, ok := set.Lookup("t0"); ok {
-		if _, err := Schedule(a); err != nil {
+		if _, err := Schedule(in, a); err != nil {
 			return err
 		}
 	}

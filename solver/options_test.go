@@ -238,7 +238,7 @@ func TestEveryOptionIsWellFormed(t *testing.T) {
 }
 
 func TestScheduleSameForBothBackends(t *testing.T) {
-	p, err := AnnealOf(Params{})
+	p, err := AnnealOf(nil, Params{})
 	if err != nil || p.T0 != DefaultT0 || p.TEnd != DefaultTEnd || p.Alpha != DefaultAlpha || p.Sweeps != DefaultSweeps || p.K != DefaultK {
 		t.Fatalf("%+v %v", p, err)
 	}

@@ -15,14 +15,19 @@ import (
 	"github.com/tsplab/tsplab/solver/session"
 )
 
-// boundReport is the JSON record of `tsp bound`.
+// boundReport is the JSON record of `tsp bound`: lengths in the file's
+// units (Unit), the instance's integers under *_scaled (see solver.Report).
 type boundReport struct {
 	Instance          string   `json:"instance"`
 	Dimension         int      `json:"dimension"`
-	LowerBound        int64    `json:"lower_bound"`
+	LowerBound        float64  `json:"lower_bound"`
+	LowerBoundScaled  int64    `json:"lower_bound_scaled"`
+	Unit              string   `json:"unit"`
+	ScaleExp          int      `json:"scale_exp"`
 	Estimate          float64  `json:"ascent_estimate"`
 	Optimal           bool     `json:"optimal"`
-	Optimum           *int64   `json:"optimum"`
+	Optimum           *float64 `json:"optimum"`
+	OptimumScaled     *int64   `json:"optimum_scaled"`
 	BelowOptimum      *float64 `json:"below_optimum_percent"`
 	Backend           string   `json:"backend"`
 	Iterations        int      `json:"iterations"`
@@ -81,8 +86,8 @@ func parseBound(e *env, args []string) (*boundRequest, error) {
 			"Ctrl-C or SIGTERM ends the computation within a second and still prints the best bound\n"+
 			"proven by then (the exact evaluation under way gets half a second, else the bound without\n"+
 			"penalties); stopped before any bound was proven, it says so and exits 130 (143).")
-	r := &boundRequest{}
-	fs.DurationVar(&r.opts.Time, "time", 0, "hard time limit for the whole computation, e.g. 10s (0: the ascent's schedule decides)")
+	r := &boundRequest{opts: bound.Options{Thorough: true}}
+	durationVar(fs, &r.opts.Time, "time", 0, "hard time limit `D` for the whole computation: seconds (10) or a duration (10s) (0: the ascent's schedule decides)")
 	fs.StringVar(&r.jsonOut, "json", "", "write the result as JSON to `FILE` (- for stdout)")
 	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
 	fs.Int64Var(&r.optimum, "optimum", 0, "known optimum `N`, to show how far below it the bound lies")
@@ -140,8 +145,10 @@ func chooseBoundDevice(opts *bound.Options, backend string) error {
 
 // printBound writes the JSON report where --json says and the summary to stdout (only the JSON with --json -), the bound on the last line.
 func printBound(e *env, in *solver.Instance, res bound.Result, jsonOut string) error {
+	unit := solver.UnitName(in)
 	rep := boundReport{
-		Instance: in.Name, Dimension: in.N, LowerBound: res.Bound, Estimate: res.Estimate,
+		Instance: in.Name, Dimension: in.N, LowerBound: in.LengthValue(res.Bound), LowerBoundScaled: res.Bound,
+		Unit: unit, ScaleExp: in.ScaleExp, Estimate: res.Estimate / math.Pow10(in.ScaleExp),
 		Optimal: res.Optimal, Iterations: res.Iterations, Backend: solver.BackendCPU, ElapsedSeconds: res.Elapsed.Seconds(),
 		EvaluationSeconds: res.Evaluation.Seconds(), Stopped: res.Stopped,
 	}
@@ -149,9 +156,9 @@ func printBound(e *env, in *solver.Instance, res bound.Result, jsonOut string) e
 		rep.Backend = solver.BackendGPU
 	}
 	if in.HasOptimum() && in.Optimum > 0 {
-		opt := in.Optimum
+		opt, v := in.Optimum, in.LengthValue(in.Optimum)
 		below := 100 * float64(opt-res.Bound) / float64(opt)
-		rep.Optimum, rep.BelowOptimum = &opt, &below
+		rep.OptimumScaled, rep.Optimum, rep.BelowOptimum = &opt, &v, &below
 	}
 	write := func(w io.Writer) error {
 		enc := json.NewEncoder(w)

@@ -29,7 +29,7 @@ func TestBoundCommand(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
 		t.Fatalf("--json -: exit %d, %q", code, out)
 	}
-	if rep.Optimum == nil || rep.LowerBound != lb || lb > *rep.Optimum || lb <= 0 {
+	if rep.Optimum == nil || rep.LowerBoundScaled != lb || rep.LowerBound != float64(lb) || float64(lb) > *rep.Optimum || lb <= 0 {
 		t.Errorf("bound %d, JSON %+v", lb, rep)
 	}
 	for _, args := range [][]string{{"bound"}, {"bound", p, "--time", "-1s"}, {"bound", p, "--period", "-2"}} {

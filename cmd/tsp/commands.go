@@ -29,7 +29,8 @@ import (
 func cmdInfo(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "info", "FILE", "Prints the instance's name, type, dimension, distance type and known optimum.")
 	optima := fs.String("optima", "", "also look for optima.csv in `DIR`")
-	boundFor := fs.Duration("bound", 5*time.Second, "when the optimum is unknown, spend up to `D` on a lower bound (0: none)")
+	boundFor := new(time.Duration)
+	durationVar(fs, boundFor, "bound", 5*time.Second, "when the optimum is unknown, spend up to `D` (seconds, or e.g. 500ms) on a lower bound (0: none)")
 	pos, err := parse(fs, "info", args, 1, 1)
 	if err != nil {
 		return err
@@ -63,7 +64,7 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 	} else {
 		fmt.Fprintf(w, "optimum: unknown\n")
 		if *boundFor > 0 {
-			r, err := bound.UntilDone(ctx, bound.StopAscent, in, bound.Options{Time: *boundFor})
+			r, err := bound.UntilDone(ctx, bound.StopAscent, in, bound.Options{Time: *boundFor, Thorough: true})
 			switch {
 			case errors.Is(err, bound.ErrStopped):
 				return context.Canceled
@@ -115,8 +116,11 @@ func cmdEval(_ context.Context, e *env, args []string) error {
 	return nil
 }
 
+// genSynopsis is tsp gen's usage line, in its help and in tsp's list.
+const genSynopsis = "--kind uniform|clustered|circle|grid|portgen|portcgen|image --n N [--seed S] [--image FILE] [--out FILE]"
+
 func cmdGen(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "gen", "--kind uniform|clustered|circle|grid|portgen|portcgen|image --n N [--seed S] [--image FILE] [--out FILE]",
+	fs := newFlags(e, "gen", genSynopsis,
 		"Generates an EUC_2D instance with integer coordinates. circle and grid have a known optimum:\n"+
 			"it goes into the COMMENT and, with --out, into optima.csv beside the file.\n"+
 			"grid needs an even n (rows × cols with an even side, as close to square as possible).\n"+
@@ -308,7 +312,7 @@ func parseBench(e *env, args []string) (string, bench.Options, error) {
 	fs := newFlags(e, "bench", "--suite NAME [flags]", strings.TrimRight(benchAbout(), "\n"))
 	opt := bench.Options{GPU: benchGPU()}
 	suite := fs.String("suite", "", "suite `NAME`")
-	fs.DurationVar(&opt.Time, "time", 0, "time budget per run (0: the suite's default)")
+	durationVar(fs, &opt.Time, "time", 0, "time budget `D` per run: seconds (10) or a duration (10s) (0: the suite's default)")
 	fs.IntVar(&opt.Runs, "runs", 0, "runs per configuration (0: the suite's default)")
 	fs.Float64Var(&opt.Scale, "scale", 0, "multiply the papers' iteration budgets (delevacq's it_total) by `F` (0: 1, the paper's)")
 	fs.StringVar(&opt.OutDir, "out", "", "write markdown, CSV and plots to `DIR`")

@@ -245,16 +245,24 @@ func TestCommandStart(t *testing.T) {
 }
 
 // TestEndReserve: the engine's limit keeps back the end of the run, in
-// proportion to the cities: most of a second at ten million, nothing to
-// speak of at a few thousand.
+// proportion to the cities (most of a second at ten million, nothing to
+// speak of at a few thousand) and at least half the time reading took,
+// more when the tour is written: a machine that read slowly ends slowly.
 func TestEndReserve(t *testing.T) {
-	if r := endReserve(10_000_000); r < 500*time.Millisecond || r > time.Second {
-		t.Errorf("endReserve(10M) = %v, want 0.5-1 s", r)
+	if r := endReserve(10_000_000, time.Second, false); r < 500*time.Millisecond || r > time.Second {
+		t.Errorf("endReserve(10M, read 1 s) = %v, want 0.5-1 s", r)
 	}
-	if r := endReserve(5000); r > time.Millisecond {
+	if r := endReserve(5000, time.Millisecond, true); r > time.Millisecond {
 		t.Errorf("endReserve(5000) = %v, want under a millisecond", r)
 	}
-	if got := remainingLimit(60*time.Second, time.Second+endReserve(10_000_000)); got != 59*time.Second-endReserve(10_000_000) {
+	if r := endReserve(10_000_000, 5*time.Second, false); r != 2500*time.Millisecond {
+		t.Errorf("endReserve(10M, read 5 s) = %v, want 2.5 s", r)
+	}
+	if r, w := endReserve(10_000_000, 4*time.Second, false), endReserve(10_000_000, 4*time.Second, true); w <= r {
+		t.Errorf("writing the tour reserves nothing more: %v, %v", r, w)
+	}
+	res := endReserve(10_000_000, 0, false)
+	if got := remainingLimit(60*time.Second, time.Second+res); got != 59*time.Second-res {
 		t.Errorf("60 s, 1 s spent at 10M cities: %v", got)
 	}
 }
@@ -558,7 +566,16 @@ func TestProgressLine(t *testing.T) {
 			t.Errorf("progress line %q lacks %q", got, want)
 		}
 	}
+	// The phase is named as one: a bare "bound  length 379512" read as a
+	// bound above the optimum.
+	got = p.line(solver.Snapshot{Phase: solver.PhaseBound, Length: 120, BestLength: 110, Elapsed: time.Second})
+	if !strings.Contains(got, "] [bound phase]  length 120") {
+		t.Errorf("bound phase line %q", got)
+	}
 	p.terminal = false
+	if got := p.line(solver.Snapshot{Phase: solver.PhaseStart, BestLength: 110, Best: []int{0, 1}}); !strings.HasPrefix(got, "[start tour phase]  best 110") {
+		t.Errorf("plain start tour phase line %q", got)
+	}
 	if got := p.line(solver.Snapshot{Progress: 1}); strings.Contains(got, "[") {
 		t.Errorf("plain line has a bar: %q", got)
 	}

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
 // TestPointLists runs info, solve, bound and render on point lists as a
@@ -57,5 +62,70 @@ func TestPointLists(t *testing.T) {
 			t.Errorf("%v: exit %d", cmd, code)
 		}
 		oneErrorLine(t, stderr, bad+":3: coordinate \"zero\" is not a number")
+	}
+}
+
+// The JSON a script reads gives lengths in the file's units with the
+// unit named, the instance's integers under *_scaled, and the gap the
+// summary prints.
+func TestPointListJSON(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("lat,lon\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "%.4f,%.4f\n", 45+float64(i%6)*0.7, 5+float64(i/6)*0.9)
+	}
+	geo := writeTestFile(t, dir, "grid.csv", b.String())
+	code, out, stderr := tsp(t, "solve", geo, "--algo", "testclimb", "--quiet", "--bound", "2s", "--json", "-")
+	var rep struct {
+		Length           float64  `json:"length"`
+		LengthScaled     int64    `json:"length_scaled"`
+		ScaleExp         int      `json:"scale_exp"`
+		Unit             string   `json:"unit"`
+		LowerBound       *float64 `json:"lower_bound"`
+		LowerBoundScaled *int64   `json:"lower_bound_scaled"`
+		GapPercent       *float64 `json:"gap_percent"`
+		GapAbove         string   `json:"gap_above"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
+		t.Fatalf("solve --json: exit %d %q %s", code, out, stderr)
+	}
+	scale := math.Pow10(rep.ScaleExp)
+	if rep.Unit != "metres" || rep.Length < 1000 || math.Abs(rep.Length*scale-float64(rep.LengthScaled)) > 0.5 {
+		t.Errorf("length %v %s, %d scaled (scale_exp %d)", rep.Length, rep.Unit, rep.LengthScaled, rep.ScaleExp)
+	}
+	if rep.LowerBound == nil || rep.LowerBoundScaled == nil || math.Abs(*rep.LowerBound*scale-float64(*rep.LowerBoundScaled)) > 0.5 || *rep.LowerBound > rep.Length {
+		t.Fatalf("lower bound %v, %v scaled: %s", rep.LowerBound, rep.LowerBoundScaled, out)
+	}
+	want := 100 * (rep.Length - *rep.LowerBound) / *rep.LowerBound
+	if rep.GapPercent == nil || math.Abs(*rep.GapPercent-want) > 1e-6 || rep.GapAbove != "lower_bound" {
+		t.Errorf("gap %v above %q, want %.4f above the lower bound", rep.GapPercent, rep.GapAbove, want)
+	}
+	code, out, _ = tsp(t, "bound", geo, "--quiet", "--json", "-")
+	var brep struct {
+		LowerBound       float64 `json:"lower_bound"`
+		LowerBoundScaled int64   `json:"lower_bound_scaled"`
+		Unit             string  `json:"unit"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &brep) != nil || brep.Unit != "metres" || math.Abs(brep.LowerBound*scale-float64(brep.LowerBoundScaled)) > 0.5 {
+		t.Errorf("bound --json: exit %d %s", code, out)
+	}
+}
+
+// Without an optimum or a bound, a large plane instance's summary shows
+// the estimated optimum, labelled as an estimate.
+func TestEstimateLine(t *testing.T) {
+	x, y := make([]float64, 10000), make([]float64, 10000)
+	for i := range x {
+		x[i], y[i] = float64(i%100), float64(i/100)
+	}
+	in := solver.NewCoordInstance("g", solver.Euc2D, x, y, nil)
+	est, ok := in.EstimateOptimum()
+	if !ok {
+		t.Fatal("no estimate")
+	}
+	line := estimateLine(in, int64(est*1.1), est)
+	if !strings.HasPrefix(line, "about 10.0 % above the estimated optimum ") || !strings.Contains(line, "an estimate, not a bound") {
+		t.Errorf("%q", line)
 	}
 }

@@ -63,7 +63,8 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	}
 	in = rt.in
 	// --time counts from the command's start: reading a large instance is spent from the same budget, and so is the end of the run after the engine's deadline
-	p.TimeLimit = remainingLimit(r.p.TimeLimit, time.Since(start)+endReserve(in.N))
+	read := time.Since(start)
+	p.TimeLimit = remainingLimit(r.p.TimeLimit, read+endReserve(in.N, read, r.out != ""))
 	plan, err := pl.Prepare(choice.Engine, in, p)
 	if err != nil {
 		return prepareError(choice.Engine, err)
@@ -112,8 +113,25 @@ func commandStart(now, process time.Time) time.Time {
 // cities on the H100 host 0.9 s in all, 0.47 s of it the exit (docs/DECISIONS.md#time-from-process-start).
 const endNsPerCity = 80
 
-// endReserve is the part of --time kept for the end of a run of n cities, so that the command ends within the limit.
-func endReserve(n int) time.Duration { return time.Duration(n) * endNsPerCity * time.Nanosecond }
+// endReadShare is the end of a run after the engine's deadline as a share of the time the instance took to read (read, parse and
+// prepare, from the process's start): both are passes over every city, and both slow down alike on a machine whose cores other work
+// takes. At 10,000,000 cities on a loaded two-core machine the instance took 4.2–5.5 s and the end 1.9–2.2 s (the engine's last
+// phase stopping, solver.Finish, the exit); on the H100 host the end took 0.9 s (docs/DECISIONS.md#time-from-process-start).
+const endReadShare = 0.5
+
+// endOutShare is what writing the tour (--out) adds to the end, as a share of the reading time: 0.94 s at 10,000,000 cities where
+// reading took 4.2 s.
+const endOutShare = 0.25
+
+// endReserve is the part of --time kept for the end of a run of n cities whose instance took read to load (writing the tour
+// too when out), so that the command ends within the limit: the larger of endNsPerCity and the share of read.
+func endReserve(n int, read time.Duration, out bool) time.Duration {
+	share := endReadShare
+	if out {
+		share += endOutShare
+	}
+	return max(time.Duration(n)*endNsPerCity*time.Nanosecond, time.Duration(float64(read)*share))
+}
 
 // remainingLimit is the engine's time limit when spent of the command's limit has gone (0: none; at least 1 ms, so the run still returns a tour).
 func remainingLimit(limit, spent time.Duration) time.Duration {
@@ -140,14 +158,15 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 	p := &r.p
 	var (
 		seed     = fs.Uint64("seed", 1, "random seed (the same seed and workers give the same run)")
-		timeFlag = fs.Duration("time", 0, "time limit from the command's start, reading the instance included, e.g. 2s or 1m, at most 8784h (0: the engine's schedule decides)")
+		timeFlag = new(time.Duration)
 	)
+	durationVar(fs, timeFlag, "time", 0, "time limit `D` from the command's start, reading the instance included: seconds (10) or a duration (2s, 1m), at most 8784h (0: the engine's schedule decides)")
 	fs.StringVar(&r.out, "out", "", "write the best tour to this `TOUR` file (- for stdout): TSPLIB, or with .csv the points in tour order with their ids")
 	fs.StringVar(&r.json, "json", "", "write the run report as JSON to `FILE` (- for stdout)")
 	fs.Int64Var(&r.optimum, "optimum", 0, "known optimum `N` (overrides optima.csv and .opt.tour; 0 counts when given)")
 	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
 	fs.BoolVar(&r.quiet, "quiet", false, "no progress and no summary on stderr")
-	fs.DurationVar(&r.bound, "bound", 0, "when the optimum is unknown, spend up to `D` after the run on a lower bound for the gap, a hard limit (0: none; default: the bound alongside the run, within --time)")
+	durationVar(fs, &r.bound, "bound", 0, "when the optimum is unknown, spend up to `D` after the run on a lower bound for the gap, a hard limit (0: none; default: the bound alongside the run, within --time)")
 	fs.StringVar(&p.Algorithm, "algo", "auto", "algorithm `NAME` (auto: the strongest for the time budget)")
 	fs.StringVar(&p.Backend, "backend", "auto", "cpu, gpu or auto (GPU when available, else CPU)")
 	for _, o := range solver.SharedOptions() {
@@ -242,7 +261,7 @@ func finishSolve(ctx context.Context, e *env, plan *session.Plan, out session.Ou
 	lb := solveBound(e, in, out, o)
 	rep := out.Report
 	if lb != nil {
-		rep.LowerBound = &lb.Bound
+		rep.SetLowerBound(in, lb.Bound)
 	}
 	if o.json == "-" {
 		_ = rep.WriteJSON(e.stdout) // a stdout failure is reported once, by runCtx
@@ -299,10 +318,12 @@ func solveBound(e *env, in *solver.Instance, out session.Outcome, o outputs) *bo
 func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound.Result, o outputs) {
 	lines := []string{summary(in, res)}
 	if res.Schedule != nil {
-		lines = append(lines, "schedule "+res.Schedule.String())
+		lines = append(lines, "schedule "+res.Schedule.InFileUnits(in).String())
 	}
 	if lb != nil {
 		lines = append(lines, gapLine(in, res.Length, *lb))
+	} else if est, ok := in.EstimateOptimum(); ok && !in.HasOptimum() {
+		lines = append(lines, estimateLine(in, res.Length, est))
 	}
 	for _, l := range lines {
 		switch {
@@ -312,6 +333,12 @@ func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound
 			fmt.Fprintln(e.stderr, "tsp: "+l)
 		}
 	}
+}
+
+// estimateLine says how far length lies above the estimated optimum est (Instance.EstimateOptimum), labelled as the estimate it is.
+func estimateLine(in *solver.Instance, length int64, est float64) string {
+	return fmt.Sprintf("about %.1f %% above the estimated optimum %s (0.7124·√(N·A) of uniform cities in their bounding box; an estimate, not a bound)",
+		100*(float64(length)-est)/est, in.FormatLength(int64(math.Round(est))))
 }
 
 // summary is the one-line outcome of a run.
@@ -362,6 +389,11 @@ func loadInstance(path, optimaDir string, optimum int64, given bool) (*solver.In
 		dirs = append(dirs, optimaDir)
 	}
 	in, err := tsplib.Load(path, dirs...)
+	var pic *tsplib.PictureError
+	if errors.As(err, &pic) {
+		base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		return nil, fmt.Errorf("%v: 'tsp gen --kind image --image %s --n 10000 --out %s.tsp' stipples it into one (TSP art)", err, path, base)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -413,7 +445,7 @@ func (p *progress) show(s solver.Snapshot) {
 	p.drawn = true
 }
 
-// line formats one progress line: bar (on a terminal), length, best, gap, moves per second, elapsed.
+// line formats one progress line: bar (on a terminal), the phase unless the search, length, best, gap, moves per second, elapsed.
 func (p *progress) line(s solver.Snapshot) string {
 	var b strings.Builder
 	if p.terminal {
@@ -427,7 +459,9 @@ func (p *progress) line(s solver.Snapshot) string {
 		b.WriteString("[" + strings.Repeat("#", full) + strings.Repeat(".", width-full) + "] ")
 	}
 	if s.Phase != "" && s.Phase != solver.PhaseSearch {
-		fmt.Fprintf(&b, "%s  ", s.Phase)
+		// bracketed and named a phase: "bound  length 379512" read as a
+		// bound above the optimum
+		fmt.Fprintf(&b, "[%s phase]  ", s.Phase)
 	}
 	if s.Tour == nil && s.Best == nil && s.BestLength == 0 {
 		b.WriteString("no tour yet") // a phase-only snapshot

@@ -27,7 +27,7 @@ type graph struct {
 // graph connected; it gives up with ctx's error when ctx is done.
 func buildGraph(ctx context.Context, in *solver.Instance, k int, tree []int32) (*graph, error) {
 	n := in.N
-	nb, err := neighbor.QuadrantContext(ctx, in, k)
+	nb, err := neighbor.QuadrantContext(ctx, planeView(in), k)
 	if err != nil {
 		return nil, err
 	}
@@ -80,6 +80,35 @@ func buildGraph(ctx context.Context, in *solver.Instance, k int, tree []int32) (
 		return nil, err
 	}
 	return g, bad
+}
+
+// planeView returns what the candidate graph's quadrants are chosen on:
+// for GreatCircle a sinusoidal projection of the sphere (x the longitude
+// from the points' mean times the cosine of the latitude, y the
+// latitude), for other metrics in itself. Chosen on the sphere's metric
+// alone, the candidates are the nearest cities only, which never leave a
+// cluster: the ascent then raises penalties that the complete graph's
+// cheaper edges undo, and the bound falls far below the optimum.
+func planeView(in *solver.Instance) *solver.Instance {
+	if in.Metric != solver.GreatCircle || !in.HasCoords() {
+		return in
+	}
+	var sx, sy float64
+	for _, lon := range in.X {
+		sx += math.Cos(lon * math.Pi / 180)
+		sy += math.Sin(lon * math.Pi / 180)
+	}
+	mid := math.Atan2(sy, sx) * 180 / math.Pi
+	// Metres times 10^ScaleExp, as the instance measures: EUC_2D's rounding
+	// then keeps as many digits as the instance's own distances.
+	unit := solver.EarthRadius * math.Pow10(in.ScaleExp) * math.Pi / 180
+	x, y := make([]float64, in.N), make([]float64, in.N)
+	for i := range in.N {
+		lon := math.Mod(in.X[i]-mid+540, 360) - 180 // in [-180, 180)
+		x[i] = lon * math.Cos(in.Y[i]*math.Pi/180) * unit
+		y[i] = in.Y[i] * unit
+	}
+	return solver.NewCoordInstance(in.Name, solver.Euc2D, x, y, nil)
 }
 
 // adjacency returns the compressed rows of the undirected edges that each

@@ -17,6 +17,7 @@ type memoKey struct {
 	in                   *solver.Instance
 	neighbors, maxPeriod int
 	device, boruvka      bool
+	thorough             bool
 }
 
 // flight is one ascent, under way until done closes.
@@ -120,11 +121,8 @@ func (memo *Ascents) Underway(in *solver.Instance, opts solver.AscentOptions) bo
 
 // keyOf is the memo key of a request for in with opts.
 func keyOf(in *solver.Instance, opts Options) memoKey {
-	key := memoKey{in: in, neighbors: opts.Neighbors, maxPeriod: opts.MaxPeriod, device: opts.Device != nil, boruvka: opts.Boruvka}
-	if key.neighbors <= 0 {
-		key.neighbors = DefaultNeighbors
-	}
-	return key
+	return memoKey{in: in, neighbors: opts.neighbors(in.N), maxPeriod: opts.MaxPeriod, device: opts.Device != nil,
+		boruvka: opts.Boruvka, thorough: opts.thorough(in.N)}
 }
 
 // Compute is the package's Compute shared: see Ascents.

@@ -104,7 +104,7 @@ func TestSADefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := solver.AnnealOf(res.Params)
+	p, err := solver.AnnealOf(in, res.Params)
 	if err != nil || p.T0 != solver.DefaultT0 || p.TEnd != solver.DefaultTEnd || p.Alpha != solver.DefaultAlpha || p.Sweeps != solver.DefaultSweeps || p.K != solver.DefaultK || p.Threads != solver.DefaultThreads || p.Blocks != 2 {
 		t.Fatalf("defaults not reported: %+v %v", p, err)
 	}

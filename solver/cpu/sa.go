@@ -28,7 +28,7 @@ func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThread
 	if c.Workers != 0 {
 		p.Workers = c.Workers
 	}
-	a, err := solver.AnnealOf(p)
+	a, err := solver.AnnealOf(in, p)
 	if fitThreads && fittedDefault {
 		a.Threads = FittedThreads
 	}

@@ -85,7 +85,7 @@ func TestAnnealersFitTheLimit(t *testing.T) {
 		}
 		p := solver.Params{Seed: 1, Workers: 2, Extra: map[string]string{"alpha": "0.8", "t0": "100", "tend": "1"}}
 		r = solve(t, name, in, p, nil)
-		a, _ := solver.AnnealOf(p)
+		a, _ := solver.AnnealOf(in, p)
 		want := int64(solver.ScheduleSteps(a))
 		if s := r.Schedule; s == nil || s.Fitted || s.Steps != want || s.Alpha != 0.8 || s.Descent != 0 || r.StopReason != solver.StopDone {
 			t.Errorf("%s pinned: schedule %+v, %s, want %d steps at 0.8", name, s, r.StopReason, want)

@@ -56,7 +56,10 @@ func (pl *Pipeline) startBound(ctx context.Context, in *solver.Instance, dev sol
 // boundOptions are the bound's options beside a run of time limit limit
 // on dev (nil: the cores): the one policy of every front end.
 func boundOptions(dev solver.OpenAscentDevice, limit time.Duration) bound.Options {
-	opts := bound.Options{Time: time.Duration(float64(limit) * BoundShare)}
+	// Thorough: the gap shown is measured against it; below
+	// bound.ThoroughMaxN cities it is an ascent of its own beside the
+	// alpha lists' quicker one, a fraction of a second on a core.
+	opts := bound.Options{Time: time.Duration(float64(limit) * BoundShare), Thorough: true}
 	if dev != nil {
 		opts.Device = dev
 	}
@@ -91,7 +94,7 @@ func BoundFailed(err error) bool {
 // when not nil, then on the cores; ctx's end stops it with the best bound
 // proven by then.
 func (pl *Pipeline) boundAfter(ctx context.Context, in *solver.Instance, dev solver.OpenAscentDevice, limit time.Duration) (*bound.Result, error) {
-	opts := bound.Options{Time: limit, Device: dev}
+	opts := bound.Options{Time: limit, Device: dev, Thorough: true}
 	start := time.Now()
 	r, err := bound.UntilDone(ctx, pl.ascents.StopAscent, in, opts)
 	if err != nil && dev != nil && ctx.Err() == nil && BoundFailed(err) {

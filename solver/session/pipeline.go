@@ -171,7 +171,7 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 	}
 	out.Report = solver.NewReport(pl.In, out.Result)
 	if out.Bound != nil {
-		out.Report.LowerBound = &out.Bound.Bound
+		out.Report.SetLowerBound(pl.In, out.Bound.Bound)
 	}
 	return out, nil
 }
@@ -187,7 +187,7 @@ func (pl *Plan) BoundAfter(ctx context.Context, out *Outcome, limit time.Duratio
 	}
 	out.Bound, out.BoundErr = pl.pl.boundAfter(ctx, pl.In, ascentDevice(pl.Engine), limit)
 	if out.Bound != nil {
-		out.Report.LowerBound = &out.Bound.Bound
+		out.Report.SetLowerBound(pl.In, out.Bound.Bound)
 	}
 }
 

@@ -89,8 +89,8 @@ func TestPipelineResultExact(t *testing.T) {
 	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
 		t.Fatal(err)
 	}
-	if l := solver.TourLength(in, res.Tour); l != res.Length || out.Report.Length != l {
-		t.Errorf("length %d, report %d, recomputed %d", res.Length, out.Report.Length, l)
+	if l := solver.TourLength(in, res.Tour); l != res.Length || out.Report.LengthScaled != l {
+		t.Errorf("length %d, report %d, recomputed %d", res.Length, out.Report.LengthScaled, l)
 	}
 	if res.Algorithm != "fake" || res.Params.Seed != 4 || out.Report.Seed != 4 {
 		t.Errorf("result names %s, seed %d (report %d)", res.Algorithm, res.Params.Seed, out.Report.Seed)
@@ -151,7 +151,7 @@ func TestBoundPolicyOfEveryFrontEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Bound == nil || out.Report.LowerBound == nil || *out.Report.LowerBound != out.Bound.Bound {
+	if out.Bound == nil || out.Report.LowerBound == nil || *out.Report.LowerBoundScaled != out.Bound.Bound {
 		t.Fatalf("CLI-like caller: no bound in the outcome (%v)", out.BoundErr)
 	}
 	if out.Bound.Bound > out.Result.Length || out.Bound.Device {
@@ -165,11 +165,13 @@ func TestBoundPolicyOfEveryFrontEnd(t *testing.T) {
 	r := NewRunner()
 	var mu sync.Mutex
 	var lbs []int64
+	stopped := false
 	r.OnBound = func(got *solver.Instance, lb bound.Result) {
 		mu.Lock()
 		defer mu.Unlock()
 		if got == in {
 			lbs = append(lbs, lb.Bound)
+			stopped = stopped || lb.Stopped
 		}
 	}
 	if err := r.Start(in, p); err != nil {
@@ -178,8 +180,15 @@ func TestBoundPolicyOfEveryFrontEnd(t *testing.T) {
 	r.Wait()
 	mu.Lock()
 	defer mu.Unlock()
-	if len(lbs) != 1 || lbs[0] != out.Bound.Bound {
-		t.Errorf("app-like caller: bounds %v, want the CLI-like caller's %d once", lbs, out.Bound.Bound)
+	// Two whole ascents give the same bound; one the run's end stopped
+	// (a slow machine, -race) gives the best bound proven by then.
+	switch {
+	case len(lbs) != 1:
+		t.Errorf("app-like caller: bounds %v, want one", lbs)
+	case !stopped && !out.Bound.Stopped && lbs[0] != out.Bound.Bound:
+		t.Errorf("app-like caller: bound %d, want the CLI-like caller's %d", lbs[0], out.Bound.Bound)
+	case lbs[0] <= 0 || lbs[0] > out.Result.Length:
+		t.Errorf("app-like caller: bound %d, tour %d", lbs[0], out.Result.Length)
 	}
 	if hostOpens.Load() == opened {
 		t.Error("app-like caller: the bound was not asked of the engine's accelerator")
@@ -235,7 +244,7 @@ func TestBoundAfterTheRun(t *testing.T) {
 	}
 	opened := hostOpens.Load()
 	plan.BoundAfter(context.Background(), &out, time.Minute)
-	if out.Bound == nil || out.Report.LowerBound == nil || *out.Report.LowerBound != out.Bound.Bound {
+	if out.Bound == nil || out.Report.LowerBound == nil || *out.Report.LowerBoundScaled != out.Bound.Bound {
 		t.Fatalf("no bound after the run (%v)", out.BoundErr)
 	}
 	if hostOpens.Load() == opened {

@@ -226,11 +226,12 @@ func (r *Runner) cont(step bool) error {
 // launch starts a segment; r.mu is held.
 func (r *Runner) launch(step bool, start []int, left time.Duration) {
 	p := r.params
-	a, _ := solver.AnnealOf(p) // the schedule's defaults, for an annealer
+	a, _ := solver.AnnealOf(r.in, p) // the schedule's defaults, for an annealer
 	if start != nil {
 		p.Start = append([]int(nil), start...)
 		if r.temperature > 0 {
-			p = p.WithExtra("t0", strconv.FormatFloat(max(r.temperature, a.TEnd), 'g', -1, 64))
+			// t0 is given in the file's units, the temperature is in the instance's
+			p = p.WithExtra("t0", strconv.FormatFloat(max(r.temperature, a.TEnd)/a.Unit, 'g', -1, 64))
 		}
 	}
 	if left > 0 {

@@ -157,6 +157,7 @@ type pointReader struct {
 	ncol   int // fields per line: 2 or 3, 0 until known
 	first  int // line of the first data line
 	ids    []int64
+	labels []string // every id as written, once one is not an integer
 	cols   [2][]float64
 	idLine []int32 // line of each point, kept only when there are ids
 }
@@ -272,11 +273,9 @@ func (p *pointReader) point(fields [][]byte) error {
 		return p.errf(p.line, "more than %d points", MaxDimension)
 	}
 	if p.ncol == 3 {
-		id, err := strconv.ParseInt(string(fields[0]), 10, 64)
-		if err != nil {
-			return p.errf(p.line, "id %s is not an integer", quote(string(fields[0])))
+		if err := p.id(fields[0]); err != nil {
+			return err
 		}
-		p.ids = append(p.ids, id)
 		p.idLine = append(p.idLine, int32(min(p.line, math.MaxInt32)))
 	}
 	for k, f := range fields[p.ncol-2:] {
@@ -286,6 +285,30 @@ func (p *pointReader) point(fields [][]byte) error {
 		}
 		p.cols[k] = append(p.cols[k], v)
 	}
+	return nil
+}
+
+// id reads a point's id: an integer, or a name (any other text, kept as
+// written), after which every id is kept as written.
+func (p *pointReader) id(f []byte) error {
+	if len(f) == 0 {
+		return p.errf(p.line, "empty id")
+	}
+	if len(f) > MaxTokenLength {
+		return p.errf(p.line, "id of %d bytes is too long (max %d)", len(f), MaxTokenLength)
+	}
+	if p.labels == nil {
+		if id, err := strconv.ParseInt(string(f), 10, 64); err == nil {
+			p.ids = append(p.ids, id)
+			return nil
+		}
+		p.labels = make([]string, len(p.ids), cap(p.ids)+1)
+		for i, id := range p.ids {
+			p.labels[i] = strconv.FormatInt(id, 10)
+		}
+		p.ids = nil
+	}
+	p.labels = append(p.labels, string(f))
 	return nil
 }
 
@@ -325,15 +348,24 @@ func (p *pointReader) coord(f []byte, k int) (float64, error) {
 
 // checkIDs rejects an id given twice, naming the later line.
 func (p *pointReader) checkIDs() error {
-	if p.ids == nil {
-		return nil
+	switch {
+	case p.labels != nil:
+		return checkDuplicates(p, p.labels, quote)
+	case p.ids != nil:
+		return checkDuplicates(p, p.ids, func(id int64) string { return strconv.FormatInt(id, 10) })
 	}
-	order := make([]int32, len(p.ids))
+	return nil
+}
+
+// checkDuplicates rejects an id of ids given twice, naming the earliest
+// line that repeats one; show writes an id in the message.
+func checkDuplicates[T cmp.Ordered](p *pointReader, ids []T, show func(T) string) error {
+	order := make([]int32, len(ids))
 	for i := range order {
 		order[i] = int32(i)
 	}
 	slices.SortFunc(order, func(a, b int32) int {
-		if c := cmp.Compare(p.ids[a], p.ids[b]); c != 0 {
+		if c := cmp.Compare(ids[a], ids[b]); c != 0 {
 			return c
 		}
 		return int(a - b)
@@ -341,12 +373,12 @@ func (p *pointReader) checkIDs() error {
 	var worst, first int32 = -1, -1
 	for k := 1; k < len(order); k++ {
 		a, b := order[k-1], order[k]
-		if p.ids[a] == p.ids[b] && (worst < 0 || p.idLine[b] < p.idLine[worst]) {
+		if ids[a] == ids[b] && (worst < 0 || p.idLine[b] < p.idLine[worst]) {
 			worst, first = b, a
 		}
 	}
 	if worst >= 0 {
-		return p.errf(int(p.idLine[worst]), "id %d given twice (first on line %d)", p.ids[worst], p.idLine[first])
+		return p.errf(int(p.idLine[worst]), "id %s given twice (first on line %d)", show(ids[worst]), p.idLine[first])
 	}
 	return nil
 }
@@ -358,7 +390,7 @@ func (p *pointReader) build() (*solver.Instance, error) {
 	}
 	p.idLine = nil
 	name := strings.TrimSuffix(filepath.Base(p.file), filepath.Ext(p.file))
-	pl := &solver.PointList{IDs: p.ids, Cols: p.cols, Names: p.names}
+	pl := &solver.PointList{IDs: p.ids, Labels: p.labels, Cols: p.cols, Names: p.names}
 	in := &solver.Instance{Name: name, N: len(p.cols[0]), Points: pl}
 	if p.latLon {
 		in.Metric = solver.GreatCircle

@@ -124,7 +124,7 @@ func TestParsePointsBad(t *testing.T) {
 		{"four fields", "1 2 3 4\n", "p.csv:1: 4 fields, want 2 (x y) or 3 (id x y)"},
 		{"one field", "5\n", "p.csv:1: 1 fields, want 2 (x y) or 3 (id x y)"},
 		{"empty field", "1,,2\n", "p.csv:1: coordinate \"\" is not a number"},
-		{"id not integer", "1.5 0 0\n", "p.csv:1: id \"1.5\" is not an integer"},
+		{"name twice", "id,x,y\nParis,0,0\nLyon,1,1\nParis,2,2\n", "p.csv:4: id \"Paris\" given twice (first on line 2)"},
 		{"duplicate id", "1 0 0\n2 1 1\n1 2 2\n2 3 3\n", "p.csv:3: id 1 given twice (first on line 1)"},
 		{"latitude", "lat,lon\n91,0\n", "p.csv:2: latitude \"91\" is outside -90..90"},
 		{"longitude", "lat,lon\n0,400\n", "p.csv:2: longitude \"400\" is outside -360..360"},
@@ -373,6 +373,48 @@ func TestReadTourFor(t *testing.T) {
 		if !strings.HasPrefix(got, c.want) {
 			t.Errorf("%s: got %s, want %s", filepath.Base(c.path), got, c.want)
 		}
+	}
+}
+
+// Points named rather than numbered (name,lat,lon, the common export of
+// a spreadsheet) keep their names as ids: a tour is written and read back
+// by name, an integer among the names is a name too.
+func TestNamedPoints(t *testing.T) {
+	data := "name,lat,lon\nParis,48.8566,2.3522\n\"Berlin\",52.52,13.405\n7,51.5074,-0.1278\nMadrid,40.4168,-3.7038\n"
+	in, err := ParsePoints(strings.NewReader(data), "cities.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.N != 4 || in.Metric != solver.GreatCircle || in.Points.IDs != nil {
+		t.Fatalf("%d cities, %s, ids %v", in.N, in.Metric, in.Points.IDs)
+	}
+	if got := []string{in.Points.Label(0), in.Points.Label(1), in.Points.Label(2), in.Points.Label(3)}; fmt.Sprint(got) != "[Paris Berlin 7 Madrid]" {
+		t.Fatalf("labels %v", got)
+	}
+	var b strings.Builder
+	if err := WriteTourCSV(&b, in, []int{3, 0, 2, 1}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.String(), "name,lat,lon\nMadrid,40.4168,-3.7038\nParis,") {
+		t.Fatalf("tour csv:\n%s", b.String())
+	}
+	p := filepath.Join(t.TempDir(), "tour.csv")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tour, err := ReadTourFor(p, in)
+	if err != nil || fmt.Sprint(tour) != "[3 0 2 1]" {
+		t.Fatalf("read back: %v %v", tour, err)
+	}
+	if err := os.WriteFile(p, []byte("name,lat,lon\nMadrid,0,0\nParis,0,0\nRome,0,0\nBerlin,0,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadTourFor(p, in); err == nil || !strings.Contains(err.Error(), `id "Rome" is not a city of cities`) {
+		t.Fatalf("unknown name: %v", err)
+	}
+	xy, err := ParsePoints(strings.NewReader("name,x,y\nA1,0,0\nB2,3,4\n"), "xy.csv")
+	if err != nil || xy.Points.Label(1) != "B2" || xy.Metric != solver.Euc2D {
+		t.Fatalf("name,x,y: %v", err)
 	}
 }
 

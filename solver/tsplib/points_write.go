@@ -23,7 +23,11 @@ func WriteTourCSV(w io.Writer, in *solver.Instance, tour []int) error {
 	bw.WriteString(strings.Join(names, ",") + "\n")
 	buf := make([]byte, 0, 96)
 	for _, c := range tour {
-		buf = strconv.AppendInt(buf[:0], in.Points.ID(c), 10)
+		if labelled(in.Points) {
+			buf = append(buf[:0], in.Points.Labels[c]...)
+		} else {
+			buf = strconv.AppendInt(buf[:0], in.Points.ID(c), 10)
+		}
 		for _, col := range cols {
 			buf = append(buf, ',')
 			buf = strconv.AppendFloat(buf, col[c], 'g', -1, 64)
@@ -76,21 +80,39 @@ func ReadTourFor(path string, in *solver.Instance) ([]int, error) {
 	if pts.N != in.N {
 		return nil, &Error{File: path, Msg: fmt.Sprintf("%d points, want the %d cities of %s", pts.N, in.N, in.Name)}
 	}
-	city := make(map[int64]int, in.N)
-	for i := range in.N {
-		city[in.Points.ID(i)] = i
+	var tour []int
+	if !labelled(in.Points) && !labelled(pts.Points) {
+		tour, err = toursCities(in, pts.N, path, in.Points.ID, pts.Points.ID, func(id int64) string { return strconv.FormatInt(id, 10) })
+	} else {
+		tour, err = toursCities(in, pts.N, path, in.Points.Label, pts.Points.Label, quote)
 	}
-	tour := make([]int, pts.N)
-	for k := range tour {
-		id := pts.Points.ID(k)
-		c, ok := city[id]
-		if !ok {
-			return nil, &Error{File: path, Msg: fmt.Sprintf("id %d is not a city of %s", id, in.Name)}
-		}
-		tour[k] = c
+	if err != nil {
+		return nil, err
 	}
 	if err := solver.ValidateTour(tour, in.N); err != nil {
 		return nil, &Error{File: path, Msg: oneLine(err.Error())}
 	}
 	return tour, nil
 }
+
+// toursCities maps the n ids of a tour file (tourID) to in's cities
+// (cityID), naming the first id that is not one of them.
+func toursCities[K comparable](in *solver.Instance, n int, path string, cityID, tourID func(int) K, show func(K) string) ([]int, error) {
+	city := make(map[K]int, in.N)
+	for i := range in.N {
+		city[cityID(i)] = i
+	}
+	tour := make([]int, n)
+	for k := range tour {
+		id := tourID(k)
+		c, ok := city[id]
+		if !ok {
+			return nil, &Error{File: path, Msg: fmt.Sprintf("id %s is not a city of %s", show(id), in.Name)}
+		}
+		tour[k] = c
+	}
+	return tour, nil
+}
+
+// labelled reports whether p's ids are names (PointList.Labels).
+func labelled(p *solver.PointList) bool { return p != nil && p.Labels != nil }

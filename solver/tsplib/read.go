@@ -2,6 +2,7 @@ package tsplib
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -67,7 +68,47 @@ func openSniffed(path string) (*os.File, *bufio.Reader, bool, error) {
 		f.Close()
 		return nil, nil, false, fileError(path, bareError(err))
 	}
+	if err := notAnInstance(path, head); err != nil {
+		f.Close()
+		return nil, nil, false, err
+	}
 	return f, br, isPointList(head, path), nil
+}
+
+// PictureError is Read's error for a picture: a file whose first bytes
+// are a PNG, JPEG, GIF, BMP or WebP signature. Front ends offer to
+// stipple it into an instance (TSP art) instead.
+type PictureError struct {
+	File   string
+	Format string // "PNG", "JPEG", …
+}
+
+// Error says what the file is, in one line naming it.
+func (e *PictureError) Error() string {
+	return (&Error{File: e.File, Msg: "a " + e.Format + " picture, not an instance"}).Error()
+}
+
+// pictureSignatures are the first bytes of the picture formats a user
+// may open by mistake.
+var pictureSignatures = []struct{ magic, format string }{
+	{"\x89PNG\r\n\x1a\n", "PNG"}, {"\xFF\xD8\xFF", "JPEG"}, {"GIF87a", "GIF"}, {"GIF89a", "GIF"}, {"BM", "BMP"},
+}
+
+// notAnInstance tells a file that cannot be an instance by its start
+// head: empty (or blank), or a picture.
+func notAnInstance(path string, head []byte) error {
+	if len(bytes.TrimSpace(head)) == 0 && len(head) < readerSniffSize {
+		return &Error{File: path, Msg: "the file is empty"}
+	}
+	for _, s := range pictureSignatures {
+		if bytes.HasPrefix(head, []byte(s.magic)) && (s.format != "BMP" || len(head) >= 26 && bytes.IndexByte(head[:26], 0) >= 0) {
+			return &PictureError{File: path, Format: s.format}
+		}
+	}
+	if len(head) >= 12 && string(head[:4]) == "RIFF" && string(head[8:12]) == "WEBP" {
+		return &PictureError{File: path, Format: "WebP"}
+	}
+	return nil
 }
 
 // Parse reads a TSPLIB95 TYPE TSP instance from r, of any supported metric

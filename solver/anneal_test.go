@@ -1,0 +1,74 @@
+package solver
+
+import (
+	"strings"
+	"testing"
+)
+
+// pointList is a point list of n cities scaled by 10^exp, as the point
+// reader builds one.
+func pointList(n, exp int) *Instance {
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range n {
+		x[i], y[i] = float64(i%10)*1e5, float64(i/10)*1e5
+	}
+	in := NewCoordInstance("pts", Euc2D, x, y, nil)
+	in.ScaleExp, in.Points = exp, &PointList{}
+	return in
+}
+
+// The schedule's temperatures are given in the file's units and run in
+// the instance's: a TSPLIB file keeps Lam et al.'s numbers exactly, a
+// point list scales what it is given by 10^ScaleExp and the defaults by
+// PointTempScale, and reports them back as given.
+func TestScheduleInTheFilesUnits(t *testing.T) {
+	tsp := NewCoordInstance("sq", Euc2D, []float64{0, 1, 1, 0}, []float64{0, 0, 1, 1}, nil)
+	pts := pointList(50, 6)
+	cases := []struct {
+		name      string
+		in        *Instance
+		t0, tend  string
+		wantT0    float64
+		wantTEnd  float64
+		reportT0  string
+		reportEnd string
+	}{
+		{"tsplib defaults", tsp, "", "", DefaultT0, DefaultTEnd, "10000", "0.1"},
+		{"tsplib given", tsp, "100", "1", 100, 1, "100", "1"},
+		{"points defaults", pts, "", "", DefaultT0 * PointTempScale, DefaultTEnd * PointTempScale, "0.5", "5e-06"},
+		{"points given", pts, "0.25", "0.001", 0.25e6, 0.001e6, "0.25", "0.001"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := Params{Extra: map[string]string{}}
+			if c.t0 != "" {
+				p = p.WithExtra("t0", c.t0).WithExtra("tend", c.tend)
+			}
+			a, err := AnnealOf(c.in, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !near(a.T0, c.wantT0) || !near(a.TEnd, c.wantTEnd) {
+				t.Errorf("T0 %g, TEnd %g, want %g, %g", a.T0, a.TEnd, c.wantT0, c.wantTEnd)
+			}
+			rep := a.Report(optEngine{name: "pspm", backend: BackendCPU})
+			if rep.Extra["t0"] != c.reportT0 || rep.Extra["tend"] != c.reportEnd {
+				t.Errorf("reported t0 %q, tend %q, want %q, %q", rep.Extra["t0"], rep.Extra["tend"], c.reportT0, c.reportEnd)
+			}
+			run := (&ScheduleRun{T0: a.T0, TEnd: a.TEnd, TLast: a.TEnd}).InFileUnits(c.in)
+			if r, _ := AnnealOf(c.in, rep); !near(r.T0, a.T0) || !near(run.T0*a.Unit, a.T0) {
+				t.Errorf("reported values rerun at T0 %g, shown %g, want %g", r.T0, run.T0, a.T0)
+			}
+		})
+	}
+	if t0, tend := DefaultTemps(pts); !near(t0, 0.5) || !near(tend, 5e-6) {
+		t.Errorf("point list's default temperatures %g, %g, want 0.5, 5e-06", t0, tend)
+	}
+	// A refusal names the values as given.
+	_, err := AnnealOf(pts, Params{Extra: map[string]string{"t0": "0.001", "tend": "0.01"}})
+	if err == nil || !strings.Contains(err.Error(), "0.001") || !strings.Contains(err.Error(), "0.01") {
+		t.Errorf("t0 below tend: %v", err)
+	}
+}
+
+func near(a, b float64) bool { return a == b || a > 0 && b > 0 && a/b > 1-1e-12 && a/b < 1+1e-12 }
