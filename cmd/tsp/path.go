@@ -138,7 +138,7 @@ func (rt *route) finish(plan *session.Plan, out session.Outcome) (session.Outcom
 	out.Result = res
 	out.Report = solver.NewReport(&in, res)
 	if out.Bound != nil {
-		out.Report.LowerBound = &out.Bound.Bound
+		out.Report.SetLowerBound(&in, out.Bound.Bound)
 	}
 	return out, nil
 }
