@@ -122,6 +122,7 @@ func parseBatch(e *env, args []string) (*batchRequest, error) {
 	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR`")
 	fs.BoolVar(&r.quiet, "quiet", false, "no progress on stderr")
 	fs.Func("opt", "engine option `NAME=VALUE`, repeatable", func(s string) error { return paramUsage(p.Set(s)) })
+	fs.Func("gpus", gpusDoc, func(s string) error { return paramUsage(p.Set("gpus=" + s)) })
 	pos, err := parse(fs, "batch", args, 1, math.MaxInt32)
 	if err != nil {
 		return nil, err

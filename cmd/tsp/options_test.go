@@ -180,3 +180,20 @@ func TestEnginesVerboseTiers(t *testing.T) {
 		t.Errorf("auto's stale depends on the size; listed as\n%s", b)
 	}
 }
+
+// TestGPUsFlag: --gpus is the GPU engines' gpus option as a flag on solve,
+// batch and bench; a CPU engine, which takes no such option, refuses it by
+// that name.
+func TestGPUsFlag(t *testing.T) {
+	p := genCircle(t, 40)
+	code, _, stderr := tsp(t, "solve", p, "--backend", "cpu", "--algo", "2opt-ils", "--gpus", "0,0", "--quiet")
+	if first := strings.SplitN(stderr, "\n", 2)[0]; code != 2 || !strings.Contains(first, "gpus") {
+		t.Errorf("solve --backend cpu --gpus 0,0: exit %d, %q", code, first)
+	}
+	for _, cmd := range []string{"solve", "batch", "bench"} {
+		_, stdout, stderr := tsp(t, "help", cmd)
+		if !strings.Contains(stdout+stderr, "-gpus") {
+			t.Errorf("tsp help %s does not list --gpus", cmd)
+		}
+	}
+}

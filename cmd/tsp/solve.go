@@ -179,6 +179,7 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 	fs.Func("opt", "engine option `NAME=VALUE`, repeatable (the options of each engine: 'tsp engines --verbose')", func(s string) error {
 		return paramUsage(p.Set(s))
 	})
+	fs.Func("gpus", gpusDoc, func(s string) error { return paramUsage(p.Set("gpus=" + s)) })
 	pos, err := parse(fs, "solve", args, 1, 1)
 	if err != nil {
 		return nil, err
