@@ -68,10 +68,10 @@ func (t *TourView) SetScene(s export.Scene) {
 	t.Refresh()
 }
 
-// sameScene reports whether a and b draw the same: the same instance, title, state and tour slices.
+// sameScene reports whether a and b draw the same: the same instance, title, state, kind (tour or path) and tour slices.
 func sameScene(a, b export.Scene) bool {
 	same := func(x, y []int) bool { return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0]) }
-	return a.Instance == b.Instance && a.Title == b.Title && a.Done == b.Done && same(a.Tour, b.Tour) && same(a.Best, b.Best) && same(a.Optimal, b.Optimal)
+	return a.Instance == b.Instance && a.Title == b.Title && a.Done == b.Done && a.Path == b.Path && same(a.Tour, b.Tour) && same(a.Best, b.Best) && same(a.Optimal, b.Optimal)
 }
 
 // Scene returns what the view shows now.

@@ -73,6 +73,10 @@ type Scene struct {
 	// Done marks the scene of a paused or finished run: nothing is
 	// changing, so no tint of recent changes is drawn (see HeatCellPx).
 	Done bool
+	// Path marks Tour and Best as open paths (a run of solver.Route with
+	// a path): drawn without the edge from the last city back to the
+	// first. Optimal stays a tour.
+	Path bool
 }
 
 // SceneFor builds the scene of in with the given tours and a title that
@@ -325,7 +329,7 @@ func drawVector(c vg.Canvas, s Scene, width, height int) {
 	case n > 200:
 		r = 1.8
 	}
-	stroke := func(t []int, clr color.Color, wd float64) {
+	stroke := func(t []int, clr color.Color, wd float64, open bool) {
 		if len(t) < 2 {
 			return
 		}
@@ -334,14 +338,16 @@ func drawVector(c vg.Canvas, s Scene, width, height int) {
 		for _, city := range t[1:] {
 			p.Line(pt(city))
 		}
-		p.Close()
+		if !open {
+			p.Close()
+		}
 		c.SetColor(clr)
 		c.SetLineWidth(vg.Length(wd))
 		c.Stroke(p)
 	}
-	stroke(s.Optimal, exportOptimal, lineW*3)
-	stroke(s.Best, exportBest, lineW*1.5)
-	stroke(s.Tour, exportTour, lineW)
+	stroke(s.Optimal, exportOptimal, lineW*3, false)
+	stroke(s.Best, exportBest, lineW*1.5, s.Path)
+	stroke(s.Tour, exportTour, lineW, s.Path)
 	c.SetColor(exportCity)
 	var p vg.Path
 	for i := 0; i < n; i++ {
@@ -361,7 +367,7 @@ func drawRaster(c vg.Canvas, s Scene, width, height int) {
 	ah := max(1, int(float64(height)-2*m-titleH))
 	img := image.NewRGBA(image.Rect(0, 0, aw, ah))
 	var r Rasterizer
-	r.Render(img, Scene{Instance: s.Instance, Tour: s.Tour, Best: s.Best, Optimal: s.Optimal}, FitView(r.Bounds(s.Instance)), exportStyle())
+	r.Render(img, Scene{Instance: s.Instance, Tour: s.Tour, Best: s.Best, Optimal: s.Optimal, Path: s.Path}, FitView(r.Bounds(s.Instance)), exportStyle())
 	min := vg.Point{X: vg.Length(m), Y: vg.Length(m)}
 	c.DrawImage(vg.Rectangle{Min: min, Max: vg.Point{X: min.X + vg.Length(aw), Y: min.Y + vg.Length(ah)}}, img)
 }
