@@ -100,6 +100,15 @@ func TitleFor(in *solver.Instance, tour []int) string {
 	return TitleOf(in, solver.TourLength(in, tour))
 }
 
+// TitleForPath is TitleFor of an open path: its length without a closing
+// edge, and no gap (the known optimum is a tour's).
+func TitleForPath(in *solver.Instance, path []int) string {
+	if in == nil || len(path) != in.N {
+		return TitleOf(in, 0)
+	}
+	return fmt.Sprintf("%s — %s (open path)", in.Name, in.FormatLength(solver.PathLength(in, path)))
+}
+
 // TitleOf returns "name — length (gap% above optimum)" for a tour of in
 // of the given length, or "name — n cities" when length is 0.
 func TitleOf(in *solver.Instance, length int64) string {
