@@ -92,6 +92,7 @@ type App struct {
 	compare      bool
 	compareCheck *widget.Check
 	exportBtn    *widget.Button // enabled while a pane on screen has a tour
+	openTourBtn  *widget.Button // enabled while an instance is loaded
 	body         *fyne.Container
 	singleView   fyne.CanvasObject
 	compareView  fyne.CanvasObject
@@ -276,10 +277,12 @@ func (a *App) build() fyne.CanvasObject {
 	a.compareCheck = widget.NewCheck("Compare", func(on bool) { a.SetCompare(on) })
 	a.exportBtn = widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), a.exportDialog)
 	a.exportBtn.Disable()
+	a.openTourBtn = widget.NewButtonWithIcon("Open tour…", theme.FolderOpenIcon(), a.openTourDialog)
+	a.openTourBtn.Disable()
 	for _, p := range []*Pane{a.Single, a.Left, a.Right} {
 		p.onState = a.refreshExport
 	}
-	top := container.NewHBox(a.compareCheck, a.exportBtn)
+	top := container.NewHBox(a.compareCheck, a.exportBtn, a.openTourBtn)
 
 	a.body = container.NewStack(a.singleView)
 	split := container.NewHSplit(browser, container.NewBorder(top, nil, nil, nil, a.body))
