@@ -40,9 +40,30 @@ import (
 
 	// The CPU engines register themselves; the gpu package registers the
 	// CUDA engines (stubs that say why they are unavailable without CUDA).
-	_ "github.com/tsplab/tsplab/gpu"
+	"github.com/tsplab/tsplab/gpu"
 	_ "github.com/tsplab/tsplab/solver/cpu"
 )
+
+// The app's gpus field follows the GPU engines' own rules.
+func init() { app.OptionChecks[gpu.OptGPUs] = checkGPUs }
+
+// checkGPUs checks a value of the GPU engines' gpus option by
+// gpu.ParseGPUs's rules against the devices the driver lists; a device the
+// kernels cannot run on is refused when the run opens it. Without a driver
+// the GPU engines cannot run, and their runs say so.
+func checkGPUs(text string) error {
+	devs, err := gpu.Devices()
+	if err != nil {
+		return nil
+	}
+	return checkGPUsOn(text, len(devs))
+}
+
+// checkGPUsOn is checkGPUs on a host of n devices.
+func checkGPUsOn(text string, n int) error {
+	_, err := gpu.ParseGPUs(text, make([]error, n))
+	return err
+}
 
 // version is set by the Makefile (-ldflags -X main.version=...).
 var version = "dev"

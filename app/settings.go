@@ -353,8 +353,18 @@ func (f *settingsForm) check(o solver.Option, text string) error {
 	if err := p.Set(o.Name + "=" + text); err != nil || e == nil {
 		return fieldError(err, backend)
 	}
+	if c := OptionChecks[o.Name]; c != nil && o.Kind == solver.KindText {
+		if err := c(text); err != nil {
+			return fieldError(err, backend)
+		}
+	}
 	return fieldError(solver.Validate(e, f.in, p), backend)
 }
+
+// OptionChecks check the text options the option table takes as free text,
+// by name, as the engine that parses them will: the front end that links
+// the engines sets them (tsplab checks gpus with gpu.ParseGPUs's rules).
+var OptionChecks = map[string]func(text string) error{}
 
 // newOptionRow makes option o's field on backend, its text bound to the
 // preference under the form's prefix.
