@@ -30,9 +30,8 @@ var routeLabels = map[string]string{
 var routeOrder = []string{RouteTour, RouteOpen, RouteEnds}
 
 // HelpRoute is the Path field's help text.
-const HelpRoute = "an open path has no closing edge (a drill or a plotter that does not return); " +
-	"an open path takes engines that read distances from the instance, up to 5,000 cities; " +
-	"from A to B takes engines that keep fixed edges (auto, 2opt-ils, 3opt-ils on the CPU)"
+const HelpRoute = "a path has no closing edge; open: up to 5,000 cities; " +
+	"from A to B: engines that keep fixed edges (auto, 2opt-ils, 3opt-ils on the CPU)"
 
 // routeForm is the settings' Path field: the route menu and, for a path
 // between two ends, the ends' city ids, each saved under the form's prefix.

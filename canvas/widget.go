@@ -284,7 +284,7 @@ func (r *tourViewRenderer) update() {
 	case s.Instance == nil:
 		r.empty.Text = "no instance"
 	case !s.Instance.HasCoords():
-		r.empty.Text = "no coordinates to draw (" + s.Instance.Metric.String() + " without display data)"
+		r.empty.Text = "no coordinates to draw (" + s.Instance.Metric.String() + " without display data): solved all the same"
 	default:
 		r.empty.Text = ""
 	}
