@@ -58,7 +58,10 @@ type Options struct {
 	A, B      string        // compare mode's panes as "ALGORITHM/BACKEND", e.g. "auto/gpu" (an empty part: the saved one)
 	Run       time.Duration // once the first instance is loaded, run the panes on screen with this budget (0: no)
 	Compare   bool          // open in compare mode
-	Size      fyne.Size     // if not zero, the window's size (screenshots)
+	// Path is the single pane's route: RouteTour, RouteOpen, or "A,B" for
+	// a path from A to B (empty: keep the saved one).
+	Path string
+	Size fyne.Size // if not zero, the window's size (screenshots)
 	// OnLoad, if set, is called on the Fyne goroutine after every load.
 	OnLoad func(*solver.Instance, error)
 }
@@ -165,6 +168,7 @@ func (a *App) buildPanes(opts Options) {
 		p.Runner.Pipeline = pl
 	}
 	a.Single.choose(opts.Algo, opts.Backend)
+	a.Single.chooseRoute(opts.Path)
 	for _, c := range []struct {
 		p      *Pane
 		choice string
@@ -360,8 +364,8 @@ func (a *App) Running() bool {
 func (a *App) RunLines() []string {
 	var out []string
 	for i, p := range a.Panes() {
-		res, ok := p.Runner.Result()
-		if !ok {
+		res, ok, err := p.resultRoute()
+		if !ok || err != nil {
 			continue
 		}
 		name := p.Name

@@ -11,6 +11,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/tsplab/tsplab/canvas"
 	"github.com/tsplab/tsplab/internal/fakeengine"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/session"
@@ -66,6 +67,9 @@ func TestOpenPathRunDrawnAsPath(t *testing.T) {
 	s := p.View.Scene()
 	if !s.Path || len(s.Tour) != 10 || s.Optimal != nil {
 		t.Fatalf("scene of an open path: Path %v, %d cities, optimal %v", s.Path, len(s.Tour), s.Optimal != nil)
+	}
+	if !slices.Contains(canvas.LegendFor(s), canvas.LegendEnds) {
+		t.Errorf("the legend %v does not name the path's ends", canvas.LegendFor(s))
 	}
 	if !strings.Contains(s.Title, "open path") {
 		t.Errorf("title %q does not say it is an open path", s.Title)

@@ -161,3 +161,15 @@ func (s Settings) NewRoute(in *solver.Instance, e solver.Engine) (*solver.Route,
 	}
 	return rt, nil
 }
+
+// chooseRoute sets the pane's Path from a command line's text: RouteTour,
+// RouteOpen, or "A,B" for a path from A to B ("": keep the saved one).
+func (p *Pane) chooseRoute(text string) {
+	switch text {
+	case "":
+	case RouteTour, RouteOpen:
+		p.settings.route.set(text, p.settings.route.Ends())
+	default:
+		p.settings.route.set(RouteEnds, text)
+	}
+}

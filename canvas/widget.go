@@ -193,6 +193,7 @@ const (
 	LegendBest    = "best tour"
 	LegendOptimal = "optimal tour (dashed)"
 	LegendChanged = "recently changed"
+	LegendEnds    = "ends of the path"
 )
 
 // legend names what the view draws, at its bottom left: a row per entry
@@ -222,6 +223,7 @@ func newLegend(st export.Style) *legend {
 		{LegendBest, bar(st.Best, legendSwatch, 2)},
 		{LegendOptimal, container.NewHBox(bar(st.Optimal, 7, 2), bar(st.Optimal, 7, 2))},
 		{LegendChanged, bar(heat, 10, 10)},
+		{LegendEnds, bar(st.Tour, 8, 8)},
 	} {
 		t := fcanvas.NewText(e.name, st.City)
 		t.TextSize = theme.CaptionTextSize()
@@ -248,6 +250,9 @@ func LegendFor(s export.Scene) []string {
 	}
 	if s.Tour != nil && !s.Done && s.Instance != nil && s.Instance.N <= export.HeatLimit {
 		out = append(out, LegendChanged)
+	}
+	if s.Path && (s.Tour != nil || s.Best != nil) {
+		out = append(out, LegendEnds)
 	}
 	return out
 }

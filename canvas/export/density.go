@@ -197,6 +197,42 @@ func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 	r.updateHeat(in, tours[layerTour], s.Path, st.Heat.A != 0 && !s.Done)
 	r.drawHeat(dst, t, st)
 	r.stats.HeatCells = r.heat.cells
+	if s.Path {
+		r.drawEnds(dst, tours, st)
+	}
+}
+
+// EndRadius is the half-width in pixels of the square that marks each end
+// of a path, so that a reader sees where it starts and stops.
+const EndRadius = 4
+
+// drawEnds marks the two ends of the path drawn (the tour, else the best
+// tour) with squares of the tour's colour, a background-coloured centre
+// telling them from the cities.
+func (r *Rasterizer) drawEnds(dst *image.RGBA, tours [numLayers][]int, st Style) {
+	t := tours[layerTour]
+	if t == nil {
+		t = tours[layerBest]
+	}
+	if len(t) < 2 {
+		return
+	}
+	w, h := dst.Rect.Dx(), dst.Rect.Dy()
+	for _, c := range []int{t[0], t[len(t)-1]} {
+		if uint(c) >= uint(len(r.pts)) {
+			continue
+		}
+		p := r.pts[c]
+		for y := max(int(p.y)-EndRadius, 0); y <= min(int(p.y)+EndRadius, h-1); y++ {
+			for x := max(int(p.x)-EndRadius, 0); x <= min(int(p.x)+EndRadius, w-1); x++ {
+				clr := st.Tour
+				if max(x-int(p.x), int(p.x)-x) < EndRadius-1 && max(y-int(p.y), int(p.y)-y) < EndRadius-1 {
+					clr = st.Background
+				}
+				dst.SetRGBA(dst.Rect.Min.X+x, dst.Rect.Min.Y+y, clr)
+			}
+		}
+	}
 }
 
 // layers picks the frame's layers and their look: the scene's tours (the

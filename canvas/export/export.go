@@ -357,6 +357,19 @@ func drawVector(c vg.Canvas, s Scene, width, height int) {
 	stroke(s.Optimal, exportOptimal, lineW*3, false)
 	stroke(s.Best, exportBest, lineW*1.5, s.Path)
 	stroke(s.Tour, exportTour, lineW, s.Path)
+	if t := cmpOr(s.Tour, s.Best); s.Path && len(t) >= 2 {
+		// The ends of a path, as rings of the tour's colour.
+		var ends vg.Path
+		for _, c := range []int{t[0], t[len(t)-1]} {
+			q := pt(c)
+			ends.Move(vg.Point{X: q.X + vg.Length(r*2.5), Y: q.Y})
+			ends.Arc(q, vg.Length(r*2.5), 0, 2*math.Pi)
+			ends.Close()
+		}
+		c.SetColor(exportTour)
+		c.SetLineWidth(vg.Length(lineW * 1.5))
+		c.Stroke(ends)
+	}
 	c.SetColor(exportCity)
 	var p vg.Path
 	for i := 0; i < n; i++ {
@@ -366,6 +379,14 @@ func drawVector(c vg.Canvas, s Scene, width, height int) {
 		p.Close()
 	}
 	c.Fill(p)
+}
+
+// cmpOr is a when it is not nil, else b.
+func cmpOr(a, b []int) []int {
+	if a != nil {
+		return a
+	}
+	return b
 }
 
 // drawRaster draws the tours and cities of s with the Rasterizer into the

@@ -8,15 +8,24 @@ import (
 )
 
 // tourSegments counts the straight segments of the SVG <path> stroked in
-// the tour's colour: its L commands and a closing Z.
-func tourSegments(t *testing.T, svg string) int {
+// the tour's colour (its L commands and a closing Z) and the rings (arcs)
+// of that colour, which mark a path's ends.
+func tourSegments(t *testing.T, svg string) (segments, rings int) {
 	t.Helper()
 	re := regexp.MustCompile(`<path d="([^"]*)" style="fill:none;stroke:#1F4E9A`)
-	m := re.FindAllStringSubmatch(svg, -1)
-	if len(m) != 1 {
-		t.Fatalf("%d tour-coloured paths in the SVG, want 1", len(m))
+	lines := 0
+	for _, m := range re.FindAllStringSubmatch(svg, -1) {
+		if strings.Contains(m[1], "A") {
+			rings += strings.Count(m[1], "M")
+			continue
+		}
+		lines++
+		segments = strings.Count(m[1], "L") + strings.Count(m[1], "Z")
 	}
-	return strings.Count(m[0][1], "L") + strings.Count(m[0][1], "Z")
+	if lines != 1 {
+		t.Fatalf("%d tour-coloured lines in the SVG, want 1", lines)
+	}
+	return segments, rings
 }
 
 func TestExportSVGPathHasNoClosingEdge(t *testing.T) {
@@ -27,12 +36,12 @@ func TestExportSVGPathHasNoClosingEdge(t *testing.T) {
 			if err := Write(&buf, FormatSVG, Scene{Instance: in, Tour: tour, Best: tour, Path: path}, 400, 0); err != nil {
 				t.Fatal(err)
 			}
-			want := n
+			want, wantRings := n, 0
 			if path {
-				want = n - 1
+				want, wantRings = n-1, 2
 			}
-			if got := tourSegments(t, buf.String()); got != want {
-				t.Errorf("n=%d path=%v: %d segments, want %d", n, path, got, want)
+			if got, rings := tourSegments(t, buf.String()); got != want || rings != wantRings {
+				t.Errorf("n=%d path=%v: %d segments and %d end rings, want %d and %d", n, path, got, rings, want, wantRings)
 			}
 		}
 	}
@@ -76,6 +85,22 @@ func TestRasterPathHasNoClosingEdge(t *testing.T) {
 		}
 		if !path && got != st.Tour {
 			t.Errorf("tour: the closing edge 4-1's midpoint is %v, want the tour's colour", got)
+		}
+		// The ends, cities 1 and 4, are marked: a square of the tour's
+		// colour around them.
+		for _, c := range []int{0, 3} {
+			x, y := tr.Apply(in.X[c], in.Y[c])
+			dx, dy := EndRadius, EndRadius // towards the square's inside, off its edges
+			if x > 100 {
+				dx = -dx
+			}
+			if y > 100 {
+				dy = -dy
+			}
+			ring := at(img, int(x+0.5)+dx, int(y+0.5)+dy)
+			if path != (ring == st.Tour) {
+				t.Errorf("path=%v: beside city %d %v", path, c+1, ring)
+			}
 		}
 		for _, e := range [][2]int{{0, 1}, {1, 2}, {2, 3}} {
 			if x, y := mid(e[0], e[1]); at(img, x, y) != st.Tour {
