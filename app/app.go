@@ -58,10 +58,10 @@ type Options struct {
 	A, B      string        // compare mode's panes as "ALGORITHM/BACKEND", e.g. "auto/gpu" (an empty part: the saved one)
 	Run       time.Duration // once the first instance is loaded, run the panes on screen with this budget (0: no)
 	Compare   bool          // open in compare mode
+	Size      fyne.Size     // if not zero, the window's size (screenshots)
 	// Path is the single pane's route: RouteTour, RouteOpen, or "A,B" for
 	// a path from A to B (empty: keep the saved one).
 	Path string
-	Size fyne.Size // if not zero, the window's size (screenshots)
 	// OnLoad, if set, is called on the Fyne goroutine after every load.
 	OnLoad func(*solver.Instance, error)
 }
