@@ -545,3 +545,15 @@ func TestAppChecksGPUsByTheEnginesRules(t *testing.T) {
 		}
 	}
 }
+
+func TestPathFlag(t *testing.T) {
+	for _, c := range []struct {
+		arg string
+		ok  bool
+	}{{"tour", true}, {"open", true}, {"1,400", true}, {"closed", false}, {"7", false}} {
+		f, ok := parseFlags([]string{"--path", c.arg})
+		if ok != c.ok || ok && f.path != c.arg {
+			t.Errorf("--path %s: ok %v, path %q; want ok %v", c.arg, ok, f.path, c.ok)
+		}
+	}
+}

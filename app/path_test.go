@@ -198,3 +198,13 @@ func TestOpenTourStartsTheRun(t *testing.T) {
 		t.Error("the start tour outlived its instance")
 	}
 }
+
+func TestPathOptionSetsTheSingleView(t *testing.T) {
+	for _, c := range []struct{ opt, route, ends string }{{"open", RouteOpen, ""}, {"2,5", RouteEnds, "2,5"}, {"tour", RouteTour, ""}} {
+		ap, loads := newTestApp(t, Options{Path: c.opt})
+		waitLoad(t, loads)
+		if r := ap.Single.settings.route; r.Route() != c.route || c.ends != "" && r.Ends() != c.ends || r.menu.Selected != routeLabels[c.route] {
+			t.Errorf("--path %s: route %q ends %q menu %q", c.opt, r.Route(), r.Ends(), r.menu.Selected)
+		}
+	}
+}
