@@ -40,9 +40,30 @@ import (
 
 	// The CPU engines register themselves; the gpu package registers the
 	// CUDA engines (stubs that say why they are unavailable without CUDA).
-	_ "github.com/tsplab/tsplab/gpu"
+	"github.com/tsplab/tsplab/gpu"
 	_ "github.com/tsplab/tsplab/solver/cpu"
 )
+
+// The app's gpus field follows the GPU engines' own rules.
+func init() { app.OptionChecks[gpu.OptGPUs] = checkGPUs }
+
+// checkGPUs checks a value of the GPU engines' gpus option by
+// gpu.ParseGPUs's rules against the devices the driver lists; a device the
+// kernels cannot run on is refused when the run opens it. Without a driver
+// the GPU engines cannot run, and their runs say so.
+func checkGPUs(text string) error {
+	devs, err := gpu.Devices()
+	if err != nil {
+		return nil
+	}
+	return checkGPUsOn(text, len(devs))
+}
+
+// checkGPUsOn is checkGPUs on a host of n devices.
+func checkGPUsOn(text string, n int) error {
+	_, err := gpu.ParseGPUs(text, make([]error, n))
+	return err
+}
 
 // version is set by the Makefile (-ldflags -X main.version=...).
 var version = "dev"
@@ -87,7 +108,7 @@ type launch struct {
 // capture.
 func (l *launch) options() app.Options {
 	f := l.f
-	opts := app.Options{Open: f.open, ArtPoints: f.points, Algo: f.algo, Backend: f.backend, A: f.paneA, B: f.paneB, Run: f.run, Compare: f.compare, Size: f.winSize}
+	opts := app.Options{Open: f.open, ArtPoints: f.points, Algo: f.algo, Backend: f.backend, A: f.paneA, B: f.paneB, Run: f.run, Compare: f.compare, Size: f.winSize, Path: f.path}
 	if f.shot == "" && f.run <= 0 {
 		return opts
 	}
@@ -165,6 +186,7 @@ func newApp(headless bool) fyne.App {
 type cliFlags struct {
 	open, algo, backend string
 	paneA, paneB        string
+	path                string // --path: tour, open or A,B ("": the saved choice)
 	shot                string
 	run                 time.Duration
 	points              int // the points a picture opened becomes (0: app.DefaultArtPoints)
@@ -184,6 +206,7 @@ func parseFlags(args []string) (f cliFlags, ok bool) {
 	fs.IntVar(&f.points, "points", 0, fmt.Sprintf("how many points a picture opened with --open becomes (TSP art; default %d)", app.DefaultArtPoints))
 	fs.StringVar(&f.algo, "algo", "", "algorithm `name` for the single view ("+listAlgorithms()+")")
 	fs.StringVar(&f.backend, "backend", "", "backend: cpu, gpu or auto")
+	fs.StringVar(&f.path, "path", "", "what the single view's runs find: `tour` (closed), open (a path, ends free) or A,B (a path from city A to city B)")
 	fs.DurationVar(&f.run, "run", 0, "start a run at once, with this time `budget` (e.g. 5s)")
 	fs.BoolVar(&f.compare, "compare", false, "open in compare mode (two panes)")
 	fs.StringVar(&f.paneA, "a", "", "compare pane A as `algo/backend` (e.g. pspm/cpu, the first run's)")
@@ -235,6 +258,9 @@ func parseFlags(args []string) (f cliFlags, ok bool) {
 	}
 	if f.run < 0 {
 		return fail("--run must not be negative")
+	}
+	if f.path != "" && f.path != app.RouteTour && f.path != app.RouteOpen && !strings.Contains(f.path, ",") {
+		return fail("--path %q: want tour, open or two city ids A,B", f.path)
 	}
 	return f, true
 }

@@ -17,7 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsplab/tsplab/app"
 	"github.com/tsplab/tsplab/canvas/export"
+	"github.com/tsplab/tsplab/gpu"
 )
 
 // TestXvfbScreenshot starts the real app binary in a real X window on a
@@ -513,6 +515,45 @@ func TestHelpWithoutFyneErrors(t *testing.T) {
 		}
 		if err != nil {
 			t.Errorf("%s tsplab --help: %v, want exit status 0 after the usage", kv, err)
+		}
+	}
+}
+
+func TestAppChecksGPUsByTheEnginesRules(t *testing.T) {
+	if app.OptionChecks[gpu.OptGPUs] == nil {
+		t.Fatal("the app's gpus field has no check")
+	}
+	for _, c := range []struct {
+		text string
+		want string // "" valid
+	}{
+		{"all", ""},
+		{"", ""},
+		{"2", ""},
+		{"0,", ""},
+		{"1,0", ""},
+		{"0,0", ""},
+		{"3", "2 of the 2 GPUs are usable"},
+		{"0", "2 of the 2 GPUs are usable"},
+		{"x", "all, a count or a list"},
+		{"0,5", "device 5 does not exist"},
+		{"0,a", `"a" is not a device number`},
+	} {
+		err := checkGPUsOn(c.text, 2)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("gpus %q on 2 GPUs: %v, want %q", c.text, err, c.want)
+		}
+	}
+}
+
+func TestPathFlag(t *testing.T) {
+	for _, c := range []struct {
+		arg string
+		ok  bool
+	}{{"tour", true}, {"open", true}, {"1,400", true}, {"closed", false}, {"7", false}} {
+		f, ok := parseFlags([]string{"--path", c.arg})
+		if ok != c.ok || ok && f.path != c.arg {
+			t.Errorf("--path %s: ok %v, path %q; want ok %v", c.arg, ok, f.path, c.ok)
 		}
 	}
 }

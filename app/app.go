@@ -59,6 +59,9 @@ type Options struct {
 	Run       time.Duration // once the first instance is loaded, run the panes on screen with this budget (0: no)
 	Compare   bool          // open in compare mode
 	Size      fyne.Size     // if not zero, the window's size (screenshots)
+	// Path is the single pane's route: RouteTour, RouteOpen, or "A,B" for
+	// a path from A to B (empty: keep the saved one).
+	Path string
 	// OnLoad, if set, is called on the Fyne goroutine after every load.
 	OnLoad func(*solver.Instance, error)
 }
@@ -92,6 +95,7 @@ type App struct {
 	compare      bool
 	compareCheck *widget.Check
 	exportBtn    *widget.Button // enabled while a pane on screen has a tour
+	openTourBtn  *widget.Button // enabled while an instance is loaded
 	body         *fyne.Container
 	singleView   fyne.CanvasObject
 	compareView  fyne.CanvasObject
@@ -164,6 +168,7 @@ func (a *App) buildPanes(opts Options) {
 		p.Runner.Pipeline = pl
 	}
 	a.Single.choose(opts.Algo, opts.Backend)
+	a.Single.chooseRoute(opts.Path)
 	for _, c := range []struct {
 		p      *Pane
 		choice string
@@ -276,10 +281,12 @@ func (a *App) build() fyne.CanvasObject {
 	a.compareCheck = widget.NewCheck("Compare", func(on bool) { a.SetCompare(on) })
 	a.exportBtn = widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), a.exportDialog)
 	a.exportBtn.Disable()
+	a.openTourBtn = widget.NewButtonWithIcon("Open tour…", theme.FolderOpenIcon(), a.openTourDialog)
+	a.openTourBtn.Disable()
 	for _, p := range []*Pane{a.Single, a.Left, a.Right} {
 		p.onState = a.refreshExport
 	}
-	top := container.NewHBox(a.compareCheck, a.exportBtn)
+	top := container.NewHBox(a.compareCheck, a.exportBtn, a.openTourBtn)
 
 	a.body = container.NewStack(a.singleView)
 	split := container.NewHSplit(browser, container.NewBorder(top, nil, nil, nil, a.body))
@@ -357,8 +364,8 @@ func (a *App) Running() bool {
 func (a *App) RunLines() []string {
 	var out []string
 	for i, p := range a.Panes() {
-		res, ok := p.Runner.Result()
-		if !ok {
+		res, ok, err := p.resultRoute()
+		if !ok || err != nil {
 			continue
 		}
 		name := p.Name

@@ -88,27 +88,39 @@ func (p *Pane) writeExport(w io.Writer, kind string, width, height int, label st
 		}
 		return export.Write(w, kind, s, width, height)
 	case ExportTour:
-		tour, length := p.Runner.Best()
+		tour, length, path := p.bestRoute()
 		if tour == nil {
 			return errors.New("export: no tour yet: run a solver first")
 		}
 		res, _ := p.Runner.Result()
 		comment := fmt.Sprintf("length %s, %s/%s, TSP Lab", p.in.FormatLength(length), res.Algorithm, res.Backend)
+		if path {
+			comment += "; an open path: no closing edge (tsp render --path draws it)"
+		}
 		return tsplib.WriteTour(w, p.in.Name+".tour", comment, tour)
 	case ExportSVGPath:
-		tour, _ := p.Runner.Best()
+		tour, _, path := p.bestRoute()
 		if tour == nil {
 			return errors.New("export: no tour yet: run a solver first")
+		}
+		if path {
+			return export.WriteSVGOpenPath(w, p.in, tour, width)
 		}
 		return export.WriteSVGPath(w, p.in, tour, width)
 	case ExportCSV:
 		return export.WriteCurveCSV(w, p.Curve.Points())
 	case ExportJSON:
-		res, ok := p.Runner.Result()
+		res, ok, err := p.resultRoute()
 		if !ok {
 			return errors.New("export: no finished run to report: stop or pause the run first")
 		}
-		return solver.NewReport(p.in, res).WriteJSON(w)
+		if err != nil {
+			return fmt.Errorf("export: %v", err)
+		}
+		p.mu.Lock()
+		in := p.shown()
+		p.mu.Unlock()
+		return solver.NewReport(in, res).WriteJSON(w)
 	}
 	return fmt.Errorf("export: unknown kind %q", kind)
 }

@@ -164,6 +164,9 @@ func (a *App) loaded(path string, in *solver.Instance, opt []int, err error) {
 			p.SetInstance(in, opt)
 		}
 		a.Win.SetTitle("TSP Lab — " + in.Name)
+		if a.openTourBtn != nil {
+			a.openTourBtn.Enable()
+		}
 	}
 	for _, f := range a.onLoad {
 		f(in, err)
@@ -187,4 +190,31 @@ func LoadInstance(path string) (*solver.Instance, []int, error) {
 		}
 	}
 	return in, opt, nil
+}
+
+// openTourDialog asks for a tour file of the instance on screen and makes
+// it the start of the next runs (OpenStartTour); the reader's error, with
+// the file and line, in a dialog.
+func (a *App) openTourDialog() {
+	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
+		if err != nil {
+			showErrorDialog(err, a.Win)
+			return
+		}
+		if rc == nil {
+			return
+		}
+		path := rc.URI().Path()
+		rc.Close()
+		if err := a.OpenStartTour(path); err != nil {
+			showErrorDialog(err, a.Win)
+		}
+	}, a.Win)
+	if a.current != "" {
+		if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(a.current))); err == nil {
+			d.SetLocation(l)
+		}
+	}
+	d.Resize(fyne.NewSize(800, 560))
+	d.Show()
 }

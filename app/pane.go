@@ -34,6 +34,10 @@ type Pane struct {
 	optimal []int
 	tour    []int
 	best    []int
+	// route is the last run's route (nil before any): its tours are
+	// those of route.In, shown as route.Orig's paths when it is one.
+	route *solver.Route
+	start startTour // the tour the next run starts from (Open tour…)
 
 	controls      *runControls      // the run buttons
 	numbers       *runNumbers       // the live numbers and the schedule the last run ran
@@ -115,6 +119,7 @@ func (p *Pane) SetInstance(in *solver.Instance, optimal []int) {
 	defer p.mu.Unlock()
 	p.Runner.Reset()
 	p.in, p.optimal = in, optimal
+	p.route, p.start = nil, startTour{}
 	p.settings.SetInstance(in)
 	p.resetBound()
 	p.clear()
@@ -125,18 +130,20 @@ func (p *Pane) SetInstance(in *solver.Instance, optimal []int) {
 // clear forgets the run's tours, numbers and curve.
 func (p *Pane) clear() {
 	p.tour, p.best = nil, nil
-	p.View.SetScene(export.SceneFor(p.in, nil, nil, p.optimal))
+	p.View.SetScene(p.idleScene())
 	p.Curve.Reset()
 	if p.in != nil {
 		p.Curve.SetFormat(p.in.FormatLength)
-		p.Curve.SetOptimum(p.in.Optimum)
-		if lb := p.bound.value; lb > 0 && !p.in.HasOptimum() {
+		p.Curve.SetOptimum(p.shown().Optimum)
+		if lb := p.bound.value; lb > 0 && !p.in.HasOptimum() && !p.isPath() {
 			p.Curve.SetOptimum(lb) // the proven lower bound as the line
 		}
 	}
 	p.status.bar.Set(0, false)
 	p.numbers.Clear()
-	if p.in != nil && p.in.HasOptimum() {
+	if p.isPath() {
+		p.setNumber("Gap", "optimum unknown (a path's)")
+	} else if p.in != nil && p.in.HasOptimum() {
 		p.setNumber("Gap", "optimum "+lengthText(p.in, p.in.Optimum))
 	} else if p.bound.value > 0 {
 		p.setNumber("Gap", "lower bound "+lengthText(p.in, p.bound.value))
@@ -242,13 +249,22 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 		s.TimeLimit = budget
 	}
 	params := s.Params()
+	e, _, rerr := solver.Resolve(params.Algorithm, params.Backend)
+	if rerr != nil {
+		e = nil // the pipeline says why
+	}
+	route, err := s.NewRoute(p.in, e)
+	if err != nil {
+		return err
+	}
+	params.Start = route.Start(p.start.tour)
 	// The pipeline refuses a bad run before it starts; its updates reach
 	// the screen after this call, so the previous run's result is
 	// cleared only for a run that started.
 	if step {
-		err = p.Runner.StepFrom(p.in, params)
+		err = p.Runner.StepFrom(route.In, params)
 	} else {
-		err = p.Runner.Start(p.in, params)
+		err = p.Runner.Start(route.In, params)
 	}
 	if err != nil {
 		if e, _, rerr := solver.Resolve(params.Algorithm, params.Backend); rerr == nil {
@@ -258,6 +274,7 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 	}
 	p.status.failed = false
 	_, p.fallback, _ = solver.Resolve(params.Algorithm, params.Backend)
+	p.route = route
 	p.clear()
 	p.Curve.SetTimeSpan(s.TimeLimit)
 	p.setStatus("running " + p.Runner.Last().Engine)
@@ -293,6 +310,7 @@ func (p *Pane) Reset() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.Runner.Reset()
+	p.route = nil
 	p.clear()
 	p.setStatus("ready")
 	p.refreshButtons()
@@ -313,6 +331,7 @@ func (p *Pane) show(pr session.Progress) bool {
 	if p.in == nil || p.Runner.State() == session.Idle && pr.State != session.Idle {
 		return false
 	}
+	pr = p.onRoute(pr)
 	if pr.Tour != nil {
 		p.tour = pr.Tour
 	}
@@ -322,6 +341,10 @@ func (p *Pane) show(pr session.Progress) bool {
 	// The title takes the update's length: recomputing it from the tour
 	// would cost a pass over every city per update.
 	sc := export.Scene{Instance: p.in, Tour: p.tour, Best: p.best, Optimal: p.optimal, Title: export.TitleOf(p.in, pr.BestLength)}
+	if p.isPath() {
+		sc.Optimal, sc.Path = nil, true
+		sc.Title = export.TitleOf(p.shown(), pr.BestLength) + " (" + p.route.What() + ")"
+	}
 	if pr.State != session.Running {
 		// A paused or finished run shows its best tour as the tour, with no tint of recent changes.
 		sc.Tour, sc.Best, sc.Done = p.best, nil, true
@@ -354,9 +377,9 @@ func (p *Pane) setNumbers(pr session.Progress) {
 	}
 	if pr.BestLength > 0 {
 		set("Best", lengthText(p.in, pr.BestLength))
-		if g, ok := solver.GapPercent(pr.BestLength, p.in.Optimum); ok {
+		if g, ok := solver.GapPercent(pr.BestLength, p.shown().Optimum); ok {
 			set("Gap", fmt.Sprintf("%.2f %%", g))
-		} else if lb := p.bound.value; lb > 0 {
+		} else if lb := p.bound.value; lb > 0 && !p.isPath() {
 			set("Gap", boundGap(pr.BestLength, lb))
 		} else {
 			set("Gap", "optimum unknown")
@@ -537,8 +560,8 @@ func (p *Pane) Compact(title string) fyne.CanvasObject {
 func (p *Pane) Reference() (ref int64, isBound bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.in == nil {
-		return 0, false
+	if p.in == nil || p.isPath() {
+		return 0, false // the optimum and the bound are a tour's
 	}
 	if p.in.HasOptimum() {
 		return p.in.Optimum, false

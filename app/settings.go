@@ -64,7 +64,8 @@ type settingsForm struct {
 	runRow               *fyne.Container // the single view's time limit and seed (RunRow)
 	seedBox              *fieldRow       // compare mode's seed field, in the folded settings
 
-	shared     bool // the time limit hidden: compare mode's budget is the panes'
+	route      *routeForm // the Path field: a tour, an open path or a path between two ends
+	shared     bool       // the time limit hidden: compare mode's budget is the panes'
 	budgetNote *widget.Label
 	shown      solver.Engine // the engine the fields were built for
 
@@ -141,6 +142,7 @@ func (f *settingsForm) build() {
 		f.refreshBackend()
 	})
 	f.buildTimeAndSeed()
+	f.route = newRouteForm(f)
 	f.budgetNote = newHelpLabel("Time limit: the compare budget above, the same for both panes")
 	f.fields = container.NewVBox()
 	f.advBox = container.NewVBox()
@@ -226,9 +228,10 @@ func (f *settingsForm) validityChanged() {
 }
 
 // Runnable reports whether the time limit (unless compare mode's budget
-// stands for it) and the seed are valid: a run needs both.
+// stands for it), the seed and the path's ends are valid: a run needs
+// them all.
 func (f *settingsForm) Runnable() bool {
-	return (f.shared || f.timeField.Valid()) && f.seedField.Valid()
+	return (f.shared || f.timeField.Valid()) && f.seedField.Valid() && f.route.Valid()
 }
 
 // ShowTimeLimit shows d as the time limit without saving it: the budget
@@ -350,8 +353,18 @@ func (f *settingsForm) check(o solver.Option, text string) error {
 	if err := p.Set(o.Name + "=" + text); err != nil || e == nil {
 		return fieldError(err, backend)
 	}
+	if c := OptionChecks[o.Name]; c != nil && o.Kind == solver.KindText {
+		if err := c(text); err != nil {
+			return fieldError(err, backend)
+		}
+	}
 	return fieldError(solver.Validate(e, f.in, p), backend)
 }
+
+// OptionChecks check the text options the option table takes as free text,
+// by name, as the engine that parses them will: the front end that links
+// the engines sets them (tsplab checks gpus with gpu.ParseGPUs's rules).
+var OptionChecks = map[string]func(text string) error{}
 
 // newOptionRow makes option o's field on backend, its text bound to the
 // preference under the form's prefix.
@@ -456,6 +469,7 @@ func (f *settingsForm) SetSharedBudget(on bool) {
 func (f *settingsForm) SetInstance(in *solver.Instance) {
 	f.in = in
 	f.rebuildFields()
+	f.route.refresh()
 }
 
 // refreshBackend moves the backend choice to one that can run here, says
@@ -529,7 +543,7 @@ func (f *settingsForm) Picker() fyne.CanvasObject {
 // mode with the seed; the single view shows the time limit and seed in
 // RunRow) and the algorithms that cannot run here.
 func (f *settingsForm) Fields() fyne.CanvasObject {
-	return container.NewVBox(f.about, f.fields, f.advanced, f.unavailable)
+	return container.NewVBox(f.about, f.route.box, f.fields, f.advanced, f.unavailable)
 }
 
 // Settings parses the form; a bad field gives a one-line error naming it
@@ -564,6 +578,10 @@ func (f *settingsForm) Settings() (Settings, error) {
 		}
 		s.Seed, _ = strconv.ParseUint(strings.TrimSpace(v), 10, 64)
 	}
+	s.Route, s.Ends = f.route.Route(), f.route.Ends()
+	if err := f.route.checkEnds(s.Ends); err != nil {
+		return s, fmt.Errorf("settings: %w", err)
+	}
 	// the whole run is checked once, by the pipeline when it starts
 	if err := s.Validate(); err != nil {
 		return s, err
@@ -577,6 +595,7 @@ func (f *settingsForm) Set(s Settings) {
 	_ = f.backend.Set(s.Backend)
 	f.timeField.Set(formatFloat(s.TimeLimit.Seconds()))
 	f.seedField.Set(strconv.FormatUint(s.Seed, 10))
+	f.route.set(s.Route, s.Ends)
 	// Every option the form may show: those of s, the rest back to the default.
 	for _, r := range f.rows {
 		_ = r.value.Set("")
@@ -611,6 +630,7 @@ func (f *settingsForm) applyEnabled() {
 	}
 	enable(f.timeItem, f.enabled)
 	enable(f.seedItem, f.enabled)
+	f.route.enable(f.enabled)
 }
 
 // refreshBackendButtons enables the backend buttons whose engine can run

@@ -22,6 +22,9 @@ type Settings struct {
 	Backend   string
 	TimeLimit time.Duration
 	Seed      uint64
+	// Route is the route a run finds: RouteTour ("" too), RouteOpen or
+	// RouteEnds, the path from the city ids in Ends ("A,B").
+	Route, Ends string
 	// Options are the engine options the user set, by the names of
 	// solver's option table ("blocks", "alpha", "rkbi_k"); an absent name
 	// runs the engine's default.

@@ -68,10 +68,10 @@ func (t *TourView) SetScene(s export.Scene) {
 	t.Refresh()
 }
 
-// sameScene reports whether a and b draw the same: the same instance, title, state and tour slices.
+// sameScene reports whether a and b draw the same: the same instance, title, state, kind (tour or path) and tour slices.
 func sameScene(a, b export.Scene) bool {
 	same := func(x, y []int) bool { return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0]) }
-	return a.Instance == b.Instance && a.Title == b.Title && a.Done == b.Done && same(a.Tour, b.Tour) && same(a.Best, b.Best) && same(a.Optimal, b.Optimal)
+	return a.Instance == b.Instance && a.Title == b.Title && a.Done == b.Done && a.Path == b.Path && same(a.Tour, b.Tour) && same(a.Best, b.Best) && same(a.Optimal, b.Optimal)
 }
 
 // Scene returns what the view shows now.
@@ -193,6 +193,7 @@ const (
 	LegendBest    = "best tour"
 	LegendOptimal = "optimal tour (dashed)"
 	LegendChanged = "recently changed"
+	LegendEnds    = "ends of the path"
 )
 
 // legend names what the view draws, at its bottom left: a row per entry
@@ -222,6 +223,7 @@ func newLegend(st export.Style) *legend {
 		{LegendBest, bar(st.Best, legendSwatch, 2)},
 		{LegendOptimal, container.NewHBox(bar(st.Optimal, 7, 2), bar(st.Optimal, 7, 2))},
 		{LegendChanged, bar(heat, 10, 10)},
+		{LegendEnds, bar(st.Tour, 8, 8)},
 	} {
 		t := fcanvas.NewText(e.name, st.City)
 		t.TextSize = theme.CaptionTextSize()
@@ -248,6 +250,9 @@ func LegendFor(s export.Scene) []string {
 	}
 	if s.Tour != nil && !s.Done && s.Instance != nil && s.Instance.N <= export.HeatLimit {
 		out = append(out, LegendChanged)
+	}
+	if s.Path && (s.Tour != nil || s.Best != nil) {
+		out = append(out, LegendEnds)
 	}
 	return out
 }
@@ -284,7 +289,7 @@ func (r *tourViewRenderer) update() {
 	case s.Instance == nil:
 		r.empty.Text = "no instance"
 	case !s.Instance.HasCoords():
-		r.empty.Text = "no coordinates to draw (" + s.Instance.Metric.String() + " without display data)"
+		r.empty.Text = "no coordinates to draw (" + s.Instance.Metric.String() + " without display data): solved all the same"
 	default:
 		r.empty.Text = ""
 	}

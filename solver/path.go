@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // MaxOpenCities is the most cities of an instance OpenInstance takes: its
@@ -130,4 +132,144 @@ func FinishPath(in *Instance, p []int, a, b int) (int64, error) {
 		}
 	}
 	return PathLength(in, p), nil
+}
+
+// Route is how an instance becomes the instance an engine runs on, and the
+// engine's tours the route asked for: the tour itself, an open path (a
+// tour of OpenInstance) or a path between two ends (a tour of WithEnds,
+// the edge between them dropped). Every front end builds its runs' routes
+// with NewRoute.
+type Route struct {
+	Orig *Instance // the instance read
+	In   *Instance // the instance the engine runs on
+	Open bool      // a path with both ends free
+	A, B int       // the ends (0-based), -1 when free
+}
+
+// NewRoute returns the route on in for engine e: a tour (open false, a <
+// 0), an open path (open), or a path from a to b (0-based cities). An
+// engine that cannot keep the edge of fixed ends is refused by name.
+func NewRoute(in *Instance, e Engine, open bool, a, b int) (*Route, error) {
+	rt := &Route{Orig: in, In: in, Open: open, A: -1, B: -1}
+	switch {
+	case open && a >= 0:
+		return nil, fmt.Errorf("a path with both ends free, or one from A to B: not both")
+	case open:
+		op, err := OpenInstance(in)
+		if err != nil {
+			return nil, err
+		}
+		rt.In = op
+	case a >= 0:
+		ends, err := WithEnds(in, a, b)
+		if err != nil {
+			return nil, err
+		}
+		if e != nil && !KeepsFixedEdges(e) {
+			return nil, fmt.Errorf("%s/%s does not keep fixed edges, which a path between fixed ends is made with: use auto, 2opt-ils or 3opt-ils on the CPU", e.Name(), e.Backend())
+		}
+		ends.Optimum, ends.OptimumSource = 0, "" // the optimum is a tour's
+		rt.In, rt.A, rt.B = ends, a, b
+	}
+	return rt, nil
+}
+
+// ParseEnds reads "A,B", two ids of in's cities (TSPLIB's 1..N, or a
+// point list's own), as 0-based cities.
+func ParseEnds(s string, in *Instance) (a, b int, err error) {
+	as, bs, ok := strings.Cut(s, ",")
+	if !ok {
+		return 0, 0, fmt.Errorf("%q: want two city ids A,B", s)
+	}
+	city := func(f string) (int, error) {
+		id, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("%q: %q is not a city id", s, f)
+		}
+		for i := range in.N {
+			if in.Points.ID(i) == id {
+				return i, nil
+			}
+		}
+		return 0, fmt.Errorf("%q: id %d is not a city of %s", s, id, in.Name)
+	}
+	if a, err = city(as); err != nil {
+		return 0, 0, err
+	}
+	if b, err = city(bs); err != nil {
+		return 0, 0, err
+	}
+	if a == b {
+		return 0, 0, fmt.Errorf("%q: a path from a city to itself is a tour", s)
+	}
+	return a, b, nil
+}
+
+// IsPath reports whether the route is a path rather than a tour.
+func (rt *Route) IsPath() bool { return rt.Open || rt.A >= 0 }
+
+// Start returns t, a tour (or path) of Orig to start from, as a tour of
+// In: an open route's start is read as a path, closed through the extra
+// city.
+func (rt *Route) Start(t []int) []int {
+	if t == nil || !rt.Open {
+		return t
+	}
+	return append(slices.Clone(t), rt.Orig.N)
+}
+
+// PathOf returns the path of Orig that t, a tour of In, gives (t itself
+// for a tour route), unchecked beyond what the conversion needs: for the
+// live view of a run.
+func (rt *Route) PathOf(t []int) ([]int, error) {
+	switch {
+	case rt.Open:
+		return PathOfOpenTour(t, rt.Orig.N)
+	case rt.A >= 0:
+		return PathBetween(t, rt.A, rt.B)
+	}
+	return t, nil
+}
+
+// Length is the length on Orig of a tour of In of length l: a path
+// between fixed ends lacks the edge between them.
+func (rt *Route) Length(l int64) int64 {
+	if rt.A >= 0 && l > 0 {
+		return l - rt.Orig.Dist(rt.A, rt.B)
+	}
+	return l
+}
+
+// What says what the route is, for a result's note: "" for a tour.
+func (rt *Route) What() string {
+	switch {
+	case rt.Open:
+		return "an open path, ends free"
+	case rt.A >= 0:
+		return fmt.Sprintf("a path from %d to %d", rt.Orig.Points.ID(rt.A), rt.Orig.Points.ID(rt.B))
+	}
+	return ""
+}
+
+// Finish turns res, the engine's result on In, into the route's: its tour
+// the path, validated and its length recomputed (FinishPath), a note that
+// the length has no closing edge. A tour route returns res as it is.
+func (rt *Route) Finish(res Result) (Result, error) {
+	if !rt.IsPath() {
+		return res, nil
+	}
+	path, err := rt.PathOf(res.Tour)
+	if err != nil {
+		return res, err
+	}
+	l, err := FinishPath(rt.Orig, path, rt.A, rt.B)
+	if err != nil {
+		return res, err
+	}
+	if rt.Open && l != res.Length {
+		return res, fmt.Errorf("open path of length %d from a tour of length %d", l, res.Length)
+	}
+	res.Tour, res.Length = path, l
+	res.Note = strings.TrimPrefix(res.Note+"; "+rt.What()+": the length has no closing edge", "; ")
+	return res, nil
 }

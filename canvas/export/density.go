@@ -98,6 +98,7 @@ type Rasterizer struct {
 	stats      FrameStats
 	wg         sync.WaitGroup
 	heat       heatMap
+	open       bool // the frame's scene is a path: no closing edge
 }
 
 // pixel is a city's position in the image; x and y side by side, so
@@ -166,6 +167,7 @@ func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 		return
 	}
 	r.cache(in)
+	r.open = s.Path
 	t := NewTransform(r.bounds, v, w, h)
 	r.workers = 1
 	if in.N >= 20000 {
@@ -192,9 +194,45 @@ func (r *Rasterizer) Render(dst *image.RGBA, s Scene, v View, st Style) {
 		order = [...]int{layerOptimal, layerBest, layerTour, layerDots}
 	}
 	r.parallel(h, func(_, lo, hi int) { r.composite(dst, lo, hi, order, st.Background) })
-	r.updateHeat(in, tours[layerTour], st.Heat.A != 0 && !s.Done)
+	r.updateHeat(in, tours[layerTour], s.Path, st.Heat.A != 0 && !s.Done)
 	r.drawHeat(dst, t, st)
 	r.stats.HeatCells = r.heat.cells
+	if s.Path {
+		r.drawEnds(dst, tours, st)
+	}
+}
+
+// EndRadius is the half-width in pixels of the square that marks each end
+// of a path, so that a reader sees where it starts and stops.
+const EndRadius = 4
+
+// drawEnds marks the two ends of the path drawn (the tour, else the best
+// tour) with squares of the tour's colour, a background-coloured centre
+// telling them from the cities.
+func (r *Rasterizer) drawEnds(dst *image.RGBA, tours [numLayers][]int, st Style) {
+	t := tours[layerTour]
+	if t == nil {
+		t = tours[layerBest]
+	}
+	if len(t) < 2 {
+		return
+	}
+	w, h := dst.Rect.Dx(), dst.Rect.Dy()
+	for _, c := range []int{t[0], t[len(t)-1]} {
+		if uint(c) >= uint(len(r.pts)) {
+			continue
+		}
+		p := r.pts[c]
+		for y := max(int(p.y)-EndRadius, 0); y <= min(int(p.y)+EndRadius, h-1); y++ {
+			for x := max(int(p.x)-EndRadius, 0); x <= min(int(p.x)+EndRadius, w-1); x++ {
+				clr := st.Tour
+				if max(x-int(p.x), int(p.x)-x) < EndRadius-1 && max(y-int(p.y), int(p.y)-y) < EndRadius-1 {
+					clr = st.Background
+				}
+				dst.SetRGBA(dst.Rect.Min.X+x, dst.Rect.Min.Y+y, clr)
+			}
+		}
+	}
 }
 
 // layers picks the frame's layers and their look: the scene's tours (the
@@ -322,6 +360,15 @@ func (r *Rasterizer) bestSuccessors(s Scene, n int) {
 		}
 		prev = c
 	}
+	if s.Path && uint(prev) < uint(n) {
+		r.succ[prev] = -1 // a path's last city has no edge back to its first
+	}
+}
+
+// openLayer reports whether layer l is drawn as a path: the tour and the
+// best tour of a Path scene (the optimal overlay is a tour).
+func (r *Rasterizer) openLayer(l int) bool {
+	return r.open && (l == layerTour || l == layerBest)
 }
 
 // sameTour reports whether a and b are the same tour slice or equal.
@@ -451,6 +498,9 @@ func (r *Rasterizer) threshold(tours [numLayers][]int, w, h int) (int, [numLayer
 		}
 		q := max(1, n/thresholdSample)
 		for i := 0; i < n; i += q {
+			if i == 0 && r.openLayer(l) {
+				continue // a path has no closing edge
+			}
 			a, b := tour[(i+n-1)%n], tour[i]
 			if uint(a) >= m || uint(b) >= m {
 				continue
@@ -549,7 +599,7 @@ func (r *Rasterizer) accTour(k, l int, tour []int, sampled int) int64 {
 	}
 	n := len(tour)
 	box := [4]int32{int32(r.w), int32(r.h), -1, -1} // x0, y0, x1, y1
-	steps := r.traceTour(r.acc[l][k], tour, n*k/r.workers, n*(k+1)/r.workers, succ, sampled, dash, &box)
+	steps := r.traceTour(r.acc[l][k], tour, n*k/r.workers, n*(k+1)/r.workers, succ, sampled, dash, r.openLayer(l), &box)
 	if l == layerBest {
 		switch {
 		case succ == nil:
@@ -566,13 +616,17 @@ func (r *Rasterizer) accTour(k, l int, tour []int, sampled int) int64 {
 // traceTour plots the edges into tour[lo..hi) (each from the city before)
 // into acc: with succ, only the edges the tour (succ) lacks, growing box
 // over them; with sampled > 0, edges longer than sampled pixels sampled
-// and weighted. It returns the pixels stepped.
-func (r *Rasterizer) traceTour(acc []uint16, tour []int, lo, hi int, succ []int32, sampled, dash int, box *[4]int32) int64 {
+// and weighted; with open, not the edge into tour[0] (a path). It returns
+// the pixels stepped.
+func (r *Rasterizer) traceTour(acc []uint16, tour []int, lo, hi int, succ []int32, sampled, dash int, open bool, box *[4]int32) int64 {
 	w, h, pts := r.w, r.h, r.pts
 	m := uint(len(pts))
 	n := len(tour)
 	var steps int64
 	a := tour[(lo+n-1)%n]
+	if open && lo == 0 {
+		a = -1 // no city before a path's first: its edge is skipped below
+	}
 	var p pixel
 	if uint(a) < m {
 		p = pts[a]

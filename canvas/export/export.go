@@ -73,6 +73,10 @@ type Scene struct {
 	// Done marks the scene of a paused or finished run: nothing is
 	// changing, so no tint of recent changes is drawn (see HeatCellPx).
 	Done bool
+	// Path marks Tour and Best as open paths (a run of solver.Route with
+	// a path): drawn without the edge from the last city back to the
+	// first. Optimal stays a tour.
+	Path bool
 }
 
 // SceneFor builds the scene of in with the given tours and a title that
@@ -94,6 +98,15 @@ func TitleFor(in *solver.Instance, tour []int) string {
 		return TitleOf(in, 0)
 	}
 	return TitleOf(in, solver.TourLength(in, tour))
+}
+
+// TitleForPath is TitleFor of an open path: its length without a closing
+// edge, and no gap (the known optimum is a tour's).
+func TitleForPath(in *solver.Instance, path []int) string {
+	if in == nil || len(path) != in.N {
+		return TitleOf(in, 0)
+	}
+	return fmt.Sprintf("%s — %s (open path)", in.Name, in.FormatLength(solver.PathLength(in, path)))
 }
 
 // TitleOf returns "name — length (gap% above optimum)" for a tour of in
@@ -325,7 +338,7 @@ func drawVector(c vg.Canvas, s Scene, width, height int) {
 	case n > 200:
 		r = 1.8
 	}
-	stroke := func(t []int, clr color.Color, wd float64) {
+	stroke := func(t []int, clr color.Color, wd float64, open bool) {
 		if len(t) < 2 {
 			return
 		}
@@ -334,14 +347,29 @@ func drawVector(c vg.Canvas, s Scene, width, height int) {
 		for _, city := range t[1:] {
 			p.Line(pt(city))
 		}
-		p.Close()
+		if !open {
+			p.Close()
+		}
 		c.SetColor(clr)
 		c.SetLineWidth(vg.Length(wd))
 		c.Stroke(p)
 	}
-	stroke(s.Optimal, exportOptimal, lineW*3)
-	stroke(s.Best, exportBest, lineW*1.5)
-	stroke(s.Tour, exportTour, lineW)
+	stroke(s.Optimal, exportOptimal, lineW*3, false)
+	stroke(s.Best, exportBest, lineW*1.5, s.Path)
+	stroke(s.Tour, exportTour, lineW, s.Path)
+	if t := cmpOr(s.Tour, s.Best); s.Path && len(t) >= 2 {
+		// The ends of a path, as rings of the tour's colour.
+		var ends vg.Path
+		for _, c := range []int{t[0], t[len(t)-1]} {
+			q := pt(c)
+			ends.Move(vg.Point{X: q.X + vg.Length(r*2.5), Y: q.Y})
+			ends.Arc(q, vg.Length(r*2.5), 0, 2*math.Pi)
+			ends.Close()
+		}
+		c.SetColor(exportTour)
+		c.SetLineWidth(vg.Length(lineW * 1.5))
+		c.Stroke(ends)
+	}
 	c.SetColor(exportCity)
 	var p vg.Path
 	for i := 0; i < n; i++ {
@@ -353,6 +381,14 @@ func drawVector(c vg.Canvas, s Scene, width, height int) {
 	c.Fill(p)
 }
 
+// cmpOr is a when it is not nil, else b.
+func cmpOr(a, b []int) []int {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
 // drawRaster draws the tours and cities of s with the Rasterizer into the
 // picture's drawing area (below the title, inside the margin) as one image.
 func drawRaster(c vg.Canvas, s Scene, width, height int) {
@@ -361,7 +397,7 @@ func drawRaster(c vg.Canvas, s Scene, width, height int) {
 	ah := max(1, int(float64(height)-2*m-titleH))
 	img := image.NewRGBA(image.Rect(0, 0, aw, ah))
 	var r Rasterizer
-	r.Render(img, Scene{Instance: s.Instance, Tour: s.Tour, Best: s.Best, Optimal: s.Optimal}, FitView(r.Bounds(s.Instance)), exportStyle())
+	r.Render(img, Scene{Instance: s.Instance, Tour: s.Tour, Best: s.Best, Optimal: s.Optimal, Path: s.Path}, FitView(r.Bounds(s.Instance)), exportStyle())
 	min := vg.Point{X: vg.Length(m), Y: vg.Length(m)}
 	c.DrawImage(vg.Rectangle{Min: min, Max: vg.Point{X: min.X + vg.Length(aw), Y: min.Y + vg.Length(ah)}}, img)
 }

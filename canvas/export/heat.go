@@ -35,8 +35,9 @@ type heatMap struct {
 	cells    int         // cells tinted in the last frame, for FrameStats
 }
 
-// updateHeat takes the scene's current tour into the heat map.
-func (r *Rasterizer) updateHeat(in *solver.Instance, tour []int, on bool) {
+// updateHeat takes the scene's current tour into the heat map; open: the
+// tour is a path, without the edge from its last city to its first.
+func (r *Rasterizer) updateHeat(in *solver.Instance, tour []int, open, on bool) {
 	hm := &r.heat
 	if !on || len(tour) != in.N || in.N > HeatLimit || in.N < 2 {
 		hm.of, hm.last, hm.batches = nil, nil, hm.batches[:0]
@@ -57,6 +58,9 @@ func (r *Rasterizer) updateHeat(in *solver.Instance, tour []int, on bool) {
 		}
 		prev = c
 	}
+	if open && uint(prev) < uint(n) {
+		hm.succ[prev] = -1
+	}
 	if hm.of != in || len(hm.prevSucc) != n {
 		hm.batches = hm.batches[:0]
 	} else {
@@ -67,6 +71,9 @@ func (r *Rasterizer) updateHeat(in *solver.Instance, tour []int, on bool) {
 			hm.batches = hm.batches[:HeatSnapshots-1]
 		}
 		prev := tour[n-1]
+		if open {
+			prev = -1
+		}
 		for _, c := range tour {
 			a, d := prev, c
 			prev = c

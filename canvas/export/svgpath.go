@@ -17,6 +17,16 @@ import (
 // follows the aspect ratio) with a margin of 2 % of the width, y up as
 // the instance's coordinates.
 func WriteSVGPath(w io.Writer, in *solver.Instance, tour []int, width int) error {
+	return writeSVGPath(w, in, tour, width, false)
+}
+
+// WriteSVGOpenPath is WriteSVGPath for an open path: no "Z", the pen
+// stops at the last city.
+func WriteSVGOpenPath(w io.Writer, in *solver.Instance, path []int, width int) error {
+	return writeSVGPath(w, in, path, width, true)
+}
+
+func writeSVGPath(w io.Writer, in *solver.Instance, tour []int, width int, open bool) error {
 	if in == nil || !in.HasCoords() {
 		return fmt.Errorf("export: no coordinates to draw")
 	}
@@ -54,7 +64,10 @@ func WriteSVGPath(w io.Writer, in *solver.Instance, tour []int, width int) error
 		buf = strconv.AppendFloat(buf, height-m-(y-b.MinY)*scale, 'f', 2, 64)
 		bw.Write(buf)
 	}
-	bw.WriteString(" Z\"/>\n</svg>\n")
+	if !open {
+		bw.WriteString(" Z")
+	}
+	bw.WriteString("\"/>\n</svg>\n")
 	return bw.Flush()
 }
 

@@ -207,7 +207,7 @@ func writeGenerated(e *env, in *solver.Instance, kind, out string, optTour bool)
 }
 
 func cmdRender(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "render", "FILE [--tour TOUR] --out X.png|X.svg|X.pdf [--width PX] [--svg-path]",
+	fs := newFlags(e, "render", "FILE [--tour TOUR] --out X.png|X.svg|X.pdf [--width PX] [--svg-path] [--path]",
 		"Draws the cities, the tour and a title with its length and gap. The format follows --out's extension.\n"+
 			"--svg-path draws the tour alone as one SVG <path> (M, L, Z) for a pen plotter: no title, no dots.")
 	tourPath := fs.String("tour", "", "`TOUR` file to draw: TSPLIB, or a point list in tour order (tsp solve --out X.csv)")
@@ -218,6 +218,7 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 	optima := fs.String("optima", "", "also look for optima.csv in `DIR`")
 	optimum := fs.Int64("optimum", 0, "known optimum `N` for the gap in the title")
 	svgPath := fs.Bool("svg-path", false, "write the tour as one SVG path for a plotter (needs --tour and an .svg --out)")
+	open := fs.Bool("path", false, "draw the tour as an open path, without the edge from its last city to its first (the --out of tsp solve --open or --ends)")
 	pos, err := parse(fs, "render", args, 1, 1)
 	if err != nil {
 		return err
@@ -252,10 +253,17 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	s.Path = *open
+	if *svgPath && *open {
+		return atomicfile.Write(*out, func(w io.Writer) error { return export.WriteSVGOpenPath(w, in, s.Tour, *width) })
+	}
 	if *svgPath {
 		return atomicfile.Write(*out, func(w io.Writer) error { return export.WriteSVGPath(w, in, s.Tour, *width) })
 	}
 	s.Title = export.TitleFor(in, s.Tour)
+	if s.Path {
+		s.Title = export.TitleForPath(in, s.Tour)
+	}
 	return atomicfile.Write(*out, func(w io.Writer) error { return export.Write(w, format, s, *width, *height) })
 }
 

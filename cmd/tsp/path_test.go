@@ -101,3 +101,48 @@ func TestSolvePathRefused(t *testing.T) {
 		}
 	}
 }
+
+func TestRenderPath(t *testing.T) {
+	file := lineTSP(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "p.tour")
+	if code, _, stderr := tsp(t, "solve", file, "--open", "--backend", "cpu", "--time", "200ms", "--out", out, "--quiet"); code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, stderr)
+	}
+	segments := func(args ...string) (int, string) {
+		svg := filepath.Join(dir, "p.svg")
+		if code, _, stderr := tsp(t, append([]string{"render", file, "--tour", out, "--out", svg}, args...)...); code != 0 {
+			t.Fatalf("render %v: exit %d: %s", args, code, stderr)
+		}
+		b, err := os.ReadFile(svg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(b)
+		i := strings.Index(s, "stroke:#1F4E9A")
+		if args[len(args)-1] == "--svg-path" {
+			i = strings.Index(s, " d=\"")
+		}
+		if i < 0 {
+			t.Fatalf("render %v: no tour in %s", args, s)
+		}
+		j := strings.LastIndex(s[:i], "<path")
+		d := s[j:i]
+		if args[len(args)-1] == "--svg-path" {
+			// M x,y L x,y x,y …: a segment per point after the first
+			d = s[i+4:]
+			d = d[:strings.Index(d, "\"")]
+			return strings.Count(d, ",") - 1 + strings.Count(d, "Z"), s
+		}
+		return strings.Count(d, "L") + strings.Count(d, "Z"), s
+	}
+	if n, _ := segments("--width", "300"); n != 10 {
+		t.Errorf("a tour drawn with %d segments, want 10", n)
+	}
+	if n, s := segments("--path", "--width", "300"); n != 9 || !strings.Contains(s, "line — 90 (open path)") {
+		t.Errorf("a path drawn with %d segments, want 9, titled with its length 90", n)
+	}
+	if n, _ := segments("--path", "--svg-path"); n != 9 {
+		t.Errorf("a plotter's path drawn with %d segments, want 9", n)
+	}
+}
