@@ -36,6 +36,9 @@ type Stats struct {
 	// Fused counts the components that fusion of infeasible neighbours
 	// made feasible.
 	Fused int
+	// Repaired counts the infeasible components taken from the other
+	// parent all the same, the child staying one cycle.
+	Repaired int
 	// Length is the child's length.
 	Length int64
 	// Gain is the shorter parent's length minus the child's (never
@@ -54,6 +57,10 @@ type GPX struct {
 	// NoFusion turns the fusion of neighbouring infeasible components
 	// off.
 	NoFusion bool
+	// NoRepair turns off the second look at infeasible components: each
+	// where the other parent is shorter inside is taken from it when the
+	// child stays one cycle (tested on the portals alone).
+	NoRepair bool
 	// BothWays tries the second parent in both directions (the ghost
 	// split depends on it) and keeps the better child.
 	BothWays bool
@@ -79,6 +86,11 @@ type GPX struct {
 	pairsB     []pair
 	// fusion: the union-find over components
 	parent []int32
+	// repair: the candidates, each portal's link outside its component
+	// and inside it, each component's first passage in pairsA and pairsB
+	cands           []cand
+	outLink, inLink []int32
+	firstA, firstB  []int32
 	// the child walk
 	stamp []uint32
 	epoch uint32
@@ -89,6 +101,12 @@ type GPX struct {
 // pair is one passage of a parent through a component: the component and
 // the portals it enters and leaves by, the smaller first.
 type pair struct{ comp, lo, hi int32 }
+
+// cand is an infeasible component the other parent is shorter in.
+type cand struct {
+	comp int32
+	gain int64
+}
 
 func cmpPair(a, b pair) int {
 	switch {
@@ -118,6 +136,8 @@ func (g *GPX) grow(n int) {
 	g.entries = make([]int32, m)
 	g.ok, g.useB = make([]bool, m), make([]bool, m)
 	g.parent = make([]int32, m)
+	g.outLink, g.inLink = make([]int32, m), make([]int32, m)
+	g.firstA, g.firstB = make([]int32, m), make([]int32, m)
 	g.stamp = make([]uint32, m)
 	g.epoch = 0
 	g.best = make([]int32, n)
@@ -253,7 +273,7 @@ func (g *GPX) cross(d Distancer, a, b []int32, reverseB bool, lenA, lenB int64, 
 		takeB := baseB
 		if g.ok[c] {
 			takeB = g.lenB[c] < g.lenA[c]
-			if takeB != baseB {
+			if takeB != baseB && g.lenA[c] != g.lenB[c] {
 				st.Taken++
 			}
 		}
@@ -261,6 +281,9 @@ func (g *GPX) cross(d Distancer, a, b []int32, reverseB bool, lenA, lenB int64, 
 		if takeB {
 			diff += g.lenB[c] - g.lenA[c]
 		}
+	}
+	if !g.NoRepair {
+		st.Repaired = g.repair(comps, &diff)
 	}
 	if !g.walk(child) {
 		// cannot happen when the feasibility test is right; the
@@ -490,6 +513,121 @@ func (g *GPX) countFeasible(comps int) int {
 		}
 	}
 	return k
+}
+
+// maxRepair bounds the infeasible components repair tries in one
+// crossover, the ones of largest gain first: each try walks the portals.
+const maxRepair = 256
+
+// repair takes from the other parent each infeasible component where it
+// is shorter inside, largest gain first, when the child's portals still
+// make one cycle, adding the change to diff (child minus parent a); it
+// returns how many it took. Feasible components do not change how the
+// portals join, so their choice stays free.
+func (g *GPX) repair(comps int, diff *int64) int {
+	g.cands = g.cands[:0]
+	for c := int32(0); c < int32(comps); c++ {
+		if g.parent[c] != c || g.ok[c] || g.entries[c] == 0 {
+			continue
+		}
+		gain := g.lenA[c] - g.lenB[c]
+		if g.useB[c] {
+			gain = -gain
+		}
+		if gain > 0 {
+			g.cands = append(g.cands, cand{c, gain})
+		}
+	}
+	if len(g.cands) == 0 {
+		return 0
+	}
+	slices.SortFunc(g.cands, func(x, y cand) int {
+		switch {
+		case x.gain > y.gain:
+			return -1
+		case x.gain < y.gain:
+			return 1
+		}
+		return int(x.comp) - int(y.comp)
+	})
+	if len(g.cands) > maxRepair {
+		g.cands = g.cands[:maxRepair]
+	}
+	// the passages of each component in pairsA and pairsB (sorted by
+	// component; both parents pass through a component as often)
+	for i := len(g.pairsA) - 1; i >= 0; i-- {
+		g.firstA[g.pairsA[i].comp] = int32(i)
+	}
+	for i := len(g.pairsB) - 1; i >= 0; i-- {
+		g.firstB[g.pairsB[i].comp] = int32(i)
+	}
+	// the links outside the components: a parent leaves a component at
+	// a portal and enters the next at the next portal along the shared
+	// path between them
+	m := g.m
+	portals := 0
+	for i, x := range g.ta {
+		cx := g.compOf(x)
+		if cx < 0 || g.compOf(g.ta[(i+1)%m]) == cx {
+			continue
+		}
+		j := (i + 1) % m
+		for g.compOf(g.ta[j]) < 0 {
+			j = (j + 1) % m
+		}
+		y := g.ta[j]
+		g.outLink[x], g.outLink[y] = y, x
+		portals += 2
+	}
+	for c := int32(0); c < int32(comps); c++ {
+		if g.parent[c] == c && g.entries[c] > 0 {
+			g.setInside(c)
+		}
+	}
+	p0 := g.pairsA[0].lo
+	taken := 0
+	for _, k := range g.cands {
+		c := k.comp
+		g.useB[c] = !g.useB[c]
+		g.setInside(c)
+		if g.oneCycle(p0, portals) {
+			taken++
+			if g.useB[c] {
+				*diff += g.lenB[c] - g.lenA[c]
+			} else {
+				*diff += g.lenA[c] - g.lenB[c]
+			}
+			continue
+		}
+		g.useB[c] = !g.useB[c]
+		g.setInside(c)
+	}
+	return taken
+}
+
+// setInside links the portals of component c as the parent it takes
+// from passes through it.
+func (g *GPX) setInside(c int32) {
+	ps, i := g.pairsA, g.firstA[c]
+	if g.useB[c] {
+		ps, i = g.pairsB, g.firstB[c]
+	}
+	for ; int(i) < len(ps) && ps[i].comp == c; i++ {
+		g.inLink[ps[i].lo], g.inLink[ps[i].hi] = ps[i].hi, ps[i].lo
+	}
+}
+
+// oneCycle reports whether the portals' links, outside and inside the
+// components by turns, make one cycle through all of them.
+func (g *GPX) oneCycle(p0 int32, portals int) bool {
+	x, k := p0, 0
+	for {
+		x = g.inLink[g.outLink[x]]
+		k += 2
+		if x == p0 || k > portals {
+			return k == portals && x == p0
+		}
+	}
 }
 
 // walk writes the child into child: each vertex takes its neighbours in

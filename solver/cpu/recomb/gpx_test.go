@@ -21,8 +21,9 @@ var variants = []struct {
 	name string
 	g    func() *GPX
 }{
-	{"gpx", func() *GPX { return &GPX{NoGhosts: true, NoFusion: true} }},
-	{"ghosts", func() *GPX { return &GPX{NoFusion: true} }},
+	{"gpx", func() *GPX { return &GPX{NoGhosts: true, NoFusion: true, NoRepair: true} }},
+	{"repair", func() *GPX { return &GPX{NoGhosts: true, NoFusion: true} }},
+	{"ghosts", func() *GPX { return &GPX{NoFusion: true, NoRepair: true} }},
 	{"full", func() *GPX { return &GPX{} }},
 	{"bothways", func() *GPX { return &GPX{BothWays: true} }},
 }
@@ -156,9 +157,9 @@ func TestGeneratedInstances(t *testing.T) {
 					pair[v.name] = st.Gain
 					cross(t, v.g(), in, c, d)
 				}
-				// fusion only opens infeasible components, and both
+				// fusion and repair only open infeasible components, and both
 				// ways keeps the better of two
-				if pair["full"] < pair["ghosts"] || pair["bothways"] < pair["full"] {
+				if pair["full"] < pair["ghosts"] || pair["bothways"] < pair["full"] || pair["repair"] < pair["gpx"] {
 					t.Errorf("%s %d: gains %v: fusion or both ways lost", kind, n, pair)
 				}
 			}
@@ -282,7 +283,7 @@ func TestBruteForce(t *testing.T) {
 			if lc < unionBest {
 				t.Fatalf("trial %d %s: child %d below the union graph's best tour %d", trial, v.name, lc, unionBest)
 			}
-			if v.name == "gpx" {
+			if v.name == "gpx" || v.name == "repair" {
 				if lc < combos || lc > ref {
 					t.Fatalf("trial %d: child %d outside [%d, %d] (parents %d, %d) %+v\na=%v\nb=%v", trial, lc, combos, ref, la, lb, st, a, b)
 				}
