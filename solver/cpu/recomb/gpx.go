@@ -519,6 +519,9 @@ func (g *GPX) countFeasible(comps int) int {
 // crossover, the ones of largest gain first: each try walks the portals.
 const maxRepair = 256
 
+// maxRepairPairs bounds the components repair tries two at a time.
+const maxRepairPairs = 48
+
 // repair takes from the other parent each infeasible component where it
 // is shorter inside, largest gain first, when the child's portals still
 // make one cycle, adding the change to diff (child minus parent a); it
@@ -585,7 +588,7 @@ func (g *GPX) repair(comps int, diff *int64) int {
 		}
 	}
 	p0 := g.pairsA[0].lo
-	taken := 0
+	taken, left := 0, 0
 	for _, k := range g.cands {
 		c := k.comp
 		g.useB[c] = !g.useB[c]
@@ -601,8 +604,43 @@ func (g *GPX) repair(comps int, diff *int64) int {
 		}
 		g.useB[c] = !g.useB[c]
 		g.setInside(c)
+		g.cands[left] = k
+		left++
+	}
+	// then two at once among those refused alone: two components whose
+	// pairs of portals cross can only change together
+	rest := g.cands[:min(left, maxRepairPairs)]
+	for i := range rest {
+		ci := rest[i].comp
+		if ci < 0 {
+			continue
+		}
+		g.flip(ci)
+		for j := i + 1; j < len(rest); j++ {
+			cj := rest[j].comp
+			if cj < 0 {
+				continue
+			}
+			g.flip(cj)
+			if g.oneCycle(p0, portals) {
+				taken += 2
+				*diff -= rest[i].gain + rest[j].gain
+				rest[i].comp, rest[j].comp = -1, -1
+				break
+			}
+			g.flip(cj)
+		}
+		if rest[i].comp >= 0 {
+			g.flip(ci)
+		}
 	}
 	return taken
+}
+
+// flip takes component c from the other parent.
+func (g *GPX) flip(c int32) {
+	g.useB[c] = !g.useB[c]
+	g.setInside(c)
 }
 
 // setInside links the portals of component c as the parent it takes
