@@ -17,7 +17,7 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-var allEngines = []string{"sa", "sspm", "pssm", "pspm", "2opt-climb", "swap-climb", "2opt-ils", "3opt-ils", "auto"}
+var allEngines = []string{"sa", "sspm", "pssm", "pspm", "2opt-climb", "swap-climb", "2opt-ils", "3opt-ils", "auto", "pop"}
 
 // budgetParams returns parameters that end each engine by a step budget,
 // not by time, so that runs are deterministic and short.
