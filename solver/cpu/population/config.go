@@ -14,9 +14,29 @@ type options struct {
 	rounds  int
 	slice   int // milliseconds (0: by the time limit)
 	init    float64
-	gpx2    bool
+	gpx     gpxMode
 	ls      string
+	fresh   freshMode
+	merge   bool
 }
+
+// gpxMode is the gpx option: which crossover the pairs get.
+type gpxMode int8
+
+const (
+	gpx2     gpxMode = iota // ghosts, fusion, both directions, repair
+	gpxPlain                // two-portal components only
+	gpxNone                 // no crossover: the shorter parent
+)
+
+// freshMode is the fresh option: where the pool's first tours start.
+type freshMode int8
+
+const (
+	freshKick freshMode = iota // the best member with random double bridges
+	freshNN                    // a randomized nearest-neighbour tour
+	freshSame                  // the local search's own start tour
+)
 
 // spec declares the engine's options.
 var spec = solver.NewSpec(
@@ -31,8 +51,12 @@ var spec = solver.NewSpec(
 		"milliseconds of each local search from a crossover's child (0: a fifteenth of the time limit, 300 ms to 5 s)").Experimental(),
 	solver.Float("init", func(o *options) *float64 { return &o.init }, 0.3, 0, 1,
 		"share of the time limit the pool's first tours take together").Experimental(),
-	solver.Enum("gpx", func(o *options) *bool { return &o.gpx2 }, "gpx2", []string{"gpx2", "gpx"}, []bool{true, false},
-		"the crossover: GPX2 (ghost split, fusion, both directions) or plain partition crossover of two-portal components").Experimental(),
+	solver.Enum("gpx", func(o *options) *gpxMode { return &o.gpx }, "gpx2", []string{"gpx2", "gpx", "none"}, []gpxMode{gpx2, gpxPlain, gpxNone},
+		"the crossover: GPX2 (ghost split, fusion, both directions, repair), plain partition crossover of two-portal components, or none (the shorter of the pair searched on: the pool without recombination)").Experimental(),
+	solver.Enum("fresh", func(o *options) *freshMode { return &o.fresh }, "kick", []string{"kick", "nn", "same"}, []freshMode{freshKick, freshNN, freshSame},
+		"where the pool's first tours after the first start: the best so far with random double bridges on a fiftieth of the cities (kick), a randomized nearest-neighbour tour (nn), or the local search's own start tour, varied by its seed alone (same)").Experimental(),
+	solver.Bool("merge", func(o *options) *bool { return &o.merge }, true,
+		"cross each search's tour with every pool member in turn before it is offered, keeping each child shorter than it").Experimental(),
 	solver.Choice("ls", func(o *options) *string { return &o.ls }, "auto", []string{"auto", "2opt-ils", "3opt-ils"},
 		"the registered CPU engine that descends and kicks each tour on one core").Experimental(),
 )

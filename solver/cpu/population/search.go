@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/cpu/recomb"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 // Name is the engine's registry name.
@@ -86,11 +88,13 @@ type search struct {
 	sink  *solver.Sink
 
 	pool    *Pool
+	near    *neighbor.Lists // nearest lists of the nn starts
 	best    []int32
 	bestLen int64
 
 	moves, steps               int64
 	crossings, gained, entered int
+	merged                     int
 	fresh                      int
 }
 
@@ -123,7 +127,8 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 	}
 	tasks := make([]task, s.w)
 	for i := range tasks {
-		tasks[i].gpx = &recomb.GPX{BothWays: s.o.gpx2, NoGhosts: !s.o.gpx2, NoFusion: !s.o.gpx2}
+		plain := s.o.gpx != gpx2
+		tasks[i].gpx = &recomb.GPX{BothWays: !plain, NoGhosts: plain, NoFusion: plain, NoRepair: plain}
 		tasks[i].child = make([]int32, n)
 	}
 	r := rand.New(rand.NewPCG(s.p.Seed, 0x706f70))
@@ -146,8 +151,13 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 			t.seed = s.p.Seed*0x9e3779b97f4a7c15 + uint64(round)*1000003 + uint64(i)
 			t.cross, t.start = false, nil
 			if s.pool.Len()+i < s.pool.Cap() {
-				if s.p.Start != nil && round == 0 && i == 0 {
-					t.start = toInt32(s.p.Start)
+				switch {
+				case round == 0 && i == 0:
+					if s.p.Start != nil {
+						t.start = toInt32(s.p.Start)
+					}
+				default:
+					t.start = s.freshStart(ctx, r)
 				}
 				continue
 			}
@@ -184,6 +194,9 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 			if len(t.out) != n {
 				continue
 			}
+			if s.o.merge && s.o.gpx != gpxNone {
+				s.mergeWithPool(t)
+			}
 			if s.pool.Offer(t.out, t.outLen) && t.cross {
 				s.entered++
 			}
@@ -208,10 +221,73 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 		Stopped: stopped, Device: fmt.Sprintf("cpu: %d workers on %d cores", s.w, runtime.NumCPU())})
 	if err == nil {
 		edges, length := s.pool.Spread()
-		res.Note = fmt.Sprintf("pool %d of %d, spread %.1f %% of edges and %.3f %% in length; %d first tours, %d crossovers, %d gained, %d children entered",
-			s.pool.Len(), s.pool.Cap(), 100*edges, 100*length, s.fresh, s.crossings, s.gained, s.entered)
+		res.Note = fmt.Sprintf("pool %d of %d, spread %.1f %% of edges and %.3f %% in length; %d first tours, %d crossovers, %d gained, %d children entered, %d gains merging with the pool",
+			s.pool.Len(), s.pool.Cap(), 100*edges, 100*length, s.fresh, s.crossings, s.gained, s.entered, s.merged)
 	}
 	return res, err
+}
+
+// mergeWithPool crosses the task's tour with each pool member in turn,
+// keeping each child shorter than the tour so far.
+func (s *search) mergeWithPool(t *task) {
+	for i := 0; i < s.pool.Len(); i++ {
+		m, ml := s.pool.Tour(i)
+		st := t.gpx.Cross(s.in, t.out, m, t.outLen, ml, t.child)
+		if st.Length < t.outLen {
+			t.out, t.child = t.child, t.out
+			t.outLen = st.Length
+			s.merged++
+		}
+	}
+}
+
+// freshStart is the start of a first tour of the pool other than the
+// very first (nil: the local search's own).
+func (s *search) freshStart(ctx context.Context, r *rand.Rand) []int32 {
+	n := s.in.N
+	switch {
+	case s.o.fresh == freshKick && s.bestLen >= 0 && n >= 8:
+		t := slices.Clone(s.best)
+		for k := max(10, n/50); k > 0; k-- {
+			doubleBridge(t, r)
+		}
+		return toInt32(construct.KeepFixed(s.in, toInt(t)))
+	case s.o.fresh == freshNN && n >= 8:
+		if s.near == nil {
+			nb, err := neighbor.NearestContext(ctx, s.in, 8)
+			if err != nil {
+				return nil
+			}
+			s.near = nb
+		}
+		t, err := construct.RandomizedNearestNeighborContext(ctx, s.in, r.IntN(n), s.near, r, 0.1)
+		if err != nil {
+			return nil
+		}
+		return toInt32(construct.KeepFixed(s.in, t))
+	}
+	return nil
+}
+
+// doubleBridge exchanges two neighbouring segments of t of up to 50
+// cities each, at random.
+func doubleBridge(t []int32, r *rand.Rand) {
+	n := len(t)
+	l1, l2 := 1+r.IntN(min(50, n/4)), 1+r.IntN(min(50, n/4))
+	i := r.IntN(n)
+	seg := make([]int32, 0, l1+l2)
+	for j := 0; j < l1+l2; j++ {
+		seg = append(seg, t[(i+1+j)%n])
+	}
+	j := 0
+	for _, c := range seg[l1:] {
+		t[(i+1+j)%n] = c
+		j++
+	}
+	for _, c := range seg[:l1] {
+		t[(i+1+j)%n] = c
+		j++
+	}
 }
 
 // done reports whether the run is to end: the context, the time limit
@@ -288,8 +364,16 @@ func (s *search) runTask(ctx context.Context, t *task, slice time.Duration) {
 	t.moves, t.steps = 0, 0
 	st := t.start
 	if t.cross {
-		t.st = t.gpx.Cross(s.in, t.a, t.b, t.lenA, t.lenB, t.child)
-		st = t.child
+		if s.o.gpx == gpxNone {
+			t.st = recomb.Stats{}
+			st = t.a
+			if t.lenB < t.lenA {
+				st = t.b
+			}
+		} else {
+			t.st = t.gpx.Cross(s.in, t.a, t.b, t.lenA, t.lenB, t.child)
+			st = t.child
+		}
 	}
 	q := solver.Params{Algorithm: s.ls.Name(), Backend: solver.BackendCPU, Seed: t.seed, Workers: 1, TimeLimit: slice, Target: s.p.Target}
 	if st != nil {
