@@ -56,7 +56,12 @@ func TestMeasureGPXOnAuto(t *testing.T) {
 	for _, v := range []struct {
 		name string
 		g    *recomb.GPX
-	}{{"gpx", &recomb.GPX{NoGhosts: true, NoFusion: true}}, {"gpx2", &recomb.GPX{BothWays: true}}} {
+	}{
+		{"gpx", &recomb.GPX{NoGhosts: true, NoFusion: true, NoRepair: true}},
+		{"gpx+repair", &recomb.GPX{NoGhosts: true, NoFusion: true}},
+		{"gpx2", &recomb.GPX{BothWays: true, NoRepair: true}},
+		{"gpx2+repair", &recomb.GPX{BothWays: true}},
+	} {
 		var sum float64
 		k, gains := 0, 0
 		for i := range tours {
