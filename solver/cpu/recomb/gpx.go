@@ -528,33 +528,8 @@ const maxRepairPairs = 48
 // returns how many it took. Feasible components do not change how the
 // portals join, so their choice stays free.
 func (g *GPX) repair(comps int, diff *int64) int {
-	g.cands = g.cands[:0]
-	for c := int32(0); c < int32(comps); c++ {
-		if g.parent[c] != c || g.ok[c] || g.entries[c] == 0 {
-			continue
-		}
-		gain := g.lenA[c] - g.lenB[c]
-		if g.useB[c] {
-			gain = -gain
-		}
-		if gain > 0 {
-			g.cands = append(g.cands, cand{c, gain})
-		}
-	}
-	if len(g.cands) == 0 {
+	if !g.gather(comps) {
 		return 0
-	}
-	slices.SortFunc(g.cands, func(x, y cand) int {
-		switch {
-		case x.gain > y.gain:
-			return -1
-		case x.gain < y.gain:
-			return 1
-		}
-		return int(x.comp) - int(y.comp)
-	})
-	if len(g.cands) > maxRepair {
-		g.cands = g.cands[:maxRepair]
 	}
 	// the passages of each component in pairsA and pairsB (sorted by
 	// component; both parents pass through a component as often)
@@ -588,53 +563,93 @@ func (g *GPX) repair(comps int, diff *int64) int {
 		}
 	}
 	p0 := g.pairsA[0].lo
-	taken, left := 0, 0
-	for _, k := range g.cands {
-		c := k.comp
-		g.useB[c] = !g.useB[c]
-		g.setInside(c)
-		if g.oneCycle(p0, portals) {
-			taken++
-			if g.useB[c] {
-				*diff += g.lenB[c] - g.lenA[c]
-			} else {
-				*diff += g.lenA[c] - g.lenB[c]
-			}
-			continue
+	taken := 0
+	// a component taken can let others be taken that could not before:
+	// a few passes while they take some
+	for pass := 0; pass < repairPasses; pass++ {
+		if pass > 0 && !g.gather(comps) {
+			break
 		}
-		g.useB[c] = !g.useB[c]
-		g.setInside(c)
-		g.cands[left] = k
-		left++
-	}
-	// then two at once among those refused alone: two components whose
-	// pairs of portals cross can only change together
-	rest := g.cands[:min(left, maxRepairPairs)]
-	for i := range rest {
-		ci := rest[i].comp
-		if ci < 0 {
-			continue
-		}
-		g.flip(ci)
-		for j := i + 1; j < len(rest); j++ {
-			cj := rest[j].comp
-			if cj < 0 {
+		before := taken
+		left := 0
+		for _, k := range g.cands {
+			g.flip(k.comp)
+			if g.oneCycle(p0, portals) {
+				taken++
+				*diff -= k.gain
 				continue
 			}
-			g.flip(cj)
-			if g.oneCycle(p0, portals) {
-				taken += 2
-				*diff -= rest[i].gain + rest[j].gain
-				rest[i].comp, rest[j].comp = -1, -1
-				break
-			}
-			g.flip(cj)
+			g.flip(k.comp)
+			g.cands[left] = k
+			left++
 		}
-		if rest[i].comp >= 0 {
+		// then two at once among those refused alone: two components
+		// whose pairs of portals cross can only change together
+		rest := g.cands[:min(left, maxRepairPairs)]
+		for i := range rest {
+			ci := rest[i].comp
+			if ci < 0 {
+				continue
+			}
 			g.flip(ci)
+			for j := i + 1; j < len(rest); j++ {
+				cj := rest[j].comp
+				if cj < 0 {
+					continue
+				}
+				g.flip(cj)
+				if g.oneCycle(p0, portals) {
+					taken += 2
+					*diff -= rest[i].gain + rest[j].gain
+					rest[i].comp, rest[j].comp = -1, -1
+					break
+				}
+				g.flip(cj)
+			}
+			if rest[i].comp >= 0 {
+				g.flip(ci)
+			}
+		}
+		if taken == before {
+			break
 		}
 	}
 	return taken
+}
+
+// repairPasses bounds repair's passes over its candidates.
+const repairPasses = 3
+
+// gather lists in cands the infeasible components where the parent the
+// child does not take is shorter inside, largest gain first (at most
+// maxRepair), and reports whether there is one.
+func (g *GPX) gather(comps int) bool {
+	g.cands = g.cands[:0]
+	for c := int32(0); c < int32(comps); c++ {
+		if g.parent[c] != c || g.ok[c] || g.entries[c] == 0 {
+			continue
+		}
+		gain := g.lenA[c] - g.lenB[c]
+		if g.useB[c] {
+			gain = -gain
+		}
+		if gain > 0 {
+			g.cands = append(g.cands, cand{c, gain})
+		}
+	}
+	slices.SortFunc(g.cands, func(x, y cand) int {
+		switch {
+		case x.gain > y.gain:
+			return -1
+		case x.gain < y.gain:
+			return 1
+		}
+		return int(x.comp) - int(y.comp)
+	})
+	if len(g.cands) > maxRepair {
+		g.cands = g.cands[:maxRepair]
+	}
+	return len(g.cands) > 0
 }
 
 // flip takes component c from the other parent.
