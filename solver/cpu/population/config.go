@@ -24,8 +24,9 @@ type options struct {
 type gpxMode int8
 
 const (
-	gpx2     gpxMode = iota // ghosts, fusion, both directions, repair
-	gpxPlain                // two-portal components only
+	gpxBoth  gpxMode = iota // plain with repair and GPX2 one way, the shorter child
+	gpx2                    // ghosts, fusion, both directions, repair
+	gpxPlain                // paired-portal components and repair, no ghosts
 	gpxNone                 // no crossover: the shorter parent
 )
 
@@ -51,8 +52,8 @@ var spec = solver.NewSpec(
 		"milliseconds of each local search from a crossover's child (0: a fifteenth of the time limit, 300 ms to 5 s)").Experimental(),
 	solver.Float("init", func(o *options) *float64 { return &o.init }, 0.3, 0, 1,
 		"share of the time limit the pool's first tours take together").Experimental(),
-	solver.Enum("gpx", func(o *options) *gpxMode { return &o.gpx }, "gpx2", []string{"gpx2", "gpx", "none"}, []gpxMode{gpx2, gpxPlain, gpxNone},
-		"the crossover: GPX2 (ghost split, fusion, both directions, repair), plain partition crossover of two-portal components, or none (the shorter of the pair searched on: the pool without recombination)").Experimental(),
+	solver.Enum("gpx", func(o *options) *gpxMode { return &o.gpx }, "both", []string{"both", "gpx2", "gpx", "none"}, []gpxMode{gpxBoth, gpx2, gpxPlain, gpxNone},
+		"the crossover: the shorter child of gpx and of GPX2 one way (both), GPX2 (ghost split, fusion, both directions of the second parent, repair), partition crossover without ghosts and fusion but with repair (gpx), or none (the shorter of the pair searched on: the pool without recombination)").Experimental(),
 	solver.Enum("fresh", func(o *options) *freshMode { return &o.fresh }, "kick", []string{"kick", "nn", "same"}, []freshMode{freshKick, freshNN, freshSame},
 		"where the pool's first tours after the first start: the best so far with random double bridges on a fiftieth of the cities (kick), a randomized nearest-neighbour tour (nn), or the local search's own start tour, varied by its seed alone (same)").Experimental(),
 	solver.Bool("merge", func(o *options) *bool { return &o.merge }, true,

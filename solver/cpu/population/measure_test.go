@@ -60,6 +60,7 @@ func TestMeasureGPXOnAuto(t *testing.T) {
 		{"gpx", &recomb.GPX{NoGhosts: true, NoFusion: true, NoRepair: true}},
 		{"gpx+repair", &recomb.GPX{NoGhosts: true, NoFusion: true}},
 		{"gpx2", &recomb.GPX{BothWays: true, NoRepair: true}},
+		{"gpx2 one way+repair", &recomb.GPX{}},
 		{"gpx2+repair", &recomb.GPX{BothWays: true}},
 	} {
 		var sum float64

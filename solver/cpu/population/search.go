@@ -106,7 +106,7 @@ type task struct {
 	cross      bool
 	start      []int32 // a given start tour for a new one
 	seed       uint64
-	gpx        *recomb.GPX
+	gpx        *crosser
 	child      []int32
 	st         recomb.Stats
 
@@ -127,8 +127,7 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 	}
 	tasks := make([]task, s.w)
 	for i := range tasks {
-		plain := s.o.gpx != gpx2
-		tasks[i].gpx = &recomb.GPX{BothWays: !plain, NoGhosts: plain, NoFusion: plain, NoRepair: plain}
+		tasks[i].gpx = newCrosser(s.o.gpx, n)
 		tasks[i].child = make([]int32, n)
 	}
 	r := rand.New(rand.NewPCG(s.p.Seed, 0x706f70))
@@ -225,6 +224,39 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 			s.pool.Len(), s.pool.Cap(), 100*edges, 100*length, s.fresh, s.crossings, s.gained, s.entered, s.merged)
 	}
 	return res, err
+}
+
+// crosser is a task's crossover: one setting of the partition crossover,
+// or two with the shorter child kept.
+type crosser struct {
+	g     [2]*recomb.GPX
+	spare []int32
+}
+
+// newCrosser returns the crossover of mode for tours of n cities.
+func newCrosser(mode gpxMode, n int) *crosser {
+	plain := &recomb.GPX{NoGhosts: true, NoFusion: true}
+	switch mode {
+	case gpxBoth:
+		return &crosser{g: [2]*recomb.GPX{plain, {}}, spare: make([]int32, n)}
+	case gpx2:
+		return &crosser{g: [2]*recomb.GPX{{BothWays: true}}}
+	}
+	return &crosser{g: [2]*recomb.GPX{plain}}
+}
+
+// Cross writes the child of a and b into child (see recomb.GPX.Cross).
+func (c *crosser) Cross(d recomb.Distancer, a, b []int32, lenA, lenB int64, child []int32) recomb.Stats {
+	st := c.g[0].Cross(d, a, b, lenA, lenB, child)
+	if c.g[1] == nil {
+		return st
+	}
+	st2 := c.g[1].Cross(d, a, b, lenA, lenB, c.spare)
+	if st2.Length < st.Length {
+		copy(child, c.spare)
+		return st2
+	}
+	return st
 }
 
 // mergeWithPool crosses the task's tour with each pool member in turn,
