@@ -18,6 +18,7 @@ type options struct {
 	ls      string
 	fresh   freshMode
 	merge   bool
+	focus   bool
 }
 
 // gpxMode is the gpx option: which crossover the pairs get.
@@ -58,8 +59,10 @@ var spec = solver.NewSpec(
 		"where the pool's first tours after the first start: the best so far with random double bridges on a fiftieth of the cities (kick), a randomized nearest-neighbour tour (nn), or the local search's own start tour, varied by its seed alone (same)").Experimental(),
 	solver.Bool("merge", func(o *options) *bool { return &o.merge }, true,
 		"cross each search's tour with every pool member in turn before it is offered, keeping each child shorter than it").Experimental(),
-	solver.Choice("ls", func(o *options) *string { return &o.ls }, "auto", []string{"auto", "2opt-ils", "3opt-ils"},
-		"the registered CPU engine that descends and kicks each tour on one core").Experimental(),
+	solver.Choice("ls", func(o *options) *string { return &o.ls }, "search", []string{"search", "auto", "2opt-ils", "3opt-ils"},
+		"the local search of each tour: the local-search core in this process with auto's moves and lists for the size (search), or a registered CPU engine run on one core").Experimental(),
+	solver.Bool("focus", func(o *options) *bool { return &o.focus }, false,
+		"with ls=search, a child's kicks start only at cities where its parents differ").Experimental(),
 )
 
 func init() {

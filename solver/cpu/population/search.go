@@ -50,9 +50,15 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 		w = runtime.NumCPU()
 	}
 	p.Workers = w
-	ls, err := solver.LookupAided(o.ls, solver.BackendCPU)
-	if err != nil {
-		return solver.Result{StopReason: solver.StopError}, fmt.Errorf("pop: its local search: %v", err)
+	var ls solver.Aided
+	if o.ls != lsSearch || in.N < 8 {
+		name := o.ls
+		if name == lsSearch {
+			name = "auto" // its exact search of the few tours there are
+		}
+		if ls, err = solver.LookupAided(name, solver.BackendCPU); err != nil {
+			return solver.Result{StopReason: solver.StopError}, fmt.Errorf("pop: its local search: %v", err)
+		}
 	}
 	s := &search{e: e, in: in, p: p, o: o, w: w, start: start, ls: ls, sink: solver.NewSink(snaps, 0, start)}
 	s.limit = p.TimeLimit
@@ -70,6 +76,10 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	return s.run(ctx)
 }
 
+// lsSearch is the ls option's value for the local-search core in this
+// process.
+const lsSearch = "search"
+
 // defaultBudgetRounds is the rounds of a run with a kicks budget and no
 // time limit when the rounds option does not say.
 const defaultBudgetRounds = 12
@@ -83,12 +93,14 @@ type search struct {
 	w     int
 	start time.Time
 	limit time.Duration // 0: none (a kicks budget)
-	ls    solver.Aided
+	ls    solver.Aided  // the registered engine of the ls option (nil: srch)
+	srch  *searcher
 	alpha *alphaCache
 	sink  *solver.Sink
 
 	pool    *Pool
 	near    *neighbor.Lists // nearest lists of the nn starts
+	greedy  []int32         // the greedy start (ls=search)
 	best    []int32
 	bestLen int64
 
@@ -110,6 +122,8 @@ type task struct {
 	child      []int32
 	st         recomb.Stats
 
+	succ, pred, from []int32 // differ's scratch
+
 	out          []int32
 	outLen       int64
 	moves, steps int64
@@ -120,10 +134,18 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 	n := s.in.N
 	s.pool = NewPool(s.o.pool, n)
 	s.bestLen = -1
-	if s.ls.Name() == "auto" && n >= alphaMinN {
+	if (s.o.ls == lsSearch || s.o.ls == "auto") && n >= alphaMinN {
 		// the ascent once, on all cores, before the workers share it
 		s.sink.SendPhase(solver.PhaseBound, solver.UnknownProgress)
 		s.alpha.prime(ctx, s.in)
+	}
+	if s.o.ls == lsSearch && n >= 8 {
+		s.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
+		srch, err := newSearcher(ctx, s.in, s.w, s.alpha)
+		if err != nil && ctx.Err() == nil {
+			return solver.Result{StopReason: solver.StopError}, err
+		}
+		s.srch = srch
 	}
 	tasks := make([]task, s.w)
 	for i := range tasks {
@@ -157,6 +179,9 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 					}
 				default:
 					t.start = s.freshStart(ctx, r)
+				}
+				if t.start == nil && s.srch != nil {
+					t.start = s.greedyStart(ctx)
 				}
 				continue
 			}
@@ -273,6 +298,40 @@ func (s *search) mergeWithPool(t *task) {
 	}
 }
 
+// greedyStart is the greedy tour on the search's candidate lists with
+// the fixed edges put in, built once.
+func (s *search) greedyStart(ctx context.Context) []int32 {
+	if s.greedy == nil {
+		t, err := construct.GreedyContext(ctx, s.in, &neighbor.Lists{K: s.srch.k, List: s.srch.nb})
+		if err != nil {
+			return nil
+		}
+		s.greedy = toInt32(construct.KeepFixed(s.in, t))
+	}
+	return slices.Clone(s.greedy)
+}
+
+// differ returns the cities whose neighbours differ between the task's
+// parents (nil when none do).
+func (t *task) differ(n int) []int32 {
+	if len(t.succ) != n {
+		t.succ, t.pred = make([]int32, n), make([]int32, n)
+	}
+	neighbours(t.b, t.succ, t.pred)
+	t.from = t.from[:0]
+	for i, c := range t.a {
+		nx := t.a[(i+1)%n]
+		pv := t.a[(i+n-1)%n]
+		if (nx != t.succ[c] && nx != t.pred[c]) || (pv != t.succ[c] && pv != t.pred[c]) {
+			t.from = append(t.from, c)
+		}
+	}
+	if len(t.from) == 0 {
+		return nil
+	}
+	return t.from
+}
+
 // freshStart is the start of a first tour of the pool other than the
 // very first (nil: the local search's own).
 func (s *search) freshStart(ctx context.Context, r *rand.Rand) []int32 {
@@ -367,13 +426,13 @@ func (s *search) runRound(ctx context.Context, tasks []task, slice time.Duration
 	var wg sync.WaitGroup
 	for i := range tasks {
 		wg.Add(1)
-		go func(t *task) {
+		go func(i int, t *task) {
 			defer wg.Done()
-			s.runTask(ctx, t, slice)
+			s.runTask(ctx, i, t, slice)
 			if t.err == nil && s.p.Target > 0 && t.out != nil && t.outLen <= s.p.Target {
 				cancel()
 			}
-		}(&tasks[i])
+		}(i, &tasks[i])
 	}
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
@@ -391,7 +450,7 @@ func (s *search) runRound(ctx context.Context, tasks []task, slice time.Duration
 
 // runTask crosses the task's parents (if any) and runs the local search
 // from the child, the given start or the search's own start tour.
-func (s *search) runTask(ctx context.Context, t *task, slice time.Duration) {
+func (s *search) runTask(ctx context.Context, i int, t *task, slice time.Duration) {
 	t.out, t.err = nil, nil
 	t.moves, t.steps = 0, 0
 	st := t.start
@@ -406,6 +465,21 @@ func (s *search) runTask(ctx context.Context, t *task, slice time.Duration) {
 			t.st = t.gpx.Cross(s.in, t.a, t.b, t.lenA, t.lenB, t.child)
 			st = t.child
 		}
+	}
+	if s.srch != nil {
+		var until time.Time
+		if slice > 0 {
+			until = time.Now().Add(slice)
+		}
+		if st == nil {
+			return // stopped before the greedy start was there
+		}
+		var from []int32
+		if t.cross && s.o.focus {
+			from = t.differ(s.in.N)
+		}
+		t.out, t.outLen, t.moves, t.steps = s.srch.improve(ctx, i, st, t.seed, until, s.o.kicks, from)
+		return
 	}
 	q := solver.Params{Algorithm: s.ls.Name(), Backend: solver.BackendCPU, Seed: t.seed, Workers: 1, TimeLimit: slice, Target: s.p.Target}
 	if st != nil {
