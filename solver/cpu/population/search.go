@@ -21,13 +21,13 @@ const Name = "pop"
 
 // engine is the pop engine: rounds of W local searches at once, each on
 // a new tour while the pool fills and then on the partition crossover of
-// two pool members, their tours offered to the pool.
+// two pool members, their tours merged with the pool and offered to it.
 type engine struct{}
 
 func (engine) Name() string    { return Name }
 func (engine) Backend() string { return solver.BackendCPU }
 func (engine) Describe() string {
-	return "experimental: a pool of tours kept diverse, recombined pairwise by partition crossover (GPX2), each child descended and kicked by auto's local search on one core, one search per worker at a time"
+	return "experimental: a pool of tours kept diverse by edge distance, recombined pairwise by partition crossover (GPX and GPX2 with a repair of infeasible components), each child descended and kicked on one core with auto's moves for the size (the 5-opt move on alpha lists from 1,000 cities) and merged with every member before it is offered, one search per worker at a time"
 }
 func (engine) Available() error      { return nil }
 func (engine) KeepsFixedEdges() bool { return true }
