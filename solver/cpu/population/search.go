@@ -123,6 +123,7 @@ type task struct {
 	st         recomb.Stats
 
 	succ, pred, from []int32 // differ's scratch
+	merged           int     // gains merging with the pool
 
 	out          []int32
 	outLen       int64
@@ -218,9 +219,7 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 			if len(t.out) != n {
 				continue
 			}
-			if s.o.merge && s.o.gpx != gpxNone {
-				s.mergeWithPool(t)
-			}
+			s.merged += t.merged
 			if s.pool.Offer(t.out, t.outLen) && t.cross {
 				s.entered++
 			}
@@ -285,15 +284,24 @@ func (c *crosser) Cross(d recomb.Distancer, a, b []int32, lenA, lenB int64, chil
 }
 
 // mergeWithPool crosses the task's tour with each pool member in turn,
-// keeping each child shorter than the tour so far.
-func (s *search) mergeWithPool(t *task) {
-	for i := 0; i < s.pool.Len(); i++ {
+// keeping each child shorter than the tour so far, and counts the gains
+// in t.merged. It runs on the task's worker during the round: the pool
+// changes only between rounds.
+func (s *search) mergeWithPool(ctx context.Context, t *task) {
+	t.merged = 0
+	if !s.o.merge || s.o.gpx == gpxNone || len(t.out) != s.in.N {
+		return
+	}
+	for i := 0; i < s.pool.Len() && ctx.Err() == nil; i++ {
+		if s.limit > 0 && time.Since(s.start) >= s.limit {
+			return // the run's time is up
+		}
 		m, ml := s.pool.Tour(i)
 		st := t.gpx.Cross(s.in, t.out, m, t.outLen, ml, t.child)
 		if st.Length < t.outLen {
 			t.out, t.child = t.child, t.out
 			t.outLen = st.Length
-			s.merged++
+			t.merged++
 		}
 	}
 }
@@ -452,7 +460,7 @@ func (s *search) runRound(ctx context.Context, tasks []task, slice time.Duration
 // from the child, the given start or the search's own start tour.
 func (s *search) runTask(ctx context.Context, i int, t *task, slice time.Duration) {
 	t.out, t.err = nil, nil
-	t.moves, t.steps = 0, 0
+	t.moves, t.steps, t.merged = 0, 0, 0
 	st := t.start
 	if t.cross {
 		if s.o.gpx == gpxNone {
@@ -479,6 +487,7 @@ func (s *search) runTask(ctx context.Context, i int, t *task, slice time.Duratio
 			from = t.differ(s.in.N)
 		}
 		t.out, t.outLen, t.moves, t.steps = s.srch.improve(ctx, i, st, t.seed, until, s.o.kicks, from)
+		s.mergeWithPool(ctx, t)
 		return
 	}
 	q := solver.Params{Algorithm: s.ls.Name(), Backend: solver.BackendCPU, Seed: t.seed, Workers: 1, TimeLimit: slice, Target: s.p.Target}
@@ -495,6 +504,7 @@ func (s *search) runTask(ctx context.Context, i int, t *task, slice time.Duratio
 	}
 	t.out, t.outLen = toInt32(res.Tour), res.Length
 	t.moves, t.steps = res.Moves, res.Steps
+	s.mergeWithPool(ctx, t)
 }
 
 // progress is the share of the time limit or the rounds done.
