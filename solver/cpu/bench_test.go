@@ -24,7 +24,7 @@ func reportMoves(b *testing.B, moves int64) {
 func BenchmarkLWSA(b *testing.B) {
 	in := uniformInstance(1000, 1)
 	r := newRNG(1, 0)
-	s := newSearch(tour.NewDist(in), r.randomTour(in.N), r)
+	s := newSearch(tour.NewDist(in), r.RandomTour(in.N), r)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		s.iterate(20, 1)
@@ -36,7 +36,7 @@ func BenchmarkLWSA(b *testing.B) {
 func BenchmarkPSPMBlock(b *testing.B) {
 	in := uniformInstance(1000, 1)
 	r := newRNG(1, 0)
-	s := newSearch(tour.NewDist(in), r.randomTour(in.N), r)
+	s := newSearch(tour.NewDist(in), r.RandomTour(in.N), r)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		s.iterate(20, solver.DefaultThreads)
@@ -48,7 +48,7 @@ func BenchmarkPSPMBlock(b *testing.B) {
 func BenchmarkBest2Opt(b *testing.B) {
 	in := uniformInstance(1000, 1)
 	d := tour.NewDist(in)
-	t := newRNG(1, 0).randomTour(in.N)
+	t := newRNG(1, 0).RandomTour(in.N)
 	var moves int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -61,7 +61,7 @@ func BenchmarkBest2Opt(b *testing.B) {
 func BenchmarkBestSwap(b *testing.B) {
 	in := uniformInstance(1000, 1)
 	d := tour.NewDist(in)
-	t := newRNG(1, 0).randomTour(in.N)
+	t := newRNG(1, 0).RandomTour(in.N)
 	var moves int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -78,7 +78,7 @@ func benchKicks(b *testing.B, n int, or, three bool, rkbi int) {
 // benchKicksDepth is benchKicks with sequential moves of the given depth
 // and the or-3opt moves.
 func benchKicksDepth(b *testing.B, n int, or, three bool, rkbi, depth int) {
-	benchMoves(b, n, moveSet{orOpt: or, threeOpt: three, rkbi: rkbi, depth: depth, or3: depth > 1})
+	benchMoves(b, n, moveSet{OrOpt: or, ThreeOpt: three, RKBI: rkbi, Depth: depth, Or3: depth > 1})
 }
 
 // benchMoves times one kick and its descent on n uniform cities from a
@@ -87,26 +87,19 @@ func benchMoves(b *testing.B, n int, ms moveSet) {
 	in := uniformInstance(n, 1)
 	nb := neighbor.Nearest(in, 8)
 	s := newLS(tour.NewDist(in), nb.List, nb.K, to32(construct.Greedy(in, nb)))
-	s.setMoves(ms)
-	s.cacheNbDist()
-	s.r = newRNG(1, 0)
-	s.record = true
-	s.pushAll()
+	s.SetMoves(ms)
+	s.CacheNeighborDists()
+	s.SetRand(newRNG(1, 0))
+	s.SetJournal(true)
+	s.PushAll()
 	never := func() bool { return false }
-	s.optimize(never)
-	m0 := s.moves
+	s.Optimize(never)
+	m0 := s.Evaluated()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		s.journal, s.saved = s.journal[:0], s.saved[:0]
-		old := s.length
-		s.kick(30)
-		s.optimize(never)
-		if s.length > old {
-			s.undo()
-			s.length = old
-		}
+		s.TryKick(30, true, never)
 	}
-	reportMoves(b, s.moves-m0)
+	reportMoves(b, s.Evaluated()-m0)
 }
 
 // BenchmarkILS2Opt: one kick of 2opt-ils (2-opt + Or-opt).
@@ -173,22 +166,15 @@ func BenchmarkDist(b *testing.B) {
 				in := uniformInstance(n, 1)
 				nb := neighbor.Quadrant(in, 8)
 				s := newLS(tour.NewDistMatrixMax(in, eucMax), nb.List, nb.K, to32(construct.Greedy(in, nb)))
-				s.setMoves(moveSet{orOpt: true, threeOpt: true})
-				s.r = newRNG(1, 0)
-				s.record = true
-				s.pushAll()
+				s.SetMoves(moveSet{OrOpt: true, ThreeOpt: true})
+				s.SetRand(newRNG(1, 0))
+				s.SetJournal(true)
+				s.PushAll()
 				never := func() bool { return false }
-				s.optimize(never)
+				s.Optimize(never)
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
-					s.journal, s.saved = s.journal[:0], s.saved[:0]
-					old := s.length
-					s.kick(30)
-					s.optimize(never)
-					if s.length > old {
-						s.undo()
-						s.length = old
-					}
+					s.TryKick(30, true, never)
 				}
 			})
 		}
@@ -197,4 +183,6 @@ func BenchmarkDist(b *testing.B) {
 
 // BenchmarkILSLK5_4461: one kick with the 5-opt move (auto's move from
 // 1,000 cities).
-func BenchmarkILSLK5_4461(b *testing.B) { benchMoves(b, 4461, moveSet{orOpt: true, k5: newKopt()}) }
+func BenchmarkILSLK5_4461(b *testing.B) {
+	benchMoves(b, 4461, moveSet{OrOpt: true, FiveOpt: newKopt()})
+}

@@ -196,7 +196,7 @@ func (r *climbRun) climb(i int, abort func(t []int32, l, evaluated int64) bool) 
 	if t == nil {
 		// a random tour, also when the run ended while a nearest-neighbour
 		// one was built: the climb's first check then offers it and stops
-		t = newRNG(r.p.Seed, uint64(i)).randomTour(r.in.N)
+		t = newRNG(r.p.Seed, uint64(i)).RandomTour(r.in.N)
 	}
 	l = r.d.Length(t)
 	if r.near != nil && !r.e.swap {

@@ -16,7 +16,7 @@ func TestNear2optMoves(t *testing.T) {
 	d := tour.NewDist(in)
 	nb := neighbor.Nearest(in, climbNearK)
 	r := newRNG(3, 0)
-	tt := r.randomTour(in.N)
+	tt := r.RandomTour(in.N)
 	pos := make([]int32, in.N)
 	for i, c := range tt {
 		pos[c] = int32(i)

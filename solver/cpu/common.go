@@ -4,70 +4,33 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/bits"
-	"math/rand/v2"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
+	"github.com/tsplab/tsplab/solver/cpu/localsearch"
 )
 
 // checkEvery is how many moves a worker makes between looks at the clock,
 // the context, the target and the snapshot sink.
-const checkEvery = 4096
+const checkEvery = runctl.CheckEvery
 
 // DefaultTimeLimit is the time budget of the engines without a natural
 // end when Params.TimeLimit is 0.
 const DefaultTimeLimit = solver.DefaultTimeLimit
 
 // rng is a worker's private PCG stream.
-type rng struct{ p rand.PCG }
+type rng = runctl.Rand
 
 // splitmix64 scrambles seeds so that neighbouring seeds and stream indices
 // give unrelated streams.
-func splitmix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
-}
+func splitmix64(x uint64) uint64 { return runctl.Mix(x) }
 
 // newRNG returns stream number stream of seed.
-func newRNG(seed uint64, stream uint64) *rng {
-	r := &rng{}
-	r.p.Seed(splitmix64(seed), splitmix64(stream^0x5851f42d4c957f2d))
-	return r
-}
-
-// intn returns a uniform integer in [0, n) (Lemire's multiply-shift; the
-// bias for n far below 2^64 is negligible).
-func (r *rng) intn(n int) int {
-	hi, _ := bits.Mul64(r.p.Uint64(), uint64(n))
-	return int(hi)
-}
-
-// float64 returns a uniform float in [0, 1).
-func (r *rng) float64() float64 { return float64(r.p.Uint64()>>11) / (1 << 53) }
-
-// shuffle permutes t uniformly.
-func (r *rng) shuffle(t []int32) {
-	for i := len(t) - 1; i > 0; i-- {
-		j := r.intn(i + 1)
-		t[i], t[j] = t[j], t[i]
-	}
-}
-
-// randomTour returns a uniformly random permutation of 0..n-1.
-func (r *rng) randomTour(n int) []int32 {
-	t := make([]int32, n)
-	for i := range t {
-		t[i] = int32(i)
-	}
-	r.shuffle(t)
-	return t
-}
+func newRNG(seed uint64, stream uint64) *rng { return runctl.NewRand(seed, stream) }
 
 func workers(p solver.Params) int {
 	if p.Workers > 0 {
@@ -372,3 +335,18 @@ func (b baseEngine) Name() string     { return b.name }
 func (b baseEngine) Backend() string  { return solver.BackendCPU }
 func (b baseEngine) Describe() string { return b.desc }
 func (b baseEngine) Available() error { return nil }
+
+// The local-search core's names as this package's engines use them.
+type (
+	ls      = localsearch.Search
+	kopt    = localsearch.FiveOpt
+	moveSet = localsearch.MoveSet
+)
+
+var (
+	newLS   = localsearch.New
+	newKopt = localsearch.NewFiveOpt
+	nbDists = localsearch.NeighborDists
+)
+
+const maxDepth = localsearch.MaxDepth

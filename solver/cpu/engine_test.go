@@ -17,7 +17,7 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-var allEngines = []string{"sa", "sspm", "pssm", "pspm", "2opt-climb", "swap-climb", "2opt-ils", "3opt-ils", "auto"}
+var allEngines = []string{"sa", "sspm", "pssm", "pspm", "2opt-climb", "swap-climb", "2opt-ils", "3opt-ils", "auto", "pop"}
 
 // budgetParams returns parameters that end each engine by a step budget,
 // not by time, so that runs are deterministic and short.
@@ -75,7 +75,7 @@ func TestEnginesRegistered(t *testing.T) {
 // much shorter than a random tour, counts moves and reports its params.
 func TestEnginesImprove(t *testing.T) {
 	in := uniformInstance(80, 3)
-	random := solver.TourLength(in, toInt(newRNG(1, 1).randomTour(in.N)))
+	random := solver.TourLength(in, toInt(newRNG(1, 1).RandomTour(in.N)))
 	for _, name := range allEngines {
 		t.Run(name, func(t *testing.T) {
 			res := solve(t, name, in, budgetParams(name, 1, 2), nil)
@@ -308,9 +308,9 @@ func TestClimbDeltas(t *testing.T) {
 	d := tour.NewDist(in)
 	r := newRNG(9, 0)
 	for trial := 0; trial < 200; trial++ {
-		tr := r.randomTour(in.N)
+		tr := r.RandomTour(in.N)
 		l := d.Length(tr)
-		i, j := r.intn(in.N), r.intn(in.N)
+		i, j := r.Intn(in.N), r.Intn(in.N)
 		if i == j {
 			continue
 		}

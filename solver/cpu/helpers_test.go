@@ -53,3 +53,10 @@ func withOpts(p solver.Params, settings ...string) solver.Params {
 	}
 	return p
 }
+
+// globalNb is the candidate lists of the partition search's descent
+// over the whole tour.
+func (pr *partRun) globalNb() []int32 {
+	nb, _ := pr.global.Neighbors()
+	return nb
+}

@@ -178,7 +178,7 @@ type ilsOptions struct {
 
 // moveSet is the run's move set without the 5-opt move's state.
 func (o ilsOptions) moveSet() moveSet {
-	return moveSet{orOpt: o.cfg.orOpt, threeOpt: o.cfg.threeOpt, depth: o.cfg.depth, or3: o.cfg.or3, rkbi: o.rkbi}
+	return moveSet{OrOpt: o.cfg.orOpt, ThreeOpt: o.cfg.threeOpt, Depth: o.cfg.depth, Or3: o.cfg.or3, RKBI: o.rkbi}
 }
 
 // configure gives the local search s the run's move set and pivoting,
@@ -187,12 +187,12 @@ func (o ilsOptions) moveSet() moveSet {
 func (o ilsOptions) configure(s *ls) {
 	m := o.moveSet()
 	if o.cfg.move == deepLK5 {
-		m.k5 = s.k5
-		if m.k5 == nil {
-			m.k5 = newKopt()
+		m.FiveOpt = s.FiveOptState()
+		if m.FiveOpt == nil {
+			m.FiveOpt = newKopt()
 		}
 	}
-	s.setMoves(m)
+	s.SetMoves(m)
 }
 
 // ilsRun is one run of an iterated local search: set-up (candidate lists,
@@ -328,10 +328,10 @@ func (r *ilsRun) newSearches(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist
 		}
 		s := newLS(d, l.List, l.K, t0)
 		r.o.configure(s)
-		s.cacheNbDist()
-		s.r = newRNG(r.p.Seed, uint64(i))
-		s.record = true
-		s.setFixed(r.in.FixedEdges)
+		s.CacheNeighborDists()
+		s.SetRand(newRNG(r.p.Seed, uint64(i)))
+		s.SetJournal(true)
+		s.SetFixed(r.in.FixedEdges)
 		r.searches[i] = s
 		r.wbestLen[i] = math.MaxInt64
 	}
@@ -505,27 +505,27 @@ func (r *ilsRun) preSearch(ctx context.Context, k int, done *atomic.Bool) []int3
 	}
 	s := newLS(tour.LazyDist(r.in), q.List, q.K, r.pre)
 	r.o.configure(s)
-	s.cacheNbDist()
-	s.r = newRNG(r.p.Seed, uint64(r.w))
-	s.record = true
-	s.setFixed(r.in.FixedEdges)
+	s.CacheNeighborDists()
+	s.SetRand(newRNG(r.p.Seed, uint64(r.w)))
+	s.SetJournal(true)
+	s.SetFixed(r.in.FixedEdges)
 	stop := func() bool {
 		if done.Load() || r.c.done() {
 			return true
 		}
-		r.c.offer(s.tour, s.length)
+		r.c.offer(s.Tour(), s.Length())
 		return false
 	}
-	s.pushAll()
-	if s.optimize(stop) {
+	s.PushAll()
+	if s.Optimize(stop) {
 		for !stop() {
-			if _, ok := s.tryKick(r.o.cfg.maxSeg, r.o.cfg.acceptEqual, stop); !ok {
+			if _, ok := s.TryKick(r.o.cfg.maxSeg, r.o.cfg.acceptEqual, stop); !ok {
 				break
 			}
 		}
 	}
-	r.c.offer(s.tour, s.length)
-	return s.tour
+	r.c.offer(s.Tour(), s.Length())
+	return s.Tour()
 }
 
 // alphaLists are alpha-nearness lists an ascent in the background made,
@@ -574,8 +574,8 @@ func (r *ilsRun) takeAlpha() {
 	r.listNote, r.stats = a.note, a.stats
 	r.stats.AlphaListsAt = time.Since(r.start)
 	for _, s := range r.searches {
-		s.nb, s.k = a.l.List, a.l.K
-		s.cacheNbDist()
+		s.SetNeighbors(a.l.List, a.l.K, nil)
+		s.CacheNeighborDists()
 	}
 	if r.mg.base != nil {
 		// a descent of its stretch on the new lists before it kicks
@@ -666,7 +666,7 @@ func (r *ilsRun) search() {
 		switch {
 		case first && merge:
 			b := r.searches[r.byLength()[0]]
-			r.setBase(slices.Clone(b.tour), b.length)
+			r.setBase(slices.Clone(b.Tour()), b.Length())
 		case cfg.sync > 0 && r.w > 1:
 			r.exchange()
 		}
@@ -683,15 +683,13 @@ func (r *ilsRun) exchange() {
 	}
 	b := 0
 	for i, s := range r.searches {
-		if s.length < r.searches[b].length {
+		if s.Length() < r.searches[b].Length() {
 			b = i
 		}
 	}
 	for i, s := range r.searches {
-		if i != b && s.length > r.searches[b].length {
-			copy(s.tour, r.searches[b].tour)
-			copy(s.pos, r.searches[b].pos)
-			s.length = r.searches[b].length
+		if i != b && s.Length() > r.searches[b].Length() {
+			s.CopyFrom(r.searches[b])
 		}
 	}
 }
@@ -703,7 +701,7 @@ func (r *ilsRun) byLength() []int {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(r.searches[a].length, r.searches[b].length) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(r.searches[a].Length(), r.searches[b].Length()) })
 	return order
 }
 
@@ -711,9 +709,7 @@ func (r *ilsRun) byLength() []int {
 // best so far and its stale count start again from there.
 func (r *ilsRun) take(i int, t, pos []int32, l int64) {
 	s := r.searches[i]
-	copy(s.tour, t)
-	copy(s.pos, pos)
-	s.length = l
+	s.LoadPositions(t, pos, l)
 	r.wbestLen[i] = math.MaxInt64
 	r.stale[i] = 0
 }
@@ -729,18 +725,18 @@ func (r *ilsRun) work(wk, n int, first bool) {
 	cfg, c := r.o.cfg, r.c
 	s := r.searches[wk]
 	var buf []int32
-	last := s.moves
+	last := s.Evaluated()
 	check := func() bool {
-		c.moves[wk].v.Store(s.moves)
-		last = s.moves
+		c.moves[wk].v.Store(s.Evaluated())
+		last = s.Evaluated()
 		if c.done() {
 			return true
 		}
 		if c.snapshotDue() {
 			// the best so far also while a long descent runs
-			c.offer(s.tour, s.length)
-			buf = append(buf[:0], s.tour...)
-			c.snapshot(buf, s.length, r.totalKicks(), r.frac(), 0)
+			c.offer(s.Tour(), s.Length())
+			buf = append(buf[:0], s.Tour()...)
+			c.snapshot(buf, s.Length(), r.totalKicks(), r.frac(), 0)
 		}
 		return false
 	}
@@ -749,31 +745,31 @@ func (r *ilsRun) work(wk, n int, first bool) {
 	}
 	kickCheck := r.untilEpochEnd(check)
 	if r.mg.base != nil {
-		r.draining[wk] = s.q.Len() > 0
+		r.draining[wk] = s.Queued() > 0
 	}
-	if s.q.Len() > 0 {
+	if s.Queued() > 0 {
 		// the first descent's rest (together.go): kicks once it is done
-		if !r.drain(wk, check) || s.q.Len() > 0 {
-			c.moves[wk].v.Store(s.moves)
+		if !r.drain(wk, check) || s.Queued() > 0 {
+			c.moves[wk].v.Store(s.Evaluated())
 			return
 		}
 	}
 	for k := 0; k < n; k++ {
-		if (s.moves-last >= checkEvery || k%kicksPerCheck == 0) && check() {
+		if (s.Evaluated()-last >= checkEvery || k%kicksPerCheck == 0) && check() {
 			return
 		}
 		if r.epochOver() {
 			break
 		}
-		old, ok := s.tryKick(cfg.maxSeg, cfg.acceptEqual, kickCheck)
+		old, ok := s.TryKick(cfg.maxSeg, cfg.acceptEqual, kickCheck)
 		if !ok {
 			return // stopped inside: back at the last accepted tour
 		}
 		r.kicksDone[wk].v.Add(1)
-		if s.length < old {
+		if s.Length() < old {
 			r.stale[wk] = 0
-			if s.length < r.wbestLen[wk] {
-				c.offer(s.tour, s.length)
+			if s.Length() < r.wbestLen[wk] {
+				c.offer(s.Tour(), s.Length())
 			}
 			continue
 		}
@@ -782,7 +778,7 @@ func (r *ilsRun) work(wk, n int, first bool) {
 			return
 		}
 	}
-	c.moves[wk].v.Store(s.moves)
+	c.moves[wk].v.Store(s.Evaluated())
 }
 
 // epochOver reports whether the timed merge epoch under way has ended
@@ -806,19 +802,19 @@ func (r *ilsRun) untilEpochEnd(check func() bool) func() bool {
 func (r *ilsRun) escape(wk int, check func() bool) bool {
 	s := r.searches[wk]
 	r.stale[wk] = 0
-	if s.length < r.wbestLen[wk] {
-		r.wbest[wk] = append(r.wbest[wk][:0], s.tour...)
-		r.wbestLen[wk] = s.length
-	} else if s.length > r.wbestLen[wk] {
-		s.set(r.wbest[wk])
+	if s.Length() < r.wbestLen[wk] {
+		r.wbest[wk] = append(r.wbest[wk][:0], s.Tour()...)
+		r.wbestLen[wk] = s.Length()
+	} else if s.Length() > r.wbestLen[wk] {
+		s.Load(r.wbest[wk])
 	}
-	s.record = false
+	s.SetJournal(false)
 	for range r.burst {
-		s.kick(r.o.cfg.maxSeg)
+		s.Kick(r.o.cfg.maxSeg)
 	}
-	s.record = true
-	s.journal, s.saved = s.journal[:0], s.saved[:0]
-	return s.optimize(check)
+	s.SetJournal(true)
+	s.ClearJournal()
+	return s.Optimize(check)
 }
 
 // descend makes worker wk's tour a local optimum of its moves: workers 0
@@ -835,21 +831,21 @@ func (r *ilsRun) descend(wk int, check func() bool) bool {
 		if r.descent[from] == nil {
 			return false
 		}
-		s.set(r.descent[from])
+		s.Load(r.descent[from])
 		return true
 	}
-	s.pushAll()
-	ok := s.optimize(check)
+	s.PushAll()
+	ok := s.Optimize(check)
 	if wk < 2 {
 		if ok && r.w > 2 {
-			r.descent[wk] = slices.Clone(s.tour)
+			r.descent[wk] = slices.Clone(s.Tour())
 		}
 		close(r.descended[wk])
 	}
 	if !ok {
 		return false
 	}
-	c.offer(s.tour, s.length)
+	c.offer(s.Tour(), s.Length())
 	if wk == 0 {
 		c.setPhase(solver.PhaseSearch)
 	}
@@ -876,7 +872,7 @@ func (r *ilsRun) finish(searches []*ls) (solver.Result, error) {
 	var best []int32
 	bestLen := int64(math.MaxInt64)
 	for i, s := range searches {
-		t, l := s.tour, s.length
+		t, l := s.Tour(), s.Length()
 		if r.wbestLen[i] < l {
 			t, l = r.wbest[i], r.wbestLen[i]
 		}

@@ -58,12 +58,12 @@ func (r *ilsRun) setBase(t []int32, l int64) {
 		m.basePos[c] = int32(i)
 	}
 	m.baseLen = l
-	m.cut(r.searches[0].r.intn(n), 2*r.o.cfg.maxSeg)
+	m.cut(r.searches[0].Rand().Intn(n), 2*r.o.cfg.maxSeg)
 	for wk, s := range r.searches {
-		if s.length != l || !slices.Equal(s.tour, t) {
+		if s.Length() != l || !slices.Equal(s.Tour(), t) {
 			r.take(wk, t, m.basePos, l)
 		}
-		s.kickFrom = m.regions[wk]
+		s.SetKickFrom(m.regions[wk])
 	}
 	r.handOver()
 }
@@ -100,8 +100,8 @@ func (r *ilsRun) handOver() {
 	m := &r.mg
 	some := false
 	for wk, s := range r.searches {
-		for s.q.Len() > 0 {
-			m.queued[s.pop()], some = true, true
+		for s.Queued() > 0 {
+			m.queued[s.Pop()], some = true, true
 		}
 		for _, c := range m.aside[wk] {
 			m.queued[c], some = true, true
@@ -114,7 +114,7 @@ func (r *ilsRun) handOver() {
 	for _, c := range m.base {
 		if m.queued[c] {
 			m.queued[c] = false
-			r.searches[m.owner[c]].push(c)
+			r.searches[m.owner[c]].Push(c)
 		}
 	}
 }
@@ -127,8 +127,8 @@ func (r *ilsRun) exchangeMerge() {
 	var wg sync.WaitGroup
 	for wk, s := range r.searches {
 		m.touched[wk] = m.touched[wk][:0]
-		if s.length <= m.baseLen {
-			wg.Go(func() { m.touched[wk] = m.diff(s.tour, m.touched[wk]) })
+		if s.Length() <= m.baseLen {
+			wg.Go(func() { m.touched[wk] = m.diff(s.Tour(), m.touched[wk]) })
 		}
 	}
 	wg.Wait()
@@ -143,7 +143,7 @@ func (r *ilsRun) exchangeMerge() {
 	order := r.byLength()
 	for _, wk := range order {
 		s, tc := r.searches[wk], m.touched[wk]
-		if s.length > m.baseLen {
+		if s.Length() > m.baseLen {
 			break
 		}
 		if len(tc) == 0 {
@@ -156,7 +156,7 @@ func (r *ilsRun) exchangeMerge() {
 		m.old = m.old[:0]
 		for _, c := range tc {
 			m.old = append(m.old, m.adj[2*c], m.adj[2*c+1])
-			m.adj[2*c], m.adj[2*c+1] = s.pred(c), s.succ(c)
+			m.adj[2*c], m.adj[2*c+1] = s.Pred(c), s.Succ(c)
 		}
 		if m.cycleLen(tc[0]) != n {
 			for i, c := range tc {
@@ -169,7 +169,7 @@ func (r *ilsRun) exchangeMerge() {
 			m.stamp[c] = m.epoch
 		}
 		// the changes share no city, so no edge: their gains add up
-		l -= m.baseLen - s.length
+		l -= m.baseLen - s.Length()
 		merged++
 	}
 	if merged == 0 {

@@ -29,19 +29,20 @@ func newMergeRun(t *testing.T, in *solver.Instance, w int) *ilsRun {
 	r.wbestLen, r.stale = make([]int64, w), make([]int, w)
 	for i := range r.searches {
 		r.searches[i] = newLS(d, nb.List, nb.K, t0)
-		r.searches[i].r = newRNG(1, uint64(i))
+		r.searches[i].SetRand(newRNG(1, uint64(i)))
 	}
-	r.setBase(slices.Clone(t0), r.searches[0].length)
+	r.setBase(slices.Clone(t0), r.searches[0].Length())
 	return r
 }
 
 // apply2opt makes the 2-opt move removing the edges after positions x < y
 // of s and returns its gain.
 func apply2opt(s *ls, x, y int) int64 {
-	d, p := s.d, s.tour
+	d, p := s.Dist(), s.Tour()
 	g := d.At(p[x], p[x+1]) + d.At(p[y], p[y+1]) - d.At(p[x], p[y]) - d.At(p[x+1], p[y+1])
-	s.reverseExact(int32(x+1), int32(y))
-	s.length -= g
+	t := slices.Clone(p)
+	slices.Reverse(t[x+1 : y+1])
+	s.Load(t)
 	return g
 }
 
@@ -49,10 +50,10 @@ func apply2opt(s *ls, x, y int) int64 {
 // edges start at positions in [lo, hi) and returns its gain.
 func improve2opt(t *testing.T, s *ls, lo, hi int) int64 {
 	t.Helper()
-	d := s.d
+	d := s.Dist()
 	for i := lo; i < hi; i++ {
 		for j := i + 2; j < hi; j++ {
-			a, b, c, e := s.tour[i], s.tour[i+1], s.tour[j], s.tour[j+1]
+			a, b, c, e := s.Tour()[i], s.Tour()[i+1], s.Tour()[j], s.Tour()[j+1]
 			if d.At(a, b)+d.At(c, e)-d.At(a, c)-d.At(b, e) > 0 {
 				return apply2opt(s, i, j)
 			}
@@ -73,15 +74,15 @@ func TestMergeAddsUp(t *testing.T) {
 	g0 := improve2opt(t, r.searches[0], 0, 100)
 	g1 := improve2opt(t, r.searches[1], 200, 300)
 	// worker 2 makes worker 0's move again: the same cities
-	r.searches[2].set(r.searches[0].tour)
+	r.searches[2].Load(r.searches[0].Tour())
 	r.exchangeMerge()
 	want := l0 - g0 - g1
 	for i, s := range r.searches {
-		if err := solver.ValidateTour(toInt(s.tour), in.N); err != nil {
+		if err := solver.ValidateTour(toInt(s.Tour()), in.N); err != nil {
 			t.Fatalf("worker %d: %v", i, err)
 		}
-		if got := s.d.Length(s.tour); got != want || s.length != want {
-			t.Fatalf("worker %d: length %d, recorded %d, want %d (base %d, gains %d + %d)", i, got, s.length, want, l0, g0, g1)
+		if got := s.Dist().Length(s.Tour()); got != want || s.Length() != want {
+			t.Fatalf("worker %d: length %d, recorded %d, want %d (base %d, gains %d + %d)", i, got, s.Length(), want, l0, g0, g1)
 		}
 	}
 	if r.mg.baseLen != want {
@@ -113,11 +114,11 @@ func TestMergeKeepsOneCycle(t *testing.T) {
 		r.exchangeMerge()
 		want := l0 - max(g0, g1)
 		for k, s := range r.searches {
-			if err := solver.ValidateTour(toInt(s.tour), in.N); err != nil {
+			if err := solver.ValidateTour(toInt(s.Tour()), in.N); err != nil {
 				t.Fatalf("trial %d worker %d: %v", trial, k, err)
 			}
-			if got := s.d.Length(s.tour); got != s.length || got != want {
-				t.Fatalf("trial %d worker %d: length %d, recorded %d, want %d", trial, k, got, s.length, want)
+			if got := s.Dist().Length(s.Tour()); got != s.Length() || got != want {
+				t.Fatalf("trial %d worker %d: length %d, recorded %d, want %d", trial, k, got, s.Length(), want)
 			}
 		}
 	}

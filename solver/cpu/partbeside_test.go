@@ -74,7 +74,7 @@ func TestPartitionBeside(t *testing.T) {
 		rng := newRNG(7, 0)
 		for round := range 4 {
 			before := pr.length
-			pr.step(rng.intn(in.N), 0)
+			pr.step(rng.Intn(in.N), 0)
 			checkPartTour(t, pr, mode+": round "+strconv.Itoa(round))
 			if pr.length > before {
 				t.Fatalf("%s, round %d: %d → %d, longer", mode, round, before, pr.length)
@@ -207,19 +207,19 @@ func TestTakePath(t *testing.T) {
 			(&fakePaths{}).ImprovePath(context.Background(), in, p, time.Time{})
 		},
 		"reverse": func(p []int32, _ int32, r *rng) {
-			i := 1 + r.intn(len(p)-3)
-			slices.Reverse(p[i : i+1+r.intn(len(p)-1-i)])
+			i := 1 + r.Intn(len(p)-3)
+			slices.Reverse(p[i : i+1+r.Intn(len(p)-1-i)])
 		},
 		"rotate": func(p []int32, _ int32, r *rng) {
-			a, b, c := 1+r.intn(len(p)-2), 1+r.intn(len(p)-2), 1+r.intn(len(p)-2)
+			a, b, c := 1+r.Intn(len(p)-2), 1+r.Intn(len(p)-2), 1+r.Intn(len(p)-2)
 			p[a], p[b], p[c] = p[b], p[c], p[a]
 		},
 		// invalid: a city twice (its old place unchanged, or changed too),
 		// a city from outside the stretch or none, an end moved
-		"dup":      func(p []int32, _ int32, r *rng) { p[1+r.intn(len(p)/2)] = p[len(p)/2+r.intn(len(p)/2-1)] },
+		"dup":      func(p []int32, _ int32, r *rng) { p[1+r.Intn(len(p)/2)] = p[len(p)/2+r.Intn(len(p)/2-1)] },
 		"dup-both": func(p []int32, _ int32, _ *rng) { p[3], p[5], p[7] = p[7], p[7], p[3] },
-		"outside":  func(p []int32, out int32, r *rng) { p[1+r.intn(len(p)-2)] = out },
-		"range":    func(p []int32, _ int32, r *rng) { p[1+r.intn(len(p)-2)] = int32(in.N) },
+		"outside":  func(p []int32, out int32, r *rng) { p[1+r.Intn(len(p)-2)] = out },
+		"range":    func(p []int32, _ int32, r *rng) { p[1+r.Intn(len(p)-2)] = int32(in.N) },
 		"end":      func(p []int32, _ int32, _ *rng) { p[0], p[1] = p[1], p[0] },
 	}
 	taken := 0
@@ -227,7 +227,7 @@ func TestTakePath(t *testing.T) {
 		for seed := range uint64(6) {
 			r := newRNG(seed, 11)
 			pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "200", OptPartShape: "path"})
-			pr.cutPaths(r.intn(in.N))
+			pr.cutPaths(r.Intn(in.N))
 			g := 3
 			b := &pr.bs
 			b.path = b.path[:0]
@@ -303,19 +303,19 @@ func TestBesideEarly(t *testing.T) {
 		t.Fatal("an early phase without the improver")
 	}
 	pr.bs = beside{paths: &fakePaths{}, share: besideShare}
-	l0 := pr.global.length
+	l0 := pr.global.Length()
 	rng := newRNG(9, 0)
 	earlyRounds, regions := 0, 0
 	for round := range 10 {
 		early := float64(pr.kicks) < besideEarlyKicks*float64(in.N)
-		pr.step(rng.intn(in.N), 0)
+		pr.step(rng.Intn(in.N), 0)
 		checkPartTour(t, pr, "round "+strconv.Itoa(round))
 		switch {
 		case pr.early != early:
 			t.Fatalf("round %d after %d kicks: early %v, want %v", round, pr.kicks, pr.early, early)
-		case early && (pr.region || pr.global.length != l0):
+		case early && (pr.region || pr.global.Length() != l0):
 			t.Fatalf("round %d: a region round (%v) or a descent over the whole tour in the early phase", round, pr.region)
-		case !early && pr.global.length != pr.length:
+		case !early && pr.global.Length() != pr.length:
 			t.Fatalf("round %d: no descent over the whole tour after the early phase", round)
 		}
 		if early {
@@ -385,7 +385,7 @@ func TestBesideLayout(t *testing.T) {
 		for wk := range w {
 			pr.r.c.moves[wk].v.Store(0)
 		}
-		pr.cut(rng.intn(in.N), 0)
+		pr.cut(rng.Intn(in.N), 0)
 		g := pr.bs.segments(pr)
 		calls := f.calls
 		pr.runRound()
@@ -436,7 +436,7 @@ func TestBesideEarlySegments(t *testing.T) {
 				pr.kicks = int64(besideEarlyKicks * float64(in.N)) // the early phase is over
 			}
 			share := pr.bs.share
-			pr.step(rng.intn(in.N), 0)
+			pr.step(rng.Intn(in.N), 0)
 			what := "partseg " + strconv.Itoa(seg) + ", round " + strconv.Itoa(round)
 			checkPartTour(t, pr, what)
 			size := later

@@ -187,16 +187,16 @@ func (pr *partRun) clusterPass() int64 {
 	pr.pool(w, func(wk, _ int) { res[wk] = pr.searchContracted(cs, wk) })
 	best := res[0]
 	for _, s := range res[1:] {
-		if s.length < best.length {
+		if s.Length() < best.Length() {
 			best = s
 		}
 	}
-	delta := best.length - cs.d.Length(ident(len(cs.of)))
+	delta := best.Length() - cs.d.Length(ident(len(cs.of)))
 	pr.clusterSchedule(delta < 0)
 	if delta >= 0 {
 		return 0
 	}
-	pr.expand(cs, best.tour)
+	pr.expand(cs, best.Tour())
 	pr.length += delta
 	return delta
 }
@@ -217,35 +217,33 @@ func (pr *partRun) searchContracted(cs *clusterSub, wk int) *ls {
 	r, c := pr.r, pr.r.c
 	m := len(cs.of)
 	s := newLS(cs.d, cs.nb.List, cs.nb.K, ident(m))
-	s.nbd = cs.nbd
+	s.SetNeighbors(cs.nb.List, cs.nb.K, cs.nbd)
 	mv := pr.moves(0, 0)
-	mv.k5 = nil
-	s.setMoves(mv)
-	s.setFixed(cs.edges)
-	s.r = newRNG(r.p.Seed, uint64(pr.round)<<8^uint64(wk)^1<<43)
-	base := s.moves
+	mv.FiveOpt = nil
+	s.SetMoves(mv)
+	s.SetFixed(cs.edges)
+	s.SetRand(newRNG(r.p.Seed, uint64(pr.round)<<8^uint64(wk)^1<<43))
+	base := s.Evaluated()
 	stop := func() bool {
-		c.moves[wk].v.Add(s.moves - base)
-		base = s.moves
+		c.moves[wk].v.Add(s.Evaluated() - base)
+		base = s.Evaluated()
 		return c.done()
 	}
-	s.pushAll()
-	if s.optimize(stop) {
-		s.record = true
+	s.PushAll()
+	if s.Optimize(stop) {
+		s.SetJournal(true)
 		kicks := int(clusterKicks * float64(m))
 		for kk := 0; kk < kicks; kk++ {
 			if kk%kicksPerCheck == 0 && stop() {
 				break
 			}
-			if _, ok := s.tryKick(clusterSeg, r.o.cfg.acceptEqual, stop); !ok {
+			if _, ok := s.TryKick(clusterSeg, r.o.cfg.acceptEqual, stop); !ok {
 				break
 			}
 		}
 	}
-	for s.q.Len() > 0 {
-		s.pop()
-	}
-	c.moves[wk].v.Add(s.moves - base)
+	s.ClearQueue()
+	c.moves[wk].v.Add(s.Evaluated() - base)
 	return s
 }
 

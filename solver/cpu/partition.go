@@ -232,7 +232,7 @@ func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) 
 	budget := int64(r.o.kicks) * int64(r.w) // 0: until the time limit
 	var done int64
 	for !c.done() && (budget == 0 || done < budget) {
-		done += pr.step(rng.intn(r.in.N), budget-done)
+		done += pr.step(rng.Intn(r.in.N), budget-done)
 		c.offer(pr.t, pr.length)
 		if c.snapshotDue() {
 			c.snapshot(pr.t, pr.length, r.totalKicks(), r.frac(), 0)
@@ -287,9 +287,9 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 		pr.gnbd[1] = nbDists(d, nbOdd.List, n, nbOdd.K, nil)
 		pr.clustered = clustered(listSum(d, nb, pr.gnbd[0]), listSum(d, nbOdd, pr.gnbd[1]))
 	}
-	g.setMoves(moveSet{orOpt: r.o.cfg.orOpt, threeOpt: r.o.cfg.threeOpt, depth: r.o.cfg.depth, or3: r.o.cfg.or3})
-	g.r = newRNG(r.p.Seed, 1<<40)
-	g.setFixed(r.in.FixedEdges)
+	g.SetMoves(moveSet{OrOpt: r.o.cfg.orOpt, ThreeOpt: r.o.cfg.threeOpt, Depth: r.o.cfg.depth, Or3: r.o.cfg.or3})
+	g.SetRand(newRNG(r.p.Seed, 1<<40))
+	g.SetFixed(r.in.FixedEdges)
 	pr.global = g
 	pr.bs.firstShare(n, pr.clustered)
 	return pr
@@ -610,7 +610,7 @@ func (pr *partRun) keepBest(deltas []int64) {
 // positions, or on a region round into sg.order for mergeRegions.
 func (pr *partRun) keep(s *ls, sg *partSeg) {
 	if pr.region {
-		sg.order = append(sg.order[:0], s.tour[:sg.m]...)
+		sg.order = append(sg.order[:0], s.Tour()[:sg.m]...)
 		return
 	}
 	pr.writeBack(s, sg)
@@ -808,15 +808,15 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 	r, c := pr.r, pr.r.c
 	sg := pr.segs[seg]
 	s := pr.load(wk, sg)
-	s.setMoves(pr.moves(wk, r.o.rkbi))
-	s.r = newRNG(r.p.Seed, uint64(pr.round)<<24^uint64(seg)<<8^uint64(rep)^1<<42)
-	s.setFixed(sg.edges)
-	length0 := s.length
+	s.SetMoves(pr.moves(wk, r.o.rkbi))
+	s.SetRand(newRNG(r.p.Seed, uint64(pr.round)<<24^uint64(seg)<<8^uint64(rep)^1<<42))
+	s.SetFixed(sg.edges)
+	length0 := s.Length()
 
-	base := s.moves
+	base := s.Evaluated()
 	check := func() bool {
-		c.moves[wk].v.Add(s.moves - base)
-		base = s.moves
+		c.moves[wk].v.Add(s.Evaluated() - base)
+		base = s.Evaluated()
 		if c.done() {
 			return true
 		}
@@ -826,8 +826,8 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 		return false
 	}
 	kicks := int64(0)
-	s.record = false
-	s.pushAll()
+	s.SetJournal(false)
+	s.PushAll()
 	// a 5-opt descent of a whole segment takes many slices (from a chain
 	// optimum of 5,000 cities, about half a second): it ends with the
 	// slice too, its gains kept, so that the round keeps its length
@@ -836,48 +836,35 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 	if !end.IsZero() && pr.deep {
 		descend = func() bool { return check() || !time.Now().Before(end) }
 	}
-	if s.optimize(descend) {
-		s.record = true
-		last := s.moves
+	if s.Optimize(descend) {
+		s.SetJournal(true)
+		last := s.Evaluated()
 		for kk := 0; kk < sg.kicks; kk++ {
-			if (s.moves-last >= checkEvery || kk%kicksPerCheck == 0) && check() {
+			if (s.Evaluated()-last >= checkEvery || kk%kicksPerCheck == 0) && check() {
 				break
 			}
 			if !end.IsZero() && kk%8 == 0 && !time.Now().Before(end) {
 				break
 			}
-			last = s.moves
-			if _, ok := s.tryKick(r.o.cfg.maxSeg, r.o.cfg.acceptEqual, check); !ok {
+			last = s.Evaluated()
+			if _, ok := s.TryKick(r.o.cfg.maxSeg, r.o.cfg.acceptEqual, check); !ok {
 				break
 			}
 			kicks++
 		}
 	}
-	for s.q.Len() > 0 {
-		s.pop()
-	}
-	c.moves[wk].v.Add(s.moves - base)
+	s.ClearQueue()
+	c.moves[wk].v.Add(s.Evaluated() - base)
 	r.kicksDone[wk].v.Add(kicks)
-	return s.length - length0, kicks
+	return s.Length() - length0, kicks
 }
 
 // load readies worker wk's local search for segment sg, reusing buffers.
 func (pr *partRun) load(wk int, sg *partSeg) *ls {
-	m := sg.m
-	s := pr.ls[wk]
-	if s == nil || cap(s.tour) < m {
-		s = &ls{tour: make([]int32, m, m+m/4), pos: make([]int32, m, m+m/4), q: tour.NewQueue(m + m/4)}
-		pr.ls[wk] = s
-	}
-	s.d, s.n, s.nb, s.k = sg.d, m, sg.nb[:m*sg.k], sg.k
-	// the segment's lists are new every round: cache their distances again
-	s.nbd = nbDists(s.d, s.nb, m, s.k, s.nbd)
-	s.tour, s.pos = s.tour[:m], s.pos[:m] // s.q is empty and holds m cities
-	for j := range m {
-		s.tour[j], s.pos[j] = int32(j), int32(j)
-	}
-	s.length = sg.d.Length(s.tour)
-	s.journal, s.saved = s.journal[:0], s.saved[:0]
+	// the segment's lists are new every round: LoadPath caches their
+	// distances again
+	s := pr.ls[wk].LoadPath(sg.d, sg.nb[:sg.m*sg.k], sg.k, sg.m)
+	pr.ls[wk] = s
 	return s
 }
 
@@ -885,14 +872,14 @@ func (pr *partRun) load(wk int, sg *partSeg) *ls {
 // last (the closing edge left out), into the segment's positions.
 func (pr *partRun) writeBack(s *ls, sg *partSeg) {
 	n, m := pr.r.in.N, sg.m
-	p := s.pos[0]
+	p := s.Pos()[0]
 	step := int32(1)
-	if s.tour[(int(p)+1)%m] == int32(m-1) {
+	if s.Tour()[(int(p)+1)%m] == int32(m-1) {
 		step = -1
 	}
 	at := sg.from
 	for range m {
-		pr.t[at] = sg.cities[s.tour[p]]
+		pr.t[at] = sg.cities[s.Tour()[p]]
 		at++
 		if at == n {
 			at = 0
@@ -919,8 +906,7 @@ func (pr *partRun) stitch(limit time.Duration, from int) {
 	}
 	end := time.Now().Add(limit)
 	g := pr.global
-	g.setMoves(pr.moves(len(pr.k5)-1, 0))
-	g.fixed = pr.fixed
+	g.SetMoves(pr.moves(len(pr.k5)-1, 0))
 	l := pr.round % 2
 	// on a clustered instance the quadrant lists every round, and every
 	// other round a descent over every city: the pieces' lists stop at
@@ -930,28 +916,24 @@ func (pr *partRun) stitch(limit time.Duration, from int) {
 	if pr.clustered {
 		l, all = 1, pr.round%2 == 0
 	}
-	g.nb, g.k, g.nbd = pr.nb[l].List, pr.nb[l].K, pr.gnbd[l]
-	copy(g.tour, pr.t)
-	for i, ct := range g.tour {
-		g.pos[ct] = int32(i)
-	}
-	g.length = pr.length
+	g.SetNeighbors(pr.nb[l].List, pr.nb[l].K, pr.gnbd[l])
+	g.LoadLength(pr.t, pr.length)
 	for _, part := range [2][]int32{pr.t[from:], pr.t[:from]} {
 		for _, ct := range part {
 			if all || pr.border[ct] {
-				g.push(ct)
+				g.Push(ct)
 			}
 		}
 	}
-	g.record = false
+	g.SetJournal(false)
 	// the other workers idle during the stitch: its long reversals are
 	// split among them (docs/DECISIONS.md#stitch)
-	g.split = pr.r.w
-	defer func() { g.split = 0 }()
-	base := g.moves
-	g.optimize(func() bool {
-		c.moves[0].v.Add(g.moves - base)
-		base = g.moves
+	g.SetSplit(pr.r.w)
+	defer g.SetSplit(0)
+	base := g.Evaluated()
+	g.Optimize(func() bool {
+		c.moves[0].v.Add(g.Evaluated() - base)
+		base = g.Evaluated()
 		if c.done() {
 			return true
 		}
@@ -960,12 +942,10 @@ func (pr *partRun) stitch(limit time.Duration, from int) {
 		}
 		return pr.r.o.kicks == 0 && !time.Now().Before(end)
 	})
-	c.moves[0].v.Add(g.moves - base)
-	for g.q.Len() > 0 {
-		g.pop()
-	}
-	copy(pr.t, g.tour)
-	pr.length = g.length
+	c.moves[0].v.Add(g.Evaluated() - base)
+	g.ClearQueue()
+	copy(pr.t, g.Tour())
+	pr.length = g.Length()
 }
 
 // chooseMove tells whether this round takes the 5-opt move: always or
@@ -996,9 +976,9 @@ func (pr *partRun) chooseMove() bool {
 // pr.k5[i], with rkbi pivoting among rkbi moves (0: first improvement).
 func (pr *partRun) moves(i, rkbi int) moveSet {
 	cfg := pr.r.o.cfg
-	m := moveSet{orOpt: cfg.orOpt, threeOpt: cfg.threeOpt, depth: pr.depth, or3: cfg.or3, rkbi: rkbi}
+	m := moveSet{OrOpt: cfg.orOpt, ThreeOpt: cfg.threeOpt, Depth: pr.depth, Or3: cfg.or3, RKBI: rkbi}
 	if pr.deep {
-		m.k5 = pr.k5[i]
+		m.FiveOpt = pr.k5[i]
 	}
 	return m
 }

@@ -18,25 +18,19 @@ func benchPartSegment(b *testing.B, cached bool) {
 	s := pr.load(0, sg)
 	o := pr.r.o
 	o.configure(s)
-	s.r = newRNG(1, 0)
-	s.setFixed(sg.edges)
+	s.SetRand(newRNG(1, 0))
+	s.SetFixed(sg.edges)
 	if !cached {
-		s.nbd = nil
+		nb, k := s.Neighbors()
+		s.SetNeighbors(nb, k, nil)
 	}
 	never := func() bool { return false }
-	s.pushAll()
-	s.optimize(never)
-	s.record = true
+	s.PushAll()
+	s.Optimize(never)
+	s.SetJournal(true)
 	b.ResetTimer()
 	for range b.N {
-		s.journal, s.saved = s.journal[:0], s.saved[:0]
-		old := s.length
-		s.kick(o.cfg.maxSeg)
-		s.optimize(never)
-		if s.length >= old {
-			s.undo()
-			s.length = old
-		}
+		s.TryKick(o.cfg.maxSeg, false, never)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "kicks/s")
 }
@@ -61,7 +55,7 @@ func BenchmarkPartRound(b *testing.B) {
 	var stitch time.Duration
 	b.ResetTimer()
 	for range b.N {
-		pr.cut(rng.intn(in.N), 0)
+		pr.cut(rng.Intn(in.N), 0)
 		kicks += pr.runRound()
 		t0 := time.Now()
 		pr.stitch(time.Hour, 0)

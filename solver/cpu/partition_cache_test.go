@@ -9,15 +9,17 @@ import (
 // cached one is the real distance.
 func checkNbDist(t *testing.T, s *ls, what string) {
 	t.Helper()
-	if s.nbd == nil {
-		t.Fatalf("%s: no candidate distances cached (%d cities, %d candidates)", what, s.n, s.k)
+	nbd, n := s.CachedDists(), s.N()
+	nb, k := s.Neighbors()
+	if nbd == nil {
+		t.Fatalf("%s: no candidate distances cached (%d cities, %d candidates)", what, n, k)
 	}
-	if len(s.nbd) != s.n*s.k || len(s.nb) != s.n*s.k {
-		t.Fatalf("%s: %d cached distances, %d candidates, want %d", what, len(s.nbd), len(s.nb), s.n*s.k)
+	if len(nbd) != n*k || len(nb) != n*k {
+		t.Fatalf("%s: %d cached distances, %d candidates, want %d", what, len(nbd), len(nb), n*k)
 	}
-	for c := range s.n {
-		for i, x := range s.nb[c*s.k : (c+1)*s.k] {
-			if got, want := int64(s.nbd[c*s.k+i]), s.d.At(int32(c), x); got != want {
+	for c := range n {
+		for i, x := range nb[c*k : (c+1)*k] {
+			if got, want := int64(nbd[c*k+i]), s.Dist().At(int32(c), x); got != want {
 				t.Fatalf("%s: city %d, candidate %d (%d): cached %d, distance %d", what, c, i, x, got, want)
 			}
 		}
@@ -33,7 +35,7 @@ func TestPartitionNbDist(t *testing.T) {
 	pr := newTestPartRun(t, in, 3, map[string]string{OptPartSegment: "500", OptPartKicks: "0.3"})
 	rng := newRNG(7, 0)
 	for round := range 4 {
-		pr.cut(rng.intn(in.N), 0)
+		pr.cut(rng.Intn(in.N), 0)
 		pr.runRound()
 		for wk, s := range pr.ls {
 			if s != nil {
@@ -42,7 +44,7 @@ func TestPartitionNbDist(t *testing.T) {
 		}
 		pr.stitch(time.Hour, 0)
 		checkNbDist(t, pr.global, "descent between segments")
-		if want := pr.nb[pr.round%2]; &pr.global.nb[0] != &want.List[0] {
+		if want := pr.nb[pr.round%2]; &pr.globalNb()[0] != &want.List[0] {
 			t.Fatalf("round %d: the descent searched other lists than this round's", round)
 		}
 		pr.round++

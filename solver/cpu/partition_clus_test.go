@@ -108,7 +108,7 @@ func TestPartitionClusteredStitch(t *testing.T) {
 		pr.runRound()
 		pr.stitch(time.Hour, 0)
 		checkPartTour(t, pr, "after the stitch")
-		quad := &pr.global.nb[0] == &pr.nb[1].List[0]
+		quad := &pr.globalNb()[0] == &pr.nb[1].List[0]
 		if pr.clustered != (kind == "portcgen") {
 			t.Fatalf("%s: clustered %v", kind, pr.clustered)
 		}
@@ -149,10 +149,10 @@ func TestPartitionClusteredChain(t *testing.T) {
 		rng := newRNG(5, 0)
 		var deep []bool
 		for range 4 {
-			pr.step(rng.intn(in.N), 1<<40)
+			pr.step(rng.Intn(in.N), 1<<40)
 			deep = append(deep, pr.deep)
-			if pr.deep != (pr.global.k5 != nil) {
-				t.Fatalf("%s, round %d: 5-opt %v, the stitch's 5-opt state %v", kind, pr.round-1, pr.deep, pr.global.k5 != nil)
+			if pr.deep != (pr.global.FiveOptState() != nil) {
+				t.Fatalf("%s, round %d: 5-opt %v, the stitch's 5-opt state %v", kind, pr.round-1, pr.deep, pr.global.FiveOptState() != nil)
 			}
 			checkPartTour(t, pr, kind)
 		}

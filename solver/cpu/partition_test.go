@@ -106,7 +106,7 @@ func TestPartitionRounds(t *testing.T) {
 		rng := newRNG(5, 0)
 		for round := range 6 {
 			before := pr.length
-			pr.cut(rng.intn(in.N), 0)
+			pr.cut(rng.Intn(in.N), 0)
 			type end struct{ pos, city int32 }
 			var ends []end
 			for _, sg := range pr.segs {
@@ -207,7 +207,7 @@ func TestPartitionFixedEdges(t *testing.T) {
 	checkPartTour(t, pr, "start")
 	rng := newRNG(6, 0)
 	for range 4 {
-		pr.step(rng.intn(in.N), 0)
+		pr.step(rng.Intn(in.N), 0)
 		checkPartTour(t, pr, "round")
 	}
 	res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 3, Extra: map[string]string{OptPartition: "on", OptKicks: "2000", OptMove: "chain", OptCandidates: "nearest"}}, nil)
@@ -345,7 +345,7 @@ func TestPartitionRegionRounds(t *testing.T) {
 		regions := 0
 		for round := range 6 {
 			before := pr.length
-			pr.cut(rng.intn(in.N), 0)
+			pr.cut(rng.Intn(in.N), 0)
 			if pr.region {
 				regions++
 				paths := 0
@@ -468,7 +468,7 @@ func TestPartitionDeepAfter(t *testing.T) {
 	rng := newRNG(8, 0)
 	var depths []int
 	for range 5 {
-		pr.step(rng.intn(in.N), 0)
+		pr.step(rng.Intn(in.N), 0)
 		depths = append(depths, pr.depth)
 	}
 	// half a kick per city a round: rounds 0 and 1 before a kick per city
@@ -622,11 +622,11 @@ func TestPartitionAdapt(t *testing.T) {
 	rng := newRNG(4, 0)
 	var deep []bool
 	for range 8 {
-		pr.step(rng.intn(in.N), 1<<40)
+		pr.step(rng.Intn(in.N), 1<<40)
 		deep = append(deep, pr.deep)
 		for wk, s := range pr.ls {
-			if s != nil && (s.k5 != nil) != pr.deep {
-				t.Fatalf("round %d: worker %d searched with 5-opt %v, the round %v", pr.round-1, wk, s.k5 != nil, pr.deep)
+			if s != nil && (s.FiveOptState() != nil) != pr.deep {
+				t.Fatalf("round %d: worker %d searched with 5-opt %v, the round %v", pr.round-1, wk, s.FiveOptState() != nil, pr.deep)
 			}
 		}
 		checkPartTour(t, pr, "after a round")

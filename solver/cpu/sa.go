@@ -156,16 +156,16 @@ func (s *saSearch) fold() {
 // propose draws a relocation of c to between a and next[a] and returns
 // its delta; with near moves on, half of the draws are near ones.
 func (s *saSearch) propose() (c, a int32, delta int64) {
-	if s.near && s.r.p.Uint64()&1 == 0 {
+	if s.near && s.r.Uint64()&1 == 0 {
 		if c, a, delta, ok := s.proposeNear(); ok {
 			return c, a, delta
 		}
 	}
 	n := s.n
-	c = int32(s.r.intn(n))
+	c = int32(s.r.Intn(n))
 	p := s.l.Prev[c]
 	for {
-		a = int32(s.r.intn(n))
+		a = int32(s.r.Intn(n))
 		if a != c && a != p {
 			break
 		}
@@ -175,7 +175,7 @@ func (s *saSearch) propose() (c, a int32, delta int64) {
 
 // metropolis decides whether a move of the given delta is taken at t.
 func metropolis(r *rng, delta int64, t float64) bool {
-	return delta <= 0 || r.float64() < math.Exp(-float64(delta)/t)
+	return delta <= 0 || r.Float64() < math.Exp(-float64(delta)/t)
 }
 
 // apply relocates c between a and next[a]; a worse move first saves the
@@ -382,7 +382,7 @@ func (r *saShared) newSearches(in *solver.Instance, p solver.Anneal, start0 []in
 		rg := newRNG(p.Seed, uint64(b))
 		t := start0
 		if t == nil {
-			t = rg.randomTour(in.N)
+			t = rg.RandomTour(in.N)
 		}
 		searches[b] = newSearch(r.d, t, rg)
 		searches[b].nb, searches[b].k = r.near.nb, r.near.k

@@ -66,10 +66,10 @@ func newSANear(ctx context.Context, in *solver.Instance) (saNear, error) {
 // proposeNear draws c uniform and a place after or before one of its k
 // nearest cities; ok is false when that leaves the tour as it is.
 func (s *saSearch) proposeNear() (c, a int32, delta int64, ok bool) {
-	c = int32(s.r.intn(s.n))
-	x := s.nb[int(c)*s.k+s.r.intn(s.k)]
+	c = int32(s.r.Intn(s.n))
+	x := s.nb[int(c)*s.k+s.r.Intn(s.k)]
 	a = x
-	if s.r.intn(2) == 0 {
+	if s.r.Intn(2) == 0 {
 		a = s.l.Prev[x] // before x
 	}
 	p := s.l.Prev[c]

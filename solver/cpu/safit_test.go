@@ -18,7 +18,7 @@ func TestSearchCachedDeltas(t *testing.T) {
 	in := uniformInstance(300, 3)
 	d := tour.NewDist(in)
 	r := newRNG(1, 0)
-	s := newSearch(d, r.randomTour(in.N), r)
+	s := newSearch(d, r.RandomTour(in.N), r)
 	near, err := newSANear(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +45,7 @@ func TestSearchDescent(t *testing.T) {
 	in := uniformInstance(500, 4)
 	d := tour.NewDist(in)
 	r := newRNG(2, 0)
-	s := newSearch(d, r.randomTour(in.N), r)
+	s := newSearch(d, r.RandomTour(in.N), r)
 	near, err := newSANear(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +112,7 @@ func TestSearchJournalKeepsBest(t *testing.T) {
 	in := uniformInstance(400, 6)
 	d := tour.NewDist(in)
 	r := newRNG(4, 0)
-	s := newSearch(d, r.randomTour(in.N), r)
+	s := newSearch(d, r.RandomTour(in.N), r)
 	want, wantLen := s.current(nil), s.cur
 	for i := 0; i < 200000; i++ {
 		temp := 2000 * float64(200000-i) / 200000

@@ -61,12 +61,12 @@ func (s *saSearch) deltaSeg(m saMove) int64 {
 // on, half of the draws put c beside one of its k nearest cities, the
 // others (as all with near moves off) draw p uniform and the orientation.
 func (s *saSearch) proposeSeg() (saMove, int64) {
-	c := int32(s.r.intn(s.n))
-	l := 1 + s.r.intn(s.seg)
-	bits := s.r.p.Uint64()
+	c := int32(s.r.Intn(s.n))
+	l := 1 + s.r.Intn(s.seg)
+	bits := s.r.Uint64()
 	first := s.segFirst(c, l, bits&1 == 0)
 	if s.near && bits&2 == 0 {
-		x := s.nb[int(c)*s.k+s.r.intn(s.k)]
+		x := s.nb[int(c)*s.k+s.r.Intn(s.k)]
 		after := bits&4 == 0 // c after x, else before it
 		p, q := x, s.l.Next[x]
 		if !after {
@@ -81,7 +81,7 @@ func (s *saSearch) proposeSeg() (saMove, int64) {
 	a := s.l.Prev[first]
 	m := saMove{first: first, l: l, rev: bits&8 == 0}
 	for {
-		m.p = int32(s.r.intn(s.n))
+		m.p = int32(s.r.Intn(s.n))
 		if m.p != a && !s.inSeg(m.p, first, l) {
 			break
 		}

@@ -61,7 +61,7 @@ func TestSegMoveExhaustive(t *testing.T) {
 		in := uniformInstance(n, uint64(n))
 		d := tour.NewDist(in)
 		r := newRNG(uint64(n), 0)
-		start := r.randomTour(n)
+		start := r.RandomTour(n)
 		for i := 0; i < n; i++ {
 			for l := 1; l <= min(3, n-3); l++ {
 				for p := int32(0); int(p) < n; p++ {
@@ -112,7 +112,7 @@ func TestSegMoveAnneal(t *testing.T) {
 	in := uniformInstance(200, 5)
 	d := tour.NewDist(in)
 	r := newRNG(3, 0)
-	s := newSearch(d, r.randomTour(in.N), r)
+	s := newSearch(d, r.RandomTour(in.N), r)
 	near, err := newSANear(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)

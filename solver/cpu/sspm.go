@@ -97,7 +97,7 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 		return solver.Result{}, err
 	}
 	if t0 == nil {
-		t0 = newRNG(p.Seed, 1<<32).randomTour(in.N)
+		t0 = newRNG(p.Seed, 1<<32).RandomTour(in.N)
 	}
 	r := &sspmRun{saShared: sh, p: p, w: w, pm: p.Threads, reps: make([]*saSearch, w), bar: &barrier{n: int32(w)}}
 	r.slots[0], r.slots[1] = make([]candidate, w), make([]candidate, w)

@@ -137,7 +137,7 @@ func solveSwapTabu(r *climbRun, iters, tenure int) (solver.Result, error) {
 	if r.p.Start != nil {
 		t = to32(r.p.Start)
 	} else {
-		t = newRNG(r.p.Seed, 0).randomTour(r.in.N)
+		t = newRNG(r.p.Seed, 0).RandomTour(r.in.N)
 	}
 	s := newSwapTabu(r.d, t, solver.TabuTenure(r.in.N, tenure))
 	m := int64(r.in.N) * int64(r.in.N-1) / 2

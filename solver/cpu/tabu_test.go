@@ -26,7 +26,7 @@ func swapLocalMin(d *tour.Dist, t []int32) []int32 {
 func TestSwapTabuForbidsRecentSwap(t *testing.T) {
 	in := uniformInstance(40, 3)
 	d := tour.NewDist(in)
-	min := swapLocalMin(d, newRNG(1, 0).randomTour(in.N))
+	min := swapLocalMin(d, newRNG(1, 0).RandomTour(in.N))
 	// Without a tabu list the search leaves the local minimum by its least
 	// bad swap and the next iteration undoes it: a cycle of two.
 	free := newSwapTabu(d, min, 0)
@@ -87,7 +87,7 @@ func TestSwapTabuHonoursIterations(t *testing.T) {
 	}
 	// The search keeps the best tour it met: never longer than its start,
 	// and more iterations never end worse (same seed, same trajectory).
-	start := newRNG(2, 0).randomTour(in.N)
+	start := newRNG(2, 0).RandomTour(in.N)
 	startLen := tour.NewDist(in).Length(start)
 	var prev int64 = -1
 	for _, iters := range []int{10, 100, 1000} {
@@ -121,7 +121,7 @@ func TestSwapTabuChooseMatchesPricingEachSwap(t *testing.T) {
 		}
 		n := d.N()
 		name := fmt.Sprintf("case %d", c)
-		s := newSwapTabu(d, newRNG(9, 0).randomTour(n), 3)
+		s := newSwapTabu(d, newRNG(9, 0).RandomTour(n), 3)
 		ref := func() (best int64, bi, bj int, ok bool) {
 			for i := 0; i < n-1; i++ {
 				for j := i + 1; j < n; j++ {

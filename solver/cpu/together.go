@@ -28,13 +28,14 @@ func (r *ilsRun) descendTogether() bool {
 	c, s0 := r.c, r.searches[0]
 	ctx, cancel := c.setupContext()
 	defer cancel()
-	nb := &neighbor.Lists{K: s0.k, List: s0.nb}
-	pr := r.newPartRun(ctx, s0.tour, nb, nb, s0.d)
+	s0nb, s0k := s0.Neighbors()
+	nb := &neighbor.Lists{K: s0k, List: s0nb}
+	pr := r.newPartRun(ctx, s0.Tour(), nb, nb, s0.Dist())
 	if c.done() {
 		return false
 	}
 	t0 := time.Now()
-	off := newRNG(r.p.Seed, 1<<43).intn(r.in.N)
+	off := newRNG(r.p.Seed, 1<<43).Intn(r.in.N)
 	pr.cutPaths(off)
 	for _, sg := range pr.segs {
 		sg.kicks = 0
@@ -47,7 +48,7 @@ func (r *ilsRun) descendTogether() bool {
 	pr.stitch(max(time.Since(t0)/2, partMinTask), off)
 	// the workers' move counters go on from the partition search's
 	for wk, s := range r.searches {
-		s.moves = c.moves[wk].v.Load()
+		s.SetEvaluated(c.moves[wk].v.Load())
 	}
 	c.offer(pr.t, pr.length)
 	if c.done() {
@@ -65,14 +66,14 @@ func (r *ilsRun) descendTogether() bool {
 // goes on with the rest. It returns false when the run stopped.
 func (r *ilsRun) drain(wk int, check func() bool) bool {
 	s := r.searches[wk]
-	l := s.length
-	s.record = false
+	l := s.Length()
+	s.SetJournal(false)
 	r.descendOwn(wk, func() bool {
 		return check() || r.epochOver()
 	})
-	s.record = true
-	if s.length < l {
-		r.c.offer(s.tour, s.length)
+	s.SetJournal(true)
+	if s.Length() < l {
+		r.c.offer(s.Tour(), s.Length())
 	}
 	return !r.c.done()
 }
@@ -90,14 +91,14 @@ func (r *ilsRun) descendOwn(wk int, stop func() bool) bool {
 		}
 		return true
 	}
-	return r.searches[wk].optimizeFrom(stop, own)
+	return r.searches[wk].OptimizeFrom(stop, own)
 }
 
 // pushStretches queues every worker's stretch for its descent (drain).
 func (r *ilsRun) pushStretches() {
 	for wk, s := range r.searches {
 		for _, c := range r.mg.stretches[wk] {
-			s.push(c)
+			s.Push(c)
 		}
 	}
 }
@@ -112,7 +113,7 @@ func (r *ilsRun) redo(wk int) {
 	}
 	s := r.searches[wk]
 	for _, c := range r.mg.touched[wk] {
-		s.push(c)
+		s.Push(c)
 	}
 }
 

@@ -38,11 +38,11 @@ func newTogetherRun(t *testing.T, in *solver.Instance, w int) *ilsRun {
 func checkWorkerTours(t *testing.T, r *ilsRun, what string) {
 	t.Helper()
 	for wk, s := range r.searches {
-		if err := solver.ValidateTour(toInt(s.tour), r.in.N); err != nil {
+		if err := solver.ValidateTour(toInt(s.Tour()), r.in.N); err != nil {
 			t.Fatalf("%s, worker %d: %v", what, wk, err)
 		}
-		if got := solver.TourLength(r.in, toInt(s.tour)); got != s.length {
-			t.Fatalf("%s, worker %d: recorded length %d, exact %d", what, wk, s.length, got)
+		if got := solver.TourLength(r.in, toInt(s.Tour())); got != s.Length() {
+			t.Fatalf("%s, worker %d: recorded length %d, exact %d", what, wk, s.Length(), got)
 		}
 	}
 }
@@ -59,7 +59,7 @@ func TestDescendTogether(t *testing.T) {
 	// segments then runs to its end rather than for a slice of wall
 	// clock, which a loaded machine under -race cut short
 	r.o.kicks = 1 << 20
-	l0 := r.searches[0].length
+	l0 := r.searches[0].Length()
 	if !r.descendTogether() {
 		t.Fatal("stopped")
 	}
@@ -67,12 +67,12 @@ func TestDescendTogether(t *testing.T) {
 		if r.c.moves[wk].v.Load() == 0 {
 			t.Errorf("worker %d evaluated no move of the first descent", wk)
 		}
-		if q, want := r.searches[wk].q.Len(), len(r.mg.stretches[wk]); q != want || q == 0 {
+		if q, want := r.searches[wk].Queued(), len(r.mg.stretches[wk]); q != want || q == 0 {
 			t.Errorf("worker %d: %d cities queued, want its stretch of %d", wk, q, want)
 		}
 	}
 	checkWorkerTours(t, r, "after the descent")
-	if r.mg.baseLen*2 > l0 || !slices.Equal(r.searches[3].tour, r.mg.base) {
+	if r.mg.baseLen*2 > l0 || !slices.Equal(r.searches[3].Tour(), r.mg.base) {
 		t.Fatalf("base %d from a random tour of %d, or not every worker's", r.mg.baseLen, l0)
 	}
 	for epoch := 0; ; epoch++ {
@@ -87,18 +87,19 @@ func TestDescendTogether(t *testing.T) {
 		if r.mg.baseLen > last {
 			t.Fatalf("epoch %d: base grew from %d to %d", epoch, last, r.mg.baseLen)
 		}
-		if !slices.ContainsFunc(r.searches, func(s *ls) bool { return s.q.Len() > 0 }) {
+		if !slices.ContainsFunc(r.searches, func(s *ls) bool { return s.Queued() > 0 }) {
 			break
 		}
 		if epoch == 50 {
 			t.Fatal("queues not drained in 50 epochs")
 		}
 	}
-	s := newLS(r.searches[0].d, r.searches[0].nb, r.searches[0].k, r.mg.base)
+	nb0, k0 := r.searches[0].Neighbors()
+	s := newLS(r.searches[0].Dist(), nb0, k0, r.mg.base)
 	r.o.configure(s)
-	s.pushAll()
-	s.optimize(func() bool { return false })
-	if gain := r.mg.baseLen - s.length; gain*200 > r.mg.baseLen {
+	s.PushAll()
+	s.Optimize(func() bool { return false })
+	if gain := r.mg.baseLen - s.Length(); gain*200 > r.mg.baseLen {
 		t.Errorf("a descent over every city still gains %d of %d", gain, r.mg.baseLen)
 	}
 }
@@ -108,8 +109,8 @@ func TestDescendTogether(t *testing.T) {
 func checkOwners(t *testing.T, r *ilsRun) {
 	t.Helper()
 	for wk, s := range r.searches {
-		for s.q.Len() > 0 {
-			if c := s.pop(); r.mg.owner[c] != int32(wk) {
+		for s.Queued() > 0 {
+			if c := s.Pop(); r.mg.owner[c] != int32(wk) {
 				t.Fatalf("city %d queued with worker %d, its stretch is worker %d's", c, wk, r.mg.owner[c])
 			}
 		}
@@ -133,7 +134,7 @@ func TestRedoAfterDrop(t *testing.T) {
 		}
 		r.draining[0], r.draining[1] = draining, draining
 		r.exchangeMerge()
-		q := s0.q.Len() + s1.q.Len()
+		q := s0.Queued() + s1.Queued()
 		if draining && q != 4 {
 			t.Errorf("draining: %d cities queued again after the drop, want the 4 whose neighbours its 2-opt move changed", q)
 		}
@@ -153,8 +154,8 @@ func TestKickEndsWithEpoch(t *testing.T) {
 	for _, timed := range []bool{false, true} {
 		r := newTogetherRun(t, in, 2)
 		s := r.searches[0]
-		r.setBase(slices.Clone(s.tour), s.length)
-		before, l0 := slices.Clone(s.tour), s.length
+		r.setBase(slices.Clone(s.Tour()), s.Length())
+		before, l0 := slices.Clone(s.Tour()), s.Length()
 		if timed {
 			r.epochEnd = time.Now().Add(time.Millisecond)
 		}
@@ -162,10 +163,10 @@ func TestKickEndsWithEpoch(t *testing.T) {
 		checkWorkerTours(t, r, "after the kick")
 		kicks := r.kicksDone[0].v.Load()
 		switch {
-		case !timed && (kicks != 1 || s.length*2 > l0):
-			t.Fatalf("untimed: %d kicks, length %d from %d: want one kick whose descent halves the tour", kicks, s.length, l0)
-		case timed && (kicks != 0 || s.length != l0 || !slices.Equal(s.tour, before)):
-			t.Errorf("timed: %d kicks, length %d from %d: want the kick undone at the epoch's end", kicks, s.length, l0)
+		case !timed && (kicks != 1 || s.Length()*2 > l0):
+			t.Fatalf("untimed: %d kicks, length %d from %d: want one kick whose descent halves the tour", kicks, s.Length(), l0)
+		case timed && (kicks != 0 || s.Length() != l0 || !slices.Equal(s.Tour(), before)):
+			t.Errorf("timed: %d kicks, length %d from %d: want the kick undone at the epoch's end", kicks, s.Length(), l0)
 		}
 	}
 }
@@ -226,8 +227,8 @@ func TestDrainOwnStretch(t *testing.T) {
 	wg.Wait()
 	aside := 0
 	for wk, s := range r.searches {
-		if s.q.Len() != 0 {
-			t.Fatalf("worker %d: %d cities left in an untimed epoch", wk, s.q.Len())
+		if s.Queued() != 0 {
+			t.Fatalf("worker %d: %d cities left in an untimed epoch", wk, s.Queued())
 		}
 		for _, c := range r.mg.aside[wk] {
 			if r.mg.owner[c] == int32(wk) {
@@ -243,7 +244,7 @@ func TestDrainOwnStretch(t *testing.T) {
 	checkWorkerTours(t, r, "after the merge")
 	q := 0
 	for wk, s := range r.searches {
-		q += s.q.Len()
+		q += s.Queued()
 		if len(r.mg.aside[wk]) != 0 {
 			t.Fatalf("worker %d: %d cities still aside after the merge", wk, len(r.mg.aside[wk]))
 		}

@@ -1,4 +1,4 @@
-package cpu
+package localsearch
 
 import (
 	"slices"
@@ -12,7 +12,7 @@ import (
 // newTestK5 is a local search on n uniform cities from a random tour
 // with the 5-opt move on candidate lists of every other city and no
 // breadth limit, so that its local optima are exact.
-func newTestK5(t *testing.T, n int, seed uint64) (*ls, *solver.Instance) {
+func newTestK5(t *testing.T, n int, seed uint64) (*Search, *solver.Instance) {
 	t.Helper()
 	in := uniformInstance(n, seed)
 	nb := neighbor.Nearest(in, n-1)
@@ -20,9 +20,9 @@ func newTestK5(t *testing.T, n int, seed uint64) (*ls, *solver.Instance) {
 		t.Fatalf("%d candidates, want %d", nb.K, n-1)
 	}
 	r := newRNG(seed, 3)
-	s := newLS(tour.NewDist(in), nb.List, nb.K, r.randomTour(n))
+	s := New(tour.NewDist(in), nb.List, nb.K, r.RandomTour(n))
 	s.r = r
-	s.k5 = newKopt()
+	s.k5 = NewFiveOpt()
 	for i := range s.k5.breadth {
 		s.k5.breadth[i] = n
 	}
@@ -163,7 +163,7 @@ func improvingSequential(d *tour.Dist, tr []int32) []int32 {
 
 // descend5 applies try5opt until no city has an improving move,
 // checking the tour and its length after every move.
-func descend5(t *testing.T, s *ls, in *solver.Instance) int {
+func descend5(t *testing.T, s *Search, in *solver.Instance) int {
 	t.Helper()
 	moves := 0
 	for improved := true; improved; {
@@ -177,7 +177,7 @@ func descend5(t *testing.T, s *ls, in *solver.Instance) int {
 		}
 	}
 	for s.q.Len() > 0 {
-		s.pop()
+		s.Pop()
 	}
 	return moves
 }
@@ -207,7 +207,7 @@ func TestK5DeltasKicked(t *testing.T) {
 	s, in := newTestK5(t, 12, 5)
 	s.k5.breadth = kBreadth
 	for range 200 {
-		s.kick(3)
+		s.Kick(3)
 		descend5(t, s, in)
 	}
 }
@@ -222,13 +222,13 @@ func TestK5Feasible(t *testing.T) {
 		n := 8 + trial%5
 		s, in := newTestK5(t, n, uint64(trial))
 		r := s.r
-		kk := 2 + r.intn(maxK-1)
+		kk := 2 + r.Intn(maxK-1)
 		ch := s.k5.t[:2*kk]
 		ok := true
 		for i := 0; i < kk && ok; i++ {
-			a := int32(r.intn(n))
+			a := int32(r.Intn(n))
 			b := s.succ(a)
-			if r.intn(2) == 1 {
+			if r.Intn(2) == 1 {
 				b = s.pred(a)
 			}
 			if s.k5.removed(i, a, b) {
@@ -282,7 +282,7 @@ func TestK5Feasible(t *testing.T) {
 func TestK5FixedUndo(t *testing.T) {
 	s, in := newTestK5(t, 12, 9)
 	fixed := [][2]int{{int(s.tour[0]), int(s.tour[1])}, {int(s.tour[5]), int(s.tour[6])}}
-	s.setFixed(fixed)
+	s.SetFixed(fixed)
 	descend5(t, s, in)
 	has := func() bool {
 		m := edgeCount(s.tour)
@@ -300,7 +300,7 @@ func TestK5FixedUndo(t *testing.T) {
 		old, oldLen := slices.Clone(s.tour), s.length
 		s.journal, s.saved = s.journal[:0], s.saved[:0]
 		s.record = true
-		s.kick(3)
+		s.Kick(3)
 		descend5(t, s, in)
 		if !has() {
 			t.Fatalf("a fixed edge removed: %v", s.tour)
@@ -319,8 +319,8 @@ func TestK5FixedUndo(t *testing.T) {
 // starts with every tour edge excludable.
 func TestK5Excludable(t *testing.T) {
 	in := uniformInstance(20, 5)
-	s := newLS(tour.NewDist(in), nil, 0, newRNG(5, 0).randomTour(20))
-	s.k5 = newKopt()
+	s := New(tour.NewDist(in), nil, 0, newRNG(5, 0).RandomTour(20))
+	s.k5 = NewFiveOpt()
 	k, c := s.k5, func(p int) int32 { return s.tour[p] }
 	k.newChain(s.n)
 	for p := range s.n {

@@ -1,20 +1,21 @@
-package cpu
+package localsearch
 
 import (
 	"math"
 	"sync"
 
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// ls is a local search over an array tour with a position index: 2-opt
+// Search is a local search over an array tour with a position index: 2-opt
 // and Or-opt moves from neighbour lists, driven by a queue of cities whose
 // don't-look bit is off (Bentley 1992), every move applied as one to three
 // reversals of the shorter side. Optionally sequential 3-opt moves
 // (two 2-opt steps, Lin–Kernighan style, depth 3) and random-k-best
 // pivoting. A journal of the reversals and kick rewrites lets an iterated
 // local search undo a rejected kick in the time it took to make it.
-type ls struct {
+type Search struct {
 	d    *tour.Dist
 	n    int
 	tour []int32 // position → city
@@ -31,21 +32,21 @@ type ls struct {
 	// improve looks for an improving move around a city and applies it;
 	// deep is the move tried after 2-opt and Or-opt and close3 the end of
 	// the chain's first step: all three chosen once from the move set
-	// (setMoves), as LKH picks its BestMove at set-up.
-	improve func(s *ls, c int32) bool
-	deep    func(s *ls, c int32) bool
-	close3  func(s *ls, t1, t2, t3, t4 int32, g2 int64) bool
-	depth   int // steps after the first of a sequential move (1: 3-opt), at most maxDepth
+	// (SetMoves), as LKH picks its BestMove at set-up.
+	improve func(s *Search, c int32) bool
+	deep    func(s *Search, c int32) bool
+	close3  func(s *Search, t1, t2, t3, t4 int32, g2 int64) bool
+	depth   int // steps after the first of a sequential move (1: 3-opt), at most MaxDepth
 	// nbd caches the distances to the candidates, nbd[c*k+i] = d(c,
-	// nb[c*k+i]) (cacheNbDist, nbDists); nil: computed. Whoever changes
+	// nb[c*k+i]) (cacheNbDist, NeighborDists); nil: computed. Whoever changes
 	// nb, k or d after caching must drop it or cache again.
 	nbd   []int32
-	chain [2 * maxDepth]int32
+	chain [2 * MaxDepth]int32
 	// vt holds the virtual tours of extendVirtual, one per level
-	vt       [maxDepth]vtour
+	vt       [MaxDepth]vtour
 	chainLen int
 	rkbi     int // >0: random-k-best-improvement pivoting among this many
-	r        *rng
+	r        *runctl.Rand
 
 	record  bool
 	journal []jop
@@ -57,9 +58,9 @@ type ls struct {
 	// No move removes a fixed edge.
 	fixed []int32
 
-	// k5 is the state of the sequential 5-opt move (kopt.go) when it is
+	// k5 is the state of the sequential 5-opt move (FiveOpt.go) when it is
 	// the deep move.
-	k5 *kopt
+	k5 *FiveOpt
 
 	// kickFrom, when set, holds the cities a kick starts at (its first
 	// removed edge leaves one of them): a worker's region of the tour.
@@ -103,8 +104,8 @@ const (
 	moveOrOpt
 )
 
-// setFixed records the instance's fixed edges, which no move may remove.
-func (s *ls) setFixed(edges [][2]int) {
+// SetFixed records the instance's fixed edges, which no move may remove.
+func (s *Search) SetFixed(edges [][2]int) {
 	if len(edges) == 0 {
 		s.fixed = nil
 		return
@@ -126,68 +127,71 @@ func (s *ls) setFixed(edges [][2]int) {
 }
 
 // isFixed reports whether the edge (a, b) is fixed.
-func (s *ls) isFixed(a, b int32) bool {
+func (s *Search) isFixed(a, b int32) bool {
 	return s.fixed != nil && (s.fixed[2*a] == b || s.fixed[2*a+1] == b)
 }
 
-func newLS(d *tour.Dist, nb []int32, k int, t []int32) *ls {
+// New returns a search over tour t (copied) of the cities of d, with
+// candidate lists nb (k per city: city c's at nb[c*k : c*k+k]), 2-opt
+// moves only (SetMoves), no fixed edges and an empty queue.
+func New(d *tour.Dist, nb []int32, k int, t []int32) *Search {
 	n := len(t)
-	s := &ls{d: d, n: n, nb: nb, k: k, tour: make([]int32, n), pos: make([]int32, n),
+	s := &Search{d: d, n: n, nb: nb, k: k, tour: make([]int32, n), pos: make([]int32, n),
 		q: tour.NewQueue(n)}
-	s.setMoves(moveSet{})
-	s.set(t)
+	s.SetMoves(MoveSet{})
+	s.Load(t)
 	return s
 }
 
-// moveSet is the moves of a local search, fixed at its set-up: setMoves
+// MoveSet is the moves of a local search, fixed at its set-up: SetMoves
 // turns it into the functions the search calls for every city.
-type moveSet struct {
-	orOpt    bool // Or-opt segment moves (1–3 cities, both orientations)
-	threeOpt bool // the chain of 2-opt steps (sequential 3-opt at depth 1)
-	depth    int  // steps of the chain after its first (1: 3-opt), clamped to 1..maxDepth
-	or3      bool // with threeOpt, also the pure 3-opt moves of tryOr3
-	rkbi     int  // >0: random-k-best-improvement pivoting among this many
-	// k5, when set, makes the sequential 5-opt move (kopt.go), with this
-	// state, the move after 2-opt and Or-opt, in place of the chain and of
-	// rkbi pivoting
-	k5 *kopt
-	// tentative makes the chain apply each step and undo it (the
+type MoveSet struct {
+	OrOpt    bool // Or-opt segment moves (1–3 cities, both orientations)
+	ThreeOpt bool // the chain of 2-opt steps (sequential 3-opt at depth 1)
+	Depth    int  // steps of the chain after its first (1: 3-opt), clamped to 1..MaxDepth
+	Or3      bool // with ThreeOpt, also the pure 3-opt moves of tryOr3
+	RKBI     int  // >0: random-k-best-improvement pivoting among this many
+	// FiveOpt, when set, makes the sequential 5-opt move (FiveOpt.go), with
+	// this scratch state, the move after 2-opt and Or-opt, in place of the
+	// chain and of RKBI pivoting
+	FiveOpt *FiveOpt
+	// Tentative makes the chain apply each step and undo it (the
 	// reference close3optVirtual and extendVirtual are tested against)
-	tentative bool
+	Tentative bool
 }
 
-// setMoves gives s the move set m: it picks the move functions once, so
+// SetMoves gives s the move set m: it picks the move functions once, so
 // that no city's search asks which moves are on.
-func (s *ls) setMoves(m moveSet) {
-	s.depth = min(max(m.depth, 1), maxDepth)
-	s.rkbi, s.k5 = m.rkbi, m.k5
+func (s *Search) SetMoves(m MoveSet) {
+	s.depth = min(max(m.Depth, 1), MaxDepth)
+	s.rkbi, s.k5 = m.RKBI, m.FiveOpt
 	switch {
-	case m.tentative:
-		s.close3 = (*ls).closeTentative
+	case m.Tentative:
+		s.close3 = (*Search).closeTentative
 	case s.depth <= 1:
-		s.close3 = (*ls).close3optVirtual
+		s.close3 = (*Search).close3optVirtual
 	default:
-		s.close3 = (*ls).closeDeepVirtual
+		s.close3 = (*Search).closeDeepVirtual
 	}
 	hasDeep := true
 	switch {
-	case m.k5 != nil:
-		s.deep = (*ls).try5opt
-	case m.threeOpt && m.or3:
+	case m.FiveOpt != nil:
+		s.deep = (*Search).try5opt
+	case m.ThreeOpt && m.Or3:
 		s.deep = try3optPure
-	case m.threeOpt:
+	case m.ThreeOpt:
 		s.deep = try3optChain
 	default:
 		s.deep, hasDeep = noMove, false
 	}
 	switch {
-	case m.k5 == nil && m.rkbi > 0 && m.orOpt:
+	case m.FiveOpt == nil && m.RKBI > 0 && m.OrOpt:
 		s.improve = improveRKBIOr
-	case m.k5 == nil && m.rkbi > 0:
+	case m.FiveOpt == nil && m.RKBI > 0:
 		s.improve = improveRKBI
-	case m.orOpt && hasDeep:
+	case m.OrOpt && hasDeep:
 		s.improve = improveOrDeep
-	case m.orOpt:
+	case m.OrOpt:
 		s.improve = improveOr
 	case hasDeep:
 		s.improve = improve2Deep
@@ -196,24 +200,24 @@ func (s *ls) setMoves(m moveSet) {
 	}
 }
 
-// The improve functions of setMoves: first improvement over 2-opt, then
+// The improve functions of SetMoves: first improvement over 2-opt, then
 // Or-opt, then the deep move, each where the move set has it.
-func improve2(s *ls, c int32) bool     { return s.try2opt(c, nil) }
-func improveOr(s *ls, c int32) bool    { return s.try2opt(c, nil) || s.tryOr(c, nil) }
-func improve2Deep(s *ls, c int32) bool { return s.try2opt(c, nil) || s.deep(s, c) }
-func improveOrDeep(s *ls, c int32) bool {
+func improve2(s *Search, c int32) bool     { return s.try2opt(c, nil) }
+func improveOr(s *Search, c int32) bool    { return s.try2opt(c, nil) || s.tryOr(c, nil) }
+func improve2Deep(s *Search, c int32) bool { return s.try2opt(c, nil) || s.deep(s, c) }
+func improveOrDeep(s *Search, c int32) bool {
 	return s.try2opt(c, nil) || s.tryOr(c, nil) || s.deep(s, c)
 }
 
 // improveRKBI and improveRKBIOr collect the improving 2-opt (and Or-opt)
 // moves around c and apply one of the rkbi best (pickRKBI).
-func improveRKBI(s *ls, c int32) bool {
+func improveRKBI(s *Search, c int32) bool {
 	s.cands = s.cands[:0]
 	s.try2opt(c, &s.cands)
 	return s.pickRKBI(c)
 }
 
-func improveRKBIOr(s *ls, c int32) bool {
+func improveRKBIOr(s *Search, c int32) bool {
 	s.cands = s.cands[:0]
 	s.try2opt(c, &s.cands)
 	s.tryOr(c, &s.cands)
@@ -221,28 +225,28 @@ func improveRKBIOr(s *ls, c int32) bool {
 }
 
 // noMove is the deep move of a move set without one.
-func noMove(*ls, int32) bool { return false }
+func noMove(*Search, int32) bool { return false }
 
 // try3optChain and try3optPure are the chain of 2-opt steps as the deep
 // move, without and with tryOr3's pure 3-opt moves.
-func try3optChain(s *ls, c int32) bool { return s.try3opt(c, false) }
-func try3optPure(s *ls, c int32) bool  { return s.try3opt(c, true) }
+func try3optChain(s *Search, c int32) bool { return s.try3opt(c, false) }
+func try3optPure(s *Search, c int32) bool  { return s.try3opt(c, true) }
 
 // maxNbDist bounds the cached candidate distances of one search
 // (entries, 4 bytes each).
 const maxNbDist = 1 << 21
 
-// cacheNbDist caches the distances to every city's candidates, when they
+// CacheNeighborDists caches the distances to every city's candidates, when they
 // fit the bound and an int32: the scans read them in order instead of
 // computing a square root (or reading a matrix row) per candidate.
-func (s *ls) cacheNbDist() {
-	s.nbd = nbDists(s.d, s.nb, s.n, s.k, nil)
+func (s *Search) CacheNeighborDists() {
+	s.nbd = NeighborDists(s.d, s.nb, s.n, s.k, nil)
 }
 
-// nbDists returns the candidate distances of lists nb (k per city, n
+// NeighborDists returns the candidate distances of lists nb (k per city, n
 // cities) under d, nbd[c*k+i] = d(c, nb[c*k+i]), in buf when it is large
 // enough, or nil when they exceed maxNbDist entries or an int32.
-func nbDists(d *tour.Dist, nb []int32, n, k int, buf []int32) []int32 {
+func NeighborDists(d *tour.Dist, nb []int32, n, k int, buf []int32) []int32 {
 	if len(nb) > maxNbDist || len(nb) != n*k {
 		return nil
 	}
@@ -263,15 +267,15 @@ func nbDists(d *tour.Dist, nb []int32, n, k int, buf []int32) []int32 {
 }
 
 // nbDist is d(c, x) where x is c's i-th candidate.
-func (s *ls) nbDist(c int32, i int, x int32) int64 {
+func (s *Search) nbDist(c int32, i int, x int32) int64 {
 	if s.nbd != nil {
 		return int64(s.nbd[int(c)*s.k+i])
 	}
 	return s.d.At(c, x)
 }
 
-// set loads tour t.
-func (s *ls) set(t []int32) {
+// Load loads tour t (copied), its positions and its length.
+func (s *Search) Load(t []int32) {
 	copy(s.tour, t)
 	for i, c := range s.tour {
 		s.pos[c] = int32(i)
@@ -279,7 +283,7 @@ func (s *ls) set(t []int32) {
 	s.length = s.d.Length(s.tour)
 }
 
-func (s *ls) succ(c int32) int32 {
+func (s *Search) succ(c int32) int32 {
 	p := s.pos[c] + 1
 	if int(p) == s.n {
 		p = 0
@@ -287,7 +291,7 @@ func (s *ls) succ(c int32) int32 {
 	return s.tour[p]
 }
 
-func (s *ls) pred(c int32) int32 {
+func (s *Search) pred(c int32) int32 {
 	p := s.pos[c] - 1
 	if p < 0 {
 		p = int32(s.n - 1)
@@ -295,20 +299,21 @@ func (s *ls) pred(c int32) int32 {
 	return s.tour[p]
 }
 
-// push turns c's don't-look bit off.
-func (s *ls) push(c int32) { s.q.Push(c) }
+// Push turns c's don't-look bit off.
+func (s *Search) Push(c int32) { s.q.Push(c) }
 
-func (s *ls) pop() int32 { return s.q.Pop() }
+// Pop takes the next city off the queue.
+func (s *Search) Pop() int32 { return s.q.Pop() }
 
-// pushAll queues every city in tour order.
-func (s *ls) pushAll() {
+// PushAll queues every city in tour order.
+func (s *Search) PushAll() {
 	for _, c := range s.tour {
-		s.push(c)
+		s.Push(c)
 	}
 }
 
 // reverseExact reverses the cities at positions i, i+1, ..., j (cyclic).
-func (s *ls) reverseExact(i, j int32) {
+func (s *Search) reverseExact(i, j int32) {
 	n := int32(s.n)
 	l := j - i
 	if l < 0 {
@@ -324,7 +329,7 @@ func (s *ls) reverseExact(i, j int32) {
 
 // swap exchanges the cities at positions i+t and j-t (cyclic) for every
 // t below k: the swaps of a reversal, from its two ends inward.
-func (s *ls) swap(i, j, k int32) {
+func (s *Search) swap(i, j, k int32) {
 	n := int32(s.n)
 	for ; k > 0; k-- {
 		a, b := s.tour[i], s.tour[j]
@@ -344,7 +349,7 @@ func (s *ls) swap(i, j, k int32) {
 // reverseSplit makes the swaps swaps of reverseExact(i, j) in s.split
 // goroutines, each a run of consecutive pairs: pairs touch disjoint
 // positions and cities.
-func (s *ls) reverseSplit(i, j, swaps int32) {
+func (s *Search) reverseSplit(i, j, swaps int32) {
 	n, w := int32(s.n), int32(s.split)
 	var wg sync.WaitGroup
 	for p := range w {
@@ -356,7 +361,7 @@ func (s *ls) reverseSplit(i, j, swaps int32) {
 
 // reverse reverses the path at positions i..j, or the rest of the tour
 // when that is shorter (the same cyclic tour, mirrored).
-func (s *ls) reverse(i, j int32) {
+func (s *Search) reverse(i, j int32) {
 	n := int32(s.n)
 	l := j - i
 	if l < 0 {
@@ -383,7 +388,7 @@ func (s *ls) reverse(i, j int32) {
 
 // move2 replaces the tour edges (a,b) and (c,dd) by (a,c) and (b,dd),
 // where walking from a to b and on reaches c before dd.
-func (s *ls) move2(a, b, c, dd int32) {
+func (s *Search) move2(a, b, c, dd int32) {
 	if s.succ(a) == b {
 		s.reverse(s.pos[b], s.pos[c])
 	} else {
@@ -395,7 +400,7 @@ func (s *ls) move2(a, b, c, dd int32) {
 // where p = the city before s1) between c and dd = the city after c in
 // that direction; reversed puts s2 next to c. The segment and the edge
 // must not overlap.
-func (s *ls) moveOr(p, s1, s2, nx, c, dd int32, reversed bool) {
+func (s *Search) moveOr(p, s1, s2, nx, c, dd int32, reversed bool) {
 	s.move2(p, s1, c, dd) // p–c … nx–s2…s1–dd
 	s.move2(p, c, nx, s2) // p–nx … c–s2…s1–dd
 	if !reversed {
@@ -404,7 +409,7 @@ func (s *ls) moveOr(p, s1, s2, nx, c, dd int32, reversed bool) {
 }
 
 // undo reverts the journal.
-func (s *ls) undo() {
+func (s *Search) undo() {
 	for k := len(s.journal) - 1; k >= 0; k-- {
 		op := s.journal[k]
 		if op.w == 0 {
@@ -425,42 +430,43 @@ func (s *ls) undo() {
 	s.saved = s.saved[:0]
 }
 
-// optimize runs the queue until every don't-look bit is on, or until
+// Optimize runs the queue until every don't-look bit is on, or until
 // stop returns true. stop is asked every few thousand moves evaluated and
 // every few thousand cities examined, so that a search whose moves are
 // all cut short (every distance 0) still looks at the clock.
-func (s *ls) optimize(stop func() bool) bool { return s.optimizeFrom(stop, nil) }
+// It returns false when stop ended it, the queue left as it was.
+func (s *Search) Optimize(stop func() bool) bool { return s.OptimizeFrom(stop, nil) }
 
-// optimizeFrom is optimize descending only from the cities keep accepts
+// OptimizeFrom is Optimize descending only from the cities keep accepts
 // (every city when keep is nil); keep is told of each popped city and may
 // set the others aside.
-func (s *ls) optimizeFrom(stop func() bool, keep func(c int32) bool) bool {
-	next := s.moves + checkEvery
+func (s *Search) OptimizeFrom(stop func() bool, keep func(c int32) bool) bool {
+	next := s.moves + runctl.CheckEvery
 	for pops := 1; s.q.Len() > 0; pops++ {
-		if s.moves >= next || pops%checkEvery == 0 {
+		if s.moves >= next || pops%runctl.CheckEvery == 0 {
 			if stop() {
 				return false
 			}
-			next = s.moves + checkEvery
+			next = s.moves + runctl.CheckEvery
 		}
-		c := s.pop()
+		c := s.Pop()
 		if keep != nil && !keep(c) {
 			continue
 		}
 		if s.improveCity(c) {
-			s.push(c)
+			s.Push(c)
 		}
 	}
 	return true
 }
 
 // improveCity looks for an improving move around c and applies it.
-func (s *ls) improveCity(c int32) bool { return s.improve(s, c) }
+func (s *Search) improveCity(c int32) bool { return s.improve(s, c) }
 
 // pickRKBI applies one of the rkbi best improving moves collected in
 // s.cands, chosen at random (Delévacq et al.'s pivoting rule), or with
 // none the deep move.
-func (s *ls) pickRKBI(c int32) bool {
+func (s *Search) pickRKBI(c int32) bool {
 	if len(s.cands) == 0 {
 		return s.deep(s, c)
 	}
@@ -475,22 +481,22 @@ func (s *ls) pickRKBI(c int32) bool {
 		}
 		s.cands[i], s.cands[m] = s.cands[m], s.cands[i]
 	}
-	s.applyMove(s.cands[s.r.intn(k)])
+	s.applyMove(s.cands[s.r.Intn(k)])
 	return true
 }
 
-func (s *ls) applyMove(m lsMove) {
+func (s *Search) applyMove(m lsMove) {
 	switch m.kind {
 	case move2Opt:
 		s.move2(m.a, m.b, m.c, m.dd)
-		s.push(m.a)
-		s.push(m.b)
-		s.push(m.c)
-		s.push(m.dd)
+		s.Push(m.a)
+		s.Push(m.b)
+		s.Push(m.c)
+		s.Push(m.dd)
 	case moveOrOpt:
 		s.moveOr(m.a, m.b, m.c, m.dd, m.e, m.f, m.rev)
 		for _, x := range [...]int32{m.a, m.b, m.c, m.dd, m.e, m.f} {
-			s.push(x)
+			s.Push(x)
 		}
 	}
 	s.length += m.delta
@@ -499,7 +505,7 @@ func (s *ls) applyMove(m lsMove) {
 // try2opt tries the 2-opt moves that add an edge from t1 to one of its
 // neighbours. With out nil it applies the first improving move; otherwise
 // it appends every improving move to out and applies none.
-func (s *ls) try2opt(t1 int32, out *[]lsMove) bool {
+func (s *Search) try2opt(t1 int32, out *[]lsMove) bool {
 	d := s.d
 	nb := s.nb[int(t1)*s.k : int(t1)*s.k+s.k]
 	found := false
@@ -568,7 +574,7 @@ func inArc(p, lo, hi int32) bool {
 // orSegment returns the segment of l cities that starts (side 0) or ends
 // (side 1) at c, and whether taking it out saves anything without
 // removing a fixed edge.
-func (s *ls) orSegment(c int32, l, side int) (orSeg, bool) {
+func (s *Search) orSegment(c int32, l, side int) (orSeg, bool) {
 	s1, s2 := c, c
 	for i := 1; i < l; i++ {
 		if side == 0 {
@@ -588,7 +594,7 @@ func (s *ls) orSegment(c int32, l, side int) (orSeg, bool) {
 // tryOr tries moving a segment of 1–3 cities that starts or ends at c
 // next to a neighbour of one of its ends. With out nil it applies the
 // first improving move; otherwise it appends every improving move to out.
-func (s *ls) tryOr(c int32, out *[]lsMove) bool {
+func (s *Search) tryOr(c int32, out *[]lsMove) bool {
 	found := false
 	for l := 1; l <= 3 && l <= s.n-5; l++ {
 		for side := 0; side < 2; side++ {
@@ -612,7 +618,7 @@ func (s *ls) tryOr(c int32, out *[]lsMove) bool {
 
 // tryInsert tries putting seg between a neighbour x of one of its ends
 // and x's successor or predecessor y, the end next to x.
-func (s *ls) tryInsert(seg *orSeg, out *[]lsMove) bool {
+func (s *Search) tryInsert(seg *orSeg, out *[]lsMove) bool {
 	d := s.d
 	found := false
 	for end := 0; end < 2; end++ {
@@ -671,7 +677,7 @@ const breadth3 = 5
 // then t5 a neighbour of t4 closing a second 2-opt step (s.close3).
 // Breadth breadth3 at each level. The applied move is kept only when the
 // total gain is positive. pure adds tryOr3's moves.
-func (s *ls) try3opt(t1 int32, pure bool) bool {
+func (s *Search) try3opt(t1 int32, pure bool) bool {
 	d := s.d
 	for dir := 0; dir < 2; dir++ {
 		t2 := s.succ(t1)
@@ -705,7 +711,7 @@ func (s *ls) try3opt(t1 int32, pure bool) bool {
 					s.move2(t2, t1, t3, t4)
 					s.length -= gain
 					for _, x := range [...]int32{t1, t2, t3, t4} {
-						s.push(x)
+						s.Push(x)
 					}
 					return true
 				}
@@ -735,7 +741,7 @@ func (s *ls) try3opt(t1 int32, pure bool) bool {
 // fwd tells whether t2 follows t1 in the array order; g1 is
 // d(t1,t2) − d(t2,t3) > 0. It applies the first move with a positive
 // gain, breadth breadth3 over t5.
-func (s *ls) tryOr3(t1, t2, t3 int32, fwd bool, g1 int64) bool {
+func (s *Search) tryOr3(t1, t2, t3 int32, fwd bool, g1 int64) bool {
 	d := s.d
 	next, prev := s.succ, s.pred
 	if !fwd {
@@ -792,7 +798,7 @@ func (s *ls) tryOr3(t1, t2, t3 int32, fwd bool, g1 int64) bool {
 
 // applyOr3 applies tryOr3's move on t = t1..t6 with its gain: the
 // segment moved when after (t6 after t5), else both parts reversed.
-func (s *ls) applyOr3(after bool, t [6]int32, gain int64) {
+func (s *Search) applyOr3(after bool, t [6]int32, gain int64) {
 	t1, t2, t3, t4, t5, t6 := t[0], t[1], t[2], t[3], t[4], t[5]
 	if after {
 		s.moveOr(t1, t2, t5, t6, t3, t4, false)
@@ -802,7 +808,7 @@ func (s *ls) applyOr3(after bool, t [6]int32, gain int64) {
 	}
 	s.length -= gain
 	for _, x := range t {
-		s.push(x)
+		s.Push(x)
 	}
 }
 
@@ -815,7 +821,7 @@ func (s *ls) applyOr3(after bool, t [6]int32, gain int64) {
 // the reference the virtual versions are tested against.
 
 // closeDeepVirtual is the close3 function at depth 2 and more.
-func (s *ls) closeDeepVirtual(t1, t2, t3, t4 int32, g2 int64) bool {
+func (s *Search) closeDeepVirtual(t1, t2, t3, t4 int32, g2 int64) bool {
 	v := &s.vt[0]
 	v.reset(s)
 	v.move2(t2, t1, t3, t4)
@@ -827,7 +833,7 @@ func (s *ls) closeDeepVirtual(t1, t2, t3, t4 int32, g2 int64) bool {
 }
 
 // closeTentative is the reference close3 function.
-func (s *ls) closeTentative(t1, t2, t3, t4 int32, g2 int64) bool {
+func (s *Search) closeTentative(t1, t2, t3, t4 int32, g2 int64) bool {
 	j0 := len(s.journal)
 	rec := s.record
 	s.record = true
@@ -847,12 +853,12 @@ func (s *ls) closeTentative(t1, t2, t3, t4 int32, g2 int64) bool {
 
 // pushChain queues the cities of an applied chain: t1..t4 of its first
 // step and those of the further steps.
-func (s *ls) pushChain(t1, t2, t3, t4 int32) {
+func (s *Search) pushChain(t1, t2, t3, t4 int32) {
 	for _, x := range [...]int32{t1, t2, t3, t4} {
-		s.push(x)
+		s.Push(x)
 	}
 	for _, x := range s.chain[:s.chainLen] {
-		s.push(x)
+		s.Push(x)
 	}
 }
 
@@ -864,7 +870,7 @@ func (s *ls) pushChain(t1, t2, t3, t4 int32) {
 // is the one after it in the old tour inside S and the one before it
 // outside, with t1 before t4 and t2 before t3. Only a move with a
 // positive gain is applied, so a failed attempt reverses nothing.
-func (s *ls) close3optVirtual(t1, t2, t3, t4 int32, g2 int64) bool {
+func (s *Search) close3optVirtual(t1, t2, t3, t4 int32, g2 int64) bool {
 	d := s.d
 	fwd := s.succ(t1) == t2
 	next, prev := s.succ, s.pred
@@ -911,7 +917,7 @@ func (s *ls) close3optVirtual(t1, t2, t3, t4 int32, g2 int64) bool {
 			s.chain[0], s.chain[1] = t5, t6
 			s.chainLen = 2
 			for _, x := range [...]int32{t1, t2, t3, t4, t5, t6} {
-				s.push(x)
+				s.Push(x)
 			}
 			return true
 		}
@@ -922,11 +928,11 @@ func (s *ls) close3optVirtual(t1, t2, t3, t4 int32, g2 int64) bool {
 // extendBreadth is how many candidates each further step of a
 // sequential move follows: the second step as many as the first, deeper
 // steps fewer.
-var extendBreadth = [maxDepth]int{breadth3, 3, 2}
+var extendBreadth = [MaxDepth]int{breadth3, 3, 2}
 
-// maxDepth bounds the steps after the first of a sequential move: up to
+// MaxDepth bounds the steps after the first of a sequential move: up to
 // a 5-opt move.
-const maxDepth = 3
+const MaxDepth = 3
 
 // extend looks for a 2-opt step that breaks the tentative edge (last, t1)
 // and closes the tour with a positive total gain, given g2, the gain of
@@ -935,7 +941,7 @@ const maxDepth = 3
 // (a move of up to s.depth+2 exchanged edges). On success the steps stay
 // applied, the length is updated and the steps' cities are in
 // s.chain[:s.chainLen].
-func (s *ls) extend(t1, last int32, g2 int64, level int) bool {
+func (s *Search) extend(t1, last int32, g2 int64, level int) bool {
 	d := s.d
 	tried := 0
 	breadth := extendBreadth[min(level, len(extendBreadth)-1)]
@@ -977,7 +983,7 @@ func (s *ls) extend(t1, last int32, g2 int64, level int) bool {
 }
 
 // undoTo reverts the journal's reversals after entry mark.
-func (s *ls) undoTo(mark int) {
+func (s *Search) undoTo(mark int) {
 	for k := len(s.journal) - 1; k >= mark; k-- {
 		op := s.journal[k]
 		s.reverseExact(op.i, op.j)
@@ -985,11 +991,11 @@ func (s *ls) undoTo(mark int) {
 	s.journal = s.journal[:mark]
 }
 
-// kick applies a segment-local double bridge: in a window of at most
+// Kick applies a segment-local double bridge: in a window of at most
 // 3·maxSeg+1 cities from a random position, two adjacent segments B and C
 // swap places (A B C D → A C B D), so the kick costs O(window). The six
 // cities at the changed edges are queued.
-func (s *ls) kick(maxSeg int) {
+func (s *Search) Kick(maxSeg int) {
 	n := s.n
 	i0, la, lb, ok := s.kickDraw(maxSeg)
 	if !ok {
@@ -1023,22 +1029,22 @@ func (s *ls) kick(maxSeg int) {
 		s.journal = append(s.journal, jop{i: start, j: int32(base), w: int32(w)})
 	}
 	for _, c := range [...]int32{a, b1, b2, c1, c2, dcity} {
-		s.push(c)
+		s.Push(c)
 	}
 }
 
 // kickDraw draws a kick's window: i0, the position of the last city of
 // A, and the lengths of B and C, at most maxSeg each; ok is false when
 // eight draws all met a fixed edge.
-func (s *ls) kickDraw(maxSeg int) (i0 int32, la, lb int, ok bool) {
+func (s *Search) kickDraw(maxSeg int) (i0 int32, la, lb int, ok bool) {
 	maxSeg = max(1, min(maxSeg, (s.n-2)/3))
 	for try := 0; ; try++ {
-		la = 1 + s.r.intn(maxSeg)
-		lb = 1 + s.r.intn(maxSeg)
+		la = 1 + s.r.Intn(maxSeg)
+		lb = 1 + s.r.Intn(maxSeg)
 		if s.kickFrom != nil {
-			i0 = s.pos[s.kickFrom[s.r.intn(len(s.kickFrom))]]
+			i0 = s.pos[s.kickFrom[s.r.Intn(len(s.kickFrom))]]
 		} else {
-			i0 = int32(s.r.intn(s.n))
+			i0 = int32(s.r.Intn(s.n))
 		}
 		if s.fixed == nil || !s.kickBreaksFixed(i0, la, lb) {
 			return i0, la, lb, true
@@ -1051,7 +1057,7 @@ func (s *ls) kickDraw(maxSeg int) (i0 int32, la, lb int, ok bool) {
 
 // writeFrom writes cities into the tour from position p on (cyclic) and
 // returns the position after them.
-func (s *ls) writeFrom(p int32, cities []int32) int32 {
+func (s *Search) writeFrom(p int32, cities []int32) int32 {
 	for _, c := range cities {
 		s.tour[p], s.pos[c] = c, p
 		p++
@@ -1064,25 +1070,25 @@ func (s *ls) writeFrom(p int32, cities []int32) int32 {
 
 // kickBreaksFixed reports whether the kick with A ending at position i0
 // and segments of la and lb cities would remove a fixed edge.
-func (s *ls) kickBreaksFixed(i0 int32, la, lb int) bool {
+func (s *Search) kickBreaksFixed(i0 int32, la, lb int) bool {
 	at := func(k int) int32 { return s.tour[(int(i0)+k)%s.n] }
 	return s.isFixed(at(0), at(1)) || s.isFixed(at(la), at(la+1)) || s.isFixed(at(la+lb), at(la+lb+1))
 }
 
-// tryKick makes one step of an iterated local search: a kick,
+// TryKick makes one step of an iterated local search: a kick,
 // the local search that repairs it, and the undo of a kick that left the
 // tour longer (or as long, unless acceptEqual). It returns the length
 // before the kick, and false when stop ended the local search inside, in
 // which case the kick is undone and the queue emptied.
-func (s *ls) tryKick(maxSeg int, acceptEqual bool, stop func() bool) (old int64, ok bool) {
+func (s *Search) TryKick(maxSeg int, acceptEqual bool, stop func() bool) (old int64, ok bool) {
 	s.journal, s.saved = s.journal[:0], s.saved[:0]
 	old = s.length
-	s.kick(maxSeg)
-	if !s.optimize(stop) {
+	s.Kick(maxSeg)
+	if !s.Optimize(stop) {
 		s.undo()
 		s.length = old
 		for s.q.Len() > 0 {
-			s.pop()
+			s.Pop()
 		}
 		return old, false
 	}

@@ -1,4 +1,4 @@
-package cpu
+package localsearch
 
 import (
 	"slices"
@@ -10,17 +10,17 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-func newTestLS(t *testing.T, n int, seed uint64) (*ls, *solver.Instance) {
+func newTestLS(t *testing.T, n int, seed uint64) (*Search, *solver.Instance) {
 	t.Helper()
 	in := uniformInstance(n, seed)
 	nb := neighbor.Nearest(in, 8)
 	r := newRNG(seed, 0)
-	s := newLS(tour.NewDist(in), nb.List, nb.K, r.randomTour(n))
+	s := New(tour.NewDist(in), nb.List, nb.K, r.RandomTour(n))
 	s.r = r
 	return s, in
 }
 
-func checkLS(t *testing.T, s *ls, in *solver.Instance, what string) {
+func checkLS(t *testing.T, s *Search, in *solver.Instance, what string) {
 	t.Helper()
 	if err := solver.ValidateTour(toInt(s.tour), s.n); err != nil {
 		t.Fatalf("%s: %v", what, err)
@@ -44,8 +44,8 @@ func TestMoveDeltas(t *testing.T) {
 		for trial := 0; trial < 3000; trial++ {
 			if trial%2 == 0 {
 				// 2-opt: remove (a, succ a), (c, succ c)
-				a := int32(s.r.intn(n))
-				c := int32(s.r.intn(n))
+				a := int32(s.r.Intn(n))
+				c := int32(s.r.Intn(n))
 				b, dd := s.succ(a), s.succ(c)
 				if a == c || b == c || dd == a {
 					continue
@@ -55,14 +55,14 @@ func TestMoveDeltas(t *testing.T) {
 				checkLS(t, s, in, "2-opt")
 				continue
 			}
-			l := 1 + s.r.intn(3)
-			s1 := int32(s.r.intn(n))
+			l := 1 + s.r.Intn(3)
+			s1 := int32(s.r.Intn(n))
 			s2 := s1
 			for i := 1; i < l; i++ {
 				s2 = s.succ(s2)
 			}
 			p, nx := s.pred(s1), s.succ(s2)
-			c := int32(s.r.intn(n))
+			c := int32(s.r.Intn(n))
 			dd := s.succ(c)
 			bad := false
 			for x, i := s1, 0; i < l; x, i = s.succ(x), i+1 {
@@ -73,7 +73,7 @@ func TestMoveDeltas(t *testing.T) {
 			if bad || c == p {
 				continue
 			}
-			rev := s.r.intn(2) == 1
+			rev := s.r.Intn(2) == 1
 			var delta int64
 			if rev {
 				delta = d.At(c, s2) + d.At(s1, dd)
@@ -107,10 +107,10 @@ func TestLocalSearchAndUndo(t *testing.T) {
 		{"4opt", true, true, 0, 2}, {"5opt", true, true, 0, 3}, {"5opt-rkbi", true, true, 3, 3}} {
 		t.Run(cfg.name, func(t *testing.T) {
 			s, in := newTestLS(t, 300, 5)
-			s.setMoves(moveSet{orOpt: cfg.or, threeOpt: cfg.three, rkbi: cfg.rkbi, depth: cfg.depth})
+			s.SetMoves(MoveSet{OrOpt: cfg.or, ThreeOpt: cfg.three, RKBI: cfg.rkbi, Depth: cfg.depth})
 			start := s.length
-			s.pushAll()
-			s.optimize(func() bool { return false })
+			s.PushAll()
+			s.Optimize(func() bool { return false })
 			checkLS(t, s, in, "optimize")
 			if s.length >= start {
 				t.Fatalf("no improvement from a random tour: %d → %d", start, s.length)
@@ -118,8 +118,8 @@ func TestLocalSearchAndUndo(t *testing.T) {
 			// don't-look bits are a heuristic: a second full pass may
 			// still find moves, but never makes the tour longer
 			l := s.length
-			s.pushAll()
-			s.optimize(func() bool { return false })
+			s.PushAll()
+			s.Optimize(func() bool { return false })
 			if s.length > l {
 				t.Fatalf("second pass made the tour longer: %d → %d", l, s.length)
 			}
@@ -127,8 +127,8 @@ func TestLocalSearchAndUndo(t *testing.T) {
 			for k := 0; k < 200; k++ {
 				before := slices.Clone(s.tour)
 				bl := s.length
-				s.kick(10)
-				s.optimize(func() bool { return false })
+				s.Kick(10)
+				s.Optimize(func() bool { return false })
 				checkLS(t, s, in, "kick+optimize")
 				s.undo()
 				s.length = bl
@@ -148,18 +148,18 @@ func TestLocalSearchAndUndo(t *testing.T) {
 func TestOr3Moves(t *testing.T) {
 	for _, n := range []int{9, 12, 40, 200} {
 		s, in := newTestLS(t, n, uint64(n)+3)
-		s.setMoves(moveSet{orOpt: true, threeOpt: true})
+		s.SetMoves(MoveSet{OrOpt: true, ThreeOpt: true})
 		found := 0
 		for round := 0; round < 50; round++ {
-			s.set(s.r.randomTour(n))
+			s.Load(s.r.RandomTour(n))
 			for trial := 0; trial < 4*n; trial++ {
-				t1 := int32(s.r.intn(n))
-				fwd := s.r.intn(2) == 0
+				t1 := int32(s.r.Intn(n))
+				fwd := s.r.Intn(2) == 0
 				t2 := s.succ(t1)
 				if !fwd {
 					t2 = s.pred(t1)
 				}
-				t3 := s.nb[int(t2)*s.k+s.r.intn(s.k)]
+				t3 := s.nb[int(t2)*s.k+s.r.Intn(s.k)]
 				g1 := s.d.At(t1, t2) - s.d.At(t2, t3)
 				if t3 == t1 || t3 == s.succ(t2) || t3 == s.pred(t2) || g1 <= 0 {
 					continue
@@ -180,13 +180,13 @@ func TestOr3Moves(t *testing.T) {
 	}
 	// the moves improve 3-opt local optima further
 	s, in := newTestLS(t, 1000, 8)
-	s.setMoves(moveSet{orOpt: true, threeOpt: true})
-	s.pushAll()
-	s.optimize(func() bool { return false })
+	s.SetMoves(MoveSet{OrOpt: true, ThreeOpt: true})
+	s.PushAll()
+	s.Optimize(func() bool { return false })
 	l := s.length
-	s.setMoves(moveSet{orOpt: true, threeOpt: true, or3: true})
-	s.pushAll()
-	s.optimize(func() bool { return false })
+	s.SetMoves(MoveSet{OrOpt: true, ThreeOpt: true, Or3: true})
+	s.PushAll()
+	s.Optimize(func() bool { return false })
 	checkLS(t, s, in, "or-3opt descent")
 	if s.length >= l {
 		t.Errorf("or-3opt found nothing below a 3-opt local optimum of 1000 cities (%d)", l)
@@ -194,7 +194,7 @@ func TestOr3Moves(t *testing.T) {
 }
 
 // TestNewMovesKeepFixedEdges runs descents and kicks with every move and
-// kick on an instance with fixed edges and checks that none is removed.
+// Kick on an instance with fixed edges and checks that none is removed.
 func TestNewMovesKeepFixedEdges(t *testing.T) {
 	s, in := newTestLS(t, 200, 21)
 	var edges [][2]int
@@ -202,16 +202,16 @@ func TestNewMovesKeepFixedEdges(t *testing.T) {
 		edges = append(edges, [2]int{i, i + 1})
 	}
 	in.FixedEdges = edges
-	s.set(to32(construct.KeepFixed(in, toInt(s.r.randomTour(200)))))
-	s.setFixed(edges)
-	s.setMoves(moveSet{orOpt: true, threeOpt: true, or3: true, depth: 3})
+	s.Load(to32(construct.KeepFixed(in, toInt(s.r.RandomTour(200)))))
+	s.SetFixed(edges)
+	s.SetMoves(MoveSet{OrOpt: true, ThreeOpt: true, Or3: true, Depth: 3})
 	s.record = true
-	s.pushAll()
-	s.optimize(func() bool { return false })
+	s.PushAll()
+	s.Optimize(func() bool { return false })
 	for k := 0; k < 300; k++ {
 		s.journal, s.saved = s.journal[:0], s.saved[:0]
-		s.kick(10)
-		s.optimize(func() bool { return false })
+		s.Kick(10)
+		s.Optimize(func() bool { return false })
 		checkLS(t, s, in, "kick+optimize")
 		if err := in.CheckFixedEdges(toInt(s.tour)); err != nil {
 			t.Fatalf("kick %d: %v", k, err)
@@ -227,21 +227,21 @@ func TestClose3optVirtual(t *testing.T) {
 	for _, n := range []int{10, 57, 400} {
 		a, in := newTestLS(t, n, uint64(n)+11)
 		b, _ := newTestLS(t, n, uint64(n)+11)
-		for i, s := range []*ls{a, b} {
-			s.setMoves(moveSet{orOpt: true, threeOpt: true, tentative: i == 1})
+		for i, s := range []*Search{a, b} {
+			s.SetMoves(MoveSet{OrOpt: true, ThreeOpt: true, Tentative: i == 1})
 			s.record = true
-			s.pushAll()
-			s.optimize(func() bool { return false })
+			s.PushAll()
+			s.Optimize(func() bool { return false })
 		}
 		checkLS(t, a, in, "virtual descent")
 		if !slices.Equal(a.tour, b.tour) || a.moves != b.moves {
 			t.Fatalf("n=%d: descents differ (lengths %d, %d)", n, a.length, b.length)
 		}
 		for k := 0; k < 300; k++ {
-			for _, s := range []*ls{a, b} {
+			for _, s := range []*Search{a, b} {
 				s.journal, s.saved = s.journal[:0], s.saved[:0]
-				s.kick(10)
-				s.optimize(func() bool { return false })
+				s.Kick(10)
+				s.Optimize(func() bool { return false })
 			}
 			checkLS(t, a, in, "virtual kick")
 			if !slices.Equal(a.tour, b.tour) {
@@ -268,26 +268,26 @@ func TestExtendVirtual(t *testing.T) {
 				}
 				in.FixedEdges = edges
 				start := to32(construct.KeepFixed(in, toInt(a.tour)))
-				a.set(start)
-				b.set(start)
-				a.setFixed(edges)
-				b.setFixed(edges)
+				a.Load(start)
+				b.Load(start)
+				a.SetFixed(edges)
+				b.SetFixed(edges)
 			}
-			for i, s := range []*ls{a, b} {
-				s.setMoves(moveSet{orOpt: true, threeOpt: true, or3: true, depth: depth, tentative: i == 1})
+			for i, s := range []*Search{a, b} {
+				s.SetMoves(MoveSet{OrOpt: true, ThreeOpt: true, Or3: true, Depth: depth, Tentative: i == 1})
 				s.record = true
-				s.pushAll()
-				s.optimize(func() bool { return false })
+				s.PushAll()
+				s.Optimize(func() bool { return false })
 			}
 			checkLS(t, a, in, "virtual descent")
 			if !slices.Equal(a.tour, b.tour) || a.moves != b.moves {
 				t.Fatalf("depth %d n=%d: descents differ (lengths %d, %d; moves %d, %d)", depth, n, a.length, b.length, a.moves, b.moves)
 			}
 			for k := 0; k < 300; k++ {
-				for _, s := range []*ls{a, b} {
+				for _, s := range []*Search{a, b} {
 					s.journal, s.saved = s.journal[:0], s.saved[:0]
-					s.kick(10)
-					s.optimize(func() bool { return false })
+					s.Kick(10)
+					s.Optimize(func() bool { return false })
 				}
 				checkLS(t, a, in, "virtual kick")
 				if err := in.CheckFixedEdges(toInt(a.tour)); err != nil {
@@ -309,14 +309,14 @@ func TestVtourSteps(t *testing.T) {
 		s, _ := newTestLS(t, n, uint64(n)+3)
 		for trial := 0; trial < 200; trial++ {
 			ref, _ := newTestLS(t, n, uint64(n)+3)
-			ref.set(s.tour)
+			ref.Load(s.tour)
 			var v vtour
 			v.reset(s)
-			for step := 0; step <= maxDepth; step++ {
-				a := int32(s.r.intn(n))
-				c := int32(s.r.intn(n))
+			for step := 0; step <= MaxDepth; step++ {
+				a := int32(s.r.Intn(n))
+				c := int32(s.r.Intn(n))
 				b, dd := ref.succ(a), ref.succ(c)
-				if s.r.intn(2) == 1 {
+				if s.r.Intn(2) == 1 {
 					b, dd = ref.pred(a), ref.pred(c)
 				}
 				if a == c || b == c || dd == a {

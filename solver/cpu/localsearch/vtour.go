@@ -1,6 +1,6 @@
-package cpu
+package localsearch
 
-// vtour is the tour of an ls as a few 2-opt steps would leave it,
+// vtour is the tour of an Search as a few 2-opt steps would leave it,
 // without applying them: a cyclic sequence of runs of the array's
 // positions, each walked forward or backward. Each step splits at most
 // two runs and reverses a stretch of the sequence, so succ and pred cost
@@ -9,7 +9,7 @@ package cpu
 // their further steps on it (extendVirtual) and apply only a chain that
 // closes with a positive gain.
 type vtour struct {
-	s    *ls
+	s    *Search
 	m    int
 	runs [maxRuns]vrun
 }
@@ -22,11 +22,11 @@ type vrun struct {
 }
 
 // maxRuns bounds a vtour's runs: one, and two more per step (the first
-// step and maxDepth more).
-const maxRuns = 1 + 2*(maxDepth+1)
+// step and MaxDepth more).
+const maxRuns = 1 + 2*(MaxDepth+1)
 
 // reset makes v s's tour as it is.
-func (v *vtour) reset(s *ls) {
+func (v *vtour) reset(s *Search) {
 	v.s, v.m = s, 1
 	v.runs[0] = vrun{0, int32(s.n - 1), false}
 }
@@ -145,7 +145,7 @@ func (v *vtour) reversePath(a, b int32) {
 	}
 }
 
-// move2 is ls.move2 on the virtual tour: (a,b), (c,dd) replaced by
+// move2 is Search.move2 on the virtual tour: (a,b), (c,dd) replaced by
 // (a,c), (b,dd), walking from a to b reaching c before dd.
 func (v *vtour) move2(a, b, c, dd int32) {
 	if v.succ(a) == b {
@@ -159,7 +159,7 @@ func (v *vtour) move2(a, b, c, dd int32) {
 // (the same candidates in the same order) without applying a step that
 // does not close. On success it applies the first step (t2,t1,t3,t4) and
 // the chain for real and updates the length.
-func (s *ls) extendVirtual(v *vtour, t1, t2, t3, t4, last int32, g2 int64, level int) bool {
+func (s *Search) extendVirtual(v *vtour, t1, t2, t3, t4, last int32, g2 int64, level int) bool {
 	d := s.d
 	tried := 0
 	breadth := extendBreadth[min(level, len(extendBreadth)-1)]
@@ -213,7 +213,7 @@ func (s *ls) extendVirtual(v *vtour, t1, t2, t3, t4, last int32, g2 int64, level
 // applyChain applies a sequential move found on a virtual tour: the
 // first step (t1,t2),(t3,t4) → (t2,t3),(t4,t1), then each step of
 // s.chain, which breaks the closing edge (last, t1) again.
-func (s *ls) applyChain(t1, t2, t3, t4 int32) {
+func (s *Search) applyChain(t1, t2, t3, t4 int32) {
 	s.move2(t2, t1, t3, t4)
 	last := t4
 	for l := 0; l < s.chainLen; l += 2 {

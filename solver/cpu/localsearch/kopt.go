@@ -1,4 +1,4 @@
-package cpu
+package localsearch
 
 import "slices"
 
@@ -16,8 +16,8 @@ import "slices"
 // maxK is the most edges a sequential move exchanges.
 const maxK = 5
 
-// kopt is the state of the 5-opt move of one local search.
-type kopt struct {
+// FiveOpt is the state of the 5-opt move of one local search.
+type FiveOpt struct {
 	// breadth[i] is how many candidates the added edge i+1 follows
 	// (t3, t5, t7, t9)
 	breadth [maxK - 1]int
@@ -49,7 +49,9 @@ type kopt struct {
 // kBreadth is the default breadth per level of the 5-opt move.
 var kBreadth = [maxK - 1]int{5, 5, 3, 2}
 
-func newKopt() *kopt { return &kopt{breadth: kBreadth} }
+// NewFiveOpt returns the scratch state of a 5-opt move, for MoveSet.FiveOpt;
+// searches that run one after another may share one.
+func NewFiveOpt() *FiveOpt { return &FiveOpt{breadth: kBreadth} }
 
 // try5opt looks for an improving sequential move from t1 and applies
 // the first it finds: a 5-opt step, or, where none closes with a gain, a
@@ -62,7 +64,7 @@ func newKopt() *kopt { return &kopt{breadth: kBreadth} }
 // gains is undone. Chains that go on while they can, rather than for 3
 // steps, made the local optima and the kicks far better
 // (docs/DECISIONS.md#lk5-chains).
-func (s *ls) try5opt(t1 int32) bool {
+func (s *Search) try5opt(t1 int32) bool {
 	k := s.k5
 	for dir := 0; dir < 2; dir++ {
 		t2 := s.succ(t1)
@@ -109,7 +111,7 @@ func (s *ls) try5opt(t1 int32) bool {
 				s.journal = s.journal[:mark]
 			}
 			for _, x := range k.touched {
-				s.push(x)
+				s.Push(x)
 			}
 			return true
 		}
@@ -122,7 +124,7 @@ func (s *ls) try5opt(t1 int32) bool {
 }
 
 // newChain starts a chain: no edge is marked removed.
-func (k *kopt) newChain(n int) {
+func (k *FiveOpt) newChain(n int) {
 	if len(k.mark) != n {
 		k.mark, k.orig, k.id = make([]int32, n), make([][2]int32, n), 0
 	}
@@ -133,7 +135,7 @@ func (k *kopt) newChain(n int) {
 }
 
 // exclude records that the chain removes the tour edge (a, b).
-func (k *kopt) exclude(s *ls, a, b int32) {
+func (k *FiveOpt) exclude(s *Search, a, b int32) {
 	for _, e := range [2][2]int32{{a, b}, {b, a}} {
 		c, o := e[0], e[1]
 		if k.mark[c] != k.id {
@@ -150,7 +152,7 @@ func (k *kopt) exclude(s *ls, a, b int32) {
 // excludable reports whether the tour edge (a, b) was in the tour when
 // the chain began and the chain has not removed it: an edge with an end
 // the chain has not touched is.
-func (k *kopt) excludable(a, b int32) bool {
+func (k *FiveOpt) excludable(a, b int32) bool {
 	return k.mark[a] != k.id || k.mark[b] != k.id || k.orig[a][0] == b || k.orig[a][1] == b
 }
 
@@ -160,7 +162,7 @@ func (k *kopt) excludable(a, b int32) bool {
 // deepest level it keeps the feasible close with the largest G whose
 // last removed edge is excludable in openT, openK and openG for the next
 // step of a chain.
-func (s *ls) kStep(i int, G int64) bool {
+func (s *Search) kStep(i int, G int64) bool {
 	k := s.k5
 	d := s.d
 	t1, last := k.t[0], k.t[2*i-1]
@@ -193,7 +195,7 @@ func (s *ls) kStep(i int, G int64) bool {
 					s.kApply(i + 1)
 					s.length -= gain - k.base
 					for _, x := range k.t[:2*i+2] {
-						s.push(x)
+						s.Push(x)
 					}
 					k.touched = append(k.touched, k.t[:2*i+2]...)
 					return true
@@ -212,7 +214,7 @@ func (s *ls) kStep(i int, G int64) bool {
 
 // removed reports whether the edge (a, b) is one of the first i removed
 // edges.
-func (k *kopt) removed(i int, a, b int32) bool {
+func (k *FiveOpt) removed(i int, a, b int32) bool {
 	for j := 0; j < i; j++ {
 		x, y := k.t[2*j], k.t[2*j+1]
 		if (x == a && y == b) || (x == b && y == a) {
@@ -231,7 +233,7 @@ func (k *kopt) removed(i int, a, b int32) bool {
 // slots, and the walk along segments and added edges from segment 0 must
 // meet all k segments before it returns. On success it leaves the
 // segments and the new order in k5.first, last and seq for kApply.
-func (s *ls) kFeasible(kk int) bool {
+func (s *Search) kFeasible(kk int) bool {
 	var sg kSegs
 	s.kSegments(kk, &sg)
 	return s.k5.kWalk(kk, &sg)
@@ -248,7 +250,7 @@ type kSegs struct {
 
 // kSegments fills sg for the removed edges t[0..2kk-1], and k.first and
 // k.last with the segments' end cities.
-func (s *ls) kSegments(kk int, sg *kSegs) {
+func (s *Search) kSegments(kk int, sg *kSegs) {
 	k := s.k5
 	n := int32(s.n)
 	// per removed edge: the position of its earlier end (the one whose
@@ -308,7 +310,7 @@ func kMate(x int8, kk int) int8 {
 // kWalk walks the new tour from segment 0 through the added edges,
 // recording the segments in k.seq, and reports whether it visits all kk
 // segments before it comes back.
-func (k *kopt) kWalk(kk int, sg *kSegs) bool {
+func (k *FiveOpt) kWalk(kk int, sg *kSegs) bool {
 	k.seq[0] = 1
 	out := sg.endSlot[0]
 	for cnt := 1; ; cnt++ {
@@ -333,8 +335,8 @@ func (k *kopt) kWalk(kk int, sg *kSegs) bool {
 // kApply applies the move kFeasible accepted: the segments after
 // segment 0 are rearranged into the order k5.seq by the fewest
 // reversals of consecutive segments (kPlans), each a 2-opt move on the
-// tour (ls.move2: the shorter side reversed, journaled).
-func (s *ls) kApply(kk int) {
+// tour (Search.move2: the shorter side reversed, journaled).
+func (s *Search) kApply(kk int) {
 	k := s.k5
 	m := kk - 1
 	if m == 0 {

@@ -1,0 +1,140 @@
+// Package localsearch is the local-search core of the CPU engines: one
+// search type, Search, over an array tour with a position index, that
+// improves it with 2-opt, Or-opt and a deep move (a chain of 2-opt steps
+// or the sequential 5-opt move of Lin–Kernighan–Helsgaun) on candidate
+// lists, and makes the double-bridge kicks of an iterated local search,
+// undoing a rejected one from its journal.
+//
+// A user builds a Search with New, picks its moves (SetMoves), its fixed
+// edges (SetFixed) and its random stream (SetRand), then drives it:
+// PushAll and Optimize descend to a local optimum, TryKick makes one step
+// of an iterated local search, Tour and Length read the result.
+package localsearch
+
+import (
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+// Tour returns the tour, position → city: the search's own array, valid
+// until its next change; callers only read it.
+func (s *Search) Tour() []int32 { return s.tour }
+
+// Pos returns the positions, city → position: the search's own array,
+// valid until its next change; callers only read it.
+func (s *Search) Pos() []int32 { return s.pos }
+
+// Length returns the length of the current tour.
+func (s *Search) Length() int64 { return s.length }
+
+// N returns the number of cities of the tour.
+func (s *Search) N() int { return s.n }
+
+// Evaluated returns the moves evaluated so far.
+func (s *Search) Evaluated() int64 { return s.moves }
+
+// SetEvaluated sets the count of moves evaluated, so that a search that
+// takes over from another goes on counting from its total.
+func (s *Search) SetEvaluated(m int64) { s.moves = m }
+
+// Dist returns the distances the search measures with.
+func (s *Search) Dist() *tour.Dist { return s.d }
+
+// Neighbors returns the candidate lists, k per city: city c's at
+// nb[c*k : c*k+k].
+func (s *Search) Neighbors() (nb []int32, k int) { return s.nb, s.k }
+
+// SetNeighbors replaces the candidate lists by nb (k per city) and their
+// cached distances by nbd (NeighborDists of the same lists; nil: computed
+// on each look, or cached again by CacheNeighborDists).
+func (s *Search) SetNeighbors(nb []int32, k int, nbd []int32) {
+	s.nb, s.k, s.nbd = nb, k, nbd
+}
+
+// SetRand gives the search the random stream its kicks and random-k-best
+// pivoting draw from.
+func (s *Search) SetRand(r *runctl.Rand) { s.r = r }
+
+// Rand returns the search's random stream.
+func (s *Search) Rand() *runctl.Rand { return s.r }
+
+// SetJournal turns the journal of reversals and kick rewrites on or off.
+// TryKick undoes a rejected kick from it and needs it on; a plain descent
+// runs faster without it.
+func (s *Search) SetJournal(on bool) { s.record = on }
+
+// ClearJournal forgets the journal's entries.
+func (s *Search) ClearJournal() { s.journal, s.saved = s.journal[:0], s.saved[:0] }
+
+// Succ returns the city after c in the tour.
+func (s *Search) Succ(c int32) int32 { return s.succ(c) }
+
+// Pred returns the city before c in the tour.
+func (s *Search) Pred(c int32) int32 { return s.pred(c) }
+
+// Queued returns how many cities wait in the queue (don't-look bit off).
+func (s *Search) Queued() int { return s.q.Len() }
+
+// ClearQueue turns every queued city's don't-look bit back on.
+func (s *Search) ClearQueue() {
+	for s.q.Len() > 0 {
+		s.Pop()
+	}
+}
+
+// SetKickFrom restricts the kicks to start at the given cities (their
+// first removed edge leaves one of them); nil: anywhere.
+func (s *Search) SetKickFrom(cities []int32) { s.kickFrom = cities }
+
+// FiveOptState returns the scratch state of the 5-opt move the search
+// runs with, nil when its deep move is another.
+func (s *Search) FiveOptState() *FiveOpt { return s.k5 }
+
+// SetSplit sets how many goroutines share a reversal of at least
+// splitMin cities (0 or 1: the caller's goroutine alone), for a search
+// that runs while other workers idle.
+func (s *Search) SetSplit(w int) { s.split = w }
+
+// LoadLength loads tour t (copied) and its positions, taking its length l
+// as given.
+func (s *Search) LoadLength(t []int32, l int64) {
+	copy(s.tour, t)
+	for i, c := range s.tour {
+		s.pos[c] = int32(i)
+	}
+	s.length = l
+}
+
+// LoadPositions loads tour t, its positions pos and its length l, all
+// given (copied).
+func (s *Search) LoadPositions(t, pos []int32, l int64) {
+	copy(s.tour, t)
+	copy(s.pos, pos)
+	s.length = l
+}
+
+// CopyFrom loads the tour of o, a search over the same cities.
+func (s *Search) CopyFrom(o *Search) { s.LoadPositions(o.tour, o.pos, o.length) }
+
+// LoadPath readies s, reusing its buffers, or a new search when s is nil
+// or too small, for the m cities 0..m-1 of d in that order, with
+// candidate lists nb (k per city) whose distances it caches again; the
+// queue must be empty. It returns the search.
+func (s *Search) LoadPath(d *tour.Dist, nb []int32, k, m int) *Search {
+	if s == nil || cap(s.tour) < m {
+		s = &Search{tour: make([]int32, m, m+m/4), pos: make([]int32, m, m+m/4), q: tour.NewQueue(m + m/4)}
+	}
+	s.d, s.n, s.nb, s.k = d, m, nb, k
+	s.nbd = NeighborDists(s.d, s.nb, m, s.k, s.nbd)
+	s.tour, s.pos = s.tour[:m], s.pos[:m] // s.q is empty and holds m cities
+	for j := range m {
+		s.tour[j], s.pos[j] = int32(j), int32(j)
+	}
+	s.length = d.Length(s.tour)
+	s.journal, s.saved = s.journal[:0], s.saved[:0]
+	return s
+}
+
+// CachedDists returns the cached candidate distances (SetNeighbors,
+// CacheNeighborDists), nil when they are computed on each look.
+func (s *Search) CachedDists() []int32 { return s.nbd }

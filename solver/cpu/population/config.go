@@ -1,0 +1,71 @@
+package population
+
+import (
+	"math"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// options are one run's settings, the engine's config struct.
+type options struct {
+	workers int
+	pool    int
+	kicks   int
+	rounds  int
+	slice   int // milliseconds (0: by the time limit)
+	init    float64
+	gpx     gpxMode
+	ls      string
+	fresh   freshMode
+	merge   bool
+	focus   bool
+}
+
+// gpxMode is the gpx option: which crossover the pairs get.
+type gpxMode int8
+
+const (
+	gpxBoth  gpxMode = iota // plain with repair and GPX2 one way, the shorter child
+	gpx2                    // ghosts, fusion, both directions, repair
+	gpxPlain                // paired-portal components and repair, no ghosts
+	gpxNone                 // no crossover: the shorter parent
+)
+
+// freshMode is the fresh option: where the pool's first tours start.
+type freshMode int8
+
+const (
+	freshKick freshMode = iota // the best member with random double bridges
+	freshNN                    // a randomized nearest-neighbour tour
+	freshSame                  // the local search's own start tour
+)
+
+// spec declares the engine's options.
+var spec = solver.NewSpec(
+	solver.SharedInt("workers", func(o *options) *int { return &o.workers }).Auto("all cores"),
+	solver.Int("pool", func(o *options) *int { return &o.pool }, 8, 2, 256,
+		"tours the pool keeps; a new tour replaces the member closest to it by edge distance, only if shorter, and never enters twice"),
+	solver.Int("kicks", func(o *options) *int { return &o.kicks }, 0, 0, math.MaxInt32,
+		"kicks of each local search (0: each runs for its time slice); with no time limit the run is deterministic and ends after its rounds"),
+	solver.Int("rounds", func(o *options) *int { return &o.rounds }, 0, 0, math.MaxInt32,
+		"rounds of one local search per worker (0: until the time limit, or 12 with a kicks budget and no time limit)"),
+	solver.Int("slice", func(o *options) *int { return &o.slice }, 0, 0, 600000,
+		"milliseconds of each local search from a crossover's child (0: a fifteenth of the time limit, 300 ms to 5 s)").Experimental(),
+	solver.Float("init", func(o *options) *float64 { return &o.init }, 0.3, 0, 1,
+		"share of the time limit the pool's first tours take together").Experimental(),
+	solver.Enum("gpx", func(o *options) *gpxMode { return &o.gpx }, "both", []string{"both", "gpx2", "gpx", "none"}, []gpxMode{gpxBoth, gpx2, gpxPlain, gpxNone},
+		"the crossover: the shorter child of gpx and of GPX2 one way (both), GPX2 (ghost split, fusion, both directions of the second parent, repair), partition crossover without ghosts and fusion but with repair (gpx), or none (the shorter of the pair searched on: the pool without recombination)").Experimental(),
+	solver.Enum("fresh", func(o *options) *freshMode { return &o.fresh }, "kick", []string{"kick", "nn", "same"}, []freshMode{freshKick, freshNN, freshSame},
+		"where the pool's first tours after the first start: the best so far with random double bridges on a fiftieth of the cities (kick), a randomized nearest-neighbour tour (nn), or the local search's own start tour, varied by its seed alone (same)").Experimental(),
+	solver.Bool("merge", func(o *options) *bool { return &o.merge }, true,
+		"cross each search's tour with every pool member in turn before it is offered, keeping each child shorter than it").Experimental(),
+	solver.Choice("ls", func(o *options) *string { return &o.ls }, "search", []string{"search", "auto", "2opt-ils", "3opt-ils"},
+		"the local search of each tour: the local-search core in this process with auto's moves and lists for the size (search), or a registered CPU engine run on one core").Experimental(),
+	solver.Bool("focus", func(o *options) *bool { return &o.focus }, false,
+		"with ls=search, a child's kicks start only at cities where its parents differ").Experimental(),
+)
+
+func init() {
+	solver.Register(engine{})
+	solver.Declare(Name, solver.BackendCPU, spec)
+}

@@ -1,0 +1,101 @@
+package population_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/enginetest"
+	"github.com/tsplab/tsplab/solver/gen"
+)
+
+// budget ends a run by rounds of short local searches, not by time.
+func budget(seed uint64) solver.Params {
+	return solver.Params{Seed: seed, Workers: 2, Extra: map[string]string{"kicks": "40", "rounds": "6", "pool": "4"}}
+}
+
+func TestContract(t *testing.T) {
+	e, err := solver.Lookup("pop", solver.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enginetest.Run(t, e, enginetest.Config{
+		Budget: func(solver.Engine) solver.Params { return budget(1) },
+		Open:   func(solver.Engine) solver.Params { return solver.Params{Workers: 2} },
+	})
+}
+
+// A run by a kicks budget is the same run twice, and its note names the
+// pool.
+func TestDeterministicByBudget(t *testing.T) {
+	in, err := gen.Generate("uniform", 300, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := solver.Lookup("pop", solver.BackendCPU)
+	var tours [][]int
+	for k := 0; k < 2; k++ {
+		res, err := e.Solve(context.Background(), in, budget(7), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Note, "pool 4 of 4") || !strings.Contains(res.Note, "crossovers") {
+			t.Errorf("note %q does not describe the pool", res.Note)
+		}
+		tours = append(tours, res.Tour)
+	}
+	if !slices.Equal(tours[0], tours[1]) {
+		t.Fatal("the same seed and budget gave two tours")
+	}
+}
+
+// Tiny instances: a tour of every size, the optimum where it is one of a
+// few, and both local searches.
+func TestTinyInstances(t *testing.T) {
+	e, _ := solver.Lookup("pop", solver.BackendCPU)
+	for _, n := range []int{1, 2, 3, 5, 7, 8, 12} {
+		for _, ls := range []string{"search", "auto"} {
+			in := enginetest.Instance(n, uint64(n))
+			p := budget(1)
+			p.Extra["ls"] = ls
+			res, err := e.Solve(context.Background(), in, p, nil)
+			if err != nil {
+				t.Fatalf("n=%d ls=%s: %v", n, ls, err)
+			}
+			if err := solver.ValidateTour(res.Tour, n); err != nil {
+				t.Fatalf("n=%d ls=%s: %v", n, ls, err)
+			}
+		}
+	}
+}
+
+// Both local searches keep the fixed edges of a larger instance and
+// improve on the greedy tour.
+func TestLocalSearchesOnAThousandCities(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a second of search")
+	}
+	in, err := gen.Generate("uniform", 1200, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 100; i += 7 {
+		in.FixedEdges = append(in.FixedEdges, [2]int{i, i + 3})
+	}
+	e, _ := solver.Lookup("pop", solver.BackendCPU)
+	for _, ls := range []string{"search", "auto"} {
+		p := solver.Params{Seed: 2, Workers: 2, Extra: map[string]string{"kicks": "100", "rounds": "4", "pool": "3", "ls": ls, "focus": "on"}}
+		res, err := e.Solve(context.Background(), in, p, nil)
+		if err != nil {
+			t.Fatalf("ls=%s: %v", ls, err)
+		}
+		if err := in.CheckFixedEdges(res.Tour); err != nil {
+			t.Fatalf("ls=%s: %v", ls, err)
+		}
+		if g := solver.TourLength(in, solver.IdentityTour(in.N)); res.Length >= g/5 {
+			t.Errorf("ls=%s: %d, not far below the identity tour's %d", ls, res.Length, g)
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package population
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
+	"github.com/tsplab/tsplab/solver/cpu/localsearch"
+	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+// searcher is the workers' iterated local search in this process: each
+// worker keeps one localsearch.Search, loads a task's start into it,
+// descends and kicks it, with auto's settings for the instance's size:
+// from alphaMinN cities the sequential 5-opt move on 5 alpha-nearness
+// candidates and kicks of up to 200 cities a segment, below the 3-opt
+// chain with the pure 3-opt moves on 8 nearest and kicks of up to 30.
+type searcher struct {
+	in       *solver.Instance
+	d        *tour.Dist
+	nb, nbd  []int32
+	k        int
+	moves    localsearch.MoveSet
+	deep     bool // the 5-opt move, each search with its own state
+	maxSeg   int
+	searches []*localsearch.Search
+}
+
+// newSearcher builds the distances and candidate lists for w workers,
+// the alpha lists from alpha (waiting for its ascent).
+func newSearcher(ctx context.Context, in *solver.Instance, w int, alpha *alphaCache) (*searcher, error) {
+	s := &searcher{in: in, searches: make([]*localsearch.Search, w)}
+	var err error
+	if s.d, err = neighbor.Await(ctx, func() *tour.Dist { return tour.NewDist(in) }); err != nil {
+		return nil, err
+	}
+	if in.N >= alphaMinN {
+		s.deep, s.maxSeg = true, 200
+		s.moves = localsearch.MoveSet{OrOpt: true, ThreeOpt: true, Depth: 2}
+		if l, aerr := alpha.Alpha(ctx, in, alphaK, solver.AscentOptions{}); aerr == nil {
+			s.nb, s.k = l.List, l.K
+		} else if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	} else {
+		s.maxSeg = 30
+		s.moves = localsearch.MoveSet{OrOpt: true, ThreeOpt: true, Depth: 1, Or3: true}
+	}
+	if s.nb == nil {
+		// below alphaMinN, or no ascent in its time: nearest lists
+		k := 8
+		if s.deep {
+			k = alphaK
+		}
+		nb, err := neighbor.NearestContext(ctx, in, min(k, in.N-1))
+		if err != nil {
+			return nil, err
+		}
+		s.nb, s.k = nb.List, nb.K
+	}
+	s.nbd = localsearch.NeighborDists(s.d, s.nb, in.N, s.k, nil)
+	return s, nil
+}
+
+// improve descends start on worker i's search, then kicks it (kicks of
+// them, 0: until the deadline), each kick kept when the tour does not get
+// longer, until until (zero: none) or ctx ends; it returns the tour, its
+// length, the moves evaluated and the kicks made. kickFrom, when not nil,
+// are the cities the kicks start at.
+func (s *searcher) improve(ctx context.Context, i int, start []int32, seed uint64, until time.Time, kicks int, kickFrom []int32) ([]int32, int64, int64, int64) {
+	ls := s.searches[i]
+	if ls == nil {
+		ls = localsearch.New(s.d, s.nb, s.k, start)
+		m := s.moves
+		if s.deep {
+			m.FiveOpt = localsearch.NewFiveOpt()
+		}
+		ls.SetMoves(m)
+		ls.SetNeighbors(s.nb, s.k, s.nbd)
+		ls.SetFixed(s.in.FixedEdges)
+		s.searches[i] = ls
+	} else {
+		ls.ClearQueue()
+		ls.ClearJournal()
+		ls.Load(start)
+	}
+	ls.SetRand(runctl.NewRand(seed, uint64(i)))
+	ls.SetKickFrom(kickFrom)
+	moves0 := ls.Evaluated()
+	stop := func() bool {
+		return ctx.Err() != nil || (!until.IsZero() && time.Now().After(until))
+	}
+	ls.SetJournal(false)
+	ls.PushAll()
+	var done int64
+	if ls.Optimize(stop) {
+		ls.SetJournal(true)
+		for kicks == 0 || done < int64(kicks) {
+			if stop() {
+				break
+			}
+			if _, ok := ls.TryKick(s.maxSeg, true, stop); !ok {
+				break
+			}
+			done++
+		}
+	}
+	return slices.Clone(ls.Tour()), ls.Length(), ls.Evaluated() - moves0, done
+}

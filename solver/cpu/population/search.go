@@ -1,0 +1,600 @@
+package population
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/cpu/recomb"
+	"github.com/tsplab/tsplab/solver/neighbor"
+)
+
+// Name is the engine's registry name.
+const Name = "pop"
+
+// engine is the pop engine: rounds of W local searches at once, each on
+// a new tour while the pool fills and then on the partition crossover of
+// two pool members, their tours merged with the pool and offered to it.
+type engine struct{}
+
+func (engine) Name() string    { return Name }
+func (engine) Backend() string { return solver.BackendCPU }
+func (engine) Describe() string {
+	return "experimental: a pool of tours kept diverse by edge distance, recombined pairwise by partition crossover (GPX and GPX2 with a repair of infeasible components), each child descended and kicked on one core with auto's moves for the size (the 5-opt move on alpha lists from 1,000 cities) and merged with every member before it is offered, one search per worker at a time"
+}
+func (engine) Available() error      { return nil }
+func (engine) KeepsFixedEdges() bool { return true }
+
+func (e engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	return e.SolveAided(ctx, in, p, snaps, solver.Aid{})
+}
+
+// SolveAided runs the search; aid's Ascents, when set, gives the
+// Held–Karp ascent behind the local search's alpha lists (shared with the
+// pipeline's lower bound).
+func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
+	start := time.Now()
+	o, err := solver.Configure(spec, e, in, p)
+	if err != nil {
+		return solver.Result{StopReason: solver.StopError}, err
+	}
+	w := o.workers
+	if w <= 0 {
+		w = runtime.NumCPU()
+	}
+	p.Workers = w
+	var ls solver.Aided
+	if o.ls != lsSearch || in.N < 8 {
+		name := o.ls
+		if name == lsSearch {
+			name = "auto" // its exact search of the few tours there are
+		}
+		if ls, err = solver.LookupAided(name, solver.BackendCPU); err != nil {
+			return solver.Result{StopReason: solver.StopError}, fmt.Errorf("pop: its local search: %v", err)
+		}
+	}
+	s := &search{e: e, in: in, p: p, o: o, w: w, start: start, ls: ls, sink: solver.NewSink(snaps, 0, start)}
+	s.limit = p.TimeLimit
+	if s.limit == 0 && o.kicks == 0 {
+		s.limit = solver.DefaultTimeLimit
+	}
+	if s.limit == 0 && o.rounds == 0 {
+		s.o.rounds = defaultBudgetRounds
+	}
+	inner := aid.Ascents
+	if inner == nil {
+		inner = new(bound.Ascents)
+	}
+	s.alpha = &alphaCache{inner: inner, budget: s.limit / 5}
+	return s.run(ctx)
+}
+
+// lsSearch is the ls option's value for the local-search core in this
+// process.
+const lsSearch = "search"
+
+// defaultBudgetRounds is the rounds of a run with a kicks budget and no
+// time limit when the rounds option does not say.
+const defaultBudgetRounds = 12
+
+// search is one run of the engine.
+type search struct {
+	e     engine
+	in    *solver.Instance
+	p     solver.Params
+	o     options
+	w     int
+	start time.Time
+	limit time.Duration // 0: none (a kicks budget)
+	ls    solver.Aided  // the registered engine of the ls option (nil: srch)
+	srch  *searcher
+	alpha *alphaCache
+	sink  *solver.Sink
+
+	pool    *Pool
+	near    *neighbor.Lists // nearest lists of the nn starts
+	greedy  []int32         // the greedy start (ls=search)
+	best    []int32
+	bestLen int64
+
+	moves, steps               int64
+	crossings, gained, entered int
+	merged                     int
+	fresh                      int
+}
+
+// task is one worker's share of a round: a new tour (no parents) or the
+// crossover of two pool members, then the local search.
+type task struct {
+	a, b       []int32
+	lenA, lenB int64
+	cross      bool
+	start      []int32 // a given start tour for a new one
+	seed       uint64
+	gpx        *crosser
+	child      []int32
+	st         recomb.Stats
+
+	succ, pred, from []int32 // differ's scratch
+	merged           int     // gains merging with the pool
+
+	out          []int32
+	outLen       int64
+	moves, steps int64
+	err          error
+}
+
+func (s *search) run(ctx context.Context) (solver.Result, error) {
+	n := s.in.N
+	s.pool = NewPool(s.o.pool, n)
+	s.bestLen = -1
+	if (s.o.ls == lsSearch || s.o.ls == "auto") && n >= alphaMinN {
+		// the ascent once, on all cores, before the workers share it
+		s.sink.SendPhase(solver.PhaseBound, solver.UnknownProgress)
+		s.alpha.prime(ctx, s.in)
+	}
+	if s.o.ls == lsSearch && n >= 8 {
+		s.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
+		srch, err := newSearcher(ctx, s.in, s.w, s.alpha)
+		if err != nil && ctx.Err() == nil {
+			return solver.Result{StopReason: solver.StopError}, err
+		}
+		s.srch = srch
+	}
+	tasks := make([]task, s.w)
+	for i := range tasks {
+		tasks[i].gpx = newCrosser(s.o.gpx, n)
+		tasks[i].child = make([]int32, n)
+	}
+	r := rand.New(rand.NewPCG(s.p.Seed, 0x706f70))
+	stopped := false
+	for round := 0; ; round++ {
+		if s.done(ctx) {
+			stopped = ctx.Err() != nil || s.limit > 0
+			break
+		}
+		if s.o.rounds > 0 && round >= s.o.rounds {
+			break
+		}
+		slice, ok := s.slice(round)
+		if !ok {
+			stopped = true
+			break
+		}
+		for i := range tasks {
+			t := &tasks[i]
+			t.seed = s.p.Seed*0x9e3779b97f4a7c15 + uint64(round)*1000003 + uint64(i)
+			t.cross, t.start = false, nil
+			if s.pool.Len()+i < s.pool.Cap() {
+				switch {
+				case round == 0 && i == 0:
+					if s.p.Start != nil {
+						t.start = toInt32(s.p.Start)
+					}
+				default:
+					t.start = s.freshStart(ctx, r)
+				}
+				if t.start == nil && s.srch != nil {
+					t.start = s.greedyStart(ctx)
+				}
+				continue
+			}
+			a, b, ok := s.pool.Pair(r)
+			if !ok {
+				continue
+			}
+			t.cross = true
+			ta, la := s.pool.Tour(a)
+			tb, lb := s.pool.Tour(b)
+			t.a, t.b = append(t.a[:0], ta...), append(t.b[:0], tb...)
+			t.lenA, t.lenB = la, lb
+		}
+		s.phase()
+		s.runRound(ctx, tasks, slice)
+		for i := range tasks {
+			t := &tasks[i]
+			if t.err != nil {
+				if ctx.Err() != nil {
+					break
+				}
+				return solver.Result{StopReason: solver.StopError}, t.err
+			}
+			s.moves += t.moves
+			s.steps += t.steps
+			if t.cross {
+				s.crossings++
+				if t.st.Gain > 0 {
+					s.gained++
+				}
+			} else {
+				s.fresh++
+			}
+			if len(t.out) != n {
+				continue
+			}
+			s.merged += t.merged
+			if s.pool.Offer(t.out, t.outLen) && t.cross {
+				s.entered++
+			}
+			if s.bestLen < 0 || t.outLen < s.bestLen {
+				s.best = append(s.best[:0], t.out...)
+				s.bestLen = t.outLen
+				s.sink.Send(solver.Snapshot{Tour: toInt(s.best), Length: s.bestLen, Best: toInt(s.best), BestLength: s.bestLen,
+					Step: s.steps, Moves: s.moves, Progress: max(s.progress(), 0), Phase: s.phaseName(), PhaseProgress: s.progress()})
+			}
+		}
+	}
+	if s.best == nil {
+		// stopped before any search ended: the given start, else the
+		// identity with the fixed edges put in
+		st := s.p.Start
+		if st == nil {
+			st = construct.KeepFixed(s.in, solver.IdentityTour(n))
+		}
+		s.best = toInt32(st)
+	}
+	res, err := solver.Finish(s.in, s.e, s.p, solver.Outcome{Tour: toInt(s.best), Moves: s.moves, Steps: s.steps, Start: s.start,
+		Stopped: stopped, Device: fmt.Sprintf("cpu: %d workers on %d cores", s.w, runtime.NumCPU())})
+	if err == nil {
+		edges, length := s.pool.Spread()
+		res.Note = fmt.Sprintf("pool %d of %d, spread %.1f %% of edges and %.3f %% in length; %d first tours, %d crossovers, %d gained, %d children entered, %d gains merging with the pool",
+			s.pool.Len(), s.pool.Cap(), 100*edges, 100*length, s.fresh, s.crossings, s.gained, s.entered, s.merged)
+	}
+	return res, err
+}
+
+// crosser is a task's crossover: one setting of the partition crossover,
+// or two with the shorter child kept.
+type crosser struct {
+	g     [2]*recomb.GPX
+	spare []int32
+}
+
+// newCrosser returns the crossover of mode for tours of n cities.
+func newCrosser(mode gpxMode, n int) *crosser {
+	plain := &recomb.GPX{NoGhosts: true, NoFusion: true}
+	switch mode {
+	case gpxBoth:
+		return &crosser{g: [2]*recomb.GPX{plain, {}}, spare: make([]int32, n)}
+	case gpx2:
+		return &crosser{g: [2]*recomb.GPX{{BothWays: true}}}
+	}
+	return &crosser{g: [2]*recomb.GPX{plain}}
+}
+
+// Cross writes the child of a and b into child (see recomb.GPX.Cross).
+func (c *crosser) Cross(d recomb.Distancer, a, b []int32, lenA, lenB int64, child []int32) recomb.Stats {
+	st := c.g[0].Cross(d, a, b, lenA, lenB, child)
+	if c.g[1] == nil {
+		return st
+	}
+	st2 := c.g[1].Cross(d, a, b, lenA, lenB, c.spare)
+	if st2.Length < st.Length {
+		copy(child, c.spare)
+		return st2
+	}
+	return st
+}
+
+// mergeWithPool crosses the task's tour with each pool member in turn,
+// keeping each child shorter than the tour so far, and counts the gains
+// in t.merged. It runs on the task's worker during the round: the pool
+// changes only between rounds.
+func (s *search) mergeWithPool(ctx context.Context, t *task) {
+	t.merged = 0
+	if !s.o.merge || s.o.gpx == gpxNone || len(t.out) != s.in.N {
+		return
+	}
+	for i := 0; i < s.pool.Len() && ctx.Err() == nil; i++ {
+		if s.limit > 0 && time.Since(s.start) >= s.limit {
+			return // the run's time is up
+		}
+		m, ml := s.pool.Tour(i)
+		st := t.gpx.Cross(s.in, t.out, m, t.outLen, ml, t.child)
+		if st.Length < t.outLen {
+			t.out, t.child = t.child, t.out
+			t.outLen = st.Length
+			t.merged++
+		}
+	}
+}
+
+// greedyStart is the greedy tour on the search's candidate lists with
+// the fixed edges put in, built once.
+func (s *search) greedyStart(ctx context.Context) []int32 {
+	if s.greedy == nil {
+		t, err := construct.GreedyContext(ctx, s.in, &neighbor.Lists{K: s.srch.k, List: s.srch.nb})
+		if err != nil {
+			return nil
+		}
+		s.greedy = toInt32(construct.KeepFixed(s.in, t))
+	}
+	return slices.Clone(s.greedy)
+}
+
+// differ returns the cities whose neighbours differ between the task's
+// parents (nil when none do).
+func (t *task) differ(n int) []int32 {
+	if len(t.succ) != n {
+		t.succ, t.pred = make([]int32, n), make([]int32, n)
+	}
+	neighbours(t.b, t.succ, t.pred)
+	t.from = t.from[:0]
+	for i, c := range t.a {
+		nx := t.a[(i+1)%n]
+		pv := t.a[(i+n-1)%n]
+		if (nx != t.succ[c] && nx != t.pred[c]) || (pv != t.succ[c] && pv != t.pred[c]) {
+			t.from = append(t.from, c)
+		}
+	}
+	if len(t.from) == 0 {
+		return nil
+	}
+	return t.from
+}
+
+// freshStart is the start of a first tour of the pool other than the
+// very first (nil: the local search's own).
+func (s *search) freshStart(ctx context.Context, r *rand.Rand) []int32 {
+	n := s.in.N
+	switch {
+	case s.o.fresh == freshKick && s.bestLen >= 0 && n >= 8:
+		t := slices.Clone(s.best)
+		for k := max(10, n/50); k > 0; k-- {
+			doubleBridge(t, r)
+		}
+		return toInt32(construct.KeepFixed(s.in, toInt(t)))
+	case s.o.fresh == freshNN && n >= 8:
+		if s.near == nil {
+			nb, err := neighbor.NearestContext(ctx, s.in, 8)
+			if err != nil {
+				return nil
+			}
+			s.near = nb
+		}
+		t, err := construct.RandomizedNearestNeighborContext(ctx, s.in, r.IntN(n), s.near, r, 0.1)
+		if err != nil {
+			return nil
+		}
+		return toInt32(construct.KeepFixed(s.in, t))
+	}
+	return nil
+}
+
+// doubleBridge exchanges two neighbouring segments of t of up to 50
+// cities each, at random.
+func doubleBridge(t []int32, r *rand.Rand) {
+	n := len(t)
+	l1, l2 := 1+r.IntN(min(50, n/4)), 1+r.IntN(min(50, n/4))
+	i := r.IntN(n)
+	seg := make([]int32, 0, l1+l2)
+	for j := 0; j < l1+l2; j++ {
+		seg = append(seg, t[(i+1+j)%n])
+	}
+	j := 0
+	for _, c := range seg[l1:] {
+		t[(i+1+j)%n] = c
+		j++
+	}
+	for _, c := range seg[:l1] {
+		t[(i+1+j)%n] = c
+		j++
+	}
+}
+
+// done reports whether the run is to end: the context, the time limit
+// or the target.
+func (s *search) done(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	if s.limit > 0 && time.Since(s.start) >= s.limit {
+		return true
+	}
+	return s.p.Target > 0 && s.bestLen >= 0 && s.bestLen <= s.p.Target
+}
+
+// slice is the time of round's searches (0 in a run by a kicks budget),
+// false when too little is left.
+func (s *search) slice(round int) (time.Duration, bool) {
+	if s.limit == 0 {
+		return 0, true
+	}
+	left := s.limit - time.Since(s.start)
+	if left < 20*time.Millisecond {
+		return 0, false
+	}
+	d := time.Duration(s.o.slice) * time.Millisecond
+	if d == 0 {
+		d = min(max(s.limit/15, 300*time.Millisecond), 5*time.Second)
+	}
+	if s.pool.Len() < s.pool.Cap() {
+		// the first tours share the init part of the time
+		per := (s.pool.Cap() + s.w - 1) / s.w
+		d = max(time.Duration(float64(s.limit)*s.o.init)/time.Duration(per), d)
+	}
+	if left-d < d/2 {
+		d = left // the last round takes the rest
+	}
+	return min(d, left), true
+}
+
+// runRound runs the tasks on the workers at once.
+func (s *search) runRound(ctx context.Context, tasks []task, slice time.Duration) {
+	// a task that reaches the target ends the others' too
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i := range tasks {
+		wg.Add(1)
+		go func(i int, t *task) {
+			defer wg.Done()
+			s.runTask(ctx, i, t, slice)
+			if t.err == nil && s.p.Target > 0 && t.out != nil && t.outLen <= s.p.Target {
+				cancel()
+			}
+		}(i, &tasks[i])
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+			s.phase()
+		}
+	}
+}
+
+// runTask crosses the task's parents (if any) and runs the local search
+// from the child, the given start or the search's own start tour.
+func (s *search) runTask(ctx context.Context, i int, t *task, slice time.Duration) {
+	t.out, t.err = nil, nil
+	t.moves, t.steps, t.merged = 0, 0, 0
+	st := t.start
+	if t.cross {
+		if s.o.gpx == gpxNone {
+			t.st = recomb.Stats{}
+			st = t.a
+			if t.lenB < t.lenA {
+				st = t.b
+			}
+		} else {
+			t.st = t.gpx.Cross(s.in, t.a, t.b, t.lenA, t.lenB, t.child)
+			st = t.child
+		}
+	}
+	if s.srch != nil {
+		var until time.Time
+		if slice > 0 {
+			until = time.Now().Add(slice)
+		}
+		if st == nil {
+			return // stopped before the greedy start was there
+		}
+		var from []int32
+		if t.cross && s.o.focus {
+			from = t.differ(s.in.N)
+		}
+		t.out, t.outLen, t.moves, t.steps = s.srch.improve(ctx, i, st, t.seed, until, s.o.kicks, from)
+		s.mergeWithPool(ctx, t)
+		return
+	}
+	q := solver.Params{Algorithm: s.ls.Name(), Backend: solver.BackendCPU, Seed: t.seed, Workers: 1, TimeLimit: slice, Target: s.p.Target}
+	if st != nil {
+		q.Start = toInt(st)
+	}
+	if s.o.kicks > 0 {
+		q.Extra = map[string]string{"kicks": fmt.Sprint(s.o.kicks)}
+	}
+	res, err := solver.SolveWith(ctx, s.ls, s.in, q, nil, solver.Aid{Ascents: s.alpha})
+	if err != nil {
+		t.err = err
+		return
+	}
+	t.out, t.outLen = toInt32(res.Tour), res.Length
+	t.moves, t.steps = res.Moves, res.Steps
+	s.mergeWithPool(ctx, t)
+}
+
+// progress is the share of the time limit or the rounds done.
+func (s *search) progress() float64 {
+	if s.limit > 0 {
+		return min(1, time.Since(s.start).Seconds()/s.limit.Seconds())
+	}
+	return solver.UnknownProgress
+}
+
+// phaseName says what the pool is doing, with its size, best and spread.
+func (s *search) phaseName() solver.Phase {
+	_, spread := s.pool.Spread()
+	if s.pool.Len() < s.pool.Cap() {
+		return solver.Phase(fmt.Sprintf("pool %d of %d: first tours", s.pool.Len(), s.pool.Cap()))
+	}
+	return solver.Phase(fmt.Sprintf("pool %d: crossing, best %d, spread %.3f %%", s.pool.Len(), s.bestLen, 100*spread))
+}
+
+// phase sends the phase, with the best length once there is one.
+func (s *search) phase() {
+	if s.bestLen < 0 {
+		s.sink.SendPhase(s.phaseName(), s.progress())
+		return
+	}
+	s.sink.Send(solver.Snapshot{Length: s.bestLen, BestLength: s.bestLen, Step: s.steps, Moves: s.moves,
+		Progress: max(s.progress(), 0), Phase: s.phaseName(), PhaseProgress: s.progress()})
+}
+
+func toInt(t []int32) []int {
+	o := make([]int, len(t))
+	for i, c := range t {
+		o[i] = int(c)
+	}
+	return o
+}
+
+func toInt32(t []int) []int32 {
+	o := make([]int32, len(t))
+	for i, c := range t {
+		o[i] = int32(c)
+	}
+	return o
+}
+
+// alphaCache answers the local searches' requests for alpha-nearness
+// lists from one ascent: the first request runs it (within budget, on
+// all cores) and the later ones take its lists.
+type alphaCache struct {
+	inner  solver.Ascents
+	budget time.Duration
+
+	mu    sync.Mutex
+	k     int
+	lists solver.AlphaLists
+	err   error
+	done  bool
+}
+
+var _ solver.Ascents = (*alphaCache)(nil)
+
+// alphaMinN is the smallest instance on which auto's local search takes
+// alpha-nearness lists (its deepMinN).
+const alphaMinN = 1000
+
+// alphaK is the candidates auto's 5-opt move asks for.
+const alphaK = 5
+
+// prime runs the ascent before the workers start.
+func (a *alphaCache) prime(ctx context.Context, in *solver.Instance) {
+	a.Alpha(ctx, in, alphaK, solver.AscentOptions{})
+}
+
+// Alpha returns the kept lists of k candidates, or runs the ascent.
+func (a *alphaCache) Alpha(ctx context.Context, in *solver.Instance, k int, opts solver.AscentOptions) (solver.AlphaLists, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.done && a.k == k {
+		return a.lists, a.err
+	}
+	o := opts
+	o.Time = a.budget
+	l, err := a.inner.Alpha(ctx, in, k, o)
+	if ctx.Err() != nil {
+		return l, err // not kept: the next run asks again
+	}
+	a.done, a.k, a.lists, a.err = true, k, l, err
+	return l, err
+}
+
+// Underway is false: the lists are there at once once kept, so that the
+// local search waits for them rather than start on nearest lists.
+func (a *alphaCache) Underway(*solver.Instance, solver.AscentOptions) bool { return false }
