@@ -162,7 +162,7 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 // search's own).
 func besideWindows(in *solver.Instance, p solver.Params) (*pathWindows, float64, error) {
 	share, err := solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, OptBeside)
-	if err != nil || (p.Extra[OptBeside] != "" && share <= 0) {
+	if err != nil || (p.Given(OptBeside) && share <= 0) {
 		return nil, 0, err
 	}
 	wo, err := autoOrOptions(p, in.N)

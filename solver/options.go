@@ -300,6 +300,12 @@ func exp(opts ...Option) []Option {
 	return out
 }
 
+// PartitionMinN is the smallest instance the auto engine runs its
+// partition search on, all CPU workers on pieces of one tour, and from
+// which GPU auto's windows improve a stretch of that tour beside them
+// (docs/DECISIONS.md#part-min-n).
+const PartitionMinN = 50000
+
 // GPU auto ends with (or is, below its size threshold) the CPU auto engine,
 // which reads that engine's options; or-ils, which it starts with on large
 // instances, keeps its own defaults but for window and wsegment.

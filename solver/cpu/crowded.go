@@ -3,9 +3,7 @@ package cpu
 import (
 	"context"
 	"strconv"
-	"strings"
 
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
@@ -55,28 +53,11 @@ var crowdedSet = map[string]string{
 	OptPartShape:  "path",
 }
 
-// crowd gives the auto engine's options o the crowded set-up when a run
-// of in on w workers is crowded, the space-filling-curve start included;
-// an option p sets keeps the value given.
-func (e ilsEngine) crowd(o *ilsOptions, in *solver.Instance, p solver.Params, w int) {
-	if !e.cfg.partAuto || !partitionOn(*o, in) || !crowded(in.N, w) {
-		return
-	}
-	for name, text := range crowdedSet {
-		if strings.TrimSpace(p.Extra[name]) == "" {
-			// constant texts of declared options: TestTuneShowsTheRun
-			// runs them through this
-			_ = ilsSpecs[e.name].Set(o, name, text)
-		}
-	}
-	o.cfg.start = startSFC
-}
-
 // nearest builds the k-nearest lists: from a grid of cells on a crowded
 // run, where it is the quicker search on uniform cities and the same
 // lists, else from the k-d tree.
 func (r *ilsRun) nearest(ctx context.Context, k int) (*neighbor.Lists, error) {
-	if crowded(r.in.N, r.w) {
+	if r.plan.crowded {
 		return neighbor.GridNearestContext(ctx, r.in, k)
 	}
 	return neighbor.NearestContext(ctx, r.in, k)
@@ -89,5 +70,5 @@ func (r *ilsRun) nearest(ctx context.Context, k int) (*neighbor.Lists, error) {
 // path rounds with one search per segment, whose segments are disjoint
 // stretches of the tour, can.
 func (pr *partRun) fused() bool {
-	return crowded(pr.r.in.N, pr.r.w) && !pr.region && pr.rep == 1
+	return pr.r.plan.crowded && !pr.region && pr.rep == 1
 }

@@ -47,7 +47,7 @@ func TestCrowdSettings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e.(ilsEngine).crowd(&o, in, p, w)
+		planned(e.(ilsEngine), &o, in, p, w)
 		return o
 	}
 	o := cfg("auto", 2, nil)

@@ -60,3 +60,11 @@ func (pr *partRun) globalNb() []int32 {
 	nb, _ := pr.global.Neighbors()
 	return nb
 }
+
+// planned gives o the plan of a run of e on in with w workers and the
+// options p sets, as Solve does, and returns the plan.
+func planned(e ilsEngine, o *ilsOptions, in *solver.Instance, p solver.Params, w int) ilsPlan {
+	pl := e.decide(*o, in, p.Given, w)
+	pl.apply(e, o, p.Given)
+	return pl
+}

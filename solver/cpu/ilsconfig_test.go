@@ -134,7 +134,7 @@ func TestFitMove(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e.(ilsEngine).fitMove(&o, in, p, tc.w)
+		planned(e.(ilsEngine), &o, in, p, tc.w)
 		if o.cfg.move != tc.want {
 			t.Errorf("%d cities on %d workers, options %v: move %v, want %v", in.N, tc.w, tc.extra, o.cfg.move, tc.want)
 		}
@@ -174,8 +174,7 @@ func TestTuneShowsTheRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e.crowd(&run, in, p, w)
-		e.fitMove(&run, in, p, w)
+		planned(e, &run, in, p, w)
 		if got.cfg.move != run.cfg.move || got.cfg.candidates != run.cfg.candidates || got.cfg.neighbors != run.cfg.neighbors ||
 			got.partSlice != run.partSlice || got.partKicks != run.partKicks || got.partShape != run.partShape {
 			t.Errorf("%d cities on %d workers: shown %v, the run takes move %v, candidates %v, neighbours %d, slice %d, kicks %v, shape %v",

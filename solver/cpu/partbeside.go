@@ -173,7 +173,7 @@ func (pr *partRun) startBeside(g int) *besideRound {
 	ctx, cancel := context.WithCancel(pr.ctx)
 	br := &besideRound{g: g, cancel: cancel, done: make(chan error, 1), start: time.Now()}
 	until := br.start.Add(pr.searchTime(pr.p - g))
-	if dl := pr.r.c.deadline; !dl.IsZero() && dl.Before(until) {
+	if dl := pr.r.c.Deadline; !dl.IsZero() && dl.Before(until) {
 		until = dl
 	}
 	in, path := pr.r.in, b.path

@@ -280,7 +280,7 @@ func TestBesideUntil(t *testing.T) {
 	g := pr.bs.segments(pr)
 	// the searches are expected to take at least partMinTask
 	dl := time.Now().Add(partMinTask / 5)
-	pr.r.c.deadline = dl
+	pr.r.c.Deadline = dl
 	pr.endBeside(pr.startBeside(g), make([]int64, pr.p))
 	if len(f.untils) != 1 || f.untils[0].After(dl) {
 		t.Fatalf("the improver was handed %v, the run's deadline is %v", f.untils, dl)
@@ -383,7 +383,7 @@ func TestBesideLayout(t *testing.T) {
 	for round, share := range []float64{4, 1, 0.25, 12, 4} {
 		pr.bs.share = share
 		for wk := range w {
-			pr.r.c.moves[wk].v.Store(0)
+			pr.r.c.Moves[wk].V.Store(0)
 		}
 		pr.cut(rng.Intn(in.N), 0)
 		g := pr.bs.segments(pr)
@@ -395,7 +395,7 @@ func TestBesideLayout(t *testing.T) {
 			t.Fatalf("%s, share %v: the improver took %d of %d segments (%d calls); want a multiple of %d left", what, share, g, pr.p, f.calls-calls, w)
 		}
 		for wk := range w {
-			if pr.r.c.moves[wk].v.Load() == 0 {
+			if pr.r.c.Moves[wk].V.Load() == 0 {
 				t.Fatalf("%s, share %v: worker %d searched nothing while the improver took %d of %d segments", what, share, wk, g, pr.p)
 			}
 		}

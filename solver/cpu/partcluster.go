@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -222,12 +223,12 @@ func (pr *partRun) searchContracted(cs *clusterSub, wk int) *ls {
 	mv.FiveOpt = nil
 	s.SetMoves(mv)
 	s.SetFixed(cs.edges)
-	s.SetRand(newRNG(r.p.Seed, uint64(pr.round)<<8^uint64(wk)^1<<43))
+	s.SetRand(newRNG(r.p.Seed, uint64(pr.round)<<8^uint64(wk)^runctl.StreamCluster))
 	base := s.Evaluated()
 	stop := func() bool {
-		c.moves[wk].v.Add(s.Evaluated() - base)
+		c.Moves[wk].V.Add(s.Evaluated() - base)
 		base = s.Evaluated()
-		return c.done()
+		return c.Done()
 	}
 	s.PushAll()
 	if s.Optimize(stop) {
@@ -243,7 +244,7 @@ func (pr *partRun) searchContracted(cs *clusterSub, wk int) *ls {
 		}
 	}
 	s.ClearQueue()
-	c.moves[wk].v.Add(s.Evaluated() - base)
+	c.Moves[wk].V.Add(s.Evaluated() - base)
 	return s
 }
 

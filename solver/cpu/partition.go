@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -26,7 +27,7 @@ import (
 // partMinN is the smallest instance auto runs the partition search on:
 // below it the whole-tour searches with merged changes were ahead
 // (ilsconfig.go).
-const partMinN = 50000
+const partMinN = solver.PartitionMinN
 
 // Partition search settings (docs/DECISIONS.md#partition-layout).
 const (
@@ -82,7 +83,7 @@ const (
 )
 
 // usePartition reports whether the run takes the partition search.
-func (r *ilsRun) usePartition() bool { return partitionOn(r.o, r.in) }
+func (r *ilsRun) usePartition() bool { return r.plan.partition }
 
 // partitionOn reports whether a run with options o takes the partition
 // search on in.
@@ -224,21 +225,21 @@ func partLayout(n, w, size int) (p, rep int) {
 // partition runs the partition search from tour t0 until the run ends.
 func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) {
 	c := r.c
-	ctx, cancel := c.setupContext()
+	ctx, cancel := c.SetupContext()
 	defer cancel()
 	pr := r.newPartRun(ctx, t0, nb, nbOdd, d)
-	c.setPhase(solver.PhaseSearch)
-	rng := newRNG(r.p.Seed, 1<<41)
+	c.SetPhase(solver.PhaseSearch)
+	rng := newRNG(r.p.Seed, runctl.StreamCut)
 	budget := int64(r.o.kicks) * int64(r.w) // 0: until the time limit
 	var done int64
-	for !c.done() && (budget == 0 || done < budget) {
+	for !c.Done() && (budget == 0 || done < budget) {
 		done += pr.step(rng.Intn(r.in.N), budget-done)
-		c.offer(pr.t, pr.length)
-		if c.snapshotDue() {
-			c.snapshot(pr.t, pr.length, r.totalKicks(), r.frac(), 0)
+		c.Offer(pr.t, pr.length)
+		if c.SnapshotDue() {
+			c.Snapshot(pr.t, pr.length, r.totalKicks(), r.frac(), 0)
 		}
 	}
-	c.offer(pr.t, pr.length)
+	c.Offer(pr.t, pr.length)
 	r.listNote += pr.bs.note()
 }
 
@@ -277,7 +278,7 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 	if n <= partWideMaxN {
 		pr.wide, _ = neighbor.NearestContext(pr.ctx, r.in, 2*nb.K) // nil when the run ended
 	}
-	if crowded(n, r.w) {
+	if r.plan.crowded {
 		return pr // no descent over the whole tour (step), nor its state
 	}
 	g := newLS(d, nb.List, nb.K, pr.t)
@@ -288,7 +289,7 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 		pr.clustered = clustered(listSum(d, nb, pr.gnbd[0]), listSum(d, nbOdd, pr.gnbd[1]))
 	}
 	g.SetMoves(moveSet{OrOpt: r.o.cfg.orOpt, ThreeOpt: r.o.cfg.threeOpt, Depth: r.o.cfg.depth, Or3: r.o.cfg.or3})
-	g.SetRand(newRNG(r.p.Seed, 1<<40))
+	g.SetRand(newRNG(r.p.Seed, runctl.StreamStitch))
 	g.SetFixed(r.in.FixedEdges)
 	pr.global = g
 	pr.bs.firstShare(n, pr.clustered)
@@ -327,11 +328,11 @@ func listSum(d *tour.Dist, nb *neighbor.Lists, nbd []int32) float64 {
 // the descent between them; it records the gain per second (per kick
 // under a kicks budget) for chooseShape and returns the kicks made.
 func (pr *partRun) step(off int, left int64) int64 {
-	t0, m0 := time.Now(), pr.r.c.totalMoves()
+	t0, m0 := time.Now(), pr.r.c.TotalMoves()
 	pr.cut(off, left)
 	l0 := pr.length
 	k := pr.runRound()
-	if !crowded(pr.r.in.N, pr.r.w) && !pr.early {
+	if !pr.r.plan.crowded && !pr.early {
 		// on a crowded run, and in the early phase beside the improver,
 		// the next round's shifted cut mends the segments' ends: a
 		// descent over the whole tour's array, whose reversals cost up
@@ -352,7 +353,7 @@ func (pr *partRun) step(off int, left int64) int64 {
 	// round by the moves evaluated instead of the clock
 	cost := time.Since(t0).Seconds()
 	if pr.r.o.kicks > 0 {
-		cost = float64(pr.r.c.totalMoves()-m0) / 1e7
+		cost = float64(pr.r.c.TotalMoves()-m0) / nominalMovesPerSecond
 	}
 	pr.rate[m] = float64(l0-pr.length) / max(cost, 1e-9)
 	if k > 0 {
@@ -394,7 +395,7 @@ func (pr *partRun) cut(off int, left int64) {
 		pr.cutPaths(off)
 	}
 	kpc := pr.r.o.partKicks
-	if pr.round == 0 && crowded(pr.r.in.N, pr.r.w) {
+	if pr.round == 0 && pr.r.plan.crowded {
 		kpc = 0 // a descent of every segment first, one kick each
 	}
 	var total int64
@@ -490,7 +491,7 @@ func (pr *partRun) runRound() int64 {
 	g := pr.bs.segments(pr) // the first g segments go to the path improver
 	if !fused {
 		pr.pool(pr.p-g, func(_, i int) { pr.prepare(g + i) })
-		if pr.r.c.done() {
+		if pr.r.c.Done() {
 			return 0 // some segments may not be ready: no search this round
 		}
 	}
@@ -525,7 +526,7 @@ func (pr *partRun) pool(tasks int, do func(wk, i int)) {
 			}
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= tasks || pr.r.c.done() {
+				if i >= tasks || pr.r.c.Done() {
 					return
 				}
 				do(wk, i)
@@ -809,19 +810,19 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 	sg := pr.segs[seg]
 	s := pr.load(wk, sg)
 	s.SetMoves(pr.moves(wk, r.o.rkbi))
-	s.SetRand(newRNG(r.p.Seed, uint64(pr.round)<<24^uint64(seg)<<8^uint64(rep)^1<<42))
+	s.SetRand(newRNG(r.p.Seed, uint64(pr.round)<<24^uint64(seg)<<8^uint64(rep)^runctl.StreamSegment))
 	s.SetFixed(sg.edges)
 	length0 := s.Length()
 
 	base := s.Evaluated()
 	check := func() bool {
-		c.moves[wk].v.Add(s.Evaluated() - base)
+		c.Moves[wk].V.Add(s.Evaluated() - base)
 		base = s.Evaluated()
-		if c.done() {
+		if c.Done() {
 			return true
 		}
-		if c.snapshotDue() {
-			c.snapshot(nil, c.bestLen.Load(), r.totalKicks(), r.frac(), 0)
+		if c.SnapshotDue() {
+			c.Snapshot(nil, c.BestLen.Load(), r.totalKicks(), r.frac(), 0)
 		}
 		return false
 	}
@@ -854,8 +855,8 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 		}
 	}
 	s.ClearQueue()
-	c.moves[wk].v.Add(s.Evaluated() - base)
-	r.kicksDone[wk].v.Add(kicks)
+	c.Moves[wk].V.Add(s.Evaluated() - base)
+	r.kicksDone[wk].V.Add(kicks)
 	return s.Length() - length0, kicks
 }
 
@@ -901,7 +902,7 @@ func (pr *partRun) writeBack(s *ls, sg *partSeg) {
 // rather than always the end of the array.
 func (pr *partRun) stitch(limit time.Duration, from int) {
 	c := pr.r.c
-	if c.stop.Load() {
+	if c.Stop.Load() {
 		return
 	}
 	end := time.Now().Add(limit)
@@ -932,17 +933,17 @@ func (pr *partRun) stitch(limit time.Duration, from int) {
 	defer g.SetSplit(0)
 	base := g.Evaluated()
 	g.Optimize(func() bool {
-		c.moves[0].v.Add(g.Evaluated() - base)
+		c.Moves[0].V.Add(g.Evaluated() - base)
 		base = g.Evaluated()
-		if c.done() {
+		if c.Done() {
 			return true
 		}
-		if c.snapshotDue() {
-			c.snapshot(nil, c.bestLen.Load(), pr.r.totalKicks(), pr.r.frac(), 0)
+		if c.SnapshotDue() {
+			c.Snapshot(nil, c.BestLen.Load(), pr.r.totalKicks(), pr.r.frac(), 0)
 		}
 		return pr.r.o.kicks == 0 && !time.Now().Before(end)
 	})
-	c.moves[0].v.Add(g.Evaluated() - base)
+	c.Moves[0].V.Add(g.Evaluated() - base)
 	g.ClearQueue()
 	copy(pr.t, g.Tour())
 	pr.length = g.Length()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -40,10 +41,10 @@ func newTestPartRunAid(t testing.TB, in *solver.Instance, w int, extra map[strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, aid: aid, start: time.Now(), c: newControl(context.Background(), p, w, nil, time.Now())}
-	r.kicksDone = make([]paddedCounter, w)
+	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, plan: e.decide(o, in, p.Given, w), aid: aid, start: time.Now(), c: runctl.NewControl(context.Background(), p, w, nil, time.Now())}
+	r.kicksDone = make([]runctl.Counter, w)
 	nb, nbq := neighbor.Nearest(in, 8), neighbor.Quadrant(in, 8)
-	t0 := to32(construct.KeepFixed(in, construct.Greedy(in, nb)))
+	t0 := runctl.To32(construct.KeepFixed(in, construct.Greedy(in, nb)))
 	return r.newPartRun(context.Background(), t0, nb, nbq, tour.NewDist(in))
 }
 
@@ -52,7 +53,7 @@ func newTestPartRunAid(t testing.TB, in *solver.Instance, w int, extra map[strin
 func checkPartTour(t *testing.T, pr *partRun, what string) {
 	t.Helper()
 	in := pr.r.in
-	tr := toInt(pr.t)
+	tr := runctl.ToInt(pr.t)
 	if err := solver.ValidateTour(tr, in.N); err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
@@ -187,8 +188,8 @@ func TestAutoPartitionWorkers(t *testing.T) {
 		{deepMinN, 2, partOn, true},
 		{partMinN, 16, partOff, false},
 	} {
-		r := &ilsRun{e: e.(ilsEngine), in: uniformInstance(tc.n, 3), w: tc.w, o: ilsOptions{partition: tc.opt, cfg: e.(ilsEngine).cfg}}
-		if got := r.usePartition(); got != tc.want {
+		o := ilsOptions{partition: tc.opt, cfg: e.(ilsEngine).cfg}
+		if got := e.(ilsEngine).decide(o, uniformInstance(tc.n, 3), solver.Params{}.Given, tc.w).partition; got != tc.want {
 			t.Errorf("n %d, %d workers, partition=%d: %v, want %v", tc.n, tc.w, tc.opt, got, tc.want)
 		}
 	}
@@ -660,7 +661,7 @@ func TestMergeRegionsStopped(t *testing.T) {
 			found++
 		}
 	}
-	pr.r.c.stop.Store(true)
+	pr.r.c.Stop.Store(true)
 	t0, l0 := slices.Clone(pr.t), pr.length
 	if got := pr.mergeRegions(deltas[:pr.p], time.Second); got != 0 || !slices.Equal(pr.t, t0) || pr.length != l0 {
 		t.Fatalf("stopped: change %d, tour changed %v", got, !slices.Equal(pr.t, t0))
@@ -693,7 +694,7 @@ func TestTaskSlice(t *testing.T) {
 // when less than twice the last region cut's time is left of the run.
 func TestRegionFits(t *testing.T) {
 	pr := newTestPartRun(t, dimacsInstance(t, "portgen", 3000, 3000), 2, map[string]string{OptPartShape: "region"})
-	pr.r.c.deadline = time.Now().Add(time.Hour)
+	pr.r.c.Deadline = time.Now().Add(time.Hour)
 	pr.cut(0, 0)
 	if !pr.region || pr.regionCut <= 0 {
 		t.Fatalf("an hour left: region %v, cut time %v", pr.region, pr.regionCut)

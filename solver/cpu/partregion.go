@@ -46,7 +46,7 @@ func (pr *partRun) chooseShape() bool {
 // deadline: more than twice the last region cut's time is left, so
 // that a cut of the plane late in a run does not take it past its limit.
 func (pr *partRun) regionFits() bool {
-	d := pr.r.c.deadline
+	d := pr.r.c.Deadline
 	return d.IsZero() || time.Until(d) > 2*pr.regionCut
 }
 
@@ -236,7 +236,7 @@ func (sg *partSeg) isVirtual(a, b int32) bool {
 // first, halving batches that would split the tour (mergeBatch), and
 // returns the change of length; it stops checking after limit.
 func (pr *partRun) mergeRegions(deltas []int64, limit time.Duration) int64 {
-	if pr.r.c.done() {
+	if pr.r.c.Done() {
 		// every batch would be refused (mergeBatch): the tour stays as it
 		// is, without the two passes over all of it that take a fraction
 		// of a second at ten million cities
@@ -294,12 +294,12 @@ func (pr *partRun) mergeBatch(batch []int, deltas []int64) int64 {
 	c := pr.r.c
 	// the time bound only under a time limit, for repeatable kick budgets
 	late := pr.r.o.kicks == 0 && pr.checks > 0 && time.Now().After(pr.mergeEnd)
-	if pr.checks >= maxChecks(pr.p) || c.done() || late {
+	if pr.checks >= maxChecks(pr.p) || c.Done() || late {
 		pr.rejected += int64(len(batch))
 		return 0
 	}
-	if c.snapshotDue() {
-		c.snapshot(nil, c.bestLen.Load(), pr.r.totalKicks(), pr.r.frac(), 0)
+	if c.SnapshotDue() {
+		c.Snapshot(nil, c.BestLen.Load(), pr.r.totalKicks(), pr.r.frac(), 0)
 	}
 	ok := true
 	applied := 0
