@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -447,5 +448,52 @@ func TestAlphaListsTakenLater(t *testing.T) {
 	}
 	if res.Stats.AlphaListsAt <= 0 || res.Stats.AscentIterations == 0 {
 		t.Fatalf("the alpha lists were not taken during the search: %+v", res.Stats)
+	}
+}
+
+// asideEngine is auto with a path improver beside its partition search,
+// as GPU auto lends its windows (solver.Aid.Paths).
+type asideEngine struct {
+	ilsEngine
+	paths solver.PathImprover
+}
+
+func (e asideEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	return e.SolveAided(ctx, in, p, snaps, solver.Aid{Paths: e.paths})
+}
+
+// TestEngineContractAutoPaths runs the engine contract on auto's paths
+// that its 200-city instances do not reach: the merged search of 1,200
+// cities (alpha-nearness lists, the workers' changes merged), and the
+// partition search, forced on by its option, alone and with a path
+// improver beside it (the GPU's stretch, here a CPU 2-opt).
+func TestEngineContractAutoPaths(t *testing.T) {
+	eng, err := solver.Lookup("auto", solver.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	auto := eng.(ilsEngine)
+	with := func(p solver.Params, extra map[string]string) solver.Params {
+		m := map[string]string{}
+		maps.Copy(m, p.Extra)
+		maps.Copy(m, extra)
+		p.Extra = m
+		return p
+	}
+	for _, tc := range []struct {
+		name  string
+		e     solver.Engine
+		extra map[string]string
+	}{
+		{"merge", auto, nil},
+		{"partition", auto, map[string]string{OptPartition: "on", OptKicks: "60"}},
+		{"partition-beside", asideEngine{auto, &fakePaths{}}, map[string]string{OptPartition: "on", OptKicks: "60"}},
+	} {
+		cfg := enginetest.Config{
+			N:      1200,
+			Budget: func(solver.Engine) solver.Params { return with(budgetParams("auto", 1, 2), tc.extra) },
+			Open:   func(solver.Engine) solver.Params { return with(solver.Params{Workers: 2}, tc.extra) },
+		}
+		t.Run(tc.name, func(t *testing.T) { enginetest.Run(t, tc.e, cfg) })
 	}
 }

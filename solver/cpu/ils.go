@@ -8,6 +8,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -48,6 +49,8 @@ type ilsConfig struct {
 type ilsEngine struct {
 	runctl.Identity
 	cfg ilsConfig
+	// limits, when set, replaces defaultLimits (tests only)
+	limits *planLimits
 }
 
 // Options read from Params.Extra by the iterated local searches.
@@ -212,8 +215,8 @@ type ilsRun struct {
 
 	searches  []*ls
 	kicksDone []runctl.Counter
-	// listNote says how the candidate lists were made, where the device
-	// line should tell (alpha: the ascent behind them); stats holds the
+	// listNote says how the candidate lists were made, where the run's
+	// note should tell (alpha: the ascent behind them); stats holds the
 	// ascent's figures
 	listNote string
 	stats    solver.Stats
@@ -892,7 +895,7 @@ func (r *ilsRun) finish(searches []*ls) (solver.Result, error) {
 	if c.Optimal.Load() {
 		stopped = false
 	}
-	res, err := solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: runctl.ToInt(best), Moves: c.TotalMoves(), Steps: steps, Start: r.start, Stopped: stopped, Device: runctl.DeviceName(r.w) + r.listNote})
+	res, err := solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: runctl.ToInt(best), Moves: c.TotalMoves(), Steps: steps, Start: r.start, Stopped: stopped, Device: runctl.DeviceName(r.w), Note: strings.TrimPrefix(r.listNote, "; ")})
 	res.Stats = r.stats
 	return res, err
 }
@@ -924,9 +927,9 @@ func unionNeighbors(in *solver.Instance, a, b *neighbor.Lists) *neighbor.Lists {
 
 func init() {
 	solver.Register(ilsEngine{runctl.Identity{ID: "2opt-ils", Desc: "iterated local search, 2-opt + Or-opt with neighbour lists and don't-look bits, double-bridge kicks (Rocki & Suda's method, sequential)"},
-		ilsConfig{orOpt: true, start: startGreedy}})
+		ilsConfig{orOpt: true, start: startGreedy}, nil})
 	solver.Register(ilsEngine{runctl.Identity{ID: "3opt-ils", Desc: "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
-		ilsConfig{orOpt: true, start: startNN}})
+		ilsConfig{orOpt: true, start: startNN}, nil})
 	solver.Register(ilsEngine{runctl.Identity{ID: "auto", Desc: "the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains, on 5 alpha-nearness candidates of a Held–Karp ascent, from 1,000 to 50,000 cities; sequential 3-opt moves on nearest candidates below 1,000 cities and on nearest and quadrant candidates from 50,000, with the 5-opt move on them in the rounds where it gains more per second up to 160,000 cities a worker; below 1,000 cities one search per core with stagnation escapes; from 1,000 to 50,000 each core kicking in its own stretch of one tour, their changes merged; from 50,000 all cores on one tour, each on a segment or a cell of the plane; best kept"},
-		ilsConfig{orOpt: true, start: startGreedy, partAuto: true}})
+		ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil})
 }

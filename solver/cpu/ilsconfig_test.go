@@ -146,11 +146,9 @@ func TestFitMove(t *testing.T) {
 // takes, the 5-opt move by the round (fitMove) and the crowded set-up
 // (crowd) included.
 func TestTuneShowsTheRun(t *testing.T) {
-	defer func(v int) { crowdedMinPerWorker = v }(crowdedMinPerWorker)
-	crowdedMinPerWorker = 200_000 // 1 worker: crowded; 2: the chain alone; 3, 4: neither
+	// 1 worker: crowded; 2: the chain alone; 3, 4: neither
+	e := autoWith(t, lowCrowd(200_000))
 	in := uniformInstance(2*adaptMaxPerWorker+10000, 3)
-	eng, _ := solver.Lookup("auto", solver.BackendCPU)
-	e := eng.(ilsEngine)
 	names := []string{OptMove, OptCandidates, OptNeighbors, OptPartSlice, OptPartKicks, OptPartShape}
 	for _, w := range []int{1, 2, 3, 4} {
 		set := ilsSpecs["auto"].Options(in)

@@ -161,7 +161,7 @@ func (cs *clusterSub) add(pr *partRun, at int, inner int32, ahead bool) {
 // prepare builds the contracted instance's distances and candidate
 // lists (quadrant lists: the ends' nearest are mostly their own run's).
 func (cs *clusterSub) prepare(pr *partRun) {
-	in := pr.r.in
+	in := pr.env.in
 	m := len(cs.of)
 	x, y := make([]float64, m), make([]float64, m)
 	for j, ct := range cs.of {
@@ -183,7 +183,7 @@ func (pr *partRun) clusterPass() int64 {
 		return 0
 	}
 	cs.prepare(pr)
-	w := pr.r.w
+	w := pr.env.w
 	res := make([]*ls, w)
 	pr.pool(w, func(wk, _ int) { res[wk] = pr.searchContracted(cs, wk) })
 	best := res[0]
@@ -215,7 +215,7 @@ func ident(m int) []int32 {
 // contracted tour cs from its order in the tour: a descent, then
 // clusterKicks kicks per city, and returns it.
 func (pr *partRun) searchContracted(cs *clusterSub, wk int) *ls {
-	r, c := pr.r, pr.r.c
+	r, c := pr.env, pr.env.c
 	m := len(cs.of)
 	s := newLS(cs.d, cs.nb.List, cs.nb.K, ident(m))
 	s.SetNeighbors(cs.nb.List, cs.nb.K, cs.nbd)

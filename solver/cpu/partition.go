@@ -111,9 +111,39 @@ func searchCities(o ilsOptions, in *solver.Instance) int {
 	return min(in.N, 4*max(partSegment, o.partSeg))
 }
 
+// partEnv is what a partition search reads of the run it serves, handed
+// to it when it starts (partEnv): the instance, the options, the plan, the
+// run's control and kick counters, and the path improver beside it.
+type partEnv struct {
+	in        *solver.Instance
+	p         solver.Params
+	o         ilsOptions
+	w         int
+	plan      ilsPlan
+	c         *runctl.Control
+	kicksDone []runctl.Counter // the workers' kicks, shared with the run
+	aid       solver.Aid
+}
+
+// partEnv is the environment a partition search of r reads.
+func (r *ilsRun) partEnv() *partEnv {
+	return &partEnv{in: r.in, p: r.p, o: r.o, w: r.w, plan: r.plan, c: r.c, kicksDone: r.kicksDone, aid: r.aid}
+}
+
+// totalKicks sums the workers' kicks.
+func (r *partEnv) totalKicks() int64 { return runctl.SumCounters(r.kicksDone) }
+
+// frac is the fraction of the kick budget spent (0 without one).
+func (r *partEnv) frac() float64 {
+	if r.o.kicks <= 0 {
+		return 0
+	}
+	return float64(r.totalKicks()) / float64(int64(r.o.kicks)*int64(r.w))
+}
+
 // partRun is the state of one partition search.
 type partRun struct {
-	r      *ilsRun
+	env    *partEnv
 	nb     [2]*neighbor.Lists // the lists alternate between rounds
 	t      []int32            // the tour: position → city
 	length int64
@@ -227,7 +257,7 @@ func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) 
 	c := r.c
 	ctx, cancel := c.SetupContext()
 	defer cancel()
-	pr := r.newPartRun(ctx, t0, nb, nbOdd, d)
+	pr := newPartRun(r.partEnv(), ctx, t0, nb, nbOdd, d)
 	c.SetPhase(solver.PhaseSearch)
 	rng := newRNG(r.p.Seed, runctl.StreamCut)
 	budget := int64(r.o.kicks) * int64(r.w) // 0: until the time limit
@@ -243,10 +273,10 @@ func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) 
 	r.listNote += pr.bs.note()
 }
 
-// newPartRun readies a partition search of tour t0.
-func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) *partRun {
+// newPartRun readies a partition search of tour t0 in environment r.
+func newPartRun(r *partEnv, ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) *partRun {
 	n := r.in.N
-	pr := &partRun{r: r, ctx: ctx, nb: [2]*neighbor.Lists{nb, nbOdd}, t: append([]int32(nil), t0...),
+	pr := &partRun{env: r, ctx: ctx, nb: [2]*neighbor.Lists{nb, nbOdd}, t: append([]int32(nil), t0...),
 		segOf: make([]int32, n), local: make([]int32, n), border: make([]bool, n)}
 	pr.length = d.Length(pr.t)
 	pr.d = d
@@ -328,11 +358,11 @@ func listSum(d *tour.Dist, nb *neighbor.Lists, nbd []int32) float64 {
 // the descent between them; it records the gain per second (per kick
 // under a kicks budget) for chooseShape and returns the kicks made.
 func (pr *partRun) step(off int, left int64) int64 {
-	t0, m0 := time.Now(), pr.r.c.TotalMoves()
+	t0, m0 := time.Now(), pr.env.c.TotalMoves()
 	pr.cut(off, left)
 	l0 := pr.length
 	k := pr.runRound()
-	if !pr.r.plan.crowded && !pr.early {
+	if !pr.env.plan.crowded && !pr.early {
 		// on a crowded run, and in the early phase beside the improver,
 		// the next round's shifted cut mends the segments' ends: a
 		// descent over the whole tour's array, whose reversals cost up
@@ -352,8 +382,8 @@ func (pr *partRun) step(off int, left int64) int64 {
 	// a run with a kicks budget stays deterministic: it measures the
 	// round by the moves evaluated instead of the clock
 	cost := time.Since(t0).Seconds()
-	if pr.r.o.kicks > 0 {
-		cost = float64(pr.r.c.TotalMoves()-m0) / nominalMovesPerSecond
+	if pr.env.o.kicks > 0 {
+		cost = float64(pr.env.c.TotalMoves()-m0) / nominalMovesPerSecond
 	}
 	pr.rate[m] = float64(l0-pr.length) / max(cost, 1e-9)
 	if k > 0 {
@@ -365,7 +395,7 @@ func (pr *partRun) step(off int, left int64) int64 {
 		// its stitch included: a region round's cut and merge take time
 		// a kick count does not see (docs/DECISIONS.md#shape-rate)
 		per := float64(k)
-		if pr.r.o.kicks == 0 {
+		if pr.env.o.kicks == 0 {
 			per = cost
 		}
 		pr.gain[g] = float64(l0-pr.length) / max(per, 1e-9)
@@ -377,9 +407,9 @@ func (pr *partRun) step(off int, left int64) int64 {
 // cut splits the tour into this round's pieces from offset off, records
 // every city's piece and local index, and gives each piece its kicks.
 func (pr *partRun) cut(off int, left int64) {
-	o := pr.r.o
+	o := pr.env.o
 	pr.depth = min(max(o.cfg.depth, 1), maxDepth)
-	if float64(pr.kicks) < o.partDeep*float64(pr.r.in.N) {
+	if float64(pr.kicks) < o.partDeep*float64(pr.env.in.N) {
 		pr.depth = 1
 	}
 	pr.deep = pr.chooseMove()
@@ -388,25 +418,25 @@ func (pr *partRun) cut(off int, left int64) {
 	if !pr.early && pr.chooseShape() && pr.regionFits() {
 		t := time.Now()
 		pr.layout(false)
-		pr.region = pr.cutRegions(math.Pi * float64(off) / float64(pr.r.in.N))
+		pr.region = pr.cutRegions(math.Pi * float64(off) / float64(pr.env.in.N))
 		pr.regionCut = time.Since(t)
 	}
 	if !pr.region {
 		pr.cutPaths(off)
 	}
-	kpc := pr.r.o.partKicks
-	if pr.round == 0 && pr.r.plan.crowded {
+	kpc := pr.env.o.partKicks
+	if pr.round == 0 && pr.env.plan.crowded {
 		kpc = 0 // a descent of every segment first, one kick each
 	}
 	var total int64
 	for _, sg := range pr.segs {
 		sg.kicks = max(1, int(kpc*float64(sg.m)))
-		if pr.r.o.partSlice > 0 && pr.r.o.kicks == 0 && pr.rep == 1 {
+		if pr.env.o.partSlice > 0 && pr.env.o.kicks == 0 && pr.rep == 1 {
 			sg.kicks = math.MaxInt32 // the time slice ends them
 		}
 		total += int64(sg.kicks) * int64(pr.rep)
 	}
-	if pr.r.o.kicks > 0 && total > left {
+	if pr.env.o.kicks > 0 && total > left {
 		f := float64(left) / float64(total)
 		for _, sg := range pr.segs {
 			sg.kicks = int(math.Ceil(f * float64(sg.kicks)))
@@ -420,7 +450,7 @@ func (pr *partRun) cut(off int, left int64) {
 // first pr.bs.g of them (none on region rounds, with several searches
 // a segment, or after the improver's error).
 func (pr *partRun) layout(paths bool) {
-	n, w, size := pr.r.in.N, pr.r.w, pr.segSize()
+	n, w, size := pr.env.in.N, pr.env.w, pr.segSize()
 	p, rep := partLayout(n, w, size)
 	b := &pr.bs
 	b.g = 0
@@ -447,18 +477,18 @@ func (pr *partRun) layout(paths bool) {
 // set, else besideEarlySegment in the early phase beside the improver,
 // else partSize's.
 func (pr *partRun) segSize() int {
-	o := pr.r.o
+	o := pr.env.o
 	if pr.early && o.partSeg == 0 {
 		return besideEarlySegment
 	}
-	return partSize(pr.r.in.N, pr.r.w, o.partSeg)
+	return partSize(pr.env.in.N, pr.env.w, o.partSeg)
 }
 
 // cutPaths lays out a path round (layout) and splits the tour from
 // position off into its segments.
 func (pr *partRun) cutPaths(off int) {
 	pr.layout(true)
-	n, p := pr.r.in.N, pr.p
+	n, p := pr.env.in.N, pr.p
 	for i := range pr.segs {
 		lo, hi := i*n/p, (i+1)*n/p
 		pr.fillSeg(i, (off+lo)%n, hi-lo)
@@ -468,7 +498,7 @@ func (pr *partRun) cutPaths(off int) {
 // fillSeg makes segment i the m consecutive positions of the tour from
 // position from (wrapping), recording each city's segment and local index.
 func (pr *partRun) fillSeg(i, from, m int) {
-	n, sg := pr.r.in.N, pr.segs[i]
+	n, sg := pr.env.in.N, pr.segs[i]
 	sg.from, sg.m = from, m
 	sg.cities = grow(sg.cities, m)
 	at := from
@@ -491,7 +521,7 @@ func (pr *partRun) runRound() int64 {
 	g := pr.bs.segments(pr) // the first g segments go to the path improver
 	if !fused {
 		pr.pool(pr.p-g, func(_, i int) { pr.prepare(g + i) })
-		if pr.r.c.Done() {
+		if pr.env.c.Done() {
 			return 0 // some segments may not be ready: no search this round
 		}
 	}
@@ -515,7 +545,7 @@ func (pr *partRun) runRound() int64 {
 // pool runs tasks 0..tasks-1 on the workers: task i on worker i when
 // there are no more tasks than workers, else in turn until the run stops.
 func (pr *partRun) pool(tasks int, do func(wk, i int)) {
-	w := pr.r.w
+	w := pr.env.w
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for wk := range min(w, tasks) {
@@ -526,7 +556,7 @@ func (pr *partRun) pool(tasks int, do func(wk, i int)) {
 			}
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= tasks || pr.r.c.Done() {
+				if i >= tasks || pr.env.c.Done() {
 					return
 				}
 				do(wk, i)
@@ -542,7 +572,7 @@ func (pr *partRun) pool(tasks int, do func(wk, i int)) {
 // it returns every search's change of length (segment seg's search rep at
 // seg + rep·p) and the kicks made.
 func (pr *partRun) searchAll(fused bool, g int) ([]int64, int64) {
-	w := pr.r.w
+	w := pr.env.w
 	segs := pr.p - g
 	tasks := segs * pr.rep // at most w when rep > 1
 	deltas := make([]int64, pr.p*pr.rep)
@@ -551,8 +581,8 @@ func (pr *partRun) searchAll(fused bool, g int) ([]int64, int64) {
 	// the workers take several in turn, each gets its share, at least
 	// taskSlice's floor); with several searches per segment, and with a kicks
 	// budget, they count kicks
-	slice := time.Duration(pr.r.o.partSlice) * time.Millisecond
-	if pr.r.o.kicks > 0 || pr.rep > 1 {
+	slice := time.Duration(pr.env.o.partSlice) * time.Millisecond
+	if pr.env.o.kicks > 0 || pr.rep > 1 {
 		slice = 0
 	}
 	roundEnd := time.Now().Add(slice)
@@ -566,7 +596,7 @@ func (pr *partRun) searchAll(fused bool, g int) ([]int64, int64) {
 		case slice > 0 && tasks <= w:
 			end = roundEnd
 		case slice > 0:
-			end = time.Now().Add(taskSlice(slice, w, tasks, pr.r.in.N))
+			end = time.Now().Add(taskSlice(slice, w, tasks, pr.env.in.N))
 		}
 		d, k := pr.search(wk, seg, rep, end)
 		deltas[seg+rep*pr.p] = d
@@ -620,7 +650,7 @@ func (pr *partRun) keep(s *ls, sg *partSeg) {
 // prepare builds segment i's sub-instance: cities, coordinates, the
 // restricted candidate lists and its fixed edges (the closing one first).
 func (pr *partRun) prepare(i int) {
-	in := pr.r.in
+	in := pr.env.in
 	sg := pr.segs[i]
 	m := sg.m
 	sg.x, sg.y = grow(sg.x, m), grow(sg.y, m)
@@ -650,7 +680,7 @@ func (pr *partRun) prepare(i int) {
 // "mixed" nearest and quadrant alternating, quadrant for every segment
 // on a clustered instance (where the nearest never leave a cluster).
 func (pr *partRun) segKind(i int) listKind {
-	kind := pr.r.o.cfg.candidates
+	kind := pr.env.o.cfg.candidates
 	if kind == listMixed {
 		kind = listNearest
 		if pr.clustered || (int64(i)+pr.round)%2 == 1 {
@@ -806,7 +836,7 @@ func (pr *partRun) instanceEdges(i int) {
 // kicks made; a non-zero end stops the kicks then, and the descent too in a
 // round of the 5-opt move.
 func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
-	r, c := pr.r, pr.r.c
+	r, c := pr.env, pr.env.c
 	sg := pr.segs[seg]
 	s := pr.load(wk, sg)
 	s.SetMoves(pr.moves(wk, r.o.rkbi))
@@ -872,7 +902,7 @@ func (pr *partRun) load(wk int, sg *partSeg) *ls {
 // writeBack writes the path of s, from the segment's first city to its
 // last (the closing edge left out), into the segment's positions.
 func (pr *partRun) writeBack(s *ls, sg *partSeg) {
-	n, m := pr.r.in.N, sg.m
+	n, m := pr.env.in.N, sg.m
 	p := s.Pos()[0]
 	step := int32(1)
 	if s.Tour()[(int(p)+1)%m] == int32(m-1) {
@@ -901,7 +931,7 @@ func (pr *partRun) writeBack(s *ls, sg *partSeg) {
 // short by its limit leaves a different part of the tour each round
 // rather than always the end of the array.
 func (pr *partRun) stitch(limit time.Duration, from int) {
-	c := pr.r.c
+	c := pr.env.c
 	if c.Stop.Load() {
 		return
 	}
@@ -929,7 +959,7 @@ func (pr *partRun) stitch(limit time.Duration, from int) {
 	g.SetJournal(false)
 	// the other workers idle during the stitch: its long reversals are
 	// split among them (docs/DECISIONS.md#stitch)
-	g.SetSplit(pr.r.w)
+	g.SetSplit(pr.env.w)
 	defer g.SetSplit(0)
 	base := g.Evaluated()
 	g.Optimize(func() bool {
@@ -939,9 +969,9 @@ func (pr *partRun) stitch(limit time.Duration, from int) {
 			return true
 		}
 		if c.SnapshotDue() {
-			c.Snapshot(nil, c.BestLen.Load(), pr.r.totalKicks(), pr.r.frac(), 0)
+			c.Snapshot(nil, c.BestLen.Load(), pr.env.totalKicks(), pr.env.frac(), 0)
 		}
-		return pr.r.o.kicks == 0 && !time.Now().Before(end)
+		return pr.env.o.kicks == 0 && !time.Now().Before(end)
 	})
 	c.Moves[0].V.Add(g.Evaluated() - base)
 	g.ClearQueue()
@@ -958,7 +988,7 @@ func (pr *partRun) stitch(limit time.Duration, from int) {
 // 5-opt move took many times a chain round's time
 // (docs/DECISIONS.md#clustered-chain).
 func (pr *partRun) chooseMove() bool {
-	switch pr.r.o.cfg.move {
+	switch pr.env.o.cfg.move {
 	case deepLK5:
 		return true
 	case deepChain:
@@ -976,7 +1006,7 @@ func (pr *partRun) chooseMove() bool {
 // moves is this round's move set for the search whose 5-opt state is
 // pr.k5[i], with rkbi pivoting among rkbi moves (0: first improvement).
 func (pr *partRun) moves(i, rkbi int) moveSet {
-	cfg := pr.r.o.cfg
+	cfg := pr.env.o.cfg
 	m := moveSet{OrOpt: cfg.orOpt, ThreeOpt: cfg.threeOpt, Depth: pr.depth, Or3: cfg.or3, RKBI: rkbi}
 	if pr.deep {
 		m.FiveOpt = pr.k5[i]

@@ -17,6 +17,9 @@ type ilsPlan struct {
 	// instead of whole-tour searches (partitionOn;
 	// docs/DECISIONS.md#part-min-n)
 	partition bool
+	// limits: the sizes the plan was decided by, and the partition search
+	// reads
+	limits planLimits
 	// crowded: so many cities a worker that the nearest lists come from a
 	// grid of cells and the partition search prepares each segment right
 	// before its search (crowded; docs/DECISIONS.md#crowded-min-per-worker)
@@ -30,11 +33,32 @@ type ilsPlan struct {
 	chain bool
 }
 
+// planLimits are the sizes at which a run's plan changes course: every
+// run takes defaultLimits; a test of the paths they lead to gives its
+// engine smaller ones (ilsEngine.limits) rather than changing them for
+// every run.
+type planLimits struct {
+	crowdedMinPerWorker              int // the crowded set-up (crowded.go)
+	besideEarlyMinN, besideEarlyMaxN int // the early phase beside a path improver (partbeside.go)
+}
+
+// defaultLimits are the limits of every run.
+var defaultLimits = planLimits{crowdedMinPerWorker: crowdedMinPerWorker, besideEarlyMinN: besideEarlyMinN, besideEarlyMaxN: besideEarlyMaxN}
+
+// planLimits are the limits e's runs take.
+func (e ilsEngine) planLimits() planLimits {
+	if e.limits != nil {
+		return *e.limits
+	}
+	return defaultLimits
+}
+
 // decide makes the plan of a run of e with options o on in and w
 // workers; given tells the options the user set, which the plan leaves
 // as they are.
 func (e ilsEngine) decide(o ilsOptions, in *solver.Instance, given func(string) bool, w int) ilsPlan {
-	pl := ilsPlan{partition: partitionOn(o, in), crowded: crowded(in.N, w)}
+	lim := e.planLimits()
+	pl := ilsPlan{limits: lim, partition: partitionOn(o, in), crowded: lim.crowded(in.N, w)}
 	pl.crowdSetUp = e.cfg.partAuto && pl.partition && pl.crowded
 	pl.chain = e.cfg.partAuto && o.cfg.move == deepAdapt && w > 0 && in.N/w > adaptMaxPerWorker && !given(OptMove)
 	return pl

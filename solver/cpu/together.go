@@ -31,7 +31,7 @@ func (r *ilsRun) descendTogether() bool {
 	defer cancel()
 	s0nb, s0k := s0.Neighbors()
 	nb := &neighbor.Lists{K: s0k, List: s0nb}
-	pr := r.newPartRun(ctx, s0.Tour(), nb, nb, s0.Dist())
+	pr := newPartRun(r.partEnv(), ctx, s0.Tour(), nb, nb, s0.Dist())
 	if c.Done() {
 		return false
 	}
