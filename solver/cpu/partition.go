@@ -141,37 +141,64 @@ func (r *partEnv) frac() float64 {
 	return float64(r.totalKicks()) / float64(int64(r.o.kicks)*int64(r.w))
 }
 
-// partRun is the state of one partition search.
+// partRun is the state of one partition search, split by concern: the
+// tour and the round's pieces here, each other concern in a part of its
+// own (embedded, so that its fields read as the run's).
 type partRun struct {
 	env    *partEnv
+	ctx    context.Context    // ends with the run: at the deadline or a cancel
 	nb     [2]*neighbor.Lists // the lists alternate between rounds
 	t      []int32            // the tour: position → city
 	length int64
-	segOf  []int32 // city → its segment this round
-	local  []int32 // city → its index in its segment
-	border []bool  // city had a candidate in another segment this round
-	fixed  []int32 // fixed-edge partners of every city (two each, -1: none); nil without
-	p, rep int     // segments per round, searches per segment
-	segs   []*partSeg
-	wide   *neighbor.Lists // 2k nearest, for "global" segment lists
-	ctx    context.Context // ends with the run: at the deadline or a cancel
-	ls     []*ls           // each worker's local search, reused
-	global *ls             // the descent over the cities between segments
-	// gnbd caches the global lists' candidate distances for the descent
-	// between segments, one per kind of nb (nil where they do not fit):
-	// the lists alternate between rounds, their caches with them.
-	gnbd  [2][]int32
-	round int64
+	d      *tour.Dist // the whole tour's distances
+	fixed  []int32    // fixed-edge partners of every city (two each, -1: none); nil without
+	round  int64
 	// clustered: the quadrant candidates lie far beyond the nearest
 	// (neighbor.ClusteredRatio), and every piece takes them first under "mixed",
 	// the descent between pieces every round (stitch)
 	clustered bool
-	// the round of the next cluster pass on a clustered instance, and
-	// the rounds from the last one (partcluster.go)
+
+	partPieces
+	partStitch
+	partClusters
+	partRegions
+	partMoves
+	partBeside
+}
+
+// partPieces is a round's pieces and their searches.
+type partPieces struct {
+	segOf  []int32 // city → its segment this round
+	local  []int32 // city → its index in its segment
+	border []bool  // city had a candidate in another segment this round
+	p, rep int     // segments per round, searches per segment
+	segs   []*partSeg
+	wide   *neighbor.Lists // 2k nearest, for "global" segment lists
+	ls     []*ls           // each worker's local search, reused
+}
+
+// partStitch is the descent over the cities between pieces (stitch).
+type partStitch struct {
+	global *ls // its local search over the whole tour
+	// gnbd caches the global lists' candidate distances, one per kind of
+	// nb (nil where they do not fit): the lists alternate between rounds,
+	// their caches with them.
+	gnbd [2][]int32
+}
+
+// partClusters schedules the cluster pass on a clustered instance
+// (partcluster.go): the round of the next one and the rounds from the
+// last one.
+type partClusters struct {
 	clusterNext, clusterGap int64
-	// region rounds' buffers (partregion.go): the cities' coordinates
-	// across and along the cut's direction, the cities sorted by them,
-	// the tour as an adjacency and one region's old part of it
+}
+
+// partRegions is the region rounds' state (partregion.go) and the choice
+// between paths and regions.
+type partRegions struct {
+	// buffers: the cities' coordinates across and along the cut's
+	// direction, the cities sorted by them, the tour as an adjacency and
+	// one region's old part of it
 	ru, rv           []float64
 	ridx, ridx2      []int32
 	rhist            []int32
@@ -187,6 +214,10 @@ type partRun struct {
 	// regionCut: how long the last region round's cut took (on one core,
 	// over every city: over a second at ten million)
 	regionCut time.Duration
+}
+
+// partMoves is the choice of each round's moves.
+type partMoves struct {
 	// kicks made so far, and the depth of this round's sequential moves
 	// (1 until partDeep kicks per city, then the run's)
 	kicks int64
@@ -197,9 +228,11 @@ type partRun struct {
 	k5   []*kopt
 	deep bool
 	rate [2]float64
-	// d is the whole tour's distances; bs the path improver beside the
-	// workers (partbeside.go), early its early phase this round
-	d     *tour.Dist
+}
+
+// partBeside is the path improver beside the workers (partbeside.go):
+// bs, and early, its early phase this round.
+type partBeside struct {
 	bs    beside
 	early bool
 }
@@ -277,7 +310,7 @@ func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) 
 func newPartRun(r *partEnv, ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) *partRun {
 	n := r.in.N
 	pr := &partRun{env: r, ctx: ctx, nb: [2]*neighbor.Lists{nb, nbOdd}, t: append([]int32(nil), t0...),
-		segOf: make([]int32, n), local: make([]int32, n), border: make([]bool, n)}
+		partPieces: partPieces{segOf: make([]int32, n), local: make([]int32, n), border: make([]bool, n)}}
 	pr.length = d.Length(pr.t)
 	pr.d = d
 	pr.bs = newBeside(r)

@@ -20,7 +20,7 @@ func Workers(p solver.Params) int {
 	return runtime.NumCPU()
 }
 
-// MaxSearches bounds the Workers, searches or parallel moves an engine
+// MaxSearches bounds the workers, searches or parallel moves an engine
 // accepts: more only slow a run down.
 const MaxSearches = 1024
 
@@ -52,7 +52,7 @@ func CountSearches(option string, asked, def, n, bytesPerCity int) (int, error) 
 
 // DeviceName is the device line of a CPU run on w workers.
 func DeviceName(w int) string {
-	return fmt.Sprintf("cpu: %d Workers on %d cores", w, runtime.NumCPU())
+	return fmt.Sprintf("cpu: %d workers on %d cores", w, runtime.NumCPU())
 }
 
 // To32 returns tour t as int32 cities.
@@ -97,7 +97,7 @@ func RefuseFixed(in *solver.Instance, name string) error {
 	return fmt.Errorf("%s has %d fixed edges (FIXED_EDGES_SECTION) and %s does not keep them: use auto, 2opt-ils or 3opt-ils", in.Name, len(in.FixedEdges), name)
 }
 
-// Control is what the Workers of one run share, looked at every
+// Control is what the workers of one run share, looked at every
 // checkEvery moves.
 type Control struct {
 	ctx      context.Context
@@ -105,7 +105,7 @@ type Control struct {
 	Deadline time.Time // zero: none
 	target   int64
 	Stop     atomic.Bool
-	Stopped  atomic.Bool // cancelled, out of time or target Reached
+	Stopped  atomic.Bool // cancelled, out of time or target reached
 	Optimal  atomic.Bool // a tour of length 0 was found: nothing is shorter
 	Moves    []Counter
 
@@ -182,7 +182,7 @@ func (c *Control) Heartbeat(interval time.Duration) (stop func()) {
 }
 
 // Done reports whether the run must stop now (cancelled, out of time,
-// target Reached or another worker said so) and records why.
+// target reached or another worker said so) and records why.
 func (c *Control) Done() bool {
 	if c.Stop.Load() {
 		return true
@@ -205,7 +205,7 @@ func (c *Control) TimeFrac() float64 {
 }
 
 // Offer records t (length l) as the global best if it is better. It
-// copies t. It stops the run when the target is Reached.
+// copies t. It stops the run when the target is reached.
 func (c *Control) Offer(t []int32, l int64) {
 	if l >= c.BestLen.Load() {
 		return
@@ -247,7 +247,7 @@ func (c *Control) OfferFn(l int64, build func(dst []int32) []int32) {
 	c.Reached(l)
 }
 
-// TotalMoves sums the Workers' published move counters.
+// TotalMoves sums the workers' published move counters.
 func (c *Control) TotalMoves() int64 { return SumCounters(c.Moves) }
 
 // SumCounters sums per-worker counters.
