@@ -7,7 +7,7 @@
 //	pssm        Ps searches, global best exchanged every Se temperature steps (PSSM)
 //	pspm        Blocks searches × Threads moves per iteration, global best every K steps
 //	            (the CPU reference for the GPU engine of the same name); with
-//	            the seg option, Or-opt moves of 2 or 3 cities too (saseg.go)
+//	            the seg option, Or-opt moves of 2 or 3 cities too (anneal/saseg.go)
 //	2opt-climb  random-restart best-improvement 2-opt hill climbing (O'Neil and Burtscher)
 //	swap-climb  random-restart best-improvement pair-exchange climbing (Luong et al.);
 //	            with the tabu option, their tabu search of that many iterations

@@ -74,7 +74,7 @@ const (
 	// its first (1: 3-opt, up to 3: 5-opt).
 	OptDepth = "depth"
 	// OptMove selects the deep move: "chain" (2-opt steps, threeopt and
-	// depth) or "lk5" (the sequential 5-opt move, kopt.go).
+	// depth) or "lk5" (the sequential 5-opt move, localsearch/kopt.go).
 	OptMove = "move"
 	// OptOr3 turns on, with the sequential 3-opt moves, the pure 3-opt
 	// moves two 2-opt steps cannot make ("on", "off").

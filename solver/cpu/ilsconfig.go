@@ -76,7 +76,7 @@ type (
 
 const (
 	deepChain deepMove = iota // a chain of 2-opt steps (threeopt, depth)
-	deepLK5                   // the sequential 5-opt move (kopt.go)
+	deepLK5                   // the sequential 5-opt move (localsearch/kopt.go)
 	deepAdapt                 // partition search: by round, whichever gained more per second
 )
 
@@ -153,7 +153,7 @@ const (
 // chain of 2-opt steps on nearest lists: the pure 3-opt moves and escapes
 // after 3·n stale kicks got out of the traps other settings fell into
 // (docs/DECISIONS.md#auto-below-1000). From
-// deepMinN to partMinN the 5-opt move (kopt.go) on 5 alpha-nearness
+// deepMinN to partMinN the 5-opt move (localsearch/kopt.go) on 5 alpha-nearness
 // candidates, every worker kicking in its own stretch of one tour, their
 // changes merged (merge.go): on 16 cores ahead of independent searches
 // exchanging by partition crossover from fnl4461 to d18512, and of the

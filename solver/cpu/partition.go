@@ -400,7 +400,7 @@ func (pr *partRun) step(off int, left int64) int64 {
 		// the next round's shifted cut mends the segments' ends: a
 		// descent over the whole tour's array, whose reversals cost up
 		// to n/2 cities each, would take the round's time
-		pr.stitch(max(time.Since(t0)/2, partMinTask), off)
+		pr.stitch(max(stitchShare.of(time.Since(t0)), partMinTask), off)
 		// on a clustered instance, now and then a search of the
 		// clusters' order (docs/DECISIONS.md#cluster-pass)
 		if pr.clusterDue() {
@@ -565,7 +565,7 @@ func (pr *partRun) runRound() int64 {
 		pr.keepBest(deltas)
 	}
 	if pr.region {
-		pr.length += pr.mergeRegions(deltas[:pr.p], max(time.Since(start)/4, partMinTask))
+		pr.length += pr.mergeRegions(deltas[:pr.p], max(regionMergeShare.of(time.Since(start)), partMinTask))
 		return kicks
 	}
 	// a search never ends longer than it started: only gains were kept

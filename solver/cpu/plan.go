@@ -132,6 +132,13 @@ const (
 	// while another caller's ascent is under way before they take its
 	// alpha lists: half (docs/DECISIONS.md#alpha-start).
 	ascentWaitShare share = 2
+	// stitchShare is the most the partition search's descent between
+	// pieces takes of the time its round's pieces took: half
+	// (docs/DECISIONS.md#stitch).
+	stitchShare share = 2
+	// regionMergeShare is the most a region round's merge spends checking
+	// of the time its pieces took: a quarter.
+	regionMergeShare share = 4
 )
 
 // nominalMovesPerSecond turns the moves a partition round evaluated into

@@ -46,7 +46,7 @@ func (r *ilsRun) descendTogether() bool {
 	// the 5-opt move from its result is short
 	pr.depth, pr.deep = 1, false
 	pr.runRound()
-	pr.stitch(max(time.Since(t0)/2, partMinTask), off)
+	pr.stitch(max(stitchShare.of(time.Since(t0)), partMinTask), off)
 	// the workers' move counters go on from the partition search's
 	for wk, s := range r.searches {
 		s.SetEvaluated(c.Moves[wk].V.Load())

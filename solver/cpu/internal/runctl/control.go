@@ -98,31 +98,34 @@ func RefuseFixed(in *solver.Instance, name string) error {
 }
 
 // Control is what the workers of one run share, looked at every
-// checkEvery moves.
+// CheckEvery moves: the run's one deadline, its stop flags, the best
+// tour and the move counters.
 type Control struct {
 	ctx      context.Context
-	Start    time.Time
-	Deadline time.Time // zero: none
+	Start    time.Time // when the run began
+	Deadline time.Time // the run's end (Start + time limit); zero: none
 	target   int64
-	Stop     atomic.Bool
+	Stop     atomic.Bool // every worker stops at its next look
 	Stopped  atomic.Bool // cancelled, out of time or target reached
 	Optimal  atomic.Bool // a tour of length 0 was found: nothing is shorter
-	Moves    []Counter
+	Moves    []Counter   // each worker's moves evaluated
 
 	mu      sync.Mutex
 	sink    *solver.Sink
-	Phase   solver.Phase
-	Best    []int32
-	BestLen atomic.Int64
+	Phase   solver.Phase // the phase the snapshots report (SetPhase)
+	Best    []int32      // the best tour offered (under the lock; Offer)
+	BestLen atomic.Int64 // its length
 }
 
 // Counter is a worker's counter on a cache line of its own, so
 // workers publishing counts do not slow each other down.
 type Counter struct {
-	V atomic.Int64
+	V atomic.Int64 // the count
 	_ [56]byte
 }
 
+// NewControl returns the control of a run of p on nworkers workers that
+// began at start, its snapshots going to snaps.
 func NewControl(ctx context.Context, p solver.Params, nworkers int, snaps chan solver.Snapshot, start time.Time) *Control {
 	c := &Control{ctx: ctx, Start: start, target: p.Target, Moves: make([]Counter, nworkers)}
 	if p.TimeLimit > 0 {
