@@ -480,20 +480,32 @@ func TestEngineContractAutoPaths(t *testing.T) {
 		p.Extra = m
 		return p
 	}
+	fake := &fakePaths{}
 	for _, tc := range []struct {
 		name  string
 		e     solver.Engine
 		extra map[string]string
 	}{
 		{"merge", auto, nil},
-		{"partition", auto, map[string]string{OptPartition: "on", OptKicks: "60"}},
-		{"partition-beside", asideEngine{auto, &fakePaths{}}, map[string]string{OptPartition: "on", OptKicks: "60"}},
+		{"partition", auto, map[string]string{OptPartition: "on"}},
+		{"partition-beside", asideEngine{auto, fake}, map[string]string{OptPartition: "on", OptCandidates: "nearest"}},
 	} {
+		budget := maps.Clone(tc.extra)
+		if budget != nil {
+			budget[OptKicks] = "60"
+		}
 		cfg := enginetest.Config{
 			N:      1200,
-			Budget: func(solver.Engine) solver.Params { return with(budgetParams("auto", 1, 2), tc.extra) },
+			Budget: func(solver.Engine) solver.Params { return with(budgetParams("auto", 1, 2), budget) },
 			Open:   func(solver.Engine) solver.Params { return with(solver.Params{Workers: 2}, tc.extra) },
 		}
 		t.Run(tc.name, func(t *testing.T) { enginetest.Run(t, tc.e, cfg) })
+	}
+	// the timed cases hand stretches to the improver (a kicks budget or
+	// fixed edges keep them from it)
+	fake.mu.Lock()
+	defer fake.mu.Unlock()
+	if fake.calls == 0 {
+		t.Error("partition-beside: the path improver beside was never called")
 	}
 }
