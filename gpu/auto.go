@@ -14,9 +14,9 @@ const AutoOrILSMinN = 200000
 
 // AutoBesideMinN is the size from which GPU auto's windows improve a
 // stretch of the tour beside the CPU auto engine's partition search
-// (OptBeside): the size from which that engine runs it (partMinN in
-// solver/cpu) (docs/DECISIONS.md#partition-beside).
-const AutoBesideMinN = 50000
+// (OptBeside): the size from which that engine runs it
+// (docs/DECISIONS.md#partition-beside).
+const AutoBesideMinN = solver.PartitionMinN
 
 // AutoLSMinN is the size from which GPU auto starts from a 2-opt + Or-opt
 // local optimum found on the GPU (2opt-or) instead of its engines' own
@@ -36,15 +36,19 @@ const autoLSGreedy = true
 // (docs/DECISIONS.md#gls-greedy-start).
 const autoLSDescentMax = 25 * time.Microsecond
 
+// autoLSShare is the part of the time limit GPU auto's 2opt-or descent
+// of its start tour may take: one autoLSShare-th, a quarter.
+const autoLSShare = 4
+
 // autoLSDeadline is the end of GPU auto's 2opt-or descent of its start
-// tour on n cities within limit from start: a quarter of the limit, or
+// tour on n cities within limit from start: autoLSShare of the limit, or
 // start itself (no descent) when the limit is over autoLSDescentMax a
 // city or there is none.
 func autoLSDeadline(n int, limit time.Duration, start time.Time) time.Time {
 	if limit <= 0 || limit > time.Duration(n)*autoLSDescentMax {
 		return start
 	}
-	return start.Add(limit / 4)
+	return start.Add(limit / autoLSShare)
 }
 
 // autoOnly lists GPU auto's options that CPU auto does not take.

@@ -5,6 +5,7 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -48,7 +49,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	if plan.early {
 		r, err := solveEarly(ctx, e, aided, cpuAid, in, p, snaps, start)
-		r.Device += note
+		r.Note = joinNotes(r.Note, note)
 		return r, err
 	}
 	r, err := aided.SolveAided(ctx, in, cpuParams(p, time.Since(start)), snaps, cpuAid)
@@ -56,9 +57,9 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		return solver.Result{}, err
 	}
 	if cpuAid.Paths == nil {
-		note += " (GPU auto: the CPU search alone)"
+		note = joinNotes(note, "GPU auto: the CPU search alone")
 	}
-	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped, Device: r.Device + note})
+	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped, Device: r.Device, Note: joinNotes(r.Note, note)})
 	res.Stats = r.Stats
 	return res, err
 }
@@ -139,13 +140,13 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 	if err != nil {
 		return solver.Result{}, err
 	}
-	device := r.Device
+	note := r.Note
 	best, moves := r.Tour, r.Moves
 	st := r.Stats
 	if o.err != nil {
-		device += fmt.Sprintf("; or-ils before its first tour stopped: %v", o.err)
+		note = joinNotes(note, fmt.Sprintf("or-ils before its first tour stopped: %v", o.err))
 	} else if o.ph.tour != nil {
-		device += "; or-ils gave the first tours"
+		note = joinNotes(note, "or-ils gave the first tours")
 		moves += o.ph.moves
 		st.EarlyLength = o.ph.length
 		if o.ph.length < r.Length {
@@ -153,7 +154,7 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 			st.EarlyKept = true
 		}
 	}
-	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: r.Steps, Start: start, Stopped: r.Stopped || ctx.Err() != nil, Device: device})
+	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: r.Steps, Start: start, Stopped: r.Stopped || ctx.Err() != nil, Device: r.Device, Note: note})
 	res.Stats = st
 	return res, err
 }
@@ -164,7 +165,7 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 // search's own).
 func besideWindows(in *solver.Instance, p solver.Params) (*pathWindows, float64, error) {
 	share, err := solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, OptBeside)
-	if err != nil || (p.Extra[OptBeside] != "" && share <= 0) {
+	if err != nil || (p.Given(OptBeside) && share <= 0) {
 		return nil, 0, err
 	}
 	wo, err := autoOrOptions(p, in.N)
@@ -172,4 +173,17 @@ func besideWindows(in *solver.Instance, p solver.Params) (*pathWindows, float64,
 		return nil, 0, err
 	}
 	return newPathWindows(in, wo, p.Seed), share, nil
+}
+
+// joinNotes joins two notes of a run into one line ("a; b"), either of
+// which may be empty or start with "; ".
+func joinNotes(a, b string) string {
+	a, b = strings.TrimPrefix(a, "; "), strings.TrimPrefix(b, "; ")
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
 }

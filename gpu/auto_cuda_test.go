@@ -74,10 +74,10 @@ func TestAutoEarlyOrILS(t *testing.T) {
 	if sn.n == 0 || sn.grew || res.Stats.EarlyLength == 0 || (res.Stats.EarlyKept && res.Stats.EarlyLength != res.Length) {
 		t.Fatalf("%d snapshots with a tour (the best grew: %v); stats %+v", sn.n, sn.grew, res.Stats)
 	}
-	if !strings.Contains(res.Device, "beside the workers improved") {
-		t.Fatalf("no stretch improved beside the workers: %s", res.Device)
+	if !strings.Contains(res.Note, "beside the workers improved") {
+		t.Fatalf("no stretch improved beside the workers: %s", res.Note)
 	}
-	t.Logf("%d cities, 6 s: %d; first tour at %v, %d snapshots; %s", in.N, res.Length, sn.first, sn.n, res.Device)
+	t.Logf("%d cities, 6 s: %d; first tour at %v, %d snapshots; %s", in.N, res.Length, sn.first, sn.n, res.Note)
 }
 
 // TestAutoAlphaAscent runs GPU auto where the CPU auto engine takes
@@ -90,7 +90,7 @@ func TestAutoAlphaAscent(t *testing.T) {
 	if !res.Stats.AscentOnGPU || res.Stats.AscentIterations == 0 {
 		t.Fatalf("the ascent did not run on the GPU: %+v", res.Stats)
 	}
-	t.Logf("%d cities, 3 s: %d; %s", in.N, res.Length, res.Device)
+	t.Logf("%d cities, 3 s: %d; %s on %s", in.N, res.Length, res.Note, res.Device)
 }
 
 // runAuto runs GPU auto on in with p and fails t unless it returns a valid

@@ -73,7 +73,7 @@ func (b *swapBatch) tuneTabu(pers []int) error {
 
 // solveSwapTabu is swap-climb with the tabu option: Luong et al.'s tabu
 // search, the whole iteration on the device, the host reading the counters
-// every few dozen iterations. The rules are solver/cpu/tabu.go's, ties
+// every few dozen iterations. The rules are solver/cpu/climb/tabu.go's, ties
 // included, so with dist=matrix both follow the same trajectory.
 func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, matrix bool, cfg swapConfig) (solver.Result, error) {
 	iters, tenure, per := cfg.Tabu, cfg.Tenure, cfg.Per

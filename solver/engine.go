@@ -241,7 +241,8 @@ type Outcome struct {
 	// Stopped says the engine ended before its schedule (context, time
 	// limit or target).
 	Stopped bool
-	Device  string // Result.Device
+	Device  string // Result.Device: the device only
+	Note    string // Result.Note: how the run went, if need be
 }
 
 // Finish validates o.Tour, recomputes its length exactly and fills the
@@ -263,6 +264,7 @@ func Finish(in *Instance, e Engine, p Params, o Outcome) (Result, error) {
 		Steps:      o.Steps,
 		Elapsed:    elapsed,
 		Device:     o.Device,
+		Note:       o.Note,
 		Algorithm:  e.Name(),
 		Backend:    e.Backend(),
 		Params:     p,

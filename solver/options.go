@@ -260,7 +260,7 @@ const (
 const DefaultTimeLimit = 10 * time.Second
 
 // The shared options with their widest ranges (SharedInt and SharedFloat
-// start from these), and GPU auto's own options.
+// start from these).
 var (
 	optBlocks = Option{Name: "blocks", Kind: KindInt, Shared: true, Min: 1, Max: MaxBlocks,
 		Doc: "parallel searches (PSPM's thread blocks TB; climbers per launch)"}
@@ -278,14 +278,6 @@ var (
 		Doc: "iterations per temperature step, in multiples of n (Lam et al.'s Sp)"}
 	optWorkers = Option{Name: "workers", Kind: KindInt, Shared: true, Min: 1, Max: MaxWorkers, Auto: "all cores",
 		Doc: "CPU goroutines; with a step budget, the same seed and workers give the same run"}
-
-	// GPU auto's windows (or-ils, in package gpu, declares its own)
-	optWindow = Option{Name: "window", Kind: KindInt, Min: 32, Max: 2048, Default: "1024",
-		Doc: "most cities of one tour window (a warp's iterated local search, endpoints fixed)"}
-	optWindowSegment = Option{Name: "wsegment", Kind: KindInt, Min: 1, Max: 512, Default: "30",
-		Doc: "GPU auto from 50,000 cities: most cities of a segment of the double-bridge kicks of or-ils's windows, before the CPU engine's first tour (from 200,000 cities) and beside its partition search (unset: 30)"}
-	optBeside = Option{Name: "beside", Kind: KindFloat, Min: 0, Max: 64, Auto: "1 below 200,000 cities unless clustered, else 4",
-		Doc: "GPU auto from 50,000 cities: the workers' worth of the tour the GPU's windows improve at first beside the CPU engine's partition search, the share then following their gains (0: none)"}
 )
 
 // TabuTenure is the swap tabu search's tenure for n cities: asked when it
@@ -297,21 +289,11 @@ func TabuTenure(n, asked int) int {
 	return max(10, n/10)
 }
 
-// exp returns the options marked experimental.
-func exp(opts ...Option) []Option {
-	out := slices.Clone(opts)
-	for i := range out {
-		out[i].Experimental = true
-	}
-	return out
-}
-
-// GPU auto ends with (or is, below its size threshold) the CPU auto engine,
-// which reads that engine's options; or-ils, which it starts with on large
-// instances, keeps its own defaults but for window and wsegment.
-func init() {
-	Declare("auto", BackendGPU, Inherit("auto", BackendCPU, OptionSet(exp(optWindow, optWindowSegment, optBeside))))
-}
+// PartitionMinN is the smallest instance the auto engine runs its
+// partition search on, all CPU workers on pieces of one tour, and from
+// which GPU auto's windows improve a stretch of that tour beside them
+// (docs/DECISIONS.md#part-min-n).
+const PartitionMinN = 50000
 
 // OptionSet is one engine's options.
 type OptionSet []Option

@@ -7,6 +7,8 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/cpu/climb"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -17,57 +19,6 @@ import (
 
 func reportMoves(b *testing.B, moves int64) {
 	b.ReportMetric(float64(moves)/b.Elapsed().Seconds(), "moves/s")
-}
-
-// BenchmarkLWSA: one LWSA iteration (propose a relocation, Metropolis,
-// apply) at a mid-schedule temperature.
-func BenchmarkLWSA(b *testing.B) {
-	in := uniformInstance(1000, 1)
-	r := newRNG(1, 0)
-	s := newSearch(tour.NewDist(in), r.RandomTour(in.N), r)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		s.iterate(20, 1)
-	}
-	reportMoves(b, int64(b.N))
-}
-
-// BenchmarkPSPMBlock: one iteration of a PSPM search with 32 moves.
-func BenchmarkPSPMBlock(b *testing.B) {
-	in := uniformInstance(1000, 1)
-	r := newRNG(1, 0)
-	s := newSearch(tour.NewDist(in), r.RandomTour(in.N), r)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		s.iterate(20, solver.DefaultThreads)
-	}
-	reportMoves(b, int64(b.N)*solver.DefaultThreads)
-}
-
-// BenchmarkBest2Opt: one full best-improvement 2-opt scan (2opt-climb).
-func BenchmarkBest2Opt(b *testing.B) {
-	in := uniformInstance(1000, 1)
-	d := tour.NewDist(in)
-	t := newRNG(1, 0).RandomTour(in.N)
-	var moves int64
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		best2opt(d, t, func(e int64) bool { moves += e; return false })
-	}
-	reportMoves(b, moves)
-}
-
-// BenchmarkBestSwap: one full best-improvement pair-exchange scan (swap-climb).
-func BenchmarkBestSwap(b *testing.B) {
-	in := uniformInstance(1000, 1)
-	d := tour.NewDist(in)
-	t := newRNG(1, 0).RandomTour(in.N)
-	var moves int64
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		bestSwap(d, t, func(e int64) bool { moves += e; return false })
-	}
-	reportMoves(b, moves)
 }
 
 // benchKicks times kick + local search + accept/undo on one worker.
@@ -86,7 +37,7 @@ func benchKicksDepth(b *testing.B, n int, or, three bool, rkbi, depth int) {
 func benchMoves(b *testing.B, n int, ms moveSet) {
 	in := uniformInstance(n, 1)
 	nb := neighbor.Nearest(in, 8)
-	s := newLS(tour.NewDist(in), nb.List, nb.K, to32(construct.Greedy(in, nb)))
+	s := newLS(tour.NewDist(in), nb.List, nb.K, runctl.To32(construct.Greedy(in, nb)))
 	s.SetMoves(ms)
 	s.CacheNeighborDists()
 	s.SetRand(newRNG(1, 0))
@@ -136,7 +87,7 @@ func BenchmarkEngines(b *testing.B) {
 				case "sa", "sspm", "pssm", "pspm":
 					p = withOpts(p, "t0=100", "tend=10", "alpha=0.9")
 				case "2opt-climb", "swap-climb":
-					p.Extra = map[string]string{OptRestarts: "1"}
+					p.Extra = map[string]string{climb.OptRestarts: "1"}
 					p.TimeLimit = 200e6
 				default:
 					p.Extra = map[string]string{OptKicks: "2000"}
@@ -165,7 +116,7 @@ func BenchmarkDist(b *testing.B) {
 				}
 				in := uniformInstance(n, 1)
 				nb := neighbor.Quadrant(in, 8)
-				s := newLS(tour.NewDistMatrixMax(in, eucMax), nb.List, nb.K, to32(construct.Greedy(in, nb)))
+				s := newLS(tour.NewDistMatrixMax(in, eucMax), nb.List, nb.K, runctl.To32(construct.Greedy(in, nb)))
 				s.SetMoves(moveSet{OrOpt: true, ThreeOpt: true})
 				s.SetRand(newRNG(1, 0))
 				s.SetJournal(true)

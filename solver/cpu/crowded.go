@@ -3,9 +3,7 @@ package cpu
 import (
 	"context"
 	"strconv"
-	"strings"
 
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
@@ -21,13 +19,13 @@ import (
 // between rounds, so that the tour improves from the first seconds.
 
 // Settings of a crowded run (docs/DECISIONS.md#crowded-min-per-worker).
-var (
+const (
 	// crowdedMinPerWorker is the cities per worker from which auto takes
 	// the crowded set-up: 10,000,000 cities on 2 cores (5,000,000 a
 	// worker) never left their start tour in 30 s with the usual one,
 	// while 16 cores (625,000 a worker) and 1,000,000 cities on 2 cores
-	// (500,000) keep it. A variable so that tests run the crowded set-up
-	// on small instances.
+	// (500,000) keep it. Tests run the crowded set-up on small instances
+	// through an engine with smaller planLimits.
 	crowdedMinPerWorker = 2_000_000
 )
 
@@ -43,7 +41,7 @@ const (
 
 // crowded reports whether a run of n cities on w workers takes the
 // crowded set-up.
-func crowded(n, w int) bool { return w > 0 && n/w >= crowdedMinPerWorker }
+func (l planLimits) crowded(n, w int) bool { return w > 0 && n/w >= l.crowdedMinPerWorker }
 
 // crowdedSet is what the crowded set-up sets, as the options' texts (a
 // run applies them, Tune shows them).
@@ -55,28 +53,11 @@ var crowdedSet = map[string]string{
 	OptPartShape:  "path",
 }
 
-// crowd gives the auto engine's options o the crowded set-up when a run
-// of in on w workers is crowded, the space-filling-curve start included;
-// an option p sets keeps the value given.
-func (e ilsEngine) crowd(o *ilsOptions, in *solver.Instance, p solver.Params, w int) {
-	if !e.cfg.partAuto || !partitionOn(*o, in) || !crowded(in.N, w) {
-		return
-	}
-	for name, text := range crowdedSet {
-		if strings.TrimSpace(p.Extra[name]) == "" {
-			// constant texts of declared options: TestTuneShowsTheRun
-			// runs them through this
-			_ = ilsSpecs[e.name].Set(o, name, text)
-		}
-	}
-	o.cfg.start = startSFC
-}
-
 // nearest builds the k-nearest lists: from a grid of cells on a crowded
 // run, where it is the quicker search on uniform cities and the same
 // lists, else from the k-d tree.
 func (r *ilsRun) nearest(ctx context.Context, k int) (*neighbor.Lists, error) {
-	if crowded(r.in.N, r.w) {
+	if r.plan.crowded {
 		return neighbor.GridNearestContext(ctx, r.in, k)
 	}
 	return neighbor.NearestContext(ctx, r.in, k)
@@ -89,5 +70,5 @@ func (r *ilsRun) nearest(ctx context.Context, k int) (*neighbor.Lists, error) {
 // path rounds with one search per segment, whose segments are disjoint
 // stretches of the tour, can.
 func (pr *partRun) fused() bool {
-	return crowded(pr.r.in.N, pr.r.w) && !pr.region && pr.rep == 1
+	return pr.env.plan.crowded && !pr.region && pr.rep == 1
 }

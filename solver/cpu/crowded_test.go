@@ -20,34 +20,36 @@ func TestCrowdedRule(t *testing.T) {
 		{4_000_000, 2, true}, {4_000_000, 3, false}, {2_000_000, 1, true}, {1_000_000, 2, false},
 		{1_000_000, 1, false}, {50_000_000, 16, true}, {10_000_000, 0, false},
 	} {
-		if got := crowded(tc.n, tc.w); got != tc.want {
+		if got := defaultLimits.crowded(tc.n, tc.w); got != tc.want {
 			t.Errorf("crowded(%d cities, %d workers) = %v, want %v", tc.n, tc.w, got, tc.want)
 		}
 	}
 }
 
-// lowCrowd lowers the crowded threshold for a test, so that a small
-// instance takes the crowded set-up, and restores it when the test ends.
-func lowCrowd(t *testing.T, perWorker int) {
-	old := crowdedMinPerWorker
-	crowdedMinPerWorker = perWorker
-	t.Cleanup(func() { crowdedMinPerWorker = old })
+// lowCrowd is the plan limits with the crowded threshold lowered, so that
+// a small instance takes the crowded set-up.
+func lowCrowd(perWorker int) planLimits {
+	lim := defaultLimits
+	lim.crowdedMinPerWorker = perWorker
+	return lim
 }
 
 // TestCrowdSettings: auto on a crowded run takes nearest lists, the
 // space-filling-curve start, path rounds and a few kicks per city, keeps
 // what the user set, and other engines and uncrowded runs keep theirs.
 func TestCrowdSettings(t *testing.T) {
-	lowCrowd(t, 30000)
+	lim := lowCrowd(30000)
 	in := uniformInstance(60000, 5)
 	cfg := func(name string, w int, extra map[string]string) ilsOptions {
-		e, _ := solver.Lookup(name, solver.BackendCPU)
+		eng, _ := solver.Lookup(name, solver.BackendCPU)
+		e := eng.(ilsEngine)
+		e.limits = &lim
 		p := solver.Params{Seed: 1, Workers: w, Extra: extra}
-		o, err := e.(ilsEngine).config(in, p)
+		o, err := e.config(in, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		e.(ilsEngine).crowd(&o, in, p, w)
+		planned(e, &o, in, p, w)
 		return o
 	}
 	o := cfg("auto", 2, nil)
@@ -70,9 +72,8 @@ func TestCrowdSettings(t *testing.T) {
 // right before its search, keeps a valid tour of exactly the length it
 // records, shorter than the start.
 func TestCrowdedRound(t *testing.T) {
-	lowCrowd(t, 5000)
 	in := uniformInstance(12000, 9)
-	pr := newTestPartRun(t, in, 2, map[string]string{OptPartShape: "path", OptPartSlice: "0", OptPartKicks: "0.05"})
+	pr := newTestPartRunWith(t, in, 2, map[string]string{OptPartShape: "path", OptPartSlice: "0", OptPartKicks: "0.05"}, solver.Aid{}, lowCrowd(5000))
 	if !pr.fused() {
 		t.Fatal("crowded path round not fused")
 	}
@@ -87,7 +88,7 @@ func TestCrowdedRound(t *testing.T) {
 // TestCrowdedCancel: a crowded run cancelled once its search has begun
 // returns a valid tour of the length it reports, marked Stopped.
 func TestCrowdedCancel(t *testing.T) {
-	lowCrowd(t, 20000)
+	e := autoWith(t, lowCrowd(20000))
 	in := uniformInstance(60000, 11)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -99,7 +100,6 @@ func TestCrowdedCancel(t *testing.T) {
 			}
 		}
 	}()
-	e, _ := solver.Lookup("auto", solver.BackendCPU)
 	// the time limit only bounds a failing test; the cancel ends the run
 	res, err := e.Solve(ctx, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Minute}, snaps)
 	close(snaps)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -12,9 +13,10 @@ import (
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/cpu/climb"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/enginetest"
 	"github.com/tsplab/tsplab/solver/neighbor"
-	"github.com/tsplab/tsplab/solver/tour"
 )
 
 var allEngines = []string{"sa", "sspm", "pssm", "pspm", "2opt-climb", "swap-climb", "2opt-ils", "3opt-ils", "auto", "pop"}
@@ -33,7 +35,7 @@ func budgetParams(name string, seed uint64, workers int) solver.Params {
 			p = withOpts(p, "blocks=3", "threads=4")
 		}
 	case "2opt-climb", "swap-climb":
-		p.Extra = map[string]string{OptRestarts: "3"}
+		p.Extra = map[string]string{climb.OptRestarts: "3"}
 	default:
 		p.Extra = map[string]string{OptKicks: "300"}
 	}
@@ -75,7 +77,7 @@ func TestEnginesRegistered(t *testing.T) {
 // much shorter than a random tour, counts moves and reports its params.
 func TestEnginesImprove(t *testing.T) {
 	in := uniformInstance(80, 3)
-	random := solver.TourLength(in, toInt(newRNG(1, 1).RandomTour(in.N)))
+	random := solver.TourLength(in, runctl.ToInt(newRNG(1, 1).RandomTour(in.N)))
 	for _, name := range allEngines {
 		t.Run(name, func(t *testing.T) {
 			res := solve(t, name, in, budgetParams(name, 1, 2), nil)
@@ -228,7 +230,7 @@ func TestStart(t *testing.T) {
 	if err != nil || res.Length != copt {
 		t.Fatalf("from the optimum: %d, %v", res.Length, err)
 	}
-	res = solve(t, "2opt-climb", in, solver.Params{Start: opt.Tour, Workers: 1, Extra: map[string]string{OptRestarts: "1"}}, nil)
+	res = solve(t, "2opt-climb", in, solver.Params{Start: opt.Tour, Workers: 1, Extra: map[string]string{climb.OptRestarts: "1"}}, nil)
 	if res.Length != copt {
 		t.Fatalf("climber from the optimum: %d", res.Length)
 	}
@@ -248,7 +250,7 @@ func TestBadParams(t *testing.T) {
 		{"sspm", solver.Params{Extra: map[string]string{"sweeps": "-1"}}},
 		{"3opt-ils", solver.Params{Extra: map[string]string{OptPivot: "best-ever"}}},
 		{"auto", solver.Params{Extra: map[string]string{OptKicks: "many"}}},
-		{"2opt-climb", solver.Params{Extra: map[string]string{OptRestarts: "-3"}}},
+		{"2opt-climb", solver.Params{Extra: map[string]string{climb.OptRestarts: "-3"}}},
 		{"auto", solver.Params{Extra: map[string]string{OptCandidates: "farthest"}}},
 		{"auto", solver.Params{Extra: map[string]string{OptThreeOpt: "maybe"}}},
 		{"auto", solver.Params{Extra: map[string]string{OptAccept: "worse"}}},
@@ -301,41 +303,6 @@ func bruteForce(in *solver.Instance) int64 {
 	}
 	rec(1)
 	return best
-}
-
-func TestClimbDeltas(t *testing.T) {
-	in := uniformInstance(40, 9)
-	d := tour.NewDist(in)
-	r := newRNG(9, 0)
-	for trial := 0; trial < 200; trial++ {
-		tr := r.RandomTour(in.N)
-		l := d.Length(tr)
-		i, j := r.Intn(in.N), r.Intn(in.N)
-		if i == j {
-			continue
-		}
-		i, j = min(i, j), max(i, j)
-		delta := swapDelta(d, tr, i, j)
-		tr[i], tr[j] = tr[j], tr[i]
-		if got := d.Length(tr); got != l+delta {
-			t.Fatalf("swap %d,%d: delta %d, exact change %d", i, j, delta, got-l)
-		}
-		if best, bi, bj := bestSwap(d, tr, func(int64) bool { return false }); best < 0 {
-			l = d.Length(tr)
-			tr[bi], tr[bj] = tr[bj], tr[bi]
-			if got := d.Length(tr); got != l+best {
-				t.Fatalf("best swap %d,%d: delta %d, exact change %d", bi, bj, best, got-l)
-			}
-		}
-		best, bi, bj := best2opt(d, tr, func(int64) bool { return false })
-		l = d.Length(tr)
-		if best < 0 {
-			slices.Reverse(tr[bi+1 : bj+1])
-			if got := d.Length(tr); got != l+best {
-				t.Fatalf("2-opt %d,%d: delta %d, exact change %d", bi, bj, best, got-l)
-			}
-		}
-	}
 }
 
 // TestCandidateOptions: every candidate list choice gives a valid tour
@@ -481,5 +448,64 @@ func TestAlphaListsTakenLater(t *testing.T) {
 	}
 	if res.Stats.AlphaListsAt <= 0 || res.Stats.AscentIterations == 0 {
 		t.Fatalf("the alpha lists were not taken during the search: %+v", res.Stats)
+	}
+}
+
+// asideEngine is auto with a path improver beside its partition search,
+// as GPU auto lends its windows (solver.Aid.Paths).
+type asideEngine struct {
+	ilsEngine
+	paths solver.PathImprover
+}
+
+func (e asideEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	return e.SolveAided(ctx, in, p, snaps, solver.Aid{Paths: e.paths})
+}
+
+// TestEngineContractAutoPaths runs the engine contract on auto's paths
+// that its 200-city instances do not reach: the merged search of 1,200
+// cities (alpha-nearness lists, the workers' changes merged), and the
+// partition search, forced on by its option, alone and with a path
+// improver beside it (the GPU's stretch, here a CPU 2-opt).
+func TestEngineContractAutoPaths(t *testing.T) {
+	eng, err := solver.Lookup("auto", solver.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	auto := eng.(ilsEngine)
+	with := func(p solver.Params, extra map[string]string) solver.Params {
+		m := map[string]string{}
+		maps.Copy(m, p.Extra)
+		maps.Copy(m, extra)
+		p.Extra = m
+		return p
+	}
+	fake := &fakePaths{}
+	for _, tc := range []struct {
+		name  string
+		e     solver.Engine
+		extra map[string]string
+	}{
+		{"merge", auto, nil},
+		{"partition", auto, map[string]string{OptPartition: "on"}},
+		{"partition-beside", asideEngine{auto, fake}, map[string]string{OptPartition: "on", OptCandidates: "nearest"}},
+	} {
+		budget := maps.Clone(tc.extra)
+		if budget != nil {
+			budget[OptKicks] = "60"
+		}
+		cfg := enginetest.Config{
+			N:      1200,
+			Budget: func(solver.Engine) solver.Params { return with(budgetParams("auto", 1, 2), budget) },
+			Open:   func(solver.Engine) solver.Params { return with(solver.Params{Workers: 2}, tc.extra) },
+		}
+		t.Run(tc.name, func(t *testing.T) { enginetest.Run(t, tc.e, cfg) })
+	}
+	// the timed cases hand stretches to the improver (a kicks budget or
+	// fixed edges keep them from it)
+	fake.mu.Lock()
+	defer fake.mu.Unlock()
+	if fake.calls == 0 {
+		t.Error("partition-beside: the path improver beside was never called")
 	}
 }

@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 	"math/rand/v2"
+	"testing"
 
 	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
@@ -59,4 +60,33 @@ func withOpts(p solver.Params, settings ...string) solver.Params {
 func (pr *partRun) globalNb() []int32 {
 	nb, _ := pr.global.Neighbors()
 	return nb
+}
+
+// planned gives o the plan of a run of e on in with w workers and the
+// options p sets, as Solve does, and returns the plan.
+func planned(e ilsEngine, o *ilsOptions, in *solver.Instance, p solver.Params, w int) ilsPlan {
+	pl := e.decide(*o, in, p.Given, w)
+	pl.apply(e, o, p.Given)
+	return pl
+}
+
+// autoWith is the auto engine with the plan limits lim in place of
+// defaultLimits.
+func autoWith(t testing.TB, lim planLimits) ilsEngine {
+	t.Helper()
+	eng, err := solver.Lookup("auto", solver.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := eng.(ilsEngine)
+	e.limits = &lim
+	return e
+}
+
+// earlyBetween is the plan limits with the early phase beside a path
+// improver from lo to hi cities.
+func earlyBetween(lo, hi int) planLimits {
+	lim := defaultLimits
+	lim.besideEarlyMinN, lim.besideEarlyMaxN = lo, hi
+	return lim
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -45,8 +47,10 @@ type ilsConfig struct {
 
 // ilsEngine is 2opt-ils, 3opt-ils and auto.
 type ilsEngine struct {
-	baseEngine
+	runctl.Identity
 	cfg ilsConfig
+	// limits, when set, replaces defaultLimits (tests only)
+	limits *planLimits
 }
 
 // Options read from Params.Extra by the iterated local searches.
@@ -70,7 +74,7 @@ const (
 	// its first (1: 3-opt, up to 3: 5-opt).
 	OptDepth = "depth"
 	// OptMove selects the deep move: "chain" (2-opt steps, threeopt and
-	// depth) or "lk5" (the sequential 5-opt move, kopt.go).
+	// depth) or "lk5" (the sequential 5-opt move, localsearch/kopt.go).
 	OptMove = "move"
 	// OptOr3 turns on, with the sequential 3-opt moves, the pure 3-opt
 	// moves two 2-opt steps cannot make ("on", "off").
@@ -99,7 +103,7 @@ const (
 // config reads the run's settings: the engine's options on in (ilsSpecs,
 // auto's defaults by size included), with its own move set and start.
 func (e ilsEngine) config(in *solver.Instance, p solver.Params) (ilsOptions, error) {
-	o, err := solver.Configure(ilsSpecs[e.name], e, in, p)
+	o, err := solver.Configure(ilsSpecs[e.ID], e, in, p)
 	if err != nil {
 		return o, err
 	}
@@ -107,7 +111,7 @@ func (e ilsEngine) config(in *solver.Instance, p solver.Params) (ilsOptions, err
 	if !o.pivotRKBI {
 		o.rkbi = 0
 	}
-	o.rkbi = min(o.rkbi, maxSearches)
+	o.rkbi = min(o.rkbi, runctl.MaxSearches)
 	return o, nil
 }
 
@@ -132,28 +136,28 @@ var _ solver.Aided = ilsEngine{}
 // its own when nil).
 func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
-	if err := checkStart(in, p); err != nil {
+	if err := runctl.CheckStart(in, p); err != nil {
 		return solver.Result{}, err
 	}
 	o, err := e.config(in, p)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	p.Algorithm, p.Backend = e.name, solver.BackendCPU
+	p.Algorithm, p.Backend = e.ID, solver.BackendCPU
 	if p.TimeLimit == 0 && o.kicks == 0 {
 		p.TimeLimit = DefaultTimeLimit
 	}
-	w, err := countSearches("workers", o.workers, runtime.NumCPU(), searchCities(o, in), lsBytesPerCity)
+	w, err := runctl.CountSearches("workers", o.workers, runtime.NumCPU(), searchCities(o, in), lsBytesPerCity)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	p.Workers = w
-	e.crowd(&o, in, p, w)
-	e.fitMove(&o, in, p, w)
+	plan := e.decide(o, in, p.Given, w)
+	plan.apply(e, &o, p.Given)
 	if in.N < 8 {
-		return exactSmall(in, e, p, snaps, start)
+		return runctl.ExactSmall(in, e, p, snaps, start)
 	}
-	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, start: start, c: newControl(ctx, p, w, snaps, start), aid: aid}
+	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, plan: plan, start: start, c: runctl.NewControl(ctx, p, w, snaps, start), aid: aid}
 	if r.aid.Ascents == nil {
 		r.aid.Ascents = new(bound.Ascents)
 	}
@@ -205,13 +209,14 @@ type ilsRun struct {
 	p     solver.Params
 	o     ilsOptions
 	w     int
+	plan  ilsPlan // decided once, before the run (decide)
 	start time.Time
-	c     *control
+	c     *runctl.Control
 
 	searches  []*ls
-	kicksDone []paddedCounter
-	// listNote says how the candidate lists were made, where the device
-	// line should tell (alpha: the ascent behind them); stats holds the
+	kicksDone []runctl.Counter
+	// listNote says how the candidate lists were made, where the run's
+	// note should tell (alpha: the ascent behind them); stats holds the
 	// ascent's figures
 	listNote string
 	stats    solver.Stats
@@ -257,20 +262,20 @@ func (r *ilsRun) run() (solver.Result, error) {
 	c := r.c
 	// A first tour at once, cheap enough for a million cities, so that a
 	// run stopped during set-up still returns one.
-	c.setPhase(solver.PhaseStart)
+	c.SetPhase(solver.PhaseStart)
 	first := r.quickTour()
 	if r.o.cfg.start == startSFC {
 		r.pre = first // the start tour itself
 	}
-	c.offer(first, tour.LazyDist(r.in).Length(first))
-	c.snapshot(first, c.bestLen.Load(), 0, 0, 0)
-	if c.done() {
+	c.Offer(first, tour.LazyDist(r.in).Length(first))
+	c.Snapshot(first, c.BestLen.Load(), 0, 0, 0)
+	if c.Done() {
 		return r.finish(nil) // a tour of length 0, the target, or no time left
 	}
 
-	setup, cancel := c.setupContext()
+	setup, cancel := c.SetupContext()
 	defer cancel()
-	beat := c.heartbeat(500 * time.Millisecond)
+	beat := c.Heartbeat(500 * time.Millisecond)
 	nb, nbOdd, err := r.candidates(setup)
 	var t0 []int32
 	if err == nil {
@@ -286,18 +291,18 @@ func (r *ilsRun) run() (solver.Result, error) {
 	if err != nil && setup.Err() == nil {
 		return solver.Result{}, err
 	}
-	if err != nil || c.done() {
+	if err != nil || c.Done() {
 		return r.finish(nil)
 	}
 	l0 := d.Length(t0)
-	c.offer(t0, l0)
+	c.Offer(t0, l0)
 	// the start tour on screen at once: the first round of a partition
 	// search on a million cities takes seconds
-	c.snapshot(t0, l0, 0, 0, 0)
+	c.Snapshot(t0, l0, 0, 0, 0)
 	if r.aid.FirstTour != nil {
 		close(r.aid.FirstTour)
 	}
-	r.kicksDone = make([]paddedCounter, r.w)
+	r.kicksDone = make([]runctl.Counter, r.w)
 	if r.usePartition() {
 		r.partitioned = true
 		r.partition(t0, nb, nbOdd, d)
@@ -342,7 +347,7 @@ func (r *ilsRun) newSearches(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist
 // fixed edges put in.
 func (r *ilsRun) quickTour() []int32 {
 	if r.p.Start != nil {
-		return to32(r.p.Start)
+		return runctl.To32(r.p.Start)
 	}
 	var t []int
 	if r.in.Metric != solver.Explicit && r.in.HasCoords() {
@@ -350,14 +355,14 @@ func (r *ilsRun) quickTour() []int32 {
 	} else {
 		t = solver.IdentityTour(r.in.N)
 	}
-	return to32(construct.KeepFixed(r.in, t))
+	return runctl.To32(construct.KeepFixed(r.in, t))
 }
 
 // candidates builds the candidate lists: nb for the even-numbered
 // workers, nbOdd for the odd ones (they differ only for "mixed": nearest
 // for the even workers, quadrant for the odd ones).
 func (r *ilsRun) candidates(ctx context.Context) (nb, nbOdd *neighbor.Lists, err error) {
-	r.c.setPhase(solver.PhaseNeighbours)
+	r.c.SetPhase(solver.PhaseNeighbours)
 	k := r.o.cfg.neighbors
 	switch r.o.cfg.candidates {
 	case listNearest:
@@ -402,7 +407,7 @@ func (r *ilsRun) alphaCandidates(ctx context.Context, k int) (*neighbor.Lists, e
 	// accelerator when it runs this engine; the same
 	// ascent under way for tsp solve's bound (or the app's) is
 	// waited for instead of run twice (the pipeline's Ascents share it).
-	opts := solver.AscentOptions{Time: r.p.TimeLimit / 5, Device: r.aid.Device}
+	opts := solver.AscentOptions{Time: ascentShare.of(r.p.TimeLimit), Device: r.aid.Device}
 	if near != nil && r.o.kicks == 0 && r.o.cfg.sync > 0 && !r.usePartition() && opts.Device == nil && r.aid.Ascents.Underway(r.in, opts) {
 		// Another caller's ascent is under way on the CPU (tsp
 		// solve's bound beside the run): the workers search on the
@@ -412,7 +417,7 @@ func (r *ilsRun) alphaCandidates(ctx context.Context, k int) (*neighbor.Lists, e
 		// starts from the greedy tour on the alpha lists, which
 		// measured ahead of the greedy tour on the nearest lists
 		// (docs/DECISIONS.md#alpha-start).
-		opts.Time = r.p.TimeLimit / 2
+		opts.Time = ascentWaitShare.of(r.p.TimeLimit)
 		r.alphaLater(ctx, opts, k, "nearest")
 		return near, nil
 	}
@@ -420,7 +425,7 @@ func (r *ilsRun) alphaCandidates(ctx context.Context, k int) (*neighbor.Lists, e
 		// all workers search while the ascent runs (together.go)
 		return r.quadrantBeside(ctx, opts, k)
 	}
-	r.c.setPhase(solver.PhaseBound)
+	r.c.SetPhase(solver.PhaseBound)
 	res, berr := r.ascentBeside(ctx, opts, k, near != nil && r.o.kicks == 0)
 	var nb *neighbor.Lists
 	if berr == nil {
@@ -487,8 +492,8 @@ func (r *ilsRun) showBeforeAscent(ctx context.Context, k int) (*neighbor.Lists, 
 		return nil, err
 	}
 	l := tour.LazyDist(r.in).Length(t)
-	r.c.offer(t, l)
-	r.c.snapshot(t, l, 0, 0, 0)
+	r.c.Offer(t, l)
+	r.c.Snapshot(t, l, 0, 0, 0)
 	r.pre = t
 	return near, nil
 }
@@ -510,10 +515,10 @@ func (r *ilsRun) preSearch(ctx context.Context, k int, done *atomic.Bool) []int3
 	s.SetJournal(true)
 	s.SetFixed(r.in.FixedEdges)
 	stop := func() bool {
-		if done.Load() || r.c.done() {
+		if done.Load() || r.c.Done() {
 			return true
 		}
-		r.c.offer(s.Tour(), s.Length())
+		r.c.Offer(s.Tour(), s.Length())
 		return false
 	}
 	s.PushAll()
@@ -524,7 +529,7 @@ func (r *ilsRun) preSearch(ctx context.Context, k int, done *atomic.Bool) []int3
 			}
 		}
 	}
-	r.c.offer(s.Tour(), s.Length())
+	r.c.Offer(s.Tour(), s.Length())
 	return s.Tour()
 }
 
@@ -568,7 +573,7 @@ func (r *ilsRun) takeAlpha() {
 	}
 	r.alphaTaken = true
 	if a.err != nil {
-		r.c.stop.Store(true)
+		r.c.Stop.Store(true)
 		return
 	}
 	r.listNote, r.stats = a.note, a.stats
@@ -597,12 +602,12 @@ func alphaNote(st solver.Stats) string {
 // or nearest neighbour) with the fixed edges put in.
 func (r *ilsRun) startTour(ctx context.Context, nb *neighbor.Lists) ([]int32, error) {
 	if r.p.Start != nil {
-		return to32(r.p.Start), nil
+		return runctl.To32(r.p.Start), nil
 	}
 	if r.pre != nil {
 		return r.pre, nil
 	}
-	r.c.setPhase(solver.PhaseStart)
+	r.c.SetPhase(solver.PhaseStart)
 	var t []int
 	var err error
 	if r.o.cfg.start == startNN {
@@ -613,7 +618,7 @@ func (r *ilsRun) startTour(ctx context.Context, nb *neighbor.Lists) ([]int32, er
 	if err != nil {
 		return nil, err
 	}
-	return to32(construct.KeepFixed(r.in, t)), nil
+	return runctl.To32(construct.KeepFixed(r.in, t)), nil
 }
 
 // search runs the workers: a descent from the start tour, then kicks, in
@@ -628,7 +633,7 @@ func (r *ilsRun) search() {
 	if budget > 0 {
 		epoch = min(epoch, budget)
 	}
-	c.setPhase(solver.PhaseDescent)
+	c.SetPhase(solver.PhaseDescent)
 	// share merge: a first epoch of descents alone, whose shortest tour
 	// becomes the base the workers kick in (setBase)
 	merge := cfg.share == shareMerge && cfg.sync > 0 && r.w > 1 && r.in.N >= 8
@@ -642,7 +647,7 @@ func (r *ilsRun) search() {
 		}
 		first = false
 	}
-	for done := 0; !c.stop.Load() && (budget == 0 || done < budget); {
+	for done := 0; !c.Stop.Load() && (budget == 0 || done < budget); {
 		n := epoch
 		if budget > 0 {
 			n = min(epoch, budget-done)
@@ -727,16 +732,16 @@ func (r *ilsRun) work(wk, n int, first bool) {
 	var buf []int32
 	last := s.Evaluated()
 	check := func() bool {
-		c.moves[wk].v.Store(s.Evaluated())
+		c.Moves[wk].V.Store(s.Evaluated())
 		last = s.Evaluated()
-		if c.done() {
+		if c.Done() {
 			return true
 		}
-		if c.snapshotDue() {
+		if c.SnapshotDue() {
 			// the best so far also while a long descent runs
-			c.offer(s.Tour(), s.Length())
+			c.Offer(s.Tour(), s.Length())
 			buf = append(buf[:0], s.Tour()...)
-			c.snapshot(buf, s.Length(), r.totalKicks(), r.frac(), 0)
+			c.Snapshot(buf, s.Length(), r.totalKicks(), r.frac(), 0)
 		}
 		return false
 	}
@@ -750,7 +755,7 @@ func (r *ilsRun) work(wk, n int, first bool) {
 	if s.Queued() > 0 {
 		// the first descent's rest (together.go): kicks once it is done
 		if !r.drain(wk, check) || s.Queued() > 0 {
-			c.moves[wk].v.Store(s.Evaluated())
+			c.Moves[wk].V.Store(s.Evaluated())
 			return
 		}
 	}
@@ -765,11 +770,11 @@ func (r *ilsRun) work(wk, n int, first bool) {
 		if !ok {
 			return // stopped inside: back at the last accepted tour
 		}
-		r.kicksDone[wk].v.Add(1)
+		r.kicksDone[wk].V.Add(1)
 		if s.Length() < old {
 			r.stale[wk] = 0
 			if s.Length() < r.wbestLen[wk] {
-				c.offer(s.Tour(), s.Length())
+				c.Offer(s.Tour(), s.Length())
 			}
 			continue
 		}
@@ -778,7 +783,7 @@ func (r *ilsRun) work(wk, n int, first bool) {
 			return
 		}
 	}
-	c.moves[wk].v.Store(s.Evaluated())
+	c.Moves[wk].V.Store(s.Evaluated())
 }
 
 // epochOver reports whether the timed merge epoch under way has ended
@@ -845,15 +850,15 @@ func (r *ilsRun) descend(wk int, check func() bool) bool {
 	if !ok {
 		return false
 	}
-	c.offer(s.Tour(), s.Length())
+	c.Offer(s.Tour(), s.Length())
 	if wk == 0 {
-		c.setPhase(solver.PhaseSearch)
+		c.SetPhase(solver.PhaseSearch)
 	}
 	return true
 }
 
 // totalKicks sums the kicks of all workers.
-func (r *ilsRun) totalKicks() int64 { return sumCounters(r.kicksDone) }
+func (r *ilsRun) totalKicks() int64 { return runctl.SumCounters(r.kicksDone) }
 
 // frac is the fraction of the kick budget spent (0 without one).
 func (r *ilsRun) frac() float64 {
@@ -876,21 +881,21 @@ func (r *ilsRun) finish(searches []*ls) (solver.Result, error) {
 		if r.wbestLen[i] < l {
 			t, l = r.wbest[i], r.wbestLen[i]
 		}
-		c.offer(t, l)
+		c.Offer(t, l)
 		if l < bestLen {
 			best, bestLen = t, l
 		}
 	}
-	if g := c.bestLen.Load(); g < bestLen {
-		best, bestLen = c.best, g
+	if g := c.BestLen.Load(); g < bestLen {
+		best, bestLen = c.Best, g
 	}
 	steps := r.totalKicks()
-	c.snapshot(nil, bestLen, steps, max(r.frac(), 1), 0)
-	stopped := c.stopped.Load() || (r.o.kicks > 0 && c.stop.Load() && !c.optimal.Load()) || (searches == nil && !r.partitioned)
-	if c.optimal.Load() {
+	c.Snapshot(nil, bestLen, steps, max(r.frac(), 1), 0)
+	stopped := c.Stopped.Load() || (r.o.kicks > 0 && c.Stop.Load() && !c.Optimal.Load()) || (searches == nil && !r.partitioned)
+	if c.Optimal.Load() {
 		stopped = false
 	}
-	res, err := solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: toInt(best), Moves: c.totalMoves(), Steps: steps, Start: r.start, Stopped: stopped, Device: deviceName(r.w) + r.listNote})
+	res, err := solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: runctl.ToInt(best), Moves: c.TotalMoves(), Steps: steps, Start: r.start, Stopped: stopped, Device: runctl.DeviceName(r.w), Note: strings.TrimPrefix(r.listNote, "; ")})
 	res.Stats = r.stats
 	return res, err
 }
@@ -920,47 +925,11 @@ func unionNeighbors(in *solver.Instance, a, b *neighbor.Lists) *neighbor.Lists {
 	return out
 }
 
-// exactSmall solves instances of fewer than 8 cities by enumeration
-// (at most 6! tours), where local search moves have no room.
-func exactSmall(in *solver.Instance, e solver.Engine, p solver.Params, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
-	n := in.N
-	if n < 4 {
-		return trivial(in, e, p, snaps, start)
-	}
-	perm := solver.IdentityTour(n)
-	var best []int
-	bestLen := int64(math.MaxInt64)
-	var moves int64
-	var rec func(k int)
-	rec = func(k int) {
-		if k == n {
-			moves++
-			if in.CheckFixedEdges(perm) != nil {
-				return
-			}
-			if l := solver.TourLength(in, perm); l < bestLen {
-				best = append(best[:0], perm...)
-				bestLen = l
-			}
-			return
-		}
-		for i := k; i < n; i++ {
-			perm[k], perm[i] = perm[i], perm[k]
-			rec(k + 1)
-			perm[k], perm[i] = perm[i], perm[k]
-		}
-	}
-	rec(1)
-	sink := solver.NewSink(snaps, 0, start)
-	sink.Send(solver.Snapshot{Tour: append([]int(nil), best...), Length: bestLen, Best: append([]int(nil), best...), BestLength: bestLen, Progress: 1, Moves: moves})
-	return solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: 1, Start: start, Device: deviceName(workers(p))})
-}
-
 func init() {
-	solver.Register(ilsEngine{baseEngine{"2opt-ils", "iterated local search, 2-opt + Or-opt with neighbour lists and don't-look bits, double-bridge kicks (Rocki & Suda's method, sequential)"},
-		ilsConfig{orOpt: true, start: startGreedy}})
-	solver.Register(ilsEngine{baseEngine{"3opt-ils", "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
-		ilsConfig{orOpt: true, start: startNN}})
-	solver.Register(ilsEngine{baseEngine{"auto", "the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains, on 5 alpha-nearness candidates of a Held–Karp ascent, from 1,000 to 50,000 cities; sequential 3-opt moves on nearest candidates below 1,000 cities and on nearest and quadrant candidates from 50,000, with the 5-opt move on them in the rounds where it gains more per second up to 160,000 cities a worker; below 1,000 cities one search per core with stagnation escapes; from 1,000 to 50,000 each core kicking in its own stretch of one tour, their changes merged; from 50,000 all cores on one tour, each on a segment or a cell of the plane; best kept"},
-		ilsConfig{orOpt: true, start: startGreedy, partAuto: true}})
+	solver.Register(ilsEngine{runctl.Identity{ID: "2opt-ils", Desc: "iterated local search, 2-opt + Or-opt with neighbour lists and don't-look bits, double-bridge kicks (Rocki & Suda's method, sequential)"},
+		ilsConfig{orOpt: true, start: startGreedy}, nil})
+	solver.Register(ilsEngine{runctl.Identity{ID: "3opt-ils", Desc: "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
+		ilsConfig{orOpt: true, start: startNN}, nil})
+	solver.Register(ilsEngine{runctl.Identity{ID: "auto", Desc: "the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains, on 5 alpha-nearness candidates of a Held–Karp ascent, from 1,000 to 50,000 cities; sequential 3-opt moves on nearest candidates below 1,000 cities and on nearest and quadrant candidates from 50,000, with the 5-opt move on them in the rounds where it gains more per second up to 160,000 cities a worker; below 1,000 cities one search per core with stagnation escapes; from 1,000 to 50,000 each core kicking in its own stretch of one tour, their changes merged; from 50,000 all cores on one tour, each on a segment or a cell of the plane; best kept"},
+		ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil})
 }

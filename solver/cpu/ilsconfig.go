@@ -1,11 +1,8 @@
 package cpu
 
 import (
-	"maps"
 	"math"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/tsplab/tsplab/solver"
 )
@@ -79,7 +76,7 @@ type (
 
 const (
 	deepChain deepMove = iota // a chain of 2-opt steps (threeopt, depth)
-	deepLK5                   // the sequential 5-opt move (kopt.go)
+	deepLK5                   // the sequential 5-opt move (localsearch/kopt.go)
 	deepAdapt                 // partition search: by round, whichever gained more per second
 )
 
@@ -156,7 +153,7 @@ const (
 // chain of 2-opt steps on nearest lists: the pure 3-opt moves and escapes
 // after 3·n stale kicks got out of the traps other settings fell into
 // (docs/DECISIONS.md#auto-below-1000). From
-// deepMinN to partMinN the 5-opt move (kopt.go) on 5 alpha-nearness
+// deepMinN to partMinN the 5-opt move (localsearch/kopt.go) on 5 alpha-nearness
 // candidates, every worker kicking in its own stretch of one tour, their
 // changes merged (merge.go): on 16 cores ahead of independent searches
 // exchanging by partition crossover from fnl4461 to d18512, and of the
@@ -173,43 +170,6 @@ var autoBySize = solver.SizeTable{
 		OptOr3: "off", OptStale: "0", OptCandidates: "alpha", OptNeighbors: strconv.Itoa(alphaNeighbors), OptDepth: "2", OptSegment: "200", OptShare: "merge", OptSync: strconv.Itoa(mergeSync), OptMove: "lk5"}},
 	{From: partMinN, Set: map[string]string{
 		OptOr3: "off", OptStale: "20", OptCandidates: "mixed", OptDepth: "2", OptSegment: "200", OptShare: "merge", OptSync: strconv.Itoa(mergeSync), OptMove: "adapt"}},
-}
-
-// fitMove gives auto the chain in place of the 5-opt move by the round
-// when a run of in on w workers has more than adaptMaxPerWorker cities a
-// worker; a move p sets is kept.
-func (e ilsEngine) fitMove(o *ilsOptions, in *solver.Instance, p solver.Params, w int) {
-	if e.cfg.partAuto && o.cfg.move == deepAdapt && w > 0 && in.N/w > adaptMaxPerWorker && strings.TrimSpace(p.Extra[OptMove]) == "" {
-		o.cfg.move = deepChain
-	}
-}
-
-// Tune shows on in the defaults that follow the cities a worker, as a
-// run with the default workers takes them (solver.Tuner): the chain in
-// place of the 5-opt move by the round (fitMove) and the crowded set-up
-// (crowd); TestTuneShowsTheRun holds the two to the same values.
-func (e ilsEngine) Tune(in *solver.Instance, set solver.OptionSet) solver.OptionSet {
-	w := 0
-	if o, ok := set.Lookup("workers"); ok {
-		w, _ = strconv.Atoi(o.Default)
-	}
-	if w <= 0 || !partitionOn(ilsOptions{cfg: e.cfg}, in) { // partition auto, as the defaults take it
-		return set
-	}
-	d := map[string]string{}
-	if o, ok := set.Lookup(OptMove); ok && o.Default == "adapt" && in.N/w > adaptMaxPerWorker {
-		d[OptMove] = "chain"
-	}
-	if crowded(in.N, w) {
-		maps.Copy(d, crowdedSet)
-	}
-	out := slices.Clone(set)
-	for i := range out {
-		if v, ok := d[out[i].Name]; ok {
-			out[i].Default, out[i].Auto = v, ""
-		}
-	}
-	return out
 }
 
 func init() {

@@ -134,7 +134,7 @@ func TestFitMove(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e.(ilsEngine).fitMove(&o, in, p, tc.w)
+		planned(e.(ilsEngine), &o, in, p, tc.w)
 		if o.cfg.move != tc.want {
 			t.Errorf("%d cities on %d workers, options %v: move %v, want %v", in.N, tc.w, tc.extra, o.cfg.move, tc.want)
 		}
@@ -146,11 +146,9 @@ func TestFitMove(t *testing.T) {
 // takes, the 5-opt move by the round (fitMove) and the crowded set-up
 // (crowd) included.
 func TestTuneShowsTheRun(t *testing.T) {
-	defer func(v int) { crowdedMinPerWorker = v }(crowdedMinPerWorker)
-	crowdedMinPerWorker = 200_000 // 1 worker: crowded; 2: the chain alone; 3, 4: neither
+	// 1 worker: crowded; 2: the chain alone; 3, 4: neither
+	e := autoWith(t, lowCrowd(200_000))
 	in := uniformInstance(2*adaptMaxPerWorker+10000, 3)
-	eng, _ := solver.Lookup("auto", solver.BackendCPU)
-	e := eng.(ilsEngine)
 	names := []string{OptMove, OptCandidates, OptNeighbors, OptPartSlice, OptPartKicks, OptPartShape}
 	for _, w := range []int{1, 2, 3, 4} {
 		set := ilsSpecs["auto"].Options(in)
@@ -174,8 +172,7 @@ func TestTuneShowsTheRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e.crowd(&run, in, p, w)
-		e.fitMove(&run, in, p, w)
+		planned(e, &run, in, p, w)
 		if got.cfg.move != run.cfg.move || got.cfg.candidates != run.cfg.candidates || got.cfg.neighbors != run.cfg.neighbors ||
 			got.partSlice != run.partSlice || got.partKicks != run.partKicks || got.partShape != run.partShape {
 			t.Errorf("%d cities on %d workers: shown %v, the run takes move %v, candidates %v, neighbours %d, slice %d, kicks %v, shape %v",

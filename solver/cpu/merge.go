@@ -178,7 +178,7 @@ func (r *ilsRun) exchangeMerge() {
 		return
 	}
 	t := m.walk(make([]int32, 0, n))
-	r.c.offer(t, l)
+	r.c.Offer(t, l)
 	r.setBase(t, l)
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -22,9 +23,9 @@ func newMergeRun(t *testing.T, in *solver.Instance, w int) *ilsRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &ilsRun{e: e.(ilsEngine), in: in, p: p, o: o, w: w, c: newControl(context.Background(), p, w, nil, time.Now())}
+	r := &ilsRun{e: e.(ilsEngine), in: in, p: p, o: o, w: w, plan: e.(ilsEngine).decide(o, in, p.Given, w), c: runctl.NewControl(context.Background(), p, w, nil, time.Now())}
 	d, nb := tour.NewDist(in), neighbor.Nearest(in, 8)
-	t0 := to32(rand.New(rand.NewPCG(2, 3)).Perm(in.N))
+	t0 := runctl.To32(rand.New(rand.NewPCG(2, 3)).Perm(in.N))
 	r.searches = make([]*ls, w)
 	r.wbestLen, r.stale = make([]int64, w), make([]int, w)
 	for i := range r.searches {
@@ -78,7 +79,7 @@ func TestMergeAddsUp(t *testing.T) {
 	r.exchangeMerge()
 	want := l0 - g0 - g1
 	for i, s := range r.searches {
-		if err := solver.ValidateTour(toInt(s.Tour()), in.N); err != nil {
+		if err := solver.ValidateTour(runctl.ToInt(s.Tour()), in.N); err != nil {
 			t.Fatalf("worker %d: %v", i, err)
 		}
 		if got := s.Dist().Length(s.Tour()); got != want || s.Length() != want {
@@ -114,7 +115,7 @@ func TestMergeKeepsOneCycle(t *testing.T) {
 		r.exchangeMerge()
 		want := l0 - max(g0, g1)
 		for k, s := range r.searches {
-			if err := solver.ValidateTour(toInt(s.Tour()), in.N); err != nil {
+			if err := solver.ValidateTour(runctl.ToInt(s.Tour()), in.N); err != nil {
 				t.Fatalf("trial %d worker %d: %v", trial, k, err)
 			}
 			if got := s.Dist().Length(s.Tour()); got != s.Length() || got != want {

@@ -52,9 +52,9 @@ const (
 	besideEarlySegment = 10000
 )
 
-// The size range of the early phase (besideEarly); variables so that the
-// tests run it on small instances.
-var (
+// The size range of the early phase (besideEarly); tests run it on small
+// instances through smaller planLimits.
+const (
 	// besideEarlyMinN is the smallest instance with the early phase:
 	// from here the stitch's reversals of up to n/2 cities take half a
 	// round on one core.
@@ -76,9 +76,9 @@ var (
 // nothing of their pieces' gains; later the tour's order, reshuffled by
 // those alone, is what the rounds need.
 func (pr *partRun) besideEarly() bool {
-	n := pr.r.in.N
-	return pr.bs.paths != nil && n >= besideEarlyMinN && n <= besideEarlyMaxN &&
-		pr.r.o.partShape == shapeAuto && float64(pr.kicks) < besideEarlyKicks*float64(n)
+	n := pr.env.in.N
+	return pr.bs.paths != nil && n >= pr.env.plan.limits.besideEarlyMinN && n <= pr.env.plan.limits.besideEarlyMaxN &&
+		pr.env.o.partShape == shapeAuto && float64(pr.kicks) < besideEarlyKicks*float64(n)
 }
 
 // beside is the path improver's state in one partition search.
@@ -101,7 +101,7 @@ type beside struct {
 // newBeside readies the improver of r's aid for its partition search;
 // none on a run with a kicks budget (it stays deterministic) or fixed
 // edges (they stay with the workers' searches).
-func newBeside(r *ilsRun) beside {
+func newBeside(r *partEnv) beside {
 	b := beside{paths: r.aid.Paths, share: besideShare}
 	if r.aid.PathShare > 0 {
 		b.share, b.asked = r.aid.PathShare, true
@@ -173,10 +173,10 @@ func (pr *partRun) startBeside(g int) *besideRound {
 	ctx, cancel := context.WithCancel(pr.ctx)
 	br := &besideRound{g: g, cancel: cancel, done: make(chan error, 1), start: time.Now()}
 	until := br.start.Add(pr.searchTime(pr.p - g))
-	if dl := pr.r.c.deadline; !dl.IsZero() && dl.Before(until) {
+	if dl := pr.env.c.Deadline; !dl.IsZero() && dl.Before(until) {
 		until = dl
 	}
-	in, path := pr.r.in, b.path
+	in, path := pr.env.in, b.path
 	go func() {
 		var err error
 		br.gain, err = b.paths.ImprovePath(ctx, in, path, until)
@@ -189,13 +189,13 @@ func (pr *partRun) startBeside(g int) *besideRound {
 // expected to take: by the time slice when there is one, else as long
 // as the last round's.
 func (pr *partRun) searchTime(tasks int) time.Duration {
-	w := pr.r.w
-	slice := time.Duration(pr.r.o.partSlice) * time.Millisecond
+	w := pr.env.w
+	slice := time.Duration(pr.env.o.partSlice) * time.Millisecond
 	switch {
 	case slice > 0 && tasks <= w:
 		return slice
 	case slice > 0:
-		return time.Duration((tasks+w-1)/w) * taskSlice(slice, w, tasks, pr.r.in.N)
+		return time.Duration((tasks+w-1)/w) * taskSlice(slice, w, tasks, pr.env.in.N)
 	case pr.bs.last > 0:
 		return pr.bs.last
 	}
@@ -223,7 +223,7 @@ func (pr *partRun) endBeside(br *besideRound, deltas []int64) {
 	for _, d := range deltas {
 		cpu -= min(d, 0)
 	}
-	b.adapt(gain, len(b.path), dt, cpu, pr.r.in.N-len(b.path), b.last, pr.r.w)
+	b.adapt(gain, len(b.path), dt, cpu, pr.env.in.N-len(b.path), b.last, pr.env.w)
 }
 
 // takePath writes the improver's path into the tour when it joins the
@@ -246,7 +246,7 @@ func (pr *partRun) takePath(g int) int64 {
 	for s := 1; s < g; s++ {
 		first[s] = first[s-1] + pr.segs[s-1].m
 	}
-	w := pr.r.w
+	w := pr.env.w
 	gains := make([]int64, w)
 	var bad atomic.Bool
 	pr.pool(w, func(_, k int) {
@@ -274,7 +274,7 @@ func (pr *partRun) takePath(g int) int64 {
 	if gain <= 0 {
 		return 0
 	}
-	n, at := pr.r.in.N, pr.segs[0].from
+	n, at := pr.env.in.N, pr.segs[0].from
 	pr.pool(w, func(_, k int) {
 		for i := k * m / w; i < (k+1)*m/w; i++ {
 			if p[i] != old[i] {
@@ -303,7 +303,7 @@ func (pr *partRun) movedWithin(first []int, g, lo, hi int) bool {
 		if ct == old[i] {
 			continue
 		}
-		if ct < 0 || int(ct) >= pr.r.in.N {
+		if ct < 0 || int(ct) >= pr.env.in.N {
 			return false
 		}
 		s, l := pr.segOf[ct], atomic.LoadInt32(&pr.local[ct])

@@ -118,7 +118,7 @@ func TestBesideFirstShare(t *testing.T) {
 		{1000000, false, 0, besideShare},
 		{85900, false, 2, 2},
 	} {
-		r := &ilsRun{in: uniformInstance(100, 1), aid: solver.Aid{Paths: &fakePaths{}, PathShare: c.aid}}
+		r := &partEnv{in: uniformInstance(100, 1), aid: solver.Aid{Paths: &fakePaths{}, PathShare: c.aid}}
 		b := newBeside(r)
 		b.firstShare(c.n, c.clustered)
 		if b.share != c.want {
@@ -143,7 +143,7 @@ func TestBesideFirstShare(t *testing.T) {
 func TestBesideNone(t *testing.T) {
 	in := uniformInstance(1000, 24)
 	f := &fakePaths{}
-	r := &ilsRun{in: in, o: ilsOptions{kicks: 10}, aid: solver.Aid{Paths: f}}
+	r := &partEnv{in: in, o: ilsOptions{kicks: 10}, aid: solver.Aid{Paths: f}}
 	if b := newBeside(r); b.paths != nil {
 		t.Fatal("an improver on a run with a kicks budget")
 	}
@@ -280,7 +280,7 @@ func TestBesideUntil(t *testing.T) {
 	g := pr.bs.segments(pr)
 	// the searches are expected to take at least partMinTask
 	dl := time.Now().Add(partMinTask / 5)
-	pr.r.c.deadline = dl
+	pr.env.c.Deadline = dl
 	pr.endBeside(pr.startBeside(g), make([]int64, pr.p))
 	if len(f.untils) != 1 || f.untils[0].After(dl) {
 		t.Fatalf("the improver was handed %v, the run's deadline is %v", f.untils, dl)
@@ -295,10 +295,8 @@ func TestBesideUntil(t *testing.T) {
 // the range or with the pieces' shape given, there is no early phase.
 func TestBesideEarly(t *testing.T) {
 	in := uniformInstance(3000, 25)
-	defer func(lo, hi int) { besideEarlyMinN, besideEarlyMaxN = lo, hi }(besideEarlyMinN, besideEarlyMaxN)
-	besideEarlyMinN, besideEarlyMaxN = 2000, 4000
 	extra := map[string]string{OptPartSegment: "300", OptPartKicks: "1", OptPartSlice: "0"}
-	pr := newTestPartRun(t, in, 4, extra)
+	pr := newTestPartRunWith(t, in, 4, extra, solver.Aid{}, earlyBetween(2000, 4000))
 	if pr.besideEarly() {
 		t.Fatal("an early phase without the improver")
 	}
@@ -332,7 +330,7 @@ func TestBesideEarly(t *testing.T) {
 		lo, hi int
 		shape  partShape
 	}{{3001, 4000, shapeAuto}, {2000, 2999, shapeAuto}, {2000, 4000, shapePath}} {
-		besideEarlyMinN, besideEarlyMaxN, pr.r.o.partShape = tc.lo, tc.hi, tc.shape
+		pr.env.plan.limits, pr.env.o.partShape = earlyBetween(tc.lo, tc.hi), tc.shape
 		if pr.besideEarly() {
 			t.Fatalf("an early phase on %d cities with the range %d..%d and shape %v", in.N, tc.lo, tc.hi, tc.shape)
 		}
@@ -383,7 +381,7 @@ func TestBesideLayout(t *testing.T) {
 	for round, share := range []float64{4, 1, 0.25, 12, 4} {
 		pr.bs.share = share
 		for wk := range w {
-			pr.r.c.moves[wk].v.Store(0)
+			pr.env.c.Moves[wk].V.Store(0)
 		}
 		pr.cut(rng.Intn(in.N), 0)
 		g := pr.bs.segments(pr)
@@ -395,7 +393,7 @@ func TestBesideLayout(t *testing.T) {
 			t.Fatalf("%s, share %v: the improver took %d of %d segments (%d calls); want a multiple of %d left", what, share, g, pr.p, f.calls-calls, w)
 		}
 		for wk := range w {
-			if pr.r.c.moves[wk].v.Load() == 0 {
+			if pr.env.c.Moves[wk].V.Load() == 0 {
 				t.Fatalf("%s, share %v: worker %d searched nothing while the improver took %d of %d segments", what, share, wk, g, pr.p)
 			}
 		}
@@ -405,7 +403,7 @@ func TestBesideLayout(t *testing.T) {
 			}
 		}
 	}
-	pr.r.o.partShape = shapeRegion
+	pr.env.o.partShape = shapeRegion
 	pr.cut(0, 0)
 	if !pr.region || pr.p != base || pr.bs.segments(pr) != 0 || len(pr.segs) != base {
 		t.Fatalf("a region round (%v) of %d segments (%d listed), %d for the improver; want %d, none", pr.region, pr.p, len(pr.segs), pr.bs.segments(pr), base)
@@ -419,8 +417,6 @@ func TestBesideLayout(t *testing.T) {
 // of the recorded length across the switch.
 func TestBesideEarlySegments(t *testing.T) {
 	in := uniformInstance(20000, 28)
-	defer func(lo, hi int) { besideEarlyMinN, besideEarlyMaxN = lo, hi }(besideEarlyMinN, besideEarlyMaxN)
-	besideEarlyMinN, besideEarlyMaxN = 10000, 30000
 	for _, seg := range []int{0, 4000} {
 		extra := map[string]string{OptPartKicks: "0.02", OptPartSlice: "0"}
 		early, later := besideEarlySegment, partSize(in.N, 1, 0)
@@ -428,7 +424,7 @@ func TestBesideEarlySegments(t *testing.T) {
 			extra[OptPartSegment] = strconv.Itoa(seg)
 			early, later = seg, seg
 		}
-		pr := newTestPartRun(t, in, 1, extra)
+		pr := newTestPartRunWith(t, in, 1, extra, solver.Aid{}, earlyBetween(10000, 30000))
 		pr.bs = beside{paths: &fakePaths{mode: "keep"}, share: 1}
 		rng := newRNG(10, 0)
 		for round := range 4 {

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -160,7 +161,7 @@ func (cs *clusterSub) add(pr *partRun, at int, inner int32, ahead bool) {
 // prepare builds the contracted instance's distances and candidate
 // lists (quadrant lists: the ends' nearest are mostly their own run's).
 func (cs *clusterSub) prepare(pr *partRun) {
-	in := pr.r.in
+	in := pr.env.in
 	m := len(cs.of)
 	x, y := make([]float64, m), make([]float64, m)
 	for j, ct := range cs.of {
@@ -182,7 +183,7 @@ func (pr *partRun) clusterPass() int64 {
 		return 0
 	}
 	cs.prepare(pr)
-	w := pr.r.w
+	w := pr.env.w
 	res := make([]*ls, w)
 	pr.pool(w, func(wk, _ int) { res[wk] = pr.searchContracted(cs, wk) })
 	best := res[0]
@@ -214,7 +215,7 @@ func ident(m int) []int32 {
 // contracted tour cs from its order in the tour: a descent, then
 // clusterKicks kicks per city, and returns it.
 func (pr *partRun) searchContracted(cs *clusterSub, wk int) *ls {
-	r, c := pr.r, pr.r.c
+	r, c := pr.env, pr.env.c
 	m := len(cs.of)
 	s := newLS(cs.d, cs.nb.List, cs.nb.K, ident(m))
 	s.SetNeighbors(cs.nb.List, cs.nb.K, cs.nbd)
@@ -222,12 +223,12 @@ func (pr *partRun) searchContracted(cs *clusterSub, wk int) *ls {
 	mv.FiveOpt = nil
 	s.SetMoves(mv)
 	s.SetFixed(cs.edges)
-	s.SetRand(newRNG(r.p.Seed, uint64(pr.round)<<8^uint64(wk)^1<<43))
+	s.SetRand(newRNG(r.p.Seed, uint64(pr.round)<<8^uint64(wk)^runctl.StreamCluster))
 	base := s.Evaluated()
 	stop := func() bool {
-		c.moves[wk].v.Add(s.Evaluated() - base)
+		c.Moves[wk].V.Add(s.Evaluated() - base)
 		base = s.Evaluated()
-		return c.done()
+		return c.Done()
 	}
 	s.PushAll()
 	if s.Optimize(stop) {
@@ -243,7 +244,7 @@ func (pr *partRun) searchContracted(cs *clusterSub, wk int) *ls {
 		}
 	}
 	s.ClearQueue()
-	c.moves[wk].v.Add(s.Evaluated() - base)
+	c.Moves[wk].V.Add(s.Evaluated() - base)
 	return s
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -26,7 +27,7 @@ import (
 // partMinN is the smallest instance auto runs the partition search on:
 // below it the whole-tour searches with merged changes were ahead
 // (ilsconfig.go).
-const partMinN = 50000
+const partMinN = solver.PartitionMinN
 
 // Partition search settings (docs/DECISIONS.md#partition-layout).
 const (
@@ -82,7 +83,7 @@ const (
 )
 
 // usePartition reports whether the run takes the partition search.
-func (r *ilsRun) usePartition() bool { return partitionOn(r.o, r.in) }
+func (r *ilsRun) usePartition() bool { return r.plan.partition }
 
 // partitionOn reports whether a run with options o takes the partition
 // search on in.
@@ -110,37 +111,94 @@ func searchCities(o ilsOptions, in *solver.Instance) int {
 	return min(in.N, 4*max(partSegment, o.partSeg))
 }
 
-// partRun is the state of one partition search.
+// partEnv is what a partition search reads of the run it serves, handed
+// to it when it starts (partEnv): the instance, the options, the plan, the
+// run's control and kick counters, and the path improver beside it.
+type partEnv struct {
+	in        *solver.Instance
+	p         solver.Params
+	o         ilsOptions
+	w         int
+	plan      ilsPlan
+	c         *runctl.Control
+	kicksDone []runctl.Counter // the workers' kicks, shared with the run
+	aid       solver.Aid
+}
+
+// partEnv is the environment a partition search of r reads.
+func (r *ilsRun) partEnv() *partEnv {
+	return &partEnv{in: r.in, p: r.p, o: r.o, w: r.w, plan: r.plan, c: r.c, kicksDone: r.kicksDone, aid: r.aid}
+}
+
+// totalKicks sums the workers' kicks.
+func (r *partEnv) totalKicks() int64 { return runctl.SumCounters(r.kicksDone) }
+
+// frac is the fraction of the kick budget spent (0 without one).
+func (r *partEnv) frac() float64 {
+	if r.o.kicks <= 0 {
+		return 0
+	}
+	return float64(r.totalKicks()) / float64(int64(r.o.kicks)*int64(r.w))
+}
+
+// partRun is the state of one partition search, split by concern: the
+// tour and the round's pieces here, each other concern in a part of its
+// own (embedded, so that its fields read as the run's).
 type partRun struct {
-	r      *ilsRun
+	env    *partEnv
+	ctx    context.Context    // ends with the run: at the deadline or a cancel
 	nb     [2]*neighbor.Lists // the lists alternate between rounds
 	t      []int32            // the tour: position → city
 	length int64
-	segOf  []int32 // city → its segment this round
-	local  []int32 // city → its index in its segment
-	border []bool  // city had a candidate in another segment this round
-	fixed  []int32 // fixed-edge partners of every city (two each, -1: none); nil without
-	p, rep int     // segments per round, searches per segment
-	segs   []*partSeg
-	wide   *neighbor.Lists // 2k nearest, for "global" segment lists
-	ctx    context.Context // ends with the run: at the deadline or a cancel
-	ls     []*ls           // each worker's local search, reused
-	global *ls             // the descent over the cities between segments
-	// gnbd caches the global lists' candidate distances for the descent
-	// between segments, one per kind of nb (nil where they do not fit):
-	// the lists alternate between rounds, their caches with them.
-	gnbd  [2][]int32
-	round int64
+	d      *tour.Dist // the whole tour's distances
+	fixed  []int32    // fixed-edge partners of every city (two each, -1: none); nil without
+	round  int64
 	// clustered: the quadrant candidates lie far beyond the nearest
 	// (neighbor.ClusteredRatio), and every piece takes them first under "mixed",
 	// the descent between pieces every round (stitch)
 	clustered bool
-	// the round of the next cluster pass on a clustered instance, and
-	// the rounds from the last one (partcluster.go)
+
+	partPieces
+	partStitch
+	partClusters
+	partRegions
+	partMoves
+	partBeside
+}
+
+// partPieces is a round's pieces and their searches.
+type partPieces struct {
+	segOf  []int32 // city → its segment this round
+	local  []int32 // city → its index in its segment
+	border []bool  // city had a candidate in another segment this round
+	p, rep int     // segments per round, searches per segment
+	segs   []*partSeg
+	wide   *neighbor.Lists // 2k nearest, for "global" segment lists
+	ls     []*ls           // each worker's local search, reused
+}
+
+// partStitch is the descent over the cities between pieces (stitch).
+type partStitch struct {
+	global *ls // its local search over the whole tour
+	// gnbd caches the global lists' candidate distances, one per kind of
+	// nb (nil where they do not fit): the lists alternate between rounds,
+	// their caches with them.
+	gnbd [2][]int32
+}
+
+// partClusters schedules the cluster pass on a clustered instance
+// (partcluster.go): the round of the next one and the rounds from the
+// last one.
+type partClusters struct {
 	clusterNext, clusterGap int64
-	// region rounds' buffers (partregion.go): the cities' coordinates
-	// across and along the cut's direction, the cities sorted by them,
-	// the tour as an adjacency and one region's old part of it
+}
+
+// partRegions is the region rounds' state (partregion.go) and the choice
+// between paths and regions.
+type partRegions struct {
+	// buffers: the cities' coordinates across and along the cut's
+	// direction, the cities sorted by them, the tour as an adjacency and
+	// one region's old part of it
 	ru, rv           []float64
 	ridx, ridx2      []int32
 	rhist            []int32
@@ -156,6 +214,10 @@ type partRun struct {
 	// regionCut: how long the last region round's cut took (on one core,
 	// over every city: over a second at ten million)
 	regionCut time.Duration
+}
+
+// partMoves is the choice of each round's moves.
+type partMoves struct {
 	// kicks made so far, and the depth of this round's sequential moves
 	// (1 until partDeep kicks per city, then the run's)
 	kicks int64
@@ -166,9 +228,11 @@ type partRun struct {
 	k5   []*kopt
 	deep bool
 	rate [2]float64
-	// d is the whole tour's distances; bs the path improver beside the
-	// workers (partbeside.go), early its early phase this round
-	d     *tour.Dist
+}
+
+// partBeside is the path improver beside the workers (partbeside.go):
+// bs, and early, its early phase this round.
+type partBeside struct {
 	bs    beside
 	early bool
 }
@@ -224,29 +288,29 @@ func partLayout(n, w, size int) (p, rep int) {
 // partition runs the partition search from tour t0 until the run ends.
 func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) {
 	c := r.c
-	ctx, cancel := c.setupContext()
+	ctx, cancel := c.SetupContext()
 	defer cancel()
-	pr := r.newPartRun(ctx, t0, nb, nbOdd, d)
-	c.setPhase(solver.PhaseSearch)
-	rng := newRNG(r.p.Seed, 1<<41)
+	pr := newPartRun(r.partEnv(), ctx, t0, nb, nbOdd, d)
+	c.SetPhase(solver.PhaseSearch)
+	rng := newRNG(r.p.Seed, runctl.StreamCut)
 	budget := int64(r.o.kicks) * int64(r.w) // 0: until the time limit
 	var done int64
-	for !c.done() && (budget == 0 || done < budget) {
+	for !c.Done() && (budget == 0 || done < budget) {
 		done += pr.step(rng.Intn(r.in.N), budget-done)
-		c.offer(pr.t, pr.length)
-		if c.snapshotDue() {
-			c.snapshot(pr.t, pr.length, r.totalKicks(), r.frac(), 0)
+		c.Offer(pr.t, pr.length)
+		if c.SnapshotDue() {
+			c.Snapshot(pr.t, pr.length, r.totalKicks(), r.frac(), 0)
 		}
 	}
-	c.offer(pr.t, pr.length)
+	c.Offer(pr.t, pr.length)
 	r.listNote += pr.bs.note()
 }
 
-// newPartRun readies a partition search of tour t0.
-func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) *partRun {
+// newPartRun readies a partition search of tour t0 in environment r.
+func newPartRun(r *partEnv, ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) *partRun {
 	n := r.in.N
-	pr := &partRun{r: r, ctx: ctx, nb: [2]*neighbor.Lists{nb, nbOdd}, t: append([]int32(nil), t0...),
-		segOf: make([]int32, n), local: make([]int32, n), border: make([]bool, n)}
+	pr := &partRun{env: r, ctx: ctx, nb: [2]*neighbor.Lists{nb, nbOdd}, t: append([]int32(nil), t0...),
+		partPieces: partPieces{segOf: make([]int32, n), local: make([]int32, n), border: make([]bool, n)}}
 	pr.length = d.Length(pr.t)
 	pr.d = d
 	pr.bs = newBeside(r)
@@ -277,7 +341,7 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 	if n <= partWideMaxN {
 		pr.wide, _ = neighbor.NearestContext(pr.ctx, r.in, 2*nb.K) // nil when the run ended
 	}
-	if crowded(n, r.w) {
+	if r.plan.crowded {
 		return pr // no descent over the whole tour (step), nor its state
 	}
 	g := newLS(d, nb.List, nb.K, pr.t)
@@ -288,7 +352,7 @@ func (r *ilsRun) newPartRun(ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 		pr.clustered = clustered(listSum(d, nb, pr.gnbd[0]), listSum(d, nbOdd, pr.gnbd[1]))
 	}
 	g.SetMoves(moveSet{OrOpt: r.o.cfg.orOpt, ThreeOpt: r.o.cfg.threeOpt, Depth: r.o.cfg.depth, Or3: r.o.cfg.or3})
-	g.SetRand(newRNG(r.p.Seed, 1<<40))
+	g.SetRand(newRNG(r.p.Seed, runctl.StreamStitch))
 	g.SetFixed(r.in.FixedEdges)
 	pr.global = g
 	pr.bs.firstShare(n, pr.clustered)
@@ -327,16 +391,16 @@ func listSum(d *tour.Dist, nb *neighbor.Lists, nbd []int32) float64 {
 // the descent between them; it records the gain per second (per kick
 // under a kicks budget) for chooseShape and returns the kicks made.
 func (pr *partRun) step(off int, left int64) int64 {
-	t0, m0 := time.Now(), pr.r.c.totalMoves()
+	t0, m0 := time.Now(), pr.env.c.TotalMoves()
 	pr.cut(off, left)
 	l0 := pr.length
 	k := pr.runRound()
-	if !crowded(pr.r.in.N, pr.r.w) && !pr.early {
+	if !pr.env.plan.crowded && !pr.early {
 		// on a crowded run, and in the early phase beside the improver,
 		// the next round's shifted cut mends the segments' ends: a
 		// descent over the whole tour's array, whose reversals cost up
 		// to n/2 cities each, would take the round's time
-		pr.stitch(max(time.Since(t0)/2, partMinTask), off)
+		pr.stitch(max(stitchShare.of(time.Since(t0)), partMinTask), off)
 		// on a clustered instance, now and then a search of the
 		// clusters' order (docs/DECISIONS.md#cluster-pass)
 		if pr.clusterDue() {
@@ -351,8 +415,8 @@ func (pr *partRun) step(off int, left int64) int64 {
 	// a run with a kicks budget stays deterministic: it measures the
 	// round by the moves evaluated instead of the clock
 	cost := time.Since(t0).Seconds()
-	if pr.r.o.kicks > 0 {
-		cost = float64(pr.r.c.totalMoves()-m0) / 1e7
+	if pr.env.o.kicks > 0 {
+		cost = float64(pr.env.c.TotalMoves()-m0) / nominalMovesPerSecond
 	}
 	pr.rate[m] = float64(l0-pr.length) / max(cost, 1e-9)
 	if k > 0 {
@@ -364,7 +428,7 @@ func (pr *partRun) step(off int, left int64) int64 {
 		// its stitch included: a region round's cut and merge take time
 		// a kick count does not see (docs/DECISIONS.md#shape-rate)
 		per := float64(k)
-		if pr.r.o.kicks == 0 {
+		if pr.env.o.kicks == 0 {
 			per = cost
 		}
 		pr.gain[g] = float64(l0-pr.length) / max(per, 1e-9)
@@ -376,9 +440,9 @@ func (pr *partRun) step(off int, left int64) int64 {
 // cut splits the tour into this round's pieces from offset off, records
 // every city's piece and local index, and gives each piece its kicks.
 func (pr *partRun) cut(off int, left int64) {
-	o := pr.r.o
+	o := pr.env.o
 	pr.depth = min(max(o.cfg.depth, 1), maxDepth)
-	if float64(pr.kicks) < o.partDeep*float64(pr.r.in.N) {
+	if float64(pr.kicks) < o.partDeep*float64(pr.env.in.N) {
 		pr.depth = 1
 	}
 	pr.deep = pr.chooseMove()
@@ -387,25 +451,25 @@ func (pr *partRun) cut(off int, left int64) {
 	if !pr.early && pr.chooseShape() && pr.regionFits() {
 		t := time.Now()
 		pr.layout(false)
-		pr.region = pr.cutRegions(math.Pi * float64(off) / float64(pr.r.in.N))
+		pr.region = pr.cutRegions(math.Pi * float64(off) / float64(pr.env.in.N))
 		pr.regionCut = time.Since(t)
 	}
 	if !pr.region {
 		pr.cutPaths(off)
 	}
-	kpc := pr.r.o.partKicks
-	if pr.round == 0 && crowded(pr.r.in.N, pr.r.w) {
+	kpc := pr.env.o.partKicks
+	if pr.round == 0 && pr.env.plan.crowded {
 		kpc = 0 // a descent of every segment first, one kick each
 	}
 	var total int64
 	for _, sg := range pr.segs {
 		sg.kicks = max(1, int(kpc*float64(sg.m)))
-		if pr.r.o.partSlice > 0 && pr.r.o.kicks == 0 && pr.rep == 1 {
+		if pr.env.o.partSlice > 0 && pr.env.o.kicks == 0 && pr.rep == 1 {
 			sg.kicks = math.MaxInt32 // the time slice ends them
 		}
 		total += int64(sg.kicks) * int64(pr.rep)
 	}
-	if pr.r.o.kicks > 0 && total > left {
+	if pr.env.o.kicks > 0 && total > left {
 		f := float64(left) / float64(total)
 		for _, sg := range pr.segs {
 			sg.kicks = int(math.Ceil(f * float64(sg.kicks)))
@@ -419,7 +483,7 @@ func (pr *partRun) cut(off int, left int64) {
 // first pr.bs.g of them (none on region rounds, with several searches
 // a segment, or after the improver's error).
 func (pr *partRun) layout(paths bool) {
-	n, w, size := pr.r.in.N, pr.r.w, pr.segSize()
+	n, w, size := pr.env.in.N, pr.env.w, pr.segSize()
 	p, rep := partLayout(n, w, size)
 	b := &pr.bs
 	b.g = 0
@@ -446,18 +510,18 @@ func (pr *partRun) layout(paths bool) {
 // set, else besideEarlySegment in the early phase beside the improver,
 // else partSize's.
 func (pr *partRun) segSize() int {
-	o := pr.r.o
+	o := pr.env.o
 	if pr.early && o.partSeg == 0 {
 		return besideEarlySegment
 	}
-	return partSize(pr.r.in.N, pr.r.w, o.partSeg)
+	return partSize(pr.env.in.N, pr.env.w, o.partSeg)
 }
 
 // cutPaths lays out a path round (layout) and splits the tour from
 // position off into its segments.
 func (pr *partRun) cutPaths(off int) {
 	pr.layout(true)
-	n, p := pr.r.in.N, pr.p
+	n, p := pr.env.in.N, pr.p
 	for i := range pr.segs {
 		lo, hi := i*n/p, (i+1)*n/p
 		pr.fillSeg(i, (off+lo)%n, hi-lo)
@@ -467,7 +531,7 @@ func (pr *partRun) cutPaths(off int) {
 // fillSeg makes segment i the m consecutive positions of the tour from
 // position from (wrapping), recording each city's segment and local index.
 func (pr *partRun) fillSeg(i, from, m int) {
-	n, sg := pr.r.in.N, pr.segs[i]
+	n, sg := pr.env.in.N, pr.segs[i]
 	sg.from, sg.m = from, m
 	sg.cities = grow(sg.cities, m)
 	at := from
@@ -490,7 +554,7 @@ func (pr *partRun) runRound() int64 {
 	g := pr.bs.segments(pr) // the first g segments go to the path improver
 	if !fused {
 		pr.pool(pr.p-g, func(_, i int) { pr.prepare(g + i) })
-		if pr.r.c.done() {
+		if pr.env.c.Done() {
 			return 0 // some segments may not be ready: no search this round
 		}
 	}
@@ -501,7 +565,7 @@ func (pr *partRun) runRound() int64 {
 		pr.keepBest(deltas)
 	}
 	if pr.region {
-		pr.length += pr.mergeRegions(deltas[:pr.p], max(time.Since(start)/4, partMinTask))
+		pr.length += pr.mergeRegions(deltas[:pr.p], max(regionMergeShare.of(time.Since(start)), partMinTask))
 		return kicks
 	}
 	// a search never ends longer than it started: only gains were kept
@@ -514,7 +578,7 @@ func (pr *partRun) runRound() int64 {
 // pool runs tasks 0..tasks-1 on the workers: task i on worker i when
 // there are no more tasks than workers, else in turn until the run stops.
 func (pr *partRun) pool(tasks int, do func(wk, i int)) {
-	w := pr.r.w
+	w := pr.env.w
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for wk := range min(w, tasks) {
@@ -525,7 +589,7 @@ func (pr *partRun) pool(tasks int, do func(wk, i int)) {
 			}
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= tasks || pr.r.c.done() {
+				if i >= tasks || pr.env.c.Done() {
 					return
 				}
 				do(wk, i)
@@ -541,7 +605,7 @@ func (pr *partRun) pool(tasks int, do func(wk, i int)) {
 // it returns every search's change of length (segment seg's search rep at
 // seg + rep·p) and the kicks made.
 func (pr *partRun) searchAll(fused bool, g int) ([]int64, int64) {
-	w := pr.r.w
+	w := pr.env.w
 	segs := pr.p - g
 	tasks := segs * pr.rep // at most w when rep > 1
 	deltas := make([]int64, pr.p*pr.rep)
@@ -550,8 +614,8 @@ func (pr *partRun) searchAll(fused bool, g int) ([]int64, int64) {
 	// the workers take several in turn, each gets its share, at least
 	// taskSlice's floor); with several searches per segment, and with a kicks
 	// budget, they count kicks
-	slice := time.Duration(pr.r.o.partSlice) * time.Millisecond
-	if pr.r.o.kicks > 0 || pr.rep > 1 {
+	slice := time.Duration(pr.env.o.partSlice) * time.Millisecond
+	if pr.env.o.kicks > 0 || pr.rep > 1 {
 		slice = 0
 	}
 	roundEnd := time.Now().Add(slice)
@@ -565,7 +629,7 @@ func (pr *partRun) searchAll(fused bool, g int) ([]int64, int64) {
 		case slice > 0 && tasks <= w:
 			end = roundEnd
 		case slice > 0:
-			end = time.Now().Add(taskSlice(slice, w, tasks, pr.r.in.N))
+			end = time.Now().Add(taskSlice(slice, w, tasks, pr.env.in.N))
 		}
 		d, k := pr.search(wk, seg, rep, end)
 		deltas[seg+rep*pr.p] = d
@@ -619,7 +683,7 @@ func (pr *partRun) keep(s *ls, sg *partSeg) {
 // prepare builds segment i's sub-instance: cities, coordinates, the
 // restricted candidate lists and its fixed edges (the closing one first).
 func (pr *partRun) prepare(i int) {
-	in := pr.r.in
+	in := pr.env.in
 	sg := pr.segs[i]
 	m := sg.m
 	sg.x, sg.y = grow(sg.x, m), grow(sg.y, m)
@@ -649,7 +713,7 @@ func (pr *partRun) prepare(i int) {
 // "mixed" nearest and quadrant alternating, quadrant for every segment
 // on a clustered instance (where the nearest never leave a cluster).
 func (pr *partRun) segKind(i int) listKind {
-	kind := pr.r.o.cfg.candidates
+	kind := pr.env.o.cfg.candidates
 	if kind == listMixed {
 		kind = listNearest
 		if pr.clustered || (int64(i)+pr.round)%2 == 1 {
@@ -805,23 +869,23 @@ func (pr *partRun) instanceEdges(i int) {
 // kicks made; a non-zero end stops the kicks then, and the descent too in a
 // round of the 5-opt move.
 func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
-	r, c := pr.r, pr.r.c
+	r, c := pr.env, pr.env.c
 	sg := pr.segs[seg]
 	s := pr.load(wk, sg)
 	s.SetMoves(pr.moves(wk, r.o.rkbi))
-	s.SetRand(newRNG(r.p.Seed, uint64(pr.round)<<24^uint64(seg)<<8^uint64(rep)^1<<42))
+	s.SetRand(newRNG(r.p.Seed, uint64(pr.round)<<24^uint64(seg)<<8^uint64(rep)^runctl.StreamSegment))
 	s.SetFixed(sg.edges)
 	length0 := s.Length()
 
 	base := s.Evaluated()
 	check := func() bool {
-		c.moves[wk].v.Add(s.Evaluated() - base)
+		c.Moves[wk].V.Add(s.Evaluated() - base)
 		base = s.Evaluated()
-		if c.done() {
+		if c.Done() {
 			return true
 		}
-		if c.snapshotDue() {
-			c.snapshot(nil, c.bestLen.Load(), r.totalKicks(), r.frac(), 0)
+		if c.SnapshotDue() {
+			c.Snapshot(nil, c.BestLen.Load(), r.totalKicks(), r.frac(), 0)
 		}
 		return false
 	}
@@ -854,8 +918,8 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 		}
 	}
 	s.ClearQueue()
-	c.moves[wk].v.Add(s.Evaluated() - base)
-	r.kicksDone[wk].v.Add(kicks)
+	c.Moves[wk].V.Add(s.Evaluated() - base)
+	r.kicksDone[wk].V.Add(kicks)
 	return s.Length() - length0, kicks
 }
 
@@ -871,7 +935,7 @@ func (pr *partRun) load(wk int, sg *partSeg) *ls {
 // writeBack writes the path of s, from the segment's first city to its
 // last (the closing edge left out), into the segment's positions.
 func (pr *partRun) writeBack(s *ls, sg *partSeg) {
-	n, m := pr.r.in.N, sg.m
+	n, m := pr.env.in.N, sg.m
 	p := s.Pos()[0]
 	step := int32(1)
 	if s.Tour()[(int(p)+1)%m] == int32(m-1) {
@@ -900,8 +964,8 @@ func (pr *partRun) writeBack(s *ls, sg *partSeg) {
 // short by its limit leaves a different part of the tour each round
 // rather than always the end of the array.
 func (pr *partRun) stitch(limit time.Duration, from int) {
-	c := pr.r.c
-	if c.stop.Load() {
+	c := pr.env.c
+	if c.Stop.Load() {
 		return
 	}
 	end := time.Now().Add(limit)
@@ -928,21 +992,21 @@ func (pr *partRun) stitch(limit time.Duration, from int) {
 	g.SetJournal(false)
 	// the other workers idle during the stitch: its long reversals are
 	// split among them (docs/DECISIONS.md#stitch)
-	g.SetSplit(pr.r.w)
+	g.SetSplit(pr.env.w)
 	defer g.SetSplit(0)
 	base := g.Evaluated()
 	g.Optimize(func() bool {
-		c.moves[0].v.Add(g.Evaluated() - base)
+		c.Moves[0].V.Add(g.Evaluated() - base)
 		base = g.Evaluated()
-		if c.done() {
+		if c.Done() {
 			return true
 		}
-		if c.snapshotDue() {
-			c.snapshot(nil, c.bestLen.Load(), pr.r.totalKicks(), pr.r.frac(), 0)
+		if c.SnapshotDue() {
+			c.Snapshot(nil, c.BestLen.Load(), pr.env.totalKicks(), pr.env.frac(), 0)
 		}
-		return pr.r.o.kicks == 0 && !time.Now().Before(end)
+		return pr.env.o.kicks == 0 && !time.Now().Before(end)
 	})
-	c.moves[0].v.Add(g.Evaluated() - base)
+	c.Moves[0].V.Add(g.Evaluated() - base)
 	g.ClearQueue()
 	copy(pr.t, g.Tour())
 	pr.length = g.Length()
@@ -957,7 +1021,7 @@ func (pr *partRun) stitch(limit time.Duration, from int) {
 // 5-opt move took many times a chain round's time
 // (docs/DECISIONS.md#clustered-chain).
 func (pr *partRun) chooseMove() bool {
-	switch pr.r.o.cfg.move {
+	switch pr.env.o.cfg.move {
 	case deepLK5:
 		return true
 	case deepChain:
@@ -975,7 +1039,7 @@ func (pr *partRun) chooseMove() bool {
 // moves is this round's move set for the search whose 5-opt state is
 // pr.k5[i], with rkbi pivoting among rkbi moves (0: first improvement).
 func (pr *partRun) moves(i, rkbi int) moveSet {
-	cfg := pr.r.o.cfg
+	cfg := pr.env.o.cfg
 	m := moveSet{OrOpt: cfg.orOpt, ThreeOpt: cfg.threeOpt, Depth: pr.depth, Or3: cfg.or3, RKBI: rkbi}
 	if pr.deep {
 		m.FiveOpt = pr.k5[i]

@@ -16,7 +16,7 @@ func benchPartSegment(b *testing.B, cached bool) {
 	pr.prepare(0)
 	sg := pr.segs[0]
 	s := pr.load(0, sg)
-	o := pr.r.o
+	o := pr.env.o
 	o.configure(s)
 	s.SetRand(newRNG(1, 0))
 	s.SetFixed(sg.edges)

@@ -35,7 +35,7 @@ func TestPartitionClustered(t *testing.T) {
 	if !pr.clustered {
 		t.Fatal("clustered instance not taken for clustered")
 	}
-	in := pr.r.in
+	in := pr.env.in
 	for round := range 2 {
 		pr.round = int64(round)
 		pr.cut(round*777, 0)

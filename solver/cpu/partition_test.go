@@ -9,6 +9,7 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -17,17 +18,20 @@ import (
 // its greedy tour, as Solve would, with w workers and the options extra.
 func newTestPartRun(t testing.TB, in *solver.Instance, w int, extra map[string]string) *partRun {
 	t.Helper()
-	return newTestPartRunAid(t, in, w, extra, solver.Aid{})
+	return newTestPartRunWith(t, in, w, extra, solver.Aid{}, defaultLimits)
 }
 
 // newTestPartRunAid is newTestPartRun with the run's aid.
 func newTestPartRunAid(t testing.TB, in *solver.Instance, w int, extra map[string]string, aid solver.Aid) *partRun {
 	t.Helper()
-	eng, err := solver.Lookup("auto", solver.BackendCPU)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := eng.(ilsEngine)
+	return newTestPartRunWith(t, in, w, extra, aid, defaultLimits)
+}
+
+// newTestPartRunWith is newTestPartRunAid of an engine with the plan
+// limits lim.
+func newTestPartRunWith(t testing.TB, in *solver.Instance, w int, extra map[string]string, aid solver.Aid, lim planLimits) *partRun {
+	t.Helper()
+	e := autoWith(t, lim)
 	// the 3-opt chain unless a test asks otherwise: these tests are about
 	// the rounds, and the 5-opt move's chains make them slow under -race
 	for k, v := range map[string]string{OptMove: "chain", OptDepth: "1", OptSegment: "30"} {
@@ -40,19 +44,19 @@ func newTestPartRunAid(t testing.TB, in *solver.Instance, w int, extra map[strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, aid: aid, start: time.Now(), c: newControl(context.Background(), p, w, nil, time.Now())}
-	r.kicksDone = make([]paddedCounter, w)
+	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, plan: e.decide(o, in, p.Given, w), aid: aid, start: time.Now(), c: runctl.NewControl(context.Background(), p, w, nil, time.Now())}
+	r.kicksDone = make([]runctl.Counter, w)
 	nb, nbq := neighbor.Nearest(in, 8), neighbor.Quadrant(in, 8)
-	t0 := to32(construct.KeepFixed(in, construct.Greedy(in, nb)))
-	return r.newPartRun(context.Background(), t0, nb, nbq, tour.NewDist(in))
+	t0 := runctl.To32(construct.KeepFixed(in, construct.Greedy(in, nb)))
+	return newPartRun(r.partEnv(), context.Background(), t0, nb, nbq, tour.NewDist(in))
 }
 
 // checkPartTour fails unless the partition search's tour is a permutation
 // of exactly the length it records, keeping the instance's fixed edges.
 func checkPartTour(t *testing.T, pr *partRun, what string) {
 	t.Helper()
-	in := pr.r.in
-	tr := toInt(pr.t)
+	in := pr.env.in
+	tr := runctl.ToInt(pr.t)
 	if err := solver.ValidateTour(tr, in.N); err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
@@ -187,8 +191,8 @@ func TestAutoPartitionWorkers(t *testing.T) {
 		{deepMinN, 2, partOn, true},
 		{partMinN, 16, partOff, false},
 	} {
-		r := &ilsRun{e: e.(ilsEngine), in: uniformInstance(tc.n, 3), w: tc.w, o: ilsOptions{partition: tc.opt, cfg: e.(ilsEngine).cfg}}
-		if got := r.usePartition(); got != tc.want {
+		o := ilsOptions{partition: tc.opt, cfg: e.(ilsEngine).cfg}
+		if got := e.(ilsEngine).decide(o, uniformInstance(tc.n, 3), solver.Params{}.Given, tc.w).partition; got != tc.want {
 			t.Errorf("n %d, %d workers, partition=%d: %v, want %v", tc.n, tc.w, tc.opt, got, tc.want)
 		}
 	}
@@ -384,7 +388,7 @@ func TestPartitionRegionRounds(t *testing.T) {
 // and then regions, later rounds the shape whose last round gained more
 // per kick, and every fourth round the other one.
 func TestPartitionChooseShape(t *testing.T) {
-	pr := &partRun{r: &ilsRun{o: ilsOptions{partShape: shapeAuto}}}
+	pr := &partRun{env: &partEnv{o: ilsOptions{partShape: shapeAuto}}}
 	want := func(round int64, g0, g1 float64, region bool) {
 		t.Helper()
 		pr.round, pr.gain = round, [2]float64{g0, g1}
@@ -399,7 +403,7 @@ func TestPartitionChooseShape(t *testing.T) {
 	want(4, 2, 3, true)
 	want(7, 2, 3, false)
 	for shape, region := range map[partShape]bool{shapePath: false, shapeRegion: true} {
-		pr.r.o.partShape = shape
+		pr.env.o.partShape = shape
 		for round := range int64(5) {
 			want(round, 1, 2, region)
 		}
@@ -586,7 +590,7 @@ func TestPartitionAlphaLists(t *testing.T) {
 // 1, the 5-opt move round 2, then the one of the larger rate, the other
 // every fourth round; chain and lk5 keep their move in every round.
 func TestPartitionChooseMove(t *testing.T) {
-	pr := &partRun{r: &ilsRun{o: ilsOptions{cfg: ilsConfig{move: deepAdapt}}}}
+	pr := &partRun{env: &partEnv{o: ilsOptions{cfg: ilsConfig{move: deepAdapt}}}}
 	want := func(round int64, r0, r1 float64, deep bool) {
 		t.Helper()
 		pr.round, pr.rate = round, [2]float64{r0, r1}
@@ -603,7 +607,7 @@ func TestPartitionChooseMove(t *testing.T) {
 	want(6, 9, 4, false)
 	want(9, 9, 4, true)
 	for move, deep := range map[deepMove]bool{deepChain: false, deepLK5: true} {
-		pr.r.o.cfg.move = move
+		pr.env.o.cfg.move = move
 		for round := range int64(6) {
 			want(round, 1, 2, deep)
 		}
@@ -660,7 +664,7 @@ func TestMergeRegionsStopped(t *testing.T) {
 			found++
 		}
 	}
-	pr.r.c.stop.Store(true)
+	pr.env.c.Stop.Store(true)
 	t0, l0 := slices.Clone(pr.t), pr.length
 	if got := pr.mergeRegions(deltas[:pr.p], time.Second); got != 0 || !slices.Equal(pr.t, t0) || pr.length != l0 {
 		t.Fatalf("stopped: change %d, tour changed %v", got, !slices.Equal(pr.t, t0))
@@ -693,7 +697,7 @@ func TestTaskSlice(t *testing.T) {
 // when less than twice the last region cut's time is left of the run.
 func TestRegionFits(t *testing.T) {
 	pr := newTestPartRun(t, dimacsInstance(t, "portgen", 3000, 3000), 2, map[string]string{OptPartShape: "region"})
-	pr.r.c.deadline = time.Now().Add(time.Hour)
+	pr.env.c.Deadline = time.Now().Add(time.Hour)
 	pr.cut(0, 0)
 	if !pr.region || pr.regionCut <= 0 {
 		t.Fatalf("an hour left: region %v, cut time %v", pr.region, pr.regionCut)

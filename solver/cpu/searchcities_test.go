@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 )
 
 // TestPartitionWorkersFollowThePiece: a partition search bounds its
@@ -33,7 +34,7 @@ func TestPartitionWorkersFollowThePiece(t *testing.T) {
 		}
 	}
 	// the bound that gave 6 workers on 16 cores at 10,000,000 cities
-	if whole, piece := searchLimit(10_000_000, lsBytesPerCity), searchLimit(4*partSegment, lsBytesPerCity); whole >= 16 || piece < 64 {
+	if whole, piece := runctl.SearchLimit(10_000_000, lsBytesPerCity), runctl.SearchLimit(4*partSegment, lsBytesPerCity); whole >= 16 || piece < 64 {
 		t.Errorf("searches within the memory bound: %d for the whole tour, %d for a piece", whole, piece)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
@@ -26,16 +27,16 @@ import (
 // the run stopped first.
 func (r *ilsRun) descendTogether() bool {
 	c, s0 := r.c, r.searches[0]
-	ctx, cancel := c.setupContext()
+	ctx, cancel := c.SetupContext()
 	defer cancel()
 	s0nb, s0k := s0.Neighbors()
 	nb := &neighbor.Lists{K: s0k, List: s0nb}
-	pr := r.newPartRun(ctx, s0.Tour(), nb, nb, s0.Dist())
-	if c.done() {
+	pr := newPartRun(r.partEnv(), ctx, s0.Tour(), nb, nb, s0.Dist())
+	if c.Done() {
 		return false
 	}
 	t0 := time.Now()
-	off := newRNG(r.p.Seed, 1<<43).Intn(r.in.N)
+	off := newRNG(r.p.Seed, runctl.StreamMergedCut).Intn(r.in.N)
 	pr.cutPaths(off)
 	for _, sg := range pr.segs {
 		sg.kicks = 0
@@ -45,18 +46,18 @@ func (r *ilsRun) descendTogether() bool {
 	// the 5-opt move from its result is short
 	pr.depth, pr.deep = 1, false
 	pr.runRound()
-	pr.stitch(max(time.Since(t0)/2, partMinTask), off)
+	pr.stitch(max(stitchShare.of(time.Since(t0)), partMinTask), off)
 	// the workers' move counters go on from the partition search's
 	for wk, s := range r.searches {
-		s.SetEvaluated(c.moves[wk].v.Load())
+		s.SetEvaluated(c.Moves[wk].V.Load())
 	}
-	c.offer(pr.t, pr.length)
-	if c.done() {
+	c.Offer(pr.t, pr.length)
+	if c.Done() {
 		return false
 	}
 	r.setBase(pr.t, pr.length)
 	r.pushStretches()
-	c.setPhase(solver.PhaseSearch)
+	c.SetPhase(solver.PhaseSearch)
 	return true
 }
 
@@ -73,9 +74,9 @@ func (r *ilsRun) drain(wk int, check func() bool) bool {
 	})
 	s.SetJournal(true)
 	if s.Length() < l {
-		r.c.offer(s.Tour(), s.Length())
+		r.c.Offer(s.Tour(), s.Length())
 	}
-	return !r.c.done()
+	return !r.c.Done()
 }
 
 // descendOwn is worker wk's descent from the cities in its queue that

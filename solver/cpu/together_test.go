@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -25,10 +26,10 @@ func newTogetherRun(t *testing.T, in *solver.Instance, w int) *ilsRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &ilsRun{e: e.(ilsEngine), in: in, p: p, o: o, w: w, start: time.Now(), c: newControl(context.Background(), p, w, nil, time.Now())}
-	r.kicksDone = make([]paddedCounter, w)
+	r := &ilsRun{e: e.(ilsEngine), in: in, p: p, o: o, w: w, plan: e.(ilsEngine).decide(o, in, p.Given, w), start: time.Now(), c: runctl.NewControl(context.Background(), p, w, nil, time.Now())}
+	r.kicksDone = make([]runctl.Counter, w)
 	nb := neighbor.Nearest(in, 6)
-	t0 := to32(rand.New(rand.NewPCG(4, 5)).Perm(in.N))
+	t0 := runctl.To32(rand.New(rand.NewPCG(4, 5)).Perm(in.N))
 	r.newSearches(t0, nb, nb, tour.NewDist(in))
 	return r
 }
@@ -38,10 +39,10 @@ func newTogetherRun(t *testing.T, in *solver.Instance, w int) *ilsRun {
 func checkWorkerTours(t *testing.T, r *ilsRun, what string) {
 	t.Helper()
 	for wk, s := range r.searches {
-		if err := solver.ValidateTour(toInt(s.Tour()), r.in.N); err != nil {
+		if err := solver.ValidateTour(runctl.ToInt(s.Tour()), r.in.N); err != nil {
 			t.Fatalf("%s, worker %d: %v", what, wk, err)
 		}
-		if got := solver.TourLength(r.in, toInt(s.Tour())); got != s.Length() {
+		if got := solver.TourLength(r.in, runctl.ToInt(s.Tour())); got != s.Length() {
 			t.Fatalf("%s, worker %d: recorded length %d, exact %d", what, wk, s.Length(), got)
 		}
 	}
@@ -64,7 +65,7 @@ func TestDescendTogether(t *testing.T) {
 		t.Fatal("stopped")
 	}
 	for wk := range r.w {
-		if r.c.moves[wk].v.Load() == 0 {
+		if r.c.Moves[wk].V.Load() == 0 {
 			t.Errorf("worker %d evaluated no move of the first descent", wk)
 		}
 		if q, want := r.searches[wk].Queued(), len(r.mg.stretches[wk]); q != want || q == 0 {
@@ -161,7 +162,7 @@ func TestKickEndsWithEpoch(t *testing.T) {
 		}
 		r.work(0, 1, false)
 		checkWorkerTours(t, r, "after the kick")
-		kicks := r.kicksDone[0].v.Load()
+		kicks := r.kicksDone[0].V.Load()
 		switch {
 		case !timed && (kicks != 1 || s.Length()*2 > l0):
 			t.Fatalf("untimed: %d kicks, length %d from %d: want one kick whose descent halves the tour", kicks, s.Length(), l0)

@@ -1,4 +1,4 @@
-package cpu
+package anneal
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
@@ -36,14 +37,14 @@ type saNear struct {
 
 // fittedNear is a fitted run's near moves, built within the set-up time;
 // an error only when they failed on their own.
-func fittedNear(ctx context.Context, c *control, in *solver.Instance, fit bool) (saNear, error) {
+func fittedNear(ctx context.Context, c *runctl.Control, in *solver.Instance, fit bool) (saNear, error) {
 	if !fit {
 		return saNear{}, nil
 	}
-	setup, cancel := c.setupContext()
+	setup, cancel := c.SetupContext()
 	defer cancel()
 	near, err := newSANear(setup, in)
-	if err != nil && ctx.Err() == nil && !c.done() {
+	if err != nil && ctx.Err() == nil && !c.Done() {
 		return saNear{}, err
 	}
 	return near, nil

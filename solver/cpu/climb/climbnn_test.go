@@ -1,10 +1,11 @@
-package cpu
+package climb
 
 import (
 	"testing"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -15,7 +16,7 @@ func TestNear2optMoves(t *testing.T) {
 	in := uniformInstance(301, 7)
 	d := tour.NewDist(in)
 	nb := neighbor.Nearest(in, climbNearK)
-	r := newRNG(3, 0)
+	r := runctl.NewRand(3, 0)
 	tt := r.RandomTour(in.N)
 	pos := make([]int32, in.N)
 	for i, c := range tt {
@@ -38,7 +39,7 @@ func TestNear2optMoves(t *testing.T) {
 			}
 		}
 	}
-	if err := solver.ValidateTour(toInt(tt), in.N); err != nil {
+	if err := solver.ValidateTour(runctl.ToInt(tt), in.N); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -48,7 +49,7 @@ func TestNear2optMoves(t *testing.T) {
 func TestClimbNearEndsTwoOptimal(t *testing.T) {
 	in := uniformInstance(250, 8)
 	r := solve(t, "2opt-climb", in, solver.Params{Seed: 2, Workers: 2, Extra: map[string]string{"restarts": "3"}}, nil)
-	if best, _, _ := best2opt(tour.NewDist(in), to32(r.Tour), func(int64) bool { return false }); best < 0 {
+	if best, _, _ := best2opt(tour.NewDist(in), runctl.To32(r.Tour), func(int64) bool { return false }); best < 0 {
 		t.Fatalf("result improves by %d with one more 2-opt move", best)
 	}
 	if r.Note != "" || r.Steps != 3 {

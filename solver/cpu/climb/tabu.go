@@ -1,9 +1,10 @@
-package cpu
+package climb
 
 import (
 	"strconv"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
@@ -135,30 +136,30 @@ func solveSwapTabu(r *climbRun, iters, tenure int) (solver.Result, error) {
 	c := r.c
 	var t []int32
 	if r.p.Start != nil {
-		t = to32(r.p.Start)
+		t = runctl.To32(r.p.Start)
 	} else {
-		t = newRNG(r.p.Seed, 0).RandomTour(r.in.N)
+		t = runctl.NewRand(r.p.Seed, 0).RandomTour(r.in.N)
 	}
 	s := newSwapTabu(r.d, t, solver.TabuTenure(r.in.N, tenure))
 	m := int64(r.in.N) * int64(r.in.N-1) / 2
-	c.offer(s.best, s.bestL)
+	c.Offer(s.best, s.bestL)
 	stopped := false
 	for int(s.it) < iters {
-		if c.done() {
+		if c.Done() {
 			stopped = true
 			break
 		}
 		if !s.step() {
 			break
 		}
-		c.moves[0].v.Store(int64(s.it) * m)
-		c.offer(s.best, s.bestL)
-		if c.snapshotDue() {
-			c.snapshot(s.t, s.cur, int64(s.it), float64(s.it)/float64(iters), 0)
+		c.Moves[0].V.Store(int64(s.it) * m)
+		c.Offer(s.best, s.bestL)
+		if c.SnapshotDue() {
+			c.Snapshot(s.t, s.cur, int64(s.it), float64(s.it)/float64(iters), 0)
 		}
 	}
-	stopped = stopped || c.stopped.Load()
-	c.snapshot(nil, s.bestL, int64(s.it), 1, 0)
+	stopped = stopped || c.Stopped.Load()
+	c.Snapshot(nil, s.bestL, int64(s.it), 1, 0)
 	r.p = r.p.WithExtra(OptTenure, strconv.Itoa(int(s.tenure)))
-	return solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: toInt(s.best), Moves: int64(s.it) * m, Steps: int64(s.it), Start: r.start, Stopped: stopped, Device: deviceName(1)})
+	return solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: runctl.ToInt(s.best), Moves: int64(s.it) * m, Steps: int64(s.it), Start: r.start, Stopped: stopped, Device: runctl.DeviceName(1)})
 }

@@ -1,4 +1,4 @@
-package cpu
+package anneal
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 )
 
 // barrier is a reusable barrier for a fixed number of goroutines that
@@ -48,7 +49,7 @@ type candidate struct {
 // evaluated by the workers, the best tested by Metropolis. Each worker
 // keeps a replica and applies the chosen move, drawn from an identical
 // stream, so one barrier per iteration suffices.
-type sspmEngine struct{ baseEngine }
+type sspmEngine struct{ runctl.Identity }
 
 func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	fit := solver.FitsToLimit(q)
@@ -61,7 +62,7 @@ func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Par
 	}
 	p.Blocks = 1
 	if in.N < 4 {
-		return trivial(in, e, p.Report(e), snaps, time.Now())
+		return runctl.Trivial(in, e, p.Report(e), snaps, time.Now())
 	}
 	// Below minMovesPerWorker moves per worker one core is faster than any
 	// split; the search is the same either way.
@@ -97,13 +98,13 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 		return solver.Result{}, err
 	}
 	if t0 == nil {
-		t0 = newRNG(p.Seed, 1<<32).RandomTour(in.N)
+		t0 = runctl.NewRand(p.Seed, runctl.StreamSSPMStart).RandomTour(in.N)
 	}
 	r := &sspmRun{saShared: sh, p: p, w: w, pm: p.Threads, reps: make([]*saSearch, w), bar: &barrier{n: int32(w)}}
 	r.slots[0], r.slots[1] = make([]candidate, w), make([]candidate, w)
 	r.haltAt.Store(-1)
 	for wk := range r.reps {
-		r.reps[wk] = newSearch(r.d, t0, newRNG(p.Seed, uint64(wk)))
+		r.reps[wk] = newSearch(r.d, t0, runctl.NewRand(p.Seed, uint64(wk)))
 		r.reps[wk].nb, r.reps[wk].k = r.near.nb, r.near.k
 	}
 	r.startCooling(in, p, fit)
@@ -126,8 +127,8 @@ func sspmParallel(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 // moves, the barrier, then the chosen move on its replica.
 func (r *sspmRun) work(wk int) {
 	s, pm := r.reps[wk], r.pm
-	dec := newRNG(r.p.Seed, 1<<33) // identical on every worker
-	lead := sspmLead{checkIters: int64(max(1, checkEvery/pm))}
+	dec := runctl.NewRand(r.p.Seed, runctl.StreamSSPMDecide) // identical on every worker
+	lead := sspmLead{checkIters: int64(max(1, runctl.CheckEvery/pm))}
 	par := 0
 	var done int64 // iterations of the steps finished
 	g := int64(-1) // global iteration
@@ -160,7 +161,7 @@ func (r *sspmRun) work(wk int) {
 		if wk == 0 {
 			r.stepsDone.Store(st + 1)
 			r.lastT = sp.t
-			r.c.moves[0].v.Store(done * int64(pm))
+			r.c.Moves[0].V.Store(done * int64(pm))
 		}
 	}
 }
@@ -203,14 +204,14 @@ type sspmLead struct {
 func (r *sspmRun) lead(l *sspmLead, s *saSearch, g, st, it, done int64, sp saStep) {
 	c := r.c
 	if it%l.checkIters == 0 {
-		c.moves[0].v.Store((done + it) * int64(r.pm))
+		c.Moves[0].V.Store((done + it) * int64(r.pm))
 		if now := time.Now(); !now.Before(l.nextOffer) {
-			c.offerFn(s.bestLength(), s.best)
+			c.OfferFn(s.bestLength(), s.best)
 			l.nextOffer = now.Add(offerEvery)
 		}
-		if c.done() {
+		if c.Done() {
 			r.haltAt.Store(g)
-		} else if c.snapshotDue() {
+		} else if c.SnapshotDue() {
 			l.buf = r.snapshot(s, l.buf, st, sp.t, 0)
 		}
 	}
@@ -231,5 +232,5 @@ func (r *sspmRun) planNext(st, done int64) {
 }
 
 func init() {
-	solver.Register(sspmEngine{baseEngine{"sspm", "single search, parallel moves (Lam et al.): Threads (Pm) moves per iteration, the best tested by Metropolis; split over the cores when each gets 64 or more"}})
+	solver.Register(sspmEngine{runctl.Identity{ID: "sspm", Desc: "single search, parallel moves (Lam et al.): Threads (Pm) moves per iteration, the best tested by Metropolis; split over the cores when each gets 64 or more"}})
 }

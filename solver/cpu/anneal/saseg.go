@@ -1,4 +1,4 @@
-package cpu
+package anneal
 
 // PSPM's segment moves (Or-opt): a move takes the segment of 1 to seg
 // consecutive cities that starts at c or ends at it, and puts it between

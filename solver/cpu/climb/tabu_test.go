@@ -1,4 +1,4 @@
-package cpu
+package climb
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
@@ -26,7 +27,7 @@ func swapLocalMin(d *tour.Dist, t []int32) []int32 {
 func TestSwapTabuForbidsRecentSwap(t *testing.T) {
 	in := uniformInstance(40, 3)
 	d := tour.NewDist(in)
-	min := swapLocalMin(d, newRNG(1, 0).RandomTour(in.N))
+	min := swapLocalMin(d, runctl.NewRand(1, 0).RandomTour(in.N))
 	// Without a tabu list the search leaves the local minimum by its least
 	// bad swap and the next iteration undoes it: a cycle of two.
 	free := newSwapTabu(d, min, 0)
@@ -87,7 +88,7 @@ func TestSwapTabuHonoursIterations(t *testing.T) {
 	}
 	// The search keeps the best tour it met: never longer than its start,
 	// and more iterations never end worse (same seed, same trajectory).
-	start := newRNG(2, 0).RandomTour(in.N)
+	start := runctl.NewRand(2, 0).RandomTour(in.N)
 	startLen := tour.NewDist(in).Length(start)
 	var prev int64 = -1
 	for _, iters := range []int{10, 100, 1000} {
@@ -121,7 +122,7 @@ func TestSwapTabuChooseMatchesPricingEachSwap(t *testing.T) {
 		}
 		n := d.N()
 		name := fmt.Sprintf("case %d", c)
-		s := newSwapTabu(d, newRNG(9, 0).RandomTour(n), 3)
+		s := newSwapTabu(d, runctl.NewRand(9, 0).RandomTour(n), 3)
 		ref := func() (best int64, bi, bj int, ok bool) {
 			for i := 0; i < n-1; i++ {
 				for j := i + 1; j < n; j++ {

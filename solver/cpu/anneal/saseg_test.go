@@ -1,10 +1,11 @@
-package cpu
+package anneal
 
 import (
 	"context"
 	"slices"
 	"testing"
 
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
@@ -60,7 +61,7 @@ func TestSegMoveExhaustive(t *testing.T) {
 	for n := 5; n <= 8; n++ {
 		in := uniformInstance(n, uint64(n))
 		d := tour.NewDist(in)
-		r := newRNG(uint64(n), 0)
+		r := runctl.NewRand(uint64(n), 0)
 		start := r.RandomTour(n)
 		for i := 0; i < n; i++ {
 			for l := 1; l <= min(3, n-3); l++ {
@@ -111,7 +112,7 @@ func checkSegMove(t *testing.T, s *saSearch, d *tour.Dist, start []int32, i int,
 func TestSegMoveAnneal(t *testing.T) {
 	in := uniformInstance(200, 5)
 	d := tour.NewDist(in)
-	r := newRNG(3, 0)
+	r := runctl.NewRand(3, 0)
 	s := newSearch(d, r.RandomTour(in.N), r)
 	near, err := newSANear(context.Background(), in)
 	if err != nil {
@@ -154,8 +155,8 @@ func TestSegMoveAnneal(t *testing.T) {
 // move per evaluated move: the same schedule, the same moves as seg 1.
 func TestPSPMSegOption(t *testing.T) {
 	in := uniformInstance(60, 7)
-	one := solve(t, "pspm", in, budgetParams("pspm", 9, 2), nil)
-	three := solve(t, "pspm", in, withOpts(budgetParams("pspm", 9, 2), "seg=3"), nil)
+	one := solve(t, "pspm", in, pspmBudget(9, 2), nil)
+	three := solve(t, "pspm", in, withOpts(pspmBudget(9, 2), "seg=3"), nil)
 	if slices.Equal(one.Tour, three.Tour) {
 		t.Fatal("seg=3 gave seg=1's tour")
 	}

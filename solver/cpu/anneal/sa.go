@@ -1,4 +1,4 @@
-package cpu
+package anneal
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
@@ -45,7 +46,7 @@ type saSearch struct {
 	cur      int64
 	bestNext []int32
 	bestLen  int64
-	r        *rng
+	r        *runctl.Rand
 	steps    int64 // temperature steps done
 	// edge[x] is d(x, next x) and gain[x] what removing x saves, so that a
 	// move's delta takes two distances instead of six.
@@ -72,7 +73,7 @@ type saUndo struct{ c, prev int32 }
 // journalShare sets the longest journal, n/journalShare moves.
 const journalShare = 8
 
-func newSearch(d *tour.Dist, t []int32, r *rng) *saSearch {
+func newSearch(d *tour.Dist, t []int32, r *runctl.Rand) *saSearch {
 	n := len(t)
 	s := &saSearch{d: d, n: n, l: tour.Linked{Next: make([]int32, n), Prev: make([]int32, n)}, bestNext: make([]int32, n), r: r,
 		edge: make([]int64, n), gain: make([]int64, n)}
@@ -174,7 +175,7 @@ func (s *saSearch) propose() (c, a int32, delta int64) {
 }
 
 // metropolis decides whether a move of the given delta is taken at t.
-func metropolis(r *rng, delta int64, t float64) bool {
+func metropolis(r *runctl.Rand, delta int64, t float64) bool {
 	return delta <= 0 || r.Float64() < math.Exp(-float64(delta)/t)
 }
 
@@ -237,7 +238,7 @@ type saStep struct {
 type saShared struct {
 	start, coolStart time.Time
 	d                *tour.Dist
-	c                *control
+	c                *runctl.Control
 	near             saNear
 	cool             *solver.Cooling
 	budget           time.Duration
@@ -249,24 +250,24 @@ type saShared struct {
 // its start tour (nil: a random one per search).
 func newSAShared(ctx context.Context, in *solver.Instance, p solver.Anneal, snaps chan solver.Snapshot, w int, fit bool) (*saShared, []int32, error) {
 	r := &saShared{start: time.Now(), d: tour.NewDist(in)}
-	r.c = newControl(ctx, p.Params, w, snaps, r.start)
+	r.c = runctl.NewControl(ctx, p.Params, w, snaps, r.start)
 	var err error
 	if r.near, err = fittedNear(ctx, r.c, in, fit); err != nil {
 		return nil, nil, err
 	}
 	switch {
 	case p.Start != nil:
-		return r, to32(p.Start), nil
+		return r, runctl.To32(p.Start), nil
 	case fit:
-		return r, to32(fittedStart(in)), nil
+		return r, runctl.To32(fittedStart(in)), nil
 	}
 	return r, nil, nil
 }
 
 // startCooling sets up the schedule; a fitted one gets the time left.
 func (r *saShared) startCooling(in *solver.Instance, p solver.Anneal, fit bool) {
-	if fit && !r.c.deadline.IsZero() {
-		r.budget = max(time.Until(r.c.deadline), time.Nanosecond)
+	if fit && !r.c.Deadline.IsZero() {
+		r.budget = max(time.Until(r.c.Deadline), time.Nanosecond)
 	}
 	r.cool = solver.NewCooling(p.T0, p.TEnd, p.Alpha, int64(stepIters(in.N, p.Sweeps)), in.N, r.budget)
 	r.lamSteps = float64(solver.ScheduleSteps(p))
@@ -280,7 +281,7 @@ func (r *saShared) snapshot(s *saSearch, buf []int32, st int64, t, fitted float6
 	if !r.cool.Fitted() {
 		fitted = float64(st) / r.lamSteps
 	}
-	r.c.snapshot(buf, s.cur, st, fitted, t)
+	r.c.Snapshot(buf, s.cur, st, fitted, t)
 	return buf
 }
 
@@ -292,23 +293,23 @@ func (r *saShared) finish(e solver.Engine, in *solver.Instance, p solver.Anneal,
 	c := r.c
 	r.cool.Done(steps, lastT)
 	run := r.cool.Run()
-	if r.cool.Fitted() && r.near.nb != nil && !c.stop.Load() {
+	if r.cool.Fitted() && r.near.nb != nil && !c.Stop.Load() {
 		run.Descent = saDescend(c, searches, min(w, len(searches)))
 	}
 	gb := 0
 	for b, s := range searches {
-		c.offerFn(s.bestLength(), s.best)
+		c.OfferFn(s.bestLength(), s.best)
 		if s.bestLength() < searches[gb].bestLength() {
 			gb = b
 		}
 	}
 	r.snapshot(searches[0], nil, steps, 0, 1)
-	best := c.best
+	best := c.Best
 	if !runBest {
 		best = searches[gb].best(nil)
 	}
 	p.Workers = w
-	res, err := solver.Finish(in, e, p.Report(e), solver.Outcome{Tour: toInt(best), Moves: c.totalMoves(), Steps: steps, Start: r.start, Stopped: c.stopped.Load(), Device: deviceName(w)})
+	res, err := solver.Finish(in, e, p.Report(e), solver.Outcome{Tour: runctl.ToInt(best), Moves: c.TotalMoves(), Steps: steps, Start: r.start, Stopped: c.Stopped.Load(), Device: runctl.DeviceName(w)})
 	res.Schedule = run
 	return res, err
 }
@@ -319,7 +320,7 @@ func (r *saShared) finish(e solver.Engine, in *solver.Instance, p solver.Anneal,
 // cities. With fit the schedule is fitted to the time limit and has near
 // moves and a final descent (safit.go).
 func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Anneal, snaps chan solver.Snapshot, nsearch, pm, seg int, exchange, fit bool) (solver.Result, error) {
-	w := min(workers(p.Params), nsearch)
+	w := min(runctl.Workers(p.Params), nsearch)
 	r, start0, err := newSAShared(ctx, in, p, snaps, w, fit)
 	if err != nil {
 		return solver.Result{}, err
@@ -341,7 +342,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.A
 	var done, steps int64 // iterations each search has run; steps
 	var plan []saStep
 	var lastT float64
-	for t > p.TEnd && !c.stop.Load() {
+	for t > p.TEnd && !c.Stop.Load() {
 		plan = plan[:0]
 		planned := done
 		for len(plan) < epoch && t > p.TEnd {
@@ -351,7 +352,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.A
 			t *= a
 		}
 		r.anneal(searches, plan, steps, w, pm)
-		if c.stop.Load() {
+		if c.Stop.Load() {
 			break
 		}
 		lastT = plan[len(plan)-1].t
@@ -379,7 +380,7 @@ func saRun(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.A
 func (r *saShared) newSearches(in *solver.Instance, p solver.Anneal, start0 []int32, nsearch int) []*saSearch {
 	searches := make([]*saSearch, nsearch)
 	for b := range searches {
-		rg := newRNG(p.Seed, uint64(b))
+		rg := runctl.NewRand(p.Seed, uint64(b))
 		t := start0
 		if t == nil {
 			t = rg.RandomTour(in.N)
@@ -387,7 +388,7 @@ func (r *saShared) newSearches(in *solver.Instance, p solver.Anneal, start0 []in
 		searches[b] = newSearch(r.d, t, rg)
 		searches[b].nb, searches[b].k = r.near.nb, r.near.k
 		searches[b].seg = min(r.seg, in.N-3)
-		if r.c.done() {
+		if r.c.Done() {
 			// stopped while the searches were set up: run none of them
 			return searches[:b+1]
 		}
@@ -420,28 +421,28 @@ func (r *saShared) anneal(searches []*saSearch, plan []saStep, st0 int64, w, pm 
 			defer wg.Done()
 			var buf []int32
 			var nextOffer time.Time
-			local := c.moves[wk].v.Load()
+			local := c.Moves[wk].V.Load()
 			for b := wk; b < len(searches); b += w {
 				s := searches[b]
 				for i, sp := range plan {
 					st := st0 + int64(i)
 					s.near = r.near.nb != nil && sp.t < r.near.from
 					for it := int64(0); it < sp.iters; {
-						chunk := min(sp.iters-it, int64(max(1, checkEvery/pm)))
+						chunk := min(sp.iters-it, int64(max(1, runctl.CheckEvery/pm)))
 						for k := int64(0); k < chunk; k++ {
 							s.iterate(sp.t, pm)
 						}
 						it += chunk
 						local += chunk * int64(pm)
-						c.moves[wk].v.Store(local)
+						c.Moves[wk].V.Store(local)
 						if now := time.Now(); !now.Before(nextOffer) {
-							c.offerFn(s.bestLength(), s.best)
+							c.OfferFn(s.bestLength(), s.best)
 							nextOffer = now.Add(offerEvery)
 						}
-						if c.done() {
+						if c.Done() {
 							return
 						}
-						if c.snapshotDue() {
+						if c.SnapshotDue() {
 							buf = r.snapshot(s, buf, st, sp.t, 0)
 						}
 					}
@@ -463,17 +464,17 @@ func maxSteps(searches []*saSearch) int64 {
 }
 
 // saDescend runs every search's descent on the workers and returns its time.
-func saDescend(c *control, searches []*saSearch, w int) time.Duration {
+func saDescend(c *runctl.Control, searches []*saSearch, w int) time.Duration {
 	t0 := time.Now()
-	c.setPhase(solver.PhasePolish)
+	c.SetPhase(solver.PhasePolish)
 	var wg sync.WaitGroup
 	for wk := 0; wk < w; wk++ {
 		wg.Add(1)
 		go func(wk int) {
 			defer wg.Done()
 			for b := wk; b < len(searches); b += w {
-				evals := searches[b].descend(c.done)
-				c.moves[wk].v.Add(evals)
+				evals := searches[b].descend(c.Done)
+				c.Moves[wk].V.Add(evals)
 			}
 		}(wk)
 	}
@@ -483,7 +484,7 @@ func saDescend(c *control, searches []*saSearch, w int) time.Duration {
 
 // saEngine is sa, pssm and pspm: saRun with different search counts.
 type saEngine struct {
-	baseEngine
+	runctl.Identity
 	// exchange: the searches take the global best every K temperature
 	// steps (pssm, pspm); parallel: Threads moves per iteration (pspm),
 	// else one
@@ -497,10 +498,10 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Param
 		return solver.Result{}, err
 	}
 	if in.N < 4 {
-		return trivial(in, e, p.Report(e), snaps, time.Now())
+		return runctl.Trivial(in, e, p.Report(e), snaps, time.Now())
 	}
 	// One search per worker unless Blocks says otherwise.
-	blocks, err := countSearches("blocks", p.Blocks, p.Workers, in.N, saBytesPerCity)
+	blocks, err := runctl.CountSearches("blocks", p.Blocks, p.Workers, in.N, saBytesPerCity)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -517,14 +518,14 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Param
 // saPrepare checks and completes the parameters of an annealing engine
 // (fitThreads as saDefaults), and returns its options.
 func saPrepare(e solver.Engine, in *solver.Instance, q solver.Params, fitThreads bool) (solver.Anneal, annealConfig, error) {
-	if err := checkStart(in, q); err != nil {
+	if err := runctl.CheckStart(in, q); err != nil {
 		return solver.Anneal{}, annealConfig{}, err
 	}
 	p, c, err := saDefaults(e, in, q, fitThreads)
 	if err != nil {
 		return p, c, err
 	}
-	if err := refuseFixed(in, e.Name()); err != nil {
+	if err := runctl.RefuseFixed(in, e.Name()); err != nil {
 		return p, c, err
 	}
 	if err := saWorkers(&p); err != nil {
@@ -541,13 +542,13 @@ const saBytesPerCity = 5*4 + 2*8 + 8/journalShare
 // iteration) for the annealing engines.
 func saWorkers(p *solver.Anneal) error {
 	switch {
-	case p.Workers < 0 || p.Workers > maxSearches:
-		return fmt.Errorf("workers = %d: want 1 to %d", p.Workers, maxSearches)
-	case p.Threads > maxSearches:
-		return fmt.Errorf("threads = %d: at most %d moves per iteration", p.Threads, maxSearches)
+	case p.Workers < 0 || p.Workers > runctl.MaxSearches:
+		return fmt.Errorf("workers = %d: want 1 to %d", p.Workers, runctl.MaxSearches)
+	case p.Threads > runctl.MaxSearches:
+		return fmt.Errorf("threads = %d: at most %d moves per iteration", p.Threads, runctl.MaxSearches)
 	}
 	if p.Workers == 0 {
-		p.Workers = min(workers(p.Params), maxSearches)
+		p.Workers = min(runctl.Workers(p.Params), runctl.MaxSearches)
 	}
 	return nil
 }
@@ -569,7 +570,7 @@ func stepIters(n, sweeps int) int {
 }
 
 func init() {
-	solver.Register(saEngine{baseEngine{"sa", "light-weight simulated annealing (LWSA, Lam et al.): relocation moves, one search per core, best kept"}, false, false})
-	solver.Register(saEngine{baseEngine{"pssm", "parallel searches, single move (Lam et al.): Blocks LWSA searches, global best exchanged every K temperature steps"}, true, false})
-	solver.Register(saEngine{baseEngine{"pspm", "parallel searches, parallel moves (Lam et al.): Blocks searches × Threads moves per iteration, global best every K steps"}, true, true})
+	solver.Register(saEngine{runctl.Identity{ID: "sa", Desc: "light-weight simulated annealing (LWSA, Lam et al.): relocation moves, one search per core, best kept"}, false, false})
+	solver.Register(saEngine{runctl.Identity{ID: "pssm", Desc: "parallel searches, single move (Lam et al.): Blocks LWSA searches, global best exchanged every K temperature steps"}, true, false})
+	solver.Register(saEngine{runctl.Identity{ID: "pspm", Desc: "parallel searches, parallel moves (Lam et al.): Blocks searches × Threads moves per iteration, global best every K steps"}, true, true})
 }

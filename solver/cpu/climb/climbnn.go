@@ -1,4 +1,4 @@
-package cpu
+package climb
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -31,12 +32,12 @@ const climbNNSecond = 0.03
 // climbStart builds climb i's start tour from randomized nearest-neighbour
 // steps over nb, or nil when ctx ended.
 func climbStart(ctx context.Context, in *solver.Instance, nb *neighbor.Lists, seed uint64, i int) []int32 {
-	rng := rand.New(rand.NewPCG(splitmix64(seed), splitmix64(uint64(i)^0x9e3779b97f4a7c15)))
+	rng := rand.New(rand.NewPCG(runctl.Mix(seed), runctl.Mix(uint64(i)^0x9e3779b97f4a7c15)))
 	t, err := construct.RandomizedNearestNeighborContext(ctx, in, rng.IntN(in.N), nb, rng, climbNNSecond)
 	if err != nil {
 		return nil
 	}
-	return to32(t)
+	return runctl.To32(t)
 }
 
 // bestNear2opt returns the most negative delta among the 2-opt moves that

@@ -1,4 +1,4 @@
-package cpu
+package anneal
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -17,7 +18,7 @@ import (
 func TestSearchCachedDeltas(t *testing.T) {
 	in := uniformInstance(300, 3)
 	d := tour.NewDist(in)
-	r := newRNG(1, 0)
+	r := runctl.NewRand(1, 0)
 	s := newSearch(d, r.RandomTour(in.N), r)
 	near, err := newSANear(context.Background(), in)
 	if err != nil {
@@ -44,7 +45,7 @@ func TestSearchCachedDeltas(t *testing.T) {
 func TestSearchDescent(t *testing.T) {
 	in := uniformInstance(500, 4)
 	d := tour.NewDist(in)
-	r := newRNG(2, 0)
+	r := runctl.NewRand(2, 0)
 	s := newSearch(d, r.RandomTour(in.N), r)
 	near, err := newSANear(context.Background(), in)
 	if err != nil {
@@ -111,7 +112,7 @@ func TestDescentReserve(t *testing.T) {
 func TestSearchJournalKeepsBest(t *testing.T) {
 	in := uniformInstance(400, 6)
 	d := tour.NewDist(in)
-	r := newRNG(4, 0)
+	r := runctl.NewRand(4, 0)
 	s := newSearch(d, r.RandomTour(in.N), r)
 	want, wantLen := s.current(nil), s.cur
 	for i := 0; i < 200000; i++ {

@@ -1,4 +1,4 @@
-package cpu
+package climb
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -22,52 +23,52 @@ const OptRestarts = "restarts"
 // neighbourhood, the global best kept. Climb i uses PCG stream i on worker
 // i mod Workers, so a restart budget gives the same run whatever the timing.
 type climbEngine struct {
-	baseEngine
+	runctl.Identity
 	swap bool
 }
 
 func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
-	if err := checkStart(in, p); err != nil {
+	if err := runctl.CheckStart(in, p); err != nil {
 		return solver.Result{}, err
 	}
-	cfg, err := solver.Configure(climbSpecs[e.name], e, in, p)
+	cfg, err := solver.Configure(climbSpecs[e.ID], e, in, p)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	restarts, tabu, tenure := cfg.Restarts, cfg.Tabu, cfg.Tenure
-	if err := refuseFixed(in, e.name); err != nil {
+	if err := runctl.RefuseFixed(in, e.ID); err != nil {
 		return solver.Result{}, err
 	}
 	nearStarts := !e.swap && cfg.NearStarts
-	p.Algorithm, p.Backend = e.name, solver.BackendCPU
+	p.Algorithm, p.Backend = e.ID, solver.BackendCPU
 	if tabu > 0 && in.N >= 8 {
 		// one sequential search: one worker; the iterations end it
 		p.Workers = 1
-		r := &climbRun{e: e, in: in, p: p, w: 1, start: start, d: tour.NewDist(in), c: newControl(ctx, p, 1, snaps, start)}
+		r := &climbRun{e: e, in: in, p: p, w: 1, start: start, d: tour.NewDist(in), c: runctl.NewControl(ctx, p, 1, snaps, start)}
 		return solveSwapTabu(r, tabu, tenure)
 	}
 	if p.TimeLimit == 0 && restarts == 0 {
-		p.TimeLimit = DefaultTimeLimit
+		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	// a climber's tour, its best tour and the swap scan's removed-edge
 	// lengths
-	w, err := countSearches("workers", p.Workers, runtime.NumCPU(), in.N, 4+4+8)
+	w, err := runctl.CountSearches("workers", p.Workers, runtime.NumCPU(), in.N, 4+4+8)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	p.Workers = w
 	if in.N < 8 {
-		return exactSmall(in, e, p, snaps, start)
+		return runctl.ExactSmall(in, e, p, snaps, start)
 	}
 	r := &climbRun{e: e, in: in, p: p, restarts: restarts, w: w, start: start,
-		d: tour.NewDist(in), c: newControl(ctx, p, w, snaps, start), bests: make([]climbBest, w)}
+		d: tour.NewDist(in), c: runctl.NewControl(ctx, p, w, snaps, start), bests: make([]climbBest, w)}
 	if nearStarts {
-		setup, cancel := r.c.setupContext()
+		setup, cancel := r.c.SetupContext()
 		defer cancel()
 		r.setup = setup
 		nb, err := neighbor.NearestContext(setup, in, climbNearK)
-		if err != nil && ctx.Err() == nil && !r.c.done() {
+		if err != nil && ctx.Err() == nil && !r.c.Done() {
 			return solver.Result{}, err
 		}
 		if err == nil && nb.K == climbNearK {
@@ -95,8 +96,8 @@ type climbRun struct {
 	w          int
 	start      time.Time
 	d          *tour.Dist
-	c          *control
-	climbsDone paddedCounter
+	c          *runctl.Control
+	climbsDone runctl.Counter
 	bests      []climbBest
 	// near holds the candidate lists of the default climbs (start nn),
 	// nil for O'Neil & Burtscher's; setup ends with the run.
@@ -118,14 +119,14 @@ func (r *climbRun) run() (solver.Result, error) {
 			b = i
 		}
 	}
-	best := c.best
+	best := c.Best
 	if b >= 0 {
 		best = r.bests[b].tour
 	}
-	steps := r.climbsDone.v.Load()
-	c.snapshot(nil, c.bestLen.Load(), steps, 1, 0)
-	stopped := c.stopped.Load() || (r.restarts > 0 && steps < int64(r.restarts) && !c.optimal.Load())
-	res, err := solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: toInt(best), Moves: c.totalMoves(), Steps: steps, Start: r.start, Stopped: stopped, Device: deviceName(r.w)})
+	steps := r.climbsDone.V.Load()
+	c.Snapshot(nil, c.BestLen.Load(), steps, 1, 0)
+	stopped := c.Stopped.Load() || (r.restarts > 0 && steps < int64(r.restarts) && !c.Optimal.Load())
+	res, err := solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: runctl.ToInt(best), Moves: c.TotalMoves(), Steps: steps, Start: r.start, Stopped: stopped, Device: runctl.DeviceName(r.w)})
 	if steps == 0 && stopped && err == nil {
 		res.Note = r.unfinishedNote()
 	}
@@ -153,17 +154,17 @@ func (r *climbRun) climber(wk int) {
 	// check publishes the worker's state: its moves, its best climb, the
 	// global best, a snapshot when one is due; it reports whether to stop.
 	check := func(t []int32, l int64) bool {
-		c.moves[wk].v.Store(moves)
+		c.Moves[wk].V.Store(moves)
 		last = moves
 		if mine.l < 0 || l < mine.l {
 			mine.l, mine.i, mine.tour = l, ci, append(mine.tour[:0], t...)
 		}
-		c.offer(t, l)
-		if c.done() {
+		c.Offer(t, l)
+		if c.Done() {
 			return true
 		}
-		if c.snapshotDue() {
-			c.snapshot(t, l, r.climbsDone.v.Load(), c.timeFrac(), 0)
+		if c.SnapshotDue() {
+			c.Snapshot(t, l, r.climbsDone.V.Load(), c.TimeFrac(), 0)
 		}
 		return false
 	}
@@ -171,17 +172,17 @@ func (r *climbRun) climber(wk int) {
 		ci = i
 		t, l, ok := r.climb(i, func(t []int32, l, evaluated int64) bool {
 			moves += evaluated
-			return moves-last >= checkEvery && check(t, l)
+			return moves-last >= runctl.CheckEvery && check(t, l)
 		})
 		if !ok {
 			return
 		}
-		r.climbsDone.v.Add(1)
+		r.climbsDone.V.Add(1)
 		if check(t, l) {
 			return
 		}
 	}
-	c.moves[wk].v.Store(moves)
+	c.Moves[wk].V.Store(moves)
 }
 
 // climb performs climb i from a random tour (the start tour for climb 0)
@@ -189,14 +190,14 @@ func (r *climbRun) climber(wk int) {
 func (r *climbRun) climb(i int, abort func(t []int32, l, evaluated int64) bool) (t []int32, l int64, ok bool) {
 	switch {
 	case i == 0 && r.p.Start != nil:
-		t = to32(r.p.Start)
+		t = runctl.To32(r.p.Start)
 	case r.near != nil:
 		t = climbStart(r.setup, r.in, r.near, r.p.Seed, i)
 	}
 	if t == nil {
 		// a random tour, also when the run ended while a nearest-neighbour
 		// one was built: the climb's first check then offers it and stops
-		t = newRNG(r.p.Seed, uint64(i)).RandomTour(r.in.N)
+		t = runctl.NewRand(r.p.Seed, uint64(i)).RandomTour(r.in.N)
 	}
 	l = r.d.Length(t)
 	if r.near != nil && !r.e.swap {
@@ -303,10 +304,10 @@ func best2opt(d *tour.Dist, t []int32, abort func(evaluated int64) bool) (best i
 }
 
 // abortRow adds a row of evaluated moves to *pending and, once they reach
-// checkEvery, hands them to abort and reports what it answers.
+// runctl.CheckEvery, hands them to abort and reports what it answers.
 func abortRow(pending *int64, row int64, abort func(evaluated int64) bool) bool {
 	*pending += row
-	if *pending < checkEvery {
+	if *pending < runctl.CheckEvery {
 		return false
 	}
 	k := *pending
@@ -366,6 +367,6 @@ func bestSwap(d *tour.Dist, t []int32, abort func(evaluated int64) bool) (best i
 }
 
 func init() {
-	solver.Register(climbEngine{baseEngine{"2opt-climb", "random-restart best-improvement 2-opt hill climbing over the whole neighbourhood (O'Neil & Burtscher), one climber per core"}, false})
-	solver.Register(climbEngine{baseEngine{"swap-climb", "random-restart best-improvement pair-exchange hill climbing (Luong et al.'s swap neighbourhood)"}, true})
+	solver.Register(climbEngine{runctl.Identity{ID: "2opt-climb", Desc: "random-restart best-improvement 2-opt hill climbing over the whole neighbourhood (O'Neil & Burtscher), one climber per core"}, false})
+	solver.Register(climbEngine{runctl.Identity{ID: "swap-climb", Desc: "random-restart best-improvement pair-exchange hill climbing (Luong et al.'s swap neighbourhood)"}, true})
 }

@@ -1,0 +1,8 @@
+package cpu
+
+import (
+	// the climbing engines (2opt-climb, swap-climb) register themselves
+	_ "github.com/tsplab/tsplab/solver/cpu/climb"
+	// the annealing engines (sa, pssm, pspm, sspm) register themselves
+	_ "github.com/tsplab/tsplab/solver/cpu/anneal"
+)
