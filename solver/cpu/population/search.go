@@ -78,7 +78,7 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	s.alpha = &alphaCache{inner: inner, budget: s.limit / 5, device: aid.Device}
 	if aid.Pool != nil {
 		switch {
-		case s.limit == 0 || p.TimeLimit == 0:
+		case s.limit == 0:
 			s.gpuNote = "; no GPU pool: a run by a kicks budget stays on the cores"
 		case len(in.FixedEdges) > 0:
 			s.gpuNote = "; no GPU pool: the instance has fixed edges"
