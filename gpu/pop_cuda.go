@@ -15,15 +15,15 @@ func init() { aidedSolvers[AlgoPop] = solvePop }
 // solvePop is the GPU pop engine: the CPU pop engine (composed through
 // solver.Aided) with its Held–Karp ascent on the GPU and the GPU's block
 // search (OpenTourPool, kernels/blockils.cu) on copies of its pool's
-// members beside its workers, their gains offered to its pool.
+// members beside its workers, their gains offered to its pool; its pool
+// holds a tour a worker (popParams).
 func solvePop(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
 	aided, err := solver.LookupAided(AlgoPop, solver.BackendCPU)
 	if err != nil {
 		return solver.Result{}, fmt.Errorf("gpu pop: %w", err)
 	}
-	q := p
-	q.Backend = solver.BackendCPU
+	q := popParams(p)
 	cpuAid := solver.Aid{Device: BoundDevice, Ascents: aid.Ascents, Pool: OpenTourPool, FirstTour: aid.FirstTour}
 	r, err := aided.SolveAided(ctx, in, q, snaps, cpuAid)
 	if err != nil {
