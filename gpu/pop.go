@@ -23,12 +23,25 @@ const popPoolMax = 256
 
 // GPU pop takes CPU pop's options (those that set the GPU's rounds,
 // gpuround and gpustart, are CPU pop's, read only with a pool), but for
-// the pool's default, which follows the workers.
+// the pool's default, which follows the workers; all are listed as
+// experimental (gpus too), as the engine is.
 func init() {
-	declareGPU(AlgoPop, solver.Inherit(AlgoPop, solver.BackendCPU, solver.OptionSet{{
+	solver.Declare(AlgoPop, solver.BackendGPU, experimental{withGPUs{solver.Inherit(AlgoPop, solver.BackendCPU, solver.OptionSet{{
 		Name: "pool", Kind: solver.KindInt, Min: 2, Max: popPoolMax, Auto: "one tour a worker, at least 8",
 		Doc: "tours the pool keeps; a new tour replaces the member closest to it by edge distance, only if shorter, and never enters twice",
-	}}))
+	}})}})
+}
+
+// experimental is a Declarer whose options are all marked experimental.
+type experimental struct{ solver.Declarer }
+
+// Options returns d's options marked experimental.
+func (d experimental) Options(in *solver.Instance) solver.OptionSet {
+	opts := d.Declarer.Options(in)
+	for i := range opts {
+		opts[i].Experimental = true
+	}
+	return opts
 }
 
 // popParams returns p for the CPU pop engine: its backend, and the pool
