@@ -4,26 +4,23 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
+
+	// the CPU pop engine, whose options GPU pop inherits
+	_ "github.com/tsplab/tsplab/solver/cpu"
 )
 
-// GPU pop's pool follows the workers when unset, within its bounds, and
-// stays as given otherwise; the caller's Extra is not changed.
-func TestPopParamsPool(t *testing.T) {
-	for _, c := range []struct {
-		workers int
-		given   string
-		want    string
-	}{{2, "", "8"}, {16, "", "16"}, {1000, "", "256"}, {16, "5", "5"}} {
-		p := solver.Params{Workers: c.workers, Extra: map[string]string{"seed": "x"}}
-		if c.given != "" {
-			p.Extra["pool"] = c.given
+// GPU pop lists CPU pop's options and gpus, all experimental, and the
+// CPU engine gets the run's parameters on its own backend.
+func TestPopOptions(t *testing.T) {
+	opts := solver.OptionsFor(AlgoPop, solver.BackendGPU)
+	for _, name := range []string{"pool", "gpuround", "gpustart", OptGPUs} {
+		o, ok := opts.Lookup(name)
+		if !ok || !o.Experimental {
+			t.Errorf("option %s: listed %v, experimental %v", name, ok, o.Experimental)
 		}
-		q := popParams(p)
-		if q.Extra["pool"] != c.want || q.Backend != solver.BackendCPU {
-			t.Errorf("workers %d, pool %q: pool %q, backend %q; want %q", c.workers, c.given, q.Extra["pool"], q.Backend, c.want)
-		}
-		if p.Extra["pool"] != c.given {
-			t.Errorf("workers %d: the caller's Extra changed to %v", c.workers, p.Extra)
-		}
+	}
+	p := solver.Params{Backend: solver.BackendGPU, Seed: 4, Extra: map[string]string{"pool": "12"}}
+	if q := popParams(p); q.Backend != solver.BackendCPU || q.Seed != 4 || q.Extra["pool"] != "12" || p.Backend != solver.BackendGPU {
+		t.Fatalf("%+v from %+v", q, p)
 	}
 }
