@@ -5,6 +5,7 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -28,8 +29,12 @@ func solvePop(ctx context.Context, e solver.Engine, in *solver.Instance, p solve
 	if err != nil {
 		return solver.Result{}, err
 	}
+	gpu := "; the GPU: the Held–Karp ascent"
+	if strings.Contains(r.Note, "; GPU: ") {
+		gpu += " and the block search on the pool's tours"
+	}
 	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped,
-		Device: r.Device + "; the GPU: the ascent and the block search on the pool's tours"})
+		Device: r.Device + gpu})
 	res.Stats = r.Stats
 	res.Note = r.Note
 	return res, err
