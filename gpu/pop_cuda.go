@@ -29,9 +29,9 @@ func solvePop(ctx context.Context, e solver.Engine, in *solver.Instance, p solve
 	if err != nil {
 		return solver.Result{}, err
 	}
-	gpu := "; the GPU: the Held–Karp ascent"
+	gpu := ""
 	if strings.Contains(r.Note, "; GPU: ") {
-		gpu += " and the block search on the pool's tours"
+		gpu = "; the GPU's block search on the pool's tours"
 	}
 	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped,
 		Device: r.Device + gpu})
