@@ -32,6 +32,9 @@
 //     or-ils's windows then improve a stretch of the tour beside that
 //     engine's partition search
 //     (beside_cuda.go, through solver.PathImprover).
+//   - pop: the CPU pop engine with its ascent on the GPU and the block
+//     search (OpenTourPool) on copies of its pool's members beside its
+//     workers, the gains offered back to the pool (pop_cuda.go).
 //
 // OpenTourPool (solver.TourPool) and SolveBatch run kernels/blockils.cu,
 // an iterated 2-opt + Or-opt (+ sequential 3-opt) search per warp on its

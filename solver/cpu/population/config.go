@@ -19,6 +19,9 @@ type options struct {
 	fresh   freshMode
 	merge   bool
 	focus   bool
+	// with an accelerator's pool (solver.Aid.Pool: GPU pop)
+	gpuRound int // milliseconds
+	gpuStart gpuStart
 }
 
 // gpxMode is the gpx option: which crossover the pairs get.
@@ -63,6 +66,10 @@ var spec = solver.NewSpec(
 		"the local search of each tour: the local-search core in this process with auto's moves and lists for the size (search), or a registered CPU engine run on one core").Experimental(),
 	solver.Bool("focus", func(o *options) *bool { return &o.focus }, false,
 		"with ls=search, a child's kicks start only at cities where its parents differ").Experimental(),
+	solver.Int("gpuround", func(o *options) *int { return &o.gpuRound }, 300, 20, 60000,
+		"with a GPU pool (GPU pop): milliseconds of each round of the GPU's searches on copies of the pool's members, whose gains the pool then takes").Experimental(),
+	solver.Enum("gpustart", func(o *options) *gpuStart { return &o.gpuStart }, "copy", []string{"copy", "kick"}, []gpuStart{gpuCopy, gpuKick},
+		"with a GPU pool (GPU pop): the GPU's tours start as copies of the pool's members, each slot varied by its own kicks (copy), or with random double bridges on a thousandth of the cities first, one plain copy a member (kick)").Experimental(),
 )
 
 func init() {

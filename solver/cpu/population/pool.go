@@ -29,6 +29,7 @@ type member struct {
 	tour       []int32
 	length     int64
 	succ, pred []int32
+	gpu        bool // the tour came from the accelerator's pool
 }
 
 // NewPool returns an empty pool for tours of n cities holding at most
@@ -66,7 +67,11 @@ func (m *member) distance(succ []int32) int {
 
 // Offer puts the tour t of length l in the pool by the replacement rule
 // and reports whether it entered. The pool keeps a copy.
-func (p *Pool) Offer(t []int32, l int64) bool {
+func (p *Pool) Offer(t []int32, l int64) bool { return p.OfferFrom(t, l, false) }
+
+// OfferFrom is Offer with the tour's origin: fromGPU marks a tour the
+// accelerator's pool returned, counted by FromGPU while it is a member.
+func (p *Pool) OfferFrom(t []int32, l int64, fromGPU bool) bool {
 	if len(t) != p.n {
 		return false
 	}
@@ -82,7 +87,7 @@ func (p *Pool) Offer(t []int32, l int64) bool {
 		}
 	}
 	if len(p.members) < p.cap {
-		m := member{tour: slices.Clone(t), length: l, succ: make([]int32, p.n), pred: make([]int32, p.n)}
+		m := member{tour: slices.Clone(t), length: l, succ: make([]int32, p.n), pred: make([]int32, p.n), gpu: fromGPU}
 		copy(m.succ, p.succ)
 		copy(m.pred, p.pred)
 		p.members = append(p.members, m)
@@ -96,7 +101,19 @@ func (p *Pool) Offer(t []int32, l int64) bool {
 	copy(m.succ, p.succ)
 	copy(m.pred, p.pred)
 	m.length = l
+	m.gpu = fromGPU
 	return true
+}
+
+// FromGPU is the number of members that came from the accelerator's pool.
+func (p *Pool) FromGPU() int {
+	k := 0
+	for i := range p.members {
+		if p.members[i].gpu {
+			k++
+		}
+	}
+	return k
 }
 
 // Best returns the index of the shortest member (-1: empty pool).

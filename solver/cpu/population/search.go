@@ -38,7 +38,10 @@ func (e engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 
 // SolveAided runs the search; aid's Ascents, when set, gives the
 // Held–Karp ascent behind the local search's alpha lists (shared with the
-// pipeline's lower bound).
+// pipeline's lower bound), on aid's Device when set; aid's Pool, when
+// set, puts an accelerator's iterated local search on copies of the
+// pool's members beside the workers (feeder), in a run with a time limit
+// and no fixed edges (the accelerator's moves do not keep them).
 func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
 	o, err := solver.Configure(spec, e, in, p)
@@ -72,7 +75,18 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	if inner == nil {
 		inner = new(bound.Ascents)
 	}
-	s.alpha = &alphaCache{inner: inner, budget: s.limit / 5}
+	s.alpha = &alphaCache{inner: inner, budget: s.limit / 5, device: aid.Device}
+	if aid.Pool != nil {
+		switch {
+		case s.limit == 0:
+			s.gpuNote = "; no GPU pool: a run by a kicks budget stays on the cores"
+		case len(in.FixedEdges) > 0:
+			s.gpuNote = "; no GPU pool: the instance has fixed edges"
+		case in.N < 8:
+		default:
+			s.feed = newFeeder(aid.Pool, in, p.Seed, time.Duration(o.gpuRound)*time.Millisecond, o.gpuStart)
+		}
+	}
 	return s.run(ctx)
 }
 
@@ -108,6 +122,10 @@ type search struct {
 	crossings, gained, entered int
 	merged                     int
 	fresh                      int
+
+	feed                *feeder // the accelerator's searches (nil: none)
+	gpuNote             string  // why there is no feeder, for the note
+	gpuEntered, gpuBest int     // its tours that entered the pool, and set a new best
 }
 
 // task is one worker's share of a round: a new tour (no parents) or the
@@ -154,6 +172,8 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 		tasks[i].child = make([]int32, n)
 	}
 	r := rand.New(rand.NewPCG(s.p.Seed, 0x706f70))
+	stopFeed := s.startFeeder(ctx)
+	defer stopFeed()
 	stopped := false
 	for round := 0; ; round++ {
 		if s.done(ctx) {
@@ -226,11 +246,12 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 			if s.bestLen < 0 || t.outLen < s.bestLen {
 				s.best = append(s.best[:0], t.out...)
 				s.bestLen = t.outLen
-				s.sink.Send(solver.Snapshot{Tour: toInt(s.best), Length: s.bestLen, Best: toInt(s.best), BestLength: s.bestLen,
-					Step: s.steps, Moves: s.moves, Progress: max(s.progress(), 0), Phase: s.phaseName(), PhaseProgress: s.progress()})
+				s.sendBest()
 			}
 		}
+		s.fromGPU()
 	}
+	stopFeed()
 	if s.best == nil {
 		// stopped before any search ended: the given start, else the
 		// identity with the fixed edges put in
@@ -246,6 +267,10 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 		edges, length := s.pool.Spread()
 		res.Note = fmt.Sprintf("pool %d of %d, spread %.1f %% of edges and %.3f %% in length; %d first tours, %d crossovers, %d gained, %d children entered, %d gains merging with the pool",
 			s.pool.Len(), s.pool.Cap(), 100*edges, 100*length, s.fresh, s.crossings, s.gained, s.entered, s.merged)
+		res.Note += s.gpuNote
+		if s.feed != nil {
+			res.Note += s.feed.note(s.gpuEntered, s.gpuBest, s.pool.FromGPU())
+		}
 	}
 	return res, err
 }
@@ -515,13 +540,67 @@ func (s *search) progress() float64 {
 	return solver.UnknownProgress
 }
 
-// phaseName says what the pool is doing, with its size, best and spread.
+// phaseName says what the pool is doing, with its size, best and spread,
+// and with an accelerator's pool its share of the members.
 func (s *search) phaseName() solver.Phase {
-	_, spread := s.pool.Spread()
+	gpu := ""
+	if s.feed != nil {
+		gpu = fmt.Sprintf(", GPU %d of %d", s.pool.FromGPU(), s.pool.Len())
+	}
 	if s.pool.Len() < s.pool.Cap() {
-		return solver.Phase(fmt.Sprintf("pool %d of %d: first tours", s.pool.Len(), s.pool.Cap()))
+		return solver.Phase(fmt.Sprintf("pool %d of %d: first tours%s", s.pool.Len(), s.pool.Cap(), gpu))
+	}
+	edges, spread := s.pool.Spread()
+	if s.feed != nil {
+		return solver.Phase(fmt.Sprintf("pool %d: crossing, best %d, spread %.1f %% of edges, %.3f %% in length%s", s.pool.Len(), s.bestLen, 100*edges, 100*spread, gpu))
 	}
 	return solver.Phase(fmt.Sprintf("pool %d: crossing, best %d, spread %.3f %%", s.pool.Len(), s.bestLen, 100*spread))
+}
+
+// sendBest sends the best tour with the phase.
+func (s *search) sendBest() {
+	s.sink.Send(solver.Snapshot{Tour: toInt(s.best), Length: s.bestLen, Best: toInt(s.best), BestLength: s.bestLen,
+		Step: s.steps, Moves: s.moves, Progress: max(s.progress(), 0), Phase: s.phaseName(), PhaseProgress: s.progress()})
+}
+
+// startFeeder starts the accelerator's feeder, if any, until the run's
+// time limit or ctx's end, and returns the function that stops it and
+// waits for it, then takes its last tours (a no-op without one, and
+// after the first call).
+func (s *search) startFeeder(ctx context.Context) func() {
+	if s.feed == nil {
+		return func() {}
+	}
+	fctx, cancel := context.WithDeadline(ctx, s.start.Add(s.limit))
+	go s.feed.run(fctx)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			cancel()
+			<-s.feed.done
+			s.fromGPU()
+		})
+	}
+}
+
+// fromGPU offers the accelerator's queued tours to the pool and hands it
+// the pool's members for its next round (between rounds, main goroutine).
+func (s *search) fromGPU() {
+	if s.feed == nil {
+		return
+	}
+	for _, g := range s.feed.take() {
+		if s.pool.OfferFrom(g.tour, g.length, true) {
+			s.gpuEntered++
+		}
+		if s.bestLen < 0 || g.length < s.bestLen {
+			s.best = append(s.best[:0], g.tour...)
+			s.bestLen = g.length
+			s.gpuBest++
+			s.sendBest()
+		}
+	}
+	s.feed.publish(s.pool)
 }
 
 // phase sends the phase, with the best length once there is one.
@@ -556,6 +635,7 @@ func toInt32(t []int) []int32 {
 type alphaCache struct {
 	inner  solver.Ascents
 	budget time.Duration
+	device solver.OpenAscentDevice // nil: the cores
 
 	mu    sync.Mutex
 	k     int
@@ -587,6 +667,9 @@ func (a *alphaCache) Alpha(ctx context.Context, in *solver.Instance, k int, opts
 	}
 	o := opts
 	o.Time = a.budget
+	if o.Device == nil {
+		o.Device = a.device
+	}
 	l, err := a.inner.Alpha(ctx, in, k, o)
 	if ctx.Err() != nil {
 		return l, err // not kept: the next run asks again

@@ -1,0 +1,66 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+
+	// the CPU pop engine, which GPU pop runs
+	_ "github.com/tsplab/tsplab/solver/cpu"
+)
+
+// TestPopFeedsPool runs GPU pop for 4 s on 3,000 cities: the block search
+// ran rounds on the pool's tours (the note says how many, with the tours
+// it improved and its kicks), the result is a valid tour of its length
+// and a run with fixed edges leaves the GPU out.
+func TestPopFeedsPool(t *testing.T) {
+	needDevice(t)
+	if testing.Short() {
+		t.Skip("a 4 s run")
+	}
+	e, err := solver.Lookup(AlgoPop, solver.BackendGPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := randomInstance(3000, solver.Euc2D, 1e5, 3)
+	t0 := time.Now()
+	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 4 * time.Second, Seed: 1, Workers: 8}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wall := time.Since(t0)
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		t.Fatal(err)
+	}
+	if l := solver.TourLength(in, res.Tour); l != res.Length {
+		t.Fatalf("length %d, reported %d", l, res.Length)
+	}
+	var rounds, slots, improved int
+	var kicks int64
+	i := strings.Index(res.Note, "GPU: ")
+	if i < 0 {
+		t.Fatalf("the note says nothing of the GPU: %q", res.Note)
+	}
+	if _, err := fmt.Sscanf(res.Note[i:], "GPU: %d rounds of %d tours, %d tours improved, %d kicks", &rounds, &slots, &improved, &kicks); err != nil {
+		t.Fatalf("note %q: %v", res.Note, err)
+	}
+	if rounds == 0 || slots == 0 || kicks == 0 {
+		t.Fatalf("the GPU did nothing: %q", res.Note)
+	}
+	t.Logf("%v: %d (%s); %s", wall, res.Length, res.Device, res.Note)
+
+	in.FixedEdges = [][2]int{{0, 1}, {5, 9}}
+	res, err = e.Solve(context.Background(), in, solver.Params{TimeLimit: time.Second, Seed: 1, Workers: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := in.CheckFixedEdges(res.Tour); err != nil || !strings.Contains(res.Note, "fixed edges") {
+		t.Fatalf("fixed edges: %v, note %q", err, res.Note)
+	}
+}

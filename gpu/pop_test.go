@@ -1,0 +1,26 @@
+package gpu
+
+import (
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+
+	// the CPU pop engine, whose options GPU pop inherits
+	_ "github.com/tsplab/tsplab/solver/cpu"
+)
+
+// GPU pop lists CPU pop's options and gpus, all experimental, and the
+// CPU engine gets the run's parameters on its own backend.
+func TestPopOptions(t *testing.T) {
+	opts := solver.OptionsFor(AlgoPop, solver.BackendGPU)
+	for _, name := range []string{"pool", "gpuround", "gpustart", OptGPUs} {
+		o, ok := opts.Lookup(name)
+		if !ok || !o.Experimental {
+			t.Errorf("option %s: listed %v, experimental %v", name, ok, o.Experimental)
+		}
+	}
+	p := solver.Params{Backend: solver.BackendGPU, Seed: 4, Extra: map[string]string{"pool": "12"}}
+	if q := popParams(p); q.Backend != solver.BackendCPU || q.Seed != 4 || q.Extra["pool"] != "12" || p.Backend != solver.BackendGPU {
+		t.Fatalf("%+v from %+v", q, p)
+	}
+}

@@ -1,0 +1,225 @@
+package population
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// KickCounter is implemented by a solver.TourPool that counts the kicks
+// its last Improve made, all tours together; the feeder reports them.
+type KickCounter interface {
+	// LastKicks is the kicks of the last Improve.
+	LastKicks() int64
+}
+
+// gpuStart is the gpustart option: what the accelerator's tours start
+// from.
+type gpuStart int8
+
+const (
+	gpuCopy gpuStart = iota // copies of the pool's members, each slot its own kicks
+	gpuKick                 // the copies with random double bridges first
+)
+
+// gpuTour is a tour the accelerator returned shorter than it came.
+type gpuTour struct {
+	tour   []int32
+	length int64
+}
+
+// feeder runs an accelerator's TourPool beside the workers: it takes the
+// pool's members as the main goroutine last published them, spreads
+// copies of them over the accelerator's slots, runs its iterated local
+// search on them for a short round, and queues the best tour of each
+// member's slots when shorter than that member, for the main goroutine
+// to offer to the pool between rounds. The pool itself is touched by the
+// main goroutine alone.
+type feeder struct {
+	open  solver.OpenTourPool
+	in    *solver.Instance
+	seed  uint64
+	round time.Duration
+	start gpuStart
+
+	mu       sync.Mutex
+	seeds    [][]int32
+	seedLens []int64
+	gen      int
+	out      []gpuTour
+	ready    chan struct{} // signalled on each publish
+	done     chan struct{} // closed when the feeder's goroutine ends
+
+	// under mu, read by the main goroutine
+	slots, calls, improved int
+	kicks                  int64
+	err                    error
+}
+
+// newFeeder returns the feeder of open for in, not yet started.
+func newFeeder(open solver.OpenTourPool, in *solver.Instance, seed uint64, round time.Duration, start gpuStart) *feeder {
+	return &feeder{open: open, in: in, seed: seed, round: round, start: start, ready: make(chan struct{}, 1), done: make(chan struct{})}
+}
+
+// publish hands the feeder copies of the pool's members (main goroutine).
+func (f *feeder) publish(p *Pool) {
+	if p.Len() == 0 {
+		return
+	}
+	seeds := make([][]int32, p.Len())
+	lens := make([]int64, p.Len())
+	for i := range seeds {
+		t, l := p.Tour(i)
+		seeds[i], lens[i] = slices.Clone(t), l
+	}
+	f.mu.Lock()
+	f.seeds, f.seedLens = seeds, lens
+	f.gen++
+	f.mu.Unlock()
+	select {
+	case f.ready <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the queued tours and empties the queue (main goroutine).
+func (f *feeder) take() []gpuTour {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := f.out
+	f.out = nil
+	return out
+}
+
+// stats returns the feeder's counters.
+func (f *feeder) stats() (slots, calls, improved int, kicks int64, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.slots, f.calls, f.improved, f.kicks, f.err
+}
+
+// run opens the accelerator's pool and feeds it until ctx ends; it closes
+// f.done when it returns. An instance the accelerator does not take
+// (solver.ErrNoTourPool) or a failure ends the feeder alone, its error
+// kept for the note; the workers go on.
+func (f *feeder) run(ctx context.Context) {
+	defer close(f.done)
+	tp, err := f.open(f.in, f.seed)
+	if err != nil {
+		f.fail(err)
+		return
+	}
+	defer tp.Close()
+	slots := max(tp.Slots(), 1)
+	f.mu.Lock()
+	f.slots = slots
+	f.mu.Unlock()
+	r := rand.New(rand.NewPCG(f.seed, 0x677075))
+	var (
+		tours   [][]int32
+		from    []int // the member each slot started from
+		lens    []int64
+		lastGen int
+	)
+	for ctx.Err() == nil {
+		f.mu.Lock()
+		seeds, seedLens, gen := f.seeds, f.seedLens, f.gen
+		f.mu.Unlock()
+		if seeds == nil {
+			select {
+			case <-ctx.Done():
+				return
+			case <-f.ready:
+			}
+			continue
+		}
+		if gen != lastGen {
+			// new members: every slot restarts from one of them
+			lastGen = gen
+			tours, from = tours[:0], from[:0]
+			for j := 0; j < slots; j++ {
+				m := j % len(seeds)
+				t := slices.Clone(seeds[m])
+				if f.start == gpuKick && j >= len(seeds) && len(t) >= 8 {
+					for k := max(1, len(t)/1000); k > 0; k-- {
+						doubleBridge(t, r)
+					}
+				}
+				tours, from = append(tours, t), append(from, m)
+			}
+		}
+		rctx, cancel := context.WithTimeout(ctx, f.round)
+		got, err := tp.Improve(rctx, tours, 0)
+		cancel()
+		if err != nil {
+			if ctx.Err() == nil {
+				f.fail(err)
+			}
+			return
+		}
+		lens = got
+		f.collect(tours, from, lens, seedLens, tp)
+	}
+}
+
+// collect queues, for each member, the shortest of its slots' tours when
+// shorter than the member, and counts the round.
+func (f *feeder) collect(tours [][]int32, from []int, lens, seedLens []int64, tp solver.TourPool) {
+	best := make([]int, len(seedLens))
+	for i := range best {
+		best[i] = -1
+	}
+	improved := 0
+	for j, l := range lens {
+		m := from[j]
+		if l < seedLens[m] {
+			improved++
+			if best[m] < 0 || l < lens[best[m]] {
+				best[m] = j
+			}
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+	f.improved += improved
+	if kc, ok := tp.(KickCounter); ok {
+		f.kicks += kc.LastKicks()
+	}
+	for m, j := range best {
+		if j >= 0 {
+			f.out = append(f.out, gpuTour{tour: slices.Clone(tours[j]), length: lens[j]})
+			seedLens[m] = lens[j] // later rounds queue only further gains
+		}
+	}
+}
+
+// fail keeps the feeder's error.
+func (f *feeder) fail(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.err = err
+}
+
+// note describes what the accelerator did, for the result's note.
+func (f *feeder) note(entered, bests, members int) string {
+	slots, calls, improved, kicks, err := f.stats()
+	switch {
+	case err != nil && errors.Is(err, solver.ErrNoTourPool):
+		return fmt.Sprintf("; no GPU pool: %v", err)
+	case err != nil && calls == 0:
+		return fmt.Sprintf("; the GPU pool failed: %v", err)
+	}
+	s := fmt.Sprintf("; GPU: %d rounds of %d tours, %d tours improved, %d kicks, %d of its tours entered the pool (%d new bests), %d members from it at the end",
+		calls, slots, improved, kicks, entered, bests, members)
+	if err != nil {
+		s += fmt.Sprintf(", then it failed: %v", err)
+	}
+	return s
+}

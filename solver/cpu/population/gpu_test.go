@@ -1,0 +1,187 @@
+package population
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/enginetest"
+	"github.com/tsplab/tsplab/solver/gen"
+)
+
+// twoOptPool is a solver.TourPool on the cores for the tests: each
+// Improve makes first-improvement 2-opt moves on every tour until ctx
+// ends or none is left.
+type twoOptPool struct {
+	in     *solver.Instance
+	calls  atomic.Int64
+	closed atomic.Bool
+}
+
+func (p *twoOptPool) Slots() int   { return 6 }
+func (p *twoOptPool) Close() error { p.closed.Store(true); return nil }
+func (p *twoOptPool) LastKicks() int64 {
+	return 1
+}
+
+func (p *twoOptPool) Improve(ctx context.Context, tours [][]int32, _ int) ([]int64, error) {
+	p.calls.Add(1)
+	lens := make([]int64, len(tours))
+	for k, t := range tours {
+		n := len(t)
+		for improved := true; improved && ctx.Err() == nil; {
+			improved = false
+			for i := 0; i < n-2; i++ {
+				for j := i + 2; j < n && (i > 0 || j < n-1); j++ {
+					a, b, c, d := int(t[i]), int(t[i+1]), int(t[j]), int(t[(j+1)%n])
+					if p.in.Dist(a, c)+p.in.Dist(b, d) < p.in.Dist(a, b)+p.in.Dist(c, d) {
+						for l, r := i+1, j; l < r; l, r = l+1, r-1 {
+							t[l], t[r] = t[r], t[l]
+						}
+						improved = true
+					}
+				}
+			}
+		}
+		lens[k] = solver.TourLength(p.in, toInt(t))
+	}
+	return lens, nil
+}
+
+// The feeder queues, per member, its slots' shortest tour when shorter
+// than the member: valid tours of their stated length.
+func TestFeederQueuesShorterTours(t *testing.T) {
+	in := enginetest.Instance(60, 3)
+	fake := &twoOptPool{in: in}
+	f := newFeeder(func(*solver.Instance, uint64) (solver.TourPool, error) { return fake, nil }, in, 1, 20*time.Millisecond, gpuKick)
+	pool := NewPool(3, in.N)
+	r := rand.New(rand.NewPCG(2, 2))
+	seedLens := map[int64]bool{}
+	for pool.Len() < 3 {
+		tr := perm(in.N, r)
+		l := solver.TourLength(in, toInt(tr))
+		if pool.Offer(tr, l) {
+			seedLens[l] = true
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go f.run(ctx)
+	f.publish(pool)
+	deadline := time.Now().Add(10 * time.Second)
+	var got []gpuTour
+	for len(got) < 3 && time.Now().Before(deadline) {
+		got = append(got, f.take()...)
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	<-f.done
+	if !fake.closed.Load() {
+		t.Error("the pool was not closed")
+	}
+	if len(got) < 3 {
+		t.Fatalf("%d tours queued, want one a member", len(got))
+	}
+	worst := int64(0)
+	for l := range seedLens {
+		worst = max(worst, l)
+	}
+	for _, g := range got {
+		if err := solver.ValidateTour(toInt(g.tour), in.N); err != nil {
+			t.Fatal(err)
+		}
+		if l := solver.TourLength(in, toInt(g.tour)); l != g.length || l >= worst {
+			t.Fatalf("queued tour of length %d (stated %d), the longest member %d", l, g.length, worst)
+		}
+	}
+	if _, calls, improved, kicks, err := f.stats(); calls == 0 || improved == 0 || kicks != int64(calls) || err != nil {
+		t.Fatalf("calls %d, improved %d, kicks %d, err %v", calls, improved, kicks, err)
+	}
+}
+
+// With a pool the engine runs it beside the workers and says so; a pool
+// that refuses the instance, fixed edges or a kicks budget leave the
+// cores alone, with the reason in the note.
+func TestEngineWithTourPool(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a second of search")
+	}
+	in, err := gen.Generate("uniform", 400, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := &twoOptPool{in: in}
+	open := func(*solver.Instance, uint64) (solver.TourPool, error) { return fake, nil }
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Second, Extra: map[string]string{"pool": "4", "gpuround": "50"}}
+	res, err := engine{}.SolveAided(context.Background(), in, p, nil, solver.Aid{Pool: open})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fake.calls.Load() == 0 || !strings.Contains(res.Note, "; GPU: ") || !fake.closed.Load() {
+		t.Fatalf("%d calls, closed %v, note %q", fake.calls.Load(), fake.closed.Load(), res.Note)
+	}
+	refuse := func(in *solver.Instance, _ uint64) (solver.TourPool, error) {
+		return nil, fmt.Errorf("%w: test", solver.ErrNoTourPool)
+	}
+	res, err = engine{}.SolveAided(context.Background(), in, p, nil, solver.Aid{Pool: refuse})
+	if err != nil || !strings.Contains(res.Note, "no GPU pool") {
+		t.Fatalf("refused: %v, note %q", err, res.Note)
+	}
+	fixed := *in
+	fixed.FixedEdges = [][2]int{{0, 1}}
+	res, err = engine{}.SolveAided(context.Background(), &fixed, p, nil, solver.Aid{Pool: open})
+	if err != nil || !strings.Contains(res.Note, "fixed edges") {
+		t.Fatalf("fixed edges: %v, note %q", err, res.Note)
+	}
+	if err := fixed.CheckFixedEdges(res.Tour); err != nil {
+		t.Fatal(err)
+	}
+	failing := func(*solver.Instance, uint64) (solver.TourPool, error) { return nil, errors.New("device lost") }
+	res, err = engine{}.SolveAided(context.Background(), in, p, nil, solver.Aid{Pool: failing})
+	if err != nil || !strings.Contains(res.Note, "device lost") {
+		t.Fatalf("failing: %v, note %q", err, res.Note)
+	}
+}
+
+// A run by a kicks budget with a pool is the run without one.
+func TestBudgetRunIgnoresPool(t *testing.T) {
+	in, err := gen.Generate("uniform", 200, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := solver.Params{Seed: 3, Workers: 2, Extra: map[string]string{"kicks": "30", "rounds": "4", "pool": "3"}}
+	a, err := engine{}.Solve(context.Background(), in, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := &twoOptPool{in: in}
+	b, err := engine{}.SolveAided(context.Background(), in, p, nil, solver.Aid{Pool: func(*solver.Instance, uint64) (solver.TourPool, error) { return fake, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Length != b.Length || fake.calls.Load() != 0 || !strings.Contains(b.Note, "kicks budget") {
+		t.Fatalf("lengths %d and %d, %d calls, note %q", a.Length, b.Length, fake.calls.Load(), b.Note)
+	}
+}
+
+// FromGPU counts the members a pool's tours came in as, replaced or not.
+func TestPoolCountsGPUMembers(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	p := NewPool(2, 40)
+	p.OfferFrom(perm(40, r), 100, true)
+	p.Offer(perm(40, r), 90)
+	if p.FromGPU() != 1 {
+		t.Fatalf("%d from the GPU, want 1", p.FromGPU())
+	}
+	for k := 0; k < 50 && p.FromGPU() == 1; k++ {
+		p.Offer(perm(40, r), 50)
+	}
+	if p.FromGPU() != 0 {
+		t.Fatal("a shorter tour from the cores replaced no GPU member")
+	}
+}
