@@ -171,7 +171,7 @@ func fixedInstance() *solver.Instance {
 	return in
 }
 
-// TestFixedEdgesKept: the iterated local searches keep every fixed edge
+// TestFixedEdgesKept: the iterated local searches and pop keep every fixed edge
 // (Finish checks them too); the other engines refuse the instance.
 func TestFixedEdgesKept(t *testing.T) {
 	in := fixedInstance()
@@ -179,7 +179,7 @@ func TestFixedEdgesKept(t *testing.T) {
 		e, _ := solver.Lookup(name, solver.BackendCPU)
 		res, err := e.Solve(context.Background(), in, budgetParams(name, 1, 2), nil)
 		switch name {
-		case "auto", "2opt-ils", "3opt-ils":
+		case "auto", "2opt-ils", "3opt-ils", "pop":
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -275,13 +275,13 @@ func TestSnapshotBestIsBest(t *testing.T) {
 }
 
 // TestRunRefusesFixedEdges: solver.Run refuses an engine that does not
-// keep fixed edges before it runs, and lets the ILS engines run.
+// keep fixed edges before it runs, and lets the ILS engines and pop run.
 func TestRunRefusesFixedEdges(t *testing.T) {
 	in := fixedInstance()
 	for _, name := range allEngines {
 		e, _ := solver.Lookup(name, solver.BackendCPU)
 		_, err := solver.Run(context.Background(), e, in, budgetParams(name, 1, 1), nil)
-		keeps := name == "auto" || strings.HasSuffix(name, "-ils")
+		keeps := name == "auto" || name == "pop" || strings.HasSuffix(name, "-ils")
 		if keeps != solver.KeepsFixedEdges(e) || (err == nil) != keeps {
 			t.Errorf("%s: keeps %v, Run error %v", name, solver.KeepsFixedEdges(e), err)
 		}

@@ -53,6 +53,7 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 		w = runtime.NumCPU()
 	}
 	p.Workers = w
+	p.Algorithm, p.Backend = e.Name(), solver.BackendCPU
 	var ls solver.Aided
 	if o.ls != lsSearch || in.N < 8 {
 		name := o.ls
@@ -176,6 +177,9 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 	defer stopFeed()
 	stopped := false
 	for round := 0; ; round++ {
+		if s.bestLen == 0 {
+			break // no tour is shorter
+		}
 		if s.done(ctx) {
 			stopped = ctx.Err() != nil || s.limit > 0
 			break
