@@ -20,7 +20,7 @@ import (
 // kernels/blockils.cu per instance, from a greedy start each: p.TimeLimit
 // bounds the whole batch (every instance searches the while; batches larger
 // than the device holds at once run in turns, sharing the time), and
-// p.Extra["kicks"] bounds each instance's kicks (default: until the time
+// the kicks option bounds each instance's kicks (default: until the time
 // limit; without one, batchDefaultKicks). Instances of fewer than 10 cities
 // are solved exactly on the host. Every result went through solver.Finish.
 // An instance the GPU cannot take (no coordinates, another metric, more
@@ -30,7 +30,7 @@ import (
 func SolveBatch(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error) {
 	start := time.Now()
 	kicks := int64(biNoBudget)
-	if v, ok := p.Extra["kicks"]; ok {
+	if v := p.Text("kicks"); v != "" {
 		k, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || k < 0 {
 			return nil, fmt.Errorf("gpu batch: kicks must be a whole number of at least 0, got %q", v)

@@ -159,7 +159,7 @@ func selectDevices(p solver.Params) ([]devSlot, error) {
 	for i, g := range gpus {
 		why[i] = g.Unusable
 	}
-	list, err := ParseGPUs(p.Extra[OptGPUs], why)
+	list, err := ParseGPUs(p.Text(OptGPUs), why)
 	if err != nil {
 		return nil, err
 	}

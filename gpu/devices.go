@@ -137,19 +137,7 @@ func ParseGPUs(text string, unusable []error) ([]int, error) {
 
 // withoutGPUs returns p without OptGPUs, on a copy of its Extra map: the
 // engines' own option specs do not declare it.
-func withoutGPUs(p solver.Params) solver.Params {
-	if _, ok := p.Extra[OptGPUs]; !ok {
-		return p
-	}
-	q := p
-	q.Extra = make(map[string]string, len(p.Extra))
-	for k, v := range p.Extra {
-		if k != OptGPUs {
-			q.Extra[k] = v
-		}
-	}
-	return q
-}
+func withoutGPUs(p solver.Params) solver.Params { return p.Without(OptGPUs) }
 
 // joinNote appends line to note, one sentence after another.
 func joinNote(note, line string) string {

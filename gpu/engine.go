@@ -77,7 +77,7 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 			return solver.Result{}, fmt.Errorf("start tour: %v", err)
 		}
 	}
-	given := p.Extra[OptGPUs] != ""
+	given := p.Given(OptGPUs)
 	sel, err := selectDevices(p)
 	if err != nil {
 		return solver.Result{}, err

@@ -360,6 +360,21 @@ func (p Params) Given(name string) bool {
 	return strings.TrimSpace(p.Extra[name]) != ""
 }
 
+// Text returns the value p gives the engine option called name, trimmed
+// ("" when unset).
+func (p Params) Text(name string) string { return strings.TrimSpace(p.Extra[name]) }
+
+// Without returns p without the engine option called name, on a copy of
+// its Extra map, so that the caller's map is left as it was.
+func (p Params) Without(name string) Params {
+	if _, ok := p.Extra[name]; !ok {
+		return p
+	}
+	p.Extra = maps.Clone(p.Extra)
+	delete(p.Extra, name)
+	return p
+}
+
 // Set parses one "name=value" setting, as `tsp solve --opt` takes it, into
 // p: workers into Params.Workers, any other name into Params.Extra. A
 // shared option's value is checked here against its widest range; the

@@ -313,3 +313,19 @@ func ext(kv ...any) Params {
 	}
 	return p
 }
+
+// TestParamsTextWithout: Text reads an option's trimmed value and Without
+// drops it from a copy, leaving the caller's map as it was.
+func TestParamsTextWithout(t *testing.T) {
+	p := Params{Extra: map[string]string{"gpus": " 0,1 ", "kicks": "5"}}
+	if p.Text("gpus") != "0,1" || p.Text("none") != "" {
+		t.Fatalf("Text: %q %q", p.Text("gpus"), p.Text("none"))
+	}
+	q := p.Without("gpus")
+	if q.Given("gpus") || !q.Given("kicks") || !p.Given("gpus") || len(p.Extra) != 2 {
+		t.Fatalf("Without: %v from %v", q.Extra, p.Extra)
+	}
+	if r := q.Without("gpus"); len(r.Extra) != 1 {
+		t.Fatalf("Without of an absent option: %v", r.Extra)
+	}
+}
