@@ -1,4 +1,4 @@
-package cpu
+package ils
 
 import (
 	"cmp"
@@ -17,6 +17,7 @@ import (
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
+	"github.com/tsplab/tsplab/solver/cpu/partition"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -246,8 +247,8 @@ type ilsRun struct {
 	// (drain)
 	draining []bool
 
-	// partitioned: the partition search ran (partition.go), not the
-	// searches
+	// partitioned: the partition search ran (solver/cpu/partition), not
+	// the searches
 	partitioned bool
 
 	// aid: FirstTour is closed once the start tour is ready (nil: nobody
@@ -305,7 +306,7 @@ func (r *ilsRun) run() (solver.Result, error) {
 	r.kicksDone = make([]runctl.Counter, r.w)
 	if r.usePartition() {
 		r.partitioned = true
-		r.partition(t0, nb, nbOdd, d)
+		r.listNote += partition.Run(r.partEnv(), t0, nb, nbOdd, d)
 		return r.finish(nil)
 	}
 	r.newSearches(t0, nb, nbOdd, d)
@@ -722,7 +723,7 @@ func (r *ilsRun) take(i int, t, pos []int32, l int64) {
 // kicksPerCheck is how many kicks a worker makes at most between looks
 // at the clock when its kicks evaluate few moves (every distance 0, or
 // tiny instances).
-const kicksPerCheck = 64
+const kicksPerCheck = runctl.KicksPerCheck
 
 // work is worker wk's part of one epoch: the first descent when first is
 // set, then n kicks, each followed by a local search and kept or undone.
