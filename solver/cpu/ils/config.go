@@ -191,11 +191,11 @@ const (
 // changes merged (merge.go): on 16 cores ahead of independent searches
 // exchanging by partition crossover from fnl4461 to d18512, and of the
 // partition search on d18512 (docs/DECISIONS.md#merge). From partMinN
-// the partition search (partition.go) with nearest and quadrant lists on
+// the partition search (solver/cpu/partition) with nearest and quadrant lists on
 // alternate workers and the chain of 2-opt steps, ahead of the 5-opt move
 // alone on pla85900 (docs/DECISIONS.md#part-min-n), with the 5-opt move
 // in the rounds where it gains more per second up to adaptMaxPerWorker
-// cities a worker (fitMove).
+// cities a worker (decide, plan.go).
 var autoBySize = solver.SizeTable{
 	{From: 0, To: deepMinN, Set: map[string]string{
 		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "1", OptSegment: "30", OptShare: "best", OptSync: "0", OptMove: "chain"}},

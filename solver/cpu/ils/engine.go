@@ -166,7 +166,7 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 }
 
 // ilsOptions are one run's settings, the iterated local searches' config
-// struct (their options, ilsconfig.go): the configuration and the budget.
+// struct (their options, config.go): the configuration and the budget.
 type ilsOptions struct {
 	cfg       ilsConfig
 	workers   int  // 0: all cores
@@ -423,7 +423,7 @@ func (r *ilsRun) alphaCandidates(ctx context.Context, k int) (*neighbor.Lists, e
 		return near, nil
 	}
 	if near != nil && r.searchBeside(opts) {
-		// all workers search while the ascent runs (together.go)
+		// all workers search while the ascent runs (mergedsearch.go)
 		return r.quadrantBeside(ctx, opts, k)
 	}
 	r.c.SetPhase(solver.PhaseBound)
@@ -641,7 +641,7 @@ func (r *ilsRun) search() {
 	first := true
 	if merge && r.together() {
 		// the first descent on all workers, each on a segment of the
-		// start tour (together.go), then the kicks of the merge epochs
+		// start tour (mergedsearch.go), then the kicks of the merge epochs
 		r.takeAlpha()
 		if !r.descendTogether() {
 			return
@@ -754,7 +754,7 @@ func (r *ilsRun) work(wk, n int, first bool) {
 		r.draining[wk] = s.Queued() > 0
 	}
 	if s.Queued() > 0 {
-		// the first descent's rest (together.go): kicks once it is done
+		// the first descent's rest (mergedsearch.go): kicks once it is done
 		if !r.drain(wk, check) || s.Queued() > 0 {
 			c.Moves[wk].V.Store(s.Evaluated())
 			return
