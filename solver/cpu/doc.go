@@ -17,14 +17,16 @@
 //	            pivoting (Delévacq et al.)
 //	auto        the strongest of them for a time budget, chosen by measurement
 //	            (docs/DECISIONS.md#size-table); from 50,000 cities it runs the
-//	            partition search (partition.go), all workers on pieces of one tour
+//	            partition search (solver/cpu/partition), all workers on pieces of one tour
 //
 // The climbers live in solver/cpu/climb, the annealers in solver/cpu/anneal,
-// the local-search core in solver/cpu/localsearch.
+// the iterated local searches in solver/cpu/ils, their partition search in
+// solver/cpu/partition, the local-search core in solver/cpu/localsearch, the
+// pop engine in solver/cpu/population; this package imports them all.
 // The annealers take Lam et al.'s Table 1 schedule and end with it; the
 // climbers and the iterated local searches run DefaultTimeLimit unless a
 // time limit or a budget says otherwise. Each engine declares its options
-// on a config struct (anneal/config.go, climb/config.go, ilsconfig.go) read through
+// on a config struct (anneal/config.go, climb/config.go, ils/config.go) read through
 // solver.Configure. Every phase reports itself in Snapshot.Phase and
 // honours the deadline and the context. 2opt-ils, 3opt-ils and auto keep
 // fixed edges; the other engines refuse instances that have some.

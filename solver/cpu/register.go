@@ -5,4 +5,7 @@ import (
 	_ "github.com/tsplab/tsplab/solver/cpu/climb"
 	// the annealing engines (sa, pssm, pspm, sspm) register themselves
 	_ "github.com/tsplab/tsplab/solver/cpu/anneal"
+	// the iterated local searches (2opt-ils, 3opt-ils, auto) register
+	// themselves
+	_ "github.com/tsplab/tsplab/solver/cpu/ils"
 )

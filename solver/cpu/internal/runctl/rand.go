@@ -12,6 +12,11 @@ import (
 // the context, the target and the snapshot sink.
 const CheckEvery = 4096
 
+// KicksPerCheck is how many kicks a worker of an iterated local search
+// makes at most between looks at the clock when its kicks evaluate few
+// moves (every distance 0, or tiny instances).
+const KicksPerCheck = 64
+
 // Rand is a worker's private PCG stream.
 type Rand struct{ p rand.PCG }
 

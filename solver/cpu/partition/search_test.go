@@ -1,4 +1,4 @@
-package cpu
+package partition
 
 import (
 	"context"
@@ -14,48 +14,41 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
-// newTestPartRun readies a partition search of the auto engine on in from
-// its greedy tour, as Solve would, with w workers and the options extra.
+// newTestPartRun readies a partition search of the auto engine's settings
+// on in (testOptions) from its greedy tour, as a run would, with w workers
+// and the options extra.
 func newTestPartRun(t testing.TB, in *solver.Instance, w int, extra map[string]string) *partRun {
 	t.Helper()
-	return newTestPartRunWith(t, in, w, extra, solver.Aid{}, defaultLimits)
+	return newTestPartRunWith(t, in, w, extra, solver.Aid{}, nil)
 }
 
 // newTestPartRunAid is newTestPartRun with the run's aid.
 func newTestPartRunAid(t testing.TB, in *solver.Instance, w int, extra map[string]string, aid solver.Aid) *partRun {
 	t.Helper()
-	return newTestPartRunWith(t, in, w, extra, aid, defaultLimits)
+	return newTestPartRunWith(t, in, w, extra, aid, nil)
 }
 
-// newTestPartRunWith is newTestPartRunAid of an engine with the plan
-// limits lim.
-func newTestPartRunWith(t testing.TB, in *solver.Instance, w int, extra map[string]string, aid solver.Aid, lim planLimits) *partRun {
+// newTestPartRunWith is newTestPartRunAid with the environment changed
+// by set (nil: as a run takes it).
+func newTestPartRunWith(t testing.TB, in *solver.Instance, w int, extra map[string]string, aid solver.Aid, set func(*Env)) *partRun {
 	t.Helper()
-	e := autoWith(t, lim)
-	// the 3-opt chain unless a test asks otherwise: these tests are about
-	// the rounds, and the 5-opt move's chains make them slow under -race
-	for k, v := range map[string]string{OptMove: "chain", OptDepth: "1", OptSegment: "30"} {
-		if _, ok := extra[k]; !ok {
-			extra[k] = v
-		}
+	p := solver.Params{Seed: 3, Workers: w}
+	env := &Env{In: in, Seed: p.Seed, Workers: w, Opts: testOptions(t, in.N, extra),
+		EarlyMinN: DefaultEarlyMinN, EarlyMaxN: DefaultEarlyMaxN,
+		Control: runctl.NewControl(context.Background(), p, w, nil, time.Now()), KicksDone: make([]runctl.Counter, w), Aid: aid}
+	if set != nil {
+		set(env)
 	}
-	p := solver.Params{Seed: 3, Workers: w, Extra: extra}
-	o, err := e.config(in, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, plan: e.decide(o, in, p.Given, w), aid: aid, start: time.Now(), c: runctl.NewControl(context.Background(), p, w, nil, time.Now())}
-	r.kicksDone = make([]runctl.Counter, w)
 	nb, nbq := neighbor.Nearest(in, 8), neighbor.Quadrant(in, 8)
 	t0 := runctl.To32(construct.KeepFixed(in, construct.Greedy(in, nb)))
-	return newPartRun(r.partEnv(), context.Background(), t0, nb, nbq, tour.NewDist(in))
+	return newPartRun(env, context.Background(), t0, nb, nbq, tour.NewDist(in))
 }
 
 // checkPartTour fails unless the partition search's tour is a permutation
 // of exactly the length it records, keeping the instance's fixed edges.
 func checkPartTour(t *testing.T, pr *partRun, what string) {
 	t.Helper()
-	in := pr.env.in
+	in := pr.env.In
 	tr := runctl.ToInt(pr.t)
 	if err := solver.ValidateTour(tr, in.N); err != nil {
 		t.Fatalf("%s: %v", what, err)
@@ -101,7 +94,7 @@ func TestPartitionRounds(t *testing.T) {
 	for _, tc := range []struct {
 		seg, p, rep int
 	}{{400, 8, 1}, {2000, 2, 2}} {
-		pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: strconv.Itoa(tc.seg), OptPartKicks: "0.5", OptPartShape: "path"})
+		pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: strconv.Itoa(tc.seg), optPartKicks: "0.5", optPartShape: "path"})
 		if pr.p != tc.p || pr.rep != tc.rep {
 			t.Fatalf("segment size %d: %d segments × %d searches, want %d × %d", tc.seg, pr.p, pr.rep, tc.p, tc.rep)
 		}
@@ -176,30 +169,8 @@ func TestPartitionLayout(t *testing.T) {
 	}
 }
 
-// TestAutoPartitionWorkers: auto takes the partition search from
-// partMinN cities with any number of workers; the option overrides it.
-func TestAutoPartitionWorkers(t *testing.T) {
-	e, _ := solver.Lookup("auto", solver.BackendCPU)
-	for _, tc := range []struct {
-		n, w int
-		opt  partMode
-		want bool
-	}{
-		{partMinN - 1, 16, partAuto, false},
-		{partMinN, 2, partAuto, true},
-		{partMinN, 1, partAuto, true},
-		{deepMinN, 2, partOn, true},
-		{partMinN, 16, partOff, false},
-	} {
-		o := ilsOptions{partition: tc.opt, cfg: e.(ilsEngine).cfg}
-		if got := e.(ilsEngine).decide(o, uniformInstance(tc.n, 3), solver.Params{}.Given, tc.w).partition; got != tc.want {
-			t.Errorf("n %d, %d workers, partition=%d: %v, want %v", tc.n, tc.w, tc.opt, got, tc.want)
-		}
-	}
-}
-
 // TestPartitionFixedEdges: the instance's fixed edges survive every round,
-// also where they lie inside a segment, and the engine keeps them.
+// also where they lie inside a segment.
 func TestPartitionFixedEdges(t *testing.T) {
 	in := uniformInstance(2000, 22)
 	nb := neighbor.Nearest(in, 8)
@@ -207,68 +178,13 @@ func TestPartitionFixedEdges(t *testing.T) {
 	for i := 0; i+1 < len(g); i += 37 {
 		in.FixedEdges = append(in.FixedEdges, [2]int{g[i], g[i+1]})
 	}
-	pr := newTestPartRun(t, in, 3, map[string]string{OptPartSegment: "300"})
+	pr := newTestPartRun(t, in, 3, map[string]string{optPartSegment: "300"})
 	checkPartTour(t, pr, "start")
 	rng := newRNG(6, 0)
 	for range 4 {
 		pr.step(rng.Intn(in.N), 0)
 		checkPartTour(t, pr, "round")
 	}
-	res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 3, Extra: map[string]string{OptPartition: "on", OptKicks: "2000", OptMove: "chain", OptCandidates: "nearest"}}, nil)
-	if err := in.CheckFixedEdges(res.Tour); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// TestPartitionDeterministic: with a kick budget and no time limit the
-// partition search gives the same tour for the same seed and workers,
-// whichever worker takes which segment.
-func TestPartitionDeterministic(t *testing.T) {
-	in := uniformInstance(1500, 23)
-	p := func() solver.Params {
-		return solver.Params{Seed: 9, Workers: 3, Extra: map[string]string{OptPartition: "on", OptPartSegment: "200", OptKicks: "1500", OptMove: "chain", OptCandidates: "nearest"}}
-	}
-	a := solve(t, "auto", in, p(), nil)
-	b := solve(t, "auto", in, p(), nil)
-	if !slices.Equal(a.Tour, b.Tour) {
-		t.Fatalf("same seed and workers, different tours: %d and %d", a.Length, b.Length)
-	}
-	off := solve(t, "auto", in, solver.Params{Seed: 9, Workers: 3, Extra: map[string]string{OptPartition: "off", OptKicks: "1500", OptMove: "chain", OptCandidates: "nearest"}}, nil)
-	if slices.Equal(a.Tour, off.Tour) {
-		t.Fatal("partition on and off gave the same tour: the option does nothing")
-	}
-}
-
-// TestPartitionStops: the time limit and a cancelled context end a
-// partition search, which returns its best tour marked Stopped, with
-// snapshots of real tours on the way.
-func TestPartitionStops(t *testing.T) {
-	in := uniformInstance(12000, 24)
-	t.Run("time limit", func(t *testing.T) {
-		snaps := solver.Latest()
-		var got []solver.Snapshot
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			for s := range snaps {
-				got = append(got, s)
-			}
-		}()
-		res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 1500 * time.Millisecond, Extra: map[string]string{OptPartition: "on"}}, snaps)
-		close(snaps)
-		<-done
-		if !res.Stopped {
-			t.Fatal("time limit not marked Stopped")
-		}
-		for _, s := range got {
-			if s.Best != nil && solver.TourLength(in, s.Best) != s.BestLength {
-				t.Fatalf("snapshot best %d is not its tour's length", s.BestLength)
-			}
-		}
-	})
-	t.Run("cancel", func(t *testing.T) {
-		checkCancelled(t, "auto", in, 700*time.Millisecond, map[string]string{OptPartition: "on"})
-	})
 }
 
 // TestPartitionRestrictedLists: the global lists restricted to a segment
@@ -279,16 +195,16 @@ func TestPartitionStops(t *testing.T) {
 // a k-d tree over its cities would give it.
 func TestPartitionRestrictedLists(t *testing.T) {
 	in := uniformInstance(3000, 25)
-	pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "400", OptCandidates: "mixed"})
+	pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "400", optCandidates: "mixed"})
 	for round := range 2 {
 		pr.round = int64(round)
 		pr.cut(round*777, 0)
-		kinds := map[listKind]int{}
+		kinds := map[ListKind]int{}
 		for i, sg := range pr.segs {
 			pr.prepare(i)
 			kind := pr.segKind(i)
 			want := pr.nb[0]
-			if kind == listQuadrant {
+			if kind == ListQuadrant {
 				want = pr.nb[1]
 			}
 			for j, ct := range sg.cities[:sg.m] {
@@ -318,7 +234,7 @@ func TestPartitionRestrictedLists(t *testing.T) {
 				}
 			}
 		}
-		if kinds[listNearest] == 0 || kinds[listQuadrant] == 0 {
+		if kinds[ListNearest] == 0 || kinds[ListQuadrant] == 0 {
 			t.Fatalf("round %d: cities checked per kind %v, want both kinds", round, kinds)
 		}
 	}
@@ -342,7 +258,7 @@ func TestPartitionRegionRounds(t *testing.T) {
 				in.FixedEdges = append(in.FixedEdges, [2]int{g[i], g[i+1]})
 			}
 		}
-		pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: tc.seg, OptPartKicks: "0.5", OptPartShape: tc.shape})
+		pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: tc.seg, optPartKicks: "0.5", optPartShape: tc.shape})
 		checkPartTour(t, pr, "start")
 		start := pr.length
 		rng := newRNG(7, 0)
@@ -388,7 +304,7 @@ func TestPartitionRegionRounds(t *testing.T) {
 // and then regions, later rounds the shape whose last round gained more
 // per kick, and every fourth round the other one.
 func TestPartitionChooseShape(t *testing.T) {
-	pr := &partRun{env: &partEnv{o: ilsOptions{partShape: shapeAuto}}}
+	pr := &partRun{env: &Env{Opts: Options{Shape: ShapeAuto}}}
 	want := func(round int64, g0, g1 float64, region bool) {
 		t.Helper()
 		pr.round, pr.gain = round, [2]float64{g0, g1}
@@ -402,8 +318,8 @@ func TestPartitionChooseShape(t *testing.T) {
 	want(3, 5, 3, true) // the other one, every fourth round
 	want(4, 2, 3, true)
 	want(7, 2, 3, false)
-	for shape, region := range map[partShape]bool{shapePath: false, shapeRegion: true} {
-		pr.env.o.partShape = shape
+	for shape, region := range map[Shape]bool{ShapePath: false, ShapeRegion: true} {
+		pr.env.Opts.Shape = shape
 		for round := range int64(5) {
 			want(round, 1, 2, region)
 		}
@@ -417,7 +333,7 @@ func TestPartitionChooseShape(t *testing.T) {
 // cut's direction give no region cut.
 func TestPartitionCutRegions(t *testing.T) {
 	in := uniformInstance(5000, 27)
-	pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "400"})
+	pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "400"})
 	n := in.N
 	pos := make([]int32, n)
 	for at, ct := range pr.t {
@@ -457,7 +373,7 @@ func TestPartitionCutRegions(t *testing.T) {
 		y[i] = float64(i)
 	}
 	line := solver.NewCoordInstance("line", solver.Euc2D, x, y, nil)
-	pl := newTestPartRun(t, line, 4, map[string]string{OptPartSegment: "100"})
+	pl := newTestPartRun(t, line, 4, map[string]string{optPartSegment: "100"})
 	if pl.cutRegions(0) {
 		t.Fatal("cities on one line across the strips: cut into regions")
 	}
@@ -468,7 +384,7 @@ func TestPartitionCutRegions(t *testing.T) {
 // option's; partdeep 0 takes it from the start.
 func TestPartitionDeepAfter(t *testing.T) {
 	in := uniformInstance(2000, 28)
-	pr := newTestPartRun(t, in, 2, map[string]string{OptPartSegment: "500", OptPartKicks: "0.5", OptPartSlice: "0", OptDepth: "2", OptPartDeep: "1"})
+	pr := newTestPartRun(t, in, 2, map[string]string{optPartSegment: "500", optPartKicks: "0.5", optPartSlice: "0", optDepth: "2", optPartDeep: "1"})
 	rng := newRNG(8, 0)
 	var depths []int
 	for range 5 {
@@ -480,7 +396,7 @@ func TestPartitionDeepAfter(t *testing.T) {
 		t.Fatalf("depth by round %v, want [1 1 2 2 2] (kicks %d for %d cities)", depths, pr.kicks, in.N)
 	}
 	checkPartTour(t, pr, "after the rounds")
-	pr = newTestPartRun(t, in, 2, map[string]string{OptPartSegment: "500", OptDepth: "2", OptPartDeep: "0"})
+	pr = newTestPartRun(t, in, 2, map[string]string{optPartSegment: "500", optDepth: "2", optPartDeep: "0"})
 	pr.step(0, 0)
 	if pr.depth != 2 {
 		t.Fatalf("partdeep 0: depth %d in the first round, want 2", pr.depth)
@@ -492,7 +408,7 @@ func TestPartitionDeepAfter(t *testing.T) {
 // within maxChecks one-cycle checks and a valid tour.
 func TestPartitionMergeBounded(t *testing.T) {
 	in := uniformInstance(20000, 29)
-	pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "200", OptPartKicks: "0.2", OptPartShape: "region", OptPartSlice: "0"})
+	pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "200", optPartKicks: "0.2", optPartShape: "region", optPartSlice: "0"})
 	if pr.p < 64 {
 		t.Fatalf("%d regions, want many", pr.p)
 	}
@@ -508,21 +424,6 @@ func TestPartitionMergeBounded(t *testing.T) {
 	t.Logf("%d regions: %d kept, %d dropped, %d checks", pr.p, pr.merged, pr.rejected, pr.checks)
 }
 
-// TestPartitionRegionsDeterministic: with a kicks budget, runs whose
-// rounds cut the plane repeat for a seed and a worker count, whatever the
-// merges' timing.
-func TestPartitionRegionsDeterministic(t *testing.T) {
-	in := uniformInstance(6000, 30)
-	p := func() solver.Params {
-		return solver.Params{Seed: 4, Workers: 3, Extra: map[string]string{OptPartition: "on", OptPartSegment: "150", OptPartShape: "region", OptKicks: "3000", OptMove: "chain", OptCandidates: "nearest"}}
-	}
-	a := solve(t, "auto", in, p(), nil)
-	b := solve(t, "auto", in, p(), nil)
-	if !slices.Equal(a.Tour, b.Tour) {
-		t.Fatalf("same seed and workers, different tours: %d and %d", a.Length, b.Length)
-	}
-}
-
 // TestPartitionAlphaLists: under alpha-nearness lists (here quadrant lists
 // stand in for them: any lists that are not the nearest) every city of a
 // segment keeps its global candidates that lie inside the segment and
@@ -531,7 +432,7 @@ func TestPartitionRegionsDeterministic(t *testing.T) {
 // lie inside it).
 func TestPartitionAlphaLists(t *testing.T) {
 	in := uniformInstance(3000, 26)
-	pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "400", OptCandidates: "alpha"})
+	pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "400", optCandidates: "alpha"})
 	q := neighbor.Quadrant(in, 8)
 	pr.nb = [2]*neighbor.Lists{q, q}
 	near, wide := neighbor.Nearest(in, 8), neighbor.Nearest(in, 16)
@@ -590,7 +491,7 @@ func TestPartitionAlphaLists(t *testing.T) {
 // 1, the 5-opt move round 2, then the one of the larger rate, the other
 // every fourth round; chain and lk5 keep their move in every round.
 func TestPartitionChooseMove(t *testing.T) {
-	pr := &partRun{env: &partEnv{o: ilsOptions{cfg: ilsConfig{move: deepAdapt}}}}
+	pr := &partRun{env: &Env{Opts: Options{Move: MoveAdapt}}}
 	want := func(round int64, r0, r1 float64, deep bool) {
 		t.Helper()
 		pr.round, pr.rate = round, [2]float64{r0, r1}
@@ -606,8 +507,8 @@ func TestPartitionChooseMove(t *testing.T) {
 	want(5, 2, 4, false) // the other one, every fourth round
 	want(6, 9, 4, false)
 	want(9, 9, 4, true)
-	for move, deep := range map[deepMove]bool{deepChain: false, deepLK5: true} {
-		pr.env.o.cfg.move = move
+	for move, deep := range map[Move]bool{MoveChain: false, MoveLK5: true} {
+		pr.env.Opts.Move = move
 		for round := range int64(6) {
 			want(round, 1, 2, deep)
 		}
@@ -615,12 +516,12 @@ func TestPartitionChooseMove(t *testing.T) {
 }
 
 // TestPartitionAdapt: a partition search with move adapt takes both
-// moves, each searching ls with this round's move, keeps its tour exact,
-// and with a kicks budget gives the same tour twice.
+// moves, each searching ls with this round's move, and keeps its tour
+// exact.
 func TestPartitionAdapt(t *testing.T) {
 	in := uniformInstance(3000, 31)
 	extra := func() map[string]string {
-		return map[string]string{OptPartSegment: "600", OptPartKicks: "0.3", OptPartSlice: "0", OptMove: "adapt", OptKicks: "100000"}
+		return map[string]string{optPartSegment: "600", optPartKicks: "0.3", optPartSlice: "0", optMove: "adapt", optKicks: "100000"}
 	}
 	pr := newTestPartRun(t, in, 2, extra())
 	rng := newRNG(4, 0)
@@ -638,20 +539,13 @@ func TestPartitionAdapt(t *testing.T) {
 	if !slices.Contains(deep, true) || !slices.Contains(deep[2:], false) {
 		t.Fatalf("moves by round %v: want both", deep)
 	}
-	p := solver.Params{Seed: 5, Workers: 3, Extra: extra()}
-	p.Extra[OptPartition], p.Extra[OptKicks] = "on", "400"
-	a := solve(t, "auto", in, p, nil)
-	b := solve(t, "auto", in, p, nil)
-	if !slices.Equal(a.Tour, b.Tour) {
-		t.Fatalf("same seed and budget, different tours: %d and %d", a.Length, b.Length)
-	}
 }
 
 // TestMergeRegionsStopped: a region round whose run has stopped leaves
 // the tour as it was, in the same order, its regions' results dropped.
 func TestMergeRegionsStopped(t *testing.T) {
 	in := uniformInstance(4000, 30)
-	pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "300", OptPartKicks: "0.2", OptPartShape: "region", OptPartSlice: "0"})
+	pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "300", optPartKicks: "0.2", optPartShape: "region", optPartSlice: "0"})
 	pr.cut(5, 0)
 	if !pr.region {
 		t.Fatal("not a region round")
@@ -664,7 +558,7 @@ func TestMergeRegionsStopped(t *testing.T) {
 			found++
 		}
 	}
-	pr.env.c.Stop.Store(true)
+	pr.env.Control.Stop.Store(true)
 	t0, l0 := slices.Clone(pr.t), pr.length
 	if got := pr.mergeRegions(deltas[:pr.p], time.Second); got != 0 || !slices.Equal(pr.t, t0) || pr.length != l0 {
 		t.Fatalf("stopped: change %d, tour changed %v", got, !slices.Equal(pr.t, t0))
@@ -696,8 +590,8 @@ func TestTaskSlice(t *testing.T) {
 // TestRegionFits: a round that would cut the plane cuts paths instead
 // when less than twice the last region cut's time is left of the run.
 func TestRegionFits(t *testing.T) {
-	pr := newTestPartRun(t, dimacsInstance(t, "portgen", 3000, 3000), 2, map[string]string{OptPartShape: "region"})
-	pr.env.c.Deadline = time.Now().Add(time.Hour)
+	pr := newTestPartRun(t, dimacsInstance(t, "portgen", 3000, 3000), 2, map[string]string{optPartShape: "region"})
+	pr.env.Control.Deadline = time.Now().Add(time.Hour)
 	pr.cut(0, 0)
 	if !pr.region || pr.regionCut <= 0 {
 		t.Fatalf("an hour left: region %v, cut time %v", pr.region, pr.regionCut)
@@ -715,7 +609,7 @@ func TestRegionFits(t *testing.T) {
 func TestPartitionDeepSlice(t *testing.T) {
 	in := uniformInstance(3000, 33)
 	for _, move := range []string{"lk5", "chain"} {
-		pr := newTestPartRun(t, in, 1, map[string]string{OptPartSegment: "3000", OptPartSlice: "300", OptMove: move, OptDepth: "2"})
+		pr := newTestPartRun(t, in, 1, map[string]string{optPartSegment: "3000", optPartSlice: "300", optMove: move, optDepth: "2"})
 		pr.cut(0, 0)
 		pr.prepare(0)
 		pr.segs[0].kicks = 0 // the descent alone
@@ -738,7 +632,7 @@ func TestPartitionDeepSlice(t *testing.T) {
 // kicks budget its gain per kick.
 func TestPartitionShapeRate(t *testing.T) {
 	in := uniformInstance(3000, 35)
-	pr := newTestPartRun(t, in, 2, map[string]string{OptPartSegment: "600", OptPartSlice: "20"})
+	pr := newTestPartRun(t, in, 2, map[string]string{optPartSegment: "600", optPartSlice: "20"})
 	l0, t0 := pr.length, time.Now()
 	k := pr.step(0, 0)
 	secs := time.Since(t0).Seconds()
@@ -748,10 +642,27 @@ func TestPartitionShapeRate(t *testing.T) {
 	if got, floor := pr.gain[0], float64(l0-pr.length)/secs; got < floor {
 		t.Fatalf("timed round: gain %.0f a second, below %.0f over the %.3f s around it", got, floor, secs)
 	}
-	pr = newTestPartRun(t, in, 2, map[string]string{OptPartSegment: "600", OptPartSlice: "0", OptPartKicks: "0.5", OptKicks: "100000"})
+	pr = newTestPartRun(t, in, 2, map[string]string{optPartSegment: "600", optPartSlice: "0", optPartKicks: "0.5", optKicks: "100000"})
 	l0 = pr.length
 	k = pr.step(0, 1<<40)
 	if want := float64(l0-pr.length) / float64(k); pr.gain[0] != want {
 		t.Fatalf("kicks budget: gain %v, want %v a kick (%d kicks)", pr.gain[0], want, k)
+	}
+}
+
+// TestCrowdedRound: a fused round of a crowded run, each segment prepared
+// right before its search, keeps a valid tour of exactly the length it
+// records, shorter than the start.
+func TestCrowdedRound(t *testing.T) {
+	in := uniformInstance(12000, 9)
+	pr := newTestPartRunWith(t, in, 2, map[string]string{optPartShape: "path", optPartSlice: "0", optPartKicks: "0.05"}, solver.Aid{}, func(e *Env) { e.Crowded = true })
+	if !pr.fused() {
+		t.Fatal("crowded path round not fused")
+	}
+	l0 := pr.length
+	pr.step(0, 0)
+	checkPartTour(t, pr, "fused round")
+	if pr.length >= l0 {
+		t.Fatalf("fused round: %d, start %d", pr.length, l0)
 	}
 }

@@ -1,4 +1,4 @@
-package cpu
+package partition
 
 import (
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
@@ -161,7 +161,7 @@ func (cs *clusterSub) add(pr *partRun, at int, inner int32, ahead bool) {
 // prepare builds the contracted instance's distances and candidate
 // lists (quadrant lists: the ends' nearest are mostly their own run's).
 func (cs *clusterSub) prepare(pr *partRun) {
-	in := pr.env.in
+	in := pr.env.In
 	m := len(cs.of)
 	x, y := make([]float64, m), make([]float64, m)
 	for j, ct := range cs.of {
@@ -183,7 +183,7 @@ func (pr *partRun) clusterPass() int64 {
 		return 0
 	}
 	cs.prepare(pr)
-	w := pr.env.w
+	w := pr.env.Workers
 	res := make([]*ls, w)
 	pr.pool(w, func(wk, _ int) { res[wk] = pr.searchContracted(cs, wk) })
 	best := res[0]
@@ -215,7 +215,7 @@ func ident(m int) []int32 {
 // contracted tour cs from its order in the tour: a descent, then
 // clusterKicks kicks per city, and returns it.
 func (pr *partRun) searchContracted(cs *clusterSub, wk int) *ls {
-	r, c := pr.env, pr.env.c
+	r, c := pr.env, pr.env.Control
 	m := len(cs.of)
 	s := newLS(cs.d, cs.nb.List, cs.nb.K, ident(m))
 	s.SetNeighbors(cs.nb.List, cs.nb.K, cs.nbd)
@@ -223,7 +223,7 @@ func (pr *partRun) searchContracted(cs *clusterSub, wk int) *ls {
 	mv.FiveOpt = nil
 	s.SetMoves(mv)
 	s.SetFixed(cs.edges)
-	s.SetRand(newRNG(r.p.Seed, uint64(pr.round)<<8^uint64(wk)^runctl.StreamCluster))
+	s.SetRand(newRNG(r.Seed, uint64(pr.round)<<8^uint64(wk)^runctl.StreamCluster))
 	base := s.Evaluated()
 	stop := func() bool {
 		c.Moves[wk].V.Add(s.Evaluated() - base)
@@ -238,7 +238,7 @@ func (pr *partRun) searchContracted(cs *clusterSub, wk int) *ls {
 			if kk%kicksPerCheck == 0 && stop() {
 				break
 			}
-			if _, ok := s.TryKick(clusterSeg, r.o.cfg.acceptEqual, stop); !ok {
+			if _, ok := s.TryKick(clusterSeg, r.Opts.AcceptEqual, stop); !ok {
 				break
 			}
 		}

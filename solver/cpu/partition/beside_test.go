@@ -1,4 +1,4 @@
-package cpu
+package partition
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
@@ -67,7 +68,7 @@ func (f *fakePaths) ImprovePath(ctx context.Context, in *solver.Instance, path [
 func TestPartitionBeside(t *testing.T) {
 	in := uniformInstance(3000, 23)
 	for _, mode := range []string{"2opt", "end", "dup", "error"} {
-		pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "300", OptPartKicks: "0.2", OptPartShape: "path"})
+		pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "300", optPartKicks: "0.2", optPartShape: "path"})
 		f := &fakePaths{mode: mode}
 		pr.bs = beside{paths: f, share: besideShare}
 		checkPartTour(t, pr, mode+": start")
@@ -118,7 +119,7 @@ func TestBesideFirstShare(t *testing.T) {
 		{1000000, false, 0, besideShare},
 		{85900, false, 2, 2},
 	} {
-		r := &partEnv{in: uniformInstance(100, 1), aid: solver.Aid{Paths: &fakePaths{}, PathShare: c.aid}}
+		r := &Env{In: uniformInstance(100, 1), Aid: solver.Aid{Paths: &fakePaths{}, PathShare: c.aid}}
 		b := newBeside(r)
 		b.firstShare(c.n, c.clustered)
 		if b.share != c.want {
@@ -127,7 +128,7 @@ func TestBesideFirstShare(t *testing.T) {
 	}
 	// a partition search sets it from its own lists
 	for _, kind := range []string{"portgen", "portcgen"} {
-		pr := newTestPartRunAid(t, dimacsInstance(t, kind, 3000, 3000), 2, map[string]string{OptCandidates: "mixed"}, solver.Aid{Paths: &fakePaths{}})
+		pr := newTestPartRunAid(t, dimacsInstance(t, kind, 3000, 3000), 2, map[string]string{optCandidates: "mixed"}, solver.Aid{Paths: &fakePaths{}})
 		want := besideSmallShare
 		if kind == "portcgen" {
 			want = besideShare
@@ -143,19 +144,19 @@ func TestBesideFirstShare(t *testing.T) {
 func TestBesideNone(t *testing.T) {
 	in := uniformInstance(1000, 24)
 	f := &fakePaths{}
-	r := &partEnv{in: in, o: ilsOptions{kicks: 10}, aid: solver.Aid{Paths: f}}
+	r := &Env{In: in, Opts: Options{Kicks: 10}, Aid: solver.Aid{Paths: f}}
 	if b := newBeside(r); b.paths != nil {
 		t.Fatal("an improver on a run with a kicks budget")
 	}
-	r.o.kicks = 0
+	r.Opts.Kicks = 0
 	if b := newBeside(r); b.paths == nil || b.share != besideShare {
 		t.Fatalf("no improver (share %v) on a run without a budget", b.share)
 	}
-	r.aid.PathShare = 2
+	r.Aid.PathShare = 2
 	if b := newBeside(r); b.share != 2 {
 		t.Fatalf("share %v, want the aid's 2", b.share)
 	}
-	pr := newTestPartRun(t, in, 2, map[string]string{OptPartSegment: "100"})
+	pr := newTestPartRun(t, in, 2, map[string]string{optPartSegment: "100"})
 	pr.bs = beside{paths: f, share: 2}
 	pr.cutPaths(0)
 	if g := pr.bs.segments(pr); g != pr.p/2 {
@@ -202,31 +203,31 @@ func TestBesideAdapt(t *testing.T) {
 func TestTakePath(t *testing.T) {
 	in := uniformInstance(2000, 25)
 	d := tour.LazyDist(in)
-	mutate := map[string]func(p []int32, outside int32, r *rng){
-		"descent": func(p []int32, _ int32, _ *rng) {
+	mutate := map[string]func(p []int32, outside int32, r *runctl.Rand){
+		"descent": func(p []int32, _ int32, _ *runctl.Rand) {
 			(&fakePaths{}).ImprovePath(context.Background(), in, p, time.Time{})
 		},
-		"reverse": func(p []int32, _ int32, r *rng) {
+		"reverse": func(p []int32, _ int32, r *runctl.Rand) {
 			i := 1 + r.Intn(len(p)-3)
 			slices.Reverse(p[i : i+1+r.Intn(len(p)-1-i)])
 		},
-		"rotate": func(p []int32, _ int32, r *rng) {
+		"rotate": func(p []int32, _ int32, r *runctl.Rand) {
 			a, b, c := 1+r.Intn(len(p)-2), 1+r.Intn(len(p)-2), 1+r.Intn(len(p)-2)
 			p[a], p[b], p[c] = p[b], p[c], p[a]
 		},
 		// invalid: a city twice (its old place unchanged, or changed too),
 		// a city from outside the stretch or none, an end moved
-		"dup":      func(p []int32, _ int32, r *rng) { p[1+r.Intn(len(p)/2)] = p[len(p)/2+r.Intn(len(p)/2-1)] },
-		"dup-both": func(p []int32, _ int32, _ *rng) { p[3], p[5], p[7] = p[7], p[7], p[3] },
-		"outside":  func(p []int32, out int32, r *rng) { p[1+r.Intn(len(p)-2)] = out },
-		"range":    func(p []int32, _ int32, r *rng) { p[1+r.Intn(len(p)-2)] = int32(in.N) },
-		"end":      func(p []int32, _ int32, _ *rng) { p[0], p[1] = p[1], p[0] },
+		"dup":      func(p []int32, _ int32, r *runctl.Rand) { p[1+r.Intn(len(p)/2)] = p[len(p)/2+r.Intn(len(p)/2-1)] },
+		"dup-both": func(p []int32, _ int32, _ *runctl.Rand) { p[3], p[5], p[7] = p[7], p[7], p[3] },
+		"outside":  func(p []int32, out int32, r *runctl.Rand) { p[1+r.Intn(len(p)-2)] = out },
+		"range":    func(p []int32, _ int32, r *runctl.Rand) { p[1+r.Intn(len(p)-2)] = int32(in.N) },
+		"end":      func(p []int32, _ int32, _ *runctl.Rand) { p[0], p[1] = p[1], p[0] },
 	}
 	taken := 0
 	for name, mut := range mutate {
 		for seed := range uint64(6) {
 			r := newRNG(seed, 11)
-			pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "200", OptPartShape: "path"})
+			pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "200", optPartShape: "path"})
 			pr.cutPaths(r.Intn(in.N))
 			g := 3
 			b := &pr.bs
@@ -273,14 +274,14 @@ func TestTakePath(t *testing.T) {
 // starts is meant to run past the limit.
 func TestBesideUntil(t *testing.T) {
 	in := uniformInstance(3000, 26)
-	pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "300", OptPartShape: "path"})
+	pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "300", optPartShape: "path"})
 	f := &fakePaths{}
 	pr.bs = beside{paths: f, share: besideShare}
 	pr.cutPaths(100)
 	g := pr.bs.segments(pr)
 	// the searches are expected to take at least partMinTask
 	dl := time.Now().Add(partMinTask / 5)
-	pr.env.c.Deadline = dl
+	pr.env.Control.Deadline = dl
 	pr.endBeside(pr.startBeside(g), make([]int64, pr.p))
 	if len(f.untils) != 1 || f.untils[0].After(dl) {
 		t.Fatalf("the improver was handed %v, the run's deadline is %v", f.untils, dl)
@@ -295,7 +296,7 @@ func TestBesideUntil(t *testing.T) {
 // the range or with the pieces' shape given, there is no early phase.
 func TestBesideEarly(t *testing.T) {
 	in := uniformInstance(3000, 25)
-	extra := map[string]string{OptPartSegment: "300", OptPartKicks: "1", OptPartSlice: "0"}
+	extra := map[string]string{optPartSegment: "300", optPartKicks: "1", optPartSlice: "0"}
 	pr := newTestPartRunWith(t, in, 4, extra, solver.Aid{}, earlyBetween(2000, 4000))
 	if pr.besideEarly() {
 		t.Fatal("an early phase without the improver")
@@ -328,9 +329,9 @@ func TestBesideEarly(t *testing.T) {
 	pr.kicks = 0
 	for _, tc := range []struct {
 		lo, hi int
-		shape  partShape
-	}{{3001, 4000, shapeAuto}, {2000, 2999, shapeAuto}, {2000, 4000, shapePath}} {
-		pr.env.plan.limits, pr.env.o.partShape = earlyBetween(tc.lo, tc.hi), tc.shape
+		shape  Shape
+	}{{3001, 4000, ShapeAuto}, {2000, 2999, ShapeAuto}, {2000, 4000, ShapePath}} {
+		pr.env.EarlyMinN, pr.env.EarlyMaxN, pr.env.Opts.Shape = tc.lo, tc.hi, tc.shape
 		if pr.besideEarly() {
 			t.Fatalf("an early phase on %d cities with the range %d..%d and shape %v", in.N, tc.lo, tc.hi, tc.shape)
 		}
@@ -370,7 +371,7 @@ func TestBesideLayout(t *testing.T) {
 	// of which partLayout's layout would give the improver two
 	in := uniformInstance(3000, 27)
 	const w = 4
-	pr := newTestPartRun(t, in, w, map[string]string{OptPartSegment: "750", OptPartKicks: "0.2", OptPartSlice: "0", OptPartShape: "path"})
+	pr := newTestPartRun(t, in, w, map[string]string{optPartSegment: "750", optPartKicks: "0.2", optPartSlice: "0", optPartShape: "path"})
 	base, rep := partLayout(in.N, w, 750)
 	if pr.p != base || pr.rep != rep {
 		t.Fatalf("without the improver %d × %d segments, want partLayout's %d × %d", pr.p, pr.rep, base, rep)
@@ -381,7 +382,7 @@ func TestBesideLayout(t *testing.T) {
 	for round, share := range []float64{4, 1, 0.25, 12, 4} {
 		pr.bs.share = share
 		for wk := range w {
-			pr.env.c.Moves[wk].V.Store(0)
+			pr.env.Control.Moves[wk].V.Store(0)
 		}
 		pr.cut(rng.Intn(in.N), 0)
 		g := pr.bs.segments(pr)
@@ -393,7 +394,7 @@ func TestBesideLayout(t *testing.T) {
 			t.Fatalf("%s, share %v: the improver took %d of %d segments (%d calls); want a multiple of %d left", what, share, g, pr.p, f.calls-calls, w)
 		}
 		for wk := range w {
-			if pr.env.c.Moves[wk].V.Load() == 0 {
+			if pr.env.Control.Moves[wk].V.Load() == 0 {
 				t.Fatalf("%s, share %v: worker %d searched nothing while the improver took %d of %d segments", what, share, wk, g, pr.p)
 			}
 		}
@@ -403,7 +404,7 @@ func TestBesideLayout(t *testing.T) {
 			}
 		}
 	}
-	pr.env.o.partShape = shapeRegion
+	pr.env.Opts.Shape = ShapeRegion
 	pr.cut(0, 0)
 	if !pr.region || pr.p != base || pr.bs.segments(pr) != 0 || len(pr.segs) != base {
 		t.Fatalf("a region round (%v) of %d segments (%d listed), %d for the improver; want %d, none", pr.region, pr.p, len(pr.segs), pr.bs.segments(pr), base)
@@ -418,10 +419,10 @@ func TestBesideLayout(t *testing.T) {
 func TestBesideEarlySegments(t *testing.T) {
 	in := uniformInstance(20000, 28)
 	for _, seg := range []int{0, 4000} {
-		extra := map[string]string{OptPartKicks: "0.02", OptPartSlice: "0"}
+		extra := map[string]string{optPartKicks: "0.02", optPartSlice: "0"}
 		early, later := besideEarlySegment, partSize(in.N, 1, 0)
 		if seg > 0 {
-			extra[OptPartSegment] = strconv.Itoa(seg)
+			extra[optPartSegment] = strconv.Itoa(seg)
 			early, later = seg, seg
 		}
 		pr := newTestPartRunWith(t, in, 1, extra, solver.Aid{}, earlyBetween(10000, 30000))

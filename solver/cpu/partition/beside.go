@@ -1,4 +1,4 @@
-package cpu
+package partition
 
 import (
 	"context"
@@ -52,21 +52,21 @@ const (
 	besideEarlySegment = 10000
 )
 
-// The size range of the early phase (besideEarly); tests run it on small
-// instances through smaller planLimits.
+// The size range of the early phase (besideEarly) a run takes unless its
+// Env says otherwise (tests run it on small instances).
 const (
-	// besideEarlyMinN is the smallest instance with the early phase:
+	// DefaultEarlyMinN is the smallest instance with the early phase:
 	// from here the stitch's reversals of up to n/2 cities take half a
 	// round on one core.
-	besideEarlyMinN = 500_000
-	// besideEarlyMaxN is the largest: it was measured on a million
+	DefaultEarlyMinN = 500_000
+	// DefaultEarlyMaxN is the largest: it was measured on a million
 	// cities; at ten million it would last the whole run, not measured.
-	besideEarlyMaxN = 2_000_000
+	DefaultEarlyMaxN = 2_000_000
 )
 
 // besideEarly tells whether the partition search is in its early phase
 // (docs/DECISIONS.md#beside-early): with the improver beside, from
-// besideEarlyMinN to besideEarlyMaxN cities, until besideEarlyKicks kicks
+// Env.EarlyMinN to Env.EarlyMaxN cities, until besideEarlyKicks kicks
 // per city, and the pieces' shape left to auto, every round cuts paths
 // (the GPU takes a stretch of each) of about besideEarlySegment cities
 // unless a size is given (segSize), and no descent over the whole tour
@@ -76,9 +76,9 @@ const (
 // nothing of their pieces' gains; later the tour's order, reshuffled by
 // those alone, is what the rounds need.
 func (pr *partRun) besideEarly() bool {
-	n := pr.env.in.N
-	return pr.bs.paths != nil && n >= pr.env.plan.limits.besideEarlyMinN && n <= pr.env.plan.limits.besideEarlyMaxN &&
-		pr.env.o.partShape == shapeAuto && float64(pr.kicks) < besideEarlyKicks*float64(n)
+	n := pr.env.In.N
+	return pr.bs.paths != nil && n >= pr.env.EarlyMinN && n <= pr.env.EarlyMaxN &&
+		pr.env.Opts.Shape == ShapeAuto && float64(pr.kicks) < besideEarlyKicks*float64(n)
 }
 
 // beside is the path improver's state in one partition search.
@@ -101,12 +101,12 @@ type beside struct {
 // newBeside readies the improver of r's aid for its partition search;
 // none on a run with a kicks budget (it stays deterministic) or fixed
 // edges (they stay with the workers' searches).
-func newBeside(r *partEnv) beside {
-	b := beside{paths: r.aid.Paths, share: besideShare}
-	if r.aid.PathShare > 0 {
-		b.share, b.asked = r.aid.PathShare, true
+func newBeside(r *Env) beside {
+	b := beside{paths: r.Aid.Paths, share: besideShare}
+	if r.Aid.PathShare > 0 {
+		b.share, b.asked = r.Aid.PathShare, true
 	}
-	if r.o.kicks > 0 || len(r.in.FixedEdges) > 0 {
+	if r.Opts.Kicks > 0 || len(r.In.FixedEdges) > 0 {
 		b.paths = nil
 	}
 	return b
@@ -173,10 +173,10 @@ func (pr *partRun) startBeside(g int) *besideRound {
 	ctx, cancel := context.WithCancel(pr.ctx)
 	br := &besideRound{g: g, cancel: cancel, done: make(chan error, 1), start: time.Now()}
 	until := br.start.Add(pr.searchTime(pr.p - g))
-	if dl := pr.env.c.Deadline; !dl.IsZero() && dl.Before(until) {
+	if dl := pr.env.Control.Deadline; !dl.IsZero() && dl.Before(until) {
 		until = dl
 	}
-	in, path := pr.env.in, b.path
+	in, path := pr.env.In, b.path
 	go func() {
 		var err error
 		br.gain, err = b.paths.ImprovePath(ctx, in, path, until)
@@ -189,13 +189,13 @@ func (pr *partRun) startBeside(g int) *besideRound {
 // expected to take: by the time slice when there is one, else as long
 // as the last round's.
 func (pr *partRun) searchTime(tasks int) time.Duration {
-	w := pr.env.w
-	slice := time.Duration(pr.env.o.partSlice) * time.Millisecond
+	w := pr.env.Workers
+	slice := time.Duration(pr.env.Opts.SliceMS) * time.Millisecond
 	switch {
 	case slice > 0 && tasks <= w:
 		return slice
 	case slice > 0:
-		return time.Duration((tasks+w-1)/w) * taskSlice(slice, w, tasks, pr.env.in.N)
+		return time.Duration((tasks+w-1)/w) * taskSlice(slice, w, tasks, pr.env.In.N)
 	case pr.bs.last > 0:
 		return pr.bs.last
 	}
@@ -223,7 +223,7 @@ func (pr *partRun) endBeside(br *besideRound, deltas []int64) {
 	for _, d := range deltas {
 		cpu -= min(d, 0)
 	}
-	b.adapt(gain, len(b.path), dt, cpu, pr.env.in.N-len(b.path), b.last, pr.env.w)
+	b.adapt(gain, len(b.path), dt, cpu, pr.env.In.N-len(b.path), b.last, pr.env.Workers)
 }
 
 // takePath writes the improver's path into the tour when it joins the
@@ -246,7 +246,7 @@ func (pr *partRun) takePath(g int) int64 {
 	for s := 1; s < g; s++ {
 		first[s] = first[s-1] + pr.segs[s-1].m
 	}
-	w := pr.env.w
+	w := pr.env.Workers
 	gains := make([]int64, w)
 	var bad atomic.Bool
 	pr.pool(w, func(_, k int) {
@@ -274,7 +274,7 @@ func (pr *partRun) takePath(g int) int64 {
 	if gain <= 0 {
 		return 0
 	}
-	n, at := pr.env.in.N, pr.segs[0].from
+	n, at := pr.env.In.N, pr.segs[0].from
 	pr.pool(w, func(_, k int) {
 		for i := k * m / w; i < (k+1)*m/w; i++ {
 			if p[i] != old[i] {
@@ -303,7 +303,7 @@ func (pr *partRun) movedWithin(first []int, g, lo, hi int) bool {
 		if ct == old[i] {
 			continue
 		}
-		if ct < 0 || int(ct) >= pr.env.in.N {
+		if ct < 0 || int(ct) >= pr.env.In.N {
 			return false
 		}
 		s, l := pr.segOf[ct], atomic.LoadInt32(&pr.local[ct])

@@ -1,4 +1,4 @@
-package cpu
+package ils
 
 import (
 	"cmp"
@@ -17,6 +17,7 @@ import (
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
+	"github.com/tsplab/tsplab/solver/cpu/partition"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -165,7 +166,7 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 }
 
 // ilsOptions are one run's settings, the iterated local searches' config
-// struct (their options, ilsconfig.go): the configuration and the budget.
+// struct (their options, config.go): the configuration and the budget.
 type ilsOptions struct {
 	cfg       ilsConfig
 	workers   int  // 0: all cores
@@ -246,8 +247,8 @@ type ilsRun struct {
 	// (drain)
 	draining []bool
 
-	// partitioned: the partition search ran (partition.go), not the
-	// searches
+	// partitioned: the partition search ran (solver/cpu/partition), not
+	// the searches
 	partitioned bool
 
 	// aid: FirstTour is closed once the start tour is ready (nil: nobody
@@ -305,7 +306,7 @@ func (r *ilsRun) run() (solver.Result, error) {
 	r.kicksDone = make([]runctl.Counter, r.w)
 	if r.usePartition() {
 		r.partitioned = true
-		r.partition(t0, nb, nbOdd, d)
+		r.listNote += partition.Run(r.partEnv(), t0, nb, nbOdd, d)
 		return r.finish(nil)
 	}
 	r.newSearches(t0, nb, nbOdd, d)
@@ -422,7 +423,7 @@ func (r *ilsRun) alphaCandidates(ctx context.Context, k int) (*neighbor.Lists, e
 		return near, nil
 	}
 	if near != nil && r.searchBeside(opts) {
-		// all workers search while the ascent runs (together.go)
+		// all workers search while the ascent runs (mergedsearch.go)
 		return r.quadrantBeside(ctx, opts, k)
 	}
 	r.c.SetPhase(solver.PhaseBound)
@@ -640,7 +641,7 @@ func (r *ilsRun) search() {
 	first := true
 	if merge && r.together() {
 		// the first descent on all workers, each on a segment of the
-		// start tour (together.go), then the kicks of the merge epochs
+		// start tour (mergedsearch.go), then the kicks of the merge epochs
 		r.takeAlpha()
 		if !r.descendTogether() {
 			return
@@ -722,7 +723,7 @@ func (r *ilsRun) take(i int, t, pos []int32, l int64) {
 // kicksPerCheck is how many kicks a worker makes at most between looks
 // at the clock when its kicks evaluate few moves (every distance 0, or
 // tiny instances).
-const kicksPerCheck = 64
+const kicksPerCheck = runctl.KicksPerCheck
 
 // work is worker wk's part of one epoch: the first descent when first is
 // set, then n kicks, each followed by a local search and kept or undone.
@@ -753,7 +754,7 @@ func (r *ilsRun) work(wk, n int, first bool) {
 		r.draining[wk] = s.Queued() > 0
 	}
 	if s.Queued() > 0 {
-		// the first descent's rest (together.go): kicks once it is done
+		// the first descent's rest (mergedsearch.go): kicks once it is done
 		if !r.drain(wk, check) || s.Queued() > 0 {
 			c.Moves[wk].V.Store(s.Evaluated())
 			return

@@ -1,4 +1,4 @@
-package cpu
+package ils
 
 import (
 	"slices"
@@ -143,7 +143,7 @@ func TestFitMove(t *testing.T) {
 
 // TestTuneShowsTheRun: the defaults auto shows on an instance (Tune, as
 // tsp engines FILE prints them) are those a run with as many workers
-// takes, the 5-opt move by the round (fitMove) and the crowded set-up
+// takes, the 5-opt move by the round (decide) and the crowded set-up
 // (crowd) included.
 func TestTuneShowsTheRun(t *testing.T) {
 	// 1 worker: crowded; 2: the chain alone; 3, 4: neither

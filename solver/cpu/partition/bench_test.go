@@ -1,4 +1,4 @@
-package cpu
+package partition
 
 import (
 	"testing"
@@ -11,13 +11,13 @@ import (
 // from the segment's coordinates.
 func benchPartSegment(b *testing.B, cached bool) {
 	in := uniformInstance(10000, 1)
-	pr := newTestPartRun(b, in, 2, map[string]string{OptPartSegment: "5000"})
+	pr := newTestPartRun(b, in, 2, map[string]string{optPartSegment: "5000"})
 	pr.cut(0, 0)
 	pr.prepare(0)
 	sg := pr.segs[0]
 	s := pr.load(0, sg)
-	o := pr.env.o
-	o.configure(s)
+	o := pr.env.Opts
+	s.SetMoves(moveSet{OrOpt: o.OrOpt, ThreeOpt: o.ThreeOpt, Depth: o.Depth, Or3: o.Or3, RKBI: o.RKBI})
 	s.SetRand(newRNG(1, 0))
 	s.SetFixed(sg.edges)
 	if !cached {
@@ -30,7 +30,7 @@ func benchPartSegment(b *testing.B, cached bool) {
 	s.SetJournal(true)
 	b.ResetTimer()
 	for range b.N {
-		s.TryKick(o.cfg.maxSeg, false, never)
+		s.TryKick(o.MaxSeg, false, never)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "kicks/s")
 }
@@ -49,7 +49,7 @@ func BenchmarkPartSegmentKicks(b *testing.B) {
 // share of a round.
 func BenchmarkPartRound(b *testing.B) {
 	in := uniformInstance(20000, 1)
-	pr := newTestPartRun(b, in, 2, map[string]string{OptPartSegment: "5000", OptPartSlice: "0", OptPartKicks: "1"})
+	pr := newTestPartRun(b, in, 2, map[string]string{optPartSegment: "5000", optPartSlice: "0", optPartKicks: "1"})
 	rng := newRNG(3, 0)
 	var kicks int64
 	var stitch time.Duration

@@ -1,4 +1,6 @@
-package cpu
+// Package partition is the partition search of the CPU iterated local
+// search: all workers improve one tour at once, each on a piece of it.
+package partition
 
 import (
 	"cmp"
@@ -17,17 +19,12 @@ import (
 
 // The partition search improves one tour with all workers at once: each
 // round cuts the tour at a shifting offset into segments (paths with fixed
-// ends) or, on region rounds, the plane into cells (partregion.go); each
+// ends) or, on region rounds, the plane into cells (region.go); each
 // worker runs the iterated local search on its piece as a sub-instance and
 // writes it back where it is shorter, and a descent over the cities next to
 // other pieces follows. With fewer than partOneEach cities a worker, each
 // piece is searched by several workers and the best result kept. The auto
-// engine runs it from partMinN cities with coordinates.
-
-// partMinN is the smallest instance auto runs the partition search on:
-// below it the whole-tour searches with merged changes were ahead
-// (ilsconfig.go).
-const partMinN = solver.PartitionMinN
+// engine runs it from solver.PartitionMinN cities with coordinates.
 
 // Partition search settings (docs/DECISIONS.md#partition-layout).
 const (
@@ -61,91 +58,97 @@ const (
 	partWideMaxN = 2_000_000
 )
 
-// Options of the partition search.
-const (
-	// OptPartition selects the partition search of the ILS engines:
-	// "auto" (the auto engine from partMinN cities with coordinates),
-	// "on" or "off".
-	OptPartition = "partition"
-	// OptPartSegment is the cities of a segment (0: partSegment).
-	OptPartSegment = "partseg"
-	// OptPartKicks is the kicks per city of a segment per round.
-	OptPartKicks = "partkicks"
-	// OptPartSlice is the milliseconds of a round's searches (0: by
-	// kicks, OptPartKicks); a kicks budget (OptKicks) and several
-	// searches per segment always count kicks.
-	OptPartSlice = "partslice"
-	// OptPartDeep is the kicks per city the partition search makes with
-	// sequential moves of depth 1 before they take OptDepth's steps (0:
-	// from the start). Early in a run a deeper move costs more than it
-	// gains, later it is far ahead (docs/DECISIONS.md#partdeep).
-	OptPartDeep = "partdeep"
+// Env is what a partition search reads of the run it serves, handed to
+// it when it starts: the instance, the settings, the plan's values, the
+// run's control and kick counters, and the path improver beside it.
+type Env struct {
+	In      *solver.Instance
+	Seed    uint64 // the run's seed, behind every random stream
+	Workers int
+	Opts    Options
+	// Crowded: the run's plan found so many cities a worker that each
+	// segment is prepared right before its search and no descent over the
+	// whole tour follows a round (fused)
+	Crowded bool
+	// EarlyMinN and EarlyMaxN are the sizes between which the search has
+	// its early phase beside a path improver (besideEarly; EarlyMinN and
+	// EarlyMaxN by default)
+	EarlyMinN, EarlyMaxN int
+	Control              *runctl.Control
+	KicksDone            []runctl.Counter // the workers' kicks, shared with the run
+	// Aid carries the path improver beside the workers (Paths, PathShare)
+	Aid solver.Aid
+}
+
+// Options are the settings of the iterated local search a partition
+// search runs on its pieces, and of the pieces themselves.
+type Options struct {
+	Kicks int // kicks per worker of the run (0: until the time limit)
+	RKBI  int // >0: random-k-best-improvement pivoting among this many
+	// the move set: Or-opt, the 3-opt chain of Depth steps after the
+	// first, the pure 3-opt moves with it, and the deep move
+	OrOpt, ThreeOpt, Or3 bool
+	Depth                int
+	Move                 Move
+	MaxSeg               int  // kick segment length bound
+	AcceptEqual          bool // accept a kick that ties
+	Candidates           ListKind
+	Seg                  int     // cities of a segment (0: Segment)
+	KicksPerCity         float64 // kicks per city of a segment per round
+	SliceMS              int     // milliseconds of a round's searches (0: by kicks)
+	Shape                Shape
+	// DeepPerCity is the kicks per city made with moves of depth 1 before
+	// they take Depth's steps
+	DeepPerCity float64
+}
+
+// The typed values of the settings the partition search tells apart.
+type (
+	// Move is the deep move after 2-opt and Or-opt.
+	Move int8
+	// ListKind is the kind of the run's candidate lists.
+	ListKind int8
+	// Shape is the partition search's pieces.
+	Shape int8
 )
 
-// usePartition reports whether the run takes the partition search.
-func (r *ilsRun) usePartition() bool { return r.plan.partition }
+const (
+	MoveChain Move = iota // a chain of 2-opt steps (ThreeOpt, Depth)
+	MoveLK5               // the sequential 5-opt move (localsearch/kopt.go)
+	MoveAdapt             // by round, whichever gained more per second
+)
 
-// partitionOn reports whether a run with options o takes the partition
-// search on in.
-func partitionOn(o ilsOptions, in *solver.Instance) bool {
-	if in.Metric == solver.Explicit || !in.HasCoords() || in.N < 4*partMinSegment {
-		return false
-	}
-	switch o.partition {
-	case partOn:
-		return true
-	case partOff:
-		return false
-	}
-	return o.cfg.partAuto && in.N >= partMinN
-}
+const (
+	ListNearest  ListKind = iota // the k nearest cities
+	ListQuadrant                 // k/4 nearest per quadrant
+	ListUnion                    // nearest and quadrant lists merged
+	ListMixed                    // nearest on even workers, quadrant on odd ones
+	ListAlpha                    // alpha-nearness of a Held–Karp ascent
+)
 
-// searchCities is the size of the instance one worker searches: a
-// partition search's workers each hold a piece (a few segments' worth at
-// most, the region cells included), not the whole tour, so the memory
-// bound on the workers follows the piece.
-func searchCities(o ilsOptions, in *solver.Instance) int {
-	if !partitionOn(o, in) {
-		return in.N
-	}
-	return min(in.N, 4*max(partSegment, o.partSeg))
-}
-
-// partEnv is what a partition search reads of the run it serves, handed
-// to it when it starts (partEnv): the instance, the options, the plan, the
-// run's control and kick counters, and the path improver beside it.
-type partEnv struct {
-	in        *solver.Instance
-	p         solver.Params
-	o         ilsOptions
-	w         int
-	plan      ilsPlan
-	c         *runctl.Control
-	kicksDone []runctl.Counter // the workers' kicks, shared with the run
-	aid       solver.Aid
-}
-
-// partEnv is the environment a partition search of r reads.
-func (r *ilsRun) partEnv() *partEnv {
-	return &partEnv{in: r.in, p: r.p, o: r.o, w: r.w, plan: r.plan, c: r.c, kicksDone: r.kicksDone, aid: r.aid}
-}
+const (
+	ShapeAuto      Shape = iota // the one that gained more per second
+	ShapePath                   // segments of consecutive positions
+	ShapeRegion                 // cells of the plane
+	ShapeAlternate              // the two by turns
+)
 
 // totalKicks sums the workers' kicks.
-func (r *partEnv) totalKicks() int64 { return runctl.SumCounters(r.kicksDone) }
+func (r *Env) totalKicks() int64 { return runctl.SumCounters(r.KicksDone) }
 
 // frac is the fraction of the kick budget spent (0 without one).
-func (r *partEnv) frac() float64 {
-	if r.o.kicks <= 0 {
+func (r *Env) frac() float64 {
+	if r.Opts.Kicks <= 0 {
 		return 0
 	}
-	return float64(r.totalKicks()) / float64(int64(r.o.kicks)*int64(r.w))
+	return float64(r.totalKicks()) / float64(int64(r.Opts.Kicks)*int64(r.Workers))
 }
 
 // partRun is the state of one partition search, split by concern: the
 // tour and the round's pieces here, each other concern in a part of its
 // own (embedded, so that its fields read as the run's).
 type partRun struct {
-	env    *partEnv
+	env    *Env
 	ctx    context.Context    // ends with the run: at the deadline or a cancel
 	nb     [2]*neighbor.Lists // the lists alternate between rounds
 	t      []int32            // the tour: position → city
@@ -187,13 +190,13 @@ type partStitch struct {
 }
 
 // partClusters schedules the cluster pass on a clustered instance
-// (partcluster.go): the round of the next one and the rounds from the
+// (cluster.go): the round of the next one and the rounds from the
 // last one.
 type partClusters struct {
 	clusterNext, clusterGap int64
 }
 
-// partRegions is the region rounds' state (partregion.go) and the choice
+// partRegions is the region rounds' state (region.go) and the choice
 // between paths and regions.
 type partRegions struct {
 	// buffers: the cities' coordinates across and along the cut's
@@ -230,7 +233,7 @@ type partMoves struct {
 	rate [2]float64
 }
 
-// partBeside is the path improver beside the workers (partbeside.go):
+// partBeside is the path improver beside the workers (beside.go):
 // bs, and early, its early phase this round.
 type partBeside struct {
 	bs    beside
@@ -249,7 +252,7 @@ type partSeg struct {
 	nb      []int32
 	k       int
 	edges   [][2]int
-	// region rounds (partregion.go): virt[j] tells whether the pair of
+	// region rounds (region.go): virt[j] tells whether the pair of
 	// local cities j, j+1 (m-1, 0 for the last) is a virtual edge; first
 	// and last are the tour positions of its first and last city; order
 	// is the improved tour of the region, in local cities
@@ -285,41 +288,70 @@ func partLayout(n, w, size int) (p, rep int) {
 	return min(p, n/partMinSegment), rep
 }
 
-// partition runs the partition search from tour t0 until the run ends.
-func (r *ilsRun) partition(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) {
-	c := r.c
+// Run runs the partition search of env from tour t0 (candidate lists nb
+// and nbOdd, which alternate between rounds; distances d) until the run
+// ends, offering its tour to env.Control after every round, and returns
+// the device line's note on the path improver beside it (empty without
+// one).
+func Run(env *Env, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) string {
+	c := env.Control
 	ctx, cancel := c.SetupContext()
 	defer cancel()
-	pr := newPartRun(r.partEnv(), ctx, t0, nb, nbOdd, d)
+	pr := newPartRun(env, ctx, t0, nb, nbOdd, d)
 	c.SetPhase(solver.PhaseSearch)
-	rng := newRNG(r.p.Seed, runctl.StreamCut)
-	budget := int64(r.o.kicks) * int64(r.w) // 0: until the time limit
+	rng := newRNG(env.Seed, runctl.StreamCut)
+	budget := int64(env.Opts.Kicks) * int64(env.Workers) // 0: until the time limit
 	var done int64
 	for !c.Done() && (budget == 0 || done < budget) {
-		done += pr.step(rng.Intn(r.in.N), budget-done)
+		done += pr.step(rng.Intn(env.In.N), budget-done)
 		c.Offer(pr.t, pr.length)
 		if c.SnapshotDue() {
-			c.Snapshot(pr.t, pr.length, r.totalKicks(), r.frac(), 0)
+			c.Snapshot(pr.t, pr.length, env.totalKicks(), env.frac(), 0)
 		}
 	}
 	c.Offer(pr.t, pr.length)
-	r.listNote += pr.bs.note()
+	return pr.bs.note()
+}
+
+// Descend is one round of the partition search without kicks from tour
+// t0 on lists nb, a descent of every segment with the 3-opt chain, then
+// the descent over the cities between segments: the first descent of the
+// merged search on all workers. It returns the tour and its length, ok
+// false when the run stopped before the round.
+func Descend(env *Env, ctx context.Context, t0 []int32, nb *neighbor.Lists, d *tour.Dist) (t []int32, length int64, ok bool) {
+	pr := newPartRun(env, ctx, t0, nb, nb, d)
+	if env.Control.Done() {
+		return nil, 0, false
+	}
+	start := time.Now()
+	off := newRNG(env.Seed, runctl.StreamMergedCut).Intn(env.In.N)
+	pr.cutPaths(off)
+	for _, sg := range pr.segs {
+		sg.kicks = 0
+	}
+	// the 3-opt move: the 5-opt move's descent from a greedy tour costs
+	// seconds where this one takes a fraction, and the merged search's
+	// descent with the 5-opt move from its result is short
+	pr.depth, pr.deep = 1, false
+	pr.runRound()
+	pr.stitch(max(stitchShare.of(time.Since(start)), partMinTask), off)
+	return pr.t, pr.length, true
 }
 
 // newPartRun readies a partition search of tour t0 in environment r.
-func newPartRun(r *partEnv, ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) *partRun {
-	n := r.in.N
+func newPartRun(r *Env, ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) *partRun {
+	n := r.In.N
 	pr := &partRun{env: r, ctx: ctx, nb: [2]*neighbor.Lists{nb, nbOdd}, t: append([]int32(nil), t0...),
 		partPieces: partPieces{segOf: make([]int32, n), local: make([]int32, n), border: make([]bool, n)}}
 	pr.length = d.Length(pr.t)
 	pr.d = d
 	pr.bs = newBeside(r)
-	if len(r.in.FixedEdges) > 0 {
+	if len(r.In.FixedEdges) > 0 {
 		pr.fixed = make([]int32, 2*n)
 		for i := range pr.fixed {
 			pr.fixed[i] = -1
 		}
-		for _, e := range r.in.FixedEdges {
+		for _, e := range r.In.FixedEdges {
 			for _, ab := range [2][2]int{{e[0], e[1]}, {e[1], e[0]}} {
 				if pr.fixed[2*ab[0]] < 0 {
 					pr.fixed[2*ab[0]] = int32(ab[1])
@@ -330,8 +362,8 @@ func newPartRun(r *partEnv, ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 		}
 	}
 	pr.layout(false)
-	pr.ls = make([]*ls, r.w)
-	pr.k5 = make([]*kopt, r.w+1)
+	pr.ls = make([]*ls, r.Workers)
+	pr.k5 = make([]*kopt, r.Workers+1)
 	for i := range pr.k5 {
 		pr.k5[i] = newKopt()
 	}
@@ -339,9 +371,9 @@ func newPartRun(r *partEnv, ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 	// inside their segment; beyond partWideMaxN the lists' time and
 	// memory go to the search instead
 	if n <= partWideMaxN {
-		pr.wide, _ = neighbor.NearestContext(pr.ctx, r.in, 2*nb.K) // nil when the run ended
+		pr.wide, _ = neighbor.NearestContext(pr.ctx, r.In, 2*nb.K) // nil when the run ended
 	}
-	if r.plan.crowded {
+	if r.Crowded {
 		return pr // no descent over the whole tour (step), nor its state
 	}
 	g := newLS(d, nb.List, nb.K, pr.t)
@@ -351,9 +383,9 @@ func newPartRun(r *partEnv, ctx context.Context, t0 []int32, nb, nbOdd *neighbor
 		pr.gnbd[1] = nbDists(d, nbOdd.List, n, nbOdd.K, nil)
 		pr.clustered = clustered(listSum(d, nb, pr.gnbd[0]), listSum(d, nbOdd, pr.gnbd[1]))
 	}
-	g.SetMoves(moveSet{OrOpt: r.o.cfg.orOpt, ThreeOpt: r.o.cfg.threeOpt, Depth: r.o.cfg.depth, Or3: r.o.cfg.or3})
-	g.SetRand(newRNG(r.p.Seed, runctl.StreamStitch))
-	g.SetFixed(r.in.FixedEdges)
+	g.SetMoves(moveSet{OrOpt: r.Opts.OrOpt, ThreeOpt: r.Opts.ThreeOpt, Depth: r.Opts.Depth, Or3: r.Opts.Or3})
+	g.SetRand(newRNG(r.Seed, runctl.StreamStitch))
+	g.SetFixed(r.In.FixedEdges)
 	pr.global = g
 	pr.bs.firstShare(n, pr.clustered)
 	return pr
@@ -391,11 +423,11 @@ func listSum(d *tour.Dist, nb *neighbor.Lists, nbd []int32) float64 {
 // the descent between them; it records the gain per second (per kick
 // under a kicks budget) for chooseShape and returns the kicks made.
 func (pr *partRun) step(off int, left int64) int64 {
-	t0, m0 := time.Now(), pr.env.c.TotalMoves()
+	t0, m0 := time.Now(), pr.env.Control.TotalMoves()
 	pr.cut(off, left)
 	l0 := pr.length
 	k := pr.runRound()
-	if !pr.env.plan.crowded && !pr.early {
+	if !pr.env.Crowded && !pr.early {
 		// on a crowded run, and in the early phase beside the improver,
 		// the next round's shifted cut mends the segments' ends: a
 		// descent over the whole tour's array, whose reversals cost up
@@ -415,8 +447,8 @@ func (pr *partRun) step(off int, left int64) int64 {
 	// a run with a kicks budget stays deterministic: it measures the
 	// round by the moves evaluated instead of the clock
 	cost := time.Since(t0).Seconds()
-	if pr.env.o.kicks > 0 {
-		cost = float64(pr.env.c.TotalMoves()-m0) / nominalMovesPerSecond
+	if pr.env.Opts.Kicks > 0 {
+		cost = float64(pr.env.Control.TotalMoves()-m0) / nominalMovesPerSecond
 	}
 	pr.rate[m] = float64(l0-pr.length) / max(cost, 1e-9)
 	if k > 0 {
@@ -428,7 +460,7 @@ func (pr *partRun) step(off int, left int64) int64 {
 		// its stitch included: a region round's cut and merge take time
 		// a kick count does not see (docs/DECISIONS.md#shape-rate)
 		per := float64(k)
-		if pr.env.o.kicks == 0 {
+		if pr.env.Opts.Kicks == 0 {
 			per = cost
 		}
 		pr.gain[g] = float64(l0-pr.length) / max(per, 1e-9)
@@ -440,9 +472,9 @@ func (pr *partRun) step(off int, left int64) int64 {
 // cut splits the tour into this round's pieces from offset off, records
 // every city's piece and local index, and gives each piece its kicks.
 func (pr *partRun) cut(off int, left int64) {
-	o := pr.env.o
-	pr.depth = min(max(o.cfg.depth, 1), maxDepth)
-	if float64(pr.kicks) < o.partDeep*float64(pr.env.in.N) {
+	o := pr.env.Opts
+	pr.depth = min(max(o.Depth, 1), maxDepth)
+	if float64(pr.kicks) < o.DeepPerCity*float64(pr.env.In.N) {
 		pr.depth = 1
 	}
 	pr.deep = pr.chooseMove()
@@ -451,25 +483,25 @@ func (pr *partRun) cut(off int, left int64) {
 	if !pr.early && pr.chooseShape() && pr.regionFits() {
 		t := time.Now()
 		pr.layout(false)
-		pr.region = pr.cutRegions(math.Pi * float64(off) / float64(pr.env.in.N))
+		pr.region = pr.cutRegions(math.Pi * float64(off) / float64(pr.env.In.N))
 		pr.regionCut = time.Since(t)
 	}
 	if !pr.region {
 		pr.cutPaths(off)
 	}
-	kpc := pr.env.o.partKicks
-	if pr.round == 0 && pr.env.plan.crowded {
+	kpc := pr.env.Opts.KicksPerCity
+	if pr.round == 0 && pr.env.Crowded {
 		kpc = 0 // a descent of every segment first, one kick each
 	}
 	var total int64
 	for _, sg := range pr.segs {
 		sg.kicks = max(1, int(kpc*float64(sg.m)))
-		if pr.env.o.partSlice > 0 && pr.env.o.kicks == 0 && pr.rep == 1 {
+		if pr.env.Opts.SliceMS > 0 && pr.env.Opts.Kicks == 0 && pr.rep == 1 {
 			sg.kicks = math.MaxInt32 // the time slice ends them
 		}
 		total += int64(sg.kicks) * int64(pr.rep)
 	}
-	if pr.env.o.kicks > 0 && total > left {
+	if pr.env.Opts.Kicks > 0 && total > left {
 		f := float64(left) / float64(total)
 		for _, sg := range pr.segs {
 			sg.kicks = int(math.Ceil(f * float64(sg.kicks)))
@@ -483,7 +515,7 @@ func (pr *partRun) cut(off int, left int64) {
 // first pr.bs.g of them (none on region rounds, with several searches
 // a segment, or after the improver's error).
 func (pr *partRun) layout(paths bool) {
-	n, w, size := pr.env.in.N, pr.env.w, pr.segSize()
+	n, w, size := pr.env.In.N, pr.env.Workers, pr.segSize()
 	p, rep := partLayout(n, w, size)
 	b := &pr.bs
 	b.g = 0
@@ -510,18 +542,18 @@ func (pr *partRun) layout(paths bool) {
 // set, else besideEarlySegment in the early phase beside the improver,
 // else partSize's.
 func (pr *partRun) segSize() int {
-	o := pr.env.o
-	if pr.early && o.partSeg == 0 {
+	o := pr.env.Opts
+	if pr.early && o.Seg == 0 {
 		return besideEarlySegment
 	}
-	return partSize(pr.env.in.N, pr.env.w, o.partSeg)
+	return partSize(pr.env.In.N, pr.env.Workers, o.Seg)
 }
 
 // cutPaths lays out a path round (layout) and splits the tour from
 // position off into its segments.
 func (pr *partRun) cutPaths(off int) {
 	pr.layout(true)
-	n, p := pr.env.in.N, pr.p
+	n, p := pr.env.In.N, pr.p
 	for i := range pr.segs {
 		lo, hi := i*n/p, (i+1)*n/p
 		pr.fillSeg(i, (off+lo)%n, hi-lo)
@@ -531,7 +563,7 @@ func (pr *partRun) cutPaths(off int) {
 // fillSeg makes segment i the m consecutive positions of the tour from
 // position from (wrapping), recording each city's segment and local index.
 func (pr *partRun) fillSeg(i, from, m int) {
-	n, sg := pr.env.in.N, pr.segs[i]
+	n, sg := pr.env.In.N, pr.segs[i]
 	sg.from, sg.m = from, m
 	sg.cities = grow(sg.cities, m)
 	at := from
@@ -554,7 +586,7 @@ func (pr *partRun) runRound() int64 {
 	g := pr.bs.segments(pr) // the first g segments go to the path improver
 	if !fused {
 		pr.pool(pr.p-g, func(_, i int) { pr.prepare(g + i) })
-		if pr.env.c.Done() {
+		if pr.env.Control.Done() {
 			return 0 // some segments may not be ready: no search this round
 		}
 	}
@@ -578,7 +610,7 @@ func (pr *partRun) runRound() int64 {
 // pool runs tasks 0..tasks-1 on the workers: task i on worker i when
 // there are no more tasks than workers, else in turn until the run stops.
 func (pr *partRun) pool(tasks int, do func(wk, i int)) {
-	w := pr.env.w
+	w := pr.env.Workers
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for wk := range min(w, tasks) {
@@ -589,7 +621,7 @@ func (pr *partRun) pool(tasks int, do func(wk, i int)) {
 			}
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= tasks || pr.env.c.Done() {
+				if i >= tasks || pr.env.Control.Done() {
 					return
 				}
 				do(wk, i)
@@ -605,7 +637,7 @@ func (pr *partRun) pool(tasks int, do func(wk, i int)) {
 // it returns every search's change of length (segment seg's search rep at
 // seg + rep·p) and the kicks made.
 func (pr *partRun) searchAll(fused bool, g int) ([]int64, int64) {
-	w := pr.env.w
+	w := pr.env.Workers
 	segs := pr.p - g
 	tasks := segs * pr.rep // at most w when rep > 1
 	deltas := make([]int64, pr.p*pr.rep)
@@ -614,8 +646,8 @@ func (pr *partRun) searchAll(fused bool, g int) ([]int64, int64) {
 	// the workers take several in turn, each gets its share, at least
 	// taskSlice's floor); with several searches per segment, and with a kicks
 	// budget, they count kicks
-	slice := time.Duration(pr.env.o.partSlice) * time.Millisecond
-	if pr.env.o.kicks > 0 || pr.rep > 1 {
+	slice := time.Duration(pr.env.Opts.SliceMS) * time.Millisecond
+	if pr.env.Opts.Kicks > 0 || pr.rep > 1 {
 		slice = 0
 	}
 	roundEnd := time.Now().Add(slice)
@@ -629,7 +661,7 @@ func (pr *partRun) searchAll(fused bool, g int) ([]int64, int64) {
 		case slice > 0 && tasks <= w:
 			end = roundEnd
 		case slice > 0:
-			end = time.Now().Add(taskSlice(slice, w, tasks, pr.env.in.N))
+			end = time.Now().Add(taskSlice(slice, w, tasks, pr.env.In.N))
 		}
 		d, k := pr.search(wk, seg, rep, end)
 		deltas[seg+rep*pr.p] = d
@@ -683,7 +715,7 @@ func (pr *partRun) keep(s *ls, sg *partSeg) {
 // prepare builds segment i's sub-instance: cities, coordinates, the
 // restricted candidate lists and its fixed edges (the closing one first).
 func (pr *partRun) prepare(i int) {
-	in := pr.env.in
+	in := pr.env.In
 	sg := pr.segs[i]
 	m := sg.m
 	sg.x, sg.y = grow(sg.x, m), grow(sg.y, m)
@@ -712,12 +744,12 @@ func (pr *partRun) prepare(i int) {
 // segKind is segment i's candidate kind this round: the run's, or under
 // "mixed" nearest and quadrant alternating, quadrant for every segment
 // on a clustered instance (where the nearest never leave a cluster).
-func (pr *partRun) segKind(i int) listKind {
-	kind := pr.env.o.cfg.candidates
-	if kind == listMixed {
-		kind = listNearest
+func (pr *partRun) segKind(i int) ListKind {
+	kind := pr.env.Opts.Candidates
+	if kind == ListMixed {
+		kind = ListNearest
 		if pr.clustered || (int64(i)+pr.round)%2 == 1 {
-			kind = listQuadrant
+			kind = ListQuadrant
 		}
 	}
 	return kind
@@ -765,9 +797,9 @@ func (pr *partRun) restrictFrom(i int) (from [2]*neighbor.Lists, first bool) {
 		from[0] = pr.wide
 	}
 	switch kind := pr.segKind(i); {
-	case pr.nb[1] != pr.nb[0] && kind == listQuadrant:
+	case pr.nb[1] != pr.nb[0] && kind == ListQuadrant:
 		return [2]*neighbor.Lists{pr.nb[1], pr.nb[0]}, true
-	case kind == listAlpha:
+	case kind == ListAlpha:
 		// the alpha-nearness candidates inside first (merged by
 		// distance with the 2k nearest they would mostly be dropped
 		// for nearer cities), the nearest to fill up
@@ -869,11 +901,11 @@ func (pr *partRun) instanceEdges(i int) {
 // kicks made; a non-zero end stops the kicks then, and the descent too in a
 // round of the 5-opt move.
 func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
-	r, c := pr.env, pr.env.c
+	r, c := pr.env, pr.env.Control
 	sg := pr.segs[seg]
 	s := pr.load(wk, sg)
-	s.SetMoves(pr.moves(wk, r.o.rkbi))
-	s.SetRand(newRNG(r.p.Seed, uint64(pr.round)<<24^uint64(seg)<<8^uint64(rep)^runctl.StreamSegment))
+	s.SetMoves(pr.moves(wk, r.Opts.RKBI))
+	s.SetRand(newRNG(r.Seed, uint64(pr.round)<<24^uint64(seg)<<8^uint64(rep)^runctl.StreamSegment))
 	s.SetFixed(sg.edges)
 	length0 := s.Length()
 
@@ -911,7 +943,7 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 				break
 			}
 			last = s.Evaluated()
-			if _, ok := s.TryKick(r.o.cfg.maxSeg, r.o.cfg.acceptEqual, check); !ok {
+			if _, ok := s.TryKick(r.Opts.MaxSeg, r.Opts.AcceptEqual, check); !ok {
 				break
 			}
 			kicks++
@@ -919,7 +951,7 @@ func (pr *partRun) search(wk, seg, rep int, end time.Time) (int64, int64) {
 	}
 	s.ClearQueue()
 	c.Moves[wk].V.Add(s.Evaluated() - base)
-	r.kicksDone[wk].V.Add(kicks)
+	r.KicksDone[wk].V.Add(kicks)
 	return s.Length() - length0, kicks
 }
 
@@ -935,7 +967,7 @@ func (pr *partRun) load(wk int, sg *partSeg) *ls {
 // writeBack writes the path of s, from the segment's first city to its
 // last (the closing edge left out), into the segment's positions.
 func (pr *partRun) writeBack(s *ls, sg *partSeg) {
-	n, m := pr.env.in.N, sg.m
+	n, m := pr.env.In.N, sg.m
 	p := s.Pos()[0]
 	step := int32(1)
 	if s.Tour()[(int(p)+1)%m] == int32(m-1) {
@@ -964,7 +996,7 @@ func (pr *partRun) writeBack(s *ls, sg *partSeg) {
 // short by its limit leaves a different part of the tour each round
 // rather than always the end of the array.
 func (pr *partRun) stitch(limit time.Duration, from int) {
-	c := pr.env.c
+	c := pr.env.Control
 	if c.Stop.Load() {
 		return
 	}
@@ -992,7 +1024,7 @@ func (pr *partRun) stitch(limit time.Duration, from int) {
 	g.SetJournal(false)
 	// the other workers idle during the stitch: its long reversals are
 	// split among them (docs/DECISIONS.md#stitch)
-	g.SetSplit(pr.env.w)
+	g.SetSplit(pr.env.Workers)
 	defer g.SetSplit(0)
 	base := g.Evaluated()
 	g.Optimize(func() bool {
@@ -1004,7 +1036,7 @@ func (pr *partRun) stitch(limit time.Duration, from int) {
 		if c.SnapshotDue() {
 			c.Snapshot(nil, c.BestLen.Load(), pr.env.totalKicks(), pr.env.frac(), 0)
 		}
-		return pr.env.o.kicks == 0 && !time.Now().Before(end)
+		return pr.env.Opts.Kicks == 0 && !time.Now().Before(end)
 	})
 	c.Moves[0].V.Add(g.Evaluated() - base)
 	g.ClearQueue()
@@ -1021,10 +1053,10 @@ func (pr *partRun) stitch(limit time.Duration, from int) {
 // 5-opt move took many times a chain round's time
 // (docs/DECISIONS.md#clustered-chain).
 func (pr *partRun) chooseMove() bool {
-	switch pr.env.o.cfg.move {
-	case deepLK5:
+	switch pr.env.Opts.Move {
+	case MoveLK5:
 		return true
-	case deepChain:
+	case MoveChain:
 		return false
 	}
 	if pr.clustered {
@@ -1039,8 +1071,8 @@ func (pr *partRun) chooseMove() bool {
 // moves is this round's move set for the search whose 5-opt state is
 // pr.k5[i], with rkbi pivoting among rkbi moves (0: first improvement).
 func (pr *partRun) moves(i, rkbi int) moveSet {
-	cfg := pr.env.o.cfg
-	m := moveSet{OrOpt: cfg.orOpt, ThreeOpt: cfg.threeOpt, Depth: pr.depth, Or3: cfg.or3, RKBI: rkbi}
+	o := pr.env.Opts
+	m := moveSet{OrOpt: o.OrOpt, ThreeOpt: o.ThreeOpt, Depth: pr.depth, Or3: o.Or3, RKBI: rkbi}
 	if pr.deep {
 		m.FiveOpt = pr.k5[i]
 	}
@@ -1053,4 +1085,14 @@ func grow[T any](b []T, n int) []T {
 		return make([]T, n, n+n/4)
 	}
 	return b[:n]
+}
+
+// fused reports whether this round prepares each segment right before
+// its search rather than all of them first: on a crowded run preparing
+// millions of cities takes seconds in which nothing would be searched,
+// and a run stopped mid-round keeps the segments searched so far. Only
+// path rounds with one search per segment, whose segments are disjoint
+// stretches of the tour, can.
+func (pr *partRun) fused() bool {
+	return pr.env.Crowded && !pr.region && pr.rep == 1
 }

@@ -1,4 +1,4 @@
-package cpu
+package ils
 
 import (
 	"context"
@@ -61,14 +61,4 @@ func (r *ilsRun) nearest(ctx context.Context, k int) (*neighbor.Lists, error) {
 		return neighbor.GridNearestContext(ctx, r.in, k)
 	}
 	return neighbor.NearestContext(ctx, r.in, k)
-}
-
-// fused reports whether this round prepares each segment right before
-// its search rather than all of them first: on a crowded run preparing
-// millions of cities takes seconds in which nothing would be searched,
-// and a run stopped mid-round keeps the segments searched so far. Only
-// path rounds with one search per segment, whose segments are disjoint
-// stretches of the tour, can.
-func (pr *partRun) fused() bool {
-	return pr.env.plan.crowded && !pr.region && pr.rep == 1
 }

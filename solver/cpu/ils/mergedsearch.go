@@ -1,16 +1,15 @@
-package cpu
+package ils
 
 import (
 	"context"
-	"time"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
+	"github.com/tsplab/tsplab/solver/cpu/partition"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 // The first descent of the merge search runs on all workers at once: one
-// round of the partition search without kicks (partition.go) cuts the
+// round of the partition search without kicks (partition.Descend) cuts the
 // start tour into segments with fixed ends and each worker descends its
 // own segment as a sub-instance with the sequential 3-opt move, a descent
 // over the cities next to other segments joining them; then each worker
@@ -31,31 +30,19 @@ func (r *ilsRun) descendTogether() bool {
 	defer cancel()
 	s0nb, s0k := s0.Neighbors()
 	nb := &neighbor.Lists{K: s0k, List: s0nb}
-	pr := newPartRun(r.partEnv(), ctx, s0.Tour(), nb, nb, s0.Dist())
-	if c.Done() {
+	t, l, ok := partition.Descend(r.partEnv(), ctx, s0.Tour(), nb, s0.Dist())
+	if !ok {
 		return false
 	}
-	t0 := time.Now()
-	off := newRNG(r.p.Seed, runctl.StreamMergedCut).Intn(r.in.N)
-	pr.cutPaths(off)
-	for _, sg := range pr.segs {
-		sg.kicks = 0
-	}
-	// the 3-opt move: the 5-opt move's descent from a greedy tour costs
-	// seconds where this one takes a fraction, and drain's descent with
-	// the 5-opt move from its result is short
-	pr.depth, pr.deep = 1, false
-	pr.runRound()
-	pr.stitch(max(stitchShare.of(time.Since(t0)), partMinTask), off)
 	// the workers' move counters go on from the partition search's
 	for wk, s := range r.searches {
 		s.SetEvaluated(c.Moves[wk].V.Load())
 	}
-	c.Offer(pr.t, pr.length)
+	c.Offer(t, l)
 	if c.Done() {
 		return false
 	}
-	r.setBase(pr.t, pr.length)
+	r.setBase(t, l)
 	r.pushStretches()
 	c.SetPhase(solver.PhaseSearch)
 	return true
@@ -146,5 +133,5 @@ func (r *ilsRun) quadrantBeside(ctx context.Context, opts solver.AscentOptions, 
 // coordinates, as the partition search does.
 func (r *ilsRun) together() bool {
 	in := r.in
-	return r.w > 1 && in.Metric != solver.Explicit && in.HasCoords() && in.N >= 4*partMinSegment
+	return r.w > 1 && in.Metric != solver.Explicit && in.HasCoords() && in.N >= 4*partition.MinSegment
 }

@@ -1,4 +1,4 @@
-package cpu
+package ils
 
 import (
 	"maps"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/partition"
 )
 
 // ilsPlan is what a run of an iterated local search decides once, from
@@ -38,12 +39,12 @@ type ilsPlan struct {
 // engine smaller ones (ilsEngine.limits) rather than changing them for
 // every run.
 type planLimits struct {
-	crowdedMinPerWorker              int // the crowded set-up (crowded.go)
-	besideEarlyMinN, besideEarlyMaxN int // the early phase beside a path improver (partbeside.go)
+	crowdedMinPerWorker              int // the crowded set-up (lightsetup.go)
+	besideEarlyMinN, besideEarlyMaxN int // the early phase beside a path improver (partition.Env)
 }
 
 // defaultLimits are the limits of every run.
-var defaultLimits = planLimits{crowdedMinPerWorker: crowdedMinPerWorker, besideEarlyMinN: besideEarlyMinN, besideEarlyMaxN: besideEarlyMaxN}
+var defaultLimits = planLimits{crowdedMinPerWorker: crowdedMinPerWorker, besideEarlyMinN: partition.DefaultEarlyMinN, besideEarlyMaxN: partition.DefaultEarlyMaxN}
 
 // planLimits are the limits e's runs take.
 func (e ilsEngine) planLimits() planLimits {
@@ -51,6 +52,49 @@ func (e ilsEngine) planLimits() planLimits {
 		return *e.limits
 	}
 	return defaultLimits
+}
+
+// usePartition reports whether the run takes the partition search.
+func (r *ilsRun) usePartition() bool { return r.plan.partition }
+
+// partitionOn reports whether a run with options o takes the partition
+// search on in.
+func partitionOn(o ilsOptions, in *solver.Instance) bool {
+	if in.Metric == solver.Explicit || !in.HasCoords() || in.N < 4*partition.MinSegment {
+		return false
+	}
+	switch o.partition {
+	case partOn:
+		return true
+	case partOff:
+		return false
+	}
+	return o.cfg.partAuto && in.N >= partMinN
+}
+
+// searchCities is the size of the instance one worker searches: a
+// partition search's workers each hold a piece (a few segments' worth at
+// most, the region cells included), not the whole tour, so the memory
+// bound on the workers follows the piece.
+func searchCities(o ilsOptions, in *solver.Instance) int {
+	if !partitionOn(o, in) {
+		return in.N
+	}
+	return partition.PieceCities(in.N, o.partSeg)
+}
+
+// partEnv is what the partition search of r reads of it: the instance,
+// the settings, the plan's values, the run's control and kick counters,
+// and the path improver beside it.
+func (r *ilsRun) partEnv() *partition.Env {
+	o := r.o
+	return &partition.Env{In: r.in, Seed: r.p.Seed, Workers: r.w,
+		Opts: partition.Options{Kicks: o.kicks, RKBI: o.rkbi,
+			OrOpt: o.cfg.orOpt, ThreeOpt: o.cfg.threeOpt, Or3: o.cfg.or3, Depth: o.cfg.depth, Move: o.cfg.move,
+			MaxSeg: o.cfg.maxSeg, AcceptEqual: o.cfg.acceptEqual, Candidates: o.cfg.candidates,
+			Seg: o.partSeg, KicksPerCity: o.partKicks, SliceMS: o.partSlice, Shape: o.partShape, DeepPerCity: o.partDeep},
+		Crowded: r.plan.crowded, EarlyMinN: r.plan.limits.besideEarlyMinN, EarlyMaxN: r.plan.limits.besideEarlyMaxN,
+		Control: r.c, KicksDone: r.kicksDone, Aid: r.aid}
 }
 
 // decide makes the plan of a run of e with options o on in and w
@@ -132,16 +176,4 @@ const (
 	// while another caller's ascent is under way before they take its
 	// alpha lists: half (docs/DECISIONS.md#alpha-start).
 	ascentWaitShare share = 2
-	// stitchShare is the most the partition search's descent between
-	// pieces takes of the time its round's pieces took: half
-	// (docs/DECISIONS.md#stitch).
-	stitchShare share = 2
-	// regionMergeShare is the most a region round's merge spends checking
-	// of the time its pieces took: a quarter.
-	regionMergeShare share = 4
 )
-
-// nominalMovesPerSecond turns the moves a partition round evaluated into
-// its cost in seconds under a kicks budget, which measures by moves
-// instead of the clock so that the run stays deterministic.
-const nominalMovesPerSecond = 1e7

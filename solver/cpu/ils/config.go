@@ -1,10 +1,11 @@
-package cpu
+package ils
 
 import (
 	"math"
 	"strconv"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/partition"
 )
 
 // The iterated local searches' options (2opt-ils, 3opt-ils, auto), each
@@ -58,12 +59,13 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 }
 
 // The typed values of the choice options, each mapped from its text once
-// when the options are parsed (solver.Enum).
+// when the options are parsed (solver.Enum); those the partition search
+// tells apart are its own.
 type (
 	// deepMove is OptMove: the deep move after 2-opt and Or-opt.
-	deepMove int8
+	deepMove = partition.Move
 	// listKind is OptCandidates: the candidate lists.
-	listKind int8
+	listKind = partition.ListKind
 	// shareKind is OptShare: what the exchange gives the workers.
 	shareKind int8
 	// startKind is the engine's start tour construction.
@@ -71,21 +73,21 @@ type (
 	// partMode is OptPartition: whether the partition search runs.
 	partMode int8
 	// partShape is OptPartShape: the partition search's pieces.
-	partShape int8
+	partShape = partition.Shape
 )
 
 const (
-	deepChain deepMove = iota // a chain of 2-opt steps (threeopt, depth)
-	deepLK5                   // the sequential 5-opt move (localsearch/kopt.go)
-	deepAdapt                 // partition search: by round, whichever gained more per second
+	deepChain = partition.MoveChain // a chain of 2-opt steps (threeopt, depth)
+	deepLK5   = partition.MoveLK5   // the sequential 5-opt move (localsearch/kopt.go)
+	deepAdapt = partition.MoveAdapt // partition search: by round, whichever gained more per second
 )
 
 const (
-	listNearest  listKind = iota // the k nearest cities
-	listQuadrant                 // k/4 nearest per quadrant
-	listUnion                    // nearest and quadrant lists merged
-	listMixed                    // nearest on even workers, quadrant on odd ones
-	listAlpha                    // alpha-nearness of a Held–Karp ascent
+	listNearest  = partition.ListNearest  // the k nearest cities
+	listQuadrant = partition.ListQuadrant // k/4 nearest per quadrant
+	listUnion    = partition.ListUnion    // nearest and quadrant lists merged
+	listMixed    = partition.ListMixed    // nearest on even workers, quadrant on odd ones
+	listAlpha    = partition.ListAlpha    // alpha-nearness of a Held–Karp ascent
 )
 
 const (
@@ -106,11 +108,42 @@ const (
 )
 
 const (
-	shapeAuto      partShape = iota // the one that gained more per second
-	shapePath                       // segments of consecutive positions
-	shapeRegion                     // cells of the plane
-	shapeAlternate                  // the two by turns
+	shapeAuto      = partition.ShapeAuto      // the one that gained more per second
+	shapePath      = partition.ShapePath      // segments of consecutive positions
+	shapeRegion    = partition.ShapeRegion    // cells of the plane
+	shapeAlternate = partition.ShapeAlternate // the two by turns
 )
+
+// Options of the partition search.
+const (
+	// OptPartition selects the partition search of the ILS engines:
+	// "auto" (the auto engine from partMinN cities with coordinates),
+	// "on" or "off".
+	OptPartition = "partition"
+	// OptPartSegment is the cities of a segment (0: about 5,000).
+	OptPartSegment = "partseg"
+	// OptPartKicks is the kicks per city of a segment per round.
+	OptPartKicks = "partkicks"
+	// OptPartSlice is the milliseconds of a round's searches (0: by
+	// kicks, OptPartKicks); a kicks budget (OptKicks) and several
+	// searches per segment always count kicks.
+	OptPartSlice = "partslice"
+	// OptPartDeep is the kicks per city the partition search makes with
+	// sequential moves of depth 1 before they take OptDepth's steps (0:
+	// from the start). Early in a run a deeper move costs more than it
+	// gains, later it is far ahead (docs/DECISIONS.md#partdeep).
+	OptPartDeep = "partdeep"
+	// OptPartShape selects the partition search's pieces: "path"
+	// (segments of consecutive tour positions), "region" (cells of the
+	// plane, several tour paths each), "alternate" (the two by turns) or
+	// "auto" (the one whose last round gained more per second, per kick
+	// under a kicks budget; the other every fourth round).
+	OptPartShape = "partshape"
+)
+
+// partMinN is the smallest instance auto runs the partition search on:
+// below it the whole-tour searches with merged changes were ahead.
+const partMinN = solver.PartitionMinN
 
 // stable marks a declaration as one a user of the engine needs.
 func stable(d solver.Decl[ilsOptions]) solver.Decl[ilsOptions] { return d.Stable() }
@@ -158,11 +191,11 @@ const (
 // changes merged (merge.go): on 16 cores ahead of independent searches
 // exchanging by partition crossover from fnl4461 to d18512, and of the
 // partition search on d18512 (docs/DECISIONS.md#merge). From partMinN
-// the partition search (partition.go) with nearest and quadrant lists on
+// the partition search (solver/cpu/partition) with nearest and quadrant lists on
 // alternate workers and the chain of 2-opt steps, ahead of the 5-opt move
 // alone on pla85900 (docs/DECISIONS.md#part-min-n), with the 5-opt move
 // in the rounds where it gains more per second up to adaptMaxPerWorker
-// cities a worker (fitMove).
+// cities a worker (decide, plan.go).
 var autoBySize = solver.SizeTable{
 	{From: 0, To: deepMinN, Set: map[string]string{
 		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "1", OptSegment: "30", OptShare: "best", OptSync: "0", OptMove: "chain"}},

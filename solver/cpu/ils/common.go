@@ -1,4 +1,4 @@
-package cpu
+package ils
 
 import (
 	"github.com/tsplab/tsplab/solver"

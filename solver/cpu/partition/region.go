@@ -1,4 +1,4 @@
-package cpu
+package partition
 
 import (
 	"cmp"
@@ -28,12 +28,12 @@ const OptPartShape = "partshape"
 // (per kick under a kicks budget), the other every fourth round to keep
 // its figure current.
 func (pr *partRun) chooseShape() bool {
-	switch pr.env.o.partShape {
-	case shapeRegion:
+	switch pr.env.Opts.Shape {
+	case ShapeRegion:
 		return true
-	case shapePath:
+	case ShapePath:
 		return false
-	case shapeAlternate:
+	case ShapeAlternate:
 		return pr.round%2 == 1
 	}
 	if pr.round < 2 {
@@ -46,7 +46,7 @@ func (pr *partRun) chooseShape() bool {
 // deadline: more than twice the last region cut's time is left, so
 // that a cut of the plane late in a run does not take it past its limit.
 func (pr *partRun) regionFits() bool {
-	d := pr.env.c.Deadline
+	d := pr.env.Control.Deadline
 	return d.IsZero() || time.Until(d) > 2*pr.regionCut
 }
 
@@ -72,7 +72,7 @@ const regionBuckets = 1 << 14
 // returns false, cutting nothing, where a cell would hold fewer than
 // partMinSegment cities.
 func (pr *partRun) cutRegions(angle float64) bool {
-	n, p := pr.env.in.N, pr.p
+	n, p := pr.env.In.N, pr.p
 	all, u, v := pr.rotate(angle)
 	pr.cutCells(all, u, v)
 	sizes := make([]int, p)
@@ -89,7 +89,7 @@ func (pr *partRun) cutRegions(angle float64) bool {
 // rotate returns every city and its coordinates (u, v) in the plane
 // turned by angle, in the run's buffers.
 func (pr *partRun) rotate(angle float64) (all []int32, u, v []float64) {
-	in, n := pr.env.in, pr.env.in.N
+	in, n := pr.env.In, pr.env.In.N
 	c, s := math.Cos(angle), math.Sin(angle)
 	u, v = grow(pr.ru, n), grow(pr.rv, n)
 	pr.ru, pr.rv = u, v
@@ -108,7 +108,7 @@ func (pr *partRun) rotate(angle float64) (all []int32, u, v []float64) {
 // holding cells lo..hi-1 and so (hi-lo)·n/p cities, each strip cut
 // along v into its cells.
 func (pr *partRun) cutCells(all []int32, u, v []float64) {
-	n, p := pr.env.in.N, pr.p
+	n, p := pr.env.In.N, pr.p
 	byStrip := grow(pr.ridx2, n)
 	pr.ridx2 = byStrip
 	hist := grow(pr.rhist, regionBuckets)
@@ -236,7 +236,7 @@ func (sg *partSeg) isVirtual(a, b int32) bool {
 // first, halving batches that would split the tour (mergeBatch), and
 // returns the change of length; it stops checking after limit.
 func (pr *partRun) mergeRegions(deltas []int64, limit time.Duration) int64 {
-	if pr.env.c.Done() {
+	if pr.env.Control.Done() {
 		// every batch would be refused (mergeBatch): the tour stays as it
 		// is, without the two passes over all of it that take a fraction
 		// of a second at ten million cities
@@ -247,7 +247,7 @@ func (pr *partRun) mergeRegions(deltas []int64, limit time.Duration) int64 {
 		}
 		return 0
 	}
-	n := pr.env.in.N
+	n := pr.env.In.N
 	adj := grow(pr.adj, 2*n)
 	pr.adj = adj
 	for at, ct := range pr.t {
@@ -291,9 +291,9 @@ func (pr *partRun) mergeBatch(batch []int, deltas []int64) int64 {
 	if len(batch) == 0 {
 		return 0
 	}
-	c := pr.env.c
+	c := pr.env.Control
 	// the time bound only under a time limit, for repeatable kick budgets
-	late := pr.env.o.kicks == 0 && pr.checks > 0 && time.Now().After(pr.mergeEnd)
+	late := pr.env.Opts.Kicks == 0 && pr.checks > 0 && time.Now().After(pr.mergeEnd)
 	if pr.checks >= maxChecks(pr.p) || c.Done() || late {
 		pr.rejected += int64(len(batch))
 		return 0
@@ -375,7 +375,7 @@ func (pr *partRun) applyRegion(i int) bool {
 
 // oneCycle reports whether the adjacency is one cycle through all cities.
 func (pr *partRun) oneCycle() bool {
-	n, adj := pr.env.in.N, pr.adj
+	n, adj := pr.env.In.N, pr.adj
 	prev, cur := int32(-1), int32(0)
 	for steps := 1; steps <= n; steps++ {
 		next := adj[2*cur]

@@ -1,10 +1,11 @@
-package cpu
+package ils
 
 import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
+	"github.com/tsplab/tsplab/solver/cpu/partition"
 )
 
 // TestPartitionWorkersFollowThePiece: a partition search bounds its
@@ -16,7 +17,7 @@ func TestPartitionWorkersFollowThePiece(t *testing.T) {
 		name, partition string
 		want            int
 	}{
-		{"auto", "on", min(in.N, 4*partSegment)},
+		{"auto", "on", partition.PieceCities(in.N, 0)},
 		{"auto", "off", in.N},
 		{"2opt-ils", "auto", in.N},
 	} {
@@ -34,7 +35,7 @@ func TestPartitionWorkersFollowThePiece(t *testing.T) {
 		}
 	}
 	// the bound that gave 6 workers on 16 cores at 10,000,000 cities
-	if whole, piece := runctl.SearchLimit(10_000_000, lsBytesPerCity), runctl.SearchLimit(4*partSegment, lsBytesPerCity); whole >= 16 || piece < 64 {
+	if whole, piece := runctl.SearchLimit(10_000_000, lsBytesPerCity), runctl.SearchLimit(partition.PieceCities(10_000_000, 0), lsBytesPerCity); whole >= 16 || piece < 64 {
 		t.Errorf("searches within the memory bound: %d for the whole tour, %d for a piece", whole, piece)
 	}
 }

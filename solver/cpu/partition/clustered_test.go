@@ -1,4 +1,4 @@
-package cpu
+package partition
 
 import (
 	"slices"
@@ -27,15 +27,15 @@ func dimacsInstance(t *testing.T, kind string, n int, seed uint64) *solver.Insta
 // lists are valid (inside the piece, never the city itself) and most
 // candidate pairs are mutual.
 func TestPartitionClustered(t *testing.T) {
-	uni := newTestPartRun(t, dimacsInstance(t, "portgen", 3000, 3000), 4, map[string]string{OptPartSegment: "400", OptCandidates: "mixed"})
+	uni := newTestPartRun(t, dimacsInstance(t, "portgen", 3000, 3000), 4, map[string]string{optPartSegment: "400", optCandidates: "mixed"})
 	if uni.clustered {
 		t.Fatal("uniform instance taken for clustered")
 	}
-	pr := newTestPartRun(t, dimacsInstance(t, "portcgen", 3000, 3000), 4, map[string]string{OptPartSegment: "400", OptCandidates: "mixed"})
+	pr := newTestPartRun(t, dimacsInstance(t, "portcgen", 3000, 3000), 4, map[string]string{optPartSegment: "400", optCandidates: "mixed"})
 	if !pr.clustered {
 		t.Fatal("clustered instance not taken for clustered")
 	}
-	in := pr.env.in
+	in := pr.env.In
 	for round := range 2 {
 		pr.round = int64(round)
 		pr.cut(round*777, 0)
@@ -43,7 +43,7 @@ func TestPartitionClustered(t *testing.T) {
 		pairs, mutual := 0, 0
 		for i, sg := range pr.segs {
 			pr.prepare(i)
-			if kind := pr.segKind(i); kind != listQuadrant {
+			if kind := pr.segKind(i); kind != ListQuadrant {
 				t.Fatalf("round %d, segment %d: kind %d, want quadrant on a clustered instance", round, i, kind)
 			}
 			for j, ct := range sg.cities[:sg.m] {
@@ -81,20 +81,6 @@ func TestPartitionClustered(t *testing.T) {
 	}
 }
 
-// TestPartitionClusteredDeterministic: a partition search on a clustered
-// instance with a kicks budget gives the same tour for the same seed.
-func TestPartitionClusteredDeterministic(t *testing.T) {
-	in := dimacsInstance(t, "portcgen", 1500, 1500)
-	p := func() solver.Params {
-		return solver.Params{Seed: 4, Workers: 2, Extra: map[string]string{OptPartition: "on", OptPartSegment: "200", OptKicks: "1500", OptMove: "chain", OptCandidates: "mixed"}}
-	}
-	a := solve(t, "auto", in, p(), nil)
-	b := solve(t, "auto", in, p(), nil)
-	if !slices.Equal(a.Tour, b.Tour) {
-		t.Fatalf("same seed and workers, different tours: %d and %d", a.Length, b.Length)
-	}
-}
-
 // TestPartitionClusteredStitch: on a clustered instance the descent
 // between pieces of an even round takes the quadrant lists and every
 // city, leaving no improving 2-opt move between a city and one of its
@@ -103,7 +89,7 @@ func TestPartitionClusteredDeterministic(t *testing.T) {
 func TestPartitionClusteredStitch(t *testing.T) {
 	for _, kind := range []string{"portcgen", "portgen"} {
 		in := dimacsInstance(t, kind, 3000, 3000)
-		pr := newTestPartRun(t, in, 4, map[string]string{OptPartSegment: "400", OptCandidates: "mixed", OptKicks: "1000"})
+		pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "400", optCandidates: "mixed", optKicks: "1000"})
 		pr.cut(0, 1<<40)
 		pr.runRound()
 		pr.stitch(time.Hour, 0)
@@ -144,8 +130,8 @@ func TestPartitionClusteredStitch(t *testing.T) {
 func TestPartitionClusteredChain(t *testing.T) {
 	for _, kind := range []string{"portcgen", "portgen"} {
 		in := dimacsInstance(t, kind, 3000, 3000)
-		pr := newTestPartRun(t, in, 2, map[string]string{OptPartSegment: "600", OptPartKicks: "0.2", OptPartSlice: "0",
-			OptCandidates: "mixed", OptMove: "adapt", OptKicks: "100000"})
+		pr := newTestPartRun(t, in, 2, map[string]string{optPartSegment: "600", optPartKicks: "0.2", optPartSlice: "0",
+			optCandidates: "mixed", optMove: "adapt", optKicks: "100000"})
 		rng := newRNG(5, 0)
 		var deep []bool
 		for range 4 {

@@ -1,4 +1,4 @@
-package cpu
+package ils
 
 import (
 	"math"
@@ -53,13 +53,6 @@ func withOpts(p solver.Params, settings ...string) solver.Params {
 		}
 	}
 	return p
-}
-
-// globalNb is the candidate lists of the partition search's descent
-// over the whole tour.
-func (pr *partRun) globalNb() []int32 {
-	nb, _ := pr.global.Neighbors()
-	return nb
 }
 
 // planned gives o the plan of a run of e on in with w workers and the

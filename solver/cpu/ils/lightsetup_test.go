@@ -1,4 +1,4 @@
-package cpu
+package ils
 
 import (
 	"context"
@@ -65,23 +65,6 @@ func TestCrowdSettings(t *testing.T) {
 	}
 	if o := cfg("3opt-ils", 1, nil); o.cfg.start == startSFC || o.cfg.candidates != listNearest || o.cfg.neighbors != 8 {
 		t.Fatalf("3opt-ils took the crowded set-up: %+v", o)
-	}
-}
-
-// TestCrowdedRound: a fused round of a crowded run, each segment prepared
-// right before its search, keeps a valid tour of exactly the length it
-// records, shorter than the start.
-func TestCrowdedRound(t *testing.T) {
-	in := uniformInstance(12000, 9)
-	pr := newTestPartRunWith(t, in, 2, map[string]string{OptPartShape: "path", OptPartSlice: "0", OptPartKicks: "0.05"}, solver.Aid{}, lowCrowd(5000))
-	if !pr.fused() {
-		t.Fatal("crowded path round not fused")
-	}
-	l0 := pr.length
-	pr.step(0, 0)
-	checkPartTour(t, pr, "fused round")
-	if pr.length >= l0 {
-		t.Fatalf("fused round: %d, start %d", pr.length, l0)
 	}
 }
 

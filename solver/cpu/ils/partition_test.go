@@ -1,0 +1,202 @@
+package ils
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/gen"
+	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tour"
+)
+
+// fakePaths is a path improver for the tests: a 2-opt descent between the
+// path's two fixed ends, or (mode) a path that moves an end, drops a city,
+// the path unchanged, or an error.
+type fakePaths struct {
+	mode   string
+	mu     sync.Mutex
+	calls  int
+	sizes  []int
+	untils []time.Time
+}
+
+func (f *fakePaths) ImprovePath(ctx context.Context, in *solver.Instance, path []int32, until time.Time) (int64, error) {
+	f.mu.Lock()
+	f.calls++
+	f.sizes = append(f.sizes, len(path))
+	f.untils = append(f.untils, until)
+	f.mu.Unlock()
+	switch f.mode {
+	case "error":
+		return 0, errors.New("the device went away")
+	case "end":
+		path[0], path[1] = path[1], path[0]
+		return 1, nil
+	case "dup":
+		path[2] = path[1]
+		return 1, nil
+	case "keep":
+		return 0, nil
+	}
+	d := tour.LazyDist(in)
+	before := d.Length(path) // the ends stay: the closed lengths differ as the paths'
+	for improved := true; improved; {
+		improved = false
+		for i := 0; i+3 < len(path); i++ {
+			for j := i + 2; j+1 < len(path); j++ {
+				a, b, c, e := path[i], path[i+1], path[j], path[j+1]
+				if d.At(a, c)+d.At(b, e) < d.At(a, b)+d.At(c, e) {
+					slices.Reverse(path[i+1 : j+1])
+					improved = true
+				}
+			}
+		}
+	}
+	return before - d.Length(path), nil
+}
+
+// dimacsInstance is the DIMACS challenge's instance of kind (portgen or
+// portcgen) with n cities from seed.
+func dimacsInstance(t *testing.T, kind string, n int, seed uint64) *solver.Instance {
+	t.Helper()
+	in, err := gen.Generate(kind, n, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+// TestAutoPartitionWorkers: auto takes the partition search from
+// partMinN cities with any number of workers; the option overrides it.
+func TestAutoPartitionWorkers(t *testing.T) {
+	e, _ := solver.Lookup("auto", solver.BackendCPU)
+	for _, tc := range []struct {
+		n, w int
+		opt  partMode
+		want bool
+	}{
+		{partMinN - 1, 16, partAuto, false},
+		{partMinN, 2, partAuto, true},
+		{partMinN, 1, partAuto, true},
+		{deepMinN, 2, partOn, true},
+		{partMinN, 16, partOff, false},
+	} {
+		o := ilsOptions{partition: tc.opt, cfg: e.(ilsEngine).cfg}
+		if got := e.(ilsEngine).decide(o, uniformInstance(tc.n, 3), solver.Params{}.Given, tc.w).partition; got != tc.want {
+			t.Errorf("n %d, %d workers, partition=%d: %v, want %v", tc.n, tc.w, tc.opt, got, tc.want)
+		}
+	}
+}
+
+// TestPartitionDeterministic: with a kick budget and no time limit the
+// partition search gives the same tour for the same seed and workers,
+// whichever worker takes which segment.
+func TestPartitionDeterministic(t *testing.T) {
+	in := uniformInstance(1500, 23)
+	p := func() solver.Params {
+		return solver.Params{Seed: 9, Workers: 3, Extra: map[string]string{OptPartition: "on", OptPartSegment: "200", OptKicks: "1500", OptMove: "chain", OptCandidates: "nearest"}}
+	}
+	a := solve(t, "auto", in, p(), nil)
+	b := solve(t, "auto", in, p(), nil)
+	if !slices.Equal(a.Tour, b.Tour) {
+		t.Fatalf("same seed and workers, different tours: %d and %d", a.Length, b.Length)
+	}
+	off := solve(t, "auto", in, solver.Params{Seed: 9, Workers: 3, Extra: map[string]string{OptPartition: "off", OptKicks: "1500", OptMove: "chain", OptCandidates: "nearest"}}, nil)
+	if slices.Equal(a.Tour, off.Tour) {
+		t.Fatal("partition on and off gave the same tour: the option does nothing")
+	}
+}
+
+// TestPartitionStops: the time limit and a cancelled context end a
+// partition search, which returns its best tour marked Stopped, with
+// snapshots of real tours on the way.
+func TestPartitionStops(t *testing.T) {
+	in := uniformInstance(12000, 24)
+	t.Run("time limit", func(t *testing.T) {
+		snaps := solver.Latest()
+		var got []solver.Snapshot
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for s := range snaps {
+				got = append(got, s)
+			}
+		}()
+		res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 1500 * time.Millisecond, Extra: map[string]string{OptPartition: "on"}}, snaps)
+		close(snaps)
+		<-done
+		if !res.Stopped {
+			t.Fatal("time limit not marked Stopped")
+		}
+		for _, s := range got {
+			if s.Best != nil && solver.TourLength(in, s.Best) != s.BestLength {
+				t.Fatalf("snapshot best %d is not its tour's length", s.BestLength)
+			}
+		}
+	})
+	t.Run("cancel", func(t *testing.T) {
+		checkCancelled(t, "auto", in, 700*time.Millisecond, map[string]string{OptPartition: "on"})
+	})
+}
+
+// TestPartitionRegionsDeterministic: with a kicks budget, runs whose
+// rounds cut the plane repeat for a seed and a worker count, whatever the
+// merges' timing.
+func TestPartitionRegionsDeterministic(t *testing.T) {
+	in := uniformInstance(6000, 30)
+	p := func() solver.Params {
+		return solver.Params{Seed: 4, Workers: 3, Extra: map[string]string{OptPartition: "on", OptPartSegment: "150", OptPartShape: "region", OptKicks: "3000", OptMove: "chain", OptCandidates: "nearest"}}
+	}
+	a := solve(t, "auto", in, p(), nil)
+	b := solve(t, "auto", in, p(), nil)
+	if !slices.Equal(a.Tour, b.Tour) {
+		t.Fatalf("same seed and workers, different tours: %d and %d", a.Length, b.Length)
+	}
+}
+
+// TestPartitionFixedEdges: the instance's fixed edges, some inside a
+// segment, survive a partition search of the engine.
+func TestPartitionFixedEdges(t *testing.T) {
+	in := uniformInstance(2000, 22)
+	nb := neighbor.Nearest(in, 8)
+	g := construct.Greedy(in, nb)
+	for i := 0; i+1 < len(g); i += 37 {
+		in.FixedEdges = append(in.FixedEdges, [2]int{g[i], g[i+1]})
+	}
+	res := solve(t, "auto", in, solver.Params{Seed: 1, Workers: 3, Extra: map[string]string{OptPartition: "on", OptKicks: "2000", OptMove: "chain", OptCandidates: "nearest"}}, nil)
+	if err := in.CheckFixedEdges(res.Tour); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPartitionAdaptRepeats: a partition search with move adapt and a
+// kicks budget gives the same tour twice.
+func TestPartitionAdaptRepeats(t *testing.T) {
+	in := uniformInstance(3000, 31)
+	p := solver.Params{Seed: 5, Workers: 3, Extra: map[string]string{OptPartSegment: "600", OptPartKicks: "0.3", OptPartSlice: "0", OptMove: "adapt", OptKicks: "400", OptPartition: "on"}}
+	a := solve(t, "auto", in, p, nil)
+	b := solve(t, "auto", in, p, nil)
+	if !slices.Equal(a.Tour, b.Tour) {
+		t.Fatalf("same seed and budget, different tours: %d and %d", a.Length, b.Length)
+	}
+}
+
+// TestPartitionClusteredDeterministic: a partition search on a clustered
+// instance with a kicks budget gives the same tour for the same seed.
+func TestPartitionClusteredDeterministic(t *testing.T) {
+	in := dimacsInstance(t, "portcgen", 1500, 1500)
+	p := func() solver.Params {
+		return solver.Params{Seed: 4, Workers: 2, Extra: map[string]string{OptPartition: "on", OptPartSegment: "200", OptKicks: "1500", OptMove: "chain", OptCandidates: "mixed"}}
+	}
+	a := solve(t, "auto", in, p(), nil)
+	b := solve(t, "auto", in, p(), nil)
+	if !slices.Equal(a.Tour, b.Tour) {
+		t.Fatalf("same seed and workers, different tours: %d and %d", a.Length, b.Length)
+	}
+}
