@@ -153,7 +153,7 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 		return solver.Result{}, err
 	}
 	p.Workers = w
-	plan := e.decide(o, in, p.Given, w)
+	plan := e.decide(o, in, p.Given, w, p.TimeLimit)
 	plan.apply(e, &o, p.Given)
 	if in.N < 8 {
 		return runctl.ExactSmall(in, e, p, snaps, start)

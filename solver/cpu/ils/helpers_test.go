@@ -58,7 +58,7 @@ func withOpts(p solver.Params, settings ...string) solver.Params {
 // planned gives o the plan of a run of e on in with w workers and the
 // options p sets, as Solve does, and returns the plan.
 func planned(e ilsEngine, o *ilsOptions, in *solver.Instance, p solver.Params, w int) ilsPlan {
-	pl := e.decide(*o, in, p.Given, w)
+	pl := e.decide(*o, in, p.Given, w, p.TimeLimit)
 	pl.apply(e, o, p.Given)
 	return pl
 }

@@ -8,20 +8,26 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// TestCrowdedRule: the crowded set-up follows the cities per worker, so
-// that 10,000,000 cities on 2 cores take it and 16 cores, or a million
-// cities on 2, keep auto's usual one.
+// TestCrowdedRule: the crowded set-up follows the cities per worker and
+// the time limit, so that 10,000,000 cities on 2 cores take it at any
+// limit, a million on 2 cores take it under 25 s, and 16 cores or a kicks
+// budget keep auto's usual one.
 func TestCrowdedRule(t *testing.T) {
 	for _, tc := range []struct {
-		n, w int
-		want bool
+		n, w  int
+		limit time.Duration
+		want  bool
 	}{
-		{10_000_000, 2, true}, {10_000_000, 4, true}, {10_000_000, 6, false}, {10_000_000, 16, false},
-		{4_000_000, 2, true}, {4_000_000, 3, false}, {2_000_000, 1, true}, {1_000_000, 2, false},
-		{1_000_000, 1, false}, {50_000_000, 16, true}, {10_000_000, 0, false},
+		{10_000_000, 2, time.Hour, true}, {10_000_000, 4, 0, true}, {10_000_000, 6, 30 * time.Second, false},
+		{10_000_000, 16, 10 * time.Second, false}, {4_000_000, 2, time.Minute, true}, {4_000_000, 3, 2 * time.Minute, false},
+		{4_000_000, 3, 30 * time.Second, true}, {2_000_000, 1, 0, true}, {1_000_000, 2, 0, false},
+		{1_000_000, 2, 10 * time.Second, true}, {1_000_000, 2, 24 * time.Second, true}, {1_000_000, 2, 30 * time.Second, false},
+		{1_000_000, 1, time.Minute, false}, {1_000_000, 1, 40 * time.Second, true}, {900_000, 2, 10 * time.Second, false},
+		{2_000_000, 4, 10 * time.Second, true}, {4_000_000, 8, 10 * time.Second, false},
+		{50_000_000, 16, time.Minute, true}, {10_000_000, 0, time.Second, false},
 	} {
-		if got := defaultLimits.crowded(tc.n, tc.w); got != tc.want {
-			t.Errorf("crowded(%d cities, %d workers) = %v, want %v", tc.n, tc.w, got, tc.want)
+		if got := defaultLimits.crowded(tc.n, tc.w, tc.limit); got != tc.want {
+			t.Errorf("crowded(%d cities, %d workers, %v) = %v, want %v", tc.n, tc.w, tc.limit, got, tc.want)
 		}
 	}
 }

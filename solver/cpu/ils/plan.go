@@ -40,11 +40,12 @@ type ilsPlan struct {
 // every run.
 type planLimits struct {
 	crowdedMinPerWorker              int // the crowded set-up (lightsetup.go)
+	crowdedShortMinPerWorker         int // the crowded set-up of a short run (lightsetup.go)
 	besideEarlyMinN, besideEarlyMaxN int // the early phase beside a path improver (partition.Env)
 }
 
 // defaultLimits are the limits of every run.
-var defaultLimits = planLimits{crowdedMinPerWorker: crowdedMinPerWorker, besideEarlyMinN: partition.DefaultEarlyMinN, besideEarlyMaxN: partition.DefaultEarlyMaxN}
+var defaultLimits = planLimits{crowdedMinPerWorker: crowdedMinPerWorker, crowdedShortMinPerWorker: crowdedShortMinPerWorker, besideEarlyMinN: partition.DefaultEarlyMinN, besideEarlyMaxN: partition.DefaultEarlyMaxN}
 
 // planLimits are the limits e's runs take.
 func (e ilsEngine) planLimits() planLimits {
@@ -97,12 +98,12 @@ func (r *ilsRun) partEnv() *partition.Env {
 		Control: r.c, KicksDone: r.kicksDone, Aid: r.aid}
 }
 
-// decide makes the plan of a run of e with options o on in and w
-// workers; given tells the options the user set, which the plan leaves
-// as they are.
-func (e ilsEngine) decide(o ilsOptions, in *solver.Instance, given func(string) bool, w int) ilsPlan {
+// decide makes the plan of a run of e with options o on in, w workers
+// and the time limit limit (0: none); given tells the options the user
+// set, which the plan leaves as they are.
+func (e ilsEngine) decide(o ilsOptions, in *solver.Instance, given func(string) bool, w int, limit time.Duration) ilsPlan {
 	lim := e.planLimits()
-	pl := ilsPlan{limits: lim, partition: partitionOn(o, in), crowded: lim.crowded(in.N, w)}
+	pl := ilsPlan{limits: lim, partition: partitionOn(o, in), crowded: lim.crowded(in.N, w, limit)}
 	pl.crowdSetUp = e.cfg.partAuto && pl.partition && pl.crowded
 	pl.chain = e.cfg.partAuto && o.cfg.move == deepAdapt && w > 0 && in.N/w > adaptMaxPerWorker && !given(OptMove)
 	return pl
@@ -127,7 +128,7 @@ func (pl ilsPlan) apply(e ilsEngine, o *ilsOptions, given func(string) bool) {
 }
 
 // Tune shows on in the defaults that follow the cities a worker, as a
-// run with the default workers takes them (solver.Tuner): the plan's
+// run with the default workers and time limit takes them (solver.Tuner): the plan's
 // settings (decide, apply) on the defaults by size.
 func (e ilsEngine) Tune(in *solver.Instance, set solver.OptionSet) solver.OptionSet {
 	w := 0
@@ -143,7 +144,7 @@ func (e ilsEngine) Tune(in *solver.Instance, set solver.OptionSet) solver.Option
 	}
 	o.cfg.orOpt, o.cfg.start, o.cfg.partAuto = e.cfg.orOpt, e.cfg.start, e.cfg.partAuto
 	none := func(string) bool { return false }
-	pl := e.decide(o, in, none, w)
+	pl := e.decide(o, in, none, w, DefaultTimeLimit)
 	d := map[string]string{}
 	if pl.chain {
 		d[OptMove] = "chain"
