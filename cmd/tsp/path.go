@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/report"
 	"github.com/tsplab/tsplab/solver/route"
 	"github.com/tsplab/tsplab/solver/session"
 )
@@ -65,7 +66,7 @@ func (rt *solveRoute) finish(plan *session.Plan, out session.Outcome) (session.O
 		out.Bound = nil
 	}
 	out.Result = res
-	out.Report = solver.NewReport(&in, res)
+	out.Report = report.New(&in, res)
 	if out.Bound != nil {
 		out.Report.SetLowerBound(&in, out.Bound.Bound)
 	}
