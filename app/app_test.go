@@ -24,6 +24,7 @@ import (
 	"github.com/tsplab/tsplab/internal/fakeengine"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/report"
 	"github.com/tsplab/tsplab/solver/session"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
@@ -514,7 +515,7 @@ func TestCompareModeAndExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep solver.Report
+	var rep report.Report
 	data, _ := os.ReadFile(files[0])
 	if err := json.Unmarshal(data, &rep); err != nil {
 		t.Fatal(err)

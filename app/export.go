@@ -24,7 +24,7 @@ import (
 
 	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/internal/atomicfile"
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/report"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -120,7 +120,7 @@ func (p *Pane) writeExport(w io.Writer, kind string, width, height int, label st
 		p.mu.Lock()
 		in := p.shown()
 		p.mu.Unlock()
-		return solver.NewReport(in, res).WriteJSON(w)
+		return report.New(in, res).WriteJSON(w)
 	}
 	return fmt.Errorf("export: unknown kind %q", kind)
 }

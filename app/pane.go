@@ -15,6 +15,7 @@ import (
 	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/route"
 	"github.com/tsplab/tsplab/solver/session"
 )
 
@@ -36,7 +37,7 @@ type Pane struct {
 	best    []int
 	// route is the last run's route (nil before any): its tours are
 	// those of route.In, shown as route.Orig's paths when it is one.
-	route *solver.Route
+	route *route.Route
 	start startTour // the tour the next run starts from (Open tour…)
 
 	controls      *runControls      // the run buttons
@@ -253,18 +254,18 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 	if rerr != nil {
 		e = nil // the pipeline says why
 	}
-	route, err := s.NewRoute(p.in, e)
+	rt, err := s.NewRoute(p.in, e)
 	if err != nil {
 		return err
 	}
-	params.Start = route.Start(p.start.tour)
+	params.Start = rt.Start(p.start.tour)
 	// The pipeline refuses a bad run before it starts; its updates reach
 	// the screen after this call, so the previous run's result is
 	// cleared only for a run that started.
 	if step {
-		err = p.Runner.StepFrom(route.In, params)
+		err = p.Runner.StepFrom(rt.In, params)
 	} else {
-		err = p.Runner.Start(route.In, params)
+		err = p.Runner.Start(rt.In, params)
 	}
 	if err != nil {
 		if e, _, rerr := solver.Resolve(params.Algorithm, params.Backend); rerr == nil {
@@ -274,7 +275,7 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 	}
 	p.status.failed = false
 	_, p.fallback, _ = solver.Resolve(params.Algorithm, params.Backend)
-	p.route = route
+	p.route = rt
 	p.clear()
 	p.Curve.SetTimeSpan(s.TimeLimit)
 	p.setStatus("running " + p.Runner.Last().Engine)

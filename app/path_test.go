@@ -13,7 +13,7 @@ import (
 
 	"github.com/tsplab/tsplab/canvas"
 	"github.com/tsplab/tsplab/internal/fakeengine"
-	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/route"
 	"github.com/tsplab/tsplab/solver/session"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
@@ -94,7 +94,7 @@ func TestOpenPathRunDrawnAsPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l, err := solver.FinishPath(p.Instance(), path, -1, -1); err != nil || !strings.Contains(p.numbers.value["Best"].Text, strconv.FormatInt(l, 10)) {
+	if l, err := route.FinishPath(p.Instance(), path, -1, -1); err != nil || !strings.Contains(p.numbers.value["Best"].Text, strconv.FormatInt(l, 10)) {
 		t.Errorf("exported path of length %d (%v), Best shows %q", l, err, p.numbers.value["Best"].Text)
 	}
 	if g := p.numbers.value["Gap"].Text; strings.Contains(g, "%") {

@@ -123,7 +123,7 @@ func (p *Pane) bestRoute() (tour []int, length int64, path bool) {
 	return pt, solver.PathLength(rt.Orig, pt), true
 }
 
-// resultRoute is the run's result as the route's (solver.Route.Finish).
+// resultRoute is the run's result as the route's (route.Route.Finish).
 func (p *Pane) resultRoute() (solver.Result, bool, error) {
 	res, ok := p.Runner.Result()
 	p.mu.Lock()

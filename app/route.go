@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/route"
 )
 
 // Routes a run can find, as Settings.Route holds them.
@@ -99,7 +100,7 @@ func (r *routeForm) checkEnds(s string) error {
 		return fmt.Errorf("path from A to B: give two city ids A,B")
 	}
 	if in := r.in(); in != nil {
-		if _, _, err := solver.ParseEnds(s, in); err != nil {
+		if _, _, err := route.ParseEnds(s, in); err != nil {
 			return fmt.Errorf("path from A to B: %v", err)
 		}
 	}
@@ -140,22 +141,22 @@ func (r *routeForm) enable(on bool) {
 	enable(r.entry, on)
 }
 
-// NewRoute is the route s asks for on in for engine e (solver.NewRoute),
+// NewRoute is the route s asks for on in for engine e (route.New),
 // its error naming the Path setting.
-func (s Settings) NewRoute(in *solver.Instance, e solver.Engine) (*solver.Route, error) {
+func (s Settings) NewRoute(in *solver.Instance, e solver.Engine) (*route.Route, error) {
 	a, b := -1, -1
 	switch s.Route {
 	case "", RouteTour:
 	case RouteOpen:
 	case RouteEnds:
 		var err error
-		if a, b, err = solver.ParseEnds(s.Ends, in); err != nil {
+		if a, b, err = route.ParseEnds(s.Ends, in); err != nil {
 			return nil, fmt.Errorf("path from A to B: %v", err)
 		}
 	default:
 		return nil, fmt.Errorf("settings: path %q: want %s, %s or %s", s.Route, RouteTour, RouteOpen, RouteEnds)
 	}
-	rt, err := solver.NewRoute(in, e, s.Route == RouteOpen, a, b)
+	rt, err := route.New(in, e, s.Route == RouteOpen, a, b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", routeLabels[s.Route], err)
 	}

@@ -14,6 +14,7 @@ import (
 	"gorgonia.org/cu"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cooling"
 )
 
 // pspmReduceThreads is pspm_sync's block size (PSPM_REDUCE_THREADS).
@@ -52,7 +53,7 @@ type pspmRun struct {
 // with a share of the searches on every context of sel (pspmGroup).
 func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, shape pspmShape, sel []devSlot) (solver.Result, error) {
 	start := time.Now()
-	fit := solver.FitsToLimit(p)
+	fit := cooling.FitsToLimit(p)
 	s, err := newPSPMRun(e.Name(), shape, in, p)
 	if err != nil {
 		return solver.Result{}, err

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cooling"
 )
 
 // pspmDescentShare is the part of a fitted run's time the greedy descent
@@ -25,7 +26,7 @@ type pspmSegment struct {
 
 // pspmSchedule splits a run into launches: Lam et al.'s schedule, or, when
 // a time limit (without explicit alpha or sweeps) would cut it short at the
-// measured rate, one fitted to the limit (solver.Cooling, re-aimed every
+// measured rate, one fitted to the limit (cooling.Plan, re-aimed every
 // launch), then the descent at TEnd until the limit. A fitted schedule
 // draws from the neighbour lists from its first step, and its searches may
 // restart from a start tour at T no hotter than coolFrom.
@@ -39,11 +40,11 @@ type pspmSchedule struct {
 	deadline time.Time
 
 	begin     time.Time
-	rate      float64         // iterations per search per second so far
-	cool      *solver.Cooling // the fitted cooling, once the run turned to it
-	t         float64         // fitted: the temperature of the next step
-	steps0    int64           // fitted: Lam's steps run before it
-	fitSteps  int64           // fitted: its steps run
+	rate      float64       // iterations per search per second so far
+	cool      *cooling.Plan // the fitted cooling, once the run turned to it
+	t         float64       // fitted: the temperature of the next step
+	steps0    int64         // fitted: Lam's steps run before it
+	fitSteps  int64         // fitted: its steps run
 	sinceSync int64
 	tLast     float64
 	descent   time.Time // when the descent began (zero: not yet)
@@ -154,7 +155,7 @@ func (s *pspmSchedule) turnFitted(iter int64, elapsed time.Duration) {
 	if s.coolFrom > 0 {
 		s.t = min(s.t, s.coolFrom)
 	}
-	s.cool = solver.NewCooling(s.t, s.p.TEnd, s.p.Alpha, s.ips, s.n, time.Duration(float64(total)*(1-pspmDescentShare)))
+	s.cool = cooling.New(s.t, s.p.TEnd, s.p.Alpha, s.ips, s.n, time.Duration(float64(total)*(1-pspmDescentShare)))
 }
 
 // ended reports whether the schedule's cooling is over.
@@ -190,7 +191,7 @@ func (s *pspmSchedule) progress() float64 {
 // report describes the schedule that ran.
 func (s *pspmSchedule) report() *solver.ScheduleRun {
 	if s.cool == nil {
-		c := solver.NewCooling(s.p.T0, s.p.TEnd, s.p.Alpha, s.ips, s.n, 0)
+		c := cooling.New(s.p.T0, s.p.TEnd, s.p.Alpha, s.ips, s.n, 0)
 		st := s.steps()
 		if s.iter%s.ips != 0 {
 			st++ // the step it stopped in

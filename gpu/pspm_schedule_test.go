@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cooling"
 )
 
 // simulate runs s to its end on a clock that advances by iters/rate per
@@ -113,7 +114,7 @@ func TestPSPMScheduleFitted(t *testing.T) {
 		tNext = g.t0 * math.Pow(g.alpha, float64(g.steps))
 	}
 	r := s.report()
-	if !r.Fitted || r.Steps < solver.MinFittedSteps/2 || r.TLast <= p.TEnd || r.TLast > 2*p.TEnd || r.Descent <= 0 {
+	if !r.Fitted || r.Steps < cooling.MinFittedSteps/2 || r.TLast <= p.TEnd || r.TLast > 2*p.TEnd || r.Descent <= 0 {
 		t.Fatalf("report %+v", r)
 	}
 	if share := float64(descent) / float64(iter); share < pspmDescentShare/2 || share > 2*pspmDescentShare {

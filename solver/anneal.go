@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
+	"time"
 )
 
 // Anneal is a simulated annealing run's settings on either backend: the
@@ -155,4 +157,61 @@ func (a Anneal) Report(e Engine) Params {
 		}
 	}
 	return p
+}
+
+// ScheduleRun describes the annealing schedule a run followed: Lam et
+// al.'s as given, or one fitted to the time limit.
+type ScheduleRun struct {
+	// Fitted is true when the cooling was fitted to the time limit
+	// (false: the factor Alpha every step throughout).
+	Fitted bool    `json:"fitted"`
+	T0     float64 `json:"t0"`
+	TEnd   float64 `json:"tend"`
+	// LamAlpha is the factor of the schedule as given (option alpha).
+	LamAlpha float64 `json:"alpha_given"`
+	// Alpha0 and Alpha are the factors of the first and the last step
+	// (both LamAlpha when not fitted).
+	Alpha0 float64 `json:"alpha_first"`
+	Alpha  float64 `json:"alpha_last"`
+	// Steps are the temperature steps run, the probe included; TLast is
+	// the temperature of the last.
+	Steps int64   `json:"steps"`
+	TLast float64 `json:"t_last"`
+	// Sweeps are the iterations per step in multiples of the cities.
+	Sweeps float64 `json:"sweeps"`
+	// Descent is the time of the greedy descent the schedule ended in
+	// (0: none ran).
+	Descent time.Duration `json:"descent_ns"`
+}
+
+// String is the schedule in one line, as the CLI summary and the app show
+// it: "fitted to the time limit: alpha 0.9971 → 0.9969 (given 0.99), 1,220
+// steps of 10 sweeps, T 10000 → 0.1, descent 12ms".
+func (s *ScheduleRun) String() string {
+	if s == nil {
+		return ""
+	}
+	var b strings.Builder
+	if s.Fitted {
+		fmt.Fprintf(&b, "fitted to the time limit: alpha %.5g → %.5g (given %.4g)", s.Alpha0, s.Alpha, s.LamAlpha)
+	} else {
+		fmt.Fprintf(&b, "as given: alpha %.4g", s.LamAlpha)
+	}
+	fmt.Fprintf(&b, ", %d steps of %.3g sweeps, T %.4g → %.4g", s.Steps, s.Sweeps, s.T0, s.TLast)
+	if s.Descent > 0 {
+		fmt.Fprintf(&b, ", descent %v", s.Descent.Round(time.Millisecond/10))
+	}
+	return b.String()
+}
+
+// InFileUnits returns s with its temperatures in the file's units of in
+// (t0 and tend as the options give them), s itself on TSPLIB files.
+func (s *ScheduleRun) InFileUnits(in *Instance) *ScheduleRun {
+	unit, _ := tempUnits(in)
+	if s == nil || unit == 1 {
+		return s
+	}
+	c := *s
+	c.T0, c.TEnd, c.TLast = s.T0/unit, s.TEnd/unit, s.TLast/unit
+	return &c
 }

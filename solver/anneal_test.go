@@ -3,6 +3,7 @@ package solver
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // pointList is a point list of n cities scaled by 10^exp, as the point
@@ -72,3 +73,20 @@ func TestScheduleInTheFilesUnits(t *testing.T) {
 }
 
 func near(a, b float64) bool { return a == b || a > 0 && b > 0 && a/b > 1-1e-12 && a/b < 1+1e-12 }
+
+func TestScheduleRunString(t *testing.T) {
+	var nilRun *ScheduleRun
+	if nilRun.String() != "" {
+		t.Fatal("nil run: want empty")
+	}
+	r := &ScheduleRun{Fitted: true, T0: 10000, TEnd: 0.1, LamAlpha: 0.99, Alpha0: 0.99712, Alpha: 0.99694, Steps: 1220, TLast: 0.1003, Sweeps: 10, Descent: 12 * time.Millisecond}
+	s := r.String()
+	for _, w := range []string{"fitted", "0.99712 → 0.99694", "given 0.99", "1220 steps of 10 sweeps", "T 1e+04 → 0.1003", "descent 12ms"} {
+		if !strings.Contains(s, w) {
+			t.Errorf("%q lacks %q", s, w)
+		}
+	}
+	if s := (&ScheduleRun{T0: 10000, LamAlpha: 0.99, Alpha0: 0.99, Alpha: 0.99, Steps: 1146, Sweeps: 10, TLast: 0.1}).String(); !strings.HasPrefix(s, "as given: alpha 0.99") {
+		t.Errorf("unfitted: %q", s)
+	}
+}

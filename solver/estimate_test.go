@@ -27,12 +27,4 @@ func TestEstimateOptimum(t *testing.T) {
 			t.Errorf("%v: an estimate", c)
 		}
 	}
-	rep := NewReport(in, Result{Length: 100, Tour: IdentityTour(n)})
-	if rep.OptimumEstimate == nil || *rep.OptimumEstimate != est {
-		t.Errorf("report's estimate %v, want %v", rep.OptimumEstimate, est)
-	}
-	in.Optimum, in.OptimumSource = 1, "test"
-	if rep := NewReport(in, Result{Length: 100, Tour: IdentityTour(n)}); rep.OptimumEstimate != nil {
-		t.Error("an estimate beside a known optimum")
-	}
 }

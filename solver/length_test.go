@@ -62,18 +62,3 @@ func TestGreatCircle(t *testing.T) {
 		t.Error("name or unit")
 	}
 }
-
-func TestReportScale(t *testing.T) {
-	in := &Instance{Name: "p", N: 2, ScaleExp: 6, Metric: GreatCircle}
-	rep := NewReport(in, Result{Length: 2500000, Tour: []int{0, 1}})
-	if rep.ScaleExp != 6 || rep.Length != 2.5 || rep.LengthScaled != 2500000 || rep.Unit != "metres" {
-		t.Fatalf("scale %d length %v (%d scaled) unit %q", rep.ScaleExp, rep.Length, rep.LengthScaled, rep.Unit)
-	}
-	rep.SetLowerBound(in, 2000000)
-	if rep.LowerBound == nil || *rep.LowerBound != 2 || *rep.LowerBoundScaled != 2000000 || rep.GapPercent == nil || *rep.GapPercent != 25 || rep.GapAbove != "lower_bound" {
-		t.Fatalf("bound %v (%v scaled), gap %v above %q", rep.LowerBound, rep.LowerBoundScaled, rep.GapPercent, rep.GapAbove)
-	}
-	if rep := NewReport(&Instance{N: 2}, Result{Length: 7, Tour: []int{0, 1}}); rep.Length != 7 || rep.LengthScaled != 7 || rep.Unit != "file units" {
-		t.Fatalf("a TSPLIB report: %+v", rep)
-	}
-}

@@ -70,6 +70,16 @@ func TourLength(in *Instance, t []int) int64 {
 	return s.Load()
 }
 
+// PathLength is the length of the open path p of in: its n-1 edges, no
+// closing one.
+func PathLength(in *Instance, p []int) int64 {
+	var l int64
+	for i := 1; i < len(p); i++ {
+		l += in.Dist(p[i-1], p[i])
+	}
+	return l
+}
+
 // edgeSum is the length of the edges of the closed tour t that end at
 // t[lo:hi], each from the city before it.
 func edgeSum(in *Instance, t []int, lo, hi int) int64 {

@@ -73,7 +73,7 @@ type Scene struct {
 	// Done marks the scene of a paused or finished run: nothing is
 	// changing, so no tint of recent changes is drawn (see HeatCellPx).
 	Done bool
-	// Path marks Tour and Best as open paths (a run of solver.Route with
+	// Path marks Tour and Best as open paths (a run of route.Route with
 	// a path): drawn without the edge from the last city back to the
 	// first. Optimal stays a tour.
 	Path bool

@@ -12,11 +12,12 @@ import (
 	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/report"
 	"github.com/tsplab/tsplab/solver/session"
 )
 
 // boundReport is the JSON record of `tsp bound`: lengths in the file's
-// units (Unit), the instance's integers under *_scaled (see solver.Report).
+// units (Unit), the instance's integers under *_scaled (see report.Report).
 type boundReport struct {
 	Instance          string   `json:"instance"`
 	Dimension         int      `json:"dimension"`
@@ -145,7 +146,7 @@ func chooseBoundDevice(opts *bound.Options, backend string) error {
 
 // printBound writes the JSON report where --json says and the summary to stdout (only the JSON with --json -), the bound on the last line.
 func printBound(e *env, in *solver.Instance, res bound.Result, jsonOut string) error {
-	unit := solver.UnitName(in)
+	unit := report.UnitName(in)
 	rep := boundReport{
 		Instance: in.Name, Dimension: in.N, LowerBound: in.LengthValue(res.Bound), LowerBoundScaled: res.Bound,
 		Unit: unit, ScaleExp: in.ScaleExp, Estimate: res.Estimate / math.Pow10(in.ScaleExp),

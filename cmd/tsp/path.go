@@ -4,31 +4,33 @@ import (
 	"fmt"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/report"
+	"github.com/tsplab/tsplab/solver/route"
 	"github.com/tsplab/tsplab/solver/session"
 )
 
-// route is a solve's solver.Route with what the command line adds: the
+// solveRoute is a solve's route.Route with what the command line adds: the
 // instance the engine runs on (in), the bound and the report made those
 // of the instance read.
-type route struct {
-	*solver.Route
+type solveRoute struct {
+	*route.Route
 	in *solver.Instance // the instance the engine runs on
 }
 
 // newRoute makes the route the flags ask for on in for engine e; p.Start,
 // when not nil, a tour of in, becomes a tour of the engine's instance.
-func (f *routeFlags) newRoute(in *solver.Instance, e solver.Engine, p *solver.Params) (*route, error) {
+func (f *routeFlags) newRoute(in *solver.Instance, e solver.Engine, p *solver.Params) (*solveRoute, error) {
 	if f.open && f.ends != "" {
 		return nil, usagef("solve", "--open and --ends: a path with both ends free, or one from A to B; give one of them")
 	}
 	a, b := -1, -1
 	if f.ends != "" {
 		var err error
-		if a, b, err = solver.ParseEnds(f.ends, in); err != nil {
+		if a, b, err = route.ParseEnds(f.ends, in); err != nil {
 			return nil, usagef("solve", "--ends %v", err)
 		}
 	}
-	rt, err := solver.NewRoute(in, e, f.open, a, b)
+	rt, err := route.New(in, e, f.open, a, b)
 	if err != nil {
 		if f.open {
 			return nil, fmt.Errorf("--open: %v", err)
@@ -36,20 +38,20 @@ func (f *routeFlags) newRoute(in *solver.Instance, e solver.Engine, p *solver.Pa
 		return nil, fmt.Errorf("--ends: %v", err)
 	}
 	p.Start = rt.Start(p.Start)
-	return &route{Route: rt, in: rt.In}, nil
+	return &solveRoute{Route: rt, in: rt.In}, nil
 }
 
 // adjust keeps the bound from a run on a path between fixed ends: a bound
 // of the tours is none of the paths'.
-func (rt *route) adjust(o *outputs) {
+func (rt *solveRoute) adjust(o *outputs) {
 	if rt.A >= 0 {
 		o.alongside, o.bound = false, 0
 	}
 }
 
-// finish turns the engine's tour into the route's (solver.Route.Finish),
+// finish turns the engine's tour into the route's (route.Route.Finish),
 // the plan and the report made those of the instance read.
-func (rt *route) finish(plan *session.Plan, out session.Outcome) (session.Outcome, error) {
+func (rt *solveRoute) finish(plan *session.Plan, out session.Outcome) (session.Outcome, error) {
 	if !rt.IsPath() {
 		return out, nil
 	}
@@ -64,7 +66,7 @@ func (rt *route) finish(plan *session.Plan, out session.Outcome) (session.Outcom
 		out.Bound = nil
 	}
 	out.Result = res
-	out.Report = solver.NewReport(&in, res)
+	out.Report = report.New(&in, res)
 	if out.Bound != nil {
 		out.Report.SetLowerBound(&in, out.Bound.Bound)
 	}

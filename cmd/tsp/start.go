@@ -24,7 +24,7 @@ func (f *routeFlags) register(fs *flag.FlagSet) {
 
 // apply reads the start tour, when one was asked for, into p and returns
 // the route engine e runs on.
-func (f *routeFlags) apply(in *solver.Instance, e solver.Engine, p *solver.Params) (*route, error) {
+func (f *routeFlags) apply(in *solver.Instance, e solver.Engine, p *solver.Params) (*solveRoute, error) {
 	if f.start != "" {
 		t, err := tsplib.ReadStartTour(f.start, in)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/report"
 )
 
 // Pipeline is the one way the front ends (the app, tsp solve, the bench
@@ -135,7 +136,7 @@ type Request struct {
 // write, and the lower bound when one was asked for and ready.
 type Outcome struct {
 	Result solver.Result
-	Report solver.Report
+	Report report.Report
 	// Bound is the lower bound proven beside the run (nil: none asked
 	// for, or none ready); BoundErr says why not when it failed or ran
 	// out of time.
@@ -169,7 +170,7 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 	if lb != nil {
 		out.Bound, out.BoundErr = lb.result()
 	}
-	out.Report = solver.NewReport(pl.In, out.Result)
+	out.Report = report.New(pl.In, out.Result)
 	if out.Bound != nil {
 		out.Report.SetLowerBound(pl.In, out.Bound.Bound)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cooling"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -21,7 +22,7 @@ const FittedThreads = 8
 // schedule fitted to the time limit FittedThreads moves per iteration
 // when threads is not given.
 func saDefaults(e solver.Engine, in *solver.Instance, p solver.Params, fitThreads bool) (solver.Anneal, annealConfig, error) {
-	fittedDefault := !p.Given("threads") && solver.FitsToLimit(p)
+	fittedDefault := !p.Given("threads") && cooling.FitsToLimit(p)
 	c, err := solver.Configure(annealSpecs[e.Name()], e, in, p)
 	if err != nil {
 		return solver.Anneal{}, c, err
@@ -240,7 +241,7 @@ type saShared struct {
 	d                *tour.Dist
 	c                *runctl.Control
 	near             saNear
-	cool             *solver.Cooling
+	cool             *cooling.Plan
 	budget           time.Duration
 	lamSteps         float64
 	seg              int // the searches' longest segment (saseg.go)
@@ -269,7 +270,7 @@ func (r *saShared) startCooling(in *solver.Instance, p solver.Anneal, fit bool) 
 	if fit && !r.c.Deadline.IsZero() {
 		r.budget = max(time.Until(r.c.Deadline), time.Nanosecond)
 	}
-	r.cool = solver.NewCooling(p.T0, p.TEnd, p.Alpha, int64(stepIters(in.N, p.Sweeps)), in.N, r.budget)
+	r.cool = cooling.New(p.T0, p.TEnd, p.Alpha, int64(stepIters(in.N, p.Sweeps)), in.N, r.budget)
 	r.lamSteps = float64(solver.ScheduleSteps(p))
 	r.coolStart = time.Now()
 }
@@ -492,7 +493,7 @@ type saEngine struct {
 }
 
 func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
-	fit := solver.FitsToLimit(q)
+	fit := cooling.FitsToLimit(q)
 	p, c, err := saPrepare(e, in, q, e.parallel)
 	if err != nil {
 		return solver.Result{}, err

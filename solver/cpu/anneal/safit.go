@@ -10,7 +10,7 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// A schedule fitted to a time limit (solver.Cooling) starts from the
+// A schedule fitted to a time limit (cooling.Plan) starts from the
 // space-filling-curve tour, makes half of its moves near ones below a
 // temperature (as the GPU annealers), and ends in a greedy descent
 // (docs/DECISIONS.md#fitted-schedule); a pinned schedule keeps the paper's random start and

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cooling"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 )
 
@@ -52,7 +53,7 @@ type candidate struct {
 type sspmEngine struct{ runctl.Identity }
 
 func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
-	fit := solver.FitsToLimit(q)
+	fit := cooling.FitsToLimit(q)
 	p, _, err := saPrepare(e, in, q, false)
 	if err != nil {
 		return solver.Result{}, err

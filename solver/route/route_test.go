@@ -1,10 +1,12 @@
-package solver
+package route
 
 import (
 	"context"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
 // routeEngine is an engine that only names itself and says whether it
@@ -12,12 +14,12 @@ import (
 type routeEngine struct{ keeps bool }
 
 func (routeEngine) Name() string            { return "fake" }
-func (routeEngine) Backend() string         { return BackendCPU }
+func (routeEngine) Backend() string         { return solver.BackendCPU }
 func (routeEngine) Describe() string        { return "" }
 func (routeEngine) Available() error        { return nil }
 func (e routeEngine) KeepsFixedEdges() bool { return e.keeps }
-func (routeEngine) Solve(context.Context, *Instance, Params, chan Snapshot) (Result, error) {
-	return Result{}, nil
+func (routeEngine) Solve(context.Context, *solver.Instance, solver.Params, chan solver.Snapshot) (solver.Result, error) {
+	return solver.Result{}, nil
 }
 
 func TestParseEnds(t *testing.T) {
@@ -53,48 +55,48 @@ func TestRoute(t *testing.T) {
 	in := line(0, 3, 1, 2) // x of cities 0..3
 	keep := routeEngine{true}
 
-	rt, err := NewRoute(in, keep, false, -1, -1)
+	rt, err := New(in, keep, false, -1, -1)
 	if err != nil || rt.IsPath() || rt.In != in {
 		t.Fatalf("tour route: %+v %v", rt, err)
 	}
 
 	// Open: a tour of the open instance through the extra city 4.
-	rt, err = NewRoute(in, routeEngine{false}, true, -1, -1)
+	rt, err = New(in, routeEngine{false}, true, -1, -1)
 	if err != nil || !rt.IsPath() || rt.In.N != 5 {
 		t.Fatalf("open route: %+v %v", rt, err)
 	}
 	if got := rt.Start([]int{0, 2, 3, 1}); !slices.Equal(got, []int{0, 2, 3, 1, 4}) {
 		t.Errorf("open start %v", got)
 	}
-	res, err := rt.Finish(Result{Tour: []int{2, 3, 1, 4, 0}, Length: 3})
+	res, err := rt.Finish(solver.Result{Tour: []int{2, 3, 1, 4, 0}, Length: 3})
 	if err != nil || !slices.Equal(res.Tour, []int{0, 2, 3, 1}) || res.Length != 3 || !strings.Contains(res.Note, "no closing edge") {
 		t.Errorf("open finish: %+v %v", res, err)
 	}
-	if _, err := rt.Finish(Result{Tour: []int{2, 3, 1, 4, 0}, Length: 4}); err == nil {
+	if _, err := rt.Finish(solver.Result{Tour: []int{2, 3, 1, 4, 0}, Length: 4}); err == nil {
 		t.Error("an open result whose length is not the path's was taken")
 	}
-	if _, err := rt.Finish(Result{Tour: []int{2, 3, 1, 0}, Length: 3}); err == nil {
+	if _, err := rt.Finish(solver.Result{Tour: []int{2, 3, 1, 0}, Length: 3}); err == nil {
 		t.Error("an open result without the extra city was taken")
 	}
 
 	// Ends 0 and 1 (x 0 and 3): the tour keeps the edge 0-1, the path drops it.
-	rt, err = NewRoute(in, keep, false, 0, 1)
+	rt, err = New(in, keep, false, 0, 1)
 	if err != nil || rt.In.FixedEdges[len(rt.In.FixedEdges)-1] != [2]int{0, 1} {
 		t.Fatalf("ends route: %+v %v", rt, err)
 	}
 	if got := rt.Length(6); got != 3 {
 		t.Errorf("a tour of 6 is a path of %d, want 3", got)
 	}
-	res, err = rt.Finish(Result{Tour: []int{1, 0, 2, 3}, Length: 6})
+	res, err = rt.Finish(solver.Result{Tour: []int{1, 0, 2, 3}, Length: 6})
 	if err != nil || !slices.Equal(res.Tour, []int{0, 2, 3, 1}) || res.Length != 3 || !strings.Contains(res.Note, "a path from 1 to 2") {
 		t.Errorf("ends finish: %+v %v", res, err)
 	}
-	if _, err := rt.Finish(Result{Tour: []int{0, 2, 1, 3}, Length: 8}); err == nil {
+	if _, err := rt.Finish(solver.Result{Tour: []int{0, 2, 1, 3}, Length: 8}); err == nil {
 		t.Error("a tour without the edge of the ends was taken")
 	}
 
 	for _, c := range []struct {
-		e    Engine
+		e    solver.Engine
 		open bool
 		a, b int
 		want string
@@ -104,8 +106,8 @@ func TestRoute(t *testing.T) {
 		{keep, false, 0, 9, "cities are 1..4"},
 		{routeEngine{false}, false, 0, 1, "fake/cpu does not keep fixed edges"},
 	} {
-		if _, err := NewRoute(in, c.e, c.open, c.a, c.b); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("NewRoute(open %v, %d, %d): %v, want %q", c.open, c.a, c.b, err, c.want)
+		if _, err := New(in, c.e, c.open, c.a, c.b); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("New(open %v, %d, %d): %v, want %q", c.open, c.a, c.b, err, c.want)
 		}
 	}
 }

@@ -1,9 +1,11 @@
-package solver
+package report
 
 import (
 	"encoding/json"
 	"io"
 	"math"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
 // Report is the record of one run, as `tsp solve --json` writes it and
@@ -15,14 +17,14 @@ import (
 // optimum or else above the lower bound (GapAbove says which), null when
 // there is neither. Tour holds 1-based node ids, as in TSPLIB files.
 type Report struct {
-	Instance  string  `json:"instance"`
-	Dimension int     `json:"dimension"`
-	Algorithm string  `json:"algorithm"`
-	Backend   string  `json:"backend"`
-	Device    string  `json:"device"`
-	Seed      uint64  `json:"seed"`
-	Params    Params  `json:"params"`
-	Length    float64 `json:"length"`
+	Instance  string        `json:"instance"`
+	Dimension int           `json:"dimension"`
+	Algorithm string        `json:"algorithm"`
+	Backend   string        `json:"backend"`
+	Device    string        `json:"device"`
+	Seed      uint64        `json:"seed"`
+	Params    solver.Params `json:"params"`
+	Length    float64       `json:"length"`
 	// Unit names the unit of Length, Optimum and LowerBound: "metres"
 	// for lat,lon point lists, "file units" otherwise.
 	Unit string `json:"unit"`
@@ -45,22 +47,22 @@ type Report struct {
 	// solver/bound) when one was computed, null otherwise.
 	LowerBound *float64 `json:"lower_bound"`
 	// LowerBoundScaled is LowerBound in the instance's units.
-	LowerBoundScaled *int64     `json:"lower_bound_scaled"`
-	ElapsedSeconds   float64    `json:"elapsed_seconds"`
-	MovesEvaluated   int64      `json:"moves_evaluated"`
-	MovesPerSecond   float64    `json:"moves_per_second"`
-	Stopped          bool       `json:"stopped"`
-	StopReason       StopReason `json:"stop_reason,omitempty"`
+	LowerBoundScaled *int64            `json:"lower_bound_scaled"`
+	ElapsedSeconds   float64           `json:"elapsed_seconds"`
+	MovesEvaluated   int64             `json:"moves_evaluated"`
+	MovesPerSecond   float64           `json:"moves_per_second"`
+	Stopped          bool              `json:"stopped"`
+	StopReason       solver.StopReason `json:"stop_reason,omitempty"`
 	// Schedule is the annealing schedule that ran, its temperatures in
 	// the file's units, omitted for engines without one.
-	Schedule *ScheduleRun `json:"schedule,omitempty"`
-	Note     string       `json:"note,omitempty"`
-	Tour     []int        `json:"tour"`
+	Schedule *solver.ScheduleRun `json:"schedule,omitempty"`
+	Note     string              `json:"note,omitempty"`
+	Tour     []int               `json:"tour"`
 }
 
-// NewReport builds the Report of result r on instance in. The optimum is
+// New builds the Report of result r on instance in. The optimum is
 // taken from in (after any override the caller applied to in.Optimum).
-func NewReport(in *Instance, r Result) Report {
+func New(in *solver.Instance, r solver.Result) Report {
 	rep := Report{
 		Instance:       in.Name,
 		Dimension:      in.N,
@@ -101,7 +103,7 @@ func NewReport(in *Instance, r Result) Report {
 
 // SetLowerBound records lb, a proven lower bound in in's units, and the
 // gap above it when the optimum gives none (replacing an earlier bound's).
-func (rep *Report) SetLowerBound(in *Instance, lb int64) {
+func (rep *Report) SetLowerBound(in *solver.Instance, lb int64) {
 	v := in.LengthValue(lb)
 	rep.LowerBoundScaled, rep.LowerBound = &lb, &v
 	if rep.GapAbove != "optimum" && lb > 0 {
@@ -112,7 +114,7 @@ func (rep *Report) SetLowerBound(in *Instance, lb int64) {
 
 // UnitName names the unit of a report's lengths on in: "metres" for lat,lon
 // point lists, "file units" otherwise.
-func UnitName(in *Instance) string {
+func UnitName(in *solver.Instance) string {
 	if in.LengthUnit() == "m" {
 		return "metres"
 	}

@@ -1,14 +1,16 @@
-package solver
+package route
 
 import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
 // line is n cities on a line at x = order[i], in file order.
-func line(order ...float64) *Instance {
-	return NewCoordInstance("line", Euc2D, order, make([]float64, len(order)), nil)
+func line(order ...float64) *solver.Instance {
+	return solver.NewCoordInstance("line", solver.Euc2D, order, make([]float64, len(order)), nil)
 }
 
 func TestOpenInstance(t *testing.T) {
@@ -17,7 +19,7 @@ func TestOpenInstance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if op.N != 5 || op.Metric != Explicit || op.Dist(4, 1) != 0 || op.Dist(1, 4) != 0 || op.Dist(0, 1) != 3 {
+	if op.N != 5 || op.Metric != solver.Explicit || op.Dist(4, 1) != 0 || op.Dist(1, 4) != 0 || op.Dist(0, 1) != 3 {
 		t.Fatalf("open instance n %d metric %v, d(4,1) %d d(0,1) %d", op.N, op.Metric, op.Dist(4, 1), op.Dist(0, 1))
 	}
 	tour := []int{2, 3, 1, 4, 0} // the extra city between 1 and 0
@@ -28,10 +30,10 @@ func TestOpenInstance(t *testing.T) {
 	if !slices.Equal(p, []int{0, 2, 3, 1}) {
 		t.Fatalf("path %v", p)
 	}
-	if l, err := FinishPath(in, p, -1, -1); err != nil || l != 3 || l != TourLength(op, tour) {
-		t.Fatalf("path length %d (%v), the open tour's %d, want 3", l, err, TourLength(op, tour))
+	if l, err := FinishPath(in, p, -1, -1); err != nil || l != 3 || l != solver.TourLength(op, tour) {
+		t.Fatalf("path length %d (%v), the open tour's %d, want 3", l, err, solver.TourLength(op, tour))
 	}
-	big := NewCoordInstance("big", Euc2D, make([]float64, MaxOpenCities+1), make([]float64, MaxOpenCities+1), nil)
+	big := solver.NewCoordInstance("big", solver.Euc2D, make([]float64, MaxOpenCities+1), make([]float64, MaxOpenCities+1), nil)
 	if _, err := OpenInstance(big); err == nil || !strings.Contains(err.Error(), "at most 5000") {
 		t.Fatalf("a large open path: %v", err)
 	}
@@ -66,7 +68,7 @@ func TestFinishPathRefuses(t *testing.T) {
 	fixed := line(0, 1, 2, 3)
 	fixed.FixedEdges = [][2]int{{0, 3}}
 	cases := []struct {
-		in   *Instance
+		in   *solver.Instance
 		p    []int
 		a, b int
 		want string

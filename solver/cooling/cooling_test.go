@@ -1,16 +1,17 @@
-package solver
+package cooling
 
 import (
 	"math"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
 // simulate runs a schedule against a simulated clock: an iteration takes
 // cost(iterations done) of time. It returns the steps run, the time when
 // T passed tend and the last step's temperature.
-func simulate(c *Cooling, t0, tend float64, cost func(done int64) time.Duration) (steps int64, elapsed time.Duration, last float64) {
+func simulate(c *Plan, t0, tend float64, cost func(done int64) time.Duration) (steps int64, elapsed time.Duration, last float64) {
 	var done int64
 	t := t0
 	for t > tend && steps < 1<<22 {
@@ -28,12 +29,12 @@ func simulate(c *Cooling, t0, tend float64, cost func(done int64) time.Duration)
 }
 
 func TestCoolingUnfittedIsLam(t *testing.T) {
-	c := NewCooling(10000, 0.1, 0.99, 23920, 2392, 0)
+	c := New(10000, 0.1, 0.99, 23920, 2392, 0)
 	if c.Fitted() {
 		t.Fatal("no budget: want Lam's schedule")
 	}
 	steps, _, _ := simulate(c, 10000, 0.1, func(int64) time.Duration { return time.Microsecond })
-	want := ScheduleSteps(Anneal{T0: 10000, TEnd: 0.1, Alpha: 0.99})
+	want := solver.ScheduleSteps(solver.Anneal{T0: 10000, TEnd: 0.1, Alpha: 0.99})
 	if steps != int64(want) {
 		t.Fatalf("steps %d, want Lam's %d", steps, want)
 	}
@@ -48,7 +49,7 @@ func TestCoolingUnfittedIsLam(t *testing.T) {
 // would take 27 s into 100 s is stretched: both end at their budget.
 func TestCoolingEndsAtBudget(t *testing.T) {
 	for _, budget := range []time.Duration{5 * time.Second, 100 * time.Second, 50 * time.Millisecond} {
-		c := NewCooling(10000, 0.1, 0.99, 23920, 2392, budget)
+		c := New(10000, 0.1, 0.99, 23920, 2392, budget)
 		steps, elapsed, last := simulate(c, 10000, 0.1, func(int64) time.Duration { return time.Microsecond })
 		if d := elapsed - budget; d < -budget/50 || d > budget/50 {
 			t.Errorf("budget %v: ended at %v", budget, elapsed)
@@ -76,7 +77,7 @@ func TestCoolingEndsAtBudget(t *testing.T) {
 // factor fixed from the first steps would overrun it by half.
 func TestCoolingReestimates(t *testing.T) {
 	budget := 4 * time.Second
-	c := NewCooling(10000, 0.1, 0.99, 23920, 2392, budget)
+	c := New(10000, 0.1, 0.99, 23920, 2392, budget)
 	_, elapsed, _ := simulate(c, 10000, 0.1, func(done int64) time.Duration {
 		if done > 1_000_000 {
 			return 3 * time.Microsecond
@@ -95,7 +96,7 @@ func TestCoolingReestimates(t *testing.T) {
 // The probe runs at t0 and the factor stays in (0, 1), even when the
 // budget is already spent.
 func TestCoolingOutOfTime(t *testing.T) {
-	c := NewCooling(100, 1, 0.9, 1000, 100, time.Millisecond)
+	c := New(100, 1, 0.9, 1000, 100, time.Millisecond)
 	a, k := c.Next(100, 0, 0)
 	if a != 1 || k != 100 {
 		t.Fatalf("probe: alpha %g, %d iterations: want 1, 100", a, k)
@@ -109,34 +110,17 @@ func TestCoolingOutOfTime(t *testing.T) {
 	}
 }
 
-func TestScheduleRunString(t *testing.T) {
-	var nilRun *ScheduleRun
-	if nilRun.String() != "" {
-		t.Fatal("nil run: want empty")
-	}
-	r := &ScheduleRun{Fitted: true, T0: 10000, TEnd: 0.1, LamAlpha: 0.99, Alpha0: 0.99712, Alpha: 0.99694, Steps: 1220, TLast: 0.1003, Sweeps: 10, Descent: 12 * time.Millisecond}
-	s := r.String()
-	for _, w := range []string{"fitted", "0.99712 → 0.99694", "given 0.99", "1220 steps of 10 sweeps", "T 1e+04 → 0.1003", "descent 12ms"} {
-		if !strings.Contains(s, w) {
-			t.Errorf("%q lacks %q", s, w)
-		}
-	}
-	if s := (&ScheduleRun{T0: 10000, LamAlpha: 0.99, Alpha0: 0.99, Alpha: 0.99, Steps: 1146, Sweeps: 10, TLast: 0.1}).String(); !strings.HasPrefix(s, "as given: alpha 0.99") {
-		t.Errorf("unfitted: %q", s)
-	}
-}
-
 func TestFitsToLimit(t *testing.T) {
 	for _, c := range []struct {
-		p    Params
+		p    solver.Params
 		want bool
 	}{
-		{Params{TimeLimit: time.Second}, true},
-		{Params{}, false},
-		{Params{TimeLimit: time.Second, Extra: map[string]string{"alpha": "0.99"}}, false},
-		{Params{TimeLimit: time.Second, Extra: map[string]string{"sweeps": "10"}}, false},
-		{Params{TimeLimit: time.Second, Extra: map[string]string{"sweeps": "0"}}, true},
-		{Params{TimeLimit: time.Second, Extra: map[string]string{"t0": "100"}}, true},
+		{solver.Params{TimeLimit: time.Second}, true},
+		{solver.Params{}, false},
+		{solver.Params{TimeLimit: time.Second, Extra: map[string]string{"alpha": "0.99"}}, false},
+		{solver.Params{TimeLimit: time.Second, Extra: map[string]string{"sweeps": "10"}}, false},
+		{solver.Params{TimeLimit: time.Second, Extra: map[string]string{"sweeps": "0"}}, true},
+		{solver.Params{TimeLimit: time.Second, Extra: map[string]string{"t0": "100"}}, true},
 	} {
 		if got := FitsToLimit(c.p); got != c.want {
 			t.Errorf("%+v: %v, want %v", c.p, got, c.want)

@@ -1,4 +1,4 @@
-package solver
+package route
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
 // MaxOpenCities is the most cities of an instance OpenInstance takes: its
@@ -17,7 +19,7 @@ const MaxOpenCities = 5000
 // are in's open paths (Hamiltonian paths with free ends) of the same
 // length, for engines that take distances from the instance. The extra
 // city is drawn at the centroid of in's cities when in has coordinates.
-func OpenInstance(in *Instance) (*Instance, error) {
+func OpenInstance(in *solver.Instance) (*solver.Instance, error) {
 	n := in.N
 	if n > MaxOpenCities || n > math.MaxInt32 {
 		return nil, fmt.Errorf("an open path of %d cities: at most %d (its matrix of distances is built in memory)", n, MaxOpenCities)
@@ -33,7 +35,7 @@ func OpenInstance(in *Instance) (*Instance, error) {
 			w[i*m+j], w[j*m+i] = int32(d), int32(d)
 		}
 	}
-	out := &Instance{Name: in.Name, Comment: in.Comment, Path: in.Path, N: m, Metric: Explicit, Matrix: w, ScaleExp: in.ScaleExp}
+	out := &solver.Instance{Name: in.Name, Comment: in.Comment, Path: in.Path, N: m, Metric: solver.Explicit, Matrix: w, ScaleExp: in.ScaleExp}
 	if in.HasCoords() {
 		out.X, out.Y = centroidAppended(in.X), centroidAppended(in.Y)
 	}
@@ -55,7 +57,7 @@ func centroidAppended(v []float64) []float64 {
 // WithEnds returns a copy of in whose fixed edges also hold the edge a–b
 // (0-based cities), so that its tours, that edge dropped, are the paths
 // from a to b.
-func WithEnds(in *Instance, a, b int) (*Instance, error) {
+func WithEnds(in *solver.Instance, a, b int) (*solver.Instance, error) {
 	if a < 0 || a >= in.N || b < 0 || b >= in.N {
 		return nil, fmt.Errorf("ends %d,%d: cities are 1..%d", a+1, b+1, in.N)
 	}
@@ -71,7 +73,7 @@ func WithEnds(in *Instance, a, b int) (*Instance, error) {
 // for an instance of n cities, gives: its cities after the extra one (n),
 // in order.
 func PathOfOpenTour(t []int, n int) ([]int, error) {
-	if err := ValidateTour(t, n+1); err != nil {
+	if err := solver.ValidateTour(t, n+1); err != nil {
 		return nil, err
 	}
 	k := slices.Index(t, n)
@@ -102,21 +104,11 @@ func PathBetween(t []int, a, b int) ([]int, error) {
 	return p, nil
 }
 
-// PathLength is the length of the open path p of in: its n-1 edges, no
-// closing one.
-func PathLength(in *Instance, p []int) int64 {
-	var l int64
-	for i := 1; i < len(p); i++ {
-		l += in.Dist(p[i-1], p[i])
-	}
-	return l
-}
-
 // FinishPath checks that p is a path through every city of in, from a to
 // b when a ≥ 0, keeping in's fixed edges, and returns its exact length:
 // what Finish is to a tour.
-func FinishPath(in *Instance, p []int, a, b int) (int64, error) {
-	if err := ValidateTour(p, in.N); err != nil {
+func FinishPath(in *solver.Instance, p []int, a, b int) (int64, error) {
+	if err := solver.ValidateTour(p, in.N); err != nil {
 		return 0, fmt.Errorf("path: %v", err)
 	}
 	if a >= 0 && (p[0] != a || p[len(p)-1] != b) {
@@ -131,25 +123,25 @@ func FinishPath(in *Instance, p []int, a, b int) (int64, error) {
 			return 0, fmt.Errorf("path: does not use the fixed edge %d-%d", e[0]+1, e[1]+1)
 		}
 	}
-	return PathLength(in, p), nil
+	return solver.PathLength(in, p), nil
 }
 
 // Route is how an instance becomes the instance an engine runs on, and the
 // engine's tours the route asked for: the tour itself, an open path (a
 // tour of OpenInstance) or a path between two ends (a tour of WithEnds,
 // the edge between them dropped). Every front end builds its runs' routes
-// with NewRoute.
+// with New.
 type Route struct {
-	Orig *Instance // the instance read
-	In   *Instance // the instance the engine runs on
-	Open bool      // a path with both ends free
-	A, B int       // the ends (0-based), -1 when free
+	Orig *solver.Instance // the instance read
+	In   *solver.Instance // the instance the engine runs on
+	Open bool             // a path with both ends free
+	A, B int              // the ends (0-based), -1 when free
 }
 
-// NewRoute returns the route on in for engine e: a tour (open false, a <
+// New returns the route on in for engine e: a tour (open false, a <
 // 0), an open path (open), or a path from a to b (0-based cities). An
 // engine that cannot keep the edge of fixed ends is refused by name.
-func NewRoute(in *Instance, e Engine, open bool, a, b int) (*Route, error) {
+func New(in *solver.Instance, e solver.Engine, open bool, a, b int) (*Route, error) {
 	rt := &Route{Orig: in, In: in, Open: open, A: -1, B: -1}
 	switch {
 	case open && a >= 0:
@@ -165,7 +157,7 @@ func NewRoute(in *Instance, e Engine, open bool, a, b int) (*Route, error) {
 		if err != nil {
 			return nil, err
 		}
-		if e != nil && !KeepsFixedEdges(e) {
+		if e != nil && !solver.KeepsFixedEdges(e) {
 			return nil, fmt.Errorf("%s/%s does not keep fixed edges, which a path between fixed ends is made with: use auto, 2opt-ils or 3opt-ils on the CPU", e.Name(), e.Backend())
 		}
 		ends.Optimum, ends.OptimumSource = 0, "" // the optimum is a tour's
@@ -176,7 +168,7 @@ func NewRoute(in *Instance, e Engine, open bool, a, b int) (*Route, error) {
 
 // ParseEnds reads "A,B", two ids of in's cities (TSPLIB's 1..N, or a
 // point list's own), as 0-based cities.
-func ParseEnds(s string, in *Instance) (a, b int, err error) {
+func ParseEnds(s string, in *solver.Instance) (a, b int, err error) {
 	as, bs, ok := strings.Cut(s, ",")
 	if !ok {
 		return 0, 0, fmt.Errorf("%q: want two city ids A,B", s)
@@ -254,7 +246,7 @@ func (rt *Route) What() string {
 // Finish turns res, the engine's result on In, into the route's: its tour
 // the path, validated and its length recomputed (FinishPath), a note that
 // the length has no closing edge. A tour route returns res as it is.
-func (rt *Route) Finish(res Result) (Result, error) {
+func (rt *Route) Finish(res solver.Result) (solver.Result, error) {
 	if !rt.IsPath() {
 		return res, nil
 	}

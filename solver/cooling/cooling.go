@@ -1,19 +1,21 @@
-package solver
+// Package cooling fits an annealing schedule to a time limit: the
+// temperature steps of both backends' annealers, from t0 down to tend.
+package cooling
 
 import (
-	"fmt"
 	"math"
-	"strings"
 	"time"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
-// Cooling plans a geometric annealing schedule from T0 down to TEnd: Lam
+// Plan cools along a geometric annealing schedule from T0 down to TEnd: Lam
 // et al.'s as given (factor alpha, iters per step) without a time budget;
 // with one, a probe step measures the rate and every later step's factor
 // re-aims T at TEnd for the budget's end, steps shortened only to keep
 // MinFittedSteps. Engines of both backends call Next before every step
 // and Done after the last.
-type Cooling struct {
+type Plan struct {
 	t0, tend, alpha float64
 	iters           int64 // iterations per step as planned (Lam's N·Sp)
 	n               int   // cities, to report sweeps
@@ -23,7 +25,7 @@ type Cooling struct {
 	rate      float64 // smoothed iterations per second
 	lastIters int64
 	lastTime  time.Duration
-	run       ScheduleRun
+	run       solver.ScheduleRun
 }
 
 // MinFittedSteps is the fewest temperature steps a fitted schedule takes,
@@ -34,12 +36,12 @@ const MinFittedSteps = 100
 // enough to measure the rate, little of a small budget.
 const probeShare = 10
 
-// NewCooling returns the schedule from t0 down to tend with Lam's factor
+// New returns the schedule from t0 down to tend with Lam's factor
 // alpha and iters iterations per step, for n cities, fitted to budget (0:
 // Lam's schedule unchanged).
-func NewCooling(t0, tend, alpha float64, iters int64, n int, budget time.Duration) *Cooling {
-	c := &Cooling{t0: t0, tend: tend, alpha: alpha, iters: max(iters, 1), n: max(n, 1), budget: max(budget, 0)}
-	c.run = ScheduleRun{Fitted: c.budget > 0, T0: t0, TEnd: tend, LamAlpha: alpha, Sweeps: float64(c.iters) / float64(c.n)}
+func New(t0, tend, alpha float64, iters int64, n int, budget time.Duration) *Plan {
+	c := &Plan{t0: t0, tend: tend, alpha: alpha, iters: max(iters, 1), n: max(n, 1), budget: max(budget, 0)}
+	c.run = solver.ScheduleRun{Fitted: c.budget > 0, T0: t0, TEnd: tend, LamAlpha: alpha, Sweeps: float64(c.iters) / float64(c.n)}
 	if !c.run.Fitted {
 		c.run.Alpha0, c.run.Alpha = alpha, alpha
 	}
@@ -47,12 +49,12 @@ func NewCooling(t0, tend, alpha float64, iters int64, n int, budget time.Duratio
 }
 
 // Fitted reports whether the schedule is fitted to a time budget.
-func (c *Cooling) Fitted() bool { return c.budget > 0 }
+func (c *Plan) Fitted() bool { return c.budget > 0 }
 
 // Reserve sets d of the budget aside for what follows the cooling (the
 // greedy descent the schedule ends in); an engine calls it once, after
 // the probe has shown its rate.
-func (c *Cooling) Reserve(d time.Duration) {
+func (c *Plan) Reserve(d time.Duration) {
 	if c.budget > 0 && d > 0 {
 		c.budget = max(c.budget-d, time.Nanosecond)
 	}
@@ -62,7 +64,7 @@ func (c *Cooling) Reserve(d time.Duration) {
 // iterations that step runs. t is the temperature of the coming step;
 // iters the iterations run since the cooling began and elapsed the time
 // they took. The coming step is the last when t·alpha <= tend.
-func (c *Cooling) Next(t float64, iters int64, elapsed time.Duration) (alpha float64, stepIters int64) {
+func (c *Plan) Next(t float64, iters int64, elapsed time.Duration) (alpha float64, stepIters int64) {
 	if c.budget <= 0 {
 		return c.alpha, c.iters
 	}
@@ -91,7 +93,7 @@ func (c *Cooling) Next(t float64, iters int64, elapsed time.Duration) (alpha flo
 
 // measure updates the rate, an average weighted towards recent steps: a
 // change of load shows, one slow step does not swing the plan.
-func (c *Cooling) measure(iters int64, elapsed time.Duration) {
+func (c *Plan) measure(iters int64, elapsed time.Duration) {
 	di, dt := iters-c.lastIters, elapsed-c.lastTime
 	if di <= 0 || dt <= 0 {
 		return
@@ -109,7 +111,7 @@ func (c *Cooling) measure(iters int64, elapsed time.Duration) {
 // fit returns the factor that takes T from t to tend in the steps left at
 // the measured rate; settled is false in the last few steps, which only
 // round the schedule off.
-func (c *Cooling) fit(t float64, left time.Duration) (a float64, settled bool) {
+func (c *Plan) fit(t float64, left time.Duration) (a float64, settled bool) {
 	if t <= c.tend {
 		return c.alpha, false
 	}
@@ -130,76 +132,19 @@ func lastFactor(t, tend float64) float64 { return tend / t * (1 - 1e-9) }
 
 // Done records the end of the cooling: steps temperature steps run, the
 // last at temperature t.
-func (c *Cooling) Done(steps int64, t float64) {
+func (c *Plan) Done(steps int64, t float64) {
 	c.run.Steps, c.run.TLast = steps, t
 }
 
 // Run returns the description of the schedule so far.
-func (c *Cooling) Run() *ScheduleRun {
+func (c *Plan) Run() *solver.ScheduleRun {
 	r := c.run
 	return &r
-}
-
-// ScheduleRun describes the annealing schedule a run followed: Lam et
-// al.'s as given, or one fitted to the time limit.
-type ScheduleRun struct {
-	// Fitted is true when the cooling was fitted to the time limit
-	// (false: the factor Alpha every step throughout).
-	Fitted bool    `json:"fitted"`
-	T0     float64 `json:"t0"`
-	TEnd   float64 `json:"tend"`
-	// LamAlpha is the factor of the schedule as given (option alpha).
-	LamAlpha float64 `json:"alpha_given"`
-	// Alpha0 and Alpha are the factors of the first and the last step
-	// (both LamAlpha when not fitted).
-	Alpha0 float64 `json:"alpha_first"`
-	Alpha  float64 `json:"alpha_last"`
-	// Steps are the temperature steps run, the probe included; TLast is
-	// the temperature of the last.
-	Steps int64   `json:"steps"`
-	TLast float64 `json:"t_last"`
-	// Sweeps are the iterations per step in multiples of the cities.
-	Sweeps float64 `json:"sweeps"`
-	// Descent is the time of the greedy descent the schedule ended in
-	// (0: none ran).
-	Descent time.Duration `json:"descent_ns"`
-}
-
-// String is the schedule in one line, as the CLI summary and the app show
-// it: "fitted to the time limit: alpha 0.9971 → 0.9969 (given 0.99), 1,220
-// steps of 10 sweeps, T 10000 → 0.1, descent 12ms".
-func (s *ScheduleRun) String() string {
-	if s == nil {
-		return ""
-	}
-	var b strings.Builder
-	if s.Fitted {
-		fmt.Fprintf(&b, "fitted to the time limit: alpha %.5g → %.5g (given %.4g)", s.Alpha0, s.Alpha, s.LamAlpha)
-	} else {
-		fmt.Fprintf(&b, "as given: alpha %.4g", s.LamAlpha)
-	}
-	fmt.Fprintf(&b, ", %d steps of %.3g sweeps, T %.4g → %.4g", s.Steps, s.Sweeps, s.T0, s.TLast)
-	if s.Descent > 0 {
-		fmt.Fprintf(&b, ", descent %v", s.Descent.Round(time.Millisecond/10))
-	}
-	return b.String()
-}
-
-// InFileUnits returns s with its temperatures in the file's units of in
-// (t0 and tend as the options give them), s itself on TSPLIB files.
-func (s *ScheduleRun) InFileUnits(in *Instance) *ScheduleRun {
-	unit, _ := tempUnits(in)
-	if s == nil || unit == 1 {
-		return s
-	}
-	c := *s
-	c.T0, c.TEnd, c.TLast = s.T0/unit, s.TEnd/unit, s.TLast/unit
-	return &c
 }
 
 // FitsToLimit reports whether an annealer fits its cooling to the user's
 // time limit: one is set and neither alpha nor sweeps, which pin the
 // schedule (as the reproduction suites do), is.
-func FitsToLimit(p Params) bool {
+func FitsToLimit(p solver.Params) bool {
 	return p.TimeLimit > 0 && !p.Given("alpha") && !p.Given("sweeps")
 }
