@@ -87,7 +87,7 @@ package: deps
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 60s ./solver/tsplib
-	$(GO) test -run '^$$' -fuzz '^FuzzParsePoints$$' -fuzztime 60s ./solver/tsplib
+	$(GO) test -run '^$$' -fuzz '^FuzzParsePoints$$' -fuzztime 60s ./solver/instfile
 
 bench: build
 	$(BIN)/tsp bench --suite cpu --out docs/results

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/assets"
+	"github.com/tsplab/tsplab/solver/instfile"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -60,7 +61,7 @@ func (e Entry) Summary() string {
 // known optimum and whether an optimal tour lies beside it.
 func ReadEntry(path string) Entry {
 	e := Entry{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), Path: path}
-	h, err := tsplib.ReadHeader(path)
+	h, err := instfile.ReadHeader(path)
 	if err != nil {
 		e.Err = err.Error()
 		return e
@@ -71,7 +72,7 @@ func ReadEntry(path string) Entry {
 		// The table lists, for an instance with fixed edges, the path
 		// between their ends; the tour's optimum adds the fixed edges,
 		// which only the whole file gives (TSPLIB puts them first).
-		if in, err := tsplib.Read(path); err == nil {
+		if in, err := instfile.Read(path); err == nil {
 			if v, _, ok := tsplib.FindOptimum(in, os.Getenv(tsplib.OptimaEnv)); ok {
 				e.Optimum = v
 			}
@@ -84,7 +85,7 @@ func ReadEntry(path string) Entry {
 // ScanFolder lists every instance file in dir (not its subfolders), sorted
 // by dimension then name (see ReadEntry): the .tsp files, marked when they
 // cannot be read, and the point lists among the other extensions of
-// tsplib.Extensions (.txt and .csv files of other content are left out).
+// instfile.Extensions (.txt and .csv files of other content are left out).
 func ScanFolder(dir string) ([]Entry, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
@@ -92,7 +93,7 @@ func ScanFolder(dir string) ([]Entry, error) {
 	}
 	var out []Entry
 	for _, de := range des {
-		if de.IsDir() || !tsplib.HasInstanceExtension(de.Name()) {
+		if de.IsDir() || !instfile.HasInstanceExtension(de.Name()) {
 			continue
 		}
 		if e := ReadEntry(filepath.Join(dir, de.Name())); e.Err == "" || strings.EqualFold(filepath.Ext(de.Name()), ".tsp") {
@@ -212,7 +213,7 @@ func (a *App) checkEntries(seq int, entries []Entry) {
 		if <-stale {
 			return
 		}
-		if _, err := tsplib.Read(e.Path); err != nil {
+		if _, err := instfile.Read(e.Path); err != nil {
 			uiDo(func() {
 				if a.checkSeq == seq {
 					a.markBroken(e.Path, err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/gen"
+	"github.com/tsplab/tsplab/solver/instfile"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -93,7 +94,7 @@ func (a *App) dropped(_ fyne.Position, uris []fyne.URI) {
 	}
 	if len(paths) == 0 {
 		dialog.ShowInformation("Not an instance file", "Drop TSPLIB files or point lists ("+
-			strings.Join(tsplib.Extensions, ", ")+") to open them, or a picture ("+strings.Join(gen.ImageExtensions, ", ")+") for TSP art.", a.Win)
+			strings.Join(instfile.Extensions, ", ")+") to open them, or a picture ("+strings.Join(gen.ImageExtensions, ", ")+") for TSP art.", a.Win)
 		return
 	}
 	for i := len(paths) - 1; i >= 0; i-- {
@@ -112,7 +113,7 @@ func (a *App) dropped(_ fyne.Position, uris []fyne.URI) {
 // isListedInstance reports whether the folder list would list the file at
 // path: a .tsp, or a point list whose header reads (see ScanFolder).
 func isListedInstance(path string) bool {
-	if !tsplib.HasInstanceExtension(path) {
+	if !instfile.HasInstanceExtension(path) {
 		return false
 	}
 	return strings.EqualFold(filepath.Ext(path), ".tsp") || ReadEntry(path).Err == ""
@@ -156,7 +157,7 @@ func (a *App) loaded(path string, in *solver.Instance, opt []int, err error) {
 	} else {
 		a.setMessage("", false)
 		a.current = path
-		if tsplib.HasInstanceExtension(path) && (!strings.HasPrefix(path, a.samplesDir+string(filepath.Separator)) || a.samplesDir == "") {
+		if instfile.HasInstanceExtension(path) && (!strings.HasPrefix(path, a.samplesDir+string(filepath.Separator)) || a.samplesDir == "") {
 			a.addRecent(path)
 			a.addFolder(filepath.Dir(path))
 		}
@@ -176,7 +177,7 @@ func (a *App) loaded(path string, in *solver.Instance, opt []int, err error) {
 // LoadInstance reads a TSPLIB file with its known optimum and the optimal
 // tour of a readable .opt.tour beside it.
 func LoadInstance(path string) (*solver.Instance, []int, error) {
-	in, err := tsplib.Load(path)
+	in, err := instfile.Load(path)
 	if err != nil {
 		return nil, nil, err
 	}

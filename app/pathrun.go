@@ -6,8 +6,8 @@ import (
 
 	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/instfile"
 	"github.com/tsplab/tsplab/solver/session"
-	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // startTour is a tour the user opened for the pane's instance (Open
@@ -96,7 +96,7 @@ func (a *App) OpenStartTour(path string) error {
 	if in == nil {
 		return fmt.Errorf("open tour: no instance loaded: open the instance the tour is of first")
 	}
-	t, err := tsplib.ReadStartTour(path, in)
+	t, err := instfile.ReadStartTour(path, in)
 	if err != nil {
 		return err
 	}

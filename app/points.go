@@ -16,7 +16,7 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/gen"
-	"github.com/tsplab/tsplab/solver/tsplib"
+	"github.com/tsplab/tsplab/solver/instfile"
 )
 
 // DefaultArtPoints is how many points a picture becomes unless the user
@@ -55,7 +55,7 @@ func writeSamplePortrait(path string) error {
 // the reader takes (TSPLIB and point lists) and the pictures that become
 // TSP art.
 func openExtensions() []string {
-	return append(slices.Clone(tsplib.Extensions), gen.ImageExtensions...)
+	return append(slices.Clone(instfile.Extensions), gen.ImageExtensions...)
 }
 
 // isImageFile reports whether path names a picture, by its extension.

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/instfile"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -47,7 +48,7 @@ func (it batchItem) name() string {
 // line gives after "output" (ok false when none or not a tour of it).
 func (it batchItem) load(optima []string) (in *solver.Instance, ref int64, hasRef bool, err error) {
 	if it.text == nil {
-		in, err = tsplib.Load(it.file, optima...)
+		in, err = instfile.Load(it.file, optima...)
 		if err == nil && in.Name == "" {
 			in.Name = it.name()
 		}
@@ -155,7 +156,7 @@ func parseInstanceLine(text []byte, file string, line int) (*solver.Instance, in
 		b.Write(nums[k+1])
 		b.WriteByte('\n')
 	}
-	in, err := tsplib.ParsePoints(&b, file)
+	in, err := instfile.ParsePoints(&b, file)
 	if err != nil {
 		var te *tsplib.Error
 		if errors.As(err, &te) {
@@ -204,12 +205,12 @@ func batchItems(ctx context.Context, inputs []string, forceLines bool, each func
 			}
 			files = files[:0]
 			for _, e := range ents {
-				if !e.IsDir() && tsplib.HasInstanceExtension(e.Name()) && e.Name() != tsplib.OptimaFile {
+				if !e.IsDir() && instfile.HasInstanceExtension(e.Name()) && e.Name() != tsplib.OptimaFile {
 					files = append(files, filepath.Join(in, e.Name()))
 				}
 			}
 			if len(files) == 0 {
-				return fmt.Errorf("%s: no instance files (%s) in this folder", in, strings.Join(tsplib.Extensions, ", "))
+				return fmt.Errorf("%s: no instance files (%s) in this folder", in, strings.Join(instfile.Extensions, ", "))
 			}
 		}
 		for _, f := range files {

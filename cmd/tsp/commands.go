@@ -23,6 +23,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/gen"
+	"github.com/tsplab/tsplab/solver/instfile"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -95,7 +96,7 @@ func cmdEval(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	tour, err := tsplib.ReadTourFor(pos[1], in)
+	tour, err := instfile.ReadTourFor(pos[1], in)
 	if err != nil {
 		return err
 	}
@@ -272,7 +273,7 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 func renderScene(e *env, path string, in *solver.Instance, tourPath string, optimal bool) (export.Scene, error) {
 	s := export.Scene{Instance: in}
 	if tourPath != "" {
-		t, err := tsplib.ReadTourFor(tourPath, in)
+		t, err := instfile.ReadTourFor(tourPath, in)
 		if err != nil {
 			return s, err
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/instfile"
 	"github.com/tsplab/tsplab/solver/session"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
@@ -389,8 +390,8 @@ func loadInstance(path, optimaDir string, optimum int64, given bool) (*solver.In
 		}
 		dirs = append(dirs, optimaDir)
 	}
-	in, err := tsplib.Load(path, dirs...)
-	var pic *tsplib.PictureError
+	in, err := instfile.Load(path, dirs...)
+	var pic *instfile.PictureError
 	if errors.As(err, &pic) {
 		base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 		return nil, fmt.Errorf("%v: 'tsp gen --kind image --image %s --n 10000 --out %s.tsp' stipples it into one (TSP art)", err, path, base)
@@ -499,7 +500,7 @@ func isUsage(err error) bool {
 // order (with ids) when path ends in .csv, as a TSPLIB tour otherwise.
 func tourWriter(in *solver.Instance, res solver.Result, path string) func(io.Writer) error {
 	if strings.EqualFold(filepath.Ext(path), ".csv") {
-		return func(w io.Writer) error { return tsplib.WriteTourCSV(w, in, res.Tour) }
+		return func(w io.Writer) error { return instfile.WriteTourCSV(w, in, res.Tour) }
 	}
 	comment := fmt.Sprintf("length %s, %s/%s, seed %d, %.2f s", in.FormatLength(res.Length), res.Algorithm, res.Backend, res.Params.Seed, res.Elapsed.Seconds())
 	return func(w io.Writer) error { return tsplib.WriteTour(w, in.Name, comment, res.Tour) }

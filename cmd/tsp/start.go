@@ -4,7 +4,7 @@ import (
 	"flag"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tsplib"
+	"github.com/tsplab/tsplab/solver/instfile"
 )
 
 // routeFlags are tsp solve's flags about the route itself: the tour to
@@ -26,7 +26,7 @@ func (f *routeFlags) register(fs *flag.FlagSet) {
 // the route engine e runs on.
 func (f *routeFlags) apply(in *solver.Instance, e solver.Engine, p *solver.Params) (*solveRoute, error) {
 	if f.start != "" {
-		t, err := tsplib.ReadStartTour(f.start, in)
+		t, err := instfile.ReadStartTour(f.start, in)
 		if err != nil {
 			return nil, err
 		}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tsplib"
+	"github.com/tsplab/tsplab/solver/instfile"
 )
 
 // europe200 is a lat,lon point list of 200 cities in Europe (latitude
@@ -31,7 +31,7 @@ func europe200(t *testing.T) *solver.Instance {
 		lon := min(max(c.lon+0.9*rng.NormFloat64(), -10), 30)
 		fmt.Fprintf(&b, "%.5f,%.5f\n", lat, lon)
 	}
-	in, err := tsplib.ParsePoints(strings.NewReader(b.String()), "europe200.csv")
+	in, err := instfile.ParsePoints(strings.NewReader(b.String()), "europe200.csv")
 	if err != nil {
 		t.Fatal(err)
 	}

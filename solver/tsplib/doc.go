@@ -1,8 +1,8 @@
 // Package tsplib reads and writes the TSPLIB95 file formats for the
 // symmetric travelling salesman problem: instances (TYPE TSP) with node
 // coordinates or an explicit distance matrix, and tours (TYPE TOUR); and
-// point lists (x y, id x y or lat/lon a line, as CSV or text), which Read
-// tells from TSPLIB files by their first line.
+// the tables of known optima. Package instfile reads the other formats a
+// user may open and tells them from TSPLIB files.
 //
 // The reference is G. Reinelt, "TSPLIB 95", Universität Heidelberg, 1995
 // (the format description that accompanies the library), and

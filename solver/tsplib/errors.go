@@ -28,7 +28,10 @@ func (e *Error) Error() string {
 	return f + ":" + strconv.Itoa(e.Line) + ": " + e.Msg
 }
 
-func errorf(file string, line int, format string, args ...any) *Error {
+// Errorf returns the *Error "FILE:LINE: problem" with the message kept on
+// one line and bounded in length; the readers of the other instance and
+// tour formats report their problems with it too.
+func Errorf(file string, line int, format string, args ...any) *Error {
 	return &Error{File: file, Line: line, Msg: oneLine(fmt.Sprintf(format, args...))}
 }
 
@@ -58,9 +61,9 @@ func quote(s string) string {
 	return strconv.Quote(s)
 }
 
-// fileError reports a failure to open, read or write a file, without
+// FileError reports a failure to open, read or write a file, without
 // repeating the path that *fs.PathError already names.
-func fileError(path string, err error) *Error {
+func FileError(path string, err error) *Error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) && pe.Path == path {
 		err = pe.Err

@@ -1,13 +1,9 @@
 package tsplib
 
 import (
-	"bufio"
-	"errors"
 	"io"
 	"path/filepath"
 	"strings"
-
-	"github.com/tsplab/tsplab/solver"
 )
 
 // Header is the specification part of a TSPLIB instance file: what a
@@ -19,65 +15,19 @@ type Header struct {
 	Dimension int    // DIMENSION
 	Metric    string // EDGE_WEIGHT_TYPE as written in capitals ("EUC_2D")
 	Format    string // EDGE_WEIGHT_FORMAT, for EXPLICIT instances
-	Section   string // the first section's keyword in capitals ("NODE_COORD_SECTION"), PointsSection for a point list
+	Section   string // the first section's keyword in capitals ("NODE_COORD_SECTION"); instfile names the other formats' own
 }
 
-// PointsSection is the Section of a point list's Header.
-const PointsSection = "POINTS"
-
-// ReadHeader reads the header of the instance file at path (for a point
-// list, see pointsHeader): its keywords
-// up to the first section, checked as Read checks them (the same
-// FILE:LINE errors), without reading the data.
+// ReadHeader reads the header of the TSPLIB95 instance file at path: its
+// keywords up to the first section, checked as Read checks them (the
+// same FILE:LINE errors), without reading the data.
 func ReadHeader(path string) (Header, error) {
-	f, err := openRegular(path)
+	f, err := OpenRegular(path)
 	if err != nil {
 		return Header{}, err
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, readerSniffSize)
-	head, err := br.Peek(readerSniffSize)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return Header{}, fileError(path, bareError(err))
-	}
-	if isMatrixCSV(head, len(head) < readerSniffSize) {
-		return matrixHeader(br, path)
-	}
-	if isPointList(head, path) {
-		return pointsHeader(br, path)
-	}
-	return ParseHeader(br, path)
-}
-
-// pointsHeader describes a point list without parsing its numbers: the
-// header line (when it has one) gives the metric, the count of lines that
-// are not blank or comments the dimension.
-func pointsHeader(r io.Reader, filename string) (Header, error) {
-	p := &pointReader{br: bufio.NewReaderSize(&crReader{r: r}, MaxPointLine), file: filename}
-	h := Header{Name: strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename)), Type: "TSP", Metric: solver.Euc2D.String(), Section: PointsSection}
-	for {
-		b, err := p.nextLine()
-		if err != nil {
-			return Header{}, err
-		}
-		if b == nil {
-			break
-		}
-		if h.Dimension == 0 && p.names == nil && !isNumber(b) {
-			if err := p.header(splitFields(b)); err != nil {
-				return Header{}, err
-			}
-			if p.latLon {
-				h.Metric = solver.GreatCircle.String()
-			}
-			continue
-		}
-		h.Dimension++
-	}
-	if h.Dimension == 0 {
-		return Header{}, p.end()
-	}
-	return h, nil
+	return ParseHeader(f, path)
 }
 
 // ParseHeader reads the header of an instance from r; see ReadHeader.

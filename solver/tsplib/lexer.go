@@ -158,7 +158,7 @@ scan:
 			}
 			if len(lx.buf)+i >= MaxTokenLength {
 				lx.buf = append(lx.buf, b[:i]...)
-				return line, false, errorf(lx.file, line, "token too long (more than %d bytes): %s", MaxTokenLength, quote(string(lx.buf)))
+				return line, false, Errorf(lx.file, line, "token too long (more than %d bytes): %s", MaxTokenLength, quote(string(lx.buf)))
 			}
 			i++
 		}
@@ -166,7 +166,7 @@ scan:
 		lx.r.Discard(len(b))
 	}
 	if lx.err != nil {
-		return line, false, errorf(lx.file, line, "read error: %v", bareError(lx.err))
+		return line, false, Errorf(lx.file, line, "read error: %v", bareError(lx.err))
 	}
 	if len(lx.buf) == 0 {
 		return lx.eofLine(), true, nil
@@ -211,7 +211,7 @@ scan:
 			i++
 		}
 		if len(lx.buf)+i > MaxLineLength {
-			return "", errorf(lx.file, line, "line too long (more than %d bytes)", MaxLineLength)
+			return "", Errorf(lx.file, line, "line too long (more than %d bytes)", MaxLineLength)
 		}
 		lx.buf = append(lx.buf, b[:i]...)
 		if i < len(b) {
@@ -222,7 +222,7 @@ scan:
 		lx.r.Discard(i)
 	}
 	if lx.err != nil {
-		return "", errorf(lx.file, line, "read error: %v", bareError(lx.err))
+		return "", Errorf(lx.file, line, "read error: %v", bareError(lx.err))
 	}
 	for _, c := range lx.buf {
 		if !isSpace(c) {
@@ -240,6 +240,10 @@ func (lx *lexer) skipColon() {
 		lx.r.Discard(1)
 	}
 }
+
+// LineEnds returns r with each lone '\r' turned into '\n', so that lines
+// count "\n", "\r\n" and "\r" alike.
+func LineEnds(r io.Reader) io.Reader { return &crReader{r: r} }
 
 // crReader turns a lone '\r' into '\n', so that lines count "\n", "\r\n"
 // and "\r" alike; a '\r' ending a read waits for the next byte.

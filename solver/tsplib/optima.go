@@ -36,14 +36,14 @@ type csvTable struct {
 const maxCSVSize = 64 << 20
 
 func readCSV(path string) (*csvTable, error) {
-	f, err := openRegular(path)
+	f, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxCSVSize+1))
 	if err != nil {
-		return nil, fileError(path, err)
+		return nil, FileError(path, err)
 	}
 	if len(data) > maxCSVSize {
 		return nil, &Error{File: path, Line: 1, Msg: "file too large for a table of optima"}
@@ -107,19 +107,20 @@ func (tab *csvTable) setHeader(path string, line int, rec []string) error {
 	return nil
 }
 
-// openRegular opens path for reading only when it is a regular file: a
-// FIFO or a device would block the open or the read for ever.
-func openRegular(path string) (*os.File, error) {
+// OpenRegular opens path for reading only when it is a regular file: a
+// FIFO or a device would block the open or the read for ever. Its errors
+// are *Error.
+func OpenRegular(path string) (*os.File, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, fileError(path, err)
+		return nil, FileError(path, err)
 	}
 	if !st.Mode().IsRegular() {
 		return nil, &Error{File: path, Msg: "not a regular file"}
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, fileError(path, err)
+		return nil, FileError(path, err)
 	}
 	return f, nil
 }
@@ -275,18 +276,24 @@ func OptTourPath(instancePath string, in *solver.Instance) string {
 	return ""
 }
 
-// Load reads the instance at path (see Read) and attaches its known
-// optimum (see FindOptimum), searching optimaDirs and then the directory
-// named by $TSPLIB_OPTIMA.
+// Load reads the TSPLIB95 instance at path (see Read) and attaches its
+// known optimum (see SetOptimum).
 func Load(path string, optimaDirs ...string) (*solver.Instance, error) {
 	in, err := Read(path)
 	if err != nil {
 		return nil, err
 	}
+	SetOptimum(in, optimaDirs...)
+	return in, nil
+}
+
+// SetOptimum attaches the known optimum of in (see FindOptimum), searching
+// optimaDirs and then the directory named by $TSPLIB_OPTIMA; in is left
+// as it is when none is known.
+func SetOptimum(in *solver.Instance, optimaDirs ...string) {
 	if opt, src, ok := FindOptimum(in, withEnv(optimaDirs)...); ok {
 		in.Optimum, in.OptimumSource = opt, src
 	}
-	return in, nil
 }
 
 // AppendOptimum records the optimum of instance name in the CSV at csvPath
@@ -303,7 +310,7 @@ func AppendOptimum(csvPath, name string, dim int, ewt string, opt int64) error {
 		tab = &csvTable{header: []string{"name", "dimension", "edge_weight_type", "optimum"},
 			col: map[string]int{"name": 0, "dimension": 1, "edge_weight_type": 2, "optimum": 3}}
 	} else {
-		return fileError(csvPath, err)
+		return FileError(csvPath, err)
 	}
 	row := make([]string, len(tab.header))
 	set := func(col, v string) {
@@ -319,7 +326,7 @@ func AppendOptimum(csvPath, name string, dim int, ewt string, opt int64) error {
 	var buf bytes.Buffer
 	rows := slices.DeleteFunc(tab.rows, func(r []string) bool { return r == nil })
 	if err := csv.NewWriter(&buf).WriteAll(append([][]string{tab.header}, rows...)); err != nil {
-		return fileError(csvPath, err)
+		return FileError(csvPath, err)
 	}
 	return replaceFile(csvPath, buf.Bytes())
 }
@@ -356,7 +363,7 @@ func (tab *csvTable) putRow(name string, row []string) {
 func replaceFile(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".optima-*.csv")
 	if err != nil {
-		return fileError(path, err)
+		return FileError(path, err)
 	}
 	_, werr := tmp.Write(data)
 	if cerr := tmp.Close(); werr == nil {
@@ -370,7 +377,7 @@ func replaceFile(path string, data []byte) error {
 	}
 	if werr != nil {
 		os.Remove(tmp.Name())
-		return fileError(path, werr)
+		return FileError(path, werr)
 	}
 	return nil
 }

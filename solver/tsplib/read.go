@@ -1,9 +1,6 @@
 package tsplib
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -29,86 +26,21 @@ const (
 	MaxCoord = 1 << 28
 )
 
-// Read reads the instance in the file at path: a TSPLIB95 file (see
-// Parse), a cost matrix CSV (see ParseMatrixCSV) or a point list (see
-// ParsePoints), told apart by the first lines that are not blank (a
-// matrix by isMatrixCSV), and by the extension when those say neither.
+// Read reads the TSPLIB95 instance in the file at path (see Parse); the
+// instance's Path is path. Package instfile reads the other formats TSP
+// Lab takes and tells them apart.
 func Read(path string) (*solver.Instance, error) {
-	f, br, points, err := openSniffed(path)
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, FileError(path, err)
 	}
 	defer f.Close()
-	var in *solver.Instance
-	switch {
-	case sniffMatrix(br):
-		in, err = ParseMatrixCSV(br, path)
-	case points:
-		in, err = ParsePoints(br, path)
-	default:
-		in, err = Parse(br, path)
-	}
+	in, err := Parse(f, path)
 	if err != nil {
 		return nil, err
 	}
 	in.Path = path
 	return in, nil
-}
-
-// openSniffed opens the file at path for reading and reports whether its
-// start reads as a point list rather than TSPLIB (see isPointList).
-func openSniffed(path string) (*os.File, *bufio.Reader, bool, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, false, fileError(path, err)
-	}
-	br := bufio.NewReaderSize(f, readerSniffSize)
-	head, err := br.Peek(readerSniffSize)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		f.Close()
-		return nil, nil, false, fileError(path, bareError(err))
-	}
-	if err := notAnInstance(path, head); err != nil {
-		f.Close()
-		return nil, nil, false, err
-	}
-	return f, br, isPointList(head, path), nil
-}
-
-// PictureError is Read's error for a picture: a file whose first bytes
-// are a PNG, JPEG, GIF, BMP or WebP signature. Front ends offer to
-// stipple it into an instance (TSP art) instead.
-type PictureError struct {
-	File   string
-	Format string // "PNG", "JPEG", …
-}
-
-// Error says what the file is, in one line naming it.
-func (e *PictureError) Error() string {
-	return (&Error{File: e.File, Msg: "a " + e.Format + " picture, not an instance"}).Error()
-}
-
-// pictureSignatures are the first bytes of the picture formats a user
-// may open by mistake.
-var pictureSignatures = []struct{ magic, format string }{
-	{"\x89PNG\r\n\x1a\n", "PNG"}, {"\xFF\xD8\xFF", "JPEG"}, {"GIF87a", "GIF"}, {"GIF89a", "GIF"}, {"BM", "BMP"},
-}
-
-// notAnInstance tells a file that cannot be an instance by its start
-// head: empty (or blank), or a picture.
-func notAnInstance(path string, head []byte) error {
-	if len(bytes.TrimSpace(head)) == 0 && len(head) < readerSniffSize {
-		return &Error{File: path, Msg: "the file is empty"}
-	}
-	for _, s := range pictureSignatures {
-		if bytes.HasPrefix(head, []byte(s.magic)) && (s.format != "BMP" || len(head) >= 26 && bytes.IndexByte(head[:26], 0) >= 0) {
-			return &PictureError{File: path, Format: s.format}
-		}
-	}
-	if len(head) >= 12 && string(head[:4]) == "RIFF" && string(head[8:12]) == "WEBP" {
-		return &PictureError{File: path, Format: "WebP"}
-	}
-	return nil
 }
 
 // Parse reads a TSPLIB95 TYPE TSP instance from r, of any supported metric
@@ -159,7 +91,7 @@ type parser struct {
 }
 
 func (p *parser) errf(line int, format string, args ...any) error {
-	return errorf(p.file, line, format, args...)
+	return Errorf(p.file, line, format, args...)
 }
 
 // unsupportedTypes are the TSPLIB TYPEs this reader knows but does not solve.
@@ -398,6 +330,10 @@ func (p *parser) edgeWeightFormatHeader(val string, line int) error {
 	p.ewf, p.ewfLine = f, line
 	return nil
 }
+
+// IsSpecKeyword reports whether word, in capitals, is a TSPLIB95
+// specification keyword (NAME, TYPE, DIMENSION, …).
+func IsSpecKeyword(word string) bool { return knownKeys[word] }
 
 // isKeyword reports whether s looks like a TSPLIB keyword: A-Z, 0-9, _.
 func isKeyword(s string) bool {

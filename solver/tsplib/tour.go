@@ -14,7 +14,7 @@ import (
 func ReadTour(path string, n int) ([]int, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fileError(path, err)
+		return nil, FileError(path, err)
 	}
 	defer f.Close()
 	return ParseTour(f, path, n)
@@ -33,27 +33,27 @@ func ParseTour(r io.Reader, filename string, n int) ([]int, error) {
 			return nil, err
 		}
 		if t.eof {
-			return nil, errorf(filename, t.line, "missing TOUR_SECTION")
+			return nil, Errorf(filename, t.line, "missing TOUR_SECTION")
 		}
 		key := strings.ToUpper(t.text)
 		if key == "TOUR_SECTION" {
 			lx.skipColon()
 			if n <= 0 {
 				if dim < 0 {
-					return nil, errorf(filename, t.line, "TOUR_SECTION before DIMENSION and no instance size given")
+					return nil, Errorf(filename, t.line, "TOUR_SECTION before DIMENSION and no instance size given")
 				}
 				n = dim
 			}
 			return tourSection(lx, filename, n)
 		}
 		if strings.HasSuffix(key, "_SECTION") {
-			return nil, errorf(filename, t.line, "%s in a tour file is not supported", quote(t.text))
+			return nil, Errorf(filename, t.line, "%s in a tour file is not supported", quote(t.text))
 		}
 		if key == ":" || isNumber(key) || !isKeyword(key) {
-			return nil, errorf(filename, t.line, "unexpected %s where a keyword should be", quote(t.text))
+			return nil, Errorf(filename, t.line, "unexpected %s where a keyword should be", quote(t.text))
 		}
 		if key == "EOF" {
-			return nil, errorf(filename, t.line, "missing TOUR_SECTION")
+			return nil, Errorf(filename, t.line, "missing TOUR_SECTION")
 		}
 		if err := tourKeyword(lx, filename, t.line, t.text, key, n, &dim, seen); err != nil {
 			return nil, err
@@ -72,27 +72,27 @@ func tourKeyword(lx *lexer, filename string, line int, text, key string, n int, 
 	}
 	rest = strings.TrimSpace(rest)
 	if !strings.HasPrefix(rest, ":") && !knownKeys[key] {
-		return errorf(filename, line, "unexpected %s where a keyword should be", quote(text))
+		return Errorf(filename, line, "unexpected %s where a keyword should be", quote(text))
 	}
 	val := strings.TrimSpace(strings.TrimPrefix(rest, ":"))
 	if key != "COMMENT" {
 		if l, dup := seen[key]; dup {
-			return errorf(filename, line, "%s given twice (first on line %d)", key, l)
+			return Errorf(filename, line, "%s given twice (first on line %d)", key, l)
 		}
 		seen[key] = line
 	}
 	switch key {
 	case "TYPE":
 		if ty := strings.ToUpper(firstField(val)); ty != "TOUR" {
-			return errorf(filename, line, "TYPE %s is not a tour (want TYPE TOUR)", quote(val))
+			return Errorf(filename, line, "TYPE %s is not a tour (want TYPE TOUR)", quote(val))
 		}
 	case "DIMENSION":
 		d, err := strconv.ParseInt(val, 10, 64)
 		if err != nil || d < 1 || d > MaxDimension {
-			return errorf(filename, line, "DIMENSION %s is not an integer in 1..%d", quote(val), MaxDimension)
+			return Errorf(filename, line, "DIMENSION %s is not an integer in 1..%d", quote(val), MaxDimension)
 		}
 		if n > 0 && int(d) != n {
-			return errorf(filename, line, "tour DIMENSION %d does not match the instance's %d cities", d, n)
+			return Errorf(filename, line, "tour DIMENSION %d does not match the instance's %d cities", d, n)
 		}
 		*dim = int(d)
 	}
@@ -118,27 +118,27 @@ func tourSection(lx *lexer, file string, n int) ([]int, error) {
 		last = t.line
 		id, err := strconv.ParseInt(t.text, 10, 64)
 		if err != nil {
-			return nil, errorf(file, t.line, "TOUR_SECTION: node id %s is not an integer", quote(t.text))
+			return nil, Errorf(file, t.line, "TOUR_SECTION: node id %s is not an integer", quote(t.text))
 		}
 		if id == -1 {
 			break
 		}
 		if id < 1 || id > int64(n) {
-			return nil, errorf(file, t.line, "TOUR_SECTION: node id %d out of range 1..%d", id, n)
+			return nil, Errorf(file, t.line, "TOUR_SECTION: node id %d out of range 1..%d", id, n)
 		}
 		if len(tour) >= n {
-			return nil, errorf(file, t.line, "TOUR_SECTION has more than %d nodes", n)
+			return nil, Errorf(file, t.line, "TOUR_SECTION has more than %d nodes", n)
 		}
 		tour = append(tour, int(id-1))
 		lines = append(lines, int32(t.line))
 	}
 	if len(tour) != n {
-		return nil, errorf(file, last, "TOUR_SECTION has %d nodes, want %d", len(tour), n)
+		return nil, Errorf(file, last, "TOUR_SECTION has %d nodes, want %d", len(tour), n)
 	}
 	first := make([]int32, n)
 	for i, c := range tour {
 		if first[c] != 0 {
-			return nil, errorf(file, int(lines[i]), "TOUR_SECTION: node %d visited twice (first on line %d)", c+1, first[c])
+			return nil, Errorf(file, int(lines[i]), "TOUR_SECTION: node %d visited twice (first on line %d)", c+1, first[c])
 		}
 		first[c] = lines[i]
 	}

@@ -1,4 +1,4 @@
-package tsplib
+package instfile
 
 import (
 	"errors"

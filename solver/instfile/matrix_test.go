@@ -1,4 +1,4 @@
-package tsplib
+package instfile
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 func TestParseMatrixCSVGood(t *testing.T) {
@@ -60,7 +61,7 @@ func TestParseMatrixCSVBad(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ParseMatrixCSV(strings.NewReader(c.data), "m.csv")
-			var te *Error
+			var te *tsplib.Error
 			if !errors.As(err, &te) {
 				t.Fatalf("%T %v, want *Error", err, err)
 			}

@@ -1,4 +1,4 @@
-package tsplib
+package instfile
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // Extensions are the file name extensions of the instance files Read
@@ -77,7 +78,7 @@ func isPointList(head []byte, path string) bool {
 			return true
 		}
 		first := strings.ToUpper(string(fields[0]))
-		keyword := knownKeys[first] || first == "EOF" || strings.HasSuffix(first, "_SECTION")
+		keyword := tsplib.IsSpecKeyword(first) || first == "EOF" || strings.HasSuffix(first, "_SECTION")
 		switch {
 		case bytes.IndexByte(line, ':') >= 0:
 			return false
@@ -203,7 +204,7 @@ func (p *pointReader) nextLine() ([]byte, error) {
 // Points keep the ids and coordinates as written. filename names r in
 // errors ("FILE:LINE: problem") and gives the instance its name.
 func ParsePoints(r io.Reader, filename string) (*solver.Instance, error) {
-	p := &pointReader{br: bufio.NewReaderSize(&crReader{r: r}, MaxPointLine), file: filename}
+	p := &pointReader{br: bufio.NewReaderSize(tsplib.LineEnds(r), MaxPointLine), file: filename}
 	if err := p.readAll(); err != nil {
 		return nil, err
 	}
@@ -255,7 +256,7 @@ func (p *pointReader) end() error {
 	if p.names != nil {
 		return p.errf(p.line, "a header but no points")
 	}
-	return &Error{File: p.file, Msg: "no points (want one point per line: x y, or id x y)"}
+	return &tsplib.Error{File: p.file, Msg: "no points (want one point per line: x y, or id x y)"}
 }
 
 // point reads one data line.
@@ -269,8 +270,8 @@ func (p *pointReader) point(fields [][]byte) error {
 	if len(fields) != p.ncol {
 		return p.errf(p.line, "%d fields, want %d as %s", len(fields), p.ncol, p.shape())
 	}
-	if len(p.cols[0]) >= MaxDimension {
-		return p.errf(p.line, "more than %d points", MaxDimension)
+	if len(p.cols[0]) >= tsplib.MaxDimension {
+		return p.errf(p.line, "more than %d points", tsplib.MaxDimension)
 	}
 	if p.ncol == 3 {
 		if err := p.id(fields[0]); err != nil {
@@ -294,8 +295,8 @@ func (p *pointReader) id(f []byte) error {
 	if len(f) == 0 {
 		return p.errf(p.line, "empty id")
 	}
-	if len(f) > MaxTokenLength {
-		return p.errf(p.line, "id of %d bytes is too long (max %d)", len(f), MaxTokenLength)
+	if len(f) > tsplib.MaxTokenLength {
+		return p.errf(p.line, "id of %d bytes is too long (max %d)", len(f), tsplib.MaxTokenLength)
 	}
 	if p.labels == nil {
 		if id, err := strconv.ParseInt(string(f), 10, 64); err == nil {
@@ -325,8 +326,8 @@ func (p *pointReader) shape() string {
 
 // coord parses coordinate column k (0 or 1) of a line.
 func (p *pointReader) coord(f []byte, k int) (float64, error) {
-	if len(f) > MaxTokenLength {
-		return 0, p.errf(p.line, "field of %d bytes is too long (max %d)", len(f), MaxTokenLength)
+	if len(f) > tsplib.MaxTokenLength {
+		return 0, p.errf(p.line, "field of %d bytes is too long (max %d)", len(f), tsplib.MaxTokenLength)
 	}
 	v, err := strconv.ParseFloat(string(f), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {

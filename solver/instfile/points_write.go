@@ -1,4 +1,4 @@
-package tsplib
+package instfile
 
 import (
 	"bufio"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // WriteTourCSV writes tour as a point list in tour order, one point a
@@ -71,14 +72,14 @@ func ReadTourFor(path string, in *solver.Instance) ([]int, error) {
 	}
 	defer f.Close()
 	if !points {
-		return ParseTour(br, path, in.N)
+		return tsplib.ParseTour(br, path, in.N)
 	}
 	pts, err := ParsePoints(br, path)
 	if err != nil {
 		return nil, err
 	}
 	if pts.N != in.N {
-		return nil, &Error{File: path, Msg: fmt.Sprintf("%d points, want the %d cities of %s", pts.N, in.N, in.Name)}
+		return nil, &tsplib.Error{File: path, Msg: fmt.Sprintf("%d points, want the %d cities of %s", pts.N, in.N, in.Name)}
 	}
 	var tour []int
 	if !labelled(in.Points) && !labelled(pts.Points) {
@@ -90,7 +91,7 @@ func ReadTourFor(path string, in *solver.Instance) ([]int, error) {
 		return nil, err
 	}
 	if err := solver.ValidateTour(tour, in.N); err != nil {
-		return nil, &Error{File: path, Msg: oneLine(err.Error())}
+		return nil, errorf(path, 0, "%v", err)
 	}
 	return tour, nil
 }
@@ -107,7 +108,7 @@ func toursCities[K comparable](in *solver.Instance, n int, path string, cityID, 
 		id := tourID(k)
 		c, ok := city[id]
 		if !ok {
-			return nil, &Error{File: path, Msg: fmt.Sprintf("id %s is not a city of %s", show(id), in.Name)}
+			return nil, &tsplib.Error{File: path, Msg: fmt.Sprintf("id %s is not a city of %s", show(id), in.Name)}
 		}
 		tour[k] = c
 	}

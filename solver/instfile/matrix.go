@@ -1,4 +1,4 @@
-package tsplib
+package instfile
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // MatrixSection is the Section of a cost matrix CSV's Header.
@@ -152,7 +153,7 @@ func (m *matrixReader) errf(line int, format string, args ...any) error {
 // digits. filename names r in errors ("FILE:LINE: problem") and gives
 // the instance its name.
 func ParseMatrixCSV(r io.Reader, filename string) (*solver.Instance, error) {
-	m := &matrixReader{lr: &lineReader{br: bufio.NewReader(&crReader{r: r}), file: filename}, file: filename, integral: true}
+	m := &matrixReader{lr: &lineReader{br: bufio.NewReader(tsplib.LineEnds(r)), file: filename}, file: filename, integral: true}
 	if err := m.readAll(); err != nil {
 		return nil, err
 	}
@@ -180,7 +181,7 @@ func (m *matrixReader) readAll() error {
 		}
 	}
 	if m.n == 0 {
-		return &Error{File: m.file, Msg: "no rows (want n rows of n numbers: a cost matrix)"}
+		return &tsplib.Error{File: m.file, Msg: "no rows (want n rows of n numbers: a cost matrix)"}
 	}
 	if len(m.lines) != m.n {
 		return m.errf(m.lr.line, "%d rows of %d numbers: a cost matrix must be square%s", len(m.lines), m.n, instanceLinesHint)
@@ -208,8 +209,8 @@ func (m *matrixReader) row(fields [][]byte) error {
 	}
 	if m.n == 0 {
 		m.n = len(fields)
-		if m.n > MaxExplicitDimension {
-			return m.errf(line, "%d numbers on a row: a cost matrix has at most %d cities", m.n, MaxExplicitDimension)
+		if m.n > tsplib.MaxExplicitDimension {
+			return m.errf(line, "%d numbers on a row: a cost matrix has at most %d cities", m.n, tsplib.MaxExplicitDimension)
 		}
 		if m.names != nil && len(m.names) == m.n+1 && name != "" {
 			m.names = m.names[1:] // the corner above the column of names
@@ -295,14 +296,14 @@ func fmtCost(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // matrixHeader describes a cost matrix CSV without parsing its numbers:
 // the count of rows is the dimension.
-func matrixHeader(r io.Reader, filename string) (Header, error) {
-	lr := &lineReader{br: bufio.NewReader(&crReader{r: r}), file: filename}
-	h := Header{Name: strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename)), Type: "TSP", Metric: solver.Explicit.String(), Format: "FULL_MATRIX", Section: MatrixSection}
+func matrixHeader(r io.Reader, filename string) (tsplib.Header, error) {
+	lr := &lineReader{br: bufio.NewReader(tsplib.LineEnds(r)), file: filename}
+	h := tsplib.Header{Name: strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename)), Type: "TSP", Metric: solver.Explicit.String(), Format: "FULL_MATRIX", Section: MatrixSection}
 	first := true
 	for {
 		b, err := lr.next()
 		if err != nil {
-			return Header{}, err
+			return tsplib.Header{}, err
 		}
 		if b == nil {
 			break
@@ -315,7 +316,7 @@ func matrixHeader(r io.Reader, filename string) (Header, error) {
 		h.Dimension++
 	}
 	if h.Dimension == 0 {
-		return Header{}, &Error{File: filename, Msg: "no rows (want n rows of n numbers: a cost matrix)"}
+		return tsplib.Header{}, &tsplib.Error{File: filename, Msg: "no rows (want n rows of n numbers: a cost matrix)"}
 	}
 	return h, nil
 }

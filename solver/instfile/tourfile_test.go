@@ -1,4 +1,4 @@
-package tsplib
+package instfile
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // fiveCities is a TSPLIB instance of five cities with ids 1..5.
@@ -17,7 +18,7 @@ const fiveCities = "NAME: five\nTYPE: TSP\nDIMENSION: 5\nEDGE_WEIGHT_TYPE: EUC_2
 
 func parseFive(t *testing.T, data string) *solver.Instance {
 	t.Helper()
-	in, err := Parse(strings.NewReader(data), "five.tsp")
+	in, err := tsplib.Parse(strings.NewReader(data), "five.tsp")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestParseStartTourBad(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			var te *Error
+			var te *tsplib.Error
 			if !errors.As(err, &te) {
 				t.Fatalf("%T %v, want *Error", err, err)
 			}
@@ -140,7 +141,7 @@ func TestParseStartTourNames(t *testing.T) {
 
 // A start tour given as a CSV of TSPLIB ids, and one that repeats a city.
 func ExampleParseStartTour() {
-	in, _ := Parse(strings.NewReader(fiveCities), "five.tsp")
+	in, _ := tsplib.Parse(strings.NewReader(fiveCities), "five.tsp")
 	t, err := ParseStartTour(strings.NewReader("3,1,2,4,5\n"), "start.csv", in)
 	fmt.Println(t, err)
 	_, err = ParseStartTour(strings.NewReader("3\n1\n3\n"), "bad.txt", in)

@@ -1,4 +1,4 @@
-package tsplib
+package instfile
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // idColumns are the header names that mark the column of a tour file
@@ -24,7 +25,7 @@ var idColumns = []string{"id", "city", "node", "name"}
 func ReadStartTour(path string, in *solver.Instance) ([]int, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fileError(path, err)
+		return nil, tsplib.FileError(path, err)
 	}
 	defer f.Close()
 	return ParseStartTour(f, path, in)
@@ -42,12 +43,12 @@ func ReadStartTour(path string, in *solver.Instance) ([]int, error) {
 // city once and keep the instance's fixed edges; filename names r in
 // errors.
 func ParseStartTour(r io.Reader, filename string, in *solver.Instance) ([]int, error) {
-	br := bufio.NewReaderSize(&crReader{r: r}, readerSniffSize)
+	br := bufio.NewReaderSize(tsplib.LineEnds(r), readerSniffSize)
 	head, _ := br.Peek(readerSniffSize)
 	var t []int
 	var err error
 	if isTSPLIBTour(head) {
-		t, err = ParseTour(br, filename, in.N)
+		t, err = tsplib.ParseTour(br, filename, in.N)
 	} else {
 		t, err = parseIDTour(br, filename, in)
 	}
@@ -55,7 +56,7 @@ func ParseStartTour(r io.Reader, filename string, in *solver.Instance) ([]int, e
 		return nil, err
 	}
 	if err := in.CheckFixedEdges(t); err != nil {
-		return nil, &Error{File: filename, Msg: oneLine(err.Error())}
+		return nil, errorf(filename, 0, "%v", err)
 	}
 	return t, nil
 }
@@ -75,7 +76,7 @@ func isTSPLIBTour(head []byte) bool {
 		f := bytes.Fields(line)
 		first := strings.ToUpper(string(f[0]))
 		// a lone "name" is a header of names, "NAME x" a TSPLIB keyword
-		return knownKeys[first] && len(f) > 1 || strings.HasSuffix(first, "_SECTION")
+		return tsplib.IsSpecKeyword(first) && len(f) > 1 || strings.HasSuffix(first, "_SECTION")
 	}
 	return false
 }

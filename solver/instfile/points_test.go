@@ -1,4 +1,4 @@
-package tsplib
+package instfile
 
 import (
 	"bytes"
@@ -13,7 +13,11 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tsplib"
 )
+
+// square4 is a 10×10 square: its optimal tour has length 40.
+const square4 = "NAME: sq\nTYPE: TSP\nDIMENSION: 4\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 10 0\n3 10 10\n4 0 10\nEOF\n"
 
 // identityLength returns the length of the identity tour of in.
 func identityLength(in *solver.Instance) int64 {
@@ -135,7 +139,7 @@ func TestParsePointsBad(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := ParsePoints(strings.NewReader(c.data), "p.csv")
-			var e *Error
+			var e *tsplib.Error
 			if err == nil || !errors.As(err, &e) || !strings.HasPrefix(err.Error(), c.want) {
 				t.Fatalf("got %v, want an *Error starting %q", err, c.want)
 			}
@@ -212,7 +216,7 @@ func TestWriteTourCSV(t *testing.T) {
 		t.Fatal("a tour that is not a permutation was written")
 	}
 	// A TSPLIB instance writes its node ids and coordinates.
-	sq, err := Parse(strings.NewReader(square4), "sq.tsp")
+	sq, err := tsplib.Parse(strings.NewReader(square4), "sq.tsp")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +280,7 @@ func FuzzParsePoints(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in, err := ParsePoints(bytes.NewReader(data), "fuzz.csv")
 		if err != nil {
-			var e *Error
+			var e *tsplib.Error
 			if !errors.As(err, &e) || e.File != "fuzz.csv" || strings.ContainsAny(err.Error(), "\r\n") {
 				t.Fatalf("error %q (%T) is not a one-line *Error for fuzz.csv", err, err)
 			}
@@ -337,7 +341,7 @@ func TestParsePointsLinearMemory(t *testing.T) {
 // TSPLIB instance (ids 1..N) and a point list (its own ids).
 func TestReadTourFor(t *testing.T) {
 	dir := t.TempDir()
-	sq, err := Parse(strings.NewReader(square4), "sq.tsp")
+	sq, err := tsplib.Parse(strings.NewReader(square4), "sq.tsp")
 	if err != nil {
 		t.Fatal(err)
 	}
