@@ -28,30 +28,34 @@ type Anneal struct {
 	Unit            float64
 }
 
-// PointTempScale multiplies the default temperatures on a point list.
-// The defaults are Lam et al.'s for TSPLIB files, whose coordinates span
-// about 10^3–10^4; a point list's are scaled to span 10^6–10^7, where
-// those temperatures are too cold to anneal: pspm and sa stayed 11–12 %
-// above the bound on 500 uniform points in 10 s on two cores, 2–4 % with
-// ×50 (docs/DECISIONS.md#point-temp-scale).
-const PointTempScale = 50
+// PointTempScale multiplies the default t0 on a point list, and
+// PointTEndScale the default tend. The defaults are Lam et al.'s for
+// TSPLIB files, whose coordinates span about 10^3–10^4; a point list's
+// are scaled to span 10^6–10^7, where those temperatures are too cold to
+// anneal, and a schedule ending ten times warmer than t0's scale gives
+// spends less of a fitted run below any useful temperature
+// (docs/DECISIONS.md#point-temp-scale).
+const (
+	PointTempScale = 50
+	PointTEndScale = 500
+)
 
 // tempUnits returns how many of in's units make one of the file's own,
-// in which t0 and tend are given, and what the default temperatures are
-// multiplied by: 1 and 1 for TSPLIB files and a nil instance, so those
-// keep the papers' schedule exactly.
-func tempUnits(in *Instance) (unit, defaults float64) {
+// in which t0 and tend are given, and what the default t0 and tend are
+// multiplied by: 1 for TSPLIB files and a nil instance, so those keep
+// the papers' schedule exactly.
+func tempUnits(in *Instance) (unit, t0Scale, tendScale float64) {
 	if in == nil || in.Points == nil {
-		return 1, 1
+		return 1, 1, 1
 	}
-	return math.Pow10(in.ScaleExp), PointTempScale
+	return math.Pow10(in.ScaleExp), PointTempScale, PointTEndScale
 }
 
 // DefaultTemps returns the default t0 and tend on in in the file's units:
 // what `tsp engines FILE` and the app show.
 func DefaultTemps(in *Instance) (t0, tend float64) {
-	unit, k := tempUnits(in)
-	return DefaultT0 * k / unit, DefaultTEnd * k / unit
+	unit, k0, kEnd := tempUnits(in)
+	return DefaultT0 * k0 / unit, DefaultTEnd * kEnd / unit
 }
 
 // readAnneal reads the annealers' shared options from p; a value that does
@@ -76,23 +80,23 @@ func AnnealOf(in *Instance, p Params) (Anneal, error) { return Schedule(in, read
 // given in the file's units; the result's are in in's (Unit says how
 // many make one of the file's), the defaults scaled to a point list.
 func Schedule(in *Instance, a Anneal) (Anneal, error) {
-	unit, k := tempUnits(in)
+	unit, k0, kEnd := tempUnits(in)
 	given := a
 	fields := []struct {
-		o    Option
-		f    *float64
-		temp bool
-	}{{optT0, &a.T0, true}, {optTEnd, &a.TEnd, true}, {optAlpha, &a.Alpha, false}}
+		o     Option
+		f     *float64
+		scale float64 // the default's on in (0: not a temperature)
+	}{{optT0, &a.T0, k0}, {optTEnd, &a.TEnd, kEnd}, {optAlpha, &a.Alpha, 0}}
 	for _, x := range fields {
 		switch {
 		case *x.f == 0:
 			_, *x.f, _ = x.o.parse(x.o.Default)
-			if x.temp {
-				*x.f *= k
+			if x.scale > 0 {
+				*x.f *= x.scale
 			}
 		case !x.o.inRange(*x.f):
 			return a, &ParamError{Flag: x.o.Flag(), Value: fmtNum(*x.f), Range: x.o.Range() + " (0: default)"}
-		case x.temp:
+		case x.scale > 0:
 			*x.f *= unit
 		}
 	}
@@ -207,7 +211,7 @@ func (s *ScheduleRun) String() string {
 // InFileUnits returns s with its temperatures in the file's units of in
 // (t0 and tend as the options give them), s itself on TSPLIB files.
 func (s *ScheduleRun) InFileUnits(in *Instance) *ScheduleRun {
-	unit, _ := tempUnits(in)
+	unit, _, _ := tempUnits(in)
 	if s == nil || unit == 1 {
 		return s
 	}

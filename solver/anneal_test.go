@@ -21,7 +21,7 @@ func pointList(n, exp int) *Instance {
 // The schedule's temperatures are given in the file's units and run in
 // the instance's: a TSPLIB file keeps Lam et al.'s numbers exactly, a
 // point list scales what it is given by 10^ScaleExp and the defaults by
-// PointTempScale, and reports them back as given.
+// PointTempScale and PointTEndScale, and reports them back as given.
 func TestScheduleInTheFilesUnits(t *testing.T) {
 	tsp := NewCoordInstance("sq", Euc2D, []float64{0, 1, 1, 0}, []float64{0, 0, 1, 1}, nil)
 	pts := pointList(50, 6)
@@ -36,7 +36,7 @@ func TestScheduleInTheFilesUnits(t *testing.T) {
 	}{
 		{"tsplib defaults", tsp, "", "", DefaultT0, DefaultTEnd, "10000", "0.1"},
 		{"tsplib given", tsp, "100", "1", 100, 1, "100", "1"},
-		{"points defaults", pts, "", "", DefaultT0 * PointTempScale, DefaultTEnd * PointTempScale, "0.5", "5e-06"},
+		{"points defaults", pts, "", "", DefaultT0 * PointTempScale, DefaultTEnd * PointTEndScale, "0.5", "5e-05"},
 		{"points given", pts, "0.25", "0.001", 0.25e6, 0.001e6, "0.25", "0.001"},
 	}
 	for _, c := range cases {
@@ -62,8 +62,8 @@ func TestScheduleInTheFilesUnits(t *testing.T) {
 			}
 		})
 	}
-	if t0, tend := DefaultTemps(pts); !near(t0, 0.5) || !near(tend, 5e-6) {
-		t.Errorf("point list's default temperatures %g, %g, want 0.5, 5e-06", t0, tend)
+	if t0, tend := DefaultTemps(pts); !near(t0, 0.5) || !near(tend, 5e-5) {
+		t.Errorf("point list's default temperatures %g, %g, want 0.5, 5e-05", t0, tend)
 	}
 	// A refusal names the values as given.
 	_, err := AnnealOf(pts, Params{Extra: map[string]string{"t0": "0.001", "tend": "0.01"}})
