@@ -158,6 +158,9 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 	if in.N < 8 {
 		return runctl.ExactSmall(in, e, p, snaps, start)
 	}
+	if plan.pop {
+		return e.solvePop(ctx, in, p, snaps, aid, start)
+	}
 	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, plan: plan, start: start, c: runctl.NewControl(ctx, p, w, snaps, start), aid: aid}
 	if r.aid.Ascents == nil {
 		r.aid.Ascents = new(bound.Ascents)
@@ -931,6 +934,30 @@ func init() {
 		ilsConfig{orOpt: true, start: startGreedy}, nil})
 	solver.Register(ilsEngine{runctl.Identity{ID: "3opt-ils", Desc: "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
 		ilsConfig{orOpt: true, start: startNN}, nil})
-	solver.Register(ilsEngine{runctl.Identity{ID: "auto", Desc: "the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains, on 5 alpha-nearness candidates of a Held–Karp ascent, from 1,000 to 50,000 cities; sequential 3-opt moves on nearest candidates below 1,000 cities and on nearest and quadrant candidates from 50,000, with the 5-opt move on them in the rounds where it gains more per second up to 160,000 cities a worker; below 1,000 cities one search per core with stagnation escapes; from 1,000 to 50,000 each core kicking in its own stretch of one tour, their changes merged; from 50,000 all cores on one tour, each on a segment or a cell of the plane; best kept"},
+	solver.Register(ilsEngine{runctl.Identity{ID: "auto", Desc: "the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains, on 5 alpha-nearness candidates of a Held–Karp ascent, from 1,000 to 50,000 cities; sequential 3-opt moves on nearest candidates below 1,000 cities and on nearest and quadrant candidates from 50,000, with the 5-opt move on them in the rounds where it gains more per second up to 160,000 cities a worker; below 1,000 cities one search per core with stagnation escapes; from 1,000 to 50,000 each core kicking in its own stretch of one tour, their changes merged (on one or two workers, in a timed run, the population search of pop instead); from 50,000 all cores on one tour, each on a segment or a cell of the plane; best kept"},
 		ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil})
 }
+
+// solvePop runs the population search (the pop engine, found in the
+// registry) for auto on p's workers and what is left of its time limit,
+// and reports it as auto's run.
+func (e ilsEngine) solvePop(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, start time.Time) (solver.Result, error) {
+	pop, err := solver.LookupAided(popEngine, solver.BackendCPU)
+	if err != nil {
+		return solver.Result{StopReason: solver.StopError}, fmt.Errorf("%s: the population search: %v", e.ID, err)
+	}
+	q := p
+	q.Algorithm = popEngine
+	q.TimeLimit = max(p.TimeLimit-time.Since(start), time.Millisecond)
+	res, err := pop.SolveAided(ctx, in, q, snaps, aid)
+	if err != nil {
+		return res, err
+	}
+	res.Algorithm, res.Params = e.ID, p
+	res.Elapsed = time.Since(start)
+	res.Note = fmt.Sprintf("the population search on %d workers: %s", p.Workers, res.Note)
+	return res, nil
+}
+
+// popEngine is the registered name of the population search.
+const popEngine = "pop"
