@@ -33,16 +33,20 @@ type ilsPlan struct {
 	// (docs/DECISIONS.md#adapt-max-per-worker)
 	chain bool
 	// pop: auto runs the population search (the pop engine) instead, on a
-	// timed run of at most popMaxWorkers workers from deepMinN cities up
-	// to the partition search with none of its own options given
+	// timed run of at most popMaxWorkers workers from deepMinN cities
+	// below popMaxN with none of its own options given
 	// (docs/DECISIONS.md#pop)
 	pop bool
 }
 
-// popMaxWorkers is the most workers on which auto runs the population
-// search: on 1 and 2 workers it ends ahead of the merged search from
-// 2,392 to 13,509 cities, on 16 behind (docs/DECISIONS.md#pop).
-const popMaxWorkers = 2
+// popMaxWorkers is the most workers, and popMaxN the cities below which,
+// auto runs the population search: on 1 and 2 workers it ends ahead of
+// the merged search from 2,392 to 5,915 cities and level on 13,509, on
+// 16 workers behind (docs/DECISIONS.md#pop).
+const (
+	popMaxWorkers = 2
+	popMaxN       = 10_000
+)
 
 // planLimits are the sizes at which a run's plan changes course: every
 // run takes defaultLimits; a test of the paths they lead to gives its
@@ -116,7 +120,7 @@ func (e ilsEngine) decide(o ilsOptions, in *solver.Instance, given func(string) 
 	pl := ilsPlan{limits: lim, partition: partitionOn(o, in), crowded: lim.crowded(in.N, w, limit)}
 	pl.crowdSetUp = e.cfg.partAuto && pl.partition && pl.crowded
 	pl.chain = e.cfg.partAuto && o.cfg.move == deepAdapt && w > 0 && in.N/w > adaptMaxPerWorker && !given(OptMove)
-	pl.pop = e.cfg.partAuto && !pl.partition && in.N >= deepMinN && w > 0 && w <= popMaxWorkers && limit > 0 &&
+	pl.pop = e.cfg.partAuto && !pl.partition && in.N >= deepMinN && in.N < popMaxN && w > 0 && w <= popMaxWorkers && limit > 0 &&
 		o.kicks == 0 && !e.givenAny(given)
 	return pl
 }

@@ -10,9 +10,9 @@ import (
 )
 
 // TestPopPlan: auto runs the population search on a timed run of at most
-// two workers from 1,000 cities below the partition search, and keeps its
-// own search with more workers, a kicks budget, an option of its own
-// given, fewer cities, the partition search's sizes, or another engine.
+// two workers from 1,000 to 10,000 cities, and keeps its own search with
+// more workers, a kicks budget, an option of its own given, fewer or more
+// cities, or another engine.
 func TestPopPlan(t *testing.T) {
 	auto, _ := solver.Lookup("auto", solver.BackendCPU)
 	ils2, _ := solver.Lookup("2opt-ils", solver.BackendCPU)
@@ -30,6 +30,8 @@ func TestPopPlan(t *testing.T) {
 		{"kicks budget", auto, 2000, 2, 0, map[string]string{OptKicks: "100"}, false},
 		{"an option given", auto, 2000, 2, 10 * time.Second, map[string]string{OptMove: "chain"}, false},
 		{"below 1,000", auto, deepMinN - 1, 2, 10 * time.Second, nil, false},
+		{"below 10,000", auto, popMaxN - 1, 2, 10 * time.Second, nil, true},
+		{"from 10,000", auto, popMaxN, 2, 10 * time.Second, nil, false},
 		{"partition sizes", auto, solver.PartitionMinN, 2, 10 * time.Second, nil, false},
 		{"2opt-ils", ils2, 2000, 2, 10 * time.Second, nil, false},
 	} {
