@@ -1,13 +1,13 @@
 package climb
 
 import (
-	"context"
 	"testing"
 
 	"math/rand/v2"
 
 	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/enginetest"
 )
 
 // uniformInstance returns n cities uniform in a 1000×1000 square (EUC_2D).
@@ -18,19 +18,5 @@ func uniformInstance(n int, seed uint64) *solver.Instance {
 // solve runs the engine name on in and checks its tour and length.
 func solve(t *testing.T, name string, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) solver.Result {
 	t.Helper()
-	e, err := solver.Lookup(name, solver.BackendCPU)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := e.Solve(context.Background(), in, p, snaps)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
-		t.Fatalf("%s: invalid tour: %v", name, err)
-	}
-	if got := solver.TourLength(in, res.Tour); got != res.Length {
-		t.Fatalf("%s: length %d, exact %d", name, res.Length, got)
-	}
-	return res
+	return enginetest.Solve(t, name, in, p, snaps)
 }

@@ -44,21 +44,7 @@ func budgetParams(name string, seed uint64, workers int) solver.Params {
 
 func solve(t *testing.T, name string, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) solver.Result {
 	t.Helper()
-	e, err := solver.Lookup(name, solver.BackendCPU)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := e.Solve(context.Background(), in, p, snaps)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
-		t.Fatalf("%s: invalid tour: %v", name, err)
-	}
-	if got := solver.TourLength(in, res.Tour); got != res.Length {
-		t.Fatalf("%s: length %d, exact %d", name, res.Length, got)
-	}
-	return res
+	return enginetest.Solve(t, name, in, p, snaps)
 }
 
 func TestEnginesRegistered(t *testing.T) {
@@ -480,13 +466,13 @@ func TestEngineContractAutoPaths(t *testing.T) {
 		p.Extra = m
 		return p
 	}
-	fake := &fakePaths{}
+	fake := &enginetest.FakePaths{}
 	for _, tc := range []struct {
 		name  string
 		e     solver.Engine
 		extra map[string]string
 	}{
-		{"merge", auto, nil},
+		{"merge", auto, map[string]string{OptShare: "merge"}}, // an option given keeps the merged search on 2 workers
 		{"partition", auto, map[string]string{OptPartition: "on"}},
 		{"partition-beside", asideEngine{auto, fake}, map[string]string{OptPartition: "on", OptCandidates: "nearest"}},
 	} {
@@ -503,9 +489,7 @@ func TestEngineContractAutoPaths(t *testing.T) {
 	}
 	// the timed cases hand stretches to the improver (a kicks budget or
 	// fixed edges keep them from it)
-	fake.mu.Lock()
-	defer fake.mu.Unlock()
-	if fake.calls == 0 {
+	if fake.CallCount() == 0 {
 		t.Error("partition-beside: the path improver beside was never called")
 	}
 }

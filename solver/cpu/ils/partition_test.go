@@ -1,10 +1,7 @@
 package ils
 
 import (
-	"context"
-	"errors"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,54 +9,7 @@ import (
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/neighbor"
-	"github.com/tsplab/tsplab/solver/tour"
 )
-
-// fakePaths is a path improver for the tests: a 2-opt descent between the
-// path's two fixed ends, or (mode) a path that moves an end, drops a city,
-// the path unchanged, or an error.
-type fakePaths struct {
-	mode   string
-	mu     sync.Mutex
-	calls  int
-	sizes  []int
-	untils []time.Time
-}
-
-func (f *fakePaths) ImprovePath(ctx context.Context, in *solver.Instance, path []int32, until time.Time) (int64, error) {
-	f.mu.Lock()
-	f.calls++
-	f.sizes = append(f.sizes, len(path))
-	f.untils = append(f.untils, until)
-	f.mu.Unlock()
-	switch f.mode {
-	case "error":
-		return 0, errors.New("the device went away")
-	case "end":
-		path[0], path[1] = path[1], path[0]
-		return 1, nil
-	case "dup":
-		path[2] = path[1]
-		return 1, nil
-	case "keep":
-		return 0, nil
-	}
-	d := tour.LazyDist(in)
-	before := d.Length(path) // the ends stay: the closed lengths differ as the paths'
-	for improved := true; improved; {
-		improved = false
-		for i := 0; i+3 < len(path); i++ {
-			for j := i + 2; j+1 < len(path); j++ {
-				a, b, c, e := path[i], path[i+1], path[j], path[j+1]
-				if d.At(a, c)+d.At(b, e) < d.At(a, b)+d.At(c, e) {
-					slices.Reverse(path[i+1 : j+1])
-					improved = true
-				}
-			}
-		}
-	}
-	return before - d.Length(path), nil
-}
 
 // dimacsInstance is the DIMACS challenge's instance of kind (portgen or
 // portcgen) with n cities from seed.

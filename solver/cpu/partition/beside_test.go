@@ -2,63 +2,16 @@ package partition
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
+	"github.com/tsplab/tsplab/solver/enginetest"
 	"github.com/tsplab/tsplab/solver/tour"
 )
-
-// fakePaths is a path improver for the tests: a 2-opt descent between the
-// path's two fixed ends, or (mode) a path that moves an end, drops a city,
-// the path unchanged, or an error.
-type fakePaths struct {
-	mode   string
-	mu     sync.Mutex
-	calls  int
-	sizes  []int
-	untils []time.Time
-}
-
-func (f *fakePaths) ImprovePath(ctx context.Context, in *solver.Instance, path []int32, until time.Time) (int64, error) {
-	f.mu.Lock()
-	f.calls++
-	f.sizes = append(f.sizes, len(path))
-	f.untils = append(f.untils, until)
-	f.mu.Unlock()
-	switch f.mode {
-	case "error":
-		return 0, errors.New("the device went away")
-	case "end":
-		path[0], path[1] = path[1], path[0]
-		return 1, nil
-	case "dup":
-		path[2] = path[1]
-		return 1, nil
-	case "keep":
-		return 0, nil
-	}
-	d := tour.LazyDist(in)
-	before := d.Length(path) // the ends stay: the closed lengths differ as the paths'
-	for improved := true; improved; {
-		improved = false
-		for i := 0; i+3 < len(path); i++ {
-			for j := i + 2; j+1 < len(path); j++ {
-				a, b, c, e := path[i], path[i+1], path[j], path[j+1]
-				if d.At(a, c)+d.At(b, e) < d.At(a, b)+d.At(c, e) {
-					slices.Reverse(path[i+1 : j+1])
-					improved = true
-				}
-			}
-		}
-	}
-	return before - d.Length(path), nil
-}
 
 // TestPartitionBeside: a path improver beside the workers takes a
 // stretch of consecutive segments each path round; its shorter paths are
@@ -69,7 +22,7 @@ func TestPartitionBeside(t *testing.T) {
 	in := uniformInstance(3000, 23)
 	for _, mode := range []string{"2opt", "end", "dup", "error"} {
 		pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "300", optPartKicks: "0.2", optPartShape: "path"})
-		f := &fakePaths{mode: mode}
+		f := &enginetest.FakePaths{Mode: mode}
 		pr.bs = beside{paths: f, share: besideShare}
 		checkPartTour(t, pr, mode+": start")
 		rng := newRNG(7, 0)
@@ -84,21 +37,21 @@ func TestPartitionBeside(t *testing.T) {
 		b := pr.bs
 		switch mode {
 		case "2opt":
-			if f.calls != 4 || b.rounds == 0 || b.gain <= 0 || b.refused != 0 {
-				t.Fatalf("2opt: %d calls, %d paths taken gaining %d, %d refused; want 4 calls and gains", f.calls, b.rounds, b.gain, b.refused)
+			if f.Calls != 4 || b.rounds == 0 || b.gain <= 0 || b.refused != 0 {
+				t.Fatalf("2opt: %d calls, %d paths taken gaining %d, %d refused; want 4 calls and gains", f.Calls, b.rounds, b.gain, b.refused)
 			}
 			// 12 segments of 250 for 4 workers, the improver 4 workers'
 			// worth at first: 6 segments
-			if f.sizes[0] != 1500 {
-				t.Fatalf("first stretch %d cities, want 1500", f.sizes[0])
+			if f.Sizes[0] != 1500 {
+				t.Fatalf("first stretch %d cities, want 1500", f.Sizes[0])
 			}
 		case "end", "dup":
 			if b.refused != 4 || b.rounds != 0 {
 				t.Fatalf("%s: %d refused, %d taken; want all 4 refused", mode, b.refused, b.rounds)
 			}
 		case "error":
-			if f.calls != 1 || b.err == nil {
-				t.Fatalf("error: %d calls, err %v; want one call and the error kept", f.calls, b.err)
+			if f.Calls != 1 || b.err == nil {
+				t.Fatalf("error: %d calls, err %v; want one call and the error kept", f.Calls, b.err)
 			}
 		}
 	}
@@ -119,7 +72,7 @@ func TestBesideFirstShare(t *testing.T) {
 		{1000000, false, 0, besideShare},
 		{85900, false, 2, 2},
 	} {
-		r := &Env{In: uniformInstance(100, 1), Aid: solver.Aid{Paths: &fakePaths{}, PathShare: c.aid}}
+		r := &Env{In: uniformInstance(100, 1), Aid: solver.Aid{Paths: &enginetest.FakePaths{}, PathShare: c.aid}}
 		b := newBeside(r)
 		b.firstShare(c.n, c.clustered)
 		if b.share != c.want {
@@ -128,7 +81,7 @@ func TestBesideFirstShare(t *testing.T) {
 	}
 	// a partition search sets it from its own lists
 	for _, kind := range []string{"portgen", "portcgen"} {
-		pr := newTestPartRunAid(t, dimacsInstance(t, kind, 3000, 3000), 2, map[string]string{optCandidates: "mixed"}, solver.Aid{Paths: &fakePaths{}})
+		pr := newTestPartRunAid(t, dimacsInstance(t, kind, 3000, 3000), 2, map[string]string{optCandidates: "mixed"}, solver.Aid{Paths: &enginetest.FakePaths{}})
 		want := besideSmallShare
 		if kind == "portcgen" {
 			want = besideShare
@@ -143,7 +96,7 @@ func TestBesideFirstShare(t *testing.T) {
 // run stays deterministic) or fixed edges, nor on a region round.
 func TestBesideNone(t *testing.T) {
 	in := uniformInstance(1000, 24)
-	f := &fakePaths{}
+	f := &enginetest.FakePaths{}
 	r := &Env{In: in, Opts: Options{Kicks: 10}, Aid: solver.Aid{Paths: f}}
 	if b := newBeside(r); b.paths != nil {
 		t.Fatal("an improver on a run with a kicks budget")
@@ -205,7 +158,7 @@ func TestTakePath(t *testing.T) {
 	d := tour.LazyDist(in)
 	mutate := map[string]func(p []int32, outside int32, r *runctl.Rand){
 		"descent": func(p []int32, _ int32, _ *runctl.Rand) {
-			(&fakePaths{}).ImprovePath(context.Background(), in, p, time.Time{})
+			(&enginetest.FakePaths{}).ImprovePath(context.Background(), in, p, time.Time{})
 		},
 		"reverse": func(p []int32, _ int32, r *runctl.Rand) {
 			i := 1 + r.Intn(len(p)-3)
@@ -275,7 +228,7 @@ func TestTakePath(t *testing.T) {
 func TestBesideUntil(t *testing.T) {
 	in := uniformInstance(3000, 26)
 	pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "300", optPartShape: "path"})
-	f := &fakePaths{}
+	f := &enginetest.FakePaths{}
 	pr.bs = beside{paths: f, share: besideShare}
 	pr.cutPaths(100)
 	g := pr.bs.segments(pr)
@@ -283,8 +236,8 @@ func TestBesideUntil(t *testing.T) {
 	dl := time.Now().Add(partMinTask / 5)
 	pr.env.Control.Deadline = dl
 	pr.endBeside(pr.startBeside(g), make([]int64, pr.p))
-	if len(f.untils) != 1 || f.untils[0].After(dl) {
-		t.Fatalf("the improver was handed %v, the run's deadline is %v", f.untils, dl)
+	if len(f.Untils) != 1 || f.Untils[0].After(dl) {
+		t.Fatalf("the improver was handed %v, the run's deadline is %v", f.Untils, dl)
 	}
 	checkPartTour(t, pr, "after the stretch")
 }
@@ -301,7 +254,7 @@ func TestBesideEarly(t *testing.T) {
 	if pr.besideEarly() {
 		t.Fatal("an early phase without the improver")
 	}
-	pr.bs = beside{paths: &fakePaths{}, share: besideShare}
+	pr.bs = beside{paths: &enginetest.FakePaths{}, share: besideShare}
 	l0 := pr.global.Length()
 	rng := newRNG(9, 0)
 	earlyRounds, regions := 0, 0
@@ -376,7 +329,7 @@ func TestBesideLayout(t *testing.T) {
 	if pr.p != base || pr.rep != rep {
 		t.Fatalf("without the improver %d × %d segments, want partLayout's %d × %d", pr.p, pr.rep, base, rep)
 	}
-	f := &fakePaths{}
+	f := &enginetest.FakePaths{}
 	pr.bs = beside{paths: f, share: besideShare}
 	rng := newRNG(8, 0)
 	for round, share := range []float64{4, 1, 0.25, 12, 4} {
@@ -386,12 +339,12 @@ func TestBesideLayout(t *testing.T) {
 		}
 		pr.cut(rng.Intn(in.N), 0)
 		g := pr.bs.segments(pr)
-		calls := f.calls
+		calls := f.Calls
 		pr.runRound()
 		what := "round " + strconv.Itoa(round)
 		checkPartTour(t, pr, what)
-		if g < 1 || (pr.p-g)%w != 0 || pr.p-g < w || f.calls != calls+1 {
-			t.Fatalf("%s, share %v: the improver took %d of %d segments (%d calls); want a multiple of %d left", what, share, g, pr.p, f.calls-calls, w)
+		if g < 1 || (pr.p-g)%w != 0 || pr.p-g < w || f.Calls != calls+1 {
+			t.Fatalf("%s, share %v: the improver took %d of %d segments (%d calls); want a multiple of %d left", what, share, g, pr.p, f.Calls-calls, w)
 		}
 		for wk := range w {
 			if pr.env.Control.Moves[wk].V.Load() == 0 {
@@ -426,7 +379,7 @@ func TestBesideEarlySegments(t *testing.T) {
 			early, later = seg, seg
 		}
 		pr := newTestPartRunWith(t, in, 1, extra, solver.Aid{}, earlyBetween(10000, 30000))
-		pr.bs = beside{paths: &fakePaths{mode: "keep"}, share: 1}
+		pr.bs = beside{paths: &enginetest.FakePaths{Mode: "keep"}, share: 1}
 		rng := newRNG(10, 0)
 		for round := range 4 {
 			if round == 1 {
