@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
@@ -87,4 +88,15 @@ func (f *FakePaths) ImprovePath(ctx context.Context, in *solver.Instance, path [
 		}
 	}
 	return before - d.Length(path), nil
+}
+
+// DIMACS returns the DIMACS challenge's instance of kind (portgen or
+// portcgen) with n cities from seed.
+func DIMACS(t testing.TB, kind string, n int, seed uint64) *solver.Instance {
+	t.Helper()
+	in, err := gen.Generate(kind, n, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
 }

@@ -7,20 +7,9 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
-	"github.com/tsplab/tsplab/solver/gen"
+	"github.com/tsplab/tsplab/solver/enginetest"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
-
-// dimacsInstance is the DIMACS challenge's instance of kind (portgen or
-// portcgen) with n cities from seed.
-func dimacsInstance(t *testing.T, kind string, n int, seed uint64) *solver.Instance {
-	t.Helper()
-	in, err := gen.Generate(kind, n, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return in
-}
 
 // TestAutoPartitionWorkers: auto takes the partition search from
 // partMinN cities with any number of workers; the option overrides it.
@@ -140,7 +129,7 @@ func TestPartitionAdaptRepeats(t *testing.T) {
 // TestPartitionClusteredDeterministic: a partition search on a clustered
 // instance with a kicks budget gives the same tour for the same seed.
 func TestPartitionClusteredDeterministic(t *testing.T) {
-	in := dimacsInstance(t, "portcgen", 1500, 1500)
+	in := enginetest.DIMACS(t, "portcgen", 1500, 1500)
 	p := func() solver.Params {
 		return solver.Params{Seed: 4, Workers: 2, Extra: map[string]string{OptPartition: "on", OptPartSegment: "200", OptKicks: "1500", OptMove: "chain", OptCandidates: "mixed"}}
 	}

@@ -81,7 +81,7 @@ func TestBesideFirstShare(t *testing.T) {
 	}
 	// a partition search sets it from its own lists
 	for _, kind := range []string{"portgen", "portcgen"} {
-		pr := newTestPartRunAid(t, dimacsInstance(t, kind, 3000, 3000), 2, map[string]string{optCandidates: "mixed"}, solver.Aid{Paths: &enginetest.FakePaths{}})
+		pr := newTestPartRunAid(t, enginetest.DIMACS(t, kind, 3000, 3000), 2, map[string]string{optCandidates: "mixed"}, solver.Aid{Paths: &enginetest.FakePaths{}})
 		want := besideSmallShare
 		if kind == "portcgen" {
 			want = besideShare

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tsplab/tsplab/solver/enginetest"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -27,7 +28,7 @@ func tourEdges(t []int32) map[[2]int32]bool {
 // edge, at most 2·clusterEnds of them between two long edges, and the
 // contracted tour in its own order expands to the tour itself.
 func TestClusterContract(t *testing.T) {
-	pr := newTestPartRun(t, dimacsInstance(t, "portcgen", 3000, 3000), 2, map[string]string{optCandidates: "mixed"})
+	pr := newTestPartRun(t, enginetest.DIMACS(t, "portcgen", 3000, 3000), 2, map[string]string{optCandidates: "mixed"})
 	cs := pr.contract()
 	if cs == nil {
 		t.Fatal("no runs on a clustered instance")
@@ -77,7 +78,7 @@ func TestClusterContract(t *testing.T) {
 // keeps every edge inside the runs' contracted insides;
 // a second pass never lengthens it.
 func TestClusterPass(t *testing.T) {
-	pr := newTestPartRun(t, dimacsInstance(t, "portcgen", 3000, 3000), 2, map[string]string{optCandidates: "mixed"})
+	pr := newTestPartRun(t, enginetest.DIMACS(t, "portcgen", 3000, 3000), 2, map[string]string{optCandidates: "mixed"})
 	if !pr.clustered || !pr.clusterDue() {
 		t.Fatalf("clustered %v, pass due %v at round 0", pr.clustered, pr.clusterDue())
 	}
@@ -111,7 +112,7 @@ func TestClusterPass(t *testing.T) {
 // TestClusterPassFixed: a long edge that is one of the instance's fixed
 // edges is no cut, and the pass keeps every fixed edge.
 func TestClusterPassFixed(t *testing.T) {
-	in := dimacsInstance(t, "portcgen", 3000, 3000)
+	in := enginetest.DIMACS(t, "portcgen", 3000, 3000)
 	pr := newTestPartRun(t, in, 2, map[string]string{optCandidates: "mixed"})
 	n := len(pr.t)
 	for i, a := range pr.t {
@@ -158,7 +159,7 @@ func TestClusterSchedule(t *testing.T) {
 	if pr.clusterGap != 2 || pr.clusterDue() {
 		t.Fatalf("after a gain: gap %d, due %v", pr.clusterGap, pr.clusterDue())
 	}
-	uni := newTestPartRun(t, dimacsInstance(t, "portgen", 3000, 3000), 2, map[string]string{optCandidates: "mixed"})
+	uni := newTestPartRun(t, enginetest.DIMACS(t, "portgen", 3000, 3000), 2, map[string]string{optCandidates: "mixed"})
 	if uni.clusterDue() {
 		t.Fatal("cluster pass due on a uniform instance")
 	}
@@ -172,7 +173,7 @@ func TestClusterSchedule(t *testing.T) {
 func TestClusteredUncached(t *testing.T) {
 	for _, n := range []int{3000, 3*neighbor.ClusteredSample - 1} {
 		for _, kind := range []string{"portcgen", "portgen"} {
-			in := dimacsInstance(t, kind, n, uint64(n))
+			in := enginetest.DIMACS(t, kind, n, uint64(n))
 			d := tour.NewDist(in)
 			nb, quad := neighbor.Nearest(in, 8), neighbor.Quadrant(in, 8)
 			near := listSum(d, nb, nil)

@@ -5,20 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/gen"
+	"github.com/tsplab/tsplab/solver/enginetest"
 )
-
-// dimacsInstance is the DIMACS challenge's instance of kind (portgen or
-// portcgen) with n cities from seed.
-func dimacsInstance(t *testing.T, kind string, n int, seed uint64) *solver.Instance {
-	t.Helper()
-	in, err := gen.Generate(kind, n, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return in
-}
 
 // TestPartitionClustered: a clustered instance counts as clustered and
 // a uniform one does not; on the clustered one every piece of every
@@ -27,11 +15,11 @@ func dimacsInstance(t *testing.T, kind string, n int, seed uint64) *solver.Insta
 // lists are valid (inside the piece, never the city itself) and most
 // candidate pairs are mutual.
 func TestPartitionClustered(t *testing.T) {
-	uni := newTestPartRun(t, dimacsInstance(t, "portgen", 3000, 3000), 4, map[string]string{optPartSegment: "400", optCandidates: "mixed"})
+	uni := newTestPartRun(t, enginetest.DIMACS(t, "portgen", 3000, 3000), 4, map[string]string{optPartSegment: "400", optCandidates: "mixed"})
 	if uni.clustered {
 		t.Fatal("uniform instance taken for clustered")
 	}
-	pr := newTestPartRun(t, dimacsInstance(t, "portcgen", 3000, 3000), 4, map[string]string{optPartSegment: "400", optCandidates: "mixed"})
+	pr := newTestPartRun(t, enginetest.DIMACS(t, "portcgen", 3000, 3000), 4, map[string]string{optPartSegment: "400", optCandidates: "mixed"})
 	if !pr.clustered {
 		t.Fatal("clustered instance not taken for clustered")
 	}
@@ -88,7 +76,7 @@ func TestPartitionClustered(t *testing.T) {
 // takes the nearest lists.
 func TestPartitionClusteredStitch(t *testing.T) {
 	for _, kind := range []string{"portcgen", "portgen"} {
-		in := dimacsInstance(t, kind, 3000, 3000)
+		in := enginetest.DIMACS(t, kind, 3000, 3000)
 		pr := newTestPartRun(t, in, 4, map[string]string{optPartSegment: "400", optCandidates: "mixed", optKicks: "1000"})
 		pr.cut(0, 1<<40)
 		pr.runRound()
@@ -129,7 +117,7 @@ func TestPartitionClusteredStitch(t *testing.T) {
 // tours exact.
 func TestPartitionClusteredChain(t *testing.T) {
 	for _, kind := range []string{"portcgen", "portgen"} {
-		in := dimacsInstance(t, kind, 3000, 3000)
+		in := enginetest.DIMACS(t, kind, 3000, 3000)
 		pr := newTestPartRun(t, in, 2, map[string]string{optPartSegment: "600", optPartKicks: "0.2", optPartSlice: "0",
 			optCandidates: "mixed", optMove: "adapt", optKicks: "100000"})
 		rng := newRNG(5, 0)

@@ -10,6 +10,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
+	"github.com/tsplab/tsplab/solver/enginetest"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
 )
@@ -590,7 +591,7 @@ func TestTaskSlice(t *testing.T) {
 // TestRegionFits: a round that would cut the plane cuts paths instead
 // when less than twice the last region cut's time is left of the run.
 func TestRegionFits(t *testing.T) {
-	pr := newTestPartRun(t, dimacsInstance(t, "portgen", 3000, 3000), 2, map[string]string{optPartShape: "region"})
+	pr := newTestPartRun(t, enginetest.DIMACS(t, "portgen", 3000, 3000), 2, map[string]string{optPartShape: "region"})
 	pr.env.Control.Deadline = time.Now().Add(time.Hour)
 	pr.cut(0, 0)
 	if !pr.region || pr.regionCut <= 0 {
