@@ -12,6 +12,10 @@ import (
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
+// liveEvery is how often a worker offers its tour to the round's live
+// best: the run's snapshots come every second.
+const liveEvery = 250 * time.Millisecond
+
 // searcher is the workers' iterated local search in this process: each
 // worker keeps one localsearch.Search, loads a task's start into it,
 // descends and kicks it, with auto's settings for the instance's size:
@@ -69,8 +73,9 @@ func newSearcher(ctx context.Context, in *solver.Instance, w int, alpha *alphaCa
 // them, 0: until the deadline), each kick kept when the tour does not get
 // longer, until until (zero: none) or ctx ends; it returns the tour, its
 // length, the moves evaluated and the kicks made. kickFrom, when not nil,
-// are the cities the kicks start at.
-func (s *searcher) improve(ctx context.Context, i int, start []int32, seed uint64, until time.Time, kicks int, kickFrom []int32) ([]int32, int64, int64, int64) {
+// are the cities the kicks start at; live, when not nil, is offered the
+// tour at most every liveEvery while it is shorter than live's.
+func (s *searcher) improve(ctx context.Context, i int, start []int32, seed uint64, until time.Time, kicks int, kickFrom []int32, live *liveBest) ([]int32, int64, int64, int64) {
 	ls := s.searches[i]
 	if ls == nil {
 		ls = localsearch.New(s.d, s.nb, s.k, start)
@@ -96,12 +101,23 @@ func (s *searcher) improve(ctx context.Context, i int, start []int32, seed uint6
 	ls.SetJournal(false)
 	ls.PushAll()
 	var done int64
+	next := time.Now().Add(liveEvery)
+	report := func() {
+		if live == nil || time.Now().Before(next) {
+			return
+		}
+		next = time.Now().Add(liveEvery)
+		if l := ls.Length(); live.shorter(l) {
+			live.offer(l, func() []int32 { return slices.Clone(ls.Tour()) })
+		}
+	}
 	if ls.Optimize(stop) {
 		ls.SetJournal(true)
 		for kicks == 0 || done < int64(kicks) {
 			if stop() {
 				break
 			}
+			report()
 			if _, ok := ls.TryKick(s.maxSeg, true, stop); !ok {
 				break
 			}

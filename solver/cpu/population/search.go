@@ -124,6 +124,8 @@ type search struct {
 	merged                     int
 	fresh                      int
 
+	live liveBest // the workers' best tour during a round
+
 	feed                *feeder // the accelerator's searches (nil: none)
 	gpuNote             string  // why there is no feeder, for the note
 	gpuEntered, gpuBest int     // its tours that entered the pool, and set a new best
@@ -196,7 +198,8 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 			t := &tasks[i]
 			t.seed = s.p.Seed*0x9e3779b97f4a7c15 + uint64(round)*1000003 + uint64(i)
 			t.cross, t.start = false, nil
-			if s.pool.Len()+i < s.pool.Cap() {
+			if s.pool.Len()+i < s.pool.Cap() || s.pool.Len() < 2 {
+				// a new tour: a vacancy, or no pair to cross yet
 				switch {
 				case round == 0 && i == 0:
 					if s.p.Start != nil {
@@ -480,6 +483,11 @@ func (s *search) runRound(ctx context.Context, tasks []task, slice time.Duration
 		case <-done:
 			return
 		case <-tick.C:
+			if l, t := s.live.take(); t != nil && (s.bestLen < 0 || l < s.bestLen) {
+				s.best, s.bestLen = t, l
+				s.sendBest()
+				continue
+			}
 			s.phase()
 		}
 	}
@@ -515,18 +523,38 @@ func (s *search) runTask(ctx context.Context, i int, t *task, slice time.Duratio
 		if t.cross && s.o.focus {
 			from = t.differ(s.in.N)
 		}
-		t.out, t.outLen, t.moves, t.steps = s.srch.improve(ctx, i, st, t.seed, until, s.o.kicks, from)
+		var live *liveBest
+		if s.limit > 0 {
+			live = &s.live // a run by a kicks budget stays deterministic
+		}
+		t.out, t.outLen, t.moves, t.steps = s.srch.improve(ctx, i, st, t.seed, until, s.o.kicks, from, live)
 		s.mergeWithPool(ctx, t)
 		return
 	}
-	q := solver.Params{Algorithm: s.ls.Name(), Backend: solver.BackendCPU, Seed: t.seed, Workers: 1, TimeLimit: slice, Target: s.p.Target}
+	q := solver.Params{Algorithm: s.ls.Name(), Backend: solver.BackendCPU, Seed: t.seed, Workers: 1, TimeLimit: slice, Target: s.p.Target,
+		Extra: map[string]string{}}
 	if st != nil {
 		q.Start = toInt(st)
 	}
 	if s.o.kicks > 0 {
-		q.Extra = map[string]string{"kicks": fmt.Sprint(s.o.kicks)}
+		q.Extra["kicks"] = fmt.Sprint(s.o.kicks)
 	}
-	res, err := solver.SolveWith(ctx, s.ls, s.in, q, nil, solver.Aid{Ascents: s.alpha})
+	if q.Algorithm == "auto" {
+		q.Extra["share"] = "merge" // its merged search, not this population search again
+	}
+	snaps := make(chan solver.Snapshot, 4)
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		for sn := range snaps {
+			if sn.Best != nil && sn.BestLength > 0 && s.limit > 0 {
+				s.live.offer(sn.BestLength, func() []int32 { return toInt32(sn.Best) })
+			}
+		}
+	}()
+	res, err := solver.SolveWith(ctx, s.ls, s.in, q, snaps, solver.Aid{Ascents: s.alpha})
+	close(snaps)
+	<-drained
 	if err != nil {
 		t.err = err
 		return
@@ -685,3 +713,40 @@ func (a *alphaCache) Alpha(ctx context.Context, in *solver.Instance, k int, opts
 // Underway is false: the lists are there at once once kept, so that the
 // local search waits for them rather than start on nearest lists.
 func (a *alphaCache) Underway(*solver.Instance, solver.AscentOptions) bool { return false }
+
+// liveBest holds the shortest tour the workers reported during a round,
+// so that the run shows its best while the round goes on.
+type liveBest struct {
+	mu     sync.Mutex
+	length int64 // 0: none yet
+	tour   []int32
+	fresh  bool // not taken since it was set
+}
+
+// offer keeps tour() if length is shorter than the kept tour's.
+func (l *liveBest) offer(length int64, tour func() []int32) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.length == 0 || length < l.length {
+		l.length, l.tour, l.fresh = length, tour(), true
+	}
+}
+
+// shorter reports whether length is shorter than the kept tour's.
+func (l *liveBest) shorter(length int64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.length == 0 || length < l.length
+}
+
+// take returns the kept tour when it was set since the last take (nil
+// otherwise).
+func (l *liveBest) take() (int64, []int32) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.fresh {
+		return 0, nil
+	}
+	l.fresh = false
+	return l.length, slices.Clone(l.tour)
+}
