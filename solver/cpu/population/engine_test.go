@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/enginetest"
@@ -97,5 +98,47 @@ func TestLocalSearchesOnAThousandCities(t *testing.T) {
 		if g := solver.TourLength(in, solver.IdentityTour(in.N)); res.Length >= g/5 {
 			t.Errorf("ls=%s: %d, not far below the identity tour's %d", ls, res.Length, g)
 		}
+	}
+}
+
+// A timed run shows its workers' best tour while its first round goes on:
+// with init=1 and a pool of two the first round is the whole run, yet a
+// tour arrives well before the end, a valid one of the length it reports.
+func TestShowsBestDuringRound(t *testing.T) {
+	in, err := gen.Generate("uniform", 1200, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := solver.Lookup("pop", solver.BackendCPU)
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 4 * time.Second, Extra: map[string]string{"pool": "2", "init": "1"}}
+	snaps := make(chan solver.Snapshot, 64)
+	var early *solver.Snapshot
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for s := range snaps {
+			if s.Best != nil && early == nil && s.Progress < 0.75 {
+				s := s
+				early = &s
+			}
+		}
+	}()
+	res, err := e.Solve(context.Background(), in, p, snaps)
+	close(snaps)
+	<-done
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Note, "2 first tours, 0 crossovers") {
+		t.Fatalf("note %q: the run was not one round", res.Note)
+	}
+	if early == nil {
+		t.Fatal("no tour shown in the first three quarters of a one-round run")
+	}
+	if err := solver.ValidateTour(early.Best, in.N); err != nil {
+		t.Fatal(err)
+	}
+	if l := solver.TourLength(in, early.Best); l != early.BestLength {
+		t.Fatalf("shown length %d, the tour's %d", early.BestLength, l)
 	}
 }
