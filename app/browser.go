@@ -60,7 +60,7 @@ func (e Entry) Summary() string {
 // ReadEntry describes the instance file at path from its header alone, its
 // known optimum and whether an optimal tour lies beside it.
 func ReadEntry(path string) Entry {
-	e := Entry{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), Path: path}
+	e := Entry{Name: instfile.BaseName(path), Path: path}
 	h, err := instfile.ReadHeader(path)
 	if err != nil {
 		e.Err = err.Error()
@@ -96,12 +96,18 @@ func ScanFolder(dir string) ([]Entry, error) {
 		if de.IsDir() || !instfile.HasInstanceExtension(de.Name()) {
 			continue
 		}
-		if e := ReadEntry(filepath.Join(dir, de.Name())); e.Err == "" || strings.EqualFold(filepath.Ext(de.Name()), ".tsp") {
+		if e := ReadEntry(filepath.Join(dir, de.Name())); e.Err == "" || isTSPFile(de.Name()) {
 			out = append(out, e)
 		}
 	}
 	slices.SortStableFunc(out, bySize)
 	return out, nil
+}
+
+// isTSPFile reports whether path names a TSPLIB file by its extension,
+// .tsp or .tsp.gz: the folder list shows it even when it does not read.
+func isTSPFile(path string) bool {
+	return strings.EqualFold(filepath.Ext(tsplib.TrimGz(path)), ".tsp")
 }
 
 // bySize orders entries by dimension, then name.

@@ -116,7 +116,7 @@ func isListedInstance(path string) bool {
 	if !instfile.HasInstanceExtension(path) {
 		return false
 	}
-	return strings.EqualFold(filepath.Ext(path), ".tsp") || ReadEntry(path).Err == ""
+	return isTSPFile(path) || ReadEntry(path).Err == ""
 }
 
 func (a *App) addRecent(path string) {

@@ -52,10 +52,11 @@ func writeSamplePortrait(path string) error {
 }
 
 // openExtensions are the files the Open dialog offers: the instance files
-// the reader takes (TSPLIB and point lists) and the pictures that become
-// TSP art.
+// the reader takes (TSPLIB and point lists, gzip-compressed too: the
+// dialog filters by the last extension alone) and the pictures that
+// become TSP art.
 func openExtensions() []string {
-	return append(slices.Clone(instfile.Extensions), gen.ImageExtensions...)
+	return append(append(slices.Clone(instfile.Extensions), ".gz"), gen.ImageExtensions...)
 }
 
 // isImageFile reports whether path names a picture, by its extension.

@@ -37,7 +37,7 @@ func (it batchItem) key() string {
 
 // name is the instance's name in the results.
 func (it batchItem) name() string {
-	base := strings.TrimSuffix(filepath.Base(it.file), filepath.Ext(it.file))
+	base := instfile.BaseName(it.file)
 	if it.line == 0 {
 		return base
 	}
@@ -67,7 +67,7 @@ const maxInstanceLine = 1 << 25
 // or an even count of at least six numbers and is not the first row of a
 // cost matrix (whose first number is 0, as is the second row's second).
 func isInstanceLines(path string) (bool, error) {
-	f, err := os.Open(path)
+	f, err := tsplib.Open(path)
 	if err != nil {
 		return false, err
 	}
@@ -75,7 +75,7 @@ func isInstanceLines(path string) (bool, error) {
 	br := bufio.NewReader(f)
 	first, err := readLongLine(br)
 	if err != nil {
-		return false, err
+		return false, f.Err(err)
 	}
 	nums, out := instanceFields(first)
 	if len(nums) < 6 || len(nums)%2 != 0 || !allNumbers(nums) {
@@ -89,7 +89,7 @@ func isInstanceLines(path string) (bool, error) {
 	}
 	second, err := readLongLine(br)
 	if err != nil {
-		return false, err
+		return false, f.Err(err)
 	}
 	f2, _ := instanceFields(second)
 	if len(f2) < 2 {
@@ -164,7 +164,7 @@ func parseInstanceLine(text []byte, file string, line int) (*solver.Instance, in
 		}
 		return nil, 0, false, fmt.Errorf("%s:%d: %v", file, line, err)
 	}
-	in.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)) + ":" + strconv.Itoa(line)
+	in.Name = instfile.BaseName(file) + ":" + strconv.Itoa(line)
 	if !out {
 		return in, 0, false, nil
 	}
@@ -220,6 +220,10 @@ func batchItems(ctx context.Context, inputs []string, forceLines bool, each func
 			lines := forceLines
 			if !lines {
 				if lines, err = isInstanceLines(f); err != nil {
+					var te *tsplib.Error
+					if errors.As(err, &te) {
+						return err // it names the file
+					}
 					return fmt.Errorf("%s: %v", f, err)
 				}
 			}
@@ -240,7 +244,7 @@ func batchItems(ctx context.Context, inputs []string, forceLines bool, each func
 // lineItems sends the instance lines of file to each; stop is true when
 // each asked to stop.
 func lineItems(ctx context.Context, file string, each func(batchItem) bool) (stop bool, err error) {
-	f, err := os.Open(file)
+	f, err := tsplib.Open(file)
 	if err != nil {
 		return false, err
 	}
@@ -261,6 +265,9 @@ func lineItems(ctx context.Context, file string, each func(batchItem) bool) (sto
 		}
 		if rerr == io.EOF {
 			return false, nil
+		}
+		if gz := f.GzipError(); gz != nil {
+			return false, gz
 		}
 		if rerr != nil {
 			return false, fmt.Errorf("%s:%d: %v", file, line, rerr)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"image"
 	"image/png"
 	"os"
@@ -76,6 +77,59 @@ func TestGenUsageNamesEveryKind(t *testing.T) {
 			if !strings.Contains(text, kind) || !strings.Contains(text, "--image FILE") {
 				t.Errorf("usage lacks %s:\n%s", kind, text)
 			}
+		}
+	}
+}
+
+// A gzip-compressed instance reads wherever an instance is read (solve,
+// info, bound, a batch folder), with its optimum from a sibling
+// .opt.tour.gz and a start tour gzip-compressed too; a corrupt stream or
+// a binary file is one error line naming the file.
+func TestGzipInputs(t *testing.T) {
+	src := genCircle(t, 20)
+	dir := t.TempDir()
+	gz := func(from, name string) string {
+		data, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write(data)
+		zw.Close()
+		return writeTestFile(t, dir, name, b.String())
+	}
+	p := gz(src, "circle-20.tsp.gz")
+	tour := gz(strings.TrimSuffix(src, ".tsp")+".opt.tour", "circle-20.opt.tour.gz")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"info", p}, "optimum: 6260 (from " + tour + ")"},
+		{[]string{"solve", p, "--algo", "2opt-climb", "--time", "1", "--quiet", "--json", "-"}, `"optimum": 6260`},
+		{[]string{"solve", p, "--time", "1", "--quiet", "--start", tour}, "length 6260"},
+		{[]string{"bound", p, "--time", "1", "--quiet"}, "6260"},
+		{[]string{"batch", dir, "--time-each", "200ms", "--out", filepath.Join(t.TempDir(), "r.jsonl"), "--backend", "cpu", "--quiet"}, "1 solved"},
+	}
+	for _, c := range cases {
+		code, out, stderr := tsp(t, c.args...)
+		if code != 0 || !strings.Contains(out+stderr, c.want) {
+			t.Errorf("%v: exit %d, want %q in\n%s%s", c.args, code, c.want, out, stderr)
+		}
+	}
+	data, _ := os.ReadFile(p)
+	bad := []struct{ name, data, want string }{
+		{"cut.tsp.gz", string(data[:len(data)/2]), ": corrupt gzip stream: the data ends early (a truncated file?)"},
+		{"bin.tsp", "\x7fELF\x02\x01\x01\x00", ": the file looks binary, not an instance"},
+	}
+	for _, c := range bad {
+		f := writeTestFile(t, t.TempDir(), c.name, c.data)
+		for _, args := range [][]string{{"solve", f, "--time", "1"}, {"info", f}, {"bound", f, "--time", "1"}} {
+			code, _, stderr := tsp(t, args...)
+			if code != 1 {
+				t.Errorf("%s %s: exit %d", args[0], c.name, code)
+			}
+			oneErrorLine(t, stderr, f+c.want)
 		}
 	}
 }

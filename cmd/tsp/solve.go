@@ -400,7 +400,7 @@ func loadInstance(path, optimaDir string, optimum int64, given bool) (*solver.In
 		return nil, err
 	}
 	if in.Name == "" {
-		in.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		in.Name = instfile.BaseName(path)
 	}
 	if given || optimum > 0 {
 		in.Optimum, in.OptimumSource = optimum, "--optimum"

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"io"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -279,7 +278,7 @@ func (m *matrixReader) build() (*solver.Instance, error) {
 			}
 		}
 	}
-	name := strings.TrimSuffix(filepath.Base(m.file), filepath.Ext(m.file))
+	name := BaseName(m.file)
 	in := &solver.Instance{Name: name, N: n, Metric: solver.Explicit, Matrix: w, ScaleExp: k}
 	if m.names != nil {
 		in.Comment = "cities: " + strings.Join(m.names[:min(len(m.names), maxCommentNames)], ", ")
@@ -298,7 +297,7 @@ func fmtCost(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // the count of rows is the dimension.
 func matrixHeader(r io.Reader, filename string) (tsplib.Header, error) {
 	lr := &lineReader{br: bufio.NewReader(tsplib.LineEnds(r)), file: filename}
-	h := tsplib.Header{Name: strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename)), Type: "TSP", Metric: solver.Explicit.String(), Format: "FULL_MATRIX", Section: MatrixSection}
+	h := tsplib.Header{Name: BaseName(filename), Type: "TSP", Metric: solver.Explicit.String(), Format: "FULL_MATRIX", Section: MatrixSection}
 	first := true
 	for {
 		b, err := lr.next()

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// Read says what a file is when it cannot be an instance: empty, or a
-// picture, whatever its extension.
+// Read says what a file is when it cannot be an instance: empty, a
+// picture or binary, whatever its extension.
 func TestReadNotAnInstance(t *testing.T) {
 	dir := t.TempDir()
 	cases := []struct{ name, data, want string }{
@@ -19,6 +19,8 @@ func TestReadNotAnInstance(t *testing.T) {
 		{"p.tsp", "\xFF\xD8\xFF\xE0\x00\x10JFIF", "a JPEG picture, not an instance"},
 		{"p.gif", "GIF89a\x01\x00", "a GIF picture, not an instance"},
 		{"p.webp", "RIFF\x10\x00\x00\x00WEBPVP8 ", "a WebP picture, not an instance"},
+		{"nul.csv", "1,2\n3,\x00\x00\n", "the file looks binary, not an instance"},
+		{"elf.tsp", "\x7fELF\x02\x01\x01\x00\x00\x00", "the file looks binary, not an instance"},
 	}
 	for _, c := range cases {
 		p := filepath.Join(dir, c.name)

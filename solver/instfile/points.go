@@ -27,9 +27,9 @@ var Extensions = []string{".tsp", ".csv", ".tsv", ".txt", ".xy"}
 var pointExtensions = []string{".csv", ".tsv", ".txt", ".xy"}
 
 // HasInstanceExtension reports whether path ends in one of Extensions,
-// in any case.
+// in any case, or in one of them and .gz (pr2392.tsp.gz).
 func HasInstanceExtension(path string) bool {
-	return slices.Contains(Extensions, strings.ToLower(filepath.Ext(path)))
+	return slices.Contains(Extensions, strings.ToLower(filepath.Ext(tsplib.TrimGz(path))))
 }
 
 // Limits on what the point-list reader accepts.
@@ -89,7 +89,7 @@ func isPointList(head []byte, path string) bool {
 		}
 		break
 	}
-	return slices.Contains(pointExtensions, strings.ToLower(filepath.Ext(path)))
+	return slices.Contains(pointExtensions, strings.ToLower(filepath.Ext(tsplib.TrimGz(path))))
 }
 
 // splitFields splits a line of a point list into its fields: at commas
@@ -390,7 +390,7 @@ func (p *pointReader) build() (*solver.Instance, error) {
 		return nil, err
 	}
 	p.idLine = nil
-	name := strings.TrimSuffix(filepath.Base(p.file), filepath.Ext(p.file))
+	name := BaseName(p.file)
 	pl := &solver.PointList{IDs: p.ids, Labels: p.labels, Cols: p.cols, Names: p.names}
 	in := &solver.Instance{Name: name, N: len(p.cols[0]), Points: pl}
 	if p.latLon {

@@ -72,10 +72,14 @@ func ReadTourFor(path string, in *solver.Instance) ([]int, error) {
 	}
 	defer f.Close()
 	if !points {
-		return tsplib.ParseTour(br, path, in.N)
+		t, err := tsplib.ParseTour(br, path, in.N)
+		if err := f.Check(err); err != nil {
+			return nil, err
+		}
+		return t, nil
 	}
 	pts, err := ParsePoints(br, path)
-	if err != nil {
+	if err := f.Check(err); err != nil {
 		return nil, err
 	}
 	if pts.N != in.N {

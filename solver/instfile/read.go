@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -22,6 +21,7 @@ const PointsSection = "POINTS"
 // tsplib.Parse), a cost matrix CSV (see ParseMatrixCSV) or a point list
 // (see ParsePoints), told apart by the first lines that are not blank (a
 // matrix by isMatrixCSV), and by the extension when those say neither.
+// Gzip data is read decompressed (see tsplib.Open), its name without .gz.
 func Read(path string) (*solver.Instance, error) {
 	f, br, points, err := openSniffed(path)
 	if err != nil {
@@ -37,31 +37,44 @@ func Read(path string) (*solver.Instance, error) {
 	default:
 		in, err = tsplib.Parse(br, path)
 	}
-	if err != nil {
+	if err := f.Check(err); err != nil {
 		return nil, err
 	}
 	in.Path = path
 	return in, nil
 }
 
-// openSniffed opens the file at path for reading and reports whether its
-// start reads as a point list rather than TSPLIB (see isPointList).
-func openSniffed(path string) (*os.File, *bufio.Reader, bool, error) {
-	f, err := os.Open(path)
+// openSniffed opens the file at path for reading, decompressed when it is
+// gzip data, and reports whether its start reads as a point list rather
+// than TSPLIB (see isPointList).
+func openSniffed(path string) (*tsplib.Input, *bufio.Reader, bool, error) {
+	f, err := tsplib.Open(path)
 	if err != nil {
-		return nil, nil, false, tsplib.FileError(path, err)
+		return nil, nil, false, err
 	}
-	br := bufio.NewReaderSize(f, readerSniffSize)
-	head, err := br.Peek(readerSniffSize)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		f.Close()
-		return nil, nil, false, tsplib.FileError(path, bareError(err))
+	br, head, err := sniff(f, path)
+	if err == nil {
+		err = notAnInstance(path, head)
 	}
-	if err := notAnInstance(path, head); err != nil {
+	if err != nil {
 		f.Close()
 		return nil, nil, false, err
 	}
 	return f, br, isPointList(head, path), nil
+}
+
+// sniff buffers f and returns its first readerSniffSize bytes (fewer
+// when the file is shorter), the read's failure as a one-line *Error.
+func sniff(f *tsplib.Input, path string) (*bufio.Reader, []byte, error) {
+	br := bufio.NewReaderSize(f, readerSniffSize)
+	head, err := br.Peek(readerSniffSize)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		if gz := f.GzipError(); gz != nil {
+			return nil, nil, gz
+		}
+		return nil, nil, tsplib.FileError(path, bareError(err))
+	}
+	return br, head, nil
 }
 
 // PictureError is Read's error for a picture: a file whose first bytes
@@ -84,7 +97,7 @@ var pictureSignatures = []struct{ magic, format string }{
 }
 
 // notAnInstance tells a file that cannot be an instance by its start
-// head: empty (or blank), or a picture.
+// head: empty (or blank), a picture, or binary.
 func notAnInstance(path string, head []byte) error {
 	if len(bytes.TrimSpace(head)) == 0 && len(head) < readerSniffSize {
 		return &tsplib.Error{File: path, Msg: "the file is empty"}
@@ -96,6 +109,10 @@ func notAnInstance(path string, head []byte) error {
 	}
 	if len(head) >= 12 && string(head[:4]) == "RIFF" && string(head[8:12]) == "WEBP" {
 		return &PictureError{File: path, Format: "WebP"}
+	}
+	// No text file has a NUL byte; the readers would quote garbage.
+	if bytes.IndexByte(head, 0) >= 0 {
+		return &tsplib.Error{File: path, Msg: "the file looks binary, not an instance"}
 	}
 	return nil
 }
@@ -117,23 +134,30 @@ func Load(path string, optimaDirs ...string) (*solver.Instance, error) {
 // up to the first section, checked as Read checks them (the same
 // FILE:LINE errors), without reading the data.
 func ReadHeader(path string) (tsplib.Header, error) {
-	f, err := tsplib.OpenRegular(path)
+	rf, err := tsplib.OpenRegular(path)
 	if err != nil {
 		return tsplib.Header{}, err
 	}
+	f, err := tsplib.NewInput(rf, path)
+	if err != nil {
+		rf.Close()
+		return tsplib.Header{}, err
+	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, readerSniffSize)
-	head, err := br.Peek(readerSniffSize)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return tsplib.Header{}, tsplib.FileError(path, bareError(err))
+	br, head, err := sniff(f, path)
+	if err != nil {
+		return tsplib.Header{}, err
 	}
-	if isMatrixCSV(head, len(head) < readerSniffSize) {
-		return matrixHeader(br, path)
+	var h tsplib.Header
+	switch {
+	case isMatrixCSV(head, len(head) < readerSniffSize):
+		h, err = matrixHeader(br, path)
+	case isPointList(head, path):
+		h, err = pointsHeader(br, path)
+	default:
+		h, err = tsplib.ParseHeader(br, path)
 	}
-	if isPointList(head, path) {
-		return pointsHeader(br, path)
-	}
-	return tsplib.ParseHeader(br, path)
+	return h, f.Err(err)
 }
 
 // pointsHeader describes a point list without parsing its numbers: the
@@ -141,7 +165,7 @@ func ReadHeader(path string) (tsplib.Header, error) {
 // are not blank or comments the dimension.
 func pointsHeader(r io.Reader, filename string) (tsplib.Header, error) {
 	p := &pointReader{br: bufio.NewReaderSize(tsplib.LineEnds(r), MaxPointLine), file: filename}
-	h := tsplib.Header{Name: strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename)), Type: "TSP", Metric: solver.Euc2D.String(), Section: PointsSection}
+	h := tsplib.Header{Name: BaseName(filename), Type: "TSP", Metric: solver.Euc2D.String(), Section: PointsSection}
 	for {
 		b, err := p.nextLine()
 		if err != nil {
@@ -165,6 +189,13 @@ func pointsHeader(r io.Reader, filename string) (tsplib.Header, error) {
 		return tsplib.Header{}, p.end()
 	}
 	return h, nil
+}
+
+// BaseName is the name of the instance in the file at path: its base name
+// without .gz and the extension before it.
+func BaseName(path string) string {
+	base := filepath.Base(tsplib.TrimGz(path))
+	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
 // errorf returns the *tsplib.Error "FILE:LINE: problem".

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,15 +19,19 @@ var idColumns = []string{"id", "city", "node", "name"}
 
 // ReadStartTour reads a tour of in from the file at path, for a run to
 // start from: a TSPLIB TOUR file, or a text or CSV of city ids in tour
-// order (see ParseStartTour). Problems are one-line *Errors naming the
-// file and the line.
+// order (see ParseStartTour), gzip-compressed or not. Problems are
+// one-line *Errors naming the file and the line.
 func ReadStartTour(path string, in *solver.Instance) ([]int, error) {
-	f, err := os.Open(path)
+	f, err := tsplib.Open(path)
 	if err != nil {
-		return nil, tsplib.FileError(path, err)
+		return nil, err
 	}
 	defer f.Close()
-	return ParseStartTour(f, path, in)
+	t, err := ParseStartTour(f, path, in)
+	if err := f.Check(err); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // ParseStartTour reads a tour of in from r: a TSPLIB TOUR file (told by a

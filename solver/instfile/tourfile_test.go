@@ -3,6 +3,7 @@ package instfile
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -112,6 +113,40 @@ func TestReadStartTourOptimal(t *testing.T) {
 		}
 		if l := solver.TourLength(in, tour); !in.HasOptimum() || l != in.Optimum {
 			t.Errorf("%s: optimal tour of length %d, optimum %d", name, l, in.Optimum)
+		}
+	}
+}
+
+// TestReadStartTourGzip reads start tours gzip-compressed, in each form
+// ParseStartTour takes; a corrupt stream is one line naming the file.
+func TestReadStartTourGzip(t *testing.T) {
+	in := parseFive(t, fiveCities)
+	dir := t.TempDir()
+	badSum := gzipped(t, "1 2 3 4 5\n")
+	badSum[len(badSum)-8] ^= 0xff // the CRC-32 of the trailer
+	cases := []struct {
+		name string
+		data []byte
+		want string // the tour, or the error after "FILE: "
+	}{
+		{"t.tour.gz", gzipped(t, "TYPE: TOUR\nTOUR_SECTION\n5 4 3 2 1\n-1\nEOF\n"), "[4 3 2 1 0]"},
+		{"ids.txt.gz", gzipped(t, "2,1,3,4,5\n"), "[1 0 2 3 4]"},
+		{"gzip-named.txt", gzipped(t, "1 2 3 5 4\n"), "[0 1 2 4 3]"},
+		{"bad-header.txt.gz", []byte("\x1f\x8b\x08\xff"), "corrupt gzip stream: the data ends early (a truncated file?)"},
+		{"checksum.tour.gz", badSum, "corrupt gzip stream: checksum mismatch"},
+	}
+	for _, c := range cases {
+		p := filepath.Join(dir, c.name)
+		if err := os.WriteFile(p, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tour, err := ReadStartTour(p, in)
+		got := fmt.Sprint(tour)
+		if err != nil {
+			got = strings.TrimPrefix(err.Error(), p+": ")
+		}
+		if got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
 		}
 	}
 }

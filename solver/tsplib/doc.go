@@ -11,6 +11,8 @@
 //
 // The reader is written for untrusted input: bounded tokens and lines,
 // memory backed by data rather than the declared DIMENSION, an *Error
-// naming file and line for every problem, never a panic. Known optima come
+// naming file and line for every problem, never a panic. Files read by
+// path may be gzip-compressed, as TSPLIB distributes them (see Open), the
+// same limits applying to the decompressed data. Known optima come
 // from optima.csv files and NAME.opt.tour, never from code.
 package tsplib

@@ -18,16 +18,23 @@ type Header struct {
 	Section   string // the first section's keyword in capitals ("NODE_COORD_SECTION"); instfile names the other formats' own
 }
 
-// ReadHeader reads the header of the TSPLIB95 instance file at path: its
-// keywords up to the first section, checked as Read checks them (the
-// same FILE:LINE errors), without reading the data.
+// ReadHeader reads the header of the TSPLIB95 instance file at path
+// (decompressed when it is gzip data): its keywords up to the first
+// section, checked as Read checks them (the same FILE:LINE errors),
+// without reading the data.
 func ReadHeader(path string) (Header, error) {
 	f, err := OpenRegular(path)
 	if err != nil {
 		return Header{}, err
 	}
-	defer f.Close()
-	return ParseHeader(f, path)
+	in, err := NewInput(f, path)
+	if err != nil {
+		f.Close()
+		return Header{}, err
+	}
+	defer in.Close()
+	h, err := ParseHeader(in, path)
+	return h, in.Err(err)
 }
 
 // ParseHeader reads the header of an instance from r; see ReadHeader.
@@ -51,7 +58,8 @@ func ParseHeader(r io.Reader, filename string) (Header, error) {
 		h.Metric = p.metric.String()
 	}
 	if h.Name == "" {
-		h.Name = strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename))
+		base := filepath.Base(TrimGz(filename))
+		h.Name = strings.TrimSuffix(base, filepath.Ext(base))
 	}
 	return h, nil
 }

@@ -151,11 +151,11 @@ func ReadOptima(path string) (map[string]int64, error) {
 }
 
 // instanceNames returns the names an instance is known by, best first: the
-// file's base name without .tsp, then its NAME.
+// file's base name without .gz and .tsp, then its NAME.
 func instanceNames(path, name string) []string {
 	var names []string
 	if path != "" {
-		names = append(names, strings.TrimSuffix(filepath.Base(path), ".tsp"))
+		names = append(names, strings.TrimSuffix(TrimGz(filepath.Base(path)), ".tsp"))
 	}
 	if name != "" && (len(names) == 0 || names[0] != name) {
 		names = append(names, name)
@@ -174,11 +174,12 @@ func withEnv(dirs []string) []string {
 // FindOptimum looks up the known optimal tour length of in, without
 // changing it. It tries, in order: optima.csv beside in.Path; optima.csv in
 // each of dirs (a dir may also name a .csv file directly); the length of
-// NAME.opt.tour beside in.Path or in an opt/ folder beside it. Names are
-// matched as the file's base name without .tsp first, then in.Name. source
-// is the file the value came from. Unreadable or broken files are skipped.
-// For an instance with fixed edges (linhp318) a table lists, as TSPLIB
-// does, the shortest path between their ends: their lengths are added.
+// NAME.opt.tour or NAME.opt.tour.gz beside in.Path or in an opt/ folder
+// beside it. Names are matched as the file's base name without .gz and
+// .tsp first, then in.Name. source is the file the value came from.
+// Unreadable or broken files are skipped. For an instance with fixed
+// edges (linhp318) a table lists, as TSPLIB does, the shortest path
+// between their ends: their lengths are added.
 func FindOptimum(in *solver.Instance, dirs ...string) (opt int64, source string, ok bool) {
 	if in == nil {
 		return 0, "", false
@@ -257,18 +258,21 @@ func optTourCandidates(instancePath string, in *solver.Instance) []string {
 	var out []string
 	for _, n := range instanceNames(instancePath, name) {
 		for _, d := range []string{dir, filepath.Join(dir, "opt")} {
-			p := filepath.Join(d, n+".opt.tour")
-			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-				out = append(out, p)
+			for _, ext := range []string{".opt.tour", ".opt.tour.gz"} {
+				p := filepath.Join(d, n+ext)
+				if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+					out = append(out, p)
+				}
 			}
 		}
 	}
 	return out
 }
 
-// OptTourPath returns the path of the optimal tour NAME.opt.tour found
-// beside instancePath or in an opt/ folder beside it (NAME being the file's
-// base name without .tsp, then in.Name when in is not nil), or "".
+// OptTourPath returns the path of the optimal tour NAME.opt.tour (or
+// NAME.opt.tour.gz) found beside instancePath or in an opt/ folder beside
+// it (NAME being the file's base name without .gz and .tsp, then in.Name
+// when in is not nil), or "".
 func OptTourPath(instancePath string, in *solver.Instance) string {
 	if c := optTourCandidates(instancePath, in); len(c) > 0 {
 		return c[0]

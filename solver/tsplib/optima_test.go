@@ -131,6 +131,50 @@ func TestFindOptimum(t *testing.T) {
 	}
 }
 
+// TestFindOptimumGzip: a .tsp.gz is known by its name without .gz and
+// .tsp, in optima.csv and for a sibling NAME.opt.tour or NAME.opt.tour.gz
+// (the plain one first); NAME inside differs so that the file name must
+// match.
+func TestFindOptimumGzip(t *testing.T) {
+	text := strings.Replace(square4, "NAME: sq", "NAME: inner", 1)
+	cases := []struct {
+		files map[string]string // name -> content, gzipped when a tour's name ends .gz
+		opt   int64
+		src   string
+	}{
+		{map[string]string{"optima.csv": "name,optimum\nsquare,40\n"}, 40, "optima.csv"},
+		{map[string]string{"square.opt.tour.gz": "TOUR_SECTION\n1 3 2 4\n"}, 48, "square.opt.tour.gz"},
+		{map[string]string{"opt/square.opt.tour.gz": "TOUR_SECTION\n1 2 3 4\n"}, 40, "opt/square.opt.tour.gz"},
+		{map[string]string{"square.opt.tour": "TOUR_SECTION\n1 2 3 4\n", "square.opt.tour.gz": "TOUR_SECTION\n1 3 2 4\n"}, 40, "square.opt.tour"},
+		{map[string]string{"square.opt.tour.gz": "not gzip data, skipped\n"}, 0, ""},
+	}
+	for i, c := range cases {
+		dir := t.TempDir()
+		inst := filepath.Join(dir, "square.tsp.gz")
+		writeFile(t, inst, string(gzipped(t, text)))
+		for name, data := range c.files {
+			if strings.HasSuffix(name, ".gz") && strings.HasPrefix(data, "TOUR") {
+				data = string(gzipped(t, data))
+			}
+			writeFile(t, filepath.Join(dir, name), data)
+		}
+		in, err := Load(inst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ""
+		if c.src != "" {
+			want = filepath.Join(dir, c.src)
+		}
+		if in.Optimum != c.opt || in.OptimumSource != want {
+			t.Errorf("case %d: optimum %d from %q, want %d from %q", i, in.Optimum, in.OptimumSource, c.opt, want)
+		}
+		if opt, _, ok := KnownOptimum(inst, "inner"); ok != strings.HasSuffix(c.src, ".csv") || ok && opt != c.opt {
+			t.Errorf("case %d: KnownOptimum %d %v", i, opt, ok)
+		}
+	}
+}
+
 // TestFindOptimumFixedEdges: a tour that misses a fixed edge is not the
 // optimum of the fixed-edge variant.
 func TestFindOptimumFixedEdges(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -26,17 +25,18 @@ const (
 	MaxCoord = 1 << 28
 )
 
-// Read reads the TSPLIB95 instance in the file at path (see Parse); the
-// instance's Path is path. Package instfile reads the other formats TSP
+// Read reads the TSPLIB95 instance in the file at path (see Parse),
+// decompressed when it is gzip data (see Open); the instance's Path is
+// path. Package instfile reads the other formats TSP
 // Lab takes and tells them apart.
 func Read(path string) (*solver.Instance, error) {
-	f, err := os.Open(path)
+	f, err := Open(path)
 	if err != nil {
-		return nil, FileError(path, err)
+		return nil, err
 	}
 	defer f.Close()
 	in, err := Parse(f, path)
-	if err != nil {
+	if err := f.Check(err); err != nil {
 		return nil, err
 	}
 	in.Path = path
@@ -156,6 +156,9 @@ func (p *parser) parse() error {
 				return err
 			}
 			continue
+		}
+		if looksBinary(t.text) {
+			return p.errf(t.line, "%s", binaryWord(t.text, t.line))
 		}
 		if isNumber(t.text) {
 			return p.errf(t.line, "unexpected data %s where a keyword should be (more data than DIMENSION declares?)", quote(t.text))
@@ -724,7 +727,7 @@ func (p *parser) build() (*solver.Instance, error) {
 	if name == "" {
 		name = filepath.Base(p.file)
 	}
-	name = strings.TrimSuffix(name, ".tsp")
+	name = strings.TrimSuffix(TrimGz(name), ".tsp")
 	in := &solver.Instance{
 		Name:       name,
 		Comment:    p.comment,

@@ -1,9 +1,13 @@
 package tsplib
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -532,5 +536,163 @@ func TestReadFailure(t *testing.T) {
 	r = iotest.TimeoutReader(strings.NewReader("DIMENSION: 2\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 3 4\n"))
 	if _, err := Parse(r, "slow.tsp"); err == nil || !strings.Contains(err.Error(), "timeout") {
 		t.Errorf("timeout reader: %v", err)
+	}
+}
+
+// gzipped returns text compressed as gzip.
+func gzipped(t testing.TB, text string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	if _, err := zw.Write([]byte(text)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestReadGzip: Read, ReadHeader and ReadTour take gzip data, told by its
+// magic bytes whatever the name, and read it as the plain file; a name
+// without NAME loses .gz with the extension.
+func TestReadGzip(t *testing.T) {
+	dir := t.TempDir()
+	noName := strings.Replace(square4, "NAME: sq\n", "", 1)
+	cases := []struct{ file, text, name string }{
+		{"sq.tsp.gz", square4, "sq"},
+		{"gz-named-plain.tsp", square4, "sq"},
+		{"anon.tsp.gz", noName, "anon"},
+		{"ANON2.TSP.GZ", noName, "ANON2.TSP"},
+	}
+	for _, c := range cases {
+		p := filepath.Join(dir, c.file)
+		if err := os.WriteFile(p, gzipped(t, c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		in, err := Read(p)
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		if in.N != 4 || in.Path != p || in.Name != c.name || solver.TourLength(in, []int{0, 1, 2, 3}) != 40 {
+			t.Errorf("%s: N %d path %q name %q", c.file, in.N, in.Path, in.Name)
+		}
+		if h, err := ReadHeader(p); err != nil || h.Dimension != 4 || h.Name != strings.TrimSuffix(c.name, ".TSP") {
+			t.Errorf("%s: header %+v, %v", c.file, h, err)
+		}
+	}
+	tour := filepath.Join(dir, "sq.opt.tour.gz")
+	if err := os.WriteFile(tour, gzipped(t, "TYPE: TOUR\nDIMENSION: 4\nTOUR_SECTION\n1 4 3 2\n-1\nEOF\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadTour(tour, 4); err != nil || fmt.Sprint(got) != "[0 3 2 1]" {
+		t.Errorf("ReadTour(.opt.tour.gz) = %v, %v", got, err)
+	}
+}
+
+// TestReadGzipCorrupt: a gzip stream that does not read is a one-line
+// *Error naming the file, even where a parser stopped early (at EOF, or
+// at data the corruption garbled); nothing panics.
+func TestReadGzipCorrupt(t *testing.T) {
+	dir := t.TempDir()
+	good := gzipped(t, coordFile("EUC_2D", "1 0 0\n2 3 4\n3 6 8\n"))
+	flip := func(i int) []byte {
+		b := bytes.Clone(good)
+		b[(i+len(b))%len(b)] ^= 0xff
+		return b
+	}
+	cases := []struct {
+		name string
+		data []byte
+		msg  string
+	}{
+		{"magic-only", []byte("\x1f\x8b"), "corrupt gzip stream: the data ends early (a truncated file?)"},
+		{"bad-method", []byte("\x1f\x8b\x09\x00\x00\x00\x00\x00\x00\x03"), "corrupt gzip stream: invalid header"},
+		{"truncated", good[:len(good)-12], "corrupt gzip stream: the data ends early (a truncated file?)"},
+		{"checksum", flip(-6), "corrupt gzip stream: checksum mismatch"},
+		{"size", flip(-2), "corrupt gzip stream:"},
+		{"deflate", append(bytes.Clone(good[:10]), 0xff, 0xff, 0xff, 0xff), "corrupt gzip stream: invalid data at compressed byte"},
+	}
+	for _, c := range cases {
+		p := filepath.Join(dir, c.name+".tsp.gz")
+		if err := os.WriteFile(p, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for what, read := range map[string]func() error{
+			"Read":     func() error { _, err := Read(p); return err },
+			"ReadTour": func() error { _, err := ReadTour(p, 3); return err },
+		} {
+			err := read()
+			var e *Error
+			if !errors.As(err, &e) || e.File != p || !strings.HasPrefix(err.Error(), p+": "+c.msg) || strings.ContainsAny(err.Error(), "\n\r") {
+				t.Errorf("%s %s: %v, want %s: %s", what, c.name, err, p, c.msg)
+			}
+		}
+	}
+}
+
+// TestReadGzipBomb: a 1 MB file of gzip members expanding to 1 GiB stops
+// at the ratio limit, in a header, a coordinate section (read in bulk by
+// the parallel reader) and a tour, with memory bounded by the limit
+// rather than by the expanded size.
+func TestReadGzipBomb(t *testing.T) {
+	if testing.Short() {
+		t.Skip("decompresses 3 × 64 MB")
+	}
+	dir := t.TempDir()
+	var member bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&member, gzip.BestCompression)
+	if _, err := io.Copy(zw, repeatReader("", " ", 16<<20, "")); err != nil {
+		t.Fatal(err)
+	}
+	zw.Close()
+	cases := []struct {
+		name, prefix string
+		read         func(string) error
+	}{
+		{"comment", "NAME: bomb\nCOMMENT: ", func(p string) error { _, err := Read(p); return err }},
+		{"coords", "NAME: bomb\nTYPE: TSP\nDIMENSION: 2000000000\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n", func(p string) error { _, err := Read(p); return err }},
+		{"tour", "TYPE: TOUR\nTOUR_SECTION\n", func(p string) error { _, err := ReadTour(p, 5); return err }},
+	}
+	for _, c := range cases {
+		// Concatenated gzip members read as one stream.
+		data := append(gzipped(t, c.prefix), bytes.Repeat(member.Bytes(), 64)...)
+		p := filepath.Join(dir, c.name+".gz")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		grew := heapGrowth(func() { err = c.read(p) })
+		want := p + ": gzip data expands more than 100-fold past 64 MiB"
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", c.name, err, want)
+		}
+		if grew > 8*GzipMinLimit {
+			t.Errorf("%s: allocated %d MB", c.name, grew>>20)
+		}
+	}
+}
+
+// TestBinaryKeyword: a keyword of control bytes says the file looks
+// binary, gzip data that it is gzip, instead of quoting the bytes.
+func TestBinaryKeyword(t *testing.T) {
+	cases := []struct {
+		text string
+		line int
+		msg  string
+	}{
+		{string(gzipped(t, square4)), 1, "the file looks binary: it is gzip-compressed data"},
+		{"\x00\x01\x02\x03 : x\n", 1, "the file looks binary, not a TSPLIB text file"},
+		{"\x7fELF\x02\x01\x01\n", 1, "the file looks binary, not a TSPLIB text file"},
+		{"NAME: x\n\x00\x00\x00\n", 2, "binary data where a keyword should be"},
+	}
+	for _, c := range cases {
+		_, err := Parse(strings.NewReader(c.text), "bin.tsp")
+		checkError(t, c.text, err, "bin.tsp", c.line, c.msg)
+		if err != nil && strings.ContainsRune(err.Error(), 0) {
+			t.Errorf("%q: the message quotes the bytes: %q", c.text, err)
+		}
+		_, err = ParseTour(strings.NewReader(c.text), "bin.tour", 4)
+		checkError(t, c.text, err, "bin.tour", c.line, c.msg)
 	}
 }

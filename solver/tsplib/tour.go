@@ -4,20 +4,24 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 )
 
-// ReadTour reads the TSPLIB TOUR file at path (.tour, .opt.tour) for an
-// instance of n cities. See ParseTour.
+// ReadTour reads the TSPLIB TOUR file at path (.tour, .opt.tour, either
+// gzip-compressed too: see Open) for an instance of n cities. See
+// ParseTour.
 func ReadTour(path string, n int) ([]int, error) {
-	f, err := os.Open(path)
+	f, err := Open(path)
 	if err != nil {
-		return nil, FileError(path, err)
+		return nil, err
 	}
 	defer f.Close()
-	return ParseTour(f, path, n)
+	t, err := ParseTour(f, path, n)
+	if err := f.Check(err); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // ParseTour reads a TSPLIB TOUR file from r and returns its first tour as
@@ -48,6 +52,9 @@ func ParseTour(r io.Reader, filename string, n int) ([]int, error) {
 		}
 		if strings.HasSuffix(key, "_SECTION") {
 			return nil, Errorf(filename, t.line, "%s in a tour file is not supported", quote(t.text))
+		}
+		if looksBinary(t.text) {
+			return nil, Errorf(filename, t.line, "%s", binaryWord(t.text, t.line))
 		}
 		if key == ":" || isNumber(key) || !isKeyword(key) {
 			return nil, Errorf(filename, t.line, "unexpected %s where a keyword should be", quote(t.text))

@@ -205,3 +205,53 @@ func TestLoadData(t *testing.T) {
 		t.Errorf("OptTourPath(gr17) = %q, want none", p)
 	}
 }
+
+// TestGzipData reads TSPLIB instances gzip-compressed as TSPLIB95
+// distributes them: the same instance as the plain file, the optimum
+// from the folder's optima.csv by the name without .tsp.gz, and the
+// optimal tour from a sibling .opt.tour.gz.
+func TestGzipData(t *testing.T) {
+	dir := tsplibdir.Need(t)
+	tmp := t.TempDir()
+	for _, name := range []string{"a280", "pr2392", "gr17"} {
+		plain := filepath.Join(dir, name+".tsp")
+		data, err := os.ReadFile(plain)
+		if err != nil {
+			t.Skipf("%s: %v", name, err)
+		}
+		gz := filepath.Join(tmp, name+".tsp.gz")
+		if err := os.WriteFile(gz, gzipped(t, string(data)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want, err := Load(plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Load(gz, dir)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got.N != want.N || got.Name != want.Name || got.Optimum != want.Optimum || got.Metric != want.Metric {
+			t.Errorf("%s.tsp.gz: %d cities, name %q, optimum %d; the plain file: %d, %q, %d", name, got.N, got.Name, got.Optimum, want.N, want.Name, want.Optimum)
+		}
+		for i := range min(got.N, 50) {
+			if got.Dist(0, i) != want.Dist(0, i) {
+				t.Fatalf("%s.tsp.gz: d(1,%d) = %d, want %d", name, i+1, got.Dist(0, i), want.Dist(0, i))
+			}
+		}
+		tour, err := os.ReadFile(filepath.Join(dir, "opt", name+".opt.tour"))
+		if err != nil {
+			continue
+		}
+		tgz := filepath.Join(tmp, name+".opt.tour.gz")
+		if err := os.WriteFile(tgz, gzipped(t, string(tour)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if p := OptTourPath(gz, got); p != tgz {
+			t.Errorf("%s: OptTourPath = %q, want %q", name, p, tgz)
+		}
+		if o, src, ok := FindOptimum(got); !ok || o != want.Optimum || src != tgz {
+			t.Errorf("%s: optimum %d from %q, want %d from the .opt.tour.gz", name, o, src, want.Optimum)
+		}
+	}
+}

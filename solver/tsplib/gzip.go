@@ -1,0 +1,218 @@
+package tsplib
+
+import (
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Limits on gzip-compressed input. The readers' own limits (line and
+// token lengths, memory in proportion to DIMENSION) apply to the
+// decompressed data; past GzipMinLimit bytes the decompressed data may
+// also be at most GzipMaxRatio times the compressed bytes read, so that
+// a small gzip bomb costs no more than a plain file GzipMaxRatio times
+// its size. Text instances compress 3 to 10 times.
+const (
+	GzipMaxRatio = 100
+	GzipMinLimit = 64 << 20
+)
+
+// gzipMagic are the first two bytes of every gzip stream.
+const gzipMagic = "\x1f\x8b"
+
+// IsGzip reports whether head starts with gzip's magic bytes.
+func IsGzip(head []byte) bool { return bytes.HasPrefix(head, []byte(gzipMagic)) }
+
+// TrimGz returns path without a final ".gz" (in any case), the name its
+// content would have decompressed: pr2392.tsp.gz → pr2392.tsp.
+func TrimGz(path string) string {
+	if n := len(path) - len(".gz"); n > 0 && strings.EqualFold(path[n:], ".gz") {
+		return path[:n]
+	}
+	return path
+}
+
+// Input reads an instance or tour file: its bytes, or their
+// decompression when they start with gzip's magic bytes (whatever the
+// file's name). See Open and NewInput.
+type Input struct {
+	r  io.Reader
+	c  io.Closer
+	gz *gzipReader // nil when the data is not gzip-compressed
+}
+
+// Open opens the file at path for reading as an Input. Its errors are
+// *Error naming path.
+func Open(path string) (*Input, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, FileError(path, err)
+	}
+	in, err := NewInput(f, path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return in, nil
+}
+
+// NewInput returns an Input reading r, named path in its errors; closing
+// it closes r when r is an io.Closer. Only a gzip header that does not
+// read is an error here (an *Error naming path).
+func NewInput(r io.Reader, path string) (*Input, error) {
+	in := &Input{}
+	if c, ok := r.(io.Closer); ok {
+		in.c = c
+	}
+	var head [2]byte
+	n, _ := io.ReadFull(r, head[:])
+	// The bytes sniffed are read again before the rest; a read error
+	// recurs on the next read of r, where the parser reports it.
+	r = io.MultiReader(bytes.NewReader(head[:n]), r)
+	if !IsGzip(head[:n]) {
+		in.r = r
+		return in, nil
+	}
+	cr := &countingReader{r: r}
+	zr, err := gzip.NewReader(cr)
+	if err != nil {
+		return nil, gzipError(path, err)
+	}
+	in.gz = &gzipReader{zr: zr, in: cr, file: path}
+	in.r = in.gz
+	return in, nil
+}
+
+// Read reads the file's bytes, decompressed when it is gzip data.
+func (in *Input) Read(p []byte) (int, error) { return in.r.Read(p) }
+
+// Close closes the file.
+func (in *Input) Close() error {
+	if in.c == nil {
+		return nil
+	}
+	return in.c.Close()
+}
+
+// Compressed reports whether the file is gzip data.
+func (in *Input) Compressed() bool { return in.gz != nil }
+
+// Err returns the gzip stream's failure so far in place of err when there
+// was one, since a parser's message about where the data stopped would
+// hide that the file is corrupt; else err.
+func (in *Input) Err(err error) error {
+	if err != nil {
+		if gz := in.GzipError(); gz != nil {
+			return gz
+		}
+	}
+	return err
+}
+
+// Check is Err after reading the rest of a gzip stream, whose checksum
+// comes last: a parser that stopped at EOF or at a problem caused by
+// corrupt data then reports the corruption.
+func (in *Input) Check(err error) error {
+	if in.gz != nil && in.gz.err == nil {
+		io.Copy(io.Discard, in.gz)
+	}
+	if gz := in.GzipError(); gz != nil {
+		return gz
+	}
+	return err
+}
+
+// GzipError returns the gzip stream's failure, a one-line *Error naming
+// the file, or nil when there was none.
+func (in *Input) GzipError() error {
+	if in.gz == nil || in.gz.err == nil {
+		return nil
+	}
+	return in.gz.err
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// gzipReader decompresses a gzip stream within GzipMaxRatio, turning
+// its failures into one-line *Errors naming the file (kept in err).
+type gzipReader struct {
+	zr   *gzip.Reader
+	in   *countingReader
+	file string
+	out  int64
+	err  *Error
+}
+
+func (g *gzipReader) Read(p []byte) (int, error) {
+	if g.err != nil {
+		return 0, g.err
+	}
+	n, err := g.zr.Read(p)
+	g.out += int64(n)
+	if g.out > GzipMinLimit && g.out > GzipMaxRatio*g.in.n {
+		g.err = &Error{File: g.file, Msg: fmt.Sprintf("gzip data expands more than %d-fold past %d MiB: not read (a gzip bomb?)", GzipMaxRatio, GzipMinLimit>>20)}
+		return 0, g.err
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		g.err = gzipError(g.file, err)
+		return n, g.err
+	}
+	return n, err
+}
+
+// gzipError says in one line what is wrong with the gzip stream of file.
+func gzipError(file string, err error) *Error {
+	var corrupt flate.CorruptInputError
+	var msg string
+	switch {
+	case errors.Is(err, gzip.ErrHeader):
+		msg = "invalid header"
+	case errors.Is(err, gzip.ErrChecksum):
+		msg = "checksum mismatch"
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		msg = "the data ends early (a truncated file?)"
+	case errors.As(err, &corrupt):
+		msg = fmt.Sprintf("invalid data at compressed byte %d", int64(corrupt))
+	default:
+		return FileError(file, bareError(err))
+	}
+	return &Error{File: file, Msg: "corrupt gzip stream: " + msg}
+}
+
+// looksBinary reports whether a word holds bytes no text file has:
+// control characters other than blanks.
+func looksBinary(s string) bool {
+	for _, c := range []byte(s) {
+		if c < 0x20 && !isSpace(c) || c == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// binaryWord is the problem with a word of binary data where a keyword
+// should be: on the first line, the whole file looks binary.
+func binaryWord(s string, line int) string {
+	switch {
+	case line == 1 && IsGzip([]byte(s)):
+		return "the file looks binary: it is gzip-compressed data (read it by its path to have it decompressed)"
+	case line == 1:
+		return "the file looks binary, not a TSPLIB text file"
+	}
+	return "binary data where a keyword should be"
+}
