@@ -42,7 +42,7 @@ type ilsPlan struct {
 // popMaxWorkers is the most workers, and popMaxN the cities below which,
 // auto runs the population search: on 1 and 2 workers it ends ahead of
 // the merged search from 2,392 to 5,915 cities and level on 13,509, on
-// 16 workers behind (docs/DECISIONS.md#pop).
+// 4 and 16 workers behind (docs/DECISIONS.md#pop).
 const (
 	popMaxWorkers = 2
 	popMaxN       = 10_000
