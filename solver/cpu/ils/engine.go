@@ -85,6 +85,9 @@ const (
 	// its own stretch of one tour and takes it with all the workers'
 	// changes that fit together, merge.go).
 	OptShare = "share"
+	// OptRestart is the stall, in milliseconds, after which a timed
+	// merged search starts again from its best tour (restart.go).
+	OptRestart = "restart"
 	// OptAccept is the kick acceptance: "better" (strictly shorter) or
 	// "equal" (also ties, to drift across plateaus).
 	OptAccept = "accept"
@@ -182,6 +185,7 @@ type ilsOptions struct {
 	partSlice int     // OptPartSlice, milliseconds
 	partShape partShape
 	partDeep  float64 // OptPartDeep
+	restart   int     // OptRestart, milliseconds (0: none)
 }
 
 // moveSet is the run's move set without the 5-opt move's state.
@@ -246,6 +250,7 @@ type ilsRun struct {
 	// timed epochs
 	mg       merger
 	epochEnd time.Time
+	rs       restarts // the merged search's restarts (restart.go)
 	// draining: the worker descended cities of its queue in this epoch
 	// (drain)
 	draining []bool
@@ -678,6 +683,7 @@ func (r *ilsRun) search() {
 			r.setBase(slices.Clone(b.Tour()), b.Length())
 		case cfg.sync > 0 && r.w > 1:
 			r.exchange()
+			r.restartStep()
 		}
 		first = false
 	}
@@ -899,7 +905,7 @@ func (r *ilsRun) finish(searches []*ls) (solver.Result, error) {
 	if c.Optimal.Load() {
 		stopped = false
 	}
-	res, err := solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: runctl.ToInt(best), Moves: c.TotalMoves(), Steps: steps, Start: r.start, Stopped: stopped, Device: runctl.DeviceName(r.w), Note: strings.TrimPrefix(r.listNote, "; ")})
+	res, err := solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: runctl.ToInt(best), Moves: c.TotalMoves(), Steps: steps, Start: r.start, Stopped: stopped, Device: runctl.DeviceName(r.w), Note: strings.TrimPrefix(r.listNote+r.rs.note(), "; ")})
 	res.Stats = r.stats
 	return res, err
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/tsplab/tsplab/solver/cpu/climb"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/enginetest"
+	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
@@ -491,5 +494,23 @@ func TestEngineContractAutoPaths(t *testing.T) {
 	// fixed edges keep them from it)
 	if fake.CallCount() == 0 {
 		t.Error("partition-beside: the path improver beside was never called")
+	}
+}
+
+// A timed merged search with a short stall restarts from its best tour,
+// and ends on a valid tour (enginetest.Solve checks it).
+func TestMergedRestarts(t *testing.T) {
+	in, err := gen.Generate("uniform", 2000, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 3 * time.Second, Extra: map[string]string{OptRestart: "50", OptCandidates: "nearest"}}
+	res := enginetest.Solve(t, "auto", in, p, nil)
+	m := regexp.MustCompile(`(\d+) restarts from the best, (\d+) crossovers`).FindStringSubmatch(res.Note)
+	if m == nil {
+		t.Fatalf("note %q: no restarts in 3 s with a stall of 50 ms", res.Note)
+	}
+	if k, _ := strconv.Atoi(m[1]); k < 1 {
+		t.Fatalf("note %q: no restart", res.Note)
 	}
 }

@@ -37,7 +37,20 @@ type ilsPlan struct {
 	// below popMaxN with none of its own options given
 	// (docs/DECISIONS.md#pop)
 	pop bool
+	// restart: auto's timed merged search on more than popMaxWorkers
+	// workers below restartMaxN cities restarts from its best tour after
+	// restartStall without a gain (restart.go; docs/DECISIONS.md#restart)
+	restart bool
 }
+
+// restartStall is the stall after which auto's merged search restarts,
+// and restartMaxN the cities below which it does: on 16 cores at 30 s it
+// was ahead on fnl4461 and rl5915 in 5 of 6 paired runs and split on
+// usa13509 (docs/DECISIONS.md#restart).
+const (
+	restartStall = 1500 // milliseconds
+	restartMaxN  = 10_000
+)
 
 // popMaxWorkers is the most workers, and popMaxN the cities below which,
 // auto runs the population search: on 1 and 2 workers it ends ahead of
@@ -122,6 +135,8 @@ func (e ilsEngine) decide(o ilsOptions, in *solver.Instance, given func(string) 
 	pl.chain = e.cfg.partAuto && o.cfg.move == deepAdapt && w > 0 && in.N/w > adaptMaxPerWorker && !given(OptMove)
 	pl.pop = e.cfg.partAuto && !pl.partition && in.N >= deepMinN && in.N < popMaxN && w > 0 && w <= popMaxWorkers && limit > 0 &&
 		o.kicks == 0 && !e.givenAny(given)
+	pl.restart = e.cfg.partAuto && !pl.partition && !pl.pop && in.N >= deepMinN && in.N < restartMaxN && w > popMaxWorkers && limit > 0 &&
+		o.kicks == 0 && o.cfg.share == shareMerge && !given(OptRestart)
 	return pl
 }
 
@@ -152,6 +167,9 @@ func (pl ilsPlan) apply(e ilsEngine, o *ilsOptions, given func(string) bool) {
 	if pl.chain {
 		o.cfg.move = deepChain
 	}
+	if pl.restart {
+		o.restart = restartStall
+	}
 }
 
 // Tune shows on in the defaults that follow the cities a worker, as a
@@ -178,6 +196,9 @@ func (e ilsEngine) Tune(in *solver.Instance, set solver.OptionSet) solver.Option
 	}
 	if pl.crowdSetUp {
 		maps.Copy(d, crowdedSet)
+	}
+	if pl.restart {
+		d[OptRestart] = strconv.Itoa(restartStall)
 	}
 	out := slices.Clone(set)
 	for i := range out {

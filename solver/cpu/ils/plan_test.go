@@ -48,6 +48,50 @@ func TestPopPlan(t *testing.T) {
 	}
 }
 
+// TestRestartPlan: auto's timed merged search restarts from its best
+// tour on more than two workers from 1,000 to 10,000 cities, and not with
+// a kicks budget, the restart option or share=best given, fewer or more
+// cities, two workers (the population search), or another engine.
+func TestRestartPlan(t *testing.T) {
+	auto, _ := solver.Lookup("auto", solver.BackendCPU)
+	ils2, _ := solver.Lookup("2opt-ils", solver.BackendCPU)
+	for _, tc := range []struct {
+		name  string
+		e     solver.Engine
+		n, w  int
+		limit time.Duration
+		extra map[string]string
+		want  bool
+	}{
+		{"three workers", auto, 2000, 3, 10 * time.Second, nil, true},
+		{"sixteen workers", auto, restartMaxN - 1, 16, 10 * time.Second, nil, true},
+		{"another option given", auto, 2000, 4, 10 * time.Second, map[string]string{OptSegment: "100"}, true},
+		{"two workers", auto, 2000, 2, 10 * time.Second, nil, false},
+		{"kicks budget", auto, 2000, 4, 0, map[string]string{OptKicks: "100"}, false},
+		{"restart given", auto, 2000, 4, 10 * time.Second, map[string]string{OptRestart: "0"}, false},
+		{"share best", auto, 2000, 4, 10 * time.Second, map[string]string{OptShare: "best"}, false},
+		{"below 1,000", auto, deepMinN - 1, 4, 10 * time.Second, nil, false},
+		{"from 10,000", auto, restartMaxN, 4, 10 * time.Second, nil, false},
+		{"2opt-ils", ils2, 2000, 4, 10 * time.Second, nil, false},
+	} {
+		e := tc.e.(ilsEngine)
+		in := uniformInstance(tc.n, 3)
+		p := solver.Params{Workers: tc.w, TimeLimit: tc.limit, Extra: tc.extra}
+		o, err := e.config(in, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl := e.decide(o, in, p.Given, tc.w, tc.limit)
+		if pl.restart != tc.want {
+			t.Errorf("%s: restart %v, want %v", tc.name, pl.restart, tc.want)
+		}
+		pl.apply(e, &o, p.Given)
+		if want := 0; tc.want && o.restart != restartStall || !tc.want && tc.extra[OptRestart] == "" && o.restart != want {
+			t.Errorf("%s: the run's restart option %d", tc.name, o.restart)
+		}
+	}
+}
+
 // TestAutoRunsPop: auto on two workers reports the population search's
 // run as its own: a valid tour of exact length, auto's name and params,
 // the note saying which search ran.
