@@ -56,3 +56,24 @@ func DoubleBridgeAt(t []int, p1, p2, p3 int) []int {
 	out = append(out, t[p1:p2]...)
 	return append(out, t[p3:]...)
 }
+
+// SwapAdjacent exchanges, in place, the l1 cities after position i of the
+// cyclic tour t with the l2 cities after them (a double bridge of two
+// short segments): A B C → A C B with B and C of l1 and l2 cities. It
+// needs l1+l2 < len(t).
+func SwapAdjacent(t []int32, i, l1, l2 int) {
+	n := len(t)
+	seg := make([]int32, 0, l1+l2)
+	for j := 0; j < l1+l2; j++ {
+		seg = append(seg, t[(i+1+j)%n])
+	}
+	j := 0
+	for _, c := range seg[l1:] {
+		t[(i+1+j)%n] = c
+		j++
+	}
+	for _, c := range seg[:l1] {
+		t[(i+1+j)%n] = c
+		j++
+	}
+}

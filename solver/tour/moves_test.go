@@ -236,3 +236,23 @@ func TestDoubleBridgeCutsUniform(t *testing.T) {
 		t.Fatalf("DoubleBridge of 3 cities = %v", got)
 	}
 }
+
+// SwapAdjacent exchanges the two segments after position i, wrapping
+// around the end of the array.
+func TestSwapAdjacent(t *testing.T) {
+	for _, tc := range []struct {
+		i, l1, l2 int
+		want      []int32
+	}{
+		{0, 2, 3, []int32{0, 3, 4, 5, 1, 2, 6, 7}},
+		{5, 1, 1, []int32{0, 1, 2, 3, 4, 5, 7, 6}},
+		{6, 2, 1, []int32{7, 0, 2, 3, 4, 5, 6, 1}},
+		{7, 1, 2, []int32{1, 2, 0, 3, 4, 5, 6, 7}},
+	} {
+		got := []int32{0, 1, 2, 3, 4, 5, 6, 7}
+		SwapAdjacent(got, tc.i, tc.l1, tc.l2)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("SwapAdjacent(%d, %d, %d) = %v, want %v", tc.i, tc.l1, tc.l2, got, tc.want)
+		}
+	}
+}

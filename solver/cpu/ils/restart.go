@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/cpu/recomb"
+	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // restarts take a stalled merged search out of its basin: after
@@ -81,7 +83,7 @@ func (r *ilsRun) restartStep() {
 	for k := max(10, n/50); k > 0; k-- {
 		ends = doubleBridgeAt(t, rs.rng, ends)
 	}
-	l := solver.TourLength(r.in, toInts(t))
+	l := solver.TourLength(r.in, runctl.ToInt(t))
 	rs.count++
 	rs.runLen, rs.improved = l, now
 	r.setBase(t, l)
@@ -91,33 +93,13 @@ func (r *ilsRun) restartStep() {
 }
 
 // doubleBridgeAt exchanges two neighbouring segments of t of up to 50
-// cities each at a random place and appends the cities at the four
-// changed edges to ends.
+// cities each at a random place and appends the cities at the changed
+// edges to ends.
 func doubleBridgeAt(t []int32, rng *rand.Rand, ends []int32) []int32 {
 	n := len(t)
 	l1, l2 := 1+rng.IntN(min(50, n/4)), 1+rng.IntN(min(50, n/4))
 	i := rng.IntN(n)
-	seg := make([]int32, 0, l1+l2)
-	for j := 0; j < l1+l2; j++ {
-		seg = append(seg, t[(i+1+j)%n])
-	}
-	j := 0
-	for _, c := range seg[l1:] {
-		t[(i+1+j)%n] = c
-		j++
-	}
-	for _, c := range seg[:l1] {
-		t[(i+1+j)%n] = c
-		j++
-	}
-	return append(ends, t[i%n], seg[0], seg[l1-1], seg[l1], seg[l1+l2-1], t[(i+1+l1+l2)%n])
-}
-
-// toInts is t as ints.
-func toInts(t []int32) []int {
-	o := make([]int, len(t))
-	for i, c := range t {
-		o[i] = int(c)
-	}
-	return o
+	tour.SwapAdjacent(t, i, l1, l2)
+	// A C B: A's last, C's ends, B's ends, the city after B
+	return append(ends, t[i], t[(i+1)%n], t[(i+l2)%n], t[(i+l2+1)%n], t[(i+l1+l2)%n], t[(i+l1+l2+1)%n])
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/cpu/recomb"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // Name is the engine's registry name.
@@ -405,20 +406,7 @@ func (s *search) freshStart(ctx context.Context, r *rand.Rand) []int32 {
 func doubleBridge(t []int32, r *rand.Rand) {
 	n := len(t)
 	l1, l2 := 1+r.IntN(min(50, n/4)), 1+r.IntN(min(50, n/4))
-	i := r.IntN(n)
-	seg := make([]int32, 0, l1+l2)
-	for j := 0; j < l1+l2; j++ {
-		seg = append(seg, t[(i+1+j)%n])
-	}
-	j := 0
-	for _, c := range seg[l1:] {
-		t[(i+1+j)%n] = c
-		j++
-	}
-	for _, c := range seg[:l1] {
-		t[(i+1+j)%n] = c
-		j++
-	}
+	tour.SwapAdjacent(t, r.IntN(n), l1, l2)
 }
 
 // done reports whether the run is to end: the context, the time limit
