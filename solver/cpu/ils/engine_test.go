@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -498,14 +499,28 @@ func TestEngineContractAutoPaths(t *testing.T) {
 }
 
 // A timed merged search with a short stall restarts from its best tour,
-// and ends on a valid tour (enginetest.Solve checks it).
+// shows it in its phase, and ends on a valid tour (enginetest.Solve
+// checks it).
 func TestMergedRestarts(t *testing.T) {
 	in, err := gen.Generate("uniform", 2000, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 3 * time.Second, Extra: map[string]string{OptRestart: "50", OptCandidates: "nearest"}}
-	res := enginetest.Solve(t, "auto", in, p, nil)
+	snaps := make(chan solver.Snapshot, 64)
+	shown := make(chan bool)
+	go func() {
+		seen := false
+		for s := range snaps {
+			seen = seen || strings.Contains(string(s.Phase), "restart 1 from the best")
+		}
+		shown <- seen
+	}()
+	res := enginetest.Solve(t, "auto", in, p, snaps)
+	close(snaps)
+	if !<-shown {
+		t.Error("no snapshot's phase names the first restart")
+	}
 	m := regexp.MustCompile(`(\d+) restarts from the best, (\d+) crossovers`).FindStringSubmatch(res.Note)
 	if m == nil {
 		t.Fatalf("note %q: no restarts in 3 s with a stall of 50 ms", res.Note)

@@ -86,6 +86,7 @@ func (r *ilsRun) restartStep() {
 	l := solver.TourLength(r.in, runctl.ToInt(t))
 	rs.count++
 	rs.runLen, rs.improved = l, now
+	r.c.SetPhase(solver.Phase(fmt.Sprintf("%s, restart %d from the best", solver.PhaseSearch, rs.count)))
 	r.setBase(t, l)
 	for _, c := range ends {
 		r.searches[m.owner[c]].Push(c)
