@@ -1,9 +1,11 @@
 // Package testinst makes the random and degenerate instances that the
-// tests of tour, construct, neighbor, cpu and gpu share. Only tests import
-// it.
+// tests of tour, construct, neighbor, cpu and gpu share, and the readers'
+// gzip data. Only tests import it.
 package testinst
 
 import (
+	"bytes"
+	"compress/gzip"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -76,4 +78,19 @@ func MustValid(tb testing.TB, in *solver.Instance, tour []int, what string) {
 	if err := solver.ValidateTour(tour, in.N); err != nil {
 		tb.Fatalf("%s on %s n=%d: %v", what, in.Name, in.N, err)
 	}
+}
+
+// Gzip returns text compressed as gzip, for the readers' tests of
+// compressed files.
+func Gzip(t testing.TB, text string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	if _, err := zw.Write([]byte(text)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }

@@ -92,11 +92,11 @@ func isMatrixCSV(head []byte, whole bool) bool {
 // matrixRow returns the numbers of a matrix row, without the name in its
 // first field if it has one, and whether the row is numbers but for that.
 func matrixRow(fields [][]byte) ([][]byte, bool) {
-	if len(fields) > 1 && !isNumber(fields[0]) {
+	if len(fields) > 1 && !tsplib.IsNumber(fields[0]) {
 		fields = fields[1:]
 	}
 	for _, f := range fields {
-		if !isNumber(f) {
+		if !tsplib.IsNumber(f) {
 			return nil, false
 		}
 	}
@@ -170,7 +170,7 @@ func (m *matrixReader) readAll() error {
 			break
 		}
 		fields := splitFields(b)
-		if m.n == 0 && m.names == nil && len(fields) > 0 && !isNumber(fields[len(fields)-1]) {
+		if m.n == 0 && m.names == nil && len(fields) > 0 && !tsplib.IsNumber(fields[len(fields)-1]) {
 			m.header(fields)
 			m.nameLine = m.lr.line
 			continue
@@ -203,7 +203,7 @@ func (m *matrixReader) header(fields [][]byte) {
 func (m *matrixReader) row(fields [][]byte) error {
 	line := m.lr.line
 	name := ""
-	if len(fields) > 1 && !isNumber(fields[0]) {
+	if len(fields) > 1 && !tsplib.IsNumber(fields[0]) {
 		name, fields = string(fields[0]), fields[1:]
 	}
 	if m.n == 0 {
@@ -307,7 +307,7 @@ func matrixHeader(r io.Reader, filename string) (tsplib.Header, error) {
 		if b == nil {
 			break
 		}
-		if first && !isNumber(lastField(b)) {
+		if first && !tsplib.IsNumber(lastField(b)) {
 			first = false
 			continue
 		}

@@ -71,7 +71,7 @@ func isPointList(head []byte, path string) bool {
 		if len(fields) == 0 {
 			continue
 		}
-		if isNumber(fields[0]) {
+		if tsplib.IsNumber(fields[0]) {
 			return true
 		}
 		if _, _, err := headerColumns(fields); err == nil {
@@ -222,7 +222,7 @@ func (p *pointReader) readAll() error {
 			return p.end()
 		}
 		fields := splitFields(b)
-		if p.ncol == 0 && p.names == nil && !isNumber(fields[0]) {
+		if p.ncol == 0 && p.names == nil && !tsplib.IsNumber(fields[0]) {
 			if err := p.header(fields); err != nil {
 				return err
 			}

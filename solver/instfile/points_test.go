@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
@@ -356,7 +357,7 @@ func TestReadTourFor(t *testing.T) {
 		}
 		return p
 	}
-	writeGz := func(name, data string) string { return write(name, string(gzipped(t, data))) }
+	writeGz := func(name, data string) string { return write(name, string(testinst.Gzip(t, data))) }
 	cases := []struct {
 		in   *solver.Instance
 		path string
@@ -365,7 +366,7 @@ func TestReadTourFor(t *testing.T) {
 		{sq, write("a.tour", "TOUR_SECTION\n2\n1\n3\n4\n-1\n"), "[1 0 2 3]"},
 		{sq, writeGz("a.tour.gz", "TOUR_SECTION\n2\n1\n3\n4\n-1\n"), "[1 0 2 3]"},
 		{sq, writeGz("a.csv.gz", "id,x,y\n4,0,0\n3,0,0\n2,0,0\n1,0,0\n"), "[3 2 1 0]"},
-		{sq, write("cut.tour.gz", string(gzipped(t, "TOUR_SECTION\n2\n1\n3\n4\n-1\n")[:20])), "corrupt gzip stream: the data ends early"},
+		{sq, write("cut.tour.gz", string(testinst.Gzip(t, "TOUR_SECTION\n2\n1\n3\n4\n-1\n")[:20])), "corrupt gzip stream: the data ends early"},
 		{sq, write("a.csv", "id,x,y\n4,0,0\n3,0,0\n2,0,0\n1,0,0\n"), "[3 2 1 0]"},
 		{pl, write("b.csv", "id,x,y\n8,1,1\n7,0,0\n9,1,0\n"), "[2 0 1]"},
 		{pl, write("c.csv", "id,x,y\n8,1,1\n7,0,0\n"), "2 points, want the 3 cities"},

@@ -174,7 +174,7 @@ func pointsHeader(r io.Reader, filename string) (tsplib.Header, error) {
 		if b == nil {
 			break
 		}
-		if h.Dimension == 0 && p.names == nil && !isNumber(b) {
+		if h.Dimension == 0 && p.names == nil && !tsplib.IsNumber(b) {
 			if err := p.header(splitFields(b)); err != nil {
 				return tsplib.Header{}, err
 			}
@@ -219,13 +219,4 @@ func bareError(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// isNumber reports whether s starts as a number does.
-func isNumber[S string | []byte](s S) bool {
-	if len(s) == 0 {
-		return false
-	}
-	c := s[0]
-	return c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9')
 }

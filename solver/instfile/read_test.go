@@ -2,12 +2,12 @@ package instfile
 
 import (
 	"bytes"
-	"compress/gzip"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -52,20 +52,6 @@ func TestTSPLIBThroughInstfile(t *testing.T) {
 	}
 }
 
-// gzipped returns data compressed as gzip.
-func gzipped(t *testing.T, data string) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	if _, err := zw.Write([]byte(data)); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 // TestReadGzip reads each format gzip-compressed through Read, ReadHeader
 // and Load: told apart by the decompressed content (and the extension
 // before .gz), named without .gz, the optimum found by that name (or by
@@ -75,7 +61,7 @@ func TestReadGzip(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, tsplib.OptimaFile), []byte("name,optimum\nsq,40\npts,4000000\nm,3\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	good := gzipped(t, "x,y\n0,0\n10,0\n10,10\n0,10\n")
+	good := testinst.Gzip(t, "x,y\n0,0\n10,0\n10,10\n0,10\n")
 	cases := []struct {
 		file, data string
 		gz         bool
@@ -100,7 +86,7 @@ func TestReadGzip(t *testing.T) {
 		p := filepath.Join(dir, c.file)
 		data := []byte(c.data)
 		if c.gz {
-			data = gzipped(t, c.data)
+			data = testinst.Gzip(t, c.data)
 		}
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)

@@ -116,7 +116,7 @@ func parseIDTour(br *bufio.Reader, filename string, in *solver.Instance) ([]int,
 		}
 		fields := splitFields(b)
 		_, isName := s.named[string(fields[0])]
-		if header && !isNumber(fields[0]) && !isName {
+		if header && !tsplib.IsNumber(fields[0]) && !isName {
 			s.col = headerIDColumn(fields)
 			continue
 		}

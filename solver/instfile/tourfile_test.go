@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tsplib"
@@ -122,16 +123,16 @@ func TestReadStartTourOptimal(t *testing.T) {
 func TestReadStartTourGzip(t *testing.T) {
 	in := parseFive(t, fiveCities)
 	dir := t.TempDir()
-	badSum := gzipped(t, "1 2 3 4 5\n")
+	badSum := testinst.Gzip(t, "1 2 3 4 5\n")
 	badSum[len(badSum)-8] ^= 0xff // the CRC-32 of the trailer
 	cases := []struct {
 		name string
 		data []byte
 		want string // the tour, or the error after "FILE: "
 	}{
-		{"t.tour.gz", gzipped(t, "TYPE: TOUR\nTOUR_SECTION\n5 4 3 2 1\n-1\nEOF\n"), "[4 3 2 1 0]"},
-		{"ids.txt.gz", gzipped(t, "2,1,3,4,5\n"), "[1 0 2 3 4]"},
-		{"gzip-named.txt", gzipped(t, "1 2 3 5 4\n"), "[0 1 2 4 3]"},
+		{"t.tour.gz", testinst.Gzip(t, "TYPE: TOUR\nTOUR_SECTION\n5 4 3 2 1\n-1\nEOF\n"), "[4 3 2 1 0]"},
+		{"ids.txt.gz", testinst.Gzip(t, "2,1,3,4,5\n"), "[1 0 2 3 4]"},
+		{"gzip-named.txt", testinst.Gzip(t, "1 2 3 5 4\n"), "[0 1 2 4 3]"},
 		{"bad-header.txt.gz", []byte("\x1f\x8b\x08\xff"), "corrupt gzip stream: the data ends early (a truncated file?)"},
 		{"checksum.tour.gz", badSum, "corrupt gzip stream: checksum mismatch"},
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -151,10 +152,10 @@ func TestFindOptimumGzip(t *testing.T) {
 	for i, c := range cases {
 		dir := t.TempDir()
 		inst := filepath.Join(dir, "square.tsp.gz")
-		writeFile(t, inst, string(gzipped(t, text)))
+		writeFile(t, inst, string(testinst.Gzip(t, text)))
 		for name, data := range c.files {
 			if strings.HasSuffix(name, ".gz") && strings.HasPrefix(data, "TOUR") {
-				data = string(gzipped(t, data))
+				data = string(testinst.Gzip(t, data))
 			}
 			writeFile(t, filepath.Join(dir, name), data)
 		}

@@ -160,7 +160,7 @@ func (p *parser) parse() error {
 		if looksBinary(t.text) {
 			return p.errf(t.line, "%s", binaryWord(t.text, t.line))
 		}
-		if isNumber(t.text) {
+		if IsNumber(t.text) {
 			return p.errf(t.line, "unexpected data %s where a keyword should be (more data than DIMENSION declares?)", quote(t.text))
 		}
 		rest, err := p.lx.restOfLine()
@@ -179,9 +179,9 @@ func (p *parser) parse() error {
 	}
 }
 
-// isNumber reports whether a word starts like a number, so that it is
-// data rather than a keyword.
-func isNumber[S string | []byte](s S) bool {
+// IsNumber reports whether a word starts like a number, so that it is
+// data rather than a keyword (the point-list readers ask it too).
+func IsNumber[S string | []byte](s S) bool {
 	if len(s) == 0 {
 		return false
 	}
@@ -461,7 +461,7 @@ func (p *parser) coordID(section string, count int) (int64, int, error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	if eof || !isNumber(w) {
+	if eof || !IsNumber(w) {
 		return 0, 0, p.errf(line, "%s ended after %d of %d nodes (found %s)", section, count, n, found(w, eof))
 	}
 	id, err := strconv.ParseInt(string(w), 10, 64)
@@ -571,7 +571,7 @@ func (p *parser) edgeWeights(line int) error {
 		if err != nil {
 			return err
 		}
-		if eof || !isNumber(word) {
+		if eof || !IsNumber(word) {
 			return p.errf(line, "EDGE_WEIGHT_SECTION ended after %d of %d weights (%s, DIMENSION %d; found %s)", len(p.weights), want, p.ewf, n, found(word, eof))
 		}
 		w, err := parseWeight(word)
@@ -629,7 +629,7 @@ func (p *parser) fixedEdges(line int) error {
 		if err != nil {
 			return err
 		}
-		if t.eof || !isNumber(t.text) {
+		if t.eof || !IsNumber(t.text) {
 			return nil // tolerate a missing -1
 		}
 		p.lx.next()
@@ -644,7 +644,7 @@ func (p *parser) fixedEdges(line int) error {
 		if err != nil {
 			return err
 		}
-		if u.eof || !isNumber(u.text) {
+		if u.eof || !IsNumber(u.text) {
 			return p.errf(t.line, "FIXED_EDGES_SECTION: edge from node %d has no second node", a)
 		}
 		b, err := strconv.ParseInt(u.text, 10, 64)

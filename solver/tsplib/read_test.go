@@ -13,6 +13,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -539,20 +540,6 @@ func TestReadFailure(t *testing.T) {
 	}
 }
 
-// gzipped returns text compressed as gzip.
-func gzipped(t testing.TB, text string) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	if _, err := zw.Write([]byte(text)); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 // TestReadGzip: Read, ReadHeader and ReadTour take gzip data, told by its
 // magic bytes whatever the name, and read it as the plain file; a name
 // without NAME loses .gz with the extension.
@@ -567,7 +554,7 @@ func TestReadGzip(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := filepath.Join(dir, c.file)
-		if err := os.WriteFile(p, gzipped(t, c.text), 0o644); err != nil {
+		if err := os.WriteFile(p, testinst.Gzip(t, c.text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		in, err := Read(p)
@@ -582,7 +569,7 @@ func TestReadGzip(t *testing.T) {
 		}
 	}
 	tour := filepath.Join(dir, "sq.opt.tour.gz")
-	if err := os.WriteFile(tour, gzipped(t, "TYPE: TOUR\nDIMENSION: 4\nTOUR_SECTION\n1 4 3 2\n-1\nEOF\n"), 0o644); err != nil {
+	if err := os.WriteFile(tour, testinst.Gzip(t, "TYPE: TOUR\nDIMENSION: 4\nTOUR_SECTION\n1 4 3 2\n-1\nEOF\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := ReadTour(tour, 4); err != nil || fmt.Sprint(got) != "[0 3 2 1]" {
@@ -595,7 +582,7 @@ func TestReadGzip(t *testing.T) {
 // at data the corruption garbled); nothing panics.
 func TestReadGzipCorrupt(t *testing.T) {
 	dir := t.TempDir()
-	good := gzipped(t, coordFile("EUC_2D", "1 0 0\n2 3 4\n3 6 8\n"))
+	good := testinst.Gzip(t, coordFile("EUC_2D", "1 0 0\n2 3 4\n3 6 8\n"))
 	flip := func(i int) []byte {
 		b := bytes.Clone(good)
 		b[(i+len(b))%len(b)] ^= 0xff
@@ -656,7 +643,7 @@ func TestReadGzipBomb(t *testing.T) {
 	}
 	for _, c := range cases {
 		// Concatenated gzip members read as one stream.
-		data := append(gzipped(t, c.prefix), bytes.Repeat(member.Bytes(), 64)...)
+		data := append(testinst.Gzip(t, c.prefix), bytes.Repeat(member.Bytes(), 64)...)
 		p := filepath.Join(dir, c.name+".gz")
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
@@ -681,7 +668,7 @@ func TestBinaryKeyword(t *testing.T) {
 		line int
 		msg  string
 	}{
-		{string(gzipped(t, square4)), 1, "the file looks binary: it is gzip-compressed data"},
+		{string(testinst.Gzip(t, square4)), 1, "the file looks binary: it is gzip-compressed data"},
 		{"\x00\x01\x02\x03 : x\n", 1, "the file looks binary, not a TSPLIB text file"},
 		{"\x7fELF\x02\x01\x01\n", 1, "the file looks binary, not a TSPLIB text file"},
 		{"NAME: x\n\x00\x00\x00\n", 2, "binary data where a keyword should be"},

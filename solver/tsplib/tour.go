@@ -56,7 +56,7 @@ func ParseTour(r io.Reader, filename string, n int) ([]int, error) {
 		if looksBinary(t.text) {
 			return nil, Errorf(filename, t.line, "%s", binaryWord(t.text, t.line))
 		}
-		if key == ":" || isNumber(key) || !isKeyword(key) {
+		if key == ":" || IsNumber(key) || !isKeyword(key) {
 			return nil, Errorf(filename, t.line, "unexpected %s where a keyword should be", quote(t.text))
 		}
 		if key == "EOF" {
@@ -116,7 +116,7 @@ func tourSection(lx *lexer, file string, n int) ([]int, error) {
 		if err != nil {
 			return nil, err
 		}
-		if t.eof || !isNumber(t.text) {
+		if t.eof || !IsNumber(t.text) {
 			if !t.eof {
 				last = t.line
 			}

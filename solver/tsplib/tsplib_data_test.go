@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
 )
@@ -220,7 +221,7 @@ func TestGzipData(t *testing.T) {
 			t.Skipf("%s: %v", name, err)
 		}
 		gz := filepath.Join(tmp, name+".tsp.gz")
-		if err := os.WriteFile(gz, gzipped(t, string(data)), 0o644); err != nil {
+		if err := os.WriteFile(gz, testinst.Gzip(t, string(data)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		want, err := Load(plain)
@@ -244,7 +245,7 @@ func TestGzipData(t *testing.T) {
 			continue
 		}
 		tgz := filepath.Join(tmp, name+".opt.tour.gz")
-		if err := os.WriteFile(tgz, gzipped(t, string(tour)), 0o644); err != nil {
+		if err := os.WriteFile(tgz, testinst.Gzip(t, string(tour)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if p := OptTourPath(gz, got); p != tgz {

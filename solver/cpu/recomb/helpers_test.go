@@ -7,6 +7,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // instance generates a uniform instance or fails the test.
@@ -147,19 +148,6 @@ func perturb(t []int32, k int, r *rand.Rand) {
 		if l1+l2+2 >= n {
 			continue
 		}
-		// t[i+1..i+l1] and t[i+l1+1..i+l1+l2] change places
-		seg := make([]int32, l1+l2)
-		for j := range seg {
-			seg[j] = t[(i+1+j)%n]
-		}
-		j := 0
-		for _, c := range seg[l1:] {
-			t[(i+1+j)%n] = c
-			j++
-		}
-		for _, c := range seg[:l1] {
-			t[(i+1+j)%n] = c
-			j++
-		}
+		tour.SwapAdjacent(t, i, l1, l2)
 	}
 }
