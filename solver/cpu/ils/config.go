@@ -30,6 +30,8 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"sequential 3-opt moves besides 2-opt and Or-opt").Experimental(),
 	solver.Bool(OptOr3, func(o *ilsOptions) *bool { return &o.cfg.or3 }, false,
 		"with threeopt on, also the pure 3-opt moves two 2-opt steps cannot make (a segment moved without reversal, or two neighbouring segments reversed in place)").Experimental(),
+	solver.Bool(OptBridge, func(o *ilsOptions) *bool { return &o.cfg.bridge }, false,
+		"with the 5-opt move, also the non-sequential 4-opt move (two 2-exchanges that each split the tour, together one tour) where the 5-opt move finds nothing").Experimental(),
 	solver.Int(OptDepth, func(o *ilsOptions) *int { return &o.cfg.depth }, 1, 1, maxDepth,
 		"steps of a sequential move after its first 2-opt step, Lin–Kernighan style (1: 3-opt, 2: 4-opt, 3: 5-opt); with threeopt on").Experimental(),
 	solver.Enum(OptMove, func(o *ilsOptions) *deepMove { return &o.cfg.move }, "chain", []string{"chain", "lk5", "adapt"}, []deepMove{deepChain, deepLK5, deepAdapt},
@@ -190,7 +192,8 @@ const (
 // (docs/DECISIONS.md#auto-below-1000). From
 // deepMinN to partMinN the 5-opt move (localsearch/kopt.go) on 5 alpha-nearness
 // candidates, every worker kicking in its own stretch of one tour, their
-// changes merged (merge.go): on 16 cores ahead of independent searches
+// changes merged (merge.go), with the non-sequential bridge move where
+// the 5-opt move finds nothing (docs/DECISIONS.md#bridge): on 16 cores ahead of independent searches
 // exchanging by partition crossover from fnl4461 to d18512, and of the
 // partition search on d18512 (docs/DECISIONS.md#merge). From partMinN
 // the partition search (solver/cpu/partition) with nearest and quadrant lists on
@@ -202,7 +205,7 @@ var autoBySize = solver.SizeTable{
 	{From: 0, To: deepMinN, Set: map[string]string{
 		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "1", OptSegment: "30", OptShare: "best", OptSync: "0", OptMove: "chain"}},
 	{From: deepMinN, To: partMinN, Set: map[string]string{
-		OptOr3: "off", OptStale: "0", OptCandidates: "alpha", OptNeighbors: strconv.Itoa(alphaNeighbors), OptDepth: "2", OptSegment: "200", OptShare: "merge", OptSync: strconv.Itoa(mergeSync), OptMove: "lk5"}},
+		OptOr3: "off", OptStale: "0", OptCandidates: "alpha", OptNeighbors: strconv.Itoa(alphaNeighbors), OptDepth: "2", OptSegment: "200", OptShare: "merge", OptSync: strconv.Itoa(mergeSync), OptMove: "lk5", OptBridge: "on"}},
 	{From: partMinN, Set: map[string]string{
 		OptOr3: "off", OptStale: "20", OptCandidates: "mixed", OptDepth: "2", OptSegment: "200", OptShare: "merge", OptSync: strconv.Itoa(mergeSync), OptMove: "adapt"}},
 }

@@ -34,6 +34,7 @@ type ilsConfig struct {
 	maxSeg          int      // kick segment length bound
 	depth           int      // steps of a sequential move after the first
 	or3             bool     // with threeOpt, also tryOr3's pure 3-opt moves
+	bridge          bool     // with the 5-opt move, also the non-sequential bridge move
 	move            deepMove // OptMove
 	share           shareKind
 	sync            int // kicks per worker between best exchanges (0: independent)
@@ -80,6 +81,9 @@ const (
 	// OptOr3 turns on, with the sequential 3-opt moves, the pure 3-opt
 	// moves two 2-opt steps cannot make ("on", "off").
 	OptOr3 = "or3opt"
+	// OptBridge turns on, with the 5-opt move, the non-sequential bridge
+	// move (localsearch/bridge.go) where the 5-opt move finds nothing.
+	OptBridge = "bridge"
 	// OptShare is what the exchange every sync kicks gives: "best" (every
 	// worker takes the shortest tour) or "merge" (every worker kicks in
 	// its own stretch of one tour and takes it with all the workers'
@@ -190,7 +194,7 @@ type ilsOptions struct {
 
 // moveSet is the run's move set without the 5-opt move's state.
 func (o ilsOptions) moveSet() moveSet {
-	return moveSet{OrOpt: o.cfg.orOpt, ThreeOpt: o.cfg.threeOpt, Depth: o.cfg.depth, Or3: o.cfg.or3, RKBI: o.rkbi}
+	return moveSet{OrOpt: o.cfg.orOpt, ThreeOpt: o.cfg.threeOpt, Depth: o.cfg.depth, Or3: o.cfg.or3, RKBI: o.rkbi, Bridge: o.cfg.bridge}
 }
 
 // configure gives the local search s the run's move set and pivoting,
@@ -940,7 +944,7 @@ func init() {
 		ilsConfig{orOpt: true, start: startGreedy}, nil})
 	solver.Register(ilsEngine{runctl.Identity{ID: "3opt-ils", Desc: "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
 		ilsConfig{orOpt: true, start: startNN}, nil})
-	solver.Register(ilsEngine{runctl.Identity{ID: "auto", Desc: "the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains, on 5 alpha-nearness candidates of a Held–Karp ascent, from 1,000 to 50,000 cities; sequential 3-opt moves on nearest candidates below 1,000 cities and on nearest and quadrant candidates from 50,000, with the 5-opt move on them in the rounds where it gains more per second up to 160,000 cities a worker; below 1,000 cities one search per core with stagnation escapes; from 1,000 to 50,000 each core kicking in its own stretch of one tour, their changes merged (below 10,000 cities on one or two workers, in a timed run, the population search of pop instead); from 50,000 all cores on one tour, each on a segment or a cell of the plane; best kept"},
+	solver.Register(ilsEngine{runctl.Identity{ID: "auto", Desc: "the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains and the non-sequential double-bridge 4-opt move where it finds nothing, on 5 alpha-nearness candidates of a Held–Karp ascent, from 1,000 to 50,000 cities; sequential 3-opt moves on nearest candidates below 1,000 cities and on nearest and quadrant candidates from 50,000, with the 5-opt move on them in the rounds where it gains more per second up to 160,000 cities a worker; below 1,000 cities one search per core with stagnation escapes; from 1,000 to 50,000 each core kicking in its own stretch of one tour, their changes merged (below 10,000 cities on one or two workers, in a timed run, the population search of pop instead); from 50,000 all cores on one tour, each on a segment or a cell of the plane; best kept"},
 		ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil})
 }
 

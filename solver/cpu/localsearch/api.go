@@ -1,8 +1,8 @@
 // Package localsearch is the local-search core of the CPU engines: one
 // search type, Search, over an array tour with a position index, that
 // improves it with 2-opt, Or-opt and a deep move (a chain of 2-opt steps
-// or the sequential 5-opt move of Lin–Kernighan–Helsgaun) on candidate
-// lists, and makes the double-bridge kicks of an iterated local search,
+// or the sequential 5-opt move of Lin–Kernighan–Helsgaun, then the
+// non-sequential bridge move) on candidate lists, and makes the double-bridge kicks of an iterated local search,
 // undoing a rejected one from its journal.
 //
 // A user builds a Search with New, picks its moves (SetMoves), its fixed

@@ -310,11 +310,15 @@ func kMate(x int8, kk int) int8 {
 // kWalk walks the new tour from segment 0 through the added edges,
 // recording the segments in k.seq, and reports whether it visits all kk
 // segments before it comes back.
-func (k *FiveOpt) kWalk(kk int, sg *kSegs) bool {
+func (k *FiveOpt) kWalk(kk int, sg *kSegs) bool { return k.kWalkMates(kk, sg, kMate) }
+
+// kWalkMates is kWalk with the added edges joining the slots as mate
+// says.
+func (k *FiveOpt) kWalkMates(kk int, sg *kSegs, mate func(x int8, kk int) int8) bool {
 	k.seq[0] = 1
 	out := sg.endSlot[0]
 	for cnt := 1; ; cnt++ {
-		in := kMate(out, kk)
+		in := mate(out, kk)
 		j := sg.seg[in]
 		if j == 0 {
 			return cnt == kk && sg.starts[in]

@@ -155,6 +155,9 @@ type MoveSet struct {
 	// this scratch state, the move after 2-opt and Or-opt, in place of the
 	// chain and of RKBI pivoting
 	FiveOpt *FiveOpt
+	// Bridge, with FiveOpt, tries the non-sequential bridge move
+	// (bridge.go) where the 5-opt move finds nothing
+	Bridge bool
 	// Tentative makes the chain apply each step and undo it (the
 	// reference close3optVirtual and extendVirtual are tested against)
 	Tentative bool
@@ -189,6 +192,8 @@ func (s *Search) SetMoves(m MoveSet) {
 		s.improve = improveRKBIOr
 	case m.FiveOpt == nil && m.RKBI > 0:
 		s.improve = improveRKBI
+	case m.OrOpt && m.Bridge && m.FiveOpt != nil:
+		s.improve = improveOrDeepBridge
 	case m.OrOpt && hasDeep:
 		s.improve = improveOrDeep
 	case m.OrOpt:
@@ -207,6 +212,10 @@ func improveOr(s *Search, c int32) bool    { return s.try2opt(c, nil) || s.tryOr
 func improve2Deep(s *Search, c int32) bool { return s.try2opt(c, nil) || s.deep(s, c) }
 func improveOrDeep(s *Search, c int32) bool {
 	return s.try2opt(c, nil) || s.tryOr(c, nil) || s.deep(s, c)
+}
+
+func improveOrDeepBridge(s *Search, c int32) bool {
+	return s.try2opt(c, nil) || s.tryOr(c, nil) || s.deep(s, c) || s.tryBridge(c)
 }
 
 // improveRKBI and improveRKBIOr collect the improving 2-opt (and Or-opt)

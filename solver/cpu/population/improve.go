@@ -19,7 +19,8 @@ const liveEvery = 250 * time.Millisecond
 // searcher is the workers' iterated local search in this process: each
 // worker keeps one localsearch.Search, loads a task's start into it,
 // descends and kicks it, with auto's settings for the instance's size:
-// from alphaMinN cities the sequential 5-opt move on 5 alpha-nearness
+// from alphaMinN cities the sequential 5-opt move (and the bridge move
+// where it finds nothing) on 5 alpha-nearness
 // candidates and kicks of up to 200 cities a segment, below the 3-opt
 // chain with the pure 3-opt moves on 8 nearest and kicks of up to 30.
 type searcher struct {
@@ -43,7 +44,7 @@ func newSearcher(ctx context.Context, in *solver.Instance, w int, alpha *alphaCa
 	}
 	if in.N >= alphaMinN {
 		s.deep, s.maxSeg = true, 200
-		s.moves = localsearch.MoveSet{OrOpt: true, ThreeOpt: true, Depth: 2}
+		s.moves = localsearch.MoveSet{OrOpt: true, ThreeOpt: true, Depth: 2, Bridge: true}
 		if l, aerr := alpha.Alpha(ctx, in, alphaK, solver.AscentOptions{}); aerr == nil {
 			s.nb, s.k = l.List, l.K
 		} else if ctx.Err() != nil {

@@ -1,0 +1,141 @@
+package localsearch
+
+// The bridge move is the non-sequential 4-opt move no sequential move
+// makes: two 2-exchanges, each of which alone splits the tour into two
+// cycles, together one tour (the double bridge, P Q R S → P S R Q or
+// P R' S' Q). From t1 it removes (t1,t2), adds (t2,t3) to a candidate t3
+// of t2 and removes (t3,t4) on the side that closes the cycle t2..t3
+// with (t4,t1), taking this split only when it alone gains; then it
+// joins the two cycles: a tour edge (t5,t6) of the smaller one, within
+// bridgeMaxCycle cities, a candidate t7 of t6 in the other and a tour
+// edge (t7,t8) there, (t6,t7) and (t8,t5) added. On drilling instances
+// (rl5934) such pairs are most of what separates the 5-opt move's local
+// optima from LKH-3's tours, which its non-sequential Gain23 search finds
+// (docs/DECISIONS.md#bridge).
+
+// bridgeMaxCycle is the most cities of the smaller cycle whose edges the
+// bridge move tries as its third removed edge: 1,000 ended shorter than
+// 50 on rl5934 (2 cores, 20 s, seeds 2 and 3).
+const bridgeMaxCycle = 1000
+
+// tryBridge looks for an improving bridge move from t1 and applies the
+// first it finds; it needs the 5-opt move's state for the segments.
+func (s *Search) tryBridge(t1 int32) bool {
+	k := s.k5
+	d := s.d
+	n := int32(s.n)
+	for dir := 0; dir < 2; dir++ {
+		next := s.succ
+		if dir == 1 {
+			next = s.pred
+		}
+		t2 := next(t1)
+		if s.isFixed(t1, t2) {
+			continue
+		}
+		d12 := d.At(t1, t2)
+		nb := s.nb[int(t2)*s.k : int(t2)*s.k+s.k]
+		for i, t3 := range nb {
+			g1 := d12 - s.nbDist(t2, i, t3)
+			if g1 <= 0 {
+				break
+			}
+			t4 := next(t3)
+			if t3 == t1 || t4 == t1 || t4 == t2 || s.isFixed(t3, t4) {
+				continue
+			}
+			s.moves++
+			G := g1 + d.At(t3, t4) - d.At(t4, t1)
+			if G <= 0 {
+				continue
+			}
+			// the cycles as forward arcs of positions: t2..t3 and t4..t1
+			// going forward (dir 0), t3..t2 and t1..t4 going back
+			a1, b1, a2, b2 := s.pos[t2], s.pos[t3], s.pos[t4], s.pos[t1]
+			if dir == 1 {
+				a1, b1, a2, b2 = s.pos[t3], s.pos[t2], s.pos[t1], s.pos[t4]
+			}
+			l1 := (b1-a1+n)%n + 1
+			if l1 > n-l1 {
+				a1, b1, a2, b2, l1 = a2, b2, a1, b1, n-l1
+			}
+			if l1 < 2 || l1 > bridgeMaxCycle {
+				continue
+			}
+			k.t[0], k.t[1], k.t[2], k.t[3] = t1, t2, t3, t4
+			if s.bridgeClose(G, a1, l1, a2, b2) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bridgeClose joins the two cycles of the split in k.t[0..3], of gain G:
+// the smaller one the arc of l cities from position a, the other the arc
+// lo..hi; it applies the first join that makes the whole move gain.
+func (s *Search) bridgeClose(G int64, a, l, lo, hi int32) bool {
+	k := s.k5
+	d := s.d
+	n := int32(s.n)
+	for x := int32(0); x < l-1; x++ {
+		p := a + x
+		if p >= n {
+			p -= n
+		}
+		q := p + 1
+		if q == n {
+			q = 0
+		}
+		u, w := s.tour[p], s.tour[q]
+		if s.isFixed(u, w) {
+			continue
+		}
+		duw := d.At(u, w)
+		for side := 0; side < 2; side++ {
+			t5, t6 := u, w
+			if side == 1 {
+				t5, t6 = w, u
+			}
+			nb := s.nb[int(t6)*s.k : int(t6)*s.k+s.k]
+			for i, t7 := range nb {
+				g := G + duw - s.nbDist(t6, i, t7)
+				if g <= 0 {
+					break
+				}
+				if !inArc(s.pos[t7], lo, hi) {
+					continue
+				}
+				for _, t8 := range [2]int32{s.succ(t7), s.pred(t7)} {
+					s.moves++
+					if !inArc(s.pos[t8], lo, hi) || s.isFixed(t7, t8) || (t7 == k.t[0] && t8 == k.t[3]) || (t7 == k.t[3] && t8 == k.t[0]) {
+						continue
+					}
+					gain := g + d.At(t7, t8) - d.At(t8, t5)
+					if gain <= 0 {
+						continue
+					}
+					k.t[4], k.t[5], k.t[6], k.t[7] = t5, t6, t7, t8
+					var sg kSegs
+					s.kSegments(4, &sg)
+					if !k.kWalkMates(4, &sg, bridgeMate) {
+						continue
+					}
+					s.kApply(4)
+					s.length -= gain
+					for _, c := range k.t[:8] {
+						s.Push(c)
+					}
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// bridgeMate is the slot a bridge move's added edge joins slot x to: its
+// two exchanges close each on itself (t2–t3, t4–t1; t6–t7, t8–t5).
+func bridgeMate(x int8, _ int) int8 {
+	return [8]int8{3, 2, 1, 0, 7, 6, 5, 4}[x]
+}
