@@ -96,12 +96,6 @@ func (s *searcher) improve(ctx context.Context, i int, start []int32, seed uint6
 	ls.SetRand(runctl.NewRand(seed, uint64(i)))
 	ls.SetKickFrom(kickFrom)
 	moves0 := ls.Evaluated()
-	stop := func() bool {
-		return ctx.Err() != nil || (!until.IsZero() && time.Now().After(until))
-	}
-	ls.SetJournal(false)
-	ls.PushAll()
-	var done int64
 	next := time.Now().Add(liveEvery)
 	report := func() {
 		if live == nil || time.Now().Before(next) {
@@ -112,13 +106,21 @@ func (s *searcher) improve(ctx context.Context, i int, start []int32, seed uint6
 			live.offer(l, func() []int32 { return slices.Clone(ls.Tour()) })
 		}
 	}
+	// stop also offers the tour, so that a long first descent shows it
+	// too (the search asks between moves, its tour whole)
+	stop := func() bool {
+		report()
+		return ctx.Err() != nil || (!until.IsZero() && time.Now().After(until))
+	}
+	ls.SetJournal(false)
+	ls.PushAll()
+	var done int64
 	if ls.Optimize(stop) {
 		ls.SetJournal(true)
 		for kicks == 0 || done < int64(kicks) {
 			if stop() {
 				break
 			}
-			report()
 			if _, ok := ls.TryKick(s.maxSeg, true, stop); !ok {
 				break
 			}
