@@ -194,27 +194,32 @@ func TestOr3Moves(t *testing.T) {
 }
 
 // TestNewMovesKeepFixedEdges runs descents and kicks with every move and
-// Kick on an instance with fixed edges and checks that none is removed.
+// Kick on an instance with fixed edges and checks that none is removed:
+// the chain with the pure 3-opt moves, and the 5-opt move with the
+// bridge move.
 func TestNewMovesKeepFixedEdges(t *testing.T) {
-	s, in := newTestLS(t, 200, 21)
-	var edges [][2]int
-	for i := 0; i+1 < 200; i += 7 {
-		edges = append(edges, [2]int{i, i + 1})
-	}
-	in.FixedEdges = edges
-	s.Load(to32(construct.KeepFixed(in, toInt(s.r.RandomTour(200)))))
-	s.SetFixed(edges)
-	s.SetMoves(MoveSet{OrOpt: true, ThreeOpt: true, Or3: true, Depth: 3})
-	s.record = true
-	s.PushAll()
-	s.Optimize(func() bool { return false })
-	for k := 0; k < 300; k++ {
-		s.journal, s.saved = s.journal[:0], s.saved[:0]
-		s.Kick(10)
+	const n = 600
+	for _, m := range []MoveSet{{OrOpt: true, ThreeOpt: true, Or3: true, Depth: 3}, {OrOpt: true, FiveOpt: NewFiveOpt(), Bridge: true}} {
+		s, in := newTestLS(t, n, 22)
+		var edges [][2]int
+		for i := 0; i+1 < n; i += 5 {
+			edges = append(edges, [2]int{i, i + 1})
+		}
+		in.FixedEdges = edges
+		s.Load(to32(construct.KeepFixed(in, toInt(s.r.RandomTour(n)))))
+		s.SetFixed(edges)
+		s.SetMoves(m)
+		s.record = true
+		s.PushAll()
 		s.Optimize(func() bool { return false })
-		checkLS(t, s, in, "kick+optimize")
-		if err := in.CheckFixedEdges(toInt(s.tour)); err != nil {
-			t.Fatalf("kick %d: %v", k, err)
+		for k := 0; k < 200; k++ {
+			s.journal, s.saved = s.journal[:0], s.saved[:0]
+			s.Kick(10)
+			s.Optimize(func() bool { return false })
+			checkLS(t, s, in, "kick+optimize")
+			if err := in.CheckFixedEdges(toInt(s.tour)); err != nil {
+				t.Fatalf("bridge %v, kick %d: %v", m.Bridge, k, err)
+			}
 		}
 	}
 }
