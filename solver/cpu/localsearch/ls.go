@@ -214,6 +214,7 @@ func improveOrDeep(s *Search, c int32) bool {
 	return s.try2opt(c, nil) || s.tryOr(c, nil) || s.deep(s, c)
 }
 
+// improveOrDeepBridge is improveOrDeep, then the bridge move.
 func improveOrDeepBridge(s *Search, c int32) bool {
 	return s.try2opt(c, nil) || s.tryOr(c, nil) || s.deep(s, c) || s.tryBridge(c)
 }
