@@ -116,9 +116,7 @@ func (s *Search) bridgeClose(G int64, a, l, lo, hi int32) bool {
 						continue
 					}
 					k.t[4], k.t[5], k.t[6], k.t[7] = t5, t6, t7, t8
-					var sg kSegs
-					s.kSegments(4, &sg)
-					if !k.kWalkMates(4, &sg, bridgeMate) {
+					if !s.kFeasibleMates(4, bridgeMate) {
 						continue
 					}
 					s.kApply(4)

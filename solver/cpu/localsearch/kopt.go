@@ -233,10 +233,14 @@ func (k *FiveOpt) removed(i int, a, b int32) bool {
 // slots, and the walk along segments and added edges from segment 0 must
 // meet all k segments before it returns. On success it leaves the
 // segments and the new order in k5.first, last and seq for kApply.
-func (s *Search) kFeasible(kk int) bool {
+func (s *Search) kFeasible(kk int) bool { return s.kFeasibleMates(kk, kMate) }
+
+// kFeasibleMates is kFeasible with the added edges joining the slots as
+// mate says.
+func (s *Search) kFeasibleMates(kk int, mate func(x int8, kk int) int8) bool {
 	var sg kSegs
 	s.kSegments(kk, &sg)
-	return s.k5.kWalk(kk, &sg)
+	return s.k5.kWalkMates(kk, &sg, mate)
 }
 
 // kSegs are the segments a k-exchange cuts the tour into, in array
@@ -307,13 +311,10 @@ func kMate(x int8, kk int) int8 {
 	return x - 1
 }
 
-// kWalk walks the new tour from segment 0 through the added edges,
+// kWalkMates walks the new tour from segment 0 through the added edges
+// (mate: the slot each joins a slot to),
 // recording the segments in k.seq, and reports whether it visits all kk
 // segments before it comes back.
-func (k *FiveOpt) kWalk(kk int, sg *kSegs) bool { return k.kWalkMates(kk, sg, kMate) }
-
-// kWalkMates is kWalk with the added edges joining the slots as mate
-// says.
 func (k *FiveOpt) kWalkMates(kk int, sg *kSegs, mate func(x int8, kk int) int8) bool {
 	k.seq[0] = 1
 	out := sg.endSlot[0]
