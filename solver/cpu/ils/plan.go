@@ -32,14 +32,14 @@ type ilsPlan struct {
 	// with more than adaptMaxPerWorker cities a worker
 	// (docs/DECISIONS.md#adapt-max-per-worker)
 	chain bool
-	// pop: auto runs the population search (the pop engine) instead, on a
-	// timed run of at most popMaxWorkers workers from deepMinN cities
-	// below popMaxN with none of its own options given
-	// (docs/DECISIONS.md#pop)
+	// pop: auto runs the population search (the pop engine, with its EAX
+	// population) instead, on a timed run from deepMinN cities below
+	// popMaxN with none of its own options given (docs/DECISIONS.md#pop)
 	pop bool
-	// restart: auto's timed merged search on more than popMaxWorkers
-	// workers below restartMaxN cities restarts from its best tour after
-	// restartStall without a gain (restart.go; docs/DECISIONS.md#restart)
+	// restart: auto's timed merged search (an option given) on more than
+	// restartMinWorkers workers below restartMaxN cities restarts from its
+	// best tour after restartStall without a gain (restart.go;
+	// docs/DECISIONS.md#restart)
 	restart bool
 }
 
@@ -52,13 +52,13 @@ const (
 	restartMaxN  = 10_000
 )
 
-// popMaxWorkers is the most workers, and popMaxN the cities below which,
-// auto runs the population search: on 1 and 2 workers it ends ahead of
-// the merged search from 2,392 to 5,915 cities and level on 13,509, on
-// 4 and 16 workers behind (docs/DECISIONS.md#pop).
+// popMaxN is the cities below which auto runs the population search:
+// with its EAX population it ends ahead of the merged search on 2 and 16
+// workers from 2,392 to 18,512 cities (docs/DECISIONS.md#pop); the
+// merged search restarts only on more than restartMinWorkers workers.
 const (
-	popMaxWorkers = 2
-	popMaxN       = 10_000
+	popMaxN           = 20_000
+	restartMinWorkers = 2
 )
 
 // planLimits are the sizes at which a run's plan changes course: every
@@ -133,9 +133,9 @@ func (e ilsEngine) decide(o ilsOptions, in *solver.Instance, given func(string) 
 	pl := ilsPlan{limits: lim, partition: partitionOn(o, in), crowded: lim.crowded(in.N, w, limit)}
 	pl.crowdSetUp = e.cfg.partAuto && pl.partition && pl.crowded
 	pl.chain = e.cfg.partAuto && o.cfg.move == deepAdapt && w > 0 && in.N/w > adaptMaxPerWorker && !given(OptMove)
-	pl.pop = e.cfg.partAuto && !pl.partition && in.N >= deepMinN && in.N < popMaxN && w > 0 && w <= popMaxWorkers && limit > 0 &&
+	pl.pop = e.cfg.partAuto && !pl.partition && in.N >= deepMinN && in.N < popMaxN && w > 0 && limit > 0 &&
 		o.kicks == 0 && !e.givenAny(given)
-	pl.restart = e.cfg.partAuto && !pl.partition && !pl.pop && in.N >= deepMinN && in.N < restartMaxN && w > popMaxWorkers && limit > 0 &&
+	pl.restart = e.cfg.partAuto && !pl.partition && !pl.pop && in.N >= deepMinN && in.N < restartMaxN && w > restartMinWorkers && limit > 0 &&
 		o.kicks == 0 && o.cfg.share == shareMerge && !given(OptRestart)
 	return pl
 }

@@ -10,10 +10,10 @@ import (
 )
 
 // TestPopAndRestartPlan: auto runs the population search on a timed run
-// of at most two workers from 1,000 to 10,000 cities, and restarts its
-// merged search there on more workers; neither with a kicks budget, fewer
-// or more cities, or another engine; an option of its own given keeps
-// the merged search, and restarts unless it is restart or share=best.
+// from 1,000 to 20,000 cities; neither with a kicks budget, fewer or more
+// cities, or another engine; an option of its own given keeps the merged
+// search, which restarts on more than two workers below 10,000 cities
+// unless the option is restart or share=best.
 func TestPopAndRestartPlan(t *testing.T) {
 	auto, _ := solver.Lookup("auto", solver.BackendCPU)
 	ils2, _ := solver.Lookup("2opt-ils", solver.BackendCPU)
@@ -27,8 +27,8 @@ func TestPopAndRestartPlan(t *testing.T) {
 	}{
 		{"two workers", auto, 2000, 2, 10 * time.Second, nil, true, false},
 		{"one worker", auto, deepMinN, 1, time.Second, nil, true, false},
-		{"three workers", auto, 2000, 3, 10 * time.Second, nil, false, true},
-		{"sixteen workers", auto, restartMaxN - 1, 16, 10 * time.Second, nil, false, true},
+		{"three workers", auto, 2000, 3, 10 * time.Second, nil, true, false},
+		{"sixteen workers", auto, popMaxN - 1, 16, 10 * time.Second, nil, true, false},
 		{"kicks budget", auto, 2000, 2, 0, map[string]string{OptKicks: "100"}, false, false},
 		{"kicks budget, four workers", auto, 2000, 4, 0, map[string]string{OptKicks: "100"}, false, false},
 		{"an option given", auto, 2000, 2, 10 * time.Second, map[string]string{OptMove: "chain"}, false, false},
@@ -37,9 +37,11 @@ func TestPopAndRestartPlan(t *testing.T) {
 		{"share best", auto, 2000, 4, 10 * time.Second, map[string]string{OptShare: "best"}, false, false},
 		{"below 1,000", auto, deepMinN - 1, 2, 10 * time.Second, nil, false, false},
 		{"below 1,000, four workers", auto, deepMinN - 1, 4, 10 * time.Second, nil, false, false},
-		{"below 10,000", auto, popMaxN - 1, 2, 10 * time.Second, nil, true, false},
-		{"from 10,000", auto, popMaxN, 2, 10 * time.Second, nil, false, false},
-		{"from 10,000, four workers", auto, restartMaxN, 4, 10 * time.Second, nil, false, false},
+		{"below 20,000", auto, popMaxN - 1, 2, 10 * time.Second, nil, true, false},
+		{"from 20,000", auto, popMaxN, 2, 10 * time.Second, nil, false, false},
+		{"from 20,000, four workers", auto, popMaxN, 4, 10 * time.Second, nil, false, false},
+		{"an option given from 10,000, four workers", auto, restartMaxN, 4, 10 * time.Second, map[string]string{OptSegment: "100"}, false, false},
+		{"an option given below 10,000, sixteen workers", auto, restartMaxN - 1, 16, 10 * time.Second, map[string]string{OptSegment: "100"}, false, true},
 		{"partition sizes", auto, solver.PartitionMinN, 2, 10 * time.Second, nil, false, false},
 		{"2opt-ils", ils2, 2000, 2, 10 * time.Second, nil, false, false},
 		{"2opt-ils, four workers", ils2, 2000, 4, 10 * time.Second, nil, false, false},

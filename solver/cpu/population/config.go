@@ -19,6 +19,7 @@ type options struct {
 	fresh   freshMode
 	merge   bool
 	focus   bool
+	ga      int
 	// with an accelerator's pool (solver.Aid.Pool: GPU pop)
 	gpuRound int // milliseconds
 	gpuStart gpuStart
@@ -64,6 +65,8 @@ var spec = solver.NewSpec(
 		"cross each search's tour with every pool member in turn before it is offered, keeping each child shorter than it").Experimental(),
 	solver.Choice("ls", func(o *options) *string { return &o.ls }, "search", []string{"search", "auto", "2opt-ils", "3opt-ils"},
 		"the local search of each tour: the local-search core in this process with auto's moves and lists for the size (search), or a registered CPU engine run on one core").Experimental(),
+	solver.Int("ga", func(o *options) *int { return &o.ga }, 300, 0, 10000,
+		"most tours of the EAX population built first (descents of randomized nearest-neighbour tours, as many as the init share of the time allows) and evolved by edge assembly crossover, one AB-cycle a child, until it converges; the pool then takes them (0: none)"),
 	solver.Bool("focus", func(o *options) *bool { return &o.focus }, false,
 		"with ls=search, a child's kicks start only at cities where its parents differ").Experimental(),
 	solver.Int("gpuround", func(o *options) *int { return &o.gpuRound }, 300, 20, 60000,

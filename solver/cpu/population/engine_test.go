@@ -2,7 +2,10 @@ package population_test
 
 import (
 	"context"
+	"maps"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -110,7 +113,7 @@ func TestShowsBestDuringRound(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, _ := solver.Lookup("pop", solver.BackendCPU)
-	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 4 * time.Second, Extra: map[string]string{"pool": "2", "init": "1"}}
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 4 * time.Second, Extra: map[string]string{"pool": "2", "init": "1", "ga": "0"}}
 	snaps := make(chan solver.Snapshot, 64)
 	var early *solver.Snapshot
 	done := make(chan struct{})
@@ -140,5 +143,60 @@ func TestShowsBestDuringRound(t *testing.T) {
 	}
 	if l := solver.TourLength(in, early.Best); l != early.BestLength {
 		t.Fatalf("shown length %d, the tour's %d", early.BestLength, l)
+	}
+}
+
+// The engine's contract holds with the EAX population too (fixed edges,
+// stops, tiny instances).
+func TestContractEvolve(t *testing.T) {
+	e, _ := solver.Lookup("pop", solver.BackendCPU)
+	withGA := func(p solver.Params) solver.Params {
+		p.Extra = maps.Clone(p.Extra)
+		if p.Extra == nil {
+			p.Extra = map[string]string{}
+		}
+		p.Extra["ga"] = "6"
+		return p
+	}
+	enginetest.Run(t, e, enginetest.Config{
+		Budget: func(solver.Engine) solver.Params { return withGA(budget(1)) },
+		Open:   func(solver.Engine) solver.Params { return withGA(solver.Params{Workers: 2}) },
+	})
+}
+
+// The EAX population evolves: by a kicks budget the run is the same twice,
+// and its note tells a best member shorter after the generations than
+// before.
+func TestEvolve(t *testing.T) {
+	in, err := gen.Generate("uniform", 1200, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := solver.Lookup("pop", solver.BackendCPU)
+	p := budget(3)
+	p.Extra["ga"] = "12"
+	p.Extra["rounds"] = "1"
+	var tours [][]int
+	for range 2 {
+		res, err := e.Solve(context.Background(), in, p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(`EAX population of 12, (\d+) generations, best (\d+) to (\d+)`).FindStringSubmatch(res.Note)
+		if m == nil {
+			t.Fatalf("note %q: no EAX population", res.Note)
+		}
+		before, _ := strconv.ParseInt(m[2], 10, 64)
+		after, _ := strconv.ParseInt(m[3], 10, 64)
+		if after >= before {
+			t.Errorf("note %q: the generations did not shorten the best member", res.Note)
+		}
+		if res.Length > after {
+			t.Errorf("the run ended at %d, longer than the population's best %d", res.Length, after)
+		}
+		tours = append(tours, res.Tour)
+	}
+	if !slices.Equal(tours[0], tours[1]) {
+		t.Fatal("the same seed and budget gave two tours")
 	}
 }

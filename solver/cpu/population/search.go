@@ -121,6 +121,7 @@ type search struct {
 	bestLen int64
 
 	moves, steps               int64
+	countMu                    sync.Mutex // moves and steps, while evolve's workers add to them
 	crossings, gained, entered int
 	merged                     int
 	fresh                      int
@@ -170,6 +171,7 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 		}
 		s.srch = srch
 	}
+	gaNote := s.evolve(ctx)
 	tasks := make([]task, s.w)
 	for i := range tasks {
 		tasks[i].gpx = newCrosser(s.o.gpx, n)
@@ -275,7 +277,7 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 		edges, length := s.pool.Spread()
 		res.Note = fmt.Sprintf("pool %d of %d, spread %.1f %% of edges and %.3f %% in length; %d first tours, %d crossovers, %d gained, %d children entered, %d gains merging with the pool",
 			s.pool.Len(), s.pool.Cap(), 100*edges, 100*length, s.fresh, s.crossings, s.gained, s.entered, s.merged)
-		res.Note += s.gpuNote
+		res.Note += gaNote + s.gpuNote
 		if s.feed != nil {
 			res.Note += s.feed.note(s.gpuEntered, s.gpuBest, s.pool.FromGPU())
 		}

@@ -1,0 +1,175 @@
+package population
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/cpu/recomb"
+	"github.com/tsplab/tsplab/solver/neighbor"
+)
+
+// evolveStale is how many generations without a shorter member end the
+// evolution: the population has converged.
+const evolveStale = 3
+
+// evolve builds a population of o.ga tours, each a descent of a
+// randomized nearest-neighbour tour on the workers, then evolves it by
+// edge assembly crossover: each generation every member, paired with the
+// next in a random order, takes the one AB-cycle of the pair that
+// shortens it most (its subtours joined), in the manner of Nagata and
+// Kobayashi's GA with EAX-1AB, until evolveStale generations gain
+// nothing. The pool then takes the members. It returns a note for the
+// run's summary.
+func (s *search) evolve(ctx context.Context) string {
+	n := s.in.N
+	if s.o.ga < 2 || s.srch == nil || n < 8 {
+		return ""
+	}
+	until := time.Time{}
+	if s.limit > 0 {
+		until = s.start.Add(time.Duration(float64(s.limit) * s.o.init))
+	}
+	s.sink.SendPhase(solver.Phase(fmt.Sprintf("EAX population: %d descents", s.o.ga)), s.progress())
+	tours := make([][]int32, s.o.ga)
+	lens := make([]int64, s.o.ga)
+	near := &neighbor.Lists{K: s.srch.k, List: s.srch.nb}
+	var live *liveBest
+	if s.limit > 0 {
+		live = &s.live
+	}
+	var wg sync.WaitGroup
+	for w := range s.w {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// worker w descends tours w, w+s.w, ...: each worker's search
+			// sees the same starts in every run, so a run by a kicks
+			// budget stays deterministic
+			for i := w; i < s.o.ga; i += s.w {
+				if ctx.Err() != nil || (!until.IsZero() && time.Now().After(until)) {
+					return
+				}
+				seed := s.p.Seed*0x9e3779b97f4a7c15 + uint64(i)
+				var start []int32
+				if i == 0 && s.p.Start != nil {
+					start = toInt32(s.p.Start)
+				} else {
+					r := rand.New(rand.NewPCG(seed, 0x6e6e))
+					t, err := construct.RandomizedNearestNeighborContext(ctx, s.in, r.IntN(n), near, r, 0.1)
+					if err != nil {
+						return
+					}
+					start = toInt32(construct.KeepFixed(s.in, t))
+				}
+				t, l, moves, steps := s.srch.improve(ctx, w, start, seed, until, 1, nil, live)
+				if ctx.Err() != nil {
+					return
+				}
+				tours[i], lens[i] = t, l
+				s.count(moves, steps)
+				s.countMu.Lock()
+				s.offerBest([][]int32{t}, []int64{l})
+				s.countMu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	// the descents that ended
+	k := 0
+	for i := range tours {
+		if tours[i] != nil {
+			tours[k], lens[k] = tours[i], lens[i]
+			k++
+		}
+	}
+	tours, lens = tours[:k], lens[:k]
+	s.offerBest(tours, lens)
+	if k < 2 {
+		return ""
+	}
+	first := slices.Min(lens)
+	gens := s.generations(ctx, tours, lens)
+	for i := range tours {
+		s.pool.Offer(tours[i], lens[i])
+	}
+	s.offerBest(tours, lens)
+	return fmt.Sprintf("; EAX population of %d, %d generations, best %d to %d", k, gens, first, slices.Min(lens))
+}
+
+// generations evolves tours by EAX until it converges, the time is up or
+// ctx ends, and returns the generations.
+func (s *search) generations(ctx context.Context, tours [][]int32, lens []int64) int {
+	k := len(tours)
+	eax := make([]*recomb.EAX, s.w)
+	for i := range eax {
+		eax[i] = &recomb.EAX{NB: s.srch.nb, K: s.srch.k, Fixed: s.in.FixedEdges}
+	}
+	children := make([][]int32, k)
+	for i := range children {
+		children[i] = make([]int32, s.in.N)
+	}
+	childLens := make([]int64, k)
+	r := rand.New(rand.NewPCG(s.p.Seed, 0x656178))
+	gen, stale := 0, 0
+	for ; stale < evolveStale && !s.done(ctx); gen++ {
+		s.sink.SendPhase(solver.Phase(fmt.Sprintf("EAX population of %d: generation %d, best %d", k, gen+1, slices.Min(lens))), s.progress())
+		perm := r.Perm(k)
+		jobs := make(chan int, k)
+		for i := range k {
+			jobs <- i
+		}
+		close(jobs)
+		var wg sync.WaitGroup
+		for w := range s.w {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range jobs {
+					a, b := perm[i], perm[(i+1)%k]
+					st := eax[w].Improve(s.in, tours[a], tours[b], lens[a], uint64(gen)<<32|uint64(i), children[a])
+					childLens[a] = st.Length
+				}
+			}()
+		}
+		wg.Wait()
+		stale++
+		for a := range k {
+			if childLens[a] < lens[a] {
+				tours[a], children[a] = children[a], tours[a]
+				lens[a] = childLens[a]
+				stale = 0
+			}
+		}
+		s.offerBest(tours, lens)
+	}
+	return gen
+}
+
+// offerBest makes the shortest of tours the run's best when it is
+// shorter.
+func (s *search) offerBest(tours [][]int32, lens []int64) {
+	if len(lens) == 0 {
+		return
+	}
+	i := slices.Index(lens, slices.Min(lens))
+	if s.bestLen < 0 || lens[i] < s.bestLen {
+		s.best = append(s.best[:0], tours[i]...)
+		s.bestLen = lens[i]
+		s.sendBest()
+	}
+}
+
+// count adds a worker's moves and steps (countMu also guards the best
+// while the descents run).
+func (s *search) count(moves, steps int64) {
+	s.countMu.Lock()
+	s.moves += moves
+	s.steps += steps
+	s.countMu.Unlock()
+}

@@ -1,0 +1,458 @@
+package recomb
+
+import (
+	"math/rand/v2"
+)
+
+// EAX is the edge assembly crossover of Nagata and Kobayashi ("A powerful
+// genetic algorithm using edge assembly crossover for the traveling
+// salesman problem", INFORMS Journal on Computing 25(2), 2013) with one
+// AB-cycle a child, their EAX-1AB: the edges where tours a and b differ
+// split into cycles that alternate an edge of a and an edge of b;
+// exchanging one such cycle's a-edges for its b-edges leaves subtours,
+// which are joined by the cheapest 2-exchange between a subtour's edge and
+// an edge at one of its cities' candidates. The child is a with the cycle
+// that shortens it most, joins included. Unlike partition crossover, it
+// takes b's edges where the two tours do not cross through the same
+// portals, at the price of the joins' new edges, found in neither tour.
+type EAX struct {
+	// NB and K are the candidate lists of the joins (K a city).
+	NB []int32
+	K  int
+	// Fixed are edges no join may remove (read on the first call).
+	Fixed [][2]int
+
+	n         int
+	link      [][2]int32 // the tour being built, each city's two neighbours
+	ra, rb    [][2]int32 // a's and b's edges not yet in an AB-cycle (-1: none)
+	path      []int32
+	pos       [][2]int32 // each city's places in path (-1: none)
+	cycles    []int32    // AB-cycles, each its cities, a-edge first, then -1
+	starts    []int
+	comp      []int32  // each city's subtour in apply
+	seen      []uint32 // stamp of the labelling that reached the city
+	stamp     uint32
+	members   [][]int32 // the subtours' cities (empty: joined)
+	live      int       // subtours labelled
+	fixed     [][2]int32
+	undo      []undoEntry
+	order     []int32
+	candOrder []int
+}
+
+type undoEntry struct{ v, slot, old int32 }
+
+// EAXStats describe one call of Improve.
+type EAXStats struct {
+	// Cycles counts the AB-cycles, Tried those whose exchange alone
+	// gains, Taken those kept (0 or 1).
+	Cycles, Tried, Taken int
+	// Length is the tour's length after.
+	Length int64
+}
+
+func (e *EAX) grow(n int) {
+	if e.n == n {
+		return
+	}
+	e.n = n
+	e.link = make([][2]int32, n)
+	e.ra = make([][2]int32, n)
+	e.rb = make([][2]int32, n)
+	e.pos = make([][2]int32, n)
+	e.comp = make([]int32, n)
+	e.seen = make([]uint32, n)
+	e.stamp = 0
+	e.fixed = make([][2]int32, n)
+	for i := range e.fixed {
+		e.fixed[i] = [2]int32{-1, -1}
+	}
+	for _, f := range e.Fixed {
+		for _, p := range [2][2]int{{f[0], f[1]}, {f[1], f[0]}} {
+			s := &e.fixed[p[0]]
+			if s[0] < 0 {
+				s[0] = int32(p[1])
+			} else {
+				s[1] = int32(p[1])
+			}
+		}
+	}
+}
+
+// Improve writes into out (len n) the child of a and b, a when no cycle
+// shortens it, and returns the statistics; lenA is a's length, seed
+// varies the AB-cycles' walks.
+func (e *EAX) Improve(d Distancer, a, b []int32, lenA int64, seed uint64, out []int32) EAXStats {
+	n := len(a)
+	copy(out, a)
+	st := EAXStats{Length: lenA}
+	if n < 8 {
+		return st
+	}
+	e.grow(n)
+	rng := rand.New(rand.NewPCG(seed, 0x656178))
+	e.setLinks(a, b)
+	e.buildCycles(rng)
+	st.Cycles = len(e.starts)
+	// the cycles whose exchange gains before its joins
+	e.candOrder = e.candOrder[:0]
+	for i := range e.starts {
+		if e.cycleGain(d, i) > 0 {
+			e.candOrder = append(e.candOrder, i)
+		}
+	}
+	bestCI, bestDelta := -1, int64(0)
+	for _, ci := range e.candOrder {
+		st.Tried++
+		e.undo = e.undo[:0]
+		delta, ok := e.apply(d, ci)
+		e.revert()
+		if ok && delta < bestDelta {
+			bestCI, bestDelta = ci, delta
+		}
+	}
+	if bestCI >= 0 {
+		e.undo = e.undo[:0]
+		e.apply(d, bestCI)
+		st.Length += bestDelta
+		st.Taken++
+	}
+	if st.Taken > 0 {
+		e.walk(out)
+	}
+	return st
+}
+
+// setLinks loads a into link and the edges where a and b differ into ra
+// and rb.
+func (e *EAX) setLinks(a, b []int32) {
+	n := len(a)
+	for i := range n {
+		e.ra[i], e.rb[i] = [2]int32{-1, -1}, [2]int32{-1, -1}
+		e.pos[i] = [2]int32{-1, -1}
+	}
+	for i, c := range a {
+		e.link[c] = [2]int32{a[(i+n-1)%n], a[(i+1)%n]}
+	}
+	// b's neighbours, to tell the shared edges
+	for i, c := range b {
+		e.rb[c] = [2]int32{b[(i+n-1)%n], b[(i+1)%n]}
+	}
+	for c := range n {
+		l, m := e.link[c], e.rb[c]
+		var da, db [2]int32
+		da, db = [2]int32{-1, -1}, [2]int32{-1, -1}
+		ia, ib := 0, 0
+		for _, x := range l {
+			if x != m[0] && x != m[1] {
+				da[ia] = x
+				ia++
+			}
+		}
+		for _, x := range m {
+			if x != l[0] && x != l[1] {
+				db[ib] = x
+				ib++
+			}
+		}
+		e.ra[c] = da
+		e.rb[c] = db
+	}
+}
+
+// take removes the edge c-x from r (both ends).
+func take(r [][2]int32, c, x int32) {
+	for _, p := range [2][2]int32{{c, x}, {x, c}} {
+		s := &r[p[0]]
+		if s[0] == p[1] {
+			s[0] = s[1]
+			s[1] = -1
+		} else if s[1] == p[1] {
+			s[1] = -1
+		}
+	}
+}
+
+// buildCycles splits the differing edges into AB-cycles by alternating
+// random walks, cutting a cycle out of the walk whenever it closes one.
+func (e *EAX) buildCycles(rng *rand.Rand) {
+	e.cycles, e.starts = e.cycles[:0], e.starts[:0]
+	n := int32(e.n)
+	for v0 := int32(0); v0 < n; v0++ {
+		for e.ra[v0][0] >= 0 {
+			e.path = append(e.path[:0], v0)
+			e.pos[v0][0] = 0
+			for len(e.path) > 0 {
+				cur := e.path[len(e.path)-1]
+				r := e.ra
+				if (len(e.path)-1)%2 == 1 {
+					r = e.rb
+				}
+				s := r[cur]
+				if s[0] < 0 {
+					// nothing to go on with (only a walk that closed at
+					// its start): done with this walk
+					e.clearPath()
+					break
+				}
+				x := s[0]
+				if s[1] >= 0 && rng.IntN(2) == 1 {
+					x = s[1]
+				}
+				take(r, cur, x)
+				idx := int32(len(e.path))
+				e.path = append(e.path, x)
+				// an earlier place of x an even number of edges back closes
+				// a cycle
+				p := int32(-1)
+				for _, q := range e.pos[x] {
+					if q >= 0 && (idx-q)%2 == 0 && q > p {
+						p = q
+					}
+				}
+				if p < 0 {
+					if e.pos[x][0] < 0 {
+						e.pos[x][0] = idx
+					} else {
+						e.pos[x][1] = idx
+					}
+					continue
+				}
+				e.emit(p, idx)
+				for _, c := range e.path[p+1 : idx] {
+					e.dropPos(c, p)
+				}
+				e.path = e.path[:p+1]
+				if p == 0 && e.ra[x][0] < 0 {
+					e.clearPath()
+					break
+				}
+			}
+		}
+	}
+}
+
+// dropPos forgets c's places in path beyond p.
+func (e *EAX) dropPos(c, p int32) {
+	for i := range e.pos[c] {
+		if e.pos[c][i] > p {
+			e.pos[c][i] = -1
+		}
+	}
+}
+
+func (e *EAX) clearPath() {
+	for _, c := range e.path {
+		e.pos[c] = [2]int32{-1, -1}
+	}
+	e.path = e.path[:0]
+}
+
+// emit records path[p..q] (path[q] == path[p]) as a cycle, rotated to
+// begin with an edge of a.
+func (e *EAX) emit(p, q int32) {
+	e.starts = append(e.starts, len(e.cycles))
+	seg := e.path[p : q+1]
+	if p%2 == 0 {
+		e.cycles = append(e.cycles, seg[:len(seg)-1]...)
+	} else {
+		e.cycles = append(e.cycles, seg[1:len(seg)-1]...)
+		e.cycles = append(e.cycles, seg[0])
+	}
+	e.cycles = append(e.cycles, -1)
+}
+
+// cycle returns cycle i's cities: edges c[0]-c[1] (of a), c[1]-c[2] (of
+// b), ..., c[last]-c[0] (of b).
+func (e *EAX) cycle(i int) []int32 {
+	s := e.starts[i]
+	t := s
+	for e.cycles[t] >= 0 {
+		t++
+	}
+	return e.cycles[s:t]
+}
+
+func (e *EAX) cycleGain(d Distancer, i int) int64 {
+	c := e.cycle(i)
+	var g int64
+	for j := range c {
+		x, y := c[j], c[(j+1)%len(c)]
+		if j%2 == 0 {
+			g += d.Dist(int(x), int(y))
+		} else {
+			g -= d.Dist(int(x), int(y))
+		}
+	}
+	return g
+}
+
+func (e *EAX) set(v int32, old, nw int32) {
+	s := 0
+	if e.link[v][0] != old {
+		s = 1
+	}
+	e.undo = append(e.undo, undoEntry{v, int32(s), old})
+	e.link[v][s] = nw
+}
+
+func (e *EAX) revert() {
+	for i := len(e.undo) - 1; i >= 0; i-- {
+		u := e.undo[i]
+		e.link[u.v][u.slot] = u.old
+	}
+	e.undo = e.undo[:0]
+}
+
+func (e *EAX) isFixed(x, y int32) bool { return e.fixed[x][0] == y || e.fixed[x][1] == y }
+
+// apply exchanges cycle i's edges and joins the subtours; it returns the
+// change in length, and false when the subtours could not be joined.
+func (e *EAX) apply(d Distancer, i int) (int64, bool) {
+	c := e.cycle(i)
+	L := len(c)
+	var delta int64
+	// each city of the cycle swaps its a-neighbour for its b-neighbour:
+	// c[j] (j even) leaves c[j+1] for c[j-1]; c[j] (j odd) leaves c[j-1]
+	// for c[j+1]
+	for j := 0; j < L; j += 2 {
+		x, y := c[j], c[j+1]
+		delta -= d.Dist(int(x), int(y))
+		e.set(x, y, -1)
+		e.set(y, x, -1)
+	}
+	for j := 1; j < L; j += 2 {
+		x, y := c[j], c[(j+1)%L]
+		delta += d.Dist(int(x), int(y))
+		e.set(x, -1, y)
+		e.set(y, -1, x)
+	}
+	comps := e.label(c)
+	for comps > 1 {
+		dd, ok := e.join(d)
+		if !ok {
+			return 0, false
+		}
+		delta += dd
+		comps--
+	}
+	return delta, true
+}
+
+// label numbers the subtours through the cycle's cities (every subtour
+// has one) and returns how many there are.
+func (e *EAX) label(c []int32) int {
+	e.stamp++
+	id := 0
+	for _, x := range c {
+		if e.seen[x] == e.stamp {
+			continue
+		}
+		if id == len(e.members) {
+			e.members = append(e.members, nil)
+		}
+		ms := e.members[id][:0]
+		prev, cur := int32(-1), x
+		for {
+			e.seen[cur] = e.stamp
+			e.comp[cur] = int32(id)
+			ms = append(ms, cur)
+			nx := e.link[cur][0]
+			if nx == prev {
+				nx = e.link[cur][1]
+			}
+			prev, cur = cur, nx
+			if cur == x {
+				break
+			}
+		}
+		e.members[id] = ms
+		id++
+	}
+	e.live = id
+	return id
+}
+
+// join merges the smallest subtour into another by the cheapest
+// 2-exchange of one of its edges with an edge at a candidate of one of
+// its cities, and returns the change in length.
+func (e *EAX) join(d Distancer) (int64, bool) {
+	small := -1
+	for i, m := range e.members[:e.live] {
+		if len(m) > 0 && (small < 0 || len(m) < len(e.members[small])) {
+			small = i
+		}
+	}
+	u0 := e.members[small]
+	id := int32(small)
+	best := int64(1) << 62
+	var bu, bu2, bc, bc2 int32 = -1, -1, -1, -1
+	try := func(u, c int32) {
+		for _, u2 := range e.link[u] {
+			if e.isFixed(u, u2) {
+				continue
+			}
+			duu := d.Dist(int(u), int(u2))
+			for _, c2 := range e.link[c] {
+				if e.isFixed(c, c2) {
+					continue
+				}
+				base := -duu - d.Dist(int(c), int(c2))
+				if g := base + d.Dist(int(u), int(c)) + d.Dist(int(u2), int(c2)); g < best {
+					best, bu, bu2, bc, bc2 = g, u, u2, c, c2
+				}
+				if g := base + d.Dist(int(u), int(c2)) + d.Dist(int(u2), int(c)); g < best {
+					best, bu, bu2, bc, bc2 = g, u, u2, c2, c
+				}
+			}
+		}
+	}
+	for _, u := range u0 {
+		for _, c := range e.NB[int(u)*e.K : int(u)*e.K+e.K] {
+			if c >= 0 && e.comp[c] != id {
+				try(u, c)
+			}
+		}
+	}
+	if bu < 0 {
+		// no candidate outside: any city of another subtour
+		for j, m := range e.members[:e.live] {
+			if j == small {
+				continue
+			}
+			for _, u := range u0 {
+				for _, c := range m {
+					try(u, c)
+				}
+			}
+		}
+	}
+	if bu < 0 {
+		return 0, false
+	}
+	// edges u-u2 and x-y go; u-x and u2-y come (x, y: bc, bc2 as chosen)
+	e.set(bu, bu2, bc)
+	e.set(bc, bc2, bu)
+	e.set(bu2, bu, bc2)
+	e.set(bc2, bc, bu2)
+	to := e.comp[bc]
+	for _, x := range u0 {
+		e.comp[x] = to
+	}
+	e.members[to] = append(e.members[to], u0...)
+	e.members[small] = e.members[small][:0]
+	return best, true
+}
+
+// walk writes the tour in link into out.
+func (e *EAX) walk(out []int32) {
+	prev, cur := int32(-1), int32(0)
+	for i := range out {
+		out[i] = cur
+		nx := e.link[cur][0]
+		if nx == prev {
+			nx = e.link[cur][1]
+		}
+		prev, cur = cur, nx
+	}
+}

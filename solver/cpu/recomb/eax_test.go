@@ -1,0 +1,148 @@
+package recomb
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
+)
+
+// eaxFor returns an EAX on 8 nearest candidates of in.
+func eaxFor(in *solver.Instance) *EAX {
+	nb := neighbor.Nearest(in, 8)
+	return &EAX{NB: nb.List, K: nb.K, Fixed: in.FixedEdges}
+}
+
+// checkImproved asserts what Improve must give: a permutation of the
+// reported exact length, no longer than a.
+func checkImproved(t *testing.T, in *solver.Instance, a, out []int32, st EAXStats) {
+	t.Helper()
+	ci := make([]int, len(out))
+	for i, c := range out {
+		ci[i] = int(c)
+	}
+	if err := solver.ValidateTour(ci, in.N); err != nil {
+		t.Fatalf("eax: %v", err)
+	}
+	if l := length(in, out); l != st.Length {
+		t.Fatalf("eax: length %d, reported %d", l, st.Length)
+	}
+	if st.Length > length(in, a) {
+		t.Fatalf("eax: %d longer than a's %d", st.Length, length(in, a))
+	}
+	if st.Taken == 0 && !slices.Equal(out, a) {
+		t.Fatalf("eax: nothing taken, yet the tour changed")
+	}
+}
+
+// TestABCycles checks that the AB-cycles split the edges where the tours
+// differ: each such edge of a and of b in exactly one cycle, a's and b's
+// alternating, and no shared edge in any.
+func TestABCycles(t *testing.T) {
+	in := instance(t, 400, 3)
+	r := rand.New(rand.NewPCG(3, 3))
+	e := eaxFor(in)
+	for trial := range 20 {
+		a, b := randomTour(in.N, r), randomTour(in.N, r)
+		if trial%2 == 0 {
+			b = slices.Clone(a)
+			perturb(b, 10, r)
+		}
+		e.grow(in.N)
+		e.setLinks(a, b)
+		e.buildCycles(r)
+		ea, eb := edgeSet(a), edgeSet(b)
+		seen := map[[2]int32]int{}
+		for i := range e.starts {
+			c := e.cycle(i)
+			if len(c) < 4 || len(c)%2 != 0 {
+				t.Fatalf("trial %d: cycle of %d cities", trial, len(c))
+			}
+			for j := range c {
+				k := key(c[j], c[(j+1)%len(c)])
+				inA, inB := ea[k], eb[k]
+				if j%2 == 0 && (!inA || inB) || j%2 == 1 && (!inB || inA) {
+					t.Fatalf("trial %d: cycle %d edge %d (%v) in a %v, in b %v", trial, i, j, k, inA, inB)
+				}
+				seen[k]++
+			}
+		}
+		for k := range ea {
+			if !eb[k] && seen[k] != 1 {
+				t.Fatalf("trial %d: a's edge %v in %d cycles", trial, k, seen[k])
+			}
+		}
+		for k := range eb {
+			if !ea[k] && seen[k] != 1 {
+				t.Fatalf("trial %d: b's edge %v in %d cycles", trial, k, seen[k])
+			}
+		}
+	}
+}
+
+// TestEAXGains: on alike 2-opt local optima the AB-cycles shorten the
+// tour, and every tour is a valid one of its reported length.
+func TestEAXGains(t *testing.T) {
+	in := instance(t, 1000, 4)
+	nb := neighbor.Nearest(in, 8)
+	r := rand.New(rand.NewPCG(4, 4))
+	e := eaxFor(in)
+	out := make([]int32, in.N)
+	var gained int64
+	for trial := range 8 {
+		a, b := randomTour(in.N, r), randomTour(in.N, r)
+		twoOpt(in, a, nb)
+		twoOpt(in, b, nb)
+		la := length(in, a)
+		st := e.Improve(in, a, b, la, uint64(trial), out)
+		checkImproved(t, in, a, out, st)
+		gained += la - st.Length
+		t.Logf("%+v gain %d", st, la-st.Length)
+		// identical tours have no cycles
+		if st := e.Improve(in, a, slices.Clone(a), la, 1, out); st.Cycles != 0 || st.Length != la {
+			t.Fatalf("identical tours: %+v", st)
+		}
+	}
+	if gained == 0 {
+		t.Error("no gain from the AB-cycles of 8 pairs of 2-opt optima")
+	}
+}
+
+// TestEAXKeepsFixedEdges: the joins never remove a fixed edge, and
+// parents with the fixed edges give a child with them.
+func TestEAXKeepsFixedEdges(t *testing.T) {
+	in := instance(t, 300, 6)
+	for i := 0; i < 90; i += 3 {
+		in.FixedEdges = append(in.FixedEdges, [2]int{i, i + 1})
+	}
+	r := rand.New(rand.NewPCG(6, 7))
+	e := eaxFor(in)
+	out := make([]int32, in.N)
+	taken := 0
+	for trial := range 20 {
+		var ps [2][]int32
+		for k := range ps {
+			t0 := construct.KeepFixed(in, construct.Random(in.N, r))
+			ps[k] = make([]int32, in.N)
+			for i, c := range t0 {
+				ps[k][i] = int32(c)
+			}
+		}
+		st := e.Improve(in, ps[0], ps[1], length(in, ps[0]), uint64(trial), out)
+		checkImproved(t, in, ps[0], out, st)
+		taken += st.Taken
+		ci := make([]int, len(out))
+		for i, c := range out {
+			ci[i] = int(c)
+		}
+		if err := in.CheckFixedEdges(ci); err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+	}
+	if taken == 0 {
+		t.Error("no cycle taken in 20 pairs of random tours")
+	}
+}
