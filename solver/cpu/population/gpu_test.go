@@ -117,7 +117,8 @@ func TestEngineWithTourPool(t *testing.T) {
 	}
 	fake := &twoOptPool{in: in}
 	open := func(*solver.Instance, uint64) (solver.TourPool, error) { return fake, nil }
-	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Second, Extra: map[string]string{"pool": "4", "gpuround": "50"}}
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Second, Extra: map[string]string{"pool": "4", "gpuround": "50", "ga": "0"}}
+	// no EAX population: the GPU's rounds start with the pool's rounds
 	res, err := engine{}.SolveAided(context.Background(), in, p, nil, solver.Aid{Pool: open})
 	if err != nil {
 		t.Fatal(err)

@@ -194,6 +194,12 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 		}
 		slice, ok := s.slice(round)
 		if !ok {
+			// under 20 ms left: too little for a round, so the run waits
+			// out its time limit, which ends it
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Until(s.start.Add(s.limit))):
+			}
 			stopped = true
 			break
 		}
