@@ -165,8 +165,8 @@ func TestContractEvolve(t *testing.T) {
 }
 
 // The EAX population evolves: by a kicks budget the run is the same twice,
-// and its note tells a best member shorter after the generations than
-// before.
+// its phase names the generations, and its note tells a best member
+// shorter after them than before.
 func TestEvolve(t *testing.T) {
 	in, err := gen.Generate("uniform", 1200, 5)
 	if err != nil {
@@ -177,8 +177,21 @@ func TestEvolve(t *testing.T) {
 	p.Extra["ga"] = "12"
 	p.Extra["rounds"] = "1"
 	var tours [][]int
-	for range 2 {
-		res, err := e.Solve(context.Background(), in, p, nil)
+	for k := range 2 {
+		snaps := make(chan solver.Snapshot, 1024)
+		shown := make(chan bool)
+		go func() {
+			seen := false
+			for s := range snaps {
+				seen = seen || strings.HasPrefix(string(s.Phase), "EAX population of 12: generation ")
+			}
+			shown <- seen
+		}()
+		res, err := e.Solve(context.Background(), in, p, snaps)
+		close(snaps)
+		if !<-shown && k == 0 {
+			t.Error("no snapshot's phase names the population's generations")
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -35,7 +36,9 @@ func (s *search) evolve(ctx context.Context) string {
 	if s.limit > 0 {
 		until = s.start.Add(time.Duration(float64(s.limit) * s.o.init))
 	}
-	s.sink.SendPhase(solver.Phase(fmt.Sprintf("EAX population: %d descents", s.o.ga)), s.progress())
+	s.evo.on, s.evo.want, s.evo.gen = true, s.o.ga, 0
+	defer func() { s.evo.on = false }()
+	s.sink.SendPhase(s.phaseName(), s.progress())
 	tours := make([][]int32, s.o.ga)
 	lens := make([]int64, s.o.ga)
 	near := &neighbor.Lists{K: s.srch.k, List: s.srch.nb}
@@ -72,6 +75,7 @@ func (s *search) evolve(ctx context.Context) string {
 					return
 				}
 				tours[i], lens[i] = t, l
+				s.evo.built.Add(1)
 				s.count(moves, steps)
 				s.countMu.Lock()
 				s.offerBest([][]int32{t}, []int64{l})
@@ -118,7 +122,8 @@ func (s *search) generations(ctx context.Context, tours [][]int32, lens []int64)
 	r := rand.New(rand.NewPCG(s.p.Seed, 0x656178))
 	gen, stale := 0, 0
 	for ; stale < evolveStale && !s.done(ctx); gen++ {
-		s.sink.SendPhase(solver.Phase(fmt.Sprintf("EAX population of %d: generation %d, best %d", k, gen+1, slices.Min(lens))), s.progress())
+		s.evo.gen, s.evo.size = gen+1, k
+		s.sink.SendPhase(s.phaseName(), s.progress())
 		perm := r.Perm(k)
 		jobs := make(chan int, k)
 		for i := range k {
@@ -163,6 +168,22 @@ func (s *search) offerBest(tours [][]int32, lens []int64) {
 		s.bestLen = lens[i]
 		s.sendBest()
 	}
+}
+
+// evolution is what evolve shows in the run's phase while it runs.
+type evolution struct {
+	on        bool
+	want      int          // descents asked for
+	built     atomic.Int32 // descents ended
+	gen, size int          // the generation (0: still descending) and the population
+}
+
+// phase names the population's state.
+func (e *evolution) phase(best int64) solver.Phase {
+	if e.gen == 0 {
+		return solver.Phase(fmt.Sprintf("EAX population: %d of %d descents", e.built.Load(), e.want))
+	}
+	return solver.Phase(fmt.Sprintf("EAX population of %d: generation %d, best %d", e.size, e.gen, best))
 }
 
 // count adds a worker's moves and steps (countMu also guards the best

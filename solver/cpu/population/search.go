@@ -126,7 +126,8 @@ type search struct {
 	merged                     int
 	fresh                      int
 
-	live liveBest // the workers' best tour during a round
+	live liveBest  // the workers' best tour during a round
+	evo  evolution // the EAX population's state, while evolve runs
 
 	feed                *feeder // the accelerator's searches (nil: none)
 	gpuNote             string  // why there is no feeder, for the note
@@ -571,6 +572,9 @@ func (s *search) progress() float64 {
 // phaseName says what the pool is doing, with its size, best and spread,
 // and with an accelerator's pool its share of the members.
 func (s *search) phaseName() solver.Phase {
+	if s.evo.on {
+		return s.evo.phase(s.bestLen)
+	}
 	gpu := ""
 	if s.feed != nil {
 		gpu = fmt.Sprintf(", GPU %d of %d", s.pool.FromGPU(), s.pool.Len())
