@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
@@ -123,14 +122,7 @@ func TestEAXKeepsFixedEdges(t *testing.T) {
 	out := make([]int32, in.N)
 	taken := 0
 	for trial := range 20 {
-		var ps [2][]int32
-		for k := range ps {
-			t0 := construct.KeepFixed(in, construct.Random(in.N, r))
-			ps[k] = make([]int32, in.N)
-			for i, c := range t0 {
-				ps[k][i] = int32(c)
-			}
-		}
+		ps := [2][]int32{fixedRandomTour(in, r), fixedRandomTour(in, r)}
 		st := e.Improve(in, ps[0], ps[1], length(in, ps[0]), uint64(trial), out)
 		checkImproved(t, in, ps[0], out, st)
 		taken += st.Taken

@@ -185,14 +185,7 @@ func TestFixedEdgesSurvive(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(6, 6))
 	for trial := 0; trial < 10; trial++ {
-		var ps [2][]int32
-		for k := range ps {
-			t0 := construct.KeepFixed(in, construct.Random(in.N, r))
-			ps[k] = make([]int32, in.N)
-			for i, c := range t0 {
-				ps[k][i] = int32(c)
-			}
-		}
+		ps := [2][]int32{fixedRandomTour(in, r), fixedRandomTour(in, r)}
 		for _, v := range variants {
 			child, _ := cross(t, v.g(), in, ps[0], ps[1])
 			ci := make([]int, len(child))

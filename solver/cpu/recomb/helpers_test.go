@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/neighbor"
 	"github.com/tsplab/tsplab/solver/tour"
@@ -150,4 +151,14 @@ func perturb(t []int32, k int, r *rand.Rand) {
 		}
 		tour.SwapAdjacent(t, i, l1, l2)
 	}
+}
+
+// fixedRandomTour is a random tour of in with its fixed edges put in.
+func fixedRandomTour(in *solver.Instance, r *rand.Rand) []int32 {
+	t := construct.KeepFixed(in, construct.Random(in.N, r))
+	o := make([]int32, len(t))
+	for i, c := range t {
+		o[i] = int32(c)
+	}
+	return o
 }
