@@ -41,6 +41,7 @@ func (s *search) evolve(ctx context.Context) string {
 	s.sink.SendPhase(s.phaseName(), s.progress())
 	tours := make([][]int32, s.o.ga)
 	lens := make([]int64, s.o.ga)
+	work := make([][2]int64, s.o.ga) // each descent's moves and steps
 	near := &neighbor.Lists{K: s.srch.k, List: s.srch.nb}
 	var live *liveBest
 	if s.limit > 0 {
@@ -74,31 +75,34 @@ func (s *search) evolve(ctx context.Context) string {
 				if ctx.Err() != nil {
 					return
 				}
-				tours[i], lens[i] = t, l
+				tours[i], lens[i], work[i] = t, l, [2]int64{moves, steps}
 				s.evo.built.Add(1)
-				s.count(moves, steps)
-				s.countMu.Lock()
-				s.offerBest([][]int32{t}, []int64{l})
-				s.countMu.Unlock()
+				if live != nil && live.shorter(l) {
+					live.offer(l, func() []int32 { return slices.Clone(t) })
+				}
 			}
 		}()
 	}
-	wg.Wait()
+	s.watch(&wg)
 	// the descents that ended
 	k := 0
 	for i := range tours {
+		s.moves += work[i][0]
+		s.steps += work[i][1]
 		if tours[i] != nil {
 			tours[k], lens[k] = tours[i], lens[i]
 			k++
 		}
 	}
 	tours, lens = tours[:k], lens[:k]
-	s.offerBest(tours, lens)
-	if k < 2 {
+	if k == 0 {
 		return ""
 	}
 	first := slices.Min(lens)
-	gens := s.generations(ctx, tours, lens)
+	gens := 0
+	if k >= 2 {
+		gens = s.generations(ctx, tours, lens)
+	}
 	for i := range tours {
 		s.pool.Offer(tours[i], lens[i])
 	}
@@ -184,13 +188,4 @@ func (e *evolution) phase(best int64) solver.Phase {
 		return solver.Phase(fmt.Sprintf("EAX population: %d of %d descents", e.built.Load(), e.want))
 	}
 	return solver.Phase(fmt.Sprintf("EAX population of %d: generation %d, best %d", e.size, e.gen, best))
-}
-
-// count adds a worker's moves and steps (countMu also guards the best
-// while the descents run).
-func (s *search) count(moves, steps int64) {
-	s.countMu.Lock()
-	s.moves += moves
-	s.steps += steps
-	s.countMu.Unlock()
 }

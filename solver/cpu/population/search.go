@@ -121,7 +121,6 @@ type search struct {
 	bestLen int64
 
 	moves, steps               int64
-	countMu                    sync.Mutex // moves and steps, while evolve's workers add to them
 	crossings, gained, entered int
 	merged                     int
 	fresh                      int
@@ -471,6 +470,12 @@ func (s *search) runRound(ctx context.Context, tasks []task, slice time.Duration
 			}
 		}(i, &tasks[i])
 	}
+	s.watch(&wg)
+}
+
+// watch waits for wg, sending every 500 ms the workers' live best when
+// it is shorter than the best, else the phase.
+func (s *search) watch(wg *sync.WaitGroup) {
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 	tick := time.NewTicker(500 * time.Millisecond)
