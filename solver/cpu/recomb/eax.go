@@ -22,22 +22,20 @@ type EAX struct {
 	// Fixed are edges no join may remove (read on the first call).
 	Fixed [][2]int
 
-	n         int
-	link      [][2]int32 // the tour being built, each city's two neighbours
-	ra, rb    [][2]int32 // a's and b's edges not yet in an AB-cycle (-1: none)
-	path      []int32
-	pos       [][2]int32 // each city's places in path (-1: none)
-	cycles    []int32    // AB-cycles, each its cities, a-edge first, then -1
-	starts    []int
-	comp      []int32  // each city's subtour in apply
-	seen      []uint32 // stamp of the labelling that reached the city
-	stamp     uint32
-	members   [][]int32 // the subtours' cities (empty: joined)
-	live      int       // subtours labelled
-	fixed     [][2]int32
-	undo      []undoEntry
-	order     []int32
-	candOrder []int
+	n       int
+	link    [][2]int32 // the tour being built, each city's two neighbours
+	ra, rb  [][2]int32 // a's and b's edges not yet in an AB-cycle (-1: none)
+	path    []int32
+	pos     [][2]int32 // each city's places in path (-1: none)
+	cycles  []int32    // AB-cycles, each its cities, a-edge first, then -1
+	starts  []int
+	comp    []int32  // each city's subtour in apply
+	seen    []uint32 // stamp of the labelling that reached the city
+	stamp   uint32
+	members [][]int32 // the subtours' cities (empty: joined)
+	live    int       // subtours labelled
+	fixed   [][2]int32
+	undo    []undoEntry
 }
 
 type undoEntry struct{ v, slot, old int32 }
@@ -94,15 +92,12 @@ func (e *EAX) Improve(d Distancer, a, b []int32, lenA int64, seed uint64, out []
 	e.setLinks(a, b)
 	e.buildCycles(rng)
 	st.Cycles = len(e.starts)
-	// the cycles whose exchange gains before its joins
-	e.candOrder = e.candOrder[:0]
-	for i := range e.starts {
-		if e.cycleGain(d, i) > 0 {
-			e.candOrder = append(e.candOrder, i)
-		}
-	}
+	// each cycle whose exchange gains before its joins, tried and undone
 	bestCI, bestDelta := -1, int64(0)
-	for _, ci := range e.candOrder {
+	for ci := range e.starts {
+		if e.cycleGain(d, ci) <= 0 {
+			continue
+		}
 		st.Tried++
 		e.undo = e.undo[:0]
 		delta, ok := e.apply(d, ci)
@@ -140,8 +135,7 @@ func (e *EAX) setLinks(a, b []int32) {
 	}
 	for c := range n {
 		l, m := e.link[c], e.rb[c]
-		var da, db [2]int32
-		da, db = [2]int32{-1, -1}, [2]int32{-1, -1}
+		da, db := [2]int32{-1, -1}, [2]int32{-1, -1}
 		ia, ib := 0, 0
 		for _, x := range l {
 			if x != m[0] && x != m[1] {
