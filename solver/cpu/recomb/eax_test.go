@@ -138,3 +138,71 @@ func TestEAXKeepsFixedEdges(t *testing.T) {
 		t.Error("no cycle taken in 20 pairs of random tours")
 	}
 }
+
+// judgeFunc is a Judge of a function.
+type judgeFunc func(delta int64, gone, come [][2]int32) float64
+
+func (f judgeFunc) Score(delta int64, gone, come [][2]int32) float64 { return f(delta, gone, come) }
+
+// TestEAXChangeAndJudge: Change gives exactly the edges the child has
+// that a lacks and the reverse, the judge sees each shortening trial's
+// own lists, and its choice is the one kept.
+func TestEAXChangeAndJudge(t *testing.T) {
+	in := instance(t, 1000, 8)
+	nb := neighbor.Nearest(in, 8)
+	r := rand.New(rand.NewPCG(8, 8))
+	e := eaxFor(in)
+	out := make([]int32, in.N)
+	for _, judged := range []bool{false, true} {
+		var scored []int64
+		e.Judge = nil
+		if judged {
+			// the smallest gain wins, unlike the default
+			e.Judge = judgeFunc(func(delta int64, gone, come [][2]int32) float64 {
+				if delta >= 0 {
+					t.Fatalf("judge asked about a change of %d", delta)
+				}
+				scored = append(scored, delta)
+				return 1 / float64(-delta)
+			})
+		}
+		for trial := range 6 {
+			scored = scored[:0]
+			a, b := randomTour(in.N, r), randomTour(in.N, r)
+			twoOpt(in, a, nb)
+			twoOpt(in, b, nb)
+			la := length(in, a)
+			st := e.Improve(in, a, b, la, uint64(trial), out)
+			checkImproved(t, in, a, out, st)
+			gone, come := e.Change()
+			ea, eo := edgeSet(a), edgeSet(out)
+			var wantGone, wantCome int
+			for k := range ea {
+				if !eo[k] {
+					wantGone++
+				}
+			}
+			for k := range eo {
+				if !ea[k] {
+					wantCome++
+				}
+			}
+			if len(gone) != wantGone || len(come) != wantCome {
+				t.Fatalf("judged %v trial %d: change %d out %d in, the tours differ by %d and %d", judged, trial, len(gone), len(come), wantGone, wantCome)
+			}
+			for _, g := range gone {
+				if k := key(g[0], g[1]); !ea[k] || eo[k] {
+					t.Fatalf("judged %v trial %d: edge %v out, in a %v, in the child %v", judged, trial, k, ea[k], eo[k])
+				}
+			}
+			for _, c := range come {
+				if k := key(c[0], c[1]); ea[k] || !eo[k] {
+					t.Fatalf("judged %v trial %d: edge %v in, in a %v, in the child %v", judged, trial, k, ea[k], eo[k])
+				}
+			}
+			if judged && len(scored) > 0 && st.Length-la != slices.Max(scored) {
+				t.Fatalf("trial %d: kept a change of %d, the judge preferred %d of %v", trial, st.Length-la, slices.Max(scored), scored)
+			}
+		}
+	}
+}
