@@ -20,7 +20,6 @@ type options struct {
 	merge   bool
 	focus   bool
 	ga      int
-	gaSel   gaSelect
 	// with an accelerator's pool (solver.Aid.Pool: GPU pop)
 	gpuRound int // milliseconds
 	gpuStart gpuStart
@@ -34,15 +33,6 @@ const (
 	gpx2                    // ghosts, fusion, both directions, repair
 	gpxPlain                // paired-portal components and repair, no ghosts
 	gpxNone                 // no crossover: the shorter parent
-)
-
-// gaSelect is the gasel option: which child of a pair the EAX
-// population keeps.
-type gaSelect int8
-
-const (
-	selGreedy  gaSelect = iota // the shortest
-	selEntropy                 // by gain per edge entropy lost
 )
 
 // freshMode is the fresh option: where the pool's first tours start.
@@ -77,8 +67,6 @@ var spec = solver.NewSpec(
 		"the local search of each tour: the local-search core in this process with auto's moves and lists for the size (search), or a registered CPU engine run on one core").Experimental(),
 	solver.Int("ga", func(o *options) *int { return &o.ga }, 300, 0, 10000,
 		"most tours of the EAX population built first (descents of randomized nearest-neighbour tours, as many as the init share of the time allows; all of them in a run by a kicks budget) and evolved by edge assembly crossover, one AB-cycle a child, until it converges; the pool then takes them (0: none)"),
-	solver.Enum("gasel", func(o *options) *gaSelect { return &o.gaSel }, "greedy", []string{"greedy", "entropy"}, []gaSelect{selGreedy, selEntropy},
-		"which shorter child of a pair the EAX population keeps: the shortest (greedy), or by Nagata and Kobayashi's entropy-preserving selection, those that keep the population's edge entropy first, then by gain per entropy lost (entropy)").Experimental(),
 	solver.Bool("focus", func(o *options) *bool { return &o.focus }, false,
 		"with ls=search, a child's kicks start only at cities where its parents differ").Experimental(),
 	solver.Int("gpuround", func(o *options) *int { return &o.gpuRound }, 300, 20, 60000,

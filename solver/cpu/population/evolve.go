@@ -114,23 +114,15 @@ func (s *search) evolve(ctx context.Context) string {
 // ctx ends, and returns the generations.
 func (s *search) generations(ctx context.Context, tours [][]int32, lens []int64) int {
 	k := len(tours)
-	var freq *edgeFreq
-	if s.o.gaSel == selEntropy {
-		freq = newEdgeFreq(s.in.N, tours)
-	}
 	eax := make([]*recomb.EAX, s.w)
 	for i := range eax {
 		eax[i] = &recomb.EAX{NB: s.srch.nb, K: s.srch.k, Fixed: s.in.FixedEdges}
-		if freq != nil {
-			eax[i].Judge = freq
-		}
 	}
 	children := make([][]int32, k)
 	for i := range children {
 		children[i] = make([]int32, s.in.N)
 	}
 	childLens := make([]int64, k)
-	gone, come := make([][][2]int32, k), make([][][2]int32, k)
 	r := rand.New(rand.NewPCG(s.p.Seed, 0x656178))
 	gen, stale := 0, 0
 	for ; stale < evolveStale && !s.done(ctx); gen++ {
@@ -151,10 +143,6 @@ func (s *search) generations(ctx context.Context, tours [][]int32, lens []int64)
 					a, b := perm[i], perm[(i+1)%k]
 					st := eax[w].Improve(s.in, tours[a], tours[b], lens[a], uint64(gen)<<32|uint64(i), children[a])
 					childLens[a] = st.Length
-					if freq != nil {
-						g, c := eax[w].Change()
-						gone[a], come[a] = append(gone[a][:0], g...), append(come[a][:0], c...)
-					}
 				}
 			}()
 		}
@@ -165,9 +153,6 @@ func (s *search) generations(ctx context.Context, tours [][]int32, lens []int64)
 				tours[a], children[a] = children[a], tours[a]
 				lens[a] = childLens[a]
 				stale = 0
-				if freq != nil {
-					freq.change(gone[a], come[a])
-				}
 			}
 		}
 		s.offerBest(tours, lens)

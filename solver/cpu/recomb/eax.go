@@ -21,9 +21,6 @@ type EAX struct {
 	K  int
 	// Fixed are edges no join may remove (read on the first call).
 	Fixed [][2]int
-	// Judge, when set, chooses among the shortening cycles; nil takes
-	// the one that shortens a most.
-	Judge Judge
 
 	n       int
 	link    [][2]int32 // the tour being built, each city's two neighbours
@@ -39,18 +36,6 @@ type EAX struct {
 	live    int       // subtours labelled
 	fixed   [][2]int32
 	undo    []undoEntry
-	gone    [][2]int32 // a trial's edges out of a
-	come    [][2]int32 // and into it
-	keptOut [][2]int32 // the kept cycle's
-	keptIn  [][2]int32
-}
-
-// A Judge scores a child that is shorter than its parent a by its change
-// in length (negative) and the edges it takes out of a and puts in; the
-// child of the highest positive score is kept. Score may be called from
-// several EAXs at once.
-type Judge interface {
-	Score(delta int64, gone, come [][2]int32) float64
 }
 
 type undoEntry struct{ v, slot, old int32 }
@@ -108,7 +93,7 @@ func (e *EAX) Improve(d Distancer, a, b []int32, lenA int64, seed uint64, out []
 	e.buildCycles(rng)
 	st.Cycles = len(e.starts)
 	// each cycle whose exchange gains before its joins, tried and undone
-	bestCI, bestDelta, bestScore := -1, int64(0), 0.0
+	bestCI, bestDelta := -1, int64(0)
 	for ci := range e.starts {
 		if e.cycleGain(d, ci) <= 0 {
 			continue
@@ -117,35 +102,21 @@ func (e *EAX) Improve(d Distancer, a, b []int32, lenA int64, seed uint64, out []
 		e.undo = e.undo[:0]
 		delta, ok := e.apply(d, ci)
 		e.revert()
-		if !ok || delta >= 0 {
-			continue
-		}
-		score := float64(-delta)
-		if e.Judge != nil {
-			score = e.Judge.Score(delta, e.gone, e.come)
-		}
-		if score > bestScore {
-			bestCI, bestDelta, bestScore = ci, delta, score
+		if ok && delta < bestDelta {
+			bestCI, bestDelta = ci, delta
 		}
 	}
-	e.keptOut, e.keptIn = e.keptOut[:0], e.keptIn[:0]
 	if bestCI >= 0 {
 		e.undo = e.undo[:0]
 		e.apply(d, bestCI)
 		st.Length += bestDelta
 		st.Taken++
-		e.keptOut = append(e.keptOut, e.gone...)
-		e.keptIn = append(e.keptIn, e.come...)
 	}
 	if st.Taken > 0 {
 		e.walk(out)
 	}
 	return st
 }
-
-// Change returns the edges the last Improve's child took out of a and
-// put in (none when it is a); they are reused by the next call.
-func (e *EAX) Change() (gone, come [][2]int32) { return e.keptOut, e.keptIn }
 
 // setLinks loads a into link and the edges where a and b differ into ra
 // and rb.
@@ -335,7 +306,6 @@ func (e *EAX) apply(d Distancer, i int) (int64, bool) {
 	c := e.cycle(i)
 	L := len(c)
 	var delta int64
-	e.gone, e.come = e.gone[:0], e.come[:0]
 	// each city of the cycle swaps its a-neighbour for its b-neighbour:
 	// c[j] (j even) leaves c[j+1] for c[j-1]; c[j] (j odd) leaves c[j-1]
 	// for c[j+1]
@@ -344,14 +314,12 @@ func (e *EAX) apply(d Distancer, i int) (int64, bool) {
 		delta -= d.Dist(int(x), int(y))
 		e.set(x, y, -1)
 		e.set(y, x, -1)
-		e.gone = append(e.gone, [2]int32{x, y})
 	}
 	for j := 1; j < L; j += 2 {
 		x, y := c[j], c[(j+1)%L]
 		delta += d.Dist(int(x), int(y))
 		e.set(x, -1, y)
 		e.set(y, -1, x)
-		e.come = append(e.come, [2]int32{x, y})
 	}
 	comps := e.label(c)
 	for comps > 1 {
@@ -461,10 +429,6 @@ func (e *EAX) join(d Distancer) (int64, bool) {
 	e.set(bc, bc2, bu)
 	e.set(bu2, bu, bc2)
 	e.set(bc2, bc, bu2)
-	e.remove(bu, bu2)
-	e.remove(bc, bc2)
-	e.add(bu, bc)
-	e.add(bu2, bc2)
 	to := e.comp[bc]
 	for _, x := range u0 {
 		e.comp[x] = to
@@ -472,36 +436,6 @@ func (e *EAX) join(d Distancer) (int64, bool) {
 	e.members[to] = append(e.members[to], u0...)
 	e.members[small] = e.members[small][:0]
 	return best, true
-}
-
-// remove records that a join takes out the edge x-y: an edge the cycle
-// put in leaves come, any other joins gone.
-func (e *EAX) remove(x, y int32) {
-	if i := findEdge(e.come, x, y); i >= 0 {
-		e.come = append(e.come[:i], e.come[i+1:]...)
-		return
-	}
-	e.gone = append(e.gone, [2]int32{x, y})
-}
-
-// add records that a join puts in the edge x-y: an edge taken out
-// earlier leaves gone, any other joins come.
-func (e *EAX) add(x, y int32) {
-	if i := findEdge(e.gone, x, y); i >= 0 {
-		e.gone = append(e.gone[:i], e.gone[i+1:]...)
-		return
-	}
-	e.come = append(e.come, [2]int32{x, y})
-}
-
-// findEdge returns the index of x-y (either way round) in es, or -1.
-func findEdge(es [][2]int32, x, y int32) int {
-	for i, f := range es {
-		if (f[0] == x && f[1] == y) || (f[0] == y && f[1] == x) {
-			return i
-		}
-	}
-	return -1
 }
 
 // walk writes the tour in link into out.
