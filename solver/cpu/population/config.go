@@ -23,7 +23,6 @@ type options struct {
 	// with an accelerator's pool (solver.Aid.Pool: GPU pop)
 	gpuRound int // milliseconds
 	gpuStart gpuStart
-	gpuGA    bool
 }
 
 // gpxMode is the gpx option: which crossover the pairs get.
@@ -72,8 +71,6 @@ var spec = solver.NewSpec(
 		"with ls=search, a child's kicks start only at cities where its parents differ").Experimental(),
 	solver.Int("gpuround", func(o *options) *int { return &o.gpuRound }, 300, 20, 60000,
 		"with a GPU pool (GPU pop): milliseconds of each round of the GPU's searches on copies of the pool's members, whose gains the pool then takes").Experimental(),
-	solver.Bool("gpuga", func(o *options) *bool { return &o.gpuGA }, false,
-		"with a GPU pool (GPU pop): the GPU's searches start on the EAX population's members during its generations, their shorter tours replacing the members they started from").Experimental(),
 	solver.Enum("gpustart", func(o *options) *gpuStart { return &o.gpuStart }, "copy", []string{"copy", "kick"}, []gpuStart{gpuCopy, gpuKick},
 		"with a GPU pool (GPU pop): the GPU's tours start as copies of the pool's members, each slot varied by its own kicks (copy), or with random double bridges on a thousandth of the cities first, one plain copy a member (kick)").Experimental(),
 )

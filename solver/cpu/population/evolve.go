@@ -107,11 +107,7 @@ func (s *search) evolve(ctx context.Context) string {
 		s.pool.Offer(tours[i], lens[i])
 	}
 	s.offerBest(tours, lens)
-	note := fmt.Sprintf("; EAX population of %d, %d generations, best %d to %d", k, gens, first, slices.Min(lens))
-	if s.evo.fromGPU > 0 {
-		note += fmt.Sprintf(" (%d GPU tours replaced members)", s.evo.fromGPU)
-	}
-	return note
+	return fmt.Sprintf("; EAX population of %d, %d generations, best %d to %d", k, gens, first, slices.Min(lens))
 }
 
 // generations evolves tours by EAX until it converges, the time is up or
@@ -128,30 +124,8 @@ func (s *search) generations(ctx context.Context, tours [][]int32, lens []int64)
 	}
 	childLens := make([]int64, k)
 	r := rand.New(rand.NewPCG(s.p.Seed, 0x656178))
-	// the accelerator's searches on copies of the members, their shorter
-	// tours replacing the members they started from between generations
-	gpu := s.feed != nil && s.o.gpuGA
-	published := 0
-	if gpu {
-		s.startFeeder(ctx)
-		s.feed.publishTours(cloneAll(tours), slices.Clone(lens))
-	}
 	gen, stale := 0, 0
 	for ; stale < evolveStale && !s.done(ctx); gen++ {
-		if gpu {
-			took := false
-			for _, g := range s.feed.take() {
-				if g.from < k && g.length < lens[g.from] {
-					tours[g.from], lens[g.from] = g.tour, g.length
-					s.evo.fromGPU++
-					took = true
-				}
-			}
-			if n := s.feed.rounds(); took || n > published {
-				published = n
-				s.feed.publishTours(cloneAll(tours), slices.Clone(lens))
-			}
-		}
 		s.evo.gen, s.evo.size = gen+1, k
 		s.sink.SendPhase(s.phaseName(), s.progress())
 		perm := r.Perm(k)
@@ -186,14 +160,6 @@ func (s *search) generations(ctx context.Context, tours [][]int32, lens []int64)
 	return gen
 }
 
-func cloneAll(ts [][]int32) [][]int32 {
-	out := make([][]int32, len(ts))
-	for i, t := range ts {
-		out[i] = slices.Clone(t)
-	}
-	return out
-}
-
 // offerBest makes the shortest of tours the run's best when it is
 // shorter.
 func (s *search) offerBest(tours [][]int32, lens []int64) {
@@ -214,7 +180,6 @@ type evolution struct {
 	want      int          // descents asked for
 	built     atomic.Int32 // descents ended
 	gen, size int          // the generation (0: still descending) and the population
-	fromGPU   int          // members replaced by the accelerator's tours
 }
 
 // phase names the population's state.

@@ -28,12 +28,10 @@ const (
 	gpuKick                 // the copies with random double bridges first
 )
 
-// gpuTour is a tour the accelerator returned shorter than it came, with
-// the index of the published tour it started from.
+// gpuTour is a tour the accelerator returned shorter than it came.
 type gpuTour struct {
 	tour   []int32
 	length int64
-	from   int
 }
 
 // feeder runs an accelerator's TourPool beside the workers: it takes the
@@ -80,12 +78,6 @@ func (f *feeder) publish(p *Pool) {
 		t, l := p.Tour(i)
 		seeds[i], lens[i] = slices.Clone(t), l
 	}
-	f.publishTours(seeds, lens)
-}
-
-// publishTours hands the feeder seeds, its own copies, to restart its
-// slots from.
-func (f *feeder) publishTours(seeds [][]int32, lens []int64) {
 	f.mu.Lock()
 	f.seeds, f.seedLens = seeds, lens
 	f.gen++
@@ -103,13 +95,6 @@ func (f *feeder) take() []gpuTour {
 	out := f.out
 	f.out = nil
 	return out
-}
-
-// rounds returns the rounds the accelerator ended.
-func (f *feeder) rounds() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls
 }
 
 // stats returns the feeder's counters.
@@ -209,7 +194,7 @@ func (f *feeder) collect(tours [][]int32, from []int, lens, seedLens []int64, tp
 	}
 	for m, j := range best {
 		if j >= 0 {
-			f.out = append(f.out, gpuTour{tour: slices.Clone(tours[j]), length: lens[j], from: m})
+			f.out = append(f.out, gpuTour{tour: slices.Clone(tours[j]), length: lens[j]})
 			seedLens[m] = lens[j] // later rounds queue only further gains
 		}
 	}

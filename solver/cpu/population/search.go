@@ -131,7 +131,6 @@ type search struct {
 	feed                *feeder // the accelerator's searches (nil: none)
 	gpuNote             string  // why there is no feeder, for the note
 	gpuEntered, gpuBest int     // its tours that entered the pool, and set a new best
-	stopFeed            func()  // stops the feeder once started
 }
 
 // task is one worker's share of a round: a new tour (no parents) or the
@@ -609,20 +608,16 @@ func (s *search) startFeeder(ctx context.Context) func() {
 	if s.feed == nil {
 		return func() {}
 	}
-	if s.stopFeed != nil {
-		return s.stopFeed
-	}
 	fctx, cancel := context.WithDeadline(ctx, s.start.Add(s.limit))
 	go s.feed.run(fctx)
 	var once sync.Once
-	s.stopFeed = func() {
+	return func() {
 		once.Do(func() {
 			cancel()
 			<-s.feed.done
 			s.fromGPU()
 		})
 	}
-	return s.stopFeed
 }
 
 // fromGPU offers the accelerator's queued tours to the pool and hands it
