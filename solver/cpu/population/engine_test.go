@@ -213,3 +213,34 @@ func TestEvolve(t *testing.T) {
 		t.Fatal("the same seed and budget gave two tours")
 	}
 }
+
+// A timed run whose population converges early builds further
+// populations, each keeping the best so far, and ends no longer than the
+// first population's best.
+func TestEvolveAgain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of search")
+	}
+	in, err := gen.Generate("uniform", 400, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := solver.Lookup("pop", solver.BackendCPU)
+	p := solver.Params{Seed: 2, Workers: 2, TimeLimit: 4 * time.Second, Extra: map[string]string{"ga": "6"}}
+	res, err := e.Solve(context.Background(), in, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`EAX population of \d+, \d+ generations, best \d+ to (\d+); (\d+) more EAX populations with the best so far, to (\d+)`).FindStringSubmatch(res.Note)
+	if m == nil {
+		t.Fatalf("note %q: no further populations", res.Note)
+	}
+	first, _ := strconv.ParseInt(m[1], 10, 64)
+	last, _ := strconv.ParseInt(m[3], 10, 64)
+	if last > first || res.Length > last {
+		t.Errorf("first population's best %d, after the others %d, run's %d", first, last, res.Length)
+	}
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		t.Fatal(err)
+	}
+}

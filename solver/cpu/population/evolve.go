@@ -25,16 +25,21 @@ const evolveStale = 3
 // next in a random order, takes the one AB-cycle of the pair that
 // shortens it most (its subtours joined), in the manner of Nagata and
 // Kobayashi's GA with EAX-1AB, until evolveStale generations gain
-// nothing. The pool then takes the members. It returns a note for the
-// run's summary.
-func (s *search) evolve(ctx context.Context) string {
+// nothing. The pool then takes the members. A later epoch starts its
+// descents from now, with other seeds, and adds the best so far to its
+// population. It returns a note for the run's summary.
+func (s *search) evolve(ctx context.Context, epoch int) string {
 	n := s.in.N
 	if s.o.ga < 2 || s.srch == nil || n < 8 {
 		return ""
 	}
 	until := time.Time{}
 	if s.limit > 0 {
-		until = s.start.Add(time.Duration(float64(s.limit) * s.o.init))
+		from := s.start
+		if epoch > 0 {
+			from = time.Now()
+		}
+		until = from.Add(time.Duration(float64(s.limit) * s.o.init))
 	}
 	s.evo.on, s.evo.want, s.evo.gen = true, s.o.ga, 0
 	defer func() { s.evo.on = false }()
@@ -59,9 +64,9 @@ func (s *search) evolve(ctx context.Context) string {
 				if ctx.Err() != nil || (!until.IsZero() && time.Now().After(until)) {
 					return
 				}
-				seed := s.p.Seed*0x9e3779b97f4a7c15 + uint64(i)
+				seed := s.p.Seed*0x9e3779b97f4a7c15 + uint64(epoch)<<32 + uint64(i)
 				var start []int32
-				if i == 0 && s.p.Start != nil {
+				if i == 0 && epoch == 0 && s.p.Start != nil {
 					start = toInt32(s.p.Start)
 				} else {
 					r := rand.New(rand.NewPCG(seed, 0x6e6e))
@@ -98,10 +103,15 @@ func (s *search) evolve(ctx context.Context) string {
 	if k == 0 {
 		return ""
 	}
+	if epoch > 0 && s.bestLen >= 0 {
+		// the best so far joins the new population
+		tours, lens = append(tours, slices.Clone(s.best)), append(lens, s.bestLen)
+		k++
+	}
 	first := slices.Min(lens)
 	gens := 0
 	if k >= 2 {
-		gens = s.generations(ctx, tours, lens)
+		gens = s.generations(ctx, tours, lens, epoch)
 	}
 	for i := range tours {
 		s.pool.Offer(tours[i], lens[i])
@@ -112,7 +122,7 @@ func (s *search) evolve(ctx context.Context) string {
 
 // generations evolves tours by EAX until it converges, the time is up or
 // ctx ends, and returns the generations.
-func (s *search) generations(ctx context.Context, tours [][]int32, lens []int64) int {
+func (s *search) generations(ctx context.Context, tours [][]int32, lens []int64, epoch int) int {
 	k := len(tours)
 	eax := make([]*recomb.EAX, s.w)
 	for i := range eax {
@@ -123,7 +133,7 @@ func (s *search) generations(ctx context.Context, tours [][]int32, lens []int64)
 		children[i] = make([]int32, s.in.N)
 	}
 	childLens := make([]int64, k)
-	r := rand.New(rand.NewPCG(s.p.Seed, 0x656178))
+	r := rand.New(rand.NewPCG(s.p.Seed, 0x656178+uint64(epoch)))
 	gen, stale := 0, 0
 	for ; stale < evolveStale && !s.done(ctx); gen++ {
 		s.evo.gen, s.evo.size = gen+1, k

@@ -28,7 +28,7 @@ type engine struct{}
 func (engine) Name() string    { return Name }
 func (engine) Backend() string { return solver.BackendCPU }
 func (engine) Describe() string {
-	return "a population of descents of randomized nearest-neighbour tours evolved by edge assembly crossover (EAX, one AB-cycle a child) until it converges, then a pool of tours kept diverse by edge distance, recombined pairwise by partition crossover (GPX and GPX2 with a repair of infeasible components), each child descended and kicked on one core with auto's moves for the size (the 5-opt move on alpha lists from 1,000 cities) and merged with every member before it is offered, one search per worker at a time"
+	return "a population of descents of randomized nearest-neighbour tours evolved by edge assembly crossover (EAX, one AB-cycle a child) until it converges, again with fresh descents and the best so far while half a timed run is left, then a pool of tours kept diverse by edge distance, recombined pairwise by partition crossover (GPX and GPX2 with a repair of infeasible components), each child descended and kicked on one core with auto's moves for the size (the 5-opt move on alpha lists from 1,000 cities) and merged with every member before it is offered, one search per worker at a time"
 }
 func (engine) Available() error      { return nil }
 func (engine) KeepsFixedEdges() bool { return true }
@@ -171,7 +171,21 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 		}
 		s.srch = srch
 	}
-	gaNote := s.evolve(ctx)
+	gaNote := s.evolve(ctx, 0)
+	// once a population has converged, a new one, with the best so far
+	// among its members, while at least half the time is left: fresh
+	// descents bring the edges a converged population lost
+	// (docs/DECISIONS.md#pop)
+	more := 0
+	for s.limit > 0 && gaNote != "" && s.bestLen != 0 && !s.done(ctx) && time.Since(s.start) < s.limit/2 {
+		if s.evolve(ctx, more+1) == "" {
+			break
+		}
+		more++
+	}
+	if more > 0 {
+		gaNote += fmt.Sprintf("; %d more EAX populations with the best so far, to %d", more, s.bestLen)
+	}
 	tasks := make([]task, s.w)
 	for i := range tasks {
 		tasks[i].gpx = newCrosser(s.o.gpx, n)
