@@ -215,8 +215,8 @@ func TestEvolve(t *testing.T) {
 }
 
 // A timed run whose population converges early builds further
-// populations, each keeping the best so far, and ends no longer than the
-// first population's best.
+// populations, each keeping the best so far and named in the phase, and
+// ends no longer than the first population's best.
 func TestEvolveAgain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of search")
@@ -227,9 +227,22 @@ func TestEvolveAgain(t *testing.T) {
 	}
 	e, _ := solver.Lookup("pop", solver.BackendCPU)
 	p := solver.Params{Seed: 2, Workers: 2, TimeLimit: 4 * time.Second, Extra: map[string]string{"ga": "6"}}
-	res, err := e.Solve(context.Background(), in, p, nil)
+	snaps := make(chan solver.Snapshot, 1024)
+	shown := make(chan bool)
+	go func() {
+		seen := false
+		for s := range snaps {
+			seen = seen || strings.HasPrefix(string(s.Phase), "EAX population #2")
+		}
+		shown <- seen
+	}()
+	res, err := e.Solve(context.Background(), in, p, snaps)
+	close(snaps)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !<-shown {
+		t.Error("no snapshot's phase names the second population")
 	}
 	m := regexp.MustCompile(`EAX population of \d+, \d+ generations, best \d+ to (\d+); (\d+) more EAX populations with the best so far, to (\d+)`).FindStringSubmatch(res.Note)
 	if m == nil {

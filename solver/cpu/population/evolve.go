@@ -41,7 +41,8 @@ func (s *search) evolve(ctx context.Context, epoch int) string {
 		}
 		until = from.Add(time.Duration(float64(s.limit) * s.o.init))
 	}
-	s.evo.on, s.evo.want, s.evo.gen = true, s.o.ga, 0
+	s.evo.on, s.evo.want, s.evo.gen, s.evo.epoch = true, s.o.ga, 0, epoch
+	s.evo.built.Store(0)
 	defer func() { s.evo.on = false }()
 	s.sink.SendPhase(s.phaseName(), s.progress())
 	tours := make([][]int32, s.o.ga)
@@ -190,12 +191,20 @@ type evolution struct {
 	want      int          // descents asked for
 	built     atomic.Int32 // descents ended
 	gen, size int          // the generation (0: still descending) and the population
+	epoch     int          // the run's populations before this one
 }
 
 // phase names the population's state.
 func (e *evolution) phase(best int64) solver.Phase {
-	if e.gen == 0 {
-		return solver.Phase(fmt.Sprintf("EAX population: %d of %d descents", e.built.Load(), e.want))
+	name := "EAX population"
+	if e.epoch > 0 {
+		name = fmt.Sprintf("EAX population #%d", e.epoch+1)
 	}
-	return solver.Phase(fmt.Sprintf("EAX population of %d: generation %d, best %d", e.size, e.gen, best))
+	if e.gen == 0 {
+		return solver.Phase(fmt.Sprintf("%s: %d of %d descents", name, e.built.Load(), e.want))
+	}
+	if e.epoch > 0 {
+		return solver.Phase(fmt.Sprintf("%s, %d tours: generation %d, best %d", name, e.size, e.gen, best))
+	}
+	return solver.Phase(fmt.Sprintf("%s of %d: generation %d, best %d", name, e.size, e.gen, best))
 }
