@@ -35,9 +35,11 @@ func (s *search) evolve(ctx context.Context, epoch int) string {
 	}
 	until := time.Time{}
 	if s.limit > 0 {
-		// the share counts from now: after the ascent and the lists, which
-		// take seconds on few cores
-		until = time.Now().Add(time.Duration(float64(s.limit) * s.o.init))
+		from := s.start
+		if epoch > 0 {
+			from = time.Now()
+		}
+		until = from.Add(time.Duration(float64(s.limit) * s.o.init))
 	}
 	s.evo.on, s.evo.want, s.evo.gen, s.evo.epoch = true, s.o.ga, 0, epoch
 	s.evo.built.Store(0)
