@@ -164,6 +164,23 @@ func TestContractEvolve(t *testing.T) {
 	})
 }
 
+// solveShowing runs e and tells whether a snapshot's phase began with
+// prefix.
+func solveShowing(e solver.Engine, in *solver.Instance, p solver.Params, prefix string) (solver.Result, bool, error) {
+	snaps := make(chan solver.Snapshot, 1024)
+	shown := make(chan bool)
+	go func() {
+		seen := false
+		for s := range snaps {
+			seen = seen || strings.HasPrefix(string(s.Phase), prefix)
+		}
+		shown <- seen
+	}()
+	res, err := e.Solve(context.Background(), in, p, snaps)
+	close(snaps)
+	return res, <-shown, err
+}
+
 // The EAX population evolves: by a kicks budget the run is the same twice,
 // its phase names the generations, and its note tells a best member
 // shorter after them than before.
@@ -178,18 +195,8 @@ func TestEvolve(t *testing.T) {
 	p.Extra["rounds"] = "1"
 	var tours [][]int
 	for k := range 2 {
-		snaps := make(chan solver.Snapshot, 1024)
-		shown := make(chan bool)
-		go func() {
-			seen := false
-			for s := range snaps {
-				seen = seen || strings.HasPrefix(string(s.Phase), "EAX population of 12: generation ")
-			}
-			shown <- seen
-		}()
-		res, err := e.Solve(context.Background(), in, p, snaps)
-		close(snaps)
-		if !<-shown && k == 0 {
+		res, shown, err := solveShowing(e, in, p, "EAX population of 12: generation ")
+		if !shown && k == 0 {
 			t.Error("no snapshot's phase names the population's generations")
 		}
 		if err != nil {
@@ -227,21 +234,11 @@ func TestEvolveAgain(t *testing.T) {
 	}
 	e, _ := solver.Lookup("pop", solver.BackendCPU)
 	p := solver.Params{Seed: 2, Workers: 2, TimeLimit: 4 * time.Second, Extra: map[string]string{"ga": "6"}}
-	snaps := make(chan solver.Snapshot, 1024)
-	shown := make(chan bool)
-	go func() {
-		seen := false
-		for s := range snaps {
-			seen = seen || strings.HasPrefix(string(s.Phase), "EAX population #2")
-		}
-		shown <- seen
-	}()
-	res, err := e.Solve(context.Background(), in, p, snaps)
-	close(snaps)
+	res, shown, err := solveShowing(e, in, p, "EAX population #2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !<-shown {
+	if !shown {
 		t.Error("no snapshot's phase names the second population")
 	}
 	m := regexp.MustCompile(`EAX population of \d+, \d+ generations, best \d+ to (\d+); (\d+) more EAX populations with the best so far, to (\d+)`).FindStringSubmatch(res.Note)
