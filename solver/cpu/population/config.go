@@ -23,17 +23,7 @@ type options struct {
 	// with an accelerator's pool (solver.Aid.Pool: GPU pop)
 	gpuRound int // milliseconds
 	gpuStart gpuStart
-	renew    renewMode
 }
-
-// renewMode is the renew option: when a new EAX population follows.
-type renewMode int8
-
-const (
-	renewHalf  renewMode = iota // after a converged population while half the time is left
-	renewStall                  // when the pool's crossings stall, while the first population's time is left
-	renewNever
-)
 
 // gpxMode is the gpx option: which crossover the pairs get.
 type gpxMode int8
@@ -79,8 +69,6 @@ var spec = solver.NewSpec(
 		"most tours of the EAX population built first (descents of randomized nearest-neighbour tours, as many as the init share of the time allows; all of them in a run by a kicks budget) and evolved by edge assembly crossover, one AB-cycle a child, until it converges; in a timed run a new population with the best so far follows while half the time is left; the pool then takes them (0: none)"),
 	solver.Bool("focus", func(o *options) *bool { return &o.focus }, false,
 		"with ls=search, a child's kicks start only at cities where its parents differ").Experimental(),
-	solver.Enum("renew", func(o *options) *renewMode { return &o.renew }, "half", []string{"half", "stall", "never"}, []renewMode{renewHalf, renewStall, renewNever},
-		"in a timed run, when a new EAX population with the best so far follows: right after a converged one while half the time is left (half), when the pool's crossings have gained nothing for three rounds and as much time is left as the first population took (stall), or never").Experimental(),
 	solver.Int("gpuround", func(o *options) *int { return &o.gpuRound }, 300, 20, 60000,
 		"with a GPU pool (GPU pop): milliseconds of each round of the GPU's searches on copies of the pool's members, whose gains the pool then takes").Experimental(),
 	solver.Enum("gpustart", func(o *options) *gpuStart { return &o.gpuStart }, "copy", []string{"copy", "kick"}, []gpuStart{gpuCopy, gpuKick},

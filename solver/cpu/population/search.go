@@ -171,19 +171,20 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 		}
 		s.srch = srch
 	}
-	evoStart := time.Now()
 	gaNote := s.evolve(ctx, 0)
-	evoTook := time.Since(evoStart)
 	// once a population has converged, a new one, with the best so far
 	// among its members, while at least half the time is left: fresh
 	// descents bring the edges a converged population lost
 	// (docs/DECISIONS.md#pop)
 	more := 0
-	for s.o.renew == renewHalf && s.limit > 0 && gaNote != "" && s.bestLen != 0 && !s.done(ctx) && time.Since(s.start) < s.limit/2 {
+	for s.limit > 0 && gaNote != "" && s.bestLen != 0 && !s.done(ctx) && time.Since(s.start) < s.limit/2 {
 		if s.evolve(ctx, more+1) == "" {
 			break
 		}
 		more++
+	}
+	if more > 0 {
+		gaNote += fmt.Sprintf("; %d more EAX populations with the best so far, to %d", more, s.bestLen)
 	}
 	tasks := make([]task, s.w)
 	for i := range tasks {
@@ -194,20 +195,10 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 	stopFeed := s.startFeeder(ctx)
 	defer stopFeed()
 	stopped := false
-	stale := 0 // crossing rounds since the last new best
 	for round := 0; ; round++ {
 		if s.bestLen == 0 {
 			break // no tour is shorter
 		}
-		if s.o.renew == renewStall && gaNote != "" && stale >= 3 && s.limit > 0 && !s.done(ctx) && s.limit-time.Since(s.start) >= evoTook {
-			// the crossings stalled: a new population with the best so far
-			if s.evolve(ctx, more+1) != "" {
-				more++
-			}
-			stale = 0
-			continue
-		}
-		before := s.bestLen
 		if s.done(ctx) {
 			stopped = ctx.Err() != nil || s.limit > 0
 			break
@@ -289,17 +280,8 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 			}
 		}
 		s.fromGPU()
-		if s.pool.Len() >= s.pool.Cap() {
-			stale++
-		}
-		if s.bestLen < before {
-			stale = 0
-		}
 	}
 	stopFeed()
-	if more > 0 {
-		gaNote += fmt.Sprintf("; %d more EAX populations with the best so far, to %d", more, s.bestLen)
-	}
 	if s.best == nil {
 		// stopped before any search ended: the given start, else the
 		// identity with the fixed edges put in
