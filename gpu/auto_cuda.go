@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -36,7 +37,12 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	p, note := autoLSStart(ctx, in, p, start, solver.NewSink(snaps, 0, start))
 	// Pool: a population search of the CPU engine may put the GPU's block
 	// search on its tours (kernels/blockils.cu)
-	cpuAid := solver.Aid{Device: BoundDevice, Ascents: aid.Ascents, Pool: OpenTourPool}
+	var pooled atomic.Bool // the engine's population took the GPU's block search
+	cpuAid := solver.Aid{Device: BoundDevice, Ascents: aid.Ascents, Pool: func(in *solver.Instance, seed uint64) (solver.TourPool, error) {
+		tp, err := OpenTourPool(in, seed)
+		pooled.Store(err == nil)
+		return tp, err
+	}}
 	if plan.beside {
 		pw, share, err := besideWindows(in, p)
 		if err != nil {
@@ -56,7 +62,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if cpuAid.Paths == nil {
+	if cpuAid.Paths == nil && !pooled.Load() {
 		note = joinNotes(note, "GPU auto: the CPU search alone")
 	}
 	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped, Device: r.Device, Note: joinNotes(r.Note, note)})

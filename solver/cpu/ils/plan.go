@@ -34,7 +34,8 @@ type ilsPlan struct {
 	chain bool
 	// pop: auto runs the population search (the pop engine, with its EAX
 	// population) instead, on a timed run from deepMinN cities below
-	// popMaxN with none of its own options given (docs/DECISIONS.md#pop)
+	// popMaxN, or below popLongMaxN with popPerCity a city, with none of
+	// its own options given (docs/DECISIONS.md#pop)
 	pop bool
 	// restart: auto's timed merged search (an option given) on more than
 	// restartMinWorkers workers below restartMaxN cities restarts from its
@@ -54,12 +55,22 @@ const (
 
 // popMaxN is the cities below which auto runs the population search:
 // with its EAX population it ends ahead of the merged search on 2 and 16
-// workers from 2,392 to 18,512 cities (docs/DECISIONS.md#pop); the
-// merged search restarts only on more than restartMinWorkers workers.
+// workers from 2,392 to 18,512 cities. Below popLongMaxN it does so with
+// at least popPerCity of time a city: on 24,978 and 33,810 cities it is
+// behind at 10 s and ahead from 20 s (docs/DECISIONS.md#pop). The merged
+// search restarts only on more than restartMinWorkers workers.
 const (
 	popMaxN           = 20_000
+	popLongMaxN       = 50_000
+	popPerCity        = 500 * time.Microsecond
 	restartMinWorkers = 2
 )
+
+// popSize reports whether auto's population search suits n cities in a
+// run of limit.
+func popSize(n int, limit time.Duration) bool {
+	return n >= deepMinN && limit > 0 && (n < popMaxN || n < popLongMaxN && limit >= time.Duration(n)*popPerCity)
+}
 
 // planLimits are the sizes at which a run's plan changes course: every
 // run takes defaultLimits; a test of the paths they lead to gives its
@@ -133,8 +144,7 @@ func (e ilsEngine) decide(o ilsOptions, in *solver.Instance, given func(string) 
 	pl := ilsPlan{limits: lim, partition: partitionOn(o, in), crowded: lim.crowded(in.N, w, limit)}
 	pl.crowdSetUp = e.cfg.partAuto && pl.partition && pl.crowded
 	pl.chain = e.cfg.partAuto && o.cfg.move == deepAdapt && w > 0 && in.N/w > adaptMaxPerWorker && !given(OptMove)
-	pl.pop = e.cfg.partAuto && !pl.partition && in.N >= deepMinN && in.N < popMaxN && w > 0 && limit > 0 &&
-		o.kicks == 0 && !e.givenAny(given)
+	pl.pop = e.cfg.partAuto && !pl.partition && popSize(in.N, limit) && w > 0 && o.kicks == 0 && !e.givenAny(given)
 	pl.restart = e.cfg.partAuto && !pl.partition && !pl.pop && in.N >= deepMinN && in.N < restartMaxN && w > restartMinWorkers && limit > 0 &&
 		o.kicks == 0 && o.cfg.share == shareMerge && !given(OptRestart)
 	return pl

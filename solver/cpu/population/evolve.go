@@ -44,7 +44,7 @@ func (s *search) evolve(ctx context.Context, epoch int) string {
 	s.evo.on, s.evo.want, s.evo.gen, s.evo.epoch = true, s.o.ga, 0, epoch
 	s.evo.built.Store(0)
 	defer func() { s.evo.on = false }()
-	s.sink.SendPhase(s.phaseName(), s.progress())
+	s.phase()
 	tours := make([][]int32, s.o.ga)
 	lens := make([]int64, s.o.ga)
 	work := make([][2]int64, s.o.ga) // each descent's moves and steps
@@ -127,7 +127,9 @@ func (s *search) generations(ctx context.Context, tours [][]int32, lens []int64,
 	k := len(tours)
 	eax := make([]*recomb.EAX, s.w)
 	for i := range eax {
-		eax[i] = &recomb.EAX{NB: s.srch.nb, K: s.srch.k, Fixed: s.in.FixedEdges}
+		eax[i] = &recomb.EAX{NB: s.srch.nb, K: s.srch.k, Fixed: s.in.FixedEdges, Done: func() bool {
+			return ctx.Err() != nil || s.limit > 0 && time.Since(s.start) >= s.limit
+		}}
 	}
 	children := make([][]int32, k)
 	for i := range children {
@@ -138,7 +140,7 @@ func (s *search) generations(ctx context.Context, tours [][]int32, lens []int64,
 	gen, stale := 0, 0
 	for ; stale < evolveStale && !s.done(ctx); gen++ {
 		s.evo.gen, s.evo.size = gen+1, k
-		s.sink.SendPhase(s.phaseName(), s.progress())
+		s.phase()
 		perm := r.Perm(k)
 		jobs := make(chan int, k)
 		for i := range k {
@@ -152,6 +154,12 @@ func (s *search) generations(ctx context.Context, tours [][]int32, lens []int64,
 				defer wg.Done()
 				for i := range jobs {
 					a, b := perm[i], perm[(i+1)%k]
+					if s.done(ctx) {
+						// the deadline ends the generation: a child can
+						// take seconds on 100,000 cities
+						childLens[a] = lens[a]
+						continue
+					}
 					st := eax[w].Improve(s.in, tours[a], tours[b], lens[a], uint64(gen)<<32|uint64(i), children[a])
 					childLens[a] = st.Length
 				}

@@ -21,6 +21,10 @@ type EAX struct {
 	K  int
 	// Fixed are edges no join may remove (read on the first call).
 	Fixed [][2]int
+	// Done, when set, ends the trials of Improve once it reports true: a
+	// trial walks the subtours, so a child of 100,000 cities can take
+	// seconds.
+	Done func() bool
 
 	n       int
 	link    [][2]int32 // the tour being built, each city's two neighbours
@@ -97,6 +101,9 @@ func (e *EAX) Improve(d Distancer, a, b []int32, lenA int64, seed uint64, out []
 	for ci := range e.starts {
 		if e.cycleGain(d, ci) <= 0 {
 			continue
+		}
+		if e.Done != nil && e.Done() {
+			break
 		}
 		st.Tried++
 		e.undo = e.undo[:0]

@@ -138,3 +138,26 @@ func TestEAXKeepsFixedEdges(t *testing.T) {
 		t.Error("no cycle taken in 20 pairs of random tours")
 	}
 }
+
+// TestEAXDone: once Done reports true, Improve tries no more cycles and
+// returns the first parent.
+func TestEAXDone(t *testing.T) {
+	in := instance(t, 1000, 5)
+	nb := neighbor.Nearest(in, 8)
+	r := rand.New(rand.NewPCG(5, 5))
+	a, b := randomTour(in.N, r), randomTour(in.N, r)
+	twoOpt(in, a, nb)
+	twoOpt(in, b, nb)
+	la := length(in, a)
+	out := make([]int32, in.N)
+	e := eaxFor(in)
+	if st := e.Improve(in, a, b, la, 1, out); st.Tried == 0 {
+		t.Fatalf("no cycle tried between two 2-opt optima: %+v", st)
+	}
+	calls := 0
+	e.Done = func() bool { calls++; return true }
+	st := e.Improve(in, a, b, la, 1, out)
+	if st.Tried != 0 || st.Taken != 0 || st.Length != la || !slices.Equal(out, a) || calls != 1 {
+		t.Errorf("done from the start: %+v, %d calls of Done, child equal to a: %v", st, calls, slices.Equal(out, a))
+	}
+}
