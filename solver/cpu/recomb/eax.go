@@ -2,6 +2,7 @@ package recomb
 
 import (
 	"math/rand/v2"
+	"slices"
 )
 
 // EAX is the edge assembly crossover of Nagata and Kobayashi ("A powerful
@@ -33,11 +34,15 @@ type EAX struct {
 	pos     [][2]int32 // each city's places in path (-1: none)
 	cycles  []int32    // AB-cycles, each its cities, a-edge first, then -1
 	starts  []int
-	comp    []int32  // each city's subtour in apply
-	seen    []uint32 // stamp of the labelling that reached the city
-	stamp   uint32
-	members [][]int32 // the subtours' cities (empty: joined)
-	live    int       // subtours labelled
+	a       []int32 // the first parent, during Improve
+	at      []int32 // each city's place in a
+	cuts    []int32 // the places in a after the cycle's a-edges, sorted
+	segSub  []int32 // each piece of a between cuts: its subtour
+	subSize []int   // each subtour's cities (0: joined into another)
+	subRep  []int32 // a city of each subtour
+	parent  []int32 // each subtour's union with others by the joins
+	members []int32 // the smallest subtour's cities, in join
+	live    int     // subtours labelled
 	fixed   [][2]int32
 	undo    []undoEntry
 }
@@ -62,9 +67,7 @@ func (e *EAX) grow(n int) {
 	e.ra = make([][2]int32, n)
 	e.rb = make([][2]int32, n)
 	e.pos = make([][2]int32, n)
-	e.comp = make([]int32, n)
-	e.seen = make([]uint32, n)
-	e.stamp = 0
+	e.at = make([]int32, n)
 	e.fixed = make([][2]int32, n)
 	for i := range e.fixed {
 		e.fixed[i] = [2]int32{-1, -1}
@@ -133,8 +136,10 @@ func (e *EAX) setLinks(a, b []int32) {
 		e.ra[i], e.rb[i] = [2]int32{-1, -1}, [2]int32{-1, -1}
 		e.pos[i] = [2]int32{-1, -1}
 	}
+	e.a = a
 	for i, c := range a {
 		e.link[c] = [2]int32{a[(i+n-1)%n], a[(i+1)%n]}
+		e.at[c] = int32(i)
 	}
 	// b's neighbours, to tell the shared edges
 	for i, c := range b {
@@ -340,38 +345,110 @@ func (e *EAX) apply(d Distancer, i int) (int64, bool) {
 	return delta, true
 }
 
-// label numbers the subtours through the cycle's cities (every subtour
-// has one) and returns how many there are.
+// label finds the subtours the cycle's exchange leaves and returns how
+// many there are. The cycle's a-edges cut a into pieces and its b-edges
+// join the pieces' ends, so it walks the pieces, not the cities: the
+// cost grows with the cycle, not with the tour.
 func (e *EAX) label(c []int32) int {
-	e.stamp++
-	id := 0
-	for _, x := range c {
-		if e.seen[x] == e.stamp {
+	n := int32(len(e.a))
+	e.cuts = e.cuts[:0]
+	for j := 0; j < len(c); j += 2 {
+		px, py := e.at[c[j]], e.at[c[j+1]]
+		if (px+1)%n == py {
+			e.cuts = append(e.cuts, py)
+		} else {
+			e.cuts = append(e.cuts, px)
+		}
+	}
+	slices.Sort(e.cuts)
+	k := len(e.cuts)
+	e.segSub = e.segSub[:0]
+	for range k {
+		e.segSub = append(e.segSub, -1)
+	}
+	e.subSize, e.subRep, e.parent = e.subSize[:0], e.subRep[:0], e.parent[:0]
+	for s0 := range k {
+		if e.segSub[s0] >= 0 {
 			continue
 		}
-		if id == len(e.members) {
-			e.members = append(e.members, nil)
-		}
-		ms := e.members[id][:0]
-		prev, cur := int32(-1), x
-		for {
-			e.seen[cur] = e.stamp
-			e.comp[cur] = int32(id)
-			ms = append(ms, cur)
-			nx := e.link[cur][0]
-			if nx == prev {
-				nx = e.link[cur][1]
+		id := int32(len(e.subSize))
+		size := 0
+		seg, atHead := s0, true // enter s0 at its head
+		var from int32 = -1
+		for e.segSub[seg] < 0 {
+			e.segSub[seg] = id
+			size += e.segLen(seg)
+			head, tail := e.a[e.cuts[seg]], e.a[(e.cuts[(seg+1)%k]+n-1)%n]
+			// leave by the other end, along its new edge
+			x, in := tail, e.a[(e.cuts[(seg+1)%k]+n-2)%n]
+			if !atHead {
+				x, in = head, e.a[(e.cuts[seg]+1)%n]
 			}
-			prev, cur = cur, nx
-			if cur == x {
-				break
+			if head == tail {
+				in = from // a piece of one city: out by the edge not taken in
 			}
+			z := e.link[x][0]
+			if z == in {
+				z = e.link[x][1]
+			}
+			from = x
+			seg = e.segOf(e.at[z])
+			atHead = z == e.a[e.cuts[seg]]
 		}
-		e.members[id] = ms
-		id++
+		e.subSize = append(e.subSize, size)
+		e.subRep = append(e.subRep, e.a[e.cuts[s0]])
+		e.parent = append(e.parent, id)
 	}
-	e.live = id
-	return id
+	e.live = len(e.subSize)
+	return e.live
+}
+
+// segLen is the cities of piece i of a between the cuts.
+func (e *EAX) segLen(i int) int {
+	k := len(e.cuts)
+	if i == k-1 {
+		return len(e.a) - int(e.cuts[k-1]) + int(e.cuts[0])
+	}
+	return int(e.cuts[i+1] - e.cuts[i])
+}
+
+// segOf is the piece of a at place p.
+func (e *EAX) segOf(p int32) int {
+	i, found := slices.BinarySearch(e.cuts, p)
+	if !found {
+		i--
+	}
+	if i < 0 {
+		i = len(e.cuts) - 1 // before the first cut: the piece that wraps
+	}
+	return i
+}
+
+// comp is city v's subtour, joins included.
+func (e *EAX) comp(v int32) int32 {
+	s := e.segSub[e.segOf(e.at[v])]
+	for e.parent[s] != s {
+		e.parent[s] = e.parent[e.parent[s]]
+		s = e.parent[s]
+	}
+	return s
+}
+
+// cities appends subtour id's cities to dst, walking from its city.
+func (e *EAX) cities(dst []int32, id int) []int32 {
+	start := e.subRep[id]
+	prev, cur := int32(-1), start
+	for {
+		dst = append(dst, cur)
+		nx := e.link[cur][0]
+		if nx == prev {
+			nx = e.link[cur][1]
+		}
+		prev, cur = cur, nx
+		if cur == start {
+			return dst
+		}
+	}
 }
 
 // join merges the smallest subtour into another by the cheapest
@@ -379,12 +456,13 @@ func (e *EAX) label(c []int32) int {
 // its cities, and returns the change in length.
 func (e *EAX) join(d Distancer) (int64, bool) {
 	small := -1
-	for i, m := range e.members[:e.live] {
-		if len(m) > 0 && (small < 0 || len(m) < len(e.members[small])) {
+	for i, sz := range e.subSize[:e.live] {
+		if sz > 0 && (small < 0 || sz < e.subSize[small]) {
 			small = i
 		}
 	}
-	u0 := e.members[small]
+	e.members = e.cities(e.members[:0], small)
+	u0 := e.members
 	id := int32(small)
 	best := int64(1) << 62
 	var bu, bu2, bc, bc2 int32 = -1, -1, -1, -1
@@ -410,19 +488,21 @@ func (e *EAX) join(d Distancer) (int64, bool) {
 	}
 	for _, u := range u0 {
 		for _, c := range e.NB[int(u)*e.K : int(u)*e.K+e.K] {
-			if c >= 0 && e.comp[c] != id {
+			if c >= 0 && e.comp(c) != id {
 				try(u, c)
 			}
 		}
 	}
 	if bu < 0 {
 		// no candidate outside: any city of another subtour
-		for j, m := range e.members[:e.live] {
-			if j == small {
+		var others []int32
+		for j, sz := range e.subSize[:e.live] {
+			if j == small || sz == 0 {
 				continue
 			}
+			others = e.cities(others[:0], j)
 			for _, u := range u0 {
-				for _, c := range m {
+				for _, c := range others {
 					try(u, c)
 				}
 			}
@@ -431,17 +511,15 @@ func (e *EAX) join(d Distancer) (int64, bool) {
 	if bu < 0 {
 		return 0, false
 	}
+	to := e.comp(bc)
 	// edges u-u2 and x-y go; u-x and u2-y come (x, y: bc, bc2 as chosen)
 	e.set(bu, bu2, bc)
 	e.set(bc, bc2, bu)
 	e.set(bu2, bu, bc2)
 	e.set(bc2, bc, bu2)
-	to := e.comp[bc]
-	for _, x := range u0 {
-		e.comp[x] = to
-	}
-	e.members[to] = append(e.members[to], u0...)
-	e.members[small] = e.members[small][:0]
+	e.parent[small] = to
+	e.subSize[to] += e.subSize[small]
+	e.subSize[small] = 0
 	return best, true
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
@@ -160,4 +161,32 @@ func TestEAXDone(t *testing.T) {
 	if st.Tried != 0 || st.Taken != 0 || st.Length != la || !slices.Equal(out, a) || calls != 1 {
 		t.Errorf("done from the start: %+v, %d calls of Done, child equal to a: %v", st, calls, slices.Equal(out, a))
 	}
+}
+
+// BenchmarkEAX50k: one child of two 2-opt optima of 50,000 cities that
+// differ in a few hundred places, as an EAX population's members do.
+func BenchmarkEAX50k(b *testing.B) {
+	in := instance(b, 50000, 11)
+	nb := neighbor.Nearest(in, 8)
+	r := rand.New(rand.NewPCG(11, 11))
+	base := make([]int32, in.N)
+	for i, c := range construct.SpaceFillingCurve(in) {
+		base[i] = int32(c)
+	}
+	twoOpt(in, base, nb)
+	p, q := slices.Clone(base), slices.Clone(base)
+	perturb(p, 2000, r)
+	perturb(q, 2000, r)
+	twoOpt(in, p, nb)
+	twoOpt(in, q, nb)
+	lp := length(in, p)
+	e := eaxFor(in)
+	out := make([]int32, in.N)
+	var st EAXStats
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		st = e.Improve(in, p, q, lp, uint64(i), out)
+	}
+	b.ReportMetric(float64(st.Tried), "tried")
+	b.ReportMetric(float64(lp-st.Length), "gain")
 }
