@@ -34,15 +34,17 @@ type EAX struct {
 	pos     [][2]int32 // each city's places in path (-1: none)
 	cycles  []int32    // AB-cycles, each its cities, a-edge first, then -1
 	starts  []int
-	a       []int32 // the first parent, during Improve
-	at      []int32 // each city's place in a
-	cuts    []int32 // the places in a after the cycle's a-edges, sorted
-	segSub  []int32 // each piece of a between cuts: its subtour
-	subSize []int   // each subtour's cities (0: joined into another)
-	subRep  []int32 // a city of each subtour
-	parent  []int32 // each subtour's union with others by the joins
-	members []int32 // the smallest subtour's cities, in join
-	live    int     // subtours labelled
+	a       []int32  // the first parent, during Improve
+	at      []int32  // each city's place in a
+	cuts    []int32  // the places in a after the cycle's a-edges, sorted
+	segSub  []int32  // each piece of a between cuts: its subtour
+	subSize []int    // each subtour's cities (0: joined into another)
+	subRep  []int32  // a city of each subtour
+	parent  []int32  // each subtour's union with others by the joins
+	members []int32  // the smallest subtour's cities, in join
+	mark    []uint32 // stamp of the join whose smallest subtour has the city
+	stamp   uint32
+	live    int // subtours labelled
 	fixed   [][2]int32
 	undo    []undoEntry
 }
@@ -68,6 +70,8 @@ func (e *EAX) grow(n int) {
 	e.rb = make([][2]int32, n)
 	e.pos = make([][2]int32, n)
 	e.at = make([]int32, n)
+	e.mark = make([]uint32, n)
+	e.stamp = 0
 	e.fixed = make([][2]int32, n)
 	for i := range e.fixed {
 		e.fixed[i] = [2]int32{-1, -1}
@@ -463,7 +467,14 @@ func (e *EAX) join(d Distancer) (int64, bool) {
 	}
 	e.members = e.cities(e.members[:0], small)
 	u0 := e.members
-	id := int32(small)
+	e.stamp++
+	if e.stamp == 0 {
+		clear(e.mark)
+		e.stamp = 1
+	}
+	for _, u := range u0 {
+		e.mark[u] = e.stamp
+	}
 	best := int64(1) << 62
 	var bu, bu2, bc, bc2 int32 = -1, -1, -1, -1
 	try := func(u, c int32) {
@@ -488,7 +499,7 @@ func (e *EAX) join(d Distancer) (int64, bool) {
 	}
 	for _, u := range u0 {
 		for _, c := range e.NB[int(u)*e.K : int(u)*e.K+e.K] {
-			if c >= 0 && e.comp(c) != id {
+			if c >= 0 && e.mark[c] != e.stamp {
 				try(u, c)
 			}
 		}
