@@ -56,20 +56,30 @@ const (
 // popMaxN is the cities below which auto runs the population search:
 // with its EAX population it ends ahead of the merged search on 2 and 16
 // workers from 2,392 to 18,512 cities. Below popLongMaxN it does so with
-// at least popPerCity of time a city: on 24,978 and 33,810 cities it is
-// behind at 10 s and ahead from 20 s (docs/DECISIONS.md#pop). The merged
-// search restarts only on more than restartMinWorkers workers.
+// at least popPerCity of time a city, scaled by popFewWorkers/w on fewer
+// workers: on 24,978 and 33,810 cities it is behind at 10 s and ahead
+// from 20 s on 16 cores, and on 2 from about 1 ms a city
+// (docs/DECISIONS.md#pop). The merged search restarts only on more than
+// restartMinWorkers workers.
 const (
 	popMaxN           = 20_000
 	popLongMaxN       = 50_000
 	popPerCity        = 500 * time.Microsecond
+	popFewWorkers     = 4
 	restartMinWorkers = 2
 )
 
 // popSize reports whether auto's population search suits n cities in a
-// run of limit.
-func popSize(n int, limit time.Duration) bool {
-	return n >= deepMinN && limit > 0 && (n < popMaxN || n < popLongMaxN && limit >= time.Duration(n)*popPerCity)
+// run of limit on w workers.
+func popSize(n, w int, limit time.Duration) bool {
+	if n < deepMinN || limit <= 0 || w <= 0 || n >= popLongMaxN {
+		return false
+	}
+	per := popPerCity
+	if w < popFewWorkers {
+		per = per * popFewWorkers / time.Duration(w)
+	}
+	return n < popMaxN || limit >= time.Duration(n)*per
 }
 
 // planLimits are the sizes at which a run's plan changes course: every
@@ -144,7 +154,7 @@ func (e ilsEngine) decide(o ilsOptions, in *solver.Instance, given func(string) 
 	pl := ilsPlan{limits: lim, partition: partitionOn(o, in), crowded: lim.crowded(in.N, w, limit)}
 	pl.crowdSetUp = e.cfg.partAuto && pl.partition && pl.crowded
 	pl.chain = e.cfg.partAuto && o.cfg.move == deepAdapt && w > 0 && in.N/w > adaptMaxPerWorker && !given(OptMove)
-	pl.pop = e.cfg.partAuto && !pl.partition && popSize(in.N, limit) && w > 0 && o.kicks == 0 && !e.givenAny(given)
+	pl.pop = e.cfg.partAuto && !pl.partition && popSize(in.N, w, limit) && o.kicks == 0 && !e.givenAny(given)
 	pl.restart = e.cfg.partAuto && !pl.partition && !pl.pop && in.N >= deepMinN && in.N < restartMaxN && w > restartMinWorkers && limit > 0 &&
 		o.kicks == 0 && o.cfg.share == shareMerge && !given(OptRestart)
 	return pl

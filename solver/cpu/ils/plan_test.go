@@ -11,7 +11,7 @@ import (
 
 // TestPopAndRestartPlan: auto runs the population search on a timed run
 // from 1,000 to 20,000 cities, and to 50,000 with half a millisecond a
-// city; neither with a kicks budget, fewer or more
+// city (twice that on two workers); neither with a kicks budget, fewer or more
 // cities, or another engine; an option of its own given keeps the merged
 // search, which restarts on more than two workers below 10,000 cities
 // unless the option is restart or share=best.
@@ -45,6 +45,9 @@ func TestPopAndRestartPlan(t *testing.T) {
 		{"below 50,000 with the time", auto, popLongMaxN - 1, 16, popLongMaxN * popPerCity, nil, true, false},
 		{"below 50,000 without the time", auto, popLongMaxN - 1, 16, popLongMaxN * popPerCity / 2, nil, false, false},
 		{"from 50,000", auto, popLongMaxN, 16, time.Hour, nil, false, false},
+		{"from 20,000, two workers, 0.5 ms a city", auto, popMaxN, 2, popMaxN * popPerCity, nil, false, false},
+		{"from 20,000, two workers, 1 ms a city", auto, popMaxN, 2, 2 * popMaxN * popPerCity, nil, true, false},
+		{"from 20,000, one worker, 1 ms a city", auto, popMaxN, 1, 2 * popMaxN * popPerCity, nil, false, false},
 		{"an option given from 10,000, four workers", auto, restartMaxN, 4, 10 * time.Second, map[string]string{OptSegment: "100"}, false, false},
 		{"an option given below 10,000, sixteen workers", auto, restartMaxN - 1, 16, 10 * time.Second, map[string]string{OptSegment: "100"}, false, true},
 		{"partition sizes", auto, solver.PartitionMinN, 2, 10 * time.Second, nil, false, false},
