@@ -320,11 +320,25 @@ func (e *EAX) isFixed(x, y int32) bool { return e.fixed[x][0] == y || e.fixed[x]
 // change in length, and false when the subtours could not be joined.
 func (e *EAX) apply(d Distancer, i int) (int64, bool) {
 	c := e.cycle(i)
+	delta := e.exchange(d, c)
+	comps := e.label(c)
+	for comps > 1 {
+		dd, ok := e.join(d)
+		if !ok {
+			return 0, false
+		}
+		delta += dd
+		comps--
+	}
+	return delta, true
+}
+
+// exchange swaps cycle c's a-edges for its b-edges in link and returns
+// the change in length: c[j] (j even) leaves c[j+1] for c[j-1]; c[j] (j
+// odd) leaves c[j-1] for c[j+1].
+func (e *EAX) exchange(d Distancer, c []int32) int64 {
 	L := len(c)
 	var delta int64
-	// each city of the cycle swaps its a-neighbour for its b-neighbour:
-	// c[j] (j even) leaves c[j+1] for c[j-1]; c[j] (j odd) leaves c[j-1]
-	// for c[j+1]
 	for j := 0; j < L; j += 2 {
 		x, y := c[j], c[j+1]
 		delta -= d.Dist(int(x), int(y))
@@ -337,16 +351,7 @@ func (e *EAX) apply(d Distancer, i int) (int64, bool) {
 		e.set(x, -1, y)
 		e.set(y, -1, x)
 	}
-	comps := e.label(c)
-	for comps > 1 {
-		dd, ok := e.join(d)
-		if !ok {
-			return 0, false
-		}
-		delta += dd
-		comps--
-	}
-	return delta, true
+	return delta
 }
 
 // label finds the subtours the cycle's exchange leaves and returns how

@@ -190,3 +190,66 @@ func BenchmarkEAX50k(b *testing.B) {
 	b.ReportMetric(float64(st.Tried), "tried")
 	b.ReportMetric(float64(lp-st.Length), "gain")
 }
+
+// TestEAXSubtours: for every AB-cycle of random tour pairs (whose cycles
+// pass cities twice), the subtours label finds from the pieces of the
+// first tour match those found by walking every city, and so do the
+// cities comp assigns to each.
+func TestEAXSubtours(t *testing.T) {
+	for _, n := range []int{8, 9, 20, 60, 200} {
+		in := instance(t, n, uint64(n))
+		r := rand.New(rand.NewPCG(uint64(n), 9))
+		e := eaxFor(in)
+		e.grow(n)
+		checked := 0
+		for trial := range 30 {
+			a, b := randomTour(n, r), randomTour(n, r)
+			e.setLinks(a, b)
+			e.buildCycles(rand.New(rand.NewPCG(uint64(trial), 1)))
+			for ci := range e.starts {
+				c := e.cycle(ci)
+				e.undo = e.undo[:0]
+				e.exchange(in, c)
+				got := e.label(c)
+				// walk the links from each city not yet seen
+				seen := make([]bool, n)
+				walks := 0
+				for v := range n {
+					if seen[v] {
+						continue
+					}
+					walks++
+					id := e.comp(int32(v))
+					size := 0
+					prev, cur := int32(-1), int32(v)
+					for {
+						seen[cur] = true
+						size++
+						if e.comp(cur) != id {
+							t.Fatalf("n %d: cities %d and %d share a subtour, comp says %d and %d", n, v, cur, id, e.comp(cur))
+						}
+						nx := e.link[cur][0]
+						if nx == prev {
+							nx = e.link[cur][1]
+						}
+						prev, cur = cur, nx
+						if cur == int32(v) {
+							break
+						}
+					}
+					if e.subSize[id] != size {
+						t.Fatalf("n %d, cycle of %d: subtour %d has %d cities, label says %d", n, len(c), id, size, e.subSize[id])
+					}
+				}
+				if got != walks {
+					t.Fatalf("n %d, cycle of %d: label finds %d subtours, walking %d", n, len(c), got, walks)
+				}
+				e.revert()
+				checked++
+			}
+		}
+		if checked == 0 {
+			t.Fatalf("n %d: no cycles", n)
+		}
+	}
+}
