@@ -155,8 +155,7 @@ func (s *search) generations(ctx context.Context, tours [][]int32, lens []int64,
 				for i := range jobs {
 					a, b := perm[i], perm[(i+1)%k]
 					if s.done(ctx) {
-						// the deadline ends the generation: a child can
-						// take seconds on 100,000 cities
+						// the deadline ends the generation
 						childLens[a] = lens[a]
 						continue
 					}

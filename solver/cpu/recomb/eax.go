@@ -22,9 +22,9 @@ type EAX struct {
 	K  int
 	// Fixed are edges no join may remove (read on the first call).
 	Fixed [][2]int
-	// Done, when set, ends the trials of Improve once it reports true: a
-	// trial walks the subtours, so a child of 100,000 cities can take
-	// seconds.
+	// Done, when set, ends the trials of Improve once it reports true:
+	// the trials of a child of 100,000 cities take a good part of a
+	// second.
 	Done func() bool
 
 	n       int
