@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
@@ -166,19 +165,7 @@ func TestEAXDone(t *testing.T) {
 // BenchmarkEAX50k: one child of two 2-opt optima of 50,000 cities that
 // differ in a few hundred places, as an EAX population's members do.
 func BenchmarkEAX50k(b *testing.B) {
-	in := instance(b, 50000, 11)
-	nb := neighbor.Nearest(in, 8)
-	r := rand.New(rand.NewPCG(11, 11))
-	base := make([]int32, in.N)
-	for i, c := range construct.SpaceFillingCurve(in) {
-		base[i] = int32(c)
-	}
-	twoOpt(in, base, nb)
-	p, q := slices.Clone(base), slices.Clone(base)
-	perturb(p, 2000, r)
-	perturb(q, 2000, r)
-	twoOpt(in, p, nb)
-	twoOpt(in, q, nb)
+	in, p, q := optimaPair(b, 50000, 11, 2000)
 	lp := length(in, p)
 	e := eaxFor(in)
 	out := make([]int32, in.N)

@@ -455,19 +455,7 @@ func bruteUnion(in *solver.Instance, a, b []int32) int64 {
 }
 
 func BenchmarkCross10k(b *testing.B) {
-	in := instance(b, 10000, 10)
-	nb := neighbor.Nearest(in, 8)
-	r := rand.New(rand.NewPCG(10, 10))
-	base := make([]int32, in.N)
-	for i, c := range construct.SpaceFillingCurve(in) {
-		base[i] = int32(c)
-	}
-	twoOpt(in, base, nb)
-	p, q := slices.Clone(base), slices.Clone(base)
-	perturb(p, 500, r)
-	perturb(q, 500, r)
-	twoOpt(in, p, nb)
-	twoOpt(in, q, nb)
+	in, p, q := optimaPair(b, 10000, 10, 500)
 	lp, lq := length(in, p), length(in, q)
 	child := make([]int32, in.N)
 	for _, v := range variants {

@@ -2,6 +2,7 @@ package recomb
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
@@ -161,4 +162,25 @@ func fixedRandomTour(in *solver.Instance, r *rand.Rand) []int32 {
 		o[i] = int32(c)
 	}
 	return o
+}
+
+// optimaPair returns an instance of n cities (seed) and two 2-opt optima
+// of it that differ where k random double bridges of a shared 2-opt
+// optimum of its space-filling curve differ, as the members of a
+// population do.
+func optimaPair(tb testing.TB, n int, seed uint64, k int) (*solver.Instance, []int32, []int32) {
+	in := instance(tb, n, seed)
+	nb := neighbor.Nearest(in, 8)
+	r := rand.New(rand.NewPCG(seed, seed))
+	base := make([]int32, in.N)
+	for i, c := range construct.SpaceFillingCurve(in) {
+		base[i] = int32(c)
+	}
+	twoOpt(in, base, nb)
+	p, q := slices.Clone(base), slices.Clone(base)
+	perturb(p, k, r)
+	perturb(q, k, r)
+	twoOpt(in, p, nb)
+	twoOpt(in, q, nb)
+	return in, p, q
 }
