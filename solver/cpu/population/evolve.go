@@ -104,7 +104,6 @@ func (s *search) evolve(ctx context.Context, epoch int) string {
 	if k == 0 {
 		return ""
 	}
-	s.fromGPU() // the accelerator's gains on the earlier members, before the best joins
 	if epoch > 0 && s.bestLen >= 0 {
 		// the best so far joins the new population
 		tours, lens = append(tours, slices.Clone(s.best)), append(lens, s.bestLen)

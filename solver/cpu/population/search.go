@@ -176,11 +176,6 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 	// among its members, while at least half the time is left: fresh
 	// descents bring the edges a converged population lost
 	// (docs/DECISIONS.md#pop)
-	stopFeed := func() {}
-	if s.o.gpuEarly {
-		stopFeed = s.startFeeder(ctx)
-		s.fromGPU()
-	}
 	more := 0
 	for s.limit > 0 && gaNote != "" && s.bestLen != 0 && !s.done(ctx) && time.Since(s.start) < s.limit/2 {
 		if s.evolve(ctx, more+1) == "" {
@@ -197,10 +192,7 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 		tasks[i].child = make([]int32, n)
 	}
 	r := rand.New(rand.NewPCG(s.p.Seed, 0x706f70))
-	if !s.o.gpuEarly {
-		stopFeed = s.startFeeder(ctx)
-	}
-	s.fromGPU()
+	stopFeed := s.startFeeder(ctx)
 	defer stopFeed()
 	stopped := false
 	for round := 0; ; round++ {
