@@ -66,7 +66,7 @@ var spec = solver.NewSpec(
 	solver.Choice("ls", func(o *options) *string { return &o.ls }, "search", []string{"search", "auto", "2opt-ils", "3opt-ils"},
 		"the local search of each tour: the local-search core in this process with auto's moves and lists for the size (search), or a registered CPU engine run on one core").Experimental(),
 	solver.Int("ga", func(o *options) *int { return &o.ga }, 300, 0, 10000,
-		"most tours of the EAX population built first (descents of randomized nearest-neighbour tours, as many as the init share of the time allows; all of them in a run by a kicks budget) and evolved by edge assembly crossover, one AB-cycle a child, until it converges; in a timed run a new population with the best so far follows while half the time is left; the pool then takes them (0: none)"),
+		"most tours of the EAX population built first (descents of randomized nearest-neighbour tours, as many as the init share of the time allows, and with a GPU pool up to as many more, one a GPU slot, from its searches for the same share; all of them in a run by a kicks budget) and evolved by edge assembly crossover, one AB-cycle a child, until it converges; in a timed run a new population with the best so far follows while half the time is left; the pool then takes them (0: none)"),
 	solver.Bool("focus", func(o *options) *bool { return &o.focus }, false,
 		"with ls=search, a child's kicks start only at cities where its parents differ").Experimental(),
 	solver.Int("gpuround", func(o *options) *int { return &o.gpuRound }, 300, 20, 60000,

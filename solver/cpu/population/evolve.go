@@ -20,7 +20,8 @@ import (
 const evolveStale = 3
 
 // evolve builds a population of o.ga tours, each a descent of a
-// randomized nearest-neighbour tour on the workers, then evolves it by
+// randomized nearest-neighbour tour on the workers, and with an
+// accelerator's pool up to o.ga more from its searches, then evolves it by
 // edge assembly crossover: each generation every member, paired with the
 // next in a random order, takes the one AB-cycle of the pair that
 // shortens it most (its subtours joined), in the manner of Nagata and
@@ -43,6 +44,7 @@ func (s *search) evolve(ctx context.Context, epoch int) string {
 	}
 	s.evo.on, s.evo.want, s.evo.gen, s.evo.epoch = true, s.o.ga, 0, epoch
 	s.evo.built.Store(0)
+	s.evo.gpu.Store(0)
 	defer func() { s.evo.on = false }()
 	s.phase()
 	tours := make([][]int32, s.o.ga)
@@ -89,6 +91,17 @@ func (s *search) evolve(ctx context.Context, epoch int) string {
 			}
 		}()
 	}
+	var gpuTours [][]int32
+	var gpuLens []int64
+	if s.feed != nil && !until.IsZero() {
+		// the accelerator builds members beside the descents: many more
+		// than the cores, for EAX to assemble (docs/DECISIONS.md#pop)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			gpuTours, gpuLens = s.gpuMembers(ctx, epoch, near, until)
+		}()
+	}
 	s.watch(&wg)
 	// the descents that ended
 	k := 0
@@ -101,6 +114,8 @@ func (s *search) evolve(ctx context.Context, epoch int) string {
 		}
 	}
 	tours, lens = tours[:k], lens[:k]
+	tours, lens = append(tours, gpuTours...), append(lens, gpuLens...)
+	k = len(tours)
 	if k == 0 {
 		return ""
 	}
@@ -118,7 +133,11 @@ func (s *search) evolve(ctx context.Context, epoch int) string {
 		s.pool.Offer(tours[i], lens[i])
 	}
 	s.offerBest(tours, lens)
-	return fmt.Sprintf("; EAX population of %d, %d generations, best %d to %d", k, gens, first, slices.Min(lens))
+	gpu := ""
+	if len(gpuTours) > 0 {
+		gpu = fmt.Sprintf(" (%d from the GPU)", len(gpuTours))
+	}
+	return fmt.Sprintf("; EAX population of %d%s, %d generations, best %d to %d", k, gpu, gens, first, slices.Min(lens))
 }
 
 // generations evolves tours by EAX until it converges, the time is up or
@@ -197,6 +216,7 @@ type evolution struct {
 	built     atomic.Int32 // descents ended
 	gen, size int          // the generation (0: still descending) and the population
 	epoch     int          // the run's populations before this one
+	gpu       atomic.Int32 // tours the accelerator searches for it
 }
 
 // phase names the population's state.
@@ -205,11 +225,51 @@ func (e *evolution) phase(best int64) solver.Phase {
 	if e.epoch > 0 {
 		name = fmt.Sprintf("EAX population #%d", e.epoch+1)
 	}
+	gpu := ""
+	if g := e.gpu.Load(); g > 0 && e.gen == 0 {
+		gpu = fmt.Sprintf(", %d tours on the GPU", g)
+	} else if g > 0 {
+		gpu = fmt.Sprintf(" (%d from the GPU)", g)
+	}
 	if e.gen == 0 {
-		return solver.Phase(fmt.Sprintf("%s: %d of %d descents", name, e.built.Load(), e.want))
+		return solver.Phase(fmt.Sprintf("%s: %d of %d descents%s", name, e.built.Load(), e.want, gpu))
 	}
 	if e.epoch > 0 {
-		return solver.Phase(fmt.Sprintf("%s, %d tours: generation %d, best %d", name, e.size, e.gen, best))
+		return solver.Phase(fmt.Sprintf("%s, %d tours%s: generation %d, best %d", name, e.size, gpu, e.gen, best))
 	}
-	return solver.Phase(fmt.Sprintf("%s of %d: generation %d, best %d", name, e.size, e.gen, best))
+	return solver.Phase(fmt.Sprintf("%s of %d%s: generation %d, best %d", name, e.size, gpu, e.gen, best))
+}
+
+// gpuMembers builds tours for an EAX population on the accelerator until
+// until: randomized nearest-neighbour tours, one a slot, each searched by
+// its iterated local search. It returns none when the accelerator takes
+// no pool for the instance or fails.
+func (s *search) gpuMembers(ctx context.Context, epoch int, near *neighbor.Lists, until time.Time) ([][]int32, []int64) {
+	tp, err := s.feed.open(s.in, s.p.Seed^uint64(epoch+1)*0x51ed27)
+	if err != nil {
+		return nil, nil
+	}
+	defer tp.Close()
+	m := min(tp.Slots(), s.o.ga)
+	tours := make([][]int32, 0, m)
+	for j := range m {
+		if ctx.Err() != nil || time.Now().After(until) {
+			return nil, nil
+		}
+		r := rand.New(rand.NewPCG(s.p.Seed*0x9e3779b97f4a7c15+uint64(epoch)<<32+uint64(j), 0x67706e))
+		t, err := construct.RandomizedNearestNeighborContext(ctx, s.in, r.IntN(s.in.N), near, r, 0.1)
+		if err != nil {
+			return nil, nil
+		}
+		tours = append(tours, toInt32(t))
+	}
+	gctx, cancel := context.WithDeadline(ctx, until)
+	defer cancel()
+	s.evo.gpu.Store(int32(len(tours)))
+	lens, err := tp.Improve(gctx, tours, 0)
+	if err != nil || len(lens) != len(tours) {
+		s.evo.gpu.Store(0)
+		return nil, nil
+	}
+	return tours, lens
 }

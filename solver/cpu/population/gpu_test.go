@@ -149,6 +149,37 @@ func TestEngineWithTourPool(t *testing.T) {
 	}
 }
 
+// With a pool, each EAX population takes a tour of every slot beside the
+// cores' descents, searched by the pool until the population's share of
+// the time ends.
+func TestEAXTakesGPUMembers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a second of search")
+	}
+	in, err := gen.Generate("uniform", 300, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := &twoOptPool{in: in}
+	open := func(*solver.Instance, uint64) (solver.TourPool, error) { return fake, nil }
+	p := solver.Params{Seed: 2, Workers: 2, TimeLimit: time.Second, Extra: map[string]string{"ga": "10"}}
+	res, err := engine{}.SolveAided(context.Background(), in, p, nil, solver.Aid{Pool: open})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("(%d from the GPU)", fake.Slots()); !strings.Contains(res.Note, want) {
+		t.Fatalf("note %q, want %q", res.Note, want)
+	}
+	// no pool: the cores' descents alone
+	res, err = engine{}.Solve(context.Background(), in, p, nil)
+	if err != nil || strings.Contains(res.Note, "from the GPU") {
+		t.Fatalf("%v, note %q", err, res.Note)
+	}
+}
+
 // A run by a kicks budget with a pool is the run without one.
 func TestBudgetRunIgnoresPool(t *testing.T) {
 	in, err := gen.Generate("uniform", 200, 6)
