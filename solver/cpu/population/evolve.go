@@ -15,6 +15,13 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
+// gpuMembersPerN2 bounds the accelerator's members of a population to
+// gpuMembersPerN2 × the time limit in seconds / n²: EAX's generations cost
+// about n a member, and a larger population must still converge in the
+// time (d18512 at 10 s, sw24978 at 15 s, vm22775 at 12 s: shorter in 6 of 7
+// paired runs than with a member a slot; docs/DECISIONS.md#pop).
+const gpuMembersPerN2 = 4e9
+
 // evolveStale is how many generations without a shorter member end the
 // evolution: the population has converged.
 const evolveStale = 3
@@ -250,7 +257,10 @@ func (s *search) gpuMembers(ctx context.Context, epoch int, near *neighbor.Lists
 		return nil, nil
 	}
 	defer tp.Close()
-	m := min(tp.Slots(), s.o.ga)
+	m := min(tp.Slots(), s.o.ga, int(gpuMembersPerN2*s.limit.Seconds()/float64(s.in.N)/float64(s.in.N)))
+	if m < 1 {
+		return nil, nil
+	}
 	tours := make([][]int32, 0, m)
 	for j := range m {
 		if ctx.Err() != nil || time.Now().After(until) {
