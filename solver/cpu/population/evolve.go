@@ -153,7 +153,7 @@ func (s *search) generations(ctx context.Context, tours [][]int32, lens []int64,
 	k := len(tours)
 	eax := make([]*recomb.EAX, s.w)
 	for i := range eax {
-		eax[i] = &recomb.EAX{NB: s.srch.nb, K: s.srch.k, Fixed: s.in.FixedEdges, Done: func() bool { return s.done(ctx) }, MaxTries: s.o.eaxTries}
+		eax[i] = &recomb.EAX{NB: s.srch.nb, K: s.srch.k, Fixed: s.in.FixedEdges, Done: func() bool { return s.done(ctx) }}
 	}
 	children := make([][]int32, k)
 	for i := range children {

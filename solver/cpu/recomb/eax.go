@@ -26,8 +26,6 @@ type EAX struct {
 	// the trials of a child of 100,000 cities take a good part of a
 	// second.
 	Done func() bool
-	// MaxTries, when above 0, ends the trials after that many cycles.
-	MaxTries int
 
 	n       int
 	link    [][2]int32 // the tour being built, each city's two neighbours
@@ -111,7 +109,7 @@ func (e *EAX) Improve(d Distancer, a, b []int32, lenA int64, seed uint64, out []
 		if e.cycleGain(d, ci) <= 0 {
 			continue
 		}
-		if (e.Done != nil && e.Done()) || (e.MaxTries > 0 && st.Tried >= e.MaxTries) {
+		if e.Done != nil && e.Done() {
 			break
 		}
 		st.Tried++
