@@ -23,7 +23,6 @@ type options struct {
 	// with an accelerator's pool (solver.Aid.Pool: GPU pop)
 	gpuRound int // milliseconds
 	gpuStart gpuStart
-	gpuNext  bool
 }
 
 // gpxMode is the gpx option: which crossover the pairs get.
@@ -74,8 +73,6 @@ var spec = solver.NewSpec(
 		"with a GPU pool (GPU pop): milliseconds of each round of the GPU's searches on copies of the pool's members, whose gains the pool then takes").Experimental(),
 	solver.Enum("gpustart", func(o *options) *gpuStart { return &o.gpuStart }, "copy", []string{"copy", "kick"}, []gpuStart{gpuCopy, gpuKick},
 		"with a GPU pool (GPU pop): the GPU's tours start as copies of the pool's members, each slot varied by its own kicks (copy), or with random double bridges on a thousandth of the cities first, one plain copy a member (kick)").Experimental(),
-	solver.Bool("gpunext", func(o *options) *bool { return &o.gpuNext }, false,
-		"trial: the GPU builds the next population's members through the current one's generations").Experimental(),
 )
 
 func init() {

@@ -103,21 +103,10 @@ func (s *search) evolve(ctx context.Context, epoch int) string {
 	if s.feed != nil && !until.IsZero() {
 		// the accelerator builds members beside the descents: many more
 		// than the cores, for EAX to assemble (docs/DECISIONS.md#pop)
-		job := s.next
-		if job == nil {
-			job = s.startGPUJob(ctx, epoch, near, until)
-		}
-		s.next = nil
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			select {
-			case <-ctx.Done():
-			case <-job.done:
-			case <-time.After(time.Until(until)):
-			}
-			job.stop()
-			gpuTours, gpuLens = job.tours, job.lens
+			gpuTours, gpuLens = s.gpuMembers(ctx, epoch, near, until)
 		}()
 	}
 	s.watch(&wg)
@@ -141,10 +130,6 @@ func (s *search) evolve(ctx context.Context, epoch int) string {
 		// the best so far joins the new population
 		tours, lens = append(tours, slices.Clone(s.best)), append(lens, s.bestLen)
 		k++
-	}
-	if s.o.gpuNext && s.feed != nil && s.limit > 0 && time.Since(s.start) < s.limit/2 {
-		// the next population's members, through this one's generations
-		s.next = s.startGPUJob(ctx, epoch+1, near, s.start.Add(s.limit))
 	}
 	first := slices.Min(lens)
 	gens := 0
@@ -260,32 +245,6 @@ func (e *evolution) phase(best int64) solver.Phase {
 		return solver.Phase(fmt.Sprintf("%s, %d tours%s: generation %d, best %d", name, e.size, gpu, e.gen, best))
 	}
 	return solver.Phase(fmt.Sprintf("%s of %d%s: generation %d, best %d", name, e.size, gpu, e.gen, best))
-}
-
-// gpuJob is the accelerator building a population's members in the
-// background.
-type gpuJob struct {
-	cancel context.CancelFunc
-	done   chan struct{}
-	tours  [][]int32
-	lens   []int64
-}
-
-// stop ends the job's search and waits for its tours.
-func (j *gpuJob) stop() {
-	j.cancel()
-	<-j.done
-}
-
-// startGPUJob starts gpuMembers for epoch until until or stop.
-func (s *search) startGPUJob(ctx context.Context, epoch int, near *neighbor.Lists, until time.Time) *gpuJob {
-	jctx, cancel := context.WithDeadline(ctx, until)
-	j := &gpuJob{cancel: cancel, done: make(chan struct{})}
-	go func() {
-		defer close(j.done)
-		j.tours, j.lens = s.gpuMembers(jctx, epoch, near, until)
-	}()
-	return j
 }
 
 // gpuMembers builds tours for an EAX population on the accelerator until

@@ -129,7 +129,6 @@ type search struct {
 	evo  evolution // the EAX population's state, while evolve runs
 
 	feed                *feeder // the accelerator's searches (nil: none)
-	next                *gpuJob // the next population's members, under way
 	gpuNote             string  // why there is no feeder, for the note
 	gpuEntered, gpuBest int     // its tours that entered the pool, and set a new best
 }
@@ -183,10 +182,6 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 			break
 		}
 		more++
-	}
-	if s.next != nil {
-		s.next.stop() // no population takes them
-		s.next = nil
 	}
 	if more > 0 {
 		gaNote += fmt.Sprintf("; %d more EAX populations with the best so far, to %d", more, s.bestLen)
