@@ -435,7 +435,29 @@ func (e *EAX) segOf(p int32) int {
 
 // comp is city v's subtour, joins included.
 func (e *EAX) comp(v int32) int32 {
-	s := e.segSub[e.segOf(e.at[v])]
+	return e.root(e.segSub[e.segOf(e.at[v])])
+}
+
+// piecesOf appends subtour id's cities to dst, joins included: the pieces
+// of a labelled with it, each a run of a, so no walk through the links.
+func (e *EAX) piecesOf(dst []int32, id int32) []int32 {
+	k := len(e.cuts)
+	for seg := range k {
+		if e.root(e.segSub[seg]) != id {
+			continue
+		}
+		from, to := e.cuts[seg], e.cuts[(seg+1)%k]
+		if seg == k-1 {
+			dst = append(dst, e.a[from:]...)
+			from = 0
+		}
+		dst = append(dst, e.a[from:to]...)
+	}
+	return dst
+}
+
+// root is subtour s's subtour after the joins so far.
+func (e *EAX) root(s int32) int32 {
 	for e.parent[s] != s {
 		e.parent[s] = e.parent[e.parent[s]]
 		s = e.parent[s]
@@ -470,7 +492,7 @@ func (e *EAX) join(d Distancer) (int64, bool) {
 			small = i
 		}
 	}
-	e.members = e.cities(e.members[:0], small)
+	e.members = e.piecesOf(e.members[:0], int32(small))
 	u0 := e.members
 	e.stamp++
 	if e.stamp == 0 {
@@ -482,21 +504,31 @@ func (e *EAX) join(d Distancer) (int64, bool) {
 	}
 	best := int64(1) << 62
 	var bu, bu2, bc, bc2 int32 = -1, -1, -1, -1
+	// try weighs the 2-exchanges of an edge at u with an edge at c; the
+	// distances that do not change with u's edge are taken once
 	try := func(u, c int32) {
+		duc := d.Dist(int(u), int(c))
+		var dcc, duc2 [2]int64
+		var open [2]bool
+		for k, c2 := range e.link[c] {
+			if open[k] = !e.isFixed(c, c2); open[k] {
+				dcc[k], duc2[k] = d.Dist(int(c), int(c2)), d.Dist(int(u), int(c2))
+			}
+		}
 		for _, u2 := range e.link[u] {
 			if e.isFixed(u, u2) {
 				continue
 			}
-			duu := d.Dist(int(u), int(u2))
-			for _, c2 := range e.link[c] {
-				if e.isFixed(c, c2) {
+			duu, du2c := d.Dist(int(u), int(u2)), d.Dist(int(u2), int(c))
+			for k, c2 := range e.link[c] {
+				if !open[k] {
 					continue
 				}
-				base := -duu - d.Dist(int(c), int(c2))
-				if g := base + d.Dist(int(u), int(c)) + d.Dist(int(u2), int(c2)); g < best {
+				base := -duu - dcc[k]
+				if g := base + duc + d.Dist(int(u2), int(c2)); g < best {
 					best, bu, bu2, bc, bc2 = g, u, u2, c, c2
 				}
-				if g := base + d.Dist(int(u), int(c2)) + d.Dist(int(u2), int(c)); g < best {
+				if g := base + duc2[k] + du2c; g < best {
 					best, bu, bu2, bc, bc2 = g, u, u2, c2, c
 				}
 			}

@@ -198,38 +198,55 @@ func TestEAXSubtours(t *testing.T) {
 				e.undo = e.undo[:0]
 				e.exchange(in, c)
 				got := e.label(c)
-				// walk the links from each city not yet seen
-				seen := make([]bool, n)
-				walks := 0
-				for v := range n {
-					if seen[v] {
-						continue
+				// walk the links from each city not yet seen: each walk is
+				// one subtour, with the size, the cities and the pieces
+				// label gives it
+				check := func(stage string, want int) {
+					seen := make([]bool, n)
+					walks := 0
+					for v := range n {
+						if seen[v] {
+							continue
+						}
+						walks++
+						id := e.comp(int32(v))
+						var walked []int32
+						prev, cur := int32(-1), int32(v)
+						for {
+							seen[cur] = true
+							walked = append(walked, cur)
+							if e.comp(cur) != id {
+								t.Fatalf("n %d, %s: cities %d and %d share a subtour, comp says %d and %d", n, stage, v, cur, id, e.comp(cur))
+							}
+							nx := e.link[cur][0]
+							if nx == prev {
+								nx = e.link[cur][1]
+							}
+							prev, cur = cur, nx
+							if cur == int32(v) {
+								break
+							}
+						}
+						if e.subSize[id] != len(walked) {
+							t.Fatalf("n %d, %s, cycle of %d: subtour %d has %d cities, label says %d", n, stage, len(c), id, len(walked), e.subSize[id])
+						}
+						pieces := e.piecesOf(nil, id)
+						slices.Sort(pieces)
+						slices.Sort(walked)
+						if !slices.Equal(pieces, walked) {
+							t.Fatalf("n %d, %s: subtour %d's pieces hold %v, its walk %v", n, stage, id, pieces, walked)
+						}
 					}
-					walks++
-					id := e.comp(int32(v))
-					size := 0
-					prev, cur := int32(-1), int32(v)
-					for {
-						seen[cur] = true
-						size++
-						if e.comp(cur) != id {
-							t.Fatalf("n %d: cities %d and %d share a subtour, comp says %d and %d", n, v, cur, id, e.comp(cur))
-						}
-						nx := e.link[cur][0]
-						if nx == prev {
-							nx = e.link[cur][1]
-						}
-						prev, cur = cur, nx
-						if cur == int32(v) {
-							break
-						}
-					}
-					if e.subSize[id] != size {
-						t.Fatalf("n %d, cycle of %d: subtour %d has %d cities, label says %d", n, len(c), id, size, e.subSize[id])
+					if want != walks {
+						t.Fatalf("n %d, %s, cycle of %d: label finds %d subtours, walking %d", n, stage, len(c), want, walks)
 					}
 				}
-				if got != walks {
-					t.Fatalf("n %d, cycle of %d: label finds %d subtours, walking %d", n, len(c), got, walks)
+				check("labelled", got)
+				for left := got; left > 1; left-- {
+					if _, ok := e.join(in); !ok {
+						break
+					}
+					check("joined", left-1)
 				}
 				e.revert()
 				checked++
