@@ -110,52 +110,6 @@ func TestEAXGains(t *testing.T) {
 	}
 }
 
-// TestEAXBestCycle: the child is at least as short as every cycle's
-// child whose joins do not shorten it, found by trying them all: the
-// trials that stop early lose only children that a join shortens.
-func TestEAXBestCycle(t *testing.T) {
-	for _, c := range []struct{ n, pairs int }{{200, 80}, {1000, 12}, {3000, 12}} {
-		n := c.n
-		r := rand.New(rand.NewPCG(uint64(n), 7))
-		for trial := range c.pairs {
-			in, a, b := optimaPair(t, n, uint64(n+trial), n/20) // nearby optima, as a converged population's
-			if trial%2 == 0 {
-				// two unrelated optima, as a new population's
-				nb := neighbor.Nearest(in, 8)
-				a, b = randomTour(in.N, r), randomTour(in.N, r)
-				twoOpt(in, a, nb)
-				twoOpt(in, b, nb)
-			}
-			e := eaxFor(in)
-			la := length(in, a)
-			st := e.Improve(in, a, b, la, uint64(trial), make([]int32, in.N))
-			// every gaining cycle of the same walks, tried
-			e.setLinks(a, b)
-			e.buildCycles(rand.New(rand.NewPCG(uint64(trial), 0x656178)))
-			best, tried := int64(0), 0
-			for ci := range e.starts {
-				g := e.cycleGain(in, ci)
-				if g <= 0 {
-					continue
-				}
-				e.undo = e.undo[:0]
-				delta, ok := e.apply(in, ci)
-				e.revert()
-				tried++
-				if ok && delta >= -g && delta < best {
-					best = delta
-				}
-			}
-			if got := st.Length - la; got > best {
-				t.Fatalf("n %d, pair %d: child %+d, trying all %d cycles %+d", n, trial, got, tried, best)
-			}
-			if st.Tried > tried {
-				t.Fatalf("n %d, pair %d: %d trials of %d gaining cycles", n, trial, st.Tried, tried)
-			}
-		}
-	}
-}
-
 // TestEAXKeepsFixedEdges: the joins never remove a fixed edge, and
 // parents with the fixed edges give a child with them.
 func TestEAXKeepsFixedEdges(t *testing.T) {
