@@ -110,6 +110,47 @@ func TestEAXGains(t *testing.T) {
 	}
 }
 
+// TestEAXBestCycle: the child is the shortest of all the cycles'
+// children, each found by trying it alone, for unrelated and for nearby
+// 2-opt optima.
+func TestEAXBestCycle(t *testing.T) {
+	for _, n := range []int{200, 1000, 3000} {
+		r := rand.New(rand.NewPCG(uint64(n), 7))
+		for trial := range 12 {
+			in, a, b := optimaPair(t, n, uint64(n+trial), n/20) // nearby, as a converged population's
+			if trial%2 == 0 {
+				// unrelated, as a new population's
+				nb := neighbor.Nearest(in, 8)
+				a, b = randomTour(in.N, r), randomTour(in.N, r)
+				twoOpt(in, a, nb)
+				twoOpt(in, b, nb)
+			}
+			e := eaxFor(in)
+			la := length(in, a)
+			st := e.Improve(in, a, b, la, uint64(trial), make([]int32, in.N))
+			// every gaining cycle of the same walks, alone
+			e.setLinks(a, b)
+			e.buildCycles(rand.New(rand.NewPCG(uint64(trial), 0x656178)))
+			best, tried := int64(0), 0
+			for ci := range e.starts {
+				if e.cycleGain(in, ci) <= 0 {
+					continue
+				}
+				e.undo = e.undo[:0]
+				delta, ok := e.apply(in, ci)
+				e.revert()
+				tried++
+				if ok && delta < best {
+					best = delta
+				}
+			}
+			if got := st.Length - la; got != best || st.Tried != tried {
+				t.Fatalf("n %d, pair %d: child %+d after %d trials, trying each of %d cycles %+d", n, trial, got, st.Tried, tried, best)
+			}
+		}
+	}
+}
+
 // TestEAXKeepsFixedEdges: the joins never remove a fixed edge, and
 // parents with the fixed edges give a child with them.
 func TestEAXKeepsFixedEdges(t *testing.T) {
