@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/cpu/recomb"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
@@ -79,12 +78,10 @@ func (s *search) evolve(ctx context.Context, epoch int) string {
 				if i == 0 && epoch == 0 && s.p.Start != nil {
 					start = toInt32(s.p.Start)
 				} else {
-					r := rand.New(rand.NewPCG(seed, 0x6e6e))
-					t, err := construct.RandomizedNearestNeighborContext(ctx, s.in, r.IntN(n), near, r, 0.1)
-					if err != nil {
+					var err error
+					if start, err = s.nnTour(ctx, near, rand.New(rand.NewPCG(seed, 0x6e6e))); err != nil {
 						return
 					}
-					start = toInt32(construct.KeepFixed(s.in, t))
 				}
 				t, l, moves, steps := s.srch.improve(ctx, w, start, seed, until, 1, nil, live)
 				if ctx.Err() != nil {
@@ -266,12 +263,11 @@ func (s *search) gpuMembers(ctx context.Context, epoch int, near *neighbor.Lists
 		if ctx.Err() != nil || time.Now().After(until) {
 			return nil, nil
 		}
-		r := rand.New(rand.NewPCG(s.p.Seed*0x9e3779b97f4a7c15+uint64(epoch)<<32+uint64(j), 0x67706e))
-		t, err := construct.RandomizedNearestNeighborContext(ctx, s.in, r.IntN(s.in.N), near, r, 0.1)
+		t, err := s.nnTour(ctx, near, rand.New(rand.NewPCG(s.p.Seed*0x9e3779b97f4a7c15+uint64(epoch)<<32+uint64(j), 0x67706e)))
 		if err != nil {
 			return nil, nil
 		}
-		tours = append(tours, toInt32(t))
+		tours = append(tours, t)
 	}
 	gctx, cancel := context.WithDeadline(ctx, until)
 	defer cancel()

@@ -414,13 +414,20 @@ func (s *search) freshStart(ctx context.Context, r *rand.Rand) []int32 {
 			}
 			s.near = nb
 		}
-		t, err := construct.RandomizedNearestNeighborContext(ctx, s.in, r.IntN(n), s.near, r, 0.1)
-		if err != nil {
-			return nil
-		}
-		return toInt32(construct.KeepFixed(s.in, t))
+		t, _ := s.nnTour(ctx, s.near, r)
+		return t
 	}
 	return nil
+}
+
+// nnTour is a randomized nearest-neighbour tour from a random city, r's
+// draws, over near, with the fixed edges put in.
+func (s *search) nnTour(ctx context.Context, near *neighbor.Lists, r *rand.Rand) ([]int32, error) {
+	t, err := construct.RandomizedNearestNeighborContext(ctx, s.in, r.IntN(s.in.N), near, r, 0.1)
+	if err != nil {
+		return nil, err
+	}
+	return toInt32(construct.KeepFixed(s.in, t)), nil
 }
 
 // doubleBridge exchanges two neighbouring segments of t of up to 50
