@@ -2,7 +2,6 @@ package ils
 
 import (
 	"maps"
-	"os"
 	"slices"
 	"strconv"
 	"time"
@@ -77,9 +76,6 @@ func popSize(n, w int, limit time.Duration) bool {
 		return false
 	}
 	per := popPerCity
-	if v, err := strconv.Atoi(os.Getenv("TSP_POPCITY")); err == nil {
-		per = time.Duration(v) * time.Microsecond
-	}
 	if w < popFewWorkers {
 		per = per * popFewWorkers / time.Duration(w)
 	}

@@ -1,23 +1,9 @@
 package recomb
 
 import (
-	"cmp"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 )
-
-// eaxSure is the cycles tried before the trials stop at a cycle that
-// cannot win unless its joins shorten the tour.
-var eaxSure = envInt("TSP_EAXSURE", 0)
-
-func envInt(k string, d int) int {
-	if v, err := strconv.Atoi(os.Getenv(k)); err == nil {
-		return v
-	}
-	return d
-}
 
 // EAX is the edge assembly crossover of Nagata and Kobayashi ("A powerful
 // genetic algorithm using edge assembly crossover for the traveling
@@ -27,9 +13,7 @@ func envInt(k string, d int) int {
 // exchanging one such cycle's a-edges for its b-edges leaves subtours,
 // which are joined by the cheapest 2-exchange between a subtour's edge and
 // an edge at one of its cities' candidates. The child is a with the cycle
-// that shortens it most, joins included, among the cycles tried by the
-// gain of their exchange until one cannot win unless its joins shorten
-// the tour. Unlike partition crossover, it
+// that shortens it most, joins included. Unlike partition crossover, it
 // takes b's edges where the two tours do not cross through the same
 // portals, at the price of the joins' new edges, found in neither tour.
 type EAX struct {
@@ -63,7 +47,6 @@ type EAX struct {
 	live    int // subtours labelled
 	fixed   [][2]int32
 	undo    []undoEntry
-	order   []cycleGain
 }
 
 type undoEntry struct{ v, slot, old int32 }
@@ -120,35 +103,21 @@ func (e *EAX) Improve(d Distancer, a, b []int32, lenA int64, seed uint64, out []
 	e.setLinks(a, b)
 	e.buildCycles(rng)
 	st.Cycles = len(e.starts)
-	// each cycle whose exchange gains before its joins, tried and undone,
-	// the largest gains first, until the exchange alone gains no more
-	// than the best child: its joins would have to shorten the tour, and
-	// joining subtours almost never does (the same child in 47 of 48
-	// pairs, at a hundredth of the trials)
-	order := e.order[:0]
-	for ci := range e.starts {
-		if g := e.cycleGain(d, ci); g > 0 {
-			order = append(order, cycleGain{ci, g})
-		}
-	}
-	if eaxSure > 0 {
-		slices.SortStableFunc(order, func(x, y cycleGain) int { return cmp.Compare(y.g, x.g) })
-	}
-	e.order = order
+	// each cycle whose exchange gains before its joins, tried and undone
 	bestCI, bestDelta := -1, int64(0)
-	for _, o := range order {
-		if eaxSure > 0 && st.Tried >= eaxSure && -o.g >= bestDelta {
-			break
+	for ci := range e.starts {
+		if e.cycleGain(d, ci) <= 0 {
+			continue
 		}
 		if e.Done != nil && e.Done() {
 			break
 		}
 		st.Tried++
 		e.undo = e.undo[:0]
-		delta, ok := e.apply(d, o.ci)
+		delta, ok := e.apply(d, ci)
 		e.revert()
 		if ok && delta < bestDelta {
-			bestCI, bestDelta = o.ci, delta
+			bestCI, bestDelta = ci, delta
 		}
 	}
 	if bestCI >= 0 {
@@ -312,12 +281,6 @@ func (e *EAX) cycle(i int) []int32 {
 		t++
 	}
 	return e.cycles[s:t]
-}
-
-// cycleGain is a cycle and the gain of its exchange alone.
-type cycleGain struct {
-	ci int
-	g  int64
 }
 
 func (e *EAX) cycleGain(d Distancer, i int) int64 {
