@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,12 +19,7 @@ import (
 // about n a member, and a larger population must still converge in the
 // time (d18512 at 10 s, sw24978 at 15 s, vm22775 at 12 s: shorter in 6 of 7
 // paired runs than with a member a slot; docs/DECISIONS.md#pop).
-var gpuMembersPerN2 = func() float64 {
-	if v, err := strconv.ParseFloat(os.Getenv("TSP_GPUCAP"), 64); err == nil {
-		return v
-	}
-	return 4e9
-}()
+const gpuMembersPerN2 = 4e9
 
 // evolveStale is how many generations without a shorter member end the
 // evolution: the population has converged.
@@ -261,11 +254,7 @@ func (s *search) gpuMembers(ctx context.Context, epoch int, near *neighbor.Lists
 		return nil, nil
 	}
 	defer tp.Close()
-	n := float64(s.in.N)
-	m := min(tp.Slots(), s.o.ga, int(gpuMembersPerN2*s.limit.Seconds()/n/n))
-	if v, err := strconv.ParseFloat(os.Getenv("TSP_GPUCAP3"), 64); err == nil {
-		m = min(tp.Slots(), s.o.ga, int(v*s.limit.Seconds()/n/n/n))
-	}
+	m := min(tp.Slots(), s.o.ga, int(gpuMembersPerN2*s.limit.Seconds()/float64(s.in.N)/float64(s.in.N)))
 	if m < 1 {
 		return nil, nil
 	}
