@@ -68,7 +68,10 @@ func (e *EAX) grow(n int) {
 	e.link = make([][2]int32, n)
 	e.ra = make([][2]int32, n)
 	e.rb = make([][2]int32, n)
-	e.pos = make([][2]int32, n)
+	e.pos = make([][2]int32, n) // -1 between calls: buildCycles clears what it sets
+	for i := range e.pos {
+		e.pos[i] = [2]int32{-1, -1}
+	}
 	e.at = make([]int32, n)
 	e.mark = make([]uint32, n)
 	e.stamp = 0
@@ -133,24 +136,27 @@ func (e *EAX) Improve(d Distancer, a, b []int32, lenA int64, seed uint64, out []
 }
 
 // setLinks loads a into link and the edges where a and b differ into ra
-// and rb.
+// and rb: one pass over a, one over b.
 func (e *EAX) setLinks(a, b []int32) {
 	n := len(a)
-	for i := range n {
-		e.ra[i], e.rb[i] = [2]int32{-1, -1}, [2]int32{-1, -1}
-		e.pos[i] = [2]int32{-1, -1}
-	}
 	e.a = a
+	prev := a[n-1]
 	for i, c := range a {
-		e.link[c] = [2]int32{a[(i+n-1)%n], a[(i+1)%n]}
+		nx := a[0]
+		if i+1 < n {
+			nx = a[i+1]
+		}
+		e.link[c] = [2]int32{prev, nx}
 		e.at[c] = int32(i)
+		prev = c
 	}
-	// b's neighbours, to tell the shared edges
+	prev = b[n-1]
 	for i, c := range b {
-		e.rb[c] = [2]int32{b[(i+n-1)%n], b[(i+1)%n]}
-	}
-	for c := range n {
-		l, m := e.link[c], e.rb[c]
+		nx := b[0]
+		if i+1 < n {
+			nx = b[i+1]
+		}
+		l, m := e.link[c], [2]int32{prev, nx}
 		da, db := [2]int32{-1, -1}, [2]int32{-1, -1}
 		ia, ib := 0, 0
 		for _, x := range l {
@@ -165,8 +171,8 @@ func (e *EAX) setLinks(a, b []int32) {
 				ib++
 			}
 		}
-		e.ra[c] = da
-		e.rb[c] = db
+		e.ra[c], e.rb[c] = da, db
+		prev = c
 	}
 }
 

@@ -79,6 +79,12 @@ func TestABCycles(t *testing.T) {
 				t.Fatalf("trial %d: b's edge %v in %d cycles", trial, k, seen[k])
 			}
 		}
+		// the walks leave no place behind: the next call starts clear
+		for c, p := range e.pos {
+			if p != [2]int32{-1, -1} {
+				t.Fatalf("trial %d: city %d keeps places %v after the cycles", trial, c, p)
+			}
+		}
 	}
 }
 
