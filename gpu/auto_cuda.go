@@ -13,7 +13,6 @@ import (
 	"github.com/tsplab/tsplab/gpu/blockils"
 	"github.com/tsplab/tsplab/gpu/climb"
 	"github.com/tsplab/tsplab/gpu/ils"
-
 	"github.com/tsplab/tsplab/solver"
 )
 

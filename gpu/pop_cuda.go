@@ -10,7 +10,6 @@ import (
 
 	"github.com/tsplab/tsplab/gpu/ascent"
 	"github.com/tsplab/tsplab/gpu/blockils"
-
 	"github.com/tsplab/tsplab/solver"
 )
 

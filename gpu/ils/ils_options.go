@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/tsplab/tsplab/gpu/device"
-
 	"github.com/tsplab/tsplab/solver"
 )
 

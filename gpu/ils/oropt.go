@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/gpu/device"
-
 	"github.com/tsplab/tsplab/solver"
 )
 

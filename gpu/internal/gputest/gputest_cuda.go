@@ -11,9 +11,12 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/gpu/device"
-
 	"github.com/tsplab/tsplab/solver"
 )
+
+// The device tests' kernel that faults on purpose (gpu/device/fault.cu),
+// looked up in the fatbin with the engines' kernels.
+func init() { device.RegisterKernels("test_fault") }
 
 // MatrixInstance is an EXPLICIT instance of random integer distances
 // (symmetric, not metric).
