@@ -27,7 +27,7 @@ var fatbin string
 func BuiltWithCUDA() bool { return true }
 
 // kernelNames is the kernel registry, looked up when the context loads; a
-// file that adds kernels calls registerKernels from its init.
+// file that adds kernels calls RegisterKernels from its init.
 var kernelNames []string
 
 func RegisterKernels(names ...string) { kernelNames = append(kernelNames, names...) }
