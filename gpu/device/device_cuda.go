@@ -30,6 +30,7 @@ func BuiltWithCUDA() bool { return true }
 // file that adds kernels calls RegisterKernels from its init.
 var kernelNames []string
 
+// RegisterKernels adds names to the kernels looked up in the fatbin.
 func RegisterKernels(names ...string) { kernelNames = append(kernelNames, names...) }
 
 // Device is one CUDA context of the process with the kernels loaded and
