@@ -1,0 +1,165 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tsplab/tsplab/internal/atomicfile"
+)
+
+// ReportParts are the parts of the report's plan, each run in one call: "gpu-a" and "gpu-b" on a machine
+// with a GPU (at most about 8 minutes each), "cpu" on any machine (its CPU figures name that machine).
+var ReportParts = []string{"gpu-a", "gpu-b", "cpu"}
+
+// ReportOptions control a run of the report's plan.
+type ReportOptions struct {
+	Options          // the suites' options: TSPLIB and papers folders, workers, LKH-3, GPU, log
+	Parts   []string // the plan's parts to run (ReportParts)
+	Results string   // the folder the tables' CSV files go to
+	Build   string   // the build the tables name ("": the binary's commit)
+	Machine string   // the machine the tables name ("": the GPU and the host's processor, as measured)
+}
+
+// reportStep is one table of the plan: the part that runs it, its file under Results (report-ID.csv),
+// the time it takes at full setting, and the function that measures its rows.
+type reportStep struct {
+	part, id string
+	est      time.Duration
+	run      func(*reportRun) (*Table, error)
+}
+
+// reportPlan is every table of the report in the order of the page; the estimates are of the full
+// setting on the H200 host (16 cores) and on the 2-core machine.
+var reportPlan = []reportStep{
+	{"gpu-a", "ttq-tsplib", 330 * time.Second, (*reportRun).ttqTSPLIB},
+	{"gpu-a", "kernel-2opt", 20 * time.Second, (*reportRun).kernel2opt},
+	{"gpu-a", "kernel-pspm", 40 * time.Second, (*reportRun).kernelPSPM},
+	{"gpu-a", "kernel-batch", 30 * time.Second, (*reportRun).kernelBatch},
+	{"gpu-a", "paper-rocki", 15 * time.Second, (*reportRun).paperRocki},
+	{"gpu-b", "ttq-large", 420 * time.Second, (*reportRun).ttqLarge},
+	{"cpu", "cpu-auto", 210 * time.Second, (*reportRun).cpuAuto},
+	{"cpu", "cpu-engines", 90 * time.Second, (*reportRun).cpuEngines},
+}
+
+// ReportPlan describes the plan: each table with its part and estimated time, and each part's total.
+func ReportPlan() []string {
+	var out []string
+	total := map[string]time.Duration{}
+	for _, s := range reportPlan {
+		out = append(out, fmt.Sprintf("%-6s %-13s about %v", s.part, s.id, s.est))
+		total[s.part] += s.est
+	}
+	for _, p := range ReportParts {
+		out = append(out, fmt.Sprintf("%-6s total         about %v", p, total[p]))
+	}
+	return out
+}
+
+// reportRun is one run of the plan: the suites' shared state, the build and the start date the tables name.
+type reportRun struct {
+	*repro
+	ropt  ReportOptions
+	build string
+	date  string
+}
+
+// RunReport runs the plan's parts given in opt.Parts and writes each table's CSV under opt.Results,
+// every row naming the build, the machine and the date; a table whose run fails is not written and
+// its error is returned after the other tables have run.
+func RunReport(ctx context.Context, opt ReportOptions) error {
+	for _, p := range opt.Parts {
+		if !slices.Contains(ReportParts, p) {
+			return fmt.Errorf("report: unknown part %q (have: %s)", p, strings.Join(ReportParts, ", "))
+		}
+	}
+	r, err := newRepro(ctx, "report", opt.Options)
+	if err != nil {
+		return err
+	}
+	rr := &reportRun{repro: r, ropt: opt, build: opt.Build, date: time.Now().UTC().Format("2006-01-02")}
+	if rr.build == "" {
+		rr.build = BinaryBuild()
+	}
+	if rr.build == "unknown" {
+		return errors.New("report: this binary names no commit (built with -buildvcs=false): pass the build the tables name")
+	}
+	if err := os.MkdirAll(opt.Results, 0o755); err != nil {
+		return err
+	}
+	var errs []string
+	for _, s := range reportPlan {
+		if !slices.Contains(opt.Parts, s.part) {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		r.logf("%s: %s (about %v)", s.part, s.id, s.est)
+		t0 := time.Now()
+		t, err := s.run(rr)
+		if err == nil {
+			err = rr.save(s.id, s.part == "cpu", t)
+		}
+		if err != nil {
+			errs = append(errs, s.id+": "+err.Error())
+			r.logf("%s: %v", s.id, err)
+			continue
+		}
+		r.logf("%s: done in %v", s.id, time.Since(t0).Round(time.Second))
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("report: %s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// save writes t as Results/report-ID.csv with the build, machine and date columns first.
+func (rr *reportRun) save(id string, cpuOnly bool, t *Table) error {
+	machine := rr.ropt.Machine
+	if machine == "" {
+		machine = HostCPU()
+		if !cpuOnly && strings.HasPrefix(rr.device, "NVIDIA") {
+			machine = rr.device + "; " + machine
+		}
+	}
+	out := &Table{Header: append([]string{"build", "machine", "date"}, t.Header...)}
+	for _, row := range t.Rows {
+		out.Rows = append(out.Rows, append([]string{rr.build, machine, rr.date}, row...))
+	}
+	return atomicfile.Write(filepath.Join(rr.ropt.Results, "report-"+id+".csv"), out.CSV)
+}
+
+// BinaryBuild is the running binary's commit as the tables name it: its first 7 hex digits, "+dirty"
+// when the tree had changes, "unknown" when the binary carries no version control stamp.
+func BinaryBuild() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "unknown"
+	}
+	if len(rev) > 7 {
+		rev = rev[:7]
+	}
+	if dirty {
+		rev += "+dirty"
+	}
+	return rev
+}
