@@ -65,9 +65,10 @@ func ReportPlan() []string {
 // reportRun is one run of the plan: the suites' shared state, the build and the start date the tables name.
 type reportRun struct {
 	*repro
-	ropt  ReportOptions
-	build string
-	date  string
+	ropt    ReportOptions
+	build   string
+	date    string
+	loadAvg string // the load average over the last minute when the run started, for the CPU tables
 }
 
 // RunReport runs the plan's parts given in opt.Parts and writes each table's CSV under opt.Results,
@@ -83,7 +84,7 @@ func RunReport(ctx context.Context, opt ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	rr := &reportRun{repro: r, ropt: opt, build: opt.Build, date: time.Now().UTC().Format("2006-01-02")}
+	rr := &reportRun{repro: r, ropt: opt, build: opt.Build, date: time.Now().UTC().Format("2006-01-02"), loadAvg: loadNote()}
 	if rr.build == "" {
 		rr.build = BinaryBuild()
 	}
@@ -104,6 +105,9 @@ func RunReport(ctx context.Context, opt ReportOptions) error {
 		r.logf("%s: %s (about %v)", s.part, s.id, s.est)
 		t0 := time.Now()
 		t, err := s.run(rr)
+		if err == nil && ctx.Err() != nil {
+			return ctx.Err() // a table cut short is not written
+		}
 		if err == nil {
 			err = rr.save(s.id, s.part == "cpu", t)
 		}
@@ -128,6 +132,9 @@ func (rr *reportRun) save(id string, cpuOnly bool, t *Table) error {
 		if !cpuOnly && strings.HasPrefix(rr.device, "NVIDIA") {
 			machine = rr.device + "; " + machine
 		}
+	}
+	if cpuOnly {
+		machine += rr.loadAvg
 	}
 	out := &Table{Header: append([]string{"build", "machine", "date"}, t.Header...)}
 	for _, row := range t.Rows {
@@ -162,4 +169,17 @@ func BinaryBuild() string {
 		rev += "+dirty"
 	}
 	return rev
+}
+
+// loadNote is ", load average L at the start" from /proc/loadavg, "" where the system does not say.
+func loadNote() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return ""
+	}
+	return ", load average " + f[0] + " at the start"
 }

@@ -100,10 +100,10 @@ func (rr *reportRun) ttqTSPLIB() (*Table, error) {
 // ttqFinal runs engine x once with seed on case c and returns the gap of its final tour (NaN: no tour).
 func (rr *reportRun) ttqFinal(x *ttqEngine, c ttqCase, seed int) (float64, error) {
 	pts, res, err := x.run(uint64(seed))
+	if rr.ctx.Err() != nil {
+		return 0, rr.ctx.Err() // a run cut short measures nothing
+	}
 	if err != nil {
-		if rr.ctx.Err() != nil {
-			return 0, rr.ctx.Err()
-		}
 		return 0, fmt.Errorf("%s on %s, seed %d: %v", x.label, c.name, seed, err)
 	}
 	if x.part == solver.BackendGPU {
@@ -160,10 +160,10 @@ func (rr *reportRun) ttqCurve(x *ttqEngine, c ttqCase) ([]ttqPoint, error) {
 		return nil, nil
 	}
 	pts, res, err := x.run(1)
+	if rr.ctx.Err() != nil {
+		return nil, rr.ctx.Err() // a run cut short measures nothing
+	}
 	if err != nil {
-		if rr.ctx.Err() != nil {
-			return nil, rr.ctx.Err()
-		}
 		return nil, fmt.Errorf("%s on %s: %v", x.label, c.name, err)
 	}
 	if x.part == solver.BackendGPU {
