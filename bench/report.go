@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/internal/atomicfile"
+	"github.com/tsplab/tsplab/solver/gen"
 )
 
 // ReportParts are the parts of the report's plan, each run in one call: "gpu-a" and "gpu-b" on a machine
@@ -182,4 +183,29 @@ func loadNote() string {
 		return ""
 	}
 	return ", load average " + f[0] + " at the start"
+}
+
+// ReportFiles are the TSPLIB files (NAME.tsp) the given parts of the plan read, each once; a machine
+// that runs them needs these and optima.csv in its TSPLIB folder (a file absent there is skipped where
+// the plan says "where present").
+func ReportFiles(parts []string) []string {
+	lists := map[string][][]string{
+		"gpu-a": {reportTSPLIB, {"d18512", "d493"}, LamInstances, {"pla85900", "pr2392"}},
+		"gpu-b": {reportLarge},
+		"cpu":   {reportCPUInstances},
+	}
+	for _, c := range reportCPUCases {
+		lists["cpu"] = append(lists["cpu"], []string{c.name})
+	}
+	var out []string
+	for _, p := range parts {
+		for _, l := range lists[p] {
+			for _, n := range l {
+				if _, dimacs := gen.ParseDIMACS(n); !dimacs && !slices.Contains(out, n+".tsp") {
+					out = append(out, n+".tsp")
+				}
+			}
+		}
+	}
+	return out
 }

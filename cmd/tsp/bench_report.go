@@ -25,6 +25,7 @@ func cmdBenchReport(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&opt.Results, "results", filepath.Join("docs", "results"), "folder of the tables' CSV files")
 	doc := fs.String("doc", filepath.Join("docs", "BENCHMARKS.md"), "the page to write (- for stdout, empty for none)")
 	plan := fs.Bool("plan", false, "print the plan: each table's part and time, each part's total")
+	files := fs.Bool("files", false, "print the TSPLIB files the parts given by --run read, one a line")
 	fs.BoolVar(&opt.Quick, "quick", false, "a short version of every table, to check that the plan runs")
 	fs.StringVar(&opt.Build, "build", "", "the build the tables name (default: the binary's commit)")
 	fs.StringVar(&opt.Machine, "machine", "", "the machine the tables name (default: the GPU and the processor measured)")
@@ -43,6 +44,12 @@ func cmdBenchReport(ctx context.Context, e *env, args []string) error {
 		return nil
 	}
 	opt.Parts = splitList(*run, strings.ToLower)
+	if *files {
+		for _, f := range bench.ReportFiles(opt.Parts) {
+			fmt.Fprintln(e.stdout, f)
+		}
+		return nil
+	}
 	if opt.TSPLIBDir == "" {
 		opt.TSPLIBDir = tsplibdir.TSPLIBDir()
 	}
