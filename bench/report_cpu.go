@@ -38,7 +38,7 @@ func (rr *reportRun) cpuAuto() (*Table, error) {
 	if e == nil {
 		return nil, fmt.Errorf("no CPU auto")
 	}
-	t := &Table{Header: []string{"instance", "n", "gap against", "time", "CPU `auto`, gap % by seed"}}
+	t := &Table{Header: []string{"instance", "n", "gap against", "time", "seeds", "CPU `auto`, gap % by seed"}}
 	for _, c := range cases {
 		in, tc, err := rr.ttqCaseOf(c.name, c.d)
 		if err != nil {
@@ -56,7 +56,7 @@ func (rr *reportRun) cpuAuto() (*Table, error) {
 			}
 			gaps = append(gaps, g)
 		}
-		t.AddRow(c.name, in.N, tc.refName, fmtD(c.d), fmt.Sprintf("%s (seeds %s)", seedsCell(gaps, "%.4f"), seedRange(c.seeds)))
+		t.AddRow(c.name, in.N, tc.refName, fmtD(c.d), seedRange(c.seeds), seedsCell(gaps, "%.4f"))
 	}
 	return t, nil
 }
