@@ -138,7 +138,7 @@ func (rr *reportRun) ttqLarge() (*Table, error) {
 		rows := make([][]any, len(engines))
 		for _, i := range ttqOrder(k+1, len(engines)) {
 			x := engines[i]
-			rows[i] = []any{name, in.N, c.refName, x.label}
+			rows[i] = []any{name, in.N, c.refName, strings.ToUpper(x.part) + " `auto`"}
 			pts, err := rr.ttqCurve(x, c)
 			if err != nil {
 				return nil, err
