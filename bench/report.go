@@ -92,6 +92,9 @@ func RunReport(ctx context.Context, opt ReportOptions) error {
 	if rr.build == "unknown" {
 		return errors.New("report: this binary names no commit (built with -buildvcs=false): pass the build the tables name")
 	}
+	if opt.Quick {
+		rr.build += " (--quick: reduced settings, not the page's)"
+	}
 	if err := os.MkdirAll(opt.Results, 0o755); err != nil {
 		return err
 	}
@@ -130,8 +133,8 @@ func (rr *reportRun) save(id string, cpuOnly bool, t *Table) error {
 	machine := rr.ropt.Machine
 	if machine == "" {
 		machine = HostCPU()
-		if !cpuOnly && strings.HasPrefix(rr.device, "NVIDIA") {
-			machine = rr.device + "; " + machine
+		if g := gpuName(rr.device); !cpuOnly && g != "" {
+			machine = g + "; " + machine
 		}
 	}
 	if cpuOnly {
@@ -208,4 +211,21 @@ func ReportFiles(parts []string) []string {
 		}
 	}
 	return out
+}
+
+// gpuName is the GPU's name and kind in an engine's device line ("NVIDIA H200 (sm_90, 132 SMs)" of
+// "cpu: 16 cores; GPU NVIDIA H200 (sm_90, 132 SMs), …"), "" when the line names no NVIDIA GPU.
+func gpuName(device string) string {
+	i := strings.Index(device, "NVIDIA")
+	if i < 0 {
+		return ""
+	}
+	s := device[i:]
+	if j := strings.Index(s, ")"); j >= 0 {
+		return s[:j+1]
+	}
+	if j := strings.IndexAny(s, ";,"); j >= 0 {
+		return s[:j]
+	}
+	return s
 }

@@ -147,3 +147,16 @@ func TestBenchmarksDoc(t *testing.T) {
 		t.Error("the page has a build marker (° † ‡ §): a table is from one build")
 	}
 }
+
+func TestGPUName(t *testing.T) {
+	for in, want := range map[string]string{
+		"NVIDIA H200 (sm_90, 132 SMs), a warp per instance: 4593138 kicks": "NVIDIA H200 (sm_90, 132 SMs)",
+		"cpu: 16 cores; NVIDIA H100 80GB HBM3 (sm_90)":                     "NVIDIA H100 80GB HBM3 (sm_90)",
+		"NVIDIA H200; 16 cores":                                            "NVIDIA H200",
+		"GPU unavailable: no driver":                                       "",
+	} {
+		if got := gpuName(in); got != want {
+			t.Errorf("gpuName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
