@@ -69,6 +69,7 @@ type reportRun struct {
 	ropt    ReportOptions
 	build   string
 	date    string
+	gpu     string // the GPU's name, read once before the GPU parts
 	loadAvg string // the load average over the last minute when the run started, for the CPU tables
 }
 
@@ -94,6 +95,12 @@ func RunReport(ctx context.Context, opt ReportOptions) error {
 	}
 	if opt.Quick {
 		rr.build += " (--quick: reduced settings, not the page's)"
+	}
+	if opt.GPU != nil && slices.ContainsFunc(opt.Parts, func(p string) bool { return strings.HasPrefix(p, "gpu") }) {
+		// the GPU auto runs name only the host's cores: the GPU names itself through a short kernel run
+		if kr, err := opt.GPU.EvalRate(1000, 3, 1); err == nil {
+			rr.gpu = gpuName(kr.Device)
+		}
 	}
 	if err := os.MkdirAll(opt.Results, 0o755); err != nil {
 		return err
@@ -133,7 +140,7 @@ func (rr *reportRun) save(id string, cpuOnly bool, t *Table) error {
 	machine := rr.ropt.Machine
 	if machine == "" {
 		machine = HostCPU()
-		if g := gpuName(rr.device); !cpuOnly && g != "" {
+		if g := rr.gpuName(); !cpuOnly && g != "" {
 			machine = g + "; " + machine
 		}
 	}
@@ -228,4 +235,12 @@ func gpuName(device string) string {
 		return s[:j]
 	}
 	return s
+}
+
+// gpuName is the GPU the tables name: the one read before the GPU parts, else the one of the last GPU run.
+func (rr *reportRun) gpuName() string {
+	if rr.gpu != "" {
+		return rr.gpu
+	}
+	return gpuName(rr.device)
 }
