@@ -2,7 +2,8 @@
 # bench-report-carry.sh fills a folder to carry to the GPU machine for
 # 'tsp bench report': bin/tsp (the CUDA build of scripts/build-gpu.sh)
 # stripped and gzipped, the TSPLIB files the plan's GPU parts read (those
-# present in the TSPLIB folder), optima.csv and the papers' tables.
+# present in the TSPLIB folder), optima.csv, the papers' tables, and in
+# DIR/build the commit bin/tsp is taken to be of (for --build).
 # Usage: scripts/bench-report-carry.sh DIR [TSPLIB_DIR [PAPERS_DIR]]
 set -eu
 cd "$(dirname "$0")/.."
@@ -19,4 +20,7 @@ go run ./cmd/tsp bench report --files --run gpu-a,gpu-b | while read -r f; do
 done
 cp "$TSPLIB/optima.csv" "$DIR/tsplib/"
 cp "$PAPERS"/*.csv "$DIR/papers/"
+b=$(git rev-parse --short=7 HEAD)
+git diff --quiet HEAD -- . ':!docs' || b="$b+dirty"
+echo "$b" >"$DIR/build"
 du -sh "$DIR"
