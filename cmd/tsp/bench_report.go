@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tsplab/tsplab/bench"
@@ -44,6 +45,11 @@ func cmdBenchReport(ctx context.Context, e *env, args []string) error {
 		return nil
 	}
 	opt.Parts = splitList(*run, strings.ToLower)
+	for _, p := range opt.Parts {
+		if !slices.Contains(bench.ReportParts, p) {
+			return usagef("bench report", "--run %s: want some of %s", p, strings.Join(bench.ReportParts, ", "))
+		}
+	}
 	if *files {
 		for _, f := range bench.ReportFiles(opt.Parts) {
 			fmt.Fprintln(e.stdout, f)
