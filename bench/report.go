@@ -94,7 +94,7 @@ func RunReport(ctx context.Context, opt ReportOptions) error {
 		return errors.New("report: this binary names no commit (built with -buildvcs=false): pass the build the tables name")
 	}
 	if opt.Quick {
-		rr.build += " (--quick: reduced settings, not the page's)"
+		rr.build += " (--quick: reduced settings)"
 	}
 	if opt.GPU != nil && slices.ContainsFunc(opt.Parts, func(p string) bool { return strings.HasPrefix(p, "gpu") }) {
 		// the GPU auto runs name only the host's cores: the GPU names itself through a short kernel run
