@@ -78,30 +78,9 @@ type reportRun struct {
 // every row naming the build, the machine and the date; a table whose run fails is not written and
 // its error is returned after the other tables have run.
 func RunReport(ctx context.Context, opt ReportOptions) error {
-	for _, p := range opt.Parts {
-		if !slices.Contains(ReportParts, p) {
-			return fmt.Errorf("report: unknown part %q (have: %s)", p, strings.Join(ReportParts, ", "))
-		}
-	}
-	r, err := newRepro(ctx, "report", opt.Options)
+	rr, err := newReportRun(ctx, opt)
 	if err != nil {
 		return err
-	}
-	rr := &reportRun{repro: r, ropt: opt, build: opt.Build, date: time.Now().UTC().Format("2006-01-02"), loadAvg: loadNote()}
-	if rr.build == "" {
-		rr.build = BinaryBuild()
-	}
-	if rr.build == "unknown" {
-		return errors.New("report: this binary names no commit (built with -buildvcs=false): pass the build the tables name")
-	}
-	if opt.Quick {
-		rr.build += " (--quick: reduced settings)"
-	}
-	if opt.GPU != nil && slices.ContainsFunc(opt.Parts, func(p string) bool { return strings.HasPrefix(p, "gpu") }) {
-		// the GPU auto runs name only the host's cores: the GPU names itself through a short kernel run
-		if kr, err := opt.GPU.EvalRate(1000, 3, 1); err == nil {
-			rr.gpu = gpuName(kr.Device)
-		}
 	}
 	if err := os.MkdirAll(opt.Results, 0o755); err != nil {
 		return err
@@ -114,7 +93,7 @@ func RunReport(ctx context.Context, opt ReportOptions) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		r.logf("%s: %s (about %v)", s.part, s.id, s.est)
+		rr.logf("%s: %s (about %v)", s.part, s.id, s.est)
 		t0 := time.Now()
 		t, err := s.run(rr)
 		if err == nil && ctx.Err() != nil {
@@ -125,15 +104,45 @@ func RunReport(ctx context.Context, opt ReportOptions) error {
 		}
 		if err != nil {
 			errs = append(errs, s.id+": "+err.Error())
-			r.logf("%s: %v", s.id, err)
+			rr.logf("%s: %v", s.id, err)
 			continue
 		}
-		r.logf("%s: done in %v", s.id, time.Since(t0).Round(time.Second))
+		rr.logf("%s: done in %v", s.id, time.Since(t0).Round(time.Second))
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("report: %s", strings.Join(errs, "; "))
 	}
 	return nil
+}
+
+// newReportRun checks opt's parts and build and reads what the tables name: the date, the load, the GPU.
+func newReportRun(ctx context.Context, opt ReportOptions) (*reportRun, error) {
+	for _, p := range opt.Parts {
+		if !slices.Contains(ReportParts, p) {
+			return nil, fmt.Errorf("report: unknown part %q (have: %s)", p, strings.Join(ReportParts, ", "))
+		}
+	}
+	r, err := newRepro(ctx, "report", opt.Options)
+	if err != nil {
+		return nil, err
+	}
+	rr := &reportRun{repro: r, ropt: opt, build: opt.Build, date: time.Now().UTC().Format("2006-01-02"), loadAvg: loadNote()}
+	if rr.build == "" {
+		rr.build = BinaryBuild()
+	}
+	if rr.build == "unknown" {
+		return nil, errors.New("report: this binary names no commit (built with -buildvcs=false): pass the build the tables name")
+	}
+	if opt.Quick {
+		rr.build += " (--quick: reduced settings)"
+	}
+	if opt.GPU != nil && slices.ContainsFunc(opt.Parts, func(p string) bool { return strings.HasPrefix(p, "gpu") }) {
+		// the GPU auto runs name only the host's cores: the GPU names itself through a short kernel run
+		if kr, err := opt.GPU.EvalRate(1000, 3, 1); err == nil {
+			rr.gpu = gpuName(kr.Device)
+		}
+	}
+	return rr, nil
 }
 
 // save writes t as Results/report-ID.csv with the build, machine and date columns first.
