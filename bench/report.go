@@ -46,7 +46,7 @@ var reportPlan = []reportStep{
 	{"gpu-b", "kernel-pspm", 40 * time.Second, (*reportRun).kernelPSPM},
 	{"gpu-b", "kernel-batch", 30 * time.Second, (*reportRun).kernelBatch},
 	{"gpu-b", "paper-rocki", 15 * time.Second, (*reportRun).paperRocki},
-	{"cpu", "cpu-auto", 210 * time.Second, (*reportRun).cpuAuto},
+	{"cpu", "cpu-auto", 270 * time.Second, (*reportRun).cpuAuto},
 	{"cpu", "cpu-engines", 90 * time.Second, (*reportRun).cpuEngines},
 }
 
