@@ -210,8 +210,8 @@ func loadNote() string {
 // the plan says "where present").
 func ReportFiles(parts []string) []string {
 	lists := map[string][][]string{
-		"gpu-a": {reportTSPLIB, {"d18512", "d493"}, LamInstances, {"pla85900", "pr2392"}},
-		"gpu-b": {reportLarge},
+		"gpu-a": {reportTSPLIB},
+		"gpu-b": {reportLarge, {"d18512", "d493"}, LamInstances, {"pla85900", "pr2392"}},
 		"cpu":   {reportCPUInstances},
 	}
 	for _, c := range reportCPUCases {

@@ -160,3 +160,20 @@ func TestGPUName(t *testing.T) {
 		}
 	}
 }
+
+func TestReportFiles(t *testing.T) {
+	got := ReportFiles([]string{"gpu-b", "cpu"})
+	for _, want := range []string{"pla85900.tsp", "mona-lisa100K.tsp", "d18512.tsp", "d493.tsp", "rd100.tsp", "a280.tsp", "usa13509.tsp"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("ReportFiles lacks %s: %v", want, got)
+		}
+	}
+	for i, f := range got {
+		if strings.HasPrefix(f, "E100k") || strings.HasPrefix(f, "E10M") || slices.Index(got, f) != i {
+			t.Errorf("ReportFiles lists %s, generated or twice: %v", f, got)
+		}
+	}
+	if got := ReportFiles([]string{"gpu-a"}); slices.Contains(got, "a280.tsp") {
+		t.Errorf("gpu-a reads a280, the cpu part's: %v", got)
+	}
+}
