@@ -46,3 +46,7 @@ func (gpuBench) FIPopulation(in *solver.Instance, pop bench.Population) (bench.P
 func (gpuBench) FISequential(in *solver.Instance, first, count int, pop bench.Population) (bench.PopulationResult, error) {
 	return ils.FISequential(in, first, count, pop)
 }
+
+func (gpuBench) SolveBatch(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error) {
+	return gpu.SolveBatch(ctx, ins, p)
+}

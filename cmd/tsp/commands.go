@@ -304,6 +304,9 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	if len(args) > 0 && args[0] == "merge" {
 		return cmdBenchMerge(ctx, e, args[1:])
 	}
+	if len(args) > 0 && args[0] == "report" {
+		return cmdBenchReport(ctx, e, args[1:])
+	}
 	suite, opt, err := parseBench(e, args)
 	if err != nil {
 		return err

@@ -1,0 +1,265 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/gen"
+	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/session"
+)
+
+// BatchGPU is the GPU's batch solver (a block per instance) that the report's batch table times; the
+// bench.GPU that cmd/tsp passes implements it in a CUDA build.
+type BatchGPU interface {
+	SolveBatch(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error)
+}
+
+// kernel2opt is GPU 2opt-climb on the first 1,000, 2,000 and 4,000 cities of d18512 in 5 s (seed 1),
+// beside TSP_GPU 2.3 and O'Neil and Burtscher's printed peak, then on d493 in 1 s, seeds 1 to 3.
+func (rr *reportRun) kernel2opt() (*Table, error) {
+	e := rr.engine("2opt-climb", solver.BackendGPU)
+	if e == nil {
+		return nil, errors.New("no GPU 2opt-climb: " + rr.device)
+	}
+	src, err := rr.load("d18512")
+	if err != nil {
+		return nil, err
+	}
+	long, short, sizes, seeds := 5*time.Second, time.Second, []int{1000, 2000, 4000}, 3
+	if rr.opt.Quick {
+		long, sizes, seeds = time.Second, sizes[:1], 1
+	}
+	paper := rr.papers.table("oneil-headline.csv").cell("value as printed", "Peak throughput")
+	t := &Table{Header: []string{"case", "time", "moves/s", "tour length", "TSP_GPU 2.3 (H100), best tour", "TSP_GPU's time s", "O'Neil & Burtscher, printed"}}
+	for _, n := range sizes {
+		in := prefixInstance(src, n)
+		res, ok := rr.solve(e, in, solver.Params{Seed: 1, TimeLimit: long})
+		if !ok {
+			return nil, fmt.Errorf("2opt-climb on %s failed", in.Name)
+		}
+		refLen, refTime := tspgpuBest("d18512", n)
+		t.AddRow(fmt.Sprintf("d18512, first %d cities, seed 1", n), fmtD(long), fmt.Sprintf("%.3g", res.MovesPerSecond()), res.Length, refLen, refTime, paper)
+	}
+	in, err := rr.load("d493")
+	if err != nil {
+		return nil, err
+	}
+	var lens, rates []float64
+	for seed := 1; seed <= seeds; seed++ {
+		res, ok := rr.solve(e, in, solver.Params{Seed: uint64(seed), TimeLimit: short})
+		if !ok {
+			return nil, fmt.Errorf("2opt-climb on d493 failed")
+		}
+		lens, rates = append(lens, float64(res.Length)), append(rates, res.MovesPerSecond())
+	}
+	refLen, refTime := tspgpuBest("d493", 0)
+	t.AddRow("d493, seeds "+seedRange(seeds), fmtD(short), spreadCell(rates, "%.3g"), seedsCell(lens, "%.0f"), refLen, refTime, "")
+	return t, nil
+}
+
+// tspgpuBest is TSP_GPU 2.3's best tour on inst's first prefix cities (0: all) and its time, from its
+// run nearest to 1 s; "n/a" where it was not measured.
+func tspgpuBest(inst string, prefix int) (length, secs string) {
+	length, secs = "n/a", "n/a"
+	best := math.Inf(1)
+	for _, x := range tspgpuRefs {
+		if x.inst == inst && x.prefix == prefix && math.Abs(x.seconds-1) < best {
+			best = math.Abs(x.seconds - 1)
+			length, secs = fmt.Sprint(slices.Min(x.best)), fmt.Sprintf("%.2f", x.seconds)
+		}
+	}
+	return length, secs
+}
+
+// kernelPSPM is GPU PSPM with Lam et al.'s default schedule on their 20 instances (seed 1): the mean
+// SEC, the instances at the optimum, moves per second and the longest run, beside the paper's Table 2.
+func (rr *reportRun) kernelPSPM() (*Table, error) {
+	e := rr.engine("pspm", solver.BackendGPU)
+	if e == nil {
+		return nil, errors.New("no GPU pspm: " + rr.device)
+	}
+	names := LamInstances
+	if rr.opt.Quick {
+		names = names[:3]
+	}
+	var secs, rates, times []float64
+	atOpt := 0
+	err := rr.each(names, nil, func(name string, in *solver.Instance) error {
+		res, ok := rr.solve(e, in, solver.Params{Seed: 1})
+		if !ok {
+			return fmt.Errorf("pspm on %s failed", name)
+		}
+		g, ok := solver.GapPercent(res.Length, in.Optimum)
+		if !ok {
+			return fmt.Errorf("%s: no optimum", name)
+		}
+		if res.Length == in.Optimum {
+			atOpt++
+		}
+		secs, rates, times = append(secs, g), append(rates, res.MovesPerSecond()), append(times, res.Elapsed.Seconds())
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	pt := rr.papers.table("lam-table2.csv")
+	pRate := pt.cell("GPU PSPM SSES (10^6 solutions/s)", "average")
+	if v, ok := paperFloat(pRate); ok {
+		pRate = fmt.Sprintf("%.3g", v*1e6)
+	}
+	t := &Table{Header: []string{"who", "instances", "SEC %, mean (range)", "at the optimum", "moves/s, mean (range)", "run time s, mean (range)"}}
+	t.AddRow("ours, seed 1", len(secs), spreadCell(secs, "%.3f"), atOpt, spreadCell(rates, "%.3g"), spreadCell(times, "%.2f"))
+	t.AddRow("Lam et al., Table 2 (Tesla C2050, mean of 10 runs)", 20, pt.cell("GPU PSPM SEC (%)", "average"), "", pRate, "")
+	return t, nil
+}
+
+// batchInstances are count uniform instances of n cities, seeds 1..count (`tsp gen --kind uniform`).
+func batchInstances(n, count int) ([]*solver.Instance, error) {
+	ins := make([]*solver.Instance, count)
+	for i := range ins {
+		in, err := gen.Generate("uniform", n, uint64(i+1))
+		if err != nil {
+			return nil, err
+		}
+		ins[i] = in
+	}
+	return ins, nil
+}
+
+// kernelBatch is the GPU batch solver on 10,000 uniform 100-city instances (7 s an instance at most):
+// its wall clock, and the mean and worst gap on the first 200 above the better of two CPU runs.
+func (rr *reportRun) kernelBatch() (*Table, error) {
+	bg, ok := rr.opt.GPU.(BatchGPU)
+	if !ok {
+		return nil, errors.New("this build has no GPU batch solver")
+	}
+	count, refs, each := 10000, 200, 7*time.Second
+	if rr.opt.Quick {
+		count, refs, each = 500, 20, time.Second
+	}
+	ins, err := batchInstances(100, count)
+	if err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	res, err := bg.SolveBatch(rr.ctx, ins, solver.Params{Seed: 1, TimeLimit: each})
+	wall := time.Since(t0)
+	if err != nil {
+		return nil, err
+	}
+	for i, x := range res {
+		if err := checkResult(ins[i], x); err != nil {
+			return nil, err
+		}
+		rr.device = x.Device
+	}
+	ref, err := rr.batchReference(ins[:refs])
+	if err != nil {
+		return nil, err
+	}
+	gaps := make([]float64, refs)
+	for i := range gaps {
+		gaps[i] = 100 * float64(res[i].Length-ref[i]) / float64(ref[i])
+	}
+	rr.logf("batch: %d instances in %v", count, wall.Round(time.Millisecond))
+	t := &Table{Header: []string{"instances", "time an instance at most", "wall clock s", "instances/s", "gap % on the first " + fmt.Sprint(refs) + ", mean (range)"}}
+	t.AddRow(fmt.Sprintf("%d × 100 cities", count), fmtD(each), fmt.Sprintf("%.2f", wall.Seconds()),
+		fmt.Sprintf("%.0f", float64(count)/wall.Seconds()), spreadCell(gaps, "%.4f"))
+	return t, nil
+}
+
+// checkResult checks a tour that did not come through the run pipeline: a tour of in, of the length it says.
+func checkResult(in *solver.Instance, res solver.Result) error {
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		return fmt.Errorf("%s: the GPU's tour: %v", in.Name, err)
+	}
+	if l := solver.TourLength(in, res.Tour); l != res.Length {
+		return fmt.Errorf("%s: the GPU's tour has length %d, not the %d it reported", in.Name, l, res.Length)
+	}
+	return nil
+}
+
+// batchReference is the better of two CPU auto runs of 5,000 kicks (seeds 9 and 11, one worker each)
+// of each instance, all cores busy.
+func (rr *reportRun) batchReference(ins []*solver.Instance) ([]int64, error) {
+	e := rr.engine("auto", solver.BackendCPU)
+	if e == nil {
+		return nil, errors.New("no CPU auto")
+	}
+	ref := make([]int64, len(ins))
+	errs := make([]error, len(ins))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var pl session.Pipeline
+			for i := range next {
+				ref[i], errs[i] = bestOfSeeds(rr.ctx, &pl, e, ins[i])
+			}
+		}()
+	}
+	for i := range ins {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return ref, errors.Join(errs...)
+}
+
+// bestOfSeeds is the shorter tour of two CPU runs of in of 5,000 kicks, seeds 9 and 11.
+func bestOfSeeds(ctx context.Context, pl *session.Pipeline, e solver.Engine, in *solver.Instance) (int64, error) {
+	var best int64
+	for _, seed := range []uint64{9, 11} {
+		p := solver.Params{Seed: seed, Workers: 1, TimeLimit: 5 * time.Second, Extra: map[string]string{"kicks": "5000"}}
+		plan, err := pl.Prepare(e, in, p)
+		if err != nil {
+			return 0, err
+		}
+		out, err := plan.Run(ctx, session.Request{NoOptimumStop: true})
+		if err != nil {
+			return 0, err
+		}
+		if best == 0 || out.Result.Length < best {
+			best = out.Result.Length
+		}
+	}
+	return best, nil
+}
+
+// paperRocki is one full 2-opt pass of pla85900's greedy tour on the GPU beside Rocki and Suda's Table II.
+func (rr *reportRun) paperRocki() (*Table, error) {
+	if rr.opt.GPU == nil {
+		return nil, errors.New("this build has no GPU")
+	}
+	name := "pla85900"
+	if rr.opt.Quick {
+		name = "pr2392"
+	}
+	in, err := rr.load(name)
+	if err != nil {
+		return nil, err
+	}
+	greedy := construct.Greedy(in, neighbor.Nearest(in, 10))
+	m := int64(in.N) * int64(in.N-3) / 2
+	g := rr.rockiGPU(name, in, greedy, m)
+	if g.kern == 0 {
+		return nil, errors.New("the GPU pass did not run: " + rr.device)
+	}
+	pt := rr.papers.table("rocki-table2.csv")
+	t := &Table{Header: []string{"who", "instance", "one full 2-opt pass (kernel)", "2-opt checks/s (millions)", "from greedy to the first 2-opt minimum"}}
+	t.AddRow("ours", name, fmtDur(g.kern), fmt.Sprintf("%.0f", g.rate/1e6), g.desc)
+	t.AddRow("Rocki & Suda, Table II (GTX 680)", name, pt.cell("GPU kernel time full 2-opt", name),
+		pt.cell("2-opt checks/s (Millions)", name), pt.cell("Time to first minimum (2-opt from MF)", name))
+	return t, nil
+}

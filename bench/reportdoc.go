@@ -1,0 +1,147 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/template"
+
+	_ "embed"
+)
+
+// reportTemplate is the page docs/BENCHMARKS.md: its prose, and {{table "ID"}} where the table of
+// results/report-ID.csv goes. The prose lives in a Markdown file, read whole by whoever edits it, and
+// is compiled into the binary, so that the machine that measures writes the page with nothing to carry.
+//
+//go:embed report.md.tmpl
+var reportTemplate string
+
+// ReportDocLimits are the page's limits: lines, and builds named over all its tables.
+const (
+	ReportDocMaxLines  = 250
+	ReportDocMaxBuilds = 3
+)
+
+// WriteReportDoc writes the benchmark page from the template and the tables' CSV files in results.
+func WriteReportDoc(w io.Writer, results string) error {
+	return renderReport(w, reportTemplate, results)
+}
+
+// renderReport writes tmpl with each {{table "ID"}} replaced by the table of results/report-ID.csv.
+func renderReport(w io.Writer, tmpl, results string) error {
+	t, err := template.New("report.md.tmpl").Option("missingkey=error").Funcs(template.FuncMap{
+		"table": func(id string) (string, error) { return tableMarkdown(results, id) },
+	}).Parse(tmpl)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, nil); err != nil {
+		return err
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// reportStepOf is the plan's step that writes the table id.
+func reportStepOf(id string) (reportStep, bool) {
+	for _, s := range reportPlan {
+		if s.id == id {
+			return s, true
+		}
+	}
+	return reportStep{}, false
+}
+
+// tableMarkdown is the table of results/report-ID.csv as Markdown: one line naming its build, machine
+// and date, then the table of the other columns; a table not measured yet says which part writes it.
+func tableMarkdown(results, id string) (string, error) {
+	step, ok := reportStepOf(id)
+	if !ok {
+		return "", fmt.Errorf("table %q: no such table in the plan", id)
+	}
+	path := filepath.Join(results, "report-"+id+".csv")
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Sprintf("*Not measured yet: `tsp bench report --run %s` writes it.*\n", step.part), nil
+	}
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	meta, t, err := readReportCSV(f, path)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "*Build %s, %s, %s.*\n\n", meta[0], meta[1], meta[2])
+	bw := bufio.NewWriter(&b)
+	cols := len(t.Header)
+	writeMDRow(bw, t.Header, cols)
+	writeMDRow(bw, strings.Split(strings.Repeat("---,", cols-1)+"---", ","), cols)
+	for _, r := range t.Rows {
+		writeMDRow(bw, r, cols)
+	}
+	if err := bw.Flush(); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// readReportCSV reads a table the plan wrote: the build, machine and date (the same on every row)
+// and the table of the other columns; errors name the file and line.
+func readReportCSV(r io.Reader, path string) (meta [3]string, t *Table, err error) {
+	cr := csv.NewReader(r)
+	recs, err := cr.ReadAll()
+	if err != nil {
+		return meta, nil, fmt.Errorf("%s: %v", path, err)
+	}
+	want := []string{"build", "machine", "date"}
+	if len(recs) == 0 || len(recs[0]) <= len(want) || strings.Join(recs[0][:3], ",") != strings.Join(want, ",") {
+		return meta, nil, fmt.Errorf("%s:1: want a header starting build,machine,date and at least one column more", path)
+	}
+	if len(recs) == 1 {
+		return meta, nil, fmt.Errorf("%s: no rows", path)
+	}
+	t = &Table{Header: recs[0][3:]}
+	copy(meta[:], recs[1][:3])
+	for i, rec := range recs[1:] {
+		for k, name := range want {
+			if rec[k] != meta[k] {
+				return meta, nil, fmt.Errorf("%s:%d: %s %q differs from the table's %q: a table is from one run", path, i+2, name, rec[k], meta[k])
+			}
+		}
+		t.Rows = append(t.Rows, rec[3:])
+	}
+	return meta, t, nil
+}
+
+// ReportBuilds are the builds the tables in results name, each once, in the plan's order.
+func ReportBuilds(results string) ([]string, error) {
+	var out []string
+	for _, s := range reportPlan {
+		path := filepath.Join(results, "report-"+s.id+".csv")
+		b, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		meta, _, err := readReportCSV(bytes.NewReader(b), path)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(out, meta[0]) {
+			out = append(out, meta[0])
+		}
+	}
+	return out, nil
+}
