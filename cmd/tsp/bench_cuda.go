@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/bench"
+	"github.com/tsplab/tsplab/gpu/blockils"
 	"github.com/tsplab/tsplab/gpu/climb"
 	"github.com/tsplab/tsplab/gpu/ils"
 	"github.com/tsplab/tsplab/solver"
@@ -48,5 +49,5 @@ func (gpuBench) FISequential(in *solver.Instance, first, count int, pop bench.Po
 }
 
 func (gpuBench) SolveBatch(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error) {
-	return gpu.SolveBatch(ctx, ins, p)
+	return blockils.SolveBatch(ctx, ins, p)
 }
