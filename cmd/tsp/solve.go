@@ -76,8 +76,15 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet, alongside: !r.boundGiven}
 	rt.adjust(&o)
 	out, err := solveWithProgress(ctx, e, plan, o)
+	if errors.Is(err, session.ErrNoTour) {
+		fmt.Fprintf(e.stderr, "tsp: %v\n", session.ErrNoTour)
+		return errInterrupted
+	}
 	if err != nil {
 		return err
+	}
+	if !r.quiet {
+		warnEarlyStop(e, out)
 	}
 	if out, err = rt.finish(plan, out); err != nil {
 		return err
@@ -85,6 +92,19 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	out.Result.Params.TimeLimit = r.p.TimeLimit // the report says the limit asked for
 	out.Report.Params.TimeLimit = r.p.TimeLimit
 	return finishSolve(ctx, e, plan, out, o)
+}
+
+// warnEarlyStop says on stderr that a signal stopped the run before its time, and what the tour written is.
+func warnEarlyStop(e *env, out session.Outcome) {
+	res := out.Result
+	if res.StopReason != solver.StopInterrupt {
+		return
+	}
+	what := "the best tour found by then"
+	if out.Fallback {
+		what = "the start construction (a space-filling curve): the search had no shorter tour yet"
+	}
+	fmt.Fprintf(e.stderr, "tsp: warning: stopped early at %.2f s; the tour is %s\n", res.Elapsed.Seconds(), what)
 }
 
 // prepareError is the error of a plan refused on the instance: a bad setting as a usage error, else named by the engine.
@@ -238,7 +258,7 @@ func solveWithProgress(ctx context.Context, e *env, plan *session.Plan, o output
 	}
 	eng := plan.Engine
 	if err != nil {
-		return out, fmt.Errorf("%s/%s: %v", eng.Name(), eng.Backend(), err)
+		return out, fmt.Errorf("%s/%s: %w", eng.Name(), eng.Backend(), err)
 	}
 	return out, nil
 }

@@ -142,6 +142,10 @@ type Outcome struct {
 	// out of time.
 	Bound    *bound.Result
 	BoundErr error
+	// Fallback is true when the run was stopped before the engine had a
+	// tour as short as the start construction, which the result holds
+	// instead (see Fallback).
+	Fallback bool
 }
 
 // Run runs the plan once as req says.
@@ -149,6 +153,9 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 	p := pl.Params
 	if req.Params != nil {
 		p = *req.Params
+	}
+	if ctx.Err() != nil {
+		return Outcome{Result: solver.Result{StopReason: solver.StopInterrupt, Stopped: true}}, ErrNoTour
 	}
 	var lb *boundRun
 	dev := ascentDevice(pl.Engine)
@@ -162,7 +169,8 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 	aid := solver.Aid{Ascents: &pl.pl.ascents}
 	res, err := solver.RunAided(ctx, pl.Engine, pl.In, p, snaps, aid, !req.NoOptimumStop)
 	forwarded()
-	out := Outcome{Result: res}
+	res, fell, err := pl.keepBest(ctx, res, err, p)
+	out := Outcome{Result: res, Fallback: fell}
 	if err != nil {
 		return out, err
 	}
