@@ -57,6 +57,9 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkTourFormat(in, r.out); err != nil {
+		return err
+	}
 	p := r.p
 	rt, err := r.route.apply(in, choice.Engine, &p)
 	if err != nil {
@@ -182,7 +185,7 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 		timeFlag = new(time.Duration)
 	)
 	durationVar(fs, timeFlag, "time", 0, "time limit `D` from the command's start, reading the instance included: seconds (10) or a duration (2s, 1m), at most 8784h (0: the engine's schedule decides)")
-	fs.StringVar(&r.out, "out", "", "write the best tour to this `TOUR` file (- for stdout): TSPLIB, or with .csv the points in tour order with their ids")
+	fs.StringVar(&r.out, "out", "", "write the best tour to this `TOUR` file (- for stdout): TSPLIB; with .csv the points in tour order with their ids; for a lat,lon instance .geojson (a LineString) or .gpx (a route)")
 	fs.StringVar(&r.json, "json", "", "write the run report as JSON to `FILE` (- for stdout)")
 	fs.Int64Var(&r.optimum, "optimum", 0, "known optimum `N` (overrides optima.csv and .opt.tour; 0 counts when given)")
 	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
@@ -516,12 +519,38 @@ func isUsage(err error) bool {
 	return errors.As(err, &ue)
 }
 
-// tourWriter writes the run's best tour to path: as a point list in tour
-// order (with ids) when path ends in .csv, as a TSPLIB tour otherwise.
+// tourWriter writes the run's best tour to path, in the format its extension names (tourFormat).
 func tourWriter(in *solver.Instance, res solver.Result, path string) func(io.Writer) error {
-	if strings.EqualFold(filepath.Ext(path), ".csv") {
+	switch tourFormat(path) {
+	case "csv":
 		return func(w io.Writer) error { return instfile.WriteTourCSV(w, in, res.Tour) }
+	case "geojson":
+		return func(w io.Writer) error { return instfile.WriteTourGeoJSON(w, in, res.Tour, in.LengthValue(res.Length)) }
+	case "gpx":
+		return func(w io.Writer) error { return instfile.WriteTourGPX(w, in, res.Tour) }
 	}
 	comment := fmt.Sprintf("length %s, %s/%s, seed %d, %.2f s", in.FormatLength(res.Length), res.Algorithm, res.Backend, res.Params.Seed, res.Elapsed.Seconds())
 	return func(w io.Writer) error { return tsplib.WriteTour(w, in.Name, comment, res.Tour) }
+}
+
+// tourFormat is the format of a tour file by its extension: csv (the points in tour order with their ids), geojson (a LineString),
+// gpx (a route), else tour (TSPLIB).
+func tourFormat(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+		return "csv"
+	case ".geojson":
+		return "geojson"
+	case ".gpx":
+		return "gpx"
+	}
+	return "tour"
+}
+
+// checkTourFormat refuses, before the run, a GeoJSON or GPX --out for an instance that is not at latitudes and longitudes.
+func checkTourFormat(in *solver.Instance, path string) error {
+	if f := tourFormat(path); (f == "geojson" || f == "gpx") && !instfile.IsLatLon(in) {
+		return fmt.Errorf("--out %s: %v", path, instfile.ErrNotLatLon)
+	}
+	return nil
 }
