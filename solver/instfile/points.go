@@ -98,13 +98,13 @@ type pointReader struct {
 	file string
 	line int // line of the last line read
 
-	cols   columns // where the fields are; width 0 until the header or the first line
-	hasHeader bool // the file has a header line
-	first  int // line of the first data line
-	ids    []int64
-	labels []string // every id as written, once one is not an integer
-	xy     [2][]float64
-	idLine []int32 // line of each point, kept only when there are ids
+	cols      columns // where the fields are; width 0 until the header or the first line
+	hasHeader bool    // the file has a header line
+	first     int     // line of the first data line
+	ids       []int64
+	labels    []string // every id as written, once one is not an integer
+	xy        [2][]float64
+	idLine    []int32 // line of each point, kept only when there are ids
 }
 
 // errf returns the *Error "FILE:LINE: problem".
