@@ -65,3 +65,21 @@ func TestSolveStoppedBeforeRunWritesNothing(t *testing.T) {
 		t.Errorf("%s written by a run stopped before it began", out)
 	}
 }
+
+// TestSolveStopsAtProvenOptimum: on a 12-city cost matrix with names the
+// default engine stops at the optimum proven by the exact solve, long
+// before its time, and the tour written keeps the matrix's names.
+func TestSolveStopsAtProvenOptimum(t *testing.T) {
+	kinds := roundTripKinds()
+	dir := t.TempDir()
+	p := writeTestFile(t, dir, "named.csv", kinds["named.csv"])
+	out := filepath.Join(dir, "t.csv")
+	code, stdout, stderr := tsp(t, "solve", p, "--time", "60", "--out", out)
+	if code != 0 || !strings.Contains(stdout, "optimum reached") {
+		t.Fatalf("exit %d: %s%s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil || !strings.HasPrefix(string(data), "name\nCity ") {
+		t.Errorf("tour written: %q %v; want the matrix's names", data, err)
+	}
+}
