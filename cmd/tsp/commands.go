@@ -308,12 +308,30 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkBenchGPU(suite); err != nil {
+		return err
+	}
 	if opt.OutDir != "" {
 		if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
 			return err
 		}
 	}
 	return bench.Run(ctx, suite, opt, e.stdout)
+}
+
+// checkBenchGPU refuses the gpu suite, which measures the GPU engines alone, where none can run: a build without CUDA, or
+// no usable GPU.
+func checkBenchGPU(suite string) error {
+	if suite != "gpu" {
+		return nil
+	}
+	if !gpu.BuiltWithCUDA() {
+		return errors.New("bench --suite gpu measures the GPU engines: this build has none (build with `make gpu`)")
+	}
+	if _, err := gpu.Devices(); err != nil {
+		return fmt.Errorf("bench --suite gpu measures the GPU engines: %v", err)
+	}
+	return nil
 }
 
 // parseBench reads tsp bench's flags into the suite's name and options.
@@ -459,7 +477,12 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 		*verbose = true
 		fmt.Fprintf(e.stdout, "options for %s (%d cities)\n", in.Name, in.N)
 	}
+	hidden := 0 // GPU engines of a build without CUDA: one line says why none can run
 	for _, eng := range solver.Engines() {
+		if eng.Backend() == solver.BackendGPU && !gpu.BuiltWithCUDA() && !*verbose {
+			hidden++
+			continue
+		}
 		status := "ready"
 		if err := eng.Available(); err != nil {
 			status = "unavailable: " + oneLine(err.Error())
@@ -472,6 +495,9 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 			}
 			writeOptions(e.stdout, set)
 		}
+	}
+	if hidden > 0 {
+		fmt.Fprintf(e.stdout, "(%d GPU engines need the CUDA build: `make gpu`)\n", hidden)
 	}
 	if gpu.BuiltWithCUDA() {
 		writeGPUs(e.stdout)

@@ -33,6 +33,7 @@ type solveRequest struct {
 	optimum      int64
 	optimumGiven bool
 	quiet        bool
+	progress     string // --progress: text or json
 	bound        time.Duration
 	boundGiven   bool
 	route        routeFlags
@@ -44,13 +45,8 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var pl session.Pipeline
-	choice, err := chooseSolveEngine(&pl, r.p)
+	pl, choice, err := setUpRun("solve", r.p, []string{r.file}, target{"--out", r.out}, target{"--json", r.json})
 	if err != nil {
-		return err
-	}
-	// where the results go, before a long run rather than after it
-	if err := checkTargets("solve", []string{r.file}, target{"--out", r.out}, target{"--json", r.json}); err != nil {
 		return err
 	}
 	in, err := loadInstance(r.file, r.optima, r.optimum, r.optimumGiven)
@@ -73,10 +69,11 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return prepareError(choice.Engine, err)
 	}
-	if choice.Note != "" && !r.quiet {
+	// the note is for a user who asked for the GPU: a CPU run is no news to one who did not
+	if _, asked := r.p.Extra["gpus"]; choice.Note != "" && asked && !r.quiet {
 		fmt.Fprintf(e.stderr, "tsp: note: %s\n", choice.Note)
 	}
-	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet, alongside: !r.boundGiven}
+	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet, alongside: !r.boundGiven, progressJSON: r.progress == "json"}
 	rt.adjust(&o)
 	out, err := solveWithProgress(ctx, e, plan, o)
 	if errors.Is(err, session.ErrNoTour) {
@@ -190,6 +187,7 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 	fs.Int64Var(&r.optimum, "optimum", 0, "known optimum `N` (overrides optima.csv and .opt.tour; 0 counts when given)")
 	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
 	fs.BoolVar(&r.quiet, "quiet", false, "no progress and no summary on stderr")
+	fs.StringVar(&r.progress, "progress", "text", progressDoc)
 	durationVar(fs, &r.bound, "bound", 0, "when the optimum is unknown, spend up to `D` after the run on a lower bound for the gap, a hard limit (0: none; default: the bound alongside the run, within --time)")
 	fs.StringVar(&p.Algorithm, "algo", "auto", "algorithm `NAME` (auto: the strongest for the time budget)")
 	fs.StringVar(&p.Backend, "backend", "auto", "cpu, gpu or auto (GPU when available, else CPU)")
@@ -218,10 +216,27 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 	if err := checkTime("solve", "bound", r.bound); err != nil {
 		return nil, err
 	}
+	if err := checkProgress("solve", r.progress); err != nil {
+		return nil, err
+	}
 	if r.out == "-" && r.json == "-" {
 		return nil, usagef("solve", "--out - and --json - both write to stdout: send one of them to a file")
 	}
 	return r, nil
+}
+
+// setUpRun is what solve and batch do before reading an instance: the engine for (p.Algorithm, p.Backend) picked through a
+// new pipeline and p checked against it, and the outputs checked, before a long run rather than after it.
+func setUpRun(cmd string, p solver.Params, inputs []string, targets ...target) (*session.Pipeline, session.Choice, error) {
+	pl := &session.Pipeline{}
+	choice, err := chooseSolveEngine(pl, p)
+	if err != nil {
+		return nil, choice, err
+	}
+	if err := checkTargets(cmd, inputs, targets...); err != nil {
+		return nil, choice, err
+	}
+	return pl, choice, nil
 }
 
 // chooseSolveEngine picks the engine for (p.Algorithm, p.Backend) through the pipeline and checks p against it before the instance is read; a GPU asked for and not usable is said as the device's own error.
@@ -252,8 +267,8 @@ func solveWithProgress(ctx context.Context, e *env, plan *session.Plan, o output
 	req := session.Request{Bound: o.alongside}
 	var pr *progress
 	if !o.quiet {
-		pr = newProgress(e.stderr, plan.In, plan.Params.TimeLimit)
-		req.OnSnapshot, req.Interval = pr.show, pr.every
+		pr = newProgress(e.stderr, plan.In, plan.Params.TimeLimit, o.progressJSON)
+		req.OnSnapshot, req.Interval, req.OnBound = pr.show, pr.every, pr.setBound
 	}
 	out, err := plan.Run(ctx, req)
 	if pr != nil {
@@ -272,6 +287,8 @@ type outputs struct {
 	bound      time.Duration // time for a lower bound after the run when the optimum is unknown (Plan.BoundAfter)
 	alongside  bool          // a lower bound beside the run (the pipeline's), when the optimum is unknown
 	quiet      bool
+	// progressJSON: --progress json, one JSON object a line on stderr
+	progressJSON bool
 }
 
 // finishSolve writes the tour first (an interrupt during the bound still finds it), the bound when the optimum is unknown, the report and the summary; a failed output stops none of the others.
@@ -363,22 +380,22 @@ func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound
 // estimateLine says how far length lies above the estimated optimum est (Instance.EstimateOptimum), labelled as the estimate it is.
 func estimateLine(in *solver.Instance, length int64, est float64) string {
 	return fmt.Sprintf("about %.1f %% above the estimated optimum %s (0.7124·√(N·A) of uniform cities in their bounding box; an estimate, not a bound)",
-		100*(float64(length)-est)/est, in.FormatLength(int64(math.Round(est))))
+		100*(float64(length)-est)/est, humanLength(in, int64(math.Round(est))))
 }
 
 // summary is the one-line outcome of a run.
 func summary(in *solver.Instance, r solver.Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: length %s", in.Name, in.FormatLength(r.Length))
+	fmt.Fprintf(&b, "%s: length %s", in.Name, humanLength(in, r.Length))
 	if g, ok := in.Gap(r.Length); ok {
-		fmt.Fprintf(&b, " (gap %.2f%% to %s)", g, in.FormatLength(in.Optimum))
+		fmt.Fprintf(&b, " (gap %.2f%% to %s)", g, humanLength(in, in.Optimum))
 	}
-	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %d moves (%.3g/s)", r.Algorithm, r.Backend, r.Device, r.Elapsed.Seconds(), r.Moves, r.MovesPerSecond())
+	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %s moves (%s/s)", r.Algorithm, r.Backend, r.Device, r.Elapsed.Seconds(), siCount(float64(r.Moves)), siCount(r.MovesPerSecond()))
 	if r.StopReason.Early() {
 		b.WriteString(", " + r.StopReason.Describe())
 	}
-	if r.Note != "" {
-		b.WriteString("; " + r.Note)
+	if note := plainNote(r.Note); note != "" {
+		b.WriteString("; " + note)
 	}
 	return b.String()
 }
@@ -429,79 +446,6 @@ func loadInstance(path, optimaDir string, optimum int64, given bool) (*solver.In
 		in.Optimum, in.OptimumSource = optimum, "--optimum"
 	}
 	return in, nil
-}
-
-// progress shows snapshots on stderr: a bar redrawn in place on a terminal, a plain line every second otherwise.
-type progress struct {
-	w        io.Writer
-	in       *solver.Instance
-	limit    time.Duration // the run's time limit, for the bar when the engine gives no progress
-	terminal bool
-	every    time.Duration
-	last     time.Time
-	drawn    bool
-}
-
-func newProgress(w io.Writer, in *solver.Instance, limit time.Duration) *progress {
-	p := &progress{w: w, in: in, limit: limit, every: time.Second}
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			p.terminal, p.every = true, 100*time.Millisecond
-		}
-	}
-	return p
-}
-
-// end redraws the last line on a terminal and ends it there.
-func (p *progress) end() {
-	if p.drawn && p.terminal {
-		fmt.Fprintln(p.w)
-	}
-}
-
-func (p *progress) show(s solver.Snapshot) {
-	p.last = time.Now()
-	line := p.line(s)
-	if p.terminal {
-		fmt.Fprintf(p.w, "\r%s\x1b[K", line)
-	} else {
-		fmt.Fprintln(p.w, "tsp: "+line)
-	}
-	p.drawn = true
-}
-
-// line formats one progress line: bar (on a terminal), the phase unless the search, length, best, gap, moves per second, elapsed.
-func (p *progress) line(s solver.Snapshot) string {
-	var b strings.Builder
-	if p.terminal {
-		const width = 20
-		frac := s.Progress
-		if frac <= 0 && p.limit > 0 {
-			frac = s.Elapsed.Seconds() / p.limit.Seconds()
-		}
-		full := int(frac*width + 0.5)
-		full = max(0, min(width, full))
-		b.WriteString("[" + strings.Repeat("#", full) + strings.Repeat(".", width-full) + "] ")
-	}
-	if s.Phase != "" && s.Phase != solver.PhaseSearch {
-		// bracketed and named a phase: "bound  length 379512" read as a
-		// bound above the optimum
-		fmt.Fprintf(&b, "[%s phase]  ", s.Phase)
-	}
-	if s.Tour == nil && s.Best == nil && s.BestLength == 0 {
-		b.WriteString("no tour yet") // a phase-only snapshot
-	} else {
-		if s.Tour != nil || s.Length > 0 {
-			fmt.Fprintf(&b, "length %s  ", p.in.FormatLength(s.Length))
-		}
-		// a phase snapshot that carries only the best tour has no length
-		fmt.Fprintf(&b, "best %s", p.in.FormatLength(s.BestLength))
-		if g, ok := p.in.Gap(s.BestLength); ok {
-			fmt.Fprintf(&b, "  gap %.2f%%", g)
-		}
-	}
-	fmt.Fprintf(&b, "  %.3g moves/s  %.1fs", solver.MovesPerSecond(s.Moves, s.Elapsed), s.Elapsed.Seconds())
-	return b.String()
 }
 
 // paramUsage turns a *solver.ParamError (a setting out of range, an unknown algorithm or option) into a usage error of solve.
