@@ -162,19 +162,23 @@ func remainingLimit(limit, spent time.Duration) time.Duration {
 	return max(limit-spent, time.Millisecond)
 }
 
+// solveAbout is tsp solve's help text.
+const solveAbout = "Solves the instance with the engine for (--algo, --backend) and prints a summary.\n" +
+	"Progress goes to stderr. Ctrl-C or SIGTERM stops the run, still writes --out and --json (the best\n" +
+	"tour found by then, at worst the start construction, with a warning) and exits 130 (143 for SIGTERM);\n" +
+	"stopped before any tour existed, it writes nothing and says so. A second signal, or 5 s without the\n" +
+	"run ending, exits at once, leaving each output as it was before.\n" +
+	"Output files are replaced whole: written beside the target, synced, then renamed over it.\n" +
+	"A run stops at a proven optimum: the known one, the exact one of an instance of up to 15 cities,\n" +
+	"or a tour as short as the lower bound.\n" +
+	"When the optimum is unknown, a Held–Karp lower bound is computed while the engine runs\n" +
+	"(on the GPU for a GPU run, else on the CPU) and within --time, and the summary adds the\n" +
+	"proven gap above it; a bound not ready when the run ends is left out, and 'tsp bound FILE'\n" +
+	"or --bound D (up to D more after the run) gives one."
+
 // parseSolve reads tsp solve's flags and checks what can be checked before the engine is known.
 func parseSolve(e *env, args []string) (*solveRequest, error) {
-	fs := newFlags(e, "solve", "FILE [flags]",
-		"Solves the instance with the engine for (--algo, --backend) and prints a summary.\n"+
-			"Progress goes to stderr. Ctrl-C or SIGTERM stops the run, still writes --out and --json\n"+
-			"and exits 130 (143 for SIGTERM); a second signal, or 5 s without the run ending, exits at once,\n"+
-			"leaving each output as it was before.\n"+
-			"Output files are replaced whole: written beside the target, synced, then renamed over it.\n"+
-			"When the optimum is unknown, a Held–Karp lower bound is computed while the engine runs\n"+
-			"(on the GPU for a GPU run, else on the CPU) and within --time, and the summary adds the\n"+
-			"proven gap above it; a bound not ready when the run ends is left out, and 'tsp bound FILE'\n"+
-			"or --bound D (up to D more after the run) gives one.\n\n"+
-			"Algorithms: "+strings.Join(solver.Algorithms(), ", ")+" (see 'tsp engines').")
+	fs := newFlags(e, "solve", "FILE [flags]", solveAbout+"\n\nAlgorithms: "+strings.Join(solver.Algorithms(), ", ")+" (see 'tsp engines').")
 	r := &solveRequest{}
 	p := &r.p
 	var (

@@ -121,37 +121,7 @@ func parseIDTour(br *bufio.Reader, filename string, in *solver.Instance) ([]int,
 		if b == nil {
 			break
 		}
-		fields := splitFields(b)
-		_, isName := s.named[string(fields[0])]
-		if c, ok := s.named[string(unquote(b))]; ok && s.width <= 1 {
-			// a whole line that names a city, blanks and commas included
-			if err := s.put(c, quote(string(unquote(b))), lr.line); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if header && !tsplib.IsNumber(fields[0]) && !isName {
-			if c, err := headerColumns(fields); err == nil && c.id < 0 {
-				s.coords = &c // a point list in tour order without ids
-			}
-			s.col, s.width = headerIDColumn(fields), len(fields)
-			continue
-		}
-		if s.coords != nil {
-			k, err := pointKey(fields, *s.coords)
-			if err != nil {
-				return nil, errorf(filename, lr.line, "%v", err)
-			}
-			s.keys = append(s.keys, k)
-			continue
-		}
-		if s.col >= 0 {
-			if s.col >= len(fields) {
-				return nil, errorf(filename, lr.line, "%d fields, the header names the id in column %d", len(fields), s.col+1)
-			}
-			fields = fields[s.col : s.col+1]
-		}
-		done, err := s.add(fields, lr.line)
+		done, err := s.line(b, header, lr.line)
 		if err != nil {
 			return nil, err
 		}
@@ -170,6 +140,40 @@ func parseIDTour(br *bufio.Reader, filename string, in *solver.Instance) ([]int,
 		}
 	}
 	return s.tour, nil
+}
+
+// line takes one line b (the file's first when header): a header of
+// column names, a whole line naming a city, a point in tour order under
+// a header of coordinates, or ids; done is true at a -1.
+func (s *idTour) line(b []byte, header bool, line int) (done bool, err error) {
+	fields := splitFields(b)
+	_, isName := s.named[string(fields[0])]
+	if c, ok := s.named[string(unquote(b))]; ok && s.width <= 1 {
+		// a whole line that names a city, blanks and commas included
+		return false, s.put(c, quote(string(unquote(b))), line)
+	}
+	if header && !tsplib.IsNumber(fields[0]) && !isName {
+		if c, err := headerColumns(fields); err == nil && c.id < 0 {
+			s.coords = &c // a point list in tour order without ids
+		}
+		s.col, s.width = headerIDColumn(fields), len(fields)
+		return false, nil
+	}
+	if s.coords != nil {
+		k, err := pointKey(fields, *s.coords)
+		if err != nil {
+			return false, errorf(s.file, line, "%v", err)
+		}
+		s.keys = append(s.keys, k)
+		return false, nil
+	}
+	if s.col >= 0 {
+		if s.col >= len(fields) {
+			return false, errorf(s.file, line, "%d fields, the header names the id in column %d", len(fields), s.col+1)
+		}
+		fields = fields[s.col : s.col+1]
+	}
+	return s.add(fields, line)
 }
 
 // headerIDColumn is the column of a header that holds the ids: the first
