@@ -20,13 +20,18 @@ const ExactMaxN = 15
 const ExactSource = "exact (dynamic programme over the cities)"
 
 // withExactOptimum returns in, or a copy of it with its optimum when it
-// has none, no fixed edges and at most ExactMaxN cities.
+// has none, at most ExactMaxN cities and at most one fixed edge (a path
+// between fixed ends is a tour with one).
 func withExactOptimum(in *solver.Instance) *solver.Instance {
-	if in.HasOptimum() || len(in.FixedEdges) > 0 || in.N < 3 || in.N > ExactMaxN {
+	if in.HasOptimum() || len(in.FixedEdges) > 1 || in.N < 3 || in.N > ExactMaxN {
 		return in
 	}
+	from, to := 0, -1
+	if len(in.FixedEdges) == 1 {
+		from, to = in.FixedEdges[0][0], in.FixedEdges[0][1]
+	}
 	c := *in
-	c.Optimum, c.OptimumSource = ExactOptimum(in), ExactSource
+	c.Optimum, c.OptimumSource = exactThrough(in, from, to), ExactSource
 	return &c
 }
 
@@ -34,40 +39,50 @@ func withExactOptimum(in *solver.Instance) *solver.Instance {
 // cities: n²·2ⁿ steps), by Held and Karp's dynamic programme: the
 // shortest path from city 0 through each set of the others, ending at
 // each of them.
-func ExactOptimum(in *solver.Instance) int64 {
+func ExactOptimum(in *solver.Instance) int64 { return exactThrough(in, 0, -1) }
+
+// exactThrough is the length of an optimal tour of in through the edge
+// from–to (to < 0: any tour): the shortest path from from through every
+// other city, closed by the edge back to from, ending at to when given.
+func exactThrough(in *solver.Instance, from, to int) int64 {
 	n := in.N
 	if n <= 3 {
 		return solver.TourLength(in, solver.IdentityTour(n))
 	}
-	m := n - 1 // cities 1..n-1 are bits 0..m-1
+	m := n - 1
+	city := make([]int, 0, m) // bit j stands for city[j]
+	for c := range n {
+		if c != from {
+			city = append(city, c)
+		}
+	}
 	full := 1 << m
 	dp := make([]int64, full*m)
 	for i := range dp {
 		dp[i] = math.MaxInt64
 	}
-	for j := range m {
-		dp[(1<<j)*m+j] = in.Dist(0, j+1)
+	for j, c := range city {
+		dp[(1<<j)*m+j] = in.Dist(from, c)
 	}
 	for set := 1; set < full; set++ {
 		for j := range m {
 			d := dp[set*m+j]
-			if d == math.MaxInt64 || set&(1<<j) == 0 {
+			if d == math.MaxInt64 {
 				continue
 			}
 			for k := range m {
-				if set&(1<<k) != 0 {
-					continue
-				}
-				next := set | 1<<k
-				if v := d + in.Dist(j+1, k+1); v < dp[next*m+k] {
-					dp[next*m+k] = v
+				if set&(1<<k) == 0 {
+					next := set | 1<<k
+					dp[next*m+k] = min(dp[next*m+k], d+in.Dist(city[j], city[k]))
 				}
 			}
 		}
 	}
 	best := int64(math.MaxInt64)
-	for j := range m {
-		best = min(best, dp[(full-1)*m+j]+in.Dist(j+1, 0))
+	for j, c := range city {
+		if to < 0 || c == to {
+			best = min(best, dp[(full-1)*m+j]+in.Dist(c, from))
+		}
 	}
 	return best
 }

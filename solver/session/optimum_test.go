@@ -40,6 +40,37 @@ func TestExactOptimum(t *testing.T) {
 	}
 }
 
+// TestExactThroughFixedEdge: the optimum through a fixed edge is the
+// shortest tour that holds it.
+func TestExactThroughFixedEdge(t *testing.T) {
+	in := scatter(8, 5)
+	t0 := solver.IdentityTour(in.N)
+	best := int64(-1)
+	var perm func(k int)
+	perm = func(k int) {
+		if k == in.N {
+			for i := range t0 {
+				a, b := t0[i], t0[(i+1)%in.N]
+				if a == 2 && b == 6 || a == 6 && b == 2 {
+					if l := solver.TourLength(in, t0); best < 0 || l < best {
+						best = l
+					}
+				}
+			}
+			return
+		}
+		for i := k; i < in.N; i++ {
+			t0[k], t0[i] = t0[i], t0[k]
+			perm(k + 1)
+			t0[k], t0[i] = t0[i], t0[k]
+		}
+	}
+	perm(1)
+	if got := exactThrough(in, 2, 6); got != best {
+		t.Errorf("through 3-7: %d, want %d", got, best)
+	}
+}
+
 // TestPrepareProvesSmallOptimum: a plan of a small instance without a
 // known optimum carries its exact optimum, and the run stops there.
 func TestPrepareProvesSmallOptimum(t *testing.T) {
