@@ -52,6 +52,9 @@ func cmdBatch(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if note := gpusOnCPU(&r.p); note != "" && !r.quiet {
+		fmt.Fprintf(e.stderr, "tsp: note: --gpus: %s\n", note)
+	}
 	var targets []target
 	if r.out != "-" {
 		targets = append(targets, target{"--out", r.out})

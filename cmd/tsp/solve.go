@@ -45,6 +45,7 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	gpuNote := gpusOnCPU(&r.p)
 	pl, choice, err := setUpRun("solve", r.p, []string{r.file}, target{"--out", r.out}, target{"--json", r.json})
 	if err != nil {
 		return err
@@ -69,9 +70,8 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return prepareError(choice.Engine, err)
 	}
-	// the note is for a user who asked for the GPU: a CPU run is no news to one who did not
-	if _, asked := r.p.Extra["gpus"]; choice.Note != "" && asked && !r.quiet {
-		fmt.Fprintf(e.stderr, "tsp: note: %s\n", choice.Note)
+	if gpuNote != "" && !r.quiet {
+		fmt.Fprintf(e.stderr, "tsp: note: --gpus: %s\n", gpuNote)
 	}
 	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet, alongside: !r.boundGiven, progressJSON: r.progress == "json"}
 	rt.adjust(&o)
@@ -227,6 +227,20 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 		return nil, usagef("solve", "--out - and --json - both write to stdout: send one of them to a file")
 	}
 	return r, nil
+}
+
+// gpusOnCPU drops --gpus from p when backend auto runs on the CPU, and returns why the GPU is not used, the note for a user
+// who asked for GPUs; a CPU run is no news to one who did not, and says nothing.
+func gpusOnCPU(p *solver.Params) string {
+	if _, asked := p.Extra["gpus"]; !asked || p.Backend != solver.BackendAuto {
+		return ""
+	}
+	e, note, err := solver.Resolve(p.Algorithm, p.Backend)
+	if err != nil || e.Backend() != solver.BackendCPU {
+		return ""
+	}
+	delete(p.Extra, "gpus")
+	return note
 }
 
 // setUpRun is what solve and batch do before reading an instance: the engine for (p.Algorithm, p.Backend) picked through a
