@@ -275,6 +275,7 @@ func FuzzParsePoints(f *testing.F) {
 		"x,y\n0,0\n1,0\n1,1\n0,1\n", "0 0\n", "1 1\n1 1\n", "id\tx\ty\n3\t1e-9\t2\n4\t0\t0\n",
 		"lat,lon\n52.5,13.4\n48.9,2.35\n-33.9,151.2\n", "", "x,y\n", "NaN 1\n", "1 2 3\n4 5\n",
 		"1,,2\n", "# c\r\n\r\n5 5\r\n", "1 0 0\n1 0 0\n", "1e15 -1e15\n-1e15 1e15\n", "0x10 1\n",
+		"name,lat,lon\n\"A, B\",1,2\n\"C\"\"D\",3,4\n", "name;lat;lon\nA;1,5;2,5\n", "pop,y,x,id\n5,1,2,a\n6,3,4,b\n", "\"x\n",
 	} {
 		f.Add([]byte(s))
 	}

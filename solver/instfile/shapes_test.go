@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // TestCSVShapes reads point lists as people write them: quoted names
@@ -119,4 +121,35 @@ func TestGeoJSONAndGPX(t *testing.T) {
 	if err := WriteTourGeoJSON(&gj, xy, []int{0, 1, 2}, 1); err != ErrNotLatLon {
 		t.Errorf("GeoJSON of a plane instance: %v", err)
 	}
+}
+
+// FuzzParseStartTour reads hostile tour files of every format against a
+// named lat,lon instance: a valid tour or a one-line *Error naming the
+// file, never a panic.
+func FuzzParseStartTour(f *testing.F) {
+	in, err := ParsePoints(strings.NewReader("name,lat,lon\nA,1,2\nB,3,4\n\"C, D\",5,6\n"), "in.csv")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{
+		"A\nB\nC, D\n", "name,lat,lon\nB,3,4\nA,1,2\n\"C, D\",5,6\n", "lat,lon\n5,6\n1,2\n3,4\n",
+		`{"tour":[2,1,3]}`, `{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[[2,1],[4,3],[6,5],[2,1]]},"properties":{"ids":["A","B","C, D"]}}]}`,
+		`<gpx><rte><rtept lat="1" lon="2"><name>A</name></rtept><rtept lat="5" lon="6"></rtept><rtept lat="3" lon="4"/></rte></gpx>`,
+		"TOUR_SECTION\n1\n2\n3\n-1\n", "{", "<", `{"tour":[1,1,1]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tour, err := ParseStartTour(bytes.NewReader(data), "t.txt", in)
+		if err != nil {
+			var e *tsplib.Error
+			if !errors.As(err, &e) || e.File != "t.txt" || strings.ContainsAny(err.Error(), "\r\n") {
+				t.Fatalf("error %q (%T) is not a one-line *Error for t.txt", err, err)
+			}
+			return
+		}
+		if err := solver.ValidateTour(tour, in.N); err != nil {
+			t.Fatalf("tour %v: %v", tour, err)
+		}
+	})
 }
