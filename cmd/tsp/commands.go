@@ -82,7 +82,7 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 }
 
 func cmdEval(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "eval", "FILE TOUR", "Prints the length of the tour; the last line of output is the length (TSPLIB's integer, a point list's in its own units).\nA tour that is not a permutation of the cities fails (exit 1).")
+	fs := newFlags(e, "eval", "FILE TOUR", "Prints the length of the tour; the last line of output is the length (TSPLIB's integer, a point list's in its own units).\nTOUR is any tour file tsp writes (TSPLIB .tour, solve --out's .csv, .geojson, .gpx, the --json report) or a list of\ncity ids or names. A tour that is not a permutation of the cities fails (exit 1).")
 	optima := fs.String("optima", "", "also look for optima.csv in `DIR`")
 	optimum := fs.Int64("optimum", 0, "known optimum `N` for the gap")
 	pos, err := parse(fs, "eval", args, 2, 2)
@@ -211,7 +211,7 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 	fs := newFlags(e, "render", "FILE [--tour TOUR] --out X.png|X.svg|X.pdf [--width PX] [--svg-path] [--path]",
 		"Draws the cities, the tour and a title with its length and gap. The format follows --out's extension.\n"+
 			"--svg-path draws the tour alone as one SVG <path> (M, L, Z) for a pen plotter: no title, no dots.")
-	tourPath := fs.String("tour", "", "`TOUR` file to draw: TSPLIB, or a point list in tour order (tsp solve --out X.csv)")
+	tourPath := fs.String("tour", "", "`TOUR` file to draw: any tour file tsp writes (TSPLIB .tour, --out's .csv, .geojson, .gpx, the --json report) or a list of city ids or names")
 	out := fs.String("out", "", "picture to write: .png, .svg or .pdf")
 	width := fs.Int("width", 1200, "width in pixels (points for SVG and PDF); the height follows the aspect ratio")
 	height := fs.Int("height", 0, "height (0: from the aspect ratio)")
