@@ -174,7 +174,7 @@ func New(in *solver.Instance, e solver.Engine, open bool, a, b int) (*Route, err
 // cities is taken.
 func ParseEnds(s string, in *solver.Instance) (a, b int, err error) {
 	if !strings.Contains(s, ",") {
-		return 0, 0, fmt.Errorf("%q: want two cities A,B", s)
+		return 0, 0, fmt.Errorf("%q: want two city ids or names A,B", s)
 	}
 	city := cityIndex(in)
 	var first error

@@ -31,7 +31,7 @@ func TestParseEnds(t *testing.T) {
 	}{
 		{"1,4", 0, 3, ""},
 		{" 2 , 3", 1, 2, ""},
-		{"1", 0, 0, "want two cities"},
+		{"1", 0, 0, "want two city ids or names"},
 		{"1,x", 0, 0, `"x" is not a city of line`},
 		{"1,5", 0, 0, "id 5 is not a city of line"},
 		{"0,1", 0, 0, "id 0 is not a city"},
