@@ -94,6 +94,10 @@ type Instance struct {
 	// ids and coordinates as written. nil for TSPLIB files.
 	Points *PointList
 
+	// CityNames are the cities' names, in city order, that a cost matrix's
+	// header gave; nil otherwise (a point list keeps its own in Points).
+	CityNames []string
+
 	// geo holds latitude and longitude in radians for GEO and GreatCircle
 	// instances, geoCos the cosine of the latitude for GreatCircle.
 	geoLat, geoLon, geoCos []float64
@@ -132,6 +136,21 @@ func (p *PointList) Label(i int) string {
 		return p.Labels[i]
 	}
 	return strconv.FormatInt(p.ID(i), 10)
+}
+
+// CityLabel is how the instance's file names city i: a point list's id or
+// name as written, a cost matrix's header name, else TSPLIB's id i+1.
+func (in *Instance) CityLabel(i int) string {
+	if in.CityNames != nil {
+		return in.CityNames[i]
+	}
+	return in.Points.Label(i)
+}
+
+// Named reports whether the instance's file names its cities (a point
+// list's ids that are not all integers, or a cost matrix's header).
+func (in *Instance) Named() bool {
+	return in.CityNames != nil || in.Points != nil && in.Points.Labels != nil
 }
 
 // HasCoords reports whether the instance has coordinates to draw.

@@ -263,8 +263,13 @@ func titleSize(width int) float64 { return math.Max(6, math.Min(18, float64(widt
 
 // WorldXY returns the drawing coordinates of city i: x to the right and y
 // up. GEO instances store latitude in X and longitude in Y, so they are
-// swapped to put north up and east right.
+// swapped to put north up and east right; lat,lon point lists are drawn
+// on a map centred on their cities that the antimeridian does not cut
+// (geoFrame).
 func WorldXY(in *solver.Instance, i int) (x, y float64) {
+	if isLatLon(in) {
+		return frameOf(in).xy(in.X[i], in.Y[i])
+	}
 	if in.Metric == solver.Geo {
 		return in.Y[i], in.X[i]
 	}
@@ -275,6 +280,12 @@ func WorldXY(in *solver.Instance, i int) (x, y float64) {
 // picture (origin bottom left, y up): the cities' bounding box scaled to
 // fit below the title, aspect ratio kept, centred.
 func project(in *solver.Instance, width, height int) func(i int) vg.Point {
+	at := projectXY(in, width, height)
+	return func(i int) vg.Point { return at(WorldXY(in, i)) }
+}
+
+// projectXY is project for a point in world coordinates.
+func projectXY(in *solver.Instance, width, height int) func(x, y float64) vg.Point {
 	m, titleH := layout(width)
 	areaW := math.Max(1, float64(width)-2*m)
 	areaH := math.Max(1, float64(height)-2*m-titleH)
@@ -292,8 +303,7 @@ func project(in *solver.Instance, width, height int) func(i int) vg.Point {
 	}
 	offX := m + (areaW-bw*scale)/2
 	offY := m + (areaH-bh*scale)/2
-	return func(i int) vg.Point {
-		x, y := WorldXY(in, i)
+	return func(x, y float64) vg.Point {
 		return vg.Point{X: vg.Length(offX + (x-minX)*scale), Y: vg.Length(offY + (y-minY)*scale)}
 	}
 }
@@ -324,6 +334,8 @@ func draw(c vg.Canvas, s Scene, width, height int) {
 // line widths and radii that shrink as the cities grow in number.
 func drawVector(c vg.Canvas, s Scene, width, height int) {
 	pt := project(s.Instance, width, height)
+	at := projectXY(s.Instance, width, height)
+	box := BoundsOf(s.Instance)
 	n := s.Instance.N
 	lineW, r := 1.5, 2.5
 	switch {
@@ -344,11 +356,19 @@ func drawVector(c vg.Canvas, s Scene, width, height int) {
 		}
 		var p vg.Path
 		p.Move(pt(t[0]))
-		for _, city := range t[1:] {
-			p.Line(pt(city))
+		edge := func(a, b int) {
+			// the short way round: an edge across the map's edge is cut there
+			if x0, y0, x1, y1, cut := seamEnds(s.Instance, box, a, b); cut {
+				p.Line(at(x0, y0))
+				p.Move(at(x1, y1))
+			}
+			p.Line(pt(b))
+		}
+		for k, city := range t[1:] {
+			edge(t[k], city)
 		}
 		if !open {
-			p.Close()
+			edge(t[len(t)-1], t[0])
 		}
 		c.SetColor(clr)
 		c.SetLineWidth(vg.Length(wd))

@@ -48,23 +48,40 @@ func writeSVGPath(w io.Writer, in *solver.Instance, tour []int, width int, open 
 	fmt.Fprintf(bw, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%dpt\" height=\"%gpt\" viewBox=\"0 0 %d %g\">\n", width, height, width, height)
 	fmt.Fprintf(bw, "<path fill=\"none\" stroke=\"black\" stroke-width=\"%g\" stroke-linejoin=\"round\" d=\"", svgStroke(in.N, width))
 	buf := make([]byte, 0, 64)
-	for k, c := range tour {
-		x, y := WorldXY(in, c)
-		buf = buf[:0]
-		switch k {
-		case 0:
-			buf = append(buf, 'M')
-		case 1:
-			buf = append(buf, " L"...)
-		default:
-			buf = append(buf, ' ')
-		}
+	point := func(cmd string, x, y float64) {
+		buf = append(buf[:0], cmd...)
 		buf = strconv.AppendFloat(buf, m+(x-b.MinX)*scale, 'f', 2, 64)
 		buf = append(buf, ',')
 		buf = strconv.AppendFloat(buf, height-m-(y-b.MinY)*scale, 'f', 2, 64)
 		bw.Write(buf)
 	}
-	if !open {
+	// the short way round: an edge across a lat,lon map's edge is cut there, and the pen lifted
+	cut, moved := false, true
+	line := func(x, y float64) { // "L" once after a move, then implied
+		if moved {
+			point(" L", x, y)
+		} else {
+			point(" ", x, y)
+		}
+		moved = false
+	}
+	edge := func(a, c int) {
+		if x0, y0, x1, y1, ok := seamEnds(in, b, a, c); ok {
+			line(x0, y0)
+			point(" M", x1, y1)
+			cut, moved = true, true
+		}
+		line(WorldXY(in, c))
+	}
+	x0, y0 := WorldXY(in, tour[0])
+	point("M", x0, y0)
+	for k, c := range tour[1:] {
+		edge(tour[k], c)
+	}
+	switch {
+	case !open && cut:
+		edge(tour[len(tour)-1], tour[0])
+	case !open:
 		bw.WriteString(" Z")
 	}
 	bw.WriteString("\"/>\n</svg>\n")

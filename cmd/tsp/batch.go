@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"runtime"
@@ -31,7 +32,9 @@ type batchRequest struct {
 	optima   string
 	quiet    bool
 	shard    shard
-	progress time.Duration
+	progress time.Duration // how often a progress line goes out
+	// progressMode is --progress: text or json
+	progressMode string
 }
 
 // batchSolver solves many instances at once on the GPU, a result for
@@ -49,8 +52,14 @@ func cmdBatch(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var pl session.Pipeline
-	choice, err := chooseSolveEngine(&pl, r.p)
+	if note := gpusOnCPU(&r.p); note != "" && !r.quiet {
+		fmt.Fprintf(e.stderr, "tsp: note: --gpus: %s\n", note)
+	}
+	var targets []target
+	if r.out != "-" {
+		targets = append(targets, target{"--out", r.out})
+	}
+	pl, choice, err := setUpRun("batch", r.p, r.inputs, targets...)
 	if err != nil {
 		return err
 	}
@@ -60,17 +69,12 @@ func cmdBatch(ctx context.Context, e *env, args []string) error {
 			return fmt.Errorf("--backend %s: this build solves batches on the CPU only (build with `make gpu`)", r.p.Backend)
 		}
 	}
-	if r.out != "-" {
-		if err := checkTargets("batch", r.inputs, target{"--out", r.out}); err != nil {
-			return err
-		}
-	}
 	out, done, err := openBatchOut(r.out, e.stdout)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
-	st, runErr := runBatch(ctx, e, r, &pl, onGPU, out, done)
+	st, runErr := runBatch(ctx, e, r, pl, onGPU, out, done)
 	if err := out.close(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -93,18 +97,20 @@ func cmdBatch(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
+// batchAbout is tsp batch's help text.
+const batchAbout = "Solves many instances, one JSON line each in --out (name, n, length in the file's units, gap to the\n" +
+	"optimum or to the tour a data set gives, time, seed). Inputs are instance files, folders of them, or\n" +
+	"files of one instance a line, 'x1 y1 x2 y2 …' (an 'output …' after the coordinates is the data\n" +
+	"set's tour, kept as reference_length). A rerun with the same --out skips the instances already\n" +
+	"there; each batch of lines is synced to the disk before the next. On the CPU --jobs instances run\n" +
+	"at once, each on its share of the cores (one each by default); on the GPU (a CUDA build, GPU\n" +
+	"backend) --chunk instances at once, a block each. Ctrl-C keeps the lines written and exits 130.\n" +
+	"--time-each is wall clock: on a loaded machine, '--opt kicks=N --time-each 1s' gives each run\n" +
+	"the same work whatever the load (docs/BATCH.md)."
+
 // parseBatch reads tsp batch's flags.
 func parseBatch(e *env, args []string) (*batchRequest, error) {
-	fs := newFlags(e, "batch", "FILES|DIR... --time-each T --out RESULTS.jsonl [flags]",
-		"Solves many instances, one JSON line each in --out (name, n, length in the file's units, gap to the\n"+
-			"optimum or to the tour a data set gives, time, seed). Inputs are instance files, folders of them, or\n"+
-			"files of one instance a line, 'x1 y1 x2 y2 …' (an 'output …' after the coordinates is the data\n"+
-			"set's tour, kept as reference_length). A rerun with the same --out skips the instances already\n"+
-			"there; each batch of lines is synced to the disk before the next. On the CPU --jobs instances run\n"+
-			"at once, each on its share of the cores (one each by default); on the GPU (a CUDA build, GPU\n"+
-			"backend) --chunk instances at once, a block each. Ctrl-C keeps the lines written and exits 130.\n"+
-			"--time-each is wall clock: on a loaded machine, '--opt kicks=N --time-each 1s' gives each run\n"+
-			"the same work whatever the load (docs/BATCH.md).")
+	fs := newFlags(e, "batch", "FILES|DIR... --time-each T --out RESULTS.jsonl [flags]", batchAbout)
 	r := &batchRequest{}
 	p := &r.p
 	seed := fs.Uint64("seed", 1, "random seed of every instance's run")
@@ -121,6 +127,7 @@ func parseBatch(e *env, args []string) (*batchRequest, error) {
 	fs.DurationVar(&r.bound, "bound", 0, "spend up to `D` an instance on a Held–Karp lower bound when its optimum is unknown (0: none)")
 	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR`")
 	fs.BoolVar(&r.quiet, "quiet", false, "no progress on stderr")
+	fs.StringVar(&r.progressMode, "progress", "text", "batch "+progressDoc+"; a batch's lines count its instances (elapsed_s, phase batch, solved, failed, mean_gap_percent)")
 	fs.Func("opt", "engine option `NAME=VALUE`, repeatable", func(s string) error { return paramUsage(p.Set(s)) })
 	fs.Func("gpus", gpusDoc, func(s string) error { return paramUsage(p.Set("gpus=" + s)) })
 	pos, err := parse(fs, "batch", args, 1, math.MaxInt32)
@@ -128,33 +135,11 @@ func parseBatch(e *env, args []string) (*batchRequest, error) {
 		return nil, err
 	}
 	r.inputs, p.Seed = pos, *seed
-	for _, in := range r.inputs {
-		if _, err := os.Stat(in); err != nil {
-			return nil, fmt.Errorf("%s: no such file or folder", in)
-		}
-	}
 	if r.shard, err = sf.resolve("batch", getenv); err != nil {
 		return nil, err
 	}
-	switch {
-	case r.out == "":
-		return nil, usagef("batch", "--out FILE is required: the results go there, one line an instance")
-	case r.each <= 0:
-		return nil, usagef("batch", "--time-each T is required: the time limit of each instance, e.g. 100ms")
-	}
-	if err := checkTime("batch", "time-each", r.each); err != nil {
+	if err := r.check(); err != nil {
 		return nil, err
-	}
-	if err := checkTime("batch", "bound", r.bound); err != nil {
-		return nil, err
-	}
-	if err := checkInts("batch", intRange{"jobs", int64(r.jobs), 0, 4096}, intRange{"chunk", int64(r.chunk), 1, 1 << 20}); err != nil {
-		return nil, err
-	}
-	if r.optima != "" {
-		if err := checkOptima(r.optima); err != nil {
-			return nil, err
-		}
 	}
 	if r.jobs == 0 {
 		r.jobs = runtime.NumCPU()
@@ -162,6 +147,37 @@ func parseBatch(e *env, args []string) (*batchRequest, error) {
 	p.TimeLimit = r.each
 	r.progress = time.Second
 	return r, nil
+}
+
+// check checks the request's inputs and settings: a usage error for a setting out of range.
+func (r *batchRequest) check() error {
+	for _, in := range r.inputs {
+		if _, err := os.Stat(in); err != nil {
+			return fmt.Errorf("%s: no such file or folder", in)
+		}
+	}
+	switch {
+	case r.out == "":
+		return usagef("batch", "--out FILE is required: the results go there, one line an instance")
+	case r.each <= 0:
+		return usagef("batch", "--time-each T is required: the time limit of each instance, e.g. 100ms")
+	}
+	if err := checkTime("batch", "time-each", r.each); err != nil {
+		return err
+	}
+	if err := checkTime("batch", "bound", r.bound); err != nil {
+		return err
+	}
+	if err := checkProgress("batch", r.progressMode); err != nil {
+		return err
+	}
+	if err := checkInts("batch", intRange{"jobs", int64(r.jobs), 0, 4096}, intRange{"chunk", int64(r.chunk), 1, 1 << 20}); err != nil {
+		return err
+	}
+	if r.optima != "" {
+		return checkOptima(r.optima)
+	}
+	return nil
 }
 
 // batchStats counts a batch's outcomes.
@@ -221,6 +237,33 @@ func runBatch(ctx context.Context, e *env, r *batchRequest, pl *session.Pipeline
 	defer cancel()
 	items := make(chan batchItem, 4*r.jobs)
 	results := make(chan batchDone, 4*r.jobs)
+	listErr := listBatch(ctx, r, done, st, items)
+	var wg sync.WaitGroup
+	if onGPU != nil {
+		wg.Add(1)
+		go func() { defer wg.Done(); gpuBatchWorker(ctx, r, onGPU, items, results) }()
+	} else {
+		for range r.jobs {
+			wg.Add(1)
+			go func() { defer wg.Done(); cpuBatchWorker(ctx, r, pl, items, results) }()
+		}
+	}
+	go func() { wg.Wait(); close(results) }()
+	werr := collectBatch(e, r, st, out, results, cancel)
+	// the workers stop early only once ctx has ended, which ends the listing too
+	lerr := listErr()
+	if werr != nil {
+		return st, werr
+	}
+	if lerr != nil && !errors.Is(lerr, context.Canceled) {
+		return st, lerr
+	}
+	return st, nil
+}
+
+// listBatch sends the shard's items not in done to items from a goroutine of its own, counting those skipped in
+// st.skipped, and returns the function that waits for the listing to end and gives its error.
+func listBatch(ctx context.Context, r *batchRequest, done map[string]bool, st *batchStats, items chan<- batchItem) func() error {
 	var listErr error
 	listed := make(chan struct{}) // closed once the items are all sent: listErr and st.skipped are final
 	go func() {
@@ -244,47 +287,63 @@ func runBatch(ctx context.Context, e *env, r *batchRequest, pl *session.Pipeline
 			}
 		})
 	}()
-	var wg sync.WaitGroup
-	if onGPU != nil {
-		wg.Add(1)
-		go func() { defer wg.Done(); gpuBatchWorker(ctx, r, onGPU, items, results) }()
-	} else {
-		for range r.jobs {
-			wg.Add(1)
-			go func() { defer wg.Done(); cpuBatchWorker(ctx, r, pl, items, results) }()
-		}
-	}
-	go func() { wg.Wait(); close(results) }()
+	return func() error { <-listed; return listErr }
+}
 
+// collectBatch writes the results as they come, flushing the output whenever none waits, and shows the progress (a
+// line a second while the count grows, or with --progress json a JSON line a second); a failed write cancels the
+// batch and is returned.
+func collectBatch(e *env, r *batchRequest, st *batchStats, out *batchOut, results <-chan batchDone, cancel func()) error {
 	var werr error
-	last := time.Now()
-	for d := range results {
-		switch {
-		case d.err != nil:
-			st.failed++
-			fmt.Fprintf(e.stderr, "tsp: %s\n", oneLine(d.err.Error()))
-		case werr == nil:
-			st.add(d.line)
-			out.add(d.line)
-		}
-		if len(results) == 0 && werr == nil {
-			if werr = out.flush(); werr != nil {
-				cancel()
+	start, shown := time.Now(), -1
+	tick := time.NewTicker(r.progress)
+	defer tick.Stop()
+	for {
+		select {
+		case d, ok := <-results:
+			if !ok {
+				return werr
+			}
+			switch {
+			case d.err != nil:
+				st.failed++
+				fmt.Fprintf(e.stderr, "tsp: %s\n", oneLine(d.err.Error()))
+			case werr == nil:
+				st.add(d.line)
+				out.add(d.line)
+			}
+			if len(results) == 0 && werr == nil {
+				if werr = out.flush(); werr != nil {
+					cancel()
+				}
+			}
+		case <-tick.C:
+			switch {
+			case r.quiet:
+			case r.progressMode == "json":
+				st.writeJSON(e.stderr, time.Since(start))
+			case st.solved != shown:
+				shown = st.solved
+				fmt.Fprintf(e.stderr, "tsp: batch: %d solved%s\n", st.solved, st.quality())
 			}
 		}
-		if !r.quiet && time.Since(last) >= r.progress {
-			last = time.Now()
-			fmt.Fprintf(e.stderr, "tsp: batch: %d solved%s\n", st.solved, st.quality())
-		}
 	}
-	<-listed // the workers stop early only once ctx has ended, which ends the listing too
-	if werr != nil {
-		return st, werr
+}
+
+// writeJSON writes one --progress json line of a batch: the instances solved and failed so far, and their mean gap.
+func (s *batchStats) writeJSON(w io.Writer, elapsed time.Duration) {
+	line := struct {
+		Elapsed float64  `json:"elapsed_s"`
+		Phase   string   `json:"phase"`
+		Solved  int      `json:"solved"`
+		Failed  int      `json:"failed"`
+		MeanGap *float64 `json:"mean_gap_percent,omitempty"`
+	}{Elapsed: round3(elapsed.Seconds()), Phase: "batch", Solved: s.solved, Failed: s.failed}
+	if s.gaps > 0 {
+		line.MeanGap = ptr(round3(s.gapSum / float64(s.gaps)))
 	}
-	if listErr != nil && !errors.Is(listErr, context.Canceled) {
-		return st, listErr
-	}
-	return st, nil
+	b, _ := json.Marshal(line)
+	w.Write(append(b, '\n'))
 }
 
 // cpuBatchWorker solves items one at a time, each on its share of the

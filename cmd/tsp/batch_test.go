@@ -236,7 +236,7 @@ func TestIsInstanceLines(t *testing.T) {
 // written are whole, and the same command finishes the rest.
 func TestBatchInterruptKeepsWholeLines(t *testing.T) {
 	dir := t.TempDir()
-	in := circleLines(t, dir, 40, 12)
+	in := circleLines(t, dir, 40, 20) // above session.ExactMaxN: each run takes its time
 	res := filepath.Join(dir, "r.jsonl")
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()

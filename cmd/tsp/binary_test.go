@@ -359,7 +359,7 @@ func TestBinaryOneOutputFails(t *testing.T) {
 	tourPath := filepath.Join(dir, "t.tour")
 	cmd, out, stderr := start(t, "solve", p, "--algo", "2opt-ils", "--backend", "cpu", "--time", "1500ms",
 		"--out", tourPath, "--json", filepath.Join(sub, "r.json"))
-	stderr.waitFor(t, "length ") // the run has started: the targets were checked
+	stderr.waitFor(t, "moves/s") // the run has started: the targets were checked
 	if err := os.RemoveAll(sub); err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +389,7 @@ func TestBinarySignals(t *testing.T) {
 			os.Remove(tourPath)
 			os.Remove(jsonPath)
 			cmd, out, stderr := start(t, "solve", p, "--algo", "2opt-ils", "--backend", "cpu", "--time", "60s", "--out", tourPath, "--json", jsonPath)
-			stderr.waitFor(t, "length ")
+			stderr.waitFor(t, "moves/s")
 			sent := time.Now()
 			if err := cmd.Process.Signal(c.sig); err != nil {
 				t.Fatal(err)
@@ -441,7 +441,7 @@ func TestBinaryStuckEngine(t *testing.T) {
 	cmd := exec.Command(self, "solve", p, "--algo", "testhang", "--backend", "cpu", "--out", filepath.Join(dir, "h.tour"), "--bound", "0")
 	cmd.Env = append(os.Environ(), asTSP+"=1")
 	stderr := startCmd(t, cmd)
-	stderr.waitFor(t, "length ")
+	stderr.waitFor(t, "moves/s")
 	sent := time.Now()
 	cmd.Process.Signal(syscall.SIGTERM)
 	if code := exitCode(t, cmd); code != 143 {
@@ -475,7 +475,7 @@ func TestBinarySecondSignal(t *testing.T) {
 		os.Remove(tourPath)
 		os.Remove(jsonPath)
 		cmd, _, stderr := start(t, "solve", p, "--algo", "sa", "--backend", "cpu", "--time", "60s", "--out", tourPath, "--json", jsonPath)
-		stderr.waitFor(t, "length ")
+		stderr.waitFor(t, "moves/s")
 		cmd.Process.Signal(syscall.SIGINT)
 		time.Sleep(gap)
 		cmd.Process.Signal(syscall.SIGINT)

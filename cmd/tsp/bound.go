@@ -17,27 +17,6 @@ import (
 	"github.com/tsplab/tsplab/solver/session"
 )
 
-// boundReport is the JSON record of `tsp bound`: lengths in the file's
-// units (Unit), the instance's integers under *_scaled (see report.Report).
-type boundReport struct {
-	Instance          string   `json:"instance"`
-	Dimension         int      `json:"dimension"`
-	LowerBound        float64  `json:"lower_bound"`
-	LowerBoundScaled  int64    `json:"lower_bound_scaled"`
-	Unit              string   `json:"unit"`
-	ScaleExp          int      `json:"scale_exp"`
-	Estimate          float64  `json:"ascent_estimate"`
-	Optimal           bool     `json:"optimal"`
-	Optimum           *float64 `json:"optimum"`
-	OptimumScaled     *int64   `json:"optimum_scaled"`
-	BelowOptimum      *float64 `json:"below_optimum_percent"`
-	Backend           string   `json:"backend"`
-	Iterations        int      `json:"iterations"`
-	ElapsedSeconds    float64  `json:"elapsed_seconds"`
-	EvaluationSeconds float64  `json:"evaluation_seconds"`
-	Stopped           bool     `json:"stopped"`
-}
-
 // boundRequest is what tsp bound's command line asks for.
 type boundRequest struct {
 	file, jsonOut, optima, backend string
@@ -147,20 +126,11 @@ func chooseBoundDevice(opts *bound.Options, backend string) error {
 
 // printBound writes the JSON report where --json says and the summary to stdout (only the JSON with --json -), the bound on the last line.
 func printBound(e *env, in *solver.Instance, res bound.Result, jsonOut string) error {
-	unit := report.UnitName(in)
-	rep := boundReport{
-		Instance: in.Name, Dimension: in.N, LowerBound: in.LengthValue(res.Bound), LowerBoundScaled: res.Bound,
-		Unit: unit, ScaleExp: in.ScaleExp, Estimate: res.Estimate / math.Pow10(in.ScaleExp),
-		Optimal: res.Optimal, Iterations: res.Iterations, Backend: solver.BackendCPU, ElapsedSeconds: res.Elapsed.Seconds(),
-		EvaluationSeconds: res.Evaluation.Seconds(), Stopped: res.Stopped,
-	}
+	rep := report.NewBound(in, res.Bound, res.Estimate)
+	rep.Optimal, rep.Iterations, rep.Backend, rep.Stopped = res.Optimal, res.Iterations, solver.BackendCPU, res.Stopped
+	rep.ElapsedSeconds, rep.EvaluationSeconds = res.Elapsed.Seconds(), res.Evaluation.Seconds()
 	if res.Device {
 		rep.Backend = solver.BackendGPU
-	}
-	if in.HasOptimum() && in.Optimum > 0 {
-		opt, v := in.Optimum, in.LengthValue(in.Optimum)
-		below := 100 * float64(opt-res.Bound) / float64(opt)
-		rep.OptimumScaled, rep.Optimum, rep.BelowOptimum = &opt, &v, &below
 	}
 	write := func(w io.Writer) error {
 		enc := json.NewEncoder(w)
@@ -193,5 +163,5 @@ func printBound(e *env, in *solver.Instance, res bound.Result, jsonOut string) e
 
 // gapLine says how far length lies above a computed lower bound.
 func gapLine(in *solver.Instance, length int64, r bound.Result) string {
-	return fmt.Sprintf("gap ≤ %.2f %% (above the lower bound %s)", r.GapPercent(length), in.FormatLength(r.Bound))
+	return fmt.Sprintf("gap ≤ %.2f %% (above the lower bound %s)", r.GapPercent(length), humanLength(in, r.Bound))
 }

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tsplab/tsplab/solver/report"
 )
 
 // tsp bound on a circle (whose optimum is known): the last line is an
@@ -25,11 +27,11 @@ func TestBoundCommand(t *testing.T) {
 		t.Fatalf("last line %q is not the bound", lines[len(lines)-1])
 	}
 	code, out, _ = tsp(t, "bound", p, "--json", "-", "--quiet")
-	var rep boundReport
+	var rep report.BoundReport
 	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
 		t.Fatalf("--json -: exit %d, %q", code, out)
 	}
-	if rep.Optimum == nil || rep.LowerBoundScaled != lb || rep.LowerBound != float64(lb) || float64(lb) > *rep.Optimum || lb <= 0 {
+	if rep.Optimum == nil || rep.LowerBoundScaled == nil || *rep.LowerBoundScaled != lb || *rep.LowerBound != float64(lb) || float64(lb) > *rep.Optimum || lb <= 0 {
 		t.Errorf("bound %d, JSON %+v", lb, rep)
 	}
 	for _, args := range [][]string{{"bound"}, {"bound", p, "--time", "-1s"}, {"bound", p, "--period", "-2"}} {

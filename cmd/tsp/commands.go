@@ -82,7 +82,7 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 }
 
 func cmdEval(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "eval", "FILE TOUR", "Prints the length of the tour; the last line of output is the length (TSPLIB's integer, a point list's in its own units).\nA tour that is not a permutation of the cities fails (exit 1).")
+	fs := newFlags(e, "eval", "FILE TOUR", "Prints the length of the tour; the last line of output is the length (TSPLIB's integer, a point list's in its own units).\nTOUR is any tour file tsp writes (TSPLIB .tour, solve --out's .csv, .geojson, .gpx, the --json report) or a list of\ncity ids or names. A tour that is not a permutation of the cities fails (exit 1).")
 	optima := fs.String("optima", "", "also look for optima.csv in `DIR`")
 	optimum := fs.Int64("optimum", 0, "known optimum `N` for the gap")
 	pos, err := parse(fs, "eval", args, 2, 2)
@@ -211,7 +211,7 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 	fs := newFlags(e, "render", "FILE [--tour TOUR] --out X.png|X.svg|X.pdf [--width PX] [--svg-path] [--path]",
 		"Draws the cities, the tour and a title with its length and gap. The format follows --out's extension.\n"+
 			"--svg-path draws the tour alone as one SVG <path> (M, L, Z) for a pen plotter: no title, no dots.")
-	tourPath := fs.String("tour", "", "`TOUR` file to draw: TSPLIB, or a point list in tour order (tsp solve --out X.csv)")
+	tourPath := fs.String("tour", "", "`TOUR` file to draw: any tour file tsp writes (TSPLIB .tour, --out's .csv, .geojson, .gpx, the --json report) or a list of city ids or names")
 	out := fs.String("out", "", "picture to write: .png, .svg or .pdf")
 	width := fs.Int("width", 1200, "width in pixels (points for SVG and PDF); the height follows the aspect ratio")
 	height := fs.Int("height", 0, "height (0: from the aspect ratio)")
@@ -311,12 +311,30 @@ func cmdBench(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkBenchGPU(suite); err != nil {
+		return err
+	}
 	if opt.OutDir != "" {
 		if err := os.MkdirAll(opt.OutDir, 0o755); err != nil {
 			return err
 		}
 	}
 	return bench.Run(ctx, suite, opt, e.stdout)
+}
+
+// checkBenchGPU refuses the gpu suite, which measures the GPU engines alone, where none can run: a build without CUDA, or
+// no usable GPU.
+func checkBenchGPU(suite string) error {
+	if suite != "gpu" {
+		return nil
+	}
+	if !device.BuiltWithCUDA() {
+		return errors.New("bench --suite gpu measures the GPU engines: this build has none (build with `make gpu`)")
+	}
+	if _, err := device.Devices(); err != nil {
+		return fmt.Errorf("bench --suite gpu measures the GPU engines: %v", err)
+	}
+	return nil
 }
 
 // parseBench reads tsp bench's flags into the suite's name and options.
@@ -462,7 +480,12 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 		*verbose = true
 		fmt.Fprintf(e.stdout, "options for %s (%d cities)\n", in.Name, in.N)
 	}
+	hidden := 0 // GPU engines of a build without CUDA: one line says why none can run
 	for _, eng := range solver.Engines() {
+		if eng.Backend() == solver.BackendGPU && !device.BuiltWithCUDA() && !*verbose {
+			hidden++
+			continue
+		}
 		status := "ready"
 		if err := eng.Available(); err != nil {
 			status = "unavailable: " + oneLine(err.Error())
@@ -475,6 +498,9 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 			}
 			writeOptions(e.stdout, set)
 		}
+	}
+	if hidden > 0 {
+		fmt.Fprintf(e.stdout, "(%d GPU engines need the CUDA build: `make gpu`)\n", hidden)
 	}
 	if device.BuiltWithCUDA() {
 		writeGPUs(e.stdout)

@@ -89,7 +89,7 @@ func TestSolvePathRefused(t *testing.T) {
 	}{
 		{[]string{"--ends", "1,1"}, 2, "a path from a city to itself"},
 		{[]string{"--ends", "1,11"}, 2, "id 11 is not a city of line"},
-		{[]string{"--ends", "1"}, 2, "want two city ids A,B"},
+		{[]string{"--ends", "1"}, 2, "want two city ids or names A,B"},
 		{[]string{"--open", "--ends", "1,2"}, 2, "give one of them"},
 		{[]string{"--ends", "1,2", "--algo", "sa"}, 1, "sa/cpu does not keep fixed edges"},
 		{[]string{"--ends", "1,2", "--algo", "2opt-climb"}, 1, "2opt-climb/cpu does not keep fixed edges"},

@@ -19,7 +19,7 @@ func TestPointLists(t *testing.T) {
 	dir := t.TempDir()
 	sq := writeTestFile(t, dir, "square.csv", "id,x,y\n10,0,0\n20,1,1\n30,1,0\n40,0,1\n50,0.5,0\n")
 	code, out, stderr := tsp(t, "solve", sq, "--backend", "cpu", "--time", "2s", "--out", filepath.Join(dir, "tour.csv"))
-	if code != 0 || !strings.Contains(out, "square: length 4,") {
+	if code != 0 || !strings.Contains(out, "square: length 4 (") {
 		t.Fatalf("solve: exit %d\n%s%s", code, out, stderr)
 	}
 	tour, err := os.ReadFile(filepath.Join(dir, "tour.csv"))
@@ -37,7 +37,7 @@ func TestPointLists(t *testing.T) {
 		t.Fatalf("render --tour tour.csv: exit %d %s", code, stderr)
 	}
 	wrong := writeTestFile(t, dir, "wrong.csv", "id,x,y\n10,0,0\n20,1,1\n30,1,0\n40,0,1\n60,0.5,0\n")
-	if code, _, stderr := tsp(t, "eval", sq, wrong); code != 1 || !strings.Contains(stderr, "wrong.csv: id 60 is not a city of square") {
+	if code, _, stderr := tsp(t, "eval", sq, wrong); code != 1 || !strings.Contains(stderr, "id 60 is not a city of square") {
 		t.Fatalf("eval with an unknown id: exit %d %s", code, stderr)
 	}
 	code, out, _ = tsp(t, "info", sq, "--bound", "2s")
@@ -52,7 +52,7 @@ func TestPointLists(t *testing.T) {
 	}
 	geo := writeTestFile(t, dir, "stops.txt", "lat lon\n52.52 13.405\n48.8566 2.3522\n51.5074 -0.1278\n")
 	code, out, stderr = tsp(t, "solve", geo, "--backend", "cpu", "--time", "2s")
-	if code != 0 || !strings.Contains(out, "stops: length 2152") {
+	if code != 0 || !strings.Contains(out, "stops: length 2,152") {
 		t.Fatalf("solve lat/lon: exit %d\n%s%s", code, out, stderr)
 	}
 	bad := writeTestFile(t, dir, "bad.csv", "x,y\n0,0\n1,zero\n")

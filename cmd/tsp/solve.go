@@ -33,6 +33,7 @@ type solveRequest struct {
 	optimum      int64
 	optimumGiven bool
 	quiet        bool
+	progress     string // --progress: text or json
 	bound        time.Duration
 	boundGiven   bool
 	route        routeFlags
@@ -44,17 +45,16 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var pl session.Pipeline
-	choice, err := chooseSolveEngine(&pl, r.p)
+	gpuNote := gpusOnCPU(&r.p)
+	pl, choice, err := setUpRun("solve", r.p, []string{r.file}, target{"--out", r.out}, target{"--json", r.json})
 	if err != nil {
-		return err
-	}
-	// where the results go, before a long run rather than after it
-	if err := checkTargets("solve", []string{r.file}, target{"--out", r.out}, target{"--json", r.json}); err != nil {
 		return err
 	}
 	in, err := loadInstance(r.file, r.optima, r.optimum, r.optimumGiven)
 	if err != nil {
+		return err
+	}
+	if err := checkTourFormat(in, r.out); err != nil {
 		return err
 	}
 	p := r.p
@@ -70,14 +70,21 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return prepareError(choice.Engine, err)
 	}
-	if choice.Note != "" && !r.quiet {
-		fmt.Fprintf(e.stderr, "tsp: note: %s\n", choice.Note)
+	if gpuNote != "" && !r.quiet {
+		fmt.Fprintf(e.stderr, "tsp: note: --gpus: %s\n", gpuNote)
 	}
-	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet, alongside: !r.boundGiven}
+	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet, alongside: !r.boundGiven, progressJSON: r.progress == "json"}
 	rt.adjust(&o)
 	out, err := solveWithProgress(ctx, e, plan, o)
+	if errors.Is(err, session.ErrNoTour) {
+		fmt.Fprintf(e.stderr, "tsp: %v\n", session.ErrNoTour)
+		return errInterrupted
+	}
 	if err != nil {
 		return err
+	}
+	if !r.quiet {
+		warnEarlyStop(e, out)
 	}
 	if out, err = rt.finish(plan, out); err != nil {
 		return err
@@ -85,6 +92,19 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	out.Result.Params.TimeLimit = r.p.TimeLimit // the report says the limit asked for
 	out.Report.Params.TimeLimit = r.p.TimeLimit
 	return finishSolve(ctx, e, plan, out, o)
+}
+
+// warnEarlyStop says on stderr that a signal stopped the run before its time, and what the tour written is.
+func warnEarlyStop(e *env, out session.Outcome) {
+	res := out.Result
+	if res.StopReason != solver.StopInterrupt {
+		return
+	}
+	what := "the best tour found by then"
+	if out.Fallback {
+		what = "the start construction (a space-filling curve): the search had no shorter tour yet"
+	}
+	fmt.Fprintf(e.stderr, "tsp: warning: stopped early at %.2f s; the tour is %s\n", res.Elapsed.Seconds(), what)
 }
 
 // prepareError is the error of a plan refused on the instance: a bad setting as a usage error, else named by the engine.
@@ -142,19 +162,23 @@ func remainingLimit(limit, spent time.Duration) time.Duration {
 	return max(limit-spent, time.Millisecond)
 }
 
+// solveAbout is tsp solve's help text.
+const solveAbout = "Solves the instance with the engine for (--algo, --backend) and prints a summary.\n" +
+	"Progress goes to stderr. Ctrl-C or SIGTERM stops the run, still writes --out and --json (the best\n" +
+	"tour found by then, at worst the start construction, with a warning) and exits 130 (143 for SIGTERM);\n" +
+	"stopped before any tour existed, it writes nothing and says so. A second signal, or 5 s without the\n" +
+	"run ending, exits at once, leaving each output as it was before.\n" +
+	"Output files are replaced whole: written beside the target, synced, then renamed over it.\n" +
+	"A run stops at a proven optimum: the known one, the exact one of an instance of up to 15 cities,\n" +
+	"or a tour as short as the lower bound.\n" +
+	"When the optimum is unknown, a Held–Karp lower bound is computed while the engine runs\n" +
+	"(on the GPU for a GPU run, else on the CPU) and within --time, and the summary adds the\n" +
+	"proven gap above it; a bound not ready when the run ends is left out, and 'tsp bound FILE'\n" +
+	"or --bound D (up to D more after the run) gives one."
+
 // parseSolve reads tsp solve's flags and checks what can be checked before the engine is known.
 func parseSolve(e *env, args []string) (*solveRequest, error) {
-	fs := newFlags(e, "solve", "FILE [flags]",
-		"Solves the instance with the engine for (--algo, --backend) and prints a summary.\n"+
-			"Progress goes to stderr. Ctrl-C or SIGTERM stops the run, still writes --out and --json\n"+
-			"and exits 130 (143 for SIGTERM); a second signal, or 5 s without the run ending, exits at once,\n"+
-			"leaving each output as it was before.\n"+
-			"Output files are replaced whole: written beside the target, synced, then renamed over it.\n"+
-			"When the optimum is unknown, a Held–Karp lower bound is computed while the engine runs\n"+
-			"(on the GPU for a GPU run, else on the CPU) and within --time, and the summary adds the\n"+
-			"proven gap above it; a bound not ready when the run ends is left out, and 'tsp bound FILE'\n"+
-			"or --bound D (up to D more after the run) gives one.\n\n"+
-			"Algorithms: "+strings.Join(solver.Algorithms(), ", ")+" (see 'tsp engines').")
+	fs := newFlags(e, "solve", "FILE [flags]", solveAbout+"\n\nAlgorithms: "+strings.Join(solver.Algorithms(), ", ")+" (see 'tsp engines').")
 	r := &solveRequest{}
 	p := &r.p
 	var (
@@ -162,11 +186,12 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 		timeFlag = new(time.Duration)
 	)
 	durationVar(fs, timeFlag, "time", 0, "time limit `D` from the command's start, reading the instance included: seconds (10) or a duration (2s, 1m), at most 8784h (0: the engine's schedule decides)")
-	fs.StringVar(&r.out, "out", "", "write the best tour to this `TOUR` file (- for stdout): TSPLIB, or with .csv the points in tour order with their ids")
+	fs.StringVar(&r.out, "out", "", "write the best tour to this `TOUR` file (- for stdout): TSPLIB; with .csv the points in tour order with their ids; for a lat,lon instance .geojson (a LineString) or .gpx (a route)")
 	fs.StringVar(&r.json, "json", "", "write the run report as JSON to `FILE` (- for stdout)")
 	fs.Int64Var(&r.optimum, "optimum", 0, "known optimum `N` (overrides optima.csv and .opt.tour; 0 counts when given)")
 	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
 	fs.BoolVar(&r.quiet, "quiet", false, "no progress and no summary on stderr")
+	fs.StringVar(&r.progress, "progress", "text", progressDoc)
 	durationVar(fs, &r.bound, "bound", 0, "when the optimum is unknown, spend up to `D` after the run on a lower bound for the gap, a hard limit (0: none; default: the bound alongside the run, within --time)")
 	fs.StringVar(&p.Algorithm, "algo", "auto", "algorithm `NAME` (auto: the strongest for the time budget)")
 	fs.StringVar(&p.Backend, "backend", "auto", "cpu, gpu or auto (GPU when available, else CPU)")
@@ -195,10 +220,41 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 	if err := checkTime("solve", "bound", r.bound); err != nil {
 		return nil, err
 	}
+	if err := checkProgress("solve", r.progress); err != nil {
+		return nil, err
+	}
 	if r.out == "-" && r.json == "-" {
 		return nil, usagef("solve", "--out - and --json - both write to stdout: send one of them to a file")
 	}
 	return r, nil
+}
+
+// gpusOnCPU drops --gpus from p when backend auto runs on the CPU, and returns why the GPU is not used, the note for a user
+// who asked for GPUs; a CPU run is no news to one who did not, and says nothing.
+func gpusOnCPU(p *solver.Params) string {
+	if _, asked := p.Extra["gpus"]; !asked || p.Backend != solver.BackendAuto {
+		return ""
+	}
+	e, note, err := solver.Resolve(p.Algorithm, p.Backend)
+	if err != nil || e.Backend() != solver.BackendCPU {
+		return ""
+	}
+	delete(p.Extra, "gpus")
+	return note
+}
+
+// setUpRun is what solve and batch do before reading an instance: the engine for (p.Algorithm, p.Backend) picked through a
+// new pipeline and p checked against it, and the outputs checked, before a long run rather than after it.
+func setUpRun(cmd string, p solver.Params, inputs []string, targets ...target) (*session.Pipeline, session.Choice, error) {
+	pl := &session.Pipeline{}
+	choice, err := chooseSolveEngine(pl, p)
+	if err != nil {
+		return nil, choice, err
+	}
+	if err := checkTargets(cmd, inputs, targets...); err != nil {
+		return nil, choice, err
+	}
+	return pl, choice, nil
 }
 
 // chooseSolveEngine picks the engine for (p.Algorithm, p.Backend) through the pipeline and checks p against it before the instance is read; a GPU asked for and not usable is said as the device's own error.
@@ -229,8 +285,8 @@ func solveWithProgress(ctx context.Context, e *env, plan *session.Plan, o output
 	req := session.Request{Bound: o.alongside}
 	var pr *progress
 	if !o.quiet {
-		pr = newProgress(e.stderr, plan.In, plan.Params.TimeLimit)
-		req.OnSnapshot, req.Interval = pr.show, pr.every
+		pr = newProgress(e.stderr, plan.In, plan.Params.TimeLimit, o.progressJSON)
+		req.OnSnapshot, req.Interval, req.OnBound = pr.show, pr.every, pr.setBound
 	}
 	out, err := plan.Run(ctx, req)
 	if pr != nil {
@@ -238,7 +294,7 @@ func solveWithProgress(ctx context.Context, e *env, plan *session.Plan, o output
 	}
 	eng := plan.Engine
 	if err != nil {
-		return out, fmt.Errorf("%s/%s: %v", eng.Name(), eng.Backend(), err)
+		return out, fmt.Errorf("%s/%s: %w", eng.Name(), eng.Backend(), err)
 	}
 	return out, nil
 }
@@ -249,6 +305,8 @@ type outputs struct {
 	bound      time.Duration // time for a lower bound after the run when the optimum is unknown (Plan.BoundAfter)
 	alongside  bool          // a lower bound beside the run (the pipeline's), when the optimum is unknown
 	quiet      bool
+	// progressJSON: --progress json, one JSON object a line on stderr
+	progressJSON bool
 }
 
 // finishSolve writes the tour first (an interrupt during the bound still finds it), the bound when the optimum is unknown, the report and the summary; a failed output stops none of the others.
@@ -340,22 +398,22 @@ func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound
 // estimateLine says how far length lies above the estimated optimum est (Instance.EstimateOptimum), labelled as the estimate it is.
 func estimateLine(in *solver.Instance, length int64, est float64) string {
 	return fmt.Sprintf("about %.1f %% above the estimated optimum %s (0.7124·√(N·A) of uniform cities in their bounding box; an estimate, not a bound)",
-		100*(float64(length)-est)/est, in.FormatLength(int64(math.Round(est))))
+		100*(float64(length)-est)/est, humanLength(in, int64(math.Round(est))))
 }
 
 // summary is the one-line outcome of a run.
 func summary(in *solver.Instance, r solver.Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: length %s", in.Name, in.FormatLength(r.Length))
+	fmt.Fprintf(&b, "%s: length %s", in.Name, humanLength(in, r.Length))
 	if g, ok := in.Gap(r.Length); ok {
-		fmt.Fprintf(&b, " (gap %.2f%% to %s)", g, in.FormatLength(in.Optimum))
+		fmt.Fprintf(&b, " (gap %.2f%% to %s)", g, humanLength(in, in.Optimum))
 	}
-	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %d moves (%.3g/s)", r.Algorithm, r.Backend, r.Device, r.Elapsed.Seconds(), r.Moves, r.MovesPerSecond())
+	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %s moves (%s/s)", r.Algorithm, r.Backend, r.Device, r.Elapsed.Seconds(), siCount(float64(r.Moves)), siCount(r.MovesPerSecond()))
 	if r.StopReason.Early() {
 		b.WriteString(", " + r.StopReason.Describe())
 	}
-	if r.Note != "" {
-		b.WriteString("; " + r.Note)
+	if note := plainNote(r.Note); note != "" {
+		b.WriteString("; " + note)
 	}
 	return b.String()
 }
@@ -408,79 +466,6 @@ func loadInstance(path, optimaDir string, optimum int64, given bool) (*solver.In
 	return in, nil
 }
 
-// progress shows snapshots on stderr: a bar redrawn in place on a terminal, a plain line every second otherwise.
-type progress struct {
-	w        io.Writer
-	in       *solver.Instance
-	limit    time.Duration // the run's time limit, for the bar when the engine gives no progress
-	terminal bool
-	every    time.Duration
-	last     time.Time
-	drawn    bool
-}
-
-func newProgress(w io.Writer, in *solver.Instance, limit time.Duration) *progress {
-	p := &progress{w: w, in: in, limit: limit, every: time.Second}
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			p.terminal, p.every = true, 100*time.Millisecond
-		}
-	}
-	return p
-}
-
-// end redraws the last line on a terminal and ends it there.
-func (p *progress) end() {
-	if p.drawn && p.terminal {
-		fmt.Fprintln(p.w)
-	}
-}
-
-func (p *progress) show(s solver.Snapshot) {
-	p.last = time.Now()
-	line := p.line(s)
-	if p.terminal {
-		fmt.Fprintf(p.w, "\r%s\x1b[K", line)
-	} else {
-		fmt.Fprintln(p.w, "tsp: "+line)
-	}
-	p.drawn = true
-}
-
-// line formats one progress line: bar (on a terminal), the phase unless the search, length, best, gap, moves per second, elapsed.
-func (p *progress) line(s solver.Snapshot) string {
-	var b strings.Builder
-	if p.terminal {
-		const width = 20
-		frac := s.Progress
-		if frac <= 0 && p.limit > 0 {
-			frac = s.Elapsed.Seconds() / p.limit.Seconds()
-		}
-		full := int(frac*width + 0.5)
-		full = max(0, min(width, full))
-		b.WriteString("[" + strings.Repeat("#", full) + strings.Repeat(".", width-full) + "] ")
-	}
-	if s.Phase != "" && s.Phase != solver.PhaseSearch {
-		// bracketed and named a phase: "bound  length 379512" read as a
-		// bound above the optimum
-		fmt.Fprintf(&b, "[%s phase]  ", s.Phase)
-	}
-	if s.Tour == nil && s.Best == nil && s.BestLength == 0 {
-		b.WriteString("no tour yet") // a phase-only snapshot
-	} else {
-		if s.Tour != nil || s.Length > 0 {
-			fmt.Fprintf(&b, "length %s  ", p.in.FormatLength(s.Length))
-		}
-		// a phase snapshot that carries only the best tour has no length
-		fmt.Fprintf(&b, "best %s", p.in.FormatLength(s.BestLength))
-		if g, ok := p.in.Gap(s.BestLength); ok {
-			fmt.Fprintf(&b, "  gap %.2f%%", g)
-		}
-	}
-	fmt.Fprintf(&b, "  %.3g moves/s  %.1fs", solver.MovesPerSecond(s.Moves, s.Elapsed), s.Elapsed.Seconds())
-	return b.String()
-}
-
 // paramUsage turns a *solver.ParamError (a setting out of range, an unknown algorithm or option) into a usage error of solve.
 func paramUsage(err error) error {
 	var pe *solver.ParamError
@@ -496,12 +481,38 @@ func isUsage(err error) bool {
 	return errors.As(err, &ue)
 }
 
-// tourWriter writes the run's best tour to path: as a point list in tour
-// order (with ids) when path ends in .csv, as a TSPLIB tour otherwise.
+// tourWriter writes the run's best tour to path, in the format its extension names (tourFormat).
 func tourWriter(in *solver.Instance, res solver.Result, path string) func(io.Writer) error {
-	if strings.EqualFold(filepath.Ext(path), ".csv") {
+	switch tourFormat(path) {
+	case "csv":
 		return func(w io.Writer) error { return instfile.WriteTourCSV(w, in, res.Tour) }
+	case "geojson":
+		return func(w io.Writer) error { return instfile.WriteTourGeoJSON(w, in, res.Tour, in.LengthValue(res.Length)) }
+	case "gpx":
+		return func(w io.Writer) error { return instfile.WriteTourGPX(w, in, res.Tour) }
 	}
 	comment := fmt.Sprintf("length %s, %s/%s, seed %d, %.2f s", in.FormatLength(res.Length), res.Algorithm, res.Backend, res.Params.Seed, res.Elapsed.Seconds())
 	return func(w io.Writer) error { return tsplib.WriteTour(w, in.Name, comment, res.Tour) }
+}
+
+// tourFormat is the format of a tour file by its extension: csv (the points in tour order with their ids), geojson (a LineString),
+// gpx (a route), else tour (TSPLIB).
+func tourFormat(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+		return "csv"
+	case ".geojson":
+		return "geojson"
+	case ".gpx":
+		return "gpx"
+	}
+	return "tour"
+}
+
+// checkTourFormat refuses, before the run, a GeoJSON or GPX --out for an instance that is not at latitudes and longitudes.
+func checkTourFormat(in *solver.Instance, path string) error {
+	if f := tourFormat(path); (f == "geojson" || f == "gpx") && !instfile.IsLatLon(in) {
+		return fmt.Errorf("--out %s: %v", path, instfile.ErrNotLatLon)
+	}
+	return nil
 }

@@ -18,8 +18,8 @@ type routeFlags struct {
 // register declares the flags on fs.
 func (f *routeFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.open, "open", false, "find an open path (a Hamiltonian path, both ends free) instead of a tour: a tour through one more city at distance 0 from all, for engines that take distances from the instance (up to 5,000 cities)")
-	fs.StringVar(&f.ends, "ends", "", "find a path from city `A,B` (ids as --start's) instead of a tour: a tour with the edge A-B fixed, then dropped, for engines that keep fixed edges")
-	fs.StringVar(&f.start, "start", "", "start from the tour in `TOUR`: a TSPLIB .tour file, or a text or CSV of city ids in tour order (1-based as TSPLIB; a point list's own ids; a header names the id column)")
+	fs.StringVar(&f.ends, "ends", "", "find a path from city `A,B` (ids or names, as --start's) instead of a tour: a tour with the edge A-B fixed, then dropped, for engines that keep fixed edges")
+	fs.StringVar(&f.start, "start", "", "start from the tour in `TOUR`: any tour file tsp writes (TSPLIB .tour, --out's .csv, .geojson, .gpx, the --json report) or a text or CSV of city ids or names in tour order (1-based as TSPLIB; a point list's own ids; a header names the id column)")
 }
 
 // apply reads the start tour, when one was asked for, into p and returns

@@ -20,7 +20,7 @@ func TestSolveStartOptimal(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			if !strings.Contains(out, "length 378032 (gap 0.00%") || !strings.Contains(out, "optimum reached") {
+			if !strings.Contains(out, "length 378,032 (gap 0.00%") || !strings.Contains(out, "optimum reached") {
 				t.Fatalf("not ended at the optimum: %s", out)
 			}
 		})

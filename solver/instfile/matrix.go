@@ -106,7 +106,7 @@ func matrixRow(fields [][]byte) ([][]byte, bool) {
 // namesHeader reports whether a header line names cities rather than a
 // point list's columns (x, y, lat, lon, ...).
 func namesHeader(fields [][]byte) bool {
-	if _, _, err := headerColumns(fields); err == nil {
+	if _, err := headerColumns(fields); err == nil {
 		return false
 	}
 	for _, f := range fields {
@@ -281,6 +281,7 @@ func (m *matrixReader) build() (*solver.Instance, error) {
 	name := BaseName(m.file)
 	in := &solver.Instance{Name: name, N: n, Metric: solver.Explicit, Matrix: w, ScaleExp: k}
 	if m.names != nil {
+		in.CityNames = m.names
 		in.Comment = "cities: " + strings.Join(m.names[:min(len(m.names), maxCommentNames)], ", ")
 		if len(m.names) > maxCommentNames {
 			in.Comment += ", …"

@@ -74,7 +74,7 @@ func isPointList(head []byte, path string) bool {
 		if tsplib.IsNumber(fields[0]) {
 			return true
 		}
-		if _, _, err := headerColumns(fields); err == nil {
+		if _, err := headerColumns(fields); err == nil {
 			return true
 		}
 		first := strings.ToUpper(string(fields[0]))
@@ -92,75 +92,19 @@ func isPointList(head []byte, path string) bool {
 	return slices.Contains(pointExtensions, strings.ToLower(filepath.Ext(tsplib.TrimGz(path))))
 }
 
-// splitFields splits a line of a point list into its fields: at commas
-// (each field trimmed of blanks) when it has any, else at runs of blanks.
-// Quotes around a field are dropped.
-func splitFields(line []byte) [][]byte {
-	var out [][]byte
-	if bytes.IndexByte(line, ',') >= 0 {
-		for f := range bytes.SplitSeq(line, []byte(",")) {
-			out = append(out, unquote(bytes.TrimSpace(f)))
-		}
-		return out
-	}
-	for f := range bytes.FieldsSeq(line) {
-		out = append(out, unquote(f))
-	}
-	return out
-}
-
-// unquote drops the double or single quotes around a field.
-func unquote(f []byte) []byte {
-	if len(f) >= 2 && (f[0] == '"' && f[len(f)-1] == '"' || f[0] == '\'' && f[len(f)-1] == '\'') {
-		return f[1 : len(f)-1]
-	}
-	return f
-}
-
-// Column names a point list's header may use.
-var (
-	latNames = []string{"lat", "latitude"}
-	lonNames = []string{"lon", "lng", "long", "longitude"}
-)
-
-// headerColumns reads a header line: an optional id column, then x and y
-// or latitude and longitude in either order. It returns the column names
-// and whether they are lat/lon, or an error saying what a header must be.
-func headerColumns(fields [][]byte) ([]string, bool, error) {
-	names := make([]string, len(fields))
-	for i, f := range fields {
-		names[i] = strings.ToLower(string(f))
-	}
-	bad := fmt.Errorf("header %s: want x,y, id,x,y, lat,lon or id,lat,lon (also latitude,longitude)", quote(strings.Join(names, ",")))
-	if len(names) != 2 && len(names) != 3 {
-		return nil, false, bad
-	}
-	pair := names[len(names)-2:]
-	switch {
-	case pair[0] == "x" && pair[1] == "y":
-		return names, false, nil
-	case slices.Contains(latNames, pair[0]) && slices.Contains(lonNames, pair[1]),
-		slices.Contains(lonNames, pair[0]) && slices.Contains(latNames, pair[1]):
-		return names, true, nil
-	}
-	return nil, false, bad
-}
-
 // pointReader reads a point list line by line.
 type pointReader struct {
 	br   *bufio.Reader
 	file string
 	line int // line of the last line read
 
-	names  []string // header names, nil without a header
-	latLon bool
-	latCol int // which coordinate column is the latitude
-	ncol   int // fields per line: 2 or 3, 0 until known
-	first  int // line of the first data line
-	ids    []int64
-	labels []string // every id as written, once one is not an integer
-	cols   [2][]float64
-	idLine []int32 // line of each point, kept only when there are ids
+	cols      columns // where the fields are; width 0 until the header or the first line
+	hasHeader bool    // the file has a header line
+	first     int     // line of the first data line
+	ids       []int64
+	labels    []string // every id as written, once one is not an integer
+	xy        [2][]float64
+	idLine    []int32 // line of each point, kept only when there are ids
 }
 
 // errf returns the *Error "FILE:LINE: problem".
@@ -222,7 +166,7 @@ func (p *pointReader) readAll() error {
 			return p.end()
 		}
 		fields := splitFields(b)
-		if p.ncol == 0 && p.names == nil && !tsplib.IsNumber(fields[0]) {
+		if p.cols.width == 0 && !tsplib.IsNumber(fields[0]) {
 			if err := p.header(fields); err != nil {
 				return err
 			}
@@ -236,24 +180,20 @@ func (p *pointReader) readAll() error {
 
 // header applies the header line.
 func (p *pointReader) header(fields [][]byte) error {
-	names, latLon, err := headerColumns(fields)
+	c, err := headerColumns(fields)
 	if err != nil {
 		return p.errf(p.line, "%v", err)
 	}
-	p.names, p.latLon, p.ncol = names, latLon, len(names)
-	p.latCol = 0
-	if latLon && slices.Contains(lonNames, names[len(names)-2]) {
-		p.latCol = 1
-	}
+	p.cols, p.hasHeader = c, true
 	return nil
 }
 
 // end checks what the whole file said once it is read.
 func (p *pointReader) end() error {
-	if len(p.cols[0]) > 0 {
+	if len(p.xy[0]) > 0 {
 		return nil
 	}
-	if p.names != nil {
+	if p.hasHeader {
 		return p.errf(p.line, "a header but no points")
 	}
 	return &tsplib.Error{File: p.file, Msg: "no points (want one point per line: x y, or id x y)"}
@@ -261,30 +201,30 @@ func (p *pointReader) end() error {
 
 // point reads one data line.
 func (p *pointReader) point(fields [][]byte) error {
-	if p.ncol == 0 {
+	if p.cols.width == 0 {
 		if len(fields) != 2 && len(fields) != 3 {
 			return p.errf(p.line, "%d fields, want 2 (x y) or 3 (id x y)", len(fields))
 		}
-		p.ncol, p.first = len(fields), p.line
+		p.cols, p.first = plainColumns(len(fields)), p.line
 	}
-	if len(fields) != p.ncol {
-		return p.errf(p.line, "%d fields, want %d as %s", len(fields), p.ncol, p.shape())
+	if len(fields) != p.cols.width {
+		return p.errf(p.line, "%d fields, want %d as %s", len(fields), p.cols.width, p.shape())
 	}
-	if len(p.cols[0]) >= tsplib.MaxDimension {
+	if len(p.xy[0]) >= tsplib.MaxDimension {
 		return p.errf(p.line, "more than %d points", tsplib.MaxDimension)
 	}
-	if p.ncol == 3 {
-		if err := p.id(fields[0]); err != nil {
+	if p.cols.id >= 0 {
+		if err := p.id(fields[p.cols.id]); err != nil {
 			return err
 		}
 		p.idLine = append(p.idLine, int32(min(p.line, math.MaxInt32)))
 	}
-	for k, f := range fields[p.ncol-2:] {
-		v, err := p.coord(f, k)
+	for k, col := range p.cols.coord {
+		v, err := p.coord(fields[col], k)
 		if err != nil {
 			return err
 		}
-		p.cols[k] = append(p.cols[k], v)
+		p.xy[k] = append(p.xy[k], v)
 	}
 	return nil
 }
@@ -316,9 +256,9 @@ func (p *pointReader) id(f []byte) error {
 // shape names the fields a line must have.
 func (p *pointReader) shape() string {
 	switch {
-	case p.names != nil:
-		return "the header says (" + strings.Join(p.names, ",") + ")"
-	case p.ncol == 3:
+	case p.hasHeader:
+		return "the header says (" + strings.Join(p.cols.header, ",") + ")"
+	case p.cols.width == 3:
 		return fmt.Sprintf("on line %d (id x y)", p.first)
 	}
 	return fmt.Sprintf("on line %d (x y)", p.first)
@@ -336,11 +276,11 @@ func (p *pointReader) coord(f []byte, k int) (float64, error) {
 	if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > MaxPointCoord {
 		return 0, p.errf(p.line, "coordinate %s is not a finite number within ±%g", quote(string(f)), MaxPointCoord)
 	}
-	if p.latLon {
-		if k == p.latCol && math.Abs(v) > 90 {
+	if p.cols.latLon {
+		if k == p.cols.latCol && math.Abs(v) > 90 {
 			return 0, p.errf(p.line, "latitude %s is outside -90..90", quote(string(f)))
 		}
-		if k != p.latCol && math.Abs(v) > 360 {
+		if k != p.cols.latCol && math.Abs(v) > 360 {
 			return 0, p.errf(p.line, "longitude %s is outside -360..360", quote(string(f)))
 		}
 	}
@@ -391,18 +331,18 @@ func (p *pointReader) build() (*solver.Instance, error) {
 	}
 	p.idLine = nil
 	name := BaseName(p.file)
-	pl := &solver.PointList{IDs: p.ids, Labels: p.labels, Cols: p.cols, Names: p.names}
-	in := &solver.Instance{Name: name, N: len(p.cols[0]), Points: pl}
-	if p.latLon {
+	pl := &solver.PointList{IDs: p.ids, Labels: p.labels, Cols: p.xy, Names: p.cols.names}
+	in := &solver.Instance{Name: name, N: len(p.xy[0]), Points: pl}
+	if p.cols.latLon {
 		in.Metric = solver.GreatCircle
-		in.X, in.Y = p.cols[1-p.latCol], p.cols[p.latCol]
+		in.X, in.Y = p.xy[1-p.cols.latCol], p.xy[p.cols.latCol]
 		in.ScaleExp = scaleExp(sphereExtent(in.X, in.Y))
 	} else {
 		in.Metric = solver.Euc2D
-		x0, x1 := span(p.cols[0])
-		y0, y1 := span(p.cols[1])
+		x0, x1 := span(p.xy[0])
+		y0, y1 := span(p.xy[1])
 		in.ScaleExp = scaleExp(math.Max(x1-x0, y1-y0))
-		in.X, in.Y = shiftScale(p.cols[0], x0, in.ScaleExp), shiftScale(p.cols[1], y0, in.ScaleExp)
+		in.X, in.Y = shiftScale(p.xy[0], x0, in.ScaleExp), shiftScale(p.xy[1], y0, in.ScaleExp)
 	}
 	in.Prepare()
 	return in, nil

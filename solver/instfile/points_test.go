@@ -118,7 +118,7 @@ func TestParsePointsBad(t *testing.T) {
 		{"empty", "", "p.csv: no points"},
 		{"blank", "\n  \n\t\n", "p.csv: no points"},
 		{"header only", "x,y\n", "p.csv:1: a header but no points"},
-		{"unknown header", "a,b\n1,2\n", "p.csv:1: header \"a,b\": want x,y"},
+		{"unknown header", "a,b\n1,2\n", "p.csv:1: header \"a,b\": want columns x and y"},
 		{"NaN", "0 0\nNaN 1\n", "p.csv:2: coordinate \"NaN\" is not a finite number"},
 		{"Inf", "0 0\n1 -Inf\n", "p.csv:2: coordinate \"-Inf\" is not a finite number"},
 		{"overflow", "0 0\n1e400 1\n", "p.csv:2: coordinate \"1e400\" is not a finite number"},
@@ -275,6 +275,7 @@ func FuzzParsePoints(f *testing.F) {
 		"x,y\n0,0\n1,0\n1,1\n0,1\n", "0 0\n", "1 1\n1 1\n", "id\tx\ty\n3\t1e-9\t2\n4\t0\t0\n",
 		"lat,lon\n52.5,13.4\n48.9,2.35\n-33.9,151.2\n", "", "x,y\n", "NaN 1\n", "1 2 3\n4 5\n",
 		"1,,2\n", "# c\r\n\r\n5 5\r\n", "1 0 0\n1 0 0\n", "1e15 -1e15\n-1e15 1e15\n", "0x10 1\n",
+		"name,lat,lon\n\"A, B\",1,2\n\"C\"\"D\",3,4\n", "name;lat;lon\nA;1,5;2,5\n", "pop,y,x,id\n5,1,2,a\n6,3,4,b\n", "\"x\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -369,9 +370,9 @@ func TestReadTourFor(t *testing.T) {
 		{sq, write("cut.tour.gz", string(testinst.Gzip(t, "TOUR_SECTION\n2\n1\n3\n4\n-1\n")[:20])), "corrupt gzip stream: the data ends early"},
 		{sq, write("a.csv", "id,x,y\n4,0,0\n3,0,0\n2,0,0\n1,0,0\n"), "[3 2 1 0]"},
 		{pl, write("b.csv", "id,x,y\n8,1,1\n7,0,0\n9,1,0\n"), "[2 0 1]"},
-		{pl, write("c.csv", "id,x,y\n8,1,1\n7,0,0\n"), "2 points, want the 3 cities"},
+		{pl, write("c.csv", "id,x,y\n8,1,1\n7,0,0\n"), "2 of the 3 cities given"},
 		{pl, write("d.csv", "id,x,y\n8,1,1\n7,0,0\n5,0,0\n"), "id 5 is not a city of pl"},
-		{pl, write("e.csv", "x,y\n1,1\n0,0\n2,2\n"), "id 1 is not a city"},
+		{pl, write("e.csv", "x,y\n1,1\n0,0\n2,2\n"), "point 3 (2, 2) is not a city of pl"},
 	}
 	for _, c := range cases {
 		tour, err := ReadTourFor(c.path, c.in)
@@ -379,7 +380,7 @@ func TestReadTourFor(t *testing.T) {
 		if err != nil {
 			got = strings.TrimPrefix(err.Error(), c.path+": ")
 		}
-		if !strings.HasPrefix(got, c.want) {
+		if !strings.HasPrefix(got, c.want) && (err == nil || !strings.Contains(got, ": "+c.want)) {
 			t.Errorf("%s: got %s, want %s", filepath.Base(c.path), got, c.want)
 		}
 	}
@@ -418,7 +419,7 @@ func TestNamedPoints(t *testing.T) {
 	if err := os.WriteFile(p, []byte("name,lat,lon\nMadrid,0,0\nParis,0,0\nRome,0,0\nBerlin,0,0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadTourFor(p, in); err == nil || !strings.Contains(err.Error(), `id "Rome" is not a city of cities`) {
+	if _, err := ReadTourFor(p, in); err == nil || !strings.Contains(err.Error(), `"Rome" is not a city of cities`) {
 		t.Fatalf("unknown name: %v", err)
 	}
 	xy, err := ParsePoints(strings.NewReader("name,x,y\nA1,0,0\nB2,3,4\n"), "xy.csv")

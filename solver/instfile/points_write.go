@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // WriteTourCSV writes tour as a point list in tour order, one point a
@@ -24,8 +23,8 @@ func WriteTourCSV(w io.Writer, in *solver.Instance, tour []int) error {
 	bw.WriteString(strings.Join(names, ",") + "\n")
 	buf := make([]byte, 0, 96)
 	for _, c := range tour {
-		if labelled(in.Points) {
-			buf = append(buf[:0], in.Points.Labels[c]...)
+		if in.Named() {
+			buf = appendCSVField(buf[:0], in.CityLabel(c))
 		} else {
 			buf = strconv.AppendInt(buf[:0], in.Points.ID(c), 10)
 		}
@@ -53,6 +52,8 @@ func tourColumns(in *solver.Instance) ([][]float64, []string) {
 		return p.Cols[:], names
 	}
 	switch {
+	case len(in.X) != in.N && in.CityNames != nil:
+		return nil, []string{"name"}
 	case len(in.X) != in.N:
 		return nil, []string{"id"}
 	case in.Metric.Is3D() && len(in.Z) == in.N:
@@ -61,63 +62,20 @@ func tourColumns(in *solver.Instance) ([][]float64, []string) {
 	return [][]float64{in.X, in.Y}, []string{"id", "x", "y"}
 }
 
-// ReadTourFor reads a tour of in from the file at path: a TSPLIB TOUR
-// file, or a point list in tour order as WriteTourCSV writes it (told
-// apart as Read tells instances), whose ids name in's cities (in's own
-// ids for a point list, 1..N otherwise).
+// ReadTourFor reads a tour of in from the file at path, in every format
+// TSP Lab writes (see ReadStartTour): eval and render read what solve
+// wrote, and what a user lists.
 func ReadTourFor(path string, in *solver.Instance) ([]int, error) {
-	f, br, points, err := openSniffed(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if !points {
-		t, err := tsplib.ParseTour(br, path, in.N)
-		if err := f.Check(err); err != nil {
-			return nil, err
-		}
-		return t, nil
-	}
-	pts, err := ParsePoints(br, path)
-	if err := f.Check(err); err != nil {
-		return nil, err
-	}
-	if pts.N != in.N {
-		return nil, &tsplib.Error{File: path, Msg: fmt.Sprintf("%d points, want the %d cities of %s", pts.N, in.N, in.Name)}
-	}
-	var tour []int
-	if !labelled(in.Points) && !labelled(pts.Points) {
-		tour, err = toursCities(in, pts.N, path, in.Points.ID, pts.Points.ID, func(id int64) string { return strconv.FormatInt(id, 10) })
-	} else {
-		tour, err = toursCities(in, pts.N, path, in.Points.Label, pts.Points.Label, quote)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := solver.ValidateTour(tour, in.N); err != nil {
-		return nil, errorf(path, 0, "%v", err)
-	}
-	return tour, nil
+	return ReadStartTour(path, in)
 }
 
-// toursCities maps the n ids of a tour file (tourID) to in's cities
-// (cityID), naming the first id that is not one of them.
-func toursCities[K comparable](in *solver.Instance, n int, path string, cityID, tourID func(int) K, show func(K) string) ([]int, error) {
-	city := make(map[K]int, in.N)
-	for i := range in.N {
-		city[cityID(i)] = i
+// appendCSVField appends a name to a CSV line, in quotes when it holds a
+// comma, a semicolon, a quote or blanks at its ends.
+func appendCSVField(buf []byte, s string) []byte {
+	if !strings.ContainsAny(s, ",;\"\n\r") && strings.TrimSpace(s) == s {
+		return append(buf, s...)
 	}
-	tour := make([]int, n)
-	for k := range tour {
-		id := tourID(k)
-		c, ok := city[id]
-		if !ok {
-			return nil, &tsplib.Error{File: path, Msg: fmt.Sprintf("id %s is not a city of %s", show(id), in.Name)}
-		}
-		tour[k] = c
-	}
-	return tour, nil
+	buf = append(buf, '"')
+	buf = append(buf, strings.ReplaceAll(s, `"`, `""`)...)
+	return append(buf, '"')
 }
-
-// labelled reports whether p's ids are names (PointList.Labels).
-func labelled(p *solver.PointList) bool { return p != nil && p.Labels != nil }

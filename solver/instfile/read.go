@@ -174,11 +174,11 @@ func pointsHeader(r io.Reader, filename string) (tsplib.Header, error) {
 		if b == nil {
 			break
 		}
-		if h.Dimension == 0 && p.names == nil && !tsplib.IsNumber(b) {
+		if h.Dimension == 0 && !p.hasHeader && !tsplib.IsNumber(b) {
 			if err := p.header(splitFields(b)); err != nil {
 				return tsplib.Header{}, err
 			}
-			if p.latLon {
+			if p.cols.latLon {
 				h.Metric = solver.GreatCircle.String()
 			}
 			continue

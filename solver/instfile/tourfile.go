@@ -50,7 +50,9 @@ func ParseStartTour(r io.Reader, filename string, in *solver.Instance) ([]int, e
 	head, _ := br.Peek(readerSniffSize)
 	var t []int
 	var err error
-	if isTSPLIBTour(head) {
+	if k := structured(head); k != 0 {
+		t, err = parseStructuredTour(br, filename, in, k)
+	} else if isTSPLIBTour(head) {
 		t, err = tsplib.ParseTour(br, filename, in.N)
 	} else {
 		t, err = parseIDTour(br, filename, in)
@@ -91,8 +93,13 @@ type idTour struct {
 	city  map[int64]int  // id -> city, nil when ids are 1..N
 	named map[string]int // name -> city, when the point list gave names
 	col   int            // the id column under a header, -1 without one
+	width int            // the header's columns, 0 without one
 	tour  []int
 	first []int32 // the line each city was first given on, 0: not yet
+	// coords, under a header of coordinates and no id, has the tour read
+	// as the points of its lines (keys), matched to the cities there
+	coords *columns
+	keys   [][2]float64
 }
 
 // parseIDTour reads a text or CSV of city ids (see ParseStartTour).
@@ -114,25 +121,16 @@ func parseIDTour(br *bufio.Reader, filename string, in *solver.Instance) ([]int,
 		if b == nil {
 			break
 		}
-		fields := splitFields(b)
-		_, isName := s.named[string(fields[0])]
-		if header && !tsplib.IsNumber(fields[0]) && !isName {
-			s.col = headerIDColumn(fields)
-			continue
-		}
-		if s.col >= 0 {
-			if s.col >= len(fields) {
-				return nil, errorf(filename, lr.line, "%d fields, the header names the id in column %d", len(fields), s.col+1)
-			}
-			fields = fields[s.col : s.col+1]
-		}
-		done, err := s.add(fields, lr.line)
+		done, err := s.line(b, header, lr.line)
 		if err != nil {
 			return nil, err
 		}
 		if done {
 			break
 		}
+	}
+	if s.coords != nil {
+		return coordTour(s.keys, filename, in)
 	}
 	if len(s.tour) < in.N {
 		for c, l := range s.first {
@@ -142,6 +140,40 @@ func parseIDTour(br *bufio.Reader, filename string, in *solver.Instance) ([]int,
 		}
 	}
 	return s.tour, nil
+}
+
+// line takes one line b (the file's first when header): a header of
+// column names, a whole line naming a city, a point in tour order under
+// a header of coordinates, or ids; done is true at a -1.
+func (s *idTour) line(b []byte, header bool, line int) (done bool, err error) {
+	fields := splitFields(b)
+	_, isName := s.named[string(fields[0])]
+	if c, ok := s.named[string(unquote(b))]; ok && s.width <= 1 {
+		// a whole line that names a city, blanks and commas included
+		return false, s.put(c, quote(string(unquote(b))), line)
+	}
+	if header && !tsplib.IsNumber(fields[0]) && !isName {
+		if c, err := headerColumns(fields); err == nil && c.id < 0 {
+			s.coords = &c // a point list in tour order without ids
+		}
+		s.col, s.width = headerIDColumn(fields), len(fields)
+		return false, nil
+	}
+	if s.coords != nil {
+		k, err := pointKey(fields, *s.coords)
+		if err != nil {
+			return false, errorf(s.file, line, "%v", err)
+		}
+		s.keys = append(s.keys, k)
+		return false, nil
+	}
+	if s.col >= 0 {
+		if s.col >= len(fields) {
+			return false, errorf(s.file, line, "%d fields, the header names the id in column %d", len(fields), s.col+1)
+		}
+		fields = fields[s.col : s.col+1]
+	}
+	return s.add(fields, line)
 }
 
 // headerIDColumn is the column of a header that holds the ids: the first
@@ -163,7 +195,7 @@ func headerIDColumn(fields [][]byte) int {
 func (s *idTour) show(c int) string {
 	switch {
 	case s.named != nil:
-		return quote(any(s.in.Points).(labeler).Label(c))
+		return quote(s.in.CityLabel(c))
 	case s.city == nil:
 		return strconv.Itoa(c + 1)
 	}
@@ -211,28 +243,16 @@ func (s *idTour) put(c int, what string, line int) error {
 	return nil
 }
 
-// labeler is a point list that keeps its cities' ids as written, names
-// included.
-type labeler interface{ Label(i int) string }
-
-// cityNames maps the names of in's cities to the cities when its point
-// list named them (an id that is not an integer), nil otherwise.
+// cityNames maps the names of in's cities to the cities when its file
+// named them (a point list's ids that are not all integers, a cost
+// matrix's header), nil otherwise.
 func cityNames(in *solver.Instance) map[string]int {
-	l, ok := any(in.Points).(labeler)
-	if !ok || in.Points == nil {
+	if !in.Named() {
 		return nil
 	}
-	named := false
 	m := make(map[string]int, in.N)
 	for i := range in.N {
-		lab := l.Label(i)
-		if _, err := strconv.ParseInt(lab, 10, 64); err != nil {
-			named = true
-		}
-		m[lab] = i
-	}
-	if !named {
-		return nil
+		m[in.CityLabel(i)] = i
 	}
 	return m
 }

@@ -17,42 +17,28 @@ import (
 // optimum or else above the lower bound (GapAbove says which), null when
 // there is neither. Tour holds 1-based node ids, as in TSPLIB files.
 type Report struct {
-	Instance  string        `json:"instance"`
-	Dimension int           `json:"dimension"`
+	Subject
 	Algorithm string        `json:"algorithm"`
 	Backend   string        `json:"backend"`
 	Device    string        `json:"device"`
 	Seed      uint64        `json:"seed"`
 	Params    solver.Params `json:"params"`
 	Length    float64       `json:"length"`
-	// Unit names the unit of Length, Optimum and LowerBound: "metres"
-	// for lat,lon point lists, "file units" otherwise.
-	Unit string `json:"unit"`
-	// ScaleExp is the instance's ScaleExp: the *Scaled fields are in
-	// units of 10^-ScaleExp of the file's own.
-	ScaleExp     int      `json:"scale_exp"`
+	// LengthScaled is Length in the instance's units.
 	LengthScaled int64    `json:"length_scaled"`
-	Optimum      *float64 `json:"optimum"`
-	// OptimumScaled is Optimum in the instance's units.
-	OptimumScaled *int64   `json:"optimum_scaled"`
-	GapPercent    *float64 `json:"gap_percent"`
+	GapPercent   *float64 `json:"gap_percent"`
 	// GapAbove is what GapPercent is measured from: "optimum" or
 	// "lower_bound" (then an upper limit of the gap above the optimum).
 	GapAbove string `json:"gap_above,omitempty"`
 	// OptimumEstimate is Instance.EstimateOptimum in the file's units
 	// when the optimum is unknown and it applies (a large plane instance):
 	// an estimate, no bound, so no gap is measured against it.
-	OptimumEstimate *float64 `json:"optimum_estimate,omitempty"`
-	// LowerBound is a proven lower bound of the optimum (Held–Karp, see
-	// solver/bound) when one was computed, null otherwise.
-	LowerBound *float64 `json:"lower_bound"`
-	// LowerBoundScaled is LowerBound in the instance's units.
-	LowerBoundScaled *int64            `json:"lower_bound_scaled"`
-	ElapsedSeconds   float64           `json:"elapsed_seconds"`
-	MovesEvaluated   int64             `json:"moves_evaluated"`
-	MovesPerSecond   float64           `json:"moves_per_second"`
-	Stopped          bool              `json:"stopped"`
-	StopReason       solver.StopReason `json:"stop_reason,omitempty"`
+	OptimumEstimate *float64          `json:"optimum_estimate,omitempty"`
+	ElapsedSeconds  float64           `json:"elapsed_seconds"`
+	MovesEvaluated  int64             `json:"moves_evaluated"`
+	MovesPerSecond  float64           `json:"moves_per_second"`
+	Stopped         bool              `json:"stopped"`
+	StopReason      solver.StopReason `json:"stop_reason,omitempty"`
 	// Schedule is the annealing schedule that ran, its temperatures in
 	// the file's units, omitted for engines without one.
 	Schedule *solver.ScheduleRun `json:"schedule,omitempty"`
@@ -60,20 +46,82 @@ type Report struct {
 	Tour     []int               `json:"tour"`
 }
 
+// Subject is what every JSON record TSP Lab writes (a run's Report, a
+// lower bound's BoundReport) says of its instance, under the same names:
+// the instance, the unit of its lengths (Unit; "metres" for lat,lon
+// point lists, "file units" otherwise) and the scale of the *Scaled
+// fields (ten to the ScaleExp times the file's units), the optimum and a
+// proven lower bound, null when unknown.
+type Subject struct {
+	Instance  string   `json:"instance"`
+	Dimension int      `json:"dimension"`
+	Unit      string   `json:"unit"`
+	ScaleExp  int      `json:"scale_exp"`
+	Optimum   *float64 `json:"optimum"`
+	// OptimumScaled is Optimum in the instance's units.
+	OptimumScaled *int64 `json:"optimum_scaled"`
+	// LowerBound is a proven lower bound of the optimum (Held–Karp, see
+	// solver/bound) when one was computed, null otherwise.
+	LowerBound *float64 `json:"lower_bound"`
+	// LowerBoundScaled is LowerBound in the instance's units.
+	LowerBoundScaled *int64 `json:"lower_bound_scaled"`
+}
+
+// NewSubject is the Subject of in, with its optimum when known.
+func NewSubject(in *solver.Instance) Subject {
+	s := Subject{Instance: in.Name, Dimension: in.N, Unit: UnitName(in), ScaleExp: in.ScaleExp}
+	if in.HasOptimum() {
+		opt, v := in.Optimum, in.LengthValue(in.Optimum)
+		s.OptimumScaled, s.Optimum = &opt, &v
+	}
+	return s
+}
+
+// BoundReport is the record of one lower bound computation, as `tsp
+// bound --json` writes it: the Subject with the bound, and the ascent's
+// own figures.
+type BoundReport struct {
+	Subject
+	// Estimate is the ascent's best bound on its candidate graph, in the
+	// file's units.
+	Estimate float64 `json:"ascent_estimate"`
+	// Optimal reports that the final 1-tree is a tour: the bound is the
+	// optimum.
+	Optimal bool `json:"optimal"`
+	// BelowOptimum is how far the bound lies below the known optimum, in
+	// percent of it (null: no optimum).
+	BelowOptimum      *float64 `json:"below_optimum_percent"`
+	Backend           string   `json:"backend"`
+	Iterations        int      `json:"iterations"`
+	ElapsedSeconds    float64  `json:"elapsed_seconds"`
+	EvaluationSeconds float64  `json:"evaluation_seconds"`
+	Stopped           bool     `json:"stopped"`
+}
+
+// NewBound is the BoundReport of lb, a proven lower bound of in in its
+// units, with the ascent's estimate est (in its units too).
+func NewBound(in *solver.Instance, lb int64, est float64) BoundReport {
+	rep := BoundReport{Subject: NewSubject(in), Estimate: est / math.Pow10(in.ScaleExp)}
+	v := in.LengthValue(lb)
+	rep.LowerBoundScaled, rep.LowerBound = &lb, &v
+	if in.HasOptimum() && in.Optimum > 0 {
+		below := 100 * float64(in.Optimum-lb) / float64(in.Optimum)
+		rep.BelowOptimum = &below
+	}
+	return rep
+}
+
 // New builds the Report of result r on instance in. The optimum is
 // taken from in (after any override the caller applied to in.Optimum).
 func New(in *solver.Instance, r solver.Result) Report {
 	rep := Report{
-		Instance:       in.Name,
-		Dimension:      in.N,
+		Subject:        NewSubject(in),
 		Algorithm:      r.Algorithm,
 		Backend:        r.Backend,
 		Device:         r.Device,
 		Seed:           r.Params.Seed,
 		Params:         r.Params,
 		Length:         in.LengthValue(r.Length),
-		Unit:           UnitName(in),
-		ScaleExp:       in.ScaleExp,
 		LengthScaled:   r.Length,
 		ElapsedSeconds: r.Elapsed.Seconds(),
 		MovesEvaluated: r.Moves,
@@ -92,8 +140,6 @@ func New(in *solver.Instance, r solver.Result) Report {
 		rep.OptimumEstimate = &v
 	}
 	if in.HasOptimum() {
-		opt, v := in.Optimum, in.LengthValue(in.Optimum)
-		rep.OptimumScaled, rep.Optimum = &opt, &v
 		if g, ok := in.Gap(r.Length); ok && !math.IsNaN(g) && !math.IsInf(g, 0) {
 			rep.GapPercent, rep.GapAbove = &g, "optimum"
 		}

@@ -1,6 +1,7 @@
 package route
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -166,35 +167,62 @@ func New(in *solver.Instance, e solver.Engine, open bool, a, b int) (*Route, err
 	return rt, nil
 }
 
-// ParseEnds reads "A,B", two ids of in's cities (TSPLIB's 1..N, or a
-// point list's own), as 0-based cities.
+// ParseEnds reads "A,B", two of in's cities as its file names them
+// (TSPLIB's ids 1..N, a point list's own ids or names, a cost matrix's
+// header names; Instance.CityLabel), as 0-based cities. A name may hold
+// commas ("New York, NY,Boston"): the split whose two sides both name
+// cities is taken.
 func ParseEnds(s string, in *solver.Instance) (a, b int, err error) {
-	as, bs, ok := strings.Cut(s, ",")
-	if !ok {
-		return 0, 0, fmt.Errorf("%q: want two city ids A,B", s)
+	if !strings.Contains(s, ",") {
+		return 0, 0, fmt.Errorf("%q: want two city ids or names A,B", s)
 	}
-	city := func(f string) (int, error) {
-		id, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("%q: %q is not a city id", s, f)
+	city := cityIndex(in)
+	var first error
+	for i := range len(s) {
+		if s[i] != ',' {
+			continue
 		}
-		for i := range in.N {
-			if in.Points.ID(i) == id {
-				return i, nil
+		a, errA := endCity(s[:i], in, city)
+		b, errB := endCity(s[i+1:], in, city)
+		if errA == nil && errB == nil {
+			if a == b {
+				return 0, 0, fmt.Errorf("%q: a path from a city to itself is a tour", s)
 			}
+			return a, b, nil
 		}
-		return 0, fmt.Errorf("%q: id %d is not a city of %s", s, id, in.Name)
+		if first == nil {
+			first = cmp.Or(errA, errB)
+		}
 	}
-	if a, err = city(as); err != nil {
-		return 0, 0, err
+	return 0, 0, fmt.Errorf("%q: %v", s, first)
+}
+
+// cityIndex maps each city's label (Instance.CityLabel) to the city.
+func cityIndex(in *solver.Instance) map[string]int {
+	m := make(map[string]int, in.N)
+	for i := range in.N {
+		m[in.CityLabel(i)] = i
 	}
-	if b, err = city(bs); err != nil {
-		return 0, 0, err
+	return m
+}
+
+// endCity is the city f names: its label, trimmed of blanks and quotes,
+// or an integer id equal to a city's.
+func endCity(f string, in *solver.Instance, city map[string]int) (int, error) {
+	f = strings.Trim(strings.TrimSpace(f), `"'`)
+	if c, ok := city[f]; ok {
+		return c, nil
 	}
-	if a == b {
-		return 0, 0, fmt.Errorf("%q: a path from a city to itself is a tour", s)
+	id, err := strconv.ParseInt(f, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a city of %s", f, in.Name)
 	}
-	return a, b, nil
+	for i := range in.N {
+		if in.CityNames == nil && in.Points.ID(i) == id {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("id %d is not a city of %s", id, in.Name)
 }
 
 // IsPath reports whether the route is a path rather than a tour.
@@ -238,7 +266,7 @@ func (rt *Route) What() string {
 	case rt.Open:
 		return "an open path, ends free"
 	case rt.A >= 0:
-		return fmt.Sprintf("a path from %d to %d", rt.Orig.Points.ID(rt.A), rt.Orig.Points.ID(rt.B))
+		return fmt.Sprintf("a path from %s to %s", rt.Orig.CityLabel(rt.A), rt.Orig.CityLabel(rt.B))
 	}
 	return ""
 }

@@ -31,8 +31,8 @@ func TestParseEnds(t *testing.T) {
 	}{
 		{"1,4", 0, 3, ""},
 		{" 2 , 3", 1, 2, ""},
-		{"1", 0, 0, "want two city ids"},
-		{"1,x", 0, 0, `"x" is not a city id`},
+		{"1", 0, 0, "want two city ids or names"},
+		{"1,x", 0, 0, `"x" is not a city of line`},
 		{"1,5", 0, 0, "id 5 is not a city of line"},
 		{"0,1", 0, 0, "id 0 is not a city"},
 		{"2,2", 0, 0, "from a city to itself"},
@@ -48,6 +48,35 @@ func TestParseEnds(t *testing.T) {
 		if err != nil || a != c.a || b != c.b {
 			t.Errorf("%q: %d,%d %v, want %d,%d", c.s, a, b, err, c.a, c.b)
 		}
+	}
+}
+
+// TestParseEndsNames checks that --ends takes the names a file gives its
+// cities, as --start does, names with commas and a matrix's names too.
+func TestParseEndsNames(t *testing.T) {
+	in := line(0, 3, 1, 2)
+	in.Points = &solver.PointList{Labels: []string{"London", "New York, NY", "Tokyo", "7"}}
+	cases := []struct {
+		s    string
+		a, b int
+	}{
+		{"London,Tokyo", 0, 2},
+		{"New York, NY,London", 1, 0},
+		{"Tokyo, New York, NY", 2, 1},
+		{`"London","7"`, 0, 3},
+	}
+	for _, c := range cases {
+		a, b, err := ParseEnds(c.s, in)
+		if err != nil || a != c.a || b != c.b {
+			t.Errorf("%q: %d,%d %v, want %d,%d", c.s, a, b, err, c.a, c.b)
+		}
+	}
+	if _, _, err := ParseEnds("London,Paris", in); err == nil || !strings.Contains(err.Error(), `"Paris" is not a city of line`) {
+		t.Errorf("an unknown name: %v", err)
+	}
+	in.Points, in.CityNames = nil, []string{"A", "B", "C", "D"}
+	if a, b, err := ParseEnds("D,B", in); err != nil || a != 3 || b != 1 {
+		t.Errorf("matrix names D,B: %d,%d %v", a, b, err)
 	}
 }
 

@@ -91,7 +91,7 @@ func (pl *Pipeline) Prepare(e solver.Engine, in *solver.Instance, p solver.Param
 	if err := checkStart(in, p.Start); err != nil {
 		return nil, err
 	}
-	return &Plan{pl: pl, Engine: e, In: in, Params: p}, nil
+	return &Plan{pl: pl, Engine: e, In: withExactOptimum(in), Params: p}, nil
 }
 
 // checkStart refuses a start tour that is not a tour of in or drops one
@@ -142,6 +142,10 @@ type Outcome struct {
 	// out of time.
 	Bound    *bound.Result
 	BoundErr error
+	// Fallback is true when the run was stopped before the engine had a
+	// tour as short as the start construction, which the result holds
+	// instead (see Fallback).
+	Fallback bool
 }
 
 // Run runs the plan once as req says.
@@ -150,19 +154,28 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 	if req.Params != nil {
 		p = *req.Params
 	}
+	if ctx.Err() != nil && p.Start == nil {
+		return Outcome{Result: solver.Result{StopReason: solver.StopInterrupt, Stopped: true}}, ErrNoTour
+	}
 	var lb *boundRun
 	dev := ascentDevice(pl.Engine)
 	// beyond MaxBoundBesideCPU cities an ascent on the CPU cannot end
 	// within a run's minutes and only takes cores from the search
-	if req.Bound && !pl.In.HasOptimum() && (dev != nil || pl.In.N <= MaxBoundBesideCPU) {
+	bounded := req.Bound && !pl.In.HasOptimum() && (dev != nil || pl.In.N <= MaxBoundBesideCPU)
+	rctx, req, proven := watchOptimum(ctx, req, bounded)
+	if bounded {
 		lb = pl.pl.startBound(ctx, pl.In, dev, p.TimeLimit, req.OnBound)
 		defer lb.end()
 	}
 	snaps, forwarded := forward(req.OnSnapshot, req.Interval)
 	aid := solver.Aid{Ascents: &pl.pl.ascents}
-	res, err := solver.RunAided(ctx, pl.Engine, pl.In, p, snaps, aid, !req.NoOptimumStop)
+	res, err := solver.RunAided(rctx, pl.Engine, pl.In, p, snaps, aid, !req.NoOptimumStop)
 	forwarded()
-	out := Outcome{Result: res}
+	if proven() {
+		res.StopReason, res.Stopped = solver.StopOptimum, true
+	}
+	res, fell, err := pl.keepBest(ctx, res, err, p)
+	out := Outcome{Result: res, Fallback: fell}
 	if err != nil {
 		return out, err
 	}

@@ -1,0 +1,326 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/bound"
+)
+
+// progressWidth is the most columns a progress line takes: an 80-column terminal less one, so that it never wraps.
+const progressWidth = 79
+
+// progressBeat is how often a JSON progress line goes out at least, the last state again when the engine sent nothing newer.
+const progressBeat = time.Second
+
+// progress shows snapshots on stderr: a bar redrawn in place on a terminal, a plain line every second otherwise, or with
+// asJSON one JSON object a line (progressLine) at least every progressBeat.
+type progress struct {
+	w        io.Writer
+	in       *solver.Instance
+	limit    time.Duration // the run's time limit, for the bar when the engine gives no progress
+	terminal bool
+	asJSON   bool
+	every    time.Duration
+
+	mu      sync.Mutex
+	last    time.Time       // when the last line went out
+	snap    solver.Snapshot // the newest snapshot, its best kept when a later one carries none
+	seen    time.Time       // when it came
+	best    int64           // the best length so far (0: none)
+	lb      int64           // the lower bound proven beside the run (0: none yet)
+	elapsed time.Duration   // the latest elapsed time a JSON line gave
+	drawn   bool
+	stop    chan struct{}
+	beaten  sync.WaitGroup
+}
+
+func newProgress(w io.Writer, in *solver.Instance, limit time.Duration, asJSON bool) *progress {
+	p := &progress{w: w, in: in, limit: limit, every: time.Second, asJSON: asJSON}
+	if f, ok := w.(*os.File); ok && !asJSON {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.terminal, p.every = true, 100*time.Millisecond
+		}
+	}
+	if asJSON {
+		p.stop = make(chan struct{})
+		p.beaten.Add(1)
+		go p.beat()
+	}
+	return p
+}
+
+// beat sends the last state again whenever progressBeat passed without a line, so that a script sees the run alive.
+func (p *progress) beat() {
+	defer p.beaten.Done()
+	start := time.Now()
+	t := time.NewTicker(progressBeat / 4)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case now := <-t.C:
+			p.mu.Lock()
+			if now.Sub(p.last) >= progressBeat-progressBeat/8 {
+				s := p.snap
+				if p.seen.IsZero() {
+					s.Elapsed = now.Sub(start)
+				} else {
+					s.Elapsed += now.Sub(p.seen)
+				}
+				p.write(s)
+			}
+			p.mu.Unlock()
+		}
+	}
+}
+
+// setBound records the lower bound proven beside the run, for the gap.
+func (p *progress) setBound(r bound.Result) {
+	p.mu.Lock()
+	p.lb = r.Bound
+	p.mu.Unlock()
+}
+
+// end stops the beat and ends the last line on a terminal.
+func (p *progress) end() {
+	if p.stop != nil {
+		close(p.stop)
+		p.beaten.Wait()
+	}
+	if p.drawn && p.terminal {
+		fmt.Fprintln(p.w)
+	}
+}
+
+func (p *progress) show(s solver.Snapshot) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if s.BestLength > 0 && (p.best == 0 || s.BestLength < p.best) {
+		p.best = s.BestLength
+	}
+	p.snap, p.seen = s, time.Now()
+	p.write(s)
+}
+
+// write sends one line for s; p.mu is held.
+func (p *progress) write(s solver.Snapshot) {
+	p.last = time.Now()
+	switch {
+	case p.asJSON:
+		b, _ := json.Marshal(p.record(s))
+		p.w.Write(append(b, '\n'))
+	case p.terminal:
+		fmt.Fprintf(p.w, "\r%s\x1b[K", p.line(s))
+	default:
+		fmt.Fprintln(p.w, p.line(s))
+	}
+	p.drawn = true
+}
+
+// progressLine is one line of --progress json: lengths in the file's units (metres for lat,lon), as the JSON report's;
+// best is null before the first tour; the gap is above the optimum when known, else above the lower bound once proven.
+type progressLine struct {
+	Elapsed        float64   `json:"elapsed_s"`
+	Phase          string    `json:"phase"`
+	Progress       float64   `json:"progress"`
+	Best           *float64  `json:"best"`
+	GapPercent     *float64  `json:"gap_percent,omitempty"`
+	GapAbove       string    `json:"gap_above,omitempty"`
+	Optimum        *float64  `json:"optimum,omitempty"`
+	LowerBound     *float64  `json:"lower_bound,omitempty"`
+	MovesPerSecond float64   `json:"moves_per_s"`
+	Pool           *poolLine `json:"pool,omitempty"`
+}
+
+// poolLine is the pool of a population search: the tours in it and how many it holds when full (0: not said).
+type poolLine struct {
+	Tours    int `json:"tours"`
+	Capacity int `json:"capacity,omitempty"`
+}
+
+// record is the JSON line of s; p.mu is held.
+func (p *progress) record(s solver.Snapshot) progressLine {
+	// never back in time: a beat's estimate may run ahead of the engine's next snapshot
+	p.elapsed = max(p.elapsed, s.Elapsed)
+	r := progressLine{Elapsed: round3(p.elapsed.Seconds()), Phase: string(phaseOf(s)), Progress: round3(max(s.Progress, 0)),
+		MovesPerSecond: math.Round(solver.MovesPerSecond(s.Moves, s.Elapsed))}
+	r.Pool = poolOf(r.Phase)
+	if p.in.HasOptimum() {
+		r.Optimum = ptr(p.in.LengthValue(p.in.Optimum))
+	}
+	if p.lb > 0 {
+		r.LowerBound = ptr(p.in.LengthValue(p.lb))
+	}
+	if p.best > 0 {
+		r.Best = ptr(p.in.LengthValue(p.best))
+		if g, ok := p.in.Gap(p.best); ok {
+			r.GapPercent, r.GapAbove = ptr(round3(g)), "optimum"
+		} else if p.lb > 0 {
+			r.GapPercent, r.GapAbove = ptr(round3(100*float64(p.best-p.lb)/float64(p.lb))), "lower_bound"
+		}
+	}
+	return r
+}
+
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+
+// phaseOf is s's phase, the search when the engine names none.
+func phaseOf(s solver.Snapshot) solver.Phase {
+	if s.Phase == "" {
+		return solver.PhaseSearch
+	}
+	return s.Phase
+}
+
+// poolOf reads the pool from a population search's phase ("pool 4 of 8: first tours", "pool 8: crossing, …"), nil for another.
+func poolOf(phase string) *poolLine {
+	var pl poolLine
+	if n, _ := fmt.Sscanf(phase, "pool %d of %d", &pl.Tours, &pl.Capacity); n >= 1 {
+		return &pl
+	}
+	return nil
+}
+
+// line formats one progress line within progressWidth columns: a bar (on a terminal), the phase unless the search, the
+// best length, the gap, moves per second, elapsed; p.mu is held.
+func (p *progress) line(s solver.Snapshot) string {
+	var head, tail strings.Builder
+	if p.terminal {
+		const width = 12
+		frac := s.Progress
+		if frac <= 0 && p.limit > 0 {
+			frac = s.Elapsed.Seconds() / p.limit.Seconds()
+		}
+		full := max(0, min(width, int(frac*width+0.5)))
+		head.WriteString("[" + strings.Repeat("#", full) + strings.Repeat(".", width-full) + "] ")
+	} else {
+		head.WriteString("tsp: ")
+	}
+	switch {
+	case p.best > 0:
+		fmt.Fprintf(&tail, "best %s", humanLength(p.in, p.best))
+		if g, ok := p.in.Gap(p.best); ok {
+			fmt.Fprintf(&tail, "  gap %.2f%%", g)
+		} else if p.lb > 0 {
+			fmt.Fprintf(&tail, "  gap ≤%.2f%%", 100*float64(p.best-p.lb)/float64(p.lb))
+		}
+	case s.Length > 0:
+		fmt.Fprintf(&tail, "length %s", humanLength(p.in, s.Length))
+	default:
+		tail.WriteString("no tour yet") // a phase-only snapshot
+	}
+	fmt.Fprintf(&tail, "  %s moves/s  %.1fs", siCount(solver.MovesPerSecond(s.Moves, s.Elapsed)), s.Elapsed.Seconds())
+	if ph := phaseOf(s); ph != solver.PhaseSearch {
+		// bracketed and named a phase: "bound  length 379512" read as a bound above the optimum
+		if room := progressWidth - len([]rune(head.String())) - len([]rune(tail.String())) - len("[ phase]  "); room >= 5 {
+			head.WriteString("[" + clip(shortPhase(ph), room) + " phase]  ")
+		}
+	}
+	line := head.String() + tail.String()
+	if len([]rune(line)) > progressWidth && p.terminal {
+		line = tail.String() // the bar gives way first
+	}
+	return clip(line, progressWidth)
+}
+
+// shortPhase is the phase up to its first colon: "pool 4 of 8" of "pool 4 of 8: first tours, GPU 2 of 4".
+func shortPhase(ph solver.Phase) string {
+	s, _, _ := strings.Cut(string(ph), ":")
+	return s
+}
+
+// clip cuts s to at most n runes, marking the cut with an ellipsis.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	if n <= 1 {
+		return "…"
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// siCount writes a rate with an SI prefix and three digits: 950, 12.3k, 1.69M.
+func siCount(v float64) string {
+	for _, u := range []struct {
+		f float64
+		s string
+	}{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
+		if v >= u.f {
+			return fmt.Sprintf("%.3g%s", v/u.f, u.s)
+		}
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+// humanLength is a length for people: in.FormatLength with its whole part's digits grouped by threes (93,809,570),
+// and the unit when the instance has one; machine output (JSON, eval's last line) keeps FormatLength's.
+func humanLength(in *solver.Instance, l int64) string {
+	s := groupDigits(in.FormatLength(l))
+	if u := in.LengthUnit(); u != "" {
+		s += " " + u
+	}
+	return s
+}
+
+// groupDigits puts a comma between each three digits of a number's whole part.
+func groupDigits(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	whole, frac, hasFrac := strings.Cut(s, ".")
+	if len(whole) <= 4 {
+		return sign + s
+	}
+	var b strings.Builder
+	for i, c := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if hasFrac {
+		b.WriteString("." + frac)
+	}
+	return sign + b.String()
+}
+
+// progressDoc is the help of --progress on solve and batch.
+const progressDoc = "progress on stderr: `text` (a bar on a terminal, else a line a second) or json (one JSON object a line, at least one a second: elapsed_s, phase, progress, best, gap_percent and gap_above, optimum or lower_bound, moves_per_s, pool)"
+
+// checkProgress refuses a --progress other than text or json.
+func checkProgress(cmd, mode string) error {
+	if mode != "text" && mode != "json" {
+		return usagef(cmd, "--progress %q: want text or json", mode)
+	}
+	return nil
+}
+
+// plainNote is an engine's note for a summary without its clauses that count nothing ("0 crossovers"): what did not
+// happen is no news.
+func plainNote(note string) string {
+	var parts []string
+	for _, part := range strings.Split(note, "; ") {
+		var kept []string
+		for _, c := range strings.Split(part, ", ") {
+			if !strings.HasPrefix(c, "0 ") {
+				kept = append(kept, c)
+			}
+		}
+		if len(kept) > 0 {
+			parts = append(parts, strings.Join(kept, ", "))
+		}
+	}
+	return strings.Join(parts, "; ")
+}

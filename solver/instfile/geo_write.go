@@ -1,0 +1,92 @@
+package instfile
+
+import (
+	"bufio"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// ErrNotLatLon is the error of a GeoJSON or GPX tour asked of an instance
+// whose cities are not at latitudes and longitudes.
+var ErrNotLatLon = errors.New("GeoJSON and GPX hold latitudes and longitudes: the instance is not a lat,lon point list")
+
+// IsLatLon reports whether in's cities are at latitudes and longitudes
+// (a lat,lon point list): what GeoJSON and GPX hold.
+func IsLatLon(in *solver.Instance) bool {
+	return in.Metric == solver.GreatCircle && len(in.X) == in.N && len(in.Y) == in.N
+}
+
+// WriteTourGeoJSON writes tour as a GeoJSON FeatureCollection (RFC 7946)
+// holding one LineString feature: the cities' [lon, lat] in tour order,
+// closed by the first again, with the instance's name, the length in
+// metres and the cities' ids (names) in tour order as its properties.
+// The instance must be a lat,lon point list (IsLatLon).
+func WriteTourGeoJSON(w io.Writer, in *solver.Instance, tour []int, length float64) error {
+	if !IsLatLon(in) {
+		return ErrNotLatLon
+	}
+	if err := solver.ValidateTour(tour, in.N); err != nil {
+		return fmt.Errorf("GeoJSON %s: %w", in.Name, err)
+	}
+	coords := make([][2]float64, 0, len(tour)+1)
+	ids := make([]string, len(tour))
+	for k, c := range tour {
+		coords = append(coords, [2]float64{in.X[c], in.Y[c]})
+		ids[k] = in.CityLabel(c)
+	}
+	if len(tour) > 0 {
+		coords = append(coords, coords[0])
+	}
+	doc := map[string]any{
+		"type": "FeatureCollection",
+		"features": []any{map[string]any{
+			"type":       "Feature",
+			"geometry":   map[string]any{"type": "LineString", "coordinates": coords},
+			"properties": map[string]any{"name": in.Name, "length_m": length, "ids": ids},
+		}},
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := json.NewEncoder(bw).Encode(doc); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// WriteTourGPX writes tour as a GPX 1.1 route: one point a city in tour
+// order, named by its id (name), closed by the first again. The instance
+// must be a lat,lon point list (IsLatLon).
+func WriteTourGPX(w io.Writer, in *solver.Instance, tour []int) error {
+	if !IsLatLon(in) {
+		return ErrNotLatLon
+	}
+	if err := solver.ValidateTour(tour, in.N); err != nil {
+		return fmt.Errorf("GPX %s: %w", in.Name, err)
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString(xml.Header)
+	bw.WriteString(`<gpx version="1.1" creator="TSP Lab" xmlns="http://www.topografix.com/GPX/1/1">` + "\n<rte><name>")
+	xml.EscapeText(bw, []byte(in.Name))
+	bw.WriteString("</name>\n")
+	point := func(c int) {
+		fmt.Fprintf(bw, `<rtept lat="%s" lon="%s"><name>`, fmtCoord(in.Y[c]), fmtCoord(in.X[c]))
+		xml.EscapeText(bw, []byte(in.CityLabel(c)))
+		bw.WriteString("</name></rtept>\n")
+	}
+	for _, c := range tour {
+		point(c)
+	}
+	if len(tour) > 0 {
+		point(tour[0])
+	}
+	bw.WriteString("</rte>\n</gpx>\n")
+	return bw.Flush()
+}
+
+// fmtCoord writes a coordinate exactly, as the file gave it.
+func fmtCoord(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
