@@ -65,10 +65,11 @@ type Pane struct {
 // FrameInterval is the least time between two updates of a running pane,
 // BusyFrameInterval while its engine takes every core: each update
 // repaints the window, which under software OpenGL costs the engine's
-// cores (docs/DECISIONS.md#frame-interval).
+// cores, and a new best tour is on screen within half a second
+// (docs/DECISIONS.md#frame-interval).
 const (
 	FrameInterval     = 250 * time.Millisecond
-	BusyFrameInterval = time.Second
+	BusyFrameInterval = 400 * time.Millisecond
 )
 
 // frameInterval is the update interval of a run of engine e with params,
@@ -354,6 +355,10 @@ func (p *Pane) show(pr session.Progress) bool {
 	}
 	p.View.SetScene(sc)
 	if pr.BestLength > 0 {
+		if pr.Best != nil && pr.BestElapsed < pr.Elapsed {
+			// the step where the engine found it, then on to now
+			p.Curve.Add(export.CurvePoint{Elapsed: pr.BestElapsed, Best: pr.BestLength})
+		}
 		p.Curve.Add(export.CurvePoint{Elapsed: pr.Elapsed, Best: pr.BestLength})
 	}
 	p.setNumbers(pr)

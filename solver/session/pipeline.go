@@ -261,11 +261,12 @@ func forward(on func(solver.Snapshot), interval time.Duration) (chan solver.Snap
 	}
 }
 
-// newest is the snapshot waiting in snaps, or s when none is.
+// newest is the snapshot waiting in snaps, with what s had and it has
+// not (solver.Merge), or s when none is.
 func newest(snaps chan solver.Snapshot, s solver.Snapshot) solver.Snapshot {
 	select {
 	case t := <-snaps:
-		return t
+		return solver.Merge(s, t)
 	default:
 		return s
 	}
