@@ -120,7 +120,7 @@ type Runner struct {
 	best        []int
 	bestLength  int64
 	bestAt      time.Duration // when best was found, on the run's clock
-	exact       []int // the best tour a segment returned (validated, exact length)
+	exact       []int         // the best tour a segment returned (validated, exact length)
 	exactLength int64
 	temperature float64
 	last        Progress
