@@ -11,6 +11,7 @@ import (
 
 	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
 	_ "github.com/tsplab/tsplab/solver/cpu"
 	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/session"
@@ -216,6 +217,10 @@ func TestCompareTimesComeFromTheRunsOwnSnapshots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The gaps are measured against a reference the run crosses on its
+	// way on any machine: a sixth below the nearest-neighbour tour.
+	in.Optimum = solver.TourLength(in, construct.NearestNeighbor(in, 0, nil)) * 5 / 6
+	in.OptimumSource = "the test's reference"
 	ap, loads := newTestApp(t, Options{Compare: true})
 	waitLoad(t, loads)
 	for _, p := range ap.Panes() {
@@ -231,10 +236,8 @@ func TestCompareTimesComeFromTheRunsOwnSnapshots(t *testing.T) {
 	settle(t, ap.Right)
 	ap.updateSummary()
 	ref, _ := ap.Left.Reference()
-	if ref <= 0 {
-		t.Skip("no lower bound was ready to measure gaps against")
-	}
 	line, _, _ := strings.Cut(ap.Summary(), "\n")
+	t.Log(line)
 	got := map[string]float64{}
 	for _, m := range thresholdRe.FindAllStringSubmatch(line, -1) {
 		got[m[1]], _ = strconv.ParseFloat(m[2], 64)
@@ -261,6 +264,6 @@ func TestCompareTimesComeFromTheRunsOwnSnapshots(t *testing.T) {
 		}
 	}
 	if reached == 0 {
-		t.Errorf("no threshold reached above the bound %d: %q", ref, line)
+		t.Errorf("no threshold reached above %d: %q", ref, line)
 	}
 }

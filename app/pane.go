@@ -234,28 +234,15 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 		p.refreshButtons()
 		return err
 	}
-	s, err := p.settings.Settings()
+	s, err := p.runSettings(budget)
 	if err != nil {
 		return err
 	}
-	if budget > 0 {
-		s.TimeLimit = budget
-	}
-	if p.in == nil {
-		return fmt.Errorf("no instance loaded: pick one in the list or open a file")
-	}
-	if budget <= 0 && p.budget != nil {
-		if budget, err = p.budget(); err != nil {
-			return err
-		}
-		s.TimeLimit = budget
-	}
 	params := s.Params()
-	e, _, rerr := solver.Resolve(params.Algorithm, params.Backend)
-	if rerr != nil {
-		e = nil // the pipeline says why
-	}
-	rt, err := s.NewRoute(p.in, e)
+	// The engine the runner picks, for the route: a path between fixed
+	// ends needs one that keeps them (nil when none: the runner says why).
+	choice, _ := p.Runner.Choose(params)
+	rt, err := s.NewRoute(p.in, choice.Engine)
 	if err != nil {
 		return err
 	}
@@ -269,19 +256,40 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 		err = p.Runner.Start(rt.In, params)
 	}
 	if err != nil {
-		if e, _, rerr := solver.Resolve(params.Algorithm, params.Backend); rerr == nil {
-			return settingsError(err, e.Backend())
+		if choice.Engine != nil {
+			return settingsError(err, choice.Engine.Backend())
 		}
 		return err
 	}
 	p.status.failed = false
-	_, p.fallback, _ = solver.Resolve(params.Algorithm, params.Backend)
+	_, p.fallback = p.Runner.Engine()
 	p.route = rt
 	p.clear()
 	p.Curve.SetTimeSpan(s.TimeLimit)
 	p.setStatus("running " + p.Runner.Last().Engine)
 	p.refreshButtons()
 	return nil
+}
+
+// runSettings is the settings a new run takes, with its time limit: the
+// budget when above 0, else compare mode's budget, else the form's.
+func (p *Pane) runSettings(budget time.Duration) (Settings, error) {
+	s, err := p.settings.Settings()
+	if err != nil {
+		return s, err
+	}
+	if p.in == nil {
+		return s, fmt.Errorf("no instance loaded: pick one in the list or open a file")
+	}
+	if budget <= 0 && p.budget != nil {
+		if budget, err = p.budget(); err != nil {
+			return s, err
+		}
+	}
+	if budget > 0 {
+		s.TimeLimit = budget
+	}
+	return s, nil
 }
 
 // Pause pauses the run.

@@ -164,6 +164,21 @@ func (r *Runner) Result() (solver.Result, bool) {
 	return *r.result, true
 }
 
+// Choose picks the engine for params' (algorithm, backend) through the
+// runner's pipeline (Pipeline.Choose), for a front end that needs it
+// before the run starts, such as for its route.
+func (r *Runner) Choose(params solver.Params) (Choice, error) {
+	return r.pipeline().Choose(params)
+}
+
+// Engine returns the engine of the newest run (nil before any) and the
+// note on its choice: why the GPU was not used for backend auto.
+func (r *Runner) Engine() (solver.Engine, string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.engine, r.note
+}
+
 // Start begins a new run of params on in, forgetting any earlier run.
 // It fails when the runner is running, the engine cannot be resolved or
 // params are outside what the engine can take on in (the pipeline's
