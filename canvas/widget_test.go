@@ -346,3 +346,22 @@ func TestCurveLabelsInTheInstancesUnits(t *testing.T) {
 		t.Errorf("labels %q %q, want 4.2 and 4.0 in the file's units", r.hi.Text, r.lo.Text)
 	}
 }
+
+// TestFlatCurveAxisReadsARoundNumber: a curve that never drops (a small
+// instance solved at once) spans up to a round number, not one unit
+// more than its length (1247.5001 in a scaled matrix's units).
+func TestFlatCurveAxisReadsARoundNumber(t *testing.T) {
+	test.NewTempApp(t)
+	in := &solver.Instance{Name: "m", ScaleExp: 4}
+	c := NewCurve()
+	c.SetFormat(in.FormatLength)
+	c.Add(export.CurvePoint{Elapsed: 10 * time.Millisecond, Best: 12475000})
+	c.Add(export.CurvePoint{Elapsed: time.Second, Best: 12475000})
+	r := test.WidgetRenderer(c).(*curveRenderer)
+	if r.hi.Text != "1250" || r.lo.Text != "1247.5" {
+		t.Errorf("labels %q %q, want 1250 and 1247.5", r.hi.Text, r.lo.Text)
+	}
+	if _, lo, hi := export.CurveRange([]export.CurvePoint{{Best: 457192}}, 0, 0); lo != 457192 || hi != 458000 {
+		t.Errorf("a flat curve at 457192 spans to %d", hi)
+	}
+}
