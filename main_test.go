@@ -557,3 +557,42 @@ func TestPathFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownAlgorithmIsRefused: an algorithm no engine is registered
+// under ends the app with a one-line error, rather than running the saved
+// engine in its place; with a display, the real app exits before it opens
+// a window or writes the screenshot.
+func TestUnknownAlgorithmIsRefused(t *testing.T) {
+	for _, args := range [][]string{{"--algo", "foo"}, {"--compare", "--a", "foo/cpu"}, {"--compare", "--b", "nope"}} {
+		if _, ok := parseFlags(args); ok {
+			t.Errorf("%v accepted", args)
+		}
+	}
+	if _, ok := parseFlags([]string{"--algo", "auto", "--a", "pspm/gpu", "--b", "auto"}); !ok {
+		t.Error("registered algorithms refused")
+	}
+	if testing.Short() {
+		t.Skip("-short: skipping the run of the app binary")
+	}
+	xvfb, err := exec.LookPath("Xvfb")
+	if err != nil {
+		t.Skip("Xvfb is not installed (apt-get install xvfb)")
+	}
+	dir := t.TempDir()
+	bin := buildApp(t)
+	display, stop := startXvfb(t, xvfb, filepath.Join(dir, "fb"))
+	defer stop()
+	shot := filepath.Join(dir, "x.png")
+	cmd := exec.Command(bin, "--open", "clustered-1000", "--algo", "foo", "--screenshot", shot)
+	cmd.Env = append(cLocaleEnv(), "DISPLAY="+display, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+	out, err := cmd.CombinedOutput()
+	if err == nil || cmd.ProcessState.ExitCode() == 0 {
+		t.Fatalf("--algo foo exited 0:\n%s", out)
+	}
+	if !strings.Contains(string(out), `--algo "foo": no such algorithm`) {
+		t.Errorf("no clear message:\n%s", out)
+	}
+	if _, err := os.Stat(shot); err == nil {
+		t.Error("a screenshot was written for a run that was refused")
+	}
+}
