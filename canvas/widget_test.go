@@ -365,3 +365,30 @@ func TestFlatCurveAxisReadsARoundNumber(t *testing.T) {
 		t.Errorf("a flat curve at 457192 spans to %d", hi)
 	}
 }
+
+// TestTourAcrossTheAntimeridianIsDrawnShort: a lat,lon tour on both
+// sides of the antimeridian (a ring 4 degrees wide) is drawn as the
+// narrow ring it is, not with two edges across the whole map.
+func TestTourAcrossTheAntimeridianIsDrawnShort(t *testing.T) {
+	tv, w := tourViewWindow(t, 300, 200)
+	lons := []float64{178, 178, 178, -178, -178, -178}
+	lats := []float64{-10, -15, -20, -20, -15, -10}
+	in := solver.NewCoordInstance("fiji-samoa", solver.GreatCircle, lons, lats, nil)
+	tv.SetScene(export.SceneFor(in, []int{0, 1, 2, 3, 4, 5}, nil, nil))
+	img := toRGBA(w.Canvas().Capture())
+	if n := countColor(img, export.TourColor); n < 50 {
+		t.Fatalf("%d tour-coloured pixels: no tour drawn", n)
+	}
+	b := img.Bounds()
+	for _, x := range []int{b.Dx() / 4, b.Dx() * 3 / 4} {
+		n := 0
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			if c := img.RGBAAt(b.Min.X+x, y); c.R == export.TourColor.R && c.G == export.TourColor.G && c.B == export.TourColor.B {
+				n++
+			}
+		}
+		if n > 0 {
+			t.Errorf("the column at x=%d of %d crosses the tour (%d pixels): an edge drawn across the map", x, b.Dx(), n)
+		}
+	}
+}
