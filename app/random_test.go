@@ -277,7 +277,7 @@ func checkShown(t *testing.T, ap *App, after string) {
 		num := func(k string) string { return p.numbers.value[k].Text }
 		for _, k := range []string{"Length", "Best"} {
 			if s := num(k); s != "–" {
-				if v, err := strconv.ParseInt(s, 10, 64); err != nil || v <= 0 {
+				if v, err := strconv.ParseInt(strings.ReplaceAll(s, ",", ""), 10, 64); err != nil || v <= 0 {
 					t.Errorf("%s: pane %s %s shows %q", after, p.Name, k, s)
 				}
 			}
