@@ -240,7 +240,7 @@ func checkEngineShown(t *testing.T, p *Pane, before solver.Engine) {
 		t.Errorf("pane %s: no engine chosen (%v)", p.Name, f.picker.algoSelect.Selected)
 		return
 	}
-	if got := f.algoHelp.Text; got != aboutText(e) {
+	if got := f.algoHelp.Text; got != engineHelp(e) {
 		t.Errorf("pane %s on %s/%s: description %q", p.Name, e.Name(), e.Backend(), got)
 	}
 	set := f.options()

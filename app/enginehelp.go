@@ -19,9 +19,9 @@ var plainAbout = map[string]string{
 		"The family is kept varied, so the search does not settle too early.",
 }
 
-// aboutText is what the settings' "About" fold says of e ("" for none):
+// engineHelp is what the settings' "About" fold says of e ("" for none):
 // plain words where the app has them, else the engine's own description.
-func aboutText(e solver.Engine) string {
+func engineHelp(e solver.Engine) string {
 	if e == nil {
 		return ""
 	}
