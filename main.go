@@ -224,46 +224,65 @@ func parseFlags(args []string) (f cliFlags, ok bool) {
 		os.Stderr.Write(usage.Bytes())
 		return f, false
 	}
-	fail := func(format string, a ...any) (cliFlags, bool) {
-		fmt.Fprintf(os.Stderr, "tsplab: "+format+"\n", a...)
+	if err := f.check(fs.Args(), *size); err != nil {
+		fmt.Fprintln(os.Stderr, "tsplab:", err)
 		return f, false
 	}
-	if fs.NArg() > 0 {
-		return fail("unexpected argument %q (use --open FILE)", fs.Arg(0))
+	return f, true
+}
+
+// check checks the flags' values (args: what follows the flags) and sets
+// the window size from size ("WxH", "": the default).
+func (f *cliFlags) check(args []string, size string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("unexpected argument %q (use --open FILE)", args[0])
 	}
 	if f.version {
-		return f, true
+		return nil
 	}
 	if f.points < 0 || f.points > gen.MaxN {
-		return fail("--points %d: want 1 to %d", f.points, gen.MaxN)
+		return fmt.Errorf("--points %d: want 1 to %d", f.points, gen.MaxN)
+	}
+	if err := checkAlgo("--algo", f.algo); err != nil {
+		return err
 	}
 	switch f.backend {
 	case "", solver.BackendCPU, solver.BackendGPU, solver.BackendAuto:
 	default:
-		return fail("--backend %q: want cpu, gpu or auto", f.backend)
+		return fmt.Errorf("--backend %q: want cpu, gpu or auto", f.backend)
 	}
-	if *size != "" {
+	if size != "" {
 		var w, h int
-		if n, err := fmt.Sscanf(*size, "%dx%d", &w, &h); err != nil || n != 2 || w < 200 || h < 150 || w > 16384 || h > 16384 {
-			return fail("--size %q: want WxH, from 200x150 to 16384x16384", *size)
+		if n, err := fmt.Sscanf(size, "%dx%d", &w, &h); err != nil || n != 2 || w < 200 || h < 150 || w > 16384 || h > 16384 {
+			return fmt.Errorf("--size %q: want WxH, from 200x150 to 16384x16384", size)
 		}
 		f.winSize = fyne.NewSize(float32(w), float32(h))
 	}
 	for _, c := range []struct{ flag, v string }{{"--a", f.paneA}, {"--b", f.paneB}} {
-		if c.v == "" {
-			continue
+		a, b, _ := strings.Cut(c.v, "/")
+		if b != "" && b != solver.BackendCPU && b != solver.BackendGPU && b != solver.BackendAuto {
+			return fmt.Errorf("%s %q: the backend after / is cpu, gpu or auto", c.flag, c.v)
 		}
-		if _, b, _ := strings.Cut(c.v, "/"); b != "" && b != solver.BackendCPU && b != solver.BackendGPU && b != solver.BackendAuto {
-			return fail("%s %q: the backend after / is cpu, gpu or auto", c.flag, c.v)
+		if err := checkAlgo(c.flag, a); err != nil {
+			return err
 		}
 	}
 	if f.run < 0 {
-		return fail("--run must not be negative")
+		return errors.New("--run must not be negative")
 	}
 	if f.path != "" && f.path != app.RouteTour && f.path != app.RouteOpen && !strings.Contains(f.path, ",") {
-		return fail("--path %q: want tour, open or two city ids A,B", f.path)
+		return fmt.Errorf("--path %q: want tour, open or two city ids A,B", f.path)
 	}
-	return f, true
+	return nil
+}
+
+// checkAlgo refuses an algorithm no engine is registered under ("": the
+// saved choice), rather than run the saved one in its place.
+func checkAlgo(flag, algo string) error {
+	if algo == "" || slices.Contains(solver.Algorithms(), algo) {
+		return nil
+	}
+	return fmt.Errorf("%s %q: no such algorithm; want one of %s", flag, algo, listAlgorithms())
 }
 
 // screenshotWhenDone waits for the runs to end, lets the last update

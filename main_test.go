@@ -557,3 +557,117 @@ func TestPathFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownAlgorithmIsRefused: an algorithm no engine is registered
+// under ends the app with a one-line error, rather than running the saved
+// engine in its place; with a display, the real app exits before it opens
+// a window or writes the screenshot.
+func TestUnknownAlgorithmIsRefused(t *testing.T) {
+	for _, args := range [][]string{{"--algo", "foo"}, {"--compare", "--a", "foo/cpu"}, {"--compare", "--b", "nope"}} {
+		if _, ok := parseFlags(args); ok {
+			t.Errorf("%v accepted", args)
+		}
+	}
+	if _, ok := parseFlags([]string{"--algo", "auto", "--a", "pspm/gpu", "--b", "auto"}); !ok {
+		t.Error("registered algorithms refused")
+	}
+	if testing.Short() {
+		t.Skip("-short: skipping the run of the app binary")
+	}
+	xvfb, err := exec.LookPath("Xvfb")
+	if err != nil {
+		t.Skip("Xvfb is not installed (apt-get install xvfb)")
+	}
+	dir := t.TempDir()
+	bin := buildApp(t)
+	display, stop := startXvfb(t, xvfb, filepath.Join(dir, "fb"))
+	defer stop()
+	shot := filepath.Join(dir, "x.png")
+	cmd := exec.Command(bin, "--open", "clustered-1000", "--algo", "foo", "--screenshot", shot)
+	cmd.Env = append(cLocaleEnv(), "DISPLAY="+display, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+	out, err := cmd.CombinedOutput()
+	if err == nil || cmd.ProcessState.ExitCode() == 0 {
+		t.Fatalf("--algo foo exited 0:\n%s", out)
+	}
+	if !strings.Contains(string(out), `--algo "foo": no such algorithm`) {
+		t.Errorf("no clear message:\n%s", out)
+	}
+	if _, err := os.Stat(shot); err == nil {
+		t.Error("a screenshot was written for a run that was refused")
+	}
+}
+
+// TestXvfbPlotFollowsAuto runs the default engine in the real app on a
+// bundled 1,000-city sample and reads the convergence plot off the
+// screenshot: it steps down while the run goes on, as the engine's best
+// tour improves, rather than staying flat until the run's end.
+func TestXvfbPlotFollowsAuto(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the Xvfb test (it builds and runs the app)")
+	}
+	xvfb, err := exec.LookPath("Xvfb")
+	if err != nil {
+		t.Skip("Xvfb is not installed (apt-get install xvfb): skipping the real-window test")
+	}
+	dir := t.TempDir()
+	bin := buildApp(t)
+	display, stop := startXvfb(t, xvfb, filepath.Join(dir, "fb"))
+	defer stop()
+	shot, layout := filepath.Join(dir, "auto.png"), filepath.Join(dir, "auto.layout")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--open", "clustered-1000", "--algo", "auto", "--backend", "cpu", "--run", "6s", "--screenshot", shot)
+	cmd.Env = append(cLocaleEnv(), "DISPLAY="+display, "TSPLAB_LAYOUT="+layout,
+		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("tsplab: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(layout)
+	if err != nil {
+		t.Fatalf("no layout written: %v\n%s", err, out)
+	}
+	var box [4]int
+	for _, line := range strings.Split(string(data), "\n") {
+		if nums, ok := strings.CutPrefix(line, "plot\t"); ok {
+			fmt.Sscan(nums, &box[0], &box[1], &box[2], &box[3])
+		}
+	}
+	if box[2] < 50 || box[3] < 50 {
+		t.Fatalf("no plot in the layout:\n%s", data)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The columns where the curve steps down: with the plot following
+	// the engine, some lie well before the run's end, at the plot's right.
+	line := export.DefaultCurveStyle().Line
+	isLine := func(x, y int) bool {
+		r, g, b, _ := img.At(x, y).RGBA()
+		return uint8(r>>8) == line.R && uint8(g>>8) == line.G && uint8(b>>8) == line.B
+	}
+	var steps []int
+	for x := box[0]; x < box[0]+box[2]; x++ {
+		run := 0
+		for y := box[1]; y < box[1]+box[3]; y++ {
+			if isLine(x, y) {
+				run++
+			} else {
+				run = 0
+			}
+			if run >= 3 {
+				steps = append(steps, x-box[0])
+				break
+			}
+		}
+	}
+	if len(steps) == 0 || steps[0] > box[2]*4/5 {
+		t.Errorf("the plot steps down at x = %v of its %d px in a 6 s run of auto: flat until the end\n%s", steps, box[2], out)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/assets"
+	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/instfile"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
@@ -29,6 +31,7 @@ type Entry struct {
 	Optimum   int64  // known optimum from optima.csv, 0 when unknown
 	OptTour   bool   // an .opt.tour lies beside the file
 	Err       string // why the header could not be read
+	points    bool   // a point list (its header says so)
 }
 
 // Summary is the entry's one-line description for the list.
@@ -67,6 +70,7 @@ func ReadEntry(path string) Entry {
 		return e
 	}
 	e.Dimension, e.Type, e.Metric = h.Dimension, h.Type, h.Metric
+	e.points = h.Section == instfile.PointsSection
 	e.Optimum, _, _ = tsplib.KnownOptimum(path, h.Name)
 	if e.Optimum > 0 && h.Section == "FIXED_EDGES_SECTION" {
 		// The table lists, for an instance with fixed edges, the path
@@ -85,7 +89,8 @@ func ReadEntry(path string) Entry {
 // ScanFolder lists every instance file in dir (not its subfolders), sorted
 // by dimension then name (see ReadEntry): the .tsp files, marked when they
 // cannot be read, and the point lists among the other extensions of
-// instfile.Extensions (.txt and .csv files of other content are left out).
+// instfile.Extensions (.txt and .csv files of other content are left out,
+// and so are the tours of the folder's instances: dropTours).
 func ScanFolder(dir string) ([]Entry, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
@@ -101,7 +106,87 @@ func ScanFolder(dir string) ([]Entry, error) {
 		}
 	}
 	slices.SortStableFunc(out, bySize)
-	return out, nil
+	return dropTours(out), nil
+}
+
+// maxTourCheck is the largest point list dropTours reads whole.
+const maxTourCheck = 200_000
+
+// dropTours leaves out the point lists that are tours of another entry:
+// a tour written as CSV (tsp solve --out, the app's export) is the
+// instance's cities in tour order, which reads as a point list of the
+// same cities. Beside a TSPLIB file of those cities it is the tour;
+// beside another point list of them, the one whose file order is the
+// shorter closed tour is.
+func dropTours(entries []Entry) []Entry {
+	loaded := map[string]*solver.Instance{}
+	load := func(path string) *solver.Instance {
+		in, ok := loaded[path]
+		if !ok {
+			in, _ = instfile.Read(path) // nil when it does not read
+			loaded[path] = in
+		}
+		return in
+	}
+	out := entries[:0:0]
+	for i, e := range entries {
+		if !e.points || e.Err != "" || e.Dimension < 3 || e.Dimension > maxTourCheck || !isTourOfAnother(entries, i, load) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// isTourOfAnother reports whether entries[i] is a tour of another entry
+// of the same cities (see dropTours).
+func isTourOfAnother(entries []Entry, i int, load func(string) *solver.Instance) bool {
+	e := entries[i]
+	for j, o := range entries {
+		if j == i || o.Dimension != e.Dimension || o.Err != "" {
+			continue
+		}
+		a, b := load(e.Path), load(o.Path)
+		if a == nil || b == nil || !sameCities(a, b) {
+			continue
+		}
+		if !o.points || fileOrderLength(a) < fileOrderLength(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameCities reports whether a and b place the same cities, up to the
+// shift and scale a point list's reader applies (to a millionth of the
+// extent).
+func sameCities(a, b *solver.Instance) bool {
+	ka, kb := cityKeys(a), cityKeys(b)
+	return ka != nil && slices.Equal(ka, kb)
+}
+
+// cityKeys are in's cities as sorted integer pairs: the coordinates from
+// their least values, to a millionth of the extent (nil: no coordinates).
+func cityKeys(in *solver.Instance) [][2]int64 {
+	if len(in.X) != in.N || len(in.Y) != in.N || in.N == 0 {
+		return nil
+	}
+	x0, x1 := slices.Min(in.X), slices.Max(in.X)
+	y0, y1 := slices.Min(in.Y), slices.Max(in.Y)
+	ext := max(x1-x0, y1-y0)
+	if ext <= 0 {
+		return nil
+	}
+	keys := make([][2]int64, in.N)
+	for i := range keys {
+		keys[i] = [2]int64{int64(math.Round((in.X[i] - x0) / ext * 1e6)), int64(math.Round((in.Y[i] - y0) / ext * 1e6))}
+	}
+	slices.SortFunc(keys, func(p, q [2]int64) int { return cmp.Or(cmp.Compare(p[0], q[0]), cmp.Compare(p[1], q[1])) })
+	return keys
+}
+
+// fileOrderLength is the closed tour of in's cities in the file's order.
+func fileOrderLength(in *solver.Instance) int64 {
+	return solver.TourLength(in, solver.IdentityTour(in.N))
 }
 
 // isTSPFile reports whether path names a TSPLIB file by its extension,

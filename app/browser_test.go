@@ -178,8 +178,8 @@ func TestRedrawsWhileTheEngineTakesEveryCore(t *testing.T) {
 	if most := int(time.Since(start)/BusyFrameInterval) + 3; updates > most || updates < 2 {
 		t.Errorf("%d redraws in %v, want 2 to %d", updates, time.Since(start).Round(time.Millisecond), most)
 	}
-	if BusyFrameInterval > time.Second {
-		t.Errorf("BusyFrameInterval %v: a running tour must be redrawn at least once a second", BusyFrameInterval)
+	if BusyFrameInterval >= followSlack {
+		t.Errorf("BusyFrameInterval %v: a new best tour must be on screen within %v", BusyFrameInterval, followSlack)
 	}
 	climb, _ := solver.Lookup("swap-climb", solver.BackendCPU)
 	onGPU, _ := solver.Lookup("swap-climb", solver.BackendGPU) // no workers option

@@ -79,7 +79,7 @@ func SaveScreenshot(img image.Image, path string) error {
 }
 
 // Landmarks are the widgets a user looks for first in the panes on
-// screen, by name: each pane's Run button and canvas ("A Run", "B
+// screen, by name: each pane's Run button, canvas and plot ("A Run", "B
 // canvas" in compare mode) and the single view's time limit and seed.
 // tsplab reports where the window put them (TSPLAB_LAYOUT), for the test
 // of the real window.
@@ -92,6 +92,7 @@ func (a *App) Landmarks() map[string]fyne.CanvasObject {
 		}
 		m[prefix+"Run"] = p.controls.run
 		m[prefix+"canvas"] = p.View
+		m[prefix+"plot"] = p.Curve
 		if !a.compare {
 			m["Time limit"] = p.settings.timeItem
 			m["Seed"] = p.settings.seedItem

@@ -211,6 +211,7 @@ func (a *App) openTourDialog() {
 			showErrorDialog(err, a.Win)
 		}
 	}, a.Win)
+	d.SetFilter(tourFileFilter)
 	if a.current != "" {
 		if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(a.current))); err == nil {
 			d.SetLocation(l)
@@ -219,3 +220,8 @@ func (a *App) openTourDialog() {
 	d.Resize(fyne.NewSize(800, 560))
 	d.Show()
 }
+
+// tourFileFilter is what Open tour… lists: the files a tour is read from
+// (TSPLIB tours, point lists and id lists, reports, GeoJSON, GPX, and
+// those gzipped).
+var tourFileFilter = storage.NewExtensionFileFilter([]string{".tour", ".csv", ".txt", ".json", ".geojson", ".gpx", ".gz"})

@@ -65,10 +65,11 @@ type Pane struct {
 // FrameInterval is the least time between two updates of a running pane,
 // BusyFrameInterval while its engine takes every core: each update
 // repaints the window, which under software OpenGL costs the engine's
-// cores (docs/DECISIONS.md#frame-interval).
+// cores, and a new best tour is on screen within half a second
+// (docs/DECISIONS.md#frame-interval).
 const (
 	FrameInterval     = 250 * time.Millisecond
-	BusyFrameInterval = time.Second
+	BusyFrameInterval = 400 * time.Millisecond
 )
 
 // frameInterval is the update interval of a run of engine e with params,
@@ -233,28 +234,15 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 		p.refreshButtons()
 		return err
 	}
-	s, err := p.settings.Settings()
+	s, err := p.runSettings(budget)
 	if err != nil {
 		return err
 	}
-	if budget > 0 {
-		s.TimeLimit = budget
-	}
-	if p.in == nil {
-		return fmt.Errorf("no instance loaded: pick one in the list or open a file")
-	}
-	if budget <= 0 && p.budget != nil {
-		if budget, err = p.budget(); err != nil {
-			return err
-		}
-		s.TimeLimit = budget
-	}
 	params := s.Params()
-	e, _, rerr := solver.Resolve(params.Algorithm, params.Backend)
-	if rerr != nil {
-		e = nil // the pipeline says why
-	}
-	rt, err := s.NewRoute(p.in, e)
+	// The engine the runner picks, for the route: a path between fixed
+	// ends needs one that keeps them (nil when none: the runner says why).
+	choice, _ := p.Runner.Choose(params)
+	rt, err := s.NewRoute(p.in, choice.Engine)
 	if err != nil {
 		return err
 	}
@@ -268,19 +256,40 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 		err = p.Runner.Start(rt.In, params)
 	}
 	if err != nil {
-		if e, _, rerr := solver.Resolve(params.Algorithm, params.Backend); rerr == nil {
-			return settingsError(err, e.Backend())
+		if choice.Engine != nil {
+			return settingsError(err, choice.Engine.Backend())
 		}
 		return err
 	}
 	p.status.failed = false
-	_, p.fallback, _ = solver.Resolve(params.Algorithm, params.Backend)
+	_, p.fallback = p.Runner.Engine()
 	p.route = rt
 	p.clear()
 	p.Curve.SetTimeSpan(s.TimeLimit)
 	p.setStatus("running " + p.Runner.Last().Engine)
 	p.refreshButtons()
 	return nil
+}
+
+// runSettings is the settings a new run takes, with its time limit: the
+// budget when above 0, else compare mode's budget, else the form's.
+func (p *Pane) runSettings(budget time.Duration) (Settings, error) {
+	s, err := p.settings.Settings()
+	if err != nil {
+		return s, err
+	}
+	if p.in == nil {
+		return s, fmt.Errorf("no instance loaded: pick one in the list or open a file")
+	}
+	if budget <= 0 && p.budget != nil {
+		if budget, err = p.budget(); err != nil {
+			return s, err
+		}
+	}
+	if budget > 0 {
+		s.TimeLimit = budget
+	}
+	return s, nil
 }
 
 // Pause pauses the run.
@@ -354,6 +363,10 @@ func (p *Pane) show(pr session.Progress) bool {
 	}
 	p.View.SetScene(sc)
 	if pr.BestLength > 0 {
+		if pr.Best != nil && pr.BestElapsed < pr.Elapsed {
+			// the step where the engine found it, then on to now
+			p.Curve.Add(export.CurvePoint{Elapsed: pr.BestElapsed, Best: pr.BestLength})
+		}
 		p.Curve.Add(export.CurvePoint{Elapsed: pr.Elapsed, Best: pr.BestLength})
 	}
 	p.setNumbers(pr)

@@ -65,13 +65,38 @@ func isImageFile(path string) bool {
 }
 
 // lengthText is length l of in in the file's own unit (see
-// solver.Instance.FormatLength), with the unit when it has a name.
+// solver.Instance.FormatLength), its whole part grouped by thousands from
+// five digits, with the unit when it has a name.
 func lengthText(in *solver.Instance, l int64) string {
-	s := in.FormatLength(l)
+	s := groupDigits(in.FormatLength(l))
 	if u := in.LengthUnit(); u != "" {
 		s += " " + u
 	}
 	return s
+}
+
+// groupDigits puts a comma between the thousands of a number's whole
+// part when it has five digits or more: 93,809,570 and 12,475.5, but 1247.5.
+func groupDigits(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	whole, frac, dot := strings.Cut(s, ".")
+	if len(whole) < 5 || strings.Trim(whole, "0123456789") != "" {
+		return sign + s
+	}
+	var b strings.Builder
+	for i, c := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if dot {
+		b.WriteString("." + frac)
+	}
+	return sign + b.String()
 }
 
 // checkArtPoints validates the text of the number of points a picture becomes.

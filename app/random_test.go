@@ -240,7 +240,7 @@ func checkEngineShown(t *testing.T, p *Pane, before solver.Engine) {
 		t.Errorf("pane %s: no engine chosen (%v)", p.Name, f.picker.algoSelect.Selected)
 		return
 	}
-	if got := f.algoHelp.Text; got != e.Describe() {
+	if got := f.algoHelp.Text; got != engineHelp(e) {
 		t.Errorf("pane %s on %s/%s: description %q", p.Name, e.Name(), e.Backend(), got)
 	}
 	set := f.options()
@@ -277,7 +277,7 @@ func checkShown(t *testing.T, ap *App, after string) {
 		num := func(k string) string { return p.numbers.value[k].Text }
 		for _, k := range []string{"Length", "Best"} {
 			if s := num(k); s != "–" {
-				if v, err := strconv.ParseInt(s, 10, 64); err != nil || v <= 0 {
+				if v, err := strconv.ParseInt(strings.ReplaceAll(s, ",", ""), 10, 64); err != nil || v <= 0 {
 					t.Errorf("%s: pane %s %s shows %q", after, p.Name, k, s)
 				}
 			}

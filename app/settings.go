@@ -508,10 +508,7 @@ func (f *settingsForm) refreshBackend() {
 	}
 	showIf(f.unavailable, text != "")
 	e := f.engine()
-	desc := ""
-	if e != nil {
-		desc = e.Describe()
-	}
+	desc := engineHelp(e)
 	f.algoHelp.SetText(Drawable(desc))
 	f.about.Items[0].Title = "About " + cmp.Or(algoName(e), "the engine")
 	f.about.Refresh()

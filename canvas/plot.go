@@ -43,8 +43,8 @@ func NewCurve() *Curve {
 	return c
 }
 
-// Add appends a point. Points whose best length equals the last one only
-// move the curve's end forward in time.
+// Add appends a point, no earlier than the last one. Points whose best
+// length equals the last one only move the curve's end forward in time.
 func (c *Curve) Add(p export.CurvePoint) {
 	c.add(p)
 	c.Refresh()
@@ -54,6 +54,9 @@ func (c *Curve) add(p export.CurvePoint) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := len(c.pts)
+	if n > 0 {
+		p.Elapsed = max(p.Elapsed, c.pts[n-1].Elapsed) // time only goes forward
+	}
 	if n >= 2 && c.pts[n-1].Best == p.Best && c.pts[n-2].Best == p.Best {
 		c.pts[n-1].Elapsed = max(c.pts[n-1].Elapsed, p.Elapsed)
 	} else {

@@ -346,3 +346,49 @@ func TestCurveLabelsInTheInstancesUnits(t *testing.T) {
 		t.Errorf("labels %q %q, want 4.2 and 4.0 in the file's units", r.hi.Text, r.lo.Text)
 	}
 }
+
+// TestFlatCurveAxisReadsARoundNumber: a curve that never drops (a small
+// instance solved at once) spans up to a round number, not one unit
+// more than its length (1247.5001 in a scaled matrix's units).
+func TestFlatCurveAxisReadsARoundNumber(t *testing.T) {
+	test.NewTempApp(t)
+	in := &solver.Instance{Name: "m", ScaleExp: 4}
+	c := NewCurve()
+	c.SetFormat(in.FormatLength)
+	c.Add(export.CurvePoint{Elapsed: 10 * time.Millisecond, Best: 12475000})
+	c.Add(export.CurvePoint{Elapsed: time.Second, Best: 12475000})
+	r := test.WidgetRenderer(c).(*curveRenderer)
+	if r.hi.Text != "1250" || r.lo.Text != "1247.5" {
+		t.Errorf("labels %q %q, want 1250 and 1247.5", r.hi.Text, r.lo.Text)
+	}
+	if _, lo, hi := export.CurveRange([]export.CurvePoint{{Best: 457192}}, 0, 0); lo != 457192 || hi != 458000 {
+		t.Errorf("a flat curve at 457192 spans to %d", hi)
+	}
+}
+
+// TestTourAcrossTheAntimeridianIsDrawnShort: a lat,lon tour on both
+// sides of the antimeridian (a ring 4 degrees wide) is drawn as the
+// narrow ring it is, not with two edges across the whole map.
+func TestTourAcrossTheAntimeridianIsDrawnShort(t *testing.T) {
+	tv, w := tourViewWindow(t, 300, 200)
+	lons := []float64{178, 178, 178, -178, -178, -178}
+	lats := []float64{-10, -15, -20, -20, -15, -10}
+	in := solver.NewCoordInstance("fiji-samoa", solver.GreatCircle, lons, lats, nil)
+	tv.SetScene(export.SceneFor(in, []int{0, 1, 2, 3, 4, 5}, nil, nil))
+	img := toRGBA(w.Canvas().Capture())
+	if n := countColor(img, export.TourColor); n < 50 {
+		t.Fatalf("%d tour-coloured pixels: no tour drawn", n)
+	}
+	b := img.Bounds()
+	for _, x := range []int{b.Dx() / 4, b.Dx() * 3 / 4} {
+		n := 0
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			if c := img.RGBAAt(b.Min.X+x, y); c.R == export.TourColor.R && c.G == export.TourColor.G && c.B == export.TourColor.B {
+				n++
+			}
+		}
+		if n > 0 {
+			t.Errorf("the column at x=%d of %d crosses the tour (%d pixels): an edge drawn across the map", x, b.Dx(), n)
+		}
+	}
+}

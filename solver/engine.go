@@ -56,6 +56,10 @@ type Snapshot struct {
 	Progress    float64       // 0..1 of the schedule or time budget
 	Moves       int64         // moves evaluated so far
 	Elapsed     time.Duration // since the start of Solve
+	// BestElapsed is when Best was found, on Elapsed's clock (0: at
+	// Elapsed): a snapshot that takes over an unread one's Best keeps
+	// its time (Merge).
+	BestElapsed time.Duration
 
 	// Phase is the part of the run the engine is in ("" when the engine
 	// does not say: read it as PhaseSearch); PhaseProgress is the fraction

@@ -45,12 +45,16 @@ func (s *Sink) Send(snap Snapshot) {
 	now := time.Now()
 	s.next = now.Add(s.interval)
 	snap.Elapsed = now.Sub(s.start)
+	if snap.Best != nil && snap.BestElapsed == 0 {
+		snap.BestElapsed = snap.Elapsed
+	}
 	Offer(s.ch, snap)
 }
 
 // Offer puts snap into ch without blocking, replacing an unread snapshot
-// if the buffer is full. With an unbuffered channel and no waiting reader,
-// or a nil one, it drops snap.
+// if the buffer is full (snap then carries what that one had and it has
+// not: Merge). With an unbuffered channel and no waiting reader, or a nil
+// one, it drops snap.
 func Offer(ch chan Snapshot, snap Snapshot) {
 	select {
 	case ch <- snap:
@@ -59,13 +63,43 @@ func Offer(ch chan Snapshot, snap Snapshot) {
 	}
 	// Buffer full: take back what the reader has not read yet, then retry once.
 	select {
-	case <-ch:
+	case old := <-ch:
+		snap = Merge(old, snap)
 	default:
 	}
 	select {
 	case ch <- snap:
 	default:
 	}
+}
+
+// Merge is newer as a reader that never sees older must get it: a
+// snapshot's nil Tour or Best means "unchanged since the last one", so
+// newer takes older's tour where it has none, and older's best tour (with
+// its length and time) where it has none or a longer one. A throttled
+// reader thus sees every change of the best tour, stamped with the time
+// it was found.
+func Merge(older, newer Snapshot) Snapshot {
+	if newer.Tour == nil && older.Tour != nil {
+		newer.Tour = older.Tour
+		if newer.Length <= 0 {
+			newer.Length = older.Length
+		}
+	}
+	if older.Best == nil {
+		return newer
+	}
+	at := older.BestElapsed
+	if at == 0 {
+		at = older.Elapsed
+	}
+	switch {
+	case newer.Best == nil || older.BestLength < newer.BestLength:
+		newer.Best, newer.BestLength, newer.BestElapsed = older.Best, older.BestLength, at
+	case older.BestLength == newer.BestLength && (newer.BestElapsed == 0 || at < newer.BestElapsed):
+		newer.BestElapsed = at // the same best, found when older says
+	}
+	return newer
 }
 
 // Latest returns a channel suited to Sink: buffered with one slot, so a

@@ -50,12 +50,24 @@ func CurveRange(pts []CurvePoint, optimum int64, xmax time.Duration) (tmax time.
 		lo, hi = 0, 1
 	}
 	if hi <= lo {
-		hi = lo + 1
+		hi = flatTop(lo)
 	}
 	if tmax <= 0 {
 		tmax = time.Second
 	}
 	return tmax, lo, hi
+}
+
+// flatTop is the top of the length axis of a flat curve at lo: the next
+// round number about a percent above it, so that the axis reads 458000 or
+// 1250 rather than one unit more than lo (1247.5001 in a scaled matrix's
+// units).
+func flatTop(lo int64) int64 {
+	step := int64(1)
+	for step <= lo/1000 {
+		step *= 10
+	}
+	return (lo/step + 1) * step
 }
 
 // RenderCurve draws best length against time as a step line into dst,

@@ -313,3 +313,34 @@ func TestExportLargeUsesCanvasLevelOfDetail(t *testing.T) {
 		}
 	}
 }
+
+// TestLatLonMapIsCutAwayFromItsCities: cities on both sides of the
+// antimeridian lie side by side on the map (its cut is in the widest
+// stretch without cities), for GreatCircle point lists and TSPLIB GEO
+// alike; cities around the world keep the map from -180 to 180.
+func TestLatLonMapIsCutAwayFromItsCities(t *testing.T) {
+	lons := []float64{170, 175, 179, -179, -175, -170}
+	lats := []float64{-17, -15, -16, -14, -13, -14}
+	for _, in := range []*solver.Instance{
+		solver.NewCoordInstance("pacific", solver.GreatCircle, lons, lats, nil),
+		solver.NewCoordInstance("pacific-geo", solver.Geo, lats, lons, nil),
+	} {
+		if w := BoundsOf(in).Width(); w > 25 {
+			t.Errorf("%s: the map is %.0f degrees wide for cities 20 degrees apart", in.Name, w)
+		}
+		x2, _ := WorldXY(in, 2)
+		x3, _ := WorldXY(in, 3)
+		if d := x3 - x2; d < 1.9 || d > 2.1 {
+			t.Errorf("%s: 179 E and 179 W drawn %.0f degrees apart", in.Name, d)
+		}
+	}
+	world := solver.NewCoordInstance("world", solver.GreatCircle, []float64{-100, 0, 100}, []float64{0, 10, 20}, nil)
+	// Its widest gap already spans the antimeridian: the cities keep their
+	// places, west to east, at most scaled by the middle latitude's cosine.
+	x0, _ := WorldXY(world, 0)
+	x1, _ := WorldXY(world, 1)
+	x2, _ := WorldXY(world, 2)
+	if !(x0 < x1 && x1 < x2) || math.Abs(x0+100) > 5 || math.Abs(x1) > 1e-9 {
+		t.Errorf("a world map drew 100 W, 0 and 100 E at x %v, %v, %v", x0, x1, x2)
+	}
+}

@@ -40,16 +40,14 @@ type Choice struct {
 
 // Choose picks the engine for p's (algorithm, backend) and checks p's
 // settings against what it takes (a *solver.ParamError), before the
-// instance is known.
+// instance is known; the choice names the engine also when the settings
+// are refused, so that the error can name the engine's fields.
 func (pl *Pipeline) Choose(p solver.Params) (Choice, error) {
 	e, note, err := solver.Resolve(p.Algorithm, p.Backend)
 	if err != nil {
 		return Choice{}, err
 	}
-	if err := solver.Validate(e, nil, p); err != nil {
-		return Choice{}, err
-	}
-	return Choice{Engine: e, Note: note}, nil
+	return Choice{Engine: e, Note: note}, solver.Validate(e, nil, p)
 }
 
 // Plan picks the engine for p's (algorithm, backend) and checks p on in
@@ -274,11 +272,12 @@ func forward(on func(solver.Snapshot), interval time.Duration) (chan solver.Snap
 	}
 }
 
-// newest is the snapshot waiting in snaps, or s when none is.
+// newest is the snapshot waiting in snaps, with what s had and it has
+// not (solver.Merge), or s when none is.
 func newest(snaps chan solver.Snapshot, s solver.Snapshot) solver.Snapshot {
 	select {
 	case t := <-snaps:
-		return t
+		return solver.Merge(s, t)
 	default:
 		return s
 	}

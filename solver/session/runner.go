@@ -63,6 +63,9 @@ type Progress struct {
 	Steps       int64
 	Moves       int64
 	Elapsed     time.Duration
+	// BestElapsed is when the best tour was found, on Elapsed's clock:
+	// the time stamp of the engine's snapshot that carried it.
+	BestElapsed time.Duration
 	Fraction    float64 // 0..1 of the time budget or schedule
 	Engine      string  // "pspm/cpu"
 	Note        string  // backend fallback note, the engine's note on its result, or the error that ended the run
@@ -116,7 +119,8 @@ type Runner struct {
 
 	best        []int
 	bestLength  int64
-	exact       []int // the best tour a segment returned (validated, exact length)
+	bestAt      time.Duration // when best was found, on the run's clock
+	exact       []int         // the best tour a segment returned (validated, exact length)
 	exactLength int64
 	temperature float64
 	last        Progress
@@ -158,6 +162,21 @@ func (r *Runner) Result() (solver.Result, bool) {
 		return solver.Result{}, false
 	}
 	return *r.result, true
+}
+
+// Choose picks the engine for params' (algorithm, backend) through the
+// runner's pipeline (Pipeline.Choose), for a front end that needs it
+// before the run starts, such as for its route.
+func (r *Runner) Choose(params solver.Params) (Choice, error) {
+	return r.pipeline().Choose(params)
+}
+
+// Engine returns the engine of the newest run (nil before any) and the
+// note on its choice: why the GPU was not used for backend auto.
+func (r *Runner) Engine() (solver.Engine, string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.engine, r.note
 }
 
 // Start begins a new run of params on in, forgetting any earlier run.
@@ -333,9 +352,13 @@ func (r *Runner) absorb(seg int, s solver.Snapshot) (segProgress, bool) {
 	}
 	if len(s.Best) > 0 && (r.bestLength == 0 || s.BestLength < r.bestLength) {
 		r.best, r.bestLength = s.Best, s.BestLength
+		r.bestAt = r.elapsed + s.Elapsed
+		if s.BestElapsed > 0 {
+			r.bestAt = r.elapsed + min(s.BestElapsed, s.Elapsed)
+		}
 		pr.Best = s.Best
 	}
-	pr.BestLength = r.bestLength
+	pr.BestLength, pr.BestElapsed = r.bestLength, r.bestAt
 	if s.Temperature > 0 {
 		r.temperature = s.Temperature
 	}
@@ -393,13 +416,16 @@ func (r *Runner) finish(seg int, o solveOutcome) (Progress, bool) {
 	if len(res.Tour) == r.in.N && (r.exact == nil || res.Length <= r.exactLength) {
 		r.exact, r.exactLength = res.Tour, res.Length
 	}
-	if r.exact != nil {
-		r.best, r.bestLength = r.exact, r.exactLength
-		pr.Best = r.best
-	}
 	r.moves += res.Moves
 	r.steps += res.Steps
 	r.elapsed += res.Elapsed
+	if r.exact != nil {
+		if r.bestLength == 0 || r.exactLength < r.bestLength {
+			r.bestAt = r.elapsed // shorter than any snapshot said: found by the end
+		}
+		r.best, r.bestLength = r.exact, r.exactLength
+		pr.Best = r.best
+	}
 	total := res
 	total.Tour = append([]int(nil), r.best...)
 	total.Length = r.bestLength
@@ -408,7 +434,7 @@ func (r *Runner) finish(seg int, o solveOutcome) (Progress, bool) {
 	total.Params.Start = nil
 	r.result = &total
 
-	pr.BestLength = r.bestLength
+	pr.BestLength, pr.BestElapsed = r.bestLength, r.bestAt
 	pr.Moves, pr.Steps, pr.Elapsed = r.moves, r.steps, r.elapsed
 	pr.Fraction = r.fraction(r.elapsed, 1)
 	if res.Note != "" {
@@ -488,7 +514,7 @@ func (r *Runner) Reset() {
 // forget drops the run's totals, tours and outcome; r.mu is held.
 func (r *Runner) forget() {
 	r.moves, r.steps, r.elapsed = 0, 0, 0
-	r.best, r.bestLength, r.temperature = nil, 0, 0
+	r.best, r.bestLength, r.bestAt, r.temperature = nil, 0, 0, 0
 	r.exact, r.exactLength = nil, 0
 	r.result, r.err = nil, nil
 	r.bounded = false

@@ -238,10 +238,14 @@ func (e *evolution) phase(best int64) solver.Phase {
 	if e.gen == 0 {
 		return solver.Phase(fmt.Sprintf("%s: %d of %d descents%s", name, e.built.Load(), e.want, gpu))
 	}
-	if e.epoch > 0 {
-		return solver.Phase(fmt.Sprintf("%s, %d tours%s: generation %d, best %d", name, e.size, gpu, e.gen, best))
+	b := "" // no best before the first tour
+	if best >= 0 {
+		b = fmt.Sprintf(", best %d", best)
 	}
-	return solver.Phase(fmt.Sprintf("%s of %d%s: generation %d, best %d", name, e.size, gpu, e.gen, best))
+	if e.epoch > 0 {
+		return solver.Phase(fmt.Sprintf("%s, %d tours%s: generation %d%s", name, e.size, gpu, e.gen, b))
+	}
+	return solver.Phase(fmt.Sprintf("%s of %d%s: generation %d%s", name, e.size, gpu, e.gen, b))
 }
 
 // gpuMembers builds tours for an EAX population on the accelerator until
