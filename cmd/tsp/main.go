@@ -42,6 +42,10 @@ const (
 	exitTerminate = 128 + 15 // SIGTERM
 	// stopGrace is how long a command may wind up after the first signal before tsp exits without it, so a stuck engine never keeps it alive.
 	stopGrace = 5 * time.Second
+	// signalEcho is how soon a second signal counts as the first one again:
+	// timeout(1) signals the command and then its process group, and a
+	// terminal's Ctrl-C reaches every process of the group, so one request can arrive twice.
+	signalEcho = 500 * time.Millisecond
 )
 
 // run executes args and returns the exit code: a signal cancels the command, which still writes its outputs; a second one, or stopGrace, exits at once.
@@ -63,13 +67,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		code.Store(int32(signalCode(sig)))
 		cancel()
-		var why string
-		select {
-		case <-sigs:
-			why = "interrupted again"
-		case <-time.After(stopGrace):
-			why = fmt.Sprintf("still running %v after the signal", stopGrace)
-		case <-done:
+		why, ok := secondSignal(sigs, done, time.Now())
+		if !ok {
 			return
 		}
 		atomicfile.RemoveTemps()
@@ -81,6 +80,26 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return sc
 	}
 	return c
+}
+
+// secondSignal waits for a reason to exit without the outputs: a second
+// signal later than signalEcho after the first one (at first), or
+// stopGrace. It reports false when the command ended first.
+func secondSignal(sigs <-chan os.Signal, done <-chan struct{}, first time.Time) (string, bool) {
+	grace := time.After(stopGrace)
+	for {
+		select {
+		case <-sigs:
+			if time.Since(first) < signalEcho {
+				continue
+			}
+			return "interrupted again", true
+		case <-grace:
+			return fmt.Sprintf("still running %v after the signal", stopGrace), true
+		case <-done:
+			return "", false
+		}
+	}
 }
 
 // signalCode is the exit code after sig.
