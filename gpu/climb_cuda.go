@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -16,7 +17,8 @@ import (
 )
 
 func init() {
-	registerKernels("twoopt_climb_r4", "twoopt_climb_r8", "twoopt_climb_r4_t128")
+	registerKernels("twoopt_climb_r4", "twoopt_climb_r8", "twoopt_climb_r4_t128", "twoopt_climb_r8_t128", "twoopt_climb_r6_t128",
+		"twoopt_climb_r8_t128_f1", "twoopt_climb_r8_f1")
 }
 
 // Launch geometry and counters of the fused climber (must match
@@ -40,17 +42,17 @@ const (
 )
 
 // climbSharedBytes is the fused climber's dynamic shared memory: the tour's
-// coordinates and edge lengths (n+1 each), its city ids, a candidate per
-// thread.
+// coordinates (n+2: the first again and a far point) and edge lengths
+// (n+1), its city ids, a candidate per thread.
 func climbSharedBytes(n, threads int) int {
-	b := (n+1)*8 + (n+1)*4 + n*4
+	b := (n+2)*8 + (n+1)*4 + n*4
 	b = (b + 7) &^ 7
 	return b + threads*8
 }
 
 // climbKernelThreads is the block size of climber kernel name.
 func climbKernelThreads(name string) int {
-	if strings.HasSuffix(name, "_t128") {
+	if strings.Contains(name, "_t128") {
 		return 128
 	}
 	return climbThreads
@@ -61,6 +63,9 @@ func climbKernelThreads(name string) int {
 // more of a pass near the diagonal; the sizes are where
 // BenchmarkClimbVariants ranked them (docs/DECISIONS.md#climb-variants).
 func climbKernelFor(n int) string {
+	if k := os.Getenv("TSPLAB_CLIMB_KERNEL"); k != "" { // experiment: a variant against the default
+		return k
+	}
 	switch {
 	case n < 1500:
 		return "twoopt_climb_r4_t128"

@@ -32,6 +32,9 @@
 // A climber block has T threads (T = 256 or 128, a template parameter).
 #define CLIMB_CW 32  // columns per unit
 #define FINF_CLIMB __int_as_float(0x7f800000)
+// CLIMB_FAR is a coordinate far from every city (the shifted coordinates
+// stay far below it), whose squared distances still fit a float.
+#define CLIMB_FAR 1e15f
 
 // Counters (ctr[]) shared with gpu/climb_cuda.go.
 #define CTR_ISSUED 0   // climb numbers handed out (random-tour streams)
@@ -63,12 +66,61 @@ __device__ __forceinline__ int metric_dist(int metric, float2 a, float2 b) {
     return int_dist<METRIC_EUC_2D>(a.x, a.y, b.x, b.y);
 }
 
+// climbRoot is the distance of a and b. Roots r < F of a column run on
+// the FMA pipe (a bit-trick reciprocal root and two Newton steps, within
+// 5e-6 of the root) and the rest on the special-function unit, so a
+// variant can split the roots between the two pipes. Either is enough:
+// the climber only ranks moves (climbEps is above the error of four
+// distances), and every reported tour is measured exactly on the CPU.
+template <int F>
+__device__ __forceinline__ float climbRoot(int r, float2 a, float2 b) {
+    float dx = a.x - b.x, dy = a.y - b.y;
+    float s = dx * dx + dy * dy;
+    if (r < F) {
+        float y = __int_as_float(0x5f375a86 - (__float_as_int(s) >> 1));
+        float h = 0.5f * s;
+        y = y * fmaf(-h, y * y, 1.5f);
+        y = y * fmaf(-h, y * y, 1.5f);
+        return s * y;  // 0 for s == 0: y stays finite
+    }
+    return sqrtf(s);
+}
+
+// climbColumn takes the unit one column on: the R moves (i0+r, j) of
+// column j, whose far point is cp = P[j+1] and edge ce = e(j). Q[r] holds
+// D(i0+r, j) - e(i0+r) on entry and D(i0+r, j+1) - e(i0+r) on return;
+// the R+1 roots of cp serve both, so a move costs (R+1)/R roots (the
+// distance reuse along the diagonal of O'Neil and Burtscher's Section 4;
+// Rocki and Suda's rows in registers). e(j) is the same for every row, so
+// it is taken off the column's minimum once. Returns the column's best
+// delta (+inf when MASK leaves no move).
+template <int R, bool MASK, int F>
+__device__ __forceinline__ float climbColumn(const float2 (&rp)[R + 1], const float (&a)[R], const int (&lo)[R],
+                                             const int (&hi)[R], float (&Q)[R], float2 cp, float ce, int j) {
+    float D[R + 1];
+#pragma unroll
+    for (int r = 0; r <= R; r++) D[r] = climbRoot<F>(r, rp[r], cp);
+    float m = FINF_CLIMB;
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        float d = Q[r] + D[r + 1];
+        if (MASK) d = (j >= lo[r] && j <= hi[r]) ? d : FINF_CLIMB;
+        m = fminf(m, d);
+    }
+#pragma unroll
+    for (int r = 0; r < R; r++) Q[r] = D[r] + a[r];
+    return m - ce;
+}
+
 // climbUnit evaluates moves (i, j) for the thread's rows i0..i0+R-1 and
-// columns j = c0..c1-1 (c1 <= n; P[n] = P[0], E[n] = E[0]) and folds the
-// best into (best, bi, bj). MASK: some (row, column) pairs of the unit are
-// no moves (near the diagonal, rows past n-3, or (0, n-1)); without it
-// every pair is a move.
-template <int R, bool MASK>
+// columns j = c0..c1-1 (c1 <= n; P[n] = P[0], P[n+1] far from every city)
+// and folds the best into (best, bi, bj). Columns go in pairs, and only a
+// pair's better value is compared with the unit's best (the row and
+// column are recovered after the loop); an odd last column pairs with j =
+// c1, a no move that P[n+1] or the mask keeps out. MASK: some (row,
+// column) pairs of the unit are no moves (near the diagonal, rows past
+// n-3, or (0, n-1)); without it every pair is a move.
+template <int R, bool MASK, int F>
 __device__ __forceinline__ void climbUnit(const float2 *P, const float *E, int n, int i0, int c0, int c1, float &best,
                                           int &bi, int &bj) {
     float2 rp[R + 1];
@@ -79,55 +131,44 @@ __device__ __forceinline__ void climbUnit(const float2 *P, const float *E, int n
 #pragma unroll
     for (int r = 0; r < R; r++) {
         a[r] = -E[min(i0 + r, n)];
-        if (MASK) {
-            lo[r] = (i0 + r <= n - 3) ? i0 + r + 2 : 0x7fffffff;
-            hi[r] = (i0 + r == 0) ? n - 2 : n - 1;
-        }
+        lo[r] = (i0 + r <= n - 3) ? i0 + r + 2 : 0x7fffffff;
+        hi[r] = (i0 + r == 0) ? n - 2 : n - 1;
     }
-    float Q[R];  // Q[r] = D(i0+r, k-1) - e(i0+r) - e(k-1)
+    float Q[R];
     {
         float2 cp = P[c0];
-        float ce = E[c0];
 #pragma unroll
-        for (int r = 0; r < R; r++) Q[r] = (cdist(rp[r], cp) + a[r]) - ce;
+        for (int r = 0; r < R; r++) Q[r] = climbRoot<F>(r, rp[r], cp) + a[r];
     }
     float ubest = FINF_CLIMB;
     int bk = -1;
-#pragma unroll 2
-    for (int k = c0 + 1; k <= c1; k++) {
-        float2 cp = P[k];
-        float ce = E[k];
-        float D[R + 1];
-#pragma unroll
-        for (int r = 0; r <= R; r++) D[r] = cdist(rp[r], cp);
-        float m = FINF_CLIMB;
-#pragma unroll
-        for (int r = 0; r < R; r++) {
-            float d = Q[r] + D[r + 1];
-            if (MASK) d = (k - 1 >= lo[r] && k - 1 <= hi[r]) ? d : FINF_CLIMB;
-            m = fminf(m, d);
-        }
-        if (m < ubest) {
-            ubest = m;
+#pragma unroll 1
+    for (int k = c0 + 1; k <= c1; k += 2) {
+        float v0 = climbColumn<R, MASK, F>(rp, a, lo, hi, Q, P[k], E[k - 1], k - 1);
+        float v1 = climbColumn<R, MASK, F>(rp, a, lo, hi, Q, P[k + 1], E[k], k);
+        float v = fminf(v0, v1);
+        if (v < ubest) {
+            ubest = v;
             bk = k;
         }
-#pragma unroll
-        for (int r = 0; r < R; r++) Q[r] = (D[r] + a[r]) - ce;
     }
     if (bk >= 0 && ubest < best) {
-        // Recover the row of the unit's best move in column bk-1.
-        int j = bk - 1;
-        float2 c0p = P[j], c1p = P[bk];
-        float ce = E[j];
+        // Recover the row and column of the unit's best move: j = bk-1 or bk.
 #pragma unroll
-        for (int r = 0; r < R; r++) {
-            int i = i0 + r;
-            bool ok = (i <= n - 3) && (j >= i + 2) && (j <= n - 1) && !(i == 0 && j == n - 1);
-            float d = ((cdist(rp[r], c0p) + a[r]) - ce) + cdist(rp[r + 1], c1p);
-            if (ok && d < best) {
-                best = d;
-                bi = i;
-                bj = j;
+        for (int c = 0; c < 2; c++) {
+            int j = bk - 1 + c;
+            float2 c0p = P[j], c1p = P[j + 1];
+            float ce = E[j];
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                int i = i0 + r;
+                bool ok = (i <= n - 3) && (j >= i + 2) && (j <= n - 1) && !(i == 0 && j == n - 1);
+                float d = ((climbRoot<F>(r, rp[r], c0p) + a[r]) - ce) + climbRoot<F>(r + 1, rp[r + 1], c1p);
+                if (ok && d < best) {
+                    best = d;
+                    bi = i;
+                    bj = j;
+                }
             }
         }
     }
@@ -135,7 +176,7 @@ __device__ __forceinline__ void climbUnit(const float2 *P, const float *E, int n
 
 // climbEval evaluates every move of the block's tour; each thread returns
 // its best (best = +inf and bi = -1 when it saw none).
-template <int R, int T>
+template <int R, int T, int F>
 __device__ __forceinline__ void climbEval(const float2 *P, const float *E, int n, float &best, int &bi, int &bj) {
     const int RG = 32 * R;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -156,9 +197,9 @@ __device__ __forceinline__ void climbEval(const float2 *P, const float *E, int n
         int c1 = min(c0 + CLIMB_CW, n);
         bool mask = (c0 < r0 + RG + 1) || (r0 + RG - 1 > n - 3) || (g == 0 && c1 == n);
         if (mask)
-            climbUnit<R, true>(P, E, n, r0 + lane * R, c0, c1, best, bi, bj);
+            climbUnit<R, true, F>(P, E, n, r0 + lane * R, c0, c1, best, bi, bj);
         else
-            climbUnit<R, false>(P, E, n, r0 + lane * R, c0, c1, best, bi, bj);
+            climbUnit<R, false, F>(P, E, n, r0 + lane * R, c0, c1, best, bi, bj);
     }
 }
 
@@ -183,8 +224,8 @@ __device__ __forceinline__ bool arcsOverlap(int sa, int la, int sb, int lb, int 
     return d1 <= la || d2 <= lb;
 }
 
-// Shared memory of a climber (dynamic): P[n+1] float2, E[n+1] float, C[n]
-// int, then the candidate lists.
+// Shared memory of a climber (dynamic): P[n+2] float2 (P[n] = P[0], P[n+1]
+// far from every city), E[n+1] float, C[n] int, then the candidate lists.
 struct ClimbShared {
     float2 *P;
     float *E;
@@ -273,7 +314,7 @@ __device__ void nnStart(ClimbShared &s, const float2 *__restrict__ xy, int n, ui
     }
 }
 
-template <int R, int T>
+template <int R, int T, int F>
 __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int *resume, int *bestTour,
                             long long *bestLen, unsigned long long *ctr, unsigned long long seed,
                             long long sliceNs, long long maxClimbs, int metric, float eps, int mode, int start,
@@ -281,7 +322,7 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
     extern __shared__ __align__(16) unsigned char climbSmem[];
     ClimbShared s;
     s.P = (float2 *)climbSmem;
-    s.E = (float *)(s.P + (n + 1));
+    s.E = (float *)(s.P + (n + 2));
     s.C = (int *)(s.E + (n + 1));
     size_t off = ((size_t)((unsigned char *)(s.C + n) - climbSmem) + 7) & ~(size_t)7;
     s.cand = (unsigned long long *)(climbSmem + off);
@@ -296,7 +337,10 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
     int *Cg = cur + (size_t)slot * n;
     unsigned long long sweeps = 0, applied = 0, climbs = 0, lensum = 0;
     bool started = false;  // s.P already holds the new climb's coordinates
-    if (tid == 0) t0 = globaltimer_ns();
+    if (tid == 0) {
+        t0 = globaltimer_ns();
+        s.P[n + 1] = make_float2(CLIMB_FAR, CLIMB_FAR);
+    }
     __syncthreads();
     const unsigned long long end = t0 + (unsigned long long)sliceNs;
 
@@ -352,7 +396,7 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
             refreshEdges<T>(s, n);
             float best;
             int bi, bj;
-            climbEval<R, T>(s.P, s.E, n, best, bi, bj);
+            climbEval<R, T, F>(s.P, s.E, n, best, bi, bj);
             sweeps++;
             sweepsHere++;
             if (mode == 1) {
@@ -472,20 +516,25 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
     }
 }
 
-// twoopt_climb_rR[_tT]: R rows per thread, T threads per block (256 unless
+// twoopt_climb_rR[_tT][_fF]: R rows per thread, T threads per block (256
+// unless named), F of a column's R+1 roots on the FMA pipe (none unless
 // named), one block per slot, climbSharedBytes of dynamic shared memory.
 // mode 0 climbs for sliceNs and starts no climb past maxClimbs (> 0); the
 // tests' modes: 1 writes each thread's best move of cur[slot] to dbg (key
 // = ordered delta << 32 | i << 16 | j, ~0 for none), 2 climbs once from
 // cur[slot] into bestTour[slot].
-#define CLIMB_KERNEL(NAME, R, T)                                                                                   \
+#define CLIMB_KERNEL(NAME, R, T, F)                                                                                \
     extern "C" __global__ void __launch_bounds__(T)                                                                 \
         NAME(const float2 *__restrict__ xy, long long n, int *cur, int *resume, int *bestTour, long long *bestLen,   \
              unsigned long long *ctr, unsigned long long seed, long long sliceNs, long long maxClimbs,               \
              long long metric, double eps, long long mode, long long start, unsigned long long *dbg) {              \
-        climbKernel<R, T>(xy, (int)n, cur, resume, bestTour, bestLen, ctr, seed, sliceNs, maxClimbs, (int)metric,   \
-                          (float)eps, (int)mode, (int)start, dbg + (size_t)blockIdx.x * T);                         \
+        climbKernel<R, T, F>(xy, (int)n, cur, resume, bestTour, bestLen, ctr, seed, sliceNs, maxClimbs, (int)metric,\
+                             (float)eps, (int)mode, (int)start, dbg + (size_t)blockIdx.x * T);                      \
     }
-CLIMB_KERNEL(twoopt_climb_r4, 4, 256)
-CLIMB_KERNEL(twoopt_climb_r8, 8, 256)
-CLIMB_KERNEL(twoopt_climb_r4_t128, 4, 128)
+CLIMB_KERNEL(twoopt_climb_r4, 4, 256, 0)
+CLIMB_KERNEL(twoopt_climb_r8, 8, 256, 0)
+CLIMB_KERNEL(twoopt_climb_r4_t128, 4, 128, 0)
+CLIMB_KERNEL(twoopt_climb_r8_t128, 8, 128, 0)
+CLIMB_KERNEL(twoopt_climb_r6_t128, 6, 128, 0)
+CLIMB_KERNEL(twoopt_climb_r8_t128_f1, 8, 128, 1)
+CLIMB_KERNEL(twoopt_climb_r8_f1, 8, 256, 1)
