@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -17,8 +16,7 @@ import (
 )
 
 func init() {
-	registerKernels("twoopt_climb_r4", "twoopt_climb_r8", "twoopt_climb_r4_t128", "twoopt_climb_r8_t128", "twoopt_climb_r6_t128",
-		"twoopt_climb_r8_t128_f1", "twoopt_climb_r8_f1")
+	registerKernels("twoopt_climb_r4", "twoopt_climb_r8", "twoopt_climb_r4_t128", "twoopt_climb_r6_t128")
 }
 
 // Launch geometry and counters of the fused climber (must match
@@ -52,7 +50,7 @@ func climbSharedBytes(n, threads int) int {
 
 // climbKernelThreads is the block size of climber kernel name.
 func climbKernelThreads(name string) int {
-	if strings.Contains(name, "_t128") {
+	if strings.HasSuffix(name, "_t128") {
 		return 128
 	}
 	return climbThreads
@@ -63,14 +61,11 @@ func climbKernelThreads(name string) int {
 // more of a pass near the diagonal; the sizes are where
 // BenchmarkClimbVariants ranked them (docs/DECISIONS.md#climb-variants).
 func climbKernelFor(n int) string {
-	if k := os.Getenv("TSPLAB_CLIMB_KERNEL"); k != "" { // experiment: a variant against the default
-		return k
-	}
 	switch {
 	case n < 1500:
 		return "twoopt_climb_r4_t128"
-	case n < 5000:
-		return "twoopt_climb_r4"
+	case n < 3000:
+		return "twoopt_climb_r6_t128"
 	}
 	return "twoopt_climb_r8"
 }

@@ -66,26 +66,6 @@ __device__ __forceinline__ int metric_dist(int metric, float2 a, float2 b) {
     return int_dist<METRIC_EUC_2D>(a.x, a.y, b.x, b.y);
 }
 
-// climbRoot is the distance of a and b. Roots r < F of a column run on
-// the FMA pipe (a bit-trick reciprocal root and two Newton steps, within
-// 5e-6 of the root) and the rest on the special-function unit, so a
-// variant can split the roots between the two pipes. Either is enough:
-// the climber only ranks moves (climbEps is above the error of four
-// distances), and every reported tour is measured exactly on the CPU.
-template <int F>
-__device__ __forceinline__ float climbRoot(int r, float2 a, float2 b) {
-    float dx = a.x - b.x, dy = a.y - b.y;
-    float s = dx * dx + dy * dy;
-    if (r < F) {
-        float y = __int_as_float(0x5f375a86 - (__float_as_int(s) >> 1));
-        float h = 0.5f * s;
-        y = y * fmaf(-h, y * y, 1.5f);
-        y = y * fmaf(-h, y * y, 1.5f);
-        return s * y;  // 0 for s == 0: y stays finite
-    }
-    return sqrtf(s);
-}
-
 // climbColumn takes the unit one column on: the R moves (i0+r, j) of
 // column j, whose far point is cp = P[j+1] and edge ce = e(j). Q[r] holds
 // D(i0+r, j) - e(i0+r) on entry and D(i0+r, j+1) - e(i0+r) on return;
@@ -94,12 +74,12 @@ __device__ __forceinline__ float climbRoot(int r, float2 a, float2 b) {
 // Rocki and Suda's rows in registers). e(j) is the same for every row, so
 // it is taken off the column's minimum once. Returns the column's best
 // delta (+inf when MASK leaves no move).
-template <int R, bool MASK, int F>
+template <int R, bool MASK>
 __device__ __forceinline__ float climbColumn(const float2 (&rp)[R + 1], const float (&a)[R], const int (&lo)[R],
                                              const int (&hi)[R], float (&Q)[R], float2 cp, float ce, int j) {
     float D[R + 1];
 #pragma unroll
-    for (int r = 0; r <= R; r++) D[r] = climbRoot<F>(r, rp[r], cp);
+    for (int r = 0; r <= R; r++) D[r] = cdist(rp[r], cp);
     float m = FINF_CLIMB;
 #pragma unroll
     for (int r = 0; r < R; r++) {
@@ -120,7 +100,7 @@ __device__ __forceinline__ float climbColumn(const float2 (&rp)[R + 1], const fl
 // c1, a no move that P[n+1] or the mask keeps out. MASK: some (row,
 // column) pairs of the unit are no moves (near the diagonal, rows past
 // n-3, or (0, n-1)); without it every pair is a move.
-template <int R, bool MASK, int F>
+template <int R, bool MASK>
 __device__ __forceinline__ void climbUnit(const float2 *P, const float *E, int n, int i0, int c0, int c1, float &best,
                                           int &bi, int &bj) {
     float2 rp[R + 1];
@@ -138,14 +118,14 @@ __device__ __forceinline__ void climbUnit(const float2 *P, const float *E, int n
     {
         float2 cp = P[c0];
 #pragma unroll
-        for (int r = 0; r < R; r++) Q[r] = climbRoot<F>(r, rp[r], cp) + a[r];
+        for (int r = 0; r < R; r++) Q[r] = cdist(rp[r], cp) + a[r];
     }
     float ubest = FINF_CLIMB;
     int bk = -1;
 #pragma unroll 1
     for (int k = c0 + 1; k <= c1; k += 2) {
-        float v0 = climbColumn<R, MASK, F>(rp, a, lo, hi, Q, P[k], E[k - 1], k - 1);
-        float v1 = climbColumn<R, MASK, F>(rp, a, lo, hi, Q, P[k + 1], E[k], k);
+        float v0 = climbColumn<R, MASK>(rp, a, lo, hi, Q, P[k], E[k - 1], k - 1);
+        float v1 = climbColumn<R, MASK>(rp, a, lo, hi, Q, P[k + 1], E[k], k);
         float v = fminf(v0, v1);
         if (v < ubest) {
             ubest = v;
@@ -163,7 +143,7 @@ __device__ __forceinline__ void climbUnit(const float2 *P, const float *E, int n
             for (int r = 0; r < R; r++) {
                 int i = i0 + r;
                 bool ok = (i <= n - 3) && (j >= i + 2) && (j <= n - 1) && !(i == 0 && j == n - 1);
-                float d = ((climbRoot<F>(r, rp[r], c0p) + a[r]) - ce) + climbRoot<F>(r + 1, rp[r + 1], c1p);
+                float d = ((cdist(rp[r], c0p) + a[r]) - ce) + cdist(rp[r + 1], c1p);
                 if (ok && d < best) {
                     best = d;
                     bi = i;
@@ -176,7 +156,7 @@ __device__ __forceinline__ void climbUnit(const float2 *P, const float *E, int n
 
 // climbEval evaluates every move of the block's tour; each thread returns
 // its best (best = +inf and bi = -1 when it saw none).
-template <int R, int T, int F>
+template <int R, int T>
 __device__ __forceinline__ void climbEval(const float2 *P, const float *E, int n, float &best, int &bi, int &bj) {
     const int RG = 32 * R;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -197,9 +177,9 @@ __device__ __forceinline__ void climbEval(const float2 *P, const float *E, int n
         int c1 = min(c0 + CLIMB_CW, n);
         bool mask = (c0 < r0 + RG + 1) || (r0 + RG - 1 > n - 3) || (g == 0 && c1 == n);
         if (mask)
-            climbUnit<R, true, F>(P, E, n, r0 + lane * R, c0, c1, best, bi, bj);
+            climbUnit<R, true>(P, E, n, r0 + lane * R, c0, c1, best, bi, bj);
         else
-            climbUnit<R, false, F>(P, E, n, r0 + lane * R, c0, c1, best, bi, bj);
+            climbUnit<R, false>(P, E, n, r0 + lane * R, c0, c1, best, bi, bj);
     }
 }
 
@@ -314,7 +294,7 @@ __device__ void nnStart(ClimbShared &s, const float2 *__restrict__ xy, int n, ui
     }
 }
 
-template <int R, int T, int F>
+template <int R, int T>
 __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int *resume, int *bestTour,
                             long long *bestLen, unsigned long long *ctr, unsigned long long seed,
                             long long sliceNs, long long maxClimbs, int metric, float eps, int mode, int start,
@@ -396,7 +376,7 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
             refreshEdges<T>(s, n);
             float best;
             int bi, bj;
-            climbEval<R, T, F>(s.P, s.E, n, best, bi, bj);
+            climbEval<R, T>(s.P, s.E, n, best, bi, bj);
             sweeps++;
             sweepsHere++;
             if (mode == 1) {
@@ -516,25 +496,21 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
     }
 }
 
-// twoopt_climb_rR[_tT][_fF]: R rows per thread, T threads per block (256
-// unless named), F of a column's R+1 roots on the FMA pipe (none unless
+// twoopt_climb_rR[_tT]: R rows per thread, T threads per block (256 unless
 // named), one block per slot, climbSharedBytes of dynamic shared memory.
 // mode 0 climbs for sliceNs and starts no climb past maxClimbs (> 0); the
 // tests' modes: 1 writes each thread's best move of cur[slot] to dbg (key
 // = ordered delta << 32 | i << 16 | j, ~0 for none), 2 climbs once from
 // cur[slot] into bestTour[slot].
-#define CLIMB_KERNEL(NAME, R, T, F)                                                                                \
+#define CLIMB_KERNEL(NAME, R, T)                                                                                   \
     extern "C" __global__ void __launch_bounds__(T)                                                                 \
         NAME(const float2 *__restrict__ xy, long long n, int *cur, int *resume, int *bestTour, long long *bestLen,   \
              unsigned long long *ctr, unsigned long long seed, long long sliceNs, long long maxClimbs,               \
              long long metric, double eps, long long mode, long long start, unsigned long long *dbg) {              \
-        climbKernel<R, T, F>(xy, (int)n, cur, resume, bestTour, bestLen, ctr, seed, sliceNs, maxClimbs, (int)metric,\
-                             (float)eps, (int)mode, (int)start, dbg + (size_t)blockIdx.x * T);                      \
+        climbKernel<R, T>(xy, (int)n, cur, resume, bestTour, bestLen, ctr, seed, sliceNs, maxClimbs, (int)metric,   \
+                          (float)eps, (int)mode, (int)start, dbg + (size_t)blockIdx.x * T);                         \
     }
-CLIMB_KERNEL(twoopt_climb_r4, 4, 256, 0)
-CLIMB_KERNEL(twoopt_climb_r8, 8, 256, 0)
-CLIMB_KERNEL(twoopt_climb_r4_t128, 4, 128, 0)
-CLIMB_KERNEL(twoopt_climb_r8_t128, 8, 128, 0)
-CLIMB_KERNEL(twoopt_climb_r6_t128, 6, 128, 0)
-CLIMB_KERNEL(twoopt_climb_r8_t128_f1, 8, 128, 1)
-CLIMB_KERNEL(twoopt_climb_r8_f1, 8, 256, 1)
+CLIMB_KERNEL(twoopt_climb_r4, 4, 256)
+CLIMB_KERNEL(twoopt_climb_r8, 8, 256)
+CLIMB_KERNEL(twoopt_climb_r4_t128, 4, 128)
+CLIMB_KERNEL(twoopt_climb_r6_t128, 6, 128)
