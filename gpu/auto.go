@@ -6,7 +6,6 @@ import (
 
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/ils"
-
 	"github.com/tsplab/tsplab/solver"
 )
 

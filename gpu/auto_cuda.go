@@ -13,7 +13,6 @@ import (
 	"github.com/tsplab/tsplab/gpu/blockils"
 	"github.com/tsplab/tsplab/gpu/climb"
 	"github.com/tsplab/tsplab/gpu/ils"
-
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -41,7 +40,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	p, note := autoLSStart(ctx, in, p, start, solver.NewSink(snaps, 0, start))
 	// Pool: a population search of the CPU engine may put the GPU's block
-	// search on its tours (kernels/blockils.cu)
+	// search on its tours (gpu/blockils/blockils.cu)
 	var pooled atomic.Bool // the engine's population took the GPU's block search
 	cpuAid := solver.Aid{Device: ascent.BoundDevice, Ascents: aid.Ascents, Pool: func(in *solver.Instance, seed uint64) (solver.TourPool, error) {
 		tp, err := blockils.OpenTourPool(in, seed)

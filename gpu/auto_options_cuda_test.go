@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/gpu/ils"
-
 	"github.com/tsplab/tsplab/solver"
 )
 

@@ -11,7 +11,6 @@ import (
 	"github.com/tsplab/tsplab/gpu/ils"
 	"github.com/tsplab/tsplab/gpu/internal/gputest"
 	"github.com/tsplab/tsplab/gpu/pspm"
-
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/enginetest"
 )

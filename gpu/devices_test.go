@@ -7,7 +7,6 @@ import (
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/ils"
 	"github.com/tsplab/tsplab/gpu/pspm"
-
 	"github.com/tsplab/tsplab/solver"
 )
 

@@ -12,7 +12,6 @@ import (
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/internal/gputest"
 	"github.com/tsplab/tsplab/gpu/pspm"
-
 	"github.com/tsplab/tsplab/solver"
 )
 

@@ -8,7 +8,6 @@ import (
 	"github.com/tsplab/tsplab/gpu/climb"
 	"github.com/tsplab/tsplab/gpu/ils"
 	"github.com/tsplab/tsplab/gpu/internal/gputest"
-
 	"github.com/tsplab/tsplab/solver"
 )
 

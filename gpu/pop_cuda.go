@@ -10,13 +10,12 @@ import (
 
 	"github.com/tsplab/tsplab/gpu/ascent"
 	"github.com/tsplab/tsplab/gpu/blockils"
-
 	"github.com/tsplab/tsplab/solver"
 )
 
 // solvePop is the GPU pop engine: the CPU pop engine (composed through
 // solver.Aided) with its Held–Karp ascent on the GPU and the GPU's block
-// search (OpenTourPool, kernels/blockils.cu) on copies of its pool's
+// search (OpenTourPool, gpu/blockils/blockils.cu) on copies of its pool's
 // members beside its workers, their gains offered to its pool.
 func solvePop(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()

@@ -13,18 +13,15 @@ import (
 	"testing"
 	"time"
 
+	"gorgonia.org/cu"
+
 	"github.com/tsplab/tsplab/gpu/climb"
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/ils"
 	"github.com/tsplab/tsplab/gpu/internal/gputest"
 	"github.com/tsplab/tsplab/gpu/pspm"
-
-	"gorgonia.org/cu"
-
 	"github.com/tsplab/tsplab/solver"
 )
-
-func init() { device.RegisterKernels("test_fault") }
 
 // Two GPU runs at the same time, each on its own streams, give exactly the
 // tours they give alone (both engines are deterministic for a seed): no

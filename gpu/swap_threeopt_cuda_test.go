@@ -7,12 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"gorgonia.org/cu"
+
 	"github.com/tsplab/tsplab/gpu/climb"
 	"github.com/tsplab/tsplab/gpu/ils"
 	"github.com/tsplab/tsplab/gpu/internal/gputest"
-
-	"gorgonia.org/cu"
-
 	"github.com/tsplab/tsplab/solver"
 )
 

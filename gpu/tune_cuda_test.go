@@ -14,7 +14,6 @@ import (
 	"github.com/tsplab/tsplab/gpu/ils"
 	"github.com/tsplab/tsplab/gpu/internal/gputest"
 	"github.com/tsplab/tsplab/gpu/pspm"
-
 	"github.com/tsplab/tsplab/solver"
 )
 

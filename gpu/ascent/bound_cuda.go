@@ -8,10 +8,9 @@ import (
 	"math/bits"
 	"unsafe"
 
-	"github.com/tsplab/tsplab/gpu/device"
-
 	"gorgonia.org/cu"
 
+	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver/bound"
 )
 

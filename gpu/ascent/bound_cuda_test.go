@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/gpu/internal/gputest"
-
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 )

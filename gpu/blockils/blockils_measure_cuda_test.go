@@ -15,7 +15,6 @@ import (
 
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/internal/gputest"
-
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	_ "github.com/tsplab/tsplab/solver/cpu" // the CPU reference runs

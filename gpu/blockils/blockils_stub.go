@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/tsplab/tsplab/gpu/device"
-
 	"github.com/tsplab/tsplab/solver"
 )
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/internal/benchgpu"
-
 	"github.com/tsplab/tsplab/solver"
 )
 

@@ -13,7 +13,7 @@ const (
 	AlgoSwapClimb   = "swap-climb"
 )
 
-// The names of 2opt-climb's and swap-climb's options (options.go).
+// The names of 2opt-climb's and swap-climb's options (climb_options.go).
 const (
 	OptRestarts   = "restarts"
 	OptClimbStart = "start"

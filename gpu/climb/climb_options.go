@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/tsplab/tsplab/gpu/device"
-
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -17,6 +16,7 @@ type ClimbConfig struct {
 	NearStarts bool
 }
 
+// ClimbSpec declares 2opt-climb's options.
 var ClimbSpec = solver.NewSpec(
 	solver.SharedInt("blocks", func(c *ClimbConfig) *int { return &c.Blocks }).Auto("climbers that fill the device"),
 	solver.Int(OptRestarts, func(c *ClimbConfig) *int { return &c.Restarts }, 0, 0, math.MaxInt32,
@@ -34,6 +34,7 @@ type SwapConfig struct {
 	Per             int
 }
 
+// SwapSpec declares swap-climb's options.
 var SwapSpec = solver.NewSpec(
 	solver.SharedInt("blocks", func(c *SwapConfig) *int { return &c.Blocks }).Auto("climbers that fill the device"),
 	solver.SharedInt("threads", func(c *SwapConfig) *int { return &c.Threads }).Auto("tuned in waves of launches"),

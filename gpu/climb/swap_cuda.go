@@ -12,10 +12,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tsplab/tsplab/gpu/device"
-
 	"gorgonia.org/cu"
 
+	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 )

@@ -9,10 +9,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tsplab/tsplab/gpu/device"
-
 	"gorgonia.org/cu"
 
+	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 )

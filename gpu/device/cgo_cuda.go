@@ -90,6 +90,7 @@ type Pinned struct {
 	n int
 }
 
+// AllocPinned allocates n bytes of pinned host memory.
 func AllocPinned(n int) (Pinned, error) {
 	var p unsafe.Pointer
 	if r := C.tsplab_host_alloc(&p, C.size_t(n)); r != 0 {
@@ -98,6 +99,7 @@ func AllocPinned(n int) (Pinned, error) {
 	return Pinned{p, n}, nil
 }
 
+// Free frees the memory.
 func (h *Pinned) Free() error {
 	if h.P == nil {
 		return nil
@@ -107,6 +109,7 @@ func (h *Pinned) Free() error {
 	return err
 }
 
+// Int32s is the memory's first k int32s.
 func (h Pinned) Int32s(k int) []int32 { return unsafe.Slice((*int32)(h.P), k) }
 
 // SetMaxDynamicShared raises a kernel's dynamic shared memory limit (above

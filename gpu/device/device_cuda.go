@@ -27,9 +27,10 @@ var fatbin string
 func BuiltWithCUDA() bool { return true }
 
 // kernelNames is the kernel registry, looked up when the context loads; a
-// file that adds kernels calls registerKernels from its init.
+// file that adds kernels calls RegisterKernels from its init.
 var kernelNames []string
 
+// RegisterKernels adds names to the kernels looked up in the fatbin.
 func RegisterKernels(names ...string) { kernelNames = append(kernelNames, names...) }
 
 // Device is one CUDA context of the process with the kernels loaded and

@@ -319,6 +319,7 @@ func (r *Run) Sync(what string) error {
 // Buffers tracks a run's device allocations (the run's thread only).
 type Buffers struct{ ptrs []cu.DevicePtr }
 
+// Alloc allocates bytes of device memory, freed by FreeAll.
 func (b *Buffers) Alloc(bytes int64) (cu.DevicePtr, error) {
 	if bytes <= 0 {
 		bytes = 8
@@ -375,6 +376,7 @@ func (b *Buffers) FreeAll() error {
 	return first
 }
 
+// HtoD copies src to the device memory at dst.
 func HtoD[T any](dst cu.DevicePtr, src []T) error {
 	if len(src) == 0 {
 		return nil
@@ -382,6 +384,7 @@ func HtoD[T any](dst cu.DevicePtr, src []T) error {
 	return cu.MemcpyHtoD(dst, unsafe.Pointer(&src[0]), int64(len(src))*int64(unsafe.Sizeof(src[0])))
 }
 
+// DtoH copies the device memory at src to dst.
 func DtoH[T any](dst []T, src cu.DevicePtr) error {
 	if len(dst) == 0 {
 		return nil

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/gpu/device"
-
 	"github.com/tsplab/tsplab/solver"
 )
 

@@ -6,7 +6,6 @@ import (
 
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/internal/benchgpu"
-
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/neighbor"

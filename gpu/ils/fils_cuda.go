@@ -7,11 +7,10 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tsplab/tsplab/gpu/device"
-	"github.com/tsplab/tsplab/internal/benchgpu"
-
 	"gorgonia.org/cu"
 
+	"github.com/tsplab/tsplab/gpu/device"
+	"github.com/tsplab/tsplab/internal/benchgpu"
 	"github.com/tsplab/tsplab/solver"
 )
 

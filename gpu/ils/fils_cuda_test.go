@@ -8,7 +8,6 @@ import (
 
 	"github.com/tsplab/tsplab/gpu/internal/gputest"
 	"github.com/tsplab/tsplab/internal/benchgpu"
-
 	"github.com/tsplab/tsplab/solver"
 )
 

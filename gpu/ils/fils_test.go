@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/internal/benchgpu"
-
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tour"
 )

@@ -3,9 +3,9 @@
 package ils
 
 import (
-	"github.com/tsplab/tsplab/gpu/device"
 	"gorgonia.org/cu"
 
+	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )

@@ -8,7 +8,7 @@ import (
 // name so the registry pairs them.
 const AlgoThreeOptILS = "3opt-ils"
 
-// The names of 3opt-ils's options (options.go).
+// The names of 3opt-ils's options (ils_options.go).
 const (
 	OptRKBI  = "rkbi_k"
 	OptKicks = "kicks"

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/tsplab/tsplab/gpu/device"
-
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -16,6 +15,7 @@ type ThreeOptConfig struct {
 	Kicks           int // in all (0: until the time limit)
 }
 
+// ThreeOptSpec declares 3opt-ils's options.
 var ThreeOptSpec = solver.NewSpec(
 	solver.SharedInt("blocks", func(c *ThreeOptConfig) *int { return &c.Blocks }).Auto("4 × SMs"),
 	solver.SharedInt("threads", func(c *ThreeOptConfig) *int { return &c.Threads }).Default("256"),
@@ -32,6 +32,7 @@ type OrConfig struct {
 	Segment int
 }
 
+// OrSpec declares or-ils's options.
 var OrSpec = solver.NewSpec(
 	solver.Int(OptWindow, func(c *OrConfig) *int { return &c.Window }, 1024, 32, 2048,
 		"most cities of one tour window (a warp's iterated local search, endpoints fixed)"),

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/gpu/device"
-
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -15,7 +14,7 @@ const AlgoOrILS = "or-ils"
 // orILSDesc is or-ils's menu description.
 const orILSDesc = "iterated 2-opt + Or-opt local search, sequential 3-opt where those find nothing, in thousands of tour windows at once on the GPU (a warp per window, endpoints fixed, partition shifted every round), double-bridge kicks, space-filling-curve or greedy start"
 
-// The names of or-ils's options (options.go) and wsegment, GPU auto's kick
+// The names of or-ils's options (ils_options.go) and wsegment, GPU auto's kick
 // segment for its or-ils (declared in package solver).
 const (
 	OptWindow        = "window"

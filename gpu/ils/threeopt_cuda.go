@@ -10,11 +10,10 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tsplab/tsplab/gpu/device"
-	"github.com/tsplab/tsplab/internal/benchgpu"
-
 	"gorgonia.org/cu"
 
+	"github.com/tsplab/tsplab/gpu/device"
+	"github.com/tsplab/tsplab/internal/benchgpu"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/neighbor"
 )

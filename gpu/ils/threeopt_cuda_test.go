@@ -11,12 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"gorgonia.org/cu"
+
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/internal/gputest"
 	"github.com/tsplab/tsplab/internal/benchgpu"
-
-	"gorgonia.org/cu"
-
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/neighbor"

@@ -7,10 +7,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tsplab/tsplab/gpu/device"
-
 	"gorgonia.org/cu"
 
+	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
 )
 

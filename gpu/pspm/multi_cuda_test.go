@@ -13,11 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsplab/tsplab/gpu/device"
-	"github.com/tsplab/tsplab/gpu/internal/gputest"
-
 	"gorgonia.org/cu"
 
+	"github.com/tsplab/tsplab/gpu/device"
+	"github.com/tsplab/tsplab/gpu/internal/gputest"
 	"github.com/tsplab/tsplab/solver"
 )
 

@@ -6,7 +6,6 @@ import (
 	"context"
 
 	"github.com/tsplab/tsplab/gpu/device"
-
 	"github.com/tsplab/tsplab/solver"
 )
 

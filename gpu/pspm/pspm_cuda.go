@@ -11,10 +11,9 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/tsplab/tsplab/gpu/device"
-
 	"gorgonia.org/cu"
 
+	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cooling"
 )

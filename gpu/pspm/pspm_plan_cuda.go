@@ -3,8 +3,9 @@
 package pspm
 
 import (
-	"github.com/tsplab/tsplab/gpu/device"
 	"gorgonia.org/cu"
+
+	"github.com/tsplab/tsplab/gpu/device"
 )
 
 func init() {

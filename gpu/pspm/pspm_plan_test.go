@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/tsplab/tsplab/gpu/device"
-
 	"github.com/tsplab/tsplab/solver"
 )
 

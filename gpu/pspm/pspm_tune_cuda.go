@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/tsplab/tsplab/gpu/device"
-
 	"github.com/tsplab/tsplab/solver"
 )
 

@@ -11,9 +11,12 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/gpu/device"
-
 	"github.com/tsplab/tsplab/solver"
 )
+
+// The device tests' kernel that faults on purpose (gpu/device/fault.cu),
+// looked up in the fatbin with the engines' kernels.
+func init() { device.RegisterKernels("test_fault") }
 
 // MatrixInstance is an EXPLICIT instance of random integer distances
 // (symmetric, not metric).
@@ -83,6 +86,8 @@ func NeedRun(t testing.TB) *device.Run {
 	return r
 }
 
+// RandomInstance is n cities at whole coordinates uniform in a square of
+// side scale, metric m.
 func RandomInstance(n int, m solver.Metric, scale float64, seed uint64) *solver.Instance {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	x, y := make([]float64, n), make([]float64, n)
@@ -93,6 +98,7 @@ func RandomInstance(n int, m solver.Metric, scale float64, seed uint64) *solver.
 	return solver.NewCoordInstance(fmt.Sprintf("rand%d", n), m, x, y, nil)
 }
 
+// QuickParams are short PSPM settings of a 300 ms run seeded seed.
 func QuickParams(seed uint64) solver.Params {
 	p := solver.Params{Seed: seed, TimeLimit: 300 * time.Millisecond}
 	return WithOpts(p, "t0=100", "tend=1", "alpha=0.8", "sweeps=2", "k=5", "blocks=64")

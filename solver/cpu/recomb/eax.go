@@ -492,62 +492,17 @@ func (e *EAX) cities(dst []int32, id int) []int32 {
 // 2-exchange of one of its edges with an edge at a candidate of one of
 // its cities, and returns the change in length.
 func (e *EAX) join(d Distancer) (int64, bool) {
-	small := -1
-	for i, sz := range e.subSize[:e.live] {
-		if sz > 0 && (small < 0 || sz < e.subSize[small]) {
-			small = i
-		}
-	}
-	e.members = e.piecesOf(e.members[:0], int32(small))
-	u0 := e.members
-	e.stamp++
-	if e.stamp == 0 {
-		clear(e.mark)
-		e.stamp = 1
-	}
-	for _, u := range u0 {
-		e.mark[u] = e.stamp
-	}
-	best := int64(1) << 62
-	var bu, bu2, bc, bc2 int32 = -1, -1, -1, -1
-	// try weighs the 2-exchanges of an edge at u with an edge at c; the
-	// distances that do not change with u's edge are taken once
-	try := func(u, c int32) {
-		duc := d.Dist(int(u), int(c))
-		var dcc, duc2 [2]int64
-		var open [2]bool
-		for k, c2 := range e.link[c] {
-			if open[k] = !e.isFixed(c, c2); open[k] {
-				dcc[k], duc2[k] = d.Dist(int(c), int(c2)), d.Dist(int(u), int(c2))
-			}
-		}
-		for _, u2 := range e.link[u] {
-			if e.isFixed(u, u2) {
-				continue
-			}
-			duu, du2c := d.Dist(int(u), int(u2)), d.Dist(int(u2), int(c))
-			for k, c2 := range e.link[c] {
-				if !open[k] {
-					continue
-				}
-				base := -duu - dcc[k]
-				if g := base + duc + d.Dist(int(u2), int(c2)); g < best {
-					best, bu, bu2, bc, bc2 = g, u, u2, c, c2
-				}
-				if g := base + duc2[k] + du2c; g < best {
-					best, bu, bu2, bc, bc2 = g, u, u2, c2, c
-				}
-			}
-		}
-	}
+	small := e.smallest()
+	u0 := e.markMembers(small)
+	mv := joinMove{gain: int64(1) << 62, u: -1, u2: -1, c: -1, c2: -1}
 	for _, u := range u0 {
 		for _, c := range e.NB[int(u)*e.K : int(u)*e.K+e.K] {
 			if c >= 0 && e.mark[c] != e.stamp {
-				try(u, c)
+				e.tryJoin(d, u, c, &mv)
 			}
 		}
 	}
-	if bu < 0 {
+	if mv.u < 0 {
 		// no candidate outside: any city of another subtour
 		var others []int32
 		for j, sz := range e.subSize[:e.live] {
@@ -557,24 +512,89 @@ func (e *EAX) join(d Distancer) (int64, bool) {
 			others = e.cities(others[:0], j)
 			for _, u := range u0 {
 				for _, c := range others {
-					try(u, c)
+					e.tryJoin(d, u, c, &mv)
 				}
 			}
 		}
 	}
-	if bu < 0 {
+	if mv.u < 0 {
 		return 0, false
 	}
-	to := e.comp(bc)
-	// edges u-u2 and x-y go; u-x and u2-y come (x, y: bc, bc2 as chosen)
-	e.set(bu, bu2, bc)
-	e.set(bc, bc2, bu)
-	e.set(bu2, bu, bc2)
-	e.set(bc2, bc, bu2)
+	to := e.comp(mv.c)
+	// edges u-u2 and x-y go; u-x and u2-y come (x, y: c, c2 as chosen)
+	e.set(mv.u, mv.u2, mv.c)
+	e.set(mv.c, mv.c2, mv.u)
+	e.set(mv.u2, mv.u, mv.c2)
+	e.set(mv.c2, mv.c, mv.u2)
 	e.parent[small] = to
 	e.subSize[to] += e.subSize[small]
 	e.subSize[small] = 0
-	return best, true
+	return mv.gain, true
+}
+
+// joinMove is the best 2-exchange a join found so far: edges u-u2 and
+// c-c2 go, u-c and u2-c2 come, changing the length by gain.
+type joinMove struct {
+	gain         int64
+	u, u2, c, c2 int32
+}
+
+// smallest returns the live subtour with the fewest cities.
+func (e *EAX) smallest() int {
+	small := -1
+	for i, sz := range e.subSize[:e.live] {
+		if sz > 0 && (small < 0 || sz < e.subSize[small]) {
+			small = i
+		}
+	}
+	return small
+}
+
+// markMembers lists subtour small's cities in members, marks them with a
+// new stamp, and returns them.
+func (e *EAX) markMembers(small int) []int32 {
+	e.members = e.piecesOf(e.members[:0], int32(small))
+	e.stamp++
+	if e.stamp == 0 {
+		clear(e.mark)
+		e.stamp = 1
+	}
+	for _, u := range e.members {
+		e.mark[u] = e.stamp
+	}
+	return e.members
+}
+
+// tryJoin weighs the 2-exchanges of an edge at u with an edge at c and
+// keeps the best in mv; the distances that do not change with u's edge
+// are taken once.
+func (e *EAX) tryJoin(d Distancer, u, c int32, mv *joinMove) {
+	duc := d.Dist(int(u), int(c))
+	var dcc, duc2 [2]int64
+	var open [2]bool
+	for k, c2 := range e.link[c] {
+		if open[k] = !e.isFixed(c, c2); open[k] {
+			dcc[k], duc2[k] = d.Dist(int(c), int(c2)), d.Dist(int(u), int(c2))
+		}
+	}
+	for _, u2 := range e.link[u] {
+		if e.isFixed(u, u2) {
+			continue
+		}
+		duu, du2c := d.Dist(int(u), int(u2)), d.Dist(int(u2), int(c))
+		for k, c2 := range e.link[c] {
+			if !open[k] {
+				continue
+			}
+			base := -duu - dcc[k]
+			if g := base + duc + d.Dist(int(u2), int(c2)); g < mv.gain {
+				*mv = joinMove{g, u, u2, c, c2}
+			}
+			if g := base + duc2[k] + du2c; g < mv.gain {
+				*mv = joinMove{g, u, u2, c2, c}
+			}
+		}
+	}
 }
 
 // walk writes the tour in link into out.

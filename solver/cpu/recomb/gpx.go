@@ -180,10 +180,42 @@ func (g *GPX) copyBase(a, b []int32, lenA, lenB int64, child []int32) Stats {
 
 // cross is one crossover with b read forwards or backwards.
 func (g *GPX) cross(d Distancer, a, b []int32, reverseB bool, lenA, lenB int64, child []int32) Stats {
-	n := g.n
 	var st Stats
-	// the cities' neighbours in a and b, in the ghost and neighbour
-	// slices for now: nA/pA/nB/pB of the cities before the extension
+	g.links(a, b, reverseB)
+	st.Ghosts = g.split()
+	g.extend(a, b, reverseB)
+	comps := g.components()
+	st.Components = comps
+	if comps == 0 {
+		return g.copyBase(a, b, lenA, lenB, child)
+	}
+	g.measure(d, comps)
+	g.feasible(comps)
+	if !g.NoFusion {
+		st.Fused = g.fuse(comps)
+	}
+	diff := g.choose(comps, &st)
+	if !g.NoRepair {
+		st.Repaired = g.repair(comps, &diff)
+	}
+	if !g.walk(child) {
+		// cannot happen when the feasibility test is right; the
+		// shorter parent then stands in
+		return g.copyBase(a, b, lenA, lenB, child)
+	}
+	st.Length = lenA + diff
+	st.Gain = min(lenA, lenB) - st.Length
+	if st.Gain < 0 {
+		return g.copyBase(a, b, lenA, lenB, child)
+	}
+	return st
+}
+
+// links sets the cities' neighbours in a and b (b reversed when
+// reverseB), in the ghost and neighbour slices for now: nA/pA/nB/pB of
+// the cities before the extension.
+func (g *GPX) links(a, b []int32, reverseB bool) {
+	n := g.n
 	for i, c := range a {
 		g.nA[c] = a[(i+1)%n]
 		g.pA[c] = a[(i+n-1)%n]
@@ -195,6 +227,13 @@ func (g *GPX) cross(d Distancer, a, b []int32, reverseB bool, lenA, lenB int64, 
 		}
 		g.nB[c], g.pB[c] = nx, pv
 	}
+}
+
+// split gives a ghost to every city of degree 4 in the union of the
+// parents (none with NoGhosts), sets g.m, the cities and ghosts, and
+// returns the ghosts made.
+func (g *GPX) split() int {
+	n := g.n
 	m := n
 	for v := 0; v < n; v++ {
 		g.ghost[v] = -1
@@ -210,8 +249,13 @@ func (g *GPX) cross(d Distancer, a, b []int32, reverseB bool, lenA, lenB int64, 
 		}
 	}
 	g.m = m
-	st.Ghosts = m - n
-	// the extended sequences: each split city followed by its ghost
+	return m - n
+}
+
+// extend builds the extended sequences, each split city followed by its
+// ghost, and links them.
+func (g *GPX) extend(a, b []int32, reverseB bool) {
+	n, m := g.n, g.m
 	g.ta = g.ta[:0]
 	for _, c := range a {
 		g.ta = append(g.ta, c)
@@ -238,19 +282,14 @@ func (g *GPX) cross(d Distancer, a, b []int32, reverseB bool, lenA, lenB int64, 
 		g.nB[x] = g.tb[(i+1)%m]
 		g.pB[x] = g.tb[(i+m-1)%m]
 	}
+}
 
-	comps := g.components()
-	st.Components = comps
-	if comps == 0 {
-		return g.copyBase(a, b, lenA, lenB, child)
-	}
-	g.measure(d, comps)
-	g.feasible(comps)
-	if !g.NoFusion {
-		st.Fused = g.fuse(comps)
-	}
-	// the base parent is the one shorter over the infeasible
-	// components; each feasible one takes the shorter parent's paths
+// choose picks each component's parent: the base parent is the one
+// shorter over the infeasible components; each feasible one takes the
+// shorter parent's paths. It counts the feasible and taken components
+// in st and returns the child's length minus parent a's over the
+// components.
+func (g *GPX) choose(comps int, st *Stats) int64 {
 	var infA, infB int64
 	for c := 0; c < comps; c++ {
 		if g.parent[c] != int32(c) {
@@ -264,7 +303,7 @@ func (g *GPX) cross(d Distancer, a, b []int32, reverseB bool, lenA, lenB int64, 
 		}
 	}
 	baseB := infB < infA
-	var diff int64 // child minus parent a over the components
+	var diff int64
 	for c := 0; c < comps; c++ {
 		g.useB[c] = false
 		if g.parent[c] != int32(c) {
@@ -282,20 +321,7 @@ func (g *GPX) cross(d Distancer, a, b []int32, reverseB bool, lenA, lenB int64, 
 			diff += g.lenB[c] - g.lenA[c]
 		}
 	}
-	if !g.NoRepair {
-		st.Repaired = g.repair(comps, &diff)
-	}
-	if !g.walk(child) {
-		// cannot happen when the feasibility test is right; the
-		// shorter parent then stands in
-		return g.copyBase(a, b, lenA, lenB, child)
-	}
-	st.Length = lenA + diff
-	st.Gain = min(lenA, lenB) - st.Length
-	if st.Gain < 0 {
-		return g.copyBase(a, b, lenA, lenB, child)
-	}
-	return st
+	return diff
 }
 
 // components labels the components of the edges the parents do not
@@ -531,17 +557,38 @@ func (g *GPX) repair(comps int, diff *int64) int {
 	if !g.gather(comps) {
 		return 0
 	}
-	// the passages of each component in pairsA and pairsB (sorted by
-	// component; both parents pass through a component as often)
+	portals := g.portals(comps)
+	p0 := g.pairsA[0].lo
+	taken := 0
+	// a component taken can let others be taken that could not before:
+	// a few passes while they take some
+	for pass := 0; pass < repairPasses; pass++ {
+		if pass > 0 && !g.gather(comps) {
+			break
+		}
+		alone, left := g.takeAlone(p0, portals, diff)
+		paired := g.takePairs(g.cands[:min(left, maxRepairPairs)], p0, portals, diff)
+		taken += alone + paired
+		if alone+paired == 0 {
+			break
+		}
+	}
+	return taken
+}
+
+// portals readies repair's walks and returns the portals: the passages
+// of each component in pairsA and pairsB (sorted by component; both
+// parents pass through a component as often), the links outside the
+// components (a parent leaves a component at a portal and enters the
+// next at the next portal along the shared path between them), and the
+// insides of the components entered.
+func (g *GPX) portals(comps int) int {
 	for i := len(g.pairsA) - 1; i >= 0; i-- {
 		g.firstA[g.pairsA[i].comp] = int32(i)
 	}
 	for i := len(g.pairsB) - 1; i >= 0; i-- {
 		g.firstB[g.pairsB[i].comp] = int32(i)
 	}
-	// the links outside the components: a parent leaves a component at
-	// a portal and enters the next at the next portal along the shared
-	// path between them
 	m := g.m
 	portals := 0
 	for i, x := range g.ta {
@@ -562,56 +609,55 @@ func (g *GPX) repair(comps int, diff *int64) int {
 			g.setInside(c)
 		}
 	}
-	p0 := g.pairsA[0].lo
+	return portals
+}
+
+// takeAlone takes each candidate whose flip alone leaves the child one
+// cycle, subtracting its gain from *diff; it keeps the others at the
+// front of cands and returns the components taken and those left.
+func (g *GPX) takeAlone(p0 int32, portals int, diff *int64) (taken, left int) {
+	for _, k := range g.cands {
+		g.flip(k.comp)
+		if g.oneCycle(p0, portals) {
+			taken++
+			*diff -= k.gain
+			continue
+		}
+		g.flip(k.comp)
+		g.cands[left] = k
+		left++
+	}
+	return taken, left
+}
+
+// takePairs takes two at once among the candidates rest refused alone
+// (two components whose pairs of portals cross can only change
+// together), subtracting their gains from *diff, and returns the
+// components taken.
+func (g *GPX) takePairs(rest []cand, p0 int32, portals int, diff *int64) int {
 	taken := 0
-	// a component taken can let others be taken that could not before:
-	// a few passes while they take some
-	for pass := 0; pass < repairPasses; pass++ {
-		if pass > 0 && !g.gather(comps) {
-			break
+	for i := range rest {
+		ci := rest[i].comp
+		if ci < 0 {
+			continue
 		}
-		before := taken
-		left := 0
-		for _, k := range g.cands {
-			g.flip(k.comp)
+		g.flip(ci)
+		for j := i + 1; j < len(rest); j++ {
+			cj := rest[j].comp
+			if cj < 0 {
+				continue
+			}
+			g.flip(cj)
 			if g.oneCycle(p0, portals) {
-				taken++
-				*diff -= k.gain
-				continue
+				taken += 2
+				*diff -= rest[i].gain + rest[j].gain
+				rest[i].comp, rest[j].comp = -1, -1
+				break
 			}
-			g.flip(k.comp)
-			g.cands[left] = k
-			left++
+			g.flip(cj)
 		}
-		// then two at once among those refused alone: two components
-		// whose pairs of portals cross can only change together
-		rest := g.cands[:min(left, maxRepairPairs)]
-		for i := range rest {
-			ci := rest[i].comp
-			if ci < 0 {
-				continue
-			}
+		if rest[i].comp >= 0 {
 			g.flip(ci)
-			for j := i + 1; j < len(rest); j++ {
-				cj := rest[j].comp
-				if cj < 0 {
-					continue
-				}
-				g.flip(cj)
-				if g.oneCycle(p0, portals) {
-					taken += 2
-					*diff -= rest[i].gain + rest[j].gain
-					rest[i].comp, rest[j].comp = -1, -1
-					break
-				}
-				g.flip(cj)
-			}
-			if rest[i].comp >= 0 {
-				g.flip(ci)
-			}
-		}
-		if taken == before {
-			break
 		}
 	}
 	return taken
