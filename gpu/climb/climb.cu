@@ -32,6 +32,9 @@
 // A climber block has T threads (T = 256 or 128, a template parameter).
 #define CLIMB_CW 32  // columns per unit
 #define FINF_CLIMB __int_as_float(0x7f800000)
+// CLIMB_FAR is a coordinate far from every city (the shifted coordinates
+// stay far below it), whose squared distances still fit a float.
+#define CLIMB_FAR 1e15f
 
 // Counters (ctr[]) shared with gpu/climb_cuda.go.
 #define CTR_ISSUED 0   // climb numbers handed out (random-tour streams)
@@ -63,11 +66,41 @@ __device__ __forceinline__ int metric_dist(int metric, float2 a, float2 b) {
     return int_dist<METRIC_EUC_2D>(a.x, a.y, b.x, b.y);
 }
 
+// climbColumn takes the unit one column on: the R moves (i0+r, j) of
+// column j, whose far point is cp = P[j+1] and edge ce = e(j). Q[r] holds
+// D(i0+r, j) - e(i0+r) on entry and D(i0+r, j+1) - e(i0+r) on return;
+// the R+1 roots of cp serve both, so a move costs (R+1)/R roots: D(i+1,
+// j+1) of move (i, j) is D(i, j) of move (i+1, j+1), the reuse along the
+// diagonal that several rows a thread allow (O'Neil and Burtscher's tuned
+// code, Section 6.1, gives a thread several cities). e(j) is the same for
+// every row, so it comes off the column's minimum once. Returns the
+// column's best delta (+inf when MASK leaves no move).
+template <int R, bool MASK>
+__device__ __forceinline__ float climbColumn(const float2 (&rp)[R + 1], const float (&a)[R], const int (&lo)[R],
+                                             const int (&hi)[R], float (&Q)[R], float2 cp, float ce, int j) {
+    float D[R + 1];
+#pragma unroll
+    for (int r = 0; r <= R; r++) D[r] = cdist(rp[r], cp);
+    float m = FINF_CLIMB;
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        float d = Q[r] + D[r + 1];
+        if (MASK) d = (j >= lo[r] && j <= hi[r]) ? d : FINF_CLIMB;
+        m = fminf(m, d);
+    }
+#pragma unroll
+    for (int r = 0; r < R; r++) Q[r] = D[r] + a[r];
+    return m - ce;
+}
+
 // climbUnit evaluates moves (i, j) for the thread's rows i0..i0+R-1 and
-// columns j = c0..c1-1 (c1 <= n; P[n] = P[0], E[n] = E[0]) and folds the
-// best into (best, bi, bj). MASK: some (row, column) pairs of the unit are
-// no moves (near the diagonal, rows past n-3, or (0, n-1)); without it
-// every pair is a move.
+// columns j = c0..c1-1 (c1 <= n; P[n] = P[0], P[n+1] far from every city)
+// and folds the best into (best, bi, bj). Columns go in pairs, and only a
+// pair's better value is compared with the unit's best (the row and
+// column are recovered after the loop); an odd last column pairs with j =
+// c1, a no move that P[n+1] or the mask keeps out. MASK: some (row,
+// column) pairs of the unit are no moves (near the diagonal, rows past
+// n-3, or (0, n-1)); without it every pair is a move.
 template <int R, bool MASK>
 __device__ __forceinline__ void climbUnit(const float2 *P, const float *E, int n, int i0, int c0, int c1, float &best,
                                           int &bi, int &bj) {
@@ -79,55 +112,44 @@ __device__ __forceinline__ void climbUnit(const float2 *P, const float *E, int n
 #pragma unroll
     for (int r = 0; r < R; r++) {
         a[r] = -E[min(i0 + r, n)];
-        if (MASK) {
-            lo[r] = (i0 + r <= n - 3) ? i0 + r + 2 : 0x7fffffff;
-            hi[r] = (i0 + r == 0) ? n - 2 : n - 1;
-        }
+        lo[r] = (i0 + r <= n - 3) ? i0 + r + 2 : 0x7fffffff;
+        hi[r] = (i0 + r == 0) ? n - 2 : n - 1;
     }
-    float Q[R];  // Q[r] = D(i0+r, k-1) - e(i0+r) - e(k-1)
+    float Q[R];
     {
         float2 cp = P[c0];
-        float ce = E[c0];
 #pragma unroll
-        for (int r = 0; r < R; r++) Q[r] = (cdist(rp[r], cp) + a[r]) - ce;
+        for (int r = 0; r < R; r++) Q[r] = cdist(rp[r], cp) + a[r];
     }
     float ubest = FINF_CLIMB;
     int bk = -1;
-#pragma unroll 2
-    for (int k = c0 + 1; k <= c1; k++) {
-        float2 cp = P[k];
-        float ce = E[k];
-        float D[R + 1];
-#pragma unroll
-        for (int r = 0; r <= R; r++) D[r] = cdist(rp[r], cp);
-        float m = FINF_CLIMB;
-#pragma unroll
-        for (int r = 0; r < R; r++) {
-            float d = Q[r] + D[r + 1];
-            if (MASK) d = (k - 1 >= lo[r] && k - 1 <= hi[r]) ? d : FINF_CLIMB;
-            m = fminf(m, d);
-        }
-        if (m < ubest) {
-            ubest = m;
+#pragma unroll 1
+    for (int k = c0 + 1; k <= c1; k += 2) {
+        float v0 = climbColumn<R, MASK>(rp, a, lo, hi, Q, P[k], E[k - 1], k - 1);
+        float v1 = climbColumn<R, MASK>(rp, a, lo, hi, Q, P[k + 1], E[k], k);
+        float v = fminf(v0, v1);
+        if (v < ubest) {
+            ubest = v;
             bk = k;
         }
-#pragma unroll
-        for (int r = 0; r < R; r++) Q[r] = (D[r] + a[r]) - ce;
     }
     if (bk >= 0 && ubest < best) {
-        // Recover the row of the unit's best move in column bk-1.
-        int j = bk - 1;
-        float2 c0p = P[j], c1p = P[bk];
-        float ce = E[j];
+        // Recover the row and column of the unit's best move: j = bk-1 or bk.
 #pragma unroll
-        for (int r = 0; r < R; r++) {
-            int i = i0 + r;
-            bool ok = (i <= n - 3) && (j >= i + 2) && (j <= n - 1) && !(i == 0 && j == n - 1);
-            float d = ((cdist(rp[r], c0p) + a[r]) - ce) + cdist(rp[r + 1], c1p);
-            if (ok && d < best) {
-                best = d;
-                bi = i;
-                bj = j;
+        for (int c = 0; c < 2; c++) {
+            int j = bk - 1 + c;
+            float2 c0p = P[j], c1p = P[j + 1];
+            float ce = E[j];
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                int i = i0 + r;
+                bool ok = (i <= n - 3) && (j >= i + 2) && (j <= n - 1) && !(i == 0 && j == n - 1);
+                float d = ((cdist(rp[r], c0p) + a[r]) - ce) + cdist(rp[r + 1], c1p);
+                if (ok && d < best) {
+                    best = d;
+                    bi = i;
+                    bj = j;
+                }
             }
         }
     }
@@ -183,8 +205,8 @@ __device__ __forceinline__ bool arcsOverlap(int sa, int la, int sb, int lb, int 
     return d1 <= la || d2 <= lb;
 }
 
-// Shared memory of a climber (dynamic): P[n+1] float2, E[n+1] float, C[n]
-// int, then the candidate lists.
+// Shared memory of a climber (dynamic): P[n+2] float2 (P[n] = P[0], P[n+1]
+// far from every city), E[n+1] float, C[n] int, then the candidate lists.
 struct ClimbShared {
     float2 *P;
     float *E;
@@ -281,7 +303,7 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
     extern __shared__ __align__(16) unsigned char climbSmem[];
     ClimbShared s;
     s.P = (float2 *)climbSmem;
-    s.E = (float *)(s.P + (n + 1));
+    s.E = (float *)(s.P + (n + 2));
     s.C = (int *)(s.E + (n + 1));
     size_t off = ((size_t)((unsigned char *)(s.C + n) - climbSmem) + 7) & ~(size_t)7;
     s.cand = (unsigned long long *)(climbSmem + off);
@@ -296,7 +318,10 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
     int *Cg = cur + (size_t)slot * n;
     unsigned long long sweeps = 0, applied = 0, climbs = 0, lensum = 0;
     bool started = false;  // s.P already holds the new climb's coordinates
-    if (tid == 0) t0 = globaltimer_ns();
+    if (tid == 0) {
+        t0 = globaltimer_ns();
+        s.P[n + 1] = make_float2(CLIMB_FAR, CLIMB_FAR);
+    }
     __syncthreads();
     const unsigned long long end = t0 + (unsigned long long)sliceNs;
 
@@ -489,3 +514,4 @@ __device__ void climbKernel(const float2 *__restrict__ xy, int n, int *cur, int 
 CLIMB_KERNEL(twoopt_climb_r4, 4, 256)
 CLIMB_KERNEL(twoopt_climb_r8, 8, 256)
 CLIMB_KERNEL(twoopt_climb_r4_t128, 4, 128)
+CLIMB_KERNEL(twoopt_climb_r6_t128, 6, 128)

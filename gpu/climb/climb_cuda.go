@@ -18,7 +18,7 @@ import (
 )
 
 func init() {
-	device.RegisterKernels("twoopt_climb_r4", "twoopt_climb_r8", "twoopt_climb_r4_t128")
+	device.RegisterKernels("twoopt_climb_r4", "twoopt_climb_r8", "twoopt_climb_r4_t128", "twoopt_climb_r6_t128")
 }
 
 // Launch geometry and counters of the fused climber (must match
@@ -42,10 +42,10 @@ const (
 )
 
 // climbSharedBytes is the fused climber's dynamic shared memory: the tour's
-// coordinates and edge lengths (n+1 each), its city ids, a candidate per
-// thread.
+// coordinates (n+2: the first again and a far point) and edge lengths
+// (n+1), its city ids, a candidate per thread.
 func climbSharedBytes(n, threads int) int {
-	b := (n+1)*8 + (n+1)*4 + n*4
+	b := (n+2)*8 + (n+1)*4 + n*4
 	b = (b + 7) &^ 7
 	return b + threads*8
 }
@@ -66,8 +66,8 @@ func climbKernelFor(n int) string {
 	switch {
 	case n < 1500:
 		return "twoopt_climb_r4_t128"
-	case n < 5000:
-		return "twoopt_climb_r4"
+	case n < 3000:
+		return "twoopt_climb_r6_t128"
 	}
 	return "twoopt_climb_r8"
 }

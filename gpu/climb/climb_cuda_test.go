@@ -23,7 +23,7 @@ import (
 )
 
 // climbKernels are the fused climber's variants.
-var climbKernels = []string{"twoopt_climb_r4", "twoopt_climb_r8", "twoopt_climb_r4_t128"}
+var climbKernels = []string{"twoopt_climb_r4", "twoopt_climb_r8", "twoopt_climb_r4_t128", "twoopt_climb_r6_t128"}
 
 // climbEvalKeys runs one evaluation of the fused climber (mode 1) on tour t
 // and returns each thread's best move as (delta, i, j), i = -1 for none.

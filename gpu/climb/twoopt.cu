@@ -21,6 +21,9 @@
 #define EVAL_ROWS 8                           // rows (i values) per thread
 #define EVAL_TILE (EVAL_THREADS * EVAL_ROWS)  // a tile is EVAL_TILE x EVAL_TILE moves
 #define FINF __int_as_float(0x7f800000)
+// EVAL_FAR is a coordinate far from every city (the shifted coordinates
+// stay far below it), whose squared distances still fit a float.
+#define EVAL_FAR 1e15f
 
 // TileBest is one tile's best move (layout shared with gpu/twoopt_cuda.go).
 struct TileBest {
@@ -63,11 +66,14 @@ __device__ __forceinline__ void tileCoords(int t, int T, int &bi, int &bj) {
 // each step reads one column point (a shared-memory broadcast) and
 // computes R+1 distances that serve 2R moves (D(r, c) is "D(i, j)" of move
 // (r, c) and "D(i+1, j+1)" of (r-1, c-1)), (R+1)/R square roots a move.
-// The loop keeps the running minimum and its column; the row is recovered
-// after it, where validity is checked (the two non-moves the unmasked loop
-// may see have delta 0 and cannot hide an improving move). Columns
-// kStart..kEnd (column k is move column J0+k-1). DIAG: a tile on the
-// diagonal, where row i pairs only with j >= i+2.
+// e(j) is common to a column's moves, so it is taken off the column's
+// minimum once, and the loop compares only the better of two columns with
+// its running minimum; the row and column are recovered after it, where
+// validity is checked (the two non-moves the unmasked loop may see have
+// delta 0 and cannot hide an improving move; columns past the tour's end
+// hold a far point). Columns kStart..kEnd (column k is move column
+// J0+k-1; col[kEnd+1] exists). DIAG: a tile on the diagonal, where row i
+// pairs only with j >= i+2.
 template <bool DIAG>
 __device__ __forceinline__ void evalTile(const float4 *__restrict__ P, const float4 *col, int n, int I0, int J0,
                                          int kEnd, float &bestOut, int &biOut, int &bjOut) {
@@ -92,46 +98,58 @@ __device__ __forceinline__ void evalTile(const float4 *__restrict__ P, const flo
 #pragma unroll
     for (int r = 0; r < R; r++) a[r] = -rp[r].z;
 
-    float Q[R];  // Q[r] = D(i0+r, c-1) - e(i0+r) - e(c-1)
+    float Q[R];  // Q[r] = D(i0+r, c-1) - e(i0+r)
+    float ce;    // e(c-1)
     {
         float4 cp = col[kStart - 1];
 #pragma unroll
-        for (int r = 0; r < R; r++) Q[r] = fdist(rp[r], cp) + a[r] - cp.z;
+        for (int r = 0; r < R; r++) Q[r] = fdist(rp[r], cp) + a[r];
+        ce = cp.z;
     }
     float best = FINF;
     int bk = 0;
-#pragma unroll 2
-    for (int k = kStart; k <= kEnd; k++) {
-        float4 cp = col[k];
-        float D[R + 1];
+#pragma unroll 1
+    for (int k = kStart; k <= kEnd; k += 2) {
+        float v[2];
 #pragma unroll
-        for (int r = 0; r <= R; r++) D[r] = fdist(rp[r], cp);
-        float m = FINF;
+        for (int h = 0; h < 2; h++) {
+            float4 cp = col[k + h];
+            float D[R + 1];
 #pragma unroll
-        for (int r = 0; r < R; r++) {
-            float d = Q[r] + D[r + 1];
-            if (DIAG) d = (k >= lim[r]) ? d : FINF;
-            m = fminf(m, d);
+            for (int r = 0; r <= R; r++) D[r] = fdist(rp[r], cp);
+            float m = FINF;
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                float d = Q[r] + D[r + 1];
+                if (DIAG) d = (k + h >= lim[r]) ? d : FINF;
+                m = fminf(m, d);
+            }
+            v[h] = m - ce;
+            ce = cp.z;
+#pragma unroll
+            for (int r = 0; r < R; r++) Q[r] = D[r] + a[r];
         }
-        if (m < best) {
-            best = m;
+        float m2 = fminf(v[0], v[1]);
+        if (m2 < best) {
+            best = m2;
             bk = k;
         }
-#pragma unroll
-        for (int r = 0; r < R; r++) Q[r] = D[r] + a[r] - cp.z;
     }
-    // Recover the row of the best move in column bk-1.
+    // Recover the row and column of the best move: column bk-1 or bk.
     if (best < FINF) {
-        int j = J0 + bk - 1;
-        float4 c0 = col[bk - 1], c1 = col[bk];
 #pragma unroll
-        for (int r = 0; r < R; r++) {
-            int i = i0 + r;
-            float d = (fdist(rp[r], c0) + a[r] - c0.z) + fdist(rp[r + 1], c1);
-            if (validMoveDev(i, j, n) && d < bestOut) {
-                bestOut = d;
-                biOut = i;
-                bjOut = j;
+        for (int h = 0; h < 2; h++) {
+            int j = J0 + bk - 1 + h;
+            float4 c0 = col[bk - 1 + h], c1 = col[bk + h];
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                int i = i0 + r;
+                float d = (fdist(rp[r], c0) + a[r] - c0.z) + fdist(rp[r + 1], c1);
+                if (validMoveDev(i, j, n) && d < bestOut) {
+                    bestOut = d;
+                    biOut = i;
+                    bjOut = j;
+                }
             }
         }
         if (biOut < 0) bestOut = FINF;
@@ -181,14 +199,16 @@ __device__ __forceinline__ void twoopt_eval_tile(const float4 *__restrict__ pts,
                                                  int tile) {
     const int tilesPerTour = T * (T + 1) / 2;
     const float4 *P = pts + (size_t)blockIdx.y * n;
-    __shared__ float4 col[EVAL_TILE + 1];
+    __shared__ float4 col[EVAL_TILE + 2];
 
-    // Phase 1 (load): the tile's column points, position J0..J0+TILE.
+    // Phase 1 (load): the tile's column points, position J0..J0+TILE, and
+    // one more for evalTile's column pairs; past position n (the wrap to
+    // position 0) a far point, whose moves never win.
     int bi, bj;
     tileCoords(tile, T, bi, bj);
     int I0 = bi * EVAL_TILE, J0 = bj * EVAL_TILE;
-    for (int k = threadIdx.x; k <= EVAL_TILE; k += EVAL_THREADS)
-        col[k] = P[clampPos(J0 + k, n)];  // k = n-J0: the wrap to position 0
+    for (int k = threadIdx.x; k <= EVAL_TILE + 1; k += EVAL_THREADS)
+        col[k] = J0 + k <= n ? P[clampPos(J0 + k, n)] : make_float4(EVAL_FAR, EVAL_FAR, 0.0f, 0.0f);
     __syncthreads();
 
     // Phase 2 (evaluate): tiles off the diagonal need no bounds checks.
