@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/buildinfo"
 )
 
 // Report is the record of one run, as `tsp solve --json` writes it and
@@ -57,7 +58,10 @@ type Report struct {
 	// the file's units, omitted for engines without one.
 	Schedule *solver.ScheduleRun `json:"schedule,omitempty"`
 	Note     string              `json:"note,omitempty"`
-	Tour     []int               `json:"tour"`
+	// Version and Commit name the build that ran (solver/buildinfo).
+	Version string `json:"version"`
+	Commit  string `json:"commit,omitempty"`
+	Tour    []int  `json:"tour"`
 }
 
 // New builds the Report of result r on instance in. The optimum is
@@ -82,6 +86,8 @@ func New(in *solver.Instance, r solver.Result) Report {
 		StopReason:     r.StopReason,
 		Schedule:       r.Schedule.InFileUnits(in),
 		Note:           r.Note,
+		Version:        buildinfo.Version(),
+		Commit:         buildinfo.Commit(),
 		Tour:           make([]int, len(r.Tour)),
 	}
 	for i, c := range r.Tour {
