@@ -45,11 +45,16 @@ func Commit() string {
 }
 
 // String is the version with its commit, as the programs print it:
-// "v1.2.0 (commit 0123456789ab)", or the version alone without a commit.
+// "v1.2.0 (commit 0123456789ab)"; the version alone without a commit, and
+// the commit alone when the version is an abbreviation of it (git describe
+// in a clone without tags).
 func String() string {
 	v, c := Version(), Commit()
-	if c == "" || strings.Contains(v, c) {
+	switch {
+	case c == "" || strings.Contains(v, c):
 		return v
+	case strings.HasPrefix(c, strings.TrimSuffix(v, "-dirty")):
+		return "commit " + c + strings.TrimPrefix(v, strings.TrimSuffix(v, "-dirty"))
 	}
 	return v + " (commit " + c + ")"
 }

@@ -11,6 +11,9 @@ func TestString(t *testing.T) {
 		// git describe already names the commit: not repeated.
 		{"v1.2.0-3-g0123456789ab", "0123456789ab", "v1.2.0-3-g0123456789ab"},
 		{"v1.2.0", "0123456789abcdef0123456789abcdef01234567", "v1.2.0 (commit 0123456789abcdef0123456789abcdef01234567)"},
+		// git describe without tags: the abbreviated commit.
+		{"0123456", "0123456789ab", "commit 0123456789ab"},
+		{"0123456-dirty", "0123456789ab", "commit 0123456789ab-dirty"},
 	}
 	for _, c := range cases {
 		version, commit = c.v, c.c
