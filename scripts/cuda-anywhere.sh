@@ -11,6 +11,7 @@ if [ "$(go env GOOS)/$(go env GOARCH)" != linux/amd64 ]; then
 	echo "cuda-anywhere: the run-time driver loader is for linux/amd64: skipped"
 	exit 0
 fi
+CGO_LDFLAGS="-L$PWD/internal/cudaload/link" go test -tags cuda ./internal/cudaload
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 CGO_LDFLAGS="-L$PWD/internal/cudaload/link" go build -tags cuda -ldflags "${TSPLAB_LDFLAGS:-}" -o "$tmp/tsp" ./cmd/tsp

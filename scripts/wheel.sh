@@ -29,10 +29,15 @@ tag() {
 	esac
 }
 
-# cpu PLATFORM: builds the cgo-free tsp for PLATFORM in $tmp and prints its path.
+# cpu PLATFORM: the cgo-free tsp for PLATFORM: make release's of this
+# version when dist/ has it, else built in $tmp; it prints its path.
 cpu() {
 	local os=${1%/*} arch=${1#*/} exe=tsp
 	[ "$os" = windows ] && exe=tsp.exe
+	if [ -x "dist/tsp-$VERSION-$os-$arch/$exe" ]; then
+		echo "dist/tsp-$VERSION-$os-$arch/$exe"
+		return
+	fi
 	mkdir -p "$tmp/$os-$arch"
 	CGO_ENABLED=0 GOOS=$os GOARCH=$arch go build -trimpath -ldflags "$LDFLAGS" -o "$tmp/$os-$arch/$exe" ./cmd/tsp
 	echo "$tmp/$os-$arch/$exe"
@@ -53,10 +58,13 @@ rm -rf "$out" dist/tsplab-*.whl && mkdir -p "$out"
 for p in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64; do
 	bin=$(cpu "$p") plat=$(tag "$p")
 	if [ "$p" = linux/amd64 ] && { [ -f gpu/kernels/kernels.fatbin ] || command -v nvcc >/dev/null; }; then
-		[ -f gpu/kernels/kernels.fatbin ] || sh scripts/build-gpu.sh fatbin
-		mkdir -p "$tmp/cuda"
-		CGO_LDFLAGS="-L$PWD/internal/cudaload/link" go build -tags cuda -trimpath -ldflags "$LDFLAGS" -o "$tmp/cuda/tsp" ./cmd/tsp
-		bin=$tmp/cuda/tsp
+		bin=dist/tsplab-$VERSION-linux-amd64-cuda/tsp
+		if [ ! -x "$bin" ]; then
+			[ -f gpu/kernels/kernels.fatbin ] || sh scripts/build-gpu.sh fatbin
+			mkdir -p "$tmp/cuda"
+			CGO_LDFLAGS="-L$PWD/internal/cudaload/link" go build -tags cuda -trimpath -ldflags "$LDFLAGS" -o "$tmp/cuda/tsp" ./cmd/tsp
+			bin=$tmp/cuda/tsp
+		fi
 		# The newest glibc symbol version it needs sets the manylinux tag.
 		glibc=$(objdump -T "$bin" | grep -o 'GLIBC_2\.[0-9]*' | sort -t. -k2 -n | tail -n 1)
 		plat=manylinux_2_${glibc#GLIBC_2.}_x86_64
