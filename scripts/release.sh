@@ -39,8 +39,8 @@ for p in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64; do
 done
 
 # The CUDA build: the fatbin when missing or older than a kernel source.
-fatbin=gpu/kernels/kernels.fatbin
-if [ ! -f "$fatbin" ] || [ -n "$(find gpu/kernels -newer "$fatbin" \( -name '*.cu' -o -name '*.cuh' \))" ]; then
+fatbin=gpu/device/kernels.fatbin
+if [ ! -f "$fatbin" ] || [ -n "$(find gpu -newer "$fatbin" \( -name '*.cu' -o -name '*.cuh' \))" ]; then
 	sh scripts/build-gpu.sh fatbin
 fi
 d=tsplab-$VERSION-linux-amd64-cuda

@@ -57,10 +57,10 @@ out=dist/wheels
 rm -rf "$out" dist/tsplab-*.whl && mkdir -p "$out"
 for p in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64; do
 	bin=$(cpu "$p") plat=$(tag "$p")
-	if [ "$p" = linux/amd64 ] && { [ -f gpu/kernels/kernels.fatbin ] || command -v nvcc >/dev/null; }; then
+	if [ "$p" = linux/amd64 ] && { [ -f gpu/device/kernels.fatbin ] || command -v nvcc >/dev/null; }; then
 		bin=dist/tsplab-$VERSION-linux-amd64-cuda/tsp
 		if [ ! -x "$bin" ]; then
-			[ -f gpu/kernels/kernels.fatbin ] || sh scripts/build-gpu.sh fatbin
+			[ -f gpu/device/kernels.fatbin ] || sh scripts/build-gpu.sh fatbin
 			mkdir -p "$tmp/cuda"
 			CGO_LDFLAGS="-L$PWD/internal/cudaload/link" go build -tags cuda -trimpath -ldflags "$LDFLAGS" -o "$tmp/cuda/tsp" ./cmd/tsp
 			bin=$tmp/cuda/tsp
