@@ -27,14 +27,13 @@ rm -f "TSP Lab.tar.xz"
 app=$(cd "$tmp/pkg" && find . -path '*/bin/*' -type f | head -n 1)
 [ -n "$app" ] || { echo "package: no binary in fyne's archive" >&2; exit 1; }
 cp "$bin/tsp" "$tmp/pkg/$(dirname "$app")/tsp"
-mk=$tmp/pkg/Makefile
-if [ -f "$mk" ]; then
-	line=$(grep -m1 -n 'install -Dm00755 .*bin/' "$mk" | cut -d: -f1)
-	[ -n "$line" ] || { echo "package: fyne's Makefile installs no binary" >&2; exit 1; }
-	sed -n "${line}p" "$mk" | sed 's|bin/[^ ]*|bin/tsp|g' >"$tmp/tspline"
-	sed -i "${line}r $tmp/tspline" "$mk"
-	grep -q 'bin/tsp' "$mk" || { echo "package: could not add tsp to fyne's Makefile" >&2; exit 1; }
-fi
+# fyne's archive is NAME/Makefile and NAME/usr/local/...: each install and
+# rm line of the app gains its twin for tsp.
+mk=$tmp/pkg/${app%/usr/local/bin/*}/Makefile
+[ -f "$mk" ] || { echo "package: no Makefile beside fyne's usr/ folder" >&2; exit 1; }
+awk '{ print } /^\t(install|-rm) .*bin\/\$\(Exec\)/ { line = $0; gsub(/bin\/\$\(Exec\)/, "bin/tsp", line); print line }' "$mk" >"$mk.new"
+mv "$mk.new" "$mk"
+[ "$(grep -c 'bin/tsp' "$mk")" -ge 4 ] || { echo "package: could not add tsp to fyne's Makefile" >&2; exit 1; }
 mkdir -p dist
 tar -C "$tmp/pkg" --owner=0 --group=0 -cJf dist/tsplab-linux-amd64.tar.xz .
 echo "package: dist/tsplab-linux-amd64.tar.xz:"
