@@ -73,5 +73,5 @@ for p in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64; do
 	fi
 	w=$("$PY" python/build_wheel.py --binary "$bin" --platform "$plat" --version "$VERSION" --out "$out")
 	echo "wheel: $w ($(du -h "$w" | cut -f1))"
-	[ "$p" = "$host" ] && cp "$w" dist/
+	if [ "$p" = "$host" ]; then cp "$w" dist/; fi
 done
