@@ -4,16 +4,29 @@
 #                 variant's vet where nvcc is installed or under CI (CI=true); elsewhere it says it skipped it
 #   make test-cuda  compile and vet the CUDA variant (installs Debian's nvidia-cuda-toolkit when nvcc is missing)
 #   make gpu      build bin/tsp and bin/tsplab with the CUDA kernels (installs the toolkit when nvcc is missing)
-#   make package  a Linux desktop package (tar.xz) in dist/
+#   make package  a Linux desktop package (tar.xz) in dist/: tsplab, tsp, the desktop entry and the icon
+#   make release  dist/: the CLI for Linux, macOS and Windows, the Linux CUDA build of tsp and tsplab,
+#                 an archive each with README and LICENSE, SHA256SUMS (scripts/release.sh)
+#   make wheel    the Python package's wheels, one a platform, in dist/wheels/ (the host's also in dist/)
 
 GO        ?= go
 BIN       := bin
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS   := -X main.version=$(VERSION)
-CUDA_STUBS ?= /usr/lib/x86_64-linux-gnu/stubs
+COMMIT    ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+BUILDINFO := github.com/tsplab/tsplab/solver/buildinfo
+LDFLAGS   := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).commit=$(COMMIT)
+# The scripts (build-gpu.sh, package.sh, release.sh) stamp their builds with it.
+export TSPLAB_LDFLAGS := $(LDFLAGS)
+# The CUDA variant links against internal/cudaload's empty libcuda.so on
+# x86-64 (the driver is opened at run time); elsewhere against the toolkit's stub.
+ifeq ($(shell uname -m),x86_64)
+CUDA_STUBS ?= $(CURDIR)/internal/cudaload/link
+else
+CUDA_STUBS ?= /usr/lib/aarch64-linux-gnu/stubs
+endif
 SAMPLE    ?= assets/samples/clustered-1000.tsp
 
-.PHONY: all deps build run test test-cuda skip-cuda vet vet-cuda race gpu package fuzz bench clean
+.PHONY: all deps build run test test-cuda skip-cuda vet vet-cuda race gpu package release wheel test-python fuzz bench clean
 
 all: build
 
@@ -49,7 +62,9 @@ vet-cuda:
 	@sh scripts/cuda-toolkit.sh
 	@sh scripts/build-gpu.sh fatbin
 	CGO_LDFLAGS=-L$(CUDA_STUBS) $(GO) vet -tags cuda ./...
-	CGO_LDFLAGS=-L$(CUDA_STUBS) $(GO) build -tags cuda -o /dev/null ./cmd/tsp
+	@# One build for every Linux machine: it must start and solve on the
+	@# CPU where the driver is missing (and here, where it cannot start).
+	@sh scripts/cuda-anywhere.sh
 	@# The cuda variant's host-side tests (option parsing, launch plans, the
 	@# PSPM draw's temperature) run wherever libcuda.so.1 loads; the device
 	@# tests among them skip without a GPU.
@@ -68,9 +83,9 @@ ifneq ($(filter test,$(MAKECMDGOALS)),)
 HAVE_NVCC := $(shell command -v nvcc >/dev/null 2>&1 && echo yes)
 endif
 ifneq ($(HAVE_NVCC)$(filter true 1,$(CI)),)
-test: vet vet-cuda race
+test: vet vet-cuda race test-python
 else
-test: vet skip-cuda race
+test: vet skip-cuda race test-python
 endif
 
 skip-cuda:
@@ -84,6 +99,19 @@ gpu: deps
 
 package: deps
 	@scripts/package.sh
+
+# Every archive of a release, built on this machine (the CUDA build needs
+# nvcc: scripts/cuda-toolkit.sh installs it).
+release: deps
+	@sh scripts/cuda-toolkit.sh
+	@scripts/release.sh
+
+wheel:
+	@scripts/wheel.sh
+
+# The Python package's tests, against a CPU build of tsp (seconds).
+test-python:
+	@scripts/python-test.sh
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 60s ./solver/tsplib

@@ -36,6 +36,7 @@ import (
 
 	"github.com/tsplab/tsplab/app"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/buildinfo"
 	"github.com/tsplab/tsplab/solver/gen"
 
 	// The CPU engines register themselves; the gpu package registers the
@@ -66,9 +67,6 @@ func checkGPUsOn(text string, n int) error {
 	return err
 }
 
-// version is set by the Makefile (-ldflags -X main.version=...).
-var version = "dev"
-
 func main() {
 	f, ok := parseFlags(os.Args[1:])
 	if !ok {
@@ -78,7 +76,7 @@ func main() {
 		return
 	}
 	if f.version {
-		fmt.Println("tsplab", version)
+		fmt.Println("tsplab", buildinfo.String())
 		return
 	}
 	useCLocaleFix()

@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/data/binding"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -286,7 +287,8 @@ func (a *App) build() fyne.CanvasObject {
 	for _, p := range []*Pane{a.Single, a.Left, a.Right} {
 		p.onState = a.refreshExport
 	}
-	top := container.NewHBox(a.compareCheck, a.exportBtn, a.openTourBtn)
+	about := widget.NewButtonWithIcon("", theme.InfoIcon(), a.aboutDialog)
+	top := container.NewHBox(a.compareCheck, a.exportBtn, a.openTourBtn, layout.NewSpacer(), about)
 
 	a.body = container.NewStack(a.singleView)
 	split := container.NewHSplit(browser, container.NewBorder(top, nil, nil, nil, a.body))

@@ -4,9 +4,11 @@
 # into one fatbin (SASS for sm_70, sm_80, sm_90 and compute_90 PTX for
 # newer GPUs), embedded by gpu/device/device_cuda.go, then bin/tsp and
 # bin/tsplab with -tags cuda. It installs the toolkit first when nvcc is missing.
-# Usage: scripts/build-gpu.sh [fatbin]   (fatbin: only the kernels)
+# Usage: scripts/build-gpu.sh [fatbin|nofatbin]   (fatbin: only the kernels;
+# nofatbin: only the binaries, from the fatbin already built)
 set -eu
 cd "$(dirname "$0")/.."
+if [ "${1:-}" != nofatbin ]; then
 command -v nvcc >/dev/null 2>&1 || sh scripts/cuda-toolkit.sh
 NVCC=${NVCC:-nvcc}
 OUT=gpu/device/kernels.fatbin
@@ -27,20 +29,30 @@ $NVCC -O3 -use_fast_math -fatbin -Xfatbin -compress-all -I gpu/device \
 	-o "$OUT" "$UNITY"
 rm -f "$UNITY"
 echo "built $OUT ($(wc -c <"$OUT") bytes)"
+fi
 [ "${1:-}" = fatbin ] && exit 0
-# The binaries link libcuda.so.1 from the driver at run time; at build time
-# the toolkit's stub satisfies the linker.
-STUBS=""
-for d in /usr/local/cuda/lib64/stubs /usr/lib/x86_64-linux-gnu/stubs /usr/lib/aarch64-linux-gnu/stubs; do
-	[ -e "$d/libcuda.so" ] && STUBS="$STUBS -L$d"
-done
-export CGO_LDFLAGS="${CGO_LDFLAGS:-}$STUBS"
-mkdir -p bin
-go build -tags cuda -o bin/tsp ./cmd/tsp
-echo "built bin/tsp"
-if [ -f main.go ]; then
-	go build -tags cuda -o bin/tsplab .
-	echo "built bin/tsplab"
+# On x86-64 the binaries link internal/cudaload's empty libcuda.so, so
+# they do not name libcuda.so.1 and start on machines without the NVIDIA
+# driver (cudaload opens it at run time); elsewhere the toolkit's stub
+# satisfies the linker and the driver is needed to start.
+# TSPLAB_LDFLAGS (from the Makefile) stamps the version; OUTDIR: where
+# the binaries go (bin).
+LINK=""
+if [ "$(go env GOARCH)" = amd64 ] && [ "$(go env GOOS)" = linux ]; then
+	LINK=" -L$PWD/internal/cudaload/link"
 else
-	echo "main.go not found: skipping bin/tsplab"
+	for d in /usr/local/cuda/lib64/stubs /usr/lib/x86_64-linux-gnu/stubs /usr/lib/aarch64-linux-gnu/stubs; do
+		[ -e "$d/libcuda.so" ] && LINK="$LINK -L$d"
+	done
+fi
+export CGO_LDFLAGS="${CGO_LDFLAGS:-}$LINK"
+OUTDIR=${OUTDIR:-bin}
+mkdir -p "$OUTDIR"
+go build -tags cuda -trimpath -ldflags "${TSPLAB_LDFLAGS:-}" -o "$OUTDIR/tsp" ./cmd/tsp
+echo "built $OUTDIR/tsp"
+if [ -f main.go ]; then
+	go build -tags cuda -trimpath -ldflags "${TSPLAB_LDFLAGS:-}" -o "$OUTDIR/tsplab" .
+	echo "built $OUTDIR/tsplab"
+else
+	echo "main.go not found: skipping $OUTDIR/tsplab"
 fi

@@ -19,9 +19,11 @@ import (
 	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/internal/atomicfile"
+	"github.com/tsplab/tsplab/internal/cudaload"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/buildinfo"
 	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/instfile"
 	"github.com/tsplab/tsplab/solver/tsplib"
@@ -531,14 +533,14 @@ func writeOptions(w io.Writer, set solver.OptionSet) {
 }
 
 func cmdVersion(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "version", "", "Prints the version, the Go version, whether CUDA kernels are built in, and the GPUs found.")
+	fs := newFlags(e, "version", "", "Prints the version and commit, the Go version, whether CUDA kernels are built in, the NVIDIA driver found, and the GPUs.")
 	if _, err := parse(fs, "version", args, 0, 0); err != nil {
 		return err
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "tsp %s\ngo: %s %s/%s\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(w, "tsp %s\ngo: %s %s/%s\n", buildinfo.String(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	if device.BuiltWithCUDA() {
-		fmt.Fprintf(w, "cuda: kernels built in\n")
+		fmt.Fprintf(w, "cuda: kernels built in\ndriver: %s\n", cudaload.Find())
 	} else {
 		fmt.Fprintf(w, "cuda: not built in (build with `make gpu`)\n")
 	}

@@ -28,9 +28,6 @@ import (
 	_ "github.com/tsplab/tsplab/solver/cpu"
 )
 
-// version is set at build time: -ldflags "-X main.version=v1.2.3".
-var version = "dev"
-
 func main() {
 	processStarted = processStart(time.Now())
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

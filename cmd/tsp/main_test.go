@@ -20,6 +20,7 @@ import (
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/buildinfo"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -505,7 +506,7 @@ func TestRender(t *testing.T) {
 
 func TestVersion(t *testing.T) {
 	code, out, _ := tsp(t, "version")
-	for _, want := range []string{"tsp " + version, "go1", "cuda:"} {
+	for _, want := range []string{"tsp " + buildinfo.Version(), "go1", "cuda:"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("version: exit %d, %q lacks %q", code, out, want)
 		}

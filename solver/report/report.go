@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/buildinfo"
 )
 
 // Report is the record of one run, as `tsp solve --json` writes it and
@@ -43,7 +44,10 @@ type Report struct {
 	// the file's units, omitted for engines without one.
 	Schedule *solver.ScheduleRun `json:"schedule,omitempty"`
 	Note     string              `json:"note,omitempty"`
-	Tour     []int               `json:"tour"`
+	// Version and Commit name the build that ran (solver/buildinfo).
+	Version string `json:"version"`
+	Commit  string `json:"commit,omitempty"`
+	Tour    []int  `json:"tour"`
 }
 
 // Subject is what every JSON record TSP Lab writes (a run's Report, a
@@ -130,6 +134,8 @@ func New(in *solver.Instance, r solver.Result) Report {
 		StopReason:     r.StopReason,
 		Schedule:       r.Schedule.InFileUnits(in),
 		Note:           r.Note,
+		Version:        buildinfo.Version(),
+		Commit:         buildinfo.Commit(),
 		Tour:           make([]int, len(r.Tour)),
 	}
 	for i, c := range r.Tour {

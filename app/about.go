@@ -1,0 +1,22 @@
+package app
+
+import (
+	"runtime"
+
+	"fyne.io/fyne/v2/dialog"
+
+	"github.com/tsplab/tsplab/solver/buildinfo"
+)
+
+// AboutText is what the About dialog says: the program, the build's
+// version and commit, the Go release and platform, and the licence.
+func AboutText() string {
+	return "TSP Lab " + buildinfo.String() + "\n" +
+		runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + "\n" +
+		"Licensed under the Apache License 2.0\nhttps://github.com/tsplab/tsplab"
+}
+
+// aboutDialog shows AboutText over the window.
+func (a *App) aboutDialog() {
+	dialog.ShowInformation("About TSP Lab", AboutText(), a.Win)
+}

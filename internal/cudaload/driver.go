@@ -1,0 +1,68 @@
+package cudaload
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Driver is what Find learned of the NVIDIA driver.
+type Driver struct {
+	// Built is false in a build without the CUDA kernels.
+	Built bool
+	// Library is the driver library opened (its path), "" when none was.
+	Library string
+	// CUDAVersion is the CUDA version the driver supports, as
+	// cuDriverGetVersion gives it (12040 for 12.4); 0 when unknown.
+	CUDAVersion int
+	// Kernel is the NVIDIA kernel module's version from
+	// /proc/driver/nvidia/version, "" when it is not loaded.
+	Kernel string
+	// Err says why the GPU engines cannot start: the library missing, or
+	// cuInit's error. Nil when the driver started.
+	Err error
+}
+
+// Usable reports whether the driver started, so the GPU engines can run.
+func (d Driver) Usable() bool { return d.Built && d.Library != "" && d.Err == nil }
+
+// String describes the driver in one line, as `tsp version` prints it.
+func (d Driver) String() string {
+	switch {
+	case !d.Built:
+		return "not built in (no CUDA kernels in this build)"
+	case d.Library == "":
+		return fmt.Sprintf("no NVIDIA driver: CPU engines only (%v)", d.Err)
+	}
+	s := "NVIDIA driver"
+	if d.Kernel != "" {
+		s += " " + d.Kernel
+	}
+	if d.CUDAVersion > 0 {
+		s += fmt.Sprintf(", CUDA %d.%d", d.CUDAVersion/1000, d.CUDAVersion%1000/10)
+	}
+	s += " (" + d.Library + ")"
+	if d.Err != nil {
+		s += fmt.Sprintf(", cannot start: %v: CPU engines only", d.Err)
+	}
+	return s
+}
+
+// kernelVersion reads the NVIDIA kernel module's version from the text of
+// /proc/driver/nvidia/version ("NVRM version: NVIDIA UNIX x86_64 Kernel
+// Module  535.161.07  Sat Feb 17 ..."): the first word after "Module" that
+// starts with a digit, "" when there is none.
+func kernelVersion(text string) string {
+	_, rest, ok := strings.Cut(text, "Kernel Module")
+	if !ok {
+		return ""
+	}
+	for _, w := range strings.Fields(rest) {
+		if w[0] >= '0' && w[0] <= '9' {
+			return w
+		}
+		if w != "for" && w != "x86_64" && w != "aarch64" {
+			break
+		}
+	}
+	return ""
+}

@@ -1,0 +1,7 @@
+//go:build cuda && !(linux && amd64)
+
+package cudaload
+
+// Find reports a driver linked at build time: off linux/amd64 the CUDA
+// variant names libcuda directly, so it started only because it is there.
+func Find() Driver { return Driver{Built: true, Library: "libcuda (linked at build time)"} }

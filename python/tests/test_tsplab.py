@@ -1,0 +1,115 @@
+"""Tests of the tsplab package against the real tsp binary ($TSPLAB_TSP or
+the package's own); each run is a fraction of a second."""
+
+import math
+import os
+import tempfile
+import unittest
+
+import tsplab
+
+try:
+    import numpy
+except ImportError:  # numpy is optional
+    numpy = None
+
+SQUARE = [(0, 0), (1, 0), (1, 1), (0, 1)]
+
+
+def circle(n, r=100.0):
+    """circle is n points on a circle: the optimal tour is its polygon."""
+    return [(r * math.cos(2 * math.pi * i / n), r * math.sin(2 * math.pi * i / n)) for i in range(n)]
+
+
+def polygon(n, r=100.0):
+    return n * 2 * r * math.sin(math.pi / n)
+
+
+class SolveTest(unittest.TestCase):
+    def check_tour(self, r, n):
+        self.assertEqual(sorted(r.tour), list(range(n)), "the tour visits every city once")
+
+    def test_points(self):
+        r = tsplab.solve(points=SQUARE, time=1)
+        self.assertEqual(r.length, 4.0)
+        self.check_tour(r, 4)
+        self.assertIn(r.backend, ("cpu", "gpu"))
+        self.assertEqual(r.report["dimension"], 4)
+
+    def test_points_circle(self):
+        pts = circle(60)
+        r = tsplab.solve(points=pts, time=0.5, seed=3)
+        self.check_tour(r, 60)
+        self.assertAlmostEqual(r.length, polygon(60), delta=1e-3)
+        # The length is the tour's, measured on the points given.
+        again = sum(math.dist(pts[a], pts[b]) for a, b in zip(r.tour, r.tour[1:] + r.tour[:1]))
+        self.assertAlmostEqual(r.length, again, delta=1e-3)
+
+    def test_matrix(self):
+        # Four cities on a line at 0, 1, 3, 6: the best tour is 12 long.
+        xs = [0, 1, 3, 6]
+        m = [[abs(a - b) for b in xs] for a in xs]
+        r = tsplab.solve(matrix=m, time=0.5)
+        self.assertEqual(r.length, 12.0)
+        self.check_tour(r, 4)
+
+    def test_file(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "sq.tsp")
+            with open(path, "w") as f:
+                f.write("NAME: sq\nTYPE: TSP\nDIMENSION: 4\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n")
+                f.write("1 0 0\n2 10 0\n3 10 10\n4 0 10\nEOF\n")
+            r = tsplab.solve(file=path, time=0.5)
+        self.assertEqual(r.length, 40.0)
+        self.assertEqual(r.report["instance"], "sq")
+
+    def test_open_path(self):
+        r = tsplab.solve(points=[(0, 0), (1, 0), (2, 0), (3, 0)], time=0.5, open=True)
+        self.assertEqual(r.length, 3.0)
+
+    def test_bad_input(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "bad.txt")
+            with open(path, "w") as f:
+                f.write("0 0\n1 x\n")
+            with self.assertRaises(tsplab.TspError) as cm:
+                tsplab.solve(file=path, time=0.5)
+        msg = str(cm.exception)
+        self.assertIn("bad.txt:2", msg)
+        self.assertIn("not a number", msg)
+        self.assertEqual(len(msg.splitlines()), 1)
+
+    def test_bad_arguments(self):
+        with self.assertRaises(ValueError):
+            tsplab.solve(points=SQUARE, matrix=[[0]])
+        with self.assertRaises(ValueError):
+            tsplab.solve(points=[(0, 0, 0)])
+        with self.assertRaises(tsplab.TspError):
+            tsplab.solve(points=SQUARE, time=0.5, backend="no-such-backend")
+
+    def test_progress(self):
+        seen = []
+        r = tsplab.solve(points=circle(200), time=0.5, progress=seen.append)
+        self.check_tour(r, 200)
+        self.assertTrue(seen, "the callback received no progress line")
+        for item in seen:
+            self.assertIsInstance(item, (str, dict))
+
+    @unittest.skipIf(numpy is None, "numpy is not installed")
+    def test_numpy(self):
+        r = tsplab.solve(points=numpy.array(SQUARE, dtype=float), time=0.5)
+        self.assertEqual(r.length, 4.0)
+
+    def test_batch(self):
+        xs = [0, 1, 3, 6]
+        rs = tsplab.solve_batch(
+            [SQUARE, {"matrix": [[abs(a - b) for b in xs] for a in xs]}, {"points": circle(30)}], time=0.2
+        )
+        self.assertEqual([r.length for r in rs[:2]], [4.0, 12.0])
+        self.assertAlmostEqual(rs[2].length, polygon(30), delta=1e-3)
+        for r, n in zip(rs, (4, 4, 30)):
+            self.check_tour(r, n)
+
+
+if __name__ == "__main__":
+    unittest.main()

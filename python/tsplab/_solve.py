@@ -1,0 +1,291 @@
+"""solve and solve_batch: the tsp command line run with --json."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+
+_EXE = "tsp.exe" if sys.platform == "win32" else "tsp"
+
+
+class TspError(Exception):
+    """TspError is a run that failed: its message is the command line's own
+    one-line error (for a bad file, the file, the line and the problem)."""
+
+    def __init__(self, message: str, returncode: int = 1, stderr: str = ""):
+        super().__init__(message)
+        self.returncode = returncode
+        self.stderr = stderr
+
+
+@dataclass
+class Result:
+    """Result is one solved instance.
+
+    tour holds 0-based indices into the points or the matrix given (for a
+    file, its cities in file order); length is the tour's length in the
+    input's units; gap is the percentage above the optimum or, when
+    gap_above is "lower_bound", an upper limit of it from the proven lower
+    bound; report holds every fact of the run as the JSON report gives it.
+    """
+
+    tour: List[int]
+    length: float
+    gap: Optional[float] = None
+    gap_above: Optional[str] = None
+    optimum: Optional[float] = None
+    lower_bound: Optional[float] = None
+    algorithm: str = ""
+    backend: str = ""
+    device: str = ""
+    seconds: float = 0.0
+    version: str = ""
+    report: Dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_report(cls, rep: Dict[str, Any]) -> "Result":
+        """from_report builds a Result from a JSON report of tsp solve or a
+        line of tsp batch."""
+        return cls(
+            tour=[c - 1 for c in rep.get("tour") or []],
+            length=float(rep["length"]),
+            gap=rep.get("gap_percent", rep.get("gap")),
+            gap_above=rep.get("gap_above"),
+            optimum=rep.get("optimum"),
+            lower_bound=rep.get("lower_bound"),
+            algorithm=rep.get("algorithm", ""),
+            backend=rep.get("backend", ""),
+            device=rep.get("device", ""),
+            seconds=float(rep.get("elapsed_seconds", rep.get("time_s", 0.0))),
+            version=rep.get("version", ""),
+            report=rep,
+        )
+
+
+def executable() -> str:
+    """executable is the tsp binary the package runs: $TSPLAB_TSP, else the
+    one inside the package (a wheel's), else tsp on PATH."""
+    env = os.environ.get("TSPLAB_TSP")
+    if env:
+        return env
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", _EXE)
+    if os.path.isfile(here):
+        return here
+    found = shutil.which("tsp")
+    if found:
+        return found
+    raise TspError("tsplab: no tsp binary: install a tsplab wheel for this platform or set TSPLAB_TSP")
+
+
+def version() -> str:
+    """version is the first line of `tsp version`: the build's version."""
+    out = subprocess.run([executable(), "version"], capture_output=True, text=True, check=False)
+    return out.stdout.splitlines()[0] if out.stdout else ""
+
+
+def _rows(a) -> list:
+    """_rows turns a numpy array or any sequence of sequences into lists."""
+    return a.tolist() if hasattr(a, "tolist") else [list(r) for r in a]
+
+
+def _number(x) -> str:
+    """_number writes a finite number as the readers take it."""
+    v = float(x)
+    if v != v or v in (float("inf"), float("-inf")):
+        raise ValueError("tsplab: %r is not a finite number" % (x,))
+    return repr(int(v)) if v == int(v) and abs(v) < 2**53 else repr(v)
+
+
+def _write_input(d: str, name: str, points, matrix, file) -> str:
+    """_write_input is the file tsp reads: file itself, or points ("x y" a
+    line) or a matrix (CSV rows) written into folder d."""
+    given = [x is not None for x in (points, matrix, file)]
+    if sum(given) != 1:
+        raise ValueError("tsplab: give exactly one of points=, matrix= or file=")
+    if file is not None:
+        return os.fspath(file)
+    path = os.path.join(d, name + (".txt" if points is not None else ".csv"))
+    with open(path, "w", encoding="utf-8") as f:
+        if points is not None:
+            for p in _rows(points):
+                if len(p) != 2:
+                    raise ValueError("tsplab: a point is (x, y), not %r" % (p,))
+                f.write("%s %s\n" % (_number(p[0]), _number(p[1])))
+        else:
+            for r in _rows(matrix):
+                f.write(",".join(_number(v) for v in r) + "\n")
+    return path
+
+
+def _write_start(d: str, start: Sequence[int]) -> str:
+    """_write_start writes a start tour of 0-based indices as 1-based ids."""
+    path = os.path.join(d, "start.txt")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("".join("%d\n" % (int(c) + 1) for c in _rows([start])[0]))
+    return path
+
+
+def _common_args(time, backend, seed, algorithm, options) -> List[str]:
+    args = ["--time", "%gs" % float(time), "--backend", backend, "--seed", str(int(seed))]
+    if algorithm:
+        args += ["--algo", algorithm]
+    for k, v in (options or {}).items():
+        args += ["--opt", "%s=%s" % (k, v)]
+    return args
+
+
+def _failure(returncode: int, lines: List[str]) -> TspError:
+    """_failure is the exception of a failed run: the last line that says
+    what went wrong (tsp's "tsp: FILE:LINE: problem")."""
+    errs = [l for l in lines if l.strip() and not l.startswith("{")]
+    msg = errs[-1] if errs else "tsp exited with status %d" % returncode
+    return TspError(msg, returncode, "\n".join(lines))
+
+
+def _pump(stream, lines: List[str], progress: Optional[Callable]) -> None:
+    """_pump reads stderr a line at a time: each kept, and handed to
+    progress, parsed when it is a JSON object (--progress json)."""
+    for raw in stream:
+        line = raw.rstrip("\n")
+        lines.append(line)
+        if progress is None or not line:
+            continue
+        item: Any = line
+        if line.startswith("{"):
+            try:
+                item = json.loads(line)
+            except ValueError:
+                pass
+        progress(item)
+
+
+def _run(args: List[str], progress: Optional[Callable]) -> str:
+    """_run runs tsp with args; it returns stdout or raises TspError."""
+    proc = subprocess.Popen(
+        [executable()] + args,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+    )
+    lines: List[str] = []
+    with proc:
+        reader = threading.Thread(target=_pump, args=(proc.stderr, lines, progress), daemon=True)
+        reader.start()
+        try:
+            out = proc.stdout.read()
+            proc.wait()
+        except BaseException:
+            proc.kill()
+            raise
+        finally:
+            reader.join()
+    if proc.returncode != 0:
+        raise _failure(proc.returncode, lines)
+    return out
+
+
+_progress_json: Dict[str, bool] = {}
+
+
+def _has_progress_json() -> bool:
+    """_has_progress_json reports whether this tsp writes --progress json."""
+    exe = executable()
+    if exe not in _progress_json:
+        h = subprocess.run([exe, "solve", "--help"], capture_output=True, text=True, check=False)
+        _progress_json[exe] = "-progress" in (h.stdout + h.stderr)
+    return _progress_json[exe]
+
+
+def solve(
+    points=None,
+    matrix=None,
+    file: Union[str, "os.PathLike[str]", None] = None,
+    time: float = 10,
+    backend: str = "auto",
+    seed: int = 1,
+    start: Optional[Sequence[int]] = None,
+    open: bool = False,
+    ends: Optional[Sequence[int]] = None,
+    progress: Optional[Callable[[Any], None]] = None,
+    algorithm: Optional[str] = None,
+    options: Optional[Dict[str, Any]] = None,
+) -> Result:
+    """solve finds a short tour through points (x, y pairs), through the
+    cities of a symmetric cost matrix, or of an instance file (TSPLIB, a
+    point list, a matrix CSV).
+
+    time is the limit in seconds; backend is "cpu", "gpu" or "auto"; seed
+    makes runs repeatable; start is a tour (0-based) to start from; open
+    finds a path with free ends, ends=(a, b) a path from a to b (0-based).
+    progress, if given, is called with each progress line of the run: a
+    dict where tsp writes JSON progress, else the line's text. algorithm
+    and options pick an engine and set its options ('tsp engines').
+    A failed run raises TspError with tsp's one-line message.
+    """
+    with tempfile.TemporaryDirectory(prefix="tsplab-") as d:
+        args = ["solve", _write_input(d, "instance", points, matrix, file), "--json", "-"]
+        args += _common_args(time, backend, seed, algorithm, options)
+        if start is not None:
+            args += ["--start", _write_start(d, start)]
+        if open:
+            args += ["--open"]
+        if ends is not None:
+            a, b = (int(x) for x in ends)
+            args += ["--ends", "%d,%d" % (a + 1, b + 1)]
+        if progress is not None and _has_progress_json():
+            args += ["--progress", "json"]
+        out = _run(args, progress)
+    return Result.from_report(json.loads(out))
+
+
+def solve_batch(
+    instances: Sequence[Any],
+    time: float = 1,
+    backend: str = "auto",
+    seed: int = 1,
+    jobs: int = 0,
+    progress: Optional[Callable[[Any], None]] = None,
+    algorithm: Optional[str] = None,
+    options: Optional[Dict[str, Any]] = None,
+) -> List[Result]:
+    """solve_batch solves many instances in one run of `tsp batch`, time
+    seconds each, and returns their results in order. Each instance is a
+    file path, a dict with one of "points", "matrix" or "file", or a
+    sequence of (x, y) points. jobs is how many run at once on the CPU (0:
+    one a core). The results carry the tour, its length and, where the
+    optimum is known, the gap; report holds the batch's line.
+    """
+    with tempfile.TemporaryDirectory(prefix="tsplab-") as d:
+        paths = []
+        for i, inst in enumerate(instances):
+            if isinstance(inst, (str, os.PathLike)):
+                inst = {"file": inst}
+            elif not isinstance(inst, dict):
+                inst = {"points": inst}
+            paths.append(_write_input(d, "i%06d" % i, inst.get("points"), inst.get("matrix"), inst.get("file")))
+        args = ["batch"] + paths + ["--out", "-", "--tours", "--time-each", "%gs" % float(time)]
+        args += ["--backend", backend, "--seed", str(int(seed))]
+        if jobs:
+            args += ["--jobs", str(int(jobs))]
+        if algorithm:
+            args += ["--algo", algorithm]
+        for k, v in (options or {}).items():
+            args += ["--opt", "%s=%s" % (k, v)]
+        out = _run(args, progress)
+    by_file = {}
+    for line in out.splitlines():
+        if line.startswith("{"):
+            rep = json.loads(line)
+            by_file[rep.get("file")] = rep
+    missing = [p for p in paths if p not in by_file]
+    if missing:
+        raise TspError("tsplab: tsp batch gave no result for %s" % missing[0])
+    return [Result.from_report(by_file[p]) for p in paths]

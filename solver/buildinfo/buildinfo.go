@@ -1,0 +1,69 @@
+// Package buildinfo names the build a program runs from: its version (the
+// release tag or `git describe`) and its commit, set by the Makefile through
+// -ldflags -X and read from the Go build information when a build was made
+// without them (go install, go build).
+package buildinfo
+
+import (
+	"runtime/debug"
+	"strings"
+)
+
+// version and commit are set at link time:
+//
+//	-X github.com/tsplab/tsplab/solver/buildinfo.version=v1.2.0
+//	-X github.com/tsplab/tsplab/solver/buildinfo.commit=0123456789ab
+var version, commit string
+
+// Version is the build's version: the tag or `git describe` given at link
+// time, else the module version Go recorded (go install mod@v1.2.0), else
+// "dev".
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// Commit is the commit the build was made from (abbreviated), or "" when
+// neither the link nor Go's VCS stamp recorded one.
+func Commit() string {
+	if commit != "" {
+		return commit
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" {
+				return shorten(s.Value)
+			}
+		}
+	}
+	return ""
+}
+
+// String is the version with its commit, as the programs print it:
+// "v1.2.0 (commit 0123456789ab)"; the version alone without a commit, and
+// the commit alone when the version is an abbreviation of it (git describe
+// in a clone without tags).
+func String() string {
+	v, c := Version(), Commit()
+	switch {
+	case c == "" || strings.Contains(v, c):
+		return v
+	case strings.HasPrefix(c, strings.TrimSuffix(v, "-dirty")):
+		return "commit " + c + strings.TrimPrefix(v, strings.TrimSuffix(v, "-dirty"))
+	}
+	return v + " (commit " + c + ")"
+}
+
+// shorten abbreviates a full commit hash to the 12 digits git describe's
+// peers print.
+func shorten(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
