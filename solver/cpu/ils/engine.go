@@ -18,7 +18,9 @@ import (
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/cpu/partition"
+	"github.com/tsplab/tsplab/solver/cpu/population"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/strategy"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
@@ -38,8 +40,8 @@ type ilsConfig struct {
 	move            deepMove // OptMove
 	share           shareKind
 	sync            int // kicks per worker between best exchanges (0: independent)
-	// partAuto: partition auto turns the partition search on from
-	// partMinN cities (the auto engine)
+	// partAuto: the auto engine, whose strategy strategy.Decide makes
+	// (the partition search from strategy.PartitionMinN cities)
 	partAuto bool
 	// stale, when > 0, times n is the number of kicks without an
 	// improvement after which a worker escapes: it goes back to its best
@@ -155,17 +157,17 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 	if p.TimeLimit == 0 && o.kicks == 0 {
 		p.TimeLimit = DefaultTimeLimit
 	}
-	w, err := runctl.CountSearches("workers", o.workers, runtime.NumCPU(), searchCities(o, in), lsBytesPerCity)
+	w, err := runctl.CountSearches("workers", o.workers, runtime.NumCPU(), e.searchCities(o, in), lsBytesPerCity)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	p.Workers = w
 	plan := e.decide(o, in, p.Given, w, p.TimeLimit)
-	plan.apply(e, &o, p.Given)
+	plan.apply(&o, p.Given)
 	if in.N < 8 {
 		return runctl.ExactSmall(in, e, p, snaps, start)
 	}
-	if plan.pop {
+	if plan.pop() {
 		return e.solvePop(ctx, in, p, snaps, aid, start)
 	}
 	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, plan: plan, start: start, c: runctl.NewControl(ctx, p, w, snaps, start), aid: aid}
@@ -420,7 +422,7 @@ func (r *ilsRun) alphaCandidates(ctx context.Context, k int) (*neighbor.Lists, e
 	// accelerator when it runs this engine; the same
 	// ascent under way for tsp solve's bound (or the app's) is
 	// waited for instead of run twice (the pipeline's Ascents share it).
-	opts := solver.AscentOptions{Time: ascentShare.of(r.p.TimeLimit), Device: r.aid.Device}
+	opts := solver.AscentOptions{Time: r.plan.Ascent, Device: r.aid.Device}
 	if near != nil && r.o.kicks == 0 && r.o.cfg.sync > 0 && !r.usePartition() && opts.Device == nil && r.aid.Ascents.Underway(r.in, opts) {
 		// Another caller's ascent is under way on the CPU (tsp
 		// solve's bound beside the run): the workers search on the
@@ -430,7 +432,7 @@ func (r *ilsRun) alphaCandidates(ctx context.Context, k int) (*neighbor.Lists, e
 		// starts from the greedy tour on the alpha lists, which
 		// measured ahead of the greedy tour on the nearest lists
 		// (docs/DECISIONS.md#alpha-start).
-		opts.Time = ascentWaitShare.of(r.p.TimeLimit)
+		opts.Time = strategy.AscentWaitShare.Of(r.p.TimeLimit)
 		r.alphaLater(ctx, opts, k, "nearest")
 		return near, nil
 	}
@@ -948,18 +950,14 @@ func init() {
 		ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil})
 }
 
-// solvePop runs the population search (the pop engine, found in the
-// registry) for auto on p's workers and what is left of its time limit,
-// and reports it as auto's run.
+// solvePop runs the population search (solver/cpu/population) for auto
+// on p's workers and what is left of its time limit, and reports it as
+// auto's run.
 func (e ilsEngine) solvePop(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, start time.Time) (solver.Result, error) {
-	pop, err := solver.LookupAided(popEngine, solver.BackendCPU)
-	if err != nil {
-		return solver.Result{StopReason: solver.StopError}, fmt.Errorf("%s: the population search: %v", e.ID, err)
-	}
 	q := p
-	q.Algorithm = popEngine
+	q.Algorithm = population.Name
 	q.TimeLimit = max(p.TimeLimit-time.Since(start), time.Millisecond)
-	res, err := pop.SolveAided(ctx, in, q, snaps, aid)
+	res, err := population.Solve(ctx, in, q, snaps, aid)
 	if err != nil {
 		return res, err
 	}
@@ -968,6 +966,3 @@ func (e ilsEngine) solvePop(ctx context.Context, in *solver.Instance, p solver.P
 	res.Note = fmt.Sprintf("the population search on %d workers: %s", p.Workers, res.Note)
 	return res, nil
 }
-
-// popEngine is the registered name of the population search.
-const popEngine = "pop"

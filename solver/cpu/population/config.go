@@ -15,7 +15,6 @@ type options struct {
 	slice   int // milliseconds (0: by the time limit)
 	init    float64
 	gpx     gpxMode
-	ls      string
 	fresh   freshMode
 	merge   bool
 	focus   bool
@@ -63,12 +62,10 @@ var spec = solver.NewSpec(
 		"where the pool's first tours after the first start: the best so far with random double bridges on a fiftieth of the cities (kick), a randomized nearest-neighbour tour (nn), or the local search's own start tour, varied by its seed alone (same)").Experimental(),
 	solver.Bool("merge", func(o *options) *bool { return &o.merge }, true,
 		"cross each search's tour with every pool member in turn before it is offered, keeping each child shorter than it").Experimental(),
-	solver.Choice("ls", func(o *options) *string { return &o.ls }, "search", []string{"search", "auto", "2opt-ils", "3opt-ils"},
-		"the local search of each tour: the local-search core in this process with auto's moves and lists for the size (search), or a registered CPU engine run on one core").Experimental(),
 	solver.Int("ga", func(o *options) *int { return &o.ga }, 300, 0, 10000,
 		"most tours of the EAX population built first (descents of randomized nearest-neighbour tours, as many as the init share of the time allows, and with a GPU pool up to as many more, one a GPU slot, from its searches for the same share; all of them in a run by a kicks budget) and evolved by edge assembly crossover, one AB-cycle a child, until it converges; in a timed run a new population with the best so far follows while half the time is left; the pool then takes them (0: none)"),
 	solver.Bool("focus", func(o *options) *bool { return &o.focus }, false,
-		"with ls=search, a child's kicks start only at cities where its parents differ").Experimental(),
+		"a child's kicks start only at cities where its parents differ").Experimental(),
 	solver.Int("gpuround", func(o *options) *int { return &o.gpuRound }, 300, 20, 60000,
 		"with a GPU pool (GPU pop): milliseconds of each round of the GPU's searches on copies of the pool's members, whose gains the pool then takes").Experimental(),
 	solver.Enum("gpustart", func(o *options) *gpuStart { return &o.gpuStart }, "copy", []string{"copy", "kick"}, []gpuStart{gpuCopy, gpuKick},

@@ -12,8 +12,10 @@ import (
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/cpu/recomb"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/strategy"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
@@ -55,17 +57,11 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	}
 	p.Workers = w
 	p.Algorithm, p.Backend = e.Name(), solver.BackendCPU
-	var ls solver.Aided
-	if o.ls != lsSearch || in.N < 8 {
-		name := o.ls
-		if name == lsSearch {
-			name = "auto" // its exact search of the few tours there are
-		}
-		if ls, err = solver.LookupAided(name, solver.BackendCPU); err != nil {
-			return solver.Result{StopReason: solver.StopError}, fmt.Errorf("pop: its local search: %v", err)
-		}
+	if in.N < 8 {
+		// the few tours there are, each one measured
+		return runctl.ExactSmall(in, e, p, snaps, start)
 	}
-	s := &search{e: e, in: in, p: p, o: o, w: w, start: start, ls: ls, sink: solver.NewSink(snaps, 0, start)}
+	s := &search{e: e, in: in, p: p, o: o, w: w, start: start, sink: solver.NewSink(snaps, 0, start)}
 	s.limit = p.TimeLimit
 	if s.limit == 0 && o.kicks == 0 {
 		s.limit = solver.DefaultTimeLimit
@@ -73,28 +69,30 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	if s.limit == 0 && o.rounds == 0 {
 		s.o.rounds = defaultBudgetRounds
 	}
+	s.plan = strategy.Decide(strategy.Facts{Engine: strategy.Pop, N: in.N, FixedEdges: len(in.FixedEdges) > 0, Workers: w,
+		TimeLimit: s.limit, Kicks: o.kicks, Devices: strategy.Devices{GPU: aid.Pool != nil}})
 	inner := aid.Ascents
 	if inner == nil {
 		inner = new(bound.Ascents)
 	}
-	s.alpha = &alphaCache{inner: inner, budget: s.limit / 5, device: aid.Device}
-	if aid.Pool != nil {
-		switch {
-		case s.limit == 0:
-			s.gpuNote = "; no GPU pool: a run by a kicks budget stays on the cores"
-		case len(in.FixedEdges) > 0:
-			s.gpuNote = "; no GPU pool: the instance has fixed edges"
-		case in.N < 8:
-		default:
-			s.feed = newFeeder(aid.Pool, in, p.Seed, time.Duration(o.gpuRound)*time.Millisecond, o.gpuStart)
-		}
+	s.alpha = &alphaCache{inner: inner, budget: s.plan.Ascent, device: aid.Device}
+	switch {
+	case s.plan.GPU.Pool:
+		s.feed = newFeeder(aid.Pool, in, p.Seed, time.Duration(o.gpuRound)*time.Millisecond, o.gpuStart)
+	case aid.Pool == nil:
+	case s.limit == 0:
+		s.gpuNote = "; no GPU pool: a run by a kicks budget stays on the cores"
+	case len(in.FixedEdges) > 0:
+		s.gpuNote = "; no GPU pool: the instance has fixed edges"
 	}
 	return s.run(ctx)
 }
 
-// lsSearch is the ls option's value for the local-search core in this
-// process.
-const lsSearch = "search"
+// Solve runs the population search as the pop engine does: auto's run
+// of it, a plain Go call.
+func Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
+	return engine{}.SolveAided(ctx, in, p, snaps, aid)
+}
 
 // defaultBudgetRounds is the rounds of a run with a kicks budget and no
 // time limit when the rounds option does not say.
@@ -109,7 +107,7 @@ type search struct {
 	w     int
 	start time.Time
 	limit time.Duration // 0: none (a kicks budget)
-	ls    solver.Aided  // the registered engine of the ls option (nil: srch)
+	plan  strategy.Strategy
 	srch  *searcher
 	alpha *alphaCache
 	sink  *solver.Sink
@@ -158,14 +156,14 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 	n := s.in.N
 	s.pool = NewPool(s.o.pool, n)
 	s.bestLen = -1
-	if (s.o.ls == lsSearch || s.o.ls == "auto") && n >= alphaMinN {
+	if s.plan.LocalSearch.Lists == strategy.Alpha {
 		// the ascent once, on all cores, before the workers share it
 		s.sink.SendPhase(solver.PhaseBound, solver.UnknownProgress)
-		s.alpha.prime(ctx, s.in)
+		s.alpha.prime(ctx, s.in, s.plan.LocalSearch.Neighbors)
 	}
-	if s.o.ls == lsSearch && n >= 8 {
+	{
 		s.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
-		srch, err := newSearcher(ctx, s.in, s.w, s.alpha)
+		srch, err := newSearcher(ctx, s.in, s.w, s.alpha, s.plan.LocalSearch)
 		if err != nil && ctx.Err() == nil {
 			return solver.Result{StopReason: solver.StopError}, err
 		}
@@ -534,56 +532,22 @@ func (s *search) runTask(ctx context.Context, i int, t *task, slice time.Duratio
 			st = t.child
 		}
 	}
-	if s.srch != nil {
-		var until time.Time
-		if slice > 0 {
-			until = time.Now().Add(slice)
-		}
-		if st == nil {
-			return // stopped before the greedy start was there
-		}
-		var from []int32
-		if t.cross && s.o.focus {
-			from = t.differ(s.in.N)
-		}
-		var live *liveBest
-		if s.limit > 0 {
-			live = &s.live // a run by a kicks budget stays deterministic
-		}
-		t.out, t.outLen, t.moves, t.steps = s.srch.improve(ctx, i, st, t.seed, until, s.o.kicks, from, live)
-		s.mergeWithPool(ctx, t)
-		return
+	if s.srch == nil || st == nil {
+		return // stopped before the searcher or the greedy start was there
 	}
-	q := solver.Params{Algorithm: s.ls.Name(), Backend: solver.BackendCPU, Seed: t.seed, Workers: 1, TimeLimit: slice, Target: s.p.Target,
-		Extra: map[string]string{}}
-	if st != nil {
-		q.Start = toInt(st)
+	var until time.Time
+	if slice > 0 {
+		until = time.Now().Add(slice)
 	}
-	if s.o.kicks > 0 {
-		q.Extra["kicks"] = fmt.Sprint(s.o.kicks)
+	var from []int32
+	if t.cross && s.o.focus {
+		from = t.differ(s.in.N)
 	}
-	if q.Algorithm == "auto" {
-		q.Extra["share"] = "merge" // its merged search, not this population search again
+	var live *liveBest
+	if s.limit > 0 {
+		live = &s.live // a run by a kicks budget stays deterministic
 	}
-	snaps := make(chan solver.Snapshot, 4)
-	drained := make(chan struct{})
-	go func() {
-		defer close(drained)
-		for sn := range snaps {
-			if sn.Best != nil && sn.BestLength > 0 && s.limit > 0 {
-				s.live.offer(sn.BestLength, func() []int32 { return toInt32(sn.Best) })
-			}
-		}
-	}()
-	res, err := solver.SolveWith(ctx, s.ls, s.in, q, snaps, solver.Aid{Ascents: s.alpha})
-	close(snaps)
-	<-drained
-	if err != nil {
-		t.err = err
-		return
-	}
-	t.out, t.outLen = toInt32(res.Tour), res.Length
-	t.moves, t.steps = res.Moves, res.Steps
+	t.out, t.outLen, t.moves, t.steps = s.srch.improve(ctx, i, st, t.seed, until, s.o.kicks, from, live)
 	s.mergeWithPool(ctx, t)
 }
 
@@ -704,16 +668,10 @@ type alphaCache struct {
 
 var _ solver.Ascents = (*alphaCache)(nil)
 
-// alphaMinN is the smallest instance on which auto's local search takes
-// alpha-nearness lists (its deepMinN).
-const alphaMinN = 1000
-
-// alphaK is the candidates auto's 5-opt move asks for.
-const alphaK = 5
-
-// prime runs the ascent before the workers start.
-func (a *alphaCache) prime(ctx context.Context, in *solver.Instance) {
-	a.Alpha(ctx, in, alphaK, solver.AscentOptions{})
+// prime runs the ascent for lists of k candidates before the workers
+// start.
+func (a *alphaCache) prime(ctx context.Context, in *solver.Instance, k int) {
+	a.Alpha(ctx, in, k, solver.AscentOptions{})
 }
 
 // Alpha returns the kept lists of k candidates, or runs the ascent.
