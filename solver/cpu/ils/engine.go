@@ -157,6 +157,7 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 	if p.TimeLimit == 0 && o.kicks == 0 {
 		p.TimeLimit = DefaultTimeLimit
 	}
+	p = p.WithDeadline(start)
 	w, err := runctl.CountSearches("workers", o.workers, runtime.NumCPU(), e.searchCities(o, in), lsBytesPerCity)
 	if err != nil {
 		return solver.Result{}, err
@@ -951,17 +952,16 @@ func init() {
 }
 
 // solvePop runs the population search (solver/cpu/population) for auto
-// on p's workers and what is left of its time limit, and reports it as
-// auto's run.
+// on p's workers until p's deadline, and reports it as auto's run.
 func (e ilsEngine) solvePop(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, start time.Time) (solver.Result, error) {
 	q := p
 	q.Algorithm = population.Name
-	q.TimeLimit = max(p.TimeLimit-time.Since(start), time.Millisecond)
 	res, err := population.Solve(ctx, in, q, snaps, aid)
 	if err != nil {
 		return res, err
 	}
 	res.Algorithm, res.Params = e.ID, p
+	res.Params.Deadline = time.Time{}
 	res.Elapsed = time.Since(start)
 	res.Note = fmt.Sprintf("the population search on %d workers: %s", p.Workers, res.Note)
 	return res, nil

@@ -83,7 +83,7 @@ func (s *search) evolve(ctx context.Context, epoch int) string {
 						return
 					}
 				}
-				t, l, moves, steps := s.srch.improve(ctx, w, start, seed, until, 1, nil, live)
+				t, l, moves, steps := s.srch.improve(ctx, w, start, seed, until, 1, live)
 				if ctx.Err() != nil {
 					return
 				}

@@ -67,10 +67,10 @@ func newSearcher(ctx context.Context, in *solver.Instance, w int, alpha *alphaCa
 // improve descends start on worker i's search, then kicks it (kicks of
 // them, 0: until the deadline), each kick kept when the tour does not get
 // longer, until until (zero: none) or ctx ends; it returns the tour, its
-// length, the moves evaluated and the kicks made. kickFrom, when not nil,
-// are the cities the kicks start at; live, when not nil, is offered the
-// tour at most every liveEvery while it is shorter than live's.
-func (s *searcher) improve(ctx context.Context, i int, start []int32, seed uint64, until time.Time, kicks int, kickFrom []int32, live *liveBest) ([]int32, int64, int64, int64) {
+// length, the moves evaluated and the kicks made. live, when not nil, is
+// offered the tour at most every liveEvery while it is shorter than
+// live's.
+func (s *searcher) improve(ctx context.Context, i int, start []int32, seed uint64, until time.Time, kicks int, live *liveBest) ([]int32, int64, int64, int64) {
 	ls := s.searches[i]
 	if ls == nil {
 		ls = localsearch.New(s.d, s.nb, s.k, start)
@@ -88,7 +88,6 @@ func (s *searcher) improve(ctx context.Context, i int, start []int32, seed uint6
 		ls.Load(start)
 	}
 	ls.SetRand(runctl.NewRand(seed, uint64(i)))
-	ls.SetKickFrom(kickFrom)
 	moves0 := ls.Evaluated()
 	next := time.Now().Add(liveEvery)
 	report := func() {

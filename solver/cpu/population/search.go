@@ -62,7 +62,7 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 		return runctl.ExactSmall(in, e, p, snaps, start)
 	}
 	s := &search{e: e, in: in, p: p, o: o, w: w, start: start, sink: solver.NewSink(snaps, 0, start)}
-	s.limit = p.TimeLimit
+	s.limit = p.LimitFrom(start)
 	if s.limit == 0 && o.kicks == 0 {
 		s.limit = solver.DefaultTimeLimit
 	}
@@ -113,8 +113,7 @@ type search struct {
 	sink  *solver.Sink
 
 	pool    *Pool
-	near    *neighbor.Lists // nearest lists of the nn starts
-	greedy  []int32         // the greedy start (ls=search)
+	greedy  []int32 // the greedy start (ls=search)
 	best    []int32
 	bestLen int64
 
@@ -143,8 +142,7 @@ type task struct {
 	child      []int32
 	st         recomb.Stats
 
-	succ, pred, from []int32 // differ's scratch
-	merged           int     // gains merging with the pool
+	merged int // gains merging with the pool
 
 	out          []int32
 	outLen       int64
@@ -298,6 +296,7 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 		res.Note += gaNote + s.gpuNote
 		if s.feed != nil {
 			res.Note += s.feed.note(s.gpuEntered, s.gpuBest, s.pool.FromGPU())
+			res.Stats.PoolSearched = s.feed.worked()
 		}
 	}
 	return res, err
@@ -372,50 +371,19 @@ func (s *search) greedyStart(ctx context.Context) []int32 {
 	return slices.Clone(s.greedy)
 }
 
-// differ returns the cities whose neighbours differ between the task's
-// parents (nil when none do).
-func (t *task) differ(n int) []int32 {
-	if len(t.succ) != n {
-		t.succ, t.pred = make([]int32, n), make([]int32, n)
-	}
-	neighbours(t.b, t.succ, t.pred)
-	t.from = t.from[:0]
-	for i, c := range t.a {
-		nx := t.a[(i+1)%n]
-		pv := t.a[(i+n-1)%n]
-		if (nx != t.succ[c] && nx != t.pred[c]) || (pv != t.succ[c] && pv != t.pred[c]) {
-			t.from = append(t.from, c)
-		}
-	}
-	if len(t.from) == 0 {
-		return nil
-	}
-	return t.from
-}
-
 // freshStart is the start of a first tour of the pool other than the
-// very first (nil: the local search's own).
+// very first: the best so far with random double bridges on a fiftieth
+// of the cities (nil: the local search's own).
 func (s *search) freshStart(ctx context.Context, r *rand.Rand) []int32 {
 	n := s.in.N
-	switch {
-	case s.o.fresh == freshKick && s.bestLen >= 0 && n >= 8:
-		t := slices.Clone(s.best)
-		for k := max(10, n/50); k > 0; k-- {
-			doubleBridge(t, r)
-		}
-		return toInt32(construct.KeepFixed(s.in, toInt(t)))
-	case s.o.fresh == freshNN && n >= 8:
-		if s.near == nil {
-			nb, err := neighbor.NearestContext(ctx, s.in, 8)
-			if err != nil {
-				return nil
-			}
-			s.near = nb
-		}
-		t, _ := s.nnTour(ctx, s.near, r)
-		return t
+	if s.bestLen < 0 || n < 8 {
+		return nil
 	}
-	return nil
+	t := slices.Clone(s.best)
+	for k := max(10, n/50); k > 0; k-- {
+		doubleBridge(t, r)
+	}
+	return toInt32(construct.KeepFixed(s.in, toInt(t)))
 }
 
 // nnTour is a randomized nearest-neighbour tour from a random city, r's
@@ -458,10 +426,7 @@ func (s *search) slice(round int) (time.Duration, bool) {
 	if left < 20*time.Millisecond {
 		return 0, false
 	}
-	d := time.Duration(s.o.slice) * time.Millisecond
-	if d == 0 {
-		d = min(max(s.limit/15, 300*time.Millisecond), 5*time.Second)
-	}
+	d := min(max(s.limit/15, 300*time.Millisecond), 5*time.Second)
 	if s.pool.Len() < s.pool.Cap() {
 		// the first tours share the init part of the time
 		per := (s.pool.Cap() + s.w - 1) / s.w
@@ -539,15 +504,11 @@ func (s *search) runTask(ctx context.Context, i int, t *task, slice time.Duratio
 	if slice > 0 {
 		until = time.Now().Add(slice)
 	}
-	var from []int32
-	if t.cross && s.o.focus {
-		from = t.differ(s.in.N)
-	}
 	var live *liveBest
 	if s.limit > 0 {
 		live = &s.live // a run by a kicks budget stays deterministic
 	}
-	t.out, t.outLen, t.moves, t.steps = s.srch.improve(ctx, i, st, t.seed, until, s.o.kicks, from, live)
+	t.out, t.outLen, t.moves, t.steps = s.srch.improve(ctx, i, st, t.seed, until, s.o.kicks, live)
 	s.mergeWithPool(ctx, t)
 }
 
