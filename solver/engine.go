@@ -32,7 +32,7 @@ type Params struct {
 	// TimeLimit; every engine and phase reads it through LimitFrom. Zero:
 	// none yet, TimeLimit counts from the engine's start.
 	Deadline time.Time `json:"-"`
-	Seed      uint64        `json:"seed"`
+	Seed     uint64    `json:"seed"`
 	// Workers is the number of CPU goroutines; 0 means all cores.
 	Workers int `json:"workers"`
 	// Target stops the run once a tour of at most this length is found

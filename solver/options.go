@@ -503,6 +503,13 @@ type Tuner interface {
 	Tune(in *Instance, opts OptionSet) OptionSet
 }
 
+// Planner is implemented by engines that decide a strategy for a run
+// (auto, pop): Plan says in one line what a run on in with the default
+// workers and time limit will do (`tsp engines FILE` shows it).
+type Planner interface {
+	Plan(in *Instance) string
+}
+
 // EffectiveOptions returns e's options with the defaults that will run on
 // in and the ranges allowed there: the table's values, then what depends
 // on the instance (workers: all cores; blocks and workers: at most

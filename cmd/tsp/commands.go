@@ -465,6 +465,11 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 			status = "unavailable: " + oneLine(err.Error())
 		}
 		fmt.Fprintf(e.stdout, "%-12s %-4s %s — %s\n", eng.Name(), eng.Backend(), eng.Describe(), status)
+		if pl, ok := eng.(solver.Planner); ok && in != nil {
+			if line := pl.Plan(in); line != "" {
+				fmt.Fprintf(e.stdout, "    plan: %s\n", line)
+			}
+		}
 		if *verbose {
 			set := solver.EffectiveOptions(eng, in)
 			if !*all {

@@ -2,6 +2,7 @@ package ils
 
 import (
 	"maps"
+	"runtime"
 	"slices"
 	"strconv"
 	"time"
@@ -142,16 +143,10 @@ func (e ilsEngine) Tune(in *solver.Instance, set solver.OptionSet) solver.Option
 	if o, ok := set.Lookup("workers"); ok {
 		w, _ = strconv.Atoi(o.Default)
 	}
-	if w <= 0 {
+	pl, ok := e.defaultPlan(in, w)
+	if !ok {
 		return set
 	}
-	o, err := ilsSpecs[e.ID].Parse(in, solver.Params{})
-	if err != nil {
-		return set
-	}
-	o.cfg.orOpt, o.cfg.start, o.cfg.partAuto = e.cfg.orOpt, e.cfg.start, e.cfg.partAuto
-	none := func(string) bool { return false }
-	pl := e.decide(o, in, none, w, DefaultTimeLimit)
 	d := map[string]string{}
 	if pl.Chain {
 		d[OptMove] = "chain"
@@ -169,4 +164,30 @@ func (e ilsEngine) Tune(in *solver.Instance, set solver.OptionSet) solver.Option
 		}
 	}
 	return out
+}
+
+// defaultPlan is the plan of a run of e on in with w workers, its
+// default options and time limit; false when w is not known or the
+// defaults do not parse.
+func (e ilsEngine) defaultPlan(in *solver.Instance, w int) (ilsPlan, bool) {
+	if w <= 0 {
+		return ilsPlan{}, false
+	}
+	o, err := ilsSpecs[e.ID].Parse(in, solver.Params{})
+	if err != nil {
+		return ilsPlan{}, false
+	}
+	o.cfg.orOpt, o.cfg.start, o.cfg.partAuto = e.cfg.orOpt, e.cfg.start, e.cfg.partAuto
+	return e.decide(o, in, func(string) bool { return false }, w, DefaultTimeLimit), true
+}
+
+// Plan says auto's strategy for a run on in with all cores and the
+// default time limit (solver.Planner); "" for the other engines, which
+// follow their options.
+func (e ilsEngine) Plan(in *solver.Instance) string {
+	pl, ok := e.defaultPlan(in, runtime.NumCPU())
+	if !ok || !e.cfg.partAuto {
+		return ""
+	}
+	return pl.String()
 }

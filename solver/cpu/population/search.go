@@ -88,6 +88,13 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	return s.run(ctx)
 }
 
+// Plan says the strategy of a run on in with all cores and the default
+// time limit (solver.Planner).
+func (engine) Plan(in *solver.Instance) string {
+	return strategy.Decide(strategy.Facts{Engine: strategy.Pop, N: in.N, FixedEdges: len(in.FixedEdges) > 0,
+		Workers: runtime.NumCPU(), TimeLimit: solver.DefaultTimeLimit}).String()
+}
+
 // Solve runs the population search as the pop engine does: auto's run
 // of it, a plain Go call.
 func Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
@@ -150,28 +157,53 @@ type task struct {
 	err          error
 }
 
+// run sets the search up, evolves the EAX populations, then crosses the
+// pool's members round by round until the run ends.
 func (s *search) run(ctx context.Context) (solver.Result, error) {
 	n := s.in.N
 	s.pool = NewPool(s.o.pool, n)
 	s.bestLen = -1
+	if err := s.setUp(ctx); err != nil {
+		return solver.Result{StopReason: solver.StopError}, err
+	}
+	gaNote := s.evolveAll(ctx)
+	tasks := make([]task, s.w)
+	for i := range tasks {
+		tasks[i].gpx = newCrosser(s.o.gpx, n)
+		tasks[i].child = make([]int32, n)
+	}
+	stopFeed := s.startFeeder(ctx)
+	defer stopFeed()
+	stopped, err := s.rounds(ctx, tasks)
+	if err != nil {
+		return solver.Result{StopReason: solver.StopError}, err
+	}
+	stopFeed()
+	return s.finish(stopped, gaNote)
+}
+
+// setUp runs the ascent behind alpha lists, once on all cores before the
+// workers share it, and builds the workers' searcher.
+func (s *search) setUp(ctx context.Context) error {
 	if s.plan.LocalSearch.Lists == strategy.Alpha {
-		// the ascent once, on all cores, before the workers share it
 		s.sink.SendPhase(solver.PhaseBound, solver.UnknownProgress)
 		s.alpha.prime(ctx, s.in, s.plan.LocalSearch.Neighbors)
 	}
-	{
-		s.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
-		srch, err := newSearcher(ctx, s.in, s.w, s.alpha, s.plan.LocalSearch)
-		if err != nil && ctx.Err() == nil {
-			return solver.Result{StopReason: solver.StopError}, err
-		}
-		s.srch = srch
+	s.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
+	srch, err := newSearcher(ctx, s.in, s.w, s.alpha, s.plan.LocalSearch)
+	if err != nil && ctx.Err() == nil {
+		return err
 	}
+	s.srch = srch
+	return nil
+}
+
+// evolveAll evolves the first EAX population and, once a population has
+// converged, a new one with the best so far among its members while at
+// least half the time is left: fresh descents bring the edges a converged
+// population lost (docs/DECISIONS.md#pop). It returns the note.
+func (s *search) evolveAll(ctx context.Context) string {
 	gaNote := s.evolve(ctx, 0)
-	// once a population has converged, a new one, with the best so far
-	// among its members, while at least half the time is left: fresh
-	// descents bring the edges a converged population lost
-	// (docs/DECISIONS.md#pop)
 	more := 0
 	for s.limit > 0 && gaNote != "" && s.bestLen != 0 && !s.done(ctx) && time.Since(s.start) < s.limit/2 {
 		if s.evolve(ctx, more+1) == "" {
@@ -182,25 +214,21 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 	if more > 0 {
 		gaNote += fmt.Sprintf("; %d more EAX populations with the best so far, to %d", more, s.bestLen)
 	}
-	tasks := make([]task, s.w)
-	for i := range tasks {
-		tasks[i].gpx = newCrosser(s.o.gpx, n)
-		tasks[i].child = make([]int32, n)
-	}
+	return gaNote
+}
+
+// rounds runs rounds of tasks until the run ends, and reports whether it
+// stopped early.
+func (s *search) rounds(ctx context.Context, tasks []task) (bool, error) {
 	r := rand.New(rand.NewPCG(s.p.Seed, 0x706f70))
-	stopFeed := s.startFeeder(ctx)
-	defer stopFeed()
-	stopped := false
 	for round := 0; ; round++ {
-		if s.bestLen == 0 {
-			break // no tour is shorter
-		}
-		if s.done(ctx) {
-			stopped = ctx.Err() != nil || s.limit > 0
-			break
-		}
-		if s.o.rounds > 0 && round >= s.o.rounds {
-			break
+		switch {
+		case s.bestLen == 0:
+			return false, nil // no tour is shorter
+		case s.done(ctx):
+			return ctx.Err() != nil || s.limit > 0, nil
+		case s.o.rounds > 0 && round >= s.o.rounds:
+			return false, nil
 		}
 		slice, ok := s.slice(round)
 		if !ok {
@@ -210,80 +238,95 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 			case <-ctx.Done():
 			case <-time.After(time.Until(s.start.Add(s.limit))):
 			}
-			stopped = true
-			break
+			return true, nil
 		}
-		for i := range tasks {
-			t := &tasks[i]
-			t.seed = s.p.Seed*0x9e3779b97f4a7c15 + uint64(round)*1000003 + uint64(i)
-			t.cross, t.start = false, nil
-			if s.pool.Len()+i < s.pool.Cap() || s.pool.Len() < 2 {
-				// a new tour: a vacancy, or no pair to cross yet
-				switch {
-				case round == 0 && i == 0:
-					if s.p.Start != nil {
-						t.start = toInt32(s.p.Start)
-					}
-				default:
-					t.start = s.freshStart(ctx, r)
-				}
-				if t.start == nil && s.srch != nil {
-					t.start = s.greedyStart(ctx)
-				}
-				continue
-			}
-			a, b, ok := s.pool.Pair(r)
-			if !ok {
-				continue
-			}
-			t.cross = true
-			ta, la := s.pool.Tour(a)
-			tb, lb := s.pool.Tour(b)
-			t.a, t.b = append(t.a[:0], ta...), append(t.b[:0], tb...)
-			t.lenA, t.lenB = la, lb
-		}
+		s.assign(ctx, tasks, round, r)
 		s.phase()
 		s.runRound(ctx, tasks, slice)
-		for i := range tasks {
-			t := &tasks[i]
-			if t.err != nil {
-				if ctx.Err() != nil {
-					break
-				}
-				return solver.Result{StopReason: solver.StopError}, t.err
-			}
-			s.moves += t.moves
-			s.steps += t.steps
-			if t.cross {
-				s.crossings++
-				if t.st.Gain > 0 {
-					s.gained++
-				}
-			} else {
-				s.fresh++
-			}
-			if len(t.out) != n {
-				continue
-			}
-			s.merged += t.merged
-			if s.pool.Offer(t.out, t.outLen) && t.cross {
-				s.entered++
-			}
-			if s.bestLen < 0 || t.outLen < s.bestLen {
-				s.best = append(s.best[:0], t.out...)
-				s.bestLen = t.outLen
-				s.sendBest()
-			}
+		if err := s.collect(ctx, tasks); err != nil {
+			return false, err
 		}
 		s.fromGPU()
 	}
-	stopFeed()
+}
+
+// assign gives each task of round its start: a new tour while the pool
+// has a vacancy or no pair to cross, else the crossover of two members.
+func (s *search) assign(ctx context.Context, tasks []task, round int, r *rand.Rand) {
+	for i := range tasks {
+		t := &tasks[i]
+		t.seed = s.p.Seed*0x9e3779b97f4a7c15 + uint64(round)*1000003 + uint64(i)
+		t.cross, t.start = false, nil
+		if s.pool.Len()+i < s.pool.Cap() || s.pool.Len() < 2 {
+			switch {
+			case round == 0 && i == 0:
+				if s.p.Start != nil {
+					t.start = toInt32(s.p.Start)
+				}
+			default:
+				t.start = s.freshStart(ctx, r)
+			}
+			if t.start == nil && s.srch != nil {
+				t.start = s.greedyStart(ctx)
+			}
+			continue
+		}
+		a, b, ok := s.pool.Pair(r)
+		if !ok {
+			continue
+		}
+		t.cross = true
+		ta, la := s.pool.Tour(a)
+		tb, lb := s.pool.Tour(b)
+		t.a, t.b = append(t.a[:0], ta...), append(t.b[:0], tb...)
+		t.lenA, t.lenB = la, lb
+	}
+}
+
+// collect counts the round's tasks and offers their tours to the pool;
+// a task's error ends the run unless ctx ended.
+func (s *search) collect(ctx context.Context, tasks []task) error {
+	for i := range tasks {
+		t := &tasks[i]
+		if t.err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			return t.err
+		}
+		s.moves += t.moves
+		s.steps += t.steps
+		if t.cross {
+			s.crossings++
+			if t.st.Gain > 0 {
+				s.gained++
+			}
+		} else {
+			s.fresh++
+		}
+		if len(t.out) != s.in.N {
+			continue
+		}
+		s.merged += t.merged
+		if s.pool.Offer(t.out, t.outLen) && t.cross {
+			s.entered++
+		}
+		if s.bestLen < 0 || t.outLen < s.bestLen {
+			s.best = append(s.best[:0], t.out...)
+			s.bestLen = t.outLen
+			s.sendBest()
+		}
+	}
+	return nil
+}
+
+// finish returns the run's result: the best tour (the given start or the
+// identity with the fixed edges when none ended), with the pool's note.
+func (s *search) finish(stopped bool, gaNote string) (solver.Result, error) {
 	if s.best == nil {
-		// stopped before any search ended: the given start, else the
-		// identity with the fixed edges put in
 		st := s.p.Start
 		if st == nil {
-			st = construct.KeepFixed(s.in, solver.IdentityTour(n))
+			st = construct.KeepFixed(s.in, solver.IdentityTour(s.in.N))
 		}
 		s.best = toInt32(st)
 	}
