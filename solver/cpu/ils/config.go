@@ -1,6 +1,7 @@
 package ils
 
 import (
+	"github.com/tsplab/tsplab/solver/cpu/localsearch"
 	"math"
 	"strconv"
 
@@ -33,7 +34,7 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"with threeopt on, also the pure 3-opt moves two 2-opt steps cannot make (a segment moved without reversal, or two neighbouring segments reversed in place)").Experimental(),
 	solver.Bool(OptBridge, func(o *ilsOptions) *bool { return &o.cfg.bridge }, false,
 		"with the 5-opt move, also the non-sequential 4-opt move (two 2-exchanges that each split the tour, together one tour) where the 5-opt move finds nothing").Experimental(),
-	solver.Int(OptDepth, func(o *ilsOptions) *int { return &o.cfg.depth }, 1, 1, maxDepth,
+	solver.Int(OptDepth, func(o *ilsOptions) *int { return &o.cfg.depth }, 1, 1, localsearch.MaxDepth,
 		"steps of a sequential move after its first 2-opt step, Lin–Kernighan style (1: 3-opt, 2: 4-opt, 3: 5-opt); with threeopt on").Experimental(),
 	solver.Enum(OptMove, func(o *ilsOptions) *deepMove { return &o.cfg.move }, "chain", []string{"chain", "lk5", "adapt"}, []deepMove{deepChain, deepLK5, deepAdapt},
 		"the deep move after 2-opt and Or-opt: a chain of 2-opt steps (threeopt, depth), the sequential 5-opt move of Lin–Kernighan–Helsgaun chained while it gains (lk5), or in the partition search each round the one that gained more per second in its last round (adapt; on clustered instances and elsewhere the chain)").Experimental(),

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tsplab/tsplab/solver/cpu/localsearch"
 	"math"
 	"runtime"
 	"slices"
@@ -196,19 +197,19 @@ type ilsOptions struct {
 }
 
 // moveSet is the run's move set without the 5-opt move's state.
-func (o ilsOptions) moveSet() moveSet {
-	return moveSet{OrOpt: o.cfg.orOpt, ThreeOpt: o.cfg.threeOpt, Depth: o.cfg.depth, Or3: o.cfg.or3, RKBI: o.rkbi, Bridge: o.cfg.bridge}
+func (o ilsOptions) moveSet() localsearch.MoveSet {
+	return localsearch.MoveSet{OrOpt: o.cfg.orOpt, ThreeOpt: o.cfg.threeOpt, Depth: o.cfg.depth, Or3: o.cfg.or3, RKBI: o.rkbi, Bridge: o.cfg.bridge}
 }
 
 // configure gives the local search s the run's move set and pivoting,
 // with the 5-opt move's state it holds (a new one if none) when the move
 // option takes the 5-opt move.
-func (o ilsOptions) configure(s *ls) {
+func (o ilsOptions) configure(s *localsearch.Search) {
 	m := o.moveSet()
 	if o.cfg.move == deepLK5 {
 		m.FiveOpt = s.FiveOptState()
 		if m.FiveOpt == nil {
-			m.FiveOpt = newKopt()
+			m.FiveOpt = localsearch.NewFiveOpt()
 		}
 	}
 	s.SetMoves(m)
@@ -228,7 +229,7 @@ type ilsRun struct {
 	start time.Time
 	c     *runctl.Control
 
-	searches  []*ls
+	searches  []*localsearch.Search
 	kicksDone []runctl.Counter
 	// listNote says how the candidate lists were made, where the run's
 	// note should tell (alpha: the ascent behind them); stats holds the
@@ -335,7 +336,7 @@ func (r *ilsRun) run() (solver.Result, error) {
 // newSearches sets up the workers' local searches from t0, on nb for the
 // even-numbered ones and nbOdd for the odd ones, and their escapes' state.
 func (r *ilsRun) newSearches(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) {
-	r.searches = make([]*ls, r.w)
+	r.searches = make([]*localsearch.Search, r.w)
 	r.wbest = make([][]int32, r.w)
 	r.wbestLen = make([]int64, r.w)
 	r.stale = make([]int, r.w)
@@ -347,7 +348,7 @@ func (r *ilsRun) newSearches(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist
 		if i%2 == 1 {
 			l = nbOdd
 		}
-		s := newLS(d, l.List, l.K, t0)
+		s := localsearch.New(d, l.List, l.K, t0)
 		r.o.configure(s)
 		s.CacheNeighborDists()
 		s.SetRand(newRNG(r.p.Seed, uint64(i)))
@@ -524,7 +525,7 @@ func (r *ilsRun) preSearch(ctx context.Context, k int, done *atomic.Bool) []int3
 	if err != nil {
 		return r.pre
 	}
-	s := newLS(tour.LazyDist(r.in), q.List, q.K, r.pre)
+	s := localsearch.New(tour.LazyDist(r.in), q.List, q.K, r.pre)
 	r.o.configure(s)
 	s.CacheNeighborDists()
 	s.SetRand(newRNG(r.p.Seed, uint64(r.w)))
@@ -889,7 +890,7 @@ func (r *ilsRun) frac() float64 {
 // lowest index, not to the first offered, which depends on timing), or
 // the global best when that is strictly shorter (a tour offered during a
 // search that the stop then undid, or the set-up's tour).
-func (r *ilsRun) finish(searches []*ls) (solver.Result, error) {
+func (r *ilsRun) finish(searches []*localsearch.Search) (solver.Result, error) {
 	c := r.c
 	var best []int32
 	bestLen := int64(math.MaxInt64)
