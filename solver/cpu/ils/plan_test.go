@@ -94,3 +94,27 @@ func TestAutoRunsPop(t *testing.T) {
 		t.Errorf("note %q", res.Note)
 	}
 }
+
+// TestPlanPrintsTheStrategy: auto's Plan says the strategy Decide makes
+// for the instance (the population search on 2,000 cities within the
+// default time limit, the partition search from PartitionMinN), and the
+// engines that follow their options print none.
+func TestPlanPrintsTheStrategy(t *testing.T) {
+	auto, _ := solver.Lookup("auto", solver.BackendCPU)
+	ils2, _ := solver.Lookup("2opt-ils", solver.BackendCPU)
+	for _, c := range []struct {
+		e    solver.Engine
+		n    int
+		want string
+	}{
+		{auto, 2000, "population search"},
+		{auto, strategy.PartitionMinN, "partition search"},
+		{auto, 500, "independent searches"},
+		{ils2, 2000, ""},
+	} {
+		got := c.e.(solver.Planner).Plan(uniformInstance(c.n, 1))
+		if !strings.HasPrefix(got, c.want) || (c.want == "") != (got == "") {
+			t.Errorf("%s on %d cities: plan %q, want it to start %q", c.e.Name(), c.n, got, c.want)
+		}
+	}
+}
