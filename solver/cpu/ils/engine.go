@@ -56,6 +56,9 @@ type ilsEngine struct {
 	cfg ilsConfig
 	// limits, when set, replaces defaultLimits (tests only)
 	limits *planLimits
+	// composed: run by another engine (GPU auto, Auto), which declares
+	// and checks auto's options with its own
+	composed bool
 }
 
 // Options read from Params.Extra by the iterated local searches.
@@ -112,9 +115,17 @@ const (
 )
 
 // config reads the run's settings: the engine's options on in (ilsSpecs,
-// auto's defaults by size included), with its own move set and start.
+// auto's defaults by size included), with its own move set and start;
+// composed by another engine, only its own options, which that engine
+// checked with its own.
 func (e ilsEngine) config(in *solver.Instance, p solver.Params) (ilsOptions, error) {
-	o, err := solver.Configure(ilsSpecs[e.ID], e, in, p)
+	var o ilsOptions
+	var err error
+	if e.composed {
+		o, err = ilsSpecs[e.ID].ParseKnown(in, p)
+	} else {
+		o, err = solver.Configure(ilsSpecs[e.ID], e, in, p)
+	}
 	if err != nil {
 		return o, err
 	}
@@ -943,13 +954,29 @@ func unionNeighbors(in *solver.Instance, a, b *neighbor.Lists) *neighbor.Lists {
 	return out
 }
 
+// autoEngine is the auto engine.
+var autoEngine = ilsEngine{runctl.Identity{ID: "auto", Desc: "the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains and the non-sequential double-bridge 4-opt move where it finds nothing, on 5 alpha-nearness candidates of a Held–Karp ascent, from 1,000 to 50,000 cities; sequential 3-opt moves on nearest candidates below 1,000 cities and on nearest and quadrant candidates from 50,000, with the 5-opt move on them in the rounds where it gains more per second up to 160,000 cities a worker; below 1,000 cities one search per core with stagnation escapes; from 1,000 to 50,000 each core kicking in its own stretch of one tour, their changes merged (in a timed run below 20,000 cities, or below 50,000 with half a millisecond a city (more on fewer than 4 workers), the population search of pop instead: a population evolved by edge assembly crossover, then tours recombined by partition crossover); from 50,000 all cores on one tour, each on a segment or a cell of the plane; best kept"},
+	ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil, false}
+
+// Auto is CPU auto for an engine that composes it by a Go call (GPU
+// auto): it reads only its own options from a run's Params, the composing
+// engine declaring and checking them with its own.
+func Auto() interface {
+	solver.Aided
+	solver.Tuner
+	solver.Planner
+} {
+	e := autoEngine
+	e.composed = true
+	return e
+}
+
 func init() {
 	solver.Register(ilsEngine{runctl.Identity{ID: "2opt-ils", Desc: "iterated local search, 2-opt + Or-opt with neighbour lists and don't-look bits, double-bridge kicks (Rocki & Suda's method, sequential)"},
-		ilsConfig{orOpt: true, start: startGreedy}, nil})
+		ilsConfig{orOpt: true, start: startGreedy}, nil, false})
 	solver.Register(ilsEngine{runctl.Identity{ID: "3opt-ils", Desc: "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
-		ilsConfig{orOpt: true, start: startNN}, nil})
-	solver.Register(ilsEngine{runctl.Identity{ID: "auto", Desc: "the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains and the non-sequential double-bridge 4-opt move where it finds nothing, on 5 alpha-nearness candidates of a Held–Karp ascent, from 1,000 to 50,000 cities; sequential 3-opt moves on nearest candidates below 1,000 cities and on nearest and quadrant candidates from 50,000, with the 5-opt move on them in the rounds where it gains more per second up to 160,000 cities a worker; below 1,000 cities one search per core with stagnation escapes; from 1,000 to 50,000 each core kicking in its own stretch of one tour, their changes merged (in a timed run below 20,000 cities, or below 50,000 with half a millisecond a city (more on fewer than 4 workers), the population search of pop instead: a population evolved by edge assembly crossover, then tours recombined by partition crossover); from 50,000 all cores on one tour, each on a segment or a cell of the plane; best kept"},
-		ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil})
+		ilsConfig{orOpt: true, start: startNN}, nil, false})
+	solver.Register(autoEngine)
 }
 
 // solvePop runs the population search (solver/cpu/population) for auto

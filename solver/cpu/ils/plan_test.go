@@ -118,3 +118,22 @@ func TestPlanPrintsTheStrategy(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoComposed: auto run by a composing engine (Auto) reads its own
+// options and leaves the composer's alone, while the registered engine
+// refuses an option it does not declare.
+func TestAutoComposed(t *testing.T) {
+	in := uniformInstance(300, 4)
+	p := solver.Params{Seed: 1, Workers: 2, Extra: map[string]string{OptKicks: "20", "window": "5"}}
+	res, err := Auto().SolveAided(context.Background(), in, p, nil, solver.Aid{})
+	if err != nil {
+		t.Fatalf("composed: %v", err)
+	}
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		t.Fatal(err)
+	}
+	auto, _ := solver.Lookup("auto", solver.BackendCPU)
+	if _, err := auto.Solve(context.Background(), in, p, nil); err == nil {
+		t.Error("the registered auto took an option it does not declare")
+	}
+}
