@@ -40,19 +40,20 @@ import (
 
 	// The CPU engines register themselves; the gpu package registers the
 	// CUDA engines (stubs that say why they are unavailable without CUDA).
-	"github.com/tsplab/tsplab/gpu"
+	_ "github.com/tsplab/tsplab/gpu"
+	"github.com/tsplab/tsplab/gpu/device"
 	_ "github.com/tsplab/tsplab/solver/cpu"
 )
 
 // The app's gpus field follows the GPU engines' own rules.
-func init() { app.OptionChecks[gpu.OptGPUs] = checkGPUs }
+func init() { app.OptionChecks[device.OptGPUs] = checkGPUs }
 
 // checkGPUs checks a value of the GPU engines' gpus option by
-// gpu.ParseGPUs's rules against the devices the driver lists; a device the
+// device.ParseGPUs's rules against the devices the driver lists; a device the
 // kernels cannot run on is refused when the run opens it. Without a driver
 // the GPU engines cannot run, and their runs say so.
 func checkGPUs(text string) error {
-	devs, err := gpu.Devices()
+	devs, err := device.Devices()
 	if err != nil {
 		return nil
 	}
@@ -61,7 +62,7 @@ func checkGPUs(text string) error {
 
 // checkGPUsOn is checkGPUs on a host of n devices.
 func checkGPUsOn(text string, n int) error {
-	_, err := gpu.ParseGPUs(text, make([]error, n))
+	_, err := device.ParseGPUs(text, make([]error, n))
 	return err
 }
 

@@ -19,7 +19,7 @@ import (
 
 	"github.com/tsplab/tsplab/app"
 	"github.com/tsplab/tsplab/canvas/export"
-	"github.com/tsplab/tsplab/gpu"
+	"github.com/tsplab/tsplab/gpu/device"
 )
 
 // TestXvfbScreenshot starts the real app binary in a real X window on a
@@ -520,7 +520,7 @@ func TestHelpWithoutFyneErrors(t *testing.T) {
 }
 
 func TestAppChecksGPUsByTheEnginesRules(t *testing.T) {
-	if app.OptionChecks[gpu.OptGPUs] == nil {
+	if app.OptionChecks[device.OptGPUs] == nil {
 		t.Fatal("the app's gpus field has no check")
 	}
 	for _, c := range []struct {

@@ -363,7 +363,7 @@ func (f *settingsForm) check(o solver.Option, text string) error {
 
 // OptionChecks check the text options the option table takes as free text,
 // by name, as the engine that parses them will: the front end that links
-// the engines sets them (tsplab checks gpus with gpu.ParseGPUs's rules).
+// the engines sets them (tsplab checks gpus with device.ParseGPUs's rules).
 var OptionChecks = map[string]func(text string) error{}
 
 // newOptionRow makes option o's field on backend, its text bound to the

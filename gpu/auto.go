@@ -4,6 +4,9 @@ import (
 	"maps"
 	"time"
 
+	"github.com/tsplab/tsplab/gpu/device"
+	"github.com/tsplab/tsplab/gpu/ils"
+
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -52,7 +55,7 @@ func autoLSDeadline(n int, limit time.Duration, start time.Time) time.Time {
 }
 
 // autoOnly lists GPU auto's options that CPU auto does not take.
-var autoOnly = []string{OptWindow, OptWindowSegment, OptBeside}
+var autoOnly = []string{ils.OptWindow, ils.OptWindowSegment, ils.OptBeside}
 
 // cpuParams returns p for the CPU auto engine when spent of the run has
 // gone (the GPU's start tour): its backend, the time left of the run's
@@ -95,7 +98,7 @@ func windowParams(p solver.Params) solver.Params {
 // (docs/DECISIONS.md#gpu-early-no-global).
 func earlyParams(p solver.Params) solver.Params {
 	q := windowParams(p)
-	setOption(&q, OptGlobal, "0")
+	device.SetOption(&q, ils.OptGlobal, "0")
 	return q
 }
 
@@ -113,7 +116,7 @@ type autoPlan struct {
 // coordinates within its span, the early or-ils and the windows a CPU
 // engine and no fixed edges (those stay with the CPU engine's searches).
 func planAuto(in *solver.Instance, hasCPU bool) autoPlan {
-	if !orSpanOK(in) {
+	if !ils.OrSpanOK(in) {
 		return autoPlan{}
 	}
 	if !hasCPU {

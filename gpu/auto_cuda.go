@@ -9,6 +9,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tsplab/tsplab/gpu/ascent"
+	"github.com/tsplab/tsplab/gpu/blockils"
+	"github.com/tsplab/tsplab/gpu/climb"
+	"github.com/tsplab/tsplab/gpu/ils"
+
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -30,7 +35,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	case plan.orOnly:
 		return solveOrAlone(ctx, e, in, p, snaps, start)
 	case !hasCPU:
-		r, err := twoOptILS(ctx, e, in, p, snaps)
+		r, err := climb.TwoOptILS(ctx, e, in, p, snaps)
 		r.Algorithm = AlgoAuto
 		return r, err
 	}
@@ -38,8 +43,8 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	// Pool: a population search of the CPU engine may put the GPU's block
 	// search on its tours (kernels/blockils.cu)
 	var pooled atomic.Bool // the engine's population took the GPU's block search
-	cpuAid := solver.Aid{Device: BoundDevice, Ascents: aid.Ascents, Pool: func(in *solver.Instance, seed uint64) (solver.TourPool, error) {
-		tp, err := OpenTourPool(in, seed)
+	cpuAid := solver.Aid{Device: ascent.BoundDevice, Ascents: aid.Ascents, Pool: func(in *solver.Instance, seed uint64) (solver.TourPool, error) {
+		tp, err := blockils.OpenTourPool(in, seed)
 		pooled.Store(err == nil)
 		return tp, err
 	}}
@@ -49,7 +54,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 			return solver.Result{}, err
 		}
 		if pw != nil {
-			defer pw.close()
+			defer pw.Close()
 			cpuAid.Paths, cpuAid.PathShare = pw, share
 		}
 	}
@@ -77,11 +82,11 @@ func solveOrAlone(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	if err != nil {
 		return solver.Result{}, err
 	}
-	ph, err := orILS(ctx, in, windowParams(p), wo, snaps, start)
+	ph, err := ils.OrILS(ctx, in, windowParams(p), wo, snaps, start)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	return solver.Finish(in, e, p, solver.Outcome{Tour: ph.tour, Moves: ph.moves, Steps: ph.steps, Start: start, Stopped: ph.stopped || ctx.Err() != nil, Device: ph.device})
+	return solver.Finish(in, e, p, solver.Outcome{Tour: ph.Tour, Moves: ph.Moves, Steps: ph.Steps, Start: start, Stopped: ph.Stopped || ctx.Err() != nil, Device: ph.Device})
 }
 
 // autoLSStart returns p with Params.Start set to a 2-opt + Or-opt local
@@ -90,21 +95,21 @@ func solveOrAlone(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 // the result; p as it was when a start is given, the instance does not
 // suit or the descent failed. The sink shows the phase, then the tour.
 func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params, start time.Time, sink *solver.Sink) (solver.Params, string) {
-	if p.Start != nil || in.N < AutoLSMinN || !orSpanOK(in) || len(in.FixedEdges) > 0 {
+	if p.Start != nil || in.N < AutoLSMinN || !ils.OrSpanOK(in) || len(in.FixedEdges) > 0 {
 		return p, ""
 	}
 	sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
-	t, st, err := glsDescent(ctx, in, nil, autoLSGreedy, p.Seed, autoLSDeadline(in.N, p.TimeLimit, start))
+	t, st, err := ils.GlsDescent(ctx, in, nil, autoLSGreedy, p.Seed, autoLSDeadline(in.N, p.TimeLimit, start))
 	if err != nil {
 		return p, fmt.Sprintf("; the 2opt-or start failed: %v", err)
 	}
 	l := solver.TourLength(in, t)
 	sink.Send(solver.Snapshot{Tour: t, Length: l, Best: t, BestLength: l, Phase: solver.PhaseStart, PhaseProgress: 1})
 	p.Start = t
-	if st.passes == 0 {
-		return p, fmt.Sprintf("; from the GPU's %s start (%.0f ms)", glsStartName(false, st.rounds, st.frags), ms(st.setup))
+	if st.Passes == 0 {
+		return p, fmt.Sprintf("; from the GPU's %s start (%.0f ms)", ils.GlsStartName(false, st.Rounds, st.Frags), ils.Millis(st.Setup))
 	}
-	return p, fmt.Sprintf("; from a 2opt-or start (%s start, %d passes, %.0f ms on the GPU)", glsStartName(false, st.rounds, st.frags), st.passes, ms(st.setup+st.search))
+	return p, fmt.Sprintf("; from a 2opt-or start (%s start, %d passes, %.0f ms on the GPU)", ils.GlsStartName(false, st.Rounds, st.Frags), st.Passes, ils.Millis(st.Setup+st.Search))
 }
 
 // solveEarly runs or-ils (from Params.Start, else the space-filling curve)
@@ -112,7 +117,7 @@ func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params, star
 // at the engine's first tour; snapshots and result carry the better tour.
 func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solver.Aid, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
 	type orSide struct {
-		ph  orPhase
+		ph  ils.OrPhase
 		err error
 	}
 	orDone := make(chan orSide, 1)
@@ -132,9 +137,9 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 	}()
 	go func() {
 		wo, err := autoOrOptions(earlyParams(p), in.N)
-		var ph orPhase
+		var ph ils.OrPhase
 		if err == nil {
-			ph, err = orILS(octx, in, earlyParams(p), wo, orSnaps, start)
+			ph, err = ils.OrILS(octx, in, earlyParams(p), wo, orSnaps, start)
 		}
 		orDone <- orSide{ph, err}
 	}()
@@ -151,12 +156,12 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 	st := r.Stats
 	if o.err != nil {
 		note = joinNotes(note, fmt.Sprintf("or-ils before its first tour stopped: %v", o.err))
-	} else if o.ph.tour != nil {
+	} else if o.ph.Tour != nil {
 		note = joinNotes(note, "or-ils gave the first tours")
-		moves += o.ph.moves
-		st.EarlyLength = o.ph.length
-		if o.ph.length < r.Length {
-			best = o.ph.tour
+		moves += o.ph.Moves
+		st.EarlyLength = o.ph.Length
+		if o.ph.Length < r.Length {
+			best = o.ph.Tour
 			st.EarlyKept = true
 		}
 	}
@@ -169,16 +174,16 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 // search to hand stretches of its tour to (solver.Aid.Paths), nil when
 // OptBeside is set to 0, and their first share (unset: 0, the partition
 // search's own).
-func besideWindows(in *solver.Instance, p solver.Params) (*pathWindows, float64, error) {
-	share, err := solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, OptBeside)
-	if err != nil || (p.Given(OptBeside) && share <= 0) {
+func besideWindows(in *solver.Instance, p solver.Params) (*ils.PathWindows, float64, error) {
+	share, err := solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, ils.OptBeside)
+	if err != nil || (p.Given(ils.OptBeside) && share <= 0) {
 		return nil, 0, err
 	}
 	wo, err := autoOrOptions(p, in.N)
 	if err != nil {
 		return nil, 0, err
 	}
-	return newPathWindows(in, wo, p.Seed), share, nil
+	return ils.NewPathWindows(in, wo, p.Seed), share, nil
 }
 
 // joinNotes joins two notes of a run into one line ("a; b"), either of
@@ -192,4 +197,15 @@ func joinNotes(a, b string) string {
 		return a
 	}
 	return a + "; " + b
+}
+
+// autoOrOptions reads the windows' settings from GPU auto's Params: window,
+// and wsegment as the kick segment; or-ils's defaults otherwise.
+func autoOrOptions(p solver.Params, n int) (ils.OrConfig, error) {
+	c, err := ils.OrSpec.ParseKnown(&solver.Instance{N: n}, windowParams(p))
+	if err != nil {
+		return c, err
+	}
+	c.Segment, err = solver.OptionsFor(AlgoAuto, solver.BackendGPU).Int(p, ils.OptWindowSegment)
+	return c, err
 }

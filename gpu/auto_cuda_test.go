@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsplab/tsplab/gpu/internal/gputest"
+
 	"github.com/tsplab/tsplab/solver"
 
 	// the CPU auto engine, which GPU auto runs
@@ -21,7 +23,7 @@ import (
 // engine's partition search improved a stretch, and the result is a valid
 // tour of the reported length within the time limit.
 func TestAutoEarlyOrILS(t *testing.T) {
-	needDevice(t)
+	gputest.NeedDevice(t)
 	if testing.Short() {
 		t.Skip("a 6 s run on 200,000 cities")
 	}
@@ -29,7 +31,7 @@ func TestAutoEarlyOrILS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := randomInstance(AutoOrILSMinN, solver.Euc2D, 1e6, 6)
+	in := gputest.RandomInstance(AutoOrILSMinN, solver.Euc2D, 1e6, 6)
 	snaps := solver.Latest()
 	type seen struct {
 		n     int
@@ -84,8 +86,8 @@ func TestAutoEarlyOrILS(t *testing.T) {
 // alpha-nearness lists (12,000 cities): the ascent behind them runs on
 // the GPU, as the run's statistics say, and the tour is valid and exact.
 func TestAutoAlphaAscent(t *testing.T) {
-	needDevice(t)
-	in := randomInstance(12000, solver.Euc2D, 1e6, 7)
+	gputest.NeedDevice(t)
+	in := gputest.RandomInstance(12000, solver.Euc2D, 1e6, 7)
 	res, _ := runAuto(t, in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1})
 	if !res.Stats.AscentOnGPU || res.Stats.AscentIterations == 0 {
 		t.Fatalf("the ascent did not run on the GPU: %+v", res.Stats)
@@ -108,6 +110,6 @@ func runAuto(t *testing.T, in *solver.Instance, p solver.Params) (solver.Result,
 		t.Fatal(err)
 	}
 	el := time.Since(t0)
-	checkResult(t, "auto", in, res)
+	gputest.CheckResult(t, "auto", in, res)
 	return res, el
 }

@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsplab/tsplab/gpu/ils"
+	"github.com/tsplab/tsplab/gpu/internal/gputest"
+
 	"github.com/tsplab/tsplab/solver"
 	// the CPU engines declare the options GPU auto inherits from CPU auto
 	_ "github.com/tsplab/tsplab/solver/cpu"
@@ -16,8 +19,8 @@ import (
 // parameters without the options only GPU auto takes (it would refuse
 // them), and that the caller's map is left alone.
 func TestCPUParams(t *testing.T) {
-	p := solver.Params{Backend: solver.BackendGPU, Seed: 4, Extra: map[string]string{OptWindow: "512",
-		OptWindowSegment: "50", "kicks": "10", "segment": "100"}}
+	p := solver.Params{Backend: solver.BackendGPU, Seed: 4, Extra: map[string]string{ils.OptWindow: "512",
+		ils.OptWindowSegment: "50", "kicks": "10", "segment": "100"}}
 	q := cpuParams(p, 0)
 	if q.Backend != solver.BackendCPU || q.Seed != 4 || len(q.Extra) != 2 || q.Extra["kicks"] != "10" || q.Extra["segment"] != "100" {
 		t.Fatalf("CPU params %+v", q)
@@ -51,7 +54,7 @@ func TestCPUParams(t *testing.T) {
 // windows with or-ils's narrower one. The caller's map is left alone.
 func TestWindowParams(t *testing.T) {
 	auto := solver.OptionsFor(AlgoAuto, solver.BackendGPU)
-	orils := solver.OptionsFor(AlgoOrILS, solver.BackendGPU)
+	orils := solver.OptionsFor(ils.AlgoOrILS, solver.BackendGPU)
 	extra := map[string]string{}
 	for _, k := range auto.Names() {
 		extra[k] = "1"
@@ -61,7 +64,7 @@ func TestWindowParams(t *testing.T) {
 	if q.Seed != 9 || q.TimeLimit != time.Second {
 		t.Fatalf("window params %+v", q)
 	}
-	own := map[string]bool{OptWindow: true}
+	own := map[string]bool{ils.OptWindow: true}
 	shared := 0
 	for _, k := range auto.Names() {
 		if _, ok := orils.Lookup(k); !ok {
@@ -87,15 +90,15 @@ func TestWindowParams(t *testing.T) {
 // global passes, a value or-ils's option table takes, and the caller's
 // options are left alone.
 func TestEarlyParams(t *testing.T) {
-	orils := solver.OptionsFor(AlgoOrILS, solver.BackendGPU)
-	for _, extra := range []map[string]string{nil, {OptWindow: "512"}, {"segment": "100"}} {
+	orils := solver.OptionsFor(ils.AlgoOrILS, solver.BackendGPU)
+	for _, extra := range []map[string]string{nil, {ils.OptWindow: "512"}, {"segment": "100"}} {
 		p := solver.Params{Seed: 3, Extra: extra}
 		before := maps.Clone(extra)
 		q := earlyParams(p)
-		if g, err := orils.Float(q, OptGlobal); err != nil || g != 0 {
+		if g, err := orils.Float(q, ils.OptGlobal); err != nil || g != 0 {
 			t.Fatalf("%v: global %v, %v", extra, g, err)
 		}
-		if _, ok := q.Extra["segment"]; ok || (extra[OptWindow] != "" && q.Extra[OptWindow] != extra[OptWindow]) {
+		if _, ok := q.Extra["segment"]; ok || (extra[ils.OptWindow] != "" && q.Extra[ils.OptWindow] != extra[ils.OptWindow]) {
 			t.Fatalf("%v gave %v", extra, q.Extra)
 		}
 		if !maps.Equal(extra, before) {
@@ -135,7 +138,7 @@ func TestCPUAutoAfterSpentLimit(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	in := hostInstance(2000, 7)
+	in := gputest.HostInstance(2000, 7)
 	p := solver.Params{Algorithm: AlgoAuto, Backend: solver.BackendGPU, Seed: 1, TimeLimit: time.Hour}
 	q := cpuParams(p, 2*time.Hour)
 	r, err := aided.SolveAided(context.Background(), in, q, nil, solver.Aid{})
@@ -183,7 +186,7 @@ func TestPlanAuto(t *testing.T) {
 		{"below the early or-ils", inst(AutoOrILSMinN-1, 1e6, false), true, autoPlan{beside: true}},
 		{"early or-ils and windows", inst(AutoOrILSMinN, 1e6, false), true, autoPlan{early: true, beside: true}},
 		{"fixed edges", inst(AutoOrILSMinN, 1e6, true), true, autoPlan{}},
-		{"span too wide", inst(AutoOrILSMinN, 2*orMaxSpan, false), true, autoPlan{}},
+		{"span too wide", inst(AutoOrILSMinN, 2*ils.OrMaxSpan, false), true, autoPlan{}},
 		{"no CPU engine, small", inst(AutoOrILSMinN-1, 1e6, false), false, autoPlan{}},
 		{"no CPU engine", inst(AutoOrILSMinN, 1e6, false), false, autoPlan{orOnly: true}},
 	}

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsplab/tsplab/gpu/ils"
+	"github.com/tsplab/tsplab/gpu/internal/gputest"
+
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
 )
@@ -27,8 +30,8 @@ func pathLen(in *solver.Instance, p []int32) int64 {
 // two ends, the same cities and exactly the reported gain shorter; a
 // path handed with its context ended comes back as it was.
 func TestPathWindows(t *testing.T) {
-	needDevice(t)
-	in := randomInstance(30000, solver.Euc2D, 1e6, 31)
+	gputest.NeedDevice(t)
+	in := gputest.RandomInstance(30000, solver.Euc2D, 1e6, 31)
 	t0 := construct.SpaceFillingCurve(in)
 	tour := make([]int32, in.N)
 	for i, c := range t0 {
@@ -38,8 +41,8 @@ func TestPathWindows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pw := newPathWindows(in, o, 1)
-	defer pw.close()
+	pw := ils.NewPathWindows(in, o, 1)
+	defer pw.Close()
 	for _, c := range []struct{ from, m int }{{100, 12000}, {5000, 700}, {0, in.N}, {20000, 3000}, {29000, 65}} {
 		path := slices.Clone(tour[c.from : c.from+c.m])
 		before := slices.Clone(path)

@@ -6,6 +6,12 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/tsplab/tsplab/gpu/climb"
+	"github.com/tsplab/tsplab/gpu/device"
+	"github.com/tsplab/tsplab/gpu/ils"
+	"github.com/tsplab/tsplab/gpu/internal/gputest"
+	"github.com/tsplab/tsplab/gpu/pspm"
+
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/enginetest"
 )
@@ -16,7 +22,7 @@ import (
 func TestEngineContractGPU(t *testing.T) {
 	// 2opt-or's descent ends at its local optimum within milliseconds on
 	// the cases' instances.
-	descent := func(e solver.Engine) bool { return e.Name() == AlgoTourLS }
+	descent := func(e solver.Engine) bool { return e.Name() == ils.AlgoTourLS }
 	cfg := enginetest.Config{Budget: gpuBudget, Open: gpuOpen, Ready: deviceReady, Descent: descent}
 	n := 0
 	for _, e := range solver.Engines() {
@@ -34,7 +40,7 @@ func TestEngineContractGPU(t *testing.T) {
 // deviceReady says why the contract's cases cannot run here ("" when a
 // device can run kernels).
 func deviceReady() string {
-	if _, err := getDevice(); err != nil {
+	if _, err := device.GetDevice(); err != nil {
 		return fmt.Sprintf("no usable CUDA device: %v", err)
 	}
 	return ""
@@ -45,16 +51,16 @@ func deviceReady() string {
 func gpuBudget(e solver.Engine) solver.Params {
 	p := solver.Params{Seed: 1}
 	switch e.Name() {
-	case AlgoPSPM, AlgoPSSM:
-		p = withOpts(p, "t0=200", "tend=1", "alpha=0.8", "sweeps=4", "k=5")
-	case AlgoSSPM:
-		p = withOpts(p, "t0=200", "tend=1", "alpha=0.8", "sweeps=4")
-	case AlgoTwoOptClimb:
-		p = withOpts(p, OptRestarts+"=64")
-	case AlgoThreeOptILS:
-		p = withOpts(p, OptKicks+"=50")
+	case pspm.AlgoPSPM, pspm.AlgoPSSM:
+		p = gputest.WithOpts(p, "t0=200", "tend=1", "alpha=0.8", "sweeps=4", "k=5")
+	case pspm.AlgoSSPM:
+		p = gputest.WithOpts(p, "t0=200", "tend=1", "alpha=0.8", "sweeps=4")
+	case climb.AlgoTwoOptClimb:
+		p = gputest.WithOpts(p, climb.OptRestarts+"=64")
+	case ils.AlgoThreeOptILS:
+		p = gputest.WithOpts(p, ils.OptKicks+"=50")
 	case AlgoAuto:
-		p = withOpts(p, OptKicks+"=300")
+		p = gputest.WithOpts(p, ils.OptKicks+"=300")
 	}
 	return p
 }
@@ -64,8 +70,8 @@ func gpuBudget(e solver.Engine) solver.Params {
 // cases' time limits (else it is fitted to them).
 func gpuOpen(e solver.Engine) solver.Params {
 	switch e.Name() {
-	case AlgoPSPM, AlgoPSSM, AlgoSSPM:
-		return withOpts(solver.Params{}, "t0=100", "tend=0.1", "alpha=0.9999", "sweeps=4")
+	case pspm.AlgoPSPM, pspm.AlgoPSSM, pspm.AlgoSSPM:
+		return gputest.WithOpts(solver.Params{}, "t0=100", "tend=0.1", "alpha=0.9999", "sweeps=4")
 	}
 	return solver.Params{}
 }

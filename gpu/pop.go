@@ -1,6 +1,9 @@
 package gpu
 
-import "github.com/tsplab/tsplab/solver"
+import (
+	"github.com/tsplab/tsplab/gpu/device"
+	"github.com/tsplab/tsplab/solver"
+)
 
 // AlgoPop is GPU pop: the CPU pop engine with the GPU's block search
 // (OpenTourPool) on copies of its pool's members beside the workers.
@@ -10,7 +13,7 @@ const AlgoPop = "pop"
 // gpuround and gpustart, are CPU pop's, read only with a pool), all
 // listed as experimental (gpus too), as the engine is.
 func init() {
-	solver.Declare(AlgoPop, solver.BackendGPU, experimental{withGPUs{solver.Inherit(AlgoPop, solver.BackendCPU, solver.OptionSet{})}})
+	solver.Declare(AlgoPop, solver.BackendGPU, experimental{device.WithGPUs{Declarer: solver.Inherit(AlgoPop, solver.BackendCPU, solver.OptionSet{})}})
 }
 
 // experimental is a Declarer whose options are all marked experimental.

@@ -8,10 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tsplab/tsplab/gpu/ascent"
+	"github.com/tsplab/tsplab/gpu/blockils"
+
 	"github.com/tsplab/tsplab/solver"
 )
-
-func init() { aidedSolvers[AlgoPop] = solvePop }
 
 // solvePop is the GPU pop engine: the CPU pop engine (composed through
 // solver.Aided) with its Held–Karp ascent on the GPU and the GPU's block
@@ -24,7 +25,7 @@ func solvePop(ctx context.Context, e solver.Engine, in *solver.Instance, p solve
 		return solver.Result{}, fmt.Errorf("gpu pop: %w", err)
 	}
 	q := popParams(p)
-	cpuAid := solver.Aid{Device: BoundDevice, Ascents: aid.Ascents, Pool: OpenTourPool, FirstTour: aid.FirstTour}
+	cpuAid := solver.Aid{Device: ascent.BoundDevice, Ascents: aid.Ascents, Pool: blockils.OpenTourPool, FirstTour: aid.FirstTour}
 	r, err := aided.SolveAided(ctx, in, q, snaps, cpuAid)
 	if err != nil {
 		return solver.Result{}, err
@@ -38,13 +39,4 @@ func solvePop(ctx context.Context, e solver.Engine, in *solver.Instance, p solve
 	res.Stats = r.Stats
 	res.Note = r.Note
 	return res, err
-}
-
-// LastKicks is the kicks of the last Improve, all tours together
-// (population.KickCounter).
-func (p *tourPool) LastKicks() int64 {
-	if len(p.ctr) < 3 {
-		return 0
-	}
-	return int64(p.ctr[2])
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsplab/tsplab/gpu/internal/gputest"
+
 	"github.com/tsplab/tsplab/solver"
 
 	// the CPU pop engine, which GPU pop runs
@@ -20,7 +22,7 @@ import (
 // it improved and its kicks), the result is a valid tour of its length
 // and a run with fixed edges leaves the GPU out.
 func TestPopFeedsPool(t *testing.T) {
-	needDevice(t)
+	gputest.NeedDevice(t)
 	if testing.Short() {
 		t.Skip("a 4 s run")
 	}
@@ -28,7 +30,7 @@ func TestPopFeedsPool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := randomInstance(3000, solver.Euc2D, 1e5, 3)
+	in := gputest.RandomInstance(3000, solver.Euc2D, 1e5, 3)
 	t0 := time.Now()
 	res, err := e.Solve(context.Background(), in, solver.Params{TimeLimit: 4 * time.Second, Seed: 1, Workers: 8}, nil)
 	if err != nil {

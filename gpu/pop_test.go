@@ -3,6 +3,8 @@ package gpu
 import (
 	"testing"
 
+	"github.com/tsplab/tsplab/gpu/device"
+
 	"github.com/tsplab/tsplab/solver"
 
 	// the CPU pop engine, whose options GPU pop inherits
@@ -13,7 +15,7 @@ import (
 // CPU engine gets the run's parameters on its own backend.
 func TestPopOptions(t *testing.T) {
 	opts := solver.OptionsFor(AlgoPop, solver.BackendGPU)
-	for _, name := range []string{"pool", "gpuround", "gpustart", OptGPUs} {
+	for _, name := range []string{"pool", "gpuround", "gpustart", device.OptGPUs} {
 		o, ok := opts.Lookup(name)
 		if !ok || !o.Experimental {
 			t.Errorf("option %s: listed %v, experimental %v", name, ok, o.Experimental)

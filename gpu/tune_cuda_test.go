@@ -10,6 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsplab/tsplab/gpu/climb"
+	"github.com/tsplab/tsplab/gpu/ils"
+	"github.com/tsplab/tsplab/gpu/internal/gputest"
+	"github.com/tsplab/tsplab/gpu/pspm"
+
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -17,9 +22,9 @@ import (
 // instance is the value the engine then runs with (Result.Params), and the
 // threads' bound is the device's.
 func TestTuneShowsWhatRuns(t *testing.T) {
-	needDevice(t)
-	in := randomInstance(493, solver.Euc2D, 1000, 3)
-	for _, algo := range []string{AlgoPSPM, AlgoTwoOptClimb, AlgoThreeOptILS, AlgoSwapClimb} {
+	gputest.NeedDevice(t)
+	in := gputest.RandomInstance(493, solver.Euc2D, 1000, 3)
+	for _, algo := range []string{pspm.AlgoPSPM, climb.AlgoTwoOptClimb, ils.AlgoThreeOptILS, climb.AlgoSwapClimb} {
 		e, err := solver.Lookup(algo, solver.BackendGPU)
 		if err != nil {
 			t.Fatal(err)
@@ -37,8 +42,8 @@ func TestTuneShowsWhatRuns(t *testing.T) {
 		if got := res.Params.Extra["blocks"]; got != b.Default {
 			t.Errorf("%s: Tune says %s blocks, the run used %s", algo, b.Default, got)
 		}
-		if th, ok := set.Lookup("threads"); ok && int(th.Max) != needDevice(t).limits.maxThreads {
-			t.Errorf("%s: threads up to %g, the device takes %d", algo, th.Max, needDevice(t).limits.maxThreads)
+		if th, ok := set.Lookup("threads"); ok && int(th.Max) != gputest.NeedDevice(t).Limits.MaxThreads {
+			t.Errorf("%s: threads up to %g, the device takes %d", algo, th.Max, gputest.NeedDevice(t).Limits.MaxThreads)
 		}
 	}
 }
@@ -46,11 +51,11 @@ func TestTuneShowsWhatRuns(t *testing.T) {
 // TestGPURefusesLikeCPU: settings out of range are refused before any
 // launch, with the error the CPU engine gives for the same Params.
 func TestGPURefusesLikeCPU(t *testing.T) {
-	needDevice(t)
-	in := randomInstance(200, solver.Euc2D, 1000, 4)
-	for _, p := range []solver.Params{ext("alpha", "1"), ext("t0", "1", "tend", "2"), ext("blocks", fmt.Sprint(1<<30)), ext("sweeps", "-1")} {
-		g, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
-		c, cerr := solver.Lookup(AlgoPSPM, solver.BackendCPU)
+	gputest.NeedDevice(t)
+	in := gputest.RandomInstance(200, solver.Euc2D, 1000, 4)
+	for _, p := range []solver.Params{gputest.Ext("alpha", "1"), gputest.Ext("t0", "1", "tend", "2"), gputest.Ext("blocks", fmt.Sprint(1<<30)), gputest.Ext("sweeps", "-1")} {
+		g, _ := solver.Lookup(pspm.AlgoPSPM, solver.BackendGPU)
+		c, cerr := solver.Lookup(pspm.AlgoPSPM, solver.BackendCPU)
 		_, gerr := g.Solve(context.Background(), in, p, nil)
 		var pe *solver.ParamError
 		if !errors.As(gerr, &pe) {
@@ -68,18 +73,18 @@ func TestGPURefusesLikeCPU(t *testing.T) {
 // table (same ranges and messages as Validate) and keeps its
 // instance-dependent defaults.
 func TestOrOptionsFromTheTable(t *testing.T) {
-	o, err := parseOrOptions(solver.Params{}, 1000)
-	if err != nil || o.Window != 1024 || !o.Greedy || o.globalEvery() != time.Second {
+	o, err := ils.ParseOrOptions(solver.Params{}, 1000)
+	if err != nil || o.Window != 1024 || !o.Greedy || o.GlobalEvery() != time.Second {
 		t.Fatalf("defaults at 1000 cities: %+v %v", o, err)
 	}
-	o, err = parseOrOptions(solver.Params{Extra: map[string]string{OptWindow: "64", OptGlobal: "0.5", OptStart: "sfc"}}, 1000)
-	if err != nil || o.Window != 64 || o.Greedy || o.globalEvery() != 500*time.Millisecond {
+	o, err = ils.ParseOrOptions(solver.Params{Extra: map[string]string{ils.OptWindow: "64", ils.OptGlobal: "0.5", ils.OptStart: "sfc"}}, 1000)
+	if err != nil || o.Window != 64 || o.Greedy || o.GlobalEvery() != 500*time.Millisecond {
 		t.Fatalf("set: %+v %v", o, err)
 	}
-	for _, bad := range []map[string]string{{OptWindow: "16"}, {"segment": "513"}, {OptGlobal: "-1"}, {OptStart: "random"}} {
-		_, err := parseOrOptions(solver.Params{Extra: bad}, 1000)
+	for _, bad := range []map[string]string{{ils.OptWindow: "16"}, {"segment": "513"}, {ils.OptGlobal: "-1"}, {ils.OptStart: "random"}} {
+		_, err := ils.ParseOrOptions(solver.Params{Extra: bad}, 1000)
 		var pe *solver.ParamError
-		e, _ := solver.Lookup(AlgoOrILS, solver.BackendGPU)
+		e, _ := solver.Lookup(ils.AlgoOrILS, solver.BackendGPU)
 		verr := solver.Validate(e, nil, solver.Params{Extra: bad})
 		if !errors.As(err, &pe) || verr == nil || err.Error() != verr.Error() {
 			t.Errorf("%v: parse %v, Validate %v", bad, err, verr)
@@ -91,10 +96,10 @@ func TestOrOptionsFromTheTable(t *testing.T) {
 // the blocks default lies inside the option's own range, and the run uses
 // that default.
 func TestPSPMDefaultBlocksInRange(t *testing.T) {
-	needDevice(t)
-	e, _ := solver.Lookup(AlgoPSPM, solver.BackendGPU)
+	gputest.NeedDevice(t)
+	e, _ := solver.Lookup(pspm.AlgoPSPM, solver.BackendGPU)
 	for _, n := range []int{9847, 13509, 33810} {
-		in := randomInstance(n, solver.Euc2D, 100000, uint64(n))
+		in := gputest.RandomInstance(n, solver.Euc2D, 100000, uint64(n))
 		b, ok := solver.EffectiveOptions(e, in).Lookup("blocks")
 		def, err := strconv.Atoi(b.Default)
 		if !ok || err != nil || float64(def) < b.Min || float64(def) > b.Max {
@@ -104,7 +109,7 @@ func TestPSPMDefaultBlocksInRange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if optInt(res.Params, "blocks") != def {
+		if gputest.OptInt(res.Params, "blocks") != def {
 			t.Fatalf("n %d: Tune says %d blocks, the run used %s", n, def, res.Params.Extra["blocks"])
 		}
 		t.Logf("n %d: %d blocks (range %g..%g)", n, def, b.Min, b.Max)

@@ -1,23 +1,25 @@
 #!/bin/sh
-# build-gpu.sh builds the CUDA variant: every gpu/kernels/*.cu into one
-# fatbin (SASS for sm_70, sm_80, sm_90 and compute_90 PTX for newer GPUs),
-# embedded by gpu/device_cuda.go, then bin/tsp and bin/tsplab with
-# -tags cuda. It installs the toolkit first when nvcc is missing.
+# build-gpu.sh builds the CUDA variant: every .cu file under gpu/ (each
+# beside the Go code that launches it; the shared headers in gpu/device)
+# into one fatbin (SASS for sm_70, sm_80, sm_90 and compute_90 PTX for
+# newer GPUs), embedded by gpu/device/device_cuda.go, then bin/tsp and
+# bin/tsplab with -tags cuda. It installs the toolkit first when nvcc is missing.
 # Usage: scripts/build-gpu.sh [fatbin]   (fatbin: only the kernels)
 set -eu
 cd "$(dirname "$0")/.."
 command -v nvcc >/dev/null 2>&1 || sh scripts/cuda-toolkit.sh
 NVCC=${NVCC:-nvcc}
-OUT=gpu/kernels/kernels.fatbin
+OUT=gpu/device/kernels.fatbin
 UNITY=$(mktemp -d)/kernels.cu
-for f in gpu/kernels/*.cu; do
+# one translation unit, the files in the order of their names
+for f in $(find gpu -name '*.cu' | awk -F/ '{print $NF, $0}' | LC_ALL=C sort | cut -d' ' -f2); do
 	printf '#include "%s"\n' "$PWD/$f" >>"$UNITY"
 done
 # -use_fast_math: the kernels rank moves in float; every applied move is
 # re-checked with exact integer distances on the CPU (gpu/doc.go, "Exactness").
 # -compress-all: the SASS images compressed too (the driver inflates them
 # when it loads the module), a fatbin of about 40 % the size.
-$NVCC -O3 -use_fast_math -fatbin -Xfatbin -compress-all -I gpu/kernels \
+$NVCC -O3 -use_fast_math -fatbin -Xfatbin -compress-all -I gpu/device \
 	-gencode arch=compute_70,code=sm_70 \
 	-gencode arch=compute_80,code=sm_80 \
 	-gencode arch=compute_90,code=sm_90 \

@@ -2,7 +2,9 @@
 
 package main
 
-import "github.com/tsplab/tsplab/gpu"
+import (
+	"github.com/tsplab/tsplab/gpu/blockils"
+)
 
 // gpuBatch is the GPU's batch solver: a block per instance.
-func gpuBatch() batchSolver { return gpu.SolveBatch }
+func gpuBatch() batchSolver { return blockils.SolveBatch }

@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/bench"
-	"github.com/tsplab/tsplab/gpu"
+	"github.com/tsplab/tsplab/gpu/climb"
+	"github.com/tsplab/tsplab/gpu/ils"
 	"github.com/tsplab/tsplab/solver"
 )
 
@@ -17,31 +18,31 @@ func benchGPU() bench.GPU { return gpuBench{} }
 type gpuBench struct{}
 
 func (gpuBench) EvalRate(n, passes int, seed uint64) (bench.KernelRate, error) {
-	return gpu.EvalRate(n, passes, seed)
+	return climb.EvalRate(n, passes, seed)
 }
 
-func (gpuBench) EvalBatch(n int) (int, error) { return gpu.EvalBatch(n) }
+func (gpuBench) EvalBatch(n int) (int, error) { return climb.EvalBatch(n) }
 
 func (gpuBench) ClimbRate(in *solver.Instance, warm, window time.Duration, seed uint64) (bench.KernelRate, error) {
-	return gpu.ClimbRate(in, warm, window, seed)
+	return climb.ClimbRate(in, warm, window, seed)
 }
 
 func (gpuBench) TwoOptDescent(in *solver.Instance, start []int) (bench.Descent, error) {
-	return gpu.TwoOptDescent(in, start)
+	return climb.TwoOptDescent(in, start)
 }
 
 func (gpuBench) OnePass(in *solver.Instance, t []int, reps int) (bench.PassTimes, error) {
-	return gpu.OnePass(in, t, reps)
+	return climb.OnePass(in, t, reps)
 }
 
 func (gpuBench) ThreeOptPopulation(ctx context.Context, in *solver.Instance, pop bench.Population) (bench.PopulationResult, error) {
-	return gpu.ThreeOptPopulation(ctx, in, pop)
+	return ils.ThreeOptPopulation(ctx, in, pop)
 }
 
 func (gpuBench) FIPopulation(in *solver.Instance, pop bench.Population) (bench.PopulationResult, error) {
-	return gpu.FIPopulation(in, pop)
+	return ils.FIPopulation(in, pop)
 }
 
 func (gpuBench) FISequential(in *solver.Instance, first, count int, pop bench.Population) (bench.PopulationResult, error) {
-	return gpu.FISequential(in, first, count, pop)
+	return ils.FISequential(in, first, count, pop)
 }

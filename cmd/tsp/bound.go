@@ -8,7 +8,8 @@ import (
 	"io"
 	"math"
 
-	"github.com/tsplab/tsplab/gpu"
+	"github.com/tsplab/tsplab/gpu/ascent"
+	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
@@ -132,13 +133,13 @@ func computeBound(ctx context.Context, e *env, in *solver.Instance, r *boundRequ
 func chooseBoundDevice(opts *bound.Options, backend string) error {
 	switch backend {
 	case solver.BackendGPU:
-		if _, err := gpu.Devices(); err != nil {
+		if _, err := device.Devices(); err != nil {
 			return fmt.Errorf("--backend gpu: %v", err)
 		}
-		opts.Device = gpu.BoundDevice
+		opts.Device = ascent.BoundDevice
 	case solver.BackendAuto:
-		if _, err := gpu.Devices(); err == nil {
-			opts.Device = gpu.BoundDevice
+		if _, err := device.Devices(); err == nil {
+			opts.Device = ascent.BoundDevice
 		}
 	}
 	return nil

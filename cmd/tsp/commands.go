@@ -17,7 +17,7 @@ import (
 
 	"github.com/tsplab/tsplab/bench"
 	"github.com/tsplab/tsplab/canvas/export"
-	"github.com/tsplab/tsplab/gpu"
+	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
@@ -478,7 +478,7 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 			writeOptions(e.stdout, set)
 		}
 	}
-	if gpu.BuiltWithCUDA() {
+	if device.BuiltWithCUDA() {
 		writeGPUs(e.stdout)
 	}
 	return nil
@@ -513,7 +513,7 @@ func cmdVersion(_ context.Context, e *env, args []string) error {
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "tsp %s\ngo: %s %s/%s\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	if gpu.BuiltWithCUDA() {
+	if device.BuiltWithCUDA() {
 		fmt.Fprintf(w, "cuda: kernels built in\n")
 	} else {
 		fmt.Fprintf(w, "cuda: not built in (build with `make gpu`)\n")
@@ -525,9 +525,9 @@ func cmdVersion(_ context.Context, e *env, args []string) error {
 // writeGPUs lists every GPU the driver finds, each with why the engines
 // cannot use it where they cannot (the devices --opt gpus picks from).
 func writeGPUs(w io.Writer) {
-	gpus, err := gpu.GPUs()
+	gpus, err := device.GPUs()
 	switch {
-	case err != nil && gpu.BuiltWithCUDA():
+	case err != nil && device.BuiltWithCUDA():
 		fmt.Fprintf(w, "gpu: none (%s)\n", oneLine(err.Error()))
 	case err == nil && len(gpus) == 0:
 		fmt.Fprintf(w, "gpu: none\n")

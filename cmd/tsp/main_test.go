@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsplab/tsplab/gpu"
+	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/internal/tsplibdir"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tsplib"
@@ -438,7 +438,7 @@ func TestSolveSIGINT(t *testing.T) {
 }
 
 func TestSolveGPUBackendWithoutCUDA(t *testing.T) {
-	if gpu.BuiltWithCUDA() {
+	if device.BuiltWithCUDA() {
 		t.Skip("built with CUDA")
 	}
 	p := genCircle(t, 10)

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tsplab/tsplab/gpu"
+	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
@@ -217,7 +217,7 @@ func chooseSolveEngine(pl *session.Pipeline, p solver.Params) (session.Choice, e
 		}
 	}
 	if p.Backend == solver.BackendGPU {
-		if _, derr := gpu.Devices(); derr != nil {
+		if _, derr := device.Devices(); derr != nil {
 			return choice, fmt.Errorf("--backend gpu: %v", derr)
 		}
 	}

@@ -3,7 +3,7 @@ package anneal
 // PSPM's segment moves (Or-opt): a move takes the segment of 1 to seg
 // consecutive cities that starts at c or ends at it, and puts it between
 // p and next p, in either orientation, the same move set as the GPU
-// kernel's (gpu/kernels/pspm.cu, PspmSeg); a segment of one city is the
+// kernel's (gpu/pspm/pspm.cu, PspmSeg); a segment of one city is the
 // relocation of apply. One evaluated move counts as one move.
 
 // saMove is a segment move: the l cities from first along next go between

@@ -1,6 +1,0 @@
-package gpu
-
-// AlgoBatchILS names SolveBatch's search in its results: an iterated
-// 2-opt + Or-opt search per instance, a warp each (kernels/blockils.cu).
-// It is no registered engine: SolveBatch runs it over many instances.
-const AlgoBatchILS = "batch-ils"

@@ -1,0 +1,326 @@
+//go:build cuda
+
+package blockils
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/tsplab/tsplab/gpu/device"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
+)
+
+// SolveBatch solves many small instances at once on the GPU, one warp of
+// blockils.cu per instance, from a greedy start each: p.TimeLimit
+// bounds the whole batch (every instance searches the while; batches larger
+// than the device holds at once run in turns, sharing the time), and
+// the kicks option bounds each instance's kicks (default: until the time
+// limit; without one, batchDefaultKicks). Instances of fewer than 10 cities
+// are solved exactly on the host. Every result went through solver.Finish.
+// An instance the GPU cannot take (no coordinates, another metric, more
+// cities than a block's shared memory holds) makes an error wrapping
+// ErrUnsupported that names it; ctx's end stops the search and returns the
+// tours so far.
+func SolveBatch(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error) {
+	start := time.Now()
+	kicks, err := batchKicks(p)
+	if err != nil {
+		return nil, err
+	}
+	var deadline time.Time
+	if p.TimeLimit > 0 {
+		deadline = start.Add(p.TimeLimit)
+	}
+	groups, small, err := batchGroups(ins)
+	if err != nil {
+		return nil, err
+	}
+	tours := make([][]int, len(ins))
+	steps := make([]int64, len(ins))
+	label := "cpu (fewer than 10 cities)"
+	if len(groups) > 0 {
+		if label, err = solveGroups(ctx, ins, groups, kicks, p.Seed, deadline, tours, steps); err != nil {
+			return nil, err
+		}
+	}
+	for _, i := range small {
+		tours[i] = exactSmall(ins[i])
+	}
+	stopped := ctx.Err() != nil || (!deadline.IsZero() && !time.Now().Before(deadline))
+	out := make([]solver.Result, len(ins))
+	for i, in := range ins {
+		r, err := solver.Finish(in, batchEngine{}, p, solver.Outcome{Tour: tours[i], Steps: steps[i], Start: start, Stopped: stopped, Device: label})
+		if err != nil {
+			return nil, fmt.Errorf("gpu batch: %s: %w", in.Name, err)
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+// batchKicks returns each instance's kicks: the option kicks, else
+// biNoBudget with a time limit and batchDefaultKicks without.
+func batchKicks(p solver.Params) (int64, error) {
+	if v := p.Text("kicks"); v != "" {
+		k, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || k < 0 {
+			return 0, fmt.Errorf("gpu batch: kicks must be a whole number of at least 0, got %q", v)
+		}
+		return k, nil
+	}
+	if p.TimeLimit <= 0 {
+		return batchDefaultKicks, nil
+	}
+	return biNoBudget, nil
+}
+
+// batchGroups sorts the instances by metric code for the device (groups:
+// metric code -> instances) and lists those too small for it, which the
+// host solves exactly.
+func batchGroups(ins []*solver.Instance) (groups map[int][]int, small []int, err error) {
+	groups = map[int][]int{}
+	for i, in := range ins {
+		if in == nil {
+			return nil, nil, fmt.Errorf("gpu batch: instance %d is missing", i)
+		}
+		if in.N < biMinN {
+			small = append(small, i)
+			continue
+		}
+		m, err := device.MetricCode(in)
+		if err != nil {
+			return nil, nil, fmt.Errorf("gpu batch: %s: %w", in.Name, err)
+		}
+		if in.N > biMaxN {
+			return nil, nil, fmt.Errorf("%w: gpu batch: %s has %d cities, the block search takes at most %d", device.ErrUnsupported, in.Name, in.N, biMaxN)
+		}
+		groups[m] = append(groups[m], i)
+	}
+	return groups, small, nil
+}
+
+// solveGroups runs the block search on each group of instances in turn,
+// the groups sharing the time to deadline in proportion to their
+// instances, fills tours and steps, and returns the device's label with
+// the counters of all groups.
+func solveGroups(ctx context.Context, ins []*solver.Instance, groups map[int][]int, kicks int64, seed uint64, deadline time.Time, tours [][]int, steps []int64) (string, error) {
+	ru, err := device.NewRun()
+	if err != nil {
+		return "", err
+	}
+	defer ru.Close()
+	insts, err := batchStarts(ctx, ins)
+	if err != nil {
+		return "", err
+	}
+	var total []uint64
+	for m, idx := range groups {
+		gdl := deadline
+		if !deadline.IsZero() && len(groups) > 1 {
+			gdl = time.Now().Add(time.Until(deadline) * time.Duration(len(idx)) / time.Duration(len(ins)))
+		}
+		c, err := batchGroup(ctx, ru, m, ins, insts, idx, kicks, seed, gdl, tours, steps)
+		if err != nil {
+			return "", err
+		}
+		total = addCounters(total, c)
+	}
+	return fmt.Sprintf("%s, a warp per instance: %d kicks, %d kept, %.3g moves evaluated", ru.Dev.Label, total[2], total[3], float64(total[0])), nil
+}
+
+// batchDefaultKicks is each instance's kicks when neither a time limit nor
+// a budget is given.
+const batchDefaultKicks = 2000
+
+func addCounters(a, b []uint64) []uint64 {
+	if a == nil {
+		a = make([]uint64, len(b))
+	}
+	for i := range b {
+		a[i] += b[i]
+	}
+	return a
+}
+
+// batchStarts builds every instance's candidate lists and greedy start
+// (fewer than biMinN cities: none) on all cores.
+func batchStarts(ctx context.Context, ins []*solver.Instance) ([]biStart, error) {
+	out := make([]biStart, len(ins))
+	var next sync.Mutex
+	k := 0
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				next.Lock()
+				i := k
+				k++
+				next.Unlock()
+				if i >= len(ins) {
+					return
+				}
+				in := ins[i]
+				if in.N < biMinN {
+					continue
+				}
+				nb := neighbor.Nearest(in, biK)
+				out[i] = biStart{nb: nb.List, tour: construct.Greedy(in, nb)}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// biStart is an instance's candidate lists and start tour.
+type biStart struct {
+	nb   []int32
+	tour []int
+}
+
+// batchGroup searches the instances idx (one metric) in launches of what
+// the device holds at once (batchParts), each a share of the time left; it
+// writes their tours and kicks and returns the kernel's counters.
+func batchGroup(ctx context.Context, ru *device.Run, metric int, ins []*solver.Instance, st []biStart, idx []int, kicks int64, seed uint64, deadline time.Time, tours [][]int, steps []int64) ([]uint64, error) {
+	for _, i := range idx {
+		tours[i] = st[i].tour
+	}
+	parts, err := batchParts(ru, metric, ins, idx)
+	if err != nil {
+		return nil, err
+	}
+	var total []uint64
+	for c, part := range parts {
+		if ctx.Err() != nil {
+			break
+		}
+		cdl := deadline
+		if !deadline.IsZero() {
+			cdl = time.Now().Add(time.Until(deadline) / time.Duration(len(parts)-c))
+		}
+		ctr, err := batchChunk(ctx, ru, part.layout, ins, st, part.idx, kicks, seed+uint64(c)<<32, cdl, tours, steps)
+		if err != nil {
+			return nil, err
+		}
+		total = addCounters(total, ctr)
+	}
+	return total, nil
+}
+
+// batchParts cuts idx into launches (cutBatch) with the layouts
+// planBlockILS gives.
+func batchParts(ru *device.Run, metric int, ins []*solver.Instance, idx []int) ([]batchPart[biPlan], error) {
+	return cutBatch(idx, func(i int) int { return ins[i].N }, func(n int) (biPlan, int, error) {
+		var pl biPlan
+		err := ru.Do(func() (err error) { pl, err = planBlockILS(ru, metric, n, biMaxWarps, false); return err })
+		if errors.Is(err, solver.ErrNoTourPool) {
+			err = fmt.Errorf("%w: gpu batch: %w", device.ErrUnsupported, err)
+		}
+		return pl, pl.slots, err
+	})
+}
+
+// batchChunk runs one chunk of instances on the device until kicks or
+// deadline and takes their tours back (validated by the caller's Finish).
+func batchChunk(ctx context.Context, ru *device.Run, pl biPlan, ins []*solver.Instance, st []biStart, part []int, kicks int64, seed uint64, deadline time.Time, tours [][]int, steps []int64) ([]uint64, error) {
+	insts := make([]biInst, len(part))
+	ti := make([]int, len(part))
+	var flat []int32
+	for k, i := range part {
+		insts[k], ti[k] = biInst{ins[i], st[i].nb}, k
+		flat = append(flat, device.Convert[int32](st[i].tour)...)
+	}
+	var s *biSet
+	err := ru.Do(func() (err error) {
+		if s, err = newBISet(ru, pl, insts, ti); err == nil {
+			err = s.put(flat)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer ru.Do(func() error { s.free(); return nil })
+	for launch := uint64(0); ctx.Err() == nil; launch++ {
+		slice := biSliceFor(deadline)
+		if slice <= 0 {
+			break
+		}
+		if err := ru.Do(func() error { return s.launch(kicks, seed*0x9E3779B97F4A7C15+launch, slice, biDefaults) }); err != nil {
+			return nil, err
+		}
+		if s.allKicked(kicks) {
+			break
+		}
+	}
+	if err := ru.Do(func() error { return s.get(flat) }); err != nil {
+		return nil, err
+	}
+	for k, i := range part {
+		tours[i] = device.Convert[int](flat[s.offs[k] : s.offs[k]+s.ns[k]])
+		steps[i] = s.hKick[k]
+	}
+	return s.hCtr, nil
+}
+
+// exactSmall returns an optimal tour of an instance of fewer than biMinN
+// cities by trying every order of the cities after city 0.
+func exactSmall(in *solver.Instance) []int {
+	n := in.N
+	t := make([]int, n)
+	for i := range t {
+		t[i] = i
+	}
+	if n <= 3 {
+		return t
+	}
+	best := append([]int(nil), t...)
+	bestLen := solver.TourLength(in, t)
+	var permute func(k int)
+	permute = func(k int) {
+		if k == n {
+			if l := solver.TourLength(in, t); l < bestLen {
+				bestLen = l
+				copy(best, t)
+			}
+			return
+		}
+		for i := k; i < n; i++ {
+			t[k], t[i] = t[i], t[k]
+			permute(k + 1)
+			t[k], t[i] = t[i], t[k]
+		}
+	}
+	permute(1)
+	return best
+}
+
+// batchEngine names the batch search in its results.
+type batchEngine struct{}
+
+func (batchEngine) Name() string    { return AlgoBatchILS }
+func (batchEngine) Backend() string { return solver.BackendGPU }
+func (batchEngine) Describe() string {
+	return "iterated 2-opt + Or-opt search, a warp per instance, many instances at once"
+}
+func (batchEngine) Available() error { return device.Available() }
+func (batchEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, _ chan solver.Snapshot) (solver.Result, error) {
+	r, err := SolveBatch(ctx, []*solver.Instance{in}, p)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	return r[0], nil
+}

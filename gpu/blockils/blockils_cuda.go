@@ -1,0 +1,284 @@
+//go:build cuda
+
+package blockils
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/tsplab/tsplab/gpu/device"
+
+	"gorgonia.org/cu"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+func init() {
+	device.RegisterKernels("block_ils_euc", "block_ils_ceil", "block_ils_att")
+}
+
+// Constants shared with blockils.cu.
+const (
+	// biK is BI_K: candidates per city.
+	biK = 8
+	// biJournal is BI_JOURNAL: reversals a rejected kick undoes.
+	biJournal = 128
+	// biCounters is the length of the counter array: moves evaluated,
+	// moves made, kicks, kicks kept, 3-opt moves made.
+	biCounters = 5
+	// biMinN: fewer cities have no 8 candidates each.
+	biMinN = 10
+	// biMaxN: positions are 16 bits.
+	biMaxN = 65535
+	// biMaxWarps is the most warps (tours) a block holds (256 threads).
+	biMaxWarps = 8
+	// biSlice is one launch's time: a stop waits for one slice at most.
+	biSlice = 200 * time.Millisecond
+)
+
+// biOpts are the search's settings.
+type biOpts struct {
+	// seg is the longest segment a kick moves.
+	seg int
+	// or3 adds the sequential 3-opt moves where 2-opt and Or-opt find none.
+	or3 bool
+}
+
+// biDefaults are the pool's and the batch's settings: kicks of segments
+// up to 300 cities (at most half the tour) and the 3-opt moves, the best
+// of the settings TestBlockILSMeasurePool compares (H100, from the greedy
+// tour, mean after 4 s: pr2392 0.84 % against 0.90 % with 100 and 0.85 %
+// with 1,000, fnl4461 0.78 % against 0.85 % and 0.83 %; segments of 30
+// without the 3-opt moves 1.48 % and 1.37 %).
+var biDefaults = biOpts{seg: 300, or3: true}
+
+// biKernel names the kernel for metric code m.
+func biKernel(m int) string {
+	switch m {
+	case device.MetricCeil2D:
+		return "block_ils_ceil"
+	case device.MetricAtt:
+		return "block_ils_att"
+	}
+	return "block_ils_euc"
+}
+
+// biStateBytes mirrors bi_state_bytes: one warp's tour state.
+func biStateBytes(n int) int { return ((7*n + 15) &^ 15) + 4*biJournal }
+
+// biCoordBytes is one instance's float coordinates in shared memory.
+func biCoordBytes(n int) int { return (8*n + 15) &^ 15 }
+
+// biPlan is a launch layout of the kernel.
+type biPlan struct {
+	kernel       string
+	metric       int
+	maxN         int
+	wpb          int  // warps (tours) per block
+	shared       int  // dynamic shared memory per block
+	share        bool // a block's warps share one instance's coordinates
+	coordsShared bool // the coordinates sit in shared memory
+	perSM        int  // blocks an SM holds at once
+	slots        int  // tours the device holds at once
+}
+
+// planBlockILS lays out tours of at most maxN cities, want per block at
+// most (share: every tour of one instance); it takes the most warps per
+// block that fit, the coordinates in shared memory where they fit.
+func planBlockILS(r *device.Run, metric, maxN, want int, share bool) (biPlan, error) {
+	pl := biPlan{kernel: biKernel(metric), metric: metric, maxN: maxN, share: share}
+	fn, ok := r.Dev.Fn(pl.kernel)
+	if !ok {
+		return pl, fmt.Errorf("gpu: kernel %s is not in the fatbin (rebuild it: scripts/build-gpu.sh fatbin)", pl.kernel)
+	}
+	if maxN < biMinN || maxN > biMaxN {
+		return pl, fmt.Errorf("%w: the block search takes %d to %d cities, not %d", solver.ErrNoTourPool, biMinN, biMaxN, maxN)
+	}
+	static, err := fn.Attribute(cu.SharedSizeBytes)
+	if err != nil {
+		return pl, err
+	}
+	limit := r.Dev.Limits.SharedOptin - static
+	bytes := func(w int, coords bool) int {
+		c := 0
+		if coords {
+			c = biCoordBytes(maxN)
+		}
+		if share {
+			return c + w*biStateBytes(maxN)
+		}
+		return w * (c + biStateBytes(maxN))
+	}
+	want = min(max(want, 1), biMaxWarps)
+	for _, coords := range []bool{true, false} {
+		for w := want; w >= 1; w-- {
+			if bytes(w, coords) <= limit {
+				pl.wpb, pl.coordsShared, pl.shared = w, coords, bytes(w, coords)
+				break
+			}
+		}
+		if pl.wpb > 0 {
+			break
+		}
+	}
+	if pl.wpb == 0 {
+		return pl, fmt.Errorf("%w: a tour of %d cities needs %d bytes of shared memory, the device allows %d", solver.ErrNoTourPool, maxN, bytes(1, false), limit)
+	}
+	if pl.shared > r.Dev.Limits.SharedStatic {
+		if err := device.SetMaxDynamicShared(fn, pl.shared); err != nil {
+			return pl, err
+		}
+	}
+	per, err := fn.MaxActiveBlocksPerMultiProcessor(32*pl.wpb, int64(pl.shared))
+	if err != nil {
+		return pl, err
+	}
+	if per <= 0 {
+		return pl, fmt.Errorf("no block of %d warps and %d bytes of shared memory fits an SM", pl.wpb, pl.shared)
+	}
+	pl.perSM = per
+	pl.slots = per * pl.wpb * r.Dev.Info.Multiprocs
+	return pl, nil
+}
+
+// biSet is the device memory of a set of tours: their instances'
+// coordinates (float, shifted, for ranking; double for the exact deltas),
+// candidate lists, the tours and their counters.
+type biSet struct {
+	r    *device.Run
+	pl   biPlan
+	T    int   // tours
+	offs []int // tour g's first position in the tours array
+	ns   []int // tour g's cities
+	bufs device.Buffers
+	// device buffers, as the kernel's arguments
+	xy, xyd, nb, instOff, instN, tourOff  cu.DevicePtr
+	tours, lens, gains, kicks, clock, ctr cu.DevicePtr
+	// done marks a launch's end; waiting on it leaves the host core free
+	done cu.Event
+	// the last launch's figures
+	hLens, hGains, hKick []int64
+	hCtr                 []uint64
+}
+
+// biInst is one instance of a set with its candidate lists (local ids,
+// biK per city).
+type biInst struct {
+	in *solver.Instance
+	nb []int32
+}
+
+// newBISet uploads insts and makes room for one tour of insts[tourInst[g]]
+// per g (context thread).
+func newBISet(r *device.Run, pl biPlan, insts []biInst, tourInst []int) (*biSet, error) {
+	T := len(tourInst)
+	s := &biSet{r: r, pl: pl, T: T, offs: make([]int, T), ns: make([]int, T)}
+	cityOff := make([]int64, len(insts))
+	var cities int64
+	for i, x := range insts {
+		cityOff[i] = cities
+		cities += int64(x.in.N)
+	}
+	xy, xyd, nb := make([]float32, 0, 2*cities), make([]float64, 0, 2*cities), make([]int32, 0, cities*biK)
+	for _, x := range insts {
+		xy = append(xy, device.ShiftedCoords(x.in)...)
+		for i := 0; i < x.in.N; i++ {
+			xyd = append(xyd, x.in.X[i], x.in.Y[i])
+		}
+		nb = append(nb, x.nb...)
+	}
+	instOff, instN, tourOff := make([]int64, T), make([]int32, T), make([]int64, T)
+	var pos int64
+	for g, k := range tourInst {
+		instOff[g], instN[g], tourOff[g] = cityOff[k], int32(insts[k].in.N), pos
+		s.offs[g], s.ns[g] = int(pos), insts[k].in.N
+		pos += int64(insts[k].in.N)
+	}
+	err := s.bufs.AllocAll(device.Buf(&s.xy, 8*cities), device.Buf(&s.xyd, 16*cities), device.Buf(&s.nb, 4*cities*biK),
+		device.Buf(&s.instOff, 8*int64(T)), device.Buf(&s.instN, 4*int64(T)), device.Buf(&s.tourOff, 8*int64(T)),
+		device.Buf(&s.tours, 4*pos), device.Buf(&s.lens, 8*int64(T)), device.Buf(&s.gains, 8*int64(T)),
+		device.Buf(&s.kicks, 8*int64(T)), device.Buf(&s.clock, 8), device.Buf(&s.ctr, 8*biCounters))
+	if err != nil {
+		return nil, err
+	}
+	if s.done, err = cu.MakeEvent(cu.BlockingSyncEvent | cu.DisableTiming); err != nil {
+		s.bufs.FreeAll()
+		return nil, fmt.Errorf("creating an event: %w", err)
+	}
+	s.hLens, s.hGains, s.hKick, s.hCtr = make([]int64, T), make([]int64, T), make([]int64, T), make([]uint64, biCounters)
+	err = device.InOrder(func() error { return device.HtoD(s.xy, xy) }, func() error { return device.HtoD(s.xyd, xyd) },
+		func() error { return device.HtoD(s.nb, nb) }, func() error { return device.HtoD(s.instOff, instOff) },
+		func() error { return device.HtoD(s.instN, instN) }, func() error { return device.HtoD(s.tourOff, tourOff) },
+		func() error { return device.HtoD(s.ctr, s.hCtr) })
+	if err != nil {
+		s.free()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *biSet) free() {
+	if s.done != (cu.Event{}) {
+		cu.DestroyEvent(&s.done)
+	}
+	s.bufs.FreeAll()
+}
+
+// put uploads the tours (concatenated in tour order) and zeroes their
+// kicks and gains (context thread).
+func (s *biSet) put(flat []int32) error {
+	clear(s.hKick)
+	clear(s.hGains)
+	return device.InOrder(func() error { return device.HtoD(s.tours, flat) }, func() error { return device.HtoD(s.kicks, s.hKick) },
+		func() error { return device.HtoD(s.gains, s.hGains) })
+}
+
+// launch runs one launch of at most slice with a budget of kicks per tour
+// and waits for it; then hLens, hGains, hKick and hCtr hold the device's
+// figures (context thread).
+func (s *biSet) launch(kicks int64, seed uint64, slice time.Duration, o biOpts) error {
+	d := s.r
+	if err := device.HtoD(s.clock, []uint64{0}); err != nil {
+		return err
+	}
+	blocks := (s.T + s.pl.wpb - 1) / s.pl.wpb
+	if err := d.Launch(s.pl.kernel, blocks, 1, 32*s.pl.wpb, s.pl.shared, d.Stream,
+		s.xy, s.xyd, s.nb, s.instOff, s.instN, s.tourOff, s.tours, s.lens, s.gains, s.kicks, kicks, seed,
+		int64(slice), s.clock, s.T, s.pl.share, s.pl.coordsShared, s.pl.maxN, o.seg, o.or3, s.ctr); err != nil {
+		return err
+	}
+	if err := s.done.Record(d.Stream); err != nil {
+		return fmt.Errorf("block search on %s: %w", d.Dev.Label, err)
+	}
+	if err := s.done.Synchronize(); err != nil {
+		return fmt.Errorf("block search on %s failed: %w", d.Dev.Label, err)
+	}
+	return device.InOrder(func() error { return device.DtoH(s.hLens, s.lens) }, func() error { return device.DtoH(s.hGains, s.gains) },
+		func() error { return device.DtoH(s.hKick, s.kicks) }, func() error { return device.DtoH(s.hCtr, s.ctr) })
+}
+
+// get downloads the tours, concatenated in tour order (context thread).
+func (s *biSet) get(flat []int32) error { return device.DtoH(flat, s.tours) }
+
+// allKicked reports whether every tour has made kicks kicks.
+func (s *biSet) allKicked(kicks int64) bool {
+	for _, k := range s.hKick[:s.T] {
+		if k < kicks {
+			return false
+		}
+	}
+	return true
+}
+
+// biSliceFor is the next launch's time: a slice, cut to the deadline (zero
+// time: none).
+func biSliceFor(deadline time.Time) time.Duration {
+	if deadline.IsZero() {
+		return biSlice
+	}
+	return min(biSlice, time.Until(deadline))
+}
+
+// biNoBudget is the kick budget of a search that ends by time.
+const biNoBudget = math.MaxInt64

@@ -1,0 +1,303 @@
+//go:build cuda
+
+package blockils
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/gpu/device"
+	"github.com/tsplab/tsplab/gpu/internal/gputest"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
+)
+
+// biCase builds a set of T tours on the device: share, all of one
+// instance; else one instance each (sizes ns). globalCoords puts the
+// coordinates in global memory. It returns the set, the instances of the
+// tours and their start tours (space-filling curve, a few random).
+func biCase(t *testing.T, ru *device.Run, m solver.Metric, ns []int, share, globalCoords bool, seed uint64) (*biSet, []*solver.Instance, [][]int) {
+	t.Helper()
+	var insts []biInst
+	var tourInst []int
+	var ins []*solver.Instance
+	var starts [][]int
+	rng := rand.New(rand.NewPCG(seed, 3))
+	for g, n := range ns {
+		k := g
+		if share {
+			k = 0
+		}
+		if k == len(insts) {
+			in := gputest.RandomInstance(n, m, 1e4, seed+uint64(g))
+			insts = append(insts, biInst{in, neighbor.Nearest(in, biK).List})
+		}
+		in := insts[k].in
+		tourInst = append(tourInst, k)
+		ins = append(ins, in)
+		st := construct.SpaceFillingCurve(in)
+		if g%3 == 2 {
+			st = construct.Random(in.N, rng)
+		}
+		starts = append(starts, st)
+	}
+	maxN := 0
+	for _, x := range insts {
+		maxN = max(maxN, x.in.N)
+	}
+	code, err := device.MetricCode(ins[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s *biSet
+	err = ru.Do(func() error {
+		pl, err := planBlockILS(ru, code, maxN, 4, share)
+		if err != nil {
+			return err
+		}
+		if globalCoords && pl.coordsShared {
+			pl.coordsShared = false
+			pl.shared = pl.wpb * biStateBytes(maxN)
+		}
+		if s, err = newBISet(ru, pl, insts, tourInst); err != nil {
+			return err
+		}
+		var flat []int32
+		for _, st := range starts {
+			flat = append(flat, device.Convert[int32](st)...)
+		}
+		return s.put(flat)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, ins, starts
+}
+
+// TestBlockILSGainsExact runs the kernel in launches of a few kicks and
+// checks after each that every tour is a permutation, that the length
+// the kernel carried (start length minus its exact deltas) equals the
+// CPU's length of the tour, and that the gain it summed equals the CPU's
+// start length minus the tour's: every delta the kernel applied (2-opt,
+// Or-opt, kicks, undone kicks) is the CPU's exact integer delta.
+func TestBlockILSGainsExact(t *testing.T) {
+	gputest.NeedDevice(t)
+	cases := []struct {
+		name         string
+		m            solver.Metric
+		ns           []int
+		share        bool
+		globalCoords bool
+	}{
+		{"pop-euc-1000", solver.Euc2D, []int{1000, 1000, 1000, 1000, 1000, 1000}, true, false},
+		{"pop-ceil-700", solver.Ceil2D, []int{700, 700, 700, 700, 700}, true, false},
+		{"pop-att-500-global", solver.Att, []int{500, 500, 500, 500, 500}, true, true},
+		{"batch-euc", solver.Euc2D, []int{100, 100, 37, 250, 12, 100, 64, 10, 100}, false, false},
+		{"batch-att-global", solver.Att, []int{100, 80, 20, 100, 100}, false, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ru := gputest.NeedRun(t)
+			s, ins, starts := biCase(t, ru, c.m, c.ns, c.share, c.globalCoords, 7)
+			defer ru.Do(func() error { s.free(); return nil })
+			l0 := make([]int64, len(ins))
+			for g, in := range ins {
+				l0[g] = solver.TourLength(in, starts[g])
+			}
+			flat := make([]int32, s.offs[s.T-1]+s.ns[s.T-1])
+			for k, budget := range []int64{0, 1, 2, 5, 20, 60} {
+				err := ru.Do(func() error {
+					if err := s.launch(budget, uint64(k+1), time.Second, biOpts{seg: 10, or3: k%3 != 0}); err != nil {
+						return err
+					}
+					return s.get(flat)
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for g, in := range ins {
+					tour := device.Convert[int](flat[s.offs[g] : s.offs[g]+s.ns[g]])
+					if err := solver.ValidateTour(tour, in.N); err != nil {
+						t.Fatalf("budget %d, tour %d: %v", budget, g, err)
+					}
+					l := solver.TourLength(in, tour)
+					if s.hLens[g] != l || s.hGains[g] != l0[g]-l {
+						t.Fatalf("budget %d, tour %d (n=%d): exact length %d from %d; kernel says length %d, gain %d", budget, g, in.N, l, l0[g], s.hLens[g], s.hGains[g])
+					}
+					if s.hKick[g] != budget {
+						t.Fatalf("budget %d, tour %d: %d kicks made", budget, g, s.hKick[g])
+					}
+				}
+			}
+			if s.hCtr[1] == 0 || s.hCtr[2] == 0 || s.hCtr[4] == 0 {
+				t.Fatalf("counters %v: no moves, no kicks or no 3-opt moves", s.hCtr)
+			}
+			t.Logf("counters %v (evaluated, made, kicks, kept, 3-opt made), %d warps a block, coordinates in shared memory: %v", s.hCtr, s.pl.wpb, s.pl.coordsShared)
+		})
+	}
+}
+
+// poolTours returns k tours of in: randomized nearest-neighbour starts.
+func poolTours(in *solver.Instance, k int, seed uint64) [][]int32 {
+	nb := neighbor.Nearest(in, 8)
+	rng := rand.New(rand.NewPCG(seed, 1))
+	out := make([][]int32, k)
+	for i := range out {
+		t, _ := construct.RandomizedNearestNeighborContext(context.Background(), in, rng.IntN(in.N), nb, rng, 0.1)
+		out[i] = device.Convert[int32](t)
+	}
+	return out
+}
+
+// TestTourPoolImprove: the pool returns valid tours, none longer than it
+// came, their lengths exact, most shorter; a second call with more tours
+// grows the buffers.
+func TestTourPoolImprove(t *testing.T) {
+	gputest.NeedDevice(t)
+	in := gputest.RandomInstance(2000, solver.Euc2D, 1e5, 5)
+	p, err := OpenTourPool(in, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if p.Slots() <= 0 {
+		t.Fatalf("%d slots", p.Slots())
+	}
+	for _, k := range []int{7, 40} {
+		tours := poolTours(in, k, uint64(k))
+		before := make([]int64, k)
+		for i, tr := range tours {
+			before[i] = solver.TourLength(in, device.Convert[int](tr))
+		}
+		lens, err := p.Improve(context.Background(), tours, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shorter := 0
+		for i, tr := range tours {
+			tt := device.Convert[int](tr)
+			if err := solver.ValidateTour(tt, in.N); err != nil {
+				t.Fatal(err)
+			}
+			if l := solver.TourLength(in, tt); l != lens[i] || l > before[i] {
+				t.Fatalf("tour %d: length %d, reported %d, came %d", i, l, lens[i], before[i])
+			}
+			if lens[i] < before[i] {
+				shorter++
+			}
+		}
+		if shorter < k/2 {
+			t.Fatalf("%d of %d tours shorter", shorter, k)
+		}
+	}
+	if _, err := OpenTourPool(gputest.RandomInstance(7, solver.Euc2D, 100, 1), 1); !errors.Is(err, solver.ErrNoTourPool) {
+		t.Fatalf("7 cities: %v, want ErrNoTourPool", err)
+	}
+}
+
+// TestTourPoolDeadline: a search without a kick budget ends at ctx's
+// deadline (within a launch slice) and at its cancellation, with valid
+// tours either way.
+func TestTourPoolDeadline(t *testing.T) {
+	gputest.NeedDevice(t)
+	in := gputest.RandomInstance(3000, solver.Euc2D, 1e5, 9)
+	p, err := OpenTourPool(in, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	tours := poolTours(in, 16, 3)
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	t0 := time.Now()
+	if _, err := p.Improve(ctx, tours, 0); err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(t0); el > 1500*time.Millisecond {
+		t.Errorf("a 0.5 s search took %v", el)
+	}
+	if _, err := p.Improve(context.Background(), tours, 0); err == nil {
+		t.Fatal("no budget and no deadline: no error")
+	}
+	ctx2, cancel2 := context.WithTimeout(context.Background(), time.Minute)
+	go func() { time.Sleep(300 * time.Millisecond); cancel2() }()
+	t0 = time.Now()
+	if _, err := p.Improve(ctx2, tours, 0); err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(t0); el > 10*time.Second {
+		t.Errorf("cancelled after 0.3 s, returned after %v", el)
+	}
+	for i, tr := range tours {
+		if err := solver.ValidateTour(device.Convert[int](tr), in.N); err != nil {
+			t.Fatalf("tour %d: %v", i, err)
+		}
+	}
+}
+
+// TestSolveBatch: every result valid and re-measured, no longer than the
+// greedy start, the tiny instances optimal, the kick budget kept.
+func TestSolveBatch(t *testing.T) {
+	gputest.NeedDevice(t)
+	var ins []*solver.Instance
+	for i := 0; i < 300; i++ {
+		n := 100
+		switch i % 50 {
+		case 7:
+			n = 7
+		case 8:
+			n = 12
+		case 9:
+			n = 400
+		}
+		ins = append(ins, gputest.RandomInstance(n, solver.Euc2D, 1e4, uint64(100+i)))
+	}
+	ins = append(ins, gputest.RandomInstance(60, solver.Att, 1e4, 1))
+	p := solver.Params{Seed: 1, Extra: map[string]string{"kicks": "300"}}
+	res, err := SolveBatch(context.Background(), ins, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, in := range ins {
+		r := res[i]
+		if err := solver.ValidateTour(r.Tour, in.N); err != nil {
+			t.Fatalf("%d: %v", i, err)
+		}
+		if r.Length != solver.TourLength(in, r.Tour) {
+			t.Fatalf("%d: length %d not exact", i, r.Length)
+		}
+		if in.N < biMinN {
+			if r.Length != solver.TourLength(in, exactSmall(in)) {
+				t.Fatalf("%d: %d cities not optimal", i, in.N)
+			}
+			continue
+		}
+		g := solver.TourLength(in, construct.Greedy(in, neighbor.Nearest(in, biK)))
+		if r.Length > g || r.Steps != 300 {
+			t.Fatalf("%d (n=%d): length %d, greedy %d, %d kicks", i, in.N, r.Length, g, r.Steps)
+		}
+	}
+	t.Logf("%s", res[0].Device)
+	// the deadline: a batch with no kick budget ends at its time limit
+	t0 := time.Now()
+	if _, err := SolveBatch(context.Background(), ins[:50], solver.Params{Seed: 2, TimeLimit: 400 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(t0); el > 2*time.Second {
+		t.Errorf("a 0.4 s batch took %v", el)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := SolveBatch(ctx, ins[:10], solver.Params{TimeLimit: time.Minute}); err == nil {
+		t.Fatal("a cancelled batch: no error")
+	}
+	_, err = SolveBatch(context.Background(), []*solver.Instance{solver.NewCoordInstance("geo", solver.Geo, make([]float64, 20), make([]float64, 20), nil)}, p)
+	if !errors.Is(err, device.ErrUnsupported) {
+		t.Fatalf("a GEO instance: %v, want ErrUnsupported", err)
+	}
+}

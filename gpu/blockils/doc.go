@@ -1,0 +1,9 @@
+// Package blockils is the GPU's block search (blockils.cu): an iterated
+// 2-opt + Or-opt (+ sequential 3-opt) search per warp on its own tour in
+// shared memory, with segment kicks and better-or-equal acceptance.
+// OpenTourPool (solver.TourPool) runs it on a population search's tours of
+// one instance, beside the CPU pop engine's workers; SolveBatch on many
+// small instances at once, one each (`tsp batch`). It follows no one
+// paper: its moves are those of the CPU local search
+// (solver/cpu/localsearch), one tour a warp.
+package blockils

@@ -1,0 +1,29 @@
+package climb
+
+import (
+	"github.com/tsplab/tsplab/gpu/device"
+)
+
+// Algorithm names of the GPU climbers and of 2opt-ils; they are shared with
+// the CPU engines so the registry pairs them (solver.Resolve picks the
+// backend).
+const (
+	AlgoTwoOptClimb = "2opt-climb"
+	AlgoTwoOptILS   = "2opt-ils"
+	AlgoSwapClimb   = "swap-climb"
+)
+
+// The names of 2opt-climb's and swap-climb's options (options.go).
+const (
+	OptRestarts   = "restarts"
+	OptClimbStart = "start"
+	OptTabu       = "tabu"
+	OptTenure     = "tenure"
+	OptPer        = "per"
+)
+
+func init() {
+	device.Register(AlgoTwoOptClimb, "random-restart 2-opt hill climbing on the GPU (O'Neil & Burtscher): a resident block per climber, its tour in shared memory, the disjoint improving moves of each pass applied together, restarts on the device from randomized nearest-neighbour tours (option start=random: uniformly random tours, as the paper)", false)
+	device.Register(AlgoTwoOptILS, "whole-neighbourhood 2-opt on the GPU inside iterated local search, many moves per pass, double-bridge kicks (Rocki & Suda)", false)
+	device.Register(AlgoSwapClimb, "random-restart best-improvement pair-exchange climbing on the GPU (Luong et al.): one thread per neighbour, index mapping, launch sizes tuned in waves", true)
+}

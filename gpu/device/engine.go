@@ -1,0 +1,72 @@
+package device
+
+import (
+	"context"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// engine is a GPU engine: one registered algorithm. In a build without
+// CUDA it is unavailable (ErrNotBuilt) and Solve says so; with CUDA, Solve
+// checks what every GPU engine needs and runs the implementation its
+// package gave (Implement).
+type engine struct{ algorithm }
+
+var (
+	_ solver.Aided      = engine{}
+	_ solver.AscentHost = engine{}
+)
+
+// algorithm is a GPU engine's name, description and what it takes.
+type algorithm struct {
+	name, desc string
+	// anyMetric: the engine also takes other metrics through a distance matrix
+	anyMetric bool
+}
+
+// Register registers GPU engine name with its one-line description in
+// solver's registry, in both builds; anyMetric: it also takes other
+// metrics through a distance matrix. The CUDA build's implementation
+// comes through Implement.
+func Register(name, desc string, anyMetric bool) {
+	solver.Register(engine{algorithm{name: name, desc: desc, anyMetric: anyMetric}})
+}
+
+// SolveFunc is the body of one GPU engine; e is the engine itself (for
+// solver.Finish), p the caller's parameters.
+type SolveFunc func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error)
+
+// AidedSolveFunc is the body of a GPU engine that takes a solver.Aid.
+type AidedSolveFunc func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error)
+
+// MultiSolveFunc is the body of a GPU engine that splits its searches over
+// the contexts sel (OptGPUs), p without OptGPUs.
+type MultiSolveFunc func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, sel []DevSlot) (solver.Result, error)
+
+// Ascent opens the GPU for the Held–Karp ascent (package gpu sets it to
+// its bound device): the run pipeline computes a GPU run's lower bound
+// there.
+var Ascent solver.OpenAscentDevice
+
+// AscentDevice returns Ascent.
+func (engine) AscentDevice() solver.OpenAscentDevice { return Ascent }
+
+// Name returns the algorithm's registry name.
+func (e engine) Name() string { return e.name }
+
+// Backend returns solver.BackendGPU.
+func (engine) Backend() string { return solver.BackendGPU }
+
+// Describe returns the one-line description.
+func (e engine) Describe() string { return e.desc }
+
+// Available reports whether a CUDA device can run the kernels: nil, or an
+// error (ErrNotBuilt, or wrapping ErrNoDriver or ErrNoDevice) that says
+// what is missing.
+func (engine) Available() error { return Available() }
+
+// Solve runs the engine on the GPU (see the package documentation). An
+// instance the engine cannot take gets an error wrapping ErrUnsupported.
+func (e engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	return e.SolveAided(ctx, in, p, snaps, solver.Aid{})
+}

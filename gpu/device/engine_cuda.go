@@ -1,0 +1,98 @@
+//go:build cuda
+
+package device
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// Impl is a GPU engine's implementation: one of Solve, Aided and Multi,
+// and optionally what Tune fills in.
+type Impl struct {
+	Solve SolveFunc
+	Aided AidedSolveFunc
+	Multi MultiSolveFunc
+	// Tune sets the engine's defaults that depend on the instance and the
+	// device (solver.Tuner), with the device's run open.
+	Tune func(t *Tuning, in *solver.Instance)
+	// Inherit fills the defaults of the engine an engine runs (GPU auto's
+	// of CPU auto), with or without a device.
+	Inherit func(in *solver.Instance, opts solver.OptionSet) solver.OptionSet
+}
+
+var (
+	implMu sync.RWMutex
+	impls  = map[string]Impl{}
+)
+
+// Implement gives GPU engine name its implementation (a CUDA build's
+// packages do, in init).
+func Implement(name string, impl Impl) {
+	implMu.Lock()
+	defer implMu.Unlock()
+	impls[name] = impl
+}
+
+// implOf is name's implementation, the zero Impl when it has none.
+func implOf(name string) Impl {
+	implMu.RLock()
+	defer implMu.RUnlock()
+	return impls[name]
+}
+
+// SolveAided is Solve with aid, which the engines that compose others
+// (GPU auto) pass on; the others run as Solve does.
+func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
+	if err := Available(); err != nil {
+		return solver.Result{}, err
+	}
+	if in == nil || in.N < 5 {
+		return solver.Result{}, fmt.Errorf("%w: the GPU engines need at least 5 cities", ErrUnsupported)
+	}
+	// The same settings are refused with the same message on both
+	// backends; params the pipeline prepared for this engine are not
+	// checked again.
+	if err := solver.Check(e, in, p); err != nil {
+		return solver.Result{}, err
+	}
+	if !e.anyMetric {
+		if _, err := MetricCode(in); err != nil {
+			return solver.Result{}, err
+		}
+	}
+	if p.Start != nil {
+		if err := solver.ValidateTour(p.Start, in.N); err != nil {
+			return solver.Result{}, fmt.Errorf("start tour: %v", err)
+		}
+	}
+	given := p.Given(OptGPUs)
+	sel, err := selectDevices(p)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	p = WithoutGPUs(p)
+	impl := implOf(e.name)
+	if impl.Multi != nil {
+		return impl.Multi(ctx, e, in, p, snaps, sel)
+	}
+	if given && len(sel) > 0 && sel[0] != (DevSlot{}) {
+		return solver.Result{}, fmt.Errorf("%w: %s runs on GPU 0 alone; --opt %s must name device 0 first", ErrUnsupported, e.name, OptGPUs)
+	}
+	var res solver.Result
+	switch {
+	case impl.Aided != nil:
+		res, err = impl.Aided(ctx, e, in, p, snaps, aid)
+	case impl.Solve != nil:
+		res, err = impl.Solve(ctx, e, in, p, snaps)
+	default:
+		return solver.Result{}, fmt.Errorf("gpu: engine %s has no implementation in this build", e.name)
+	}
+	if err == nil && len(sel) > 1 {
+		res.Note = JoinNote(res.Note, fmt.Sprintf("%s ran on GPU 0 alone: it does not split its searches over the %d GPU contexts selected", e.name, len(sel)))
+	}
+	return res, err
+}

@@ -1,0 +1,27 @@
+//go:build !cuda
+
+package device
+
+import (
+	"context"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// BuiltWithCUDA reports whether the CUDA kernels are compiled in.
+func BuiltWithCUDA() bool { return false }
+
+// Devices lists the CUDA devices, or says why there are none.
+func Devices() ([]DeviceInfo, error) { return nil, ErrNotBuilt }
+
+// Available is ErrNotBuilt: the engines are listed (menus show "GPU
+// (unavailable: reason)") but cannot run.
+func Available() error { return ErrNotBuilt }
+
+// GPUs is ErrNotBuilt without CUDA.
+func GPUs() ([]GPU, error) { return nil, ErrNotBuilt }
+
+// SolveAided returns ErrNotBuilt without CUDA.
+func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
+	return solver.Result{}, Available()
+}

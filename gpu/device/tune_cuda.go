@@ -1,0 +1,64 @@
+//go:build cuda
+
+package device
+
+import (
+	"github.com/tsplab/tsplab/solver"
+)
+
+var _ solver.Tuner = engine{}
+
+// Tune fills the defaults that depend on the instance and the device with
+// the values the engine will run (solver.Tuner): PSPM's and the climbers'
+// blocks, 3opt-ils's 4 × SMs, and the threads' upper bound; GPU auto's
+// those of the CPU engine it runs (the defaults that follow the cities a
+// worker).
+func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSet {
+	impl := implOf(e.name)
+	if impl.Inherit != nil && in != nil {
+		opts = impl.Inherit(in, opts)
+	}
+	if in == nil || in.N < 5 || Available() != nil {
+		return opts
+	}
+	tune := impl.Tune
+	if _, ok := opts.Lookup("threads"); !ok && tune == nil {
+		// nothing to tune: no wait for the context opening (openAhead)
+		return opts
+	}
+	r, err := NewRun()
+	if err != nil {
+		return opts
+	}
+	defer r.Close()
+	t := Tuning{R: r, N: in.N, Opts: opts}
+	t.Set("threads", "", float64(r.Dev.Limits.MaxThreads))
+	if tune != nil {
+		tune(&t, in)
+	}
+	return t.Opts
+}
+
+// Tuning is one Tune: the device's run R, the instance's size N and the
+// options whose defaults and bounds it fills.
+type Tuning struct {
+	R    *Run
+	N    int
+	Opts solver.OptionSet
+}
+
+// Set gives option name the default def where it has none ("": keep)
+// and lowers its upper bound to maxV (0: keep).
+func (t *Tuning) Set(name, def string, maxV float64) {
+	for i := range t.Opts {
+		if t.Opts[i].Name != name {
+			continue
+		}
+		if def != "" && t.Opts[i].Default == "" {
+			t.Opts[i].Default = def
+		}
+		if maxV > 0 && maxV < t.Opts[i].Max {
+			t.Opts[i].Max = maxV
+		}
+	}
+}

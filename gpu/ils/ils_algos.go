@@ -1,0 +1,21 @@
+package ils
+
+import (
+	"github.com/tsplab/tsplab/gpu/device"
+)
+
+// AlgoThreeOptILS is the GPU 3opt-ils, shared with the CPU engine of the
+// name so the registry pairs them.
+const AlgoThreeOptILS = "3opt-ils"
+
+// The names of 3opt-ils's options (options.go).
+const (
+	OptRKBI  = "rkbi_k"
+	OptKicks = "kicks"
+)
+
+func init() {
+	device.Register(AlgoOrILS, orILSDesc, false)
+	device.Register(AlgoTourLS, tourLSDesc, false)
+	device.Register(AlgoThreeOptILS, "3-opt iterated local search on the GPU (Delévacq et al.'s ILS-RKBI_blocks): threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks", true)
+}

@@ -1,0 +1,97 @@
+package ils
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// AlgoTourLS is the GPU engine of whole-tour 2-opt + Or-opt local search
+// over candidate lists (tourls.cu).
+const AlgoTourLS = "2opt-or"
+
+// tourLSDesc is 2opt-or's menu description.
+const tourLSDesc = "2-opt + Or-opt local search over the whole tour on the GPU: every city's moves over its 8 nearest neighbours evaluated each pass, the non-interfering improving ones applied together, from a greedy-edge or Hilbert-curve start built on the GPU, to a local optimum"
+
+// tourLSConfig is 2opt-or's settings.
+type tourLSConfig struct {
+	Greedy bool // start from the greedy tour (start greedy), else the Hilbert curve
+}
+
+// tourLSSpec declares 2opt-or's options: the start tour, named as or-ils's.
+var tourLSSpec = solver.NewSpec(
+	solver.Enum(OptStart, func(c *tourLSConfig) *bool { return &c.Greedy }, tourLSStartDefault, []string{"greedy", "sfc"}, []bool{true, false},
+		"start tour (unless one is given): greedy edge by rounds of mutual best matching over the neighbour lists, or the Hilbert curve"),
+)
+
+// tourLSStartDefault is 2opt-or's start (docs/DECISIONS.md#gls-greedy-start).
+const tourLSStartDefault = "sfc"
+
+// glsK is GLS_K of tourls.cu: neighbours per city.
+const glsK = 8
+
+// glsLevels is GLS_LEVELS: the levels of position blocks (32^l positions)
+// the moves claim.
+const glsLevels = 6
+
+// glsMinN is the fewest cities the engine takes.
+const glsMinN = 16
+
+// GlsStartName names the start tour of a descent (given: Params.Start;
+// rounds and frags: the greedy start's, 0 when it did not run).
+func GlsStartName(given bool, rounds, frags int) string {
+	switch {
+	case given:
+		return "given"
+	case rounds > 0:
+		return fmt.Sprintf("greedy (%d rounds, %d fragments)", rounds, frags)
+	}
+	return "curve"
+}
+
+// glsGridBits is k of the 2^k x 2^k grid for n cities: about two cities a
+// cell at most, at least one cell in four occupied on uniform instances.
+func glsGridBits(n int) int {
+	k := 1
+	for k < 13 && (1<<(2*k))*2 < n {
+		k++
+	}
+	return k
+}
+
+// glsLevelSlots is the length of the per-level block arrays over n
+// positions (gls_level_base in the kernel).
+func glsLevelSlots(n int) int {
+	s := 0
+	for l := 0; l < glsLevels; l++ {
+		s += n>>(5*l) + 1
+	}
+	return s
+}
+
+// glsScan writes the exclusive prefix sums of counts to start (one longer).
+func glsScan(counts, start []uint32) {
+	var s uint32
+	for i, c := range counts {
+		start[i] = s
+		s += c
+	}
+	start[len(counts)] = s
+}
+
+// glsBox is the grid's origin and cells per unit for in's coordinates on a
+// 2^k grid.
+func glsBox(in *solver.Instance, k int) (minx, miny, inv float64) {
+	minx, miny = math.Inf(1), math.Inf(1)
+	maxx, maxy := math.Inf(-1), math.Inf(-1)
+	for i := 0; i < in.N; i++ {
+		minx, maxx = min(minx, in.X[i]), max(maxx, in.X[i])
+		miny, maxy = min(miny, in.Y[i]), max(maxy, in.Y[i])
+	}
+	span := max(maxx-minx, maxy-miny)
+	if span <= 0 {
+		span = 1
+	}
+	return minx, miny, float64(int(1)<<k) / span
+}

@@ -1,0 +1,19 @@
+package pspm
+
+import (
+	"github.com/tsplab/tsplab/gpu/device"
+)
+
+// Algorithm names of the GPU annealers; they are shared with the CPU
+// engines so the registry pairs them (solver.Resolve picks the backend).
+const (
+	AlgoPSPM = "pspm"
+	AlgoSSPM = "sspm"
+	AlgoPSSM = "pssm"
+)
+
+func init() {
+	device.Register(AlgoPSPM, "PSPM simulated annealing with LWSA on the GPU (Lam et al.): blocks x threads relocation moves, device-side global best every k steps", false)
+	device.Register(AlgoSSPM, "SSPM on the GPU: PSPM with one block (one search, threads parallel moves)", false)
+	device.Register(AlgoPSSM, "PSSM on the GPU: PSPM with one thread per block (parallel searches, one move each)", false)
+}
