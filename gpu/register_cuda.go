@@ -5,6 +5,7 @@ package gpu
 import (
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
+	cpuils "github.com/tsplab/tsplab/solver/cpu/ils"
 )
 
 func init() {
@@ -15,10 +16,5 @@ func init() {
 // cpuAutoDefaults fills the defaults of the CPU auto engine that GPU auto
 // runs (those that follow the cities a worker).
 func cpuAutoDefaults(in *solver.Instance, opts solver.OptionSet) solver.OptionSet {
-	if c, err := solver.Lookup(AlgoAuto, solver.BackendCPU); err == nil {
-		if t, ok := c.(solver.Tuner); ok {
-			opts = t.Tune(in, opts)
-		}
-	}
-	return opts
+	return cpuils.Auto().Tune(in, opts)
 }

@@ -289,12 +289,6 @@ func TabuTenure(n, asked int) int {
 	return max(10, n/10)
 }
 
-// PartitionMinN is the smallest instance the auto engine runs its
-// partition search on, all CPU workers on pieces of one tour, and from
-// which GPU auto's windows improve a stretch of that tour beside them
-// (docs/DECISIONS.md#part-min-n).
-const PartitionMinN = 50000
-
 // OptionSet is one engine's options.
 type OptionSet []Option
 

@@ -57,8 +57,6 @@ type Options struct {
 type Devices struct {
 	// GPU: the run has a GPU (GPU auto, GPU pop).
 	GPU bool
-	// CPUEngine: GPU auto's CPU engine is there.
-	CPUEngine bool
 	// OrSpan: the instance's coordinates fit the GPU's or-ils.
 	OrSpan bool
 }
@@ -181,7 +179,7 @@ func start(f Facts, crowdSetUp bool) Start {
 		return StartGiven
 	case crowdSetUp:
 		return StartCurve
-	case f.Engine == GPUAuto && f.Devices.CPUEngine && f.N >= GPUStartMinN && f.Devices.OrSpan && !f.FixedEdges:
+	case f.Engine == GPUAuto && f.N >= GPUStartMinN && f.Devices.OrSpan && !f.FixedEdges:
 		return StartGPUDescent
 	}
 	return StartGreedy
@@ -198,25 +196,19 @@ func startDescent(n int, limit time.Duration) time.Duration {
 	return GPUStartShare.Of(limit)
 }
 
-// gpuRoles are the GPU's roles in a run with facts f: or-ils needs
-// coordinates within its span, the early or-ils and the windows a CPU
-// engine and no fixed edges (those stay with the CPU engine's searches).
+// gpuRoles are the GPU's roles in a run with facts f: the pool needs a
+// time limit; or-ils needs coordinates within its span, the early or-ils
+// and the windows no fixed edges (those stay with the CPU engine's
+// searches).
 func gpuRoles(f Facts) GPU {
-	if !f.Devices.GPU {
-		return GPU{}
-	}
 	g := GPU{Ascent: true}
-	switch f.Engine {
-	case Pop:
+	switch {
+	case !f.Devices.GPU:
+		return GPU{}
+	case f.Engine == Pop:
 		g.Pool = f.TimeLimit > 0 && !f.FixedEdges && f.N >= 8
 		return g
-	case GPUAuto:
-	default:
-		return g
-	}
-	if !f.Devices.CPUEngine {
-		g.Alone = f.Devices.OrSpan && f.N >= GPUEarlyMinN
-		g.TwoOptILS = !g.Alone
+	case f.Engine != GPUAuto:
 		return g
 	}
 	free := f.Devices.OrSpan && !f.FixedEdges

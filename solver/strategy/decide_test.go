@@ -17,7 +17,7 @@ func TestDecide(t *testing.T) {
 	with := func(f Facts, edit func(*Facts)) Facts { edit(&f); return f }
 	merged := func(f Facts) Facts { f.Options.Merge = BySize(f.N).Merge; return f }
 	gpu := func(f Facts) Facts {
-		f.Engine, f.Devices = GPUAuto, Devices{GPU: true, CPUEngine: true, OrSpan: true}
+		f.Engine, f.Devices = GPUAuto, Devices{GPU: true, OrSpan: true}
 		return merged(f)
 	}
 	cases := []struct {
@@ -64,10 +64,6 @@ func TestDecide(t *testing.T) {
 			GPU: GPU{Ascent: true, Early: true, Windows: true, Pool: true}}},
 		{"GPU auto fixed edges", with(gpu(auto(200000, 16, 60*sec)), func(f *Facts) { f.FixedEdges = true }),
 			Strategy{Search: Partition, LocalSearch: large, GPU: GPU{Ascent: true, Pool: true}}},
-		{"GPU auto alone", with(gpu(auto(200000, 16, 60*sec)), func(f *Facts) { f.Devices.CPUEngine = false }),
-			Strategy{Search: Partition, LocalSearch: large, GPU: GPU{Ascent: true, Alone: true}}},
-		{"GPU auto alone, small", with(gpu(auto(5000, 16, 60*sec)), func(f *Facts) { f.Devices.CPUEngine = false }),
-			Strategy{Search: Population, LocalSearch: deep, GPU: GPU{Ascent: true, TwoOptILS: true}}},
 	}
 	for _, c := range cases {
 		got := Decide(c.f)
@@ -98,10 +94,32 @@ func TestBySize(t *testing.T) {
 // TestString prints the parts a reader looks for.
 func TestString(t *testing.T) {
 	s := Decide(Facts{Engine: GPUAuto, N: 200000, Cuttable: true, Workers: 16, TimeLimit: 4 * time.Second,
-		Devices: Devices{GPU: true, CPUEngine: true, OrSpan: true}}).String()
+		Devices: Devices{GPU: true, OrSpan: true}}).String()
 	for _, want := range []string{"partition search", "GPU 2opt-or descent", "8 mixed candidates, move adapt", "early or-ils", "windows", "start descent (1s)"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("%q lacks %q", s, want)
+		}
+	}
+}
+
+// TestStartDescent: the 2opt-or descent of GPU auto's start gets a
+// quarter of the limit up to GPUStartDescentMax a city, and none with
+// more time or no limit.
+func TestStartDescent(t *testing.T) {
+	for _, c := range []struct {
+		n           int
+		limit, want time.Duration
+	}{
+		{1000000, 10 * time.Second, 2500 * time.Millisecond},
+		{1000000, 25 * time.Second, 6250 * time.Millisecond},
+		{1000000, 30 * time.Second, 0},
+		{10000000, 60 * time.Second, 15 * time.Second},
+		{200000, 10 * time.Second, 0},
+		{200000, 4 * time.Second, time.Second},
+		{1000000, 0, 0},
+	} {
+		if got := startDescent(c.n, c.limit); got != c.want {
+			t.Errorf("n %d, limit %v: descent %v, want %v", c.n, c.limit, got, c.want)
 		}
 	}
 }

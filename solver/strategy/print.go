@@ -47,7 +47,7 @@ func (g GPU) String() string {
 	for _, x := range []struct {
 		on   bool
 		name string
-	}{{g.Ascent, "ascent"}, {g.Alone, "or-ils alone"}, {g.TwoOptILS, "2opt-ils alone"}, {g.Early, "early or-ils"},
+	}{{g.Ascent, "ascent"}, {g.Early, "early or-ils"},
 		{g.Windows, "windows"}, {g.Pool, "pool"}} {
 		if x.on {
 			r = append(r, x.name)

@@ -80,12 +80,6 @@ type LocalSearch struct {
 type GPU struct {
 	// Ascent: the Held–Karp ascent behind alpha lists runs on the GPU.
 	Ascent bool
-	// Alone: or-ils alone, there being no CPU engine (from GPUEarlyMinN
-	// cities; below, GPU 2opt-ils when TwoOptILS).
-	Alone bool
-	// TwoOptILS: GPU 2opt-ils, there being no CPU engine, below
-	// GPUEarlyMinN cities or without coordinates or-ils can take.
-	TwoOptILS bool
 	// Early: or-ils until the CPU engine's first tour (GPUEarlyMinN).
 	Early bool
 	// Windows: the GPU's windows beside the partition search
