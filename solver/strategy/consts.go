@@ -109,7 +109,7 @@ const (
 	// Or-opt local optimum found on the GPU (2opt-or) instead of its
 	// engines' own start tours: ahead at a million cities, mixed below
 	// (behind on pla85900 at 10 s: the CPU engine's greedy start suits its
-	// search better there) (docs/DECISIONS.md#gls-greedy-start).
+	// search better there) (docs/DECISIONS.md#auto-ls-min-n).
 	GPUStartMinN = GPUEarlyMinN
 	// GPUStartDescentMax is the time limit per city up to which GPU auto
 	// descends its greedy start with 2opt-or; with more time the cores'
