@@ -29,7 +29,8 @@ type autoSettings struct {
 
 // autoFacts are what GPU auto's strategy is decided from: the instance,
 // p's time limit, the GPU's devices and whether the windows were turned
-// off.
+// off (every instance counts as cuttable: the partition search's floor
+// lies far below strategy.PartitionMinN).
 func autoFacts(in *solver.Instance, p solver.Params, set autoSettings) strategy.Facts {
 	f := strategy.Facts{Engine: strategy.GPUAuto, N: in.N, Cuttable: true, FixedEdges: len(in.FixedEdges) > 0,
 		StartGiven: p.Start != nil, TimeLimit: p.TimeLimit,

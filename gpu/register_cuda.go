@@ -3,13 +3,16 @@
 package gpu
 
 import (
+	"runtime"
+
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
 	cpuils "github.com/tsplab/tsplab/solver/cpu/ils"
+	"github.com/tsplab/tsplab/solver/strategy"
 )
 
 func init() {
-	device.Implement(AlgoAuto, device.Impl{Aided: solveAuto, Inherit: cpuAutoDefaults})
+	device.Implement(AlgoAuto, device.Impl{Aided: solveAuto, Inherit: cpuAutoDefaults, Plan: autoPlan})
 	device.Implement(AlgoPop, device.Impl{Aided: solvePop})
 }
 
@@ -17,4 +20,16 @@ func init() {
 // runs (those that follow the cities a worker).
 func cpuAutoDefaults(in *solver.Instance, opts solver.OptionSet) solver.OptionSet {
 	return cpuils.Auto().Tune(in, opts)
+}
+
+// autoPlan is GPU auto's strategy on in with all cores and the default
+// time limit.
+func autoPlan(in *solver.Instance) string {
+	set, err := prepareAuto(solver.Params{}, in.N)
+	if err != nil {
+		return ""
+	}
+	f := autoFacts(in, solver.Params{TimeLimit: solver.DefaultTimeLimit}, set)
+	f.Workers = runtime.NumCPU()
+	return strategy.Decide(f).String()
 }

@@ -177,10 +177,10 @@ func start(f Facts, crowdSetUp bool) Start {
 	switch {
 	case f.StartGiven:
 		return StartGiven
-	case crowdSetUp:
-		return StartCurve
 	case f.Engine == GPUAuto && f.N >= GPUStartMinN && f.Devices.OrSpan && !f.FixedEdges:
 		return StartGPUDescent
+	case crowdSetUp:
+		return StartCurve
 	}
 	return StartGreedy
 }
