@@ -56,11 +56,14 @@ func BySize(n int) LocalSearch {
 	return large
 }
 
-// popSearch is pop's local search on n cities: auto's moves and lists of
-// the whole-tour searches, the 5-opt move on alpha lists from DeepMinN.
+// popSearch is pop's local search on n cities: auto's moves, lists and
+// kicks of the whole-tour searches, the 5-opt move on alpha lists from
+// DeepMinN; each search alone, without escapes or merges.
 func popSearch(n int) LocalSearch {
+	l := deep
 	if n < DeepMinN {
-		return small
+		l = small
 	}
-	return deep
+	l.Stale, l.Merge, l.Sync = 0, false, 0
+	return l
 }

@@ -48,12 +48,12 @@ func TestDecide(t *testing.T) {
 		{"crowded by limits", with(auto(100000, 2, 10*sec), func(f *Facts) { f.Limits.CrowdedMinPerWorker = 1000 }),
 			Strategy{Search: Partition, LocalSearch: large, Crowded: true, CrowdSetUp: true, Start: StartCurve}},
 		{"given start", with(auto(500, 2, 10*sec), func(f *Facts) { f.StartGiven = true }), Strategy{Search: Independent, LocalSearch: small, Start: StartGiven}},
-		{"pop engine", Facts{Engine: Pop, N: 500, TimeLimit: 10 * sec}, Strategy{Search: Population, LocalSearch: small}},
-		{"pop engine large", Facts{Engine: Pop, N: 100000, Cuttable: true, Kind: Coords}, Strategy{Search: Population, LocalSearch: deep}},
+		{"pop engine", Facts{Engine: Pop, N: 500, TimeLimit: 10 * sec}, Strategy{Search: Population, LocalSearch: popSearch(500)}},
+		{"pop engine large", Facts{Engine: Pop, N: 100000, Cuttable: true, Kind: Coords}, Strategy{Search: Population, LocalSearch: popSearch(100000)}},
 		{"GPU pop", Facts{Engine: Pop, N: 5000, TimeLimit: 10 * sec, Devices: Devices{GPU: true}},
-			Strategy{Search: Population, LocalSearch: deep, GPU: GPU{Ascent: true, Pool: true}}},
+			Strategy{Search: Population, LocalSearch: popSearch(5000), GPU: GPU{Ascent: true, Pool: true}}},
 		{"GPU pop by kicks", Facts{Engine: Pop, N: 5000, Kicks: 10, Devices: Devices{GPU: true}},
-			Strategy{Search: Population, LocalSearch: deep, GPU: GPU{Ascent: true}}},
+			Strategy{Search: Population, LocalSearch: popSearch(5000), GPU: GPU{Ascent: true}}},
 		{"GPU auto small", gpu(auto(500, 2, 10*sec)), Strategy{Search: Independent, LocalSearch: small, GPU: GPU{Ascent: true, Pool: true}}},
 		{"GPU auto windows", gpu(auto(100000, 2, 10*sec)), Strategy{Search: Partition, LocalSearch: large, GPU: GPU{Ascent: true, Windows: true, Pool: true}}},
 		{"GPU auto windows off", with(gpu(auto(100000, 2, 10*sec)), func(f *Facts) { f.Options.NoWindows = true }),
@@ -120,6 +120,18 @@ func TestStartDescent(t *testing.T) {
 	} {
 		if got := startDescent(c.n, c.limit); got != c.want {
 			t.Errorf("n %d, limit %v: descent %v, want %v", c.n, c.limit, got, c.want)
+		}
+	}
+}
+
+// TestPopSearch: pop's local search takes auto's moves, lists and kicks
+// for the size, each search alone.
+func TestPopSearch(t *testing.T) {
+	for _, n := range []int{500, DeepMinN, PartitionMinN} {
+		l, a := popSearch(n), BySize(min(n, PartitionMinN-1))
+		if l.Lists != a.Lists || l.Neighbors != a.Neighbors || l.Move != a.Move || l.Depth != a.Depth || l.Or3 != a.Or3 ||
+			l.Bridge != a.Bridge || l.Segment != a.Segment || l.Stale != 0 || l.Merge || l.Sync != 0 {
+			t.Errorf("%d cities: pop %+v, auto %+v", n, l, a)
 		}
 	}
 }
