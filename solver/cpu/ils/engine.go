@@ -9,6 +9,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -955,8 +956,37 @@ func unionNeighbors(in *solver.Instance, a, b *neighbor.Lists) *neighbor.Lists {
 }
 
 // autoEngine is the auto engine.
-var autoEngine = ilsEngine{runctl.Identity{ID: "auto", Desc: "the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains and the non-sequential double-bridge 4-opt move where it finds nothing, on 5 alpha-nearness candidates of a Held–Karp ascent, from 1,000 to 50,000 cities; sequential 3-opt moves on nearest candidates below 1,000 cities and on nearest and quadrant candidates from 50,000, with the 5-opt move on them in the rounds where it gains more per second up to 160,000 cities a worker; below 1,000 cities one search per core with stagnation escapes; from 1,000 to 50,000 each core kicking in its own stretch of one tour, their changes merged (in a timed run below 20,000 cities, or below 50,000 with half a millisecond a city (more on fewer than 4 workers), the population search of pop instead: a population evolved by edge assembly crossover, then tours recombined by partition crossover); from 50,000 all cores on one tour, each on a segment or a cell of the plane; best kept"},
+var autoEngine = ilsEngine{runctl.Identity{ID: "auto", Desc: autoDesc()},
 	ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil, false}
+
+// autoDesc is auto's description, its sizes those strategy.Decide takes.
+func autoDesc() string {
+	deep, part, adapt := thousands(strategy.DeepMinN), thousands(strategy.PartitionMinN), thousands(strategy.AdaptMaxPerWorker)
+	return fmt.Sprintf("the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains and the non-sequential double-bridge 4-opt move where it finds nothing, on %d alpha-nearness candidates of a Held–Karp ascent, from %s to %s cities; "+
+		"sequential 3-opt moves on nearest candidates below %s cities and on nearest and quadrant candidates from %s, with the 5-opt move on them in the rounds where it gains more per second up to %s cities a worker; "+
+		"below %s cities one search per core with stagnation escapes; from %s to %s each core kicking in its own stretch of one tour, their changes merged "+
+		"(in a timed run below %s cities, or below %s with %s a city (more on fewer than %d workers), the population search of pop instead: a population evolved by edge assembly crossover, then tours recombined by partition crossover); "+
+		"from %s all cores on one tour, each on a segment or a cell of the plane; best kept",
+		strategy.AlphaNeighbors, deep, part, deep, part, adapt, deep, deep, part,
+		thousands(strategy.PopMaxN), thousands(strategy.PopLongMaxN), perCity(strategy.PopPerCity), strategy.PopFewWorkers, part)
+}
+
+// thousands writes n with a comma between each group of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// perCity says a time a city in words: "half a millisecond" for 500 µs.
+func perCity(d time.Duration) string {
+	if d == time.Millisecond/2 {
+		return "half a millisecond"
+	}
+	return d.String()
+}
 
 // Auto is CPU auto for an engine that composes it by a Go call (GPU
 // auto): it reads only its own options from a run's Params, the composing
