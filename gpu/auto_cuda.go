@@ -11,58 +11,52 @@ import (
 
 	"github.com/tsplab/tsplab/gpu/ascent"
 	"github.com/tsplab/tsplab/gpu/blockils"
-	"github.com/tsplab/tsplab/gpu/climb"
 	"github.com/tsplab/tsplab/gpu/ils"
 	"github.com/tsplab/tsplab/solver"
+	cpuils "github.com/tsplab/tsplab/solver/cpu/ils"
+	"github.com/tsplab/tsplab/solver/strategy"
 )
 
-// solveAuto is the GPU auto engine: the CPU auto engine (composed through
-// solver.Aided) with its Held–Karp ascent on the GPU through aid's
-// Ascents, from AutoBesideMinN cities or-ils's windows beside its
-// partition search (besideWindows), and from AutoOrILSMinN cities or-ils
-// before its first tour (solveEarly); without the CPU engine, or-ils or
-// GPU 2opt-ils (planAuto).
+// solveAuto is the GPU auto engine: the CPU auto engine (a Go call,
+// cpuils.Auto) with its Held–Karp ascent on the GPU through aid's
+// Ascents, and the GPU's roles strategy.Decide gives it: or-ils's windows
+// beside its partition search (Strategy.GPU.Windows), or-ils before its
+// first tour (solveEarly, GPU.Early), a 2opt-or descent of the start tour
+// (autoLSStart) and the block search on a population's tours (GPU.Pool).
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
 	if p.TimeLimit <= 0 {
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
-	aided, err := solver.LookupAided(AlgoAuto, solver.BackendCPU)
-	hasCPU := err == nil
-	plan := planAuto(in, hasCPU)
-	switch {
-	case plan.orOnly:
-		return solveOrAlone(ctx, e, in, p, snaps, start)
-	case !hasCPU:
-		r, err := climb.TwoOptILS(ctx, e, in, p, snaps)
-		r.Algorithm = AlgoAuto
-		return r, err
+	p = p.WithDeadline(start)
+	set, err := prepareAuto(p, in.N)
+	if err != nil {
+		return solver.Result{}, err
 	}
-	p, note := autoLSStart(ctx, in, p, start, solver.NewSink(snaps, 0, start))
+	st := strategy.Decide(autoFacts(in, p, set))
+	p, note := autoLSStart(ctx, in, p, st, start, solver.NewSink(snaps, 0, start))
 	// Pool: a population search of the CPU engine may put the GPU's block
 	// search on its tours (gpu/blockils/blockils.cu)
 	var pooled atomic.Bool // the engine's population took the GPU's block search
-	cpuAid := solver.Aid{Device: ascent.BoundDevice, Ascents: aid.Ascents, Pool: func(in *solver.Instance, seed uint64) (solver.TourPool, error) {
-		tp, err := blockils.OpenTourPool(in, seed)
-		pooled.Store(err == nil)
-		return tp, err
-	}}
-	if plan.beside {
-		pw, share, err := besideWindows(in, p)
-		if err != nil {
-			return solver.Result{}, err
-		}
-		if pw != nil {
-			defer pw.Close()
-			cpuAid.Paths, cpuAid.PathShare = pw, share
+	cpuAid := solver.Aid{Device: ascent.BoundDevice, Ascents: aid.Ascents}
+	if st.GPU.Pool {
+		cpuAid.Pool = func(in *solver.Instance, seed uint64) (solver.TourPool, error) {
+			tp, err := blockils.OpenTourPool(in, seed)
+			pooled.Store(err == nil)
+			return tp, err
 		}
 	}
-	if plan.early {
-		r, err := solveEarly(ctx, e, aided, cpuAid, in, p, snaps, start)
+	if st.GPU.Windows {
+		pw := ils.NewPathWindows(in, set.windows, p.Seed)
+		defer pw.Close()
+		cpuAid.Paths, cpuAid.PathShare = pw, set.beside
+	}
+	if st.GPU.Early {
+		r, err := solveEarly(ctx, e, cpuAid, in, p, set.early, snaps, start)
 		r.Note = joinNotes(r.Note, note)
 		return r, err
 	}
-	r, err := aided.SolveAided(ctx, in, cpuParams(p, time.Since(start)), snaps, cpuAid)
+	r, err := cpuils.Auto().SolveAided(ctx, in, cpuParams(p), snaps, cpuAid)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -74,47 +68,34 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	return res, err
 }
 
-// solveOrAlone is GPU auto without the CPU engine from AutoOrILSMinN
-// cities: or-ils with GPU auto's window settings.
-func solveOrAlone(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
-	wo, err := autoOrOptions(p, in.N)
-	if err != nil {
-		return solver.Result{}, err
-	}
-	ph, err := ils.OrILS(ctx, in, windowParams(p), wo, snaps, start)
-	if err != nil {
-		return solver.Result{}, err
-	}
-	return solver.Finish(in, e, p, solver.Outcome{Tour: ph.Tour, Moves: ph.Moves, Steps: ph.Steps, Start: start, Stopped: ph.Stopped || ctx.Err() != nil, Device: ph.Device})
-}
-
 // autoLSStart returns p with Params.Start set to a 2-opt + Or-opt local
-// optimum found on the GPU (2opt-or, within autoLSDeadline: with a long
-// limit the greedy tour itself) from AutoLSMinN cities, and a note for
-// the result; p as it was when a start is given, the instance does not
-// suit or the descent failed. The sink shows the phase, then the tour.
-func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params, start time.Time, sink *solver.Sink) (solver.Params, string) {
-	if p.Start != nil || in.N < AutoLSMinN || !ils.OrSpanOK(in) || len(in.FixedEdges) > 0 {
+// optimum found on the GPU (2opt-or, for the strategy's StartDescent from
+// start: none, the greedy tour itself, with a long limit) when the
+// strategy starts there (strategy.StartGPUDescent), and a note for the
+// result; p as it was otherwise or when the descent failed. The sink
+// shows the phase, then the tour.
+func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params, st strategy.Strategy, start time.Time, sink *solver.Sink) (solver.Params, string) {
+	if st.Start != strategy.StartGPUDescent {
 		return p, ""
 	}
 	sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
-	t, st, err := ils.GlsDescent(ctx, in, nil, autoLSGreedy, p.Seed, autoLSDeadline(in.N, p.TimeLimit, start))
+	t, gs, err := ils.GlsDescent(ctx, in, nil, autoLSGreedy, p.Seed, start.Add(st.GPU.StartDescent))
 	if err != nil {
 		return p, fmt.Sprintf("; the 2opt-or start failed: %v", err)
 	}
 	l := solver.TourLength(in, t)
 	sink.Send(solver.Snapshot{Tour: t, Length: l, Best: t, BestLength: l, Phase: solver.PhaseStart, PhaseProgress: 1})
 	p.Start = t
-	if st.Passes == 0 {
-		return p, fmt.Sprintf("; from the GPU's %s start (%.0f ms)", ils.GlsStartName(false, st.Rounds, st.Frags), ils.Millis(st.Setup))
+	if gs.Passes == 0 {
+		return p, fmt.Sprintf("; from the GPU's %s start (%.0f ms)", ils.GlsStartName(false, gs.Rounds, gs.Frags), ils.Millis(gs.Setup))
 	}
-	return p, fmt.Sprintf("; from a 2opt-or start (%s start, %d passes, %.0f ms on the GPU)", ils.GlsStartName(false, st.Rounds, st.Frags), st.Passes, ils.Millis(st.Setup+st.Search))
+	return p, fmt.Sprintf("; from a 2opt-or start (%s start, %d passes, %.0f ms on the GPU)", ils.GlsStartName(false, gs.Rounds, gs.Frags), gs.Passes, ils.Millis(gs.Setup+gs.Search))
 }
 
 // solveEarly runs or-ils (from Params.Start, else the space-filling curve)
 // while the CPU auto engine builds its lists and start tour, and stops it
 // at the engine's first tour; snapshots and result carry the better tour.
-func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solver.Aid, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
+func solveEarly(ctx context.Context, e solver.Engine, aid solver.Aid, in *solver.Instance, p solver.Params, wo ils.OrConfig, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
 	type orSide struct {
 		ph  ils.OrPhase
 		err error
@@ -135,15 +116,11 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 		stopOr()
 	}()
 	go func() {
-		wo, err := autoOrOptions(earlyParams(p), in.N)
-		var ph ils.OrPhase
-		if err == nil {
-			ph, err = ils.OrILS(octx, in, earlyParams(p), wo, orSnaps, start)
-		}
+		ph, err := ils.OrILS(octx, in, p, wo, orSnaps, start)
 		orDone <- orSide{ph, err}
 	}()
 	aid.FirstTour = first
-	r, err := cpu.SolveAided(ctx, in, cpuParams(p, spent), engSnaps, aid)
+	r, err := cpuils.Auto().SolveAided(ctx, in, cpuParams(p), engSnaps, aid)
 	stopOr()
 	o := <-orDone
 	merged()
@@ -169,22 +146,6 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 	return res, err
 }
 
-// besideWindows returns the GPU's windows for the CPU engine's partition
-// search to hand stretches of its tour to (solver.Aid.Paths), nil when
-// OptBeside is set to 0, and their first share (unset: 0, the partition
-// search's own).
-func besideWindows(in *solver.Instance, p solver.Params) (*ils.PathWindows, float64, error) {
-	share, err := solver.OptionsFor(AlgoAuto, solver.BackendGPU).Float(p, ils.OptBeside)
-	if err != nil || (p.Given(ils.OptBeside) && share <= 0) {
-		return nil, 0, err
-	}
-	wo, err := autoOrOptions(p, in.N)
-	if err != nil {
-		return nil, 0, err
-	}
-	return ils.NewPathWindows(in, wo, p.Seed), share, nil
-}
-
 // joinNotes joins two notes of a run into one line ("a; b"), either of
 // which may be empty or start with "; ".
 func joinNotes(a, b string) string {
@@ -196,15 +157,4 @@ func joinNotes(a, b string) string {
 		return a
 	}
 	return a + "; " + b
-}
-
-// autoOrOptions reads the windows' settings from GPU auto's Params: window,
-// and wsegment as the kick segment; or-ils's defaults otherwise.
-func autoOrOptions(p solver.Params, n int) (ils.OrConfig, error) {
-	c, err := ils.OrSpec.ParseKnown(&solver.Instance{N: n}, windowParams(p))
-	if err != nil {
-		return c, err
-	}
-	c.Segment, err = solver.OptionsFor(AlgoAuto, solver.BackendGPU).Int(p, ils.OptWindowSegment)
-	return c, err
 }

@@ -11,12 +11,13 @@ import (
 	"github.com/tsplab/tsplab/gpu/internal/gputest"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/strategy"
 
 	// the CPU auto engine, which GPU auto runs
 	_ "github.com/tsplab/tsplab/solver/cpu"
 )
 
-// TestAutoEarlyOrILS runs GPU auto from AutoOrILSMinN cities: or-ils's
+// TestAutoEarlyOrILS runs GPU auto from strategy.GPUEarlyMinN cities: or-ils's
 // tour reaches the snapshots before the CPU engine's first tour, the
 // best length in them never grows, or-ils stops at the engine's first
 // tour (its length in the run's statistics), the windows beside the
@@ -31,7 +32,7 @@ func TestAutoEarlyOrILS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := gputest.RandomInstance(AutoOrILSMinN, solver.Euc2D, 1e6, 6)
+	in := gputest.RandomInstance(strategy.GPUEarlyMinN, solver.Euc2D, 1e6, 6)
 	snaps := solver.Latest()
 	type seen struct {
 		n     int

@@ -3,7 +3,6 @@ package gpu
 import (
 	"context"
 	"maps"
-	"slices"
 	"testing"
 	"time"
 
@@ -13,118 +12,66 @@ import (
 	"github.com/tsplab/tsplab/solver"
 	// the CPU engines declare the options GPU auto inherits from CPU auto
 	_ "github.com/tsplab/tsplab/solver/cpu"
+	cpuils "github.com/tsplab/tsplab/solver/cpu/ils"
+	"github.com/tsplab/tsplab/solver/strategy"
 )
 
-// TestCPUParams checks that the CPU auto engine gets GPU auto's
-// parameters without the options only GPU auto takes (it would refuse
-// them), and that the caller's map is left alone.
-func TestCPUParams(t *testing.T) {
-	p := solver.Params{Backend: solver.BackendGPU, Seed: 4, Extra: map[string]string{ils.OptWindow: "512",
-		ils.OptWindowSegment: "50", "kicks": "10", "segment": "100"}}
-	q := cpuParams(p, 0)
-	if q.Backend != solver.BackendCPU || q.Seed != 4 || len(q.Extra) != 2 || q.Extra["kicks"] != "10" || q.Extra["segment"] != "100" {
-		t.Fatalf("CPU params %+v", q)
-	}
-	if len(p.Extra) != 4 {
-		t.Fatalf("the caller's options changed: %v", p.Extra)
-	}
-	cpuOpts := solver.OptionsFor(AlgoAuto, solver.BackendCPU)
-	for k := range q.Extra {
-		if _, ok := cpuOpts.Lookup(k); !ok {
-			t.Fatalf("the CPU auto engine has no option %s", k)
+// TestPrepareAuto: GPU auto reads its own settings once: the windows'
+// window and wsegment (as their kick segment), never CPU auto's segment,
+// whose range or-ils's narrower one would refuse; the early or-ils
+// without global passes; the windows off when beside is given 0; a bad
+// wsegment refused. The caller's options are left alone.
+func TestPrepareAuto(t *testing.T) {
+	for _, c := range []struct {
+		extra     map[string]string
+		window    int
+		seg       int
+		noWindows bool
+		ok        bool
+	}{
+		{nil, 1024, 30, false, true},
+		{map[string]string{ils.OptWindowSegment: "50", ils.OptWindow: "512"}, 512, 50, false, true},
+		{map[string]string{"segment": "100000"}, 1024, 30, false, true},
+		{map[string]string{ils.OptBeside: "0"}, 1024, 30, true, true},
+		{map[string]string{ils.OptWindowSegment: "0"}, 0, 0, false, false},
+	} {
+		before := maps.Clone(c.extra)
+		set, err := prepareAuto(solver.Params{Extra: c.extra}, 50000)
+		if (err == nil) != c.ok {
+			t.Fatalf("%v: error %v, want ok=%v", c.extra, err, c.ok)
 		}
-	}
-	gpuOpts := solver.OptionsFor(AlgoAuto, solver.BackendGPU)
-	for _, k := range autoOnly {
-		if _, ok := gpuOpts.Lookup(k); !ok {
-			t.Fatalf("GPU auto has no option %s", k)
+		if !maps.Equal(before, c.extra) {
+			t.Fatalf("the caller's options changed: %v, were %v", c.extra, before)
 		}
-	}
-	for _, k := range gpuOpts.Names() {
-		if _, ok := cpuOpts.Lookup(k); !ok && !slices.Contains(autoOnly, k) {
-			t.Fatalf("GPU auto's option %s reaches the CPU auto engine, which has none", k)
-		}
-	}
-}
-
-// TestWindowParams checks that GPU auto's windows get none of the CPU auto
-// engine's options that or-ils also reads: of the names both GPU auto and
-// or-ils take, only the windows' own (window) reaches them, so a
-// value in the CPU engine's range (segment up to 2^20) can never stop the
-// windows with or-ils's narrower one. The caller's map is left alone.
-func TestWindowParams(t *testing.T) {
-	auto := solver.OptionsFor(AlgoAuto, solver.BackendGPU)
-	orils := solver.OptionsFor(ils.AlgoOrILS, solver.BackendGPU)
-	extra := map[string]string{}
-	for _, k := range auto.Names() {
-		extra[k] = "1"
-	}
-	p := solver.Params{Seed: 9, TimeLimit: time.Second, Extra: extra}
-	q := windowParams(p)
-	if q.Seed != 9 || q.TimeLimit != time.Second {
-		t.Fatalf("window params %+v", q)
-	}
-	own := map[string]bool{ils.OptWindow: true}
-	shared := 0
-	for _, k := range auto.Names() {
-		if _, ok := orils.Lookup(k); !ok {
+		if !c.ok {
 			continue
 		}
-		shared++
-		if _, ok := q.Extra[k]; ok != own[k] {
-			t.Errorf("option %s reaches the windows: %v, want %v", k, ok, own[k])
+		if set.windows.Window != c.window || set.windows.Segment != c.seg || set.noWindows != c.noWindows {
+			t.Errorf("%v: %+v", c.extra, set)
 		}
-	}
-	if shared < 2 {
-		t.Fatalf("only %d names shared by GPU auto and or-ils: the test lost its point", shared)
-	}
-	if len(p.Extra) != len(auto.Names()) || p.Extra["segment"] != "1" {
-		t.Fatalf("the caller's options changed: %v", p.Extra)
-	}
-	if r := windowParams(solver.Params{}); r.Extra != nil {
-		t.Fatalf("no options gave %v", r.Extra)
-	}
-}
-
-// TestEarlyParams: or-ils before the CPU engine's first tour runs without
-// global passes, a value or-ils's option table takes, and the caller's
-// options are left alone.
-func TestEarlyParams(t *testing.T) {
-	orils := solver.OptionsFor(ils.AlgoOrILS, solver.BackendGPU)
-	for _, extra := range []map[string]string{nil, {ils.OptWindow: "512"}, {"segment": "100"}} {
-		p := solver.Params{Seed: 3, Extra: extra}
-		before := maps.Clone(extra)
-		q := earlyParams(p)
-		if g, err := orils.Float(q, ils.OptGlobal); err != nil || g != 0 {
-			t.Fatalf("%v: global %v, %v", extra, g, err)
-		}
-		if _, ok := q.Extra["segment"]; ok || (extra[ils.OptWindow] != "" && q.Extra[ils.OptWindow] != extra[ils.OptWindow]) {
-			t.Fatalf("%v gave %v", extra, q.Extra)
-		}
-		if !maps.Equal(extra, before) {
-			t.Fatalf("the caller's options changed: %v, were %v", extra, before)
+		if set.early.Global != 0 || set.windows.Global == 0 || set.early.Window != set.windows.Window {
+			t.Errorf("%v: early %+v, windows %+v", c.extra, set.early, set.windows)
 		}
 	}
 }
 
-// TestTimeLeft checks the CPU auto engine's share of GPU auto's limit:
-// what the GPU's start tour spent is taken off, no limit stays none, and
-// a spent limit leaves a millisecond rather than 0 (which means none).
-func TestTimeLeft(t *testing.T) {
-	for _, c := range []struct{ limit, spent, want time.Duration }{
-		{20 * time.Second, 0, 20 * time.Second},
-		{20 * time.Second, 3600 * time.Millisecond, 16400 * time.Millisecond},
-		{20 * time.Second, 20 * time.Second, time.Millisecond},
-		{20 * time.Second, time.Minute, time.Millisecond},
-		{20 * time.Second, -time.Second, 20 * time.Second},
-		{0, 5 * time.Second, 0},
+// TestCPUParams: the CPU auto engine gets GPU auto's parameters on the
+// CPU backend with what is left of the run's deadline as its limit (at
+// least a millisecond once it has passed), the options as they were.
+func TestCPUParams(t *testing.T) {
+	now := time.Now()
+	for _, c := range []struct {
+		left     time.Duration
+		min, max time.Duration
+	}{
+		{20 * time.Second, 19 * time.Second, 20 * time.Second},
+		{-time.Minute, time.Millisecond, time.Millisecond},
 	} {
-		if got := timeLeft(c.limit, c.spent); got != c.want {
-			t.Errorf("timeLeft(%v, %v) = %v, want %v", c.limit, c.spent, got, c.want)
-		}
-		p := solver.Params{TimeLimit: c.limit}
-		if got := cpuParams(p, c.spent).TimeLimit; got != c.want || p.TimeLimit != c.limit {
-			t.Errorf("cpuParams(limit %v, spent %v) gives %v (caller's %v), want %v", c.limit, c.spent, got, p.TimeLimit, c.want)
+		extra := map[string]string{ils.OptWindow: "512", "kicks": "10"}
+		p := solver.Params{Backend: solver.BackendGPU, Seed: 4, TimeLimit: time.Hour, Deadline: now.Add(c.left), Extra: extra}
+		q := cpuParams(p)
+		if q.Backend != solver.BackendCPU || q.Seed != 4 || q.TimeLimit < c.min || q.TimeLimit > c.max || !maps.Equal(q.Extra, extra) {
+			t.Errorf("left %v: CPU params %+v", c.left, q)
 		}
 	}
 }
@@ -134,14 +81,9 @@ func TestTimeLeft(t *testing.T) {
 // valid tour, stopped by its own budget; and run under a context whose
 // deadline has passed, it returns one stopped for time.
 func TestCPUAutoAfterSpentLimit(t *testing.T) {
-	aided, err := solver.LookupAided(AlgoAuto, solver.BackendCPU)
-	if err != nil {
-		t.Skip(err)
-	}
 	in := gputest.HostInstance(2000, 7)
-	p := solver.Params{Algorithm: AlgoAuto, Backend: solver.BackendGPU, Seed: 1, TimeLimit: time.Hour}
-	q := cpuParams(p, 2*time.Hour)
-	r, err := aided.SolveAided(context.Background(), in, q, nil, solver.Aid{})
+	p := solver.Params{Algorithm: AlgoAuto, Backend: solver.BackendGPU, Seed: 1, TimeLimit: time.Hour, Deadline: time.Now().Add(-time.Hour)}
+	r, err := cpuils.Auto().SolveAided(context.Background(), in, cpuParams(p), nil, solver.Aid{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +92,8 @@ func TestCPUAutoAfterSpentLimit(t *testing.T) {
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 	defer cancel()
-	r, err = solver.RunAided(ctx, aided, in, cpuParams(p, 0), nil, solver.Aid{}, false)
+	p.Deadline = time.Time{}
+	r, err = solver.RunAided(ctx, cpuils.Auto(), in, cpuParams(p), nil, solver.Aid{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,12 +102,12 @@ func TestCPUAutoAfterSpentLimit(t *testing.T) {
 	}
 }
 
-// TestPlanAuto checks GPU auto's composition by size: the CPU search
-// alone below AutoBesideMinN, the windows beside its partition search
-// from there, the early or-ils too from AutoOrILSMinN; neither with fixed
-// edges or coordinates too wide for or-ils, and or-ils alone without the
-// CPU engine from AutoOrILSMinN.
-func TestPlanAuto(t *testing.T) {
+// TestAutoFacts checks GPU auto's roles by size as its facts lead
+// strategy.Decide to them: the CPU search alone below GPUWindowsMinN, the
+// windows beside its partition search from there, the early or-ils and
+// the GPU's start descent too from GPUEarlyMinN; neither with fixed edges
+// or coordinates too wide for or-ils, nor the windows with beside=0.
+func TestAutoFacts(t *testing.T) {
 	inst := func(n int, span float64, fixed bool) *solver.Instance {
 		in := &solver.Instance{N: n, X: make([]float64, n), Y: make([]float64, n)}
 		for i := range n {
@@ -175,52 +118,26 @@ func TestPlanAuto(t *testing.T) {
 		}
 		return in
 	}
+	type roles struct{ windows, early, descent bool }
 	cases := []struct {
-		name   string
-		in     *solver.Instance
-		hasCPU bool
-		want   autoPlan
+		name string
+		in   *solver.Instance
+		set  autoSettings
+		want roles
 	}{
-		{"below the windows", inst(AutoBesideMinN-1, 1e6, false), true, autoPlan{}},
-		{"windows from their size", inst(AutoBesideMinN, 1e6, false), true, autoPlan{beside: true}},
-		{"below the early or-ils", inst(AutoOrILSMinN-1, 1e6, false), true, autoPlan{beside: true}},
-		{"early or-ils and windows", inst(AutoOrILSMinN, 1e6, false), true, autoPlan{early: true, beside: true}},
-		{"fixed edges", inst(AutoOrILSMinN, 1e6, true), true, autoPlan{}},
-		{"span too wide", inst(AutoOrILSMinN, 2*ils.OrMaxSpan, false), true, autoPlan{}},
-		{"no CPU engine, small", inst(AutoOrILSMinN-1, 1e6, false), false, autoPlan{}},
-		{"no CPU engine", inst(AutoOrILSMinN, 1e6, false), false, autoPlan{orOnly: true}},
+		{"below the windows", inst(strategy.GPUWindowsMinN-1, 1e6, false), autoSettings{}, roles{}},
+		{"windows from their size", inst(strategy.GPUWindowsMinN, 1e6, false), autoSettings{}, roles{windows: true}},
+		{"windows off", inst(strategy.GPUWindowsMinN, 1e6, false), autoSettings{noWindows: true}, roles{}},
+		{"below the early or-ils", inst(strategy.GPUEarlyMinN-1, 1e6, false), autoSettings{}, roles{windows: true}},
+		{"early or-ils and windows", inst(strategy.GPUEarlyMinN, 1e6, false), autoSettings{}, roles{true, true, true}},
+		{"fixed edges", inst(strategy.GPUEarlyMinN, 1e6, true), autoSettings{}, roles{}},
+		{"span too wide", inst(strategy.GPUEarlyMinN, 2*ils.OrMaxSpan, false), autoSettings{}, roles{}},
 	}
 	for _, c := range cases {
-		if got := planAuto(c.in, c.hasCPU); got != c.want {
-			t.Errorf("%s (%d cities): %+v, want %+v", c.name, c.in.N, got, c.want)
-		}
-	}
-	if AutoBesideMinN > AutoOrILSMinN {
-		t.Errorf("the windows beside start at %d cities, after the early or-ils at %d", AutoBesideMinN, AutoOrILSMinN)
-	}
-}
-
-// TestAutoLSDeadline: the 2opt-or descent of GPU auto's start gets a
-// quarter of the limit up to autoLSDescentMax a city, and none with more
-// time or no limit.
-func TestAutoLSDeadline(t *testing.T) {
-	start := time.Unix(1000, 0)
-	cases := []struct {
-		n     int
-		limit time.Duration
-		want  time.Duration
-	}{
-		{1000000, 10 * time.Second, 2500 * time.Millisecond},
-		{1000000, 25 * time.Second, 6250 * time.Millisecond},
-		{1000000, 30 * time.Second, 0},
-		{10000000, 60 * time.Second, 15 * time.Second},
-		{200000, 10 * time.Second, 0},
-		{200000, 4 * time.Second, time.Second},
-		{1000000, 0, 0},
-	}
-	for _, c := range cases {
-		if got := autoLSDeadline(c.n, c.limit, start).Sub(start); got != c.want {
-			t.Errorf("n %d, limit %v: descent %v, want %v", c.n, c.limit, got, c.want)
+		st := strategy.Decide(autoFacts(c.in, solver.Params{TimeLimit: 10 * time.Second}, c.set))
+		got := roles{st.GPU.Windows, st.GPU.Early, st.Start == strategy.StartGPUDescent}
+		if got != c.want || !st.GPU.Ascent || !st.GPU.Pool {
+			t.Errorf("%s (%d cities): %+v, want %+v", c.name, c.in.N, st.GPU, c.want)
 		}
 	}
 }

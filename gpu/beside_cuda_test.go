@@ -36,11 +36,11 @@ func TestPathWindows(t *testing.T) {
 	for i, c := range t0 {
 		tour[i] = int32(c)
 	}
-	o, err := autoOrOptions(solver.Params{}, in.N)
+	set, err := prepareAuto(solver.Params{}, in.N)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pw := ils.NewPathWindows(in, o, 1)
+	pw := ils.NewPathWindows(in, set.windows, 1)
 	defer pw.Close()
 	for _, c := range []struct{ from, m int }{{100, 12000}, {5000, 700}, {0, in.N}, {20000, 3000}, {29000, 65}} {
 		path := slices.Clone(tour[c.from : c.from+c.m])

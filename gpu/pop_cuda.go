@@ -4,33 +4,27 @@ package gpu
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/tsplab/tsplab/gpu/ascent"
 	"github.com/tsplab/tsplab/gpu/blockils"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/population"
 )
 
-// solvePop is the GPU pop engine: the CPU pop engine (composed through
-// solver.Aided) with its Held–Karp ascent on the GPU and the GPU's block
-// search (OpenTourPool, gpu/blockils/blockils.cu) on copies of its pool's
-// members beside its workers, their gains offered to its pool.
+// solvePop is the GPU pop engine: the CPU pop engine (a Go call,
+// population.Solve) with its Held–Karp ascent on the GPU and the GPU's
+// block search (OpenTourPool, gpu/blockils/blockils.cu) on copies of its
+// pool's members beside its workers, their gains offered to its pool.
 func solvePop(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
-	aided, err := solver.LookupAided(AlgoPop, solver.BackendCPU)
-	if err != nil {
-		return solver.Result{}, fmt.Errorf("gpu pop: %w", err)
-	}
-	q := popParams(p)
 	cpuAid := solver.Aid{Device: ascent.BoundDevice, Ascents: aid.Ascents, Pool: blockils.OpenTourPool, FirstTour: aid.FirstTour}
-	r, err := aided.SolveAided(ctx, in, q, snaps, cpuAid)
+	r, err := population.Solve(ctx, in, popParams(p), snaps, cpuAid)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	gpu := ""
-	if strings.Contains(r.Note, "; GPU: ") {
+	if r.Stats.PoolSearched {
 		gpu = "; the GPU's block search on the pool's tours"
 	}
 	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped,

@@ -3,22 +3,33 @@
 package gpu
 
 import (
+	"runtime"
+
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
+	cpuils "github.com/tsplab/tsplab/solver/cpu/ils"
+	"github.com/tsplab/tsplab/solver/strategy"
 )
 
 func init() {
-	device.Implement(AlgoAuto, device.Impl{Aided: solveAuto, Inherit: cpuAutoDefaults})
+	device.Implement(AlgoAuto, device.Impl{Aided: solveAuto, Inherit: cpuAutoDefaults, Plan: autoPlan})
 	device.Implement(AlgoPop, device.Impl{Aided: solvePop})
 }
 
 // cpuAutoDefaults fills the defaults of the CPU auto engine that GPU auto
 // runs (those that follow the cities a worker).
 func cpuAutoDefaults(in *solver.Instance, opts solver.OptionSet) solver.OptionSet {
-	if c, err := solver.Lookup(AlgoAuto, solver.BackendCPU); err == nil {
-		if t, ok := c.(solver.Tuner); ok {
-			opts = t.Tune(in, opts)
-		}
+	return cpuils.Auto().Tune(in, opts)
+}
+
+// autoPlan is GPU auto's strategy on in with all cores and the default
+// time limit.
+func autoPlan(in *solver.Instance) string {
+	set, err := prepareAuto(solver.Params{}, in.N)
+	if err != nil {
+		return ""
 	}
-	return opts
+	f := autoFacts(in, solver.Params{TimeLimit: solver.DefaultTimeLimit}, set)
+	f.Workers = runtime.NumCPU()
+	return strategy.Decide(f).String()
 }

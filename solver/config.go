@@ -442,23 +442,6 @@ func Configure[C any](s *Spec[C], e Engine, in *Instance, p Params) (C, error) {
 	return s.Parse(in, p)
 }
 
-// Set reads text as the value of option name into c, as Parse reads a
-// value Params sets: how an engine applies a setting it chooses at run
-// time in the option's own terms.
-func (s *Spec[C]) Set(c *C, name, text string) error {
-	for _, d := range s.decls {
-		if d.opt.Name == name {
-			canon, v, err := d.opt.parse(text)
-			if err != nil {
-				return err
-			}
-			d.set(c, canon, v)
-			return nil
-		}
-	}
-	return fmt.Errorf("option %s: not an option of this engine", name)
-}
-
 // ParseKnown is Parse for an engine that hands the settings it does not
 // declare to another engine (GPU auto to CPU auto): it reads its own
 // options from p and leaves every other Extra key alone. Validate, against

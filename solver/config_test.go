@@ -217,30 +217,3 @@ func TestEnumParse(t *testing.T) {
 		t.Error("level=top: no error")
 	}
 }
-
-// TestSpecSet checks that Set stores a text as Parse does and refuses a
-// bad value or a name the spec does not declare.
-func TestSpecSet(t *testing.T) {
-	type level int8
-	type cfg struct {
-		L level
-		N int
-	}
-	spec := NewSpec(Enum("level", func(c *cfg) *level { return &c.L }, "mid", []string{"low", "mid", "high"}, []level{1, 2, 3}, "a level"),
-		Int("n", func(c *cfg) *int { return &c.N }, 8, 2, 64, "a count"))
-	var c cfg
-	if err := spec.Set(&c, "level", "high"); err != nil || c.L != 3 {
-		t.Errorf("level=high: got %d (%v)", c.L, err)
-	}
-	if err := spec.Set(&c, "n", "6"); err != nil || c.N != 6 {
-		t.Errorf("n=6: got %d (%v)", c.N, err)
-	}
-	for _, bad := range [][2]string{{"level", "top"}, {"n", "65"}, {"other", "1"}} {
-		if err := spec.Set(&c, bad[0], bad[1]); err == nil {
-			t.Errorf("%s=%s: no error", bad[0], bad[1])
-		}
-	}
-	if c.L != 3 || c.N != 6 {
-		t.Errorf("a refused value changed the config: %+v", c)
-	}
-}

@@ -27,7 +27,12 @@ type Params struct {
 	// TimeLimit stops the run; 0 means the engine's schedule alone decides
 	// (engines without a natural end pick a default).
 	TimeLimit time.Duration `json:"time_limit_ns"`
-	Seed      uint64        `json:"seed"`
+	// Deadline is when the run ends, set once by whoever starts it (the
+	// pipeline through RunAided, an engine for the runs it starts) from
+	// TimeLimit; every engine and phase reads it through LimitFrom. Zero:
+	// none yet, TimeLimit counts from the engine's start.
+	Deadline time.Time `json:"-"`
+	Seed     uint64    `json:"seed"`
 	// Workers is the number of CPU goroutines; 0 means all cores.
 	Workers int `json:"workers"`
 	// Target stops the run once a tour of at most this length is found
@@ -112,6 +117,9 @@ type Stats struct {
 	// engine's first (0: none); EarlyKept, that it stayed the result.
 	EarlyLength int64 `json:"early_length,omitempty"`
 	EarlyKept   bool  `json:"early_kept,omitempty"`
+	// PoolSearched reports that an accelerator's searches worked on the
+	// population search's pool (GPU pop).
+	PoolSearched bool `json:"pool_searched,omitempty"`
 }
 
 // MovesPerSecond is the solution space exploration speed (Lam et al., Eq. 4).

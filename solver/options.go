@@ -289,12 +289,6 @@ func TabuTenure(n, asked int) int {
 	return max(10, n/10)
 }
 
-// PartitionMinN is the smallest instance the auto engine runs its
-// partition search on, all CPU workers on pieces of one tour, and from
-// which GPU auto's windows improve a stretch of that tour beside them
-// (docs/DECISIONS.md#part-min-n).
-const PartitionMinN = 50000
-
 // OptionSet is one engine's options.
 type OptionSet []Option
 
@@ -501,6 +495,13 @@ func (s OptionSet) value(p Params, name string) (float64, error) {
 // device takes; it must not start a long computation.
 type Tuner interface {
 	Tune(in *Instance, opts OptionSet) OptionSet
+}
+
+// Planner is implemented by engines that decide a strategy for a run
+// (auto, pop): Plan says in one line what a run on in with the default
+// workers and time limit will do (`tsp engines FILE` shows it).
+type Planner interface {
+	Plan(in *Instance) string
 }
 
 // EffectiveOptions returns e's options with the defaults that will run on

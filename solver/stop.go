@@ -113,7 +113,8 @@ func RunAided(ctx context.Context, e Engine, in *Instance, p Params, snaps chan 
 	if stopAtOptimum {
 		q.Target = in.Optimum
 	}
-	res, err := SolveWith(ctx, e, in, q, snaps, aid)
+	res, err := SolveWith(ctx, e, in, q.WithDeadline(time.Now()), snaps, aid)
+	res.Params.Deadline = time.Time{}
 	// the mark of Prepare's check is for this run, not for the result's
 	// readers
 	res.Params.checked = nil

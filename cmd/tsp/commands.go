@@ -467,7 +467,7 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 		"engine-specific ones), its type, default and allowed range, and what it does; with --all also\n"+
 		"the experimental ones (kept for a suite or a paper's reproduction), marked so. A default that\n"+
 		"depends on the instance's size reads \"by size\"; with a TSPLIB FILE, the defaults and ranges\n"+
-		"a run on that instance takes.")
+		"a run on that instance takes, and the plan of the engines that decide one (auto, pop).")
 	verbose := fs.Bool("verbose", false, "list each engine's options")
 	all := fs.Bool("all", false, "with --verbose, also the experimental options")
 	pos, err := parse(fs, "engines", args, 0, 1)
@@ -493,6 +493,11 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 			status = "unavailable: " + oneLine(err.Error())
 		}
 		fmt.Fprintf(e.stdout, "%-12s %-4s %s — %s\n", eng.Name(), eng.Backend(), eng.Describe(), status)
+		if pl, ok := eng.(solver.Planner); ok && in != nil {
+			if line := pl.Plan(in); line != "" {
+				fmt.Fprintf(e.stdout, "    plan: %s\n", line)
+			}
+		}
 		if *verbose {
 			set := solver.EffectiveOptions(eng, in)
 			if !*all {

@@ -22,6 +22,9 @@ type Impl struct {
 	// Inherit fills the defaults of the engine an engine runs (GPU auto's
 	// of CPU auto), with or without a device.
 	Inherit func(in *solver.Instance, opts solver.OptionSet) solver.OptionSet
+	// Plan says the strategy of a run on an instance (solver.Planner;
+	// nil: the engine follows its options).
+	Plan func(in *solver.Instance) string
 }
 
 var (

@@ -62,3 +62,12 @@ func (t *Tuning) Set(name, def string, maxV float64) {
 		}
 	}
 }
+
+// Plan is the strategy of a run of e on in, for the engines that decide
+// one (solver.Planner): "" for the others.
+func (e engine) Plan(in *solver.Instance) string {
+	if impl := implOf(e.name); impl.Plan != nil {
+		return impl.Plan(in)
+	}
+	return ""
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/report"
+	"github.com/tsplab/tsplab/solver/strategy"
 )
 
 // Pipeline is the one way the front ends (the app, tsp solve, the bench
@@ -157,9 +158,10 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 	}
 	var lb *boundRun
 	dev := ascentDevice(pl.Engine)
-	// beyond MaxBoundBesideCPU cities an ascent on the CPU cannot end
-	// within a run's minutes and only takes cores from the search
-	bounded := req.Bound && !pl.In.HasOptimum() && (dev != nil || pl.In.N <= MaxBoundBesideCPU)
+	// beyond strategy.BoundBesideCPUMaxN cities an ascent on the CPU
+	// cannot end within a run's minutes and only takes cores from the
+	// search
+	bounded := req.Bound && !pl.In.HasOptimum() && (dev != nil || pl.In.N <= strategy.BoundBesideCPUMaxN)
 	rctx, req, proven := watchOptimum(ctx, req, bounded)
 	if bounded {
 		lb = pl.pl.startBound(ctx, pl.In, dev, p.TimeLimit, req.OnBound)
@@ -217,10 +219,6 @@ func (pl *Plan) named(res solver.Result, p solver.Params) solver.Result {
 	}
 	return res
 }
-
-// MaxBoundBesideCPU is the largest instance a run without an accelerator
-// for the ascent computes a lower bound beside.
-const MaxBoundBesideCPU = 2_000_000
 
 // ascentDevice is the accelerator e runs on, where the lower bound of its
 // runs goes (nil: the cores).

@@ -3,6 +3,7 @@ package ils
 import (
 	"context"
 	"fmt"
+	"github.com/tsplab/tsplab/solver/cpu/localsearch"
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
@@ -29,15 +30,15 @@ func benchKicks(b *testing.B, n int, or, three bool, rkbi int) {
 // benchKicksDepth is benchKicks with sequential moves of the given depth
 // and the or-3opt moves.
 func benchKicksDepth(b *testing.B, n int, or, three bool, rkbi, depth int) {
-	benchMoves(b, n, moveSet{OrOpt: or, ThreeOpt: three, RKBI: rkbi, Depth: depth, Or3: depth > 1})
+	benchMoves(b, n, localsearch.MoveSet{OrOpt: or, ThreeOpt: three, RKBI: rkbi, Depth: depth, Or3: depth > 1})
 }
 
 // benchMoves times one kick and its descent on n uniform cities from a
 // greedy local optimum, with the moves of ms.
-func benchMoves(b *testing.B, n int, ms moveSet) {
+func benchMoves(b *testing.B, n int, ms localsearch.MoveSet) {
 	in := uniformInstance(n, 1)
 	nb := neighbor.Nearest(in, 8)
-	s := newLS(tour.NewDist(in), nb.List, nb.K, runctl.To32(construct.Greedy(in, nb)))
+	s := localsearch.New(tour.NewDist(in), nb.List, nb.K, runctl.To32(construct.Greedy(in, nb)))
 	s.SetMoves(ms)
 	s.CacheNeighborDists()
 	s.SetRand(newRNG(1, 0))
@@ -116,8 +117,8 @@ func BenchmarkDist(b *testing.B) {
 				}
 				in := uniformInstance(n, 1)
 				nb := neighbor.Quadrant(in, 8)
-				s := newLS(tour.NewDistMatrixMax(in, eucMax), nb.List, nb.K, runctl.To32(construct.Greedy(in, nb)))
-				s.SetMoves(moveSet{OrOpt: true, ThreeOpt: true})
+				s := localsearch.New(tour.NewDistMatrixMax(in, eucMax), nb.List, nb.K, runctl.To32(construct.Greedy(in, nb)))
+				s.SetMoves(localsearch.MoveSet{OrOpt: true, ThreeOpt: true})
 				s.SetRand(newRNG(1, 0))
 				s.SetJournal(true)
 				s.PushAll()
@@ -135,5 +136,5 @@ func BenchmarkDist(b *testing.B) {
 // BenchmarkILSLK5_4461: one kick with the 5-opt move (auto's move from
 // 1,000 cities).
 func BenchmarkILSLK5_4461(b *testing.B) {
-	benchMoves(b, 4461, moveSet{OrOpt: true, FiveOpt: newKopt()})
+	benchMoves(b, 4461, localsearch.MoveSet{OrOpt: true, FiveOpt: localsearch.NewFiveOpt()})
 }

@@ -3,7 +3,6 @@ package ils
 import (
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
-	"github.com/tsplab/tsplab/solver/cpu/localsearch"
 )
 
 // checkEvery is how many moves a worker makes between looks at the clock,
@@ -23,18 +22,3 @@ func splitmix64(x uint64) uint64 { return runctl.Mix(x) }
 
 // newRNG returns stream number stream of seed.
 func newRNG(seed uint64, stream uint64) *rng { return runctl.NewRand(seed, stream) }
-
-// The local-search core's names as this package's engines use them.
-type (
-	ls      = localsearch.Search
-	kopt    = localsearch.FiveOpt
-	moveSet = localsearch.MoveSet
-)
-
-var (
-	newLS   = localsearch.New
-	newKopt = localsearch.NewFiveOpt
-	nbDists = localsearch.NeighborDists
-)
-
-const maxDepth = localsearch.MaxDepth

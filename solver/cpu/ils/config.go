@@ -1,11 +1,13 @@
 package ils
 
 import (
+	"github.com/tsplab/tsplab/solver/cpu/localsearch"
 	"math"
 	"strconv"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cpu/partition"
+	"github.com/tsplab/tsplab/solver/strategy"
 )
 
 // The iterated local searches' options (2opt-ils, 3opt-ils, auto), each
@@ -32,7 +34,7 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"with threeopt on, also the pure 3-opt moves two 2-opt steps cannot make (a segment moved without reversal, or two neighbouring segments reversed in place)").Experimental(),
 	solver.Bool(OptBridge, func(o *ilsOptions) *bool { return &o.cfg.bridge }, false,
 		"with the 5-opt move, also the non-sequential 4-opt move (two 2-exchanges that each split the tour, together one tour) where the 5-opt move finds nothing").Experimental(),
-	solver.Int(OptDepth, func(o *ilsOptions) *int { return &o.cfg.depth }, 1, 1, maxDepth,
+	solver.Int(OptDepth, func(o *ilsOptions) *int { return &o.cfg.depth }, 1, 1, localsearch.MaxDepth,
 		"steps of a sequential move after its first 2-opt step, Lin–Kernighan style (1: 3-opt, 2: 4-opt, 3: 5-opt); with threeopt on").Experimental(),
 	solver.Enum(OptMove, func(o *ilsOptions) *deepMove { return &o.cfg.move }, "chain", []string{"chain", "lk5", "adapt"}, []deepMove{deepChain, deepLK5, deepAdapt},
 		"the deep move after 2-opt and Or-opt: a chain of 2-opt steps (threeopt, depth), the sequential 5-opt move of Lin–Kernighan–Helsgaun chained while it gains (lk5), or in the partition search each round the one that gained more per second in its last round (adapt; on clustered instances and elsewhere the chain)").Experimental(),
@@ -106,7 +108,7 @@ const (
 )
 
 const (
-	partAuto partMode = iota // on for the auto engine from partMinN cities with coordinates
+	partAuto partMode = iota // on for the auto engine from strategy.PartitionMinN cities with coordinates
 	partOn
 	partOff
 )
@@ -121,7 +123,8 @@ const (
 // Options of the partition search.
 const (
 	// OptPartition selects the partition search of the ILS engines:
-	// "auto" (the auto engine from partMinN cities with coordinates),
+	// "auto" (the auto engine from strategy.PartitionMinN cities with
+	// coordinates),
 	// "on" or "off".
 	OptPartition = "partition"
 	// OptPartSegment is the cities of a segment (0: about 5,000).
@@ -145,10 +148,6 @@ const (
 	OptPartShape = "partshape"
 )
 
-// partMinN is the smallest instance auto runs the partition search on:
-// below it the whole-tour searches with merged changes were ahead.
-const partMinN = solver.PartitionMinN
-
 // stable marks a declaration as one a user of the engine needs.
 func stable(d solver.Decl[ilsOptions]) solver.Decl[ilsOptions] { return d.Stable() }
 
@@ -160,54 +159,23 @@ var ilsSpecs = map[string]*solver.Spec[ilsOptions]{
 	"auto": solver.NewSpec(ilsDecls...).With(OptThreeOpt, "on").With(OptAccept, "equal").BySize(autoBySize),
 }
 
-// Thresholds of auto's defaults by size (autoBySize).
-const (
-	// deepMinN is the smallest instance on which auto's workers take the
-	// sequential 5-opt move on alpha-nearness lists of a Held–Karp
-	// ascent and kicks of up to 200 cities a segment: from 1,000 to 6,000
-	// cities far ahead of the 3-opt chain on nearest lists at 10 s, below
-	// it level or behind where both reach the optimum
-	// (docs/DECISIONS.md#deep-min-n).
-	deepMinN = 1000
-	// mergeSync is the kicks per worker between the merges of auto's
-	// workers (share merge) in a run without a time limit; timed runs
-	// merge every mergeEpoch.
-	mergeSync = 50
-	// alphaNeighbors is the length of auto's alpha-nearness lists: with
-	// the 5-opt move, 5 (as in LKH) were ahead of 8 on usa13509 at equal
-	// CPU time (docs/DECISIONS.md#alpha-neighbors).
-	alphaNeighbors = 5
-	// adaptMaxPerWorker is the cities per worker up to which auto's
-	// partition search takes the 5-opt move in the rounds where it
-	// gains more per second than the chain (move adapt): ahead up to
-	// 158,000 cities a worker, behind from 198,000, where a round lasts
-	// seconds and 60 s hold only a few (docs/DECISIONS.md#adapt-max-per-worker).
-	adaptMaxPerWorker = 160000
-)
+// autoBySize are auto's defaults by instance size, as options' texts:
+// strategy.Sizes, the one place they are set.
+var autoBySize = sizeTable(strategy.Sizes())
 
-// autoBySize are auto's defaults by instance size, the one place they are
-// set. Below deepMinN each worker searches the whole tour alone with the
-// chain of 2-opt steps on nearest lists: the pure 3-opt moves and escapes
-// after 3·n stale kicks got out of the traps other settings fell into
-// (docs/DECISIONS.md#auto-below-1000). From
-// deepMinN to partMinN the 5-opt move (localsearch/kopt.go) on 5 alpha-nearness
-// candidates, every worker kicking in its own stretch of one tour, their
-// changes merged (merge.go), with the non-sequential bridge move where
-// the 5-opt move finds nothing (docs/DECISIONS.md#bridge): on 16 cores ahead of independent searches
-// exchanging by partition crossover from fnl4461 to d18512, and of the
-// partition search on d18512 (docs/DECISIONS.md#merge). From partMinN
-// the partition search (solver/cpu/partition) with nearest and quadrant lists on
-// alternate workers and the chain of 2-opt steps, ahead of the 5-opt move
-// alone on pla85900 (docs/DECISIONS.md#part-min-n), with the 5-opt move
-// in the rounds where it gains more per second up to adaptMaxPerWorker
-// cities a worker (decide, plan.go).
-var autoBySize = solver.SizeTable{
-	{From: 0, To: deepMinN, Set: map[string]string{
-		OptOr3: "on", OptStale: "3", OptCandidates: "nearest", OptDepth: "1", OptSegment: "30", OptShare: "best", OptSync: "0", OptMove: "chain"}},
-	{From: deepMinN, To: partMinN, Set: map[string]string{
-		OptOr3: "off", OptStale: "0", OptCandidates: "alpha", OptNeighbors: strconv.Itoa(alphaNeighbors), OptDepth: "2", OptSegment: "200", OptShare: "merge", OptSync: strconv.Itoa(mergeSync), OptMove: "lk5", OptBridge: "on"}},
-	{From: partMinN, Set: map[string]string{
-		OptOr3: "off", OptStale: "20", OptCandidates: "mixed", OptDepth: "2", OptSegment: "200", OptShare: "merge", OptSync: strconv.Itoa(mergeSync), OptMove: "adapt"}},
+// sizeTable is rows as a table of the options' texts.
+func sizeTable(rows []strategy.SizeRow) solver.SizeTable {
+	t := make(solver.SizeTable, len(rows))
+	onOff := map[bool]string{true: "on", false: "off"}
+	for i, r := range rows {
+		l := r.LocalSearch
+		share := map[bool]string{true: "merge", false: "best"}[l.Merge]
+		t[i] = solver.SizeRow{From: r.From, To: r.To, Set: map[string]string{
+			OptOr3: onOff[l.Or3], OptStale: strconv.Itoa(l.Stale), OptCandidates: l.Lists.Text(), OptNeighbors: strconv.Itoa(l.Neighbors),
+			OptDepth: strconv.Itoa(l.Depth), OptSegment: strconv.Itoa(l.Segment), OptShare: share, OptSync: strconv.Itoa(l.Sync),
+			OptMove: l.Move.Text(), OptBridge: onOff[l.Bridge]}}
+	}
+	return t
 }
 
 func init() {

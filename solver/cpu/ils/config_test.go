@@ -1,6 +1,7 @@
 package ils
 
 import (
+	"github.com/tsplab/tsplab/solver/strategy"
 	"slices"
 	"strconv"
 	"testing"
@@ -29,10 +30,10 @@ func TestAutoDefaultsBySize(t *testing.T) {
 		w want
 	}{
 		{500, want{true, 3, listNearest, 1, 30, 0, shareBest, deepChain, 8}},
-		{deepMinN - 1, want{true, 3, listNearest, 1, 30, 0, shareBest, deepChain, 8}},
-		{deepMinN, want{false, 0, listAlpha, 2, 200, mergeSync, shareMerge, deepLK5, alphaNeighbors}},
-		{partMinN - 1, want{false, 0, listAlpha, 2, 200, mergeSync, shareMerge, deepLK5, alphaNeighbors}},
-		{partMinN, want{false, 20, listMixed, 2, 200, mergeSync, shareMerge, deepAdapt, 8}},
+		{strategy.DeepMinN - 1, want{true, 3, listNearest, 1, 30, 0, shareBest, deepChain, 8}},
+		{strategy.DeepMinN, want{false, 0, listAlpha, 2, 200, strategy.MergeSync, shareMerge, deepLK5, strategy.AlphaNeighbors}},
+		{strategy.PartitionMinN - 1, want{false, 0, listAlpha, 2, 200, strategy.MergeSync, shareMerge, deepLK5, strategy.AlphaNeighbors}},
+		{strategy.PartitionMinN, want{false, 20, listMixed, 2, 200, strategy.MergeSync, shareMerge, deepAdapt, 8}},
 	} {
 		in := uniformInstance(tc.n, 1)
 		o, err := ie.config(in, solver.Params{})
@@ -64,7 +65,7 @@ func TestAutoDefaultsBySize(t *testing.T) {
 	}
 	// the other engines keep their declared defaults whatever the size
 	e3, _ := solver.Lookup("3opt-ils", solver.BackendCPU)
-	for _, n := range []int{500, partMinN} {
+	for _, n := range []int{500, strategy.PartitionMinN} {
 		o, err = e3.(ilsEngine).config(uniformInstance(n, 2), solver.Params{})
 		c := o.cfg
 		if err != nil || c.or3 || c.stale != 0 || c.candidates != listNearest || !c.threeOpt || c.acceptEqual || c.start != startNN || c.partAuto || o.rkbi != 0 {
@@ -113,10 +114,10 @@ func TestCPUOptionsWellFormed(t *testing.T) {
 }
 
 // TestFitMove: auto takes the 5-opt move by the round up to
-// adaptMaxPerWorker cities a worker and the chain beyond, unless the
+// strategy.AdaptMaxPerWorker cities a worker and the chain beyond, unless the
 // user sets the move.
 func TestFitMove(t *testing.T) {
-	in := uniformInstance(adaptMaxPerWorker+5000, 2)
+	in := uniformInstance(strategy.AdaptMaxPerWorker+5000, 2)
 	e, _ := solver.Lookup("auto", solver.BackendCPU)
 	for _, tc := range []struct {
 		w     int
@@ -148,7 +149,7 @@ func TestFitMove(t *testing.T) {
 func TestTuneShowsTheRun(t *testing.T) {
 	// 1 worker: crowded; 2: the chain alone; 3, 4: neither
 	e := autoWith(t, lowCrowd(200_000))
-	in := uniformInstance(2*adaptMaxPerWorker+10000, 3)
+	in := uniformInstance(2*strategy.AdaptMaxPerWorker+10000, 3)
 	names := []string{OptMove, OptCandidates, OptNeighbors, OptPartSlice, OptPartKicks, OptPartShape}
 	for _, w := range []int{1, 2, 3, 4} {
 		set := ilsSpecs["auto"].Options(in)

@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tsplab/tsplab/solver/cpu/localsearch"
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,7 +20,9 @@ import (
 	"github.com/tsplab/tsplab/solver/construct"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/cpu/partition"
+	"github.com/tsplab/tsplab/solver/cpu/population"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/strategy"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
@@ -38,8 +42,8 @@ type ilsConfig struct {
 	move            deepMove // OptMove
 	share           shareKind
 	sync            int // kicks per worker between best exchanges (0: independent)
-	// partAuto: partition auto turns the partition search on from
-	// partMinN cities (the auto engine)
+	// partAuto: the auto engine, whose strategy strategy.Decide makes
+	// (the partition search from strategy.PartitionMinN cities)
 	partAuto bool
 	// stale, when > 0, times n is the number of kicks without an
 	// improvement after which a worker escapes: it goes back to its best
@@ -53,6 +57,9 @@ type ilsEngine struct {
 	cfg ilsConfig
 	// limits, when set, replaces defaultLimits (tests only)
 	limits *planLimits
+	// composed: run by another engine (GPU auto, Auto), which declares
+	// and checks auto's options with its own
+	composed bool
 }
 
 // Options read from Params.Extra by the iterated local searches.
@@ -109,9 +116,17 @@ const (
 )
 
 // config reads the run's settings: the engine's options on in (ilsSpecs,
-// auto's defaults by size included), with its own move set and start.
+// auto's defaults by size included), with its own move set and start;
+// composed by another engine, only its own options, which that engine
+// checked with its own.
 func (e ilsEngine) config(in *solver.Instance, p solver.Params) (ilsOptions, error) {
-	o, err := solver.Configure(ilsSpecs[e.ID], e, in, p)
+	var o ilsOptions
+	var err error
+	if e.composed {
+		o, err = ilsSpecs[e.ID].ParseKnown(in, p)
+	} else {
+		o, err = solver.Configure(ilsSpecs[e.ID], e, in, p)
+	}
 	if err != nil {
 		return o, err
 	}
@@ -155,17 +170,18 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 	if p.TimeLimit == 0 && o.kicks == 0 {
 		p.TimeLimit = DefaultTimeLimit
 	}
-	w, err := runctl.CountSearches("workers", o.workers, runtime.NumCPU(), searchCities(o, in), lsBytesPerCity)
+	p = p.WithDeadline(start)
+	w, err := runctl.CountSearches("workers", o.workers, runtime.NumCPU(), e.searchCities(o, in), lsBytesPerCity)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	p.Workers = w
 	plan := e.decide(o, in, p.Given, w, p.TimeLimit)
-	plan.apply(e, &o, p.Given)
+	plan.apply(&o, p.Given)
 	if in.N < 8 {
 		return runctl.ExactSmall(in, e, p, snaps, start)
 	}
-	if plan.pop {
+	if plan.pop() {
 		return e.solvePop(ctx, in, p, snaps, aid, start)
 	}
 	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, plan: plan, start: start, c: runctl.NewControl(ctx, p, w, snaps, start), aid: aid}
@@ -193,19 +209,19 @@ type ilsOptions struct {
 }
 
 // moveSet is the run's move set without the 5-opt move's state.
-func (o ilsOptions) moveSet() moveSet {
-	return moveSet{OrOpt: o.cfg.orOpt, ThreeOpt: o.cfg.threeOpt, Depth: o.cfg.depth, Or3: o.cfg.or3, RKBI: o.rkbi, Bridge: o.cfg.bridge}
+func (o ilsOptions) moveSet() localsearch.MoveSet {
+	return localsearch.MoveSet{OrOpt: o.cfg.orOpt, ThreeOpt: o.cfg.threeOpt, Depth: o.cfg.depth, Or3: o.cfg.or3, RKBI: o.rkbi, Bridge: o.cfg.bridge}
 }
 
 // configure gives the local search s the run's move set and pivoting,
 // with the 5-opt move's state it holds (a new one if none) when the move
 // option takes the 5-opt move.
-func (o ilsOptions) configure(s *ls) {
+func (o ilsOptions) configure(s *localsearch.Search) {
 	m := o.moveSet()
 	if o.cfg.move == deepLK5 {
 		m.FiveOpt = s.FiveOptState()
 		if m.FiveOpt == nil {
-			m.FiveOpt = newKopt()
+			m.FiveOpt = localsearch.NewFiveOpt()
 		}
 	}
 	s.SetMoves(m)
@@ -225,7 +241,7 @@ type ilsRun struct {
 	start time.Time
 	c     *runctl.Control
 
-	searches  []*ls
+	searches  []*localsearch.Search
 	kicksDone []runctl.Counter
 	// listNote says how the candidate lists were made, where the run's
 	// note should tell (alpha: the ascent behind them); stats holds the
@@ -332,7 +348,7 @@ func (r *ilsRun) run() (solver.Result, error) {
 // newSearches sets up the workers' local searches from t0, on nb for the
 // even-numbered ones and nbOdd for the odd ones, and their escapes' state.
 func (r *ilsRun) newSearches(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) {
-	r.searches = make([]*ls, r.w)
+	r.searches = make([]*localsearch.Search, r.w)
 	r.wbest = make([][]int32, r.w)
 	r.wbestLen = make([]int64, r.w)
 	r.stale = make([]int, r.w)
@@ -344,7 +360,7 @@ func (r *ilsRun) newSearches(t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist
 		if i%2 == 1 {
 			l = nbOdd
 		}
-		s := newLS(d, l.List, l.K, t0)
+		s := localsearch.New(d, l.List, l.K, t0)
 		r.o.configure(s)
 		s.CacheNeighborDists()
 		s.SetRand(newRNG(r.p.Seed, uint64(i)))
@@ -420,7 +436,7 @@ func (r *ilsRun) alphaCandidates(ctx context.Context, k int) (*neighbor.Lists, e
 	// accelerator when it runs this engine; the same
 	// ascent under way for tsp solve's bound (or the app's) is
 	// waited for instead of run twice (the pipeline's Ascents share it).
-	opts := solver.AscentOptions{Time: ascentShare.of(r.p.TimeLimit), Device: r.aid.Device}
+	opts := solver.AscentOptions{Time: r.plan.Ascent, Device: r.aid.Device}
 	if near != nil && r.o.kicks == 0 && r.o.cfg.sync > 0 && !r.usePartition() && opts.Device == nil && r.aid.Ascents.Underway(r.in, opts) {
 		// Another caller's ascent is under way on the CPU (tsp
 		// solve's bound beside the run): the workers search on the
@@ -430,7 +446,7 @@ func (r *ilsRun) alphaCandidates(ctx context.Context, k int) (*neighbor.Lists, e
 		// starts from the greedy tour on the alpha lists, which
 		// measured ahead of the greedy tour on the nearest lists
 		// (docs/DECISIONS.md#alpha-start).
-		opts.Time = ascentWaitShare.of(r.p.TimeLimit)
+		opts.Time = strategy.AscentWaitShare.Of(r.p.TimeLimit)
 		r.alphaLater(ctx, opts, k, "nearest")
 		return near, nil
 	}
@@ -521,7 +537,7 @@ func (r *ilsRun) preSearch(ctx context.Context, k int, done *atomic.Bool) []int3
 	if err != nil {
 		return r.pre
 	}
-	s := newLS(tour.LazyDist(r.in), q.List, q.K, r.pre)
+	s := localsearch.New(tour.LazyDist(r.in), q.List, q.K, r.pre)
 	r.o.configure(s)
 	s.CacheNeighborDists()
 	s.SetRand(newRNG(r.p.Seed, uint64(r.w)))
@@ -886,7 +902,7 @@ func (r *ilsRun) frac() float64 {
 // lowest index, not to the first offered, which depends on timing), or
 // the global best when that is strictly shorter (a tour offered during a
 // search that the stop then undid, or the set-up's tour).
-func (r *ilsRun) finish(searches []*ls) (solver.Result, error) {
+func (r *ilsRun) finish(searches []*localsearch.Search) (solver.Result, error) {
 	c := r.c
 	var best []int32
 	bestLen := int64(math.MaxInt64)
@@ -939,35 +955,72 @@ func unionNeighbors(in *solver.Instance, a, b *neighbor.Lists) *neighbor.Lists {
 	return out
 }
 
-func init() {
-	solver.Register(ilsEngine{runctl.Identity{ID: "2opt-ils", Desc: "iterated local search, 2-opt + Or-opt with neighbour lists and don't-look bits, double-bridge kicks (Rocki & Suda's method, sequential)"},
-		ilsConfig{orOpt: true, start: startGreedy}, nil})
-	solver.Register(ilsEngine{runctl.Identity{ID: "3opt-ils", Desc: "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
-		ilsConfig{orOpt: true, start: startNN}, nil})
-	solver.Register(ilsEngine{runctl.Identity{ID: "auto", Desc: "the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains and the non-sequential double-bridge 4-opt move where it finds nothing, on 5 alpha-nearness candidates of a Held–Karp ascent, from 1,000 to 50,000 cities; sequential 3-opt moves on nearest candidates below 1,000 cities and on nearest and quadrant candidates from 50,000, with the 5-opt move on them in the rounds where it gains more per second up to 160,000 cities a worker; below 1,000 cities one search per core with stagnation escapes; from 1,000 to 50,000 each core kicking in its own stretch of one tour, their changes merged (in a timed run below 20,000 cities, or below 50,000 with half a millisecond a city (more on fewer than 4 workers), the population search of pop instead: a population evolved by edge assembly crossover, then tours recombined by partition crossover); from 50,000 all cores on one tour, each on a segment or a cell of the plane; best kept"},
-		ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil})
+// autoEngine is the auto engine.
+var autoEngine = ilsEngine{runctl.Identity{ID: "auto", Desc: autoDesc()},
+	ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil, false}
+
+// autoDesc is auto's description, its sizes those strategy.Decide takes.
+func autoDesc() string {
+	deep, part, adapt := thousands(strategy.DeepMinN), thousands(strategy.PartitionMinN), thousands(strategy.AdaptMaxPerWorker)
+	return fmt.Sprintf("the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains and the non-sequential double-bridge 4-opt move where it finds nothing, on %d alpha-nearness candidates of a Held–Karp ascent, from %s to %s cities; "+
+		"sequential 3-opt moves on nearest candidates below %s cities and on nearest and quadrant candidates from %s, with the 5-opt move on them in the rounds where it gains more per second up to %s cities a worker; "+
+		"below %s cities one search per core with stagnation escapes; from %s to %s each core kicking in its own stretch of one tour, their changes merged "+
+		"(in a timed run below %s cities, or below %s with %s a city (more on fewer than %d workers), the population search of pop instead: a population evolved by edge assembly crossover, then tours recombined by partition crossover); "+
+		"from %s all cores on one tour, each on a segment or a cell of the plane; best kept",
+		strategy.AlphaNeighbors, deep, part, deep, part, adapt, deep, deep, part,
+		thousands(strategy.PopMaxN), thousands(strategy.PopLongMaxN), perCity(strategy.PopPerCity), strategy.PopFewWorkers, part)
 }
 
-// solvePop runs the population search (the pop engine, found in the
-// registry) for auto on p's workers and what is left of its time limit,
-// and reports it as auto's run.
-func (e ilsEngine) solvePop(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, start time.Time) (solver.Result, error) {
-	pop, err := solver.LookupAided(popEngine, solver.BackendCPU)
-	if err != nil {
-		return solver.Result{StopReason: solver.StopError}, fmt.Errorf("%s: the population search: %v", e.ID, err)
+// thousands writes n with a comma between each group of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
 	}
+	return s
+}
+
+// perCity says a time a city in words: "half a millisecond" for 500 µs.
+func perCity(d time.Duration) string {
+	if d == time.Millisecond/2 {
+		return "half a millisecond"
+	}
+	return d.String()
+}
+
+// Auto is CPU auto for an engine that composes it by a Go call (GPU
+// auto): it reads only its own options from a run's Params, the composing
+// engine declaring and checking them with its own.
+func Auto() interface {
+	solver.Aided
+	solver.Tuner
+	solver.Planner
+} {
+	e := autoEngine
+	e.composed = true
+	return e
+}
+
+func init() {
+	solver.Register(ilsEngine{runctl.Identity{ID: "2opt-ils", Desc: "iterated local search, 2-opt + Or-opt with neighbour lists and don't-look bits, double-bridge kicks (Rocki & Suda's method, sequential)"},
+		ilsConfig{orOpt: true, start: startGreedy}, nil, false})
+	solver.Register(ilsEngine{runctl.Identity{ID: "3opt-ils", Desc: "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
+		ilsConfig{orOpt: true, start: startNN}, nil, false})
+	solver.Register(autoEngine)
+}
+
+// solvePop runs the population search (solver/cpu/population) for auto
+// on p's workers until p's deadline, and reports it as auto's run.
+func (e ilsEngine) solvePop(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, start time.Time) (solver.Result, error) {
 	q := p
-	q.Algorithm = popEngine
-	q.TimeLimit = max(p.TimeLimit-time.Since(start), time.Millisecond)
-	res, err := pop.SolveAided(ctx, in, q, snaps, aid)
+	q.Algorithm = population.Name
+	res, err := population.Solve(ctx, in, q, snaps, aid)
 	if err != nil {
 		return res, err
 	}
 	res.Algorithm, res.Params = e.ID, p
+	res.Params.Deadline = time.Time{}
 	res.Elapsed = time.Since(start)
 	res.Note = fmt.Sprintf("the population search on %d workers: %s", p.Workers, res.Note)
 	return res, nil
 }
-
-// popEngine is the registered name of the population search.
-const popEngine = "pop"

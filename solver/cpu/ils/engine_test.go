@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tsplab/tsplab/solver/strategy"
 	"maps"
 	"regexp"
 	"slices"
@@ -339,7 +340,7 @@ func TestDegenerateInstances(t *testing.T) {
 func watchAscent(t *testing.T, waits int, ok func(best, greedy int64) bool) (int64, bool) {
 	t.Helper()
 	in := uniformInstance(2000, 13)
-	g, err := construct.GreedyContext(context.Background(), in, neighbor.Nearest(in, alphaNeighbors))
+	g, err := construct.GreedyContext(context.Background(), in, neighbor.Nearest(in, strategy.AlphaNeighbors))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func withOpts(p solver.Params, settings ...string) solver.Params {
 // options p sets, as Solve does, and returns the plan.
 func planned(e ilsEngine, o *ilsOptions, in *solver.Instance, p solver.Params, w int) ilsPlan {
 	pl := e.decide(*o, in, p.Given, w, p.TimeLimit)
-	pl.apply(e, o, p.Given)
+	pl.apply(o, p.Given)
 	return pl
 }
 

@@ -3,9 +3,9 @@ package ils
 import (
 	"context"
 	"strconv"
-	"time"
 
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/strategy"
 )
 
 // A run is crowded when each worker holds so many cities that auto's usual
@@ -19,63 +19,38 @@ import (
 // the later ones a few kicks per city, and no descent over the whole tour
 // between rounds, so that the tour improves from the first seconds.
 
-// Settings of a crowded run (docs/DECISIONS.md#crowded-min-per-worker).
-const (
-	// crowdedMinPerWorker is the cities per worker from which auto takes
-	// the crowded set-up: 10,000,000 cities on 2 cores (5,000,000 a
-	// worker) never left their start tour in 30 s with the usual one,
-	// while 16 cores (625,000 a worker) and 1,000,000 cities on 2 cores
-	// (500,000) keep it. Tests run the crowded set-up on small instances
-	// through an engine with smaller planLimits.
-	crowdedMinPerWorker = 2_000_000
-	// crowdedShortMinPerWorker is the cities per worker from which a run
-	// on at most crowdedShortMaxWorkers workers whose time limit is under
-	// crowdedSetUpPerCity a city a worker takes the crowded set-up too: a
-	// million cities on 2 cores spend 10 s in the usual set-up with no
-	// move made, and at 30 s both set-ups are level.
-	crowdedShortMinPerWorker = 500_000
-	crowdedShortMaxWorkers   = 4
-	crowdedSetUpPerCity      = 50 * time.Microsecond
-)
-
-const (
-	// crowdedNeighbors is the length of a crowded run's nearest lists:
-	// 6 rather than 8 saves a quarter of the lists' time and memory.
-	crowdedNeighbors = 6
-	// crowdedPartKicks is the kicks per city of a crowded run's piece
-	// searches after its first round (a descent of every piece), each
-	// ending with its kicks instead of a time slice.
-	crowdedPartKicks = 0.05
-)
-
-// crowded reports whether a run of n cities on w workers within limit
-// (0: none, a kicks budget) takes the crowded set-up.
-func (l planLimits) crowded(n, w int, limit time.Duration) bool {
-	if w <= 0 {
-		return false
-	}
-	per := n / w
-	if per >= l.crowdedMinPerWorker {
-		return true
-	}
-	return w <= crowdedShortMaxWorkers && per >= l.crowdedShortMinPerWorker && limit > 0 && limit < time.Duration(per)*crowdedSetUpPerCity
-}
-
-// crowdedSet is what the crowded set-up sets, as the options' texts (a
-// run applies them, Tune shows them).
+// crowdedSet is what the crowded set-up sets, as the options' texts
+// (Tune shows them; crowdSetUp sets them).
 var crowdedSet = map[string]string{
 	OptCandidates: "nearest",
-	OptNeighbors:  strconv.Itoa(crowdedNeighbors),
+	OptNeighbors:  strconv.Itoa(strategy.CrowdedNeighbors),
 	OptPartSlice:  "0",
-	OptPartKicks:  strconv.FormatFloat(crowdedPartKicks, 'g', -1, 64),
+	OptPartKicks:  strconv.FormatFloat(strategy.CrowdedPartKicks, 'g', -1, 64),
 	OptPartShape:  "path",
+}
+
+// crowdSetUp gives o the crowded set-up's settings (crowdedSet), each
+// one the user did not give.
+func crowdSetUp(o *ilsOptions, given func(string) bool) {
+	set := map[string]func(){
+		OptCandidates: func() { o.cfg.candidates = listNearest },
+		OptNeighbors:  func() { o.cfg.neighbors = strategy.CrowdedNeighbors },
+		OptPartSlice:  func() { o.partSlice = 0 },
+		OptPartKicks:  func() { o.partKicks = strategy.CrowdedPartKicks },
+		OptPartShape:  func() { o.partShape = shapePath },
+	}
+	for name, f := range set {
+		if !given(name) {
+			f()
+		}
+	}
 }
 
 // nearest builds the k-nearest lists: from a grid of cells on a crowded
 // run, where it is the quicker search on uniform cities and the same
 // lists, else from the k-d tree.
 func (r *ilsRun) nearest(ctx context.Context, k int) (*neighbor.Lists, error) {
-	if r.plan.crowded {
+	if r.plan.Crowded {
 		return neighbor.GridNearestContext(ctx, r.in, k)
 	}
 	return neighbor.NearestContext(ctx, r.in, k)

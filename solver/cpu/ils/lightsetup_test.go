@@ -2,6 +2,7 @@ package ils
 
 import (
 	"context"
+	"github.com/tsplab/tsplab/solver/strategy"
 	"testing"
 	"time"
 
@@ -26,7 +27,7 @@ func TestCrowdedRule(t *testing.T) {
 		{2_000_000, 4, 10 * time.Second, true}, {4_000_000, 8, 10 * time.Second, false},
 		{50_000_000, 16, time.Minute, true}, {10_000_000, 0, time.Second, false},
 	} {
-		if got := defaultLimits.crowded(tc.n, tc.w, tc.limit); got != tc.want {
+		if got := defaultLimits.crowd.Crowded(tc.n, tc.w, tc.limit); got != tc.want {
 			t.Errorf("crowded(%d cities, %d workers, %v) = %v, want %v", tc.n, tc.w, tc.limit, got, tc.want)
 		}
 	}
@@ -36,7 +37,7 @@ func TestCrowdedRule(t *testing.T) {
 // a small instance takes the crowded set-up.
 func lowCrowd(perWorker int) planLimits {
 	lim := defaultLimits
-	lim.crowdedMinPerWorker = perWorker
+	lim.crowd.CrowdedMinPerWorker = perWorker
 	return lim
 }
 
@@ -59,8 +60,8 @@ func TestCrowdSettings(t *testing.T) {
 		return o
 	}
 	o := cfg("auto", 2, nil)
-	if o.cfg.candidates != listNearest || o.cfg.neighbors != crowdedNeighbors || o.cfg.start != startSFC ||
-		o.partShape != shapePath || o.partSlice != 0 || o.partKicks != crowdedPartKicks {
+	if o.cfg.candidates != listNearest || o.cfg.neighbors != strategy.CrowdedNeighbors || o.cfg.start != startSFC ||
+		o.partShape != shapePath || o.partSlice != 0 || o.partKicks != strategy.CrowdedPartKicks {
 		t.Fatalf("auto crowded: %+v", o)
 	}
 	if o := cfg("auto", 4, nil); o.cfg.candidates != listMixed || o.cfg.start != startGreedy || o.partSlice == 0 {

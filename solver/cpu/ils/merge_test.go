@@ -2,6 +2,7 @@ package ils
 
 import (
 	"context"
+	"github.com/tsplab/tsplab/solver/cpu/localsearch"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -26,10 +27,10 @@ func newMergeRun(t *testing.T, in *solver.Instance, w int) *ilsRun {
 	r := &ilsRun{e: e.(ilsEngine), in: in, p: p, o: o, w: w, plan: e.(ilsEngine).decide(o, in, p.Given, w, p.TimeLimit), c: runctl.NewControl(context.Background(), p, w, nil, time.Now())}
 	d, nb := tour.NewDist(in), neighbor.Nearest(in, 8)
 	t0 := runctl.To32(rand.New(rand.NewPCG(2, 3)).Perm(in.N))
-	r.searches = make([]*ls, w)
+	r.searches = make([]*localsearch.Search, w)
 	r.wbestLen, r.stale = make([]int64, w), make([]int, w)
 	for i := range r.searches {
-		r.searches[i] = newLS(d, nb.List, nb.K, t0)
+		r.searches[i] = localsearch.New(d, nb.List, nb.K, t0)
 		r.searches[i].SetRand(newRNG(1, uint64(i)))
 	}
 	r.setBase(slices.Clone(t0), r.searches[0].Length())
@@ -38,7 +39,7 @@ func newMergeRun(t *testing.T, in *solver.Instance, w int) *ilsRun {
 
 // apply2opt makes the 2-opt move removing the edges after positions x < y
 // of s and returns its gain.
-func apply2opt(s *ls, x, y int) int64 {
+func apply2opt(s *localsearch.Search, x, y int) int64 {
 	d, p := s.Dist(), s.Tour()
 	g := d.At(p[x], p[x+1]) + d.At(p[y], p[y+1]) - d.At(p[x], p[y]) - d.At(p[x+1], p[y+1])
 	t := slices.Clone(p)
@@ -49,7 +50,7 @@ func apply2opt(s *ls, x, y int) int64 {
 
 // improve2opt applies to s the first improving 2-opt move whose removed
 // edges start at positions in [lo, hi) and returns its gain.
-func improve2opt(t *testing.T, s *ls, lo, hi int) int64 {
+func improve2opt(t *testing.T, s *localsearch.Search, lo, hi int) int64 {
 	t.Helper()
 	d := s.Dist()
 	for i := lo; i < hi; i++ {

@@ -3,6 +3,7 @@ package ils
 import (
 	"context"
 	"errors"
+	"github.com/tsplab/tsplab/solver/cpu/localsearch"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -88,7 +89,7 @@ func TestDescendTogether(t *testing.T) {
 		if r.mg.baseLen > last {
 			t.Fatalf("epoch %d: base grew from %d to %d", epoch, last, r.mg.baseLen)
 		}
-		if !slices.ContainsFunc(r.searches, func(s *ls) bool { return s.Queued() > 0 }) {
+		if !slices.ContainsFunc(r.searches, func(s *localsearch.Search) bool { return s.Queued() > 0 }) {
 			break
 		}
 		if epoch == 50 {
@@ -96,7 +97,7 @@ func TestDescendTogether(t *testing.T) {
 		}
 	}
 	nb0, k0 := r.searches[0].Neighbors()
-	s := newLS(r.searches[0].Dist(), nb0, k0, r.mg.base)
+	s := localsearch.New(r.searches[0].Dist(), nb0, k0, r.mg.base)
 	r.o.configure(s)
 	s.PushAll()
 	s.Optimize(func() bool { return false })

@@ -1,6 +1,7 @@
 package ils
 
 import (
+	"github.com/tsplab/tsplab/solver/strategy"
 	"slices"
 	"testing"
 	"time"
@@ -12,7 +13,7 @@ import (
 )
 
 // TestAutoPartitionWorkers: auto takes the partition search from
-// partMinN cities with any number of workers; the option overrides it.
+// strategy.PartitionMinN cities with any number of workers; the option overrides it.
 func TestAutoPartitionWorkers(t *testing.T) {
 	e, _ := solver.Lookup("auto", solver.BackendCPU)
 	for _, tc := range []struct {
@@ -20,14 +21,14 @@ func TestAutoPartitionWorkers(t *testing.T) {
 		opt  partMode
 		want bool
 	}{
-		{partMinN - 1, 16, partAuto, false},
-		{partMinN, 2, partAuto, true},
-		{partMinN, 1, partAuto, true},
-		{deepMinN, 2, partOn, true},
-		{partMinN, 16, partOff, false},
+		{strategy.PartitionMinN - 1, 16, partAuto, false},
+		{strategy.PartitionMinN, 2, partAuto, true},
+		{strategy.PartitionMinN, 1, partAuto, true},
+		{strategy.DeepMinN, 2, partOn, true},
+		{strategy.PartitionMinN, 16, partOff, false},
 	} {
 		o := ilsOptions{partition: tc.opt, cfg: e.(ilsEngine).cfg}
-		if got := e.(ilsEngine).decide(o, uniformInstance(tc.n, 3), solver.Params{}.Given, tc.w, 0).partition; got != tc.want {
+		if got := e.(ilsEngine).decide(o, uniformInstance(tc.n, 3), solver.Params{}.Given, tc.w, 0).partition(); got != tc.want {
 			t.Errorf("n %d, %d workers, partition=%d: %v, want %v", tc.n, tc.w, tc.opt, got, tc.want)
 		}
 	}

@@ -2,98 +2,46 @@ package ils
 
 import (
 	"maps"
+	"runtime"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cpu/partition"
+	"github.com/tsplab/tsplab/solver/strategy"
 )
 
 // ilsPlan is what a run of an iterated local search decides once, from
-// its options, the instance and its workers, before any search: the run
+// its options, the instance and its workers, before any search: the
+// strategy (solver/strategy) and the limits it was decided by. The run
 // follows it and Tune shows it, both from decide.
 type ilsPlan struct {
-	// partition: the partition search, all workers on pieces of one tour,
-	// instead of whole-tour searches (partitionOn;
-	// docs/DECISIONS.md#part-min-n)
-	partition bool
+	strategy.Strategy
 	// limits: the sizes the plan was decided by, and the partition search
 	// reads
 	limits planLimits
-	// crowded: so many cities a worker that the nearest lists come from a
-	// grid of cells and the partition search prepares each segment right
-	// before its search (crowded; docs/DECISIONS.md#crowded-min-per-worker)
-	crowded bool
-	// crowdSetUp: auto's crowded set-up, crowdedSet's options and the
-	// space-filling-curve start, on a crowded partition search
-	crowdSetUp bool
-	// chain: auto takes the chain in place of the 5-opt move by the round,
-	// with more than adaptMaxPerWorker cities a worker
-	// (docs/DECISIONS.md#adapt-max-per-worker)
-	chain bool
-	// pop: auto runs the population search (the pop engine, with its EAX
-	// population) instead, on a timed run from deepMinN cities below
-	// popMaxN, or below popLongMaxN with popPerCity a city, with none of
-	// its own options given (docs/DECISIONS.md#pop)
-	pop bool
-	// restart: auto's timed merged search (an option given) on more than
-	// restartMinWorkers workers below restartMaxN cities restarts from its
-	// best tour after restartStall without a gain (restart.go;
-	// docs/DECISIONS.md#restart)
-	restart bool
 }
 
-// restartStall is the stall after which auto's merged search restarts,
-// and restartMaxN the cities below which it does: on 16 cores at 30 s it
-// was ahead on fnl4461 and rl5915 in 5 of 6 paired runs and split on
-// usa13509 (docs/DECISIONS.md#restart).
-const (
-	restartStall = 1500 // milliseconds
-	restartMaxN  = 10_000
-)
+// partition reports whether the run takes the partition search, all
+// workers on pieces of one tour, instead of whole-tour searches.
+func (pl ilsPlan) partition() bool { return pl.Search == strategy.Partition }
 
-// popMaxN is the cities below which auto runs the population search:
-// with its EAX population it ends ahead of the merged search on 2 and 16
-// workers from 2,392 to 18,512 cities. Below popLongMaxN it does so with
-// at least popPerCity of time a city, scaled by popFewWorkers/w on fewer
-// workers: on 24,978 and 33,810 cities it is behind at 10 s and ahead
-// from 20 s on 16 cores, and on 2 from about 1 ms a city
-// (docs/DECISIONS.md#pop). The merged search restarts only on more than
-// restartMinWorkers workers.
-const (
-	popMaxN           = 20_000
-	popLongMaxN       = 50_000
-	popPerCity        = 500 * time.Microsecond
-	popFewWorkers     = 4
-	restartMinWorkers = 2
-)
-
-// popSize reports whether auto's population search suits n cities in a
-// run of limit on w workers.
-func popSize(n, w int, limit time.Duration) bool {
-	if n < deepMinN || limit <= 0 || w <= 0 || n >= popLongMaxN {
-		return false
-	}
-	per := popPerCity
-	if w < popFewWorkers {
-		per = per * popFewWorkers / time.Duration(w)
-	}
-	return n < popMaxN || limit >= time.Duration(n)*per
-}
+// pop reports whether auto runs the population search (the pop engine,
+// with its EAX population) instead.
+func (pl ilsPlan) pop() bool { return pl.Search == strategy.Population }
 
 // planLimits are the sizes at which a run's plan changes course: every
 // run takes defaultLimits; a test of the paths they lead to gives its
 // engine smaller ones (ilsEngine.limits) rather than changing them for
 // every run.
 type planLimits struct {
-	crowdedMinPerWorker              int // the crowded set-up (lightsetup.go)
-	crowdedShortMinPerWorker         int // the crowded set-up of a short run (lightsetup.go)
-	besideEarlyMinN, besideEarlyMaxN int // the early phase beside a path improver (partition.Env)
+	crowd                            strategy.Limits // the crowded set-up (lightsetup.go)
+	besideEarlyMinN, besideEarlyMaxN int             // the early phase beside a path improver (partition.Env)
 }
 
 // defaultLimits are the limits of every run.
-var defaultLimits = planLimits{crowdedMinPerWorker: crowdedMinPerWorker, crowdedShortMinPerWorker: crowdedShortMinPerWorker, besideEarlyMinN: partition.DefaultEarlyMinN, besideEarlyMaxN: partition.DefaultEarlyMaxN}
+var defaultLimits = planLimits{besideEarlyMinN: partition.DefaultEarlyMinN, besideEarlyMaxN: partition.DefaultEarlyMaxN}
 
 // planLimits are the limits e's runs take.
 func (e ilsEngine) planLimits() planLimits {
@@ -104,29 +52,37 @@ func (e ilsEngine) planLimits() planLimits {
 }
 
 // usePartition reports whether the run takes the partition search.
-func (r *ilsRun) usePartition() bool { return r.plan.partition }
+func (r *ilsRun) usePartition() bool { return r.plan.partition() }
 
-// partitionOn reports whether a run with options o takes the partition
-// search on in.
-func partitionOn(o ilsOptions, in *solver.Instance) bool {
-	if in.Metric == solver.Explicit || !in.HasCoords() || in.N < 4*partition.MinSegment {
-		return false
+// facts are what decides the strategy of a run of e with options o on
+// in, w workers (0: not counted yet) and the time limit limit (0: none);
+// given tells the options the user set.
+func (e ilsEngine) facts(o ilsOptions, in *solver.Instance, given func(string) bool, w int, limit time.Duration) strategy.Facts {
+	f := strategy.Facts{Engine: strategy.ILS, N: in.N, Cuttable: in.N >= 4*partition.MinSegment, FixedEdges: len(in.FixedEdges) > 0,
+		Workers: w, TimeLimit: limit, Kicks: o.kicks, Limits: e.planLimits().crowd,
+		Options: strategy.Options{Partition: [...]strategy.Toggle{partAuto: strategy.ByStrategy, partOn: strategy.On, partOff: strategy.Off}[o.partition],
+			Any: e.givenAny(given), Move: given(OptMove), Restart: given(OptRestart), Merge: o.cfg.share == shareMerge}}
+	if e.cfg.partAuto {
+		f.Engine = strategy.Auto
 	}
-	switch o.partition {
-	case partOn:
-		return true
-	case partOff:
-		return false
+	if in.Metric == solver.Explicit || !in.HasCoords() {
+		f.Kind = strategy.Matrix
 	}
-	return o.cfg.partAuto && in.N >= partMinN
+	return f
+}
+
+// partitionOn reports whether a run of e with options o takes the
+// partition search on in.
+func (e ilsEngine) partitionOn(o ilsOptions, in *solver.Instance) bool {
+	return strategy.UsesPartition(e.facts(o, in, func(string) bool { return false }, 0, 0))
 }
 
 // searchCities is the size of the instance one worker searches: a
 // partition search's workers each hold a piece (a few segments' worth at
 // most, the region cells included), not the whole tour, so the memory
 // bound on the workers follows the piece.
-func searchCities(o ilsOptions, in *solver.Instance) int {
-	if !partitionOn(o, in) {
+func (e ilsEngine) searchCities(o ilsOptions, in *solver.Instance) int {
+	if !e.partitionOn(o, in) {
 		return in.N
 	}
 	return partition.PieceCities(in.N, o.partSeg)
@@ -142,7 +98,7 @@ func (r *ilsRun) partEnv() *partition.Env {
 			OrOpt: o.cfg.orOpt, ThreeOpt: o.cfg.threeOpt, Or3: o.cfg.or3, Depth: o.cfg.depth, Move: o.cfg.move,
 			MaxSeg: o.cfg.maxSeg, AcceptEqual: o.cfg.acceptEqual, Candidates: o.cfg.candidates,
 			Seg: o.partSeg, KicksPerCity: o.partKicks, SliceMS: o.partSlice, Shape: o.partShape, DeepPerCity: o.partDeep},
-		Crowded: r.plan.crowded, EarlyMinN: r.plan.limits.besideEarlyMinN, EarlyMaxN: r.plan.limits.besideEarlyMaxN,
+		Crowded: r.plan.Crowded, EarlyMinN: r.plan.limits.besideEarlyMinN, EarlyMaxN: r.plan.limits.besideEarlyMaxN,
 		Control: r.c, KicksDone: r.kicksDone, Aid: r.aid}
 }
 
@@ -150,14 +106,7 @@ func (r *ilsRun) partEnv() *partition.Env {
 // and the time limit limit (0: none); given tells the options the user
 // set, which the plan leaves as they are.
 func (e ilsEngine) decide(o ilsOptions, in *solver.Instance, given func(string) bool, w int, limit time.Duration) ilsPlan {
-	lim := e.planLimits()
-	pl := ilsPlan{limits: lim, partition: partitionOn(o, in), crowded: lim.crowded(in.N, w, limit)}
-	pl.crowdSetUp = e.cfg.partAuto && pl.partition && pl.crowded
-	pl.chain = e.cfg.partAuto && o.cfg.move == deepAdapt && w > 0 && in.N/w > adaptMaxPerWorker && !given(OptMove)
-	pl.pop = e.cfg.partAuto && !pl.partition && popSize(in.N, w, limit) && o.kicks == 0 && !e.givenAny(given)
-	pl.restart = e.cfg.partAuto && !pl.partition && !pl.pop && in.N >= deepMinN && in.N < restartMaxN && w > restartMinWorkers && limit > 0 &&
-		o.kicks == 0 && o.cfg.share == shareMerge && !given(OptRestart)
-	return pl
+	return ilsPlan{Strategy: strategy.Decide(e.facts(o, in, given, w, limit)), limits: e.planLimits()}
 }
 
 // givenAny reports whether the user set any of e's own options (the
@@ -171,24 +120,18 @@ func (e ilsEngine) givenAny(given func(string) bool) bool {
 	return false
 }
 
-// apply gives the options o of engine e the settings the plan takes; an
-// option given keeps its value.
-func (pl ilsPlan) apply(e ilsEngine, o *ilsOptions, given func(string) bool) {
-	if pl.crowdSetUp {
-		for name, text := range crowdedSet {
-			if !given(name) {
-				// constant texts of declared options: TestTuneShowsTheRun
-				// runs them through this
-				_ = ilsSpecs[e.ID].Set(o, name, text)
-			}
-		}
+// apply gives the options o the settings the plan takes; an option
+// given keeps its value.
+func (pl ilsPlan) apply(o *ilsOptions, given func(string) bool) {
+	if pl.CrowdSetUp {
+		crowdSetUp(o, given)
 		o.cfg.start = startSFC
 	}
-	if pl.chain {
+	if pl.Chain {
 		o.cfg.move = deepChain
 	}
-	if pl.restart {
-		o.restart = restartStall
+	if pl.Restart > 0 {
+		o.restart = int(pl.Restart / time.Millisecond)
 	}
 }
 
@@ -200,25 +143,19 @@ func (e ilsEngine) Tune(in *solver.Instance, set solver.OptionSet) solver.Option
 	if o, ok := set.Lookup("workers"); ok {
 		w, _ = strconv.Atoi(o.Default)
 	}
-	if w <= 0 {
+	pl, ok := e.defaultPlan(in, w)
+	if !ok {
 		return set
 	}
-	o, err := ilsSpecs[e.ID].Parse(in, solver.Params{})
-	if err != nil {
-		return set
-	}
-	o.cfg.orOpt, o.cfg.start, o.cfg.partAuto = e.cfg.orOpt, e.cfg.start, e.cfg.partAuto
-	none := func(string) bool { return false }
-	pl := e.decide(o, in, none, w, DefaultTimeLimit)
 	d := map[string]string{}
-	if pl.chain {
+	if pl.Chain {
 		d[OptMove] = "chain"
 	}
-	if pl.crowdSetUp {
+	if pl.CrowdSetUp {
 		maps.Copy(d, crowdedSet)
 	}
-	if pl.restart {
-		d[OptRestart] = strconv.Itoa(restartStall)
+	if pl.Restart > 0 {
+		d[OptRestart] = strconv.Itoa(int(pl.Restart / time.Millisecond))
 	}
 	out := slices.Clone(set)
 	for i := range out {
@@ -229,20 +166,28 @@ func (e ilsEngine) Tune(in *solver.Instance, set solver.OptionSet) solver.Option
 	return out
 }
 
-// share is a part of a run's time limit a phase takes: one d-th of it.
-type share int64
+// defaultPlan is the plan of a run of e on in with w workers, its
+// default options and time limit; false when w is not known or the
+// defaults do not parse.
+func (e ilsEngine) defaultPlan(in *solver.Instance, w int) (ilsPlan, bool) {
+	if w <= 0 {
+		return ilsPlan{}, false
+	}
+	o, err := ilsSpecs[e.ID].Parse(in, solver.Params{})
+	if err != nil {
+		return ilsPlan{}, false
+	}
+	o.cfg.orOpt, o.cfg.start, o.cfg.partAuto = e.cfg.orOpt, e.cfg.start, e.cfg.partAuto
+	return e.decide(o, in, func(string) bool { return false }, w, DefaultTimeLimit), true
+}
 
-// of is the share of limit.
-func (s share) of(limit time.Duration) time.Duration { return limit / time.Duration(s) }
-
-// The shares of the time limit the phases of an iterated local search
-// take, each named once.
-const (
-	// ascentShare is the Held–Karp ascent's behind the alpha-nearness
-	// lists: a fifth (docs/DECISIONS.md#ascent-share).
-	ascentShare share = 5
-	// ascentWaitShare is how long the workers search on the nearest lists
-	// while another caller's ascent is under way before they take its
-	// alpha lists: half (docs/DECISIONS.md#alpha-start).
-	ascentWaitShare share = 2
-)
+// Plan says auto's strategy for a run on in with all cores and the
+// default time limit (solver.Planner); "" for the other engines, which
+// follow their options.
+func (e ilsEngine) Plan(in *solver.Instance) string {
+	pl, ok := e.defaultPlan(in, runtime.NumCPU())
+	if !ok || !e.cfg.partAuto {
+		return ""
+	}
+	return pl.String()
+}

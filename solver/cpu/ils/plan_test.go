@@ -2,6 +2,7 @@ package ils
 
 import (
 	"context"
+	"github.com/tsplab/tsplab/solver/strategy"
 	"strings"
 	"testing"
 	"time"
@@ -27,30 +28,30 @@ func TestPopAndRestartPlan(t *testing.T) {
 		pop, restarts bool
 	}{
 		{"two workers", auto, 2000, 2, 10 * time.Second, nil, true, false},
-		{"one worker", auto, deepMinN, 1, time.Second, nil, true, false},
+		{"one worker", auto, strategy.DeepMinN, 1, time.Second, nil, true, false},
 		{"three workers", auto, 2000, 3, 10 * time.Second, nil, true, false},
-		{"sixteen workers", auto, popMaxN - 1, 16, 10 * time.Second, nil, true, false},
+		{"sixteen workers", auto, strategy.PopMaxN - 1, 16, 10 * time.Second, nil, true, false},
 		{"kicks budget", auto, 2000, 2, 0, map[string]string{OptKicks: "100"}, false, false},
 		{"kicks budget, four workers", auto, 2000, 4, 0, map[string]string{OptKicks: "100"}, false, false},
 		{"an option given", auto, 2000, 2, 10 * time.Second, map[string]string{OptMove: "chain"}, false, false},
 		{"an option given, four workers", auto, 2000, 4, 10 * time.Second, map[string]string{OptSegment: "100"}, false, true},
 		{"restart given", auto, 2000, 4, 10 * time.Second, map[string]string{OptRestart: "0"}, false, false},
 		{"share best", auto, 2000, 4, 10 * time.Second, map[string]string{OptShare: "best"}, false, false},
-		{"below 1,000", auto, deepMinN - 1, 2, 10 * time.Second, nil, false, false},
-		{"below 1,000, four workers", auto, deepMinN - 1, 4, 10 * time.Second, nil, false, false},
-		{"below 20,000", auto, popMaxN - 1, 2, 10 * time.Second, nil, true, false},
-		{"from 20,000", auto, popMaxN, 2, 5 * time.Second, nil, false, false},
-		{"from 20,000, four workers", auto, popMaxN, 4, 5 * time.Second, nil, false, false},
-		{"from 20,000 with the time", auto, popMaxN, 16, popMaxN * popPerCity, nil, true, false},
-		{"below 50,000 with the time", auto, popLongMaxN - 1, 16, popLongMaxN * popPerCity, nil, true, false},
-		{"below 50,000 without the time", auto, popLongMaxN - 1, 16, popLongMaxN * popPerCity / 2, nil, false, false},
-		{"from 50,000", auto, popLongMaxN, 16, time.Hour, nil, false, false},
-		{"from 20,000, two workers, 0.5 ms a city", auto, popMaxN, 2, popMaxN * popPerCity, nil, false, false},
-		{"from 20,000, two workers, 1 ms a city", auto, popMaxN, 2, 2 * popMaxN * popPerCity, nil, true, false},
-		{"from 20,000, one worker, 1 ms a city", auto, popMaxN, 1, 2 * popMaxN * popPerCity, nil, false, false},
-		{"an option given from 10,000, four workers", auto, restartMaxN, 4, 10 * time.Second, map[string]string{OptSegment: "100"}, false, false},
-		{"an option given below 10,000, sixteen workers", auto, restartMaxN - 1, 16, 10 * time.Second, map[string]string{OptSegment: "100"}, false, true},
-		{"partition sizes", auto, solver.PartitionMinN, 2, 10 * time.Second, nil, false, false},
+		{"below 1,000", auto, strategy.DeepMinN - 1, 2, 10 * time.Second, nil, false, false},
+		{"below 1,000, four workers", auto, strategy.DeepMinN - 1, 4, 10 * time.Second, nil, false, false},
+		{"below 20,000", auto, strategy.PopMaxN - 1, 2, 10 * time.Second, nil, true, false},
+		{"from 20,000", auto, strategy.PopMaxN, 2, 5 * time.Second, nil, false, false},
+		{"from 20,000, four workers", auto, strategy.PopMaxN, 4, 5 * time.Second, nil, false, false},
+		{"from 20,000 with the time", auto, strategy.PopMaxN, 16, strategy.PopMaxN * strategy.PopPerCity, nil, true, false},
+		{"below 50,000 with the time", auto, strategy.PopLongMaxN - 1, 16, strategy.PopLongMaxN * strategy.PopPerCity, nil, true, false},
+		{"below 50,000 without the time", auto, strategy.PopLongMaxN - 1, 16, strategy.PopLongMaxN * strategy.PopPerCity / 2, nil, false, false},
+		{"from 50,000", auto, strategy.PopLongMaxN, 16, time.Hour, nil, false, false},
+		{"from 20,000, two workers, 0.5 ms a city", auto, strategy.PopMaxN, 2, strategy.PopMaxN * strategy.PopPerCity, nil, false, false},
+		{"from 20,000, two workers, 1 ms a city", auto, strategy.PopMaxN, 2, 2 * strategy.PopMaxN * strategy.PopPerCity, nil, true, false},
+		{"from 20,000, one worker, 1 ms a city", auto, strategy.PopMaxN, 1, 2 * strategy.PopMaxN * strategy.PopPerCity, nil, false, false},
+		{"an option given from 10,000, four workers", auto, strategy.RestartMaxN, 4, 10 * time.Second, map[string]string{OptSegment: "100"}, false, false},
+		{"an option given below 10,000, sixteen workers", auto, strategy.RestartMaxN - 1, 16, 10 * time.Second, map[string]string{OptSegment: "100"}, false, true},
+		{"partition sizes", auto, strategy.PartitionMinN, 2, 10 * time.Second, nil, false, false},
 		{"2opt-ils", ils2, 2000, 2, 10 * time.Second, nil, false, false},
 		{"2opt-ils, four workers", ils2, 2000, 4, 10 * time.Second, nil, false, false},
 	} {
@@ -62,11 +63,11 @@ func TestPopAndRestartPlan(t *testing.T) {
 			t.Fatal(err)
 		}
 		pl := e.decide(o, in, p.Given, tc.w, tc.limit)
-		if pl.pop != tc.pop || pl.restart != tc.restarts {
-			t.Errorf("%s: pop %v, restart %v; want %v, %v", tc.name, pl.pop, pl.restart, tc.pop, tc.restarts)
+		if pl.pop() != tc.pop || (pl.Restart > 0) != tc.restarts {
+			t.Errorf("%s: pop %v, restart %v; want %v, %v", tc.name, pl.pop(), pl.Restart, tc.pop, tc.restarts)
 		}
-		pl.apply(e, &o, p.Given)
-		if want := map[bool]int{true: restartStall}[tc.restarts]; o.restart != want && !p.Given(OptRestart) {
+		pl.apply(&o, p.Given)
+		if want := map[bool]int{true: int(strategy.RestartStall / time.Millisecond)}[tc.restarts]; o.restart != want && !p.Given(OptRestart) {
 			t.Errorf("%s: the run's restart option %d, want %d", tc.name, o.restart, want)
 		}
 	}
@@ -91,5 +92,48 @@ func TestAutoRunsPop(t *testing.T) {
 	}
 	if !strings.HasPrefix(res.Note, "the population search on 2 workers") {
 		t.Errorf("note %q", res.Note)
+	}
+}
+
+// TestPlanPrintsTheStrategy: auto's Plan says the strategy Decide makes
+// for the instance (the population search on 2,000 cities within the
+// default time limit, the partition search from PartitionMinN), and the
+// engines that follow their options print none.
+func TestPlanPrintsTheStrategy(t *testing.T) {
+	auto, _ := solver.Lookup("auto", solver.BackendCPU)
+	ils2, _ := solver.Lookup("2opt-ils", solver.BackendCPU)
+	for _, c := range []struct {
+		e    solver.Engine
+		n    int
+		want string
+	}{
+		{auto, 2000, "population search"},
+		{auto, strategy.PartitionMinN, "partition search"},
+		{auto, 500, "independent searches"},
+		{ils2, 2000, ""},
+	} {
+		got := c.e.(solver.Planner).Plan(uniformInstance(c.n, 1))
+		if !strings.HasPrefix(got, c.want) || (c.want == "") != (got == "") {
+			t.Errorf("%s on %d cities: plan %q, want it to start %q", c.e.Name(), c.n, got, c.want)
+		}
+	}
+}
+
+// TestAutoComposed: auto run by a composing engine (Auto) reads its own
+// options and leaves the composer's alone, while the registered engine
+// refuses an option it does not declare.
+func TestAutoComposed(t *testing.T) {
+	in := uniformInstance(300, 4)
+	p := solver.Params{Seed: 1, Workers: 2, Extra: map[string]string{OptKicks: "20", "window": "5"}}
+	res, err := Auto().SolveAided(context.Background(), in, p, nil, solver.Aid{})
+	if err != nil {
+		t.Fatalf("composed: %v", err)
+	}
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		t.Fatal(err)
+	}
+	auto, _ := solver.Lookup("auto", solver.BackendCPU)
+	if _, err := auto.Solve(context.Background(), in, p, nil); err == nil {
+		t.Error("the registered auto took an option it does not declare")
 	}
 }

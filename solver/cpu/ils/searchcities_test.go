@@ -30,7 +30,7 @@ func TestPartitionWorkersFollowThePiece(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := searchCities(o, in); got != c.want {
+		if got := e.searchCities(o, in); got != c.want {
 			t.Errorf("%s partition=%s: %d cities a search, want %d", c.name, c.partition, got, c.want)
 		}
 	}

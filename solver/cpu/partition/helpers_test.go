@@ -1,6 +1,7 @@
 package partition
 
 import (
+	"github.com/tsplab/tsplab/solver/strategy"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -38,7 +39,7 @@ func testOptions(t testing.TB, n int, extra map[string]string) Options {
 	o := Options{OrOpt: true, ThreeOpt: true, Or3: n < 1000, Depth: 1, Move: MoveChain, MaxSeg: 30, AcceptEqual: true,
 		Candidates: ListNearest, KicksPerCity: 1, SliceMS: 300, Shape: ShapeAuto, DeepPerCity: 10}
 	switch {
-	case n >= solver.PartitionMinN:
+	case n >= strategy.PartitionMinN:
 		o.Candidates = ListMixed
 	case n >= 1000:
 		o.Candidates = ListAlpha

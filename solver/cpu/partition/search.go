@@ -24,7 +24,7 @@ import (
 // writes it back where it is shorter, and a descent over the cities next to
 // other pieces follows. With fewer than partOneEach cities a worker, each
 // piece is searched by several workers and the best result kept. The auto
-// engine runs it from solver.PartitionMinN cities with coordinates.
+// engine runs it from strategy.PartitionMinN cities with coordinates.
 
 // Partition search settings (docs/DECISIONS.md#partition-layout).
 const (

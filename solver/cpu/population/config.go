@@ -12,13 +12,9 @@ type options struct {
 	pool    int
 	kicks   int
 	rounds  int
-	slice   int // milliseconds (0: by the time limit)
 	init    float64
 	gpx     gpxMode
-	ls      string
-	fresh   freshMode
 	merge   bool
-	focus   bool
 	ga      int
 	// with an accelerator's pool (solver.Aid.Pool: GPU pop)
 	gpuRound int // milliseconds
@@ -35,15 +31,6 @@ const (
 	gpxNone                 // no crossover: the shorter parent
 )
 
-// freshMode is the fresh option: where the pool's first tours start.
-type freshMode int8
-
-const (
-	freshKick freshMode = iota // the best member with random double bridges
-	freshNN                    // a randomized nearest-neighbour tour
-	freshSame                  // the local search's own start tour
-)
-
 // spec declares the engine's options.
 var spec = solver.NewSpec(
 	solver.SharedInt("workers", func(o *options) *int { return &o.workers }).Auto("all cores"),
@@ -53,22 +40,14 @@ var spec = solver.NewSpec(
 		"kicks of each local search (0: each runs for its time slice); with no time limit the run is deterministic and ends after its rounds"),
 	solver.Int("rounds", func(o *options) *int { return &o.rounds }, 0, 0, math.MaxInt32,
 		"rounds of one local search per worker (0: until the time limit, or 12 with a kicks budget and no time limit)"),
-	solver.Int("slice", func(o *options) *int { return &o.slice }, 0, 0, 600000,
-		"milliseconds of each local search from a crossover's child (0: a fifteenth of the time limit, 300 ms to 5 s)").Experimental(),
 	solver.Float("init", func(o *options) *float64 { return &o.init }, 0.3, 0, 1,
 		"share of the time limit the pool's first tours take together").Experimental(),
 	solver.Enum("gpx", func(o *options) *gpxMode { return &o.gpx }, "both", []string{"both", "gpx2", "gpx", "none"}, []gpxMode{gpxBoth, gpx2, gpxPlain, gpxNone},
 		"the crossover: the shorter child of gpx and of GPX2 one way (both), GPX2 (ghost split, fusion, both directions of the second parent, repair), partition crossover without ghosts and fusion but with repair (gpx), or none (the shorter of the pair searched on: the pool without recombination)").Experimental(),
-	solver.Enum("fresh", func(o *options) *freshMode { return &o.fresh }, "kick", []string{"kick", "nn", "same"}, []freshMode{freshKick, freshNN, freshSame},
-		"where the pool's first tours after the first start: the best so far with random double bridges on a fiftieth of the cities (kick), a randomized nearest-neighbour tour (nn), or the local search's own start tour, varied by its seed alone (same)").Experimental(),
 	solver.Bool("merge", func(o *options) *bool { return &o.merge }, true,
 		"cross each search's tour with every pool member in turn before it is offered, keeping each child shorter than it").Experimental(),
-	solver.Choice("ls", func(o *options) *string { return &o.ls }, "search", []string{"search", "auto", "2opt-ils", "3opt-ils"},
-		"the local search of each tour: the local-search core in this process with auto's moves and lists for the size (search), or a registered CPU engine run on one core").Experimental(),
 	solver.Int("ga", func(o *options) *int { return &o.ga }, 300, 0, 10000,
 		"most tours of the EAX population built first (descents of randomized nearest-neighbour tours, as many as the init share of the time allows, and with a GPU pool up to as many more, one a GPU slot, from its searches for the same share; all of them in a run by a kicks budget) and evolved by edge assembly crossover, one AB-cycle a child, until it converges; in a timed run a new population with the best so far follows while half the time is left; the pool then takes them (0: none)"),
-	solver.Bool("focus", func(o *options) *bool { return &o.focus }, false,
-		"with ls=search, a child's kicks start only at cities where its parents differ").Experimental(),
 	solver.Int("gpuround", func(o *options) *int { return &o.gpuRound }, 300, 20, 60000,
 		"with a GPU pool (GPU pop): milliseconds of each round of the GPU's searches on copies of the pool's members, whose gains the pool then takes").Experimental(),
 	solver.Enum("gpustart", func(o *options) *gpuStart { return &o.gpuStart }, "copy", []string{"copy", "kick"}, []gpuStart{gpuCopy, gpuKick},

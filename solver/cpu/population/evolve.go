@@ -36,8 +36,7 @@ const evolveStale = 3
 // descents from now, with other seeds, and adds the best so far to its
 // population. It returns a note for the run's summary.
 func (s *search) evolve(ctx context.Context, epoch int) string {
-	n := s.in.N
-	if s.o.ga < 2 || s.srch == nil || n < 8 {
+	if s.o.ga < 2 || s.srch == nil || s.in.N < 8 {
 		return ""
 	}
 	until := time.Time{}
@@ -53,46 +52,47 @@ func (s *search) evolve(ctx context.Context, epoch int) string {
 	s.evo.gpu.Store(0)
 	defer func() { s.evo.on = false }()
 	s.phase()
+	tours, lens, gpuTours := s.members(ctx, epoch, until)
+	k := len(tours)
+	if k == 0 {
+		return ""
+	}
+	if epoch > 0 && s.bestLen >= 0 {
+		// the best so far joins the new population
+		tours, lens = append(tours, slices.Clone(s.best)), append(lens, s.bestLen)
+		k++
+	}
+	first := slices.Min(lens)
+	gens := 0
+	if k >= 2 {
+		gens = s.generations(ctx, tours, lens, epoch)
+	}
+	for i := range tours {
+		s.pool.Offer(tours[i], lens[i])
+	}
+	s.offerBest(tours, lens)
+	gpu := ""
+	if gpuTours > 0 {
+		gpu = fmt.Sprintf(" (%d from the GPU)", gpuTours)
+	}
+	return fmt.Sprintf("; EAX population of %d%s, %d generations, best %d to %d", k, gpu, gens, first, slices.Min(lens))
+}
+
+// members builds epoch's population until until (zero: none): the
+// workers' descents of randomized nearest-neighbour tours and, with an
+// accelerator's pool, its members beside them; it returns the tours that
+// ended, their lengths and how many came from the accelerator.
+func (s *search) members(ctx context.Context, epoch int, until time.Time) ([][]int32, []int64, int) {
 	tours := make([][]int32, s.o.ga)
 	lens := make([]int64, s.o.ga)
 	work := make([][2]int64, s.o.ga) // each descent's moves and steps
 	near := &neighbor.Lists{K: s.srch.k, List: s.srch.nb}
-	var live *liveBest
-	if s.limit > 0 {
-		live = &s.live
-	}
 	var wg sync.WaitGroup
 	for w := range s.w {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// worker w descends tours w, w+s.w, ...: each worker's search
-			// sees the same starts in every run, so a run by a kicks
-			// budget stays deterministic
-			for i := w; i < s.o.ga; i += s.w {
-				if ctx.Err() != nil || (!until.IsZero() && time.Now().After(until)) {
-					return
-				}
-				seed := s.p.Seed*0x9e3779b97f4a7c15 + uint64(epoch)<<32 + uint64(i)
-				var start []int32
-				if i == 0 && epoch == 0 && s.p.Start != nil {
-					start = toInt32(s.p.Start)
-				} else {
-					var err error
-					if start, err = s.nnTour(ctx, near, rand.New(rand.NewPCG(seed, 0x6e6e))); err != nil {
-						return
-					}
-				}
-				t, l, moves, steps := s.srch.improve(ctx, w, start, seed, until, 1, nil, live)
-				if ctx.Err() != nil {
-					return
-				}
-				tours[i], lens[i], work[i] = t, l, [2]int64{moves, steps}
-				s.evo.built.Add(1)
-				if live != nil && live.shorter(l) {
-					live.offer(l, func() []int32 { return slices.Clone(t) })
-				}
-			}
+			s.descendMembers(ctx, w, epoch, until, near, tours, lens, work)
 		}()
 	}
 	var gpuTours [][]int32
@@ -117,31 +117,41 @@ func (s *search) evolve(ctx context.Context, epoch int) string {
 			k++
 		}
 	}
-	tours, lens = tours[:k], lens[:k]
-	tours, lens = append(tours, gpuTours...), append(lens, gpuLens...)
-	k = len(tours)
-	if k == 0 {
-		return ""
+	return append(tours[:k], gpuTours...), append(lens[:k], gpuLens...), len(gpuTours)
+}
+
+// descendMembers is worker w's part of members: it descends tours w,
+// w+s.w, ...; each worker's search sees the same starts in every run, so
+// that a run by a kicks budget stays deterministic.
+func (s *search) descendMembers(ctx context.Context, w, epoch int, until time.Time, near *neighbor.Lists, tours [][]int32, lens []int64, work [][2]int64) {
+	var live *liveBest
+	if s.limit > 0 {
+		live = &s.live
 	}
-	if epoch > 0 && s.bestLen >= 0 {
-		// the best so far joins the new population
-		tours, lens = append(tours, slices.Clone(s.best)), append(lens, s.bestLen)
-		k++
+	for i := w; i < s.o.ga; i += s.w {
+		if ctx.Err() != nil || (!until.IsZero() && time.Now().After(until)) {
+			return
+		}
+		seed := s.p.Seed*0x9e3779b97f4a7c15 + uint64(epoch)<<32 + uint64(i)
+		var start []int32
+		if i == 0 && epoch == 0 && s.p.Start != nil {
+			start = toInt32(s.p.Start)
+		} else {
+			var err error
+			if start, err = s.nnTour(ctx, near, rand.New(rand.NewPCG(seed, 0x6e6e))); err != nil {
+				return
+			}
+		}
+		t, l, moves, steps := s.srch.improve(ctx, w, start, seed, until, 1, live)
+		if ctx.Err() != nil {
+			return
+		}
+		tours[i], lens[i], work[i] = t, l, [2]int64{moves, steps}
+		s.evo.built.Add(1)
+		if live != nil && live.shorter(l) {
+			live.offer(l, func() []int32 { return slices.Clone(t) })
+		}
 	}
-	first := slices.Min(lens)
-	gens := 0
-	if k >= 2 {
-		gens = s.generations(ctx, tours, lens, epoch)
-	}
-	for i := range tours {
-		s.pool.Offer(tours[i], lens[i])
-	}
-	s.offerBest(tours, lens)
-	gpu := ""
-	if len(gpuTours) > 0 {
-		gpu = fmt.Sprintf(" (%d from the GPU)", len(gpuTours))
-	}
-	return fmt.Sprintf("; EAX population of %d%s, %d generations, best %d to %d", k, gpu, gens, first, slices.Min(lens))
 }
 
 // generations evolves tours by EAX until it converges, the time is up or

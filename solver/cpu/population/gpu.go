@@ -207,11 +207,18 @@ func (f *feeder) fail(err error) {
 	f.err = err
 }
 
+// worked reports whether the accelerator searched the pool's tours: it
+// opened and made at least one call.
+func (f *feeder) worked() bool {
+	_, calls, _, _, err := f.stats()
+	return err == nil || (!errors.Is(err, solver.ErrNoTourPool) && calls > 0)
+}
+
 // note describes what the accelerator did, for the result's note.
 func (f *feeder) note(entered, bests, members int) string {
 	slots, calls, improved, kicks, err := f.stats()
 	switch {
-	case err != nil && errors.Is(err, solver.ErrNoTourPool):
+	case errors.Is(err, solver.ErrNoTourPool):
 		return fmt.Sprintf("; no GPU pool: %v", err)
 	case err != nil && calls == 0:
 		return fmt.Sprintf("; the GPU pool failed: %v", err)

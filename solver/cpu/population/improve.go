@@ -9,6 +9,7 @@ import (
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/cpu/localsearch"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/strategy"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
@@ -18,11 +19,11 @@ const liveEvery = 250 * time.Millisecond
 
 // searcher is the workers' iterated local search in this process: each
 // worker keeps one localsearch.Search, loads a task's start into it,
-// descends and kicks it, with auto's settings for the instance's size:
-// from alphaMinN cities the sequential 5-opt move (and the bridge move
-// where it finds nothing) on 5 alpha-nearness
-// candidates and kicks of up to 200 cities a segment, below the 3-opt
-// chain with the pure 3-opt moves on 8 nearest and kicks of up to 30.
+// descends and kicks it, with auto's settings for the instance's size
+// (strategy.Decide): from strategy.DeepMinN cities the sequential 5-opt
+// move (and the bridge move where it finds nothing) on alpha-nearness
+// candidates and long kicks, below the 3-opt chain with the pure 3-opt
+// moves on nearest lists and short kicks.
 type searcher struct {
 	in       *solver.Instance
 	d        *tour.Dist
@@ -34,33 +35,26 @@ type searcher struct {
 	searches []*localsearch.Search
 }
 
-// newSearcher builds the distances and candidate lists for w workers,
-// the alpha lists from alpha (waiting for its ascent).
-func newSearcher(ctx context.Context, in *solver.Instance, w int, alpha *alphaCache) (*searcher, error) {
-	s := &searcher{in: in, searches: make([]*localsearch.Search, w)}
+// newSearcher builds the distances and candidate lists of the local
+// search ls for w workers, the alpha lists from alpha (waiting for its
+// ascent).
+func newSearcher(ctx context.Context, in *solver.Instance, w int, alpha *alphaCache, ls strategy.LocalSearch) (*searcher, error) {
+	s := &searcher{in: in, searches: make([]*localsearch.Search, w), maxSeg: ls.Segment, deep: ls.Move == strategy.FiveOpt}
+	s.moves = localsearch.MoveSet{OrOpt: true, ThreeOpt: true, Depth: ls.Depth, Or3: ls.Or3, Bridge: ls.Bridge}
 	var err error
 	if s.d, err = neighbor.Await(ctx, func() *tour.Dist { return tour.NewDist(in) }); err != nil {
 		return nil, err
 	}
-	if in.N >= alphaMinN {
-		s.deep, s.maxSeg = true, 200
-		s.moves = localsearch.MoveSet{OrOpt: true, ThreeOpt: true, Depth: 2, Bridge: true}
-		if l, aerr := alpha.Alpha(ctx, in, alphaK, solver.AscentOptions{}); aerr == nil {
+	if ls.Lists == strategy.Alpha {
+		if l, aerr := alpha.Alpha(ctx, in, ls.Neighbors, solver.AscentOptions{}); aerr == nil {
 			s.nb, s.k = l.List, l.K
 		} else if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-	} else {
-		s.maxSeg = 30
-		s.moves = localsearch.MoveSet{OrOpt: true, ThreeOpt: true, Depth: 1, Or3: true}
 	}
 	if s.nb == nil {
-		// below alphaMinN, or no ascent in its time: nearest lists
-		k := 8
-		if s.deep {
-			k = alphaK
-		}
-		nb, err := neighbor.NearestContext(ctx, in, min(k, in.N-1))
+		// nearest lists, or no ascent in its time
+		nb, err := neighbor.NearestContext(ctx, in, min(ls.Neighbors, in.N-1))
 		if err != nil {
 			return nil, err
 		}
@@ -73,10 +67,10 @@ func newSearcher(ctx context.Context, in *solver.Instance, w int, alpha *alphaCa
 // improve descends start on worker i's search, then kicks it (kicks of
 // them, 0: until the deadline), each kick kept when the tour does not get
 // longer, until until (zero: none) or ctx ends; it returns the tour, its
-// length, the moves evaluated and the kicks made. kickFrom, when not nil,
-// are the cities the kicks start at; live, when not nil, is offered the
-// tour at most every liveEvery while it is shorter than live's.
-func (s *searcher) improve(ctx context.Context, i int, start []int32, seed uint64, until time.Time, kicks int, kickFrom []int32, live *liveBest) ([]int32, int64, int64, int64) {
+// length, the moves evaluated and the kicks made. live, when not nil, is
+// offered the tour at most every liveEvery while it is shorter than
+// live's.
+func (s *searcher) improve(ctx context.Context, i int, start []int32, seed uint64, until time.Time, kicks int, live *liveBest) ([]int32, int64, int64, int64) {
 	ls := s.searches[i]
 	if ls == nil {
 		ls = localsearch.New(s.d, s.nb, s.k, start)
@@ -94,7 +88,6 @@ func (s *searcher) improve(ctx context.Context, i int, start []int32, seed uint6
 		ls.Load(start)
 	}
 	ls.SetRand(runctl.NewRand(seed, uint64(i)))
-	ls.SetKickFrom(kickFrom)
 	moves0 := ls.Evaluated()
 	next := time.Now().Add(liveEvery)
 	report := func() {

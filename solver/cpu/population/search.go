@@ -12,8 +12,10 @@ import (
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/cpu/recomb"
 	"github.com/tsplab/tsplab/solver/neighbor"
+	"github.com/tsplab/tsplab/solver/strategy"
 	"github.com/tsplab/tsplab/solver/tour"
 )
 
@@ -55,46 +57,49 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	}
 	p.Workers = w
 	p.Algorithm, p.Backend = e.Name(), solver.BackendCPU
-	var ls solver.Aided
-	if o.ls != lsSearch || in.N < 8 {
-		name := o.ls
-		if name == lsSearch {
-			name = "auto" // its exact search of the few tours there are
-		}
-		if ls, err = solver.LookupAided(name, solver.BackendCPU); err != nil {
-			return solver.Result{StopReason: solver.StopError}, fmt.Errorf("pop: its local search: %v", err)
-		}
+	if in.N < 8 {
+		// the few tours there are, each one measured
+		return runctl.ExactSmall(in, e, p, snaps, start)
 	}
-	s := &search{e: e, in: in, p: p, o: o, w: w, start: start, ls: ls, sink: solver.NewSink(snaps, 0, start)}
-	s.limit = p.TimeLimit
+	s := &search{e: e, in: in, p: p, o: o, w: w, start: start, sink: solver.NewSink(snaps, 0, start)}
+	s.limit = p.LimitFrom(start)
 	if s.limit == 0 && o.kicks == 0 {
 		s.limit = solver.DefaultTimeLimit
 	}
 	if s.limit == 0 && o.rounds == 0 {
 		s.o.rounds = defaultBudgetRounds
 	}
+	s.plan = strategy.Decide(strategy.Facts{Engine: strategy.Pop, N: in.N, FixedEdges: len(in.FixedEdges) > 0, Workers: w,
+		TimeLimit: s.limit, Kicks: o.kicks, Devices: strategy.Devices{GPU: aid.Pool != nil}})
 	inner := aid.Ascents
 	if inner == nil {
 		inner = new(bound.Ascents)
 	}
-	s.alpha = &alphaCache{inner: inner, budget: s.limit / 5, device: aid.Device}
-	if aid.Pool != nil {
-		switch {
-		case s.limit == 0:
-			s.gpuNote = "; no GPU pool: a run by a kicks budget stays on the cores"
-		case len(in.FixedEdges) > 0:
-			s.gpuNote = "; no GPU pool: the instance has fixed edges"
-		case in.N < 8:
-		default:
-			s.feed = newFeeder(aid.Pool, in, p.Seed, time.Duration(o.gpuRound)*time.Millisecond, o.gpuStart)
-		}
+	s.alpha = &alphaCache{inner: inner, budget: s.plan.Ascent, device: aid.Device}
+	switch {
+	case s.plan.GPU.Pool:
+		s.feed = newFeeder(aid.Pool, in, p.Seed, time.Duration(o.gpuRound)*time.Millisecond, o.gpuStart)
+	case aid.Pool == nil:
+	case s.limit == 0:
+		s.gpuNote = "; no GPU pool: a run by a kicks budget stays on the cores"
+	case len(in.FixedEdges) > 0:
+		s.gpuNote = "; no GPU pool: the instance has fixed edges"
 	}
 	return s.run(ctx)
 }
 
-// lsSearch is the ls option's value for the local-search core in this
-// process.
-const lsSearch = "search"
+// Plan says the strategy of a run on in with all cores and the default
+// time limit (solver.Planner).
+func (engine) Plan(in *solver.Instance) string {
+	return strategy.Decide(strategy.Facts{Engine: strategy.Pop, N: in.N, FixedEdges: len(in.FixedEdges) > 0,
+		Workers: runtime.NumCPU(), TimeLimit: solver.DefaultTimeLimit}).String()
+}
+
+// Solve runs the population search as the pop engine does: auto's run
+// of it, a plain Go call.
+func Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
+	return engine{}.SolveAided(ctx, in, p, snaps, aid)
+}
 
 // defaultBudgetRounds is the rounds of a run with a kicks budget and no
 // time limit when the rounds option does not say.
@@ -109,14 +114,13 @@ type search struct {
 	w     int
 	start time.Time
 	limit time.Duration // 0: none (a kicks budget)
-	ls    solver.Aided  // the registered engine of the ls option (nil: srch)
+	plan  strategy.Strategy
 	srch  *searcher
 	alpha *alphaCache
 	sink  *solver.Sink
 
 	pool    *Pool
-	near    *neighbor.Lists // nearest lists of the nn starts
-	greedy  []int32         // the greedy start (ls=search)
+	greedy  []int32 // the greedy start (ls=search)
 	best    []int32
 	bestLen int64
 
@@ -145,8 +149,7 @@ type task struct {
 	child      []int32
 	st         recomb.Stats
 
-	succ, pred, from []int32 // differ's scratch
-	merged           int     // gains merging with the pool
+	merged int // gains merging with the pool
 
 	out          []int32
 	outLen       int64
@@ -154,28 +157,53 @@ type task struct {
 	err          error
 }
 
+// run sets the search up, evolves the EAX populations, then crosses the
+// pool's members round by round until the run ends.
 func (s *search) run(ctx context.Context) (solver.Result, error) {
 	n := s.in.N
 	s.pool = NewPool(s.o.pool, n)
 	s.bestLen = -1
-	if (s.o.ls == lsSearch || s.o.ls == "auto") && n >= alphaMinN {
-		// the ascent once, on all cores, before the workers share it
+	if err := s.setUp(ctx); err != nil {
+		return solver.Result{StopReason: solver.StopError}, err
+	}
+	gaNote := s.evolveAll(ctx)
+	tasks := make([]task, s.w)
+	for i := range tasks {
+		tasks[i].gpx = newCrosser(s.o.gpx, n)
+		tasks[i].child = make([]int32, n)
+	}
+	stopFeed := s.startFeeder(ctx)
+	defer stopFeed()
+	stopped, err := s.rounds(ctx, tasks)
+	if err != nil {
+		return solver.Result{StopReason: solver.StopError}, err
+	}
+	stopFeed()
+	return s.finish(stopped, gaNote)
+}
+
+// setUp runs the ascent behind alpha lists, once on all cores before the
+// workers share it, and builds the workers' searcher.
+func (s *search) setUp(ctx context.Context) error {
+	if s.plan.LocalSearch.Lists == strategy.Alpha {
 		s.sink.SendPhase(solver.PhaseBound, solver.UnknownProgress)
-		s.alpha.prime(ctx, s.in)
+		s.alpha.prime(ctx, s.in, s.plan.LocalSearch.Neighbors)
 	}
-	if s.o.ls == lsSearch && n >= 8 {
-		s.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
-		srch, err := newSearcher(ctx, s.in, s.w, s.alpha)
-		if err != nil && ctx.Err() == nil {
-			return solver.Result{StopReason: solver.StopError}, err
-		}
-		s.srch = srch
+	s.sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
+	srch, err := newSearcher(ctx, s.in, s.w, s.alpha, s.plan.LocalSearch)
+	if err != nil && ctx.Err() == nil {
+		return err
 	}
+	s.srch = srch
+	return nil
+}
+
+// evolveAll evolves the first EAX population and, once a population has
+// converged, a new one with the best so far among its members while at
+// least half the time is left: fresh descents bring the edges a converged
+// population lost (docs/DECISIONS.md#pop). It returns the note.
+func (s *search) evolveAll(ctx context.Context) string {
 	gaNote := s.evolve(ctx, 0)
-	// once a population has converged, a new one, with the best so far
-	// among its members, while at least half the time is left: fresh
-	// descents bring the edges a converged population lost
-	// (docs/DECISIONS.md#pop)
 	more := 0
 	for s.limit > 0 && gaNote != "" && s.bestLen != 0 && !s.done(ctx) && time.Since(s.start) < s.limit/2 {
 		if s.evolve(ctx, more+1) == "" {
@@ -186,25 +214,21 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 	if more > 0 {
 		gaNote += fmt.Sprintf("; %d more EAX populations with the best so far, to %d", more, s.bestLen)
 	}
-	tasks := make([]task, s.w)
-	for i := range tasks {
-		tasks[i].gpx = newCrosser(s.o.gpx, n)
-		tasks[i].child = make([]int32, n)
-	}
+	return gaNote
+}
+
+// rounds runs rounds of tasks until the run ends, and reports whether it
+// stopped early.
+func (s *search) rounds(ctx context.Context, tasks []task) (bool, error) {
 	r := rand.New(rand.NewPCG(s.p.Seed, 0x706f70))
-	stopFeed := s.startFeeder(ctx)
-	defer stopFeed()
-	stopped := false
 	for round := 0; ; round++ {
-		if s.bestLen == 0 {
-			break // no tour is shorter
-		}
-		if s.done(ctx) {
-			stopped = ctx.Err() != nil || s.limit > 0
-			break
-		}
-		if s.o.rounds > 0 && round >= s.o.rounds {
-			break
+		switch {
+		case s.bestLen == 0:
+			return false, nil // no tour is shorter
+		case s.done(ctx):
+			return ctx.Err() != nil || s.limit > 0, nil
+		case s.o.rounds > 0 && round >= s.o.rounds:
+			return false, nil
 		}
 		slice, ok := s.slice(round)
 		if !ok {
@@ -214,80 +238,95 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 			case <-ctx.Done():
 			case <-time.After(time.Until(s.start.Add(s.limit))):
 			}
-			stopped = true
-			break
+			return true, nil
 		}
-		for i := range tasks {
-			t := &tasks[i]
-			t.seed = s.p.Seed*0x9e3779b97f4a7c15 + uint64(round)*1000003 + uint64(i)
-			t.cross, t.start = false, nil
-			if s.pool.Len()+i < s.pool.Cap() || s.pool.Len() < 2 {
-				// a new tour: a vacancy, or no pair to cross yet
-				switch {
-				case round == 0 && i == 0:
-					if s.p.Start != nil {
-						t.start = toInt32(s.p.Start)
-					}
-				default:
-					t.start = s.freshStart(ctx, r)
-				}
-				if t.start == nil && s.srch != nil {
-					t.start = s.greedyStart(ctx)
-				}
-				continue
-			}
-			a, b, ok := s.pool.Pair(r)
-			if !ok {
-				continue
-			}
-			t.cross = true
-			ta, la := s.pool.Tour(a)
-			tb, lb := s.pool.Tour(b)
-			t.a, t.b = append(t.a[:0], ta...), append(t.b[:0], tb...)
-			t.lenA, t.lenB = la, lb
-		}
+		s.assign(ctx, tasks, round, r)
 		s.phase()
 		s.runRound(ctx, tasks, slice)
-		for i := range tasks {
-			t := &tasks[i]
-			if t.err != nil {
-				if ctx.Err() != nil {
-					break
-				}
-				return solver.Result{StopReason: solver.StopError}, t.err
-			}
-			s.moves += t.moves
-			s.steps += t.steps
-			if t.cross {
-				s.crossings++
-				if t.st.Gain > 0 {
-					s.gained++
-				}
-			} else {
-				s.fresh++
-			}
-			if len(t.out) != n {
-				continue
-			}
-			s.merged += t.merged
-			if s.pool.Offer(t.out, t.outLen) && t.cross {
-				s.entered++
-			}
-			if s.bestLen < 0 || t.outLen < s.bestLen {
-				s.best = append(s.best[:0], t.out...)
-				s.bestLen = t.outLen
-				s.sendBest()
-			}
+		if err := s.collect(ctx, tasks); err != nil {
+			return false, err
 		}
 		s.fromGPU()
 	}
-	stopFeed()
+}
+
+// assign gives each task of round its start: a new tour while the pool
+// has a vacancy or no pair to cross, else the crossover of two members.
+func (s *search) assign(ctx context.Context, tasks []task, round int, r *rand.Rand) {
+	for i := range tasks {
+		t := &tasks[i]
+		t.seed = s.p.Seed*0x9e3779b97f4a7c15 + uint64(round)*1000003 + uint64(i)
+		t.cross, t.start = false, nil
+		if s.pool.Len()+i < s.pool.Cap() || s.pool.Len() < 2 {
+			switch {
+			case round == 0 && i == 0:
+				if s.p.Start != nil {
+					t.start = toInt32(s.p.Start)
+				}
+			default:
+				t.start = s.freshStart(ctx, r)
+			}
+			if t.start == nil && s.srch != nil {
+				t.start = s.greedyStart(ctx)
+			}
+			continue
+		}
+		a, b, ok := s.pool.Pair(r)
+		if !ok {
+			continue
+		}
+		t.cross = true
+		ta, la := s.pool.Tour(a)
+		tb, lb := s.pool.Tour(b)
+		t.a, t.b = append(t.a[:0], ta...), append(t.b[:0], tb...)
+		t.lenA, t.lenB = la, lb
+	}
+}
+
+// collect counts the round's tasks and offers their tours to the pool;
+// a task's error ends the run unless ctx ended.
+func (s *search) collect(ctx context.Context, tasks []task) error {
+	for i := range tasks {
+		t := &tasks[i]
+		if t.err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			return t.err
+		}
+		s.moves += t.moves
+		s.steps += t.steps
+		if t.cross {
+			s.crossings++
+			if t.st.Gain > 0 {
+				s.gained++
+			}
+		} else {
+			s.fresh++
+		}
+		if len(t.out) != s.in.N {
+			continue
+		}
+		s.merged += t.merged
+		if s.pool.Offer(t.out, t.outLen) && t.cross {
+			s.entered++
+		}
+		if s.bestLen < 0 || t.outLen < s.bestLen {
+			s.best = append(s.best[:0], t.out...)
+			s.bestLen = t.outLen
+			s.sendBest()
+		}
+	}
+	return nil
+}
+
+// finish returns the run's result: the best tour (the given start or the
+// identity with the fixed edges when none ended), with the pool's note.
+func (s *search) finish(stopped bool, gaNote string) (solver.Result, error) {
 	if s.best == nil {
-		// stopped before any search ended: the given start, else the
-		// identity with the fixed edges put in
 		st := s.p.Start
 		if st == nil {
-			st = construct.KeepFixed(s.in, solver.IdentityTour(n))
+			st = construct.KeepFixed(s.in, solver.IdentityTour(s.in.N))
 		}
 		s.best = toInt32(st)
 	}
@@ -300,6 +339,7 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 		res.Note += gaNote + s.gpuNote
 		if s.feed != nil {
 			res.Note += s.feed.note(s.gpuEntered, s.gpuBest, s.pool.FromGPU())
+			res.Stats.PoolSearched = s.feed.worked()
 		}
 	}
 	return res, err
@@ -374,50 +414,19 @@ func (s *search) greedyStart(ctx context.Context) []int32 {
 	return slices.Clone(s.greedy)
 }
 
-// differ returns the cities whose neighbours differ between the task's
-// parents (nil when none do).
-func (t *task) differ(n int) []int32 {
-	if len(t.succ) != n {
-		t.succ, t.pred = make([]int32, n), make([]int32, n)
-	}
-	neighbours(t.b, t.succ, t.pred)
-	t.from = t.from[:0]
-	for i, c := range t.a {
-		nx := t.a[(i+1)%n]
-		pv := t.a[(i+n-1)%n]
-		if (nx != t.succ[c] && nx != t.pred[c]) || (pv != t.succ[c] && pv != t.pred[c]) {
-			t.from = append(t.from, c)
-		}
-	}
-	if len(t.from) == 0 {
-		return nil
-	}
-	return t.from
-}
-
 // freshStart is the start of a first tour of the pool other than the
-// very first (nil: the local search's own).
+// very first: the best so far with random double bridges on a fiftieth
+// of the cities (nil: the local search's own).
 func (s *search) freshStart(ctx context.Context, r *rand.Rand) []int32 {
 	n := s.in.N
-	switch {
-	case s.o.fresh == freshKick && s.bestLen >= 0 && n >= 8:
-		t := slices.Clone(s.best)
-		for k := max(10, n/50); k > 0; k-- {
-			doubleBridge(t, r)
-		}
-		return toInt32(construct.KeepFixed(s.in, toInt(t)))
-	case s.o.fresh == freshNN && n >= 8:
-		if s.near == nil {
-			nb, err := neighbor.NearestContext(ctx, s.in, 8)
-			if err != nil {
-				return nil
-			}
-			s.near = nb
-		}
-		t, _ := s.nnTour(ctx, s.near, r)
-		return t
+	if s.bestLen < 0 || n < 8 {
+		return nil
 	}
-	return nil
+	t := slices.Clone(s.best)
+	for k := max(10, n/50); k > 0; k-- {
+		doubleBridge(t, r)
+	}
+	return toInt32(construct.KeepFixed(s.in, toInt(t)))
 }
 
 // nnTour is a randomized nearest-neighbour tour from a random city, r's
@@ -460,10 +469,7 @@ func (s *search) slice(round int) (time.Duration, bool) {
 	if left < 20*time.Millisecond {
 		return 0, false
 	}
-	d := time.Duration(s.o.slice) * time.Millisecond
-	if d == 0 {
-		d = min(max(s.limit/15, 300*time.Millisecond), 5*time.Second)
-	}
+	d := min(max(s.limit/15, 300*time.Millisecond), 5*time.Second)
 	if s.pool.Len() < s.pool.Cap() {
 		// the first tours share the init part of the time
 		per := (s.pool.Cap() + s.w - 1) / s.w
@@ -534,56 +540,18 @@ func (s *search) runTask(ctx context.Context, i int, t *task, slice time.Duratio
 			st = t.child
 		}
 	}
-	if s.srch != nil {
-		var until time.Time
-		if slice > 0 {
-			until = time.Now().Add(slice)
-		}
-		if st == nil {
-			return // stopped before the greedy start was there
-		}
-		var from []int32
-		if t.cross && s.o.focus {
-			from = t.differ(s.in.N)
-		}
-		var live *liveBest
-		if s.limit > 0 {
-			live = &s.live // a run by a kicks budget stays deterministic
-		}
-		t.out, t.outLen, t.moves, t.steps = s.srch.improve(ctx, i, st, t.seed, until, s.o.kicks, from, live)
-		s.mergeWithPool(ctx, t)
-		return
+	if s.srch == nil || st == nil {
+		return // stopped before the searcher or the greedy start was there
 	}
-	q := solver.Params{Algorithm: s.ls.Name(), Backend: solver.BackendCPU, Seed: t.seed, Workers: 1, TimeLimit: slice, Target: s.p.Target,
-		Extra: map[string]string{}}
-	if st != nil {
-		q.Start = toInt(st)
+	var until time.Time
+	if slice > 0 {
+		until = time.Now().Add(slice)
 	}
-	if s.o.kicks > 0 {
-		q.Extra["kicks"] = fmt.Sprint(s.o.kicks)
+	var live *liveBest
+	if s.limit > 0 {
+		live = &s.live // a run by a kicks budget stays deterministic
 	}
-	if q.Algorithm == "auto" {
-		q.Extra["share"] = "merge" // its merged search, not this population search again
-	}
-	snaps := make(chan solver.Snapshot, 4)
-	drained := make(chan struct{})
-	go func() {
-		defer close(drained)
-		for sn := range snaps {
-			if sn.Best != nil && sn.BestLength > 0 && s.limit > 0 {
-				s.live.offer(sn.BestLength, func() []int32 { return toInt32(sn.Best) })
-			}
-		}
-	}()
-	res, err := solver.SolveWith(ctx, s.ls, s.in, q, snaps, solver.Aid{Ascents: s.alpha})
-	close(snaps)
-	<-drained
-	if err != nil {
-		t.err = err
-		return
-	}
-	t.out, t.outLen = toInt32(res.Tour), res.Length
-	t.moves, t.steps = res.Moves, res.Steps
+	t.out, t.outLen, t.moves, t.steps = s.srch.improve(ctx, i, st, t.seed, until, s.o.kicks, live)
 	s.mergeWithPool(ctx, t)
 }
 
@@ -704,16 +672,10 @@ type alphaCache struct {
 
 var _ solver.Ascents = (*alphaCache)(nil)
 
-// alphaMinN is the smallest instance on which auto's local search takes
-// alpha-nearness lists (its deepMinN).
-const alphaMinN = 1000
-
-// alphaK is the candidates auto's 5-opt move asks for.
-const alphaK = 5
-
-// prime runs the ascent before the workers start.
-func (a *alphaCache) prime(ctx context.Context, in *solver.Instance) {
-	a.Alpha(ctx, in, alphaK, solver.AscentOptions{})
+// prime runs the ascent for lists of k candidates before the workers
+// start.
+func (a *alphaCache) prime(ctx context.Context, in *solver.Instance, k int) {
+	a.Alpha(ctx, in, k, solver.AscentOptions{})
 }
 
 // Alpha returns the kept lists of k candidates, or runs the ascent.

@@ -128,8 +128,8 @@ type Counter struct {
 // began at start, its snapshots going to snaps.
 func NewControl(ctx context.Context, p solver.Params, nworkers int, snaps chan solver.Snapshot, start time.Time) *Control {
 	c := &Control{ctx: ctx, Start: start, target: p.Target, Moves: make([]Counter, nworkers)}
-	if p.TimeLimit > 0 {
-		c.Deadline = start.Add(p.TimeLimit)
+	if l := p.LimitFrom(start); l > 0 {
+		c.Deadline = start.Add(l)
 	}
 	c.sink = solver.NewSink(snaps, 0, start)
 	c.BestLen.Store(math.MaxInt64)

@@ -1,0 +1,219 @@
+package strategy
+
+import "time"
+
+// Engine is the engine whose run is decided.
+type Engine int8
+
+const (
+	// ILS is 2opt-ils or 3opt-ils: only the partition search (by its
+	// option) and the crowded set-up's lists are decided for them.
+	ILS Engine = iota
+	// Auto is CPU auto.
+	Auto
+	// Pop is the population search (CPU pop, GPU pop).
+	Pop
+	// GPUAuto is GPU auto: CPU auto with the GPU's roles.
+	GPUAuto
+)
+
+// Kind is what an instance's distances come from.
+type Kind int8
+
+const (
+	// Coords: coordinates and a distance function of them.
+	Coords Kind = iota
+	// Matrix: an explicit distance matrix.
+	Matrix
+)
+
+// Toggle is an on/off option that may be left to the strategy.
+type Toggle int8
+
+const (
+	// ByStrategy leaves the choice to Decide.
+	ByStrategy Toggle = iota
+	// On is given on.
+	On
+	// Off is given off.
+	Off
+)
+
+// Options are what Decide reads of the options a run was given.
+type Options struct {
+	// Partition is the partition option.
+	Partition Toggle
+	// Any: some of the engine's own options were given (workers aside).
+	Any bool
+	// Move, Restart: the move option, the restart option were given.
+	Move, Restart bool
+	// Merge: the workers' changes are merged (the share in effect).
+	Merge bool
+	// NoWindows: GPU auto's windows were turned off (beside=0).
+	NoWindows bool
+}
+
+// Devices are the devices a run may use.
+type Devices struct {
+	// GPU: the run has a GPU (GPU auto, GPU pop).
+	GPU bool
+	// OrSpan: the instance's coordinates fit the GPU's or-ils.
+	OrSpan bool
+}
+
+// Limits are the per-worker sizes of the crowded set-up; a zero field is
+// its default (CrowdedMinPerWorker, CrowdedShortMinPerWorker). Tests run
+// the crowded paths on small instances with smaller ones.
+type Limits struct {
+	CrowdedMinPerWorker, CrowdedShortMinPerWorker int
+}
+
+// Facts are what a run's strategy is decided from.
+type Facts struct {
+	Engine Engine
+	// N is the cities; Kind what their distances come from.
+	N    int
+	Kind Kind
+	// Cuttable: the instance is large enough to cut into pieces.
+	Cuttable bool
+	// FixedEdges: the instance has edges every tour must keep.
+	FixedEdges bool
+	// StartGiven: the run was given its start tour.
+	StartGiven bool
+	// Workers is the run's workers (0: not known yet).
+	Workers int
+	// TimeLimit is the run's time limit (0: none, a kicks budget); Kicks
+	// the kicks budget (0: none).
+	TimeLimit time.Duration
+	Kicks     int
+	Options   Options
+	Devices   Devices
+	Limits    Limits
+}
+
+// Decide returns the strategy of a run with facts f.
+func Decide(f Facts) Strategy {
+	auto := f.Engine == Auto || f.Engine == GPUAuto
+	s := Strategy{LocalSearch: BySize(f.N), Ascent: AscentShare.Of(f.TimeLimit)}
+	if f.Engine == Pop {
+		s.LocalSearch = popSearch(f.N)
+	}
+	part := UsesPartition(f)
+	s.Crowded = f.Limits.Crowded(f.N, f.Workers, f.TimeLimit)
+	s.CrowdSetUp = auto && part && s.Crowded
+	s.Chain = auto && s.LocalSearch.Move == Adapt && !f.Options.Move && f.Workers > 0 && f.N/f.Workers > AdaptMaxPerWorker
+	pop := f.Engine == Pop || (auto && !part && popSize(f.N, f.Workers, f.TimeLimit) && f.Kicks == 0 && !f.Options.Any)
+	switch {
+	case pop:
+		s.Search = Population
+	case part:
+		s.Search = Partition
+	case f.Options.Merge:
+		s.Search = Merged
+	}
+	if auto && s.Search == Merged && f.N >= DeepMinN && f.N < RestartMaxN && f.Workers > RestartMinWorkers &&
+		f.TimeLimit > 0 && f.Kicks == 0 && !f.Options.Restart {
+		s.Restart = RestartStall
+	}
+	s.Start = start(f, s.CrowdSetUp)
+	s.GPU = gpuRoles(f)
+	if s.Start == StartGPUDescent {
+		s.GPU.StartDescent = startDescent(f.N, f.TimeLimit)
+	}
+	return s
+}
+
+// UsesPartition reports whether a run with facts f takes the partition
+// search (the workers aside: a run's memory bound needs it before they
+// are counted).
+func UsesPartition(f Facts) bool {
+	if f.Kind != Coords || !f.Cuttable || f.Engine == Pop {
+		return false
+	}
+	switch f.Options.Partition {
+	case On:
+		return true
+	case Off:
+		return false
+	}
+	return (f.Engine == Auto || f.Engine == GPUAuto) && f.N >= PartitionMinN
+}
+
+// popSize reports whether auto's population search suits n cities in a
+// run of limit on w workers.
+func popSize(n, w int, limit time.Duration) bool {
+	if n < DeepMinN || limit <= 0 || w <= 0 || n >= PopLongMaxN {
+		return false
+	}
+	per := PopPerCity
+	if w < PopFewWorkers {
+		per = per * PopFewWorkers / time.Duration(w)
+	}
+	return n < PopMaxN || limit >= time.Duration(n)*per
+}
+
+// Crowded reports whether a run of n cities on w workers within limit
+// (0: none, a kicks budget) takes the crowded set-up.
+func (l Limits) Crowded(n, w int, limit time.Duration) bool {
+	if w <= 0 {
+		return false
+	}
+	most, short := l.CrowdedMinPerWorker, l.CrowdedShortMinPerWorker
+	if most == 0 {
+		most = CrowdedMinPerWorker
+	}
+	if short == 0 {
+		short = CrowdedShortMinPerWorker
+	}
+	per := n / w
+	if per >= most {
+		return true
+	}
+	return w <= CrowdedShortMaxWorkers && per >= short && limit > 0 && limit < time.Duration(per)*CrowdedSetUpPerCity
+}
+
+// start is the start tour of a run with facts f.
+func start(f Facts, crowdSetUp bool) Start {
+	switch {
+	case f.StartGiven:
+		return StartGiven
+	case f.Engine == GPUAuto && f.N >= GPUStartMinN && f.Devices.OrSpan && !f.FixedEdges:
+		return StartGPUDescent
+	case crowdSetUp:
+		return StartCurve
+	}
+	return StartGreedy
+}
+
+// startDescent is how long GPU auto's 2opt-or descent of its greedy
+// start on n cities within limit may take: GPUStartShare of the limit, or
+// none (the greedy tour itself) when the limit is over GPUStartDescentMax
+// a city or there is none.
+func startDescent(n int, limit time.Duration) time.Duration {
+	if limit <= 0 || limit > time.Duration(n)*GPUStartDescentMax {
+		return 0
+	}
+	return GPUStartShare.Of(limit)
+}
+
+// gpuRoles are the GPU's roles in a run with facts f: the pool needs a
+// time limit; or-ils needs coordinates within its span, the early or-ils
+// and the windows no fixed edges (those stay with the CPU engine's
+// searches).
+func gpuRoles(f Facts) GPU {
+	g := GPU{Ascent: true}
+	switch {
+	case !f.Devices.GPU:
+		return GPU{}
+	case f.Engine == Pop:
+		g.Pool = f.TimeLimit > 0 && !f.FixedEdges && f.N >= 8
+		return g
+	case f.Engine != GPUAuto:
+		return g
+	}
+	free := f.Devices.OrSpan && !f.FixedEdges
+	g.Early = free && f.N >= GPUEarlyMinN
+	g.Windows = free && f.N >= GPUWindowsMinN && !f.Options.NoWindows
+	g.Pool = true
+	return g
+}

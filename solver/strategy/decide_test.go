@@ -1,0 +1,137 @@
+package strategy
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestDecide covers each branch of Decide: the kind of search by size,
+// time and options, the crowded set-up, the chain, the restarts, the
+// start tour and the GPU's roles.
+func TestDecide(t *testing.T) {
+	sec := time.Second
+	auto := func(n, w int, limit time.Duration) Facts {
+		return Facts{Engine: Auto, N: n, Cuttable: n >= 256, Workers: w, TimeLimit: limit}
+	}
+	with := func(f Facts, edit func(*Facts)) Facts { edit(&f); return f }
+	merged := func(f Facts) Facts { f.Options.Merge = BySize(f.N).Merge; return f }
+	gpu := func(f Facts) Facts {
+		f.Engine, f.Devices = GPUAuto, Devices{GPU: true, OrSpan: true}
+		return merged(f)
+	}
+	cases := []struct {
+		name string
+		f    Facts
+		want Strategy
+	}{
+		{"small: independent", auto(500, 2, 10*sec), Strategy{Search: Independent, LocalSearch: small}},
+		{"pop below PopMaxN", auto(5000, 2, 10*sec), Strategy{Search: Population, LocalSearch: deep}},
+		{"pop below PopLongMaxN with time", auto(30000, 16, 20*sec), Strategy{Search: Population, LocalSearch: deep}},
+		{"merged below PopLongMaxN without time", merged(auto(30000, 16, 10*sec)), Strategy{Search: Merged, LocalSearch: deep}},
+		{"few workers need more time", merged(auto(30000, 2, 20*sec)), Strategy{Search: Merged, LocalSearch: deep}},
+		{"no pop by a kicks budget", merged(with(auto(5000, 2, 0), func(f *Facts) { f.Kicks = 50 })), Strategy{Search: Merged, LocalSearch: deep}},
+		{"no pop with an option given", merged(with(auto(5000, 2, 10*sec), func(f *Facts) { f.Options.Any = true })), Strategy{Search: Merged, LocalSearch: deep}},
+		{"restart on many workers", merged(with(auto(5000, 16, 10*sec), func(f *Facts) { f.Options.Any = true })),
+			Strategy{Search: Merged, LocalSearch: deep, Restart: RestartStall}},
+		{"no restart when given", merged(with(auto(5000, 16, 10*sec), func(f *Facts) { f.Options.Any, f.Options.Restart = true, true })),
+			Strategy{Search: Merged, LocalSearch: deep}},
+		{"partition", auto(100000, 2, 10*sec), Strategy{Search: Partition, LocalSearch: large}},
+		{"partition off", merged(with(auto(100000, 2, 10*sec), func(f *Facts) { f.Options.Partition = Off })), Strategy{Search: Merged, LocalSearch: large}},
+		{"partition on a matrix", merged(with(auto(100000, 2, 10*sec), func(f *Facts) { f.Kind = Matrix })), Strategy{Search: Merged, LocalSearch: large}},
+		{"partition forced on", with(auto(20000, 2, 0), func(f *Facts) { f.Options.Partition, f.Engine = On, ILS }), Strategy{Search: Partition, LocalSearch: deep}},
+		{"chain with many cities a worker", auto(400000, 2, 60*sec), Strategy{Search: Partition, LocalSearch: large, Chain: true}},
+		{"no chain with the move given", with(auto(400000, 2, 60*sec), func(f *Facts) { f.Options.Move = true }), Strategy{Search: Partition, LocalSearch: large}},
+		{"crowded", auto(5000000, 2, 60*sec), Strategy{Search: Partition, LocalSearch: large, Chain: true, Crowded: true, CrowdSetUp: true, Start: StartCurve}},
+		{"crowded short", auto(1000000, 2, 10*sec), Strategy{Search: Partition, LocalSearch: large, Chain: true, Crowded: true, CrowdSetUp: true, Start: StartCurve}},
+		{"not crowded with time", auto(1000000, 2, 30*sec), Strategy{Search: Partition, LocalSearch: large, Chain: true}},
+		{"crowded by limits", with(auto(100000, 2, 10*sec), func(f *Facts) { f.Limits.CrowdedMinPerWorker = 1000 }),
+			Strategy{Search: Partition, LocalSearch: large, Crowded: true, CrowdSetUp: true, Start: StartCurve}},
+		{"given start", with(auto(500, 2, 10*sec), func(f *Facts) { f.StartGiven = true }), Strategy{Search: Independent, LocalSearch: small, Start: StartGiven}},
+		{"pop engine", Facts{Engine: Pop, N: 500, TimeLimit: 10 * sec}, Strategy{Search: Population, LocalSearch: popSearch(500)}},
+		{"pop engine large", Facts{Engine: Pop, N: 100000, Cuttable: true, Kind: Coords}, Strategy{Search: Population, LocalSearch: popSearch(100000)}},
+		{"GPU pop", Facts{Engine: Pop, N: 5000, TimeLimit: 10 * sec, Devices: Devices{GPU: true}},
+			Strategy{Search: Population, LocalSearch: popSearch(5000), GPU: GPU{Ascent: true, Pool: true}}},
+		{"GPU pop by kicks", Facts{Engine: Pop, N: 5000, Kicks: 10, Devices: Devices{GPU: true}},
+			Strategy{Search: Population, LocalSearch: popSearch(5000), GPU: GPU{Ascent: true}}},
+		{"GPU auto small", gpu(auto(500, 2, 10*sec)), Strategy{Search: Independent, LocalSearch: small, GPU: GPU{Ascent: true, Pool: true}}},
+		{"GPU auto windows", gpu(auto(100000, 2, 10*sec)), Strategy{Search: Partition, LocalSearch: large, GPU: GPU{Ascent: true, Windows: true, Pool: true}}},
+		{"GPU auto windows off", with(gpu(auto(100000, 2, 10*sec)), func(f *Facts) { f.Options.NoWindows = true }),
+			Strategy{Search: Partition, LocalSearch: large, GPU: GPU{Ascent: true, Pool: true}}},
+		{"GPU auto early and descent", gpu(auto(200000, 16, 4*sec)), Strategy{Search: Partition, LocalSearch: large, Start: StartGPUDescent,
+			GPU: GPU{Ascent: true, Early: true, Windows: true, Pool: true, StartDescent: time.Second}}},
+		{"GPU auto, long: no descent", gpu(auto(200000, 16, 60*sec)), Strategy{Search: Partition, LocalSearch: large, Start: StartGPUDescent,
+			GPU: GPU{Ascent: true, Early: true, Windows: true, Pool: true}}},
+		{"GPU auto fixed edges", with(gpu(auto(200000, 16, 60*sec)), func(f *Facts) { f.FixedEdges = true }),
+			Strategy{Search: Partition, LocalSearch: large, GPU: GPU{Ascent: true, Pool: true}}},
+	}
+	for _, c := range cases {
+		got := Decide(c.f)
+		c.want.Ascent = AscentShare.Of(c.f.TimeLimit)
+		if got != c.want {
+			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestBySize checks the rows cover every size once, in order, and that
+// BySize reads them.
+func TestBySize(t *testing.T) {
+	rows := Sizes()
+	for i, r := range rows {
+		if i > 0 && r.From != rows[i-1].To {
+			t.Errorf("row %d starts at %d, the last ended at %d", i, r.From, rows[i-1].To)
+		}
+		if BySize(r.From) != r.LocalSearch {
+			t.Errorf("BySize(%d) is not row %d", r.From, i)
+		}
+	}
+	if rows[0].From != 0 || rows[len(rows)-1].To != 0 {
+		t.Errorf("rows do not cover every size: %+v", rows)
+	}
+}
+
+// TestString prints the parts a reader looks for.
+func TestString(t *testing.T) {
+	s := Decide(Facts{Engine: GPUAuto, N: 200000, Cuttable: true, Workers: 16, TimeLimit: 4 * time.Second,
+		Devices: Devices{GPU: true, OrSpan: true}}).String()
+	for _, want := range []string{"partition search", "GPU 2opt-or descent", "8 mixed candidates, move adapt", "early or-ils", "windows", "start descent (1s)"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("%q lacks %q", s, want)
+		}
+	}
+}
+
+// TestStartDescent: the 2opt-or descent of GPU auto's start gets a
+// quarter of the limit up to GPUStartDescentMax a city, and none with
+// more time or no limit.
+func TestStartDescent(t *testing.T) {
+	for _, c := range []struct {
+		n           int
+		limit, want time.Duration
+	}{
+		{1000000, 10 * time.Second, 2500 * time.Millisecond},
+		{1000000, 25 * time.Second, 6250 * time.Millisecond},
+		{1000000, 30 * time.Second, 0},
+		{10000000, 60 * time.Second, 15 * time.Second},
+		{200000, 10 * time.Second, 0},
+		{200000, 4 * time.Second, time.Second},
+		{1000000, 0, 0},
+	} {
+		if got := startDescent(c.n, c.limit); got != c.want {
+			t.Errorf("n %d, limit %v: descent %v, want %v", c.n, c.limit, got, c.want)
+		}
+	}
+}
+
+// TestPopSearch: pop's local search takes auto's moves, lists and kicks
+// for the size, each search alone.
+func TestPopSearch(t *testing.T) {
+	for _, n := range []int{500, DeepMinN, PartitionMinN} {
+		l, a := popSearch(n), BySize(min(n, PartitionMinN-1))
+		if l.Lists != a.Lists || l.Neighbors != a.Neighbors || l.Move != a.Move || l.Depth != a.Depth || l.Or3 != a.Or3 ||
+			l.Bridge != a.Bridge || l.Segment != a.Segment || l.Stale != 0 || l.Merge || l.Sync != 0 {
+			t.Errorf("%d cities: pop %+v, auto %+v", n, l, a)
+		}
+	}
+}

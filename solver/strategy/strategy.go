@@ -1,0 +1,123 @@
+package strategy
+
+import "time"
+
+// Search is the kind of search a run makes.
+type Search int8
+
+const (
+	// Independent: each worker searches the whole tour alone, the best
+	// kept (auto below DeepMinN cities).
+	Independent Search = iota
+	// Merged: every worker kicks in its own stretch of one tour, their
+	// changes merged (docs/DECISIONS.md#merge).
+	Merged
+	// Partition: all workers on pieces of one tour
+	// (docs/DECISIONS.md#part-min-n).
+	Partition
+	// Population: pop's EAX population, then its pool recombined by
+	// partition crossover (docs/DECISIONS.md#pop).
+	Population
+)
+
+// Start is how a run builds its start tour.
+type Start int8
+
+const (
+	// StartGreedy is the greedy edge tour on the candidate lists.
+	StartGreedy Start = iota
+	// StartCurve is the space-filling-curve tour of a crowded run.
+	StartCurve
+	// StartGPUDescent is a 2-opt + Or-opt local optimum found on the GPU
+	// from its greedy tour (GPU auto from GPUStartMinN cities).
+	StartGPUDescent
+	// StartGiven is the tour the run was given.
+	StartGiven
+)
+
+// Lists are the candidate lists of a local search.
+type Lists int8
+
+const (
+	// Nearest: the k nearest cities.
+	Nearest Lists = iota
+	// Alpha: the k alpha-nearest of a Held–Karp ascent.
+	Alpha
+	// Mixed: nearest on even workers, quadrant on odd ones.
+	Mixed
+)
+
+// Move is the deep move after 2-opt and Or-opt.
+type Move int8
+
+const (
+	// Chain: a chain of 2-opt steps (the 3-opt chain at depth 1).
+	Chain Move = iota
+	// FiveOpt: the sequential 5-opt move of Lin–Kernighan–Helsgaun,
+	// chained while it gains.
+	FiveOpt
+	// Adapt: in the partition search, by round the one that gained more
+	// per second.
+	Adapt
+)
+
+// LocalSearch are a worker's local-search settings for an instance's
+// size (BySize).
+type LocalSearch struct {
+	Lists     Lists
+	Neighbors int  // candidates a city
+	Move      Move // the deep move
+	Depth     int  // steps of the chain after its first 2-opt step
+	Or3       bool // the pure 3-opt moves with the chain
+	Bridge    bool // the non-sequential bridge move where the 5-opt move finds nothing
+	Segment   int  // longest segment of a kick's double bridge
+	Stale     int  // escape after Stale·n kicks without a gain (0: never)
+	Merge     bool // the workers' changes merged into one tour
+	Sync      int  // kicks per worker between merges of a run without a time limit
+}
+
+// GPU are the GPU's roles in a run. Each is off on a run without a GPU.
+type GPU struct {
+	// Ascent: the Held–Karp ascent behind alpha lists runs on the GPU.
+	Ascent bool
+	// Early: or-ils until the CPU engine's first tour (GPUEarlyMinN).
+	Early bool
+	// Windows: the GPU's windows beside the partition search
+	// (GPUWindowsMinN).
+	Windows bool
+	// Pool: the GPU's block search on copies of pop's pool members.
+	Pool bool
+	// StartDescent is how long the GPU's 2opt-or descent of the greedy
+	// start may take (Start is StartGPUDescent; 0: the greedy tour itself).
+	StartDescent time.Duration
+}
+
+// Strategy is what a run decides once, before any search: the engines
+// carry it out and Tune shows it.
+type Strategy struct {
+	// Search is the kind of search.
+	Search Search
+	// Start is the start tour.
+	Start Start
+	// LocalSearch are the local search's settings for the size (BySize);
+	// a run's options given override them.
+	LocalSearch LocalSearch
+	// Crowded: so many cities a worker that the nearest lists come from a
+	// grid of cells and the partition search prepares each segment right
+	// before its search (docs/DECISIONS.md#crowded-min-per-worker);
+	// CrowdSetUp: auto's crowded set-up (CrowdedNeighbors nearest lists,
+	// the curve start, path pieces), on a crowded partition search.
+	Crowded, CrowdSetUp bool
+	// Chain: auto's partition search takes the chain in place of the
+	// 5-opt move by the round, with more than AdaptMaxPerWorker cities a
+	// worker.
+	Chain bool
+	// Restart is the stall after which the merged search restarts from
+	// its best tour (0: never).
+	Restart time.Duration
+	// Ascent is the Held–Karp ascent's share of the time limit (0: its own
+	// schedule).
+	Ascent time.Duration
+	// GPU are the GPU's roles.
+	GPU GPU
+}
