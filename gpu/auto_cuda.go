@@ -5,6 +5,7 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"github.com/tsplab/tsplab/internal/proftrace"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -34,7 +35,9 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		r.Algorithm = AlgoAuto
 		return r, err
 	}
+	proftrace.Printf("gpu auto plan %+v", plan)
 	p, note := autoLSStart(ctx, in, p, start, solver.NewSink(snaps, 0, start))
+	proftrace.Printf("gpu auto start tour done%s", note)
 	// Pool: a population search of the CPU engine may put the GPU's block
 	// search on its tours (kernels/blockils.cu)
 	var pooled atomic.Bool // the engine's population took the GPU's block search
@@ -51,6 +54,9 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		if pw != nil {
 			defer pw.close()
 			cpuAid.Paths, cpuAid.PathShare = pw, share
+			if shadowOn(p) {
+				cpuAid.Paths, cpuAid.Shadow = nil, pw
+			}
 		}
 	}
 	if plan.early {
@@ -142,6 +148,7 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 	r, err := cpu.SolveAided(ctx, in, cpuParams(p, spent), engSnaps, aid)
 	stopOr()
 	o := <-orDone
+	proftrace.Printf("gpu early or-ils length %d", o.ph.length)
 	merged()
 	if err != nil {
 		return solver.Result{}, err
