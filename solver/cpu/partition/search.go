@@ -449,9 +449,9 @@ func (pr *partRun) step(off int, left int64) int64 {
 			pr.clusterPass()
 		}
 	}
-	l2, sg0 := pr.length, pr.sh.gain
+	l2, so0, sm0 := pr.length, pr.sh.own, pr.sh.merged
 	pr.endShadow(sr)
-	proftrace.Printf("shadow gain=%d merged=%d len=%d", pr.sh.gain-sg0, l2-pr.length, pr.length)
+	proftrace.Printf("shadow own=%d merged=%d taken=%d len=%d", pr.sh.own-so0, l2-pr.length, pr.sh.merged-sm0, pr.length)
 	pr.kicks += k
 	m := 0
 	if pr.deep {

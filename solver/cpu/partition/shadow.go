@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/cpu/recomb"
+	"github.com/tsplab/tsplab/solver/tour"
 )
 
 // A shadow search (solver.Aid.Shadow, GPU auto's windows over the whole
@@ -21,9 +21,9 @@ import (
 // shadow is the shadow search's state in one partition search.
 type shadow struct {
 	imp   solver.PathImprover // nil: no shadow search
-	gpx   recomb.GPX
-	child []int32
-	seen  []uint32 // the permutation check's marks, by round
+	posP  []int32             // city → its position in the round's copy
+	posC  []int32             // city → its position in the search's tour
+	seen  []uint32            // the permutation check's marks, by round
 	stamp uint32
 	// last is how long the last round with the shadow took
 	last time.Duration
@@ -35,8 +35,8 @@ type shadow struct {
 
 // shadowRound is one round's copy under way on the shadow search.
 type shadowRound struct {
-	path   []int32
-	first  int32 // the copy's first city, which the shadow keeps
+	path   []int32 // the shadow's copy
+	orig   []int32 // the copy as handed over
 	len0   int64
 	cancel context.CancelFunc
 	done   chan error
@@ -62,7 +62,7 @@ func (pr *partRun) startShadow() *shadowRound {
 	if s.imp == nil || s.err != nil {
 		return nil
 	}
-	sr := &shadowRound{path: append([]int32(nil), pr.t...), first: pr.t[0], len0: pr.length, done: make(chan error, 1), start: time.Now()}
+	sr := &shadowRound{path: append([]int32(nil), pr.t...), orig: append([]int32(nil), pr.t...), len0: pr.length, done: make(chan error, 1), start: time.Now()}
 	last := s.last
 	if last <= 0 {
 		last = besideFirstRound
@@ -100,24 +100,100 @@ func (pr *partRun) endShadow(sr *shadowRound) {
 	if sr.gain <= 0 {
 		return
 	}
-	if !s.permutation(sr.path) || sr.path[0] != sr.first {
+	n := len(sr.path)
+	if !s.permutation(sr.path) || sr.path[0] != sr.orig[0] || sr.path[n-1] != sr.orig[n-1] {
 		s.refused++
 		return
 	}
-	l := pr.d.Length(sr.path)
-	s.own += sr.len0 - l
-	if len(s.child) != len(pr.t) {
-		s.child = make([]int32, len(pr.t))
+	s.own += sr.len0 - pr.d.Length(sr.path)
+	gain, taken := s.splice(pr.d, sr.orig, sr.path, pr.t)
+	if taken > 0 {
+		s.merged += int64(taken)
+		s.gain += gain
+		pr.length -= gain
 	}
-	st := s.gpx.Cross(pr.env.In, pr.t, sr.path, pr.length, l, s.child)
-	if st.Length >= pr.length {
-		return
+}
+
+// splice writes into the tour c the shadow's order of each interval of
+// positions of p (the copy as handed over) that the shadow s reordered,
+// where that interval's cities lie between the same two neighbours in c
+// and the shadow's order is shorter there; it returns the gain and the
+// intervals taken. s is a permutation with p's first and last city.
+func (s *shadow) splice(d *tour.Dist, p, sh, c []int32) (gain int64, taken int) {
+	n := len(p)
+	if len(s.posP) != n {
+		s.posP, s.posC = make([]int32, n), make([]int32, n)
 	}
-	copy(pr.t, s.child)
-	nl := pr.d.Length(pr.t)
-	s.gain += pr.length - nl
-	s.merged++
-	pr.length = nl
+	for i, x := range p {
+		s.posP[x] = int32(i)
+	}
+	for i, x := range c {
+		s.posC[x] = int32(i)
+	}
+	for i := 1; i < n-1; i++ {
+		if sh[i] == p[i] {
+			continue
+		}
+		// the interval from i ends at the first j where every city of
+		// sh[i..j] came from p[i..j]: the positions before i hold their
+		// own cities, so none of these came from before i
+		j, reach := i, i
+		for ; j < n-1; j++ {
+			reach = max(reach, int(s.posP[sh[j]]))
+			if reach == j {
+				break
+			}
+		}
+		if g := s.spliceOne(d, p, sh, c, i, j); g > 0 {
+			gain += g
+			taken++
+		}
+		i = j
+	}
+	return gain, taken
+}
+
+// spliceOne puts the shadow's order of the positions i..j of the copy p
+// into c where those cities lie between p[i-1] and p[j+1] in c and the
+// shadow's order is shorter; it returns the gain (0: not taken).
+func (s *shadow) spliceOne(d *tour.Dist, p, sh, c []int32, i, j int) int64 {
+	n, k := len(c), j-i+1
+	a, b := p[i-1], p[j+1]
+	pa, pb := int(s.posC[a]), int(s.posC[b])
+	dir := 0
+	switch k + 1 {
+	case (pb - pa + n) % n:
+		dir = 1
+	case (pa - pb + n) % n:
+		dir = n - 1
+	default:
+		return 0
+	}
+	cur, prev := int64(0), a
+	for t := 1; t <= k; t++ {
+		x := c[(pa+t*dir)%n]
+		if q := int(s.posP[x]); q < i || q > j {
+			return 0
+		}
+		cur += d.At(prev, x)
+		prev = x
+	}
+	cur += d.At(prev, b)
+	alt, prev := int64(0), a
+	for _, x := range sh[i : j+1] {
+		alt += d.At(prev, x)
+		prev = x
+	}
+	alt += d.At(prev, b)
+	if alt >= cur {
+		return 0
+	}
+	for t := 1; t <= k; t++ {
+		q := (pa + t*dir) % n
+		c[q] = sh[i+t-1]
+		s.posC[c[q]] = int32(q)
+	}
+	return cur - alt
 }
 
 // permutation tells whether t holds every city once.
