@@ -68,7 +68,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if cpuAid.Paths == nil && !pooled.Load() {
+	if cpuAid.Paths == nil && cpuAid.Shadow == nil && !pooled.Load() {
 		note = joinNotes(note, "GPU auto: the CPU search alone")
 	}
 	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped, Device: r.Device, Note: joinNotes(r.Note, note)})
