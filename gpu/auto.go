@@ -52,7 +52,7 @@ func autoLSDeadline(n int, limit time.Duration, start time.Time) time.Time {
 }
 
 // autoOnly lists GPU auto's options that CPU auto does not take.
-var autoOnly = []string{OptWindow, OptWindowSegment, OptBeside, OptShadow}
+var autoOnly = []string{OptWindow, OptWindowSegment, OptBeside}
 
 // cpuParams returns p for the CPU auto engine when spent of the run has
 // gone (the GPU's start tour): its backend, the time left of the run's

@@ -5,7 +5,6 @@ package gpu
 import (
 	"context"
 	"fmt"
-	"github.com/tsplab/tsplab/internal/proftrace"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -35,9 +34,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		r.Algorithm = AlgoAuto
 		return r, err
 	}
-	proftrace.Printf("gpu auto plan %+v", plan)
 	p, note := autoLSStart(ctx, in, p, start, solver.NewSink(snaps, 0, start))
-	proftrace.Printf("gpu auto start tour done%s", note)
 	// Pool: a population search of the CPU engine may put the GPU's block
 	// search on its tours (kernels/blockils.cu)
 	var pooled atomic.Bool // the engine's population took the GPU's block search
@@ -54,9 +51,6 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		if pw != nil {
 			defer pw.close()
 			cpuAid.Paths, cpuAid.PathShare = pw, share
-			if shadowOn(p) {
-				cpuAid.Paths, cpuAid.Shadow = nil, pw
-			}
 		}
 	}
 	if plan.early {
@@ -68,7 +62,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if cpuAid.Paths == nil && cpuAid.Shadow == nil && !pooled.Load() {
+	if cpuAid.Paths == nil && !pooled.Load() {
 		note = joinNotes(note, "GPU auto: the CPU search alone")
 	}
 	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped, Device: r.Device, Note: joinNotes(r.Note, note)})
@@ -148,7 +142,6 @@ func solveEarly(ctx context.Context, e solver.Engine, cpu solver.Aided, aid solv
 	r, err := cpu.SolveAided(ctx, in, cpuParams(p, spent), engSnaps, aid)
 	stopOr()
 	o := <-orDone
-	proftrace.Printf("gpu early or-ils length %d", o.ph.length)
 	merged()
 	if err != nil {
 		return solver.Result{}, err

@@ -114,8 +114,6 @@ func autoOptions() solver.OptionSet {
 			Doc: "GPU auto from 50,000 cities: most cities of a segment of the double-bridge kicks of or-ils's windows, before the CPU engine's first tour (from 200,000 cities) and beside its partition search (unset: 30)"},
 		{Name: OptBeside, Kind: solver.KindFloat, Min: 0, Max: 64, Auto: "1 below 200,000 cities unless clustered, else 4",
 			Doc: "GPU auto from 50,000 cities: the workers' worth of the tour the GPU's windows improve at first beside the CPU engine's partition search, the share then following their gains (0: none)"},
-		{Name: OptShadow, Kind: solver.KindInt, Min: 0, Max: 1, Default: "0",
-			Doc: "GPU auto from 50,000 cities: 1 runs the GPU's windows over a copy of the whole tour beside every round of the CPU engine's partition search, merged back by partition crossover, in place of the stretch beside the workers"},
 	}
 	for i := range own {
 		own[i].Experimental = true

@@ -24,9 +24,6 @@ const (
 	// windows improve beside the CPU engine's partition search at first
 	// (0: none; declared in package solver, docs/DECISIONS.md#partition-beside).
 	OptBeside = "beside"
-	// OptShadow turns GPU auto's windows over a copy of the whole tour
-	// beside the partition search's rounds on (solver.Aid.Shadow).
-	OptShadow = "shadow"
 )
 
 // orMaxSpan is the widest coordinate span or-ils takes: six distances summed

@@ -31,11 +31,6 @@ type Aid struct {
 	// partition search (0: the search's default); the share then follows
 	// the gain per city and second of Paths against the workers'.
 	PathShare float64
-	// Shadow, when not nil, searches a copy of the whole tour (as one
-	// path from its first city to its last) beside each round of a
-	// partition search, which merges that copy into its own tour by
-	// partition crossover; set in place of Paths.
-	Shadow PathImprover
 }
 
 // PathImprover improves paths with fixed ends, the stretches of one tour

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tsplab/tsplab/internal/proftrace"
 	"math"
 	"runtime"
 	"slices"
@@ -290,14 +289,11 @@ func (r *ilsRun) run() (solver.Result, error) {
 	setup, cancel := c.SetupContext()
 	defer cancel()
 	beat := c.Heartbeat(500 * time.Millisecond)
-	proftrace.Printf("ils quick tour done")
 	nb, nbOdd, err := r.candidates(setup)
-	proftrace.Printf("ils candidates done (kind %d, k %d)%s", r.o.cfg.candidates, r.o.cfg.neighbors, r.listNote)
 	var t0 []int32
 	if err == nil {
 		t0, err = r.startTour(setup, nb)
 	}
-	proftrace.Printf("ils start tour done")
 	var d *tour.Dist
 	if err == nil {
 		// a distance matrix for up to 4096 cities of a costly metric
@@ -312,7 +308,6 @@ func (r *ilsRun) run() (solver.Result, error) {
 		return r.finish(nil)
 	}
 	l0 := d.Length(t0)
-	proftrace.Printf("ils start length %d, partition %v, workers %d", l0, r.usePartition(), r.w)
 	c.Offer(t0, l0)
 	// the start tour on screen at once: the first round of a partition
 	// search on a million cities takes seconds

@@ -5,7 +5,6 @@ package partition
 import (
 	"cmp"
 	"context"
-	"github.com/tsplab/tsplab/internal/proftrace"
 	"math"
 	"slices"
 	"sync"
@@ -168,7 +167,6 @@ type partRun struct {
 	partRegions
 	partMoves
 	partBeside
-	sh shadow
 }
 
 // partPieces is a round's pieces and their searches.
@@ -312,7 +310,7 @@ func Run(env *Env, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) string {
 		}
 	}
 	c.Offer(pr.t, pr.length)
-	return pr.bs.note() + pr.sh.note()
+	return pr.bs.note()
 }
 
 // Descend is one round of the partition search without kicks from tour
@@ -348,7 +346,6 @@ func newPartRun(r *Env, ctx context.Context, t0 []int32, nb, nbOdd *neighbor.Lis
 	pr.length = d.Length(pr.t)
 	pr.d = d
 	pr.bs = newBeside(r)
-	pr.sh = newShadow(r)
 	if len(r.In.FixedEdges) > 0 {
 		pr.fixed = make([]int32, 2*n)
 		for i := range pr.fixed {
@@ -427,16 +424,9 @@ func listSum(d *tour.Dist, nb *neighbor.Lists, nbd []int32) float64 {
 // under a kicks budget) for chooseShape and returns the kicks made.
 func (pr *partRun) step(off int, left int64) int64 {
 	t0, m0 := time.Now(), pr.env.Control.TotalMoves()
-	sr := pr.startShadow()
 	pr.cut(off, left)
 	l0 := pr.length
-	bg0 := pr.bs.gain
-	tc := time.Since(t0)
 	k := pr.runRound()
-	tr, l1 := time.Since(t0), pr.length
-	defer func() {
-		proftrace.Printf("round %d region=%v deep=%v early=%v p=%d rep=%d g=%d share=%.2f cut=%.3f round=%.3f after=%.3f workers=%d beside=%d after=%d len=%d", pr.round-1, pr.region, pr.deep, pr.early, pr.p, pr.rep, pr.bs.g, pr.bs.share, tc.Seconds(), (tr - tc).Seconds(), (time.Since(t0) - tr).Seconds(), l0-l1-(pr.bs.gain-bg0), pr.bs.gain-bg0, l1-pr.length, pr.length)
-	}()
 	if !pr.env.Crowded && !pr.early {
 		// on a crowded run, and in the early phase beside the improver,
 		// the next round's shifted cut mends the segments' ends: a
@@ -449,9 +439,6 @@ func (pr *partRun) step(off int, left int64) int64 {
 			pr.clusterPass()
 		}
 	}
-	l2, so0, sm0 := pr.length, pr.sh.own, pr.sh.merged
-	pr.endShadow(sr)
-	proftrace.Printf("shadow own=%d merged=%d taken=%d len=%d", pr.sh.own-so0, l2-pr.length, pr.sh.merged-sm0, pr.length)
 	pr.kicks += k
 	m := 0
 	if pr.deep {
