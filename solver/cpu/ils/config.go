@@ -60,6 +60,9 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"partition search: its pieces, segments of consecutive tour positions (path), cells of the plane each holding several tour paths (region), the two by turns (alternate), or the one whose last round gained more per second (per kick under a kicks budget), the other every fourth round (auto)").Experimental(),
 	solver.Float(OptPartDeep, func(o *ilsOptions) *float64 { return &o.partDeep }, 10, 0, 1e6,
 		"partition search: kicks per city made with sequential moves of depth 1 before they take the depth option's steps (0: from the start)").Experimental(),
+	solver.Enum(OptPartStitch, func(o *ilsOptions) *partStitch { return &o.partStitch }, "auto", []string{"auto", "half", "pace"},
+		[]partStitch{stitchAuto, stitchHalf, stitchPace},
+		"partition search on a time limit: the descent between pieces after a round takes half the round's time (half), or the part of it that its gain per second is of the pieces' searches', at most a half (pace; auto: pace from 50,000 to below 200,000 cities unless clustered, else half)").Experimental(),
 }
 
 // The typed values of the choice options, each mapped from its text once
@@ -78,6 +81,9 @@ type (
 	partMode int8
 	// partShape is OptPartShape: the partition search's pieces.
 	partShape = partition.Shape
+	// partStitch is OptPartStitch: how long the descent between pieces
+	// takes.
+	partStitch = partition.StitchMode
 )
 
 const (
@@ -112,6 +118,12 @@ const (
 )
 
 const (
+	stitchAuto = partition.StitchAuto // paced by gain per second on the sizes where that was measured
+	stitchHalf = partition.StitchHalf // half the round's time
+	stitchPace = partition.StitchPace // paced by gain per second
+)
+
+const (
 	shapeAuto      = partition.ShapeAuto      // the one that gained more per second
 	shapePath      = partition.ShapePath      // segments of consecutive positions
 	shapeRegion    = partition.ShapeRegion    // cells of the plane
@@ -143,6 +155,10 @@ const (
 	// "auto" (the one whose last round gained more per second, per kick
 	// under a kicks budget; the other every fourth round).
 	OptPartShape = "partshape"
+	// OptPartStitch paces the descent between pieces: "half" (half the
+	// round's time), "pace" (by its gain per second against the pieces'
+	// searches') or "auto" (pace on the sizes where it was measured).
+	OptPartStitch = "partstitch"
 )
 
 // partMinN is the smallest instance auto runs the partition search on:

@@ -178,18 +178,19 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 // ilsOptions are one run's settings, the iterated local searches' config
 // struct (their options, config.go): the configuration and the budget.
 type ilsOptions struct {
-	cfg       ilsConfig
-	workers   int  // 0: all cores
-	kicks     int  // kicks per worker (0: until the time limit)
-	rkbi      int  // >0: random-k-best-improvement pivoting among this many
-	pivotRKBI bool // OptPivot is rkbi (rkbi is 0 unless set)
-	partition partMode
-	partSeg   int     // OptPartSegment (0: partSegment)
-	partKicks float64 // OptPartKicks
-	partSlice int     // OptPartSlice, milliseconds
-	partShape partShape
-	partDeep  float64 // OptPartDeep
-	restart   int     // OptRestart, milliseconds (0: none)
+	cfg        ilsConfig
+	workers    int  // 0: all cores
+	kicks      int  // kicks per worker (0: until the time limit)
+	rkbi       int  // >0: random-k-best-improvement pivoting among this many
+	pivotRKBI  bool // OptPivot is rkbi (rkbi is 0 unless set)
+	partition  partMode
+	partSeg    int     // OptPartSegment (0: partSegment)
+	partKicks  float64 // OptPartKicks
+	partSlice  int     // OptPartSlice, milliseconds
+	partShape  partShape
+	partDeep   float64 // OptPartDeep
+	partStitch partStitch
+	restart    int // OptRestart, milliseconds (0: none)
 }
 
 // moveSet is the run's move set without the 5-opt move's state.
