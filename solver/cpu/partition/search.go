@@ -100,6 +100,8 @@ type Options struct {
 	// DeepPerCity is the kicks per city made with moves of depth 1 before
 	// they take Depth's steps
 	DeepPerCity float64
+	// Stitch is how long the stitch after a timed round takes
+	Stitch StitchMode
 }
 
 // The typed values of the settings the partition search tells apart.
@@ -110,6 +112,8 @@ type (
 	ListKind int8
 	// Shape is the partition search's pieces.
 	Shape int8
+	// StitchMode is how long the descent between pieces takes.
+	StitchMode int8
 )
 
 const (
@@ -124,6 +128,12 @@ const (
 	ListUnion                    // nearest and quadrant lists merged
 	ListMixed                    // nearest on even workers, quadrant on odd ones
 	ListAlpha                    // alpha-nearness of a Held–Karp ascent
+)
+
+const (
+	StitchAuto StitchMode = iota // paced from stitchPaceMinN to below stitchPaceMaxN cities unless clustered, else half
+	StitchHalf                   // half the round's searches' time
+	StitchPace                   // paced by its gain per second (stitchPace)
 )
 
 const (
@@ -163,6 +173,7 @@ type partRun struct {
 
 	partPieces
 	partStitch
+	pace stitchPace // the gains per second that pace the stitch
 	partClusters
 	partRegions
 	partMoves
@@ -432,7 +443,9 @@ func (pr *partRun) step(off int, left int64) int64 {
 		// the next round's shifted cut mends the segments' ends: a
 		// descent over the whole tour's array, whose reversals cost up
 		// to n/2 cities each, would take the round's time
-		pr.stitch(max(stitchShare.of(time.Since(t0)), partMinTask), off)
+		ts, lr := time.Now(), pr.length
+		pr.stitch(pr.pace.limit(ts.Sub(t0), pr.paced()), off)
+		pr.pace.record(l0-lr, ts.Sub(t0), lr-pr.length, time.Since(ts))
 		// on a clustered instance, now and then a search of the
 		// clusters' order (docs/DECISIONS.md#cluster-pass)
 		if pr.clusterDue() {
