@@ -27,9 +27,12 @@ type algorithm struct {
 // Register registers GPU engine name with its one-line description in
 // solver's registry, in both builds; anyMetric: it also takes other
 // metrics through a distance matrix. The CUDA build's implementation
-// comes through Implement.
-func Register(name, desc string, anyMetric bool) {
-	solver.Register(engine{algorithm{name: name, desc: desc, anyMetric: anyMetric}})
+// comes through Implement. It returns the engine registered, for the
+// package's own Go calls of it.
+func Register(name, desc string, anyMetric bool) solver.Engine {
+	e := engine{algorithm{name: name, desc: desc, anyMetric: anyMetric}}
+	solver.Register(e)
+	return e
 }
 
 // SolveFunc is the body of one GPU engine; e is the engine itself (for

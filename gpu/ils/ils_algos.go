@@ -14,8 +14,11 @@ const (
 	OptKicks = "kicks"
 )
 
-func init() {
-	device.Register(AlgoOrILS, orILSDesc, false)
-	device.Register(AlgoTourLS, tourLSDesc, false)
-	device.Register(AlgoThreeOptILS, "3-opt iterated local search on the GPU (Delévacq et al.'s ILS-RKBI_blocks): threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks", true)
-}
+// The GPU engines of this package, registered in this order; threeOptEngine
+// is kept for the population runs (ThreeOptPopulation) that finish as it
+// does.
+var (
+	_              = device.Register(AlgoOrILS, orILSDesc, false)
+	_              = device.Register(AlgoTourLS, tourLSDesc, false)
+	threeOptEngine = device.Register(AlgoThreeOptILS, "3-opt iterated local search on the GPU (Delévacq et al.'s ILS-RKBI_blocks): threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks", true)
+)

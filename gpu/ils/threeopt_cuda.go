@@ -360,10 +360,6 @@ func ThreeOptPopulation(ctx context.Context, in *solver.Instance, pop benchgpu.P
 	if pop.Solutions < 1 || pop.Kicks < 1 || pop.Blocks < 1 || pop.Threads < 32 || in.N < 8 {
 		return benchgpu.PopulationResult{}, fmt.Errorf("3opt-ils population: %d solutions of %d kicks, %d blocks of %d threads, %d cities", pop.Solutions, pop.Kicks, pop.Blocks, pop.Threads, in.N)
 	}
-	e, err := solver.Lookup(AlgoThreeOptILS, solver.BackendGPU)
-	if err != nil {
-		return benchgpu.PopulationResult{}, err
-	}
 	threads := min(pop.Threads/32*32, 1024)
 	p := solver.Params{Algorithm: AlgoThreeOptILS, Backend: solver.BackendGPU, Seed: pop.Seed,
 		Extra: map[string]string{OptKicks: fmt.Sprint(pop.Kicks), "blocks": strconv.Itoa(pop.Blocks), "threads": strconv.Itoa(threads)}}
@@ -403,7 +399,7 @@ func ThreeOptPopulation(ctx context.Context, in *solver.Instance, pop benchgpu.P
 	if ctx.Err() != nil {
 		return benchgpu.PopulationResult{}, ctx.Err()
 	}
-	res, err := l.Finish(e, r.Dev.Label)
+	res, err := l.Finish(threeOptEngine, r.Dev.Label)
 	if err != nil {
 		return benchgpu.PopulationResult{}, err
 	}
