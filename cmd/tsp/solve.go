@@ -156,10 +156,8 @@ func endReserve(n int, read time.Duration, out bool) time.Duration {
 
 // remainingLimit is the engine's time limit when spent of the command's limit has gone (0: none; at least 1 ms, so the run still returns a tour).
 func remainingLimit(limit, spent time.Duration) time.Duration {
-	if limit <= 0 {
-		return limit
-	}
-	return max(limit-spent, time.Millisecond)
+	var from time.Time // any instant: the limit and what was spent count from it
+	return solver.Params{TimeLimit: limit}.WithDeadline(from).LimitFrom(from.Add(spent))
 }
 
 // solveAbout is tsp solve's help text.
