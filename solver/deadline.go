@@ -21,3 +21,33 @@ func (p Params) LimitFrom(start time.Time) time.Duration {
 	}
 	return max(p.Deadline.Sub(start), time.Millisecond)
 }
+
+// DefaultLimiter is implemented by the engines without a natural end:
+// DefaultLimit is the time limit of a run of p on in when p gives none,
+// DefaultTimeLimit, or 0 where a budget in p (kicks, restarts) ends the
+// run by itself.
+type DefaultLimiter interface {
+	DefaultLimit(in *Instance, p Params) time.Duration
+}
+
+// WithDefaultLimit returns p with e's default time limit (DefaultLimiter)
+// when p gives none: the one place a run's time limit is defaulted
+// (RunAided), so that no engine fills it in. A mark of Prepare's check
+// stays: the default is not the user's setting.
+func WithDefaultLimit(e Engine, in *Instance, p Params) Params {
+	d, ok := e.(DefaultLimiter)
+	if !ok || p.TimeLimit != 0 {
+		return p
+	}
+	limit := d.DefaultLimit(in, p)
+	if limit <= 0 {
+		return p
+	}
+	if p.checked.covers(e, in, p) {
+		m := *p.checked
+		m.params.TimeLimit = limit
+		p.checked = &m
+	}
+	p.TimeLimit = limit
+	return p
+}

@@ -25,7 +25,8 @@ type Params struct {
 	Backend   string `json:"backend"`
 
 	// TimeLimit stops the run; 0 means the engine's schedule alone decides
-	// (engines without a natural end pick a default).
+	// (RunAided gives engines without a natural end their default limit,
+	// DefaultLimiter).
 	TimeLimit time.Duration `json:"time_limit_ns"`
 	// Deadline is when the run ends, set once by whoever starts it (the
 	// pipeline through RunAided, an engine for the runs it starts) from

@@ -256,7 +256,7 @@ const (
 
 // DefaultTimeLimit is the time budget of the engines without a natural end
 // (climbers, iterated local searches, auto) when Params.TimeLimit is 0, on
-// both backends.
+// both backends: their DefaultLimit, which RunAided applies.
 const DefaultTimeLimit = 10 * time.Second
 
 // The shared options with their widest ranges (SharedInt and SharedFloat

@@ -24,8 +24,9 @@
 // solver/cpu/partition, the local-search core in solver/cpu/localsearch, the
 // pop engine in solver/cpu/population; this package imports them all.
 // The annealers take Lam et al.'s Table 1 schedule and end with it; the
-// climbers and the iterated local searches run DefaultTimeLimit unless a
-// time limit or a budget says otherwise. Each engine declares its options
+// climbers and the iterated local searches declare DefaultTimeLimit as
+// their default limit (solver.DefaultLimiter, applied by solver.RunAided)
+// unless a budget says otherwise. Each engine declares its options
 // on a config struct (anneal/config.go, climb/config.go, ils/config.go) read through
 // solver.Configure. Every phase reports itself in Snapshot.Phase and
 // honours the deadline and the context. 2opt-ils, 3opt-ils and auto keep

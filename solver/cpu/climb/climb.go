@@ -27,6 +27,19 @@ type climbEngine struct {
 	swap bool
 }
 
+// DefaultLimit is the time limit of a run of p on in that gives none
+// (solver.DefaultLimiter): solver.DefaultTimeLimit, none with a restarts
+// budget or a tabu search, whose iterations end it.
+func (e climbEngine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
+	cfg, err := climbSpecs[e.ID].ParseKnown(in, p)
+	if err == nil && (cfg.Restarts != 0 || cfg.Tabu > 0 && in.N >= 8) {
+		return 0
+	}
+	return solver.DefaultTimeLimit
+}
+
+var _ solver.DefaultLimiter = climbEngine{}
+
 func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
 	if err := runctl.CheckStart(in, p); err != nil {
@@ -47,9 +60,6 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 		p.Workers = 1
 		r := &climbRun{e: e, in: in, p: p, w: 1, start: start, d: tour.NewDist(in), c: runctl.NewControl(ctx, p, 1, snaps, start)}
 		return solveSwapTabu(r, tabu, tenure)
-	}
-	if p.TimeLimit == 0 && restarts == 0 {
-		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	// a climber's tour, its best tour and the swap scan's removed-edge
 	// lengths

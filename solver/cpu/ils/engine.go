@@ -147,6 +147,17 @@ func (e ilsEngine) KeepsFixedEdges() bool { return true }
 // tour kept for escapes.
 const lsBytesPerCity = 4 + 4 + 4 + 1 + 4
 
+// DefaultLimit is the time limit of a run of p that gives none
+// (solver.DefaultLimiter): DefaultTimeLimit, none with a kicks budget.
+func (e ilsEngine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
+	if o, err := ilsSpecs[e.ID].ParseKnown(in, p); err == nil && o.kicks != 0 {
+		return 0
+	}
+	return DefaultTimeLimit
+}
+
+var _ solver.DefaultLimiter = ilsEngine{}
+
 func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	return e.SolveAided(ctx, in, p, snaps, solver.Aid{})
 }
@@ -167,9 +178,6 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 		return solver.Result{}, err
 	}
 	p.Algorithm, p.Backend = e.ID, solver.BackendCPU
-	if p.TimeLimit == 0 && o.kicks == 0 {
-		p.TimeLimit = DefaultTimeLimit
-	}
 	p = p.WithDeadline(start)
 	w, err := runctl.CountSearches("workers", o.workers, runtime.NumCPU(), e.searchCities(o, in), lsBytesPerCity)
 	if err != nil {

@@ -63,9 +63,6 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	}
 	s := &search{e: e, in: in, p: p, o: o, w: w, start: start, sink: solver.NewSink(snaps, 0, start)}
 	s.limit = p.LimitFrom(start)
-	if s.limit == 0 && o.kicks == 0 {
-		s.limit = solver.DefaultTimeLimit
-	}
 	if s.limit == 0 && o.rounds == 0 {
 		s.o.rounds = defaultBudgetRounds
 	}
@@ -86,6 +83,24 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 		s.gpuNote = "; no GPU pool: the instance has fixed edges"
 	}
 	return s.run(ctx)
+}
+
+// DefaultLimit is the time limit of a run of p that gives none
+// (solver.DefaultLimiter): solver.DefaultTimeLimit, none with a kicks
+// budget.
+func (engine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
+	return DefaultLimit(in, p)
+}
+
+var _ solver.DefaultLimiter = engine{}
+
+// DefaultLimit is the pop engine's default time limit for a run of p on
+// in, for the engines that run it by a Go call (GPU pop).
+func DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
+	if o, err := spec.ParseKnown(in, p); err == nil && o.kicks != 0 {
+		return 0
+	}
+	return solver.DefaultTimeLimit
 }
 
 // Plan says the strategy of a run on in with all cores and the default
