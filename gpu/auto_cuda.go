@@ -25,9 +25,6 @@ import (
 // (autoLSStart) and the block search on a population's tours (GPU.Pool).
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
-	if p.TimeLimit <= 0 {
-		p.TimeLimit = solver.DefaultTimeLimit
-	}
 	p = p.WithDeadline(start)
 	set, err := prepareAuto(p, in.N)
 	if err != nil {

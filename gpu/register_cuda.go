@@ -4,16 +4,18 @@ package gpu
 
 import (
 	"runtime"
+	"time"
 
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
 	cpuils "github.com/tsplab/tsplab/solver/cpu/ils"
+	"github.com/tsplab/tsplab/solver/cpu/population"
 	"github.com/tsplab/tsplab/solver/strategy"
 )
 
 func init() {
-	device.Implement(AlgoAuto, device.Impl{Aided: solveAuto, Inherit: cpuAutoDefaults, Plan: autoPlan})
-	device.Implement(AlgoPop, device.Impl{Aided: solvePop})
+	device.Implement(AlgoAuto, device.Impl{Aided: solveAuto, Limit: device.AlwaysDefault, Inherit: cpuAutoDefaults, Plan: autoPlan})
+	device.Implement(AlgoPop, device.Impl{Aided: solvePop, Limit: popLimit})
 }
 
 // cpuAutoDefaults fills the defaults of the CPU auto engine that GPU auto
@@ -32,4 +34,10 @@ func autoPlan(in *solver.Instance) string {
 	f := autoFacts(in, solver.Params{TimeLimit: solver.DefaultTimeLimit}, set)
 	f.Workers = runtime.NumCPU()
 	return strategy.Decide(f).String()
+}
+
+// popLimit is GPU pop's default time limit (device.Impl.Limit): the CPU
+// pop engine's, which it runs.
+func popLimit(in *solver.Instance, p solver.Params) time.Duration {
+	return population.DefaultLimit(in, popParams(p))
 }

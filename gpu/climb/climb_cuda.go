@@ -277,13 +277,9 @@ func climbFusedOn(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	return res, err
 }
 
-// fusedParams returns p as the fused climber runs it (the default time
-// limit when neither it nor a restarts budget is given, the climbers and
+// fusedParams returns p as the fused climber runs it (the climbers and
 // the contexts it runs on) and its climbers a context, at most slots.
 func fusedParams(p solver.Params, cfg ClimbConfig, runs []*device.Run, slots int) (solver.Params, int) {
-	if p.TimeLimit <= 0 && cfg.Restarts == 0 {
-		p.TimeLimit = solver.DefaultTimeLimit
-	}
 	blocks := min(max(cfg.Blocks, 0), slots)
 	if blocks == 0 {
 		blocks = slots

@@ -196,9 +196,6 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 	}
 	defer r.Close()
 	p.Algorithm, p.Backend = AlgoSwapClimb, solver.BackendGPU
-	if p.TimeLimit <= 0 {
-		p.TimeLimit = solver.DefaultTimeLimit
-	}
 	l := device.NewRunLoop(ctx, in, p, snaps, start, 0)
 	c := &swapClimb{climbers: climbers{l: l, r: r, name: AlgoSwapClimb}, rng: rand.New(rand.NewPCG(p.Seed, 0x5a9)), blocks: cfg.Blocks, threads: cfg.Threads}
 	defer r.Do(func() error {

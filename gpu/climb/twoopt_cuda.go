@@ -260,9 +260,6 @@ func TwoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		return solver.Result{}, err
 	}
 	defer r.Close()
-	if p.TimeLimit <= 0 {
-		p.TimeLimit = solver.DefaultTimeLimit
-	}
 	l := device.NewRunLoop(ctx, in, p, snaps, start, 0)
 	l.Plateau = true
 	nb, cur, ok := device.StartTour(ctx, l.Deadline, in, p, 10, l.Sink)
@@ -366,6 +363,9 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 		return twoOptClimbFused(ctx, e, in, p, cfg, snaps, r, pl, start)
 	}
 	if p.TimeLimit <= 0 {
+		// a restarts budget on the batch climber ends by the default limit
+		// too: the pipeline's default (climbLimit) cannot know the device
+		// picks this climber
 		p.TimeLimit = solver.DefaultTimeLimit
 	}
 	l := device.NewRunLoop(ctx, in, p, snaps, start, 0)

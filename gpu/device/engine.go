@@ -13,8 +13,9 @@ import (
 type engine struct{ algorithm }
 
 var (
-	_ solver.Aided      = engine{}
-	_ solver.AscentHost = engine{}
+	_ solver.Aided          = engine{}
+	_ solver.AscentHost     = engine{}
+	_ solver.DefaultLimiter = engine{}
 )
 
 // algorithm is a GPU engine's name, description and what it takes.

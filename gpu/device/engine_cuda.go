@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/tsplab/tsplab/solver"
 )
@@ -25,6 +26,9 @@ type Impl struct {
 	// Plan says the strategy of a run on an instance (solver.Planner;
 	// nil: the engine follows its options).
 	Plan func(in *solver.Instance) string
+	// Limit is the time limit of a run of p, without OptGPUs, that gives
+	// none (solver.DefaultLimiter; nil: none, the engine ends by itself).
+	Limit func(in *solver.Instance, p solver.Params) time.Duration
 }
 
 var (
@@ -45,6 +49,21 @@ func implOf(name string) Impl {
 	implMu.RLock()
 	defer implMu.RUnlock()
 	return impls[name]
+}
+
+// DefaultLimit is the implementation's time limit for a run of p that
+// gives none (solver.DefaultLimiter, Impl.Limit; 0: none).
+func (e engine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
+	if f := implOf(e.name).Limit; f != nil {
+		return f(in, WithoutGPUs(p))
+	}
+	return 0
+}
+
+// AlwaysDefault is Impl.Limit for the engines that run
+// solver.DefaultTimeLimit whatever their options.
+func AlwaysDefault(*solver.Instance, solver.Params) time.Duration {
+	return solver.DefaultTimeLimit
 }
 
 // SolveAided is Solve with aid, which the engines that compose others

@@ -4,6 +4,7 @@ package device
 
 import (
 	"context"
+	"time"
 
 	"github.com/tsplab/tsplab/solver"
 )
@@ -20,6 +21,9 @@ func Available() error { return ErrNotBuilt }
 
 // GPUs is ErrNotBuilt without CUDA.
 func GPUs() ([]GPU, error) { return nil, ErrNotBuilt }
+
+// DefaultLimit is 0 without CUDA: the engine does not run.
+func (engine) DefaultLimit(*solver.Instance, solver.Params) time.Duration { return 0 }
 
 // SolveAided returns ErrNotBuilt without CUDA.
 func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {

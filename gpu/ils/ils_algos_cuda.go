@@ -4,15 +4,25 @@ package ils
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
 )
 
 func init() {
-	device.Implement(AlgoOrILS, device.Impl{Solve: solveOrILS})
+	device.Implement(AlgoOrILS, device.Impl{Solve: solveOrILS, Limit: device.AlwaysDefault})
 	device.Implement(AlgoTourLS, device.Impl{Solve: solveTourLS})
-	device.Implement(AlgoThreeOptILS, device.Impl{Solve: solveThreeOptILS, Tune: func(t *device.Tuning, _ *solver.Instance) {
+	device.Implement(AlgoThreeOptILS, device.Impl{Solve: solveThreeOptILS, Limit: threeOptLimit, Tune: func(t *device.Tuning, _ *solver.Instance) {
 		t.Set("blocks", strconv.Itoa(4*t.R.Dev.Info.Multiprocs), 0)
 	}})
+}
+
+// threeOptLimit is 3opt-ils's default time limit (device.Impl.Limit):
+// none with a kicks budget.
+func threeOptLimit(in *solver.Instance, p solver.Params) time.Duration {
+	if cfg, err := ThreeOptSpec.Parse(in, p); err == nil && cfg.Kicks > 0 {
+		return 0
+	}
+	return solver.DefaultTimeLimit
 }

@@ -184,9 +184,6 @@ func (c OrConfig) GlobalEvery() time.Duration { return time.Duration(c.Global * 
 // gains, so the device's tour is the best.
 func solveOrILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
-	if p.TimeLimit <= 0 {
-		p.TimeLimit = solver.DefaultTimeLimit
-	}
 	o, err := ParseOrOptions(p, in.N)
 	if err != nil {
 		return solver.Result{}, err

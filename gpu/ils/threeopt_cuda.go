@@ -318,9 +318,6 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 		return solver.Result{}, err
 	}
 	p.Algorithm, p.Backend = AlgoThreeOptILS, solver.BackendGPU
-	if p.TimeLimit <= 0 && cfg.Kicks <= 0 { // else the kicks end the run
-		p.TimeLimit = solver.DefaultTimeLimit
-	}
 	blocks, threads := cfg.Blocks, min(max(32, cfg.Threads/32*32), 1024)
 	if blocks <= 0 {
 		blocks = 4 * r.Dev.Info.Multiprocs
