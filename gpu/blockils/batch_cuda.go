@@ -34,10 +34,7 @@ func SolveBatch(ctx context.Context, ins []*solver.Instance, p solver.Params) ([
 	if err != nil {
 		return nil, err
 	}
-	var deadline time.Time
-	if p.TimeLimit > 0 {
-		deadline = start.Add(p.TimeLimit)
-	}
+	deadline := p.WithDeadline(start).Deadline
 	groups, small, err := batchGroups(ins)
 	if err != nil {
 		return nil, err

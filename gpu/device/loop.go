@@ -35,14 +35,12 @@ type RunLoop struct {
 	Note         string // one line for the user (solver.Result.Note)
 }
 
-// NewRunLoop starts a run's loop at start: deadline p.TimeLimit later (none
-// when 0), snapshots at most once per interval (0: the default).
+// NewRunLoop starts a run's loop at start: until p's deadline, else
+// p.TimeLimit after start (none when 0; solver.Params.WithDeadline),
+// snapshots at most once per interval (0: the default).
 func NewRunLoop(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, start time.Time, interval time.Duration) *RunLoop {
-	l := &RunLoop{Ctx: ctx, In: in, P: p, start: start, Sink: solver.NewSink(snaps, interval, start), BestLen: -1}
-	if p.TimeLimit > 0 {
-		l.Deadline = start.Add(p.TimeLimit)
-	}
-	return l
+	return &RunLoop{Ctx: ctx, In: in, P: p, start: start, Sink: solver.NewSink(snaps, interval, start), BestLen: -1,
+		Deadline: p.WithDeadline(start).Deadline}
 }
 
 // Expired reports whether ctx has ended or the deadline has passed.

@@ -269,10 +269,7 @@ func solveTourLS(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	if len(in.FixedEdges) > 0 {
 		return solver.Result{}, fmt.Errorf("%w: 2opt-or does not keep fixed edges", device.ErrUnsupported)
 	}
-	var deadline time.Time
-	if p.TimeLimit > 0 {
-		deadline = start.Add(p.TimeLimit)
-	}
+	deadline := p.WithDeadline(start).Deadline
 	cfg, err := tourLSSpec.Parse(in, p)
 	if err != nil {
 		return solver.Result{}, err

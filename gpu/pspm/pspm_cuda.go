@@ -61,7 +61,7 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	if fit && p.TimeLimit > 0 && s.draw.lists != nil && len(p.Start) != in.N {
 		// a fitted schedule restarts from the greedy tour
-		_, t, ok := device.StartTour(ctx, start.Add(p.TimeLimit), in, p, 8, solver.NewSink(nil, 0, start))
+		_, t, ok := device.StartTour(ctx, p.WithDeadline(start).Deadline, in, p, 8, solver.NewSink(nil, 0, start))
 		if ok {
 			s.greedy = t
 		}
@@ -133,10 +133,7 @@ func freeHosts(all []*pspmRun) {
 // (zero: none).
 func (g *pspmGroup) plan(p solver.Params, start time.Time, fit bool) time.Time {
 	lead := g.shares[0]
-	var deadline time.Time
-	if lead.p.TimeLimit > 0 {
-		deadline = start.Add(lead.p.TimeLimit)
-	}
+	deadline := lead.p.WithDeadline(start).Deadline
 	g.sched = newPSPMSchedule(lead.p, lead.n, lead.draw, fit, deadline)
 	if g.greedy != nil && !p.Given("t0") {
 		g.sched.coolFrom = lead.draw.from
