@@ -1,17 +1,12 @@
 package ils
 
 import (
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 )
 
 // checkEvery is how many moves a worker makes between looks at the clock,
 // the context, the target and the snapshot sink.
 const checkEvery = runctl.CheckEvery
-
-// DefaultTimeLimit is the time budget of the engines without a natural
-// end when Params.TimeLimit is 0.
-const DefaultTimeLimit = solver.DefaultTimeLimit
 
 // rng is a worker's private PCG stream.
 type rng = runctl.Rand

@@ -148,12 +148,13 @@ func (e ilsEngine) KeepsFixedEdges() bool { return true }
 const lsBytesPerCity = 4 + 4 + 4 + 1 + 4
 
 // DefaultLimit is the time limit of a run of p that gives none
-// (solver.DefaultLimiter): DefaultTimeLimit, none with a kicks budget.
+// (solver.DefaultLimiter): solver.DefaultTimeLimit, none with a kicks
+// budget.
 func (e ilsEngine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
 	if o, err := ilsSpecs[e.ID].ParseKnown(in, p); err == nil && o.kicks != 0 {
 		return 0
 	}
-	return DefaultTimeLimit
+	return solver.DefaultTimeLimit
 }
 
 var _ solver.DefaultLimiter = ilsEngine{}

@@ -178,7 +178,7 @@ func (e ilsEngine) defaultPlan(in *solver.Instance, w int) (ilsPlan, bool) {
 		return ilsPlan{}, false
 	}
 	o.cfg.orOpt, o.cfg.start, o.cfg.partAuto = e.cfg.orOpt, e.cfg.start, e.cfg.partAuto
-	return e.decide(o, in, func(string) bool { return false }, w, DefaultTimeLimit), true
+	return e.decide(o, in, func(string) bool { return false }, w, solver.DefaultTimeLimit), true
 }
 
 // Plan says auto's strategy for a run on in with all cores and the
