@@ -83,12 +83,14 @@ func TestAutoEarlyOrILS(t *testing.T) {
 	t.Logf("%d cities, 6 s: %d; first tour at %v, %d snapshots; %s", in.N, res.Length, sn.first, sn.n, res.Note)
 }
 
-// TestAutoAlphaAscent runs GPU auto where the CPU auto engine takes
-// alpha-nearness lists (12,000 cities): the ascent behind them runs on
-// the GPU, as the run's statistics say, and the tour is valid and exact.
+// TestAutoAlphaAscent runs GPU auto where the CPU auto engine's merged
+// search takes alpha-nearness lists (between strategy.PopMaxN and
+// strategy.PartitionMinN cities, too short a run a city for the
+// population search): the ascent behind them runs on the GPU, as the
+// run's statistics say, and the tour is valid and exact.
 func TestAutoAlphaAscent(t *testing.T) {
 	gputest.NeedDevice(t)
-	in := gputest.RandomInstance(12000, solver.Euc2D, 1e6, 7)
+	in := gputest.RandomInstance((strategy.PopMaxN+strategy.PartitionMinN)/2, solver.Euc2D, 1e6, 7)
 	res, _ := runAuto(t, in, solver.Params{TimeLimit: 3 * time.Second, Seed: 1})
 	if !res.Stats.AscentOnGPU || res.Stats.AscentIterations == 0 {
 		t.Fatalf("the ascent did not run on the GPU: %+v", res.Stats)
