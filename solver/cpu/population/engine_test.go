@@ -86,7 +86,8 @@ func TestLocalSearchesOnAThousandCities(t *testing.T) {
 	}
 	e, _ := solver.Lookup("pop", solver.BackendCPU)
 	for _, seed := range []uint64{2, 3} {
-		p := solver.Params{Seed: seed, Workers: 2, Extra: map[string]string{"kicks": "100", "rounds": "4", "pool": "3"}}
+		// the time limit bounds the run under the race detector too
+		p := solver.Params{Seed: seed, Workers: 2, TimeLimit: 3 * time.Second, Extra: map[string]string{"kicks": "100", "rounds": "4", "pool": "3"}}
 		res, err := e.Solve(context.Background(), in, p, nil)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
