@@ -308,7 +308,7 @@ func TestRunAndStopFromTheButtons(t *testing.T) {
 	if len(best) == 0 {
 		t.Fatal("no best tour kept")
 	}
-	if v := p.numbers.value["Best"].Text; v != groupDigits(strconv.FormatInt(length, 10)) {
+	if v := p.numbers.value["Best"].Text; v != solver.GroupDigits(strconv.FormatInt(length, 10)) {
 		t.Errorf("Best shows %q, want %d", v, length)
 	}
 	if v := p.numbers.value["Gap"].Text; !strings.HasSuffix(v, "%") {
@@ -459,7 +459,7 @@ func TestCompareModeAndExport(t *testing.T) {
 	for _, p := range ap.Panes() {
 		_, bl := p.Runner.Best()
 		g, _ := solver.GapPercent(bl, p.Instance().Optimum)
-		want = append(want, fmt.Sprintf("best %s, %.2f %% above the optimum", groupDigits(strconv.FormatInt(bl, 10)), g))
+		want = append(want, fmt.Sprintf("best %s, %.2f %% above the optimum", solver.GroupDigits(strconv.FormatInt(bl, 10)), g))
 	}
 	for _, w := range want {
 		if !strings.Contains(sum, w) {

@@ -39,7 +39,7 @@ func (p *Pane) setBound(in *solver.Instance, lb int64) {
 	if p.best != nil {
 		p.setNumber("Gap", boundGap(solver.TourLength(in, p.best), lb))
 	} else {
-		p.setNumber("Gap", "lower bound "+lengthText(in, lb))
+		p.setNumber("Gap", "lower bound "+in.HumanLength(lb))
 	}
 }
 

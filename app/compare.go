@@ -153,14 +153,14 @@ func (s PaneSummary) line() string {
 		b.WriteString("no tour yet")
 		return b.String()
 	case s.Reference == 0:
-		fmt.Fprintf(&b, "best %s, gap unknown (no optimum; lower bound not ready)", lengthText(s.Instance, s.Best))
+		fmt.Fprintf(&b, "best %s, gap unknown (no optimum; lower bound not ready)", s.Instance.HumanLength(s.Best))
 	default:
 		g, _ := solver.GapPercent(s.Best, s.Reference)
 		what := "above the optimum"
 		if s.Bound {
 			what = "above the lower bound"
 		}
-		fmt.Fprintf(&b, "best %s, %.2f %% %s", lengthText(s.Instance, s.Best), g, what)
+		fmt.Fprintf(&b, "best %s, %.2f %% %s", s.Instance.HumanLength(s.Best), g, what)
 		var parts []string
 		for i, t := range ThresholdTimes(s.Curve, s.Reference) {
 			if t < 0 {

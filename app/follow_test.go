@@ -124,7 +124,7 @@ func TestAppFollowsEachImprovementOfAuto(t *testing.T) {
 		if pr.BestLength <= 0 {
 			return
 		}
-		want := lengthText(in, pr.BestLength)
+		want := in.HumanLength(pr.BestLength)
 		if got := q.numbers.value["Best"].Text; got != want {
 			t.Errorf("at %v Best shows %q, the update %q", pr.Elapsed, got, want)
 		}

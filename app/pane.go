@@ -146,9 +146,9 @@ func (p *Pane) clear() {
 	if p.isPath() {
 		p.setNumber("Gap", "optimum unknown (a path's)")
 	} else if p.in != nil && p.in.HasOptimum() {
-		p.setNumber("Gap", "optimum "+lengthText(p.in, p.in.Optimum))
+		p.setNumber("Gap", "optimum "+p.in.HumanLength(p.in.Optimum))
 	} else if p.bound.value > 0 {
-		p.setNumber("Gap", "lower bound "+lengthText(p.in, p.bound.value))
+		p.setNumber("Gap", "lower bound "+p.in.HumanLength(p.bound.value))
 	}
 }
 
@@ -387,10 +387,10 @@ func (p *Pane) setNumber(k, v string) { p.numbers.Set(k, v) }
 func (p *Pane) setNumbers(pr session.Progress) {
 	set := p.setNumber
 	if pr.Length > 0 {
-		set("Length", lengthText(p.in, pr.Length))
+		set("Length", p.in.HumanLength(pr.Length))
 	}
 	if pr.BestLength > 0 {
-		set("Best", lengthText(p.in, pr.BestLength))
+		set("Best", p.in.HumanLength(pr.BestLength))
 		if g, ok := solver.GapPercent(pr.BestLength, p.shown().Optimum); ok {
 			set("Gap", fmt.Sprintf("%.2f %%", g))
 		} else if lb := p.bound.value; lb > 0 && !p.isPath() {

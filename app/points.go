@@ -14,7 +14,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/instfile"
 )
@@ -62,41 +61,6 @@ func openExtensions() []string {
 // isImageFile reports whether path names a picture, by its extension.
 func isImageFile(path string) bool {
 	return slices.Contains(gen.ImageExtensions, strings.ToLower(filepath.Ext(path)))
-}
-
-// lengthText is length l of in in the file's own unit (see
-// solver.Instance.FormatLength), its whole part grouped by thousands from
-// five digits, with the unit when it has a name.
-func lengthText(in *solver.Instance, l int64) string {
-	s := groupDigits(in.FormatLength(l))
-	if u := in.LengthUnit(); u != "" {
-		s += " " + u
-	}
-	return s
-}
-
-// groupDigits puts a comma between the thousands of a number's whole
-// part when it has five digits or more: 93,809,570 and 12,475.5, but 1247.5.
-func groupDigits(s string) string {
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "-", s[1:]
-	}
-	whole, frac, dot := strings.Cut(s, ".")
-	if len(whole) < 5 || strings.Trim(whole, "0123456789") != "" {
-		return sign + s
-	}
-	var b strings.Builder
-	for i, c := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if dot {
-		b.WriteString("." + frac)
-	}
-	return sign + b.String()
 }
 
 // checkArtPoints validates the text of the number of points a picture becomes.

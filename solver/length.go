@@ -56,3 +56,38 @@ func (in *Instance) LengthUnit() string {
 	}
 	return ""
 }
+
+// HumanLength shows length l for people: FormatLength with its whole part
+// grouped by thousands from five digits (93,809,570), and the unit when it
+// has a name. Machine output (JSON, tour files) keeps FormatLength's.
+func (in *Instance) HumanLength(l int64) string {
+	s := GroupDigits(in.FormatLength(l))
+	if u := in.LengthUnit(); u != "" {
+		s += " " + u
+	}
+	return s
+}
+
+// GroupDigits puts a comma between the thousands of a number's whole part
+// when it has five digits or more: 93,809,570 and 12,475.5, but 1247.5.
+func GroupDigits(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	whole, frac, dot := strings.Cut(s, ".")
+	if len(whole) < 5 || strings.Trim(whole, "0123456789") != "" {
+		return sign + s
+	}
+	var b strings.Builder
+	for i, c := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if dot {
+		b.WriteString("." + frac)
+	}
+	return sign + b.String()
+}

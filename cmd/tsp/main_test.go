@@ -602,11 +602,6 @@ func TestProgressLineWidth(t *testing.T) {
 			t.Errorf("length not grouped: %q", got)
 		}
 	}
-	for in, want := range map[string]string{"4": "4", "12345": "12,345", "-1234567.25": "-1,234,567.25", "1234": "1234"} {
-		if got := groupDigits(in); got != want {
-			t.Errorf("groupDigits(%s) = %s, want %s", in, got, want)
-		}
-	}
 }
 
 // A --optima path that does not exist is refused with one line naming it,

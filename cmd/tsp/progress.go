@@ -207,14 +207,14 @@ func (p *progress) line(s solver.Snapshot) string {
 	}
 	switch {
 	case p.best > 0:
-		fmt.Fprintf(&tail, "best %s", humanLength(p.in, p.best))
+		fmt.Fprintf(&tail, "best %s", p.in.HumanLength(p.best))
 		if g, ok := p.in.Gap(p.best); ok {
 			fmt.Fprintf(&tail, "  gap %.2f%%", g)
 		} else if p.lb > 0 {
 			fmt.Fprintf(&tail, "  gap ≤%.2f%%", 100*float64(p.best-p.lb)/float64(p.lb))
 		}
 	case s.Length > 0:
-		fmt.Fprintf(&tail, "length %s", humanLength(p.in, s.Length))
+		fmt.Fprintf(&tail, "length %s", p.in.HumanLength(s.Length))
 	default:
 		tail.WriteString("no tour yet") // a phase-only snapshot
 	}
@@ -261,39 +261,6 @@ func siCount(v float64) string {
 		}
 	}
 	return fmt.Sprintf("%.3g", v)
-}
-
-// humanLength is a length for people: in.FormatLength with its whole part's digits grouped by threes (93,809,570),
-// and the unit when the instance has one; machine output (JSON, eval's last line) keeps FormatLength's.
-func humanLength(in *solver.Instance, l int64) string {
-	s := groupDigits(in.FormatLength(l))
-	if u := in.LengthUnit(); u != "" {
-		s += " " + u
-	}
-	return s
-}
-
-// groupDigits puts a comma between each three digits of a number's whole part.
-func groupDigits(s string) string {
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "-", s[1:]
-	}
-	whole, frac, hasFrac := strings.Cut(s, ".")
-	if len(whole) <= 4 {
-		return sign + s
-	}
-	var b strings.Builder
-	for i, c := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if hasFrac {
-		b.WriteString("." + frac)
-	}
-	return sign + b.String()
 }
 
 // progressDoc is the help of --progress on solve and batch.

@@ -396,15 +396,15 @@ func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound
 // estimateLine says how far length lies above the estimated optimum est (Instance.EstimateOptimum), labelled as the estimate it is.
 func estimateLine(in *solver.Instance, length int64, est float64) string {
 	return fmt.Sprintf("about %.1f %% above the estimated optimum %s (0.7124·√(N·A) of uniform cities in their bounding box; an estimate, not a bound)",
-		100*(float64(length)-est)/est, humanLength(in, int64(math.Round(est))))
+		100*(float64(length)-est)/est, in.HumanLength(int64(math.Round(est))))
 }
 
 // summary is the one-line outcome of a run.
 func summary(in *solver.Instance, r solver.Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: length %s", in.Name, humanLength(in, r.Length))
+	fmt.Fprintf(&b, "%s: length %s", in.Name, in.HumanLength(r.Length))
 	if g, ok := in.Gap(r.Length); ok {
-		fmt.Fprintf(&b, " (gap %.2f%% to %s)", g, humanLength(in, in.Optimum))
+		fmt.Fprintf(&b, " (gap %.2f%% to %s)", g, in.HumanLength(in.Optimum))
 	}
 	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %s moves (%s/s)", r.Algorithm, r.Backend, r.Device, r.Elapsed.Seconds(), siCount(float64(r.Moves)), siCount(r.MovesPerSecond()))
 	if r.StopReason.Early() {

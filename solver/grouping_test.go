@@ -1,0 +1,16 @@
+package solver
+
+import "testing"
+
+// TestGroupDigits: long numbers get their thousands apart (93,809,570),
+// numbers of four digits or fewer stay as they are.
+func TestGroupDigits(t *testing.T) {
+	for in, want := range map[string]string{
+		"93809570": "93,809,570", "1247.5": "1247.5", "12475.25": "12,475.25", "-123456": "-123,456",
+		"9999": "9999", "10000": "10,000", "4": "4", "12345": "12,345", "-1234567.25": "-1,234,567.25", "1234": "1234",
+	} {
+		if got := GroupDigits(in); got != want {
+			t.Errorf("GroupDigits(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
