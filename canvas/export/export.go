@@ -11,9 +11,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"slices"
 	"strings"
-	"sync/atomic"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -265,63 +263,18 @@ func titleSize(width int) float64 { return math.Max(6, math.Min(18, float64(widt
 
 // WorldXY returns the drawing coordinates of city i: x to the right and y
 // up. GEO instances store latitude in X and longitude in Y, so they are
-// swapped to put north up and east right. A lat,lon point list is drawn
-// on a map centred on its cities that the antimeridian does not cut
-// (geoFrame); a GEO instance's map is cut at the meridian in the widest
-// stretch of longitude without cities (geoCut), so that cities on both
-// sides of the antimeridian lie side by side and their edges are short.
+// swapped to put north up and east right. Lat,lon point lists and GEO
+// instances are drawn on a map centred opposite the widest stretch of
+// longitude without cities (geoFrame), so that cities on both sides of the
+// antimeridian lie side by side and their edges are short.
 func WorldXY(in *solver.Instance, i int) (x, y float64) {
 	if isLatLon(in) {
 		return frameOf(in).xy(in.X[i], in.Y[i])
 	}
-	if in.Metric == solver.Geo {
-		return unwrapLon(in, in.Y[i]), in.X[i]
+	if isGeo(in) {
+		return frameOf(in).xy(in.Y[i], in.X[i])
 	}
 	return in.X[i], in.Y[i]
-}
-
-// unwrapLon is longitude lon of in's map: a full turn east when it lies
-// west of the map's cut.
-func unwrapLon(in *solver.Instance, lon float64) float64 {
-	if lon < geoCut(in) {
-		return lon + 360
-	}
-	return lon
-}
-
-// lastCut holds the cut of the last lat,lon instance drawn.
-var lastCut atomic.Pointer[instanceCut]
-
-type instanceCut struct {
-	in  *solver.Instance
-	n   int
-	cut float64
-}
-
-// geoCut is the western edge of in's map: the longitude east of the widest
-// gap between its cities' longitudes, or -inf when that gap already spans
-// the antimeridian (the map is drawn from -180 to 180 as it is).
-func geoCut(in *solver.Instance) float64 {
-	if c := lastCut.Load(); c != nil && c.in == in && c.n == in.N {
-		return c.cut
-	}
-	lons := in.X
-	if in.Metric == solver.Geo {
-		lons = in.Y
-	}
-	l := slices.Clone(lons[:min(len(lons), in.N)])
-	slices.Sort(l)
-	cut := math.Inf(-1)
-	if len(l) > 1 {
-		widest := l[0] + 360 - l[len(l)-1] // the gap across the antimeridian
-		for k := 1; k < len(l); k++ {
-			if g := l[k] - l[k-1]; g > widest {
-				widest, cut = g, l[k]
-			}
-		}
-	}
-	lastCut.Store(&instanceCut{in: in, n: in.N, cut: cut})
-	return cut
 }
 
 // project returns the map from a city to its point on a width × height

@@ -3,7 +3,7 @@ package export
 import (
 	"math"
 	"slices"
-	"sync"
+	"sync/atomic"
 
 	"github.com/tsplab/tsplab/solver"
 )
@@ -19,10 +19,11 @@ type geoFrame struct {
 	k      float64 // the cosine of the standard parallel
 }
 
-// geoFrames keeps the frame of the last lat,lon instance drawn: WorldXY
-// is asked once a city.
-var geoFrames struct {
-	mu sync.Mutex
+// lastFrame keeps the frame of the last lat,lon instance drawn: WorldXY
+// is asked once a city, so it is read without a lock.
+var lastFrame atomic.Pointer[instanceFrame]
+
+type instanceFrame struct {
 	in *solver.Instance
 	n  int
 	f  geoFrame
@@ -34,14 +35,27 @@ func isLatLon(in *solver.Instance) bool {
 	return in.Metric == solver.GreatCircle && len(in.X) == in.N && len(in.Y) == in.N
 }
 
+// isGeo reports whether in is a TSPLIB GEO instance (X latitude, Y
+// longitude), drawn on a geoFrame without the latitude's scaling, as
+// TSPLIB's maps are.
+func isGeo(in *solver.Instance) bool {
+	return in.Metric == solver.Geo && len(in.X) == in.N && len(in.Y) == in.N
+}
+
 // frameOf is in's geoFrame.
 func frameOf(in *solver.Instance) geoFrame {
-	geoFrames.mu.Lock()
-	defer geoFrames.mu.Unlock()
-	if geoFrames.in != in || geoFrames.n != in.N {
-		geoFrames.in, geoFrames.n, geoFrames.f = in, in.N, newGeoFrame(in.X, in.Y)
+	if c := lastFrame.Load(); c != nil && c.in == in && c.n == in.N {
+		return c.f
 	}
-	return geoFrames.f
+	var f geoFrame
+	if isGeo(in) {
+		f = newGeoFrame(in.Y, in.X)
+		f.k = 1
+	} else {
+		f = newGeoFrame(in.X, in.Y)
+	}
+	lastFrame.Store(&instanceFrame{in: in, n: in.N, f: f})
+	return f
 }
 
 // newGeoFrame centres the map opposite the widest gap between the
