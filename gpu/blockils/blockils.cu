@@ -1,7 +1,8 @@
 // blockils.cu: iterated local search, one warp per tour, the tour in
 // shared memory. Two uses share it: a population (many tours of one
 // instance, the warps of a block sharing its coordinates) and a batch
-// (many small instances, one tour each).
+// (many small instances, a block of independent tours each; up to about
+// 110 cities the block holds the instance's distance table, BI_TAB).
 //
 // A warp keeps its tour as an array (position -> city) and its inverse,
 // 16-bit, with the queue of cities whose don't-look bit is off. Each step
@@ -56,6 +57,7 @@ struct BiWarp {
     const float2* P;        // coordinates (shared, or global when too large)
     const double2* X;       // exact coordinates (global)
     const int* NB;          // candidates, BI_K per city (global)
+    const int* D;           // the distance table (shared, BI_TAB kernels)
     int n;
 };
 
@@ -73,10 +75,21 @@ __device__ __forceinline__ int bi_wrap(int p, int n) {
     return p;
 }
 
+// BI_TAB marks a kernel whose block holds its instance's whole distance
+// table in shared memory (METRIC | BI_TAB): small instances rank and
+// measure moves by table look-ups, exact, with no root in the search.
+#define BI_TAB 0x100
+#define BI_METRIC(M) ((M) & ~BI_TAB)
+
+// bi_tab_bytes is the shared distance table of an n-city instance (the
+// host's biTableBytes).
+__host__ __device__ __forceinline__ int bi_tab_bytes(int n) { return (4 * n * n + 15) & ~15; }
+
 // bi_d is the distance of cities a and b: the float rank (EX false) or the
-// exact TSPLIB distance (EX true).
+// exact TSPLIB distance (EX true); with the table, both the table's.
 template <int METRIC, bool EX>
 __device__ __forceinline__ int bi_d(const BiWarp& w, int a, int b) {
+    if (METRIC & BI_TAB) return w.D[a * w.n + b];
     if (EX) return or_dist<METRIC>(w.X[a], w.X[b]);
     float2 p = w.P[a], q = w.P[b];
     return int_dist<METRIC>(p.x, p.y, q.x, q.y);
@@ -492,7 +505,21 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
     int coordBytes = coordsShared ? ((8 * maxN + 15) & ~15) : 0;
     unsigned char* base = bi_smem;
     float2* P = nullptr;
-    if (shareCoords) {
+    const int* D = nullptr;
+    if (METRIC & BI_TAB) {
+        // the block's instance's exact distances, in place of coordinates
+        int g0 = blockIdx.x * wpb;
+        long long off = instOff[g0];
+        int n0 = instN[g0];
+        int* Dw = (int*)base;
+        for (int k = threadIdx.x; k < n0 * n0; k += blockDim.x) {
+            int i = k / n0, j = k - i * n0;
+            Dw[k] = or_dist<BI_METRIC(METRIC)>(xyd[off + i], xyd[off + j]);
+        }
+        D = Dw;
+        base += bi_tab_bytes(maxN);
+        coordBytes = 0;
+    } else if (shareCoords) {
         P = (float2*)base;
         base += coordBytes;
         coordBytes = 0;
@@ -516,6 +543,7 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
         mine += coordBytes;
     }
     w.P = coordsShared ? P : xy + off;
+    w.D = D;
     w.X = xyd + off;
     w.NB = nb + off * BI_K;
     w.ord = (unsigned short*)mine;
@@ -534,8 +562,7 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
     }
     __syncwarp();
     long long len = 0;
-    for (int i = lane; i < n; i += 32)
-        len += or_dist<METRIC>(w.X[w.ord[i]], w.X[w.ord[bi_nxt(i, n)]]);
+    for (int i = lane; i < n; i += 32) len += bi_d<METRIC, true>(w, w.ord[i], w.ord[bi_nxt(i, n)]);
     for (int o = 16; o > 0; o >>= 1) len += __shfl_xor_sync(0xffffffffu, len, o);
 
     unsigned long long evals = 0, moves = 0, moves3 = 0, kicks = 0, kept = 0;
@@ -621,3 +648,6 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
 BI_KERNEL(block_ils_euc, METRIC_EUC_2D)
 BI_KERNEL(block_ils_ceil, METRIC_CEIL_2D)
 BI_KERNEL(block_ils_att, METRIC_ATT)
+BI_KERNEL(block_ils_tab_euc, METRIC_EUC_2D | BI_TAB)
+BI_KERNEL(block_ils_tab_ceil, METRIC_CEIL_2D | BI_TAB)
+BI_KERNEL(block_ils_tab_att, METRIC_ATT | BI_TAB)

@@ -5,6 +5,7 @@ package blockils
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"gorgonia.org/cu"
@@ -14,7 +15,7 @@ import (
 )
 
 func init() {
-	device.RegisterKernels("block_ils_euc", "block_ils_ceil", "block_ils_att")
+	device.RegisterKernels("block_ils_euc", "block_ils_ceil", "block_ils_att", "block_ils_tab_euc", "block_ils_tab_ceil", "block_ils_tab_att")
 }
 
 // Constants shared with blockils.cu.
@@ -52,16 +53,24 @@ type biOpts struct {
 // without the 3-opt moves 1.48 % and 1.37 %).
 var biDefaults = biOpts{seg: 300, or3: true}
 
-// biKernel names the kernel for metric code m.
-func biKernel(m int) string {
+// biKernel names the kernel for metric code m, with the shared distance
+// table or without.
+func biKernel(m int, table bool) string {
+	name := "block_ils_euc"
 	switch m {
 	case device.MetricCeil2D:
-		return "block_ils_ceil"
+		name = "block_ils_ceil"
 	case device.MetricAtt:
-		return "block_ils_att"
+		name = "block_ils_att"
 	}
-	return "block_ils_euc"
+	if table {
+		name = strings.Replace(name, "ils_", "ils_tab_", 1)
+	}
+	return name
 }
+
+// biTableBytes mirrors bi_tab_bytes: an n-city instance's distance table.
+func biTableBytes(n int) int { return (4*n*n + 15) &^ 15 }
 
 // biStateBytes mirrors bi_state_bytes: one warp's tour state.
 func biStateBytes(n int) int { return ((7*n + 15) &^ 15) + 4*biJournal }
@@ -77,16 +86,19 @@ type biPlan struct {
 	wpb          int  // warps (tours) per block
 	shared       int  // dynamic shared memory per block
 	share        bool // a block's warps share one instance's coordinates
-	coordsShared bool // the coordinates sit in shared memory
+	table        bool // ... and its distance table, in shared memory (share too)
+	coordsShared bool // the coordinates (or the table) sit in shared memory
 	perSM        int  // blocks an SM holds at once
 	slots        int  // tours the device holds at once
 }
 
 // planBlockILS lays out tours of at most maxN cities, want per block at
-// most (share: every tour of one instance); it takes the most warps per
-// block that fit, the coordinates in shared memory where they fit.
-func planBlockILS(r *device.Run, metric, maxN, want int, share bool) (biPlan, error) {
-	pl := biPlan{kernel: biKernel(metric), metric: metric, maxN: maxN, share: share}
+// most (share: every tour of one instance; table: with its distance table
+// in shared memory, which must fit); it takes the most warps per block
+// that fit, the coordinates in shared memory where they fit.
+func planBlockILS(r *device.Run, metric, maxN, want int, share, table bool) (biPlan, error) {
+	share = share || table
+	pl := biPlan{kernel: biKernel(metric, table), metric: metric, maxN: maxN, share: share, table: table}
 	fn, ok := r.Dev.Fn(pl.kernel)
 	if !ok {
 		return pl, fmt.Errorf("gpu: kernel %s is not in the fatbin (rebuild it: scripts/build-gpu.sh fatbin)", pl.kernel)
@@ -103,6 +115,11 @@ func planBlockILS(r *device.Run, metric, maxN, want int, share bool) (biPlan, er
 		c := 0
 		if coords {
 			c = biCoordBytes(maxN)
+			if table {
+				c = biTableBytes(maxN)
+			}
+		} else if table {
+			return math.MaxInt // the table is the point
 		}
 		if share {
 			return c + w*biStateBytes(maxN)

@@ -17,10 +17,11 @@ import (
 )
 
 // biCase builds a set of T tours on the device: share, all of one
-// instance; else one instance each (sizes ns). globalCoords puts the
-// coordinates in global memory. It returns the set, the instances of the
+// instance (table: with its distance table in shared memory); else one
+// instance each (sizes ns). globalCoords puts the coordinates in global
+// memory. It returns the set, the instances of the
 // tours and their start tours (space-filling curve, a few random).
-func biCase(t *testing.T, ru *device.Run, m solver.Metric, ns []int, share, globalCoords bool, seed uint64) (*biSet, []*solver.Instance, [][]int) {
+func biCase(t *testing.T, ru *device.Run, m solver.Metric, ns []int, share, table, globalCoords bool, seed uint64) (*biSet, []*solver.Instance, [][]int) {
 	t.Helper()
 	var insts []biInst
 	var tourInst []int
@@ -29,7 +30,7 @@ func biCase(t *testing.T, ru *device.Run, m solver.Metric, ns []int, share, glob
 	rng := rand.New(rand.NewPCG(seed, 3))
 	for g, n := range ns {
 		k := g
-		if share {
+		if share || table {
 			k = 0
 		}
 		if k == len(insts) {
@@ -55,7 +56,7 @@ func biCase(t *testing.T, ru *device.Run, m solver.Metric, ns []int, share, glob
 	}
 	var s *biSet
 	err = ru.Do(func() error {
-		pl, err := planBlockILS(ru, code, maxN, 4, share)
+		pl, err := planBlockILS(ru, code, maxN, 4, share, table)
 		if err != nil {
 			return err
 		}
@@ -91,19 +92,26 @@ func TestBlockILSGainsExact(t *testing.T) {
 		m            solver.Metric
 		ns           []int
 		share        bool
+		table        bool
 		globalCoords bool
 	}{
-		{"pop-euc-1000", solver.Euc2D, []int{1000, 1000, 1000, 1000, 1000, 1000}, true, false},
-		{"pop-ceil-700", solver.Ceil2D, []int{700, 700, 700, 700, 700}, true, false},
-		{"pop-att-500-global", solver.Att, []int{500, 500, 500, 500, 500}, true, true},
-		{"batch-euc", solver.Euc2D, []int{100, 100, 37, 250, 12, 100, 64, 10, 100}, false, false},
-		{"batch-att-global", solver.Att, []int{100, 80, 20, 100, 100}, false, true},
+		{"pop-euc-1000", solver.Euc2D, []int{1000, 1000, 1000, 1000, 1000, 1000}, true, false, false},
+		{"pop-ceil-700", solver.Ceil2D, []int{700, 700, 700, 700, 700}, true, false, false},
+		{"pop-att-500-global", solver.Att, []int{500, 500, 500, 500, 500}, true, false, true},
+		{"batch-euc", solver.Euc2D, []int{100, 100, 37, 250, 12, 100, 64, 10, 100}, false, false, false},
+		{"batch-att-global", solver.Att, []int{100, 80, 20, 100, 100}, false, false, true},
+		{"table-euc-100", solver.Euc2D, []int{100, 100, 100, 100, 100, 100}, true, true, false},
+		{"table-ceil-37", solver.Ceil2D, []int{37, 37, 37}, true, true, false},
+		{"table-att-200", solver.Att, []int{200, 200, 200, 200, 200}, true, true, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			ru := gputest.NeedRun(t)
-			s, ins, starts := biCase(t, ru, c.m, c.ns, c.share, c.globalCoords, 7)
+			s, ins, starts := biCase(t, ru, c.m, c.ns, c.share, c.table, c.globalCoords, 7)
 			defer ru.Do(func() error { s.free(); return nil })
+			if c.table && (!s.pl.table || s.pl.kernel != biKernel(s.pl.metric, true)) {
+				t.Fatalf("plan %+v: not the table kernel", s.pl)
+			}
 			l0 := make([]int64, len(ins))
 			for g, in := range ins {
 				l0[g] = solver.TourLength(in, starts[g])
@@ -276,8 +284,8 @@ func TestSolveBatch(t *testing.T) {
 			}
 			continue
 		}
-		g := solver.TourLength(in, construct.Greedy(in, neighbor.Nearest(in, biK)))
-		if r.Length > g || r.Steps != 300 {
+		g := solver.TourLength(in, construct.Greedy(in, neighbor.Quadrant(in, biK)))
+		if r.Length > g || r.Steps < 300 || r.Steps%300 != 0 { // 300 a search
 			t.Fatalf("%d (n=%d): length %d, greedy %d, %d kicks", i, in.N, r.Length, g, r.Steps)
 		}
 	}

@@ -48,12 +48,8 @@ func TestBlockILSMeasurePool(t *testing.T) {
 	}
 }
 
-// poolVariants and batchVariants are the settings the measurements
-// compare.
-var (
-	poolVariants  = []biOpts{{30, false}, {100, true}, {300, true}, {1000, true}}
-	batchVariants = []biOpts{{30, false}, {300, true}}
-)
+// poolVariants are the settings the pool measurements compare.
+var poolVariants = []biOpts{{seg: 30}, {seg: 100, or3: true}, {seg: 300, or3: true}, {seg: 1000, or3: true}}
 
 func measurePool(t *testing.T, in *solver.Instance, name string, opt int64, greedy []int32, o biOpts) {
 	defer func(d biOpts) { biDefaults = d }(biDefaults)
@@ -95,103 +91,89 @@ func measurePool(t *testing.T, in *solver.Instance, name string, opt int64, gree
 }
 
 // TestBlockILSMeasureBatch solves TSP_BI_BATCH (default 10,000) uniform
-// 100-city instances in TSP_BI_TIME (default 8 s) and compares the first
-// 200 with a reference: the better of CPU auto (1 s, one worker each) and
-// the batch search run 20 s on those 200 alone. Only with TSP_BI_MEASURE.
+// TSP_BI_N-city (default 100) instances in TSP_BI_TIME (default 8 s) and
+// compares the first TSP_BI_SAMPLE (default
+// 200) with a reference: the better of two CPU auto runs of TSP_BI_REF
+// (default 5,000) kicks, one worker each. Only with TSP_BI_MEASURE.
 func TestBlockILSMeasureBatch(t *testing.T) {
 	if os.Getenv("TSP_BI_MEASURE") == "" {
 		t.Skip("TSP_BI_MEASURE not set")
 	}
 	gputest.NeedDevice(t)
-	count, _ := strconv.Atoi(os.Getenv("TSP_BI_BATCH"))
-	if count <= 0 {
-		count = 10000
+	env := func(k string, d int) int {
+		if v, err := strconv.Atoi(os.Getenv(k)); err == nil && v > 0 {
+			return v
+		}
+		return d
 	}
+	count, n, sample := env("TSP_BI_BATCH", 10000), env("TSP_BI_N", 100), env("TSP_BI_SAMPLE", 200)
 	limit, _ := time.ParseDuration(os.Getenv("TSP_BI_TIME"))
 	if limit <= 0 {
 		limit = 8 * time.Second
 	}
 	ins := make([]*solver.Instance, count)
 	for i := range ins {
-		in, err := gen.Generate("uniform", 100, uint64(i+1))
+		in, err := gen.Generate("uniform", n, uint64(i+1))
 		if err != nil {
 			t.Fatal(err)
 		}
 		ins[i] = in
 	}
-	var runs [][]solver.Result
-	defaults := biDefaults
-	for _, o := range batchVariants {
-		biDefaults = o
-		t0 := time.Now()
-		res, err := SolveBatch(context.Background(), ins, solver.Params{Seed: 1, TimeLimit: limit})
-		if err != nil {
-			t.Fatal(err)
-		}
-		wall := time.Since(t0)
-		var kicks int64
-		for _, r := range res {
-			kicks += r.Steps
-		}
-		t.Logf("batch seg %d or3 %v: %d instances in %v (limit %v), %.0f kicks an instance; %s", o.seg, o.or3, count, wall, limit, float64(kicks)/float64(count), res[0].Device)
-		runs = append(runs, res)
-	}
-	biDefaults = defaults
-	const sample = 200
-	ref := make([]int64, sample)
-	long, err := SolveBatch(context.Background(), ins[:sample], solver.Params{Seed: 7, TimeLimit: 20 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
 	e, err := solver.Lookup("auto", solver.BackendCPU)
 	if err != nil {
 		t.Fatal(err)
 	}
+	ref := make([]int64, sample)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 16)
-	cpu := make([]int64, sample)
+	refKicks := fmt.Sprint(env("TSP_BI_REF", 5000))
+	refTime, _ := time.ParseDuration(os.Getenv("TSP_BI_REFTIME"))
 	for i := 0; i < sample; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			r, err := e.Solve(context.Background(), ins[i], solver.Params{Seed: 1, TimeLimit: time.Second, Workers: 1}, nil)
-			if err == nil {
-				cpu[i] = r.Length
+			for _, seed := range []uint64{9, 11} {
+				p := solver.Params{Seed: seed, Workers: 1, TimeLimit: 30 * time.Second, Extra: map[string]string{"kicks": refKicks}}
+				if refTime > 0 { // one run of that time
+					if seed != 9 {
+						break
+					}
+					p = solver.Params{Seed: seed, Workers: 1, TimeLimit: refTime}
+				}
+				if r, err := e.Solve(context.Background(), ins[i], p, nil); err == nil && (ref[i] == 0 || r.Length < ref[i]) {
+					ref[i] = r.Length
+				}
 			}
 		}(i)
 	}
 	wg.Wait()
-	var gapLong, gapCPU float64
-	cpuWorse, longWorse := 0, 0
+	t0 := time.Now()
+	res, err := SolveBatch(context.Background(), ins, solver.Params{Seed: 1, TimeLimit: limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wall := time.Since(t0)
+	var kicks int64
+	for _, r := range res {
+		kicks += r.Steps
+	}
+	var gap, worst float64
+	at, over, wi := 0, 0, 0
 	for i := 0; i < sample; i++ {
-		ref[i] = long[i].Length
-		if cpu[i] > 0 && cpu[i] < ref[i] {
-			ref[i] = cpu[i]
+		g := 100 * float64(res[i].Length-ref[i]) / float64(ref[i])
+		gap += g
+		if g > worst {
+			worst, wi = g, i+1
 		}
-		for _, res := range runs {
-			ref[i] = min(ref[i], res[i].Length)
+		if g <= 0 {
+			at++
 		}
-		if cpu[i] > ref[i] {
-			cpuWorse++
+		if g > 0.1 {
+			over++
 		}
-		if long[i].Length > ref[i] {
-			longWorse++
-		}
-		gapLong += 100 * float64(long[i].Length-ref[i]) / float64(ref[i])
-		gapCPU += 100 * float64(cpu[i]-ref[i]) / float64(ref[i])
 	}
-	for k, res := range runs {
-		var gap float64
-		at := 0
-		for i := 0; i < sample; i++ {
-			if res[i].Length == ref[i] {
-				at++
-			}
-			gap += 100 * float64(res[i].Length-ref[i]) / float64(ref[i])
-		}
-		t.Logf("sample of %d, batch seg %d or3 %v: mean %.4f %% above the reference, %d at it", sample, batchVariants[k].seg, batchVariants[k].or3, gap/sample, at)
-	}
-	t.Logf("the 20 s batch run (seg %d, or3 %v) %.4f %% (%d above), CPU auto 1 s %.4f %% (%d above)", defaults.seg, defaults.or3, gapLong/sample, longWorse, gapCPU/sample, cpuWorse)
+	t.Logf("%d × %d cities, limit %v: wall %v, %.0f kicks an instance; first %d: mean %.4f %%, worst %.4f %% (seed %d), %d at or below the reference, %d over 0.1 %%; %s",
+		count, n, limit, wall.Round(time.Millisecond), float64(kicks)/float64(count), sample, gap/float64(sample), worst, wi, at, over, res[0].Device)
 }

@@ -3,7 +3,8 @@
 // shared memory, with segment kicks and better-or-equal acceptance.
 // OpenTourPool (solver.TourPool) runs it on a population search's tours of
 // one instance, beside the CPU pop engine's workers; SolveBatch on many
-// small instances at once, one each (`tsp batch`). It follows no one
+// small instances at once, a block of independent searches each, small
+// ones with their distance table in shared memory (`tsp batch`). It follows no one
 // paper: its moves are those of the CPU local search
 // (solver/cpu/localsearch), one tour a warp.
 package blockils

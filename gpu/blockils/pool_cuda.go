@@ -51,7 +51,7 @@ func OpenTourPool(in *solver.Instance, seed uint64) (solver.TourPool, error) {
 	}
 	p := &tourPool{in: in, metric: m, seed: seed, ru: ru}
 	err = ru.Do(func() error {
-		pl, err := planBlockILS(ru, m, in.N, biMaxWarps, true)
+		pl, err := planBlockILS(ru, m, in.N, biMaxWarps, true, false)
 		p.slots = pl.slots
 		return err
 	})
@@ -142,7 +142,7 @@ func (p *tourPool) load(T int, flat []int32) error {
 		}
 		// few tours spread over the SMs, a block each
 		want := (T + p.ru.Dev.Info.Multiprocs - 1) / p.ru.Dev.Info.Multiprocs
-		pl, err := planBlockILS(p.ru, p.metric, p.in.N, want, true)
+		pl, err := planBlockILS(p.ru, p.metric, p.in.N, want, true, false)
 		if err != nil {
 			return err
 		}
