@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"strconv"
 	"sync"
@@ -18,9 +19,10 @@ import (
 )
 
 // SolveBatch solves many small instances at once on the GPU, a block of
-// blockils.cu per instance, its warps independent searches from the
-// instance's greedy start (up to about 110 cities with the instance's
-// distance table in shared memory), the shortest tour kept: p.TimeLimit
+// blockils.cu per instance, its warps independent searches, one from the
+// instance's greedy tour, the others from randomized nearest-neighbour
+// tours (up to about 110 cities with the instance's distance table in
+// shared memory), the shortest tour kept: p.TimeLimit
 // bounds the whole batch (every instance searches the while; batches larger
 // than the device holds at once run in turns, sharing the time), and
 // the kicks option bounds each search's kicks (default: until the time
@@ -116,7 +118,7 @@ func solveGroups(ctx context.Context, ins []*solver.Instance, groups map[int][]i
 		return "", err
 	}
 	defer ru.Close()
-	insts, err := batchStarts(ctx, ins)
+	insts, err := batchStarts(ctx, ins, seed)
 	if err != nil {
 		return "", err
 	}
@@ -149,9 +151,10 @@ func addCounters(a, b []uint64) []uint64 {
 	return a
 }
 
-// batchStarts builds every instance's candidate lists and greedy start
-// (fewer than biMinN cities: none) on all cores.
-func batchStarts(ctx context.Context, ins []*solver.Instance) ([]biStart, error) {
+// batchStarts builds every instance's quadrant candidate lists, its
+// greedy start for the first search and randomized nearest-neighbour
+// starts for the others (fewer than biMinN cities: none) on all cores.
+func batchStarts(ctx context.Context, ins []*solver.Instance, seed uint64) ([]biStart, error) {
 	out := make([]biStart, len(ins))
 	var next sync.Mutex
 	k := 0
@@ -176,6 +179,14 @@ func batchStarts(ctx context.Context, ins []*solver.Instance) ([]biStart, error)
 				// 0.0075 % on average with the nearest
 				nb := neighbor.Quadrant(in, biK)
 				out[i] = biStart{nb: nb.List, tour: construct.Greedy(in, nb)}
+				rng := rand.New(rand.NewPCG(seed, uint64(i)))
+				for range batchMaxWarps - 1 {
+					t, err := construct.RandomizedNearestNeighborContext(ctx, in, rng.IntN(in.N), nb, rng, 0.1)
+					if err != nil {
+						return
+					}
+					out[i].alt = append(out[i].alt, t)
+				}
 			}
 		}()
 	}
@@ -186,10 +197,11 @@ func batchStarts(ctx context.Context, ins []*solver.Instance) ([]biStart, error)
 	return out, nil
 }
 
-// biStart is an instance's candidate lists and start tour.
+// biStart is an instance's candidate lists and start tours.
 type biStart struct {
 	nb   []int32
 	tour []int
+	alt  [][]int // the other searches' starts
 }
 
 // batchGroup searches the instances idx (one metric) in launches of what
@@ -222,17 +234,21 @@ func batchGroup(ctx context.Context, ru *device.Run, metric int, ins []*solver.I
 }
 
 // Searches an instance of a batch: a block's warps, each an independent
-// search from the instance's start (its own kicks), the shortest tour
-// kept. Measured on 10,000 uniform 100-city instances, 2 s (H100; the
-// first 200 against the better of two CPU auto runs of 5,000 kicks): a
-// warp an instance 0.035 % above on average, 8 a block sharing the table
-// 0.0075 %, with quadrant candidates 0.0006-0.0024 %; on 1,000 of 1,000
-// cities, 10 s, 4 sharing the coordinates 0.24 % against 0.26 % with 8
-// and 0.28 % with one. Searches that take the block's best tour now and
-// then (2 to 8 times a run) ended worse: the independent ones keep apart.
+// search from a start of its own, the shortest tour kept. Measured on
+// 10,000 uniform 100-city instances, 2 s (H100; the first 200 against the
+// better of two CPU auto runs of 5,000 kicks, mean and worst): a warp an
+// instance from the greedy tour 0.035 / 0.99 %; 8 a block sharing the
+// coordinates 0.013 / 0.78 %, sharing the table 0.0075 / 0.78 %; with
+// quadrant candidates 0.0006 / 0.33 % (seed 2: 0.0116 / 0.78 %); the
+// others from randomized nearest-neighbour tours -0.0034 / 0.0 % (seed 2:
+// -0.0023 / 0.21 %). On 1,000 of 1,000 cities, 10 s: 4 sharing the
+// coordinates 0.24 %, 8 0.26 %, one 0.28 % above 10-s CPU auto.
+// Searches that take the block's best tour now and then (2 to 8 times a
+// run) ended worse: the independent ones keep apart.
 const (
 	batchTableWarps  = 8
 	batchCoordsWarps = 4
+	batchMaxWarps    = max(batchTableWarps, batchCoordsWarps)
 )
 
 // batchParts cuts idx into launches (cutBatch) with the layouts
@@ -272,9 +288,13 @@ func batchChunk(ctx context.Context, ru *device.Run, pl biPlan, ins []*solver.In
 	var flat []int32
 	for k, i := range part {
 		insts[k] = biInst{ins[i], st[i].nb}
-		for range w {
+		for j := range w {
 			ti = append(ti, k)
-			flat = append(flat, device.Convert[int32](st[i].tour)...)
+			t := st[i].tour
+			if j > 0 && j-1 < len(st[i].alt) {
+				t = st[i].alt[j-1]
+			}
+			flat = append(flat, device.Convert[int32](t)...)
 		}
 	}
 	var s *biSet

@@ -150,7 +150,7 @@ func TestBlockILSMeasureBatch(t *testing.T) {
 	}
 	wg.Wait()
 	t0 := time.Now()
-	res, err := SolveBatch(context.Background(), ins, solver.Params{Seed: 1, TimeLimit: limit})
+	res, err := SolveBatch(context.Background(), ins, solver.Params{Seed: uint64(env("TSP_BI_SEED", 1)), TimeLimit: limit})
 	if err != nil {
 		t.Fatal(err)
 	}
