@@ -44,7 +44,7 @@ var reportPlan = []reportStep{
 	{"gpu-b", "ttq-large", 270 * time.Second, (*reportRun).ttqLarge},
 	{"gpu-b", "kernel-2opt", 20 * time.Second, (*reportRun).kernel2opt},
 	{"gpu-b", "kernel-pspm", 40 * time.Second, (*reportRun).kernelPSPM},
-	{"gpu-b", "kernel-batch", 30 * time.Second, (*reportRun).kernelBatch},
+	{"gpu-b", "kernel-batch", 75 * time.Second, (*reportRun).kernelBatch},
 	{"gpu-b", "paper-rocki", 15 * time.Second, (*reportRun).paperRocki},
 	{"cpu", "cpu-auto", 270 * time.Second, (*reportRun).cpuAuto},
 	{"cpu", "cpu-engines", 90 * time.Second, (*reportRun).cpuEngines},

@@ -104,7 +104,8 @@ const batchAbout = "Solves many instances, one JSON line each in --out (name, n,
 	"set's tour, kept as reference_length). A rerun with the same --out skips the instances already\n" +
 	"there; each batch of lines is synced to the disk before the next. On the CPU --jobs instances run\n" +
 	"at once, each on its share of the cores (one each by default); on the GPU (a CUDA build, GPU\n" +
-	"backend) --chunk instances at once, a block each. Ctrl-C keeps the lines written and exits 130.\n" +
+	"backend) --chunk instances at once, a block each, sharing --time-each. Ctrl-C keeps the lines\n" +
+	"written and exits 130.\n" +
 	"--time-each is wall clock: on a loaded machine, '--opt kicks=N --time-each 1s' gives each run\n" +
 	"the same work whatever the load (docs/BATCH.md)."
 
