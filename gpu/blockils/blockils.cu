@@ -21,7 +21,9 @@
 // kicked tour is kept when it is no longer (better-or-equal acceptance),
 // else the reversals since the kick are undone from a journal (or, when
 // the journal overflowed, the tour is reloaded from global memory, where
-// the best tour is kept).
+// the best tour is kept). With stall > 0 (the batch) a walk whose best
+// has not fallen for stall kicks restarts: three kicks at once, kept
+// whatever they cost, the best tour staying in global memory.
 //
 // A launch runs until every tour has made its kick budget or the launch's
 // deadline (the first warp's start plus sliceNs, on the device's global
@@ -39,6 +41,7 @@
 #define BI_MOVES (2 * BI_K + 20 * BI_K)
 #define BI_BIG 0x3fffffff
 #define BI_JOURNAL 128  // reversals undone after a rejected kick
+#define BI_RESTART_KICKS 3  // kicks of a stalled walk's restart
 
 // Counters (ctr[]) shared with gpu/blockils_cuda.go.
 #define BI_CTR_EVALS 0
@@ -489,7 +492,7 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
                                const int* __restrict__ instN, const long long* __restrict__ tourOff, int* tours,
                                long long* lens, long long* gains, long long* kicksDone, long long kickBudget,
                                unsigned long long seed, long long sliceNs, unsigned long long* clock, int T,
-                               int shareCoords, int coordsShared, int maxN, int maxSeg, bool or3,
+                               int shareCoords, int coordsShared, int maxN, int maxSeg, bool or3, int stall,
                                unsigned long long* ctr) {
     extern __shared__ __align__(16) unsigned char bi_smem[];
     const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5, wpb = blockDim.x >> 5;
@@ -568,26 +571,42 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
     unsigned long long evals = 0, moves = 0, moves3 = 0, kicks = 0, kept = 0;
     int head = 0, qsize = n, jn = 0;
     bool late = false;
-    long long gain = -bi_search<METRIC>(w, lane, head, qsize, jn, end, or3, evals, moves, moves3, late);
-    len -= gain;
-    if (gain > 0) bi_store(w, Tg, lane);  // the restore point of the kicks
+    const long long len0 = len;
+    len += bi_search<METRIC>(w, lane, head, qsize, jn, end, or3, evals, moves, moves3, late);
+    // best: the walk's shortest tour, kept in Tg (the current one but
+    // after a restart)
+    long long best = len;
+    if (len < len0) bi_store(w, Tg, lane);  // the restore point of the kicks
     long long done = kicksDone[g];
     const uint32_t key = stream_key(seed, (uint32_t)g);
+    int since = 0;  // kicks since the walk's best last fell
     while (!late && done < kickBudget) {
         int t = lane == 0 ? bi_timer() >= end : 0;
         if (__shfl_sync(0xffffffffu, t, 0)) break;
-        uint32_t c0 = (uint32_t)done * 3u;
+        // a walk stalled for stall kicks restarts: BI_RESTART_KICKS kicks
+        // at once, kept whatever they cost
+        const bool restart = stall > 0 && since >= stall;
         jn = 0;
-        int dk = bi_kick<METRIC>(w, lane, ctr_rand(key, c0), ctr_rand(key, c0 + 1), ctr_rand(key, c0 + 2), maxSeg,
+        long long d = 0;
+        const long long nk = restart ? min((long long)BI_RESTART_KICKS, kickBudget - done) : 1;
+        for (int r = 0; r < nk; r++) {
+            uint32_t c0 = (uint32_t)done * 3u;
+            d += bi_kick<METRIC>(w, lane, ctr_rand(key, c0), ctr_rand(key, c0 + 1), ctr_rand(key, c0 + 2), maxSeg,
                                  head, qsize, jn);
-        long long d = dk + bi_search<METRIC>(w, lane, head, qsize, jn, end, or3, evals, moves, moves3, late);
-        done++;
-        kicks++;
-        if (d <= 0) {
+            done++;
+            kicks++;
+        }
+        d += bi_search<METRIC>(w, lane, head, qsize, jn, end, or3, evals, moves, moves3, late);
+        since++;
+        if (restart || d <= 0) {
             len += d;
-            gain -= d;
             kept++;
-            if (d < 0) bi_store(w, Tg, lane);
+            if (restart) since = 0;
+            if (len < best) {
+                best = len;
+                since = 0;
+                bi_store(w, Tg, lane);
+            }
         } else {
             if (jn <= BI_JOURNAL) {
                 for (int k = jn - 1; k >= 0; k--) {
@@ -597,19 +616,20 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
                 }
             } else {
                 bi_load(w, Tg, lane);
-            }
-            if (qsize > 0) {  // a cut search left cities queued
-                for (int i = lane; i < n; i += 32) w.inq[i] = 0;
-                __syncwarp();
-                head = 0;
-                qsize = 0;
+                len = best;
             }
         }
+        if (qsize > 0) {  // a cut search left cities queued
+            for (int i = lane; i < n; i += 32) w.inq[i] = 0;
+            __syncwarp();
+            head = 0;
+            qsize = 0;
+        }
     }
-    bi_store(w, Tg, lane);
+    if (len == best) bi_store(w, Tg, lane);
     if (lane == 0) {
-        lens[g] = len;
-        gains[g] += gain;
+        lens[g] = best;
+        gains[g] += len0 - best;
         kicksDone[g] = done;
         atomicAdd(&ctr[BI_CTR_EVALS], evals);
         atomicAdd(&ctr[BI_CTR_MOVES], moves);
@@ -637,10 +657,10 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
              const long long* __restrict__ tourOff, int* tours, long long* lens, long long* gains,                   \
              long long* kicksDone, long long kickBudget, unsigned long long seed, long long sliceNs,                 \
              unsigned long long* clock, long long T, long long shareCoords, long long coordsShared, long long maxN,  \
-             long long maxSeg, long long or3, unsigned long long* ctr) {                                             \
+             long long maxSeg, long long or3, long long stall, unsigned long long* ctr) {                            \
         block_ils_impl<METRIC>(xy, xyd, nb, instOff, instN, tourOff, tours, lens, gains, kicksDone, kickBudget,     \
                                seed, sliceNs, clock, (int)T, (int)shareCoords, (int)coordsShared, (int)maxN,         \
-                               (int)maxSeg, or3 != 0, ctr);                                                          \
+                               (int)maxSeg, or3 != 0, (int)stall, ctr);                                              \
     }
 // BI_MIN_BLOCKS: blocks of 256 threads an SM holds at once, within the
 // registers (64 a thread).

@@ -43,6 +43,9 @@ type biOpts struct {
 	seg int
 	// or3 adds the sequential 3-opt moves where 2-opt and Or-opt find none.
 	or3 bool
+	// stall: kicks without a shorter tour after which a walk restarts
+	// from its tour kicked several times (0: never).
+	stall int
 }
 
 // biDefaults are the pool's and the batch's settings: kicks of segments
@@ -261,7 +264,7 @@ func (s *biSet) launch(kicks int64, seed uint64, slice time.Duration, o biOpts) 
 	blocks := (s.T + s.pl.wpb - 1) / s.pl.wpb
 	if err := d.Launch(s.pl.kernel, blocks, 1, 32*s.pl.wpb, s.pl.shared, d.Stream,
 		s.xy, s.xyd, s.nb, s.instOff, s.instN, s.tourOff, s.tours, s.lens, s.gains, s.kicks, kicks, seed,
-		int64(slice), s.clock, s.T, s.pl.share, s.pl.coordsShared, s.pl.maxN, o.seg, o.or3, s.ctr); err != nil {
+		int64(slice), s.clock, s.T, s.pl.share, s.pl.coordsShared, s.pl.maxN, o.seg, o.or3, o.stall, s.ctr); err != nil {
 		return err
 	}
 	if err := s.done.Record(d.Stream); err != nil {

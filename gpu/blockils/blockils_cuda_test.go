@@ -117,9 +117,13 @@ func TestBlockILSGainsExact(t *testing.T) {
 				l0[g] = solver.TourLength(in, starts[g])
 			}
 			flat := make([]int32, s.offs[s.T-1]+s.ns[s.T-1])
+			stall := 0
+			if c.share { // the walks restart now and then
+				stall = 4
+			}
 			for k, budget := range []int64{0, 1, 2, 5, 20, 60} {
 				err := ru.Do(func() error {
-					if err := s.launch(budget, uint64(k+1), time.Second, biOpts{seg: 10, or3: k%3 != 0}); err != nil {
+					if err := s.launch(budget, uint64(k+1), time.Second, biOpts{seg: 10, or3: k%3 != 0, stall: stall}); err != nil {
 						return err
 					}
 					return s.get(flat)

@@ -3,12 +3,14 @@
 package blockils
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -92,7 +94,8 @@ func measurePool(t *testing.T, in *solver.Instance, name string, opt int64, gree
 
 // TestBlockILSMeasureBatch solves TSP_BI_BATCH (default 10,000) uniform
 // TSP_BI_N-city (default 100) instances in TSP_BI_TIME (default 8 s) and
-// compares the first TSP_BI_SAMPLE (default
+// compares, for each stall of TSP_BI_STALL (a comma-separated list;
+// default the batch's), the first TSP_BI_SAMPLE (default
 // 200) with a reference: the better of two CPU auto runs of TSP_BI_REF
 // (default 5,000) kicks, one worker each. Only with TSP_BI_MEASURE.
 func TestBlockILSMeasureBatch(t *testing.T) {
@@ -149,31 +152,39 @@ func TestBlockILSMeasureBatch(t *testing.T) {
 		}(i)
 	}
 	wg.Wait()
-	t0 := time.Now()
-	res, err := SolveBatch(context.Background(), ins, solver.Params{Seed: uint64(env("TSP_BI_SEED", 1)), TimeLimit: limit})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wall := time.Since(t0)
-	var kicks int64
-	for _, r := range res {
-		kicks += r.Steps
-	}
-	var gap, worst float64
-	at, over, wi := 0, 0, 0
-	for i := 0; i < sample; i++ {
-		g := 100 * float64(res[i].Length-ref[i]) / float64(ref[i])
-		gap += g
-		if g > worst {
-			worst, wi = g, i+1
+	defer func(o biOpts) { batchOpts = o }(batchOpts)
+	for _, v := range strings.Split(cmp.Or(os.Getenv("TSP_BI_STALL"), "-1"), ",") {
+		stall, _ := strconv.Atoi(v)
+		if stall < 0 {
+			stall = batchOpts.stall
 		}
-		if g <= 0 {
-			at++
+		t0 := time.Now()
+		batchOpts.stall = stall
+		res, err := SolveBatch(context.Background(), ins, solver.Params{Seed: uint64(env("TSP_BI_SEED", 1)), TimeLimit: limit})
+		if err != nil {
+			t.Fatal(err)
 		}
-		if g > 0.1 {
-			over++
+		wall := time.Since(t0)
+		var kicks int64
+		for _, r := range res {
+			kicks += r.Steps
 		}
+		var gap, worst float64
+		at, over, wi := 0, 0, 0
+		for i := 0; i < sample; i++ {
+			g := 100 * float64(res[i].Length-ref[i]) / float64(ref[i])
+			gap += g
+			if g > worst {
+				worst, wi = g, i+1
+			}
+			if g <= 0 {
+				at++
+			}
+			if g > 0.1 {
+				over++
+			}
+		}
+		t.Logf("stall %d, %d × %d cities, limit %v: wall %v, %.0f kicks an instance; first %d: mean %.4f %%, worst %.4f %% (seed %d), %d at or below the reference, %d over 0.1 %%; %s",
+			stall, count, n, limit, wall.Round(time.Millisecond), float64(kicks)/float64(count), sample, gap/float64(sample), worst, wi, at, over, res[0].Device)
 	}
-	t.Logf("%d × %d cities, limit %v: wall %v, %.0f kicks an instance; first %d: mean %.4f %%, worst %.4f %% (seed %d), %d at or below the reference, %d over 0.1 %%; %s",
-		count, n, limit, wall.Round(time.Millisecond), float64(kicks)/float64(count), sample, gap/float64(sample), worst, wi, at, over, res[0].Device)
 }
