@@ -59,8 +59,9 @@ func TestMultiPSPMTwoContexts(t *testing.T) {
 
 // TestMultiPSPMExchange: at every synchronisation the host keeps the best
 // of the contexts' bests and both contexts then hold it on the device (the
-// tour and its cost, which their searches start the next segment from);
-// some exchange gives one of them a better tour than its own.
+// tour and its cost, which their searches, with islands the first island's,
+// start the next segment from); some exchange gives one of them a better
+// tour than its own.
 func TestMultiPSPMExchange(t *testing.T) {
 	gputest.NeedDevice(t)
 	in := gputest.RandomInstance(400, solver.Euc2D, 1000, 22)

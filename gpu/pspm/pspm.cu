@@ -15,7 +15,8 @@
 // e[x] = d(x, next x) and rem[x] = d(prev x, x) + d(x, next x) - d(prev x,
 // next x), so a move costs two distances instead of six. One launch anneals
 // a range of iterations; pspm_sync then reduces the archived bests on the
-// device, and the next launch starts every search from the global best.
+// device, and the next launch starts every search from the global best, or
+// (islands, the default) pspm_exchange starts each from its island's best.
 #include "common.cuh"
 
 #define PSPM_MAXWARPS 32
@@ -1148,3 +1149,49 @@ __device__ void pspm_init_impl(const float2 *xy, int n, const int *start, int *c
 PSPM_INIT(euc, METRIC_EUC_2D)
 PSPM_INIT(ceil, METRIC_CEIL_2D)
 PSPM_INIT(att, METRIC_ATT)
+
+// pspm_exchange starts each search's next segment from its island's best:
+// the archived tour of the lowest cost (ties: the lowest number) among the
+// searches b / island * island .. + island - 1, into cur and curCost. With
+// fromGlobal, the first island takes the global best gbest instead (a
+// better one handed over from another context).
+extern "C" __global__ void __launch_bounds__(256)
+    pspm_exchange(const long long *archCost, const int *arch, int *cur, long long *curCost, long long blocks,
+                  long long n, long long island, const int *gbest, const long long *gbestCost, long long fromGlobal) {
+    __shared__ long long sc[256];
+    __shared__ int sb[256];
+    const int b = blockIdx.x;
+    const long long i0 = (long long)b / island * island, i1 = min(blocks, i0 + island);
+    int *to = cur + (size_t)b * n;
+    if (fromGlobal && i0 == 0) {
+        for (int x = threadIdx.x; x < (int)n; x += blockDim.x) to[x] = gbest[x];
+        if (threadIdx.x == 0) curCost[b] = gbestCost[0];
+        return;
+    }
+    long long bc = 0x7fffffffffffffffll;
+    int bb = 0x7fffffff;
+    for (long long k = i0 + threadIdx.x; k < i1; k += blockDim.x) {
+        const long long v = archCost[k];
+        if (v < bc) {
+            bc = v;
+            bb = (int)k;
+        }
+    }
+    sc[threadIdx.x] = bc;
+    sb[threadIdx.x] = bb;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s) {
+            const long long o = sc[threadIdx.x + s];
+            const int ob = sb[threadIdx.x + s];
+            if (o < sc[threadIdx.x] || (o == sc[threadIdx.x] && ob < sb[threadIdx.x])) {
+                sc[threadIdx.x] = o;
+                sb[threadIdx.x] = ob;
+            }
+        }
+        __syncthreads();
+    }
+    const int *from = arch + (size_t)sb[0] * n;
+    for (int x = threadIdx.x; x < (int)n; x += blockDim.x) to[x] = from[x];
+    if (threadIdx.x == 0) curCost[b] = sc[0];
+}

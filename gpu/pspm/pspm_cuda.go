@@ -44,6 +44,7 @@ type pspmRun struct {
 
 	iter     int64 // iterations run per search
 	fromBest bool  // the next launch starts from the global best
+	handed   bool  // the last exchange handed this share a better global best
 	bestTour []int // the last global best read back
 	bestLen  int64
 	greedy   []int // the start of a fitted schedule (nil: none)
@@ -150,7 +151,8 @@ func (g *pspmGroup) plan(p solver.Params, start time.Time, fit bool) time.Time {
 // runs side by side, and the global best exchanged at the schedule's
 // synchronisations (every k temperature steps): the host gathers each
 // share's best, keeps the best of all and hands it to the others, whose
-// searches start the next segment from it as one device's do.
+// searches start the next segment from it as one device's do (with
+// islands, a share's first island does).
 type pspmGroup struct {
 	shares      []*pspmRun // the shares still running
 	sel         []device.DevSlot
@@ -268,7 +270,9 @@ func (g *pspmGroup) anneal(ctx context.Context, sink *solver.Sink, deadline time
 
 // sync gathers every share's best (pspm_sync), keeps the best of all as
 // the global best and, when exchange, gives it to the shares whose own is
-// worse; exchange also starts the next segment's searches from it.
+// worse; exchange also starts the next segment's searches from it, or,
+// with islands, each from its island's best (a share's first island from
+// the global best it was handed).
 func (g *pspmGroup) sync(exchange bool) error {
 	if err := g.each((*pspmRun).syncBest); err != nil {
 		return err
@@ -289,6 +293,7 @@ func (g *pspmGroup) sync(exchange bool) error {
 		next := device.TourToNext(g.bestTour)
 		best, bestLen := g.bestTour, g.bestLen
 		err := g.each(func(s *pspmRun) error {
+			s.handed = false
 			if s.bestLen <= bestLen {
 				return nil
 			}
@@ -298,18 +303,35 @@ func (g *pspmGroup) sync(exchange bool) error {
 			if err := device.HtoD(s.gbestCost, []int64{bestLen}); err != nil {
 				return err
 			}
-			s.bestTour, s.bestLen = best, bestLen
+			s.bestTour, s.bestLen, s.handed = best, bestLen, true
 			return nil
 		})
 		if err != nil {
 			return err
 		}
 	}
+	if exchange && g.shares[0].cfg.Island > 0 {
+		if err := g.each((*pspmRun).exchangeIslands); err != nil {
+			return err
+		}
+	}
 	for _, s := range g.shares {
-		s.fromBest = exchange
+		s.fromBest = exchange && s.cfg.Island <= 0
 	}
 	g.fromBest = exchange
 	return nil
+}
+
+// exchangeIslands queues pspm_exchange: every search starts the next
+// segment from its island's best, the first island from the global best
+// when another context handed a better one over.
+func (s *pspmRun) exchangeIslands() error {
+	handed := int64(0)
+	if s.handed {
+		handed = 1
+	}
+	return s.r.Launch("pspm_exchange", s.tb, 1, 256, 0, s.r.Stream, s.archCost, s.arch, s.cur, s.curCost, s.tb, s.n,
+		s.cfg.Island, s.gbest, s.gbestCost, handed)
 }
 
 // send hands the global best to the sink when due, reporting whether.

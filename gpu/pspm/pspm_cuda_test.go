@@ -38,7 +38,11 @@ import (
 // move's delta (its walk, the e values and d(u, z) for the gap it closes)
 // and relink (by the winner alone, or by the whole warp where the lists are
 // in global memory) are checked the same way, in each layout and on 12
-// cities, where a segment often sits beside its new place.
+// cities, where a segment often sits beside its new place. The exchange,
+// which sets each search's tour and tracked cost for the next segment, is
+// checked too: islands (pspm_exchange: the default of 32 from 100 to 499
+// cities, 7 with a short last island, block searches, one search each) and
+// every search from the global best (island 0, and the other sizes).
 func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 	gputest.NeedDevice(t)
 	e, err := solver.Lookup(AlgoPSPM, solver.BackendGPU)
@@ -50,52 +54,57 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		metric             solver.Metric
 		draw               string // the "draw" option ("": auto, nn at these temperatures)
 		seg                int    // the "seg" option (0: the default)
+		island             int    // the "island" option (-1: the default)
 	}{
-		{150, 32, 0, solver.Euc2D, "", 0},
-		{150, 7, 0, solver.Euc2D, "", 0},
-		{150, 64, 0, solver.Euc2D, "", 0},
-		{493, 48, 0, solver.Euc2D, "", 0}, // two moves on half the lanes
-		{300, 40, 0, solver.Att, "", 0},
-		{150, 96, 0, solver.Euc2D, "", 0},      // a search per block
-		{493, 80, 0, solver.Euc2D, "", 0},      // a search per block with a partial last warp
-		{3000, 1024, 132, solver.Euc2D, "", 0}, // a search per block of 32 warps
-		{300, 64, 0, solver.Euc2D, "uniform", 0},
-		{300, 33, 0, solver.Att, "mixed", 0}, // one lane with two moves
-		{300, 64, 0, solver.Euc2D, "nn", 0},
-		{3000, 64, 0, solver.Euc2D, "", 0},
-		{200, 64, 0, solver.Ceil2D, "", 0},
-		{200, 32, 0, solver.Ceil2D, "", 0},
-		{200, 32, 0, solver.Att, "", 0},
-		{3000, 32, 0, solver.Euc2D, "", 0},
-		{150, 32, 0, solver.Euc2D, "uniform", 0},
-		{150, 7, 0, solver.Euc2D, "uniform", 0},
-		{200, 32, 0, solver.Att, "uniform", 0},
-		{3000, 32, 0, solver.Euc2D, "uniform", 0},
-		{150, 7, 0, solver.Euc2D, "nn", 0}, // lanes past the 7th draw too, never win
-		{200, 32, 0, solver.Ceil2D, "nn", 0},
-		{300, 32, 0, solver.Att, "nn", 0},
-		{20000, 32, 0, solver.Euc2D, "nn", 0},   // lists in global memory
-		{15000, 32, 132, solver.Euc2D, "nn", 0}, // lists in shared memory, a search per SM
-		{150, 7, 0, solver.Euc2D, "mixed", 0},
-		{3000, 32, 0, solver.Euc2D, "mixed", 0},
-		{200, 32, 0, solver.Att, "mixed", 0},
-		{15000, 32, -1, solver.Euc2D, "nn", 0}, // the tour layout
-		{5000, 32, -1, solver.Euc2D, "", 0},
-		{3000, 32, -1, solver.Att, "mixed", 0},
-		{3000, 32, -1, solver.Ceil2D, "uniform", 0},
-		{150, 32, 0, solver.Euc2D, "", 3},
-		{150, 7, 0, solver.Euc2D, "uniform", 2},
-		{493, 48, 0, solver.Euc2D, "", 3}, // two moves on half the lanes
-		{300, 96, 0, solver.Att, "", 3},   // a search per block
-		{493, 32, 0, solver.Euc2D, "nn", 2},
-		{200, 80, 0, solver.Ceil2D, "mixed", 2},
-		{200, 32, 0, solver.Ceil2D, "nn", 3},
-		{3000, 1024, 132, solver.Euc2D, "", 2},
-		{3000, 32, 0, solver.Euc2D, "mixed", 3},
-		{12, 32, 0, solver.Euc2D, "", 3},
-		{12, 96, 0, solver.Euc2D, "uniform", 3},
-		{15000, 32, -1, solver.Euc2D, "nn", 3},   // the tour layout relocates only
-		{20000, 32, 0, solver.Euc2D, "mixed", 3}, // lists in global memory
+		{150, 32, 0, solver.Euc2D, "", 0, -1},
+		{150, 7, 0, solver.Euc2D, "", 0, -1},
+		{150, 64, 0, solver.Euc2D, "", 0, -1},
+		{493, 48, 0, solver.Euc2D, "", 0, -1}, // two moves on half the lanes
+		{300, 40, 0, solver.Att, "", 0, -1},
+		{150, 96, 0, solver.Euc2D, "", 0, -1},      // a search per block
+		{493, 80, 0, solver.Euc2D, "", 0, -1},      // a search per block with a partial last warp
+		{3000, 1024, 132, solver.Euc2D, "", 0, -1}, // a search per block of 32 warps
+		{300, 64, 0, solver.Euc2D, "uniform", 0, -1},
+		{300, 33, 0, solver.Att, "mixed", 0, -1}, // one lane with two moves
+		{300, 64, 0, solver.Euc2D, "nn", 0, -1},
+		{3000, 64, 0, solver.Euc2D, "", 0, -1},
+		{200, 64, 0, solver.Ceil2D, "", 0, -1},
+		{200, 32, 0, solver.Ceil2D, "", 0, -1},
+		{200, 32, 0, solver.Att, "", 0, -1},
+		{3000, 32, 0, solver.Euc2D, "", 0, -1},
+		{150, 32, 0, solver.Euc2D, "uniform", 0, -1},
+		{150, 7, 0, solver.Euc2D, "uniform", 0, -1},
+		{200, 32, 0, solver.Att, "uniform", 0, -1},
+		{3000, 32, 0, solver.Euc2D, "uniform", 0, -1},
+		{150, 7, 0, solver.Euc2D, "nn", 0, -1}, // lanes past the 7th draw too, never win
+		{200, 32, 0, solver.Ceil2D, "nn", 0, -1},
+		{300, 32, 0, solver.Att, "nn", 0, -1},
+		{20000, 32, 0, solver.Euc2D, "nn", 0, -1},   // lists in global memory
+		{15000, 32, 132, solver.Euc2D, "nn", 0, -1}, // lists in shared memory, a search per SM
+		{150, 7, 0, solver.Euc2D, "mixed", 0, -1},
+		{3000, 32, 0, solver.Euc2D, "mixed", 0, -1},
+		{200, 32, 0, solver.Att, "mixed", 0, -1},
+		{15000, 32, -1, solver.Euc2D, "nn", 0, -1}, // the tour layout
+		{5000, 32, -1, solver.Euc2D, "", 0, -1},
+		{3000, 32, -1, solver.Att, "mixed", 0, -1},
+		{3000, 32, -1, solver.Ceil2D, "uniform", 0, -1},
+		{150, 32, 0, solver.Euc2D, "", 3, -1},
+		{150, 7, 0, solver.Euc2D, "uniform", 2, -1},
+		{493, 48, 0, solver.Euc2D, "", 3, -1}, // two moves on half the lanes
+		{300, 96, 0, solver.Att, "", 3, -1},   // a search per block
+		{493, 32, 0, solver.Euc2D, "nn", 2, -1},
+		{200, 80, 0, solver.Ceil2D, "mixed", 2, -1},
+		{200, 32, 0, solver.Ceil2D, "nn", 3, -1},
+		{3000, 1024, 132, solver.Euc2D, "", 2, -1},
+		{3000, 32, 0, solver.Euc2D, "mixed", 3, -1},
+		{12, 32, 0, solver.Euc2D, "", 3, -1},
+		{12, 96, 0, solver.Euc2D, "uniform", 3, -1},
+		{15000, 32, -1, solver.Euc2D, "nn", 3, -1},   // the tour layout relocates only
+		{20000, 32, 0, solver.Euc2D, "mixed", 3, -1}, // lists in global memory
+		{150, 32, 64, solver.Euc2D, "", 0, 0},        // every search from the global best (Lam et al.)
+		{493, 32, 200, solver.Euc2D, "", 0, 7},       // islands of 7, the last one short
+		{300, 96, 40, solver.Att, "mixed", 2, 8},     // islands of block searches, segment moves
+		{200, 32, 132, solver.Ceil2D, "nn", 0, 1},    // every search on its own
 	}
 	for _, c := range cases {
 		in := gputest.RandomInstance(c.n, c.metric, 1000, uint64(20+c.n+c.threads))
@@ -111,6 +120,9 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		if c.seg != 0 {
 			p = gputest.WithOpts(p, fmt.Sprint("seg=", c.seg))
 		}
+		if c.island >= 0 {
+			p = gputest.WithOpts(p, fmt.Sprint("island=", c.island))
+		}
 		snaps := solver.Latest()
 		r, err := e.Solve(context.Background(), in, p, snaps)
 		if err != nil {
@@ -125,7 +137,7 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		exact := solver.TourLength(in, s.Best)
 		tol := int64(2 + c.n/500)
 		if d := s.BestLength - exact; d < -tol || d > tol {
-			t.Fatalf("n=%d threads=%d blocks %d draw %s seg %d %v: device cost %d, exact length of its tour %d", c.n, c.threads, c.blocks, c.draw, c.seg, c.metric, s.BestLength, exact)
+			t.Fatalf("n=%d threads=%d blocks %d draw %s seg %d island %d %v: device cost %d, exact length of its tour %d", c.n, c.threads, c.blocks, c.draw, c.seg, c.island, c.metric, s.BestLength, exact)
 		}
 		start := solver.TourLength(in, solver.IdentityTour(in.N))
 		if r.Length >= start {

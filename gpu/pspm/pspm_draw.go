@@ -84,11 +84,13 @@ func pspmDrawOf(in *solver.Instance, c pspmConfig, p solver.Anneal, steps int) (
 // pspmNNKDefault is the nnk option's declared default.
 const pspmNNKDefault = 8
 
-// pspmNNKBySize gives PSPM's draw 16 nearest cities from 100 to 499
-// cities, the range of Lam et al.'s 20 instances, where 16 left a lower
+// pspmBySize gives PSPM, from 100 to 499 cities (the range of Lam et
+// al.'s 20 instances), a draw of 16 nearest cities, where 16 left a lower
 // mean error than 8 on each of three seeds at the same moves per second
-// (docs/DECISIONS.md#pspm-nnk); other sizes keep the declared 8.
-var pspmNNKBySize = solver.SizeTable{{From: 100, To: 500, Set: map[string]string{"nnk": "16"}}}
+// (docs/DECISIONS.md#pspm-nnk), and islands of 32 searches, which left a
+// third of the global exchange's mean error (docs/DECISIONS.md#pspm-island);
+// other sizes keep the declared 8 and the global exchange.
+var pspmBySize = solver.SizeTable{{From: 100, To: 500, Set: map[string]string{"nnk": "16", "island": "32"}}}
 
 // pspmDefaultNNK is engine's nnk default on n cities.
 func pspmDefaultNNK(engine string, n int) int {

@@ -189,7 +189,8 @@ func TestPSPMOptionsValidate(t *testing.T) {
 
 // TestPSPMNNKBySize: PSPM's draw takes 16 nearest cities by default from
 // 100 to 499 cities and 8 elsewhere, the run reads the same default as the
-// planner sizes its lists for, and a given nnk wins.
+// planner sizes its lists for, and a given nnk wins; islands of 32 searches
+// likewise, else the global exchange.
 func TestPSPMNNKBySize(t *testing.T) {
 	for _, c := range []struct {
 		algo  string
@@ -207,6 +208,23 @@ func TestPSPMNNKBySize(t *testing.T) {
 		}
 		if cfg.NNK != c.want || (c.extra == nil && pspmDefaultNNK(c.algo, c.n) != c.want) {
 			t.Errorf("%s on %d cities %v: nnk %d, planner's %d; want %d", c.algo, c.n, c.extra, cfg.NNK, pspmDefaultNNK(c.algo, c.n), c.want)
+		}
+	}
+	for _, c := range []struct {
+		algo  string
+		n     int
+		extra map[string]string
+		want  int
+	}{
+		{AlgoPSPM, 99, nil, 0}, {AlgoPSPM, 100, nil, 32}, {AlgoPSPM, 493, nil, 32}, {AlgoPSPM, 500, nil, 0},
+		{AlgoPSSM, 200, nil, 0}, {AlgoPSPM, 200, map[string]string{"island": "0"}, 0},
+	} {
+		cfg, err := PspmSpecs[c.algo].Parse(pointsInstance(c.n, solver.Euc2D, 1000, 5), solver.Params{Extra: c.extra})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Island != c.want {
+			t.Errorf("%s on %d cities %v: island %d, want %d", c.algo, c.n, c.extra, cfg.Island, c.want)
 		}
 	}
 	if got, want := pspmDefaultNbrBytes(493, 16), 2*493*16; got != want {

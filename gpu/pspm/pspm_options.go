@@ -14,6 +14,9 @@ type pspmConfig struct {
 	NNFrom *float64
 	// Seg is the longest segment a move carries (1: relocations).
 	Seg int
+	// Island is the searches of an island, which restart from its best at
+	// each exchange (0: every search from the global best).
+	Island int
 }
 
 // pspmDrawMode is the draw option's value.
@@ -49,13 +52,15 @@ var (
 	pspmNNFrom = solver.Float("nnfrom", func(c *pspmConfig) *float64 { c.NNFrom = new(float64); return c.NNFrom }, 0, 0, solver.Inf,
 		"the temperature below which draw auto, nn and mixed take moves from the nearest cities (0: never, the draw stays uniform)").
 		Auto("3 × the mean distance from a city to its nnk-th nearest").Experimental()
+	pspmIsland = solver.Int("island", func(c *pspmConfig) *int { return &c.Island }, 0, 0, 1<<30,
+		"searches per island: at each exchange every search restarts from the best of its island (consecutive searches), so the islands stay apart; 0: every search from the global best (Lam et al.; pspm: 32 from 100 to 499 cities)").Experimental()
 	pspmSeg = solver.Int("seg", func(c *pspmConfig) *int { return &c.Seg }, solver.DefaultSegment, 1, 3,
 		"the longest segment one move carries: 1 relocates a city (Lam et al.), 2 or 3 also move 2 or 3 consecutive cities (Or-opt), in either orientation, the length uniform: a shorter tour at about half the moves per second (the tour layout, from a few thousand cities, relocates only)")
 )
 
 // PspmSpecs are the GPU annealers' options by engine (Lam et al., Table 1).
 var PspmSpecs = map[string]*solver.Spec[pspmConfig]{
-	AlgoPSPM: solver.NewSpec(pspmBlocks, pspmThreads, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom, pspmSeg).BySize(pspmNNKBySize),
+	AlgoPSPM: solver.NewSpec(pspmBlocks, pspmThreads, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom, pspmSeg, pspmIsland).BySize(pspmBySize),
 	AlgoSSPM: solver.NewSpec(pspmThreads, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom),
 	AlgoPSSM: solver.NewSpec(pspmBlocks, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom),
 }

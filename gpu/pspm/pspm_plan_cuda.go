@@ -15,7 +15,7 @@ func init() {
 	for _, m := range []string{"euc", "ceil", "att"} {
 		device.RegisterKernels("pspm_init_"+m, "dist_check_"+m)
 	}
-	device.RegisterKernels("pspm_sync")
+	device.RegisterKernels("pspm_sync", "pspm_exchange")
 }
 
 // sharedFits reports whether fn may take bytes of dynamic shared memory,
