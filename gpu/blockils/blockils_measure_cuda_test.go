@@ -94,7 +94,8 @@ func measurePool(t *testing.T, in *solver.Instance, name string, opt int64, gree
 
 // TestBlockILSMeasureBatch solves TSP_BI_BATCH (default 10,000) uniform
 // TSP_BI_N-city (default 100) instances in TSP_BI_TIME (default 8 s) and
-// compares, for each stall of TSP_BI_STALL (a comma-separated list;
+// compares, with the kicks' longest segment TSP_BI_SEG (default the
+// batch's), for each stall of TSP_BI_STALL (a comma-separated list;
 // default the batch's), the first TSP_BI_SAMPLE (default
 // 200) with a reference: the better of two CPU auto runs of TSP_BI_REF
 // (default 5,000) kicks, one worker each. Only with TSP_BI_MEASURE.
@@ -153,6 +154,9 @@ func TestBlockILSMeasureBatch(t *testing.T) {
 	}
 	wg.Wait()
 	defer func(o biOpts) { batchOpts = o }(batchOpts)
+	if v, err := strconv.Atoi(os.Getenv("TSP_BI_SEG")); err == nil {
+		batchOpts.seg = v
+	}
 	for _, v := range strings.Split(cmp.Or(os.Getenv("TSP_BI_STALL"), "-1"), ",") {
 		stall, _ := strconv.Atoi(v)
 		if stall < 0 {
