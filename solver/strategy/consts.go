@@ -29,12 +29,15 @@ const (
 // (PopMaxN). Below PopLongMaxN it does so with at least PopPerCity of
 // time a city, scaled by PopFewWorkers/w on fewer workers: on 24,978 and
 // 33,810 cities it is behind at 10 s and ahead from 20 s on 16 cores,
-// and on 2 from about 1 ms a city.
+// and on 2 from about 1 ms a city. Below PopMaxN on fewer workers it
+// needs PopShortPerCity a city, scaled alike (0.75 ms on 2): below that
+// it is behind the merged search (docs/DECISIONS.md#pop-short).
 const (
-	PopMaxN       = 20_000
-	PopLongMaxN   = 50_000
-	PopPerCity    = 500 * time.Microsecond
-	PopFewWorkers = 4
+	PopMaxN         = 20_000
+	PopLongMaxN     = 50_000
+	PopPerCity      = 500 * time.Microsecond
+	PopShortPerCity = 375 * time.Microsecond
+	PopFewWorkers   = 4
 )
 
 // The merged search's restarts (docs/DECISIONS.md#restart): auto's timed

@@ -148,8 +148,13 @@ func popSize(n, w int, limit time.Duration) bool {
 	per := PopPerCity
 	if w < PopFewWorkers {
 		per = per * PopFewWorkers / time.Duration(w)
+		if n < PopMaxN {
+			per = PopShortPerCity * PopFewWorkers / time.Duration(w)
+		}
+	} else if n < PopMaxN {
+		return true
 	}
-	return n < PopMaxN || limit >= time.Duration(n)*per
+	return limit >= time.Duration(n)*per
 }
 
 // Crowded reports whether a run of n cities on w workers within limit

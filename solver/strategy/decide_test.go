@@ -27,6 +27,8 @@ func TestDecide(t *testing.T) {
 	}{
 		{"small: independent", auto(500, 2, 10*sec), Strategy{Search: Independent, LocalSearch: small}},
 		{"pop below PopMaxN", auto(5000, 2, 10*sec), Strategy{Search: Population, LocalSearch: deep}},
+		{"pop below PopMaxN on many workers, short", auto(5000, 16, sec), Strategy{Search: Population, LocalSearch: deep}},
+		{"merged below PopMaxN on few workers, short", merged(auto(5000, 2, 3*sec)), Strategy{Search: Merged, LocalSearch: deep}},
 		{"pop below PopLongMaxN with time", auto(30000, 16, 20*sec), Strategy{Search: Population, LocalSearch: deep}},
 		{"merged below PopLongMaxN without time", merged(auto(30000, 16, 10*sec)), Strategy{Search: Merged, LocalSearch: deep}},
 		{"few workers need more time", merged(auto(30000, 2, 20*sec)), Strategy{Search: Merged, LocalSearch: deep}},

@@ -28,7 +28,8 @@ func TestPopAndRestartPlan(t *testing.T) {
 		pop, restarts bool
 	}{
 		{"two workers", auto, 2000, 2, 10 * time.Second, nil, true, false},
-		{"one worker", auto, strategy.DeepMinN, 1, time.Second, nil, true, false},
+		{"one worker", auto, strategy.DeepMinN, 1, 2 * time.Second, nil, true, false},
+		{"one worker, 1 ms a city", auto, strategy.DeepMinN, 1, time.Second, nil, false, false},
 		{"three workers", auto, 2000, 3, 10 * time.Second, nil, true, false},
 		{"sixteen workers", auto, strategy.PopMaxN - 1, 16, 10 * time.Second, nil, true, false},
 		{"kicks budget", auto, 2000, 2, 0, map[string]string{OptKicks: "100"}, false, false},
@@ -39,7 +40,9 @@ func TestPopAndRestartPlan(t *testing.T) {
 		{"share best", auto, 2000, 4, 10 * time.Second, map[string]string{OptShare: "best"}, false, false},
 		{"below 1,000", auto, strategy.DeepMinN - 1, 2, 10 * time.Second, nil, false, false},
 		{"below 1,000, four workers", auto, strategy.DeepMinN - 1, 4, 10 * time.Second, nil, false, false},
-		{"below 20,000", auto, strategy.PopMaxN - 1, 2, 10 * time.Second, nil, true, false},
+		{"below 20,000", auto, strategy.PopMaxN - 1, 2, 20 * time.Second, nil, true, false},
+		{"below 20,000, two workers, 0.5 ms a city", auto, strategy.PopMaxN - 1, 2, 10 * time.Second, nil, false, false},
+		{"below 20,000, four workers, 0.5 ms a city", auto, strategy.PopMaxN - 1, 4, 10 * time.Second, nil, true, false},
 		{"from 20,000", auto, strategy.PopMaxN, 2, 5 * time.Second, nil, false, false},
 		{"from 20,000, four workers", auto, strategy.PopMaxN, 4, 5 * time.Second, nil, false, false},
 		{"from 20,000 with the time", auto, strategy.PopMaxN, 16, strategy.PopMaxN * strategy.PopPerCity, nil, true, false},
@@ -79,7 +82,7 @@ func TestPopAndRestartPlan(t *testing.T) {
 func TestAutoRunsPop(t *testing.T) {
 	in := uniformInstance(1200, 5)
 	e, _ := solver.Lookup("auto", solver.BackendCPU)
-	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 700 * time.Millisecond}
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Second} // 0.75 ms a city on 2 workers: pop
 	res, err := e.Solve(context.Background(), in, p, nil)
 	if err != nil {
 		t.Fatal(err)
