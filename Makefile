@@ -73,8 +73,10 @@ vet-cuda:
 		CGO_LDFLAGS=-L$(CUDA_STUBS) $(GO) test -short -tags cuda ./gpu/...; \
 	else echo "libcuda.so.1 is not installed: the cuda variant's tests of ./gpu/... are not run"; fi
 
+# Under the race detector on two cores the app's real-window tests pass
+# the default 10 minutes a package, so each package gets 30.
 race: deps
-	$(GO) test -race ./...
+	$(GO) test -race -timeout 30m ./...
 
 # The toolkit pulls a driver library (libcuda1) and switches the system's
 # GLX to NVIDIA's: `make test` installs it only under CI (CI=true) or when
