@@ -22,12 +22,16 @@ import (
 // blockils.cu per instance, its warps independent searches, one from the
 // instance's greedy tour, the others from randomized nearest-neighbour
 // tours (up to about 110 cities with the instance's distance table in
-// shared memory), the shortest tour kept: p.TimeLimit
+// shared memory); at the end the host merges each instance's tours
+// (partition crossover, then EAX: merge.go), and on a time limit that
+// leaves each instance enough core time its cores search the merged
+// tours of mid-run with CPU auto beside the GPU, the end merging that
+// tour in too (polish_cuda.go). p.TimeLimit
 // bounds the whole batch (every instance searches the while; batches larger
 // than the device holds at once run in turns, sharing the time), and
 // the kicks option bounds each search's kicks (default: until the time
 // limit; without one, batchDefaultKicks); a result's Steps are the kicks
-// of all its searches. Instances of fewer than 10 cities
+// of all its GPU searches. Instances of fewer than 10 cities
 // are solved exactly on the host. Every result went through solver.Finish.
 // An instance the GPU cannot take (no coordinates, another metric, more
 // cities than a block's shared memory holds) makes an error wrapping
@@ -44,11 +48,11 @@ func SolveBatch(ctx context.Context, ins []*solver.Instance, p solver.Params) ([
 	if err != nil {
 		return nil, err
 	}
-	tours := make([][]int, len(ins))
-	steps := make([]int64, len(ins))
+	out := &batchOut{tours: make([][]int, len(ins)), steps: make([]int64, len(ins))}
+	tours, steps := out.tours, out.steps
 	label := "cpu (fewer than 10 cities)"
 	if len(groups) > 0 {
-		if label, err = solveGroups(ctx, ins, groups, kicks, p.Seed, deadline, tours, steps); err != nil {
+		if label, err = solveGroups(ctx, ins, groups, kicks, p.Seed, deadline, out); err != nil {
 			return nil, err
 		}
 	}
@@ -56,15 +60,15 @@ func SolveBatch(ctx context.Context, ins []*solver.Instance, p solver.Params) ([
 		tours[i] = exactSmall(ins[i])
 	}
 	stopped := ctx.Err() != nil || (!deadline.IsZero() && !time.Now().Before(deadline))
-	out := make([]solver.Result, len(ins))
+	res := make([]solver.Result, len(ins))
 	for i, in := range ins {
 		r, err := solver.Finish(in, batchEngine{}, p, solver.Outcome{Tour: tours[i], Steps: steps[i], Start: start, Stopped: stopped, Device: label})
 		if err != nil {
 			return nil, fmt.Errorf("gpu batch: %s: %w", in.Name, err)
 		}
-		out[i] = r
+		res[i] = r
 	}
-	return out, nil
+	return res, nil
 }
 
 // batchKicks returns each instance's kicks: the option kicks, else
@@ -112,7 +116,7 @@ func batchGroups(ins []*solver.Instance) (groups map[int][]int, small []int, err
 // the groups sharing the time to deadline in proportion to their
 // instances, fills tours and steps, and returns the device's label with
 // the counters of all groups.
-func solveGroups(ctx context.Context, ins []*solver.Instance, groups map[int][]int, kicks int64, seed uint64, deadline time.Time, tours [][]int, steps []int64) (string, error) {
+func solveGroups(ctx context.Context, ins []*solver.Instance, groups map[int][]int, kicks int64, seed uint64, deadline time.Time, out *batchOut) (string, error) {
 	ru, err := device.NewRun()
 	if err != nil {
 		return "", err
@@ -128,7 +132,7 @@ func solveGroups(ctx context.Context, ins []*solver.Instance, groups map[int][]i
 		if !deadline.IsZero() && len(groups) > 1 {
 			gdl = time.Now().Add(time.Until(deadline) * time.Duration(len(idx)) / time.Duration(len(ins)))
 		}
-		c, err := batchGroup(ctx, ru, m, ins, insts, idx, kicks, seed, gdl, tours, steps)
+		c, err := batchGroup(ctx, ru, m, ins, insts, idx, kicks, seed, gdl, out)
 		if err != nil {
 			return "", err
 		}
@@ -216,9 +220,9 @@ type biStart struct {
 // batchGroup searches the instances idx (one metric) in launches of what
 // the device holds at once (batchParts), each a share of the time left; it
 // writes their tours and kicks and returns the kernel's counters.
-func batchGroup(ctx context.Context, ru *device.Run, metric int, ins []*solver.Instance, st []biStart, idx []int, kicks int64, seed uint64, deadline time.Time, tours [][]int, steps []int64) ([]uint64, error) {
+func batchGroup(ctx context.Context, ru *device.Run, metric int, ins []*solver.Instance, st []biStart, idx []int, kicks int64, seed uint64, deadline time.Time, out *batchOut) ([]uint64, error) {
 	for _, i := range idx {
-		tours[i] = st[i].tour
+		out.tours[i] = st[i].tour
 	}
 	parts, err := batchParts(ru, metric, ins, idx)
 	if err != nil {
@@ -233,7 +237,7 @@ func batchGroup(ctx context.Context, ru *device.Run, metric int, ins []*solver.I
 		if !deadline.IsZero() {
 			cdl = time.Now().Add(time.Until(deadline) / time.Duration(len(parts)-c))
 		}
-		ctr, err := batchChunk(ctx, ru, part.layout, ins, st, part.idx, kicks, seed+uint64(c)<<32, cdl, tours, steps)
+		ctr, err := batchChunk(ctx, ru, part.layout, ins, st, part.idx, kicks, seed+uint64(c)<<32, cdl, out)
 		if err != nil {
 			return nil, err
 		}
@@ -290,7 +294,7 @@ func batchPlan(ru *device.Run, metric, n int) (biPlan, error) {
 
 // batchChunk runs one chunk of instances on the device until kicks or
 // deadline and takes their tours back (validated by the caller's Finish).
-func batchChunk(ctx context.Context, ru *device.Run, pl biPlan, ins []*solver.Instance, st []biStart, part []int, kicks int64, seed uint64, deadline time.Time, tours [][]int, steps []int64) ([]uint64, error) {
+func batchChunk(ctx context.Context, ru *device.Run, pl biPlan, ins []*solver.Instance, st []biStart, part []int, kicks int64, seed uint64, deadline time.Time, out *batchOut) ([]uint64, error) {
 	insts := make([]biInst, len(part))
 	w := pl.wpb // searches an instance
 	ti := make([]int, 0, w*len(part))
@@ -317,6 +321,21 @@ func batchChunk(ctx context.Context, ru *device.Run, pl biPlan, ins []*solver.In
 		return nil, err
 	}
 	defer ru.Do(func() error { s.free(); return nil })
+	var pol *polisher
+	var polishFrom time.Time
+	if !deadline.IsZero() {
+		deadline = deadline.Add(-mergeReserve(ins, part, time.Until(deadline)))
+		now := time.Now()
+		from := time.Duration(float64(deadline.Sub(now)) * batchPolishAt)
+		if batchPolishAt > 0 && (deadline.Sub(now)-from)*time.Duration(polishWorkers())/time.Duration(len(part)) >= batchPolishMin {
+			polishFrom = now.Add(from)
+		}
+	}
+	defer func() {
+		if pol != nil {
+			pol.wait()
+		}
+	}()
 	for launch := uint64(0); ctx.Err() == nil; launch++ {
 		slice := biSliceFor(deadline)
 		if slice <= 0 {
@@ -328,20 +347,40 @@ func batchChunk(ctx context.Context, ru *device.Run, pl biPlan, ins []*solver.In
 		if s.allKicked(kicks) {
 			break
 		}
+		if pol == nil && !polishFrom.IsZero() && !time.Now().Before(polishFrom) {
+			if err := ru.Do(func() error { return s.get(flat) }); err != nil {
+				return nil, err
+			}
+			pol = startPolish(ctx, ins, part, splitTours(s, flat, len(part), w), seed, deadline)
+		}
 	}
 	if err := ru.Do(func() error { return s.get(flat) }); err != nil {
 		return nil, err
 	}
+	if pol != nil {
+		pol.wait()
+	}
 	for k, i := range part {
 		b := k * w // the shortest of the instance's searches
-		steps[i] = 0
+		out.steps[i] = 0
 		for g := k * w; g < (k+1)*w; g++ {
 			if s.hLens[g] < s.hLens[b] {
 				b = g
 			}
-			steps[i] += s.hKick[g]
+			out.steps[i] += s.hKick[g]
 		}
-		tours[i] = device.Convert[int](flat[s.offs[b] : s.offs[b]+s.ns[b]])
+		out.tours[i] = device.Convert[int](flat[s.offs[b] : s.offs[b]+s.ns[b]])
+	}
+	if w > 1 || pol != nil {
+		all := splitTours(s, flat, len(part), w)
+		if pol != nil {
+			for k := range all {
+				if pol.tours[k] != nil {
+					all[k] = append(all[k], pol.tours[k])
+				}
+			}
+		}
+		mergeAll(ins, part, all, seed, out)
 	}
 	return s.hCtr, nil
 }

@@ -95,8 +95,9 @@ func measurePool(t *testing.T, in *solver.Instance, name string, opt int64, gree
 // TestBlockILSMeasureBatch solves TSP_BI_BATCH (default 10,000) uniform
 // TSP_BI_N-city (default 100) instances in TSP_BI_TIME (default 8 s) and
 // compares, with the kicks' longest segment TSP_BI_SEG (default the
-// batch's), for each stall of TSP_BI_STALL (a comma-separated list;
-// default the batch's), the first TSP_BI_SAMPLE (default
+// batch's), for each stall of TSP_BI_STALL and each polish start of
+// TSP_BI_POLISH (comma-separated lists; default the batch's), the GPU's
+// shortest and the merged tours too, the first TSP_BI_SAMPLE (default
 // 200) with a reference: the better of two CPU auto runs of TSP_BI_REF
 // (default 5,000) kicks, one worker each. Only with TSP_BI_MEASURE.
 func TestBlockILSMeasureBatch(t *testing.T) {
@@ -153,6 +154,51 @@ func TestBlockILSMeasureBatch(t *testing.T) {
 		}(i)
 	}
 	wg.Wait()
+	// TSP_BI_CPUTIME: one CPU auto run of that time on each of the first
+	// sample (16 cores' share of the batch's time)
+	if cpuTime, _ := time.ParseDuration(os.Getenv("TSP_BI_CPUTIME")); cpuTime > 0 {
+		var sum float64
+		var mu sync.Mutex
+		for i := 0; i < sample; i++ {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				if r, err := e.Solve(context.Background(), ins[i], solver.Params{Seed: 5, Workers: 1, TimeLimit: cpuTime}, nil); err == nil {
+					mu.Lock()
+					sum += 100 * float64(r.Length-ref[i]) / float64(ref[i])
+					mu.Unlock()
+				}
+			}(i)
+		}
+		wg.Wait()
+		t.Logf("CPU auto alone, %v an instance: first %d mean %.4f %%", cpuTime, sample, sum/float64(sample))
+	}
+	// TSP_BI_POLISH: a list of batchPolishAt (0: the end's merge alone)
+	defer func(f float64) { batchPolishAt = f }(batchPolishAt)
+	polishes := []float64{batchPolishAt}
+	if v := os.Getenv("TSP_BI_POLISH"); v != "" {
+		polishes = nil
+		for _, f := range strings.Split(v, ",") {
+			x, _ := strconv.ParseFloat(f, 64)
+			polishes = append(polishes, x)
+		}
+	}
+	var pg [2]float64
+	var pn int
+	var pmu sync.Mutex
+	polishLog = func(i int, gpu, merged int64) {
+		if i >= sample {
+			return
+		}
+		pmu.Lock()
+		defer pmu.Unlock()
+		pg[0] += 100 * float64(gpu-ref[i]) / float64(ref[i])
+		pg[1] += 100 * float64(merged-ref[i]) / float64(ref[i])
+		pn++
+	}
+	defer func() { polishLog = nil }()
 	defer func(o biOpts) { batchOpts = o }(batchOpts)
 	if v, err := strconv.Atoi(os.Getenv("TSP_BI_SEG")); err == nil {
 		batchOpts.seg = v
@@ -162,33 +208,40 @@ func TestBlockILSMeasureBatch(t *testing.T) {
 		if stall < 0 {
 			stall = batchOpts.stall
 		}
-		t0 := time.Now()
-		batchOpts.stall = stall
-		res, err := SolveBatch(context.Background(), ins, solver.Params{Seed: uint64(env("TSP_BI_SEED", 1)), TimeLimit: limit})
-		if err != nil {
-			t.Fatal(err)
-		}
-		wall := time.Since(t0)
-		var kicks int64
-		for _, r := range res {
-			kicks += r.Steps
-		}
-		var gap, worst float64
-		at, over, wi := 0, 0, 0
-		for i := 0; i < sample; i++ {
-			g := 100 * float64(res[i].Length-ref[i]) / float64(ref[i])
-			gap += g
-			if g > worst {
-				worst, wi = g, i+1
+		for _, f := range polishes {
+			batchPolishAt = f
+			t0 := time.Now()
+			batchOpts.stall = stall
+			res, err := SolveBatch(context.Background(), ins, solver.Params{Seed: uint64(env("TSP_BI_SEED", 1)), TimeLimit: limit})
+			if err != nil {
+				t.Fatal(err)
 			}
-			if g <= 0 {
-				at++
+			wall := time.Since(t0)
+			if pn > 0 {
+				t.Logf("polish %.2f: %d of the first %d: the GPU's shortest %.4f %%, merged %.4f %%", f, pn, sample, pg[0]/float64(pn), pg[1]/float64(pn))
+				pg, pn = [2]float64{}, 0
 			}
-			if g > 0.1 {
-				over++
+			var kicks int64
+			for _, r := range res {
+				kicks += r.Steps
 			}
+			var gap, worst float64
+			at, over, wi := 0, 0, 0
+			for i := 0; i < sample; i++ {
+				g := 100 * float64(res[i].Length-ref[i]) / float64(ref[i])
+				gap += g
+				if g > worst {
+					worst, wi = g, i+1
+				}
+				if g <= 0 {
+					at++
+				}
+				if g > 0.1 {
+					over++
+				}
+			}
+			t.Logf("stall %d, %d × %d cities, limit %v: wall %v, %.0f kicks an instance; first %d: mean %.4f %%, worst %.4f %% (seed %d), %d at or below the reference, %d over 0.1 %%; %s",
+				stall, count, n, limit, wall.Round(time.Millisecond), float64(kicks)/float64(count), sample, gap/float64(sample), worst, wi, at, over, res[0].Device)
 		}
-		t.Logf("stall %d, %d × %d cities, limit %v: wall %v, %.0f kicks an instance; first %d: mean %.4f %%, worst %.4f %% (seed %d), %d at or below the reference, %d over 0.1 %%; %s",
-			stall, count, n, limit, wall.Round(time.Millisecond), float64(kicks)/float64(count), sample, gap/float64(sample), worst, wi, at, over, res[0].Device)
 	}
 }

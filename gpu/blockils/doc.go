@@ -4,7 +4,8 @@
 // OpenTourPool (solver.TourPool) runs it on a population search's tours of
 // one instance, beside the CPU pop engine's workers; SolveBatch on many
 // small instances at once, a block of independent searches each, small
-// ones with their distance table in shared memory (`tsp batch`). It follows no one
+// ones with their distance table in shared memory, their tours merged on
+// the host (`tsp batch`). It follows no one
 // paper: its moves are those of the CPU local search
 // (solver/cpu/localsearch), one tour a warp.
 package blockils

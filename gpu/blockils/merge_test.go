@@ -1,0 +1,64 @@
+package blockils
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/cpu/recomb"
+	"github.com/tsplab/tsplab/solver/gen"
+	"github.com/tsplab/tsplab/solver/neighbor"
+)
+
+// TestMergeTours merges randomized nearest-neighbour tours: the child is a
+// tour of every city, its length is the one returned, it is no longer
+// than the shortest parent, and on tours this far apart it is shorter.
+func TestMergeTours(t *testing.T) {
+	for _, n := range []int{12, 200, 1000} {
+		in, err := gen.Generate("uniform", n, uint64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nb := neighbor.Nearest(in, 8)
+		rng := rand.New(rand.NewPCG(1, uint64(n)))
+		var tours [][]int32
+		shortest := int64(-1)
+		for range 4 {
+			tr, err := construct.RandomizedNearestNeighborContext(context.Background(), in, rng.IntN(n), nb, rng, 0.1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t32 := make([]int32, n)
+			for i, c := range tr {
+				t32[i] = int32(c)
+			}
+			tours = append(tours, t32)
+			if l := solver.TourLength(in, tr); shortest < 0 || l < shortest {
+				shortest = l
+			}
+		}
+		var g recomb.GPX
+		var e recomb.EAX
+		child, l := mergeTours(in, tours, &g, &e, 7)
+		seen := slices.Clone(child)
+		slices.Sort(seen)
+		for i, c := range seen {
+			if int(c) != i {
+				t.Fatalf("%d cities: the child is not a tour (city %d at %d of the sorted cities)", n, c, i)
+			}
+		}
+		if got := tourLength32(in, child); got != l {
+			t.Fatalf("%d cities: merged length %d, the child measures %d", n, l, got)
+		}
+		if l > shortest {
+			t.Fatalf("%d cities: child %d longer than the shortest parent %d", n, l, shortest)
+		}
+		if n >= 200 && l >= shortest {
+			t.Errorf("%d cities: the child (%d) is no shorter than the shortest parent", n, l)
+		}
+		t.Logf("%d cities: shortest parent %d, child %d", n, shortest, l)
+	}
+}
