@@ -323,7 +323,8 @@ func batchChunk(ctx context.Context, ru *device.Run, pl biPlan, ins []*solver.In
 	defer ru.Do(func() error { s.free(); return nil })
 	var pol *polisher
 	var polishFrom time.Time
-	if !deadline.IsZero() {
+	merge := w > 1 && mergeWorth(ins, part)
+	if merge && !deadline.IsZero() {
 		deadline = deadline.Add(-mergeReserve(ins, part, time.Until(deadline)))
 		now := time.Now()
 		from := time.Duration(float64(deadline.Sub(now)) * batchPolishAt)
@@ -371,7 +372,7 @@ func batchChunk(ctx context.Context, ru *device.Run, pl biPlan, ins []*solver.In
 		}
 		out.tours[i] = device.Convert[int](flat[s.offs[b] : s.offs[b]+s.ns[b]])
 	}
-	if w > 1 || pol != nil {
+	if merge {
 		all := splitTours(s, flat, len(part), w)
 		if pol != nil {
 			for k := range all {
