@@ -40,6 +40,12 @@ const (
 	PopFewWorkers   = 4
 )
 
+// AlphaMinPerCity is the least time of a worker a city (the time limit ×
+// the workers / the cities) for which auto takes the alpha lists: below
+// it the ascent's fifth of the time and the search's late start cost
+// more than the lists gain, so it takes mixed lists (docs/DECISIONS.md#alpha-short).
+const AlphaMinPerCity = 750 * time.Microsecond
+
 // The merged search's restarts (docs/DECISIONS.md#restart): auto's timed
 // merged search on more than RestartMinWorkers workers below RestartMaxN
 // cities starts again from its best tour after RestartStall without a

@@ -99,6 +99,10 @@ func Decide(f Facts) Strategy {
 		s.LocalSearch = popSearch(f.N)
 	}
 	part := UsesPartition(f)
+	if auto && s.LocalSearch.Lists == Alpha && f.TimeLimit > 0 && f.Workers > 0 && f.Kicks == 0 &&
+		f.TimeLimit*time.Duration(f.Workers) < AlphaMinPerCity*time.Duration(f.N) {
+		s.LocalSearch.Lists, s.ShortLists = Mixed, true
+	}
 	s.Crowded = f.Limits.Crowded(f.N, f.Workers, f.TimeLimit)
 	s.CrowdSetUp = auto && part && s.Crowded
 	s.Chain = auto && s.LocalSearch.Move == Adapt && !f.Options.Move && f.Workers > 0 && f.N/f.Workers > AdaptMaxPerWorker

@@ -7,7 +7,7 @@ import (
 )
 
 // TestDecide covers each branch of Decide: the kind of search by size,
-// time and options, the crowded set-up, the chain, the restarts, the
+// time and options, the lists of short runs, the crowded set-up, the chain, the restarts, the
 // start tour and the GPU's roles.
 func TestDecide(t *testing.T) {
 	sec := time.Second
@@ -15,6 +15,8 @@ func TestDecide(t *testing.T) {
 		return Facts{Engine: Auto, N: n, Cuttable: n >= 256, Workers: w, TimeLimit: limit}
 	}
 	with := func(f Facts, edit func(*Facts)) Facts { edit(&f); return f }
+	deepMixed := deep
+	deepMixed.Lists = Mixed
 	merged := func(f Facts) Facts { f.Options.Merge = BySize(f.N).Merge; return f }
 	gpu := func(f Facts) Facts {
 		f.Engine, f.Devices = GPUAuto, Devices{GPU: true, OrSpan: true}
@@ -29,6 +31,8 @@ func TestDecide(t *testing.T) {
 		{"pop below PopMaxN", auto(5000, 2, 10*sec), Strategy{Search: Population, LocalSearch: deep}},
 		{"pop below PopMaxN on many workers, short", auto(5000, 16, sec), Strategy{Search: Population, LocalSearch: deep}},
 		{"merged below PopMaxN on few workers, short", merged(auto(5000, 2, 3*sec)), Strategy{Search: Merged, LocalSearch: deep}},
+		{"mixed lists when too short for the ascent", merged(auto(13509, 2, 3*sec)), Strategy{Search: Merged, LocalSearch: deepMixed, ShortLists: true}},
+		{"alpha lists at AlphaMinPerCity", merged(auto(8000, 2, 3*sec)), Strategy{Search: Merged, LocalSearch: deep}},
 		{"pop below PopLongMaxN with time", auto(30000, 16, 20*sec), Strategy{Search: Population, LocalSearch: deep}},
 		{"merged below PopLongMaxN without time", merged(auto(30000, 16, 10*sec)), Strategy{Search: Merged, LocalSearch: deep}},
 		{"few workers need more time", merged(auto(30000, 2, 20*sec)), Strategy{Search: Merged, LocalSearch: deep}},

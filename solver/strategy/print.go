@@ -71,6 +71,9 @@ func (s Strategy) String() string {
 	} else if s.Crowded {
 		b.WriteString("; crowded lists")
 	}
+	if s.ShortLists {
+		b.WriteString("; mixed lists: too short for the ascent")
+	}
 	if s.Chain {
 		b.WriteString("; the chain in every round")
 	}

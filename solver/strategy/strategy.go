@@ -108,6 +108,9 @@ type Strategy struct {
 	// CrowdSetUp: auto's crowded set-up (CrowdedNeighbors nearest lists,
 	// the curve start, path pieces), on a crowded partition search.
 	Crowded, CrowdSetUp bool
+	// ShortLists: auto's run is too short on its workers for the ascent
+	// (below AlphaMinPerCity): mixed lists in place of the alpha lists.
+	ShortLists bool
 	// Chain: auto's partition search takes the chain in place of the
 	// 5-opt move by the round, with more than AdaptMaxPerWorker cities a
 	// worker.

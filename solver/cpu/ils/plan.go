@@ -127,6 +127,9 @@ func (pl ilsPlan) apply(o *ilsOptions, given func(string) bool) {
 		crowdSetUp(o, given)
 		o.cfg.start = startSFC
 	}
+	if pl.ShortLists && !given(OptCandidates) {
+		o.cfg.candidates = listMixed
+	}
 	if pl.Chain {
 		o.cfg.move = deepChain
 	}
