@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/tsplab/tsplab/gpu/device"
@@ -169,41 +168,30 @@ func addCounters(a, b []uint64) []uint64 {
 // starts for the others (fewer than biMinN cities: none) on all cores.
 func batchStarts(ctx context.Context, ins []*solver.Instance, seed uint64) ([]biStart, error) {
 	out := make([]biStart, len(ins))
-	var next sync.Mutex
-	k := 0
-	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				next.Lock()
-				i := k
-				k++
-				next.Unlock()
-				if i >= len(ins) {
-					return
-				}
-				in := ins[i]
-				if in.N < biMinN {
-					continue
-				}
-				// quadrant candidates: the 200-instance sample above
-				// 0.0075 % on average with the nearest
-				nb := neighbor.Quadrant(in, biK)
-				out[i] = biStart{nb: nb.List, tour: construct.Greedy(in, nb)}
-				rng := rand.New(rand.NewPCG(seed, uint64(i)))
-				for range batchMaxWarps - 1 {
-					t, err := construct.RandomizedNearestNeighborContext(ctx, in, rng.IntN(in.N), nb, rng, 0.1)
-					if err != nil {
-						return
-					}
-					out[i].alt = append(out[i].alt, t)
-				}
+	spread(len(ins), runtime.GOMAXPROCS(0), func() func(int) bool {
+		return func(i int) bool {
+			if ctx.Err() != nil {
+				return false
 			}
-		}()
-	}
-	wg.Wait()
+			in := ins[i]
+			if in.N < biMinN {
+				return true
+			}
+			// quadrant candidates: the 200-instance sample above
+			// 0.0075 % on average with the nearest
+			nb := neighbor.Quadrant(in, biK)
+			out[i] = biStart{nb: nb.List, tour: construct.Greedy(in, nb)}
+			rng := rand.New(rand.NewPCG(seed, uint64(i)))
+			for range batchMaxWarps - 1 {
+				t, err := construct.RandomizedNearestNeighborContext(ctx, in, rng.IntN(in.N), nb, rng, 0.1)
+				if err != nil {
+					return false
+				}
+				out[i].alt = append(out[i].alt, t)
+			}
+			return true
+		}
+	})()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,8 @@ package blockils
 import (
 	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
@@ -94,4 +96,27 @@ func tourLength32(in *solver.Instance, t []int32) int64 {
 		l += in.Dist(int(t[k]), int(t[(k+1)%len(t)]))
 	}
 	return l
+}
+
+// spread hands 0..count-1 out to workers goroutines, the next k to
+// whichever is free; each goroutine takes a func of its own from worker
+// (its scratch state with it), which returns false to end that
+// goroutine. It returns a func that waits for all of them.
+func spread(count, workers int, worker func() func(k int) bool) (wait func()) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f := worker()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= count || !f(k) {
+					return
+				}
+			}
+		}()
+	}
+	return wg.Wait
 }

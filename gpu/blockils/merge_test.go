@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tsplab/tsplab/solver"
@@ -60,5 +61,27 @@ func TestMergeTours(t *testing.T) {
 			t.Errorf("%d cities: the child (%d) is no shorter than the shortest parent", n, l)
 		}
 		t.Logf("%d cities: shortest parent %d, child %d", n, shortest, l)
+	}
+}
+
+// TestSpread hands every index to exactly one worker, and a worker whose
+// func says false takes no more.
+func TestSpread(t *testing.T) {
+	const count = 1000
+	var seen [count]atomic.Int32
+	spread(count, 7, func() func(int) bool {
+		return func(k int) bool { seen[k].Add(1); return true }
+	})()
+	for k := range seen {
+		if v := seen[k].Load(); v != 1 {
+			t.Fatalf("index %d taken %d times", k, v)
+		}
+	}
+	var taken atomic.Int32
+	spread(count, 3, func() func(int) bool {
+		return func(int) bool { taken.Add(1); return false }
+	})()
+	if v := taken.Load(); v != 3 {
+		t.Fatalf("3 workers that stop at once took %d indices", v)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"runtime"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/tsplab/tsplab/gpu/device"
@@ -58,88 +57,62 @@ func splitTours(s *biSet, flat []int32, count, w int) [][][]int32 {
 // the GPU.
 type polisher struct {
 	tours [][]int32 // each instance's polished tour (nil: none)
-	wg    sync.WaitGroup
+	wait  func()    // waits for the search's end
 }
-
-func (p *polisher) wait() { p.wg.Wait() }
 
 // startPolish merges each instance's tours and searches the child with
 // CPU auto, one core an instance, on all cores but one (the GPU's
 // launches), each an equal share of the time to deadline.
 func startPolish(ctx context.Context, ins []*solver.Instance, part []int, all [][][]int32, seed uint64, deadline time.Time) *polisher {
-	p := &polisher{tours: make([][]int32, len(part))}
+	p := &polisher{tours: make([][]int32, len(part)), wait: func() {}}
 	eng, err := solver.Lookup("auto", solver.BackendCPU)
 	if err != nil {
 		return p
 	}
 	workers := polishWorkers()
 	each := time.Until(deadline) * time.Duration(workers) / time.Duration(len(part))
-	var mu sync.Mutex
-	next := 0
-	for range workers {
-		p.wg.Add(1)
-		go func() {
-			defer p.wg.Done()
-			var g recomb.GPX
-			var e recomb.EAX
-			for ctx.Err() == nil && time.Now().Before(deadline) {
-				mu.Lock()
-				k := next
-				next++
-				mu.Unlock()
-				if k >= len(part) {
-					return
-				}
-				in := ins[part[k]]
-				child, cl := mergeTours(in, all[k], &g, &e, seed+uint64(k))
-				until := min(time.Until(deadline), each)
-				if until < time.Millisecond {
-					p.tours[k] = child
-					return
-				}
-				r, err := eng.Solve(ctx, in, solver.Params{Seed: seed + uint64(k), Workers: 1, TimeLimit: until, Start: device.Convert[int](child)}, nil)
-				if err == nil && r.Length < cl {
-					child = device.Convert[int32](r.Tour)
-				}
-				p.tours[k] = child
+	p.wait = spread(len(part), workers, func() func(int) bool {
+		var g recomb.GPX
+		var e recomb.EAX
+		return func(k int) bool {
+			if ctx.Err() != nil || !time.Now().Before(deadline) {
+				return false
 			}
-		}()
-	}
+			in := ins[part[k]]
+			child, cl := mergeTours(in, all[k], &g, &e, seed+uint64(k))
+			p.tours[k] = child
+			until := min(time.Until(deadline), each)
+			if until < time.Millisecond {
+				return false
+			}
+			r, err := eng.Solve(ctx, in, solver.Params{Seed: seed + uint64(k), Workers: 1, TimeLimit: until, Start: device.Convert[int](child)}, nil)
+			if err == nil && r.Length < cl {
+				p.tours[k] = device.Convert[int32](r.Tour)
+			}
+			return true
+		}
+	})
 	return p
 }
 
 // mergeAll merges each instance's tours on all cores and keeps the child
 // where shorter than its shortest GPU tour.
 func mergeAll(ins []*solver.Instance, part []int, all [][][]int32, seed uint64, out *batchOut) {
-	var mu sync.Mutex
-	next := 0
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var g recomb.GPX
-			var e recomb.EAX
-			for {
-				mu.Lock()
-				k := next
-				next++
-				mu.Unlock()
-				if k >= len(part) {
-					return
-				}
-				i := part[k]
-				in := ins[i]
-				gl := solver.TourLength(in, out.tours[i])
-				child, cl := mergeTours(in, all[k], &g, &e, seed+uint64(k))
-				if cl < gl {
-					out.tours[i] = device.Convert[int](child)
-				}
-				if polishLog != nil {
-					polishLog(i, gl, min(cl, gl))
-				}
+	spread(len(part), runtime.GOMAXPROCS(0), func() func(int) bool {
+		var g recomb.GPX
+		var e recomb.EAX
+		return func(k int) bool {
+			i := part[k]
+			in := ins[i]
+			gl := solver.TourLength(in, out.tours[i])
+			child, cl := mergeTours(in, all[k], &g, &e, seed+uint64(k))
+			if cl < gl {
+				out.tours[i] = device.Convert[int](child)
 			}
-		}()
-	}
-	wg.Wait()
+			if polishLog != nil {
+				polishLog(i, gl, min(cl, gl))
+			}
+			return true
+		}
+	})()
 }
