@@ -971,12 +971,12 @@ var autoEngine = ilsEngine{runctl.Identity{ID: "auto", Desc: autoDesc()},
 // autoDesc is auto's description, its sizes those strategy.Decide takes.
 func autoDesc() string {
 	deep, part, adapt := thousands(strategy.DeepMinN), thousands(strategy.PartitionMinN), thousands(strategy.AdaptMaxPerWorker)
-	return fmt.Sprintf("the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains and the non-sequential double-bridge 4-opt move where it finds nothing, on %d alpha-nearness candidates of a Held–Karp ascent, from %s to %s cities; "+
+	return fmt.Sprintf("the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains and the non-sequential double-bridge 4-opt move where it finds nothing, on %d alpha-nearness candidates of a Held–Karp ascent (nearest and quadrant ones in a timed run of under %s of a worker a city), from %s to %s cities; "+
 		"sequential 3-opt moves on nearest candidates below %s cities and on nearest and quadrant candidates from %s, with the 5-opt move on them in the rounds where it gains more per second up to %s cities a worker; "+
 		"below %s cities one search per core with stagnation escapes; from %s to %s each core kicking in its own stretch of one tour, their changes merged "+
 		"(in a timed run below %s cities (on fewer than %d workers with %s a city × %d / workers), or below %s with %s a city (scaled alike), the population search of pop instead: a population evolved by edge assembly crossover, then tours recombined by partition crossover); "+
 		"from %s all cores on one tour, each on a segment or a cell of the plane; best kept",
-		strategy.AlphaNeighbors, deep, part, deep, part, adapt, deep, deep, part,
+		strategy.AlphaNeighbors, perCity(strategy.AlphaMinPerCity), deep, part, deep, part, adapt, deep, deep, part,
 		thousands(strategy.PopMaxN), strategy.PopFewWorkers, perCity(strategy.PopShortPerCity), strategy.PopFewWorkers, thousands(strategy.PopLongMaxN), perCity(strategy.PopPerCity), part)
 }
 
