@@ -57,8 +57,12 @@ func (in *Instance) CheckFixedEdges(t []int) error {
 // Finish measures every tour an engine reports after its deadline.
 const parallelLengthFrom = 1 << 18
 
+// City is a city's number in a tour: int, or int32 where tours are kept
+// compact (the GPU's and the local search's).
+type City interface{ ~int | ~int32 }
+
 // TourLength returns the exact length of the closed tour t.
-func TourLength(in *Instance, t []int) int64 {
+func TourLength[C City](in *Instance, t []C) int64 {
 	if len(t) < 2 {
 		return 0
 	}
@@ -82,12 +86,12 @@ func PathLength(in *Instance, p []int) int64 {
 
 // edgeSum is the length of the edges of the closed tour t that end at
 // t[lo:hi], each from the city before it.
-func edgeSum(in *Instance, t []int, lo, hi int) int64 {
+func edgeSum[C City](in *Instance, t []C, lo, hi int) int64 {
 	var s int64
-	prev := t[(lo+len(t)-1)%len(t)]
+	prev := int(t[(lo+len(t)-1)%len(t)])
 	for _, c := range t[lo:hi] {
-		s += in.Dist(prev, c)
-		prev = c
+		s += in.Dist(prev, int(c))
+		prev = int(c)
 	}
 	return s
 }

@@ -340,7 +340,7 @@ func batchChunk(ctx context.Context, ru *device.Run, pl biPlan, ins []*solver.In
 			if err := ru.Do(func() error { return s.get(flat) }); err != nil {
 				return nil, err
 			}
-			pol = startPolish(ctx, ins, part, splitTours(s, flat, len(part), w), seed, deadline)
+			pol = startPolish(ctx, ins, st, part, splitTours(s, flat, len(part), w), seed, deadline)
 		}
 	}
 	if err := ru.Do(func() error { return s.get(flat) }); err != nil {
@@ -369,7 +369,7 @@ func batchChunk(ctx context.Context, ru *device.Run, pl biPlan, ins []*solver.In
 				}
 			}
 		}
-		mergeAll(ins, part, all, seed, out)
+		mergeAll(ins, st, part, all, seed, out)
 	}
 	return s.hCtr, nil
 }

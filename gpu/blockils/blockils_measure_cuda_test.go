@@ -129,16 +129,10 @@ func TestBlockILSMeasureBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref := make([]int64, sample)
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 16)
 	refKicks := fmt.Sprint(env("TSP_BI_REF", 5000))
 	refTime, _ := time.ParseDuration(os.Getenv("TSP_BI_REFTIME"))
-	for i := 0; i < sample; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
+	spread(sample, 16, func() func(int) bool {
+		return func(i int) bool {
 			for _, seed := range []uint64{9, 11} {
 				p := solver.Params{Seed: seed, Workers: 1, TimeLimit: 30 * time.Second, Extra: map[string]string{"kicks": refKicks}}
 				if refTime > 0 { // one run of that time
@@ -151,28 +145,25 @@ func TestBlockILSMeasureBatch(t *testing.T) {
 					ref[i] = r.Length
 				}
 			}
-		}(i)
-	}
-	wg.Wait()
+			return true
+		}
+	})()
 	// TSP_BI_CPUTIME: one CPU auto run of that time on each of the first
 	// sample (16 cores' share of the batch's time)
 	if cpuTime, _ := time.ParseDuration(os.Getenv("TSP_BI_CPUTIME")); cpuTime > 0 {
-		var sum float64
-		var mu sync.Mutex
-		for i := 0; i < sample; i++ {
-			wg.Add(1)
-			go func(i int) {
-				defer wg.Done()
-				sem <- struct{}{}
-				defer func() { <-sem }()
+		gaps := make([]float64, sample)
+		spread(sample, 16, func() func(int) bool {
+			return func(i int) bool {
 				if r, err := e.Solve(context.Background(), ins[i], solver.Params{Seed: 5, Workers: 1, TimeLimit: cpuTime}, nil); err == nil {
-					mu.Lock()
-					sum += 100 * float64(r.Length-ref[i]) / float64(ref[i])
-					mu.Unlock()
+					gaps[i] = 100 * float64(r.Length-ref[i]) / float64(ref[i])
 				}
-			}(i)
+				return true
+			}
+		})()
+		var sum float64
+		for _, g := range gaps {
+			sum += g
 		}
-		wg.Wait()
 		t.Logf("CPU auto alone, %v an instance: first %d mean %.4f %%", cpuTime, sample, sum/float64(sample))
 	}
 	// TSP_BI_POLISH: a list of batchPolishAt (0: the end's merge alone)

@@ -9,11 +9,7 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cpu/recomb"
-	"github.com/tsplab/tsplab/solver/neighbor"
 )
-
-// mergeK is the quadrant candidates a city of EAX's joins.
-const mergeK = 8
 
 // mergeMinN is the fewest cities of a batch's instances whose searches'
 // tours are merged: 100-city searches end at the same tours, and their
@@ -47,12 +43,13 @@ func mergeReserve(ins []*solver.Instance, part []int, left time.Duration) time.D
 
 // mergeTours merges tours of one instance into one no longer than the
 // shortest: the shortest crossed with each other by partition crossover,
-// then EAX children of it with each other while one is shorter.
-func mergeTours(in *solver.Instance, tours [][]int32, g *recomb.GPX, e *recomb.EAX, seed uint64) ([]int32, int64) {
+// then EAX children of it with each other while one is shorter, EAX's
+// joins on the candidate lists nb (k a city).
+func mergeTours(in *solver.Instance, tours [][]int32, nb []int32, k int, g *recomb.GPX, e *recomb.EAX, seed uint64) ([]int32, int64) {
 	lens := make([]int64, len(tours))
 	b := 0
 	for j, t := range tours {
-		lens[j] = tourLength32(in, t)
+		lens[j] = solver.TourLength(in, t)
 		if lens[j] < lens[b] {
 			b = j
 		}
@@ -70,7 +67,7 @@ func mergeTours(in *solver.Instance, tours [][]int32, g *recomb.GPX, e *recomb.E
 			child, buf, cl = buf, child, st.Length
 		}
 	}
-	e.NB, e.K, e.Fixed = neighbor.Quadrant(in, mergeK).List, mergeK, in.FixedEdges
+	e.NB, e.K, e.Fixed = nb, k, in.FixedEdges
 	for round := uint64(0); round < 8; round++ {
 		better := false
 		for j, t := range tours {
@@ -87,15 +84,6 @@ func mergeTours(in *solver.Instance, tours [][]int32, g *recomb.GPX, e *recomb.E
 		}
 	}
 	return child, cl
-}
-
-// tourLength32 is the length of tour t.
-func tourLength32(in *solver.Instance, t []int32) int64 {
-	var l int64
-	for k := range t {
-		l += in.Dist(int(t[k]), int(t[(k+1)%len(t)]))
-	}
-	return l
 }
 
 // spread hands 0..count-1 out to workers goroutines, the next k to

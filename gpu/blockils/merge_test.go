@@ -43,7 +43,7 @@ func TestMergeTours(t *testing.T) {
 		}
 		var g recomb.GPX
 		var e recomb.EAX
-		child, l := mergeTours(in, tours, &g, &e, 7)
+		child, l := mergeTours(in, tours, nb.List, nb.K, &g, &e, 7)
 		seen := slices.Clone(child)
 		slices.Sort(seen)
 		for i, c := range seen {
@@ -51,7 +51,7 @@ func TestMergeTours(t *testing.T) {
 				t.Fatalf("%d cities: the child is not a tour (city %d at %d of the sorted cities)", n, c, i)
 			}
 		}
-		if got := tourLength32(in, child); got != l {
+		if got := solver.TourLength(in, child); got != l {
 			t.Fatalf("%d cities: merged length %d, the child measures %d", n, l, got)
 		}
 		if l > shortest {

@@ -63,7 +63,7 @@ type polisher struct {
 // startPolish merges each instance's tours and searches the child with
 // CPU auto, one core an instance, on all cores but one (the GPU's
 // launches), each an equal share of the time to deadline.
-func startPolish(ctx context.Context, ins []*solver.Instance, part []int, all [][][]int32, seed uint64, deadline time.Time) *polisher {
+func startPolish(ctx context.Context, ins []*solver.Instance, st []biStart, part []int, all [][][]int32, seed uint64, deadline time.Time) *polisher {
 	p := &polisher{tours: make([][]int32, len(part)), wait: func() {}}
 	eng, err := solver.Lookup("auto", solver.BackendCPU)
 	if err != nil {
@@ -79,7 +79,7 @@ func startPolish(ctx context.Context, ins []*solver.Instance, part []int, all []
 				return false
 			}
 			in := ins[part[k]]
-			child, cl := mergeTours(in, all[k], &g, &e, seed+uint64(k))
+			child, cl := mergeTours(in, all[k], st[part[k]].nb, biK, &g, &e, seed+uint64(k))
 			p.tours[k] = child
 			until := min(time.Until(deadline), each)
 			if until < time.Millisecond {
@@ -97,21 +97,20 @@ func startPolish(ctx context.Context, ins []*solver.Instance, part []int, all []
 
 // mergeAll merges each instance's tours on all cores and keeps the child
 // where shorter than its shortest GPU tour.
-func mergeAll(ins []*solver.Instance, part []int, all [][][]int32, seed uint64, out *batchOut) {
+func mergeAll(ins []*solver.Instance, st []biStart, part []int, all [][][]int32, seed uint64, out *batchOut) {
 	spread(len(part), runtime.GOMAXPROCS(0), func() func(int) bool {
 		var g recomb.GPX
 		var e recomb.EAX
 		return func(k int) bool {
 			i := part[k]
 			in := ins[i]
-			gl := solver.TourLength(in, out.tours[i])
-			child, cl := mergeTours(in, all[k], &g, &e, seed+uint64(k))
-			if cl < gl {
-				out.tours[i] = device.Convert[int](child)
-			}
+			// the child is never longer than any tour of all[k], the
+			// shortest GPU tour in out.tours[i] among them
+			child, cl := mergeTours(in, all[k], st[i].nb, biK, &g, &e, seed+uint64(k))
 			if polishLog != nil {
-				polishLog(i, gl, min(cl, gl))
+				polishLog(i, solver.TourLength(in, out.tours[i]), cl)
 			}
+			out.tours[i] = device.Convert[int](child)
 			return true
 		}
 	})()
