@@ -501,9 +501,11 @@ func TestEngineContractAutoPaths(t *testing.T) {
 
 // A timed merged search with a short stall restarts from its best tour,
 // shows it in its phase, and ends on a valid tour (enginetest.Solve
-// checks it).
+// checks it). Cities on a circle reach their local optimum early, so the
+// stall comes under the race detector on a loaded host too (uniform
+// cities kept improving for the whole 3 s there).
 func TestMergedRestarts(t *testing.T) {
-	in, err := gen.Generate("uniform", 2000, 3)
+	in, err := gen.Generate("circle", 2000, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
