@@ -492,11 +492,37 @@ func TestEngineContractAutoPaths(t *testing.T) {
 		}
 		t.Run(tc.name, func(t *testing.T) { enginetest.Run(t, tc.e, cfg) })
 	}
-	// the timed cases hand stretches to the improver (a kicks budget or
-	// fixed edges keep them from it)
+	// the contract's timed cases are short, so the improver's first call
+	// is awaited in a run of its own, ended once the call has come
+	in, err := gen.Generate("uniform", 1200, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	first := &firstCall{paths: fake, cancel: cancel}
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Minute, Extra: map[string]string{OptPartition: "on", OptCandidates: "nearest"}}
+	res, err := asideEngine{auto, first}.Solve(ctx, in, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		t.Fatal(err)
+	}
 	if fake.CallCount() == 0 {
 		t.Error("partition-beside: the path improver beside was never called")
 	}
+}
+
+// firstCall passes calls on to paths and cancels the run after the first.
+type firstCall struct {
+	paths  solver.PathImprover
+	cancel context.CancelFunc
+}
+
+func (f *firstCall) ImprovePath(ctx context.Context, in *solver.Instance, path []int32, until time.Time) (int64, error) {
+	defer f.cancel()
+	return f.paths.ImprovePath(ctx, in, path, until)
 }
 
 // A timed merged search with a short stall restarts from its best tour,

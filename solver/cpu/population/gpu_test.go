@@ -119,7 +119,19 @@ func TestEngineWithTourPool(t *testing.T) {
 	open := func(*solver.Instance, uint64) (solver.TourPool, error) { return fake, nil }
 	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: time.Second, Extra: map[string]string{"pool": "4", "gpuround": "50", "ga": "0"}}
 	// no EAX population: the GPU's rounds start with the pool's rounds
-	res, err := engine{}.SolveAided(context.Background(), in, p, nil, solver.Aid{Pool: open})
+	// after the first tours' share of the time; a longer run, ended once
+	// the pool has been called, so that a slow host reaches the call too
+	long := p
+	long.TimeLimit = 5 * time.Second
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for fake.calls.Load() == 0 && ctx.Err() == nil {
+			time.Sleep(5 * time.Millisecond)
+		}
+		cancel()
+	}()
+	res, err := engine{}.SolveAided(ctx, in, long, nil, solver.Aid{Pool: open})
 	if err != nil {
 		t.Fatal(err)
 	}
