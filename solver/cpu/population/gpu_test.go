@@ -22,6 +22,7 @@ type twoOptPool struct {
 	in     *solver.Instance
 	calls  atomic.Int64
 	closed atomic.Bool
+	called func() // after each call's count, when set
 }
 
 func (p *twoOptPool) Slots() int   { return 6 }
@@ -32,6 +33,9 @@ func (p *twoOptPool) LastKicks() int64 {
 
 func (p *twoOptPool) Improve(ctx context.Context, tours [][]int32, _ int) ([]int64, error) {
 	p.calls.Add(1)
+	if p.called != nil {
+		p.called()
+	}
 	lens := make([]int64, len(tours))
 	for k, t := range tours {
 		n := len(t)
@@ -125,13 +129,9 @@ func TestEngineWithTourPool(t *testing.T) {
 	long.TimeLimit = 5 * time.Second
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go func() {
-		for fake.calls.Load() == 0 && ctx.Err() == nil {
-			time.Sleep(5 * time.Millisecond)
-		}
-		cancel()
-	}()
+	fake.called = cancel
 	res, err := engine{}.SolveAided(ctx, in, long, nil, solver.Aid{Pool: open})
+	fake.called = nil
 	if err != nil {
 		t.Fatal(err)
 	}
