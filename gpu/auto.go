@@ -28,12 +28,13 @@ type autoSettings struct {
 }
 
 // autoFacts are what GPU auto's strategy is decided from: the instance,
-// p's time limit, the GPU's devices and whether the windows were turned
+// the time left to p's deadline (without one, p's time limit: the plan
+// tsp engines shows), the GPU's devices and whether the windows were turned
 // off (every instance counts as cuttable: the partition search's floor
 // lies far below strategy.PartitionMinN).
 func autoFacts(in *solver.Instance, p solver.Params, set autoSettings) strategy.Facts {
 	f := strategy.Facts{Engine: strategy.GPUAuto, N: in.N, Cuttable: true, FixedEdges: len(in.FixedEdges) > 0,
-		StartGiven: p.Start != nil, TimeLimit: p.TimeLimit,
+		StartGiven: p.Start != nil, TimeLimit: p.LimitFrom(time.Now()),
 		Options: strategy.Options{NoWindows: set.noWindows},
 		Devices: strategy.Devices{GPU: true, OrSpan: ils.OrSpanOK(in)}}
 	if in.Metric == solver.Explicit || !in.HasCoords() {
@@ -43,12 +44,11 @@ func autoFacts(in *solver.Instance, p solver.Params, set autoSettings) strategy.
 }
 
 // cpuParams returns p for the CPU auto engine once the GPU's start tour
-// is there: its backend and what is left of the run's time (the engine
-// decides its own plan by it).
+// is there: its backend, the run's deadline as it was (the engine decides
+// its own plan by the time left to it).
 func cpuParams(p solver.Params) solver.Params {
 	q := p
 	q.Backend = solver.BackendCPU
-	q.TimeLimit = p.LimitFrom(time.Now())
 	return q
 }
 

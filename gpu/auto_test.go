@@ -56,22 +56,16 @@ func TestPrepareAuto(t *testing.T) {
 }
 
 // TestCPUParams: the CPU auto engine gets GPU auto's parameters on the
-// CPU backend with what is left of the run's deadline as its limit (at
-// least a millisecond once it has passed), the options as they were.
+// CPU backend with the run's one deadline and time limit as they were,
+// the options as they were.
 func TestCPUParams(t *testing.T) {
 	now := time.Now()
-	for _, c := range []struct {
-		left     time.Duration
-		min, max time.Duration
-	}{
-		{20 * time.Second, 19 * time.Second, 20 * time.Second},
-		{-time.Minute, time.Millisecond, time.Millisecond},
-	} {
+	for _, left := range []time.Duration{20 * time.Second, -time.Minute} {
 		extra := map[string]string{ils.OptWindow: "512", "kicks": "10"}
-		p := solver.Params{Backend: solver.BackendGPU, Seed: 4, TimeLimit: time.Hour, Deadline: now.Add(c.left), Extra: extra}
+		p := solver.Params{Backend: solver.BackendGPU, Seed: 4, TimeLimit: time.Hour, Deadline: now.Add(left), Extra: extra}
 		q := cpuParams(p)
-		if q.Backend != solver.BackendCPU || q.Seed != 4 || q.TimeLimit < c.min || q.TimeLimit > c.max || !maps.Equal(q.Extra, extra) {
-			t.Errorf("left %v: CPU params %+v", c.left, q)
+		if q.Backend != solver.BackendCPU || q.Seed != 4 || q.TimeLimit != time.Hour || !q.Deadline.Equal(p.Deadline) || !maps.Equal(q.Extra, extra) {
+			t.Errorf("left %v: CPU params %+v", left, q)
 		}
 	}
 }

@@ -13,10 +13,11 @@ import (
 	"github.com/tsplab/tsplab/solver/strategy"
 )
 
-func init() {
-	device.Implement(AlgoAuto, device.Impl{Aided: solveAuto, Limit: device.AlwaysDefault, Inherit: cpuAutoDefaults, Plan: autoPlan})
-	device.Implement(AlgoPop, device.Impl{Aided: solvePop, Limit: popLimit})
-}
+// The bodies of GPU auto and GPU pop (register.go registers them).
+var (
+	autoImpl = device.Impl{Aided: solveAuto, Limit: device.AlwaysDefault, Inherit: cpuAutoDefaults, Plan: autoPlan}
+	popImpl  = device.Impl{Aided: solvePop, Limit: popLimit}
+)
 
 // cpuAutoDefaults fills the defaults of the CPU auto engine that GPU auto
 // runs (those that follow the cities a worker).

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/tsplab/tsplab/gpu/batch"
 	"github.com/tsplab/tsplab/gpu/blockils"
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/internal/gputest"
@@ -64,8 +65,8 @@ func TestStubResolveGPUSaysNotBuilt(t *testing.T) {
 // built.
 func TestStubBatchAndPool(t *testing.T) {
 	in := solver.NewCoordInstance("sq", solver.Euc2D, []float64{0, 1, 1, 0, 2, 3, 5, 8, 13, 21}, []float64{0, 0, 1, 1, 4, 2, 6, 1, 3, 9}, nil)
-	if _, err := blockils.SolveBatch(context.Background(), []*solver.Instance{in}, solver.Params{}); !errors.Is(err, device.ErrNotBuilt) {
-		t.Errorf("SolveBatch: %v, want ErrNotBuilt", err)
+	if _, err := batch.Solve(context.Background(), []*solver.Instance{in}, solver.Params{}); !errors.Is(err, device.ErrNotBuilt) {
+		t.Errorf("batch.Solve: %v, want ErrNotBuilt", err)
 	}
 	if _, err := blockils.OpenTourPool(in, 1); !errors.Is(err, device.ErrNotBuilt) || !errors.Is(err, solver.ErrNoTourPool) {
 		t.Errorf("OpenTourPool: %v, want ErrNotBuilt and ErrNoTourPool", err)

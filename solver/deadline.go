@@ -11,6 +11,18 @@ func (p Params) WithDeadline(start time.Time) Params {
 	return p
 }
 
+// DeadlineFrom is the deadline of a run or phase of p that starts at
+// start: its Deadline (WithDeadline: start plus the time limit for a Go
+// call outside the pipeline), never before start plus a millisecond, so
+// that an engine still returns a tour; zero: none.
+func (p Params) DeadlineFrom(start time.Time) time.Time {
+	d := p.WithDeadline(start).Deadline
+	if d.IsZero() {
+		return d
+	}
+	return start.Add(max(d.Sub(start), time.Millisecond))
+}
+
 // LimitFrom is the time limit of a run or phase of p that starts at
 // start: what is left of its Deadline, at least a millisecond, so that an
 // engine still returns a tour rather than read 0 as no limit; without a

@@ -269,7 +269,7 @@ func Finish(in *Instance, e Engine, p Params, o Outcome) (Result, error) {
 	}
 	length := TourLength(in, o.Tour)
 	elapsed := time.Since(o.Start)
-	reason := stopReason(p, length, elapsed, o.Stopped)
+	reason := stopReason(p.WithDeadline(o.Start), length, o.Start.Add(elapsed), o.Stopped)
 	return Result{
 		Tour:       append([]int(nil), o.Tour...),
 		Length:     length,

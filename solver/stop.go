@@ -54,15 +54,15 @@ func (r StopReason) Describe() string {
 }
 
 // stopReason classifies a finished run from what Finish knows: whether
-// the engine stopped early, the target and the time budget. Run refines it
-// with the context.
-func stopReason(p Params, length int64, elapsed time.Duration, stopped bool) StopReason {
+// the engine stopped early, the target and the run's deadline (p's), the
+// run having ended at end. Run refines it with the context.
+func stopReason(p Params, length int64, end time.Time, stopped bool) StopReason {
 	switch {
 	case p.Target > 0 && length <= p.Target:
 		return StopTarget
 	case !stopped:
 		return StopDone
-	case p.TimeLimit > 0 && elapsed >= p.TimeLimit:
+	case !p.Deadline.IsZero() && !end.Before(p.Deadline):
 		return StopTime
 	}
 	return StopInterrupt

@@ -38,7 +38,7 @@ type batchRequest struct {
 }
 
 // batchSolver solves many instances at once on the GPU, a result for
-// each in order (blockils.SolveBatch in a CUDA build, nil otherwise).
+// each in order (batch.Solve, gpu/batch, in a CUDA build, nil otherwise).
 type batchSolver func(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error)
 
 // batchDone is one item's outcome, for the writer.

@@ -3,8 +3,8 @@
 package main
 
 import (
-	"github.com/tsplab/tsplab/gpu/blockils"
+	"github.com/tsplab/tsplab/gpu/batch"
 )
 
 // gpuBatch is the GPU's batch solver: a block per instance.
-func gpuBatch() batchSolver { return blockils.SolveBatch }
+func gpuBatch() batchSolver { return batch.Solve }

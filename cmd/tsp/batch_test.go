@@ -257,7 +257,7 @@ func TestBatchInterruptKeepsWholeLines(t *testing.T) {
 	}
 }
 
-// TestBatchGPUChunks runs the GPU path with a stand-in for blockils.SolveBatch:
+// TestBatchGPUChunks runs the GPU path with a stand-in for batch.Solve:
 // the instances go in chunks, each result is checked before it is written.
 func TestBatchGPUChunks(t *testing.T) {
 	dir := t.TempDir()

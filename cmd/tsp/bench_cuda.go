@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/bench"
-	"github.com/tsplab/tsplab/gpu/blockils"
+	"github.com/tsplab/tsplab/gpu/batch"
 	"github.com/tsplab/tsplab/gpu/climb"
 	"github.com/tsplab/tsplab/gpu/ils"
 	"github.com/tsplab/tsplab/solver"
@@ -49,5 +49,5 @@ func (gpuBench) FISequential(in *solver.Instance, first, count int, pop bench.Po
 }
 
 func (gpuBench) SolveBatch(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error) {
-	return blockils.SolveBatch(ctx, ins, p)
+	return batch.Solve(ctx, ins, p)
 }

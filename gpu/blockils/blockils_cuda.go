@@ -50,7 +50,7 @@ type biOpts struct {
 
 // biDefaults are the pool's and the batch's settings: kicks of segments
 // up to 300 cities (at most half the tour) and the 3-opt moves, the best
-// of the settings TestBlockILSMeasurePool compares (H100, from the greedy
+// of the settings BenchmarkBlockILSPool compares (H100, from the greedy
 // tour, mean after 4 s: pr2392 0.84 % against 0.90 % with 100 and 0.85 %
 // with 1,000, fnl4461 0.78 % against 0.85 % and 0.83 %; segments of 30
 // without the 3-opt moves 1.48 % and 1.37 %).

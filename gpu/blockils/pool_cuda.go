@@ -27,7 +27,8 @@ type tourPool struct {
 	ru       *device.Run
 	s        *biSet
 	slots    int
-	capT     int // tours the buffers hold
+	capT     int    // tours the buffers hold
+	opts     biOpts // the search's settings
 	// counters of the last Improve: moves evaluated, made, kicks, kept
 	ctr []uint64
 }
@@ -38,6 +39,15 @@ var _ solver.TourPool = (*tourPool)(nil)
 // device for tours of in (10 to about 30,000 cities: a tour's state must
 // fit a block's shared memory) with its 8 nearest neighbours as candidates.
 func OpenTourPool(in *solver.Instance, seed uint64) (solver.TourPool, error) {
+	p, err := openTourPool(in, seed, biDefaults)
+	if err != nil {
+		return nil, err // no typed nil in the interface
+	}
+	return p, nil
+}
+
+// openTourPool is OpenTourPool with the search's settings o.
+func openTourPool(in *solver.Instance, seed uint64, o biOpts) (*tourPool, error) {
 	m, err := device.MetricCode(in)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", solver.ErrNoTourPool, err)
@@ -49,7 +59,7 @@ func OpenTourPool(in *solver.Instance, seed uint64) (solver.TourPool, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &tourPool{in: in, metric: m, seed: seed, ru: ru}
+	p := &tourPool{in: in, metric: m, seed: seed, ru: ru, opts: o}
 	err = ru.Do(func() error {
 		pl, err := planBlockILS(ru, m, in.N, biMaxWarps, true, false)
 		p.slots = pl.slots
@@ -168,7 +178,7 @@ func (p *tourPool) search(ctx context.Context, deadline time.Time, budget int64)
 		}
 		p.launches++
 		seed := p.seed*0x9E3779B97F4A7C15 + p.launches
-		if err := p.ru.Do(func() error { return p.s.launch(budget, seed, slice, biDefaults) }); err != nil {
+		if err := p.ru.Do(func() error { return p.s.launch(budget, seed, slice, p.opts) }); err != nil {
 			return err
 		}
 		if p.s.allKicked(budget) {

@@ -10,22 +10,36 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-func init() {
-	device.Implement(AlgoTwoOptClimb, device.Impl{Multi: twoOptClimbOn, Limit: climbLimit, Tune: func(t *device.Tuning, _ *solver.Instance) { climbBlocks(t) }})
-	device.Implement(AlgoTwoOptILS, device.Impl{Solve: TwoOptILS, Limit: device.AlwaysDefault})
-	device.Implement(AlgoSwapClimb, device.Impl{Solve: solveSwapClimb, Limit: swapLimit, Tune: func(t *device.Tuning, _ *solver.Instance) {
+// The bodies of the GPU climbers and of 2opt-ils (climb_algos.go registers
+// them).
+var (
+	twoOptClimbImpl = device.Impl{Multi: twoOptClimbOn, Limit: climbLimit, Tune: func(t *device.Tuning, _ *solver.Instance) { climbBlocks(t) }}
+	twoOptILSImpl   = device.Impl{Solve: TwoOptILS, Limit: device.AlwaysDefault}
+	swapClimbImpl   = device.Impl{Solve: solveSwapClimb, Limit: swapLimit, Tune: func(t *device.Tuning, _ *solver.Instance) {
 		t.Set("blocks", strconv.Itoa(int(min(max(int64(1<<19)/swapMoves(t.N), 1), 4096))), 0)
-	}})
-}
+	}}
+)
 
 // climbLimit is 2opt-climb's default time limit (device.Impl.Limit):
-// none with a restarts budget (the batch climber, which twoOptClimb picks
-// on the device, keeps the default under one too).
+// none with a restarts budget on the fused climber; the batch climber,
+// which twoOptClimb picks where the fused one does not fit GPU 0, keeps
+// the default under one too.
 func climbLimit(in *solver.Instance, p solver.Params) time.Duration {
-	if cfg, err := ClimbSpec.Parse(in, p); err == nil && cfg.Restarts != 0 {
+	if cfg, err := ClimbSpec.Parse(in, p); err == nil && cfg.Restarts != 0 && fusedFits(in.N) {
 		return 0
 	}
 	return solver.DefaultTimeLimit
+}
+
+// fusedFits reports whether the fused climber takes n cities on GPU 0,
+// as twoOptClimb decides it (planClimb); false when no run opens.
+func fusedFits(n int) bool {
+	r, err := device.NewRun()
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	return r.Do(func() error { _, err := planClimb(r, n, climbKernelFor(n)); return err }) == nil
 }
 
 // swapLimit is swap-climb's default time limit (device.Impl.Limit): none

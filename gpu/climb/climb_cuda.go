@@ -246,10 +246,7 @@ func twoOptClimbOn(ctx context.Context, e solver.Engine, in *solver.Instance, p 
 // shortest yet. A run that fails ends its share and the others go on.
 func climbFusedOn(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, cfg ClimbConfig, snaps chan solver.Snapshot, runs []*device.Run, plans []climbPlan, start time.Time, notes []string) (solver.Result, error) {
 	p, blocks := fusedParams(p, cfg, runs, plans[0].slots)
-	l := device.NewRunLoop(ctx, in, p, snaps, start, 0)
-	if l.Deadline.IsZero() { // the restarts end the run
-		l.Deadline = start.Add(solver.MaxTimeLimit)
-	}
+	l := device.NewRunLoop(ctx, in, p, snaps, start, 0) // no deadline: the restarts end the run
 	l.Sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	f := &fusedClimb{climbers: climbers{l: l, r: runs[0], name: AlgoTwoOptClimb}, restarts: cfg.Restarts, notes: notes}
 	used, firstErr := f.openShares(in, p, cfg, runs, plans, blocks)
@@ -262,7 +259,7 @@ func climbFusedOn(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	}
 	// Stopped early: by ctx, or by the time limit before the restarts
 	// were all done (a run without a restarts budget ends by time).
-	l.Stopped = ctx.Err() != nil || !time.Now().Before(l.Deadline)
+	l.Stopped = l.Expired()
 	if err := f.end(); err != nil {
 		return solver.Result{}, err
 	}
@@ -400,7 +397,10 @@ func (sh *climbShare) launch(in *solver.Instance, slice time.Duration) error {
 // and takes the best slot tours when they are the shortest yet.
 func (f *fusedClimb) step() (done bool, err error) {
 	l, n := f.l, f.l.In.N
-	slice := min(climbSlice, time.Until(l.Deadline))
+	slice := climbSlice
+	if !l.Deadline.IsZero() {
+		slice = min(slice, time.Until(l.Deadline))
+	}
 	errs := device.OnEach(len(f.shares), func(i int) error {
 		if climbShareFault != nil {
 			if err := climbShareFault(i); err != nil {

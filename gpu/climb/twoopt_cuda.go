@@ -362,12 +362,6 @@ func twoOptClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	if err := r.Do(func() (err error) { pl, err = planClimb(r, in.N, climbKernelFor(in.N)); return err }); err == nil {
 		return twoOptClimbFused(ctx, e, in, p, cfg, snaps, r, pl, start)
 	}
-	if p.TimeLimit <= 0 {
-		// a restarts budget on the batch climber ends by the default limit
-		// too: the pipeline's default (climbLimit) cannot know the device
-		// picks this climber
-		p.TimeLimit = solver.DefaultTimeLimit
-	}
 	l := device.NewRunLoop(ctx, in, p, snaps, start, 0)
 	c := &batchClimb{climbers: climbers{l: l, r: r, name: AlgoTwoOptClimb}, restarts: cfg.Restarts, nearStarts: cfg.NearStarts, B: cfg.Blocks}
 	defer r.Do(func() error {

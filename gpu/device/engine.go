@@ -6,11 +6,14 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// engine is a GPU engine: one registered algorithm. In a build without
-// CUDA it is unavailable (ErrNotBuilt) and Solve says so; with CUDA, Solve
-// checks what every GPU engine needs and runs the implementation its
-// package gave (Implement).
-type engine struct{ algorithm }
+// engine is a GPU engine: one registered algorithm and its body. In a
+// build without CUDA it is unavailable (ErrNotBuilt) and Solve says so;
+// with CUDA, Solve checks what every GPU engine needs and runs the body
+// its package gave Register.
+type engine struct {
+	algorithm
+	impl *Impl
+}
 
 var (
 	_ solver.Aided          = engine{}
@@ -25,13 +28,14 @@ type algorithm struct {
 	anyMetric bool
 }
 
-// Register registers GPU engine name with its one-line description in
-// solver's registry, in both builds; anyMetric: it also takes other
-// metrics through a distance matrix. The CUDA build's implementation
-// comes through Implement. It returns the engine registered, for the
-// package's own Go calls of it.
-func Register(name, desc string, anyMetric bool) solver.Engine {
-	e := engine{algorithm{name: name, desc: desc, anyMetric: anyMetric}}
+// Register registers GPU engine name with its one-line description and
+// its body in solver's registry, in both builds; anyMetric: it also takes
+// other metrics through a distance matrix. Each engine's package gives
+// impl from a pair of files, the CUDA build's body and the other build's
+// empty Impl. It returns the engine registered, for the package's own Go
+// calls of it.
+func Register(name, desc string, anyMetric bool, impl Impl) solver.Engine {
+	e := engine{algorithm{name: name, desc: desc, anyMetric: anyMetric}, &impl}
 	solver.Register(e)
 	return e
 }

@@ -5,14 +5,14 @@ package device
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
 )
 
-// Impl is a GPU engine's implementation: one of Solve, Aided and Multi,
-// and optionally what Tune fills in.
+// Impl is a GPU engine's implementation in a CUDA build: one of Solve,
+// Aided and Multi, and optionally what Tune fills in. Register takes it
+// with the engine's name; the build without CUDA has an empty Impl.
 type Impl struct {
 	Solve SolveFunc
 	Aided AidedSolveFunc
@@ -31,30 +31,10 @@ type Impl struct {
 	Limit func(in *solver.Instance, p solver.Params) time.Duration
 }
 
-var (
-	implMu sync.RWMutex
-	impls  = map[string]Impl{}
-)
-
-// Implement gives GPU engine name its implementation (a CUDA build's
-// packages do, in init).
-func Implement(name string, impl Impl) {
-	implMu.Lock()
-	defer implMu.Unlock()
-	impls[name] = impl
-}
-
-// implOf is name's implementation, the zero Impl when it has none.
-func implOf(name string) Impl {
-	implMu.RLock()
-	defer implMu.RUnlock()
-	return impls[name]
-}
-
 // DefaultLimit is the implementation's time limit for a run of p that
 // gives none (solver.DefaultLimiter, Impl.Limit; 0: none).
 func (e engine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
-	if f := implOf(e.name).Limit; f != nil {
+	if f := e.impl.Limit; f != nil {
 		return f(in, WithoutGPUs(p))
 	}
 	return 0
@@ -97,7 +77,7 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 		return solver.Result{}, err
 	}
 	p = WithoutGPUs(p)
-	impl := implOf(e.name)
+	impl := e.impl
 	if impl.Multi != nil {
 		return impl.Multi(ctx, e, in, p, snaps, sel)
 	}

@@ -9,6 +9,10 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
+// Impl is a GPU engine's body, empty without CUDA: the engines are listed
+// but never run.
+type Impl struct{}
+
 // BuiltWithCUDA reports whether the CUDA kernels are compiled in.
 func BuiltWithCUDA() bool { return false }
 

@@ -53,10 +53,10 @@ func (l *RunLoop) Frac() float64 {
 	if l.Progress != nil {
 		return l.Progress()
 	}
-	if l.P.TimeLimit <= 0 {
+	if l.Deadline.IsZero() || !l.Deadline.After(l.start) {
 		return 0
 	}
-	return min(max(float64(time.Since(l.start))/float64(l.P.TimeLimit), 0), 1)
+	return min(max(float64(time.Since(l.start))/float64(l.Deadline.Sub(l.start)), 0), 1)
 }
 
 // Offer measures t exactly and keeps a copy when it is shorter than the

@@ -14,7 +14,7 @@ var _ solver.Tuner = engine{}
 // those of the CPU engine it runs (the defaults that follow the cities a
 // worker).
 func (e engine) Tune(in *solver.Instance, opts solver.OptionSet) solver.OptionSet {
-	impl := implOf(e.name)
+	impl := e.impl
 	if impl.Inherit != nil && in != nil {
 		opts = impl.Inherit(in, opts)
 	}
@@ -66,8 +66,8 @@ func (t *Tuning) Set(name, def string, maxV float64) {
 // Plan is the strategy of a run of e on in, for the engines that decide
 // one (solver.Planner): "" for the others.
 func (e engine) Plan(in *solver.Instance) string {
-	if impl := implOf(e.name); impl.Plan != nil {
-		return impl.Plan(in)
+	if e.impl.Plan != nil {
+		return e.impl.Plan(in)
 	}
 	return ""
 }

@@ -2,6 +2,7 @@ package ils
 
 import (
 	"github.com/tsplab/tsplab/gpu/device"
+	"github.com/tsplab/tsplab/solver"
 )
 
 // AlgoThreeOptILS is the GPU 3opt-ils, shared with the CPU engine of the
@@ -14,11 +15,13 @@ const (
 	OptKicks = "kicks"
 )
 
-// The GPU engines of this package, registered in this order; threeOptEngine
-// is kept for the population runs (ThreeOptPopulation) that finish as it
-// does.
-var (
-	_              = device.Register(AlgoOrILS, orILSDesc, false)
-	_              = device.Register(AlgoTourLS, tourLSDesc, false)
-	threeOptEngine = device.Register(AlgoThreeOptILS, "3-opt iterated local search on the GPU (Delévacq et al.'s ILS-RKBI_blocks): threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks", true)
-)
+// threeOptEngine is the GPU 3opt-ils, kept for the population runs
+// (ThreeOptPopulation) that finish as it does.
+var threeOptEngine solver.Engine
+
+// init registers the GPU engines of this package in this order.
+func init() {
+	device.Register(AlgoOrILS, orILSDesc, false, orILSImpl)
+	device.Register(AlgoTourLS, tourLSDesc, false, tourLSImpl)
+	threeOptEngine = device.Register(AlgoThreeOptILS, "3-opt iterated local search on the GPU (Delévacq et al.'s ILS-RKBI_blocks): threads sample 3-opt reconnections, blocks reduce, random-k-best replacement, double-bridge kicks", true, threeOptImpl)
+}

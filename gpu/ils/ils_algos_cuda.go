@@ -10,13 +10,14 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-func init() {
-	device.Implement(AlgoOrILS, device.Impl{Solve: solveOrILS, Limit: device.AlwaysDefault})
-	device.Implement(AlgoTourLS, device.Impl{Solve: solveTourLS})
-	device.Implement(AlgoThreeOptILS, device.Impl{Solve: solveThreeOptILS, Limit: threeOptLimit, Tune: func(t *device.Tuning, _ *solver.Instance) {
+// The bodies of this package's GPU engines (ils_algos.go registers them).
+var (
+	orILSImpl    = device.Impl{Solve: solveOrILS, Limit: device.AlwaysDefault}
+	tourLSImpl   = device.Impl{Solve: solveTourLS}
+	threeOptImpl = device.Impl{Solve: solveThreeOptILS, Limit: threeOptLimit, Tune: func(t *device.Tuning, _ *solver.Instance) {
 		t.Set("blocks", strconv.Itoa(4*t.R.Dev.Info.Multiprocs), 0)
-	}})
-}
+	}}
+)
 
 // threeOptLimit is 3opt-ils's default time limit (device.Impl.Limit):
 // none with a kicks budget.

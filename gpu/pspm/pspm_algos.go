@@ -13,7 +13,7 @@ const (
 )
 
 func init() {
-	device.Register(AlgoPSPM, "PSPM simulated annealing with LWSA on the GPU (Lam et al.): blocks x threads relocation moves, device-side global best every k steps", false)
-	device.Register(AlgoSSPM, "SSPM on the GPU: PSPM with one block (one search, threads parallel moves)", false)
-	device.Register(AlgoPSSM, "PSSM on the GPU: PSPM with one thread per block (parallel searches, one move each)", false)
+	device.Register(AlgoPSPM, "PSPM simulated annealing with LWSA on the GPU (Lam et al.): blocks x threads relocation moves, device-side global best every k steps", false, pspmImpl)
+	device.Register(AlgoSSPM, "SSPM on the GPU: PSPM with one block (one search, threads parallel moves)", false, sspmImpl)
+	device.Register(AlgoPSSM, "PSSM on the GPU: PSPM with one thread per block (parallel searches, one move each)", false, pssmImpl)
 }

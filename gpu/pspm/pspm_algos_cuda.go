@@ -9,22 +9,23 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-func init() {
-	device.Implement(AlgoPSPM, device.Impl{
+// The annealers' bodies (pspm_algos.go registers them).
+var (
+	pspmImpl = device.Impl{
 		Multi: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot, sel []device.DevSlot) (solver.Result, error) {
 			return solvePSPM(ctx, e, in, p, s, pspmShape{}, sel)
 		},
 		Tune: func(t *device.Tuning, in *solver.Instance) { pspmTuneBlocks(t, in, AlgoPSPM, 32) },
-	})
-	device.Implement(AlgoSSPM, device.Impl{
+	}
+	sspmImpl = device.Impl{
 		Multi: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot, sel []device.DevSlot) (solver.Result, error) {
 			return solvePSPM(ctx, e, in, p, s, pspmShape{oneSearch: true}, sel)
 		},
-	})
-	device.Implement(AlgoPSSM, device.Impl{
+	}
+	pssmImpl = device.Impl{
 		Multi: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot, sel []device.DevSlot) (solver.Result, error) {
 			return solvePSPM(ctx, e, in, p, s, pspmShape{oneMove: true}, sel)
 		},
 		Tune: func(t *device.Tuning, in *solver.Instance) { pspmTuneBlocks(t, in, AlgoPSSM, 1) },
-	})
-}
+	}
+)

@@ -60,7 +60,7 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if err != nil {
 		return solver.Result{}, err
 	}
-	if fit && p.TimeLimit > 0 && s.draw.lists != nil && len(p.Start) != in.N {
+	if fit && s.draw.lists != nil && len(p.Start) != in.N {
 		// a fitted schedule restarts from the greedy tour
 		_, t, ok := device.StartTour(ctx, p.WithDeadline(start).Deadline, in, p, 8, solver.NewSink(nil, 0, start))
 		if ok {

@@ -185,7 +185,7 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 		return solver.Result{}, err
 	}
 	p.Workers = w
-	plan := e.decide(o, in, p.Given, w, p.TimeLimit)
+	plan := e.decide(o, in, p.Given, w, p.LimitFrom(start))
 	plan.apply(&o, p.Given)
 	if in.N < 8 {
 		return runctl.ExactSmall(in, e, p, snaps, start)
@@ -455,7 +455,7 @@ func (r *ilsRun) alphaCandidates(ctx context.Context, k int) (*neighbor.Lists, e
 		// starts from the greedy tour on the alpha lists, which
 		// measured ahead of the greedy tour on the nearest lists
 		// (docs/DECISIONS.md#alpha-start).
-		opts.Time = strategy.AscentWaitShare.Of(r.p.TimeLimit)
+		opts.Time = strategy.AscentWaitShare.Of(r.p.LimitFrom(r.start))
 		r.alphaLater(ctx, opts, k, "nearest")
 		return near, nil
 	}

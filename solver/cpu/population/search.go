@@ -62,7 +62,9 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 		return runctl.ExactSmall(in, e, p, snaps, start)
 	}
 	s := &search{e: e, in: in, p: p, o: o, w: w, start: start, sink: solver.NewSink(snaps, 0, start)}
-	s.limit = p.LimitFrom(start)
+	if s.deadline = p.DeadlineFrom(start); !s.deadline.IsZero() {
+		s.limit = s.deadline.Sub(start)
+	}
 	if s.limit == 0 && o.rounds == 0 {
 		s.o.rounds = defaultBudgetRounds
 	}
@@ -128,11 +130,14 @@ type search struct {
 	o     options
 	w     int
 	start time.Time
-	limit time.Duration // 0: none (a kicks budget)
-	plan  strategy.Strategy
-	srch  *searcher
-	alpha *alphaCache
-	sink  *solver.Sink
+	// deadline is the run's (zero: none, a kicks budget); limit, the time
+	// from start to it, which the run's shares are of
+	deadline time.Time
+	limit    time.Duration
+	plan     strategy.Strategy
+	srch     *searcher
+	alpha    *alphaCache
+	sink     *solver.Sink
 
 	pool    *Pool
 	greedy  []int32 // the greedy start (ls=search)
@@ -251,7 +256,7 @@ func (s *search) rounds(ctx context.Context, tasks []task) (bool, error) {
 			// out its time limit, which ends it
 			select {
 			case <-ctx.Done():
-			case <-time.After(time.Until(s.start.Add(s.limit))):
+			case <-time.After(time.Until(s.deadline)):
 			}
 			return true, nil
 		}
@@ -403,7 +408,7 @@ func (s *search) mergeWithPool(ctx context.Context, t *task) {
 		return
 	}
 	for i := 0; i < s.pool.Len() && ctx.Err() == nil; i++ {
-		if s.limit > 0 && time.Since(s.start) >= s.limit {
+		if s.limit > 0 && !time.Now().Before(s.deadline) {
 			return // the run's time is up
 		}
 		m, ml := s.pool.Tour(i)
@@ -468,7 +473,7 @@ func (s *search) done(ctx context.Context) bool {
 	if ctx.Err() != nil {
 		return true
 	}
-	if s.limit > 0 && time.Since(s.start) >= s.limit {
+	if s.limit > 0 && !time.Now().Before(s.deadline) {
 		return true
 	}
 	return s.p.Target > 0 && s.bestLen >= 0 && s.bestLen <= s.p.Target
@@ -480,7 +485,7 @@ func (s *search) slice(round int) (time.Duration, bool) {
 	if s.limit == 0 {
 		return 0, true
 	}
-	left := s.limit - time.Since(s.start)
+	left := time.Until(s.deadline)
 	if left < 20*time.Millisecond {
 		return 0, false
 	}
@@ -612,7 +617,7 @@ func (s *search) startFeeder(ctx context.Context) func() {
 	if s.feed == nil {
 		return func() {}
 	}
-	fctx, cancel := context.WithDeadline(ctx, s.start.Add(s.limit))
+	fctx, cancel := context.WithDeadline(ctx, s.deadline)
 	go s.feed.run(fctx)
 	var once sync.Once
 	return func() {

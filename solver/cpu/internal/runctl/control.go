@@ -128,9 +128,7 @@ type Counter struct {
 // began at start, its snapshots going to snaps.
 func NewControl(ctx context.Context, p solver.Params, nworkers int, snaps chan solver.Snapshot, start time.Time) *Control {
 	c := &Control{ctx: ctx, Start: start, target: p.Target, Moves: make([]Counter, nworkers)}
-	if l := p.LimitFrom(start); l > 0 {
-		c.Deadline = start.Add(l)
-	}
+	c.Deadline = p.DeadlineFrom(start)
 	c.sink = solver.NewSink(snaps, 0, start)
 	c.BestLen.Store(math.MaxInt64)
 	c.Phase = solver.PhaseSearch

@@ -1,15 +1,16 @@
 //go:build cuda
 
-package blockils
+package batch
 
 import (
 	"context"
 	"runtime"
-	"slices"
 	"time"
 
+	"github.com/tsplab/tsplab/gpu/blockils"
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
+	cpuils "github.com/tsplab/tsplab/solver/cpu/ils"
 	"github.com/tsplab/tsplab/solver/cpu/recomb"
 )
 
@@ -27,7 +28,7 @@ type batchOut struct {
 // 25 s, the first 40 against one 10-s CPU auto run each, batch seeds 1 /
 // 2): 0.113 / 0.100 % against 0.142 / 0.149 % with the end's merge alone
 // and 0.182 / 0.166 % with neither.
-var batchPolishAt = 0.5
+const batchPolishAt = 0.5
 
 // batchPolishMin is the least core time an instance's polish is worth:
 // below it (100-city batches of thousands in seconds) the cores stay out.
@@ -37,22 +38,6 @@ const batchPolishMin = 20 * time.Millisecond
 // drives the GPU.
 func polishWorkers() int { return max(1, runtime.GOMAXPROCS(0)-1) }
 
-// polishLog, when set, is told each instance's shortest GPU tour and the
-// merged tour's lengths at the end (the measure test's hook).
-var polishLog func(i int, gpu, merged int64)
-
-// splitTours copies each instance's searches' tours out of flat (w an
-// instance, count instances).
-func splitTours(s *biSet, flat []int32, count, w int) [][][]int32 {
-	all := make([][][]int32, count)
-	for k := range all {
-		for g := k * w; g < (k+1)*w; g++ {
-			all[k] = append(all[k], slices.Clone(flat[s.offs[g]:s.offs[g]+s.ns[g]]))
-		}
-	}
-	return all
-}
-
 // polisher searches the instances of a chunk on the host's cores beside
 // the GPU.
 type polisher struct {
@@ -61,14 +46,12 @@ type polisher struct {
 }
 
 // startPolish merges each instance's tours and searches the child with
-// CPU auto, one core an instance, on all cores but one (the GPU's
-// launches), each an equal share of the time to deadline.
-func startPolish(ctx context.Context, ins []*solver.Instance, st []biStart, part []int, all [][][]int32, seed uint64, deadline time.Time) *polisher {
+// CPU auto (a Go call), one core an instance, on all cores but one (the
+// GPU's launches), each an equal share of the time to deadline.
+func (r *run) startPolish(part []int, all [][][]int32, seed uint64, deadline time.Time) *polisher {
+	ctx, ins, st := r.ctx, r.ins, r.st
 	p := &polisher{tours: make([][]int32, len(part)), wait: func() {}}
-	eng, err := solver.Lookup("auto", solver.BackendCPU)
-	if err != nil {
-		return p
-	}
+	eng := cpuils.Auto()
 	workers := polishWorkers()
 	each := time.Until(deadline) * time.Duration(workers) / time.Duration(len(part))
 	p.wait = spread(len(part), workers, func() func(int) bool {
@@ -79,13 +62,13 @@ func startPolish(ctx context.Context, ins []*solver.Instance, st []biStart, part
 				return false
 			}
 			in := ins[part[k]]
-			child, cl := mergeTours(in, all[k], st[part[k]].nb, biK, &g, &e, seed+uint64(k))
+			child, cl := mergeTours(in, all[k], st[part[k]].nb, blockils.BatchK, &g, &e, seed+uint64(k))
 			p.tours[k] = child
 			until := min(time.Until(deadline), each)
 			if until < time.Millisecond {
 				return false
 			}
-			r, err := eng.Solve(ctx, in, solver.Params{Seed: seed + uint64(k), Workers: 1, TimeLimit: until, Start: device.Convert[int](child)}, nil)
+			r, err := eng.Solve(ctx, in, solver.Params{Seed: seed + uint64(k), Workers: 1, Deadline: time.Now().Add(until), Start: device.Convert[int](child)}, nil)
 			if err == nil && r.Length < cl {
 				p.tours[k] = device.Convert[int32](r.Tour)
 			}
@@ -97,7 +80,8 @@ func startPolish(ctx context.Context, ins []*solver.Instance, st []biStart, part
 
 // mergeAll merges each instance's tours on all cores and keeps the child
 // where shorter than its shortest GPU tour.
-func mergeAll(ins []*solver.Instance, st []biStart, part []int, all [][][]int32, seed uint64, out *batchOut) {
+func (r *run) mergeAll(part []int, all [][][]int32, seed uint64) {
+	ins, st, out, log := r.ins, r.st, r.out, r.cfg.log
 	spread(len(part), runtime.GOMAXPROCS(0), func() func(int) bool {
 		var g recomb.GPX
 		var e recomb.EAX
@@ -106,9 +90,9 @@ func mergeAll(ins []*solver.Instance, st []biStart, part []int, all [][][]int32,
 			in := ins[i]
 			// the child is never longer than any tour of all[k], the
 			// shortest GPU tour in out.tours[i] among them
-			child, cl := mergeTours(in, all[k], st[i].nb, biK, &g, &e, seed+uint64(k))
-			if polishLog != nil {
-				polishLog(i, solver.TourLength(in, out.tours[i]), cl)
+			child, cl := mergeTours(in, all[k], st[i].nb, blockils.BatchK, &g, &e, seed+uint64(k))
+			if log != nil {
+				log(i, solver.TourLength(in, out.tours[i]), cl)
 			}
 			out.tours[i] = device.Convert[int](child)
 			return true

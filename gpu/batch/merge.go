@@ -1,4 +1,4 @@
-package blockils
+package batch
 
 import (
 	"runtime"

@@ -1,0 +1,82 @@
+//go:build cuda
+
+package batch
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/gpu/blockils"
+	"github.com/tsplab/tsplab/gpu/device"
+	"github.com/tsplab/tsplab/gpu/internal/gputest"
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
+	"github.com/tsplab/tsplab/solver/neighbor"
+)
+
+// TestSolve: every result valid and re-measured, no longer than the
+// greedy start, the tiny instances optimal, the kick budget kept.
+func TestSolve(t *testing.T) {
+	gputest.NeedDevice(t)
+	var ins []*solver.Instance
+	for i := 0; i < 300; i++ {
+		n := 100
+		switch i % 50 {
+		case 7:
+			n = 7
+		case 8:
+			n = 12
+		case 9:
+			n = 400
+		}
+		ins = append(ins, gputest.RandomInstance(n, solver.Euc2D, 1e4, uint64(100+i)))
+	}
+	ins = append(ins, gputest.RandomInstance(60, solver.Att, 1e4, 1))
+	p := solver.Params{Seed: 1, Extra: map[string]string{"kicks": "300"}}
+	res, err := Solve(context.Background(), ins, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, in := range ins {
+		r := res[i]
+		if err := solver.ValidateTour(r.Tour, in.N); err != nil {
+			t.Fatalf("%d: %v", i, err)
+		}
+		if r.Length != solver.TourLength(in, r.Tour) {
+			t.Fatalf("%d: length %d not exact", i, r.Length)
+		}
+		if in.N < blockils.BatchMinN {
+			if r.Length != solver.TourLength(in, exactSmall(in)) {
+				t.Fatalf("%d: %d cities not optimal", i, in.N)
+			}
+			continue
+		}
+		g := solver.TourLength(in, construct.Greedy(in, neighbor.Quadrant(in, blockils.BatchK)))
+		if r.Length > g || r.Steps < 300 || r.Steps%300 != 0 { // 300 a search
+			t.Fatalf("%d (n=%d): length %d, greedy %d, %d kicks", i, in.N, r.Length, g, r.Steps)
+		}
+	}
+	t.Logf("%s", res[0].Device)
+	// the deadline: a batch with no kick budget ends at its time limit,
+	// and says so
+	timed, err := Solve(context.Background(), ins[:50], solver.Params{Seed: 2, TimeLimit: 400 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range timed {
+		if ins[i].N >= blockils.BatchMinN && (!r.Stopped || r.StopReason != solver.StopTime) {
+			t.Fatalf("%d of a 0.4-s batch: stopped %v (%v), want by its time limit", i, r.Stopped, r.StopReason)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Solve(ctx, ins[:10], solver.Params{TimeLimit: time.Minute}); err == nil {
+		t.Fatal("a cancelled batch: no error")
+	}
+	_, err = Solve(context.Background(), []*solver.Instance{solver.NewCoordInstance("geo", solver.Geo, make([]float64, 20), make([]float64, 20), nil)}, p)
+	if !errors.Is(err, device.ErrUnsupported) {
+		t.Fatalf("a GEO instance: %v, want ErrUnsupported", err)
+	}
+}
