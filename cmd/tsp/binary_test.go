@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/internal/tsplibdir"
+	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -390,19 +392,23 @@ func TestBinarySignals(t *testing.T) {
 			os.Remove(jsonPath)
 			cmd, out, stderr := start(t, "solve", p, "--algo", "2opt-ils", "--backend", "cpu", "--time", "60s", "--out", tourPath, "--json", jsonPath)
 			stderr.waitFor(t, "moves/s")
-			sent := time.Now()
 			if err := cmd.Process.Signal(c.sig); err != nil {
 				t.Fatal(err)
 			}
 			if code := exitCode(t, cmd); code != c.code {
 				t.Errorf("exit %d, want %d (stderr %q)", code, c.code, stderr.all())
 			}
-			if d := time.Since(sent); d > 5*time.Second {
-				t.Errorf("stopped %v after the signal", d)
-			}
 			completeTour(t, tourPath, 200)
-			if data, err := os.ReadFile(jsonPath); err != nil || !bytes.Contains(data, []byte(`"tour"`)) {
+			data, err := os.ReadFile(jsonPath)
+			if err != nil || !bytes.Contains(data, []byte(`"tour"`)) {
 				t.Errorf("report after %v: %v", c.sig, err)
+			}
+			// the signal ended the run, not its 60-s limit
+			var rep struct {
+				StopReason solver.StopReason `json:"stop_reason"`
+			}
+			if err := json.Unmarshal(data, &rep); err != nil || rep.StopReason != solver.StopInterrupt {
+				t.Errorf("report after %v: stop reason %q (%v), want %q", c.sig, rep.StopReason, err, solver.StopInterrupt)
 			}
 			if !strings.Contains(out.String(), "u200: length") {
 				t.Errorf("no summary after %v: %q", c.sig, out.String())

