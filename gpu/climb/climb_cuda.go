@@ -183,7 +183,7 @@ func (s *climbState) launch(pl climbPlan, in *solver.Instance, seed uint64, slic
 // twoOptClimbFused is 2opt-climb on tours that fit a block's shared memory,
 // on the one run r.
 func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, cfg ClimbConfig, snaps chan solver.Snapshot, r *device.Run, pl climbPlan, start time.Time) (solver.Result, error) {
-	return climbFusedOn(ctx, e, in, p, cfg, snaps, []*device.Run{r}, []climbPlan{pl}, start, nil)
+	return climbFusedOn(ctx, e, in, p, cfg, snaps, []*device.Run{r}, []climbPlan{pl}, start, nil, nil)
 }
 
 // twoOptClimbOn is 2opt-climb on the contexts sel: the fused climber's
@@ -191,6 +191,12 @@ func twoOptClimbFused(ctx context.Context, e solver.Engine, in *solver.Instance,
 // host taking the best tour of all between launches as it does on one.
 // Tours too large for a block's shared memory climb on GPU 0 alone.
 func twoOptClimbOn(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, sel []device.DevSlot) (solver.Result, error) {
+	return twoOptClimbFaulty(ctx, e, in, p, snaps, sel, nil)
+}
+
+// twoOptClimbFaulty is twoOptClimbOn with a test's fault: when set, it
+// runs before share i's next launch, and its error fails the launch.
+func twoOptClimbFaulty(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, sel []device.DevSlot, fault func(i int) error) (solver.Result, error) {
 	if len(sel) <= 1 && (len(sel) == 0 || sel[0] == device.DevSlot{}) {
 		return twoOptClimb(ctx, e, in, p, snaps)
 	}
@@ -237,18 +243,18 @@ func twoOptClimbOn(ctx context.Context, e solver.Engine, in *solver.Instance, p 
 		res.Note = device.JoinNote(res.Note, "the batch climber ran on GPU 0 alone")
 		return res, err
 	}
-	return climbFusedOn(ctx, e, in, p, cfg, snaps, use, plans, start, notes)
+	return climbFusedOn(ctx, e, in, p, cfg, snaps, use, plans, start, notes, fault)
 }
 
 // climbFusedOn is 2opt-climb with the fused climber on runs (plans: each
 // one's launch): resident climber slots run climb after climb; between
 // launches the host takes the best slot's tour of every run when it is the
 // shortest yet. A run that fails ends its share and the others go on.
-func climbFusedOn(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, cfg ClimbConfig, snaps chan solver.Snapshot, runs []*device.Run, plans []climbPlan, start time.Time, notes []string) (solver.Result, error) {
+func climbFusedOn(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, cfg ClimbConfig, snaps chan solver.Snapshot, runs []*device.Run, plans []climbPlan, start time.Time, notes []string, fault func(i int) error) (solver.Result, error) {
 	p, blocks := fusedParams(p, cfg, runs, plans[0].slots)
 	l := device.NewRunLoop(ctx, in, p, snaps, start, 0) // no deadline: the restarts end the run
 	l.Sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
-	f := &fusedClimb{climbers: climbers{l: l, r: runs[0], name: AlgoTwoOptClimb}, restarts: cfg.Restarts, notes: notes}
+	f := &fusedClimb{climbers: climbers{l: l, r: runs[0], name: AlgoTwoOptClimb}, restarts: cfg.Restarts, notes: notes, fault: fault}
 	used, firstErr := f.openShares(in, p, cfg, runs, plans, blocks)
 	defer f.freeShares()
 	if len(f.shares) == 0 {
@@ -340,6 +346,7 @@ func (f *fusedClimb) freeShares() {
 // and the host's copies of their state.
 type fusedClimb struct {
 	climbers
+	fault    func(i int) error // a test's (nil: none), before share i's next launch
 	shares   []*climbShare
 	opened   []*climbShare // every share set up, freed when the run ends
 	restarts int
@@ -360,9 +367,6 @@ type climbShare struct {
 	ctr      []uint64
 	tour     []int32
 }
-
-// climbShareFault, when set (tests), fails share i's next launch.
-var climbShareFault func(i int) error
 
 // launch runs one launch on the share's context (up to slice) and takes
 // the best slot's tour when it is its shortest yet (context thread).
@@ -402,8 +406,8 @@ func (f *fusedClimb) step() (done bool, err error) {
 		slice = min(slice, time.Until(l.Deadline))
 	}
 	errs := device.OnEach(len(f.shares), func(i int) error {
-		if climbShareFault != nil {
-			if err := climbShareFault(i); err != nil {
+		if f.fault != nil {
+			if err := f.fault(i); err != nil {
 				return err
 			}
 		}

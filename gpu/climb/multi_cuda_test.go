@@ -31,17 +31,20 @@ func TestMultiClimbTwoContexts(t *testing.T) {
 		t.Fatalf("%d climbs (want 2001), note %q, params %v", res.Steps, res.Note, res.Params.Extra)
 	}
 	calls := 0
-	climbShareFault = func(i int) error {
-		if i == 1 {
-			if calls++; calls > 1 {
-				return errors.New("injected fault")
-			}
-		}
-		return nil
-	}
-	t.Cleanup(func() { climbShareFault = nil })
+	faulty := device.NewEngine(AlgoTwoOptClimb, "2opt-climb with a test's fault", false, device.Impl{
+		Multi: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot, sel []device.DevSlot) (solver.Result, error) {
+			return twoOptClimbFaulty(ctx, e, in, p, s, sel, func(i int) error {
+				if i == 1 {
+					if calls++; calls > 1 {
+						return errors.New("injected fault")
+					}
+				}
+				return nil
+			})
+		},
+	})
 	p = gputest.WithOpts(solver.Params{Seed: 4, TimeLimit: 500 * time.Millisecond}, gputest.TwoContexts)
-	res, err = e.Solve(context.Background(), in, p, nil)
+	res, err = faulty.Solve(context.Background(), in, p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,9 +35,16 @@ type algorithm struct {
 // empty Impl. It returns the engine registered, for the package's own Go
 // calls of it.
 func Register(name, desc string, anyMetric bool, impl Impl) solver.Engine {
-	e := engine{algorithm{name: name, desc: desc, anyMetric: anyMetric}, &impl}
+	e := NewEngine(name, desc, anyMetric, impl)
 	solver.Register(e)
 	return e
+}
+
+// NewEngine returns GPU engine name with its description and body, as
+// Register does, without registering it: a test runs an engine's body
+// with hooks of its own through the checks every GPU engine makes.
+func NewEngine(name, desc string, anyMetric bool, impl Impl) solver.Engine {
+	return engine{algorithm{name: name, desc: desc, anyMetric: anyMetric}, &impl}
 }
 
 // SolveFunc is the body of one GPU engine; e is the engine itself (for

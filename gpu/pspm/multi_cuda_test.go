@@ -67,7 +67,7 @@ func TestMultiPSPMExchange(t *testing.T) {
 	in := gputest.RandomInstance(400, solver.Euc2D, 1000, 22)
 	exchanges, gave := 0, 0
 	var hookErr error
-	pspmExchangeHook = func(g *pspmGroup, before []int64) {
+	exchange := func(g *pspmGroup, before []int64) {
 		exchanges++
 		want := device.TourToNext(g.bestTour)
 		if slices.Min(before) != g.bestLen && hookErr == nil {
@@ -92,8 +92,7 @@ func TestMultiPSPMExchange(t *testing.T) {
 			}
 		}
 	}
-	t.Cleanup(func() { pspmExchangeHook = nil })
-	res, err := gputest.MultiEngine(t, AlgoPSPM).Solve(context.Background(), in, gputest.PspmBudget(9, gputest.TwoContexts), nil)
+	res, err := hooked(pspmHooks{exchange: exchange}).Solve(context.Background(), in, gputest.PspmBudget(9, gputest.TwoContexts), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,16 +112,13 @@ func TestMultiPSPMExchange(t *testing.T) {
 func TestMultiPSPMContextFails(t *testing.T) {
 	gputest.NeedDevice(t)
 	in := gputest.RandomInstance(200, solver.Euc2D, 1000, 23)
-	e := gputest.MultiEngine(t, AlgoPSPM)
 	broken := errors.New("injected fault")
-	pspmShareFault = func(i int, iter int64, _ *device.Run) error {
+	res, err := hooked(pspmHooks{shareFault: func(i int, iter int64, _ *device.Run) error {
 		if i == 1 && iter > 0 {
 			return broken
 		}
 		return nil
-	}
-	t.Cleanup(func() { pspmShareFault = nil })
-	res, err := e.Solve(context.Background(), in, gputest.PspmBudget(3, gputest.TwoContexts), nil)
+	}}).Solve(context.Background(), in, gputest.PspmBudget(3, gputest.TwoContexts), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,13 +126,12 @@ func TestMultiPSPMContextFails(t *testing.T) {
 	if !strings.Contains(res.Note, "injected fault") || !strings.Contains(res.Note, "went on") {
 		t.Fatalf("note %q does not say a context failed", res.Note)
 	}
-	pspmShareFault = func(int, int64, *device.Run) error { return broken }
-	if _, err := e.Solve(context.Background(), in, gputest.PspmBudget(3, gputest.TwoContexts), nil); !errors.Is(err, broken) {
+	both := hooked(pspmHooks{shareFault: func(int, int64, *device.Run) error { return broken }})
+	if _, err := both.Solve(context.Background(), in, gputest.PspmBudget(3, gputest.TwoContexts), nil); !errors.Is(err, broken) {
 		t.Fatalf("both contexts failed: %v", err)
 	}
 	// the contexts are still usable
-	pspmShareFault = nil
-	if _, err := e.Solve(context.Background(), in, gputest.PspmBudget(3, gputest.TwoContexts), nil); err != nil {
+	if _, err := gputest.MultiEngine(t, AlgoPSPM).Solve(context.Background(), in, gputest.PspmBudget(3, gputest.TwoContexts), nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -168,9 +163,8 @@ func TestMultiPSPMDeviceFault(t *testing.T) {
 
 func multiFaultChild(t *testing.T) {
 	in := gputest.RandomInstance(200, solver.Euc2D, 1000, 29)
-	e := gputest.MultiEngine(t, AlgoPSPM)
 	faulted := false
-	pspmShareFault = func(i int, iter int64, r *device.Run) error {
+	fault := func(i int, iter int64, r *device.Run) error {
 		if i != 1 || iter == 0 || faulted {
 			return nil
 		}
@@ -180,8 +174,7 @@ func multiFaultChild(t *testing.T) {
 		}
 		return r.Sync("test_fault")
 	}
-	defer func() { pspmShareFault = nil }()
-	res, err := e.Solve(context.Background(), in, gputest.PspmBudget(3, gputest.TwoContexts), nil)
+	res, err := hooked(pspmHooks{shareFault: fault}).Solve(context.Background(), in, gputest.PspmBudget(3, gputest.TwoContexts), nil)
 	switch {
 	case err == nil:
 		gputest.CheckExact(t, "a context faulted", in, res)
@@ -194,7 +187,7 @@ func multiFaultChild(t *testing.T) {
 	default:
 		t.Fatalf("faulted %v: %v", faulted, err)
 	}
-	pspmShareFault = nil
+	e := gputest.MultiEngine(t, AlgoPSPM)
 	for _, p := range []solver.Params{gputest.PspmBudget(3), gputest.PspmBudget(3, gputest.TwoContexts)} {
 		res, err = e.Solve(context.Background(), in, p, nil)
 		switch {
@@ -274,4 +267,14 @@ func BenchmarkMultiPSPM(b *testing.B) {
 			}
 		})
 	}
+}
+
+// hooked is the GPU pspm engine with a test's hooks: the registered
+// engine's checks and body, not registered.
+func hooked(h pspmHooks) solver.Engine {
+	return device.NewEngine(AlgoPSPM, "pspm with a test's hooks", false, device.Impl{
+		Multi: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot, sel []device.DevSlot) (solver.Result, error) {
+			return solvePSPM(ctx, e, in, p, s, pspmShape{}, sel, h)
+		},
+	})
 }

@@ -13,18 +13,18 @@ import (
 var (
 	pspmImpl = device.Impl{
 		Multi: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot, sel []device.DevSlot) (solver.Result, error) {
-			return solvePSPM(ctx, e, in, p, s, pspmShape{}, sel)
+			return solvePSPM(ctx, e, in, p, s, pspmShape{}, sel, pspmHooks{})
 		},
 		Tune: func(t *device.Tuning, in *solver.Instance) { pspmTuneBlocks(t, in, AlgoPSPM, 32) },
 	}
 	sspmImpl = device.Impl{
 		Multi: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot, sel []device.DevSlot) (solver.Result, error) {
-			return solvePSPM(ctx, e, in, p, s, pspmShape{oneSearch: true}, sel)
+			return solvePSPM(ctx, e, in, p, s, pspmShape{oneSearch: true}, sel, pspmHooks{})
 		},
 	}
 	pssmImpl = device.Impl{
 		Multi: func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, s chan solver.Snapshot, sel []device.DevSlot) (solver.Result, error) {
-			return solvePSPM(ctx, e, in, p, s, pspmShape{oneMove: true}, sel)
+			return solvePSPM(ctx, e, in, p, s, pspmShape{oneMove: true}, sel, pspmHooks{})
 		},
 		Tune: func(t *device.Tuning, in *solver.Instance) { pspmTuneBlocks(t, in, AlgoPSSM, 1) },
 	}

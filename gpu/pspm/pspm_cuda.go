@@ -53,7 +53,7 @@ type pspmRun struct {
 // solvePSPM runs PSPM (SSPM: one block; PSSM: one thread per block) on
 // Lam et al.'s schedule or one fitted to the time limit (pspmSchedule),
 // with a share of the searches on every context of sel (pspmGroup).
-func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, shape pspmShape, sel []device.DevSlot) (solver.Result, error) {
+func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, shape pspmShape, sel []device.DevSlot, hooks pspmHooks) (solver.Result, error) {
 	start := time.Now()
 	fit := cooling.FitsToLimit(p)
 	s, err := newPSPMRun(e.Name(), shape, in, p)
@@ -72,7 +72,7 @@ func solvePSPM(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		return solver.Result{}, err
 	}
 	defer device.CloseRuns(runs)
-	g := &pspmGroup{greedy: s.greedy, bestLen: -1, notes: notes, sel: sel, seed: p.Seed}
+	g := &pspmGroup{greedy: s.greedy, bestLen: -1, notes: notes, sel: sel, seed: p.Seed, hooks: hooks}
 	sink := solver.NewSink(snaps, 0, start)
 	sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	all, first := g.setUpShares(s, runs, p.Seed)
@@ -168,15 +168,19 @@ type pspmGroup struct {
 	notes       []string      // contexts left out, shares ended by a failure
 	lostMoves   int64         // moves of the shares that failed
 	runs        []*device.Run // every share's run, failed ones too
+	hooks       pspmHooks
 }
 
-// pspmShareFault, when set (tests), runs before share i's next device
-// call on its run's thread; an error fails the call.
-var pspmShareFault func(i int, iter int64, r *device.Run) error
-
-// pspmExchangeHook, when set (tests), sees every exchange once it is done,
-// with each share's best length before it.
-var pspmExchangeHook func(g *pspmGroup, before []int64)
+// pspmHooks are what a test does to a run and sees of it (the engines
+// run with none).
+type pspmHooks struct {
+	// shareFault, when set, runs before share i's next device call on
+	// its run's thread; an error fails the call.
+	shareFault func(i int, iter int64, r *device.Run) error
+	// exchange, when set, sees every exchange once it is done, with
+	// each share's best length before it.
+	exchange func(g *pspmGroup, before []int64)
+}
 
 // each runs f on every share, each on its run's thread, side by side. A
 // share whose call fails ends there (its run closes with the others) and
@@ -186,8 +190,8 @@ func (g *pspmGroup) each(f func(s *pspmRun) error) error {
 	errs := device.OnEach(len(g.shares), func(i int) error {
 		s := g.shares[i]
 		return s.r.Do(func() error {
-			if pspmShareFault != nil {
-				if err := pspmShareFault(i, g.iter, s.r); err != nil {
+			if g.hooks.shareFault != nil {
+				if err := g.hooks.shareFault(i, g.iter, s.r); err != nil {
 					return err
 				}
 			}
@@ -284,11 +288,11 @@ func (g *pspmGroup) sync(exchange bool) error {
 	}
 	if exchange && len(g.shares) > 1 {
 		var before []int64
-		if pspmExchangeHook != nil {
+		if g.hooks.exchange != nil {
 			for _, s := range g.shares {
 				before = append(before, s.bestLen)
 			}
-			defer func() { pspmExchangeHook(g, before) }()
+			defer func() { g.hooks.exchange(g, before) }()
 		}
 		next := device.TourToNext(g.bestTour)
 		best, bestLen := g.bestTour, g.bestLen

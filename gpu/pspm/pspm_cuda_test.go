@@ -210,8 +210,7 @@ func TestPSPMFitsScheduleToLimit(t *testing.T) {
 
 // BenchmarkPSPM runs PSPM on the TSPLIB instances named in TSPLAB_PSPM
 // (name,name,...; TSPLIB_DIR holding them) with the default options, or
-// TSPLAB_PSPM_THREADS and TSPLAB_PSPM_BLOCKS (TSPLAB_PSPM_WARPS: the tour
-// layout's most warps), and the time limit
+// TSPLAB_PSPM_THREADS and TSPLAB_PSPM_BLOCKS, and the time limit
 // TSPLAB_PSPM_TIME (a Go duration; none: Lam's whole schedule), and
 // reports moves per second and the gap to the optimum. docs/BENCHMARKS.md
 // keeps the current figures; tsp bench --suite lam is the paper's protocol.
@@ -229,10 +228,6 @@ func BenchmarkPSPM(b *testing.B) {
 		if v := os.Getenv("TSPLAB_PSPM_" + strings.ToUpper(name)); v != "" {
 			p = gputest.WithOpts(p, name+"="+v)
 		}
-	}
-	if w := os.Getenv("TSPLAB_PSPM_WARPS"); w != "" {
-		defer func(w int) { pspmTourWarps = w }(pspmTourWarps)
-		fmt.Sscan(w, &pspmTourWarps)
 	}
 	if d := os.Getenv("TSPLAB_PSPM_TIME"); d != "" {
 		var err error

@@ -213,7 +213,7 @@ func pspmDefaultFor(n, tpb, metric, sms, nbrBytes int, occ pspmOccupancy) (pspmP
 }
 
 // pspmTourWarps is the most warps of a tour-layout search (1024 threads).
-var pspmTourWarps = 32
+const pspmTourWarps = 32
 
 // pspmTourBytes is PspmTour's shared memory: coordinates, links, locks.
 func pspmTourBytes(n int) int { return align16(8*n) + align16(4*n) + align16(4*((n+31)/32)) }
