@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"strconv"
 	"strings"
@@ -79,7 +80,20 @@ func (e *tapEngine) improvements() []solver.Snapshot {
 // realAuto is solver/cpu's auto engine, taken before this package's
 // init puts a fake in its place (package variables are set before init
 // runs).
-var realAuto, realAutoErr = solver.LookupAided("auto", solver.BackendCPU)
+var realAuto, realAutoErr = cpuAuto()
+
+// cpuAuto is the registered CPU auto engine as a solver.Aided.
+func cpuAuto() (solver.Aided, error) {
+	e, err := solver.Lookup("auto", solver.BackendCPU)
+	if err != nil {
+		return nil, err
+	}
+	a, ok := e.(solver.Aided)
+	if !ok {
+		return nil, errors.New("CPU auto takes no aid")
+	}
+	return a, nil
+}
 
 // tapAuto puts the real CPU auto engine, tapped, in the registry for
 // the test's length.

@@ -2,7 +2,6 @@ package solver
 
 import (
 	"context"
-	"fmt"
 	"time"
 )
 
@@ -53,24 +52,6 @@ type Aided interface {
 	Engine
 	// SolveAided is Solve with aid.
 	SolveAided(ctx context.Context, in *Instance, p Params, snaps chan Snapshot, aid Aid) (Result, error)
-}
-
-// LookupAided returns the registered engine for (algorithm, backend) as
-// an Aided, for an engine that composes it; an error when there is none,
-// it takes no Aid or it cannot run here.
-func LookupAided(algorithm, backend string) (Aided, error) {
-	e, err := Lookup(algorithm, backend)
-	if err != nil {
-		return nil, err
-	}
-	a, ok := e.(Aided)
-	if !ok {
-		return nil, fmt.Errorf("%s/%s takes no aid", algorithm, backend)
-	}
-	if err := a.Available(); err != nil {
-		return nil, err
-	}
-	return a, nil
 }
 
 // SolveWith runs e with aid when e takes one, else e.Solve.
