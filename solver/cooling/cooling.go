@@ -142,9 +142,10 @@ func (c *Plan) Run() *solver.ScheduleRun {
 	return &r
 }
 
-// FitsToLimit reports whether an annealer fits its cooling to the user's
-// time limit: one is set and neither alpha nor sweeps, which pin the
-// schedule (as the reproduction suites do), is.
+// FitsToLimit reports whether an annealer fits its cooling to the run's
+// deadline: the run has one (solver.Params.WithDeadline) and neither
+// alpha nor sweeps, which pin the schedule (as the reproduction suites
+// do), is given.
 func FitsToLimit(p solver.Params) bool {
-	return p.TimeLimit > 0 && !p.Given("alpha") && !p.Given("sweeps")
+	return !p.WithDeadline(time.Now()).Deadline.IsZero() && !p.Given("alpha") && !p.Given("sweeps")
 }
