@@ -15,28 +15,91 @@ import (
 	"github.com/tsplab/tsplab/solver/gen"
 )
 
-// BenchmarkBatch solves 1,000 uniform 200-city instances in 2 s (an
-// operation) with the polish from half the time (the default) and with
-// the end's merge alone, and reports, over the first 50 instances, the
-// mean gap above a reference (the better of two CPU auto runs of 5,000
-// kicks, one worker each) of the results, of the GPU's shortest tours and
-// of the end's merged tours.
+// batchCase is a batch the benchmark solves: count uniform instances of n
+// cities in limit, the first sample of them against a reference, the
+// better of two CPU auto runs of refKicks kicks (one worker each), or,
+// with refTime, one CPU auto run of that time.
+type batchCase struct {
+	name             string
+	count, n, sample int
+	limit            time.Duration
+	refKicks         int
+	refTime          time.Duration
+	polishes         []float64
+}
+
+// BenchmarkBatch solves the batches of DECISIONS' figures (an operation:
+// one batch), the larger with the polish from half the time (the
+// default) and with the end's merge alone, and reports, over the first
+// instances, the mean gap above the reference of the results, of the
+// GPU's shortest tours and of the end's merged tours.
 func BenchmarkBatch(b *testing.B) {
 	gputest.NeedDevice(b)
-	const count, n, sample = 1000, 200, 50
-	ins := make([]*solver.Instance, count)
+	for _, c := range []batchCase{
+		{name: "10000x100", count: 10000, n: 100, sample: 200, limit: 2 * time.Second, refKicks: 5000, polishes: []float64{batchPolishAt}},
+		{name: "1000x1000", count: 1000, n: 1000, sample: 40, limit: 25 * time.Second, refTime: 10 * time.Second, polishes: []float64{batchPolishAt, 0}},
+	} {
+		b.Run(c.name, func(b *testing.B) { benchBatch(b, c) })
+	}
+}
+
+func benchBatch(b *testing.B, c batchCase) {
+	ins := make([]*solver.Instance, c.count)
 	for i := range ins {
-		in, err := gen.Generate("uniform", n, uint64(i+1))
+		in, err := gen.Generate("uniform", c.n, uint64(i+1))
 		if err != nil {
 			b.Fatal(err)
 		}
 		ins[i] = in
 	}
-	ref := make([]int64, sample)
-	spread(sample, 16, func() func(int) bool {
+	ref := batchRefs(b, ins[:c.sample], c)
+	gap := func(l int64, i int) float64 { return 100 * float64(l-ref[i]) / float64(ref[i]) }
+	for _, at := range c.polishes {
+		b.Run(fmt.Sprintf("polish=%.2f", at), func(b *testing.B) {
+			var mu sync.Mutex
+			var gpu, merged, sum float64
+			logged, runs := 0, 0
+			cfg := defaultConfig()
+			cfg.polishAt = at
+			cfg.log = func(i int, g, m int64) {
+				if i < c.sample {
+					mu.Lock()
+					gpu, merged, logged = gpu+gap(g, i), merged+gap(m, i), logged+1
+					mu.Unlock()
+				}
+			}
+			for b.Loop() {
+				res, err := solveWith(context.Background(), ins, solver.Params{Seed: uint64(runs + 1), TimeLimit: c.limit}, cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for i := range c.sample {
+					sum += gap(res[i].Length, i)
+				}
+				runs++
+			}
+			b.ReportMetric(sum/float64(runs*c.sample), "gap-%")
+			if logged > 0 {
+				b.ReportMetric(gpu/float64(logged), "gpu-gap-%")
+				b.ReportMetric(merged/float64(logged), "merged-gap-%")
+			}
+		})
+	}
+}
+
+// batchRefs are the reference lengths of ins under c, 16 at a time.
+func batchRefs(b *testing.B, ins []*solver.Instance, c batchCase) []int64 {
+	ref := make([]int64, len(ins))
+	spread(len(ins), 16, func() func(int) bool {
 		return func(i int) bool {
-			for _, seed := range []uint64{9, 11} {
-				p := solver.Params{Seed: seed, Workers: 1, TimeLimit: 30 * time.Second, Extra: map[string]string{"kicks": "5000"}}
+			runs := []solver.Params{
+				{Seed: 9, Workers: 1, TimeLimit: 30 * time.Second, Extra: map[string]string{"kicks": fmt.Sprint(c.refKicks)}},
+				{Seed: 11, Workers: 1, TimeLimit: 30 * time.Second, Extra: map[string]string{"kicks": fmt.Sprint(c.refKicks)}},
+			}
+			if c.refTime > 0 {
+				runs = []solver.Params{{Seed: 9, Workers: 1, TimeLimit: c.refTime}}
+			}
+			for _, p := range runs {
 				if r, err := solver.Run(context.Background(), cpuils.Auto(), ins[i], p, nil); err == nil && (ref[i] == 0 || r.Length < ref[i]) {
 					ref[i] = r.Length
 				}
@@ -44,38 +107,10 @@ func BenchmarkBatch(b *testing.B) {
 			return true
 		}
 	})()
-	gap := func(l int64, i int) float64 { return 100 * float64(l-ref[i]) / float64(ref[i]) }
-	for _, at := range []float64{batchPolishAt, 0} {
-		b.Run(fmt.Sprintf("polish=%.2f", at), func(b *testing.B) {
-			var mu sync.Mutex
-			var gpu, merged float64
-			var logged int
-			cfg := defaultConfig()
-			cfg.polishAt = at
-			cfg.log = func(i int, g, m int64) {
-				if i < sample {
-					mu.Lock()
-					gpu, merged, logged = gpu+gap(g, i), merged+gap(m, i), logged+1
-					mu.Unlock()
-				}
-			}
-			var sum float64
-			runs := 0
-			for b.Loop() {
-				res, err := solveWith(context.Background(), ins, solver.Params{Seed: uint64(runs + 1), TimeLimit: 2 * time.Second}, cfg)
-				if err != nil {
-					b.Fatal(err)
-				}
-				for i := range sample {
-					sum += gap(res[i].Length, i)
-				}
-				runs++
-			}
-			b.ReportMetric(sum/float64(runs*sample), "gap-%")
-			if logged > 0 {
-				b.ReportMetric(gpu/float64(logged), "gpu-gap-%")
-				b.ReportMetric(merged/float64(logged), "merged-gap-%")
-			}
-		})
+	for i, r := range ref {
+		if r == 0 {
+			b.Fatalf("no reference for instance %d", i)
+		}
 	}
+	return ref
 }
