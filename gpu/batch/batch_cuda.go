@@ -188,7 +188,7 @@ func addCounters(a, b []uint64) []uint64 {
 
 // batchStarts builds every instance's quadrant candidate lists, its
 // greedy start for the first search and randomized nearest-neighbour
-// starts for the others (fewer than biMinN cities: none) on all cores.
+// starts for the others (fewer than blockils.BatchMinN cities: none) on all cores.
 func batchStarts(ctx context.Context, ins []*solver.Instance, seed uint64) ([]biStart, error) {
 	out := make([]biStart, len(ins))
 	spread(len(ins), runtime.GOMAXPROCS(0), func() func(int) bool {
@@ -363,7 +363,7 @@ func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed
 	return ch.Counters(), nil
 }
 
-// exactSmall returns an optimal tour of an instance of fewer than biMinN
+// exactSmall returns an optimal tour of an instance of fewer than blockils.BatchMinN
 // cities by trying every order of the cities after city 0.
 func exactSmall(in *solver.Instance) []int {
 	n := in.N

@@ -59,8 +59,7 @@ func TestSolve(t *testing.T) {
 		}
 	}
 	t.Logf("%s", res[0].Device)
-	// the deadline: a batch with no kick budget ends at its time limit,
-	// and says so
+	// a batch with no kick budget ends at its time limit, and says so
 	timed, err := Solve(context.Background(), ins[:50], solver.Params{Seed: 2, TimeLimit: 400 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -397,14 +397,20 @@ func (sh *climbShare) launch(in *solver.Instance, slice time.Duration) error {
 	return device.DtoH(sh.tour, sh.s.best+cu.DevicePtr(4*sh.k*n))
 }
 
+// climbSliceFor is the next launch's time: climbSlice, cut to the
+// deadline (zero: none).
+func climbSliceFor(deadline time.Time) time.Duration {
+	if deadline.IsZero() {
+		return climbSlice
+	}
+	return min(climbSlice, time.Until(deadline))
+}
+
 // step runs one launch on every share side by side (up to the deadline)
 // and takes the best slot tours when they are the shortest yet.
 func (f *fusedClimb) step() (done bool, err error) {
 	l, n := f.l, f.l.In.N
-	slice := climbSlice
-	if !l.Deadline.IsZero() {
-		slice = min(slice, time.Until(l.Deadline))
-	}
+	slice := climbSliceFor(l.Deadline)
 	errs := device.OnEach(len(f.shares), func(i int) error {
 		if f.fault != nil {
 			if err := f.fault(i); err != nil {
