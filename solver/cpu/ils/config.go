@@ -65,7 +65,7 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 	solver.Bool(OptWindows, func(o *ilsOptions) *bool { return &o.win.on }, false,
 		"auto from 50,000 cities on a time limit: the partition search hands over, at winstart, to the population search on windows of the tour, each an open path with fixed ends searched on its own cores and spliced back when shorter, the cuts moving by half a window every round").Experimental(),
 	solver.Int(OptWinSize, func(o *ilsOptions) *int { return &o.win.size }, 0, 0, 1<<20,
-		"windows: about the cities of a window (0: as many windows as the cores take at once, covering the tour)").Experimental(),
+		"windows: about the cities of a window (0: one window a core, the tour covered at once, up to 12,500 cities a window)").Experimental(),
 	solver.Int(OptWinCores, func(o *ilsOptions) *int { return &o.win.cores }, 1, 1, 1024,
 		"windows: the cores each window's population search takes").Experimental(),
 	solver.Int(OptWinSlice, func(o *ilsOptions) *int { return &o.win.slice }, 10000, 100, 600000,
@@ -74,7 +74,7 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"windows: the share of the time limit from which the partition search hands over to them, once its gain a second falls below winrate").Experimental(),
 	solver.Float(OptWinLast, func(o *ilsOptions) *float64 { return &o.win.last }, 0.5, 0, 1,
 		"windows: the share of the time limit at which the partition search hands over to them at the latest").Experimental(),
-	solver.Float(OptWinRate, func(o *ilsOptions) *float64 { return &o.win.rate }, 100, 0, 1e6,
+	solver.Float(OptWinRate, func(o *ilsOptions) *float64 { return &o.win.rate }, 50, 0, 1e6,
 		"windows: the partition search hands over once its best tour gained less than this many millionths of its length a second over 2 s (0: at winstart)").Experimental(),
 }
 

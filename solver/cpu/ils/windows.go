@@ -51,6 +51,7 @@ func (r *ilsRun) watchHandOver(first time.Time, rate float64, done chan struct{}
 		l  int64
 	}
 	var seen []sample
+	before := r.c.BestLen.Load()
 	tk := time.NewTicker(rateSpan / 8)
 	defer tk.Stop()
 	for {
@@ -58,7 +59,11 @@ func (r *ilsRun) watchHandOver(first time.Time, rate float64, done chan struct{}
 		case <-done:
 			return
 		case now := <-tk.C:
-			seen = append(seen, sample{now, r.c.BestLen.Load()})
+			l := r.c.BestLen.Load()
+			if l >= before && seen == nil {
+				continue // the search's first round is not done yet
+			}
+			seen = append(seen, sample{now, l})
 			for len(seen) > 2 && now.Sub(seen[1].at) >= rateSpan {
 				seen = seen[1:]
 			}

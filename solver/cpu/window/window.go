@@ -24,6 +24,10 @@ import (
 // population search nothing to recombine.
 const MinSize = 16
 
+// finishMargin is the most a window's search ends before the run's
+// deadline, for the search's own last steps and the splice.
+const finishMargin = 200 * time.Millisecond
+
 // AutoMaxSize is the most cities of a window whose size is left to the
 // cores (Config.Size 0): one window a core up to it, more beyond.
 const AutoMaxSize = 12500
@@ -106,6 +110,13 @@ func Run(in *solver.Instance, c *runctl.Control, cfg Config) (Stats, error) {
 	for round := 0; !c.Done() && s.err == nil; round++ {
 		slice, ok := s.slice()
 		if !ok {
+			// too little left for a round: the run waits out its
+			// deadline, which ends it
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Until(c.Deadline)):
+			}
+			c.Done()
 			break
 		}
 		s.st.Rounds++
@@ -200,7 +211,8 @@ func (s *search) window(pos, size int, slice time.Duration, ctx context.Context,
 	s.mu.Unlock()
 	sub := SubInstance(s.in, cities)
 	if !s.c.Deadline.IsZero() {
-		slice = min(slice, time.Until(s.c.Deadline))
+		// a margin for the search's last round and the splice
+		slice = min(slice, time.Until(s.c.Deadline)-min(finishMargin, slice/20))
 	}
 	if slice <= 0 || ctx.Err() != nil {
 		return nil
