@@ -19,7 +19,7 @@ func TestAutoWindows(t *testing.T) {
 		t.Skip("a run of 50,000 cities")
 	}
 	in := uniformInstance(strategy.WindowsMinN, 31)
-	p := withOpts(solver.Params{TimeLimit: 8 * time.Second, Seed: 1, Workers: 2}, "windows=on", "winrate=0", "winstart=0.5", "winslice=1000")
+	p := withOpts(solver.Params{TimeLimit: 8 * time.Second, Seed: 1, Workers: 2}, "windows=on", "winrate=0", "winstart=0", "winslice=1000")
 	res := solve(t, "auto", in, p, nil)
 	if !strings.Contains(res.Note, "windows of") || res.StopReason != solver.StopTime {
 		t.Fatalf("windows on: note %q, stop %v", res.Note, res.StopReason)
