@@ -87,11 +87,11 @@ type search struct {
 	err    error
 }
 
-// Run improves the best tour of c (a tour of in keeping its fixed edges;
-// the run's other workers stopped)
-// window by window until c's run ends (its deadline, its context, its
-// target or its stop), offering each shorter tour to c, and returns what
-// it did. A window's search that fails ends the run with its error.
+// Run improves the best tour of c (a tour of in keeping its fixed edges,
+// the run's other workers stopped) window by window until c's run ends
+// (its deadline, its context, its target or its stop), offering each
+// shorter tour to c, and returns what it did. A window's search that
+// fails ends the run with its error.
 func Run(in *solver.Instance, c *runctl.Control, cfg Config) (Stats, error) {
 	cfg.Cores = max(cfg.Cores, 1)
 	cfg.Workers = max(cfg.Workers, cfg.Cores)
