@@ -21,6 +21,10 @@ const (
 	// cities a worker, behind from 198,000, where a round lasts seconds
 	// and 60 s hold only a few (docs/DECISIONS.md#adapt-max-per-worker).
 	AdaptMaxPerWorker = 160000
+	// WindowsMinN is the smallest instance on which auto's partition
+	// search may hand over to the population search on windows of its
+	// tour (the windows option; docs/DECISIONS.md#windows).
+	WindowsMinN = 50000
 )
 
 // The population search in place of auto's merged search

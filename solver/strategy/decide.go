@@ -51,6 +51,9 @@ type Options struct {
 	Merge bool
 	// NoWindows: GPU auto's windows were turned off (beside=0).
 	NoWindows bool
+	// Windows is the windows option: the population search on windows of
+	// the tour after the partition search's hand-over.
+	Windows Toggle
 }
 
 // Devices are the devices a run may use.
@@ -119,6 +122,7 @@ func Decide(f Facts) Strategy {
 		f.TimeLimit > 0 && f.Kicks == 0 && !f.Options.Restart {
 		s.Restart = RestartStall
 	}
+	s.Windows = auto && s.Search == Partition && windowsOn(f)
 	s.Start = start(f, s.CrowdSetUp)
 	s.GPU = gpuRoles(f)
 	if s.Start == StartGPUDescent {
@@ -225,4 +229,12 @@ func gpuRoles(f Facts) GPU {
 	g.Windows = free && f.N >= GPUWindowsMinN && !f.Options.NoWindows
 	g.Pool = true
 	return g
+}
+
+// windowsOn reports whether a partition search with facts f hands over
+// to the population search on windows of its tour: from WindowsMinN
+// cities on a time limit, when the windows option says so
+// (docs/DECISIONS.md#windows).
+func windowsOn(f Facts) bool {
+	return f.Options.Windows == On && f.N >= WindowsMinN && f.TimeLimit > 0 && f.Kicks == 0
 }

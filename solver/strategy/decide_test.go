@@ -141,3 +141,35 @@ func TestPopSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestWindows: auto's partition search hands over to the windows only
+// when the option turns them on, from WindowsMinN cities, on a time
+// limit.
+func TestWindows(t *testing.T) {
+	on := func(f Facts) Facts { f.Options.Windows = On; return f }
+	part := func(n int, limit time.Duration) Facts {
+		return Facts{Engine: Auto, N: n, Cuttable: true, Workers: 16, TimeLimit: limit}
+	}
+	for _, tc := range []struct {
+		name string
+		f    Facts
+		want bool
+	}{
+		{"on", on(part(WindowsMinN, time.Minute)), true},
+		{"GPU auto, on", on(Facts{Engine: GPUAuto, N: 100000, Cuttable: true, Workers: 16, TimeLimit: time.Minute}), true},
+		{"by strategy: off", part(100000, time.Minute), false},
+		{"below WindowsMinN", on(part(WindowsMinN-1, time.Minute)), false},
+		{"no time limit", on(part(100000, 0)), false},
+		{"a kicks budget", on(Facts{Engine: Auto, N: 100000, Cuttable: true, Workers: 16, TimeLimit: time.Minute, Kicks: 10}), false},
+		{"no partition search", on(Facts{Engine: Auto, N: 100000, Kind: Matrix, Cuttable: true, Workers: 16, TimeLimit: time.Minute}), false},
+		{"pop", on(Facts{Engine: Pop, N: 100000, Cuttable: true, Workers: 16, TimeLimit: time.Minute}), false},
+	} {
+		s := Decide(tc.f)
+		if s.Windows != tc.want {
+			t.Errorf("%s: windows %v, want %v (%s)", tc.name, s.Windows, tc.want, s.Search)
+		}
+		if s.Windows != strings.Contains(s.String(), "windows of the tour") {
+			t.Errorf("%s: the printed strategy %q does not say the windows", tc.name, s.String())
+		}
+	}
+}

@@ -77,6 +77,9 @@ func (s Strategy) String() string {
 	if s.Chain {
 		b.WriteString("; the chain in every round")
 	}
+	if s.Windows {
+		b.WriteString("; then the population search on windows of the tour")
+	}
 	if s.Restart > 0 {
 		fmt.Fprintf(&b, "; restarts after %v without a gain", s.Restart)
 	}

@@ -121,6 +121,10 @@ type Strategy struct {
 	// Ascent is the Held–Karp ascent's share of the time limit (0: its own
 	// schedule).
 	Ascent time.Duration
+	// Windows: auto's partition search hands over, at the windows' start
+	// time, to the population search on windows of its tour
+	// (solver/cpu/window, docs/DECISIONS.md#windows).
+	Windows bool
 	// GPU are the GPU's roles.
 	GPU GPU
 }

@@ -62,6 +62,20 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"partition search: its pieces, segments of consecutive tour positions (path), cells of the plane each holding several tour paths (region), the two by turns (alternate), or the one whose last round gained more per second (per kick under a kicks budget), the other every fourth round (auto)").Experimental(),
 	solver.Float(OptPartDeep, func(o *ilsOptions) *float64 { return &o.partDeep }, 10, 0, 1e6,
 		"partition search: kicks per city made with sequential moves of depth 1 before they take the depth option's steps (0: from the start)").Experimental(),
+	solver.Bool(OptWindows, func(o *ilsOptions) *bool { return &o.win.on }, false,
+		"auto from 50,000 cities on a time limit: the partition search hands over, at winstart, to the population search on windows of the tour, each an open path with fixed ends searched on its own cores and spliced back when shorter, the cuts moving by half a window every round").Experimental(),
+	solver.Int(OptWinSize, func(o *ilsOptions) *int { return &o.win.size }, 0, 0, 1<<20,
+		"windows: about the cities of a window (0: one window a core, the tour covered at once, up to 12,500 cities a window)").Experimental(),
+	solver.Int(OptWinCores, func(o *ilsOptions) *int { return &o.win.cores }, 1, 1, 1024,
+		"windows: the cores each window's population search takes").Experimental(),
+	solver.Int(OptWinSlice, func(o *ilsOptions) *int { return &o.win.slice }, 10000, 100, 600000,
+		"windows: milliseconds of each window's search in a round").Experimental(),
+	solver.Float(OptWinStart, func(o *ilsOptions) *float64 { return &o.win.start }, 0.1, 0, 1,
+		"windows: the share of the time limit from which the partition search hands over to them, once its gain a second falls below winrate").Experimental(),
+	solver.Float(OptWinLast, func(o *ilsOptions) *float64 { return &o.win.last }, 0.5, 0, 1,
+		"windows: the share of the time limit at which the partition search hands over to them at the latest").Experimental(),
+	solver.Float(OptWinRate, func(o *ilsOptions) *float64 { return &o.win.rate }, 50, 0, 1e6,
+		"windows: the partition search hands over once its best tour gained less than this many millionths of its length a second over 2 s (0: at winstart)").Experimental(),
 }
 
 // The typed values of the choice options, each mapped from its text once
@@ -146,6 +160,28 @@ const (
 	// "auto" (the one whose last round gained more per second, per kick
 	// under a kicks budget; the other every fourth round).
 	OptPartShape = "partshape"
+)
+
+// Options of the windows after the partition search (windows.go).
+const (
+	// OptWindows turns on the population search on windows of the tour
+	// after the partition search (solver/cpu/window).
+	OptWindows = "windows"
+	// OptWinSize is about the cities of a window.
+	OptWinSize = "winsize"
+	// OptWinCores is the cores each window's search takes.
+	OptWinCores = "wincores"
+	// OptWinSlice is the milliseconds of a window's search in a round.
+	OptWinSlice = "winslice"
+	// OptWinStart is the share of the time limit from which the
+	// partition search may hand over to the windows.
+	OptWinStart = "winstart"
+	// OptWinLast is the share of the time limit at which the partition
+	// search hands over to the windows at the latest.
+	OptWinLast = "winlast"
+	// OptWinRate is the partition search's gain a second, in millionths
+	// of the tour's length, below which it hands over (0: at winstart).
+	OptWinRate = "winrate"
 )
 
 // stable marks a declaration as one a user of the engine needs.

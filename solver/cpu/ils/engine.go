@@ -215,6 +215,7 @@ type ilsOptions struct {
 	partShape partShape
 	partDeep  float64 // OptPartDeep
 	restart   int     // OptRestart, milliseconds (0: none)
+	win       winOptions
 }
 
 // moveSet is the run's move set without the 5-opt move's state.
@@ -343,7 +344,12 @@ func (r *ilsRun) run() (solver.Result, error) {
 	r.kicksDone = make([]runctl.Counter, r.w)
 	if r.usePartition() {
 		r.partitioned = true
+		end, watched := r.windowsStart()
 		r.listNote += partition.Run(r.partEnv(), t0, nb, nbOdd, d)
+		watched()
+		if err := r.windows(end); err != nil {
+			return solver.Result{}, err
+		}
 		return r.finish(nil)
 	}
 	r.newSearches(t0, nb, nbOdd, d)

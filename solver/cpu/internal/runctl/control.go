@@ -364,3 +364,20 @@ func ExactSmall(in *solver.Instance, e solver.Engine, p solver.Params, snaps cha
 	sink.Send(solver.Snapshot{Tour: append([]int(nil), best...), Length: bestLen, Best: append([]int(nil), best...), BestLength: bestLen, Progress: 1, Moves: moves})
 	return solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: 1, Start: start, Device: DeviceName(Workers(p))})
 }
+
+// Resume moves the run's deadline to d and lets its workers go on after
+// a phase that ran to an earlier deadline (a hand-over between two
+// searches): false, the run left stopped, when its context ended, its
+// target or a tour of length 0 was reached, or d has passed.
+func (c *Control) Resume(d time.Time) bool {
+	c.Deadline = d
+	if c.ctx.Err() != nil || c.Optimal.Load() || (c.target > 0 && c.BestLen.Load() <= c.target) ||
+		(!d.IsZero() && !time.Now().Before(d)) {
+		c.Stopped.Store(true)
+		c.Stop.Store(true)
+		return false
+	}
+	c.Stopped.Store(false)
+	c.Stop.Store(false)
+	return true
+}

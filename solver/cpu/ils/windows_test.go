@@ -1,0 +1,63 @@
+package ils
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
+	"github.com/tsplab/tsplab/solver/strategy"
+)
+
+// TestAutoWindows: with the windows option auto's partition search hands
+// over to the windows, whose tour is the run's result (checked and
+// measured again by the engine contract); without it, none do.
+func TestAutoWindows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a run of 50,000 cities")
+	}
+	in := uniformInstance(strategy.WindowsMinN, 31)
+	p := withOpts(solver.Params{TimeLimit: 8 * time.Second, Seed: 1, Workers: 2}, "windows=on", "winrate=0", "winstart=0", "winslice=1000")
+	res := solve(t, "auto", in, p, nil)
+	if !strings.Contains(res.Note, "windows of") || res.StopReason != solver.StopTime {
+		t.Fatalf("windows on: note %q, stop %v", res.Note, res.StopReason)
+	}
+	off := solve(t, "auto", in, solver.Params{TimeLimit: 2 * time.Second, Seed: 1, Workers: 2}, nil)
+	if strings.Contains(off.Note, "windows of") {
+		t.Fatalf("windows off: note %q", off.Note)
+	}
+}
+
+// TestHandOver: the watch on the partition search stops it once its best
+// tour, after its first gain, gains too little a second, and the run
+// resumes to its own deadline.
+func TestHandOver(t *testing.T) {
+	c := runctl.NewControl(context.Background(), solver.Params{TimeLimit: time.Hour}, 1, nil, time.Now())
+	c.Offer([]int32{0, 1, 2}, 1000)
+	r := &ilsRun{c: c}
+	done := make(chan struct{})
+	defer close(done)
+	go r.watchHandOver(time.Now(), 1e-3, done)
+	time.Sleep(3 * rateSpan)
+	if c.Done() {
+		t.Fatal("the watch stopped a search that had not gained yet")
+	}
+	c.Offer([]int32{0, 2, 1}, 999) // the search's first gain, then none
+	for !c.Done() {
+		time.Sleep(10 * time.Millisecond) // gaining nothing more: the watch stops the run
+	}
+	if c.Stopped.Load() {
+		t.Fatal("the hand-over marked the run stopped")
+	}
+	if !c.Resume(c.Start.Add(time.Hour)) || c.Done() {
+		t.Fatal("the run did not resume after the hand-over")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c = runctl.NewControl(ctx, solver.Params{TimeLimit: time.Hour}, 1, nil, time.Now())
+	cancel()
+	if c.Resume(c.Start.Add(time.Hour)) || !c.Done() {
+		t.Fatal("a cancelled run resumed")
+	}
+}

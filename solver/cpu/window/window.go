@@ -1,0 +1,320 @@
+// Package window improves a large tour window by window: the tour is cut
+// into windows of consecutive cities, each an open path whose two ends
+// stay in place, and each window is searched by the population search
+// (pop: descents evolved by EAX, then partition crossover) on its own
+// cores, from the window's current path. An improved window is spliced
+// back at once, the whole tour measured again; every round the cuts move
+// by half a window, so that no cut stays (docs/DECISIONS.md#windows).
+package window
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
+	"github.com/tsplab/tsplab/solver/cpu/population"
+	"github.com/tsplab/tsplab/solver/route"
+)
+
+// MinSize is the fewest cities of a window: smaller ones leave the
+// population search nothing to recombine.
+const MinSize = 16
+
+// finishMargin is the most a window's search ends before the run's
+// deadline, for the search's own last steps and the splice.
+const finishMargin = 200 * time.Millisecond
+
+// AutoMaxSize is the most cities of a window whose size is left to the
+// cores (Config.Size 0): one window a core up to it, more beyond.
+const AutoMaxSize = 12500
+
+// Config are a windowed search's settings.
+type Config struct {
+	// Size is about the cities of a window: the windows of a round are
+	// equal within one city, as many as fill every slot evenly (0: one
+	// window a slot, the tour searched whole at once, up to AutoMaxSize
+	// cities a window).
+	Size int
+	// Cores is the cores a window's search takes (at least 1).
+	Cores int
+	// Workers is the cores of the run: Workers/Cores windows are searched
+	// at once.
+	Workers int
+	// Slice is each window's search time in a round (the last round of a
+	// timed run takes what is left).
+	Slice time.Duration
+	// Seed seeds the windows' searches.
+	Seed uint64
+}
+
+// Stats say what a windowed search did.
+type Stats struct {
+	Size     int   // cities of a round's shortest window
+	Rounds   int   // rounds begun
+	Searched int   // windows whose search ended
+	Improved int   // windows spliced back shorter
+	Gain     int64 // the tour's length gained
+}
+
+// Note says what the windows did, for a run's note.
+func (s Stats) Note(cfg Config) string {
+	return fmt.Sprintf("windows of %d cities, %d %s each: %d %s, %d searched, %d shorter, %d gained",
+		s.Size, cfg.Cores, plural(cfg.Cores, "core", "cores"), s.Rounds, plural(s.Rounds, "round", "rounds"), s.Searched, s.Improved, s.Gain)
+}
+
+// plural is one or many by n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// search is one windowed search's state.
+type search struct {
+	in  *solver.Instance
+	c   *runctl.Control
+	cfg Config
+
+	mu     sync.Mutex // the tour, its length and the stats
+	cur    []int32
+	curLen int64
+	st     Stats
+	err    error
+}
+
+// Run improves the best tour of c (a tour of in keeping its fixed edges,
+// the run's other workers stopped) window by window until c's run ends
+// (its deadline, its context, its target or its stop), offering each
+// shorter tour to c, and returns what it did. A window's search that
+// fails ends the run with its error.
+func Run(in *solver.Instance, c *runctl.Control, cfg Config) (Stats, error) {
+	cfg.Cores = max(cfg.Cores, 1)
+	cfg.Workers = max(cfg.Workers, cfg.Cores)
+	s := &search{in: in, c: c, cfg: cfg}
+	s.cur = c.Best
+	if len(s.cur) != in.N || in.N < 2*MinSize || c.Done() {
+		return s.st, nil // too small to cut, or nothing to improve
+	}
+	s.cur = slices.Clone(s.cur)
+	s.curLen = solver.TourLength(in, s.cur)
+	s.st.Size = s.windowSize()
+	ctx, cancel := c.SetupContext()
+	defer cancel()
+	beat := c.Heartbeat(500 * time.Millisecond)
+	defer beat()
+	off := 0
+	for round := 0; !c.Done() && s.err == nil; round++ {
+		slice, ok := s.slice()
+		if !ok {
+			// too little left for a round: the run waits out its
+			// deadline, which ends it
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Until(c.Deadline)):
+			}
+			c.Done()
+			break
+		}
+		s.st.Rounds++
+		s.round(ctx, off, slice, uint64(round))
+		off += s.windowSize() / 2
+	}
+	return s.st, s.err
+}
+
+// slots is the windows searched at once.
+func (s *search) slots() int { return max(1, s.cfg.Workers/s.cfg.Cores) }
+
+// count is the windows of a round: a multiple of the slots, each about
+// Size cities.
+func (s *search) count() int {
+	n, sl := s.in.N, s.slots()
+	size := s.cfg.Size
+	if size <= 0 {
+		size = min(n/sl, AutoMaxSize)
+	}
+	k := max(1, (n+size*sl/2)/(size*sl)) * sl
+	for k > 1 && n/k < MinSize {
+		k--
+	}
+	return k
+}
+
+// windowSize is the cities of a round's shortest window.
+func (s *search) windowSize() int { return s.in.N / s.count() }
+
+// slice is the next round's time a window, false when the run's time is
+// up; without a deadline every round takes Slice.
+func (s *search) slice() (time.Duration, bool) {
+	d := s.cfg.Slice
+	if s.c.Deadline.IsZero() {
+		return d, true
+	}
+	rounds := (s.count() + s.slots() - 1) / s.slots()
+	left := time.Until(s.c.Deadline) / time.Duration(rounds)
+	if left < 50*time.Millisecond {
+		return 0, false
+	}
+	if left-d < d/2 {
+		d = left // the last round takes the rest
+	}
+	return min(d, left), true
+}
+
+// round searches the windows of one cut, the first beginning at tour
+// position off, on the slots, each for slice.
+func (s *search) round(ctx context.Context, off int, slice time.Duration, round uint64) {
+	k := s.count()
+	next := make(chan int, k)
+	for i := range k {
+		next <- i
+	}
+	close(next)
+	n := s.in.N
+	var wg sync.WaitGroup
+	for range s.slots() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if s.c.Done() {
+					return
+				}
+				a, b := i*n/k, (i+1)*n/k
+				seed := s.cfg.Seed*0x9e3779b97f4a7c15 + round*7919 + uint64(i)
+				if err := s.window((off+a)%n, b-a, slice, ctx, seed); err != nil {
+					s.mu.Lock()
+					s.err = err
+					s.mu.Unlock()
+					s.c.Stop.Store(true)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// window searches the size cities from tour position pos on, its ends
+// fixed, for up to slice, and splices the path back when it is shorter.
+func (s *search) window(pos, size int, slice time.Duration, ctx context.Context, seed uint64) error {
+	n := s.in.N
+	s.mu.Lock()
+	cities := make([]int, size)
+	for k := range cities {
+		cities[k] = int(s.cur[(pos+k)%n])
+	}
+	s.mu.Unlock()
+	sub := SubInstance(s.in, cities)
+	if !s.c.Deadline.IsZero() {
+		// a margin for the search's last round and the splice
+		slice = min(slice, time.Until(s.c.Deadline)-min(finishMargin, slice/20))
+	}
+	if slice <= 0 || ctx.Err() != nil {
+		return nil
+	}
+	p := solver.Params{TimeLimit: slice, Seed: seed, Workers: s.cfg.Cores, Start: identity(size)}
+	res, err := population.Solve(ctx, sub, p, nil, solver.Aid{})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return fmt.Errorf("window of %d cities at position %d: %v", size, pos+1, err)
+	}
+	path, err := route.PathBetween(res.Tour, 0, size-1)
+	if err == nil {
+		// the path between the ends, checked against the fixed edges
+		// besides the one that closes it
+		open := *sub
+		open.FixedEdges = sub.FixedEdges[1:]
+		_, err = route.FinishPath(&open, path, 0, size-1)
+	}
+	if err != nil {
+		return fmt.Errorf("window of %d cities at position %d: %v", size, pos+1, err)
+	}
+	s.splice(pos, cities, path)
+	return nil
+}
+
+// splice writes path, a path of the window whose cities from tour
+// position pos on were cities, into the tour when it is shorter, both
+// measured exactly on the instance, and offers the tour, measured again
+// whole, to the run.
+func (s *search) splice(pos int, cities, path []int) {
+	mapped := make([]int, len(path))
+	for k, c := range path {
+		mapped[k] = cities[c]
+	}
+	old, now := solver.PathLength(s.in, cities), solver.PathLength(s.in, mapped)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.st.Searched++
+	if now >= old {
+		return
+	}
+	n := s.in.N
+	for k, c := range mapped {
+		s.cur[(pos+k)%n] = int32(c)
+	}
+	l := solver.TourLength(s.in, s.cur)
+	if l >= s.curLen {
+		// cannot happen with disjoint windows; undone rather than kept
+		for k, c := range cities {
+			s.cur[(pos+k)%n] = int32(c)
+		}
+		return
+	}
+	s.st.Improved++
+	s.st.Gain += s.curLen - l
+	s.curLen = l
+	s.c.Offer(s.cur, l)
+	if s.c.SnapshotDue() {
+		s.c.Snapshot(s.cur, l, int64(s.st.Searched), 0, 0)
+	}
+}
+
+// SubInstance is the instance of the window whose cities in tour order
+// are cities: their coordinates in that order, measured as in is, with
+// the edge between its two ends fixed (so that its tours, that edge
+// dropped, are the paths between them) and in's fixed edges between two
+// of its cities.
+func SubInstance(in *solver.Instance, cities []int) *solver.Instance {
+	m := len(cities)
+	x, y := make([]float64, m), make([]float64, m)
+	var z []float64
+	if in.Z != nil {
+		z = make([]float64, m)
+	}
+	local := make(map[int]int, m)
+	for k, c := range cities {
+		x[k], y[k] = in.X[c], in.Y[c]
+		if z != nil {
+			z[k] = in.Z[c]
+		}
+		local[c] = k
+	}
+	sub := in.WithCoords(in.Name+" window", x, y, z)
+	sub.FixedEdges = [][2]int{{0, m - 1}}
+	for _, e := range in.FixedEdges {
+		a, okA := local[e[0]]
+		b, okB := local[e[1]]
+		if okA && okB {
+			sub.FixedEdges = append(sub.FixedEdges, [2]int{a, b})
+		}
+	}
+	return sub
+}
+
+// identity is the tour 0, 1, …, m-1: the window's current path.
+func identity(m int) []int {
+	t := make([]int, m)
+	for i := range t {
+		t[i] = i
+	}
+	return t
+}

@@ -1,0 +1,216 @@
+package window
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tsplab/tsplab/internal/testinst"
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
+)
+
+// uniform is n cities uniform in a 1000×1000 square.
+func uniform(n int, seed uint64) *solver.Instance {
+	return testinst.IntEuc(n, 1000, rand.New(rand.NewPCG(seed, 5)))
+}
+
+// scrambled is a poor tour of in: cities in index order (uniform
+// cities, so each step jumps across the square), with in's fixed edges
+// put in by walking each fixed pair together.
+func scrambled(in *solver.Instance) []int32 {
+	next := map[int]int{}
+	for _, e := range in.FixedEdges {
+		next[e[0]] = e[1]
+	}
+	seen := make([]bool, in.N)
+	t := make([]int32, 0, in.N)
+	for c := range in.N {
+		if seen[c] {
+			continue
+		}
+		for ; !seen[c]; c = next[c] {
+			seen[c] = true
+			t = append(t, int32(c))
+			if _, ok := next[c]; !ok {
+				break
+			}
+		}
+	}
+	return t
+}
+
+// control is a run's control over start with the time limit limit (0:
+// none), ending with ctx.
+func control(ctx context.Context, in *solver.Instance, start []int32, limit time.Duration) *runctl.Control {
+	c := runctl.NewControl(ctx, solver.Params{TimeLimit: limit}, 2, nil, time.Now())
+	c.Offer(start, solver.TourLength(in, start))
+	return c
+}
+
+// checkTour fails t unless tour is a tour of in keeping its fixed edges,
+// and returns its length measured again.
+func checkTour(t *testing.T, in *solver.Instance, tour []int32) int64 {
+	t.Helper()
+	ints := make([]int, len(tour))
+	for i, c := range tour {
+		ints[i] = int(c)
+	}
+	if err := solver.ValidateTour(ints, in.N); err != nil {
+		t.Fatalf("not a tour: %v", err)
+	}
+	pos := make([]int, in.N)
+	for i, c := range ints {
+		pos[c] = i
+	}
+	for _, e := range in.FixedEdges {
+		if d := (pos[e[0]] - pos[e[1]] + in.N) % in.N; d != 1 && d != in.N-1 {
+			t.Fatalf("fixed edge %d-%d is not in the tour", e[0]+1, e[1]+1)
+		}
+	}
+	return solver.TourLength(in, ints)
+}
+
+// TestRun: the windows improve a poor tour within the time limit; the
+// tour the run holds is a tour keeping the fixed edges, its length as
+// measured again, shorter by the gain the stats say, and no window made
+// it longer.
+func TestRun(t *testing.T) {
+	fixedEvery := func(in *solver.Instance, k int) *solver.Instance {
+		// fixed edges between cities 2i and 2i+1 for every k-th pair
+		out := *in
+		for i := 0; i+1 < in.N; i += 2 * k {
+			out.FixedEdges = append(out.FixedEdges, [2]int{i, i + 1})
+		}
+		return &out
+	}
+	for _, tc := range []struct {
+		name string
+		in   *solver.Instance
+		cfg  Config
+	}{
+		{"windows of 150, 1 core each", uniform(900, 1), Config{Size: 150, Cores: 1, Workers: 2, Slice: 200 * time.Millisecond}},
+		{"one window a core", uniform(700, 2), Config{Cores: 1, Workers: 2, Slice: 300 * time.Millisecond}},
+		{"2 cores a window", uniform(800, 3), Config{Size: 200, Cores: 2, Workers: 2, Slice: 200 * time.Millisecond}},
+		{"fixed edges", fixedEvery(uniform(800, 4), 3), Config{Size: 160, Cores: 1, Workers: 2, Slice: 200 * time.Millisecond}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := scrambled(tc.in)
+			l0 := checkTour(t, tc.in, start)
+			c := control(context.Background(), tc.in, start, 1500*time.Millisecond)
+			st, err := Run(tc.in, c, tc.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := checkTour(t, tc.in, c.Best)
+			if l != c.BestLen.Load() {
+				t.Fatalf("the run holds length %d, its tour measures %d", c.BestLen.Load(), l)
+			}
+			if st.Improved == 0 || st.Gain <= 0 || l0-l != st.Gain {
+				t.Fatalf("start %d, end %d: stats %+v", l0, l, st)
+			}
+			if st.Rounds < 1 || st.Searched < st.Improved {
+				t.Fatalf("stats %+v", st)
+			}
+		})
+	}
+}
+
+// TestStops: a run that is cancelled, or whose deadline has passed,
+// returns with its tour whole and no longer than the start.
+func TestStops(t *testing.T) {
+	in := uniform(2000, 6)
+	start := scrambled(in)
+	l0 := solver.TourLength(in, start)
+	cfg := Config{Size: 500, Cores: 1, Workers: 2, Slice: time.Hour}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	c := control(ctx, in, start, 0) // no deadline: only the cancel ends it
+	go func() { time.Sleep(300 * time.Millisecond); cancel() }()
+	if _, err := Run(in, c, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if l := checkTour(t, in, c.Best); l > l0 {
+		t.Fatalf("cancelled: %d, longer than the start's %d", l, l0)
+	}
+
+	c = control(context.Background(), in, start, time.Nanosecond)
+	time.Sleep(time.Millisecond)
+	st, err := Run(in, c, cfg)
+	if err != nil || st.Searched != 0 || !slices.Equal(c.Best, start) {
+		t.Fatalf("past its deadline: %+v, %v, tour changed %v", st, err, !slices.Equal(c.Best, start))
+	}
+}
+
+// TestSplice: a window's path is spliced only when it is shorter, and
+// the tour then changes only inside the window.
+func TestSplice(t *testing.T) {
+	in := uniform(300, 7)
+	start := scrambled(in)
+	c := control(context.Background(), in, start, 0)
+	s := &search{in: in, c: c, cfg: Config{Cores: 1, Workers: 1}, cur: slices.Clone(start), curLen: solver.TourLength(in, start)}
+	pos, size := 290, 40 // a window across the tour's end
+	cities := make([]int, size)
+	for k := range cities {
+		cities[k] = int(start[(pos+k)%in.N])
+	}
+	// the reverse of the inner cities is some other path between the ends
+	inner := make([]int, size)
+	for k := range inner {
+		inner[k] = k
+	}
+	slices.Reverse(inner[1 : size-1])
+	mapped := make([]int, size)
+	for k, i := range inner {
+		mapped[k] = cities[i]
+	}
+	longer := solver.PathLength(in, mapped) >= solver.PathLength(in, cities)
+	s.splice(pos, cities, inner)
+	switch {
+	case longer && !slices.Equal(s.cur, start):
+		t.Fatal("a path no shorter was spliced")
+	case !longer && s.curLen >= solver.TourLength(in, start):
+		t.Fatal("a shorter path was not spliced")
+	}
+	for i := range in.N {
+		if (i-pos+in.N)%in.N >= size && s.cur[i] != start[i] {
+			t.Fatalf("position %d outside the window changed", i)
+		}
+	}
+	if got := solver.TourLength(in, s.cur); got != s.curLen {
+		t.Fatalf("held length %d, tour measures %d", s.curLen, got)
+	}
+	// and back again: of a path and its reverse one is shorter
+	want := map[bool]int{true: 0, false: 1}[longer]
+	back := slices.Clone(s.cur)
+	now := make([]int, size)
+	for k := range now {
+		now[k] = int(back[(pos+k)%in.N])
+	}
+	s.splice(pos, now, inner)
+	if s.st.Improved != want {
+		t.Fatalf("%d splices of a path and its reverse, want %d", s.st.Improved, want)
+	}
+}
+
+// TestSubInstance: a window's instance measures as the instance does,
+// its ends' edge fixed, with the fixed edges between its cities.
+func TestSubInstance(t *testing.T) {
+	in := uniform(100, 8)
+	in.FixedEdges = [][2]int{{10, 11}, {50, 90}, {3, 4}}
+	cities := []int{12, 10, 11, 40, 3, 7}
+	sub := SubInstance(in, cities)
+	for i := range cities {
+		for j := range cities {
+			if sub.Dist(i, j) != in.Dist(cities[i], cities[j]) {
+				t.Fatalf("distance %d-%d: %d, want %d", i, j, sub.Dist(i, j), in.Dist(cities[i], cities[j]))
+			}
+		}
+	}
+	want := [][2]int{{0, 5}, {1, 2}}
+	if !slices.Equal(sub.FixedEdges, want) {
+		t.Fatalf("fixed edges %v, want %v", sub.FixedEdges, want)
+	}
+}
