@@ -11,7 +11,7 @@
 
 GO        ?= go
 BIN       := bin
-VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+VERSION   ?= $(shell sh scripts/version.sh)
 COMMIT    ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 BUILDINFO := github.com/tsplab/tsplab/solver/buildinfo
 LDFLAGS   := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).commit=$(COMMIT)

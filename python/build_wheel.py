@@ -21,16 +21,21 @@ NAME = "tsplab"
 
 def pep440(describe: str) -> str:
     """pep440 turns `git describe` (v1.2.0, v1.2.0-3-gabc1234, abc1234, with
-    -dirty) into a version pip accepts: 1.2.0, 1.2.0.post3+gabc1234,
-    0.0.0+gabc1234; a bare 1.2.0 passes as it is."""
+    -dirty) or scripts/version.sh's development build (v0.1.0-dev-gabc1234)
+    into a version pip accepts: 1.2.0, 1.2.0.post3+gabc1234, 0.0.0+gabc1234,
+    0.1.0.dev0+gabc1234; a bare 1.2.0 passes as it is."""
     d = describe.strip()
     dirty = d.endswith("-dirty")
     d = d[: -len("-dirty")] if dirty else d
     local = []
     m = re.fullmatch(r"v?(\d+(?:\.\d+)*)(?:-(\d+)-g([0-9a-f]+))?", d)
+    dev = re.fullmatch(r"v?(\d+(?:\.\d+)*)-dev-g([0-9a-f]+)", d)
     if re.fullmatch(r"[0-9a-f]{7,40}", d):
         v = "0.0.0"
         local.append("g" + d)
+    elif dev:
+        v = dev.group(1) + ".dev0"
+        local.append("g" + dev.group(2))
     elif m:
         v = m.group(1)
         if m.group(2):

@@ -22,6 +22,8 @@ class BuildWheelTest(unittest.TestCase):
             "7281918": "0.0.0+g7281918",
             "abc1234-dirty": "0.0.0+gabc1234.dirty",
             "dev": "0.0.0+dev",
+            "v0.1.0-dev-g551d8edc7a73": "0.1.0.dev0+g551d8edc7a73",
+            "v0.1.0-dev-g551d8edc7a73-dirty": "0.1.0.dev0+g551d8edc7a73.dirty",
         }
         for describe, want in cases.items():
             self.assertEqual(build_wheel.pep440(describe), want, describe)
