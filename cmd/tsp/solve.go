@@ -521,7 +521,7 @@ func tourFormat(path string) string {
 // report (--json X.json, whose tour field is the tour); a picture's
 // extension is refused, pointing to tsp render.
 func (r *solveRequest) outFormat() error {
-	switch ext := strings.ToLower(filepath.Ext(r.out)); ext {
+	switch strings.ToLower(filepath.Ext(r.out)) {
 	case ".json":
 		if r.json != "" {
 			return usagef("solve", "--out %s: a .json file is the run report, which --json %s writes: give --out a tour file (.tour, .txt, .csv, .geojson, .gpx)", r.out, r.json)
