@@ -8,10 +8,11 @@
 #   make release  dist/: the CLI for Linux, macOS and Windows, the Linux CUDA build of tsp and tsplab,
 #                 an archive each with README and LICENSE, SHA256SUMS (scripts/release.sh)
 #   make wheel    the Python package's wheels, one a platform, in dist/wheels/ (the host's also in dist/)
+#   make wheel-host  only this machine's wheel (the CPU build, no fatbin) in dist/: seconds once go build's cache is warm
 
 GO        ?= go
 BIN       := bin
-VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+VERSION   ?= $(shell sh scripts/version.sh)
 COMMIT    ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 BUILDINFO := github.com/tsplab/tsplab/solver/buildinfo
 LDFLAGS   := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).commit=$(COMMIT)
@@ -26,7 +27,7 @@ CUDA_STUBS ?= /usr/lib/aarch64-linux-gnu/stubs
 endif
 SAMPLE    ?= assets/samples/clustered-1000.tsp
 
-.PHONY: all deps build run test test-cuda skip-cuda vet vet-cuda race gpu package release wheel test-python fuzz bench clean
+.PHONY: all deps build run test test-cuda skip-cuda vet vet-cuda race gpu package release wheel wheel-host test-python fuzz bench clean
 
 all: build
 
@@ -110,6 +111,9 @@ release: deps
 
 wheel:
 	@scripts/wheel.sh
+
+wheel-host:
+	@scripts/wheel.sh --host-cpu dist
 
 # The Python package's tests, against a CPU build of tsp (seconds).
 test-python:

@@ -11,10 +11,12 @@ import (
 )
 
 // TestEveryGPUEngineTakesGPUs: the option is declared for every GPU engine
-// whose options this package declares, with a default that the parser
-// takes, and it is not passed on to the engines' own specs.
+// whose options this package declares (auto, the default engine, among
+// them), with a default that the parser takes, and a run's settings that
+// name GPUs pass the engine's check; it is not passed on to the engines'
+// own specs.
 func TestEveryGPUEngineTakesGPUs(t *testing.T) {
-	for _, name := range []string{pspm.AlgoPSPM, pspm.AlgoSSPM, pspm.AlgoPSSM, climb.AlgoTwoOptClimb, climb.AlgoTwoOptILS, ils.AlgoThreeOptILS, climb.AlgoSwapClimb, ils.AlgoOrILS, ils.AlgoTourLS} {
+	for _, name := range []string{AlgoAuto, pspm.AlgoPSPM, pspm.AlgoSSPM, pspm.AlgoPSSM, climb.AlgoTwoOptClimb, climb.AlgoTwoOptILS, ils.AlgoThreeOptILS, climb.AlgoSwapClimb, ils.AlgoOrILS, ils.AlgoTourLS} {
 		o, ok := solver.OptionsFor(name, solver.BackendGPU).Lookup(device.OptGPUs)
 		if !ok {
 			t.Errorf("%s does not declare %s", name, device.OptGPUs)
@@ -22,6 +24,16 @@ func TestEveryGPUEngineTakesGPUs(t *testing.T) {
 		}
 		if _, err := device.ParseGPUs(o.Default, []error{nil}); err != nil {
 			t.Errorf("%s: default %q: %v", name, o.Default, err)
+		}
+		e, err := solver.Lookup(name, solver.BackendGPU)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, gpus := range []string{"all", "1", "0"} {
+			p := solver.Params{Algorithm: name, Backend: solver.BackendGPU, Extra: map[string]string{device.OptGPUs: gpus}}
+			if err := solver.Validate(e, nil, p); err != nil {
+				t.Errorf("%s with gpus=%s: %v", name, gpus, err)
+			}
 		}
 	}
 	p := solver.Params{Extra: map[string]string{device.OptGPUs: "0,0", "draw": "nn"}}

@@ -1,15 +1,17 @@
 package gpu
 
 import (
+	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/ils"
 	"github.com/tsplab/tsplab/solver"
 )
 
 func init() {
-	solver.Declare(AlgoAuto, solver.BackendGPU, solver.Inherit(AlgoAuto, solver.BackendCPU, autoOptions()))
+	solver.Declare(AlgoAuto, solver.BackendGPU, device.WithGPUs{Declarer: solver.Inherit(AlgoAuto, solver.BackendCPU, autoOptions())})
 }
 
-// autoOptions are GPU auto's own options: it ends with (or is, below its
+// autoOptions are GPU auto's own options (the gpus option besides, as every
+// GPU engine's): it ends with (or is, below its
 // size threshold) the CPU auto engine and inherits that engine's; or-ils,
 // which it starts with on large instances, keeps its own defaults but for
 // its window (or-ils's option, declared once in orSpec) and wsegment.

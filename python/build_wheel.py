@@ -3,8 +3,10 @@ package from tsplab/ and that platform's tsp binary in tsplab/bin/, as ruff
 and uv ship theirs (a py3-none-<platform> wheel). It needs only the standard
 library, so it runs offline.
 
-    python3 build_wheel.py --binary ../dist/tsp --platform manylinux_2_17_x86_64 \\
-        --version v0.1.0-3-gabc --out ../dist/wheels
+    python3 build_wheel.py --binary ../dist/tsp --version v0.1.0-3-gabc --out ../dist/wheels
+
+--platform names the wheel's platform tag (win_amd64, macosx_12_0_arm64);
+for a Linux binary it is read from the binary (linux_platform).
 """
 
 import argparse
@@ -21,16 +23,21 @@ NAME = "tsplab"
 
 def pep440(describe: str) -> str:
     """pep440 turns `git describe` (v1.2.0, v1.2.0-3-gabc1234, abc1234, with
-    -dirty) into a version pip accepts: 1.2.0, 1.2.0.post3+gabc1234,
-    0.0.0+gabc1234; a bare 1.2.0 passes as it is."""
+    -dirty) or scripts/version.sh's development build (v0.1.0-dev-gabc1234)
+    into a version pip accepts: 1.2.0, 1.2.0.post3+gabc1234, 0.0.0+gabc1234,
+    0.1.0.dev0+gabc1234; a bare 1.2.0 passes as it is."""
     d = describe.strip()
     dirty = d.endswith("-dirty")
     d = d[: -len("-dirty")] if dirty else d
     local = []
     m = re.fullmatch(r"v?(\d+(?:\.\d+)*)(?:-(\d+)-g([0-9a-f]+))?", d)
+    dev = re.fullmatch(r"v?(\d+(?:\.\d+)*)-dev-g([0-9a-f]+)", d)
     if re.fullmatch(r"[0-9a-f]{7,40}", d):
         v = "0.0.0"
         local.append("g" + d)
+    elif dev:
+        v = dev.group(1) + ".dev0"
+        local.append("g" + dev.group(2))
     elif m:
         v = m.group(1)
         if m.group(2):
@@ -42,6 +49,38 @@ def pep440(describe: str) -> str:
     if dirty:
         local.append("dirty")
     return v + ("+" + ".".join(local) if local else "")
+
+
+# ELF e_machine values and the wheel architectures they are.
+_ELF_ARCH = {0x3E: "x86_64", 0xB7: "aarch64"}
+
+
+def linux_platform(binary: str) -> str:
+    """linux_platform is the wheel platform tag a Linux binary (ELF) can
+    carry, read from the binary itself: a static one (no program
+    interpreter: what `file` calls "statically linked") needs no C library
+    and runs wherever Go's runtime does (kernel 3.2 or newer), so the
+    manylinux2014 floor (glibc 2.17, kernel 3.10) and musl distributions; a
+    dynamic one needs the newest glibc symbol version it names."""
+    with open(binary, "rb") as f:
+        data = f.read()
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        raise ValueError("%s is not a 64-bit little-endian ELF binary" % binary)
+    arch = _ELF_ARCH.get(int.from_bytes(data[18:20], "little"))
+    if arch is None:
+        raise ValueError("%s: no wheel architecture for its ELF machine" % binary)
+    phoff = int.from_bytes(data[0x20:0x28], "little")
+    phentsize = int.from_bytes(data[0x36:0x38], "little")
+    phnum = int.from_bytes(data[0x38:0x3A], "little")
+    PT_INTERP = 3
+    dynamic = any(
+        int.from_bytes(data[phoff + i * phentsize : phoff + i * phentsize + 4], "little") == PT_INTERP
+        for i in range(phnum)
+    )
+    if not dynamic:
+        return "manylinux_2_17_{0}.manylinux2014_{0}.musllinux_1_1_{0}".format(arch)
+    minor = max([int(m) for m in re.findall(rb"GLIBC_2\.(\d+)", data)] or [17])
+    return "manylinux_2_%d_%s" % (max(minor, 17), arch)
 
 
 def record_line(arcname: str, data: bytes) -> str:
@@ -108,11 +147,14 @@ def build(binary: str, platform: str, version: str, out: str) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--binary", required=True, help="the tsp binary of the platform")
-    ap.add_argument("--platform", required=True, help="the wheel's platform tag, e.g. manylinux_2_17_x86_64")
+    ap.add_argument(
+        "--platform",
+        help="the wheel's platform tag, e.g. win_amd64 (default for a Linux binary: read from it, linux_platform)",
+    )
     ap.add_argument("--version", required=True, help="git describe or a PEP 440 version")
     ap.add_argument("--out", required=True, help="folder for the wheel")
     a = ap.parse_args()
-    print(build(a.binary, a.platform, pep440(a.version), a.out))
+    print(build(a.binary, a.platform or linux_platform(a.binary), pep440(a.version), a.out))
     return 0
 
 

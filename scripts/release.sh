@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
-VERSION=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
+VERSION=${VERSION:-$(sh scripts/version.sh)}
 COMMIT=${COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || true)}
 BI=github.com/tsplab/tsplab/solver/buildinfo
 LDFLAGS="-s -w ${TSPLAB_LDFLAGS:--X $BI.version=$VERSION -X $BI.commit=$COMMIT}"

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # wheel.sh builds the Python package's wheels (python/build_wheel.py), one a
-# platform with that platform's tsp, into dist/wheels/, and copies the
-# host's into dist/ (so `pip install dist/tsplab-*.whl` takes it). The Linux
-# x86-64 wheel carries the CUDA build (it runs with or without the NVIDIA
-# driver) when the fatbin is built or nvcc can build it, else the CPU build;
-# the others carry the CPU build (no cgo).
+# platform with that platform's static (cgo-free) tsp, into dist/wheels/,
+# and copies the host's into dist/ (so `pip install dist/tsplab-*.whl` takes
+# it). Where the fatbin is built or nvcc can build it, Linux x86-64 gets a
+# second wheel with the CUDA build (it runs with or without the NVIDIA
+# driver), tagged by the glibc it links against: pip prefers it where that
+# glibc is there and takes the static one elsewhere. A Linux wheel's tag is
+# read from its binary (build_wheel.py's linux_platform: a static binary is
+# manylinux2014 and musllinux).
 # Usage: scripts/wheel.sh [--host-cpu DIR]   (only the host's wheel, from a
-# CPU build, into DIR: what the Python tests install)
+# CPU build, into DIR: seconds once go build's cache is warm; `make
+# wheel-host` puts it in dist/, the Python tests install it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-VERSION=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
+VERSION=${VERSION:-$(sh scripts/version.sh)}
 COMMIT=${COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || true)}
 BI=github.com/tsplab/tsplab/solver/buildinfo
 LDFLAGS="-s -w ${TSPLAB_LDFLAGS:--X $BI.version=$VERSION -X $BI.commit=$COMMIT}"
@@ -17,14 +21,14 @@ PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# tag PLATFORM: the wheel platform tags of a static (cgo-free) tsp.
-tag() {
+# platform PLATFORM: build_wheel.py's --platform flag for PLATFORM's tsp
+# (none for Linux: the tag is read from the binary).
+platform() {
 	case $1 in
-	linux/amd64) echo manylinux_2_17_x86_64.manylinux2014_x86_64.musllinux_1_1_x86_64 ;;
-	linux/arm64) echo manylinux_2_17_aarch64.manylinux2014_aarch64.musllinux_1_1_aarch64 ;;
-	darwin/amd64) echo macosx_12_0_x86_64 ;; # Go 1.26 needs macOS 12
-	darwin/arm64) echo macosx_12_0_arm64 ;;
-	windows/amd64) echo win_amd64 ;;
+	linux/*) ;;
+	darwin/amd64) echo --platform macosx_12_0_x86_64 ;; # Go 1.26 needs macOS 12
+	darwin/arm64) echo --platform macosx_12_0_arm64 ;;
+	windows/amd64) echo --platform win_amd64 ;;
 	*) echo "wheel: no platform tag for $1" >&2; return 1 ;;
 	esac
 }
@@ -49,14 +53,23 @@ if [ "${1:-}" = --host-cpu ]; then
 	# -trimpath, cgo as the host has it): seconds once that has run.
 	mkdir -p "$tmp/host"
 	go build -ldflags "${TSPLAB_LDFLAGS:-}" -o "$tmp/host/tsp$(go env GOEXE)" ./cmd/tsp
-	"$PY" python/build_wheel.py --binary "$tmp/host/tsp$(go env GOEXE)" --platform "$(tag "$host")" --version "$VERSION" --out "$2"
+	# shellcheck disable=SC2046 # platform prints a flag and its value, or nothing
+	"$PY" python/build_wheel.py --binary "$tmp/host/tsp$(go env GOEXE)" $(platform "$host") --version "$VERSION" --out "$2"
 	exit 0
 fi
+
+# wheel BINARY PLATFORM: writes BINARY's wheel into $out and prints its path.
+wheel() {
+	# shellcheck disable=SC2046
+	w=$("$PY" python/build_wheel.py --binary "$1" $(platform "$2") --version "$VERSION" --out "$out")
+	echo "wheel: $w ($(du -h "$w" | cut -f1))" >&2
+	echo "$w"
+}
 
 out=dist/wheels
 rm -rf "$out" dist/tsplab-*.whl && mkdir -p "$out"
 for p in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64; do
-	bin=$(cpu "$p") plat=$(tag "$p")
+	w=$(wheel "$(cpu "$p")" "$p")
 	if [ "$p" = linux/amd64 ] && { [ -f gpu/device/kernels.fatbin ] || command -v nvcc >/dev/null; }; then
 		bin=dist/tsplab-$VERSION-linux-amd64-cuda/tsp
 		if [ ! -x "$bin" ]; then
@@ -65,13 +78,9 @@ for p in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64; do
 			CGO_LDFLAGS="-L$PWD/internal/cudaload/link" go build -tags cuda -trimpath -ldflags "$LDFLAGS" -o "$tmp/cuda/tsp" ./cmd/tsp
 			bin=$tmp/cuda/tsp
 		fi
-		# The newest glibc symbol version it needs sets the manylinux tag.
-		glibc=$(objdump -T "$bin" | grep -o 'GLIBC_2\.[0-9]*' | sort -t. -k2 -n | tail -n 1)
-		plat=manylinux_2_${glibc#GLIBC_2.}_x86_64
+		w=$(wheel "$bin" "$p") # the host's choice where its glibc takes it
 	elif [ "$p" = linux/amd64 ]; then
-		echo "wheel: no fatbin and no nvcc: the linux x86-64 wheel carries the CPU build" >&2
+		echo "wheel: no fatbin and no nvcc: the linux x86-64 wheels carry the CPU build alone" >&2
 	fi
-	w=$("$PY" python/build_wheel.py --binary "$bin" --platform "$plat" --version "$VERSION" --out "$out")
-	echo "wheel: $w ($(du -h "$w" | cut -f1))"
 	if [ "$p" = "$host" ]; then cp "$w" dist/; fi
 done

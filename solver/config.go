@@ -355,19 +355,53 @@ func checkExtraKeys(set OptionSet, engine string, p Params) error {
 		if _, ok := sharedOptions.Lookup(k); ok {
 			return &ParamError{Flag: "--" + k, Value: p.Extra[k], Why: engine + " does not take it"}
 		}
-		have := "none"
-		var extra []string
-		for _, o := range set {
-			if o.Name != "workers" {
-				extra = append(extra, o.Name)
-			}
-		}
-		if len(extra) > 0 {
-			have = strings.Join(extra, ", ")
-		}
-		return &ParamError{Flag: "--opt", Value: k, Range: "one of the options of " + engine + ": " + have}
+		return &ParamError{Flag: "--opt", Value: k, Range: "one of the options of " + engine + ": " + optionNames(set), Why: didYouMean(set, k)}
 	}
 	return nil
+}
+
+// didYouMean names the options of set whose name begins with the unknown
+// key k or begins k, experimental ones included ("" when none does).
+func didYouMean(set OptionSet, k string) string {
+	var near []string
+	key := strings.ToLower(k)
+	for _, o := range set {
+		if o.Name != "workers" && key != "" && (strings.HasPrefix(o.Name, key) || strings.HasPrefix(key, o.Name)) {
+			near = append(near, o.Name)
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	return "did you mean " + strings.Join(near, " or ") + "?"
+}
+
+// optionNames lists the stable options of set by name, for a message about
+// an unknown one; the experimental ones, which a user of the engine does
+// not need, are only counted.
+func optionNames(set OptionSet) string {
+	var stable []string
+	experimental := 0
+	for _, o := range set {
+		switch {
+		case o.Name == "workers":
+		case o.Experimental:
+			experimental++
+		default:
+			stable = append(stable, o.Name)
+		}
+	}
+	have := "none"
+	if len(stable) > 0 {
+		have = strings.Join(stable, ", ")
+	}
+	switch experimental {
+	case 0:
+		return have
+	case 1:
+		return have + " (and 1 experimental one, listed by tsp engines --verbose --all)"
+	}
+	return fmt.Sprintf("%s (and %d experimental ones, listed by tsp engines --verbose --all)", have, experimental)
 }
 
 // Declarer is an engine's option declarations as the registry keeps them:

@@ -119,6 +119,10 @@ type PointList struct {
 	// Names are the header's names of the columns (id first when the file
 	// has ids), nil when the file has no header.
 	Names []string
+	// Text is the coordinates' text as the file wrote it, so that a tour
+	// written as points gives them unchanged ("11.5820" stays so); empty
+	// when the list was not read from text.
+	Text CoordText
 }
 
 // ID returns the id of city i: the file's, or i+1 when it gave none.

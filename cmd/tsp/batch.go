@@ -55,6 +55,10 @@ func cmdBatch(ctx context.Context, e *env, args []string) error {
 	if note := gpusOnCPU(&r.p); note != "" && !r.quiet {
 		fmt.Fprintf(e.stderr, "tsp: note: --gpus: %s\n", note)
 	}
+	sel, err := checkGPUs("batch", r.p)
+	if err != nil {
+		return err
+	}
 	var targets []target
 	if r.out != "-" {
 		targets = append(targets, target{"--out", r.out})
@@ -67,6 +71,13 @@ func cmdBatch(ctx context.Context, e *env, args []string) error {
 	if choice.Engine.Backend() == solver.BackendGPU {
 		if onGPU = gpuBatch(); onGPU == nil {
 			return fmt.Errorf("--backend %s: this build solves batches on the CPU only (build with `make gpu`)", r.p.Backend)
+		}
+		note, err := batchGPUs(sel)
+		if err != nil {
+			return err
+		}
+		if note != "" && !r.quiet {
+			fmt.Fprintf(e.stderr, "tsp: note: --gpus: %s\n", note)
 		}
 	}
 	out, done, err := openBatchOut(r.out, e.stdout)
@@ -117,7 +128,7 @@ func parseBatch(e *env, args []string) (*batchRequest, error) {
 	seed := fs.Uint64("seed", 1, "random seed of every instance's run")
 	var sf shardFlags
 	sf.register(fs)
-	fs.DurationVar(&r.each, "time-each", 0, "time limit of each instance's run, e.g. 50ms or 2s (required)")
+	durationVar(fs, &r.each, "time-each", 0, "time limit `D` of each instance's run: seconds (0.05) or a duration (50ms, 2s) (required)")
 	fs.StringVar(&r.out, "out", "", "append the results to `FILE`, one JSON line an instance (- for stdout; required)")
 	fs.StringVar(&p.Algorithm, "algo", "auto", "algorithm `NAME`")
 	fs.StringVar(&p.Backend, "backend", "auto", "cpu, gpu or auto (GPU when available, else CPU)")
@@ -125,12 +136,12 @@ func parseBatch(e *env, args []string) (*batchRequest, error) {
 	fs.IntVar(&r.chunk, "chunk", 4096, "instances handed to the GPU at once")
 	fs.BoolVar(&r.lines, "lines", false, "read every input file as one instance a line, 'x1 y1 x2 y2 …' (default: told by the first line)")
 	fs.BoolVar(&r.tours, "tours", false, "write each tour (1-based ids) in its line")
-	fs.DurationVar(&r.bound, "bound", 0, "spend up to `D` an instance on a Held–Karp lower bound when its optimum is unknown (0: none)")
+	durationVar(fs, &r.bound, "bound", 0, "spend up to `D` an instance on a Held–Karp lower bound when its optimum is unknown (0: none)")
 	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR`")
 	fs.BoolVar(&r.quiet, "quiet", false, "no progress on stderr")
 	fs.StringVar(&r.progressMode, "progress", "text", "batch "+progressDoc+"; a batch's lines count its instances (elapsed_s, phase batch, solved, failed, mean_gap_percent)")
 	fs.Func("opt", "engine option `NAME=VALUE`, repeatable", func(s string) error { return paramUsage(p.Set(s)) })
-	fs.Func("gpus", gpusDoc, func(s string) error { return paramUsage(p.Set("gpus=" + s)) })
+	fs.Func("gpus", gpusDoc, func(s string) error { return setGPUs("batch", p, s) })
 	pos, err := parse(fs, "batch", args, 1, math.MaxInt32)
 	if err != nil {
 		return nil, err
@@ -378,7 +389,8 @@ func cpuBatchWorker(ctx context.Context, r *batchRequest, pl *session.Pipeline, 
 			results <- batchDone{err: fmt.Errorf("%s: %v", it.key(), err)}
 			continue
 		}
-		results <- batchDone{line: r.line(ctx, it, in, o.Result, ref, hasRef)}
+		// the plan's instance carries the optimum it proved for a small one, as solve's does
+		results <- batchDone{line: r.line(ctx, it, plan.In, o.Result, ref, hasRef)}
 	}
 }
 
@@ -430,12 +442,24 @@ func gpuBatchWorker(ctx context.Context, r *batchRequest, solve batchSolver, ite
 			results <- batchDone{err: err}
 			continue
 		}
-		chunk = append(chunk, loaded{it, in, ref, hasRef})
+		chunk = append(chunk, loaded{it, withExactOptimum(in), ref, hasRef})
 		if len(chunk) == r.chunk {
 			run()
 		}
 	}
 	run()
+}
+
+// withExactOptimum is in with its optimum proved when it has none and at
+// most session.ExactMaxN cities, as a run's plan gives solve: a batch's
+// line on the GPU then gives the gap solve gives.
+func withExactOptimum(in *solver.Instance) *solver.Instance {
+	if in.HasOptimum() || len(in.FixedEdges) > 0 || in.N < 3 || in.N > session.ExactMaxN {
+		return in
+	}
+	c := *in
+	c.Optimum, c.OptimumSource = session.ExactOptimum(in), session.ExactSource
+	return &c
 }
 
 // checkBatchResult checks a result that did not come through the run

@@ -360,7 +360,12 @@ func parseBench(e *env, args []string) (string, bench.Options, error) {
 	fs.Func("opt", "engine option `NAME=VALUE` for the suite's engines that have it, repeatable (e.g. draw=uniform for pspm)", func(s string) error {
 		return addBenchOpt(&opt, s)
 	})
-	fs.Func("gpus", gpusDoc, func(s string) error { return addBenchOpt(&opt, "gpus="+s) })
+	fs.Func("gpus", gpusDoc, func(s string) error {
+		if err := device.CheckGPUs(s); err != nil {
+			return gpusUsage("bench", err)
+		}
+		return addBenchOpt(&opt, "gpus="+s)
+	})
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	var sf benchShardFlags
 	sf.register(fs)
@@ -385,10 +390,6 @@ func parseBench(e *env, args []string) (string, bench.Options, error) {
 }
 
 // addBenchOpt adds --opt NAME=VALUE, an engine option, to the suite's options.
-// gpusDoc is the help of --gpus, the GPU engines' gpus option as a flag of
-// its own on solve, batch and bench.
-const gpusDoc = "GPUs of a GPU run: `all`, a count N (the first N usable), or a list of device numbers such as 0,2 (default: all usable GPUs)"
-
 func addBenchOpt(opt *bench.Options, s string) error {
 	var p solver.Params
 	if err := p.Set(s); err != nil {

@@ -141,6 +141,9 @@ func commands() []command {
 type usageError struct {
 	cmd string // subcommand, "" for the top level
 	msg string
+	// machine: a setting this machine cannot meet (a GPU it lacks), said in
+	// one line without the usage line, which would not help
+	machine bool
 }
 
 func (e *usageError) Error() string { return e.msg }
@@ -192,6 +195,9 @@ func dispatch(ctx context.Context, args []string, e *env) int {
 		return 0
 	case errors.Is(err, errHelp):
 		return 0
+	case errors.As(err, &ue) && ue.machine:
+		fmt.Fprintf(stderr, "tsp %s: %s\n", c.name, oneLine(ue.msg))
+		return 2
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "tsp %s: %s\nUsage: tsp %s %s (run 'tsp help %s' for the flags)\n", c.name, oneLine(ue.msg), c.name, c.usage, c.name)
 		return 2
@@ -323,7 +329,7 @@ func parse(fs *flag.FlagSet, name string, args []string, minPos, maxPos int) ([]
 				printUsage()
 				return nil, errHelp
 			}
-			return nil, usagef(name, "%v", err)
+			return nil, usagef(name, "%s", flagError(fs, err))
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {

@@ -75,7 +75,7 @@ func TestEveryOutputReadBack(t *testing.T) {
 		}
 		latlon := instfile.IsLatLon(in)
 		report := filepath.Join(dir, file+".tour.json")
-		formats := []string{".tour", ".csv"}
+		formats := []string{".tour", ".csv", ".txt"}
 		if latlon {
 			formats = append(formats, ".geojson", ".gpx")
 		}

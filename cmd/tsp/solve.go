@@ -46,6 +46,9 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	gpuNote := gpusOnCPU(&r.p)
+	if _, err := checkGPUs("solve", r.p); err != nil {
+		return err
+	}
 	pl, choice, err := setUpRun("solve", r.p, []string{r.file}, target{"--out", r.out}, target{"--json", r.json})
 	if err != nil {
 		return err
@@ -184,7 +187,7 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 		timeFlag = new(time.Duration)
 	)
 	durationVar(fs, timeFlag, "time", 0, "time limit `D` from the command's start, reading the instance included: seconds (10) or a duration (2s, 1m), at most 8784h (0: the engine's schedule decides)")
-	fs.StringVar(&r.out, "out", "", "write the best tour to this `TOUR` file (- for stdout): TSPLIB; with .csv the points in tour order with their ids; for a lat,lon instance .geojson (a LineString) or .gpx (a route)")
+	fs.StringVar(&r.out, "out", "", "write the best tour to this `TOUR` file (- for stdout) in the format its extension names: TSPLIB (.tour, and any other); .txt the cities' ids, one a line; .csv the points in tour order with their ids, as written; for a lat,lon instance .geojson (a LineString) or .gpx (a route); .json the run report, as --json")
 	fs.StringVar(&r.json, "json", "", "write the run report as JSON to `FILE` (- for stdout)")
 	fs.Int64Var(&r.optimum, "optimum", 0, "known optimum `N` (overrides optima.csv and .opt.tour; 0 counts when given)")
 	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
@@ -203,7 +206,7 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 	fs.Func("opt", "engine option `NAME=VALUE`, repeatable (the options of each engine: 'tsp engines --verbose')", func(s string) error {
 		return paramUsage(p.Set(s))
 	})
-	fs.Func("gpus", gpusDoc, func(s string) error { return paramUsage(p.Set("gpus=" + s)) })
+	fs.Func("gpus", gpusDoc, func(s string) error { return setGPUs("solve", p, s) })
 	pos, err := parse(fs, "solve", args, 1, 1)
 	if err != nil {
 		return nil, err
@@ -219,6 +222,9 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 		return nil, err
 	}
 	if err := checkProgress("solve", r.progress); err != nil {
+		return nil, err
+	}
+	if err := r.outFormat(); err != nil {
 		return nil, err
 	}
 	if r.out == "-" && r.json == "-" {
@@ -488,13 +494,15 @@ func tourWriter(in *solver.Instance, res solver.Result, path string) func(io.Wri
 		return func(w io.Writer) error { return instfile.WriteTourGeoJSON(w, in, res.Tour, in.LengthValue(res.Length)) }
 	case "gpx":
 		return func(w io.Writer) error { return instfile.WriteTourGPX(w, in, res.Tour) }
+	case "txt":
+		return func(w io.Writer) error { return instfile.WriteTourIDs(w, in, res.Tour) }
 	}
 	comment := fmt.Sprintf("length %s, %s/%s, seed %d, %.2f s", in.FormatLength(res.Length), res.Algorithm, res.Backend, res.Params.Seed, res.Elapsed.Seconds())
 	return func(w io.Writer) error { return tsplib.WriteTour(w, in.Name, comment, res.Tour) }
 }
 
 // tourFormat is the format of a tour file by its extension: csv (the points in tour order with their ids), geojson (a LineString),
-// gpx (a route), else tour (TSPLIB).
+// gpx (a route), txt (the cities' ids, one a line), else tour (TSPLIB).
 func tourFormat(path string) string {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
@@ -503,8 +511,26 @@ func tourFormat(path string) string {
 		return "geojson"
 	case ".gpx":
 		return "gpx"
+	case ".txt":
+		return "txt"
 	}
 	return "tour"
+}
+
+// outFormat holds --out to what its extension says: X.json is the run
+// report (--json X.json, whose tour field is the tour); a picture's
+// extension is refused, pointing to tsp render.
+func (r *solveRequest) outFormat() error {
+	switch strings.ToLower(filepath.Ext(r.out)) {
+	case ".json":
+		if r.json != "" {
+			return usagef("solve", "--out %s: a .json file is the run report, which --json %s writes: give --out a tour file (.tour, .txt, .csv, .geojson, .gpx)", r.out, r.json)
+		}
+		r.json, r.out = r.out, ""
+	case ".png", ".svg", ".pdf", ".jpg", ".jpeg":
+		return usagef("solve", "--out %s: --out writes a tour, not a picture: write the tour, then draw it with tsp render %s --tour TOUR --out %s", r.out, r.file, r.out)
+	}
+	return nil
 }
 
 // checkTourFormat refuses, before the run, a GeoJSON or GPX --out for an instance that is not at latitudes and longitudes.

@@ -8,19 +8,15 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// OptGPUs is the GPU engines' device selection (`--opt gpus=...`): all
-// usable GPUs, a count N (the first N usable ones) or a list of device
-// numbers, where a number given twice opens two contexts on that device.
+// OptGPUs is the GPU engines' device selection (`--gpus`, `--opt
+// gpus=...`), in the forms ParseGPUs reads.
 const OptGPUs = "gpus"
-
-// maxGPUSlots is the most contexts one selection may open.
-const maxGPUSlots = 16
 
 // gpusOption is OptGPUs's declaration, added to every GPU engine that
 // declares its options through declareGPU.
 var gpusOption = solver.Option{Name: OptGPUs, Kind: solver.KindText, Default: "all",
-	Doc: "the GPUs the run uses: all (every usable GPU), N (the first N usable ones) or a list of device numbers such as 0,1 " +
-		"(one device alone: 1,; a number twice, as in 0,0, runs two contexts on that device); the engines that split their searches " +
+	Doc: "the GPUs the run uses: all (every usable GPU), a count N of 1 or more (the first N usable ones), or device numbers such as 0, 0,1 or device=1 " +
+		"(a bare 0 is device 0; count=N and device=LIST say which is meant; a number twice, as in 0,0, runs two contexts on that device); the engines that split their searches " +
 		"(pspm, sspm, pssm, 2opt-climb) run as many searches on each, exchanging the best tour where they do on one; the others run on the first"}
 
 // WithGPUs is a GPU engine's declarations with OptGPUs added.
@@ -80,68 +76,6 @@ func slotsOf(list []int) []DevSlot {
 		seen[o]++
 	}
 	return out
-}
-
-// ParseGPUs reads a value of OptGPUs against the devices the driver lists
-// (unusable[i]: why device i cannot run the kernels, nil when it can) and
-// returns the device ordinals to open, in order; "" is all. A bad value
-// is a one-line *solver.ParamError.
-func ParseGPUs(text string, unusable []error) ([]int, error) {
-	text = strings.TrimSpace(text)
-	var usable []int
-	for i, why := range unusable {
-		if why == nil {
-			usable = append(usable, i)
-		}
-	}
-	count := len(unusable)
-	bad := func(why string) error {
-		want := fmt.Sprintf("all, a count 1..%d, or device numbers 0..%d separated by commas (one device: 1,)", max(1, len(usable)), max(0, count-1))
-		return &solver.ParamError{Flag: "--opt " + OptGPUs, Value: text, Range: want, Why: why}
-	}
-	if count == 0 {
-		return nil, bad("the driver lists no GPU")
-	}
-	if text == "" || strings.EqualFold(text, "all") {
-		if len(usable) == 0 {
-			return nil, bad("no GPU can run the kernels: " + unusable[0].Error())
-		}
-		return usable, nil
-	}
-	if !strings.Contains(text, ",") {
-		n, err := strconv.Atoi(text)
-		if err != nil {
-			pe := bad("").(*solver.ParamError)
-			pe.Not = "all, a count or a list"
-			return nil, pe
-		}
-		if n < 1 || n > len(usable) {
-			return nil, bad(fmt.Sprintf("%d of the %d GPUs are usable", len(usable), count))
-		}
-		return usable[:n], nil
-	}
-	items := strings.Split(text, ",")
-	if items[len(items)-1] == "" {
-		items = items[:len(items)-1] // "1,": a list of one
-	}
-	if len(items) > maxGPUSlots {
-		return nil, bad(fmt.Sprintf("at most %d contexts", maxGPUSlots))
-	}
-	var out []int
-	for _, it := range items {
-		o, err := strconv.Atoi(strings.TrimSpace(it))
-		if err != nil {
-			return nil, bad(fmt.Sprintf("%q is not a device number", it))
-		}
-		if o < 0 || o >= count {
-			return nil, bad(fmt.Sprintf("device %d does not exist", o))
-		}
-		if unusable[o] != nil {
-			return nil, bad(fmt.Sprintf("device %d: %v", o, unusable[o]))
-		}
-		out = append(out, o)
-	}
-	return out, nil
 }
 
 // WithoutGPUs returns p without OptGPUs, on a copy of its Extra map: the

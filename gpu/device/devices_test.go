@@ -9,10 +9,13 @@ import (
 	"github.com/tsplab/tsplab/solver"
 )
 
-// TestParseGPUs: all, a count, lists (a device twice: two contexts on it),
-// and every bad value refused in one line naming the option.
+// TestParseGPUs: all, a count (a bare number of 1 or more, or count=N),
+// device lists (a bare 0, numbers with commas, device=LIST; a device twice:
+// two contexts on it), and every bad value refused in one line naming the
+// option, without a GPU.
 func TestParseGPUs(t *testing.T) {
 	old := errors.New("Tesla K80 is sm_37; the kernels need sm_70 or newer")
+	one := []error{nil}
 	three := []error{nil, nil, nil}
 	mixed := []error{old, nil, nil}
 	good := []struct {
@@ -24,39 +27,59 @@ func TestParseGPUs(t *testing.T) {
 		{"all", three, []int{0, 1, 2}},
 		{" ALL ", mixed, []int{1, 2}},
 		{"1", three, []int{0}},
+		{"1", one, []int{0}},
 		{"2", mixed, []int{1, 2}},
+		{"0", one, []int{0}},
+		{"0", three, []int{0}},
+		{"count=2", three, []int{0, 1}},
+		{"Count=1", mixed, []int{1}},
+		{"device=1", three, []int{1}},
+		{"devices=2,0", three, []int{2, 0}},
 		{"0,1", three, []int{0, 1}},
 		{"2,0", three, []int{2, 0}},
 		{"0,0", three, []int{0, 0}},
 		{"1,", three, []int{1}},
 		{" 0 , 2 ", three, []int{0, 2}},
-		{"0,0", []error{nil}, []int{0, 0}},
+		{"0,0", one, []int{0, 0}},
 	}
 	for _, c := range good {
 		got, err := ParseGPUs(c.text, c.usable)
 		if err != nil || !slices.Equal(got, c.want) {
 			t.Errorf("ParseGPUs(%q) = %v, %v; want %v", c.text, got, err, c.want)
 		}
+		if err := CheckGPUs(c.text); err != nil {
+			t.Errorf("CheckGPUs(%q) = %v", c.text, err)
+		}
 	}
 	bad := []struct {
 		text   string
 		usable []error
 		says   string
+		form   bool // refused by its form alone (CheckGPUs)
 	}{
-		{"0", three, "out of range"},
-		{"4", three, "out of range"},
-		{"3", mixed, "2 of the 3 GPUs are usable"},
-		{"-1", three, "out of range"},
-		{"3,", three, "device 3 does not exist"},
-		{"0,-1", three, "device -1 does not exist"},
-		{"0,x", three, `"x" is not a device number`},
-		{"0,,1", three, `"" is not a device number`},
-		{",", three, `"" is not a device number`},
-		{"two", three, "is not all, a count or a list"},
-		{"0,1", mixed, "device 0: Tesla K80 is sm_37"},
-		{"all", []error{old}, "no GPU can run the kernels"},
-		{"all", nil, "the driver lists no GPU"},
-		{strings.Repeat("0,", maxGPUSlots+1), three, "at most 16 contexts"},
+		{"4", three, "(this machine has 3 GPUs)", false},
+		{"2", one, "(this machine has 1 GPU)", false},
+		{"3", mixed, "2 of the machine's 3 GPUs can run the kernels", false},
+		{"count=3", mixed, "2 of the machine's 3 GPUs can run the kernels", false},
+		{"1", []error{old}, "the machine's one GPU cannot run the kernels", false},
+		{"-1", three, "neither a count nor a device number", true},
+		{"count=0", three, "count= takes a whole number from 1 to 16", true},
+		{"count=x", three, "count= takes a whole number from 1 to 16", true},
+		{"3,", three, "device 3 does not exist: this machine has 3 GPUs, devices 0 to 2", false},
+		{"1,", one, "device 1 does not exist: this machine has 1 GPU, device 0", false},
+		{"device=2", []error{nil, nil}, "device 2 does not exist: this machine has 2 GPUs, devices 0 and 1", false},
+		{"0,-1", three, `"-1" is not a device number`, true},
+		{"0,x", three, `"x" is not a device number`, true},
+		{"0,,1", three, `"" is not a device number`, true},
+		{",", three, `"" is not a device number`, true},
+		{"device=", three, `"" is not a device number`, true},
+		{"two", three, "is not all, a count or a list", true},
+		{"17", three, "at most 16 contexts", true},
+		{"0,1", mixed, "device 0: Tesla K80 is sm_37", false},
+		{"all", []error{old}, "no GPU can run the kernels", false},
+		{"all", nil, "this machine has no GPU", false},
+		{"0", nil, "this machine has no GPU", false},
+		{strings.Repeat("0,", maxGPUSlots+1), three, "at most 16 contexts", true},
 	}
 	for _, c := range bad {
 		got, err := ParseGPUs(c.text, c.usable)
@@ -68,6 +91,9 @@ func TestParseGPUs(t *testing.T) {
 		msg := err.Error()
 		if !strings.Contains(msg, c.says) || !strings.HasPrefix(msg, "--opt gpus ") || strings.Contains(msg, "\n") {
 			t.Errorf("ParseGPUs(%q): %q; want one line saying %q", c.text, msg, c.says)
+		}
+		if err := CheckGPUs(c.text); (err != nil) != c.form {
+			t.Errorf("CheckGPUs(%q) = %v; want an error: %v", c.text, err, c.form)
 		}
 	}
 }

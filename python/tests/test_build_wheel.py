@@ -22,6 +22,8 @@ class BuildWheelTest(unittest.TestCase):
             "7281918": "0.0.0+g7281918",
             "abc1234-dirty": "0.0.0+gabc1234.dirty",
             "dev": "0.0.0+dev",
+            "v0.1.0-dev-g551d8edc7a73": "0.1.0.dev0+g551d8edc7a73",
+            "v0.1.0-dev-g551d8edc7a73-dirty": "0.1.0.dev0+g551d8edc7a73.dirty",
         }
         for describe, want in cases.items():
             self.assertEqual(build_wheel.pep440(describe), want, describe)
@@ -48,6 +50,52 @@ class BuildWheelTest(unittest.TestCase):
                     want = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
                     self.assertEqual(digest, "sha256=" + want, name)
                     self.assertEqual(int(size), len(data), name)
+
+    def test_linux_platform(self):
+        # An ELF with no program interpreter is static: the manylinux2014
+        # floor and musl; one with an interpreter needs its newest glibc.
+        def elf(machine, interp, tail=b""):
+            head = bytearray(64)
+            head[:6] = b"\x7fELF\x02\x01"
+            head[18:20] = machine.to_bytes(2, "little")
+            head[0x20:0x28] = (64).to_bytes(8, "little")  # program headers right after
+            head[0x36:0x38] = (56).to_bytes(2, "little")
+            head[0x38:0x3A] = (2).to_bytes(2, "little")
+            ph = bytearray(112)
+            ph[0:4] = (1).to_bytes(4, "little")  # PT_LOAD
+            ph[56:60] = (3 if interp else 1).to_bytes(4, "little")  # PT_INTERP or another PT_LOAD
+            return bytes(head + ph) + tail
+
+        cases = [
+            (elf(0x3E, False), "manylinux_2_17_x86_64.manylinux2014_x86_64.musllinux_1_1_x86_64"),
+            (elf(0xB7, False, b"GLIBC_2.34"), "manylinux_2_17_aarch64.manylinux2014_aarch64.musllinux_1_1_aarch64"),
+            (elf(0x3E, True, b"\0GLIBC_2.2.5\0GLIBC_2.34\0GLIBC_2.3\0"), "manylinux_2_34_x86_64"),
+            (elf(0x3E, True), "manylinux_2_17_x86_64"),
+        ]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "tsp")
+            for data, want in cases:
+                with open(path, "wb") as f:
+                    f.write(data)
+                self.assertEqual(build_wheel.linux_platform(path), want)
+            with open(path, "wb") as f:
+                f.write(b"MZ not really a program")
+            with self.assertRaises(ValueError):
+                build_wheel.linux_platform(path)
+
+    def test_linux_platform_of_tsp(self):
+        # The tsp the tests run: a Go build without cgo is static, and its
+        # wheel says so; a dynamic one names the glibc it needs.
+        exe = os.environ.get("TSPLAB_TSP")
+        if not exe or sys.platform != "linux":
+            self.skipTest("no Linux tsp binary in $TSPLAB_TSP")
+        with open(exe, "rb") as f:
+            static = f.read(4) == b"\x7fELF" and b"ld-linux" not in f.read()
+        tag = build_wheel.linux_platform(exe)
+        if static:
+            self.assertTrue(tag.startswith("manylinux_2_17_"), tag)
+        else:
+            self.assertRegex(tag, r"^manylinux_2_\d+_")
 
 
 if __name__ == "__main__":

@@ -87,6 +87,48 @@ class SolveTest(unittest.TestCase):
         with self.assertRaises(tsplab.TspError):
             tsplab.solve(points=SQUARE, time=0.5, backend="no-such-backend")
 
+    def test_cli_reason(self):
+        # TspError carries the command line's one-line reason, not the
+        # pointer to its usage that follows it.
+        for kw, says in (({"time": -1}, "--time -1s is out of range"), ({"backend": "tpu"}, "--backend tpu is unknown")):
+            with self.assertRaises(tsplab.TspError) as cm:
+                tsplab.solve(points=SQUARE, **kw)
+            msg = str(cm.exception)
+            self.assertIn(says, msg)
+            self.assertNotIn("Usage", msg)
+            self.assertEqual(len(msg.splitlines()), 1)
+            self.assertEqual(cm.exception.returncode, 2)
+
+    def test_matrix_not_square(self):
+        for m in ([[0, 1], [1, 0], [2, 2]], [[0, 1, 2], [1, 0, 3]], [[0, 1], [1]], []):
+            with self.assertRaises(ValueError) as cm:
+                tsplab.solve(matrix=m, time=0.5)
+            self.assertIn("matrix=", str(cm.exception))
+
+    @unittest.skipIf(numpy is None, "numpy is not installed")
+    def test_numpy_matrix_not_square(self):
+        with self.assertRaises(ValueError):
+            tsplab.solve(matrix=numpy.zeros((3, 2)), time=0.5)
+
+    def test_no_temporary_paths(self):
+        # Input the package wrote is named by the argument that gave it.
+        with self.assertRaises(ValueError) as cm:
+            tsplab.solve(points=[], time=0.5)
+        self.assertIn("points= is empty", str(cm.exception))
+        with self.assertRaises(tsplab.TspError) as cm:
+            tsplab.solve(points=SQUARE, start=[0, 0, 1, 2], time=0.5)
+        msg = str(cm.exception)
+        self.assertIn("start=", msg)
+        self.assertNotIn(tempfile.gettempdir(), msg)
+        self.assertNotIn("tsplab-", msg)
+
+    def test_batch_gap_as_solve(self):
+        one = tsplab.solve(points=SQUARE, time=0.5)
+        (batch,) = tsplab.solve_batch([SQUARE], time=0.5)
+        self.assertEqual((batch.gap, batch.gap_above, batch.optimum), (one.gap, one.gap_above, one.optimum))
+        self.assertEqual(one.gap, 0)
+        self.assertEqual(one.gap_above, "optimum")
+
     def test_progress(self):
         seen = []
         r = tsplab.solve(points=circle(200), time=0.5, progress=seen.append)

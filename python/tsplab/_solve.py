@@ -50,12 +50,18 @@ class Result:
     @classmethod
     def from_report(cls, rep: Dict[str, Any]) -> "Result":
         """from_report builds a Result from a JSON report of tsp solve or a
-        line of tsp batch."""
+        line of tsp batch (whose gap is gap_percent above the optimum, or
+        bound_gap_percent above the lower bound, as solve's report says)."""
+        gap, above = rep.get("gap_percent", rep.get("gap")), rep.get("gap_above")
+        if above is None and gap is not None:
+            above = "optimum"
+        elif gap is None and rep.get("bound_gap_percent") is not None:
+            gap, above = rep["bound_gap_percent"], "lower_bound"
         return cls(
             tour=[c - 1 for c in rep.get("tour") or []],
             length=float(rep["length"]),
-            gap=rep.get("gap_percent", rep.get("gap")),
-            gap_above=rep.get("gap_above"),
+            gap=gap,
+            gap_above=above,
             optimum=rep.get("optimum"),
             lower_bound=rep.get("lower_bound"),
             algorithm=rep.get("algorithm", ""),
@@ -95,29 +101,53 @@ def _rows(a) -> list:
 
 def _number(x) -> str:
     """_number writes a finite number as the readers take it."""
-    v = float(x)
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise ValueError("tsplab: %r is not a number" % (x,)) from None
     if v != v or v in (float("inf"), float("-inf")):
         raise ValueError("tsplab: %r is not a finite number" % (x,))
     return repr(int(v)) if v == int(v) and abs(v) < 2**53 else repr(v)
 
 
+def _square(rows: list) -> list:
+    """_square checks that rows are a square cost matrix (as many numbers
+    in each row as there are rows) and returns them."""
+    if not rows:
+        raise ValueError("tsplab: matrix= is empty: give an n x n matrix of costs")
+    n = len(rows)
+    for i, r in enumerate(rows):
+        if len(r) != n:
+            raise ValueError(
+                "tsplab: matrix= is not square: %d rows, and row %d has %d numbers; a cost matrix has n rows of n" % (n, i, len(r))
+            )
+    return rows
+
+
 def _write_input(d: str, name: str, points, matrix, file) -> str:
     """_write_input is the file tsp reads: file itself, or points ("x y" a
-    line) or a matrix (CSV rows) written into folder d."""
+    line) or a matrix (CSV rows) written into folder d. Input that is no
+    instance (no points, a matrix that is not square) raises ValueError."""
     given = [x is not None for x in (points, matrix, file)]
     if sum(given) != 1:
         raise ValueError("tsplab: give exactly one of points=, matrix= or file=")
     if file is not None:
         return os.fspath(file)
+    if points is not None:
+        rows = _rows(points)
+        if not rows:
+            raise ValueError("tsplab: points= is empty: give the (x, y) of every city")
+    else:
+        rows = _square(_rows(matrix))
     path = os.path.join(d, name + (".txt" if points is not None else ".csv"))
     with open(path, "w", encoding="utf-8") as f:
         if points is not None:
-            for p in _rows(points):
+            for p in rows:
                 if len(p) != 2:
                     raise ValueError("tsplab: a point is (x, y), not %r" % (p,))
                 f.write("%s %s\n" % (_number(p[0]), _number(p[1])))
         else:
-            for r in _rows(matrix):
+            for r in rows:
                 f.write(",".join(_number(v) for v in r) + "\n")
     return path
 
@@ -139,11 +169,16 @@ def _common_args(time, backend, seed, algorithm, options) -> List[str]:
     return args
 
 
-def _failure(returncode: int, lines: List[str]) -> TspError:
+def _failure(returncode: int, lines: List[str], names: Optional[Dict[str, str]] = None) -> TspError:
     """_failure is the exception of a failed run: the last line that says
-    what went wrong (tsp's "tsp: FILE:LINE: problem")."""
-    errs = [l for l in lines if l.strip() and not l.startswith("{")]
+    what went wrong (tsp's "tsp: FILE:LINE: problem", or "tsp solve:
+    --time -1s is out of range: …" before the pointer to the usage, which
+    is left out), with the files the package wrote named by what they hold
+    (names: path -> "points=") rather than their temporary paths."""
+    errs = [l for l in lines if l.strip() and not l.startswith("{") and not l.startswith("Usage: ")]
     msg = errs[-1] if errs else "tsp exited with status %d" % returncode
+    for path, name in (names or {}).items():
+        msg = msg.replace(path, name)
     return TspError(msg, returncode, "\n".join(lines))
 
 
@@ -164,8 +199,9 @@ def _pump(stream, lines: List[str], progress: Optional[Callable]) -> None:
         progress(item)
 
 
-def _run(args: List[str], progress: Optional[Callable]) -> str:
-    """_run runs tsp with args; it returns stdout or raises TspError."""
+def _run(args: List[str], progress: Optional[Callable], names: Optional[Dict[str, str]] = None) -> str:
+    """_run runs tsp with args; it returns stdout or raises TspError (names:
+    the files the package wrote, as _failure takes them)."""
     proc = subprocess.Popen(
         [executable()] + args,
         stdout=subprocess.PIPE,
@@ -188,7 +224,7 @@ def _run(args: List[str], progress: Optional[Callable]) -> str:
         finally:
             reader.join()
     if proc.returncode != 0:
-        raise _failure(proc.returncode, lines)
+        raise _failure(proc.returncode, lines, names)
     return out
 
 
@@ -231,10 +267,13 @@ def solve(
     A failed run raises TspError with tsp's one-line message.
     """
     with tempfile.TemporaryDirectory(prefix="tsplab-") as d:
-        args = ["solve", _write_input(d, "instance", points, matrix, file), "--json", "-"]
+        inst = _write_input(d, "instance", points, matrix, file)
+        names = {} if file is not None else {inst: "points=" if points is not None else "matrix="}
+        args = ["solve", inst, "--json", "-"]
         args += _common_args(time, backend, seed, algorithm, options)
         if start is not None:
             args += ["--start", _write_start(d, start)]
+            names[args[-1]] = "start="
         if open:
             args += ["--open"]
         if ends is not None:
@@ -242,7 +281,7 @@ def solve(
             args += ["--ends", "%d,%d" % (a + 1, b + 1)]
         if progress is not None and _has_progress_json():
             args += ["--progress", "json"]
-        out = _run(args, progress)
+        out = _run(args, progress, names)
     return Result.from_report(json.loads(out))
 
 
@@ -265,12 +304,15 @@ def solve_batch(
     """
     with tempfile.TemporaryDirectory(prefix="tsplab-") as d:
         paths = []
+        names = {}
         for i, inst in enumerate(instances):
             if isinstance(inst, (str, os.PathLike)):
                 inst = {"file": inst}
             elif not isinstance(inst, dict):
                 inst = {"points": inst}
             paths.append(_write_input(d, "i%06d" % i, inst.get("points"), inst.get("matrix"), inst.get("file")))
+            if inst.get("file") is None:
+                names[paths[-1]] = "instances[%d]" % i
         args = ["batch"] + paths + ["--out", "-", "--tours", "--time-each", "%gs" % float(time)]
         args += ["--backend", backend, "--seed", str(int(seed))]
         if jobs:
@@ -279,7 +321,7 @@ def solve_batch(
             args += ["--algo", algorithm]
         for k, v in (options or {}).items():
             args += ["--opt", "%s=%s" % (k, v)]
-        out = _run(args, progress)
+        out = _run(args, progress, names)
     by_file = {}
     for line in out.splitlines():
         if line.startswith("{"):

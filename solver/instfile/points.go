@@ -104,7 +104,8 @@ type pointReader struct {
 	ids       []int64
 	labels    []string // every id as written, once one is not an integer
 	xy        [2][]float64
-	idLine    []int32 // line of each point, kept only when there are ids
+	text      solver.CoordText // the coordinates as written
+	idLine    []int32          // line of each point, kept only when there are ids
 }
 
 // errf returns the *Error "FILE:LINE: problem".
@@ -225,6 +226,7 @@ func (p *pointReader) point(fields [][]byte) error {
 			return err
 		}
 		p.xy[k] = append(p.xy[k], v)
+		p.text.Append(fields[col])
 	}
 	return nil
 }
@@ -331,7 +333,7 @@ func (p *pointReader) build() (*solver.Instance, error) {
 	}
 	p.idLine = nil
 	name := BaseName(p.file)
-	pl := &solver.PointList{IDs: p.ids, Labels: p.labels, Cols: p.xy, Names: p.cols.names}
+	pl := &solver.PointList{IDs: p.ids, Labels: p.labels, Cols: p.xy, Names: p.cols.names, Text: p.text}
 	in := &solver.Instance{Name: name, N: len(p.xy[0]), Points: pl}
 	if p.cols.latLon {
 		in.Metric = solver.GreatCircle

@@ -12,7 +12,8 @@ import (
 
 // WriteTourCSV writes tour as a point list in tour order, one point a
 // line with its id: a point list's own ids, header and coordinates as
-// written, TSPLIB's node ids (1..N) and coordinates otherwise. Reading the
+// written (the text of each, a decimal comma made a point), TSPLIB's node
+// ids (1..N) and coordinates otherwise. Reading the
 // file back gives the cities in tour order.
 func WriteTourCSV(w io.Writer, in *solver.Instance, tour []int) error {
 	if err := solver.ValidateTour(tour, in.N); err != nil {
@@ -20,6 +21,7 @@ func WriteTourCSV(w io.Writer, in *solver.Instance, tour []int) error {
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	cols, names := tourColumns(in)
+	asWritten := in.Points != nil && in.Points.Text.Has(in.N)
 	bw.WriteString(strings.Join(names, ",") + "\n")
 	buf := make([]byte, 0, 96)
 	for _, c := range tour {
@@ -28,12 +30,31 @@ func WriteTourCSV(w io.Writer, in *solver.Instance, tour []int) error {
 		} else {
 			buf = strconv.AppendInt(buf[:0], in.Points.ID(c), 10)
 		}
-		for _, col := range cols {
+		for k, col := range cols {
 			buf = append(buf, ',')
-			buf = strconv.AppendFloat(buf, col[c], 'g', -1, 64)
+			if asWritten {
+				buf = in.Points.Text.AppendTo(buf, c, k)
+			} else {
+				buf = strconv.AppendFloat(buf, col[c], 'g', -1, 64)
+			}
 		}
 		buf = append(buf, '\n')
 		bw.Write(buf)
+	}
+	return bw.Flush()
+}
+
+// WriteTourIDs writes tour as the cities' ids, one a line, as the file
+// names them (CityLabel: a point list's ids or names, a cost matrix's
+// header names, TSPLIB's 1..N); ReadStartTour reads it back.
+func WriteTourIDs(w io.Writer, in *solver.Instance, tour []int) error {
+	if err := solver.ValidateTour(tour, in.N); err != nil {
+		return fmt.Errorf("tsplib: WriteTourIDs %s: %w", in.Name, err)
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	for _, c := range tour {
+		bw.WriteString(in.CityLabel(c))
+		bw.WriteByte('\n')
 	}
 	return bw.Flush()
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +23,9 @@ var idColumns = []string{"id", "city", "node", "name"}
 // order (see ParseStartTour), gzip-compressed or not. Problems are
 // one-line *Errors naming the file and the line.
 func ReadStartTour(path string, in *solver.Instance) ([]int, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, errorf(path, 0, "is a folder, not a tour file")
+	}
 	f, err := tsplib.Open(path)
 	if err != nil {
 		return nil, err

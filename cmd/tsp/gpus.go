@@ -1,0 +1,81 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tsplab/tsplab/gpu/device"
+	"github.com/tsplab/tsplab/solver"
+)
+
+// gpusDoc is the help of --gpus, the GPU engines' gpus option as a flag of
+// its own on solve, batch and bench (the forms device.ParseGPUs reads).
+const gpusDoc = "GPUs of a GPU run: `all` (default: every usable GPU), a count N of 1 or more (the first N usable), " +
+	"or device numbers such as 0 (device 0) or 0,2; count=N and device=LIST say which is meant (device=1: device 1 alone)"
+
+// listGPUs lists the machine's GPUs (a test hands its own list).
+var listGPUs = device.GPUs
+
+// setGPUs is --gpus: a value in none of device.ParseGPUs's forms is refused
+// at once, on any machine.
+func setGPUs(cmd string, p *solver.Params, s string) error {
+	if err := device.CheckGPUs(s); err != nil {
+		return gpusUsage(cmd, err)
+	}
+	return paramUsage(p.Set(device.OptGPUs + "=" + s))
+}
+
+// gpusUsage is a refused value of the gpus option as a usage error that
+// names it as --gpus, the flag a user types.
+func gpusUsage(cmd string, err error) error {
+	var pe *solver.ParamError
+	if !errors.As(err, &pe) {
+		return usagef(cmd, "--gpus: %v", err)
+	}
+	q := *pe
+	q.Flag = "--gpus"
+	return usagef(cmd, "%s", q.Error())
+}
+
+// checkGPUs checks the GPUs p's gpus option names against this machine's
+// when the run may go to a GPU (backend gpu, or auto resolved to the GPU:
+// gpusOnCPU has dropped the option otherwise) and returns the device
+// numbers it selects: a machine without a GPU, or a device that does not
+// exist or cannot run the kernels, is a usage error said in one line.
+func checkGPUs(cmd string, p solver.Params) ([]int, error) {
+	text, given := p.Extra[device.OptGPUs]
+	if !given || p.Backend == solver.BackendCPU {
+		return nil, nil
+	}
+	gpus, err := listGPUs()
+	if err != nil {
+		return nil, &usageError{cmd: cmd, machine: true, msg: fmt.Sprintf("--gpus %s: no GPU to run on: %s", strings.TrimSpace(text), oneLine(err.Error()))}
+	}
+	why := make([]error, len(gpus))
+	for i, g := range gpus {
+		why[i] = g.Unusable
+	}
+	sel, err := device.ParseGPUs(text, why)
+	if err != nil {
+		ue := gpusUsage(cmd, err).(*usageError)
+		ue.machine = true
+		return nil, ue
+	}
+	return sel, nil
+}
+
+// batchGPUs says what a GPU batch does with the GPUs sel selects: the
+// block search runs on device 0 alone, so a selection without it is
+// refused and one with more is noted.
+func batchGPUs(sel []int) (note string, err error) {
+	switch {
+	case len(sel) == 0:
+		return "", nil
+	case sel[0] != 0:
+		return "", &usageError{cmd: "batch", machine: true, msg: fmt.Sprintf("--gpus: a batch runs on GPU 0 alone; this selection starts with device %d", sel[0])}
+	case len(sel) > 1:
+		return fmt.Sprintf("a batch runs on GPU 0 alone, not on the %d GPU contexts selected", len(sel)), nil
+	}
+	return "", nil
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tsplab/tsplab/gpu/device"
+	"github.com/tsplab/tsplab/solver"
+)
+
+// fakeGPUs makes listGPUs answer n usable GPUs (none: the driver's error
+// err) for the rest of the test.
+func fakeGPUs(t *testing.T, n int, err error) {
+	t.Helper()
+	old := listGPUs
+	t.Cleanup(func() { listGPUs = old })
+	listGPUs = func() ([]device.GPU, error) {
+		if err != nil {
+			return nil, err
+		}
+		gpus := make([]device.GPU, n)
+		for i := range gpus {
+			gpus[i] = device.GPU{Index: i, Info: device.DeviceInfo{Name: fmt.Sprintf("GPU %d", i), Major: 9}}
+		}
+		return gpus, nil
+	}
+}
+
+// TestCheckGPUs: --gpus all, a count, a bare 0 and the written-out forms
+// select device 0 of a one-GPU machine; a device it lacks and a machine
+// without a GPU are refused in one line (exit 2, no usage line); a CPU run
+// is not checked; a batch runs on device 0 alone.
+func TestCheckGPUs(t *testing.T) {
+	fakeGPUs(t, 1, nil)
+	gpu := func(v string) solver.Params {
+		return solver.Params{Backend: solver.BackendGPU, Extra: map[string]string{device.OptGPUs: v}}
+	}
+	for _, v := range []string{"all", "1", "0", "count=1", "device=0", "0,"} {
+		if sel, err := checkGPUs("solve", gpu(v)); err != nil || !slices.Equal(sel, []int{0}) {
+			t.Errorf("--gpus %s on one GPU: %v, %v; want device 0", v, sel, err)
+		}
+	}
+	for v, says := range map[string]string{
+		"1,":       "--gpus 1, is out of range: want all, a count 1..1, or device numbers 0..0 such as 0 or 0,1 (device 1 does not exist: this machine has 1 GPU, device 0)",
+		"device=3": "device 3 does not exist: this machine has 1 GPU, device 0",
+		"2":        "(this machine has 1 GPU)",
+	} {
+		_, err := checkGPUs("solve", gpu(v))
+		var ue *usageError
+		if !errors.As(err, &ue) || !ue.machine || !strings.Contains(ue.msg, says) {
+			t.Errorf("--gpus %s on one GPU: %v; want a one-line usage error saying %q", v, err, says)
+		}
+	}
+	cpu := gpu("5")
+	cpu.Backend = solver.BackendCPU
+	if sel, err := checkGPUs("solve", cpu); sel != nil || err != nil {
+		t.Errorf("a CPU run's --gpus is checked: %v, %v", sel, err)
+	}
+	fakeGPUs(t, 0, device.ErrNoDevice)
+	_, err := checkGPUs("batch", gpu("0"))
+	var ue *usageError
+	if !errors.As(err, &ue) || !ue.machine || ue.msg != "--gpus 0: no GPU to run on: no CUDA device" {
+		t.Errorf("--gpus 0 without a GPU: %v", err)
+	}
+	if note, err := batchGPUs([]int{0}); note != "" || err != nil {
+		t.Errorf("a batch on device 0: %q, %v", note, err)
+	}
+	if note, err := batchGPUs([]int{0, 1}); !strings.Contains(note, "GPU 0 alone") || err != nil {
+		t.Errorf("a batch on devices 0,1: %q, %v", note, err)
+	}
+	if _, err := batchGPUs([]int{1}); err == nil {
+		t.Error("a batch on device 1 alone is not refused")
+	}
+}
+
+// TestGPUsOnTheDefaultEngine: solve (default engine auto) and batch take
+// --gpus all, 1 and 0 on the GPU backend; without a GPU each says so in
+// one line and exits 2, and a device the machine lacks is refused so.
+func TestGPUsOnTheDefaultEngine(t *testing.T) {
+	p := genCircle(t, 20)
+	out := filepath.Join(t.TempDir(), "b.jsonl")
+	runs := func(gpus string) [][]string {
+		return [][]string{
+			{"solve", p, "--backend", "gpu", "--gpus", gpus, "--time", "0.2", "--quiet"},
+			{"batch", p, "--backend", "gpu", "--gpus", gpus, "--time-each", "0.2", "--out", out, "--quiet"},
+		}
+	}
+	fakeGPUs(t, 0, device.ErrNoDevice)
+	for _, gpus := range []string{"all", "1", "0"} {
+		for _, args := range runs(gpus) {
+			code, _, stderr := tsp(t, args...)
+			want := fmt.Sprintf("tsp %s: --gpus %s: no GPU to run on: no CUDA device\n", args[0], gpus)
+			if code != 2 || stderr != want {
+				t.Errorf("%s without a GPU: exit %d, %q; want exit 2, %q", strings.Join(args, " "), code, stderr, want)
+			}
+		}
+	}
+	fakeGPUs(t, 1, nil)
+	for _, gpus := range []string{"all", "1", "0"} {
+		for _, args := range runs(gpus) {
+			// on this one-GPU machine the selection is fine: a build
+			// without CUDA, or one without the device, then says why the
+			// GPU cannot run, never that --gpus is wrong
+			if code, _, stderr := tsp(t, args...); code == 2 || strings.Contains(stderr, "gpus") {
+				t.Errorf("%s on one GPU: exit %d, %q", strings.Join(args, " "), code, stderr)
+			}
+		}
+	}
+	for _, args := range runs("2,") {
+		code, _, stderr := tsp(t, args...)
+		if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "device 2 does not exist") {
+			t.Errorf("%s on one GPU: exit %d, %q", strings.Join(args, " "), code, stderr)
+		}
+	}
+}

@@ -1,0 +1,41 @@
+package solver
+
+import "math"
+
+// CoordText holds the text of a point list's coordinates as its file wrote
+// them, both columns of every point in one buffer: a million points cost
+// their bytes and four bytes of offset each, not a string each.
+type CoordText struct {
+	buf []byte
+	end []uint32 // end[2*i+k]: the end in buf of point i's column k
+	// over: the text passed 4 GiB and was dropped (Has is false)
+	over bool
+}
+
+// Append adds the text of the next coordinate, column 0 then column 1 of
+// each point in turn.
+func (t *CoordText) Append(text []byte) {
+	if t.over {
+		return
+	}
+	if len(t.buf)+len(text) > math.MaxUint32 {
+		t.buf, t.end, t.over = nil, nil, true
+		return
+	}
+	t.buf = append(t.buf, text...)
+	t.end = append(t.end, uint32(len(t.buf)))
+}
+
+// Has reports whether t holds the text of all n points' coordinates.
+func (t *CoordText) Has(n int) bool { return t != nil && !t.over && len(t.end) == 2*n }
+
+// AppendTo appends the text of point i's coordinate in column k (0 or 1)
+// to dst.
+func (t *CoordText) AppendTo(dst []byte, i, k int) []byte {
+	j := 2*i + k
+	var start uint32
+	if j > 0 {
+		start = t.end[j-1]
+	}
+	return append(dst, t.buf[start:t.end[j]]...)
+}
