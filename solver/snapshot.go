@@ -86,6 +86,9 @@ func Merge(older, newer Snapshot) Snapshot {
 			newer.Length = older.Length
 		}
 	}
+	if newer.Account == nil {
+		newer.Account = older.Account
+	}
 	if older.Best == nil {
 		return newer
 	}

@@ -260,7 +260,18 @@ func (rt *Route) Length(l int64) int64 {
 	return l
 }
 
-// What says what the route is, for a result's note: "" for a tour.
+// account is the route's part of a result's account (nil for a tour).
+func (rt *Route) account() *solver.RouteAccount {
+	switch {
+	case rt.Open:
+		return &solver.RouteAccount{Open: true}
+	case rt.A >= 0:
+		return &solver.RouteAccount{From: rt.Orig.CityLabel(rt.A), To: rt.Orig.CityLabel(rt.B)}
+	}
+	return nil
+}
+
+// What says what the route is, for people: "" for a tour.
 func (rt *Route) What() string {
 	switch {
 	case rt.Open:
@@ -290,6 +301,6 @@ func (rt *Route) Finish(res solver.Result) (solver.Result, error) {
 		return res, fmt.Errorf("open path of length %d from a tour of length %d", l, res.Length)
 	}
 	res.Tour, res.Length = path, l
-	res.Note = strings.TrimPrefix(res.Note+"; "+rt.What()+": the length has no closing edge", "; ")
+	res.Account.Route = rt.account()
 	return res, nil
 }
