@@ -106,9 +106,9 @@ type ListsAccount struct {
 type PoolAccount struct {
 	Tours    int `json:"tours"`
 	Capacity int `json:"capacity"`
-	// SpreadEdges is the share of edges, in percent, by which the
-	// members differ on average; SpreadLength how far the longest lies
-	// above the shortest, in percent.
+	// SpreadEdges is the members' mean edge distance to the shortest, in
+	// percent of the cities; SpreadLength how far the longest lies above
+	// the shortest, in percent.
 	SpreadEdges  float64 `json:"spread_edges_percent"`
 	SpreadLength float64 `json:"spread_length_percent"`
 	// NewTours is the descents of new tours the workers offered it.
@@ -133,8 +133,9 @@ type EAXAccount struct {
 	// under way included); each one after the first holds the best so
 	// far.
 	Populations int `json:"populations"`
-	// Tours is the members of the latest population, FromGPU those of
-	// them the GPU searched.
+	// Tours is the members of the latest population; FromGPU the
+	// members the GPU searched, in all populations (a snapshot's: for the
+	// one under way).
 	Tours   int `json:"tours"`
 	FromGPU int `json:"from_gpu,omitempty"`
 	// Descents is the descents the latest population wants; Built those

@@ -76,7 +76,7 @@ func (s *search) evolve(ctx context.Context, epoch int) bool {
 		a.FirstBest = s.in.LengthValue(first)
 	}
 	a.Populations++
-	a.Tours, a.FromGPU, a.Generations = k, gpuTours, a.Generations+gens
+	a.Tours, a.FromGPU, a.Generations = k, a.FromGPU+gpuTours, a.Generations+gens
 	a.Best = s.in.LengthValue(slices.Min(lens))
 	return true
 }
