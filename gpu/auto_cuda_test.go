@@ -4,7 +4,6 @@ package gpu
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 

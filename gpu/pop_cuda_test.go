@@ -4,8 +4,6 @@ package gpu
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"testing"
 	"time"
 

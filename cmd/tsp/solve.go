@@ -396,7 +396,7 @@ func solveBound(e *env, in *solver.Instance, out session.Outcome, o outputs) *bo
 // printSolveSummary prints the summary, the schedule and the gap above the bound.
 func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound.Result, o outputs) {
 	lines := []string{summary(in, res)}
-	if s := report.Summary(in, res.Account); s != "" {
+	if s := report.Summary(res.Account); s != "" {
 		lines = append(lines, s)
 	}
 	if o.verbose {

@@ -20,7 +20,7 @@ import (
 func Status(ph solver.Phase, acc *solver.Account) string {
 	s := doing(ph, acc)
 	if acc != nil {
-		if g := gainWords(acc.LastGain); g != "" && ph != solver.PhaseEvolve {
+		if g := gainWords(acc.LastGain); g != "" && (ph == solver.PhaseFill || ph == solver.PhaseRecombine || ph == solver.PhaseSearch || ph == "") {
 			s = join(s, "the last improvement came from "+g)
 		}
 	}
@@ -46,7 +46,7 @@ func doing(ph solver.Phase, acc *solver.Account) string {
 	case solver.PhasePolish:
 		return "polishing the best tour"
 	case solver.PhaseBound:
-		return "computing the Held–Karp ascent"
+		return "computing a lower bound"
 	case solver.PhaseEvolve:
 		return evolving(acc.EAX)
 	case solver.PhaseFill:
@@ -115,9 +115,10 @@ func gainWords(g solver.Source) string {
 }
 
 // Summary is one short line on what a run's search did and what helped,
-// made from its account on in, for the end of a run: "" when there is
-// nothing a person needs beyond the length. Lines gives all of it.
-func Summary(in *solver.Instance, acc solver.Account) string {
+// made from its account, for the end of a run: "" when there is nothing a
+// person needs beyond the length. It names no length (the front end shows
+// the tour's); Lines gives all of it.
+func Summary(acc solver.Account) string {
 	var parts []string
 	add := func(s string) {
 		if s != "" {
@@ -136,7 +137,7 @@ func Summary(in *solver.Instance, acc solver.Account) string {
 		add(fmt.Sprintf("the GPU's searches shortened %s, %s entered the pool", plural(g.Improved, "tour"), count(g.Entered)))
 	}
 	if w := acc.Windows; w != nil && w.Improved > 0 {
-		add(fmt.Sprintf("the path improver beside the workers shortened %s by %s", plural(w.Improved, "stretch"), Length(in, w.Gain)))
+		add(fmt.Sprintf("the path improver beside the workers shortened %s", plural(w.Improved, "stretch")))
 	}
 	add(listsShort(acc.Lists))
 	if g := gainWords(acc.LastGain); g != "" {
@@ -204,8 +205,11 @@ func Lines(in *solver.Instance, acc solver.Account) []string {
 		out = append(out, "candidate lists: "+listsLine(l))
 	}
 	if e := acc.EAX; e != nil {
-		add("edge assembly crossover: %s, %s, the last of %s%s; best %s to %s", plural(e.Populations, "population"), plural(e.Generations, "generation"),
-			plural(e.Tours, "tour"), fromGPU(e.FromGPU), Length(in, e.FirstBest), Length(in, e.Best))
+		s := fmt.Sprintf("edge assembly crossover: %s (the last of %s), %s", plural(e.Populations, "population"), plural(e.Tours, "tour"), plural(e.Generations, "generation"))
+		if e.FromGPU > 0 {
+			s += fmt.Sprintf(", %s searched on the GPU", plural(e.FromGPU, "member"))
+		}
+		out = append(out, s+fmt.Sprintf("; best %s to %s", Length(in, e.FirstBest), Length(in, e.Best)))
 	}
 	if p := acc.Pool; p != nil {
 		add("pool: %s of %s%s; members differ from the best in %.1f %% of edges, the longest %.3f %% above it", count(p.Tours), plural(p.Capacity, "tour"),
