@@ -300,7 +300,9 @@ func TestRunnerShowsTheAccount(t *testing.T) {
 	}
 	r.Wait()
 	ups := rec.all()
-	has := func(a *solver.Account) bool { return a != nil && a.Search == solver.SearchMerged && a.Restarts != nil && a.Restarts.Count == 2 }
+	has := func(a *solver.Account) bool {
+		return a != nil && a.Search == solver.SearchMerged && a.Restarts != nil && a.Restarts.Count == 2
+	}
 	if len(ups) == 0 || !has(ups[len(ups)-1].Account) {
 		t.Fatalf("last update %+v: want the engine's account", ups[len(ups)-1:])
 	}
