@@ -224,9 +224,9 @@ func (p *progress) line(s solver.Snapshot) string {
 	case p.best > 0:
 		fmt.Fprintf(&tail, "best %s", p.in.HumanLength(p.best))
 		if g, ok := p.in.Gap(p.best); ok {
-			fmt.Fprintf(&tail, "  gap %.2f%%", g)
+			fmt.Fprintf(&tail, "  gap %s%%", percent(g))
 		} else if p.lb > 0 {
-			fmt.Fprintf(&tail, "  gap ≤%.2f%%", 100*float64(p.best-p.lb)/float64(p.lb))
+			fmt.Fprintf(&tail, "  gap ≤%s%%", percent(100*float64(p.best-p.lb)/float64(p.lb)))
 		}
 	case s.Length > 0:
 		fmt.Fprintf(&tail, "length %s", p.in.HumanLength(p.shown(s.Length)))
@@ -253,6 +253,9 @@ func shortStatus(ph solver.Phase, acc *solver.Account) string {
 	s, _, _ := strings.Cut(report.Status(ph, acc), ";")
 	return s
 }
+
+// percent writes a gap in percent for people: two decimals, digits grouped (a weak bound's 140,965.64).
+func percent(g float64) string { return solver.GroupDigits(fmt.Sprintf("%.2f", g)) }
 
 // clip cuts s to at most n runes, marking the cut with an ellipsis.
 func clip(s string, n int) string {

@@ -431,7 +431,7 @@ func summary(in *solver.Instance, r solver.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: length %s", in.Name, in.HumanLength(r.Length))
 	if g, ok := in.Gap(r.Length); ok {
-		fmt.Fprintf(&b, " (gap %.2f%% to %s)", g, in.HumanLength(in.Optimum))
+		fmt.Fprintf(&b, " (gap %s%% to %s)", percent(g), in.HumanLength(in.Optimum))
 	}
 	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %s moves (%s/s)", r.Algorithm, r.Backend, r.Device, r.Elapsed.Seconds(), siCount(float64(r.Moves)), siCount(r.MovesPerSecond()))
 	if r.StopReason.Early() {

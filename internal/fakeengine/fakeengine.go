@@ -29,9 +29,9 @@ type Engine struct {
 	// before the first tour exists, as a real engine building candidate
 	// lists would.
 	SetupDelay time.Duration
-	// Account is the result's account (solver.Result.Account), and
-	// every search snapshot's.
-	Account solver.Account
+	// Account, when set, is the result's account (solver.Result.Account)
+	// and every search snapshot's (a pointer: engines compare by value).
+	Account *solver.Account
 }
 
 var (
@@ -139,7 +139,9 @@ func (e Engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 		time.Sleep(200 * time.Microsecond)
 	}
 	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: st.best, Moves: st.moves, Steps: steps, Start: start, Stopped: stopped, Device: "test"})
-	res.Account = e.Account
+	if e.Account != nil {
+		res.Account = *e.Account.Clone()
+	}
 	if e.Schedule {
 		res.Schedule = &solver.ScheduleRun{T0: t0, TEnd: 1, LamAlpha: 0.99, Alpha0: 0.99, Alpha: 0.99, Steps: steps, Sweeps: 1}
 	}

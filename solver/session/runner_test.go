@@ -21,7 +21,7 @@ func init() {
 	fakeengine.Register(
 		fakeengine.Engine{Algo: "fake"},
 		fakeengine.Engine{Algo: "fake", On: solver.BackendGPU, Unavailable: errNoDevice},
-		fakeengine.Engine{Algo: "fake-account", Account: solver.Account{Search: solver.SearchMerged, Restarts: &solver.RestartAccount{Count: 2}}},
+		fakeengine.Engine{Algo: "fake-account", Account: &solver.Account{Search: solver.SearchMerged, Restarts: &solver.RestartAccount{Count: 2}}},
 	)
 }
 
