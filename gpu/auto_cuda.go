@@ -31,13 +31,6 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	st := strategy.Decide(autoFacts(in, p, set))
 	p, gstart, warn := autoLSStart(ctx, in, p, st, start, solver.NewSink(snaps, 0, start))
-	// account adds the GPU's start to a CPU run's account
-	account := func(a *solver.Account) {
-		if gstart != nil {
-			a.GPUPart().Start = gstart
-		}
-		a.Warn(warn)
-	}
 	// Pool: a population search of the CPU engine may put the GPU's block
 	// search on its tours (gpu/blockils/blockils.cu)
 	var pooled atomic.Bool // the engine's population took the GPU's block search
@@ -53,6 +46,16 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		pw := ils.NewPathWindows(in, set.windows, p.Seed)
 		defer pw.Close()
 		cpuAid.Paths, cpuAid.PathShare = pw, set.beside
+	}
+	// account adds the GPU's start and windows to a CPU run's account
+	account := func(a *solver.Account) {
+		if gstart != nil {
+			a.GPUPart().Start = gstart
+		}
+		if a.Windows != nil && cpuAid.Paths != nil {
+			a.Windows.OnGPU = true
+		}
+		a.Warn(warn)
 	}
 	if st.GPU.Early {
 		r, err := solveEarly(ctx, e, cpuAid, in, p, set.early, snaps, start)

@@ -139,9 +139,7 @@ func (e Engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 		time.Sleep(200 * time.Microsecond)
 	}
 	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: st.best, Moves: st.moves, Steps: steps, Start: start, Stopped: stopped, Device: "test"})
-	if e.Account != nil {
-		res.Account = *e.Account.Clone()
-	}
+	res.Account = e.result()
 	if e.Schedule {
 		res.Schedule = &solver.ScheduleRun{T0: t0, TEnd: 1, LamAlpha: 0.99, Alpha0: 0.99, Alpha: 0.99, Steps: steps, Sweeps: 1}
 	}
@@ -201,4 +199,12 @@ func (e Engine) setup(ctx context.Context, sink *solver.Sink, start time.Time, l
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// result is the account of the engine's result (none when not set).
+func (e Engine) result() solver.Account {
+	if e.Account == nil {
+		return solver.Account{}
+	}
+	return *e.Account.Clone()
 }

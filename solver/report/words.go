@@ -137,7 +137,7 @@ func Summary(acc solver.Account) string {
 		add(fmt.Sprintf("the GPU's searches shortened %s, %s entered the pool", plural(g.Improved, "tour"), count(g.Entered)))
 	}
 	if w := acc.Windows; w != nil && w.Improved > 0 {
-		add(fmt.Sprintf("the path improver beside the workers shortened %s", plural(w.Improved, "stretch")))
+		add(fmt.Sprintf("%s shortened %s", improver(w), plural(w.Improved, "stretch")))
 	}
 	add(listsShort(acc.Lists))
 	if g := gainWords(acc.LastGain); g != "" {
@@ -221,7 +221,7 @@ func Lines(in *solver.Instance, acc solver.Account) []string {
 		add("restarts: %s from the best, %s of the crossovers with it %s", count(r.Count), count(r.Gained), "gave a shorter best")
 	}
 	if w := acc.Windows; w != nil {
-		add("path improver beside the workers: %s shortened by %s, %s refused, its share at the end %.2g workers", plural(w.Improved, "stretch"),
+		add("%s: %s shortened by %s, %s refused, its share at the end %.2g workers", improver(w), plural(w.Improved, "stretch"),
 			Length(in, w.Gain), count(w.Refused), w.Share)
 	}
 	out = append(out, gpuLines(acc.GPU)...)
@@ -238,6 +238,14 @@ func Lines(in *solver.Instance, acc solver.Account) []string {
 		out = append(out, "warning: "+w)
 	}
 	return out
+}
+
+// improver names the path improver beside a partition search.
+func improver(w *solver.WindowsAccount) string {
+	if w.OnGPU {
+		return "the GPU's windows beside the workers"
+	}
+	return "the path improver beside the workers"
 }
 
 // searchWords names a kind of search.

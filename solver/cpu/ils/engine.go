@@ -253,13 +253,14 @@ type ilsRun struct {
 	searches  []*localsearch.Search
 	kicksDone []runctl.Counter
 	// lists says how the candidate lists were made, for the account
-	// (Kind "": the engine's own, nothing to tell); windows and warns are
-	// the path improver's part of it; stats holds the ascent's figures
-	lists   solver.ListsAccount
-	windows *solver.WindowsAccount
-	warns   []string
-	stats   solver.Stats
-	pre     []int32 // the start tour shown before the ascent (nil: build one)
+	// (Kind "": the engine's own, nothing to tell); windows and
+	// besideWarn are the path improver's part of it; stats holds the
+	// ascent's figures
+	lists      solver.ListsAccount
+	windows    *solver.WindowsAccount
+	besideWarn string
+	stats      solver.Stats
+	pre        []int32 // the start tour shown before the ascent (nil: build one)
 	// alpha: lists from an ascent in the background (alphaLater), taken
 	// by the workers between epochs (alphaTaken)
 	alpha      atomic.Pointer[alphaLists]
@@ -345,11 +346,7 @@ func (r *ilsRun) run() (solver.Result, error) {
 	r.kicksDone = make([]runctl.Counter, r.w)
 	if r.usePartition() {
 		r.partitioned = true
-		var warn string
-		r.windows, warn = partition.Run(r.partEnv(), t0, nb, nbOdd, d)
-		if warn != "" {
-			r.warns = append(r.warns, warn)
-		}
+		r.windows, r.besideWarn = partition.Run(r.partEnv(), t0, nb, nbOdd, d)
 		return r.finish(nil)
 	}
 	r.newSearches(t0, nb, nbOdd, d)
@@ -1040,7 +1037,8 @@ func (e ilsEngine) solvePop(ctx context.Context, in *solver.Instance, p solver.P
 // account is the run's account: the kind of search, its lists, the path
 // improver beside a partition search and the restarts.
 func (r *ilsRun) account() solver.Account {
-	a := solver.Account{Workers: r.w, Restarts: r.rs.account(), Windows: r.windows, Warnings: slices.Clone(r.warns)}
+	a := solver.Account{Workers: r.w, Restarts: r.rs.account(), Windows: r.windows}
+	a.Warn(r.besideWarn)
 	if r.e.ID == autoEngine.ID {
 		a.Search = searchKind(r.plan.Search)
 	}
