@@ -70,33 +70,27 @@ func evolving(e *solver.EAXAccount) string {
 	if e == nil {
 		return "evolving a population"
 	}
-	what := "a population"
-	if e.Populations > 1 {
-		what = "a new population with the best so far"
-	}
 	if e.Generations == 0 {
-		s := fmt.Sprintf("building %s: %s of %s descended", what, count(e.Built), plural(e.Descents, "tour"))
+		s := fmt.Sprintf("building a population: %s of %s", count(e.Built), plural(e.Descents, "tour"))
 		if e.FromGPU > 0 {
 			s += fmt.Sprintf(", %s on the GPU", count(e.FromGPU))
 		}
 		return s
 	}
-	return fmt.Sprintf("evolving %s of %s, generation %s", what, plural(e.Tours, "tour"), count(e.Generations))
-}
-
-// searching says how the workers share the main search.
-func searching(acc *solver.Account) string {
-	s := ""
-	switch acc.Search {
-	case solver.SearchMerged:
-		s = "kicking in stretches of one tour"
-	case solver.SearchPartition:
-		s = "searching pieces of one tour"
-	}
-	if r := acc.Restarts; r != nil {
-		s = join(s, "restart "+count(r.Count)+" from the best")
+	s := fmt.Sprintf("evolving %s, generation %s", plural(e.Tours, "tour"), count(e.Generations))
+	if e.Populations > 1 {
+		s += fmt.Sprintf(" (population %s, with the best so far)", count(e.Populations))
 	}
 	return s
+}
+
+// searching says what the main search does beyond searching: a restart
+// from the best ("" otherwise; the kind of search is in Lines).
+func searching(acc *solver.Account) string {
+	if r := acc.Restarts; r != nil {
+		return "restart " + count(r.Count) + " from the best"
+	}
+	return ""
 }
 
 // gainWords names a source of shorter tours ("" when unknown).
@@ -214,7 +208,7 @@ func Lines(in *solver.Instance, acc solver.Account) []string {
 	if p := acc.Pool; p != nil {
 		add("pool: %s of %s%s; members differ from the best in %.1f %% of edges, the longest %.3f %% above it", count(p.Tours), plural(p.Capacity, "tour"),
 			fromGPU(p.FromGPU), p.SpreadEdges, p.SpreadLength)
-		add("recombination: %s descended, %s (%s), %s entered the pool, %s with members shortened a tour before it was offered",
+		add("recombination: %s descended, %s (%s), the pool took %s, %s with members shortened a tour before it was offered",
 			plural(p.NewTours, "new tour"), plural(p.Crossovers, "crossover"), gave(p.Gained), plural(p.Entered, "child", "children"), plural(p.Merges, "crossover"))
 	}
 	if r := acc.Restarts; r != nil {
@@ -307,7 +301,7 @@ func gpuLines(g *solver.GPUAccount) []string {
 		}
 	}
 	if g.EarlyTours {
-		add("or-ils gave the first tours")
+		add("or-ils gave the tours before the CPU search had one")
 	}
 	if g.Rounds > 0 {
 		add("%s of %s, %s shortened, %s; %s of its tours entered the pool (%s), %s from it at the end", plural(g.Rounds, "round"),
