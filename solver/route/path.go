@@ -271,6 +271,17 @@ func (rt *Route) account() *solver.RouteAccount {
 	return nil
 }
 
+// pathValue is the length in the file's units of the path a tour of In
+// of length v (in the file's units) gives: less the edge between the ends
+// (0 stays 0: none said).
+func (rt *Route) pathValue(v float64) float64 {
+	if v == 0 {
+		return 0
+	}
+	scale := math.Pow10(rt.Orig.ScaleExp)
+	return rt.Orig.LengthValue(rt.Length(int64(math.Round(v * scale))))
+}
+
 // What says what the route is, for people: "" for a tour.
 func (rt *Route) What() string {
 	switch {
@@ -302,5 +313,12 @@ func (rt *Route) Finish(res solver.Result) (solver.Result, error) {
 	}
 	res.Tour, res.Length = path, l
 	res.Account.Route = rt.account()
+	if e := res.Account.EAX; e != nil && rt.A >= 0 {
+		// the populations' lengths are the tours', through the edge
+		// between the ends: the paths' lack it, as the result's does
+		c := *e
+		c.FirstBest, c.Best = rt.pathValue(e.FirstBest), rt.pathValue(e.Best)
+		res.Account.EAX = &c
+	}
 	return res, nil
 }
