@@ -156,12 +156,7 @@ func populationSummary(acc solver.Account) string {
 }
 
 // gave says how many of some tries gave a shorter tour.
-func gave(n int) string {
-	if n == 1 {
-		return "1 gave a shorter tour"
-	}
-	return count(n) + " gave a shorter tour"
-}
+func gave(n int) string { return count(n) + " gave a shorter tour" }
 
 // listsShort is the summary's word on candidate lists: only where the
 // ascent behind alpha lists did not end in its time (more time helps).
