@@ -186,10 +186,10 @@ func TestBarFractionAndStatusLine(t *testing.T) {
 		busy     bool
 		inStatus string
 	}{
-		{solver.PhaseNeighbours, 0.4, 0.4, false, "neighbour lists 40 %"},
-		{solver.PhaseStart, solver.UnknownProgress, 0.25, true, "start tour…"},
-		{solver.PhaseSearch, solver.UnknownProgress, 0.25, false, "search"},
-		{solver.PhasePolish, 1.5, 1, false, "polish 100 %"},
+		{solver.PhaseNeighbours, 0.4, 0.4, false, "building candidate lists 40 %"},
+		{solver.PhaseStart, solver.UnknownProgress, 0.25, true, "building the start tour…"},
+		{solver.PhaseSearch, solver.UnknownProgress, 0.25, false, "searching"},
+		{solver.PhasePolish, 1.5, 1, false, "polishing the best tour 100 %"},
 	} {
 		pr := run
 		pr.Phase, pr.PhaseProgress = c.phase, c.pp

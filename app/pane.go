@@ -15,6 +15,7 @@ import (
 	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/report"
 	"github.com/tsplab/tsplab/solver/route"
 	"github.com/tsplab/tsplab/solver/session"
 )
@@ -433,8 +434,10 @@ func (p *Pane) stopReason(st session.RunState) solver.StopReason {
 }
 
 // StatusLine is a pane's status: the state (for a finished run, why it
-// ended: why is the result's stop reason), the engine, the phase while
-// running (with its progress when known) and any note, joined by " · ".
+// ended: why is the result's stop reason), the engine, what the search is
+// doing while it runs (report.Status, with the phase's progress when
+// known) or what it did once it ended (report.Summary), and any note,
+// joined by " · ". The full account is report.Lines.
 func StatusLine(pr session.Progress, why solver.StopReason) string {
 	st := pr.State.String()
 	if pr.State == session.Done {
@@ -444,13 +447,21 @@ func StatusLine(pr session.Progress, why solver.StopReason) string {
 		st += " · " + pr.Engine
 	}
 	if pr.State == session.Running && pr.Phase != "" {
-		ph := string(pr.Phase)
+		ph := report.Status(pr.Phase, pr.Account)
+		if ph == "" {
+			ph = "searching"
+		}
 		if pr.PhaseProgress >= 0 {
 			ph += fmt.Sprintf(" %.0f %%", 100*min(pr.PhaseProgress, 1))
 		} else if pr.Phase != solver.PhaseSearch {
 			ph += "…"
 		}
 		st += " · " + ph
+	}
+	if pr.State != session.Running && pr.Account != nil {
+		if s := report.Summary(*pr.Account); s != "" {
+			st += " · " + s
+		}
 	}
 	if pr.Note != "" {
 		st += " · " + pr.Note

@@ -5,7 +5,6 @@ package gpu
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -31,7 +30,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		return solver.Result{}, err
 	}
 	st := strategy.Decide(autoFacts(in, p, set))
-	p, note := autoLSStart(ctx, in, p, st, start, solver.NewSink(snaps, 0, start))
+	p, gstart, warn := autoLSStart(ctx, in, p, st, start, solver.NewSink(snaps, 0, start))
 	// Pool: a population search of the CPU engine may put the GPU's block
 	// search on its tours (gpu/blockils/blockils.cu)
 	var pooled atomic.Bool // the engine's population took the GPU's block search
@@ -48,19 +47,31 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		defer pw.Close()
 		cpuAid.Paths, cpuAid.PathShare = pw, set.beside
 	}
+	// account adds the GPU's start and windows to a CPU run's account
+	account := func(a *solver.Account) {
+		if gstart != nil {
+			a.GPUPart().Start = gstart
+		}
+		if a.Windows != nil && cpuAid.Paths != nil {
+			a.Windows.OnGPU = true
+		}
+		a.Warn(warn)
+	}
 	if st.GPU.Early {
 		r, err := solveEarly(ctx, e, cpuAid, in, p, set.early, snaps, start)
-		r.Note = joinNotes(r.Note, note)
+		account(&r.Account)
 		return r, err
 	}
 	r, err := cpuils.Auto().SolveAided(ctx, in, cpuParams(p), snaps, cpuAid)
 	if err != nil {
 		return solver.Result{}, err
 	}
+	acc := r.Account
+	account(&acc)
 	if cpuAid.Paths == nil && !pooled.Load() {
-		note = joinNotes(note, "GPU auto: the CPU search alone")
+		acc.GPUPart().Alone = true
 	}
-	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped, Device: r.Device, Note: joinNotes(r.Note, note)})
+	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped, Device: r.Device, Account: acc})
 	res.Stats = r.Stats
 	return res, err
 }
@@ -68,25 +79,26 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 // autoLSStart returns p with Params.Start set to a 2-opt + Or-opt local
 // optimum found on the GPU (2opt-or, for the strategy's StartDescent from
 // start: none, the greedy tour itself, with a long limit) when the
-// strategy starts there (strategy.StartGPUDescent), and a note for the
-// result; p as it was otherwise or when the descent failed. The sink
-// shows the phase, then the tour.
-func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params, st strategy.Strategy, start time.Time, sink *solver.Sink) (solver.Params, string) {
+// strategy starts there (strategy.StartGPUDescent), and the descent's
+// account; p as it was otherwise, or with a warning when the descent
+// failed. The sink shows the phase, then the tour.
+func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params, st strategy.Strategy, start time.Time, sink *solver.Sink) (solver.Params, *solver.GPUStart, string) {
 	if st.Start != strategy.StartGPUDescent {
-		return p, ""
+		return p, nil, ""
 	}
 	sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
 	t, gs, err := ils.GlsDescent(ctx, in, nil, autoLSGreedy, p.Seed, start.Add(st.GPU.StartDescent))
 	if err != nil {
-		return p, fmt.Sprintf("; the 2opt-or start failed: %v", err)
+		return p, nil, fmt.Sprintf("the GPU's descent of the start tour failed: %v", err)
 	}
 	l := solver.TourLength(in, t)
 	sink.Send(solver.Snapshot{Tour: t, Length: l, Best: t, BestLength: l, Phase: solver.PhaseStart, PhaseProgress: 1})
 	p.Start = t
+	gst := &solver.GPUStart{Construction: ils.GlsStartName(false, gs.Rounds, gs.Frags), Passes: gs.Passes, Seconds: (gs.Setup + gs.Search).Seconds()}
 	if gs.Passes == 0 {
-		return p, fmt.Sprintf("; from the GPU's %s start (%.0f ms)", ils.GlsStartName(false, gs.Rounds, gs.Frags), ils.Millis(gs.Setup))
+		gst.Seconds = gs.Setup.Seconds()
 	}
-	return p, fmt.Sprintf("; from a 2opt-or start (%s start, %d passes, %.0f ms on the GPU)", ils.GlsStartName(false, gs.Rounds, gs.Frags), gs.Passes, ils.Millis(gs.Setup+gs.Search))
+	return p, gst, ""
 }
 
 // solveEarly runs or-ils (from Params.Start, else the space-filling curve)
@@ -124,13 +136,13 @@ func solveEarly(ctx context.Context, e solver.Engine, aid solver.Aid, in *solver
 	if err != nil {
 		return solver.Result{}, err
 	}
-	note := r.Note
+	acc := r.Account
 	best, moves := r.Tour, r.Moves
 	st := r.Stats
 	if o.err != nil {
-		note = joinNotes(note, fmt.Sprintf("or-ils before its first tour stopped: %v", o.err))
+		acc.Warn(fmt.Sprintf("or-ils before the first tour stopped: %v", o.err))
 	} else if o.ph.Tour != nil {
-		note = joinNotes(note, "or-ils gave the first tours")
+		acc.GPUPart().EarlyTours = true
 		moves += o.ph.Moves
 		st.EarlyLength = o.ph.Length
 		if o.ph.Length < r.Length {
@@ -138,20 +150,7 @@ func solveEarly(ctx context.Context, e solver.Engine, aid solver.Aid, in *solver
 			st.EarlyKept = true
 		}
 	}
-	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: r.Steps, Start: start, Stopped: r.Stopped || ctx.Err() != nil, Device: r.Device, Note: note})
+	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: r.Steps, Start: start, Stopped: r.Stopped || ctx.Err() != nil, Device: r.Device, Account: acc})
 	res.Stats = st
 	return res, err
-}
-
-// joinNotes joins two notes of a run into one line ("a; b"), either of
-// which may be empty or start with "; ".
-func joinNotes(a, b string) string {
-	a, b = strings.TrimPrefix(a, "; "), strings.TrimPrefix(b, "; ")
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "; " + b
 }

@@ -4,7 +4,6 @@ package gpu
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -76,10 +75,10 @@ func TestAutoEarlyOrILS(t *testing.T) {
 	if sn.n == 0 || sn.grew || res.Stats.EarlyLength == 0 || (res.Stats.EarlyKept && res.Stats.EarlyLength != res.Length) {
 		t.Fatalf("%d snapshots with a tour (the best grew: %v); stats %+v", sn.n, sn.grew, res.Stats)
 	}
-	if !strings.Contains(res.Note, "beside the workers improved") {
-		t.Fatalf("no stretch improved beside the workers: %s", res.Note)
+	if w := res.Account.Windows; w == nil || w.Improved == 0 {
+		t.Fatalf("no stretch improved beside the workers: %+v", w)
 	}
-	t.Logf("%d cities, 6 s: %d; first tour at %v, %d snapshots; %s", in.N, res.Length, sn.first, sn.n, res.Note)
+	t.Logf("%d cities, 6 s: %d; first tour at %v, %d snapshots; %+v", in.N, res.Length, sn.first, sn.n, *res.Account.Windows)
 }
 
 // TestAutoAlphaAscent runs GPU auto where the CPU auto engine's merged
@@ -94,7 +93,7 @@ func TestAutoAlphaAscent(t *testing.T) {
 	if !res.Stats.AscentOnGPU || res.Stats.AscentIterations == 0 {
 		t.Fatalf("the ascent did not run on the GPU: %+v", res.Stats)
 	}
-	t.Logf("%d cities, 3 s: %d; %s on %s", in.N, res.Length, res.Note, res.Device)
+	t.Logf("%d cities, 3 s: %d; %+v on %s", in.N, res.Length, res.Account, res.Device)
 }
 
 // runAuto runs GPU auto on in with p and fails t unless it returns a valid

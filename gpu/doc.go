@@ -37,7 +37,7 @@
 // run. pspm, sspm, pssm and 2opt-climb run a share of their searches on
 // each, each through its own run; PSPM's host gathers the shares' bests at
 // every synchronisation and gives the best of all to the others. A share
-// whose context fails ends and the run goes on with the rest (Result.Note).
+// whose context fails ends and the run goes on with the rest (a warning in Result.Account).
 // The other engines run on GPU 0 and say so when more were selected.
 //
 // Exactness: kernels rank moves in float; every tour goes through

@@ -42,8 +42,8 @@ func TestMultiSelection(t *testing.T) {
 		t.Fatal(err)
 	}
 	gputest.CheckExact(t, "2opt-ils", in, res)
-	if !strings.Contains(res.Note, "GPU 0 alone") {
-		t.Fatalf("2opt-ils on two contexts: note %q", res.Note)
+	if g := res.Account.GPU; g == nil || g.Contexts != 1 || g.Selected != 2 {
+		t.Fatalf("2opt-ils on two contexts: GPU account %+v", g)
 	}
 }
 

@@ -30,6 +30,6 @@ func solvePop(ctx context.Context, e solver.Engine, in *solver.Instance, p solve
 	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped,
 		Device: r.Device + gpu})
 	res.Stats = r.Stats
-	res.Note = r.Note
+	res.Account = r.Account
 	return res, err
 }

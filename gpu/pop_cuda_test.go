@@ -4,8 +4,6 @@ package gpu
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -43,26 +41,21 @@ func TestPopFeedsPool(t *testing.T) {
 	if l := solver.TourLength(in, res.Tour); l != res.Length {
 		t.Fatalf("length %d, reported %d", l, res.Length)
 	}
-	var rounds, slots, improved int
-	var kicks int64
-	i := strings.Index(res.Note, "GPU: ")
-	if i < 0 {
-		t.Fatalf("the note says nothing of the GPU: %q", res.Note)
+	g := res.Account.GPU
+	if g == nil {
+		t.Fatalf("the account says nothing of the GPU: %+v", res.Account)
 	}
-	if _, err := fmt.Sscanf(res.Note[i:], "GPU: %d rounds of %d tours, %d tours improved, %d kicks", &rounds, &slots, &improved, &kicks); err != nil {
-		t.Fatalf("note %q: %v", res.Note, err)
+	if g.Rounds == 0 || g.TourSlots == 0 || g.Kicks == 0 {
+		t.Fatalf("the GPU did nothing: %+v", g)
 	}
-	if rounds == 0 || slots == 0 || kicks == 0 {
-		t.Fatalf("the GPU did nothing: %q", res.Note)
-	}
-	t.Logf("%v: %d (%s); %s", wall, res.Length, res.Device, res.Note)
+	t.Logf("%v: %d (%s); %+v", wall, res.Length, res.Device, g)
 
 	in.FixedEdges = [][2]int{{0, 1}, {5, 9}}
 	res, err = e.Solve(context.Background(), in, solver.Params{TimeLimit: time.Second, Seed: 1, Workers: 4}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := in.CheckFixedEdges(res.Tour); err != nil || !strings.Contains(res.Note, "fixed edges") {
-		t.Fatalf("fixed edges: %v, note %q", err, res.Note)
+	if err := in.CheckFixedEdges(res.Tour); err != nil || res.Account.GPU == nil || res.Account.GPU.NoPool != solver.NoPoolFixedEdges {
+		t.Fatalf("fixed edges: %v, account %+v", err, res.Account.GPU)
 	}
 }

@@ -72,6 +72,10 @@ type Snapshot struct {
 	// of that phase done, 0..1, or negative when unknown.
 	Phase         Phase
 	PhaseProgress float64
+	// Account is what the search did so far (nil: the engine does not
+	// say, or nothing new since the last snapshot: Merge keeps the
+	// older one's).
+	Account *Account
 }
 
 // Result is the outcome of a run: the best tour, validated, with its
@@ -93,8 +97,9 @@ type Result struct {
 	// Schedule is the annealing schedule that ran (nil for engines
 	// without one).
 	Schedule *ScheduleRun
-	// Note is one line for the user about how the run went, if need be.
-	Note string
+	// Account is what the search did, as typed figures (front ends
+	// make the words: solver/report).
+	Account Account
 	// Stats are the run's figures that code and tests read; Device only
 	// names the hardware for people.
 	Stats Stats
@@ -254,8 +259,8 @@ type Outcome struct {
 	// Stopped says the engine ended before its schedule (context, time
 	// limit or target).
 	Stopped bool
-	Device  string // Result.Device: the device only
-	Note    string // Result.Note: how the run went, if need be
+	Device  string  // Result.Device: the device only
+	Account Account // Result.Account: what the search did
 }
 
 // Finish validates o.Tour, recomputes its length exactly and fills the
@@ -277,7 +282,7 @@ func Finish(in *Instance, e Engine, p Params, o Outcome) (Result, error) {
 		Steps:      o.Steps,
 		Elapsed:    elapsed,
 		Device:     o.Device,
-		Note:       o.Note,
+		Account:    o.Account,
 		Algorithm:  e.Name(),
 		Backend:    e.Backend(),
 		Params:     p,

@@ -58,7 +58,7 @@ func (in *Instance) LengthUnit() string {
 }
 
 // HumanLength shows length l for people: FormatLength with its whole part
-// grouped by thousands from five digits (93,809,570), and the unit when it
+// grouped by thousands (93,809,570 and 4,700.3281), and the unit when it
 // has a name. Machine output (JSON, tour files) keeps FormatLength's.
 func (in *Instance) HumanLength(l int64) string {
 	s := GroupDigits(in.FormatLength(l))
@@ -69,14 +69,15 @@ func (in *Instance) HumanLength(l int64) string {
 }
 
 // GroupDigits puts a comma between the thousands of a number's whole part
-// when it has five digits or more: 93,809,570 and 12,475.5, but 1247.5.
+// when it has four digits or more, fraction or not: 93,809,570, 12,475.5
+// and 4,700.3281.
 func GroupDigits(s string) string {
 	sign := ""
 	if strings.HasPrefix(s, "-") {
 		sign, s = "-", s[1:]
 	}
 	whole, frac, dot := strings.Cut(s, ".")
-	if len(whole) < 5 || strings.Trim(whole, "0123456789") != "" {
+	if len(whole) < 4 || strings.Trim(whole, "0123456789") != "" {
 		return sign + s
 	}
 	var b strings.Builder

@@ -24,6 +24,15 @@ const (
 	PhasePolish Phase = "polish"
 	// PhaseBound: a lower bound is being computed.
 	PhaseBound Phase = "bound"
+	// PhaseEvolve: a population is built by descents and evolved by
+	// edge assembly crossover (Snapshot.Account's EAX says how far).
+	PhaseEvolve Phase = "evolve"
+	// PhaseFill: the pool of a population search fills with descents of
+	// new tours.
+	PhaseFill Phase = "fill"
+	// PhaseRecombine: the pool's members are recombined by partition
+	// crossover and the children descended.
+	PhaseRecombine Phase = "recombine"
 )
 
 // UnknownProgress is the PhaseProgress of a phase whose length is unknown.
@@ -33,7 +42,10 @@ const UnknownProgress = -1.0
 // (Tour and Best nil: the receiver keeps the tour it has), subject to the
 // same rate bound as Send unless the phase differs from the last one sent
 // through SendPhase, which always goes out.
-func (s *Sink) SendPhase(ph Phase, progress float64) {
+func (s *Sink) SendPhase(ph Phase, progress float64) { s.SendStage(ph, progress, nil) }
+
+// SendStage is SendPhase with the run's account so far (nil: none).
+func (s *Sink) SendStage(ph Phase, progress float64, acc *Account) {
 	if s == nil || s.ch == nil {
 		return
 	}
@@ -41,5 +53,5 @@ func (s *Sink) SendPhase(ph Phase, progress float64) {
 		return
 	}
 	s.phase = ph
-	s.Send(Snapshot{Phase: ph, PhaseProgress: progress})
+	s.Send(Snapshot{Phase: ph, PhaseProgress: progress, Account: acc})
 }

@@ -76,7 +76,8 @@ func Offer(ch chan Snapshot, snap Snapshot) {
 // Merge is newer as a reader that never sees older must get it: a
 // snapshot's nil Tour or Best means "unchanged since the last one", so
 // newer takes older's tour where it has none, and older's best tour (with
-// its length and time) where it has none or a longer one. A throttled
+// its length and time) where it has none or a longer one, and older's
+// account where it has none. A throttled
 // reader thus sees every change of the best tour, stamped with the time
 // it was found.
 func Merge(older, newer Snapshot) Snapshot {
@@ -85,6 +86,9 @@ func Merge(older, newer Snapshot) Snapshot {
 		if newer.Length <= 0 {
 			newer.Length = older.Length
 		}
+	}
+	if newer.Account == nil {
+		newer.Account = older.Account
 	}
 	if older.Best == nil {
 		return newer

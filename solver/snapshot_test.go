@@ -36,3 +36,16 @@ func TestOfferKeepsTheBestOfAReplacedSnapshot(t *testing.T) {
 		t.Errorf("merge kept %+v", m)
 	}
 }
+
+// TestMergeKeepsTheAccount: a snapshot that says nothing of the account
+// takes the unread one's, and a newer account wins.
+func TestMergeKeepsTheAccount(t *testing.T) {
+	a := &Account{Search: SearchMerged}
+	b := &Account{Search: SearchPartition}
+	if got := Merge(Snapshot{Account: a}, Snapshot{Phase: PhaseSearch}); got.Account != a {
+		t.Errorf("account %+v, want the older one", got.Account)
+	}
+	if got := Merge(Snapshot{Account: a}, Snapshot{Account: b}); got.Account != b {
+		t.Errorf("account %+v, want the newer one", got.Account)
+	}
+}

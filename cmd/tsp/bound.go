@@ -163,5 +163,5 @@ func printBound(e *env, in *solver.Instance, res bound.Result, jsonOut string) e
 
 // gapLine says how far length lies above a computed lower bound.
 func gapLine(in *solver.Instance, length int64, r bound.Result) string {
-	return fmt.Sprintf("gap ≤ %.2f %% (above the lower bound %s)", r.GapPercent(length), in.HumanLength(r.Bound))
+	return fmt.Sprintf("gap ≤ %s %% (above the lower bound %s)", percent(r.GapPercent(length)), in.HumanLength(r.Bound))
 }

@@ -568,15 +568,19 @@ func TestProgressLine(t *testing.T) {
 			t.Errorf("progress line %q lacks %q", got, want)
 		}
 	}
-	// The phase is named as one: a bare "bound  length 379512" read as a
-	// bound above the optimum.
+	// The phase is said in words, bracketed: a bare "bound  length 379512"
+	// read as a bound above the optimum.
 	got = p.line(solver.Snapshot{Phase: solver.PhaseBound, Length: 120, BestLength: 110, Elapsed: time.Second})
-	if !strings.Contains(got, "] [bound phase]  best 110") {
+	if !strings.Contains(got, "] [computing a lower bound]  best 110") {
 		t.Errorf("bound phase line %q", got)
 	}
 	p.terminal = false
-	if got := p.line(solver.Snapshot{Phase: solver.PhaseStart, BestLength: 110, Best: []int{0, 1}}); !strings.HasPrefix(got, "tsp: [start tour phase]  best 110") {
+	if got := p.line(solver.Snapshot{Phase: solver.PhaseStart, BestLength: 110, Best: []int{0, 1}}); !strings.HasPrefix(got, "tsp: [building the start tour]  best 110") {
 		t.Errorf("plain start tour phase line %q", got)
+	}
+	pool := &solver.Account{Search: solver.SearchPopulation, Pool: &solver.PoolAccount{Tours: 8, Capacity: 8}, LastGain: solver.SourceGPU}
+	if got := p.line(solver.Snapshot{Phase: solver.PhaseRecombine, BestLength: 110, Account: pool}); !strings.HasPrefix(got, "tsp: [recombining 8 tours]  best 110") {
+		t.Errorf("recombining line %q", got)
 	}
 	if got := p.line(solver.Snapshot{Progress: 1}); strings.Contains(got, "[") {
 		t.Errorf("plain line has a bar: %q", got)
@@ -592,9 +596,11 @@ func TestProgressLine(t *testing.T) {
 func TestProgressLineWidth(t *testing.T) {
 	in := solver.NewCoordInstance("x", solver.GreatCircle, []float64{0, 3}, []float64{0, 4}, nil)
 	p := &progress{in: in, terminal: true, limit: time.Minute, best: 93809570123, lb: 93000000000}
-	long := solver.Phase("pool 8: crossing, best 93809570123, spread 12.4 % of edges, 0.125 % in length, GPU 4 of 8")
-	for _, ph := range []solver.Phase{long, "EAX population #12: 123 of 456 descents, 32 tours on the GPU", solver.PhaseSearch} {
-		got := p.line(solver.Snapshot{Phase: ph, BestLength: 93809570123, Moves: 123456789012, Elapsed: 12345 * time.Second})
+	evolve := &solver.Account{EAX: &solver.EAXAccount{Populations: 12, Descents: 4560, Built: 1230, FromGPU: 3200}}
+	pool := &solver.Account{Pool: &solver.PoolAccount{Tours: 8, Capacity: 8}, LastGain: solver.SourceGPU}
+	for _, s := range []solver.Snapshot{{Phase: solver.PhaseEvolve, Account: evolve}, {Phase: solver.PhaseRecombine, Account: pool}, {Phase: solver.PhaseSearch}} {
+		s.BestLength, s.Moves, s.Elapsed = 93809570123, 123456789012, 12345*time.Second
+		got := p.line(s)
 		if n := len([]rune(got)); n > progressWidth {
 			t.Errorf("%d columns: %q", n, got)
 		}
@@ -729,7 +735,7 @@ func TestSolveClimbNote(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("solve: exit %d: %s", code, stderr)
 	}
-	if strings.Count(out, "no climb reached a 2-opt minimum in the time given") != 1 {
+	if strings.Count(out, "no climb reached a local minimum in the time given") != 1 {
 		t.Fatalf("summary %q: want the note once", out)
 	}
 }

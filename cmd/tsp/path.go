@@ -41,11 +41,13 @@ func (f *routeFlags) newRoute(in *solver.Instance, e solver.Engine, p *solver.Pa
 	return &solveRoute{Route: rt, in: rt.In}, nil
 }
 
-// adjust keeps the bound from a run on a path between fixed ends: a bound
-// of the tours is none of the paths'.
+// adjust keeps the bound from a run on a path between fixed ends (a bound
+// of the tours is none of the paths'), and has its progress show the
+// path's length, without the edge between the ends.
 func (rt *solveRoute) adjust(o *outputs) {
 	if rt.A >= 0 {
 		o.alongside, o.bound = false, 0
+		o.pathLength = rt.Length
 	}
 }
 

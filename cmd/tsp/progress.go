@@ -12,6 +12,7 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
+	"github.com/tsplab/tsplab/solver/report"
 )
 
 // progressWidth is the most columns a progress line takes: an 80-column terminal less one, so that it never wraps.
@@ -23,8 +24,11 @@ const progressBeat = time.Second
 // progress shows snapshots on stderr: a bar redrawn in place on a terminal, a plain line every second otherwise, or with
 // asJSON one JSON object a line (progressLine) at least every progressBeat.
 type progress struct {
-	w        io.Writer
-	in       *solver.Instance
+	w  io.Writer
+	in *solver.Instance
+	// length turns an engine's tour length into the one shown: a path
+	// between fixed ends lacks the edge between them (nil: as it is)
+	length   func(int64) int64
 	limit    time.Duration // the run's time limit, for the bar when the engine gives no progress
 	terminal bool
 	asJSON   bool
@@ -104,8 +108,8 @@ func (p *progress) end() {
 func (p *progress) show(s solver.Snapshot) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if s.BestLength > 0 && (p.best == 0 || s.BestLength < p.best) {
-		p.best = s.BestLength
+	if s.BestLength > 0 && (p.best == 0 || p.shown(s.BestLength) < p.best) {
+		p.best = p.shown(s.BestLength)
 	}
 	p.snap, p.seen = s, time.Now()
 	p.write(s)
@@ -126,8 +130,17 @@ func (p *progress) write(s solver.Snapshot) {
 	p.drawn = true
 }
 
+// shown is the length shown for an engine's tour of length l (progress.length).
+func (p *progress) shown(l int64) int64 {
+	if p.length == nil {
+		return l
+	}
+	return p.length(l)
+}
+
 // progressLine is one line of --progress json: lengths in the file's units (metres for lat,lon), as the JSON report's;
-// best is null before the first tour; the gap is above the optimum when known, else above the lower bound once proven.
+// best is null before the first tour; the gap is above the optimum when known, else above the lower bound once proven;
+// account is what the search did so far, the JSON report's account as the engine last said it (absent: not said).
 type progressLine struct {
 	Elapsed        float64   `json:"elapsed_s"`
 	Phase          string    `json:"phase"`
@@ -139,12 +152,15 @@ type progressLine struct {
 	LowerBound     *float64  `json:"lower_bound,omitempty"`
 	MovesPerSecond float64   `json:"moves_per_s"`
 	Pool           *poolLine `json:"pool,omitempty"`
+	// Status is what the search is doing, in words (report.Status).
+	Status  string          `json:"status,omitempty"`
+	Account *solver.Account `json:"account,omitempty"`
 }
 
-// poolLine is the pool of a population search: the tours in it and how many it holds when full (0: not said).
+// poolLine is the pool of a population search: the tours in it and how many it holds when full.
 type poolLine struct {
 	Tours    int `json:"tours"`
-	Capacity int `json:"capacity,omitempty"`
+	Capacity int `json:"capacity"`
 }
 
 // record is the JSON line of s; p.mu is held.
@@ -153,7 +169,7 @@ func (p *progress) record(s solver.Snapshot) progressLine {
 	p.elapsed = max(p.elapsed, s.Elapsed)
 	r := progressLine{Elapsed: round3(p.elapsed.Seconds()), Phase: string(phaseOf(s)), Progress: round3(max(s.Progress, 0)),
 		MovesPerSecond: math.Round(solver.MovesPerSecond(s.Moves, s.Elapsed))}
-	r.Pool = poolOf(r.Phase)
+	r.Pool, r.Account, r.Status = poolOf(s.Account), s.Account, report.Status(phaseOf(s), s.Account)
 	if p.in.HasOptimum() {
 		r.Optimum = ptr(p.in.LengthValue(p.in.Optimum))
 	}
@@ -181,13 +197,12 @@ func phaseOf(s solver.Snapshot) solver.Phase {
 	return s.Phase
 }
 
-// poolOf reads the pool from a population search's phase ("pool 4 of 8: first tours", "pool 8: crossing, …"), nil for another.
-func poolOf(phase string) *poolLine {
-	var pl poolLine
-	if n, _ := fmt.Sscanf(phase, "pool %d of %d", &pl.Tours, &pl.Capacity); n >= 1 {
-		return &pl
+// poolOf is the pool of a population search's account, nil for another.
+func poolOf(acc *solver.Account) *poolLine {
+	if acc == nil || acc.Pool == nil {
+		return nil
 	}
-	return nil
+	return &poolLine{Tours: acc.Pool.Tours, Capacity: acc.Pool.Capacity}
 }
 
 // line formats one progress line within progressWidth columns: a bar (on a terminal), the phase unless the search, the
@@ -209,20 +224,20 @@ func (p *progress) line(s solver.Snapshot) string {
 	case p.best > 0:
 		fmt.Fprintf(&tail, "best %s", p.in.HumanLength(p.best))
 		if g, ok := p.in.Gap(p.best); ok {
-			fmt.Fprintf(&tail, "  gap %.2f%%", g)
+			fmt.Fprintf(&tail, "  gap %s%%", percent(g))
 		} else if p.lb > 0 {
-			fmt.Fprintf(&tail, "  gap ≤%.2f%%", 100*float64(p.best-p.lb)/float64(p.lb))
+			fmt.Fprintf(&tail, "  gap ≤%s%%", percent(100*float64(p.best-p.lb)/float64(p.lb)))
 		}
 	case s.Length > 0:
-		fmt.Fprintf(&tail, "length %s", p.in.HumanLength(s.Length))
+		fmt.Fprintf(&tail, "length %s", p.in.HumanLength(p.shown(s.Length)))
 	default:
 		tail.WriteString("no tour yet") // a phase-only snapshot
 	}
 	fmt.Fprintf(&tail, "  %s moves/s  %.1fs", siCount(solver.MovesPerSecond(s.Moves, s.Elapsed)), s.Elapsed.Seconds())
-	if ph := phaseOf(s); ph != solver.PhaseSearch {
-		// bracketed and named a phase: "bound  length 379512" read as a bound above the optimum
-		if room := progressWidth - len([]rune(head.String())) - len([]rune(tail.String())) - len("[ phase]  "); room >= 5 {
-			head.WriteString("[" + clip(shortPhase(ph), room) + " phase]  ")
+	if st := shortStatus(phaseOf(s), s.Account); st != "" {
+		// bracketed: "bound  length 379512" read as a bound above the optimum
+		if room := progressWidth - len([]rune(head.String())) - len([]rune(tail.String())) - len("[]  "); room >= 5 {
+			head.WriteString("[" + clip(st, room) + "]  ")
 		}
 	}
 	line := head.String() + tail.String()
@@ -232,11 +247,15 @@ func (p *progress) line(s solver.Snapshot) string {
 	return clip(line, progressWidth)
 }
 
-// shortPhase is the phase up to its first colon: "pool 4 of 8" of "pool 4 of 8: first tours, GPU 2 of 4".
-func shortPhase(ph solver.Phase) string {
-	s, _, _ := strings.Cut(string(ph), ":")
+// shortStatus is what the search is doing for a progress line: report.Status up to the word on the last improvement,
+// which a line of 79 columns has no room for.
+func shortStatus(ph solver.Phase, acc *solver.Account) string {
+	s, _, _ := strings.Cut(report.Status(ph, acc), ";")
 	return s
 }
+
+// percent writes a gap in percent for people: two decimals, digits grouped (a weak bound's 140,965.64).
+func percent(g float64) string { return solver.GroupDigits(fmt.Sprintf("%.2f", g)) }
 
 // clip cuts s to at most n runes, marking the cut with an ellipsis.
 func clip(s string, n int) string {
@@ -264,7 +283,7 @@ func siCount(v float64) string {
 }
 
 // progressDoc is the help of --progress on solve and batch.
-const progressDoc = "progress on stderr: `text` (a bar on a terminal, else a line a second) or json (one JSON object a line, at least one a second: elapsed_s, phase, progress, best, gap_percent and gap_above, optimum or lower_bound, moves_per_s, pool)"
+const progressDoc = "progress on stderr: `text` (a bar on a terminal, else a line a second) or json (one JSON object a line, at least one a second: elapsed_s, phase, progress, best, gap_percent and gap_above, optimum or lower_bound, moves_per_s, pool, status, account)"
 
 // checkProgress refuses a --progress other than text or json.
 func checkProgress(cmd, mode string) error {
@@ -272,22 +291,4 @@ func checkProgress(cmd, mode string) error {
 		return usagef(cmd, "--progress %q: want text or json", mode)
 	}
 	return nil
-}
-
-// plainNote is an engine's note for a summary without its clauses that count nothing ("0 crossovers"): what did not
-// happen is no news.
-func plainNote(note string) string {
-	var parts []string
-	for _, part := range strings.Split(note, "; ") {
-		var kept []string
-		for _, c := range strings.Split(part, ", ") {
-			if !strings.HasPrefix(c, "0 ") {
-				kept = append(kept, c)
-			}
-		}
-		if len(kept) > 0 {
-			parts = append(parts, strings.Join(kept, ", "))
-		}
-	}
-	return strings.Join(parts, "; ")
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/bound"
 	"github.com/tsplab/tsplab/solver/instfile"
+	"github.com/tsplab/tsplab/solver/report"
 	"github.com/tsplab/tsplab/solver/session"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
@@ -33,6 +34,7 @@ type solveRequest struct {
 	optimum      int64
 	optimumGiven bool
 	quiet        bool
+	verbose      bool   // --verbose: the run's whole account after the summary
 	progress     string // --progress: text or json
 	bound        time.Duration
 	boundGiven   bool
@@ -76,7 +78,7 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if gpuNote != "" && !r.quiet {
 		fmt.Fprintf(e.stderr, "tsp: note: --gpus: %s\n", gpuNote)
 	}
-	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet, alongside: !r.boundGiven, progressJSON: r.progress == "json"}
+	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet, verbose: r.verbose, alongside: !r.boundGiven, progressJSON: r.progress == "json"}
 	rt.adjust(&o)
 	out, err := solveWithProgress(ctx, e, plan, o)
 	if errors.Is(err, session.ErrNoTour) {
@@ -87,7 +89,7 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if !r.quiet {
-		warnEarlyStop(e, out)
+		warnEarlyStop(e, out, ctx.Err() != nil)
 	}
 	if out, err = rt.finish(plan, out); err != nil {
 		return err
@@ -97,17 +99,31 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	return finishSolve(ctx, e, plan, out, o)
 }
 
-// warnEarlyStop says on stderr that a signal stopped the run before its time, and what the tour written is.
-func warnEarlyStop(e *env, out session.Outcome) {
+// warnEarlyStop says on stderr that a signal stopped the run before its time (interrupted: the command's context ended), and
+// what the tour written is.
+func warnEarlyStop(e *env, out session.Outcome, interrupted bool) {
 	res := out.Result
-	if res.StopReason != solver.StopInterrupt {
+	if res.StopReason != solver.StopInterrupt && !interrupted {
 		return
 	}
 	what := "the best tour found by then"
-	if out.Fallback {
+	switch {
+	case out.Fallback:
 		what = "the start construction (a space-filling curve): the search had no shorter tour yet"
+	case res.Moves == 0 && isFileOrder(res.Tour):
+		what = "the cities in the file's order: the search had no tour of its own yet"
 	}
 	fmt.Fprintf(e.stderr, "tsp: warning: stopped early at %.2f s; the tour is %s\n", res.Elapsed.Seconds(), what)
+}
+
+// isFileOrder reports whether t is the cities in the file's order (a stop before any search gives it).
+func isFileOrder(t []int) bool {
+	for i, c := range t {
+		if c != i {
+			return false
+		}
+	}
+	return len(t) > 0
 }
 
 // prepareError is the error of a plan refused on the instance: a bad setting as a usage error, else named by the engine.
@@ -192,6 +208,7 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 	fs.Int64Var(&r.optimum, "optimum", 0, "known optimum `N` (overrides optima.csv and .opt.tour; 0 counts when given)")
 	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
 	fs.BoolVar(&r.quiet, "quiet", false, "no progress and no summary on stderr")
+	fs.BoolVar(&r.verbose, "verbose", false, "after the summary, what the search did, part by part (the JSON report's account)")
 	fs.StringVar(&r.progress, "progress", "text", progressDoc)
 	durationVar(fs, &r.bound, "bound", 0, "when the optimum is unknown, spend up to `D` after the run on a lower bound for the gap, a hard limit (0: none; default: the bound alongside the run, within --time)")
 	fs.StringVar(&p.Algorithm, "algo", "auto", "algorithm `NAME` (auto: the strongest for the time budget)")
@@ -290,6 +307,7 @@ func solveWithProgress(ctx context.Context, e *env, plan *session.Plan, o output
 	var pr *progress
 	if !o.quiet {
 		pr = newProgress(e.stderr, plan.In, plan.Params.TimeLimit, o.progressJSON)
+		pr.length = o.pathLength
 		req.OnSnapshot, req.Interval, req.OnBound = pr.show, pr.every, pr.setBound
 	}
 	out, err := plan.Run(ctx, req)
@@ -309,8 +327,11 @@ type outputs struct {
 	bound      time.Duration // time for a lower bound after the run when the optimum is unknown (Plan.BoundAfter)
 	alongside  bool          // a lower bound beside the run (the pipeline's), when the optimum is unknown
 	quiet      bool
+	verbose    bool // the run's whole account after the summary
 	// progressJSON: --progress json, one JSON object a line on stderr
 	progressJSON bool
+	// pathLength is the length of a route's path from that of the engine's tour, for progress (nil: the tour's)
+	pathLength func(int64) int64
 }
 
 // finishSolve writes the tour first (an interrupt during the bound still finds it), the bound when the optimum is unknown, the report and the summary; a failed output stops none of the others.
@@ -381,6 +402,12 @@ func solveBound(e *env, in *solver.Instance, out session.Outcome, o outputs) *bo
 // printSolveSummary prints the summary, the schedule and the gap above the bound.
 func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound.Result, o outputs) {
 	lines := []string{summary(in, res)}
+	if s := report.Summary(res.Account); s != "" {
+		lines = append(lines, s)
+	}
+	if o.verbose {
+		lines = append(lines, report.Lines(in, res.Account)...)
+	}
 	if res.Schedule != nil {
 		lines = append(lines, "schedule "+res.Schedule.InFileUnits(in).String())
 	}
@@ -410,14 +437,11 @@ func summary(in *solver.Instance, r solver.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: length %s", in.Name, in.HumanLength(r.Length))
 	if g, ok := in.Gap(r.Length); ok {
-		fmt.Fprintf(&b, " (gap %.2f%% to %s)", g, in.HumanLength(in.Optimum))
+		fmt.Fprintf(&b, " (gap %s%% to %s)", percent(g), in.HumanLength(in.Optimum))
 	}
 	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %s moves (%s/s)", r.Algorithm, r.Backend, r.Device, r.Elapsed.Seconds(), siCount(float64(r.Moves)), siCount(r.MovesPerSecond()))
 	if r.StopReason.Early() {
 		b.WriteString(", " + r.StopReason.Describe())
-	}
-	if note := plainNote(r.Note); note != "" {
-		b.WriteString("; " + note)
 	}
 	return b.String()
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -35,14 +37,32 @@ func TestSummarySaysWhyARunEnded(t *testing.T) {
 	}
 }
 
-// TestSummaryCarriesTheNote: a result's note ends the summary line; no
-// note, nothing added.
-func TestSummaryCarriesTheNote(t *testing.T) {
+// TestSummaryWordsFromTheAccount: the summary's second line is made from
+// the result's account, in the file's units with digits grouped, and a
+// result without one adds no line; --verbose adds the whole account.
+func TestSummaryWordsFromTheAccount(t *testing.T) {
 	in := solver.NewCoordInstance("sq", solver.Euc2D, []float64{0, 1, 1, 0}, []float64{0, 0, 1, 1}, nil)
 	r := solver.Result{Length: 4, Elapsed: time.Second, StopReason: solver.StopTime, Stopped: true}
-	plain := summary(in, r)
-	r.Note = "no climb finished in the time given"
-	if got := summary(in, r); got != plain+"; no climb finished in the time given" {
-		t.Errorf("summary %q, want %q and the note", got, plain)
+	var out bytes.Buffer
+	e := &env{stdout: &out, stderr: io.Discard}
+	printSolveSummary(e, in, r, nil, outputs{})
+	if n := strings.Count(out.String(), "\n"); n != 1 {
+		t.Errorf("%d lines without an account: %q", n, out.String())
+	}
+	r.Account = solver.Account{Search: solver.SearchPopulation, Workers: 2, LastGain: solver.SourceCrossover,
+		Pool: &solver.PoolAccount{Tours: 8, Capacity: 8, Crossovers: 1234, Gained: 1},
+		EAX:  &solver.EAXAccount{Populations: 1, Tours: 8, Generations: 29, FirstBest: 4776.9125, Best: 4700.3281}}
+	out.Reset()
+	printSolveSummary(e, in, r, nil, outputs{})
+	want := "evolved 1 population by edge assembly crossover, then recombined a pool of 8 tours (1,234 crossovers, 1 gave a shorter tour); the last improvement came from recombining"
+	if lines := strings.Split(strings.TrimSpace(out.String()), "\n"); len(lines) != 2 || lines[1] != want {
+		t.Errorf("summary %q, want its second line %q", out.String(), want)
+	}
+	out.Reset()
+	printSolveSummary(e, in, r, nil, outputs{verbose: true})
+	for _, w := range []string{"search on 2 workers:", "29 generations", "best 4,776.9125 to 4,700.3281"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("verbose summary %q lacks %q", out.String(), w)
+		}
 	}
 }

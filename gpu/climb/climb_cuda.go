@@ -206,7 +206,8 @@ func twoOptClimbFaulty(ctx context.Context, e solver.Engine, in *solver.Instance
 			return solver.Result{}, fmt.Errorf("%w: %s's tours do not fit a climber block, and the batch climber runs on GPU 0 alone", device.ErrUnsupported, in.Name)
 		}
 		res, err := twoOptClimb(ctx, e, in, p, snaps)
-		res.Note = device.JoinNote(res.Note, "the batch climber ran on GPU 0 alone")
+		g := res.Account.GPUPart() // the batch climber, on GPU 0 alone
+		g.Contexts, g.Selected = 1, len(sel)
 		return res, err
 	}
 	cfg, err := ClimbSpec.Parse(in, p)
@@ -240,7 +241,8 @@ func twoOptClimbFaulty(ctx context.Context, e solver.Engine, in *solver.Instance
 		}
 		device.CloseRuns(runs)
 		res, err := twoOptClimb(ctx, e, in, p, snaps)
-		res.Note = device.JoinNote(res.Note, "the batch climber ran on GPU 0 alone")
+		g := res.Account.GPUPart() // the batch climber, on GPU 0 alone
+		g.Contexts, g.Selected = 1, len(sel)
 		return res, err
 	}
 	return climbFusedOn(ctx, e, in, p, cfg, snaps, use, plans, start, notes, fault)
@@ -272,10 +274,11 @@ func climbFusedOn(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	f.polish(ctx)
 	res, err := l.Finish(e, device.DevicesLabel(used))
 	if len(used) > 1 {
-		res.Note = device.JoinNote(res.Note, fmt.Sprintf("%d climbers on each of %d GPU contexts", blocks, len(used)))
+		g := res.Account.GPUPart()
+		g.Contexts, g.PerContext = len(used), blocks
 	}
 	for _, n := range f.notes {
-		res.Note = device.JoinNote(res.Note, n)
+		res.Account.Warn(n)
 	}
 	return res, err
 }

@@ -81,7 +81,7 @@ func (c *climbers) offerUnfinished(city []int32, B int, climbing func(k int) boo
 		c.l.Offer(t)
 	}
 	if c.climbs == 0 {
-		c.l.Note = "no climb finished in the time given: the tour is the best climb as the time limit left it"
+		c.l.Account.Unfinished = true
 	}
 }
 

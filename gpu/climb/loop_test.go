@@ -68,13 +68,13 @@ func TestRunLoopKeepsTheBest(t *testing.T) {
 	default:
 		t.Error("no snapshot sent")
 	}
-	l.Stopped, l.Note = true, "a note"
+	l.Stopped, l.Account.Unfinished = true, true
 	res, err := l.Finish(e, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Length != goodLen || !res.Stopped || res.Steps != 1 || res.Moves != 10 || res.Note != "a note" {
-		t.Errorf("result: length %d (want %d), stopped %v, steps %d, moves %d, note %q", res.Length, goodLen, res.Stopped, res.Steps, res.Moves, res.Note)
+	if res.Length != goodLen || !res.Stopped || res.Steps != 1 || res.Moves != 10 || !res.Account.Unfinished {
+		t.Errorf("result: length %d (want %d), stopped %v, steps %d, moves %d, account %+v", res.Length, goodLen, res.Stopped, res.Steps, res.Moves, res.Account)
 	}
 }
 

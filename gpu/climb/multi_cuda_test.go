@@ -27,8 +27,8 @@ func TestMultiClimbTwoContexts(t *testing.T) {
 		t.Fatal(err)
 	}
 	gputest.CheckExact(t, "2opt-climb", in, res)
-	if res.Steps != 2001 || !strings.Contains(res.Note, "2 GPU contexts") || res.Params.Extra[device.OptGPUs] != "0,0" {
-		t.Fatalf("%d climbs (want 2001), note %q, params %v", res.Steps, res.Note, res.Params.Extra)
+	if g := res.Account.GPU; res.Steps != 2001 || g == nil || g.Contexts != 2 || res.Params.Extra[device.OptGPUs] != "0,0" {
+		t.Fatalf("%d climbs (want 2001), GPU account %+v, params %v", res.Steps, g, res.Params.Extra)
 	}
 	calls := 0
 	faulty := device.NewEngine(AlgoTwoOptClimb, "2opt-climb with a test's fault", false, device.Impl{
@@ -49,7 +49,7 @@ func TestMultiClimbTwoContexts(t *testing.T) {
 		t.Fatal(err)
 	}
 	gputest.CheckExact(t, "2opt-climb, a context failed", in, res)
-	if !strings.Contains(res.Note, "injected fault") {
-		t.Fatalf("note %q does not say a context failed", res.Note)
+	if w := strings.Join(res.Account.Warnings, "; "); !strings.Contains(w, "injected fault") {
+		t.Fatalf("warnings %q do not say a context failed", w)
 	}
 }

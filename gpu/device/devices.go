@@ -82,17 +82,6 @@ func slotsOf(list []int) []DevSlot {
 // engines' own option specs do not declare it.
 func WithoutGPUs(p solver.Params) solver.Params { return p.Without(OptGPUs) }
 
-// JoinNote appends line to note, one sentence after another.
-func JoinNote(note, line string) string {
-	if note == "" {
-		return line
-	}
-	if line == "" {
-		return note
-	}
-	return note + "; " + line
-}
-
 // GpusText is sel as a value of OptGPUs.
 func GpusText(sel []DevSlot) string {
 	parts := make([]string, len(sel))

@@ -94,7 +94,8 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 		return solver.Result{}, fmt.Errorf("gpu: engine %s has no implementation in this build", e.name)
 	}
 	if err == nil && len(sel) > 1 {
-		res.Note = JoinNote(res.Note, fmt.Sprintf("%s ran on GPU 0 alone: it does not split its searches over the %d GPU contexts selected", e.name, len(sel)))
+		g := res.Account.GPUPart()
+		g.Contexts, g.Selected = 1, len(sel)
 	}
 	return res, err
 }

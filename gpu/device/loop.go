@@ -30,9 +30,9 @@ type RunLoop struct {
 	BestLen int64 // -1: no tour yet
 	// Steps (kicks, climbs or iterations) and moves evaluated
 	Steps, Moves int64
-	Stopped      bool   // ctx or the deadline ended the run
-	Due          bool   // a snapshot follows the step under way
-	Note         string // one line for the user (solver.Result.Note)
+	Stopped      bool           // ctx or the deadline ended the run
+	Due          bool           // a snapshot follows the step under way
+	Account      solver.Account // what the search did (solver.Result.Account)
 }
 
 // NewRunLoop starts a run's loop at start: until p's deadline, else
@@ -130,12 +130,10 @@ func (l *RunLoop) Run(step func() (done bool, err error), view func(s *solver.Sn
 }
 
 // Finish sends the last snapshot and returns the best tour through
-// solver.Finish with the loop's counters and note.
+// solver.Finish with the loop's counters and account.
 func (l *RunLoop) Finish(e solver.Engine, device string) (solver.Result, error) {
 	l.Sink.Send(solver.Snapshot{Best: slices.Clone(l.Best), BestLength: l.BestLen, Length: l.BestLen, Step: l.Steps, Moves: l.Moves, Progress: 1})
-	r, err := solver.Finish(l.In, e, l.P, solver.Outcome{Tour: l.Best, Moves: l.Moves, Steps: l.Steps, Start: l.start, Stopped: l.Stopped, Device: device})
-	r.Note = l.Note
-	return r, err
+	return solver.Finish(l.In, e, l.P, solver.Outcome{Tour: l.Best, Moves: l.Moves, Steps: l.Steps, Start: l.start, Stopped: l.Stopped, Device: device, Account: l.Account})
 }
 
 // Kick sets cur to the best tour with a segment-local double bridge.

@@ -41,8 +41,8 @@ func TestMultiPSPMTwoContexts(t *testing.T) {
 	if two.Moves != 2*one.Moves || two.Steps != one.Steps {
 		t.Fatalf("two contexts: %d moves in %d steps; one: %d in %d (want twice the moves, the same steps)", two.Moves, two.Steps, one.Moves, one.Steps)
 	}
-	if !strings.HasSuffix(two.Device, "× 2, gpus 0,0") || !strings.Contains(two.Note, "2 GPU contexts") {
-		t.Fatalf("two contexts: device %q, note %q", two.Device, two.Note)
+	if !strings.HasSuffix(two.Device, "× 2, gpus 0,0") || two.Account.GPU == nil || two.Account.GPU.Contexts != 2 {
+		t.Fatalf("two contexts: device %q, GPU account %+v", two.Device, two.Account.GPU)
 	}
 	if two.Params.Extra[device.OptGPUs] != "0,0" {
 		t.Fatalf("reported params %v lack %s", two.Params.Extra, gputest.TwoContexts)
@@ -123,8 +123,8 @@ func TestMultiPSPMContextFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	gputest.CheckExact(t, "one context failed", in, res)
-	if !strings.Contains(res.Note, "injected fault") || !strings.Contains(res.Note, "went on") {
-		t.Fatalf("note %q does not say a context failed", res.Note)
+	if w := strings.Join(res.Account.Warnings, "; "); !strings.Contains(w, "injected fault") || !strings.Contains(w, "went on") {
+		t.Fatalf("warnings %q do not say a context failed", w)
 	}
 	both := hooked(pspmHooks{shareFault: func(int, int64, *device.Run) error { return broken }})
 	if _, err := both.Solve(context.Background(), in, gputest.PspmBudget(3, gputest.TwoContexts), nil); !errors.Is(err, broken) {
@@ -178,10 +178,11 @@ func multiFaultChild(t *testing.T) {
 	switch {
 	case err == nil:
 		gputest.CheckExact(t, "a context faulted", in, res)
-		if !faulted || !strings.Contains(res.Note, "IllegalAddress") {
-			t.Fatalf("faulted %v, note %q", faulted, res.Note)
+		w := strings.Join(res.Account.Warnings, "; ")
+		if !faulted || !strings.Contains(w, "IllegalAddress") {
+			t.Fatalf("faulted %v, warnings %q", faulted, w)
 		}
-		t.Logf("the fault stayed in its context: %s", res.Note)
+		t.Logf("the fault stayed in its context: %s", w)
 	case errors.Is(err, cu.IllegalAddress):
 		gputest.OneLine(t, "the fault reached both contexts of the GPU", err)
 	default:
@@ -241,8 +242,8 @@ func TestMultiSSPMAndPSSM(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		gputest.CheckExact(t, name, in, res)
-		if !strings.Contains(res.Note, "2 GPU contexts") {
-			t.Fatalf("%s: note %q", name, res.Note)
+		if g := res.Account.GPU; g == nil || g.Contexts != 2 {
+			t.Fatalf("%s: GPU account %+v", name, g)
 		}
 	}
 }

@@ -379,10 +379,12 @@ func (g *pspmGroup) finish(e solver.Engine, sink *solver.Sink, start time.Time, 
 	res, err := solver.Finish(s.in, e, p.Report(e), solver.Outcome{Tour: best, Moves: g.moves(), Steps: g.sched.steps(), Start: start, Stopped: stopped, Device: label})
 	res.Schedule = g.sched.report()
 	if len(g.runs) > 1 {
-		res.Note = device.JoinNote(res.Note, fmt.Sprintf("%d searches on each of %d GPU contexts, the best exchanged every synchronisation", s.tb, len(g.runs)))
+		// the best is exchanged every synchronisation
+		gp := res.Account.GPUPart()
+		gp.Contexts, gp.PerContext = len(g.runs), s.tb
 	}
 	for _, n := range g.notes {
-		res.Note = device.JoinNote(res.Note, n)
+		res.Account.Warn(n)
 	}
 	return res, err
 }

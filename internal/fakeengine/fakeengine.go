@@ -29,8 +29,9 @@ type Engine struct {
 	// before the first tour exists, as a real engine building candidate
 	// lists would.
 	SetupDelay time.Duration
-	// Note is the result's note (solver.Result.Note).
-	Note string
+	// Account, when set, is the result's account (solver.Result.Account)
+	// and every search snapshot's (a pointer: engines compare by value).
+	Account *solver.Account
 }
 
 var (
@@ -132,12 +133,13 @@ func (e Engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 				Temperature: t, Step: steps, Moves: st.moves,
 				Progress: float64(time.Since(start)) / float64(limit),
 				Phase:    solver.PhaseSearch, PhaseProgress: solver.UnknownProgress,
+				Account: e.Account.Clone(),
 			})
 		}
 		time.Sleep(200 * time.Microsecond)
 	}
 	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: st.best, Moves: st.moves, Steps: steps, Start: start, Stopped: stopped, Device: "test"})
-	res.Note = e.Note
+	res.Account = e.result()
 	if e.Schedule {
 		res.Schedule = &solver.ScheduleRun{T0: t0, TEnd: 1, LamAlpha: 0.99, Alpha0: 0.99, Alpha: 0.99, Steps: steps, Sweeps: 1}
 	}
@@ -197,4 +199,12 @@ func (e Engine) setup(ctx context.Context, sink *solver.Sink, start time.Time, l
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// result is the account of the engine's result (none when not set).
+func (e Engine) result() solver.Account {
+	if e.Account == nil {
+		return solver.Account{}
+	}
+	return *e.Account.Clone()
 }

@@ -43,7 +43,9 @@ type Report struct {
 	// Schedule is the annealing schedule that ran, its temperatures in
 	// the file's units, omitted for engines without one.
 	Schedule *solver.ScheduleRun `json:"schedule,omitempty"`
-	Note     string              `json:"note,omitempty"`
+	// Account is what the search did (solver.Account), its lengths in
+	// the file's units.
+	Account solver.Account `json:"account"`
 	// Version and Commit name the build that ran (solver/buildinfo).
 	Version string `json:"version"`
 	Commit  string `json:"commit,omitempty"`
@@ -133,7 +135,7 @@ func New(in *solver.Instance, r solver.Result) Report {
 		Stopped:        r.Stopped,
 		StopReason:     r.StopReason,
 		Schedule:       r.Schedule.InFileUnits(in),
-		Note:           r.Note,
+		Account:        r.Account,
 		Version:        buildinfo.Version(),
 		Commit:         buildinfo.Commit(),
 		Tour:           make([]int, len(r.Tour)),

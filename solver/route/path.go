@@ -260,7 +260,29 @@ func (rt *Route) Length(l int64) int64 {
 	return l
 }
 
-// What says what the route is, for a result's note: "" for a tour.
+// account is the route's part of a result's account (nil for a tour).
+func (rt *Route) account() *solver.RouteAccount {
+	switch {
+	case rt.Open:
+		return &solver.RouteAccount{Open: true}
+	case rt.A >= 0:
+		return &solver.RouteAccount{From: rt.Orig.CityLabel(rt.A), To: rt.Orig.CityLabel(rt.B)}
+	}
+	return nil
+}
+
+// pathValue is the length in the file's units of the path a tour of In
+// of length v (in the file's units) gives: less the edge between the ends
+// (0 stays 0: none said).
+func (rt *Route) pathValue(v float64) float64 {
+	if v == 0 {
+		return 0
+	}
+	scale := math.Pow10(rt.Orig.ScaleExp)
+	return rt.Orig.LengthValue(rt.Length(int64(math.Round(v * scale))))
+}
+
+// What says what the route is, for people: "" for a tour.
 func (rt *Route) What() string {
 	switch {
 	case rt.Open:
@@ -290,6 +312,13 @@ func (rt *Route) Finish(res solver.Result) (solver.Result, error) {
 		return res, fmt.Errorf("open path of length %d from a tour of length %d", l, res.Length)
 	}
 	res.Tour, res.Length = path, l
-	res.Note = strings.TrimPrefix(res.Note+"; "+rt.What()+": the length has no closing edge", "; ")
+	res.Account.Route = rt.account()
+	if e := res.Account.EAX; e != nil && rt.A >= 0 {
+		// the populations' lengths are the tours', through the edge
+		// between the ends: the paths' lack it, as the result's does
+		c := *e
+		c.FirstBest, c.Best = rt.pathValue(e.FirstBest), rt.pathValue(e.Best)
+		res.Account.EAX = &c
+	}
 	return res, nil
 }

@@ -98,7 +98,7 @@ func TestRoute(t *testing.T) {
 		t.Errorf("open start %v", got)
 	}
 	res, err := rt.Finish(solver.Result{Tour: []int{2, 3, 1, 4, 0}, Length: 3})
-	if err != nil || !slices.Equal(res.Tour, []int{0, 2, 3, 1}) || res.Length != 3 || !strings.Contains(res.Note, "no closing edge") {
+	if err != nil || !slices.Equal(res.Tour, []int{0, 2, 3, 1}) || res.Length != 3 || res.Account.Route == nil || !res.Account.Route.Open {
 		t.Errorf("open finish: %+v %v", res, err)
 	}
 	if _, err := rt.Finish(solver.Result{Tour: []int{2, 3, 1, 4, 0}, Length: 4}); err == nil {
@@ -116,9 +116,12 @@ func TestRoute(t *testing.T) {
 	if got := rt.Length(6); got != 3 {
 		t.Errorf("a tour of 6 is a path of %d, want 3", got)
 	}
-	res, err = rt.Finish(solver.Result{Tour: []int{1, 0, 2, 3}, Length: 6})
-	if err != nil || !slices.Equal(res.Tour, []int{0, 2, 3, 1}) || res.Length != 3 || !strings.Contains(res.Note, "a path from 1 to 2") {
+	res, err = rt.Finish(solver.Result{Tour: []int{1, 0, 2, 3}, Length: 6, Account: solver.Account{EAX: &solver.EAXAccount{FirstBest: 8, Best: 6}}})
+	if err != nil || !slices.Equal(res.Tour, []int{0, 2, 3, 1}) || res.Length != 3 || res.Account.Route == nil || *res.Account.Route != (solver.RouteAccount{From: "1", To: "2"}) {
 		t.Errorf("ends finish: %+v %v", res, err)
+	}
+	if e := res.Account.EAX; e == nil || e.FirstBest != 5 || e.Best != 3 {
+		t.Errorf("ends finish: the populations' lengths %+v are not the paths'", e)
 	}
 	if _, err := rt.Finish(solver.Result{Tour: []int{0, 2, 1, 3}, Length: 8}); err == nil {
 		t.Error("a tour without the edge of the ends was taken")

@@ -68,7 +68,10 @@ type Progress struct {
 	BestElapsed time.Duration
 	Fraction    float64 // 0..1 of the time budget or schedule
 	Engine      string  // "pspm/cpu"
-	Note        string  // backend fallback note, the engine's note on its result, or the error that ended the run
+	Note        string  // backend fallback note, or the error that ended the run
+	// Account is what the search did so far (nil: the engine did not
+	// say): the newest snapshot's, then the result's.
+	Account *solver.Account
 
 	// Phase is the part of the run the engine reports it is in
 	// (solver.PhaseSearch when it does not say); PhaseProgress the
@@ -371,6 +374,9 @@ func (r *Runner) absorb(seg int, s solver.Snapshot) (segProgress, bool) {
 	pr.Moves = max(pr.Moves, r.moves+s.Moves)
 	pr.Elapsed = max(pr.Elapsed, r.elapsed+s.Elapsed)
 	pr.Phase, pr.PhaseProgress = s.Phase, s.PhaseProgress
+	if s.Account != nil {
+		pr.Account = s.Account
+	}
 	if pr.Phase == "" {
 		pr.Phase, pr.PhaseProgress = solver.PhaseSearch, solver.UnknownProgress
 	}
@@ -437,9 +443,8 @@ func (r *Runner) finish(seg int, o solveOutcome) (Progress, bool) {
 	pr.BestLength, pr.BestElapsed = r.bestLength, r.bestAt
 	pr.Moves, pr.Steps, pr.Elapsed = r.moves, r.steps, r.elapsed
 	pr.Fraction = r.fraction(r.elapsed, 1)
-	if res.Note != "" {
-		pr.Note = res.Note // shown in the status line
-	}
+	acc := res.Account
+	pr.Account = &acc
 	budgetLeft := r.params.TimeLimit <= 0 || r.elapsed < r.params.TimeLimit
 	if r.pausing && res.Stopped && budgetLeft {
 		r.state = Paused

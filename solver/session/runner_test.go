@@ -21,7 +21,7 @@ func init() {
 	fakeengine.Register(
 		fakeengine.Engine{Algo: "fake"},
 		fakeengine.Engine{Algo: "fake", On: solver.BackendGPU, Unavailable: errNoDevice},
-		fakeengine.Engine{Algo: "fake-note", Note: "no climb finished in the time given"},
+		fakeengine.Engine{Algo: "fake-account", Account: &solver.Account{Search: solver.SearchMerged, Restarts: &solver.RestartAccount{Count: 2}}},
 	)
 }
 
@@ -289,21 +289,31 @@ func TestRunnerReportsPhases(t *testing.T) {
 	}
 }
 
-// TestRunnerShowsTheResultNote: the engine's note on its result reaches
-// the last update (the app's status line) and the result.
-func TestRunnerShowsTheResultNote(t *testing.T) {
+// TestRunnerShowsTheAccount: the engine's account reaches the updates
+// while it runs, the last update (the app's status line) and the result.
+func TestRunnerShowsTheAccount(t *testing.T) {
 	r := NewRunner()
 	var rec recorder
 	r.OnUpdate = rec.add
-	if err := r.Start(ring(30), solver.Params{Algorithm: "fake-note", Backend: "cpu", TimeLimit: 50 * time.Millisecond, Seed: 1}); err != nil {
+	if err := r.Start(ring(30), solver.Params{Algorithm: "fake-account", Backend: "cpu", TimeLimit: 50 * time.Millisecond, Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
 	r.Wait()
 	ups := rec.all()
-	if len(ups) == 0 || ups[len(ups)-1].Note != "no climb finished in the time given" {
-		t.Fatalf("last update %+v: want the engine's note", ups[len(ups)-1:])
+	has := func(a *solver.Account) bool {
+		return a != nil && a.Search == solver.SearchMerged && a.Restarts != nil && a.Restarts.Count == 2
 	}
-	if res, ok := r.Result(); !ok || res.Note != "no climb finished in the time given" {
-		t.Errorf("result note %q", res.Note)
+	if len(ups) == 0 || !has(ups[len(ups)-1].Account) {
+		t.Fatalf("last update %+v: want the engine's account", ups[len(ups)-1:])
+	}
+	running := false
+	for _, u := range ups {
+		running = running || (u.State == Running && has(u.Account))
+	}
+	if !running {
+		t.Error("no update of the running engine carries its account")
+	}
+	if res, ok := r.Result(); !ok || !has(&res.Account) {
+		t.Errorf("result account %+v", res.Account)
 	}
 }

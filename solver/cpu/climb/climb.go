@@ -2,7 +2,6 @@ package climb
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -138,19 +137,9 @@ func (r *climbRun) run() (solver.Result, error) {
 	stopped := c.Stopped.Load() || (r.restarts > 0 && steps < int64(r.restarts) && !c.Optimal.Load())
 	res, err := solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: runctl.ToInt(best), Moves: c.TotalMoves(), Steps: steps, Start: r.start, Stopped: stopped, Device: runctl.DeviceName(r.w)})
 	if steps == 0 && stopped && err == nil {
-		res.Note = r.unfinishedNote()
+		res.Account.Unfinished = true
 	}
 	return res, err
-}
-
-// unfinishedNote says that no climb finished: the result is the best
-// tour an unfinished climb reached.
-func (r *climbRun) unfinishedNote() string {
-	what := "a 2-opt"
-	if r.e.swap {
-		what = "a pair-exchange"
-	}
-	return fmt.Sprintf("no climb reached %s minimum in the time given (%d cities): the tour is the best an unfinished climb reached; more time lets climbs finish", what, r.in.N)
 }
 
 // climber is worker wk: climbs wk, wk+w, ... until the budget, the time

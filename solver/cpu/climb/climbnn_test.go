@@ -45,23 +45,23 @@ func TestNear2optMoves(t *testing.T) {
 }
 
 // Default climbs end at a 2-opt minimum of the whole neighbourhood, with
-// no note; a climb that cannot finish in the time given says so.
+// none unfinished; a climb that cannot finish in the time given says so.
 func TestClimbNearEndsTwoOptimal(t *testing.T) {
 	in := uniformInstance(250, 8)
 	r := solve(t, "2opt-climb", in, solver.Params{Seed: 2, Workers: 2, Extra: map[string]string{"restarts": "3"}}, nil)
 	if best, _, _ := best2opt(tour.NewDist(in), runctl.To32(r.Tour), func(int64) bool { return false }); best < 0 {
 		t.Fatalf("result improves by %d with one more 2-opt move", best)
 	}
-	if r.Note != "" || r.Steps != 3 {
-		t.Fatalf("%d climbs, note %q", r.Steps, r.Note)
+	if r.Account.Unfinished || r.Steps != 3 {
+		t.Fatalf("%d climbs, unfinished %v", r.Steps, r.Account.Unfinished)
 	}
 	// A 5,000-city climb's last pass alone evaluates 12.5 million moves:
 	// not within a millisecond.
 	big := uniformInstance(5000, 9)
 	for _, name := range []string{"2opt-climb", "swap-climb"} {
 		r = solve(t, name, big, solver.Params{Seed: 2, Workers: 2, TimeLimit: time.Millisecond}, nil)
-		if r.Steps != 0 || r.Note == "" || r.StopReason != solver.StopTime {
-			t.Fatalf("%s: %d climbs, %s, note %q", name, r.Steps, r.StopReason, r.Note)
+		if r.Steps != 0 || !r.Account.Unfinished || r.StopReason != solver.StopTime {
+			t.Fatalf("%s: %d climbs, %s, unfinished %v", name, r.Steps, r.StopReason, r.Account.Unfinished)
 		}
 	}
 }

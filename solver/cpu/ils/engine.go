@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -197,6 +196,7 @@ func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver
 	if r.aid.Ascents == nil {
 		r.aid.Ascents = new(bound.Ascents)
 	}
+	r.c.SetAccount(r.account())
 	return r.run()
 }
 
@@ -253,12 +253,17 @@ type ilsRun struct {
 
 	searches  []*localsearch.Search
 	kicksDone []runctl.Counter
-	// listNote says how the candidate lists were made, where the run's
-	// note should tell (alpha: the ascent behind them); stats holds the
+	// lists says how the candidate lists were made, for the account
+	// (Kind "": the engine's own, nothing to tell); windows and
+	// besideWarn are the path improver's part of it; stats holds the
 	// ascent's figures
-	listNote string
-	stats    solver.Stats
-	pre      []int32 // the start tour shown before the ascent (nil: build one)
+	lists   solver.ListsAccount
+	windows *solver.WindowsAccount
+	// tourWindows is the windows' search after the hand-over (nil: none)
+	tourWindows *solver.TourWindowsAccount
+	besideWarn  string
+	stats       solver.Stats
+	pre         []int32 // the start tour shown before the ascent (nil: build one)
 	// alpha: lists from an ascent in the background (alphaLater), taken
 	// by the workers between epochs (alphaTaken)
 	alpha      atomic.Pointer[alphaLists]
@@ -345,9 +350,9 @@ func (r *ilsRun) run() (solver.Result, error) {
 	if r.usePartition() {
 		r.partitioned = true
 		end, watched := r.windowsStart()
-		r.listNote += partition.Run(r.partEnv(), t0, nb, nbOdd, d)
+		r.windows, r.besideWarn = partition.Run(r.partEnv(), t0, nb, nbOdd, d)
 		watched()
-		if err := r.windows(end); err != nil {
+		if err := r.searchWindows(end); err != nil {
 			return solver.Result{}, err
 		}
 		return r.finish(nil)
@@ -462,7 +467,7 @@ func (r *ilsRun) alphaCandidates(ctx context.Context, k int) (*neighbor.Lists, e
 		// measured ahead of the greedy tour on the nearest lists
 		// (docs/DECISIONS.md#alpha-start).
 		opts.Time = strategy.AscentWaitShare.Of(r.p.LimitFrom(r.start))
-		r.alphaLater(ctx, opts, k, "nearest")
+		r.alphaLater(ctx, opts, k, solver.ListsNearest)
 		return near, nil
 	}
 	if near != nil && r.searchBeside(opts) {
@@ -482,7 +487,7 @@ func (r *ilsRun) alphaCandidates(ctx context.Context, k int) (*neighbor.Lists, e
 		if near == nil {
 			nb, berr = neighbor.NearestContext(ctx, r.in, k)
 		}
-		r.listNote = fmt.Sprintf("; nearest lists: no ascent for alpha-nearness lists within %v", opts.Time)
+		r.lists = solver.ListsAccount{Kind: solver.ListsNearest, AscentSeconds: opts.Time.Seconds()}
 	}
 	if berr != nil {
 		if ctx.Err() != nil {
@@ -510,7 +515,7 @@ func (r *ilsRun) ascentBeside(ctx context.Context, opts solver.AscentOptions, k 
 		r.pre = <-preTour
 	}
 	if err == nil {
-		r.listNote, r.stats = alphaNote(res.Stats), res.Stats
+		r.lists, r.stats = alphaAccount(res.Stats), res.Stats
 		if !pre {
 			// the search starts from the greedy tour on the alpha
 			// lists (above)
@@ -578,10 +583,10 @@ func (r *ilsRun) preSearch(ctx context.Context, k int, done *atomic.Bool) []int3
 }
 
 // alphaLists are alpha-nearness lists an ascent in the background made,
-// the device line's note on them and the ascent's figures, or its error.
+// their account and the ascent's figures, or its error.
 type alphaLists struct {
 	l     *neighbor.Lists
-	note  string
+	acc   solver.ListsAccount
 	stats solver.Stats
 	err   error // the ascent failed: the run stops and reports it
 }
@@ -590,7 +595,7 @@ type alphaLists struct {
 // (opts names where and how long); search gives them to the workers
 // between two epochs. Without them by the end, the workers keep their
 // lists (kind names them).
-func (r *ilsRun) alphaLater(ctx context.Context, opts solver.AscentOptions, k int, kind string) {
+func (r *ilsRun) alphaLater(ctx context.Context, opts solver.AscentOptions, k int, kind solver.ListKind) {
 	go func() {
 		res, err := r.aid.Ascents.Alpha(ctx, r.in, k, opts)
 		if err != nil {
@@ -602,9 +607,11 @@ func (r *ilsRun) alphaLater(ctx context.Context, opts solver.AscentOptions, k in
 			return
 		}
 		l := &neighbor.Lists{K: res.K, List: res.List}
-		r.alpha.Store(&alphaLists{l: l, note: alphaNote(res.Stats) + " (taken during the search)", stats: res.Stats})
+		la := alphaAccount(res.Stats)
+		la.DuringSearch = true
+		r.alpha.Store(&alphaLists{l: l, acc: la, stats: res.Stats})
 	}()
-	r.listNote = fmt.Sprintf("; %s lists: no ascent for alpha-nearness lists within %v", kind, opts.Time)
+	r.lists = solver.ListsAccount{Kind: kind, AscentSeconds: opts.Time.Seconds()}
 }
 
 // takeAlpha gives every worker the background ascent's alpha lists once
@@ -620,7 +627,7 @@ func (r *ilsRun) takeAlpha() {
 		r.c.Stop.Store(true)
 		return
 	}
-	r.listNote, r.stats = a.note, a.stats
+	r.lists, r.stats = a.acc, a.stats
 	r.stats.AlphaListsAt = time.Since(r.start)
 	for _, s := range r.searches {
 		s.SetNeighbors(a.l.List, a.l.K, nil)
@@ -633,13 +640,9 @@ func (r *ilsRun) takeAlpha() {
 	}
 }
 
-// alphaNote is the device line's note on alpha lists from the ascent st
-// tells of.
-func alphaNote(st solver.Stats) string {
-	if st.AscentOnGPU {
-		return "; alpha-nearness lists (ascent on the GPU)"
-	}
-	return "; alpha-nearness lists"
+// alphaAccount is the account of alpha lists from the ascent st.
+func alphaAccount(st solver.Stats) solver.ListsAccount {
+	return solver.ListsAccount{Kind: solver.ListsAlpha, AscentOnGPU: st.AscentOnGPU}
 }
 
 // startTour is the given start tour, or the engine's construction (greedy
@@ -940,7 +943,7 @@ func (r *ilsRun) finish(searches []*localsearch.Search) (solver.Result, error) {
 	if c.Optimal.Load() {
 		stopped = false
 	}
-	res, err := solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: runctl.ToInt(best), Moves: c.TotalMoves(), Steps: steps, Start: r.start, Stopped: stopped, Device: runctl.DeviceName(r.w), Note: strings.TrimPrefix(r.listNote+r.rs.note(), "; ")})
+	res, err := solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: runctl.ToInt(best), Moves: c.TotalMoves(), Steps: steps, Start: r.start, Stopped: stopped, Device: runctl.DeviceName(r.w), Account: r.account()})
 	res.Stats = r.stats
 	return res, err
 }
@@ -1036,6 +1039,33 @@ func (e ilsEngine) solvePop(ctx context.Context, in *solver.Instance, p solver.P
 	res.Algorithm, res.Params = e.ID, p
 	res.Params.Deadline = time.Time{}
 	res.Elapsed = time.Since(start)
-	res.Note = fmt.Sprintf("the population search on %d workers: %s", p.Workers, res.Note)
 	return res, nil
+}
+
+// account is the run's account: the kind of search, its lists, the path
+// improver beside a partition search and the restarts.
+func (r *ilsRun) account() solver.Account {
+	a := solver.Account{Workers: r.w, Restarts: r.rs.account(), Windows: r.windows, TourWindows: r.tourWindows}
+	a.Warn(r.besideWarn)
+	if r.e.ID == autoEngine.ID {
+		a.Search = searchKind(r.plan.Search)
+	}
+	if r.lists.Kind != "" {
+		l := r.lists
+		a.Lists = &l
+	}
+	return a
+}
+
+// searchKind is the account's name of a kind of search.
+func searchKind(s strategy.Search) solver.SearchKind {
+	switch s {
+	case strategy.Merged:
+		return solver.SearchMerged
+	case strategy.Partition:
+		return solver.SearchPartition
+	case strategy.Population:
+		return solver.SearchPopulation
+	}
+	return solver.SearchIndependent
 }

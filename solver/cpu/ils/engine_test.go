@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"github.com/tsplab/tsplab/solver/strategy"
 	"maps"
-	"regexp"
 	"slices"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -540,20 +537,16 @@ func TestMergedRestarts(t *testing.T) {
 	go func() {
 		seen := false
 		for s := range snaps {
-			seen = seen || strings.Contains(string(s.Phase), "restart 1 from the best")
+			seen = seen || (s.Account != nil && s.Account.Restarts != nil && s.Account.Restarts.Count >= 1)
 		}
 		shown <- seen
 	}()
 	res := enginetest.Solve(t, "auto", in, p, snaps)
 	close(snaps)
 	if !<-shown {
-		t.Error("no snapshot's phase names the first restart")
+		t.Error("no snapshot's account names the first restart")
 	}
-	m := regexp.MustCompile(`(\d+) restarts from the best, (\d+) crossovers`).FindStringSubmatch(res.Note)
-	if m == nil {
-		t.Fatalf("note %q: no restarts in 3 s with a stall of 50 ms", res.Note)
-	}
-	if k, _ := strconv.Atoi(m[1]); k < 1 {
-		t.Fatalf("note %q: no restart", res.Note)
+	if r := res.Account.Restarts; r == nil || r.Count < 1 || res.Account.Search != solver.SearchMerged {
+		t.Fatalf("account %+v: no restarts of a merged search in 3 s with a stall of 50 ms", res.Account)
 	}
 }

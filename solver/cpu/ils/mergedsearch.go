@@ -124,7 +124,7 @@ func (r *ilsRun) quadrantBeside(ctx context.Context, opts solver.AscentOptions, 
 	if err != nil {
 		return nil, err
 	}
-	r.alphaLater(ctx, opts, k, "quadrant")
+	r.alphaLater(ctx, opts, k, solver.ListsQuadrant)
 	return q, nil
 }
 

@@ -93,8 +93,8 @@ func TestAutoRunsPop(t *testing.T) {
 	if res.Algorithm != "auto" || res.Params.Algorithm != "auto" || res.Params.Workers != 2 {
 		t.Errorf("reported as %s with params %+v", res.Algorithm, res.Params)
 	}
-	if !strings.HasPrefix(res.Note, "the population search on 2 workers") {
-		t.Errorf("note %q", res.Note)
+	if a := res.Account; a.Search != solver.SearchPopulation || a.Workers != 2 || a.Pool == nil {
+		t.Errorf("account %+v", a)
 	}
 }
 

@@ -1,7 +1,6 @@
 package ils
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -32,12 +31,12 @@ type restarts struct {
 	gained   int // crossovers that gave a tour shorter than the best
 }
 
-// note tells the restarts for the run's note ("" when none).
-func (rs *restarts) note() string {
+// account is the restarts' account (nil when none).
+func (rs *restarts) account() *solver.RestartAccount {
 	if rs.count == 0 {
-		return ""
+		return nil
 	}
-	return fmt.Sprintf("; %d restarts from the best, %d crossovers with it gained", rs.count, rs.gained)
+	return &solver.RestartAccount{Count: rs.count, Gained: rs.gained}
 }
 
 // restartStep checks the stall after a merge epoch and restarts the
@@ -86,7 +85,8 @@ func (r *ilsRun) restartStep() {
 	l := solver.TourLength(r.in, runctl.ToInt(t))
 	rs.count++
 	rs.runLen, rs.improved = l, now
-	r.c.SetPhase(solver.Phase(fmt.Sprintf("%s, restart %d from the best", solver.PhaseSearch, rs.count)))
+	r.c.SetAccount(r.account())
+	r.c.SetPhase(solver.PhaseSearch)
 	r.setBase(t, l)
 	for _, c := range ends {
 		r.searches[m.owner[c]].Push(c)

@@ -3,6 +3,7 @@ package ils
 import (
 	"time"
 
+	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cpu/window"
 )
 
@@ -79,10 +80,10 @@ func (r *ilsRun) watchHandOver(first time.Time, rate float64, done chan struct{}
 	}
 }
 
-// windows searches the tour window by window (solver/cpu/window) from
+// searchWindows searches the tour window by window (solver/cpu/window) from
 // the hand-over until end, the run's own deadline, when the plan takes
 // them.
-func (r *ilsRun) windows(end time.Time) error {
+func (r *ilsRun) searchWindows(end time.Time) error {
 	if !r.plan.Windows || !r.c.Resume(end) {
 		return nil
 	}
@@ -91,6 +92,7 @@ func (r *ilsRun) windows(end time.Time) error {
 		Slice: time.Duration(o.slice) * time.Millisecond}
 	at := time.Since(r.start)
 	st, err := window.Run(r.in, r.c, cfg)
-	r.listNote += "; from " + at.Round(100*time.Millisecond).String() + " " + st.Note(cfg)
+	r.tourWindows = &solver.TourWindowsAccount{From: at.Seconds(), Size: st.Size, Cores: cfg.Cores,
+		Rounds: st.Rounds, Searched: st.Searched, Improved: st.Improved, Gain: r.in.LengthValue(st.Gain)}
 	return err
 }

@@ -2,7 +2,6 @@ package ils
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -21,12 +20,12 @@ func TestAutoWindows(t *testing.T) {
 	in := uniformInstance(strategy.WindowsMinN, 31)
 	p := withOpts(solver.Params{TimeLimit: 8 * time.Second, Seed: 1, Workers: 2}, "windows=on", "winrate=0", "winstart=0", "winslice=1000")
 	res := solve(t, "auto", in, p, nil)
-	if !strings.Contains(res.Note, "windows of") || res.StopReason != solver.StopTime {
-		t.Fatalf("windows on: note %q, stop %v", res.Note, res.StopReason)
+	if w := res.Account.TourWindows; w == nil || w.Searched == 0 || res.StopReason != solver.StopTime {
+		t.Fatalf("windows on: account %+v, stop %v", w, res.StopReason)
 	}
 	off := solve(t, "auto", in, solver.Params{TimeLimit: 2 * time.Second, Seed: 1, Workers: 2}, nil)
-	if strings.Contains(off.Note, "windows of") {
-		t.Fatalf("windows off: note %q", off.Note)
+	if off.Account.TourWindows != nil {
+		t.Fatalf("windows off: account %+v", off.Account.TourWindows)
 	}
 }
 

@@ -336,14 +336,15 @@ func (b *beside) adapt(gain int64, m int, dt time.Duration, cpu int64, cm int, c
 	b.share = min(max(b.share*min(max(f, 0.5), 2), besideMinShare), besideMaxShare*float64(w))
 }
 
-// note is the device line's account of the improver (empty when it took
-// no stretch).
-func (b *beside) note() string {
-	switch {
-	case b.err != nil:
-		return fmt.Sprintf("; the path improver beside the workers stopped: %v", b.err)
-	case b.rounds == 0 && b.refused == 0:
-		return ""
+// account is the improver's account on in (nil when it took no
+// stretch), and a warning when it stopped on an error.
+func (b *beside) account(in *solver.Instance) (*solver.WindowsAccount, string) {
+	warn := ""
+	if b.err != nil {
+		warn = fmt.Sprintf("the path improver beside the workers stopped: %v", b.err)
 	}
-	return fmt.Sprintf("; a stretch beside the workers improved %d times by %d (share at the end %.2g workers, %d refused)", b.rounds, b.gain, b.share, b.refused)
+	if b.rounds == 0 && b.refused == 0 {
+		return nil, warn
+	}
+	return &solver.WindowsAccount{Improved: int(b.rounds), Gain: in.LengthValue(b.gain), Refused: int(b.refused), Share: b.share}, warn
 }

@@ -302,9 +302,9 @@ func partLayout(n, w, size int) (p, rep int) {
 // Run runs the partition search of env from tour t0 (candidate lists nb
 // and nbOdd, which alternate between rounds; distances d) until the run
 // ends, offering its tour to env.Control after every round, and returns
-// the device line's note on the path improver beside it (empty without
-// one).
-func Run(env *Env, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) string {
+// the account of the path improver beside it (nil without one, or when it
+// took no stretch) and a warning when it stopped on an error.
+func Run(env *Env, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) (*solver.WindowsAccount, string) {
 	c := env.Control
 	ctx, cancel := c.SetupContext()
 	defer cancel()
@@ -321,7 +321,7 @@ func Run(env *Env, t0 []int32, nb, nbOdd *neighbor.Lists, d *tour.Dist) string {
 		}
 	}
 	c.Offer(pr.t, pr.length)
-	return pr.bs.note()
+	return pr.bs.account(env.In)
 }
 
 // Descend is one round of the partition search without kicks from tour

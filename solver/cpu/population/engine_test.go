@@ -3,10 +3,7 @@ package population_test
 import (
 	"context"
 	"maps"
-	"regexp"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -45,8 +42,8 @@ func TestDeterministicByBudget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(res.Note, "pool 4 of 4") || !strings.Contains(res.Note, "crossovers") {
-			t.Errorf("note %q does not describe the pool", res.Note)
+		if pl := res.Account.Pool; pl == nil || pl.Tours != 4 || pl.Capacity != 4 || pl.Crossovers == 0 {
+			t.Errorf("account %+v does not describe the pool", pl)
 		}
 		tours = append(tours, res.Tour)
 	}
@@ -134,8 +131,8 @@ func TestShowsBestDuringRound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Note, "2 first tours, 0 crossovers") {
-		t.Fatalf("note %q: the run was not one round", res.Note)
+	if pl := res.Account.Pool; pl == nil || pl.NewTours != 2 || pl.Crossovers != 0 {
+		t.Fatalf("pool %+v: the run was not one round", pl)
 	}
 	if early == nil {
 		t.Fatal("no tour shown in the first three quarters of a one-round run of a minute")
@@ -166,15 +163,15 @@ func TestContractEvolve(t *testing.T) {
 	})
 }
 
-// solveShowing runs e and tells whether a snapshot's phase began with
-// prefix.
-func solveShowing(e solver.Engine, in *solver.Instance, p solver.Params, prefix string) (solver.Result, bool, error) {
+// solveShowing runs e and tells whether a snapshot's phase was ph with
+// an account that has.
+func solveShowing(e solver.Engine, in *solver.Instance, p solver.Params, ph solver.Phase, has func(*solver.EAXAccount) bool) (solver.Result, bool, error) {
 	snaps := make(chan solver.Snapshot, 1024)
 	shown := make(chan bool)
 	go func() {
 		seen := false
 		for s := range snaps {
-			seen = seen || strings.HasPrefix(string(s.Phase), prefix)
+			seen = seen || (s.Phase == ph && s.Account != nil && s.Account.EAX != nil && has(s.Account.EAX))
 		}
 		shown <- seen
 	}()
@@ -184,8 +181,8 @@ func solveShowing(e solver.Engine, in *solver.Instance, p solver.Params, prefix 
 }
 
 // The EAX population evolves: by a kicks budget the run is the same twice,
-// its phase names the generations, and its note tells a best member
-// shorter after them than before.
+// its phase and account name the generations, and its account tells a
+// best member shorter after them than before.
 func TestEvolve(t *testing.T) {
 	in, err := gen.Generate("uniform", 1200, 5)
 	if err != nil {
@@ -197,24 +194,23 @@ func TestEvolve(t *testing.T) {
 	p.Extra["rounds"] = "1"
 	var tours [][]int
 	for k := range 2 {
-		res, shown, err := solveShowing(e, in, p, "EAX population of 12: generation ")
+		res, shown, err := solveShowing(e, in, p, solver.PhaseEvolve, func(a *solver.EAXAccount) bool { return a.Tours == 12 && a.Generations > 0 })
 		if !shown && k == 0 {
 			t.Error("no snapshot's phase names the population's generations")
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := regexp.MustCompile(`EAX population of 12, (\d+) generations, best (\d+) to (\d+)`).FindStringSubmatch(res.Note)
-		if m == nil {
-			t.Fatalf("note %q: no EAX population", res.Note)
+		a := res.Account.EAX
+		if a == nil || a.Populations != 1 || a.Tours != 12 || a.Generations == 0 {
+			t.Fatalf("account %+v: no EAX population", a)
 		}
-		before, _ := strconv.ParseInt(m[2], 10, 64)
-		after, _ := strconv.ParseInt(m[3], 10, 64)
+		before, after := a.FirstBest, a.Best
 		if after >= before {
-			t.Errorf("note %q: the generations did not shorten the best member", res.Note)
+			t.Errorf("account %+v: the generations did not shorten the best member", a)
 		}
-		if res.Length > after {
-			t.Errorf("the run ended at %d, longer than the population's best %d", res.Length, after)
+		if in.LengthValue(res.Length) > after {
+			t.Errorf("the run ended at %d, longer than the population's best %g", res.Length, after)
 		}
 		tours = append(tours, res.Tour)
 	}
@@ -224,8 +220,8 @@ func TestEvolve(t *testing.T) {
 }
 
 // A timed run whose population converges early builds further
-// populations, each keeping the best so far and named in the phase, and
-// ends no longer than the first population's best.
+// populations, each keeping the best so far and named in the account,
+// and ends no longer than the first population's best.
 func TestEvolveAgain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of search")
@@ -236,21 +232,20 @@ func TestEvolveAgain(t *testing.T) {
 	}
 	e, _ := solver.Lookup("pop", solver.BackendCPU)
 	p := solver.Params{Seed: 2, Workers: 2, TimeLimit: 4 * time.Second, Extra: map[string]string{"ga": "6"}}
-	res, shown, err := solveShowing(e, in, p, "EAX population #2")
+	res, shown, err := solveShowing(e, in, p, solver.PhaseEvolve, func(a *solver.EAXAccount) bool { return a.Populations == 2 })
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !shown {
 		t.Error("no snapshot's phase names the second population")
 	}
-	m := regexp.MustCompile(`EAX population of \d+, \d+ generations, best \d+ to (\d+); (\d+) more EAX populations with the best so far, to (\d+)`).FindStringSubmatch(res.Note)
-	if m == nil {
-		t.Fatalf("note %q: no further populations", res.Note)
+	a := res.Account.EAX
+	if a == nil || a.Populations < 2 {
+		t.Fatalf("account %+v: no further populations", a)
 	}
-	first, _ := strconv.ParseInt(m[1], 10, 64)
-	last, _ := strconv.ParseInt(m[3], 10, 64)
-	if last > first || res.Length > last {
-		t.Errorf("first population's best %d, after the others %d, run's %d", first, last, res.Length)
+	first, last := a.FirstBest, a.Best
+	if last > first || in.LengthValue(res.Length) > last {
+		t.Errorf("first population's best %g, after the others %g, run's %d", first, last, res.Length)
 	}
 	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
 		t.Fatal(err)

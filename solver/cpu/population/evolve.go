@@ -2,7 +2,6 @@ package population
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -34,10 +33,11 @@ const evolveStale = 3
 // Kobayashi's GA with EAX-1AB, until evolveStale generations gain
 // nothing. The pool then takes the members. A later epoch starts its
 // descents from now, with other seeds, and adds the best so far to its
-// population. It returns a note for the run's summary.
-func (s *search) evolve(ctx context.Context, epoch int) string {
+// population. It adds the population to the run's account (s.eax) and
+// reports whether one was built.
+func (s *search) evolve(ctx context.Context, epoch int) bool {
 	if s.o.ga < 2 || s.srch == nil || s.in.N < 8 {
-		return ""
+		return false
 	}
 	until := time.Time{}
 	if s.limit > 0 {
@@ -55,7 +55,7 @@ func (s *search) evolve(ctx context.Context, epoch int) string {
 	tours, lens, gpuTours := s.members(ctx, epoch, until)
 	k := len(tours)
 	if k == 0 {
-		return ""
+		return false
 	}
 	if epoch > 0 && s.bestLen >= 0 {
 		// the best so far joins the new population
@@ -71,11 +71,14 @@ func (s *search) evolve(ctx context.Context, epoch int) string {
 		s.pool.Offer(tours[i], lens[i])
 	}
 	s.offerBest(tours, lens)
-	gpu := ""
-	if gpuTours > 0 {
-		gpu = fmt.Sprintf(" (%d from the GPU)", gpuTours)
+	a := &s.eax
+	if a.Populations == 0 {
+		a.FirstBest = s.in.LengthValue(first)
 	}
-	return fmt.Sprintf("; EAX population of %d%s, %d generations, best %d to %d", k, gpu, gens, first, slices.Min(lens))
+	a.Populations++
+	a.Tours, a.FromGPU, a.Generations = k, a.FromGPU+gpuTours, a.Generations+gens
+	a.Best = s.in.LengthValue(slices.Min(lens))
+	return true
 }
 
 // members builds epoch's population until until (zero: none): the
@@ -219,6 +222,7 @@ func (s *search) offerBest(tours [][]int32, lens []int64) {
 	if s.bestLen < 0 || lens[i] < s.bestLen {
 		s.best = append(s.best[:0], tours[i]...)
 		s.bestLen = lens[i]
+		s.lastGain = solver.SourceEAX
 		s.sendBest()
 	}
 }
@@ -233,29 +237,15 @@ type evolution struct {
 	gpu       atomic.Int32 // tours the accelerator searches for it
 }
 
-// phase names the population's state.
-func (e *evolution) phase(best int64) solver.Phase {
-	name := "EAX population"
-	if e.epoch > 0 {
-		name = fmt.Sprintf("EAX population #%d", e.epoch+1)
-	}
-	gpu := ""
-	if g := e.gpu.Load(); g > 0 && e.gen == 0 {
-		gpu = fmt.Sprintf(", %d tours on the GPU", g)
-	} else if g > 0 {
-		gpu = fmt.Sprintf(" (%d from the GPU)", g)
-	}
+// account is the population's state, for a snapshot's account: the
+// populations so far with this one, its descents while they are built,
+// then its size and generation.
+func (e *evolution) account() *solver.EAXAccount {
+	a := &solver.EAXAccount{Populations: e.epoch + 1, Tours: e.size, FromGPU: int(e.gpu.Load()), Generations: e.gen}
 	if e.gen == 0 {
-		return solver.Phase(fmt.Sprintf("%s: %d of %d descents%s", name, e.built.Load(), e.want, gpu))
+		a.Tours, a.Descents, a.Built = e.want, e.want, int(e.built.Load())
 	}
-	b := "" // no best before the first tour
-	if best >= 0 {
-		b = fmt.Sprintf(", best %d", best)
-	}
-	if e.epoch > 0 {
-		return solver.Phase(fmt.Sprintf("%s, %d tours%s: generation %d%s", name, e.size, gpu, e.gen, b))
-	}
-	return solver.Phase(fmt.Sprintf("%s of %d%s: generation %d%s", name, e.size, gpu, e.gen, b))
+	return a
 }
 
 // gpuMembers builds tours for an EAX population on the accelerator until

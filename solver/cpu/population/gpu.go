@@ -214,19 +214,26 @@ func (f *feeder) worked() bool {
 	return err == nil || (!errors.Is(err, solver.ErrNoTourPool) && calls > 0)
 }
 
-// note describes what the accelerator did, for the result's note.
-func (f *feeder) note(entered, bests, members int) string {
+// account adds what the accelerator did to a: its rounds, the tours it
+// improved and those the pool took (entered, bests the best so far), or
+// why it failed.
+func (f *feeder) account(a *solver.Account, entered, bests int) {
 	slots, calls, improved, kicks, err := f.stats()
+	g := a.GPUPart()
 	switch {
 	case errors.Is(err, solver.ErrNoTourPool):
-		return fmt.Sprintf("; no GPU pool: %v", err)
+		g.NoPool = solver.NoPoolInstance
+		return
 	case err != nil && calls == 0:
-		return fmt.Sprintf("; the GPU pool failed: %v", err)
+		a.Warn(fmt.Sprintf("the GPU's searches on the pool failed: %v", err))
+		return
 	}
-	s := fmt.Sprintf("; GPU: %d rounds of %d tours, %d tours improved, %d kicks, %d of its tours entered the pool (%d new bests), %d members from it at the end",
-		calls, slots, improved, kicks, entered, bests, members)
+	g.Rounds, g.TourSlots, g.Improved, g.Kicks = calls, slots, improved, kicks
+	g.Entered, g.Bests = entered, bests
+	if a.Pool != nil {
+		g.Members = a.Pool.FromGPU
+	}
 	if err != nil {
-		s += fmt.Sprintf(", then it failed: %v", err)
+		a.Warn(fmt.Sprintf("the GPU's searches on the pool stopped after %d rounds: %v", calls, err))
 	}
-	return s
 }

@@ -110,7 +110,7 @@ func TestFeederQueuesShorterTours(t *testing.T) {
 
 // With a pool the engine runs it beside the workers and says so; a pool
 // that refuses the instance, fixed edges or a kicks budget leave the
-// cores alone, with the reason in the note.
+// cores alone, with the reason in the account.
 func TestEngineWithTourPool(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a second of search")
@@ -135,29 +135,29 @@ func TestEngineWithTourPool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fake.calls.Load() == 0 || !strings.Contains(res.Note, "; GPU: ") || !fake.closed.Load() {
-		t.Fatalf("%d calls, closed %v, note %q", fake.calls.Load(), fake.closed.Load(), res.Note)
+	if g := res.Account.GPU; fake.calls.Load() == 0 || g == nil || g.Rounds == 0 || g.TourSlots != fake.Slots() || !fake.closed.Load() {
+		t.Fatalf("%d calls, closed %v, GPU account %+v", fake.calls.Load(), fake.closed.Load(), g)
 	}
 	refuse := func(in *solver.Instance, _ uint64) (solver.TourPool, error) {
 		return nil, fmt.Errorf("%w: test", solver.ErrNoTourPool)
 	}
 	res, err = engine{}.SolveAided(context.Background(), in, p, nil, solver.Aid{Pool: refuse})
-	if err != nil || !strings.Contains(res.Note, "no GPU pool") {
-		t.Fatalf("refused: %v, note %q", err, res.Note)
+	if err != nil || res.Account.GPU == nil || res.Account.GPU.NoPool != solver.NoPoolInstance {
+		t.Fatalf("refused: %v, account %+v", err, res.Account.GPU)
 	}
 	fixed := *in
 	fixed.FixedEdges = [][2]int{{0, 1}}
 	res, err = engine{}.SolveAided(context.Background(), &fixed, p, nil, solver.Aid{Pool: open})
-	if err != nil || !strings.Contains(res.Note, "fixed edges") {
-		t.Fatalf("fixed edges: %v, note %q", err, res.Note)
+	if err != nil || res.Account.GPU == nil || res.Account.GPU.NoPool != solver.NoPoolFixedEdges {
+		t.Fatalf("fixed edges: %v, account %+v", err, res.Account.GPU)
 	}
 	if err := fixed.CheckFixedEdges(res.Tour); err != nil {
 		t.Fatal(err)
 	}
 	failing := func(*solver.Instance, uint64) (solver.TourPool, error) { return nil, errors.New("device lost") }
 	res, err = engine{}.SolveAided(context.Background(), in, p, nil, solver.Aid{Pool: failing})
-	if err != nil || !strings.Contains(res.Note, "device lost") {
-		t.Fatalf("failing: %v, note %q", err, res.Note)
+	if err != nil || len(res.Account.Warnings) != 1 || !strings.Contains(res.Account.Warnings[0], "device lost") {
+		t.Fatalf("failing: %v, warnings %q", err, res.Account.Warnings)
 	}
 }
 
@@ -182,13 +182,13 @@ func TestEAXTakesGPUMembers(t *testing.T) {
 	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
 		t.Fatal(err)
 	}
-	if want := fmt.Sprintf("(%d from the GPU)", fake.Slots()); !strings.Contains(res.Note, want) {
-		t.Fatalf("note %q, want %q", res.Note, want)
+	if e := res.Account.EAX; e == nil || e.FromGPU < fake.Slots() {
+		t.Fatalf("EAX account %+v, want at least %d members from the GPU", e, fake.Slots())
 	}
 	// no pool: the cores' descents alone
 	res, err = engine{}.Solve(context.Background(), in, p, nil)
-	if err != nil || strings.Contains(res.Note, "from the GPU") {
-		t.Fatalf("%v, note %q", err, res.Note)
+	if e := res.Account.EAX; err != nil || e == nil || e.FromGPU != 0 {
+		t.Fatalf("%v, EAX account %+v", err, e)
 	}
 }
 
@@ -208,8 +208,8 @@ func TestBudgetRunIgnoresPool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Length != b.Length || fake.calls.Load() != 0 || !strings.Contains(b.Note, "kicks budget") {
-		t.Fatalf("lengths %d and %d, %d calls, note %q", a.Length, b.Length, fake.calls.Load(), b.Note)
+	if a.Length != b.Length || fake.calls.Load() != 0 || b.Account.GPU == nil || b.Account.GPU.NoPool != solver.NoPoolKicks {
+		t.Fatalf("lengths %d and %d, %d calls, account %+v", a.Length, b.Length, fake.calls.Load(), b.Account.GPU)
 	}
 }
 

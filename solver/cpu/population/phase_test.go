@@ -1,18 +1,21 @@
 package population
 
 import (
-	"strings"
 	"testing"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
-// TestPhaseSaysNoBestBeforeTheFirstTour: a generation that starts before
-// any tour is the best names no best, never "best -1".
-func TestPhaseSaysNoBestBeforeTheFirstTour(t *testing.T) {
-	e := evolution{want: 8, gen: 1, size: 8}
-	if ph := string(e.phase(-1)); strings.Contains(ph, "best") {
-		t.Errorf("phase %q names a best before there is one", ph)
+// TestEvolutionAccount: while its descents are built the population's
+// account counts them; once it evolves, its size and generation.
+func TestEvolutionAccount(t *testing.T) {
+	e := evolution{want: 8, epoch: 1}
+	e.built.Store(3)
+	if a := *e.account(); a != (solver.EAXAccount{Populations: 2, Tours: 8, Descents: 8, Built: 3}) {
+		t.Errorf("descending: %+v", a)
 	}
-	if ph := string(e.phase(1234)); !strings.Contains(ph, "best 1234") {
-		t.Errorf("phase %q lacks the best", ph)
+	e.gen, e.size = 4, 9
+	if a := *e.account(); a != (solver.EAXAccount{Populations: 2, Tours: 9, Generations: 4}) {
+		t.Errorf("evolving: %+v", a)
 	}
 }

@@ -80,9 +80,9 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 		s.feed = newFeeder(aid.Pool, in, p.Seed, time.Duration(o.gpuRound)*time.Millisecond, o.gpuStart)
 	case aid.Pool == nil:
 	case s.limit == 0:
-		s.gpuNote = "; no GPU pool: a run by a kicks budget stays on the cores"
+		s.noPool = solver.NoPoolKicks
 	case len(in.FixedEdges) > 0:
-		s.gpuNote = "; no GPU pool: the instance has fixed edges"
+		s.noPool = solver.NoPoolFixedEdges
 	}
 	return s.run(ctx)
 }
@@ -149,12 +149,14 @@ type search struct {
 	merged                     int
 	fresh                      int
 
-	live liveBest  // the workers' best tour during a round
-	evo  evolution // the EAX population's state, while evolve runs
+	live     liveBest          // the workers' best tour during a round
+	evo      evolution         // the EAX population's state, while evolve runs
+	eax      solver.EAXAccount // the populations evolved, for the account
+	lastGain solver.Source     // what found the best tour last
 
-	feed                *feeder // the accelerator's searches (nil: none)
-	gpuNote             string  // why there is no feeder, for the note
-	gpuEntered, gpuBest int     // its tours that entered the pool, and set a new best
+	feed                *feeder             // the accelerator's searches (nil: none)
+	noPool              solver.NoPoolReason // why there is no feeder, for the account
+	gpuEntered, gpuBest int                 // its tours that entered the pool, and set a new best
 }
 
 // task is one worker's share of a round: a new tour (no parents) or the
@@ -186,7 +188,7 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 	if err := s.setUp(ctx); err != nil {
 		return solver.Result{StopReason: solver.StopError}, err
 	}
-	gaNote := s.evolveAll(ctx)
+	s.evolveAll(ctx)
 	tasks := make([]task, s.w)
 	for i := range tasks {
 		tasks[i].gpx = newCrosser(s.o.gpx, n)
@@ -199,7 +201,7 @@ func (s *search) run(ctx context.Context) (solver.Result, error) {
 		return solver.Result{StopReason: solver.StopError}, err
 	}
 	stopFeed()
-	return s.finish(stopped, gaNote)
+	return s.finish(stopped)
 }
 
 // setUp runs the ascent behind alpha lists, once on all cores before the
@@ -221,20 +223,12 @@ func (s *search) setUp(ctx context.Context) error {
 // evolveAll evolves the first EAX population and, once a population has
 // converged, a new one with the best so far among its members while at
 // least half the time is left: fresh descents bring the edges a converged
-// population lost (docs/DECISIONS.md#pop). It returns the note.
-func (s *search) evolveAll(ctx context.Context) string {
-	gaNote := s.evolve(ctx, 0)
-	more := 0
-	for s.limit > 0 && gaNote != "" && s.bestLen != 0 && !s.done(ctx) && time.Since(s.start) < s.limit/2 {
-		if s.evolve(ctx, more+1) == "" {
-			break
-		}
-		more++
+// population lost (docs/DECISIONS.md#pop).
+func (s *search) evolveAll(ctx context.Context) {
+	ok := s.evolve(ctx, 0)
+	for more := 0; s.limit > 0 && ok && s.bestLen != 0 && !s.done(ctx) && time.Since(s.start) < s.limit/2; more++ {
+		ok = s.evolve(ctx, more+1)
 	}
-	if more > 0 {
-		gaNote += fmt.Sprintf("; %d more EAX populations with the best so far, to %d", more, s.bestLen)
-	}
-	return gaNote
 }
 
 // rounds runs rounds of tasks until the run ends, and reports whether it
@@ -334,6 +328,10 @@ func (s *search) collect(ctx context.Context, tasks []task) error {
 		if s.bestLen < 0 || t.outLen < s.bestLen {
 			s.best = append(s.best[:0], t.out...)
 			s.bestLen = t.outLen
+			s.lastGain = solver.SourceDescent
+			if t.cross {
+				s.lastGain = solver.SourceCrossover
+			}
 			s.sendBest()
 		}
 	}
@@ -341,8 +339,8 @@ func (s *search) collect(ctx context.Context, tasks []task) error {
 }
 
 // finish returns the run's result: the best tour (the given start or the
-// identity with the fixed edges when none ended), with the pool's note.
-func (s *search) finish(stopped bool, gaNote string) (solver.Result, error) {
+// identity with the fixed edges when none ended), with the run's account.
+func (s *search) finish(stopped bool) (solver.Result, error) {
 	if s.best == nil {
 		st := s.p.Start
 		if st == nil {
@@ -351,18 +349,36 @@ func (s *search) finish(stopped bool, gaNote string) (solver.Result, error) {
 		s.best = toInt32(st)
 	}
 	res, err := solver.Finish(s.in, s.e, s.p, solver.Outcome{Tour: toInt(s.best), Moves: s.moves, Steps: s.steps, Start: s.start,
-		Stopped: stopped, Device: fmt.Sprintf("cpu: %d workers on %d cores", s.w, runtime.NumCPU())})
-	if err == nil {
-		edges, length := s.pool.Spread()
-		res.Note = fmt.Sprintf("pool %d of %d, spread %.1f %% of edges and %.3f %% in length; %d first tours, %d crossovers, %d gained, %d children entered, %d gains merging with the pool",
-			s.pool.Len(), s.pool.Cap(), 100*edges, 100*length, s.fresh, s.crossings, s.gained, s.entered, s.merged)
-		res.Note += gaNote + s.gpuNote
-		if s.feed != nil {
-			res.Note += s.feed.note(s.gpuEntered, s.gpuBest, s.pool.FromGPU())
-			res.Stats.PoolSearched = s.feed.worked()
-		}
+		Stopped: stopped, Device: fmt.Sprintf("cpu: %d workers on %d cores", s.w, runtime.NumCPU()), Account: s.account()})
+	if err == nil && s.feed != nil {
+		res.Stats.PoolSearched = s.feed.worked()
 	}
 	return res, err
+}
+
+// account is the run's account so far: the pool, the populations and
+// the GPU's share.
+func (s *search) account() solver.Account {
+	a := solver.Account{Search: solver.SearchPopulation, Workers: s.w, LastGain: s.lastGain}
+	if s.pool != nil {
+		edges, length := s.pool.Spread()
+		a.Pool = &solver.PoolAccount{Tours: s.pool.Len(), Capacity: s.pool.Cap(), SpreadEdges: 100 * edges, SpreadLength: 100 * length,
+			NewTours: s.fresh, Crossovers: s.crossings, Gained: s.gained, Entered: s.entered, Merges: s.merged, FromGPU: s.pool.FromGPU()}
+	}
+	switch {
+	case s.evo.on:
+		a.EAX = s.evo.account()
+	case s.eax.Populations > 0:
+		e := s.eax
+		a.EAX = &e
+	}
+	if s.noPool != "" {
+		a.GPUPart().NoPool = s.noPool
+	}
+	if s.feed != nil {
+		s.feed.account(&a, s.gpuEntered, s.gpuBest)
+	}
+	return a
 }
 
 // crosser is a task's crossover: one setting of the partition crossover,
@@ -583,30 +599,28 @@ func (s *search) progress() float64 {
 	return solver.UnknownProgress
 }
 
-// phaseName says what the pool is doing, with its size, best and spread,
-// and with an accelerator's pool its share of the members.
+// phaseName is the stage the search is in: an EAX population, the pool
+// filling, or its members recombined.
 func (s *search) phaseName() solver.Phase {
-	if s.evo.on {
-		return s.evo.phase(s.bestLen)
+	switch {
+	case s.evo.on:
+		return solver.PhaseEvolve
+	case s.pool.Len() < s.pool.Cap():
+		return solver.PhaseFill
 	}
-	gpu := ""
-	if s.feed != nil {
-		gpu = fmt.Sprintf(", GPU %d of %d", s.pool.FromGPU(), s.pool.Len())
-	}
-	if s.pool.Len() < s.pool.Cap() {
-		return solver.Phase(fmt.Sprintf("pool %d of %d: first tours%s", s.pool.Len(), s.pool.Cap(), gpu))
-	}
-	edges, spread := s.pool.Spread()
-	if s.feed != nil {
-		return solver.Phase(fmt.Sprintf("pool %d: crossing, best %d, spread %.1f %% of edges, %.3f %% in length%s", s.pool.Len(), s.bestLen, 100*edges, 100*spread, gpu))
-	}
-	return solver.Phase(fmt.Sprintf("pool %d: crossing, best %d, spread %.3f %%", s.pool.Len(), s.bestLen, 100*spread))
+	return solver.PhaseRecombine
 }
 
 // sendBest sends the best tour with the phase.
 func (s *search) sendBest() {
 	s.sink.Send(solver.Snapshot{Tour: toInt(s.best), Length: s.bestLen, Best: toInt(s.best), BestLength: s.bestLen,
-		Step: s.steps, Moves: s.moves, Progress: max(s.progress(), 0), Phase: s.phaseName(), PhaseProgress: s.progress()})
+		Step: s.steps, Moves: s.moves, Progress: max(s.progress(), 0), Phase: s.phaseName(), PhaseProgress: s.progress(), Account: s.snapAccount()})
+}
+
+// snapAccount is the account for a snapshot (its own copy).
+func (s *search) snapAccount() *solver.Account {
+	a := s.account()
+	return &a
 }
 
 // startFeeder starts the accelerator's feeder, if any, until the run's
@@ -643,6 +657,7 @@ func (s *search) fromGPU() {
 			s.best = append(s.best[:0], g.tour...)
 			s.bestLen = g.length
 			s.gpuBest++
+			s.lastGain = solver.SourceGPU
 			s.sendBest()
 		}
 	}
@@ -652,11 +667,11 @@ func (s *search) fromGPU() {
 // phase sends the phase, with the best length once there is one.
 func (s *search) phase() {
 	if s.bestLen < 0 {
-		s.sink.SendPhase(s.phaseName(), s.progress())
+		s.sink.SendStage(s.phaseName(), s.progress(), s.snapAccount())
 		return
 	}
 	s.sink.Send(solver.Snapshot{Length: s.bestLen, BestLength: s.bestLen, Step: s.steps, Moves: s.moves,
-		Progress: max(s.progress(), 0), Phase: s.phaseName(), PhaseProgress: s.progress()})
+		Progress: max(s.progress(), 0), Phase: s.phaseName(), PhaseProgress: s.progress(), Account: s.snapAccount()})
 }
 
 func toInt(t []int32) []int {

@@ -60,20 +60,6 @@ type Stats struct {
 	Gain     int64 // the tour's length gained
 }
 
-// Note says what the windows did, for a run's note.
-func (s Stats) Note(cfg Config) string {
-	return fmt.Sprintf("windows of %d cities, %d %s each: %d %s, %d searched, %d shorter, %d gained",
-		s.Size, cfg.Cores, plural(cfg.Cores, "core", "cores"), s.Rounds, plural(s.Rounds, "round", "rounds"), s.Searched, s.Improved, s.Gain)
-}
-
-// plural is one or many by n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // search is one windowed search's state.
 type search struct {
 	in  *solver.Instance

@@ -113,6 +113,7 @@ type Control struct {
 	mu      sync.Mutex
 	sink    *solver.Sink
 	Phase   solver.Phase // the phase the snapshots report (SetPhase)
+	account *solver.Account
 	Best    []int32      // the best tour offered (under the lock; Offer)
 	BestLen atomic.Int64 // its length
 }
@@ -156,6 +157,14 @@ func (c *Control) SetPhase(ph solver.Phase) {
 	}
 	c.mu.Unlock()
 	c.Snapshot(nil, c.BestLen.Load(), 0, 0, 0)
+}
+
+// SetAccount records the run's account so far, which the snapshots
+// carry from now on.
+func (c *Control) SetAccount(a solver.Account) {
+	c.mu.Lock()
+	c.account = &a
+	c.mu.Unlock()
 }
 
 // Heartbeat sends a snapshot of the best tour every interval until the
@@ -279,6 +288,7 @@ func (c *Control) Snapshot(cur []int32, curLen int64, step int64, frac, temp flo
 		Moves:         c.TotalMoves(),
 		Phase:         c.Phase,
 		PhaseProgress: solver.UnknownProgress,
+		Account:       c.account.Clone(),
 	}
 	if c.Phase == solver.PhaseSearch {
 		s.PhaseProgress = s.Progress

@@ -1,0 +1,309 @@
+// Package account is the typed record of what a run's search did
+// (Account): the engines fill it, the JSON report and the progress lines
+// carry it, and the front ends make words of it (solver/report). The
+// solver package names its types (solver.Account and the rest), so that
+// an engine needs no import of its own.
+package account
+
+import "slices"
+
+// Account is what a run's search did, as typed figures: the engines fill
+// it, the JSON report and the progress lines carry it as it is, and the
+// front ends make words of it (solver/report's Status, Summary and
+// Lines). Lengths in it are in the file's own units
+// (solver.Instance.LengthValue), never the scaled integers the engines work on.
+// A nil part, or a zero figure, is one the engine did not have.
+type Account struct {
+	// Search is the kind of search the run made ("" where the engine has
+	// one kind only).
+	Search SearchKind `json:"search,omitempty"`
+	// Workers is the CPU workers the search ran on (0: not said).
+	Workers int `json:"workers,omitempty"`
+	// Lists are the candidate lists the local search ended on.
+	Lists *ListsAccount `json:"lists,omitempty"`
+	// Pool is the population search's pool of tours.
+	Pool *PoolAccount `json:"pool,omitempty"`
+	// EAX is the population search's populations evolved by edge
+	// assembly crossover.
+	EAX *EAXAccount `json:"eax,omitempty"`
+	// Restarts are the merged search's restarts from the best tour.
+	Restarts *RestartAccount `json:"restarts,omitempty"`
+	// Windows is the path improver beside the partition search (the GPU's
+	// windows of the tour, in GPU auto).
+	Windows *WindowsAccount `json:"windows,omitempty"`
+	// TourWindows is the population search on windows of the tour that
+	// follows a partition search (auto's windows option).
+	TourWindows *TourWindowsAccount `json:"tour_windows,omitempty"`
+	// GPU is the GPU's share of the run.
+	GPU *GPUAccount `json:"gpu,omitempty"`
+	// Route is the path the run's tour became (nil: a tour).
+	Route *RouteAccount `json:"route,omitempty"`
+	// LastGain is the part of the search that found the best tour last
+	// ("": not said).
+	LastGain Source `json:"last_gain,omitempty"`
+	// Unfinished reports that no climb of a climber ended in the time
+	// given: the tour is where the time limit left the best climb.
+	Unfinished bool `json:"unfinished,omitempty"`
+	// Warnings are parts of the run that failed and what they said (the
+	// run went on without them): the only free text of the account.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// SearchKind is the kind of search a run makes.
+type SearchKind string
+
+// The kinds of search of auto, pop and GPU auto.
+const (
+	// SearchIndependent: each worker searches the whole tour alone.
+	SearchIndependent SearchKind = "independent"
+	// SearchMerged: each worker kicks in its own stretch of one tour,
+	// their changes merged.
+	SearchMerged SearchKind = "merged"
+	// SearchPartition: all workers on pieces of one tour.
+	SearchPartition SearchKind = "partition"
+	// SearchPopulation: a population evolved by edge assembly crossover,
+	// then a pool of tours recombined by partition crossover.
+	SearchPopulation SearchKind = "population"
+)
+
+// Source is a part of a search that finds tours.
+type Source string
+
+// The sources of a population search's tours.
+const (
+	// SourceDescent: a worker's descent of a new tour.
+	SourceDescent Source = "descent"
+	// SourceEAX: the evolution of a population by edge assembly crossover.
+	SourceEAX Source = "eax"
+	// SourceCrossover: a partition crossover of two pool members,
+	// descended.
+	SourceCrossover Source = "crossover"
+	// SourceGPU: the GPU's searches on the pool's tours.
+	SourceGPU Source = "gpu"
+)
+
+// ListKind names candidate lists.
+type ListKind string
+
+// The candidate lists of auto's local search.
+const (
+	// ListsAlpha: alpha-nearness lists of a Held–Karp ascent.
+	ListsAlpha ListKind = "alpha"
+	// ListsNearest: the nearest cities.
+	ListsNearest ListKind = "nearest"
+	// ListsQuadrant: the nearest cities of each quadrant.
+	ListsQuadrant ListKind = "quadrant"
+)
+
+// ListsAccount is the candidate lists a local search ended on.
+type ListsAccount struct {
+	Kind ListKind `json:"kind"`
+	// AscentOnGPU reports that the ascent behind alpha lists ran on the
+	// GPU.
+	AscentOnGPU bool `json:"ascent_on_gpu,omitempty"`
+	// DuringSearch reports that the alpha lists came from an ascent that
+	// ended while the search ran on other lists.
+	DuringSearch bool `json:"during_search,omitempty"`
+	// AscentSeconds is the time the ascent behind alpha lists was given
+	// and did not end within, where Kind is not alpha (0: none asked for).
+	AscentSeconds float64 `json:"ascent_not_done_within_s,omitempty"`
+}
+
+// PoolAccount is a population search's pool of tours and what was done
+// with it.
+type PoolAccount struct {
+	Tours    int `json:"tours"`
+	Capacity int `json:"capacity"`
+	// SpreadEdges is the members' mean edge distance to the shortest, in
+	// percent of the cities; SpreadLength how far the longest lies above
+	// the shortest, in percent.
+	SpreadEdges  float64 `json:"spread_edges_percent"`
+	SpreadLength float64 `json:"spread_length_percent"`
+	// NewTours is the descents of new tours the workers offered it.
+	NewTours int `json:"new_tours"`
+	// Crossovers is the partition crossovers tried, Gained those whose
+	// child was shorter than its parents, Entered the children the pool
+	// took.
+	Crossovers int `json:"crossovers"`
+	Gained     int `json:"crossovers_gained"`
+	Entered    int `json:"children_entered"`
+	// Merges is the crossovers of a worker's tour with members that
+	// shortened it before it was offered.
+	Merges int `json:"merge_gains"`
+	// FromGPU is the members that came from the GPU's searches.
+	FromGPU int `json:"from_gpu,omitempty"`
+}
+
+// EAXAccount is a population search's populations evolved by edge
+// assembly crossover.
+type EAXAccount struct {
+	// Populations is the populations evolved (a snapshot's: the one
+	// under way included); each one after the first holds the best so
+	// far.
+	Populations int `json:"populations"`
+	// Tours is the members of the latest population; FromGPU the
+	// members the GPU searched, in all populations (a snapshot's: for the
+	// one under way).
+	Tours   int `json:"tours"`
+	FromGPU int `json:"from_gpu,omitempty"`
+	// Descents is the descents the latest population wants; Built those
+	// ended (a snapshot's, while the population is built).
+	Descents int `json:"descents,omitempty"`
+	Built    int `json:"descents_built,omitempty"`
+	// Generations is the generations of all populations (a snapshot's:
+	// of the one under way).
+	Generations int `json:"generations"`
+	// FirstBest is the shortest member of the first population before
+	// its first generation, Best the shortest member at the end.
+	FirstBest float64 `json:"first_best,omitempty"`
+	Best      float64 `json:"best,omitempty"`
+}
+
+// RestartAccount is the merged search's restarts from the best tour.
+type RestartAccount struct {
+	Count int `json:"count"`
+	// Gained is the crossovers of a restart's tour with the best that
+	// gave a shorter best.
+	Gained int `json:"crossovers_gained"`
+}
+
+// WindowsAccount is the path improver beside a partition search: the
+// stretches of the tour it took, and what they gave.
+type WindowsAccount struct {
+	// Improved is the stretches it gave back shorter, Gain their gain in
+	// all (file units), Refused the stretches it declined.
+	Improved int     `json:"improved"`
+	Gain     float64 `json:"gain"`
+	Refused  int     `json:"refused,omitempty"`
+	// Share is its share of the stretches at the end, in workers.
+	Share float64 `json:"share_workers"`
+	// OnGPU reports that the improver is the GPU's windows (GPU auto).
+	OnGPU bool `json:"on_gpu,omitempty"`
+}
+
+// TourWindowsAccount is the population search on windows of the tour:
+// each window an open path between fixed ends, searched on its own cores
+// and spliced back when shorter.
+type TourWindowsAccount struct {
+	// From is when the windows took over from the partition search, in
+	// seconds from the run's start.
+	From float64 `json:"from_seconds"`
+	// Size is the cities of a round's shortest window, Cores the cores a
+	// window's search took.
+	Size  int `json:"size"`
+	Cores int `json:"cores"`
+	// Rounds is the rounds begun, Searched the windows whose search
+	// ended, Improved those spliced back shorter, Gain the tour's length
+	// they gained (file units).
+	Rounds   int     `json:"rounds"`
+	Searched int     `json:"searched"`
+	Improved int     `json:"improved"`
+	Gain     float64 `json:"gain"`
+}
+
+// GPUAccount is the GPU's share of a run.
+type GPUAccount struct {
+	// Alone reports that GPU auto's CPU search ran without the GPU's
+	// searches (the ascent may still have run there: Lists).
+	Alone bool `json:"cpu_alone,omitempty"`
+	// NoPool says why a population search took no GPU pool ("": it did,
+	// or none was offered).
+	NoPool NoPoolReason `json:"no_pool,omitempty"`
+	// Rounds is the rounds of the GPU's searches on the pool's tours,
+	// TourSlots the tours a round, Improved the tours they shortened,
+	// Kicks their kicks.
+	Rounds    int   `json:"rounds,omitempty"`
+	TourSlots int   `json:"tours_a_round,omitempty"`
+	Improved  int   `json:"tours_improved,omitempty"`
+	Kicks     int64 `json:"kicks,omitempty"`
+	// Entered is its tours the pool took, Bests those that were the
+	// best so far, Members the pool's members from it at the end.
+	Entered int `json:"tours_entered,omitempty"`
+	Bests   int `json:"new_bests,omitempty"`
+	Members int `json:"members_at_end,omitempty"`
+	// Start is the GPU's descent of the start tour (nil: none).
+	Start *GPUStart `json:"start,omitempty"`
+	// EarlyTours reports that or-ils on the GPU gave the run's first
+	// tours, before the CPU search's first.
+	EarlyTours bool `json:"early_tours,omitempty"`
+	// Contexts is the GPU contexts the searches ran on, each with
+	// PerContext searches; Selected the contexts asked for when more
+	// than it ran on.
+	Contexts   int `json:"contexts,omitempty"`
+	PerContext int `json:"searches_a_context,omitempty"`
+	Selected   int `json:"contexts_selected,omitempty"`
+}
+
+// NoPoolReason is why a population search took no GPU pool.
+type NoPoolReason string
+
+// The reasons a population search takes no GPU pool.
+const (
+	// NoPoolKicks: a run by a kicks budget stays on the cores.
+	NoPoolKicks NoPoolReason = "kicks budget"
+	// NoPoolFixedEdges: the GPU's moves do not keep fixed edges.
+	NoPoolFixedEdges NoPoolReason = "fixed edges"
+	// NoPoolInstance: the GPU takes no pool for the instance.
+	NoPoolInstance NoPoolReason = "instance"
+)
+
+// GPUStart is the GPU's 2-opt + Or-opt descent of a run's start tour.
+type GPUStart struct {
+	// Construction names the start it descended ("greedy", ...).
+	Construction string `json:"construction"`
+	// Passes is the descent's passes (0: the construction alone).
+	Passes  int     `json:"passes"`
+	Seconds float64 `json:"seconds"`
+}
+
+// RouteAccount is the path a run's tour became: open (both ends free)
+// or between the cities From and To (their labels).
+type RouteAccount struct {
+	Open bool   `json:"open,omitempty"`
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
+}
+
+// Clone is a deep copy of a, for a snapshot that leaves the engine.
+func (a *Account) Clone() *Account {
+	if a == nil {
+		return nil
+	}
+	c := *a
+	c.Lists = clonePtr(a.Lists)
+	c.Pool = clonePtr(a.Pool)
+	c.EAX = clonePtr(a.EAX)
+	c.Restarts = clonePtr(a.Restarts)
+	c.Windows = clonePtr(a.Windows)
+	c.Route = clonePtr(a.Route)
+	if a.GPU != nil {
+		g := *a.GPU
+		g.Start = clonePtr(a.GPU.Start)
+		c.GPU = &g
+	}
+	c.Warnings = slices.Clone(a.Warnings)
+	return &c
+}
+
+// Warn adds a warning line.
+func (a *Account) Warn(line string) {
+	if line != "" {
+		a.Warnings = append(a.Warnings, line)
+	}
+}
+
+// GPUPart is a's GPU part, made when it has none.
+func (a *Account) GPUPart() *GPUAccount {
+	if a.GPU == nil {
+		a.GPU = new(GPUAccount)
+	}
+	return a.GPU
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	return &c
+}
