@@ -204,7 +204,7 @@ func (s *search) window(pos, size int, slice time.Duration, ctx context.Context,
 	if slice <= 0 || ctx.Err() != nil {
 		return nil
 	}
-	p := solver.Params{TimeLimit: slice, Seed: seed, Workers: s.cfg.Cores, Start: identity(size)}
+	p := solver.Params{Deadline: time.Now().Add(slice), Seed: seed, Workers: s.cfg.Cores, Start: identity(size)}
 	res, err := population.Solve(ctx, sub, p, nil, solver.Aid{})
 	if err != nil {
 		if ctx.Err() != nil {
