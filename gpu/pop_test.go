@@ -11,13 +11,15 @@ import (
 	_ "github.com/tsplab/tsplab/solver/cpu"
 )
 
-// GPU pop lists CPU pop's options and gpus, all experimental, and the
-// CPU engine gets the run's parameters on its own backend.
+// GPU pop lists CPU pop's options as CPU pop declares them, and gpus,
+// and the CPU engine gets the run's parameters on its own backend.
 func TestPopOptions(t *testing.T) {
 	opts := solver.OptionsFor(AlgoPop, solver.BackendGPU)
+	cpu := solver.OptionsFor(AlgoPop, solver.BackendCPU)
 	for _, name := range []string{"pool", "gpuround", "gpustart", device.OptGPUs} {
 		o, ok := opts.Lookup(name)
-		if !ok || !o.Experimental {
+		c, _ := cpu.Lookup(name)
+		if !ok || (name != device.OptGPUs && o.Experimental != c.Experimental) {
 			t.Errorf("option %s: listed %v, experimental %v", name, ok, o.Experimental)
 		}
 	}

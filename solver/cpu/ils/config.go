@@ -183,3 +183,7 @@ func init() {
 		solver.Declare(name, solver.BackendCPU, s)
 	}
 }
+
+// AutoOptions are CPU auto's option declarations, for an engine that
+// composes it (GPU auto) to declare the options it hands down.
+var AutoOptions solver.Declarer = ilsSpecs["auto"]

@@ -57,9 +57,6 @@ type ilsEngine struct {
 	cfg ilsConfig
 	// limits, when set, replaces defaultLimits (tests only)
 	limits *planLimits
-	// composed: run by another engine (GPU auto, Auto), which declares
-	// and checks auto's options with its own
-	composed bool
 }
 
 // Options read from Params.Extra by the iterated local searches.
@@ -115,27 +112,41 @@ const (
 	OptCandidates = "candidates"
 )
 
-// config reads the run's settings: the engine's options on in (ilsSpecs,
-// auto's defaults by size included), with its own move set and start;
-// composed by another engine, only its own options, which that engine
-// checked with its own.
-func (e ilsEngine) config(in *solver.Instance, p solver.Params) (ilsOptions, error) {
+// Config is one run's settings of an iterated local search, read once
+// from its Params (prepare): the engine's options on the instance (auto's
+// defaults by size included) with its own move set and start, the workers
+// counted, and which options the user gave (the plan leaves those as
+// they are).
+type Config struct {
+	o     ilsOptions
+	w     int
+	given func(string) bool
+}
+
+// prepare reads the run's settings from p on in once: checked against
+// the engine first (solver.Configure) when check, else only parsed (an
+// engine that composes this one checked them with its own).
+func (e ilsEngine) prepare(in *solver.Instance, p solver.Params, check bool) (Config, error) {
 	var o ilsOptions
 	var err error
-	if e.composed {
-		o, err = ilsSpecs[e.ID].ParseKnown(in, p)
-	} else {
+	if check {
 		o, err = solver.Configure(ilsSpecs[e.ID], e, in, p)
+	} else {
+		o, err = ilsSpecs[e.ID].Parse(in, p)
 	}
 	if err != nil {
-		return o, err
+		return Config{}, err
 	}
 	o.cfg.orOpt, o.cfg.start, o.cfg.partAuto = e.cfg.orOpt, e.cfg.start, e.cfg.partAuto
 	if !o.pivotRKBI {
 		o.rkbi = 0
 	}
 	o.rkbi = min(o.rkbi, runctl.MaxSearches)
-	return o, nil
+	w, err := runctl.CountSearches("workers", o.workers, runtime.NumCPU(), e.searchCities(o, in), lsBytesPerCity)
+	if err != nil {
+		return Config{}, err
+	}
+	return Config{o: o, w: w, given: p.Given}, nil
 }
 
 // KeepsFixedEdges reports that the iterated local searches keep an
@@ -151,10 +162,7 @@ const lsBytesPerCity = 4 + 4 + 4 + 1 + 4
 // (solver.DefaultLimiter): solver.DefaultTimeLimit, none with a kicks
 // budget.
 func (e ilsEngine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
-	if o, err := ilsSpecs[e.ID].ParseKnown(in, p); err == nil && o.kicks != 0 {
-		return 0
-	}
-	return solver.DefaultTimeLimit
+	return runctl.DefaultLimit(p, OptKicks)
 }
 
 var _ solver.DefaultLimiter = ilsEngine{}
@@ -168,30 +176,34 @@ var _ solver.Aided = ilsEngine{}
 // SolveAided is Solve with aid: aid.FirstTour is closed once the start
 // tour is ready and the search begins; the Held–Karp ascent behind
 // alpha-nearness lists runs on aid.Device, through aid.Ascents (a run of
-// its own when nil).
+// its own when nil). It reads its settings once and decides its plan.
 func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
 	if err := runctl.CheckStart(in, p); err != nil {
 		return solver.Result{}, err
 	}
-	o, err := e.config(in, p)
+	cfg, err := e.prepare(in, p, true)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	p.Algorithm, p.Backend = e.ID, solver.BackendCPU
 	p = p.WithDeadline(start)
-	w, err := runctl.CountSearches("workers", o.workers, runtime.NumCPU(), e.searchCities(o, in), lsBytesPerCity)
-	if err != nil {
-		return solver.Result{}, err
-	}
+	st := e.decide(e.facts(cfg.o, in, cfg.given, cfg.w, p.TimeLimit)).Strategy
+	return e.run(ctx, in, p, snaps, aid, cfg, st, start)
+}
+
+// run runs the search of cfg on in by the strategy st, decided for it
+// once (by this engine, or by the one that composes it).
+func (e ilsEngine) run(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, cfg Config, st strategy.Strategy, start time.Time) (solver.Result, error) {
+	o, w := cfg.o, cfg.w
+	p.Algorithm, p.Backend = e.ID, solver.BackendCPU
 	p.Workers = w
-	plan := e.decide(o, in, p.Given, w, p.TimeLimit)
-	plan.apply(&o, p.Given)
+	plan := ilsPlan{Strategy: st, limits: e.planLimits()}
+	plan.apply(&o, cfg.given)
 	if in.N < 8 {
 		return runctl.ExactSmall(in, e, p, snaps, start)
 	}
 	if plan.pop() {
-		return e.solvePop(ctx, in, p, snaps, aid, start)
+		return e.solvePop(ctx, in, p, snaps, aid, st, start)
 	}
 	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, plan: plan, start: start, c: runctl.NewControl(ctx, p, w, snaps, start), aid: aid}
 	if r.aid.Ascents == nil {
@@ -966,7 +978,7 @@ func unionNeighbors(in *solver.Instance, a, b *neighbor.Lists) *neighbor.Lists {
 
 // autoEngine is the auto engine.
 var autoEngine = ilsEngine{runctl.Identity{ID: "auto", Desc: autoDesc()},
-	ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil, false}
+	ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil}
 
 // autoDesc is auto's description, its sizes those strategy.Decide takes.
 func autoDesc() string {
@@ -997,33 +1009,58 @@ func perCity(d time.Duration) string {
 	return d.String()
 }
 
-// Auto is CPU auto for an engine that composes it by a Go call (GPU
-// auto): it reads only its own options from a run's Params, the composing
-// engine declaring and checking them with its own.
-func Auto() interface {
-	solver.Aided
-	solver.Tuner
-	solver.Planner
-} {
-	e := autoEngine
-	e.composed = true
-	return e
+// AutoEngine is CPU auto as a Go value for an engine that composes it
+// (GPU auto): it prepares its config once (Prepare), gives the facts a
+// run's strategy is decided from (Facts), for the composing engine to add
+// its own, decides it (Decide) and runs by the config and the strategy it
+// is handed (Run), deciding nothing again.
+type AutoEngine struct{ ilsEngine }
+
+// Auto is CPU auto for an engine that composes it by a Go call.
+func Auto() AutoEngine { return AutoEngine{autoEngine} }
+
+// Prepare reads CPU auto's settings from p on in once: a *ParamError for
+// a bad value or an option auto does not take. The composing engine has
+// checked p with its own options and hands only auto's.
+func (a AutoEngine) Prepare(in *solver.Instance, p solver.Params) (Config, error) {
+	return a.prepare(in, p, false)
+}
+
+// Facts are what the strategy of a run of cfg on in is decided from, with
+// limit the time left (0: none); the composing engine adds its devices.
+func (a AutoEngine) Facts(cfg Config, in *solver.Instance, limit time.Duration) strategy.Facts {
+	return a.facts(cfg.o, in, cfg.given, cfg.w, limit)
+}
+
+// Decide is the strategy of a run with facts f: the one decision a run
+// makes.
+func (a AutoEngine) Decide(f strategy.Facts) strategy.Strategy { return a.decide(f).Strategy }
+
+// Run runs CPU auto with cfg by the strategy st decided for the run.
+func (a AutoEngine) Run(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, cfg Config, st strategy.Strategy) (solver.Result, error) {
+	start := time.Now()
+	if err := runctl.CheckStart(in, p); err != nil {
+		return solver.Result{}, err
+	}
+	p = p.WithDeadline(start)
+	return a.run(ctx, in, p, snaps, aid, cfg, st, start)
 }
 
 func init() {
 	solver.Register(ilsEngine{runctl.Identity{ID: "2opt-ils", Desc: "iterated local search, 2-opt + Or-opt with neighbour lists and don't-look bits, double-bridge kicks (Rocki & Suda's method, sequential)"},
-		ilsConfig{orOpt: true, start: startGreedy}, nil, false})
+		ilsConfig{orOpt: true, start: startGreedy}, nil})
 	solver.Register(ilsEngine{runctl.Identity{ID: "3opt-ils", Desc: "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
-		ilsConfig{orOpt: true, start: startNN}, nil, false})
+		ilsConfig{orOpt: true, start: startNN}, nil})
 	solver.Register(autoEngine)
 }
 
 // solvePop runs the population search (solver/cpu/population) for auto
-// on p's workers until p's deadline, and reports it as auto's run.
-func (e ilsEngine) solvePop(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, start time.Time) (solver.Result, error) {
+// on p's workers until p's deadline by auto's strategy st, and reports it
+// as auto's run.
+func (e ilsEngine) solvePop(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, st strategy.Strategy, start time.Time) (solver.Result, error) {
 	q := p
 	q.Algorithm = population.Name
-	res, err := population.Solve(ctx, in, q, snaps, aid)
+	res, err := population.SolveDecided(ctx, in, q, snaps, aid, st)
 	if err != nil {
 		return res, err
 	}

@@ -28,7 +28,7 @@ func TestAutoPartitionWorkers(t *testing.T) {
 		{strategy.PartitionMinN, 16, partOff, false},
 	} {
 		o := ilsOptions{partition: tc.opt, cfg: e.(ilsEngine).cfg}
-		if got := e.(ilsEngine).decide(o, uniformInstance(tc.n, 3), solver.Params{}.Given, tc.w, 0).partition(); got != tc.want {
+		if got := e.(ilsEngine).decide(e.(ilsEngine).facts(o, uniformInstance(tc.n, 3), solver.Params{}.Given, tc.w, 0)).partition(); got != tc.want {
 			t.Errorf("n %d, %d workers, partition=%d: %v, want %v", tc.n, tc.w, tc.opt, got, tc.want)
 		}
 	}

@@ -65,7 +65,7 @@ func TestPopAndRestartPlan(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pl := e.decide(o, in, p.Given, tc.w, tc.limit)
+		pl := e.decide(e.facts(o, in, p.Given, tc.w, tc.limit))
 		if pl.pop() != tc.pop || (pl.Restart > 0) != tc.restarts {
 			t.Errorf("%s: pop %v, restart %v; want %v, %v", tc.name, pl.pop(), pl.Restart, tc.pop, tc.restarts)
 		}
@@ -122,21 +122,27 @@ func TestPlanPrintsTheStrategy(t *testing.T) {
 	}
 }
 
-// TestAutoComposed: auto run by a composing engine (Auto) reads its own
-// options and leaves the composer's alone, while the registered engine
-// refuses an option it does not declare.
+// TestAutoComposed: auto run by a composing engine (Auto) prepares its
+// config once, runs by the strategy it is handed, and refuses an option
+// it does not take (the composing engine hands only auto's).
 func TestAutoComposed(t *testing.T) {
 	in := uniformInstance(300, 4)
-	p := solver.Params{Seed: 1, Workers: 2, Extra: map[string]string{OptKicks: "20", "window": "5"}}
-	res, err := Auto().SolveAided(context.Background(), in, p, nil, solver.Aid{})
+	a := Auto()
+	p := solver.Params{Seed: 1, Workers: 2, Extra: map[string]string{OptKicks: "20"}}
+	cfg, err := a.Prepare(in, p)
+	if err != nil {
+		t.Fatalf("prepare: %v", err)
+	}
+	st := a.Decide(a.Facts(cfg, in, 0))
+	res, err := a.Run(context.Background(), in, p, nil, solver.Aid{}, cfg, st)
 	if err != nil {
 		t.Fatalf("composed: %v", err)
 	}
 	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
 		t.Fatal(err)
 	}
-	auto, _ := solver.Lookup("auto", solver.BackendCPU)
-	if _, err := auto.Solve(context.Background(), in, p, nil); err == nil {
-		t.Error("the registered auto took an option it does not declare")
+	p.Extra = map[string]string{OptKicks: "20", "window": "5"}
+	if _, err := a.Prepare(in, p); err == nil {
+		t.Error("auto's config took an option it does not declare")
 	}
 }

@@ -36,7 +36,7 @@ var spec = solver.NewSpec(
 	solver.SharedInt("workers", func(o *options) *int { return &o.workers }).Auto("all cores"),
 	solver.Int("pool", func(o *options) *int { return &o.pool }, 8, 2, 256,
 		"tours the pool keeps; a new tour replaces the member closest to it by edge distance, only if shorter, and never enters twice"),
-	solver.Int("kicks", func(o *options) *int { return &o.kicks }, 0, 0, math.MaxInt32,
+	solver.Int(optKicks, func(o *options) *int { return &o.kicks }, 0, 0, math.MaxInt32,
 		"kicks of each local search (0: each runs for its time slice); with no time limit the run is deterministic and ends after its rounds"),
 	solver.Int("rounds", func(o *options) *int { return &o.rounds }, 0, 0, math.MaxInt32,
 		"rounds of one local search per worker (0: until the time limit, or 12 with a kicks budget and no time limit)"),
@@ -58,3 +58,10 @@ func init() {
 	solver.Register(engine{})
 	solver.Declare(Name, solver.BackendCPU, spec)
 }
+
+// optKicks is the kicks option: a budget that ends a run by itself.
+const optKicks = "kicks"
+
+// Options are pop's option declarations, for an engine that composes it
+// (GPU pop) to declare the options it hands down.
+var Options solver.Declarer = spec

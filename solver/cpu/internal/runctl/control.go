@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -365,4 +366,15 @@ func ExactSmall(in *solver.Instance, e solver.Engine, p solver.Params, snaps cha
 	sink := solver.NewSink(snaps, 0, start)
 	sink.Send(solver.Snapshot{Tour: append([]int(nil), best...), Length: bestLen, Best: append([]int(nil), best...), BestLength: bestLen, Progress: 1, Moves: moves})
 	return solver.Finish(in, e, p, solver.Outcome{Tour: best, Moves: moves, Steps: 1, Start: start, Device: DeviceName(Workers(p))})
+}
+
+// DefaultLimit is the time limit of a run of p that gives none, for an
+// engine whose budget option called budget ends a run by itself
+// (solver.DefaultLimiter): none when p gives that budget, else
+// solver.DefaultTimeLimit.
+func DefaultLimit(p solver.Params, budget string) time.Duration {
+	if v, err := strconv.ParseInt(p.Text(budget), 10, 64); err == nil && v != 0 {
+		return 0
+	}
+	return solver.DefaultTimeLimit
 }
