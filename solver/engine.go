@@ -98,6 +98,30 @@ type Result struct {
 	// Stats are the run's figures that code and tests read; Device only
 	// names the hardware for people.
 	Stats Stats
+	// Settings are what the engine chose where the options left it the
+	// choice: the values that ran, beside the options given (Params).
+	Settings Settings
+}
+
+// Settings are what an engine chose for a run where its options left it
+// the choice (a launch measured on the device, a default by size): the
+// values that ran, in typed fields; zero where the engine chose nothing.
+type Settings struct {
+	// Blocks and Threads are the parallel searches and the threads of
+	// each that ran (a GPU launch).
+	Blocks  int `json:"blocks,omitempty"`
+	Threads int `json:"threads,omitempty"`
+	// LaunchWaves is the launches measured to choose the threads.
+	LaunchWaves int `json:"launch_waves,omitempty"`
+	// Tenure is the tabu search's tenure; Per its moves a thread.
+	Tenure int `json:"tenure,omitempty"`
+	Per    int `json:"per,omitempty"`
+	// NNFrom is the temperature below which PSPM drew its moves from the
+	// neighbour lists.
+	NNFrom float64 `json:"nnfrom,omitempty"`
+	// GPUs are the GPU contexts the run's searches were split over, as
+	// the gpus option writes them ("0,0"; empty: one).
+	GPUs string `json:"gpus,omitempty"`
 }
 
 // Stats are figures of a run beyond its tour; zero where an engine does
@@ -256,6 +280,8 @@ type Outcome struct {
 	Stopped bool
 	Device  string // Result.Device: the device only
 	Note    string // Result.Note: how the run went, if need be
+	// Settings is Result.Settings: what the engine chose for the run.
+	Settings Settings
 }
 
 // Finish validates o.Tour, recomputes its length exactly and fills the
@@ -278,6 +304,7 @@ func Finish(in *Instance, e Engine, p Params, o Outcome) (Result, error) {
 		Elapsed:    elapsed,
 		Device:     o.Device,
 		Note:       o.Note,
+		Settings:   o.Settings,
 		Algorithm:  e.Name(),
 		Backend:    e.Backend(),
 		Params:     p,

@@ -27,7 +27,7 @@ func TestMultiClimbTwoContexts(t *testing.T) {
 		t.Fatal(err)
 	}
 	gputest.CheckExact(t, "2opt-climb", in, res)
-	if res.Steps != 2001 || !strings.Contains(res.Note, "2 GPU contexts") || res.Params.Extra[device.OptGPUs] != "0,0" {
+	if res.Steps != 2001 || !strings.Contains(res.Note, "2 GPU contexts") || res.Settings.GPUs != "0,0" {
 		t.Fatalf("%d climbs (want 2001), note %q, params %v", res.Steps, res.Note, res.Params.Extra)
 	}
 	calls := 0

@@ -97,7 +97,7 @@ func TestSwapTabuPerSameSearch(t *testing.T) {
 		if r.Steps != 400 {
 			t.Fatalf("per %d: %d iterations", per, r.Steps)
 		}
-		t.Logf("per %d (ran %s, block %d): best %d in %v", per, r.Params.Extra[OptPer], gputest.OptInt(r.Params, "threads"), r.Length, r.Elapsed)
+		t.Logf("per %d (ran %d, block %d): best %d in %v", per, r.Settings.Per, r.Settings.Threads, r.Length, r.Elapsed)
 		lens = append(lens, r.Length)
 	}
 	if slices.Min(lens) != slices.Max(lens) {
