@@ -17,8 +17,8 @@ import (
 )
 
 // TestPrepareAuto: GPU auto reads its config once: its own options
-// (the windows' window and wsegment as their kick segment, never CPU
-// auto's segment, whose range or-ils's narrower one would refuse; the
+// (the windows' window and wsegment as their kick segment; segment, fixed
+// in CPU auto, refused; the
 // early or-ils without global passes; the windows off when beside is
 // given 0; a bad wsegment refused) and CPU auto's from the others (a bad
 // one refused). The caller's options are left alone.
@@ -33,7 +33,7 @@ func TestPrepareAuto(t *testing.T) {
 	}{
 		{nil, 1024, 30, false, true},
 		{map[string]string{ils.OptWindowSegment: "50", ils.OptWindow: "512"}, 512, 50, false, true},
-		{map[string]string{"segment": "100000"}, 1024, 30, false, true},
+		{map[string]string{"segment": "100000"}, 0, 0, false, false},
 		{map[string]string{ils.OptBeside: "0"}, 1024, 30, true, true},
 		{map[string]string{ils.OptWindowSegment: "0"}, 0, 0, false, false},
 		{map[string]string{cpuils.OptPartition: "sometimes"}, 0, 0, false, false},

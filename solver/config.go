@@ -17,6 +17,9 @@ import (
 type Decl[C any] struct {
 	opt Option
 	set func(c *C, text string, v float64)
+	// fixed: not an option of the engine (Spec.Fixed): its field takes
+	// the default
+	fixed bool
 }
 
 // Option returns the declared option.
@@ -275,9 +278,39 @@ func (s *Spec[C]) mustHave(name string) {
 func (s *Spec[C]) Sizes() SizeTable { return s.sizes }
 
 // Options returns the declared options with their defaults on in (nil:
-// the declared ones, BySize where the size table decides).
+// the declared ones, BySize where the size table decides), those fixed
+// aside.
 func (s *Spec[C]) Options(in *Instance) OptionSet {
-	return s.sizes.Apply(in, s.declared())
+	return s.visible(s.sizes.Apply(in, s.declared()))
+}
+
+// visible returns set, the spec's options in declaration order, without
+// the fixed ones.
+func (s *Spec[C]) visible(set OptionSet) OptionSet {
+	out := make(OptionSet, 0, len(set))
+	for i, d := range s.decls {
+		if !d.fixed {
+			out = append(out, set[i])
+		}
+	}
+	return out
+}
+
+// Fixed returns a copy of s in which the options called names are no
+// longer options of the engine: not listed, refused when given, their
+// fields set to the default (by size where the table sets one). Engines
+// sharing a config struct keep only the options their users need.
+func (s *Spec[C]) Fixed(names ...string) *Spec[C] {
+	c := &Spec[C]{decls: slices.Clone(s.decls), sizes: s.sizes}
+	for _, name := range names {
+		c.mustHave(name)
+		for i := range c.decls {
+			if c.decls[i].opt.Name == name {
+				c.decls[i].fixed = true
+			}
+		}
+	}
+	return c
 }
 
 // declared returns the declared options, as declared.
@@ -302,14 +335,16 @@ func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
 	if in != nil {
 		set = s.sizes.Apply(in, set)
 	}
-	if err := checkExtraKeys(set, "this engine", p); err != nil {
+	if err := checkExtraKeys(s.visible(set), "this engine", p); err != nil {
 		return c, err
 	}
 	for i, d := range s.decls {
 		o := set[i]
 		text := o.Default
 		given := ""
-		if o.Shared {
+		if d.fixed {
+			// the default alone
+		} else if o.Shared {
 			if v := p.sharedText(o.Name); v != "" {
 				text, given = v, v
 			}

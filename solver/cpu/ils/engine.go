@@ -57,6 +57,9 @@ type ilsEngine struct {
 	cfg ilsConfig
 	// limits, when set, replaces defaultLimits (tests only)
 	limits *planLimits
+	// tweak, when set, changes the options once they are read: a test's
+	// setting of a value that is no option of the engine (tests only)
+	tweak func(*ilsOptions)
 }
 
 // Options read from Params.Extra by the iterated local searches.
@@ -142,6 +145,9 @@ func (e ilsEngine) prepare(in *solver.Instance, p solver.Params, check bool) (Co
 		o.rkbi = 0
 	}
 	o.rkbi = min(o.rkbi, runctl.MaxSearches)
+	if e.tweak != nil {
+		e.tweak(&o)
+	}
 	w, err := runctl.CountSearches("workers", o.workers, runtime.NumCPU(), e.searchCities(o, in), lsBytesPerCity)
 	if err != nil {
 		return Config{}, err
@@ -978,7 +984,7 @@ func unionNeighbors(in *solver.Instance, a, b *neighbor.Lists) *neighbor.Lists {
 
 // autoEngine is the auto engine.
 var autoEngine = ilsEngine{runctl.Identity{ID: "auto", Desc: autoDesc()},
-	ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil}
+	ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil, nil}
 
 // autoDesc is auto's description, its sizes those strategy.Decide takes.
 func autoDesc() string {
@@ -1048,9 +1054,9 @@ func (a AutoEngine) Run(ctx context.Context, in *solver.Instance, p solver.Param
 
 func init() {
 	solver.Register(ilsEngine{runctl.Identity{ID: "2opt-ils", Desc: "iterated local search, 2-opt + Or-opt with neighbour lists and don't-look bits, double-bridge kicks (Rocki & Suda's method, sequential)"},
-		ilsConfig{orOpt: true, start: startGreedy}, nil})
+		ilsConfig{orOpt: true, start: startGreedy}, nil, nil})
 	solver.Register(ilsEngine{runctl.Identity{ID: "3opt-ils", Desc: "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
-		ilsConfig{orOpt: true, start: startNN}, nil})
+		ilsConfig{orOpt: true, start: startNN}, nil, nil})
 	solver.Register(autoEngine)
 }
 

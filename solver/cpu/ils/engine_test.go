@@ -301,8 +301,12 @@ func bruteForce(in *solver.Instance) int64 {
 func TestCandidateOptions(t *testing.T) {
 	in := uniformInstance(150, 12)
 	for _, c := range []string{"nearest", "quadrant", "union", "mixed", "alpha"} {
-		p := solver.Params{Seed: 1, Workers: 2, Extra: map[string]string{OptKicks: "300", OptCandidates: c, OptThreeOpt: "off", OptAccept: "better"}}
-		res := solve(t, "auto", in, p, nil)
+		p := solver.Params{Seed: 1, Workers: 2, Extra: map[string]string{OptKicks: "300", OptCandidates: c}}
+		e := tweaked(t, "auto", func(o *ilsOptions) { o.cfg.threeOpt, o.cfg.acceptEqual = false, false })
+		res, err := e.Solve(context.Background(), in, p, nil)
+		if err != nil {
+			t.Fatalf("candidates=%s: %v", c, err)
+		}
 		ref := solve(t, "2opt-ils", in, solver.Params{Seed: 1, Workers: 1, Extra: map[string]string{OptKicks: "300"}}, nil)
 		if float64(res.Length) > 1.05*float64(ref.Length) {
 			t.Errorf("candidates=%s: %d, 2opt-ils %d", c, res.Length, ref.Length)
@@ -425,12 +429,9 @@ func TestAlphaListsTakenLater(t *testing.T) {
 		time.Sleep(5 * time.Second)
 		cancel()
 	}()
-	e, err := solver.Lookup("auto", solver.BackendCPU)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// epochs of 500 kicks per worker between exchanges
-	res, err := e.(solver.Aided).SolveAided(ctx, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 5 * time.Minute, Extra: map[string]string{OptCandidates: "alpha", OptSync: "500", OptShare: "best"}}, nil, solver.Aid{Ascents: ascents})
+	e := tweaked(t, "auto", func(o *ilsOptions) { o.cfg.sync = 500 })
+	res, err := e.SolveAided(ctx, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 5 * time.Minute, Extra: map[string]string{OptCandidates: "alpha", OptShare: "best"}}, nil, solver.Aid{Ascents: ascents})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -535,7 +536,7 @@ func TestMergedRestarts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 3 * time.Second, Extra: map[string]string{OptRestart: "50", OptCandidates: "nearest"}}
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 3 * time.Second, Extra: map[string]string{OptCandidates: "nearest"}}
 	snaps := make(chan solver.Snapshot, 64)
 	shown := make(chan bool)
 	go func() {
@@ -545,8 +546,15 @@ func TestMergedRestarts(t *testing.T) {
 		}
 		shown <- seen
 	}()
-	res := enginetest.Solve(t, "auto", in, p, snaps)
+	e := tweaked(t, "auto", func(o *ilsOptions) { o.restart = 50 })
+	res, err := e.Solve(context.Background(), in, p, snaps)
 	close(snaps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		t.Fatal(err)
+	}
 	if !<-shown {
 		t.Error("no snapshot's phase names the first restart")
 	}

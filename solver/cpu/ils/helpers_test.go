@@ -90,3 +90,17 @@ func (e ilsEngine) config(in *solver.Instance, p solver.Params) (ilsOptions, err
 	c, err := e.prepare(in, p, true)
 	return c.o, err
 }
+
+// tweaked returns the engine called name with tweak changing its options
+// once they are read: a test's value of a setting that is no option of
+// the engine.
+func tweaked(t testing.TB, name string, tweak func(*ilsOptions)) ilsEngine {
+	t.Helper()
+	eng, err := solver.Lookup(name, solver.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := eng.(ilsEngine)
+	e.tweak = tweak
+	return e
+}

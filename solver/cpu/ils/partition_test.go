@@ -119,7 +119,7 @@ func TestPartitionFixedEdges(t *testing.T) {
 // kicks budget gives the same tour twice.
 func TestPartitionAdaptRepeats(t *testing.T) {
 	in := uniformInstance(3000, 31)
-	p := solver.Params{Seed: 5, Workers: 3, Extra: map[string]string{OptPartSegment: "600", OptPartKicks: "0.3", OptPartSlice: "0", OptMove: "adapt", OptKicks: "400", OptPartition: "on"}}
+	p := solver.Params{Seed: 5, Workers: 3, Extra: map[string]string{OptPartSegment: "600", OptPartKicks: "0.3", OptMove: "adapt", OptKicks: "400", OptPartition: "on"}}
 	a := solve(t, "auto", in, p, nil)
 	b := solve(t, "auto", in, p, nil)
 	if !slices.Equal(a.Tour, b.Tour) {

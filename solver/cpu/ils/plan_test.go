@@ -35,8 +35,7 @@ func TestPopAndRestartPlan(t *testing.T) {
 		{"kicks budget", auto, 2000, 2, 0, map[string]string{OptKicks: "100"}, false, false},
 		{"kicks budget, four workers", auto, 2000, 4, 0, map[string]string{OptKicks: "100"}, false, false},
 		{"an option given", auto, 2000, 2, 10 * time.Second, map[string]string{OptMove: "chain"}, false, false},
-		{"an option given, four workers", auto, 2000, 4, 10 * time.Second, map[string]string{OptSegment: "100"}, false, true},
-		{"restart given", auto, 2000, 4, 10 * time.Second, map[string]string{OptRestart: "0"}, false, false},
+		{"an option given, four workers", auto, 2000, 4, 10 * time.Second, map[string]string{OptStale: "2"}, false, true},
 		{"share best", auto, 2000, 4, 10 * time.Second, map[string]string{OptShare: "best"}, false, false},
 		{"below 1,000", auto, strategy.DeepMinN - 1, 2, 10 * time.Second, nil, false, false},
 		{"below 1,000, four workers", auto, strategy.DeepMinN - 1, 4, 10 * time.Second, nil, false, false},
@@ -52,8 +51,8 @@ func TestPopAndRestartPlan(t *testing.T) {
 		{"from 20,000, two workers, 0.5 ms a city", auto, strategy.PopMaxN, 2, strategy.PopMaxN * strategy.PopPerCity, nil, false, false},
 		{"from 20,000, two workers, 1 ms a city", auto, strategy.PopMaxN, 2, 2 * strategy.PopMaxN * strategy.PopPerCity, nil, true, false},
 		{"from 20,000, one worker, 1 ms a city", auto, strategy.PopMaxN, 1, 2 * strategy.PopMaxN * strategy.PopPerCity, nil, false, false},
-		{"an option given from 10,000, four workers", auto, strategy.RestartMaxN, 4, 10 * time.Second, map[string]string{OptSegment: "100"}, false, false},
-		{"an option given below 10,000, sixteen workers", auto, strategy.RestartMaxN - 1, 16, 10 * time.Second, map[string]string{OptSegment: "100"}, false, true},
+		{"an option given from 10,000, four workers", auto, strategy.RestartMaxN, 4, 10 * time.Second, map[string]string{OptStale: "2"}, false, false},
+		{"an option given below 10,000, sixteen workers", auto, strategy.RestartMaxN - 1, 16, 10 * time.Second, map[string]string{OptStale: "2"}, false, true},
 		{"partition sizes", auto, strategy.PartitionMinN, 2, 10 * time.Second, nil, false, false},
 		{"2opt-ils", ils2, 2000, 2, 10 * time.Second, nil, false, false},
 		{"2opt-ils, four workers", ils2, 2000, 4, 10 * time.Second, nil, false, false},
@@ -70,7 +69,7 @@ func TestPopAndRestartPlan(t *testing.T) {
 			t.Errorf("%s: pop %v, restart %v; want %v, %v", tc.name, pl.pop(), pl.Restart, tc.pop, tc.restarts)
 		}
 		pl.apply(&o, p.Given)
-		if want := map[bool]int{true: int(strategy.RestartStall / time.Millisecond)}[tc.restarts]; o.restart != want && !p.Given(OptRestart) {
+		if want := map[bool]int{true: int(strategy.RestartStall / time.Millisecond)}[tc.restarts]; o.restart != want {
 			t.Errorf("%s: the run's restart option %d, want %d", tc.name, o.restart, want)
 		}
 	}

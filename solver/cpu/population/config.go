@@ -54,14 +54,21 @@ var spec = solver.NewSpec(
 		"with a GPU pool (GPU pop): the GPU's tours start as copies of the pool's members, each slot varied by its own kicks (copy), or with random double bridges on a thousandth of the cities first, one plain copy a member (kick)").Experimental(),
 )
 
+// cpuSpec is CPU pop's options: those of a GPU pool aside.
+var cpuSpec = spec.Fixed("gpuround", "gpustart")
+
+// gpuSpec is GPU pop's options (Options): the pool's experiments aside,
+// the GPU pool's own in.
+var gpuSpec = spec.Fixed("init", "gpx", "merge")
+
 func init() {
 	solver.Register(engine{})
-	solver.Declare(Name, solver.BackendCPU, spec)
+	solver.Declare(Name, solver.BackendCPU, cpuSpec)
 }
 
 // optKicks is the kicks option: a budget that ends a run by itself.
 const optKicks = "kicks"
 
-// Options are pop's option declarations, for an engine that composes it
-// (GPU pop) to declare the options it hands down.
-var Options solver.Declarer = spec
+// Options are the option declarations of pop run with a GPU pool, for the
+// engine that composes it (GPU pop) to declare the options it hands down.
+var Options solver.Declarer = gpuSpec

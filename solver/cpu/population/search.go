@@ -46,17 +46,18 @@ func (e engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 // pool's members beside the workers (feeder), in a run with a time limit
 // and no fixed edges (the accelerator's moves do not keep them).
 func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
-	return e.solve(ctx, in, p, snaps, aid, nil)
-}
-
-// solve runs the search by the strategy st, decided for the run by the
-// engine that composes this one (auto), or decided here when st is nil.
-func (e engine) solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, st *strategy.Strategy) (solver.Result, error) {
-	start := time.Now()
-	o, err := solver.Configure(spec, e, in, p)
+	o, err := solver.Configure(cpuSpec, e, in, p)
 	if err != nil {
 		return solver.Result{StopReason: solver.StopError}, err
 	}
+	return e.solve(ctx, in, p, snaps, aid, o, nil)
+}
+
+// solve runs the search with the options o by the strategy st, decided
+// for the run by the engine that composes this one (auto), or decided
+// here when st is nil.
+func (e engine) solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, o options, st *strategy.Strategy) (solver.Result, error) {
+	start := time.Now()
 	w := o.workers
 	if w <= 0 {
 		w = runtime.NumCPU()
@@ -125,16 +126,27 @@ func (engine) Plan(in *solver.Instance) string {
 }
 
 // Solve runs the population search as the pop engine does, deciding its
-// strategy: GPU pop's run of it, a plain Go call.
+// strategy, with the options of a run with a GPU pool (Options, which the
+// composing engine checked with its own): GPU pop's run of it, a plain Go
+// call.
 func Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
-	return engine{}.SolveAided(ctx, in, p, snaps, aid)
+	o, err := gpuSpec.Parse(in, p)
+	if err != nil {
+		return solver.Result{StopReason: solver.StopError}, err
+	}
+	return engine{}.solve(ctx, in, p, snaps, aid, o, nil)
 }
 
 // SolveDecided runs the population search by the strategy st that auto
 // decided for its run (st.Search is strategy.Population), deciding
 // nothing again: auto's run of it, a plain Go call.
 func SolveDecided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, st strategy.Strategy) (solver.Result, error) {
-	return engine{}.solve(ctx, in, p, snaps, aid, &st)
+	e := engine{}
+	o, err := solver.Configure(cpuSpec, e, in, p)
+	if err != nil {
+		return solver.Result{StopReason: solver.StopError}, err
+	}
+	return e.solve(ctx, in, p, snaps, aid, o, &st)
 }
 
 // defaultBudgetRounds is the rounds of a run with a kicks budget and no
