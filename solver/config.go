@@ -373,7 +373,8 @@ func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
 
 // checkExtraKeys returns a *ParamError for the first (in name order) key
 // of p.Extra that is not an option of set nor an output key; engine names
-// the engine in the message.
+// the engine in the message, which lists set's stable options (what a
+// user of the engine needs) and says where the others are.
 func checkExtraKeys(set OptionSet, engine string, p Params) error {
 	keys := make([]string, 0, len(p.Extra))
 	for k := range p.Extra {
@@ -392,13 +393,21 @@ func checkExtraKeys(set OptionSet, engine string, p Params) error {
 		}
 		have := "none"
 		var extra []string
+		experimental := false
 		for _, o := range set {
-			if o.Name != "workers" {
+			switch {
+			case o.Name == "workers":
+			case o.Experimental:
+				experimental = true
+			default:
 				extra = append(extra, o.Name)
 			}
 		}
 		if len(extra) > 0 {
 			have = strings.Join(extra, ", ")
+		}
+		if experimental {
+			have += " (and experimental ones: tsp engines --verbose --all)"
 		}
 		return &ParamError{Flag: "--opt", Value: k, Range: "one of the options of " + engine + ": " + have}
 	}

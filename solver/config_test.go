@@ -75,7 +75,7 @@ func TestSpecParseErrors(t *testing.T) {
 		{Params{Extra: map[string]string{"rate": "0"}}, "--opt rate 0 is out of range: want 0 < x <= 1"},
 		{Params{Extra: map[string]string{"pivot": "best"}}, "--opt pivot best is unknown: want one of first|rkbi"},
 		{Params{Extra: map[string]string{"deep": "maybe"}}, "--opt deep maybe is unknown: want one of on|off"},
-		{Params{Extra: map[string]string{"nosuch": "1"}}, "--opt nosuch is unknown: want one of the options of this engine: t0, kicks, rate, pivot, deep, stale, sync"},
+		{Params{Extra: map[string]string{"nosuch": "1"}}, "--opt nosuch is unknown: want one of the options of this engine: t0, kicks, rate, pivot, stale (and experimental ones: tsp engines --verbose --all)"},
 		{Params{Workers: 5000}, "--workers 5000 is out of range: want 1..1024 (0: default)"},
 	}
 	for _, tc := range cases {

@@ -165,7 +165,8 @@ type Engine interface {
 	Name() string
 	// Backend is BackendCPU or BackendGPU.
 	Backend() string
-	// Describe is a one-line description for menus and help.
+	// Describe is a one-line description for menus and help, at most
+	// MaxDescription characters.
 	Describe() string
 	// Available returns nil when the engine can run here, else why not.
 	Available() error
@@ -174,6 +175,11 @@ type Engine interface {
 	// (nil, or from Latest) through a Sink; it returns the best tour found.
 	Solve(ctx context.Context, in *Instance, p Params, snaps chan Snapshot) (Result, error)
 }
+
+// MaxDescription is the longest an engine's description may be, in
+// characters: a line or two of a menu; what depends on the instance's size
+// belongs in docs/ENGINES.md and the engine's Plan.
+const MaxDescription = 300
 
 var (
 	regMu    sync.RWMutex

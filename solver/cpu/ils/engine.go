@@ -9,7 +9,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -983,37 +982,12 @@ func unionNeighbors(in *solver.Instance, a, b *neighbor.Lists) *neighbor.Lists {
 }
 
 // autoEngine is the auto engine.
-var autoEngine = ilsEngine{runctl.Identity{ID: "auto", Desc: autoDesc()},
+var autoEngine = ilsEngine{runctl.Identity{ID: "auto", Desc: autoDesc},
 	ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil, nil}
 
-// autoDesc is auto's description, its sizes those strategy.Decide takes.
-func autoDesc() string {
-	deep, part, adapt := thousands(strategy.DeepMinN), thousands(strategy.PartitionMinN), thousands(strategy.AdaptMaxPerWorker)
-	return fmt.Sprintf("the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains and the non-sequential double-bridge 4-opt move where it finds nothing, on %d alpha-nearness candidates of a Held–Karp ascent (nearest and quadrant ones in a timed run of under %s of a worker a city), from %s to %s cities; "+
-		"sequential 3-opt moves on nearest candidates below %s cities and on nearest and quadrant candidates from %s, with the 5-opt move on them in the rounds where it gains more per second up to %s cities a worker; "+
-		"below %s cities one search per core with stagnation escapes; from %s to %s each core kicking in its own stretch of one tour, their changes merged "+
-		"(in a timed run below %s cities (on fewer than %d workers with %s a city × %d / workers), or below %s with %s a city (scaled alike), the population search of pop instead: a population evolved by edge assembly crossover, then tours recombined by partition crossover); "+
-		"from %s all cores on one tour, each on a segment or a cell of the plane; best kept",
-		strategy.AlphaNeighbors, perCity(strategy.AlphaMinPerCity), deep, part, deep, part, adapt, deep, deep, part,
-		thousands(strategy.PopMaxN), strategy.PopFewWorkers, perCity(strategy.PopShortPerCity), strategy.PopFewWorkers, thousands(strategy.PopLongMaxN), perCity(strategy.PopPerCity), part)
-}
-
-// thousands writes n with a comma between each group of three digits.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
-// perCity says a time a city in words: "half a millisecond" for 500 µs.
-func perCity(d time.Duration) string {
-	if d == time.Millisecond/2 {
-		return "half a millisecond"
-	}
-	return d.String()
-}
+// autoDesc is auto's description; its searches by size are told in
+// docs/ENGINES.md and shown for a file by tsp engines FILE (Plan).
+const autoDesc = "the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt move on alpha-nearness lists, its search chosen by the instance's size (independent searches, a merged search, pop's population search, the partition search); best kept"
 
 // AutoEngine is CPU auto as a Go value for an engine that composes it
 // (GPU auto): it prepares its config once (Prepare), gives the facts a

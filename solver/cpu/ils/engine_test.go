@@ -58,7 +58,7 @@ func TestEnginesRegistered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if e.Name() != name || e.Backend() != solver.BackendCPU || e.Describe() == "" || e.Available() != nil {
+		if e.Name() != name || e.Backend() != solver.BackendCPU || e.Describe() == "" || len([]rune(e.Describe())) > solver.MaxDescription || e.Available() != nil {
 			t.Fatalf("%s: bad identity %q/%q %q", name, e.Name(), e.Backend(), e.Describe())
 		}
 	}

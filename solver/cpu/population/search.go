@@ -30,7 +30,7 @@ type engine struct{}
 func (engine) Name() string    { return Name }
 func (engine) Backend() string { return solver.BackendCPU }
 func (engine) Describe() string {
-	return "a population of descents of randomized nearest-neighbour tours (with a GPU pool, and of as many more searched by the GPU) evolved by edge assembly crossover (EAX, one AB-cycle a child) until it converges, again with fresh descents and the best so far while half a timed run is left, then a pool of tours kept diverse by edge distance, recombined pairwise by partition crossover (GPX and GPX2 with a repair of infeasible components), each child descended and kicked on one core with auto's moves for the size (the 5-opt move on alpha lists from 1,000 cities) and merged with every member before it is offered, one search per worker at a time"
+	return "a population of descents evolved by edge assembly crossover (EAX) until it converges, then a pool of tours kept diverse by edge distance, recombined by partition crossover (GPX2), each child descended and kicked on one core with auto's moves for the size"
 }
 func (engine) Available() error      { return nil }
 func (engine) KeepsFixedEdges() bool { return true }
