@@ -474,61 +474,6 @@ var inf = math.Inf(1)
 // Inf is the upper bound of an option without one.
 var Inf = inf
 
-// Configure checks p against engine e on in (Check: Validate's ranges on
-// that instance and device, the schedule, the memory, unless Prepare
-// already did) and parses it into e's config struct with s: the one call
-// an engine's Solve makes to read its settings.
-func Configure[C any](s *Spec[C], e Engine, in *Instance, p Params) (C, error) {
-	if err := Check(e, in, p); err != nil {
-		var zero C
-		return zero, err
-	}
-	return s.Parse(in, p)
-}
-
-// ParseKnown is Parse for an engine that hands the settings it does not
-// declare to another engine (GPU auto to CPU auto): it reads its own
-// options from p and leaves every other Extra key alone. Validate, against
-// the whole set (Inherit), checks those.
-func (s *Spec[C]) ParseKnown(in *Instance, p Params) (C, error) {
-	own := s.declared()
-	if len(p.Extra) > 0 {
-		q := p
-		q.Extra = map[string]string{}
-		for k, v := range p.Extra {
-			if _, ok := own.Lookup(k); ok {
-				q.Extra[k] = v
-			}
-		}
-		p = q
-	}
-	return s.Parse(in, p)
-}
-
-// Inherit declares the options of an engine that runs another one
-// (algorithm, backend) and passes it its settings: that engine's options,
-// with their defaults on the instance, then own's. An option own declares
-// replaces the inherited one of that name.
-func Inherit(algorithm, backend string, own Declarer) Declarer {
-	return inherited{algorithm, backend, own}
-}
-
-type inherited struct {
-	algorithm, backend string
-	own                Declarer
-}
-
-func (h inherited) Options(in *Instance) OptionSet {
-	mine := h.own.Options(in)
-	var out OptionSet
-	for _, o := range optionsOn(h.algorithm, h.backend, in) {
-		if _, dup := mine.Lookup(o.Name); !dup {
-			out = append(out, o)
-		}
-	}
-	return append(out, mine...)
-}
-
 // Options implements Declarer for a fixed set of options (an engine whose
 // options do not depend on the instance's size).
 func (s OptionSet) Options(*Instance) OptionSet { return slices.Clone(s) }
@@ -538,10 +483,11 @@ func (s OptionSet) Options(*Instance) OptionSet { return slices.Clone(s) }
 func (d Decl[C]) Stable() Decl[C] { d.opt.Experimental = false; return d }
 
 // WithExtra returns p with the Params.Extra key name set to value, on a
-// copy of the map: how an engine reports in Result.Params a value it
-// chose (a computed default) without touching its caller's settings.
+// copy of the map, without the config Prepare made for the settings
+// before.
 func (p Params) WithExtra(name, value string) Params {
 	q := p
+	q.prepared = nil
 	q.Extra = make(map[string]string, len(p.Extra)+1)
 	for k, v := range p.Extra {
 		q.Extra[k] = v

@@ -45,9 +45,9 @@ type Params struct {
 	// "pivot": "rkbi", ...): Set and the engines' declarations read it.
 	Extra map[string]string `json:"extra,omitempty"`
 
-	// checked marks the params Prepare checked for one engine and
-	// instance (nil: not checked).
-	checked *checkMark
+	// prepared is the config Prepare made for one engine and instance
+	// (nil: none).
+	prepared *prepared
 }
 
 // Snapshot is the state of a running engine at one moment. The receiver

@@ -359,13 +359,15 @@ func (p Params) Given(name string) bool {
 func (p Params) Text(name string) string { return strings.TrimSpace(p.Extra[name]) }
 
 // Without returns p without the engine option called name, on a copy of
-// its Extra map, so that the caller's map is left as it was.
+// its Extra map, so that the caller's map is left as it was, and without
+// the config Prepare made for the settings before.
 func (p Params) Without(name string) Params {
 	if _, ok := p.Extra[name]; !ok {
 		return p
 	}
 	p.Extra = maps.Clone(p.Extra)
 	delete(p.Extra, name)
+	p.prepared = nil
 	return p
 }
 
@@ -377,6 +379,7 @@ func (p Params) Without(name string) Params {
 // Set writes into a copy of Extra, so that a Params copied before keeps
 // its settings.
 func (p *Params) Set(setting string) error {
+	p.prepared = nil
 	name, value, ok := strings.Cut(setting, "=")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" {
