@@ -90,7 +90,7 @@ func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params, st s
 // solveEarly runs or-ils (from Params.Start, else the space-filling curve)
 // while the CPU auto engine builds its lists and start tour, and stops it
 // at the engine's first tour; snapshots and result carry the better tour.
-func solveEarly(ctx context.Context, e solver.Engine, aid solver.Aid, in *solver.Instance, p solver.Params, cfg autoConfig, st strategy.Strategy, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
+func solveEarly(ctx context.Context, e solver.Engine, aid solver.Aid, in *solver.Instance, p solver.Params, cfg autoConfig, plan strategy.Strategy, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
 	type orSide struct {
 		ph  ils.OrPhase
 		err error
@@ -115,7 +115,7 @@ func solveEarly(ctx context.Context, e solver.Engine, aid solver.Aid, in *solver
 		orDone <- orSide{ph, err}
 	}()
 	aid.FirstTour = first
-	r, err := cpuils.Auto().Run(ctx, in, cpuParams(p), engSnaps, aid, cfg.cpu, st)
+	r, err := cpuils.Auto().Run(ctx, in, cpuParams(p), engSnaps, aid, cfg.cpu, plan)
 	stopOr()
 	o := <-orDone
 	merged()
