@@ -407,8 +407,12 @@ func (s *lamSuite) notes() {
 
 // nnFromNote is ", nn below T = ..." when a GPU PSPM run reports the temperature below which its draw takes near moves, else "".
 func nnFromNote(x solver.Result) string {
-	if v := x.Settings.NNFrom; v > 0 && x.Params.Extra["draw"] != "uniform" {
-		return ", nn below T = " + strconv.FormatFloat(v, 'g', -1, 64)
+	v := x.Params.Extra["nnfrom"] // given
+	if x.Settings.NNFrom > 0 {      // chosen by the engine
+		v = strconv.FormatFloat(x.Settings.NNFrom, 'g', -1, 64)
+	}
+	if v != "" && x.Params.Extra["draw"] != "uniform" {
+		return ", nn below T = " + v
 	}
 	return ""
 }
