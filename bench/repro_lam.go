@@ -408,7 +408,7 @@ func (s *lamSuite) notes() {
 // nnFromNote is ", nn below T = ..." when a GPU PSPM run reports the temperature below which its draw takes near moves, else "".
 func nnFromNote(x solver.Result) string {
 	v := x.Params.Extra["nnfrom"] // given
-	if x.Settings.NNFrom > 0 {      // chosen by the engine
+	if x.Settings.NNFrom > 0 {    // chosen by the engine
 		v = strconv.FormatFloat(x.Settings.NNFrom, 'g', -1, 64)
 	}
 	if v != "" && x.Params.Extra["draw"] != "uniform" {
