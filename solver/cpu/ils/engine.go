@@ -167,7 +167,10 @@ const lsBytesPerCity = 4 + 4 + 4 + 1 + 4
 // (solver.DefaultLimiter): solver.DefaultTimeLimit, none with a kicks
 // budget.
 func (e ilsEngine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
-	return runctl.DefaultLimit(p, OptKicks)
+	if o, err := solver.ConfigOf(ilsSpecs[e.ID], e, in, p); err == nil && o.kicks != 0 {
+		return 0
+	}
+	return solver.DefaultTimeLimit
 }
 
 var _ solver.DefaultLimiter = ilsEngine{}
