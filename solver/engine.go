@@ -122,6 +122,14 @@ type Settings struct {
 	// GPUs are the GPU contexts the run's searches were split over, as
 	// the gpus option writes them ("0,0"; empty: one).
 	GPUs string `json:"gpus,omitempty"`
+	// K, T0, TEnd, Alpha and Sweeps are an annealer's schedule (Lam et
+	// al.'s Se, the temperatures in the file's units, the cooling factor,
+	// Sp).
+	K      int     `json:"k,omitempty"`
+	T0     float64 `json:"t0,omitempty"`
+	TEnd   float64 `json:"tend,omitempty"`
+	Alpha  float64 `json:"alpha,omitempty"`
+	Sweeps int     `json:"sweeps,omitempty"`
 }
 
 // Stats are figures of a run beyond its tour; zero where an engine does

@@ -115,7 +115,7 @@ func TestSwapTabuThreadControlAndFixedBlocks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ran := gputest.OptInt(r.Params, "threads"); r.Steps != 300 || ran < 32 || (threads > 0 && ran != threads) {
+		if ran := r.Settings.Threads; r.Steps != 300 || ran < 32 || (threads > 0 && ran != threads) {
 			t.Fatalf("threads %d: %d iterations, block %d", threads, r.Steps, ran)
 		}
 		lens = append(lens, r.Length)

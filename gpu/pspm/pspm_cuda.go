@@ -361,7 +361,7 @@ func (g *pspmGroup) finish(e solver.Engine, sink *solver.Sink, start time.Time, 
 	p := s.p
 	p.Seed = g.seed
 	p.Blocks, p.Threads = s.tb, s.tpb
-	var set solver.Settings
+	set := p.Settings(e)
 	if s.draw.from > 0 && s.draw.lists != nil && s.cfg.NNFrom == nil {
 		set.NNFrom = s.draw.from
 	}
@@ -371,7 +371,7 @@ func (g *pspmGroup) finish(e solver.Engine, sink *solver.Sink, start time.Time, 
 	label := device.DevicesLabel(g.runs)
 	best := g.bestTour
 	sink.Send(solver.Snapshot{Best: best, BestLength: g.bestLen, Length: g.bestLen, Step: g.sched.steps(), Progress: g.sched.progress(), Moves: g.moves()})
-	res, err := solver.Finish(s.in, e, p.Report(e), solver.Outcome{Tour: best, Moves: g.moves(), Steps: g.sched.steps(), Start: start, Stopped: stopped, Device: label, Settings: set})
+	res, err := solver.Finish(s.in, e, p.Params, solver.Outcome{Tour: best, Moves: g.moves(), Steps: g.sched.steps(), Start: start, Stopped: stopped, Device: label, Settings: set})
 	res.Schedule = g.sched.report()
 	if len(g.runs) > 1 {
 		res.Note = device.JoinNote(res.Note, fmt.Sprintf("%d searches on each of %d GPU contexts, the best exchanged every synchronisation", s.tb, len(g.runs)))
