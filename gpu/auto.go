@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"slices"
 	"time"
 
 	"github.com/tsplab/tsplab/gpu/ils"
@@ -90,10 +91,9 @@ func prepareAuto(in *solver.Instance, p solver.Params) (autoConfig, error) {
 // ownParams returns p with GPU auto's own options alone.
 func ownParams(p solver.Params) solver.Params {
 	q := p
-	q.Extra = map[string]string{}
-	for _, name := range ownOptions {
-		if v, ok := p.Extra[name]; ok {
-			q.Extra[name] = v
+	for name := range p.Extra {
+		if !slices.Contains(ownOptions, name) {
+			q = q.Without(name)
 		}
 	}
 	return q
