@@ -54,8 +54,9 @@ var spec = solver.NewSpec(
 		"with a GPU pool (GPU pop): the GPU's tours start as copies of the pool's members, each slot varied by its own kicks (copy), or with random double bridges on a thousandth of the cities first, one plain copy a member (kick)").Experimental(),
 )
 
-// cpuSpec is CPU pop's options: those of a GPU pool aside.
-var cpuSpec = spec.Fixed("gpuround", "gpustart")
+// cpuSpec is CPU pop's options: those of a GPU pool aside, and the crossover
+// (gpx), which no suite, test or decision runs other than by default.
+var cpuSpec = spec.Fixed("gpuround", "gpustart", "gpx")
 
 // gpuSpec is GPU pop's options (Options): the pool's experiments aside,
 // the GPU pool's own in.
