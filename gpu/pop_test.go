@@ -24,7 +24,7 @@ func TestPopOptions(t *testing.T) {
 		gpuExperiment bool
 	}{
 		{"pool", true, true, false}, {"gpuround", true, false, true}, {"gpustart", true, false, true},
-		{device.OptGPUs, true, false, false}, {"gpx", false, true, false}, {"init", false, true, false},
+		{device.OptGPUs, true, false, false}, {"merge", false, true, false}, {"init", false, true, false}, {"gpx", false, false, false},
 	} {
 		o, ok := opts.Lookup(c.name)
 		_, okc := cpu.Lookup(c.name)
