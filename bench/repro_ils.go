@@ -681,7 +681,7 @@ func (r *repro) luongAddRow(t *Table, x *luongRow, iters int, p6, p7 *paperTable
 	}
 	tpb := "n/a"
 	if okt {
-		tpb = fmt.Sprintf("%s × %s", x.gt[0].Params.Extra["threads"], x.gt[0].Params.Extra["per"])
+		tpb = fmt.Sprintf("%d × %d", x.gt[0].Settings.Threads, x.gt[0].Settings.Per)
 	}
 	gap := "n/a"
 	if g, ok := x.gt.mean(func(x solver.Result) float64 { v, _ := gapOf(x.Length, in); return v }); ok && in.Optimum > 0 {

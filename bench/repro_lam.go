@@ -407,7 +407,11 @@ func (s *lamSuite) notes() {
 
 // nnFromNote is ", nn below T = ..." when a GPU PSPM run reports the temperature below which its draw takes near moves, else "".
 func nnFromNote(x solver.Result) string {
-	if v := x.Params.Extra["nnfrom"]; v != "" && x.Params.Extra["draw"] != "uniform" {
+	v := x.Params.Extra["nnfrom"] // given
+	if x.Settings.NNFrom > 0 {    // chosen by the engine
+		v = strconv.FormatFloat(x.Settings.NNFrom, 'g', -1, 64)
+	}
+	if v != "" && x.Params.Extra["draw"] != "uniform" {
 		return ", nn below T = " + v
 	}
 	return ""

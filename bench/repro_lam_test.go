@@ -11,6 +11,10 @@ import (
 // and not when the draw is uniform (which ignores nnfrom) or none is
 // reported (the CPU engines).
 func TestNNFromNote(t *testing.T) {
+	chosen := solver.Result{Settings: solver.Settings{NNFrom: 412.5}}
+	if got := nnFromNote(chosen); got != ", nn below T = 412.5" {
+		t.Errorf("chosen by the engine: %q", got)
+	}
 	for _, c := range []struct {
 		extra map[string]string
 		want  string

@@ -1,10 +1,12 @@
 package gpu
 
 import (
+	"slices"
 	"time"
 
 	"github.com/tsplab/tsplab/gpu/ils"
 	"github.com/tsplab/tsplab/solver"
+	cpuils "github.com/tsplab/tsplab/solver/cpu/ils"
 	"github.com/tsplab/tsplab/solver/strategy"
 )
 
@@ -13,10 +15,30 @@ import (
 // curve (docs/DECISIONS.md#gls-greedy-start).
 const autoLSGreedy = true
 
-// autoSettings are GPU auto's own settings, read once from a run's
-// Params (prepareAuto): the windows' or-ils settings, those of the early
-// or-ils, and the windows' first share beside the partition search.
-type autoSettings struct {
+// autoOwn are GPU auto's own options (autoSpec), parsed once.
+type autoOwn struct {
+	window, segment int
+	beside          float64
+}
+
+// autoSpec declares GPU auto's own options: or-ils's window, wsegment and
+// beside, for its windows beside CPU auto's partition search.
+var autoSpec = solver.NewSpec(
+	solver.Int(ils.OptWindow, func(c *autoOwn) *int { return &c.window }, 1024, 32, 2048,
+		"GPU auto from 50,000 cities: most cities of one of or-ils's tour windows (a warp's iterated local search, endpoints fixed)").Experimental(),
+	solver.Int(ils.OptWindowSegment, func(c *autoOwn) *int { return &c.segment }, 30, 1, 512,
+		"GPU auto from 50,000 cities: most cities of a segment of the double-bridge kicks of or-ils's windows, before the CPU engine's first tour (from 200,000 cities) and beside its partition search").Experimental(),
+	solver.Float(ils.OptBeside, func(c *autoOwn) *float64 { return &c.beside }, 0, 0, 64,
+		"GPU auto from 50,000 cities: the workers' worth of the tour the GPU's windows improve at first beside the CPU engine's partition search, the share then following their gains (0: none)").
+		Auto("1 below 200,000 cities unless clustered, else 4").Experimental(),
+)
+
+// autoConfig is a GPU auto run's config, read once from its Params
+// (prepareAuto): CPU auto's, which it runs, and its own: the windows'
+// or-ils settings, those of the early or-ils, and the windows' first share
+// beside the partition search.
+type autoConfig struct {
+	cpu     cpuils.Config
 	windows ils.OrConfig
 	// early is windows without global passes, whose lists would compete
 	// with the engine's own (docs/DECISIONS.md#gpu-early-no-global)
@@ -27,50 +49,72 @@ type autoSettings struct {
 	noWindows bool
 }
 
-// autoFacts are what GPU auto's strategy is decided from: the instance,
-// the time left to p's deadline (without one, p's time limit: the plan
-// tsp engines shows), the GPU's devices and whether the windows were turned
-// off (every instance counts as cuttable: the partition search's floor
-// lies far below strategy.PartitionMinN).
-func autoFacts(in *solver.Instance, p solver.Params, set autoSettings) strategy.Facts {
-	f := strategy.Facts{Engine: strategy.GPUAuto, N: in.N, Cuttable: true, FixedEdges: len(in.FixedEdges) > 0,
-		StartGiven: p.Start != nil, TimeLimit: p.LimitFrom(time.Now()),
-		Options: strategy.Options{NoWindows: set.noWindows},
-		Devices: strategy.Devices{GPU: true, OrSpan: ils.OrSpanOK(in)}}
-	if in.Metric == solver.Explicit || !in.HasCoords() {
-		f.Kind = strategy.Matrix
-	}
-	return f
-}
+// ownOptions are the names of GPU auto's own options.
+var ownOptions = autoSpec.Options(nil).Names()
 
-// cpuParams returns p for the CPU auto engine once the GPU's start tour
-// is there: its backend, the run's deadline as it was (the engine decides
-// its own plan by the time left to it).
+// cpuParams returns p for the CPU auto engine: its backend, the run's
+// deadline as it was (the engine decides by the time left to it), and the
+// options without GPU auto's own.
 func cpuParams(p solver.Params) solver.Params {
 	q := p
 	q.Backend = solver.BackendCPU
+	for _, name := range ownOptions {
+		q = q.Without(name)
+	}
 	return q
 }
 
-// prepareAuto reads GPU auto's own settings from p once: the windows'
-// (window, and wsegment as their kick segment; or-ils's defaults
-// otherwise, CPU auto's segment aside), the early or-ils's and the
-// windows' share.
-func prepareAuto(p solver.Params, n int) (autoSettings, error) {
-	var set autoSettings
-	var err error
-	if set.windows, err = ils.OrSpec.ParseKnown(&solver.Instance{N: n}, p.Without("segment")); err != nil {
-		return set, err
+// prepareAuto reads a GPU auto run's config from p on in once: its own
+// options, then CPU auto's config from the others (a *solver.ParamError
+// for a bad value); the windows take or-ils's defaults for the size but
+// for window and wsegment, their kick segment.
+func prepareAuto(in *solver.Instance, p solver.Params) (autoConfig, error) {
+	var c autoConfig
+	own, err := autoSpec.Parse(in, ownParams(p))
+	if err != nil {
+		return c, err
 	}
-	opts := solver.OptionsFor(AlgoAuto, solver.BackendGPU)
-	if set.windows.Segment, err = opts.Int(p, ils.OptWindowSegment); err != nil {
-		return set, err
+	if c.cpu, err = cpuils.Auto().Prepare(in, cpuParams(p)); err != nil {
+		return c, err
 	}
-	set.early = set.windows
-	set.early.Global = 0
-	if set.beside, err = opts.Float(p, ils.OptBeside); err != nil {
-		return set, err
+	if c.windows, err = ils.OrSpec.Parse(&solver.Instance{N: in.N}, solver.Params{}); err != nil {
+		return c, err
 	}
-	set.noWindows = p.Given(ils.OptBeside) && set.beside <= 0
-	return set, nil
+	c.windows.Window, c.windows.Segment = own.window, own.segment
+	c.early = c.windows
+	c.early.Global = 0
+	c.beside = own.beside
+	c.noWindows = p.Given(ils.OptBeside) && own.beside <= 0
+	return c, nil
+}
+
+// ownParams returns p with GPU auto's own options alone.
+func ownParams(p solver.Params) solver.Params {
+	q := p
+	for name := range p.Extra {
+		if !slices.Contains(ownOptions, name) {
+			q = q.Without(name)
+		}
+	}
+	return q
+}
+
+// decideAuto is GPU auto's strategy for a run of c on in with p: CPU
+// auto's facts (its workers, kicks and every option given, partition
+// included) with the time left and the GPU's devices, decided once; CPU
+// auto and pop carry it out as they are handed it.
+func decideAuto(in *solver.Instance, p solver.Params, c autoConfig) strategy.Strategy {
+	a := cpuils.Auto()
+	f := a.Facts(c.cpu, in, p.LimitFrom(time.Now()))
+	f.Engine, f.StartGiven = strategy.GPUAuto, p.Start != nil
+	f.Options.NoWindows = c.noWindows
+	f.Devices = strategy.Devices{GPU: true, OrSpan: ils.OrSpanOK(in)}
+	return a.Decide(f)
+}
+
+// cpuAlone is whether a GPU auto run by st left the CPU search alone:
+// the strategy gave the GPU no windows and the population took no GPU
+// pool (pooled).
+func cpuAlone(st strategy.Strategy, pooled bool) bool {
+	return !st.GPU.Windows && !pooled
 }

@@ -25,13 +25,13 @@ import (
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
 	p = p.WithDeadline(start)
-	set, err := prepareAuto(p, in.N)
+	cfg, err := prepareAuto(in, p)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	st := strategy.Decide(autoFacts(in, p, set))
+	st := decideAuto(in, p, cfg)
 	p, gstart, warn := autoLSStart(ctx, in, p, st, start, solver.NewSink(snaps, 0, start))
-	// Pool: a population search of the CPU engine may put the GPU's block
+	// Pool: the population search of the CPU engine puts the GPU's block
 	// search on its tours (gpu/blockils/blockils.cu)
 	var pooled atomic.Bool // the engine's population took the GPU's block search
 	cpuAid := solver.Aid{Device: ascent.BoundDevice, Ascents: aid.Ascents}
@@ -43,9 +43,9 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		}
 	}
 	if st.GPU.Windows {
-		pw := ils.NewPathWindows(in, set.windows, p.Seed)
+		pw := ils.NewPathWindows(in, cfg.windows, p.Seed)
 		defer pw.Close()
-		cpuAid.Paths, cpuAid.PathShare = pw, set.beside
+		cpuAid.Paths, cpuAid.PathShare = pw, cfg.beside
 	}
 	// account adds the GPU's start and windows to a CPU run's account
 	account := func(a *solver.Account) {
@@ -58,17 +58,17 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		a.Warn(warn)
 	}
 	if st.GPU.Early {
-		r, err := solveEarly(ctx, e, cpuAid, in, p, set.early, snaps, start)
+		r, err := solveEarly(ctx, e, cpuAid, in, p, cfg, st, snaps, start)
 		account(&r.Account)
 		return r, err
 	}
-	r, err := cpuils.Auto().SolveAided(ctx, in, cpuParams(p), snaps, cpuAid)
+	r, err := cpuils.Auto().Run(ctx, in, cpuParams(p), snaps, cpuAid, cfg.cpu, st)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	acc := r.Account
 	account(&acc)
-	if cpuAid.Paths == nil && !pooled.Load() {
+	if cpuAlone(st, pooled.Load()) {
 		acc.GPUPart().Alone = true
 	}
 	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped, Device: r.Device, Account: acc})
@@ -104,7 +104,7 @@ func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params, st s
 // solveEarly runs or-ils (from Params.Start, else the space-filling curve)
 // while the CPU auto engine builds its lists and start tour, and stops it
 // at the engine's first tour; snapshots and result carry the better tour.
-func solveEarly(ctx context.Context, e solver.Engine, aid solver.Aid, in *solver.Instance, p solver.Params, wo ils.OrConfig, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
+func solveEarly(ctx context.Context, e solver.Engine, aid solver.Aid, in *solver.Instance, p solver.Params, cfg autoConfig, plan strategy.Strategy, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
 	type orSide struct {
 		ph  ils.OrPhase
 		err error
@@ -125,11 +125,11 @@ func solveEarly(ctx context.Context, e solver.Engine, aid solver.Aid, in *solver
 		stopOr()
 	}()
 	go func() {
-		ph, err := ils.OrILS(octx, in, p, wo, orSnaps, start)
+		ph, err := ils.OrILS(octx, in, p, cfg.early, orSnaps, start)
 		orDone <- orSide{ph, err}
 	}()
 	aid.FirstTour = first
-	r, err := cpuils.Auto().SolveAided(ctx, in, cpuParams(p), engSnaps, aid)
+	r, err := cpuils.Auto().Run(ctx, in, cpuParams(p), engSnaps, aid, cfg.cpu, plan)
 	stopOr()
 	o := <-orDone
 	merged()

@@ -16,12 +16,14 @@ import (
 	"github.com/tsplab/tsplab/solver/strategy"
 )
 
-// TestPrepareAuto: GPU auto reads its own settings once: the windows'
-// window and wsegment (as their kick segment), never CPU auto's segment,
-// whose range or-ils's narrower one would refuse; the early or-ils
-// without global passes; the windows off when beside is given 0; a bad
-// wsegment refused. The caller's options are left alone.
+// TestPrepareAuto: GPU auto reads its config once: its own options
+// (the windows' window and wsegment as their kick segment; segment, fixed
+// in CPU auto, refused; the
+// early or-ils without global passes; the windows off when beside is
+// given 0; a bad wsegment refused) and CPU auto's from the others (a bad
+// one refused). The caller's options are left alone.
 func TestPrepareAuto(t *testing.T) {
+	in := gputest.HostInstance(50000, 1)
 	for _, c := range []struct {
 		extra     map[string]string
 		window    int
@@ -31,12 +33,13 @@ func TestPrepareAuto(t *testing.T) {
 	}{
 		{nil, 1024, 30, false, true},
 		{map[string]string{ils.OptWindowSegment: "50", ils.OptWindow: "512"}, 512, 50, false, true},
-		{map[string]string{"segment": "100000"}, 1024, 30, false, true},
+		{map[string]string{"segment": "100000"}, 0, 0, false, false},
 		{map[string]string{ils.OptBeside: "0"}, 1024, 30, true, true},
 		{map[string]string{ils.OptWindowSegment: "0"}, 0, 0, false, false},
+		{map[string]string{cpuils.OptPartition: "sometimes"}, 0, 0, false, false},
 	} {
 		before := maps.Clone(c.extra)
-		set, err := prepareAuto(solver.Params{Extra: c.extra}, 50000)
+		set, err := prepareAuto(in, solver.Params{Extra: c.extra})
 		if (err == nil) != c.ok {
 			t.Fatalf("%v: error %v, want ok=%v", c.extra, err, c.ok)
 		}
@@ -55,16 +58,46 @@ func TestPrepareAuto(t *testing.T) {
 	}
 }
 
+// TestAutoPartitionOff: with a GPU present and partition=off from 50,000
+// cities, GPU auto's one decision, from CPU auto's facts with every option
+// given, takes no partition search, so the CPU run is handed no GPU
+// windows and the account says that the CPU searched alone; the default
+// takes the partition search with the windows beside it.
+func TestAutoPartitionOff(t *testing.T) {
+	in := gputest.HostInstance(strategy.PartitionMinN, 3)
+	for _, c := range []struct {
+		extra   map[string]string
+		windows bool
+	}{
+		{nil, true},
+		{map[string]string{cpuils.OptPartition: "off"}, false},
+	} {
+		p := solver.Params{Workers: 2, TimeLimit: 10 * time.Second, Extra: c.extra}
+		cfg, err := prepareAuto(in, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := decideAuto(in, p, cfg)
+		if st.GPU.Windows != c.windows || (st.Search == strategy.Partition) != c.windows || !st.GPU.Ascent {
+			t.Fatalf("%v: %v, windows %v", c.extra, st, st.GPU.Windows)
+		}
+		if cpuAlone(st, false) == c.windows {
+			t.Errorf("%v: the account's CPU alone is %v", c.extra, cpuAlone(st, false))
+		}
+	}
+}
+
 // TestCPUParams: the CPU auto engine gets GPU auto's parameters on the
 // CPU backend with the run's one deadline and time limit as they were,
-// the options as they were.
+// the options but GPU auto's own as they were; the caller's are left alone.
 func TestCPUParams(t *testing.T) {
 	now := time.Now()
 	for _, left := range []time.Duration{20 * time.Second, -time.Minute} {
 		extra := map[string]string{ils.OptWindow: "512", "kicks": "10"}
 		p := solver.Params{Backend: solver.BackendGPU, Seed: 4, TimeLimit: time.Hour, Deadline: now.Add(left), Extra: extra}
 		q := cpuParams(p)
-		if q.Backend != solver.BackendCPU || q.Seed != 4 || q.TimeLimit != time.Hour || !q.Deadline.Equal(p.Deadline) || !maps.Equal(q.Extra, extra) {
+		if q.Backend != solver.BackendCPU || q.Seed != 4 || q.TimeLimit != time.Hour || !q.Deadline.Equal(p.Deadline) ||
+			!maps.Equal(q.Extra, map[string]string{"kicks": "10"}) || len(extra) != 2 {
 			t.Errorf("left %v: CPU params %+v", left, q)
 		}
 	}
@@ -96,16 +129,17 @@ func TestCPUAutoAfterSpentLimit(t *testing.T) {
 	}
 }
 
-// TestAutoFacts checks GPU auto's roles by size as its facts lead
-// strategy.Decide to them: the CPU search alone below GPUWindowsMinN, the
-// windows beside its partition search from there, the early or-ils and
-// the GPU's start descent too from GPUEarlyMinN; neither with fixed edges
-// or coordinates too wide for or-ils, nor the windows with beside=0.
+// TestAutoFacts checks GPU auto's roles by size as its one decision
+// gives them: the CPU search alone below GPUWindowsMinN, the windows
+// beside its partition search from there, the early or-ils and the GPU's
+// start descent too from GPUEarlyMinN; neither with fixed edges or
+// coordinates too wide for or-ils, nor the windows with beside=0.
 func TestAutoFacts(t *testing.T) {
 	inst := func(n int, span float64, fixed bool) *solver.Instance {
-		in := &solver.Instance{N: n, X: make([]float64, n), Y: make([]float64, n)}
+		in := &solver.Instance{N: n, Metric: solver.Euc2D, X: make([]float64, n), Y: make([]float64, n)}
 		for i := range n {
 			in.X[i] = span * float64(i) / float64(n-1)
+			in.Y[i] = span * float64((i*7919)%n) / float64(n-1)
 		}
 		if fixed {
 			in.FixedEdges = [][2]int{{0, 1}}
@@ -113,24 +147,30 @@ func TestAutoFacts(t *testing.T) {
 		return in
 	}
 	type roles struct{ windows, early, descent bool }
+	off := map[string]string{ils.OptBeside: "0"}
 	cases := []struct {
-		name string
-		in   *solver.Instance
-		set  autoSettings
-		want roles
+		name  string
+		in    *solver.Instance
+		extra map[string]string
+		want  roles
 	}{
-		{"below the windows", inst(strategy.GPUWindowsMinN-1, 1e6, false), autoSettings{}, roles{}},
-		{"windows from their size", inst(strategy.GPUWindowsMinN, 1e6, false), autoSettings{}, roles{windows: true}},
-		{"windows off", inst(strategy.GPUWindowsMinN, 1e6, false), autoSettings{noWindows: true}, roles{}},
-		{"below the early or-ils", inst(strategy.GPUEarlyMinN-1, 1e6, false), autoSettings{}, roles{windows: true}},
-		{"early or-ils and windows", inst(strategy.GPUEarlyMinN, 1e6, false), autoSettings{}, roles{true, true, true}},
-		{"fixed edges", inst(strategy.GPUEarlyMinN, 1e6, true), autoSettings{}, roles{}},
-		{"span too wide", inst(strategy.GPUEarlyMinN, 2*ils.OrMaxSpan, false), autoSettings{}, roles{}},
+		{"below the windows", inst(strategy.GPUWindowsMinN-1, 1e6, false), nil, roles{}},
+		{"windows from their size", inst(strategy.GPUWindowsMinN, 1e6, false), nil, roles{windows: true}},
+		{"windows off", inst(strategy.GPUWindowsMinN, 1e6, false), off, roles{}},
+		{"below the early or-ils", inst(strategy.GPUEarlyMinN-1, 1e6, false), nil, roles{windows: true}},
+		{"early or-ils and windows", inst(strategy.GPUEarlyMinN, 1e6, false), nil, roles{true, true, true}},
+		{"fixed edges", inst(strategy.GPUEarlyMinN, 1e6, true), nil, roles{}},
+		{"span too wide", inst(strategy.GPUEarlyMinN, 2*ils.OrMaxSpan, false), nil, roles{}},
 	}
 	for _, c := range cases {
-		st := strategy.Decide(autoFacts(c.in, solver.Params{TimeLimit: 10 * time.Second}, c.set))
+		p := solver.Params{Workers: 2, TimeLimit: 10 * time.Second, Extra: c.extra}
+		cfg, err := prepareAuto(c.in, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := decideAuto(c.in, p, cfg)
 		got := roles{st.GPU.Windows, st.GPU.Early, st.Start == strategy.StartGPUDescent}
-		if got != c.want || !st.GPU.Ascent || !st.GPU.Pool {
+		if got != c.want || !st.GPU.Ascent || st.GPU.Pool {
 			t.Errorf("%s (%d cities): %+v, want %+v", c.name, c.in.N, st.GPU, c.want)
 		}
 	}

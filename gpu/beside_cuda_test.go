@@ -36,7 +36,7 @@ func TestPathWindows(t *testing.T) {
 	for i, c := range t0 {
 		tour[i] = int32(c)
 	}
-	set, err := prepareAuto(solver.Params{}, in.N)
+	set, err := prepareAuto(in, solver.Params{})
 	if err != nil {
 		t.Fatal(err)
 	}

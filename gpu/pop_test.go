@@ -11,14 +11,25 @@ import (
 	_ "github.com/tsplab/tsplab/solver/cpu"
 )
 
-// GPU pop lists CPU pop's options and gpus, all experimental, and the
-// CPU engine gets the run's parameters on its own backend.
+// GPU pop lists CPU pop's options with a GPU pool (its pool's rounds and
+// starts, experimental) and gpus, without CPU pop's experiments, which
+// CPU pop lists without the GPU pool's; the CPU engine gets the run's
+// parameters on its own backend.
 func TestPopOptions(t *testing.T) {
 	opts := solver.OptionsFor(AlgoPop, solver.BackendGPU)
-	for _, name := range []string{"pool", "gpuround", "gpustart", device.OptGPUs} {
-		o, ok := opts.Lookup(name)
-		if !ok || !o.Experimental {
-			t.Errorf("option %s: listed %v, experimental %v", name, ok, o.Experimental)
+	cpu := solver.OptionsFor(AlgoPop, solver.BackendCPU)
+	for _, c := range []struct {
+		name          string
+		onGPU, onCPU  bool
+		gpuExperiment bool
+	}{
+		{"pool", true, true, false}, {"gpuround", true, false, true}, {"gpustart", true, false, true},
+		{device.OptGPUs, true, false, false}, {"merge", false, true, false}, {"init", false, true, false}, {"gpx", false, false, false},
+	} {
+		o, ok := opts.Lookup(c.name)
+		_, okc := cpu.Lookup(c.name)
+		if ok != c.onGPU || okc != c.onCPU || (ok && o.Experimental != c.gpuExperiment) {
+			t.Errorf("option %s: on the GPU %v (experimental %v), on the CPU %v", c.name, ok, o.Experimental, okc)
 		}
 	}
 	p := solver.Params{Backend: solver.BackendGPU, Seed: 4, Extra: map[string]string{"pool": "12"}}

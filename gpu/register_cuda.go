@@ -3,14 +3,12 @@
 package gpu
 
 import (
-	"runtime"
 	"time"
 
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/solver"
 	cpuils "github.com/tsplab/tsplab/solver/cpu/ils"
 	"github.com/tsplab/tsplab/solver/cpu/population"
-	"github.com/tsplab/tsplab/solver/strategy"
 )
 
 // The bodies of GPU auto and GPU pop (register.go registers them).
@@ -28,13 +26,11 @@ func cpuAutoDefaults(in *solver.Instance, opts solver.OptionSet) solver.OptionSe
 // autoPlan is GPU auto's strategy on in with all cores and the default
 // time limit.
 func autoPlan(in *solver.Instance) string {
-	set, err := prepareAuto(solver.Params{}, in.N)
+	cfg, err := prepareAuto(in, solver.Params{})
 	if err != nil {
 		return ""
 	}
-	f := autoFacts(in, solver.Params{TimeLimit: solver.DefaultTimeLimit}, set)
-	f.Workers = runtime.NumCPU()
-	return strategy.Decide(f).String()
+	return decideAuto(in, solver.Params{TimeLimit: solver.DefaultTimeLimit}, cfg).String()
 }
 
 // popLimit is GPU pop's default time limit (device.Impl.Limit): the CPU

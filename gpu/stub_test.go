@@ -37,8 +37,8 @@ func TestStubRegistersEveryAlgorithmUnavailable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if e.Describe() == "" {
-			t.Errorf("%s: no description", name)
+		if d := []rune(e.Describe()); len(d) == 0 || len(d) > solver.MaxDescription {
+			t.Errorf("%s: description of %d characters", name, len(d))
 		}
 		if !errors.Is(e.Available(), device.ErrNotBuilt) {
 			t.Errorf("%s: Available = %v, want ErrNotBuilt", name, e.Available())

@@ -38,7 +38,7 @@ func TestTuneShowsWhatRuns(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", algo, err)
 		}
-		if got := res.Params.Extra["blocks"]; got != b.Default {
+		if got := ranBlocks(res); got != b.Default {
 			t.Errorf("%s: Tune says %s blocks, the run used %s", algo, b.Default, got)
 		}
 		if th, ok := set.Lookup("threads"); ok && int(th.Max) != gputest.NeedDevice(t).Limits.MaxThreads {
@@ -108,9 +108,18 @@ func TestPSPMDefaultBlocksInRange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if gputest.OptInt(res.Params, "blocks") != def {
-			t.Fatalf("n %d: Tune says %d blocks, the run used %s", n, def, res.Params.Extra["blocks"])
+		if ranBlocks(res) != strconv.Itoa(def) {
+			t.Fatalf("n %d: Tune says %d blocks, the run used %s", n, def, ranBlocks(res))
 		}
 		t.Logf("n %d: %d blocks (range %g..%g)", n, def, b.Min, b.Max)
 	}
+}
+
+// ranBlocks is the blocks a run used: the engine's choice (Settings), else
+// the value its parameters report.
+func ranBlocks(res solver.Result) string {
+	if res.Settings.Blocks > 0 {
+		return strconv.Itoa(res.Settings.Blocks)
+	}
+	return res.Params.Extra["blocks"]
 }

@@ -147,20 +147,32 @@ func (a Anneal) unit() float64 {
 	return 1
 }
 
-// Report returns a's Params with the values the run used written into
-// Params.Extra, for each of the shared options engine e declares: what
-// Result.Params shows, and what reruns the same run.
-func (a Anneal) Report(e Engine) Params {
+// Settings are the values the run of a used (Result.Settings), for each
+// of the shared options engine e declares; t0 and tend in the file's
+// units, as they are given.
+func (a Anneal) Settings(e Engine) Settings {
 	set := OptionsFor(e.Name(), e.Backend())
-	vals := map[string]string{"blocks": strconv.Itoa(a.Blocks), "threads": strconv.Itoa(a.Threads), "k": strconv.Itoa(a.K),
-		"t0": fmtNum(a.T0 / a.unit()), "tend": fmtNum(a.TEnd / a.unit()), "alpha": fmtNum(a.Alpha), "sweeps": strconv.Itoa(a.Sweeps)}
-	p := a.Params
-	for name, v := range vals {
-		if _, ok := set.Lookup(name); ok && v != "0" {
-			p = p.WithExtra(name, v)
-		}
+	has := func(name string) bool { _, ok := set.Lookup(name); return ok }
+	var s Settings
+	if has("blocks") {
+		s.Blocks = a.Blocks
 	}
-	return p
+	if has("threads") {
+		s.Threads = a.Threads
+	}
+	if has("k") {
+		s.K = a.K
+	}
+	if has("t0") {
+		s.T0, s.TEnd = a.T0/a.unit(), a.TEnd/a.unit()
+	}
+	if has("alpha") {
+		s.Alpha = a.Alpha
+	}
+	if has("sweeps") {
+		s.Sweeps = a.Sweeps
+	}
+	return s
 }
 
 // ScheduleRun describes the annealing schedule a run followed: Lam et

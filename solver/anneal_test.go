@@ -52,10 +52,11 @@ func TestScheduleInTheFilesUnits(t *testing.T) {
 			if !near(a.T0, c.wantT0) || !near(a.TEnd, c.wantTEnd) {
 				t.Errorf("T0 %g, TEnd %g, want %g, %g", a.T0, a.TEnd, c.wantT0, c.wantTEnd)
 			}
-			rep := a.Report(optEngine{name: "pspm", backend: BackendCPU})
-			if rep.Extra["t0"] != c.reportT0 || rep.Extra["tend"] != c.reportEnd {
-				t.Errorf("reported t0 %q, tend %q, want %q, %q", rep.Extra["t0"], rep.Extra["tend"], c.reportT0, c.reportEnd)
+			set := a.Settings(optEngine{name: "pspm", backend: BackendCPU})
+			if t0, tend := fmtNum(set.T0), fmtNum(set.TEnd); t0 != c.reportT0 || tend != c.reportEnd {
+				t.Errorf("reported t0 %q, tend %q, want %q, %q", t0, tend, c.reportT0, c.reportEnd)
 			}
+			rep := Params{Extra: map[string]string{"t0": fmtNum(set.T0), "tend": fmtNum(set.TEnd)}}
 			run := (&ScheduleRun{T0: a.T0, TEnd: a.TEnd, TLast: a.TEnd}).InFileUnits(c.in)
 			if r, _ := AnnealOf(c.in, rep); !near(r.T0, a.T0) || !near(run.T0*a.Unit, a.T0) {
 				t.Errorf("reported values rerun at T0 %g, shown %g, want %g", r.T0, run.T0, a.T0)

@@ -17,6 +17,9 @@ import (
 type Decl[C any] struct {
 	opt Option
 	set func(c *C, text string, v float64)
+	// fixed: not an option of the engine (Spec.Fixed): its field takes
+	// the default
+	fixed bool
 }
 
 // Option returns the declared option.
@@ -275,9 +278,39 @@ func (s *Spec[C]) mustHave(name string) {
 func (s *Spec[C]) Sizes() SizeTable { return s.sizes }
 
 // Options returns the declared options with their defaults on in (nil:
-// the declared ones, BySize where the size table decides).
+// the declared ones, BySize where the size table decides), those fixed
+// aside.
 func (s *Spec[C]) Options(in *Instance) OptionSet {
-	return s.sizes.Apply(in, s.declared())
+	return s.visible(s.sizes.Apply(in, s.declared()))
+}
+
+// visible returns set, the spec's options in declaration order, without
+// the fixed ones.
+func (s *Spec[C]) visible(set OptionSet) OptionSet {
+	out := make(OptionSet, 0, len(set))
+	for i, d := range s.decls {
+		if !d.fixed {
+			out = append(out, set[i])
+		}
+	}
+	return out
+}
+
+// Fixed returns a copy of s in which the options called names are no
+// longer options of the engine: not listed, refused when given, their
+// fields set to the default (by size where the table sets one). Engines
+// sharing a config struct keep only the options their users need.
+func (s *Spec[C]) Fixed(names ...string) *Spec[C] {
+	c := &Spec[C]{decls: slices.Clone(s.decls), sizes: s.sizes}
+	for _, name := range names {
+		c.mustHave(name)
+		for i := range c.decls {
+			if c.decls[i].opt.Name == name {
+				c.decls[i].fixed = true
+			}
+		}
+	}
+	return c
 }
 
 // declared returns the declared options, as declared.
@@ -302,14 +335,16 @@ func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
 	if in != nil {
 		set = s.sizes.Apply(in, set)
 	}
-	if err := checkExtraKeys(set, "this engine", p); err != nil {
+	if err := checkExtraKeys(s.visible(set), "this engine", p); err != nil {
 		return c, err
 	}
 	for i, d := range s.decls {
 		o := set[i]
 		text := o.Default
 		given := ""
-		if o.Shared {
+		if d.fixed {
+			// the default alone
+		} else if o.Shared {
 			if v := p.sharedText(o.Name); v != "" {
 				text, given = v, v
 			}
@@ -338,7 +373,8 @@ func (s *Spec[C]) Parse(in *Instance, p Params) (C, error) {
 
 // checkExtraKeys returns a *ParamError for the first (in name order) key
 // of p.Extra that is not an option of set nor an output key; engine names
-// the engine in the message.
+// the engine in the message, which lists set's stable options (what a
+// user of the engine needs) and says where the others are.
 func checkExtraKeys(set OptionSet, engine string, p Params) error {
 	keys := make([]string, 0, len(p.Extra))
 	for k := range p.Extra {
@@ -464,61 +500,6 @@ var inf = math.Inf(1)
 // Inf is the upper bound of an option without one.
 var Inf = inf
 
-// Configure checks p against engine e on in (Check: Validate's ranges on
-// that instance and device, the schedule, the memory, unless Prepare
-// already did) and parses it into e's config struct with s: the one call
-// an engine's Solve makes to read its settings.
-func Configure[C any](s *Spec[C], e Engine, in *Instance, p Params) (C, error) {
-	if err := Check(e, in, p); err != nil {
-		var zero C
-		return zero, err
-	}
-	return s.Parse(in, p)
-}
-
-// ParseKnown is Parse for an engine that hands the settings it does not
-// declare to another engine (GPU auto to CPU auto): it reads its own
-// options from p and leaves every other Extra key alone. Validate, against
-// the whole set (Inherit), checks those.
-func (s *Spec[C]) ParseKnown(in *Instance, p Params) (C, error) {
-	own := s.declared()
-	if len(p.Extra) > 0 {
-		q := p
-		q.Extra = map[string]string{}
-		for k, v := range p.Extra {
-			if _, ok := own.Lookup(k); ok {
-				q.Extra[k] = v
-			}
-		}
-		p = q
-	}
-	return s.Parse(in, p)
-}
-
-// Inherit declares the options of an engine that runs another one
-// (algorithm, backend) and passes it its settings: that engine's options,
-// with their defaults on the instance, then own's. An option own declares
-// replaces the inherited one of that name.
-func Inherit(algorithm, backend string, own Declarer) Declarer {
-	return inherited{algorithm, backend, own}
-}
-
-type inherited struct {
-	algorithm, backend string
-	own                Declarer
-}
-
-func (h inherited) Options(in *Instance) OptionSet {
-	mine := h.own.Options(in)
-	var out OptionSet
-	for _, o := range optionsOn(h.algorithm, h.backend, in) {
-		if _, dup := mine.Lookup(o.Name); !dup {
-			out = append(out, o)
-		}
-	}
-	return append(out, mine...)
-}
-
 // Options implements Declarer for a fixed set of options (an engine whose
 // options do not depend on the instance's size).
 func (s OptionSet) Options(*Instance) OptionSet { return slices.Clone(s) }
@@ -528,10 +509,11 @@ func (s OptionSet) Options(*Instance) OptionSet { return slices.Clone(s) }
 func (d Decl[C]) Stable() Decl[C] { d.opt.Experimental = false; return d }
 
 // WithExtra returns p with the Params.Extra key name set to value, on a
-// copy of the map: how an engine reports in Result.Params a value it
-// chose (a computed default) without touching its caller's settings.
+// copy of the map, without the config Prepare made for the settings
+// before.
 func (p Params) WithExtra(name, value string) Params {
 	q := p
+	q.prepared = nil
 	q.Extra = make(map[string]string, len(p.Extra)+1)
 	for k, v := range p.Extra {
 		q.Extra[k] = v

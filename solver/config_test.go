@@ -164,30 +164,77 @@ func TestConfigureValidatesFirst(t *testing.T) {
 	}
 }
 
-type innerConfig struct{ Window int }
+// TestFixed: an option a spec fixes is no option of the engine (not
+// listed, refused when given) and its field takes the default, by size
+// where the table sets one.
+func TestFixed(t *testing.T) {
+	s := demoSpec.Fixed("stale", "sync")
+	if got := strings.Join(s.Options(nil).Names(), ","); got != "workers,t0,kicks,rate,pivot,deep" {
+		t.Errorf("listed: %s", got)
+	}
+	if _, err := s.Parse(nil, Params{Extra: map[string]string{"stale": "4"}}); err == nil || !strings.Contains(err.Error(), "--opt stale is unknown") {
+		t.Errorf("a fixed option given: %v", err)
+	}
+	for _, c := range []struct{ n, stale, sync int }{{10, 3, 0}, {5000, 20, 10000}} {
+		got, err := s.Parse(square(c.n), Params{})
+		if err != nil || got.Stale != c.stale || got.Sync != c.sync {
+			t.Errorf("%d cities: %+v, %v", c.n, got, err)
+		}
+	}
+}
 
-func TestInheritAndParseKnown(t *testing.T) {
-	Declare("demo-inner", BackendCPU, demoSpec)
-	own := NewSpec(Int("window", func(c *innerConfig) *int { return &c.Window }, 1024, 32, 2048, "window"),
-		Int("stale", func(c *innerConfig) *int { return new(int) }, 5, 0, 9, "replaces the inherited stale"))
-	h := Inherit("demo-inner", BackendCPU, own)
-	got := strings.Join(h.Options(nil).Names(), ",")
-	if got != "workers,t0,kicks,rate,pivot,deep,sync,window,stale" {
-		t.Errorf("inherited names: %s", got)
+// preparedEngine is a fake engine that reads its config once
+// (Preparer) and counts its parses.
+type preparedEngine struct {
+	fakeEngine
+	parses *int
+}
+
+func (f preparedEngine) Prepare(in *Instance, p Params) (any, error) {
+	*f.parses++
+	return demoSpec.Parse(in, p)
+}
+
+// TestPrepareOnce: Prepare checks the params and hands the engine's config
+// with them, which Configure takes without parsing again; changed settings
+// (Set, Without, WithExtra), another instance or another engine drop it,
+// and Configure checks and parses them again.
+func TestPrepareOnce(t *testing.T) {
+	Declare("demo-prepared", BackendCPU, demoSpec)
+	parses := 0
+	e := preparedEngine{fakeEngine{name: "demo-prepared", backend: BackendCPU}, &parses}
+	in := square(10)
+	p, err := Prepare(e, in, Params{Extra: map[string]string{"kicks": "7"}})
+	if err != nil || parses != 1 {
+		t.Fatalf("prepare: %v, %d parses", err, parses)
 	}
-	if o, _ := h.Options(square(5000)).Lookup("sync"); o.Default != "10000" {
-		t.Errorf("inherited size default: sync %q", o.Default)
+	if c, err := Configure(demoSpec, e, in, p); err != nil || c.Kicks != 7 || parses != 1 {
+		t.Errorf("configure: %+v, %v, %d parses", c, err, parses)
 	}
-	p := Params{Extra: map[string]string{"window": "64", "kicks": "3"}}
-	if _, err := own.Parse(nil, p); err == nil {
-		t.Errorf("Parse took an undeclared key")
+	if _, err := Prepare(e, in, Params{Extra: map[string]string{"kicks": "-1"}}); err == nil {
+		t.Error("prepare took kicks -1")
 	}
-	c, err := own.ParseKnown(nil, p)
-	if err != nil || c.Window != 64 {
-		t.Errorf("ParseKnown: %+v, %v", c, err)
+	q := p
+	if err := q.Set("kicks=9"); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := own.ParseKnown(nil, Params{Extra: map[string]string{"window": "4"}}); err == nil {
-		t.Errorf("ParseKnown: window 4 accepted")
+	for _, c := range []struct {
+		name  string
+		in    *Instance
+		p     Params
+		kicks int
+	}{
+		{"set", in, q, 9}, {"without", in, p.Without("kicks"), 0}, {"with", in, p.WithExtra("kicks", "3"), 3}, {"another instance", square(10), p, 7},
+	} {
+		if _, ok := c.p.preparedFor(e, c.in); ok {
+			t.Errorf("%s: the config prepared before stayed", c.name)
+		}
+		if cfg, err := Configure(demoSpec, e, c.in, c.p); err != nil || cfg.Kicks != c.kicks {
+			t.Errorf("%s: %+v, %v", c.name, cfg, err)
+		}
+	}
+	if _, ok := p.preparedFor(fakeEngine{name: "other", backend: BackendCPU}, in); ok {
+		t.Error("another engine took the prepared config")
 	}
 }
 

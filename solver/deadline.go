@@ -44,7 +44,7 @@ type DefaultLimiter interface {
 
 // WithDefaultLimit returns p with e's default time limit (DefaultLimiter)
 // when p gives none: the one place a run's time limit is defaulted
-// (RunAided), so that no engine fills it in. A mark of Prepare's check
+// (RunAided), so that no engine fills it in. The config Prepare made
 // stays: the default is not the user's setting.
 func WithDefaultLimit(e Engine, in *Instance, p Params) Params {
 	d, ok := e.(DefaultLimiter)
@@ -54,11 +54,6 @@ func WithDefaultLimit(e Engine, in *Instance, p Params) Params {
 	limit := d.DefaultLimit(in, p)
 	if limit <= 0 {
 		return p
-	}
-	if p.checked.covers(e, in, p) {
-		m := *p.checked
-		m.params.TimeLimit = limit
-		p.checked = &m
 	}
 	p.TimeLimit = limit
 	return p

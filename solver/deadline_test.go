@@ -18,7 +18,7 @@ type limitEngine struct {
 func (f limitEngine) DefaultLimit(*Instance, Params) time.Duration { return f.limit }
 
 func (f limitEngine) Solve(ctx context.Context, in *Instance, p Params, snaps chan Snapshot) (Result, error) {
-	if !p.checked.covers(f, in, p) {
+	if _, ok := p.preparedFor(f, in); !ok {
 		*f.rechecks++
 	}
 	*f.got = p

@@ -31,16 +31,16 @@
 //
 //	func init() { solver.Declare("my-ils", solver.BackendCPU, spec) }
 //
-// In Solve, solver.Configure(spec, e, in, p) returns the run's config,
-// every value checked (a *ParamError names the flag, the value and the
-// range), unless the run pipeline already checked p for e on in
-// (Prepare, Check). The
+// The engine reads a run's settings once (Preparer: spec.Parse): the run
+// pipeline calls Prepare, which checks p (Validate) and hands the engine
+// its typed config with p, and solver.Configure(spec, e, in, p) in Solve
+// returns that config, or checks and parses p when no pipeline prepared
+// it (a *ParamError names the flag, the value and the range). The
 // registry's view serves the front ends: OptionsFor (the declared
 // options), EffectiveOptions (the defaults and ranges on an instance and
 // a device, with Tuner), OptionSet.Stable (without the experimental
-// ones), Params.Set (--opt name=value) and Validate, which Run calls
-// before a run starts. An engine that runs another and passes it its
-// settings declares Inherit(that engine, its own spec) and reads its own
-// with Spec.ParseKnown; Params.WithExtra reports a value an engine chose
-// in Result.Params.
+// ones), Params.Set (--opt name=value) and Validate. An engine that runs
+// another hands it its typed config and declares the options it hands
+// down as Go values; what an engine chose for a run (a launch, a tenure)
+// it reports in Result.Settings, never in Params.
 package solver

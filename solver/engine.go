@@ -45,9 +45,9 @@ type Params struct {
 	// "pivot": "rkbi", ...): Set and the engines' declarations read it.
 	Extra map[string]string `json:"extra,omitempty"`
 
-	// checked marks the params Prepare checked for one engine and
-	// instance (nil: not checked).
-	checked *checkMark
+	// prepared is the config Prepare made for one engine and instance
+	// (nil: none).
+	prepared *prepared
 }
 
 // Snapshot is the state of a running engine at one moment. The receiver
@@ -103,6 +103,38 @@ type Result struct {
 	// Stats are the run's figures that code and tests read; Device only
 	// names the hardware for people.
 	Stats Stats
+	// Settings are what the engine chose where the options left it the
+	// choice: the values that ran, beside the options given (Params).
+	Settings Settings
+}
+
+// Settings are what an engine chose for a run where its options left it
+// the choice (a launch measured on the device, a default by size): the
+// values that ran, in typed fields; zero where the engine chose nothing.
+type Settings struct {
+	// Blocks and Threads are the parallel searches and the threads of
+	// each that ran (a GPU launch).
+	Blocks  int `json:"blocks,omitempty"`
+	Threads int `json:"threads,omitempty"`
+	// LaunchWaves is the launches measured to choose the threads.
+	LaunchWaves int `json:"launch_waves,omitempty"`
+	// Tenure is the tabu search's tenure; Per its moves a thread.
+	Tenure int `json:"tenure,omitempty"`
+	Per    int `json:"per,omitempty"`
+	// NNFrom is the temperature below which PSPM drew its moves from the
+	// neighbour lists.
+	NNFrom float64 `json:"nnfrom,omitempty"`
+	// GPUs are the GPU contexts the run's searches were split over, as
+	// the gpus option writes them ("0,0"; empty: one).
+	GPUs string `json:"gpus,omitempty"`
+	// K, T0, TEnd, Alpha and Sweeps are an annealer's schedule (Lam et
+	// al.'s Se, the temperatures in the file's units, the cooling factor,
+	// Sp).
+	K      int     `json:"k,omitempty"`
+	T0     float64 `json:"t0,omitempty"`
+	TEnd   float64 `json:"tend,omitempty"`
+	Alpha  float64 `json:"alpha,omitempty"`
+	Sweeps int     `json:"sweeps,omitempty"`
 }
 
 // Stats are figures of a run beyond its tour; zero where an engine does
@@ -146,7 +178,8 @@ type Engine interface {
 	Name() string
 	// Backend is BackendCPU or BackendGPU.
 	Backend() string
-	// Describe is a one-line description for menus and help.
+	// Describe is a one-line description for menus and help, at most
+	// MaxDescription characters.
 	Describe() string
 	// Available returns nil when the engine can run here, else why not.
 	Available() error
@@ -155,6 +188,11 @@ type Engine interface {
 	// (nil, or from Latest) through a Sink; it returns the best tour found.
 	Solve(ctx context.Context, in *Instance, p Params, snaps chan Snapshot) (Result, error)
 }
+
+// MaxDescription is the longest an engine's description may be, in
+// characters: a line or two of a menu; what depends on the instance's size
+// belongs in docs/ENGINES.md and the engine's Plan.
+const MaxDescription = 300
 
 var (
 	regMu    sync.RWMutex
@@ -261,6 +299,8 @@ type Outcome struct {
 	Stopped bool
 	Device  string  // Result.Device: the device only
 	Account Account // Result.Account: what the search did
+	// Settings is Result.Settings: what the engine chose for the run.
+	Settings Settings
 }
 
 // Finish validates o.Tour, recomputes its length exactly and fills the
@@ -283,6 +323,7 @@ func Finish(in *Instance, e Engine, p Params, o Outcome) (Result, error) {
 		Elapsed:    elapsed,
 		Device:     o.Device,
 		Account:    o.Account,
+		Settings:   o.Settings,
 		Algorithm:  e.Name(),
 		Backend:    e.Backend(),
 		Params:     p,

@@ -62,5 +62,6 @@ func init() {
 	Declare("auto", BackendCPU, base.With("threeopt", "on").With("accept", "equal").With("stale", "20").With("candidates", "mixed"))
 	// GPU auto's own option the tests ask for (package gpu declares it
 	// with window and beside)
-	Declare("auto", BackendGPU, Inherit("auto", BackendCPU, OptionSet{{Name: "wsegment", Kind: KindInt, Min: 1, Max: 512, Default: "30", Experimental: true, Doc: "most cities of a segment of the windows' kicks"}}))
+	auto := base.With("threeopt", "on").With("accept", "equal").With("stale", "20").With("candidates", "mixed")
+	Declare("auto", BackendGPU, append(auto.Options(nil), Option{Name: "wsegment", Kind: KindInt, Min: 1, Max: 512, Default: "30", Experimental: true, Doc: "most cities of a segment of the windows' kicks"}))
 }

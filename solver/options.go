@@ -359,13 +359,15 @@ func (p Params) Given(name string) bool {
 func (p Params) Text(name string) string { return strings.TrimSpace(p.Extra[name]) }
 
 // Without returns p without the engine option called name, on a copy of
-// its Extra map, so that the caller's map is left as it was.
+// its Extra map, so that the caller's map is left as it was, and without
+// the config Prepare made for the settings before.
 func (p Params) Without(name string) Params {
 	if _, ok := p.Extra[name]; !ok {
 		return p
 	}
 	p.Extra = maps.Clone(p.Extra)
 	delete(p.Extra, name)
+	p.prepared = nil
 	return p
 }
 
@@ -374,7 +376,10 @@ func (p Params) Without(name string) Params {
 // shared option's value is checked here against its widest range; the
 // others by Validate, against the engine that will run. "name=" (and
 // "name=0" for a shared option) removes the setting (back to the default).
+// Set writes into a copy of Extra, so that a Params copied before keeps
+// its settings.
 func (p *Params) Set(setting string) error {
+	p.prepared = nil
 	name, value, ok := strings.Cut(setting, "=")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" {
@@ -392,18 +397,12 @@ func (p *Params) Set(setting string) error {
 		case name == "workers":
 			p.Workers = int(v)
 		case text == "":
+			p.Extra = maps.Clone(p.Extra)
 			delete(p.Extra, name)
 		default:
-			p.Extra = maps.Clone(p.Extra)
-			if p.Extra == nil {
-				p.Extra = map[string]string{}
-			}
-			p.Extra[name] = text
+			p.setExtra(name, text)
 		}
 		return nil
-	}
-	if p.Extra == nil {
-		p.Extra = map[string]string{}
 	}
 	if value == "" {
 		// Nothing is left for Validate to check the name against: a
@@ -411,11 +410,21 @@ func (p *Params) Set(setting string) error {
 		if !anyEngineOption(name) {
 			return &ParamError{Flag: "--opt", Value: name, Range: "the name of an engine option ('tsp engines --verbose')"}
 		}
+		p.Extra = maps.Clone(p.Extra)
 		delete(p.Extra, name)
 		return nil
 	}
-	p.Extra[name] = strings.TrimSpace(value)
+	p.setExtra(name, strings.TrimSpace(value))
 	return nil
+}
+
+// setExtra sets the Extra key name to value on a copy of the map.
+func (p *Params) setExtra(name, value string) {
+	p.Extra = maps.Clone(p.Extra)
+	if p.Extra == nil {
+		p.Extra = map[string]string{}
+	}
+	p.Extra[name] = value
 }
 
 // anyEngineOption reports whether some engine's declarations have an

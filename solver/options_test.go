@@ -329,3 +329,19 @@ func TestParamsTextWithout(t *testing.T) {
 		t.Fatalf("Without of an absent option: %v", r.Extra)
 	}
 }
+
+// TestParamsSetCopies: Set writes into a copy of Extra whether it sets,
+// replaces or removes a setting, shared or the engine's own, so that a
+// Params copied before keeps its settings.
+func TestParamsSetCopies(t *testing.T) {
+	for _, setting := range []string{"blocks=8", "blocks=", "kicks=5", "kicks=", "blocks=0"} {
+		p := Params{Extra: map[string]string{"blocks": "4", "kicks": "3"}}
+		q := p
+		if err := q.Set(setting); err != nil {
+			t.Fatalf("Set(%q): %v", setting, err)
+		}
+		if p.Extra["blocks"] != "4" || p.Extra["kicks"] != "3" || len(p.Extra) != 2 {
+			t.Errorf("Set(%q) changed the copy before it: %v", setting, p.Extra)
+		}
+	}
+}

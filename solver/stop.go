@@ -116,9 +116,9 @@ func RunAided(ctx context.Context, e Engine, in *Instance, p Params, snaps chan 
 	}
 	res, err := SolveWith(ctx, e, in, WithDefaultLimit(e, in, q).WithDeadline(time.Now()), snaps, aid)
 	res.Params.Deadline = time.Time{}
-	// the mark of Prepare's check is for this run, not for the result's
+	// the config Prepare made is for this run, not for the result's
 	// readers
-	res.Params.checked = nil
+	res.Params.prepared = nil
 	if stopAtOptimum {
 		res.Params.Target = p.Target
 	}

@@ -14,7 +14,7 @@ import (
 func TestSolveOpt(t *testing.T) {
 	p := genCircle(t, 40)
 	jsonPath := filepath.Join(filepath.Dir(p), "run.json")
-	code, _, stderr := tsp(t, "solve", p, "--algo", "2opt-ils", "--backend", "cpu", "--workers", "1",
+	code, _, stderr := tsp(t, "solve", p, "--algo", "3opt-ils", "--backend", "cpu", "--workers", "1",
 		"--opt", "kicks=20", "--opt", "pivot=rkbi", "--opt", "rkbi_k=2", "--json", jsonPath, "--quiet",
 		"--optimum", "1") // below any tour: the kicks, not the optimum, end the run
 	if code != 0 {
@@ -48,7 +48,7 @@ func TestSolveOpt(t *testing.T) {
 		{[]string{"--workers", "5000"}, []string{"--workers 5000", "1..1024"}},
 		{[]string{"--algo", "no-such"}, []string{"--algo no-such", "2opt-ils"}},
 	} {
-		args := append([]string{"solve", p, "--backend", "cpu", "--algo", "2opt-ils", "--quiet"}, c.args...)
+		args := append([]string{"solve", p, "--backend", "cpu", "--algo", "3opt-ils", "--quiet"}, c.args...)
 		code, _, stderr := tsp(t, args...)
 		if code != 2 {
 			t.Errorf("%v: exit %d, want 2 (%s)", c.args, code, stderr)

@@ -23,7 +23,7 @@ const (
 )
 
 func init() {
-	device.Register(AlgoTwoOptClimb, "random-restart 2-opt hill climbing on the GPU (O'Neil & Burtscher): a resident block per climber, its tour in shared memory, the disjoint improving moves of each pass applied together, restarts on the device from randomized nearest-neighbour tours (option start=random: uniformly random tours, as the paper)", false, twoOptClimbImpl)
+	device.Register(AlgoTwoOptClimb, "random-restart 2-opt hill climbing on the GPU (O'Neil & Burtscher): a resident block per climber, its tour in shared memory, the disjoint improving moves of each pass applied together, restarts on the device from randomized nearest-neighbour tours (start=random: as the paper)", false, twoOptClimbImpl)
 	device.Register(AlgoTwoOptILS, "whole-neighbourhood 2-opt on the GPU inside iterated local search, many moves per pass, double-bridge kicks (Rocki & Suda)", false, twoOptILSImpl)
 	device.Register(AlgoSwapClimb, "random-restart best-improvement pair-exchange climbing on the GPU (Luong et al.): one thread per neighbour, index mapping, launch sizes tuned in waves", true, swapClimbImpl)
 }

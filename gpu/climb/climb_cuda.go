@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -253,8 +252,10 @@ func twoOptClimbFaulty(ctx context.Context, e solver.Engine, in *solver.Instance
 // launches the host takes the best slot's tour of every run when it is the
 // shortest yet. A run that fails ends its share and the others go on.
 func climbFusedOn(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, cfg ClimbConfig, snaps chan solver.Snapshot, runs []*device.Run, plans []climbPlan, start time.Time, notes []string, fault func(i int) error) (solver.Result, error) {
-	p, blocks := fusedParams(p, cfg, runs, plans[0].slots)
+	settings := fusedSettings(cfg, runs, plans[0].slots)
+	blocks := settings.Blocks
 	l := device.NewRunLoop(ctx, in, p, snaps, start, 0) // no deadline: the restarts end the run
+	l.Settings = settings
 	l.Sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	f := &fusedClimb{climbers: climbers{l: l, r: runs[0], name: AlgoTwoOptClimb}, restarts: cfg.Restarts, notes: notes, fault: fault}
 	used, firstErr := f.openShares(in, p, cfg, runs, plans, blocks)
@@ -283,22 +284,21 @@ func climbFusedOn(ctx context.Context, e solver.Engine, in *solver.Instance, p s
 	return res, err
 }
 
-// fusedParams returns p as the fused climber runs it (the climbers and
-// the contexts it runs on) and its climbers a context, at most slots.
-func fusedParams(p solver.Params, cfg ClimbConfig, runs []*device.Run, slots int) (solver.Params, int) {
-	blocks := min(max(cfg.Blocks, 0), slots)
-	if blocks == 0 {
-		blocks = slots
+// fusedSettings are what the fused climber runs: its climbers a context,
+// at most slots, and the contexts it runs on.
+func fusedSettings(cfg ClimbConfig, runs []*device.Run, slots int) solver.Settings {
+	s := solver.Settings{Blocks: min(max(cfg.Blocks, 0), slots)}
+	if s.Blocks == 0 {
+		s.Blocks = slots
 	}
-	p = p.WithExtra("blocks", strconv.Itoa(blocks))
 	if len(runs) > 1 {
 		sel := make([]device.DevSlot, len(runs))
 		for i, r := range runs {
 			sel[i] = r.At()
 		}
-		p = p.WithExtra(device.OptGPUs, device.GpusText(sel))
+		s.GPUs = device.GpusText(sel)
 	}
-	return p, blocks
+	return s
 }
 
 // openShares gives each run its share of the climbers and restarts; a run

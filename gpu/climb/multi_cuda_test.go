@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/internal/gputest"
 	"github.com/tsplab/tsplab/solver"
 )
@@ -27,8 +26,8 @@ func TestMultiClimbTwoContexts(t *testing.T) {
 		t.Fatal(err)
 	}
 	gputest.CheckExact(t, "2opt-climb", in, res)
-	if g := res.Account.GPU; res.Steps != 2001 || g == nil || g.Contexts != 2 || res.Params.Extra[device.OptGPUs] != "0,0" {
-		t.Fatalf("%d climbs (want 2001), GPU account %+v, params %v", res.Steps, g, res.Params.Extra)
+	if g := res.Account.GPU; res.Steps != 2001 || g == nil || g.Contexts != 2 || res.Settings.GPUs != "0,0" {
+		t.Fatalf("%d climbs (want 2001), GPU account %+v, settings %+v", res.Steps, g, res.Settings)
 	}
 	calls := 0
 	faulty := device.NewEngine(AlgoTwoOptClimb, "2opt-climb with a test's fault", false, device.Impl{

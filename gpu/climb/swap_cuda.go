@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
@@ -252,7 +251,7 @@ func (c *swapClimb) setUp(matrix bool) error {
 		return fmt.Errorf("swap-climb: %d climbers of %d cities need %d MiB of GPU memory; %d MiB are free, enough for %d", B, n, int64(B)*perClimber>>20, free>>20, maxB)
 	}
 	c.blocks = B
-	device.SetOption(&c.l.P, "blocks", strconv.Itoa(B))
+	c.l.Settings.Blocks = B
 	var trials []LaunchTrial
 	err = c.r.Do(func() (err error) {
 		if c.b, err = newSwapBatch(c.r, c.l.In, B, matrix); err != nil {
@@ -281,10 +280,7 @@ func (c *swapClimb) setUp(matrix bool) error {
 	if err != nil {
 		return err
 	}
-	device.SetOption(&c.l.P, "threads", strconv.Itoa(c.b.block))
-	if len(trials) > 0 {
-		device.SetOption(&c.l.P, "launch_waves", fmt.Sprint(len(trials)))
-	}
+	c.l.Settings.Threads, c.l.Settings.LaunchWaves = c.b.block, len(trials)
 	// iterations per host round trip: 16, fewer on large neighbourhoods
 	c.rounds = int(min(max(int64(1e9)/(int64(B)*m), 1), 16))
 	c.flags, c.passes, c.city = make([]int32, B), make([]int64, B), make([]int32, B*n)

@@ -291,7 +291,7 @@ func TestSwapClimbEngine(t *testing.T) {
 		if !swapOptimal(in, r.Tour) {
 			t.Fatalf("%s: the best climber's tour is not swap-optimal", in.Name)
 		}
-		if gputest.OptInt(r.Params, "threads") < 32 || gputest.OptInt(r.Params, "blocks") < 1 {
+		if r.Settings.Threads < 32 || r.Settings.Blocks < 1 {
 			t.Fatalf("params %+v: thread control left no launch size", r.Params)
 		}
 		select {

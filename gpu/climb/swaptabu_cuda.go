@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"time"
 
 	"gorgonia.org/cu"
@@ -114,11 +113,8 @@ func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p 
 	if err != nil {
 		return solver.Result{}, err
 	}
-	device.SetOption(&p, "threads", strconv.Itoa(b.block))
-	device.SetOption(&p, "blocks", "1")
-	device.SetOption(&p, OptTenure, fmt.Sprint(tenure))
-	device.SetOption(&p, OptPer, fmt.Sprint(b.tb.per))
 	l := device.NewRunLoop(ctx, in, p, snaps, start, 0)
+	l.Settings = solver.Settings{Threads: b.block, Blocks: 1, Tenure: tenure, Per: b.tb.per}
 	tb := &tabuRun{l: l, r: r, b: b, iters: int64(iters), m: m, state: make([]int64, 4), best: make([]int32, n)}
 	l.Progress = func() float64 { return float64(tb.state[0]) / float64(iters) }
 	// iterations per host round trip: up to 64, fewer on large neighbourhoods

@@ -97,7 +97,7 @@ func TestSwapTabuPerSameSearch(t *testing.T) {
 		if r.Steps != 400 {
 			t.Fatalf("per %d: %d iterations", per, r.Steps)
 		}
-		t.Logf("per %d (ran %s, block %d): best %d in %v", per, r.Params.Extra[OptPer], gputest.OptInt(r.Params, "threads"), r.Length, r.Elapsed)
+		t.Logf("per %d (ran %d, block %d): best %d in %v", per, r.Settings.Per, r.Settings.Threads, r.Length, r.Elapsed)
 		lens = append(lens, r.Length)
 	}
 	if slices.Min(lens) != slices.Max(lens) {
@@ -115,7 +115,7 @@ func TestSwapTabuThreadControlAndFixedBlocks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ran := gputest.OptInt(r.Params, "threads"); r.Steps != 300 || ran < 32 || (threads > 0 && ran != threads) {
+		if ran := r.Settings.Threads; r.Steps != 300 || ran < 32 || (threads > 0 && ran != threads) {
 			t.Fatalf("threads %d: %d iterations, block %d", threads, r.Steps, ran)
 		}
 		lens = append(lens, r.Length)

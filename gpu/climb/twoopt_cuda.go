@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"time"
 
 	"gorgonia.org/cu"
@@ -422,7 +421,7 @@ func (c *batchClimb) setUp() error {
 		return fmt.Errorf("2opt-climb: %d climbers of %d cities need %d MiB of GPU memory, %d MiB are free: at most %d", B, n, int64(B)*perClimber>>20, free>>20, maxB)
 	}
 	c.B = B
-	device.SetOption(&l.P, "blocks", strconv.Itoa(B))
+	l.Settings.Blocks = B
 	c.rng = rand.New(rand.NewPCG(l.P.Seed, 0xc11b))
 	l.Sink.SendPhase(solver.PhaseSetup, solver.UnknownProgress)
 	c.xy, c.scale = device.ShiftedCoords(l.In), device.RawScale(l.In)

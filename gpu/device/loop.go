@@ -2,7 +2,6 @@ package device
 
 import (
 	"context"
-	"maps"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -33,6 +32,9 @@ type RunLoop struct {
 	Stopped      bool           // ctx or the deadline ended the run
 	Due          bool           // a snapshot follows the step under way
 	Account      solver.Account // what the search did (solver.Result.Account)
+	// Settings are what the engine chose for the run (a launch):
+	// solver.Result.Settings.
+	Settings solver.Settings
 }
 
 // NewRunLoop starts a run's loop at start: until p's deadline, else
@@ -133,7 +135,7 @@ func (l *RunLoop) Run(step func() (done bool, err error), view func(s *solver.Sn
 // solver.Finish with the loop's counters and account.
 func (l *RunLoop) Finish(e solver.Engine, device string) (solver.Result, error) {
 	l.Sink.Send(solver.Snapshot{Best: slices.Clone(l.Best), BestLength: l.BestLen, Length: l.BestLen, Step: l.Steps, Moves: l.Moves, Progress: 1})
-	return solver.Finish(l.In, e, l.P, solver.Outcome{Tour: l.Best, Moves: l.Moves, Steps: l.Steps, Start: l.start, Stopped: l.Stopped, Device: device, Account: l.Account})
+	return solver.Finish(l.In, e, l.P, solver.Outcome{Tour: l.Best, Moves: l.Moves, Steps: l.Steps, Start: l.start, Stopped: l.Stopped, Device: device, Account: l.Account, Settings: l.Settings})
 }
 
 // Kick sets cur to the best tour with a segment-local double bridge.
@@ -148,11 +150,4 @@ func (l *RunLoop) TourView(cur []int) func(s *solver.Snapshot) error {
 		s.Tour, s.Length = slices.Clone(cur), solver.TourLength(l.In, cur)
 		return nil
 	}
-}
-
-// SetOption sets p's option key to value on a copy of p.Extra, so that
-// Result.Params reruns as the run ran.
-func SetOption(p *solver.Params, key, value string) {
-	p.Extra = maps.Clone(p.Extra)
-	_ = p.Set(key + "=" + value)
 }

@@ -322,8 +322,8 @@ func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance,
 	if blocks <= 0 {
 		blocks = 4 * r.Dev.Info.Multiprocs
 	}
-	p = p.WithExtra("blocks", strconv.Itoa(blocks)).WithExtra("threads", strconv.Itoa(threads))
 	l := device.NewRunLoop(ctx, in, p, snaps, start, 0)
+	l.Settings = solver.Settings{Blocks: blocks, Threads: threads}
 	l.Plateau = true
 	nb, cur, ok := device.StartTour(ctx, l.Deadline, in, p, threeOptNeighbors, l.Sink)
 	if !ok {

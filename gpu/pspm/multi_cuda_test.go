@@ -44,7 +44,7 @@ func TestMultiPSPMTwoContexts(t *testing.T) {
 	if !strings.HasSuffix(two.Device, "× 2, gpus 0,0") || two.Account.GPU == nil || two.Account.GPU.Contexts != 2 {
 		t.Fatalf("two contexts: device %q, GPU account %+v", two.Device, two.Account.GPU)
 	}
-	if two.Params.Extra[device.OptGPUs] != "0,0" {
+	if two.Settings.GPUs != "0,0" {
 		t.Fatalf("reported params %v lack %s", two.Params.Extra, gputest.TwoContexts)
 	}
 	again, err := e.Solve(context.Background(), in, gputest.PspmBudget(5, gputest.TwoContexts), nil)

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 	"unsafe"
@@ -366,17 +365,17 @@ func (g *pspmGroup) finish(e solver.Engine, sink *solver.Sink, start time.Time, 
 	p := s.p
 	p.Seed = g.seed
 	p.Blocks, p.Threads = s.tb, s.tpb
+	set := p.Settings(e)
 	if s.draw.from > 0 && s.draw.lists != nil && s.cfg.NNFrom == nil {
-		// in full, so that the reported parameters rerun as they are
-		p.Params = p.WithExtra("nnfrom", strconv.FormatFloat(s.draw.from, 'g', -1, 64))
+		set.NNFrom = s.draw.from
 	}
 	if len(g.sel) > 1 {
-		p.Params = p.WithExtra(device.OptGPUs, device.GpusText(g.sel))
+		set.GPUs = device.GpusText(g.sel)
 	}
 	label := device.DevicesLabel(g.runs)
 	best := g.bestTour
 	sink.Send(solver.Snapshot{Best: best, BestLength: g.bestLen, Length: g.bestLen, Step: g.sched.steps(), Progress: g.sched.progress(), Moves: g.moves()})
-	res, err := solver.Finish(s.in, e, p.Report(e), solver.Outcome{Tour: best, Moves: g.moves(), Steps: g.sched.steps(), Start: start, Stopped: stopped, Device: label})
+	res, err := solver.Finish(s.in, e, p.Params, solver.Outcome{Tour: best, Moves: g.moves(), Steps: g.sched.steps(), Start: start, Stopped: stopped, Device: label, Settings: set})
 	res.Schedule = g.sched.report()
 	if len(g.runs) > 1 {
 		// the best is exchanged every synchronisation

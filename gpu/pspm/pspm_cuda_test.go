@@ -143,8 +143,8 @@ func TestPSPMDeviceCostMatchesTour(t *testing.T) {
 		if r.Length >= start {
 			t.Fatalf("n=%d threads=%d %v: %d is no better than the identity tour's %d", c.n, c.threads, c.metric, r.Length, start)
 		}
-		t.Logf("n=%d threads=%d blocks %d draw %s seg %d %v: device %d, exact %d, result %d (identity %d), %.3g moves/s, %s searches",
-			c.n, c.threads, c.blocks, c.draw, c.seg, c.metric, s.BestLength, exact, r.Length, start, r.MovesPerSecond(), r.Params.Extra["blocks"])
+		t.Logf("n=%d threads=%d blocks %d draw %s seg %d %v: device %d, exact %d, result %d (identity %d), %.3g moves/s, %d searches",
+			c.n, c.threads, c.blocks, c.draw, c.seg, c.metric, s.BestLength, exact, r.Length, start, r.MovesPerSecond(), r.Settings.Blocks)
 	}
 }
 

@@ -151,8 +151,8 @@ func TestPSPMOptionsValidate(t *testing.T) {
 	}{
 		{AlgoPSPM, map[string]string{"draw": "nn", "nnk": "32", "nnfrom": "0"}, ""},
 		{AlgoPSPM, map[string]string{"draw": "near"}, "--opt draw near is unknown: want one of auto|uniform|nn|mixed"},
-		{AlgoSSPM, map[string]string{"draw": "x"}, "auto|uniform|nn|mixed"},
-		{AlgoPSSM, map[string]string{"nnk": "4"}, ""},
+		{AlgoSSPM, map[string]string{"draw": "nn"}, "--opt draw is unknown"},
+		{AlgoPSSM, map[string]string{"nnk": "4"}, "--opt nnk is unknown"},
 		{AlgoPSPM, map[string]string{"nnk": "1"}, "2..32"},
 		{AlgoPSPM, map[string]string{"nnk": "eight"}, "--opt nnk eight is not an integer: want 2..32"},
 		{AlgoPSPM, map[string]string{"nnfrom": "-1"}, "out of range: want >= 0"},

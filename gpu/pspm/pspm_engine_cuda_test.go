@@ -187,8 +187,8 @@ func TestPSPMBlockModeAndDeterminism(t *testing.T) {
 		if fmt.Sprint(r1.Tour) != fmt.Sprint(r2.Tour) {
 			t.Fatalf("threads %d: the same seed gave %d, then %d", threads, r1.Length, r2.Length)
 		}
-		if got := r1.Params.Extra["threads"]; got != fmt.Sprint(threads) {
-			t.Fatalf("threads %d: the result says %s ran", threads, got)
+		if got := r1.Settings.Threads; got != threads {
+			t.Fatalf("threads %d: the result says %d ran", threads, got)
 		}
 		t.Logf("threads %d: %d", threads, r1.Length)
 	}

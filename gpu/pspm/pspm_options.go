@@ -61,8 +61,8 @@ var (
 // PspmSpecs are the GPU annealers' options by engine (Lam et al., Table 1).
 var PspmSpecs = map[string]*solver.Spec[pspmConfig]{
 	AlgoPSPM: solver.NewSpec(pspmBlocks, pspmThreads, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom, pspmSeg, pspmIsland).BySize(pspmBySize),
-	AlgoSSPM: solver.NewSpec(pspmThreads, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom),
-	AlgoPSSM: solver.NewSpec(pspmBlocks, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom),
+	AlgoSSPM: solver.NewSpec(pspmThreads, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom).Fixed("draw", "nnk", "nnfrom"),
+	AlgoPSSM: solver.NewSpec(pspmBlocks, pspmK, pspmT0, pspmTEnd, pspmAlpha, pspmSweeps, pspmDrawOpt, pspmNNK, pspmNNFrom).Fixed("draw", "nnk", "nnfrom"),
 }
 
 func init() {

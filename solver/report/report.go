@@ -24,7 +24,10 @@ type Report struct {
 	Device    string        `json:"device"`
 	Seed      uint64        `json:"seed"`
 	Params    solver.Params `json:"params"`
-	Length    float64       `json:"length"`
+	// Settings are what the engine chose where the options left it the
+	// choice (the launch, the blocks, the tenure).
+	Settings solver.Settings `json:"settings,omitzero"`
+	Length   float64         `json:"length"`
 	// LengthScaled is Length in the instance's units.
 	LengthScaled int64    `json:"length_scaled"`
 	GapPercent   *float64 `json:"gap_percent"`
@@ -127,6 +130,7 @@ func New(in *solver.Instance, r solver.Result) Report {
 		Device:         r.Device,
 		Seed:           r.Params.Seed,
 		Params:         r.Params,
+		Settings:       r.Settings,
 		Length:         in.LengthValue(r.Length),
 		LengthScaled:   r.Length,
 		ElapsedSeconds: r.Elapsed.Seconds(),

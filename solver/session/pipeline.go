@@ -77,8 +77,8 @@ type Plan struct {
 
 // Prepare checks p on in for engine e (a *solver.ParamError) and refuses
 // fixed edges to an engine that does not keep them. The plan's params
-// carry the mark of that check (solver.Prepare), so that the engine does
-// not check them again.
+// carry the engine's config read once (solver.Prepare), so that the
+// engine neither checks nor parses them again.
 func (pl *Pipeline) Prepare(e solver.Engine, in *solver.Instance, p solver.Params) (*Plan, error) {
 	p, err := solver.Prepare(e, in, p)
 	if err != nil {

@@ -112,7 +112,10 @@ func Decide(f Facts) Strategy {
 	pop := f.Engine == Pop || (auto && !part && popSize(f.N, f.Workers, f.TimeLimit) && f.Kicks == 0 && !f.Options.Any)
 	switch {
 	case pop:
+		// the population search runs pop's local search; auto's settings
+		// for the size (and its short lists) are not read
 		s.Search = Population
+		s.LocalSearch, s.ShortLists = popSearch(f.N), false
 	case part:
 		s.Search = Partition
 	case f.Options.Merge:
@@ -124,7 +127,7 @@ func Decide(f Facts) Strategy {
 	}
 	s.Windows = auto && s.Search == Partition && windowsOn(f)
 	s.Start = start(f, s.CrowdSetUp)
-	s.GPU = gpuRoles(f)
+	s.GPU = gpuRoles(f, s.Search)
 	if s.Start == StartGPUDescent {
 		s.GPU.StartDescent = startDescent(f.N, f.TimeLimit)
 	}
@@ -209,25 +212,23 @@ func startDescent(n int, limit time.Duration) time.Duration {
 	return GPUStartShare.Of(limit)
 }
 
-// gpuRoles are the GPU's roles in a run with facts f: the pool needs a
-// time limit; or-ils needs coordinates within its span, the early or-ils
-// and the windows no fixed edges (those stay with the CPU engine's
-// searches).
-func gpuRoles(f Facts) GPU {
+// gpuRoles are the GPU's roles in a run with facts f whose search is
+// search: the pool serves the population search and needs a time limit;
+// the windows serve the partition search; or-ils needs coordinates within
+// its span, the early or-ils and the windows no fixed edges (those stay
+// with the CPU engine's searches).
+func gpuRoles(f Facts, search Search) GPU {
 	g := GPU{Ascent: true}
-	switch {
-	case !f.Devices.GPU:
+	if !f.Devices.GPU {
 		return GPU{}
-	case f.Engine == Pop:
-		g.Pool = f.TimeLimit > 0 && !f.FixedEdges && f.N >= 8
-		return g
-	case f.Engine != GPUAuto:
+	}
+	g.Pool = search == Population && f.TimeLimit > 0 && !f.FixedEdges && f.N >= 8
+	if f.Engine != GPUAuto {
 		return g
 	}
 	free := f.Devices.OrSpan && !f.FixedEdges
 	g.Early = free && f.N >= GPUEarlyMinN
-	g.Windows = free && f.N >= GPUWindowsMinN && !f.Options.NoWindows
-	g.Pool = true
+	g.Windows = free && search == Partition && f.N >= GPUWindowsMinN && !f.Options.NoWindows
 	return g
 }
 

@@ -310,7 +310,8 @@ func (r *saShared) finish(e solver.Engine, in *solver.Instance, p solver.Anneal,
 		best = searches[gb].best(nil)
 	}
 	p.Workers = w
-	res, err := solver.Finish(in, e, p.Report(e), solver.Outcome{Tour: runctl.ToInt(best), Moves: c.TotalMoves(), Steps: steps, Start: r.start, Stopped: c.Stopped.Load(), Device: runctl.DeviceName(w)})
+	res, err := solver.Finish(in, e, p.Params, solver.Outcome{Tour: runctl.ToInt(best), Moves: c.TotalMoves(), Steps: steps, Start: r.start, Stopped: c.Stopped.Load(), Device: runctl.DeviceName(w),
+		Settings: p.Settings(e)})
 	res.Schedule = run
 	return res, err
 }
@@ -499,7 +500,7 @@ func (e saEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Param
 		return solver.Result{}, err
 	}
 	if in.N < 4 {
-		return runctl.Trivial(in, e, p.Report(e), snaps, time.Now())
+		return trivial(in, e, p, snaps)
 	}
 	// One search per worker unless Blocks says otherwise.
 	blocks, err := runctl.CountSearches("blocks", p.Blocks, p.Workers, in.N, saBytesPerCity)
@@ -574,4 +575,12 @@ func init() {
 	solver.Register(saEngine{runctl.Identity{ID: "sa", Desc: "light-weight simulated annealing (LWSA, Lam et al.): relocation moves, one search per core, best kept"}, false, false})
 	solver.Register(saEngine{runctl.Identity{ID: "pssm", Desc: "parallel searches, single move (Lam et al.): Blocks LWSA searches, global best exchanged every K temperature steps"}, true, false})
 	solver.Register(saEngine{runctl.Identity{ID: "pspm", Desc: "parallel searches, parallel moves (Lam et al.): Blocks searches × Threads moves per iteration, global best every K steps"}, true, true})
+}
+
+// trivial is the run of an annealer on fewer than 4 cities (runctl.Trivial)
+// with the settings of a.
+func trivial(in *solver.Instance, e solver.Engine, a solver.Anneal, snaps chan solver.Snapshot) (solver.Result, error) {
+	res, err := runctl.Trivial(in, e, a.Params, snaps, time.Now())
+	res.Settings = a.Settings(e)
+	return res, err
 }

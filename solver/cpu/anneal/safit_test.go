@@ -152,8 +152,8 @@ func TestPSPMFittedThreads(t *testing.T) {
 			p = withOpts(p, "alpha=0.5") // a short schedule
 		}
 		res := solve(t, "pspm", in, p, nil)
-		if got := res.Params.Extra["threads"]; got != fmt.Sprint(c.want) {
-			t.Errorf("limit %v, threads %d: ran %s moves per iteration, want %d", c.limit, c.threads, got, c.want)
+		if got := res.Settings.Threads; got != c.want {
+			t.Errorf("limit %v, threads %d: ran %d moves per iteration, want %d", c.limit, c.threads, got, c.want)
 		}
 	}
 }

@@ -63,7 +63,7 @@ func (e sspmEngine) Solve(ctx context.Context, in *solver.Instance, q solver.Par
 	}
 	p.Blocks = 1
 	if in.N < 4 {
-		return runctl.Trivial(in, e, p.Report(e), snaps, time.Now())
+		return trivial(in, e, p, snaps)
 	}
 	// Below minMovesPerWorker moves per worker one core is faster than any
 	// split; the search is the same either way.

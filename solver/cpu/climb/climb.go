@@ -30,7 +30,7 @@ type climbEngine struct {
 // (solver.DefaultLimiter): solver.DefaultTimeLimit, none with a restarts
 // budget or a tabu search, whose iterations end it.
 func (e climbEngine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
-	cfg, err := climbSpecs[e.ID].ParseKnown(in, p)
+	cfg, err := solver.ConfigOf(climbSpecs[e.ID], e, in, p)
 	if err == nil && (cfg.Restarts != 0 || cfg.Tabu > 0 && in.N >= 8) {
 		return 0
 	}
@@ -38,6 +38,11 @@ func (e climbEngine) DefaultLimit(in *solver.Instance, p solver.Params) time.Dur
 }
 
 var _ solver.DefaultLimiter = climbEngine{}
+
+// Prepare reads a run's settings once (solver.Preparer).
+func (e climbEngine) Prepare(in *solver.Instance, p solver.Params) (any, error) {
+	return climbSpecs[e.ID].Parse(in, p)
+}
 
 func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()

@@ -1,8 +1,6 @@
 package climb
 
 import (
-	"strconv"
-
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
 	"github.com/tsplab/tsplab/solver/tour"
@@ -160,6 +158,6 @@ func solveSwapTabu(r *climbRun, iters, tenure int) (solver.Result, error) {
 	}
 	stopped = stopped || c.Stopped.Load()
 	c.Snapshot(nil, s.bestL, int64(s.it), 1, 0)
-	r.p = r.p.WithExtra(OptTenure, strconv.Itoa(int(s.tenure)))
-	return solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: runctl.ToInt(s.best), Moves: int64(s.it) * m, Steps: int64(s.it), Start: r.start, Stopped: stopped, Device: runctl.DeviceName(1)})
+	return solver.Finish(r.in, r.e, r.p, solver.Outcome{Tour: runctl.ToInt(s.best), Moves: int64(s.it) * m, Steps: int64(s.it), Start: r.start, Stopped: stopped, Device: runctl.DeviceName(1),
+		Settings: solver.Settings{Tenure: int(s.tenure)}})
 }

@@ -82,8 +82,8 @@ func TestSwapTabuHonoursIterations(t *testing.T) {
 		if r.Steps != int64(iters) || r.Moves != int64(iters)*m {
 			t.Fatalf("tabu=%d: %d iterations and %d moves, want %d and %d", iters, r.Steps, r.Moves, iters, int64(iters)*m)
 		}
-		if r.Params.Extra[OptTenure] != "10" {
-			t.Fatalf("tenure for 60 cities should default to 10, got %q", r.Params.Extra[OptTenure])
+		if r.Settings.Tenure != 10 {
+			t.Fatalf("tenure for 60 cities should default to 10, got %d", r.Settings.Tenure)
 		}
 	}
 	// The search keeps the best tour it met: never longer than its start,

@@ -188,11 +188,20 @@ const (
 func stable(d solver.Decl[ilsOptions]) solver.Decl[ilsOptions] { return d.Stable() }
 
 // ilsSpecs are the iterated local searches' options by engine name.
+//
+// Each engine keeps the experimental options a suite, a test, a decision's
+// figure or scripts/same-tours.sh runs it with; the others are fixed at the
+// engine's default (solver.Spec.Fixed).
 var ilsSpecs = map[string]*solver.Spec[ilsOptions]{
-	"2opt-ils": solver.NewSpec(ilsDecls...).Modify(OptNeighbors, stable),
+	"2opt-ils": solver.NewSpec(ilsDecls...).Modify(OptNeighbors, stable).
+		Fixed(OptPivot, OptRKBI, OptStale, OptThreeOpt, OptOr3, OptBridge, OptDepth, OptMove, OptRestart, OptAccept, OptSegment,
+			OptPartSegment, OptPartSlice, OptPartShape, OptPartDeep),
 	"3opt-ils": solver.NewSpec(ilsDecls...).With(OptThreeOpt, "on").
-		Modify(OptPivot, stable).Modify(OptRKBI, stable).Modify(OptNeighbors, stable),
-	"auto": solver.NewSpec(ilsDecls...).With(OptThreeOpt, "on").With(OptAccept, "equal").BySize(autoBySize),
+		Modify(OptPivot, stable).Modify(OptRKBI, stable).Modify(OptNeighbors, stable).
+		Fixed(OptSync, OptShare, OptStale, OptThreeOpt, OptOr3, OptBridge, OptDepth, OptRestart, OptAccept, OptSegment,
+			OptPartSegment, OptPartSlice, OptPartShape, OptPartDeep),
+	"auto": solver.NewSpec(ilsDecls...).With(OptThreeOpt, "on").With(OptAccept, "equal").BySize(autoBySize).
+		Fixed(OptPivot, OptRKBI, OptSync, OptThreeOpt, OptBridge, OptDepth, OptRestart, OptAccept, OptSegment, OptNeighbors, OptPartSlice),
 }
 
 // autoBySize are auto's defaults by instance size, as options' texts:
@@ -219,3 +228,7 @@ func init() {
 		solver.Declare(name, solver.BackendCPU, s)
 	}
 }
+
+// AutoOptions are CPU auto's option declarations, for an engine that
+// composes it (GPU auto) to declare the options it hands down.
+var AutoOptions solver.Declarer = ilsSpecs["auto"]

@@ -49,18 +49,18 @@ func TestAutoDefaultsBySize(t *testing.T) {
 			t.Errorf("n=%d: auto's fixed defaults lost: %+v", tc.n, c)
 		}
 		opts := solver.EffectiveOptions(e, in)
-		for name, w := range map[string]string{OptCandidates: []string{"nearest", "quadrant", "union", "mixed", "alpha"}[tc.w.candidates], OptStale: strconv.Itoa(tc.w.stale), OptSync: strconv.Itoa(tc.w.sync)} {
+		for name, w := range map[string]string{OptCandidates: []string{"nearest", "quadrant", "union", "mixed", "alpha"}[tc.w.candidates], OptStale: strconv.Itoa(tc.w.stale)} {
 			if op, _ := opts.Lookup(name); op.Default != w {
 				t.Errorf("n=%d: %s shows default %q, want %q", tc.n, name, op.Default, w)
 			}
 		}
 	}
 	small := uniformInstance(500, 1)
-	o, err := ie.config(small, solver.Params{Extra: map[string]string{OptOr3: "off", OptStale: "20", OptCandidates: "mixed", OptPivot: "rkbi"}})
+	o, err := ie.config(small, solver.Params{Extra: map[string]string{OptOr3: "off", OptStale: "20", OptCandidates: "mixed"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.cfg.or3 || o.cfg.stale != 20 || o.cfg.candidates != listMixed || o.rkbi != 3 {
+	if o.cfg.or3 || o.cfg.stale != 20 || o.cfg.candidates != listMixed || o.rkbi != 0 {
 		t.Errorf("explicit options lost: %+v rkbi %d", o.cfg, o.rkbi)
 	}
 	// the other engines keep their declared defaults whatever the size
@@ -150,7 +150,7 @@ func TestTuneShowsTheRun(t *testing.T) {
 	// 1 worker: crowded; 2: the chain alone; 3, 4: neither
 	e := autoWith(t, lowCrowd(200_000))
 	in := uniformInstance(2*strategy.AdaptMaxPerWorker+10000, 3)
-	names := []string{OptMove, OptCandidates, OptNeighbors, OptPartSlice, OptPartKicks, OptPartShape}
+	names := []string{OptMove, OptCandidates, OptPartKicks, OptPartShape}
 	for _, w := range []int{1, 2, 3, 4} {
 		set := ilsSpecs["auto"].Options(in)
 		for i := range set {
@@ -174,8 +174,8 @@ func TestTuneShowsTheRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		planned(e, &run, in, p, w)
-		if got.cfg.move != run.cfg.move || got.cfg.candidates != run.cfg.candidates || got.cfg.neighbors != run.cfg.neighbors ||
-			got.partSlice != run.partSlice || got.partKicks != run.partKicks || got.partShape != run.partShape {
+		if got.cfg.move != run.cfg.move || got.cfg.candidates != run.cfg.candidates ||
+			got.partKicks != run.partKicks || got.partShape != run.partShape {
 			t.Errorf("%d cities on %d workers: shown %v, the run takes move %v, candidates %v, neighbours %d, slice %d, kicks %v, shape %v",
 				in.N, w, shown, run.cfg.move, run.cfg.candidates, run.cfg.neighbors, run.partSlice, run.partKicks, run.partShape)
 		}

@@ -9,7 +9,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -56,9 +55,9 @@ type ilsEngine struct {
 	cfg ilsConfig
 	// limits, when set, replaces defaultLimits (tests only)
 	limits *planLimits
-	// composed: run by another engine (GPU auto, Auto), which declares
-	// and checks auto's options with its own
-	composed bool
+	// tweak, when set, changes the options once they are read: a test's
+	// setting of a value that is no option of the engine (tests only)
+	tweak func(*ilsOptions)
 }
 
 // Options read from Params.Extra by the iterated local searches.
@@ -114,27 +113,44 @@ const (
 	OptCandidates = "candidates"
 )
 
-// config reads the run's settings: the engine's options on in (ilsSpecs,
-// auto's defaults by size included), with its own move set and start;
-// composed by another engine, only its own options, which that engine
-// checked with its own.
-func (e ilsEngine) config(in *solver.Instance, p solver.Params) (ilsOptions, error) {
+// Config is one run's settings of an iterated local search, read once
+// from its Params (prepare): the engine's options on the instance (auto's
+// defaults by size included) with its own move set and start, the workers
+// counted, and which options the user gave (the plan leaves those as
+// they are).
+type Config struct {
+	o     ilsOptions
+	w     int
+	given func(string) bool
+}
+
+// prepare reads the run's settings from p on in once: checked against
+// the engine first (solver.Configure) when check, else only parsed (an
+// engine that composes this one checked them with its own).
+func (e ilsEngine) prepare(in *solver.Instance, p solver.Params, check bool) (Config, error) {
 	var o ilsOptions
 	var err error
-	if e.composed {
-		o, err = ilsSpecs[e.ID].ParseKnown(in, p)
-	} else {
+	if check {
 		o, err = solver.Configure(ilsSpecs[e.ID], e, in, p)
+	} else {
+		o, err = ilsSpecs[e.ID].Parse(in, p)
 	}
 	if err != nil {
-		return o, err
+		return Config{}, err
 	}
 	o.cfg.orOpt, o.cfg.start, o.cfg.partAuto = e.cfg.orOpt, e.cfg.start, e.cfg.partAuto
 	if !o.pivotRKBI {
 		o.rkbi = 0
 	}
 	o.rkbi = min(o.rkbi, runctl.MaxSearches)
-	return o, nil
+	if e.tweak != nil {
+		e.tweak(&o)
+	}
+	w, err := runctl.CountSearches("workers", o.workers, runtime.NumCPU(), e.searchCities(o, in), lsBytesPerCity)
+	if err != nil {
+		return Config{}, err
+	}
+	return Config{o: o, w: w, given: p.Given}, nil
 }
 
 // KeepsFixedEdges reports that the iterated local searches keep an
@@ -150,13 +166,19 @@ const lsBytesPerCity = 4 + 4 + 4 + 1 + 4
 // (solver.DefaultLimiter): solver.DefaultTimeLimit, none with a kicks
 // budget.
 func (e ilsEngine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
-	if o, err := ilsSpecs[e.ID].ParseKnown(in, p); err == nil && o.kicks != 0 {
+	if o, err := solver.ConfigOf(ilsSpecs[e.ID], e, in, p); err == nil && o.kicks != 0 {
 		return 0
 	}
 	return solver.DefaultTimeLimit
 }
 
 var _ solver.DefaultLimiter = ilsEngine{}
+
+// Prepare reads a run's settings once (solver.Preparer): the engine's
+// options on in, auto's defaults by size included.
+func (e ilsEngine) Prepare(in *solver.Instance, p solver.Params) (any, error) {
+	return ilsSpecs[e.ID].Parse(in, p)
+}
 
 func (e ilsEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	return e.SolveAided(ctx, in, p, snaps, solver.Aid{})
@@ -167,30 +189,34 @@ var _ solver.Aided = ilsEngine{}
 // SolveAided is Solve with aid: aid.FirstTour is closed once the start
 // tour is ready and the search begins; the Held–Karp ascent behind
 // alpha-nearness lists runs on aid.Device, through aid.Ascents (a run of
-// its own when nil).
+// its own when nil). It reads its settings once and decides its plan.
 func (e ilsEngine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
 	if err := runctl.CheckStart(in, p); err != nil {
 		return solver.Result{}, err
 	}
-	o, err := e.config(in, p)
+	cfg, err := e.prepare(in, p, true)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	p.Algorithm, p.Backend = e.ID, solver.BackendCPU
 	p = p.WithDeadline(start)
-	w, err := runctl.CountSearches("workers", o.workers, runtime.NumCPU(), e.searchCities(o, in), lsBytesPerCity)
-	if err != nil {
-		return solver.Result{}, err
-	}
+	st := e.decide(e.facts(cfg.o, in, cfg.given, cfg.w, p.LimitFrom(start))).Strategy
+	return e.run(ctx, in, p, snaps, aid, cfg, st, start)
+}
+
+// run runs the search of cfg on in by the strategy st, decided for it
+// once (by this engine, or by the one that composes it).
+func (e ilsEngine) run(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, cfg Config, st strategy.Strategy, start time.Time) (solver.Result, error) {
+	o, w := cfg.o, cfg.w
+	p.Algorithm, p.Backend = e.ID, solver.BackendCPU
 	p.Workers = w
-	plan := e.decide(o, in, p.Given, w, p.LimitFrom(start))
-	plan.apply(&o, p.Given)
+	plan := ilsPlan{Strategy: st, limits: e.planLimits()}
+	plan.apply(&o, cfg.given)
 	if in.N < 8 {
 		return runctl.ExactSmall(in, e, p, snaps, start)
 	}
 	if plan.pop() {
-		return e.solvePop(ctx, in, p, snaps, aid, start)
+		return e.solvePop(ctx, in, p, snaps, aid, st, start)
 	}
 	r := &ilsRun{e: e, in: in, p: p, o: o, w: w, plan: plan, start: start, c: runctl.NewControl(ctx, p, w, snaps, start), aid: aid}
 	if r.aid.Ascents == nil {
@@ -974,65 +1000,65 @@ func unionNeighbors(in *solver.Instance, a, b *neighbor.Lists) *neighbor.Lists {
 }
 
 // autoEngine is the auto engine.
-var autoEngine = ilsEngine{runctl.Identity{ID: "auto", Desc: autoDesc()},
-	ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil, false}
+var autoEngine = ilsEngine{runctl.Identity{ID: "auto", Desc: autoDesc},
+	ilsConfig{orOpt: true, start: startGreedy, partAuto: true}, nil, nil}
 
-// autoDesc is auto's description, its sizes those strategy.Decide takes.
-func autoDesc() string {
-	deep, part, adapt := thousands(strategy.DeepMinN), thousands(strategy.PartitionMinN), thousands(strategy.AdaptMaxPerWorker)
-	return fmt.Sprintf("the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt (Lin–Kernighan) move chained while it gains and the non-sequential double-bridge 4-opt move where it finds nothing, on %d alpha-nearness candidates of a Held–Karp ascent (nearest and quadrant ones in a timed run of under %s of a worker a city), from %s to %s cities; "+
-		"sequential 3-opt moves on nearest candidates below %s cities and on nearest and quadrant candidates from %s, with the 5-opt move on them in the rounds where it gains more per second up to %s cities a worker; "+
-		"below %s cities one search per core with stagnation escapes; from %s to %s each core kicking in its own stretch of one tour, their changes merged "+
-		"(in a timed run below %s cities (on fewer than %d workers with %s a city × %d / workers), or below %s with %s a city (scaled alike), the population search of pop instead: a population evolved by edge assembly crossover, then tours recombined by partition crossover); "+
-		"from %s all cores on one tour, each on a segment or a cell of the plane; best kept",
-		strategy.AlphaNeighbors, perCity(strategy.AlphaMinPerCity), deep, part, deep, part, adapt, deep, deep, part,
-		thousands(strategy.PopMaxN), strategy.PopFewWorkers, perCity(strategy.PopShortPerCity), strategy.PopFewWorkers, thousands(strategy.PopLongMaxN), perCity(strategy.PopPerCity), part)
+// autoDesc is auto's description; its searches by size are told in
+// docs/ENGINES.md and shown for a file by tsp engines FILE (Plan).
+const autoDesc = "the strongest CPU method for a time budget: iterated local search with 2-opt, Or-opt and the sequential 5-opt move on alpha-nearness lists, its search chosen by the instance's size (independent searches, a merged search, pop's population search, the partition search); best kept"
+
+// AutoEngine is CPU auto as a Go value for an engine that composes it
+// (GPU auto): it prepares its config once (Prepare), gives the facts a
+// run's strategy is decided from (Facts), for the composing engine to add
+// its own, decides it (Decide) and runs by the config and the strategy it
+// is handed (Run), deciding nothing again.
+type AutoEngine struct{ ilsEngine }
+
+// Auto is CPU auto for an engine that composes it by a Go call.
+func Auto() AutoEngine { return AutoEngine{autoEngine} }
+
+// Prepare reads CPU auto's settings from p on in once: a *ParamError for
+// a bad value or an option auto does not take. The composing engine has
+// checked p with its own options and hands only auto's.
+func (a AutoEngine) Prepare(in *solver.Instance, p solver.Params) (Config, error) {
+	return a.prepare(in, p, false)
 }
 
-// thousands writes n with a comma between each group of three digits.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
+// Facts are what the strategy of a run of cfg on in is decided from, with
+// limit the time left (0: none); the composing engine adds its devices.
+func (a AutoEngine) Facts(cfg Config, in *solver.Instance, limit time.Duration) strategy.Facts {
+	return a.facts(cfg.o, in, cfg.given, cfg.w, limit)
+}
+
+// Decide is the strategy of a run with facts f: the one decision a run
+// makes.
+func (a AutoEngine) Decide(f strategy.Facts) strategy.Strategy { return a.decide(f).Strategy }
+
+// Run runs CPU auto with cfg by the strategy st decided for the run.
+func (a AutoEngine) Run(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, cfg Config, st strategy.Strategy) (solver.Result, error) {
+	start := time.Now()
+	if err := runctl.CheckStart(in, p); err != nil {
+		return solver.Result{}, err
 	}
-	return s
-}
-
-// perCity says a time a city in words: "half a millisecond" for 500 µs.
-func perCity(d time.Duration) string {
-	if d == time.Millisecond/2 {
-		return "half a millisecond"
-	}
-	return d.String()
-}
-
-// Auto is CPU auto for an engine that composes it by a Go call (GPU
-// auto): it reads only its own options from a run's Params, the composing
-// engine declaring and checking them with its own.
-func Auto() interface {
-	solver.Aided
-	solver.Tuner
-	solver.Planner
-} {
-	e := autoEngine
-	e.composed = true
-	return e
+	p = p.WithDeadline(start)
+	return a.run(ctx, in, p, snaps, aid, cfg, st, start)
 }
 
 func init() {
 	solver.Register(ilsEngine{runctl.Identity{ID: "2opt-ils", Desc: "iterated local search, 2-opt + Or-opt with neighbour lists and don't-look bits, double-bridge kicks (Rocki & Suda's method, sequential)"},
-		ilsConfig{orOpt: true, start: startGreedy}, nil, false})
+		ilsConfig{orOpt: true, start: startGreedy}, nil, nil})
 	solver.Register(ilsEngine{runctl.Identity{ID: "3opt-ils", Desc: "iterated local search, sequential 3-opt + Or-opt, nearest-neighbour start, first or random-k-best improvement (Delévacq et al.)"},
-		ilsConfig{orOpt: true, start: startNN}, nil, false})
+		ilsConfig{orOpt: true, start: startNN}, nil, nil})
 	solver.Register(autoEngine)
 }
 
 // solvePop runs the population search (solver/cpu/population) for auto
-// on p's workers until p's deadline, and reports it as auto's run.
-func (e ilsEngine) solvePop(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, start time.Time) (solver.Result, error) {
+// on p's workers until p's deadline by auto's strategy st, and reports it
+// as auto's run.
+func (e ilsEngine) solvePop(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, st strategy.Strategy, start time.Time) (solver.Result, error) {
 	q := p
 	q.Algorithm = population.Name
-	res, err := population.Solve(ctx, in, q, snaps, aid)
+	res, err := population.SolveDecided(ctx, in, q, snaps, aid, st)
 	if err != nil {
 		return res, err
 	}

@@ -55,7 +55,7 @@ func TestEnginesRegistered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if e.Name() != name || e.Backend() != solver.BackendCPU || e.Describe() == "" || e.Available() != nil {
+		if e.Name() != name || e.Backend() != solver.BackendCPU || e.Describe() == "" || len([]rune(e.Describe())) > solver.MaxDescription || e.Available() != nil {
 			t.Fatalf("%s: bad identity %q/%q %q", name, e.Name(), e.Backend(), e.Describe())
 		}
 	}
@@ -297,8 +297,12 @@ func bruteForce(in *solver.Instance) int64 {
 func TestCandidateOptions(t *testing.T) {
 	in := uniformInstance(150, 12)
 	for _, c := range []string{"nearest", "quadrant", "union", "mixed", "alpha"} {
-		p := solver.Params{Seed: 1, Workers: 2, Extra: map[string]string{OptKicks: "300", OptCandidates: c, OptThreeOpt: "off", OptAccept: "better"}}
-		res := solve(t, "auto", in, p, nil)
+		p := solver.Params{Seed: 1, Workers: 2, Extra: map[string]string{OptKicks: "300", OptCandidates: c}}
+		e := tweaked(t, "auto", func(o *ilsOptions) { o.cfg.threeOpt, o.cfg.acceptEqual = false, false })
+		res, err := e.Solve(context.Background(), in, p, nil)
+		if err != nil {
+			t.Fatalf("candidates=%s: %v", c, err)
+		}
 		ref := solve(t, "2opt-ils", in, solver.Params{Seed: 1, Workers: 1, Extra: map[string]string{OptKicks: "300"}}, nil)
 		if float64(res.Length) > 1.05*float64(ref.Length) {
 			t.Errorf("candidates=%s: %d, 2opt-ils %d", c, res.Length, ref.Length)
@@ -421,12 +425,9 @@ func TestAlphaListsTakenLater(t *testing.T) {
 		time.Sleep(5 * time.Second)
 		cancel()
 	}()
-	e, err := solver.Lookup("auto", solver.BackendCPU)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// epochs of 500 kicks per worker between exchanges
-	res, err := e.(solver.Aided).SolveAided(ctx, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 5 * time.Minute, Extra: map[string]string{OptCandidates: "alpha", OptSync: "500", OptShare: "best"}}, nil, solver.Aid{Ascents: ascents})
+	e := tweaked(t, "auto", func(o *ilsOptions) { o.cfg.sync = 500 })
+	res, err := e.SolveAided(ctx, in, solver.Params{Seed: 1, Workers: 2, TimeLimit: 5 * time.Minute, Extra: map[string]string{OptCandidates: "alpha", OptShare: "best"}}, nil, solver.Aid{Ascents: ascents})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -531,7 +532,7 @@ func TestMergedRestarts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 3 * time.Second, Extra: map[string]string{OptRestart: "50", OptCandidates: "nearest"}}
+	p := solver.Params{Seed: 1, Workers: 2, TimeLimit: 3 * time.Second, Extra: map[string]string{OptCandidates: "nearest"}}
 	snaps := make(chan solver.Snapshot, 64)
 	shown := make(chan bool)
 	go func() {
@@ -541,8 +542,15 @@ func TestMergedRestarts(t *testing.T) {
 		}
 		shown <- seen
 	}()
-	res := enginetest.Solve(t, "auto", in, p, snaps)
+	e := tweaked(t, "auto", func(o *ilsOptions) { o.restart = 50 })
+	res, err := e.Solve(context.Background(), in, p, snaps)
 	close(snaps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
+		t.Fatal(err)
+	}
 	if !<-shown {
 		t.Error("no snapshot's account names the first restart")
 	}

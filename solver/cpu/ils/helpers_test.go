@@ -58,7 +58,7 @@ func withOpts(p solver.Params, settings ...string) solver.Params {
 // planned gives o the plan of a run of e on in with w workers and the
 // options p sets, as Solve does, and returns the plan.
 func planned(e ilsEngine, o *ilsOptions, in *solver.Instance, p solver.Params, w int) ilsPlan {
-	pl := e.decide(*o, in, p.Given, w, p.TimeLimit)
+	pl := e.decide(e.facts(*o, in, p.Given, w, p.TimeLimit))
 	pl.apply(o, p.Given)
 	return pl
 }
@@ -82,4 +82,25 @@ func earlyBetween(lo, hi int) planLimits {
 	lim := defaultLimits
 	lim.besideEarlyMinN, lim.besideEarlyMaxN = lo, hi
 	return lim
+}
+
+// config is the options a run of e on in with p takes (prepare), for the
+// tests that read them.
+func (e ilsEngine) config(in *solver.Instance, p solver.Params) (ilsOptions, error) {
+	c, err := e.prepare(in, p, true)
+	return c.o, err
+}
+
+// tweaked returns the engine called name with tweak changing its options
+// once they are read: a test's value of a setting that is no option of
+// the engine.
+func tweaked(t testing.TB, name string, tweak func(*ilsOptions)) ilsEngine {
+	t.Helper()
+	eng, err := solver.Lookup(name, solver.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := eng.(ilsEngine)
+	e.tweak = tweak
+	return e
 }

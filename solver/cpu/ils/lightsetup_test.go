@@ -67,7 +67,7 @@ func TestCrowdSettings(t *testing.T) {
 	if o := cfg("auto", 4, nil); o.cfg.candidates != listMixed || o.cfg.start != startGreedy || o.partSlice == 0 {
 		t.Fatalf("auto on 15,000 cities a worker took the crowded set-up: %+v", o)
 	}
-	if o := cfg("auto", 2, map[string]string{OptCandidates: "quadrant", OptNeighbors: "10"}); o.cfg.candidates != listQuadrant || o.cfg.neighbors != 10 {
+	if o := cfg("auto", 2, map[string]string{OptCandidates: "quadrant", OptPartShape: "region"}); o.cfg.candidates != listQuadrant || o.partShape != shapeRegion {
 		t.Fatalf("crowded set-up overrode the user's lists: %+v", o)
 	}
 	if o := cfg("3opt-ils", 1, nil); o.cfg.start == startSFC || o.cfg.candidates != listNearest || o.cfg.neighbors != 8 {

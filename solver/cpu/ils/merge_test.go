@@ -24,7 +24,7 @@ func newMergeRun(t *testing.T, in *solver.Instance, w int) *ilsRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &ilsRun{e: e.(ilsEngine), in: in, p: p, o: o, w: w, plan: e.(ilsEngine).decide(o, in, p.Given, w, p.TimeLimit), c: runctl.NewControl(context.Background(), p, w, nil, time.Now())}
+	r := &ilsRun{e: e.(ilsEngine), in: in, p: p, o: o, w: w, plan: e.(ilsEngine).decide(e.(ilsEngine).facts(o, in, p.Given, w, p.TimeLimit)), c: runctl.NewControl(context.Background(), p, w, nil, time.Now())}
 	d, nb := tour.NewDist(in), neighbor.Nearest(in, 8)
 	t0 := runctl.To32(rand.New(rand.NewPCG(2, 3)).Perm(in.N))
 	r.searches = make([]*localsearch.Search, w)

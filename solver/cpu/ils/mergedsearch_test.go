@@ -27,7 +27,7 @@ func newTogetherRun(t *testing.T, in *solver.Instance, w int) *ilsRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &ilsRun{e: e.(ilsEngine), in: in, p: p, o: o, w: w, plan: e.(ilsEngine).decide(o, in, p.Given, w, p.TimeLimit), start: time.Now(), c: runctl.NewControl(context.Background(), p, w, nil, time.Now())}
+	r := &ilsRun{e: e.(ilsEngine), in: in, p: p, o: o, w: w, plan: e.(ilsEngine).decide(e.(ilsEngine).facts(o, in, p.Given, w, p.TimeLimit)), start: time.Now(), c: runctl.NewControl(context.Background(), p, w, nil, time.Now())}
 	r.kicksDone = make([]runctl.Counter, w)
 	nb := neighbor.Nearest(in, 6)
 	t0 := runctl.To32(rand.New(rand.NewPCG(4, 5)).Perm(in.N))

@@ -28,7 +28,7 @@ func TestAutoPartitionWorkers(t *testing.T) {
 		{strategy.PartitionMinN, 16, partOff, false},
 	} {
 		o := ilsOptions{partition: tc.opt, cfg: e.(ilsEngine).cfg}
-		if got := e.(ilsEngine).decide(o, uniformInstance(tc.n, 3), solver.Params{}.Given, tc.w, 0).partition(); got != tc.want {
+		if got := e.(ilsEngine).decide(e.(ilsEngine).facts(o, uniformInstance(tc.n, 3), solver.Params{}.Given, tc.w, 0)).partition(); got != tc.want {
 			t.Errorf("n %d, %d workers, partition=%d: %v, want %v", tc.n, tc.w, tc.opt, got, tc.want)
 		}
 	}
@@ -119,7 +119,7 @@ func TestPartitionFixedEdges(t *testing.T) {
 // kicks budget gives the same tour twice.
 func TestPartitionAdaptRepeats(t *testing.T) {
 	in := uniformInstance(3000, 31)
-	p := solver.Params{Seed: 5, Workers: 3, Extra: map[string]string{OptPartSegment: "600", OptPartKicks: "0.3", OptPartSlice: "0", OptMove: "adapt", OptKicks: "400", OptPartition: "on"}}
+	p := solver.Params{Seed: 5, Workers: 3, Extra: map[string]string{OptPartSegment: "600", OptPartKicks: "0.3", OptMove: "adapt", OptKicks: "400", OptPartition: "on"}}
 	a := solve(t, "auto", in, p, nil)
 	b := solve(t, "auto", in, p, nil)
 	if !slices.Equal(a.Tour, b.Tour) {

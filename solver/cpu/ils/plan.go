@@ -103,11 +103,11 @@ func (r *ilsRun) partEnv() *partition.Env {
 		Control: r.c, KicksDone: r.kicksDone, Aid: r.aid}
 }
 
-// decide makes the plan of a run of e with options o on in, w workers
-// and the time limit limit (0: none); given tells the options the user
-// set, which the plan leaves as they are.
-func (e ilsEngine) decide(o ilsOptions, in *solver.Instance, given func(string) bool, w int, limit time.Duration) ilsPlan {
-	return ilsPlan{Strategy: strategy.Decide(e.facts(o, in, given, w, limit)), limits: e.planLimits()}
+// decide makes the plan of a run of e with facts f (facts): the one call
+// of strategy.Decide for the iterated local searches, CPU auto and GPU
+// auto (through AutoEngine.Decide).
+func (e ilsEngine) decide(f strategy.Facts) ilsPlan {
+	return ilsPlan{Strategy: strategy.Decide(f), limits: e.planLimits()}
 }
 
 // givenAny reports whether the user set any of e's own options (the
@@ -182,7 +182,7 @@ func (e ilsEngine) defaultPlan(in *solver.Instance, w int) (ilsPlan, bool) {
 		return ilsPlan{}, false
 	}
 	o.cfg.orOpt, o.cfg.start, o.cfg.partAuto = e.cfg.orOpt, e.cfg.start, e.cfg.partAuto
-	return e.decide(o, in, func(string) bool { return false }, w, solver.DefaultTimeLimit), true
+	return e.decide(e.facts(o, in, func(string) bool { return false }, w, solver.DefaultTimeLimit)), true
 }
 
 // Plan says auto's strategy for a run on in with all cores and the

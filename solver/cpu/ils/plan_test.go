@@ -35,8 +35,7 @@ func TestPopAndRestartPlan(t *testing.T) {
 		{"kicks budget", auto, 2000, 2, 0, map[string]string{OptKicks: "100"}, false, false},
 		{"kicks budget, four workers", auto, 2000, 4, 0, map[string]string{OptKicks: "100"}, false, false},
 		{"an option given", auto, 2000, 2, 10 * time.Second, map[string]string{OptMove: "chain"}, false, false},
-		{"an option given, four workers", auto, 2000, 4, 10 * time.Second, map[string]string{OptSegment: "100"}, false, true},
-		{"restart given", auto, 2000, 4, 10 * time.Second, map[string]string{OptRestart: "0"}, false, false},
+		{"an option given, four workers", auto, 2000, 4, 10 * time.Second, map[string]string{OptStale: "2"}, false, true},
 		{"share best", auto, 2000, 4, 10 * time.Second, map[string]string{OptShare: "best"}, false, false},
 		{"below 1,000", auto, strategy.DeepMinN - 1, 2, 10 * time.Second, nil, false, false},
 		{"below 1,000, four workers", auto, strategy.DeepMinN - 1, 4, 10 * time.Second, nil, false, false},
@@ -52,8 +51,8 @@ func TestPopAndRestartPlan(t *testing.T) {
 		{"from 20,000, two workers, 0.5 ms a city", auto, strategy.PopMaxN, 2, strategy.PopMaxN * strategy.PopPerCity, nil, false, false},
 		{"from 20,000, two workers, 1 ms a city", auto, strategy.PopMaxN, 2, 2 * strategy.PopMaxN * strategy.PopPerCity, nil, true, false},
 		{"from 20,000, one worker, 1 ms a city", auto, strategy.PopMaxN, 1, 2 * strategy.PopMaxN * strategy.PopPerCity, nil, false, false},
-		{"an option given from 10,000, four workers", auto, strategy.RestartMaxN, 4, 10 * time.Second, map[string]string{OptSegment: "100"}, false, false},
-		{"an option given below 10,000, sixteen workers", auto, strategy.RestartMaxN - 1, 16, 10 * time.Second, map[string]string{OptSegment: "100"}, false, true},
+		{"an option given from 10,000, four workers", auto, strategy.RestartMaxN, 4, 10 * time.Second, map[string]string{OptStale: "2"}, false, false},
+		{"an option given below 10,000, sixteen workers", auto, strategy.RestartMaxN - 1, 16, 10 * time.Second, map[string]string{OptStale: "2"}, false, true},
 		{"partition sizes", auto, strategy.PartitionMinN, 2, 10 * time.Second, nil, false, false},
 		{"2opt-ils", ils2, 2000, 2, 10 * time.Second, nil, false, false},
 		{"2opt-ils, four workers", ils2, 2000, 4, 10 * time.Second, nil, false, false},
@@ -65,12 +64,12 @@ func TestPopAndRestartPlan(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pl := e.decide(o, in, p.Given, tc.w, tc.limit)
+		pl := e.decide(e.facts(o, in, p.Given, tc.w, tc.limit))
 		if pl.pop() != tc.pop || (pl.Restart > 0) != tc.restarts {
 			t.Errorf("%s: pop %v, restart %v; want %v, %v", tc.name, pl.pop(), pl.Restart, tc.pop, tc.restarts)
 		}
 		pl.apply(&o, p.Given)
-		if want := map[bool]int{true: int(strategy.RestartStall / time.Millisecond)}[tc.restarts]; o.restart != want && !p.Given(OptRestart) {
+		if want := map[bool]int{true: int(strategy.RestartStall / time.Millisecond)}[tc.restarts]; o.restart != want {
 			t.Errorf("%s: the run's restart option %d, want %d", tc.name, o.restart, want)
 		}
 	}
@@ -122,21 +121,27 @@ func TestPlanPrintsTheStrategy(t *testing.T) {
 	}
 }
 
-// TestAutoComposed: auto run by a composing engine (Auto) reads its own
-// options and leaves the composer's alone, while the registered engine
-// refuses an option it does not declare.
+// TestAutoComposed: auto run by a composing engine (Auto) prepares its
+// config once, runs by the strategy it is handed, and refuses an option
+// it does not take (the composing engine hands only auto's).
 func TestAutoComposed(t *testing.T) {
 	in := uniformInstance(300, 4)
-	p := solver.Params{Seed: 1, Workers: 2, Extra: map[string]string{OptKicks: "20", "window": "5"}}
-	res, err := Auto().SolveAided(context.Background(), in, p, nil, solver.Aid{})
+	a := Auto()
+	p := solver.Params{Seed: 1, Workers: 2, Extra: map[string]string{OptKicks: "20"}}
+	cfg, err := a.Prepare(in, p)
+	if err != nil {
+		t.Fatalf("prepare: %v", err)
+	}
+	st := a.Decide(a.Facts(cfg, in, 0))
+	res, err := a.Run(context.Background(), in, p, nil, solver.Aid{}, cfg, st)
 	if err != nil {
 		t.Fatalf("composed: %v", err)
 	}
 	if err := solver.ValidateTour(res.Tour, in.N); err != nil {
 		t.Fatal(err)
 	}
-	auto, _ := solver.Lookup("auto", solver.BackendCPU)
-	if _, err := auto.Solve(context.Background(), in, p, nil); err == nil {
-		t.Error("the registered auto took an option it does not declare")
+	p.Extra = map[string]string{OptKicks: "20", "window": "5"}
+	if _, err := a.Prepare(in, p); err == nil {
+		t.Error("auto's config took an option it does not declare")
 	}
 }

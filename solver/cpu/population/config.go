@@ -36,7 +36,7 @@ var spec = solver.NewSpec(
 	solver.SharedInt("workers", func(o *options) *int { return &o.workers }).Auto("all cores"),
 	solver.Int("pool", func(o *options) *int { return &o.pool }, 8, 2, 256,
 		"tours the pool keeps; a new tour replaces the member closest to it by edge distance, only if shorter, and never enters twice"),
-	solver.Int("kicks", func(o *options) *int { return &o.kicks }, 0, 0, math.MaxInt32,
+	solver.Int(optKicks, func(o *options) *int { return &o.kicks }, 0, 0, math.MaxInt32,
 		"kicks of each local search (0: each runs for its time slice); with no time limit the run is deterministic and ends after its rounds"),
 	solver.Int("rounds", func(o *options) *int { return &o.rounds }, 0, 0, math.MaxInt32,
 		"rounds of one local search per worker (0: until the time limit, or 12 with a kicks budget and no time limit)"),
@@ -54,7 +54,22 @@ var spec = solver.NewSpec(
 		"with a GPU pool (GPU pop): the GPU's tours start as copies of the pool's members, each slot varied by its own kicks (copy), or with random double bridges on a thousandth of the cities first, one plain copy a member (kick)").Experimental(),
 )
 
+// cpuSpec is CPU pop's options: those of a GPU pool aside, and the crossover
+// (gpx), which no suite, test or decision runs other than by default.
+var cpuSpec = spec.Fixed("gpuround", "gpustart", "gpx")
+
+// gpuSpec is GPU pop's options (Options): the pool's experiments aside,
+// the GPU pool's own in.
+var gpuSpec = spec.Fixed("init", "gpx", "merge")
+
 func init() {
 	solver.Register(engine{})
-	solver.Declare(Name, solver.BackendCPU, spec)
+	solver.Declare(Name, solver.BackendCPU, cpuSpec)
 }
+
+// optKicks is the kicks option: a budget that ends a run by itself.
+const optKicks = "kicks"
+
+// Options are the option declarations of pop run with a GPU pool, for the
+// engine that composes it (GPU pop) to declare the options it hands down.
+var Options solver.Declarer = gpuSpec

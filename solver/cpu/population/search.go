@@ -30,7 +30,7 @@ type engine struct{}
 func (engine) Name() string    { return Name }
 func (engine) Backend() string { return solver.BackendCPU }
 func (engine) Describe() string {
-	return "a population of descents of randomized nearest-neighbour tours (with a GPU pool, and of as many more searched by the GPU) evolved by edge assembly crossover (EAX, one AB-cycle a child) until it converges, again with fresh descents and the best so far while half a timed run is left, then a pool of tours kept diverse by edge distance, recombined pairwise by partition crossover (GPX and GPX2 with a repair of infeasible components), each child descended and kicked on one core with auto's moves for the size (the 5-opt move on alpha lists from 1,000 cities) and merged with every member before it is offered, one search per worker at a time"
+	return "a population of descents evolved by edge assembly crossover (EAX) until it converges, then a pool of tours kept diverse by edge distance, recombined by partition crossover (GPX2), each child descended and kicked on one core with auto's moves for the size"
 }
 func (engine) Available() error      { return nil }
 func (engine) KeepsFixedEdges() bool { return true }
@@ -46,11 +46,18 @@ func (e engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 // pool's members beside the workers (feeder), in a run with a time limit
 // and no fixed edges (the accelerator's moves do not keep them).
 func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
-	start := time.Now()
-	o, err := solver.Configure(spec, e, in, p)
+	o, err := solver.Configure(cpuSpec, e, in, p)
 	if err != nil {
 		return solver.Result{StopReason: solver.StopError}, err
 	}
+	return e.solve(ctx, in, p, snaps, aid, o, nil)
+}
+
+// solve runs the search with the options o by the strategy st, decided
+// for the run by the engine that composes this one (auto), or decided
+// here when st is nil.
+func (e engine) solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, o options, st *strategy.Strategy) (solver.Result, error) {
+	start := time.Now()
 	w := o.workers
 	if w <= 0 {
 		w = runtime.NumCPU()
@@ -68,15 +75,18 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	if s.limit == 0 && o.rounds == 0 {
 		s.o.rounds = defaultBudgetRounds
 	}
-	s.plan = strategy.Decide(strategy.Facts{Engine: strategy.Pop, N: in.N, FixedEdges: len(in.FixedEdges) > 0, Workers: w,
-		TimeLimit: s.limit, Kicks: o.kicks, Devices: strategy.Devices{GPU: aid.Pool != nil}})
+	if st != nil {
+		s.plan = *st
+	} else {
+		s.plan = decide(in, w, s.limit, aid.Pool != nil)
+	}
 	inner := aid.Ascents
 	if inner == nil {
 		inner = new(bound.Ascents)
 	}
 	s.alpha = &alphaCache{inner: inner, budget: s.plan.Ascent, device: aid.Device}
 	switch {
-	case s.plan.GPU.Pool:
+	case s.plan.GPU.Pool && aid.Pool != nil:
 		s.feed = newFeeder(aid.Pool, in, p.Seed, time.Duration(o.gpuRound)*time.Millisecond, o.gpuStart)
 	case aid.Pool == nil:
 	case s.limit == 0:
@@ -85,6 +95,15 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 		s.noPool = solver.NoPoolFixedEdges
 	}
 	return s.run(ctx)
+}
+
+// decide is the strategy of a pop run on in with w workers within limit
+// (0: none), with a GPU pool or not: the one call of strategy.Decide for
+// pop, which a run of auto's population search does not make (auto hands
+// its strategy down, SolveDecided).
+func decide(in *solver.Instance, w int, limit time.Duration, gpu bool) strategy.Strategy {
+	return strategy.Decide(strategy.Facts{Engine: strategy.Pop, N: in.N, FixedEdges: len(in.FixedEdges) > 0, Workers: w,
+		TimeLimit: limit, Devices: strategy.Devices{GPU: gpu}})
 }
 
 // DefaultLimit is the time limit of a run of p that gives none
@@ -96,26 +115,45 @@ func (engine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
 
 var _ solver.DefaultLimiter = engine{}
 
+// Prepare reads a run's settings once (solver.Preparer).
+func (engine) Prepare(in *solver.Instance, p solver.Params) (any, error) {
+	return cpuSpec.Parse(in, p)
+}
+
 // DefaultLimit is the pop engine's default time limit for a run of p on
 // in, for the engines that run it by a Go call (GPU pop).
 func DefaultLimit(in *solver.Instance, p solver.Params) time.Duration {
-	if o, err := spec.ParseKnown(in, p); err == nil && o.kicks != 0 {
-		return 0
-	}
-	return solver.DefaultTimeLimit
+	return runctl.DefaultLimit(p, optKicks)
 }
 
 // Plan says the strategy of a run on in with all cores and the default
 // time limit (solver.Planner).
 func (engine) Plan(in *solver.Instance) string {
-	return strategy.Decide(strategy.Facts{Engine: strategy.Pop, N: in.N, FixedEdges: len(in.FixedEdges) > 0,
-		Workers: runtime.NumCPU(), TimeLimit: solver.DefaultTimeLimit}).String()
+	return decide(in, runtime.NumCPU(), solver.DefaultTimeLimit, false).String()
 }
 
-// Solve runs the population search as the pop engine does: auto's run
-// of it, a plain Go call.
+// Solve runs the population search as the pop engine does, deciding its
+// strategy, with the options of a run with a GPU pool (Options, which the
+// composing engine checked with its own): GPU pop's run of it, a plain Go
+// call.
 func Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
-	return engine{}.SolveAided(ctx, in, p, snaps, aid)
+	o, err := gpuSpec.Parse(in, p)
+	if err != nil {
+		return solver.Result{StopReason: solver.StopError}, err
+	}
+	return engine{}.solve(ctx, in, p, snaps, aid, o, nil)
+}
+
+// SolveDecided runs the population search by the strategy st that auto
+// decided for its run (st.Search is strategy.Population), deciding
+// nothing again: auto's run of it, a plain Go call.
+func SolveDecided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, st strategy.Strategy) (solver.Result, error) {
+	e := engine{}
+	o, err := solver.Configure(cpuSpec, e, in, p)
+	if err != nil {
+		return solver.Result{StopReason: solver.StopError}, err
+	}
+	return e.solve(ctx, in, p, snaps, aid, o, &st)
 }
 
 // defaultBudgetRounds is the rounds of a run with a kicks budget and no
