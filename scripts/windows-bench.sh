@@ -8,7 +8,7 @@
 #   scripts/windows-bench.sh BASE NEW PLA85900.tsp OUTDIR [RUN...]
 #
 # A RUN is NAME:INSTANCE:BINARY:OPTIONS (options comma-separated, without
-# --opt), e.g. win:E100k.0:new:windows=on,winstart=0.15; without RUNs the
+# --opt), e.g. win:E100k.0:new:windows=on; without RUNs the
 # protocol's four pairs run (base and new with windows=on on both
 # instances), about 4 minutes. Each run's progress goes to
 # OUTDIR/NAME-INSTANCE.json; the table, gap above the best known tour in

@@ -195,13 +195,14 @@ func stable(d solver.Decl[ilsOptions]) solver.Decl[ilsOptions] { return d.Stable
 var ilsSpecs = map[string]*solver.Spec[ilsOptions]{
 	"2opt-ils": solver.NewSpec(ilsDecls...).Modify(OptNeighbors, stable).
 		Fixed(OptPivot, OptRKBI, OptStale, OptThreeOpt, OptOr3, OptBridge, OptDepth, OptMove, OptRestart, OptAccept, OptSegment,
-			OptPartSegment, OptPartSlice, OptPartShape, OptPartDeep),
+			OptPartSegment, OptPartSlice, OptPartShape, OptPartDeep, OptWindows, OptWinSize, OptWinCores, OptWinSlice, OptWinStart, OptWinLast, OptWinRate),
 	"3opt-ils": solver.NewSpec(ilsDecls...).With(OptThreeOpt, "on").
 		Modify(OptPivot, stable).Modify(OptRKBI, stable).Modify(OptNeighbors, stable).
 		Fixed(OptSync, OptShare, OptStale, OptThreeOpt, OptOr3, OptBridge, OptDepth, OptRestart, OptAccept, OptSegment,
-			OptPartSegment, OptPartSlice, OptPartShape, OptPartDeep),
+			OptPartSegment, OptPartSlice, OptPartShape, OptPartDeep, OptWindows, OptWinSize, OptWinCores, OptWinSlice, OptWinStart, OptWinLast, OptWinRate),
 	"auto": solver.NewSpec(ilsDecls...).With(OptThreeOpt, "on").With(OptAccept, "equal").BySize(autoBySize).
-		Fixed(OptPivot, OptRKBI, OptSync, OptThreeOpt, OptBridge, OptDepth, OptRestart, OptAccept, OptSegment, OptNeighbors, OptPartSlice),
+		Fixed(OptPivot, OptRKBI, OptSync, OptThreeOpt, OptBridge, OptDepth, OptRestart, OptAccept, OptSegment, OptNeighbors, OptPartSlice,
+			OptWinSize, OptWinCores, OptWinSlice, OptWinStart, OptWinLast, OptWinRate),
 }
 
 // autoBySize are auto's defaults by instance size, as options' texts:

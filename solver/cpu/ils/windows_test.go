@@ -18,8 +18,12 @@ func TestAutoWindows(t *testing.T) {
 		t.Skip("a run of 50,000 cities")
 	}
 	in := uniformInstance(strategy.WindowsMinN, 31)
-	p := withOpts(solver.Params{TimeLimit: 8 * time.Second, Seed: 1, Workers: 2}, "windows=on", "winrate=0", "winstart=0", "winslice=1000")
-	res := solve(t, "auto", in, p, nil)
+	p := withOpts(solver.Params{TimeLimit: 8 * time.Second, Seed: 1, Workers: 2}, "windows=on")
+	e := tweaked(t, "auto", func(o *ilsOptions) { o.win.rate, o.win.start, o.win.slice = 0, 0, 1000 })
+	res, err := e.Solve(context.Background(), in, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if w := res.Account.TourWindows; w == nil || w.Searched == 0 || res.StopReason != solver.StopTime {
 		t.Fatalf("windows on: account %+v, stop %v", w, res.StopReason)
 	}
