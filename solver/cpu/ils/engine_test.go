@@ -94,9 +94,9 @@ func TestSADefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := solver.AnnealOf(in, res.Params)
-	if err != nil || p.T0 != solver.DefaultT0 || p.TEnd != solver.DefaultTEnd || p.Alpha != solver.DefaultAlpha || p.Sweeps != solver.DefaultSweeps || p.K != solver.DefaultK || p.Threads != solver.DefaultThreads || p.Blocks != 2 {
-		t.Fatalf("defaults not reported: %+v %v", p, err)
+	s := res.Settings
+	if s.T0 != solver.DefaultT0 || s.TEnd != solver.DefaultTEnd || s.Alpha != solver.DefaultAlpha || s.Sweeps != solver.DefaultSweeps || s.K != solver.DefaultK || s.Threads != solver.DefaultThreads || s.Blocks != 2 {
+		t.Fatalf("defaults not reported: %+v", s)
 	}
 	if !res.Stopped {
 		t.Fatal("a cancelled run must say Stopped")
