@@ -41,7 +41,7 @@ func TestSolveOpt(t *testing.T) {
 		want []string
 	}{
 		{[]string{"--opt", "kicks=-1"}, []string{"--opt kicks -1", "0.."}},
-		{[]string{"--opt", "rkbi=3"}, []string{"--opt rkbi is unknown", "kicks, neighbors, candidates (and ", "experimental ones", "did you mean rkbi_k?"}},
+		{[]string{"--opt", "rkbi=3"}, []string{"--opt rkbi is unknown", "kicks, pivot, rkbi_k, neighbors, candidates (and ", "experimental ones", "did you mean rkbi_k?"}},
 		{[]string{"--opt", "pivot=best"}, []string{"first|rkbi"}},
 		{[]string{"--opt", "nonsense"}, []string{"name=value"}},
 		{[]string{"--opt", "blocks=1e12"}, []string{"--blocks", "1..65536"}},
