@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/internal/gputest"
 	"github.com/tsplab/tsplab/solver"
 )
