@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -282,7 +283,7 @@ func TestLabelsFollowTheEngine(t *testing.T) {
 		if r.opt.Experimental {
 			continue
 		}
-		if r.opt.Doc != "" && !strings.Contains(r.help.Text, r.opt.Doc) {
+		if doc := cmp.Or(optionDocs[r.opt.Name], r.opt.Doc); doc != "" && !strings.Contains(r.help.Text, doc) {
 			t.Errorf("%s: help %q lacks the option's doc", r.opt.Name, r.help.Text)
 		}
 	}
