@@ -386,19 +386,13 @@ func (p *Pane) setNumber(k, v string) { p.numbers.Set(k, v) }
 
 func (p *Pane) setNumbers(pr session.Progress) {
 	set := p.setNumber
-	if pr.Length > 0 {
-		set("Length", p.in.HumanLength(pr.Length))
+	length := pr.Length
+	if pr.State != session.Running && pr.BestLength > 0 {
+		// A paused or finished run draws its best tour (show): Length
+		// is the length of the tour on the canvas.
+		length = pr.BestLength
 	}
-	if pr.BestLength > 0 {
-		set("Best", p.in.HumanLength(pr.BestLength))
-		if g, ok := solver.GapPercent(pr.BestLength, p.shown().Optimum); ok {
-			set("Gap", fmt.Sprintf("%.2f %%", g))
-		} else if lb := p.bound.value; lb > 0 && !p.isPath() {
-			set("Gap", boundGap(pr.BestLength, lb))
-		} else {
-			set("Gap", "optimum unknown")
-		}
-	}
+	p.setLengths(length, pr.BestLength)
 	if pr.Temperature > 0 {
 		set("Temperature", fmt.Sprintf("%.4g (step %d)", pr.Temperature, pr.Steps))
 	} else {
@@ -407,6 +401,26 @@ func (p *Pane) setNumbers(pr session.Progress) {
 	set("Moves", FormatCount(float64(pr.Moves)))
 	set("Moves/s", FormatCount(pr.MovesPerSecond()))
 	set("Elapsed", fmt.Sprintf("%.1f s", pr.Elapsed.Seconds()))
+}
+
+// setLengths shows the length of the tour drawn and of the best tour
+// (0: unknown) with the best tour's gap.
+func (p *Pane) setLengths(length, best int64) {
+	set := p.setNumber
+	if length > 0 {
+		set("Length", p.in.HumanLength(length))
+	}
+	if best <= 0 {
+		return
+	}
+	set("Best", p.in.HumanLength(best))
+	if g, ok := solver.GapPercent(best, p.shown().Optimum); ok {
+		set("Gap", fmt.Sprintf("%.2f %%", g))
+	} else if lb := p.bound.value; lb > 0 && !p.isPath() {
+		set("Gap", boundGap(best, lb))
+	} else {
+		set("Gap", "optimum unknown")
+	}
 }
 
 // showSchedule shows the schedule the run ran once it has ended or

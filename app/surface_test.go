@@ -1,14 +1,19 @@
 package app
 
 import (
+	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/session"
 )
 
 // TestOptionLabelsArePlainAndFit: every option of every engine this
@@ -69,5 +74,84 @@ func TestSettingsLabelsUncutOnScreen(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("pspm shows no option fields")
+	}
+}
+
+// number is the text of pane p's live number k.
+func number(p *Pane, k string) string { return p.numbers.value[k].Text }
+
+// TestOpenTourFillsTheNumbers: a tour opened with Open tour… fills
+// Length, Best and Gap with its length, as the title shows it.
+func TestOpenTourFillsTheNumbers(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	in := p.Instance()
+	if !in.HasOptimum() {
+		t.Fatalf("the first sample %s has no optimum", in.Name)
+	}
+	var b strings.Builder
+	for i := range in.N {
+		fmt.Fprintln(&b, i+1)
+	}
+	file := writeFile(t, t.TempDir(), "order.txt", b.String())
+	if err := ap.OpenStartTour(file); err != nil {
+		t.Fatal(err)
+	}
+	l := solver.TourLength(in, solver.IdentityTour(in.N))
+	g, _ := solver.GapPercent(l, in.Optimum)
+	for k, want := range map[string]string{"Length": in.HumanLength(l), "Best": in.HumanLength(l), "Gap": fmt.Sprintf("%.2f %%", g)} {
+		if got := number(p, k); got != want {
+			t.Errorf("%s shows %q after Open tour…, want %q", k, got, want)
+		}
+	}
+	if title := p.View.Scene().Title; !strings.Contains(title, in.HumanLength(l)) {
+		t.Errorf("title %q lacks the length %s", title, in.HumanLength(l))
+	}
+}
+
+// wanderEngine ends with its best tour, the instance's file order, while
+// its last update's current tour is that order reversed in its first
+// half: a longer tour, as an annealer's current tour often is at the end.
+type wanderEngine struct{}
+
+func (wanderEngine) Name() string     { return "wander" }
+func (wanderEngine) Backend() string  { return solver.BackendCPU }
+func (wanderEngine) Describe() string { return "test engine: ends away from its best tour" }
+func (wanderEngine) Available() error { return nil }
+func (e wanderEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
+	start := time.Now()
+	best := solver.IdentityTour(in.N)
+	cur := slices.Clone(best)
+	slices.Reverse(cur[:in.N/2+1])
+	cur[0], cur[in.N/3] = cur[in.N/3], cur[0]
+	snaps <- solver.Snapshot{Tour: cur, Length: solver.TourLength(in, cur), Best: best, BestLength: solver.TourLength(in, best),
+		Elapsed: time.Since(start), Phase: solver.PhaseSearch, PhaseProgress: solver.UnknownProgress}
+	return solver.Finish(in, e, p, solver.Outcome{Tour: best, Start: start, Device: "test"})
+}
+
+func init() { solver.Register(wanderEngine{}) }
+
+// TestFinishedRunLengthIsTheTourDrawn: after a run whose current tour
+// ended longer than its best, the canvas draws the best tour and Length
+// is that tour's length, equal to Best.
+func TestFinishedRunLengthIsTheTourDrawn(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	in := p.Instance()
+	p.SetSettings(Settings{Algorithm: "wander", Backend: solver.BackendCPU, TimeLimit: time.Second, Seed: 1})
+	test.Tap(p.controls.run)
+	settle(t, p)
+	if st := p.Runner.State(); st != session.Done {
+		t.Fatalf("state %v", st)
+	}
+	drawn := p.View.Scene().Tour
+	if len(drawn) != in.N {
+		t.Fatalf("the canvas draws %d cities", len(drawn))
+	}
+	want := in.HumanLength(solver.TourLength(in, drawn))
+	if got := number(p, "Length"); got != want || number(p, "Best") != want {
+		t.Errorf("finished: Length %q, Best %q, the tour drawn is %s", got, number(p, "Best"), want)
 	}
 }
