@@ -46,6 +46,7 @@ type Pane struct {
 	settingsPanel fyne.CanvasObject // the settings as laid out in the pane
 
 	budget func() (time.Duration, error) // when set, every run's time limit (compare mode)
+	limit  time.Duration                 // the time limit of the last run started (0: none)
 	// fallback is why the run's backend choice fell back to the CPU
 	// (solver.Resolve's note): the engine note in the form says it, so
 	// the status line leaves it out.
@@ -142,6 +143,7 @@ func (p *Pane) clear() {
 		}
 	}
 	p.status.bar.Set(0, false)
+	p.status.bar.SetText("")
 	p.numbers.Clear()
 	if p.isPath() {
 		p.setNumber("Gap", "optimum unknown (a path's)")
@@ -266,6 +268,7 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 	p.route = rt
 	p.clear()
 	p.Curve.SetTimeSpan(s.TimeLimit)
+	p.limit = s.TimeLimit
 	p.setStatus("running " + p.Runner.Last().Engine)
 	p.refreshButtons()
 	return nil
@@ -372,7 +375,10 @@ func (p *Pane) show(pr session.Progress) bool {
 	p.setNumbers(pr)
 	p.showSchedule(pr)
 	why := p.stopReason(pr.State)
-	p.status.bar.Set(BarFraction(pr, why))
+	// The bar never goes back within a run (p.limit: the run's own).
+	f, text := BarFraction(pr, why, p.limit)
+	p.status.bar.Set(max(f, p.status.bar.Value()), false)
+	p.status.bar.SetText(text)
 	if pr.Note == p.fallback {
 		pr.Note = ""
 	}
@@ -487,25 +493,39 @@ func endWord(why solver.StopReason) string {
 	return "done"
 }
 
-// BarFraction is what a pane's progress bar shows: in a set-up phase its
-// progress, or busy when unknown; once the run has ended (why: the
-// result's stop reason) full, unless it was stopped or failed; otherwise
-// the share of the run done.
-func BarFraction(pr session.Progress, why solver.StopReason) (fraction float64, busy bool) {
-	if pr.State == session.Done {
-		if why == solver.StopInterrupt || why == solver.StopError {
-			return pr.Fraction, false
-		}
-		return 1, false
+// BarFraction is what a pane's progress bar shows, and the words on it
+// that say what it measures: with a time limit, the share of it elapsed
+// ("3.1 s of 10 s"); without one, the share of the engine's schedule done
+// ("31 % of the schedule"). A run that ended by itself shows it full; a
+// stopped or failed one where it stopped. A phase's own progress is the
+// status line's: mixed into the bar, it made the bar go back.
+func BarFraction(pr session.Progress, why solver.StopReason, limit time.Duration) (fraction float64, text string) {
+	fraction = pr.Fraction
+	if limit > 0 {
+		fraction = float64(pr.Elapsed) / float64(limit)
 	}
-	setup := pr.State == session.Running && pr.Phase != "" && pr.Phase != solver.PhaseSearch
-	if !setup {
-		return pr.Fraction, false
+	if pr.State == session.Done && why != solver.StopInterrupt && why != solver.StopError {
+		fraction = 1
 	}
-	if pr.PhaseProgress < 0 {
-		return pr.Fraction, true
+	fraction = min(max(fraction, 0), 1)
+	if limit <= 0 {
+		return fraction, fmt.Sprintf("%.0f %% of the schedule", 100*fraction)
 	}
-	return min(pr.PhaseProgress, 1), false
+	el := min(pr.Elapsed, limit)
+	if pr.State == session.Done && fraction == 1 {
+		el = max(el, pr.Elapsed)
+	}
+	return fraction, fmt.Sprintf("%s of %s", formatSeconds(el), formatSeconds(limit))
+}
+
+// formatSeconds writes d in seconds, with a tenth below a minute's worth
+// of whole seconds that are not round ("3.1 s", "10 s", "90 s").
+func formatSeconds(d time.Duration) string {
+	s := d.Seconds()
+	if s == math.Trunc(s) || s >= 100 {
+		return fmt.Sprintf("%.0f s", s)
+	}
+	return fmt.Sprintf("%.1f s", s)
 }
 
 // FormatCount writes n with a k, M, G or T suffix.

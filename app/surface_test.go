@@ -155,3 +155,45 @@ func TestFinishedRunLengthIsTheTourDrawn(t *testing.T) {
 		t.Errorf("finished: Length %q, Best %q, the tour drawn is %s", got, number(p, "Best"), want)
 	}
 }
+
+// TestProgressBarNeverGoesBack: through a set-up phase whose own progress
+// runs ahead of the clock, a pause and a Step, the bar only moves
+// forward, and its words say it measures the time limit.
+func TestProgressBarNeverGoesBack(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	s := fakeSettings(2 * time.Second)
+	s.Algorithm = "slowstart"
+	p.SetSettings(s)
+	var vals []float64
+	var texts []string
+	p.OnUpdate = func(p *Pane, _ session.Progress) {
+		vals = append(vals, p.status.bar.Value())
+		texts = append(texts, p.status.bar.Text())
+	}
+	if err := p.RunFor(0); err != nil {
+		t.Fatal(err)
+	}
+	pump(t, "the search phase", func() bool { return p.Runner.Last().Phase == solver.PhaseSearch && p.Runner.Last().BestLength > 0 })
+	p.Pause()
+	settle(t, p)
+	p.Step()
+	settle(t, p)
+	p.Run()
+	settle(t, p)
+	if len(vals) < 5 {
+		t.Fatalf("only %d updates", len(vals))
+	}
+	for i := 1; i < len(vals); i++ {
+		if vals[i] < vals[i-1] {
+			t.Errorf("update %d: the bar went back from %.3f to %.3f (%q, then %q)", i, vals[i-1], vals[i], texts[i-1], texts[i])
+		}
+	}
+	for i, txt := range texts {
+		if !strings.HasSuffix(txt, " of 2 s") {
+			t.Errorf("update %d: the bar says %q, want the time of the 2 s limit", i, txt)
+			break
+		}
+	}
+}
