@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -104,6 +105,7 @@ type App struct {
 	budgetField  *savedField    // compare mode's shared budget, saved only while valid
 	runBoth      *widget.Button
 	summary      *widget.Label // compare mode's summary
+	summaryDue   atomic.Bool   // an update of the summary is queued
 }
 
 // Sources of the instance list, besides the folders the user opened.
@@ -284,8 +286,11 @@ func (a *App) build() fyne.CanvasObject {
 	a.exportBtn.Disable()
 	a.openTourBtn = widget.NewButtonWithIcon("Open tour…", theme.FolderOpenIcon(), a.openTourDialog)
 	a.openTourBtn.Disable()
-	for _, p := range []*Pane{a.Single, a.Left, a.Right} {
-		p.onState = a.refreshExport
+	a.Single.onState = a.refreshExport
+	for _, p := range []*Pane{a.Left, a.Right} {
+		// The summary follows every change of a compare pane: its
+		// instance, engine, seed, run state and numbers.
+		p.onState = func() { a.refreshExport(); a.summaryLater() }
 	}
 	about := widget.NewButtonWithIcon("", theme.InfoIcon(), a.aboutDialog)
 	top := container.NewHBox(a.compareCheck, a.exportBtn, a.openTourBtn, layout.NewSpacer(), about)

@@ -90,6 +90,18 @@ func (a *App) linkPanes() {
 	}
 }
 
+// summaryLater queues one update of the summary on the Fyne goroutine:
+// the panes call it with their lock held, which the summary takes.
+func (a *App) summaryLater() {
+	if a.summaryDue.Swap(true) {
+		return
+	}
+	uiDo(func() {
+		a.summaryDue.Store(false)
+		a.updateSummary()
+	})
+}
+
 // updateSummary writes each pane's final gap and time to each threshold.
 func (a *App) updateSummary() {
 	if s := Drawable(CompareSummary(a.paneSummary(a.Left, "A"), a.paneSummary(a.Right, "B"))); s != a.summary.Text {

@@ -195,6 +195,9 @@ func (p *Pane) engineChanged(e solver.Engine) {
 		}
 	}
 	p.numbers.SetAnneals(anneals)
+	if p.onState != nil {
+		p.onState() // the compare summary names the engine
+	}
 	if st := p.Runner.State(); p.status.failed && st != session.Running && st != session.Paused {
 		if p.in != nil {
 			p.setStatus("ready")

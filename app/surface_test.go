@@ -197,3 +197,45 @@ func TestProgressBarNeverGoesBack(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareSummaryFollowsEveryChange: after a compare run the summary
+// and the panes follow a click on another instance (no word of the old
+// run is left) and a change of a pane's engine.
+func TestCompareSummaryFollowsEveryChange(t *testing.T) {
+	ap, loads := newTestApp(t, Options{Compare: true})
+	waitLoad(t, loads)
+	ap.Left.SetSettings(fakeSettings(time.Second))
+	rs := fakeSettings(time.Second)
+	rs.Algorithm = "fake2"
+	ap.Right.SetSettings(rs)
+	if err := ap.RunCompareFor(300 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, ap.Left)
+	settle(t, ap.Right)
+	pump(t, "the summary of the run", func() bool { return strings.Contains(ap.Summary(), "best ") })
+	first := ap.Left.Instance()
+	if len(ap.Entries()) < 2 {
+		t.Fatal("fewer than 2 samples listed")
+	}
+	next := 0
+	if ap.Entries()[0].Path == ap.current {
+		next = 1
+	}
+	ap.Select(next)
+	waitLoad(t, loads)
+	if ap.Left.Instance() == first {
+		t.Fatal("the other instance was not loaded")
+	}
+	pump(t, "the summary to forget the old run", func() bool { return !strings.Contains(ap.Summary(), "best ") })
+	if s := ap.Summary(); !strings.Contains(s, "Run both") {
+		t.Errorf("summary after another instance: %q", s)
+	}
+	for _, p := range ap.Panes() {
+		if got := number(p, "Best"); got != "–" {
+			t.Errorf("pane %s still shows Best %q of the old instance", p.Name, got)
+		}
+	}
+	ap.Left.SetSettings(rs)
+	pump(t, "the summary to name A's new engine", func() bool { return strings.Contains(ap.Summary(), "A fake2/cpu") })
+}
