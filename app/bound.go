@@ -35,7 +35,9 @@ func (p *Pane) setBound(in *solver.Instance, lb int64) {
 		}
 	}()
 	p.bound.value = lb
-	p.Curve.SetOptimum(lb)
+	if !in.HasOptimum() && !p.isPath() {
+		p.Curve.SetBound(lb)
+	}
 	if p.best != nil {
 		p.setNumber("Gap", boundGap(solver.TourLength(in, p.best), lb))
 	} else {

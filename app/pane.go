@@ -136,10 +136,10 @@ func (p *Pane) clear() {
 	p.View.SetScene(p.idleScene())
 	p.Curve.Reset()
 	if p.in != nil {
-		p.Curve.SetFormat(p.in.FormatLength)
+		p.Curve.SetFormat(p.in.HumanLength)
 		p.Curve.SetOptimum(p.shown().Optimum)
 		if lb := p.bound.value; lb > 0 && !p.in.HasOptimum() && !p.isPath() {
-			p.Curve.SetOptimum(lb) // the proven lower bound as the line
+			p.Curve.SetBound(lb) // the proven lower bound as the line
 		}
 	}
 	p.status.bar.Set(0, false)
