@@ -79,6 +79,7 @@ type App struct {
 
 	allEntries []Entry // what the source holds
 	entries    []Entry // what the list shows: the search's matches, sorted
+	picture    *Entry  // the picture opened as TSP art, listed while on screen
 	search     *widget.Entry
 	sortBy     *widget.Select
 	current    string // the path of the instance on screen

@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/solver"
@@ -238,4 +239,85 @@ func TestCompareSummaryFollowsEveryChange(t *testing.T) {
 	}
 	ap.Left.SetSettings(rs)
 	pump(t, "the summary to name A's new engine", func() bool { return strings.Contains(ap.Summary(), "A fake2/cpu") })
+}
+
+// TestInstanceListShowsWhatMatters: the bundled sample opened at start is
+// marked in the list; each entry's second line fits the list at
+// 1280×800, a file's reason it cannot be read shown whole on as many
+// lines as it takes, without running into the next entry; a picture
+// opened for TSP art is listed and marked while on screen.
+func TestInstanceListShowsWhatMatters(t *testing.T) {
+	ap, loads := newTestApp(t, Options{Open: "grid-20x20"})
+	waitLoad(t, loads)
+	ap.Win.Resize(fyne.NewSize(1280, 800))
+	pump(t, "the sample opened at start to be marked", func() bool {
+		return ap.selected >= 0 && ap.Entries()[ap.selected].Path == ap.current
+	})
+	if e := ap.Entries()[ap.selected]; e.Name != "grid-20x20" {
+		t.Errorf("the list marks %s, want grid-20x20", e.Name)
+	}
+
+	dir := t.TempDir()
+	good := writeFile(t, dir, "tiny.tsp", tinyTSP)
+	bad := writeFile(t, dir, "bad.tsp", "NAME : bad\nTYPE : TSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 x 1\n")
+	writeFile(t, dir, "towns.csv", "lat,lon\n48.85,2.35\n51.51,-0.13\n52.52,13.40\n40.42,-3.70\n")
+	ap.OpenFile(good)
+	if err := waitLoad(t, loads); err != nil {
+		t.Fatal(err)
+	}
+	pump(t, "the check to mark bad.tsp", func() bool {
+		for _, e := range ap.Entries() {
+			if e.Path == bad {
+				return e.Err != ""
+			}
+		}
+		return false
+	})
+	layoutAgain(ap.Win.Content())
+	room := ap.textRoom()
+	fits := func(s string) bool { return fyne.MeasureText(s, theme.TextSize(), fyne.TextStyle{}).Width <= room }
+	far := Entry{Name: "world", Dimension: 123456, Type: "TSP", Metric: "GREAT_CIRCLE"}
+	for _, e := range append(slices.Clone(ap.Entries()), far) {
+		if e.Err != "" {
+			continue
+		}
+		// The line shows the cities and the optimum whole, the rest as it fits.
+		line, parts := fitSummary(e, room), e.summaryParts()
+		if !fits(line) || !strings.HasPrefix(line, strings.Join(parts[:2], " · ")) {
+			t.Errorf("%s: the list's %.0f px show %q of %q", e.Name, room, line, e.Summary())
+		}
+	}
+	var reason string
+	for _, e := range ap.Entries() {
+		if e.Path == bad {
+			reason = e.Summary()
+		}
+	}
+	if !strings.Contains(reason, "line 7") || strings.Contains(reason, dir) {
+		t.Errorf("bad.tsp's reason %q: want the line, without the file's path", reason)
+	}
+	texts := visibleTexts(ap.list)
+	if o := overlaps(texts); len(o) > 0 {
+		t.Errorf("%d overlapping texts in the list, first %s", len(o), o[0])
+	}
+	var shown []string
+	for _, x := range texts {
+		shown = append(shown, x.text)
+	}
+	words := strings.Fields(reason)
+	if all := strings.Join(shown, " "); !strings.Contains(all, words[len(words)-1]) || strings.Contains(all, "…") {
+		t.Errorf("the list shows %q, want the whole reason %q", all, reason)
+	}
+
+	pic := writePicture(t, t.TempDir())
+	ap.OpenPicture(pic, 300)
+	if err := waitLoad(t, loads); err != nil {
+		t.Fatal(err)
+	}
+	if ap.selected < 0 || ap.Entries()[ap.selected].Path != pic {
+		t.Fatalf("the picture on screen is not marked in the list (%d entries)", len(ap.Entries()))
+	}
+	if s := ap.Entries()[ap.selected].Summary(); s != "picture · 300 points" {
+		t.Errorf("the picture is listed as %q", s)
+	}
 }
