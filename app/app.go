@@ -107,6 +107,8 @@ type App struct {
 	runBoth      *widget.Button
 	summary      *widget.Label // compare mode's summary
 	summaryDue   atomic.Bool   // an update of the summary is queued
+	compareRun   int           // how many compare runs have started
+	seeds        seedSpread    // the same engine's results by seed
 }
 
 // Sources of the instance list, besides the folders the user opened.

@@ -47,6 +47,12 @@ type Pane struct {
 
 	budget func() (time.Duration, error) // when set, every run's time limit (compare mode)
 	limit  time.Duration                 // the time limit of the last run started (0: none)
+	// coreShare, when above 0, is the most cores a run of an engine
+	// that takes workers may use: compare mode's fair share.
+	coreShare int
+	// cores is how many cores the last run started was given (0: its
+	// engine takes no workers).
+	cores int
 	// fallback is why the run's backend choice fell back to the CPU
 	// (solver.Resolve's note): the engine note in the form says it, so
 	// the status line leaves it out.
@@ -72,6 +78,16 @@ const (
 	FrameInterval     = 250 * time.Millisecond
 	BusyFrameInterval = 400 * time.Millisecond
 )
+
+// takesWorkers reports whether engine e runs on as many cores as its
+// workers option gives it (nil: no engine).
+func takesWorkers(e solver.Engine) bool {
+	if e == nil {
+		return false
+	}
+	_, ok := solver.OptionsFor(e.Name(), e.Backend()).Lookup("workers")
+	return ok
+}
 
 // frameInterval is the update interval of a run of engine e with params,
 // the rate the pane reads a run at (the Runner's Rate): BusyFrameInterval
@@ -247,6 +263,19 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 	// The engine the runner picks, for the route: a path between fixed
 	// ends needs one that keeps them (nil when none: the runner says why).
 	choice, _ := p.Runner.Choose(params)
+	cores := 0
+	if takesWorkers(choice.Engine) {
+		cores = runtime.NumCPU()
+		if params.Workers > 0 {
+			cores = params.Workers
+		}
+		if p.coreShare > 0 && cores > p.coreShare {
+			cores = p.coreShare
+		}
+		if cores < runtime.NumCPU() {
+			params.Workers = cores
+		}
+	}
 	rt, err := s.NewRoute(p.in, choice.Engine)
 	if err != nil {
 		return err
@@ -267,6 +296,7 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 		return err
 	}
 	p.status.failed = false
+	p.cores = cores
 	_, p.fallback = p.Runner.Engine()
 	p.route = rt
 	p.clear()

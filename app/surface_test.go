@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -319,5 +320,88 @@ func TestInstanceListShowsWhatMatters(t *testing.T) {
 	}
 	if s := ap.Entries()[ap.selected].Summary(); s != "picture · 300 points" {
 		t.Errorf("the picture is listed as %q", s)
+	}
+}
+
+// runCompare runs both compare panes for d and waits for their ends.
+func runCompare(t *testing.T, ap *App, d time.Duration) {
+	t.Helper()
+	if err := ap.RunCompareFor(d); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, ap.Left)
+	settle(t, ap.Right)
+}
+
+// TestCompareSharesTheCores: two engines that each run on every core
+// they are given get half the cores each, and the summary says so; an
+// engine that takes no workers leaves the other pane every core.
+func TestCompareSharesTheCores(t *testing.T) {
+	ap, loads := newTestApp(t, Options{Compare: true})
+	waitLoad(t, loads)
+	ap.Left.SetSettings(fakeSettings(time.Second))
+	rs := fakeSettings(time.Second)
+	rs.Algorithm = "fake2"
+	ap.Right.SetSettings(rs)
+	runCompare(t, ap, 300*time.Millisecond)
+	share := max(1, runtime.NumCPU()/2)
+	for _, p := range ap.Panes() {
+		res, ok := p.Runner.Result()
+		if !ok || res.Params.Workers != share {
+			t.Errorf("pane %s ran on %d workers, want its share %d of %d cores", p.Name, res.Params.Workers, share, runtime.NumCPU())
+		}
+	}
+	want := fmt.Sprintf("each pane had %d of the %s", share, plural(runtime.NumCPU(), "core"))
+	a8 := PaneSummary{Label: "A auto/cpu", Ran: true, Cores: 8, TotalCores: 16}
+	b8 := PaneSummary{Label: "B auto/gpu", Backend: solver.BackendGPU, Ran: true, Cores: 8, TotalCores: 16}
+	if got := CoresLine(a8, b8); got != "Cores shared fairly: each pane had 8 of the 16 cores." {
+		t.Errorf("16 cores shared: %q", got)
+	}
+	b8.Cores = 0
+	a8.Cores = 16
+	if got := CoresLine(a8, b8); got != "Cores: A had 16 of the 16 cores; B ran on the GPU." {
+		t.Errorf("one pane on the GPU alone: %q", got)
+	}
+	pump(t, "the summary to say how the cores were shared", func() bool { return strings.Contains(ap.Summary(), want) })
+
+	// exact takes no workers: A keeps every core.
+	ap.Right.SetSettings(Settings{Algorithm: "exact", Backend: solver.BackendCPU, Seed: 1})
+	runCompare(t, ap, 300*time.Millisecond)
+	if res, _ := ap.Left.Runner.Result(); res.Params.Workers != 0 && res.Params.Workers != runtime.NumCPU() {
+		t.Errorf("beside an engine without workers A ran on %d workers, want every core", res.Params.Workers)
+	}
+	want = fmt.Sprintf("A had %d of the %s; B ran on one core", runtime.NumCPU(), plural(runtime.NumCPU(), "core"))
+	pump(t, "the summary to say what each pane had", func() bool { return strings.Contains(ap.Summary(), want) })
+}
+
+// TestSameEngineShowsSeedsAndSpread: with the same engine in both panes
+// the summary names each pane's seed and says how to see the seeds'
+// spread; after Swap seeds and a second run it gives each seed's result
+// in both panes.
+func TestSameEngineShowsSeedsAndSpread(t *testing.T) {
+	ap, loads := newTestApp(t, Options{Compare: true})
+	waitLoad(t, loads)
+	ls, rs := fakeSettings(time.Second), fakeSettings(time.Second)
+	ls.Seed, rs.Seed = 1, 2
+	ap.Left.SetSettings(ls)
+	ap.Right.SetSettings(rs)
+	runCompare(t, ap, 300*time.Millisecond)
+	pump(t, "the seeds in the summary", func() bool {
+		s := ap.Summary()
+		return strings.Contains(s, "A fake/cpu (seed 1)") && strings.Contains(s, "B fake/cpu (seed 2)") && strings.Contains(s, "Swap seeds")
+	})
+	ap.SwapSeeds()
+	if l, _ := ap.Left.Settings(); l.Seed != 2 {
+		t.Fatalf("after Swap seeds A has seed %d", l.Seed)
+	}
+	runCompare(t, ap, 300*time.Millisecond)
+	pump(t, "the spread over seeds", func() bool { return strings.Contains(ap.Summary(), "spread over seeds") })
+	s := ap.Summary()
+	for _, seed := range []string{"seed 1 gave ", "seed 2 gave "} {
+		i := strings.Index(s, seed)
+		part, _, _ := strings.Cut(s[i:], ";")
+		if !strings.Contains(part, "(A)") || !strings.Contains(part, "(B)") {
+			t.Errorf("%q: want the seed's result in both panes", part)
+		}
 	}
 }
