@@ -9,6 +9,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/canvas"
@@ -612,28 +614,29 @@ func (p *Pane) Side() fyne.CanvasObject {
 		narrow(p.settingsPanel, settingsWidth)))
 }
 
-// compactCanvasShare is the share of a compare pane's height its canvas
-// side of the split takes (the engine choice and the canvas).
-const compactCanvasShare = 0.7
-
-// Compact is a compare-mode pane: its letter beside the engine choice,
-// the canvas, then the run controls, numbers, plot and the settings
-// folded away.
+// Compact is a compare-mode pane: its letter beside the engine choice
+// and a button for its settings (a dialog: unfolded beneath the pane they
+// would push its figures off the window), the canvas, then every figure
+// of the run without scrolling: the run buttons beside the progress bar
+// and status line, the numbers beside the plot.
 func (p *Pane) Compact(title string) fyne.CanvasObject {
 	head := widget.NewLabel(title)
 	head.TextStyle = fyne.TextStyle{Bold: true}
-	curve := container.NewGridWrap(fyne.NewSize(300, 120), p.Curve)
 	p.settingsPanel = p.settings.Fields()
-	settings := widget.NewAccordion(widget.NewAccordionItem("Settings", narrow(p.settingsPanel, settingsWidth)))
+	fields := container.NewVScroll(narrow(p.settingsPanel, settingsWidth))
+	settingsBtn := widget.NewButtonWithIcon("", theme.SettingsIcon(), func() {
+		d := dialog.NewCustom("Settings of pane "+title, "Close", fields, p.win)
+		d.Resize(fyne.NewSize(settingsWidth+80, 560))
+		d.Show()
+	})
 	p.status.lines = compactStatusLines
-	bottom := container.NewVBox(p.Buttons(), p.Progress(), p.Numbers(), curve, settings)
+	p.numbers.compact = true
 	p.settings.picker.oneLine = true
 	p.settings.picker.Refresh()
-	choice := container.NewBorder(nil, nil, head, nil, p.settings.Picker())
-	top := container.NewBorder(choice, nil, nil, nil, p.View)
-	split := container.NewVSplit(top, container.NewVScroll(bottom))
-	split.Offset = compactCanvasShare
-	return split
+	choice := container.NewBorder(nil, nil, head, settingsBtn, p.settings.Picker())
+	run := container.NewBorder(nil, nil, p.Buttons(), nil, p.Progress())
+	figures := container.NewGridWithColumns(2, p.Numbers(), p.Curve)
+	return container.NewBorder(choice, container.NewVBox(run, figures), nil, nil, p.View)
 }
 
 // Reference is what the pane's gaps are measured against: the known

@@ -72,7 +72,7 @@ func (sp seedSpread) line(l, r PaneSummary, budget string) string {
 			both = both || len(panes) == 2
 			parts = append(parts, fmt.Sprintf("seed %d gave %s", seed, strings.Join(rs, ", ")))
 		}
-		if both {
+		if both && len(seeds) > 1 {
 			return "Same engine in both panes; the spread over seeds: " + strings.Join(parts, "; ") + "."
 		}
 	}
