@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -382,8 +383,15 @@ func (a *App) RunLines() []string {
 		if a.compare {
 			name = string(rune('A' + i))
 		}
-		out = append(out, fmt.Sprintf("%s %s/%s: length %s, %d moves in %.2f s, %.4g moves/s, stopped: %s",
-			name, res.Algorithm, res.Backend, p.Instance().FormatLength(res.Length), res.Moves, res.Elapsed.Seconds(), res.MovesPerSecond(), res.StopReason))
+		had := ""
+		p.mu.Lock()
+		if p.cores > 0 {
+			had = fmt.Sprintf(" on %d of %s", p.cores, plural(runtime.NumCPU(), "core"))
+		}
+		p.mu.Unlock()
+		out = append(out, fmt.Sprintf("%s %s/%s (seed %d%s): length %s, %s moves in %.2f s, %s moves/s, stopped: %s",
+			name, res.Algorithm, res.Backend, res.Params.Seed, had, p.Instance().HumanLength(res.Length), FormatCount(float64(res.Moves)),
+			res.Elapsed.Seconds(), FormatCount(res.MovesPerSecond()), res.StopReason))
 	}
 	return out
 }

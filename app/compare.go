@@ -128,12 +128,14 @@ func (a *App) linkPanes() {
 }
 
 // summaryLater queues one update of the summary on the Fyne goroutine:
-// the panes call it with their lock held, which the summary takes.
+// the panes call it with their lock held, which the summary takes. It
+// queues from a goroutine of its own, since a driver without an event
+// loop (the software renderer's) runs fyne.Do's function at once.
 func (a *App) summaryLater() {
 	if a.summaryDue.Swap(true) {
 		return
 	}
-	uiDo(func() {
+	go uiDo(func() {
 		a.summaryDue.Store(false)
 		a.updateSummary()
 	})

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 )
 
 // rect is a box on the window: its corners.
@@ -82,6 +83,12 @@ func check(t *testing.T, ap *App) {
 				box, seen, ok := shown(ap.Win.Content(), o, size)
 				if !ok || box.x1 <= box.x0 || box.y1 <= box.y0 || seen != box {
 					t.Errorf("%v window, pane %s: %s at %v is not wholly on screen (seen %v)", win, p.Name, name, box, seen)
+				}
+			}
+			for _, k := range numberKeys {
+				l := p.numbers.value[k]
+				if need := fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle).Width + 2*theme.InnerPadding(); l.Visible() && need > l.Size().Width+0.5 {
+					t.Errorf("%v window, pane %s: %s %q needs %.0f px, has %.0f: cut off", win, p.Name, k, l.Text, need, l.Size().Width)
 				}
 			}
 			if h := p.View.Size().Height; h < 0.3*win.Height {

@@ -458,7 +458,7 @@ func (p *Pane) setLengths(length, best int64) {
 	if g, ok := solver.GapPercent(best, p.shown().Optimum); ok {
 		set("Gap", fmt.Sprintf("%.2f %%", g))
 	} else if lb := p.bound.value; lb > 0 && !p.isPath() {
-		set("Gap", boundGap(best, lb))
+		set("Gap", p.gapOverBound(best, lb))
 	} else {
 		set("Gap", "optimum unknown")
 	}
@@ -614,6 +614,29 @@ func (p *Pane) Side() fyne.CanvasObject {
 		narrow(p.settingsPanel, settingsWidth)))
 }
 
+// numbersShare is the share of a compare pane's width its numbers take,
+// the plot the rest: a value such as the temperature with its step runs
+// longer than the plot needs to be wide.
+const numbersShare = 0.56
+
+// splitLayout puts two objects side by side, the first share of the
+// width to the first, each at least its least width.
+type splitLayout struct{ share float32 }
+
+func (l splitLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	pad := theme.Padding()
+	w0 := max(objs[0].MinSize().Width, (size.Width-pad)*l.share)
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(fyne.NewSize(w0, size.Height))
+	objs[1].Move(fyne.NewPos(w0+pad, 0))
+	objs[1].Resize(fyne.NewSize(max(size.Width-w0-pad, 0), size.Height))
+}
+
+func (l splitLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	a, b := objs[0].MinSize(), objs[1].MinSize()
+	return fyne.NewSize(a.Width+theme.Padding()+b.Width, max(a.Height, b.Height))
+}
+
 // Compact is a compare-mode pane: its letter beside the engine choice
 // and a button for its settings (a dialog: unfolded beneath the pane they
 // would push its figures off the window), the canvas, then every figure
@@ -635,7 +658,7 @@ func (p *Pane) Compact(title string) fyne.CanvasObject {
 	p.settings.picker.Refresh()
 	choice := container.NewBorder(nil, nil, head, settingsBtn, p.settings.Picker())
 	run := container.NewBorder(nil, nil, p.Buttons(), nil, p.Progress())
-	figures := container.NewGridWithColumns(2, p.Numbers(), p.Curve)
+	figures := container.New(splitLayout{share: numbersShare}, p.Numbers(), p.Curve)
 	return container.NewBorder(choice, container.NewVBox(run, figures), nil, nil, p.View)
 }
 

@@ -363,6 +363,9 @@ func TestCompareSharesTheCores(t *testing.T) {
 		t.Errorf("one pane on the GPU alone: %q", got)
 	}
 	pump(t, "the summary to say how the cores were shared", func() bool { return strings.Contains(ap.Summary(), want) })
+	if lines := ap.RunLines(); len(lines) != 2 || !strings.Contains(lines[0], fmt.Sprintf("(seed 2 on %d of ", share)) {
+		t.Errorf("run lines %q: want each pane's seed and cores", lines)
+	}
 
 	// exact takes no workers: A keeps every core.
 	ap.Right.SetSettings(Settings{Algorithm: "exact", Backend: solver.BackendCPU, Seed: 1})
