@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -45,6 +46,7 @@ type Pane struct {
 	controls      *runControls      // the run buttons
 	numbers       *runNumbers       // the live numbers and the schedule the last run ran
 	status        *runStatus        // the progress bar and the status line
+	details       *runDetails       // the run's account, a line a fact, folded
 	settingsPanel fyne.CanvasObject // the settings as laid out in the pane
 
 	budget func() (time.Duration, error) // when set, every run's time limit (compare mode)
@@ -115,6 +117,7 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 	p.settings.OnEngineChanged = p.engineChanged
 	p.status = newRunStatus("no instance")
 	p.numbers = newRunNumbers()
+	p.details = newRunDetails()
 	p.Runner.OnUpdate = func(pr session.Progress) { uiDo(func() { p.apply(pr) }) }
 	p.Runner.Rate = frameInterval
 	p.Runner.OnBound = func(in *solver.Instance, lb bound.Result) {
@@ -162,6 +165,7 @@ func (p *Pane) clear() {
 	}
 	p.status.bar.Set(0, false)
 	p.status.bar.SetText("")
+	p.details.SetLines(nil)
 	p.numbers.Clear()
 	if p.isPath() {
 		p.setNumber("Gap", "optimum unknown (a path's)")
@@ -418,8 +422,22 @@ func (p *Pane) show(pr session.Progress) bool {
 		pr.Note = ""
 	}
 	p.setStatus(StatusLine(pr, why))
+	p.details.SetLines(DetailLines(pr.Note))
 	p.refreshButtons()
 	return true
+}
+
+// DetailLines are the lines the details expander shows of a run: for
+// now its note, a line per part ("; " apart); the run's typed account
+// will give them.
+func DetailLines(note string) []string {
+	var out []string
+	for _, l := range strings.Split(note, "; ") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // setNumber shows v as the number k.
@@ -610,7 +628,7 @@ func (p *Pane) Side() fyne.CanvasObject {
 	curve := container.NewGridWrap(fyne.NewSize(330, 150), p.Curve)
 	p.settingsPanel = container.NewVBox(p.settings.Picker(), p.settings.Fields())
 	return container.NewVScroll(container.NewVBox(
-		p.Buttons(), narrow(p.settings.RunRow(), settingsWidth), p.Progress(), p.Numbers(), curve, widget.NewSeparator(),
+		p.Buttons(), narrow(p.settings.RunRow(), settingsWidth), p.Progress(), p.details, p.Numbers(), curve, widget.NewSeparator(),
 		narrow(p.settingsPanel, settingsWidth)))
 }
 

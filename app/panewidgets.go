@@ -1,6 +1,8 @@
 package app
 
 import (
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -381,3 +383,38 @@ func (r *runStatusRenderer) Refresh() {
 
 func (r *runStatusRenderer) Objects() []fyne.CanvasObject { return r.objects }
 func (r *runStatusRenderer) Destroy()                     {}
+
+// runDetails is the run's account folded under the status line: a
+// "Details" item that opens onto a line a fact; hidden while there is
+// nothing to show.
+type runDetails struct {
+	*widget.Accordion
+	text *widget.Label
+}
+
+func newRunDetails() *runDetails {
+	text := widget.NewLabel("")
+	text.Wrapping = fyne.TextWrapWord
+	d := &runDetails{Accordion: widget.NewAccordion(widget.NewAccordionItem("Details", text)), text: text}
+	d.Hide()
+	return d
+}
+
+// SetLines shows lines, one a line, made drawable; none hides the expander.
+func (d *runDetails) SetLines(lines []string) {
+	text := Drawable(strings.Join(lines, "\n"))
+	if d.text.Text != text {
+		d.text.SetText(text)
+	}
+	if showing := d.Visible(); showing != (text != "") {
+		showIf(d.Accordion, text != "")
+	}
+}
+
+// Lines returns the lines shown.
+func (d *runDetails) Lines() []string {
+	if d.text.Text == "" {
+		return nil
+	}
+	return strings.Split(d.text.Text, "\n")
+}

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/tsplab/tsplab/internal/fakeengine"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/session"
 )
@@ -406,5 +407,33 @@ func TestSameEngineShowsSeedsAndSpread(t *testing.T) {
 		if !strings.Contains(part, "(A)") || !strings.Contains(part, "(B)") {
 			t.Errorf("%q: want the seed's result in both panes", part)
 		}
+	}
+}
+
+func init() {
+	fakeengine.Register(fakeengine.Engine{Algo: "noted", Note: "pool 8 of 8; 5 crossovers, 0 gained"})
+}
+
+// TestDetailsShowTheRunsAccount: once a run ends, the details expander
+// beneath the status holds its account a fact a line; before any run
+// there is none.
+func TestDetailsShowTheRunsAccount(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	if p.details.Visible() {
+		t.Error("details shown before any run")
+	}
+	s := fakeSettings(300 * time.Millisecond)
+	s.Algorithm = "noted"
+	p.SetSettings(s)
+	test.Tap(p.controls.run)
+	settle(t, p)
+	if got := p.details.Lines(); !slices.Equal(got, []string{"pool 8 of 8", "5 crossovers, 0 gained"}) || !p.details.Visible() {
+		t.Errorf("details %q (shown %v)", got, p.details.Visible())
+	}
+	test.Tap(p.controls.reset)
+	if p.details.Visible() {
+		t.Error("details outlived the run")
 	}
 }
