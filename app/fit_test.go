@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 )
 
@@ -62,6 +63,15 @@ func TestComparePaneFitsTheWindow(t *testing.T) {
 	runCompare(t, ap, 300*time.Millisecond)
 	pump(t, "the summary of the run", func() bool { return strings.Contains(ap.Summary(), "Swap seeds") })
 	check(t, ap)
+	// A pane's settings open over the window, not beneath its figures.
+	test.Tap(ap.Left.settingsBtn)
+	top := ap.Win.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatal("the settings button opened nothing")
+	}
+	if _, _, ok := shown(top, ap.Left.settingsPanel, ap.Win.Canvas().Size()); !ok {
+		t.Error("the dialog does not hold pane A's settings")
+	}
 }
 
 // check fails t unless the compare panes' figures are wholly on screen

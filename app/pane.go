@@ -48,6 +48,7 @@ type Pane struct {
 	status        *runStatus        // the progress bar and the status line
 	details       *runDetails       // the run's account, a line a fact, folded
 	settingsPanel fyne.CanvasObject // the settings as laid out in the pane
+	settingsBtn   *widget.Button    // a compare pane's: opens its settings
 
 	budget func() (time.Duration, error) // when set, every run's time limit (compare mode)
 	limit  time.Duration                 // the time limit of the last run started (0: none)
@@ -665,7 +666,7 @@ func (p *Pane) Compact(title string) fyne.CanvasObject {
 	head.TextStyle = fyne.TextStyle{Bold: true}
 	p.settingsPanel = p.settings.Fields()
 	fields := container.NewVScroll(narrow(p.settingsPanel, settingsWidth))
-	settingsBtn := widget.NewButtonWithIcon("", theme.SettingsIcon(), func() {
+	p.settingsBtn = widget.NewButtonWithIcon("", theme.SettingsIcon(), func() {
 		d := dialog.NewCustom("Settings of pane "+title, "Close", fields, p.win)
 		d.Resize(fyne.NewSize(settingsWidth+80, 560))
 		d.Show()
@@ -674,7 +675,7 @@ func (p *Pane) Compact(title string) fyne.CanvasObject {
 	p.numbers.compact = true
 	p.settings.picker.oneLine = true
 	p.settings.picker.Refresh()
-	choice := container.NewBorder(nil, nil, head, settingsBtn, p.settings.Picker())
+	choice := container.NewBorder(nil, nil, head, p.settingsBtn, p.settings.Picker())
 	run := container.NewBorder(nil, nil, p.Buttons(), nil, p.Progress())
 	figures := container.New(splitLayout{share: numbersShare}, p.Numbers(), p.Curve)
 	return container.NewBorder(choice, container.NewVBox(run, figures), nil, nil, p.View)
