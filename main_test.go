@@ -113,7 +113,8 @@ poll:
 // TestXvfbLayout opens the app in real X windows of the default size
 // (1400×880): the time limit, the seed and Run lie inside the window
 // without scrolling, and in compare mode each pane's canvas has room
-// and its Run is on screen, as the window lays them out ($TSPLAB_LAYOUT).
+// and its Run, plot and figures are on screen, there and at 1280×800
+// and 1600×1000, as the window lays them out ($TSPLAB_LAYOUT).
 func TestXvfbLayout(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the Xvfb test (it builds and runs the app)")
@@ -126,14 +127,20 @@ func TestXvfbLayout(t *testing.T) {
 	bin := buildApp(t)
 	display, stop := startXvfb(t, xvfb, filepath.Join(dir, "fb"))
 	defer stop()
+	// In compare mode every figure of both panes and the plot are on
+	// screen at 1280×800 and at the README's 1600×1000 too.
+	figures := []string{"A Run", "B Run", "A canvas", "B canvas", "A plot", "B plot", "A Gap", "B Gap", "A Moves", "B Moves", "A Elapsed", "B Elapsed"}
 	for _, c := range []struct {
 		name   string
 		args   []string
 		inside []string
 		tall   []string // landmarks at least 350 px tall
+		w, h   float64  // the window's size (0: the default 1400×880)
 	}{
-		{"single", nil, []string{"Run", "Time limit", "Seed", "canvas"}, []string{"canvas"}},
-		{"compare", []string{"--compare"}, []string{"A Run", "B Run", "A canvas", "B canvas"}, []string{"A canvas", "B canvas"}},
+		{"single", nil, []string{"Run", "Time limit", "Seed", "canvas"}, []string{"canvas"}, 0, 0},
+		{"compare", []string{"--compare"}, figures, []string{"A canvas", "B canvas"}, 0, 0},
+		{"compare-1280", []string{"--compare", "--size", "1280x800"}, figures, nil, 1280, 800},
+		{"compare-1600", []string{"--compare", "--size", "1600x1000"}, figures, []string{"A canvas", "B canvas"}, 1600, 1000},
 	} {
 		layout := filepath.Join(dir, c.name+".layout")
 		args := append([]string{"--open", "grid-20x20", "--screenshot", filepath.Join(dir, c.name+".png")}, c.args...)
@@ -160,8 +167,11 @@ func TestXvfbLayout(t *testing.T) {
 			boxes[name] = b
 		}
 		win := boxes["window"]
-		if win[2] != 1400 || win[3] != 880 {
-			t.Errorf("%s: the window is %vx%v, want the default 1400x880", c.name, win[2], win[3])
+		if c.w == 0 {
+			c.w, c.h = 1400, 880
+		}
+		if win[2] != c.w || win[3] != c.h {
+			t.Errorf("%s: the window is %vx%v, want %vx%v", c.name, win[2], win[3], c.w, c.h)
 		}
 		for _, name := range c.inside {
 			b, ok := boxes[name]

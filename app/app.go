@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -78,6 +80,7 @@ type App struct {
 
 	allEntries []Entry // what the source holds
 	entries    []Entry // what the list shows: the search's matches, sorted
+	picture    *Entry  // the picture opened as TSP art, listed while on screen
 	search     *widget.Entry
 	sortBy     *widget.Select
 	current    string // the path of the instance on screen
@@ -104,6 +107,9 @@ type App struct {
 	budgetField  *savedField    // compare mode's shared budget, saved only while valid
 	runBoth      *widget.Button
 	summary      *widget.Label // compare mode's summary
+	summaryDue   atomic.Bool   // an update of the summary is queued
+	compareRun   int           // how many compare runs have started
+	seeds        seedSpread    // the same engine's results by seed
 }
 
 // Sources of the instance list, besides the folders the user opened.
@@ -284,8 +290,11 @@ func (a *App) build() fyne.CanvasObject {
 	a.exportBtn.Disable()
 	a.openTourBtn = widget.NewButtonWithIcon("Open tour…", theme.FolderOpenIcon(), a.openTourDialog)
 	a.openTourBtn.Disable()
-	for _, p := range []*Pane{a.Single, a.Left, a.Right} {
-		p.onState = a.refreshExport
+	a.Single.onState = a.refreshExport
+	for _, p := range []*Pane{a.Left, a.Right} {
+		// The summary follows every change of a compare pane: its
+		// instance, engine, seed, run state and numbers.
+		p.onState = func() { a.refreshExport(); a.summaryLater() }
 	}
 	about := widget.NewButtonWithIcon("", theme.InfoIcon(), a.aboutDialog)
 	top := container.NewHBox(a.compareCheck, a.exportBtn, a.openTourBtn, layout.NewSpacer(), about)
@@ -374,8 +383,15 @@ func (a *App) RunLines() []string {
 		if a.compare {
 			name = string(rune('A' + i))
 		}
-		out = append(out, fmt.Sprintf("%s %s/%s: length %s, %d moves in %.2f s, %.4g moves/s, stopped: %s",
-			name, res.Algorithm, res.Backend, p.Instance().FormatLength(res.Length), res.Moves, res.Elapsed.Seconds(), res.MovesPerSecond(), res.StopReason))
+		had := ""
+		p.mu.Lock()
+		if p.cores > 0 {
+			had = fmt.Sprintf(" on %d of %s", p.cores, plural(runtime.NumCPU(), "core"))
+		}
+		p.mu.Unlock()
+		out = append(out, fmt.Sprintf("%s %s/%s (seed %d%s): length %s, %s moves in %.2f s, %s moves/s, stopped: %s",
+			name, res.Algorithm, res.Backend, res.Params.Seed, had, p.Instance().HumanLength(res.Length), FormatCount(float64(res.Moves)),
+			res.Elapsed.Seconds(), FormatCount(res.MovesPerSecond()), res.StopReason))
 	}
 	return out
 }

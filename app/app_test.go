@@ -388,7 +388,7 @@ func TestSettingsPersistAndGPUDisabled(t *testing.T) {
 	// A bad value gives a one-line error naming the field.
 	k := row(t, f, "k").entry
 	k.SetText("many")
-	if _, err := f.Settings(); err == nil || !strings.Contains(err.Error(), "Sync every k") {
+	if _, err := f.Settings(); err == nil || !strings.Contains(err.Error(), "Sync interval") {
 		t.Errorf("bad k: %v", err)
 	}
 	k.SetText("10")

@@ -35,12 +35,24 @@ func (p *Pane) setBound(in *solver.Instance, lb int64) {
 		}
 	}()
 	p.bound.value = lb
-	p.Curve.SetOptimum(lb)
+	if !in.HasOptimum() && !p.isPath() {
+		p.Curve.SetBound(lb)
+	}
 	if p.best != nil {
-		p.setNumber("Gap", boundGap(solver.TourLength(in, p.best), lb))
+		p.setNumber("Gap", p.gapOverBound(solver.TourLength(in, p.best), lb))
 	} else {
 		p.setNumber("Gap", "lower bound "+in.HumanLength(lb))
 	}
+}
+
+// gapOverBound is the Gap field's boundGap; a compare pane's narrow
+// field leaves out what the plot's legend and the summary say, that the
+// gap is over the lower bound.
+func (p *Pane) gapOverBound(l, lb int64) string {
+	if g, ok := solver.GapPercent(l, lb); ok && p.numbers.compact {
+		return fmt.Sprintf("at most %.2f %%", g)
+	}
+	return boundGap(l, lb)
 }
 
 // boundGap is the gap line of a tour of length l above the lower bound lb,

@@ -2,12 +2,12 @@ package app
 
 import (
 	"cmp"
-	"fmt"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -32,32 +32,92 @@ type Entry struct {
 	OptTour   bool   // an .opt.tour lies beside the file
 	Err       string // why the header could not be read
 	points    bool   // a point list (its header says so)
+	picture   bool   // a picture opened as TSP art: Dimension is its points
 }
 
-// Summary is the entry's one-line description for the list.
+// Summary is the entry's description for the list, its useful part
+// first: the reason a file cannot be read (without the file's path, which
+// the name above it gives), or the cities and the optimum, digits
+// grouped, then the kind of distance and of problem (summaryParts).
 func (e Entry) Summary() string {
 	if e.Err != "" {
-		return "cannot be read: " + e.Err
+		return "cannot be read: " + e.reason()
+	}
+	return strings.Join(e.summaryParts(), " · ")
+}
+
+// summaryParts are the parts of a readable entry's Summary, the most
+// useful first: a list too narrow for all of them leaves out the last.
+func (e Entry) summaryParts() []string {
+	if e.picture {
+		return []string{"picture", solver.GroupDigits(strconv.Itoa(e.Dimension)) + " points"}
 	}
 	parts := []string{}
 	if e.Dimension > 0 {
-		parts = append(parts, fmt.Sprintf("n=%d", e.Dimension))
-	}
-	if e.Type != "" {
-		parts = append(parts, e.Type)
-	}
-	if e.Metric != "" {
-		parts = append(parts, e.Metric)
+		parts = append(parts, solver.GroupDigits(strconv.Itoa(e.Dimension))+" cities")
 	}
 	switch {
 	case e.Optimum > 0:
-		parts = append(parts, fmt.Sprintf("opt %d", e.Optimum))
+		parts = append(parts, "opt "+solver.GroupDigits(strconv.FormatInt(e.Optimum, 10)))
 	case e.OptTour:
 		parts = append(parts, "opt tour")
 	default:
-		parts = append(parts, "optimum unknown")
+		parts = append(parts, "no optimum")
 	}
-	return strings.Join(parts, " · ")
+	if e.Metric != "" {
+		parts = append(parts, metricWords(e.Metric))
+	}
+	if e.Type != "" && e.Type != "TSP" {
+		parts = append(parts, e.Type)
+	}
+	return parts
+}
+
+// fitSummary is the second line of e in a list whose text has room
+// pixels: as many of its parts as fit whole, the first always.
+func fitSummary(e Entry, room float32) string {
+	if e.Err != "" || room <= 0 {
+		return e.Summary()
+	}
+	parts := e.summaryParts()
+	for n := len(parts); n > 1; n-- {
+		s := strings.Join(parts[:n], " · ")
+		if fyne.MeasureText(s, theme.TextSize(), fyne.TextStyle{}).Width <= room {
+			return s
+		}
+	}
+	return parts[0]
+}
+
+// textRoom is the width a list row's text has.
+func (a *App) textRoom() float32 {
+	return a.list.Size().Width - theme.ScrollBarSize() - 2*theme.InnerPadding()
+}
+
+// reason is why the file cannot be read: the reader's error with the
+// file's path turned into "line N: …" (the list names the file).
+func (e Entry) reason() string {
+	r := e.Err
+	for _, p := range []string{e.Path, filepath.Base(e.Path)} {
+		if rest, ok := strings.CutPrefix(r, p+":"); ok && p != "" {
+			line, msg, found := strings.Cut(rest, ":")
+			if _, err := strconv.Atoi(line); found && err == nil {
+				return "line " + line + ":" + msg
+			}
+			return strings.TrimSpace(rest)
+		}
+	}
+	return r
+}
+
+// metricWords names a kind of distance briefly: the TSPLIB name as
+// TSPLIB users know it, a point list's metric in words.
+func metricWords(m string) string {
+	switch m {
+	case "GREAT_CIRCLE":
+		return "great circle"
+	}
+	return m
 }
 
 // ReadEntry describes the instance file at path from its header alone, its
@@ -334,7 +394,11 @@ func (a *App) applyFilter() {
 	} else {
 		slices.SortStableFunc(view, bySize)
 	}
+	if pic := a.picture; pic != nil && pic.Path == a.current && (q == "" || strings.Contains(strings.ToLower(pic.Name), q)) {
+		view = append([]Entry{*pic}, view...) // the picture on screen, listed first
+	}
 	a.entries = view
+	a.fitRows()
 	// The list takes its new length before the selection scrolls to the
 	// current instance: scrolled to first, its rows were laid out for an
 	// offset the shorter list's scroller had already cut back to the top.
@@ -353,6 +417,7 @@ func (a *App) markBroken(path string, err error) {
 			}
 		}
 	}
+	a.fitRows()
 	a.list.Refresh()
 }
 
@@ -481,7 +546,13 @@ func (a *App) browserView() fyne.CanvasObject {
 			name := widget.NewLabel("instance")
 			name.TextStyle = fyne.TextStyle{Bold: true}
 			name.Truncation = fyne.TextTruncateEllipsis
-			return container.NewVBox(name, newSecondaryLabel("n · type · optimum", false))
+			// The reason a file cannot be read wraps, in a row as tall
+			// as it takes (fitRows); every other second line is one line.
+			why := widget.NewLabel("")
+			why.Wrapping = fyne.TextWrapWord
+			why.Importance = widget.DangerImportance
+			why.Hide()
+			return container.NewVBox(name, newSecondaryLabel("n · type · optimum", false), why)
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			if id >= len(a.entries) {
@@ -489,22 +560,28 @@ func (a *App) browserView() fyne.CanvasObject {
 			}
 			e := a.entries[id]
 			box := o.(*fyne.Container)
-			name := box.Objects[0].(*widget.Label)
-			name.SetText(e.Name)
-			sub := box.Objects[1].(*secondaryLabel)
-			sub.SetText(e.Summary())
-			// A file that cannot be read says so in the error colour.
+			box.Objects[0].(*widget.Label).SetText(e.Name)
+			sub, why := box.Objects[1].(*secondaryLabel), box.Objects[2].(*widget.Label)
 			if e.Err != "" {
-				sub.SetColor(theme.ColorNameError)
+				sub.Hide()
+				why.SetText(Drawable(e.Summary()))
+				why.Show()
 			} else {
+				sub.SetText(fitSummary(e, a.textRoom()))
 				sub.SetColor(ColorNameSecondaryText)
+				sub.Show()
+				why.Hide()
 			}
 		},
 	)
 	a.list.OnSelected = func(id widget.ListItemID) {
 		if id != a.selected {
 			a.selected = id
-			a.Open(a.entries[id].Path)
+			if e := a.entries[id]; e.picture {
+				a.OpenPicture(e.Path, e.Dimension)
+			} else {
+				a.Open(e.Path)
+			}
 		}
 	}
 	a.message = widget.NewLabel("")
@@ -517,5 +594,51 @@ func (a *App) browserView() fyne.CanvasObject {
 	return container.NewBorder(
 		container.NewVBox(a.source, container.NewGridWithColumns(2, openFile, openFolder),
 			container.NewBorder(nil, nil, nil, a.sortBy, a.search)),
-		a.message, nil, nil, a.list)
+		a.message, nil, nil, container.New(&rowFitter{a: a}, a.list))
+}
+
+// rowFitter lays the list out over its whole room and, when its width
+// changes, makes each row that gives a reason tall enough for it.
+type rowFitter struct {
+	a     *App
+	width float32
+}
+
+func (f *rowFitter) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+	if size.Width != f.width {
+		f.width = size.Width
+		f.a.fitRows()
+		f.a.list.Refresh() // the second lines take the parts that fit
+	}
+}
+
+func (f *rowFitter) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+
+// fitRows sets the height of every row of the list: a reason a file
+// cannot be read takes the lines it wraps to at the list's width.
+func (a *App) fitRows() {
+	if a.list == nil {
+		return
+	}
+	w := a.list.Size().Width - theme.ScrollBarSize() - 2*theme.Padding()
+	if w <= 0 {
+		w = 200
+	}
+	name := widget.NewLabel("instance")
+	name.TextStyle = fyne.TextStyle{Bold: true}
+	plain := name.MinSize().Height + theme.Padding() + newSecondaryLabel("n", false).MinSize().Height
+	for i, e := range a.entries {
+		if e.Err == "" {
+			a.list.SetItemHeight(i, plain)
+			continue
+		}
+		why := widget.NewLabel(Drawable(e.Summary()))
+		why.Wrapping = fyne.TextWrapWord
+		why.Resize(fyne.NewSize(w, why.MinSize().Height))
+		a.list.SetItemHeight(i, name.MinSize().Height+theme.Padding()+why.MinSize().Height)
+	}
 }

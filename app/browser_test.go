@@ -38,7 +38,7 @@ func TestBrowserMarksBrokenFilesAndClearsErrors(t *testing.T) {
 		return Entry{}
 	}
 	pump(t, "the background check to mark bad.tsp", func() bool { return entry(bad).Err != "" })
-	if s := entry(bad).Summary(); !strings.Contains(s, "cannot be read") || !strings.Contains(s, "bad.tsp:7") {
+	if s := entry(bad).Summary(); !strings.Contains(s, "cannot be read") || !strings.Contains(s, "line 7") {
 		t.Errorf("bad.tsp listed as %q", s)
 	}
 	if entry(good).Err != "" {

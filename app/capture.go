@@ -79,8 +79,9 @@ func SaveScreenshot(img image.Image, path string) error {
 }
 
 // Landmarks are the widgets a user looks for first in the panes on
-// screen, by name: each pane's Run button, canvas and plot ("A Run", "B
-// canvas" in compare mode) and the single view's time limit and seed.
+// screen, by name: each pane's Run button, canvas, plot and the values of
+// Gap, Moves and Elapsed ("A Run", "B canvas" in compare mode) and the
+// single view's time limit and seed.
 // tsplab reports where the window put them (TSPLAB_LAYOUT), for the test
 // of the real window.
 func (a *App) Landmarks() map[string]fyne.CanvasObject {
@@ -93,6 +94,9 @@ func (a *App) Landmarks() map[string]fyne.CanvasObject {
 		m[prefix+"Run"] = p.controls.run
 		m[prefix+"canvas"] = p.View
 		m[prefix+"plot"] = p.Curve
+		m[prefix+"Gap"] = p.numbers.value["Gap"]
+		m[prefix+"Moves"] = p.numbers.value["Moves"]
+		m[prefix+"Elapsed"] = p.numbers.value["Elapsed"]
 		if !a.compare {
 			m["Time limit"] = p.settings.timeItem
 			m["Seed"] = p.settings.seedItem

@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -46,11 +47,14 @@ func parseBudget(s string) (time.Duration, error) {
 	return time.Duration(v * float64(time.Second)), nil
 }
 
-// RunCompareFor starts both compare panes together with budget d.
+// RunCompareFor starts both compare panes together with budget d, the
+// cores shared out between them (shareCores).
 func (a *App) RunCompareFor(d time.Duration) error {
 	for _, p := range []*Pane{a.Left, a.Right} {
 		p.Runner.Reset()
 	}
+	a.shareCores(d)
+	a.compareRun++
 	var errs []error
 	for _, p := range []*Pane{a.Left, a.Right} {
 		if err := p.RunFor(d); err != nil {
@@ -59,6 +63,39 @@ func (a *App) RunCompareFor(d time.Duration) error {
 	}
 	a.updateSummary()
 	return errors.Join(errs...)
+}
+
+// shareCores gives each compare pane half the cores when both panes'
+// engines run on as many cores as they are given (CPU engines, and GPU
+// auto, whose CPU search drives the GPU's): two engines that each take
+// every core fight for them, and both end worse than either alone. A
+// pane whose engine takes no workers leaves the other every core. The
+// summary says what each pane had.
+func (a *App) shareCores(d time.Duration) {
+	need := 0
+	for _, p := range []*Pane{a.Left, a.Right} {
+		p.coreShare = 0
+		if p.needsCores(d) {
+			need++
+		}
+	}
+	if need == 2 {
+		share := max(1, runtime.NumCPU()/2)
+		a.Left.coreShare, a.Right.coreShare = share, share
+	}
+}
+
+// needsCores reports whether the engine a run of the pane with budget d
+// would take runs on as many cores as it is given.
+func (p *Pane) needsCores(d time.Duration) bool {
+	p.mu.Lock()
+	s, err := p.runSettings(d)
+	p.mu.Unlock()
+	if err != nil {
+		return false
+	}
+	choice, err := p.Runner.Choose(s.Params())
+	return err == nil && takesWorkers(choice.Engine)
 }
 
 func paneLetter(a *App, p *Pane) string {
@@ -90,9 +127,32 @@ func (a *App) linkPanes() {
 	}
 }
 
-// updateSummary writes each pane's final gap and time to each threshold.
+// summaryLater queues one update of the summary on the Fyne goroutine:
+// the panes call it with their lock held, which the summary takes. It
+// queues from a goroutine of its own, since a driver without an event
+// loop (the software renderer's) runs fyne.Do's function at once.
+func (a *App) summaryLater() {
+	if a.summaryDue.Swap(true) {
+		return
+	}
+	go uiDo(func() {
+		a.summaryDue.Store(false)
+		a.updateSummary()
+	})
+}
+
+// updateSummary writes each pane's final gap and time to each threshold,
+// what each pane had, and with the same engine in both panes the spread
+// of the seeds' results.
 func (a *App) updateSummary() {
-	if s := Drawable(CompareSummary(a.paneSummary(a.Left, "A"), a.paneSummary(a.Right, "B"))); s != a.summary.Text {
+	l, r := a.paneSummary(a.Left, "A"), a.paneSummary(a.Right, "B")
+	a.recordSeeds(l, r)
+	text := CompareSummary(l, r)
+	if l.Engine == r.Engine && l.Engine != "" {
+		budget, _ := a.budget.Get()
+		text += "\n" + a.seeds.line(l, r, budget)
+	}
+	if s := Drawable(text); s != a.summary.Text {
 		a.summary.SetText(s)
 	}
 }
@@ -109,6 +169,16 @@ type PaneSummary struct {
 	Bound     bool  // Reference is the lower bound
 	MovesPerS float64
 	Curve     []export.CurvePoint
+	// Engine is the pane's engine ("pspm/cpu"), Seed its seed (0: not
+	// shown).
+	Engine string
+	Seed   uint64
+	// Ran is true once the pane's run has started; Cores is how many
+	// cores it had (0: its engine takes no workers), of TotalCores.
+	Ran               bool
+	Cores, TotalCores int
+	// Done is true once its run ended by itself (time, target, optimum).
+	Done bool
 }
 
 func (a *App) paneSummary(p *Pane, letter string) PaneSummary {
@@ -124,8 +194,51 @@ func (a *App) paneSummary(p *Pane, letter string) PaneSummary {
 		_, backend, _ = strings.Cut(last.Engine, "/")
 	}
 	ref, isBound := p.Reference()
-	return PaneSummary{Label: letter + " " + name, Backend: backend, Best: last.BestLength, Instance: p.Instance(), Reference: ref, Bound: isBound,
-		MovesPerS: last.MovesPerSecond(), Curve: p.Curve.Points()}
+	ps := PaneSummary{Label: letter + " " + name, Backend: backend, Best: last.BestLength, Instance: p.Instance(), Reference: ref, Bound: isBound,
+		MovesPerS: last.MovesPerSecond(), Curve: p.Curve.Points(), Engine: name, TotalCores: runtime.NumCPU()}
+	if s, err := p.Settings(); err == nil {
+		ps.Seed = s.Seed
+	}
+	if st := p.Runner.State(); st != session.Idle {
+		p.mu.Lock()
+		ps.Ran, ps.Cores = true, p.cores
+		p.mu.Unlock()
+		if res, ok := p.Runner.Result(); ok && st == session.Done {
+			ps.Seed = res.Params.Seed
+			ps.Done = res.StopReason != solver.StopInterrupt && res.StopReason != solver.StopError
+		}
+	}
+	return ps
+}
+
+// CoresLine says what each pane had of the host's cores once both have
+// run ("" before): a fair share each, or all of them for the one pane
+// whose engine takes workers.
+func CoresLine(l, r PaneSummary) string {
+	if !l.Ran || !r.Ran {
+		return ""
+	}
+	if l.Cores > 0 && l.Cores == r.Cores {
+		return fmt.Sprintf("Cores shared fairly: each pane had %d of the %s.", l.Cores, plural(l.TotalCores, "core"))
+	}
+	had := func(s PaneSummary) string {
+		switch {
+		case s.Cores > 0:
+			return fmt.Sprintf("%s had %d of the %s", paneOf(s.Label), s.Cores, plural(s.TotalCores, "core"))
+		case s.Backend == solver.BackendGPU:
+			return paneOf(s.Label) + " ran on the GPU"
+		}
+		return paneOf(s.Label) + " ran on one core"
+	}
+	return "Cores: " + had(l) + "; " + had(r) + "."
+}
+
+// plural writes n and the word, with an s unless n is 1: "1 core", "8 cores".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%s %ss", solver.GroupDigits(strconv.Itoa(n)), word)
 }
 
 // ThresholdTimes returns, for each of GapThresholds, when the curve's
@@ -147,7 +260,11 @@ func ThresholdTimes(curve []export.CurvePoint, ref int64) []time.Duration {
 // line is one pane's summary line: its final gap and the time to each threshold.
 func (s PaneSummary) line() string {
 	var b strings.Builder
-	b.WriteString(s.Label + ": ")
+	b.WriteString(s.Label)
+	if s.Seed > 0 {
+		fmt.Fprintf(&b, " (seed %d)", s.Seed)
+	}
+	b.WriteString(": ")
 	switch {
 	case s.Best == 0:
 		b.WriteString("no tour yet")
@@ -182,9 +299,13 @@ func (s PaneSummary) line() string {
 // speed-up over the CPU when one pane ran on each.
 func CompareSummary(l, r PaneSummary) string {
 	if l.Best == 0 && r.Best == 0 {
-		return "Run both to compare: same instance, same time budget.\n" + l.Label + " against " + r.Label + "."
+		return "Run both to compare: same instance, same time budget, the cores shared out when both engines need them.\n" +
+			l.Label + " against " + r.Label + "."
 	}
 	s := l.line() + "\n" + r.line()
+	if c := CoresLine(l, r); c != "" {
+		s += "\n" + c
+	}
 	if su := SpeedUp(l, r); su != "" {
 		s += "\n" + su
 	}
@@ -274,8 +395,9 @@ func (a *App) compareViewObject() fyne.CanvasObject {
 	// Run both waits for a budget it can run with.
 	a.budgetField.OnChanged = func(_ string, err error) { enable(runBoth, err == nil) }
 	stopBoth := widget.NewButtonWithIcon("Stop both", theme.MediaStopIcon(), func() { a.Left.Stop(); a.Right.Stop() })
+	swap := widget.NewButtonWithIcon("Swap seeds", theme.ViewRefreshIcon(), a.SwapSeeds)
 	bar := container.NewVBox(
-		container.NewHBox(runBoth, stopBoth,
+		container.NewHBox(runBoth, stopBoth, swap,
 			widget.NewLabel("Time budget of each pane (s)"), container.NewGridWrap(fyne.NewSize(90, budget.MinSize().Height), budget)),
 		a.summary)
 	return container.NewBorder(bar, nil, nil, nil,

@@ -164,6 +164,9 @@ func (a *App) loaded(path string, in *solver.Instance, opt []int, err error) {
 		for _, p := range []*Pane{a.Single, a.Left, a.Right} {
 			p.SetInstance(in, opt)
 		}
+		// The list marks the instance on screen, whichever way it was
+		// opened (a bundled sample named at start, a picture).
+		a.applyFilter()
 		a.Win.SetTitle("TSP Lab — " + in.Name)
 		if a.openTourBtn != nil {
 			a.openTourBtn.Enable()

@@ -142,7 +142,7 @@ func TestAppFollowsEachImprovementOfAuto(t *testing.T) {
 		if got := q.numbers.value["Best"].Text; got != want {
 			t.Errorf("at %v Best shows %q, the update %q", pr.Elapsed, got, want)
 		}
-		if title := q.View.Scene().Title; !strings.Contains(title, in.FormatLength(pr.BestLength)) {
+		if title := q.View.Scene().Title; !strings.Contains(title, want) {
 			t.Errorf("at %v the title %q lacks the best %s", pr.Elapsed, title, want)
 		}
 		if gap := q.numbers.value["Gap"].Text; gap == "–" || gap == "" {

@@ -156,9 +156,9 @@ func TestPhaseInStatusAndBarAndFirstTourDrawn(t *testing.T) {
 	if !strings.Contains(p.Status(), "%") {
 		t.Errorf("status %q: the phase's progress is known, want it shown", p.Status())
 	}
-	last := p.Runner.Last()
-	if v := p.status.bar.Value(); math.Abs(v-last.PhaseProgress) > 1e-9 || p.status.bar.Busy() {
-		t.Errorf("bar %.3f (busy %v), want the phase progress %.3f on the determinate bar", v, p.status.bar.Busy(), last.PhaseProgress)
+	// The bar measures the time limit; the phase's progress is the status line's.
+	if p.status.bar.Busy() || !strings.HasSuffix(p.status.bar.Text(), " of 3 s") {
+		t.Errorf("bar busy %v with %q, want the time of the 3 s limit", p.status.bar.Busy(), p.status.bar.Text())
 	}
 	if sc := p.View.Scene(); sc.Tour != nil {
 		t.Error("a tour drawn before the engine has one")
@@ -178,32 +178,33 @@ func TestPhaseInStatusAndBarAndFirstTourDrawn(t *testing.T) {
 }
 
 func TestBarFractionAndStatusLine(t *testing.T) {
-	run := session.Progress{State: session.Running, Engine: "x/cpu", Fraction: 0.25}
+	run := session.Progress{State: session.Running, Engine: "x/cpu", Fraction: 0.25, Elapsed: 2500 * time.Millisecond}
 	for _, c := range []struct {
 		phase    solver.Phase
 		pp       float64
-		frac     float64
-		busy     bool
 		inStatus string
 	}{
-		{solver.PhaseNeighbours, 0.4, 0.4, false, "building candidate lists 40 %"},
-		{solver.PhaseStart, solver.UnknownProgress, 0.25, true, "building the start tour…"},
-		{solver.PhaseSearch, solver.UnknownProgress, 0.25, false, "searching"},
-		{solver.PhasePolish, 1.5, 1, false, "polishing the best tour 100 %"},
+		{solver.PhaseNeighbours, 0.4, "building candidate lists 40 %"},
+		{solver.PhaseStart, solver.UnknownProgress, "building the start tour…"},
+		{solver.PhaseSearch, solver.UnknownProgress, "searching"},
+		{solver.PhasePolish, 1.5, "polishing the best tour 100 %"},
 	} {
 		pr := run
 		pr.Phase, pr.PhaseProgress = c.phase, c.pp
-		f, b := BarFraction(pr, "")
-		if f != c.frac || b != c.busy {
-			t.Errorf("%s %.2f: bar %.2f busy %v, want %.2f %v", c.phase, c.pp, f, b, c.frac, c.busy)
+		// The bar is the time limit's share whatever the phase.
+		if f, text := BarFraction(pr, "", 10*time.Second); f != 0.25 || text != "2.5 s of 10 s" {
+			t.Errorf("%s %.2f: bar %.2f %q, want 0.25 \"2.5 s of 10 s\"", c.phase, c.pp, f, text)
+		}
+		if f, text := BarFraction(pr, "", 0); f != 0.25 || text != "25 % of the schedule" {
+			t.Errorf("%s without a limit: bar %.2f %q", c.phase, f, text)
 		}
 		if st := StatusLine(pr, ""); !strings.Contains(st, c.inStatus) || !strings.HasPrefix(st, "running · x/cpu") {
 			t.Errorf("%s: status %q, want %q in it", c.phase, st, c.inStatus)
 		}
 	}
-	done := session.Progress{State: session.Done, Engine: "x/cpu", Fraction: 1, Phase: solver.PhaseStart}
-	if f, b := BarFraction(done, solver.StopTime); f != 1 || b {
-		t.Errorf("a finished run: bar %.2f busy %v", f, b)
+	done := session.Progress{State: session.Done, Engine: "x/cpu", Fraction: 1, Phase: solver.PhaseStart, Elapsed: 10 * time.Second}
+	if f, text := BarFraction(done, solver.StopTime, 10*time.Second); f != 1 || text != "10 s of 10 s" {
+		t.Errorf("a finished run: bar %.2f %q", f, text)
 	}
 }
 

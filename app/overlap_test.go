@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -282,7 +283,7 @@ func TestLabelsFollowTheEngine(t *testing.T) {
 		if r.opt.Experimental {
 			continue
 		}
-		if r.opt.Doc != "" && !strings.Contains(r.help.Text, r.opt.Doc) {
+		if doc := cmp.Or(optionDocs[r.opt.Name], r.opt.Doc); doc != "" && !strings.Contains(r.help.Text, doc) {
 			t.Errorf("%s: help %q lacks the option's doc", r.opt.Name, r.help.Text)
 		}
 	}
@@ -389,8 +390,8 @@ func TestCompareSummaryGapsAndThresholds(t *testing.T) {
 	a := PaneSummary{Label: "A auto/cpu", Best: 1008, Reference: 1000, Curve: curve}
 	b := PaneSummary{Label: "B auto/gpu", Best: 1030, Reference: 1000, Bound: true, Curve: curve[:2]}
 	sum := CompareSummary(a, b)
-	for _, w := range []string{"A auto/cpu: best 1008, 0.80 % above the optimum", "5 % at 1.00 s", "1 % at 3.00 s", "0.5 % –",
-		"B auto/gpu: best 1030, 3.00 % above the lower bound", "\n"} {
+	for _, w := range []string{"A auto/cpu: best 1,008, 0.80 % above the optimum", "5 % at 1.00 s", "1 % at 3.00 s", "0.5 % –",
+		"B auto/gpu: best 1,030, 3.00 % above the lower bound", "\n"} {
 		if !strings.Contains(sum, w) {
 			t.Errorf("summary %q lacks %q", sum, w)
 		}

@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/canvas"
@@ -44,9 +47,18 @@ type Pane struct {
 	controls      *runControls      // the run buttons
 	numbers       *runNumbers       // the live numbers and the schedule the last run ran
 	status        *runStatus        // the progress bar and the status line
+	details       *runDetails       // the run's account, a line a fact, folded
 	settingsPanel fyne.CanvasObject // the settings as laid out in the pane
+	settingsBtn   *widget.Button    // a compare pane's: opens its settings
 
 	budget func() (time.Duration, error) // when set, every run's time limit (compare mode)
+	limit  time.Duration                 // the time limit of the last run started (0: none)
+	// coreShare, when above 0, is the most cores a run of an engine
+	// that takes workers may use: compare mode's fair share.
+	coreShare int
+	// cores is how many cores the last run started was given (0: its
+	// engine takes no workers).
+	cores int
 	// fallback is why the run's backend choice fell back to the CPU
 	// (solver.Resolve's note): the engine note in the form says it, so
 	// the status line leaves it out.
@@ -73,6 +85,16 @@ const (
 	BusyFrameInterval = 400 * time.Millisecond
 )
 
+// takesWorkers reports whether engine e runs on as many cores as its
+// workers option gives it (nil: no engine).
+func takesWorkers(e solver.Engine) bool {
+	if e == nil {
+		return false
+	}
+	_, ok := solver.OptionsFor(e.Name(), e.Backend()).Lookup("workers")
+	return ok
+}
+
 // frameInterval is the update interval of a run of engine e with params,
 // the rate the pane reads a run at (the Runner's Rate): BusyFrameInterval
 // when e runs a goroutine on every core.
@@ -97,6 +119,7 @@ func NewPane(name string, prefs fyne.Preferences, def Settings, win fyne.Window)
 	p.settings.OnEngineChanged = p.engineChanged
 	p.status = newRunStatus("no instance")
 	p.numbers = newRunNumbers()
+	p.details = newRunDetails()
 	p.Runner.OnUpdate = func(pr session.Progress) { uiDo(func() { p.apply(pr) }) }
 	p.Runner.Rate = frameInterval
 	p.Runner.OnBound = func(in *solver.Instance, lb bound.Result) {
@@ -136,13 +159,15 @@ func (p *Pane) clear() {
 	p.View.SetScene(p.idleScene())
 	p.Curve.Reset()
 	if p.in != nil {
-		p.Curve.SetFormat(p.in.FormatLength)
+		p.Curve.SetFormat(p.in.HumanLength)
 		p.Curve.SetOptimum(p.shown().Optimum)
 		if lb := p.bound.value; lb > 0 && !p.in.HasOptimum() && !p.isPath() {
-			p.Curve.SetOptimum(lb) // the proven lower bound as the line
+			p.Curve.SetBound(lb) // the proven lower bound as the line
 		}
 	}
 	p.status.bar.Set(0, false)
+	p.status.bar.SetText("")
+	p.details.SetLines(nil)
 	p.numbers.Clear()
 	if p.isPath() {
 		p.setNumber("Gap", "optimum unknown (a path's)")
@@ -194,6 +219,9 @@ func (p *Pane) engineChanged(e solver.Engine) {
 		}
 	}
 	p.numbers.SetAnneals(anneals)
+	if p.onState != nil {
+		p.onState() // the compare summary names the engine
+	}
 	if st := p.Runner.State(); p.status.failed && st != session.Running && st != session.Paused {
 		if p.in != nil {
 			p.setStatus("ready")
@@ -243,6 +271,19 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 	// The engine the runner picks, for the route: a path between fixed
 	// ends needs one that keeps them (nil when none: the runner says why).
 	choice, _ := p.Runner.Choose(params)
+	cores := 0
+	if takesWorkers(choice.Engine) {
+		cores = runtime.NumCPU()
+		if params.Workers > 0 {
+			cores = params.Workers
+		}
+		if p.coreShare > 0 && cores > p.coreShare {
+			cores = p.coreShare
+		}
+		if cores < runtime.NumCPU() {
+			params.Workers = cores
+		}
+	}
 	rt, err := s.NewRoute(p.in, choice.Engine)
 	if err != nil {
 		return err
@@ -263,10 +304,12 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 		return err
 	}
 	p.status.failed = false
+	p.cores = cores
 	_, p.fallback = p.Runner.Engine()
 	p.route = rt
 	p.clear()
 	p.Curve.SetTimeSpan(s.TimeLimit)
+	p.limit = s.TimeLimit
 	p.setStatus("running " + p.Runner.Last().Engine)
 	p.refreshButtons()
 	return nil
@@ -373,13 +416,31 @@ func (p *Pane) show(pr session.Progress) bool {
 	p.setNumbers(pr)
 	p.showSchedule(pr)
 	why := p.stopReason(pr.State)
-	p.status.bar.Set(BarFraction(pr, why))
+	// The bar never goes back within a run (p.limit: the run's own).
+	f, text := BarFraction(pr, why, p.limit)
+	p.status.bar.Set(max(f, p.status.bar.Value()), false)
+	p.status.bar.SetText(text)
 	if pr.Note == p.fallback {
 		pr.Note = ""
 	}
 	p.setStatus(StatusLine(pr, why))
+	p.details.SetLines(DetailLines(p.in, pr))
 	p.refreshButtons()
 	return true
+}
+
+// DetailLines are the lines the details expander shows of a run on in:
+// its note (a fallback or the error that ended it), then its full account
+// a fact a line (report.Lines).
+func DetailLines(in *solver.Instance, pr session.Progress) []string {
+	var out []string
+	if n := strings.TrimSpace(pr.Note); n != "" {
+		out = append(out, n)
+	}
+	if pr.Account != nil && in != nil {
+		out = append(out, report.Lines(in, *pr.Account)...)
+	}
+	return out
 }
 
 // setNumber shows v as the number k.
@@ -387,19 +448,13 @@ func (p *Pane) setNumber(k, v string) { p.numbers.Set(k, v) }
 
 func (p *Pane) setNumbers(pr session.Progress) {
 	set := p.setNumber
-	if pr.Length > 0 {
-		set("Length", p.in.HumanLength(pr.Length))
+	length := pr.Length
+	if pr.State != session.Running && pr.BestLength > 0 {
+		// A paused or finished run draws its best tour (show): Length
+		// is the length of the tour on the canvas.
+		length = pr.BestLength
 	}
-	if pr.BestLength > 0 {
-		set("Best", p.in.HumanLength(pr.BestLength))
-		if g, ok := solver.GapPercent(pr.BestLength, p.shown().Optimum); ok {
-			set("Gap", fmt.Sprintf("%.2f %%", g))
-		} else if lb := p.bound.value; lb > 0 && !p.isPath() {
-			set("Gap", boundGap(pr.BestLength, lb))
-		} else {
-			set("Gap", "optimum unknown")
-		}
-	}
+	p.setLengths(length, pr.BestLength)
 	if pr.Temperature > 0 {
 		set("Temperature", fmt.Sprintf("%.4g (step %d)", pr.Temperature, pr.Steps))
 	} else {
@@ -408,6 +463,26 @@ func (p *Pane) setNumbers(pr session.Progress) {
 	set("Moves", FormatCount(float64(pr.Moves)))
 	set("Moves/s", FormatCount(pr.MovesPerSecond()))
 	set("Elapsed", fmt.Sprintf("%.1f s", pr.Elapsed.Seconds()))
+}
+
+// setLengths shows the length of the tour drawn and of the best tour
+// (0: unknown) with the best tour's gap.
+func (p *Pane) setLengths(length, best int64) {
+	set := p.setNumber
+	if length > 0 {
+		set("Length", p.in.HumanLength(length))
+	}
+	if best <= 0 {
+		return
+	}
+	set("Best", p.in.HumanLength(best))
+	if g, ok := solver.GapPercent(best, p.shown().Optimum); ok {
+		set("Gap", fmt.Sprintf("%.2f %%", g))
+	} else if lb := p.bound.value; lb > 0 && !p.isPath() {
+		set("Gap", p.gapOverBound(best, lb))
+	} else {
+		set("Gap", "optimum unknown")
+	}
 }
 
 // showSchedule shows the schedule the run ran once it has ended or
@@ -484,25 +559,39 @@ func endWord(why solver.StopReason) string {
 	return "done"
 }
 
-// BarFraction is what a pane's progress bar shows: in a set-up phase its
-// progress, or busy when unknown; once the run has ended (why: the
-// result's stop reason) full, unless it was stopped or failed; otherwise
-// the share of the run done.
-func BarFraction(pr session.Progress, why solver.StopReason) (fraction float64, busy bool) {
-	if pr.State == session.Done {
-		if why == solver.StopInterrupt || why == solver.StopError {
-			return pr.Fraction, false
-		}
-		return 1, false
+// BarFraction is what a pane's progress bar shows, and the words on it
+// that say what it measures: with a time limit, the share of it elapsed
+// ("3.1 s of 10 s"); without one, the share of the engine's schedule done
+// ("31 % of the schedule"). A run that ended by itself shows it full; a
+// stopped or failed one where it stopped. A phase's own progress is the
+// status line's: mixed into the bar, it made the bar go back.
+func BarFraction(pr session.Progress, why solver.StopReason, limit time.Duration) (fraction float64, text string) {
+	fraction = pr.Fraction
+	if limit > 0 {
+		fraction = float64(pr.Elapsed) / float64(limit)
 	}
-	setup := pr.State == session.Running && pr.Phase != "" && pr.Phase != solver.PhaseSearch
-	if !setup {
-		return pr.Fraction, false
+	if pr.State == session.Done && why != solver.StopInterrupt && why != solver.StopError {
+		fraction = 1
 	}
-	if pr.PhaseProgress < 0 {
-		return pr.Fraction, true
+	fraction = min(max(fraction, 0), 1)
+	if limit <= 0 {
+		return fraction, fmt.Sprintf("%.0f %% of the schedule", 100*fraction)
 	}
-	return min(pr.PhaseProgress, 1), false
+	el := min(pr.Elapsed, limit)
+	if pr.State == session.Done && fraction == 1 {
+		el = max(el, pr.Elapsed)
+	}
+	return fraction, fmt.Sprintf("%s of %s", formatSeconds(el), formatSeconds(limit))
+}
+
+// formatSeconds writes d in seconds, with a tenth below a minute's worth
+// of whole seconds that are not round ("3.1 s", "10 s", "90 s").
+func formatSeconds(d time.Duration) string {
+	s := d.Seconds()
+	if s == math.Trunc(s) || s >= 100 {
+		return fmt.Sprintf("%.0f s", s)
+	}
+	return fmt.Sprintf("%.1f s", s)
 }
 
 // FormatCount writes n with a k, M, G or T suffix.
@@ -552,32 +641,56 @@ func (p *Pane) Side() fyne.CanvasObject {
 	curve := container.NewGridWrap(fyne.NewSize(330, 150), p.Curve)
 	p.settingsPanel = container.NewVBox(p.settings.Picker(), p.settings.Fields())
 	return container.NewVScroll(container.NewVBox(
-		p.Buttons(), narrow(p.settings.RunRow(), settingsWidth), p.Progress(), p.Numbers(), curve, widget.NewSeparator(),
+		p.Buttons(), narrow(p.settings.RunRow(), settingsWidth), p.Progress(), p.details, p.Numbers(), curve, widget.NewSeparator(),
 		narrow(p.settingsPanel, settingsWidth)))
 }
 
-// compactCanvasShare is the share of a compare pane's height its canvas
-// side of the split takes (the engine choice and the canvas).
-const compactCanvasShare = 0.7
+// numbersShare is the share of a compare pane's width its numbers take,
+// the plot the rest: a value such as the temperature with its step runs
+// longer than the plot needs to be wide.
+const numbersShare = 0.56
 
-// Compact is a compare-mode pane: its letter beside the engine choice,
-// the canvas, then the run controls, numbers, plot and the settings
-// folded away.
+// splitLayout puts two objects side by side, the first share of the
+// width to the first, each at least its least width.
+type splitLayout struct{ share float32 }
+
+func (l splitLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	pad := theme.Padding()
+	w0 := max(objs[0].MinSize().Width, (size.Width-pad)*l.share)
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(fyne.NewSize(w0, size.Height))
+	objs[1].Move(fyne.NewPos(w0+pad, 0))
+	objs[1].Resize(fyne.NewSize(max(size.Width-w0-pad, 0), size.Height))
+}
+
+func (l splitLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	a, b := objs[0].MinSize(), objs[1].MinSize()
+	return fyne.NewSize(a.Width+theme.Padding()+b.Width, max(a.Height, b.Height))
+}
+
+// Compact is a compare-mode pane: its letter beside the engine choice
+// and a button for its settings (a dialog: unfolded beneath the pane they
+// would push its figures off the window), the canvas, then every figure
+// of the run without scrolling: the run buttons beside the progress bar
+// and status line, the numbers beside the plot.
 func (p *Pane) Compact(title string) fyne.CanvasObject {
 	head := widget.NewLabel(title)
 	head.TextStyle = fyne.TextStyle{Bold: true}
-	curve := container.NewGridWrap(fyne.NewSize(300, 120), p.Curve)
 	p.settingsPanel = p.settings.Fields()
-	settings := widget.NewAccordion(widget.NewAccordionItem("Settings", narrow(p.settingsPanel, settingsWidth)))
+	fields := container.NewVScroll(narrow(p.settingsPanel, settingsWidth))
+	p.settingsBtn = widget.NewButtonWithIcon("", theme.SettingsIcon(), func() {
+		d := dialog.NewCustom("Settings of pane "+title, "Close", fields, p.win)
+		d.Resize(fyne.NewSize(settingsWidth+80, 560))
+		d.Show()
+	})
 	p.status.lines = compactStatusLines
-	bottom := container.NewVBox(p.Buttons(), p.Progress(), p.Numbers(), curve, settings)
+	p.numbers.compact = true
 	p.settings.picker.oneLine = true
 	p.settings.picker.Refresh()
-	choice := container.NewBorder(nil, nil, head, nil, p.settings.Picker())
-	top := container.NewBorder(choice, nil, nil, nil, p.View)
-	split := container.NewVSplit(top, container.NewVScroll(bottom))
-	split.Offset = compactCanvasShare
-	return split
+	choice := container.NewBorder(nil, nil, head, p.settingsBtn, p.settings.Picker())
+	run := container.NewBorder(nil, nil, p.Buttons(), nil, p.Progress())
+	figures := container.New(splitLayout{share: numbersShare}, p.Numbers(), p.Curve)
+	return container.NewBorder(choice, container.NewVBox(run, figures), nil, nil, p.View)
 }
 
 // Reference is what the pane's gaps are measured against: the known

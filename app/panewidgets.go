@@ -1,6 +1,8 @@
 package app
 
 import (
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -122,6 +124,9 @@ type runNumbers struct {
 	names, value map[string]*widget.Label
 	schedule     *widget.Label // wraps however many lines it takes (see secondaryLabel)
 	anneals      bool
+	// compact packs the rows tighter and leaves the schedule out, in a
+	// compare pane, where height is dear; set before the first render.
+	compact bool
 }
 
 func newRunNumbers() *runNumbers {
@@ -155,8 +160,12 @@ func (n *runNumbers) Clear() {
 	n.SetSchedule("")
 }
 
-// SetSchedule shows the schedule line text, made drawable; "" hides it.
+// SetSchedule shows the schedule line text, made drawable; "" hides it
+// (a compact form leaves it out).
 func (n *runNumbers) SetSchedule(text string) {
+	if n.compact {
+		text = ""
+	}
 	if text = Drawable(text); n.schedule.Text != text {
 		n.schedule.SetText(text)
 	}
@@ -180,8 +189,71 @@ func (n *runNumbers) CreateRenderer() fyne.WidgetRenderer {
 	for _, k := range numberKeys {
 		cells = append(cells, n.names[k], n.value[k])
 	}
+	if n.compact {
+		n.schedule.Hide()
+		return &tightFormRenderer{cells: cells}
+	}
 	return newFormNoteRenderer(n, cells, n.schedule)
 }
+
+// tightFormRenderer lays out name and value cells (labels) as a form
+// whose rows are a line of text apart, not a label's height: the labels'
+// padding overlaps, their texts do not.
+type tightFormRenderer struct{ cells []fyne.CanvasObject }
+
+// pitch is the distance between two rows.
+func (r *tightFormRenderer) pitch() float32 {
+	return fyne.MeasureText("Mg", theme.TextSize(), fyne.TextStyle{}).Height + theme.Padding()
+}
+
+// rows are the shown pairs of cells.
+func (r *tightFormRenderer) rows() [][2]fyne.CanvasObject {
+	var out [][2]fyne.CanvasObject
+	for i := 0; i+1 < len(r.cells); i += 2 {
+		if r.cells[i].Visible() {
+			out = append(out, [2]fyne.CanvasObject{r.cells[i], r.cells[i+1]})
+		}
+	}
+	return out
+}
+
+func (r *tightFormRenderer) nameWidth() float32 {
+	var w float32
+	for _, row := range r.rows() {
+		w = max(w, row[0].MinSize().Width)
+	}
+	return w
+}
+
+func (r *tightFormRenderer) Layout(size fyne.Size) {
+	nw, pad, pitch := r.nameWidth(), theme.Padding(), r.pitch()
+	for i, row := range r.rows() {
+		y := float32(i) * pitch
+		h := row[0].MinSize().Height
+		row[0].Move(fyne.NewPos(0, y))
+		row[0].Resize(fyne.NewSize(nw, h))
+		row[1].Move(fyne.NewPos(nw+pad, y))
+		row[1].Resize(fyne.NewSize(max(size.Width-nw-pad, 0), h))
+	}
+}
+
+func (r *tightFormRenderer) MinSize() fyne.Size {
+	rows := r.rows()
+	if len(rows) == 0 {
+		return fyne.Size{}
+	}
+	h := rows[0][0].MinSize().Height
+	return fyne.NewSize(r.nameWidth()+theme.Padding()+rows[0][1].MinSize().Width, float32(len(rows)-1)*r.pitch()+h)
+}
+
+func (r *tightFormRenderer) Refresh() {
+	for _, o := range r.cells {
+		o.Refresh()
+	}
+}
+
+func (r *tightFormRenderer) Objects() []fyne.CanvasObject { return r.cells }
+func (r *tightFormRenderer) Destroy()                     {}
 
 // formNoteRenderer lays out a form of name and value cells and, beneath
 // it when shown, a note as wide as the form: the run's numbers with the
@@ -311,3 +383,38 @@ func (r *runStatusRenderer) Refresh() {
 
 func (r *runStatusRenderer) Objects() []fyne.CanvasObject { return r.objects }
 func (r *runStatusRenderer) Destroy()                     {}
+
+// runDetails is the run's account folded under the status line: a
+// "Details" item that opens onto a line a fact; hidden while there is
+// nothing to show.
+type runDetails struct {
+	*widget.Accordion
+	text *widget.Label
+}
+
+func newRunDetails() *runDetails {
+	text := widget.NewLabel("")
+	text.Wrapping = fyne.TextWrapWord
+	d := &runDetails{Accordion: widget.NewAccordion(widget.NewAccordionItem("Details", text)), text: text}
+	d.Hide()
+	return d
+}
+
+// SetLines shows lines, one a line, made drawable; none hides the expander.
+func (d *runDetails) SetLines(lines []string) {
+	text := Drawable(strings.Join(lines, "\n"))
+	if d.text.Text != text {
+		d.text.SetText(text)
+	}
+	if showing := d.Visible(); showing != (text != "") {
+		showIf(d.Accordion, text != "")
+	}
+}
+
+// Lines returns the lines shown.
+func (d *runDetails) Lines() []string {
+	if d.text.Text == "" {
+		return nil
+	}
+	return strings.Split(d.text.Text, "\n")
+}

@@ -75,6 +75,11 @@ func (p *Pane) SetStartTour(t []int, file string) {
 	p.start = startTour{tour: t, file: file}
 	if st := p.Runner.State(); st == session.Idle {
 		p.View.SetScene(p.idleScene())
+		// The numbers are of the tour drawn: the opened one.
+		if t != nil {
+			l := solver.TourLength(p.in, t)
+			p.setLengths(l, l)
+		}
 	}
 	if t != nil {
 		p.setStatus("ready · starts from " + filepath.Base(file))

@@ -107,6 +107,9 @@ func (a *App) OpenPicture(path string, n int) {
 			if seq != a.loadSeq {
 				return
 			}
+			if err == nil {
+				a.picture = &Entry{Name: instfile.BaseName(path), Path: path, Dimension: n, picture: true}
+			}
 			a.loaded(path, in, nil, err)
 		})
 	}()

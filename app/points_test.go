@@ -155,7 +155,8 @@ func TestFolderLeavesOutOtherTexts(t *testing.T) {
 }
 
 // TestOpenSamplePortrait: --open portrait opens the sample picture among
-// the bundled samples as TSP art of --points points, without asking.
+// the bundled samples as TSP art of --points points, without asking, and
+// the list shows it as the entry on screen.
 func TestOpenSamplePortrait(t *testing.T) {
 	ap, loads := newTestApp(t, Options{Open: "portrait", ArtPoints: 400})
 	if err := waitLoad(t, loads); err != nil {
@@ -164,10 +165,18 @@ func TestOpenSamplePortrait(t *testing.T) {
 	if in := ap.Single.Instance(); in == nil || in.N != 400 || in.Name != "portrait" {
 		t.Fatalf("--open portrait gave %+v, want 400 points named portrait", in)
 	}
+	// The picture on screen is listed once, as a picture, and marked.
+	n := 0
 	for _, e := range ap.Entries() {
 		if strings.HasSuffix(e.Path, ".png") {
-			t.Errorf("the samples list shows the picture %s", e.Path)
+			n++
+			if !e.picture || !strings.HasPrefix(e.Summary(), "picture") {
+				t.Errorf("the picture is listed as %q", e.Summary())
+			}
 		}
+	}
+	if n != 1 || ap.selected < 0 || !ap.Entries()[ap.selected].picture {
+		t.Errorf("the picture is listed %d times, the list marks entry %d", n, ap.selected)
 	}
 }
 

@@ -19,7 +19,8 @@ type fractionBar struct {
 	widget.BaseWidget
 	value float64 // 0..1
 	busy  bool
-	step  int // the busy block's position, advanced by each busy update
+	step  int    // the busy block's position, advanced by each busy update
+	text  string // what the bar measures, written on it ("" : the percentage)
 }
 
 func newFractionBar() *fractionBar {
@@ -46,6 +47,18 @@ func (b *fractionBar) Set(v float64, busy bool) {
 	b.value, b.busy = v, busy
 	b.Refresh()
 }
+
+// SetText sets the words on the bar that say what it measures ("3.1 s
+// of 10 s"); "" shows the percentage.
+func (b *fractionBar) SetText(text string) {
+	if text != b.text {
+		b.text = text
+		b.Refresh()
+	}
+}
+
+// Text returns the words on the bar.
+func (b *fractionBar) Text() string { return b.text }
 
 // Value returns the fraction done.
 func (b *fractionBar) Value() float64 { return b.value }
@@ -99,6 +112,9 @@ func (r *fractionBarRenderer) Refresh() {
 	r.bar.FillColor = th.Color(theme.ColorNamePrimary, v)
 	r.bar.CornerRadius = rad
 	r.label.Text = strconv.Itoa(int(r.b.value*100)) + "%"
+	if r.b.text != "" {
+		r.label.Text = r.b.text
+	}
 	if r.b.busy {
 		r.label.Text = ""
 	}

@@ -77,8 +77,9 @@ type settingsForm struct {
 // Backend choices in the order the buttons show them.
 var backends = []string{solver.BackendCPU, solver.BackendGPU, solver.BackendAuto}
 
-// labelWidth is the width of the fields' labels.
-const labelWidth = 128
+// labelWidth is the width of the fields' labels: the longest label
+// (OptionLabel) fits uncut.
+const labelWidth = 140
 
 // newSettingsForm binds the form to prefs under prefix ("single.",
 // "left.", "right.") with def for keys never saved.
@@ -328,8 +329,8 @@ func (f *settingsForm) helpText(o solver.Option) string {
 		r += " (" + why + ")"
 	}
 	s := fmt.Sprintf("empty: %s; range %s", def, r)
-	if o.Doc != "" {
-		s = o.Doc + ". " + s
+	if doc := cmp.Or(optionDocs[o.Name], o.Doc); doc != "" {
+		s = doc + ". " + s
 	}
 	return Drawable(s)
 }

@@ -94,7 +94,7 @@ func TestSettingsFieldsFromTheOptionTable(t *testing.T) {
 		t.Errorf("restarts shows %q", r.entry.PlaceHolder)
 	}
 	_ = r.value.Set("-1")
-	if _, err := f.Settings(); err == nil || !strings.Contains(err.Error(), "restarts -1") || !strings.Contains(err.Error(), "0..") {
+	if _, err := f.Settings(); err == nil || !strings.Contains(err.Error(), "Restarts -1") || !strings.Contains(err.Error(), "0..") {
 		t.Errorf("restarts -1: %v", err)
 	}
 	_ = r.value.Set("5")

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/tsplab/tsplab/solver"
 )
@@ -59,8 +60,11 @@ func (s Settings) Validate() error {
 	return nil
 }
 
-// OptionLabel is the form's name of option name on backend: a shared option
-// by what it means there, an engine's own option by its --opt name.
+// OptionLabel is the form's name of option name on backend, in plain
+// words short enough for the label column (labelWidth): a shared option by
+// what it means there, an engine's own option by what it sets; an option
+// the table below does not know yet by its name with its first letter
+// upper-cased and "_" as a space.
 func OptionLabel(name, backend string) string {
 	gpu := backend == solver.BackendGPU
 	switch name {
@@ -74,20 +78,39 @@ func OptionLabel(name, backend string) string {
 			return "Threads/block"
 		}
 		return "Moves per step"
-	case "k":
-		return "Sync every k"
-	case "workers":
-		return "Workers"
-	case "t0":
-		return "Start temperature"
-	case "tend":
-		return "End temperature"
-	case "alpha":
-		return "Cooling alpha"
-	case "sweeps":
-		return "Sweeps per step"
 	}
-	return name
+	if l, ok := optionLabels[name]; ok {
+		return l
+	}
+	r := []rune(strings.ReplaceAll(name, "_", " "))
+	if len(r) > 0 {
+		r[0] = unicode.ToUpper(r[0])
+	}
+	return string(r)
+}
+
+// optionLabels are the form's labels of the options by --opt name.
+var optionLabels = map[string]string{
+	"k": "Sync interval", "workers": "Workers", "t0": "Start temperature", "tend": "End temperature",
+	"alpha": "Cooling factor", "sweeps": "Sweeps a step", "seg": "Longest move",
+	"restarts": "Restarts", "start": "Start tours", "gpus": "GPUs", "kicks": "Kicks",
+	"pivot": "Pivot rule", "rkbi_k": "Best of k", "sync": "Sync every", "share": "Sync shares",
+	"stale": "Escape after", "threeopt": "3-opt moves", "or3opt": "Pure 3-opt", "bridge": "Bridge move",
+	"depth": "Move depth", "move": "Deep move", "restart": "Restart after", "accept": "Accept",
+	"segment": "Kick length", "neighbors": "Neighbours", "candidates": "Candidates",
+	"partition": "Partition", "partseg": "Piece size", "partkicks": "Piece kicks",
+	"partslice": "Piece time", "partshape": "Piece shape", "partdeep": "Shallow kicks",
+	"dist": "Distances", "window": "Window size", "wsegment": "Window kick", "beside": "GPU share",
+	"global": "Global descent", "pool": "Pool size", "rounds": "Rounds", "init": "First tours",
+	"gpx": "Crossover", "merge": "Merge", "ga": "EAX tours", "gpuround": "GPU round",
+	"gpustart": "GPU start", "draw": "Move draw", "nnk": "Near cities", "nnfrom": "Near below",
+	"island": "Island size", "tabu": "Tabu steps", "tenure": "Tabu tenure", "per": "Moves a thread",
+}
+
+// optionDocs are the help texts the form gives instead of the option
+// table's, where the table speaks of the program's insides.
+var optionDocs = map[string]string{
+	"workers": "how many CPU cores the search runs on; with a step budget, the same seed and cores give the same run",
 }
 
 // settingsError names the field of a *solver.ParamError by its label.

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/canvas/export"
+	"github.com/tsplab/tsplab/solver"
 )
 
 // MaxCurvePoints bounds the points a Curve keeps; beyond it, every other
@@ -28,6 +29,7 @@ type Curve struct {
 	mu      sync.Mutex
 	pts     []export.CurvePoint
 	optimum int64
+	isBound bool // the dashed line is a lower bound, not the optimum
 	xmax    time.Duration
 	style   export.CurveStyle
 	img     *image.RGBA
@@ -83,9 +85,15 @@ func (c *Curve) Reset() {
 }
 
 // SetOptimum sets the known optimum drawn as a dashed line (0: none).
-func (c *Curve) SetOptimum(o int64) {
+func (c *Curve) SetOptimum(o int64) { c.setLine(o, false) }
+
+// SetBound sets a proven lower bound as the dashed line, in place of an
+// unknown optimum; the legend calls it so.
+func (c *Curve) SetBound(lb int64) { c.setLine(lb, true) }
+
+func (c *Curve) setLine(v int64, isBound bool) {
 	c.mu.Lock()
-	c.optimum = o
+	c.optimum, c.isBound = v, isBound
 	c.mu.Unlock()
 	c.Refresh()
 }
@@ -122,36 +130,61 @@ func (c *Curve) generate(w, h int) image.Image {
 	return c.img
 }
 
+// Axis titles of the plot, shown before and during a run.
+const (
+	LengthTitle = "best length"
+	TimeTitle   = "time"
+)
+
 // CreateRenderer implements fyne.Widget.
 func (c *Curve) CreateRenderer() fyne.WidgetRenderer {
 	col := export.DefaultStyle().City
-	r := &curveRenderer{c: c, raster: fcanvas.NewRaster(c.generate),
-		hi: fcanvas.NewText("", col), lo: fcanvas.NewText("", col), t: fcanvas.NewText("", col)}
-	for _, txt := range []*fcanvas.Text{r.hi, r.lo, r.t} {
-		txt.TextSize = theme.CaptionTextSize()
+	r := &curveRenderer{c: c, raster: fcanvas.NewRaster(c.generate)}
+	for _, t := range []**fcanvas.Text{&r.hi, &r.lo, &r.t, &r.yTitle, &r.tTitle, &r.legend} {
+		*t = fcanvas.NewText("", col)
+		(*t).TextSize = theme.CaptionTextSize()
 	}
+	r.yTitle.Text, r.tTitle.Text = LengthTitle, TimeTitle
 	r.t.Alignment = fyne.TextAlignTrailing
+	r.tTitle.Alignment = fyne.TextAlignCenter
+	oc := c.style.Optimum
+	for i := range r.dash {
+		r.dash[i] = fcanvas.NewLine(oc)
+		r.dash[i].StrokeWidth = 1.5
+	}
 	r.update()
 	return r
 }
 
+// curveRenderer draws the plot between two bands of text, so that no
+// label lies on a line of the plot: above it the length axis's title with
+// its top value and the legend of the dashed line, beneath it the
+// length axis's bottom value, the time axis's title and its end.
 type curveRenderer struct {
-	c         *Curve
-	raster    *fcanvas.Raster
-	hi, lo, t *fcanvas.Text
+	c                         *Curve
+	raster                    *fcanvas.Raster
+	hi, lo, t, yTitle, tTitle *fcanvas.Text
+	legend                    *fcanvas.Text
+	dash                      [2]*fcanvas.Line // the legend's sample of the dashed line
+	showLegend                bool
 }
 
 func (r *curveRenderer) update() {
 	r.c.mu.Lock()
 	n := len(r.c.pts)
 	tmax, lo, hi := export.CurveRange(r.c.pts, r.c.optimum, r.c.xmax)
-	format := r.c.format
+	format, line, isBound := r.c.format, r.c.optimum, r.c.isBound
 	r.c.mu.Unlock()
 	if format == nil {
-		format = func(l int64) string { return strconv.FormatInt(l, 10) }
+		format = func(l int64) string { return solver.GroupDigits(strconv.FormatInt(l, 10)) }
+	}
+	r.showLegend = line > 0
+	r.legend.Text = "optimum"
+	if isBound {
+		r.legend.Text = "lower bound"
 	}
 	if n == 0 {
-		r.hi.Text, r.lo.Text, r.t.Text = "best length", "", "time"
+		r.hi.Text, r.lo.Text, r.t.Text = "", "", ""
 		return
 	}
 	r.hi.Text = format(hi)
@@ -159,18 +192,46 @@ func (r *curveRenderer) update() {
 	r.t.Text = fmt.Sprintf("%.1f s", tmax.Seconds())
 }
 
+// band is the height of a band of caption text above or beneath the plot.
+func (r *curveRenderer) band() float32 { return r.yTitle.MinSize().Height }
+
 func (r *curveRenderer) Layout(size fyne.Size) {
-	r.raster.Resize(size)
-	pad := theme.Padding()
-	r.hi.Move(fyne.NewPos(pad, 0))
-	r.hi.Resize(r.hi.MinSize())
-	r.lo.Resize(r.lo.MinSize())
-	r.lo.Move(fyne.NewPos(pad, size.Height-r.lo.MinSize().Height-pad))
-	r.t.Resize(fyne.NewSize(size.Width-2*pad, r.t.MinSize().Height))
-	r.t.Move(fyne.NewPos(pad, size.Height-r.t.MinSize().Height-pad))
+	pad, band := theme.Padding(), r.band()
+	r.raster.Move(fyne.NewPos(0, band))
+	r.raster.Resize(fyne.NewSize(size.Width, max(size.Height-2*band, 0)))
+	for _, t := range []*fcanvas.Text{r.hi, r.lo, r.yTitle} {
+		t.Resize(t.MinSize())
+	}
+	r.yTitle.Move(fyne.NewPos(pad, 0))
+	r.hi.Move(fyne.NewPos(pad+r.yTitle.MinSize().Width+2*pad, 0))
+	// The legend at the top right: a dashed stroke, then its name.
+	lw := r.legend.MinSize().Width
+	r.legend.Resize(r.legend.MinSize())
+	r.legend.Move(fyne.NewPos(size.Width-pad-lw, 0))
+	x, y := size.Width-pad-lw-pad-18, band/2
+	for i, d := range r.dash {
+		x0 := x + float32(i)*10
+		d.Position1, d.Position2 = fyne.NewPos(x0, y), fyne.NewPos(x0+6, y)
+		showIf(d, r.showLegend)
+	}
+	showIf(r.legend, r.showLegend)
+	bottom := size.Height - band
+	r.lo.Move(fyne.NewPos(pad, bottom))
+	r.t.Resize(fyne.NewSize(max(size.Width-2*pad, 0), band))
+	r.t.Move(fyne.NewPos(pad, bottom))
+	r.tTitle.Resize(fyne.NewSize(size.Width, band))
+	r.tTitle.Move(fyne.NewPos(0, bottom))
 }
 
-func (r *curveRenderer) MinSize() fyne.Size { return fyne.NewSize(120, 70) }
+func showIf(o fyne.CanvasObject, on bool) {
+	if on {
+		o.Show()
+	} else {
+		o.Hide()
+	}
+}
+
+func (r *curveRenderer) MinSize() fyne.Size { return fyne.NewSize(120, 40+2*r.band()) }
 
 func (r *curveRenderer) Refresh() {
 	r.update()
@@ -181,7 +242,7 @@ func (r *curveRenderer) Refresh() {
 }
 
 func (r *curveRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.raster, r.hi, r.lo, r.t}
+	return []fyne.CanvasObject{r.raster, r.yTitle, r.hi, r.legend, r.dash[0], r.dash[1], r.lo, r.tTitle, r.t}
 }
 
 func (r *curveRenderer) Destroy() {}

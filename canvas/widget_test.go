@@ -337,8 +337,8 @@ func TestCurveLabelsInTheInstancesUnits(t *testing.T) {
 	c.SetOptimum(4000000)
 	c.Add(export.CurvePoint{Elapsed: time.Second, Best: 4200000})
 	r := test.WidgetRenderer(c).(*curveRenderer)
-	if r.hi.Text != "4200000" || r.lo.Text != "4000000" {
-		t.Errorf("labels %q %q, want the integers", r.hi.Text, r.lo.Text)
+	if r.hi.Text != "4,200,000" || r.lo.Text != "4,000,000" {
+		t.Errorf("labels %q %q, want the integers, digits grouped", r.hi.Text, r.lo.Text)
 	}
 	c.SetFormat(func(l int64) string { return fmt.Sprintf("%.1f", float64(l)/1e6) })
 	r.update()
@@ -390,5 +390,70 @@ func TestTourAcrossTheAntimeridianIsDrawnShort(t *testing.T) {
 		if n > 0 {
 			t.Errorf("the column at x=%d of %d crosses the tour (%d pixels): an edge drawn across the map", x, b.Dx(), n)
 		}
+	}
+}
+
+// curveTexts are the texts the plot shows, with where they lie.
+func curveTexts(c *Curve) (texts []*fcanvas.Text, raster fyne.CanvasObject) {
+	for _, o := range test.WidgetRenderer(c).Objects() {
+		switch v := o.(type) {
+		case *fcanvas.Text:
+			if v.Visible() && v.Text != "" {
+				texts = append(texts, v)
+			}
+		case *fcanvas.Raster:
+			raster = v
+		}
+	}
+	return texts, raster
+}
+
+// TestCurveLabelsBesideThePlot: before and during a run the plot keeps its
+// axis titles; no label lies on the plot, where the dashed line is drawn;
+// a legend names the dashed line, the optimum or the lower bound; lengths
+// have their digits grouped.
+func TestCurveLabelsBesideThePlot(t *testing.T) {
+	test.NewTempApp(t)
+	c := NewCurve()
+	w := test.NewWindow(c)
+	defer w.Close()
+	w.Resize(fyne.NewSize(300, 120))
+	has := func(what string) bool {
+		texts, _ := curveTexts(c)
+		for _, x := range texts {
+			if x.Text == what {
+				return true
+			}
+		}
+		return false
+	}
+	for _, title := range []string{LengthTitle, TimeTitle} {
+		if !has(title) {
+			t.Errorf("before a run: no axis title %q", title)
+		}
+	}
+	c.SetOptimum(454179)
+	c.SetTimeSpan(5 * time.Second)
+	for i, b := range []int64{700000, 600000, 500000, 460000} {
+		c.Add(export.CurvePoint{Elapsed: time.Duration(i+1) * time.Second, Best: b})
+	}
+	c.Resize(fyne.NewSize(300, 120))
+	test.WidgetRenderer(c).Layout(c.Size())
+	for _, want := range []string{LengthTitle, TimeTitle, "optimum", "454,179", "5.0 s"} {
+		if !has(want) {
+			t.Errorf("during a run: no text %q", want)
+		}
+	}
+	texts, raster := curveTexts(c)
+	rp, rs := raster.Position(), raster.Size()
+	for _, x := range texts {
+		p, s := x.Position(), x.MinSize()
+		if p.Y < rp.Y+rs.Height && p.Y+s.Height > rp.Y {
+			t.Errorf("label %q at y %.0f..%.0f lies on the plot (y %.0f..%.0f)", x.Text, p.Y, p.Y+s.Height, rp.Y, rp.Y+rs.Height)
+		}
+	}
+	c.SetBound(450000)
+	if !has("lower bound") || has("optimum") {
+		t.Error("a lower bound's line is not named as one")
 	}
 }

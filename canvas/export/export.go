@@ -11,6 +11,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -106,22 +107,24 @@ func TitleForPath(in *solver.Instance, path []int) string {
 	if in == nil || len(path) != in.N {
 		return TitleOf(in, 0)
 	}
-	return fmt.Sprintf("%s — %s (open path)", in.Name, in.FormatLength(solver.PathLength(in, path)))
+	return fmt.Sprintf("%s — %s (open path)", in.Name, in.HumanLength(solver.PathLength(in, path)))
 }
 
-// TitleOf returns "name — length (gap% above optimum)" for a tour of in
-// of the given length, or "name — n cities" when length is 0.
+// TitleOf returns "name — length (gap % above optimum)" for a tour of in
+// of that length, or "name — n cities" when length is 0: the lengths as a
+// person reads them elsewhere (HumanLength: digits grouped, the unit
+// named), the gap spaced as the app's Gap field writes it.
 func TitleOf(in *solver.Instance, length int64) string {
 	if in == nil {
 		return ""
 	}
 	if length <= 0 {
-		return fmt.Sprintf("%s — %d cities", in.Name, in.N)
+		return fmt.Sprintf("%s — %s cities", in.Name, solver.GroupDigits(strconv.Itoa(in.N)))
 	}
 	if g, ok := solver.GapPercent(length, in.Optimum); ok {
-		return fmt.Sprintf("%s — %s (%.2f%% above %s)", in.Name, in.FormatLength(length), g, in.FormatLength(in.Optimum))
+		return fmt.Sprintf("%s — %s (%.2f %% above %s)", in.Name, in.HumanLength(length), g, in.HumanLength(in.Optimum))
 	}
-	return fmt.Sprintf("%s — %s", in.Name, in.FormatLength(length))
+	return fmt.Sprintf("%s — %s", in.Name, in.HumanLength(length))
 }
 
 // Bounds is an axis-aligned rectangle in world coordinates (see WorldXY).

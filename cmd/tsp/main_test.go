@@ -487,7 +487,7 @@ func TestRender(t *testing.T) {
 				t.Errorf("png: %v", err)
 			}
 		case "svg":
-			if !bytes.Contains(data, []byte("<svg")) || !bytes.Contains(data, []byte("<path")) || !bytes.Contains(data, []byte("0.00% above")) {
+			if !bytes.Contains(data, []byte("<svg")) || !bytes.Contains(data, []byte("<path")) || !bytes.Contains(data, []byte("0.00 % above")) {
 				t.Errorf("svg lacks svg, path or the title's gap")
 			}
 		case "pdf":

@@ -1,0 +1,97 @@
+package app
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// seedSpread is what compare mode's runs of the same engine in both panes
+// gave by seed, on one instance with one budget: a second run with the
+// seeds swapped shows whether a difference between the panes follows the
+// seeds (their spread) or the panes.
+type seedSpread struct {
+	key     string                  // the instance, engine and budget of the results
+	results map[uint64][]seedResult // by seed, in the order run
+	run     int                     // the compare run recorded last
+}
+
+// seedResult is one pane's end of one run: the pane's letter and its
+// result as the summary writes it (the gap, or the length).
+type seedResult struct{ pane, text string }
+
+// spreadKey names what runs the spread compares: the same instance,
+// engine and budget.
+func spreadKey(s PaneSummary, budget string) string {
+	return fmt.Sprintf("%p|%s|%s", s.Instance, s.Engine, budget)
+}
+
+// resultText is how the spread writes a pane's end: its gap above the
+// optimum or bound, else its length.
+func resultText(s PaneSummary) string {
+	if g, ok := solver.GapPercent(s.Best, s.Reference); ok {
+		return fmt.Sprintf("%.2f %%", g)
+	}
+	return s.Instance.HumanLength(s.Best)
+}
+
+// recordSeeds keeps the results of the compare run that has just ended
+// by itself in both panes, when both ran the same engine.
+func (a *App) recordSeeds(l, r PaneSummary) {
+	if !l.Done || !r.Done || l.Engine != r.Engine || l.Best == 0 || r.Best == 0 || a.seeds.run == a.compareRun {
+		return
+	}
+	budget, _ := a.budget.Get()
+	if key := spreadKey(l, budget); key != a.seeds.key || a.seeds.results == nil {
+		a.seeds = seedSpread{key: key, results: map[uint64][]seedResult{}}
+	}
+	a.seeds.run = a.compareRun
+	for _, s := range []PaneSummary{l, r} {
+		a.seeds.results[s.Seed] = append(a.seeds.results[s.Seed], seedResult{pane: paneOf(s.Label), text: resultText(s)})
+	}
+}
+
+// line is the summary's word on the same engine in both panes: the
+// spread by seed once a seed has run in both panes, else what differs
+// between them and how to see the spread.
+func (sp seedSpread) line(l, r PaneSummary, budget string) string {
+	if sp.key == spreadKey(l, budget) {
+		seeds := slices.Sorted(maps.Keys(sp.results))
+		both := false
+		var parts []string
+		for _, seed := range seeds {
+			var rs []string
+			panes := map[string]bool{}
+			for _, x := range sp.results[seed] {
+				rs = append(rs, x.text+" ("+x.pane+")")
+				panes[x.pane] = true
+			}
+			both = both || len(panes) == 2
+			parts = append(parts, fmt.Sprintf("seed %d gave %s", seed, strings.Join(rs, ", ")))
+		}
+		if both && len(seeds) > 1 {
+			return "Same engine in both panes; the spread over seeds: " + strings.Join(parts, "; ") + "."
+		}
+	}
+	if l.Seed == r.Seed {
+		return fmt.Sprintf("Same engine and seed (%d) in both panes: a difference comes from the timing of the run alone.", l.Seed)
+	}
+	return fmt.Sprintf("Same engine in both panes, seeds %d and %d: a difference between them is the seeds' spread. Swap seeds and run both again to see it.", l.Seed, r.Seed)
+}
+
+// SwapSeeds swaps the seeds of the compare panes (Swap seeds), so that
+// a second run shows the spread of the seeds' results.
+func (a *App) SwapSeeds() {
+	l, errL := a.Left.Settings()
+	r, errR := a.Right.Settings()
+	if errL != nil || errR != nil {
+		return
+	}
+	l.Seed, r.Seed = r.Seed, l.Seed
+	a.Left.SetSettings(l)
+	a.Right.SetSettings(r)
+	a.summaryLater()
+}
