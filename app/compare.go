@@ -179,6 +179,9 @@ type PaneSummary struct {
 	Cores, TotalCores int
 	// Done is true once its run ended by itself (time, target, optimum).
 	Done bool
+	// CPUAlone reports that the pane's GPU auto run searched on the CPU
+	// alone (its account's GPU part says so): no GPU speed-up to give.
+	CPUAlone bool
 }
 
 func (a *App) paneSummary(p *Pane, letter string) PaneSummary {
@@ -198,6 +201,9 @@ func (a *App) paneSummary(p *Pane, letter string) PaneSummary {
 		MovesPerS: last.MovesPerSecond(), Curve: p.Curve.Points(), Engine: name, TotalCores: runtime.NumCPU()}
 	if s, err := p.Settings(); err == nil {
 		ps.Seed = s.Seed
+	}
+	if a := last.Account; a != nil && a.GPU != nil {
+		ps.CPUAlone = a.GPU.Alone
 	}
 	if st := p.Runner.State(); st != session.Idle {
 		p.mu.Lock()
@@ -328,6 +334,8 @@ func SpeedUp(l, r PaneSummary) string {
 		return "No speed-up to give: neither pane ran on a GPU."
 	case c.Backend != solver.BackendCPU:
 		return ""
+	case g.CPUAlone:
+		return fmt.Sprintf("No GPU speed-up to give: %s's search ran on the CPU alone (the GPU only made its candidate lists).", paneOf(g.Label))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "GPU speed-up (%s over %s): ", paneOf(g.Label), paneOf(c.Label))

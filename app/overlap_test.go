@@ -416,6 +416,11 @@ func TestCompareSpeedUp(t *testing.T) {
 			}
 		}
 	}
+	alone := g
+	alone.CPUAlone = true
+	if s := SpeedUp(c, alone); !strings.Contains(s, "B's search ran on the CPU alone") || strings.Contains(s, "moves/s") {
+		t.Errorf("GPU pane whose search ran on the CPU alone: %q", s)
+	}
 	g.Backend = solver.BackendCPU
 	if s := SpeedUp(c, g); !strings.Contains(s, "neither pane ran on a GPU") {
 		t.Errorf("two CPU panes: %q", s)
