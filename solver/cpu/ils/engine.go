@@ -56,8 +56,9 @@ type ilsEngine struct {
 	// limits, when set, replaces defaultLimits (tests only)
 	limits *planLimits
 	// tweak, when set, changes the options once they are read: a test's
-	// setting of a value that is no option of the engine (tests only)
-	tweak func(*ilsOptions)
+	// setting of a value that is no option of the engine (tests only); a
+	// pointer, so that engines stay comparable (the front ends compare them)
+	tweak *func(*ilsOptions)
 }
 
 // Options read from Params.Extra by the iterated local searches.
@@ -144,7 +145,7 @@ func (e ilsEngine) prepare(in *solver.Instance, p solver.Params, check bool) (Co
 	}
 	o.rkbi = min(o.rkbi, runctl.MaxSearches)
 	if e.tweak != nil {
-		e.tweak(&o)
+		(*e.tweak)(&o)
 	}
 	w, err := runctl.CountSearches("workers", o.workers, runtime.NumCPU(), e.searchCities(o, in), lsBytesPerCity)
 	if err != nil {

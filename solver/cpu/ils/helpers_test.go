@@ -101,6 +101,6 @@ func tweaked(t testing.TB, name string, tweak func(*ilsOptions)) ilsEngine {
 		t.Fatal(err)
 	}
 	e := eng.(ilsEngine)
-	e.tweak = tweak
+	e.tweak = &tweak
 	return e
 }
