@@ -528,7 +528,7 @@ type luongRef struct {
 	ok          bool
 }
 
-// luongCPU times the tabu search on one core: the whole search, or with a cap, the iterations that fit (two when none did), extrapolated as a one-iteration run (the setup) plus iters-1 times the mean of the further iterations.
+// luongCPU times the tabu search on one core: the whole search, or with a cap, the iterations that fit (two when fewer did), extrapolated as a one-iteration run (the setup) plus iters-1 times the mean of the further iterations.
 // It may run beside other searches, so it calls the engine itself (no shared state but the log).
 func (r *repro) luongCPU(c solver.Engine, in *solver.Instance, iters int, capT time.Duration) luongRef {
 	if c == nil {
@@ -543,8 +543,9 @@ func (r *repro) luongCPU(c solver.Engine, in *solver.Instance, iters int, capT t
 		return x, true
 	}
 	x, ok := solve(iters, capT)
-	if ok && x.Steps == 0 && capT > 0 {
-		// the setup took the whole cap: two iterations without it give the time of one
+	if ok && x.Steps < 2 && capT > 0 {
+		// the setup took (nearly) the whole cap, and one iteration cannot be
+		// told from the setup: two iterations without the cap give the time of one
 		x, ok = solve(min(2, iters), 0)
 	}
 	if !ok || x.Steps == 0 {
