@@ -1,10 +1,15 @@
 package solver
 
-import "github.com/tsplab/tsplab/solver/account"
+import (
+	"github.com/tsplab/tsplab/solver/account"
+	"github.com/tsplab/tsplab/solver/internal/coordtext"
+)
 
-// The run's account (Result.Account, Snapshot.Account) is defined in
-// solver/account; these names let engines and front ends use it as
-// solver's own.
+// The run's account (Result.Account, Snapshot.Account) and the engine's
+// settings and figures (Result.Settings, Result.Stats) are defined in
+// solver/account, a point list's coordinate text in
+// solver/internal/coordtext; these names let engines and front ends use
+// them as solver's own.
 type (
 	// Account is what a run's search did, as typed figures (account.Account).
 	Account = account.Account
@@ -26,6 +31,12 @@ type (
 	WindowsAccount = account.WindowsAccount
 	// TourWindowsAccount is the population search on windows of the tour.
 	TourWindowsAccount = account.TourWindowsAccount
+	// CoordText holds the text of a point list's coordinates as written.
+	CoordText = coordtext.Text
+	// Settings are what an engine chose for a run (account.Settings).
+	Settings = account.Settings
+	// Stats are figures of a run beyond its tour (account.Stats).
+	Stats = account.Stats
 	// GPUAccount is the GPU's share of a run.
 	GPUAccount = account.GPUAccount
 	// NoPoolReason is why a population search took no GPU pool.
