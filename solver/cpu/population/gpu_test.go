@@ -108,7 +108,8 @@ func TestFeederQueuesShorterTours(t *testing.T) {
 	}
 }
 
-// With a pool the engine runs it beside the workers and says so; a pool
+// With a pool GPU pop's run of the search (Solve, which takes the GPU's
+// rounds, gpuround) runs it beside the workers and says so; a pool
 // that refuses the instance, fixed edges or a kicks budget leave the
 // cores alone, with the reason in the account.
 func TestEngineWithTourPool(t *testing.T) {
@@ -130,7 +131,7 @@ func TestEngineWithTourPool(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	fake.called = cancel
-	res, err := engine{}.SolveAided(ctx, in, long, nil, solver.Aid{Pool: open})
+	res, err := Solve(ctx, in, long, nil, solver.Aid{Pool: open})
 	fake.called = nil
 	if err != nil {
 		t.Fatal(err)
@@ -141,13 +142,13 @@ func TestEngineWithTourPool(t *testing.T) {
 	refuse := func(in *solver.Instance, _ uint64) (solver.TourPool, error) {
 		return nil, fmt.Errorf("%w: test", solver.ErrNoTourPool)
 	}
-	res, err = engine{}.SolveAided(context.Background(), in, p, nil, solver.Aid{Pool: refuse})
+	res, err = Solve(context.Background(), in, p, nil, solver.Aid{Pool: refuse})
 	if err != nil || res.Account.GPU == nil || res.Account.GPU.NoPool != solver.NoPoolInstance {
 		t.Fatalf("refused: %v, account %+v", err, res.Account.GPU)
 	}
 	fixed := *in
 	fixed.FixedEdges = [][2]int{{0, 1}}
-	res, err = engine{}.SolveAided(context.Background(), &fixed, p, nil, solver.Aid{Pool: open})
+	res, err = Solve(context.Background(), &fixed, p, nil, solver.Aid{Pool: open})
 	if err != nil || res.Account.GPU == nil || res.Account.GPU.NoPool != solver.NoPoolFixedEdges {
 		t.Fatalf("fixed edges: %v, account %+v", err, res.Account.GPU)
 	}
@@ -155,7 +156,7 @@ func TestEngineWithTourPool(t *testing.T) {
 		t.Fatal(err)
 	}
 	failing := func(*solver.Instance, uint64) (solver.TourPool, error) { return nil, errors.New("device lost") }
-	res, err = engine{}.SolveAided(context.Background(), in, p, nil, solver.Aid{Pool: failing})
+	res, err = Solve(context.Background(), in, p, nil, solver.Aid{Pool: failing})
 	if err != nil || len(res.Account.Warnings) != 1 || !strings.Contains(res.Account.Warnings[0], "device lost") {
 		t.Fatalf("failing: %v, warnings %q", err, res.Account.Warnings)
 	}
