@@ -32,11 +32,12 @@ func climbLimit(in *solver.Instance, p solver.Params) time.Duration {
 }
 
 // fusedFits reports whether the fused climber takes n cities on GPU 0,
-// as twoOptClimb decides it (planClimb); false when no run opens.
+// as twoOptClimb decides it (planClimb); true when no run opens, where no
+// climber runs at all and the restarts budget stays the run's end.
 func fusedFits(n int) bool {
 	r, err := device.NewRun()
 	if err != nil {
-		return false
+		return true
 	}
 	defer r.Close()
 	return r.Do(func() error { _, err := planClimb(r, n, climbKernelFor(n)); return err }) == nil
