@@ -26,6 +26,7 @@ import (
 
 	"github.com/tsplab/tsplab/assets"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/report"
 	"github.com/tsplab/tsplab/solver/session"
 )
 
@@ -386,7 +387,7 @@ func (a *App) RunLines() []string {
 		had := ""
 		p.mu.Lock()
 		if p.cores > 0 {
-			had = fmt.Sprintf(" on %d of %s", p.cores, plural(runtime.NumCPU(), "core"))
+			had = fmt.Sprintf(" on %d of %s", p.cores, report.Plural(runtime.NumCPU(), "core"))
 		}
 		p.mu.Unlock()
 		out = append(out, fmt.Sprintf("%s %s/%s (seed %d%s): length %s, %s moves in %.2f s, %s moves/s, stopped: %s",

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/report"
 	"github.com/tsplab/tsplab/solver/session"
 )
 
@@ -225,26 +226,18 @@ func CoresLine(l, r PaneSummary) string {
 		return ""
 	}
 	if l.Cores > 0 && l.Cores == r.Cores {
-		return fmt.Sprintf("Cores shared fairly: each pane had %d of the %s.", l.Cores, plural(l.TotalCores, "core"))
+		return fmt.Sprintf("Cores shared fairly: each pane had %d of the %s.", l.Cores, report.Plural(l.TotalCores, "core"))
 	}
 	had := func(s PaneSummary) string {
 		switch {
 		case s.Cores > 0:
-			return fmt.Sprintf("%s had %d of the %s", paneOf(s.Label), s.Cores, plural(s.TotalCores, "core"))
+			return fmt.Sprintf("%s had %d of the %s", paneOf(s.Label), s.Cores, report.Plural(s.TotalCores, "core"))
 		case s.Backend == solver.BackendGPU:
 			return paneOf(s.Label) + " ran on the GPU"
 		}
 		return paneOf(s.Label) + " ran on one core"
 	}
 	return "Cores: " + had(l) + "; " + had(r) + "."
-}
-
-// plural writes n and the word, with an s unless n is 1: "1 core", "8 cores".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%s %ss", solver.GroupDigits(strconv.Itoa(n)), word)
 }
 
 // ThresholdTimes returns, for each of GapThresholds, when the curve's

@@ -353,7 +353,7 @@ func TestCompareSharesTheCores(t *testing.T) {
 			t.Errorf("pane %s ran on %d workers, want its share %d of %d cores", p.Name, res.Params.Workers, share, runtime.NumCPU())
 		}
 	}
-	want := fmt.Sprintf("each pane had %d of the %s", share, plural(runtime.NumCPU(), "core"))
+	want := fmt.Sprintf("each pane had %d of the %s", share, report.Plural(runtime.NumCPU(), "core"))
 	a8 := PaneSummary{Label: "A auto/cpu", Ran: true, Cores: 8, TotalCores: 16}
 	b8 := PaneSummary{Label: "B auto/gpu", Backend: solver.BackendGPU, Ran: true, Cores: 8, TotalCores: 16}
 	if got := CoresLine(a8, b8); got != "Cores shared fairly: each pane had 8 of the 16 cores." {
@@ -375,7 +375,7 @@ func TestCompareSharesTheCores(t *testing.T) {
 	if res, _ := ap.Left.Runner.Result(); res.Params.Workers != 0 && res.Params.Workers != runtime.NumCPU() {
 		t.Errorf("beside an engine without workers A ran on %d workers, want every core", res.Params.Workers)
 	}
-	want = fmt.Sprintf("A had %d of the %s; B ran on one core", runtime.NumCPU(), plural(runtime.NumCPU(), "core"))
+	want = fmt.Sprintf("A had %d of the %s; B ran on one core", runtime.NumCPU(), report.Plural(runtime.NumCPU(), "core"))
 	pump(t, "the summary to say what each pane had", func() bool { return strings.Contains(ap.Summary(), want) })
 }
 

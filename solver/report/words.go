@@ -51,12 +51,12 @@ func doing(ph solver.Phase, acc *solver.Account) string {
 		return evolving(acc.EAX)
 	case solver.PhaseFill:
 		if p := acc.Pool; p != nil {
-			return fmt.Sprintf("filling the pool: %s of %s", count(p.Tours), plural(p.Capacity, "tour"))
+			return fmt.Sprintf("filling the pool: %s of %s", count(p.Tours), Plural(p.Capacity, "tour"))
 		}
 		return "filling the pool"
 	case solver.PhaseRecombine:
 		if p := acc.Pool; p != nil {
-			return "recombining " + plural(p.Tours, "tour")
+			return "recombining " + Plural(p.Tours, "tour")
 		}
 		return "recombining the pool's tours"
 	case solver.PhaseSearch, "":
@@ -71,13 +71,13 @@ func evolving(e *solver.EAXAccount) string {
 		return "evolving a population"
 	}
 	if e.Generations == 0 {
-		s := fmt.Sprintf("building a population: %s of %s", count(e.Built), plural(e.Descents, "tour"))
+		s := fmt.Sprintf("building a population: %s of %s", count(e.Built), Plural(e.Descents, "tour"))
 		if e.FromGPU > 0 {
 			s += fmt.Sprintf(", %s on the GPU", count(e.FromGPU))
 		}
 		return s
 	}
-	s := fmt.Sprintf("evolving %s, generation %s", plural(e.Tours, "tour"), count(e.Generations))
+	s := fmt.Sprintf("evolving %s, generation %s", Plural(e.Tours, "tour"), count(e.Generations))
 	if e.Populations > 1 {
 		s += fmt.Sprintf(" (population %s, with the best so far)", count(e.Populations))
 	}
@@ -125,16 +125,16 @@ func Summary(acc solver.Account) string {
 	}
 	add(populationSummary(acc))
 	if r := acc.Restarts; r != nil {
-		add(fmt.Sprintf("%s from the best, %s", plural(r.Count, "restart"), gave(r.Gained)))
+		add(fmt.Sprintf("%s from the best, %s", Plural(r.Count, "restart"), gave(r.Gained)))
 	}
 	if g := acc.GPU; g != nil && g.Rounds > 0 {
-		add(fmt.Sprintf("the GPU's searches shortened %s, %s entered the pool", plural(g.Improved, "tour"), count(g.Entered)))
+		add(fmt.Sprintf("the GPU's searches shortened %s, %s entered the pool", Plural(g.Improved, "tour"), count(g.Entered)))
 	}
 	if w := acc.Windows; w != nil && w.Improved > 0 {
-		add(fmt.Sprintf("%s shortened %s", improver(w), plural(w.Improved, "stretch")))
+		add(fmt.Sprintf("%s shortened %s", improver(w), Plural(w.Improved, "stretch")))
 	}
 	if w := acc.TourWindows; w != nil && w.Improved > 0 {
-		add(fmt.Sprintf("windows of the tour searched one by one shortened %s", plural(w.Improved, "window")))
+		add(fmt.Sprintf("windows of the tour searched one by one shortened %s", Plural(w.Improved, "window")))
 	}
 	add(listsShort(acc.Lists))
 	if g := gainWords(acc.LastGain); g != "" {
@@ -150,10 +150,10 @@ func Summary(acc solver.Account) string {
 func populationSummary(acc solver.Account) string {
 	var s []string
 	if e := acc.EAX; e != nil && e.Populations > 0 {
-		s = append(s, fmt.Sprintf("evolved %s by edge assembly crossover", plural(e.Populations, "population")))
+		s = append(s, fmt.Sprintf("evolved %s by edge assembly crossover", Plural(e.Populations, "population")))
 	}
 	if p := acc.Pool; p != nil && p.Crossovers > 0 {
-		s = append(s, fmt.Sprintf("recombined a pool of %s (%s, %s)", plural(p.Tours, "tour"), plural(p.Crossovers, "crossover"), gave(p.Gained)))
+		s = append(s, fmt.Sprintf("recombined a pool of %s (%s, %s)", Plural(p.Tours, "tour"), Plural(p.Crossovers, "crossover"), gave(p.Gained)))
 	}
 	return strings.Join(s, ", then ")
 }
@@ -189,7 +189,7 @@ func Lines(in *solver.Instance, acc solver.Account) []string {
 	if acc.Search != "" || acc.Workers > 0 {
 		s := "search"
 		if acc.Workers > 0 {
-			s += " on " + plural(acc.Workers, "worker")
+			s += " on " + Plural(acc.Workers, "worker")
 		}
 		out = append(out, s+": "+searchWords(acc.Search))
 	}
@@ -197,28 +197,28 @@ func Lines(in *solver.Instance, acc solver.Account) []string {
 		out = append(out, "candidate lists: "+listsLine(l))
 	}
 	if e := acc.EAX; e != nil {
-		s := fmt.Sprintf("edge assembly crossover: %s (the last of %s), %s", plural(e.Populations, "population"), plural(e.Tours, "tour"), plural(e.Generations, "generation"))
+		s := fmt.Sprintf("edge assembly crossover: %s (the last of %s), %s", Plural(e.Populations, "population"), Plural(e.Tours, "tour"), Plural(e.Generations, "generation"))
 		if e.FromGPU > 0 {
-			s += fmt.Sprintf(", %s searched on the GPU", plural(e.FromGPU, "member"))
+			s += fmt.Sprintf(", %s searched on the GPU", Plural(e.FromGPU, "member"))
 		}
 		out = append(out, s+fmt.Sprintf("; best %s to %s", Length(in, e.FirstBest), Length(in, e.Best)))
 	}
 	if p := acc.Pool; p != nil {
-		add("pool: %s of %s%s; members differ from the best in %.1f %% of edges, the longest %.3f %% above it", count(p.Tours), plural(p.Capacity, "tour"),
+		add("pool: %s of %s%s; members differ from the best in %.1f %% of edges, the longest %.3f %% above it", count(p.Tours), Plural(p.Capacity, "tour"),
 			fromGPU(p.FromGPU), p.SpreadEdges, p.SpreadLength)
 		add("recombination: %s descended, %s (%s), the pool took %s, %s with members shortened a tour before it was offered",
-			plural(p.NewTours, "new tour"), plural(p.Crossovers, "crossover"), gave(p.Gained), plural(p.Entered, "child", "children"), plural(p.Merges, "crossover"))
+			Plural(p.NewTours, "new tour"), Plural(p.Crossovers, "crossover"), gave(p.Gained), Plural(p.Entered, "child", "children"), Plural(p.Merges, "crossover"))
 	}
 	if r := acc.Restarts; r != nil {
 		add("restarts: %s from the best, %s of the crossovers with it %s", count(r.Count), count(r.Gained), "gave a shorter best")
 	}
 	if w := acc.Windows; w != nil {
-		add("%s: %s shortened by %s, %s refused, its share at the end %.2g workers", improver(w), plural(w.Improved, "stretch"),
+		add("%s: %s shortened by %s, %s refused, its share at the end %.2g workers", improver(w), Plural(w.Improved, "stretch"),
 			Length(in, w.Gain), count(w.Refused), w.Share)
 	}
 	if w := acc.TourWindows; w != nil {
 		add("windows of the tour from %.1f s: %s cities each, %s a window, %s; %s searched, %s shortened by %s", w.From,
-			count(w.Size), plural(w.Cores, "core"), plural(w.Rounds, "round"), plural(w.Searched, "window"), count(w.Improved), Length(in, w.Gain))
+			count(w.Size), Plural(w.Cores, "core"), Plural(w.Rounds, "round"), Plural(w.Searched, "window"), count(w.Improved), Length(in, w.Gain))
 	}
 	out = append(out, gpuLines(acc.GPU)...)
 	if g := gainWords(acc.LastGain); g != "" {
@@ -299,21 +299,21 @@ func gpuLines(g *solver.GPUAccount) []string {
 		if s.Passes == 0 {
 			add("the %s start tour (%s)", s.Construction, seconds(s.Seconds))
 		} else {
-			add("a 2-opt + Or-opt descent of the %s start tour, %s (%s)", s.Construction, plural(s.Passes, "pass", "passes"), seconds(s.Seconds))
+			add("a 2-opt + Or-opt descent of the %s start tour, %s (%s)", s.Construction, Plural(s.Passes, "pass", "passes"), seconds(s.Seconds))
 		}
 	}
 	if g.EarlyTours {
 		add("or-ils gave the tours before the CPU search had one")
 	}
 	if g.Rounds > 0 {
-		add("%s of %s, %s shortened, %s; %s of its tours entered the pool (%s), %s from it at the end", plural(g.Rounds, "round"),
-			plural(g.TourSlots, "tour"), count(g.Improved), plural64(g.Kicks, "kick"), count(g.Entered), plural(g.Bests, "new best"), plural(g.Members, "member"))
+		add("%s of %s, %s shortened, %s; %s of its tours entered the pool (%s), %s from it at the end", Plural(g.Rounds, "round"),
+			Plural(g.TourSlots, "tour"), count(g.Improved), plural64(g.Kicks, "kick"), count(g.Entered), Plural(g.Bests, "new best"), Plural(g.Members, "member"))
 	}
 	switch {
 	case g.Selected > 1 && g.Contexts <= 1:
-		add("ran on GPU 0 alone: the engine does not split its searches over the %s selected", plural(g.Selected, "GPU context"))
+		add("ran on GPU 0 alone: the engine does not split its searches over the %s selected", Plural(g.Selected, "GPU context"))
 	case g.Contexts > 1:
-		add("%s on each of %s", plural(g.PerContext, "search", "searches"), plural(g.Contexts, "GPU context"))
+		add("%s on each of %s", Plural(g.PerContext, "search", "searches"), Plural(g.Contexts, "GPU context"))
 	}
 	return out
 }
@@ -338,9 +338,9 @@ func Length(in *solver.Instance, v float64) string {
 // count writes n with its digits grouped.
 func count(n int) string { return solver.GroupDigits(strconv.Itoa(n)) }
 
-// plural writes n and the noun, its plural the noun with an s unless
-// given: "1 tour", "2 tours", "3 children".
-func plural(n int, noun string, pl ...string) string {
+// Plural writes n, its digits grouped, and the noun, its plural the noun
+// with an s unless given: "1 tour", "2 tours", "3 children".
+func Plural(n int, noun string, pl ...string) string {
 	return plural64(int64(n), noun, pl...)
 }
 
