@@ -442,24 +442,12 @@ func gpuBatchWorker(ctx context.Context, r *batchRequest, solve batchSolver, ite
 			results <- batchDone{err: err}
 			continue
 		}
-		chunk = append(chunk, loaded{it, withExactOptimum(in), ref, hasRef})
+		chunk = append(chunk, loaded{it, session.WithExactOptimum(in), ref, hasRef})
 		if len(chunk) == r.chunk {
 			run()
 		}
 	}
 	run()
-}
-
-// withExactOptimum is in with its optimum proved when it has none and at
-// most session.ExactMaxN cities, as a run's plan gives solve: a batch's
-// line on the GPU then gives the gap solve gives.
-func withExactOptimum(in *solver.Instance) *solver.Instance {
-	if in.HasOptimum() || len(in.FixedEdges) > 0 || in.N < 3 || in.N > session.ExactMaxN {
-		return in
-	}
-	c := *in
-	c.Optimum, c.OptimumSource = session.ExactOptimum(in), session.ExactSource
-	return &c
 }
 
 // checkBatchResult checks a result that did not come through the run

@@ -38,7 +38,7 @@ func TestBatchGapAsSolve(t *testing.T) {
 	}
 	in := &solver.Instance{Name: "sq", N: 4, X: []float64{0, 10, 10, 0}, Y: []float64{0, 0, 10, 10}, Metric: solver.Euc2D}
 	in.Prepare()
-	if g := withExactOptimum(in); g.Optimum != 40 || g.OptimumSource != session.ExactSource || in.HasOptimum() {
+	if g := session.WithExactOptimum(in); g.Optimum != 40 || g.OptimumSource != session.ExactSource || in.HasOptimum() {
 		t.Errorf("the GPU path's instance: optimum %d (%s); the caller's changed: %v", g.Optimum, g.OptimumSource, in.HasOptimum())
 	}
 }

@@ -19,10 +19,10 @@ const ExactMaxN = 15
 // ExactSource is the OptimumSource of an optimum Prepare proved.
 const ExactSource = "exact (dynamic programme over the cities)"
 
-// withExactOptimum returns in, or a copy of it with its optimum when it
+// WithExactOptimum returns in, or a copy of it with its optimum when it
 // has none, at most ExactMaxN cities and at most one fixed edge (a path
 // between fixed ends is a tour with one).
-func withExactOptimum(in *solver.Instance) *solver.Instance {
+func WithExactOptimum(in *solver.Instance) *solver.Instance {
 	if in.HasOptimum() || len(in.FixedEdges) > 1 || in.N < 3 || in.N > ExactMaxN {
 		return in
 	}

@@ -90,7 +90,7 @@ func (pl *Pipeline) Prepare(e solver.Engine, in *solver.Instance, p solver.Param
 	if err := checkStart(in, p.Start); err != nil {
 		return nil, err
 	}
-	return &Plan{pl: pl, Engine: e, In: withExactOptimum(in), Params: p}, nil
+	return &Plan{pl: pl, Engine: e, In: WithExactOptimum(in), Params: p}, nil
 }
 
 // checkStart refuses a start tour that is not a tour of in or drops one
