@@ -204,7 +204,7 @@ func (s *search) window(pos, size int, slice time.Duration, ctx context.Context,
 	if slice <= 0 || ctx.Err() != nil {
 		return nil
 	}
-	p := solver.Params{Deadline: time.Now().Add(slice), Seed: seed, Workers: s.cfg.Cores, Start: identity(size)}
+	p := solver.Params{Deadline: time.Now().Add(slice), Seed: seed, Workers: s.cfg.Cores, Start: solver.IdentityTour(size)} // the window's current path
 	res, err := population.Solve(ctx, sub, p, nil, solver.Aid{})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -294,13 +294,4 @@ func SubInstance(in *solver.Instance, cities []int) *solver.Instance {
 		}
 	}
 	return sub
-}
-
-// identity is the tour 0, 1, …, m-1: the window's current path.
-func identity(m int) []int {
-	t := make([]int, m)
-	for i := range t {
-		t[i] = i
-	}
-	return t
 }
