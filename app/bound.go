@@ -27,8 +27,9 @@ func (p *Pane) setBound(in *solver.Instance, lb int64) {
 		return
 	}
 	defer func() {
-		// The gaps above the bound change: the compare summary too.
-		last := p.Runner.Last()
+		// The gaps above the bound change: the compare summary too, with
+		// the update on screen.
+		last := p.shownPr
 		p.mu.Unlock()
 		if p.OnUpdate != nil {
 			p.OnUpdate(p, last)

@@ -37,6 +37,10 @@ type Pane struct {
 
 	in      *solver.Instance
 	optimal []int
+	// shownPr is the update on screen (show), which a later change of
+	// the screen (a lower bound) hands OnUpdate: the runner's newest one
+	// may still wait in the UI queue.
+	shownPr session.Progress
 	tour    []int
 	best    []int
 	// route is the last run's route (nil before any): its tours are
@@ -155,7 +159,7 @@ func (p *Pane) SetInstance(in *solver.Instance, optimal []int) {
 
 // clear forgets the run's tours, numbers and curve.
 func (p *Pane) clear() {
-	p.tour, p.best = nil, nil
+	p.tour, p.best, p.shownPr = nil, nil, session.Progress{}
 	p.View.SetScene(p.idleScene())
 	p.Curve.Reset()
 	if p.in != nil {
@@ -385,6 +389,7 @@ func (p *Pane) show(pr session.Progress) bool {
 	if p.in == nil || p.Runner.State() == session.Idle && pr.State != session.Idle {
 		return false
 	}
+	p.shownPr = pr
 	pr = p.onRoute(pr)
 	if pr.Tour != nil {
 		p.tour = pr.Tour
