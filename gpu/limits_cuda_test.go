@@ -46,7 +46,7 @@ func TestDefaultLimitsGPU(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := solver.WithDefaultLimit(e, in, c.p).TimeLimit; got != c.want {
+		if got := solver.DefaultLimitOf(e, in, c.p); got != c.want {
 			t.Errorf("%s with %v: limit %v, want %v", c.algo, c.p.Extra, got, c.want)
 		}
 	}

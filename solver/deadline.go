@@ -42,19 +42,13 @@ type DefaultLimiter interface {
 	DefaultLimit(in *Instance, p Params) time.Duration
 }
 
-// WithDefaultLimit returns p with e's default time limit (DefaultLimiter)
-// when p gives none: the one place a run's time limit is defaulted
-// (RunAided), so that no engine fills it in. The config Prepare made
-// stays: the default is not the user's setting.
-func WithDefaultLimit(e Engine, in *Instance, p Params) Params {
+// DefaultLimitOf is e's default time limit (DefaultLimiter) for a run of p
+// on in when p gives neither a limit nor a deadline, else 0: the one place
+// a run's limit is defaulted, so that no engine fills it in.
+func DefaultLimitOf(e Engine, in *Instance, p Params) time.Duration {
 	d, ok := e.(DefaultLimiter)
-	if !ok || p.TimeLimit != 0 {
-		return p
+	if !ok || p.TimeLimit != 0 || !p.Deadline.IsZero() {
+		return 0
 	}
-	limit := d.DefaultLimit(in, p)
-	if limit <= 0 {
-		return p
-	}
-	p.TimeLimit = limit
-	return p
+	return max(d.DefaultLimit(in, p), 0)
 }

@@ -53,8 +53,8 @@ func TestRunAidedDefaultLimit(t *testing.T) {
 			if _, err := RunAided(context.Background(), e, in, p, nil, Aid{}, false); err != nil {
 				t.Fatal(err)
 			}
-			if got.TimeLimit != c.want {
-				t.Errorf("engine's limit %v, want %v", got.TimeLimit, c.want)
+			if got.TimeLimit != c.given {
+				t.Errorf("engine's limit %v, want the one given, %v", got.TimeLimit, c.given)
 			}
 			if c.want == 0 && !got.Deadline.IsZero() {
 				t.Errorf("a run without a limit has the deadline %v", got.Deadline)
@@ -69,10 +69,10 @@ func TestRunAidedDefaultLimit(t *testing.T) {
 	}
 }
 
-// WithDefaultLimit leaves an engine that declares no default alone.
-func TestWithDefaultLimitNoLimiter(t *testing.T) {
+// DefaultLimitOf gives no limit to an engine that declares no default.
+func TestDefaultLimitOfNoLimiter(t *testing.T) {
 	in := NewCoordInstance("sq", Euc2D, []float64{0, 3, 3, 0}, []float64{0, 0, 4, 4}, nil)
-	if p := WithDefaultLimit(stopEngine{}, in, Params{}); p.TimeLimit != 0 {
-		t.Errorf("limit %v for an engine without a default", p.TimeLimit)
+	if l := DefaultLimitOf(stopEngine{}, in, Params{}); l != 0 {
+		t.Errorf("limit %v for an engine without a default", l)
 	}
 }

@@ -105,7 +105,7 @@ func CheckFixedEdges(e Engine, in *Instance) error {
 
 // RunAided solves in with e (with aid when e takes one, SolveWith), p
 // already checked, until its deadline: p's time limit, else e's default
-// (WithDefaultLimit), from now; with stopAtOptimum it stops at a known optimum
+// (DefaultLimitOf), from now; with stopAtOptimum it stops at a known optimum
 // (StopOptimum; Result.Params keeps the user's target). It records why
 // the run ended, so that every backend reports alike.
 func RunAided(ctx context.Context, e Engine, in *Instance, p Params, snaps chan Snapshot, aid Aid, stopAtOptimum bool) (Result, error) {
@@ -114,7 +114,11 @@ func RunAided(ctx context.Context, e Engine, in *Instance, p Params, snaps chan 
 	if stopAtOptimum {
 		q.Target = in.Optimum
 	}
-	res, err := SolveWith(ctx, e, in, WithDefaultLimit(e, in, q).WithDeadline(time.Now()), snaps, aid)
+	now := time.Now()
+	if limit := DefaultLimitOf(e, in, q); limit > 0 {
+		q.Deadline = now.Add(limit)
+	}
+	res, err := SolveWith(ctx, e, in, q.WithDeadline(now), snaps, aid)
 	res.Params.Deadline = time.Time{}
 	// the config Prepare made is for this run, not for the result's
 	// readers

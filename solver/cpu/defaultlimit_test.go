@@ -50,13 +50,13 @@ func TestDefaultLimits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := solver.WithDefaultLimit(e, c.in, c.p).TimeLimit
+		got := solver.DefaultLimitOf(e, c.in, c.p)
 		if got != c.want {
 			t.Errorf("%s on %d cities with %v: limit %v, want %v", c.algo, c.in.N, c.p.Extra, got, c.want)
 		}
 		c.p.TimeLimit = time.Second
-		if got := solver.WithDefaultLimit(e, c.in, c.p).TimeLimit; got != time.Second {
-			t.Errorf("%s: the limit given became %v", c.algo, got)
+		if got := solver.DefaultLimitOf(e, c.in, c.p); got != 0 {
+			t.Errorf("%s: a default limit %v beside the limit given", c.algo, got)
 		}
 	}
 }

@@ -169,7 +169,12 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 	}
 	snaps, forwarded := forward(req.OnSnapshot, req.Interval)
 	aid := solver.Aid{Ascents: &pl.pl.ascents}
-	res, err := solver.RunAided(rctx, pl.Engine, pl.In, p, snaps, aid, !req.NoOptimumStop)
+	q := p
+	if q.TimeLimit == 0 {
+		// the engine's default limit is the run's, as its report says
+		q.TimeLimit = solver.DefaultLimitOf(pl.Engine, pl.In, q)
+	}
+	res, err := solver.RunAided(rctx, pl.Engine, pl.In, q, snaps, aid, !req.NoOptimumStop)
 	forwarded()
 	if proven() {
 		res.StopReason, res.Stopped = solver.StopOptimum, true
