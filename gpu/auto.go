@@ -52,16 +52,21 @@ type autoConfig struct {
 // ownOptions are the names of GPU auto's own options.
 var ownOptions = autoSpec.Options(nil).Names()
 
-// cpuParams returns p for the CPU auto engine: its backend, the run's
-// deadline as it was (the engine decides by the time left to it), and the
-// options without GPU auto's own.
-func cpuParams(p solver.Params) solver.Params {
-	q := p
-	q.Backend = solver.BackendCPU
-	for _, name := range ownOptions {
-		q = q.Without(name)
+// splitParams returns p with GPU auto's own options alone (own) and p
+// for the CPU auto engine (cpu): its backend, the run's deadline as it
+// was (the engine decides by the time left to it), and the options
+// without GPU auto's own.
+func splitParams(p solver.Params) (own, cpu solver.Params) {
+	own, cpu = p, p
+	cpu.Backend = solver.BackendCPU
+	for name := range p.Extra {
+		if slices.Contains(ownOptions, name) {
+			cpu = cpu.Without(name)
+		} else {
+			own = own.Without(name)
+		}
 	}
-	return q
+	return own, cpu
 }
 
 // prepareAuto reads a GPU auto run's config from p on in once: its own
@@ -70,11 +75,12 @@ func cpuParams(p solver.Params) solver.Params {
 // for window and wsegment, their kick segment.
 func prepareAuto(in *solver.Instance, p solver.Params) (autoConfig, error) {
 	var c autoConfig
-	own, err := autoSpec.Parse(in, ownParams(p))
+	ownP, cpuP := splitParams(p)
+	own, err := autoSpec.Parse(in, ownP)
 	if err != nil {
 		return c, err
 	}
-	if c.cpu, err = cpuils.Auto().Prepare(in, cpuParams(p)); err != nil {
+	if c.cpu, err = cpuils.Auto().Prepare(in, cpuP); err != nil {
 		return c, err
 	}
 	if c.windows, err = ils.OrSpec.Parse(&solver.Instance{N: in.N}, solver.Params{}); err != nil {
@@ -88,15 +94,14 @@ func prepareAuto(in *solver.Instance, p solver.Params) (autoConfig, error) {
 	return c, nil
 }
 
-// ownParams returns p with GPU auto's own options alone.
-func ownParams(p solver.Params) solver.Params {
-	q := p
-	for name := range p.Extra {
-		if !slices.Contains(ownOptions, name) {
-			q = q.Without(name)
-		}
+// planAuto is a GPU auto run of p on in, read and decided once: its
+// config (prepareAuto) and its strategy (decideAuto).
+func planAuto(in *solver.Instance, p solver.Params) (autoConfig, strategy.Strategy, error) {
+	cfg, err := prepareAuto(in, p)
+	if err != nil {
+		return cfg, strategy.Strategy{}, err
 	}
-	return q
+	return cfg, decideAuto(in, p, cfg), nil
 }
 
 // decideAuto is GPU auto's strategy for a run of c on in with p: CPU

@@ -25,12 +25,15 @@ import (
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
 	p = p.WithDeadline(start)
-	cfg, err := prepareAuto(in, p)
+	cfg, st, err := planAuto(in, p)
 	if err != nil {
 		return solver.Result{}, err
 	}
-	st := decideAuto(in, p, cfg)
-	p, gstart, warn := autoLSStart(ctx, in, p, st, start, solver.NewSink(snaps, 0, start))
+	t, gstart, warn := autoLSStart(ctx, in, p.Seed, st, start, solver.NewSink(snaps, 0, start))
+	if t != nil {
+		p.Start = t
+	}
+	_, cpu := splitParams(p)
 	// Pool: the population search of the CPU engine puts the GPU's block
 	// search on its tours (gpu/blockils/blockils.cu)
 	var pooled atomic.Bool // the engine's population took the GPU's block search
@@ -58,11 +61,11 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		a.Warn(warn)
 	}
 	if st.GPU.Early {
-		r, err := solveEarly(ctx, e, cpuAid, in, p, cfg, st, snaps, start)
+		r, err := solveEarly(ctx, e, cpuAid, in, p, cpu, cfg, st, snaps, start)
 		account(&r.Account)
 		return r, err
 	}
-	r, err := cpuils.Auto().Run(ctx, in, cpuParams(p), snaps, cpuAid, cfg.cpu, st)
+	r, err := cpuils.Auto().Run(ctx, in, cpu, snaps, cpuAid, cfg.cpu, st)
 	if err != nil {
 		return solver.Result{}, err
 	}
@@ -76,35 +79,35 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	return res, err
 }
 
-// autoLSStart returns p with Params.Start set to a 2-opt + Or-opt local
+// autoLSStart returns the run's start tour, a 2-opt + Or-opt local
 // optimum found on the GPU (2opt-or, for the strategy's StartDescent from
 // start: none, the greedy tour itself, with a long limit) when the
 // strategy starts there (strategy.StartGPUDescent), and the descent's
-// account; p as it was otherwise, or with a warning when the descent
-// failed. The sink shows the phase, then the tour.
-func autoLSStart(ctx context.Context, in *solver.Instance, p solver.Params, st strategy.Strategy, start time.Time, sink *solver.Sink) (solver.Params, *solver.GPUStart, string) {
+// account; no tour otherwise, or with a warning when the descent failed.
+// The sink shows the phase, then the tour.
+func autoLSStart(ctx context.Context, in *solver.Instance, seed uint64, st strategy.Strategy, start time.Time, sink *solver.Sink) ([]int, *solver.GPUStart, string) {
 	if st.Start != strategy.StartGPUDescent {
-		return p, nil, ""
+		return nil, nil, ""
 	}
 	sink.SendPhase(solver.PhaseStart, solver.UnknownProgress)
-	t, gs, err := ils.GlsDescent(ctx, in, nil, autoLSGreedy, p.Seed, start.Add(st.GPU.StartDescent))
+	t, gs, err := ils.GlsDescent(ctx, in, nil, autoLSGreedy, seed, start.Add(st.GPU.StartDescent))
 	if err != nil {
-		return p, nil, fmt.Sprintf("the GPU's descent of the start tour failed: %v", err)
+		return nil, nil, fmt.Sprintf("the GPU's descent of the start tour failed: %v", err)
 	}
 	l := solver.TourLength(in, t)
 	sink.Send(solver.Snapshot{Tour: t, Length: l, Best: t, BestLength: l, Phase: solver.PhaseStart, PhaseProgress: 1})
-	p.Start = t
 	gst := &solver.GPUStart{Construction: ils.GlsStartName(false, gs.Rounds, gs.Frags), Passes: gs.Passes, Seconds: (gs.Setup + gs.Search).Seconds()}
 	if gs.Passes == 0 {
 		gst.Seconds = gs.Setup.Seconds()
 	}
-	return p, gst, ""
+	return t, gst, ""
 }
 
 // solveEarly runs or-ils (from Params.Start, else the space-filling curve)
-// while the CPU auto engine builds its lists and start tour, and stops it
-// at the engine's first tour; snapshots and result carry the better tour.
-func solveEarly(ctx context.Context, e solver.Engine, aid solver.Aid, in *solver.Instance, p solver.Params, cfg autoConfig, plan strategy.Strategy, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
+// while the CPU auto engine builds its lists and start tour (with cpu, p
+// for it: splitParams), and stops it at the engine's first tour;
+// snapshots and result carry the better tour.
+func solveEarly(ctx context.Context, e solver.Engine, aid solver.Aid, in *solver.Instance, p, cpu solver.Params, cfg autoConfig, plan strategy.Strategy, snaps chan solver.Snapshot, start time.Time) (solver.Result, error) {
 	type orSide struct {
 		ph  ils.OrPhase
 		err error
@@ -129,7 +132,7 @@ func solveEarly(ctx context.Context, e solver.Engine, aid solver.Aid, in *solver
 		orDone <- orSide{ph, err}
 	}()
 	aid.FirstTour = first
-	r, err := cpuils.Auto().Run(ctx, in, cpuParams(p), engSnaps, aid, cfg.cpu, plan)
+	r, err := cpuils.Auto().Run(ctx, in, cpu, engSnaps, aid, cfg.cpu, plan)
 	stopOr()
 	o := <-orDone
 	merged()

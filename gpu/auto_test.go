@@ -89,18 +89,28 @@ func TestAutoPartitionOff(t *testing.T) {
 
 // TestCPUParams: the CPU auto engine gets GPU auto's parameters on the
 // CPU backend with the run's one deadline and time limit as they were,
-// the options but GPU auto's own as they were; the caller's are left alone.
+// the options but GPU auto's own as they were, and GPU auto's own options
+// are read alone; the caller's are left alone.
 func TestCPUParams(t *testing.T) {
 	now := time.Now()
 	for _, left := range []time.Duration{20 * time.Second, -time.Minute} {
 		extra := map[string]string{ils.OptWindow: "512", "kicks": "10"}
 		p := solver.Params{Backend: solver.BackendGPU, Seed: 4, TimeLimit: time.Hour, Deadline: now.Add(left), Extra: extra}
-		q := cpuParams(p)
+		own, q := splitParams(p)
 		if q.Backend != solver.BackendCPU || q.Seed != 4 || q.TimeLimit != time.Hour || !q.Deadline.Equal(p.Deadline) ||
 			!maps.Equal(q.Extra, map[string]string{"kicks": "10"}) || len(extra) != 2 {
 			t.Errorf("left %v: CPU params %+v", left, q)
 		}
+		if own.Backend != solver.BackendGPU || own.Seed != 4 || !maps.Equal(own.Extra, map[string]string{ils.OptWindow: "512"}) {
+			t.Errorf("left %v: GPU auto's own params %+v", left, own)
+		}
 	}
+}
+
+// cpuParams is p for the CPU auto engine that GPU auto runs.
+func cpuParams(p solver.Params) solver.Params {
+	_, cpu := splitParams(p)
+	return cpu
 }
 
 // TestCPUAutoAfterSpentLimit runs the CPU auto engine as GPU auto composes

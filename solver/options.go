@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -635,7 +636,119 @@ func checkShared(e Engine, in *Instance, set OptionSet, wide Option, text string
 	return pe
 }
 
-// outputKeys are Params.Extra keys an engine writes into Result.Params to
-// report what it chose; they are accepted back (a report's parameters
-// rerun as they are) and ignored.
+// outputKeys are Params.Extra keys that the parameters of a report may
+// carry from what an engine chose (launch_waves, which the run's account
+// tells); they are accepted back (a report's parameters rerun as they are)
+// and ignored.
 var outputKeys = []string{"launch_waves"}
+
+// checkExtraKeys returns a *ParamError for the first (in name order) key
+// of p.Extra that is not an option of set nor an output key; engine names
+// the engine in the message, which lists set's stable options (what a
+// user of the engine needs) and says where the others are.
+func checkExtraKeys(set OptionSet, engine string, p Params) error {
+	keys := make([]string, 0, len(p.Extra))
+	for k := range p.Extra {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if _, ok := set.Lookup(k); ok && k != "workers" {
+			continue
+		}
+		if slices.Contains(outputKeys, k) {
+			continue
+		}
+		if _, ok := sharedOptions.Lookup(k); ok {
+			return &ParamError{Flag: "--" + k, Value: p.Extra[k], Why: engine + " does not take it"}
+		}
+		return &ParamError{Flag: "--opt", Value: k, Range: "one of the options of " + engine + ": " + optionNames(set), Why: didYouMean(set, k)}
+	}
+	return nil
+}
+
+// didYouMean names the options of set whose name begins with the unknown
+// key k or begins k, experimental ones included ("" when none does).
+func didYouMean(set OptionSet, k string) string {
+	var near []string
+	key := strings.ToLower(k)
+	for _, o := range set {
+		if o.Name != "workers" && key != "" && (strings.HasPrefix(o.Name, key) || strings.HasPrefix(key, o.Name)) {
+			near = append(near, o.Name)
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	return "did you mean " + strings.Join(near, " or ") + "?"
+}
+
+// optionNames lists the stable options of set by name, for a message about
+// an unknown one; the experimental ones, which a user of the engine does
+// not need, are only counted.
+func optionNames(set OptionSet) string {
+	var stable []string
+	experimental := 0
+	for _, o := range set {
+		switch {
+		case o.Name == "workers":
+		case o.Experimental:
+			experimental++
+		default:
+			stable = append(stable, o.Name)
+		}
+	}
+	have := "none"
+	if len(stable) > 0 {
+		have = strings.Join(stable, ", ")
+	}
+	switch experimental {
+	case 0:
+		return have
+	case 1:
+		return have + " (and 1 experimental one, listed by tsp engines --verbose --all)"
+	}
+	return fmt.Sprintf("%s (and %d experimental ones, listed by tsp engines --verbose --all)", have, experimental)
+}
+
+// Declarer is an engine's option declarations as the registry keeps them:
+// a *Spec of any config struct.
+type Declarer interface {
+	// Options returns the options with their defaults on in (nil: the
+	// declared defaults, BySize where they depend on the instance's size).
+	Options(in *Instance) OptionSet
+}
+
+var (
+	declMu   sync.RWMutex
+	declared = map[[2]string]Declarer{}
+)
+
+// Declare registers the options of the engine (algorithm, backend), most
+// often a *Spec, for OptionsFor, EffectiveOptions, Validate, Params.Set
+// and the front ends. A later declaration replaces an earlier one. An
+// engine's package declares its options where it registers the engine,
+// in files every build compiles (so a build without the engine's backend
+// still lists them).
+func Declare(algorithm, backend string, d Declarer) {
+	declMu.Lock()
+	defer declMu.Unlock()
+	declared[[2]string{algorithm, backend}] = d
+}
+
+// optionsOn returns the declared options of (algorithm, backend) with
+// their defaults on in; nil for an engine that declares none.
+func optionsOn(algorithm, backend string, in *Instance) OptionSet {
+	if d, ok := declaredFor(algorithm, backend); ok {
+		return d.Options(in)
+	}
+	return nil
+}
+
+// declaredFor returns the declarations of (algorithm, backend), if any.
+func declaredFor(algorithm, backend string) (Declarer, bool) {
+	declMu.RLock()
+	defer declMu.RUnlock()
+	d, ok := declared[[2]string{algorithm, backend}]
+	return d, ok
+}
