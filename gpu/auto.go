@@ -95,13 +95,15 @@ func prepareAuto(in *solver.Instance, p solver.Params) (autoConfig, error) {
 }
 
 // planAuto is a GPU auto run of p on in, read and decided once: its
-// config (prepareAuto) and its strategy (decideAuto).
-func planAuto(in *solver.Instance, p solver.Params) (autoConfig, strategy.Strategy, error) {
+// config (prepareAuto), its strategy (decideAuto) and the Params of the
+// CPU auto engine it runs (splitParams).
+func planAuto(in *solver.Instance, p solver.Params) (autoConfig, strategy.Strategy, solver.Params, error) {
 	cfg, err := prepareAuto(in, p)
 	if err != nil {
-		return cfg, strategy.Strategy{}, err
+		return cfg, strategy.Strategy{}, p, err
 	}
-	return cfg, decideAuto(in, p, cfg), nil
+	_, cpu := splitParams(p)
+	return cfg, decideAuto(in, p, cfg), cpu, nil
 }
 
 // decideAuto is GPU auto's strategy for a run of c on in with p: CPU

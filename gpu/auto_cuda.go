@@ -25,15 +25,14 @@ import (
 func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
 	p = p.WithDeadline(start)
-	cfg, st, err := planAuto(in, p)
+	cfg, st, cpu, err := planAuto(in, p)
 	if err != nil {
 		return solver.Result{}, err
 	}
 	t, gstart, warn := autoLSStart(ctx, in, p.Seed, st, start, solver.NewSink(snaps, 0, start))
 	if t != nil {
-		p.Start = t
+		p.Start, cpu.Start = t, t
 	}
-	_, cpu := splitParams(p)
 	// Pool: the population search of the CPU engine puts the GPU's block
 	// search on its tours (gpu/blockils/blockils.cu)
 	var pooled atomic.Bool // the engine's population took the GPU's block search

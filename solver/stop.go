@@ -118,7 +118,8 @@ func RunAided(ctx context.Context, e Engine, in *Instance, p Params, snaps chan 
 	if limit := DefaultLimitOf(e, in, q); limit > 0 {
 		q.Deadline = now.Add(limit)
 	}
-	res, err := SolveWith(ctx, e, in, q.WithDeadline(now), snaps, aid)
+	q = q.WithDeadline(now)
+	res, err := SolveWith(ctx, e, in, q, snaps, aid)
 	res.Params.Deadline = time.Time{}
 	// the config Prepare made is for this run, not for the result's
 	// readers
