@@ -85,8 +85,9 @@ type Facts struct {
 	StartGiven bool
 	// Workers is the run's workers (0: not known yet).
 	Workers int
-	// TimeLimit is the run's time limit (0: none, a kicks budget); Kicks
-	// the kicks budget (0: none).
+	// TimeLimit is the time left to the run's deadline when it is
+	// decided (Params.LimitFrom; 0: none, a kicks budget); Kicks the
+	// kicks budget (0: none).
 	TimeLimit time.Duration
 	Kicks     int
 	Options   Options
