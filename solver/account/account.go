@@ -199,12 +199,6 @@ type TourWindowsAccount struct {
 	Searched int     `json:"searched"`
 	Improved int     `json:"improved"`
 	Gain     float64 `json:"gain"`
-	// GPUSearched, GPUImproved and GPUGain are the GPU's share of
-	// Searched, Improved and Gain: the windows it took beside the cores'
-	// (GPU auto).
-	GPUSearched int     `json:"gpu_searched,omitempty"`
-	GPUImproved int     `json:"gpu_improved,omitempty"`
-	GPUGain     float64 `json:"gpu_gain,omitempty"`
 }
 
 // GPUAccount is the GPU's share of a run.

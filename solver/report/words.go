@@ -219,9 +219,6 @@ func Lines(in *solver.Instance, acc solver.Account) []string {
 	if w := acc.TourWindows; w != nil {
 		add("windows of the tour from %.1f s: %s cities each, %s a window, %s; %s searched, %s shortened by %s", w.From,
 			count(w.Size), Plural(w.Cores, "core"), Plural(w.Rounds, "round"), Plural(w.Searched, "window"), count(w.Improved), Length(in, w.Gain))
-		if w.GPUSearched > 0 {
-			add("of them on the GPU: %s searched, %s shortened by %s", Plural(w.GPUSearched, "window"), count(w.GPUImproved), Length(in, w.GPUGain))
-		}
 	}
 	out = append(out, gpuLines(acc.GPU)...)
 	if g := gainWords(acc.LastGain); g != "" {

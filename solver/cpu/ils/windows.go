@@ -16,11 +16,6 @@ type winOptions struct {
 	rate        float64 // millionths of the tour's length a second
 }
 
-// gpuWindows is the windows of each turn the accelerator's path search
-// (GPU auto's or-ils windows) takes as one path beside the cores'
-// windows (docs/DECISIONS.md#windows).
-const gpuWindows = 1
-
 // rateSpan is the span over which the partition search's gain a second
 // is measured for the hand-over.
 const rateSpan = 2 * time.Second
@@ -95,26 +90,9 @@ func (r *ilsRun) searchWindows(end time.Time) error {
 	o := r.o.win
 	cfg := window.Config{Size: o.size, Cores: o.cores, Workers: r.w, Seed: r.p.Seed,
 		Slice: time.Duration(o.slice) * time.Millisecond}
-	if r.aid.Paths != nil && len(r.in.FixedEdges) == 0 {
-		// the accelerator's windows know no fixed edges: they stay with
-		// the cores' searches
-		cfg.Paths, cfg.PathWindows = r.aid.Paths, gpuWindows
-	}
 	at := time.Since(r.start)
 	st, err := window.Run(r.in, r.c, cfg)
 	r.tourWindows = &solver.TourWindowsAccount{From: at.Seconds(), Size: st.Size, Cores: cfg.Cores,
-		Rounds: st.Rounds, Searched: st.Searched, Improved: st.Improved, Gain: r.in.LengthValue(st.Gain),
-		GPUSearched: st.GPUSearched, GPUImproved: st.GPUImproved, GPUGain: r.in.LengthValue(st.GPUGain)}
-	if st.GPUErr != nil {
-		r.besideWarn = joinWarn(r.besideWarn, st.GPUErr.Error())
-	}
+		Rounds: st.Rounds, Searched: st.Searched, Improved: st.Improved, Gain: r.in.LengthValue(st.Gain)}
 	return err
-}
-
-// joinWarn is a and b as one warning.
-func joinWarn(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
 }

@@ -49,13 +49,6 @@ type Config struct {
 	Slice time.Duration
 	// Seed seeds the windows' searches.
 	Seed uint64
-	// Paths, when not nil, is an accelerator's search of paths with
-	// fixed ends (GPU auto's or-ils windows): beside the cores' windows
-	// it takes PathWindows consecutive windows of each turn as one path.
-	Paths solver.PathImprover
-	// PathWindows is the windows Paths takes a turn (at least 1 with
-	// Paths).
-	PathWindows int
 }
 
 // Stats say what a windowed search did.
@@ -65,12 +58,6 @@ type Stats struct {
 	Searched int   // windows whose search ended
 	Improved int   // windows spliced back shorter
 	Gain     int64 // the tour's length gained
-	// GPUSearched, GPUImproved and GPUGain are the accelerator's share
-	// of Searched, Improved and Gain (Config.Paths).
-	GPUSearched, GPUImproved int
-	GPUGain                  int64
-	// GPUErr is the accelerator's first error: it took no window after.
-	GPUErr error
 }
 
 // search is one windowed search's state.
@@ -126,28 +113,13 @@ func Run(in *solver.Instance, c *runctl.Control, cfg Config) (Stats, error) {
 	return s.st, s.err
 }
 
-// slots is the windows the cores search at once.
+// slots is the windows searched at once.
 func (s *search) slots() int { return max(1, s.cfg.Workers/s.cfg.Cores) }
 
-// gpuWindows is the windows the accelerator takes a turn (0: none, or
-// none after its error).
-func (s *search) gpuWindows() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.cfg.Paths == nil || s.st.GPUErr != nil {
-		return 0
-	}
-	return max(1, s.cfg.PathWindows)
-}
-
-// turn is the windows searched at once: the cores' and the
-// accelerator's.
-func (s *search) turn() int { return s.slots() + s.gpuWindows() }
-
-// count is the windows of a round: a multiple of the turn, each about
+// count is the windows of a round: a multiple of the slots, each about
 // Size cities.
 func (s *search) count() int {
-	n, sl := s.in.N, s.turn()
+	n, sl := s.in.N, s.slots()
 	size := s.cfg.Size
 	if size <= 0 {
 		size = min(n/sl, AutoMaxSize)
@@ -169,7 +141,7 @@ func (s *search) slice() (time.Duration, bool) {
 	if s.c.Deadline.IsZero() {
 		return d, true
 	}
-	rounds := (s.count() + s.turn() - 1) / s.turn()
+	rounds := (s.count() + s.slots() - 1) / s.slots()
 	left := time.Until(s.c.Deadline) / time.Duration(rounds)
 	if left < 50*time.Millisecond {
 		return 0, false
@@ -181,13 +153,11 @@ func (s *search) slice() (time.Duration, bool) {
 }
 
 // round searches the windows of one cut, the first beginning at tour
-// position off, on the slots, each for slice; the accelerator, when
-// there is one, takes its groups of windows (assign) one after another.
+// position off, on the slots, each for slice.
 func (s *search) round(ctx context.Context, off int, slice time.Duration, round uint64) {
 	k := s.count()
-	cpu, gpu := s.assign(k, round)
-	next := make(chan int, len(cpu))
-	for _, i := range cpu {
+	next := make(chan int, k)
+	for i := range k {
 		next <- i
 	}
 	close(next)
@@ -213,107 +183,7 @@ func (s *search) round(ctx context.Context, off int, slice time.Duration, round 
 			}
 		}()
 	}
-	if len(gpu) > 0 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			g := s.gpuWindows()
-			for _, i := range gpu {
-				if s.c.Done() || !s.gpuWindow(ctx, (off+i*n/k)%n, (i+g)*n/k-i*n/k, slice) {
-					return
-				}
-			}
-		}()
-	}
 	wg.Wait()
-}
-
-// assign splits a round's k windows between the cores (their indices)
-// and the accelerator (the first index of each of its groups of
-// gpuWindows consecutive windows, which may run past the last window to
-// the first): in each turn's worth of windows the accelerator takes
-// its group at a place that moves by a group every round, so that its
-// stretches cover the tour.
-func (s *search) assign(k int, round uint64) (cpu, gpu []int) {
-	g, t := s.gpuWindows(), s.turn()
-	taken := make([]bool, k)
-	if g > 0 {
-		sh := int(round*uint64(g)) % t
-		for b := 0; b+t <= k; b += t {
-			gpu = append(gpu, b+sh)
-			for j := range g {
-				taken[(b+sh+j)%k] = true
-			}
-		}
-	}
-	for i := range k {
-		if !taken[i] {
-			cpu = append(cpu, i)
-		}
-	}
-	return cpu, gpu
-}
-
-// gpuWindow has the accelerator search the size cities from tour
-// position pos on, its ends fixed, for up to slice, and splices its
-// path back when it is the same cities between the same ends and
-// shorter; it reports whether the accelerator may take more (false
-// after its error, which Stats keep).
-func (s *search) gpuWindow(ctx context.Context, pos, size int, slice time.Duration) bool {
-	n := s.in.N
-	s.mu.Lock()
-	cities := make([]int, size)
-	path := make([]int32, size)
-	for k := range cities {
-		cities[k] = int(s.cur[(pos+k)%n])
-		path[k] = int32(cities[k])
-	}
-	s.mu.Unlock()
-	until := time.Now().Add(slice)
-	if !s.c.Deadline.IsZero() {
-		until = minTime(until, s.c.Deadline.Add(-min(finishMargin, slice/20)))
-	}
-	if !time.Now().Before(until) || ctx.Err() != nil {
-		return true
-	}
-	if _, err := s.cfg.Paths.ImprovePath(ctx, s.in, path, until); err != nil {
-		if ctx.Err() == nil {
-			s.mu.Lock()
-			s.st.GPUErr = fmt.Errorf("the GPU's window of %d cities at position %d: %w", size, pos+1, err)
-			s.mu.Unlock()
-			return false
-		}
-		return true
-	}
-	mapped := make([]int, size)
-	for k, c := range path {
-		mapped[k] = int(c)
-	}
-	if samePath(cities, mapped) {
-		s.spliceMapped(pos, cities, mapped, true)
-	}
-	return true
-}
-
-// minTime is the earlier of a and b.
-func minTime(a, b time.Time) time.Time {
-	if b.Before(a) {
-		return b
-	}
-	return a
-}
-
-// samePath reports whether path holds the cities of cities, each once,
-// between the same two ends.
-func samePath(cities, path []int) bool {
-	m := len(cities)
-	if len(path) != m || m == 0 || path[0] != cities[0] || path[m-1] != cities[m-1] {
-		return false
-	}
-	a, b := slices.Clone(cities), slices.Clone(path)
-	slices.Sort(a)
-	slices.Sort(b)
-	return slices.Equal(a, b)
 }
 
 // window searches the size cities from tour position pos on, its ends
@@ -366,19 +236,10 @@ func (s *search) splice(pos int, cities, path []int) {
 	for k, c := range path {
 		mapped[k] = cities[c]
 	}
-	s.spliceMapped(pos, cities, mapped, false)
-}
-
-// spliceMapped is splice with the path as cities of the instance,
-// counted as the accelerator's when gpu.
-func (s *search) spliceMapped(pos int, cities, mapped []int, gpu bool) {
 	old, now := solver.PathLength(s.in, cities), solver.PathLength(s.in, mapped)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.st.Searched++
-	if gpu {
-		s.st.GPUSearched++
-	}
 	if now >= old {
 		return
 	}
@@ -396,10 +257,6 @@ func (s *search) spliceMapped(pos int, cities, mapped []int, gpu bool) {
 	}
 	s.st.Improved++
 	s.st.Gain += s.curLen - l
-	if gpu {
-		s.st.GPUImproved++
-		s.st.GPUGain += s.curLen - l
-	}
 	s.curLen = l
 	s.c.Offer(s.cur, l)
 	if s.c.SnapshotDue() {

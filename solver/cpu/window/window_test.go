@@ -10,7 +10,6 @@ import (
 	"github.com/tsplab/tsplab/internal/testinst"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cpu/internal/runctl"
-	"github.com/tsplab/tsplab/solver/enginetest"
 )
 
 // uniform is n cities uniform in a 1000×1000 square.
@@ -116,77 +115,6 @@ func TestRun(t *testing.T) {
 				t.Fatalf("stats %+v", st)
 			}
 		})
-	}
-}
-
-// TestPaths: an accelerator's path search beside the cores takes its
-// groups of windows every round and its shorter paths are spliced in; one
-// that hands back a path with an end moved or a city repeated leaves the
-// tour whole; one that fails is kept in the stats, the cores going on
-// alone.
-func TestPaths(t *testing.T) {
-	for _, mode := range []string{"", "end", "dup", "error"} {
-		t.Run("mode "+mode, func(t *testing.T) {
-			in := uniform(900, 9)
-			start := scrambled(in)
-			l0 := checkTour(t, in, start)
-			f := &enginetest.FakePaths{Mode: mode}
-			c := control(context.Background(), in, start, 1500*time.Millisecond)
-			cfg := Config{Size: 150, Cores: 1, Workers: 2, Slice: 200 * time.Millisecond, Paths: f, PathWindows: 2}
-			st, err := Run(in, c, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			l := checkTour(t, in, c.Best)
-			if l != c.BestLen.Load() || l0-l != st.Gain || st.Improved == 0 {
-				t.Fatalf("start %d, end %d, held %d: stats %+v", l0, l, c.BestLen.Load(), st)
-			}
-			calls := f.CallCount()
-			switch {
-			case mode == "error" && (calls != 1 || st.GPUErr == nil || st.GPUSearched != 0):
-				t.Fatalf("a failing improver: %d calls, stats %+v", calls, st)
-			case mode == "" && (st.GPUImproved == 0 || st.GPUGain <= 0 || st.GPUSearched < st.Rounds):
-				t.Fatalf("a 2-opt improver: %d calls, stats %+v", calls, st)
-			case (mode == "end" || mode == "dup") && (st.GPUImproved != 0 || calls == 0):
-				t.Fatalf("an improver's bad paths were spliced: %d calls, stats %+v", calls, st)
-			}
-			for _, sz := range f.Sizes {
-				if sz < 2*st.Size || sz > 2*st.Size+2 {
-					t.Fatalf("the improver got %d cities, want two windows of %d", sz, st.Size)
-				}
-			}
-		})
-	}
-}
-
-// TestAssign: the accelerator's groups and the cores' windows cover a
-// round's windows once each, the groups moving every round.
-func TestAssign(t *testing.T) {
-	s := &search{in: uniform(1000, 1), cfg: Config{Cores: 1, Workers: 3, Paths: &enginetest.FakePaths{}, PathWindows: 2}}
-	k := 10 // two turns of five windows
-	var firsts [][]int
-	for round := range uint64(3) {
-		cpu, gpu := s.assign(k, round)
-		seen := make([]int, k)
-		for _, i := range cpu {
-			seen[i]++
-		}
-		for _, i := range gpu {
-			seen[i%k]++
-			seen[(i+1)%k]++
-		}
-		for i, n := range seen {
-			if n != 1 {
-				t.Fatalf("round %d: window %d taken %d times (cores %v, GPU %v)", round, i, n, cpu, gpu)
-			}
-		}
-		if len(gpu) != 2 || len(cpu) != 6 {
-			t.Fatalf("round %d: cores %v, GPU %v", round, cpu, gpu)
-		}
-		firsts = append(firsts, gpu)
-	}
-	if slices.Equal(firsts[0], firsts[1]) || slices.Equal(firsts[1], firsts[2]) {
-		t.Fatalf("the GPU's groups stay: %v", firsts)
 	}
 }
 
