@@ -35,6 +35,8 @@ func TestGPUOptionsValidate(t *testing.T) {
 		{"start random", climb.AlgoTwoOptClimb, map[string]string{"start": "random"}, "", ""},
 		{"start unknown", climb.AlgoTwoOptClimb, map[string]string{"start": "greedy"}, "--opt start", "nn|random"},
 		{"2opt-ils has no options but gpus", climb.AlgoTwoOptILS, map[string]string{"kicks": "3"}, "--opt", "2opt-ils/gpu: gpus"},
+		{"auto takes the windows", AlgoAuto, map[string]string{"windows": "on"}, "", ""},
+		{"auto's windows on or off", AlgoAuto, map[string]string{"windows": "gpu"}, "--opt windows", "on|off"},
 	}
 	for _, c := range cases {
 		e, err := solver.Lookup(c.algo, solver.BackendGPU)

@@ -12,10 +12,12 @@
 # protocol's four pairs run (base and new with windows=on on both
 # instances), about 4 minutes. Each run's progress goes to
 # OUTDIR/NAME-INSTANCE.json; the table, gap above the best known tour in
-# %, to stdout and OUTDIR/table.txt. The time is set by TIME (default 60)
+# %, to stdout and OUTDIR/table.txt. The time is set by TIME (default 60),
+# the seed by SEED (default 1),
 # and the cores a run by CORES (default: half the host's; a run's workers
 # are the cores taskset gives it); with more than half, the runs go one
-# after the other.
+# after the other. On a host of two GPUs, GPU_LO and GPU_HI name the GPU
+# (CUDA_VISIBLE_DEVICES) of the runs on the first and the second half.
 set -eu
 base=$1 new=$2 pla=$3 out=$4
 shift 4
@@ -37,18 +39,18 @@ file_of() {
 	pla85900) echo "$pla" ;;
 	esac
 }
-# one NAME:INSTANCE:BINARY:OPTIONS on cpus $2
+# one NAME:INSTANCE:BINARY:OPTIONS on cpus $2 and GPU $3 (empty: all)
 one() {
-	cpus=$2
-	IFS=: read -r name inst bin opts <<EOF
-$1
-EOF
+	cpus=$2 gpu=$3
+	name=${1%%:*} rest=${1#*:}
+	inst=${rest%%:*} rest=${rest#*:}
+	bin=${rest%%:*} opts=${rest#*:}
 	case $bin in base) b=$base ;; new) b=$new ;; *) b=$bin ;; esac
 	extra=""
 	for o in $(echo "$opts" | tr ',' ' '); do extra="$extra --opt $o"; done
-	set -- --time "$time" --seed 1 --optimum "$(best_of "$inst")" --progress json
+	set -- --time "$time" --seed "${SEED:-1}" --optimum "$(best_of "$inst")" --progress json
 	# shellcheck disable=SC2086
-	taskset -c "$cpus" "$b" solve "$(file_of "$inst")" "$@" $extra --json "$out/$name-$inst.report.json" \
+	env ${gpu:+CUDA_VISIBLE_DEVICES=$gpu} taskset -c "$cpus" "$b" solve "$(file_of "$inst")" "$@" $extra --json "$out/$name-$inst.report.json" \
 		>/dev/null 2>"$out/$name-$inst.json" || echo "run $name on $inst failed: $(tail -1 "$out/$name-$inst.json")" >&2
 }
 lo="0-$((cores - 1))" hi="$cores-$((2 * cores - 1))"
@@ -62,12 +64,16 @@ while [ $# -gt 0 ]; do
 	if [ $# -gt 0 ] && [ $((2 * cores)) -le "$ncpu" ]; then
 		b=$1
 		shift
-		if [ $((i % 2)) -eq 0 ]; then x=$lo y=$hi; else x=$hi y=$lo; fi
-		one "$a" "$x" &
-		one "$b" "$y" &
+		if [ $((i % 2)) -eq 0 ]; then
+			one "$a" "$lo" "${GPU_LO:-}" &
+			one "$b" "$hi" "${GPU_HI:-}" &
+		else
+			one "$a" "$hi" "${GPU_HI:-}" &
+			one "$b" "$lo" "${GPU_LO:-}" &
+		fi
 		wait
 	else
-		one "$a" "$lo"
+		one "$a" "$lo" "${GPU_LO:-}"
 	fi
 	i=$((i + 1))
 done
@@ -95,6 +101,11 @@ for f in sorted(glob.glob(os.path.join(out, "*.json"))):
     try:
         r = json.load(open(f[:-5] + ".report.json"))
         end, note = r["length"], r.get("note", "")[-90:]
+        w = r.get("account", {}).get("tour_windows")
+        if w:
+            note = "windows from %.1f s, %d of %d shortened by %.0f" % (w["from_seconds"], w["improved"], w["searched"], w["gain"])
+            if w.get("gpu_searched"):
+                note += "; GPU %d of %d by %.0f" % (w.get("gpu_improved", 0), w["gpu_searched"], w.get("gpu_gain", 0))
     except (OSError, ValueError, KeyError):
         pass
     gap = lambda l: "—" if l is None else "%.3f %%" % (100.0 * (l - best[inst]) / best[inst])

@@ -63,7 +63,7 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 	solver.Float(OptPartDeep, func(o *ilsOptions) *float64 { return &o.partDeep }, 10, 0, 1e6,
 		"partition search: kicks per city made with sequential moves of depth 1 before they take the depth option's steps (0: from the start)").Experimental(),
 	solver.Bool(OptWindows, func(o *ilsOptions) *bool { return &o.win.on }, false,
-		"auto from 50,000 cities on a time limit: the partition search hands over, at winstart, to the population search on windows of the tour, each an open path with fixed ends searched on its own cores and spliced back when shorter, the cuts moving by half a window every round").Experimental(),
+		"auto from 50,000 cities on a time limit: the partition search hands over, once its gain a second falls low, to the population search on windows of the tour, each an open path with fixed ends searched on its own cores and spliced back when shorter, the cuts moving by half a window every round").Experimental(),
 	solver.Int(OptWinSize, func(o *ilsOptions) *int { return &o.win.size }, 0, 0, 1<<20,
 		"windows: about the cities of a window (0: one window a core, the tour covered at once, up to 12,500 cities a window)").Experimental(),
 	solver.Int(OptWinCores, func(o *ilsOptions) *int { return &o.win.cores }, 1, 1, 1024,
