@@ -64,18 +64,3 @@ func checkGPUs(cmd string, p solver.Params) ([]int, error) {
 	}
 	return sel, nil
 }
-
-// batchGPUs says what a GPU batch does with the GPUs sel selects: the
-// block search runs on device 0 alone, so a selection without it is
-// refused and one with more is noted.
-func batchGPUs(sel []int) (note string, err error) {
-	switch {
-	case len(sel) == 0:
-		return "", nil
-	case sel[0] != 0:
-		return "", &usageError{cmd: "batch", machine: true, msg: fmt.Sprintf("--gpus: a batch runs on GPU 0 alone; this selection starts with device %d", sel[0])}
-	case len(sel) > 1:
-		return fmt.Sprintf("a batch runs on GPU 0 alone, not on the %d GPU contexts selected", len(sel)), nil
-	}
-	return "", nil
-}

@@ -33,7 +33,7 @@ func fakeGPUs(t *testing.T, n int, err error) {
 // TestCheckGPUs: --gpus all, a count, a bare 0 and the written-out forms
 // select device 0 of a one-GPU machine; a device it lacks and a machine
 // without a GPU are refused in one line (exit 2, no usage line); a CPU run
-// is not checked; a batch runs on device 0 alone.
+// is not checked.
 func TestCheckGPUs(t *testing.T) {
 	fakeGPUs(t, 1, nil)
 	gpu := func(v string) solver.Params {
@@ -65,15 +65,6 @@ func TestCheckGPUs(t *testing.T) {
 	var ue *usageError
 	if !errors.As(err, &ue) || !ue.machine || ue.msg != "--gpus 0: no GPU to run on: no CUDA device" {
 		t.Errorf("--gpus 0 without a GPU: %v", err)
-	}
-	if note, err := batchGPUs([]int{0}); note != "" || err != nil {
-		t.Errorf("a batch on device 0: %q, %v", note, err)
-	}
-	if note, err := batchGPUs([]int{0, 1}); !strings.Contains(note, "GPU 0 alone") || err != nil {
-		t.Errorf("a batch on devices 0,1: %q, %v", note, err)
-	}
-	if _, err := batchGPUs([]int{1}); err == nil {
-		t.Error("a batch on device 1 alone is not refused")
 	}
 }
 
