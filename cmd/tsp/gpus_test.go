@@ -108,3 +108,38 @@ func TestGPUsOnTheDefaultEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUsOnEveryGPUEngine: on a two-GPU machine every GPU engine takes
+// --gpus (and --opt gpus=) all, a count, a bare 0 and device lists, and
+// refuses a device the machine lacks in one line with exit 2, before it
+// runs.
+func TestGPUsOnEveryGPUEngine(t *testing.T) {
+	fakeGPUs(t, 2, nil)
+	p := genCircle(t, 20)
+	var names []string
+	for _, e := range solver.Engines() {
+		if e.Backend() == solver.BackendGPU {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) < 5 {
+		t.Fatalf("GPU engines %v: want them all registered", names)
+	}
+	for _, name := range names {
+		for _, gpus := range []string{"all", "2", "1", "0", "0,1", "1,0", "1,", "count=2", "device=1"} {
+			for _, flag := range [][]string{{"--gpus", gpus}, {"--opt", "gpus=" + gpus}} {
+				args := append([]string{"solve", p, "--backend", "gpu", "--algo", name, "--time", "0.1", "--quiet"}, flag...)
+				if code, _, stderr := tsp(t, args...); code == 2 || strings.Contains(stderr, "gpus") {
+					t.Errorf("%s on two GPUs: exit %d, %q", strings.Join(args, " "), code, stderr)
+				}
+			}
+		}
+		for gpus, says := range map[string]string{"2,": "device 2 does not exist", "0,5": "device 5 does not exist", "3": "(this machine has 2 GPUs)", "device=2": "device 2 does not exist"} {
+			args := []string{"solve", p, "--backend", "gpu", "--algo", name, "--gpus", gpus, "--time", "0.1"}
+			code, _, stderr := tsp(t, args...)
+			if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, says) {
+				t.Errorf("%s on two GPUs: exit %d, %q; want exit 2 and one line saying %q", strings.Join(args, " "), code, stderr, says)
+			}
+		}
+	}
+}
