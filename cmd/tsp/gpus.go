@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -63,4 +64,23 @@ func checkGPUs(cmd string, p solver.Params) ([]int, error) {
 		return nil, ue
 	}
 	return sel, nil
+}
+
+// firstGPUOnly reports whether a GPU engine runs on device 0 alone
+// (device.FirstGPUOnly; a test hands its own).
+var firstGPUOnly = device.FirstGPUOnly
+
+// onFirstGPU refuses, in one line, a selection sel of p's gpus option (a
+// GPU run's: checkGPUs) that does not start with device 0 for a GPU
+// engine that runs on device 0 alone.
+func onFirstGPU(cmd string, p solver.Params, sel []int) error {
+	if len(sel) == 0 || sel[0] == 0 {
+		return nil
+	}
+	algo := cmp.Or(p.Algorithm, "auto")
+	e, err := solver.Lookup(algo, solver.BackendGPU)
+	if err != nil || !firstGPUOnly(e) {
+		return nil
+	}
+	return &usageError{cmd: cmd, machine: true, msg: fmt.Sprintf("--gpus %s: %s runs on GPU 0 alone; name device 0 first (0 or 0,%d)", strings.TrimSpace(p.Extra[device.OptGPUs]), e.Name(), sel[0])}
 }

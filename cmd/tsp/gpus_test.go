@@ -143,3 +143,26 @@ func TestGPUsOnEveryGPUEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestOnFirstGPU: an engine that runs on device 0 alone refuses a
+// selection that does not start with it, in one line with exit 2 before
+// the run; one that shares its work out takes it.
+func TestOnFirstGPU(t *testing.T) {
+	fakeGPUs(t, 2, nil)
+	old := firstGPUOnly
+	t.Cleanup(func() { firstGPUOnly = old })
+	firstGPUOnly = func(e solver.Engine) bool { return e.Name() == "or-ils" }
+	p := genCircle(t, 20)
+	solve := func(algo, gpus string) (int, string) {
+		code, _, stderr := tsp(t, "solve", p, "--backend", "gpu", "--algo", algo, "--gpus", gpus, "--time", "0.1", "--quiet")
+		return code, stderr
+	}
+	if code, stderr := solve("or-ils", "1,"); code != 2 || stderr != "tsp solve: --gpus 1,: or-ils runs on GPU 0 alone; name device 0 first (0 or 0,1)\n" {
+		t.Errorf("or-ils on device 1: exit %d, %q", code, stderr)
+	}
+	for _, c := range [][2]string{{"or-ils", "0,1"}, {"or-ils", "2"}, {"2opt-ils", "1,"}, {"2opt-ils", "device=1"}} {
+		if code, stderr := solve(c[0], c[1]); code == 2 || strings.Contains(stderr, "gpus") {
+			t.Errorf("%s --gpus %s: exit %d, %q", c[0], c[1], code, stderr)
+		}
+	}
+}
