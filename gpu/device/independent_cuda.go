@@ -43,7 +43,13 @@ func NewRunForIn(ctx context.Context, in *solver.Instance) (*Run, error) {
 // LabelIn is the label of the GPU NewRunIn opens its runs on ("GPU" when
 // it does not open).
 func LabelIn(ctx context.Context) string {
-	d, err := deviceAt(slotIn(ctx))
+	var d *Device
+	var err error
+	if ds := slotIn(ctx); ds == (DevSlot{}) {
+		d, err = GetDevice() // as a run there opens it
+	} else {
+		d, err = deviceAt(ds)
+	}
 	if err != nil {
 		return "GPU"
 	}
