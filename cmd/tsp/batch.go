@@ -32,6 +32,7 @@ type batchRequest struct {
 	optima   string
 	quiet    bool
 	shard    shard
+	gpus     []int         // the devices of a GPU batch (none: device 0, as the driver gives it)
 	progress time.Duration // how often a progress line goes out
 	// progressMode is --progress: text or json
 	progressMode string
@@ -72,13 +73,7 @@ func cmdBatch(ctx context.Context, e *env, args []string) error {
 		if onGPU = gpuBatch(); onGPU == nil {
 			return fmt.Errorf("--backend %s: this build solves batches on the CPU only (build with `make gpu`)", r.p.Backend)
 		}
-		note, err := batchGPUs(sel)
-		if err != nil {
-			return err
-		}
-		if note != "" && !r.quiet {
-			fmt.Fprintf(e.stderr, "tsp: note: --gpus: %s\n", note)
-		}
+		r.gpus = batchDevices(sel)
 	}
 	out, done, err := openBatchOut(r.out, e.stdout)
 	if err != nil {
@@ -115,8 +110,9 @@ const batchAbout = "Solves many instances, one JSON line each in --out (name, n,
 	"set's tour, kept as reference_length). A rerun with the same --out skips the instances already\n" +
 	"there; each batch of lines is synced to the disk before the next. On the CPU --jobs instances run\n" +
 	"at once, each on its share of the cores (one each by default); on the GPU (a CUDA build, GPU\n" +
-	"backend) --chunk instances at once, a block each, sharing --time-each. Ctrl-C keeps the lines\n" +
-	"written and exits 130.\n" +
+	"backend) --chunk instances at once on each GPU --gpus selects (default: every one), a block each,\n" +
+	"sharing --time-each; each GPU takes the next chunk as it ends one, the last instances shared out\n" +
+	"evenly, and the lines keep the input order. Ctrl-C keeps the lines written and exits 130.\n" +
 	"--time-each is wall clock: on a loaded machine, '--opt kicks=N --time-each 1s' gives each run\n" +
 	"the same work whatever the load (docs/BATCH.md)."
 
@@ -133,7 +129,7 @@ func parseBatch(e *env, args []string) (*batchRequest, error) {
 	fs.StringVar(&p.Algorithm, "algo", "auto", "algorithm `NAME`")
 	fs.StringVar(&p.Backend, "backend", "auto", "cpu, gpu or auto (GPU when available, else CPU)")
 	fs.IntVar(&r.jobs, "jobs", 0, "instances solved at once on the CPU, the cores shared out between them (0: one per core)")
-	fs.IntVar(&r.chunk, "chunk", 4096, "instances handed to the GPU at once")
+	fs.IntVar(&r.chunk, "chunk", 4096, "instances handed to each GPU at once")
 	fs.BoolVar(&r.lines, "lines", false, "read every input file as one instance a line, 'x1 y1 x2 y2 …' (default: told by the first line)")
 	fs.BoolVar(&r.tours, "tours", false, "write each tour (1-based ids) in its line")
 	durationVar(fs, &r.bound, "bound", 0, "spend up to `D` an instance on a Held–Karp lower bound when its optimum is unknown (0: none)")
@@ -250,17 +246,16 @@ func runBatch(ctx context.Context, e *env, r *batchRequest, pl *session.Pipeline
 	items := make(chan batchItem, 4*r.jobs)
 	results := make(chan batchDone, 4*r.jobs)
 	listErr := listBatch(ctx, r, done, st, items)
-	var wg sync.WaitGroup
 	if onGPU != nil {
-		wg.Add(1)
-		go func() { defer wg.Done(); gpuBatchWorker(ctx, r, onGPU, items, results) }()
+		go runGPUBatch(ctx, r, onGPU, batchDevicesOr0(r.gpus), items, results)
 	} else {
+		var wg sync.WaitGroup
 		for range r.jobs {
 			wg.Add(1)
 			go func() { defer wg.Done(); cpuBatchWorker(ctx, r, pl, items, results) }()
 		}
+		go func() { wg.Wait(); close(results) }()
 	}
-	go func() { wg.Wait(); close(results) }()
 	werr := collectBatch(e, r, st, out, results, cancel)
 	// the workers stop early only once ctx has ended, which ends the listing too
 	lerr := listErr()
@@ -392,62 +387,6 @@ func cpuBatchWorker(ctx context.Context, r *batchRequest, pl *session.Pipeline, 
 		// the plan's instance carries the optimum it proved for a small one, as solve's does
 		results <- batchDone{line: r.line(ctx, it, plan.In, o.Result, ref, hasRef)}
 	}
-}
-
-// gpuBatchWorker hands the items to the GPU chunk by chunk.
-func gpuBatchWorker(ctx context.Context, r *batchRequest, solve batchSolver, items <-chan batchItem, results chan<- batchDone) {
-	var optima []string
-	if r.optima != "" {
-		optima = []string{r.optima}
-	}
-	type loaded struct {
-		it     batchItem
-		in     *solver.Instance
-		ref    int64
-		hasRef bool
-	}
-	var chunk []loaded
-	run := func() {
-		if len(chunk) == 0 || ctx.Err() != nil {
-			return
-		}
-		ins := make([]*solver.Instance, len(chunk))
-		for i, c := range chunk {
-			ins[i] = c.in
-		}
-		res, err := solve(ctx, ins, r.p)
-		if ctx.Err() != nil {
-			return
-		}
-		if err == nil && len(res) != len(ins) {
-			err = fmt.Errorf("the GPU returned %d results for %d instances", len(res), len(ins))
-		}
-		for i, c := range chunk {
-			switch {
-			case err != nil:
-				results <- batchDone{err: fmt.Errorf("%s: %v", c.it.key(), err)}
-			default:
-				if verr := checkBatchResult(c.in, res[i]); verr != nil {
-					results <- batchDone{err: fmt.Errorf("%s: %v", c.it.key(), verr)}
-					continue
-				}
-				results <- batchDone{line: r.line(ctx, c.it, c.in, res[i], c.ref, c.hasRef)}
-			}
-		}
-		chunk = chunk[:0]
-	}
-	for it := range items {
-		in, ref, hasRef, err := it.load(optima)
-		if err != nil {
-			results <- batchDone{err: err}
-			continue
-		}
-		chunk = append(chunk, loaded{it, session.WithExactOptimum(in), ref, hasRef})
-		if len(chunk) == r.chunk {
-			run()
-		}
-	}
-	run()
 }
 
 // checkBatchResult checks a result that did not come through the run

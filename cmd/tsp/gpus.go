@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -65,17 +66,21 @@ func checkGPUs(cmd string, p solver.Params) ([]int, error) {
 	return sel, nil
 }
 
-// batchGPUs says what a GPU batch does with the GPUs sel selects: the
-// block search runs on device 0 alone, so a selection without it is
-// refused and one with more is noted.
-func batchGPUs(sel []int) (note string, err error) {
-	switch {
-	case len(sel) == 0:
-		return "", nil
-	case sel[0] != 0:
-		return "", &usageError{cmd: "batch", machine: true, msg: fmt.Sprintf("--gpus: a batch runs on GPU 0 alone; this selection starts with device %d", sel[0])}
-	case len(sel) > 1:
-		return fmt.Sprintf("a batch runs on GPU 0 alone, not on the %d GPU contexts selected", len(sel)), nil
+// firstGPUOnly reports whether a GPU engine runs on device 0 alone
+// (device.FirstGPUOnly; a test hands its own).
+var firstGPUOnly = device.FirstGPUOnly
+
+// onFirstGPU refuses, in one line, a selection sel of p's gpus option (a
+// GPU run's: checkGPUs) that does not start with device 0 for a GPU
+// engine that runs on device 0 alone.
+func onFirstGPU(cmd string, p solver.Params, sel []int) error {
+	if len(sel) == 0 || sel[0] == 0 {
+		return nil
 	}
-	return "", nil
+	algo := cmp.Or(p.Algorithm, "auto")
+	e, err := solver.Lookup(algo, solver.BackendGPU)
+	if err != nil || !firstGPUOnly(e) {
+		return nil
+	}
+	return &usageError{cmd: cmd, machine: true, msg: fmt.Sprintf("--gpus %s: %s runs on GPU 0 alone; name device 0 first (0 or 0,%d)", strings.TrimSpace(p.Extra[device.OptGPUs]), e.Name(), sel[0])}
 }

@@ -33,7 +33,7 @@ func fakeGPUs(t *testing.T, n int, err error) {
 // TestCheckGPUs: --gpus all, a count, a bare 0 and the written-out forms
 // select device 0 of a one-GPU machine; a device it lacks and a machine
 // without a GPU are refused in one line (exit 2, no usage line); a CPU run
-// is not checked; a batch runs on device 0 alone.
+// is not checked.
 func TestCheckGPUs(t *testing.T) {
 	fakeGPUs(t, 1, nil)
 	gpu := func(v string) solver.Params {
@@ -65,15 +65,6 @@ func TestCheckGPUs(t *testing.T) {
 	var ue *usageError
 	if !errors.As(err, &ue) || !ue.machine || ue.msg != "--gpus 0: no GPU to run on: no CUDA device" {
 		t.Errorf("--gpus 0 without a GPU: %v", err)
-	}
-	if note, err := batchGPUs([]int{0}); note != "" || err != nil {
-		t.Errorf("a batch on device 0: %q, %v", note, err)
-	}
-	if note, err := batchGPUs([]int{0, 1}); !strings.Contains(note, "GPU 0 alone") || err != nil {
-		t.Errorf("a batch on devices 0,1: %q, %v", note, err)
-	}
-	if _, err := batchGPUs([]int{1}); err == nil {
-		t.Error("a batch on device 1 alone is not refused")
 	}
 }
 
@@ -114,6 +105,64 @@ func TestGPUsOnTheDefaultEngine(t *testing.T) {
 		code, _, stderr := tsp(t, args...)
 		if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "device 2 does not exist") {
 			t.Errorf("%s on one GPU: exit %d, %q", strings.Join(args, " "), code, stderr)
+		}
+	}
+}
+
+// TestGPUsOnEveryGPUEngine: on a two-GPU machine every GPU engine takes
+// --gpus (and --opt gpus=) all, a count, a bare 0 and device lists, and
+// refuses a device the machine lacks in one line with exit 2, before it
+// runs.
+func TestGPUsOnEveryGPUEngine(t *testing.T) {
+	fakeGPUs(t, 2, nil)
+	p := genCircle(t, 20)
+	var names []string
+	for _, e := range solver.Engines() {
+		if e.Backend() == solver.BackendGPU {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) < 5 {
+		t.Fatalf("GPU engines %v: want them all registered", names)
+	}
+	for _, name := range names {
+		for _, gpus := range []string{"all", "2", "1", "0", "0,1", "1,0", "1,", "count=2", "device=1"} {
+			for _, flag := range [][]string{{"--gpus", gpus}, {"--opt", "gpus=" + gpus}} {
+				args := append([]string{"solve", p, "--backend", "gpu", "--algo", name, "--time", "0.1", "--quiet"}, flag...)
+				if code, _, stderr := tsp(t, args...); code == 2 || strings.Contains(stderr, "gpus") {
+					t.Errorf("%s on two GPUs: exit %d, %q", strings.Join(args, " "), code, stderr)
+				}
+			}
+		}
+		for gpus, says := range map[string]string{"2,": "device 2 does not exist", "0,5": "device 5 does not exist", "3": "(this machine has 2 GPUs)", "device=2": "device 2 does not exist"} {
+			args := []string{"solve", p, "--backend", "gpu", "--algo", name, "--gpus", gpus, "--time", "0.1"}
+			code, _, stderr := tsp(t, args...)
+			if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, says) {
+				t.Errorf("%s on two GPUs: exit %d, %q; want exit 2 and one line saying %q", strings.Join(args, " "), code, stderr, says)
+			}
+		}
+	}
+}
+
+// TestOnFirstGPU: an engine that runs on device 0 alone refuses a
+// selection that does not start with it, in one line with exit 2 before
+// the run; one that shares its work out takes it.
+func TestOnFirstGPU(t *testing.T) {
+	fakeGPUs(t, 2, nil)
+	old := firstGPUOnly
+	t.Cleanup(func() { firstGPUOnly = old })
+	firstGPUOnly = func(e solver.Engine) bool { return e.Name() == "or-ils" }
+	p := genCircle(t, 20)
+	solve := func(algo, gpus string) (int, string) {
+		code, _, stderr := tsp(t, "solve", p, "--backend", "gpu", "--algo", algo, "--gpus", gpus, "--time", "0.1", "--quiet")
+		return code, stderr
+	}
+	if code, stderr := solve("or-ils", "1,"); code != 2 || stderr != "tsp solve: --gpus 1,: or-ils runs on GPU 0 alone; name device 0 first (0 or 0,1)\n" {
+		t.Errorf("or-ils on device 1: exit %d, %q", code, stderr)
+	}
+	for _, c := range [][2]string{{"or-ils", "0,1"}, {"or-ils", "2"}, {"2opt-ils", "1,"}, {"2opt-ils", "device=1"}} {
+		if code, stderr := solve(c[0], c[1]); code == 2 || strings.Contains(stderr, "gpus") {
+			t.Errorf("%s --gpus %s: exit %d, %q", c[0], c[1], code, stderr)
 		}
 	}
 }

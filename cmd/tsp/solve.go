@@ -48,7 +48,11 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	gpuNote := gpusOnCPU(&r.p)
-	if _, err := checkGPUs("solve", r.p); err != nil {
+	sel, err := checkGPUs("solve", r.p)
+	if err != nil {
+		return err
+	}
+	if err := onFirstGPU("solve", r.p, sel); err != nil {
 		return err
 	}
 	pl, choice, err := setUpRun("solve", r.p, []string{r.file}, target{"--out", r.out}, target{"--json", r.json})

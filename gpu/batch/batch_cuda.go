@@ -18,7 +18,9 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// Solve solves many small instances at once on the GPU, a block of
+// Solve solves many small instances at once on one GPU (the first p's
+// gpus option selects, device 0 when it gives none; tsp batch shares a
+// batch's chunks out between the GPUs), a block of
 // blockils.cu per instance, its warps independent searches, one from the
 // instance's greedy tour, the others from randomized nearest-neighbour
 // tours (up to about 110 cities with the instance's distance table in
@@ -61,6 +63,7 @@ type run struct {
 	ctx   context.Context
 	ins   []*solver.Instance
 	st    []biStart
+	p     solver.Params // the batch's params: its gpus option names the one device it runs on
 	kicks int64
 	seed  uint64
 	cfg   config
@@ -79,7 +82,7 @@ func solveWith(ctx context.Context, ins []*solver.Instance, p solver.Params, cfg
 	if err != nil {
 		return nil, err
 	}
-	r := &run{ctx: ctx, ins: ins, kicks: kicks, seed: p.Seed, cfg: cfg,
+	r := &run{ctx: ctx, ins: ins, p: p, kicks: kicks, seed: p.Seed, cfg: cfg,
 		out: &batchOut{tours: make([][]int, len(ins)), steps: make([]int64, len(ins))}}
 	tours, steps := r.out.tours, r.out.steps
 	label := "cpu (fewer than 10 cities)"
@@ -149,7 +152,7 @@ func batchGroups(ins []*solver.Instance) (groups map[int][]int, small []int, err
 // instances, fills tours and steps, and returns the device's label with
 // the counters of all groups.
 func (r *run) solveGroups(groups map[int][]int, deadline time.Time) (string, error) {
-	ru, err := device.NewRun()
+	ru, err := device.NewRunOf(r.p)
 	if err != nil {
 		return "", err
 	}

@@ -5,6 +5,7 @@ package batch
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,5 +78,38 @@ func TestSolve(t *testing.T) {
 	_, err = Solve(context.Background(), []*solver.Instance{solver.NewCoordInstance("geo", solver.Geo, make([]float64, 20), make([]float64, 20), nil)}, p)
 	if !errors.Is(err, device.ErrUnsupported) {
 		t.Fatalf("a GEO instance: %v, want ErrUnsupported", err)
+	}
+}
+
+// TestSolveOnEachGPU: tsp batch's two GPUs at once, each a chunk of its
+// own on the device its params name (the label says which), every tour
+// valid; on a machine of fewer than two GPUs it skips.
+func TestSolveOnEachGPU(t *testing.T) {
+	gputest.NeedDevice(t)
+	gpus, err := device.GPUs()
+	if err != nil || len(gpus) < 2 {
+		t.Skipf("needs two GPUs: %d here (%v)", len(gpus), err)
+	}
+	ins := make([]*solver.Instance, 200)
+	for i := range ins {
+		ins[i] = gputest.RandomInstance(100, solver.Euc2D, 1e4, uint64(500+i))
+	}
+	res := make([][]solver.Result, 2)
+	errs := device.OnEach(2, func(g int) error {
+		p := solver.Params{Seed: 1, Extra: map[string]string{"kicks": "200", device.OptGPUs: []string{"0,", "1,"}[g]}}
+		var err error
+		res[g], err = Solve(context.Background(), ins[g*100:(g+1)*100], p)
+		return err
+	})
+	for g, err := range errs {
+		if err != nil {
+			t.Fatalf("GPU %d: %v", g, err)
+		}
+		for i, r := range res[g] {
+			gputest.CheckResult(t, ins[g*100+i].Name, ins[g*100+i], r)
+		}
+	}
+	if strings.HasPrefix(res[0][0].Device, "GPU ") || !strings.HasPrefix(res[1][0].Device, "GPU 1.0 ") {
+		t.Errorf("devices %q and %q; want device 0's label, then GPU 1.0's", res[0][0].Device, res[1][0].Device)
 	}
 }

@@ -14,8 +14,8 @@ import (
 // them).
 var (
 	twoOptClimbImpl = device.Impl{Multi: twoOptClimbOn, Limit: climbLimit, Tune: func(t *device.Tuning, _ *solver.Instance) { climbBlocks(t) }}
-	twoOptILSImpl   = device.Impl{Solve: TwoOptILS, Limit: device.AlwaysDefault}
-	swapClimbImpl   = device.Impl{Solve: solveSwapClimb, Limit: swapLimit, Tune: func(t *device.Tuning, _ *solver.Instance) {
+	twoOptILSImpl   = device.Impl{Multi: device.Independent(TwoOptILS), Limit: device.AlwaysDefault}
+	swapClimbImpl   = device.Impl{Multi: device.Independent(solveSwapClimb), Limit: swapLimit, Tune: func(t *device.Tuning, _ *solver.Instance) {
 		t.Set("blocks", strconv.Itoa(int(min(max(int64(1<<19)/swapMoves(t.N), 1), 4096))), 0)
 	}}
 )

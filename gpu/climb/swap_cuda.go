@@ -189,7 +189,7 @@ func solveSwapClimb(ctx context.Context, e solver.Engine, in *solver.Instance, p
 	if cfg.Tabu > 0 {
 		return solveSwapTabu(ctx, e, in, p, snaps, matrix, cfg)
 	}
-	r, err := device.NewRun()
+	r, err := device.NewRunIn(ctx)
 	if err != nil {
 		return solver.Result{}, err
 	}

@@ -78,7 +78,7 @@ func (b *swapBatch) tuneTabu(pers []int) error {
 func solveSwapTabu(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, matrix bool, cfg SwapConfig) (solver.Result, error) {
 	iters, tenure, per := cfg.Tabu, cfg.Tenure, cfg.Per
 	start := time.Now()
-	r, err := device.NewRun()
+	r, err := device.NewRunIn(ctx)
 	if err != nil {
 		return solver.Result{}, err
 	}

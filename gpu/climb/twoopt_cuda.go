@@ -254,7 +254,7 @@ func twoOptLocalSearch(ctx context.Context, b *twoOptBatch, in *solver.Instance,
 // double-bridge kicks, a kicked tour accepted when no worse.
 func TwoOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
-	r, err := device.NewRunFor(in)
+	r, err := device.NewRunForIn(ctx, in)
 	if err != nil {
 		return solver.Result{}, err
 	}

@@ -17,7 +17,8 @@ const OptGPUs = "gpus"
 var gpusOption = solver.Option{Name: OptGPUs, Kind: solver.KindText, Default: "all",
 	Doc: "the GPUs the run uses: all (every usable GPU), a count N of 1 or more (the first N usable ones), or device numbers such as 0, 0,1 or device=1 " +
 		"(a bare 0 is device 0; count=N and device=LIST say which is meant; a number twice, as in 0,0, runs two contexts on that device); the engines that split their searches " +
-		"(pspm, sspm, pssm, 2opt-climb) run as many searches on each, exchanging the best tour where they do on one; the others run on the first"}
+		"(pspm, sspm, pssm, 2opt-climb) run as many searches on each, exchanging the best tour where they do on one; 2opt-ils, 3opt-ils, 2opt-or and swap-climb " +
+		"run an independent search on each, seeded apart, and keep the shortest tour; the others run on the first"}
 
 // WithGPUs is a GPU engine's declarations with OptGPUs added.
 type WithGPUs struct{ solver.Declarer }

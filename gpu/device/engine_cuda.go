@@ -40,6 +40,14 @@ func (e engine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration
 	return 0
 }
 
+// FirstGPUOnly reports whether e is a GPU engine whose work runs on the
+// first context its gpus option selects, never shared out (its runs open
+// device 0: a selection must name it first).
+func FirstGPUOnly(e solver.Engine) bool {
+	g, ok := e.(engine)
+	return ok && g.impl.Multi == nil
+}
+
 // AlwaysDefault is Impl.Limit for the engines that run
 // solver.DefaultTimeLimit whatever their options.
 func AlwaysDefault(*solver.Instance, solver.Params) time.Duration {

@@ -29,6 +29,9 @@ func GPUs() ([]GPU, error) { return nil, ErrNotBuilt }
 // DefaultLimit is 0 without CUDA: the engine does not run.
 func (engine) DefaultLimit(*solver.Instance, solver.Params) time.Duration { return 0 }
 
+// FirstGPUOnly is false without CUDA: no engine runs.
+func FirstGPUOnly(solver.Engine) bool { return false }
+
 // SolveAided returns ErrNotBuilt without CUDA.
 func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	return solver.Result{}, Available()

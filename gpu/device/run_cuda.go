@@ -51,6 +51,20 @@ func NewRunFor(in *solver.Instance) (*Run, error) {
 // NewRun opens a run on device 0's primary context: newRunAt.
 func NewRun() (*Run, error) { return newRunAt(DevSlot{}) }
 
+// NewRunOf opens a run on the first context p's OptGPUs selects, and on
+// device 0's primary context when p gives none (as NewRun, without asking
+// the driver for its list).
+func NewRunOf(p solver.Params) (*Run, error) {
+	if !p.Given(OptGPUs) {
+		return NewRun()
+	}
+	sel, err := selectDevices(p)
+	if err != nil {
+		return nil, err
+	}
+	return newRunAt(sel[0])
+}
+
 // newRunAt opens a run on context ds (opened on first use); after a
 // sticky fault it resets the context first once no run is open, else
 // refuses.

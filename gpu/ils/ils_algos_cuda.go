@@ -13,8 +13,8 @@ import (
 // The bodies of this package's GPU engines (ils_algos.go registers them).
 var (
 	orILSImpl    = device.Impl{Solve: solveOrILS, Limit: device.AlwaysDefault}
-	tourLSImpl   = device.Impl{Solve: solveTourLS}
-	threeOptImpl = device.Impl{Solve: solveThreeOptILS, Limit: threeOptLimit, Tune: func(t *device.Tuning, _ *solver.Instance) {
+	tourLSImpl   = device.Impl{Multi: device.Independent(solveTourLS)}
+	threeOptImpl = device.Impl{Multi: device.Independent(solveThreeOptILS), Limit: threeOptLimit, Tune: func(t *device.Tuning, _ *solver.Instance) {
 		t.Set("blocks", strconv.Itoa(4*t.R.Dev.Info.Multiprocs), 0)
 	}}
 )

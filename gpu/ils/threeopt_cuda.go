@@ -304,7 +304,7 @@ func (d *threeOptDeviceILS) view(s *solver.Snapshot) error {
 // ILS-RKBI_blocks, local search and iterated local search on the device.
 func solveThreeOptILS(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
 	start := time.Now()
-	r, err := device.NewRun()
+	r, err := device.NewRunIn(ctx)
 	if err != nil {
 		return solver.Result{}, err
 	}

@@ -233,7 +233,7 @@ func GlsDescent(ctx context.Context, in *solver.Instance, given []int, greedy bo
 	if in.N < glsMinN || len(in.X) != in.N || !OrSpanOK(in) {
 		return nil, st, fmt.Errorf("%w: 2opt-or needs at least %d cities with coordinates within a span of %.0e", device.ErrUnsupported, glsMinN, OrMaxSpan)
 	}
-	ru, err := device.NewRun()
+	ru, err := device.NewRunIn(ctx)
 	if err != nil {
 		return nil, st, err
 	}
@@ -282,18 +282,9 @@ func solveTourLS(ctx context.Context, e solver.Engine, in *solver.Instance, p so
 	l := solver.TourLength(in, t)
 	sink.Send(solver.Snapshot{Tour: t, Length: l, Best: t, BestLength: l, Progress: 1, Phase: solver.PhaseSearch, PhaseProgress: 1, Step: int64(st.Passes), Moves: st.moves})
 	dev := fmt.Sprintf("%s: grid, %d-nearest lists and %s start %.1f ms; %d passes (%d over every city) %.1f ms, %d moves, gain %d",
-		deviceLabel(), glsK, GlsStartName(len(p.Start) == in.N, st.Rounds, st.Frags), Millis(st.Setup), st.Passes, st.full, Millis(st.Search), st.moves, st.gain)
+		device.LabelIn(ctx), glsK, GlsStartName(len(p.Start) == in.N, st.Rounds, st.Frags), Millis(st.Setup), st.Passes, st.full, Millis(st.Search), st.moves, st.gain)
 	return solver.Finish(in, e, p, solver.Outcome{Tour: t, Moves: st.moves, Steps: int64(st.Passes), Start: start, Stopped: st.stopped || ctx.Err() != nil, Device: dev})
 }
 
 // Millis is d in milliseconds.
 func Millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// deviceLabel is the device's label.
-func deviceLabel() string {
-	d, err := device.GetDevice()
-	if err != nil {
-		return "GPU"
-	}
-	return d.Label
-}

@@ -1,0 +1,89 @@
+//go:build cuda
+
+package device
+
+import (
+	"context"
+
+	"github.com/tsplab/tsplab/solver"
+)
+
+// slotKey is the context key of the GPU context a search opens its runs
+// on (Independent's share).
+type slotKey struct{}
+
+// withSlot returns ctx with the GPU context ds for NewRunIn.
+func withSlot(ctx context.Context, ds DevSlot) context.Context {
+	if ds == (DevSlot{}) {
+		return ctx
+	}
+	return context.WithValue(ctx, slotKey{}, ds)
+}
+
+// slotIn is the GPU context ctx names: device 0's primary context where
+// none is named.
+func slotIn(ctx context.Context) DevSlot {
+	ds, _ := ctx.Value(slotKey{}).(DevSlot)
+	return ds
+}
+
+// NewRunIn opens a run on the GPU context of the search ctx belongs to
+// (one of Independent's), and on device 0's primary context otherwise.
+func NewRunIn(ctx context.Context) (*Run, error) { return newRunAt(slotIn(ctx)) }
+
+// NewRunForIn is NewRunIn, refused when the kernels do not compute in's
+// metric.
+func NewRunForIn(ctx context.Context, in *solver.Instance) (*Run, error) {
+	if _, err := MetricCode(in); err != nil {
+		return nil, err
+	}
+	return NewRunIn(ctx)
+}
+
+// LabelIn is the label of the GPU NewRunIn opens its runs on ("GPU" when
+// it does not open).
+func LabelIn(ctx context.Context) string {
+	var d *Device
+	var err error
+	if ds := slotIn(ctx); ds == (DevSlot{}) {
+		d, err = GetDevice() // as a run there opens it
+	} else {
+		d, err = deviceAt(ds)
+	}
+	if err != nil {
+		return "GPU"
+	}
+	return d.Label
+}
+
+// Independent is the body of an engine whose search runs on one GPU
+// context (solve opens its runs with NewRunIn): on one context selected,
+// solve itself there, seed and all; on several, one independent search
+// on each, search i seeded ShareSeed(seed, i), the shortest tour kept and
+// sent in the snapshots as it improves, the moves and steps of all summed.
+// A search that fails is named in the account while another ends; with
+// none, the first error.
+func Independent(solve SolveFunc) MultiSolveFunc {
+	return func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, sel []DevSlot) (solver.Result, error) {
+		if len(sel) <= 1 {
+			ds := DevSlot{}
+			if len(sel) == 1 {
+				ds = sel[0]
+			}
+			return solve(withSlot(ctx, ds), e, in, p, snaps)
+		}
+		n := len(sel)
+		res := make([]solver.Result, n)
+		merge := newBestOf(snaps, n)
+		errs := OnEach(n, func(i int) error {
+			q := p
+			q.Seed = ShareSeed(p.Seed, i)
+			ch, done := merge.share(i)
+			defer done()
+			var err error
+			res[i], err = solve(withSlot(ctx, sel[i]), e, in, q, ch)
+			return err
+		})
+		return bestResult(res, errs, sel, p)
+	}
+}
