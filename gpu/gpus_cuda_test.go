@@ -3,11 +3,14 @@
 package gpu
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"github.com/tsplab/tsplab/gpu/climb"
 	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/ils"
+	"github.com/tsplab/tsplab/gpu/internal/gputest"
 	"github.com/tsplab/tsplab/gpu/pspm"
 	"github.com/tsplab/tsplab/solver"
 )
@@ -26,6 +29,43 @@ func TestFirstGPUOnly(t *testing.T) {
 		}
 		if got := device.FirstGPUOnly(e); got != first {
 			t.Errorf("%s: FirstGPUOnly %v, want %v", name, got, first)
+		}
+	}
+}
+
+// TestIndependentOnTwoContexts: each engine of independent searches, on
+// two contexts (both on device 0, so that one GPU is enough), gives a
+// valid, exact tour, says it ran on both, and sends the best in its
+// snapshots.
+func TestIndependentOnTwoContexts(t *testing.T) {
+	gputest.NeedDevice(t)
+	in := gputest.RandomInstance(300, solver.Euc2D, 1000, 31)
+	for _, name := range []string{climb.AlgoTwoOptILS, climb.AlgoSwapClimb, ils.AlgoThreeOptILS, ils.AlgoTourLS} {
+		e := gputest.MultiEngine(t, name)
+		p := gputest.WithOpts(solver.Params{Seed: 5, TimeLimit: 300 * time.Millisecond}, gputest.TwoContexts)
+		snaps := make(chan solver.Snapshot, 1)
+		best := int64(0)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for s := range snaps {
+				if s.Best != nil {
+					best = s.BestLength
+				}
+			}
+		}()
+		res, err := e.Solve(context.Background(), in, p, snaps)
+		close(snaps)
+		<-done
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		gputest.CheckExact(t, name, in, res)
+		if g := res.Account.GPU; g == nil || g.Contexts != 2 || res.Settings.GPUs != "0,0" || res.Params.Seed != 5 {
+			t.Fatalf("%s: GPU account %+v, settings %+v, seed %d", name, g, res.Settings, res.Params.Seed)
+		}
+		if best < res.Length {
+			t.Errorf("%s: the snapshots' best %d is shorter than the result's %d", name, best, res.Length)
 		}
 	}
 }

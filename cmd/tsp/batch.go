@@ -247,7 +247,7 @@ func runBatch(ctx context.Context, e *env, r *batchRequest, pl *session.Pipeline
 	results := make(chan batchDone, 4*r.jobs)
 	listErr := listBatch(ctx, r, done, st, items)
 	if onGPU != nil {
-		go runGPUBatch(ctx, r, onGPU, batchDevicesOr0(r.gpus), items, results)
+		go runGPUBatch(ctx, r, onGPU, items, results)
 	} else {
 		var wg sync.WaitGroup
 		for range r.jobs {

@@ -124,18 +124,14 @@ func batchDevices(sel []int) []int {
 	return all
 }
 
-// batchDevicesOr0 is devs, or device 0 alone where none is named.
-func batchDevicesOr0(devs []int) []int {
+// runGPUBatch solves the items on the GPUs r names (none: device 0), a
+// worker each sharing one queue of chunks, and sends their outcomes to
+// results in input order, closing it at the end.
+func runGPUBatch(ctx context.Context, r *batchRequest, solve batchSolver, items <-chan batchItem, results chan<- batchDone) {
+	devs := r.gpus
 	if len(devs) == 0 {
-		return []int{0}
+		devs = []int{0}
 	}
-	return devs
-}
-
-// runGPUBatch solves the items on the GPUs devs, a worker each sharing one
-// queue of chunks, and sends their outcomes to results in input order,
-// closing it at the end.
-func runGPUBatch(ctx context.Context, r *batchRequest, solve batchSolver, devs []int, items <-chan batchItem, results chan<- batchDone) {
 	chunks := make(chan gpuChunk)
 	go dealChunks(ctx, items, r.chunk, len(devs), chunks)
 	ps := make([]solver.Params, len(devs))
