@@ -253,3 +253,46 @@ func TestTourPoolDeadline(t *testing.T) {
 		}
 	}
 }
+
+// TestTourPoolsImprove: a pool over two contexts (both on device 0, so
+// that one GPU is enough) has the slots of both, shares the tours out
+// and returns them valid, none longer, their lengths exact.
+func TestTourPoolsImprove(t *testing.T) {
+	gputest.NeedDevice(t)
+	in := gputest.RandomInstance(2000, solver.Euc2D, 1e5, 5)
+	one, err := OpenTourPool(in, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slots := one.Slots()
+	one.Close()
+	p, err := OpenTourPoolOn(device.SlotsOf([]int{0, 0}))(in, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if p.Slots() != 2*slots {
+		t.Fatalf("%d slots on two contexts, want 2 × %d", p.Slots(), slots)
+	}
+	tours := poolTours(in, 41, 3)
+	before := make([]int64, len(tours))
+	for i, tr := range tours {
+		before[i] = solver.TourLength(in, device.Convert[int](tr))
+	}
+	lens, err := p.Improve(context.Background(), tours, 50)
+	if err != nil || len(lens) != len(tours) {
+		t.Fatalf("%d lengths for %d tours: %v", len(lens), len(tours), err)
+	}
+	for i, tr := range tours {
+		tt := device.Convert[int](tr)
+		if err := solver.ValidateTour(tt, in.N); err != nil {
+			t.Fatal(err)
+		}
+		if l := solver.TourLength(in, tt); l != lens[i] || l > before[i] {
+			t.Fatalf("tour %d: length %d, reported %d, came %d", i, l, lens[i], before[i])
+		}
+	}
+	if k := p.(interface{ LastKicks() int64 }).LastKicks(); k < 41*50 {
+		t.Fatalf("%d kicks in all, want at least 41 × 50", k)
+	}
+}

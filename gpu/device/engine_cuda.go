@@ -11,12 +11,13 @@ import (
 )
 
 // Impl is a GPU engine's implementation in a CUDA build: one of Solve,
-// Aided and Multi, and optionally what Tune fills in. Register takes it
+// Aided, Multi and MultiAided, and optionally what Tune fills in. Register takes it
 // with the engine's name; the build without CUDA has an empty Impl.
 type Impl struct {
-	Solve SolveFunc
-	Aided AidedSolveFunc
-	Multi MultiSolveFunc
+	Solve      SolveFunc
+	Aided      AidedSolveFunc
+	Multi      MultiSolveFunc
+	MultiAided MultiAidedSolveFunc
 	// Tune sets the engine's defaults that depend on the instance and the
 	// device (solver.Tuner), with the device's run open.
 	Tune func(t *Tuning, in *solver.Instance)
@@ -88,6 +89,9 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	impl := e.impl
 	if impl.Multi != nil {
 		return impl.Multi(ctx, e, in, p, snaps, sel)
+	}
+	if impl.MultiAided != nil {
+		return impl.MultiAided(ctx, e, in, p, snaps, aid, sel)
 	}
 	if given && len(sel) > 0 && sel[0] != (DevSlot{}) {
 		return solver.Result{}, fmt.Errorf("%w: %s runs on GPU 0 alone; --opt %s must name device 0 first", ErrUnsupported, e.name, OptGPUs)
