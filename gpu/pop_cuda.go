@@ -34,9 +34,21 @@ func solvePop(ctx context.Context, e solver.Engine, in *solver.Instance, p solve
 		Device: r.Device + gpu})
 	res.Stats = r.Stats
 	res.Account = r.Account
-	if len(sel) > 1 && r.Stats.PoolSearched {
-		g := res.Account.GPUPart()
-		g.Contexts, res.Settings.GPUs = len(sel), device.GpusText(sel)
-	}
+	poolContexts(&res, sel, r.Stats.PoolSearched)
 	return res, err
+}
+
+// poolContexts says in res's account on how many of the selected GPU
+// contexts sel the block search ran: all of them when the population
+// searched its tours there (pooled), else on device 0 alone.
+func poolContexts(res *solver.Result, sel []device.DevSlot, pooled bool) {
+	if len(sel) <= 1 {
+		return
+	}
+	g := res.Account.GPUPart()
+	if !pooled {
+		g.Contexts, g.Selected = 1, len(sel)
+		return
+	}
+	g.Contexts, res.Settings.GPUs = len(sel), device.GpusText(sel)
 }

@@ -41,9 +41,9 @@ func (e engine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration
 	return 0
 }
 
-// FirstGPUOnly reports whether e is a GPU engine whose work runs on the
-// first context its gpus option selects, never shared out (its runs open
-// device 0: a selection must name it first).
+// FirstGPUOnly reports whether e is a GPU engine whose runs open device
+// 0 (all its work there, or its Held–Karp ascent with part of its work
+// shared out: Impl.MultiAided), so that a selection must name it first.
 func FirstGPUOnly(e solver.Engine) bool {
 	g, ok := e.(engine)
 	return ok && g.impl.Multi == nil
@@ -90,11 +90,11 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	if impl.Multi != nil {
 		return impl.Multi(ctx, e, in, p, snaps, sel)
 	}
-	if impl.MultiAided != nil {
-		return impl.MultiAided(ctx, e, in, p, snaps, aid, sel)
-	}
 	if given && len(sel) > 0 && sel[0] != (DevSlot{}) {
 		return solver.Result{}, fmt.Errorf("%w: %s runs on GPU 0 alone; --opt %s must name device 0 first", ErrUnsupported, e.name, OptGPUs)
+	}
+	if impl.MultiAided != nil {
+		return impl.MultiAided(ctx, e, in, p, snaps, aid, sel)
 	}
 	var res solver.Result
 	switch {
