@@ -10,7 +10,6 @@ import (
 
 	"github.com/tsplab/tsplab/gpu/ascent"
 	"github.com/tsplab/tsplab/gpu/blockils"
-	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/ils"
 	"github.com/tsplab/tsplab/solver"
 	cpuils "github.com/tsplab/tsplab/solver/cpu/ils"
@@ -22,10 +21,8 @@ import (
 // Ascents, and the GPU's roles strategy.Decide gives it: or-ils's windows
 // beside its partition search (Strategy.GPU.Windows), or-ils before its
 // first tour (solveEarly, GPU.Early), a 2opt-or descent of the start tour
-// (autoLSStart) and the block search on a population's tours (GPU.Pool),
-// that one shared out between the GPU contexts sel
-// (blockils.OpenTourPoolOn); the other roles run on device 0.
-func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, sel []device.DevSlot) (solver.Result, error) {
+// (autoLSStart) and the block search on a population's tours (GPU.Pool).
+func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	start := time.Now()
 	p = p.WithDeadline(start)
 	cfg, st, cpu, err := planAuto(in, p)
@@ -42,7 +39,7 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	cpuAid := solver.Aid{Device: ascent.BoundDevice, Ascents: aid.Ascents}
 	if st.GPU.Pool {
 		cpuAid.Pool = func(in *solver.Instance, seed uint64) (solver.TourPool, error) {
-			tp, err := blockils.OpenTourPoolOn(sel)(in, seed)
+			tp, err := blockils.OpenTourPool(in, seed)
 			pooled.Store(err == nil)
 			return tp, err
 		}
@@ -65,9 +62,6 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	if st.GPU.Early {
 		r, err := solveEarly(ctx, e, cpuAid, in, p, cpu, cfg, st, snaps, start)
 		account(&r.Account)
-		if err == nil {
-			poolContexts(&r, sel, pooled.Load())
-		}
 		return r, err
 	}
 	r, err := cpuils.Auto().Run(ctx, in, cpu, snaps, cpuAid, cfg.cpu, st)
@@ -81,7 +75,6 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 	}
 	res, err := solver.Finish(in, e, p, solver.Outcome{Tour: r.Tour, Moves: r.Moves, Steps: r.Steps, Start: start, Stopped: r.Stopped, Device: r.Device, Account: acc})
 	res.Stats = r.Stats
-	poolContexts(&res, sel, pooled.Load())
 	return res, err
 }
 

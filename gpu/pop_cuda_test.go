@@ -59,32 +59,3 @@ func TestPopFeedsPool(t *testing.T) {
 		t.Fatalf("fixed edges: %v, account %+v", err, res.Account.GPU)
 	}
 }
-
-// TestPoolOnTwoContexts: GPU pop and GPU auto on two contexts (both on
-// device 0, so that one GPU is enough) put the population's block search
-// on both, say so in the account, and give a valid tour of its length.
-func TestPoolOnTwoContexts(t *testing.T) {
-	gputest.NeedDevice(t)
-	if testing.Short() {
-		t.Skip("3 s runs")
-	}
-	in := gputest.RandomInstance(3000, solver.Euc2D, 1e5, 3)
-	for _, name := range []string{AlgoPop, AlgoAuto} {
-		e := gputest.MultiEngine(t, name)
-		p := gputest.WithOpts(solver.Params{TimeLimit: 3 * time.Second, Seed: 1, Workers: 8}, gputest.TwoContexts)
-		res, err := e.Solve(context.Background(), in, p, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if err := solver.ValidateTour(res.Tour, in.N); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if l := solver.TourLength(in, res.Tour); l != res.Length {
-			t.Fatalf("%s: length %d, reported %d", name, l, res.Length)
-		}
-		g := res.Account.GPU
-		if !res.Stats.PoolSearched || g == nil || g.Rounds == 0 || g.Contexts != 2 {
-			t.Fatalf("%s: the pool did not run on both contexts: searched %v, %+v", name, res.Stats.PoolSearched, g)
-		}
-	}
-}

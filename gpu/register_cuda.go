@@ -13,8 +13,8 @@ import (
 
 // The bodies of GPU auto and GPU pop (register.go registers them).
 var (
-	autoImpl = device.Impl{MultiAided: solveAuto, Limit: device.AlwaysDefault, Inherit: cpuAutoDefaults, Plan: autoPlan}
-	popImpl  = device.Impl{MultiAided: solvePop, Limit: popLimit}
+	autoImpl = device.Impl{Aided: solveAuto, Limit: device.AlwaysDefault, Inherit: cpuAutoDefaults, Plan: autoPlan}
+	popImpl  = device.Impl{Aided: solvePop, Limit: popLimit}
 )
 
 // cpuAutoDefaults fills the defaults of the CPU auto engine that GPU auto

@@ -48,11 +48,6 @@ func OpenTourPool(in *solver.Instance, seed uint64) (solver.TourPool, error) {
 
 // openTourPool is OpenTourPool with the search's settings o.
 func openTourPool(in *solver.Instance, seed uint64, o biOpts) (*tourPool, error) {
-	return openTourPoolAt(in, seed, o, device.DevSlot{})
-}
-
-// openTourPoolAt is openTourPool on the GPU context ds.
-func openTourPoolAt(in *solver.Instance, seed uint64, o biOpts, ds device.DevSlot) (*tourPool, error) {
 	m, err := device.MetricCode(in)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", solver.ErrNoTourPool, err)
@@ -60,7 +55,7 @@ func openTourPoolAt(in *solver.Instance, seed uint64, o biOpts, ds device.DevSlo
 	if in.N < biMinN || in.N > biMaxN {
 		return nil, fmt.Errorf("%w: the GPU pool takes %d to %d cities, %s has %d", solver.ErrNoTourPool, biMinN, biMaxN, in.Name, in.N)
 	}
-	ru, err := device.NewRunAt(ds)
+	ru, err := device.NewRun()
 	if err != nil {
 		return nil, err
 	}

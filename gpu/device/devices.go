@@ -68,10 +68,6 @@ func usability(info DeviceInfo) error {
 // earlier contexts on it (slot 0 is the device's primary context).
 type DevSlot struct{ ordinal, slot int }
 
-// SlotsOf is the GPU contexts of a list of device ordinals (a number
-// twice: two contexts on that device).
-func SlotsOf(list []int) []DevSlot { return slotsOf(list) }
-
 // slotsOf numbers the contexts of a list of device ordinals.
 func slotsOf(list []int) []DevSlot {
 	seen := map[int]int{}

@@ -58,10 +58,6 @@ type AidedSolveFunc func(ctx context.Context, e solver.Engine, in *solver.Instan
 // the contexts sel (OptGPUs), p without OptGPUs.
 type MultiSolveFunc func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, sel []DevSlot) (solver.Result, error)
 
-// MultiAidedSolveFunc is the body of a GPU engine that takes a solver.Aid
-// and shares its GPU work out over the contexts sel.
-type MultiAidedSolveFunc func(ctx context.Context, e solver.Engine, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid, sel []DevSlot) (solver.Result, error)
-
 // Ascent opens the GPU for the Held–Karp ascent (package gpu sets it to
 // its bound device): the run pipeline computes a GPU run's lower bound
 // there.

@@ -11,13 +11,12 @@ import (
 )
 
 // Impl is a GPU engine's implementation in a CUDA build: one of Solve,
-// Aided, Multi and MultiAided, and optionally what Tune fills in. Register takes it
+// Aided and Multi, and optionally what Tune fills in. Register takes it
 // with the engine's name; the build without CUDA has an empty Impl.
 type Impl struct {
-	Solve      SolveFunc
-	Aided      AidedSolveFunc
-	Multi      MultiSolveFunc
-	MultiAided MultiAidedSolveFunc
+	Solve SolveFunc
+	Aided AidedSolveFunc
+	Multi MultiSolveFunc
 	// Tune sets the engine's defaults that depend on the instance and the
 	// device (solver.Tuner), with the device's run open.
 	Tune func(t *Tuning, in *solver.Instance)
@@ -41,9 +40,9 @@ func (e engine) DefaultLimit(in *solver.Instance, p solver.Params) time.Duration
 	return 0
 }
 
-// FirstGPUOnly reports whether e is a GPU engine whose runs open device
-// 0 (all its work there, or its Held–Karp ascent with part of its work
-// shared out: Impl.MultiAided), so that a selection must name it first.
+// FirstGPUOnly reports whether e is a GPU engine whose work runs on the
+// first context its gpus option selects, never shared out (its runs open
+// device 0: a selection must name it first).
 func FirstGPUOnly(e solver.Engine) bool {
 	g, ok := e.(engine)
 	return ok && g.impl.Multi == nil
@@ -92,9 +91,6 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	}
 	if given && len(sel) > 0 && sel[0] != (DevSlot{}) {
 		return solver.Result{}, fmt.Errorf("%w: %s runs on GPU 0 alone; --opt %s must name device 0 first", ErrUnsupported, e.name, OptGPUs)
-	}
-	if impl.MultiAided != nil {
-		return impl.MultiAided(ctx, e, in, p, snaps, aid, sel)
 	}
 	var res solver.Result
 	switch {

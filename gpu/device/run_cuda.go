@@ -51,10 +51,6 @@ func NewRunFor(in *solver.Instance) (*Run, error) {
 // NewRun opens a run on device 0's primary context: newRunAt.
 func NewRun() (*Run, error) { return newRunAt(DevSlot{}) }
 
-// NewRunAt opens a run on the GPU context ds (device 0's primary context:
-// as NewRun).
-func NewRunAt(ds DevSlot) (*Run, error) { return newRunAt(ds) }
-
 // NewRunOf opens a run on the first context p's OptGPUs selects, and on
 // device 0's primary context when p gives none (as NewRun, without asking
 // the driver for its list).
