@@ -65,13 +65,13 @@ type settingsForm struct {
 	seedBox              *fieldRow       // compare mode's seed field, in the folded settings
 
 	route      *routeForm // the Path field: a tour, an open path or a path between two ends
+	shared     bool       // the time limit hidden: compare mode's budget is the panes'
+	budgetNote *widget.Label
+	shown      solver.Engine // the engine the fields were built for
 	// gpuLine names the GPUs a GPU run uses (Host.gpuLine), under the
 	// GPUs field; gpuShare is what compare mode gives the pane of them.
 	gpuLine  *widget.Label
 	gpuShare gpuShare
-	shared     bool       // the time limit hidden: compare mode's budget is the panes'
-	budgetNote *widget.Label
-	shown      solver.Engine // the engine the fields were built for
 
 	OnEngineChanged func(solver.Engine)    // if set, called when the chosen engine changes
 	OnValidity      func()                 // if set, called when the time limit's or the seed's text changes
