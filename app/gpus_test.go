@@ -50,12 +50,14 @@ func gpuHost(n int) []GPU {
 	return out
 }
 
-// gpuLineOf is the line under p's GPUs field ("" while hidden or absent).
+// gpuLineOf is the line of p's settings that names the GPUs its run uses
+// ("" while hidden or not among the settings).
 func gpuLineOf(p *Pane) string {
-	if r := gpusRow(p); r != nil && r.box.note != nil && r.box.note.Visible() {
-		return p.settings.gpuLine.Text
+	f := p.settings
+	if f.box == nil || !slices.Contains(f.box.Objects, fyne.CanvasObject(f.gpuLine)) || !f.gpuLine.Visible() {
+		return ""
 	}
-	return ""
+	return f.gpuLine.Text
 }
 
 // twoGPUs checks a selection as a host of two GPUs would: all, 1 or 2, or

@@ -68,10 +68,11 @@ type settingsForm struct {
 	shared     bool       // the time limit hidden: compare mode's budget is the panes'
 	budgetNote *widget.Label
 	shown      solver.Engine // the engine the fields were built for
-	// gpuLine names the GPUs a GPU run uses (Host.gpuLine), under the
-	// GPUs field; gpuShare is what compare mode gives the pane of them.
+	// gpuLine names the GPUs a GPU run uses (Host.gpuLine), first of the
+	// fields; gpuShare is what compare mode gives the pane of them.
 	gpuLine  *widget.Label
 	gpuShare gpuShare
+	box      *fyne.Container // Fields' column, laid out again when gpuLine shows or hides
 
 	OnEngineChanged func(solver.Engine)    // if set, called when the chosen engine changes
 	OnValidity      func()                 // if set, called when the time limit's or the seed's text changes
@@ -405,7 +406,6 @@ func (f *settingsForm) newOptionRow(o solver.Option, backend string) optionRow {
 	r.entry.Validator = func(s string) error { return f.check(o, s) }
 	r.entry.OnChanged = func(s string) { box.ShowError(f.check(o, s)) }
 	if o.Name == optGPUs {
-		box.withNote(f.gpuLine)
 		r.entry.OnChanged = func(s string) {
 			box.ShowError(f.check(o, s))
 			f.gpusChanged()
@@ -519,8 +519,8 @@ func (f *settingsForm) setGPUShare(sh gpuShare) {
 	f.refreshGPULine()
 }
 
-// refreshGPULine names the GPUs a run of the chosen engine uses, under
-// its GPUs field (hidden for a CPU engine, or where Host knows no GPU).
+// refreshGPULine names the GPUs a run of the chosen engine uses, first of
+// the fields (hidden for a CPU engine, or where Host knows no GPU).
 func (f *settingsForm) refreshGPULine() {
 	d := f.gpuDemand()
 	text := Drawable(Host.gpuLine(d.e, d.text, f.gpuShare))
@@ -529,13 +529,8 @@ func (f *settingsForm) refreshGPULine() {
 		f.gpuLine.SetText(text)
 	}
 	showIf(f.gpuLine, text != "")
-	if was == f.gpuLine.Visible() {
-		return
-	}
-	for _, r := range f.rows {
-		if r.opt.Name == optGPUs {
-			r.box.Refresh()
-		}
+	if was != f.gpuLine.Visible() && f.box != nil {
+		f.box.Refresh()
 	}
 }
 
@@ -617,11 +612,12 @@ func (f *settingsForm) Picker() fyne.CanvasObject {
 	return f.picker
 }
 
-// Fields are the engine's description (folded), its options (in compare
-// mode with the seed; the single view shows the time limit and seed in
-// RunRow) and the algorithms that cannot run here.
+// Fields are the GPUs a GPU run uses, the engine's description (folded),
+// its options (in compare mode with the seed; the single view shows the
+// time limit and seed in RunRow) and the algorithms that cannot run here.
 func (f *settingsForm) Fields() fyne.CanvasObject {
-	return container.NewVBox(f.about, f.route.box, f.fields, f.advanced, f.unavailable)
+	f.box = container.NewVBox(f.gpuLine, f.about, f.route.box, f.fields, f.advanced, f.unavailable)
+	return f.box
 }
 
 // Settings parses the form; a bad field gives a one-line error naming it

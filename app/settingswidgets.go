@@ -12,14 +12,12 @@ import (
 )
 
 // fieldRow is one field of the settings form: its label and input on a
-// line, a note on what the value does here when the field has one, the
-// help beneath, and the error while the text is not valid. Its renderer
-// puts the label in a column labelWidth wide.
+// line, the help beneath, and the error while the text is not valid. Its
+// renderer puts the label in a column labelWidth wide.
 type fieldRow struct {
 	widget.BaseWidget
 	label  *widget.Label
 	input  fyne.CanvasObject
-	note   fyne.CanvasObject // nil: none (the GPUs field names the GPUs a run uses)
 	help   fyne.CanvasObject
 	errMsg *widget.Label
 }
@@ -39,20 +37,9 @@ func (r *fieldRow) ShowError(err error) {
 	}
 }
 
-// withNote gives the field note, shown under its input while visible; it
-// is called before the field is drawn.
-func (r *fieldRow) withNote(note fyne.CanvasObject) *fieldRow {
-	r.note = note
-	return r
-}
-
 // CreateRenderer returns the field's renderer.
 func (r *fieldRow) CreateRenderer() fyne.WidgetRenderer {
-	objects := []fyne.CanvasObject{r.label, r.input, r.help, r.errMsg}
-	if r.note != nil {
-		objects = append(objects, r.note)
-	}
-	return &fieldRowRenderer{r: r, objects: objects}
+	return &fieldRowRenderer{r: r, objects: []fyne.CanvasObject{r.label, r.input, r.help, r.errMsg}}
 }
 
 // fieldRowRenderer lays out label and input on the first line, then the
@@ -69,8 +56,8 @@ func (fr *fieldRowRenderer) headHeight() float32 {
 // below are the lines under the label and input that are shown.
 func (fr *fieldRowRenderer) below() []fyne.CanvasObject {
 	var out []fyne.CanvasObject
-	for _, o := range []fyne.CanvasObject{fr.r.note, fr.r.help, fr.r.errMsg} {
-		if o != nil && o.Visible() {
+	for _, o := range []fyne.CanvasObject{fr.r.help, fr.r.errMsg} {
+		if o.Visible() {
 			out = append(out, o)
 		}
 	}
