@@ -278,19 +278,7 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 	// The engine the runner picks, for the route: a path between fixed
 	// ends needs one that keeps them (nil when none: the runner says why).
 	choice, _ := p.Runner.Choose(params)
-	cores := 0
-	if takesWorkers(choice.Engine) {
-		cores = runtime.NumCPU()
-		if params.Workers > 0 {
-			cores = params.Workers
-		}
-		if p.coreShare > 0 && cores > p.coreShare {
-			cores = p.coreShare
-		}
-		if cores < runtime.NumCPU() {
-			params.Workers = cores
-		}
-	}
+	params, cores := p.withCores(choice.Engine, params)
 	params, gpus := p.withGPUs(choice.Engine, params)
 	rt, err := s.NewRoute(p.in, choice.Engine)
 	if err != nil {
@@ -321,6 +309,26 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 	p.setStatus("running " + p.Runner.Last().Engine)
 	p.refreshButtons()
 	return nil
+}
+
+// withCores is params with compare mode's share of the cores
+// (coreShare) for a run of engine e where it takes workers, and how many
+// cores the run has (0: its engine takes no workers).
+func (p *Pane) withCores(e solver.Engine, params solver.Params) (solver.Params, int) {
+	if !takesWorkers(e) {
+		return params, 0
+	}
+	cores := runtime.NumCPU()
+	if params.Workers > 0 {
+		cores = params.Workers
+	}
+	if p.coreShare > 0 && cores > p.coreShare {
+		cores = p.coreShare
+	}
+	if cores < runtime.NumCPU() {
+		params.Workers = cores
+	}
+	return params, cores
 }
 
 // withGPUs is params with compare mode's share of the GPUs where the
