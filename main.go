@@ -61,6 +61,22 @@ func checkGPUs(text string) error {
 	return checkGPUsOn(text, len(devs))
 }
 
+// hostGPUs is the host's GPUs as the app's settings name them: every
+// device the driver lists, with why the engines cannot use it where they
+// cannot, and the GPU engines' rules for their gpus option.
+func hostGPUs() app.GPUHost {
+	h := app.GPUHost{Select: device.ParseGPUs, FirstOnly: device.FirstGPUOnly}
+	gpus, err := device.GPUs()
+	if err != nil {
+		h.None = err
+		return h
+	}
+	for _, g := range gpus {
+		h.GPUs = append(h.GPUs, app.GPU{Index: g.Index, Name: g.Info.Name, Unusable: g.Unusable})
+	}
+	return h
+}
+
 // checkGPUsOn is checkGPUs on a host of n devices.
 func checkGPUsOn(text string, n int) error {
 	_, err := device.ParseGPUs(text, make([]error, n))
@@ -81,6 +97,7 @@ func main() {
 	}
 	useCLocaleFix()
 	log.SetOutput(app.QuietLog(os.Stderr))
+	app.Host = hostGPUs()
 	if windowless && f.shot == "" {
 		fmt.Fprintln(os.Stderr, "tsplab: this build has no window driver (built with -tags headless): use --screenshot FILE")
 		os.Exit(2)

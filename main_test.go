@@ -559,6 +559,31 @@ func TestAppChecksGPUsByTheEnginesRules(t *testing.T) {
 	}
 }
 
+// TestAppGetsTheHostsGPUs: the app's settings name the GPUs the driver
+// lists, every one, read by the GPU engines' own rules; without a GPU they
+// say why there is none.
+func TestAppGetsTheHostsGPUs(t *testing.T) {
+	h := hostGPUs()
+	if h.Select == nil || h.FirstOnly == nil {
+		t.Fatal("the app is not given the GPU engines' rules for their gpus option")
+	}
+	gpus, err := device.GPUs()
+	if err != nil {
+		if h.None == nil || h.None.Error() != err.Error() || len(h.GPUs) > 0 {
+			t.Errorf("no GPU here (%v): the app has %d GPUs and says %v", err, len(h.GPUs), h.None)
+		}
+		return
+	}
+	if len(h.GPUs) != len(gpus) || h.None != nil {
+		t.Fatalf("the app has %d GPUs (%v), the driver lists %d", len(h.GPUs), h.None, len(gpus))
+	}
+	for i, g := range gpus {
+		if a := h.GPUs[i]; a.Index != g.Index || a.Name != g.Info.Name || (a.Unusable == nil) != (g.Unusable == nil) {
+			t.Errorf("GPU %d: the app has %+v, the driver lists %+v", i, a, g)
+		}
+	}
+}
+
 func TestPathFlag(t *testing.T) {
 	for _, c := range []struct {
 		arg string

@@ -2,7 +2,8 @@
 // browser (browser.go, files.go; point lists and pictures for TSP art in
 // points.go), a run's pane (pane.go, its widgets in panewidgets.go), its
 // settings (the values in settingsvalues.go, the form in settings.go, its
-// widgets in settingswidgets.go), compare mode (compare.go), export and
+// widgets in settingswidgets.go), compare mode (compare.go), the host's
+// GPUs a run uses and compare mode's share of them (gpus.go), export and
 // screenshots, and the text the bundled font can draw (glyphs.go), over
 // the engines the program registers and solver/session.
 package app

@@ -55,6 +55,7 @@ func (a *App) RunCompareFor(d time.Duration) error {
 		p.Runner.Reset()
 	}
 	a.shareCores(d)
+	a.shareGPUs()
 	a.compareRun++
 	var errs []error
 	for _, p := range []*Pane{a.Left, a.Right} {
@@ -84,6 +85,16 @@ func (a *App) shareCores(d time.Duration) {
 		share := max(1, runtime.NumCPU()/2)
 		a.Left.coreShare, a.Right.coreShare = share, share
 	}
+}
+
+// shareGPUs gives each compare pane GPUs of its own where both run GPU
+// engines and the host has two or more (GPUHost.shareOut), and has each
+// pane's settings say where it runs and where the other does.
+func (a *App) shareGPUs() {
+	l, r := a.Left.settings, a.Right.settings
+	sh := Host.shareOut([2]gpuDemand{l.gpuDemand(), r.gpuDemand()})
+	l.setGPUShare(sh[0])
+	r.setGPUShare(sh[1])
 }
 
 // needsCores reports whether the engine a run of the pane with budget d
@@ -118,6 +129,8 @@ func (a *App) linkPanes() {
 		}
 	}
 	a.Left.OnBound, a.Right.OnBound = share, share
+	a.Left.settings.OnGPUs, a.Right.settings.OnGPUs = a.shareGPUs, a.shareGPUs
+	a.shareGPUs()
 	a.Left.settings.OnUserAlgorithm = func(old, algo string) {
 		to := a.Right
 		if cur, _ := to.settings.algorithm.Get(); cur == old && to.Runner.State() != session.Running {
@@ -178,6 +191,8 @@ type PaneSummary struct {
 	// cores it had (0: its engine takes no workers), of TotalCores.
 	Ran               bool
 	Cores, TotalCores int
+	// GPUs names the GPUs its run had ("GPU 1"; "": none, or not known).
+	GPUs string
 	// Done is true once its run ended by itself (time, target, optimum).
 	Done bool
 	// CPUAlone reports that the pane's GPU auto run searched on the CPU
@@ -208,7 +223,7 @@ func (a *App) paneSummary(p *Pane, letter string) PaneSummary {
 	}
 	if st := p.Runner.State(); st != session.Idle {
 		p.mu.Lock()
-		ps.Ran, ps.Cores = true, p.cores
+		ps.Ran, ps.Cores, ps.GPUs = true, p.cores, p.gpus
 		p.mu.Unlock()
 		if res, ok := p.Runner.Result(); ok && st == session.Done {
 			ps.Seed = res.Params.Seed
@@ -238,6 +253,24 @@ func CoresLine(l, r PaneSummary) string {
 		return paneOf(s.Label) + " ran on one core"
 	}
 	return "Cores: " + had(l) + "; " + had(r) + "."
+}
+
+// GPUsLine says which GPUs each pane's run had once both have run ("":
+// before, or where neither ran on a GPU the host lists).
+func GPUsLine(l, r PaneSummary) string {
+	if !l.Ran || !r.Ran {
+		return ""
+	}
+	var had []string
+	for _, s := range []PaneSummary{l, r} {
+		if s.GPUs != "" {
+			had = append(had, paneOf(s.Label)+" ran on "+s.GPUs)
+		}
+	}
+	if len(had) == 0 {
+		return ""
+	}
+	return "GPUs: " + strings.Join(had, "; ") + "."
 }
 
 // ThresholdTimes returns, for each of GapThresholds, when the curve's
@@ -304,6 +337,9 @@ func CompareSummary(l, r PaneSummary) string {
 	s := l.line() + "\n" + r.line()
 	if c := CoresLine(l, r); c != "" {
 		s += "\n" + c
+	}
+	if g := GPUsLine(l, r); g != "" {
+		s += "\n" + g
 	}
 	if su := SpeedUp(l, r); su != "" {
 		s += "\n" + su

@@ -63,6 +63,9 @@ type Pane struct {
 	// cores is how many cores the last run started was given (0: its
 	// engine takes no workers).
 	cores int
+	// gpus names the GPUs the last run started was given ("GPU 1"; "":
+	// no GPU engine, or the host's GPUs are not known).
+	gpus string
 	// fallback is why the run's backend choice fell back to the CPU
 	// (solver.Resolve's note): the engine note in the form says it, so
 	// the status line leaves it out.
@@ -275,19 +278,8 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 	// The engine the runner picks, for the route: a path between fixed
 	// ends needs one that keeps them (nil when none: the runner says why).
 	choice, _ := p.Runner.Choose(params)
-	cores := 0
-	if takesWorkers(choice.Engine) {
-		cores = runtime.NumCPU()
-		if params.Workers > 0 {
-			cores = params.Workers
-		}
-		if p.coreShare > 0 && cores > p.coreShare {
-			cores = p.coreShare
-		}
-		if cores < runtime.NumCPU() {
-			params.Workers = cores
-		}
-	}
+	params, cores := p.withCores(choice.Engine, params)
+	params, gpus := p.withGPUs(choice.Engine, params)
 	rt, err := s.NewRoute(p.in, choice.Engine)
 	if err != nil {
 		return err
@@ -308,7 +300,7 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 		return err
 	}
 	p.status.failed = false
-	p.cores = cores
+	p.cores, p.gpus = cores, gpus
 	_, p.fallback = p.Runner.Engine()
 	p.route = rt
 	p.clear()
@@ -317,6 +309,46 @@ func (p *Pane) run(step bool, budget time.Duration) error {
 	p.setStatus("running " + p.Runner.Last().Engine)
 	p.refreshButtons()
 	return nil
+}
+
+// withCores is params with compare mode's share of the cores
+// (coreShare) for a run of engine e where it takes workers, and how many
+// cores the run has (0: its engine takes no workers).
+func (p *Pane) withCores(e solver.Engine, params solver.Params) (solver.Params, int) {
+	if !takesWorkers(e) {
+		return params, 0
+	}
+	cores := runtime.NumCPU()
+	if params.Workers > 0 {
+		cores = params.Workers
+	}
+	if p.coreShare > 0 && cores > p.coreShare {
+		cores = p.coreShare
+	}
+	if cores < runtime.NumCPU() {
+		params.Workers = cores
+	}
+	return params, cores
+}
+
+// withGPUs is params with compare mode's share of the GPUs where the
+// pane's GPUs field names none (settingsForm.gpuShare), for a run of GPU
+// engine e, and the GPUs the run uses by number ("" where not known).
+func (p *Pane) withGPUs(e solver.Engine, params solver.Params) (solver.Params, string) {
+	if e == nil || e.Backend() != solver.BackendGPU {
+		return params, ""
+	}
+	if sel := p.settings.gpuShare.sel; sel != nil && !params.Given(optGPUs) {
+		params = params.WithExtra(optGPUs, gpusText(sel))
+	}
+	if !Host.known() || Host.None != nil {
+		return params, ""
+	}
+	sel, err := Host.devices(e, params.Text(optGPUs))
+	if err != nil || len(sel) == 0 {
+		return params, ""
+	}
+	return params, gpuNumbers(sel)
 }
 
 // runSettings is the settings a new run takes, with its time limit: the

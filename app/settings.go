@@ -68,10 +68,16 @@ type settingsForm struct {
 	shared     bool       // the time limit hidden: compare mode's budget is the panes'
 	budgetNote *widget.Label
 	shown      solver.Engine // the engine the fields were built for
+	// gpuLine names the GPUs a GPU run uses (Host.gpuLine), first of the
+	// fields; gpuShare is what compare mode gives the pane of them.
+	gpuLine  *widget.Label
+	gpuShare gpuShare
+	box      *fyne.Container // Fields' column, laid out again when gpuLine shows or hides
 
 	OnEngineChanged func(solver.Engine)    // if set, called when the chosen engine changes
 	OnValidity      func()                 // if set, called when the time limit's or the seed's text changes
 	OnUserAlgorithm func(old, algo string) // if set, called when the user picks another algorithm
+	OnGPUs          func()                 // if set, called when the engine or the GPUs field may have changed
 }
 
 // Backend choices in the order the buttons show them.
@@ -144,6 +150,9 @@ func (f *settingsForm) build() {
 	})
 	f.buildTimeAndSeed()
 	f.route = newRouteForm(f)
+	f.gpuLine = widget.NewLabel("")
+	f.gpuLine.Wrapping = fyne.TextWrapWord
+	f.gpuLine.Hide()
 	f.budgetNote = newHelpLabel("Time limit: the compare budget above, the same for both panes")
 	f.fields = container.NewVBox()
 	f.advBox = container.NewVBox()
@@ -359,6 +368,11 @@ func (f *settingsForm) check(o solver.Option, text string) error {
 			return fieldError(err, backend)
 		}
 	}
+	if o.Name == optGPUs && backend == solver.BackendGPU && Host.known() {
+		if _, err := Host.devices(e, text); err != nil {
+			return fieldError(err, backend)
+		}
+	}
 	return fieldError(solver.Validate(e, f.in, p), backend)
 }
 
@@ -391,6 +405,12 @@ func (f *settingsForm) newOptionRow(o solver.Option, backend string) optionRow {
 	box := r.box
 	r.entry.Validator = func(s string) error { return f.check(o, s) }
 	r.entry.OnChanged = func(s string) { box.ShowError(f.check(o, s)) }
+	if o.Name == optGPUs {
+		r.entry.OnChanged = func(s string) {
+			box.ShowError(f.check(o, s))
+			f.gpusChanged()
+		}
+	}
 	cur, _ := v.Get()
 	showFieldError(r.errMsg, f.check(o, cur))
 	return r
@@ -453,10 +473,65 @@ func (f *settingsForm) rebuildFields() {
 	}
 	f.advBox.Objects = experimental
 	showIf(f.advanced, len(experimental) > 0)
+	f.refreshGPULine()
 	f.fields.Refresh()
 	f.advBox.Refresh()
 	f.advanced.Refresh()
 	f.applyEnabled()
+	if f.OnGPUs != nil {
+		f.OnGPUs()
+	}
+}
+
+// optionText is the text of the chosen engine's option name ("": the
+// default, or no such option).
+func (f *settingsForm) optionText(name string) string {
+	for _, r := range f.rows {
+		if r.opt.Name == name {
+			v, _ := r.value.Get()
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// gpuDemand is what a run of the form's engine asks of the GPUs (none
+// unless it is a GPU engine).
+func (f *settingsForm) gpuDemand() gpuDemand {
+	e := f.engine()
+	if e == nil || e.Backend() != solver.BackendGPU {
+		return gpuDemand{}
+	}
+	return gpuDemand{e: e, text: f.optionText(optGPUs)}
+}
+
+// gpusChanged follows the GPUs field: its line, and OnGPUs.
+func (f *settingsForm) gpusChanged() {
+	f.refreshGPULine()
+	if f.OnGPUs != nil {
+		f.OnGPUs()
+	}
+}
+
+// setGPUShare takes compare mode's share of the GPUs and says it.
+func (f *settingsForm) setGPUShare(sh gpuShare) {
+	f.gpuShare = sh
+	f.refreshGPULine()
+}
+
+// refreshGPULine names the GPUs a run of the chosen engine uses, first of
+// the fields (hidden for a CPU engine, or where Host knows no GPU).
+func (f *settingsForm) refreshGPULine() {
+	d := f.gpuDemand()
+	text := Drawable(Host.gpuLine(d.e, d.text, f.gpuShare))
+	was := f.gpuLine.Visible()
+	if f.gpuLine.Text != text {
+		f.gpuLine.SetText(text)
+	}
+	showIf(f.gpuLine, text != "")
+	if was != f.gpuLine.Visible() && f.box != nil {
+		f.box.Refresh()
+	}
 }
 
 // SetSharedBudget hides the time limit (on) when the pane's runs take a
@@ -537,11 +612,12 @@ func (f *settingsForm) Picker() fyne.CanvasObject {
 	return f.picker
 }
 
-// Fields are the engine's description (folded), its options (in compare
-// mode with the seed; the single view shows the time limit and seed in
-// RunRow) and the algorithms that cannot run here.
+// Fields are the GPUs a GPU run uses, the engine's description (folded),
+// its options (in compare mode with the seed; the single view shows the
+// time limit and seed in RunRow) and the algorithms that cannot run here.
 func (f *settingsForm) Fields() fyne.CanvasObject {
-	return container.NewVBox(f.about, f.route.box, f.fields, f.advanced, f.unavailable)
+	f.box = container.NewVBox(f.gpuLine, f.about, f.route.box, f.fields, f.advanced, f.unavailable)
+	return f.box
 }
 
 // Settings parses the form; a bad field gives a one-line error naming it
