@@ -16,8 +16,9 @@ import (
 )
 
 // ReportParts are the parts of the report's plan, each run in one call: "gpu-a" and "gpu-b" on a machine
-// with a GPU (at most 9 minutes each), "cpu" on any machine (its CPU figures name that machine).
-var ReportParts = []string{"gpu-a", "gpu-b", "cpu"}
+// with a GPU (at most 9 minutes each), "gpus" on a host of several GPUs (1, 2 and 4 of them compared,
+// at most 7 minutes), "cpu" on any machine (its CPU figures name that machine).
+var ReportParts = []string{"gpu-a", "gpu-b", "gpus", "cpu"}
 
 // ReportOptions control a run of the report's plan.
 type ReportOptions struct {
@@ -46,6 +47,7 @@ var reportPlan = []reportStep{
 	{"gpu-b", "kernel-pspm", 40 * time.Second, (*reportRun).kernelPSPM},
 	{"gpu-b", "kernel-batch", 75 * time.Second, (*reportRun).kernelBatch},
 	{"gpu-b", "paper-rocki", 15 * time.Second, (*reportRun).paperRocki},
+	{"gpus", "gpus", gpusPartBudget, (*reportRun).gpusTable},
 	{"cpu", "cpu-auto", 270 * time.Second, (*reportRun).cpuAuto},
 	{"cpu", "cpu-engines", 90 * time.Second, (*reportRun).cpuEngines},
 }
@@ -60,6 +62,9 @@ func ReportPlan() []string {
 	}
 	for _, p := range ReportParts {
 		out = append(out, fmt.Sprintf("%-6s total         about %v", p, total[p]))
+		if p == "gpus" {
+			out = append(out, "gpus   (its 60-s runs of GPU auto are made only where they fit in "+gpusPartBudget.String()+")")
+		}
 	}
 	return out
 }
@@ -67,11 +72,15 @@ func ReportPlan() []string {
 // reportRun is one run of the plan: the suites' shared state, the build and the start date the tables name.
 type reportRun struct {
 	*repro
-	ropt    ReportOptions
-	build   string
-	date    string
-	gpu     string // the GPU's name, read once before the GPU parts
-	loadAvg string // the load average over the last minute when the run started, for the CPU tables
+	ropt  ReportOptions
+	build string
+	date  string
+	gpu   string // the GPU's name, read once before the GPU parts
+	// hostGPUs is the GPUs the several-GPU table found on the host (0: not run), autoSlack the most
+	// set-up (wall clock past the time limit) a run of GPU auto took on each instance
+	hostGPUs  int
+	autoSlack map[string]time.Duration
+	loadAvg   string // the load average over the last minute when the run started, for the CPU tables
 }
 
 // RunReport runs the plan's parts given in opt.Parts and writes each table's CSV under opt.Results,
@@ -100,7 +109,7 @@ func RunReport(ctx context.Context, opt ReportOptions) error {
 			return ctx.Err() // a table cut short is not written
 		}
 		if err == nil {
-			err = rr.save(s.id, s.part == "cpu", t)
+			err = rr.save(s, t)
 		}
 		if err != nil {
 			errs = append(errs, s.id+": "+err.Error())
@@ -145,12 +154,18 @@ func newReportRun(ctx context.Context, opt ReportOptions) (*reportRun, error) {
 	return rr, nil
 }
 
-// save writes t as Results/report-ID.csv with the build, machine and date columns first.
-func (rr *reportRun) save(id string, cpuOnly bool, t *Table) error {
+// save writes step s's table t as Results/report-ID.csv with the build, machine and date columns first;
+// the several-GPU table names the host's count of GPUs.
+func (rr *reportRun) save(s reportStep, t *Table) error {
+	id, cpuOnly := s.id, s.part == "cpu"
 	machine := rr.ropt.Machine
 	if machine == "" {
 		machine = HostCPU()
-		if g := rr.gpuName(); !cpuOnly && g != "" {
+		g := rr.gpuName()
+		if s.part == "gpus" && g != "" {
+			g = fmt.Sprintf("%d × %s", rr.hostGPUs, g)
+		}
+		if !cpuOnly && g != "" {
 			machine = g + "; " + machine
 		}
 	}
@@ -212,6 +227,7 @@ func ReportFiles(parts []string) []string {
 	lists := map[string][][]string{
 		"gpu-a": {reportTSPLIB},
 		"gpu-b": {reportLarge, {"d18512", "d493"}, LamInstances, {"pla85900", "pr2392"}},
+		"gpus":  {{"d18512"}, gpusLam, gpusSettingOf(true).lam},
 		"cpu":   {reportCPUInstances},
 	}
 	for _, c := range reportCPUCases {

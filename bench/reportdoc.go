@@ -26,7 +26,7 @@ var reportTemplate string
 // ReportDocLimits are the page's limits: lines, and builds named over all its tables.
 const (
 	ReportDocMaxLines  = 250
-	ReportDocMaxBuilds = 3
+	ReportDocMaxBuilds = 4
 )
 
 // WriteReportDoc writes the benchmark page from the template and the tables' CSV files in results.

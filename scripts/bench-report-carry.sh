@@ -3,8 +3,10 @@
 # 'tsp bench report': bin/tsp (the CUDA build of scripts/build-gpu.sh)
 # stripped and gzipped, the TSPLIB files the plan's GPU parts read (those
 # present in the TSPLIB folder), optima.csv, the papers' tables, and in
-# DIR/build the commit bin/tsp is taken to be of (for --build).
-# Usage: scripts/bench-report-carry.sh DIR [TSPLIB_DIR [PAPERS_DIR]]
+# DIR/build the commit bin/tsp is taken to be of (for --build). PARTS names
+# the parts whose files it takes (default: gpu-a,gpu-b; gpus for the
+# several-GPU table).
+# Usage: [PARTS=P,Q] scripts/bench-report-carry.sh DIR [TSPLIB_DIR [PAPERS_DIR]]
 set -eu
 cd "$(dirname "$0")/.."
 DIR=${1:?usage: scripts/bench-report-carry.sh DIR [TSPLIB_DIR [PAPERS_DIR]]}
@@ -15,7 +17,7 @@ mkdir -p "$DIR/tsplib" "$DIR/papers"
 strip -o "$DIR/tsp" bin/tsp
 gzip -9f "$DIR/tsp"
 # The file list comes from a build without CUDA: the CUDA build needs the driver to start.
-go run ./cmd/tsp bench report --files --run gpu-a,gpu-b | while read -r f; do
+go run ./cmd/tsp bench report --files --run "${PARTS:-gpu-a,gpu-b}" | while read -r f; do
 	if [ -f "$TSPLIB/$f" ]; then cp "$TSPLIB/$f" "$DIR/tsplib/"; else echo "not in $TSPLIB: $f (its rows are skipped)"; fi
 done
 cp "$TSPLIB/optima.csv" "$DIR/tsplib/"

@@ -9,6 +9,7 @@ import (
 	"github.com/tsplab/tsplab/bench"
 	"github.com/tsplab/tsplab/gpu/batch"
 	"github.com/tsplab/tsplab/gpu/climb"
+	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/ils"
 	"github.com/tsplab/tsplab/solver"
 )
@@ -50,4 +51,16 @@ func (gpuBench) FISequential(in *solver.Instance, first, count int, pop bench.Po
 
 func (gpuBench) SolveBatch(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error) {
 	return batch.Solve(ctx, ins, p)
+}
+
+// UsableGPUs is the number of the host's GPUs the engines can run on (bench.GPUCounter).
+func (gpuBench) UsableGPUs() (int, error) {
+	gpus, err := device.GPUs()
+	n := 0
+	for _, g := range gpus {
+		if g.Unusable == nil {
+			n++
+		}
+	}
+	return n, err
 }

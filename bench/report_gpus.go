@@ -1,0 +1,415 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/report"
+)
+
+// GPUCounter is the GPUs of the host the engines can run on; the bench.GPU that cmd/tsp passes
+// implements it in a CUDA build, and the several-GPU table needs it.
+type GPUCounter interface {
+	UsableGPUs() (int, error)
+}
+
+// gpusCounts are the numbers of GPUs the several-GPU table compares, each against one GPU.
+var gpusCounts = []int{1, 2, 4}
+
+// gpusPartBudget is the most the several-GPU part runs: its 60-s runs of GPU auto are made only while
+// they fit in it.
+const gpusPartBudget = 7 * time.Minute
+
+// gpusOption is the engines' GPU selection (gpu/device's OptGPUs): "count=N", the first N usable GPUs.
+const gpusOption = "gpus"
+
+// gpusSetting is what the several-GPU part runs: pspm on lam (default schedule), 2opt-climb on the first
+// climbSizes cities of d18512 for climbTime, the batch of batchCount uniform batchN-city instances in
+// chunks of batchChunk of batchEach each, GPU auto on auto for each of autoTimes.
+type gpusSetting struct {
+	lam                            []string
+	climbSizes                     []int
+	climbTime                      time.Duration
+	batchN, batchCount, batchChunk int
+	batchEach                      time.Duration
+	auto                           []string
+	autoTimes                      []time.Duration
+	budget                         time.Duration
+}
+
+// gpusSettingOf is the part's full setting, or with quick a short one that checks that it runs.
+func gpusSettingOf(quick bool) gpusSetting {
+	if quick {
+		return gpusSetting{lam: []string{"rd100", "a280"}, climbSizes: []int{1000}, climbTime: time.Second,
+			batchN: 100, batchCount: 500, batchChunk: 125, batchEach: 500 * time.Millisecond,
+			auto: []string{"E10k.0"}, autoTimes: []time.Duration{2 * time.Second, 5 * time.Second}, budget: time.Minute}
+	}
+	return gpusSetting{lam: gpusLam, climbSizes: []int{1000, 4000}, climbTime: 5 * time.Second,
+		batchN: 100, batchCount: 10000, batchChunk: 2500, batchEach: time.Second,
+		auto: []string{"E100k.0", "E1M.0"}, autoTimes: []time.Duration{10 * time.Second, 60 * time.Second}, budget: gpusPartBudget}
+}
+
+// gpusLam are the instances of Lam et al.'s Table 2 that pspm runs on in the several-GPU table, from
+// the smallest to the largest.
+var gpusLam = []string{"rd100", "kroA150", "rat195", "a280", "pcb442", "d493"}
+
+// gpusRow is one measurement of the several-GPU table: what ran, on how many GPUs it was asked to run
+// and on how many its account says it ran, its rate (0: a run without one) in unit, and its tours in
+// words; notMade, when set, says why the row was not measured.
+type gpusRow struct {
+	what       string
+	gpus, used int
+	rate       float64
+	unit       string
+	tours      string
+	notMade    string
+}
+
+// gpusTable measures, on 1, 2 and 4 GPUs of this host (those it has), pspm's and 2opt-climb's moves a
+// second and tours, the batch's instances a second, and GPU auto's tours at 10 and 60 s.
+func (rr *reportRun) gpusTable() (*Table, error) {
+	c, ok := rr.opt.GPU.(GPUCounter)
+	if !ok {
+		return nil, errors.New("this build has no GPU")
+	}
+	host, err := c.UsableGPUs()
+	if err != nil {
+		return nil, err
+	}
+	if host < 1 {
+		return nil, errors.New("this host has no GPU the engines can use")
+	}
+	rr.hostGPUs = host
+	start := time.Now()
+	s := gpusSettingOf(rr.opt.Quick)
+	counts := countsUpTo(host)
+	rr.warmGPUs(s, counts[len(counts)-1])
+	var rows []gpusRow
+	for _, part := range []func(gpusSetting, []int) ([]gpusRow, error){rr.gpusPSPM, rr.gpusClimb, rr.gpusBatch} {
+		r, err := part(s, counts)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
+	}
+	r, err := rr.gpusAuto(s, counts, start)
+	if err != nil {
+		return nil, err
+	}
+	return gpusTableOf(append(rows, r...), host), nil
+}
+
+// warmGPUs opens the contexts of the first n GPUs with a run of pspm on s.lam's first instance, not
+// measured, so that no measured run pays for a context's start.
+func (rr *reportRun) warmGPUs(s gpusSetting, n int) {
+	e := rr.engine("pspm", solver.BackendGPU)
+	in, err := rr.load(s.lam[0])
+	if e == nil || err != nil {
+		return
+	}
+	rr.solve(e, in, onGPUs(solver.Params{Seed: 1}, n))
+}
+
+// countsUpTo are the counts of gpusCounts the host's GPUs allow.
+func countsUpTo(host int) []int {
+	var out []int
+	for _, n := range gpusCounts {
+		if n <= host {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// onGPUs is p with the engines' GPU selection set to the first n usable GPUs.
+func onGPUs(p solver.Params, n int) solver.Params {
+	return p.WithExtra(gpusOption, fmt.Sprintf("count=%d", n))
+}
+
+// usedGPUs is the GPU contexts res's account says the run used (one where it names none).
+func usedGPUs(res solver.Result) int {
+	if g := res.Account.GPU; g != nil && g.Contexts > 0 {
+		return g.Contexts
+	}
+	return 1
+}
+
+// gpusPSPM is pspm with Lam et al.'s default schedule (seed 1) on s.lam, on each count of GPUs: the
+// mean moves a second, and the mean SEC with the instances at the optimum.
+func (rr *reportRun) gpusPSPM(s gpusSetting, counts []int) ([]gpusRow, error) {
+	e := rr.engine("pspm", solver.BackendGPU)
+	if e == nil {
+		return nil, errors.New("no GPU pspm: " + rr.device)
+	}
+	what := fmt.Sprintf("`pspm`, %d of Lam et al.'s instances, their schedule, seed 1", len(s.lam))
+	var rows []gpusRow
+	for _, n := range counts {
+		var secs, rates []float64
+		atOpt, used := 0, 0
+		err := rr.each(s.lam, nil, func(name string, in *solver.Instance) error {
+			res, ok := rr.solve(e, in, onGPUs(solver.Params{Seed: 1}, n))
+			if !ok {
+				return fmt.Errorf("pspm on %s on %d GPUs failed", name, n)
+			}
+			g, ok := solver.GapPercent(res.Length, in.Optimum)
+			if !ok {
+				return fmt.Errorf("%s: no optimum", name)
+			}
+			if res.Length == in.Optimum {
+				atOpt++
+			}
+			secs, rates, used = append(secs, g), append(rates, res.MovesPerSecond()), max(used, usedGPUs(res))
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		rr.logf("gpus: pspm on %d GPUs: %.3g moves/s, SEC %.3f %%", n, mean(rates), mean(secs))
+		rows = append(rows, gpusRow{what: what, gpus: n, used: used, rate: mean(rates), unit: "moves/s",
+			tours: fmt.Sprintf("SEC %s %%, %d at the optimum", spreadCell(secs, "%.3f"), atOpt)})
+	}
+	return rows, nil
+}
+
+// gpusClimb is 2opt-climb on the first s.climbSizes cities of d18512 for s.climbTime (seed 1), on each
+// count of GPUs: moves a second and the tour's length.
+func (rr *reportRun) gpusClimb(s gpusSetting, counts []int) ([]gpusRow, error) {
+	e := rr.engine("2opt-climb", solver.BackendGPU)
+	if e == nil {
+		return nil, errors.New("no GPU 2opt-climb: " + rr.device)
+	}
+	src, err := rr.load("d18512")
+	if err != nil {
+		return nil, err
+	}
+	var rows []gpusRow
+	for _, size := range s.climbSizes {
+		in := prefixInstance(src, size)
+		what := fmt.Sprintf("`2opt-climb`, d18512's first %s, %s, seed 1", report.Plural(size, "city", "cities"), fmtD(s.climbTime))
+		for _, n := range counts {
+			res, ok := rr.solve(e, in, onGPUs(solver.Params{Seed: 1, TimeLimit: s.climbTime}, n))
+			if !ok {
+				return nil, fmt.Errorf("2opt-climb on %s on %d GPUs failed", in.Name, n)
+			}
+			rr.logf("gpus: 2opt-climb on %s on %d GPUs: %.3g moves/s, %d", in.Name, n, res.MovesPerSecond(), res.Length)
+			rows = append(rows, gpusRow{what: what, gpus: n, used: usedGPUs(res), rate: res.MovesPerSecond(), unit: "moves/s",
+				tours: "length " + solver.GroupDigits(fmt.Sprint(res.Length))})
+		}
+	}
+	return rows, nil
+}
+
+// gpusBatch is the GPU batch solver on s.batchCount uniform instances in chunks of s.batchChunk, a
+// worker a GPU taking the next chunk from one queue (as `tsp batch --gpus N --chunk C` does), on each
+// count of GPUs: instances a second over the wall clock of the solve, and the mean and worst length
+// against one GPU's tours of the same instances.
+func (rr *reportRun) gpusBatch(s gpusSetting, counts []int) ([]gpusRow, error) {
+	bg, ok := rr.opt.GPU.(BatchGPU)
+	if !ok {
+		return nil, errors.New("this build has no GPU batch solver")
+	}
+	ins, err := batchInstances(s.batchN, s.batchCount)
+	if err != nil {
+		return nil, err
+	}
+	what := fmt.Sprintf("`tsp batch`, %s × %d cities, chunks of %s, %s each", solver.GroupDigits(fmt.Sprint(s.batchCount)), s.batchN,
+		solver.GroupDigits(fmt.Sprint(s.batchChunk)), fmtD(s.batchEach))
+	var rows []gpusRow
+	var first []solver.Result
+	for _, n := range counts {
+		res, wall, err := rr.batchOn(bg, ins, n, s.batchChunk, s.batchEach)
+		if err != nil {
+			return nil, err
+		}
+		tours := "the reference"
+		if first == nil {
+			first = res
+		} else {
+			tours = lengthsAgainst(res, first)
+		}
+		rr.logf("gpus: batch on %d GPUs: %d instances in %v", n, len(ins), wall.Round(time.Millisecond))
+		rows = append(rows, gpusRow{what: what, gpus: n, used: n, rate: float64(len(ins)) / wall.Seconds(), unit: "instances/s", tours: tours})
+	}
+	return rows, nil
+}
+
+// batchOn solves ins on the first gpus GPUs, chunk instances a launch of each for each, a worker a GPU
+// taking the next chunk as it ends one, and returns the results in ins's order, each checked, with the
+// wall clock of the whole.
+func (rr *reportRun) batchOn(bg BatchGPU, ins []*solver.Instance, gpus, chunk int, each time.Duration) ([]solver.Result, time.Duration, error) {
+	res := make([]solver.Result, len(ins))
+	next := make(chan int)
+	errs := make([]error, gpus)
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	for g := range gpus {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := solver.Params{Seed: 1, TimeLimit: each}.WithExtra(gpusOption, fmt.Sprintf("%d,", g))
+			for lo := range next {
+				hi := min(lo+chunk, len(ins))
+				out, err := bg.SolveBatch(rr.ctx, ins[lo:hi], p)
+				if err == nil && len(out) != hi-lo {
+					err = fmt.Errorf("the GPU returned %d results for %d instances", len(out), hi-lo)
+				}
+				if err != nil {
+					errs[g] = errors.Join(errs[g], err)
+					continue
+				}
+				copy(res[lo:hi], out)
+			}
+		}()
+	}
+	for lo := 0; lo < len(ins); lo += chunk {
+		next <- lo
+	}
+	close(next)
+	wg.Wait()
+	wall := time.Since(t0)
+	if err := errors.Join(errs...); err != nil {
+		return nil, 0, err
+	}
+	for i, x := range res {
+		if err := checkResult(ins[i], x); err != nil {
+			return nil, 0, err
+		}
+		rr.device = x.Device
+	}
+	return res, wall, nil
+}
+
+// lengthsAgainst is the mean and range of each tour's length above ref's of the same instance, in per
+// cent ("+0.0001 % (−0.01–+0.02) against one GPU's").
+func lengthsAgainst(res, ref []solver.Result) string {
+	d := make([]float64, len(res))
+	for i := range res {
+		d[i] = 100 * float64(res[i].Length-ref[i].Length) / float64(ref[i].Length)
+	}
+	return spreadCell(d, "%+.4f") + " % against one GPU's tours"
+}
+
+// gpusAuto is GPU auto (seed 1) on s.auto for each of s.autoTimes on each count of GPUs: the gap of the
+// final tour. A time's runs of an instance are made only where all of them fit in the part's budget
+// from start, at the set-up its shorter runs took; the others are rows that say they were not made.
+func (rr *reportRun) gpusAuto(s gpusSetting, counts []int, start time.Time) ([]gpusRow, error) {
+	e := rr.engine("auto", solver.BackendGPU)
+	if e == nil {
+		return nil, errors.New("no GPU auto: " + rr.device)
+	}
+	var rows []gpusRow
+	for _, d := range s.autoTimes {
+		for _, name := range s.auto {
+			what := fmt.Sprintf("GPU `auto`, %s, %s, seed 1", name, fmtD(d))
+			if why := autoNotMade(counts, d, rr.autoSlack[name], s.budget-time.Since(start), s.budget); why != "" {
+				rows = append(rows, gpusRow{what: what, gpus: counts[len(counts)-1], notMade: why})
+				continue
+			}
+			r, err := rr.autoRuns(e, name, d, counts, what)
+			if err != nil {
+				return nil, err
+			}
+			rows = append(rows, r...)
+		}
+	}
+	return rows, nil
+}
+
+// autoNotMade is why runs of d on each of counts of GPUs, each with slack of set-up, are not made when
+// left of the part's budget remains; "" where they fit.
+func autoNotMade(counts []int, d, slack, left, budget time.Duration) string {
+	need := time.Duration(len(counts)) * (d + slack)
+	if need <= left {
+		return ""
+	}
+	return fmt.Sprintf("not made: its runs on %s GPUs need about %s, and %s of the part's %s was left",
+		countsList(counts), fmtD(need.Round(time.Second)), fmtD(max(left, 0).Round(time.Second)), fmtD(budget))
+}
+
+// autoRuns runs GPU auto on name for d on each count of GPUs and records the most set-up (the wall
+// clock past d) a run of it took.
+func (rr *reportRun) autoRuns(e solver.Engine, name string, d time.Duration, counts []int, what string) ([]gpusRow, error) {
+	in, c, err := rr.ttqCaseOf(name, d)
+	if err != nil {
+		return nil, err
+	}
+	var rows []gpusRow
+	for _, n := range counts {
+		t0 := time.Now()
+		res, ok := rr.solve(e, in, onGPUs(solver.Params{Seed: 1, TimeLimit: d}, n))
+		if !ok {
+			return nil, fmt.Errorf("GPU auto on %s on %d GPUs failed", name, n)
+		}
+		if rr.autoSlack == nil {
+			rr.autoSlack = map[string]time.Duration{}
+		}
+		rr.autoSlack[name] = max(rr.autoSlack[name], time.Since(t0)-d)
+		rr.logf("gpus: auto on %s on %d GPUs: %d (%.4f %%)", name, n, res.Length, c.gap(res.Length))
+		rows = append(rows, gpusRow{what: what, gpus: n, used: usedGPUs(res),
+			tours: fmt.Sprintf("gap %.4f %% (against the %s)", c.gap(res.Length), c.refName)})
+	}
+	return rows, nil
+}
+
+// countsList is "1, 2 and 4".
+func countsList(counts []int) string {
+	s := make([]string, len(counts))
+	for i, n := range counts {
+		s[i] = fmt.Sprint(n)
+	}
+	if len(s) == 1 {
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// gpusTableOf is the several-GPU table of rows: each rate's speed-up against the same row's on one GPU,
+// and the efficiency (the speed-up ÷ GPUs); a count of gpusCounts over the host's GPUs is a row that
+// says it was not made.
+func gpusTableOf(rows []gpusRow, host int) *Table {
+	t := &Table{Header: []string{"what", "GPUs", "GPUs used", "rate", "speed-up", "efficiency", "tours"}}
+	one := map[string]float64{}
+	for _, r := range rows {
+		if r.gpus == 1 && r.notMade == "" {
+			one[r.what] = r.rate
+		}
+	}
+	for _, r := range rows {
+		if r.notMade != "" {
+			t.AddRow(r.what, "—", "—", r.notMade, "—", "—", "—")
+			continue
+		}
+		rate, speed, eff := "—", "—", "—"
+		if r.rate > 0 {
+			rate = fmt.Sprintf("%.3g %s", r.rate, r.unit)
+			if base := one[r.what]; base > 0 {
+				x := r.rate / base
+				speed, eff = fmt.Sprintf("%.2f×", x), fmt.Sprintf("%.0f %%", 100*x/float64(r.gpus))
+			}
+		}
+		t.AddRow(r.what, r.gpus, r.used, rate, speed, eff, r.tours)
+	}
+	for _, n := range gpusCounts {
+		if n > host {
+			t.AddRow("every row", n, "—", fmt.Sprintf("not made: the host has %s", report.Plural(host, "GPU")), "—", "—", "—")
+		}
+	}
+	return t
+}
+
+// mean is the mean of vals, NaN where there are none.
+func mean(vals []float64) float64 {
+	if len(vals) == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for _, v := range vals {
+		s += v
+	}
+	return s / float64(len(vals))
+}
