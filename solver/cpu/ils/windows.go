@@ -11,6 +11,7 @@ import (
 type winOptions struct {
 	on          bool
 	size, cores int
+	shape       window.Shape
 	slice       int     // milliseconds
 	start, last float64 // shares of the time limit
 	rate        float64 // millionths of the tour's length a second
@@ -88,11 +89,11 @@ func (r *ilsRun) searchWindows(end time.Time) error {
 		return nil
 	}
 	o := r.o.win
-	cfg := window.Config{Size: o.size, Cores: o.cores, Workers: r.w, Seed: r.p.Seed,
+	cfg := window.Config{Shape: o.shape, Size: o.size, Cores: o.cores, Workers: r.w, Seed: r.p.Seed,
 		Slice: time.Duration(o.slice) * time.Millisecond}
 	at := time.Since(r.start)
 	st, err := window.Run(r.in, r.c, cfg)
 	r.tourWindows = &solver.TourWindowsAccount{From: at.Seconds(), Size: st.Size, Cores: cfg.Cores,
-		Rounds: st.Rounds, Searched: st.Searched, Improved: st.Improved, Gain: r.in.LengthValue(st.Gain)}
+		Rounds: st.Rounds, Searched: st.Searched, Improved: st.Improved, Rejected: st.Rejected, Gain: r.in.LengthValue(st.Gain)}
 	return err
 }
