@@ -21,7 +21,7 @@ type autoDeclarer struct{}
 func (autoDeclarer) Options(in *solver.Instance) solver.OptionSet {
 	var out solver.OptionSet
 	for _, o := range cpuils.AutoOptions.Options(in) {
-		if !o.Experimental || o.Name == cpuils.OptPartition || o.Name == cpuils.OptWindows || o.Name == cpuils.OptWinShape {
+		if !o.Experimental || o.Name == cpuils.OptPartition || o.Name == cpuils.OptWindows {
 			out = append(out, o)
 		}
 	}

@@ -25,6 +25,9 @@ const (
 	// search may hand over to the population search on windows of its
 	// tour (the windows option; docs/DECISIONS.md#windows).
 	WindowsMinN = 50000
+	// WindowsMaxN is the largest instance on which the windows are
+	// taken unless the option says otherwise (docs/DECISIONS.md#windows).
+	WindowsMaxN = 1500000
 )
 
 // The population search in place of auto's merged search

@@ -235,8 +235,9 @@ func gpuRoles(f Facts, search Search) GPU {
 
 // windowsOn reports whether a partition search with facts f hands over
 // to the population search on windows of its tour: from WindowsMinN
-// cities on a time limit, when the windows option says so
-// (docs/DECISIONS.md#windows).
+// cities on a time limit, to WindowsMaxN unless the windows option is
+// given (docs/DECISIONS.md#windows).
 func windowsOn(f Facts) bool {
-	return f.Options.Windows == On && f.N >= WindowsMinN && f.TimeLimit > 0 && f.Kicks == 0
+	size := f.N >= WindowsMinN && (f.N <= WindowsMaxN || f.Options.Windows == On)
+	return f.Options.Windows != Off && size && f.TimeLimit > 0 && f.Kicks == 0
 }

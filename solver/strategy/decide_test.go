@@ -42,17 +42,17 @@ func TestDecide(t *testing.T) {
 			Strategy{Search: Merged, LocalSearch: deep, Restart: RestartStall}},
 		{"no restart when given", merged(with(auto(5000, 16, 10*sec), func(f *Facts) { f.Options.Any, f.Options.Restart = true, true })),
 			Strategy{Search: Merged, LocalSearch: deep}},
-		{"partition", auto(100000, 2, 10*sec), Strategy{Search: Partition, LocalSearch: large}},
+		{"partition", auto(100000, 2, 10*sec), Strategy{Search: Partition, Windows: true, LocalSearch: large}},
 		{"partition off", merged(with(auto(100000, 2, 10*sec), func(f *Facts) { f.Options.Partition = Off })), Strategy{Search: Merged, LocalSearch: large}},
 		{"partition on a matrix", merged(with(auto(100000, 2, 10*sec), func(f *Facts) { f.Kind = Matrix })), Strategy{Search: Merged, LocalSearch: large}},
 		{"partition forced on", with(auto(20000, 2, 0), func(f *Facts) { f.Options.Partition, f.Engine = On, ILS }), Strategy{Search: Partition, LocalSearch: deep}},
-		{"chain with many cities a worker", auto(400000, 2, 60*sec), Strategy{Search: Partition, LocalSearch: large, Chain: true}},
-		{"no chain with the move given", with(auto(400000, 2, 60*sec), func(f *Facts) { f.Options.Move = true }), Strategy{Search: Partition, LocalSearch: large}},
+		{"chain with many cities a worker", auto(400000, 2, 60*sec), Strategy{Search: Partition, Windows: true, LocalSearch: large, Chain: true}},
+		{"no chain with the move given", with(auto(400000, 2, 60*sec), func(f *Facts) { f.Options.Move = true }), Strategy{Search: Partition, Windows: true, LocalSearch: large}},
 		{"crowded", auto(5000000, 2, 60*sec), Strategy{Search: Partition, LocalSearch: large, Chain: true, Crowded: true, CrowdSetUp: true, Start: StartCurve}},
-		{"crowded short", auto(1000000, 2, 10*sec), Strategy{Search: Partition, LocalSearch: large, Chain: true, Crowded: true, CrowdSetUp: true, Start: StartCurve}},
-		{"not crowded with time", auto(1000000, 2, 30*sec), Strategy{Search: Partition, LocalSearch: large, Chain: true}},
+		{"crowded short", auto(1000000, 2, 10*sec), Strategy{Search: Partition, Windows: true, LocalSearch: large, Chain: true, Crowded: true, CrowdSetUp: true, Start: StartCurve}},
+		{"not crowded with time", auto(1000000, 2, 30*sec), Strategy{Search: Partition, Windows: true, LocalSearch: large, Chain: true}},
 		{"crowded by limits", with(auto(100000, 2, 10*sec), func(f *Facts) { f.Limits.CrowdedMinPerWorker = 1000 }),
-			Strategy{Search: Partition, LocalSearch: large, Crowded: true, CrowdSetUp: true, Start: StartCurve}},
+			Strategy{Search: Partition, Windows: true, LocalSearch: large, Crowded: true, CrowdSetUp: true, Start: StartCurve}},
 		{"given start", with(auto(500, 2, 10*sec), func(f *Facts) { f.StartGiven = true }), Strategy{Search: Independent, LocalSearch: small, Start: StartGiven}},
 		{"pop engine", Facts{Engine: Pop, N: 500, TimeLimit: 10 * sec}, Strategy{Search: Population, LocalSearch: popSearch(500)}},
 		{"pop engine large", Facts{Engine: Pop, N: 100000, Cuttable: true, Kind: Coords}, Strategy{Search: Population, LocalSearch: popSearch(100000)}},
@@ -64,15 +64,15 @@ func TestDecide(t *testing.T) {
 		{"GPU auto pop: the pool", gpu(auto(5000, 2, 10*sec)), Strategy{Search: Population, LocalSearch: popSearch(5000), GPU: GPU{Ascent: true, Pool: true}}},
 		{"GPU auto partition off: no windows", with(gpu(auto(50000, 2, 10*sec)), func(f *Facts) { f.Options.Partition = Off }),
 			Strategy{Search: Merged, LocalSearch: large, GPU: GPU{Ascent: true}}},
-		{"GPU auto windows", gpu(auto(100000, 2, 10*sec)), Strategy{Search: Partition, LocalSearch: large, GPU: GPU{Ascent: true, Windows: true}}},
+		{"GPU auto windows", gpu(auto(100000, 2, 10*sec)), Strategy{Search: Partition, Windows: true, LocalSearch: large, GPU: GPU{Ascent: true, Windows: true}}},
 		{"GPU auto windows off", with(gpu(auto(100000, 2, 10*sec)), func(f *Facts) { f.Options.NoWindows = true }),
-			Strategy{Search: Partition, LocalSearch: large, GPU: GPU{Ascent: true}}},
-		{"GPU auto early and descent", gpu(auto(200000, 16, 4*sec)), Strategy{Search: Partition, LocalSearch: large, Start: StartGPUDescent,
+			Strategy{Search: Partition, Windows: true, LocalSearch: large, GPU: GPU{Ascent: true}}},
+		{"GPU auto early and descent", gpu(auto(200000, 16, 4*sec)), Strategy{Search: Partition, Windows: true, LocalSearch: large, Start: StartGPUDescent,
 			GPU: GPU{Ascent: true, Early: true, Windows: true, StartDescent: time.Second}}},
-		{"GPU auto, long: no descent", gpu(auto(200000, 16, 60*sec)), Strategy{Search: Partition, LocalSearch: large, Start: StartGPUDescent,
+		{"GPU auto, long: no descent", gpu(auto(200000, 16, 60*sec)), Strategy{Search: Partition, Windows: true, LocalSearch: large, Start: StartGPUDescent,
 			GPU: GPU{Ascent: true, Early: true, Windows: true}}},
 		{"GPU auto fixed edges", with(gpu(auto(200000, 16, 60*sec)), func(f *Facts) { f.FixedEdges = true }),
-			Strategy{Search: Partition, LocalSearch: large, GPU: GPU{Ascent: true}}},
+			Strategy{Search: Partition, Windows: true, LocalSearch: large, GPU: GPU{Ascent: true}}},
 	}
 	for _, c := range cases {
 		got := Decide(c.f)
@@ -150,6 +150,7 @@ func TestPopSearch(t *testing.T) {
 // limit.
 func TestWindows(t *testing.T) {
 	on := func(f Facts) Facts { f.Options.Windows = On; return f }
+	off := func(f Facts) Facts { f.Options.Windows = Off; return f }
 	part := func(n int, limit time.Duration) Facts {
 		return Facts{Engine: Auto, N: n, Cuttable: true, Workers: 16, TimeLimit: limit}
 	}
@@ -160,7 +161,10 @@ func TestWindows(t *testing.T) {
 	}{
 		{"on", on(part(WindowsMinN, time.Minute)), true},
 		{"GPU auto, on", on(Facts{Engine: GPUAuto, N: 100000, Cuttable: true, Workers: 16, TimeLimit: time.Minute}), true},
-		{"by strategy: off", part(100000, time.Minute), false},
+		{"by strategy", part(100000, time.Minute), true},
+		{"by strategy, above WindowsMaxN", part(WindowsMaxN+1, time.Minute), false},
+		{"on, above WindowsMaxN", on(part(WindowsMaxN+1, time.Minute)), true},
+		{"off", off(part(100000, time.Minute)), false},
 		{"below WindowsMinN", on(part(WindowsMinN-1, time.Minute)), false},
 		{"no time limit", on(part(100000, 0)), false},
 		{"a kicks budget", on(Facts{Engine: Auto, N: 100000, Cuttable: true, Workers: 16, TimeLimit: time.Minute, Kicks: 10}), false},

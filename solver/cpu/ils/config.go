@@ -7,7 +7,6 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cpu/partition"
-	"github.com/tsplab/tsplab/solver/cpu/window"
 	"github.com/tsplab/tsplab/solver/strategy"
 )
 
@@ -63,13 +62,11 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"partition search: its pieces, segments of consecutive tour positions (path), cells of the plane each holding several tour paths (region), the two by turns (alternate), or the one whose last round gained more per second (per kick under a kicks budget), the other every fourth round (auto)").Experimental(),
 	solver.Float(OptPartDeep, func(o *ilsOptions) *float64 { return &o.partDeep }, 10, 0, 1e6,
 		"partition search: kicks per city made with sequential moves of depth 1 before they take the depth option's steps (0: from the start)").Experimental(),
-	solver.Bool(OptWindows, func(o *ilsOptions) *bool { return &o.win.on }, false,
-		"auto from 50,000 cities on a time limit: the partition search hands over, once its gain a second falls low, to the population search on windows of the tour, each an open path with fixed ends searched on its own cores and spliced back when shorter, the cuts moving by half a window every round").Experimental(),
+	solver.Enum(OptWindows, func(o *ilsOptions) *strategy.Toggle { return &o.win.mode }, "auto", []string{"auto", "on", "off"},
+		[]strategy.Toggle{strategy.ByStrategy, strategy.On, strategy.Off},
+		"auto on a time limit: the partition search hands over, once its gain a second falls low, to the population search on windows of the tour, cells of the plane each holding the tour's paths through it, searched on their own cores and spliced back when shorter, the cuts turning every round (auto: from 50,000 to 1,500,000 cities; on: from 50,000)").Experimental(),
 	solver.Int(OptWinSize, func(o *ilsOptions) *int { return &o.win.size }, 0, 0, 1<<20,
 		"windows: about the cities of a window (0: one window a core, the tour covered at once, up to 12,500 cities a window)").Experimental(),
-	solver.Enum(OptWinShape, func(o *ilsOptions) *window.Shape { return &o.win.shape }, "paths", []string{"paths", "cells", "alternate"},
-		[]window.Shape{window.Paths, window.Cells, window.Alternate},
-		"windows: paths of consecutive tour positions, cells of the plane each holding the tour's paths through it joined by fixed edges, or the two by turns").Experimental(),
 	solver.Int(OptWinCores, func(o *ilsOptions) *int { return &o.win.cores }, 1, 1, 1024,
 		"windows: the cores each window's population search takes").Experimental(),
 	solver.Int(OptWinSlice, func(o *ilsOptions) *int { return &o.win.slice }, 10000, 100, 600000,
@@ -173,8 +170,6 @@ const (
 	OptWindows = "windows"
 	// OptWinSize is about the cities of a window.
 	OptWinSize = "winsize"
-	// OptWinShape is how a round cuts the tour into windows.
-	OptWinShape = "winshape"
 	// OptWinCores is the cores each window's search takes.
 	OptWinCores = "wincores"
 	// OptWinSlice is the milliseconds of a window's search in a round.
@@ -201,11 +196,11 @@ func stable(d solver.Decl[ilsOptions]) solver.Decl[ilsOptions] { return d.Stable
 var ilsSpecs = map[string]*solver.Spec[ilsOptions]{
 	"2opt-ils": solver.NewSpec(ilsDecls...).Modify(OptNeighbors, stable).
 		Fixed(OptPivot, OptRKBI, OptStale, OptThreeOpt, OptOr3, OptBridge, OptDepth, OptMove, OptRestart, OptAccept, OptSegment,
-			OptPartSegment, OptPartSlice, OptPartShape, OptPartDeep, OptWindows, OptWinSize, OptWinShape, OptWinCores, OptWinSlice, OptWinStart, OptWinLast, OptWinRate),
+			OptPartSegment, OptPartSlice, OptPartShape, OptPartDeep, OptWindows, OptWinSize, OptWinCores, OptWinSlice, OptWinStart, OptWinLast, OptWinRate),
 	"3opt-ils": solver.NewSpec(ilsDecls...).With(OptThreeOpt, "on").
 		Modify(OptPivot, stable).Modify(OptRKBI, stable).Modify(OptNeighbors, stable).
 		Fixed(OptSync, OptShare, OptStale, OptThreeOpt, OptOr3, OptBridge, OptDepth, OptRestart, OptAccept, OptSegment,
-			OptPartSegment, OptPartSlice, OptPartShape, OptPartDeep, OptWindows, OptWinSize, OptWinShape, OptWinCores, OptWinSlice, OptWinStart, OptWinLast, OptWinRate),
+			OptPartSegment, OptPartSlice, OptPartShape, OptPartDeep, OptWindows, OptWinSize, OptWinCores, OptWinSlice, OptWinStart, OptWinLast, OptWinRate),
 	"auto": solver.NewSpec(ilsDecls...).With(OptThreeOpt, "on").With(OptAccept, "equal").BySize(autoBySize).
 		Fixed(OptPivot, OptRKBI, OptSync, OptThreeOpt, OptBridge, OptDepth, OptRestart, OptAccept, OptSegment, OptNeighbors, OptPartSlice,
 			OptWinSize, OptWinCores, OptWinSlice, OptWinStart, OptWinLast, OptWinRate),

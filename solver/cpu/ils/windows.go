@@ -5,13 +5,13 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cpu/window"
+	"github.com/tsplab/tsplab/solver/strategy"
 )
 
 // winOptions are the windows' options (OptWindows and the rest).
 type winOptions struct {
-	on          bool
+	mode        strategy.Toggle
 	size, cores int
-	shape       window.Shape
 	slice       int     // milliseconds
 	start, last float64 // shares of the time limit
 	rate        float64 // millionths of the tour's length a second
@@ -89,7 +89,7 @@ func (r *ilsRun) searchWindows(end time.Time) error {
 		return nil
 	}
 	o := r.o.win
-	cfg := window.Config{Shape: o.shape, Size: o.size, Cores: o.cores, Workers: r.w, Seed: r.p.Seed,
+	cfg := window.Config{Size: o.size, Cores: o.cores, Workers: r.w, Seed: r.p.Seed,
 		Slice: time.Duration(o.slice) * time.Millisecond}
 	at := time.Since(r.start)
 	st, err := window.Run(r.in, r.c, cfg)

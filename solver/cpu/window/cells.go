@@ -9,12 +9,12 @@ import (
 	"time"
 )
 
-// cellRound is whether round cuts cells of the plane rather than paths.
-func (s *search) cellRound(round int) bool {
+// cellRound is whether the rounds cut cells of the plane rather than paths.
+func (s *search) cellRound() bool {
 	if s.in.X == nil || s.in.Y == nil || s.count() < 2 {
 		return false
 	}
-	return s.cfg.Shape == Cells || s.cfg.Shape == Alternate && round%2 == 1
+	return s.cfg.Shape == Cells
 }
 
 // cellsRound searches the cells of one cut of the plane, turned by an

@@ -1,10 +1,12 @@
-// Package window improves a large tour window by window: the tour is cut
-// into windows of consecutive cities, each an open path whose two ends
-// stay in place, and each window is searched by the population search
-// (pop: descents evolved by EAX, then partition crossover) on its own
-// cores, from the window's current path. An improved window is spliced
-// back at once, the whole tour measured again; every round the cuts move
-// by half a window, so that no cut stays (docs/DECISIONS.md#windows).
+// Package window improves a large tour window by window: the plane is cut
+// into cells of about equal cities, and a cell's window is the tour's
+// paths through it, joined by fixed edges that stand for the tour outside
+// (without coordinates: paths of consecutive cities, their two ends
+// fixed). Each window is searched by the population search (pop: descents
+// evolved by EAX, then partition crossover) on its own cores from its
+// current order, and spliced back at once when shorter, the whole tour
+// measured again; every round the cuts turn, so that no cut stays
+// (docs/DECISIONS.md#windows).
 package window
 
 import (
@@ -36,20 +38,18 @@ const AutoMaxSize = 12500
 type Shape int
 
 const (
-	// Paths cuts the tour into paths of consecutive positions.
-	Paths Shape = iota
 	// Cells cuts the plane into cells of about equal cities; a cell's
 	// window is the tour's paths through it, joined by fixed edges that
 	// stand for the tour outside it.
-	Cells
-	// Alternate takes paths and cells by turns, paths first.
-	Alternate
+	Cells Shape = iota
+	// Paths cuts the tour into paths of consecutive positions.
+	Paths
 )
 
 // Config are a windowed search's settings.
 type Config struct {
 	// Shape is how a round cuts the tour (cells need coordinates; without
-	// them every round takes paths).
+	// them every round takes paths; docs/DECISIONS.md#windows).
 	Shape Shape
 	// Size is about the cities of a window: the windows of a round are
 	// equal within one city, as many as fill every slot evenly (0: one
@@ -125,7 +125,7 @@ func Run(in *solver.Instance, c *runctl.Control, cfg Config) (Stats, error) {
 			break
 		}
 		s.st.Rounds++
-		if s.cellRound(round) {
+		if s.cellRound() {
 			s.cellsRound(ctx, slice, uint64(round))
 			continue
 		}
