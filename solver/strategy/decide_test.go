@@ -42,17 +42,17 @@ func TestDecide(t *testing.T) {
 			Strategy{Search: Merged, LocalSearch: deep, Restart: RestartStall}},
 		{"no restart when given", merged(with(auto(5000, 16, 10*sec), func(f *Facts) { f.Options.Any, f.Options.Restart = true, true })),
 			Strategy{Search: Merged, LocalSearch: deep}},
-		{"partition", auto(100000, 2, 10*sec), Strategy{Search: Partition, Windows: true, LocalSearch: large}},
+		{"partition", auto(100000, 2, 10*sec), Strategy{Search: Partition, LocalSearch: large}},
 		{"partition off", merged(with(auto(100000, 2, 10*sec), func(f *Facts) { f.Options.Partition = Off })), Strategy{Search: Merged, LocalSearch: large}},
 		{"partition on a matrix", merged(with(auto(100000, 2, 10*sec), func(f *Facts) { f.Kind = Matrix })), Strategy{Search: Merged, LocalSearch: large}},
 		{"partition forced on", with(auto(20000, 2, 0), func(f *Facts) { f.Options.Partition, f.Engine = On, ILS }), Strategy{Search: Partition, LocalSearch: deep}},
-		{"chain with many cities a worker", auto(400000, 2, 60*sec), Strategy{Search: Partition, Windows: true, LocalSearch: large, Chain: true}},
-		{"no chain with the move given", with(auto(400000, 2, 60*sec), func(f *Facts) { f.Options.Move = true }), Strategy{Search: Partition, Windows: true, LocalSearch: large}},
+		{"chain with many cities a worker", auto(400000, 2, 60*sec), Strategy{Search: Partition, LocalSearch: large, Chain: true}},
+		{"no chain with the move given", with(auto(400000, 2, 60*sec), func(f *Facts) { f.Options.Move = true }), Strategy{Search: Partition, LocalSearch: large}},
 		{"crowded", auto(5000000, 2, 60*sec), Strategy{Search: Partition, LocalSearch: large, Chain: true, Crowded: true, CrowdSetUp: true, Start: StartCurve}},
-		{"crowded short", auto(1000000, 2, 10*sec), Strategy{Search: Partition, Windows: true, LocalSearch: large, Chain: true, Crowded: true, CrowdSetUp: true, Start: StartCurve}},
-		{"not crowded with time", auto(1000000, 2, 30*sec), Strategy{Search: Partition, Windows: true, LocalSearch: large, Chain: true}},
+		{"crowded short", auto(1000000, 2, 10*sec), Strategy{Search: Partition, LocalSearch: large, Chain: true, Crowded: true, CrowdSetUp: true, Start: StartCurve}},
+		{"not crowded with time", auto(1000000, 2, 30*sec), Strategy{Search: Partition, LocalSearch: large, Chain: true}},
 		{"crowded by limits", with(auto(100000, 2, 10*sec), func(f *Facts) { f.Limits.CrowdedMinPerWorker = 1000 }),
-			Strategy{Search: Partition, Windows: true, LocalSearch: large, Crowded: true, CrowdSetUp: true, Start: StartCurve}},
+			Strategy{Search: Partition, LocalSearch: large, Crowded: true, CrowdSetUp: true, Start: StartCurve}},
 		{"given start", with(auto(500, 2, 10*sec), func(f *Facts) { f.StartGiven = true }), Strategy{Search: Independent, LocalSearch: small, Start: StartGiven}},
 		{"pop engine", Facts{Engine: Pop, N: 500, TimeLimit: 10 * sec}, Strategy{Search: Population, LocalSearch: popSearch(500)}},
 		{"pop engine large", Facts{Engine: Pop, N: 100000, Cuttable: true, Kind: Coords}, Strategy{Search: Population, LocalSearch: popSearch(100000)}},
@@ -64,10 +64,10 @@ func TestDecide(t *testing.T) {
 		{"GPU auto pop: the pool", gpu(auto(5000, 2, 10*sec)), Strategy{Search: Population, LocalSearch: popSearch(5000), GPU: GPU{Ascent: true, Pool: true}}},
 		{"GPU auto partition off: no windows", with(gpu(auto(50000, 2, 10*sec)), func(f *Facts) { f.Options.Partition = Off }),
 			Strategy{Search: Merged, LocalSearch: large, GPU: GPU{Ascent: true}}},
-		{"GPU auto windows", gpu(auto(100000, 2, 10*sec)), Strategy{Search: Partition, Windows: true, LocalSearch: large, GPU: GPU{Ascent: true, Windows: true}}},
+		{"GPU auto windows", gpu(auto(100000, 2, 10*sec)), Strategy{Search: Partition, LocalSearch: large, GPU: GPU{Ascent: true, Windows: true}}},
 		{"GPU auto windows off", with(gpu(auto(100000, 2, 10*sec)), func(f *Facts) { f.Options.NoWindows = true }),
-			Strategy{Search: Partition, Windows: true, LocalSearch: large, GPU: GPU{Ascent: true}}},
-		{"GPU auto early and descent", gpu(auto(200000, 16, 4*sec)), Strategy{Search: Partition, Windows: true, LocalSearch: large, Start: StartGPUDescent,
+			Strategy{Search: Partition, LocalSearch: large, GPU: GPU{Ascent: true}}},
+		{"GPU auto early and descent", gpu(auto(200000, 16, 4*sec)), Strategy{Search: Partition, LocalSearch: large, Start: StartGPUDescent,
 			GPU: GPU{Ascent: true, Early: true, Windows: true, StartDescent: time.Second}}},
 		{"GPU auto, long: no descent", gpu(auto(200000, 16, 60*sec)), Strategy{Search: Partition, Windows: true, LocalSearch: large, Start: StartGPUDescent,
 			GPU: GPU{Ascent: true, Early: true, Windows: true}}},
@@ -145,12 +145,14 @@ func TestPopSearch(t *testing.T) {
 	}
 }
 
-// TestWindows: auto's partition search hands over to the windows only
-// when the option turns them on, from WindowsMinN cities, on a time
-// limit.
+// TestWindows: auto's partition search hands over to the windows from
+// WindowsMinN cities on a time limit: when the option turns them on, or
+// left to the strategy up to WindowsMaxN cities with WindowsCoreTime a
+// city; never when it turns them off.
 func TestWindows(t *testing.T) {
 	on := func(f Facts) Facts { f.Options.Windows = On; return f }
 	off := func(f Facts) Facts { f.Options.Windows = Off; return f }
+	with := func(f Facts, edit func(*Facts)) Facts { edit(&f); return f }
 	part := func(n int, limit time.Duration) Facts {
 		return Facts{Engine: Auto, N: n, Cuttable: true, Workers: 16, TimeLimit: limit}
 	}
@@ -161,8 +163,11 @@ func TestWindows(t *testing.T) {
 	}{
 		{"on", on(part(WindowsMinN, time.Minute)), true},
 		{"GPU auto, on", on(Facts{Engine: GPUAuto, N: 100000, Cuttable: true, Workers: 16, TimeLimit: time.Minute}), true},
-		{"by strategy", part(100000, time.Minute), true},
-		{"by strategy, above WindowsMaxN", part(WindowsMaxN+1, time.Minute), false},
+		{"by strategy, 16 cores, 60 s", part(100000, time.Minute), true},
+		{"by strategy, 16 cores, 30 s", part(100000, 30*time.Second), true},
+		{"by strategy, 16 cores, 10 s", part(100000, 10*time.Second), false},
+		{"by strategy, 4 cores, 30 s", with(part(100000, 30*time.Second), func(f *Facts) { f.Workers = 4 }), false},
+		{"by strategy, above WindowsMaxN", part(WindowsMaxN+1, 10*time.Minute), false},
 		{"on, above WindowsMaxN", on(part(WindowsMaxN+1, time.Minute)), true},
 		{"off", off(part(100000, time.Minute)), false},
 		{"below WindowsMinN", on(part(WindowsMinN-1, time.Minute)), false},
