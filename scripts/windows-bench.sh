@@ -1,113 +1,119 @@
 #!/bin/sh
 # windows-bench.sh: the cheap protocol of the large-instance floors
-# (docs/DECISIONS.md#windows): the best so far at 10, 30 and 60 s of a
-# 60-s run, seed 1, of a base binary and a new one on E100k.0 and
-# pla85900, two runs at once on the two halves of the cores (taskset),
-# each pair once with the base on the first half and once on the second.
+# (docs/DECISIONS.md#windows) on a GPU host: GPU auto of a base binary and
+# a new one, seed 1, best so far at 10 and 30 s and the end, on E100k.0,
+# pla85900, C100k.0, C316k.0, E1M.0 (60 s, 16 cores), mona-lisa100k (30 s)
+# and E100k.0 and pla85900 on 4 cores (30 s). Runs go as many at once as
+# the host has lanes of 16 cores and a GPU (lane i: cores 16i.. and GPU i),
+# each base beside its new run; about 5 minutes on four GPUs, 9 on two.
 #
-#   scripts/windows-bench.sh BASE NEW PLA85900.tsp OUTDIR [RUN...]
+#   scripts/windows-bench.sh BASE NEW OUTDIR [RUN...]
 #
-# A RUN is NAME:INSTANCE:BINARY:OPTIONS (options comma-separated, without
-# --opt), e.g. win:E100k.0:new:windows=on; without RUNs the
-# protocol's four pairs run (base and new with windows=on on both
-# instances), about 4 minutes. Each run's progress goes to
-# OUTDIR/NAME-INSTANCE.json; the table, gap above the best known tour in
-# %, to stdout and OUTDIR/table.txt. The time is set by TIME (default 60),
-# the seed by SEED (default 1),
-# and the cores a run by CORES (default: half the host's; a run's workers
-# are the cores taskset gives it); with more than half, the runs go one
-# after the other. On a host of two GPUs, GPU_LO and GPU_HI name the GPU
-# (CUDA_VISIBLE_DEVICES) of the runs on the first and the second half.
+# A RUN is NAME:INSTANCE:BINARY:TIME:CORES:OPTIONS (BINARY base or new or
+# a path, options comma-separated without --opt), e.g.
+# new:E100k.0:new:60:16:windows=off. pla85900 is read from $TSPLIB_DIR,
+# mona-lisa100k from $TSPLIB_EXTRA_DIR (defaults ../shared/...); the DIMACS
+# instances are generated into OUTDIR. Each run's progress goes to
+# OUTDIR/NAME-INSTANCE-TIME-CORES.json, the table (gap above the best known
+# tour, %) to stdout and OUTDIR/table.txt.
 set -eu
-base=$1 new=$2 pla=$3 out=$4
-shift 4
-time=${TIME:-60}
-ncpu=$(nproc)
-cores=${CORES:-$((ncpu / 2))}
+base=$1 new=$2 out=$3
+shift 3
+tsplib=${TSPLIB_DIR:-../shared/tsplib} extra=${TSPLIB_EXTRA_DIR:-../shared/extra}
 mkdir -p "$out"
-e100k="$out/E100k.0.tsp"
-[ -f "$e100k" ] || "$base" gen --kind portgen --n 100000 --seed 100000 --out "$e100k" >/dev/null
-best_of() {
-	case $1 in
-	E100k.0) echo 225784127 ;;
-	pla85900) echo 142382641 ;;
-	esac
-}
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+lanes=$(($(nproc) / 16))
+[ "$gpus" -gt 0 ] && [ "$gpus" -lt "$lanes" ] && lanes=$gpus
+[ "$lanes" -ge 1 ] || lanes=1
+if [ $# -eq 0 ]; then
+	for r in E100k.0:60:16 pla85900:60:16 C100k.0:60:16 C316k.0:60:16 E1M.0:60:16 mona-lisa100k:30:16 E100k.0:30:4 pla85900:30:4; do
+		set -- "$@" "base:${r%%:*}:base:${r#*:}:" "new:${r%%:*}:new:${r#*:}:"
+	done
+fi
 file_of() {
 	case $1 in
-	E100k.0) echo "$e100k" ;;
-	pla85900) echo "$pla" ;;
+	pla85900) echo "$tsplib/pla85900.tsp" ;;
+	mona-lisa100k) echo "$extra/mona-lisa100k.tsp" ;;
+	*)
+		f="$out/$1.tsp"
+		if [ ! -f "$f" ]; then
+			case $1 in
+			E100k.0) "$base" gen --kind portgen --n 100000 --seed 100000 --out "$f" ;;
+			E1M.0) "$base" gen --kind portgen --n 1000000 --seed 1000000 --out "$f" ;;
+			C100k.0) "$base" gen --kind portcgen --n 100000 --seed 100000 --out "$f" ;;
+			C316k.0) "$base" gen --kind portcgen --n 316228 --seed 316228 --out "$f" ;;
+			esac >/dev/null
+		fi
+		echo "$f"
+		;;
 	esac
 }
-# one NAME:INSTANCE:BINARY:OPTIONS on cpus $2 and GPU $3 (empty: all)
+best_of() {
+	case $1 in
+	E100k.0) echo 225784127 ;; pla85900) echo 142382641 ;; C100k.0) echo 104617752 ;;
+	C316k.0) echo 186870839 ;; E1M.0) echo 713187688 ;; mona-lisa100k) echo 5757191 ;;
+	esac
+}
+# one RUN on lane $2
 one() {
-	cpus=$2 gpu=$3
-	name=${1%%:*} rest=${1#*:}
-	inst=${rest%%:*} rest=${rest#*:}
-	bin=${rest%%:*} opts=${rest#*:}
+	s=$1
+	name=${s%%:*} s=${s#*:}
+	inst=${s%%:*} s=${s#*:}
+	bin=${s%%:*} s=${s#*:}
+	time=${s%%:*} s=${s#*:}
+	cores=${s%%:*} opts=${s#*:}
 	case $bin in base) b=$base ;; new) b=$new ;; *) b=$bin ;; esac
 	extra=""
 	for o in $(echo "$opts" | tr ',' ' '); do extra="$extra --opt $o"; done
-	set -- --time "$time" --seed "${SEED:-1}" --optimum "$(best_of "$inst")" --progress json
+	lo=$((16 * $2))
+	log="$out/$name-$inst-$time-$cores"
 	# shellcheck disable=SC2086
-	env ${gpu:+CUDA_VISIBLE_DEVICES=$gpu} taskset -c "$cpus" "$b" solve "$(file_of "$inst")" "$@" $extra --json "$out/$name-$inst.report.json" \
-		>/dev/null 2>"$out/$name-$inst.json" || echo "run $name on $inst failed: $(tail -1 "$out/$name-$inst.json")" >&2
+	CUDA_VISIBLE_DEVICES=$2 taskset -c "$lo-$((lo + cores - 1))" "$b" solve "$(file_of "$inst")" --backend gpu --time "$time" \
+		--seed "${SEED:-1}" --optimum "$(best_of "$inst")" --progress json $extra --json "$log.report.json" \
+		>/dev/null 2>"$log.json" || echo "run $1 failed: $(tail -1 "$log.json")" >&2
 }
-lo="0-$((cores - 1))" hi="$cores-$((2 * cores - 1))"
-if [ $# -eq 0 ]; then
-	set -- base:E100k.0:base: win:E100k.0:new:windows=on win:pla85900:new:windows=on base:pla85900:base:
-fi
-i=0
-while [ $# -gt 0 ]; do
-	a=$1
-	shift
-	if [ $# -gt 0 ] && [ $((2 * cores)) -le "$ncpu" ]; then
-		b=$1
-		shift
-		if [ $((i % 2)) -eq 0 ]; then
-			one "$a" "$lo" "${GPU_LO:-}" &
-			one "$b" "$hi" "${GPU_HI:-}" &
-		else
-			one "$a" "$hi" "${GPU_HI:-}" &
-			one "$b" "$lo" "${GPU_LO:-}" &
-		fi
-		wait
-	else
-		one "$a" "$lo" "${GPU_LO:-}"
-	fi
-	i=$((i + 1))
+for r in "$@"; do # the instances generated before any run
+	i=${r#*:}
+	file_of "${i%%:*}" >/dev/null
 done
-python3 - "$out" "$time" <<'EOF' | tee "$out/table.txt"
+while [ $# -gt 0 ]; do
+	lane=0
+	while [ $lane -lt "$lanes" ] && [ $# -gt 0 ]; do
+		one "$1" "$lane" &
+		lane=$((lane + 1))
+		shift
+	done
+	wait
+done
+python3 - "$out" <<'EOF' | tee "$out/table.txt"
 import glob, json, os, sys
-out, T = sys.argv[1], float(sys.argv[2])
-best = {"E100k.0": 225784127, "pla85900": 142382641}
-print("| run | instance | 10 s | 30 s | %g s | note |" % T)
-print("| --- | --- | --- | --- | --- | --- |")
-for f in sorted(glob.glob(os.path.join(out, "*.json"))):
+out = sys.argv[1]
+best = {"E100k.0": 225784127, "pla85900": 142382641, "C100k.0": 104617752, "C316k.0": 186870839,
+        "E1M.0": 713187688, "mona-lisa100k": 5757191}
+print("| run | instance | time, cores | 10 s | 30 s | end | windows |")
+print("| --- | --- | --- | --- | --- | --- | --- |")
+for f in sorted(glob.glob(os.path.join(out, "*.json")), key=lambda f: os.path.basename(f).split("-", 1)[::-1]):
     if f.endswith(".report.json"):
         continue
-    name, inst = os.path.basename(f)[:-5].split("-", 1)
+    name, rest = os.path.basename(f)[:-5].split("-", 1)
+    inst, t, cores = rest.rsplit("-", 2)
     at = {10: None, 30: None}
     for line in open(f):
-        if not line.startswith("{"):
-            continue
-        d = json.loads(line)
-        if not d.get("best"):
-            continue
-        for s in at:
-            if d["elapsed_s"] <= s:
-                at[s] = d["best"]
+        if line.startswith("{"):
+            d = json.loads(line)
+            for s in at:
+                if d.get("best") and d["elapsed_s"] <= s:
+                    at[s] = d["best"]
     note, end = "", None
     try:
         r = json.load(open(f[:-5] + ".report.json"))
-        end, note = r["length"], r.get("note", "")[-90:]
+        end = r["length"]
         w = r.get("account", {}).get("tour_windows")
         if w:
-            note = "windows from %.1f s, %d of %d shortened by %.0f" % (w["from_seconds"], w["improved"], w["searched"], w["gain"])
-            if w.get("gpu_searched"):
-                note += "; GPU %d of %d by %.0f" % (w.get("gpu_improved", 0), w["gpu_searched"], w.get("gpu_gain", 0))
+            note = "from %.1f s, %d rounds, %d of %d shortened, %d dropped" % (
+                w["from_seconds"], w["rounds"], w["improved"], w["searched"], w.get("rejected", 0))
     except (OSError, ValueError, KeyError):
         pass
-    gap = lambda l: "—" if l is None else "%.3f %%" % (100.0 * (l - best[inst]) / best[inst])
-    print("| %s | %s | %s | %s | %s | %s |" % (name, inst, gap(at[10]), gap(at[30]), gap(end), note))
+    gap = lambda l: "—" if l is None else "%.3f" % (100.0 * (l - best[inst]) / best[inst])
+    print("| %s | %s | %s s, %s | %s | %s | %s | %s |" % (name, inst, t, cores, gap(at[10]), gap(at[30]), gap(end), note))
 EOF

@@ -199,6 +199,9 @@ type TourWindowsAccount struct {
 	Searched int     `json:"searched"`
 	Improved int     `json:"improved"`
 	Gain     float64 `json:"gain"`
+	// Rejected is the shorter cells dropped because other cells' splices
+	// had reordered the tour so that theirs would cut it in two.
+	Rejected int `json:"rejected,omitempty"`
 }
 
 // GPUAccount is the GPU's share of a run.

@@ -134,7 +134,7 @@ func Summary(acc solver.Account) string {
 		add(fmt.Sprintf("%s shortened %s", improver(w), Plural(w.Improved, "stretch")))
 	}
 	if w := acc.TourWindows; w != nil && w.Improved > 0 {
-		add(fmt.Sprintf("windows of the tour searched one by one shortened %s", Plural(w.Improved, "window")))
+		add(fmt.Sprintf("windows of the tour searched at once shortened %s", Plural(w.Improved, "window")))
 	}
 	add(listsShort(acc.Lists))
 	if g := gainWords(acc.LastGain); g != "" {
@@ -217,8 +217,8 @@ func Lines(in *solver.Instance, acc solver.Account) []string {
 			Length(in, w.Gain), count(w.Refused), w.Share)
 	}
 	if w := acc.TourWindows; w != nil {
-		add("windows of the tour from %.1f s: %s cities each, %s a window, %s; %s searched, %s shortened by %s", w.From,
-			count(w.Size), Plural(w.Cores, "core"), Plural(w.Rounds, "round"), Plural(w.Searched, "window"), count(w.Improved), Length(in, w.Gain))
+		add("windows of the tour from %.1f s: %s cities each, %s a window, %s; %s searched, %s shortened by %s, %s dropped where another window's change would have cut the tour in two", w.From,
+			count(w.Size), Plural(w.Cores, "core"), Plural(w.Rounds, "round"), Plural(w.Searched, "window"), count(w.Improved), Length(in, w.Gain), count(w.Rejected))
 	}
 	out = append(out, gpuLines(acc.GPU)...)
 	if g := gainWords(acc.LastGain); g != "" {

@@ -25,6 +25,15 @@ const (
 	// search may hand over to the population search on windows of its
 	// tour (the windows option; docs/DECISIONS.md#windows).
 	WindowsMinN = 50000
+	// WindowsMaxN is the largest instance on which the windows are
+	// taken unless the option says so: ahead on 316,228 cities, far behind
+	// on 1,000,000, where most cells' splices meet another's
+	// (docs/DECISIONS.md#windows).
+	WindowsMaxN = 400000
+	// WindowsCoreTime is the least cores × time limit a city with which
+	// the windows are taken unless the option says so: ahead with 3.0 ms
+	// and more, behind with 1.6 ms and less (docs/DECISIONS.md#windows).
+	WindowsCoreTime = 2500 * time.Microsecond
 )
 
 // The population search in place of auto's merged search

@@ -69,10 +69,10 @@ func TestDecide(t *testing.T) {
 			Strategy{Search: Partition, LocalSearch: large, GPU: GPU{Ascent: true}}},
 		{"GPU auto early and descent", gpu(auto(200000, 16, 4*sec)), Strategy{Search: Partition, LocalSearch: large, Start: StartGPUDescent,
 			GPU: GPU{Ascent: true, Early: true, Windows: true, StartDescent: time.Second}}},
-		{"GPU auto, long: no descent", gpu(auto(200000, 16, 60*sec)), Strategy{Search: Partition, LocalSearch: large, Start: StartGPUDescent,
+		{"GPU auto, long: no descent", gpu(auto(200000, 16, 60*sec)), Strategy{Search: Partition, Windows: true, LocalSearch: large, Start: StartGPUDescent,
 			GPU: GPU{Ascent: true, Early: true, Windows: true}}},
 		{"GPU auto fixed edges", with(gpu(auto(200000, 16, 60*sec)), func(f *Facts) { f.FixedEdges = true }),
-			Strategy{Search: Partition, LocalSearch: large, GPU: GPU{Ascent: true}}},
+			Strategy{Search: Partition, Windows: true, LocalSearch: large, GPU: GPU{Ascent: true}}},
 	}
 	for _, c := range cases {
 		got := Decide(c.f)
@@ -145,11 +145,14 @@ func TestPopSearch(t *testing.T) {
 	}
 }
 
-// TestWindows: auto's partition search hands over to the windows only
-// when the option turns them on, from WindowsMinN cities, on a time
-// limit.
+// TestWindows: auto's partition search hands over to the windows from
+// WindowsMinN cities on a time limit: when the option turns them on, or
+// left to the strategy up to WindowsMaxN cities with WindowsCoreTime a
+// city; never when it turns them off.
 func TestWindows(t *testing.T) {
 	on := func(f Facts) Facts { f.Options.Windows = On; return f }
+	off := func(f Facts) Facts { f.Options.Windows = Off; return f }
+	with := func(f Facts, edit func(*Facts)) Facts { edit(&f); return f }
 	part := func(n int, limit time.Duration) Facts {
 		return Facts{Engine: Auto, N: n, Cuttable: true, Workers: 16, TimeLimit: limit}
 	}
@@ -160,7 +163,13 @@ func TestWindows(t *testing.T) {
 	}{
 		{"on", on(part(WindowsMinN, time.Minute)), true},
 		{"GPU auto, on", on(Facts{Engine: GPUAuto, N: 100000, Cuttable: true, Workers: 16, TimeLimit: time.Minute}), true},
-		{"by strategy: off", part(100000, time.Minute), false},
+		{"by strategy, 16 cores, 60 s", part(100000, time.Minute), true},
+		{"by strategy, 16 cores, 30 s", part(100000, 30*time.Second), true},
+		{"by strategy, 16 cores, 10 s", part(100000, 10*time.Second), false},
+		{"by strategy, 4 cores, 30 s", with(part(100000, 30*time.Second), func(f *Facts) { f.Workers = 4 }), false},
+		{"by strategy, above WindowsMaxN", part(WindowsMaxN+1, 10*time.Minute), false},
+		{"on, above WindowsMaxN", on(part(WindowsMaxN+1, time.Minute)), true},
+		{"off", off(part(100000, time.Minute)), false},
 		{"below WindowsMinN", on(part(WindowsMinN-1, time.Minute)), false},
 		{"no time limit", on(part(100000, 0)), false},
 		{"a kicks budget", on(Facts{Engine: Auto, N: 100000, Cuttable: true, Workers: 16, TimeLimit: time.Minute, Kicks: 10}), false},

@@ -62,7 +62,7 @@ func (e ilsEngine) facts(o ilsOptions, in *solver.Instance, given func(string) b
 		Workers: w, TimeLimit: limit, Kicks: o.kicks, Limits: e.planLimits().crowd,
 		Options: strategy.Options{Partition: [...]strategy.Toggle{partAuto: strategy.ByStrategy, partOn: strategy.On, partOff: strategy.Off}[o.partition],
 			Any: e.givenAny(given), Move: given(OptMove), Restart: given(OptRestart), Merge: o.cfg.share == shareMerge,
-			Windows: map[bool]strategy.Toggle{true: strategy.On, false: strategy.ByStrategy}[o.win.on]}}
+			Windows: o.win.mode}}
 	if e.cfg.partAuto {
 		f.Engine = strategy.Auto
 	}

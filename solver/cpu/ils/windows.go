@@ -5,11 +5,12 @@ import (
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/cpu/window"
+	"github.com/tsplab/tsplab/solver/strategy"
 )
 
 // winOptions are the windows' options (OptWindows and the rest).
 type winOptions struct {
-	on          bool
+	mode        strategy.Toggle
 	size, cores int
 	slice       int     // milliseconds
 	start, last float64 // shares of the time limit
@@ -93,6 +94,6 @@ func (r *ilsRun) searchWindows(end time.Time) error {
 	at := time.Since(r.start)
 	st, err := window.Run(r.in, r.c, cfg)
 	r.tourWindows = &solver.TourWindowsAccount{From: at.Seconds(), Size: st.Size, Cores: cfg.Cores,
-		Rounds: st.Rounds, Searched: st.Searched, Improved: st.Improved, Gain: r.in.LengthValue(st.Gain)}
+		Rounds: st.Rounds, Searched: st.Searched, Improved: st.Improved, Rejected: st.Rejected, Gain: r.in.LengthValue(st.Gain)}
 	return err
 }

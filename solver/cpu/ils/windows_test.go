@@ -12,7 +12,7 @@ import (
 
 // TestAutoWindows: with the windows option auto's partition search hands
 // over to the windows, whose tour is the run's result (checked and
-// measured again by the engine contract); without it, none do.
+// measured again by the engine contract); with it off, none do.
 func TestAutoWindows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a run of 50,000 cities")
@@ -27,7 +27,7 @@ func TestAutoWindows(t *testing.T) {
 	if w := res.Account.TourWindows; w == nil || w.Searched == 0 || res.StopReason != solver.StopTime {
 		t.Fatalf("windows on: account %+v, stop %v", w, res.StopReason)
 	}
-	off := solve(t, "auto", in, solver.Params{TimeLimit: 2 * time.Second, Seed: 1, Workers: 2}, nil)
+	off := solve(t, "auto", in, withOpts(solver.Params{TimeLimit: 2 * time.Second, Seed: 1, Workers: 2}, "windows=off"), nil)
 	if off.Account.TourWindows != nil {
 		t.Fatalf("windows off: account %+v", off.Account.TourWindows)
 	}

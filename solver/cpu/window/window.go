@@ -1,10 +1,12 @@
-// Package window improves a large tour window by window: the tour is cut
-// into windows of consecutive cities, each an open path whose two ends
-// stay in place, and each window is searched by the population search
-// (pop: descents evolved by EAX, then partition crossover) on its own
-// cores, from the window's current path. An improved window is spliced
-// back at once, the whole tour measured again; every round the cuts move
-// by half a window, so that no cut stays (docs/DECISIONS.md#windows).
+// Package window improves a large tour window by window: the plane is cut
+// into cells of about equal cities, and a cell's window is the tour's
+// paths through it, joined by fixed edges that stand for the tour outside
+// (without coordinates: paths of consecutive cities, their two ends
+// fixed). Each window is searched by the population search (pop: descents
+// evolved by EAX, then partition crossover) on its own cores from its
+// current order, and spliced back at once when shorter, the whole tour
+// measured again; every round the cuts turn, so that no cut stays
+// (docs/DECISIONS.md#windows).
 package window
 
 import (
@@ -32,8 +34,23 @@ const finishMargin = 200 * time.Millisecond
 // cores (Config.Size 0): one window a core up to it, more beyond.
 const AutoMaxSize = 12500
 
+// Shape is how a round cuts the tour into windows.
+type Shape int
+
+const (
+	// Cells cuts the plane into cells of about equal cities; a cell's
+	// window is the tour's paths through it, joined by fixed edges that
+	// stand for the tour outside it.
+	Cells Shape = iota
+	// Paths cuts the tour into paths of consecutive positions.
+	Paths
+)
+
 // Config are a windowed search's settings.
 type Config struct {
+	// Shape is how a round cuts the tour (cells need coordinates; without
+	// them every round takes paths; docs/DECISIONS.md#windows).
+	Shape Shape
 	// Size is about the cities of a window: the windows of a round are
 	// equal within one city, as many as fill every slot evenly (0: one
 	// window a slot, the tour searched whole at once, up to AutoMaxSize
@@ -58,6 +75,7 @@ type Stats struct {
 	Searched int   // windows whose search ended
 	Improved int   // windows spliced back shorter
 	Gain     int64 // the tour's length gained
+	Rejected int   // shorter cells dropped: other cells' splices had reordered the tour so that theirs would cut it in two
 }
 
 // search is one windowed search's state.
@@ -107,6 +125,10 @@ func Run(in *solver.Instance, c *runctl.Control, cfg Config) (Stats, error) {
 			break
 		}
 		s.st.Rounds++
+		if s.cellRound() {
+			s.cellsRound(ctx, slice, uint64(round))
+			continue
+		}
 		s.round(ctx, off, slice, uint64(round))
 		off += s.windowSize() / 2
 	}
@@ -155,13 +177,21 @@ func (s *search) slice() (time.Duration, bool) {
 // round searches the windows of one cut, the first beginning at tour
 // position off, on the slots, each for slice.
 func (s *search) round(ctx context.Context, off int, slice time.Duration, round uint64) {
-	k := s.count()
+	n, k := s.in.N, s.count()
+	s.each(k, round, func(i int, seed uint64) error {
+		a, b := i*n/k, (i+1)*n/k
+		return s.window((off+a)%n, b-a, slice, ctx, seed)
+	})
+}
+
+// each calls win for windows 0 to k-1 of a round on the slots, each with
+// its own seed, until the run ends or a window fails, which stops the run.
+func (s *search) each(k int, round uint64, win func(i int, seed uint64) error) {
 	next := make(chan int, k)
 	for i := range k {
 		next <- i
 	}
 	close(next)
-	n := s.in.N
 	var wg sync.WaitGroup
 	for range s.slots() {
 		wg.Add(1)
@@ -171,9 +201,8 @@ func (s *search) round(ctx context.Context, off int, slice time.Duration, round 
 				if s.c.Done() {
 					return
 				}
-				a, b := i*n/k, (i+1)*n/k
 				seed := s.cfg.Seed*0x9e3779b97f4a7c15 + round*7919 + uint64(i)
-				if err := s.window((off+a)%n, b-a, slice, ctx, seed); err != nil {
+				if err := win(i, seed); err != nil {
 					s.mu.Lock()
 					s.err = err
 					s.mu.Unlock()
@@ -197,22 +226,11 @@ func (s *search) window(pos, size int, slice time.Duration, ctx context.Context,
 	}
 	s.mu.Unlock()
 	sub := SubInstance(s.in, cities)
-	if !s.c.Deadline.IsZero() {
-		// a margin for the search's last round and the splice
-		slice = min(slice, time.Until(s.c.Deadline)-min(finishMargin, slice/20))
+	tour, err := s.solve(ctx, sub, slice, seed)
+	if tour == nil || err != nil {
+		return errorf(err, "window of %d cities at position %d", size, pos+1)
 	}
-	if slice <= 0 || ctx.Err() != nil {
-		return nil
-	}
-	p := solver.Params{Deadline: time.Now().Add(slice), Seed: seed, Workers: s.cfg.Cores, Start: solver.IdentityTour(size)} // the window's current path
-	res, err := population.Solve(ctx, sub, p, nil, solver.Aid{})
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil
-		}
-		return fmt.Errorf("window of %d cities at position %d: %v", size, pos+1, err)
-	}
-	path, err := route.PathBetween(res.Tour, 0, size-1)
+	path, err := route.PathBetween(tour, 0, size-1)
 	if err == nil {
 		// the path between the ends, checked against the fixed edges
 		// besides the one that closes it
@@ -225,6 +243,36 @@ func (s *search) window(pos, size int, slice time.Duration, ctx context.Context,
 	}
 	s.splice(pos, cities, path)
 	return nil
+}
+
+// solve searches sub from its identity tour (the window's current order)
+// for up to slice, less a margin before the run's deadline, and returns
+// its tour; nil with no error when the run ends first.
+func (s *search) solve(ctx context.Context, sub *solver.Instance, slice time.Duration, seed uint64) ([]int, error) {
+	if !s.c.Deadline.IsZero() {
+		// a margin for the search's last round and the splice
+		slice = min(slice, time.Until(s.c.Deadline)-min(finishMargin, slice/20))
+	}
+	if slice <= 0 || ctx.Err() != nil {
+		return nil, nil
+	}
+	p := solver.Params{Deadline: time.Now().Add(slice), Seed: seed, Workers: s.cfg.Cores, Start: solver.IdentityTour(sub.N)}
+	res, err := population.Solve(ctx, sub, p, nil, solver.Aid{})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return res.Tour, nil
+}
+
+// errorf is err, when not nil, prefixed with the window it is of.
+func errorf(err error, format string, a ...any) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf(format+": %v", append(a, err)...)
 }
 
 // splice writes path, a path of the window whose cities from tour
@@ -270,6 +318,13 @@ func (s *search) splice(pos int, cities, path []int) {
 // dropped, are the paths between them) and in's fixed edges between two
 // of its cities.
 func SubInstance(in *solver.Instance, cities []int) *solver.Instance {
+	return subInstance(in, cities, [][2]int{{0, len(cities) - 1}})
+}
+
+// subInstance is the instance of cities, measured as in is, with the
+// edges joins (between indices of cities) fixed and in's fixed edges
+// between two of its cities.
+func subInstance(in *solver.Instance, cities []int, joins [][2]int) *solver.Instance {
 	m := len(cities)
 	x, y := make([]float64, m), make([]float64, m)
 	var z []float64
@@ -285,7 +340,7 @@ func SubInstance(in *solver.Instance, cities []int) *solver.Instance {
 		local[c] = k
 	}
 	sub := in.WithCoords(in.Name+" window", x, y, z)
-	sub.FixedEdges = [][2]int{{0, m - 1}}
+	sub.FixedEdges = slices.Clone(joins)
 	for _, e := range in.FixedEdges {
 		a, okA := local[e[0]]
 		b, okB := local[e[1]]

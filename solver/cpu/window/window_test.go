@@ -1,6 +1,7 @@
 package window
 
 import (
+	"cmp"
 	"context"
 	"math/rand/v2"
 	"slices"
@@ -39,6 +40,25 @@ func scrambled(in *solver.Instance) []int32 {
 			}
 		}
 	}
+	return t
+}
+
+// strips is a fair tour of in's cities in a 1000×1000 square: ten
+// vertical strips, up one and down the next.
+func strips(in *solver.Instance) []int32 {
+	t := make([]int32, in.N)
+	for i := range t {
+		t[i] = int32(i)
+	}
+	key := func(c int32) float64 {
+		s := min(int(in.X[c]/100), 9)
+		y := in.Y[c]
+		if s%2 == 1 {
+			y = 1000 - y
+		}
+		return float64(s)*2000 + y
+	}
+	slices.SortFunc(t, func(a, b int32) int { return cmp.Compare(key(a), key(b)) })
 	return t
 }
 
@@ -87,17 +107,23 @@ func TestRun(t *testing.T) {
 		return &out
 	}
 	for _, tc := range []struct {
-		name string
-		in   *solver.Instance
-		cfg  Config
+		name  string
+		in    *solver.Instance
+		cfg   Config
+		start func(*solver.Instance) []int32
 	}{
-		{"windows of 150, 1 core each", uniform(900, 1), Config{Size: 150, Cores: 1, Workers: 2, Slice: 200 * time.Millisecond}},
-		{"one window a core", uniform(700, 2), Config{Cores: 1, Workers: 2, Slice: 300 * time.Millisecond}},
-		{"2 cores a window", uniform(800, 3), Config{Size: 200, Cores: 2, Workers: 2, Slice: 200 * time.Millisecond}},
-		{"fixed edges", fixedEvery(uniform(800, 4), 3), Config{Size: 160, Cores: 1, Workers: 2, Slice: 200 * time.Millisecond}},
+		{"paths of 150, 1 core each", uniform(900, 1), Config{Shape: Paths, Size: 150, Cores: 1, Workers: 2, Slice: 200 * time.Millisecond}, nil},
+		{"paths, one window a core", uniform(700, 2), Config{Shape: Paths, Cores: 1, Workers: 2, Slice: 300 * time.Millisecond}, nil},
+		{"2 cores a window", uniform(800, 3), Config{Size: 200, Cores: 2, Workers: 2, Slice: 200 * time.Millisecond}, nil},
+		{"paths, fixed edges", fixedEvery(uniform(800, 4), 3), Config{Shape: Paths, Size: 160, Cores: 1, Workers: 2, Slice: 200 * time.Millisecond}, nil},
+		{"cells", uniform(900, 9), Config{Size: 150, Cores: 1, Workers: 2, Slice: 200 * time.Millisecond}, strips},
+		{"cells, fixed edges", fixedEvery(uniform(800, 10), 3), Config{Size: 160, Cores: 1, Workers: 2, Slice: 200 * time.Millisecond}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			start := scrambled(tc.in)
+			if tc.start != nil {
+				start = tc.start(tc.in)
+			}
 			l0 := checkTour(t, tc.in, start)
 			c := control(context.Background(), tc.in, start, 1500*time.Millisecond)
 			st, err := Run(tc.in, c, tc.cfg)
@@ -212,5 +238,68 @@ func TestSubInstance(t *testing.T) {
 	want := [][2]int{{0, 5}, {1, 2}}
 	if !slices.Equal(sub.FixedEdges, want) {
 		t.Fatalf("fixed edges %v, want %v", sub.FixedEdges, want)
+	}
+}
+
+// TestCells: the plane's cells hold every city once, in sizes equal
+// within one; a cell's window lists its cities in tour order with a join
+// wherever the tour leaves the cell, and its paths' edges are the tour's.
+func TestCells(t *testing.T) {
+	in := uniform(1000, 11)
+	tour := strips(in)
+	for _, k := range []int{2, 5, 16} {
+		cells := cutCells(in.X, in.Y, k, 0.7)
+		seen := make([]bool, in.N)
+		for _, cell := range cells {
+			if len(cell) < in.N/k || len(cell) > in.N/k+1 {
+				t.Fatalf("k %d: a cell of %d cities", k, len(cell))
+			}
+			for _, c := range cell {
+				if seen[c] {
+					t.Fatalf("k %d: city %d in two cells", k, c+1)
+				}
+				seen[c] = true
+			}
+		}
+		if len(cells) != k || slices.Contains(seen, false) {
+			t.Fatalf("k %d: %d cells, every city in one: %v", k, len(cells), !slices.Contains(seen, false))
+		}
+		w, ok := cellOf(tour, cells[0])
+		if !ok || len(w.joins) == 0 {
+			t.Fatalf("k %d: the first cell's window: %v, %d joins", k, ok, len(w.joins))
+		}
+		next := make(map[int]int, in.N)
+		for i, c := range tour {
+			next[int(c)] = int(tour[(i+1)%in.N])
+		}
+		for _, e := range w.oldEdges() {
+			if next[e[0]] != e[1] {
+				t.Fatalf("k %d: edge %d-%d is not the tour's", k, e[0]+1, e[1]+1)
+			}
+		}
+		if got := len(w.oldEdges()) + len(w.joins); got != len(w.cities) {
+			t.Fatalf("k %d: %d edges and joins for %d cities", k, got, len(w.cities))
+		}
+	}
+	if _, ok := cellOf(tour, tour); ok {
+		t.Fatal("the whole tour taken for a cell")
+	}
+}
+
+// TestRelink: a 2-opt move's edges relink a tour into the moved tour; two
+// edges that cut it into two cycles, or an edge not in it, are refused.
+func TestRelink(t *testing.T) {
+	tour := []int32{0, 1, 2, 3, 4, 5, 6, 7}
+	got, ok := relink(tour, [][2]int{{1, 2}, {5, 6}}, [][2]int{{1, 5}, {2, 6}})
+	back := slices.Clone(got)
+	slices.Reverse(back[1:]) // either way round from city 0
+	if want := []int32{0, 1, 5, 4, 3, 2, 6, 7}; !ok || !slices.Equal(got, want) && !slices.Equal(back, want) {
+		t.Fatalf("2-opt: %v %v, want %v", got, ok, want)
+	}
+	if _, ok := relink(tour, [][2]int{{1, 2}, {5, 6}}, [][2]int{{1, 6}, {2, 5}}); ok {
+		t.Fatal("two cycles taken for a tour")
+	}
+	if _, ok := relink(tour, [][2]int{{1, 3}}, [][2]int{{1, 2}}); ok {
+		t.Fatal("an edge not in the tour taken out")
 	}
 }
