@@ -10,6 +10,7 @@ import (
 
 	"github.com/tsplab/tsplab/gpu/ascent"
 	"github.com/tsplab/tsplab/gpu/blockils"
+	"github.com/tsplab/tsplab/gpu/device"
 	"github.com/tsplab/tsplab/gpu/ils"
 	"github.com/tsplab/tsplab/solver"
 	cpuils "github.com/tsplab/tsplab/solver/cpu/ils"
@@ -44,10 +45,21 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 			return tp, err
 		}
 	}
+	gpus := 1 // the GPU contexts the run's work takes
 	if st.GPU.Windows {
-		pw := ils.NewPathWindows(in, cfg.windows, p.Seed)
-		defer pw.Close()
-		cpuAid.Paths, cpuAid.PathShare = pw, cfg.beside
+		// the windows beside take every selected GPU context, a piece of
+		// the stretch on each
+		var sp splitPaths
+		for i, at := range device.SelectedIn(ctx) {
+			pw := ils.NewPathWindows(at, in, cfg.windows, p.Seed+uint64(i))
+			defer pw.Close()
+			sp = append(sp, pw)
+		}
+		gpus = len(sp)
+		cpuAid.Paths, cpuAid.PathShare = sp, cfg.beside
+		if len(sp) == 1 {
+			cpuAid.Paths = sp[0]
+		}
 	}
 	// account adds the GPU's start and windows to a CPU run's account
 	account := func(a *solver.Account) {
@@ -56,6 +68,9 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		}
 		if a.Windows != nil && cpuAid.Paths != nil {
 			a.Windows.OnGPU = true
+			if gpus > 1 {
+				a.GPUPart().Contexts = gpus
+			}
 		}
 		a.Warn(warn)
 	}

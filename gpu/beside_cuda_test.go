@@ -40,7 +40,7 @@ func TestPathWindows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pw := ils.NewPathWindows(in, set.windows, 1)
+	pw := ils.NewPathWindows(context.Background(), in, set.windows, 1)
 	defer pw.Close()
 	for _, c := range []struct{ from, m int }{{100, 12000}, {5000, 700}, {0, in.N}, {20000, 3000}, {29000, 65}} {
 		path := slices.Clone(tour[c.from : c.from+c.m])

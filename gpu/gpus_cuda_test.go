@@ -69,3 +69,31 @@ func TestIndependentOnTwoContexts(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoBesideOnTwoContexts: GPU auto with two contexts selected (both
+// on device 0) puts its windows beside the partition search on both: the
+// stretch improved, the account names two contexts, and the tour is
+// valid and exact.
+func TestAutoBesideOnTwoContexts(t *testing.T) {
+	gputest.NeedDevice(t)
+	if testing.Short() {
+		t.Skip("a 5 s run on 60,000 cities")
+	}
+	e, err := solver.Lookup(AlgoAuto, solver.BackendGPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := gputest.RandomInstance(60000, solver.Euc2D, 1e6, 8)
+	p := gputest.WithOpts(solver.Params{Seed: 3, TimeLimit: 5 * time.Second}, gputest.TwoContexts)
+	res, err := e.Solve(context.Background(), in, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gputest.CheckExact(t, AlgoAuto, in, res)
+	if w := res.Account.Windows; w == nil || w.Improved == 0 || !w.OnGPU {
+		t.Fatalf("no stretch improved beside the workers: %+v", w)
+	}
+	if g := res.Account.GPU; g == nil || g.Contexts != 2 || g.Selected != 2 {
+		t.Fatalf("GPU account %+v, want the windows on two contexts", g)
+	}
+}

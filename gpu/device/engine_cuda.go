@@ -95,7 +95,7 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	var res solver.Result
 	switch {
 	case impl.Aided != nil:
-		res, err = impl.Aided(ctx, e, in, p, snaps, aid)
+		res, err = impl.Aided(context.WithValue(ctx, selKey{}, sel), e, in, p, snaps, aid)
 	case impl.Solve != nil:
 		res, err = impl.Solve(ctx, e, in, p, snaps)
 	default:
@@ -103,7 +103,7 @@ func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Pa
 	}
 	if err == nil && len(sel) > 1 {
 		g := res.Account.GPUPart()
-		g.Contexts, g.Selected = 1, len(sel)
+		g.Contexts, g.Selected = max(g.Contexts, 1), len(sel)
 	}
 	return res, err
 }

@@ -27,6 +27,25 @@ func slotIn(ctx context.Context) DevSlot {
 	return ds
 }
 
+// selKey is the context key of the GPU contexts a run's gpus option
+// selected, for an engine whose own work runs on the first (Impl.Aided).
+type selKey struct{}
+
+// SelectedIn is one context for NewRunIn a GPU context the run ctx
+// belongs to selected, the first where the engine's own work runs; one,
+// naming device 0, where the run selected none.
+func SelectedIn(ctx context.Context) []context.Context {
+	sel, _ := ctx.Value(selKey{}).([]DevSlot)
+	if len(sel) == 0 {
+		return []context.Context{ctx}
+	}
+	out := make([]context.Context, len(sel))
+	for i, ds := range sel {
+		out[i] = withSlot(ctx, ds)
+	}
+	return out
+}
+
 // NewRunIn opens a run on the GPU context of the search ctx belongs to
 // (one of Independent's), and on device 0's primary context otherwise.
 func NewRunIn(ctx context.Context) (*Run, error) { return newRunAt(slotIn(ctx)) }

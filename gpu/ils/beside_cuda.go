@@ -21,6 +21,7 @@ import (
 // keeps the instance's coordinates, and buffers sized for the whole tour,
 // from the first path to the last.
 type PathWindows struct {
+	at     context.Context // names the GPU context the run opens on (device.NewRunIn)
 	in     *solver.Instance
 	o      OrConfig
 	ru     *device.Run
@@ -40,10 +41,11 @@ var _ solver.PathImprover = (*PathWindows)(nil)
 // back as they were.
 const pathMinCities = 64
 
-// NewPathWindows readies windows of settings o for paths of in; the
+// NewPathWindows readies windows of settings o for paths of in on the GPU
+// context at names (device.NewRunIn: device 0 where it names none); the
 // device is opened by the first path.
-func NewPathWindows(in *solver.Instance, o OrConfig, seed uint64) *PathWindows {
-	return &PathWindows{in: in, o: o, rng: rand.New(rand.NewPCG(seed, 0xbe51de)), seed: seed}
+func NewPathWindows(at context.Context, in *solver.Instance, o OrConfig, seed uint64) *PathWindows {
+	return &PathWindows{at: at, in: in, o: o, rng: rand.New(rand.NewPCG(seed, 0xbe51de)), seed: seed}
 }
 
 // ImprovePath runs the windows' rounds on path until until, ctx's
@@ -116,7 +118,7 @@ func (pw *PathWindows) sweep(ctx context.Context, off, span int64, until time.Ti
 // tour, sets the replicas for its windows and zeroes the gain.
 func (pw *PathWindows) load(path []int32) error {
 	if pw.ru == nil {
-		ru, err := device.NewRun()
+		ru, err := device.NewRunIn(pw.at)
 		if err != nil {
 			return err
 		}

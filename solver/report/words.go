@@ -312,6 +312,8 @@ func gpuLines(g *solver.GPUAccount) []string {
 	switch {
 	case g.Selected > 1 && g.Contexts <= 1:
 		add("ran on GPU 0 alone: the engine does not split its searches over the %s selected", Plural(g.Selected, "GPU context"))
+	case g.Contexts > 1 && g.PerContext == 0:
+		add("the windows beside the CPU search ran on each of %s, a piece of the stretch on each", Plural(g.Contexts, "GPU context"))
 	case g.Contexts > 1:
 		add("%s on each of %s", Plural(g.PerContext, "search", "searches"), Plural(g.Contexts, "GPU context"))
 	}
