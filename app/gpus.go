@@ -170,7 +170,7 @@ func (h GPUHost) shareNote(letter string, mine, theirs []int, bothFirst bool) st
 	case n == 1:
 		why = ": only one of the host's GPUs can run the engines"
 	case bothFirst:
-		why = ": both engines run on device 0 only"
+		why = ": both engines keep their search on device 0"
 	}
 	return fmt.Sprintf("Pane %s runs on %s too%s.", letter, gpuNumbers(both), why)
 }
@@ -286,7 +286,7 @@ func (h GPUHost) gpuLine(e solver.Engine, text string, sh gpuShare) string {
 	}
 	s := "Runs on " + GPUNames(h.GPUs, sel) + "."
 	if h.firstOnly(e) && len(h.usable()) > 1 {
-		s += " " + e.Name() + " uses device 0 only."
+		s += " " + e.Name() + " keeps its search on device 0."
 	}
 	if sh.note != "" {
 		s += " " + sh.note

@@ -153,7 +153,7 @@ func TestSettingsNameTheGPUs(t *testing.T) {
 	// An engine that runs on device 0 alone says so, and refuses a
 	// selection that starts elsewhere, as its runs do.
 	p.SetSettings(Settings{Algorithm: "gpufirst", Backend: solver.BackendGPU, TimeLimit: time.Second, Seed: 1})
-	if got, want := gpuLineOf(p), "Runs on GPU 0: "+h100+". gpufirst uses device 0 only."; got != want {
+	if got, want := gpuLineOf(p), "Runs on GPU 0: "+h100+". gpufirst keeps its search on device 0."; got != want {
 		t.Errorf("gpufirst: %q, want %q", got, want)
 	}
 	r = gpusRow(p)

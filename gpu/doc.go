@@ -38,7 +38,10 @@
 // each, each through its own run; PSPM's host gathers the shares' bests at
 // every synchronisation and gives the best of all to the others. A share
 // whose context fails ends and the run goes on with the rest (a warning in Result.Account).
-// The other engines run on GPU 0 and say so when more were selected.
+// 2opt-ils, 3opt-ils, 2opt-or and swap-climb run an independent search on
+// each, the shortest kept; auto puts its windows beside the CPU search on
+// each and the rest of its work on GPU 0; pop and or-ils run on GPU 0 and
+// say so when more were selected.
 //
 // Exactness: kernels rank moves in float; every tour goes through
 // solver.Finish (validated, length recomputed exactly), and the 2-opt

@@ -13,6 +13,7 @@ import (
 	"github.com/tsplab/tsplab/gpu/internal/gputest"
 	"github.com/tsplab/tsplab/gpu/pspm"
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/strategy"
 )
 
 // TestFirstGPUOnly: the engines that share their work out between the
@@ -77,14 +78,14 @@ func TestIndependentOnTwoContexts(t *testing.T) {
 func TestAutoBesideOnTwoContexts(t *testing.T) {
 	gputest.NeedDevice(t)
 	if testing.Short() {
-		t.Skip("a 5 s run on 60,000 cities")
+		t.Skip("a 6 s run on 200,000 cities")
 	}
 	e, err := solver.Lookup(AlgoAuto, solver.BackendGPU)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := gputest.RandomInstance(60000, solver.Euc2D, 1e6, 8)
-	p := gputest.WithOpts(solver.Params{Seed: 3, TimeLimit: 5 * time.Second}, gputest.TwoContexts)
+	in := gputest.RandomInstance(strategy.GPUEarlyMinN, solver.Euc2D, 1e6, 6)
+	p := gputest.WithOpts(solver.Params{Seed: 1, TimeLimit: 6 * time.Second}, gputest.TwoContexts)
 	res, err := e.Solve(context.Background(), in, p, nil)
 	if err != nil {
 		t.Fatal(err)
