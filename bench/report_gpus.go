@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -387,6 +388,10 @@ func gpusTableOf(rows []gpusRow, host int) *Table {
 		rate, speed, eff := "—", "—", "—"
 		if r.rate > 0 {
 			rate = fmt.Sprintf("%.3g %s", r.rate, r.unit)
+			if r.rate < 1e6 {
+				// a rate a person counts, digits grouped
+				rate = solver.GroupDigits(strconv.FormatFloat(r.rate, 'f', 0, 64)) + " " + r.unit
+			}
 			if base := one[r.what]; base > 0 {
 				x := r.rate / base
 				speed, eff = fmt.Sprintf("%.2f×", x), fmt.Sprintf("%.0f %%", 100*x/float64(r.gpus))

@@ -49,6 +49,12 @@ func TestGPUsTable(t *testing.T) {
 	if got := tab.Rows[0][4]; got != "—" {
 		t.Errorf("speed-up without a one-GPU row: %q", got)
 	}
+	// a rate a person counts has its digits grouped
+	batch := gpusRowsOf("batch", []int{1}, []float64{2470.4})
+	batch[0].unit = "instances/s"
+	if got := gpusTableOf(batch, 1).Rows[0][3]; got != "2,470 instances/s" {
+		t.Errorf("the batch's rate: %q", got)
+	}
 	last := tab.Rows[len(tab.Rows)-1]
 	if last[1] != "4" || last[3] != "not made: the host has 2 GPUs" {
 		t.Errorf("the last row of a two-GPU host is %v", last)
