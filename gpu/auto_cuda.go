@@ -57,9 +57,6 @@ func solveAuto(ctx context.Context, e solver.Engine, in *solver.Instance, p solv
 		}
 		gpus = len(sp)
 		cpuAid.Paths, cpuAid.PathShare = sp, cfg.beside
-		if len(sp) == 1 {
-			cpuAid.Paths = sp[0]
-		}
 	}
 	// account adds the GPU's start and windows to a CPU run's account
 	account := func(a *solver.Account) {

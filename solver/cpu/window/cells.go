@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
 // cellRound is whether the rounds cut cells of the plane rather than paths.
@@ -197,7 +199,7 @@ func (s *search) spliceEdges(old, added [][2]int) {
 		s.st.Rejected++
 		return
 	}
-	l := s.lengthOf(t)
+	l := solver.TourLength(s.in, t)
 	if l >= s.curLen {
 		s.st.Rejected++
 		return
@@ -210,15 +212,6 @@ func (s *search) spliceEdges(old, added [][2]int) {
 	if s.c.SnapshotDue() {
 		s.c.Snapshot(s.cur, l, int64(s.st.Searched), 0, 0)
 	}
-}
-
-// lengthOf is tour t's length, measured on the instance.
-func (s *search) lengthOf(t []int32) int64 {
-	var l int64
-	for i, c := range t {
-		l += s.in.Dist(int(c), int(t[(i+1)%len(t)]))
-	}
-	return l
 }
 
 // relink is tour t with the edges old taken out and added put in, from
