@@ -222,14 +222,22 @@ func TestShareOutGPUs(t *testing.T) {
 	}
 }
 
-func TestCompareGivesEachPaneItsOwnGPU(t *testing.T) {
-	useHost(t, gpuHost(2)...)
+// gpuCompare is a test app in compare mode on a host of n GPUs, both
+// panes set to the fake GPU engine that takes the gpus option.
+func gpuCompare(t *testing.T, n int) *App {
+	t.Helper()
+	useHost(t, gpuHost(n)...)
 	ap, loads := newTestApp(t, Options{})
 	waitLoad(t, loads)
 	ap.SetCompare(true)
 	for _, p := range []*Pane{ap.Left, ap.Right} {
 		p.SetSettings(Settings{Algorithm: "gpusel", Backend: solver.BackendGPU, TimeLimit: time.Second, Seed: 1})
 	}
+	return ap
+}
+
+func TestCompareGivesEachPaneItsOwnGPU(t *testing.T) {
+	ap := gpuCompare(t, 2)
 	for _, c := range []struct {
 		p          *Pane
 		line, gpus string
@@ -275,13 +283,7 @@ func TestCompareGivesEachPaneItsOwnGPU(t *testing.T) {
 }
 
 func TestCompareOnOneGPUShares(t *testing.T) {
-	useHost(t, gpuHost(1)...)
-	ap, loads := newTestApp(t, Options{})
-	waitLoad(t, loads)
-	ap.SetCompare(true)
-	for _, p := range []*Pane{ap.Left, ap.Right} {
-		p.SetSettings(Settings{Algorithm: "gpusel", Backend: solver.BackendGPU, TimeLimit: time.Second, Seed: 1})
-	}
+	ap := gpuCompare(t, 1)
 	for _, c := range []struct {
 		p    *Pane
 		line string

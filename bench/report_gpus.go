@@ -180,11 +180,7 @@ func (rr *reportRun) gpusPSPM(s gpusSetting, counts []int) ([]gpusRow, error) {
 // gpusClimb is 2opt-climb on the first s.climbSizes cities of d18512 for s.climbTime (seed 1), on each
 // count of GPUs: moves a second and the tour's length.
 func (rr *reportRun) gpusClimb(s gpusSetting, counts []int) ([]gpusRow, error) {
-	e := rr.engine("2opt-climb", solver.BackendGPU)
-	if e == nil {
-		return nil, errors.New("no GPU 2opt-climb: " + rr.device)
-	}
-	src, err := rr.load("d18512")
+	e, src, err := rr.climbOnD18512()
 	if err != nil {
 		return nil, err
 	}

@@ -23,14 +23,21 @@ type BatchGPU interface {
 	SolveBatch(ctx context.Context, ins []*solver.Instance, p solver.Params) ([]solver.Result, error)
 }
 
+// climbOnD18512 is GPU 2opt-climb and d18512, whose first cities its
+// rate is measured on.
+func (rr *reportRun) climbOnD18512() (solver.Engine, *solver.Instance, error) {
+	e := rr.engine("2opt-climb", solver.BackendGPU)
+	if e == nil {
+		return nil, nil, errors.New("no GPU 2opt-climb: " + rr.device)
+	}
+	src, err := rr.load("d18512")
+	return e, src, err
+}
+
 // kernel2opt is GPU 2opt-climb on the first 1,000, 2,000 and 4,000 cities of d18512 in 5 s (seed 1),
 // beside TSP_GPU 2.3 and O'Neil and Burtscher's printed peak, then on d493 in 1 s, seeds 1 to 3.
 func (rr *reportRun) kernel2opt() (*Table, error) {
-	e := rr.engine("2opt-climb", solver.BackendGPU)
-	if e == nil {
-		return nil, errors.New("no GPU 2opt-climb: " + rr.device)
-	}
-	src, err := rr.load("d18512")
+	e, src, err := rr.climbOnD18512()
 	if err != nil {
 		return nil, err
 	}
