@@ -23,11 +23,10 @@ import (
 //go:embed report.md.tmpl
 var reportTemplate string
 
-// ReportDocLimits are the page's limits: lines, and builds named over all its tables.
-const (
-	ReportDocMaxLines  = 250
-	ReportDocMaxBuilds = 4
-)
+// ReportDocMaxLines is the most lines of the page; the builds it names
+// are at most one a part of the plan (ReportParts), each part one run of
+// one build.
+const ReportDocMaxLines = 250
 
 // WriteReportDoc writes the benchmark page from the template and the tables' CSV files in results.
 func WriteReportDoc(w io.Writer, results string) error {
