@@ -200,7 +200,8 @@ type TourWindowsAccount struct {
 	Improved int     `json:"improved"`
 	Gain     float64 `json:"gain"`
 	// Rejected is the shorter cells dropped because other cells' splices
-	// had reordered the tour so that theirs would cut it in two.
+	// had reordered the tour so that theirs cut it into cycles that were
+	// not joined again with a gain.
 	Rejected int `json:"rejected,omitempty"`
 }
 

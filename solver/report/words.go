@@ -217,7 +217,7 @@ func Lines(in *solver.Instance, acc solver.Account) []string {
 			Length(in, w.Gain), count(w.Refused), w.Share)
 	}
 	if w := acc.TourWindows; w != nil {
-		add("windows of the tour from %.1f s: %s cities each, %s a window, %s; %s searched, %s shortened by %s, %s dropped where another window's change would have cut the tour in two", w.From,
+		add("windows of the tour from %.1f s: %s cities each, %s a window, %s; %s searched, %s shortened by %s, %s dropped because other windows had changed the tour meanwhile", w.From,
 			count(w.Size), Plural(w.Cores, "core"), Plural(w.Rounds, "round"), Plural(w.Searched, "window"), count(w.Improved), Length(in, w.Gain), count(w.Rejected))
 	}
 	out = append(out, gpuLines(acc.GPU)...)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
 // cellRound is whether the rounds cut cells of the plane rather than paths.
@@ -137,7 +138,7 @@ func (s *search) cell(ctx context.Context, members []int32, slice time.Duration,
 	if err != nil {
 		return errorf(err, "cell of %d cities", len(w.cities))
 	}
-	s.spliceEdges(w.oldEdges(), added)
+	s.spliceEdges(members, w.oldEdges(), added)
 	return nil
 }
 
@@ -177,10 +178,11 @@ func (w cellWindow) newEdges(tour []int) ([][2]int, error) {
 	return e, nil
 }
 
-// spliceEdges replaces the edges old of the current tour by added when
-// they are shorter, both measured exactly on the instance, and the tour
-// stays one cycle, and offers the tour, measured again whole, to the run.
-func (s *search) spliceEdges(old, added [][2]int) {
+// spliceEdges replaces the edges old of the current tour by added, those
+// of the cell members, when they are shorter, both measured exactly on the
+// instance, and the tour stays one cycle or its cycles can be joined again
+// (join), and offers the tour, measured again whole, to the run.
+func (s *search) spliceEdges(members []int32, old, added [][2]int) {
 	length := func(es [][2]int) (l int64) {
 		for _, e := range es {
 			l += s.in.Dist(e[0], e[1])
@@ -194,7 +196,18 @@ func (s *search) spliceEdges(old, added [][2]int) {
 	if after >= before {
 		return
 	}
-	t, ok := relink(s.cur, old, added)
+	adj := links(s.cur)
+	if !exchange(adj, old, added) {
+		s.st.Rejected++
+		return
+	}
+	t, ok := walk(adj, s.cur[0])
+	if !ok {
+		ok = join(s.in, adj, members, s.fixedEdges())
+		if ok {
+			t, ok = walk(adj, s.cur[0])
+		}
+	}
 	if !ok {
 		s.st.Rejected++
 		return
@@ -218,34 +231,58 @@ func (s *search) spliceEdges(old, added [][2]int) {
 // t's first city on; ok is false when an old edge is not in t or the
 // edges no longer make one cycle.
 func relink(t []int32, old, added [][2]int) ([]int32, bool) {
+	adj := links(t)
+	if !exchange(adj, old, added) {
+		return nil, false
+	}
+	return walk(adj, t[0])
+}
+
+// links is tour t as each city's two neighbours.
+func links(t []int32) [][2]int32 {
 	n := len(t)
 	adj := make([][2]int32, n)
 	for i, c := range t {
 		adj[c] = [2]int32{t[(i+n-1)%n], t[(i+1)%n]}
 	}
-	// swap makes a's neighbour from to (-1: none)
-	swap := func(a, from, to int32) bool {
-		k := slices.Index(adj[a][:], from)
-		if k < 0 {
-			return false
-		}
-		adj[a][k] = to
-		return true
+	return adj
+}
+
+// relinkEdge makes a's neighbour from to (-1: none); false when from is
+// not a's neighbour.
+func relinkEdge(adj [][2]int32, a, from, to int32) bool {
+	k := slices.Index(adj[a][:], from)
+	if k < 0 {
+		return false
 	}
+	adj[a][k] = to
+	return true
+}
+
+// exchange takes the edges old out of adj and puts added in; false when
+// an old edge is not in adj.
+func exchange(adj [][2]int32, old, added [][2]int) bool {
 	for _, e := range old {
 		a, b := int32(e[0]), int32(e[1])
-		if !swap(a, b, -1) || !swap(b, a, -1) {
-			return nil, false
+		if !relinkEdge(adj, a, b, -1) || !relinkEdge(adj, b, a, -1) {
+			return false
 		}
 	}
 	for _, e := range added {
 		a, b := int32(e[0]), int32(e[1])
-		if !swap(a, -1, b) || !swap(b, -1, a) {
-			return nil, false
+		if !relinkEdge(adj, a, -1, b) || !relinkEdge(adj, b, -1, a) {
+			return false
 		}
 	}
+	return true
+}
+
+// walk is the cycle of adj through from; ok is false when it does not
+// hold every city.
+func walk(adj [][2]int32, from int32) ([]int32, bool) {
+	n := len(adj)
 	out := make([]int32, 0, n)
-	prev, c := int32(-1), t[0]
+	prev, c := int32(-1), from
 	for range n {
 		out = append(out, c)
 		next := adj[c][0]
@@ -253,9 +290,133 @@ func relink(t []int32, old, added [][2]int) ([]int32, bool) {
 			next = adj[c][1]
 		}
 		prev, c = c, next
-		if c == t[0] {
+		if c == from {
 			break
 		}
 	}
-	return out, len(out) == n && c == t[0]
+	return out, len(out) == n && c == from
+}
+
+// maxJoins is the most cycles a cell's splice may leave to be joined.
+const maxJoins = 8
+
+// joinNear is the nearest cities of a cell among which two cycles are
+// joined.
+const joinNear = 8
+
+// join joins the cycles of adj, all of which pass through the cell
+// members, into one: each time the smallest cycle with the one that an
+// exchange of two edges joins it to at the least cost, among each member
+// of that cycle and its joinNear nearest members, no fixed edge taken out.
+// False when more than maxJoins cycles are left or one cannot be joined.
+func join(in *solver.Instance, adj [][2]int32, members []int32, fixed map[[2]int32]bool) bool {
+	comp := make([]int32, len(adj))
+	var near map[int32][]int32
+	for tries := 0; ; tries++ {
+		size := cycles(adj, comp)
+		if len(size) == 1 {
+			return true
+		}
+		if tries >= maxJoins || len(size) > maxJoins+1-tries {
+			return false
+		}
+		if near == nil {
+			near = make(map[int32][]int32, len(members))
+			neighbor.Among(in, members, joinNear, func(e, c int32) { near[e] = append(near[e], c) })
+		}
+		small := int32(0)
+		for k, m := range size {
+			if m < size[small] {
+				small = int32(k)
+			}
+		}
+		if !joinCheapest(in, adj, members, near, comp, small, fixed) {
+			return false
+		}
+	}
+}
+
+// cycles labels each city of adj with its cycle in comp and returns the
+// cycles' sizes.
+func cycles(adj [][2]int32, comp []int32) []int {
+	for i := range comp {
+		comp[i] = -1
+	}
+	var size []int
+	for start := range adj {
+		if comp[start] >= 0 {
+			continue
+		}
+		k := int32(len(size))
+		m, prev, c := 0, int32(-1), int32(start)
+		for comp[c] < 0 {
+			comp[c] = k
+			m++
+			next := adj[c][0]
+			if next == prev {
+				next = adj[c][1]
+			}
+			prev, c = c, next
+		}
+		size = append(size, m)
+	}
+	return size
+}
+
+// joinCheapest joins cycle small of adj to another by the exchange of an
+// edge (a, b) of small and an edge (c, d) of the other, a and c members
+// near each other, that costs least; false when there is none.
+func joinCheapest(in *solver.Instance, adj [][2]int32, members []int32, near map[int32][]int32, comp []int32, small int32, fixed map[[2]int32]bool) bool {
+	free := func(a, b int32) bool { return !fixed[[2]int32{min(a, b), max(a, b)}] }
+	d := func(a, b int32) int64 { return in.Dist(int(a), int(b)) }
+	best, found := int64(math.MaxInt64), false
+	var move [4]int32 // a, b, c, d: (a, b) and (c, d) out, (a, c) and (b, d) in
+	for _, a := range members {
+		if comp[a] != small {
+			continue
+		}
+		for _, c := range near[a] {
+			if comp[c] == small {
+				continue
+			}
+			for _, b := range adj[a] {
+				if !free(a, b) {
+					continue
+				}
+				for _, e := range adj[c] {
+					if !free(c, e) {
+						continue
+					}
+					out := d(a, b) + d(c, e)
+					if g := d(a, c) + d(b, e) - out; g < best {
+						best, found, move = g, true, [4]int32{a, b, c, e}
+					}
+					if g := d(a, e) + d(b, c) - out; g < best {
+						best, found, move = g, true, [4]int32{a, b, e, c}
+					}
+				}
+			}
+		}
+	}
+	if !found {
+		return false
+	}
+	a, b, c, e := move[0], move[1], move[2], move[3]
+	relinkEdge(adj, a, b, c)
+	relinkEdge(adj, b, a, e)
+	relinkEdge(adj, c, e, a)
+	relinkEdge(adj, e, c, b)
+	return true
+}
+
+// fixedEdges is the instance's fixed edges as a set, each pair in order.
+func (s *search) fixedEdges() map[[2]int32]bool {
+	s.fixedOnce.Do(func() {
+		s.fixed = make(map[[2]int32]bool, len(s.in.FixedEdges))
+		for _, e := range s.in.FixedEdges {
+			a, b := int32(e[0]), int32(e[1])
+			s.fixed[[2]int32{min(a, b), max(a, b)}] = true
+		}
+	})
+	return s.fixed
 }

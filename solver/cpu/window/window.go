@@ -75,7 +75,7 @@ type Stats struct {
 	Searched int   // windows whose search ended
 	Improved int   // windows spliced back shorter
 	Gain     int64 // the tour's length gained
-	Rejected int   // shorter cells dropped: other cells' splices had reordered the tour so that theirs would cut it in two
+	Rejected int   // shorter cells dropped: other cells' splices had reordered the tour so that theirs cut it into cycles that could not be joined again cheaply enough
 }
 
 // search is one windowed search's state.
@@ -83,6 +83,9 @@ type search struct {
 	in  *solver.Instance
 	c   *runctl.Control
 	cfg Config
+
+	fixedOnce sync.Once
+	fixed     map[[2]int32]bool // the instance's fixed edges (fixedEdges)
 
 	mu     sync.Mutex // the tour, its length and the stats
 	cur    []int32

@@ -303,3 +303,96 @@ func TestRelink(t *testing.T) {
 		t.Fatal("an edge not in the tour taken out")
 	}
 }
+
+// TestJoin: edges that cut a tour into cycles are joined into one tour by
+// the exchange of two edges that costs least, as a search of every such
+// exchange finds, and a fixed edge is never taken out.
+func TestJoin(t *testing.T) {
+	in := uniform(40, 3)
+	tour := make([]int32, in.N)
+	for i := range tour {
+		tour[i] = int32(i)
+	}
+	members := slices.Clone(tour)
+	// the exchange that cuts the tour into two cycles: 0..9 with 30..39, and 10..29
+	old, added := [][2]int{{9, 10}, {29, 30}}, [][2]int{{9, 30}, {10, 29}}
+	for _, fixed := range []map[[2]int32]bool{nil, cheapestJoin(in, tour, old, added)} {
+		adj := links(tour)
+		if !exchange(adj, old, added) {
+			t.Fatal("the exchange refused")
+		}
+		if _, ok := walk(adj, 0); ok {
+			t.Fatal("two cycles taken for a tour")
+		}
+		want := bestJoin(t, in, adj, fixed)
+		if !join(in, adj, members, fixed) {
+			t.Fatal("join failed")
+		}
+		got, ok := walk(adj, 0)
+		if !ok {
+			t.Fatalf("join left %v, not a tour", got)
+		}
+		if l := solver.TourLength(in, got); l != want {
+			t.Errorf("fixed %v: joined tour %d, the cheapest exchange gives %d", fixed, l, want)
+		}
+		for e := range fixed {
+			if !slices.Contains(adj[e[0]][:], e[1]) {
+				t.Errorf("fixed edge %v taken out", e)
+			}
+		}
+	}
+}
+
+// bestJoin is the length of the shortest tour made by one exchange of two
+// edges, not fixed, of the two cycles of adj, found by trying every pair.
+func bestJoin(t *testing.T, in *solver.Instance, adj [][2]int32, fixed map[[2]int32]bool) int64 {
+	comp := make([]int32, len(adj))
+	if k := len(cycles(adj, comp)); k != 2 {
+		t.Fatalf("%d cycles, want 2", k)
+	}
+	best := int64(-1)
+	for a := range int32(len(adj)) {
+		for c := range int32(len(adj)) {
+			if comp[a] != 0 || comp[c] != 1 {
+				continue
+			}
+			for _, b := range adj[a] {
+				for _, e := range adj[c] {
+					if fixed[[2]int32{min(a, b), max(a, b)}] || fixed[[2]int32{min(c, e), max(c, e)}] {
+						continue
+					}
+					for _, in2 := range [][2][2]int32{{{a, c}, {b, e}}, {{a, e}, {b, c}}} {
+						try := slices.Clone(adj)
+						exchange(try, [][2]int{{int(a), int(b)}, {int(c), int(e)}},
+							[][2]int{{int(in2[0][0]), int(in2[0][1])}, {int(in2[1][0]), int(in2[1][1])}})
+						if tour, ok := walk(try, 0); ok {
+							if l := solver.TourLength(in, tour); best < 0 || l < best {
+								best = l
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return best
+}
+
+// cheapestJoin is the edges of the exchange join makes without fixed
+// edges, on tour changed by old and added, all of them fixed.
+func cheapestJoin(in *solver.Instance, tour []int32, old, added [][2]int) map[[2]int32]bool {
+	adj := links(tour)
+	exchange(adj, old, added)
+	before := links(tour)
+	exchange(before, old, added)
+	join(in, adj, tour, nil)
+	fixed := map[[2]int32]bool{}
+	for a := range int32(len(adj)) {
+		for _, b := range before[a] {
+			if !slices.Contains(adj[a][:], b) {
+				fixed[[2]int32{min(a, b), max(a, b)}] = true
+			}
+		}
+	}
+	return fixed
+}
