@@ -75,7 +75,7 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"windows: the share of the time limit from which the partition search hands over to them, once its gain a second falls below winrate").Experimental(),
 	solver.Float(OptWinLast, func(o *ilsOptions) *float64 { return &o.win.last }, 0.5, 0, 1,
 		"windows: the share of the time limit at which the partition search hands over to them at the latest").Experimental(),
-	solver.Float(OptWinRate, func(o *ilsOptions) *float64 { return &o.win.rate }, 50, 0, 1e6,
+	solver.Float(OptWinRate, func(o *ilsOptions) *float64 { return &o.win.rate }, 150, 0, 1e6,
 		"windows: the partition search hands over once its best tour gained less than this many millionths of its length a second over 2 s (0: at winstart)").Experimental(),
 }
 
