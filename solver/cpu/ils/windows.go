@@ -45,15 +45,10 @@ func (r *ilsRun) windowsStart() (time.Time, func()) {
 }
 
 // watchHandOver stops the partition search, from first on, once its best tour
-// gained less than rate of its length a second over the last rateSpan,
-// until done is closed.
+// gained less than rate of its length a second (gainWatch), until done is
+// closed.
 func (r *ilsRun) watchHandOver(first time.Time, rate float64, done chan struct{}) {
-	type sample struct {
-		at time.Time
-		l  int64
-	}
-	var seen []sample
-	before := r.c.BestLen.Load()
+	w := newGainWatch(rate, time.Now(), r.c.BestLen.Load())
 	tk := time.NewTicker(rateSpan / 8)
 	defer tk.Stop()
 	for {
@@ -61,24 +56,60 @@ func (r *ilsRun) watchHandOver(first time.Time, rate float64, done chan struct{}
 		case <-done:
 			return
 		case now := <-tk.C:
-			l := r.c.BestLen.Load()
-			if l >= before && seen == nil {
-				continue // the search's first round is not done yet
-			}
-			seen = append(seen, sample{now, l})
-			for len(seen) > 2 && now.Sub(seen[1].at) >= rateSpan {
-				seen = seen[1:]
-			}
-			old, cur := seen[0], seen[len(seen)-1]
-			if now.Before(first) || now.Sub(old.at) < rateSpan {
-				continue
-			}
-			if float64(old.l-cur.l) < rate*float64(cur.l)*now.Sub(old.at).Seconds() {
+			if w.stalled(now, r.c.BestLen.Load()) && !now.Before(first) {
 				r.c.Stop.Store(true)
 				return
 			}
 		}
 	}
+}
+
+// gainWatch reads a search's gain a second from samples of its best length.
+type gainWatch struct {
+	rate float64    // of the length a second
+	seen []lengthAt // the first the length the search began from
+}
+
+// lengthAt is a best length and when it was read.
+type lengthAt struct {
+	at time.Time
+	l  int64
+}
+
+// newGainWatch watches a search that began at start from a tour of length l.
+func newGainWatch(rate float64, start time.Time, l int64) gainWatch {
+	return gainWatch{rate: rate, seen: []lengthAt{{start, l}}}
+}
+
+// stalled records l read at now and says whether the search gained less
+// than rate of its length a second over the samples kept: at least
+// rateSpan, and back to its gain before the last, so that a search whose
+// gains come further apart than rateSpan is not read as stalled between
+// two of them; never before its first gain (its first round).
+func (w *gainWatch) stalled(now time.Time, l int64) bool {
+	if len(w.seen) == 1 && l >= w.seen[0].l {
+		return false
+	}
+	w.seen = append(w.seen, lengthAt{now, l})
+	for len(w.seen) > 2 && now.Sub(w.seen[1].at) >= rateSpan && gains(w.seen[1:]) >= 2 {
+		w.seen = w.seen[1:]
+	}
+	old := w.seen[0]
+	if now.Sub(old.at) < rateSpan {
+		return false
+	}
+	return float64(old.l-l) < w.rate*float64(l)*now.Sub(old.at).Seconds()
+}
+
+// gains is how often the length fell from one sample to the next.
+func gains(s []lengthAt) int {
+	n := 0
+	for j := 1; j < len(s); j++ {
+		if s[j].l < s[j-1].l {
+			n++
+		}
+	}
+	return n
 }
 
 // searchWindows searches the tour window by window (solver/cpu/window) from

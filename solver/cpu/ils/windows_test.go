@@ -64,3 +64,36 @@ func TestHandOver(t *testing.T) {
 		t.Fatal("a cancelled run resumed")
 	}
 }
+
+// TestGainWatch: a search gaining in bursts further apart than rateSpan,
+// faster than the rate on the whole, is not read as stalled between them
+// nor before its first; once its gains stop, or fall below the rate, it is.
+func TestGainWatch(t *testing.T) {
+	const rate = 1e-3 // of the length a second
+	t0 := time.Unix(0, 0)
+	tick := rateSpan / 8
+	cases := []struct {
+		name string
+		at   func(s time.Duration) int64 // the best length s into the search
+		want time.Duration               // when it is first read as stalled (0: never within 30 s)
+	}{
+		{"a gain of 1 % every 3 s", func(s time.Duration) int64 { return 1_000_000 - 10_000*int64(s/(3*time.Second)) }, 0},
+		{"bursts for 9 s, then none", func(s time.Duration) int64 {
+			return 1_000_000 - 10_000*int64(min(s, 9*time.Second)/(3*time.Second))
+		}, 26 * time.Second}, // the last two bursts, 20,000, fall below the rate over 20.6 s from 5.5 s
+		{"a steady gain below the rate", func(s time.Duration) int64 { return 1_000_000 - int64(s/time.Millisecond)/2 }, rateSpan},
+	}
+	for _, c := range cases {
+		w := newGainWatch(rate, t0, c.at(0))
+		var got time.Duration
+		for s := tick; s <= 30*time.Second; s += tick {
+			if w.stalled(t0.Add(s), c.at(s)) {
+				got = s
+				break
+			}
+		}
+		if c.want == 0 && got != 0 || c.want != 0 && (got < c.want-rateSpan || got > c.want+rateSpan) {
+			t.Errorf("%s: read as stalled at %v, want %v (0: never)", c.name, got, c.want)
+		}
+	}
+}
