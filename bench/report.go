@@ -17,7 +17,7 @@ import (
 
 // ReportParts are the parts of the report's plan, each run in one call: "gpu-a" and "gpu-b" on a machine
 // with a GPU (at most 9 minutes each), "gpus" on a host of several GPUs (1, 2 and 4 of them compared,
-// at most gpusPartBudget), "cpu" on any machine (its CPU figures name that machine).
+// at most 7 minutes), "cpu" on any machine (its CPU figures name that machine).
 var ReportParts = []string{"gpu-a", "gpu-b", "gpus", "cpu"}
 
 // ReportOptions control a run of the report's plan.
@@ -63,7 +63,7 @@ func ReportPlan() []string {
 	for _, p := range ReportParts {
 		out = append(out, fmt.Sprintf("%-6s total         about %v", p, total[p]))
 		if p == "gpus" {
-			out = append(out, "gpus   (GPU auto's 60-s runs, read at 10 and 60 s, are made only where they fit in "+gpusPartBudget.String()+")")
+			out = append(out, "gpus   (its 60-s runs of GPU auto are made only where they fit in "+gpusPartBudget.String()+")")
 		}
 	}
 	return out

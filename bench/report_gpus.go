@@ -3,9 +3,7 @@ package bench
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,17 +22,16 @@ type GPUCounter interface {
 // gpusCounts are the numbers of GPUs the several-GPU table compares, each against one GPU.
 var gpusCounts = []int{1, 2, 4}
 
-// gpusPartBudget is the most the several-GPU part runs, so that it fits in one call of 10 minutes with
-// the binary's start: GPU auto's runs of an instance are made only while they fit in it.
-const gpusPartBudget = 9*time.Minute + 30*time.Second
+// gpusPartBudget is the most the several-GPU part runs: its 60-s runs of GPU auto are made only while
+// they fit in it.
+const gpusPartBudget = 7 * time.Minute
 
 // gpusOption is the engines' GPU selection (gpu/device's OptGPUs): "count=N", the first N usable GPUs.
 const gpusOption = "gpus"
 
 // gpusSetting is what the several-GPU part runs: pspm on lam (default schedule), 2opt-climb on the first
 // climbSizes cities of d18512 for climbTime, the batch of batchCount uniform batchN-city instances in
-// chunks of batchChunk of batchEach each, GPU auto on auto in one run of autoRun, its best so far read
-// at each of autoAt (the last autoRun itself).
+// chunks of batchChunk of batchEach each, GPU auto on auto for each of autoTimes.
 type gpusSetting struct {
 	lam                            []string
 	climbSizes                     []int
@@ -42,8 +39,7 @@ type gpusSetting struct {
 	batchN, batchCount, batchChunk int
 	batchEach                      time.Duration
 	auto                           []string
-	autoRun                        time.Duration
-	autoAt                         []time.Duration
+	autoTimes                      []time.Duration
 	budget                         time.Duration
 }
 
@@ -52,11 +48,11 @@ func gpusSettingOf(quick bool) gpusSetting {
 	if quick {
 		return gpusSetting{lam: []string{"rd100", "a280"}, climbSizes: []int{1000}, climbTime: time.Second,
 			batchN: 100, batchCount: 500, batchChunk: 125, batchEach: 500 * time.Millisecond,
-			auto: []string{"E10k.0"}, autoRun: 5 * time.Second, autoAt: []time.Duration{2 * time.Second, 5 * time.Second}, budget: time.Minute}
+			auto: []string{"E10k.0"}, autoTimes: []time.Duration{2 * time.Second, 5 * time.Second}, budget: time.Minute}
 	}
 	return gpusSetting{lam: gpusLam, climbSizes: []int{1000, 4000}, climbTime: 5 * time.Second,
 		batchN: 100, batchCount: 10000, batchChunk: 2500, batchEach: time.Second,
-		auto: []string{"E100k.0", "E1M.0"}, autoRun: time.Minute, autoAt: []time.Duration{10 * time.Second, time.Minute}, budget: gpusPartBudget}
+		auto: []string{"E100k.0", "E1M.0"}, autoTimes: []time.Duration{10 * time.Second, 60 * time.Second}, budget: gpusPartBudget}
 }
 
 // gpusLam are the instances of Lam et al.'s Table 2 that pspm runs on in the several-GPU table, from
@@ -76,7 +72,7 @@ type gpusRow struct {
 }
 
 // gpusTable measures, on 1, 2 and 4 GPUs of this host (those it has), pspm's and 2opt-climb's moves a
-// second and tours, the batch's instances a second, and GPU auto's best tours at 10 and 60 s of a 60-s run.
+// second and tours, the batch's instances a second, and GPU auto's tours at 10 and 60 s.
 func (rr *reportRun) gpusTable() (*Table, error) {
 	c, ok := rr.opt.GPU.(GPUCounter)
 	if !ok {
@@ -94,19 +90,19 @@ func (rr *reportRun) gpusTable() (*Table, error) {
 	s := gpusSettingOf(rr.opt.Quick)
 	counts := countsUpTo(host)
 	rr.warmGPUs(s, counts[len(counts)-1])
-	rr.logf("gpus: warm-up took %v", time.Since(start).Round(time.Second))
-	auto := func(s gpusSetting, counts []int) ([]gpusRow, error) { return rr.gpusAuto(s, counts, start) }
 	var rows []gpusRow
-	for i, part := range []func(gpusSetting, []int) ([]gpusRow, error){rr.gpusPSPM, rr.gpusClimb, rr.gpusBatch, auto} {
-		t0 := time.Now()
+	for _, part := range []func(gpusSetting, []int) ([]gpusRow, error){rr.gpusPSPM, rr.gpusClimb, rr.gpusBatch} {
 		r, err := part(s, counts)
 		if err != nil {
 			return nil, err
 		}
 		rows = append(rows, r...)
-		rr.logf("gpus: %s took %v", []string{"pspm", "2opt-climb", "the batch", "GPU auto"}[i], time.Since(t0).Round(time.Second))
 	}
-	return gpusTableOf(rows, host), nil
+	r, err := rr.gpusAuto(s, counts, start)
+	if err != nil {
+		return nil, err
+	}
+	return gpusTableOf(append(rows, r...), host), nil
 }
 
 // warmGPUs opens the contexts of the first n GPUs with a run of pspm on s.lam's first instance, not
@@ -295,48 +291,30 @@ func lengthsAgainst(res, ref []solver.Result) string {
 	return spreadCell(d, "%+.4f") + " % against one GPU's tours"
 }
 
-// gpusAuto is GPU auto (seed 1) on s.auto, one run of s.autoRun on each count of GPUs an instance: the
-// gap of the best tour so far at each of s.autoAt (the last the run's end), a row a time, all the rows of
-// the first time before those of the next. An instance's runs are made only where all of them fit in the
-// part's budget from start, at the most set-up a run has taken; the others are rows that say they were
-// not made.
+// gpusAuto is GPU auto (seed 1) on s.auto for each of s.autoTimes on each count of GPUs: the gap of the
+// final tour. A time's runs of an instance are made only where all of them fit in the part's budget
+// from start, at the set-up its shorter runs took; the others are rows that say they were not made.
 func (rr *reportRun) gpusAuto(s gpusSetting, counts []int, start time.Time) ([]gpusRow, error) {
 	e := rr.engine("auto", solver.BackendGPU)
 	if e == nil {
 		return nil, errors.New("no GPU auto: " + rr.device)
 	}
-	byAt := make([][]gpusRow, len(s.autoAt))
-	for _, name := range s.auto {
-		whats := autoWhats(name, s.autoRun, s.autoAt)
-		if why := autoNotMade(counts, s.autoRun, rr.autoSlackOf(name), s.budget-time.Since(start), s.budget); why != "" {
-			for i, w := range whats {
-				byAt[i] = append(byAt[i], gpusRow{what: w, gpus: counts[len(counts)-1], notMade: why})
+	var rows []gpusRow
+	for _, d := range s.autoTimes {
+		for _, name := range s.auto {
+			what := fmt.Sprintf("GPU `auto`, %s, %s, seed 1", name, fmtD(d))
+			if why := autoNotMade(counts, d, rr.autoSlack[name], s.budget-time.Since(start), s.budget); why != "" {
+				rows = append(rows, gpusRow{what: what, gpus: counts[len(counts)-1], notMade: why})
+				continue
 			}
-			continue
-		}
-		r, err := rr.autoRuns(e, name, s, counts, whats)
-		if err != nil {
-			return nil, err
-		}
-		for i := range byAt {
-			byAt[i] = append(byAt[i], r[i]...)
+			r, err := rr.autoRuns(e, name, d, counts, what)
+			if err != nil {
+				return nil, err
+			}
+			rows = append(rows, r...)
 		}
 	}
-	return slices.Concat(byAt...), nil
-}
-
-// autoWhats are the "what" cells of GPU auto's rows on name, one for each of at in runs of d: a time
-// before d is the best so far at that time of the d run.
-func autoWhats(name string, d time.Duration, at []time.Duration) []string {
-	out := make([]string, len(at))
-	for i, a := range at {
-		when := fmtD(a)
-		if a < d {
-			when = fmt.Sprintf("best so far at %s of the %g-s run", fmtD(a), d.Seconds())
-		}
-		out[i] = fmt.Sprintf("GPU `auto`, %s, %s, seed 1", name, when)
-	}
-	return out
+	return rows, nil
 }
 
 // autoNotMade is why runs of d on each of counts of GPUs, each with slack of set-up, are not made when
@@ -350,69 +328,29 @@ func autoNotMade(counts []int, d, slack, left, budget time.Duration) string {
 		countsList(counts), fmtD(need.Round(time.Second)), fmtD(max(left, 0).Round(time.Second)), fmtD(budget))
 }
 
-// autoSlackOf is the most set-up a run of GPU auto took on name, or where none has run on it yet the
-// most any run took.
-func (rr *reportRun) autoSlackOf(name string) time.Duration {
-	if d, ok := rr.autoSlack[name]; ok {
-		return d
-	}
-	var most time.Duration
-	for _, d := range rr.autoSlack {
-		most = max(most, d)
-	}
-	return most
-}
-
-// autoRuns runs GPU auto on name, loaded once, for s.autoRun on each count of GPUs, reading each run's
-// best so far (as the time-to-quality tables do) at each of s.autoAt, and records the most set-up (the
-// wall clock past s.autoRun) a run of it took; the rows come a time of s.autoAt each.
-func (rr *reportRun) autoRuns(e solver.Engine, name string, s gpusSetting, counts []int, whats []string) ([][]gpusRow, error) {
-	in, c, err := rr.ttqCaseOf(name, s.autoRun)
+// autoRuns runs GPU auto on name for d on each count of GPUs and records the most set-up (the wall
+// clock past d) a run of it took.
+func (rr *reportRun) autoRuns(e solver.Engine, name string, d time.Duration, counts []int, what string) ([]gpusRow, error) {
+	in, c, err := rr.ttqCaseOf(name, d)
 	if err != nil {
 		return nil, err
 	}
-	rows := make([][]gpusRow, len(s.autoAt))
+	var rows []gpusRow
 	for _, n := range counts {
 		t0 := time.Now()
-		pts, res, err := rr.ttqRun(rr.ctx, e, in, s.autoRun, rr.opt.Workers, 1, rr.gpusExtra(e, n))
-		if rr.ctx.Err() != nil {
-			return nil, rr.ctx.Err() // a run cut short measures nothing
+		res, ok := rr.solve(e, in, onGPUs(solver.Params{Seed: 1, TimeLimit: d}, n))
+		if !ok {
+			return nil, fmt.Errorf("GPU auto on %s on %d GPUs failed", name, n)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("GPU auto on %s on %d GPUs: %v", name, n, err)
-		}
-		rr.device = res.Device
 		if rr.autoSlack == nil {
 			rr.autoSlack = map[string]time.Duration{}
 		}
-		rr.autoSlack[name] = max(rr.autoSlack[name], time.Since(t0)-s.autoRun)
-		for i, a := range s.autoAt {
-			tours := autoTours(pts, a, s.autoRun, c)
-			rr.logf("gpus: auto on %s on %d GPUs at %s: %s", name, n, fmtD(a), tours)
-			rows[i] = append(rows[i], gpusRow{what: whats[i], gpus: n, used: usedGPUs(res), tours: tours})
-		}
+		rr.autoSlack[name] = max(rr.autoSlack[name], time.Since(t0)-d)
+		rr.logf("gpus: auto on %s on %d GPUs: %d (%.4f %%)", name, n, res.Length, c.gap(res.Length))
+		rows = append(rows, gpusRow{what: what, gpus: n, used: usedGPUs(res),
+			tours: fmt.Sprintf("gap %.4f %% (against the %s)", c.gap(res.Length), c.refName)})
 	}
 	return rows, nil
-}
-
-// autoTours is the tours cell of GPU auto's best so far in pts at a of a run of d on case c.
-func autoTours(pts []ttqPoint, a, d time.Duration, c ttqCase) string {
-	g := atCell(pts, a, d, c.gap)
-	if g == "—" || g == "n/a" {
-		return "no tour by " + fmtD(a)
-	}
-	return fmt.Sprintf("gap %s %% (against the %s)", g, c.refName)
-}
-
-// gpusExtra is the engine options of a run of e on the first n usable GPUs: the GPU selection where e
-// takes it (every GPU engine does), then the suite's options that e takes, as solve sets them.
-func (rr *reportRun) gpusExtra(e solver.Engine, n int) map[string]string {
-	extra := map[string]string{}
-	if _, ok := solver.OptionsFor(e.Name(), e.Backend()).Lookup(gpusOption); ok {
-		extra = onGPUs(solver.Params{}, n).Extra
-	}
-	maps.Copy(extra, rr.extraFor(e))
-	return extra
 }
 
 // countsList is "1, 2 and 4".

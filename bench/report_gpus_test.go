@@ -2,8 +2,6 @@ package bench
 
 import (
 	"context"
-	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -82,32 +80,16 @@ func TestAutoNotMade(t *testing.T) {
 
 func TestGPUsPlan(t *testing.T) {
 	plan := strings.Join(ReportPlan(), "\n")
-	budget := gpusPartBudget.String()
-	for _, want := range []string{"gpus   gpus          about " + budget, "gpus   total         about " + budget} {
+	for _, want := range []string{"gpus   gpus          about 7m0s", "gpus   total         about 7m0s"} {
 		if !strings.Contains(plan, want) {
 			t.Errorf("the plan lacks %q:\n%s", want, plan)
 		}
 	}
-	// the part and the binary's start fit in one call of the device (10 minutes)
-	if gpusPartBudget > 10*time.Minute-20*time.Second {
-		t.Errorf("the part's budget %v leaves no time for the binary's start in a call of 10 minutes", gpusPartBudget)
-	}
-	for _, quick := range []bool{false, true} {
-		s := gpusSettingOf(quick)
-		// GPU auto: one run an instance and count, read at each time, the last its end
-		if len(s.autoAt) == 0 || s.autoAt[len(s.autoAt)-1] != s.autoRun || !slices.IsSorted(s.autoAt) {
-			t.Errorf("quick %v: GPU auto read at %v of a run of %v", quick, s.autoAt, s.autoRun)
-		}
-		// the runs of fixed length (climbs, GPU auto) on 1, 2 and 4 GPUs leave a minute (a fifth of the quick
-		// budget) for the warm-up, pspm, the batch and the set-up
-		fixed := 3 * (time.Duration(len(s.climbSizes))*s.climbTime + time.Duration(len(s.auto))*s.autoRun)
-		if fixed > s.budget-min(time.Minute, s.budget/5) {
-			t.Errorf("quick %v: the fixed runs take %v of the part's %v", quick, fixed, s.budget)
-		}
-	}
-	if full := gpusSettingOf(false); !slices.Contains(full.autoAt, 10*time.Second) || full.autoRun != time.Minute ||
-		!slices.Contains(full.auto, "E1M.0") || !slices.Contains(full.auto, "E100k.0") {
-		t.Errorf("GPU auto's full setting: %v read at %v of %v", full.auto, full.autoAt, full.autoRun)
+	full := gpusSettingOf(false)
+	// the runs of fixed length: climbs and GPU auto's shorter runs, on 1, 2 and 4 GPUs, within the budget
+	fixed := time.Duration(len(full.climbSizes))*full.climbTime + time.Duration(len(full.auto))*full.autoTimes[0]
+	if 3*fixed > full.budget/2 {
+		t.Errorf("the fixed runs take %v of the part's %v", 3*fixed, full.budget)
 	}
 	files := ReportFiles([]string{"gpus"})
 	for _, n := range append([]string{"d18512"}, gpusLam...) {
@@ -206,100 +188,4 @@ func TestBatchOn(t *testing.T) {
 	if got := lengthsAgainst(res, res); got != "+0.0000 (+0.0000–+0.0000) % against one GPU's tours" {
 		t.Errorf("lengthsAgainst of the same tours = %q", got)
 	}
-}
-
-func TestAutoWhats(t *testing.T) {
-	got := autoWhats("E1M.0", time.Minute, []time.Duration{10 * time.Second, time.Minute})
-	want := []string{"GPU `auto`, E1M.0, best so far at 10 s of the 60-s run, seed 1", "GPU `auto`, E1M.0, 60 s, seed 1"}
-	if !slices.Equal(got, want) {
-		t.Errorf("autoWhats = %q, want %q", got, want)
-	}
-}
-
-func TestAutoTours(t *testing.T) {
-	c := ttqCase{refName: "best known", gap: func(l int64) float64 { return float64(l-1000) / 10 }}
-	pts := []ttqPoint{{3 * time.Second, 1100}, {9 * time.Second, 1050}, {40 * time.Second, 1020}, {61 * time.Second, 1010}}
-	for _, x := range []struct {
-		at   time.Duration
-		want string
-	}{
-		{2 * time.Second, "no tour by 2 s"},
-		{10 * time.Second, "gap 5.0000 % (against the best known)"},
-		// the run's end: its last tour, which may come a moment after the limit
-		{time.Minute, "gap 1.0000 % (against the best known)"},
-	} {
-		if got := autoTours(pts, x.at, time.Minute, c); got != x.want {
-			t.Errorf("at %v: %q, want %q", x.at, got, x.want)
-		}
-	}
-	if got := autoTours(nil, time.Second, time.Minute, c); got != "no tour by 1 s" {
-		t.Errorf("no curve: %q", got)
-	}
-}
-
-func TestAutoSlackOf(t *testing.T) {
-	rr := &reportRun{}
-	if got := rr.autoSlackOf("E1M.0"); got != 0 {
-		t.Errorf("no run yet: %v", got)
-	}
-	rr.autoSlack = map[string]time.Duration{"E100k.0": 2 * time.Second, "E10k.0": time.Second}
-	if got := rr.autoSlackOf("E1M.0"); got != 2*time.Second {
-		t.Errorf("an instance not run yet takes the most of the others: %v", got)
-	}
-	if got := rr.autoSlackOf("E10k.0"); got != time.Second {
-		t.Errorf("an instance run takes its own: %v", got)
-	}
-}
-
-// TestAutoRuns runs a real engine (CPU auto: the GPU's is absent here) through GPU auto's runs: one run a
-// count, read at each time, each row naming its time and a gap no worse than the earlier time's.
-func TestAutoRuns(t *testing.T) {
-	var log strings.Builder
-	r, err := newRepro(context.Background(), "report", Options{TSPLIBDir: "unused", Workers: 1, Log: &log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rr := &reportRun{repro: r}
-	e := rr.engine("auto", solver.BackendCPU)
-	if e == nil {
-		t.Fatal("no CPU auto")
-	}
-	s := gpusSetting{autoRun: time.Second, autoAt: []time.Duration{300 * time.Millisecond, time.Second}}
-	whats := autoWhats("E1k.0", s.autoRun, s.autoAt)
-	rows, err := rr.autoRuns(e, "E1k.0", s, []int{1, 2}, whats)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) != 2 || len(rows[0]) != 2 || len(rows[1]) != 2 {
-		t.Fatalf("rows %v: want two times of two counts", rows)
-	}
-	for i, at := range rows {
-		for k, row := range at {
-			if row.what != whats[i] || row.gpus != []int{1, 2}[k] || row.used != 1 || row.notMade != "" {
-				t.Errorf("row %d of time %d: %+v", k, i, row)
-			}
-		}
-	}
-	for k := range 2 {
-		early, end := cellGap(t, rows[0][k].tours), cellGap(t, rows[1][k].tours)
-		if end > early {
-			t.Errorf("count %d: the end's gap %v above the earlier best %v", k, end, early)
-		}
-	}
-	if _, ok := rr.autoSlack["E1k.0"]; !ok {
-		t.Errorf("no set-up recorded: %v", rr.autoSlack)
-	}
-}
-
-// cellGap reads the gap of a tours cell ("gap 1.2345 % (against …)"), +Inf for "no tour by …".
-func cellGap(t *testing.T, cell string) float64 {
-	t.Helper()
-	if strings.HasPrefix(cell, "no tour by ") {
-		return math.Inf(1)
-	}
-	var g float64
-	if _, err := fmt.Sscanf(cell, "gap %g %%", &g); err != nil {
-		t.Fatalf("tours cell %q: %v", cell, err)
-	}
-	return g
 }
