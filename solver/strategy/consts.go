@@ -31,9 +31,13 @@ const (
 	// (docs/DECISIONS.md#windows).
 	WindowsMaxN = 400000
 	// WindowsCoreTime is the least cores × time limit a city with which
-	// the windows are taken unless the option says so: ahead with 3.0 ms
-	// and more, behind with 1.6 ms and less (docs/DECISIONS.md#windows).
-	WindowsCoreTime = 2500 * time.Microsecond
+	// the windows are taken unless the option says so: ahead with 1.2 ms
+	// and more, behind with 0.6 ms (docs/DECISIONS.md#windows).
+	WindowsCoreTime = 1200 * time.Microsecond
+	// WindowsMinLimit is the shortest time limit on which the windows are
+	// taken unless the option says so: behind on 10-s runs, which leave
+	// them one short round, ahead from 30 s (docs/DECISIONS.md#windows).
+	WindowsMinLimit = 30 * time.Second
 )
 
 // The population search in place of auto's merged search

@@ -236,11 +236,13 @@ func gpuRoles(f Facts, search Search) GPU {
 // windowsOn reports whether a partition search with facts f hands over
 // to the population search on windows of its tour: from WindowsMinN
 // cities on a time limit; unless the windows option is given, up to
-// WindowsMaxN cities with WindowsCoreTime a city (docs/DECISIONS.md#windows).
+// WindowsMaxN cities with WindowsCoreTime a city and a limit of at least
+// WindowsMinLimit (docs/DECISIONS.md#windows).
 func windowsOn(f Facts) bool {
 	if f.Options.Windows == Off || f.N < WindowsMinN || f.TimeLimit <= 0 || f.Kicks != 0 {
 		return false
 	}
 	coreTime := time.Duration(max(f.Workers, 1)) * f.TimeLimit
-	return f.Options.Windows == On || f.N <= WindowsMaxN && coreTime >= time.Duration(f.N)*WindowsCoreTime
+	return f.Options.Windows == On ||
+		f.N <= WindowsMaxN && f.TimeLimit >= WindowsMinLimit && coreTime >= time.Duration(f.N)*WindowsCoreTime
 }

@@ -148,7 +148,7 @@ func TestPopSearch(t *testing.T) {
 // TestWindows: auto's partition search hands over to the windows from
 // WindowsMinN cities on a time limit: when the option turns them on, or
 // left to the strategy up to WindowsMaxN cities with WindowsCoreTime a
-// city; never when it turns them off.
+// city and WindowsMinLimit; never when it turns them off.
 func TestWindows(t *testing.T) {
 	on := func(f Facts) Facts { f.Options.Windows = On; return f }
 	off := func(f Facts) Facts { f.Options.Windows = Off; return f }
@@ -166,7 +166,10 @@ func TestWindows(t *testing.T) {
 		{"by strategy, 16 cores, 60 s", part(100000, time.Minute), true},
 		{"by strategy, 16 cores, 30 s", part(100000, 30*time.Second), true},
 		{"by strategy, 16 cores, 10 s", part(100000, 10*time.Second), false},
-		{"by strategy, 4 cores, 30 s", with(part(100000, 30*time.Second), func(f *Facts) { f.Workers = 4 }), false},
+		{"by strategy, 16 cores, 20 s", part(100000, 20*time.Second), false},
+		{"by strategy, 4 cores, 30 s", with(part(100000, 30*time.Second), func(f *Facts) { f.Workers = 4 }), true},
+		{"by strategy, 2 cores, 60 s", with(part(100000, time.Minute), func(f *Facts) { f.Workers = 2 }), true},
+		{"by strategy, 2 cores, 30 s", with(part(100000, 30*time.Second), func(f *Facts) { f.Workers = 2 }), false},
 		{"by strategy, above WindowsMaxN", part(WindowsMaxN+1, 10*time.Minute), false},
 		{"on, above WindowsMaxN", on(part(WindowsMaxN+1, time.Minute)), true},
 		{"off", off(part(100000, time.Minute)), false},
