@@ -227,17 +227,6 @@ func (s *search) spliceEdges(members []int32, old, added [][2]int) {
 	}
 }
 
-// relink is tour t with the edges old taken out and added put in, from
-// t's first city on; ok is false when an old edge is not in t or the
-// edges no longer make one cycle.
-func relink(t []int32, old, added [][2]int) ([]int32, bool) {
-	adj := links(t)
-	if !exchange(adj, old, added) {
-		return nil, false
-	}
-	return walk(adj, t[0])
-}
-
 // links is tour t as each city's two neighbours.
 func links(t []int32) [][2]int32 {
 	n := len(t)
@@ -297,7 +286,7 @@ func walk(adj [][2]int32, from int32) ([]int32, bool) {
 	return out, len(out) == n && c == from
 }
 
-// maxJoins is the most cycles a cell's splice may leave to be joined.
+// maxJoins is the most joins a cell's splice may need.
 const maxJoins = 8
 
 // joinNear is the nearest cities of a cell among which two cycles are
@@ -308,7 +297,7 @@ const joinNear = 8
 // members, into one: each time the smallest cycle with the one that an
 // exchange of two edges joins it to at the least cost, among each member
 // of that cycle and its joinNear nearest members, no fixed edge taken out.
-// False when more than maxJoins cycles are left or one cannot be joined.
+// False when it would take more than maxJoins joins or one cannot be made.
 func join(in *solver.Instance, adj [][2]int32, members []int32, fixed map[[2]int32]bool) bool {
 	comp := make([]int32, len(adj))
 	var near map[int32][]int32
@@ -317,7 +306,7 @@ func join(in *solver.Instance, adj [][2]int32, members []int32, fixed map[[2]int
 		if len(size) == 1 {
 			return true
 		}
-		if tries >= maxJoins || len(size) > maxJoins+1-tries {
+		if len(size)-1 > maxJoins-tries {
 			return false
 		}
 		if near == nil {

@@ -286,6 +286,17 @@ func TestCells(t *testing.T) {
 	}
 }
 
+// relink is tour t with the edges old taken out and added put in, from
+// t's first city on; ok is false when an old edge is not in t or the
+// edges no longer make one cycle.
+func relink(t []int32, old, added [][2]int) ([]int32, bool) {
+	adj := links(t)
+	if !exchange(adj, old, added) {
+		return nil, false
+	}
+	return walk(adj, t[0])
+}
+
 // TestRelink: a 2-opt move's edges relink a tour into the moved tour; two
 // edges that cut it into two cycles, or an edge not in it, are refused.
 func TestRelink(t *testing.T) {
