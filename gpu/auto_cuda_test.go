@@ -16,13 +16,11 @@ import (
 	_ "github.com/tsplab/tsplab/solver/cpu"
 )
 
-// TestAutoEarlyOrILS runs GPU auto from strategy.GPUEarlyMinN cities: or-ils's
-// tour reaches the snapshots before the CPU engine's first tour, the
-// best length in them never grows, or-ils stops at the engine's first
-// tour (its length in the run's statistics), the windows beside the
-// engine's partition search improved a stretch, and the result is a valid
-// tour of the reported length within the time limit.
-func TestAutoEarlyOrILS(t *testing.T) {
+// autoOnEarly is GPU auto and a uniform instance of strategy.GPUEarlyMinN
+// cities, for a 6-s run; the test is skipped without a device or with
+// -short.
+func autoOnEarly(t *testing.T) (solver.Engine, *solver.Instance) {
+	t.Helper()
 	gputest.NeedDevice(t)
 	if testing.Short() {
 		t.Skip("a 6 s run on 200,000 cities")
@@ -32,6 +30,17 @@ func TestAutoEarlyOrILS(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := gputest.RandomInstance(strategy.GPUEarlyMinN, solver.Euc2D, 1e6, 6)
+	return e, in
+}
+
+// TestAutoEarlyOrILS runs GPU auto from strategy.GPUEarlyMinN cities: or-ils's
+// tour reaches the snapshots before the CPU engine's first tour, the
+// best length in them never grows, or-ils stops at the engine's first
+// tour (its length in the run's statistics), the windows beside the
+// engine's partition search improved a stretch, and the result is a valid
+// tour of the reported length within the time limit.
+func TestAutoEarlyOrILS(t *testing.T) {
+	e, in := autoOnEarly(t)
 	snaps := solver.Latest()
 	type seen struct {
 		n     int

@@ -13,7 +13,6 @@ import (
 	"github.com/tsplab/tsplab/gpu/internal/gputest"
 	"github.com/tsplab/tsplab/gpu/pspm"
 	"github.com/tsplab/tsplab/solver"
-	"github.com/tsplab/tsplab/solver/strategy"
 )
 
 // TestFirstGPUOnly: the engines that share their work out between the
@@ -76,15 +75,7 @@ func TestIndependentOnTwoContexts(t *testing.T) {
 // stretch improved, the account names two contexts, and the tour is
 // valid and exact.
 func TestAutoBesideOnTwoContexts(t *testing.T) {
-	gputest.NeedDevice(t)
-	if testing.Short() {
-		t.Skip("a 6 s run on 200,000 cities")
-	}
-	e, err := solver.Lookup(AlgoAuto, solver.BackendGPU)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := gputest.RandomInstance(strategy.GPUEarlyMinN, solver.Euc2D, 1e6, 6)
+	e, in := autoOnEarly(t)
 	p := gputest.WithOpts(solver.Params{Seed: 1, TimeLimit: 6 * time.Second}, gputest.TwoContexts)
 	res, err := e.Solve(context.Background(), in, p, nil)
 	if err != nil {

@@ -218,13 +218,7 @@ func (s *search) spliceEdges(members []int32, old, added [][2]int) {
 		return
 	}
 	s.cur = t
-	s.st.Improved++
-	s.st.Gain += s.curLen - l
-	s.curLen = l
-	s.c.Offer(s.cur, l)
-	if s.c.SnapshotDue() {
-		s.c.Snapshot(s.cur, l, int64(s.st.Searched), 0, 0)
-	}
+	s.keep(l)
 }
 
 // links is tour t as each city's two neighbours.

@@ -306,6 +306,12 @@ func (s *search) splice(pos int, cities, path []int) {
 		}
 		return
 	}
+	s.keep(l)
+}
+
+// keep takes the current tour, now l long and shorter than before, as a
+// window's gain and offers it to the run; s.mu is held.
+func (s *search) keep(l int64) {
 	s.st.Improved++
 	s.st.Gain += s.curLen - l
 	s.curLen = l
