@@ -32,7 +32,7 @@ var routeOrder = []string{RouteTour, RouteOpen, RouteEnds}
 
 // HelpRoute is the Path field's help text.
 const HelpRoute = "a path has no closing edge; open: up to 5,000 cities; " +
-	"from A to B: engines that keep fixed edges (auto, 2opt-ils, 3opt-ils on the CPU)"
+	"from A to B: engines that keep fixed edges (auto and pop on the CPU or the GPU, 2opt-ils and 3opt-ils on the CPU)"
 
 // routeForm is the settings' Path field: the route menu and, for a path
 // between two ends, the ends' city ids, each saved under the form's prefix.

@@ -18,7 +18,8 @@ import (
 // TestPopFeedsPool runs GPU pop for 4 s on 3,000 cities: the block search
 // ran rounds on the pool's tours (the note says how many, with the tours
 // it improved and its kicks), the result is a valid tour of its length
-// and a run with fixed edges leaves the GPU out.
+// and in a run with fixed edges the GPU builds members of the population
+// that keep them.
 func TestPopFeedsPool(t *testing.T) {
 	gputest.NeedDevice(t)
 	if testing.Short() {
@@ -55,7 +56,10 @@ func TestPopFeedsPool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := in.CheckFixedEdges(res.Tour); err != nil || res.Account.GPU == nil || res.Account.GPU.NoPool != solver.NoPoolFixedEdges {
-		t.Fatalf("fixed edges: %v, account %+v", err, res.Account.GPU)
+	if err := in.CheckFixedEdges(res.Tour); err != nil {
+		t.Fatalf("fixed edges: %v", err)
+	}
+	if g, x := res.Account.GPU, res.Account.EAX; g == nil || g.NoPool != "" || x == nil || x.FromGPU == 0 {
+		t.Fatalf("fixed edges: no member of the population came from the GPU: %+v, %+v", g, x)
 	}
 }

@@ -63,7 +63,6 @@ const (
 	ListsNearest  = account.ListsNearest  // the nearest cities
 	ListsQuadrant = account.ListsQuadrant // the nearest of each quadrant
 
-	NoPoolKicks      = account.NoPoolKicks      // a run by a kicks budget
-	NoPoolFixedEdges = account.NoPoolFixedEdges // the instance has fixed edges
-	NoPoolInstance   = account.NoPoolInstance   // the GPU takes no pool for it
+	NoPoolKicks    = account.NoPoolKicks    // a run by a kicks budget
+	NoPoolInstance = account.NoPoolInstance // the GPU takes no pool for it
 )

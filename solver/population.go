@@ -16,9 +16,9 @@ type TourPool interface {
 	// the instance the pool was opened for, one permutation each), or
 	// fewer when ctx is done or its deadline passes first (kicks <= 0: until
 	// then; ctx must then have a deadline). It writes each tour's best
-	// back into the same slice, never longer than it came, validated on the
-	// host, and returns their exact lengths (Instance.Dist). An error
-	// leaves tours as they came.
+	// back into the same slice, never longer than it came and keeping the
+	// instance's fixed edges, validated on the host, and returns their
+	// exact lengths (Instance.Dist). An error leaves tours as they came.
 	Improve(ctx context.Context, tours [][]int32, kicks int) ([]int64, error)
 	// Slots is how many tours the accelerator searches at once: more tours
 	// in one Improve run in turns, fewer leave part of it idle.

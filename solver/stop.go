@@ -98,7 +98,7 @@ func Run(ctx context.Context, e Engine, in *Instance, p Params, snaps chan Snaps
 // does not keep them.
 func CheckFixedEdges(e Engine, in *Instance) error {
 	if len(in.FixedEdges) > 0 && !KeepsFixedEdges(e) {
-		return fmt.Errorf("%s has %d fixed edges (FIXED_EDGES_SECTION) and %s/%s does not keep them: use auto, 2opt-ils or 3opt-ils on the CPU", in.Name, len(in.FixedEdges), e.Name(), e.Backend())
+		return fmt.Errorf("%s has %d fixed edges (FIXED_EDGES_SECTION) and %s/%s does not keep them: use auto or pop (CPU or GPU), or 2opt-ils or 3opt-ils on the CPU", in.Name, len(in.FixedEdges), e.Name(), e.Backend())
 	}
 	return nil
 }

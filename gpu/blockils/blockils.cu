@@ -61,8 +61,17 @@ struct BiWarp {
     const double2* X;       // exact coordinates (global)
     const int* NB;          // candidates, BI_K per city (global)
     const int* D;           // the distance table (shared, BI_TAB kernels)
+    const int2* FX;         // each city's fixed partners, -1 for none (global; nullptr: no fixed edges)
     int n;
 };
+
+// bi_fixed tells whether the edge {a, b} is fixed: no move or kick takes
+// it out.
+__device__ __forceinline__ bool bi_fixed(const BiWarp& w, int a, int b) {
+    if (w.FX == nullptr) return false;
+    int2 f = __ldg(&w.FX[a]);
+    return f.x == b || f.y == b;
+}
 
 // bi_state_bytes is one warp's tour state for n cities (the host's
 // biStateBytes).
@@ -181,7 +190,7 @@ __device__ __forceinline__ int bi_eval(const BiWarp& w, int c, int pc, int m) {
             t2 = w.ord[bi_prv(pc, n)];
             t4 = w.ord[bi_prv(p3, n)];
         }
-        if (t3 == t2 || t4 == c) return BI_BIG;
+        if (t3 == t2 || t4 == c || bi_fixed(w, c, t2) || bi_fixed(w, t3, t4)) return BI_BIG;
         return bi_d<METRIC, EX>(w, c, t3) + bi_d<METRIC, EX>(w, t2, t4) - bi_d<METRIC, EX>(w, c, t2) -
                bi_d<METRIC, EX>(w, t3, t4);
     }
@@ -202,6 +211,7 @@ __device__ __forceinline__ int bi_eval(const BiWarp& w, int c, int pc, int m) {
     if (ry < l) return BI_BIG;
     int y = w.ord[py];
     int p = w.ord[bi_prv(a, n)], nx = w.ord[bi_nxt(b, n)];
+    if (bi_fixed(w, p, s1) || bi_fixed(w, s2, nx) || bi_fixed(w, x, y)) return BI_BIG;
     int g = bi_d<METRIC, EX>(w, p, s1) + bi_d<METRIC, EX>(w, s2, nx) - bi_d<METRIC, EX>(w, p, nx);
     return bi_d<METRIC, EX>(w, e, x) + bi_d<METRIC, EX>(w, o, y) - bi_d<METRIC, EX>(w, x, y) - g;
 }
@@ -316,18 +326,21 @@ __device__ __forceinline__ bool bi3_decode(const BiWarp& w, int c, int pc, int m
     int dir = m / BI3_K;
     int p2 = dir ? bi_prv(pc, n) : bi_nxt(pc, n);
     int t2 = w.ord[p2];
+    if (bi_fixed(w, c, t2)) return false;
     int t3 = __ldg(&w.NB[t2 * BI_K + j3]);
     int g = bi_d<METRIC, EX>(w, c, t2) - bi_d<METRIC, EX>(w, t2, t3);
     if (g <= 0) return false;
     int p3 = w.pos[t3];
     int p4 = d4 ? bi_prv(p3, n) : bi_nxt(p3, n);
     int t4 = w.ord[p4];
+    if (bi_fixed(w, t3, t4)) return false;
     int t5 = __ldg(&w.NB[t4 * BI_K + j5]);
     g += bi_d<METRIC, EX>(w, t3, t4) - bi_d<METRIC, EX>(w, t4, t5);
     if (g <= 0) return false;
     int p5 = w.pos[t5];
     int p6 = d6 ? bi_prv(p5, n) : bi_nxt(p5, n);
     int t6 = w.ord[p6];
+    if (bi_fixed(w, t5, t6)) return false;
     delta = bi_d<METRIC, EX>(w, t6, c) - bi_d<METRIC, EX>(w, t5, t6) - g;
     if (delta >= 0) return false;
     int e1 = bi_first(pc, p2, n), e2 = bi_first(p3, p4, n), e3 = bi_first(p5, p6, n);
@@ -443,7 +456,8 @@ __device__ long long bi_search(BiWarp& w, int lane, int& head, int& qsize, int& 
 }
 
 // bi_kick swaps the segments B = p0+1..p0+la and C = p0+la+1..p0+la+lb
-// and returns the exact delta; the six cities at its edges are queued.
+// and returns the exact delta; the six cities at its edges are queued. A
+// kick that would take out a fixed edge leaves the tour as it is.
 template <int METRIC>
 __device__ int bi_kick(BiWarp& w, int lane, uint32_t r0, uint32_t r1, uint32_t r2, int maxSeg, int head, int& qsize,
                        int& jn) {
@@ -454,6 +468,7 @@ __device__ int bi_kick(BiWarp& w, int lane, uint32_t r0, uint32_t r1, uint32_t r
     int pb1 = bi_wrap(i0 + 1, n), pb2 = bi_wrap(i0 + la, n), pc1 = bi_wrap(i0 + la + 1, n);
     int pc2 = bi_wrap(i0 + la + lb, n), pd = bi_wrap(i0 + la + lb + 1, n);
     int a = w.ord[i0], b1 = w.ord[pb1], b2 = w.ord[pb2], c1 = w.ord[pc1], c2 = w.ord[pc2], dd = w.ord[pd];
+    if (bi_fixed(w, a, b1) || bi_fixed(w, b2, c1) || bi_fixed(w, c2, dd)) return 0;
     int delta = bi_d<METRIC, true>(w, a, c1) + bi_d<METRIC, true>(w, c2, b1) + bi_d<METRIC, true>(w, b2, dd) -
                 bi_d<METRIC, true>(w, a, b1) - bi_d<METRIC, true>(w, b2, c1) - bi_d<METRIC, true>(w, c2, dd);
     __syncwarp();
@@ -488,7 +503,8 @@ __device__ __forceinline__ void bi_load(BiWarp& w, const int* T, int lane) {
 
 template <int METRIC>
 __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __restrict__ xyd,
-                               const int* __restrict__ nb, const long long* __restrict__ instOff,
+                               const int* __restrict__ nb, const int2* __restrict__ fx,
+                               const long long* __restrict__ instOff,
                                const int* __restrict__ instN, const long long* __restrict__ tourOff, int* tours,
                                long long* lens, long long* gains, long long* kicksDone, long long kickBudget,
                                unsigned long long seed, long long sliceNs, unsigned long long* clock, int T,
@@ -549,6 +565,7 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
     w.D = D;
     w.X = xyd + off;
     w.NB = nb + off * BI_K;
+    w.FX = fx == nullptr ? nullptr : fx + off;
     w.ord = (unsigned short*)mine;
     w.pos = w.ord + maxN;
     w.queue = w.pos + maxN;
@@ -641,8 +658,9 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
 
 // block_ils_<metric>: one warp per tour g < T, blockDim.x / 32 warps a
 // block. Tour g is the instance at instOff[g] (coordinates, exact
-// coordinates, BI_K candidates per city, local ids) of instN[g] cities,
-// stored at tours[tourOff[g]...]. shareCoords: every warp of a block holds
+// coordinates, BI_K candidates per city, local ids; with fx, each city's
+// two fixed partners, -1 for none) of instN[g] cities, stored at
+// tours[tourOff[g]...]. shareCoords: every warp of a block holds
 // a tour of the block's first warp's instance, whose coordinates the block
 // keeps once; coordsShared: the coordinates fit shared memory (else they
 // are read from global memory). maxN sizes the shared state (every n <=
@@ -653,12 +671,12 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
 #define BI_KERNEL(NAME, METRIC)                                                                                      \
     extern "C" __global__ void __launch_bounds__(256, BI_MIN_BLOCKS)                                                 \
         NAME(const float2* __restrict__ xy, const double2* __restrict__ xyd, const int* __restrict__ nb,            \
-             const long long* __restrict__ instOff, const int* __restrict__ instN,                                  \
+             const int2* __restrict__ fx, const long long* __restrict__ instOff, const int* __restrict__ instN,                                  \
              const long long* __restrict__ tourOff, int* tours, long long* lens, long long* gains,                   \
              long long* kicksDone, long long kickBudget, unsigned long long seed, long long sliceNs,                 \
              unsigned long long* clock, long long T, long long shareCoords, long long coordsShared, long long maxN,  \
              long long maxSeg, long long or3, long long stall, unsigned long long* ctr) {                            \
-        block_ils_impl<METRIC>(xy, xyd, nb, instOff, instN, tourOff, tours, lens, gains, kicksDone, kickBudget,     \
+        block_ils_impl<METRIC>(xy, xyd, nb, fx, instOff, instN, tourOff, tours, lens, gains, kicksDone, kickBudget,     \
                                seed, sliceNs, clock, (int)T, (int)shareCoords, (int)coordsShared, (int)maxN,         \
                                (int)maxSeg, or3 != 0, (int)stall, ctr);                                              \
     }

@@ -171,9 +171,9 @@ type biSet struct {
 	offs []int // tour g's first position in the tours array
 	ns   []int // tour g's cities
 	bufs device.Buffers
-	// device buffers, as the kernel's arguments
-	xy, xyd, nb, instOff, instN, tourOff  cu.DevicePtr
-	tours, lens, gains, kicks, clock, ctr cu.DevicePtr
+	// device buffers, as the kernel's arguments (fx 0: no fixed edges)
+	xy, xyd, nb, fx, instOff, instN, tourOff cu.DevicePtr
+	tours, lens, gains, kicks, clock, ctr    cu.DevicePtr
 	// done marks a launch's end; waiting on it leaves the host core free
 	done cu.Event
 	// the last launch's figures
@@ -207,6 +207,7 @@ func newBISet(r *device.Run, pl biPlan, insts []biInst, tourInst []int) (*biSet,
 		}
 		nb = append(nb, x.nb...)
 	}
+	fx := fixedPartners(insts, cities)
 	instOff, instN, tourOff := make([]int64, T), make([]int32, T), make([]int64, T)
 	var pos int64
 	for g, k := range tourInst {
@@ -218,7 +219,11 @@ func newBISet(r *device.Run, pl biPlan, insts []biInst, tourInst []int) (*biSet,
 		device.Buf(&s.instOff, 8*int64(T)), device.Buf(&s.instN, 4*int64(T)), device.Buf(&s.tourOff, 8*int64(T)),
 		device.Buf(&s.tours, 4*pos), device.Buf(&s.lens, 8*int64(T)), device.Buf(&s.gains, 8*int64(T)),
 		device.Buf(&s.kicks, 8*int64(T)), device.Buf(&s.clock, 8), device.Buf(&s.ctr, 8*biCounters))
+	if err == nil && fx != nil {
+		err = s.bufs.AllocAll(device.Buf(&s.fx, 4*int64(len(fx))))
+	}
 	if err != nil {
+		s.bufs.FreeAll()
 		return nil, err
 	}
 	if s.done, err = cu.MakeEvent(cu.BlockingSyncEvent | cu.DisableTiming); err != nil {
@@ -229,12 +234,48 @@ func newBISet(r *device.Run, pl biPlan, insts []biInst, tourInst []int) (*biSet,
 	err = device.InOrder(func() error { return device.HtoD(s.xy, xy) }, func() error { return device.HtoD(s.xyd, xyd) },
 		func() error { return device.HtoD(s.nb, nb) }, func() error { return device.HtoD(s.instOff, instOff) },
 		func() error { return device.HtoD(s.instN, instN) }, func() error { return device.HtoD(s.tourOff, tourOff) },
-		func() error { return device.HtoD(s.ctr, s.hCtr) })
+		func() error { return device.HtoD(s.ctr, s.hCtr) }, func() error {
+			if fx == nil {
+				return nil
+			}
+			return device.HtoD(s.fx, fx)
+		})
 	if err != nil {
 		s.free()
 		return nil, err
 	}
 	return s, nil
+}
+
+// fixedPartners is the kernel's fx of insts (cities in all): each city's
+// two fixed partners (local ids, -1 for none), nil when no instance has
+// fixed edges.
+func fixedPartners(insts []biInst, cities int64) []int32 {
+	has := false
+	for _, x := range insts {
+		has = has || len(x.in.FixedEdges) > 0
+	}
+	if !has {
+		return nil
+	}
+	fx := make([]int32, 0, 2*cities)
+	for _, x := range insts {
+		part := make([]int32, 2*x.in.N)
+		for i := range part {
+			part[i] = -1
+		}
+		for _, e := range x.in.FixedEdges {
+			for _, ab := range [2][2]int{{e[0], e[1]}, {e[1], e[0]}} {
+				if part[2*ab[0]] < 0 {
+					part[2*ab[0]] = int32(ab[1])
+				} else {
+					part[2*ab[0]+1] = int32(ab[1])
+				}
+			}
+		}
+		fx = append(fx, part...)
+	}
+	return fx
 }
 
 func (s *biSet) free() {
@@ -263,7 +304,7 @@ func (s *biSet) launch(kicks int64, seed uint64, slice time.Duration, o biOpts) 
 	}
 	blocks := (s.T + s.pl.wpb - 1) / s.pl.wpb
 	if err := d.Launch(s.pl.kernel, blocks, 1, 32*s.pl.wpb, s.pl.shared, d.Stream,
-		s.xy, s.xyd, s.nb, s.instOff, s.instN, s.tourOff, s.tours, s.lens, s.gains, s.kicks, kicks, seed,
+		s.xy, s.xyd, s.nb, s.fx, s.instOff, s.instN, s.tourOff, s.tours, s.lens, s.gains, s.kicks, kicks, seed,
 		int64(slice), s.clock, s.T, s.pl.share, s.pl.coordsShared, s.pl.maxN, o.seg, o.or3, o.stall, s.ctr); err != nil {
 		return err
 	}

@@ -211,6 +211,49 @@ func TestTourPoolImprove(t *testing.T) {
 	}
 }
 
+// TestTourPoolFixedEdges: on an instance with fixed edges (pairs, and
+// chains that give a city two), the pool's tours keep them all (the
+// host's check in collect) and most get shorter: the moves and kicks
+// that would take one out are skipped, not every move.
+func TestTourPoolFixedEdges(t *testing.T) {
+	gputest.NeedDevice(t)
+	in := gputest.RandomInstance(3000, solver.Euc2D, 1e5, 11)
+	curve := construct.SpaceFillingCurve(in)
+	for i := 0; i+2 < in.N; i += 9 {
+		in.FixedEdges = append(in.FixedEdges, [2]int{curve[i], curve[i+1]})
+		if i%27 == 0 {
+			in.FixedEdges = append(in.FixedEdges, [2]int{curve[i+1], curve[i+2]})
+		}
+	}
+	p, err := OpenTourPool(in, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	tours := poolTours(in, 24, 5)
+	before := make([]int64, len(tours))
+	for i, tr := range tours {
+		tours[i] = device.Convert[int32](construct.KeepFixed(in, device.Convert[int](tr)))
+		before[i] = solver.TourLength(in, device.Convert[int](tours[i]))
+	}
+	lens, err := p.Improve(context.Background(), tours, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shorter := 0
+	for i, tr := range tours {
+		if err := in.CheckFixedEdges(device.Convert[int](tr)); err != nil {
+			t.Fatalf("tour %d: %v", i, err)
+		}
+		if lens[i] < before[i] {
+			shorter++
+		}
+	}
+	if shorter < len(tours)/2 {
+		t.Fatalf("%d of %d tours shorter", shorter, len(tours))
+	}
+}
+
 // TestTourPoolDeadline: a search without a kick budget is given ctx's
 // deadline and runs until it, and ends at its cancellation, with valid
 // tours either way.

@@ -207,6 +207,9 @@ func (p *tourPool) collect(tours [][]int32, size int) ([]int64, error) {
 		if err := solver.ValidateTour(gt, n); err != nil {
 			return nil, fmt.Errorf("gpu: the block search returned an invalid tour %d: %v", i, err)
 		}
+		if err := p.in.CheckFixedEdges(gt); err != nil {
+			return nil, fmt.Errorf("gpu: the block search returned tour %d without a fixed edge: %v", i, err)
+		}
 		lens[i] = solver.TourLength(p.in, gt)
 		if l0 := solver.TourLength(p.in, device.Convert[int](t)); lens[i] > l0 {
 			return nil, fmt.Errorf("gpu: the block search returned tour %d longer than it came (%d > %d)", i, lens[i], l0)

@@ -26,6 +26,8 @@ type algorithm struct {
 	name, desc string
 	// anyMetric: the engine also takes other metrics through a distance matrix
 	anyMetric bool
+	// keepsFixed: the engine's tours keep the instance's fixed edges
+	keepsFixed bool
 }
 
 // Register registers GPU engine name with its one-line description and
@@ -36,6 +38,15 @@ type algorithm struct {
 // calls of it.
 func Register(name, desc string, anyMetric bool, impl Impl) solver.Engine {
 	e := NewEngine(name, desc, anyMetric, impl)
+	solver.Register(e)
+	return e
+}
+
+// RegisterKeeping is Register for an engine whose tours keep the
+// instance's fixed edges (solver.FixedEdgesKeeper), on the coordinates'
+// metrics.
+func RegisterKeeping(name, desc string, impl Impl) solver.Engine {
+	e := engine{algorithm{name: name, desc: desc, keepsFixed: true}, &impl}
 	solver.Register(e)
 	return e
 }
@@ -74,6 +85,10 @@ func (engine) Backend() string { return solver.BackendGPU }
 
 // Describe returns the one-line description.
 func (e engine) Describe() string { return e.desc }
+
+// KeepsFixedEdges reports whether the engine's tours keep the instance's
+// fixed edges.
+func (e engine) KeepsFixedEdges() bool { return e.keepsFixed }
 
 // Available reports whether a CUDA device can run the kernels: nil, or an
 // error (ErrNotBuilt, or wrapping ErrNoDriver or ErrNoDevice) that says

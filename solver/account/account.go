@@ -245,8 +245,6 @@ type NoPoolReason string
 const (
 	// NoPoolKicks: a run by a kicks budget stays on the cores.
 	NoPoolKicks NoPoolReason = "kicks budget"
-	// NoPoolFixedEdges: the GPU's moves do not keep fixed edges.
-	NoPoolFixedEdges NoPoolReason = "fixed edges"
 	// NoPoolInstance: the GPU takes no pool for the instance.
 	NoPoolInstance NoPoolReason = "instance"
 )

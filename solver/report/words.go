@@ -290,8 +290,6 @@ func gpuLines(g *solver.GPUAccount) []string {
 	switch g.NoPool {
 	case solver.NoPoolKicks:
 		add("no pool: a run by a kicks budget stays on the cores")
-	case solver.NoPoolFixedEdges:
-		add("no pool: the GPU's moves do not keep the instance's fixed edges")
 	case solver.NoPoolInstance:
 		add("no pool: the GPU takes no pool for this instance")
 	}

@@ -159,7 +159,7 @@ func New(in *solver.Instance, e solver.Engine, open bool, a, b int) (*Route, err
 			return nil, err
 		}
 		if e != nil && !solver.KeepsFixedEdges(e) {
-			return nil, fmt.Errorf("%s/%s does not keep fixed edges, which a path between fixed ends is made with: use auto, 2opt-ils or 3opt-ils on the CPU", e.Name(), e.Backend())
+			return nil, fmt.Errorf("%s/%s does not keep fixed edges, which a path between fixed ends is made with: use auto or pop (CPU or GPU), or 2opt-ils or 3opt-ils on the CPU", e.Name(), e.Backend())
 		}
 		ends.Optimum, ends.OptimumSource = 0, "" // the optimum is a tour's
 		rt.In, rt.A, rt.B = ends, a, b

@@ -214,7 +214,8 @@ func startDescent(n int, limit time.Duration) time.Duration {
 }
 
 // gpuRoles are the GPU's roles in a run with facts f whose search is
-// search: the pool serves the population search and needs a time limit;
+// search: the pool serves the population search and needs a time limit
+// (its moves keep fixed edges);
 // the windows serve the partition search; or-ils needs coordinates within
 // its span, the early or-ils and the windows no fixed edges (those stay
 // with the CPU engine's searches).
@@ -223,7 +224,7 @@ func gpuRoles(f Facts, search Search) GPU {
 	if !f.Devices.GPU {
 		return GPU{}
 	}
-	g.Pool = search == Population && f.TimeLimit > 0 && !f.FixedEdges && f.N >= 8
+	g.Pool = search == Population && f.TimeLimit > 0 && f.N >= 8
 	if f.Engine != GPUAuto {
 		return g
 	}

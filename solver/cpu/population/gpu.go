@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/construct"
 )
 
 // KickCounter is implemented by a solver.TourPool that counts the kicks
@@ -150,6 +151,7 @@ func (f *feeder) run(ctx context.Context) {
 					for k := max(1, len(t)/1000); k > 0; k-- {
 						doubleBridge(t, r)
 					}
+					t = toInt32(construct.KeepFixed(f.in, toInt(t)))
 				}
 				tours, from = append(tours, t), append(from, m)
 			}

@@ -16,8 +16,8 @@ import (
 )
 
 // twoOptPool is a solver.TourPool on the cores for the tests: each
-// Improve makes first-improvement 2-opt moves on every tour until ctx
-// ends or none is left.
+// Improve makes first-improvement 2-opt moves that keep the instance's
+// fixed edges on every tour until ctx ends or none is left.
 type twoOptPool struct {
 	in     *solver.Instance
 	calls  atomic.Int64
@@ -44,6 +44,9 @@ func (p *twoOptPool) Improve(ctx context.Context, tours [][]int32, _ int) ([]int
 			for i := 0; i < n-2; i++ {
 				for j := i + 2; j < n && (i > 0 || j < n-1); j++ {
 					a, b, c, d := int(t[i]), int(t[i+1]), int(t[j]), int(t[(j+1)%n])
+					if p.fixed(a, b) || p.fixed(c, d) {
+						continue
+					}
 					if p.in.Dist(a, c)+p.in.Dist(b, d) < p.in.Dist(a, b)+p.in.Dist(c, d) {
 						for l, r := i+1, j; l < r; l, r = l+1, r-1 {
 							t[l], t[r] = t[r], t[l]
@@ -56,6 +59,17 @@ func (p *twoOptPool) Improve(ctx context.Context, tours [][]int32, _ int) ([]int
 		lens[k] = solver.TourLength(p.in, toInt(t))
 	}
 	return lens, nil
+}
+
+// fixed reports whether the edge {a, b} is one of the instance's fixed
+// edges.
+func (p *twoOptPool) fixed(a, b int) bool {
+	for _, e := range p.in.FixedEdges {
+		if (e[0] == a && e[1] == b) || (e[0] == b && e[1] == a) {
+			return true
+		}
+	}
+	return false
 }
 
 // The feeder queues, per member, its slots' shortest tour when shorter
@@ -109,9 +123,9 @@ func TestFeederQueuesShorterTours(t *testing.T) {
 }
 
 // With a pool GPU pop's run of the search (Solve, which takes the GPU's
-// rounds, gpuround) runs it beside the workers and says so; a pool
-// that refuses the instance, fixed edges or a kicks budget leave the
-// cores alone, with the reason in the account.
+// rounds, gpuround) runs it beside the workers and says so, on an
+// instance with fixed edges too; a pool that refuses the instance or a
+// kicks budget leave the cores alone, with the reason in the account.
 func TestEngineWithTourPool(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a second of search")
@@ -148,9 +162,10 @@ func TestEngineWithTourPool(t *testing.T) {
 	}
 	fixed := *in
 	fixed.FixedEdges = [][2]int{{0, 1}}
-	res, err = Solve(context.Background(), &fixed, p, nil, solver.Aid{Pool: open})
-	if err != nil || res.Account.GPU == nil || res.Account.GPU.NoPool != solver.NoPoolFixedEdges {
-		t.Fatalf("fixed edges: %v, account %+v", err, res.Account.GPU)
+	keeping := &twoOptPool{in: &fixed}
+	res, err = Solve(context.Background(), &fixed, p, nil, solver.Aid{Pool: func(*solver.Instance, uint64) (solver.TourPool, error) { return keeping, nil }})
+	if g := res.Account.GPU; err != nil || g == nil || g.NoPool != "" || g.Rounds == 0 {
+		t.Fatalf("fixed edges: %v, account %+v", err, g)
 	}
 	if err := fixed.CheckFixedEdges(res.Tour); err != nil {
 		t.Fatal(err)

@@ -44,7 +44,7 @@ func (e engine) Solve(ctx context.Context, in *solver.Instance, p solver.Params,
 // pipeline's lower bound), on aid's Device when set; aid's Pool, when
 // set, puts an accelerator's iterated local search on copies of the
 // pool's members beside the workers (feeder), in a run with a time limit
-// and no fixed edges (the accelerator's moves do not keep them).
+// (the accelerator's moves keep the instance's fixed edges).
 func (e engine) SolveAided(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot, aid solver.Aid) (solver.Result, error) {
 	o, err := solver.Configure(cpuSpec, e, in, p)
 	if err != nil {
@@ -91,8 +91,6 @@ func (e engine) solve(ctx context.Context, in *solver.Instance, p solver.Params,
 	case aid.Pool == nil:
 	case s.limit == 0:
 		s.noPool = solver.NoPoolKicks
-	case len(in.FixedEdges) > 0:
-		s.noPool = solver.NoPoolFixedEdges
 	}
 	return s.run(ctx)
 }
