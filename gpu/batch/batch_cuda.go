@@ -287,7 +287,28 @@ func (r *run) openChunk(ru *device.Run, pl blockils.BatchPlan, part []int) (*blo
 			starts[k] = append(starts[k], t)
 		}
 	}
-	return blockils.OpenChunk(ru, pl, ins, nb, starts)
+	ring := 0
+	if pl.Searches() > 1 && mergeWorth(r.ins, part) {
+		ring = batchRing
+	}
+	return blockils.OpenChunk(ru, pl, ins, nb, starts, ring)
+}
+
+// tours downloads every instance's searches' tours, then the tours their
+// walks stalled at.
+func tours(ch *blockils.Chunk) ([][][]int32, error) {
+	all, err := ch.Tours()
+	if err != nil {
+		return nil, err
+	}
+	stalled, err := ch.Stalled()
+	if err != nil {
+		return nil, err
+	}
+	for k := range all {
+		all[k] = append(all[k], stalled[k]...)
+	}
+	return all, nil
 }
 
 // polishFrom is when a chunk of part that ends at deadline hands its
@@ -316,6 +337,7 @@ func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed
 	}
 	defer ch.Close()
 	var pol *polisher
+	end := deadline
 	polishFrom, deadline, merge := r.polishFrom(part, pl.Searches(), deadline)
 	defer func() {
 		if pol != nil {
@@ -334,14 +356,14 @@ func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed
 			break
 		}
 		if pol == nil && !polishFrom.IsZero() && !time.Now().Before(polishFrom) {
-			all, err := ch.Tours()
+			all, err := tours(ch)
 			if err != nil {
 				return nil, err
 			}
 			pol = r.startPolish(part, all, seed, deadline)
 		}
 	}
-	all, err := ch.Tours()
+	all, err := tours(ch)
 	if err != nil {
 		return nil, err
 	}
@@ -361,7 +383,7 @@ func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed
 				}
 			}
 		}
-		r.mergeAll(part, all, seed)
+		r.mergeAll(part, all, seed, end)
 	}
 	return ch.Counters(), nil
 }

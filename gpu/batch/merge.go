@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sync"
@@ -29,23 +30,41 @@ func mergeWorth(ins []*solver.Instance, part []int) bool {
 	return false
 }
 
+// batchRing is the tours of its stalled walks each search of an instance
+// worth the merge keeps (the last ones), for the merge's population.
+const batchRing = 8
+
 // mergeReserve is the time the end's merge of part's tours is given on
-// all cores, at most a tenth of left: 4 µs a city of the instances' tours
-// (1,000 instances of 1,000 cities, 5 tours each, took about 0.23 s on the
-// H100 host's 16 cores).
+// all cores, at most a fifth of left: 100 µs a city of the instances, so
+// that a population of 36 tours of 1,000 cities (4 searches' and 8
+// stalled tours of each; 49 ms on one core of the 2-core development
+// host) evolves until it converges. Measured (2-H200 host, 1,000 × 1,000
+// cities in 25 s, BenchmarkBatch, batch seeds 1 and 2): 0.103 % above
+// 10-s CPU auto in 24.1 s, against 0.107 % in 25.05 s with a tenth and 50
+// µs a city (another call), and 0.111 % keeping 16 stalled tours a
+// search.
 func mergeReserve(ins []*solver.Instance, part []int, left time.Duration) time.Duration {
 	var cities int
 	for _, i := range part {
 		cities += ins[i].N
 	}
-	return min(left/10, time.Duration(cities)*4*time.Microsecond/time.Duration(runtime.GOMAXPROCS(0)))
+	return min(left/5, time.Duration(cities)*100*time.Microsecond/time.Duration(runtime.GOMAXPROCS(0)))
 }
+
+// evolveMinTours is the fewest tours mergeTours evolves as a population:
+// fewer (a block's searches alone) give EAX too few edges to assemble.
+const evolveMinTours = 8
+
+// evolveMaxGens is the most generations of a population's evolution.
+const evolveMaxGens = 30
 
 // mergeTours merges tours of one instance into one no longer than the
 // shortest: the shortest crossed with each other by partition crossover,
-// then EAX children of it with each other while one is shorter, EAX's
+// then, from evolveMinTours tours, all of them evolved by EAX with the
+// child in the shortest's place (evolve, until until when not zero), else
+// EAX children of the child with each other while one is shorter; EAX
 // joins on the candidate lists nb (k a city).
-func mergeTours(in *solver.Instance, tours [][]int32, nb []int32, k int, g *recomb.GPX, e *recomb.EAX, seed uint64) ([]int32, int64) {
+func mergeTours(in *solver.Instance, tours [][]int32, nb []int32, k int, g *recomb.GPX, e *recomb.EAX, seed uint64, until time.Time) ([]int32, int64) {
 	lens := make([]int64, len(tours))
 	b := 0
 	for j, t := range tours {
@@ -68,6 +87,9 @@ func mergeTours(in *solver.Instance, tours [][]int32, nb []int32, k int, g *reco
 		}
 	}
 	e.NB, e.K, e.Fixed = nb, k, in.FixedEdges
+	if len(tours) >= evolveMinTours {
+		return evolve(in, tours, lens, b, child, cl, e, seed, until)
+	}
 	for round := uint64(0); round < 8; round++ {
 		better := false
 		for j, t := range tours {
@@ -84,6 +106,38 @@ func mergeTours(in *solver.Instance, tours [][]int32, nb []int32, k int, g *reco
 		}
 	}
 	return child, cl
+}
+
+// evolve evolves a population of copies of tours (lens their lengths),
+// child of length cl in the place of tour b, by EAX: each generation
+// every member, paired with the next in a random order, takes the pair's
+// child when shorter, in the manner of Nagata and Kobayashi's GA, until a
+// generation gains nothing or until (zero: none) passes; it returns the
+// shortest member.
+func evolve(in *solver.Instance, tours [][]int32, lens []int64, b int, child []int32, cl int64, e *recomb.EAX, seed uint64, until time.Time) ([]int32, int64) {
+	pop, pl := make([][]int32, len(tours)), slices.Clone(lens)
+	for j, t := range tours {
+		pop[j] = slices.Clone(t)
+	}
+	pop[b], pl[b] = child, cl
+	buf := make([]int32, in.N)
+	r := rand.New(rand.NewPCG(seed, 0x65766f6c))
+	for gen := uint64(0); gen < evolveMaxGens && (until.IsZero() || time.Now().Before(until)); gen++ {
+		better := false
+		perm := r.Perm(len(pop))
+		for i, a := range perm {
+			o := perm[(i+1)%len(perm)]
+			if st := e.Improve(in, pop[a], pop[o], pl[a], seed*31+gen<<16+uint64(i), buf); st.Length < pl[a] {
+				pop[a], buf, pl[a] = buf, pop[a], st.Length
+				better = true
+			}
+		}
+		if !better {
+			break
+		}
+	}
+	best := slices.Index(pl, slices.Min(pl))
+	return pop[best], pl[best]
 }
 
 // spread hands 0..count-1 out to workers goroutines, the next k to

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/construct"
@@ -14,11 +15,13 @@ import (
 	"github.com/tsplab/tsplab/solver/neighbor"
 )
 
-// TestMergeTours merges randomized nearest-neighbour tours: the child is a
-// tour of every city, its length is the one returned, it is no longer
-// than the shortest parent, and on tours this far apart it is shorter.
+// TestMergeTours merges randomized nearest-neighbour tours, a block's
+// few and a population of them (evolve): the child is a tour of every
+// city, its length is the one returned, it is no longer than the
+// shortest parent, and on tours this far apart it is shorter.
 func TestMergeTours(t *testing.T) {
-	for _, n := range []int{12, 200, 1000} {
+	for _, c := range [][2]int{{12, 4}, {200, 4}, {1000, 4}, {200, evolveMinTours + 2}, {1000, evolveMinTours + 2}} {
+		n := c[0]
 		in, err := gen.Generate("uniform", n, uint64(n))
 		if err != nil {
 			t.Fatal(err)
@@ -27,7 +30,7 @@ func TestMergeTours(t *testing.T) {
 		rng := rand.New(rand.NewPCG(1, uint64(n)))
 		var tours [][]int32
 		shortest := int64(-1)
-		for range 4 {
+		for range c[1] {
 			tr, err := construct.RandomizedNearestNeighborContext(context.Background(), in, rng.IntN(n), nb, rng, 0.1)
 			if err != nil {
 				t.Fatal(err)
@@ -43,7 +46,7 @@ func TestMergeTours(t *testing.T) {
 		}
 		var g recomb.GPX
 		var e recomb.EAX
-		child, l := mergeTours(in, tours, nb.List, nb.K, &g, &e, 7)
+		child, l := mergeTours(in, tours, nb.List, nb.K, &g, &e, 7, time.Time{})
 		seen := slices.Clone(child)
 		slices.Sort(seen)
 		for i, c := range seen {
@@ -60,7 +63,7 @@ func TestMergeTours(t *testing.T) {
 		if n >= 200 && l >= shortest {
 			t.Errorf("%d cities: the child (%d) is no shorter than the shortest parent", n, l)
 		}
-		t.Logf("%d cities: shortest parent %d, child %d", n, shortest, l)
+		t.Logf("%d cities, %d tours: shortest parent %d, child %d", n, c[1], shortest, l)
 	}
 }
 

@@ -61,7 +61,7 @@ func (r *run) startPolish(part []int, all [][][]int32, seed uint64, deadline tim
 				return false
 			}
 			in := ins[part[k]]
-			child, cl := mergeTours(in, all[k], st[part[k]].nb, blockils.BatchK, &g, &e, seed+uint64(k))
+			child, cl := mergeTours(in, all[k], st[part[k]].nb, blockils.BatchK, &g, &e, seed+uint64(k), time.Now().Add(each/2))
 			p.tours[k] = child
 			until := min(time.Until(deadline), each)
 			if until < time.Millisecond {
@@ -77,11 +77,18 @@ func (r *run) startPolish(part []int, all [][][]int32, seed uint64, deadline tim
 	return p
 }
 
-// mergeAll merges each instance's tours on all cores and keeps the child
-// where shorter than its shortest GPU tour.
-func (r *run) mergeAll(part []int, all [][][]int32, seed uint64) {
+// mergeAll merges each instance's tours on all cores, each evolution
+// within an equal share of nine tenths of the time to deadline (zero:
+// none; the rest for its last generation and the run's end), and keeps
+// the child where shorter than its shortest GPU tour.
+func (r *run) mergeAll(part []int, all [][][]int32, seed uint64, deadline time.Time) {
+	workers := runtime.GOMAXPROCS(0)
+	var each time.Duration
+	if !deadline.IsZero() {
+		each = time.Until(deadline) * 9 / 10 * time.Duration(workers) / time.Duration(max(len(part), 1))
+	}
 	ins, st, out, log := r.ins, r.st, r.out, r.cfg.log
-	spread(len(part), runtime.GOMAXPROCS(0), func() func(int) bool {
+	spread(len(part), workers, func() func(int) bool {
 		var g recomb.GPX
 		var e recomb.EAX
 		return func(k int) bool {
@@ -89,7 +96,11 @@ func (r *run) mergeAll(part []int, all [][][]int32, seed uint64) {
 			in := ins[i]
 			// the child is never longer than any tour of all[k], the
 			// shortest GPU tour in out.tours[i] among them
-			child, cl := mergeTours(in, all[k], st[i].nb, blockils.BatchK, &g, &e, seed+uint64(k))
+			var until time.Time
+			if each > 0 {
+				until = time.Now().Add(each)
+			}
+			child, cl := mergeTours(in, all[k], st[i].nb, blockils.BatchK, &g, &e, seed+uint64(k), until)
 			if log != nil {
 				log(i, solver.TourLength(in, out.tours[i]), cl)
 			}

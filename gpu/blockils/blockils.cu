@@ -509,7 +509,7 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
                                long long* lens, long long* gains, long long* kicksDone, long long kickBudget,
                                unsigned long long seed, long long sliceNs, unsigned long long* clock, int T,
                                int shareCoords, int coordsShared, int maxN, int maxSeg, bool or3, int stall,
-                               unsigned long long* ctr) {
+                               unsigned long long* ctr, int* ring, long long* ringN, int ringR) {
     extern __shared__ __align__(16) unsigned char bi_smem[];
     const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5, wpb = blockDim.x >> 5;
     const int g = blockIdx.x * wpb + wib;
@@ -603,6 +603,15 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
         // a walk stalled for stall kicks restarts: BI_RESTART_KICKS kicks
         // at once, kept whatever they cost
         const bool restart = stall > 0 && since >= stall;
+        if (restart && ring != nullptr) {
+            // the stalled walk's tour goes to the ring, for the host's
+            // population
+            long long r = ringN[g];
+            int* dst = ring + tourOff[g] * ringR + (r % ringR) * n;
+            for (int i = lane; i < n; i += 32) dst[i] = w.ord[i];
+            __syncwarp();
+            if (lane == 0) ringN[g] = r + 1;
+        }
         jn = 0;
         long long d = 0;
         const long long nk = restart ? min((long long)BI_RESTART_KICKS, kickBudget - done) : 1;
@@ -666,7 +675,9 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
 // are read from global memory). maxN sizes the shared state (every n <=
 // maxN). The launch ends at the deadline clock[0] + sliceNs (clock[0] = 0:
 // set by the first block) or when tour g has made kickBudget kicks
-// (kicksDone[g], resumed). One kernel per metric keeps each one's
+// (kicksDone[g], resumed). With ring, a walk that restarts first writes
+// its tour to slot ringN[g] % ringR of tour g's ring (ringR tours from
+// ring[tourOff[g] * ringR]) and counts it in ringN[g]. One kernel per metric keeps each one's
 // registers to its own arithmetic.
 #define BI_KERNEL(NAME, METRIC)                                                                                      \
     extern "C" __global__ void __launch_bounds__(256, BI_MIN_BLOCKS)                                                 \
@@ -675,10 +686,11 @@ __device__ void block_ils_impl(const float2* __restrict__ xy, const double2* __r
              const long long* __restrict__ tourOff, int* tours, long long* lens, long long* gains,                   \
              long long* kicksDone, long long kickBudget, unsigned long long seed, long long sliceNs,                 \
              unsigned long long* clock, long long T, long long shareCoords, long long coordsShared, long long maxN,  \
-             long long maxSeg, long long or3, long long stall, unsigned long long* ctr) {                            \
+             long long maxSeg, long long or3, long long stall, unsigned long long* ctr, int* ring,                   \
+             long long* ringN, long long ringR) {                                                                    \
         block_ils_impl<METRIC>(xy, xyd, nb, fx, instOff, instN, tourOff, tours, lens, gains, kicksDone, kickBudget,     \
                                seed, sliceNs, clock, (int)T, (int)shareCoords, (int)coordsShared, (int)maxN,         \
-                               (int)maxSeg, or3 != 0, (int)stall, ctr);                                              \
+                               (int)maxSeg, or3 != 0, (int)stall, ctr, ring, ringN, (int)ringR);                     \
     }
 // BI_MIN_BLOCKS: blocks of 256 threads an SM holds at once, within the
 // registers (64 a thread).

@@ -174,6 +174,9 @@ type biSet struct {
 	// device buffers, as the kernel's arguments (fx 0: no fixed edges)
 	xy, xyd, nb, fx, instOff, instN, tourOff cu.DevicePtr
 	tours, lens, gains, kicks, clock, ctr    cu.DevicePtr
+	// the ring of each tour's stalled walks (ringR 0: none) and their counts
+	ring, ringN cu.DevicePtr
+	ringR       int
 	// done marks a launch's end; waiting on it leaves the host core free
 	done cu.Event
 	// the last launch's figures
@@ -305,7 +308,8 @@ func (s *biSet) launch(kicks int64, seed uint64, slice time.Duration, o biOpts) 
 	blocks := (s.T + s.pl.wpb - 1) / s.pl.wpb
 	if err := d.Launch(s.pl.kernel, blocks, 1, 32*s.pl.wpb, s.pl.shared, d.Stream,
 		s.xy, s.xyd, s.nb, s.fx, s.instOff, s.instN, s.tourOff, s.tours, s.lens, s.gains, s.kicks, kicks, seed,
-		int64(slice), s.clock, s.T, s.pl.share, s.pl.coordsShared, s.pl.maxN, o.seg, o.or3, o.stall, s.ctr); err != nil {
+		int64(slice), s.clock, s.T, s.pl.share, s.pl.coordsShared, s.pl.maxN, o.seg, o.or3, o.stall, s.ctr,
+		s.ring, s.ringN, s.ringR); err != nil {
 		return err
 	}
 	if err := s.done.Record(d.Stream); err != nil {
@@ -316,6 +320,26 @@ func (s *biSet) launch(kicks int64, seed uint64, slice time.Duration, o biOpts) 
 	}
 	return device.InOrder(func() error { return device.DtoH(s.hLens, s.lens) }, func() error { return device.DtoH(s.hGains, s.gains) },
 		func() error { return device.DtoH(s.hKick, s.kicks) }, func() error { return device.DtoH(s.hCtr, s.ctr) })
+}
+
+// addRing makes room for r tours of each tour's stalled walks (context
+// thread).
+func (s *biSet) addRing(r int) error {
+	var cities int64
+	for _, n := range s.ns {
+		cities += int64(n)
+	}
+	if err := s.bufs.AllocAll(device.Buf(&s.ring, 4*cities*int64(r)), device.Buf(&s.ringN, 8*int64(s.T))); err != nil {
+		return err
+	}
+	s.ringR = r
+	return device.HtoD(s.ringN, make([]int64, s.T))
+}
+
+// getRing downloads the rings, tour g's r tours from offs[g]*r, and how
+// many tours each walk wrote (context thread).
+func (s *biSet) getRing(flat []int32, counts []int64) error {
+	return device.InOrder(func() error { return device.DtoH(flat, s.ring) }, func() error { return device.DtoH(counts, s.ringN) })
 }
 
 // get downloads the tours, concatenated in tour order (context thread).

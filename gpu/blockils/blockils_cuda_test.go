@@ -296,3 +296,68 @@ func TestTourPoolDeadline(t *testing.T) {
 		}
 	}
 }
+
+// TestChunkStalled: a chunk with a ring keeps its walks' stalled tours,
+// at most the ring's count a search, each a valid tour of its instance
+// no shorter than the shortest the search ended with; one without a ring
+// keeps none.
+func TestChunkStalled(t *testing.T) {
+	gputest.NeedDevice(t)
+	ru, err := device.NewRun()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ru.Close()
+	var ins []*solver.Instance
+	var nb [][]int32
+	var starts [][][]int
+	for k := range 3 {
+		in := gputest.RandomInstance(300+50*k, solver.Euc2D, 1e4, uint64(k+1))
+		ins, nb = append(ins, in), append(nb, neighbor.Nearest(in, biK).List)
+		curve := construct.SpaceFillingCurve(in)
+		starts = append(starts, [][]int{curve, curve, curve, curve, curve, curve, curve, curve})
+	}
+	code, _ := device.MetricCode(ins[0])
+	var pl BatchPlan
+	if err := ru.Do(func() (err error) { pl, err = PlanBatch(ru, code, 400); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for _, ring := range []int{0, 3} {
+		ch, err := OpenChunk(ru, pl, ins, nb, starts, ring)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ch.Launch(2000, 5, time.Second, BatchSearch{Seg: 50, Stall: 20}); err != nil {
+			t.Fatal(err)
+		}
+		all, err := ch.Tours()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stalled, err := ch.Stalled()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch.Close()
+		for k, in := range ins {
+			if len(stalled[k]) > ring*pl.Searches() || (ring > 0 && len(stalled[k]) == 0) {
+				t.Fatalf("ring %d: instance %d kept %d stalled tours of %d searches", ring, k, len(stalled[k]), pl.Searches())
+			}
+			shortest := int64(-1)
+			for _, tr := range all[k] {
+				if l := solver.TourLength(in, device.Convert[int](tr)); shortest < 0 || l < shortest {
+					shortest = l
+				}
+			}
+			for j, tr := range stalled[k] {
+				tt := device.Convert[int](tr)
+				if err := solver.ValidateTour(tt, in.N); err != nil {
+					t.Fatalf("ring %d: instance %d, stalled tour %d: %v", ring, k, j, err)
+				}
+				if l := solver.TourLength(in, tt); l < shortest {
+					t.Fatalf("ring %d: instance %d, stalled tour %d (%d) shorter than the searches' shortest %d", ring, k, j, l, shortest)
+				}
+			}
+		}
+	}
+}

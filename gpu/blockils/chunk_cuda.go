@@ -94,8 +94,9 @@ type Chunk struct {
 
 // OpenChunk uploads the instances ins (nb: each one's candidate lists,
 // BatchK a city) and their searches' start tours (starts[k]: instance
-// k's, pl.Searches() of them) under the layout pl.
-func OpenChunk(ru *device.Run, pl BatchPlan, ins []*solver.Instance, nb [][]int32, starts [][][]int) (*Chunk, error) {
+// k's, pl.Searches() of them) under the layout pl, with room for the last
+// ring tours of each search's stalled walks (0: none kept).
+func OpenChunk(ru *device.Run, pl BatchPlan, ins []*solver.Instance, nb [][]int32, starts [][][]int, ring int) (*Chunk, error) {
 	w := pl.Searches()
 	insts := make([]biInst, len(ins))
 	ti := make([]int, 0, w*len(ins))
@@ -109,8 +110,17 @@ func OpenChunk(ru *device.Run, pl BatchPlan, ins []*solver.Instance, nb [][]int3
 	}
 	c := &Chunk{ru: ru, w: w, flat: flat}
 	err := ru.Do(func() (err error) {
-		if c.s, err = newBISet(ru, pl.pl, insts, ti); err == nil {
+		if c.s, err = newBISet(ru, pl.pl, insts, ti); err != nil {
+			return err
+		}
+		if ring > 0 {
+			err = c.s.addRing(ring)
+		}
+		if err == nil {
 			err = c.s.put(flat)
+		}
+		if err != nil {
+			c.s.free()
 		}
 		return err
 	})
@@ -143,6 +153,32 @@ func (c *Chunk) Tours() ([][][]int32, error) {
 	for k := range all {
 		for g := k * c.w; g < (k+1)*c.w; g++ {
 			all[k] = append(all[k], slices.Clone(c.flat[c.s.offs[g]:c.s.offs[g]+c.s.ns[g]]))
+		}
+	}
+	return all, nil
+}
+
+// Stalled downloads, for every instance, the tours its searches' walks
+// had when they stalled and restarted (copies; the last ring of each
+// search, none without a ring).
+func (c *Chunk) Stalled() ([][][]int32, error) {
+	count := c.s.T / max(c.w, 1)
+	all := make([][][]int32, count)
+	r := c.s.ringR
+	if r == 0 {
+		return all, nil
+	}
+	flat := make([]int32, len(c.flat)*r)
+	written := make([]int64, c.s.T)
+	if err := c.ru.Do(func() error { return c.s.getRing(flat, written) }); err != nil {
+		return nil, err
+	}
+	for k := range all {
+		for g := k * c.w; g < (k+1)*c.w; g++ {
+			n, from := c.s.ns[g], c.s.offs[g]*r
+			for j := range int(min(written[g], int64(r))) {
+				all[k] = append(all[k], slices.Clone(flat[from+j*n:from+(j+1)*n]))
+			}
 		}
 	}
 	return all, nil
