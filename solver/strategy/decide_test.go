@@ -168,6 +168,8 @@ func TestWindows(t *testing.T) {
 		{"by strategy, 16 cores, 10 s", part(100000, 10*time.Second), false},
 		{"by strategy, 16 cores, 20 s", part(100000, 20*time.Second), false},
 		{"by strategy, 4 cores, 30 s", with(part(100000, 30*time.Second), func(f *Facts) { f.Workers = 4 }), true},
+		{"by strategy, 4 cores, what --time 30 leaves", with(part(100000, 29*time.Second), func(f *Facts) { f.Workers = 4 }), true},
+		{"by strategy, 16 cores, what --time 30 leaves", part(100000, 29*time.Second), true},
 		{"by strategy, 2 cores, 60 s", with(part(100000, time.Minute), func(f *Facts) { f.Workers = 2 }), true},
 		{"by strategy, 2 cores, 30 s", with(part(100000, 30*time.Second), func(f *Facts) { f.Workers = 2 }), false},
 		{"by strategy, above WindowsMaxN", part(WindowsMaxN+1, 10*time.Minute), false},
