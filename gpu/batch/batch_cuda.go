@@ -294,9 +294,9 @@ func (r *run) openChunk(ru *device.Run, pl blockils.BatchPlan, part []int) (*blo
 	return blockils.OpenChunk(ru, pl, ins, nb, starts, ring)
 }
 
-// tours downloads every instance's searches' tours, then the tours their
-// walks stalled at.
-func tours(ch *blockils.Chunk) ([][][]int32, error) {
+// chunkTours downloads every instance's searches' tours, then the tours
+// their walks stalled at.
+func chunkTours(ch *blockils.Chunk) ([][][]int32, error) {
 	all, err := ch.Tours()
 	if err != nil {
 		return nil, err
@@ -356,14 +356,14 @@ func (r *run) batchChunk(ru *device.Run, pl blockils.BatchPlan, part []int, seed
 			break
 		}
 		if pol == nil && !polishFrom.IsZero() && !time.Now().Before(polishFrom) {
-			all, err := tours(ch)
+			all, err := chunkTours(ch)
 			if err != nil {
 				return nil, err
 			}
 			pol = r.startPolish(part, all, seed, deadline)
 		}
 	}
-	all, err := tours(ch)
+	all, err := chunkTours(ch)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,8 @@
 // Package batch is `tsp batch`'s search of many small instances at once:
 // the GPU's block search (gpu/blockils) on them, a block an instance, and
 // the host's side of it: the instances cut into launches the device holds
-// (cut.go), each instance's searches' tours and their walks' stalled tours
-// merged by partition crossover and evolved by EAX (merge.go), and the merged tours of mid-run searched by CPU auto
-// on the cores beside the GPU (polish_cuda.go), a plain Go call.
+// (cut.go), each instance's searches' tours and their walks' stalled
+// tours merged by partition crossover and evolved by EAX (merge.go), and
+// the merged tours of mid-run searched by CPU auto on the cores beside
+// the GPU (polish_cuda.go), a plain Go call.
 package batch

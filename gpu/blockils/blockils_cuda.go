@@ -218,15 +218,15 @@ func newBISet(r *device.Run, pl biPlan, insts []biInst, tourInst []int) (*biSet,
 		s.offs[g], s.ns[g] = int(pos), insts[k].in.N
 		pos += int64(insts[k].in.N)
 	}
-	err := s.bufs.AllocAll(device.Buf(&s.xy, 8*cities), device.Buf(&s.xyd, 16*cities), device.Buf(&s.nb, 4*cities*biK),
+	bufs := []device.DevBuf{device.Buf(&s.xy, 8*cities), device.Buf(&s.xyd, 16*cities), device.Buf(&s.nb, 4*cities*biK),
 		device.Buf(&s.instOff, 8*int64(T)), device.Buf(&s.instN, 4*int64(T)), device.Buf(&s.tourOff, 8*int64(T)),
 		device.Buf(&s.tours, 4*pos), device.Buf(&s.lens, 8*int64(T)), device.Buf(&s.gains, 8*int64(T)),
-		device.Buf(&s.kicks, 8*int64(T)), device.Buf(&s.clock, 8), device.Buf(&s.ctr, 8*biCounters))
-	if err == nil && fx != nil {
-		err = s.bufs.AllocAll(device.Buf(&s.fx, 4*int64(len(fx))))
+		device.Buf(&s.kicks, 8*int64(T)), device.Buf(&s.clock, 8), device.Buf(&s.ctr, 8*biCounters)}
+	if fx != nil {
+		bufs = append(bufs, device.Buf(&s.fx, 4*int64(len(fx))))
 	}
+	err := s.bufs.AllocAll(bufs...)
 	if err != nil {
-		s.bufs.FreeAll()
 		return nil, err
 	}
 	if s.done, err = cu.MakeEvent(cu.BlockingSyncEvent | cu.DisableTiming); err != nil {
