@@ -94,7 +94,9 @@ func solveWith(ctx context.Context, ins []*solver.Instance, p solver.Params, cfg
 	for _, i := range small {
 		tours[i] = exactSmall(ins[i])
 	}
-	stopped := ctx.Err() != nil || (!deadline.IsZero() && !time.Now().Before(deadline))
+	// a timed batch without a kick budget ends by its time limit alone,
+	// though its end's merge may finish before the deadline
+	stopped := ctx.Err() != nil || (!deadline.IsZero() && (kicks == blockils.NoBudget || !time.Now().Before(deadline)))
 	res := make([]solver.Result, len(ins))
 	for i, in := range ins {
 		r, err := solver.Finish(in, batchEngine{}, p, solver.Outcome{Tour: tours[i], Steps: steps[i], Start: start, Stopped: stopped, Device: label})
