@@ -52,6 +52,30 @@ func (in *Instance) CheckFixedEdges(t []int) error {
 	return nil
 }
 
+// FixedPartners is the fixed edges of n cities as each city's two fixed
+// partners: city c's at [2c] and [2c+1], -1 for none (an edge listed twice
+// counts once); nil without fixed edges.
+func FixedPartners(n int, edges [][2]int) []int32 {
+	if len(edges) == 0 {
+		return nil
+	}
+	adj := make([]int32, 2*n)
+	for i := range adj {
+		adj[i] = -1
+	}
+	for _, e := range edges {
+		for _, ab := range [2][2]int{{e[0], e[1]}, {e[1], e[0]}} {
+			a, b := ab[0], int32(ab[1])
+			if adj[2*a] < 0 {
+				adj[2*a] = b
+			} else if adj[2*a+1] < 0 && adj[2*a] != b {
+				adj[2*a+1] = b
+			}
+		}
+	}
+	return adj
+}
+
 // parallelLengthFrom is the tour size from which TourLength sums on all
 // cores: one core takes about half a second at ten million cities, and
 // Finish measures every tour an engine reports after its deadline.

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -44,5 +45,19 @@ func TestTourLengthOnAllCores(t *testing.T) {
 	}
 	if got := TourLength(in, tour); got != want {
 		t.Fatalf("TourLength = %d, want %d", got, want)
+	}
+}
+
+// FixedPartners lists each city's fixed partners both ways, an edge
+// listed twice once, -1 where a city has fewer than two, and nil without
+// fixed edges.
+func TestFixedPartners(t *testing.T) {
+	got := FixedPartners(5, [][2]int{{0, 1}, {1, 2}, {2, 1}, {4, 0}})
+	want := []int32{1, 4, 0, 2, 1, -1, -1, -1, 0, -1}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	if FixedPartners(5, nil) != nil {
+		t.Fatal("no fixed edges: not nil")
 	}
 }

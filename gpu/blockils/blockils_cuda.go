@@ -5,6 +5,7 @@ package blockils
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -263,18 +264,9 @@ func fixedPartners(insts []biInst, cities int64) []int32 {
 	}
 	fx := make([]int32, 0, 2*cities)
 	for _, x := range insts {
-		part := make([]int32, 2*x.in.N)
-		for i := range part {
-			part[i] = -1
-		}
-		for _, e := range x.in.FixedEdges {
-			for _, ab := range [2][2]int{{e[0], e[1]}, {e[1], e[0]}} {
-				if part[2*ab[0]] < 0 {
-					part[2*ab[0]] = int32(ab[1])
-				} else {
-					part[2*ab[0]+1] = int32(ab[1])
-				}
-			}
+		part := solver.FixedPartners(x.in.N, x.in.FixedEdges)
+		if part == nil { // an instance of the set without fixed edges
+			part = slices.Repeat([]int32{-1}, 2*x.in.N)
 		}
 		fx = append(fx, part...)
 	}

@@ -10,20 +10,7 @@ func KeepFixed(in *solver.Instance, t []int) []int {
 		return t
 	}
 	n := in.N
-	adj := make([]int32, 2*n) // the fixed partners of c: adj[2c], adj[2c+1]
-	for i := range adj {
-		adj[i] = -1
-	}
-	for _, e := range in.FixedEdges {
-		for _, ab := range [2][2]int{{e[0], e[1]}, {e[1], e[0]}} {
-			a, b := ab[0], int32(ab[1])
-			if adj[2*a] < 0 {
-				adj[2*a] = b
-			} else if adj[2*a+1] < 0 && adj[2*a] != b {
-				adj[2*a+1] = b
-			}
-		}
-	}
+	adj := solver.FixedPartners(n, in.FixedEdges) // the fixed partners of c: adj[2c], adj[2c+1]
 	visited := make([]bool, n)
 	out := make([]int, 0, n)
 	walk := func(c int) { // from c along fixed edges until a visited city
