@@ -245,6 +245,10 @@ type Outcome struct {
 	// Stopped says the engine ended before its schedule (context, time
 	// limit or target).
 	Stopped bool
+	// Reason, when set, is why it stopped, for an engine that knows
+	// better than its end time does (one that ended by its time limit
+	// before the deadline); else Finish tells from the end time.
+	Reason  StopReason
 	Device  string  // Result.Device: the device only
 	Account Account // Result.Account: what the search did
 	// Settings is Result.Settings: what the engine chose for the run.
@@ -263,6 +267,9 @@ func Finish(in *Instance, e Engine, p Params, o Outcome) (Result, error) {
 	length := TourLength(in, o.Tour)
 	elapsed := time.Since(o.Start)
 	reason := stopReason(p.WithDeadline(o.Start), length, o.Start.Add(elapsed), o.Stopped)
+	if o.Reason != "" && reason != StopTarget {
+		reason = o.Reason
+	}
 	return Result{
 		Tour:       append([]int(nil), o.Tour...),
 		Length:     length,

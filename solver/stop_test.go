@@ -147,16 +147,21 @@ func TestFinishStopReasonWithoutContext(t *testing.T) {
 	for _, c := range []struct {
 		p       Params
 		stopped bool
+		reason  StopReason // the engine's own, when it knows
 		want    StopReason
 	}{
-		{Params{}, false, StopDone},
-		{Params{Target: 14}, false, StopTarget},
-		{Params{Target: 13}, true, StopInterrupt},
-		{Params{TimeLimit: time.Nanosecond}, true, StopTime},
+		{Params{}, false, "", StopDone},
+		{Params{Target: 14}, false, "", StopTarget},
+		{Params{Target: 13}, true, "", StopInterrupt},
+		{Params{TimeLimit: time.Nanosecond}, true, "", StopTime},
+		// ended by its time limit before the deadline (a batch's end)
+		{Params{TimeLimit: time.Hour}, true, StopTime, StopTime},
+		{Params{TimeLimit: time.Hour}, true, "", StopInterrupt},
+		{Params{Target: 14, TimeLimit: time.Hour}, true, StopTime, StopTarget},
 	} {
-		r, err := Finish(in, e, c.p, Outcome{Tour: []int{0, 1, 2, 3}, Start: time.Now().Add(-time.Millisecond), Stopped: c.stopped, Device: "test"})
+		r, err := Finish(in, e, c.p, Outcome{Tour: []int{0, 1, 2, 3}, Start: time.Now().Add(-time.Millisecond), Stopped: c.stopped, Reason: c.reason, Device: "test"})
 		if err != nil || r.StopReason != c.want {
-			t.Errorf("%+v stopped=%v: %q %v, want %q", c.p, c.stopped, r.StopReason, err, c.want)
+			t.Errorf("%+v stopped=%v reason %q: %q %v, want %q", c.p, c.stopped, c.reason, r.StopReason, err, c.want)
 		}
 	}
 }

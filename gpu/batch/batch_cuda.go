@@ -96,10 +96,16 @@ func solveWith(ctx context.Context, ins []*solver.Instance, p solver.Params, cfg
 	}
 	// a timed batch without a kick budget ends by its time limit alone,
 	// though its end's merge may finish before the deadline
-	stopped := ctx.Err() != nil || (!deadline.IsZero() && (kicks == blockils.NoBudget || !time.Now().Before(deadline)))
+	var reason solver.StopReason
+	switch {
+	case ctx.Err() != nil:
+		reason = solver.StopInterrupt
+	case !deadline.IsZero() && (kicks == blockils.NoBudget || !time.Now().Before(deadline)):
+		reason = solver.StopTime
+	}
 	res := make([]solver.Result, len(ins))
 	for i, in := range ins {
-		r, err := solver.Finish(in, batchEngine{}, p, solver.Outcome{Tour: tours[i], Steps: steps[i], Start: start, Stopped: stopped, Device: label})
+		r, err := solver.Finish(in, batchEngine{}, p, solver.Outcome{Tour: tours[i], Steps: steps[i], Start: start, Stopped: reason != "", Reason: reason, Device: label})
 		if err != nil {
 			return nil, fmt.Errorf("gpu batch: %s: %w", in.Name, err)
 		}
