@@ -32,10 +32,11 @@ const (
 	WindowsMaxN = 400000
 	// WindowsCoreTime is the least cores × time limit a city with which
 	// the windows are taken unless the option says so: ahead with 1.2 ms
-	// and more, behind with 0.6 ms; 1.15 ms because the limit is the
+	// and more, behind with 0.6 ms; 1 ms because the limit is the
 	// engine's, what a command's --time leaves after reading the instance
-	// (4 cores × 30 s on 100,000 cities; docs/DECISIONS.md#windows).
-	WindowsCoreTime = 1150 * time.Microsecond
+	// and starting the GPU (28 to 29.7 s of --time 30 with 4 cores on
+	// 100,000 cities; docs/DECISIONS.md#windows).
+	WindowsCoreTime = time.Millisecond
 	// WindowsMinLimit is the shortest time limit on which the windows are
 	// taken unless the option says so: behind on 10-s runs, which leave
 	// them one short round, ahead from 30 s; 25 s because the limit is

@@ -64,7 +64,7 @@ var ilsDecls = []solver.Decl[ilsOptions]{
 		"partition search: kicks per city made with sequential moves of depth 1 before they take the depth option's steps (0: from the start)").Experimental(),
 	solver.Enum(OptWindows, func(o *ilsOptions) *strategy.Toggle { return &o.win.mode }, "auto", []string{"auto", "on", "off"},
 		[]strategy.Toggle{strategy.ByStrategy, strategy.On, strategy.Off},
-		"auto on a time limit: the partition search hands over, once its gain a second falls low, to the population search on windows of the tour, cells of the plane each holding the tour's paths through it, searched on their own cores and spliced back when shorter, the cuts turning every round (auto: from 50,000 to 400,000 cities on a limit of 30 s or more with 1.2 ms of cores × time limit a city; on: from 50,000)").Experimental(),
+		"auto on a time limit: the partition search hands over, once its gain a second falls low, to the population search on windows of the tour, cells of the plane each holding the tour's paths through it, searched on their own cores and spliced back when shorter, the cuts turning every round (auto: from 50,000 to 400,000 cities on a limit of 30 s or more with 1 ms of cores × time limit a city; on: from 50,000)").Experimental(),
 	solver.Int(OptWinSize, func(o *ilsOptions) *int { return &o.win.size }, 0, 0, 1<<20,
 		"windows: about the cities of a window (0: one window a core, the tour covered at once, up to 12,500 cities a window)").Experimental(),
 	solver.Int(OptWinCores, func(o *ilsOptions) *int { return &o.win.cores }, 1, 1, 1024,
