@@ -9,7 +9,7 @@
 # fnl4461, ja9847 and vm22775; and its E10M.0 (60 s: wall time and peak
 # memory). Runs go as many at once as the host has lanes of 16 cores and
 # a GPU (lane i: cores 16i.. and GPU i), each base beside its new run;
-# about 7 minutes on four GPUs.
+# about 5½ minutes on four GPUs (the 4-H100 host).
 #
 #   scripts/windows-bench.sh BASE NEW OUTDIR [RUN...]
 #
