@@ -7,13 +7,17 @@
 # new binary's GPU auto against its CPU auto on E100k.0 and pla85900 at
 # 30 s on 16 and 4 cores (the GPU's share); its 10-s GPU runs of
 # fnl4461, ja9847 and vm22775; and its E10M.0 (60 s: wall time and peak
-# memory). Runs go as many at once as the host has lanes of 16 cores and
-# a GPU (lane i: cores 16i.. and GPU i), each base beside its new run;
-# about 5½ minutes on four GPUs (the 4-H100 host).
+# memory); with $BATCH_TEST (the test binary of gpu/batch, go test -c
+# -tags cuda), the 1,000-city batch's benchmark (1,000 instances of 1,000
+# cities in 25 s against one 10-s CPU auto run each, the first 40, batch
+# seeds 1 and 2). Runs go as many at once as the host has lanes of 16
+# cores and a GPU (lane i: cores 16i.. and GPU i), each base beside its
+# new run; about 5½ minutes on four GPUs (the 4-H100 host).
 #
 #   scripts/windows-bench.sh BASE NEW OUTDIR [RUN...]
 #
-# A RUN is NAME:INSTANCE:BINARY:BACKEND:TIME:CORES:OPTIONS (BINARY base or
+# A RUN is batch (the batch's benchmark) or
+# NAME:INSTANCE:BINARY:BACKEND:TIME:CORES:OPTIONS (BINARY base or
 # new or a path, BACKEND gpu or cpu, options comma-separated without
 # --opt), e.g. new:E100k.0:new:gpu:60:16:windows=off. pla85900 and
 # fnl4461 are read from $TSPLIB_DIR, mona-lisa100k, ja9847 and vm22775
@@ -40,6 +44,7 @@ if [ $# -eq 0 ]; then
 	done
 	set -- "$@" cpu:E100k.0:new:cpu:30:4: cpu:pla85900:new:cpu:30:4: new:E10M.0:new:gpu:60:16: \
 		new:fnl4461:new:gpu:10:16: new:ja9847:new:gpu:10:16: new:vm22775:new:gpu:10:16:
+	[ -z "${BATCH_TEST:-}" ] || set -- "$@" batch
 fi
 file_of() {
 	case $1 in
@@ -70,6 +75,13 @@ best_of() {
 # one RUN on lane $2; its wall time and peak memory go to its .rusage file
 one() {
 	s=$1 run=$1 lane=$2
+	lo=$((16 * lane))
+	if [ "$run" = batch ]; then
+		CUDA_VISIBLE_DEVICES=$lane taskset -c "$lo-$((lo + 15))" "$BATCH_TEST" -test.run XXX \
+			-test.bench 'Batch/1000x1000/polish=0.50' -test.benchtime 2x >"$out/batch.txt" 2>&1 ||
+			echo "the batch's benchmark failed: $(tail -1 "$out/batch.txt")" >&2
+		return
+	fi
 	name=${s%%:*} s=${s#*:}
 	inst=${s%%:*} s=${s#*:}
 	bin=${s%%:*} s=${s#*:}
@@ -80,7 +92,6 @@ one() {
 	set -- solve "$(file_of "$inst")" --backend "$backend" --time "$time" --seed "${SEED:-1}" --progress json
 	[ "$(best_of "$inst")" = 0 ] || set -- "$@" --optimum "$(best_of "$inst")"
 	for o in $(echo "$opts" | tr ',' ' '); do set -- "$@" --opt "$o"; done
-	lo=$((16 * lane))
 	log="$out/$name-$inst-$time-$cores"
 	CUDA_VISIBLE_DEVICES=$lane taskset -c "$lo-$((lo + cores - 1))" python3 -c '
 import os, resource, subprocess, sys, time
@@ -93,7 +104,7 @@ sys.exit(rc)' "$log.rusage" "$log.json" "$b" "$@" --json "$log.report.json" || e
 }
 for r in "$@"; do # the instances generated before any run
 	i=${r#*:}
-	file_of "${i%%:*}" >/dev/null
+	[ "$r" = batch ] || file_of "${i%%:*}" >/dev/null
 done
 while [ $# -gt 0 ]; do
 	lane=0
@@ -149,4 +160,12 @@ for (name, inst, t, cores), c in sorted(ends.items()):
     g = ends.get(("new", inst, t, cores))
     if name == "cpu" and g is not None and c > 0:
         print("| %s | %s s, %s | %.3f | %.3f | %.2f |" % (inst, t, cores, c, g, (c - g) / c))
+try:
+    import re
+    b = open(os.path.join(out, "batch.txt")).read()
+    m = re.search(r"([0-9]+) ns/op\s+([-0-9.]+) gap-%", b)
+    print()
+    print("1,000 × 1,000 cities in 25 s: " + ("%s %% above 10-s CPU auto, %.1f s a batch" % (m.group(2), int(m.group(1)) / 1e9) if m else "no figure: " + b.strip().splitlines()[-1]))
+except (OSError, IndexError):
+    pass
 PY
