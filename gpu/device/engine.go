@@ -37,16 +37,19 @@ type algorithm struct {
 // empty Impl. It returns the engine registered, for the package's own Go
 // calls of it.
 func Register(name, desc string, anyMetric bool, impl Impl) solver.Engine {
-	e := NewEngine(name, desc, anyMetric, impl)
-	solver.Register(e)
-	return e
+	return register(algorithm{name: name, desc: desc, anyMetric: anyMetric}, impl)
 }
 
 // RegisterKeeping is Register for an engine whose tours keep the
 // instance's fixed edges (solver.FixedEdgesKeeper), on the coordinates'
 // metrics.
 func RegisterKeeping(name, desc string, impl Impl) solver.Engine {
-	e := engine{algorithm{name: name, desc: desc, keepsFixed: true}, &impl}
+	return register(algorithm{name: name, desc: desc, keepsFixed: true}, impl)
+}
+
+// register registers the engine a with its body impl and returns it.
+func register(a algorithm, impl Impl) solver.Engine {
+	e := engine{a, &impl}
 	solver.Register(e)
 	return e
 }
