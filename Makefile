@@ -35,6 +35,7 @@ deps:
 	@scripts/deps.sh
 
 build: deps
+	@test -e $(BIN)/tsplab || echo "build: the first build compiles Fyne's C parts (GLFW, OpenGL): about 6 minutes on 2 cores; later builds take seconds"
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/tsp ./cmd/tsp
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/tsplab .
 
