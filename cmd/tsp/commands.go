@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,6 +27,7 @@ import (
 	"github.com/tsplab/tsplab/solver/buildinfo"
 	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/instfile"
+	"github.com/tsplab/tsplab/solver/report"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
@@ -47,7 +49,7 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 	if in.Comment != "" {
 		fmt.Fprintf(w, "comment: %s\n", oneLine(in.Comment))
 	}
-	fmt.Fprintf(w, "type: TSP\ndimension: %d\nedge_weight_type: %s\n", in.N, in.Metric)
+	fmt.Fprintf(w, "type: TSP\ndimension: %s\nedge_weight_type: %s\n", solver.GroupDigits(strconv.Itoa(in.N)), in.Metric)
 	if in.Points != nil {
 		fmt.Fprintf(w, "format: point list (lengths shown in %s, computed in units of 10^%d of them)\n", unitName(in), -in.ScaleExp)
 	}
@@ -60,10 +62,10 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(w, "coordinates: none\n")
 	}
 	if len(in.FixedEdges) > 0 {
-		fmt.Fprintf(w, "fixed_edges: %d\n", len(in.FixedEdges))
+		fmt.Fprintf(w, "fixed_edges: %s\n", solver.GroupDigits(strconv.Itoa(len(in.FixedEdges))))
 	}
 	if in.HasOptimum() {
-		fmt.Fprintf(w, "optimum: %s (from %s)\n", in.FormatLength(in.Optimum), in.OptimumSource)
+		fmt.Fprintf(w, "optimum: %s (from %s)\n", in.HumanLength(in.Optimum), in.OptimumSource)
 	} else {
 		fmt.Fprintf(w, "optimum: unknown\n")
 		if *boundFor > 0 {
@@ -77,7 +79,7 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 			case err != nil:
 				return err
 			}
-			fmt.Fprintf(w, "lower_bound: %s (Held–Karp, %.2f s; every tour is at least this long)\n", in.FormatLength(r.Bound), r.Elapsed.Seconds())
+			fmt.Fprintf(w, "lower_bound: %s (Held–Karp, %.2f s; every tour is at least this long)\n", in.HumanLength(r.Bound), r.Elapsed.Seconds())
 		}
 	}
 	return nil
@@ -109,11 +111,11 @@ func cmdEval(_ context.Context, e *env, args []string) error {
 		return fmt.Errorf("%s: %v", pos[1], err)
 	}
 	l := solver.TourLength(in, tour)
-	fmt.Fprintf(e.stdout, "instance: %s (%d cities)\n", in.Name, in.N)
+	fmt.Fprintf(e.stdout, "instance: %s (%s)\n", in.Name, report.Plural(in.N, "city", "cities"))
 	if g, ok := in.Gap(l); ok {
-		fmt.Fprintf(e.stdout, "gap: %.4f%% above the optimum %s\n", g, in.FormatLength(in.Optimum))
+		fmt.Fprintf(e.stdout, "gap: %s%% above the optimum %s\n", solver.GroupDigits(fmt.Sprintf("%.4f", g)), in.HumanLength(in.Optimum))
 	} else if in.HasOptimum() {
-		fmt.Fprintf(e.stdout, "optimum: %s (no relative gap to an optimum of 0)\n", in.FormatLength(in.Optimum))
+		fmt.Fprintf(e.stdout, "optimum: %s (no relative gap to an optimum of 0)\n", in.HumanLength(in.Optimum))
 	}
 	fmt.Fprintf(e.stdout, "%s\n", in.FormatLength(l))
 	return nil
@@ -201,9 +203,9 @@ func writeGenerated(e *env, in *solver.Instance, kind, out string, optTour bool)
 			}
 		}
 	}
-	fmt.Fprintf(e.stderr, "tsp: wrote %s (%d cities", out, in.N)
+	fmt.Fprintf(e.stderr, "tsp: wrote %s (%s", out, report.Plural(in.N, "city", "cities"))
 	if in.HasOptimum() {
-		fmt.Fprintf(e.stderr, ", optimum %d", in.Optimum)
+		fmt.Fprintf(e.stderr, ", optimum %s", in.HumanLength(in.Optimum))
 	}
 	fmt.Fprintln(e.stderr, ")")
 	return nil
@@ -481,7 +483,7 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 			return err
 		}
 		*verbose = true
-		fmt.Fprintf(e.stdout, "options for %s (%d cities)\n", in.Name, in.N)
+		fmt.Fprintf(e.stdout, "options for %s (%s)\n", in.Name, report.Plural(in.N, "city", "cities"))
 	}
 	hidden := 0 // GPU engines of a build without CUDA: one line says why none can run
 	for _, eng := range solver.Engines() {

@@ -120,7 +120,7 @@ func TestGenInfoEval(t *testing.T) {
 		t.Fatalf("optima.csv: %v %v", opt, err)
 	}
 	code, out, _ := tsp(t, "info", p)
-	for _, want := range []string{"name: circle-60", "dimension: 60", "edge_weight_type: EUC_2D", fmt.Sprintf("optimum: %d", opt["circle-60"])} {
+	for _, want := range []string{"name: circle-60", "dimension: 60", "edge_weight_type: EUC_2D", "optimum: " + solver.GroupDigits(strconv.FormatInt(opt["circle-60"], 10))} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("info: exit %d, output %q lacks %q", code, out, want)
 		}
@@ -516,7 +516,7 @@ func TestVersion(t *testing.T) {
 func TestTSPLIBInfoEval(t *testing.T) {
 	a280 := tsplibdir.Instance(t, "a280")
 	code, out, _ := tsp(t, "info", a280)
-	if code != 0 || !strings.Contains(out, "dimension: 280") || !strings.Contains(out, "optimum: 2579") {
+	if code != 0 || !strings.Contains(out, "dimension: 280") || !strings.Contains(out, "optimum: 2,579") {
 		t.Errorf("info a280: %d %q", code, out)
 	}
 	opt := filepath.Join(filepath.Dir(a280), "opt", "a280.opt.tour")

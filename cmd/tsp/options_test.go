@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
 // TestSolveOpt: --opt sets an engine option (it reaches the report), and a
@@ -44,8 +46,8 @@ func TestSolveOpt(t *testing.T) {
 		{[]string{"--opt", "rkbi=3"}, []string{"--opt rkbi is unknown", "kicks, pivot, rkbi_k, neighbors, candidates (and ", "experimental ones", "did you mean rkbi_k?"}},
 		{[]string{"--opt", "pivot=best"}, []string{"first|rkbi"}},
 		{[]string{"--opt", "nonsense"}, []string{"name=value"}},
-		{[]string{"--opt", "blocks=1e12"}, []string{"--blocks", "1..65536"}},
-		{[]string{"--workers", "5000"}, []string{"--workers 5000", "1..1024"}},
+		{[]string{"--opt", "blocks=1e12"}, []string{"--blocks", "1..65,536"}},
+		{[]string{"--workers", "5000"}, []string{"--workers 5000", "1..1,024"}},
 		{[]string{"--algo", "no-such"}, []string{"--algo no-such", "2opt-ils"}},
 	} {
 		args := append([]string{"solve", p, "--backend", "cpu", "--algo", "3opt-ils", "--quiet"}, c.args...)
@@ -98,7 +100,7 @@ func TestEnginesForFile(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		if !strings.Contains(out, "("+c.n+" cities)") {
+		if !strings.Contains(out, "("+solver.GroupDigits(c.n)+" cities)") {
 			t.Errorf("%s cities: no header in\n%s", c.n, out)
 		}
 		// GPU auto hands these options to CPU auto and shows its defaults

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tsplab/tsplab/internal/tsplibdir"
+)
+
+// TestCountsInTheSingular: a count of one takes the singular noun, in the
+// engine's device line, in a reader's error and in the commands' headers.
+func TestCountsInTheSingular(t *testing.T) {
+	p := genCircle(t, 12)
+	for _, algo := range []string{"auto", "pop", "2opt-ils"} {
+		code, out, stderr := tsp(t, "solve", p, "--algo", algo, "--workers", "1", "--time", "1")
+		if code != 0 || !strings.Contains(out, "1 worker on ") || strings.Contains(out, "1 workers") {
+			t.Errorf("%s --workers 1: exit %d, %q (%s)", algo, code, out, stderr)
+		}
+	}
+	dir := t.TempDir()
+	bad := writeTestFile(t, dir, "one.tsp", "NAME : one\nTYPE : TSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n1 5\n2 5 5\n3 1 1\nEOF\n")
+	code, _, stderr := tsp(t, "info", bad)
+	if code != 1 || !strings.Contains(stderr, "node 1 has 1 coordinate, want 2") {
+		t.Errorf("one coordinate: exit %d, %q", code, stderr)
+	}
+	one := writeTestFile(t, dir, "single.csv", "id,x,y\n1,3,4\n")
+	code, out, stderr := tsp(t, "engines", one)
+	if code != 0 || !strings.Contains(out, "(1 city)") {
+		t.Errorf("engines on one city: exit %d, %q (%s)", code, firstLine(out), stderr)
+	}
+}
+
+// TestLongNumbersGrouped: what gen, info, eval and engines print for
+// people has the thousands of its numbers apart.
+func TestLongNumbersGrouped(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "u10k.tsp")
+	code, _, stderr := tsp(t, "gen", "--kind", "uniform", "--n", "10000", "--out", p)
+	if code != 0 || !strings.Contains(stderr, "(10,000 cities)") {
+		t.Errorf("gen: exit %d, %q", code, stderr)
+	}
+	big := filepath.Join(dir, "u200.tsp")
+	if code, _, stderr := tsp(t, "gen", "--kind", "uniform", "--n", "200", "--out", big); code != 0 {
+		t.Fatalf("gen: %s", stderr)
+	}
+	code, out, _ := tsp(t, "info", big, "--bound", "20s")
+	if code != 0 || !strings.Contains(out, "lower_bound: ") {
+		t.Fatalf("info: exit %d, %q", code, out)
+	}
+	checkWords(t, "info", strings.ReplaceAll(out, big, "FILE"))
+	code, out, _ = tsp(t, "engines", "--verbose", "--all")
+	if code != 0 {
+		t.Fatalf("engines: exit %d", code)
+	}
+	if m := longNumber.FindString(out); m != "" {
+		t.Errorf("engines: %q is not grouped", m)
+	}
+	code, _, stderr = tsp(t, "solve", p, "--algo", "pspm", "--backend", "cpu", "--blocks", "5000")
+	if code != 2 || !strings.Contains(stderr, "for 10,000 cities") {
+		t.Errorf("blocks out of range: exit %d, %q", code, stderr)
+	}
+	checkWords(t, "blocks out of range", stderr)
+	a280 := tsplibdir.Instance(t, "a280")
+	code, out, _ = tsp(t, "eval", a280, filepath.Join(filepath.Dir(a280), "opt", "a280.opt.tour"))
+	if code != 0 || !strings.Contains(out, "above the optimum 2,579\n") || lastLine(out) != "2579" {
+		t.Errorf("eval a280: exit %d, %q", code, out)
+	}
+}
+
+// firstLine is s up to its first newline.
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
