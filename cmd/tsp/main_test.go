@@ -671,7 +671,7 @@ func TestSolveScheduleReport(t *testing.T) {
 	p := genCircle(t, 120)
 	dir := filepath.Dir(p)
 	jsonPath := filepath.Join(dir, "r.json")
-	code, out, stderr := tsp(t, "solve", p, "--algo", "sa", "--backend", "cpu", "--time", "300ms", "--json", jsonPath, "--quiet")
+	code, out, stderr := tsp(t, "solve", p, "--algo", "sa", "--backend", "cpu", "--time", "300ms", "--json", jsonPath)
 	if code != 0 {
 		t.Fatalf("solve: exit %d: %s", code, stderr)
 	}
@@ -691,12 +691,12 @@ func TestSolveScheduleReport(t *testing.T) {
 	if rep.Schedule == nil || !rep.Schedule.Fitted || rep.Schedule.Steps < 1 || !(rep.Schedule.Alpha0 > 0 && rep.Schedule.Alpha0 < 1) {
 		t.Fatalf("report schedule %+v", rep.Schedule)
 	}
-	code, out, stderr = tsp(t, "solve", p, "--algo", "sa", "--backend", "cpu", "--time", "10s", "--alpha", "0.9", "--quiet")
+	code, out, stderr = tsp(t, "solve", p, "--algo", "sa", "--backend", "cpu", "--time", "10s", "--alpha", "0.9")
 	if code != 0 || !strings.Contains(out, "\nschedule as given: alpha 0.9, ") {
 		t.Fatalf("pinned schedule: exit %d, %q %s", code, out, stderr)
 	}
 	// Engines without a schedule print none.
-	code, out, _ = tsp(t, "solve", p, "--algo", "testclimb", "--quiet")
+	code, out, _ = tsp(t, "solve", p, "--algo", "testclimb")
 	if code != 0 || strings.Contains(out, "schedule") {
 		t.Fatalf("testclimb: exit %d, %q", code, out)
 	}
@@ -731,7 +731,7 @@ func TestSolveClimbNote(t *testing.T) {
 	if code, _, stderr := tsp(t, "gen", "--kind", "uniform", "--n", "5000", "--out", p); code != 0 {
 		t.Fatalf("gen: exit %d: %s", code, stderr)
 	}
-	code, out, stderr := tsp(t, "solve", p, "--algo", "2opt-climb", "--backend", "cpu", "--time", "50ms", "--bound", "0", "--quiet")
+	code, out, stderr := tsp(t, "solve", p, "--algo", "2opt-climb", "--backend", "cpu", "--time", "50ms", "--bound", "0")
 	if code != 0 {
 		t.Fatalf("solve: exit %d: %s", code, stderr)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,4 +73,32 @@ func TestLongNumbersGrouped(t *testing.T) {
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
 	return l
+}
+
+// TestQuietPrintsNothing: solve --quiet prints nothing on stdout or stderr,
+// not the summary nor a note on the bound, and still writes its files; an
+// error still says itself.
+func TestQuietPrintsNothing(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "u300.tsp")
+	if code, _, stderr := tsp(t, "gen", "--kind", "uniform", "--n", "300", "--out", p); code != 0 {
+		t.Fatalf("gen: %s", stderr)
+	}
+	tour, js := filepath.Join(dir, "u.tour"), filepath.Join(dir, "u.json")
+	code, out, stderr := tsp(t, "solve", p, "--time", "0.3", "--quiet", "--out", tour, "--json", js)
+	if code != 0 || out != "" || stderr != "" {
+		t.Errorf("--quiet: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	completeTour(t, tour, 300)
+	if _, err := os.Stat(js); err != nil {
+		t.Errorf("--quiet wrote no report: %v", err)
+	}
+	code, out, stderr = tsp(t, "solve", p, "--time", "0.3", "--quiet", "--json", "-")
+	if code != 0 || !strings.HasPrefix(out, "{") || stderr != "" {
+		t.Errorf("--quiet --json -: exit %d, stdout %.40q, stderr %q", code, out, stderr)
+	}
+	code, _, stderr = tsp(t, "solve", filepath.Join(dir, "none.tsp"), "--quiet")
+	if code != 1 || stderr == "" {
+		t.Errorf("--quiet on a missing file: exit %d, stderr %q", code, stderr)
+	}
 }

@@ -211,7 +211,7 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 	fs.StringVar(&r.json, "json", "", "write the run report as JSON to `FILE` (- for stdout)")
 	fs.Int64Var(&r.optimum, "optimum", 0, "known optimum `N` (overrides optima.csv and .opt.tour; 0 counts when given)")
 	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
-	fs.BoolVar(&r.quiet, "quiet", false, "no progress and no summary on stderr")
+	fs.BoolVar(&r.quiet, "quiet", false, "print nothing but errors: no progress, no notes, no summary (--out, --json and their - still write)")
 	fs.BoolVar(&r.verbose, "verbose", false, "after the summary, what the search did, part by part (the JSON report's account)")
 	fs.StringVar(&r.progress, "progress", "text", progressDoc)
 	durationVar(fs, &r.bound, "bound", 0, "when the optimum is unknown, spend up to `D` after the run on a lower bound for the gap, a hard limit (0: none; default: the bound alongside the run, within --time)")
@@ -339,7 +339,6 @@ type outputs struct {
 }
 
 // finishSolve writes the tour first (an interrupt during the bound still finds it), the bound when the optimum is unknown, the report and the summary; a failed output stops none of the others.
-// The summary goes to stdout unless an output took it, then to stderr (unless quiet).
 func finishSolve(ctx context.Context, e *env, plan *session.Plan, out session.Outcome, o outputs) error {
 	in, res := plan.In, out.Result
 	var errs []error
@@ -403,8 +402,12 @@ func solveBound(e *env, in *solver.Instance, out session.Outcome, o outputs) *bo
 	return out.Bound
 }
 
-// printSolveSummary prints the summary, the schedule and the gap above the bound.
+// printSolveSummary prints the summary, the schedule and the gap above the bound, on stdout unless --out - or --json - took
+// it, then on stderr; quiet prints nothing.
 func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound.Result, o outputs) {
+	if o.quiet {
+		return
+	}
 	lines := []string{summary(in, res)}
 	if s := report.Summary(res.Account); s != "" {
 		lines = append(lines, s)
@@ -421,10 +424,9 @@ func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound
 		lines = append(lines, estimateLine(in, res.Length, est))
 	}
 	for _, l := range lines {
-		switch {
-		case o.tour != "-" && o.json != "-":
+		if o.tour != "-" && o.json != "-" {
 			fmt.Fprintln(e.stdout, l)
-		case !o.quiet:
+		} else {
 			fmt.Fprintln(e.stderr, "tsp: "+l)
 		}
 	}
