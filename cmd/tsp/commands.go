@@ -152,6 +152,9 @@ func cmdGen(_ context.Context, e *env, args []string) error {
 	if !slices.Contains(gen.Kinds, *kind) && *kind != "image" {
 		return usagef("gen", "--kind %q: want %s or image", *kind, strings.Join(gen.Kinds, ", "))
 	}
+	if err := checkGenN(*kind, *n); err != nil {
+		return err
+	}
 	if (*kind == "image") != (*imagePath != "") {
 		return usagef("gen", "--image goes with --kind image, and --kind image needs it")
 	}
@@ -178,6 +181,19 @@ func cmdGen(_ context.Context, e *env, args []string) error {
 	return writeGenerated(e, in, *kind, *out, *optTour)
 }
 
+// checkGenN refuses, as a usage error, an --n that kind cannot take: an odd or small grid, a circle past gen.MaxCircle.
+func checkGenN(kind string, n int) error {
+	if kind == "grid" {
+		if _, _, err := gen.GridShape(n); err != nil {
+			return usagef("gen", "--n %d: grid needs an even n of at least 4 (rows × cols with an even side)", n)
+		}
+	}
+	if kind == "circle" && n > gen.MaxCircle {
+		return usagef("gen", "--n %s: circle takes at most %s cities (its radius grows as n²)", solver.GroupDigits(strconv.Itoa(n)), solver.GroupDigits(strconv.Itoa(gen.MaxCircle)))
+	}
+	return nil
+}
+
 // writeGenerated writes a generated instance to out, with its optimum into
 // optima.csv beside it and, when optTour, its optimal tour.
 func writeGenerated(e *env, in *solver.Instance, kind, out string, optTour bool) error {
@@ -186,8 +202,9 @@ func writeGenerated(e *env, in *solver.Instance, kind, out string, optTour bool)
 	if err := atomicfile.Write(out, func(w io.Writer) error { return tsplib.WriteInstance(w, in) }); err != nil {
 		return err
 	}
+	csv := ""
 	if in.HasOptimum() {
-		csv := filepath.Join(filepath.Dir(out), tsplib.OptimaFile)
+		csv = filepath.Join(filepath.Dir(out), tsplib.OptimaFile)
 		if err := tsplib.AppendOptimum(csv, name, in.N, in.Metric.String(), in.Optimum); err != nil {
 			return err
 		}
@@ -203,11 +220,14 @@ func writeGenerated(e *env, in *solver.Instance, kind, out string, optTour bool)
 			}
 		}
 	}
-	fmt.Fprintf(e.stderr, "tsp: wrote %s (%s", out, report.Plural(in.N, "city", "cities"))
-	if in.HasOptimum() {
-		fmt.Fprintf(e.stderr, ", optimum %s", in.HumanLength(in.Optimum))
+	fmt.Fprintf(e.stderr, "tsp: wrote %s (%s)", out, report.Plural(in.N, "city", "cities"))
+	if csv != "" {
+		fmt.Fprintf(e.stderr, " and its optimum %s into %s", in.HumanLength(in.Optimum), csv)
+		if optTour {
+			fmt.Fprintf(e.stderr, ", its optimal tour into %s", filepath.Join(filepath.Dir(out), name+".opt.tour"))
+		}
 	}
-	fmt.Fprintln(e.stderr, ")")
+	fmt.Fprintln(e.stderr)
 	return nil
 }
 

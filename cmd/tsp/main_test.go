@@ -171,12 +171,11 @@ func TestGenInfoEval(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "NODE_COORD_SECTION") || !strings.Contains(out, "DIMENSION : 10") {
 		t.Errorf("gen to stdout: exit %d, %q", code, out)
 	}
-	// A grid with odd n fails with a clear line.
+	// A grid with odd n is a usage error, as every bad --n.
 	code, _, stderr = tsp(t, "gen", "--kind", "grid", "--n", "25", "--out", filepath.Join(dir, "odd.tsp"))
-	if code != 1 {
-		t.Errorf("gen odd grid: exit %d", code)
+	if code != 2 || !strings.Contains(firstLine(stderr), "--n 25: grid needs an even n") {
+		t.Errorf("gen odd grid: exit %d, %q", code, stderr)
 	}
-	oneErrorLine(t, stderr, "even n")
 }
 
 func TestEvalBadTours(t *testing.T) {

@@ -102,3 +102,30 @@ func TestQuietPrintsNothing(t *testing.T) {
 		t.Errorf("--quiet on a missing file: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestGenSaysWhatItWrote: gen says in one line every file it wrote or
+// updated, optima.csv included, and an --n its kind cannot take is a usage
+// error (exit 2) as any other bad --n.
+func TestGenSaysWhatItWrote(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "c20.tsp")
+	code, _, stderr := tsp(t, "gen", "--kind", "circle", "--n", "20", "--out", p, "--opt-tour")
+	want := "tsp: wrote " + p + " (20 cities) and its optimum 6,260 into " + filepath.Join(dir, "optima.csv") + ", its optimal tour into " + filepath.Join(dir, "c20.opt.tour") + "\n"
+	if code != 0 || stderr != want {
+		t.Errorf("gen circle: exit %d, %q, want %q", code, stderr, want)
+	}
+	code, _, stderr = tsp(t, "gen", "--kind", "uniform", "--n", "20", "--out", filepath.Join(dir, "u20.tsp"))
+	if code != 0 || strings.Contains(stderr, "optima.csv") {
+		t.Errorf("gen uniform: exit %d, %q", code, stderr)
+	}
+	for _, n := range []string{"7", "2", "0", "30000"} {
+		kind := "grid"
+		if n == "30000" {
+			kind = "circle"
+		}
+		code, out, stderr := tsp(t, "gen", "--kind", kind, "--n", n)
+		if code != 2 || out != "" || !strings.Contains(firstLine(stderr), "--n ") {
+			t.Errorf("gen --kind %s --n %s: exit %d, %q", kind, n, code, stderr)
+		}
+	}
+}
