@@ -485,14 +485,15 @@ func suiteNames() []string {
 
 func cmdEngines(_ context.Context, e *env, args []string) error {
 	fs := newFlags(e, "engines", "[--verbose [--all]] [FILE]", "Lists the registered engines: algorithm, backend, whether it can run here, and what it does;\n"+
-		"with CUDA built in, then every GPU, and why the engines cannot use it where they cannot.\n"+
+		"with CUDA built in, then every GPU, and why the engines cannot use it where they cannot; without,\n"+
+		"a line for the GPU engines (each on a line of its own with --verbose, in full with --all).\n"+
 		"With --verbose, also each engine's options: the flag that sets it (--opt NAME=VALUE for the\n"+
 		"engine-specific ones), its type, default and allowed range, and what it does; with --all also\n"+
 		"the experimental ones (kept for a suite or a paper's reproduction), marked so. A default that\n"+
 		"depends on the instance's size reads \"by size\"; with a TSPLIB FILE, the defaults and ranges\n"+
 		"a run on that instance takes, and the plan of the engines that decide one (auto, pop).")
 	verbose := fs.Bool("verbose", false, "list each engine's options")
-	all := fs.Bool("all", false, "with --verbose, also the experimental options")
+	all := fs.Bool("all", false, "with --verbose, also the experimental options, and the GPU engines' of a build without CUDA")
 	pos, err := parse(fs, "engines", args, 0, 1)
 	if err != nil {
 		return err
@@ -506,9 +507,14 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "options for %s (%s)\n", in.Name, report.Plural(in.N, "city", "cities"))
 	}
 	hidden := 0 // GPU engines of a build without CUDA: one line says why none can run
+	seen := map[string]bool{}
 	for _, eng := range solver.Engines() {
-		if eng.Backend() == solver.BackendGPU && !device.BuiltWithCUDA() && !*verbose {
-			hidden++
+		if eng.Backend() == solver.BackendGPU && !device.BuiltWithCUDA() && !*all {
+			if *verbose {
+				fmt.Fprintf(e.stdout, "%-12s %-4s needs the CUDA build (`make gpu`)\n", eng.Name(), eng.Backend())
+			} else {
+				hidden++
+			}
 			continue
 		}
 		status := "ready"
@@ -526,7 +532,7 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 			if !*all {
 				set = set.Stable()
 			}
-			writeOptions(e.stdout, set)
+			writeOptions(e.stdout, set, seen)
 		}
 	}
 	if hidden > 0 {
@@ -538,14 +544,15 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 	return nil
 }
 
-// writeOptions lists an engine's options, one a line, indented under it.
-func writeOptions(w io.Writer, set solver.OptionSet) {
+// writeOptions lists an engine's options, one a line, indented under it; an option whose flag and text seen holds already
+// (an earlier engine's) points there instead of saying it again.
+func writeOptions(w io.Writer, set solver.OptionSet, seen map[string]bool) {
 	if len(set) == 0 {
 		fmt.Fprintf(w, "    (no options besides --time, --seed and --target)\n")
 		return
 	}
 	for _, o := range set {
-		def := o.Default
+		def := solver.GroupDigits(o.Default)
 		switch {
 		case o.Auto != "" && def != "":
 			def += " (" + o.Auto + ")"
@@ -556,7 +563,13 @@ func writeOptions(w io.Writer, set solver.OptionSet) {
 		if o.Experimental {
 			tier = " (experimental)"
 		}
-		fmt.Fprintf(w, "    %-18s %-6s default %s; range %s%s\n        %s\n", o.Flag(), o.Kind, def, o.Range(), tier, o.Doc)
+		doc := "\n        " + o.Doc
+		if key := o.Flag() + "\x00" + o.Doc; seen[key] {
+			doc = " (as above)"
+		} else {
+			seen[key] = true
+		}
+		fmt.Fprintf(w, "    %-18s %-6s default %s; range %s%s%s\n", o.Flag(), o.Kind, def, o.Range(), tier, doc)
 	}
 }
 
