@@ -54,7 +54,7 @@ func TestSummaryWordsFromTheAccount(t *testing.T) {
 		EAX:  &solver.EAXAccount{Populations: 1, Tours: 8, Generations: 29, FirstBest: 4776.9125, Best: 4700.3281}}
 	out.Reset()
 	printSolveSummary(e, in, r, nil, outputs{})
-	want := "evolved 1 population by edge assembly crossover, then recombined a pool of 8 tours (1,234 crossovers, 1 gave a shorter tour); the last improvement came from recombining"
+	want := "evolved 1 population by edge assembly crossover, then recombined a pool of 8 tours (1,234 crossovers, 1 gave a child shorter than its parents); the last improvement came from a descent of a recombined tour"
 	if lines := strings.Split(strings.TrimSpace(out.String()), "\n"); len(lines) != 2 || lines[1] != want {
 		t.Errorf("summary %q, want its second line %q", out.String(), want)
 	}

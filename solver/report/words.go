@@ -101,7 +101,9 @@ func gainWords(g solver.Source) string {
 	case solver.SourceEAX:
 		return "edge assembly crossover"
 	case solver.SourceCrossover:
-		return "recombining"
+		// the crossover's child after its descent: a crossover that gave
+		// no shorter child (PoolAccount.Gained) may still lead to one
+		return "a descent of a recombined tour"
 	case solver.SourceGPU:
 		return "the GPU's searches"
 	}
@@ -153,13 +155,17 @@ func populationSummary(acc solver.Account) string {
 		s = append(s, fmt.Sprintf("evolved %s by edge assembly crossover", Plural(e.Populations, "population")))
 	}
 	if p := acc.Pool; p != nil && p.Crossovers > 0 {
-		s = append(s, fmt.Sprintf("recombined a pool of %s (%s, %s)", Plural(p.Tours, "tour"), Plural(p.Crossovers, "crossover"), gave(p.Gained)))
+		s = append(s, fmt.Sprintf("recombined a pool of %s (%s, %s)", Plural(p.Tours, "tour"), Plural(p.Crossovers, "crossover"), shorterChild(p.Gained)))
 	}
 	return strings.Join(s, ", then ")
 }
 
 // gave says how many of some tries gave a shorter tour.
 func gave(n int) string { return count(n) + " gave a shorter tour" }
+
+// shorterChild says how many crossovers gave a child shorter than its
+// parents, before the child's descent (which may shorten it further).
+func shorterChild(n int) string { return count(n) + " gave a child shorter than its parents" }
 
 // listsShort is the summary's word on candidate lists: only where the
 // ascent behind alpha lists did not end in its time (more time helps).
@@ -207,7 +213,7 @@ func Lines(in *solver.Instance, acc solver.Account) []string {
 		add("pool: %s of %s%s; members differ from the best in %.1f %% of edges, the longest %.3f %% above it", count(p.Tours), Plural(p.Capacity, "tour"),
 			fromGPU(p.FromGPU), p.SpreadEdges, p.SpreadLength)
 		add("recombination: %s descended, %s (%s), the pool took %s, %s with members shortened a tour before it was offered",
-			Plural(p.NewTours, "new tour"), Plural(p.Crossovers, "crossover"), gave(p.Gained), Plural(p.Entered, "child", "children"), Plural(p.Merges, "crossover"))
+			Plural(p.NewTours, "new tour"), Plural(p.Crossovers, "crossover"), shorterChild(p.Gained), Plural(p.Entered, "child", "children"), Plural(p.Merges, "crossover"))
 	}
 	if r := acc.Restarts; r != nil {
 		add("restarts: %s from the best, %s of the crossovers with it %s", count(r.Count), count(r.Gained), "gave a shorter best")

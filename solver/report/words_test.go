@@ -101,3 +101,21 @@ func TestLengthInFileUnits(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossoverWordsAgree: a pool whose crossovers gave no shorter child
+// while the last improvement came from a crossover's descended child is
+// told in words that agree: neither says that recombining gave nothing.
+func TestCrossoverWordsAgree(t *testing.T) {
+	acc := solver.Account{LastGain: solver.SourceCrossover, Pool: &solver.PoolAccount{Tours: 8, Capacity: 8, Crossovers: 3}}
+	want := "recombined a pool of 8 tours (3 crossovers, 0 gave a child shorter than its parents); the last improvement came from a descent of a recombined tour"
+	if got := Summary(acc); got != want {
+		t.Errorf("Summary\n got %q\nwant %q", got, want)
+	}
+	if got := Status(solver.PhaseRecombine, &acc); !strings.HasSuffix(got, "the last improvement came from a descent of a recombined tour") {
+		t.Errorf("Status %q", got)
+	}
+	in := solver.NewCoordInstance("sq", solver.Euc2D, []float64{0, 1}, []float64{0, 1}, nil)
+	if l := strings.Join(Lines(in, acc), "\n"); strings.Contains(l, "0 gave a shorter tour") {
+		t.Errorf("Lines say no crossover gave a shorter tour:\n%s", l)
+	}
+}
