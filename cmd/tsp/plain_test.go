@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -126,6 +127,27 @@ func TestGenSaysWhatItWrote(t *testing.T) {
 		code, out, stderr := tsp(t, "gen", "--kind", kind, "--n", n)
 		if code != 2 || out != "" || !strings.Contains(firstLine(stderr), "--n ") {
 			t.Errorf("gen --kind %s --n %s: exit %d, %q", kind, n, code, stderr)
+		}
+	}
+}
+
+// TestTinyInstances: a run on 1, 2 or 3 cities, whose every tour is
+// optimal, says so plainly with the length, and nothing of a search, a gap
+// or a bound; no progress line claims there is no tour yet.
+func TestTinyInstances(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		points, want string
+	}{
+		{"id,x,y\n1,1000,0\n", "t1: length 0; one city: its tour is that city alone, and optimal\n"},
+		{"id,x,y\n1,0,0\n2,3000,4000\n", "t2: length 10,000; every tour of 2 cities is optimal\n"},
+		{"id,x,y\n1,0,0\n2,3,0\n3,3,4\n", "t3: length 12; every tour of 3 cities is optimal\n"},
+	} {
+		name := fmt.Sprintf("t%d", strings.Count(c.points, "\n")-1)
+		p := writeTestFile(t, dir, name+".csv", c.points)
+		code, out, stderr := tsp(t, "solve", p, "--time", "1")
+		if code != 0 || out != c.want || stderr != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want stdout %q alone", name, code, out, stderr, c.want)
 		}
 	}
 }

@@ -309,7 +309,7 @@ func chooseSolveEngine(pl *session.Pipeline, p solver.Params) (session.Choice, e
 func solveWithProgress(ctx context.Context, e *env, plan *session.Plan, o outputs) (session.Outcome, error) {
 	req := session.Request{Bound: o.alongside}
 	var pr *progress
-	if !o.quiet {
+	if !o.quiet && plan.In.N > report.MaxTrivial {
 		pr = newProgress(e.stderr, plan.In, plan.Params.TimeLimit, o.progressJSON)
 		pr.length = o.pathLength
 		req.OnSnapshot, req.Interval, req.OnBound = pr.show, pr.every, pr.setBound
@@ -391,7 +391,7 @@ func writeSolveTour(e *env, in *solver.Instance, res solver.Result, path string)
 func solveBound(e *env, in *solver.Instance, out session.Outcome, o outputs) *bound.Result {
 	err := out.BoundErr
 	switch {
-	case out.Bound != nil || in.HasOptimum() || o.quiet:
+	case out.Bound != nil || in.HasOptimum() || o.quiet || in.N <= report.MaxTrivial:
 	case o.alongside && (err == nil || !session.BoundFailed(err)):
 		fmt.Fprintf(e.stderr, "tsp: no lower bound was ready within the time limit: 'tsp bound FILE' or --bound D (up to D after the run) computes one\n")
 	case o.bound > 0 && errors.Is(err, context.DeadlineExceeded):
@@ -406,6 +406,11 @@ func solveBound(e *env, in *solver.Instance, out session.Outcome, o outputs) *bo
 // it, then on stderr; quiet prints nothing.
 func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound.Result, o outputs) {
 	if o.quiet {
+		return
+	}
+	if t := report.Trivial(in.N); t != "" {
+		// nothing was searched: the length says it all
+		o.print(e, fmt.Sprintf("%s: length %s; %s", in.Name, in.HumanLength(res.Length), t))
 		return
 	}
 	lines := []string{summary(in, res)}
@@ -424,11 +429,16 @@ func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound
 		lines = append(lines, estimateLine(in, res.Length, est))
 	}
 	for _, l := range lines {
-		if o.tour != "-" && o.json != "-" {
-			fmt.Fprintln(e.stdout, l)
-		} else {
-			fmt.Fprintln(e.stderr, "tsp: "+l)
-		}
+		o.print(e, l)
+	}
+}
+
+// print writes a line of the summary: on stdout unless --out - or --json - took it, then on stderr.
+func (o outputs) print(e *env, l string) {
+	if o.tour != "-" && o.json != "-" {
+		fmt.Fprintln(e.stdout, l)
+	} else {
+		fmt.Fprintln(e.stderr, "tsp: "+l)
 	}
 }
 

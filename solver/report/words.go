@@ -110,6 +110,23 @@ func gainWords(g solver.Source) string {
 	return ""
 }
 
+// MaxTrivial is the most cities whose every tour is optimal: with 3 or
+// fewer there is one tour, in either direction.
+const MaxTrivial = 3
+
+// Trivial says that every tour of an instance of n cities is optimal,
+// for n up to MaxTrivial ("" past it): such a run has no search, gap or
+// bound worth telling.
+func Trivial(n int) string {
+	switch {
+	case n > MaxTrivial:
+		return ""
+	case n == 1:
+		return "one city: its tour is that city alone, and optimal"
+	}
+	return fmt.Sprintf("every tour of %s is optimal", Plural(n, "city", "cities"))
+}
+
 // Summary is one short line on what a run's search did and what helped,
 // made from its account, for the end of a run: "" when there is nothing a
 // person needs beyond the length. It names no length (the front end shows
