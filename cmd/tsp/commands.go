@@ -34,6 +34,7 @@ import (
 func cmdInfo(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "info", "FILE", "Prints the instance's name, type, dimension, distance type and known optimum.")
 	optima := fs.String("optima", "", "also look for optima.csv in `DIR`")
+	verbose := fs.Bool("verbose", false, "also the scale of a point list's integer lengths")
 	boundFor := new(time.Duration)
 	durationVar(fs, boundFor, "bound", 5*time.Second, "when the optimum is unknown, spend up to `D` (seconds, or e.g. 500ms) on a lower bound (0: none)")
 	pos, err := parse(fs, "info", args, 1, 1)
@@ -51,7 +52,10 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(w, "type: TSP\ndimension: %s\nedge_weight_type: %s\n", solver.GroupDigits(strconv.Itoa(in.N)), in.Metric)
 	if in.Points != nil {
-		fmt.Fprintf(w, "format: point list (lengths shown in %s, computed in units of 10^%d of them)\n", unitName(in), -in.ScaleExp)
+		fmt.Fprintf(w, "format: point list (lengths in %s)\n", report.UnitName(in))
+		if *verbose {
+			fmt.Fprintf(w, "scale: lengths computed as integers in units of 10^%d of the file's\n", -in.ScaleExp)
+		}
 	}
 	switch {
 	case in.Metric != solver.Explicit:
@@ -608,12 +612,4 @@ func writeGPUs(w io.Writer) {
 		fmt.Fprintf(w, "gpu %d: %s (compute capability %d.%d, sm_%d%d, %d SMs, %.1f GiB) — %s\n",
 			g.Index, d.Name, d.Major, d.Minor, d.Major, d.Minor, d.Multiprocs, float64(d.GlobalMemory)/(1<<30), status)
 	}
-}
-
-// unitName names the unit an instance's lengths are shown in.
-func unitName(in *solver.Instance) string {
-	if u := in.LengthUnit(); u != "" {
-		return u
-	}
-	return "the file's units"
 }

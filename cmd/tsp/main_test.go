@@ -670,7 +670,7 @@ func TestSolveScheduleReport(t *testing.T) {
 	p := genCircle(t, 120)
 	dir := filepath.Dir(p)
 	jsonPath := filepath.Join(dir, "r.json")
-	code, out, stderr := tsp(t, "solve", p, "--algo", "sa", "--backend", "cpu", "--time", "300ms", "--json", jsonPath)
+	code, out, stderr := tsp(t, "solve", p, "--algo", "sa", "--backend", "cpu", "--time", "300ms", "--json", jsonPath, "--verbose")
 	if code != 0 {
 		t.Fatalf("solve: exit %d: %s", code, stderr)
 	}
@@ -690,12 +690,12 @@ func TestSolveScheduleReport(t *testing.T) {
 	if rep.Schedule == nil || !rep.Schedule.Fitted || rep.Schedule.Steps < 1 || !(rep.Schedule.Alpha0 > 0 && rep.Schedule.Alpha0 < 1) {
 		t.Fatalf("report schedule %+v", rep.Schedule)
 	}
-	code, out, stderr = tsp(t, "solve", p, "--algo", "sa", "--backend", "cpu", "--time", "10s", "--alpha", "0.9")
+	code, out, stderr = tsp(t, "solve", p, "--algo", "sa", "--backend", "cpu", "--time", "10s", "--alpha", "0.9", "--verbose")
 	if code != 0 || !strings.Contains(out, "\nschedule as given: alpha 0.9, ") {
 		t.Fatalf("pinned schedule: exit %d, %q %s", code, out, stderr)
 	}
 	// Engines without a schedule print none.
-	code, out, _ = tsp(t, "solve", p, "--algo", "testclimb")
+	code, out, _ = tsp(t, "solve", p, "--algo", "testclimb", "--verbose")
 	if code != 0 || strings.Contains(out, "schedule") {
 		t.Fatalf("testclimb: exit %d, %q", code, out)
 	}

@@ -151,3 +151,30 @@ func TestTinyInstances(t *testing.T) {
 		}
 	}
 }
+
+// TestInternalsOnlyWhenVerbose: an annealer's schedule (its cooling
+// factors, steps, sweeps and temperatures) and a point list's integer
+// scale are said with --verbose alone.
+func TestInternalsOnlyWhenVerbose(t *testing.T) {
+	p := genCircle(t, 120)
+	internals := []string{"alpha", "sweeps", "steps of", "T 1e+04"}
+	code, out, stderr := tsp(t, "solve", p, "--algo", "pspm", "--backend", "cpu", "--time", "0.3")
+	for _, w := range internals {
+		if code != 0 || strings.Contains(out+stderr, w) {
+			t.Errorf("pspm says %q without --verbose: exit %d\n%s%s", w, code, out, stderr)
+		}
+	}
+	code, out, _ = tsp(t, "solve", p, "--algo", "pspm", "--backend", "cpu", "--time", "0.3", "--verbose")
+	if code != 0 || !strings.Contains(out, "\nschedule fitted to the time limit: alpha ") {
+		t.Errorf("pspm --verbose: exit %d, no schedule in\n%s", code, out)
+	}
+	csv := writeTestFile(t, t.TempDir(), "holes.csv", "id,x,y\n1,0.5,0.25\n2,10.125,3\n3,4,8.5\n4,7,1\n")
+	code, out, _ = tsp(t, "info", csv, "--bound", "0")
+	if code != 0 || strings.Contains(out, "10^") || !strings.Contains(out, "point list (lengths in file units)") {
+		t.Errorf("info: exit %d\n%s", code, out)
+	}
+	code, out, _ = tsp(t, "info", csv, "--bound", "0", "--verbose")
+	if code != 0 || !strings.Contains(out, "scale: lengths computed as integers in units of 10^-") {
+		t.Errorf("info --verbose: exit %d\n%s", code, out)
+	}
+}

@@ -212,7 +212,7 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 	fs.Int64Var(&r.optimum, "optimum", 0, "known optimum `N` (overrides optima.csv and .opt.tour; 0 counts when given)")
 	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
 	fs.BoolVar(&r.quiet, "quiet", false, "print nothing but errors: no progress, no notes, no summary (--out, --json and their - still write)")
-	fs.BoolVar(&r.verbose, "verbose", false, "after the summary, what the search did, part by part (the JSON report's account)")
+	fs.BoolVar(&r.verbose, "verbose", false, "after the summary, what the search did, part by part (the JSON report's account), and an annealer's schedule")
 	fs.StringVar(&r.progress, "progress", "text", progressDoc)
 	durationVar(fs, &r.bound, "bound", 0, "when the optimum is unknown, spend up to `D` after the run on a lower bound for the gap, a hard limit (0: none; default: the bound alongside the run, within --time)")
 	fs.StringVar(&p.Algorithm, "algo", "auto", "algorithm `NAME` (auto: the strongest for the time budget)")
@@ -402,7 +402,7 @@ func solveBound(e *env, in *solver.Instance, out session.Outcome, o outputs) *bo
 	return out.Bound
 }
 
-// printSolveSummary prints the summary, the schedule and the gap above the bound, on stdout unless --out - or --json - took
+// printSolveSummary prints the summary (with --verbose the whole account and the annealing schedule) and the gap above the bound, on stdout unless --out - or --json - took
 // it, then on stderr; quiet prints nothing.
 func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound.Result, o outputs) {
 	if o.quiet {
@@ -419,9 +419,9 @@ func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound
 	}
 	if o.verbose {
 		lines = append(lines, report.Lines(in, res.Account)...)
-	}
-	if res.Schedule != nil {
-		lines = append(lines, "schedule "+res.Schedule.InFileUnits(in).String())
+		if res.Schedule != nil {
+			lines = append(lines, "schedule "+res.Schedule.InFileUnits(in).String())
+		}
 	}
 	if lb != nil {
 		lines = append(lines, gapLine(in, res.Length, *lb))

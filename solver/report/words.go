@@ -155,7 +155,6 @@ func Summary(acc solver.Account) string {
 	if w := acc.TourWindows; w != nil && w.Improved > 0 {
 		add(fmt.Sprintf("windows of the tour searched at once shortened %s", Plural(w.Improved, "window")))
 	}
-	add(listsShort(acc.Lists))
 	if g := gainWords(acc.LastGain); g != "" {
 		add("the last improvement came from " + g)
 	}
@@ -183,15 +182,6 @@ func gave(n int) string { return count(n) + " gave a shorter tour" }
 // shorterChild says how many crossovers gave a child shorter than its
 // parents, before the child's descent (which may shorten it further).
 func shorterChild(n int) string { return count(n) + " gave a child shorter than its parents" }
-
-// listsShort is the summary's word on candidate lists: only where the
-// ascent behind alpha lists did not end in its time (more time helps).
-func listsShort(l *solver.ListsAccount) string {
-	if l == nil || l.Kind == solver.ListsAlpha || l.AscentSeconds == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%s candidate lists: the ascent for alpha-nearness lists did not end within %s (a longer time limit gives it time)", l.Kind, seconds(l.AscentSeconds))
-}
 
 // route says what path a run's tour became ("" for a tour).
 func route(r *solver.RouteAccount) string {
@@ -295,7 +285,7 @@ func listsLine(l *solver.ListsAccount) string {
 		}
 	}
 	if l.AscentSeconds > 0 {
-		s += fmt.Sprintf(": no ascent for alpha-nearness lists within %s", seconds(l.AscentSeconds))
+		s += fmt.Sprintf(": the ascent for alpha-nearness lists did not end within %s (a longer time limit gives it time)", seconds(l.AscentSeconds))
 	}
 	return s
 }

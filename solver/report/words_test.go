@@ -119,3 +119,16 @@ func TestCrossoverWordsAgree(t *testing.T) {
 		t.Errorf("Lines say no crossover gave a shorter tour:\n%s", l)
 	}
 }
+
+// TestSummaryLeavesListsToLines: candidate lists whose ascent did not end
+// are told in Lines (--verbose, the app's details), not in the summary.
+func TestSummaryLeavesListsToLines(t *testing.T) {
+	acc := solver.Account{Lists: &solver.ListsAccount{Kind: solver.ListsNearest, AscentSeconds: 1.5}}
+	if s := Summary(acc); s != "" {
+		t.Errorf("Summary %q, want none", s)
+	}
+	in := solver.NewCoordInstance("sq", solver.Euc2D, []float64{0, 1}, []float64{0, 1}, nil)
+	if l := strings.Join(Lines(in, acc), "\n"); !strings.Contains(l, "did not end within 1.5 s") {
+		t.Errorf("Lines:\n%s", l)
+	}
+}
