@@ -6,8 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tsplab/tsplab/internal/tsplibdir"
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/report"
 )
 
 // TestCountsInTheSingular: a count of one takes the singular noun, in the
@@ -176,5 +179,35 @@ func TestInternalsOnlyWhenVerbose(t *testing.T) {
 	code, out, _ = tsp(t, "info", csv, "--bound", "0", "--verbose")
 	if code != 0 || !strings.Contains(out, "scale: lengths computed as integers in units of 10^-") {
 		t.Errorf("info --verbose: exit %d\n%s", code, out)
+	}
+}
+
+// TestProgressStatusWhole: a status too long for the progress line gives
+// way clause by clause, never cut inside a word; a population whose first
+// descents have not ended, while a best tour shows, does not read as stuck
+// at 0 tours.
+func TestProgressStatusWhole(t *testing.T) {
+	in := solver.NewCoordInstance("x", solver.GreatCircle, []float64{0, 3}, []float64{0, 4}, nil)
+	p := &progress{in: in, terminal: true, limit: time.Minute, best: 12345678, lb: 12000000}
+	building := &solver.Account{EAX: &solver.EAXAccount{Populations: 1, Descents: 300, Built: 0}}
+	evolving := &solver.Account{EAX: &solver.EAXAccount{Populations: 12, Tours: 16, Generations: 1234}}
+	for _, c := range []struct {
+		acc  *solver.Account
+		want string
+	}{{building, "[building a population]"}, {evolving, "[evolving 16 tours]"}} {
+		s := solver.Snapshot{Phase: solver.PhaseEvolve, Account: c.acc, BestLength: 12345678, Moves: 123456789, Elapsed: 100 * time.Second}
+		got := p.line(s)
+		if strings.Contains(got, "…") || !strings.Contains(got, c.want) || len([]rune(got)) > progressWidth {
+			t.Errorf("line %q, want %q whole within %d columns", got, c.want, progressWidth)
+		}
+	}
+	if s := report.Status(solver.PhaseEvolve, building); strings.Contains(s, " 0 ") {
+		t.Errorf("status %q counts 0 tours", s)
+	}
+	if got := fitStatus("evolving 16 tours, generation 29 (population 2, with the best so far)", 30); got != "evolving 16 tours" {
+		t.Errorf("fitStatus: %q", got)
+	}
+	if got := fitStatus("computing a lower bound", 10); got != "" {
+		t.Errorf("fitStatus of one clause: %q", got)
 	}
 }

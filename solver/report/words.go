@@ -71,7 +71,12 @@ func evolving(e *solver.EAXAccount) string {
 		return "evolving a population"
 	}
 	if e.Generations == 0 {
-		s := fmt.Sprintf("building a population: %s of %s", count(e.Built), Plural(e.Descents, "tour"))
+		// the descents of the first tours take a while on a large
+		// instance, the best tour already shown growing shorter
+		s := fmt.Sprintf("building a population: the first descents (at most %s)", Plural(e.Descents, "tour"))
+		if e.Built > 0 {
+			s = fmt.Sprintf("building a population: %s so far (at most %s)", Plural(e.Built, "tour"), count(e.Descents))
+		}
 		if e.FromGPU > 0 {
 			s += fmt.Sprintf(", %s on the GPU", count(e.FromGPU))
 		}

@@ -54,7 +54,7 @@ func TestWordsGroupDigitsAndPlurals(t *testing.T) {
 		}
 	}
 	all := strings.Join(texts, "\n")
-	for _, want := range []string{"best 4,776.9125 to 4,700.3281", "1,234,567 crossovers", "98,765 shortened", "1 tour, 1 on the GPU", "the pool took 1 child"} {
+	for _, want := range []string{"best 4,776.9125 to 4,700.3281", "1,234,567 crossovers", "98,765 shortened", "1 tour so far (at most 1), 1 on the GPU", "the pool took 1 child"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no %q in\n%s", want, all)
 		}
