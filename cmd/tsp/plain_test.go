@@ -211,3 +211,22 @@ func TestProgressStatusWhole(t *testing.T) {
 		t.Errorf("fitStatus of one clause: %q", got)
 	}
 }
+
+// TestTabuListedAndWorkersSaid: swap-climb's tabu search is listed with its
+// options, and more than one worker for it, one sequential search, is
+// refused in a line that says why instead of silently run on one.
+func TestTabuListedAndWorkersSaid(t *testing.T) {
+	_, out, _ := tsp(t, "engines", "--verbose")
+	if b := engineBlock(out, "swap-climb   cpu"); !strings.Contains(b, "--opt tabu ") || !strings.Contains(b, "--opt tenure ") {
+		t.Errorf("swap-climb's tabu search not listed:\n%s", b)
+	}
+	p := genCircle(t, 30)
+	code, _, stderr := tsp(t, "solve", p, "--algo", "swap-climb", "--opt", "tabu=50", "--workers", "2")
+	if code != 2 || !strings.Contains(firstLine(stderr), "--workers 2") || !strings.Contains(firstLine(stderr), "tabu") {
+		t.Errorf("tabu on 2 workers: exit %d, %q", code, stderr)
+	}
+	code, out, stderr = tsp(t, "solve", p, "--algo", "swap-climb", "--opt", "tabu=50", "--workers", "1")
+	if code != 0 || !strings.Contains(out, "1 worker on ") {
+		t.Errorf("tabu on 1 worker: exit %d, %q %s", code, out, stderr)
+	}
+}
