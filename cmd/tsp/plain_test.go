@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -228,5 +229,26 @@ func TestTabuListedAndWorkersSaid(t *testing.T) {
 	code, out, stderr = tsp(t, "solve", p, "--algo", "swap-climb", "--opt", "tabu=50", "--workers", "1")
 	if code != 0 || !strings.Contains(out, "1 worker on ") {
 		t.Errorf("tabu on 1 worker: exit %d, %q %s", code, out, stderr)
+	}
+}
+
+// TestOptimalStartEndsAtOnce: a run whose start tour is as short as the
+// known optimum ends before the engine searches (no move evaluated), says
+// the optimum is reached and shows no progress without a tour.
+func TestOptimalStartEndsAtOnce(t *testing.T) {
+	p := genCircle(t, 200)
+	opt := strings.TrimSuffix(p, ".tsp") + ".opt.tour"
+	for _, algo := range []string{"auto", "pop", "sa"} {
+		code, out, stderr := tsp(t, "solve", p, "--algo", algo, "--start", opt, "--time", "10m", "--json", "-")
+		var rep struct {
+			Moves  int64  `json:"moves_evaluated"`
+			Reason string `json:"stop_reason"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil {
+			t.Fatalf("%s: exit %d, %v: %s", algo, code, err, stderr)
+		}
+		if rep.Moves != 0 || rep.Reason != "optimum" || strings.Contains(stderr, "no tour yet") {
+			t.Errorf("%s from the optimal tour: %d moves, stop reason %q, stderr %q", algo, rep.Moves, rep.Reason, stderr)
+		}
 	}
 }
