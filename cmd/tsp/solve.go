@@ -74,7 +74,8 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	in = rt.in
 	// --time counts from the command's start: reading a large instance is spent from the same budget, and so is the end of the run after the engine's deadline
 	read := time.Since(start)
-	p.TimeLimit = remainingLimit(r.p.TimeLimit, read+endReserve(in.N, read, r.out != ""))
+	reserve := endReserve(in.N, read, r.out != "")
+	p.TimeLimit = remainingLimit(r.p.TimeLimit, read+reserve)
 	plan, err := pl.Prepare(choice.Engine, in, p)
 	if err != nil {
 		return prepareError(choice.Engine, err)
@@ -82,7 +83,8 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if gpuNote != "" && !r.quiet {
 		fmt.Fprintf(e.stderr, "tsp: note: --gpus: %s\n", gpuNote)
 	}
-	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet, verbose: r.verbose, alongside: !r.boundGiven, progressJSON: r.progress == "json"}
+	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet, verbose: r.verbose, alongside: !r.boundGiven, progressJSON: r.progress == "json",
+		clock: runClock{start: start, limit: r.p.TimeLimit, reserve: reserve}}
 	rt.adjust(&o)
 	out, err := solveWithProgress(ctx, e, plan, o)
 	if errors.Is(err, session.ErrNoTour) {
@@ -336,7 +338,44 @@ type outputs struct {
 	progressJSON bool
 	// pathLength is the length of a route's path from that of the engine's tour, for progress (nil: the tour's)
 	pathLength func(int64) int64
+	clock      runClock
 }
+
+// runClock is what the summary's time is told by: --time counts from the command's start (reading the instance
+// included) and keeps reserve of it for the run's end, after the engine's deadline.
+type runClock struct {
+	start   time.Time // zero: the engine's own elapsed time stands
+	limit   time.Duration
+	reserve time.Duration
+}
+
+// elapsed is the command's time so far, the engine's (res.Elapsed) where the start is unknown.
+func (c runClock) elapsed(res solver.Result) time.Duration {
+	if c.start.IsZero() {
+		return res.Elapsed
+	}
+	return max(time.Since(c.start), res.Elapsed)
+}
+
+// stopWords is why the run ended, for the summary: a stop by time said as the time limit reached only where the
+// command's time is at the limit, short of it by no more than the reserve for the end; the end of the engine's
+// schedule only where it came before a time limit ("" otherwise).
+func (c runClock) stopWords(res solver.Result, elapsed time.Duration) string {
+	early := c.limit > 0 && elapsed < c.limit-c.reserve-endSlack
+	switch {
+	case res.StopReason == solver.StopDone && early:
+		return fmt.Sprintf("the engine's schedule ended %.2f s before the time limit", (c.limit - elapsed).Seconds())
+	case !res.StopReason.Early():
+		return ""
+	case res.StopReason == solver.StopTime && early:
+		return fmt.Sprintf("the engine ended its search %.2f s before the time limit", (c.limit - elapsed).Seconds())
+	}
+	return res.StopReason.Describe()
+}
+
+// endSlack is how much sooner than the limit, beyond the reserve for the run's end, a run stopped by time may end
+// and still be said to have reached it: the engine's last phase stopping and the timers' resolution.
+const endSlack = 100 * time.Millisecond
 
 // finishSolve writes the tour first (an interrupt during the bound still finds it), the bound when the optimum is unknown, the report and the summary; a failed output stops none of the others.
 func finishSolve(ctx context.Context, e *env, plan *session.Plan, out session.Outcome, o outputs) error {
@@ -413,7 +452,8 @@ func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound
 		o.print(e, fmt.Sprintf("%s: length %s; %s", in.Name, in.HumanLength(res.Length), t))
 		return
 	}
-	lines := []string{summary(in, res)}
+	elapsed := o.clock.elapsed(res)
+	lines := []string{summary(in, res, elapsed, o.clock.stopWords(res, elapsed))}
 	if s := report.Summary(res.Account); s != "" {
 		lines = append(lines, s)
 	}
@@ -448,16 +488,17 @@ func estimateLine(in *solver.Instance, length int64, est float64) string {
 		100*(float64(length)-est)/est, in.HumanLength(int64(math.Round(est))))
 }
 
-// summary is the one-line outcome of a run.
-func summary(in *solver.Instance, r solver.Result) string {
+// summary is the one-line outcome of a run that took elapsed (the command's time, reading the instance included,
+// which --time limits) and ended as stop says.
+func summary(in *solver.Instance, r solver.Result, elapsed time.Duration, stop string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: length %s", in.Name, in.HumanLength(r.Length))
 	if g, ok := in.Gap(r.Length); ok {
 		fmt.Fprintf(&b, " (gap %s%% to %s)", percent(g), in.HumanLength(in.Optimum))
 	}
-	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %s moves (%s/s)", r.Algorithm, r.Backend, r.Device, r.Elapsed.Seconds(), siCount(float64(r.Moves)), siCount(r.MovesPerSecond()))
-	if r.StopReason.Early() {
-		b.WriteString(", " + r.StopReason.Describe())
+	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %s moves (%s/s)", r.Algorithm, r.Backend, r.Device, elapsed.Seconds(), siCount(float64(r.Moves)), siCount(r.MovesPerSecond()))
+	if stop != "" {
+		b.WriteString(", " + stop)
 	}
 	return b.String()
 }
