@@ -629,7 +629,7 @@ func checkShared(e Engine, in *Instance, set OptionSet, wide Option, text string
 	pe := &ParamError{Flag: o.Flag(), Value: text, Range: o.Range() + " (0: default)"}
 	switch {
 	case o.Max == cells:
-		pe.Why = fmt.Sprintf("for %s cities: %s × cities at most %s", GroupDigits(strconv.Itoa(in.N)), o.Name, fmtNum(MaxTourCells))
+		pe.Why = fmt.Sprintf("for %d cities: %s × cities at most %s", in.N, o.Name, fmtNum(MaxTourCells))
 	case ok && o.Max < wide.Max:
 		pe.Why = fmt.Sprintf("for %s/%s", e.Name(), e.Backend())
 	}

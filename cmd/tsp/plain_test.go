@@ -62,11 +62,6 @@ func TestLongNumbersGrouped(t *testing.T) {
 	if m := longNumber.FindString(out); m != "" {
 		t.Errorf("engines: %q is not grouped", m)
 	}
-	code, _, stderr = tsp(t, "solve", p, "--algo", "pspm", "--backend", "cpu", "--blocks", "5000")
-	if code != 2 || !strings.Contains(stderr, "for 10,000 cities") {
-		t.Errorf("blocks out of range: exit %d, %q", code, stderr)
-	}
-	checkWords(t, "blocks out of range", stderr)
 	a280 := tsplibdir.Instance(t, "a280")
 	code, out, _ = tsp(t, "eval", a280, filepath.Join(filepath.Dir(a280), "opt", "a280.opt.tour"))
 	if code != 0 || !strings.Contains(out, "above the optimum 2,579\n") || lastLine(out) != "2579" {
