@@ -213,7 +213,7 @@ func (s *ScheduleRun) String() string {
 	} else {
 		fmt.Fprintf(&b, "as given: alpha %.4g", s.LamAlpha)
 	}
-	fmt.Fprintf(&b, ", %d steps of %.3g sweeps, T %.4g → %.4g", s.Steps, s.Sweeps, s.T0, s.TLast)
+	fmt.Fprintf(&b, ", %s steps of %.3g sweeps, T %.4g → %.4g", GroupDigits(strconv.FormatInt(s.Steps, 10)), s.Sweeps, s.T0, s.TLast)
 	if s.Descent > 0 {
 		fmt.Fprintf(&b, ", descent %v", s.Descent.Round(time.Millisecond/10))
 	}

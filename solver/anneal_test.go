@@ -82,7 +82,7 @@ func TestScheduleRunString(t *testing.T) {
 	}
 	r := &ScheduleRun{Fitted: true, T0: 10000, TEnd: 0.1, LamAlpha: 0.99, Alpha0: 0.99712, Alpha: 0.99694, Steps: 1220, TLast: 0.1003, Sweeps: 10, Descent: 12 * time.Millisecond}
 	s := r.String()
-	for _, w := range []string{"fitted", "0.99712 → 0.99694", "given 0.99", "1220 steps of 10 sweeps", "T 1e+04 → 0.1003", "descent 12ms"} {
+	for _, w := range []string{"fitted", "0.99712 → 0.99694", "given 0.99", "1,220 steps of 10 sweeps", "T 1e+04 → 0.1003", "descent 12ms"} {
 		if !strings.Contains(s, w) {
 			t.Errorf("%q lacks %q", s, w)
 		}

@@ -70,14 +70,14 @@ func TestSpecParseErrors(t *testing.T) {
 		p    Params
 		want string
 	}{
-		{Params{Extra: map[string]string{"kicks": "1001"}}, "--opt kicks 1001 is out of range: want 0..1000"},
-		{Params{Extra: map[string]string{"kicks": "many"}}, "--opt kicks many is not an integer: want 0..1000"},
+		{Params{Extra: map[string]string{"kicks": "1001"}}, "--opt kicks 1001 is out of range: want 0..1,000"},
+		{Params{Extra: map[string]string{"kicks": "many"}}, "--opt kicks many is not an integer: want 0..1,000"},
 		{Params{Extra: map[string]string{"rate": "0"}}, "--opt rate 0 is out of range: want 0 < x <= 1"},
 		{Params{Extra: map[string]string{"pivot": "best"}}, "--opt pivot best is unknown: want one of first|rkbi"},
 		{Params{Extra: map[string]string{"deep": "maybe"}}, "--opt deep maybe is unknown: want one of on|off"},
 		{Params{Extra: map[string]string{"nosuch": "1"}}, "--opt nosuch is unknown: want one of the options of this engine: t0, kicks, rate, pivot, stale (and 2 experimental ones, listed by tsp engines --verbose --all)"},
 		{Params{Extra: map[string]string{"syn": "1"}}, "--opt syn is unknown: want one of the options of this engine: t0, kicks, rate, pivot, stale (and 2 experimental ones, listed by tsp engines --verbose --all) (did you mean sync?)"},
-		{Params{Workers: 5000}, "--workers 5000 is out of range: want 1..1024 (0: default)"},
+		{Params{Workers: 5000}, "--workers 5000 is out of range: want 1..1,024 (0: default)"},
 	}
 	for _, tc := range cases {
 		_, err := demoSpec.Parse(square(10), tc.p)

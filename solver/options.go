@@ -72,7 +72,7 @@ func (o Option) Range() string {
 	case KindText:
 		return "text"
 	}
-	lo, hi := fmtNum(o.Min), fmtNum(o.Max)
+	lo, hi := GroupDigits(fmtNum(o.Min)), GroupDigits(fmtNum(o.Max))
 	switch {
 	case math.IsInf(o.Max, 1) && o.MinOpen:
 		return "> " + lo

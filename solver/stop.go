@@ -136,6 +136,23 @@ func RunAided(ctx context.Context, e Engine, in *Instance, p Params, snaps chan 
 	return res, nil
 }
 
+// OptimalStart is the result of a run of e on in from p's start tour when
+// that tour is as short as in's known optimum: the start itself, stopped at
+// the optimum before any search (ok false: no start, or no such optimum).
+func OptimalStart(e Engine, in *Instance, p Params) (res Result, ok bool, err error) {
+	if len(p.Start) != in.N || in.Optimum <= 0 || !in.HasOptimum() || TourLength(in, p.Start) > in.Optimum {
+		return Result{}, false, nil
+	}
+	res, err = Finish(in, e, p, Outcome{Tour: p.Start, Start: time.Now(), Stopped: true, Reason: StopOptimum, Device: e.Backend()})
+	if err != nil {
+		res.StopReason = StopError
+		return res, true, err
+	}
+	res.Params.Deadline, res.Params.prepared = time.Time{}, nil
+	res.StopReason, res.Stopped = StopOptimum, true
+	return res, true, nil
+}
+
 // runStopReason is why the run that gave res ended.
 func runStopReason(ctx context.Context, p Params, in *Instance, res Result, stopAtOptimum bool) StopReason {
 	switch {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 
 	"github.com/tsplab/tsplab/gpu/ascent"
 	"github.com/tsplab/tsplab/gpu/device"
@@ -146,8 +147,8 @@ func printBound(e *env, in *solver.Instance, res bound.Result, jsonOut string) e
 		}
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "instance: %s (%d cities)\niterations: %d (%s)\ntime: %.2f s (exact evaluation %.2f s)\n",
-		in.Name, in.N, res.Iterations, rep.Backend, res.Elapsed.Seconds(), res.Evaluation.Seconds())
+	fmt.Fprintf(w, "instance: %s (%s)\niterations: %s (%s)\ntime: %.2f s (exact evaluation %.2f s)\n",
+		in.Name, report.Plural(in.N, "city", "cities"), solver.GroupDigits(strconv.Itoa(res.Iterations)), rep.Backend, res.Elapsed.Seconds(), res.Evaluation.Seconds())
 	if res.Stopped {
 		fmt.Fprintf(w, "ascent: stopped early\n")
 	}
@@ -155,7 +156,7 @@ func printBound(e *env, in *solver.Instance, res bound.Result, jsonOut string) e
 		fmt.Fprintf(w, "optimal: the minimum 1-tree is a tour\n")
 	}
 	if rep.BelowOptimum != nil {
-		fmt.Fprintf(w, "gap: %.3f%% below the optimum %s\n", *rep.BelowOptimum, in.FormatLength(in.Optimum))
+		fmt.Fprintf(w, "gap: %.3f%% below the optimum %s\n", *rep.BelowOptimum, in.HumanLength(in.Optimum))
 	}
 	fmt.Fprintf(w, "%s\n", in.FormatLength(res.Bound))
 	return nil

@@ -52,7 +52,7 @@ func TestSolveGapAboveBound(t *testing.T) {
 	if code, _, stderr := tsp(t, "gen", "--kind", "uniform", "--n", "300", "--out", p); code != 0 {
 		t.Fatalf("gen: %s", stderr)
 	}
-	code, out, stderr := tsp(t, "solve", p, "--algo", "testclimb", "--quiet", "--bound", "1s")
+	code, out, stderr := tsp(t, "solve", p, "--algo", "testclimb", "--bound", "1s")
 	if code != 0 || !strings.Contains(out, "(above the lower bound ") || !strings.Contains(out, "gap ≤ ") {
 		t.Fatalf("solve: exit %d, %q %s", code, out, stderr)
 	}

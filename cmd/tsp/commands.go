@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,12 +27,14 @@ import (
 	"github.com/tsplab/tsplab/solver/buildinfo"
 	"github.com/tsplab/tsplab/solver/gen"
 	"github.com/tsplab/tsplab/solver/instfile"
+	"github.com/tsplab/tsplab/solver/report"
 	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 func cmdInfo(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "info", "FILE", "Prints the instance's name, type, dimension, distance type and known optimum.")
 	optima := fs.String("optima", "", "also look for optima.csv in `DIR`")
+	verbose := fs.Bool("verbose", false, "also the scale of a point list's integer lengths")
 	boundFor := new(time.Duration)
 	durationVar(fs, boundFor, "bound", 5*time.Second, "when the optimum is unknown, spend up to `D` (seconds, or e.g. 500ms) on a lower bound (0: none)")
 	pos, err := parse(fs, "info", args, 1, 1)
@@ -47,9 +50,12 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 	if in.Comment != "" {
 		fmt.Fprintf(w, "comment: %s\n", oneLine(in.Comment))
 	}
-	fmt.Fprintf(w, "type: TSP\ndimension: %d\nedge_weight_type: %s\n", in.N, in.Metric)
+	fmt.Fprintf(w, "type: TSP\ndimension: %s\nedge_weight_type: %s\n", solver.GroupDigits(strconv.Itoa(in.N)), in.Metric)
 	if in.Points != nil {
-		fmt.Fprintf(w, "format: point list (lengths shown in %s, computed in units of 10^%d of them)\n", unitName(in), -in.ScaleExp)
+		fmt.Fprintf(w, "format: point list (lengths in %s)\n", report.UnitName(in))
+		if *verbose {
+			fmt.Fprintf(w, "scale: lengths computed as integers in units of 10^%d of the file's\n", -in.ScaleExp)
+		}
 	}
 	switch {
 	case in.Metric != solver.Explicit:
@@ -60,10 +66,10 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(w, "coordinates: none\n")
 	}
 	if len(in.FixedEdges) > 0 {
-		fmt.Fprintf(w, "fixed_edges: %d\n", len(in.FixedEdges))
+		fmt.Fprintf(w, "fixed_edges: %s\n", solver.GroupDigits(strconv.Itoa(len(in.FixedEdges))))
 	}
 	if in.HasOptimum() {
-		fmt.Fprintf(w, "optimum: %s (from %s)\n", in.FormatLength(in.Optimum), in.OptimumSource)
+		fmt.Fprintf(w, "optimum: %s (from %s)\n", in.HumanLength(in.Optimum), in.OptimumSource)
 	} else {
 		fmt.Fprintf(w, "optimum: unknown\n")
 		if *boundFor > 0 {
@@ -77,7 +83,7 @@ func cmdInfo(ctx context.Context, e *env, args []string) error {
 			case err != nil:
 				return err
 			}
-			fmt.Fprintf(w, "lower_bound: %s (Held–Karp, %.2f s; every tour is at least this long)\n", in.FormatLength(r.Bound), r.Elapsed.Seconds())
+			fmt.Fprintf(w, "lower_bound: %s (Held–Karp, %.2f s; every tour is at least this long)\n", in.HumanLength(r.Bound), r.Elapsed.Seconds())
 		}
 	}
 	return nil
@@ -109,11 +115,11 @@ func cmdEval(_ context.Context, e *env, args []string) error {
 		return fmt.Errorf("%s: %v", pos[1], err)
 	}
 	l := solver.TourLength(in, tour)
-	fmt.Fprintf(e.stdout, "instance: %s (%d cities)\n", in.Name, in.N)
+	fmt.Fprintf(e.stdout, "instance: %s (%s)\n", in.Name, report.Plural(in.N, "city", "cities"))
 	if g, ok := in.Gap(l); ok {
-		fmt.Fprintf(e.stdout, "gap: %.4f%% above the optimum %s\n", g, in.FormatLength(in.Optimum))
+		fmt.Fprintf(e.stdout, "gap: %s%% above the optimum %s\n", solver.GroupDigits(fmt.Sprintf("%.4f", g)), in.HumanLength(in.Optimum))
 	} else if in.HasOptimum() {
-		fmt.Fprintf(e.stdout, "optimum: %s (no relative gap to an optimum of 0)\n", in.FormatLength(in.Optimum))
+		fmt.Fprintf(e.stdout, "optimum: %s (no relative gap to an optimum of 0)\n", in.HumanLength(in.Optimum))
 	}
 	fmt.Fprintf(e.stdout, "%s\n", in.FormatLength(l))
 	return nil
@@ -150,6 +156,9 @@ func cmdGen(_ context.Context, e *env, args []string) error {
 	if !slices.Contains(gen.Kinds, *kind) && *kind != "image" {
 		return usagef("gen", "--kind %q: want %s or image", *kind, strings.Join(gen.Kinds, ", "))
 	}
+	if err := checkGenN(*kind, *n); err != nil {
+		return err
+	}
 	if (*kind == "image") != (*imagePath != "") {
 		return usagef("gen", "--image goes with --kind image, and --kind image needs it")
 	}
@@ -176,6 +185,19 @@ func cmdGen(_ context.Context, e *env, args []string) error {
 	return writeGenerated(e, in, *kind, *out, *optTour)
 }
 
+// checkGenN refuses, as a usage error, an --n that kind cannot take: an odd or small grid, a circle past gen.MaxCircle.
+func checkGenN(kind string, n int) error {
+	if kind == "grid" {
+		if _, _, err := gen.GridShape(n); err != nil {
+			return usagef("gen", "--n %d: grid needs an even n of at least 4 (rows × cols with an even side)", n)
+		}
+	}
+	if kind == "circle" && n > gen.MaxCircle {
+		return usagef("gen", "--n %s: circle takes at most %s cities (its radius grows as n²)", solver.GroupDigits(strconv.Itoa(n)), solver.GroupDigits(strconv.Itoa(gen.MaxCircle)))
+	}
+	return nil
+}
+
 // writeGenerated writes a generated instance to out, with its optimum into
 // optima.csv beside it and, when optTour, its optimal tour.
 func writeGenerated(e *env, in *solver.Instance, kind, out string, optTour bool) error {
@@ -184,8 +206,9 @@ func writeGenerated(e *env, in *solver.Instance, kind, out string, optTour bool)
 	if err := atomicfile.Write(out, func(w io.Writer) error { return tsplib.WriteInstance(w, in) }); err != nil {
 		return err
 	}
+	csv := ""
 	if in.HasOptimum() {
-		csv := filepath.Join(filepath.Dir(out), tsplib.OptimaFile)
+		csv = filepath.Join(filepath.Dir(out), tsplib.OptimaFile)
 		if err := tsplib.AppendOptimum(csv, name, in.N, in.Metric.String(), in.Optimum); err != nil {
 			return err
 		}
@@ -201,11 +224,14 @@ func writeGenerated(e *env, in *solver.Instance, kind, out string, optTour bool)
 			}
 		}
 	}
-	fmt.Fprintf(e.stderr, "tsp: wrote %s (%d cities", out, in.N)
-	if in.HasOptimum() {
-		fmt.Fprintf(e.stderr, ", optimum %d", in.Optimum)
+	fmt.Fprintf(e.stderr, "tsp: wrote %s (%s)", out, report.Plural(in.N, "city", "cities"))
+	if csv != "" {
+		fmt.Fprintf(e.stderr, " and its optimum %s into %s", in.HumanLength(in.Optimum), csv)
+		if optTour {
+			fmt.Fprintf(e.stderr, ", its optimal tour into %s", filepath.Join(filepath.Dir(out), name+".opt.tour"))
+		}
 	}
-	fmt.Fprintln(e.stderr, ")")
+	fmt.Fprintln(e.stderr)
 	return nil
 }
 
@@ -463,14 +489,15 @@ func suiteNames() []string {
 
 func cmdEngines(_ context.Context, e *env, args []string) error {
 	fs := newFlags(e, "engines", "[--verbose [--all]] [FILE]", "Lists the registered engines: algorithm, backend, whether it can run here, and what it does;\n"+
-		"with CUDA built in, then every GPU, and why the engines cannot use it where they cannot.\n"+
+		"with CUDA built in, then every GPU, and why the engines cannot use it where they cannot; without,\n"+
+		"a line for the GPU engines (each on a line of its own with --verbose, in full with --all).\n"+
 		"With --verbose, also each engine's options: the flag that sets it (--opt NAME=VALUE for the\n"+
 		"engine-specific ones), its type, default and allowed range, and what it does; with --all also\n"+
 		"the experimental ones (kept for a suite or a paper's reproduction), marked so. A default that\n"+
 		"depends on the instance's size reads \"by size\"; with a TSPLIB FILE, the defaults and ranges\n"+
 		"a run on that instance takes, and the plan of the engines that decide one (auto, pop).")
 	verbose := fs.Bool("verbose", false, "list each engine's options")
-	all := fs.Bool("all", false, "with --verbose, also the experimental options")
+	all := fs.Bool("all", false, "with --verbose, also the experimental options, and the GPU engines' of a build without CUDA")
 	pos, err := parse(fs, "engines", args, 0, 1)
 	if err != nil {
 		return err
@@ -481,12 +508,17 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 			return err
 		}
 		*verbose = true
-		fmt.Fprintf(e.stdout, "options for %s (%d cities)\n", in.Name, in.N)
+		fmt.Fprintf(e.stdout, "options for %s (%s)\n", in.Name, report.Plural(in.N, "city", "cities"))
 	}
 	hidden := 0 // GPU engines of a build without CUDA: one line says why none can run
+	seen := map[string]bool{}
 	for _, eng := range solver.Engines() {
-		if eng.Backend() == solver.BackendGPU && !device.BuiltWithCUDA() && !*verbose {
-			hidden++
+		if eng.Backend() == solver.BackendGPU && !device.BuiltWithCUDA() && !*all {
+			if *verbose {
+				fmt.Fprintf(e.stdout, "%-12s %-4s needs the CUDA build (`make gpu`)\n", eng.Name(), eng.Backend())
+			} else {
+				hidden++
+			}
 			continue
 		}
 		status := "ready"
@@ -504,7 +536,7 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 			if !*all {
 				set = set.Stable()
 			}
-			writeOptions(e.stdout, set)
+			writeOptions(e.stdout, set, seen)
 		}
 	}
 	if hidden > 0 {
@@ -516,14 +548,15 @@ func cmdEngines(_ context.Context, e *env, args []string) error {
 	return nil
 }
 
-// writeOptions lists an engine's options, one a line, indented under it.
-func writeOptions(w io.Writer, set solver.OptionSet) {
+// writeOptions lists an engine's options, one a line, indented under it; an option whose flag and text seen holds already
+// (an earlier engine's) points there instead of saying it again.
+func writeOptions(w io.Writer, set solver.OptionSet, seen map[string]bool) {
 	if len(set) == 0 {
 		fmt.Fprintf(w, "    (no options besides --time, --seed and --target)\n")
 		return
 	}
 	for _, o := range set {
-		def := o.Default
+		def := solver.GroupDigits(o.Default)
 		switch {
 		case o.Auto != "" && def != "":
 			def += " (" + o.Auto + ")"
@@ -534,7 +567,13 @@ func writeOptions(w io.Writer, set solver.OptionSet) {
 		if o.Experimental {
 			tier = " (experimental)"
 		}
-		fmt.Fprintf(w, "    %-18s %-6s default %s; range %s%s\n        %s\n", o.Flag(), o.Kind, def, o.Range(), tier, o.Doc)
+		doc := "\n        " + o.Doc
+		if key := o.Flag() + "\x00" + o.Doc; seen[key] {
+			doc = " (as above)"
+		} else {
+			seen[key] = true
+		}
+		fmt.Fprintf(w, "    %-18s %-6s default %s; range %s%s%s\n", o.Flag(), o.Kind, def, o.Range(), tier, doc)
 	}
 }
 
@@ -573,12 +612,4 @@ func writeGPUs(w io.Writer) {
 		fmt.Fprintf(w, "gpu %d: %s (compute capability %d.%d, sm_%d%d, %d SMs, %.1f GiB) — %s\n",
 			g.Index, d.Name, d.Major, d.Minor, d.Major, d.Minor, d.Multiprocs, float64(d.GlobalMemory)/(1<<30), status)
 	}
-}
-
-// unitName names the unit an instance's lengths are shown in.
-func unitName(in *solver.Instance) string {
-	if u := in.LengthUnit(); u != "" {
-		return u
-	}
-	return "the file's units"
 }

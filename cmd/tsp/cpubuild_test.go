@@ -3,8 +3,11 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tsplab/tsplab/solver"
 )
 
 // TestCPUBuildSaysGPUOnce: a build without CUDA names its GPU engines in
@@ -28,5 +31,34 @@ func TestCPUBuildSaysGPUOnce(t *testing.T) {
 	}
 	if code, _, stderr := tsp(t, "solve", p, "--time", "0.1", "--gpus", "1"); code != 0 || !strings.Contains(stderr, "note: --gpus: GPU not used") {
 		t.Errorf("--gpus in a CPU build: exit %d, %q", code, stderr)
+	}
+}
+
+// TestEnginesForAFileInTheCPUBuild: tsp engines FILE in a build without
+// CUDA gives each GPU engine one line, saying it needs the CUDA build, and
+// says an option's text shared by several engines once.
+func TestEnginesForAFileInTheCPUBuild(t *testing.T) {
+	p := genCircle(t, 200)
+	code, out, stderr := tsp(t, "engines", p)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	docs := map[string]bool{}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "        ") {
+			if docs[l] {
+				t.Errorf("said twice: %s", l)
+			}
+			docs[l] = true
+		}
+	}
+	for _, eng := range solver.Engines() {
+		if eng.Backend() != solver.BackendGPU {
+			continue
+		}
+		b := engineBlock(out, fmt.Sprintf("%-12s %-4s", eng.Name(), eng.Backend()))
+		if strings.Count(b, "\n") != 0 || !strings.Contains(b, "needs the CUDA build") {
+			t.Errorf("%s/gpu: %q, want one line saying it needs the CUDA build", eng.Name(), b)
+		}
 	}
 }

@@ -105,9 +105,9 @@ func TestGzipInputs(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"info", p}, "optimum: 6260 (from " + tour + ")"},
+		{[]string{"info", p}, "optimum: 6,260 (from " + tour + ")"},
 		{[]string{"solve", p, "--algo", "2opt-climb", "--time", "1", "--quiet", "--json", "-"}, `"optimum": 6260`},
-		{[]string{"solve", p, "--time", "1", "--quiet", "--start", tour}, "length 6,260"},
+		{[]string{"solve", p, "--time", "1", "--start", tour}, "length 6,260"},
 		{[]string{"bound", p, "--time", "1", "--quiet"}, "6260"},
 		{[]string{"batch", dir, "--time-each", "200ms", "--out", filepath.Join(t.TempDir(), "r.jsonl"), "--backend", "cpu", "--quiet"}, "1 solved"},
 	}

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tsplab/tsplab/gpu/device"
+	"github.com/tsplab/tsplab/solver"
 )
 
 // TestSolveOpt: --opt sets an engine option (it reaches the report), and a
@@ -44,8 +47,8 @@ func TestSolveOpt(t *testing.T) {
 		{[]string{"--opt", "rkbi=3"}, []string{"--opt rkbi is unknown", "kicks, pivot, rkbi_k, neighbors, candidates (and ", "experimental ones", "did you mean rkbi_k?"}},
 		{[]string{"--opt", "pivot=best"}, []string{"first|rkbi"}},
 		{[]string{"--opt", "nonsense"}, []string{"name=value"}},
-		{[]string{"--opt", "blocks=1e12"}, []string{"--blocks", "1..65536"}},
-		{[]string{"--workers", "5000"}, []string{"--workers 5000", "1..1024"}},
+		{[]string{"--opt", "blocks=1e12"}, []string{"--blocks", "1..65,536"}},
+		{[]string{"--workers", "5000"}, []string{"--workers 5000", "1..1,024"}},
 		{[]string{"--algo", "no-such"}, []string{"--algo no-such", "2opt-ils"}},
 	} {
 		args := append([]string{"solve", p, "--backend", "cpu", "--algo", "3opt-ils", "--quiet"}, c.args...)
@@ -98,11 +101,11 @@ func TestEnginesForFile(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		if !strings.Contains(out, "("+c.n+" cities)") {
+		if !strings.Contains(out, "("+solver.GroupDigits(c.n)+" cities)") {
 			t.Errorf("%s cities: no header in\n%s", c.n, out)
 		}
 		// GPU auto hands these options to CPU auto and shows its defaults
-		for _, eng := range []string{"auto         cpu", "auto         gpu"} {
+		for _, eng := range autoHeads() {
 			if b := engineBlock(out, eng); !strings.Contains(b, c.want) {
 				t.Errorf("%s cities: no %q under %s in\n%s", c.n, c.want, eng, b)
 			}
@@ -112,6 +115,30 @@ func TestEnginesForFile(t *testing.T) {
 	if code != 1 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "missing.tsp") {
 		t.Errorf("a missing file: exit %d, %q", code, stderr)
 	}
+}
+
+// autoHeads are the heads of auto's lines in tsp engines --verbose: the CPU's, and the GPU's where CUDA is built in (a
+// build without lists the GPU engines' options only with --all).
+func autoHeads() []string {
+	if device.BuiltWithCUDA() {
+		return []string{"auto         cpu", "auto         gpu"}
+	}
+	return []string{"auto         cpu"}
+}
+
+// cpuBlocks is tsp engines' output without the GPU engines' blocks.
+func cpuBlocks(out string) string {
+	var b strings.Builder
+	keep := true
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(line, " ") {
+			keep = !strings.Contains(line, " gpu  ")
+		}
+		if keep {
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
 }
 
 // engineBlock is the part of tsp engines' output about the engine whose
@@ -151,6 +178,10 @@ func optionLines(out string) []string {
 func TestEnginesVerboseTiers(t *testing.T) {
 	_, out, _ := tsp(t, "engines", "--verbose")
 	_, all, _ := tsp(t, "engines", "--verbose", "--all")
+	if !device.BuiltWithCUDA() {
+		all = cpuBlocks(all) // a build without CUDA lists the GPU engines' options with --all alone
+	}
+
 	stable, every := optionLines(out), optionLines(all)
 	gpus := 0
 	for _, l := range stable {
@@ -158,13 +189,13 @@ func TestEnginesVerboseTiers(t *testing.T) {
 			gpus++
 		}
 	}
-	if gpus == 0 {
+	if gpus == 0 && device.BuiltWithCUDA() {
 		t.Error("tsp engines --verbose lists no gpus option")
 	}
 	if n := len(stable) - gpus + 1; n > 90 {
 		t.Errorf("tsp engines --verbose lists %d options (gpus once), want at most 90", n)
 	}
-	for _, head := range []string{"auto         cpu", "auto         gpu"} {
+	for _, head := range autoHeads() {
 		if n := len(optionLines(engineBlock(out, head))); n == 0 || n > 8 {
 			t.Errorf("%s: %d options without --all, want 1 to 8:\n%s", head, n, engineBlock(out, head))
 		}

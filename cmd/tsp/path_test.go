@@ -60,7 +60,7 @@ func TestSolveOpenAndEnds(t *testing.T) {
 		for _, c := range cases {
 			t.Run(algo+" "+c.name, func(t *testing.T) {
 				js := filepath.Join(dir, "r.json")
-				args := append([]string{"solve", file, "--algo", algo, "--backend", "cpu", "--time", "300ms", "--json", js, "--quiet"}, c.args...)
+				args := append([]string{"solve", file, "--algo", algo, "--backend", "cpu", "--time", "300ms", "--json", js}, c.args...)
 				code, out, stderr := tsp(t, args...)
 				if code != 0 {
 					t.Fatalf("exit %d: %s", code, stderr)

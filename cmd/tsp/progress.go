@@ -235,9 +235,15 @@ func (p *progress) line(s solver.Snapshot) string {
 	}
 	fmt.Fprintf(&tail, "  %s moves/s  %.1fs", siCount(solver.MovesPerSecond(s.Moves, s.Elapsed)), s.Elapsed.Seconds())
 	if st := shortStatus(phaseOf(s), s.Account); st != "" {
-		// bracketed: "bound  length 379512" read as a bound above the optimum
-		if room := progressWidth - len([]rune(head.String())) - len([]rune(tail.String())) - len("[]  "); room >= 5 {
-			head.WriteString("[" + clip(st, room) + "]  ")
+		// bracketed: "bound  length 379512" read as a bound above the optimum; the bar gives way to the status's first clause
+		room := progressWidth - len([]rune(tail.String())) - len("[]  ")
+		fit := fitStatus(st, room-len([]rune(head.String())))
+		if fit == "" && p.terminal && fitStatus(st, room) != "" {
+			head.Reset()
+			fit = fitStatus(st, room)
+		}
+		if fit != "" {
+			head.WriteString("[" + fit + "]  ")
 		}
 	}
 	line := head.String() + tail.String()
@@ -252,6 +258,25 @@ func (p *progress) line(s solver.Snapshot) string {
 func shortStatus(ph solver.Phase, acc *solver.Account) string {
 	s, _, _ := strings.Cut(report.Status(ph, acc), ";")
 	return s
+}
+
+// fitStatus is status within room runes: whole, else up to the end of its
+// longest first clause that fits (before ", ", ": " or " ("), else
+// nothing, never a word cut off.
+func fitStatus(status string, room int) string {
+	if len([]rune(status)) <= room {
+		return status
+	}
+	fit := ""
+	for i := range status {
+		if len([]rune(status[:i])) > room {
+			break
+		}
+		if strings.HasPrefix(status[i:], ", ") || strings.HasPrefix(status[i:], ": ") || strings.HasPrefix(status[i:], " (") {
+			fit = status[:i]
+		}
+	}
+	return fit
 }
 
 // percent writes a gap in percent for people: two decimals, digits grouped (a weak bound's 140,965.64).

@@ -74,7 +74,8 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	in = rt.in
 	// --time counts from the command's start: reading a large instance is spent from the same budget, and so is the end of the run after the engine's deadline
 	read := time.Since(start)
-	p.TimeLimit = remainingLimit(r.p.TimeLimit, read+endReserve(in.N, read, r.out != ""))
+	reserve := endReserve(in.N, read, r.out != "")
+	p.TimeLimit = remainingLimit(r.p.TimeLimit, read+reserve)
 	plan, err := pl.Prepare(choice.Engine, in, p)
 	if err != nil {
 		return prepareError(choice.Engine, err)
@@ -82,7 +83,8 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if gpuNote != "" && !r.quiet {
 		fmt.Fprintf(e.stderr, "tsp: note: --gpus: %s\n", gpuNote)
 	}
-	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet, verbose: r.verbose, alongside: !r.boundGiven, progressJSON: r.progress == "json"}
+	o := outputs{tour: r.out, json: r.json, bound: r.bound, quiet: r.quiet, verbose: r.verbose, alongside: !r.boundGiven, progressJSON: r.progress == "json",
+		clock: runClock{start: start, limit: r.p.TimeLimit, reserve: reserve}}
 	rt.adjust(&o)
 	out, err := solveWithProgress(ctx, e, plan, o)
 	if errors.Is(err, session.ErrNoTour) {
@@ -211,8 +213,8 @@ func parseSolve(e *env, args []string) (*solveRequest, error) {
 	fs.StringVar(&r.json, "json", "", "write the run report as JSON to `FILE` (- for stdout)")
 	fs.Int64Var(&r.optimum, "optimum", 0, "known optimum `N` (overrides optima.csv and .opt.tour; 0 counts when given)")
 	fs.StringVar(&r.optima, "optima", "", "also look for optima.csv in `DIR` (or this .csv file)")
-	fs.BoolVar(&r.quiet, "quiet", false, "no progress and no summary on stderr")
-	fs.BoolVar(&r.verbose, "verbose", false, "after the summary, what the search did, part by part (the JSON report's account)")
+	fs.BoolVar(&r.quiet, "quiet", false, "print nothing but errors: no progress, no notes, no summary (--out, --json and their - still write)")
+	fs.BoolVar(&r.verbose, "verbose", false, "after the summary, what the search did, part by part (the JSON report's account), and an annealer's schedule")
 	fs.StringVar(&r.progress, "progress", "text", progressDoc)
 	durationVar(fs, &r.bound, "bound", 0, "when the optimum is unknown, spend up to `D` after the run on a lower bound for the gap, a hard limit (0: none; default: the bound alongside the run, within --time)")
 	fs.StringVar(&p.Algorithm, "algo", "auto", "algorithm `NAME` (auto: the strongest for the time budget)")
@@ -309,7 +311,7 @@ func chooseSolveEngine(pl *session.Pipeline, p solver.Params) (session.Choice, e
 func solveWithProgress(ctx context.Context, e *env, plan *session.Plan, o outputs) (session.Outcome, error) {
 	req := session.Request{Bound: o.alongside}
 	var pr *progress
-	if !o.quiet {
+	if !o.quiet && plan.In.N > report.MaxTrivial {
 		pr = newProgress(e.stderr, plan.In, plan.Params.TimeLimit, o.progressJSON)
 		pr.length = o.pathLength
 		req.OnSnapshot, req.Interval, req.OnBound = pr.show, pr.every, pr.setBound
@@ -336,10 +338,46 @@ type outputs struct {
 	progressJSON bool
 	// pathLength is the length of a route's path from that of the engine's tour, for progress (nil: the tour's)
 	pathLength func(int64) int64
+	clock      runClock
 }
 
+// runClock is what the summary's time is told by: --time counts from the command's start (reading the instance
+// included) and keeps reserve of it for the run's end, after the engine's deadline.
+type runClock struct {
+	start   time.Time // zero: the engine's own elapsed time stands
+	limit   time.Duration
+	reserve time.Duration
+}
+
+// elapsed is the command's time so far, the engine's (res.Elapsed) where the start is unknown.
+func (c runClock) elapsed(res solver.Result) time.Duration {
+	if c.start.IsZero() {
+		return res.Elapsed
+	}
+	return max(time.Since(c.start), res.Elapsed)
+}
+
+// stopWords is why the run ended, for the summary: a stop by time said as the time limit reached only where the
+// command's time is at the limit, short of it by no more than the reserve for the end; the end of the engine's
+// schedule only where it came before a time limit ("" otherwise).
+func (c runClock) stopWords(res solver.Result, elapsed time.Duration) string {
+	early := c.limit > 0 && elapsed < c.limit-c.reserve-endSlack
+	switch {
+	case res.StopReason == solver.StopDone && early:
+		return fmt.Sprintf("the engine's schedule ended %.2f s before the time limit", (c.limit - elapsed).Seconds())
+	case !res.StopReason.Early():
+		return ""
+	case res.StopReason == solver.StopTime && early:
+		return fmt.Sprintf("the engine ended its search %.2f s before the time limit", (c.limit - elapsed).Seconds())
+	}
+	return res.StopReason.Describe()
+}
+
+// endSlack is how much sooner than the limit, beyond the reserve for the run's end, a run stopped by time may end
+// and still be said to have reached it: the engine's last phase stopping and the timers' resolution.
+const endSlack = 100 * time.Millisecond
+
 // finishSolve writes the tour first (an interrupt during the bound still finds it), the bound when the optimum is unknown, the report and the summary; a failed output stops none of the others.
-// The summary goes to stdout unless an output took it, then to stderr (unless quiet).
 func finishSolve(ctx context.Context, e *env, plan *session.Plan, out session.Outcome, o outputs) error {
 	in, res := plan.In, out.Result
 	var errs []error
@@ -392,7 +430,7 @@ func writeSolveTour(e *env, in *solver.Instance, res solver.Result, path string)
 func solveBound(e *env, in *solver.Instance, out session.Outcome, o outputs) *bound.Result {
 	err := out.BoundErr
 	switch {
-	case out.Bound != nil || in.HasOptimum() || o.quiet:
+	case out.Bound != nil || in.HasOptimum() || o.quiet || in.N <= report.MaxTrivial:
 	case o.alongside && (err == nil || !session.BoundFailed(err)):
 		fmt.Fprintf(e.stderr, "tsp: no lower bound was ready within the time limit: 'tsp bound FILE' or --bound D (up to D after the run) computes one\n")
 	case o.bound > 0 && errors.Is(err, context.DeadlineExceeded):
@@ -403,17 +441,27 @@ func solveBound(e *env, in *solver.Instance, out session.Outcome, o outputs) *bo
 	return out.Bound
 }
 
-// printSolveSummary prints the summary, the schedule and the gap above the bound.
+// printSolveSummary prints the summary (with --verbose the whole account and the annealing schedule) and the gap above the bound, on stdout unless --out - or --json - took
+// it, then on stderr; quiet prints nothing.
 func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound.Result, o outputs) {
-	lines := []string{summary(in, res)}
+	if o.quiet {
+		return
+	}
+	if t := report.Trivial(in.N); t != "" {
+		// nothing was searched: the length says it all
+		o.print(e, fmt.Sprintf("%s: length %s; %s", in.Name, in.HumanLength(res.Length), t))
+		return
+	}
+	elapsed := o.clock.elapsed(res)
+	lines := []string{summary(in, res, elapsed, o.clock.stopWords(res, elapsed))}
 	if s := report.Summary(res.Account); s != "" {
 		lines = append(lines, s)
 	}
 	if o.verbose {
 		lines = append(lines, report.Lines(in, res.Account)...)
-	}
-	if res.Schedule != nil {
-		lines = append(lines, "schedule "+res.Schedule.InFileUnits(in).String())
+		if res.Schedule != nil {
+			lines = append(lines, "schedule "+res.Schedule.InFileUnits(in).String())
+		}
 	}
 	if lb != nil {
 		lines = append(lines, gapLine(in, res.Length, *lb))
@@ -421,12 +469,16 @@ func printSolveSummary(e *env, in *solver.Instance, res solver.Result, lb *bound
 		lines = append(lines, estimateLine(in, res.Length, est))
 	}
 	for _, l := range lines {
-		switch {
-		case o.tour != "-" && o.json != "-":
-			fmt.Fprintln(e.stdout, l)
-		case !o.quiet:
-			fmt.Fprintln(e.stderr, "tsp: "+l)
-		}
+		o.print(e, l)
+	}
+}
+
+// print writes a line of the summary: on stdout unless --out - or --json - took it, then on stderr.
+func (o outputs) print(e *env, l string) {
+	if o.tour != "-" && o.json != "-" {
+		fmt.Fprintln(e.stdout, l)
+	} else {
+		fmt.Fprintln(e.stderr, "tsp: "+l)
 	}
 }
 
@@ -436,16 +488,17 @@ func estimateLine(in *solver.Instance, length int64, est float64) string {
 		100*(float64(length)-est)/est, in.HumanLength(int64(math.Round(est))))
 }
 
-// summary is the one-line outcome of a run.
-func summary(in *solver.Instance, r solver.Result) string {
+// summary is the one-line outcome of a run that took elapsed (the command's time, reading the instance included,
+// which --time limits) and ended as stop says.
+func summary(in *solver.Instance, r solver.Result, elapsed time.Duration, stop string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: length %s", in.Name, in.HumanLength(r.Length))
 	if g, ok := in.Gap(r.Length); ok {
 		fmt.Fprintf(&b, " (gap %s%% to %s)", percent(g), in.HumanLength(in.Optimum))
 	}
-	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %s moves (%s/s)", r.Algorithm, r.Backend, r.Device, r.Elapsed.Seconds(), siCount(float64(r.Moves)), siCount(r.MovesPerSecond()))
-	if r.StopReason.Early() {
-		b.WriteString(", " + r.StopReason.Describe())
+	fmt.Fprintf(&b, ", %s/%s on %s, %.2f s, %s moves (%s/s)", r.Algorithm, r.Backend, r.Device, elapsed.Seconds(), siCount(float64(r.Moves)), siCount(r.MovesPerSecond()))
+	if stop != "" {
+		b.WriteString(", " + stop)
 	}
 	return b.String()
 }

@@ -16,7 +16,7 @@ func TestSolveStartOptimal(t *testing.T) {
 	opt := filepath.Join(filepath.Dir(file), "opt", "pr2392.opt.tour")
 	for _, algo := range []string{"auto", "2opt-ils", "3opt-ils", "2opt-climb", "swap-climb", "sa", "pssm", "pspm", "sspm"} {
 		t.Run(algo, func(t *testing.T) {
-			code, out, stderr := tsp(t, "solve", file, "--start", opt, "--algo", algo, "--backend", "cpu", "--time", "2s", "--quiet")
+			code, out, stderr := tsp(t, "solve", file, "--start", opt, "--algo", algo, "--backend", "cpu", "--time", "2s")
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}

@@ -71,7 +71,12 @@ func evolving(e *solver.EAXAccount) string {
 		return "evolving a population"
 	}
 	if e.Generations == 0 {
-		s := fmt.Sprintf("building a population: %s of %s", count(e.Built), Plural(e.Descents, "tour"))
+		// the descents of the first tours take a while on a large
+		// instance, the best tour already shown growing shorter
+		s := fmt.Sprintf("building a population: the first descents (at most %s)", Plural(e.Descents, "tour"))
+		if e.Built > 0 {
+			s = fmt.Sprintf("building a population: %s so far (at most %s)", Plural(e.Built, "tour"), count(e.Descents))
+		}
 		if e.FromGPU > 0 {
 			s += fmt.Sprintf(", %s on the GPU", count(e.FromGPU))
 		}
@@ -101,11 +106,30 @@ func gainWords(g solver.Source) string {
 	case solver.SourceEAX:
 		return "edge assembly crossover"
 	case solver.SourceCrossover:
-		return "recombining"
+		// the crossover's child after its descent: a crossover that gave
+		// no shorter child (PoolAccount.Gained) may still lead to one
+		return "a descent of a recombined tour"
 	case solver.SourceGPU:
 		return "the GPU's searches"
 	}
 	return ""
+}
+
+// MaxTrivial is the most cities whose every tour is optimal: with 3 or
+// fewer there is one tour, in either direction.
+const MaxTrivial = 3
+
+// Trivial says that every tour of an instance of n cities is optimal,
+// for n up to MaxTrivial ("" past it): such a run has no search, gap or
+// bound worth telling.
+func Trivial(n int) string {
+	switch {
+	case n > MaxTrivial:
+		return ""
+	case n == 1:
+		return "one city: its tour is that city alone, and optimal"
+	}
+	return fmt.Sprintf("every tour of %s is optimal", Plural(n, "city", "cities"))
 }
 
 // Summary is one short line on what a run's search did and what helped,
@@ -136,7 +160,6 @@ func Summary(acc solver.Account) string {
 	if w := acc.TourWindows; w != nil && w.Improved > 0 {
 		add(fmt.Sprintf("windows of the tour searched at once shortened %s", Plural(w.Improved, "window")))
 	}
-	add(listsShort(acc.Lists))
 	if g := gainWords(acc.LastGain); g != "" {
 		add("the last improvement came from " + g)
 	}
@@ -153,7 +176,7 @@ func populationSummary(acc solver.Account) string {
 		s = append(s, fmt.Sprintf("evolved %s by edge assembly crossover", Plural(e.Populations, "population")))
 	}
 	if p := acc.Pool; p != nil && p.Crossovers > 0 {
-		s = append(s, fmt.Sprintf("recombined a pool of %s (%s, %s)", Plural(p.Tours, "tour"), Plural(p.Crossovers, "crossover"), gave(p.Gained)))
+		s = append(s, fmt.Sprintf("recombined a pool of %s (%s, %s)", Plural(p.Tours, "tour"), Plural(p.Crossovers, "crossover"), shorterChild(p.Gained)))
 	}
 	return strings.Join(s, ", then ")
 }
@@ -161,14 +184,9 @@ func populationSummary(acc solver.Account) string {
 // gave says how many of some tries gave a shorter tour.
 func gave(n int) string { return count(n) + " gave a shorter tour" }
 
-// listsShort is the summary's word on candidate lists: only where the
-// ascent behind alpha lists did not end in its time (more time helps).
-func listsShort(l *solver.ListsAccount) string {
-	if l == nil || l.Kind == solver.ListsAlpha || l.AscentSeconds == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%s candidate lists: the ascent for alpha-nearness lists did not end within %s (a longer time limit gives it time)", l.Kind, seconds(l.AscentSeconds))
-}
+// shorterChild says how many crossovers gave a child shorter than its
+// parents, before the child's descent (which may shorten it further).
+func shorterChild(n int) string { return count(n) + " gave a child shorter than its parents" }
 
 // route says what path a run's tour became ("" for a tour).
 func route(r *solver.RouteAccount) string {
@@ -207,7 +225,7 @@ func Lines(in *solver.Instance, acc solver.Account) []string {
 		add("pool: %s of %s%s; members differ from the best in %.1f %% of edges, the longest %.3f %% above it", count(p.Tours), Plural(p.Capacity, "tour"),
 			fromGPU(p.FromGPU), p.SpreadEdges, p.SpreadLength)
 		add("recombination: %s descended, %s (%s), the pool took %s, %s with members shortened a tour before it was offered",
-			Plural(p.NewTours, "new tour"), Plural(p.Crossovers, "crossover"), gave(p.Gained), Plural(p.Entered, "child", "children"), Plural(p.Merges, "crossover"))
+			Plural(p.NewTours, "new tour"), Plural(p.Crossovers, "crossover"), shorterChild(p.Gained), Plural(p.Entered, "child", "children"), Plural(p.Merges, "crossover"))
 	}
 	if r := acc.Restarts; r != nil {
 		add("restarts: %s from the best, %s of the crossovers with it %s", count(r.Count), count(r.Gained), "gave a shorter best")
@@ -272,7 +290,7 @@ func listsLine(l *solver.ListsAccount) string {
 		}
 	}
 	if l.AscentSeconds > 0 {
-		s += fmt.Sprintf(": no ascent for alpha-nearness lists within %s", seconds(l.AscentSeconds))
+		s += fmt.Sprintf(": the ascent for alpha-nearness lists did not end within %s (a longer time limit gives it time)", seconds(l.AscentSeconds))
 	}
 	return s
 }

@@ -54,7 +54,7 @@ func TestWordsGroupDigitsAndPlurals(t *testing.T) {
 		}
 	}
 	all := strings.Join(texts, "\n")
-	for _, want := range []string{"best 4,776.9125 to 4,700.3281", "1,234,567 crossovers", "98,765 shortened", "1 tour, 1 on the GPU", "the pool took 1 child"} {
+	for _, want := range []string{"best 4,776.9125 to 4,700.3281", "1,234,567 crossovers", "98,765 shortened", "1 tour so far (at most 1), 1 on the GPU", "the pool took 1 child"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no %q in\n%s", want, all)
 		}
@@ -99,5 +99,36 @@ func TestLengthInFileUnits(t *testing.T) {
 		if got := Length(c.in, c.v); got != c.want {
 			t.Errorf("Length(%v) = %q, want %q", c.v, got, c.want)
 		}
+	}
+}
+
+// TestCrossoverWordsAgree: a pool whose crossovers gave no shorter child
+// while the last improvement came from a crossover's descended child is
+// told in words that agree: neither says that recombining gave nothing.
+func TestCrossoverWordsAgree(t *testing.T) {
+	acc := solver.Account{LastGain: solver.SourceCrossover, Pool: &solver.PoolAccount{Tours: 8, Capacity: 8, Crossovers: 3}}
+	want := "recombined a pool of 8 tours (3 crossovers, 0 gave a child shorter than its parents); the last improvement came from a descent of a recombined tour"
+	if got := Summary(acc); got != want {
+		t.Errorf("Summary\n got %q\nwant %q", got, want)
+	}
+	if got := Status(solver.PhaseRecombine, &acc); !strings.HasSuffix(got, "the last improvement came from a descent of a recombined tour") {
+		t.Errorf("Status %q", got)
+	}
+	in := solver.NewCoordInstance("sq", solver.Euc2D, []float64{0, 1}, []float64{0, 1}, nil)
+	if l := strings.Join(Lines(in, acc), "\n"); strings.Contains(l, "0 gave a shorter tour") {
+		t.Errorf("Lines say no crossover gave a shorter tour:\n%s", l)
+	}
+}
+
+// TestSummaryLeavesListsToLines: candidate lists whose ascent did not end
+// are told in Lines (--verbose, the app's details), not in the summary.
+func TestSummaryLeavesListsToLines(t *testing.T) {
+	acc := solver.Account{Lists: &solver.ListsAccount{Kind: solver.ListsNearest, AscentSeconds: 1.5}}
+	if s := Summary(acc); s != "" {
+		t.Errorf("Summary %q, want none", s)
+	}
+	in := solver.NewCoordInstance("sq", solver.Euc2D, []float64{0, 1}, []float64{0, 1}, nil)
+	if l := strings.Join(Lines(in, acc), "\n"); !strings.Contains(l, "did not end within 1.5 s") {
+		t.Errorf("Lines:\n%s", l)
 	}
 }

@@ -174,7 +174,17 @@ func (pl *Plan) Run(ctx context.Context, req Request) (Outcome, error) {
 		// the engine's default limit is the run's, as its report says
 		q.TimeLimit = solver.DefaultLimitOf(pl.Engine, pl.In, q)
 	}
-	res, err := solver.RunAided(rctx, pl.Engine, pl.In, q, snaps, aid, !req.NoOptimumStop)
+	var res solver.Result
+	var err error
+	started := false
+	if req.Params == nil && !req.NoOptimumStop {
+		// the plan's own start tour, already optimal, ends the run before the engine sets up (a runner's later
+		// segment, which gives its params, runs on from its best)
+		res, started, err = solver.OptimalStart(pl.Engine, pl.In, q)
+	}
+	if !started {
+		res, err = solver.RunAided(rctx, pl.Engine, pl.In, q, snaps, aid, !req.NoOptimumStop)
+	}
 	forwarded()
 	if proven() {
 		res.StopReason, res.Stopped = solver.StopOptimum, true

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/report"
 )
 
 // Limits on what the reader accepts.
@@ -483,7 +484,7 @@ func (p *parser) coordValues(section string, d int, id int64, line int, cols [][
 			return err
 		}
 		if eof || cline != line {
-			return p.errf(line, "%s: node %d has %d coordinates, want %d", section, id, k, d)
+			return p.errf(line, "%s: node %d has %s, want %d", section, id, report.Plural(k, "coordinate"), d)
 		}
 		v, err := strconv.ParseFloat(string(c), 64)
 		if err != nil {

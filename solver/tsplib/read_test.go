@@ -287,7 +287,7 @@ func TestErrors(t *testing.T) {
 		{"DIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_TYPE: NO_COORDS\nNODE_COORD_SECTION\n", 4, "NO_COORDS"},
 		{head + "1 0 0\n2 1 1\n", 7, "NODE_COORD_SECTION ended after 2 of 3 nodes (found end of file)"},
 		{head + "1 0 0\n2 1 1\nEOF\n", 8, "ended after 2 of 3 nodes (found \"EOF\")"},
-		{head + "1 0 0\n2 1\n3 2 2\n", 7, "node 2 has 1 coordinates, want 2"},
+		{head + "1 0 0\n2 1\n3 2 2\n", 7, "node 2 has 1 coordinate, want 2"},
 		{head + "1 0 0\n2 1 1 1\n3 2 2\n", 7, "node 2 has extra field \"1\""},
 		{head + "1 0 0\n2 1 1\n3 2 2\n4 3 3\n", 9, "unexpected data \"4\" where a keyword should be (more data than DIMENSION declares?)"},
 		{head + "1 0 0\n1 1 1\n3 2 2\n", 7, "node id 1 given twice (first on line 6)"},
@@ -519,7 +519,7 @@ func TestLineEnds(t *testing.T) {
 				want = 13 // "\r" then "\r\n": two line ends each
 			}
 			_, err = Parse(wrap(bad), "le.tsp")
-			checkError(t, fmt.Sprintf("%q one byte %v", nl, oneByte), err, "le.tsp", want, "node 2 has 1 coordinates")
+			checkError(t, fmt.Sprintf("%q one byte %v", nl, oneByte), err, "le.tsp", want, "node 2 has 1 coordinate")
 			tour, err := ParseTour(wrap("TOUR_SECTION\n2\n1\n3\n-1\nEOF\n"), "le.tour", 3)
 			if err != nil || tour[0] != 1 {
 				t.Errorf("%q one byte %v: tour %v %v", nl, oneByte, tour, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -41,7 +42,20 @@ var _ solver.DefaultLimiter = climbEngine{}
 
 // Prepare reads a run's settings once (solver.Preparer).
 func (e climbEngine) Prepare(in *solver.Instance, p solver.Params) (any, error) {
-	return climbSpecs[e.ID].Parse(in, p)
+	cfg, err := climbSpecs[e.ID].Parse(in, p)
+	if err != nil {
+		return cfg, err
+	}
+	return cfg, tabuWorkers(cfg, in, p)
+}
+
+// tabuWorkers refuses more than one worker for a tabu search, one sequential search, rather than running it on one.
+func tabuWorkers(cfg climbConfig, in *solver.Instance, p solver.Params) error {
+	if cfg.Tabu > 0 && in.N >= 8 && p.Workers > 1 {
+		return &solver.ParamError{Flag: "--workers", Value: strconv.Itoa(p.Workers), Range: "1",
+			Why: "the tabu search (--opt tabu) is one sequential search; leave --workers out or give 1"}
+	}
+	return nil
 }
 
 func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Params, snaps chan solver.Snapshot) (solver.Result, error) {
@@ -61,6 +75,9 @@ func (e climbEngine) Solve(ctx context.Context, in *solver.Instance, p solver.Pa
 	p.Algorithm, p.Backend = e.ID, solver.BackendCPU
 	if tabu > 0 && in.N >= 8 {
 		// one sequential search: one worker; the iterations end it
+		if err := tabuWorkers(cfg, in, p); err != nil {
+			return solver.Result{}, err
+		}
 		p.Workers = 1
 		r := &climbRun{e: e, in: in, p: p, w: 1, start: start, d: tour.NewDist(in), c: runctl.NewControl(ctx, p, 1, snaps, start)}
 		return solveSwapTabu(r, tabu, tenure)

@@ -30,9 +30,9 @@ var climbSpecs = map[string]*solver.Spec[climbConfig]{
 			"climbs' start tours: randomized nearest-neighbour tours (a random first city, then the nearest unvisited city, at about 3 % of the steps the second nearest), each pass's best move sought among the moves to a city's 8 nearest and the whole neighbourhood scanned when none improves (nn); or uniformly random tours, every pass over the whole neighbourhood, as O'Neil & Burtscher (random)").Experimental()),
 	"swap-climb": solver.NewSpec(climbWorkers, climbRestarts,
 		solver.Int(OptTabu, func(c *climbConfig) *int { return &c.Tabu }, 0, 0, 1<<30,
-			"iterations of one tabu search instead of random-restart climbing (Luong et al.'s protocol: 10000); 0: climb").Experimental(),
+			"iterations of one tabu search, on one worker, instead of random-restart climbing (Luong et al.'s protocol: 10000); 0: climb"),
 		solver.Int(OptTenure, func(c *climbConfig) *int { return &c.Tenure }, 0, 1, 1<<20,
-			"tabu search: iterations for which a swapped pair of positions may not be swapped again (unless that gives a new best)").Auto("n/10, at least 10").Experimental(),
+			"tabu search: iterations for which a swapped pair of positions may not be swapped again (unless that gives a new best)").Auto("n/10, at least 10"),
 	),
 }
 

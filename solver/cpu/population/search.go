@@ -2,7 +2,6 @@ package population
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -385,7 +384,7 @@ func (s *search) finish(stopped bool) (solver.Result, error) {
 		s.best = toInt32(st)
 	}
 	res, err := solver.Finish(s.in, s.e, s.p, solver.Outcome{Tour: toInt(s.best), Moves: s.moves, Steps: s.steps, Start: s.start,
-		Stopped: stopped, Device: fmt.Sprintf("cpu: %d workers on %d cores", s.w, runtime.NumCPU()), Account: s.account()})
+		Stopped: stopped, Device: runctl.DeviceName(s.w), Account: s.account()})
 	if err == nil && s.feed != nil {
 		res.Stats.PoolSearched = s.feed.worked()
 	}
