@@ -108,7 +108,7 @@ func (p *Pane) writeExport(w io.Writer, kind string, width, height int, label st
 		}
 		return export.WriteSVGPath(w, p.in, tour, width)
 	case ExportCSV:
-		return export.WriteCurveCSV(w, p.Curve.Points())
+		return export.WriteCurveCSV(w, p.in, p.Curve.Points())
 	case ExportJSON:
 		res, ok, err := p.resultRoute()
 		if !ok {
@@ -142,7 +142,12 @@ func (a *App) prepareExport(kind string, width, height int) (write func(path str
 		if err != nil {
 			return nil, err
 		}
-		return func(path string) ([]string, error) { return []string{path}, writeWhole(path, buf.Bytes()) }, nil
+		return func(path string) ([]string, error) {
+			if err := a.checkOutput(path); err != nil {
+				return nil, err
+			}
+			return []string{path}, writeWhole(path, buf.Bytes())
+		}, nil
 	}
 	parts := make([][]byte, len(panes))
 	tags := make([]string, len(panes))
@@ -155,11 +160,17 @@ func (a *App) prepareExport(kind string, width, height int) (write func(path str
 		tags[i] = fmt.Sprintf("%c-%s", 'A'+i, strings.ReplaceAll(p.engineName(), "/", "-"))
 	}
 	return func(path string) ([]string, error) {
+		if err := a.checkOutput(path); err != nil {
+			return nil, err
+		}
 		ext := filepath.Ext(path)
 		base := strings.TrimSuffix(path, ext)
 		var out []string
 		for i, data := range parts {
 			name := fmt.Sprintf("%s-%s%s", base, tags[i], ext)
+			if err := a.checkOutput(name); err != nil {
+				return out, err
+			}
 			if err := writeWhole(name, data); err != nil {
 				return out, err
 			}
@@ -388,7 +399,7 @@ func (a *App) saveDialog(kind string, width, height int) {
 	if in := a.Panes()[0].Instance(); in != nil {
 		name = in.Name
 	}
-	d.SetFileName(name + "." + fileExt(kind))
+	d.SetFileName(exportName(kind, name, a.inputs()))
 	d.SetFilter(storage.NewExtensionFileFilter([]string{"." + fileExt(kind)}))
 	d.Resize(fyne.NewSize(800, 560))
 	d.Show()

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"fyne.io/fyne/v2/storage"
 )
 
 // An export that cannot be made yet (no run) fails before anything is
@@ -95,5 +97,74 @@ func TestExportSVGPath(t *testing.T) {
 	}
 	if fileExt(ExportSVGPath) != "svg" || !isPicture(ExportSVGPath) {
 		t.Error("the SVG path is not saved as an .svg of a chosen width")
+	}
+}
+
+// No export can land on a file the app has read (the instance, its
+// optimal tour, a start tour): the names the save dialog proposes are
+// none of theirs, the writer the dialog opens refuses them before it
+// empties them, and the export refuses them, each kind, single and
+// compare mode. The convergence CSV's lengths are in the file's units.
+func TestExportNeverOntoAnInput(t *testing.T) {
+	for _, compare := range []bool{false, true} {
+		ap, loads := newTestApp(t, Options{Compare: compare})
+		waitLoad(t, loads)
+		dir := t.TempDir()
+		inst := writeFile(t, dir, "holes.csv", "x,y\n0.5,0\n10.25,0\n10.25,10.125\n0,10\n5,5.5\n")
+		ap.OpenFile(inst)
+		if err := waitLoad(t, loads); err != nil {
+			t.Fatal(err)
+		}
+		start := writeFile(t, dir, "holes.tour", "TYPE : TOUR\nDIMENSION : 5\nTOUR_SECTION\n1 2 3 4 5\n-1\nEOF\n")
+		if err := ap.OpenStartTour(start); err != nil {
+			t.Fatal(err)
+		}
+		opt := writeFile(t, dir, "holes.opt.tour", "TYPE : TOUR\nDIMENSION : 5\nTOUR_SECTION\n1 2 3 5 4\n-1\nEOF\n")
+		inputs := []string{inst, start, opt}
+		before := map[string]string{}
+		for _, f := range inputs {
+			b, _ := os.ReadFile(f)
+			before[f] = string(b)
+		}
+		for _, p := range ap.Panes() {
+			p.SetSettings(fakeSettings(0))
+			if err := p.RunFor(100 * time.Millisecond); err != nil {
+				t.Fatal(err)
+			}
+			settle(t, p)
+		}
+		for _, c := range exportChoices {
+			name := exportName(c.kind, ap.Single.Instance().Name, ap.inputs())
+			for _, in := range inputs {
+				if strings.EqualFold(name, filepath.Base(in)) {
+					t.Errorf("compare %v: %s proposes %s, an input", compare, c.label, name)
+				}
+			}
+			for _, in := range inputs {
+				if files, err := ap.ExportFile(in, c.kind, 200, 0); err == nil || !strings.Contains(err.Error(), "has read") {
+					t.Errorf("compare %v: %s onto %s: wrote %v, error %v", compare, c.label, filepath.Base(in), files, err)
+				}
+				// what the save dialog does with the name chosen
+				if w, err := storage.Writer(storage.NewFileURI(in)); err == nil {
+					w.Close()
+					t.Errorf("compare %v: the save dialog's writer opened %s", compare, filepath.Base(in))
+				}
+			}
+			for _, f := range inputs {
+				if b, _ := os.ReadFile(f); string(b) != before[f] {
+					t.Fatalf("compare %v: %s export rewrote %s as %q", compare, c.label, filepath.Base(f), b)
+				}
+			}
+		}
+		// another file is written as before
+		other := filepath.Join(dir, "holes-convergence.csv")
+		files, err := ap.ExportFile(other, ExportCSV, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(files[0])
+		if lines := strings.Split(string(b), "\n"); lines[0] != "elapsed_s,best_length" || len(lines) < 3 || !strings.Contains(lines[1], ".") {
+			t.Errorf("compare %v: convergence CSV not in the file's units:\n%s", compare, b)
+		}
 	}
 }

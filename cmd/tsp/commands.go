@@ -242,11 +242,14 @@ func cmdRender(_ context.Context, e *env, args []string) error {
 	if err := checkInts("render", intRange{"optimum", *optimum, 0, math.MaxInt64}); err != nil {
 		return err
 	}
-	if err := checkTargets("render", []string{pos[0], *tourPath}, target{"--out", *out}); err != nil {
+	if err := checkTargets("render", []string{pos[0], *tourPath, *optima}, target{"--out", *out}); err != nil {
 		return err
 	}
 	in, err := loadInstance(pos[0], *optima, *optimum, given(fs, "optimum"))
 	if err != nil {
+		return err
+	}
+	if err := checkTargets("render", instfile.InputsOf(pos[0], in), target{"--out", *out}); err != nil {
 		return err
 	}
 	if !in.HasCoords() {

@@ -55,12 +55,17 @@ func cmdSolve(ctx context.Context, e *env, args []string) error {
 	if err := onFirstGPU("solve", r.p, sel); err != nil {
 		return err
 	}
-	pl, choice, err := setUpRun("solve", r.p, []string{r.file}, target{"--out", r.out}, target{"--json", r.json})
+	targets := []target{{"--out", r.out}, {"--json", r.json}}
+	pl, choice, err := setUpRun("solve", r.p, []string{r.file, r.route.start, r.optima}, targets...)
 	if err != nil {
 		return err
 	}
 	in, err := loadInstance(r.file, r.optima, r.optimum, r.optimumGiven)
 	if err != nil {
+		return err
+	}
+	// the optimum's table or tour read with the instance are inputs too
+	if err := checkTargets("solve", instfile.InputsOf(r.file, in), targets...); err != nil {
 		return err
 	}
 	if err := checkTourFormat(in, r.out); err != nil {
