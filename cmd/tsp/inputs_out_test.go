@@ -38,7 +38,9 @@ func TestNoOutputOntoAnInput(t *testing.T) {
 			return []string{"render", inst, "--tour", start, "--optima", optima, "--optimal", "--out", out}
 		}})
 	}
-	kinds = append(kinds, kind{".bound", func(out string) []string { return []string{"bound", inst, "--optima", optima, "--json", out, "--quiet"} }})
+	kinds = append(kinds, kind{".bound", func(out string) []string {
+		return []string{"bound", inst, "--optima", optima, "--json", out, "--quiet"}
+	}})
 	for i, k := range kinds {
 		for j, in := range inputs {
 			if k.ext == ".bound" && in == start {
