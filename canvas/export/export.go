@@ -330,7 +330,7 @@ func draw(c vg.Canvas, s Scene, width, height int) {
 	if face.Face != nil {
 		c.SetColor(exportText)
 		base := float64(height) - m/2 - titleH*0.75
-		c.FillString(face, vg.Point{X: vg.Length(m), Y: vg.Length(base)}, title)
+		fillString(c, face, vg.Point{X: vg.Length(m), Y: vg.Length(base)}, title)
 	}
 }
 
