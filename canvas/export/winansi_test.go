@@ -86,7 +86,7 @@ func TestPDFTitleText(t *testing.T) {
 	in, tour := ring(30)
 	for title, want := range map[string]string{
 		"pspm/cpu · pr2392 — 413,346 (0.20 % above 412,000) € – “ok”": "pspm/cpu · pr2392 — 413,346 (0.20 % above 412,000) € – “ok”",
-		"gap ≤ 5.53 % → Zürich 東": "gap <= 5.53 % -> Zürich ?",
+		"gap ≤ 5.53 % → Zürich 東":                                     "gap <= 5.53 % -> Zürich ?",
 	} {
 		var buf bytes.Buffer
 		if err := Write(&buf, FormatPDF, Scene{Instance: in, Tour: tour, Title: title}, 600, 0); err != nil {
