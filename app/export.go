@@ -25,7 +25,6 @@ import (
 	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/internal/atomicfile"
 	"github.com/tsplab/tsplab/solver/report"
-	"github.com/tsplab/tsplab/solver/tsplib"
 )
 
 // Export kinds: pictures of the canvas, the tour, the convergence curve, the run report.
@@ -88,16 +87,11 @@ func (p *Pane) writeExport(w io.Writer, kind string, width, height int, label st
 		}
 		return export.Write(w, kind, s, width, height)
 	case ExportTour:
-		tour, length, path := p.bestRoute()
-		if tour == nil {
-			return errors.New("export: no tour yet: run a solver first")
+		rep, in, err := p.record(false)
+		if err != nil {
+			return err
 		}
-		res, _ := p.Runner.Result()
-		comment := fmt.Sprintf("length %s, %s/%s, TSP Lab", p.in.FormatLength(length), res.Algorithm, res.Backend)
-		if path {
-			comment += "; an open path: no closing edge (tsp render --path draws it)"
-		}
-		return tsplib.WriteTour(w, p.in.Name+".tour", comment, tour)
+		return rep.WriteTour(w, in, report.TourTSPLIB)
 	case ExportSVGPath:
 		tour, _, path := p.bestRoute()
 		if tour == nil {
@@ -110,17 +104,11 @@ func (p *Pane) writeExport(w io.Writer, kind string, width, height int, label st
 	case ExportCSV:
 		return export.WriteCurveCSV(w, p.in, p.Curve.Points())
 	case ExportJSON:
-		res, ok, err := p.resultRoute()
-		if !ok {
-			return errors.New("export: no finished run to report: stop or pause the run first")
-		}
+		rep, _, err := p.record(true)
 		if err != nil {
-			return fmt.Errorf("export: %v", err)
+			return err
 		}
-		p.mu.Lock()
-		in := p.shown()
-		p.mu.Unlock()
-		return report.New(in, res).WriteJSON(w)
+		return rep.WriteJSON(w)
 	}
 	return fmt.Errorf("export: unknown kind %q", kind)
 }

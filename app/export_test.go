@@ -1,6 +1,8 @@
 package app
 
 import (
+	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +10,9 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2/storage"
+
+	"github.com/tsplab/tsplab/solver"
+	"github.com/tsplab/tsplab/solver/report"
 )
 
 // An export that cannot be made yet (no run) fails before anything is
@@ -166,5 +171,40 @@ func TestExportNeverOntoAnInput(t *testing.T) {
 		if lines := strings.Split(string(b), "\n"); lines[0] != "elapsed_s,best_length" || len(lines) < 3 || !strings.Contains(lines[1], ".") {
 			t.Errorf("compare %v: convergence CSV not in the file's units:\n%s", compare, b)
 		}
+	}
+}
+
+// The run report the app exports carries the lower bound the pane shows
+// and the gap above it, as the CLI's --json does.
+func TestExportReportCarriesTheBound(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	rng := rand.New(rand.NewPCG(3, 3))
+	x, y := make([]float64, 400), make([]float64, 400)
+	for i := range x {
+		x[i], y[i] = float64(rng.IntN(5000)), float64(rng.IntN(5000))
+	}
+	p.SetInstance(solver.NewCoordInstance("u400", solver.Euc2D, x, y, nil), nil)
+	p.SetSettings(fakeSettings(3 * time.Second))
+	if err := p.RunFor(0); err != nil {
+		t.Fatal(err)
+	}
+	pump(t, "the lower bound", func() bool { return p.bound.value > 0 })
+	settle(t, p)
+	if v := p.numbers.value["Gap"].Text; !strings.HasPrefix(v, "at most ") {
+		t.Fatalf("Gap shows %q", v)
+	}
+	out := filepath.Join(t.TempDir(), "r.json")
+	if _, err := ap.ExportFile(out, ExportJSON, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	var rep report.Report
+	b, _ := os.ReadFile(out)
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.LowerBoundScaled == nil || *rep.LowerBoundScaled != p.bound.value || rep.GapPercent == nil || rep.GapAbove != "lower_bound" {
+		t.Errorf("report: lower bound %v, gap %v above %q: want the pane's bound %d and the gap above it", rep.LowerBoundScaled, rep.GapPercent, rep.GapAbove, p.bound.value)
 	}
 }
