@@ -4,10 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"image"
-	"image/color"
-	"image/draw"
-	"image/png"
 	"io"
 	"os"
 	"path/filepath"
@@ -115,12 +111,13 @@ func (p *Pane) writeExport(w io.Writer, kind string, width, height int, label st
 
 // prepareExport makes what kind exports from the panes on screen and
 // returns the function that writes it to path and returns the files
-// written: in compare mode a PNG or SVG holds both panes side by side, the
-// other kinds go once per pane to NAME-A-ENGINE.EXT and NAME-B-ENGINE.EXT.
+// written: in compare mode a picture (PNG, SVG, PDF) holds both panes side
+// by side, the other kinds go once per pane to NAME-A-ENGINE.EXT and
+// NAME-B-ENGINE.EXT.
 // It fails (no tour yet, no finished run) before anything is written.
 func (a *App) prepareExport(kind string, width, height int) (write func(path string) ([]string, error), err error) {
 	panes := a.Panes()
-	if len(panes) == 1 || kind == ExportPNG || kind == ExportSVG {
+	if len(panes) == 1 || kind == ExportPNG || kind == ExportSVG || kind == ExportPDF {
 		var buf bytes.Buffer
 		if len(panes) == 1 {
 			err = panes[0].WriteExport(&buf, kind, width, height)
@@ -171,104 +168,19 @@ func (a *App) prepareExport(kind string, width, height int) (write func(path str
 // paneLabel names compare pane i and its engine: "A auto/cpu".
 func paneLabel(i int, p *Pane) string { return fmt.Sprintf("%c %s", 'A'+i, p.engineName()) }
 
-// gutter is the grey gap between the panes of a side-by-side picture.
-const gutter = 4
-
-// paneWidths splits width into n pictures and the gutters between them.
-func paneWidths(width, n int) ([]int, error) {
-	free := width - gutter*(n-1)
-	if free < n {
-		return nil, fmt.Errorf("export: width %d is too narrow for %d panes side by side", width, n)
-	}
-	ws := make([]int, n)
-	for i := range ws {
-		ws[i] = free / n
-	}
-	ws[n-1] += free % n
-	return ws, nil
-}
-
-// writeSideBySide draws the panes side by side, each titled, in one PNG or
-// SVG of width × height (height 0: the instance's aspect ratio).
+// writeSideBySide draws the panes side by side, each titled with its
+// label, in one picture of width × height (height 0: the instance's
+// aspect ratio).
 func writeSideBySide(w io.Writer, kind string, panes []*Pane, width, height int) error {
-	ws, err := paneWidths(width, len(panes))
-	if err != nil {
-		return err
-	}
-	if height <= 0 {
-		height = max(1, export.Height(panes[0].ExportScene(), ws[0]))
-	}
-	var parts [][]byte
+	scenes := make([]export.Scene, len(panes))
 	for i, p := range panes {
-		var buf bytes.Buffer
-		if err := p.writeExport(&buf, kind, ws[i], height, paneLabel(i, p)); err != nil {
-			return fmt.Errorf("pane %c: %w", 'A'+i, err)
+		if p.in == nil {
+			return errors.New("export: no instance loaded")
 		}
-		parts = append(parts, buf.Bytes())
+		scenes[i] = p.ExportScene()
+		scenes[i].Title = paneLabel(i, p) + " · " + scenes[i].Title
 	}
-	switch kind {
-	case ExportPNG:
-		return composePNG(w, parts)
-	case ExportSVG:
-		return composeSVG(w, parts, ws, height)
-	}
-	return fmt.Errorf("export: %s cannot hold two panes", kind)
-}
-
-// composePNG decodes PNG pictures and writes them left to right, with a
-// grey gutter between them, as one PNG.
-func composePNG(w io.Writer, parts [][]byte) error {
-	var imgs []image.Image
-	wsum, hmax := 0, 0
-	for _, b := range parts {
-		img, err := png.Decode(bytes.NewReader(b))
-		if err != nil {
-			return err
-		}
-		imgs = append(imgs, img)
-		wsum += img.Bounds().Dx()
-		hmax = max(hmax, img.Bounds().Dy())
-	}
-	wsum += gutter * (len(imgs) - 1)
-	out := image.NewRGBA(image.Rect(0, 0, wsum, hmax))
-	draw.Draw(out, out.Rect, image.NewUniform(color.RGBA{128, 128, 128, 255}), image.Point{}, draw.Src)
-	x := 0
-	for _, img := range imgs {
-		r := image.Rect(x, 0, x+img.Bounds().Dx(), img.Bounds().Dy())
-		draw.Draw(out, r, img, img.Bounds().Min, draw.Src)
-		x = r.Max.X + gutter
-	}
-	return png.Encode(w, out)
-}
-
-// composeSVG nests SVG documents of widths ws and height side by side,
-// with the gutter between them, in one SVG document.
-func composeSVG(w io.Writer, parts [][]byte, ws []int, height int) error {
-	var b bytes.Buffer
-	total := gutter * (len(parts) - 1)
-	for _, wd := range ws {
-		total += wd
-	}
-	fmt.Fprintf(&b, "<?xml version=\"1.0\"?>\n<svg width=\"%dpt\" height=\"%dpt\" viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n", total, height, total, height)
-	x := 0
-	for i, p := range parts {
-		s := string(p)
-		start := strings.Index(s, "<svg")
-		if start < 0 {
-			return errors.New("export: the SVG writer produced no <svg> element")
-		}
-		end := strings.Index(s[start:], ">")
-		if end < 0 {
-			return errors.New("export: unterminated <svg> element")
-		}
-		fmt.Fprintf(&b, "<svg x=\"%d\" y=\"0\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">", x, ws[i], height, ws[i], height)
-		b.WriteString(s[start+end+1:])
-		b.WriteString("\n")
-		x += ws[i] + gutter
-	}
-	b.WriteString("</svg>\n")
-	_, err := w.Write(b.Bytes())
-	return err
+	return export.WriteSideBySide(w, kind, scenes, width, height)
 }
 
 // isPicture reports whether kind is a picture, which has a size (the
@@ -381,7 +293,7 @@ func (a *App) saveDialog(kind string, width, height int) {
 			showErrorDialog(err, a.Win)
 			return
 		}
-		dialog.ShowInformation("Exported", "Wrote "+strings.Join(files, ", "), a.Win)
+		dialog.ShowInformation("Exported", wroteMessage(files), a.Win)
 	}, a.Win)
 	name := "tour"
 	if in := a.Panes()[0].Instance(); in != nil {
@@ -391,6 +303,19 @@ func (a *App) saveDialog(kind string, width, height int) {
 	d.SetFilter(storage.NewExtensionFileFilter([]string{"." + fileExt(kind)}))
 	d.Resize(fyne.NewSize(800, 560))
 	d.Show()
+}
+
+// wroteMessage says what an export wrote: the file, or in compare mode
+// a file per pane, each named with its pane.
+func wroteMessage(files []string) string {
+	if len(files) == 1 {
+		return "Wrote " + files[0]
+	}
+	lines := []string{fmt.Sprintf("Wrote %d files, one per pane:", len(files))}
+	for i, f := range files {
+		lines = append(lines, fmt.Sprintf("%c: %s", 'A'+i, f))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // writeWhole replaces path with data atomically, as the command line does.

@@ -2,6 +2,9 @@ package app
 
 import (
 	"encoding/json"
+	"fmt"
+	"image/color"
+	"image/png"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -11,6 +14,8 @@ import (
 
 	"fyne.io/fyne/v2/storage"
 
+	"github.com/tsplab/tsplab/canvas"
+	"github.com/tsplab/tsplab/canvas/export"
 	"github.com/tsplab/tsplab/solver"
 	"github.com/tsplab/tsplab/solver/report"
 )
@@ -206,5 +211,52 @@ func TestExportReportCarriesTheBound(t *testing.T) {
 	}
 	if rep.LowerBoundScaled == nil || *rep.LowerBoundScaled != p.bound.value || rep.GapPercent == nil || rep.GapAbove != "lower_bound" {
 		t.Errorf("report: lower bound %v, gap %v above %q: want the pane's bound %d and the gap above it", rep.LowerBoundScaled, rep.GapPercent, rep.GapAbove, p.bound.value)
+	}
+}
+
+// An exported picture is drawn as the window draws it: one palette (the
+// app's orange tour, dashed blue optimal tour, on its dark background)
+// and the legend of what it shows.
+func TestExportPictureMatchesTheApp(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	p := ap.Single
+	p.SetSettings(fakeSettings(0))
+	if err := p.RunFor(100 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, p)
+	st := export.DefaultStyle() // what the window's view draws with
+	hex := func(c color.RGBA) string { return fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B) }
+	svgFile := filepath.Join(t.TempDir(), "p.svg")
+	if _, err := ap.ExportFile(svgFile, ExportSVG, 500, 0); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(svgFile)
+	svg := string(b)
+	scene := p.ExportScene()
+	if scene.Optimal == nil {
+		t.Fatal("the sample shows no optimal tour")
+	}
+	for _, want := range []string{"stroke:" + hex(st.Tour), "stroke:" + hex(st.Optimal), "stroke-dasharray", "fill:" + hex(st.Background), canvas.LegendTour, canvas.LegendOptimal} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the SVG export lacks %q (the app's palette and legend)", want)
+		}
+	}
+	pngFile := filepath.Join(t.TempDir(), "p.png")
+	if _, err := ap.ExportFile(pngFile, ExportPNG, 500, 0); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Open(pngFile)
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := color.RGBAModel.Convert(img.At(1, 1)).(color.RGBA); got != st.Background {
+		t.Errorf("PNG background %v, want the app's %v", got, st.Background)
+	}
+	if n := countTourPixels(img); n < 100 {
+		t.Errorf("PNG: %d pixels of the app's tour colour", n)
 	}
 }

@@ -81,7 +81,7 @@ func TestOpenPathRunDrawnAsPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(svg)
-	i := strings.Index(string(b), `style="fill:none;stroke:#1F4E9A`)
+	i := strings.Index(string(b), `style="fill:none;stroke:#FF961E`) // the tour's colour, the app's
 	j := strings.LastIndex(string(b)[:i], "<path")
 	if seg := strings.Count(string(b)[j:i], "L") + strings.Count(string(b)[j:i], "Z"); seg != 9 {
 		t.Errorf("the exported path has %d segments, want 9", seg)

@@ -119,7 +119,7 @@ func TestRenderPath(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := string(b)
-		i := strings.Index(s, "stroke:#1F4E9A")
+		i := strings.Index(s, "stroke:#FF961E") // the tour's colour, the app's
 		if args[len(args)-1] == "--svg-path" {
 			i = strings.Index(s, " d=\"")
 		}
