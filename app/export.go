@@ -300,6 +300,11 @@ func (a *App) saveDialog(kind string, width, height int) {
 		name = in.Name
 	}
 	d.SetFileName(exportName(kind, name, a.inputs()))
+	if a.current != "" {
+		if l, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(a.current))); err == nil {
+			d.SetLocation(l)
+		}
+	}
 	d.SetFilter(storage.NewExtensionFileFilter([]string{"." + fileExt(kind)}))
 	d.Resize(fyne.NewSize(800, 560))
 	d.Show()

@@ -12,7 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/tsplab/tsplab/canvas"
 	"github.com/tsplab/tsplab/canvas/export"
@@ -258,5 +261,88 @@ func TestExportPictureMatchesTheApp(t *testing.T) {
 	}
 	if n := countTourPixels(img); n < 100 {
 		t.Errorf("PNG: %d pixels of the app's tour colour", n)
+	}
+}
+
+// objectsIn are o and every object under it, through containers and
+// widgets' renderers.
+func objectsIn(o fyne.CanvasObject) []fyne.CanvasObject {
+	out := []fyne.CanvasObject{o}
+	switch v := o.(type) {
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			out = append(out, objectsIn(c)...)
+		}
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(v).Objects() {
+			out = append(out, objectsIn(c)...)
+		}
+	}
+	return out
+}
+
+// overlayButton is the button labelled text in the window's top overlay.
+func overlayButton(t *testing.T, ap *App, text string) *widget.Button {
+	t.Helper()
+	top := ap.Win.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatalf("no dialog open to tap %q", text)
+	}
+	for _, o := range objectsIn(top) {
+		if b, ok := o.(*widget.Button); ok && b.Text == text {
+			return b
+		}
+	}
+	t.Fatalf("no button %q in the dialog", text)
+	return nil
+}
+
+// Export… → Convergence (CSV) → Choose file… as a user does it, in the
+// instance's folder: the name proposed is not the instance's, and
+// typing the instance's name and accepting the overwrite prompt leaves
+// the instance as it was, with an error saying why.
+func TestExportDialogKeepsTheInstance(t *testing.T) {
+	ap, loads := newTestApp(t, Options{})
+	waitLoad(t, loads)
+	dir := t.TempDir()
+	const data = "x,y\n0.5,0\n10.25,0\n10.25,10.125\n0,10\n5,5.5\n"
+	inst := writeFile(t, dir, "holes.csv", data)
+	ap.OpenFile(inst)
+	if err := waitLoad(t, loads); err != nil {
+		t.Fatal(err)
+	}
+	p := ap.Single
+	p.SetSettings(fakeSettings(0))
+	if err := p.RunFor(100 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, p)
+	ap.saveDialog(ExportCSV, 0, 0)
+	var name *widget.Entry
+	for _, o := range objectsIn(ap.Win.Canvas().Overlays().Top()) {
+		if e, ok := o.(*widget.Entry); ok && strings.HasSuffix(e.Text, ".csv") {
+			name = e
+		}
+	}
+	if name == nil {
+		t.Fatal("the save dialog has no file name")
+	}
+	if name.Text == "holes.csv" {
+		t.Errorf("the save dialog proposes the instance's own name %q", name.Text)
+	}
+	name.SetText("holes.csv")
+	test.Tap(overlayButton(t, ap, "Save"))
+	test.Tap(overlayButton(t, ap, "Yes")) // "Are you sure you want to overwrite the file holes.csv?"
+	if b, _ := os.ReadFile(inst); string(b) != data {
+		t.Fatalf("the export replaced the instance with %q", b)
+	}
+	said := false
+	for _, o := range objectsIn(ap.Win.Canvas().Overlays().Top()) {
+		if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, "has read") {
+			said = true
+		}
+	}
+	if !said {
+		t.Error("no error says why nothing was written")
 	}
 }
