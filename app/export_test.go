@@ -346,3 +346,15 @@ func TestExportDialogKeepsTheInstance(t *testing.T) {
 		t.Error("no error says why nothing was written")
 	}
 }
+
+// The message after an export names each file written, and in compare
+// mode whose pane each is.
+func TestWroteMessage(t *testing.T) {
+	if got := wroteMessage([]string{"/d/a.png"}); got != "Wrote /d/a.png" {
+		t.Errorf("one file: %q", got)
+	}
+	got := wroteMessage([]string{"/d/r-A-auto-cpu.tour", "/d/r-B-pspm-cpu.tour"})
+	if !strings.Contains(got, "2 files, one per pane") || !strings.Contains(got, "A: /d/r-A-auto-cpu.tour") || !strings.Contains(got, "B: /d/r-B-pspm-cpu.tour") {
+		t.Errorf("two files: %q", got)
+	}
+}
